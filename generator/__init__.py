@@ -1,0 +1,26 @@
+"""burgee: generate standalone, agent-ready command-line tools from typed Python handlers."""
+
+from burgee.markers import (
+    Argument,
+    CommandError,
+    Context,
+    Group,
+    Option,
+    command,
+    group,
+    program,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Argument",
+    "CommandError",
+    "Context",
+    "Group",
+    "Option",
+    "__version__",
+    "command",
+    "group",
+    "program",
+]

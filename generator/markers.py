@@ -1,0 +1,144 @@
+"""The authoring API: the names a handlers file imports from burgee.
+
+burgee reads handler files statically and never imports them, so nothing here
+runs at generation time. These definitions exist so that a handlers file imports,
+type-checks and can be unit-tested on its own; the generated module carries its
+own standard-library versions of `CommandError` and `Context`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, NoReturn, TypeVar
+
+Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+Cardinality = Literal["single", "bounded", "unbounded"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class Argument:
+    """Marks a parameter as positional: `Annotated[str, Argument(help="...")]`."""
+
+    def __init__(self, *, help: str | None = None, complete: Callable[..., Any] | None = None):
+        self.help = help
+        self.complete = complete
+
+
+class Option:
+    """Adds details to an option: `Annotated[list[str], Option("-t", help="...")]`."""
+
+    def __init__(
+        self,
+        short: str | None = None,
+        *,
+        help: str | None = None,
+        env: str | Literal[False] | None = None,
+        hidden: bool = False,
+        secret: bool = False,
+        complete: Callable[..., Any] | None = None,
+    ):
+        self.short = short
+        self.help = help
+        self.env = env
+        self.hidden = hidden
+        self.secret = secret
+        self.complete = complete
+
+
+class CommandError(Exception):
+    """Base class for a tool's declared errors; subclass it with `kind` and `exit_code`."""
+
+    kind: str = "error"
+    exit_code: int = 1
+    retryable: bool = False
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class Context:
+    """What a handler may ask of the running tool; injected, never parsed."""
+
+    program: str = ""
+    command: str = ""
+    json: bool = False
+    interactive: bool = False
+    agent: str | None = None
+
+    def __init__(self) -> None:
+        self.cancelled = threading.Event()
+
+    def progress(
+        self, done: float, total: float | None = None, message: str | None = None
+    ) -> None:
+        """Report progress; the generated tool decides where it goes."""
+
+    def on_exit(self, callback: Callable[[], object]) -> None:
+        """Register a callback to run once when the command ends or is cancelled."""
+
+    def action_required(
+        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+    ) -> NoReturn:
+        """Stop the command and tell the caller what must happen first."""
+        raise CommandError(message)
+
+
+def command(
+    *,
+    effects: Effects,
+    name: str | None = None,
+    examples: Sequence[str] = (),
+    cardinality: Cardinality | None = None,
+    hidden: bool = False,
+    open_world: bool | None = None,
+) -> Callable[[_F], _F]:
+    """Declare a function as a command."""
+
+    def mark(fn: _F) -> _F:
+        return fn
+
+    return mark
+
+
+class Group:
+    """A named group of commands, created with `group(...)`."""
+
+    def __init__(self, name: str, help: str | None = None) -> None:
+        self.name = name
+        self.help = help
+
+    def command(
+        self,
+        *,
+        effects: Effects,
+        name: str | None = None,
+        examples: Sequence[str] = (),
+        cardinality: Cardinality | None = None,
+        hidden: bool = False,
+        open_world: bool | None = None,
+    ) -> Callable[[_F], _F]:
+        """Declare a function as a command of this group."""
+        return command(effects=effects)
+
+    def group(self, name: str, help: str | None = None) -> Group:
+        """Create a nested group."""
+        return Group(name, help)
+
+
+def group(name: str, help: str | None = None) -> Group:
+    """Create a top-level group of commands."""
+    return Group(name, help)
+
+
+def program(
+    name: str | None = None,
+    version: str | None = None,
+    description: str | None = None,
+    env_prefix: str | None = None,
+    config: bool = False,
+) -> None:
+    """Describe the program; optional, and only read by the generator."""
