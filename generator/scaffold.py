@@ -246,11 +246,13 @@ def _generate(project: Path, module: str) -> None:
     from burgee.cli import main  # noqa: PLC0415
 
     handlers, out = project / "handlers.py", project / f"{module}.py"
-    captured = io.StringIO()
-    with contextlib.redirect_stdout(captured):
+    out_text, err_text = io.StringIO(), io.StringIO()
+    # NOTE: gen's messages name the staging directory, so show them only when it fails.
+    with contextlib.redirect_stdout(out_text), contextlib.redirect_stderr(err_text):
         code = main(["gen", str(handlers), "-o", str(out)])
     if code != 0:
-        sys.stdout.write(captured.getvalue())
+        sys.stdout.write(out_text.getvalue())
+        sys.stderr.write(err_text.getvalue())
         raise ScaffoldError(f"generating {module}.py failed (burgee gen exited with {code})")
 
 

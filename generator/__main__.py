@@ -1,0 +1,5 @@
+"""Allow `python -m burgee`."""
+
+from burgee.cli import main
+
+raise SystemExit(main())

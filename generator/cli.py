@@ -1,0 +1,90 @@
+"""The `burgee` command: a thin layer that maps results and errors to exit codes."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from burgee import __version__
+from burgee.diagnostics import ExitCode, GenerationError
+from burgee.generate import generate
+from burgee.write import WriteError, diff, write_atomic
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="burgee",
+        description="Generate standalone, agent-ready command-line tools from typed Python handlers.",
+    )
+    parser.add_argument("--version", action="version", version=f"burgee {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    gen = commands.add_parser(
+        "gen",
+        help="generate a tool from a handlers file",
+        description="Read HANDLERS (never importing it) and write one standalone Python module.",
+    )
+    gen.add_argument("handlers", type=Path, help="the handlers file")
+    gen.add_argument("-o", "--output", type=Path, help="output file (default: <name>.py beside HANDLERS)")
+    gen.add_argument("--name", help="the program name (overrides program(name=...))")
+    gen.add_argument("--version", dest="program_version", metavar="VERSION",
+                     help="the program version (overrides program(version=...))")
+    gen.add_argument("--check", action="store_true",
+                     help="write nothing; exit 1 if the output is missing or stale")
+    gen.add_argument("--force", action="store_true",
+                     help="replace an output file that burgee did not generate")
+    new = commands.add_parser("new", help="create a new tool project",
+                              description="Create a ready-to-ship tool project from a template.")
+    try:
+        from burgee import scaffold  # noqa: PLC0415 (copier is only needed for `new`)
+    except ImportError:
+        scaffold = None  # type: ignore[assignment]
+    if scaffold is not None:
+        scaffold.add_arguments(new)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run burgee; return the exit code."""
+    args = _parser().parse_args(argv)
+    if args.command == "new":
+        from burgee import scaffold  # noqa: PLC0415
+
+        return scaffold.run(args)
+    return _gen(args)
+
+
+def _gen(args: argparse.Namespace) -> int:
+    handlers: Path = args.handlers
+    try:
+        source = handlers.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"{handlers}: error: cannot read the handlers file: {error}", file=sys.stderr)
+        return ExitCode.ERROR
+    try:
+        name, text = generate(
+            source, str(handlers), output=args.output, name=args.name, version=args.program_version
+        )
+    except GenerationError as error:
+        for diagnostic in error.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        count = len(error.diagnostics)
+        print(f"burgee: {count} error{'s' if count != 1 else ''}; nothing written", file=sys.stderr)
+        return ExitCode.ERROR
+    output: Path = args.output or handlers.with_name(f"{name.replace('-', '_')}.py")
+    if args.check:
+        difference = diff(output, text)
+        if difference is None:
+            return ExitCode.OK
+        print(f"burgee: {output} is stale; regenerate it with burgee gen", file=sys.stderr)
+        print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
+        return ExitCode.DIFF
+    try:
+        write_atomic(output, text, force=args.force, executable=True)
+    except (WriteError, OSError) as error:
+        print(f"burgee: error: {error}", file=sys.stderr)
+        return ExitCode.ERROR
+    print(f"burgee: wrote {os.path.relpath(output)}", file=sys.stderr)
+    return ExitCode.OK

@@ -1,0 +1,50 @@
+"""Problems found in a handlers file, collected as values and printed together."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+
+class ExitCode(IntEnum):
+    """The generator's exit codes."""
+
+    OK = 0
+    DIFF = 1
+    ERROR = 2
+
+
+class SourceSpan(BaseModel):
+    """A place in the handlers file: 1-based line and column."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+class Diagnostic(BaseModel):
+    """One problem, tied to the place in the source that caused it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    span: SourceSpan
+    message: str
+    level: Literal["error", "warning"] = "error"
+
+    def __str__(self) -> str:
+        return f"{self.span}: {self.level}: {self.message}"
+
+
+class GenerationError(Exception):
+    """Raised with every diagnostic once reading is over, so the CLI can print them all."""
+
+    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+        super().__init__("\n".join(map(str, diagnostics)))
+        self.diagnostics = diagnostics

@@ -1,0 +1,180 @@
+"""The intermediate representation: a frozen description of the program to generate.
+
+Everything a template needs is computed here, including the Python source of every
+literal (via `repr`), so templates never quote or escape anything themselves.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from burgee.diagnostics import SourceSpan
+
+Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
+EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")
+Scalar = str | int | float | bool | None
+
+TypeKind = Literal[
+    "str", "int", "float", "bool", "path", "date", "datetime", "time", "uuid", "decimal",
+    "choice", "enum", "list", "record", "any", "dict", "none",
+]
+
+
+class Node(BaseModel):
+    """Base of every IR node: immutable, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class TypeRef(Node):
+    """A supported type, resolved from an annotation."""
+
+    kind: TypeKind
+    #: The annotation as written, for messages.
+    source: str
+    nullable: bool = False
+    #: Literal values (kind "choice") or enum member values (kind "enum").
+    choices: tuple[Scalar, ...] = ()
+    #: The element type of a list.
+    item: TypeRef | None = None
+    #: The class name of an enum or record defined in the handlers file.
+    name: str | None = None
+    #: For a dict result: the value type.
+    value: TypeRef | None = None
+
+
+class Field(Node):
+    """A field of a dataclass or TypedDict."""
+
+    name: str
+    type: TypeRef
+    required: bool
+    default_code: str | None = None
+    help: str = ""
+
+
+class Record(Node):
+    """A dataclass or TypedDict defined in the handlers file."""
+
+    name: str
+    style: Literal["dataclass", "typeddict"]
+    fields: tuple[Field, ...]
+    doc: str = ""
+    span: SourceSpan
+
+
+class EnumDecl(Node):
+    """An Enum subclass defined in the handlers file."""
+
+    name: str
+    members: tuple[tuple[str, Scalar], ...]
+    doc: str = ""
+    span: SourceSpan
+
+
+class Param(Node):
+    """One handler parameter: a positional argument, an option, or the injected context."""
+
+    name: str
+    role: Literal["argument", "option", "context"]
+    type: TypeRef | None = None
+    help: str = ""
+    short: str | None = None
+    #: `None`: the program's env prefix decides; `""`: opted out.
+    env: str | None = None
+    hidden: bool = False
+    secret: bool = False
+    complete: str | None = None
+    required: bool = True
+    #: Python source of the default, evaluated afresh on every call.
+    default_code: str | None = None
+    #: The default as JSON data, for help and schemas.
+    default: Any = None
+    span: SourceSpan
+
+    @property
+    def flag(self) -> str:
+        """The command-line spelling: `--kebab-name` for options, the name for arguments."""
+        if self.role == "argument":
+            return self.name
+        return "--" + self.name.replace("_", "-")
+
+
+class Command(Node):
+    """A handler function exposed as a command."""
+
+    path: tuple[str, ...]
+    function: str
+    summary: str
+    description: str
+    effects: Effects
+    examples: tuple[str, ...] = ()
+    cardinality: Literal["single", "bounded", "unbounded"] | None = None
+    hidden: bool = False
+    open_world: bool | None = None
+    params: tuple[Param, ...]
+    returns: TypeRef | None = None
+    span: SourceSpan
+
+    @property
+    def name(self) -> str:
+        """The space-separated command path."""
+        return " ".join(self.path)
+
+    @property
+    def ident(self) -> str:
+        """A Python identifier unique to this command, for generated helper names."""
+        return "_".join(re.sub(r"\W", "_", part) for part in self.path)
+
+    @property
+    def context_param(self) -> str | None:
+        """The name of the parameter that receives the Context, if any."""
+        return next((p.name for p in self.params if p.role == "context"), None)
+
+    @property
+    def inputs(self) -> tuple[Param, ...]:
+        """The parameters a caller provides (everything but the context)."""
+        return tuple(p for p in self.params if p.role != "context")
+
+
+class Group(Node):
+    """A named group of commands."""
+
+    path: tuple[str, ...]
+    help: str = ""
+    span: SourceSpan
+
+
+class ErrorDecl(Node):
+    """A CommandError subclass declared in the handlers file."""
+
+    class_name: str
+    kind: str
+    exit_code: int
+    retryable: bool = False
+    description: str = ""
+    span: SourceSpan
+
+
+class Program(Node):
+    """Everything burgee knows about the tool to generate."""
+
+    name: str
+    version: str
+    description: str
+    env_prefix: str | None = None
+    config: bool = False
+    source_name: str
+    groups: tuple[Group, ...]
+    commands: tuple[Command, ...]
+    errors: tuple[ErrorDecl, ...]
+    records: tuple[Record, ...]
+    enums: tuple[EnumDecl, ...]
+    #: The handlers file with burgee's markers removed, split where imports end.
+    user_imports: str
+    user_code: str
+    #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
+    aliases: tuple[tuple[str, str], ...] = ()

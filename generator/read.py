@@ -1,0 +1,532 @@
+"""Read a handlers file with libcst (never importing it) into a `Program`."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from burgee import docstrings
+from burgee.annotations import Names, UnsupportedType, literal_value, resolve, subscript_elements
+from burgee.diagnostics import Diagnostic, GenerationError, SourceSpan
+from burgee.model import (
+    EFFECTS,
+    Command,
+    EnumDecl,
+    ErrorDecl,
+    Field,
+    Group,
+    Param,
+    Program,
+    Record,
+    TypeRef,
+)
+from burgee.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
+from burgee.strip import Removals, strip
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+_KIND = re.compile(r"^[a-z][a-z0-9_]*$")
+_SHORT = re.compile(r"^-[A-Za-z0-9]$")
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_COMMAND_KEYS = {"effects", "name", "examples", "cardinality", "hidden", "open_world"}
+_PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config")
+
+
+class _NotLiteral(Exception):
+    pass
+
+
+class Reader:
+    """Walks the top level of one handlers file, collecting the program and every problem."""
+
+    def __init__(self, source: str, path: str) -> None:
+        self.path = path
+        self.diagnostics: list[Diagnostic] = []
+        self.removals = Removals()
+        self.names = Names()
+        #: Local names bound to burgee's API: local name -> API name.
+        self.api: dict[str, str] = {}
+        self.api_modules: set[str] = set()
+        self.groups: dict[str, Group] = {}
+        self.group_nodes: list[Group] = []
+        self.commands: list[Command] = []
+        self.errors: list[ErrorDecl] = []
+        self.program_args: dict[str, object] = {}
+        self.classes: dict[str, cst.ClassDef] = {}
+        self.records: dict[str, Record] = {}
+        self.enums: dict[str, EnumDecl] = {}
+        wrapper = MetadataWrapper(cst.parse_module(source))
+        self.module = wrapper.module
+        self.positions = wrapper.resolve(PositionProvider)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def span(self, node: cst.CSTNode) -> SourceSpan:
+        """Where a node starts, as a 1-based line and column."""
+        start = self.positions[node].start
+        return SourceSpan(path=self.path, line=start.line, column=start.column + 1)
+
+    def error(self, node: cst.CSTNode, message: str) -> None:
+        """Record a problem at a node."""
+        self.diagnostics.append(Diagnostic(span=self.span(node), message=message))
+
+    def code(self, node: cst.CSTNode) -> str:
+        """The source text of a node."""
+        return self.module.code_for_node(node)
+
+    def api_name(self, node: cst.BaseExpression) -> str | None:
+        """Which burgee API name an expression refers to (`command`, `Option`, ...)."""
+        if isinstance(node, cst.Name):
+            return self.api.get(node.value)
+        if (
+            isinstance(node, cst.Attribute)
+            and isinstance(node.value, cst.Name)
+            and node.value.value in self.api_modules
+        ):
+            return node.attr.value
+        return None
+
+    def literal(self, node: cst.BaseExpression, what: str) -> object:
+        """A literal value, or a recorded error and `_NotLiteral`."""
+        try:
+            return literal_value(node)
+        except ValueError:
+            self.error(node, f"{what} must be a literal, not {self.code(node)}")
+            raise _NotLiteral from None
+
+    def call_args(
+        self, call: cst.Call, positional: tuple[str, ...], allowed: set[str], what: str
+    ) -> dict[str, cst.BaseExpression]:
+        """Map a call's arguments to names, reporting unknown or misplaced ones."""
+        result: dict[str, cst.BaseExpression] = {}
+        for index, arg in enumerate(call.args):
+            if arg.star:
+                self.error(arg, f"{what}: *args and **kwargs are not supported here")
+            elif arg.keyword is None:
+                if index < len(positional):
+                    result[positional[index]] = arg.value
+                else:
+                    self.error(arg, f"{what}: too many positional arguments")
+            elif arg.keyword.value not in allowed:
+                known = ", ".join(sorted(allowed))
+                self.error(arg, f"{what}: unknown argument {arg.keyword.value!r} (known: {known})")
+            else:
+                result[arg.keyword.value] = arg.value
+        return result
+
+    # -- the walk ---------------------------------------------------------------------------
+
+    def read(self) -> None:
+        """Read every top-level statement."""
+        body = self.module.body
+        for statement in body:
+            self.read_imports(statement)
+        for statement in body:
+            if isinstance(statement, cst.ClassDef):
+                self.register_class(statement)
+        for statement in body:
+            if isinstance(statement, cst.ClassDef):
+                self.read_error_class(statement)
+            elif isinstance(statement, cst.FunctionDef):
+                self.read_function(statement)
+            elif isinstance(statement, cst.SimpleStatementLine):
+                self.read_simple(statement)
+        self.check_names()
+
+    def read_imports(self, statement: cst.CSTNode) -> None:
+        """Learn what imported names refer to, and which of them are burgee's."""
+        if not isinstance(statement, cst.SimpleStatementLine):
+            return
+        for small in statement.body:
+            if isinstance(small, cst.ImportFrom) and small.module is not None:
+                module = self.code(small.module)
+                if isinstance(small.names, cst.ImportStar):
+                    if module == "burgee":
+                        self.error(small, "import burgee's names explicitly, not with *")
+                    continue
+                for alias in small.names:
+                    imported = self.code(alias.name)
+                    local = self.code(alias.asname.name) if alias.asname else imported
+                    self.names.imports[local] = f"{module}.{imported}"
+                    if module == "burgee":
+                        self.api[local] = imported
+                if module == "burgee":
+                    self.removals.statements.add(statement)
+            elif isinstance(small, cst.Import):
+                for alias in small.names:
+                    imported = self.code(alias.name)
+                    local = self.code(alias.asname.name) if alias.asname else imported
+                    self.names.imports[local.split(".")[0]] = (
+                        imported if alias.asname else imported.split(".")[0]
+                    )
+                    if imported == "burgee":
+                        self.api_modules.add(local)
+                        self.removals.statements.add(statement)
+
+    def register_class(self, node: cst.ClassDef) -> None:
+        """Note enums and records by name before any annotation is resolved."""
+        name = node.name.value
+        self.classes[name] = node
+        bases = [self.names.qualify(b.value) or "" for b in node.bases]
+        if any(b.startswith("enum.") for b in bases):
+            self.names.enums[name] = ()
+        elif any(b.endswith(".TypedDict") for b in bases) or any(
+            (self.names.qualify(_decorator_target(d)) or "").endswith("dataclasses.dataclass")
+            for d in node.decorators
+        ):
+            self.names.records.add(name)
+
+    def read_error_class(self, node: cst.ClassDef) -> None:
+        """Read a CommandError subclass as a declared error."""
+        if not self.is_error_class(node):
+            return
+        attrs = self.error_attributes(node)
+        description = docstrings.parse(node.get_docstring()).description
+        kind, exit_code = attrs.get("kind"), attrs.get("exit_code")
+        retryable = attrs.get("retryable", False)
+        if not isinstance(kind, str) or not _KIND.match(kind):
+            self.error(node, f"error class {node.name.value} needs kind = 'snake_case_name'")
+            return
+        if kind in BUILTIN_ERRORS:
+            self.error(node, f"error kind {kind!r} is built in; choose another kind")
+        if not isinstance(exit_code, int) or isinstance(exit_code, bool):
+            self.error(node, f"error class {node.name.value} needs exit_code = <integer>")
+            return
+        builtin_codes = {code: k for k, (code, _) in BUILTIN_ERRORS.items()}
+        if not 3 <= exit_code <= 125 or exit_code in builtin_codes:
+            taken = ", ".join(f"{c} ({k})" for c, k in sorted(builtin_codes.items()))
+            self.error(
+                node,
+                f"exit_code {exit_code} of {node.name.value} must be between 3 and 125 "
+                f"and not one of the built-in codes: {taken}",
+            )
+        self.errors.append(
+            ErrorDecl(
+                class_name=node.name.value,
+                kind=kind,
+                exit_code=exit_code,
+                retryable=bool(retryable),
+                description=description,
+                span=self.span(node),
+            )
+        )
+
+    def is_error_class(self, node: cst.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
+        """True for a class that derives from burgee's CommandError, directly or not."""
+        for base in node.bases:
+            if self.api_name(base.value) == "CommandError":
+                return True
+            parent = base.value.value if isinstance(base.value, cst.Name) else None
+            if parent in self.classes and parent not in seen:
+                if self.is_error_class(self.classes[parent], seen | {node.name.value}):
+                    return True
+        return False
+
+    def error_attributes(self, node: cst.ClassDef) -> dict[str, object]:
+        """`kind`, `exit_code` and `retryable`, inherited from local parent classes."""
+        attrs: dict[str, object] = {}
+        for base in node.bases:
+            if isinstance(base.value, cst.Name) and base.value.value in self.classes:
+                attrs.update(self.error_attributes(self.classes[base.value.value]))
+        for statement in node.body.body:
+            if not isinstance(statement, cst.SimpleStatementLine):
+                continue
+            for small in statement.body:
+                target, value = _assignment(small)
+                if target in ("kind", "exit_code", "retryable") and value is not None:
+                    try:
+                        attrs[target] = self.literal(value, f"{node.name.value}.{target}")
+                    except _NotLiteral:
+                        pass
+        return attrs
+
+    def read_simple(self, statement: cst.SimpleStatementLine) -> None:
+        """Read `program(...)` and `name = group(...)` statements."""
+        for small in statement.body:
+            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+                if self.api_name(small.value.func) == "program":
+                    self.read_program_call(small.value)
+                    self.removals.statements.add(statement)
+            target, value = _assignment(small)
+            if target is not None and isinstance(value, cst.Call):
+                self.read_group(statement, target, value)
+
+    def read_program_call(self, call: cst.Call) -> None:
+        """Read the literal arguments of `program(...)`."""
+        if self.program_args:
+            self.error(call, "program(...) is called more than once")
+        args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
+        for key, value in args.items():
+            try:
+                self.program_args[key] = self.literal(value, f"program({key}=...)")
+            except _NotLiteral:
+                continue
+            expected = bool if key == "config" else str
+            if not isinstance(self.program_args[key], expected):
+                self.error(value, f"program({key}=...) must be a {expected.__name__}")
+        prefix = self.program_args.get("env_prefix")
+        if isinstance(prefix, str) and not _ENV.match(prefix):
+            self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
+
+    def read_group(self, statement: cst.CSTNode, target: str, call: cst.Call) -> None:
+        """Read `tasks = group("tasks", help=...)` or `sub = tasks.group(...)`."""
+        func = call.func
+        parent: tuple[str, ...] | None = None
+        if self.api_name(func) == "group":
+            parent = ()
+        elif (
+            isinstance(func, cst.Attribute)
+            and func.attr.value == "group"
+            and isinstance(func.value, cst.Name)
+            and func.value.value in self.groups
+        ):
+            parent = self.groups[func.value.value].path
+        if parent is None:
+            return
+        self.removals.statements.add(statement)
+        args = self.call_args(call, ("name", "help"), {"name", "help"}, "group()")
+        try:
+            name = self.literal(args["name"], "a group name") if "name" in args else None
+            help_text = self.literal(args["help"], "group help") if "help" in args else ""
+        except _NotLiteral:
+            return
+        if not isinstance(name, str) or not _COMMAND_NAME.match(name):
+            self.error(call, "group() needs a name: letters, digits, '-' and '_'")
+            return
+        group = Group(path=(*parent, name), help=str(help_text or ""), span=self.span(call))
+        self.groups[target] = group
+        self.group_nodes.append(group)
+
+    def read_function(self, node: cst.FunctionDef) -> None:
+        """Read a function decorated as a command."""
+        for decorator in node.decorators:
+            target = _decorator_target(decorator)
+            parent: tuple[str, ...] | None = None
+            if self.api_name(target) == "command":
+                parent = ()
+            elif (
+                isinstance(target, cst.Attribute)
+                and target.attr.value == "command"
+                and isinstance(target.value, cst.Name)
+                and target.value.value in self.groups
+            ):
+                parent = self.groups[target.value.value].path
+            if parent is None:
+                continue
+            self.removals.decorators.add(decorator)
+            if not isinstance(decorator.decorator, cst.Call):
+                self.error(decorator, "@command needs effects=..., as in @command(effects=...)")
+                continue
+            self.read_command(node, decorator, decorator.decorator, parent)
+
+    def read_command(
+        self,
+        node: cst.FunctionDef,
+        decorator: cst.Decorator,
+        call: cst.Call,
+        parent: tuple[str, ...],
+    ) -> None:
+        """Build a Command from a decorated function."""
+        from burgee.read_params import read_params  # noqa: PLC0415 (cycle: it uses Reader)
+
+        args = self.call_args(call, (), _COMMAND_KEYS, "@command")
+        options: dict[str, object] = {}
+        for key, value in args.items():
+            try:
+                options[key] = self.literal(value, f"@command({key}=...)")
+            except _NotLiteral:
+                continue
+        effects = options.get("effects")
+        if "effects" not in args:
+            self.error(
+                decorator,
+                f"command {node.name.value} needs effects=: one of {', '.join(EFFECTS)}",
+            )
+        elif effects not in EFFECTS:
+            self.error(args["effects"], f"effects must be one of {', '.join(EFFECTS)}")
+        name = options.get("name") or node.name.value.replace("_", "-")
+        if not isinstance(name, str) or not _COMMAND_NAME.match(name):
+            self.error(decorator, f"command name {name!r}: use letters, digits, '-' and '_'")
+            return
+        examples = options.get("examples", ())
+        if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):
+            self.error(args["examples"], "examples must be a list of strings")
+            examples = ()
+        cardinality = options.get("cardinality")
+        if cardinality not in (None, "single", "bounded", "unbounded"):
+            self.error(args["cardinality"], "cardinality must be single, bounded or unbounded")
+            cardinality = None
+        if node.asynchronous is not None:
+            self.error(node, f"command {node.name.value} is async; write a plain function")
+        doc = docstrings.parse(node.get_docstring())
+        params = read_params(self, node, doc)
+        returns = None
+        if node.returns is not None:
+            try:
+                returns = self.resolve(node.returns.annotation, "return")
+            except UnsupportedType as exc:
+                self.error(exc.node, f"return type of {node.name.value}: {exc.message}")
+        if effects not in EFFECTS or params is None:
+            return
+        self.commands.append(
+            Command(
+                path=(*parent, name),
+                function=node.name.value,
+                summary=doc.summary,
+                description=doc.description,
+                effects=effects,  # type: ignore[arg-type]
+                examples=examples,
+                cardinality=cardinality,  # type: ignore[arg-type]
+                hidden=bool(options.get("hidden", False)),
+                open_world=options.get("open_world"),  # type: ignore[arg-type]
+                params=params,
+                returns=returns,
+                span=self.span(decorator),
+            )
+        )
+
+    def resolve(self, node: cst.BaseExpression, use: str) -> TypeRef:
+        """Resolve an annotation and read every enum and record it mentions."""
+        ref = resolve(node, self.names, use, self.module)  # type: ignore[arg-type]
+        self.read_classes_of(ref)
+        return ref
+
+    def read_classes_of(self, ref: TypeRef) -> None:
+        """Read the enums and records a type refers to, once each."""
+        for inner in (ref.item, ref.value):
+            if inner is not None:
+                self.read_classes_of(inner)
+        if ref.name is None or ref.name in self.records or ref.name in self.enums:
+            return
+        from burgee.read_classes import read_enum, read_record  # noqa: PLC0415
+
+        node = self.classes[ref.name]
+        if ref.kind == "enum":
+            read_enum(self, node)
+        else:
+            read_record(self, node)
+
+    def check_names(self) -> None:
+        """Report duplicate command paths and clashes with the tool's reserved names."""
+        seen: dict[tuple[str, ...], str] = {}
+        for group in self.group_nodes:
+            if group.path in seen:
+                self.diagnostics.append(
+                    Diagnostic(span=group.span, message=f"group {' '.join(group.path)!r} is defined twice")
+                )
+            seen[group.path] = "group"
+        for command in self.commands:
+            what = seen.get(command.path)
+            if what is not None:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=command.span,
+                        message=f"duplicate command name {command.name!r} (already a {what})",
+                    )
+                )
+            elif len(command.path) == 1 and command.path[0] in RESERVED_COMMANDS:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=command.span,
+                        message=f"command name {command.name!r} is reserved by the generated tool",
+                    )
+                )
+            seen[command.path] = "command"
+            for param in command.inputs:
+                if param.flag in RESERVED_FLAGS or param.short in RESERVED_FLAGS:
+                    flag = param.short if param.short in RESERVED_FLAGS else param.flag
+                    self.diagnostics.append(
+                        Diagnostic(
+                            span=param.span,
+                            message=f"{flag} of {command.name!r} clashes with the tool's "
+                            f"reserved flag {flag}; rename the parameter",
+                        )
+                    )
+        for statement in self.module.body:
+            name = _defined_name(statement)
+            if name in RUNTIME_NAMES:
+                self.error(statement, f"{name!r} is defined by the generated module; rename it")
+
+
+def _decorator_target(decorator: cst.Decorator) -> cst.BaseExpression:
+    inner = decorator.decorator
+    return inner.func if isinstance(inner, cst.Call) else inner
+
+
+def _assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
+    if (
+        isinstance(small, cst.Assign)
+        and len(small.targets) == 1
+        and isinstance(small.targets[0].target, cst.Name)
+    ):
+        return small.targets[0].target.value, small.value
+    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+        return small.target.value, small.value
+    return None, None
+
+
+def _defined_name(statement: cst.CSTNode) -> str | None:
+    if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+        return statement.name.value
+    if isinstance(statement, cst.SimpleStatementLine) and statement.body:
+        return _assignment(statement.body[0])[0]
+    return None
+
+
+def read_program(
+    source: str, path: str, *, name: str | None = None, version: str | None = None
+) -> Program:
+    """Read a handlers file; raise GenerationError with every problem found."""
+    try:
+        reader = Reader(source, path)
+    except cst.ParserSyntaxError as exc:
+        span = SourceSpan(path=path, line=exc.editor_line, column=exc.editor_column)
+        message = f"syntax error: {exc.message}"
+        raise GenerationError([Diagnostic(span=span, message=message)]) from None
+    reader.read()
+    top = SourceSpan(path=path, line=1, column=1)
+    if not reader.commands and not reader.diagnostics:
+        reader.diagnostics.append(
+            Diagnostic(span=top, message="no commands found: decorate a function with @command")
+        )
+    program_name = name or reader.program_args.get("name") or _default_name(path)
+    if not isinstance(program_name, str) or not _NAME.match(program_name):
+        reader.diagnostics.append(
+            Diagnostic(span=top, message=f"program name {program_name!r} is not a command name")
+        )
+    if reader.diagnostics:
+        raise GenerationError(sorted(reader.diagnostics, key=_position))
+    imports, code = strip(reader.module, reader.removals)
+    module_doc = docstrings.parse(reader.module.get_docstring()).description
+    aliases = tuple(
+        sorted((local, api) for local, api in reader.api.items() if local != api and api in ("CommandError", "Context"))
+    )
+    return Program(
+        name=str(program_name),
+        version=str(version or reader.program_args.get("version") or "0.1.0"),
+        description=str(reader.program_args.get("description") or module_doc),
+        env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
+        config=bool(reader.program_args.get("config", False)),
+        source_name=Path(path).name,
+        groups=tuple(reader.group_nodes),
+        commands=tuple(reader.commands),
+        errors=tuple(reader.errors),
+        records=tuple(reader.records.values()),
+        enums=tuple(reader.enums.values()),
+        user_imports=imports,
+        user_code=code,
+        aliases=aliases,
+    )
+
+
+def _position(diagnostic: Diagnostic) -> tuple[int, int]:
+    return diagnostic.span.line, diagnostic.span.column
+
+
+def _default_name(path: str) -> str:
+    file = Path(path).resolve()
+    stem = file.stem if file.stem not in ("handlers", "main", "__main__", "cli") else file.parent.name
+    return stem.replace("_", "-").lower()

@@ -1,0 +1,111 @@
+"""Read the enums and records (dataclasses, TypedDicts) that commands use."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from burgee import docstrings
+from burgee.annotations import UnsupportedType
+from burgee.model import EnumDecl, Field, Record, Scalar
+
+if TYPE_CHECKING:
+    from burgee.read import Reader
+
+
+def read_enum(reader: Reader, node: cst.ClassDef) -> None:
+    """Read an Enum's members; their values must be literal strings or integers."""
+    members: list[tuple[str, Scalar]] = []
+    for statement in node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not (
+                isinstance(small, cst.Assign)
+                and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)
+            ):
+                continue
+            name = small.targets[0].target.value
+            if name.startswith("_"):
+                continue
+            try:
+                value = reader.literal(small.value, f"the value of {node.name.value}.{name}")
+            except Exception:
+                continue
+            if not isinstance(value, str | int) or isinstance(value, bool):
+                reader.error(small, f"{node.name.value}.{name} must be a string or an integer")
+                continue
+            members.append((name, value))
+    if not members:
+        reader.error(node, f"enum {node.name.value} has no members with literal values")
+    decl = EnumDecl(
+        name=node.name.value,
+        members=tuple(members),
+        doc=docstrings.parse(node.get_docstring()).description,
+        span=reader.span(node),
+    )
+    reader.enums[decl.name] = decl
+    reader.names.enums[decl.name] = tuple(value for _, value in members)
+
+
+def read_record(reader: Reader, node: cst.ClassDef) -> None:
+    """Read a dataclass's or TypedDict's annotated fields."""
+    name = node.name.value
+    is_typeddict = any(
+        (reader.names.qualify(base.value) or "").endswith(".TypedDict") for base in node.bases
+    )
+    total = True
+    for keyword in node.keywords:
+        if keyword.keyword is not None and keyword.keyword.value == "total":
+            total = reader.code(keyword.value) != "False"
+    doc = docstrings.parse(node.get_docstring())
+    # NOTE: registered before its fields are resolved, so a record may refer to itself.
+    reader.records[name] = Record(
+        name=name, style="dataclass", fields=(), span=reader.span(node)
+    )
+    fields: list[Field] = []
+    for statement in node.body.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            if not isinstance(small, cst.AnnAssign) or not isinstance(small.target, cst.Name):
+                continue
+            annotation = small.annotation.annotation
+            if reader.names.is_typing(
+                annotation.value if isinstance(annotation, cst.Subscript) else annotation,
+                "ClassVar",
+            ):
+                continue
+            field_name = small.target.value
+            try:
+                type_ref = reader.resolve(annotation, "field")
+            except UnsupportedType as exc:
+                reader.error(exc.node, f"field {name}.{field_name}: {exc.message}")
+                continue
+            not_required = isinstance(annotation, cst.Subscript) and reader.names.is_typing(
+                annotation.value, "NotRequired"
+            )
+            required = not not_required and (
+                is_typeddict and total or (not is_typeddict and small.value is None)
+            )
+            if is_typeddict and isinstance(annotation, cst.Subscript) and reader.names.is_typing(
+                annotation.value, "Required"
+            ):
+                required = True
+            fields.append(
+                Field(
+                    name=field_name,
+                    type=type_ref,
+                    required=required,
+                    help=doc.params.get(field_name, ""),
+                )
+            )
+    reader.records[name] = Record(
+        name=name,
+        style="typeddict" if is_typeddict else "dataclass",
+        fields=tuple(fields),
+        doc=doc.description,
+        span=reader.span(node),
+    )

@@ -1,0 +1,217 @@
+"""Read a command function's parameters into `Param`s."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from burgee.annotations import UnsupportedType, subscript_elements
+from burgee.docstrings import Docstring
+from burgee.model import Param, TypeRef
+
+if TYPE_CHECKING:
+    from burgee.read import Reader
+
+_MARKER_KEYS = {
+    "Argument": ({"help", "complete"}, ()),
+    "Option": ({"short", "help", "env", "hidden", "secret", "complete"}, ("short",)),
+}
+
+
+def read_params(reader: Reader, node: cst.FunctionDef, doc: Docstring) -> tuple[Param, ...] | None:
+    """Every parameter of a command, or None after recording problems."""
+    ok = True
+    params: list[Param] = []
+    fn = node.name.value
+    for star in (node.params.star_arg, node.params.star_kwarg):
+        if isinstance(star, cst.Param):
+            reader.error(star, f"{fn}: *args and **kwargs cannot be command parameters")
+            ok = False
+    for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+        result = _read_param(reader, param, doc, fn)
+        if result is None:
+            ok = False
+        else:
+            params.append(result)
+    if ok and not _check_params(reader, params, fn):
+        ok = False
+    return tuple(params) if ok else None
+
+
+def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Param | None:
+    name = param.name.value
+    span = reader.span(param)
+    if param.annotation is None:
+        reader.error(param, f"parameter {name!r} of {fn} needs a type annotation")
+        return None
+    annotation = param.annotation.annotation
+    base, marker = annotation, None
+    if isinstance(annotation, cst.Subscript) and reader.names.is_typing(annotation.value, "Annotated"):
+        elements = subscript_elements(annotation)
+        base = elements[0]
+        others = [e for e in elements[1:] if not _is_marker(reader, e)]
+        markers = [e for e in elements[1:] if _is_marker(reader, e)]
+        if len(markers) > 1:
+            reader.error(markers[1], f"parameter {name!r} has more than one Argument/Option")
+            return None
+        marker = markers[0] if markers else None
+        if marker is not None:
+            reader.removals.annotations[param.annotation] = (
+                base if not others else annotation.with_changes(
+                    slice=[s for s in annotation.slice if s.slice.value not in markers]  # type: ignore[attr-defined]
+                )
+            )
+    if reader.api_name(base) == "Context":
+        return _context_param(reader, param, name, span)
+    role = "option"
+    settings: dict[str, object] = {}
+    if isinstance(marker, cst.Call):
+        kind = reader.api_name(marker.func) or ""
+        role = "argument" if kind == "Argument" else "option"
+        allowed, positional = _MARKER_KEYS[kind]
+        args = reader.call_args(marker, positional, allowed, f"{kind}()")
+        for key, value in args.items():
+            if key == "complete":
+                if not isinstance(value, cst.Name):
+                    reader.error(value, "complete= must name a function defined in this file")
+                    return None
+                settings[key] = value.value
+                continue
+            try:
+                settings[key] = reader.literal(value, f"{kind}({key}=...)")
+            except Exception:
+                return None
+    try:
+        type_ref = reader.resolve(base, "param")
+    except UnsupportedType as exc:
+        reader.error(exc.node, f"parameter {name!r} of {fn}: {exc.message}")
+        return None
+    default_code, default, required = None, None, True
+    if param.default is not None:
+        found = _default(reader, param.default, type_ref, name)
+        if found is None:
+            return None
+        default_code, default = found
+        required = False
+    help_text = settings.get("help")
+    if help_text is None:
+        help_text = doc.params.get(name, "")
+    env = settings.get("env")
+    if env is False:
+        env = ""
+    short = settings.get("short")
+    if short is not None and (not isinstance(short, str) or not _valid_short(short)):
+        reader.error(param, f"short flag {short!r} of {name!r} must look like -x")
+        return None
+    return Param(
+        name=name,
+        role=role,  # type: ignore[arg-type]
+        type=type_ref,
+        help=str(help_text),
+        short=short,  # type: ignore[arg-type]
+        env=env,  # type: ignore[arg-type]
+        hidden=bool(settings.get("hidden", False)),
+        secret=bool(settings.get("secret", False)),
+        complete=settings.get("complete"),  # type: ignore[arg-type]
+        required=required,
+        default_code=default_code,
+        default=default,  # type: ignore[arg-type]
+        span=span,
+    )
+
+
+def _valid_short(short: str) -> bool:
+    return len(short) == 2 and short[0] == "-" and short[1].isascii() and short[1].isalnum()
+
+
+def _is_marker(reader: Reader, node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and reader.api_name(node.func) in ("Argument", "Option")
+
+
+def _context_param(reader: Reader, param: cst.Param, name: str, span: object) -> Param | None:
+    if param.default is not None:
+        if not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+            reader.error(param.default, f"the Context parameter {name!r} can only default to None")
+            return None
+        reader.removals.context_defaults.add(param)
+    return Param(name=name, role="context", span=span)  # type: ignore[arg-type]
+
+
+def _default(
+    reader: Reader, node: cst.BaseExpression, type_ref: TypeRef, name: str
+) -> tuple[str, object] | None:
+    """The default's Python source and JSON value, if it is a literal the type accepts."""
+    if type_ref.kind == "enum" and isinstance(node, cst.Attribute):
+        enum = next(e for e in reader.enums.values() if e.name == type_ref.name)
+        member = node.attr.value
+        values = dict(enum.members)
+        if reader.code(node.value) == enum.name and member in values:
+            return f"{enum.name}.{member}", values[member]
+    try:
+        value = reader.literal(node, f"the default of {name!r}")
+    except Exception:
+        return None
+    if value is None:
+        if not type_ref.nullable:
+            reader.error(node, f"{name!r} defaults to None, so its type must be Optional[...]")
+            return None
+        return "None", None
+    if type_ref.kind == "list":
+        if not isinstance(value, tuple):
+            reader.error(node, f"the default of list parameter {name!r} must be a list")
+            return None
+        return repr(list(value)), value
+    if isinstance(value, tuple):
+        reader.error(node, f"the default of {name!r} must be a single value")
+        return None
+    return repr(value), value
+
+
+def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
+    ok = True
+    contexts = [p for p in params if p.role == "context"]
+    for extra in contexts[1:]:
+        reader.diagnostics.append(
+            _diag(extra, f"{fn} has more than one Context parameter ({extra.name!r})")
+        )
+        ok = False
+    shorts: dict[str, str] = {}
+    positionals = [p for p in params if p.role == "argument"]
+    for index, param in enumerate(positionals):
+        assert param.type is not None
+        kind = param.type.kind
+        if kind in ("bool", "record"):
+            reader.diagnostics.append(
+                _diag(param, f"argument {param.name!r} of {fn}: a {kind} cannot be positional; "
+                      "make it an option")
+            )
+            ok = False
+        later = positionals[index + 1 :]
+        if kind == "list" and later:
+            reader.diagnostics.append(
+                _diag(param, f"list argument {param.name!r} of {fn} must be the last argument")
+            )
+            ok = False
+        if not param.required and any(p.required for p in later):
+            reader.diagnostics.append(
+                _diag(param, f"argument {param.name!r} of {fn} has a default, so every "
+                      "argument after it needs one too")
+            )
+            ok = False
+    for param in params:
+        if param.short is not None:
+            if param.short in shorts:
+                reader.diagnostics.append(
+                    _diag(param, f"{param.short} is used by both {shorts[param.short]!r} and "
+                          f"{param.name!r}")
+                )
+                ok = False
+            shorts[param.short] = param.name
+    return ok
+
+
+def _diag(param: Param, message: str):  # type: ignore[no-untyped-def]
+    from burgee.diagnostics import Diagnostic  # noqa: PLC0415
+
+    return Diagnostic(span=param.span, message=message)

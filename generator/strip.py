@@ -1,0 +1,139 @@
+"""Turn the handlers file into the user code carried into the generated module.
+
+burgee's imports, decorators, `program(...)` and `group(...)` statements are removed,
+`Annotated[T, Argument(...)]` becomes `T`, and an injected `ctx: Context = None`
+gets a default that type-checks. Everything else is left exactly as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import libcst as cst
+
+
+class Removals:
+    """The nodes of the handlers file that belong to burgee, found while reading it."""
+
+    def __init__(self) -> None:
+        self.statements: set[cst.CSTNode] = set()
+        self.decorators: set[cst.Decorator] = set()
+        #: Annotation node -> the plain type node that replaces it.
+        self.annotations: dict[cst.Annotation, cst.BaseExpression] = {}
+        self.context_defaults: set[cst.Param] = set()
+        #: `burgee.X` attribute nodes to replace by the bare runtime name X.
+        self.attributes: set[cst.Attribute] = set()
+
+
+class _Stripper(cst.CSTTransformer):
+    def __init__(self, removals: Removals) -> None:
+        self.removals = removals
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:
+        if original_node in self.removals.statements:
+            return cst.RemoveFromParent()  # type: ignore[return-value]
+        return super().on_leave(original_node, updated_node)  # type: ignore[return-value]
+
+    def leave_Decorator(
+        self, original_node: cst.Decorator, updated_node: cst.Decorator
+    ) -> cst.Decorator | cst.RemovalSentinel:
+        if original_node in self.removals.decorators:
+            return cst.RemoveFromParent()
+        return updated_node
+
+    def leave_Annotation(
+        self, original_node: cst.Annotation, updated_node: cst.Annotation
+    ) -> cst.Annotation:
+        plain = self.removals.annotations.get(original_node)
+        return updated_node.with_changes(annotation=plain) if plain is not None else updated_node
+
+    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
+        if original_node in self.removals.context_defaults:
+            return updated_node.with_changes(default=cst.Name("INJECTED"))
+        return updated_node
+
+    def leave_Attribute(
+        self, original_node: cst.Attribute, updated_node: cst.Attribute
+    ) -> cst.BaseExpression:
+        if original_node in self.removals.attributes:
+            return cst.Name(original_node.attr.value)
+        return updated_node
+
+
+def strip(module: cst.Module, removals: Removals) -> tuple[str, str]:
+    """The user code without burgee's markers, as (import statements, everything else)."""
+    stripped = module.visit(_Stripper(removals))
+    body: Sequence[cst.BaseStatement] = stripped.body
+    if body and _is_docstring(body[0]):
+        body = body[1:]
+    imports: list[cst.BaseStatement] = []
+    rest: list[cst.BaseStatement] = []
+    for statement in body:
+        (imports if _is_import(statement) else rest).append(statement)
+    used = _names_used(rest)
+    imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
+    render = cst.Module(body=[], default_newline=module.default_newline)
+    import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
+    rest_code = "".join(render.code_for_node(s) for s in rest)
+    return import_code, rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+
+
+def _is_docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
+
+
+def _is_import(statement: cst.BaseStatement) -> bool:
+    return isinstance(statement, cst.SimpleStatementLine) and all(
+        isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
+    )
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def _names_used(statements: Sequence[cst.BaseStatement]) -> set[str]:
+    collector = _NameCollector()
+    for statement in statements:
+        statement.visit(collector)
+    return collector.names
+
+
+def _prune_import(statement: cst.BaseStatement, used: set[str]) -> cst.BaseStatement | None:
+    """Drop `__future__` imports, and typing names that only burgee's markers used."""
+    # NOTE: the generated module starts with `from __future__ import annotations` itself,
+    # and every other __future__ feature is mandatory on the Pythons it supports.
+    assert isinstance(statement, cst.SimpleStatementLine)
+    kept: list[cst.BaseSmallStatement] = []
+    for small in statement.body:
+        if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name):
+            module = small.module.value
+            if module == "__future__":
+                continue
+            if module in ("typing", "typing_extensions") and not isinstance(
+                small.names, cst.ImportStar
+            ):
+                aliases = [a for a in small.names if _local_name(a) in used]
+                if not aliases:
+                    continue
+                aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
+                small = small.with_changes(names=aliases)
+        kept.append(small)
+    return statement.with_changes(body=kept) if kept else None
+
+
+def _local_name(alias: cst.ImportAlias) -> str:
+    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+        return alias.asname.name.value
+    name = alias.name
+    return name.value if isinstance(name, cst.Name) else ""
+
