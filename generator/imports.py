@@ -87,7 +87,8 @@ def _section(module: str) -> int:
     return 1 if top in sys.stdlib_module_names else 2
 
 
-def _name_key(name: str) -> tuple[int, str]:
-    # NOTE: isort's `order-by-type`: CONSTANTS, then Classes, then everything else.
+def _name_key(name: str) -> tuple[int, str, str]:
+    # NOTE: isort's `order-by-type`: CONSTANTS, then Classes, then everything else, each
+    # compared without regard to case.
     kind = 0 if name.isupper() and len(name) > 1 else 1 if name[:1].isupper() else 2
-    return kind, name
+    return kind, name.lower(), name

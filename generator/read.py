@@ -134,6 +134,7 @@ class Reader:
                 self.read_function(statement)
             elif isinstance(statement, cst.SimpleStatementLine):
                 self.read_simple(statement)
+        self.module.visit(_RuntimeAttributes(self))
         self.check_names()
 
     def read_imports(self, statement: cst.CSTNode) -> None:
@@ -172,7 +173,7 @@ class Reader:
         self.classes[name] = node
         bases = [self.names.qualify(b.value) or "" for b in node.bases]
         if any(b.startswith("enum.") for b in bases):
-            self.names.enums[name] = ()
+            self.names.enums[name] = _enum_values(node)
         elif any(b.endswith(".TypedDict") for b in bases) or any(
             (self.names.qualify(_decorator_target(d)) or "").endswith("dataclasses.dataclass")
             for d in node.decorators
@@ -449,6 +450,32 @@ class Reader:
             name = _defined_name(statement)
             if name in RUNTIME_NAMES:
                 self.error(statement, f"{name!r} is defined by the generated module; rename it")
+
+
+def _enum_values(node: cst.ClassDef) -> tuple[object, ...]:
+    """The literal member values of an enum class; `read_enum` reports any that are not."""
+    values = []
+    for statement in node.body.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                target, value = _assignment(small)
+                if target and not target.startswith("_") and value is not None:
+                    try:
+                        values.append(literal_value(value))
+                    except ValueError:
+                        continue
+    return tuple(values)
+
+
+class _RuntimeAttributes(cst.CSTVisitor):
+    """Finds `burgee.CommandError` / `burgee.Context`, which become the runtime's own names."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+
+    def visit_Attribute(self, node: cst.Attribute) -> None:
+        if self.reader.api_name(node) in ("CommandError", "Context"):
+            self.reader.removals.attributes.add(node)
 
 
 def _decorator_target(decorator: cst.Decorator) -> cst.BaseExpression:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import datetime
+import decimal
+import pathlib
+import uuid
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -148,6 +152,8 @@ def _default(
         values = dict(enum.members)
         if reader.code(node.value) == enum.name and member in values:
             return f"{enum.name}.{member}", values[member]
+    if isinstance(node, cst.Call) and type_ref.kind in _CONSTRUCTORS:
+        return _constructed_default(reader, node, type_ref, name)
     try:
         value = reader.literal(node, f"the default of {name!r}")
     except Exception:
@@ -166,6 +172,43 @@ def _default(
         reader.error(node, f"the default of {name!r} must be a single value")
         return None
     return repr(value), value
+
+
+_CONSTRUCTORS = {
+    "path": ("pathlib.Path", pathlib.Path),
+    "date": ("datetime.date", datetime.date),
+    "datetime": ("datetime.datetime", datetime.datetime),
+    "time": ("datetime.time", datetime.time),
+    "uuid": ("uuid.UUID", uuid.UUID),
+    "decimal": ("decimal.Decimal", decimal.Decimal),
+}
+
+
+def _constructed_default(
+    reader: Reader, node: cst.Call, type_ref: TypeRef, name: str
+) -> tuple[str, object] | None:
+    """A default like `Path(".")` or `date(2026, 1, 1)`: the type's own constructor, literal
+    arguments. It is evaluated here, with the real standard-library class, for its JSON value."""
+    qualified, cls = _CONSTRUCTORS[type_ref.kind]
+    if reader.names.qualify(node.func) != qualified:
+        reader.error(node, f"the default of {name!r} must be a literal or {qualified}(...)")
+        return None
+    args: list[object] = []
+    for arg in node.args:
+        if arg.keyword is not None or arg.star:
+            reader.error(arg, f"the default of {name!r}: use positional literal arguments")
+            return None
+        try:
+            args.append(reader.literal(arg.value, f"an argument of the default of {name!r}"))
+        except Exception:
+            return None
+    try:
+        value = cls(*args)
+    except (TypeError, ValueError, ArithmeticError) as error:
+        reader.error(node, f"the default of {name!r} is invalid: {error}")
+        return None
+    shown = value.isoformat() if hasattr(value, "isoformat") else str(value)
+    return reader.code(node), shown
 
 
 def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:

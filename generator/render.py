@@ -183,7 +183,11 @@ def _run_function(command: Command, local_names: dict[str, str]) -> str:
         keywords.append(f"{param.name}={local}")
     if command.inputs:
         lines.append("    call.check()")
-    lines.append(call(command.function, keywords, "    ", prefix="return "))
+    if command.returns is not None and command.returns.kind == "none":
+        lines.append(call(command.function, keywords, "    "))
+        lines.append("    return None")
+    else:
+        lines.append(call(command.function, keywords, "    ", prefix="return "))
     return "\n".join(lines)
 
 
@@ -295,7 +299,7 @@ def render(program: Program, regenerate: str) -> str:
         f"VERSION = {py(program.version)}",
         f"DESCRIPTION = {py(program.description)}",
         f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",
-        "GROUP_HELP = " + py({" ".join(g.path): g.help for g in program.groups}),
+        "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]
     import_block, typing_imports = imports(program, used)
     template = ENVIRONMENT.get_template("module.py.jinja")

@@ -44,8 +44,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the command's name: lowercase letters and digits with single '-' or '_' between "
         "them; the module is the same with '_' for '-' (asked when omitted in a terminal)",
     )
-    parser.add_argument("--description", help="one line that says what the tool does")
-    parser.add_argument("--author", help="your name (default: git's user.name)")
+    parser.add_argument("--description", metavar="TEXT", help="one line saying what it does")
+    parser.add_argument("--author", metavar="NAME", help="your name (default: git's user.name)")
     parser.add_argument("--license", choices=LICENSES, help="the license (default: MIT)")
     parser.add_argument(
         "--dir", type=Path, metavar="PATH", help="where to create the project (default: ./NAME)"
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     """Create the project; return the exit code."""
     try:
         return _new(args)
-    except ScaffoldError as error:
+    except (ScaffoldError, OSError) as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -85,7 +85,7 @@ def run_refresh(args: argparse.Namespace) -> int:
     """Re-render the template into an existing project without overwriting anything."""
     try:
         _refresh(args.dir.absolute(), diff=args.diff)
-    except ScaffoldError as error:
+    except (ScaffoldError, OSError) as error:
         print(f"burgee refresh: error: {error}", file=sys.stderr)
         return 2
     return 0
@@ -254,6 +254,17 @@ def _generate(project: Path, module: str) -> None:
         sys.stdout.write(out_text.getvalue())
         sys.stderr.write(err_text.getvalue())
         raise ScaffoldError(f"generating {module}.py failed (burgee gen exited with {code})")
+    # NOTE: tools whose help lists --skill can describe themselves to agents; keep a copy.
+    if "--skill" in _run_tool(out, "--help").stdout:
+        skill = _run_tool(out, "--skill")
+        if skill.returncode == 0 and skill.stdout:
+            (project / "SKILL.md").write_text(skill.stdout, encoding="utf-8")
+
+
+def _run_tool(tool: Path, flag: str) -> subprocess.CompletedProcess[str]:
+    """Run the generated tool with one flag."""
+    command = [sys.executable, str(tool), flag]
+    return subprocess.run(command, capture_output=True, text=True, check=False)
 
 
 def _git_config(key: str) -> str | None:

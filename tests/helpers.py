@@ -1,0 +1,84 @@
+"""Shared helpers for the black-box tests: generate a tool, run it as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+GOLDEN = REPO / "tests" / "golden"
+ERRORS = REPO / "tests" / "errors"
+REGEN = "python tests/regen.py"
+
+
+def burgee(*args: str, cwd: Path | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run the generator as users do: `python -m burgee ...`."""
+    return subprocess.run(
+        [sys.executable, "-m", "burgee", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=check,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def generate(tmp_path: Path, source: str, name: str = "handlers.py", *extra: str) -> Path:
+    """Write a handlers file, generate its tool, and return the tool's path."""
+    handlers = tmp_path / name
+    handlers.write_text(textwrap.dedent(source), encoding="utf-8")
+    out = tmp_path / "tool.py"
+    result = burgee("gen", str(handlers), "-o", str(out), *extra)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+class Run:
+    """A finished run of a generated tool."""
+
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    def json(self) -> Any:
+        """stdout parsed as one JSON document."""
+        return json.loads(self.out)
+
+    def error_line(self) -> Any:
+        """The last line of stderr, which is always the JSON error envelope on failure."""
+        lines = self.err.strip().splitlines()
+        assert lines, "stderr is empty"
+        return json.loads(lines[-1])
+
+    def __repr__(self) -> str:
+        return f"Run(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+def run(
+    tool: Path,
+    *args: str,
+    stdin: str | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> Run:
+    """Run a generated tool with this interpreter, as a user or an agent would."""
+    environ = {k: v for k, v in os.environ.items() if not k.endswith("_DEBUG")}
+    environ.update(env or {})
+    proc = subprocess.run(
+        [sys.executable, str(tool), *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environ,
+        cwd=cwd or tool.parent,
+        check=False,
+    )
+    return Run(proc)

@@ -1,0 +1,61 @@
+"""Regenerate every golden module and error snapshot: `python tests/regen.py`.
+
+Golden cases are `tests/golden/<case>/handlers.py` → `tests/golden/<case>/<program>.py`;
+error cases are `tests/errors/<case>.py` → `tests/errors/<case>.stderr`. Review the
+diff (`git diff tests/`) before committing: it is the change in generated output.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+
+
+def golden_output(case: Path) -> Path:
+    """The committed generated module of a golden case."""
+    outputs = [p for p in case.glob("*.py") if p.name != "handlers.py"]
+    assert len(outputs) <= 1, f"{case} has more than one generated module"
+    return outputs[0] if outputs else case / f"{case.name}.py"
+
+
+def error_stderr(handlers: Path) -> str:
+    """What `burgee gen` prints for a bad handlers file, with the path made relative."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "burgee", "gen", handlers.name, "-o", "out.py"],
+        cwd=handlers.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return f"exit {proc.returncode}\n{proc.stderr}"
+
+
+def main() -> int:
+    """Regenerate everything; return 0."""
+    for case in sorted((HERE / "golden").iterdir()):
+        if (case / "handlers.py").exists():
+            out = golden_output(case)
+            subprocess.run(
+                [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", out.name, "--force"],
+                cwd=case,
+                check=True,
+            )
+    for handlers in sorted((HERE / "errors").glob("*.py")):
+        handlers.with_suffix(".stderr").write_text(error_stderr(handlers), encoding="utf-8")
+        print(f"wrote {handlers.with_suffix('.stderr').relative_to(REPO)}", file=sys.stderr)
+    for example in sorted((REPO / "examples").glob("*/handlers.py")):
+        out = golden_output(example.parent)
+        subprocess.run(
+            [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", out.name],
+            cwd=example.parent,
+            check=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
