@@ -168,6 +168,7 @@ def test_creates_the_project(tmp_path: Path) -> None:
     assert files >= {
         ".burgee-answers.yml",
         ".gitignore",
+        "AGENTS.md",
         "LICENSE",
         "README.md",
         "demo_tool.py",
