@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -370,7 +371,7 @@ class Reader:
                 returns = self.resolve(node.returns.annotation, "return")
             except UnsupportedType as exc:
                 self.error(exc.node, f"return type of {node.name.value}: {exc.message}")
-        if effects not in EFFECTS or params is None:
+        if effects not in EFFECTS:
             return
         self.commands.append(
             Command(
@@ -510,9 +511,7 @@ def read_program(
     try:
         reader = Reader(source, path)
     except cst.ParserSyntaxError as exc:
-        span = SourceSpan(path=path, line=exc.editor_line, column=exc.editor_column)
-        message = f"syntax error: {exc.message}"
-        raise GenerationError([Diagnostic(span=span, message=message)]) from None
+        raise GenerationError([_syntax_error(source, path, exc)]) from None
     reader.read()
     top = SourceSpan(path=path, line=1, column=1)
     if not reader.commands and not reader.diagnostics:
@@ -547,6 +546,17 @@ def read_program(
         user_code=code,
         aliases=aliases,
     )
+
+
+def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> Diagnostic:
+    """The syntax error as Python itself words and places it, which is the clearer report."""
+    try:
+        compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        span = SourceSpan(path=path, line=error.lineno or 1, column=error.offset or 1)
+        return Diagnostic(span=span, message=f"syntax error: {error.msg}")
+    span = SourceSpan(path=path, line=exc.raw_line, column=exc.raw_column + 1)
+    return Diagnostic(span=span, message=f"syntax error: {exc.message}")
 
 
 def _position(diagnostic: Diagnostic) -> tuple[int, int]:

@@ -23,24 +23,19 @@ _MARKER_KEYS = {
 }
 
 
-def read_params(reader: Reader, node: cst.FunctionDef, doc: Docstring) -> tuple[Param, ...] | None:
-    """Every parameter of a command, or None after recording problems."""
-    ok = True
+def read_params(reader: Reader, node: cst.FunctionDef, doc: Docstring) -> tuple[Param, ...]:
+    """Every parameter of a command that could be read; problems go to the reader."""
     params: list[Param] = []
     fn = node.name.value
     for star in (node.params.star_arg, node.params.star_kwarg):
         if isinstance(star, cst.Param):
             reader.error(star, f"{fn}: *args and **kwargs cannot be command parameters")
-            ok = False
     for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
         result = _read_param(reader, param, doc, fn)
-        if result is None:
-            ok = False
-        else:
+        if result is not None:
             params.append(result)
-    if ok and not _check_params(reader, params, fn):
-        ok = False
-    return tuple(params) if ok else None
+    _check_params(reader, params, fn)
+    return tuple(params)
 
 
 def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Param | None:
@@ -107,7 +102,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
     short = settings.get("short")
     if short is not None and (not isinstance(short, str) or not _valid_short(short)):
         reader.error(param, f"short flag {short!r} of {name!r} must look like -x")
-        return None
+        short = None
     return Param(
         name=name,
         role=role,  # type: ignore[arg-type]

@@ -20,7 +20,7 @@ PROGRAM = "minimal"
 VERSION = "0.1.0"
 DESCRIPTION = ""
 DEBUG_ENV = "MINIMAL_DEBUG"
-GROUP_HELP = {}
+GROUP_HELP: dict[str, str] = {}
 
 
 class CommandError(Exception):
@@ -108,6 +108,10 @@ class _Command:
         self.keys = keys
         self.build = build
         self.run = run
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """The parser of a command that takes no input needs nothing added."""
 
 
 # ---- From handlers.py ----
@@ -217,10 +221,6 @@ class _Call:
         """Raise one usage error that lists every problem found."""
         if self.problems:
             raise UsageError("; ".join(self.problems))
-
-
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """The parser of a command that takes no input needs nothing added."""
 
 
 class _Invalid(ValueError):

@@ -1,0 +1,57 @@
+from typing import Annotated
+
+from burgee import Argument, Context, Option, command, group
+
+
+@command(effects="read_only")
+def status() -> None:
+    """One."""
+
+
+@command(effects="read_only", name="status")
+def status_again() -> None:
+    """Two with the same name."""
+
+
+@command(effects="read_only")
+def schema() -> None:
+    """Reserved by the tool itself."""
+
+
+tasks = group("tasks")
+
+
+@command(effects="read_only")
+def tasks_cmd() -> None:
+    """Fine: a different name."""
+
+
+@command(effects="read_only", name="tasks")
+def clash() -> None:
+    """Same name as a group."""
+
+
+@command(effects="read_only")
+def flags(
+    json: bool = False,
+    out: Annotated[str, Option("-o")] = "x",
+    a: Annotated[int, Option("-x")] = 1,
+    b: Annotated[int, Option("-x")] = 2,
+    c: Annotated[int, Option("x")] = 3,
+    first: Context = None,
+    second: Context = None,
+) -> None:
+    """Flags that clash with the tool's own, or with each other."""
+
+
+@command(effects="read_only")
+def positionals(
+    many: Annotated[list[str], Argument()],
+    after: Annotated[str, Argument()],
+    switch: Annotated[bool, Argument()],
+) -> None:
+    """Positionals in an order argparse cannot parse."""
+
+
+def main() -> None:
+    """Clashes with the generated module's entry point."""

@@ -1,0 +1,22 @@
+from typing import Any, Union
+
+from burgee import Argument, command
+
+
+class Thing:
+    pass
+
+
+@command(effects="read_only")
+def types(
+    a: set[int],
+    b: Union[int, str],
+    c: Thing,
+    d: dict[str, int],
+    e: Any,
+    f: list,
+    g,
+    h: Argument,
+) -> set[int]:
+    """Every kind of unsupported annotation."""
+    return set()
