@@ -1,0 +1,203 @@
+"""JSON Schemas (draft 2020-12) for each command's input and output, made by pydantic.
+
+The IR's `TypeRef`s are turned back into real Python types (dynamic Enums, TypedDicts and
+dataclasses stand in for the handlers file's own classes) so pydantic can describe them.
+Nested definitions are inlined, so a strict client that does not follow `$ref` still reads
+every schema; only a recursive type keeps its `$defs`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import pathlib
+import uuid
+from typing import Any, Literal, Optional
+
+from typing_extensions import NotRequired, TypedDict
+
+import pydantic
+from pydantic.json_schema import GenerateJsonSchema
+
+from burgee.model import Command, Program, Record, TypeRef
+
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+_SIMPLE: dict[str, Any] = {
+    "str": str, "int": int, "float": float, "bool": bool, "path": pathlib.Path,
+    "date": datetime.date, "datetime": datetime.datetime, "time": datetime.time,
+    "uuid": uuid.UUID, "decimal": decimal.Decimal, "any": Any, "none": type(None),
+}
+
+
+class _NoTitles(GenerateJsonSchema):
+    """pydantic's generator without the titles it invents from Python names."""
+
+    def field_title_should_be_set(self, schema: Any) -> bool:
+        return False
+
+
+class _Types:
+    """Python stand-ins for one program's enums and records, built once each."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self.records = {r.name: r for r in program.records}
+        self.enums = {e.name: e for e in program.enums}
+        self.built: dict[str, Any] = {}
+
+    def python(self, ref: TypeRef) -> Any:
+        """A Python type that pydantic describes the way the generated tool behaves."""
+        if ref.kind in _SIMPLE:
+            base = _SIMPLE[ref.kind]
+        elif ref.kind == "choice":
+            base = Literal[ref.choices]
+        elif ref.kind == "enum":
+            base = self._enum(ref.name or "")
+        elif ref.kind == "record":
+            base = self._record(ref.name or "")
+        elif ref.kind == "list":
+            assert ref.item is not None
+            base = list[self.python(ref.item)]  # type: ignore[misc]
+        else:  # dict
+            value = self.python(ref.value) if ref.value is not None else Any
+            base = dict[str, value]  # type: ignore[valid-type]
+        return Optional[base] if ref.nullable else base  # noqa: UP045 (a runtime type object)
+
+    def _enum(self, name: str) -> Any:
+        if name not in self.built:
+            decl = self.enums[name]
+            built = enum.Enum(name, [(m, v) for m, v in decl.members])  # type: ignore[misc]
+            built.__doc__ = decl.doc or None
+            self.built[name] = built
+        return self.built[name]
+
+    def _record(self, name: str) -> Any:
+        if name not in self.built:
+            record = self.records[name]
+            self.built[name] = (
+                self._typeddict(record) if record.style == "typeddict" else self._dataclass(record)
+            )
+        return self.built[name]
+
+    def _typeddict(self, record: Record) -> Any:
+        fields = {}
+        for field in record.fields:
+            kind = self.python(field.type)
+            fields[field.name] = kind if field.required else NotRequired[kind]
+        built = TypedDict(record.name, fields)  # type: ignore[operator]
+        built.__doc__ = record.doc or None
+        return built
+
+    def _dataclass(self, record: Record) -> Any:
+        fields: list[Any] = []
+        for field in record.fields:
+            kind = self.python(field.type)
+            if field.required:
+                fields.append((field.name, kind))
+            else:
+                # NOTE: a factory, not a default: pydantic then claims no default value,
+                # which is right, since the real one lives in the handlers file.
+                fields.append((field.name, kind, dataclasses.field(default_factory=_unknown)))
+        built = dataclasses.make_dataclass(record.name, fields)
+        built.__doc__ = record.doc or None
+        return built
+
+
+def _unknown() -> None:
+    return None
+
+
+def _inline(schema: dict[str, Any]) -> dict[str, Any]:
+    """Replace every `$ref` into `$defs` by its definition, except on a cycle."""
+    defs: dict[str, Any] = schema.pop("$defs", {})
+    kept: dict[str, Any] = {}
+
+    def walk(node: Any, trail: tuple[str, ...]) -> Any:
+        if isinstance(node, list):
+            return [walk(item, trail) for item in node]
+        if not isinstance(node, dict):
+            return node
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = ref.removeprefix("#/$defs/")
+            if name in trail:
+                kept[name] = defs[name]
+                return node
+            rest = {k: v for k, v in node.items() if k != "$ref"}
+            return {**walk(defs[name], (*trail, name)), **walk(rest, trail)}
+        return {key: walk(value, trail) for key, value in node.items()}
+
+    result = walk(schema, ())
+    if kept:
+        result["$defs"] = {name: walk(body, (name,)) for name, body in sorted(kept.items())}
+    return result  # type: ignore[no-any-return]
+
+
+def _schema_of(kind: Any, mode: Literal["validation", "serialization"]) -> dict[str, Any]:
+    adapter = pydantic.TypeAdapter(kind)
+    return _inline(adapter.json_schema(mode=mode, schema_generator=_NoTitles))
+
+
+def input_schema(command: Command, program: Program) -> dict[str, Any]:
+    """The JSON object a caller gives to `--json`: one property per parameter."""
+    types = _Types(program)
+    properties: dict[str, Any] = {}
+    required: list[str] = []
+    for param in command.inputs:
+        assert param.type is not None
+        prop = _schema_of(types.python(param.type), "validation")
+        if param.help:
+            prop["description"] = param.help
+        if not param.required and not param.secret:
+            default = param.default
+            prop["default"] = list(default) if isinstance(default, tuple) else default
+        if param.required:
+            required.append(param.name)
+        properties[param.name] = prop
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
+
+
+def wraps_result(command: Command) -> bool:
+    """True when the command's data is not a JSON object, so agents get `{"result": data}`."""
+    returns = command.returns
+    return returns is None or returns.nullable or returns.kind not in ("record", "dict")
+
+
+def output_schema(command: Command, program: Program) -> dict[str, Any]:
+    """The schema of the command's `data`, always an object (see `wraps_result`)."""
+    returns = command.returns
+    schema = {} if returns is None else _schema_of(_Types(program).python(returns), "serialization")
+    if not wraps_result(command):
+        return schema
+    return {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+
+
+def annotations(command: Command) -> dict[str, bool]:
+    """MCP tool annotations, from the command's declared effects."""
+    effects = command.effects
+    hints = {
+        "readOnlyHint": effects == "read_only",
+        "destructiveHint": effects == "destructive",
+        "idempotentHint": effects in ("read_only", "idempotent"),
+    }
+    if command.open_world is not None:
+        hints["openWorldHint"] = command.open_world
+    return hints
+
+
+def tool(command: Command, program: Program) -> dict[str, Any]:
+    """One entry of an MCP `tools/list`-shaped manifest, named by the command path."""
+    return {
+        "name": command.name,
+        "description": command.description or command.summary,
+        "inputSchema": input_schema(command, program),
+        "outputSchema": output_schema(command, program),
+        "annotations": annotations(command),
+    }
