@@ -87,7 +87,7 @@ class _Types:
         for field in record.fields:
             kind = self.python(field.type)
             fields[field.name] = kind if field.required else NotRequired[kind]
-        built = TypedDict(record.name, fields)  # type: ignore[operator]
+        built = TypedDict(record.name, fields)  # type: ignore[misc]
         built.__doc__ = record.doc or None
         return built
 
@@ -179,7 +179,7 @@ def output_schema(command: Command, program: Program) -> dict[str, Any]:
     return {"type": "object", "properties": {"result": schema}, "required": ["result"]}
 
 
-def annotations(command: Command) -> dict[str, bool]:
+def tool_hints(command: Command) -> dict[str, bool]:
     """MCP tool annotations, from the command's declared effects."""
     effects = command.effects
     hints = {
@@ -199,5 +199,5 @@ def tool(command: Command, program: Program) -> dict[str, Any]:
         "description": command.description or command.summary,
         "inputSchema": input_schema(command, program),
         "outputSchema": output_schema(command, program),
-        "annotations": annotations(command),
+        "annotations": tool_hints(command),
     }

@@ -31,7 +31,7 @@ PROGRAM = "todo"
 VERSION = "1.0.0"
 DESCRIPTION = "Todo: a tiny task list kept in a JSON file.\n\nTasks live in ./todo.json, or in the file named by --store / TODO_STORE."
 DEBUG_ENV = "TODO_DEBUG"
-GROUP_HELP = {"tasks": "Operations on the whole list."}
+GROUP_HELP: dict[str, str] = {"tasks": "Operations on the whole list."}
 
 
 class CommandError(Exception):
@@ -119,6 +119,10 @@ class _Command:
         self.keys = keys
         self.build = build
         self.run = run
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """The parser of a command that takes no input needs nothing added."""
 
 
 # ---- From handlers.py ----
@@ -437,10 +441,6 @@ class _Call:
         """Raise one usage error that lists every problem found."""
         if self.problems:
             raise UsageError("; ".join(self.problems))
-
-
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """The parser of a command that takes no input needs nothing added."""
 
 
 class _Invalid(ValueError):
