@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from burgee import __version__
+from burgee import __version__, scaffold
 from burgee.diagnostics import ExitCode, GenerationError
 from burgee.generate import generate
 from burgee.write import WriteError, diff, write_atomic
@@ -37,12 +37,14 @@ def _parser() -> argparse.ArgumentParser:
                      help="replace an output file that burgee did not generate")
     new = commands.add_parser("new", help="create a new tool project",
                               description="Create a ready-to-ship tool project from a template.")
-    try:
-        from burgee import scaffold  # noqa: PLC0415 (copier is only needed for `new`)
-    except ImportError:
-        scaffold = None  # type: ignore[assignment]
-    if scaffold is not None:
-        scaffold.add_arguments(new)
+    scaffold.add_arguments(new)
+    refresh = commands.add_parser(
+        "refresh",
+        help="re-render a project's template files safely",
+        description="Add template files a project lacks and list those that differ; "
+        "never overwrite anything.",
+    )
+    scaffold.add_refresh_arguments(refresh)
     return parser
 
 
@@ -50,9 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run burgee; return the exit code."""
     args = _parser().parse_args(argv)
     if args.command == "new":
-        from burgee import scaffold  # noqa: PLC0415
-
         return scaffold.run(args)
+    if args.command == "refresh":
+        return scaffold.run_refresh(args)
     return _gen(args)
 
 
