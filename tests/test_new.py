@@ -301,6 +301,16 @@ def test_new_project_installs_and_passes_its_own_tests(tmp_path: Path) -> None:
         return proc
 
     run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", source, "pytest")
+    # The installed wheel carries its templates: generating outside the repo gives the very
+    # bytes committed in examples/, and the tool runs on the venv's bare interpreter.
+    outside = tmp_path / "outside" / "todo"
+    outside.mkdir(parents=True)
+    shutil.copy(REPO / "examples" / "todo" / "handlers.py", outside / "handlers.py")
+    run(bin_dir / "burgee", "gen", "handlers.py", "-o", "todo.py", cwd=outside)
+    committed = (REPO / "examples" / "todo" / "todo.py").read_text(encoding="utf-8")
+    assert (outside / "todo.py").read_text(encoding="utf-8") == committed
+    added = run(python, "-I", "todo.py", "add", "from the wheel", "--json", cwd=outside)
+    assert json.loads(added.stdout)["data"]["title"] == "from the wheel"
     run(bin_dir / "burgee", "new", "e2e-tool", "--defaults", "--author", "Tess Ter")
     project = tmp_path / "e2e-tool"
     run(python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", project)

@@ -325,7 +325,9 @@ def _text(data: object) -> str:
             return "(no results)"
         if all(isinstance(row, dict) for row in data):
             return _table(data)
-        return "\n".join(f"- {_cell(item)}" if _looks_like_json(_cell(item)) else _cell(item) for item in data)
+        lines = "\n".join(_cell(item) for item in data)
+        # NOTE: one line can happen to be JSON on its own ("0", "true"); bullets prevent it.
+        return "\n".join(f"- {_cell(item)}" for item in data) if _looks_like_json(lines) else lines
     return f"result: {_cell(data)}"
 
 

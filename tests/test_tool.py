@@ -1,0 +1,347 @@
+"""The generated tool's contract, checked by running golden tools as subprocesses:
+help, output modes, JSON input, types, errors and exit codes, pipes and signals."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import GOLDEN, REPO, generate, run
+
+
+@pytest.fixture(scope="module")
+def kitchen(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("kitchen")
+    shutil.copy(GOLDEN / "kitchen" / "kitchen.py", work / "kitchen.py")
+    return work / "kitchen.py"
+
+
+@pytest.fixture()
+def todo(tmp_path: Path) -> Path:
+    shutil.copy(REPO / "examples" / "todo" / "todo.py", tmp_path / "todo.py")
+    return tmp_path / "todo.py"
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+# ---- help and version ----
+
+
+def test_root_help_lists_commands_groups_and_exit_codes(kitchen: Path) -> None:
+    result = run(kitchen, "--help")
+    assert result.code == 0
+    for name in ("types", "draw", "fail", "store", "--json", "--output", "--version"):
+        assert name in result.out
+    assert "secret-sauce" not in result.out
+    assert "75   busy" in result.out and "3    missing" in result.out
+
+
+def test_no_arguments_prints_help(kitchen: Path) -> None:
+    result = run(kitchen)
+    assert result.code == 0 and "usage: kitchen" in result.out
+
+
+def test_group_help_at_every_level(kitchen: Path) -> None:
+    assert "shelf" in run(kitchen, "store", "--help").out
+    shelf = run(kitchen, "store", "shelf", "-h")
+    assert shelf.code == 0
+    assert "count" in shelf.out and "nap" in shelf.out
+    assert "usage: kitchen store shelf" in shelf.out
+
+
+def test_command_help_shows_options_defaults_and_examples(kitchen: Path, todo: Path) -> None:
+    result = run(todo, "add", "--help", env={"COLUMNS": "120"})
+    assert result.code == 0
+    assert "--priority {low,high}" in result.out
+    assert "How urgent it is. (default: low)" in result.out
+    assert "-t TAG, --tag TAG" in result.out and "(repeatable)" in result.out
+    assert "examples:\n  todo add 'buy milk' --priority high -t shop" in result.out
+    assert "--flag, --no-flag" in run(kitchen, "types", "--help").out
+
+
+def test_version(todo: Path) -> None:
+    assert run(todo, "--version").out == "todo 1.0.0\n"
+
+
+# ---- output ----
+
+
+def test_json_envelope_and_text_for_people(todo: Path) -> None:
+    added = run(todo, "add", "buy milk", "--priority", "high", "-t", "shop", "--json")
+    assert added.code == 0
+    assert added.json() == {
+        "ok": True,
+        "data": {"id": 1, "title": "buy milk", "priority": "high", "done": False,
+                 "due": None, "tags": ["shop"]},
+    }
+    run(todo, "add", "file taxes", "--due", "2026-04-15")
+    listed = run(todo, "list")
+    assert listed.out.splitlines() == [
+        "id  title       priority  done  due         tags",
+        '1   buy milk    high      no    -           ["shop"]',
+        "2   file taxes  low       no    2026-04-15  []",
+    ]
+    assert run(todo, "-o", "json", "list").json()["data"][1]["due"] == "2026-04-15"
+    assert run(todo, "list", "--output=json").json()["ok"] is True
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["types", "1", "2"],
+        ["fail", "print"],
+        ["secret-sauce"],
+        ["store", "shelf", "count", "a", "bb"],
+        ["store", "wipe"],
+    ],
+)
+def test_text_output_is_never_valid_json(kitchen: Path, args: list[str]) -> None:
+    result = run(kitchen, *args, "-o", "text")
+    assert result.code == 0, result
+    assert result.out.strip() and not _is_json(result.out)
+
+
+def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
+    tool = generate(tmp_path, '''
+        from burgee import command
+
+        @command(effects="read_only")
+        def answer() -> int:
+            """The answer."""
+            return 42
+
+        @command(effects="read_only")
+        def word(text: str = "true") -> str:
+            """Echo a word."""
+            return text
+    ''')
+    assert run(tool, "answer").out == "result: 42\n"
+    assert run(tool, "word").out == "result: true\n"
+    assert run(tool, "word", "--text", "hello").out == "hello\n"
+    assert run(tool, "answer", "--json").json() == {"ok": True, "data": 42}
+
+
+def test_values_of_every_type_are_converted(kitchen: Path) -> None:
+    result = run(
+        kitchen, "types", "hi", "3", "-i", "1", "-i", "2", "--flag", "--color", "blue",
+        "--level", "2", "--moment", "2026-03-04T05:06:07Z", "--at", "10:11",
+        "--amount", "1.25", "--ident", "12345678-1234-5678-1234-567812345678",
+        "--maybe", "-5", "--path", "some/where", "--day", "2027-02-03", "--mode", "slow",
+        "--json",
+    )
+    assert result.code == 0, result
+    assert result.json()["data"] == {
+        "text": "hi", "number": 3, "ratio": 1.5, "flag": True, "path": "some/where",
+        "day": "2027-02-03", "moment": "2026-03-04T05:06:07+00:00", "at": "10:11:00",
+        "ident": "12345678-1234-5678-1234-567812345678", "amount": "1.25", "mode": "slow",
+        "color": "blue", "level": 2, "maybe": -5, "items": [1, 2],
+    }
+    assert run(kitchen, "types", "a", "1", "--no-flag", "--json").json()["data"]["flag"] is False
+
+
+def test_variadic_positionals(kitchen: Path) -> None:
+    result = run(kitchen, "store", "shelf", "count", "a", "bb", "ccc", "--json")
+    assert [row["letters"] for row in result.json()["data"]] == [1, 2, 3]
+    missing = run(kitchen, "store", "shelf", "count")
+    assert missing.code == 2 and missing.error_line()["error"]["kind"] == "usage"
+
+
+def test_none_result(kitchen: Path) -> None:
+    assert run(kitchen, "store", "shelf", "nap", "--json").json() == {"ok": True, "data": None}
+    assert run(kitchen, "store", "shelf", "nap").out == ""
+
+
+# ---- JSON input ----
+
+
+def test_json_input_is_validated_like_flags(kitchen: Path) -> None:
+    good = run(kitchen, "types", "--json", '{"text": "a", "number": 1, "color": "green", "item": [4]}')
+    assert good.code == 0, good
+    assert good.json()["data"]["color"] == "green" and good.json()["data"]["items"] == [4]
+    bad = run(kitchen, "types", "--json", '{"text": 5, "ratio": "x", "level": 7, "day": "soon"}')
+    assert bad.code == 2
+    error = bad.json()["error"]
+    assert error["kind"] == "usage"
+    for problem in ("text: expected a string", "number is required", "ratio: 'x' is not a number",
+                    "level: 7 is not one of 1, 2", "day: 'soon' is not a date"):
+        assert problem in error["message"]
+    assert bad.error_line() == bad.json()
+
+
+def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: Path) -> None:
+    unknown = run(kitchen, "types", "--json", '{"text": "a", "number": 1, "colour": "red"}')
+    assert unknown.code == 2 and "unknown key 'colour'" in unknown.json()["error"]["message"]
+    assert run(kitchen, "types", "--json", "[1, 2]").code == 2
+    broken = run(kitchen, "types", "--json", "{not json")
+    assert broken.code == 2 and "not valid JSON" in broken.json()["error"]["message"]
+
+
+def test_json_input_from_stdin_and_records(kitchen: Path) -> None:
+    shape = {"shape": {"name": "tri", "corners": [{"x": 1, "y": 2}], "color": "red"}, "scale": 2}
+    result = run(kitchen, "draw", "--json", "-", stdin=json.dumps(shape))
+    assert result.code == 0, result
+    assert result.json()["data"] == {
+        "name": "tri", "corners": [{"x": 2.0, "y": 4.0}], "color": "red", "command": "draw"
+    }
+    nested = run(kitchen, "draw", "--json", '{"shape": {"name": "sq", "corners": [{"x": 1}]}}')
+    assert nested.code == 2 and "shape: corners: missing field 'y'" in nested.json()["error"]["message"]
+    as_flag = run(kitchen, "draw", "--shape", '{"name": "dot"}', "--json")
+    assert as_flag.json()["data"]["corners"] == []
+
+
+def test_json_input_and_flags_do_not_mix(kitchen: Path) -> None:
+    result = run(kitchen, "types", "x", "--json", '{"text": "a", "number": 1}')
+    assert result.code == 2 and result.json()["error"]["kind"] == "usage"
+
+
+def test_defaults_are_fresh_on_every_call(tmp_path: Path) -> None:
+    tool = generate(tmp_path, '''
+        from burgee import command
+
+        @command(effects="non_idempotent")
+        def grow(item: list[str] = []) -> list[str]:
+            """Append to the default list, which must not leak into the next call."""
+            item.append("x")
+            return item
+    ''')
+    script = "import tool; tool.main(['grow', '--json']); tool.main(['grow', '--json'])"
+    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.splitlines() == ['{"ok": true, "data": ["x"]}'] * 2
+
+
+# ---- errors ----
+
+
+def test_declared_error_kinds_and_exit_codes(kitchen: Path) -> None:
+    missing = run(kitchen, "fail", "missing")
+    assert missing.code == 3
+    assert missing.out == ""
+    assert missing.err.splitlines()[:2] == ["kitchen: error: there is no such thing", "hint: try another thing"]
+    assert missing.error_line() == {"ok": False, "error": {
+        "kind": "missing", "message": "there is no such thing", "hint": "try another thing"}}
+    busy = run(kitchen, "fail", "busy", "--json")
+    assert busy.code == 75
+    assert busy.json() == {"ok": False, "error": {
+        "kind": "busy", "message": "the kitchen is busy", "retryable": True}}
+    assert busy.error_line() == busy.json()
+
+
+def test_internal_errors_hide_the_traceback_unless_asked(kitchen: Path) -> None:
+    crash = run(kitchen, "fail", "crash", "--json")
+    assert crash.code == 1
+    assert "Traceback" not in crash.err
+    assert crash.json()["error"]["kind"] == "internal"
+    assert "RuntimeError: the oven exploded" in crash.json()["error"]["message"]
+    debug = run(kitchen, "fail", "crash", "--debug")
+    assert debug.code == 1 and "Traceback (most recent call last)" in debug.err
+    assert debug.error_line()["error"]["kind"] == "internal"
+    env = run(kitchen, "fail", "crash", env={"KITCHEN_DEBUG": "1"})
+    assert "Traceback (most recent call last)" in env.err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["cook"], "unknown command 'cook'"),
+        (["types", "a"], "the following arguments are required: number"),
+        (["types", "a", "1", "--colour", "red"], "unrecognized arguments: --colour red"),
+        (["types", "a", "1", "--color", "pink"], "invalid choice: 'pink'"),
+        (["types", "a", "one"], "number: 'one' is not an integer"),
+        (["store", "shelf", "bogus"], "unknown command 'bogus'"),
+        (["--output", "yaml", "types"], "--output must be json or text"),
+    ],
+)
+def test_usage_errors(kitchen: Path, args: list[str], message: str) -> None:
+    text = run(kitchen, *args)
+    assert text.code == 2
+    assert text.out == ""
+    assert "Traceback" not in text.err
+    assert text.error_line()["error"]["kind"] == "usage"
+    assert message in text.error_line()["error"]["message"]
+    as_json = run(kitchen, *args, "--json")
+    assert as_json.code == 2
+    assert as_json.json() == as_json.error_line()
+
+
+def test_unknown_command_suggests_the_close_one(todo: Path) -> None:
+    assert run(todo, "ad").error_line()["error"]["hint"] == "did you mean 'add'?"
+
+
+def test_handler_prints_go_to_stderr_in_json_mode(kitchen: Path) -> None:
+    result = run(kitchen, "fail", "print", "--json")
+    assert result.json() == {"ok": True, "data": "printed"}
+    assert "a handler wrote this to stdout" in result.err
+
+
+def test_hidden_and_withheld_commands_run(kitchen: Path) -> None:
+    assert run(kitchen, "secret-sauce").code == 0
+    assert "nap" in run(kitchen, "store", "shelf", "--help").out
+
+
+# ---- pipes, signals, start-up ----
+
+
+def test_broken_pipe_ends_quietly(tmp_path: Path) -> None:
+    tool = generate(tmp_path, '''
+        from burgee import command
+
+        @command(effects="read_only")
+        def many(count: int = 200000) -> list[int]:
+            """Many lines."""
+            return list(range(count))
+    ''')
+    shell = f"{sys.executable} {tool} many | head -1"
+    # NOTE: PYTHONUNBUFFERED makes CPython drop the rest of a short write to a closed pipe
+    # instead of raising, so the tool could not see the broken pipe at all.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    result = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {shell}"], capture_output=True, text=True, env=env
+    )
+    assert result.stdout == "0\n"
+    assert result.stderr == ""
+    assert result.returncode == 141
+
+
+def test_ctrl_c_exits_130_without_a_traceback(kitchen: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, str(kitchen), "store", "shelf", "nap", "--seconds", "30"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and out == ""
+
+
+def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
+    script = (
+        "import argparse, tool\n"
+        "built = []\n"
+        "init = argparse.ArgumentParser.__init__\n"
+        "def counting(self, *a, **k):\n"
+        "    built.append(k.get('prog'))\n"
+        "    init(self, *a, **k)\n"
+        "argparse.ArgumentParser.__init__ = counting\n"
+        "tool.main(['list', '--json'])\n"
+        "print(built)\n"
+    )
+    shutil.copy(todo, todo.parent / "tool.py")
+    out = subprocess.run([sys.executable, "-c", script], cwd=todo.parent, capture_output=True,
+                         text=True, check=True).stdout
+    assert out.splitlines()[-1] == "['todo list']"
