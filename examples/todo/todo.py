@@ -20,12 +20,22 @@ import sys
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, cast
+from typing import Literal
 
+# NOTE: `typing` is never imported at run time; type checkers read this block.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn, TypeVar, cast
+
+    _T = TypeVar("_T")
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
+
 
 PROGRAM = "todo"
 VERSION = "1.0.0"
@@ -381,7 +391,6 @@ ERRORS: dict[str, tuple[int, str]] = {
 
 # ---- Values: from flags or a JSON object, converted and checked ----
 
-_T = TypeVar("_T")
 _REQUIRED: Any = object()
 
 

@@ -21,14 +21,25 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import Enum
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypedDict, TypeVar, cast
+from typing import Any, Literal, TypedDict
 from uuid import UUID
 
+# NOTE: `typing` is never imported at run time; type checkers read this block.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import enum
     import threading
     from collections.abc import Callable, Sequence
+    from typing import NoReturn, TypeVar, cast
+
+    _T = TypeVar("_T")
+    _E = TypeVar("_E", bound="enum.Enum")
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
+
 
 PROGRAM = "kitchen"
 VERSION = "2.1.0-rc.1"
@@ -516,7 +527,6 @@ ERRORS: dict[str, tuple[int, str]] = {
 
 # ---- Values: from flags or a JSON object, converted and checked ----
 
-_T = TypeVar("_T")
 _REQUIRED: Any = object()
 
 
@@ -688,8 +698,6 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
 
     return convert
 
-
-_E = TypeVar("_E", bound="enum.Enum")
 
 
 def _member(enum: type[_E]) -> Callable[[object], _E]:

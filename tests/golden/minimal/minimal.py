@@ -9,12 +9,21 @@ from __future__ import annotations
 import math
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast
 
+# NOTE: `typing` is never imported at run time; type checkers read this block.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn, TypeVar, cast
+
+    _T = TypeVar("_T")
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
+
 
 PROGRAM = "minimal"
 VERSION = "0.1.0"
@@ -161,7 +170,6 @@ ERRORS: dict[str, tuple[int, str]] = {
 
 # ---- Values: from flags or a JSON object, converted and checked ----
 
-_T = TypeVar("_T")
 _REQUIRED: Any = object()
 
 
