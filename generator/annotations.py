@@ -6,9 +6,8 @@ from collections.abc import Iterator
 from typing import Literal
 
 import libcst as cst
-from libcst.helpers import get_full_name_for_node
-
 from burgee.model import Scalar, TypeKind, TypeRef
+from libcst.helpers import get_full_name_for_node
 
 Use = Literal["param", "return", "field"]
 
@@ -42,6 +41,10 @@ class UnsupportedType(Exception):
         super().__init__(message)
         self.node = node
         self.message = message
+
+
+class NotLiteral(Exception):
+    """An expression that should have been a literal; the reader has reported it."""
 
 
 class Names:

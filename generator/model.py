@@ -9,9 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
-
 from burgee.diagnostics import SourceSpan
+from pydantic import BaseModel, ConfigDict
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")

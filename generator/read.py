@@ -7,10 +7,14 @@ import re
 from pathlib import Path
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
-
 from burgee import docstrings
-from burgee.annotations import Names, UnsupportedType, literal_value, resolve, subscript_elements
+from burgee.annotations import (
+    Names,
+    NotLiteral,
+    UnsupportedType,
+    literal_value,
+    resolve,
+)
 from burgee.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model import (
     EFFECTS,
@@ -26,6 +30,7 @@ from burgee.model import (
 )
 from burgee.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
 from burgee.strip import Removals, strip
+from libcst.metadata import MetadataWrapper, PositionProvider
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -34,10 +39,6 @@ _SHORT = re.compile(r"^-[A-Za-z0-9]$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _COMMAND_KEYS = {"effects", "name", "examples", "cardinality", "hidden", "open_world"}
 _PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config")
-
-
-class _NotLiteral(Exception):
-    pass
 
 
 class Reader:
@@ -91,12 +92,12 @@ class Reader:
         return None
 
     def literal(self, node: cst.BaseExpression, what: str) -> object:
-        """A literal value, or a recorded error and `_NotLiteral`."""
+        """A literal value, or a recorded error and `NotLiteral`."""
         try:
             return literal_value(node)
         except ValueError:
             self.error(node, f"{what} must be a literal, not {self.code(node)}")
-            raise _NotLiteral from None
+            raise NotLiteral from None
 
     def call_args(
         self, call: cst.Call, positional: tuple[str, ...], allowed: set[str], what: str
@@ -241,7 +242,7 @@ class Reader:
                 if target in ("kind", "exit_code", "retryable") and value is not None:
                     try:
                         attrs[target] = self.literal(value, f"{node.name.value}.{target}")
-                    except _NotLiteral:
+                    except NotLiteral:
                         pass
         return attrs
 
@@ -264,7 +265,7 @@ class Reader:
         for key, value in args.items():
             try:
                 self.program_args[key] = self.literal(value, f"program({key}=...)")
-            except _NotLiteral:
+            except NotLiteral:
                 continue
             expected = bool if key == "config" else str
             if not isinstance(self.program_args[key], expected):
@@ -293,7 +294,7 @@ class Reader:
         try:
             name = self.literal(args["name"], "a group name") if "name" in args else None
             help_text = self.literal(args["help"], "group help") if "help" in args else ""
-        except _NotLiteral:
+        except NotLiteral:
             return
         if not isinstance(name, str) or not _COMMAND_NAME.match(name):
             self.error(call, "group() needs a name: letters, digits, '-' and '_'")
@@ -339,7 +340,7 @@ class Reader:
         for key, value in args.items():
             try:
                 options[key] = self.literal(value, f"@command({key}=...)")
-            except _NotLiteral:
+            except NotLiteral:
                 continue
         effects = options.get("effects")
         if "effects" not in args:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
-
 from burgee import docstrings
-from burgee.annotations import UnsupportedType
+from burgee.annotations import NotLiteral, UnsupportedType
 from burgee.model import EnumDecl, Field, Record, Scalar
 
 if TYPE_CHECKING:
@@ -32,7 +31,7 @@ def read_enum(reader: Reader, node: cst.ClassDef) -> None:
                 continue
             try:
                 value = reader.literal(small.value, f"the value of {node.name.value}.{name}")
-            except Exception:
+            except NotLiteral:
                 continue
             if not isinstance(value, str | int) or isinstance(value, bool):
                 reader.error(small, f"{node.name.value}.{name} must be a string or an integer")

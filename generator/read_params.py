@@ -9,13 +9,15 @@ import uuid
 from typing import TYPE_CHECKING
 
 import libcst as cst
-
 from burgee.annotations import UnsupportedType, subscript_elements
+from burgee.diagnostics import Diagnostic, SourceSpan
 from burgee.docstrings import Docstring
 from burgee.model import Param, TypeRef
 
 if TYPE_CHECKING:
     from burgee.read import Reader
+
+from burgee.annotations import NotLiteral
 
 _MARKER_KEYS = {
     "Argument": ({"help", "complete"}, ()),
@@ -79,7 +81,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
                 continue
             try:
                 settings[key] = reader.literal(value, f"{kind}({key}=...)")
-            except Exception:
+            except NotLiteral:
                 return None
     try:
         type_ref = reader.resolve(base, "param")
@@ -128,13 +130,13 @@ def _is_marker(reader: Reader, node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Call) and reader.api_name(node.func) in ("Argument", "Option")
 
 
-def _context_param(reader: Reader, param: cst.Param, name: str, span: object) -> Param | None:
+def _context_param(reader: Reader, param: cst.Param, name: str, span: SourceSpan) -> Param | None:
     if param.default is not None:
         if not (isinstance(param.default, cst.Name) and param.default.value == "None"):
             reader.error(param.default, f"the Context parameter {name!r} can only default to None")
             return None
         reader.removals.context_defaults.add(param)
-    return Param(name=name, role="context", span=span)  # type: ignore[arg-type]
+    return Param(name=name, role="context", span=span)
 
 
 def _default(
@@ -151,7 +153,7 @@ def _default(
         return _constructed_default(reader, node, type_ref, name)
     try:
         value = reader.literal(node, f"the default of {name!r}")
-    except Exception:
+    except NotLiteral:
         return None
     if value is None:
         if not type_ref.nullable:
@@ -195,7 +197,7 @@ def _constructed_default(
             return None
         try:
             args.append(reader.literal(arg.value, f"an argument of the default of {name!r}"))
-        except Exception:
+        except NotLiteral:
             return None
     try:
         value = cls(*args)
@@ -249,7 +251,5 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
     return ok
 
 
-def _diag(param: Param, message: str):  # type: ignore[no-untyped-def]
-    from burgee.diagnostics import Diagnostic  # noqa: PLC0415
-
+def _diag(param: Param, message: str) -> Diagnostic:
     return Diagnostic(span=param.span, message=message)

@@ -6,11 +6,10 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import jinja2
-
 from burgee import __version__
+from burgee.imports import ImportBlock
 from burgee.model import Command, Param, Program, Record, TypeRef
 from burgee.reserved import BUILTIN_ERRORS
-from burgee.imports import ImportBlock
 
 _LINE = 99
 _CONVERTERS = {

@@ -16,12 +16,10 @@ import pathlib
 import uuid
 from typing import Any, Literal, Optional
 
-from typing_extensions import NotRequired, TypedDict
-
 import pydantic
-from pydantic.json_schema import GenerateJsonSchema
-
 from burgee.model import Command, Program, Record, TypeRef
+from pydantic.json_schema import GenerateJsonSchema
+from typing_extensions import NotRequired, TypedDict
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
