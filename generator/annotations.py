@@ -106,8 +106,8 @@ def resolve(node: cst.BaseExpression, names: Names, use: Use, module: cst.Module
             raise UnsupportedType(
                 node, f"unsupported union {source}: only Optional[T] (T | None) is supported"
             )
-        inner = resolve(others[0], names, use, module)
-        return inner.model_copy(update={"nullable": True, "source": source})
+        resolved = resolve(others[0], names, use, module)
+        return resolved.model_copy(update={"nullable": True, "source": source})
     if _is_none(node):
         if use != "return":
             raise UnsupportedType(node, "None alone is not a parameter type")
@@ -159,7 +159,7 @@ def _literal_values(node: cst.Subscript, elements: list[cst.BaseExpression]) -> 
     values: list[Scalar] = []
     for element in elements:
         value = literal_value(element)
-        if isinstance(value, tuple) or value is None or isinstance(value, float):
+        if not isinstance(value, str | int) or isinstance(value, float):
             raise UnsupportedType(node, "Literal values must be strings, integers or booleans")
         values.append(value)
     if len({type(v) for v in values}) > 1:

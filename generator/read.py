@@ -26,6 +26,7 @@ from burgee.model import (
     Param,
     Program,
     Record,
+    Scalar,
     TypeRef,
 )
 from burgee.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
@@ -382,7 +383,7 @@ class Reader:
                 description=doc.description,
                 effects=effects,  # type: ignore[arg-type]
                 examples=examples,
-                cardinality=cardinality,  # type: ignore[arg-type]
+                cardinality=cardinality,
                 hidden=bool(options.get("hidden", False)),
                 open_world=options.get("open_world"),  # type: ignore[arg-type]
                 params=params,
@@ -454,18 +455,20 @@ class Reader:
                 self.error(statement, f"{name!r} is defined by the generated module; rename it")
 
 
-def _enum_values(node: cst.ClassDef) -> tuple[object, ...]:
+def _enum_values(node: cst.ClassDef) -> tuple[Scalar, ...]:
     """The literal member values of an enum class; `read_enum` reports any that are not."""
-    values = []
+    values: list[Scalar] = []
     for statement in node.body.body:
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
                 target, value = _assignment(small)
                 if target and not target.startswith("_") and value is not None:
                     try:
-                        values.append(literal_value(value))
+                        member = literal_value(value)
                     except ValueError:
                         continue
+                    if isinstance(member, str | int):
+                        values.append(member)
     return tuple(values)
 
 

@@ -110,14 +110,14 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         role=role,  # type: ignore[arg-type]
         type=type_ref,
         help=str(help_text),
-        short=short,  # type: ignore[arg-type]
+        short=short,
         env=env,  # type: ignore[arg-type]
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),
         complete=settings.get("complete"),  # type: ignore[arg-type]
         required=required,
         default_code=default_code,
-        default=default,  # type: ignore[arg-type]
+        default=default,
         span=span,
     )
 

@@ -29,9 +29,11 @@ class _Stripper(cst.CSTTransformer):
     def __init__(self, removals: Removals) -> None:
         self.removals = removals
 
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:
+    def on_leave(  # type: ignore[override]
+        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
+    ) -> cst.CSTNode | cst.RemovalSentinel:
         if original_node in self.removals.statements:
-            return cst.RemoveFromParent()  # type: ignore[return-value]
+            return cst.RemoveFromParent()
         return super().on_leave(original_node, updated_node)  # type: ignore[return-value]
 
     def leave_Decorator(
