@@ -29,9 +29,9 @@ from burgee.model import (
     Scalar,
     TypeRef,
 )
+from burgee.positions import Positions
 from burgee.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
 from burgee.strip import Removals, strip
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -61,16 +61,15 @@ class Reader:
         self.classes: dict[str, cst.ClassDef] = {}
         self.records: dict[str, Record] = {}
         self.enums: dict[str, EnumDecl] = {}
-        wrapper = MetadataWrapper(cst.parse_module(source))
-        self.module = wrapper.module
-        self.positions = wrapper.resolve(PositionProvider)
+        self.module = cst.parse_module(source)
+        self.positions = Positions(self.module, source)
 
     # -- helpers ---------------------------------------------------------------------------
 
     def span(self, node: cst.CSTNode) -> SourceSpan:
         """Where a node starts, as a 1-based line and column."""
-        start = self.positions[node].start
-        return SourceSpan(path=self.path, line=start.line, column=start.column + 1)
+        line, column = self.positions.start(node)
+        return SourceSpan(path=self.path, line=line, column=column)
 
     def error(self, node: cst.CSTNode, message: str) -> None:
         """Record a problem at a node."""
@@ -137,7 +136,13 @@ class Reader:
                 self.read_function(statement)
             elif isinstance(statement, cst.SimpleStatementLine):
                 self.read_simple(statement)
-        self.module.visit(_RuntimeAttributes(self))
+        if self.api_modules:
+            for statement in self.module.body:
+                finder = _RuntimeAttributes(self)
+                statement.visit(finder)
+                if finder.found:
+                    self.removals.touched.add(statement)
+                    self.removals.with_attributes.add(statement)
         self.check_names()
 
     def read_imports(self, statement: cst.CSTNode) -> None:
@@ -321,6 +326,7 @@ class Reader:
             if parent is None:
                 continue
             self.removals.decorators.add(decorator)
+            self.removals.touched.add(node)
             if not isinstance(decorator.decorator, cst.Call):
                 self.error(decorator, "@command needs effects=..., as in @command(effects=...)")
                 continue
@@ -477,10 +483,12 @@ class _RuntimeAttributes(cst.CSTVisitor):
 
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
+        self.found = False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
         if self.reader.api_name(node) in ("CommandError", "Context"):
             self.reader.removals.attributes.add(node)
+            self.found = True
 
 
 def _decorator_target(decorator: cst.Decorator) -> cst.BaseExpression:

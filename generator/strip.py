@@ -7,6 +7,7 @@ gets a default that type-checks. Everything else is left exactly as written.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Sequence
 
 import libcst as cst
@@ -23,6 +24,10 @@ class Removals:
         self.context_defaults: set[cst.Param] = set()
         #: `burgee.X` attribute nodes to replace by the bare runtime name X.
         self.attributes: set[cst.Attribute] = set()
+        #: Top-level statements that contain any of the above.
+        self.touched: set[cst.CSTNode] = set()
+        #: Top-level statements that contain an attribute to replace.
+        self.with_attributes: set[cst.CSTNode] = set()
 
 
 class _Stripper(cst.CSTTransformer):
@@ -64,20 +69,56 @@ class _Stripper(cst.CSTTransformer):
 
 def strip(module: cst.Module, removals: Removals) -> tuple[str, str]:
     """The user code without burgee's markers, as (import statements, everything else)."""
-    stripped = module.visit(_Stripper(removals))
-    body: Sequence[cst.BaseStatement] = stripped.body
+    # NOTE: only the top-level statements that hold one of burgee's markers are transformed;
+    # visiting the whole tree of a big handlers file is what made this step slow.
+    body: Sequence[cst.BaseStatement] = [
+        _strip_statement(statement, removals) if statement in removals.touched else statement
+        for statement in module.body
+        if statement not in removals.statements
+    ]
     if body and _is_docstring(body[0]):
         body = body[1:]
     imports: list[cst.BaseStatement] = []
     rest: list[cst.BaseStatement] = []
     for statement in body:
         (imports if _is_import(statement) else rest).append(statement)
-    used = _names_used(rest)
-    imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
     render = cst.Module(body=[], default_newline=module.default_newline)
-    import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
     rest_code = "".join(render.code_for_node(s) for s in rest)
+    used = _names_used(rest_code)
+    imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
+    import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
     return import_code, rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+
+
+def _strip_statement(statement: cst.BaseStatement, removals: Removals) -> cst.BaseStatement:
+    if isinstance(statement, cst.FunctionDef) and statement not in removals.with_attributes:
+        # NOTE: a command's markers sit in its decorators and parameters only, so those are
+        # rewritten directly instead of visiting the whole function body.
+        return _strip_function(statement, removals)
+    stripped = statement.visit(_Stripper(removals))
+    assert isinstance(stripped, cst.BaseStatement)
+    return stripped
+
+
+def _strip_function(node: cst.FunctionDef, removals: Removals) -> cst.FunctionDef:
+    def param(p: cst.Param) -> cst.Param:
+        if p.annotation is not None and p.annotation in removals.annotations:
+            p = p.with_changes(
+                annotation=p.annotation.with_changes(annotation=removals.annotations[p.annotation])
+            )
+        if p in removals.context_defaults:
+            p = p.with_changes(default=cst.Name("INJECTED"))
+        return p
+
+    params = node.params
+    return node.with_changes(
+        decorators=[d for d in node.decorators if d not in removals.decorators],
+        params=params.with_changes(
+            posonly_params=[param(p) for p in params.posonly_params],
+            params=[param(p) for p in params.params],
+            kwonly_params=[param(p) for p in params.kwonly_params],
+        ),
+    )
 
 
 def _is_docstring(statement: cst.BaseStatement) -> bool:
@@ -95,19 +136,10 @@ def _is_import(statement: cst.BaseStatement) -> bool:
     )
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
-
-
-def _names_used(statements: Sequence[cst.BaseStatement]) -> set[str]:
-    collector = _NameCollector()
-    for statement in statements:
-        statement.visit(collector)
-    return collector.names
+def _names_used(code: str) -> set[str]:
+    # NOTE: the standard library's parser walks a big module many times faster than a
+    # libcst visitor; only the names matter here.
+    return {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
 
 
 def _prune_import(statement: cst.BaseStatement, used: set[str]) -> cst.BaseStatement | None:
