@@ -9,8 +9,6 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from burgee import __version__, scaffold
-from burgee.diagnostics import ExitCode, GenerationError
-from burgee.generate import generate
 from burgee.write import WriteError, diff, write_atomic
 
 
@@ -59,6 +57,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _gen(args: argparse.Namespace) -> int:
+    # NOTE: pydantic looks for plugins in every installed distribution's entry points when
+    # the IR's models are built; burgee uses none, and the search costs a noticeable part of
+    # a run in a crowded environment.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    from burgee.diagnostics import ExitCode, GenerationError  # noqa: PLC0415
+    from burgee.generate import generate  # noqa: PLC0415
+
     handlers: Path = args.handlers
     try:
         source = handlers.read_text(encoding="utf-8")
