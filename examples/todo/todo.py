@@ -438,14 +438,17 @@ class _Call:
     ) -> _T:
         """The converted value of one parameter: from the call; for an option, else from its
         env var, the config file or pyproject.toml; else its default."""
-        label, raw = self.sources.pick(self, key, self._label(key, flag), flag, env, secret)
+        source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if source == "default":
+            return self.sources.settle(self, key, cast("_T", raw))
         if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
                 self.problems.append(f"{self._label(key, flag)} is required")
-                return cast("_T", default)
-            return self.sources.settle(self, key, cast("_T", default), default=True)
+            return cast("_T", default)
         if raw is None:
             return self.sources.settle(self, key, cast("_T", None))
+        if source in ("flag", "json"):
+            label = self._label(key, flag)
         try:
             return self.sources.settle(self, key, convert(raw))
         except ValueError as error:
@@ -1122,10 +1125,14 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     except _Explained:
         pass
     entry = call.provenance[key]
-    problems = [p for p in call.problems if p.startswith(entry["from"])]
+    labels = (entry["from"], entry["from"].removeprefix("flag "), key)
+    problems = [p for p in call.problems if p.split(":")[0] in labels]
     if invocation.json:
         return {"option": key, **entry, "problems": problems}
-    shown = "<secret>" if entry.get("secret") else _dumps(entry.get("value"))
+    if entry.get("secret"):
+        shown = "<secret>"
+    else:
+        shown = _dumps(entry["value"]) if "value" in entry else "(no valid value)"
     lines = [f"{key} = {shown}   from {entry['from']}"]
     candidates = []
     for candidate in entry["candidates"]:
@@ -1153,42 +1160,42 @@ class _Sources:
         self._files: dict[str, tuple[str, dict[str, Any]]] = {}
 
     def pick(
-        self, call: _Call, key: str, label: str, flag: str | None, env: str | None, secret: bool
-    ) -> tuple[str, Any]:
-        """The first place that has a value for `key`: its label and the raw value."""
-        raw = call.raw.get(key, _REQUIRED)
-        given = "flag" if call.source == "flag" else "json"
-        found = [(given, label if flag or given == "json" else f"argument {key}", raw)]
-        if flag is not None and (raw is _REQUIRED or self.full):
-            for source, where, value in self._layers(key, flag, env):
-                found.append((source, where, value))
-                if value is not _REQUIRED and not self.full:
+        self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
+    ) -> tuple[str, str, Any]:
+        """The first place that has a value for `key`: (source, label, raw value); the source
+        is "default" when none has, and then the value is the default itself."""
+        given = call.raw.get(key, _REQUIRED)
+        if call.source != "flag":
+            label = f"json {key}"
+        else:
+            label = f"flag {flag}" if flag else f"argument {key}"
+        found = [("flag" if call.source == "flag" else "json", label, given)]
+        if flag is not None and (given is _REQUIRED or self.full):
+            for layer in self._layers(key, flag, env):
+                found.append(layer)
+                if layer[2] is not _REQUIRED and not self.full:
                     break
-        winner = next((f for f in found if f[2] is not _REQUIRED), ("default", "default", _REQUIRED))
+        if default is not _REQUIRED:
+            found.append(("default", "default", default))
+        source, where, raw = next((f for f in found if f[2] is not _REQUIRED), ("", "", _REQUIRED))
         if self.full:
-            candidates = [{"source": s, "from": w} if v is _REQUIRED else
-                          {"source": s, "from": w, "value": _jsonable(v)} for s, w, v in found]
-            call.provenance[key] = {"source": winner[0], "from": winner[1],
-                                    "candidates": candidates}
+            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere",
+                                     "candidates": []}
+            call.provenance[key] = entry
+            for candidate, place, value in found:
+                shown: dict[str, Any] = {"source": candidate, "from": place}
+                if value is not _REQUIRED and not secret:
+                    shown["value"] = _jsonable(value)
+                entry["candidates"].append(shown)
             if secret:
-                call.provenance[key]["secret"] = True
-                for candidate in candidates:
-                    candidate.pop("value", None)
-        return winner[1], winner[2]
+                entry["secret"] = True
+        return source, where, raw
 
-    def settle(self, call: _Call, key: str, value: _T, default: bool = False) -> _T:
-        """Record the value a parameter ends up with; return it."""
+    def settle(self, call: _Call, key: str, value: _T) -> _T:
+        """Record the value a parameter ends up with (never a secret's); return it."""
         entry = call.provenance.get(key)
-        if entry is not None:
-            if default:
-                entry["candidates"].append({"source": "default", "from": "default",
-                                            "value": _jsonable(value)})
-                entry["source"] = entry["from"] = "default"
-            if not entry.get("secret"):
-                entry["value"] = _jsonable(value)
-            else:
-                for candidate in entry["candidates"]:
-                    candidate.pop("value", None)
+        if entry is not None and not entry.get("secret"):
+            entry["value"] = _jsonable(value)
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
@@ -1198,7 +1205,7 @@ class _Sources:
             return
         for source in ("config", "pyproject"):
             path, table = self._file(source)
-            where = f"{source} {path}" if path else f"{source} (no file)"
+            where = f"{source} {path}" if path else f"{source} (no file found)"
             yield source, where, self._lookup(table, self.command, key, flag)
 
     def _file(self, source: str) -> tuple[str, dict[str, Any]]:
