@@ -5,17 +5,20 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
-from tests.helpers import GOLDEN, REPO, run
+from tests.helpers import GOLDEN, REGEN, REPO, run
 from tests.regen import golden_output
 
 SPEC = Path("/work/shared/specs/clispec-v0.3.json")
-TOOLS = [golden_output(case) for case in sorted(GOLDEN.iterdir()) if (case / "handlers.py").exists()]
+TOOLS = [
+    golden_output(case) for case in sorted(GOLDEN.iterdir()) if (case / "handlers.py").exists()
+]
 TOOLS.append(REPO / "examples" / "todo" / "todo.py")
 IDS = [tool.stem for tool in TOOLS]
 
@@ -44,7 +47,7 @@ def one_edit(a: str, b: str) -> bool:
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):
-        return sum(x != y for x, y in zip(a, b)) == 1
+        return sum(x != y for x, y in zip(a, b, strict=True)) == 1
     short, long = sorted((a, b), key=len)
     return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
@@ -185,3 +188,19 @@ def test_clispec_score_is_perfect(source: Path, tmp_path: Path) -> None:
     report = json.loads(proc.stdout)
     failed = [c for p in report["principles"] for c in p["checks"] if not c["passed"]]
     assert (report["score"], report["max"]) == (24, 24), failed
+
+
+@pytest.mark.parametrize("case", ["kitchen", "minimal", "settings"])
+def test_golden_is_current_and_deterministic(case: str, tmp_path: Path) -> None:
+    committed = golden_output(GOLDEN / case)
+    tmp_path = tmp_path / case
+    tmp_path.mkdir()
+    shutil.copy(GOLDEN / case / "handlers.py", tmp_path / "handlers.py")
+    for _ in range(2):
+        result = subprocess.run(
+            [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", committed.name, "--force"],
+            cwd=tmp_path, capture_output=True, text=True, check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        fresh = (tmp_path / committed.name).read_text(encoding="utf-8")
+        assert fresh == committed.read_text(encoding="utf-8"), f"run {REGEN}"

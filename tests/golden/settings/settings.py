@@ -1095,7 +1095,9 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
         command.run(call)
     except _Explained:
         pass
-    entry = call.provenance[key]
+    entry = call.provenance.get(key)
+    if entry is None:
+        raise UsageError(f"{key} is an argument: its value always comes from the command line")
     labels = (entry["from"], entry["from"].removeprefix("flag "), key)
     problems = [p for p in call.problems if p.split(":")[0] in labels]
     if invocation.json:
@@ -1149,7 +1151,7 @@ class _Sources:
         if default is not _REQUIRED:
             found.append(("default", "default", default))
         source, where, raw = next((f for f in found if f[2] is not _REQUIRED), ("", "", _REQUIRED))
-        if self.full:
+        if self.full and flag is not None:
             entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere",
                                      "candidates": []}
             call.provenance[key] = entry
