@@ -38,8 +38,12 @@ class Option:
         hidden: bool = False,
         secret: bool = False,
         complete: Callable[..., Any] | None = None,
+        min: float | None = None,
+        max: float | None = None,
     ):
         self.short = short
+        self.min = min
+        self.max = max
         self.help = help
         self.env = env
         self.hidden = hidden
@@ -83,8 +87,15 @@ class Context:
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
     ) -> NoReturn:
-        """Stop the command and tell the caller what must happen first."""
-        raise CommandError(message)
+        """Stop the command and tell the caller what must happen first.
+
+        The tool answers `{"ok": false, "status": "action_required", ...}` with `next[]` as
+        runnable command lines, and exits with code 4.
+        """
+        error = CommandError(message)
+        error.kind = "action_required"
+        error.exit_code = 4
+        raise error
 
 
 def command(

@@ -87,6 +87,9 @@ class Param(Node):
     hidden: bool = False
     secret: bool = False
     complete: str | None = None
+    #: Bounds of a number (or of each number of a list), checked on every value.
+    minimum: int | float | None = None
+    maximum: int | float | None = None
     required: bool = True
     #: Python source of the default, evaluated afresh on every call.
     default_code: str | None = None

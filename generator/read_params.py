@@ -21,7 +21,9 @@ from burgee.annotations import NotLiteral
 
 _MARKER_KEYS = {
     "Argument": ({"help", "complete"}, ()),
-    "Option": ({"short", "help", "env", "hidden", "secret", "complete"}, ("short",)),
+    "Option": (
+        {"short", "help", "env", "hidden", "secret", "complete", "min", "max"}, ("short",)
+    ),
 }
 
 
@@ -105,6 +107,9 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
     if short is not None and (not isinstance(short, str) or not _valid_short(short)):
         reader.error(param, f"short flag {short!r} of {name!r} must look like -x")
         short = None
+    bounds = _bounds(reader, param, settings, type_ref, name)
+    if bounds is None:
+        return None
     return Param(
         name=name,
         role=role,  # type: ignore[arg-type]
@@ -115,11 +120,34 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),
         complete=settings.get("complete"),  # type: ignore[arg-type]
+        minimum=bounds[0],
+        maximum=bounds[1],
         required=required,
         default_code=default_code,
         default=default,
         span=span,
     )
+
+
+def _bounds(
+    reader: Reader, param: cst.Param, settings: dict[str, object], ref: TypeRef, name: str
+) -> tuple[int | float | None, int | float | None] | None:
+    """`Option(min=..., max=...)`: numbers, on a number (or a list of numbers) only."""
+    low, high = settings.get("min"), settings.get("max")
+    if low is None and high is None:
+        return None, None
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if item.kind not in ("int", "float", "decimal"):
+        reader.error(param, f"min=/max= of {name!r} need a number type, not {ref.source}")
+        return None
+    for bound in (low, high):
+        if bound is not None and (isinstance(bound, bool) or not isinstance(bound, (int, float))):
+            reader.error(param, f"min=/max= of {name!r} must be numbers, not {bound!r}")
+            return None
+    if low is not None and high is not None and low > high:  # type: ignore[operator]
+        reader.error(param, f"min= of {name!r} is greater than its max=")
+        return None
+    return low, high  # type: ignore[return-value]
 
 
 def _valid_short(short: str) -> bool:

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 import jinja2
-from burgee import __version__
+
+from burgee import __version__, describe
 from burgee.imports import ImportBlock
 from burgee.model import Command, Param, Program, Record, TypeRef
 from burgee.reserved import BUILTIN_ERRORS
@@ -159,7 +160,7 @@ def _add_argument(param: Param) -> str:
     return call("parser.add_argument", args, "    ")
 
 
-def _run_function(command: Command, local_names: dict[str, str]) -> str:
+def _run_function(command: Command, local_names: dict[str, str], program: Program) -> str:
     lines = [f"def _run_{command.ident}(call: _Call) -> object:"]
     keywords: list[str] = []
     for param in command.params:
@@ -171,13 +172,14 @@ def _run_function(command: Command, local_names: dict[str, str]) -> str:
         local = local_names[param.name]
         method = "values" if ref.kind == "list" else "value"
         conv = converter(ref.item if ref.kind == "list" and ref.item else ref)
-        args = [py(param.name), conv]
+        args = [py(param.name), describe.bounded(conv, param)]
         if not param.required:
             args.append(param.default_code or "None")
         if param.role == "option":
             args.append(f"flag={py(param.flag)}")
         if ref.nullable:
             args.append("nullable=True")
+        args += describe.value_options(param, program)
         lines.append(call(f"call.{method}", args, "    ", prefix=f"{local} = "))
         keywords.append(f"{param.name}={local}")
     if command.inputs:
@@ -200,7 +202,7 @@ def _local_names(command: Command, taken: set[str]) -> dict[str, str]:
     return names
 
 
-def command_view(command: Command, taken: set[str]) -> CommandView:
+def command_view(command: Command, taken: set[str], program: Program) -> CommandView:
     """The parser function, the run function and the table entry of one command."""
     inputs = command.inputs
     if inputs:
@@ -214,7 +216,7 @@ def command_view(command: Command, taken: set[str]) -> CommandView:
         build = f"_build_{command.ident}"
     else:
         parser, build = "", "_no_arguments"
-    run = _run_function(command, _local_names(command, taken | {command.function}))
+    run = _run_function(command, _local_names(command, taken | {command.function}), program)
     keys = py(tuple(p.name for p in inputs))
     entry = call(
         "_Command",
@@ -274,7 +276,7 @@ def imports(program: Program, used: set[str]) -> tuple[str, str]:
     if "enum" in used:
         checking.add_source("import enum")
     for module, names in (
-        ("collections.abc", ("Callable", "Sequence")),
+        ("collections.abc", ("Callable", "Iterator", "Sequence")),
         ("typing", ("Any", "NoReturn", "TypeVar", "cast")),
     ):
         wanted = [name for name in names if name not in user]
@@ -316,6 +318,7 @@ def render(program: Program, regenerate: str) -> str:
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]
     import_block, type_checking = imports(program, used)
+    texts = describe.embedded(program)
     template = ENVIRONMENT.get_template("module.py.jinja")
     return template.render(
         burgee_version=__version__,
@@ -332,7 +335,11 @@ def render(program: Program, regenerate: str) -> str:
         type_checking=type_checking,
         kinds=used,
         input_records=[{"converter": record_converter(r)} for r in input_records],
-        commands=[command_view(c, taken) for c in program.commands],
+        commands=[command_view(c, taken, program) for c in program.commands],
+        bounded=any(p.minimum is not None or p.maximum is not None
+                    for c in program.commands for p in c.inputs),
+        schema_json=py(texts["schema"]),
+        llms_json=py(texts["llms"]),
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
     )

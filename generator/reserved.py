@@ -27,5 +27,9 @@ RUNTIME_NAMES = frozenset(
     {
         "PROGRAM", "VERSION", "DESCRIPTION", "CommandError", "UsageError", "Context",
         "INJECTED", "main", "run", "COMMANDS", "GROUPS",
+        # the self-description runtime (templates/cli/_describe.py.jinja)
+        "_Sources", "_ActionRequired", "_Explained", "_describe", "_explain", "_agent",
+        "_interactive", "_within", "_as_list", "_take_flag", "_loosen", "_part", "_print_json",
+        "_SCHEMA_JSON", "_LLMS_JSON", "_CONFIG", "_AGENTS", "_FOR_AGENTS", "_DESCRIBE_FLAGS",
     }
 )

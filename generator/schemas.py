@@ -17,9 +17,10 @@ import uuid
 from typing import Any, Literal, Optional
 
 import pydantic
-from burgee.model import Command, Program, Record, TypeRef
 from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
+
+from burgee.model import Command, Param, Program, Record, TypeRef
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -149,6 +150,7 @@ def input_schema(command: Command, program: Program) -> dict[str, Any]:
         prop = _schema_of(types.python(param.type), "validation")
         if param.help:
             prop["description"] = param.help
+        _bound(prop, param)
         if not param.required and not param.secret:
             default = param.default
             prop["default"] = list(default) if isinstance(default, tuple) else default
@@ -160,6 +162,19 @@ def input_schema(command: Command, program: Program) -> dict[str, Any]:
         schema["required"] = required
     schema["additionalProperties"] = False
     return schema
+
+
+def _bound(prop: dict[str, Any], param: Param) -> None:
+    """Add `Option(min=, max=)` to a number's schema (to its items, for a list)."""
+    if param.minimum is None and param.maximum is None:
+        return
+    target = prop.get("items", prop) if prop.get("type") == "array" else prop
+    for branch in target.get("anyOf", [target]):
+        if branch.get("type") in ("integer", "number"):
+            if param.minimum is not None:
+                branch["minimum"] = param.minimum
+            if param.maximum is not None:
+                branch["maximum"] = param.maximum
 
 
 def wraps_result(command: Command) -> bool:

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     import argparse
     import enum
     import threading
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
     from typing import Any, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
@@ -91,6 +91,22 @@ class Context:
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
         sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
         sys.stderr.flush()
+
+    @property
+    def interactive(self) -> bool:
+        """True only when a person can answer: a terminal on stdin, no CI, no agent."""
+        return _interactive()
+
+    @property
+    def agent(self) -> str | None:
+        """The coding agent running this tool, when the environment names one."""
+        return _agent()
+
+    def action_required(
+        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+    ) -> NoReturn:
+        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        raise _ActionRequired(reason, message, next, self.json)
 
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
@@ -423,11 +439,17 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
-    def __init__(self, raw: dict[str, Any], source: str, context: Context) -> None:
+    def __init__(
+        self, raw: dict[str, Any], source: str, context: Context, sources: _Sources | None = None
+    ) -> None:
         self.raw = raw
         self.source = source
         self.context = context
         self.problems: list[str] = []
+        self.sources = sources or _Sources(context.command)
+        #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
+        self.provenance: dict[str, dict[str, Any]] = {}
+        self.explaining = False
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -440,19 +462,27 @@ class _Call:
         *,
         flag: str | None = None,
         nullable: bool = False,
+        env: str | None = None,
+        secret: bool = False,
     ) -> _T:
-        """The converted value of one parameter, or its default."""
-        raw = self.raw.get(key, _REQUIRED)
+        """The converted value of one parameter: from the call; for an option, else from its
+        env var, the config file or pyproject.toml; else its default."""
+        source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if source == "default":
+            return self.sources.settle(self, key, cast("_T", raw))
         if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
                 self.problems.append(f"{self._label(key, flag)} is required")
             return cast("_T", default)
         if raw is None:
-            return cast("_T", None)
+            return self.sources.settle(self, key, cast("_T", None))
+        if source in ("flag", "json"):
+            label = self._label(key, flag)
         try:
-            return convert(raw)
+            return self.sources.settle(self, key, convert(raw))
         except ValueError as error:
-            self.problems.append(f"{self._label(key, flag)}: {error}")
+            reason = "not a valid value (secret, not shown)" if secret else error
+            self.problems.append(f"{label}: {reason}")
             return cast("_T", default)
 
     def values(
@@ -463,17 +493,21 @@ class _Call:
         *,
         flag: str | None = None,
         nullable: bool = False,
+        env: str | None = None,
+        secret: bool = False,
     ) -> list[_T]:
         """The converted items of a list parameter, or its default."""
         raw = self.raw.get(key, _REQUIRED)
         if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
             self.problems.append(f"{self._label(key, flag)}: expected a list, got {_show(raw)}")
             return cast("list[_T]", default)
-        return self.value(key, lambda items: [convert(item) for item in items], default,
-                          flag=flag, nullable=nullable)
+        return self.value(key, lambda items: [convert(item) for item in _as_list(items)], default,
+                          flag=flag, nullable=nullable, env=env, secret=secret)
 
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
+        if self.explaining:
+            raise _Explained
         if self.problems:
             raise UsageError("; ".join(self.problems))
 
@@ -694,6 +728,8 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     if error.retryable:
         body["retryable"] = True
     envelope = {"ok": False, "error": body}
+    if isinstance(error, _ActionRequired):
+        envelope = error.envelope(body)
     line = _dumps(envelope)
     if json_mode:
         sys.stdout.write(line + "\n")
@@ -718,6 +754,10 @@ class _Invocation:
         self.debug = False
         self.version = False
         self.rest: list[str] = []
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        self.asked: dict[str, str] = {}
+        #: What rides in the success envelope's `meta` (e.g. provenance).
+        self.meta: dict[str, Any] = {}
         tokens = list(argv)
         index = 0
         while index < len(tokens):
@@ -743,6 +783,8 @@ class _Invocation:
                 if value not in _FORMATS:
                     raise UsageError(f"--output must be json or text, not {value!r}")
                 self.json = value == "json"
+            elif name in _DESCRIBE_FLAGS:
+                index = _take_flag(self.asked, token, tokens, index)
             elif token == "--debug":
                 self.debug = True
             elif token == "--version":
@@ -786,7 +828,7 @@ def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _EXIT_CODES if not group else ""
+    epilog = _EXIT_CODES + _FOR_AGENTS if not group else ""
     parser = _new_parser(prog, description, epilog)
     if not group:
         parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -841,6 +883,9 @@ def _read_json_input(text: str) -> dict[str, Any]:
 
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its result."""
+    described = _describe(invocation)
+    if described is not None:
+        return described
     path, rest = _find(invocation.rest)
     if path in GROUPS:
         if invocation.version and not path:
@@ -868,6 +913,8 @@ def run(invocation: _Invocation) -> object:
         parser = _new_parser(f"{PROGRAM} {path}", command.description,
                              f"examples:\n{examples}" if examples else "")
         command.build(parser)
+        if "--explain" in invocation.asked:
+            _loosen(parser)
         raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
@@ -876,8 +923,16 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler
         # prints goes to stderr instead.
         sys.stdout = sys.stderr
+    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call.sources.full = invocation.json
     try:
-        return command.run(_Call(raw, source, context))
+        if "--explain" in invocation.asked:
+            call.explaining = True
+            return _explain(command, call, invocation)
+        result = command.run(call)
+        if call.provenance:
+            invocation.meta["provenance"] = call.provenance
+        return result
     finally:
         sys.stdout = stdout
         context.close()
@@ -899,7 +954,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if result is _HELP:
             return 0
         if invocation.json:
-            sys.stdout.write(_dumps({"ok": True, "data": _jsonable(result)}) + "\n")
+            envelope = {"ok": True, "data": _jsonable(result)}
+            if invocation.meta:
+                envelope["meta"] = invocation.meta
+            sys.stdout.write(_dumps(envelope) + "\n")
         else:
             text = _text(_jsonable(result))
             if text:
@@ -929,6 +987,349 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         internal.kind = "internal"
         return _write_error(internal, bool(invocation and invocation.json), PROGRAM)
+
+
+# ---- The tool describes itself: schema, --llms, --explain, where values come from ----
+
+#: Flags about the tool itself, and whether each takes a value.
+_DESCRIBE_FLAGS = {"--schema": False, "--llms": False, "--field": True, "--explain": True,
+                   "--config": True}
+_FOR_AGENTS = f"""
+For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json
+  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves
+  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from.
+"""
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: Environment variables that name the agent running this tool.
+_AGENTS = (("CLAUDECODE", "claude-code"), ("CURSOR_AGENT", "cursor"),
+           ("CODEX_THREAD_ID", "codex"), ("GEMINI_CLI", "gemini-cli"))
+
+
+def _agent() -> str | None:
+    """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
+    named = os.environ.get("AI_AGENT", "").strip()
+    if named:
+        return named
+    return next((agent for variable, agent in _AGENTS if os.environ.get(variable)), None)
+
+
+def _interactive() -> bool:
+    """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
+    if os.environ.get("FORCE_TTY") == "1":
+        return True
+    return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
+
+
+class _ActionRequired(CommandError):
+    """The command stopped because the caller must decide or do something first."""
+
+    kind = "action_required"
+    exit_code = 4
+
+    def __init__(
+        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+    ) -> None:
+        self.reason = reason
+        self.next: list[dict[str, str]] = []
+        for step in steps:
+            line = step.get("command", "").strip()
+            if line.split(" ", 1)[0] != PROGRAM:
+                line = f"{PROGRAM} {line}"
+            if json and "--json" not in line.split():
+                line += " --json"
+            self.next.append({**step, "command": line})
+        hint = "; ".join(
+            f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
+        )
+        super().__init__(message, hint=hint or None)
+
+    def envelope(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The failure envelope, with the status, the reason and the commands to run next."""
+        return {"ok": False, "status": "action_required", "reason": self.reason,
+                "error": body, "next": self.next}
+
+
+def _take_flag(asked: dict[str, str], token: str, tokens: list[str], index: int) -> int:
+    """Record one of `_DESCRIBE_FLAGS` (and its value); return where argv continues."""
+    name, has_value, value = token.partition("=")
+    if not _DESCRIBE_FLAGS[name]:
+        if has_value:
+            raise UsageError(f"{name} takes no value")
+        asked[name] = ""
+        return index
+    if not has_value:
+        if index >= len(tokens):
+            raise UsageError(f"{name} needs a value")
+        value = tokens[index]
+        index += 1
+    asked[name] = value
+    return index
+
+
+def _describe(invocation: _Invocation) -> object | None:
+    """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
+    asked, rest = invocation.asked, invocation.rest
+    if "--config" in asked and not _CONFIG:
+        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    if "--llms" in asked:
+        return _print_json(_LLMS_JSON, None)
+    if rest[:1] == ["schema"]:
+        words = [word for word in rest[1:] if word not in _HELP]
+        path = " ".join(words)
+    elif "--schema" in asked:
+        path, extra = _find(rest)
+        if extra and extra[0] not in _HELP:
+            path = " ".join((path, *extra)).strip()
+    else:
+        return None
+    import json
+
+    document = json.loads(_SCHEMA_JSON)
+    commands = document["commands"]
+    if not path:
+        document["commands"] = [c for c in commands if not c.get("hidden")]
+        return _print_json(document, asked.get("--field"), json_text=False)
+    chosen = [c for c in commands if c["name"] == path or c["name"].startswith(path + " ")]
+    if not chosen:
+        raise UsageError(f"unknown command {path!r}", hint=f"run '{PROGRAM} schema' for all")
+    if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
+        return _print_json(chosen[0], asked["--field"], json_text=False)
+    document["commands"] = [c for c in chosen if not c.get("hidden") or c["name"] == path]
+    return _print_json(document, asked.get("--field"), json_text=False)
+
+
+def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
+    """Print one JSON document (or the part at the dotted path `field`); indented for people."""
+    import json
+
+    if json_text:
+        data = json.loads(data)
+    for part in (field or "").split(".") if field else ():
+        data = _part(data, part, field or "")
+    indent = 2 if sys.stdout.isatty() else None
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    return _HELP
+
+
+def _part(data: Any, part: str, field: str) -> Any:
+    """One step of a `--field` path: a key, a list index, or the item with that `name`."""
+    if isinstance(data, dict) and part in data:
+        return data[part]
+    if isinstance(data, list):
+        if part.isdigit() and int(part) < len(data):
+            return data[int(part)]
+        for item in data:
+            if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):
+                return item
+    raise UsageError(f"--field {field}: nothing at {part!r}")
+
+
+class _Explained(Exception):
+    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
+
+
+def _loosen(parser: argparse.ArgumentParser) -> None:
+    """Under --explain, positional arguments may be left out."""
+    for action in parser._actions:
+        if not action.option_strings and action.nargs in (None, "+"):
+            action.nargs = "?" if action.nargs is None else "*"
+            action.required = False
+
+
+def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
+    """`CMD --explain OPTION`: where the option's value came from, and what it beat."""
+    option = invocation.asked["--explain"]
+    key = option.lstrip("-").replace("-", "_")
+    if key not in command.keys:
+        keys = ", ".join(command.keys) or "none"
+        raise UsageError(f"{call.context.command} has no option {option!r}", hint=f"options: {keys}")
+    call.sources.full = True
+    try:
+        command.run(call)
+    except _Explained:
+        pass
+    entry = call.provenance.get(key)
+    if entry is None:
+        raise UsageError(f"{key} is an argument: its value always comes from the command line")
+    labels = (entry["from"], entry["from"].removeprefix("flag "), key)
+    problems = [p for p in call.problems if p.split(":")[0] in labels]
+    if invocation.json:
+        return {"option": key, **entry, "problems": problems}
+    if entry.get("secret"):
+        shown = "<secret>"
+    else:
+        shown = _dumps(entry["value"]) if "value" in entry else "(no valid value)"
+    lines = [f"{key} = {shown}   from {entry['from']}"]
+    candidates = []
+    for candidate in entry["candidates"]:
+        if "value" not in candidate:
+            candidates.append(f"{candidate['from']} (unset)")
+        elif entry.get("secret"):
+            candidates.append(f"{candidate['from']} (set)")
+        else:
+            candidates.append(f"{candidate['from']} {_dumps(candidate['value'])}")
+    lines.append("  candidates: " + ", ".join(candidates))
+    lines += [f"  problem: {problem}" for problem in problems]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return _HELP
+
+
+class _Sources:
+    """Where a command's values come from: the call, then for an option its env var, the
+    config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
+
+    def __init__(self, command: str, config: str | None = None) -> None:
+        self.command = command
+        self.config_path = config
+        #: Record every candidate of every value (for --explain and meta.provenance).
+        self.full = False
+        self._files: dict[str, tuple[str, dict[str, Any]]] = {}
+
+    def pick(
+        self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
+    ) -> tuple[str, str, Any]:
+        """The first place that has a value for `key`: (source, label, raw value); the source
+        is "default" when none has, and then the value is the default itself."""
+        given = call.raw.get(key, _REQUIRED)
+        if call.source != "flag":
+            label = f"json {key}"
+        else:
+            label = f"flag {flag}" if flag else f"argument {key}"
+        found = [("flag" if call.source == "flag" else "json", label, given)]
+        if flag is not None and (given is _REQUIRED or self.full):
+            for layer in self._layers(key, flag, env):
+                found.append(layer)
+                if layer[2] is not _REQUIRED and not self.full:
+                    break
+        if default is not _REQUIRED:
+            found.append(("default", "default", default))
+        source, where, raw = next((f for f in found if f[2] is not _REQUIRED), ("", "", _REQUIRED))
+        if self.full and flag is not None:
+            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere",
+                                     "candidates": []}
+            call.provenance[key] = entry
+            for candidate, place, value in found:
+                shown: dict[str, Any] = {"source": candidate, "from": place}
+                if value is not _REQUIRED and not secret:
+                    shown["value"] = _jsonable(value)
+                entry["candidates"].append(shown)
+            if secret:
+                entry["secret"] = True
+        return source, where, raw
+
+    def settle(self, call: _Call, key: str, value: _T) -> _T:
+        """Record the value a parameter ends up with (never a secret's); return it."""
+        entry = call.provenance.get(key)
+        if entry is not None and not entry.get("secret"):
+            entry["value"] = _jsonable(value)
+        return value
+
+    def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
+        if env:
+            yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
+        if not _CONFIG:
+            return
+        for source in ("config", "pyproject"):
+            path, table = self._file(source)
+            where = f"{source} {path}" if path else f"{source} (no file found)"
+            yield source, where, self._lookup(table, self.command, key, flag)
+
+    def _file(self, source: str) -> tuple[str, dict[str, Any]]:
+        if source not in self._files:
+            read = self._read_config(self.config_path) if source == "config" else self._pyproject()
+            self._files[source] = read
+        return self._files[source]
+
+    @staticmethod
+    def _lookup(table: dict[str, Any], command: str, key: str, flag: str) -> Any:
+        """A key in the command's own table (`[add]`, `[tasks.purge]`), else at the top level."""
+        scopes = [table]
+        section: Any = table
+        for part in command.split():
+            section = section.get(part) if isinstance(section, dict) else None
+            if isinstance(section, dict):
+                scopes.insert(0, section)
+        for scope in scopes:
+            for name in (key, flag.lstrip("-")):
+                if name in scope:
+                    return scope[name]
+        return _REQUIRED
+
+    @staticmethod
+    def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]:
+        """The config file: `--config PATH`, else ./<name>.toml|json, else the user config dir."""
+        if explicit is not None:
+            if not os.path.isfile(explicit):
+                raise UsageError(f"--config {explicit}: no such file")
+            return explicit, _Sources._load(explicit)
+        home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        for path in (f"{PROGRAM}.toml", f"{PROGRAM}.json",
+                     os.path.join(home, PROGRAM, "config.toml"), os.path.join(home, PROGRAM, "config.json")):
+            if os.path.isfile(path):
+                return path, _Sources._load(path)
+        return "", {}
+
+    @staticmethod
+    def _pyproject() -> tuple[str, dict[str, Any]]:
+        """`[tool.<name>]` of the nearest pyproject.toml, where this Python can read TOML."""
+        directory = os.getcwd()
+        while True:
+            path = os.path.join(directory, "pyproject.toml")
+            if os.path.isfile(path):
+                table = _Sources._load(path, optional=True).get("tool", {}).get(PROGRAM, {})
+                return (f"{path} [tool.{PROGRAM}]", table) if isinstance(table, dict) else ("", {})
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                return "", {}
+            directory = parent
+
+    @staticmethod
+    def _load(path: str, *, optional: bool = False) -> dict[str, Any]:
+        """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
+        try:
+            with open(path, "rb") as file:
+                if path.endswith(".json"):
+                    import json
+
+                    data = json.loads(file.read().decode("utf-8"))
+                else:
+                    try:
+                        import tomllib  # novermin (Python < 3.11 lands in the except)
+                    except ImportError:
+                        if optional:
+                            return {}
+                        raise UsageError(f"{path}: reading TOML needs Python 3.11 or later",
+                                         hint=f"use {PROGRAM}.json instead") from None
+                    data = tomllib.load(file)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"{path}: {error}") from None
+        if not isinstance(data, dict):
+            raise UsageError(f"{path}: expected a table of option values")
+        return data
+
+
+def _as_list(value: object) -> list[Any]:
+    """A list from a list, or from text: a JSON array, or comma-separated items."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        if value.lstrip().startswith("["):
+            import json
+
+            try:
+                items = json.loads(value)
+            except ValueError:
+                raise _Invalid(f"{_show(value)} is not a JSON array") from None
+            return _as_list(items) if isinstance(items, list) else [items]
+        return [item.strip() for item in value.split(",") if item.strip()]
+    raise _Invalid(f"expected a list, got {_show(value)}")
+
+
+#: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
+_SCHEMA_JSON = '{"clispec":"0.3","name":"textkit","version":"0.3.0","description":"Textkit: count, search and tidy text files (or standard input).\\n\\nEach command reads the files it is given, or standard input when there are none.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"count","description":"Count lines, words and characters, like wc.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to count (default: standard input)"},{"name":"--total","type":"boolean","required":false,"default":false,"description":"Add a line with the totals"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","usage"],"example":{"args":["count","notes.txt","todo.md"]},"usage_examples":["textkit count notes.txt todo.md","textkit count < notes.txt"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","effects":"read_only","cardinality":"bounded","args":[{"name":"pattern","type":"string","required":true,"description":"A regular expression"},{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to search (default: standard input)"},{"name":"--ignore-case","type":"boolean","short":"-i","required":false,"default":false,"description":"Match without regard to case"},{"name":"--limit","type":"integer","short":"-n","required":false,"description":"Stop after this many matches"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","usage"],"example":{"args":["search","TODO|FIXME","src.py"]},"usage_examples":["textkit search \'TODO|FIXME\' src.py"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"The text to turn into a slug"},{"name":"--separator","type":"string","required":false,"default":"-"},{"name":"--max-length","type":"integer","short":"-m","required":false,"default":60,"description":"Cut the slug to this many characters"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","usage"],"example":{"args":["tidy","slug","Héllo, Wörld!"]},"usage_examples":["textkit tidy slug \'Héllo, Wörld!\'"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to read (default: standard input)"},{"name":"--case","type":"string","required":false,"default":"keep","enum":["keep","lower","upper"]},{"name":"--unique","type":"boolean","short":"-u","required":false,"default":false,"description":"Drop repeated lines, keeping the first"},{"name":"--strip","type":"boolean","required":false,"default":true,"description":"Strip blanks around each line"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","usage"],"example":{"args":["tidy","lines","notes.txt","--case","lower","--unique"]},"usage_examples":["textkit tidy lines notes.txt --case lower --unique"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"io","exit_code":3,"retryable":false,"description":"A file could not be read (missing, a directory, or not text)."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"bad_pattern","exit_code":5,"retryable":false,"description":"The search pattern is not a valid regular expression."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
+#: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
+_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `textkit <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `textkit schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"count","description":"Count lines, words and characters, like wc.","inputSchema":{"type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","inputSchema":{"type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","inputSchema":{"type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
 
 
 if __name__ == "__main__":

@@ -1,0 +1,260 @@
+"""The program as data: a clispec v0.3 document with burgee's own keys beside clispec's.
+
+Everything here is computed at generation time; the generated tool embeds the result as
+JSON text and parses it only when asked (`schema`, `--schema`). clispec's keys are the ones
+its v0.3 schema defines; burgee's own keys are chosen so none is one edit away from a
+clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
+`secret`, `withheld`, `hidden`, `burgee_effects`, `explain`, `config`.
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Any
+
+from burgee.model import Command, Param, Program, TypeRef
+from burgee.reserved import BUILTIN_ERRORS
+from burgee.schemas import DIALECT, input_schema, output_schema, wraps_result
+
+CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
+
+EXPLAIN = (
+    "--explain <option> on a command says where its value came from "
+    "(flag, env, config, pyproject or default) and what it beat; "
+    "under --json the same rides in meta.provenance"
+)
+
+_ARG_TYPES = {
+    "str": "string", "int": "integer", "float": "number", "bool": "boolean", "path": "path",
+    "date": "date", "datetime": "datetime", "time": "time", "uuid": "uuid", "decimal": "decimal",
+    "record": "object", "dict": "object", "any": "json",
+}
+
+
+def env_name(param: Param, program: Program) -> str | None:
+    """The environment variable an option reads, if any: its own, else the program's prefix."""
+    if param.role != "option" or param.env == "":
+        return None
+    if param.env:
+        return param.env
+    if not program.env_prefix:
+        return None
+    prefix = program.env_prefix if program.env_prefix.endswith("_") else program.env_prefix + "_"
+    return prefix + param.name.upper()
+
+
+def arg_type(ref: TypeRef) -> str:
+    """clispec's free-form argument type: `string`, `integer`, `path`, `string[]`, …"""
+    if ref.kind == "list" and ref.item is not None:
+        return arg_type(ref.item) + "[]"
+    if ref.kind in ("choice", "enum"):
+        kinds = {type(choice) for choice in ref.choices}
+        if kinds == {int}:
+            return "integer"
+        if kinds == {bool}:
+            return "boolean"
+        return "string"
+    return _ARG_TYPES.get(ref.kind, "string")
+
+
+def _arg(param: Param, program: Program) -> dict[str, Any]:
+    assert param.type is not None
+    ref = param.type
+    entry: dict[str, Any] = {"name": param.flag, "type": arg_type(ref)}
+    if param.short:
+        entry["short"] = param.short
+    entry["required"] = param.required
+    if not param.required and not param.secret and param.default is not None:
+        default = param.default
+        entry["default"] = list(default) if isinstance(default, tuple) else default
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if item.kind in ("choice", "enum"):
+        entry["enum"] = list(item.choices)
+    if param.help:
+        entry["description"] = param.help
+    env = env_name(param, program)
+    if env:
+        entry["env"] = env
+    if param.secret:
+        entry["secret"] = True
+    if param.minimum is not None:
+        entry["minimum"] = param.minimum
+    if param.maximum is not None:
+        entry["maximum"] = param.maximum
+    if param.hidden:
+        entry["hidden"] = True
+    return entry
+
+
+def example_args(example: str, program: Program) -> list[str]:
+    """An example command line as clispec's `example.args`: the argv after the program name."""
+    try:
+        words = shlex.split(example)
+    except ValueError:
+        words = example.split()
+    if words and words[0] == program.name:
+        words = words[1:]
+    return words
+
+
+def _error_envelope() -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {
+            "ok": {"const": False},
+            "status": {"type": "string"},
+            "error": {
+                "type": "object",
+                "properties": {
+                    "kind": {"type": "string"},
+                    "message": {"type": "string"},
+                    "hint": {"type": "string"},
+                    "retryable": {"type": "boolean"},
+                },
+                "required": ["kind", "message"],
+            },
+            "next": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"command": {"type": "string"}, "when": {"type": "string"}},
+                    "required": ["command"],
+                },
+            },
+        },
+        "required": ["ok", "error"],
+    }
+
+
+def stdout_schema(command: Command, program: Program) -> dict[str, Any]:
+    """What `--json` prints: one envelope, `data` being the command's result."""
+    data = output_schema(command, program)
+    if wraps_result(command):
+        data = data["properties"]["result"]
+    success = {
+        "type": "object",
+        "properties": {"ok": {"const": True}, "data": data, "meta": {"type": "object"}},
+        "required": ["ok", "data"],
+    }
+    return {"$schema": DIALECT, "oneOf": [success, _error_envelope()]}
+
+
+def _cardinality(command: Command) -> str:
+    if command.cardinality:
+        return command.cardinality
+    returns = command.returns
+    return "bounded" if returns is not None and returns.kind == "list" else "single"
+
+
+def _paging(command: Command, entry: dict[str, Any]) -> None:
+    """Declare `--limit/--offset` and `--fields` where the command has them."""
+    flags = {p.flag for p in command.inputs if p.role == "option"}
+    if {"--limit", "--offset"} <= flags:
+        entry["pagination"] = {"style": "offset", "limit_arg": "--limit", "offset_arg": "--offset"}
+    if "--fields" in flags:
+        entry["fields_arg"] = "--fields"
+
+
+def command_entry(command: Command, program: Program) -> dict[str, Any]:
+    """One command of the document: clispec's keys first, then burgee's."""
+    withheld = command.effects == "withheld"
+    effects = command.effects
+    if effects in ("destructive", "withheld"):
+        # NOTE: clispec has no "destructive"; a destructive command is honestly
+        # non-idempotent there. A withheld command's effects are unknown: assume the worst.
+        effects = "non_idempotent"
+    entry: dict[str, Any] = {
+        "name": command.name,
+        "description": command.description or command.summary or command.name,
+        "effects": effects,
+        "cardinality": _cardinality(command),
+    }
+    _paging(command, entry)
+    entry["args"] = [_arg(p, program) for p in command.inputs]
+    entry["stdout_schema"] = stdout_schema(command, program)
+    entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
+    if command.examples:
+        entry["example"] = {"args": example_args(command.examples[0], program)}
+    elif not any(p.required for p in command.inputs):
+        entry["example"] = {"args": list(command.path)}
+    # burgee's own keys:
+    if command.effects != effects:
+        entry["burgee_effects"] = command.effects
+    if withheld:
+        entry["withheld"] = True
+    if command.hidden:
+        entry["hidden"] = True
+    entry["usage_examples"] = list(command.examples)
+    entry["input_schema"] = {"$schema": DIALECT, **input_schema(command, program)}
+    return entry
+
+
+def global_args(program: Program) -> list[dict[str, Any]]:
+    """The flags every command accepts."""
+    args: list[dict[str, Any]] = [
+        {"name": "--json", "type": "string", "required": False,
+         "description": "answer with one JSON envelope on stdout; with a value, the input as "
+                        "a JSON object keyed by parameter name"},
+        {"name": "--output", "short": "-o", "type": "string", "enum": ["json", "text"],
+         "required": False, "description": "output format (default: text)"},
+        {"name": "--debug", "type": "boolean", "required": False,
+         "description": "show tracebacks of internal errors"},
+        {"name": "--schema", "type": "boolean", "required": False,
+         "description": "print this document (or one command's) instead of running"},
+        {"name": "--field", "type": "string", "required": False,
+         "description": "with --schema: print only the part at this dotted path"},
+        {"name": "--explain", "type": "string", "required": False,
+         "description": "print where an option's value came from instead of running"},
+    ]
+    if program.config:
+        args.append({"name": "--config", "type": "path", "required": False,
+                     "description": "read option values from this TOML or JSON file"})
+    return args
+
+
+def config_paths(program: Program) -> list[str]:
+    """Where the tool looks for its config file, first match wins."""
+    name = program.name
+    return [f"./{name}.toml", f"./{name}.json", f"$XDG_CONFIG_HOME/{name}/config.toml",
+            f"$XDG_CONFIG_HOME/{name}/config.json", f"[tool.{name}] in the nearest pyproject.toml"]
+
+
+def document(program: Program) -> dict[str, Any]:
+    """The whole clispec v0.3 document. Hidden commands are marked, and the tool leaves them
+    out of the listing; `CMD --schema` still describes one."""
+    errors = [
+        {"kind": kind, "exit_code": code, "retryable": False, "description": text}
+        for kind, (code, text) in BUILTIN_ERRORS.items()
+    ] + [
+        {"kind": e.kind, "exit_code": e.exit_code, "retryable": e.retryable,
+         "description": e.description or e.kind}
+        for e in program.errors
+    ]
+    doc: dict[str, Any] = {
+        "clispec": "0.3",
+        "name": program.name,
+        "version": program.version,
+        "description": program.description or program.name,
+        "output": {"tty": "text", "piped": "text"},
+        "global_args": global_args(program),
+        "explain": EXPLAIN,
+    }
+    if program.env_prefix:
+        doc["env_prefix"] = program.env_prefix
+    if program.config:
+        doc["config"] = {"files": config_paths(program), "order":
+                         "flag > env > config file > pyproject.toml > default"}
+    commands = [command_entry(c, program) for c in program.commands]
+    commands.append({
+        "name": "schema",
+        "description": "Print this document; `schema CMD…` narrows it to one command.",
+        "effects": "read_only",
+        "cardinality": "single",
+        "args": [{"name": "command", "type": "string[]", "required": False}],
+        "stdout_schema": {"$ref": CLISPEC_SCHEMA},
+        "example": {"args": ["schema"]},
+    })
+    doc["commands"] = commands
+    doc["errors"] = sorted(errors, key=lambda e: (e["exit_code"], e["kind"]))
+    return doc
+

@@ -1,0 +1,70 @@
+"""What the generated tool says about itself: `--llms`, `schema`/`--schema`, `--explain`.
+
+The documents are computed here, once, and embedded in the generated module as JSON text;
+the tool parses them only when asked, so the command path pays nothing for them. The
+per-option details the command path does need (env var names, secrecy, bounds) go into
+each command's `_run_<cmd>` as arguments of `call.value(...)` (see `value_options`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from burgee.clispec import document, env_name
+from burgee.model import Param, Program
+from burgee.schemas import tool
+
+HELP_TOOL = (
+    "Documentation tool, not callable. Each `tools[].name` is the space-separated command "
+    "path of this program. Invoke a tool as `{prog} <name> --json '<value>'` with `<value>` a "
+    "JSON object matching that tool's `inputSchema`; it answers one JSON envelope on stdout, "
+    '`{{"ok": true, "data": ...}}`, whose `data` matches `outputSchema` (a result that is not '
+    'an object is described as `{{"result": ...}}` there and is `data` itself). A failure '
+    'answers `{{"ok": false, "error": {{"kind", "message", "hint"}}}}` with a non-zero exit '
+    'code; `"status": "action_required"` comes with `next[]`, the command lines to run next. '
+    "`{prog} schema` describes every command, its errors and exit codes."
+)
+
+
+def manifest(program: Program) -> dict[str, Any]:
+    """`--llms`: an MCP `tools/list`-shaped result; the first tool documents the convention."""
+    empty = {"type": "object", "properties": {}}
+    tools: list[dict[str, Any]] = [
+        {"name": "help", "description": HELP_TOOL.format(prog=program.name),
+         "inputSchema": empty, "outputSchema": empty}
+    ]
+    tools += [
+        tool(c, program)
+        for c in program.commands
+        if c.effects != "withheld" and not c.hidden
+    ]
+    return {"tools": tools}
+
+
+def compact(value: object) -> str:
+    """JSON text, as small as it can be and the same for the same value."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def embedded(program: Program) -> dict[str, str]:
+    """The JSON texts the generated module carries: the clispec document and the manifest."""
+    return {"schema": compact(document(program)), "llms": compact(manifest(program))}
+
+
+def value_options(param: Param, program: Program) -> list[str]:
+    """Extra keyword arguments of `call.value(...)`: the env var, secrecy (Python source)."""
+    options = []
+    env = env_name(param, program)
+    if env:
+        options.append(f"env={json.dumps(env)}")
+    if param.secret:
+        options.append("secret=True")
+    return options
+
+
+def bounded(convert: str, param: Param) -> str:
+    """Wrap a converter with the parameter's `min=`/`max=` check, if it has one."""
+    if param.minimum is None and param.maximum is None:
+        return convert
+    return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
