@@ -1,0 +1,164 @@
+"""Case 3: `burgee gen` wall time and peak RSS for 10, 100 and 1,000 commands.
+
+A 1-command run is measured too: it is the fixed cost (starting the generator, reading
+templates), so the marginal cost per command is `(t(n) - t(1)) / (n - 1)`. Generation is linear
+when that stays flat: the check is that the slope from 100 to 1,000 commands is at most 1.5x
+the slope from 10 to 100 commands. Also reported: the generated module's size per command.
+"""
+
+from __future__ import annotations
+
+import math
+
+import case_startup
+import programs
+from burgee_tool import Burgee
+from context import GEN_UNAVAILABLE, Context, Goal, Section, Table, fmt_ms, fmt_ratio
+from harness import BenchError, Command, Series, check_output, clean_env, interleaved_rounds
+
+GOAL_1000_MS = 3000.0
+LINEAR_SLOPE_RATIO = 1.5
+
+
+def run(ctx: Context) -> Section:
+    section = Section("Generation: `burgee gen` for 1, 10, 100 and 1,000 commands")
+    burgee = Burgee.get(ctx)
+    sizes = ctx.budget.gen_sizes
+    if burgee is None:
+        section.notes.append(f"Skipped: {GEN_UNAVAILABLE} (see the skip notes).")
+        section.goals.extend(goals({}, sizes))
+        return section
+    directory = ctx.work / "gen"
+    commands = [
+        Command("pass", "python -c pass (generator venv)", (str(burgee.python), "-c", "pass"))
+    ]
+    outputs: dict[int, int] = {}
+    for n in sizes:
+        handlers = programs.write_program(directory, "burgee", n)
+        output = directory / f"hello_{n}.py"
+        try:
+            burgee.generate(handlers, output)  # once, and its tool checked, before timing
+            tool = (str(ctx.base().python), str(output), *case_startup.ARGS)
+            check_output(
+                Command(f"check/{n}", f"generated {n}-command tool", tool, case_startup.EXPECT),
+                clean_env(),
+            )
+        except BenchError as exc:
+            ctx.skip(f"generation, {n} commands: {exc}")
+            continue
+        outputs[n] = output.stat().st_size
+        commands.append(
+            Command(f"gen/{n}", f"burgee gen, {n} commands", burgee.gen_argv(handlers, output))
+        )
+    if not outputs:
+        section.goals.extend(goals({}, sizes))
+        return section
+    budget = ctx.budget
+    ctx.log(f"generation: {len(commands)} commands x {budget.gen_rounds} rounds")
+    series = interleaved_rounds(
+        commands,
+        "pass",
+        warmup=budget.gen_warmup,
+        rounds=budget.gen_rounds,
+        rng=ctx.rng,
+        progress=ctx.log,
+    )
+    section.intro.append(
+        f"Wall time from spawn to exit and wait4 peak RSS, median of {budget.gen_rounds} "
+        f"interleaved rounds ({budget.gen_warmup} warm-up dropped), with the generator's "
+        "console script from its venv (`pip install -e` of this checkout)."
+    )
+    section.tables.append(("", table(series, outputs)))
+    section.notes.append(
+        "Peak RSS here cannot read below the harness that forks the generator "
+        "(see the memory case); the generator itself is well above that floor."
+    )
+    section.notes.extend(linearity_notes(series, outputs))
+    section.goals.extend(goals(series, sizes))
+    return section
+
+
+def _ms(series: dict[str, Series], n: int) -> float:
+    s = series.get(f"gen/{n}")
+    return s.median_ms() if s else float("nan")
+
+
+def table(series: dict[str, Series], outputs: dict[int, int]) -> Table:
+    out = Table(
+        [
+            "commands",
+            "wall median ms",
+            "p90 ms",
+            "x python -c pass",
+            "ms per command beyond the 1-command run",
+            "peak RSS MiB",
+            "module KiB",
+            "module bytes per command",
+        ],
+        right=set(range(0, 8)),
+    )
+    fixed = _ms(series, 1)
+    for n, size in sorted(outputs.items()):
+        s = series[f"gen/{n}"]
+        marginal = (s.median_ms() - fixed) / (n - 1) if n > 1 else float("nan")
+        out.rows.append(
+            [
+                f"{n:,}",
+                fmt_ms(s.median_ms()),
+                fmt_ms(s.p90_ms()),
+                fmt_ratio(s.ratio()),
+                "-" if math.isnan(marginal) else f"{marginal:.2f}",
+                f"{s.maxrss_median_mib():.1f}",
+                f"{size / 1024:,.1f}",
+                f"{size / n:,.0f}",
+            ]
+        )
+    return out
+
+
+def slopes(series: dict[str, Series]) -> tuple[float, float]:
+    """ms per command from 10 to 100 commands, and from 100 to 1,000."""
+    return (_ms(series, 100) - _ms(series, 10)) / 90, (_ms(series, 1000) - _ms(series, 100)) / 900
+
+
+def linearity_notes(series: dict[str, Series], outputs: dict[int, int]) -> list[str]:
+    notes = []
+    low, high = slopes(series)
+    if not math.isnan(low) and not math.isnan(high):
+        notes.append(
+            f"Slope: {low:.2f} ms/command from 10 to 100 commands, {high:.2f} ms/command from "
+            f"100 to 1,000 (ratio {high / low:.2f}; linear means ≤ {LINEAR_SLOPE_RATIO})."
+        )
+    if 1 in outputs and 1000 in outputs:
+        per = (outputs[1000] - outputs[1]) / 999
+        notes.append(
+            f"Generated module: {outputs[1] / 1024:.1f} KiB for 1 command, "
+            f"+{per:,.0f} bytes per further command."
+        )
+    rss = {n: series[f"gen/{n}"].maxrss_median_mib() for n in outputs}
+    if 1 in rss and 1000 in rss:
+        notes.append(f"Peak RSS grows {(rss[1000] - rss[1]) * 1024 / 999:.1f} KiB per command.")
+    return notes
+
+
+def goals(series: dict[str, Series], sizes: tuple[int, ...]) -> list[Goal]:
+    t1000 = _ms(series, 1000) if series else float("nan")
+    low, high = slopes(series) if series else (float("nan"), float("nan"))
+    ratio = high / low if not math.isnan(low) and not math.isnan(high) and low > 0 else float("nan")
+    return (
+        [
+            Goal(
+                f"`burgee gen` of 1,000 commands ≤ {GOAL_1000_MS / 1000:g} s",
+                "not measured" if math.isnan(t1000) else f"{t1000 / 1000:.2f} s",
+                None if math.isnan(t1000) else t1000 <= GOAL_1000_MS,
+            ),
+            Goal(
+                f"generation time linear in commands (slope 100→1,000 ≤ {LINEAR_SLOPE_RATIO}x "
+                "slope 10→100)",
+                "not measured" if math.isnan(ratio) else f"{ratio:.2f}",
+                None if math.isnan(ratio) else ratio <= LINEAR_SLOPE_RATIO,
+            ),
+        ]
+        if 1000 in sizes
+        else []
+    )

@@ -1,0 +1,174 @@
+"""Case 1: start-up of one command (`hello greet --name x`) for 1-, 50- and 500-command programs.
+
+Peers: the burgee-generated tool (run as a script, and installed as a console script),
+hand-written argparse, click, typer and cyclopts. Each runs from its own venv with that venv's
+interpreter. All commands of all sizes run in one interleaved, shuffled series of rounds, and
+each figure is also given as the median per-round ratio to `python -c pass` from a bare venv of
+the same base interpreter.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import programs
+from burgee_tool import Burgee
+from context import Context, Goal, Section, Table, fmt_ms, fmt_ratio
+from harness import BenchError, Command, Series, check_output, clean_env, interleaved_rounds
+
+ARGS = ("greet", "--name", "x")
+EXPECT = "Hello, x!"
+GOAL_RATIO = 2.1
+
+VARIANTS = (
+    ("burgee-installed", "burgee, installed (console script)"),
+    ("burgee-script", "burgee, run as a script"),
+    ("argparse", "hand-written argparse"),
+    ("click", "click"),
+    ("typer", "typer"),
+    ("cyclopts", "cyclopts"),
+)
+REFERENCES = (
+    ("true", "/bin/true (process floor)"),
+    ("pass", "python -c pass"),
+    ("import", "python -c 'import argparse, json'"),
+)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """The commands of this case, and the size each belongs to (None for references)."""
+
+    commands: list[Command]
+    sizes: dict[str, int]
+    variants: dict[str, str]
+
+
+def build_commands(ctx: Context) -> Measured:
+    """Write every peer's programs, generate and install burgee's, and check each once."""
+    if "startup-commands" in ctx.memo:
+        return ctx.memo["startup-commands"]  # type: ignore[return-value]
+    base = ctx.base()
+    py = str(base.python)
+    commands = [
+        Command("true", REFERENCES[0][1], ("/bin/true",)),
+        Command("pass", REFERENCES[1][1], (py, "-c", "pass")),
+        Command("import", REFERENCES[2][1], (py, "-c", "import argparse, json")),
+    ]
+    sizes: dict[str, int] = {}
+    variants: dict[str, str] = {}
+    directory = ctx.work / "startup"
+    burgee = Burgee.get(ctx)
+
+    def add(variant: str, n: int, argv: tuple[str, ...]) -> None:
+        label = dict(VARIANTS)[variant]
+        cmd = Command(f"{variant}/{n}", f"{label}, {n} cmd", (*argv, *ARGS), EXPECT)
+        try:
+            check_output(cmd, clean_env())
+        except BenchError as exc:
+            ctx.skip(f"start-up: {exc}")
+            return
+        commands.append(cmd)
+        sizes[cmd.key] = n
+        variants[cmd.key] = variant
+
+    for n in ctx.budget.startup_sizes:
+        if burgee is not None:
+            try:
+                handlers = programs.write_program(directory, "burgee", n)
+                module = burgee.generate(handlers, directory / f"hello_{n}.py")
+                add("burgee-script", n, (py, str(module)))
+                installed = burgee.install(f"burgee-hello-{n}", module, "hello")
+                add("burgee-installed", n, (str(installed.script("hello")),))
+            except BenchError as exc:
+                ctx.skip(f"start-up, burgee, {n} commands: {exc}")
+        add("argparse", n, (py, str(programs.write_program(directory, "argparse", n))))
+        for peer in ("click", "typer", "cyclopts"):
+            venv = ctx.peer(peer)
+            if venv is not None:
+                path = programs.write_program(directory, peer, n)
+                add(peer, n, (str(venv.python), str(path)))
+    measured = Measured(commands, sizes, variants)
+    ctx.memo["startup-commands"] = measured
+    return measured
+
+
+def run(ctx: Context) -> Section:
+    section = Section("Start-up: one command of a 1-, 50- and 500-command program")
+    measured = build_commands(ctx)
+    budget = ctx.budget
+    ctx.log(f"start-up: {len(measured.commands)} commands x {budget.rounds} rounds")
+    series = interleaved_rounds(
+        measured.commands,
+        "pass",
+        warmup=budget.warmup,
+        rounds=budget.rounds,
+        rng=ctx.rng,
+        progress=ctx.log,
+    )
+    sizes = budget.startup_sizes
+    section.intro.append(
+        f"`hello greet --name x`; wall time from spawn to exit, median of {budget.rounds} "
+        f"interleaved rounds ({budget.warmup} warm-up rounds dropped); ratio = median of the "
+        "per-round ratios to `python -c pass` (bare venv, same base interpreter)."
+    )
+    section.tables.append(("Summary: median ms (x python -c pass)", summary(series, measured)))
+    section.tables.append(("Details", details(series, measured)))
+    ref = series["pass"]
+    section.notes.append(
+        f"`python -c pass` median {fmt_ms(ref.median_ms())} ms, p90 {fmt_ms(ref.p90_ms())} ms."
+    )
+    section.goals.extend(goals(series, sizes))
+    return section
+
+
+def summary(series: dict[str, Series], measured: Measured) -> Table:
+    sizes = sorted(set(measured.sizes.values()))
+    table = Table(["command", *(f"{n} cmd" for n in sizes)], right=set(range(1, len(sizes) + 1)))
+    for key, label in REFERENCES:
+        s = series[key]
+        cell = f"{fmt_ms(s.median_ms())} ({fmt_ratio(s.ratio())})"
+        table.rows.append([label, *([cell] * len(sizes))])
+    for variant, label in VARIANTS:
+        cells = []
+        for n in sizes:
+            got = series.get(f"{variant}/{n}")
+            cells.append(
+                "skipped"
+                if got is None
+                else f"{fmt_ms(got.median_ms())} ({fmt_ratio(got.ratio())})"
+            )
+        if any(c != "skipped" for c in cells):
+            table.rows.append([label, *cells])
+    return table
+
+
+def details(series: dict[str, Series], measured: Measured) -> Table:
+    table = Table(
+        ["command", "wall median ms", "p90 ms", "x python -c pass", "CPU median ms"],
+        right={1, 2, 3, 4},
+    )
+    for cmd in measured.commands:
+        s = series[cmd.key]
+        table.rows.append(
+            [
+                cmd.label,
+                fmt_ms(s.median_ms()),
+                fmt_ms(s.p90_ms()),
+                fmt_ratio(s.ratio()),
+                fmt_ms(s.cpu_median_ms()),
+            ]
+        )
+    return table
+
+
+def goals(series: dict[str, Series], sizes: tuple[int, ...]) -> list[Goal]:
+    out = []
+    for n in sizes:
+        s = series.get(f"burgee-installed/{n}")
+        text = f"start-up, installed, {n}-command program: ≤ {GOAL_RATIO}x python -c pass"
+        if s is None:
+            out.append(Goal(text, "not measured", None))
+        else:
+            out.append(Goal(text, fmt_ratio(s.ratio()), s.ratio() <= GOAL_RATIO))
+    return out
