@@ -83,10 +83,12 @@ def test_version(todo: Path) -> None:
 def test_json_envelope_and_text_for_people(todo: Path) -> None:
     added = run(todo, "add", "buy milk", "--priority", "high", "-t", "shop", "--json")
     assert added.code == 0
-    assert added.json() == {
-        "ok": True,
-        "data": {"id": 1, "title": "buy milk", "priority": "high", "done": False,
-                 "due": None, "tags": ["shop"]},
+    envelope = added.json()
+    assert envelope["ok"] is True
+    assert envelope["data"] == {"id": 1, "title": "buy milk", "priority": "high", "done": False,
+                                "due": None, "tags": ["shop"]}
+    assert envelope["meta"]["provenance"]["priority"] == {
+        "value": "high", "source": "flag", "from": "flag --priority"
     }
     run(todo, "add", "file taxes", "--due", "2026-04-15")
     listed = run(todo, "list")
@@ -161,7 +163,8 @@ def test_variadic_positionals(kitchen: Path) -> None:
 
 
 def test_none_result(kitchen: Path) -> None:
-    assert run(kitchen, "store", "shelf", "nap", "--json").json() == {"ok": True, "data": None}
+    nap = run(kitchen, "store", "shelf", "nap", "--json").json()
+    assert nap["ok"] is True and nap["data"] is None
     assert run(kitchen, "store", "shelf", "nap").out == ""
 
 
@@ -221,7 +224,7 @@ def test_defaults_are_fresh_on_every_call(tmp_path: Path) -> None:
     script = "import tool; tool.main(['grow', '--json']); tool.main(['grow', '--json'])"
     out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
                          text=True, check=True).stdout
-    assert out.splitlines() == ['{"ok": true, "data": ["x"]}'] * 2
+    assert [json.loads(line)["data"] for line in out.splitlines()] == [["x"], ["x"]]
 
 
 # ---- errors ----

@@ -1,6 +1,6 @@
 """Todo: a tiny task list kept in a JSON file.
 
-Tasks live in ./todo.json, or in the file named by --store / TODO_STORE.
+Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class Task:
 
 
 def _store_path(store: Path | None) -> Path:
-    return store or Path(os.environ.get("TODO_STORE", "todo.json"))
+    return store or Path("tasks.json")
 
 
 def _load(store: Path | None) -> list[Task]:

@@ -619,7 +619,9 @@ def run(invocation: _Invocation) -> object:
             return _explain(command, call, invocation)
         result = command.run(call)
         if call.provenance:
-            invocation.meta["provenance"] = call.provenance
+            invocation.meta["provenance"] = {
+                key: _brief(entry) for key, entry in call.provenance.items()
+            }
         return result
     finally:
         sys.stdout = stdout
@@ -851,7 +853,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     lines = [f"{key} = {shown}   from {entry['from']}"]
     candidates = []
     for candidate in entry["candidates"]:
-        if "value" not in candidate:
+        if "value" not in candidate and not candidate.get("set"):
             candidates.append(f"{candidate['from']} (unset)")
         elif entry.get("secret"):
             candidates.append(f"{candidate['from']} (set)")
@@ -861,6 +863,24 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     lines += [f"  problem: {problem}" for problem in problems]
     sys.stdout.write("\n".join(lines) + "\n")
     return _HELP
+
+
+def _brief(entry: dict[str, Any]) -> dict[str, Any]:
+    """One value's provenance for the envelope: where it came from, and any value it beat.
+
+    The candidates that had no value are left out; `--explain` lists them all.
+    """
+    brief: dict[str, Any] = {k: entry[k] for k in ("value", "source", "from", "secret") if k in entry}
+    beaten = [
+        candidate["from"]
+        for candidate in entry["candidates"]
+        if candidate["from"] != entry["from"]
+        and ("value" in candidate or candidate.get("set"))
+        and candidate["source"] != "default"
+    ]
+    if beaten:
+        brief["overrides"] = beaten
+    return brief
 
 
 class _Sources:
@@ -899,7 +919,9 @@ class _Sources:
             call.provenance[key] = entry
             for candidate, place, value in found:
                 shown: dict[str, Any] = {"source": candidate, "from": place}
-                if value is not _REQUIRED and not secret:
+                if value is not _REQUIRED and secret:
+                    shown["set"] = True
+                elif value is not _REQUIRED:
                     shown["value"] = _jsonable(value)
                 entry["candidates"].append(shown)
             if secret:
