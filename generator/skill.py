@@ -149,12 +149,3 @@ def files(program: Program, source: str, directory: Path) -> dict[Path, str]:
         directory / "AGENTS.md": agents(program, source),
     }
 
-
-def ours(path: Path) -> bool:
-    """True when a SKILL.md or AGENTS.md at `path` was written by burgee (or is absent)."""
-    try:
-        return MARKER in path.read_text(encoding="utf-8", errors="replace")
-    except FileNotFoundError:
-        return True
-    except OSError:
-        return False
