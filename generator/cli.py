@@ -47,6 +47,10 @@ def _parser() -> argparse.ArgumentParser:
         scaffold = None  # type: ignore[assignment]
     if scaffold is not None:
         scaffold.add_arguments(new)
+        refresh = commands.add_parser(
+            "refresh", help="add missing template files to a project",
+            description="Re-render the template into a project without overwriting anything.")
+        scaffold.add_refresh_arguments(refresh)
     return parser
 
 
@@ -57,6 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from burgee import scaffold  # noqa: PLC0415
 
         return scaffold.run(args)
+    if args.command == "refresh":
+        from burgee import scaffold  # noqa: PLC0415
+
+        return scaffold.run_refresh(args)
     return _gen(args)
 
 
