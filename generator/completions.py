@@ -124,11 +124,11 @@ def _command_node(command: Command) -> Node:
         if param.hidden:
             continue
         flags = (param.short,) if param.short else ()
+        key, text = f"{path}|{param.flag}", _line(param.help)
         if param.type.kind == "bool":
-            no = "--no-" + param.flag[2:]
-            options.append(Opt((*flags, param.flag, no), f"{path}|{param.flag}", None, _line(param.help)))
+            options.append(Opt((*flags, param.flag, "--no-" + param.flag[2:]), key, None, text))
         else:
-            options.append(Opt((*flags, param.flag), f"{path}|{param.flag}", _values(param), _line(param.help)))
+            options.append(Opt((*flags, param.flag), key, _values(param), text))
     return Node(path, (), (*options, *_globals(path, False)), tuple(positionals))
 
 
@@ -281,6 +281,7 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
                 mode = "flag" if ref.kind == "bool" else "append" if ref.kind == "list" else "value"
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
-            rows.append(f"({py(param.name)}, {py(flags)}, {py(mode)}, {converter(item)}, {fn}, {arity})")
+            code = converter(item)
+            rows.append(f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity})")
         tables.append((command.name, rows))
     return tables

@@ -43,7 +43,8 @@ def _shorten(text: str, limit: int) -> str:
 
 def description(program: Program) -> str:
     """What the tool is for and when to use it, one line, at most 1024 characters."""
-    what = _one_line(program.description.split("\n\n")[0]) or f"The {program.name} command-line tool."
+    what = _one_line(program.description.split("\n\n")[0])
+    what = what or f"The {program.name} command-line tool."
     visible = [c.name for c in program.commands if not c.hidden]
     shown = ", ".join(visible[:8]) + (", …" if len(visible) > 8 else "")
     when = (

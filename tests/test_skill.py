@@ -10,21 +10,26 @@ from pathlib import Path
 
 import pytest
 
+from burgee.skill import skill_name
 from tests.helpers import GOLDEN, REGEN, burgee, generate, run
 
 TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.name != "handlers.py")
 
 
+def _validator() -> list[str]:
+    if shutil.which("agentskills"):
+        return ["agentskills"]
+    return [sys.executable, "-m", "skills_ref.cli"]
+
+
 def validate(directory: Path) -> subprocess.CompletedProcess[str]:
     """Run skills-ref's validator, as its console script or as a module."""
-    command = ["agentskills"] if shutil.which("agentskills") else [sys.executable, "-m", "skills_ref.cli"]
-    return subprocess.run([*command, "validate", str(directory)], capture_output=True, text=True,
+    return subprocess.run([*_validator(), "validate", str(directory)], capture_output=True, text=True,
                           timeout=60, check=False)
 
 
 def properties(directory: Path) -> dict[str, str]:
-    command = ["agentskills"] if shutil.which("agentskills") else [sys.executable, "-m", "skills_ref.cli"]
-    proc = subprocess.run([*command, "read-properties", str(directory)], capture_output=True,
+    proc = subprocess.run([*_validator(), "read-properties", str(directory)], capture_output=True,
                           text=True, timeout=60, check=True)
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
@@ -111,8 +116,6 @@ def test_hostile_skills_validate(name: str, expected: str, tmp_path: Path) -> No
 
 
 def test_skill_name_normalization() -> None:
-    from burgee.skill import skill_name
-
     assert skill_name("-_-ok-") == "ok"
     assert skill_name("Ünï") == "n"
     assert skill_name("...") == "tool"
