@@ -33,6 +33,10 @@ def _parser() -> argparse.ArgumentParser:
                      help="write nothing; exit 1 if the output is missing or stale")
     gen.add_argument("--force", action="store_true",
                      help="replace an output file that burgee did not generate")
+    gen.add_argument("--completions", type=Path, metavar="DIR",
+                     help="also write the bash, zsh, fish and pwsh completion scripts into DIR")
+    gen.add_argument("--skill-dir", type=Path, metavar="DIR",
+                     help="also write DIR/<name>/SKILL.md and DIR/AGENTS.md")
     new = commands.add_parser("new", help="create a new tool project",
                               description="Create a ready-to-ship tool project from a template.")
     scaffold.add_arguments(new)
@@ -81,10 +85,17 @@ def _gen(args: argparse.Namespace) -> int:
         print(f"burgee: {count} error{'s' if count != 1 else ''}; nothing written", file=sys.stderr)
         return ExitCode.ERROR
     output: Path = args.output or handlers.with_name(f"{name.replace('-', '_')}.py")
+    extra: int = ExitCode.OK
+    if args.completions or args.skill_dir:
+        from burgee.sidecars import write_sidecars  # noqa: PLC0415
+
+        extra = write_sidecars(source, str(handlers), args)
+        if extra == ExitCode.ERROR:
+            return extra
     if args.check:
         difference = diff(output, text)
         if difference is None:
-            return ExitCode.OK
+            return extra
         print(f"burgee: {output} is stale; regenerate it with burgee gen", file=sys.stderr)
         print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
         return ExitCode.DIFF

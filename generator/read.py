@@ -455,6 +455,15 @@ class Reader:
                             f"reserved flag {flag}; rename the parameter",
                         )
                     )
+        functions = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        for command in self.commands:
+            for param in command.inputs:
+                if param.complete and param.complete not in functions:
+                    self.diagnostics.append(Diagnostic(
+                        span=param.span,
+                        message=f"complete={param.complete} of {param.name!r} must name a function "
+                        "defined at the top level of this file",
+                    ))
         for statement in self.module.body:
             name = _defined_name(statement)
             if name in RUNTIME_NAMES:

@@ -319,6 +319,8 @@ def render(program: Program, regenerate: str) -> str:
     ]
     import_block, type_checking = imports(program, used)
     texts = describe.embedded(program)
+    from burgee.completions import template_values  # noqa: PLC0415 (it imports this module)
+
     template = ENVIRONMENT.get_template("module.py.jinja")
     return template.render(
         burgee_version=__version__,
@@ -342,6 +344,7 @@ def render(program: Program, regenerate: str) -> str:
         llms_json=py(texts["llms"]),
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
+        **template_values(program),
     )
 
 

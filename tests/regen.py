@@ -40,7 +40,8 @@ def main() -> int:
         if (case / "handlers.py").exists():
             out = golden_output(case)
             subprocess.run(
-                [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", out.name, "--force"],
+                [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", out.name, "--force",
+                 "--completions", "completions", "--skill-dir", "skill"],
                 cwd=case,
                 check=True,
             )

@@ -814,7 +814,7 @@ def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _EXIT_CODES + _FOR_AGENTS if not group else ""
+    epilog = _EXIT_CODES + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
     if not group:
         parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -824,6 +824,8 @@ def _group_help(group: str) -> str:
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
         children.add_parser(name, help=summary)
+    if not group:
+        _root_extras(parser, children)
     return parser.format_help()
 
 
@@ -931,6 +933,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     invocation: _Invocation | None = None
     try:
+        if args and args[0] in _BUILTINS:
+            return _builtin(args)
         invocation = _Invocation(args)
         if invocation.version and not invocation.rest:
             result: object = {"name": PROGRAM, "version": VERSION}
@@ -982,11 +986,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 #: Flags about the tool itself, and whether each takes a value.
 _DESCRIBE_FLAGS = {"--schema": False, "--llms": False, "--field": True, "--explain": True,
                    "--config": True}
-_FOR_AGENTS = f"""
-For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json
-  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves
-  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from.
-"""
+
+
+def _for_agents() -> str:
+    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    return (
+        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
+        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
+        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
+        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+    )
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
 #: Environment variables that name the agent running this tool.
@@ -1338,6 +1347,880 @@ def _as_list(value: object) -> list[Any]:
 _SCHEMA_JSON = '{"clispec":"0.3","name":"todo","version":"1.0.0","description":"Todo: a tiny task list kept in a JSON file.\\n\\nTasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"TODO","config":{"files":["./todo.toml","./todo.json","$XDG_CONFIG_HOME/todo/config.toml","$XDG_CONFIG_HOME/todo/config.json","[tool.todo] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"add","description":"Add a task.","effects":"non_idempotent","cardinality":"single","args":[{"name":"title","type":"string","required":true,"description":"What to do"},{"name":"--priority","type":"string","required":false,"default":"low","enum":["low","high"],"description":"How urgent it is.","env":"TODO_PRIORITY"},{"name":"--tag","type":"string[]","short":"-t","required":false,"default":[],"description":"A tag; repeat for more","env":"TODO_TAG"},{"name":"--due","type":"date","required":false,"description":"When it is due (YYYY-MM-DD).","env":"TODO_DUE"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","usage"],"example":{"args":["add","buy milk","--priority","high","-t","shop"]},"usage_examples":["todo add \'buy milk\' --priority high -t shop","todo add \'file taxes\' --due 2026-04-15"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"type":"string","description":"What to do"},"priority":{"enum":["low","high"],"type":"string","description":"How urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array","description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["title"],"additionalProperties":false}},{"name":"list","description":"List tasks, unfinished ones unless --all.","effects":"read_only","cardinality":"bounded","args":[{"name":"--all","type":"boolean","short":"-a","required":false,"default":false,"description":"Include finished tasks","env":"TODO_ALL"},{"name":"--tag","type":"string","required":false,"description":"Only tasks with this tag.","env":"TODO_TAG"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","usage"],"example":{"args":["list","--all"]},"usage_examples":["todo list --all"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"all":{"type":"boolean","description":"Include finished tasks","default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false}},{"name":"done","description":"Mark a task as done.","effects":"idempotent","cardinality":"single","args":[{"name":"id","type":"integer","required":true,"description":"The task\'s id"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","usage"],"example":{"args":["done","1"]},"usage_examples":["todo done 1"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"integer","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["id"],"additionalProperties":false}},{"name":"tasks purge","description":"Remove tasks from the list.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--done-only","type":"boolean","required":false,"default":true,"description":"Remove only finished tasks","env":"TODO_DONE_ONLY"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"integer"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","usage"],"example":{"args":["tasks","purge","--done-only"]},"burgee_effects":"destructive","usage_examples":["todo tasks purge --done-only"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"done_only":{"type":"boolean","description":"Remove only finished tasks","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"not_found","exit_code":3,"retryable":false,"description":"The task does not exist."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `todo <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `todo schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"add","description":"Add a task.","inputSchema":{"type":"object","properties":{"title":{"type":"string","description":"What to do"},"priority":{"enum":["low","high"],"type":"string","description":"How urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array","description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["title"],"additionalProperties":false},"outputSchema":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"list","description":"List tasks, unfinished ones unless --all.","inputSchema":{"type":"object","properties":{"all":{"type":"boolean","description":"Include finished tasks","default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"done","description":"Mark a task as done.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["id"],"additionalProperties":false},"outputSchema":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"tasks purge","description":"Remove tasks from the list.","inputSchema":{"type":"object","properties":{"done_only":{"type":"boolean","description":"Remove only finished tasks","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}}]}'
+
+
+# ---- Shell completion, the __complete protocol, and the Agent Skill ----
+
+_BUILTINS = ("completion", "__complete", "--skill")
+_SHELLS = ("bash", "zsh", "fish", "pwsh")
+_COMPLETION_HELP = r"""usage: todo completion {bash,zsh,fish,pwsh}
+
+Print the shell completion script of todo. It completes commands, groups, options,
+choices and file names; pressing TAB never runs todo, except for values its author
+completes with a function (through 'todo __complete').
+
+install:
+  bash  todo completion bash > ~/.local/share/bash-completion/completions/todo
+        (with the bash-completion package; or add  eval "$(todo completion bash)"  to ~/.bashrc)
+  zsh   todo completion zsh > "${fpath[1]}/_todo"
+        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)
+  fish  todo completion fish > ~/.config/fish/completions/todo.fish
+  pwsh  todo completion pwsh >> $PROFILE   (PowerShell 7.3 or later)
+"""
+
+
+def _builtin(args: list[str]) -> int:
+    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    if args[0] == "__complete":
+        return _complete(args[1:])
+    if args[0] == "--skill":
+        if len(args) > 1:
+            raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
+        sys.stdout.write(_SKILL)
+        return 0
+    rest = args[1:]
+    if not rest or rest[0] in _HELP:
+        if not rest:
+            raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
+        sys.stdout.write(_COMPLETION_HELP)
+        return 0
+    if rest[0] not in _SHELLS or len(rest) > 1:
+        raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
+    scripts = {"bash": _BASH_SCRIPT, "zsh": _ZSH_SCRIPT, "fish": _FISH_SCRIPT, "pwsh": _PWSH_SCRIPT}
+    sys.stdout.write(scripts[rest[0]])
+    return 0
+
+
+def _root_extras(parser: argparse.ArgumentParser, children: Any) -> None:
+    """The root help's built-ins: --skill and the completion command."""
+    parser.add_argument("--skill", action="store_true", help="print an Agent Skill (SKILL.md) and exit")
+    children.add_parser("completion", help="print a shell completion script (bash, zsh, fish, pwsh)")
+
+
+def _agents_md() -> str:
+    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.dirname(here)):
+        agents = os.path.join(folder, "AGENTS.md")
+        if os.path.isfile(agents):
+            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
+            return f"; read {shown}"
+    return ""
+
+
+def _complete(words: list[str]) -> int:
+    """Print the values a `complete=` function offers for the last word; never fail."""
+    try:
+        found = _candidates(words)
+    except Exception:  # noqa: BLE001 (a completer that raises offers nothing)
+        found = []
+    sys.stdout.write("".join(f"{line}\n" for line in found))
+    return 0
+
+
+def _candidates(words: list[str]) -> list[str]:
+    if not words:
+        return []
+    partial, before = words[-1], words[:-1]
+    node, index = "", 0
+    while index < len(before) and node in GROUPS:
+        token = before[index]
+        index += 1
+        if token in ("-o", "--output"):
+            index += 1
+        elif not token.startswith("-"):
+            node = f"{node} {token}".lstrip()
+    slots = _completion_slots(node) if node in COMMANDS else ()
+    if not slots:
+        return []
+    by_flag = {flag: slot for slot in slots for flag in slot[1]}
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
+    options: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+    positionals: list[Any] = []
+    want: Any = None
+    rest = False
+    for token in before[index:]:
+        if want is not None:
+            _remember(want, token, options, raw)
+            want = None
+        elif rest or not token.startswith("-") or token == "-":
+            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
+            positionals.append(_coerce(slot, token) if slot else token)
+            if slot is not None:
+                _remember(slot, token, options, raw, into=False)
+        elif token == "--":
+            rest = True
+        else:
+            flag, has_value, value = token.partition("=")
+            slot = by_flag.get(flag)
+            if slot is None and flag.startswith("--no-"):
+                slot = by_flag.get("--" + flag[5:])
+                if slot is not None and slot[2] == "flag":
+                    options[slot[0]] = False
+                continue
+            if slot is None:
+                continue
+            if slot[2] == "flag":
+                options[slot[0]] = True
+            elif has_value:
+                _remember(slot, value, options, raw)
+            else:
+                want = slot
+    prefix = ""
+    if want is None and not rest and partial.startswith("-") and "=" in partial:
+        flag, _, partial = partial.partition("=")
+        want = by_flag.get(flag)
+    elif want is None and not (partial.startswith("-") and not rest) and arguments:
+        want = arguments[min(len(positionals), len(arguments) - 1)]
+        if want[2] == "arg" and len(positionals) >= len(arguments):
+            want = None
+    if want is None or want[4] is None:
+        return []
+    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
+    stdout = sys.stdout
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (a completer's prints must not reach the shell)
+    try:
+        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
+        found = []
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                text = " ".join(str(description).split())
+                found.append(prefix + value + (f"\t{text}" if text else ""))
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return found
+
+
+def _coerce(slot: tuple[Any, ...], text: str) -> Any:
+    try:
+        return slot[3](text)
+    except (ValueError, TypeError):
+        return text
+
+
+def _remember(
+    slot: tuple[Any, ...], text: str, options: dict[str, Any], raw: dict[str, Any], into: bool = True
+) -> None:
+    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
+    name, mode = slot[0], slot[2]
+    if mode in ("append", "args"):
+        raw.setdefault(name, []).append(text)
+        if into:
+            options.setdefault(name, []).append(_coerce(slot, text))
+    else:
+        raw[name] = text
+        if into:
+            options[name] = _coerce(slot, text)
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command that has `complete=` values: (name, flags, mode, convert, fn, arity)."""
+    return ()
+
+
+_SKILL = r"""---
+name: "todo"
+description: "Todo: a tiny task list kept in a JSON file. Use this skill when a task needs todo (add, list, done, tasks purge): run it with --json and read one JSON envelope."
+compatibility: "Requires Python 3.9+ to run todo."
+metadata:
+  version: "1.0.0"
+---
+<!-- Generated by burgee from handlers.py; do not edit. -->
+
+# todo
+
+Todo: a tiny task list kept in a JSON file.
+
+Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
+
+## Contract
+
+- Run `todo COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.
+- Give a command's input as one JSON object instead of flags: `todo COMMAND --json '{"name": value}'` (keys are parameter names; `--json -` reads it from stdin).
+- `todo schema COMMAND` prints a command's options, arguments and output as JSON; read it before using a command's options. `todo COMMAND ... --explain OPTION` says where an option's value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.
+- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.
+
+## Exit codes
+
+| code | error kind | meaning |
+|---|---|---|
+| 0 | | success |
+| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |
+| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |
+| 3 | `not_found` | The task does not exist. |
+| 4 | `action_required` | The command needs a decision or an action first; see next[]. |
+| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |
+
+## Commands
+
+- `todo add TITLE`: Add a task.
+  Example: `todo add 'buy milk' --priority high -t shop`
+- `todo list`: List tasks, unfinished ones unless --all.
+  Example: `todo list --all`
+- `todo done ID`: Mark a task as done.
+  Example: `todo done 1`
+- `todo tasks purge`: Remove tasks from the list.
+  Example: `todo tasks purge --done-only`
+
+Options of a command: `todo schema COMMAND` or `todo COMMAND --help`.
+"""
+
+_BASH_SCRIPT = r"""# bash completion for todo, generated by burgee from the same model as the tool.
+# Install: todo completion bash > ~/.local/share/bash-completion/completions/todo
+# TAB never runs todo, except for values its author completes (todo __complete).
+
+__todo_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__todo_child() {
+    case "$1|$2" in
+        '|add') REPLY='add' ;;
+        '|list') REPLY='list' ;;
+        '|done') REPLY='done' ;;
+        '|tasks') REPLY='tasks' ;;
+        '|completion') REPLY='completion' ;;
+        'tasks|purge') REPLY='tasks purge' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__todo_option() {
+    case "$1|$2" in
+'|-o'|'|--output') REPLY='|--output' ;;
+'tasks|-o'|'tasks|--output') REPLY='tasks|--output' ;;
+'add|--priority') REPLY='add|--priority' ;;
+'add|-t'|'add|--tag') REPLY='add|--tag' ;;
+'add|--due') REPLY='add|--due' ;;
+'add|--store') REPLY='add|--store' ;;
+'add|-o'|'add|--output') REPLY='add|--output' ;;
+'list|--tag') REPLY='list|--tag' ;;
+'list|--store') REPLY='list|--store' ;;
+'list|-o'|'list|--output') REPLY='list|--output' ;;
+'done|--store') REPLY='done|--store' ;;
+'done|-o'|'done|--output') REPLY='done|--output' ;;
+'tasks purge|--store') REPLY='tasks purge|--store' ;;
+'tasks purge|-o'|'tasks purge|--output') REPLY='tasks purge|--output' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__todo_values() {
+    case $1 in
+        '|--output') __todo_add 'json' 'text' ;;
+        'tasks|--output') __todo_add 'json' 'text' ;;
+        'add|--priority') __todo_add 'low' 'high' ;;
+        'add|--tag') ;;
+        'add|--due') ;;
+        'add|--store') __todo_files ;;
+        'add|--output') __todo_add 'json' 'text' ;;
+        'add#'0) ;;
+        'list|--tag') ;;
+        'list|--store') __todo_files ;;
+        'list|--output') __todo_add 'json' 'text' ;;
+        'done|--store') __todo_files ;;
+        'done|--output') __todo_add 'json' 'text' ;;
+        'done#'0) ;;
+        'tasks purge|--store') __todo_files ;;
+        'tasks purge|--output') __todo_add 'json' 'text' ;;
+        'completion#'0) __todo_add 'bash' 'zsh' 'fish' 'pwsh' ;;
+        *) return 1 ;;
+    esac
+}
+
+__todo_children() {
+    case $1 in
+        '') __todo_add 'add' 'list' 'done' 'tasks' 'completion' ;;
+        'tasks') __todo_add 'purge' ;;
+        *) return 1 ;;
+    esac
+}
+
+__todo_flags() {
+    case $1 in
+        '') __todo_add '--json' '-o' '--output' '--debug' '-h' '--help' '--version' '--skill' ;;
+        'tasks') __todo_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'add') __todo_add '--priority' '-t' '--tag' '--due' '--store' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'list') __todo_add '-a' '--all' '--no-all' '--tag' '--store' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'done') __todo_add '--store' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'tasks purge') __todo_add '--done-only' '--no-done-only' '--store' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'completion') __todo_add '-h' '--help' ;;
+    esac
+}
+
+__todo_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__todo_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_todo_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __todo_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __todo_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __todo_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __todo_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __todo_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __todo_flags "$node"
+    elif ! __todo_values "$node#$pos" && ! __todo_values "$node#*" && [[ -z $rest ]]; then
+        __todo_children "$node" || __todo_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _todo_completion todo
+"""
+
+_ZSH_SCRIPT = r"""#compdef todo
+# zsh completion for todo, generated by burgee from the same model as the tool.
+# Install: todo completion zsh > "${fpath[1]}/_todo"  (then start a new zsh)
+# TAB never runs todo, except for values its author completes (todo __complete).
+
+__todo_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__todo_child() {
+    case "$1|$2" in
+        ('|add') REPLY='add' ;;
+        ('|list') REPLY='list' ;;
+        ('|done') REPLY='done' ;;
+        ('|tasks') REPLY='tasks' ;;
+        ('|completion') REPLY='completion' ;;
+        ('tasks|purge') REPLY='tasks purge' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__todo_option() {
+    case "$1|$2" in
+        ('|-o'|'|--output') REPLY='|--output' ;;
+        ('tasks|-o'|'tasks|--output') REPLY='tasks|--output' ;;
+        ('add|--priority') REPLY='add|--priority' ;;
+        ('add|-t'|'add|--tag') REPLY='add|--tag' ;;
+        ('add|--due') REPLY='add|--due' ;;
+        ('add|--store') REPLY='add|--store' ;;
+        ('add|-o'|'add|--output') REPLY='add|--output' ;;
+        ('list|--tag') REPLY='list|--tag' ;;
+        ('list|--store') REPLY='list|--store' ;;
+        ('list|-o'|'list|--output') REPLY='list|--output' ;;
+        ('done|--store') REPLY='done|--store' ;;
+        ('done|-o'|'done|--output') REPLY='done|--output' ;;
+        ('tasks purge|--store') REPLY='tasks purge|--store' ;;
+        ('tasks purge|-o'|'tasks purge|--output') REPLY='tasks purge|--output' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__todo_values() {
+    case $1 in
+        ('|--output') compadd -- 'json' 'text' ;;
+        ('tasks|--output') compadd -- 'json' 'text' ;;
+        ('add|--priority') compadd -- 'low' 'high' ;;
+        ('add|--tag') ;;
+        ('add|--due') ;;
+        ('add|--store') _files ;;
+        ('add|--output') compadd -- 'json' 'text' ;;
+        ('add#'0) ;;
+        ('list|--tag') ;;
+        ('list|--store') _files ;;
+        ('list|--output') compadd -- 'json' 'text' ;;
+        ('done|--store') _files ;;
+        ('done|--output') compadd -- 'json' 'text' ;;
+        ('done#'0) ;;
+        ('tasks purge|--store') _files ;;
+        ('tasks purge|--output') compadd -- 'json' 'text' ;;
+        ('completion#'0) compadd -- 'bash' 'zsh' 'fish' 'pwsh' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__todo_children() {
+    case $1 in
+        ('') __todo_describe 'add' 'Add a task.' 'list' 'List tasks, unfinished ones unless --all.' 'done' 'Mark a task as done.' 'tasks' 'Operations on the whole list.' 'completion' 'print a shell completion script' ;;
+        ('tasks') __todo_describe 'purge' 'Remove tasks from the list.' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__todo_flags() {
+    case $1 in
+        ('') __todo_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) for this tool' ;;
+        ('tasks') __todo_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('add') __todo_describe '--priority' 'How urgent it is.' '-t' 'A tag; repeat for more' '--tag' 'A tag; repeat for more' '--due' 'When it is due (YYYY-MM-DD).' '--store' 'The JSON file that holds the tasks.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('list') __todo_describe '-a' 'Include finished tasks' '--all' 'Include finished tasks' '--no-all' 'Include finished tasks' '--tag' 'Only tasks with this tag.' '--store' 'The JSON file that holds the tasks.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('done') __todo_describe '--store' 'The JSON file that holds the tasks.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('tasks purge') __todo_describe '--done-only' 'Remove only finished tasks' '--no-done-only' 'Remove only finished tasks' '--store' 'The JSON file that holds the tasks.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('completion') __todo_describe '-h' 'show help' '--help' 'show help' ;;
+    esac
+}
+
+__todo_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word" 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}"); else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_todo() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __todo_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __todo_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __todo_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __todo_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __todo_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __todo_flags "$node"
+    elif ! __todo_values "$node#$pos" && ! __todo_values "$node#*" && [[ -z $rest ]]; then
+        __todo_children "$node" || __todo_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _todo "$@"
+else
+    compdef _todo todo
+fi
+"""
+
+_FISH_SCRIPT = r"""# fish completion for todo, generated by burgee from the same model as the tool.
+# Install: todo completion fish > ~/.config/fish/completions/todo.fish
+# TAB never runs todo, except for values its author completes (todo __complete).
+
+function __todo_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __todo_child --argument-names key
+    switch $key
+        case '|add'
+            echo 'add'
+        case '|list'
+            echo 'list'
+        case '|done'
+            echo 'done'
+        case '|tasks'
+            echo 'tasks'
+        case '|completion'
+            echo 'completion'
+        case 'tasks|purge'
+            echo 'tasks purge'
+    end
+end
+
+function __todo_option --argument-names key
+    switch $key
+        case '|-o' '|--output'
+            echo '|--output'
+        case 'tasks|-o' 'tasks|--output'
+            echo 'tasks|--output'
+        case 'add|--priority'
+            echo 'add|--priority'
+        case 'add|-t' 'add|--tag'
+            echo 'add|--tag'
+        case 'add|--due'
+            echo 'add|--due'
+        case 'add|--store'
+            echo 'add|--store'
+        case 'add|-o' 'add|--output'
+            echo 'add|--output'
+        case 'list|--tag'
+            echo 'list|--tag'
+        case 'list|--store'
+            echo 'list|--store'
+        case 'list|-o' 'list|--output'
+            echo 'list|--output'
+        case 'done|--store'
+            echo 'done|--store'
+        case 'done|-o' 'done|--output'
+            echo 'done|--output'
+        case 'tasks purge|--store'
+            echo 'tasks purge|--store'
+        case 'tasks purge|-o' 'tasks purge|--output'
+            echo 'tasks purge|--output'
+    end
+end
+
+function __todo_values --argument-names key cur prefix
+    switch $key
+        case '|--output'
+            __todo_add "$prefix" 'json' 'text'
+        case 'tasks|--output'
+            __todo_add "$prefix" 'json' 'text'
+        case 'add|--priority'
+            __todo_add "$prefix" 'low' 'high'
+        case 'add|--tag'
+        case 'add|--due'
+        case 'add|--store'
+            __fish_complete_path "$cur"
+        case 'add|--output'
+            __todo_add "$prefix" 'json' 'text'
+        case 'add#'0
+        case 'list|--tag'
+        case 'list|--store'
+            __fish_complete_path "$cur"
+        case 'list|--output'
+            __todo_add "$prefix" 'json' 'text'
+        case 'done|--store'
+            __fish_complete_path "$cur"
+        case 'done|--output'
+            __todo_add "$prefix" 'json' 'text'
+        case 'done#'0
+        case 'tasks purge|--store'
+            __fish_complete_path "$cur"
+        case 'tasks purge|--output'
+            __todo_add "$prefix" 'json' 'text'
+        case 'completion#'0
+            __todo_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case '*'
+            return 1
+    end
+end
+
+function __todo_children --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" 'add' 'Add a task.'
+            printf "%s\t%s\n" 'list' 'List tasks, unfinished ones unless --all.'
+            printf "%s\t%s\n" 'done' 'Mark a task as done.'
+            printf "%s\t%s\n" 'tasks' 'Operations on the whole list.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+        case 'tasks'
+            printf "%s\t%s\n" 'purge' 'Remove tasks from the list.'
+        case '*'
+            return 1
+    end
+end
+
+function __todo_flags --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+            printf "%s\t%s\n" '--version' 'print the version and exit'
+            printf "%s\t%s\n" '--skill' 'print an Agent Skill (SKILL.md) for this tool'
+        case 'tasks'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'add'
+            printf "%s\t%s\n" '--priority' 'How urgent it is.'
+            printf "%s\t%s\n" '-t' 'A tag; repeat for more'
+            printf "%s\t%s\n" '--tag' 'A tag; repeat for more'
+            printf "%s\t%s\n" '--due' 'When it is due (YYYY-MM-DD).'
+            printf "%s\t%s\n" '--store' 'The JSON file that holds the tasks.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'list'
+            printf "%s\t%s\n" '-a' 'Include finished tasks'
+            printf "%s\t%s\n" '--all' 'Include finished tasks'
+            printf "%s\t%s\n" '--no-all' 'Include finished tasks'
+            printf "%s\t%s\n" '--tag' 'Only tasks with this tag.'
+            printf "%s\t%s\n" '--store' 'The JSON file that holds the tasks.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'done'
+            printf "%s\t%s\n" '--store' 'The JSON file that holds the tasks.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'tasks purge'
+            printf "%s\t%s\n" '--done-only' 'Remove only finished tasks'
+            printf "%s\t%s\n" '--no-done-only' 'Remove only finished tasks'
+            printf "%s\t%s\n" '--store' 'The JSON file that holds the tasks.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'completion'
+            printf "%s\t%s\n" '-h' 'show help'
+            printf "%s\t%s\n" '--help' 'show help'
+    end
+end
+
+function __todo_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __todo_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__todo_option "$node|$w")
+            case '*'
+                set -l child (__todo_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __todo_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__todo_option "$node|$parts[1]")
+        test -n "$key"; and __todo_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __todo_flags $node
+    else if not __todo_values "$node#$pos" "$cur" ''; and not __todo_values "$node#*" "$cur" ''; and test -z "$rest"
+        __todo_children $node; or __todo_flags $node
+    end
+end
+
+complete -c todo -f -k -a '(__todo_complete)'
+"""
+
+_PWSH_SCRIPT = r"""# PowerShell completion for todo, generated by burgee from the same model as the tool.
+# Install: todo completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs todo, except for values its author completes (todo __complete).
+
+Register-ArgumentCompleter -Native -CommandName 'todo' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+        '|add' = 'add'
+        '|list' = 'list'
+        '|done' = 'done'
+        '|tasks' = 'tasks'
+        '|completion' = 'completion'
+        'tasks|purge' = 'tasks purge'
+    }
+    $options = @{
+        '|-o' = '|--output'
+        '|--output' = '|--output'
+        'tasks|-o' = 'tasks|--output'
+        'tasks|--output' = 'tasks|--output'
+        'add|--priority' = 'add|--priority'
+        'add|-t' = 'add|--tag'
+        'add|--tag' = 'add|--tag'
+        'add|--due' = 'add|--due'
+        'add|--store' = 'add|--store'
+        'add|-o' = 'add|--output'
+        'add|--output' = 'add|--output'
+        'list|--tag' = 'list|--tag'
+        'list|--store' = 'list|--store'
+        'list|-o' = 'list|--output'
+        'list|--output' = 'list|--output'
+        'done|--store' = 'done|--store'
+        'done|-o' = 'done|--output'
+        'done|--output' = 'done|--output'
+        'tasks purge|--store' = 'tasks purge|--store'
+        'tasks purge|-o' = 'tasks purge|--output'
+        'tasks purge|--output' = 'tasks purge|--output'
+    }
+    $values = @{
+        '|--output' = @('choice', 'json', 'text')
+        'tasks|--output' = @('choice', 'json', 'text')
+        'add|--priority' = @('choice', 'low', 'high')
+        'add|--tag' = @('none')
+        'add|--due' = @('none')
+        'add|--store' = @('file')
+        'add|--output' = @('choice', 'json', 'text')
+        'add#0' = @('none')
+        'list|--tag' = @('none')
+        'list|--store' = @('file')
+        'list|--output' = @('choice', 'json', 'text')
+        'done|--store' = @('file')
+        'done|--output' = @('choice', 'json', 'text')
+        'done#0' = @('none')
+        'tasks purge|--store' = @('file')
+        'tasks purge|--output' = @('choice', 'json', 'text')
+        'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+    }
+    $listing = @{
+        '' = @(@('add', 'Add a task.'), @('list', 'List tasks, unfinished ones unless --all.'), @('done', 'Mark a task as done.'), @('tasks', 'Operations on the whole list.'), @('completion', 'print a shell completion script'))
+        'tasks' = @(@('purge', 'Remove tasks from the list.'))
+    }
+    $flags = @{
+        '' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) for this tool'))
+        'tasks' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'add' = @(@('--priority', 'How urgent it is.'), @('-t', 'A tag; repeat for more'), @('--tag', 'A tag; repeat for more'), @('--due', 'When it is due (YYYY-MM-DD).'), @('--store', 'The JSON file that holds the tasks.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'list' = @(@('-a', 'Include finished tasks'), @('--all', 'Include finished tasks'), @('--no-all', 'Include finished tasks'), @('--tag', 'Only tasks with this tag.'), @('--store', 'The JSON file that holds the tasks.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'done' = @(@('--store', 'The JSON file that holds the tasks.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'tasks purge' = @(@('--done-only', 'Remove only finished tasks'), @('--no-done-only', 'Remove only finished tasks'), @('--store', 'The JSON file that holds the tasks.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null | Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0], 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 
 
 if __name__ == "__main__":

@@ -191,3 +191,30 @@ def count(
 def nap(seconds: float = 0.0) -> None:
     """Sleep, then answer nothing."""
     _time.sleep(seconds)
+
+
+def shelf_names(partial: str, context: dict[str, Any]) -> list[tuple[str, str]]:
+    """Complete a shelf name; the store (--store) chooses the shelves."""
+    if partial == "boom":
+        raise RuntimeError("a completer that fails offers nothing")
+    store = context["options"].get("store", "main")
+    shelves = {"main": ["apples", "apricots", "bread"], "back": ["boxes", "brooms"]}
+    return [(name, f"a shelf of {store}") for name in shelves.get(store, [])]
+
+
+def sizes(partial: str) -> list[str]:
+    """Complete a size: called with the partial word alone."""
+    print("completers may print; the shell never sees it")
+    return ["small", "medium", "large"]
+
+
+@store.command(effects="read_only", examples=["kitchen store pick apples --size small"])
+def pick(
+    shelf: Annotated[str, Argument(help="The shelf", complete=shelf_names)],
+    store: Annotated[Literal["main", "back"], Option("-s", help="Which store")] = "main",
+    size: Annotated[str, Option(help="How big", complete=sizes)] = "medium",
+    count: int = 1,
+    into: Path | None = None,
+) -> dict[str, Any]:
+    """Pick something from a shelf."""
+    return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}

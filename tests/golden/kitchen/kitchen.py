@@ -319,6 +319,32 @@ def nap(seconds: float = 0.0) -> None:
     _time.sleep(seconds)
 
 
+def shelf_names(partial: str, context: dict[str, Any]) -> list[tuple[str, str]]:
+    """Complete a shelf name; the store (--store) chooses the shelves."""
+    if partial == "boom":
+        raise RuntimeError("a completer that fails offers nothing")
+    store = context["options"].get("store", "main")
+    shelves = {"main": ["apples", "apricots", "bread"], "back": ["boxes", "brooms"]}
+    return [(name, f"a shelf of {store}") for name in shelves.get(store, [])]
+
+
+def sizes(partial: str) -> list[str]:
+    """Complete a size: called with the partial word alone."""
+    print("completers may print; the shell never sees it")
+    return ["small", "medium", "large"]
+
+
+def pick(
+    shelf: str,
+    store: Literal["main", "back"] = "main",
+    size: str = "medium",
+    count: int = 1,
+    into: Path | None = None,
+) -> dict[str, Any]:
+    """Pick something from a shelf."""
+    return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
+
+
 # ---- Commands ----
 
 
@@ -456,6 +482,29 @@ def _run_store_shelf_nap(call: _Call) -> object:
     return None
 
 
+def _build_store_pick(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("shelf", help="The shelf")
+    parser.add_argument(
+        "-s",
+        "--store",
+        choices=("main", "back"),
+        help="Which store (default: main)",
+    )
+    parser.add_argument("--size", help="How big (default: medium)")
+    parser.add_argument("--count", help="(default: 1)")
+    parser.add_argument("--into")
+
+
+def _run_store_pick(call: _Call) -> object:
+    shelf = call.value("shelf", _to_str)
+    store = call.value("store", _choice("main", "back"), 'main', flag="--store")
+    size = call.value("size", _to_str, 'medium', flag="--size")
+    count = call.value("count", _to_int, 1, flag="--count")
+    into = call.value("into", _to_path, None, flag="--into", nullable=True)
+    call.check()
+    return pick(shelf=shelf, store=store, size=size, count=count, into=into)
+
+
 COMMANDS: dict[str, _Command] = {
     "types": _Command(
         summary="Echo every supported type back, converted.",
@@ -513,6 +562,14 @@ COMMANDS: dict[str, _Command] = {
         build=_build_store_shelf_nap,
         run=_run_store_shelf_nap,
     ),
+    "store pick": _Command(
+        summary="Pick something from a shelf.",
+        description="Pick something from a shelf.",
+        examples=("kitchen store pick apples --size small",),
+        keys=("shelf", "store", "size", "count", "into"),
+        build=_build_store_pick,
+        run=_run_store_pick,
+    ),
 }
 
 #: Each group's children, for help and for finding the command in argv.
@@ -523,7 +580,11 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
         ("fail", "Fail in the way you ask for."),
         ("store", "Stock operations."),
     ),
-    "store": (("shelf", "One shelf of the store."), ("wipe", "Wipe the store.")),
+    "store": (
+        ("shelf", "One shelf of the store."),
+        ("wipe", "Wipe the store."),
+        ("pick", "Pick something from a shelf."),
+    ),
     "store shelf": (
         ("count", "Count letters in each name."),
         ("nap", "Sleep, then answer nothing."),
@@ -994,7 +1055,7 @@ def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _EXIT_CODES + _FOR_AGENTS if not group else ""
+    epilog = _EXIT_CODES + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
     if not group:
         parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -1004,6 +1065,8 @@ def _group_help(group: str) -> str:
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
         children.add_parser(name, help=summary)
+    if not group:
+        _root_extras(parser, children)
     return parser.format_help()
 
 
@@ -1111,6 +1174,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     invocation: _Invocation | None = None
     try:
+        if args and args[0] in _BUILTINS:
+            return _builtin(args)
         invocation = _Invocation(args)
         if invocation.version and not invocation.rest:
             result: object = {"name": PROGRAM, "version": VERSION}
@@ -1162,11 +1227,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 #: Flags about the tool itself, and whether each takes a value.
 _DESCRIBE_FLAGS = {"--schema": False, "--llms": False, "--field": True, "--explain": True,
                    "--config": True}
-_FOR_AGENTS = f"""
-For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json
-  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves
-  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from.
-"""
+
+
+def _for_agents() -> str:
+    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    return (
+        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
+        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
+        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
+        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+    )
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: Environment variables that name the agent running this tool.
@@ -1515,9 +1585,1085 @@ def _as_list(value: object) -> list[Any]:
 
 
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"kitchen","version":"2.1.0-rc.1","description":"Kitchen: every type, a nested group, declared errors, and hostile text.\\n\\nHelp text must survive \\"double quotes\\", \'single quotes\', \\"\\"\\"triple quotes\\"\\"\\",\\nback\\\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"types","description":"Echo every supported type back, converted.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"A \\"quoted\\" text with a \\\\ backslash"},{"name":"number","type":"integer","required":true,"description":"An integer"},{"name":"--ratio","type":"number","required":false,"default":1.5,"description":"A float, 100% of it."},{"name":"--flag","type":"boolean","required":false,"default":false,"description":"A boolean with --flag/--no-flag."},{"name":"--path","type":"path","required":false,"default":"."},{"name":"--day","type":"date","required":false,"default":"2026-01-01"},{"name":"--moment","type":"datetime","required":false},{"name":"--at","type":"time","required":false},{"name":"--ident","type":"uuid","required":false},{"name":"--amount","type":"decimal","required":false,"default":"0.10"},{"name":"--mode","type":"string","required":false,"default":"fast","enum":["fast","slow"]},{"name":"--color","type":"string","required":false,"default":"red","enum":["red","green","blue"]},{"name":"--level","type":"integer","required":false,"default":1,"enum":[1,2]},{"name":"--maybe","type":"integer","required":false},{"name":"--item","type":"integer[]","short":"-i","required":false,"default":[],"description":"Repeat me"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["types","hello","3","--ratio","0.5"]},"usage_examples":["kitchen types hello 3 --ratio 0.5"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false}},{"name":"draw","description":"Draw a shape given as JSON.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--shape","type":"object","required":true,"description":"The shape, as a JSON object."},{"name":"--scale","type":"number","required":false,"default":1.0,"description":"How much to scale it."}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false}},{"name":"fail","description":"Fail in the way you ask for.","effects":"read_only","cardinality":"single","args":[{"name":"how","type":"string","required":true,"enum":["missing","busy","crash","print"],"description":"How to fail"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false}},{"name":"secret-sauce","description":"A hidden command: runs, but is not listed.","effects":"idempotent","cardinality":"bounded","args":[],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["secret-sauce"]},"hidden":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}},{"name":"store wipe","description":"Wipe the store.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"boolean"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","wipe","--yes"]},"burgee_effects":"destructive","usage_examples":["kitchen store wipe --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false}},{"name":"store shelf count","description":"Count letters in each name.","effects":"read_only","cardinality":"bounded","args":[{"name":"names","type":"string[]","required":true,"description":"Names to count"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"additionalProperties":true,"type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false}},{"name":"store shelf nap","description":"Sleep, then answer nothing.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--seconds","type":"number","required":false,"default":0.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","shelf","nap"]},"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"number","default":0.0}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"missing","exit_code":3,"retryable":false,"description":"The thing you asked for is not there."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"busy","exit_code":75,"retryable":true,"description":"Try again in a moment."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"kitchen","version":"2.1.0-rc.1","description":"Kitchen: every type, a nested group, declared errors, and hostile text.\\n\\nHelp text must survive \\"double quotes\\", \'single quotes\', \\"\\"\\"triple quotes\\"\\"\\",\\nback\\\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"types","description":"Echo every supported type back, converted.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"A \\"quoted\\" text with a \\\\ backslash"},{"name":"number","type":"integer","required":true,"description":"An integer"},{"name":"--ratio","type":"number","required":false,"default":1.5,"description":"A float, 100% of it."},{"name":"--flag","type":"boolean","required":false,"default":false,"description":"A boolean with --flag/--no-flag."},{"name":"--path","type":"path","required":false,"default":"."},{"name":"--day","type":"date","required":false,"default":"2026-01-01"},{"name":"--moment","type":"datetime","required":false},{"name":"--at","type":"time","required":false},{"name":"--ident","type":"uuid","required":false},{"name":"--amount","type":"decimal","required":false,"default":"0.10"},{"name":"--mode","type":"string","required":false,"default":"fast","enum":["fast","slow"]},{"name":"--color","type":"string","required":false,"default":"red","enum":["red","green","blue"]},{"name":"--level","type":"integer","required":false,"default":1,"enum":[1,2]},{"name":"--maybe","type":"integer","required":false},{"name":"--item","type":"integer[]","short":"-i","required":false,"default":[],"description":"Repeat me"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["types","hello","3","--ratio","0.5"]},"usage_examples":["kitchen types hello 3 --ratio 0.5"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false}},{"name":"draw","description":"Draw a shape given as JSON.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--shape","type":"object","required":true,"description":"The shape, as a JSON object."},{"name":"--scale","type":"number","required":false,"default":1.0,"description":"How much to scale it."}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false}},{"name":"fail","description":"Fail in the way you ask for.","effects":"read_only","cardinality":"single","args":[{"name":"how","type":"string","required":true,"enum":["missing","busy","crash","print"],"description":"How to fail"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false}},{"name":"secret-sauce","description":"A hidden command: runs, but is not listed.","effects":"idempotent","cardinality":"bounded","args":[],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["secret-sauce"]},"hidden":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}},{"name":"store wipe","description":"Wipe the store.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"boolean"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","wipe","--yes"]},"burgee_effects":"destructive","usage_examples":["kitchen store wipe --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false}},{"name":"store shelf count","description":"Count letters in each name.","effects":"read_only","cardinality":"bounded","args":[{"name":"names","type":"string[]","required":true,"description":"Names to count"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"additionalProperties":true,"type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false}},{"name":"store shelf nap","description":"Sleep, then answer nothing.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--seconds","type":"number","required":false,"default":0.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","shelf","nap"]},"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"number","default":0.0}},"additionalProperties":false}},{"name":"store pick","description":"Pick something from a shelf.","effects":"read_only","cardinality":"single","args":[{"name":"shelf","type":"string","required":true,"description":"The shelf"},{"name":"--store","type":"string","short":"-s","required":false,"default":"main","enum":["main","back"],"description":"Which store"},{"name":"--size","type":"string","required":false,"default":"medium","description":"How big"},{"name":"--count","type":"integer","required":false,"default":1},{"name":"--into","type":"path","required":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","pick","apples","--size","small"]},"usage_examples":["kitchen store pick apples --size small"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"missing","exit_code":3,"retryable":false,"description":"The thing you asked for is not there."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"busy","exit_code":75,"retryable":true,"description":"Try again in a moment."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
-_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `kitchen <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `kitchen schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"types","description":"Echo every supported type back, converted.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false},"outputSchema":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"draw","description":"Draw a shape given as JSON.","inputSchema":{"type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"fail","description":"Fail in the way you ask for.","inputSchema":{"type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store wipe","description":"Wipe the store.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}},{"name":"store shelf count","description":"Count letters in each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"additionalProperties":true,"type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `kitchen <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `kitchen schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"types","description":"Echo every supported type back, converted.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false},"outputSchema":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"draw","description":"Draw a shape given as JSON.","inputSchema":{"type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"fail","description":"Fail in the way you ask for.","inputSchema":{"type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store wipe","description":"Wipe the store.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}},{"name":"store shelf count","description":"Count letters in each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"additionalProperties":true,"type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store pick","description":"Pick something from a shelf.","inputSchema":{"type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+
+
+# ---- Shell completion, the __complete protocol, and the Agent Skill ----
+
+_BUILTINS = ("completion", "__complete", "--skill")
+_SHELLS = ("bash", "zsh", "fish", "pwsh")
+_COMPLETION_HELP = r"""usage: kitchen completion {bash,zsh,fish,pwsh}
+
+Print the shell completion script of kitchen. It completes commands, groups, options,
+choices and file names; pressing TAB never runs kitchen, except for values its author
+completes with a function (through 'kitchen __complete').
+
+install:
+  bash  kitchen completion bash > ~/.local/share/bash-completion/completions/kitchen
+        (with the bash-completion package; or add  eval "$(kitchen completion bash)"  to ~/.bashrc)
+  zsh   kitchen completion zsh > "${fpath[1]}/_kitchen"
+        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)
+  fish  kitchen completion fish > ~/.config/fish/completions/kitchen.fish
+  pwsh  kitchen completion pwsh >> $PROFILE   (PowerShell 7.3 or later)
+"""
+
+
+def _builtin(args: list[str]) -> int:
+    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    if args[0] == "__complete":
+        return _complete(args[1:])
+    if args[0] == "--skill":
+        if len(args) > 1:
+            raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
+        sys.stdout.write(_SKILL)
+        return 0
+    rest = args[1:]
+    if not rest or rest[0] in _HELP:
+        if not rest:
+            raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
+        sys.stdout.write(_COMPLETION_HELP)
+        return 0
+    if rest[0] not in _SHELLS or len(rest) > 1:
+        raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
+    scripts = {"bash": _BASH_SCRIPT, "zsh": _ZSH_SCRIPT, "fish": _FISH_SCRIPT, "pwsh": _PWSH_SCRIPT}
+    sys.stdout.write(scripts[rest[0]])
+    return 0
+
+
+def _root_extras(parser: argparse.ArgumentParser, children: Any) -> None:
+    """The root help's built-ins: --skill and the completion command."""
+    parser.add_argument("--skill", action="store_true", help="print an Agent Skill (SKILL.md) and exit")
+    children.add_parser("completion", help="print a shell completion script (bash, zsh, fish, pwsh)")
+
+
+def _agents_md() -> str:
+    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.dirname(here)):
+        agents = os.path.join(folder, "AGENTS.md")
+        if os.path.isfile(agents):
+            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
+            return f"; read {shown}"
+    return ""
+
+
+def _complete(words: list[str]) -> int:
+    """Print the values a `complete=` function offers for the last word; never fail."""
+    try:
+        found = _candidates(words)
+    except Exception:  # noqa: BLE001 (a completer that raises offers nothing)
+        found = []
+    sys.stdout.write("".join(f"{line}\n" for line in found))
+    return 0
+
+
+def _candidates(words: list[str]) -> list[str]:
+    if not words:
+        return []
+    partial, before = words[-1], words[:-1]
+    node, index = "", 0
+    while index < len(before) and node in GROUPS:
+        token = before[index]
+        index += 1
+        if token in ("-o", "--output"):
+            index += 1
+        elif not token.startswith("-"):
+            node = f"{node} {token}".lstrip()
+    slots = _completion_slots(node) if node in COMMANDS else ()
+    if not slots:
+        return []
+    by_flag = {flag: slot for slot in slots for flag in slot[1]}
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
+    options: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+    positionals: list[Any] = []
+    want: Any = None
+    rest = False
+    for token in before[index:]:
+        if want is not None:
+            _remember(want, token, options, raw)
+            want = None
+        elif rest or not token.startswith("-") or token == "-":
+            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
+            positionals.append(_coerce(slot, token) if slot else token)
+            if slot is not None:
+                _remember(slot, token, options, raw, into=False)
+        elif token == "--":
+            rest = True
+        else:
+            flag, has_value, value = token.partition("=")
+            slot = by_flag.get(flag)
+            if slot is None and flag.startswith("--no-"):
+                slot = by_flag.get("--" + flag[5:])
+                if slot is not None and slot[2] == "flag":
+                    options[slot[0]] = False
+                continue
+            if slot is None:
+                continue
+            if slot[2] == "flag":
+                options[slot[0]] = True
+            elif has_value:
+                _remember(slot, value, options, raw)
+            else:
+                want = slot
+    prefix = ""
+    if want is None and not rest and partial.startswith("-") and "=" in partial:
+        flag, _, partial = partial.partition("=")
+        want = by_flag.get(flag)
+    elif want is None and not (partial.startswith("-") and not rest) and arguments:
+        want = arguments[min(len(positionals), len(arguments) - 1)]
+        if want[2] == "arg" and len(positionals) >= len(arguments):
+            want = None
+    if want is None or want[4] is None:
+        return []
+    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
+    stdout = sys.stdout
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (a completer's prints must not reach the shell)
+    try:
+        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
+        found = []
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                text = " ".join(str(description).split())
+                found.append(prefix + value + (f"\t{text}" if text else ""))
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return found
+
+
+def _coerce(slot: tuple[Any, ...], text: str) -> Any:
+    try:
+        return slot[3](text)
+    except (ValueError, TypeError):
+        return text
+
+
+def _remember(
+    slot: tuple[Any, ...], text: str, options: dict[str, Any], raw: dict[str, Any], into: bool = True
+) -> None:
+    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
+    name, mode = slot[0], slot[2]
+    if mode in ("append", "args"):
+        raw.setdefault(name, []).append(text)
+        if into:
+            options.setdefault(name, []).append(_coerce(slot, text))
+    else:
+        raw[name] = text
+        if into:
+            options[name] = _coerce(slot, text)
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command that has `complete=` values: (name, flags, mode, convert, fn, arity)."""
+    if path == "store pick":
+        return (
+            ("shelf", (), "arg", _to_str, shelf_names, 2),
+            ("store", ("-s", "--store"), "value", _choice("main", "back"), None, 0),
+            ("size", ("--size",), "value", _to_str, sizes, 1),
+            ("count", ("--count",), "value", _to_int, None, 0),
+            ("into", ("--into",), "value", _to_path, None, 0),
+        )
+    return ()
+
+
+_SKILL = '---\nname: "kitchen"\ndescription: "Kitchen: every type, a nested group, declared errors, and hostile text. Use this skill when a task needs kitchen (types, draw, fail, store wipe, store shelf count, store shelf nap, store pick): run it with --json and read one JSON envelope."\ncompatibility: "Requires Python 3.9+ to run kitchen."\nmetadata:\n  version: "2.1.0-rc.1"\n---\n<!-- Generated by burgee from handlers.py; do not edit. -->\n\n# kitchen\n\nKitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.\n\n## Contract\n\n- Run `kitchen COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.\n- Give a command\'s input as one JSON object instead of flags: `kitchen COMMAND --json \'{"name": value}\'` (keys are parameter names; `--json -` reads it from stdin).\n- `kitchen schema COMMAND` prints a command\'s options, arguments and output as JSON; read it before using a command\'s options. `kitchen COMMAND ... --explain OPTION` says where an option\'s value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.\n- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.\n\n## Exit codes\n\n| code | error kind | meaning |\n|---|---|---|\n| 0 | | success |\n| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |\n| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |\n| 3 | `missing` | The thing you asked for is not there. |\n| 4 | `action_required` | The command needs a decision or an action first; see next[]. |\n| 75 | `busy` | Try again in a moment. |\n| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |\n\n## Commands\n\n- `kitchen types TEXT NUMBER`: Echo every supported type back, converted.\n  Example: `kitchen types hello 3 --ratio 0.5`\n- `kitchen draw --OPTION VALUE`: Draw a shape given as JSON.\n- `kitchen fail HOW`: Fail in the way you ask for.\n- `kitchen store wipe`: Wipe the store.\n  Example: `kitchen store wipe --yes`\n- `kitchen store shelf count NAMES...`: Count letters in each name.\n- `kitchen store shelf nap`: Sleep, then answer nothing.\n- `kitchen store pick SHELF`: Pick something from a shelf.\n  Example: `kitchen store pick apples --size small`\n\nOptions of a command: `kitchen schema COMMAND` or `kitchen COMMAND --help`.\n'
+
+_BASH_SCRIPT = r"""# bash completion for kitchen, generated by burgee from the same model as the tool.
+# Install: kitchen completion bash > ~/.local/share/bash-completion/completions/kitchen
+# TAB never runs kitchen, except for values its author completes (kitchen __complete).
+
+__kitchen_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__kitchen_child() {
+    case "$1|$2" in
+        '|types') REPLY='types' ;;
+        '|draw') REPLY='draw' ;;
+        '|fail') REPLY='fail' ;;
+        '|store') REPLY='store' ;;
+        '|completion') REPLY='completion' ;;
+        'store|shelf') REPLY='store shelf' ;;
+        'store|wipe') REPLY='store wipe' ;;
+        'store|pick') REPLY='store pick' ;;
+        'store shelf|count') REPLY='store shelf count' ;;
+        'store shelf|nap') REPLY='store shelf nap' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__kitchen_option() {
+    case "$1|$2" in
+'|-o'|'|--output') REPLY='|--output' ;;
+'store|-o'|'store|--output') REPLY='store|--output' ;;
+'store shelf|-o'|'store shelf|--output') REPLY='store shelf|--output' ;;
+'types|--ratio') REPLY='types|--ratio' ;;
+'types|--path') REPLY='types|--path' ;;
+'types|--day') REPLY='types|--day' ;;
+'types|--moment') REPLY='types|--moment' ;;
+'types|--at') REPLY='types|--at' ;;
+'types|--ident') REPLY='types|--ident' ;;
+'types|--amount') REPLY='types|--amount' ;;
+'types|--mode') REPLY='types|--mode' ;;
+'types|--color') REPLY='types|--color' ;;
+'types|--level') REPLY='types|--level' ;;
+'types|--maybe') REPLY='types|--maybe' ;;
+'types|-i'|'types|--item') REPLY='types|--item' ;;
+'types|-o'|'types|--output') REPLY='types|--output' ;;
+'draw|--shape') REPLY='draw|--shape' ;;
+'draw|--scale') REPLY='draw|--scale' ;;
+'draw|-o'|'draw|--output') REPLY='draw|--output' ;;
+'fail|-o'|'fail|--output') REPLY='fail|--output' ;;
+'store wipe|-o'|'store wipe|--output') REPLY='store wipe|--output' ;;
+'store shelf count|-o'|'store shelf count|--output') REPLY='store shelf count|--output' ;;
+'store shelf nap|--seconds') REPLY='store shelf nap|--seconds' ;;
+'store shelf nap|-o'|'store shelf nap|--output') REPLY='store shelf nap|--output' ;;
+'store pick|-s'|'store pick|--store') REPLY='store pick|--store' ;;
+'store pick|--size') REPLY='store pick|--size' ;;
+'store pick|--count') REPLY='store pick|--count' ;;
+'store pick|--into') REPLY='store pick|--into' ;;
+'store pick|-o'|'store pick|--output') REPLY='store pick|--output' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__kitchen_values() {
+    case $1 in
+        '|--output') __kitchen_add 'json' 'text' ;;
+        'store|--output') __kitchen_add 'json' 'text' ;;
+        'store shelf|--output') __kitchen_add 'json' 'text' ;;
+        'types|--ratio') ;;
+        'types|--path') __kitchen_files ;;
+        'types|--day') ;;
+        'types|--moment') ;;
+        'types|--at') ;;
+        'types|--ident') ;;
+        'types|--amount') ;;
+        'types|--mode') __kitchen_add 'fast' 'slow' ;;
+        'types|--color') __kitchen_add 'red' 'green' 'blue' ;;
+        'types|--level') __kitchen_add '1' '2' ;;
+        'types|--maybe') ;;
+        'types|--item') ;;
+        'types|--output') __kitchen_add 'json' 'text' ;;
+        'types#'0) ;;
+        'types#'1) ;;
+        'draw|--shape') ;;
+        'draw|--scale') ;;
+        'draw|--output') __kitchen_add 'json' 'text' ;;
+        'fail|--output') __kitchen_add 'json' 'text' ;;
+        'fail#'0) __kitchen_add 'missing' 'busy' 'crash' 'print' ;;
+        'store wipe|--output') __kitchen_add 'json' 'text' ;;
+        'store shelf count|--output') __kitchen_add 'json' 'text' ;;
+        'store shelf count#'*) ;;
+        'store shelf nap|--seconds') ;;
+        'store shelf nap|--output') __kitchen_add 'json' 'text' ;;
+        'store pick|--store') __kitchen_add 'main' 'back' ;;
+        'store pick|--size') __kitchen_dynamic ;;
+        'store pick|--count') ;;
+        'store pick|--into') __kitchen_files ;;
+        'store pick|--output') __kitchen_add 'json' 'text' ;;
+        'store pick#'0) __kitchen_dynamic ;;
+        'completion#'0) __kitchen_add 'bash' 'zsh' 'fish' 'pwsh' ;;
+        *) return 1 ;;
+    esac
+}
+
+__kitchen_children() {
+    case $1 in
+        '') __kitchen_add 'types' 'draw' 'fail' 'store' 'completion' ;;
+        'store') __kitchen_add 'shelf' 'wipe' 'pick' ;;
+        'store shelf') __kitchen_add 'count' 'nap' ;;
+        *) return 1 ;;
+    esac
+}
+
+__kitchen_flags() {
+    case $1 in
+        '') __kitchen_add '--json' '-o' '--output' '--debug' '-h' '--help' '--version' '--skill' ;;
+        'store') __kitchen_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'store shelf') __kitchen_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'types') __kitchen_add '--ratio' '--flag' '--no-flag' '--path' '--day' '--moment' '--at' '--ident' '--amount' '--mode' '--color' '--level' '--maybe' '-i' '--item' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'draw') __kitchen_add '--shape' '--scale' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'fail') __kitchen_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'store wipe') __kitchen_add '--yes' '--no-yes' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'store shelf count') __kitchen_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'store shelf nap') __kitchen_add '--seconds' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'store pick') __kitchen_add '-s' '--store' '--size' '--count' '--into' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'completion') __kitchen_add '-h' '--help' ;;
+    esac
+}
+
+__kitchen_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__kitchen_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_kitchen_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __kitchen_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __kitchen_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __kitchen_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __kitchen_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __kitchen_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __kitchen_flags "$node"
+    elif ! __kitchen_values "$node#$pos" && ! __kitchen_values "$node#*" && [[ -z $rest ]]; then
+        __kitchen_children "$node" || __kitchen_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _kitchen_completion kitchen
+"""
+
+_ZSH_SCRIPT = r"""#compdef kitchen
+# zsh completion for kitchen, generated by burgee from the same model as the tool.
+# Install: kitchen completion zsh > "${fpath[1]}/_kitchen"  (then start a new zsh)
+# TAB never runs kitchen, except for values its author completes (kitchen __complete).
+
+__kitchen_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__kitchen_child() {
+    case "$1|$2" in
+        ('|types') REPLY='types' ;;
+        ('|draw') REPLY='draw' ;;
+        ('|fail') REPLY='fail' ;;
+        ('|store') REPLY='store' ;;
+        ('|completion') REPLY='completion' ;;
+        ('store|shelf') REPLY='store shelf' ;;
+        ('store|wipe') REPLY='store wipe' ;;
+        ('store|pick') REPLY='store pick' ;;
+        ('store shelf|count') REPLY='store shelf count' ;;
+        ('store shelf|nap') REPLY='store shelf nap' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__kitchen_option() {
+    case "$1|$2" in
+        ('|-o'|'|--output') REPLY='|--output' ;;
+        ('store|-o'|'store|--output') REPLY='store|--output' ;;
+        ('store shelf|-o'|'store shelf|--output') REPLY='store shelf|--output' ;;
+        ('types|--ratio') REPLY='types|--ratio' ;;
+        ('types|--path') REPLY='types|--path' ;;
+        ('types|--day') REPLY='types|--day' ;;
+        ('types|--moment') REPLY='types|--moment' ;;
+        ('types|--at') REPLY='types|--at' ;;
+        ('types|--ident') REPLY='types|--ident' ;;
+        ('types|--amount') REPLY='types|--amount' ;;
+        ('types|--mode') REPLY='types|--mode' ;;
+        ('types|--color') REPLY='types|--color' ;;
+        ('types|--level') REPLY='types|--level' ;;
+        ('types|--maybe') REPLY='types|--maybe' ;;
+        ('types|-i'|'types|--item') REPLY='types|--item' ;;
+        ('types|-o'|'types|--output') REPLY='types|--output' ;;
+        ('draw|--shape') REPLY='draw|--shape' ;;
+        ('draw|--scale') REPLY='draw|--scale' ;;
+        ('draw|-o'|'draw|--output') REPLY='draw|--output' ;;
+        ('fail|-o'|'fail|--output') REPLY='fail|--output' ;;
+        ('store wipe|-o'|'store wipe|--output') REPLY='store wipe|--output' ;;
+        ('store shelf count|-o'|'store shelf count|--output') REPLY='store shelf count|--output' ;;
+        ('store shelf nap|--seconds') REPLY='store shelf nap|--seconds' ;;
+        ('store shelf nap|-o'|'store shelf nap|--output') REPLY='store shelf nap|--output' ;;
+        ('store pick|-s'|'store pick|--store') REPLY='store pick|--store' ;;
+        ('store pick|--size') REPLY='store pick|--size' ;;
+        ('store pick|--count') REPLY='store pick|--count' ;;
+        ('store pick|--into') REPLY='store pick|--into' ;;
+        ('store pick|-o'|'store pick|--output') REPLY='store pick|--output' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__kitchen_values() {
+    case $1 in
+        ('|--output') compadd -- 'json' 'text' ;;
+        ('store|--output') compadd -- 'json' 'text' ;;
+        ('store shelf|--output') compadd -- 'json' 'text' ;;
+        ('types|--ratio') ;;
+        ('types|--path') _files ;;
+        ('types|--day') ;;
+        ('types|--moment') ;;
+        ('types|--at') ;;
+        ('types|--ident') ;;
+        ('types|--amount') ;;
+        ('types|--mode') compadd -- 'fast' 'slow' ;;
+        ('types|--color') compadd -- 'red' 'green' 'blue' ;;
+        ('types|--level') compadd -- '1' '2' ;;
+        ('types|--maybe') ;;
+        ('types|--item') ;;
+        ('types|--output') compadd -- 'json' 'text' ;;
+        ('types#'0) ;;
+        ('types#'1) ;;
+        ('draw|--shape') ;;
+        ('draw|--scale') ;;
+        ('draw|--output') compadd -- 'json' 'text' ;;
+        ('fail|--output') compadd -- 'json' 'text' ;;
+        ('fail#'0) compadd -- 'missing' 'busy' 'crash' 'print' ;;
+        ('store wipe|--output') compadd -- 'json' 'text' ;;
+        ('store shelf count|--output') compadd -- 'json' 'text' ;;
+        ('store shelf count#'*) ;;
+        ('store shelf nap|--seconds') ;;
+        ('store shelf nap|--output') compadd -- 'json' 'text' ;;
+        ('store pick|--store') compadd -- 'main' 'back' ;;
+        ('store pick|--size') __kitchen_dynamic ;;
+        ('store pick|--count') ;;
+        ('store pick|--into') _files ;;
+        ('store pick|--output') compadd -- 'json' 'text' ;;
+        ('store pick#'0) __kitchen_dynamic ;;
+        ('completion#'0) compadd -- 'bash' 'zsh' 'fish' 'pwsh' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__kitchen_children() {
+    case $1 in
+        ('') __kitchen_describe 'types' 'Echo every supported type back, converted.' 'draw' 'Draw a shape given as JSON.' 'fail' 'Fail in the way you ask for.' 'store' 'Stock operations.' 'completion' 'print a shell completion script' ;;
+        ('store') __kitchen_describe 'shelf' 'One shelf of the store.' 'wipe' 'Wipe the store.' 'pick' 'Pick something from a shelf.' ;;
+        ('store shelf') __kitchen_describe 'count' 'Count letters in each name.' 'nap' 'Sleep, then answer nothing.' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__kitchen_flags() {
+    case $1 in
+        ('') __kitchen_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) for this tool' ;;
+        ('store') __kitchen_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('store shelf') __kitchen_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('types') __kitchen_describe '--ratio' 'A float, 100% of it.' '--flag' 'A boolean with --flag/--no-flag.' '--no-flag' 'A boolean with --flag/--no-flag.' '--path' '' '--day' '' '--moment' '' '--at' '' '--ident' '' '--amount' '' '--mode' '' '--color' '' '--level' '' '--maybe' '' '-i' 'Repeat me' '--item' 'Repeat me' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('draw') __kitchen_describe '--shape' 'The shape, as a JSON object.' '--scale' 'How much to scale it.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('fail') __kitchen_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('store wipe') __kitchen_describe '--yes' '' '--no-yes' '' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('store shelf count') __kitchen_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('store shelf nap') __kitchen_describe '--seconds' '' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('store pick') __kitchen_describe '-s' 'Which store' '--store' 'Which store' '--size' 'How big' '--count' '' '--into' '' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('completion') __kitchen_describe '-h' 'show help' '--help' 'show help' ;;
+    esac
+}
+
+__kitchen_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word" 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}"); else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_kitchen() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __kitchen_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __kitchen_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __kitchen_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __kitchen_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __kitchen_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __kitchen_flags "$node"
+    elif ! __kitchen_values "$node#$pos" && ! __kitchen_values "$node#*" && [[ -z $rest ]]; then
+        __kitchen_children "$node" || __kitchen_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _kitchen "$@"
+else
+    compdef _kitchen kitchen
+fi
+"""
+
+_FISH_SCRIPT = r"""# fish completion for kitchen, generated by burgee from the same model as the tool.
+# Install: kitchen completion fish > ~/.config/fish/completions/kitchen.fish
+# TAB never runs kitchen, except for values its author completes (kitchen __complete).
+
+function __kitchen_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __kitchen_child --argument-names key
+    switch $key
+        case '|types'
+            echo 'types'
+        case '|draw'
+            echo 'draw'
+        case '|fail'
+            echo 'fail'
+        case '|store'
+            echo 'store'
+        case '|completion'
+            echo 'completion'
+        case 'store|shelf'
+            echo 'store shelf'
+        case 'store|wipe'
+            echo 'store wipe'
+        case 'store|pick'
+            echo 'store pick'
+        case 'store shelf|count'
+            echo 'store shelf count'
+        case 'store shelf|nap'
+            echo 'store shelf nap'
+    end
+end
+
+function __kitchen_option --argument-names key
+    switch $key
+        case '|-o' '|--output'
+            echo '|--output'
+        case 'store|-o' 'store|--output'
+            echo 'store|--output'
+        case 'store shelf|-o' 'store shelf|--output'
+            echo 'store shelf|--output'
+        case 'types|--ratio'
+            echo 'types|--ratio'
+        case 'types|--path'
+            echo 'types|--path'
+        case 'types|--day'
+            echo 'types|--day'
+        case 'types|--moment'
+            echo 'types|--moment'
+        case 'types|--at'
+            echo 'types|--at'
+        case 'types|--ident'
+            echo 'types|--ident'
+        case 'types|--amount'
+            echo 'types|--amount'
+        case 'types|--mode'
+            echo 'types|--mode'
+        case 'types|--color'
+            echo 'types|--color'
+        case 'types|--level'
+            echo 'types|--level'
+        case 'types|--maybe'
+            echo 'types|--maybe'
+        case 'types|-i' 'types|--item'
+            echo 'types|--item'
+        case 'types|-o' 'types|--output'
+            echo 'types|--output'
+        case 'draw|--shape'
+            echo 'draw|--shape'
+        case 'draw|--scale'
+            echo 'draw|--scale'
+        case 'draw|-o' 'draw|--output'
+            echo 'draw|--output'
+        case 'fail|-o' 'fail|--output'
+            echo 'fail|--output'
+        case 'store wipe|-o' 'store wipe|--output'
+            echo 'store wipe|--output'
+        case 'store shelf count|-o' 'store shelf count|--output'
+            echo 'store shelf count|--output'
+        case 'store shelf nap|--seconds'
+            echo 'store shelf nap|--seconds'
+        case 'store shelf nap|-o' 'store shelf nap|--output'
+            echo 'store shelf nap|--output'
+        case 'store pick|-s' 'store pick|--store'
+            echo 'store pick|--store'
+        case 'store pick|--size'
+            echo 'store pick|--size'
+        case 'store pick|--count'
+            echo 'store pick|--count'
+        case 'store pick|--into'
+            echo 'store pick|--into'
+        case 'store pick|-o' 'store pick|--output'
+            echo 'store pick|--output'
+    end
+end
+
+function __kitchen_values --argument-names key cur prefix
+    switch $key
+        case '|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'store|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'store shelf|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'types|--ratio'
+        case 'types|--path'
+            __fish_complete_path "$cur"
+        case 'types|--day'
+        case 'types|--moment'
+        case 'types|--at'
+        case 'types|--ident'
+        case 'types|--amount'
+        case 'types|--mode'
+            __kitchen_add "$prefix" 'fast' 'slow'
+        case 'types|--color'
+            __kitchen_add "$prefix" 'red' 'green' 'blue'
+        case 'types|--level'
+            __kitchen_add "$prefix" '1' '2'
+        case 'types|--maybe'
+        case 'types|--item'
+        case 'types|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'types#'0
+        case 'types#'1
+        case 'draw|--shape'
+        case 'draw|--scale'
+        case 'draw|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'fail|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'fail#'0
+            __kitchen_add '' 'missing' 'busy' 'crash' 'print'
+        case 'store wipe|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'store shelf count|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'store shelf count#'*
+        case 'store shelf nap|--seconds'
+        case 'store shelf nap|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'store pick|--store'
+            __kitchen_add "$prefix" 'main' 'back'
+        case 'store pick|--size'
+            __kitchen_dynamic "$prefix"
+        case 'store pick|--count'
+        case 'store pick|--into'
+            __fish_complete_path "$cur"
+        case 'store pick|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'store pick#'0
+            __kitchen_dynamic ''
+        case 'completion#'0
+            __kitchen_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case '*'
+            return 1
+    end
+end
+
+function __kitchen_children --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" 'types' 'Echo every supported type back, converted.'
+            printf "%s\t%s\n" 'draw' 'Draw a shape given as JSON.'
+            printf "%s\t%s\n" 'fail' 'Fail in the way you ask for.'
+            printf "%s\t%s\n" 'store' 'Stock operations.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+        case 'store'
+            printf "%s\t%s\n" 'shelf' 'One shelf of the store.'
+            printf "%s\t%s\n" 'wipe' 'Wipe the store.'
+            printf "%s\t%s\n" 'pick' 'Pick something from a shelf.'
+        case 'store shelf'
+            printf "%s\t%s\n" 'count' 'Count letters in each name.'
+            printf "%s\t%s\n" 'nap' 'Sleep, then answer nothing.'
+        case '*'
+            return 1
+    end
+end
+
+function __kitchen_flags --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+            printf "%s\t%s\n" '--version' 'print the version and exit'
+            printf "%s\t%s\n" '--skill' 'print an Agent Skill (SKILL.md) for this tool'
+        case 'store'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'store shelf'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'types'
+            printf "%s\t%s\n" '--ratio' 'A float, 100% of it.'
+            printf "%s\t%s\n" '--flag' 'A boolean with --flag/--no-flag.'
+            printf "%s\t%s\n" '--no-flag' 'A boolean with --flag/--no-flag.'
+            printf "%s\t%s\n" '--path' ''
+            printf "%s\t%s\n" '--day' ''
+            printf "%s\t%s\n" '--moment' ''
+            printf "%s\t%s\n" '--at' ''
+            printf "%s\t%s\n" '--ident' ''
+            printf "%s\t%s\n" '--amount' ''
+            printf "%s\t%s\n" '--mode' ''
+            printf "%s\t%s\n" '--color' ''
+            printf "%s\t%s\n" '--level' ''
+            printf "%s\t%s\n" '--maybe' ''
+            printf "%s\t%s\n" '-i' 'Repeat me'
+            printf "%s\t%s\n" '--item' 'Repeat me'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'draw'
+            printf "%s\t%s\n" '--shape' 'The shape, as a JSON object.'
+            printf "%s\t%s\n" '--scale' 'How much to scale it.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'fail'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'store wipe'
+            printf "%s\t%s\n" '--yes' ''
+            printf "%s\t%s\n" '--no-yes' ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'store shelf count'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'store shelf nap'
+            printf "%s\t%s\n" '--seconds' ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'store pick'
+            printf "%s\t%s\n" '-s' 'Which store'
+            printf "%s\t%s\n" '--store' 'Which store'
+            printf "%s\t%s\n" '--size' 'How big'
+            printf "%s\t%s\n" '--count' ''
+            printf "%s\t%s\n" '--into' ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'completion'
+            printf "%s\t%s\n" '-h' 'show help'
+            printf "%s\t%s\n" '--help' 'show help'
+    end
+end
+
+function __kitchen_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __kitchen_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__kitchen_option "$node|$w")
+            case '*'
+                set -l child (__kitchen_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __kitchen_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__kitchen_option "$node|$parts[1]")
+        test -n "$key"; and __kitchen_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __kitchen_flags $node
+    else if not __kitchen_values "$node#$pos" "$cur" ''; and not __kitchen_values "$node#*" "$cur" ''; and test -z "$rest"
+        __kitchen_children $node; or __kitchen_flags $node
+    end
+end
+
+complete -c kitchen -f -k -a '(__kitchen_complete)'
+"""
+
+_PWSH_SCRIPT = r"""# PowerShell completion for kitchen, generated by burgee from the same model as the tool.
+# Install: kitchen completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs kitchen, except for values its author completes (kitchen __complete).
+
+Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+        '|types' = 'types'
+        '|draw' = 'draw'
+        '|fail' = 'fail'
+        '|store' = 'store'
+        '|completion' = 'completion'
+        'store|shelf' = 'store shelf'
+        'store|wipe' = 'store wipe'
+        'store|pick' = 'store pick'
+        'store shelf|count' = 'store shelf count'
+        'store shelf|nap' = 'store shelf nap'
+    }
+    $options = @{
+        '|-o' = '|--output'
+        '|--output' = '|--output'
+        'store|-o' = 'store|--output'
+        'store|--output' = 'store|--output'
+        'store shelf|-o' = 'store shelf|--output'
+        'store shelf|--output' = 'store shelf|--output'
+        'types|--ratio' = 'types|--ratio'
+        'types|--path' = 'types|--path'
+        'types|--day' = 'types|--day'
+        'types|--moment' = 'types|--moment'
+        'types|--at' = 'types|--at'
+        'types|--ident' = 'types|--ident'
+        'types|--amount' = 'types|--amount'
+        'types|--mode' = 'types|--mode'
+        'types|--color' = 'types|--color'
+        'types|--level' = 'types|--level'
+        'types|--maybe' = 'types|--maybe'
+        'types|-i' = 'types|--item'
+        'types|--item' = 'types|--item'
+        'types|-o' = 'types|--output'
+        'types|--output' = 'types|--output'
+        'draw|--shape' = 'draw|--shape'
+        'draw|--scale' = 'draw|--scale'
+        'draw|-o' = 'draw|--output'
+        'draw|--output' = 'draw|--output'
+        'fail|-o' = 'fail|--output'
+        'fail|--output' = 'fail|--output'
+        'store wipe|-o' = 'store wipe|--output'
+        'store wipe|--output' = 'store wipe|--output'
+        'store shelf count|-o' = 'store shelf count|--output'
+        'store shelf count|--output' = 'store shelf count|--output'
+        'store shelf nap|--seconds' = 'store shelf nap|--seconds'
+        'store shelf nap|-o' = 'store shelf nap|--output'
+        'store shelf nap|--output' = 'store shelf nap|--output'
+        'store pick|-s' = 'store pick|--store'
+        'store pick|--store' = 'store pick|--store'
+        'store pick|--size' = 'store pick|--size'
+        'store pick|--count' = 'store pick|--count'
+        'store pick|--into' = 'store pick|--into'
+        'store pick|-o' = 'store pick|--output'
+        'store pick|--output' = 'store pick|--output'
+    }
+    $values = @{
+        '|--output' = @('choice', 'json', 'text')
+        'store|--output' = @('choice', 'json', 'text')
+        'store shelf|--output' = @('choice', 'json', 'text')
+        'types|--ratio' = @('none')
+        'types|--path' = @('file')
+        'types|--day' = @('none')
+        'types|--moment' = @('none')
+        'types|--at' = @('none')
+        'types|--ident' = @('none')
+        'types|--amount' = @('none')
+        'types|--mode' = @('choice', 'fast', 'slow')
+        'types|--color' = @('choice', 'red', 'green', 'blue')
+        'types|--level' = @('choice', '1', '2')
+        'types|--maybe' = @('none')
+        'types|--item' = @('none')
+        'types|--output' = @('choice', 'json', 'text')
+        'types#0' = @('none')
+        'types#1' = @('none')
+        'draw|--shape' = @('none')
+        'draw|--scale' = @('none')
+        'draw|--output' = @('choice', 'json', 'text')
+        'fail|--output' = @('choice', 'json', 'text')
+        'fail#0' = @('choice', 'missing', 'busy', 'crash', 'print')
+        'store wipe|--output' = @('choice', 'json', 'text')
+        'store shelf count|--output' = @('choice', 'json', 'text')
+        'store shelf count#*' = @('none')
+        'store shelf nap|--seconds' = @('none')
+        'store shelf nap|--output' = @('choice', 'json', 'text')
+        'store pick|--store' = @('choice', 'main', 'back')
+        'store pick|--size' = @('dynamic')
+        'store pick|--count' = @('none')
+        'store pick|--into' = @('file')
+        'store pick|--output' = @('choice', 'json', 'text')
+        'store pick#0' = @('dynamic')
+        'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+    }
+    $listing = @{
+        '' = @(@('types', 'Echo every supported type back, converted.'), @('draw', 'Draw a shape given as JSON.'), @('fail', 'Fail in the way you ask for.'), @('store', 'Stock operations.'), @('completion', 'print a shell completion script'))
+        'store' = @(@('shelf', 'One shelf of the store.'), @('wipe', 'Wipe the store.'), @('pick', 'Pick something from a shelf.'))
+        'store shelf' = @(@('count', 'Count letters in each name.'), @('nap', 'Sleep, then answer nothing.'))
+    }
+    $flags = @{
+        '' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) for this tool'))
+        'store' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'types' = @(@('--ratio', 'A float, 100% of it.'), @('--flag', 'A boolean with --flag/--no-flag.'), @('--no-flag', 'A boolean with --flag/--no-flag.'), @('--path', ''), @('--day', ''), @('--moment', ''), @('--at', ''), @('--ident', ''), @('--amount', ''), @('--mode', ''), @('--color', ''), @('--level', ''), @('--maybe', ''), @('-i', 'Repeat me'), @('--item', 'Repeat me'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'draw' = @(@('--shape', 'The shape, as a JSON object.'), @('--scale', 'How much to scale it.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'fail' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store wipe' = @(@('--yes', ''), @('--no-yes', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf count' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf nap' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store pick' = @(@('-s', 'Which store'), @('--store', 'Which store'), @('--size', 'How big'), @('--count', ''), @('--into', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null | Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0], 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 
 
 if __name__ == "__main__":

@@ -516,7 +516,7 @@ def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _EXIT_CODES + _FOR_AGENTS if not group else ""
+    epilog = _EXIT_CODES + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
     if not group:
         parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -526,6 +526,8 @@ def _group_help(group: str) -> str:
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
         children.add_parser(name, help=summary)
+    if not group:
+        _root_extras(parser, children)
     return parser.format_help()
 
 
@@ -633,6 +635,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     invocation: _Invocation | None = None
     try:
+        if args and args[0] in _BUILTINS:
+            return _builtin(args)
         invocation = _Invocation(args)
         if invocation.version and not invocation.rest:
             result: object = {"name": PROGRAM, "version": VERSION}
@@ -684,11 +688,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 #: Flags about the tool itself, and whether each takes a value.
 _DESCRIBE_FLAGS = {"--schema": False, "--llms": False, "--field": True, "--explain": True,
                    "--config": True}
-_FOR_AGENTS = f"""
-For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json
-  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves
-  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from.
-"""
+
+
+def _for_agents() -> str:
+    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    return (
+        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
+        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
+        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
+        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+    )
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: Environment variables that name the agent running this tool.
@@ -1040,6 +1049,668 @@ def _as_list(value: object) -> list[Any]:
 _SCHEMA_JSON = '{"clispec":"0.3","name":"minimal","version":"0.1.0","description":"minimal","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"hello","description":"Say hello.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"world"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","usage"],"example":{"args":["hello"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `minimal <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `minimal schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"hello","description":"Say hello.","inputSchema":{"type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+
+
+# ---- Shell completion, the __complete protocol, and the Agent Skill ----
+
+_BUILTINS = ("completion", "__complete", "--skill")
+_SHELLS = ("bash", "zsh", "fish", "pwsh")
+_COMPLETION_HELP = r"""usage: minimal completion {bash,zsh,fish,pwsh}
+
+Print the shell completion script of minimal. It completes commands, groups, options,
+choices and file names; pressing TAB never runs minimal, except for values its author
+completes with a function (through 'minimal __complete').
+
+install:
+  bash  minimal completion bash > ~/.local/share/bash-completion/completions/minimal
+        (with the bash-completion package; or add  eval "$(minimal completion bash)"  to ~/.bashrc)
+  zsh   minimal completion zsh > "${fpath[1]}/_minimal"
+        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)
+  fish  minimal completion fish > ~/.config/fish/completions/minimal.fish
+  pwsh  minimal completion pwsh >> $PROFILE   (PowerShell 7.3 or later)
+"""
+
+
+def _builtin(args: list[str]) -> int:
+    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    if args[0] == "__complete":
+        return _complete(args[1:])
+    if args[0] == "--skill":
+        if len(args) > 1:
+            raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
+        sys.stdout.write(_SKILL)
+        return 0
+    rest = args[1:]
+    if not rest or rest[0] in _HELP:
+        if not rest:
+            raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
+        sys.stdout.write(_COMPLETION_HELP)
+        return 0
+    if rest[0] not in _SHELLS or len(rest) > 1:
+        raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
+    scripts = {"bash": _BASH_SCRIPT, "zsh": _ZSH_SCRIPT, "fish": _FISH_SCRIPT, "pwsh": _PWSH_SCRIPT}
+    sys.stdout.write(scripts[rest[0]])
+    return 0
+
+
+def _root_extras(parser: argparse.ArgumentParser, children: Any) -> None:
+    """The root help's built-ins: --skill and the completion command."""
+    parser.add_argument("--skill", action="store_true", help="print an Agent Skill (SKILL.md) and exit")
+    children.add_parser("completion", help="print a shell completion script (bash, zsh, fish, pwsh)")
+
+
+def _agents_md() -> str:
+    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.dirname(here)):
+        agents = os.path.join(folder, "AGENTS.md")
+        if os.path.isfile(agents):
+            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
+            return f"; read {shown}"
+    return ""
+
+
+def _complete(words: list[str]) -> int:
+    """Print the values a `complete=` function offers for the last word; never fail."""
+    try:
+        found = _candidates(words)
+    except Exception:  # noqa: BLE001 (a completer that raises offers nothing)
+        found = []
+    sys.stdout.write("".join(f"{line}\n" for line in found))
+    return 0
+
+
+def _candidates(words: list[str]) -> list[str]:
+    if not words:
+        return []
+    partial, before = words[-1], words[:-1]
+    node, index = "", 0
+    while index < len(before) and node in GROUPS:
+        token = before[index]
+        index += 1
+        if token in ("-o", "--output"):
+            index += 1
+        elif not token.startswith("-"):
+            node = f"{node} {token}".lstrip()
+    slots = _completion_slots(node) if node in COMMANDS else ()
+    if not slots:
+        return []
+    by_flag = {flag: slot for slot in slots for flag in slot[1]}
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
+    options: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+    positionals: list[Any] = []
+    want: Any = None
+    rest = False
+    for token in before[index:]:
+        if want is not None:
+            _remember(want, token, options, raw)
+            want = None
+        elif rest or not token.startswith("-") or token == "-":
+            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
+            positionals.append(_coerce(slot, token) if slot else token)
+            if slot is not None:
+                _remember(slot, token, options, raw, into=False)
+        elif token == "--":
+            rest = True
+        else:
+            flag, has_value, value = token.partition("=")
+            slot = by_flag.get(flag)
+            if slot is None and flag.startswith("--no-"):
+                slot = by_flag.get("--" + flag[5:])
+                if slot is not None and slot[2] == "flag":
+                    options[slot[0]] = False
+                continue
+            if slot is None:
+                continue
+            if slot[2] == "flag":
+                options[slot[0]] = True
+            elif has_value:
+                _remember(slot, value, options, raw)
+            else:
+                want = slot
+    prefix = ""
+    if want is None and not rest and partial.startswith("-") and "=" in partial:
+        flag, _, partial = partial.partition("=")
+        want = by_flag.get(flag)
+    elif want is None and not (partial.startswith("-") and not rest) and arguments:
+        want = arguments[min(len(positionals), len(arguments) - 1)]
+        if want[2] == "arg" and len(positionals) >= len(arguments):
+            want = None
+    if want is None or want[4] is None:
+        return []
+    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
+    stdout = sys.stdout
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (a completer's prints must not reach the shell)
+    try:
+        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
+        found = []
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                text = " ".join(str(description).split())
+                found.append(prefix + value + (f"\t{text}" if text else ""))
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return found
+
+
+def _coerce(slot: tuple[Any, ...], text: str) -> Any:
+    try:
+        return slot[3](text)
+    except (ValueError, TypeError):
+        return text
+
+
+def _remember(
+    slot: tuple[Any, ...], text: str, options: dict[str, Any], raw: dict[str, Any], into: bool = True
+) -> None:
+    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
+    name, mode = slot[0], slot[2]
+    if mode in ("append", "args"):
+        raw.setdefault(name, []).append(text)
+        if into:
+            options.setdefault(name, []).append(_coerce(slot, text))
+    else:
+        raw[name] = text
+        if into:
+            options[name] = _coerce(slot, text)
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command that has `complete=` values: (name, flags, mode, convert, fn, arity)."""
+    return ()
+
+
+_SKILL = r"""---
+name: "minimal"
+description: "The minimal command-line tool. Use this skill when a task needs minimal (hello): run it with --json and read one JSON envelope."
+compatibility: "Requires Python 3.9+ to run minimal."
+metadata:
+  version: "0.1.0"
+---
+<!-- Generated by burgee from handlers.py; do not edit. -->
+
+# minimal
+
+`minimal` is a command-line tool.
+
+## Contract
+
+- Run `minimal COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.
+- Give a command's input as one JSON object instead of flags: `minimal COMMAND --json '{"name": value}'` (keys are parameter names; `--json -` reads it from stdin).
+- `minimal schema COMMAND` prints a command's options, arguments and output as JSON; read it before using a command's options. `minimal COMMAND ... --explain OPTION` says where an option's value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.
+- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.
+
+## Exit codes
+
+| code | error kind | meaning |
+|---|---|---|
+| 0 | | success |
+| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |
+| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |
+| 4 | `action_required` | The command needs a decision or an action first; see next[]. |
+| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |
+
+## Commands
+
+- `minimal hello`: Say hello.
+
+Options of a command: `minimal schema COMMAND` or `minimal COMMAND --help`.
+"""
+
+_BASH_SCRIPT = r"""# bash completion for minimal, generated by burgee from the same model as the tool.
+# Install: minimal completion bash > ~/.local/share/bash-completion/completions/minimal
+# TAB never runs minimal, except for values its author completes (minimal __complete).
+
+__minimal_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__minimal_child() {
+    case "$1|$2" in
+        '|hello') REPLY='hello' ;;
+        '|completion') REPLY='completion' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__minimal_option() {
+    case "$1|$2" in
+'|-o'|'|--output') REPLY='|--output' ;;
+'hello|--name') REPLY='hello|--name' ;;
+'hello|-o'|'hello|--output') REPLY='hello|--output' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__minimal_values() {
+    case $1 in
+        '|--output') __minimal_add 'json' 'text' ;;
+        'hello|--name') ;;
+        'hello|--output') __minimal_add 'json' 'text' ;;
+        'completion#'0) __minimal_add 'bash' 'zsh' 'fish' 'pwsh' ;;
+        *) return 1 ;;
+    esac
+}
+
+__minimal_children() {
+    case $1 in
+        '') __minimal_add 'hello' 'completion' ;;
+        *) return 1 ;;
+    esac
+}
+
+__minimal_flags() {
+    case $1 in
+        '') __minimal_add '--json' '-o' '--output' '--debug' '-h' '--help' '--version' '--skill' ;;
+        'hello') __minimal_add '--name' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'completion') __minimal_add '-h' '--help' ;;
+    esac
+}
+
+__minimal_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__minimal_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_minimal_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __minimal_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __minimal_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __minimal_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __minimal_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __minimal_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __minimal_flags "$node"
+    elif ! __minimal_values "$node#$pos" && ! __minimal_values "$node#*" && [[ -z $rest ]]; then
+        __minimal_children "$node" || __minimal_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _minimal_completion minimal
+"""
+
+_ZSH_SCRIPT = r"""#compdef minimal
+# zsh completion for minimal, generated by burgee from the same model as the tool.
+# Install: minimal completion zsh > "${fpath[1]}/_minimal"  (then start a new zsh)
+# TAB never runs minimal, except for values its author completes (minimal __complete).
+
+__minimal_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__minimal_child() {
+    case "$1|$2" in
+        ('|hello') REPLY='hello' ;;
+        ('|completion') REPLY='completion' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__minimal_option() {
+    case "$1|$2" in
+        ('|-o'|'|--output') REPLY='|--output' ;;
+        ('hello|--name') REPLY='hello|--name' ;;
+        ('hello|-o'|'hello|--output') REPLY='hello|--output' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__minimal_values() {
+    case $1 in
+        ('|--output') compadd -- 'json' 'text' ;;
+        ('hello|--name') ;;
+        ('hello|--output') compadd -- 'json' 'text' ;;
+        ('completion#'0) compadd -- 'bash' 'zsh' 'fish' 'pwsh' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__minimal_children() {
+    case $1 in
+        ('') __minimal_describe 'hello' 'Say hello.' 'completion' 'print a shell completion script' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__minimal_flags() {
+    case $1 in
+        ('') __minimal_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) for this tool' ;;
+        ('hello') __minimal_describe '--name' '' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('completion') __minimal_describe '-h' 'show help' '--help' 'show help' ;;
+    esac
+}
+
+__minimal_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word" 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}"); else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_minimal() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __minimal_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __minimal_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __minimal_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __minimal_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __minimal_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __minimal_flags "$node"
+    elif ! __minimal_values "$node#$pos" && ! __minimal_values "$node#*" && [[ -z $rest ]]; then
+        __minimal_children "$node" || __minimal_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _minimal "$@"
+else
+    compdef _minimal minimal
+fi
+"""
+
+_FISH_SCRIPT = r"""# fish completion for minimal, generated by burgee from the same model as the tool.
+# Install: minimal completion fish > ~/.config/fish/completions/minimal.fish
+# TAB never runs minimal, except for values its author completes (minimal __complete).
+
+function __minimal_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __minimal_child --argument-names key
+    switch $key
+        case '|hello'
+            echo 'hello'
+        case '|completion'
+            echo 'completion'
+    end
+end
+
+function __minimal_option --argument-names key
+    switch $key
+        case '|-o' '|--output'
+            echo '|--output'
+        case 'hello|--name'
+            echo 'hello|--name'
+        case 'hello|-o' 'hello|--output'
+            echo 'hello|--output'
+    end
+end
+
+function __minimal_values --argument-names key cur prefix
+    switch $key
+        case '|--output'
+            __minimal_add "$prefix" 'json' 'text'
+        case 'hello|--name'
+        case 'hello|--output'
+            __minimal_add "$prefix" 'json' 'text'
+        case 'completion#'0
+            __minimal_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case '*'
+            return 1
+    end
+end
+
+function __minimal_children --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" 'hello' 'Say hello.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+        case '*'
+            return 1
+    end
+end
+
+function __minimal_flags --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+            printf "%s\t%s\n" '--version' 'print the version and exit'
+            printf "%s\t%s\n" '--skill' 'print an Agent Skill (SKILL.md) for this tool'
+        case 'hello'
+            printf "%s\t%s\n" '--name' ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'completion'
+            printf "%s\t%s\n" '-h' 'show help'
+            printf "%s\t%s\n" '--help' 'show help'
+    end
+end
+
+function __minimal_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __minimal_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__minimal_option "$node|$w")
+            case '*'
+                set -l child (__minimal_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __minimal_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__minimal_option "$node|$parts[1]")
+        test -n "$key"; and __minimal_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __minimal_flags $node
+    else if not __minimal_values "$node#$pos" "$cur" ''; and not __minimal_values "$node#*" "$cur" ''; and test -z "$rest"
+        __minimal_children $node; or __minimal_flags $node
+    end
+end
+
+complete -c minimal -f -k -a '(__minimal_complete)'
+"""
+
+_PWSH_SCRIPT = r"""# PowerShell completion for minimal, generated by burgee from the same model as the tool.
+# Install: minimal completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs minimal, except for values its author completes (minimal __complete).
+
+Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+        '|hello' = 'hello'
+        '|completion' = 'completion'
+    }
+    $options = @{
+        '|-o' = '|--output'
+        '|--output' = '|--output'
+        'hello|--name' = 'hello|--name'
+        'hello|-o' = 'hello|--output'
+        'hello|--output' = 'hello|--output'
+    }
+    $values = @{
+        '|--output' = @('choice', 'json', 'text')
+        'hello|--name' = @('none')
+        'hello|--output' = @('choice', 'json', 'text')
+        'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+    }
+    $listing = @{
+        '' = @(@('hello', 'Say hello.'), @('completion', 'print a shell completion script'))
+    }
+    $flags = @{
+        '' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) for this tool'))
+        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null | Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0], 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 
 
 if __name__ == "__main__":

@@ -769,7 +769,7 @@ def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does and what it contains."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _EXIT_CODES + _FOR_AGENTS if not group else ""
+    epilog = _EXIT_CODES + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
     if not group:
         parser.add_argument("--version", action="store_true", help="print the version and exit")
@@ -779,6 +779,8 @@ def _group_help(group: str) -> str:
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
         children.add_parser(name, help=summary)
+    if not group:
+        _root_extras(parser, children)
     return parser.format_help()
 
 
@@ -886,6 +888,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     invocation: _Invocation | None = None
     try:
+        if args and args[0] in _BUILTINS:
+            return _builtin(args)
         invocation = _Invocation(args)
         if invocation.version and not invocation.rest:
             result: object = {"name": PROGRAM, "version": VERSION}
@@ -937,11 +941,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 #: Flags about the tool itself, and whether each takes a value.
 _DESCRIBE_FLAGS = {"--schema": False, "--llms": False, "--field": True, "--explain": True,
                    "--config": True}
-_FOR_AGENTS = f"""
-For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json
-  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves
-  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from.
-"""
+
+
+def _for_agents() -> str:
+    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    return (
+        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
+        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
+        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
+        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+    )
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
 #: Environment variables that name the agent running this tool.
@@ -1309,6 +1318,873 @@ def _as_list(value: object) -> list[Any]:
 _SCHEMA_JSON = '{"clispec":"0.3","name":"settings","version":"0.3.0","description":"Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"SETTINGS","config":{"files":["./settings.toml","./settings.json","$XDG_CONFIG_HOME/settings/config.toml","$XDG_CONFIG_HOME/settings/config.json","[tool.settings] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"connect","description":"Say where it would connect; nothing is contacted.","effects":"read_only","cardinality":"single","args":[{"name":"--host","type":"string","required":false,"default":"localhost","description":"The server\'s host name.","env":"SETTINGS_HOST"},{"name":"--port","type":"integer","short":"-p","required":false,"default":8080,"description":"The TCP port","env":"SETTINGS_PORT","minimum":1,"maximum":65535},{"name":"--token","type":"string","required":false,"description":"The API token","env":"SETTINGS_TOKEN","secret":true},{"name":"--mode","type":"string","required":false,"default":"safe","enum":["fast","safe"],"description":"How careful to be.","env":"SETTINGS_MODE"},{"name":"--retries","type":"integer","required":false,"default":3,"description":"How often to retry (env RETRIES).","env":"RETRIES","minimum":0},{"name":"--verbose","type":"boolean","required":false,"default":false,"description":"Talk more (never from the environment)."},{"name":"--tag","type":"string[]","required":false,"default":[],"description":"Tags to send; repeat for more.","env":"SETTINGS_TAG"},{"name":"--ratio","type":"number","required":false,"default":0.5,"description":"A fraction between 0 and 1.","env":"SETTINGS_RATIO","minimum":0.0,"maximum":1.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","usage"],"example":{"args":["connect","--host","example.org","--port","443"]},"usage_examples":["settings connect --host example.org --port 443"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","effects":"idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false,"description":"Apply without asking.","env":"SETTINGS_YES"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","usage"],"example":{"args":["apply","--yes"]},"usage_examples":["settings apply --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false}},{"name":"remote show","description":"Show one remote by name.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"origin","description":"The remote\'s name.","env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","usage"],"example":{"args":["remote","show"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false}},{"name":"remote forget","description":"Forget a remote (people only).","effects":"non_idempotent","cardinality":"single","args":[{"name":"--name","type":"string","required":true,"env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","usage"],"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"refused","exit_code":5,"retryable":true,"description":"The server refused the connection."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `settings <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `settings schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"connect","description":"Say where it would connect; nothing is contacted.","inputSchema":{"type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote show","description":"Show one remote by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+
+
+# ---- Shell completion, the __complete protocol, and the Agent Skill ----
+
+_BUILTINS = ("completion", "__complete", "--skill")
+_SHELLS = ("bash", "zsh", "fish", "pwsh")
+_COMPLETION_HELP = r"""usage: settings completion {bash,zsh,fish,pwsh}
+
+Print the shell completion script of settings. It completes commands, groups, options,
+choices and file names; pressing TAB never runs settings, except for values its author
+completes with a function (through 'settings __complete').
+
+install:
+  bash  settings completion bash > ~/.local/share/bash-completion/completions/settings
+        (with the bash-completion package; or add  eval "$(settings completion bash)"  to ~/.bashrc)
+  zsh   settings completion zsh > "${fpath[1]}/_settings"
+        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)
+  fish  settings completion fish > ~/.config/fish/completions/settings.fish
+  pwsh  settings completion pwsh >> $PROFILE   (PowerShell 7.3 or later)
+"""
+
+
+def _builtin(args: list[str]) -> int:
+    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    if args[0] == "__complete":
+        return _complete(args[1:])
+    if args[0] == "--skill":
+        if len(args) > 1:
+            raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
+        sys.stdout.write(_SKILL)
+        return 0
+    rest = args[1:]
+    if not rest or rest[0] in _HELP:
+        if not rest:
+            raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
+        sys.stdout.write(_COMPLETION_HELP)
+        return 0
+    if rest[0] not in _SHELLS or len(rest) > 1:
+        raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
+    scripts = {"bash": _BASH_SCRIPT, "zsh": _ZSH_SCRIPT, "fish": _FISH_SCRIPT, "pwsh": _PWSH_SCRIPT}
+    sys.stdout.write(scripts[rest[0]])
+    return 0
+
+
+def _root_extras(parser: argparse.ArgumentParser, children: Any) -> None:
+    """The root help's built-ins: --skill and the completion command."""
+    parser.add_argument("--skill", action="store_true", help="print an Agent Skill (SKILL.md) and exit")
+    children.add_parser("completion", help="print a shell completion script (bash, zsh, fish, pwsh)")
+
+
+def _agents_md() -> str:
+    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.dirname(here)):
+        agents = os.path.join(folder, "AGENTS.md")
+        if os.path.isfile(agents):
+            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
+            return f"; read {shown}"
+    return ""
+
+
+def _complete(words: list[str]) -> int:
+    """Print the values a `complete=` function offers for the last word; never fail."""
+    try:
+        found = _candidates(words)
+    except Exception:  # noqa: BLE001 (a completer that raises offers nothing)
+        found = []
+    sys.stdout.write("".join(f"{line}\n" for line in found))
+    return 0
+
+
+def _candidates(words: list[str]) -> list[str]:
+    if not words:
+        return []
+    partial, before = words[-1], words[:-1]
+    node, index = "", 0
+    while index < len(before) and node in GROUPS:
+        token = before[index]
+        index += 1
+        if token in ("-o", "--output"):
+            index += 1
+        elif not token.startswith("-"):
+            node = f"{node} {token}".lstrip()
+    slots = _completion_slots(node) if node in COMMANDS else ()
+    if not slots:
+        return []
+    by_flag = {flag: slot for slot in slots for flag in slot[1]}
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
+    options: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+    positionals: list[Any] = []
+    want: Any = None
+    rest = False
+    for token in before[index:]:
+        if want is not None:
+            _remember(want, token, options, raw)
+            want = None
+        elif rest or not token.startswith("-") or token == "-":
+            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
+            positionals.append(_coerce(slot, token) if slot else token)
+            if slot is not None:
+                _remember(slot, token, options, raw, into=False)
+        elif token == "--":
+            rest = True
+        else:
+            flag, has_value, value = token.partition("=")
+            slot = by_flag.get(flag)
+            if slot is None and flag.startswith("--no-"):
+                slot = by_flag.get("--" + flag[5:])
+                if slot is not None and slot[2] == "flag":
+                    options[slot[0]] = False
+                continue
+            if slot is None:
+                continue
+            if slot[2] == "flag":
+                options[slot[0]] = True
+            elif has_value:
+                _remember(slot, value, options, raw)
+            else:
+                want = slot
+    prefix = ""
+    if want is None and not rest and partial.startswith("-") and "=" in partial:
+        flag, _, partial = partial.partition("=")
+        want = by_flag.get(flag)
+    elif want is None and not (partial.startswith("-") and not rest) and arguments:
+        want = arguments[min(len(positionals), len(arguments) - 1)]
+        if want[2] == "arg" and len(positionals) >= len(arguments):
+            want = None
+    if want is None or want[4] is None:
+        return []
+    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
+    stdout = sys.stdout
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (a completer's prints must not reach the shell)
+    try:
+        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
+        found = []
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                text = " ".join(str(description).split())
+                found.append(prefix + value + (f"\t{text}" if text else ""))
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return found
+
+
+def _coerce(slot: tuple[Any, ...], text: str) -> Any:
+    try:
+        return slot[3](text)
+    except (ValueError, TypeError):
+        return text
+
+
+def _remember(
+    slot: tuple[Any, ...], text: str, options: dict[str, Any], raw: dict[str, Any], into: bool = True
+) -> None:
+    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
+    name, mode = slot[0], slot[2]
+    if mode in ("append", "args"):
+        raw.setdefault(name, []).append(text)
+        if into:
+            options.setdefault(name, []).append(_coerce(slot, text))
+    else:
+        raw[name] = text
+        if into:
+            options[name] = _coerce(slot, text)
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command that has `complete=` values: (name, flags, mode, convert, fn, arity)."""
+    return ()
+
+
+_SKILL = r"""---
+name: "settings"
+description: "Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required. Use this skill when a task needs settings (connect, apply, remote show, remote forget): run it with --json and read one JSON envelope."
+compatibility: "Requires Python 3.9+ to run settings."
+metadata:
+  version: "0.3.0"
+---
+<!-- Generated by burgee from handlers.py; do not edit. -->
+
+# settings
+
+Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required.
+
+## Contract
+
+- Run `settings COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.
+- Give a command's input as one JSON object instead of flags: `settings COMMAND --json '{"name": value}'` (keys are parameter names; `--json -` reads it from stdin).
+- `settings schema COMMAND` prints a command's options, arguments and output as JSON; read it before using a command's options. `settings COMMAND ... --explain OPTION` says where an option's value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.
+- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.
+
+## Exit codes
+
+| code | error kind | meaning |
+|---|---|---|
+| 0 | | success |
+| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |
+| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |
+| 4 | `action_required` | The command needs a decision or an action first; see next[]. |
+| 5 | `refused` | The server refused the connection. |
+| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |
+
+## Commands
+
+- `settings connect`: Say where it would connect; nothing is contacted.
+  Example: `settings connect --host example.org --port 443`
+- `settings apply`: Apply the settings; asks first, or stops when nobody can answer.
+  Example: `settings apply --yes`
+- `settings remote show`: Show one remote by name.
+- `settings remote forget --OPTION VALUE`: Forget a remote (people only).
+
+Options of a command: `settings schema COMMAND` or `settings COMMAND --help`.
+"""
+
+_BASH_SCRIPT = r"""# bash completion for settings, generated by burgee from the same model as the tool.
+# Install: settings completion bash > ~/.local/share/bash-completion/completions/settings
+# TAB never runs settings, except for values its author completes (settings __complete).
+
+__settings_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__settings_child() {
+    case "$1|$2" in
+        '|connect') REPLY='connect' ;;
+        '|apply') REPLY='apply' ;;
+        '|remote') REPLY='remote' ;;
+        '|completion') REPLY='completion' ;;
+        'remote|show') REPLY='remote show' ;;
+        'remote|forget') REPLY='remote forget' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__settings_option() {
+    case "$1|$2" in
+'|-o'|'|--output') REPLY='|--output' ;;
+'remote|-o'|'remote|--output') REPLY='remote|--output' ;;
+'connect|--host') REPLY='connect|--host' ;;
+'connect|-p'|'connect|--port') REPLY='connect|--port' ;;
+'connect|--token') REPLY='connect|--token' ;;
+'connect|--mode') REPLY='connect|--mode' ;;
+'connect|--retries') REPLY='connect|--retries' ;;
+'connect|--tag') REPLY='connect|--tag' ;;
+'connect|--ratio') REPLY='connect|--ratio' ;;
+'connect|-o'|'connect|--output') REPLY='connect|--output' ;;
+'apply|-o'|'apply|--output') REPLY='apply|--output' ;;
+'remote show|--name') REPLY='remote show|--name' ;;
+'remote show|-o'|'remote show|--output') REPLY='remote show|--output' ;;
+'remote forget|--name') REPLY='remote forget|--name' ;;
+'remote forget|-o'|'remote forget|--output') REPLY='remote forget|--output' ;;
+        *) REPLY="" ;;
+    esac
+}
+
+__settings_values() {
+    case $1 in
+        '|--output') __settings_add 'json' 'text' ;;
+        'remote|--output') __settings_add 'json' 'text' ;;
+        'connect|--host') ;;
+        'connect|--port') ;;
+        'connect|--token') ;;
+        'connect|--mode') __settings_add 'fast' 'safe' ;;
+        'connect|--retries') ;;
+        'connect|--tag') ;;
+        'connect|--ratio') ;;
+        'connect|--output') __settings_add 'json' 'text' ;;
+        'apply|--output') __settings_add 'json' 'text' ;;
+        'remote show|--name') ;;
+        'remote show|--output') __settings_add 'json' 'text' ;;
+        'remote forget|--name') ;;
+        'remote forget|--output') __settings_add 'json' 'text' ;;
+        'completion#'0) __settings_add 'bash' 'zsh' 'fish' 'pwsh' ;;
+        *) return 1 ;;
+    esac
+}
+
+__settings_children() {
+    case $1 in
+        '') __settings_add 'connect' 'apply' 'remote' 'completion' ;;
+        'remote') __settings_add 'show' 'forget' ;;
+        *) return 1 ;;
+    esac
+}
+
+__settings_flags() {
+    case $1 in
+        '') __settings_add '--json' '-o' '--output' '--debug' '-h' '--help' '--version' '--skill' ;;
+        'remote') __settings_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'connect') __settings_add '--host' '-p' '--port' '--token' '--mode' '--retries' '--verbose' '--no-verbose' '--tag' '--ratio' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'apply') __settings_add '--yes' '--no-yes' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'remote show') __settings_add '--name' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'remote forget') __settings_add '--name' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        'completion') __settings_add '-h' '--help' ;;
+    esac
+}
+
+__settings_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__settings_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_settings_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __settings_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __settings_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __settings_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __settings_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __settings_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __settings_flags "$node"
+    elif ! __settings_values "$node#$pos" && ! __settings_values "$node#*" && [[ -z $rest ]]; then
+        __settings_children "$node" || __settings_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _settings_completion settings
+"""
+
+_ZSH_SCRIPT = r"""#compdef settings
+# zsh completion for settings, generated by burgee from the same model as the tool.
+# Install: settings completion zsh > "${fpath[1]}/_settings"  (then start a new zsh)
+# TAB never runs settings, except for values its author completes (settings __complete).
+
+__settings_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__settings_child() {
+    case "$1|$2" in
+        ('|connect') REPLY='connect' ;;
+        ('|apply') REPLY='apply' ;;
+        ('|remote') REPLY='remote' ;;
+        ('|completion') REPLY='completion' ;;
+        ('remote|show') REPLY='remote show' ;;
+        ('remote|forget') REPLY='remote forget' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__settings_option() {
+    case "$1|$2" in
+        ('|-o'|'|--output') REPLY='|--output' ;;
+        ('remote|-o'|'remote|--output') REPLY='remote|--output' ;;
+        ('connect|--host') REPLY='connect|--host' ;;
+        ('connect|-p'|'connect|--port') REPLY='connect|--port' ;;
+        ('connect|--token') REPLY='connect|--token' ;;
+        ('connect|--mode') REPLY='connect|--mode' ;;
+        ('connect|--retries') REPLY='connect|--retries' ;;
+        ('connect|--tag') REPLY='connect|--tag' ;;
+        ('connect|--ratio') REPLY='connect|--ratio' ;;
+        ('connect|-o'|'connect|--output') REPLY='connect|--output' ;;
+        ('apply|-o'|'apply|--output') REPLY='apply|--output' ;;
+        ('remote show|--name') REPLY='remote show|--name' ;;
+        ('remote show|-o'|'remote show|--output') REPLY='remote show|--output' ;;
+        ('remote forget|--name') REPLY='remote forget|--name' ;;
+        ('remote forget|-o'|'remote forget|--output') REPLY='remote forget|--output' ;;
+        (*) REPLY="" ;;
+    esac
+}
+
+__settings_values() {
+    case $1 in
+        ('|--output') compadd -- 'json' 'text' ;;
+        ('remote|--output') compadd -- 'json' 'text' ;;
+        ('connect|--host') ;;
+        ('connect|--port') ;;
+        ('connect|--token') ;;
+        ('connect|--mode') compadd -- 'fast' 'safe' ;;
+        ('connect|--retries') ;;
+        ('connect|--tag') ;;
+        ('connect|--ratio') ;;
+        ('connect|--output') compadd -- 'json' 'text' ;;
+        ('apply|--output') compadd -- 'json' 'text' ;;
+        ('remote show|--name') ;;
+        ('remote show|--output') compadd -- 'json' 'text' ;;
+        ('remote forget|--name') ;;
+        ('remote forget|--output') compadd -- 'json' 'text' ;;
+        ('completion#'0) compadd -- 'bash' 'zsh' 'fish' 'pwsh' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__settings_children() {
+    case $1 in
+        ('') __settings_describe 'connect' 'Say where it would connect; nothing is contacted.' 'apply' 'Apply the settings; asks first, or stops when nobody can answer.' 'remote' 'The remote end.' 'completion' 'print a shell completion script' ;;
+        ('remote') __settings_describe 'show' 'Show one remote by name.' 'forget' 'Forget a remote (people only).' ;;
+        (*) return 1 ;;
+    esac
+}
+
+__settings_flags() {
+    case $1 in
+        ('') __settings_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) for this tool' ;;
+        ('remote') __settings_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('connect') __settings_describe '--host' 'The server'\''s host name.' '-p' 'The TCP port' '--port' 'The TCP port' '--token' 'The API token' '--mode' 'How careful to be.' '--retries' 'How often to retry (env RETRIES).' '--verbose' 'Talk more (never from the environment).' '--no-verbose' 'Talk more (never from the environment).' '--tag' 'Tags to send; repeat for more.' '--ratio' 'A fraction between 0 and 1.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('apply') __settings_describe '--yes' 'Apply without asking.' '--no-yes' 'Apply without asking.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('remote show') __settings_describe '--name' 'The remote'\''s name.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('remote forget') __settings_describe '--name' '' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('completion') __settings_describe '-h' 'show help' '--help' 'show help' ;;
+    esac
+}
+
+__settings_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word" 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}"); else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_settings() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __settings_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __settings_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __settings_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __settings_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __settings_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __settings_flags "$node"
+    elif ! __settings_values "$node#$pos" && ! __settings_values "$node#*" && [[ -z $rest ]]; then
+        __settings_children "$node" || __settings_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _settings "$@"
+else
+    compdef _settings settings
+fi
+"""
+
+_FISH_SCRIPT = r"""# fish completion for settings, generated by burgee from the same model as the tool.
+# Install: settings completion fish > ~/.config/fish/completions/settings.fish
+# TAB never runs settings, except for values its author completes (settings __complete).
+
+function __settings_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __settings_child --argument-names key
+    switch $key
+        case '|connect'
+            echo 'connect'
+        case '|apply'
+            echo 'apply'
+        case '|remote'
+            echo 'remote'
+        case '|completion'
+            echo 'completion'
+        case 'remote|show'
+            echo 'remote show'
+        case 'remote|forget'
+            echo 'remote forget'
+    end
+end
+
+function __settings_option --argument-names key
+    switch $key
+        case '|-o' '|--output'
+            echo '|--output'
+        case 'remote|-o' 'remote|--output'
+            echo 'remote|--output'
+        case 'connect|--host'
+            echo 'connect|--host'
+        case 'connect|-p' 'connect|--port'
+            echo 'connect|--port'
+        case 'connect|--token'
+            echo 'connect|--token'
+        case 'connect|--mode'
+            echo 'connect|--mode'
+        case 'connect|--retries'
+            echo 'connect|--retries'
+        case 'connect|--tag'
+            echo 'connect|--tag'
+        case 'connect|--ratio'
+            echo 'connect|--ratio'
+        case 'connect|-o' 'connect|--output'
+            echo 'connect|--output'
+        case 'apply|-o' 'apply|--output'
+            echo 'apply|--output'
+        case 'remote show|--name'
+            echo 'remote show|--name'
+        case 'remote show|-o' 'remote show|--output'
+            echo 'remote show|--output'
+        case 'remote forget|--name'
+            echo 'remote forget|--name'
+        case 'remote forget|-o' 'remote forget|--output'
+            echo 'remote forget|--output'
+    end
+end
+
+function __settings_values --argument-names key cur prefix
+    switch $key
+        case '|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'remote|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'connect|--host'
+        case 'connect|--port'
+        case 'connect|--token'
+        case 'connect|--mode'
+            __settings_add "$prefix" 'fast' 'safe'
+        case 'connect|--retries'
+        case 'connect|--tag'
+        case 'connect|--ratio'
+        case 'connect|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'apply|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'remote show|--name'
+        case 'remote show|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'remote forget|--name'
+        case 'remote forget|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'completion#'0
+            __settings_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case '*'
+            return 1
+    end
+end
+
+function __settings_children --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" 'connect' 'Say where it would connect; nothing is contacted.'
+            printf "%s\t%s\n" 'apply' 'Apply the settings; asks first, or stops when nobody can answer.'
+            printf "%s\t%s\n" 'remote' 'The remote end.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+        case 'remote'
+            printf "%s\t%s\n" 'show' 'Show one remote by name.'
+            printf "%s\t%s\n" 'forget' 'Forget a remote (people only).'
+        case '*'
+            return 1
+    end
+end
+
+function __settings_flags --argument-names node
+    switch $node
+        case ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+            printf "%s\t%s\n" '--version' 'print the version and exit'
+            printf "%s\t%s\n" '--skill' 'print an Agent Skill (SKILL.md) for this tool'
+        case 'remote'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'connect'
+            printf "%s\t%s\n" '--host' 'The server\'s host name.'
+            printf "%s\t%s\n" '-p' 'The TCP port'
+            printf "%s\t%s\n" '--port' 'The TCP port'
+            printf "%s\t%s\n" '--token' 'The API token'
+            printf "%s\t%s\n" '--mode' 'How careful to be.'
+            printf "%s\t%s\n" '--retries' 'How often to retry (env RETRIES).'
+            printf "%s\t%s\n" '--verbose' 'Talk more (never from the environment).'
+            printf "%s\t%s\n" '--no-verbose' 'Talk more (never from the environment).'
+            printf "%s\t%s\n" '--tag' 'Tags to send; repeat for more.'
+            printf "%s\t%s\n" '--ratio' 'A fraction between 0 and 1.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'apply'
+            printf "%s\t%s\n" '--yes' 'Apply without asking.'
+            printf "%s\t%s\n" '--no-yes' 'Apply without asking.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'remote show'
+            printf "%s\t%s\n" '--name' 'The remote\'s name.'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'remote forget'
+            printf "%s\t%s\n" '--name' ''
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
+            printf "%s\t%s\n" '-o' 'output format'
+            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
+        case 'completion'
+            printf "%s\t%s\n" '-h' 'show help'
+            printf "%s\t%s\n" '--help' 'show help'
+    end
+end
+
+function __settings_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __settings_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__settings_option "$node|$w")
+            case '*'
+                set -l child (__settings_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __settings_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__settings_option "$node|$parts[1]")
+        test -n "$key"; and __settings_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __settings_flags $node
+    else if not __settings_values "$node#$pos" "$cur" ''; and not __settings_values "$node#*" "$cur" ''; and test -z "$rest"
+        __settings_children $node; or __settings_flags $node
+    end
+end
+
+complete -c settings -f -k -a '(__settings_complete)'
+"""
+
+_PWSH_SCRIPT = r"""# PowerShell completion for settings, generated by burgee from the same model as the tool.
+# Install: settings completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs settings, except for values its author completes (settings __complete).
+
+Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+        '|connect' = 'connect'
+        '|apply' = 'apply'
+        '|remote' = 'remote'
+        '|completion' = 'completion'
+        'remote|show' = 'remote show'
+        'remote|forget' = 'remote forget'
+    }
+    $options = @{
+        '|-o' = '|--output'
+        '|--output' = '|--output'
+        'remote|-o' = 'remote|--output'
+        'remote|--output' = 'remote|--output'
+        'connect|--host' = 'connect|--host'
+        'connect|-p' = 'connect|--port'
+        'connect|--port' = 'connect|--port'
+        'connect|--token' = 'connect|--token'
+        'connect|--mode' = 'connect|--mode'
+        'connect|--retries' = 'connect|--retries'
+        'connect|--tag' = 'connect|--tag'
+        'connect|--ratio' = 'connect|--ratio'
+        'connect|-o' = 'connect|--output'
+        'connect|--output' = 'connect|--output'
+        'apply|-o' = 'apply|--output'
+        'apply|--output' = 'apply|--output'
+        'remote show|--name' = 'remote show|--name'
+        'remote show|-o' = 'remote show|--output'
+        'remote show|--output' = 'remote show|--output'
+        'remote forget|--name' = 'remote forget|--name'
+        'remote forget|-o' = 'remote forget|--output'
+        'remote forget|--output' = 'remote forget|--output'
+    }
+    $values = @{
+        '|--output' = @('choice', 'json', 'text')
+        'remote|--output' = @('choice', 'json', 'text')
+        'connect|--host' = @('none')
+        'connect|--port' = @('none')
+        'connect|--token' = @('none')
+        'connect|--mode' = @('choice', 'fast', 'safe')
+        'connect|--retries' = @('none')
+        'connect|--tag' = @('none')
+        'connect|--ratio' = @('none')
+        'connect|--output' = @('choice', 'json', 'text')
+        'apply|--output' = @('choice', 'json', 'text')
+        'remote show|--name' = @('none')
+        'remote show|--output' = @('choice', 'json', 'text')
+        'remote forget|--name' = @('none')
+        'remote forget|--output' = @('choice', 'json', 'text')
+        'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+    }
+    $listing = @{
+        '' = @(@('connect', 'Say where it would connect; nothing is contacted.'), @('apply', 'Apply the settings; asks first, or stops when nobody can answer.'), @('remote', 'The remote end.'), @('completion', 'print a shell completion script'))
+        'remote' = @(@('show', 'Show one remote by name.'), @('forget', 'Forget a remote (people only).'))
+    }
+    $flags = @{
+        '' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) for this tool'))
+        'remote' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null | Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0], 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 
 
 if __name__ == "__main__":

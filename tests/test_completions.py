@@ -1,0 +1,339 @@
+"""Completion scripts, driven by the real shells: what TAB offers at several cursor positions.
+
+bash runs the registered function with COMP_WORDS/COMP_CWORD as readline would set them
+(with bash-completion loaded, and without it); zsh runs the generated function with
+`words`/`CURRENT`/`PREFIX` set and `compadd` captured; fish answers `complete -C LINE`.
+No terminal, no timing: each case is one shell process that prints the candidates.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import GOLDEN, REGEN, burgee, generate, run
+
+TOOL = GOLDEN / "kitchen" / "kitchen.py"
+SCRIPTS = GOLDEN / "kitchen" / "completions"
+BASH_COMPLETION = Path("/usr/share/bash-completion/bash_completion")
+COMMANDS = ["types", "draw", "fail", "store", "completion"]
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """PATH with a `kitchen` that runs the golden tool and logs every run; a dir with files."""
+    root = tmp_path_factory.mktemp("shells")
+    bin_dir = root / "bin"
+    bin_dir.mkdir()
+    log = root / "runs.log"
+    wrapper = bin_dir / "kitchen"
+    wrapper.write_text(
+        f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{sys.executable}" "{TOOL}" "$@"\n', encoding="utf-8"
+    )
+    wrapper.chmod(0o755)
+    work = root / "work"
+    (work / "beta-dir").mkdir(parents=True)
+    (work / "alpha.txt").write_text("a", encoding="utf-8")
+    environ = {k: v for k, v in os.environ.items() if not k.endswith("_DEBUG")}
+    environ.update(PATH=f"{bin_dir}{os.pathsep}{environ['PATH']}", HOME=str(root), LOG=str(log),
+                   WORK=str(work), XDG_CONFIG_HOME=str(root / "config"), XDG_DATA_HOME=str(root / "data"))
+    return environ
+
+
+def _runs(env: dict[str, str]) -> list[str]:
+    log = Path(env["LOG"])
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+def _words(line: str) -> list[str]:
+    """The words readline makes of `line`: split at blanks, and at `=` (COMP_WORDBREAKS)."""
+    words: list[str] = []
+    for token in line.split(" "):
+        parts = re.split(r"(=)", token)
+        words.extend(p for p in parts if p != "") if "=" in token else words.append(token)
+    return words
+
+
+def bash(env: dict[str, str], line: str, *, with_bash_completion: bool = True) -> list[str]:
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    words = _words(line)
+    load = f"source {BASH_COMPLETION}\n" if with_bash_completion else ""
+    if with_bash_completion and not BASH_COMPLETION.exists():
+        pytest.skip("bash-completion is not installed")
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    script = (
+        f"{load}source '{SCRIPTS / 'kitchen'}'\n"
+        f"cd \"$WORK\"\nCOMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+        f"COMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n"
+        "_kitchen_completion kitchen \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    proc = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], env=env,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return [w for w in proc.stdout.splitlines() if w]
+
+
+ZSH_HARNESS = r"""
+compdef() { : }
+_files() { print -r -- '<files>' }
+compset() { [[ $1 == -P ]] && PREFIX=${PREFIX#*=}; return 0 }
+compadd() {
+    while (( $# )); do
+        case $1 in
+            (-d) shift 2 ;;
+            (--) shift; break ;;
+            (*) shift ;;
+        esac
+    done
+    local c
+    for c in "$@"; do [[ $c == ${PREFIX}* ]] && print -r -- $c; done
+}
+"""
+
+
+def zsh(env: dict[str, str], line: str) -> list[str]:
+    if shutil.which("zsh") is None:
+        pytest.skip("zsh is not installed")
+    words = line.split(" ")
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    script = (
+        f"{ZSH_HARNESS}\nsource '{SCRIPTS / '_kitchen'}'\ncd \"$WORK\"\n"
+        f"words=({quoted}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}\n_kitchen\n"
+    )
+    proc = subprocess.run(["zsh", "-f", "-c", script], env=env, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return [w for w in proc.stdout.splitlines() if w]
+
+
+def fish(env: dict[str, str], line: str) -> list[str]:
+    if shutil.which("fish") is None:
+        pytest.skip("fish is not installed")
+    script = f"source '{SCRIPTS / 'kitchen.fish'}'; cd $WORK; complete -C '{line}'"
+    proc = subprocess.run(["fish", "--no-config", "-c", script], env=env, capture_output=True,
+                          text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stderr
+    return [w.split("\t")[0] for w in proc.stdout.splitlines() if w]
+
+
+SHELLS = {"bash": bash, "zsh": zsh, "fish": fish}
+
+STATIC = [
+    ("kitchen ", COMMANDS),
+    ("kitchen st", ["store"]),
+    ("kitchen store ", ["shelf", "wipe", "pick"]),
+    ("kitchen store shelf ", ["count", "nap"]),
+    ("kitchen --json store shelf n", ["nap"]),
+    ("kitchen types hello 3 --mode ", ["fast", "slow"]),
+    ("kitchen types hello 3 --color ", ["red", "green", "blue"]),
+    ("kitchen types hello 3 --level ", ["1", "2"]),
+    ("kitchen fail ", ["missing", "busy", "crash", "print"]),
+    ("kitchen -o ", ["json", "text"]),
+    ("kitchen completion ", ["bash", "zsh", "fish", "pwsh"]),
+    ("kitchen store shelf count -- ", []),
+    ("kitchen store shelf count -- -", []),
+    ("kitchen types hello 3 --ratio ", []),
+]
+
+
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+@pytest.mark.parametrize(("line", "expected"), STATIC)
+def test_static_values_never_run_the_tool(
+    shell: str, line: str, expected: list[str], env: dict[str, str]
+) -> None:
+    before = len(_runs(env))
+    assert SHELLS[shell](env, line) == expected
+    assert len(_runs(env)) == before, "TAB ran the tool for a static value"
+
+
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+def test_options_of_a_command(shell: str, env: dict[str, str]) -> None:
+    offered = SHELLS[shell](env, "kitchen store wipe --")
+    assert {"--yes", "--no-yes", "--json", "--output", "--help"} <= set(offered)
+    assert "--version" not in offered
+    root = SHELLS[shell](env, "kitchen --")
+    assert {"--version", "--skill", "--json"} <= set(root)
+
+
+@pytest.mark.parametrize("shell", ["bash", "fish"])
+def test_option_equals_value(shell: str, env: dict[str, str]) -> None:
+    offered = SHELLS[shell](env, "kitchen types hello 3 --mode=")
+    assert [o.removeprefix("--mode=") for o in offered] == ["fast", "slow"]
+
+
+def test_zsh_option_equals_value(env: dict[str, str]) -> None:
+    assert zsh(env, "kitchen types hello 3 --mode=f") == ["fast"]
+
+
+def test_file_names(env: dict[str, str]) -> None:
+    assert set(bash(env, "kitchen types hello 3 --path ")) == {"alpha.txt", "beta-dir"}
+    assert bash(env, "kitchen types hello 3 --path al") == ["alpha.txt"]
+    assert set(fish(env, "kitchen types hello 3 --path ")) == {"alpha.txt", "beta-dir/"}
+    assert zsh(env, "kitchen store pick x --into ") == ["<files>"]
+
+
+@pytest.mark.parametrize("shell", sorted(SHELLS))
+def test_dynamic_values_run_the_tool(shell: str, env: dict[str, str]) -> None:
+    before = len(_runs(env))
+    assert SHELLS[shell](env, "kitchen store pick ap") == ["apples", "apricots"]
+    assert _runs(env)[before:] == ["__complete store pick ap"]
+    # the completer sees the options already typed, coerced
+    assert SHELLS[shell](env, "kitchen store pick -s back ") == ["boxes", "brooms"]
+    assert SHELLS[shell](env, "kitchen store pick x --size ") == ["small", "medium", "large"]
+    assert SHELLS[shell](env, "kitchen store pick boom") == []
+
+
+def test_bash_without_bash_completion(env: dict[str, str]) -> None:
+    assert bash(env, "kitchen store ", with_bash_completion=False) == ["shelf", "wipe", "pick"]
+    assert bash(env, "kitchen types hello 3 --mode ", with_bash_completion=False) == ["fast", "slow"]
+    offered = bash(env, "kitchen types hello 3 --mode=", with_bash_completion=False)
+    assert offered == ["fast", "slow"]
+    assert bash(env, "kitchen store pick -s back ", with_bash_completion=False) == ["boxes", "brooms"]
+
+
+def test_zsh_descriptions_and_registration() -> None:
+    text = (SCRIPTS / "_kitchen").read_text(encoding="utf-8")
+    assert text.startswith("#compdef kitchen\n")
+    assert "'Count letters in each name.'" in text
+
+
+# ---- The __complete protocol (what every script, pwsh included, relies on) ----
+
+
+def test_complete_protocol() -> None:
+    assert run(TOOL, "__complete", "store", "pick", "").out == (
+        "apples\ta shelf of main\napricots\ta shelf of main\nbread\ta shelf of main\n"
+    )
+    # coerced options; the flag spelled with = ; the completer's print never reaches stdout
+    assert run(TOOL, "__complete", "store", "pick", "--store=back", "b").out.split("\n")[0] == (
+        "boxes\ta shelf of back"
+    )
+    assert run(TOOL, "__complete", "store", "pick", "x", "--size=m").out == "medium\n"
+    # static values, unknown commands, nothing typed, a completer that raises: nothing
+    for words in (["types", "a", "1", "--mode", ""], ["nope", ""], [], ["store", "pick", "boom"]):
+        result = run(TOOL, "__complete", *words)
+        assert (result.code, result.out) == (0, ""), words
+    # after --, the positional is still the completer's to answer
+    assert run(TOOL, "__complete", "store", "pick", "--", "br").out == "bread\ta shelf of main\n"
+
+
+def test_complete_context(tmp_path: Path) -> None:
+    tool = generate(tmp_path, '''
+        from typing import Annotated, Any
+        from burgee import Argument, Option, command
+
+        def show(partial: str, context: dict[str, Any]) -> list[str]:
+            import json
+            return [json.dumps(context, sort_keys=True, default=str)]
+
+        @command(effects="read_only")
+        def go(
+            first: Annotated[int, Argument(complete=show)],
+            rest: Annotated[list[str], Argument(complete=show)],
+            n: int = 0,
+            tag: list[int] = [],
+            loud: bool = False,
+        ) -> None:
+            """Go."""
+    ''')
+    out = run(tool, "__complete", "go", "7", "a", "--n", "x", "--tag", "1", "--tag=2",
+              "--loud", "").out
+    assert out.strip() == (
+        '{"options": {"loud": true, "n": "x", "tag": [1, 2]}, "path": "go", "positionals": '
+        '[7, "a"], "raw": {"first": "7", "n": "x", "rest": ["a"], "tag": ["1", "2"]}}'
+    )
+
+
+def test_complete_is_fast() -> None:
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        run(TOOL, "__complete", "store", "pick", "a")
+        times.append(time.perf_counter() - start)
+    assert min(times) < 1.0
+
+
+def test_undefined_completer_is_a_diagnostic(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        "from typing import Annotated\nfrom burgee import Option, command\n\n"
+        "@command(effects='read_only')\n"
+        "def go(x: Annotated[str, Option(complete=nowhere)] = '') -> None:\n"
+        "    '''Go.'''\n",
+        encoding="utf-8",
+    )
+    result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
+    assert result.returncode == 2
+    assert "complete=nowhere of 'x' must name a function defined at the top level" in result.stderr
+
+
+# ---- The scripts themselves ----
+
+
+@pytest.mark.parametrize(("shell", "name"), [("bash", "kitchen"), ("zsh", "_kitchen"),
+                                             ("fish", "kitchen.fish"), ("pwsh", "kitchen.ps1")])
+def test_golden_scripts(shell: str, name: str) -> None:
+    printed = run(TOOL, "completion", shell)
+    assert printed.code == 0
+    assert printed.out == (SCRIPTS / name).read_text(encoding="utf-8"), f"stale; run {REGEN}"
+
+
+def test_pwsh_script_uses_the_protocol() -> None:
+    text = (SCRIPTS / "kitchen.ps1").read_text(encoding="utf-8")
+    assert "Register-ArgumentCompleter -Native -CommandName 'kitchen'" in text
+    assert "__complete @before $wordToComplete" in text
+    assert "'store pick#0' = @('dynamic')" in text
+    assert "'types|--mode' = @('choice', 'fast', 'slow')" in text
+
+
+def test_scripts_parse_in_their_shells(tmp_path: Path) -> None:
+    for shell, name in (("bash", "kitchen"), ("zsh", "_kitchen"), ("fish", "kitchen.fish")):
+        if shutil.which(shell) is None:
+            continue
+        flag = "--no-execute" if shell == "fish" else "-n"
+        proc = subprocess.run([shell, flag, str(SCRIPTS / name)], capture_output=True, text=True,
+                              check=False)
+        assert proc.returncode == 0, (shell, proc.stderr)
+
+
+def test_completion_help_and_errors() -> None:
+    help_text = run(TOOL, "completion", "--help")
+    assert help_text.code == 0
+    for line in ("~/.local/share/bash-completion/completions/kitchen", '"${fpath[1]}/_kitchen"',
+                 "~/.config/fish/completions/kitchen.fish", ">> $PROFILE"):
+        assert line in help_text.out
+    bad = run(TOOL, "completion", "tcsh")
+    assert bad.code == 2
+    assert bad.error_line()["error"]["kind"] == "usage"
+    assert run(TOOL, "completion").code == 2
+    assert "completion" in run(TOOL, "--help").out
+
+
+def test_gen_writes_and_checks_completions(tmp_path: Path) -> None:
+    out = tmp_path / "kitchen.py"
+    handlers = str(GOLDEN / "kitchen" / "handlers.py")
+    result = burgee("gen", handlers, "-o", str(out), "--completions", str(tmp_path / "c"))
+    assert result.returncode == 0, result.stderr
+    for name in ("kitchen", "_kitchen", "kitchen.fish", "kitchen.ps1"):
+        assert (tmp_path / "c" / name).read_text(encoding="utf-8") == (SCRIPTS / name).read_text(
+            encoding="utf-8"
+        )
+    check = ("gen", handlers, "-o", str(out), "--completions", str(tmp_path / "c"), "--check")
+    assert burgee(*check).returncode == 0
+    (tmp_path / "c" / "kitchen.fish").write_text("# old\n", encoding="utf-8")
+    stale = burgee(*check)
+    assert stale.returncode == 1
+    assert "kitchen.fish is stale" in stale.stderr
+    (tmp_path / "c" / "kitchen").write_text("mine\n", encoding="utf-8")
+    refused = burgee("gen", handlers, "-o", str(out), "--completions", str(tmp_path / "c"))
+    assert refused.returncode == 2
+    assert "was not generated by burgee" in refused.stderr

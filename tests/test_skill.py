@@ -1,0 +1,191 @@
+"""`mytool --skill`, SKILL.md and AGENTS.md: valid for `agentskills validate`, even when hostile."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from burgee.skill import skill_name
+from tests.helpers import GOLDEN, REGEN, burgee, generate, run
+
+TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.name != "handlers.py")
+
+
+def _validator() -> list[str]:
+    if shutil.which("agentskills"):
+        return ["agentskills"]
+    return [sys.executable, "-m", "skills_ref.cli"]
+
+
+def validate(directory: Path) -> subprocess.CompletedProcess[str]:
+    """Run skills-ref's validator, as its console script or as a module."""
+    return subprocess.run([*_validator(), "validate", str(directory)], capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def properties(directory: Path) -> dict[str, str]:
+    proc = subprocess.run([*_validator(), "read-properties", str(directory)], capture_output=True,
+                          text=True, timeout=60, check=True)
+    return json.loads(proc.stdout)  # type: ignore[no-any-return]
+
+
+def front_matter_name(text: str) -> str:
+    line = next(line for line in text.splitlines() if line.startswith("name: "))
+    return json.loads(line[len("name: "):])  # type: ignore[no-any-return]
+
+
+def skill_of(tool: Path, tmp_path: Path) -> Path:
+    """`tool --skill` written where the validator wants it: DIR/<name>/SKILL.md."""
+    result = run(tool, "--skill")
+    assert result.code == 0, result.err
+    folder = tmp_path / front_matter_name(result.out)
+    folder.mkdir(parents=True)
+    (folder / "SKILL.md").write_text(result.out, encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("tool", TOOLS, ids=lambda p: p.parent.name)
+def test_golden_skills_validate(tool: Path, tmp_path: Path) -> None:
+    folder = skill_of(tool, tmp_path)
+    result = validate(folder)
+    assert result.returncode == 0, result.stderr
+    committed = tool.parent / "skill" / folder.name / "SKILL.md"
+    assert (folder / "SKILL.md").read_text(encoding="utf-8") == committed.read_text(
+        encoding="utf-8"
+    ), f"stale; run {REGEN}"
+    assert validate(committed.parent).returncode == 0
+
+
+def test_skill_contract_and_commands() -> None:
+    text = run(GOLDEN / "kitchen" / "kitchen.py", "--skill").out
+    for needle in ('{"ok": true, "data": ...}', "--explain", "kitchen schema COMMAND",
+                   "| 75 | `busy` | Try again in a moment. |", "| 2 | `usage` |",
+                   "- `kitchen store shelf count NAMES...`: Count letters in each name.",
+                   "  Example: `kitchen store wipe --yes`"):
+        assert needle in text
+    assert "secret-sauce" not in text and "secret_sauce" not in text
+    # options are behind `schema`, never inlined
+    assert "--maybe" not in text and "Repeat me" not in text
+    assert len(text.splitlines()) < 500
+
+
+def test_agents_md_is_the_body_without_front_matter() -> None:
+    skill = (GOLDEN / "kitchen" / "skill" / "kitchen" / "SKILL.md").read_text(encoding="utf-8")
+    agents = (GOLDEN / "kitchen" / "skill" / "AGENTS.md").read_text(encoding="utf-8")
+    assert skill.endswith(agents)
+    assert not agents.startswith("---")
+
+
+HOSTILE = '''
+    """Deploy: things # not a comment --- and "quotes", 'single', {flow: map}, [list], café 東京.
+
+    More text that stays in the body.
+    """
+    from burgee import command, program
+
+    program(name="{name}", version="1.0.0")
+
+    @command(effects="read_only")
+    def go() -> None:
+        """Go: now # really."""
+'''
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("deploy", "deploy"), ("My_Tool.v2", "my-tool-v2"), ("a--b__c", "a-b-c"),
+     ("X" * 70, "x" * 64)],
+)
+def test_hostile_skills_validate(name: str, expected: str, tmp_path: Path) -> None:
+    tool = generate(tmp_path, HOSTILE.replace("{name}", name))
+    folder = skill_of(tool, tmp_path / "skills")
+    assert folder.name == expected
+    result = validate(folder)
+    assert result.returncode == 0, result.stderr
+    read = properties(folder)
+    assert read["name"] == expected
+    assert read["description"].startswith(
+        "Deploy: things # not a comment — and \"quotes\", 'single', {flow: map}, [list], café 東京."
+    )
+    assert "Use this skill when" in read["description"]
+
+
+def test_skill_name_normalization() -> None:
+    assert skill_name("-_-ok-") == "ok"
+    assert skill_name("Ünï") == "n"
+    assert skill_name("...") == "tool"
+    assert skill_name("a" * 63 + "-b") == "a" * 63
+
+
+def test_very_long_description_is_shortened(tmp_path: Path) -> None:
+    words = " ".join(f"word{i}:" for i in range(600))
+    tool = generate(tmp_path, f'''
+        """{words}"""
+        from burgee import command
+
+        @command(effects="read_only")
+        def go() -> None:
+            """Go."""
+    ''', "long_tool.py")
+    folder = skill_of(tool, tmp_path / "skills")
+    assert validate(folder).returncode == 0
+    description = properties(folder)["description"]
+    assert len(description) <= 1024
+    assert "…" in description and description.endswith("read one JSON envelope.")
+
+
+def test_gen_skill_dir_writes_checks_and_protects(tmp_path: Path) -> None:
+    handlers = str(GOLDEN / "kitchen" / "handlers.py")
+    out = tmp_path / "kitchen.py"
+    args = ("gen", handlers, "-o", str(out), "--skill-dir", str(tmp_path))
+    assert burgee(*args).returncode == 0
+    assert validate(tmp_path / "kitchen").returncode == 0
+    assert (tmp_path / "AGENTS.md").read_text(encoding="utf-8") == (
+        GOLDEN / "kitchen" / "skill" / "AGENTS.md"
+    ).read_text(encoding="utf-8")
+    assert burgee(*args, "--check").returncode == 0
+    skill_file = tmp_path / "kitchen" / "SKILL.md"
+    skill_file.write_text(skill_file.read_text(encoding="utf-8") + "old\n", encoding="utf-8")
+    stale = burgee(*args, "--check")
+    assert stale.returncode == 1 and "SKILL.md is stale" in stale.stderr
+    # an AGENTS.md that a person wrote is never replaced without --force
+    (tmp_path / "AGENTS.md").write_text("# my notes\n", encoding="utf-8")
+    refused = burgee(*args)
+    assert refused.returncode == 2 and "AGENTS.md exists" in refused.stderr
+    assert burgee(*args, "--force").returncode == 0
+
+
+def test_root_help_names_agents_md(tmp_path: Path) -> None:
+    tool = generate(tmp_path, '''
+        from burgee import command, program
+
+        program(name="tool")
+
+        @command(effects="read_only")
+        def go() -> None:
+            """Go."""
+    ''')
+    plain = run(tool, "--help").out
+    assert "`tool --skill` prints an Agent Skill." in plain
+    assert "--skill" in plain and "AGENTS.md" not in plain
+    (tmp_path / "AGENTS.md").write_text("notes\n", encoding="utf-8")
+    assert "; read AGENTS.md." in run(tool, "--help").out
+    (tmp_path / "AGENTS.md").unlink()
+    nested = tmp_path / "bin"
+    nested.mkdir()
+    moved = nested / "tool.py"
+    tool.rename(moved)
+    (tmp_path / "AGENTS.md").write_text("notes\n", encoding="utf-8")
+    # one directory up, outside the working directory: named by its full path
+    assert f"; read {tmp_path / 'AGENTS.md'}." in run(moved, "--help", cwd=nested).out
+
+
+def test_skill_flag_errors() -> None:
+    result = run(GOLDEN / "kitchen" / "kitchen.py", "--skill", "extra")
+    assert result.code == 2
+    assert result.error_line()["error"]["kind"] == "usage"
