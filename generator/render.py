@@ -302,6 +302,8 @@ def render(program: Program, regenerate: str) -> str:
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]
     import_block, typing_imports = imports(program, used)
+    from burgee.mcp import mcp_view  # noqa: PLC0415 (burgee.mcp imports this module)
+
     template = ENVIRONMENT.get_template("module.py.jinja")
     return template.render(
         burgee_version=__version__,
@@ -321,6 +323,7 @@ def render(program: Program, regenerate: str) -> str:
         commands=[command_view(c, taken) for c in program.commands],
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
+        mcp=mcp_view(program),
     )
 
 
