@@ -268,7 +268,6 @@ def imports(program: Program, used: set[str]) -> tuple[str, str]:
     user = block.bound()
     runtime = ["import math", "import os", "import sys"]
     runtime += [f"import {_MODULES[k]} as _{_MODULES[k]}" for k in sorted(used) if k in _MODULES]
-    runtime.append("from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, cast")
     block.add_source("\n".join(runtime))
     checking = ImportBlock()
     checking.add_source("import argparse\nimport threading")
@@ -277,6 +276,11 @@ def imports(program: Program, used: set[str]) -> tuple[str, str]:
     wanted = [name for name in ("Callable", "Sequence") if name not in user]
     if wanted:
         checking.add_source(f"from collections.abc import {', '.join(wanted)}")
+    # NOTE: typing costs milliseconds at start-up, so the runtime only imports it for type
+    # checkers (the handlers file may still import it).
+    wanted = [name for name in ("Any", "NoReturn", "TypeVar", "cast") if name not in user]
+    if wanted:
+        checking.add_source(f"from typing import {', '.join(wanted)}")
     typing_only = "".join(f"    {line}\n" for line in checking.render().splitlines() if line)
     return block.render(), typing_only
 
@@ -302,6 +306,9 @@ def render(program: Program, regenerate: str) -> str:
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]
     import_block, typing_imports = imports(program, used)
+    user_names = ImportBlock()
+    user_names.add_source(program.user_imports)
+    bound = user_names.bound()
     from burgee.mcp import mcp_view  # noqa: PLC0415 (burgee.mcp imports this module)
 
     template = ENVIRONMENT.get_template("module.py.jinja")
@@ -318,6 +325,8 @@ def render(program: Program, regenerate: str) -> str:
             for p in c.inputs
         ),
         typing_imports=typing_imports,
+        define_type_checking="TYPE_CHECKING" not in bound,
+        define_cast="cast" not in bound,
         kinds=used,
         input_records=[{"converter": record_converter(r)} for r in input_records],
         commands=[command_view(c, taken) for c in program.commands],

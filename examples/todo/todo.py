@@ -20,12 +20,19 @@ import sys
 from dataclasses import asdict, dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NoReturn, TypeVar, cast
+from typing import Literal
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Sequence
+    from typing import Any, NoReturn, TypeVar, cast
+else:
+
+    def cast(kind: object, value: object) -> Any:
+        """typing.cast, without importing typing at run time."""
+        return value
 
 PROGRAM = "todo"
 VERSION = "1.0.0"
@@ -388,7 +395,8 @@ ERRORS: dict[str, tuple[int, str]] = {
 
 # ---- Values: from flags or a JSON object, converted and checked ----
 
-_T = TypeVar("_T")
+if TYPE_CHECKING:
+    _T = TypeVar("_T")
 _REQUIRED: Any = object()
 
 
@@ -1126,6 +1134,55 @@ def _print_config() -> int:
     return 0
 
 
+class _Codec:
+    """JSON for the protocol, from CPython's C accelerator when there is one.
+
+    `import json` costs more start-up time than the rest of the server (it imports `re`);
+    `_json` is what `json` itself runs on, so the results are the same.
+    """
+
+    def __init__(self) -> None:
+        try:
+            import _json
+        except ImportError:
+            import json
+
+            self.load: Callable[[str], Any] = json.loads
+            self.compact: Callable[[object], str] = lambda value: json.dumps(
+                value, ensure_ascii=False, separators=(",", ":")
+            )
+            self.envelope: Callable[[object], str] = _dumps
+            return
+        self.strict = True
+        self.object_hook = self.object_pairs_hook = None
+        self.parse_float, self.parse_int = float, int
+        self.parse_constant = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}.__getitem__
+        codec: Any = _json
+        scan = codec.make_scanner(self)
+        compact = codec.make_encoder(None, self.default, codec.encode_basestring, None, ":", ",",
+                                     False, False, True)
+        spaced = codec.make_encoder(None, self.default, codec.encode_basestring, None, ": ", ", ",
+                                    False, False, True)
+
+        def load(text: str) -> Any:
+            text = text.strip(" \t\r\n")
+            try:
+                value, end = scan(text, 0)
+            except StopIteration:
+                raise ValueError("not JSON") from None
+            if end != len(text):
+                raise ValueError("extra data after the JSON value")
+            return value
+
+        self.load = load
+        self.compact = lambda value: "".join(compact(value, 0))
+        self.envelope = lambda value: "".join(spaced(value, 0))
+
+    @staticmethod
+    def default(value: object) -> object:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+
 class _McpError(Exception):
     def __init__(self, code: int, message: str, data: object = None) -> None:
         super().__init__(message)
@@ -1176,9 +1233,8 @@ class _McpServer:
 
     def __init__(self, debug: bool) -> None:
         import _thread
-        import json
 
-        self.json = json
+        self.codec = _Codec()
         self.debug = debug
         self.lock = _thread.allocate_lock()
         self.inflight: dict[str, _Request] = {}
@@ -1188,12 +1244,12 @@ class _McpServer:
         # protocol stream; the protocol goes to the private descriptor `self.out`.
         os.dup2(2, 1)
         self.stdout = _Stdout(sys.stderr)
-        sys.stdout = cast(Any, self.stdout)
+        sys.stdout = cast("Any", self.stdout)
         self.broken = False
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
-        data = (text + "\n").encode("utf-8", "surrogatepass")
+        data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
                 data = data[os.write(self.out, data):]
@@ -1214,7 +1270,7 @@ class _McpServer:
         self.send('{"jsonrpc":"2.0","id":' + ident + ',"error":' + self.dumps(error) + "}")
 
     def dumps(self, value: object) -> str:
-        return self.json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return self.codec.compact(value)
 
     def serve(self) -> int:
         readline = sys.stdin.buffer.readline
@@ -1236,7 +1292,7 @@ class _McpServer:
 
     def handle(self, line: bytes) -> None:
         try:
-            message = self.json.loads(line)
+            message = self.codec.load(line.decode("utf-8"))
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
@@ -1445,7 +1501,7 @@ class _McpServer:
             context.close()
             del self.stdout.buffers[thread]
         try:
-            content = '[{"type":"text","text":' + self.dumps(_dumps(envelope))
+            content = '[{"type":"text","text":' + self.dumps(self.codec.envelope(envelope))
             if printed:
                 content += '},{"type":"text","text":' + self.dumps("".join(printed))
             result = '{"content":' + content + "}]"
