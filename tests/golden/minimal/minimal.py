@@ -866,7 +866,9 @@ class _Codec:
             text = text.strip(" \t\r\n")
             try:
                 value, end = scan(text, 0)
-            except StopIteration:
+            except Exception:  # noqa: BLE001
+                # NOTE: StopIteration, or SystemError: the scanner reports its errors through
+                # json.decoder, which is not imported.
                 raise ValueError("not JSON") from None
             if end != len(text):
                 raise ValueError("extra data after the JSON value")
