@@ -18,9 +18,18 @@ from burgee.schemas import tool, wraps_result
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SIMPLE_SHAPES = {
-    "str": "_s_str", "path": "_s_str", "date": "_s_str", "datetime": "_s_str", "time": "_s_str",
-    "uuid": "_s_str", "decimal": "_s_decimal", "int": "_s_int", "float": "_s_number",
-    "bool": "_s_bool", "any": "_s_any", "none": "_s_null",
+    "str": "_s_str",
+    "path": "_s_str",
+    "date": "_s_str",
+    "datetime": "_s_str",
+    "time": "_s_str",
+    "uuid": "_s_str",
+    "decimal": "_s_decimal",
+    "int": "_s_int",
+    "float": "_s_number",
+    "bool": "_s_bool",
+    "any": "_s_any",
+    "none": "_s_null",
 }
 
 
@@ -98,20 +107,26 @@ def mcp_view(program: Program) -> McpView:
     for command in served(program):
         name = tool_name(command, program)
         if not _NAME.match(name):
-            problems.append(Diagnostic(
-                span=command.span,
-                message=f"MCP tool name {name!r} must match [A-Za-z0-9_-]{{1,64}}; rename the command",
-            ))
+            problems.append(
+                Diagnostic(
+                    span=command.span,
+                    message=f"MCP tool name {name!r} must match [A-Za-z0-9_-]{{1,64}}; rename it",
+                )
+            )
         elif name in seen:
-            problems.append(Diagnostic(
-                span=command.span,
-                message=f"MCP tool name {name!r} is also the name of {seen[name].name!r}",
-            ))
+            problems.append(
+                Diagnostic(
+                    span=command.span,
+                    message=f"MCP tool name {name!r} is also the name of {seen[name].name!r}",
+                )
+            )
         seen[name] = command
         entry = tool(command, program)
-        body = {"name": name, "title": command.summary or name, **{
-            k: v for k, v in entry.items() if k != "name"
-        }}
+        body = {
+            "name": name,
+            "title": command.summary or name,
+            **{k: v for k, v in entry.items() if k != "name"},
+        }
         tools.append(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
         wraps = wraps_result(command)
         names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
@@ -120,6 +135,6 @@ def mcp_view(program: Program) -> McpView:
     if problems:
         raise GenerationError(problems)
     items = [py(text + ("," if i < len(tools) - 1 else "")) for i, text in enumerate(tools)]
-    lines = ['    \'{"tools":[\'', *(f"    {item}" for item in items), "    ']}'"]
+    lines = ["    '{\"tools\":['", *(f"    {item}" for item in items), "    ']}'"]
     records = [f"        {py(r.name)}: {record_shape(r)}," for r in _records(program)]
     return McpView(tools_json=lines, names=names, shapes=shapes, records=records)

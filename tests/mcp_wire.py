@@ -8,12 +8,21 @@ import sys
 from pathlib import Path
 from typing import Any
 
-INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
-                   "clientInfo": {"name": "raw", "version": "1"}}}
-MODERN_META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
-               "io.modelcontextprotocol/clientCapabilities": {},
-               "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 0,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
+MODERN_META = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientCapabilities": {},
+    "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+}
 
 
 def line(message: Any) -> bytes:
@@ -23,7 +32,10 @@ def line(message: Any) -> bytes:
 def exchange(tool: Path, data: bytes, timeout: float = 60) -> tuple[list[Any], bytes, str, int]:
     """Send everything, close stdin, and return (parsed messages, raw stdout, stderr, exit code)."""
     proc = subprocess.run(
-        [sys.executable, str(tool), "--mcp"], input=data, capture_output=True, timeout=timeout,
+        [sys.executable, str(tool), "--mcp"],
+        input=data,
+        capture_output=True,
+        timeout=timeout,
         check=False,
     )
     messages = [json.loads(raw) for raw in proc.stdout.splitlines()]
@@ -35,7 +47,9 @@ class Server:
 
     def __init__(self, tool: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(tool), "--mcp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            [sys.executable, str(tool), "--mcp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
 

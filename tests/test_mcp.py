@@ -49,7 +49,11 @@ def test_tools_list(tool: Path) -> None:
     assert greet.annotations is not None and greet.annotations.read_only_hint is True
     purge = tools["tasks_purge"].annotations
     assert purge is not None
-    assert (purge.destructive_hint, purge.read_only_hint, purge.open_world_hint) == (True, False, False)
+    assert (purge.destructive_hint, purge.read_only_hint, purge.open_world_hint) == (
+        True,
+        False,
+        False,
+    )
     assert tools["count"].output_schema["required"] == ["result"]  # type: ignore[index]
 
 
@@ -71,7 +75,10 @@ def test_call_in_both_client_modes(tool: Path, mode: str) -> None:
     assert printed == "greeting Ada\n"
     assert count.structured_content == {"result": [3, 2, 1]}
     assert purge.structured_content == {
-        "result": [{"id": 1, "title": "task 1", "done": True}, {"id": 2, "title": "task 2", "done": True}]
+        "result": [
+            {"id": 1, "title": "task 1", "done": True},
+            {"id": 2, "title": "task 2", "done": True},
+        ]
     }
 
 
@@ -83,7 +90,9 @@ def test_text_matches_the_json_cli(tool: Path) -> None:
     result = asyncio.run(go())
     cli = subprocess.run(
         [sys.executable, str(tool), "greet", "--json", '{"name": "Zoë"}'],
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     assert texts(result)[0] == cli.stdout.strip()
 
@@ -102,7 +111,8 @@ def test_errors_are_results_and_protocol_errors(tool: Path) -> None:
     assert bad.is_error and bad.structured_content is None
     assert json.loads(texts(bad)[0])["error"]["kind"] == "usage"
     assert json.loads(texts(missing)[0]) == {
-        "ok": False, "error": {"kind": "missing", "message": "nothing to count", "hint": "use a positive limit"}
+        "ok": False,
+        "error": {"kind": "missing", "message": "nothing to count", "hint": "use a positive limit"},
     }
     assert liar.is_error and json.loads(texts(liar)[0])["error"]["kind"] == "internal"
     assert unknown.code == -32602
@@ -122,8 +132,9 @@ def test_low_level_session_progress_and_cancellation(tool: Path) -> None:
                     "slow", {"steps": 4, "delay": 0.01}, progress_callback=on_progress
                 )
                 with pytest.raises(MCPError) as timed_out:
-                    await session.call_tool("slow", {"steps": 200, "delay": 0.05},
-                                            read_timeout_seconds=0.3)
+                    await session.call_tool(
+                        "slow", {"steps": 200, "delay": 0.05}, read_timeout_seconds=0.3
+                    )
                 after = await session.call_tool("greet", {"name": "still here"})
                 return init, done, after, timed_out.value
 
@@ -146,14 +157,19 @@ def test_low_level_session_progress_and_cancellation(tool: Path) -> None:
 def test_print_config_starts_the_server(tool: Path, tmp_path: Path) -> None:
     printed = subprocess.run(
         [sys.executable, str(tool), "--mcp", "--print-config"],
-        capture_output=True, text=True, check=True, cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
     )
     server = json.loads(printed.stdout)["mcpServers"]["mcptool"]
     assert server["args"] == [str(tool.resolve()), "--mcp"]
     assert os.path.isabs(server["command"])
 
     async def go() -> Any:
-        spec = StdioServerParameters(command=server["command"], args=server["args"], cwd=str(tmp_path))
+        spec = StdioServerParameters(
+            command=server["command"], args=server["args"], cwd=str(tmp_path)
+        )
         async with Client(spec) as client:
             return await client.call_tool("greet", {"name": "config"})
 
@@ -164,7 +180,9 @@ def test_print_config_uses_the_installed_name(tool: Path, tmp_path: Path) -> Non
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
     installed = bin_dir / "mcptool"
-    installed.write_text(f"#!{sys.executable}\n" + tool.read_text(encoding="utf-8"), encoding="utf-8")
+    installed.write_text(
+        f"#!{sys.executable}\n" + tool.read_text(encoding="utf-8"), encoding="utf-8"
+    )
     installed.chmod(0o755)
     env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
     printed = subprocess.run(
@@ -174,7 +192,9 @@ def test_print_config_uses_the_installed_name(tool: Path, tmp_path: Path) -> Non
     assert server == {"command": "mcptool", "args": ["--mcp"]}
 
     async def go() -> Any:
-        spec = StdioServerParameters(command=server["command"], args=server["args"], env={"PATH": env["PATH"]})
+        spec = StdioServerParameters(
+            command=server["command"], args=server["args"], env={"PATH": env["PATH"]}
+        )
         async with Client(spec, mode="legacy") as client:
             return await client.call_tool("count", {})
 

@@ -17,7 +17,9 @@ from tests.mcp_wire import INIT, MODERN_META, exchange, line
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
     max_leaves=8,
 )
 TOOLS = st.sampled_from(["greet", "count", "tasks_purge", "slow", "liar", "secret", "nope", ""])
@@ -26,7 +28,9 @@ METHODS = st.sampled_from(
 )
 ARGUMENTS = st.one_of(
     st.fixed_dictionaries({"name": st.text(max_size=5)}),
-    st.fixed_dictionaries({}, optional={"limit": st.integers(-2, 5), "mode": st.sampled_from(["up", "down", "x"])}),
+    st.fixed_dictionaries(
+        {}, optional={"limit": st.integers(-2, 5), "mode": st.sampled_from(["up", "down", "x"])}
+    ),
     st.fixed_dictionaries({"ids": st.lists(st.integers(), max_size=3)}),
     st.fixed_dictionaries({"steps": st.integers(0, 3), "delay": st.just(0.001)}),
     st.dictionaries(st.text(max_size=5), JSON, max_size=3),
@@ -48,14 +52,20 @@ def request(draw: st.DrawFn, ident: int) -> dict[str, Any]:
         params["_meta"] = {**params.get("_meta", {}), **MODERN_META}
     if draw(st.integers(0, 9)) == 0:
         params = draw(JSON)
-    return {"jsonrpc": "2.0", "id": draw(st.sampled_from([ident, f"s{ident}"])), "method": method,
-            "params": params}
+    return {
+        "jsonrpc": "2.0",
+        "id": draw(st.sampled_from([ident, f"s{ident}"])),
+        "method": method,
+        "params": params,
+    }
 
 
 JUNK = st.one_of(
     st.binary(max_size=30).map(lambda b: b.replace(b"\n", b" ") + b"\n"),
-    JSON.map(lambda v: line(v)),
-    st.text(max_size=20).map(lambda t: t.replace("\n", " ").encode("utf-8", "surrogatepass") + b"\n"),
+    JSON.map(line),
+    st.text(max_size=20).map(
+        lambda t: t.replace("\n", " ").encode("utf-8", "surrogatepass") + b"\n"
+    ),
     st.sampled_from([b"{}\n", b"[]\n", b"null\n", b'{"jsonrpc":"2.0"}\n', b'{"id":1}\n', b"\n"]),
     JSON.map(lambda v: line({"jsonrpc": "2.0", "method": "notifications/progress", "params": v})),
 )
@@ -75,8 +85,15 @@ def session(draw: st.DrawFn) -> tuple[bytes, dict[str, bool]]:
         key = json.dumps(message["id"])
         expected[key] = False
         if message["method"] == "tools/call" and draw(st.integers(0, 4)) == 0:
-            chunks.append(line({"jsonrpc": "2.0", "method": "notifications/cancelled",
-                                "params": {"requestId": message["id"]}}))
+            chunks.append(
+                line(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/cancelled",
+                        "params": {"requestId": message["id"]},
+                    }
+                )
+            )
             expected[key] = True
     return b"".join(chunks), expected
 
