@@ -320,6 +320,7 @@ def render(program: Program, regenerate: str) -> str:
     import_block, type_checking = imports(program, used)
     texts = describe.embedded(program)
     from burgee.completions import template_values  # noqa: PLC0415 (it imports this module)
+    from burgee.mcp import mcp_view  # noqa: PLC0415 (burgee.mcp imports this module)
 
     template = ENVIRONMENT.get_template("module.py.jinja")
     return template.render(
@@ -345,6 +346,7 @@ def render(program: Program, regenerate: str) -> str:
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
         **template_values(program),
+        mcp=mcp_view(program),
     )
 
 

@@ -7,6 +7,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
 }
 

@@ -71,6 +71,9 @@ class UsageError(CommandError):
 class Context:
     """What a handler may ask of the running tool. It is injected, never parsed."""
 
+    #: Where progress goes instead of the terminal (set by the MCP server for each call).
+    _report: Callable[[float, float | None, str | None], None] | None = None
+
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
         self.command = command
@@ -89,6 +92,9 @@ class Context:
 
     def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
         """Report progress: a status line on a terminal's stderr, and nothing elsewhere."""
+        if self._report is not None:
+            self._report(done, total, message)
+            return
         if not sys.stderr.isatty():
             return
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
@@ -598,6 +604,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "missing": (3, "The thing you asked for is not there."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "busy": (75, "Try again in a moment."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
 }
 
 
@@ -980,6 +987,9 @@ class _Invocation:
         self.json_input: str | None = None
         self.debug = False
         self.version = False
+        self.mcp = False
+        self.print_config = False
+        self.timeout: float | None = None
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
         self.asked: dict[str, str] = {}
@@ -1016,8 +1026,26 @@ class _Invocation:
                 self.debug = True
             elif token == "--version":
                 self.version = True
+            elif token in ("--mcp", "--print-config"):
+                self.mcp = self.mcp or token == "--mcp"
+                self.print_config = self.print_config or token == "--print-config"
+            elif name == "--timeout":
+                if not has_value:
+                    value = tokens[index] if index < len(tokens) else ""
+                    index += 1
+                self.timeout = _seconds(value)
             else:
                 self.rest.append(token)
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not (seconds > 0 and math.isfinite(seconds)):
+        raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
+    return seconds
 
 
 _FORMATS = ("json", "text")
@@ -1130,12 +1158,7 @@ def run(invocation: _Invocation) -> object:
         if rest:
             raise UsageError(f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object")
         raw = _read_json_input(invocation.json_input)
-        unknown = sorted(set(raw) - set(command.keys))
-        if unknown:
-            raise UsageError(
-                f"unknown key {unknown[0]!r}",
-                hint=f"keys: {', '.join(command.keys)}" if command.keys else "this command takes no input",
-            )
+        _check_keys(command, raw)
         source = "json"
     else:
         examples = "".join(f"  {example}\n" for example in command.examples)
@@ -1158,11 +1181,8 @@ def run(invocation: _Invocation) -> object:
         if "--explain" in invocation.asked:
             call.explaining = True
             return _explain(command, call, invocation)
-        result = command.run(call)
-        if call.provenance:
-            invocation.meta["provenance"] = {
-                key: _brief(entry) for key, entry in call.provenance.items()
-            }
+        result = _run_timed(command, call, invocation.timeout, invocation.json)
+        invocation.meta.update(_meta(call))
         return result
     finally:
         sys.stdout = stdout
@@ -1177,6 +1197,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args and args[0] in _BUILTINS:
             return _builtin(args)
         invocation = _Invocation(args)
+        if invocation.mcp or invocation.print_config:
+            if not invocation.mcp:
+                raise UsageError("--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config")
+            return _serve_mcp(invocation)
         if invocation.version and not invocation.rest:
             result: object = {"name": PROGRAM, "version": VERSION}
             if not invocation.json:
@@ -1413,6 +1437,17 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     return _HELP
 
 
+#: Config files already read: (source, --config path) -> (where, table).
+_FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
+
+
+def _meta(call: _Call) -> dict[str, Any]:
+    """The envelope's `meta`: where each option's value came from."""
+    if not call.provenance:
+        return {}
+    return {"provenance": {key: _brief(entry) for key, entry in call.provenance.items()}}
+
+
 def _brief(entry: dict[str, Any]) -> dict[str, Any]:
     """One value's provenance for the envelope: where it came from, and any value it beat.
 
@@ -1440,7 +1475,6 @@ class _Sources:
         self.config_path = config
         #: Record every candidate of every value (for --explain and meta.provenance).
         self.full = False
-        self._files: dict[str, tuple[str, dict[str, Any]]] = {}
 
     def pick(
         self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
@@ -1494,10 +1528,12 @@ class _Sources:
             yield source, where, self._lookup(table, self.command, key, flag)
 
     def _file(self, source: str) -> tuple[str, dict[str, Any]]:
-        if source not in self._files:
+        # NOTE: read once per process, so an MCP server does not search the disk on every call.
+        key = (source, self.config_path)
+        if key not in _FILES:
             read = self._read_config(self.config_path) if source == "config" else self._pyproject()
-            self._files[source] = read
-        return self._files[source]
+            _FILES[key] = read
+        return _FILES[key]
 
     @staticmethod
     def _lookup(table: dict[str, Any], command: str, key: str, flag: str) -> Any:
@@ -1585,7 +1621,7 @@ def _as_list(value: object) -> list[Any]:
 
 
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"kitchen","version":"2.1.0-rc.1","description":"Kitchen: every type, a nested group, declared errors, and hostile text.\\n\\nHelp text must survive \\"double quotes\\", \'single quotes\', \\"\\"\\"triple quotes\\"\\"\\",\\nback\\\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"types","description":"Echo every supported type back, converted.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"A \\"quoted\\" text with a \\\\ backslash"},{"name":"number","type":"integer","required":true,"description":"An integer"},{"name":"--ratio","type":"number","required":false,"default":1.5,"description":"A float, 100% of it."},{"name":"--flag","type":"boolean","required":false,"default":false,"description":"A boolean with --flag/--no-flag."},{"name":"--path","type":"path","required":false,"default":"."},{"name":"--day","type":"date","required":false,"default":"2026-01-01"},{"name":"--moment","type":"datetime","required":false},{"name":"--at","type":"time","required":false},{"name":"--ident","type":"uuid","required":false},{"name":"--amount","type":"decimal","required":false,"default":"0.10"},{"name":"--mode","type":"string","required":false,"default":"fast","enum":["fast","slow"]},{"name":"--color","type":"string","required":false,"default":"red","enum":["red","green","blue"]},{"name":"--level","type":"integer","required":false,"default":1,"enum":[1,2]},{"name":"--maybe","type":"integer","required":false},{"name":"--item","type":"integer[]","short":"-i","required":false,"default":[],"description":"Repeat me"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["types","hello","3","--ratio","0.5"]},"usage_examples":["kitchen types hello 3 --ratio 0.5"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false}},{"name":"draw","description":"Draw a shape given as JSON.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--shape","type":"object","required":true,"description":"The shape, as a JSON object."},{"name":"--scale","type":"number","required":false,"default":1.0,"description":"How much to scale it."}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false}},{"name":"fail","description":"Fail in the way you ask for.","effects":"read_only","cardinality":"single","args":[{"name":"how","type":"string","required":true,"enum":["missing","busy","crash","print"],"description":"How to fail"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false}},{"name":"secret-sauce","description":"A hidden command: runs, but is not listed.","effects":"idempotent","cardinality":"bounded","args":[],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["secret-sauce"]},"hidden":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}},{"name":"store wipe","description":"Wipe the store.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"boolean"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","wipe","--yes"]},"burgee_effects":"destructive","usage_examples":["kitchen store wipe --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false}},{"name":"store shelf count","description":"Count letters in each name.","effects":"read_only","cardinality":"bounded","args":[{"name":"names","type":"string[]","required":true,"description":"Names to count"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"additionalProperties":true,"type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false}},{"name":"store shelf nap","description":"Sleep, then answer nothing.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--seconds","type":"number","required":false,"default":0.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","shelf","nap"]},"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"number","default":0.0}},"additionalProperties":false}},{"name":"store pick","description":"Pick something from a shelf.","effects":"read_only","cardinality":"single","args":[{"name":"shelf","type":"string","required":true,"description":"The shelf"},{"name":"--store","type":"string","short":"-s","required":false,"default":"main","enum":["main","back"],"description":"Which store"},{"name":"--size","type":"string","required":false,"default":"medium","description":"How big"},{"name":"--count","type":"integer","required":false,"default":1},{"name":"--into","type":"path","required":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","usage"],"example":{"args":["store","pick","apples","--size","small"]},"usage_examples":["kitchen store pick apples --size small"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"missing","exit_code":3,"retryable":false,"description":"The thing you asked for is not there."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"busy","exit_code":75,"retryable":true,"description":"Try again in a moment."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"kitchen","version":"2.1.0-rc.1","description":"Kitchen: every type, a nested group, declared errors, and hostile text.\\n\\nHelp text must survive \\"double quotes\\", \'single quotes\', \\"\\"\\"triple quotes\\"\\"\\",\\nback\\\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"types","description":"Echo every supported type back, converted.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"A \\"quoted\\" text with a \\\\ backslash"},{"name":"number","type":"integer","required":true,"description":"An integer"},{"name":"--ratio","type":"number","required":false,"default":1.5,"description":"A float, 100% of it."},{"name":"--flag","type":"boolean","required":false,"default":false,"description":"A boolean with --flag/--no-flag."},{"name":"--path","type":"path","required":false,"default":"."},{"name":"--day","type":"date","required":false,"default":"2026-01-01"},{"name":"--moment","type":"datetime","required":false},{"name":"--at","type":"time","required":false},{"name":"--ident","type":"uuid","required":false},{"name":"--amount","type":"decimal","required":false,"default":"0.10"},{"name":"--mode","type":"string","required":false,"default":"fast","enum":["fast","slow"]},{"name":"--color","type":"string","required":false,"default":"red","enum":["red","green","blue"]},{"name":"--level","type":"integer","required":false,"default":1,"enum":[1,2]},{"name":"--maybe","type":"integer","required":false},{"name":"--item","type":"integer[]","short":"-i","required":false,"default":[],"description":"Repeat me"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"example":{"args":["types","hello","3","--ratio","0.5"]},"usage_examples":["kitchen types hello 3 --ratio 0.5"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false}},{"name":"draw","description":"Draw a shape given as JSON.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--shape","type":"object","required":true,"description":"The shape, as a JSON object."},{"name":"--scale","type":"number","required":false,"default":1.0,"description":"How much to scale it."}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false}},{"name":"fail","description":"Fail in the way you ask for.","effects":"read_only","cardinality":"single","args":[{"name":"how","type":"string","required":true,"enum":["missing","busy","crash","print"],"description":"How to fail"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false}},{"name":"secret-sauce","description":"A hidden command: runs, but is not listed.","effects":"idempotent","cardinality":"bounded","args":[],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"example":{"args":["secret-sauce"]},"hidden":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}},{"name":"store wipe","description":"Wipe the store.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"boolean"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"example":{"args":["store","wipe","--yes"]},"burgee_effects":"destructive","usage_examples":["kitchen store wipe --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false}},{"name":"store shelf count","description":"Count letters in each name.","effects":"read_only","cardinality":"bounded","args":[{"name":"names","type":"string[]","required":true,"description":"Names to count"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"additionalProperties":true,"type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false}},{"name":"store shelf nap","description":"Sleep, then answer nothing.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--seconds","type":"number","required":false,"default":0.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"example":{"args":["store","shelf","nap"]},"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"number","default":0.0}},"additionalProperties":false}},{"name":"store pick","description":"Pick something from a shelf.","effects":"read_only","cardinality":"single","args":[{"name":"shelf","type":"string","required":true,"description":"The shelf"},{"name":"--store","type":"string","short":"-s","required":false,"default":"main","enum":["main","back"],"description":"Which store"},{"name":"--size","type":"string","required":false,"default":"medium","description":"How big"},{"name":"--count","type":"integer","required":false,"default":1},{"name":"--into","type":"path","required":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","timeout","usage"],"example":{"args":["store","pick","apples","--size","small"]},"usage_examples":["kitchen store pick apples --size small"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"missing","exit_code":3,"retryable":false,"description":"The thing you asked for is not there."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"busy","exit_code":75,"retryable":true,"description":"Try again in a moment."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `kitchen <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `kitchen schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"types","description":"Echo every supported type back, converted.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false},"outputSchema":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"draw","description":"Draw a shape given as JSON.","inputSchema":{"type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"fail","description":"Fail in the way you ask for.","inputSchema":{"type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store wipe","description":"Wipe the store.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}},{"name":"store shelf count","description":"Count letters in each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"additionalProperties":true,"type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store pick","description":"Pick something from a shelf.","inputSchema":{"type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
 
@@ -1771,7 +1807,7 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
     return ()
 
 
-_SKILL = '---\nname: "kitchen"\ndescription: "Kitchen: every type, a nested group, declared errors, and hostile text. Use this skill when a task needs kitchen (types, draw, fail, store wipe, store shelf count, store shelf nap, store pick): run it with --json and read one JSON envelope."\ncompatibility: "Requires Python 3.9+ to run kitchen."\nmetadata:\n  version: "2.1.0-rc.1"\n---\n<!-- Generated by burgee from handlers.py; do not edit. -->\n\n# kitchen\n\nKitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.\n\n## Contract\n\n- Run `kitchen COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.\n- Give a command\'s input as one JSON object instead of flags: `kitchen COMMAND --json \'{"name": value}\'` (keys are parameter names; `--json -` reads it from stdin).\n- `kitchen schema COMMAND` prints a command\'s options, arguments and output as JSON; read it before using a command\'s options. `kitchen COMMAND ... --explain OPTION` says where an option\'s value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.\n- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.\n\n## Exit codes\n\n| code | error kind | meaning |\n|---|---|---|\n| 0 | | success |\n| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |\n| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |\n| 3 | `missing` | The thing you asked for is not there. |\n| 4 | `action_required` | The command needs a decision or an action first; see next[]. |\n| 75 | `busy` | Try again in a moment. |\n| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |\n\n## Commands\n\n- `kitchen types TEXT NUMBER`: Echo every supported type back, converted.\n  Example: `kitchen types hello 3 --ratio 0.5`\n- `kitchen draw --OPTION VALUE`: Draw a shape given as JSON.\n- `kitchen fail HOW`: Fail in the way you ask for.\n- `kitchen store wipe`: Wipe the store.\n  Example: `kitchen store wipe --yes`\n- `kitchen store shelf count NAMES...`: Count letters in each name.\n- `kitchen store shelf nap`: Sleep, then answer nothing.\n- `kitchen store pick SHELF`: Pick something from a shelf.\n  Example: `kitchen store pick apples --size small`\n\nOptions of a command: `kitchen schema COMMAND` or `kitchen COMMAND --help`.\n'
+_SKILL = '---\nname: "kitchen"\ndescription: "Kitchen: every type, a nested group, declared errors, and hostile text. Use this skill when a task needs kitchen (types, draw, fail, store wipe, store shelf count, store shelf nap, store pick): run it with --json and read one JSON envelope."\ncompatibility: "Requires Python 3.9+ to run kitchen."\nmetadata:\n  version: "2.1.0-rc.1"\n---\n<!-- Generated by burgee from handlers.py; do not edit. -->\n\n# kitchen\n\nKitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.\n\n## Contract\n\n- Run `kitchen COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.\n- Give a command\'s input as one JSON object instead of flags: `kitchen COMMAND --json \'{"name": value}\'` (keys are parameter names; `--json -` reads it from stdin).\n- `kitchen schema COMMAND` prints a command\'s options, arguments and output as JSON; read it before using a command\'s options. `kitchen COMMAND ... --explain OPTION` says where an option\'s value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.\n- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.\n\n## Exit codes\n\n| code | error kind | meaning |\n|---|---|---|\n| 0 | | success |\n| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |\n| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |\n| 3 | `missing` | The thing you asked for is not there. |\n| 4 | `action_required` | The command needs a decision or an action first; see next[]. |\n| 75 | `busy` | Try again in a moment. |\n| 124 | `timeout` | The command ran past --timeout and was cancelled. |\n| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |\n\n## Commands\n\n- `kitchen types TEXT NUMBER`: Echo every supported type back, converted.\n  Example: `kitchen types hello 3 --ratio 0.5`\n- `kitchen draw --OPTION VALUE`: Draw a shape given as JSON.\n- `kitchen fail HOW`: Fail in the way you ask for.\n- `kitchen store wipe`: Wipe the store.\n  Example: `kitchen store wipe --yes`\n- `kitchen store shelf count NAMES...`: Count letters in each name.\n- `kitchen store shelf nap`: Sleep, then answer nothing.\n- `kitchen store pick SHELF`: Pick something from a shelf.\n  Example: `kitchen store pick apples --size small`\n\nOptions of a command: `kitchen schema COMMAND` or `kitchen COMMAND --help`.\n'
 
 _BASH_SCRIPT = r"""# bash completion for kitchen, generated by burgee from the same model as the tool.
 # Install: kitchen completion bash > ~/.local/share/bash-completion/completions/kitchen
@@ -2664,6 +2700,619 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
     }
 }
 """
+
+
+# ---- MCP: `--mcp` serves every command as a tool over stdio ----
+
+#: The `tools/list` result, as JSON text: spliced into answers, never parsed.
+_MCP_TOOLS_JSON = (
+    '{"tools":['
+    '{"name":"types","title":"Echo every supported type back, converted.","description":"Echo every supported type back, converted.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false},"outputSchema":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^(?!^[-+.]*$)[+-]?0*\\\\d*\\\\.?\\\\d*$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"draw","title":"Draw a shape given as JSON.","description":"Draw a shape given as JSON.","inputSchema":{"type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},'
+    '{"name":"fail","title":"Fail in the way you ask for.","description":"Fail in the way you ask for.","inputSchema":{"type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"secret-sauce","title":"A hidden command: runs, but is not listed.","description":"A hidden command: runs, but is not listed.","inputSchema":{"type":"object","properties":{},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"store_wipe","title":"Wipe the store.","description":"Wipe the store.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}},'
+    '{"name":"store_shelf_count","title":"Count letters in each name.","description":"Count letters in each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count"}},"required":["names"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"additionalProperties":true,"type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"store_pick","title":"Pick something from a shelf.","description":"Pick something from a shelf.","inputSchema":{"type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
+    ']}'
+)
+
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "types": ("types", False),
+    "draw": ("draw", False),
+    "fail": ("fail", True),
+    "secret-sauce": ("secret-sauce", True),
+    "store_wipe": ("store wipe", False),
+    "store_shelf_count": ("store shelf count", True),
+    "store_pick": ("store pick", False),
+}
+
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+_MCP_MODERN = "2026-07-28"
+_MCP_META = "io.modelcontextprotocol/"
+
+
+# Result shapes: each checks JSON data against a command's declared return type.
+
+
+def _s_str(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _s_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _s_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _s_bool(value: object) -> bool:
+    return isinstance(value, bool)
+
+
+def _s_any(value: object) -> bool:
+    return True
+
+
+def _s_null(value: object) -> bool:
+    return value is None
+
+
+def _s_decimal(value: object) -> bool:
+    import re
+
+    return isinstance(value, str) and re.search(r"^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$", value) is not None
+
+
+def _s_in(*choices: object) -> Callable[[object], bool]:
+    return lambda value: any(type(value) is type(c) and value == c for c in choices)
+
+
+def _s_list(item: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: isinstance(value, list) and all(item(v) for v in value)
+
+
+def _s_map(item: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: isinstance(value, dict) and all(item(v) for v in value.values())
+
+
+def _s_null_or(item: Callable[[object], bool]) -> Callable[[object], bool]:
+    return lambda value: value is None or item(value)
+
+
+def _s_object(
+    fields: dict[str, Callable[[object], bool]], required: tuple[str, ...]
+) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        if not isinstance(value, dict) or any(key not in value for key in required):
+            return False
+        return all(key not in value or item(value[key]) for key, item in fields.items())
+
+    return check
+
+
+def _s_record(name: str) -> Callable[[object], bool]:
+    return lambda value: _mcp_shapes()[1][name](value)
+
+
+_MCP_SHAPES: list[tuple[dict[str, Callable[[object], bool]], dict[str, Callable[[object], bool]]]] = []
+
+
+def _mcp_shapes() -> tuple[dict[str, Callable[[object], bool]], dict[str, Callable[[object], bool]]]:
+    """Each tool's result checker and each record's, built on the first call."""
+    if not _MCP_SHAPES:
+        _MCP_SHAPES.append((
+            {
+        "types": _s_record("Report"),
+        "draw": _s_map(_s_any),
+        "fail": _s_str,
+        "secret-sauce": _s_list(_s_str),
+        "store_wipe": _s_map(_s_bool),
+        "store_shelf_count": _s_list(_s_map(_s_any)),
+        "store_pick": _s_map(_s_any),
+            },
+            {
+        "Report": _s_object({"text": _s_str, "number": _s_int, "ratio": _s_number, "flag": _s_bool, "path": _s_str, "day": _s_str, "moment": _s_str, "at": _s_str, "ident": _s_str, "amount": _s_decimal, "mode": _s_str, "color": _s_in("red", "green", "blue"), "level": _s_in(1, 2), "maybe": _s_null_or(_s_int), "items": _s_list(_s_int)}, ("text", "number", "ratio", "flag", "path", "day", "moment", "at", "ident", "amount", "mode", "color", "level", "maybe", "items")),
+            },
+        ))
+    return _MCP_SHAPES[0]
+
+
+def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
+    """Reject keys that are not the command's parameters."""
+    unknown = sorted(set(raw) - set(command.keys))
+    if unknown:
+        raise UsageError(
+            f"unknown key {unknown[0]!r}",
+            hint=f"keys: {', '.join(command.keys)}" if command.keys else "this command takes no input",
+        )
+
+
+def _error_envelope(error: BaseException, debug: bool) -> dict[str, Any]:
+    """The `{ok: false, error}` envelope a --json caller gets for `error`."""
+    if not isinstance(error, CommandError):
+        if debug:
+            import traceback
+
+            traceback.print_exception(type(error), error, error.__traceback__)
+        hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
+        internal = CommandError(f"{type(error).__name__}: {error}", hint=hint)
+        internal.kind = "internal"
+        error = internal
+    body: dict[str, Any] = {"kind": error.kind, "message": error.message}
+    if error.hint:
+        body["hint"] = error.hint
+    if error.retryable:
+        body["retryable"] = True
+    return {"ok": False, "error": body}
+
+
+class _TimedOut(CommandError):
+    kind = "timeout"
+    exit_code = 124
+
+
+#: How long a handler may run on after --timeout cancelled it, before the tool gives up.
+_TIMEOUT_GRACE = 2.0
+
+
+def _run_timed(command: _Command, call: _Call, seconds: float | None, json_mode: bool) -> object:
+    """Run a command; with --timeout, cancel it at the deadline (see docs/mcp.md)."""
+    if seconds is None:
+        return command.run(call)
+    import threading
+
+    context = call.context
+    finished = threading.Event()
+    expired: list[bool] = []
+    error = _TimedOut(f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request")
+
+    def expire() -> None:
+        expired.append(True)
+        context.cancelled.set()
+        if finished.wait(_TIMEOUT_GRACE):
+            return
+        # NOTE: the handler ignored the cancellation; end the process from here.
+        sys.stdout = sys.__stdout__
+        context.close()
+        code = _write_error(error, json_mode, PROGRAM)
+        sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(seconds, expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        result = command.run(call)
+    finally:
+        finished.set()
+        timer.cancel()
+        if expired:
+            raise error from None
+    return result
+
+
+def _print_config() -> int:
+    """Print the `mcpServers` block that starts this tool as an MCP server."""
+    import json
+    import shutil
+
+    name = os.path.basename(sys.argv[0] or "")
+    found = shutil.which(name) if name and not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
+        server: dict[str, Any] = {"command": name, "args": ["--mcp"]}
+    else:
+        module = os.path.abspath(__file__)
+        server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
+    sys.stdout.write(json.dumps({"mcpServers": {PROGRAM: server}}, indent=2) + "\n")
+    return 0
+
+
+class _Codec:
+    """JSON for the protocol, from CPython's C accelerator when there is one.
+
+    `import json` costs more start-up time than the rest of the server (it imports `re`);
+    `_json` is what `json` itself runs on, so the results are the same.
+    """
+
+    def __init__(self) -> None:
+        try:
+            import _json
+        except ImportError:
+            import json
+
+            self.load: Callable[[str], Any] = json.loads
+            self.compact: Callable[[object], str] = lambda value: json.dumps(
+                value, ensure_ascii=False, separators=(",", ":")
+            )
+            self.envelope: Callable[[object], str] = _dumps
+            return
+        self.strict = True
+        self.object_hook = self.object_pairs_hook = None
+        self.parse_float, self.parse_int = float, int
+        self.parse_constant = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}.__getitem__
+        codec: Any = _json
+        scan = codec.make_scanner(self)
+        compact = codec.make_encoder(None, self.default, codec.encode_basestring, None, ":", ",",
+                                     False, False, True)
+        spaced = codec.make_encoder(None, self.default, codec.encode_basestring, None, ": ", ", ",
+                                    False, False, True)
+
+        def load(text: str) -> Any:
+            text = text.strip(" \t\r\n")
+            try:
+                value, end = scan(text, 0)
+            except Exception:  # noqa: BLE001
+                # NOTE: StopIteration, or SystemError: the scanner reports its errors through
+                # json.decoder, which is not imported.
+                raise ValueError("not JSON") from None
+            if end != len(text):
+                raise ValueError("extra data after the JSON value")
+            return value
+
+        self.load = load
+        self.compact = lambda value: "".join(compact(value, 0))
+        self.envelope = lambda value: "".join(spaced(value, 0))
+
+    @staticmethod
+    def default(value: object) -> object:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+class _McpError(Exception):
+    def __init__(self, code: int, message: str, data: object = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class _Stdout:
+    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
+
+    def __init__(self, fallback: Any) -> None:
+        self.buffers: dict[int, list[str]] = {}
+        self.fallback = fallback
+        self.encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        import _thread
+
+        buffer = self.buffers.get(_thread.get_ident())
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+class _Request:
+    """One tools/call in flight."""
+
+    __slots__ = ("cancelled", "context", "key", "last", "token")
+
+    def __init__(self, key: str, context: Context, token: object) -> None:
+        self.key = key
+        self.context = context
+        self.token = token
+        self.last: float | None = None
+        self.cancelled = False
+
+
+class _McpServer:
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras."""
+
+    def __init__(self, debug: bool) -> None:
+        import _thread
+
+        self.codec = _Codec()
+        self.debug = debug
+        self.lock = _thread.allocate_lock()
+        self.inflight: dict[str, _Request] = {}
+        self.idle: list[Any] = []
+        self.out = os.dup(1)
+        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
+        # protocol stream; the protocol goes to the private descriptor `self.out`.
+        os.dup2(2, 1)
+        self.stdout = _Stdout(sys.stderr)
+        sys.stdout = cast("Any", self.stdout)
+        self.broken = False
+
+    def write(self, text: str) -> None:
+        """Write one message; the caller holds `self.lock` when calls may be running."""
+        data = (text + "\n").encode("utf-8", "backslashreplace")
+        while data and not self.broken:
+            try:
+                data = data[os.write(self.out, data):]
+            except OSError:
+                self.broken = True
+
+    def send(self, text: str) -> None:
+        with self.lock:
+            self.write(text)
+
+    def reply(self, ident: str, result: str) -> None:
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+
+    def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"error":' + self.dumps(error) + "}")
+
+    def dumps(self, value: object) -> str:
+        return self.codec.compact(value)
+
+    def serve(self) -> int:
+        readline = sys.stdin.buffer.readline
+        while True:
+            line = readline()
+            if not line:
+                break
+            if line.strip():
+                try:
+                    self.handle(line)
+                except Exception as error:  # noqa: BLE001 (the server must outlive any message)
+                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    self.fail("null", -32603, "Internal error")
+        while self.inflight:
+            import time
+
+            time.sleep(0.002)
+        return 0
+
+    def handle(self, line: bytes) -> None:
+        try:
+            message = self.codec.load(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            self.fail("null", -32700, "Parse error")
+            return
+        if not isinstance(message, dict):
+            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
+            return
+        method = message.get("method")
+        if "id" not in message:
+            if isinstance(method, str):
+                self.notify(method, message.get("params"))
+            else:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        request_id = message["id"]
+        if not isinstance(method, str):
+            if "result" not in message and "error" not in message:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
+            return
+        ident = self.dumps(request_id)
+        try:
+            if message.get("jsonrpc") != "2.0":
+                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
+            self.request(ident, method, message.get("params"))
+        except _McpError as error:
+            self.fail(ident, error.code, error.message, error.data)
+
+    def notify(self, method: str, params: object) -> None:
+        if method != "notifications/cancelled" or not isinstance(params, dict):
+            return
+        request_id = params.get("requestId")
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            return
+        with self.lock:
+            request = self.inflight.get(self.dumps(request_id))
+            if request is not None:
+                request.cancelled = True
+        if request is not None:
+            request.context.cancelled.set()
+
+    def request(self, ident: str, method: str, params: object) -> None:
+        if method not in ("initialize", "ping", "tools/list", "tools/call", "server/discover"):
+            raise _McpError(-32601, f"Method not found: {method}")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise _McpError(-32602, "Invalid params: expected an object")
+        if method == "initialize":
+            self.reply(ident, self.initialize(params))
+            return
+        modern = self.modern(params)
+        if method == "ping":
+            if modern:
+                raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
+            self.reply(ident, "{}")
+        elif method == "server/discover":
+            if not modern:
+                raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+            discover = {
+                "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
+                "capabilities": {"tools": {"listChanged": False}},
+                "ttlMs": 3600000,
+                "cacheScope": "public",
+            }
+            if DESCRIPTION:
+                discover["instructions"] = DESCRIPTION
+            self.reply(ident, self.complete(self.dumps(discover)))
+        elif method == "tools/list":
+            cursor = params.get("cursor")
+            if cursor is not None and cursor != "":
+                raise _McpError(-32602, "Invalid params: unknown cursor")
+            tools = _MCP_TOOLS_JSON
+            if modern:
+                tools = '{"ttlMs":3600000,"cacheScope":"public",' + tools[1:]
+                tools = self.complete(tools)
+            self.reply(ident, tools)
+        else:
+            self.call(ident, params, modern)
+
+    def initialize(self, params: dict[str, Any]) -> str:
+        asked = params.get("protocolVersion")
+        info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
+        if DESCRIPTION:
+            info["description"] = DESCRIPTION
+        result: dict[str, Any] = {
+            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
+            "capabilities": {"tools": {"listChanged": False}},
+            "serverInfo": info,
+        }
+        if DESCRIPTION:
+            result["instructions"] = DESCRIPTION
+        return self.dumps(result)
+
+    def modern(self, params: dict[str, Any]) -> bool:
+        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
+        meta = params.get("_meta")
+        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
+            return False
+        version = meta[_MCP_META + "protocolVersion"]
+        if version != _MCP_MODERN:
+            raise _McpError(-32022, "Unsupported protocol version",
+                            {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version})
+        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
+            raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required")
+        return True
+
+    def complete(self, result: str) -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta`."""
+        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        stamp = '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + "}"
+        return stamp + ("," + result[1:] if result != "{}" else "}")
+
+    def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise _McpError(-32602, "Invalid params: name must be a string")
+        entry = _MCP_NAMES.get(name)
+        if entry is None:
+            raise _McpError(-32602, f"Unknown tool: {name}")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise _McpError(-32602, "Invalid params: arguments must be an object")
+        meta = params.get("_meta")
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, (str, int)):
+            token = None
+        context = Context(entry[0], True)
+        request = _Request(ident, context, token)
+        context.cancelled  # noqa: B018 (made now, so the reader and the handler share one Event)
+        with self.lock:
+            if ident in self.inflight:
+                raise _McpError(-32600, "Invalid Request: this id is already in use")
+            self.inflight[ident] = request
+        context._report = lambda done, total=None, message=None: self.progress(
+            request, done, total, message
+        )
+        self.submit(lambda: self.run(request, name, entry, arguments, modern))
+
+    def progress(self, request: _Request, done: float, total: float | None, message: str | None) -> None:
+        if request.token is None or not _s_number(done) or not math.isfinite(done):
+            return
+        params: dict[str, Any] = {"progressToken": request.token, "progress": done}
+        if _s_number(total) and math.isfinite(total or 0):
+            params["total"] = total
+        if isinstance(message, str):
+            params["message"] = message
+        with self.lock:
+            if request.key not in self.inflight or request.cancelled:
+                return
+            if request.last is not None and done <= request.last:
+                return
+            request.last = done
+            text = '{"jsonrpc":"2.0","method":"notifications/progress","params":'
+            self.write(text + self.dumps(params) + "}")
+
+    def submit(self, job: Callable[[], None]) -> None:
+        """Run `job` on an idle worker thread, or on a new one."""
+        import _thread
+
+        try:
+            worker = self.idle.pop()
+        except IndexError:
+            worker = [job, _thread.allocate_lock()]
+            worker[1].acquire()
+            _thread.start_new_thread(self.work, (worker,))
+            return
+        worker[0] = job
+        worker[1].release()
+
+    def work(self, worker: list[Any]) -> None:
+        while True:
+            job, worker[0] = worker[0], None
+            try:
+                job()
+            except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+            self.idle.append(worker)
+            worker[1].acquire()
+
+    def run(self, request: _Request, name: str, entry: tuple[str, bool], arguments: dict[str, Any],
+            modern: bool) -> None:
+        """Run one tools/call on this thread and answer it, unless it was cancelled."""
+        import _thread
+
+        thread = _thread.get_ident()
+        printed: list[str] = []
+        self.stdout.buffers[thread] = printed
+        context = request.context
+        data: Any = None
+        structured: Any = None
+        try:
+            command = COMMANDS[entry[0]]
+            _check_keys(command, arguments)
+            call = _Call(arguments, "json", context, _Sources(entry[0]))
+            call.sources.full = True
+            data = _jsonable(command.run(call))
+            structured = {"result": data} if entry[1] else data
+            if not _mcp_shapes()[0][name](data):
+                raise TypeError(f"the result does not match the return type of {entry[0]!r}")
+            # NOTE: the same envelope a `--json` caller gets, provenance included.
+            envelope: dict[str, Any] = {"ok": True, "data": data}
+            meta = _meta(call)
+            if meta:
+                envelope["meta"] = meta
+        except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
+            envelope = _error_envelope(error, self.debug)
+        finally:
+            context.close()
+            del self.stdout.buffers[thread]
+        try:
+            content = '[{"type":"text","text":' + self.dumps(self.codec.envelope(envelope))
+            if printed:
+                content += '},{"type":"text","text":' + self.dumps("".join(printed))
+            result = '{"content":' + content + "}]"
+            if envelope["ok"]:
+                result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+            else:
+                result += ',"isError":true}'
+            if modern:
+                result = self.complete(result)
+            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
+        except Exception as error:  # noqa: BLE001 (still answer, and free the id)
+            failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
+            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"
+        with self.lock:
+            if not request.cancelled:
+                self.write(answer)
+            del self.inflight[request.key]
+
+
+def _serve_mcp(invocation: _Invocation) -> int:
+    """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
+    if invocation.print_config:
+        return _print_config()
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
+    debug = invocation.debug or bool(os.environ.get(DEBUG_ENV))
+    return _McpServer(debug).serve()
 
 
 if __name__ == "__main__":

@@ -1,0 +1,203 @@
+"""`mytool --mcp` driven by the official MCP SDK client, as Claude and other agents drive it."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+from mcp.shared.exceptions import MCPError
+from mcp.types import TextContent
+
+from tests.helpers import generate
+from tests.mcp_tool import HANDLERS
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("mcp"), HANDLERS)
+
+
+def params(tool: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=[str(tool), "--mcp"])
+
+
+def texts(result: Any) -> list[str]:
+    return [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+def test_tools_list(tool: Path) -> None:
+    async def go() -> Any:
+        async with Client(params(tool), mode="legacy") as client:
+            return (await client.list_tools()).tools
+
+    tools = {t.name: t for t in asyncio.run(go())}
+    assert list(tools) == ["greet", "count", "tasks_purge", "slow", "liar"]
+    greet = tools["greet"]
+    assert greet.title == "Say hello."
+    assert greet.input_schema["required"] == ["name"]
+    assert greet.input_schema["properties"]["times"]["default"] == 1
+    assert greet.output_schema is not None and greet.output_schema["type"] == "object"
+    assert greet.annotations is not None and greet.annotations.read_only_hint is True
+    purge = tools["tasks_purge"].annotations
+    assert purge is not None
+    assert (purge.destructive_hint, purge.read_only_hint, purge.open_world_hint) == (
+        True,
+        False,
+        False,
+    )
+    assert tools["count"].output_schema["required"] == ["result"]  # type: ignore[index]
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_call_in_both_client_modes(tool: Path, mode: str) -> None:
+    async def go() -> tuple[Any, Any, Any]:
+        async with Client(params(tool), mode=mode) as client:  # type: ignore[arg-type]
+            greet = await client.call_tool("greet", {"name": "Ada", "times": 2})
+            count = await client.call_tool("count", {"limit": 3, "mode": "down"})
+            purge = await client.call_tool("tasks_purge", {"ids": [1, 2]})
+            return greet, count, purge, client.protocol_version
+
+    greet, count, purge, version = asyncio.run(go())
+    assert version == ("2026-07-28" if mode == "auto" else "2025-11-25")
+    assert not greet.is_error
+    assert greet.structured_content == {"greeting": "Hello, Ada! Hello, Ada!"}
+    envelope, printed = texts(greet)
+    answer = json.loads(envelope)
+    assert {"ok": answer["ok"], "data": answer["data"]} == {"ok": True, "data": greet.structured_content}
+    assert answer["meta"]["provenance"]["name"]["source"] == "json"
+    assert printed == "greeting Ada\n"
+    assert count.structured_content == {"result": [3, 2, 1]}
+    assert purge.structured_content == {
+        "result": [
+            {"id": 1, "title": "task 1", "done": True},
+            {"id": 2, "title": "task 2", "done": True},
+        ]
+    }
+
+
+def test_text_matches_the_json_cli(tool: Path) -> None:
+    async def go() -> Any:
+        async with Client(params(tool), mode="legacy") as client:
+            return await client.call_tool("greet", {"name": "Zoë"})
+
+    result = asyncio.run(go())
+    cli = subprocess.run(
+        [sys.executable, str(tool), "greet", "--json", '{"name": "Zoë"}'],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert texts(result)[0] == cli.stdout.strip()
+
+
+def test_errors_are_results_and_protocol_errors(tool: Path) -> None:
+    async def go() -> tuple[Any, Any, Any, Any]:
+        async with Client(params(tool), mode="legacy") as client:
+            bad = await client.call_tool("greet", {"name": 3, "times": "x", "extra": 1})
+            missing = await client.call_tool("count", {"limit": -1})
+            liar = await client.call_tool("liar", {})
+            with pytest.raises(MCPError) as unknown:
+                await client.call_tool("secret", {})
+            return bad, missing, liar, unknown.value
+
+    bad, missing, liar, unknown = asyncio.run(go())
+    assert bad.is_error and bad.structured_content is None
+    assert json.loads(texts(bad)[0])["error"]["kind"] == "usage"
+    assert json.loads(texts(missing)[0]) == {
+        "ok": False,
+        "error": {"kind": "missing", "message": "nothing to count", "hint": "use a positive limit"},
+    }
+    assert liar.is_error and json.loads(texts(liar)[0])["error"]["kind"] == "internal"
+    assert unknown.code == -32602
+
+
+def test_low_level_session_progress_and_cancellation(tool: Path) -> None:
+    seen: list[tuple[float, float | None, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        seen.append((progress, total, message))
+
+    async def go(errlog: Any) -> tuple[Any, Any, Any]:
+        async with stdio_client(params(tool), errlog=errlog) as (read, write):
+            async with ClientSession(read, write) as session:
+                init = await session.initialize()
+                done = await session.call_tool(
+                    "slow", {"steps": 4, "delay": 0.01}, progress_callback=on_progress
+                )
+                with pytest.raises(MCPError) as timed_out:
+                    await session.call_tool(
+                        "slow", {"steps": 200, "delay": 0.05}, read_timeout_seconds=0.3
+                    )
+                after = await session.call_tool("greet", {"name": "still here"})
+                return init, done, after, timed_out.value
+
+    with tempfile.TemporaryFile("w+") as errlog:
+        init, done, after, timed_out = asyncio.run(go(errlog))
+        errlog.seek(0)
+        stderr = errlog.read()
+    assert init.protocol_version == "2025-11-25"
+    assert init.server_info.name == "mcptool" and init.server_info.version == "3.1.0"
+    assert done.structured_content == {"result": 4}
+    assert [p for p, _, _ in seen] == [1, 2, 3, 4]
+    assert seen[0] == (1, 4, "step 1")
+    assert timed_out.code == -32001
+    assert after.structured_content == {"greeting": "Hello, still here!"}
+    assert "to stderr" in stderr
+    assert stderr.count("slow: cancelled") == 1
+    assert stderr.count("slow: on_exit ran") == 2
+
+
+def test_print_config_starts_the_server(tool: Path, tmp_path: Path) -> None:
+    printed = subprocess.run(
+        [sys.executable, str(tool), "--mcp", "--print-config"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    server = json.loads(printed.stdout)["mcpServers"]["mcptool"]
+    assert server["args"] == [str(tool.resolve()), "--mcp"]
+    assert os.path.isabs(server["command"])
+
+    async def go() -> Any:
+        spec = StdioServerParameters(
+            command=server["command"], args=server["args"], cwd=str(tmp_path)
+        )
+        async with Client(spec) as client:
+            return await client.call_tool("greet", {"name": "config"})
+
+    assert asyncio.run(go()).structured_content == {"greeting": "Hello, config!"}
+
+
+def test_print_config_uses_the_installed_name(tool: Path, tmp_path: Path) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    installed = bin_dir / "mcptool"
+    installed.write_text(
+        f"#!{sys.executable}\n" + tool.read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    installed.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    printed = subprocess.run(
+        ["mcptool", "--mcp", "--print-config"], capture_output=True, text=True, check=True, env=env
+    )
+    server = json.loads(printed.stdout)["mcpServers"]["mcptool"]
+    assert server == {"command": "mcptool", "args": ["--mcp"]}
+
+    async def go() -> Any:
+        spec = StdioServerParameters(
+            command=server["command"], args=server["args"], env={"PATH": env["PATH"]}
+        )
+        async with Client(spec, mode="legacy") as client:
+            return await client.call_tool("count", {})
+
+    assert asyncio.run(go()).structured_content == {"result": [1, 2, 3]}
