@@ -324,6 +324,14 @@ program(name="hello-mcp", version="1.0.0")
 def greet(name: str) -> dict[str, str]:
     """Say hello."""
     return {"greeting": f"Hello, {name}!"}
+
+
+# NOTE: a second command keeps the tool named `greet`: a single-command program's one tool
+# is named after the program.
+@command(effects="read_only")
+def ping() -> str:
+    """Answer pong."""
+    return "pong"
 '''
 
 MCP_SOURCES = {

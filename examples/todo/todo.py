@@ -2408,7 +2408,7 @@ _TIMEOUT_GRACE = 2.0
 
 
 def _run_timed(command: _Command, call: _Call, seconds: float | None, json_mode: bool) -> object:
-    """Run a command; with --timeout, cancel it at the deadline (see docs/mcp.md)."""
+    """Run a command; with --timeout, set ctx.cancelled at the deadline and end as `timeout`."""
     if seconds is None:
         return command.run(call)
     import threading
