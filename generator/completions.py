@@ -197,7 +197,7 @@ def file_names(name: str) -> dict[str, str]:
 def literal(text: str) -> str:
     """Python source for a long text constant: a raw triple-quoted string where that is exact."""
     plain = '"""' not in text and not text.endswith(("\\", '"')) and "\r" not in text
-    if plain and all(c.isprintable() or c in "\n\t" for c in text):
+    if plain and text.replace("\n", "").replace("\t", "").isprintable():
         return 'r"""' + text + '"""'
     from burgee.render import py  # noqa: PLC0415 (render imports this module)
 

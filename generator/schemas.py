@@ -8,6 +8,7 @@ every schema; only a recursive type keeps its `$defs`.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import datetime
 import decimal
@@ -135,19 +136,45 @@ def _inline(schema: dict[str, Any]) -> dict[str, Any]:
     return result  # type: ignore[no-any-return]
 
 
-def _schema_of(kind: Any, mode: Literal["validation", "serialization"]) -> dict[str, Any]:
-    adapter = pydantic.TypeAdapter(kind)
-    return _inline(adapter.json_schema(mode=mode, schema_generator=_NoTitles))
+class _Schemas:
+    """The JSON Schema of each type of one program, each made by pydantic once.
+
+    The clispec document, the --llms manifest and the MCP tool list all describe the same
+    parameters; without this, a large program pays for pydantic's schema generation three
+    times per parameter.
+    """
+
+    def __init__(self, program: Program) -> None:
+        self.types = _Types(program)
+        self.made: dict[tuple[TypeRef, str], dict[str, Any]] = {}
+
+    def of(self, ref: TypeRef, mode: Literal["validation", "serialization"]) -> dict[str, Any]:
+        """A fresh copy of the schema of `ref`, so callers may change it."""
+        key = (ref, mode)
+        if key not in self.made:
+            adapter = pydantic.TypeAdapter(self.types.python(ref))
+            self.made[key] = _inline(adapter.json_schema(mode=mode, schema_generator=_NoTitles))
+        return copy.deepcopy(self.made[key])
+
+
+_LATEST: list[tuple[Program, _Schemas]] = []
+
+
+def _schemas(program: Program) -> _Schemas:
+    # NOTE: keyed by identity: hashing a whole Program would cost more than it saves.
+    if not _LATEST or _LATEST[0][0] is not program:
+        _LATEST[:] = [(program, _Schemas(program))]
+    return _LATEST[0][1]
 
 
 def input_schema(command: Command, program: Program) -> dict[str, Any]:
     """The JSON object a caller gives to `--json`: one property per parameter."""
-    types = _Types(program)
+    schemas = _schemas(program)
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param in command.inputs:
         assert param.type is not None
-        prop = _schema_of(types.python(param.type), "validation")
+        prop = schemas.of(param.type, "validation")
         if param.help:
             prop["description"] = param.help
         _bound(prop, param)
@@ -186,7 +213,7 @@ def wraps_result(command: Command) -> bool:
 def output_schema(command: Command, program: Program) -> dict[str, Any]:
     """The schema of the command's `data`, always an object (see `wraps_result`)."""
     returns = command.returns
-    schema = {} if returns is None else _schema_of(_Types(program).python(returns), "serialization")
+    schema = {} if returns is None else _schemas(program).of(returns, "serialization")
     if not wraps_result(command):
         return schema
     return {"type": "object", "properties": {"result": schema}, "required": ["result"]}
