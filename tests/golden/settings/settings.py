@@ -1173,27 +1173,17 @@ _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
 def _meta(call: _Call) -> dict[str, Any]:
     """The envelope's `meta`: where each option's value came from."""
-    if not call.provenance:
-        return {}
-    return {"provenance": {key: _brief(entry) for key, entry in call.provenance.items()}}
+    return {"provenance": call.provenance} if call.provenance else {}
 
 
-def _brief(entry: dict[str, Any]) -> dict[str, Any]:
-    """One value's provenance for the envelope: where it came from, and any value it beat.
-
-    The candidates that had no value are left out; `--explain` lists them all.
-    """
-    brief: dict[str, Any] = {k: entry[k] for k in ("value", "source", "from", "secret") if k in entry}
-    beaten = [
-        candidate["from"]
-        for candidate in entry["candidates"]
-        if candidate["from"] != entry["from"]
-        and ("value" in candidate or candidate.get("set"))
-        and candidate["source"] != "default"
-    ]
-    if beaten:
-        brief["overrides"] = beaten
-    return brief
+def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any]:
+    """One place a value could have come from, for --explain."""
+    shown: dict[str, Any] = {"source": kind, "from": place}
+    if value is not _REQUIRED and secret:
+        shown["set"] = True
+    elif value is not _REQUIRED:
+        shown["value"] = _jsonable(value)
+    return shown
 
 
 class _Sources:
@@ -1226,18 +1216,18 @@ class _Sources:
             found.append(("default", "default", default))
         source, where, raw = next((f for f in found if f[2] is not _REQUIRED), ("", "", _REQUIRED))
         if self.full and flag is not None:
-            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere",
-                                     "candidates": []}
-            call.provenance[key] = entry
-            for candidate, place, value in found:
-                shown: dict[str, Any] = {"source": candidate, "from": place}
-                if value is not _REQUIRED and secret:
-                    shown["set"] = True
-                elif value is not _REQUIRED:
-                    shown["value"] = _jsonable(value)
-                entry["candidates"].append(shown)
+            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
+            if call.explaining:
+                entry["candidates"] = [_candidate(*found_one, secret) for found_one in found]
+            else:
+                # NOTE: the envelope names only the places whose value lost; --explain lists all.
+                beaten = [place for kind, place, value in found
+                          if value is not _REQUIRED and place != where and kind != "default"]
+                if beaten:
+                    entry["overrides"] = beaten
             if secret:
                 entry["secret"] = True
+            call.provenance[key] = entry
         return source, where, raw
 
     def settle(self, call: _Call, key: str, value: _T) -> _T:
