@@ -6,8 +6,9 @@ from collections.abc import Iterator
 from typing import Literal
 
 import libcst as cst
-from burgee.model import Scalar, TypeKind, TypeRef
 from libcst.helpers import get_full_name_for_node
+
+from burgee.model import Scalar, TypeKind, TypeRef
 
 Use = Literal["param", "return", "field"]
 

@@ -15,7 +15,8 @@ from burgee.write import WriteError, diff, write_atomic
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="burgee",
-        description="Generate standalone, agent-ready command-line tools from typed Python handlers.",
+        description="Generate standalone, agent-ready command-line tools "
+        "from typed Python handlers.",
     )
     parser.add_argument("--version", action="version", version=f"burgee {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -25,20 +26,41 @@ def _parser() -> argparse.ArgumentParser:
         description="Read HANDLERS (never importing it) and write one standalone Python module.",
     )
     gen.add_argument("handlers", type=Path, help="the handlers file")
-    gen.add_argument("-o", "--output", type=Path, help="output file (default: <name>.py beside HANDLERS)")
+    gen.add_argument(
+        "-o", "--output", type=Path, help="output file (default: <name>.py beside HANDLERS)"
+    )
     gen.add_argument("--name", help="the program name (overrides program(name=...))")
-    gen.add_argument("--version", dest="program_version", metavar="VERSION",
-                     help="the program version (overrides program(version=...))")
-    gen.add_argument("--check", action="store_true",
-                     help="write nothing; exit 1 if the output is missing or stale")
-    gen.add_argument("--force", action="store_true",
-                     help="replace an output file that burgee did not generate")
-    gen.add_argument("--completions", type=Path, metavar="DIR",
-                     help="also write the bash, zsh, fish and pwsh completion scripts into DIR")
-    gen.add_argument("--skill-dir", type=Path, metavar="DIR",
-                     help="also write DIR/<name>/SKILL.md and DIR/AGENTS.md")
-    new = commands.add_parser("new", help="create a new tool project",
-                              description="Create a ready-to-ship tool project from a template.")
+    gen.add_argument(
+        "--version",
+        dest="program_version",
+        metavar="VERSION",
+        help="the program version (overrides program(version=...))",
+    )
+    gen.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if the output is missing or stale",
+    )
+    gen.add_argument(
+        "--force", action="store_true", help="replace an output file that burgee did not generate"
+    )
+    gen.add_argument(
+        "--completions",
+        type=Path,
+        metavar="DIR",
+        help="also write the bash, zsh, fish and pwsh completion scripts into DIR",
+    )
+    gen.add_argument(
+        "--skill-dir",
+        type=Path,
+        metavar="DIR",
+        help="also write DIR/<name>/SKILL.md and DIR/AGENTS.md",
+    )
+    new = commands.add_parser(
+        "new",
+        help="create a new tool project",
+        description="Create a ready-to-ship tool project from a template.",
+    )
     scaffold.add_arguments(new)
     refresh = commands.add_parser(
         "refresh",

@@ -25,9 +25,19 @@ EXPLAIN = (
 )
 
 _ARG_TYPES = {
-    "str": "string", "int": "integer", "float": "number", "bool": "boolean", "path": "path",
-    "date": "date", "datetime": "datetime", "time": "time", "uuid": "uuid", "decimal": "decimal",
-    "record": "object", "dict": "object", "any": "json",
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "path": "path",
+    "date": "date",
+    "datetime": "datetime",
+    "time": "time",
+    "uuid": "uuid",
+    "decimal": "decimal",
+    "record": "object",
+    "dict": "object",
+    "any": "json",
 }
 
 
@@ -192,31 +202,68 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
 def global_args(program: Program) -> list[dict[str, Any]]:
     """The flags every command accepts."""
     args: list[dict[str, Any]] = [
-        {"name": "--json", "type": "string", "required": False,
-         "description": "answer with one JSON envelope on stdout; with a value, the input as "
-                        "a JSON object keyed by parameter name"},
-        {"name": "--output", "short": "-o", "type": "string", "enum": ["json", "text"],
-         "required": False, "description": "output format (default: text)"},
-        {"name": "--debug", "type": "boolean", "required": False,
-         "description": "show tracebacks of internal errors"},
-        {"name": "--schema", "type": "boolean", "required": False,
-         "description": "print this document (or one command's) instead of running"},
-        {"name": "--field", "type": "string", "required": False,
-         "description": "with --schema: print only the part at this dotted path"},
-        {"name": "--explain", "type": "string", "required": False,
-         "description": "print where an option's value came from instead of running"},
+        {
+            "name": "--json",
+            "type": "string",
+            "required": False,
+            "description": "answer with one JSON envelope on stdout; with a value, the input as "
+            "a JSON object keyed by parameter name",
+        },
+        {
+            "name": "--output",
+            "short": "-o",
+            "type": "string",
+            "enum": ["json", "text"],
+            "required": False,
+            "description": "output format (default: text)",
+        },
+        {
+            "name": "--debug",
+            "type": "boolean",
+            "required": False,
+            "description": "show tracebacks of internal errors",
+        },
+        {
+            "name": "--schema",
+            "type": "boolean",
+            "required": False,
+            "description": "print this document (or one command's) instead of running",
+        },
+        {
+            "name": "--field",
+            "type": "string",
+            "required": False,
+            "description": "with --schema: print only the part at this dotted path",
+        },
+        {
+            "name": "--explain",
+            "type": "string",
+            "required": False,
+            "description": "print where an option's value came from instead of running",
+        },
     ]
     if program.config:
-        args.append({"name": "--config", "type": "path", "required": False,
-                     "description": "read option values from this TOML or JSON file"})
+        args.append(
+            {
+                "name": "--config",
+                "type": "path",
+                "required": False,
+                "description": "read option values from this TOML or JSON file",
+            }
+        )
     return args
 
 
 def config_paths(program: Program) -> list[str]:
     """Where the tool looks for its config file, first match wins."""
     name = program.name
-    return [f"./{name}.toml", f"./{name}.json", f"$XDG_CONFIG_HOME/{name}/config.toml",
-            f"$XDG_CONFIG_HOME/{name}/config.json", f"[tool.{name}] in the nearest pyproject.toml"]
+    return [
+        f"./{name}.toml",
+        f"./{name}.json",
+        f"$XDG_CONFIG_HOME/{name}/config.toml",
+        f"$XDG_CONFIG_HOME/{name}/config.json",
+        f"[tool.{name}] in the nearest pyproject.toml",
+    ]
 
 
 def document(program: Program) -> dict[str, Any]:
@@ -226,8 +273,12 @@ def document(program: Program) -> dict[str, Any]:
         {"kind": kind, "exit_code": code, "retryable": False, "description": text}
         for kind, (code, text) in BUILTIN_ERRORS.items()
     ] + [
-        {"kind": e.kind, "exit_code": e.exit_code, "retryable": e.retryable,
-         "description": e.description or e.kind}
+        {
+            "kind": e.kind,
+            "exit_code": e.exit_code,
+            "retryable": e.retryable,
+            "description": e.description or e.kind,
+        }
         for e in program.errors
     ]
     doc: dict[str, Any] = {
@@ -242,19 +293,22 @@ def document(program: Program) -> dict[str, Any]:
     if program.env_prefix:
         doc["env_prefix"] = program.env_prefix
     if program.config:
-        doc["config"] = {"files": config_paths(program), "order":
-                         "flag > env > config file > pyproject.toml > default"}
+        doc["config"] = {
+            "files": config_paths(program),
+            "order": "flag > env > config file > pyproject.toml > default",
+        }
     commands = [command_entry(c, program) for c in program.commands]
-    commands.append({
-        "name": "schema",
-        "description": "Print this document; `schema CMD…` narrows it to one command.",
-        "effects": "read_only",
-        "cardinality": "single",
-        "args": [{"name": "command", "type": "string[]", "required": False}],
-        "stdout_schema": {"$ref": CLISPEC_SCHEMA},
-        "example": {"args": ["schema"]},
-    })
+    commands.append(
+        {
+            "name": "schema",
+            "description": "Print this document; `schema CMD…` narrows it to one command.",
+            "effects": "read_only",
+            "cardinality": "single",
+            "args": [{"name": "command", "type": "string[]", "required": False}],
+            "stdout_schema": {"$ref": CLISPEC_SCHEMA},
+            "example": {"args": ["schema"]},
+        }
+    )
     doc["commands"] = commands
     doc["errors"] = sorted(errors, key=lambda e: (e["exit_code"], e["kind"]))
     return doc
-

@@ -13,23 +13,9 @@ import ast
 import re
 from dataclasses import dataclass
 
-import jinja2
-
 from burgee.model import Command, Param, Program, TypeRef
 
 SHELLS: tuple[str, ...] = ("bash", "zsh", "fish", "pwsh")
-
-ENVIRONMENT = jinja2.Environment(
-    loader=jinja2.PackageLoader("burgee.templates", "completions"),
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-    autoescape=False,
-    # NOTE: shell code is full of `{#` (`${#array[@]}`); comments use another spelling.
-    comment_start_string="<#--",
-    comment_end_string="--#>",
-)
 
 
 @dataclass(frozen=True)
@@ -97,8 +83,12 @@ def _values(param: Param) -> Values:
 def _globals(path: str, root: bool) -> list[Opt]:
     found = [
         Opt(("--json",), f"{path}|--json", None, "answer with one JSON envelope on stdout"),
-        Opt(("-o", "--output"), f"{path}|--output", Values("choice", ("json", "text")),
-            "output format"),
+        Opt(
+            ("-o", "--output"),
+            f"{path}|--output",
+            Values("choice", ("json", "text")),
+            "output format",
+        ),
         Opt(("--debug",), f"{path}|--debug", None, "show tracebacks of internal errors"),
         Opt(("-h", "--help"), f"{path}|--help", None, "show help and exit"),
     ]
@@ -147,8 +137,12 @@ def nodes(program: Program) -> list[Node]:
         found.append(Node(name, tuple(children), tuple(_globals(name, not path)), ()))
     found += [_command_node(c) for c in program.commands if not c.hidden]
     found.append(
-        Node("completion", (), (Opt(("-h", "--help"), "completion|--help", None, "show help"),),
-             (Positional(0, Values("choice", SHELLS), False),))
+        Node(
+            "completion",
+            (),
+            (Opt(("-h", "--help"), "completion|--help", None, "show help"),),
+            (Positional(0, Values("choice", SHELLS), False),),
+        )
     )
     return found
 
@@ -168,13 +162,20 @@ def _fish(text: str) -> str:
 
 
 def _pwsh(text: str) -> str:
-    return "'" + text.replace("'", "''").replace("\u2018", "\u2018\u2018").replace(
-        "\u2019", "\u2019\u2019") + "'"
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
 
 
 def script(program: Program, shell: str) -> str:
     """The completion script for one shell."""
-    template = ENVIRONMENT.get_template(f"{shell}.jinja")
+    from burgee.render import ENVIRONMENT  # noqa: PLC0415 (render imports this module)
+
+    template = ENVIRONMENT.get_template(f"completions/{shell}.jinja")
     quote = {"bash": _single, "zsh": _single, "fish": _fish, "pwsh": _pwsh}[shell]
     return template.render(
         prog=program.name,
@@ -213,9 +214,9 @@ def completion_help(name: str) -> str:
         f"completes with a function (through '{name} __complete').\n\n"
         "install:\n"
         f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
-        f"        (with the bash-completion package; or add  eval \"$({name} completion bash)\""
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
         "  to ~/.bashrc)\n"
-        f"  zsh   {name} completion zsh > \"${{fpath[1]}}/_{name}\"\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
         "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
         f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
         f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"

@@ -31,13 +31,15 @@ def manifest(program: Program) -> dict[str, Any]:
     """`--llms`: an MCP `tools/list`-shaped result; the first tool documents the convention."""
     empty = {"type": "object", "properties": {}}
     tools: list[dict[str, Any]] = [
-        {"name": "help", "description": HELP_TOOL.format(prog=program.name),
-         "inputSchema": empty, "outputSchema": empty}
+        {
+            "name": "help",
+            "description": HELP_TOOL.format(prog=program.name),
+            "inputSchema": empty,
+            "outputSchema": empty,
+        }
     ]
     tools += [
-        tool(c, program)
-        for c in program.commands
-        if c.effects != "withheld" and not c.hidden
+        tool(c, program) for c in program.commands if c.effects != "withheld" and not c.hidden
     ]
     return {"tools": tools}
 

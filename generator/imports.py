@@ -66,7 +66,10 @@ class ImportBlock:
                 inner = "".join(f"    {part.strip()},\n" for part in text.split(","))
                 line = f"from {module} import (\n{inner})"
             sections.setdefault(_section(module), []).append((1, module.lower(), line))
-        blocks = ["\n".join(line for *_, line in sorted(entries)) for _, entries in sorted(sections.items())]
+        blocks = [
+            "\n".join(line for *_, line in sorted(entries))
+            for _, entries in sorted(sections.items())
+        ]
         if self.verbatim:
             blocks.append("\n".join(self.verbatim))
         return "\n\n".join(blocks) + "\n"
@@ -81,7 +84,7 @@ def _alias(alias: cst.ImportAlias) -> str | None:
 
 
 def _section(module: str) -> int:
-    top = module.split(".")[0]
+    top = module.split(".", maxsplit=1)[0]
     if top == "__future__":
         return 0
     return 1 if top in sys.stdlib_module_names else 2

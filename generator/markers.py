@@ -76,9 +76,7 @@ class Context:
     def __init__(self) -> None:
         self.cancelled = threading.Event()
 
-    def progress(
-        self, done: float, total: float | None = None, message: str | None = None
-    ) -> None:
+    def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
         """Report progress; the generated tool decides where it goes."""
 
     def on_exit(self, callback: Callable[[], object]) -> None:

@@ -9,16 +9,32 @@ from __future__ import annotations
 import re
 from typing import Any, Literal
 
-from burgee.diagnostics import SourceSpan
 from pydantic import BaseModel, ConfigDict
+
+from burgee.diagnostics import SourceSpan
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")
 Scalar = str | int | float | bool | None
 
 TypeKind = Literal[
-    "str", "int", "float", "bool", "path", "date", "datetime", "time", "uuid", "decimal",
-    "choice", "enum", "list", "record", "any", "dict", "none",
+    "str",
+    "int",
+    "float",
+    "bool",
+    "path",
+    "date",
+    "datetime",
+    "time",
+    "uuid",
+    "decimal",
+    "choice",
+    "enum",
+    "list",
+    "record",
+    "any",
+    "dict",
+    "none",
 ]
 
 

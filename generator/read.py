@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import libcst as cst
+
 from burgee import docstrings
 from burgee.annotations import (
     Names,
@@ -21,9 +22,7 @@ from burgee.model import (
     Command,
     EnumDecl,
     ErrorDecl,
-    Field,
     Group,
-    Param,
     Program,
     Record,
     Scalar,
@@ -425,7 +424,9 @@ class Reader:
         for group in self.group_nodes:
             if group.path in seen:
                 self.diagnostics.append(
-                    Diagnostic(span=group.span, message=f"group {' '.join(group.path)!r} is defined twice")
+                    Diagnostic(
+                        span=group.span, message=f"group {' '.join(group.path)!r} is defined twice"
+                    )
                 )
             seen[group.path] = "group"
         for command in self.commands:
@@ -459,11 +460,13 @@ class Reader:
         for command in self.commands:
             for param in command.inputs:
                 if param.complete and param.complete not in functions:
-                    self.diagnostics.append(Diagnostic(
-                        span=param.span,
-                        message=f"complete={param.complete} of {param.name!r} must name a function "
-                        "defined at the top level of this file",
-                    ))
+                    self.diagnostics.append(
+                        Diagnostic(
+                            span=param.span,
+                            message=f"complete={param.complete} of {param.name!r} must name a "
+                            "function defined at the top level of this file",
+                        )
+                    )
         for statement in self.module.body:
             name = _defined_name(statement)
             if name in RUNTIME_NAMES:
@@ -549,7 +552,11 @@ def read_program(
     imports, code = strip(reader.module, reader.removals)
     module_doc = docstrings.parse(reader.module.get_docstring()).description
     aliases = tuple(
-        sorted((local, api) for local, api in reader.api.items() if local != api and api in ("CommandError", "Context"))
+        sorted(
+            (local, api)
+            for local, api in reader.api.items()
+            if local != api and api in ("CommandError", "Context")
+        )
     )
     return Program(
         name=str(program_name),
@@ -586,5 +593,7 @@ def _position(diagnostic: Diagnostic) -> tuple[int, int]:
 
 def _default_name(path: str) -> str:
     file = Path(path).resolve()
-    stem = file.stem if file.stem not in ("handlers", "main", "__main__", "cli") else file.parent.name
+    stem = (
+        file.stem if file.stem not in ("handlers", "main", "__main__", "cli") else file.parent.name
+    )
     return stem.replace("_", "-").lower()

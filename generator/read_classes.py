@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import libcst as cst
+
 from burgee import docstrings
 from burgee.annotations import NotLiteral, UnsupportedType
 from burgee.model import EnumDecl, Field, Record, Scalar
@@ -61,9 +62,7 @@ def read_record(reader: Reader, node: cst.ClassDef) -> None:
             total = reader.code(keyword.value) != "False"
     doc = docstrings.parse(node.get_docstring())
     # NOTE: registered before its fields are resolved, so a record may refer to itself.
-    reader.records[name] = Record(
-        name=name, style="dataclass", fields=(), span=reader.span(node)
-    )
+    reader.records[name] = Record(name=name, style="dataclass", fields=(), span=reader.span(node))
     fields: list[Field] = []
     for statement in node.body.body:
         if not isinstance(statement, cst.SimpleStatementLine):
@@ -87,10 +86,12 @@ def read_record(reader: Reader, node: cst.ClassDef) -> None:
                 annotation.value, "NotRequired"
             )
             required = not not_required and (
-                is_typeddict and total or (not is_typeddict and small.value is None)
+                (is_typeddict and total) or (not is_typeddict and small.value is None)
             )
-            if is_typeddict and isinstance(annotation, cst.Subscript) and reader.names.is_typing(
-                annotation.value, "Required"
+            if (
+                is_typeddict
+                and isinstance(annotation, cst.Subscript)
+                and reader.names.is_typing(annotation.value, "Required")
             ):
                 required = True
             fields.append(

@@ -9,6 +9,7 @@ import uuid
 from typing import TYPE_CHECKING
 
 import libcst as cst
+
 from burgee.annotations import UnsupportedType, subscript_elements
 from burgee.diagnostics import Diagnostic, SourceSpan
 from burgee.docstrings import Docstring
@@ -21,9 +22,7 @@ from burgee.annotations import NotLiteral
 
 _MARKER_KEYS = {
     "Argument": ({"help", "complete"}, ()),
-    "Option": (
-        {"short", "help", "env", "hidden", "secret", "complete", "min", "max"}, ("short",)
-    ),
+    "Option": ({"short", "help", "env", "hidden", "secret", "complete", "min", "max"}, ("short",)),
 }
 
 
@@ -50,7 +49,9 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         return None
     annotation = param.annotation.annotation
     base, marker = annotation, None
-    if isinstance(annotation, cst.Subscript) and reader.names.is_typing(annotation.value, "Annotated"):
+    if isinstance(annotation, cst.Subscript) and reader.names.is_typing(
+        annotation.value, "Annotated"
+    ):
         elements = subscript_elements(annotation)
         base = elements[0]
         others = [e for e in elements[1:] if not _is_marker(reader, e)]
@@ -61,7 +62,9 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         marker = markers[0] if markers else None
         if marker is not None:
             reader.removals.annotations[param.annotation] = (
-                base if not others else annotation.with_changes(
+                base
+                if not others
+                else annotation.with_changes(
                     slice=[s for s in annotation.slice if s.slice.value not in markers]  # type: ignore[attr-defined]
                 )
             )
@@ -251,8 +254,11 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
         kind = param.type.kind
         if kind in ("bool", "record"):
             reader.diagnostics.append(
-                _diag(param, f"argument {param.name!r} of {fn}: a {kind} cannot be positional; "
-                      "make it an option")
+                _diag(
+                    param,
+                    f"argument {param.name!r} of {fn}: a {kind} cannot be positional; "
+                    "make it an option",
+                )
             )
             ok = False
         later = positionals[index + 1 :]
@@ -263,16 +269,21 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
             ok = False
         if not param.required and any(p.required for p in later):
             reader.diagnostics.append(
-                _diag(param, f"argument {param.name!r} of {fn} has a default, so every "
-                      "argument after it needs one too")
+                _diag(
+                    param,
+                    f"argument {param.name!r} of {fn} has a default, so every "
+                    "argument after it needs one too",
+                )
             )
             ok = False
     for param in params:
         if param.short is not None:
             if param.short in shorts:
                 reader.diagnostics.append(
-                    _diag(param, f"{param.short} is used by both {shorts[param.short]!r} and "
-                          f"{param.name!r}")
+                    _diag(
+                        param,
+                        f"{param.short} is used by both {shorts[param.short]!r} and {param.name!r}",
+                    )
                 )
                 ok = False
             shorts[param.short] = param.name

@@ -14,9 +14,25 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
 #: Flags every command of the generated tool accepts, or that the tool reserves.
 RESERVED_FLAGS = frozenset(
     {
-        "-h", "--help", "--version", "--json", "-o", "--output", "--debug", "--schema",
-        "--field", "--llms", "--mcp", "--skill", "--explain", "--config", "--timeout",
-        "--print-config", "--no-json", "--no-output", "--no-debug",
+        "-h",
+        "--help",
+        "--version",
+        "--json",
+        "-o",
+        "--output",
+        "--debug",
+        "--schema",
+        "--field",
+        "--llms",
+        "--mcp",
+        "--skill",
+        "--explain",
+        "--config",
+        "--timeout",
+        "--print-config",
+        "--no-json",
+        "--no-output",
+        "--no-debug",
     }
 )
 
@@ -26,11 +42,36 @@ RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help"})
 #: Top-level names the generated module defines; handler files must not redefine them.
 RUNTIME_NAMES = frozenset(
     {
-        "PROGRAM", "VERSION", "DESCRIPTION", "CommandError", "UsageError", "Context",
-        "INJECTED", "main", "run", "COMMANDS", "GROUPS",
+        "PROGRAM",
+        "VERSION",
+        "DESCRIPTION",
+        "CommandError",
+        "UsageError",
+        "Context",
+        "INJECTED",
+        "main",
+        "run",
+        "COMMANDS",
+        "GROUPS",
         # the self-description runtime (templates/cli/_describe.py.jinja)
-        "_Sources", "_ActionRequired", "_Explained", "_describe", "_explain", "_agent",
-        "_interactive", "_within", "_as_list", "_take_flag", "_loosen", "_part", "_print_json",
-        "_SCHEMA_JSON", "_LLMS_JSON", "_CONFIG", "_AGENTS", "_FOR_AGENTS", "_DESCRIBE_FLAGS",
+        "_Sources",
+        "_ActionRequired",
+        "_Explained",
+        "_describe",
+        "_explain",
+        "_agent",
+        "_interactive",
+        "_within",
+        "_as_list",
+        "_take_flag",
+        "_loosen",
+        "_part",
+        "_print_json",
+        "_SCHEMA_JSON",
+        "_LLMS_JSON",
+        "_CONFIG",
+        "_AGENTS",
+        "_FOR_AGENTS",
+        "_DESCRIBE_FLAGS",
     }
 )

@@ -26,9 +26,18 @@ from burgee.model import Command, Param, Program, Record, TypeRef
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 _SIMPLE: dict[str, Any] = {
-    "str": str, "int": int, "float": float, "bool": bool, "path": pathlib.Path,
-    "date": datetime.date, "datetime": datetime.datetime, "time": datetime.time,
-    "uuid": uuid.UUID, "decimal": decimal.Decimal, "any": Any, "none": type(None),
+    "str": str,
+    "int": int,
+    "float": float,
+    "bool": bool,
+    "path": pathlib.Path,
+    "date": datetime.date,
+    "datetime": datetime.datetime,
+    "time": datetime.time,
+    "uuid": uuid.UUID,
+    "decimal": decimal.Decimal,
+    "any": Any,
+    "none": type(None),
 }
 
 

@@ -56,8 +56,10 @@ def description(program: Program) -> str:
     when = re.sub(r"-{3,}", "—", when)
     if len(what) + len(when) <= DESCRIPTION_LIMIT:
         return what + when
-    return _shorten(what, DESCRIPTION_LIMIT - len(when)) + when if len(when) < 400 else _shorten(
-        what + when, DESCRIPTION_LIMIT
+    return (
+        _shorten(what, DESCRIPTION_LIMIT - len(when)) + when
+        if len(when) < 400
+        else _shorten(what + when, DESCRIPTION_LIMIT)
     )
 
 
@@ -132,7 +134,7 @@ def skill(program: Program, source: str) -> str:
         "---",
         f"name: {json.dumps(skill_name(program.name))}",
         f"description: {json.dumps(description(program))}",
-        f'compatibility: {json.dumps("Requires Python 3.9+ to run " + program.name + ".")}',
+        f"compatibility: {json.dumps('Requires Python 3.9+ to run ' + program.name + '.')}",
         "metadata:",
         f"  version: {json.dumps(program.version)}",
         "---",
@@ -152,4 +154,3 @@ def files(program: Program, source: str, directory: Path) -> dict[Path, str]:
         directory / skill_name(program.name) / "SKILL.md": skill(program, source),
         directory / "AGENTS.md": agents(program, source),
     }
-

@@ -160,7 +160,8 @@ def _prune_import(statement: cst.BaseStatement, used: set[str]) -> cst.BaseState
                 if not aliases:
                     continue
                 aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-                small = small.with_changes(names=aliases)
+                kept.append(small.with_changes(names=aliases))
+                continue
         kept.append(small)
     return statement.with_changes(body=kept) if kept else None
 
@@ -170,4 +171,3 @@ def _local_name(alias: cst.ImportAlias) -> str:
         return alias.asname.name.value
     name = alias.name
     return name.value if isinstance(name, cst.Name) else ""
-

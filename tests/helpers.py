@@ -16,7 +16,9 @@ ERRORS = REPO / "tests" / "errors"
 REGEN = "python tests/regen.py"
 
 
-def burgee(*args: str, cwd: Path | None = None, check: bool = False) -> subprocess.CompletedProcess[str]:
+def burgee(
+    *args: str, cwd: Path | None = None, check: bool = False
+) -> subprocess.CompletedProcess[str]:
     """Run the generator as users do: `python -m burgee ...`."""
     return subprocess.run(
         [sys.executable, "-m", "burgee", *args],

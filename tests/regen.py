@@ -40,8 +40,20 @@ def main() -> int:
         if (case / "handlers.py").exists():
             out = golden_output(case)
             subprocess.run(
-                [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", out.name, "--force",
-                 "--completions", "completions", "--skill-dir", "skill"],
+                [
+                    sys.executable,
+                    "-m",
+                    "burgee",
+                    "gen",
+                    "handlers.py",
+                    "-o",
+                    out.name,
+                    "--force",
+                    "--completions",
+                    "completions",
+                    "--skill-dir",
+                    "skill",
+                ],
                 cwd=case,
                 check=True,
             )

@@ -35,15 +35,22 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     log = root / "runs.log"
     wrapper = bin_dir / "kitchen"
     wrapper.write_text(
-        f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{sys.executable}" "{TOOL}" "$@"\n', encoding="utf-8"
+        f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{sys.executable}" "{TOOL}" "$@"\n',
+        encoding="utf-8",
     )
     wrapper.chmod(0o755)
     work = root / "work"
     (work / "beta-dir").mkdir(parents=True)
     (work / "alpha.txt").write_text("a", encoding="utf-8")
     environ = {k: v for k, v in os.environ.items() if not k.endswith("_DEBUG")}
-    environ.update(PATH=f"{bin_dir}{os.pathsep}{environ['PATH']}", HOME=str(root), LOG=str(log),
-                   WORK=str(work), XDG_CONFIG_HOME=str(root / "config"), XDG_DATA_HOME=str(root / "data"))
+    environ.update(
+        PATH=f"{bin_dir}{os.pathsep}{environ['PATH']}",
+        HOME=str(root),
+        LOG=str(log),
+        WORK=str(work),
+        XDG_CONFIG_HOME=str(root / "config"),
+        XDG_DATA_HOME=str(root / "data"),
+    )
     return environ
 
 
@@ -71,13 +78,19 @@ def bash(env: dict[str, str], line: str, *, with_bash_completion: bool = True) -
     quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
     script = (
         f"{load}source '{SCRIPTS / 'kitchen'}'\n"
-        f"cd \"$WORK\"\nCOMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+        f'cd "$WORK"\nCOMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n'
         f"COMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n"
-        "_kitchen_completion kitchen \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+        '_kitchen_completion kitchen "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
         "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
     )
-    proc = subprocess.run(["bash", "--norc", "--noprofile", "-c", script], env=env,
-                          capture_output=True, text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     return [w for w in proc.stdout.splitlines() if w]
 
@@ -109,8 +122,14 @@ def zsh(env: dict[str, str], line: str) -> list[str]:
         f"{ZSH_HARNESS}\nsource '{SCRIPTS / '_kitchen'}'\ncd \"$WORK\"\n"
         f"words=({quoted}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}\n_kitchen\n"
     )
-    proc = subprocess.run(["zsh", "-f", "-c", script], env=env, capture_output=True, text=True,
-                          timeout=60, check=False)
+    proc = subprocess.run(
+        ["zsh", "-f", "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     return [w for w in proc.stdout.splitlines() if w]
 
@@ -119,8 +138,14 @@ def fish(env: dict[str, str], line: str) -> list[str]:
     if shutil.which("fish") is None:
         pytest.skip("fish is not installed")
     script = f"source '{SCRIPTS / 'kitchen.fish'}'; cd $WORK; complete -C '{line}'"
-    proc = subprocess.run(["fish", "--no-config", "-c", script], env=env, capture_output=True,
-                          text=True, timeout=60, check=False)
+    proc = subprocess.run(
+        ["fish", "--no-config", "-c", script],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert proc.returncode == 0, proc.stderr
     return [w.split("\t")[0] for w in proc.stdout.splitlines() if w]
 
@@ -194,10 +219,16 @@ def test_dynamic_values_run_the_tool(shell: str, env: dict[str, str]) -> None:
 
 def test_bash_without_bash_completion(env: dict[str, str]) -> None:
     assert bash(env, "kitchen store ", with_bash_completion=False) == ["shelf", "wipe", "pick"]
-    assert bash(env, "kitchen types hello 3 --mode ", with_bash_completion=False) == ["fast", "slow"]
+    assert bash(env, "kitchen types hello 3 --mode ", with_bash_completion=False) == [
+        "fast",
+        "slow",
+    ]
     offered = bash(env, "kitchen types hello 3 --mode=", with_bash_completion=False)
     assert offered == ["fast", "slow"]
-    assert bash(env, "kitchen store pick -s back ", with_bash_completion=False) == ["boxes", "brooms"]
+    assert bash(env, "kitchen store pick -s back ", with_bash_completion=False) == [
+        "boxes",
+        "brooms",
+    ]
 
 
 def test_zsh_descriptions_and_registration() -> None:
@@ -227,7 +258,9 @@ def test_complete_protocol() -> None:
 
 
 def test_complete_context(tmp_path: Path) -> None:
-    tool = generate(tmp_path, '''
+    tool = generate(
+        tmp_path,
+        '''
         from typing import Annotated, Any
         from burgee import Argument, Option, command
 
@@ -244,9 +277,11 @@ def test_complete_context(tmp_path: Path) -> None:
             loud: bool = False,
         ) -> None:
             """Go."""
-    ''')
-    out = run(tool, "__complete", "go", "7", "a", "--n", "x", "--tag", "1", "--tag=2",
-              "--loud", "").out
+    ''',
+    )
+    out = run(
+        tool, "__complete", "go", "7", "a", "--n", "x", "--tag", "1", "--tag=2", "--loud", ""
+    ).out
     assert out.strip() == (
         '{"options": {"loud": true, "n": "x", "tag": [1, 2]}, "path": "go", "positionals": '
         '[7, "a"], "raw": {"first": "7", "n": "x", "rest": ["a"], "tag": ["1", "2"]}}'
@@ -279,8 +314,10 @@ def test_undefined_completer_is_a_diagnostic(tmp_path: Path) -> None:
 # ---- The scripts themselves ----
 
 
-@pytest.mark.parametrize(("shell", "name"), [("bash", "kitchen"), ("zsh", "_kitchen"),
-                                             ("fish", "kitchen.fish"), ("pwsh", "kitchen.ps1")])
+@pytest.mark.parametrize(
+    ("shell", "name"),
+    [("bash", "kitchen"), ("zsh", "_kitchen"), ("fish", "kitchen.fish"), ("pwsh", "kitchen.ps1")],
+)
 def test_golden_scripts(shell: str, name: str) -> None:
     printed = run(TOOL, "completion", shell)
     assert printed.code == 0
@@ -300,16 +337,21 @@ def test_scripts_parse_in_their_shells(tmp_path: Path) -> None:
         if shutil.which(shell) is None:
             continue
         flag = "--no-execute" if shell == "fish" else "-n"
-        proc = subprocess.run([shell, flag, str(SCRIPTS / name)], capture_output=True, text=True,
-                              check=False)
+        proc = subprocess.run(
+            [shell, flag, str(SCRIPTS / name)], capture_output=True, text=True, check=False
+        )
         assert proc.returncode == 0, (shell, proc.stderr)
 
 
 def test_completion_help_and_errors() -> None:
     help_text = run(TOOL, "completion", "--help")
     assert help_text.code == 0
-    for line in ("~/.local/share/bash-completion/completions/kitchen", '"${fpath[1]}/_kitchen"',
-                 "~/.config/fish/completions/kitchen.fish", ">> $PROFILE"):
+    for line in (
+        "~/.local/share/bash-completion/completions/kitchen",
+        '"${fpath[1]}/_kitchen"',
+        "~/.config/fish/completions/kitchen.fish",
+        ">> $PROFILE",
+    ):
         assert line in help_text.out
     bad = run(TOOL, "completion", "tcsh")
     assert bad.code == 2

@@ -33,7 +33,10 @@ def test_every_line_is_a_located_error(handlers: Path) -> None:
     assert diagnostics
     for line in diagnostics:
         assert re.match(rf"^{re.escape(handlers.name)}:\d+:\d+: error: \S", line), line
-    assert summary == f"burgee: {len(diagnostics)} error{'s' if len(diagnostics) > 1 else ''}; nothing written"
+    assert (
+        summary
+        == f"burgee: {len(diagnostics)} error{'s' if len(diagnostics) > 1 else ''}; nothing written"
+    )
     assert "Traceback" not in "\n".join(lines)
 
 

@@ -10,9 +10,20 @@ import pytest
 
 from tests.helpers import GOLDEN, Run, run
 
-CLEAN = {"SETTINGS_HOST": "", "SETTINGS_PORT": "", "SETTINGS_TOKEN": "", "RETRIES": "",
-         "SETTINGS_MODE": "", "CI": "", "AI_AGENT": "", "CLAUDECODE": "", "CURSOR_AGENT": "",
-         "CODEX_THREAD_ID": "", "GEMINI_CLI": "", "FORCE_TTY": ""}
+CLEAN = {
+    "SETTINGS_HOST": "",
+    "SETTINGS_PORT": "",
+    "SETTINGS_TOKEN": "",
+    "RETRIES": "",
+    "SETTINGS_MODE": "",
+    "CI": "",
+    "AI_AGENT": "",
+    "CLAUDECODE": "",
+    "CURSOR_AGENT": "",
+    "CODEX_THREAD_ID": "",
+    "GEMINI_CLI": "",
+    "FORCE_TTY": "",
+}
 
 
 @pytest.fixture
@@ -140,8 +151,9 @@ def test_action_required(tool: Path) -> None:
     envelope = result.json()
     assert envelope["ok"] is False and envelope["status"] == "action_required"
     assert envelope["error"]["kind"] == "action_required"
-    assert envelope["next"] == [{"command": "settings apply --yes --json",
-                                 "when": "once you have reviewed them"}]
+    assert envelope["next"] == [
+        {"command": "settings apply --yes --json", "when": "once you have reviewed them"}
+    ]
     text = call(tool, "apply")
     assert text.code == 4 and "settings apply --yes" in text.err
     assert "--json" not in text.error_line()["next"][0]["command"]

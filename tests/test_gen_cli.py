@@ -43,10 +43,16 @@ def test_default_output_is_named_after_the_program(tmp_path: Path) -> None:
 def test_name_and_version_flags(tmp_path: Path) -> None:
     handlers = _handlers(tmp_path)
     out = tmp_path / "hi.py"
-    assert burgee("gen", str(handlers), "-o", str(out), "--name", "hi", "--version", "3.2.1").returncode == 0
+    assert (
+        burgee(
+            "gen", str(handlers), "-o", str(out), "--name", "hi", "--version", "3.2.1"
+        ).returncode
+        == 0
+    )
     assert run(out, "--version").out == "hi 3.2.1\n"
     assert run(out, "--version", "--json").json() == {
-        "ok": True, "data": {"name": "hi", "version": "3.2.1"}
+        "ok": True,
+        "data": {"name": "hi", "version": "3.2.1"},
     }
 
 
@@ -62,7 +68,7 @@ def test_check_reports_missing_stale_and_current(tmp_path: Path) -> None:
     before = out.read_bytes()
     stale = burgee("gen", str(handlers), "-o", str(out), "--check")
     assert stale.returncode == 1
-    assert "-    summary=\"Say hello.\"" in stale.stderr or "Say hello nicely." in stale.stderr
+    assert '-    summary="Say hello."' in stale.stderr or "Say hello nicely." in stale.stderr
     assert out.read_bytes() == before
 
 
@@ -105,4 +111,8 @@ def test_hostile_text_comes_through_exactly(tmp_path: Path) -> None:
     types_help = run(tool, "types", "--help", env={"COLUMNS": "200"}).out
     assert 'A "quoted" text with a \\ backslash' in types_help
     assert "A float, 100% of it." in types_help
-    assert run(tool, "secret-sauce", "--json").json()["data"] == ["salt", "{{ not jinja }}", "{% raw %}"]
+    assert run(tool, "secret-sauce", "--json").json()["data"] == [
+        "salt",
+        "{{ not jinja }}",
+        "{% raw %}",
+    ]

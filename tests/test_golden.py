@@ -47,7 +47,9 @@ def test_output_does_not_depend_on_hash_seed(case: Path, tmp_path: Path) -> None
         env = {**os.environ, "PYTHONHASHSEED": seed}
         subprocess.run(
             [sys.executable, "-m", "burgee", "gen", str(case / "handlers.py"), "-o", str(out)],
-            env=env, check=True, capture_output=True,
+            env=env,
+            check=True,
+            capture_output=True,
         )
         outputs.append(out.read_text(encoding="utf-8"))
     assert outputs[0] == outputs[1] == outputs[2]
@@ -66,7 +68,9 @@ def test_generated_module_compiles_and_stands_alone(module: Path) -> None:
 def test_ruff_is_clean() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", *map(str, MODULES)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -74,9 +78,20 @@ def test_ruff_is_clean() -> None:
 @pytest.mark.parametrize("module", MODULES, ids=_id)
 def test_mypy_strict_is_clean(module: Path, tmp_path: Path) -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-         "--cache-dir", str(tmp_path), str(module)],
-        capture_output=True, text=True, check=False, cwd=module.parent,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            str(tmp_path),
+            str(module),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=module.parent,
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -88,6 +103,8 @@ def test_runs_on_python_3_9() -> None:
     assert vermin, "vermin is not installed (pip install -e '.[test]')"
     result = subprocess.run(
         [vermin, "--no-tips", "--violations", "-t=3.9-", *map(str, MODULES)],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr

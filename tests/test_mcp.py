@@ -72,7 +72,10 @@ def test_call_in_both_client_modes(tool: Path, mode: str) -> None:
     assert greet.structured_content == {"greeting": "Hello, Ada! Hello, Ada!"}
     envelope, printed = texts(greet)
     answer = json.loads(envelope)
-    assert {"ok": answer["ok"], "data": answer["data"]} == {"ok": True, "data": greet.structured_content}
+    assert {"ok": answer["ok"], "data": answer["data"]} == {
+        "ok": True,
+        "data": greet.structured_content,
+    }
     assert answer["meta"]["provenance"]["name"]["source"] == "json"
     assert printed == "greeting Ada\n"
     assert count.structured_content == {"result": [3, 2, 1]}

@@ -11,8 +11,11 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from burgee.positions import Positions
 from tests.helpers import ERRORS, GOLDEN, REPO
 
-FILES = [*sorted(GOLDEN.glob("*/handlers.py")), *sorted(REPO.glob("examples/*/handlers.py")),
-         *sorted(p for p in ERRORS.glob("*.py") if p.stem != "syntax")]
+FILES = [
+    *sorted(GOLDEN.glob("*/handlers.py")),
+    *sorted(REPO.glob("examples/*/handlers.py")),
+    *sorted(p for p in ERRORS.glob("*.py") if p.stem != "syntax"),
+]
 
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(REPO)))

@@ -24,13 +24,43 @@ IDS = [tool.stem for tool in TOOLS]
 
 #: Every key clispec v0.3 defines, per level, for the near-miss lint.
 CLISPEC_KEYS = {
-    "top": {"clispec", "name", "version", "description", "output", "global_args", "commands",
-            "errors", "outcomes", "extensions", "command_layout"},
-    "command": {"name", "description", "effects", "mutating", "idempotency_key_arg",
-                "output_kind", "media_type", "stream_format", "cardinality", "pagination",
-                "fields_arg", "confirmation_bypass_arg", "requires_tty", "stability", "args",
-                "output_fields", "stdout_schema", "errors", "outcomes", "example",
-                "extensions", "subcommands"},
+    "top": {
+        "clispec",
+        "name",
+        "version",
+        "description",
+        "output",
+        "global_args",
+        "commands",
+        "errors",
+        "outcomes",
+        "extensions",
+        "command_layout",
+    },
+    "command": {
+        "name",
+        "description",
+        "effects",
+        "mutating",
+        "idempotency_key_arg",
+        "output_kind",
+        "media_type",
+        "stream_format",
+        "cardinality",
+        "pagination",
+        "fields_arg",
+        "confirmation_bypass_arg",
+        "requires_tty",
+        "stability",
+        "args",
+        "output_fields",
+        "stdout_schema",
+        "errors",
+        "outcomes",
+        "example",
+        "extensions",
+        "subcommands",
+    },
     "arg": {"name", "type", "short", "required", "default", "enum", "description"},
     "error": {"kind", "exit_code", "retryable", "description"},
 }
@@ -49,7 +79,7 @@ def one_edit(a: str, b: str) -> bool:
     if len(a) == len(b):
         return sum(x != y for x, y in zip(a, b, strict=True)) == 1
     short, long = sorted((a, b), key=len)
-    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
 
 
 def near_misses(keys: set[str], level: str) -> list[str]:
@@ -96,9 +126,10 @@ def test_document_is_valid_clispec(tool: Path, tmp_path: Path) -> None:
         for arg in command.get("args", ()):
             assert near_misses(set(arg), "arg") == []
         if "example" in command:
-            assert command["example"]["args"][: len(command["name"].split())] == command[
-                "name"
-            ].split()
+            assert (
+                command["example"]["args"][: len(command["name"].split())]
+                == command["name"].split()
+            )
 
 
 def test_flag_and_subcommand_agree(tool: Path) -> None:
@@ -118,8 +149,9 @@ def test_llms_manifest(tool: Path) -> None:
     assert tools[0]["name"] == "help"
     assert tools[0]["inputSchema"] == {"type": "object", "properties": {}}
     assert f"{tool.stem} <name> --json '<value>'" in tools[0]["description"]
-    listed = {c["name"] for c in document["commands"]
-              if not c.get("withheld") and c["name"] != "schema"}
+    listed = {
+        c["name"] for c in document["commands"] if not c.get("withheld") and c["name"] != "schema"
+    }
     assert {t["name"] for t in tools[1:]} == listed
     for entry in tools[1:]:
         assert set(entry) == {"name", "description", "inputSchema", "outputSchema", "annotations"}
@@ -134,7 +166,7 @@ def test_llms_manifest(tool: Path) -> None:
 def test_root_help_names_the_agent_surfaces(tool: Path) -> None:
     result = run(tool, "--help")
     assert result.code == 0
-    line = result.out[result.out.index("For agents:"):]
+    line = result.out[result.out.index("For agents:") :]
     for word in ("schema", "--json", "--llms", "--mcp", "--explain"):
         assert word in line
 
@@ -152,9 +184,17 @@ def test_field_and_one_command(tmp_path: Path) -> None:
     tool = tmp_path / "settings.py"
     shutil.copy(GOLDEN / "settings" / "settings.py", tool)
     port = run(tool, "schema", "connect", "--field", "args.port").json()
-    assert port == {"name": "--port", "type": "integer", "short": "-p", "required": False,
-                    "default": 8080, "description": "The TCP port", "env": "SETTINGS_PORT",
-                    "minimum": 1, "maximum": 65535}
+    assert port == {
+        "name": "--port",
+        "type": "integer",
+        "short": "-p",
+        "required": False,
+        "default": 8080,
+        "description": "The TCP port",
+        "env": "SETTINGS_PORT",
+        "minimum": 1,
+        "maximum": 65535,
+    }
     assert run(tool, "connect", "--schema", "--field", "args.port").json() == port
     assert run(tool, "--schema", "--field", "version").json() == "0.3.0"
     bad = run(tool, "schema", "--field", "nope")
@@ -174,16 +214,26 @@ def test_field_and_one_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(shutil.which("clispec") is None, reason="clispec scorer not installed")
-@pytest.mark.parametrize("source", [REPO / "examples" / "todo" / "todo.py",
-                                    GOLDEN / "kitchen" / "kitchen.py",
-                                    GOLDEN / "settings" / "settings.py"], ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "source",
+    [
+        REPO / "examples" / "todo" / "todo.py",
+        GOLDEN / "kitchen" / "kitchen.py",
+        GOLDEN / "settings" / "settings.py",
+    ],
+    ids=lambda p: p.stem,
+)
 def test_clispec_score_is_perfect(source: Path, tmp_path: Path) -> None:
     tool = tmp_path / source.name
     shutil.copy(source, tool)
     tool.chmod(0o755)
     proc = subprocess.run(
         ["clispec", "score", str(tool), "-o", "json"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=300, check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     report = json.loads(proc.stdout)
     failed = [c for p in report["principles"] for c in p["checks"] if not c["passed"]]
@@ -199,7 +249,10 @@ def test_golden_is_current_and_deterministic(case: str, tmp_path: Path) -> None:
     for _ in range(2):
         result = subprocess.run(
             [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", committed.name, "--force"],
-            cwd=tmp_path, capture_output=True, text=True, check=False,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert result.returncode == 0, result.stderr
         fresh = (tmp_path / committed.name).read_text(encoding="utf-8")

@@ -24,19 +24,29 @@ def _validator() -> list[str]:
 
 def validate(directory: Path) -> subprocess.CompletedProcess[str]:
     """Run skills-ref's validator, as its console script or as a module."""
-    return subprocess.run([*_validator(), "validate", str(directory)], capture_output=True, text=True,
-                          timeout=60, check=False)
+    return subprocess.run(
+        [*_validator(), "validate", str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
 
 
 def properties(directory: Path) -> dict[str, str]:
-    proc = subprocess.run([*_validator(), "read-properties", str(directory)], capture_output=True,
-                          text=True, timeout=60, check=True)
+    proc = subprocess.run(
+        [*_validator(), "read-properties", str(directory)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
     return json.loads(proc.stdout)  # type: ignore[no-any-return]
 
 
 def front_matter_name(text: str) -> str:
     line = next(line for line in text.splitlines() if line.startswith("name: "))
-    return json.loads(line[len("name: "):])  # type: ignore[no-any-return]
+    return json.loads(line[len("name: ") :])  # type: ignore[no-any-return]
 
 
 def skill_of(tool: Path, tmp_path: Path) -> Path:
@@ -63,10 +73,15 @@ def test_golden_skills_validate(tool: Path, tmp_path: Path) -> None:
 
 def test_skill_contract_and_commands() -> None:
     text = run(GOLDEN / "kitchen" / "kitchen.py", "--skill").out
-    for needle in ('{"ok": true, "data": ...}', "--explain", "kitchen schema COMMAND",
-                   "| 75 | `busy` | Try again in a moment. |", "| 2 | `usage` |",
-                   "- `kitchen store shelf count NAMES...`: Count letters in each name.",
-                   "  Example: `kitchen store wipe --yes`"):
+    for needle in (
+        '{"ok": true, "data": ...}',
+        "--explain",
+        "kitchen schema COMMAND",
+        "| 75 | `busy` | Try again in a moment. |",
+        "| 2 | `usage` |",
+        "- `kitchen store shelf count NAMES...`: Count letters in each name.",
+        "  Example: `kitchen store wipe --yes`",
+    ):
         assert needle in text
     assert "secret-sauce" not in text and "secret_sauce" not in text
     # options are behind `schema`, never inlined
@@ -98,8 +113,12 @@ HOSTILE = '''
 
 @pytest.mark.parametrize(
     ("name", "expected"),
-    [("deploy", "deploy"), ("My_Tool.v2", "my-tool-v2"), ("a--b__c", "a-b-c"),
-     ("X" * 70, "x" * 64)],
+    [
+        ("deploy", "deploy"),
+        ("My_Tool.v2", "my-tool-v2"),
+        ("a--b__c", "a-b-c"),
+        ("X" * 70, "x" * 64),
+    ],
 )
 def test_hostile_skills_validate(name: str, expected: str, tmp_path: Path) -> None:
     tool = generate(tmp_path, HOSTILE.replace("{name}", name))
@@ -124,14 +143,18 @@ def test_skill_name_normalization() -> None:
 
 def test_very_long_description_is_shortened(tmp_path: Path) -> None:
     words = " ".join(f"word{i}:" for i in range(600))
-    tool = generate(tmp_path, f'''
+    tool = generate(
+        tmp_path,
+        f'''
         """{words}"""
         from burgee import command
 
         @command(effects="read_only")
         def go() -> None:
             """Go."""
-    ''', "long_tool.py")
+    ''',
+        "long_tool.py",
+    )
     folder = skill_of(tool, tmp_path / "skills")
     assert validate(folder).returncode == 0
     description = properties(folder)["description"]
@@ -161,7 +184,9 @@ def test_gen_skill_dir_writes_checks_and_protects(tmp_path: Path) -> None:
 
 
 def test_root_help_names_agents_md(tmp_path: Path) -> None:
-    tool = generate(tmp_path, '''
+    tool = generate(
+        tmp_path,
+        '''
         from burgee import command, program
 
         program(name="tool")
@@ -169,7 +194,8 @@ def test_root_help_names_agents_md(tmp_path: Path) -> None:
         @command(effects="read_only")
         def go() -> None:
             """Go."""
-    ''')
+    ''',
+    )
     plain = run(tool, "--help").out
     assert "`tool --skill` prints an Agent Skill." in plain
     assert "--skill" in plain and "AGENTS.md" not in plain

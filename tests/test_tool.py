@@ -85,10 +85,18 @@ def test_json_envelope_and_text_for_people(todo: Path) -> None:
     assert added.code == 0
     envelope = added.json()
     assert envelope["ok"] is True
-    assert envelope["data"] == {"id": 1, "title": "buy milk", "priority": "high", "done": False,
-                                "due": None, "tags": ["shop"]}
+    assert envelope["data"] == {
+        "id": 1,
+        "title": "buy milk",
+        "priority": "high",
+        "done": False,
+        "due": None,
+        "tags": ["shop"],
+    }
     assert envelope["meta"]["provenance"]["priority"] == {
-        "value": "high", "source": "flag", "from": "flag --priority"
+        "value": "high",
+        "source": "flag",
+        "from": "flag --priority",
     }
     run(todo, "add", "file taxes", "--due", "2026-04-15")
     listed = run(todo, "list")
@@ -118,7 +126,9 @@ def test_text_output_is_never_valid_json(kitchen: Path, args: list[str]) -> None
 
 
 def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
-    tool = generate(tmp_path, '''
+    tool = generate(
+        tmp_path,
+        '''
         from burgee import command
 
         @command(effects="read_only")
@@ -130,7 +140,8 @@ def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
         def word(text: str = "true") -> str:
             """Echo a word."""
             return text
-    ''')
+    ''',
+    )
     assert run(tool, "answer").out == "result: 42\n"
     assert run(tool, "word").out == "result: true\n"
     assert run(tool, "word", "--text", "hello").out == "hello\n"
@@ -139,18 +150,54 @@ def test_scalar_results_are_labelled_in_text(tmp_path: Path) -> None:
 
 def test_values_of_every_type_are_converted(kitchen: Path) -> None:
     result = run(
-        kitchen, "types", "hi", "3", "-i", "1", "-i", "2", "--flag", "--color", "blue",
-        "--level", "2", "--moment", "2026-03-04T05:06:07Z", "--at", "10:11",
-        "--amount", "1.25", "--ident", "12345678-1234-5678-1234-567812345678",
-        "--maybe", "-5", "--path", "some/where", "--day", "2027-02-03", "--mode", "slow",
+        kitchen,
+        "types",
+        "hi",
+        "3",
+        "-i",
+        "1",
+        "-i",
+        "2",
+        "--flag",
+        "--color",
+        "blue",
+        "--level",
+        "2",
+        "--moment",
+        "2026-03-04T05:06:07Z",
+        "--at",
+        "10:11",
+        "--amount",
+        "1.25",
+        "--ident",
+        "12345678-1234-5678-1234-567812345678",
+        "--maybe",
+        "-5",
+        "--path",
+        "some/where",
+        "--day",
+        "2027-02-03",
+        "--mode",
+        "slow",
         "--json",
     )
     assert result.code == 0, result
     assert result.json()["data"] == {
-        "text": "hi", "number": 3, "ratio": 1.5, "flag": True, "path": "some/where",
-        "day": "2027-02-03", "moment": "2026-03-04T05:06:07+00:00", "at": "10:11:00",
-        "ident": "12345678-1234-5678-1234-567812345678", "amount": "1.25", "mode": "slow",
-        "color": "blue", "level": 2, "maybe": -5, "items": [1, 2],
+        "text": "hi",
+        "number": 3,
+        "ratio": 1.5,
+        "flag": True,
+        "path": "some/where",
+        "day": "2027-02-03",
+        "moment": "2026-03-04T05:06:07+00:00",
+        "at": "10:11:00",
+        "ident": "12345678-1234-5678-1234-567812345678",
+        "amount": "1.25",
+        "mode": "slow",
+        "color": "blue",
+        "level": 2,
+        "maybe": -5,
+        "items": [1, 2],
     }
     assert run(kitchen, "types", "a", "1", "--no-flag", "--json").json()["data"]["flag"] is False
 
@@ -172,15 +219,22 @@ def test_none_result(kitchen: Path) -> None:
 
 
 def test_json_input_is_validated_like_flags(kitchen: Path) -> None:
-    good = run(kitchen, "types", "--json", '{"text": "a", "number": 1, "color": "green", "item": [4]}')
+    good = run(
+        kitchen, "types", "--json", '{"text": "a", "number": 1, "color": "green", "item": [4]}'
+    )
     assert good.code == 0, good
     assert good.json()["data"]["color"] == "green" and good.json()["data"]["items"] == [4]
     bad = run(kitchen, "types", "--json", '{"text": 5, "ratio": "x", "level": 7, "day": "soon"}')
     assert bad.code == 2
     error = bad.json()["error"]
     assert error["kind"] == "usage"
-    for problem in ("text: expected a string", "number is required", "ratio: 'x' is not a number",
-                    "level: 7 is not one of 1, 2", "day: 'soon' is not a date"):
+    for problem in (
+        "text: expected a string",
+        "number is required",
+        "ratio: 'x' is not a number",
+        "level: 7 is not one of 1, 2",
+        "day: 'soon' is not a date",
+    ):
         assert problem in error["message"]
     assert bad.error_line() == bad.json()
 
@@ -198,10 +252,16 @@ def test_json_input_from_stdin_and_records(kitchen: Path) -> None:
     result = run(kitchen, "draw", "--json", "-", stdin=json.dumps(shape))
     assert result.code == 0, result
     assert result.json()["data"] == {
-        "name": "tri", "corners": [{"x": 2.0, "y": 4.0}], "color": "red", "command": "draw"
+        "name": "tri",
+        "corners": [{"x": 2.0, "y": 4.0}],
+        "color": "red",
+        "command": "draw",
     }
     nested = run(kitchen, "draw", "--json", '{"shape": {"name": "sq", "corners": [{"x": 1}]}}')
-    assert nested.code == 2 and "shape: corners: missing field 'y'" in nested.json()["error"]["message"]
+    assert (
+        nested.code == 2
+        and "shape: corners: missing field 'y'" in nested.json()["error"]["message"]
+    )
     as_flag = run(kitchen, "draw", "--shape", '{"name": "dot"}', "--json")
     assert as_flag.json()["data"]["corners"] == []
 
@@ -212,7 +272,10 @@ def test_json_input_and_flags_do_not_mix(kitchen: Path) -> None:
 
 
 def test_defaults_are_fresh_on_every_call(tmp_path: Path) -> None:
-    tool = generate(tmp_path, '''
+    # NOTE: generate() writes tmp_path/tool.py, which the script below imports as `tool`.
+    generate(
+        tmp_path,
+        '''
         from burgee import command
 
         @command(effects="non_idempotent")
@@ -220,10 +283,12 @@ def test_defaults_are_fresh_on_every_call(tmp_path: Path) -> None:
             """Append to the default list, which must not leak into the next call."""
             item.append("x")
             return item
-    ''')
+    ''',
+    )
     script = "import tool; tool.main(['grow', '--json']); tool.main(['grow', '--json'])"
-    out = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True
+    ).stdout
     assert [json.loads(line)["data"] for line in out.splitlines()] == [["x"], ["x"]]
 
 
@@ -234,13 +299,24 @@ def test_declared_error_kinds_and_exit_codes(kitchen: Path) -> None:
     missing = run(kitchen, "fail", "missing")
     assert missing.code == 3
     assert missing.out == ""
-    assert missing.err.splitlines()[:2] == ["kitchen: error: there is no such thing", "hint: try another thing"]
-    assert missing.error_line() == {"ok": False, "error": {
-        "kind": "missing", "message": "there is no such thing", "hint": "try another thing"}}
+    assert missing.err.splitlines()[:2] == [
+        "kitchen: error: there is no such thing",
+        "hint: try another thing",
+    ]
+    assert missing.error_line() == {
+        "ok": False,
+        "error": {
+            "kind": "missing",
+            "message": "there is no such thing",
+            "hint": "try another thing",
+        },
+    }
     busy = run(kitchen, "fail", "busy", "--json")
     assert busy.code == 75
-    assert busy.json() == {"ok": False, "error": {
-        "kind": "busy", "message": "the kitchen is busy", "retryable": True}}
+    assert busy.json() == {
+        "ok": False,
+        "error": {"kind": "busy", "message": "the kitchen is busy", "retryable": True},
+    }
     assert busy.error_line() == busy.json()
 
 
@@ -300,20 +376,27 @@ def test_hidden_and_withheld_commands_run(kitchen: Path) -> None:
 
 
 def test_broken_pipe_ends_quietly(tmp_path: Path) -> None:
-    tool = generate(tmp_path, '''
+    tool = generate(
+        tmp_path,
+        '''
         from burgee import command
 
         @command(effects="read_only")
         def many(count: int = 200000) -> list[int]:
             """Many lines."""
             return list(range(count))
-    ''')
+    ''',
+    )
     shell = f"{sys.executable} {tool} many | head -1"
     # NOTE: PYTHONUNBUFFERED makes CPython drop the rest of a short write to a closed pipe
     # instead of raising, so the tool could not see the broken pipe at all.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     result = subprocess.run(
-        ["bash", "-c", f"set -o pipefail; {shell}"], capture_output=True, text=True, env=env
+        ["bash", "-c", f"set -o pipefail; {shell}"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
     )
     assert result.stdout == "0\n"
     assert result.stderr == ""
@@ -323,7 +406,9 @@ def test_broken_pipe_ends_quietly(tmp_path: Path) -> None:
 def test_ctrl_c_exits_130_without_a_traceback(kitchen: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, str(kitchen), "store", "shelf", "nap", "--seconds", "30"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     time.sleep(1.0)
     proc.send_signal(signal.SIGINT)
@@ -345,6 +430,7 @@ def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
         "print(built)\n"
     )
     shutil.copy(todo, todo.parent / "tool.py")
-    out = subprocess.run([sys.executable, "-c", script], cwd=todo.parent, capture_output=True,
-                         text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=todo.parent, capture_output=True, text=True, check=True
+    ).stdout
     assert out.splitlines()[-1] == "['todo list']"
