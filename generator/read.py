@@ -467,9 +467,11 @@ class Reader:
                             "function defined at the top level of this file",
                         )
                     )
+        generated = {f"_{kind}_{c.ident}" for c in self.commands for kind in ("build", "run")}
+        generated |= {f"_to_{name}" for name in self.records}
         for statement in self.module.body:
             name = _defined_name(statement)
-            if name in RUNTIME_NAMES:
+            if name in RUNTIME_NAMES or name in generated:
                 self.error(statement, f"{name!r} is defined by the generated module; rename it")
 
 

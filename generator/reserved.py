@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from importlib.resources import files
+
 #: Built-in error kinds: kind -> (exit code, description).
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
@@ -39,39 +42,27 @@ RESERVED_FLAGS = frozenset(
 #: Top-level command names the generated tool uses for itself.
 RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help"})
 
-#: Top-level names the generated module defines; handler files must not redefine them.
-RUNTIME_NAMES = frozenset(
+#: Module-level names the generated module itself defines (constants, tables, the runtime's
+#: classes and functions): a handlers file that defined one would replace it.
+RUNTIME_NAMES: frozenset[str] = frozenset(
     {
         "PROGRAM",
         "VERSION",
         "DESCRIPTION",
-        "CommandError",
-        "UsageError",
-        "Context",
-        "INJECTED",
-        "main",
-        "run",
+        "DEBUG_ENV",
+        "GROUP_HELP",
         "COMMANDS",
         "GROUPS",
-        # the self-description runtime (templates/cli/_describe.py.jinja)
-        "_Sources",
-        "_ActionRequired",
-        "_Explained",
-        "_describe",
-        "_explain",
-        "_agent",
-        "_interactive",
-        "_within",
-        "_as_list",
-        "_take_flag",
-        "_loosen",
-        "_part",
-        "_print_json",
-        "_SCHEMA_JSON",
-        "_LLMS_JSON",
-        "_CONFIG",
-        "_AGENTS",
-        "_FOR_AGENTS",
-        "_DESCRIBE_FLAGS",
+        "ERRORS",
+        "TYPE_CHECKING",
+        "cast",
+    }
+    | {
+        match.group(1) or match.group(2)
+        for template in (files("burgee.templates") / "cli").iterdir()
+        if template.name.endswith(".jinja")
+        for match in re.finditer(
+            r"^(?:def|class) (\w+)|^(\w+)(?:: [^=\n]+)? =", template.read_text("utf-8"), re.M
+        )
     }
 )
