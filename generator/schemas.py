@@ -41,11 +41,23 @@ _SIMPLE: dict[str, Any] = {
 }
 
 
-class _NoTitles(GenerateJsonSchema):
-    """pydantic's generator without the titles it invents from Python names."""
+#: A decimal number as text, the way the tool reads it (`Decimal(text)`) and writes it (`str`).
+DECIMAL_PATTERN = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+
+
+class _SchemaGenerator(GenerateJsonSchema):
+    """pydantic's generator, without the titles it invents from Python names, and with the
+    schemas of decimals fixed here: pydantic's own changed between 2.13 and 2.14, and the
+    generated module must not depend on which pydantic made it."""
 
     def field_title_should_be_set(self, schema: Any) -> bool:
         return False
+
+    def decimal_schema(self, schema: Any) -> dict[str, Any]:
+        text = {"type": "string", "pattern": DECIMAL_PATTERN}
+        if self.mode == "serialization":
+            return text
+        return {"anyOf": [{"type": "number"}, text]}
 
 
 class _Types:
@@ -162,7 +174,9 @@ class _Schemas:
         key = (ref, mode)
         if key not in self.made:
             adapter = pydantic.TypeAdapter(self.types.python(ref))
-            self.made[key] = _inline(adapter.json_schema(mode=mode, schema_generator=_NoTitles))
+            self.made[key] = _inline(
+                adapter.json_schema(mode=mode, schema_generator=_SchemaGenerator)
+            )
         return copy.deepcopy(self.made[key])
 
 
