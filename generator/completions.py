@@ -13,6 +13,7 @@ import ast
 import re
 from dataclasses import dataclass
 
+from burgee.literals import py
 from burgee.model import Command, Param, Program, TypeRef
 
 SHELLS: tuple[str, ...] = ("bash", "zsh", "fish", "pwsh")
@@ -200,7 +201,6 @@ def literal(text: str) -> str:
     plain = '"""' not in text and not text.endswith(("\\", '"')) and "\r" not in text
     if plain and text.replace("\n", "").replace("\t", "").isprintable():
         return 'r"""' + text + '"""'
-    from burgee.render import py  # noqa: PLC0415 (render imports this module)
 
     return py(text)
 
@@ -226,7 +226,6 @@ def completion_help(name: str) -> str:
 def template_values(program: Program) -> dict[str, object]:
     """What `_complete.py.jinja` needs: the scripts, the skill, the slot tables."""
     from burgee import skill  # noqa: PLC0415
-    from burgee.render import py  # noqa: PLC0415
 
     return {
         "scripts": {shell: literal(text) for shell, text in scripts(program).items()},
@@ -261,7 +260,7 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
     A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
     `flag`, `value` or `append`.
     """
-    from burgee.render import converter, py  # noqa: PLC0415 (render imports this module)
+    from burgee.render import converter  # noqa: PLC0415 (render imports this module)
 
     counts = arities(program.user_code)
     tables = []

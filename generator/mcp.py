@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass
 
 from burgee.diagnostics import Diagnostic, GenerationError
+from burgee.literals import py
 from burgee.model import Command, Program, Record, TypeRef
-from burgee.render import call, py
+from burgee.render import call
 from burgee.schemas import tool, wraps_result
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")

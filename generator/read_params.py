@@ -13,6 +13,7 @@ import libcst as cst
 from burgee.annotations import UnsupportedType, subscript_elements
 from burgee.diagnostics import Diagnostic, SourceSpan
 from burgee.docstrings import Docstring
+from burgee.literals import py
 from burgee.model import Param, TypeRef
 
 if TYPE_CHECKING:
@@ -195,11 +196,11 @@ def _default(
         if not isinstance(value, tuple):
             reader.error(node, f"the default of list parameter {name!r} must be a list")
             return None
-        return repr(list(value)), value
+        return py(list(value)), value
     if isinstance(value, tuple):
         reader.error(node, f"the default of {name!r} must be a single value")
         return None
-    return repr(value), value
+    return py(value), value
 
 
 _CONSTRUCTORS = {

@@ -9,6 +9,7 @@ import jinja2
 
 from burgee import __version__, describe
 from burgee.imports import ImportBlock
+from burgee.literals import py
 from burgee.model import Command, Param, Program, Record, TypeRef
 from burgee.reserved import BUILTIN_ERRORS
 
@@ -48,21 +49,6 @@ ENVIRONMENT = jinja2.Environment(
     comment_start_string="<#--",
     comment_end_string="--#>",
 )
-
-
-def py(value: object) -> str:
-    """Python source for a literal value, with double quotes where that needs no escapes."""
-    if isinstance(value, str):
-        code = repr(value)
-        return f'"{code[1:-1]}"' if code[0] == "'" and '"' not in value else code
-    if isinstance(value, tuple):
-        items = [py(item) for item in value]
-        return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
-    if isinstance(value, list):
-        return f"[{', '.join(py(item) for item in value)}]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{py(k)}: {py(v)}" for k, v in value.items()) + "}"
-    return repr(value)
 
 
 def call(
@@ -159,7 +145,7 @@ def _add_argument(param: Param) -> str:
         if ref.kind == "list":
             args.append(f"nargs={py('+' if param.required else '*')}")
         elif not param.required:
-            args.append("nargs='?'")
+            args.append('nargs="?"')
     else:
         if param.short:
             args.append(py(param.short))
@@ -167,7 +153,7 @@ def _add_argument(param: Param) -> str:
         if ref.kind == "bool":
             args.append("action=argparse.BooleanOptionalAction")
         elif ref.kind == "list":
-            args.append("action='append'")
+            args.append('action="append"')
         if item.kind == "record":
             args.append("metavar='JSON'")
     if item.kind in ("choice", "enum"):

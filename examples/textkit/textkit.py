@@ -345,7 +345,7 @@ def _build_tidy_slug(parser: argparse.ArgumentParser) -> None:
 
 def _run_tidy_slug(call: _Call) -> object:
     text = call.value("text", _to_str)
-    separator = call.value("separator", _to_str, '-', flag="--separator")
+    separator = call.value("separator", _to_str, "-", flag="--separator")
     max_length = call.value("max_length", _to_int, 60, flag="--max-length")
     call.check()
     return slug(text=text, separator=separator, max_length=max_length)

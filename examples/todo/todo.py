@@ -289,7 +289,7 @@ def _build_add(parser: argparse.ArgumentParser) -> None:
         choices=("low", "high"),
         help="How urgent it is. (default: low)",
     )
-    parser.add_argument("-t", "--tag", action='append', help="A tag; repeat for more (repeatable)")
+    parser.add_argument("-t", "--tag", action="append", help="A tag; repeat for more (repeatable)")
     parser.add_argument("--due", help="When it is due (YYYY-MM-DD).")
     parser.add_argument("--store", help="The JSON file that holds the tasks.")
 
@@ -299,7 +299,7 @@ def _run_add(call: _Call) -> object:
     priority = call.value(
         "priority",
         _choice("low", "high"),
-        'low',
+        "low",
         flag="--priority",
         env="TODO_PRIORITY",
     )

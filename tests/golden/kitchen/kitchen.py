@@ -383,7 +383,7 @@ def _build_types(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--color", choices=("red", "green", "blue"), help="(default: red)")
     parser.add_argument("--level", choices=("1", "2"), help="(default: 1)")
     parser.add_argument("--maybe")
-    parser.add_argument("-i", "--item", action='append', help="Repeat me (repeatable)")
+    parser.add_argument("-i", "--item", action="append", help="Repeat me (repeatable)")
 
 
 def _run_types(call: _Call) -> object:
@@ -397,7 +397,7 @@ def _run_types(call: _Call) -> object:
     at = call.value("at", _to_time, None, flag="--at", nullable=True)
     ident = call.value("ident", _to_uuid, None, flag="--ident", nullable=True)
     amount = call.value("amount", _to_decimal, Decimal("0.10"), flag="--amount")
-    mode = call.value("mode", _choice("fast", "slow"), 'fast', flag="--mode")
+    mode = call.value("mode", _choice("fast", "slow"), "fast", flag="--mode")
     color = call.value("color", _member(Color), Color.RED, flag="--color")
     level = call.value("level", _member(Level), Level.LOW, flag="--level")
     maybe = call.value("maybe", _to_int, None, flag="--maybe", nullable=True)
@@ -503,8 +503,8 @@ def _build_store_pick(parser: argparse.ArgumentParser) -> None:
 
 def _run_store_pick(call: _Call) -> object:
     shelf = call.value("shelf", _to_str)
-    store = call.value("store", _choice("main", "back"), 'main', flag="--store")
-    size = call.value("size", _to_str, 'medium', flag="--size")
+    store = call.value("store", _choice("main", "back"), "main", flag="--store")
+    size = call.value("size", _to_str, "medium", flag="--size")
     count = call.value("count", _to_int, 1, flag="--count")
     into = call.value("into", _to_path, None, flag="--into", nullable=True)
     call.check()

@@ -160,7 +160,7 @@ def _build_hello(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_hello(call: _Call) -> object:
-    name = call.value("name", _to_str, 'world', flag="--name")
+    name = call.value("name", _to_str, "world", flag="--name")
     call.check()
     return hello(name=name)
 

@@ -251,14 +251,14 @@ def _build_connect(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--tag",
-        action='append',
+        action="append",
         help="Tags to send; repeat for more. (repeatable)",
     )
     parser.add_argument("--ratio", help="A fraction between 0 and 1. (default: 0.5)")
 
 
 def _run_connect(call: _Call) -> object:
-    host = call.value("host", _to_str, 'localhost', flag="--host", env="SETTINGS_HOST")
+    host = call.value("host", _to_str, "localhost", flag="--host", env="SETTINGS_HOST")
     port = call.value("port", _within(_to_int, 1, 65535), 8080, flag="--port", env="SETTINGS_PORT")
     token = call.value(
         "token",
@@ -269,7 +269,7 @@ def _run_connect(call: _Call) -> object:
         env="SETTINGS_TOKEN",
         secret=True,
     )
-    mode = call.value("mode", _choice("fast", "safe"), 'safe', flag="--mode", env="SETTINGS_MODE")
+    mode = call.value("mode", _choice("fast", "safe"), "safe", flag="--mode", env="SETTINGS_MODE")
     retries = call.value("retries", _within(_to_int, 0, None), 3, flag="--retries", env="RETRIES")
     verbose = call.value("verbose", _to_bool, False, flag="--verbose")
     tag = call.values("tag", _to_str, [], flag="--tag", env="SETTINGS_TAG")
@@ -314,7 +314,7 @@ def _build_remote_show(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_remote_show(call: _Call) -> object:
-    name = call.value("name", _to_str, 'origin', flag="--name", env="SETTINGS_NAME")
+    name = call.value("name", _to_str, "origin", flag="--name", env="SETTINGS_NAME")
     call.check()
     return show(name=name)
 
