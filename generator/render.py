@@ -281,7 +281,7 @@ def imports(program: Program, used: set[str]) -> tuple[str, str]:
     block = ImportBlock()
     block.add_source(program.user_imports)
     user = block.bound()
-    runtime = ["import math", "import os", "import sys"]
+    runtime = ["import os", "import sys"]
     runtime += [f"import {_MODULES[k]} as _{_MODULES[k]}" for k in sorted(used) if k in _MODULES]
     block.add_source("\n".join(runtime))
     checking = ImportBlock()

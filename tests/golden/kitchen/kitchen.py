@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as _datetime
 import datetime as dt
 import decimal as _decimal
-import math
 import os
 import pathlib as _pathlib
 import sys
@@ -863,13 +862,18 @@ def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
 # ---- Output: JSON envelopes and text for people ----
 
 
+def _finite(number: float) -> bool:
+    """False for NaN and the infinities (`math.isfinite`, without loading `math` at start-up)."""
+    return number - number == 0
+
+
 def _jsonable(value: object) -> Any:
     """Plain JSON data for a handler's result, the same for the same value every time."""
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, float):
         # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
-        return value if math.isfinite(value) else None
+        return value if _finite(value) else None
     if isinstance(value, dict):
         return {str(_jsonable(key)): _jsonable(item) for key, item in value.items()}
     if isinstance(value, (list, tuple)):
@@ -1043,7 +1047,7 @@ def _seconds(text: str) -> float:
         seconds = float(text)
     except ValueError:
         seconds = 0.0
-    if not (seconds > 0 and math.isfinite(seconds)):
+    if not (seconds > 0 and _finite(seconds)):
         raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
     return seconds
 
@@ -2922,7 +2926,9 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}.__getitem__
+        self.parse_constant = {
+            "NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")
+        }.__getitem__
         codec: Any = _json
         scan = codec.make_scanner(self)
         compact = codec.make_encoder(None, self.default, codec.encode_basestring, None, ":", ",",
@@ -3204,10 +3210,10 @@ class _McpServer:
         self.submit(lambda: self.run(request, name, entry, arguments, modern))
 
     def progress(self, request: _Request, done: float, total: float | None, message: str | None) -> None:
-        if request.token is None or not _s_number(done) or not math.isfinite(done):
+        if request.token is None or not _s_number(done) or not _finite(done):
             return
         params: dict[str, Any] = {"progressToken": request.token, "progress": done}
-        if _s_number(total) and math.isfinite(total or 0):
+        if _s_number(total) and _finite(total or 0):
             params["total"] = total
         if isinstance(message, str):
             params["message"] = message
