@@ -135,6 +135,17 @@ def _help(param: Param) -> str:
     return text.replace("%", "%%")
 
 
+#: What an option's value looks like in help, where its type says more than its name.
+_METAVARS = {
+    "record": "JSON",
+    "date": "YYYY-MM-DD",
+    "datetime": "YYYY-MM-DDTHH:MM[:SS]",
+    "time": "HH:MM[:SS]",
+    "uuid": "UUID",
+    "path": "PATH",
+}
+
+
 def _add_argument(param: Param) -> str:
     assert param.type is not None
     ref = param.type
@@ -154,8 +165,8 @@ def _add_argument(param: Param) -> str:
             args.append("action=argparse.BooleanOptionalAction")
         elif ref.kind == "list":
             args.append('action="append"')
-        if item.kind == "record":
-            args.append("metavar='JSON'")
+        if item.kind in _METAVARS:
+            args.append(f"metavar={py(_METAVARS[item.kind])}")
     if item.kind in ("choice", "enum"):
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
         args.append(f"choices={py(tuple(choices))}")

@@ -289,8 +289,8 @@ def _build_add(parser: argparse.ArgumentParser) -> None:
         help="How urgent it is. (default: low)",
     )
     parser.add_argument("-t", "--tag", action="append", help="A tag; repeat for more (repeatable)")
-    parser.add_argument("--due", help="When it is due (YYYY-MM-DD).")
-    parser.add_argument("--store", help="The JSON file that holds the tasks.")
+    parser.add_argument("--due", metavar="YYYY-MM-DD", help="When it is due (YYYY-MM-DD).")
+    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
 
 
 def _run_add(call: _Call) -> object:
@@ -319,7 +319,7 @@ def _build_list(parser: argparse.ArgumentParser) -> None:
         help="Include finished tasks",
     )
     parser.add_argument("--tag", help="Only tasks with this tag.")
-    parser.add_argument("--store", help="The JSON file that holds the tasks.")
+    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
 
 
 def _run_list(call: _Call) -> object:
@@ -332,7 +332,7 @@ def _run_list(call: _Call) -> object:
 
 def _build_done(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", help="The task's id")
-    parser.add_argument("--store", help="The JSON file that holds the tasks.")
+    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
 
 
 def _run_done(call: _Call) -> object:
@@ -350,7 +350,7 @@ def _build_tasks_purge(parser: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         help="Remove only finished tasks",
     )
-    parser.add_argument("--store", help="The JSON file that holds the tasks.")
+    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
 
 
 def _run_tasks_purge(call: _Call) -> object:

@@ -372,11 +372,11 @@ def _build_types(parser: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         help="A boolean with --flag/--no-flag.",
     )
-    parser.add_argument("--path", help="(default: .)")
-    parser.add_argument("--day", help="(default: 2026-01-01)")
-    parser.add_argument("--moment")
-    parser.add_argument("--at")
-    parser.add_argument("--ident")
+    parser.add_argument("--path", metavar="PATH", help="(default: .)")
+    parser.add_argument("--day", metavar="YYYY-MM-DD", help="(default: 2026-01-01)")
+    parser.add_argument("--moment", metavar="YYYY-MM-DDTHH:MM[:SS]")
+    parser.add_argument("--at", metavar="HH:MM[:SS]")
+    parser.add_argument("--ident", metavar="UUID")
     parser.add_argument("--amount", help="(default: 0.10)")
     parser.add_argument("--mode", choices=("fast", "slow"), help="(default: fast)")
     parser.add_argument("--color", choices=("red", "green", "blue"), help="(default: red)")
@@ -424,7 +424,7 @@ def _run_types(call: _Call) -> object:
 def _build_draw(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--shape",
-        metavar='JSON',
+        metavar="JSON",
         help="The shape, as a JSON object. (a JSON object) (required)",
     )
     parser.add_argument("--scale", help="How much to scale it. (default: 1.0)")
@@ -497,7 +497,7 @@ def _build_store_pick(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--size", help="How big (default: medium)")
     parser.add_argument("--count", help="(default: 1)")
-    parser.add_argument("--into")
+    parser.add_argument("--into", metavar="PATH")
 
 
 def _run_store_pick(call: _Call) -> object:
