@@ -168,9 +168,6 @@ def _literal_values(node: cst.Subscript, elements: list[cst.BaseExpression]) -> 
     return tuple(values)
 
 
-_NOT_LITERAL = object()
-
-
 def literal_value(node: cst.BaseExpression) -> object:
     """The value of a literal expression (strings, numbers, booleans, None, lists, tuples)."""
     if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
@@ -185,7 +182,8 @@ def literal_value(node: cst.BaseExpression) -> object:
         return {"True": True, "False": False, "None": None}[node.value]
     if isinstance(node, cst.List | cst.Tuple):
         items = [literal_value(e.value) for e in node.elements if isinstance(e, cst.Element)]
-        if len(items) == len(node.elements) and _NOT_LITERAL not in items:
+        # NOTE: a starred element (`[*xs]`) is no literal; the others raised already if not.
+        if len(items) == len(node.elements):
             return tuple(items)
     raise ValueError("not a literal")
 

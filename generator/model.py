@@ -67,7 +67,6 @@ class Field(Node):
     name: str
     type: TypeRef
     required: bool
-    default_code: str | None = None
     help: str = ""
 
 
@@ -146,11 +145,6 @@ class Command(Node):
     def ident(self) -> str:
         """A Python identifier unique to this command, for generated helper names."""
         return "_".join(re.sub(r"\W", "_", part) for part in self.path)
-
-    @property
-    def context_param(self) -> str | None:
-        """The name of the parameter that receives the Context, if any."""
-        return next((p.name for p in self.params if p.role == "context"), None)
 
     @property
     def inputs(self) -> tuple[Param, ...]:

@@ -279,19 +279,24 @@ class Reader:
         if isinstance(prefix, str) and not _ENV.match(prefix):
             self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
 
-    def read_group(self, statement: cst.CSTNode, target: str, call: cst.Call) -> None:
-        """Read `tasks = group("tasks", help=...)` or `sub = tasks.group(...)`."""
-        func = call.func
-        parent: tuple[str, ...] | None = None
-        if self.api_name(func) == "group":
-            parent = ()
-        elif (
+    def parent_of(self, func: cst.BaseExpression, api: str) -> tuple[str, ...] | None:
+        """The group path that `group(...)`/`command(...)` (or `grp.group`, `grp.command`)
+        places its result in: `()` at the top level; None when `func` is not burgee's."""
+        if self.api_name(func) == api:
+            return ()
+        if (
             isinstance(func, cst.Attribute)
-            and func.attr.value == "group"
+            and func.attr.value == api
             and isinstance(func.value, cst.Name)
             and func.value.value in self.groups
         ):
-            parent = self.groups[func.value.value].path
+            return self.groups[func.value.value].path
+        return None
+
+    def read_group(self, statement: cst.CSTNode, target: str, call: cst.Call) -> None:
+        """Read `tasks = group("tasks", help=...)` or `sub = tasks.group(...)`."""
+        func = call.func
+        parent = self.parent_of(func, "group")
         if parent is None:
             return
         self.removals.statements.add(statement)
@@ -312,16 +317,7 @@ class Reader:
         """Read a function decorated as a command."""
         for decorator in node.decorators:
             target = _decorator_target(decorator)
-            parent: tuple[str, ...] | None = None
-            if self.api_name(target) == "command":
-                parent = ()
-            elif (
-                isinstance(target, cst.Attribute)
-                and target.attr.value == "command"
-                and isinstance(target.value, cst.Name)
-                and target.value.value in self.groups
-            ):
-                parent = self.groups[target.value.value].path
+            parent = self.parent_of(target, "command")
             if parent is None:
                 continue
             self.removals.decorators.add(decorator)
