@@ -253,6 +253,58 @@ def test_calls_run_concurrently(tool: Path) -> None:
     assert elapsed < 8 * 0.4 * 0.75, elapsed
 
 
+def _call(ident: Any, tool_name: str, **arguments: Any) -> dict[str, Any]:
+    params = {"name": tool_name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+
+
+def _cancel(ident: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ident}}
+
+
+def _greeting(answer: dict[str, Any]) -> str:
+    return str(answer["result"]["structuredContent"]["greeting"])
+
+
+def test_reading_moves_between_threads_and_back(tool: Path) -> None:
+    """Short calls run on the reading thread; a long one hands reading to the watchdog, which
+    serves what arrives meanwhile and gives reading back afterwards, as often as needed."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    for cycle in range(3):
+        # A long call holds the main thread; a greeting sent meanwhile is answered first.
+        server.send(_call(f"slow{cycle}", "slow", steps=4, delay=0.1))
+        time.sleep(0.05)
+        server.send(_call(f"hi{cycle}", "greet", name=f"n{cycle}"))
+        first = server.read()
+        assert first["id"] == f"hi{cycle}", first
+        assert _greeting(first) == f"Hello, n{cycle}!"
+        assert first["result"]["content"][1]["text"] == f"greeting n{cycle}\n"
+        assert server.read()["result"]["structuredContent"] == {"result": 4}
+        # Lock-step short calls after it: the first line goes back to the main thread.
+        for i in range(20):
+            server.send(_call(i, "greet", name=f"u{i}"))
+            assert _greeting(server.read()) == f"Hello, u{i}!"
+    # After a quiet second and more, the watchdog is parked; a long call must still be
+    # cancellable, which needs someone reading stdin while it runs.
+    time.sleep(1.5)
+    server.send(_call("long", "slow", steps=200, delay=0.05))
+    time.sleep(0.2)
+    server.send(_cancel("long"))
+    server.send({"jsonrpc": "2.0", "id": "after", "method": "ping"})
+    assert server.read() == {"jsonrpc": "2.0", "id": "after", "result": {}}
+    # End of input while a call runs on the main thread: it is answered, then the server exits.
+    server.send(_call("last", "slow", steps=3, delay=0.1))
+    time.sleep(0.1)
+    out, stderr, code = server.close()
+    answers = [json.loads(raw) for raw in out.splitlines()]
+    assert [a["id"] for a in answers] == ["last"], answers
+    assert answers[0]["result"]["structuredContent"] == {"result": 3}
+    assert code == 0
+    assert stderr.count("slow: cancelled") == 1
+
+
 def test_duplicate_in_flight_id(tool: Path) -> None:
     slow = {
         "jsonrpc": "2.0",

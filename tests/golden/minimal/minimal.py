@@ -62,16 +62,18 @@ class Context:
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
-        self._cancelled: threading.Event | None = None
 
     @property
     def cancelled(self) -> threading.Event:
         """Set when the caller gives up on this command; long handlers should check it."""
-        if self._cancelled is None:
+        event: threading.Event | None = self.__dict__.get("_cancelled")
+        if event is None:
             import threading
 
-            self._cancelled = threading.Event()
-        return self._cancelled
+            # NOTE: the MCP reader or the --timeout timer may ask at the same moment as the
+            # handler; setdefault is atomic, so every thread gets the same Event.
+            event = self.__dict__.setdefault("_cancelled", threading.Event())
+        return event
 
     def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
         """Report progress: a status line on a terminal's stderr, and nothing elsewhere."""
@@ -1761,6 +1763,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
 _MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
+#: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
+_MCP_PATIENCE = 0.005
 
 
 # Result shapes: each checks JSON data against a command's declared return type.
@@ -2032,16 +2036,35 @@ class _Request:
 
 
 class _McpServer:
-    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras."""
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras.
+
+    The main thread reads stdin and runs each tools/call itself, as a plain loop would: no
+    thread hand-off on the way, which is what makes lock-step calls fast. A watchdog thread
+    notices a call that runs longer than `_MCP_PATIENCE` and takes over reading, so
+    cancellations still arrive and further calls run at once, on worker threads. The next
+    line it reads after the long call ends goes back to the main thread, which reads again.
+    """
 
     def __init__(self, debug: bool) -> None:
         import _thread
 
         self.codec = _Codec()
         self.debug = debug
+        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
         self.lock = _thread.allocate_lock()
         self.inflight: dict[str, _Request] = {}
         self.idle: list[Any] = []
+        self.main = _thread.get_ident()
+        #: Counts the calls the main thread has started; `running` is the current one, or 0.
+        self.started = self.running = 0
+        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
+        self.relaying = self.waiting = self.parked = False
+        self.handed: bytes | None = None
+        self.wake = _thread.allocate_lock()
+        self.wake.acquire()
+        self.unpark = _thread.allocate_lock()
+        self.unpark.acquire()
+        self.watching = False
         self.out = os.dup(1)
         # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
         # protocol stream; the protocol goes to the private descriptor `self.out`.
@@ -2078,20 +2101,72 @@ class _McpServer:
     def serve(self) -> int:
         readline = sys.stdin.buffer.readline
         while True:
-            line = readline()
+            # NOTE: without the lock: `relaying` only turns true while the main thread runs a
+            # call, and the watchdog sets `handed` before it clears `relaying`.
+            line = readline() if not self.relaying and self.handed is None else self.take()
             if not line:
                 break
-            if line.strip():
-                try:
-                    self.handle(line)
-                except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-                    self.fail("null", -32603, "Internal error")
+            self.dispatch(line)
         while self.inflight:
             import time
 
             time.sleep(0.002)
         return 0
+
+    def dispatch(self, line: bytes) -> None:
+        if line.strip():
+            try:
+                self.handle(line)
+            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                self.fail("null", -32603, "Internal error")
+
+    def take(self) -> bytes:
+        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
+        with self.lock:
+            self.waiting = self.handed is None
+        if self.waiting:
+            self.wake.acquire()
+        line, self.handed = self.handed, None
+        return line or b""
+
+    def watch(self) -> None:
+        """The watchdog: take over reading stdin while a call on the main thread runs long."""
+        import time
+
+        quiet = 0
+        while True:
+            running, started = self.running, self.started
+            time.sleep(_MCP_PATIENCE)
+            with self.lock:
+                relay = running != 0 and self.running == running
+                quiet = quiet + 1 if self.started == started else 0
+                # NOTE: parked after a quiet second, so an idle server does not wake up 200
+                # times a second; the next call unparks it.
+                self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                self.relaying = relay
+            if relay:
+                self.relay()
+            elif self.parked:
+                self.unpark.acquire()
+                quiet = 0
+
+    def relay(self) -> None:
+        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
+        readline = sys.stdin.buffer.readline
+        while True:
+            line = readline()
+            with self.lock:
+                back = self.waiting or not line
+                if back:
+                    self.handed = line
+                    self.relaying = False
+                    if self.waiting:
+                        self.waiting = False
+                        self.wake.release()
+            if back:
+                return
+            self.dispatch(line)
 
     def handle(self, line: bytes) -> None:
         try:
@@ -2211,6 +2286,8 @@ class _McpServer:
         return stamp + ("," + result[1:] if result != "{}" else "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
+        import _thread
+
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
@@ -2228,7 +2305,6 @@ class _McpServer:
             token = None
         context = Context(entry[0], True)
         request = _Request(ident, context, token)
-        context.cancelled  # noqa: B018 (made now, so the reader and the handler share one Event)
         with self.lock:
             if ident in self.inflight:
                 raise _McpError(-32600, "Invalid Request: this id is already in use")
@@ -2236,7 +2312,23 @@ class _McpServer:
         context._report = lambda done, total=None, message=None: self.progress(
             request, done, total, message
         )
-        self.submit(lambda: self.run(request, name, entry, arguments, modern))
+        if _thread.get_ident() != self.main:
+            self.submit(lambda: self.run(request, name, entry, arguments, modern))
+            return
+        with self.lock:
+            self.started += 1
+            self.running = self.started
+            if self.parked:
+                self.parked = False
+                self.unpark.release()
+        if not self.watching:
+            self.watching = True
+            _thread.start_new_thread(self.watch, ())
+        try:
+            self.run(request, name, entry, arguments, modern)
+        finally:
+            with self.lock:
+                self.running = 0
 
     def progress(self, request: _Request, done: float, total: float | None, message: str | None) -> None:
         if request.token is None or not _s_number(done) or not _finite(done):
