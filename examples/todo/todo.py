@@ -628,6 +628,9 @@ def _finite(number: float) -> bool:
     return number - number == 0
 
 
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
 def _jsonable(value: object) -> Any:
     """Plain JSON data for a handler's result, the same for the same value every time."""
     if value is None or isinstance(value, (bool, int, str)):
@@ -635,10 +638,16 @@ def _jsonable(value: object) -> Any:
     if isinstance(value, float):
         # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
         return value if _finite(value) else None
+    # NOTE: strings and integers inside containers are kept without a call: results are
+    # mostly those, and the MCP server converts one result per call.
     if isinstance(value, dict):
-        return {str(_jsonable(key)): _jsonable(item) for key, item in value.items()}
+        return {
+            key if type(key) is str else str(_jsonable(key)):
+            item if type(item) in _PLAIN else _jsonable(item)
+            for key, item in value.items()
+        }
     if isinstance(value, (list, tuple)):
-        return [_jsonable(item) for item in value]
+        return [item if type(item) in _PLAIN else _jsonable(item) for item in value]
     if isinstance(value, (set, frozenset)):
         items = [_jsonable(item) for item in value]
         return sorted(items, key=lambda item: (type(item).__name__, str(item)))
@@ -1238,23 +1247,26 @@ class _Sources:
         is "default" when none has, and then the value is the default itself."""
         given = call.raw.get(key, _REQUIRED)
         if call.source != "flag":
-            label = f"json {key}"
+            found = [("json", "json " + key, given)]
         else:
-            label = f"flag {flag}" if flag else f"argument {key}"
-        found = [("flag" if call.source == "flag" else "json", label, given)]
-        if flag is not None and (given is _REQUIRED or self.full):
+            found = [("flag", f"flag {flag}" if flag else f"argument {key}", given)]
+        if flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full):
             for layer in self._layers(key, flag, env):
                 found.append(layer)
                 if layer[2] is not _REQUIRED and not self.full:
                     break
         if default is not _REQUIRED:
             found.append(("default", "default", default))
-        source, where, raw = next((f for f in found if f[2] is not _REQUIRED), ("", "", _REQUIRED))
+        for source, where, raw in found:
+            if raw is not _REQUIRED:
+                break
+        else:
+            source, where, raw = "", "", _REQUIRED
         if self.full and flag is not None:
             entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
             if call.explaining:
                 entry["candidates"] = [_candidate(*found_one, secret) for found_one in found]
-            else:
+            elif len(found) > 1:
                 # NOTE: the envelope names only the places whose value lost; --explain lists all.
                 beaten = [place for kind, place, value in found
                           if value is not _REQUIRED and place != where and kind != "default"]
@@ -2336,9 +2348,15 @@ def _s_object(
     fields: dict[str, Callable[[object], bool]], required: tuple[str, ...]
 ) -> Callable[[object], bool]:
     def check(value: object) -> bool:
-        if not isinstance(value, dict) or any(key not in value for key in required):
+        if not isinstance(value, dict):
             return False
-        return all(key not in value or item(value[key]) for key, item in fields.items())
+        for key in required:
+            if key not in value:
+                return False
+        for key, item in fields.items():
+            if key in value and not item(value[key]):
+                return False
+        return True
 
     return check
 
@@ -2369,12 +2387,13 @@ def _mcp_shapes() -> tuple[dict[str, Callable[[object], bool]], dict[str, Callab
 
 def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
     """Reject keys that are not the command's parameters."""
-    unknown = sorted(set(raw) - set(command.keys))
-    if unknown:
-        raise UsageError(
-            f"unknown key {unknown[0]!r}",
-            hint=f"keys: {', '.join(command.keys)}" if command.keys else "this command takes no input",
-        )
+    for key in raw:
+        if key not in command.keys:
+            first = min(other for other in raw if other not in command.keys)
+            raise UsageError(
+                f"unknown key {first!r}",
+                hint=f"keys: {', '.join(command.keys)}" if command.keys else "this command takes no input",
+            )
 
 
 def _error_envelope(error: BaseException, debug: bool) -> dict[str, Any]:
@@ -2475,6 +2494,7 @@ class _Codec:
                 value, ensure_ascii=False, separators=(",", ":")
             )
             self.envelope: Callable[[object], str] = _dumps
+            self.string: Callable[[str], str] = self.compact
             return
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
@@ -2503,6 +2523,7 @@ class _Codec:
 
         self.load = load
         self.compact = lambda value: "".join(compact(value, 0))
+        self.string = codec.encode_basestring
         self.envelope = lambda value: "".join(spaced(value, 0))
 
     @staticmethod
@@ -2522,14 +2543,15 @@ class _Stdout:
     """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
 
     def __init__(self, fallback: Any) -> None:
+        import _thread
+
         self.buffers: dict[int, list[str]] = {}
         self.fallback = fallback
         self.encoding = "utf-8"
+        self.thread = _thread.get_ident
 
     def write(self, text: str) -> int:
-        import _thread
-
-        buffer = self.buffers.get(_thread.get_ident())
+        buffer = self.buffers.get(self.thread())
         if buffer is None:
             return int(self.fallback.write(text))
         buffer.append(text)
@@ -2545,14 +2567,22 @@ class _Stdout:
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "token")
+    __slots__ = ("cancelled", "context", "key", "last", "server", "token")
 
-    def __init__(self, key: str, context: Context, token: object) -> None:
+    def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
+        self.server = server
         self.key = key
         self.context = context
         self.token = token
         self.last: float | None = None
         self.cancelled = False
+
+    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        self.server.progress(self, done, total, message)
+
+
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
 
 
 class _McpServer:
@@ -2574,7 +2604,8 @@ class _McpServer:
         self.lock = _thread.allocate_lock()
         self.inflight: dict[str, _Request] = {}
         self.idle: list[Any] = []
-        self.main = _thread.get_ident()
+        self.thread = _thread.get_ident
+        self.main = self.thread()
         #: Counts the calls the main thread has started; `running` is the current one, or 0.
         self.started = self.running = 0
         #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
@@ -2712,7 +2743,7 @@ class _McpServer:
         if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
             return
-        ident = self.dumps(request_id)
+        ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
         try:
             if message.get("jsonrpc") != "2.0":
                 raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
@@ -2806,8 +2837,6 @@ class _McpServer:
         return stamp + ("," + result[1:] if result != "{}" else "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
-        import _thread
-
         name = params.get("name")
         if not isinstance(name, str):
             raise _McpError(-32602, "Invalid params: name must be a string")
@@ -2824,24 +2853,25 @@ class _McpServer:
         if isinstance(token, bool) or not isinstance(token, (str, int)):
             token = None
         context = Context(entry[0], True)
-        request = _Request(ident, context, token)
+        request = _Request(self, ident, context, token)
+        context._report = _no_progress if token is None else request.report
+        inline = self.thread() == self.main
         with self.lock:
             if ident in self.inflight:
                 raise _McpError(-32600, "Invalid Request: this id is already in use")
             self.inflight[ident] = request
-        context._report = lambda done, total=None, message=None: self.progress(
-            request, done, total, message
-        )
-        if _thread.get_ident() != self.main:
+            if inline:
+                self.started += 1
+                self.running = self.started
+                if self.parked:
+                    self.parked = False
+                    self.unpark.release()
+        if not inline:
             self.submit(lambda: self.run(request, name, entry, arguments, modern))
             return
-        with self.lock:
-            self.started += 1
-            self.running = self.started
-            if self.parked:
-                self.parked = False
-                self.unpark.release()
         if not self.watching:
+            import _thread
+
             self.watching = True
             _thread.start_new_thread(self.watch, ())
         try:
@@ -2851,7 +2881,7 @@ class _McpServer:
                 self.running = 0
 
     def progress(self, request: _Request, done: float, total: float | None, message: str | None) -> None:
-        if request.token is None or not _s_number(done) or not _finite(done):
+        if not _s_number(done) or not _finite(done):
             return
         params: dict[str, Any] = {"progressToken": request.token, "progress": done}
         if _s_number(total) and _finite(total or 0):
@@ -2894,9 +2924,7 @@ class _McpServer:
     def run(self, request: _Request, name: str, entry: tuple[str, bool], arguments: dict[str, Any],
             modern: bool) -> None:
         """Run one tools/call on this thread and answer it, unless it was cancelled."""
-        import _thread
-
-        thread = _thread.get_ident()
+        thread = self.thread()
         printed: list[str] = []
         self.stdout.buffers[thread] = printed
         context = request.context
@@ -2922,9 +2950,10 @@ class _McpServer:
             context.close()
             del self.stdout.buffers[thread]
         try:
-            content = '[{"type":"text","text":' + self.dumps(self.codec.envelope(envelope))
+            string = self.codec.string
+            content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
             if printed:
-                content += '},{"type":"text","text":' + self.dumps("".join(printed))
+                content += '},{"type":"text","text":' + string("".join(printed))
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
