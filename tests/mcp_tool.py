@@ -81,6 +81,17 @@ def liar() -> int:
     return "not an int"  # type: ignore[return-value]
 
 
+@command(effects="read_only")
+def spin(seconds: float = 5.0, ctx: Context = None) -> int:
+    """Busy-loop in pure Python (never blocking) until cancelled or the time is up."""
+    deadline = time.monotonic() + seconds
+    rounds = 0
+    while time.monotonic() < deadline and not ctx.cancelled.is_set():
+        rounds += 1
+    print("spin: stopped", file=sys.stderr, flush=True)
+    return rounds
+
+
 @command(effects="withheld")
 def secret() -> str:
     """Never offered to agents."""

@@ -40,7 +40,7 @@ def test_tools_list(tool: Path) -> None:
             return (await client.list_tools()).tools
 
     tools = {t.name: t for t in asyncio.run(go())}
-    assert list(tools) == ["greet", "count", "tasks_purge", "slow", "liar"]
+    assert list(tools) == ["greet", "count", "tasks_purge", "slow", "liar", "spin"]
     greet = tools["greet"]
     assert greet.title == "Say hello."
     assert greet.input_schema["required"] == ["name"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -147,7 +148,7 @@ def test_modern_era(tool: Path) -> None:
     }
     listed = answers[2]["result"]
     assert listed["resultType"] == "complete" and listed["cacheScope"] == "public"
-    assert len(listed["tools"]) == 5
+    assert len(listed["tools"]) == 6
     call = answers[3]["result"]
     assert call["resultType"] == "complete" and call["structuredContent"] == {"result": [1, 2]}
     assert answers[4]["error"]["code"] == -32601
@@ -303,6 +304,40 @@ def test_reading_moves_between_threads_and_back(tool: Path) -> None:
     assert answers[0]["result"]["structuredContent"] == {"result": 3}
     assert code == 0
     assert stderr.count("slow: cancelled") == 1
+
+
+def test_a_busy_handler_does_not_stop_reading(tool: Path) -> None:
+    """A handler that never blocks (pure Python on the main thread) still gets its
+    cancellation, and other calls are answered while it runs."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    start = time.perf_counter()
+    server.send(_call("spin", "spin", seconds=30))
+    time.sleep(0.2)
+    server.send(_call("hi", "greet", name="x"))
+    assert _greeting(server.read()) == "Hello, x!"
+    server.send(_cancel("spin"))
+    out, stderr, code = server.close()
+    assert (out, code) == (b"", 0)
+    assert "spin: stopped" in stderr
+    assert time.perf_counter() - start < 15
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_interrupt_stops_the_server(tool: Path, busy: bool) -> None:
+    """Ctrl-C ends the server with 130 and no traceback, idle or in the middle of a call."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    if busy:
+        server.send(_call("long", "slow", steps=100, delay=0.05))
+        time.sleep(0.3)
+    server.proc.send_signal(signal.SIGINT)
+    out, stderr, code = server.close()
+    assert code == 130, stderr
+    assert out == b""
+    assert "Traceback" not in stderr
 
 
 def test_duplicate_in_flight_id(tool: Path) -> None:

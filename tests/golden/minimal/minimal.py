@@ -2424,6 +2424,10 @@ class _McpServer:
             meta = _meta(call)
             if meta:
                 envelope["meta"] = meta
+        except KeyboardInterrupt:
+            # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
+            # while the server waits for input.
+            raise
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope = _error_envelope(error, self.debug)
         finally:
@@ -2457,8 +2461,16 @@ def _serve_mcp(invocation: _Invocation) -> int:
         return _print_config()
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
-    debug = invocation.debug or bool(os.environ.get(DEBUG_ENV))
-    return _McpServer(debug).serve()
+    server = _McpServer(bool(invocation.debug or os.environ.get(DEBUG_ENV)))
+    try:
+        return server.serve()
+    except KeyboardInterrupt:
+        if server.relaying:
+            # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
+            # wait for that read's lock (and abort); nothing is left to flush but stderr.
+            sys.stderr.flush()
+            os._exit(130)
+        raise
 
 
 if __name__ == "__main__":
