@@ -3126,8 +3126,8 @@ class _McpServer:
     def take(self) -> bytes:
         """The next line, from the watchdog: it is reading stdin, or has just stopped."""
         with self.lock:
-            self.waiting = self.handed is None
-        if self.waiting:
+            wait = self.waiting = self.handed is None
+        if wait:
             self.wake.acquire()
         line, self.handed = self.handed, None
         return line or b""
