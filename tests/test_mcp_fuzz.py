@@ -44,6 +44,10 @@ def request(draw: st.DrawFn, ident: int) -> dict[str, Any]:
     params: Any = {}
     if method == "tools/call":
         params = {"name": draw(TOOLS), "arguments": draw(ARGUMENTS)}
+        if draw(st.integers(0, 3)) == 0:
+            # NOTE: 3 steps of 4 ms outlast the server's patience: the watchdog takes over
+            # reading stdin while the call runs, and hands reading back afterwards.
+            params = {"name": "slow", "arguments": {"steps": 3, "delay": 0.004}}
         if draw(st.booleans()):
             params["_meta"] = {"progressToken": f"p{ident}"}
     elif method == "initialize":
