@@ -108,8 +108,8 @@ class Burgee:
             )
         return output
 
-    def install(self, venv_name: str, module: Path, script: str) -> Venv:
-        """Package the generated module with a console script and pip-install it."""
+    def install(self, venv_name: str, module: Path, script: str, installer: str = "pip") -> Venv:
+        """Package the generated module with a console script and install it (pip or uv)."""
         if "def main(" not in module.read_text():
             raise BenchError(f"{module.name} defines no main(); cannot make a console script")
         pkg = self.ctx.work / "packages" / venv_name
@@ -122,6 +122,8 @@ class Burgee:
             PYPROJECT.format(dist=venv_name, script=script, module=mod_name)
         )
         try:
-            return self.ctx.venvs.ensure(venv_name, local=pkg, stamp=file_digest(module))
+            return self.ctx.venvs.ensure(
+                venv_name, local=pkg, stamp=file_digest(module), installer=installer
+            )
         except VenvError as exc:
             raise BenchError(str(exc)) from exc

@@ -58,6 +58,16 @@ def servers(ctx: Context) -> list[Server]:
             candidates.insert(0, Server("burgee", "burgee `hello-mcp --mcp`", argv))
         except BenchError as exc:
             ctx.skip(f"MCP: burgee row skipped: {exc}")
+        else:
+            # NOTE: pip's console script imports `re` to tidy argv[0]; uv's does not. The
+            # goal is judged on the pip row; this one shows what the launcher costs.
+            try:
+                by_uv = burgee.install("burgee-hello-mcp-uv", module, "hello-mcp", installer="uv")
+                argv = (str(by_uv.script("hello-mcp")), "--mcp")
+                label = "burgee `hello-mcp --mcp`, installed by uv"
+                candidates.insert(1, Server("burgee-uv", label, argv))
+            except BenchError as exc:
+                ctx.skip(f"MCP: the uv-installed burgee row skipped: {exc}")
     for name, label in (("mcp-sdk", "official SDK 2.x MCPServer"), ("fastmcp", "fastmcp")):
         venv = ctx.peer(name)
         if venv is not None:

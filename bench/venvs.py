@@ -94,6 +94,15 @@ class VenvManager:
             self._run([self.base_python, "-m", "venv", str(venv.path)], "venv with pip")
         return venv
 
+    def _uv(self) -> Path:
+        """uv, installed from PyPI into the shared pip's venv on first use."""
+        pip = self._pip()
+        uv = pip.script("uv")
+        if not uv.exists():
+            self.log("installing uv into the shared pip's venv")
+            self._run([str(pip.python), "-m", "pip", "install", "uv"], "pip install uv")
+        return uv
+
     def ensure(
         self,
         name: str,
@@ -102,12 +111,14 @@ class VenvManager:
         editable: Path | None = None,
         local: Path | None = None,
         stamp: str = "",
+        installer: str = "pip",
     ) -> Venv:
         """A venv called `name` holding exactly the given packages; rebuilt if they changed.
 
         `requirements` are PyPI requirement strings, `editable` a project to install with
         `-e`, `local` a project directory to install normally. `stamp` is any extra text whose
         change should force a rebuild (for example a digest of a local project's files).
+        `installer` is "pip" or "uv" (`uv pip install`; each writes its own console scripts).
         """
         venv = Venv(name, self.root / name)
         want = {
@@ -117,6 +128,7 @@ class VenvManager:
             "editable": str(editable) if editable else None,
             "local": str(local) if local else None,
             "stamp": stamp,
+            "installer": installer,
         }
         stamp_file = venv.path / STAMP
         if name in self._fresh:
@@ -133,7 +145,12 @@ class VenvManager:
         if venv.path.exists():
             shutil.rmtree(venv.path)
         self._run([self.base_python, "-m", "venv", "--without-pip", str(venv.path)], f"venv {name}")
-        if args:
+        if args and installer == "uv":
+            self._run(
+                [str(self._uv()), "pip", "install", "--python", str(venv.python), *args],
+                f"uv pip install {' '.join(args)} into {name}",
+            )
+        elif args:
             pip = self._pip()
             self._run(
                 [str(pip.python), "-m", "pip", "--python", str(venv.python), "install", *args],
