@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -252,92 +251,6 @@ def test_calls_run_concurrently(tool: Path) -> None:
     answers = by_id(messages)
     assert all(answers[i + 1]["result"]["structuredContent"] == {"result": 4} for i in range(8))
     assert elapsed < 8 * 0.4 * 0.75, elapsed
-
-
-def _call(ident: Any, tool_name: str, **arguments: Any) -> dict[str, Any]:
-    params = {"name": tool_name, "arguments": arguments}
-    return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
-
-
-def _cancel(ident: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ident}}
-
-
-def _greeting(answer: dict[str, Any]) -> str:
-    return str(answer["result"]["structuredContent"]["greeting"])
-
-
-def test_reading_moves_between_threads_and_back(tool: Path) -> None:
-    """Short calls run on the reading thread; a long one hands reading to the watchdog, which
-    serves what arrives meanwhile and gives reading back afterwards, as often as needed."""
-    server = Server(tool)
-    server.send(INIT)
-    assert server.read()["id"] == 0
-    for cycle in range(3):
-        # A long call holds the main thread; a greeting sent meanwhile is answered first.
-        server.send(_call(f"slow{cycle}", "slow", steps=4, delay=0.1))
-        time.sleep(0.05)
-        server.send(_call(f"hi{cycle}", "greet", name=f"n{cycle}"))
-        first = server.read()
-        assert first["id"] == f"hi{cycle}", first
-        assert _greeting(first) == f"Hello, n{cycle}!"
-        assert first["result"]["content"][1]["text"] == f"greeting n{cycle}\n"
-        assert server.read()["result"]["structuredContent"] == {"result": 4}
-        # Lock-step short calls after it: the first line goes back to the main thread.
-        for i in range(20):
-            server.send(_call(i, "greet", name=f"u{i}"))
-            assert _greeting(server.read()) == f"Hello, u{i}!"
-    # After a quiet second and more, the watchdog is parked; a long call must still be
-    # cancellable, which needs someone reading stdin while it runs.
-    time.sleep(1.5)
-    server.send(_call("long", "slow", steps=200, delay=0.05))
-    time.sleep(0.2)
-    server.send(_cancel("long"))
-    server.send({"jsonrpc": "2.0", "id": "after", "method": "ping"})
-    assert server.read() == {"jsonrpc": "2.0", "id": "after", "result": {}}
-    # End of input while a call runs on the main thread: it is answered, then the server exits.
-    server.send(_call("last", "slow", steps=3, delay=0.1))
-    time.sleep(0.1)
-    out, stderr, code = server.close()
-    answers = [json.loads(raw) for raw in out.splitlines()]
-    assert [a["id"] for a in answers] == ["last"], answers
-    assert answers[0]["result"]["structuredContent"] == {"result": 3}
-    assert code == 0
-    assert stderr.count("slow: cancelled") == 1
-
-
-def test_a_busy_handler_does_not_stop_reading(tool: Path) -> None:
-    """A handler that never blocks (pure Python on the main thread) still gets its
-    cancellation, and other calls are answered while it runs."""
-    server = Server(tool)
-    server.send(INIT)
-    assert server.read()["id"] == 0
-    start = time.perf_counter()
-    server.send(_call("spin", "spin", seconds=30))
-    time.sleep(0.2)
-    server.send(_call("hi", "greet", name="x"))
-    assert _greeting(server.read()) == "Hello, x!"
-    server.send(_cancel("spin"))
-    out, stderr, code = server.close()
-    assert (out, code) == (b"", 0)
-    assert "spin: stopped" in stderr
-    assert time.perf_counter() - start < 15
-
-
-@pytest.mark.parametrize("busy", [False, True])
-def test_interrupt_stops_the_server(tool: Path, busy: bool) -> None:
-    """Ctrl-C ends the server with 130 and no traceback, idle or in the middle of a call."""
-    server = Server(tool)
-    server.send(INIT)
-    assert server.read()["id"] == 0
-    if busy:
-        server.send(_call("long", "slow", steps=100, delay=0.05))
-        time.sleep(0.3)
-    server.proc.send_signal(signal.SIGINT)
-    out, stderr, code = server.close()
-    assert code == 130, stderr
-    assert out == b""
-    assert "Traceback" not in stderr
 
 
 def test_duplicate_in_flight_id(tool: Path) -> None:

@@ -1,0 +1,213 @@
+"""`mytool --mcp` and its threads: calls run on the reading thread, and a watchdog takes over
+reading stdin while one runs long. These tests drive the hand-overs and the ways they can end:
+end of input, Ctrl-C, a stdin that fails, a handler that raises KeyboardInterrupt."""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import generate
+from tests.mcp_tool import HANDLERS
+from tests.mcp_wire import INIT, Server, line
+
+#: Two handlers that misbehave on purpose, added to the MCP test tool.
+EXTRA = """
+
+import threading
+
+
+@command(effects="read_only")
+def leak(ctx: Context = None) -> int:
+    \"\"\"Return at once, leaving a thread that reports progress later.\"\"\"
+
+    def later() -> None:
+        time.sleep(0.3)
+        ctx.progress(50, 100, "late")
+
+    threading.Thread(target=later, daemon=True).start()
+    return 1
+
+
+@command(effects="read_only")
+def interrupt(delay: float = 0.05) -> int:
+    \"\"\"Raise KeyboardInterrupt, as `_thread.interrupt_main()` or a library might.\"\"\"
+    time.sleep(delay)
+    raise KeyboardInterrupt
+"""
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("threads"), HANDLERS + EXTRA)
+
+
+def _call(ident: Any, tool_name: str, **arguments: Any) -> dict[str, Any]:
+    params = {"name": tool_name, "arguments": arguments}
+    return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+
+
+def _cancel(ident: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": ident}}
+
+
+def _greeting(answer: dict[str, Any]) -> str:
+    return str(answer["result"]["structuredContent"]["greeting"])
+
+
+def test_reading_moves_between_threads_and_back(tool: Path) -> None:
+    """Short calls run on the reading thread; a long one hands reading to the watchdog, which
+    serves what arrives meanwhile and gives reading back afterwards, as often as needed."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    for cycle in range(3):
+        # A long call holds the main thread; a greeting sent meanwhile is answered first.
+        server.send(_call(f"slow{cycle}", "slow", steps=4, delay=0.1))
+        time.sleep(0.05)
+        server.send(_call(f"hi{cycle}", "greet", name=f"n{cycle}"))
+        first = server.read()
+        assert first["id"] == f"hi{cycle}", first
+        assert _greeting(first) == f"Hello, n{cycle}!"
+        assert first["result"]["content"][1]["text"] == f"greeting n{cycle}\n"
+        assert server.read()["result"]["structuredContent"] == {"result": 4}
+        # Lock-step short calls after it: the first line goes back to the main thread.
+        for i in range(20):
+            server.send(_call(i, "greet", name=f"u{i}"))
+            assert _greeting(server.read()) == f"Hello, u{i}!"
+    # After a quiet second and more, the watchdog is parked; a long call must still be
+    # cancellable, which needs someone reading stdin while it runs.
+    time.sleep(1.5)
+    server.send(_call("long", "slow", steps=200, delay=0.05))
+    time.sleep(0.2)
+    server.send(_cancel("long"))
+    server.send({"jsonrpc": "2.0", "id": "after", "method": "ping"})
+    assert server.read() == {"jsonrpc": "2.0", "id": "after", "result": {}}
+    # End of input while a call runs on the main thread: it is answered, then the server exits.
+    server.send(_call("last", "slow", steps=3, delay=0.1))
+    time.sleep(0.1)
+    out, stderr, code = server.close()
+    answers = [json.loads(raw) for raw in out.splitlines()]
+    assert [a["id"] for a in answers] == ["last"], answers
+    assert answers[0]["result"]["structuredContent"] == {"result": 3}
+    assert code == 0
+    assert stderr.count("slow: cancelled") == 1
+
+
+def test_a_busy_handler_does_not_stop_reading(tool: Path) -> None:
+    """A handler that never blocks (pure Python on the main thread) still gets its
+    cancellation, and other calls are answered while it runs."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    start = time.perf_counter()
+    server.send(_call("spin", "spin", seconds=30))
+    time.sleep(0.2)
+    server.send(_call("hi", "greet", name="x"))
+    assert _greeting(server.read()) == "Hello, x!"
+    server.send(_cancel("spin"))
+    out, stderr, code = server.close()
+    assert (out, code) == (b"", 0)
+    assert "spin: stopped" in stderr
+    assert time.perf_counter() - start < 15
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_interrupt_stops_the_server(tool: Path, busy: bool) -> None:
+    """Ctrl-C ends the server with 130 and no traceback, idle or in the middle of a call."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    if busy:
+        server.send(_call("long", "slow", steps=100, delay=0.05))
+        time.sleep(0.3)
+    server.proc.send_signal(signal.SIGINT)
+    out, stderr, code = server.close()
+    assert code == 130, stderr
+    assert out == b""
+    assert "Traceback" not in stderr
+
+
+def test_end_of_input_during_a_busy_call(tool: Path) -> None:
+    """Input ends while a handler that never blocks runs: it is answered, and the process ends
+    cleanly (the watchdog must not go back to reading a stdin that has ended)."""
+    data = line(INIT) + line(_call(1, "spin", seconds=0.3))
+    for _ in range(8):
+        proc = subprocess.run(
+            [sys.executable, str(tool), "--mcp"],
+            input=data,
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        assert proc.returncode == 0, proc.stderr[-600:]
+        assert [json.loads(raw)["id"] for raw in proc.stdout.splitlines()] == [0, 1]
+
+
+def test_keyboard_interrupt_from_a_handler_on_a_worker(tool: Path) -> None:
+    """A handler raising KeyboardInterrupt on a worker gets an error result; the server goes on."""
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    server.send(_call("long", "slow", steps=4, delay=0.1))
+    time.sleep(0.1)
+    server.send(_call("kbi", "interrupt"))
+    out, stderr, code = server.close()
+    answers = {a["id"]: a["result"] for a in map(json.loads, out.splitlines())}
+    assert code == 0, stderr
+    assert answers["kbi"]["isError"] is True
+    assert "KeyboardInterrupt" in answers["kbi"]["content"][0]["text"]
+    assert answers["long"]["structuredContent"] == {"result": 4}
+
+
+def test_no_progress_after_the_answer_even_when_the_id_comes_back(tool: Path) -> None:
+    server = Server(tool)
+    server.send(INIT)
+    assert server.read()["id"] == 0
+    leak = _call(1, "leak")
+    leak["params"]["_meta"] = {"progressToken": "old"}
+    server.send(leak)
+    assert server.read()["result"]["structuredContent"] == {"result": 1}
+    again = _call(1, "slow", steps=10, delay=0.05)
+    again["params"]["_meta"] = {"progressToken": "new"}
+    server.send(again)
+    out, stderr, code = server.close()
+    messages = [json.loads(raw) for raw in out.splitlines()]
+    tokens = {m["params"]["progressToken"] for m in messages if "method" in m}
+    assert code == 0, stderr
+    assert tokens == {"new"}
+    assert [m["id"] for m in messages if "id" in m] == [1]
+
+
+@pytest.mark.parametrize("busy", [False, True])
+def test_a_terminal_that_goes_away_ends_the_input(tool: Path, busy: bool) -> None:
+    """Reading a terminal that has gone fails (EIO); whichever thread reads, that ends the input
+    like an end of file: the running call is answered and the server exits 0."""
+    main, other = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, str(tool), "--mcp"],
+        stdin=other,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    os.close(other)
+    assert proc.stdout is not None
+    os.write(main, line(INIT))
+    assert json.loads(proc.stdout.readline())["id"] == 0
+    if busy:
+        os.write(main, line(_call(1, "slow", steps=6, delay=0.1)))
+        time.sleep(0.3)
+    os.close(main)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 0, err[-600:]
+    assert [json.loads(raw)["id"] for raw in out.splitlines()] == ([1] if busy else [])
+    assert b"cannot read stdin" in err
