@@ -125,7 +125,7 @@ class Context:
             callback = self._callbacks.pop()
             try:
                 callback()
-            except Exception as error:  # noqa: BLE001 (a failing cleanup must not hide the result)
+            except (Exception, SystemExit) as error:  # noqa: BLE001 (a cleanup must not hide the result)
                 sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
 
 
@@ -2579,6 +2579,16 @@ def _no_progress(done: float, total: float | None = None, message: str | None = 
     """Progress of a call that asked for none (it must not reach a terminal either)."""
 
 
+def _read_line(readline: Callable[[], bytes]) -> bytes:
+    """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
+    the input like an end of file, whichever thread was reading it."""
+    try:
+        return readline()
+    except (OSError, ValueError) as error:
+        sys.stderr.write(f"{PROGRAM}: mcp: cannot read stdin ({error}); stopping\n")
+        return b""
+
+
 class _McpServer:
     """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras.
 
@@ -2648,7 +2658,7 @@ class _McpServer:
         while True:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
-            line = readline() if not self.relaying and self.handed is None else self.take()
+            line = _read_line(readline) if not self.relaying and self.handed is None else self.take()
             if not line:
                 break
             self.dispatch(line)
@@ -2684,15 +2694,16 @@ class _McpServer:
             running, started = self.running, self.started
             time.sleep(_MCP_PATIENCE)
             with self.lock:
-                relay = running != 0 and self.running == running
+                # NOTE: not after the end of input was handed back: nothing is left to read.
+                relay = running != 0 and self.running == running and self.handed is None
                 quiet = quiet + 1 if self.started == started else 0
                 # NOTE: parked after a quiet second, so an idle server does not wake up 200
                 # times a second; the next call unparks it.
-                self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
                 self.relaying = relay
             if relay:
                 self.relay()
-            elif self.parked:
+            elif park:
                 self.unpark.acquire()
                 quiet = 0
 
@@ -2700,7 +2711,7 @@ class _McpServer:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
         readline = sys.stdin.buffer.readline
         while True:
-            line = readline()
+            line = _read_line(readline)
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -2861,13 +2872,21 @@ class _McpServer:
                     self.parked = False
                     self.unpark.release()
         if not inline:
-            self.submit(lambda: self.run(request, name, entry, arguments, modern))
+            try:
+                self.submit(lambda: self.run(request, name, entry, arguments, modern))
+            except RuntimeError as error:  # no thread could be started
+                with self.lock:
+                    del self.inflight[ident]
+                raise _McpError(-32603, f"Internal error: {error}") from None
             return
         if not self.watching:
             import _thread
 
             self.watching = True
-            _thread.start_new_thread(self.watch, ())
+            try:
+                _thread.start_new_thread(self.watch, ())
+            except RuntimeError as error:
+                sys.stderr.write(f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n")
         try:
             self.run(request, name, entry, arguments, modern)
         finally:
@@ -2883,7 +2902,8 @@ class _McpServer:
         if isinstance(message, str):
             params["message"] = message
         with self.lock:
-            if request.key not in self.inflight or request.cancelled:
+            # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
+            if self.inflight.get(request.key) is not request or request.cancelled:
                 return
             if request.last is not None and done <= request.last:
                 return
@@ -2938,10 +2958,12 @@ class _McpServer:
             meta = _meta(call)
             if meta:
                 envelope["meta"] = meta
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
-            # while the server waits for input.
-            raise
+            # while the server waits for input; raised by a handler on a worker, it is an error.
+            if thread == self.main:
+                raise
+            envelope = _error_envelope(error, self.debug)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope = _error_envelope(error, self.debug)
         finally:
