@@ -3137,8 +3137,9 @@ class _McpServer:
         """The next line, from the watchdog: it is reading stdin, or has just stopped."""
         with self.lock:
             wait = self.waiting = self.handed is None
-        if wait:
-            self.wake.acquire()
+        # NOTE: in slices, so Ctrl-C is seen where a plain lock wait cannot be interrupted (Windows).
+        while wait and not self.wake.acquire(timeout=0.25):
+            pass
         line, self.handed = self.handed, None
         return line or b""
 
