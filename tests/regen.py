@@ -22,6 +22,27 @@ def golden_output(case: Path) -> Path:
     return outputs[0] if outputs else case / f"{case.name}.py"
 
 
+def golden_gen_args(out: Path) -> list[str]:
+    """`burgee gen` arguments for a golden case, run in its directory: the module, its
+    completion scripts and its skill (SKILL.md, AGENTS.md)."""
+    return [
+        "gen",
+        "handlers.py",
+        "-o",
+        out.name,
+        "--force",
+        "--completions",
+        "completions",
+        "--skill-dir",
+        "skill",
+    ]
+
+
+def example_gen_args(out: Path) -> list[str]:
+    """`burgee gen` arguments for an example, run in its directory: the module only."""
+    return ["gen", "handlers.py", "-o", out.name]
+
+
 def error_stderr(handlers: Path) -> str:
     """What `burgee gen` prints for a bad handlers file, with the path made relative."""
     proc = subprocess.run(
@@ -40,22 +61,7 @@ def main() -> int:
         if (case / "handlers.py").exists():
             out = golden_output(case)
             subprocess.run(
-                [
-                    sys.executable,
-                    "-m",
-                    "burgee",
-                    "gen",
-                    "handlers.py",
-                    "-o",
-                    out.name,
-                    "--force",
-                    "--completions",
-                    "completions",
-                    "--skill-dir",
-                    "skill",
-                ],
-                cwd=case,
-                check=True,
+                [sys.executable, "-m", "burgee", *golden_gen_args(out)], cwd=case, check=True
             )
     for handlers in sorted((HERE / "errors").glob("*.py")):
         handlers.with_suffix(".stderr").write_text(error_stderr(handlers), encoding="utf-8")
@@ -63,7 +69,7 @@ def main() -> int:
     for example in sorted((REPO / "examples").glob("*/handlers.py")):
         out = golden_output(example.parent)
         subprocess.run(
-            [sys.executable, "-m", "burgee", "gen", "handlers.py", "-o", out.name],
+            [sys.executable, "-m", "burgee", *example_gen_args(out)],
             cwd=example.parent,
             check=True,
         )

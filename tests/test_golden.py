@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers import GOLDEN, REGEN, REPO, burgee
-from tests.regen import golden_output
+from tests.regen import example_gen_args, golden_gen_args, golden_output
 
 CASES = sorted(p.parent for p in GOLDEN.glob("*/handlers.py")) + sorted(
     p.parent for p in (REPO / "examples").glob("*/handlers.py")
@@ -37,6 +37,60 @@ def test_committed_output_is_current(case: Path, tmp_path: Path) -> None:
     assert generated == expected.read_text(encoding="utf-8"), (
         f"{_id(expected)} is stale; run `{REGEN}` and review the diff"
     )
+
+
+#: Where regen writes a case's completion scripts and its skill (SKILL.md, AGENTS.md).
+OUTPUT_DIRS = ("completions", "skill")
+
+
+def _files(root: Path) -> set[str]:
+    return {
+        p.relative_to(root).as_posix()
+        for p in root.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts
+    }
+
+
+def _committed_outputs(case: Path) -> set[str]:
+    """The committed files regen writes for `case`: in a golden case, everything but its
+    handlers.py; in an example (which also holds data of its own), the module, whatever is
+    under OUTPUT_DIRS and any SKILL.md or AGENTS.md."""
+    files = _files(case) - {"handlers.py"}
+    if case.parent == GOLDEN:
+        return files
+    return {
+        name
+        for name in files
+        if name == golden_output(case).name
+        or name.split("/")[0] in OUTPUT_DIRS
+        or name.rsplit("/", 1)[-1] in ("SKILL.md", "AGENTS.md")
+    }
+
+
+@pytest.mark.parametrize("case", CASES, ids=_id)
+def test_every_regenerated_file_is_committed_and_current(case: Path, tmp_path: Path) -> None:
+    """What `python tests/regen.py` writes for a case (module, completion scripts, SKILL.md,
+    AGENTS.md), regenerated the same way elsewhere, is exactly what is committed."""
+    args = golden_gen_args if case.parent == GOLDEN else example_gen_args
+    # NOTE: same directory name, since a program without program(name=) is named after it.
+    work = tmp_path / case.name
+    work.mkdir()
+    shutil.copy(case / "handlers.py", work / "handlers.py")
+    result = subprocess.run(
+        [sys.executable, "-m", "burgee", *args(golden_output(case))],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    produced = _files(work) - {"handlers.py"}
+    committed = _committed_outputs(case) | {name for name in produced if (case / name).exists()}
+    hint = f"run `{REGEN}` and review the diff"
+    assert sorted(produced - committed) == [], f"generated but not committed; {hint}"
+    assert sorted(committed - produced) == [], f"committed but no longer generated; {hint}"
+    stale = [n for n in sorted(produced) if (work / n).read_bytes() != (case / n).read_bytes()]
+    assert stale == [], f"stale in {_id(case)}; {hint}"
 
 
 @pytest.mark.parametrize("case", CASES[:1], ids=_id)
@@ -99,10 +153,11 @@ def test_mypy_strict_is_clean(module: Path, tmp_path: Path) -> None:
 def test_runs_on_python_3_9() -> None:
     # NOTE: annotations are strings under `from __future__ import annotations`, so vermin
     # judges the code that runs, which is what must work on 3.9.
-    vermin = shutil.which("vermin")
-    assert vermin, "vermin is not installed (pip install -e '.[test]')"
+    # NOTE: vermin's console script, run by this interpreter (the package has no __main__),
+    # so it is this environment's vermin even when its scripts directory is not on PATH.
+    vermin = [sys.executable, "-c", "import sys; from vermin import main; sys.exit(main())"]
     result = subprocess.run(
-        [vermin, "--no-tips", "--violations", "-t=3.9-", *map(str, MODULES)],
+        [*vermin, "--no-tips", "--violations", "-t=3.9-", *map(str, MODULES)],
         capture_output=True,
         text=True,
         check=False,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import pty
 import signal
 import subprocess
@@ -188,6 +189,35 @@ def test_no_progress_after_the_answer_even_when_the_id_comes_back(tool: Path) ->
     assert [m["id"] for m in messages if "id" in m] == [1]
 
 
+#: The number of the read(2) system call, as /proc/<pid>/task/<tid>/syscall shows it.
+_READ_SYSCALL = {"x86_64": "0", "amd64": "0", "aarch64": "63", "arm64": "63"}.get(
+    platform.machine().lower()
+)
+
+
+def _wait_until_reading_stdin(pid: int, *, main_thread: bool) -> None:
+    """Wait until a thread of `pid` (its main thread, or else any other) is blocked in read(2) on
+    fd 0. This matters for a terminal: a read already waiting when the other side closes fails
+    with EIO, but a read that starts after the hang-up just returns b"" (a plain end of file)."""
+    tasks = Path(f"/proc/{pid}/task")
+    if _READ_SYSCALL is None or not tasks.is_dir():
+        time.sleep(0.5)  # NOTE: no /proc to look at; best effort.
+        return
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        for task in tasks.iterdir():
+            if (task.name == str(pid)) != main_thread:
+                continue
+            try:
+                fields = (task / "syscall").read_text().split()
+            except OSError:
+                continue
+            if fields[:2] == [_READ_SYSCALL, "0x0"]:
+                return
+        time.sleep(0.01)
+    pytest.fail(f"no {'main' if main_thread else 'other'} thread of {pid} came to read stdin")
+
+
 @pytest.mark.parametrize("busy", [False, True])
 def test_a_terminal_that_goes_away_ends_the_input(tool: Path, busy: bool) -> None:
     """Reading a terminal that has gone fails (EIO); whichever thread reads, that ends the input
@@ -205,7 +235,9 @@ def test_a_terminal_that_goes_away_ends_the_input(tool: Path, busy: bool) -> Non
     assert json.loads(proc.stdout.readline())["id"] == 0
     if busy:
         os.write(main, line(_call(1, "slow", steps=6, delay=0.1)))
-        time.sleep(0.3)
+    # NOTE: the EIO path is only taken by a read that is waiting when the terminal goes: the
+    # main thread when idle, the watchdog while the slow call runs (it keeps reading after).
+    _wait_until_reading_stdin(proc.pid, main_thread=not busy)
     os.close(main)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 0, err[-600:]

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +23,11 @@ TOOLS = [
 ]
 TOOLS.append(REPO / "examples" / "todo" / "todo.py")
 IDS = [tool.stem for tool in TOOLS]
+#: The clispec scorer (a binary in a wheel, no Python module): this interpreter's scripts
+#: directory first, so an inactive venv's own install is the one used.
+CLISPEC = shutil.which(
+    "clispec", path=os.pathsep.join([sysconfig.get_path("scripts"), os.environ.get("PATH", "")])
+)
 
 #: Every key clispec v0.3 defines, per level, for the near-miss lint.
 CLISPEC_KEYS = {
@@ -213,7 +220,7 @@ def test_field_and_one_command(tmp_path: Path) -> None:
     assert apply["annotations"]["idempotentHint"] is True
 
 
-@pytest.mark.skipif(shutil.which("clispec") is None, reason="clispec scorer not installed")
+@pytest.mark.skipif(CLISPEC is None, reason="clispec scorer not installed")
 @pytest.mark.parametrize(
     "source",
     [
@@ -228,7 +235,7 @@ def test_clispec_score_is_perfect(source: Path, tmp_path: Path) -> None:
     shutil.copy(source, tool)
     tool.chmod(0o755)
     proc = subprocess.run(
-        ["clispec", "score", str(tool), "-o", "json"],
+        [str(CLISPEC), "score", str(tool), "-o", "json"],
         cwd=tmp_path,
         capture_output=True,
         text=True,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -17,13 +16,12 @@ TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.na
 
 
 def _validator() -> list[str]:
-    if shutil.which("agentskills"):
-        return ["agentskills"]
+    # NOTE: the module, not the `agentskills` script on PATH, which may be another install's.
     return [sys.executable, "-m", "skills_ref.cli"]
 
 
 def validate(directory: Path) -> subprocess.CompletedProcess[str]:
-    """Run skills-ref's validator, as its console script or as a module."""
+    """Run skills-ref's validator as a module of this interpreter."""
     return subprocess.run(
         [*_validator(), "validate", str(directory)],
         capture_output=True,
