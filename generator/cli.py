@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from burgee import __version__, scaffold
-from burgee.write import WriteError, diff, write_atomic
+from burgee.write.files import WriteError, diff, write_atomic
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -87,8 +87,8 @@ def _gen(args: argparse.Namespace) -> int:
     # the IR's models are built; burgee uses none, and the search costs a noticeable part of
     # a run in a crowded environment.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-    from burgee.diagnostics import ExitCode, GenerationError  # noqa: PLC0415
-    from burgee.generate import generate  # noqa: PLC0415
+    from burgee.model.diagnostics import ExitCode, GenerationError  # noqa: PLC0415
+    from burgee.write.generate import generate  # noqa: PLC0415
 
     handlers: Path = args.handlers
     try:
@@ -109,7 +109,7 @@ def _gen(args: argparse.Namespace) -> int:
     output: Path = args.output or handlers.with_name(f"{name.replace('-', '_')}.py")
     extra: int = ExitCode.OK
     if args.completions or args.skill_dir:
-        from burgee.sidecars import write_sidecars  # noqa: PLC0415
+        from burgee.write.sidecars import write_sidecars  # noqa: PLC0415
 
         extra = write_sidecars(source, str(handlers), args)
         if extra == ExitCode.ERROR:

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import difflib
-import io
 import json
 import keyword
 import re
@@ -243,19 +241,23 @@ def _copier_message(message: str) -> str:
 
 
 def _generate(project: Path, module: str) -> None:
-    """Run `burgee gen` on the new project's handlers."""
-    # NOTE: imported late because burgee.cli imports this module.
-    from burgee.cli import main  # noqa: PLC0415
+    """Generate the new project's tool from its handlers, as `burgee gen` would."""
+    # NOTE: the pipeline loads pydantic, libcst and jinja2; only `new` pays for them here.
+    from burgee.model.diagnostics import GenerationError  # noqa: PLC0415
+    from burgee.write.files import WriteError, write_atomic  # noqa: PLC0415
+    from burgee.write.generate import generate  # noqa: PLC0415
 
     handlers, out = project / "handlers.py", project / f"{module}.py"
-    out_text, err_text = io.StringIO(), io.StringIO()
-    # NOTE: gen's messages name the staging directory, so show them only when it fails.
-    with contextlib.redirect_stdout(out_text), contextlib.redirect_stderr(err_text):
-        code = main(["gen", str(handlers), "-o", str(out)])
-    if code != 0:
-        sys.stdout.write(out_text.getvalue())
-        sys.stderr.write(err_text.getvalue())
-        raise ScaffoldError(f"generating {module}.py failed (burgee gen exited with {code})")
+    try:
+        _, text = generate(handlers.read_text(encoding="utf-8"), str(handlers), output=out)
+        write_atomic(out, text, executable=True)
+    except GenerationError as error:
+        # NOTE: the diagnostics name the staging directory, which is removed afterwards.
+        for diagnostic in error.diagnostics:
+            print(diagnostic, file=sys.stderr)
+        raise ScaffoldError(f"generating {module}.py failed") from None
+    except (WriteError, OSError) as error:
+        raise ScaffoldError(f"generating {module}.py failed: {error}") from error
     # NOTE: tools whose help lists --skill can describe themselves to agents; keep a copy.
     if "--skill" in _run_tool(out, "--help").stdout:
         skill = _run_tool(out, "--skill")

@@ -8,7 +8,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from burgee.positions import Positions
+from burgee.read.positions import Positions
 from tests.helpers import ERRORS, GOLDEN, REPO
 
 FILES = [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -35,3 +36,95 @@ def test_ruff_check_and_format_are_clean() -> None:
             check=False,
         )
         assert result.returncode == 0, result.stdout + result.stderr
+
+
+def _module_names(root: Path) -> dict[str, Path]:
+    """Every module of the package `burgee` (the folder `generator/`), by dotted name."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = ("burgee", *path.relative_to(root).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        found[".".join(parts)] = path
+    return found
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imported(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The burgee modules `module` imports anywhere, in functions too.
+
+    Type-only imports (under `if TYPE_CHECKING:`) count as well, except in `burgee.runtime`,
+    whose modules are joined into one generated file where their names may refer to each
+    other freely.
+    """
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skipped = (
+        set()
+        if not module.startswith("burgee.runtime")
+        else {
+            id(inner)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.If) and _is_type_checking(node.test)
+            for statement in node.body
+            for inner in ast.walk(statement)
+        }
+    )
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, *([node.module] if node.module else [])])
+            for alias in node.names:
+                child = f"{base}.{alias.name}"
+                found.add(child if child in modules else base)
+    return {name for name in found if name in modules and name != module}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of `graph`, as a closed path, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state:
+                found = visit(target)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_generator_has_no_import_cycles() -> None:
+    # NOTE: a function-level import hides a cycle from Python but not from this graph.
+    modules = _module_names(REPO / "generator")
+    assert {"burgee.cli", "burgee.read.program", "burgee.render.module"} <= modules.keys()
+    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
+    assert "burgee.render.module" in graph["burgee.write.generate"]
+    cycle = _cycle(graph)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or ())

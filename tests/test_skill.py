@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from burgee.skill import skill_name
+from burgee.describe.skill import skill_name
 from tests.helpers import GOLDEN, REGEN, burgee, generate, run
 
 TOOLS = sorted(p for case in GOLDEN.iterdir() for p in case.glob("*.py") if p.name != "handlers.py")

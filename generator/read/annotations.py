@@ -8,7 +8,7 @@ from typing import Literal
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
-from burgee.model import Scalar, TypeKind, TypeRef
+from burgee.model.ir import Scalar, TypeKind, TypeRef
 
 Use = Literal["param", "return", "field"]
 

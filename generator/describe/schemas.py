@@ -21,7 +21,7 @@ import pydantic
 from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
-from burgee.model import Command, Param, Program, Record, TypeRef
+from burgee.model.ir import Command, Param, Program, Record, TypeRef
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from burgee.clispec import document, env_name
-from burgee.model import Param, Program
-from burgee.schemas import tool
+from burgee.describe.clispec import document, env_name
+from burgee.describe.schemas import tool
+from burgee.model.ir import Param, Program
 
 HELP_TOOL = (
     "Documentation tool, not callable. Each `tools[].name` is the space-separated command "

@@ -13,8 +13,11 @@ import ast
 import re
 from dataclasses import dataclass
 
-from burgee.literals import py
-from burgee.model import Command, Param, Program, TypeRef
+from burgee.describe import skill
+from burgee.model.ir import Command, Param, Program, TypeRef
+from burgee.model.literals import py
+from burgee.render.converters import converter
+from burgee.render.environment import ENVIRONMENT
 
 SHELLS: tuple[str, ...] = ("bash", "zsh", "fish", "pwsh")
 
@@ -174,8 +177,6 @@ def _pwsh(text: str) -> str:
 
 def script(program: Program, shell: str) -> str:
     """The completion script for one shell."""
-    from burgee.render import ENVIRONMENT  # noqa: PLC0415 (render imports this module)
-
     template = ENVIRONMENT.get_template(f"completions/{shell}.jinja")
     quote = {"bash": _single, "zsh": _single, "fish": _fish, "pwsh": _pwsh}[shell]
     return template.render(
@@ -225,8 +226,6 @@ def completion_help(name: str) -> str:
 
 def template_values(program: Program) -> dict[str, object]:
     """What `_complete.py.jinja` needs: the scripts, the skill, the slot tables."""
-    from burgee import skill  # noqa: PLC0415
-
     return {
         "scripts": {shell: literal(text) for shell, text in scripts(program).items()},
         "skill": literal(skill.skill(program, program.source_name)),
@@ -260,8 +259,6 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
     A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
     `flag`, `value` or `append`.
     """
-    from burgee.render import converter  # noqa: PLC0415 (render imports this module)
-
     counts = arities(program.user_code)
     tables = []
     for command in program.commands:

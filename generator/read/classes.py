@@ -1,17 +1,35 @@
-"""Read the enums and records (dataclasses, TypedDicts) that commands use."""
+"""Read the types that annotations name, with the enums and records (dataclasses,
+TypedDicts) they refer to."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import libcst as cst
 
-from burgee import docstrings
-from burgee.annotations import NotLiteral, UnsupportedType
-from burgee.model import EnumDecl, Field, Record, Scalar
+from burgee.model.ir import EnumDecl, Field, Record, Scalar, TypeRef
+from burgee.read import docstrings
+from burgee.read.annotations import NotLiteral, UnsupportedType, resolve
+from burgee.read.reader import Reader
 
-if TYPE_CHECKING:
-    from burgee.read import Reader
+
+def read_type(reader: Reader, node: cst.BaseExpression, use: str) -> TypeRef:
+    """Resolve an annotation and read every enum and record it mentions."""
+    ref = resolve(node, reader.names, use, reader.module)  # type: ignore[arg-type]
+    _read_classes_of(reader, ref)
+    return ref
+
+
+def _read_classes_of(reader: Reader, ref: TypeRef) -> None:
+    """Read the enums and records a type refers to, once each."""
+    for inner in (ref.item, ref.value):
+        if inner is not None:
+            _read_classes_of(reader, inner)
+    if ref.name is None or ref.name in reader.records or ref.name in reader.enums:
+        return
+    node = reader.classes[ref.name]
+    if ref.kind == "enum":
+        read_enum(reader, node)
+    else:
+        read_record(reader, node)
 
 
 def read_enum(reader: Reader, node: cst.ClassDef) -> None:
@@ -78,7 +96,7 @@ def read_record(reader: Reader, node: cst.ClassDef) -> None:
                 continue
             field_name = small.target.value
             try:
-                type_ref = reader.resolve(annotation, "field")
+                type_ref = read_type(reader, annotation, "field")
             except UnsupportedType as exc:
                 reader.error(exc.node, f"field {name}.{field_name}: {exc.message}")
                 continue

@@ -8,29 +8,15 @@ from pathlib import Path
 
 import libcst as cst
 
-from burgee import docstrings
-from burgee.annotations import (
-    Names,
-    NotLiteral,
-    UnsupportedType,
-    literal_value,
-    resolve,
-)
-from burgee.diagnostics import Diagnostic, GenerationError, SourceSpan
-from burgee.model import (
-    EFFECTS,
-    Command,
-    EnumDecl,
-    ErrorDecl,
-    Group,
-    Program,
-    Record,
-    Scalar,
-    TypeRef,
-)
-from burgee.positions import Positions
-from burgee.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
-from burgee.strip import Removals, strip
+from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
+from burgee.model.ir import EFFECTS, Command, ErrorDecl, Group, Program, Scalar
+from burgee.model.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
+from burgee.read import docstrings
+from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
+from burgee.read.classes import read_type
+from burgee.read.params import read_params
+from burgee.read.reader import Reader
+from burgee.read.strip import strip
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
@@ -41,82 +27,8 @@ _COMMAND_KEYS = {"effects", "name", "examples", "cardinality", "hidden", "open_w
 _PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config")
 
 
-class Reader:
+class ProgramReader(Reader):
     """Walks the top level of one handlers file, collecting the program and every problem."""
-
-    def __init__(self, source: str, path: str) -> None:
-        self.path = path
-        self.diagnostics: list[Diagnostic] = []
-        self.removals = Removals()
-        self.names = Names()
-        #: Local names bound to burgee's API: local name -> API name.
-        self.api: dict[str, str] = {}
-        self.api_modules: set[str] = set()
-        self.groups: dict[str, Group] = {}
-        self.group_nodes: list[Group] = []
-        self.commands: list[Command] = []
-        self.errors: list[ErrorDecl] = []
-        self.program_args: dict[str, object] = {}
-        self.classes: dict[str, cst.ClassDef] = {}
-        self.records: dict[str, Record] = {}
-        self.enums: dict[str, EnumDecl] = {}
-        self.module = cst.parse_module(source)
-        self.positions = Positions(self.module, source)
-
-    # -- helpers ---------------------------------------------------------------------------
-
-    def span(self, node: cst.CSTNode) -> SourceSpan:
-        """Where a node starts, as a 1-based line and column."""
-        line, column = self.positions.start(node)
-        return SourceSpan(path=self.path, line=line, column=column)
-
-    def error(self, node: cst.CSTNode, message: str) -> None:
-        """Record a problem at a node."""
-        self.diagnostics.append(Diagnostic(span=self.span(node), message=message))
-
-    def code(self, node: cst.CSTNode) -> str:
-        """The source text of a node."""
-        return self.module.code_for_node(node)
-
-    def api_name(self, node: cst.BaseExpression) -> str | None:
-        """Which burgee API name an expression refers to (`command`, `Option`, ...)."""
-        if isinstance(node, cst.Name):
-            return self.api.get(node.value)
-        if (
-            isinstance(node, cst.Attribute)
-            and isinstance(node.value, cst.Name)
-            and node.value.value in self.api_modules
-        ):
-            return node.attr.value
-        return None
-
-    def literal(self, node: cst.BaseExpression, what: str) -> object:
-        """A literal value, or a recorded error and `NotLiteral`."""
-        try:
-            return literal_value(node)
-        except ValueError:
-            self.error(node, f"{what} must be a literal, not {self.code(node)}")
-            raise NotLiteral from None
-
-    def call_args(
-        self, call: cst.Call, positional: tuple[str, ...], allowed: set[str], what: str
-    ) -> dict[str, cst.BaseExpression]:
-        """Map a call's arguments to names, reporting unknown or misplaced ones."""
-        result: dict[str, cst.BaseExpression] = {}
-        for index, arg in enumerate(call.args):
-            if arg.star:
-                self.error(arg, f"{what}: *args and **kwargs are not supported here")
-            elif arg.keyword is None:
-                if index < len(positional):
-                    result[positional[index]] = arg.value
-                else:
-                    self.error(arg, f"{what}: too many positional arguments")
-            elif arg.keyword.value not in allowed:
-                known = ", ".join(sorted(allowed))
-                self.error(arg, f"{what}: unknown argument {arg.keyword.value!r} (known: {known})")
-            else:
-                result[arg.keyword.value] = arg.value
-        return result
 
     # -- the walk ---------------------------------------------------------------------------
 
@@ -335,8 +247,6 @@ class Reader:
         parent: tuple[str, ...],
     ) -> None:
         """Build a Command from a decorated function."""
-        from burgee.read_params import read_params  # noqa: PLC0415 (cycle: it uses Reader)
-
         args = self.call_args(call, (), _COMMAND_KEYS, "@command")
         options: dict[str, object] = {}
         for key, value in args.items():
@@ -371,7 +281,7 @@ class Reader:
         returns = None
         if node.returns is not None:
             try:
-                returns = self.resolve(node.returns.annotation, "return")
+                returns = read_type(self, node.returns.annotation, "return")
             except UnsupportedType as exc:
                 self.error(exc.node, f"return type of {node.name.value}: {exc.message}")
         if effects not in EFFECTS:
@@ -392,27 +302,6 @@ class Reader:
                 span=self.span(decorator),
             )
         )
-
-    def resolve(self, node: cst.BaseExpression, use: str) -> TypeRef:
-        """Resolve an annotation and read every enum and record it mentions."""
-        ref = resolve(node, self.names, use, self.module)  # type: ignore[arg-type]
-        self.read_classes_of(ref)
-        return ref
-
-    def read_classes_of(self, ref: TypeRef) -> None:
-        """Read the enums and records a type refers to, once each."""
-        for inner in (ref.item, ref.value):
-            if inner is not None:
-                self.read_classes_of(inner)
-        if ref.name is None or ref.name in self.records or ref.name in self.enums:
-            return
-        from burgee.read_classes import read_enum, read_record  # noqa: PLC0415
-
-        node = self.classes[ref.name]
-        if ref.kind == "enum":
-            read_enum(self, node)
-        else:
-            read_record(self, node)
 
     def check_names(self) -> None:
         """Report duplicate command paths and clashes with the tool's reserved names."""
@@ -531,7 +420,7 @@ def read_program(
 ) -> Program:
     """Read a handlers file; raise GenerationError with every problem found."""
     try:
-        reader = Reader(source, path)
+        reader = ProgramReader(source, path)
     except cst.ParserSyntaxError as exc:
         raise GenerationError([_syntax_error(source, path, exc)]) from None
     reader.read()

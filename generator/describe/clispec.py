@@ -12,9 +12,9 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from burgee.model import Command, Param, Program, TypeRef
-from burgee.reserved import BUILTIN_ERRORS
-from burgee.schemas import DIALECT, input_schema, output_schema, wraps_result
+from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
+from burgee.model.ir import Command, Param, Program, TypeRef
+from burgee.model.reserved import BUILTIN_ERRORS
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
 

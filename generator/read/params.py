@@ -6,20 +6,16 @@ import datetime
 import decimal
 import pathlib
 import uuid
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from burgee.annotations import UnsupportedType, subscript_elements
-from burgee.diagnostics import Diagnostic, SourceSpan
-from burgee.docstrings import Docstring
-from burgee.literals import py
-from burgee.model import Param, TypeRef
-
-if TYPE_CHECKING:
-    from burgee.read import Reader
-
-from burgee.annotations import NotLiteral
+from burgee.model.diagnostics import Diagnostic, SourceSpan
+from burgee.model.ir import Param, TypeRef
+from burgee.model.literals import py
+from burgee.read.annotations import NotLiteral, UnsupportedType, subscript_elements
+from burgee.read.classes import read_type
+from burgee.read.docstrings import Docstring
+from burgee.read.reader import Reader
 
 _MARKER_KEYS = {
     "Argument": ({"help", "complete"}, ()),
@@ -90,7 +86,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
             except NotLiteral:
                 return None
     try:
-        type_ref = reader.resolve(base, "param")
+        type_ref = read_type(reader, base, "param")
     except UnsupportedType as exc:
         reader.error(exc.node, f"parameter {name!r} of {fn}: {exc.message}")
         return None

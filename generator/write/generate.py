@@ -6,8 +6,8 @@ import os
 import shlex
 from pathlib import Path
 
-from burgee.read import read_program
-from burgee.render import render
+from burgee.read.program import read_program
+from burgee.render.module import render
 
 
 def regenerate_command(handlers: str, output: Path | None, name: str) -> str:

@@ -11,11 +11,10 @@ import json
 import re
 from dataclasses import dataclass
 
-from burgee.diagnostics import Diagnostic, GenerationError
-from burgee.literals import py
-from burgee.model import Command, Program, Record, TypeRef
-from burgee.render import call
-from burgee.schemas import tool, wraps_result
+from burgee.describe.schemas import tool, wraps_result
+from burgee.model.diagnostics import Diagnostic, GenerationError
+from burgee.model.ir import Command, Program, Record, TypeRef
+from burgee.model.literals import call, py
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 _SIMPLE_SHAPES = {

@@ -1,33 +1,21 @@
-"""Render a `Program` into the source of the generated module, with one Jinja environment."""
+"""Render a `Program` into the source of the generated module."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-import jinja2
+from burgee import __version__
+from burgee.describe import documents
+from burgee.describe.mcp import mcp_view
+from burgee.model.ir import Command, Param, Program, Record, TypeRef
+from burgee.model.literals import call, py
+from burgee.model.reserved import BUILTIN_ERRORS
+from burgee.render.completions import template_values
+from burgee.render.converters import CONVERTERS, converter
+from burgee.render.environment import ENVIRONMENT
+from burgee.render.imports import ImportBlock
 
-from burgee import __version__, describe
-from burgee.imports import ImportBlock
-from burgee.literals import py
-from burgee.model import Command, Param, Program, Record, TypeRef
-from burgee.reserved import BUILTIN_ERRORS
-
-_LINE = 99
-_CONVERTERS = {
-    "str": "_to_str",
-    "int": "_to_int",
-    "float": "_to_float",
-    "bool": "_to_bool",
-    "path": "_to_path",
-    "date": "_to_date",
-    "datetime": "_to_datetime",
-    "time": "_to_time",
-    "uuid": "_to_uuid",
-    "decimal": "_to_decimal",
-    "any": "_to_any",
-    "dict": "_to_any",
-}
 _MODULES = {
     "path": "pathlib",
     "date": "datetime",
@@ -36,33 +24,6 @@ _MODULES = {
     "uuid": "uuid",
     "decimal": "decimal",
 }
-
-#: The one Jinja environment: `cli/` holds the generated module, `completions/` the scripts.
-ENVIRONMENT = jinja2.Environment(
-    loader=jinja2.PackageLoader("burgee.templates", ""),
-    undefined=jinja2.StrictUndefined,
-    trim_blocks=True,
-    lstrip_blocks=True,
-    keep_trailing_newline=True,
-    autoescape=False,
-    # NOTE: shell code is full of `{#` (`${#array[@]}`), so comments use another spelling.
-    comment_start_string="<#--",
-    comment_end_string="--#>",
-)
-
-
-def call(
-    func: str, args: Iterable[str], indent: str = "", prefix: str = "", suffix: str = ""
-) -> str:
-    """`prefix func(a, b)suffix` on one line when it fits, else one argument per line."""
-    items = list(args)
-    # NOTE: with no function name this writes a tuple, and a 1-tuple needs its comma.
-    joined = items[0] + "," if not func and len(items) == 1 else ", ".join(items)
-    flat = f"{indent}{prefix}{func}({joined}){suffix}"
-    if len(flat) <= _LINE and "\n" not in flat:
-        return flat
-    inner = "".join(f"{indent}    {item},\n" for item in items)
-    return f"{indent}{prefix}{func}(\n{inner}{indent}){suffix}"
 
 
 def docstring(text: str) -> str:
@@ -75,22 +36,6 @@ def docstring(text: str) -> str:
     ):
         return f'"""{text}\n"""' if "\n" in text else f'"""{text}"""'
     return repr(text)
-
-
-def converter(ref: TypeRef, *, in_record: bool = False) -> str:
-    """The expression that converts raw input into a value of `ref`."""
-    if ref.kind == "choice":
-        code = call("_choice", (py(c) for c in ref.choices))
-    elif ref.kind == "enum":
-        code = f"_member({ref.name})"
-    elif ref.kind == "record":
-        code = f"_to_{ref.name}"
-    elif ref.kind == "list":
-        assert ref.item is not None
-        code = f"_items({converter(ref.item, in_record=True)})"
-    else:
-        code = _CONVERTERS[ref.kind]
-    return f"_optional({code})" if in_record and ref.nullable else code
 
 
 def kinds(refs: Iterable[TypeRef]) -> set[str]:
@@ -191,14 +136,14 @@ def _run_function(command: Command, local_names: dict[str, str], program: Progra
         local = local_names[param.name]
         method = "values" if ref.kind == "list" else "value"
         conv = converter(ref.item if ref.kind == "list" and ref.item else ref)
-        args = [py(param.name), describe.bounded(conv, param)]
+        args = [py(param.name), documents.bounded(conv, param)]
         if not param.required:
             args.append(param.default_code or "None")
         if param.role == "option":
             args.append(f"flag={py(param.flag)}")
         if ref.nullable:
             args.append("nullable=True")
-        args += describe.value_options(param, program)
+        args += documents.value_options(param, program)
         lines.append(call(f"call.{method}", args, "    ", prefix=f"{local} = "))
         keywords.append(f"{param.name}={local}")
     if command.inputs:
@@ -337,7 +282,7 @@ def render(program: Program, regenerate: str) -> str:
     refs += [f.type for r in input_records for f in r.fields]
     used = kinds(refs)
     taken = {r.name for r in program.records} | {e.name for e in program.enums}
-    taken |= set(_CONVERTERS.values()) | {"_choice", "_member", "_items", "_optional", "_fields"}
+    taken |= set(CONVERTERS.values()) | {"_choice", "_member", "_items", "_optional", "_fields"}
     errors = sorted(
         [
             (code, kind, text)
@@ -354,9 +299,7 @@ def render(program: Program, regenerate: str) -> str:
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]
     import_block, type_checking = imports(program, used)
-    texts = describe.embedded(program)
-    from burgee.completions import template_values  # noqa: PLC0415 (it imports this module)
-    from burgee.mcp import mcp_view  # noqa: PLC0415 (burgee.mcp imports this module)
+    texts = documents.embedded(program)
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     return template.render(

@@ -7,10 +7,11 @@ import os
 import sys
 from pathlib import Path
 
-from burgee import completions, skill
-from burgee.diagnostics import ExitCode
-from burgee.read import read_program
-from burgee.write import WriteError, diff, write_atomic
+from burgee.describe import skill
+from burgee.model.diagnostics import ExitCode
+from burgee.read.program import read_program
+from burgee.render import completions
+from burgee.write.files import WriteError, diff, write_atomic
 
 
 def sidecar_files(source: str, path: str, args: argparse.Namespace) -> dict[Path, str]:

@@ -12,8 +12,8 @@ import json
 import re
 from pathlib import Path
 
-from burgee.model import Command, Program
-from burgee.reserved import BUILTIN_ERRORS
+from burgee.model.ir import Command, Program
+from burgee.model.reserved import BUILTIN_ERRORS
 
 NAME_LIMIT = 64
 DESCRIPTION_LIMIT = 1024

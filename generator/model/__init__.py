@@ -1,0 +1,1 @@
+"""Model: the frozen pydantic IR and the leaf facts every stage shares."""

@@ -1,0 +1,18 @@
+"""The Jinja environment that renders every template: the generated module and the scripts."""
+
+from __future__ import annotations
+
+import jinja2
+
+#: The one Jinja environment: `cli/` holds the generated module, `completions/` the scripts.
+ENVIRONMENT = jinja2.Environment(
+    loader=jinja2.PackageLoader("burgee.templates", ""),
+    undefined=jinja2.StrictUndefined,
+    trim_blocks=True,
+    lstrip_blocks=True,
+    keep_trailing_newline=True,
+    autoescape=False,
+    # NOTE: shell code is full of `{#` (`${#array[@]}`), so comments use another spelling.
+    comment_start_string="<#--",
+    comment_end_string="--#>",
+)

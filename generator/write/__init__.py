@@ -1,0 +1,1 @@
+"""Write: the pipeline in one call, and the files `burgee gen` writes (atomically, or --check)."""
