@@ -1,0 +1,167 @@
+"""The command line: the tool-wide flags taken out of argv, and the command found in the rest."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.errors import UsageError
+from burgee.runtime.flags import _flag
+from burgee.runtime.output import _finite
+from burgee.runtime.program import COMMANDS, GROUPS
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Sequence
+    from typing import NoReturn
+
+    from burgee.runtime.flags import Flag
+
+_FORMATS = ("json", "text")
+
+
+class _Invocation:
+    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        self.json = False
+        self.json_input: str | None = None
+        self.debug = False
+        self.version = False
+        self.mcp = False
+        self.print_config = False
+        self.timeout: float | None = None
+        self.rest: list[str] = []
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        self.asked: dict[str, str] = {}
+        tokens = list(argv)
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            index += 1
+            if token == "--":
+                self.rest.extend(tokens[index - 1 :])
+                break
+            name, has_value, value = token.partition("=")
+            if token[:2] == "-o" and token[2:] in _FORMATS:
+                name, has_value, value = "-o", "=", token[2:]
+            flag = _flag(name)
+            if flag is None or flag.name == "--skill":
+                self.rest.append(token)
+                continue
+            if flag.name == "--json":
+                # NOTE: the input is optional; a next word counts only when it looks like one.
+                if not has_value and index < len(tokens):
+                    following = tokens[index]
+                    if following.startswith("{") or following == "-":
+                        has_value, value = "=", following
+                        index += 1
+                self.json = True
+                self.json_input = value if has_value else None
+                continue
+            if flag.metavar and not has_value:
+                if index >= len(tokens):
+                    raise UsageError(f"{name} needs a value")
+                value = tokens[index]
+                index += 1
+            elif has_value and not flag.metavar:
+                raise UsageError(f"{name} takes no value")
+            self._take(flag, value)
+
+    def _take(self, flag: Flag, value: str) -> None:
+        name = flag.name
+        if flag.choices and value not in flag.choices:
+            allowed = " or ".join(flag.choices)
+            raise UsageError(f"{name} must be {allowed}, not {value!r}")
+        if name == "--output":
+            self.json = value == "json"
+        elif name == "--debug":
+            self.debug = True
+        elif name == "--version":
+            self.version = True
+        elif name == "--mcp":
+            self.mcp = True
+        elif name == "--print-config":
+            self.print_config = True
+        elif name == "--timeout":
+            self.timeout = _seconds(value)
+        else:
+            self.asked[name] = value
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not (seconds > 0 and _finite(seconds)):
+        raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
+    return seconds
+
+
+def _terminal_width() -> int:
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns - 2
+    except (OSError, ValueError):
+        columns = os.environ.get("COLUMNS", "")
+        return int(columns) - 2 if columns.isdigit() and int(columns) > 20 else 78
+
+
+def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    return Parser(
+        prog=prog,
+        description=description or None,
+        epilog=epilog or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+
+
+def _find(tokens: list[str]) -> tuple[str, list[str]]:
+    """The longest command or group path at the start of `tokens`, and what follows it."""
+    node = ""
+    index = 0
+    while index < len(tokens) and node in GROUPS:
+        token = tokens[index]
+        if token.startswith("-"):
+            break
+        child = f"{node} {token}".lstrip()
+        if child not in COMMANDS and child not in GROUPS:
+            names = [name for name, _ in GROUPS[node]]
+            import difflib
+
+            close = difflib.get_close_matches(token, names, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
+            raise UsageError(f"unknown command {token!r}", hint=hint)
+        node = child
+        index += 1
+    return node, tokens[index:]
+
+
+def _read_json_input(text: str) -> dict[str, Any]:
+    """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
+    import json
+
+    if text == "-":
+        text = sys.stdin.read()
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"--json input is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise UsageError("--json input must be a JSON object whose keys are parameter names")
+    return data

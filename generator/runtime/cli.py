@@ -1,0 +1,168 @@
+"""`main`: from argv to one answer (text, or one JSON envelope) and an exit code."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input
+from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
+from burgee.runtime.context import Context
+from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
+from burgee.runtime.errors import CommandError, UsageError
+from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
+from burgee.runtime.flags import EXIT_BROKEN_PIPE, FLAGS, HELP_FLAGS
+from burgee.runtime.mcp import _serve_mcp
+from burgee.runtime.output import _PRINTED, _dumps, _jsonable, _text, _write_error
+from burgee.runtime.program import (
+    _CONFIG,
+    COMMANDS,
+    DESCRIPTION,
+    ERRORS,
+    GROUP_HELP,
+    GROUPS,
+    PROGRAM,
+    VERSION,
+)
+from burgee.runtime.sources import _Sources
+from burgee.runtime.values import _Call
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+def _exit_codes() -> str:
+    """The root help's table of exit codes, from the tool's error kinds."""
+    rows = sorted(ERRORS.items(), key=lambda item: item[1][0])
+    return "exit codes:\n  0    success\n" + "".join(
+        f"  {code:<4} {kind}\n" for kind, (code, _) in rows
+    )
+
+
+def _group_help(group: str) -> str:
+    """Help for the program or one of its groups: what it does, its flags, what it contains."""
+    prog = f"{PROGRAM} {group}".strip()
+    description = GROUP_HELP.get(group, "") if group else DESCRIPTION
+    epilog = _exit_codes() + _for_agents() if not group else ""
+    parser = _new_parser(prog, description, epilog)
+    for flag in FLAGS:
+        if (flag.scope == "root" and group) or (flag.config_only and not _CONFIG):
+            continue
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        if not flag.metavar:
+            parser.add_argument(*names, action="store_true", help=flag.help)
+        elif flag.name == "--json":
+            parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
+        else:
+            parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
+    children = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name, summary in GROUPS[group]:
+        children.add_parser(name, help=summary.replace("%", "%%"))
+    if not group:
+        _root_extras(children)
+    return parser.format_help()
+
+
+def run(invocation: _Invocation) -> object:
+    """Find the command in argv, read its input, and run it; return its envelope."""
+    described = _describe(invocation)
+    if described is not None:
+        return described
+    path, rest = _find(invocation.rest)
+    if path in GROUPS:
+        if invocation.version and not path:
+            return {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
+        if rest and rest[0] not in HELP_FLAGS:
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
+            )
+        if invocation.json and not rest:
+            children = ", ".join(name for name, _ in GROUPS[path])
+            raise UsageError("missing command", hint=f"commands: {children}")
+        sys.stdout.write(_group_help(path))
+        return _PRINTED
+    command = COMMANDS[path]
+    if invocation.json_input is not None:
+        if rest:
+            raise UsageError(
+                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+            )
+        raw = _read_json_input(invocation.json_input)
+        _check_keys(command, raw)
+        source = "json"
+    else:
+        examples = "".join(f"  {example}\n" for example in command.examples)
+        parser = _new_parser(
+            f"{PROGRAM} {path}", command.description, f"examples:\n{examples}" if examples else ""
+        )
+        command.build(parser)
+        if "--explain" in invocation.asked:
+            _loosen(parser)
+        raw = vars(parser.parse_args(rest))
+        source = "flag"
+    context = Context(path, invocation.json)
+    stdout = sys.stdout
+    if invocation.json:
+        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler
+        # prints goes to stderr instead.
+        sys.stdout = sys.stderr
+    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call.sources.full = invocation.json
+    try:
+        if "--explain" in invocation.asked:
+            call.explaining = True
+            explained = _explain(command, call, invocation)
+            return explained if explained is _PRINTED else {"ok": True, "data": explained}
+        return _execute(command, call, invocation.timeout, invocation.json)
+    finally:
+        sys.stdout = stdout
+        context.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the tool with `argv` (default: the command line); return the exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    invocation: _Invocation | None = None
+    try:
+        if args and args[0] in _BUILTINS:
+            return _builtin(args)
+        invocation = _Invocation(args)
+        if invocation.mcp or invocation.print_config:
+            if not invocation.mcp:
+                raise UsageError(
+                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
+                )
+            return _serve_mcp(invocation)
+        if invocation.version and not invocation.rest:
+            if not invocation.json:
+                sys.stdout.write(f"{PROGRAM} {VERSION}\n")
+                return 0
+            envelope: Any = {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
+        else:
+            envelope = run(invocation)
+        if envelope is _PRINTED:
+            return 0
+        if invocation.json:
+            sys.stdout.write(_dumps(envelope) + "\n")
+        else:
+            text = _text(_jsonable(envelope["data"]))
+            if text:
+                sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return 0
+    except CommandError as error:
+        json_mode = invocation.json if invocation else "--json" in args
+        return _write_error(error, json_mode, PROGRAM)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
+        # final flush does not fail again, and end quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    except Exception as error:  # any handler failure becomes an `internal` error
+        debug = _debugging(invocation is not None and invocation.debug)
+        failure = _as_error(error, debug)
+        return _write_error(failure, bool(invocation and invocation.json), PROGRAM)

@@ -1,0 +1,172 @@
+"""Shell completion (`completion SHELL`, the `__complete` protocol) and the Agent Skill."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.errors import UsageError
+from burgee.runtime.flags import HELP_FLAGS, _flag
+from burgee.runtime.program import (
+    _BASH_SCRIPT,
+    _COMPLETION_HELP,
+    _FISH_SCRIPT,
+    _PWSH_SCRIPT,
+    _SKILL,
+    _ZSH_SCRIPT,
+    COMMANDS,
+    GROUPS,
+    _completion_slots,
+)
+
+if TYPE_CHECKING:
+    import argparse
+
+#: Words answered before argv is parsed at all.
+_BUILTINS = ("completion", "__complete", "--skill")
+_SHELLS = ("bash", "zsh", "fish", "pwsh")
+
+
+def _builtin(args: list[str]) -> int:
+    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    if args[0] == "__complete":
+        return _complete(args[1:])
+    if args[0] == "--skill":
+        if len(args) > 1:
+            raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
+        sys.stdout.write(_SKILL)
+        return 0
+    rest = args[1:]
+    if not rest or rest[0] in HELP_FLAGS:
+        if not rest:
+            raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
+        sys.stdout.write(_COMPLETION_HELP)
+        return 0
+    if rest[0] not in _SHELLS or len(rest) > 1:
+        raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
+    scripts = {"bash": _BASH_SCRIPT, "zsh": _ZSH_SCRIPT, "fish": _FISH_SCRIPT, "pwsh": _PWSH_SCRIPT}
+    sys.stdout.write(scripts[rest[0]])
+    return 0
+
+
+def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
+    """The root help's built-in command: completion."""
+    children.add_parser(
+        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
+    )
+
+
+def _complete(words: list[str]) -> int:
+    """Print the values a `complete=` function offers for the last word; never fail."""
+    try:
+        found = _candidates(words)
+    except Exception:
+        # NOTE: a completer that raises offers nothing; TAB must never print an error.
+        found = []
+    sys.stdout.write("".join(f"{line}\n" for line in found))
+    return 0
+
+
+def _candidates(words: list[str]) -> list[str]:
+    if not words:
+        return []
+    partial, before = words[-1], words[:-1]
+    node, index = "", 0
+    while index < len(before) and node in GROUPS:
+        token = before[index]
+        index += 1
+        tool_flag = _flag(token)
+        if tool_flag is not None and tool_flag.metavar and tool_flag.name != "--json":
+            index += 1
+        elif not token.startswith("-"):
+            node = f"{node} {token}".lstrip()
+    slots = _completion_slots(node) if node in COMMANDS else ()
+    if not slots:
+        return []
+    by_flag = {flag: slot for slot in slots for flag in slot[1]}
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
+    options: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+    positionals: list[Any] = []
+    want: Any = None
+    rest = False
+    for token in before[index:]:
+        if want is not None:
+            _remember(want, token, options, raw)
+            want = None
+        elif rest or not token.startswith("-") or token == "-":
+            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
+            positionals.append(_coerce(slot, token) if slot else token)
+            if slot is not None:
+                _remember(slot, token, options, raw, into=False)
+        elif token == "--":
+            rest = True
+        else:
+            flag, has_value, value = token.partition("=")
+            slot = by_flag.get(flag)
+            if slot is None and flag.startswith("--no-"):
+                slot = by_flag.get("--" + flag[5:])
+                if slot is not None and slot[2] == "flag":
+                    options[slot[0]] = False
+                continue
+            if slot is None:
+                continue
+            if slot[2] == "flag":
+                options[slot[0]] = True
+            elif has_value:
+                _remember(slot, value, options, raw)
+            else:
+                want = slot
+    if want is None and not rest and partial.startswith("-") and "=" in partial:
+        flag, _, partial = partial.partition("=")
+        want = by_flag.get(flag)
+    elif want is None and not (partial.startswith("-") and not rest) and arguments:
+        want = arguments[min(len(positionals), len(arguments) - 1)]
+        if want[2] == "arg" and len(positionals) >= len(arguments):
+            want = None
+    if want is None or want[4] is None:
+        return []
+    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
+    stdout = sys.stdout
+    # NOTE: a completer's prints must not reach the shell.
+    sys.stdout = open(os.devnull, "w")
+    try:
+        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
+        found = []
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                text = " ".join(str(description).split())
+                found.append(value + (f"\t{text}" if text else ""))
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return found
+
+
+def _coerce(slot: tuple[Any, ...], text: str) -> Any:
+    try:
+        return slot[3](text)
+    except (ValueError, TypeError):
+        return text
+
+
+def _remember(
+    slot: tuple[Any, ...],
+    text: str,
+    options: dict[str, Any],
+    raw: dict[str, Any],
+    into: bool = True,
+) -> None:
+    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
+    name, mode = slot[0], slot[2]
+    if mode in ("append", "args"):
+        raw.setdefault(name, []).append(text)
+        if into:
+            options.setdefault(name, []).append(_coerce(slot, text))
+    else:
+        raw[name] = text
+        if into:
+            options[name] = _coerce(slot, text)

@@ -1,0 +1,140 @@
+"""What a handler may ask of the running tool (`Context`), and one command's table entry."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.errors import _ActionRequired
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    import argparse
+    import threading
+    from collections.abc import Callable, Sequence
+    from typing import NoReturn
+
+    from burgee.runtime.values import _Call
+
+#: Environment variables that name the agent running this tool.
+_AGENTS = (
+    ("CLAUDECODE", "claude-code"),
+    ("CURSOR_AGENT", "cursor"),
+    ("CODEX_THREAD_ID", "codex"),
+    ("GEMINI_CLI", "gemini-cli"),
+)
+
+
+def _agent() -> str | None:
+    """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
+    named = os.environ.get("AI_AGENT", "").strip()
+    if named:
+        return named
+    return next((agent for variable, agent in _AGENTS if os.environ.get(variable)), None)
+
+
+def _interactive() -> bool:
+    """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
+    if os.environ.get("FORCE_TTY") == "1":
+        return True
+    return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
+
+
+class Context:
+    """What a handler may ask of the running tool. It is injected, never parsed."""
+
+    #: Where progress goes instead of the terminal (set by the MCP server for each call).
+    _report: Callable[[float, float | None, str | None], None] | None = None
+
+    def __init__(self, command: str, json: bool) -> None:
+        self.program = PROGRAM
+        self.command = command
+        self.json = json
+        self._callbacks: list[Callable[[], object]] = []
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set when the caller gives up on this command; long handlers should check it."""
+        event: threading.Event | None = self.__dict__.get("_cancelled")
+        if event is None:
+            import threading
+
+            # NOTE: the MCP reader or the --timeout timer may ask at the same moment as the
+            # handler; setdefault is atomic, so every thread gets the same Event.
+            event = self.__dict__.setdefault("_cancelled", threading.Event())
+        return event
+
+    def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        """Report progress: a status line on a terminal's stderr, and nothing elsewhere."""
+        if self._report is not None:
+            self._report(done, total, message)
+            return
+        if not sys.stderr.isatty():
+            return
+        amount = f"{done:g}/{total:g}" if total else f"{done:g}"
+        sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
+        sys.stderr.flush()
+
+    @property
+    def interactive(self) -> bool:
+        """True only when a person can answer: a terminal on stdin, no CI, no agent."""
+        return _interactive()
+
+    @property
+    def agent(self) -> str | None:
+        """The coding agent running this tool, when the environment names one."""
+        return _agent()
+
+    def action_required(
+        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+    ) -> NoReturn:
+        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        raise _ActionRequired(reason, message, next, self.json)
+
+    def on_exit(self, callback: Callable[[], object]) -> None:
+        """Run `callback` once when the command ends, however it ends."""
+        self._callbacks.append(callback)
+
+    def close(self) -> None:
+        """Run the on_exit callbacks, newest first, each exactly once."""
+        while self._callbacks:
+            callback = self._callbacks.pop()
+            try:
+                callback()
+            except (Exception, SystemExit) as error:
+                # NOTE: a cleanup that fails must not hide the command's own result.
+                sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
+
+
+#: The default of an injected Context parameter; the tool always passes a real one.
+INJECTED: Any = None
+
+
+class _Command:
+    """One command: its help, how to build its parser, how to run it, and its result's shape."""
+
+    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
+
+    def __init__(
+        self,
+        summary: str,
+        description: str,
+        examples: tuple[str, ...],
+        keys: tuple[str, ...],
+        build: Callable[[argparse.ArgumentParser], None],
+        run: Callable[[_Call], object],
+        returns: Any,
+    ) -> None:
+        self.summary = summary
+        self.description = description
+        self.examples = examples
+        self.keys = keys
+        self.build = build
+        self.run = run
+        #: The declared return type, as a shape `_conform` checks.
+        self.returns = returns
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """The parser of a command that takes no input needs nothing added."""

@@ -1,0 +1,148 @@
+"""The tool describes itself: `schema`/`--schema`, `--llms`, and `CMD --explain OPTION`."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.argv import _find
+from burgee.runtime.errors import UsageError, _Explained
+from burgee.runtime.flags import HELP_FLAGS
+from burgee.runtime.output import _PRINTED, _dumps
+from burgee.runtime.program import _CONFIG, _LLMS_JSON, _SCHEMA_JSON, PROGRAM
+
+if TYPE_CHECKING:
+    import argparse
+
+    from burgee.runtime.argv import _Invocation
+    from burgee.runtime.context import _Command
+    from burgee.runtime.values import _Call
+
+
+def _for_agents() -> str:
+    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    return (
+        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
+        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
+        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
+        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+    )
+
+
+def _agents_md() -> str:
+    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
+    # NOTE: in a generated tool, `__file__` is the tool itself.
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.dirname(here)):
+        agents = os.path.join(folder, "AGENTS.md")
+        if os.path.isfile(agents):
+            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
+            return f"; read {shown}"
+    return ""
+
+
+def _describe(invocation: _Invocation) -> object | None:
+    """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
+    asked, rest = invocation.asked, invocation.rest
+    if "--config" in asked and not _CONFIG:
+        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    if "--llms" in asked:
+        return _print_json(_LLMS_JSON, None)
+    if rest[:1] == ["schema"]:
+        words = [word for word in rest[1:] if word not in HELP_FLAGS]
+        path = " ".join(words)
+    elif "--schema" in asked:
+        path, extra = _find(rest)
+        if extra and extra[0] not in HELP_FLAGS:
+            path = " ".join((path, *extra)).strip()
+    else:
+        return None
+    import json
+
+    document = json.loads(_SCHEMA_JSON)
+    commands = document["commands"]
+    if not path:
+        document["commands"] = [c for c in commands if not c.get("hidden")]
+        return _print_json(document, asked.get("--field"), json_text=False)
+    chosen = [c for c in commands if c["name"] == path or c["name"].startswith(path + " ")]
+    if not chosen:
+        raise UsageError(f"unknown command {path!r}", hint=f"run '{PROGRAM} schema' for all")
+    if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
+        return _print_json(chosen[0], asked["--field"], json_text=False)
+    document["commands"] = [c for c in chosen if not c.get("hidden") or c["name"] == path]
+    return _print_json(document, asked.get("--field"), json_text=False)
+
+
+def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
+    """Print one JSON document (or the part at the dotted path `field`); indented for people."""
+    import json
+
+    if json_text:
+        data = json.loads(data)
+    for part in field.split(".") if field else ():
+        data = _part(data, part, field or "")
+    indent = 2 if sys.stdout.isatty() else None
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    return _PRINTED
+
+
+def _part(data: Any, part: str, field: str) -> Any:
+    """One step of a `--field` path: a key, a list index, or the item with that `name`."""
+    if isinstance(data, dict) and part in data:
+        return data[part]
+    if isinstance(data, list):
+        if part.isdigit() and int(part) < len(data):
+            return data[int(part)]
+        for item in data:
+            if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):
+                return item
+    raise UsageError(f"--field {field}: nothing at {part!r}")
+
+
+def _loosen(parser: argparse.ArgumentParser) -> None:
+    """Under --explain, positional arguments may be left out."""
+    for action in parser._actions:
+        if not action.option_strings and action.nargs in (None, "+"):
+            action.nargs = "?" if action.nargs is None else "*"
+            action.required = False
+
+
+def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
+    """`CMD --explain OPTION`: where the option's value came from, and what it beat."""
+    option = invocation.asked["--explain"]
+    key = option.lstrip("-").replace("-", "_")
+    if key not in command.keys:
+        keys = ", ".join(command.keys) or "none"
+        raise UsageError(
+            f"{call.context.command} has no option {option!r}", hint=f"options: {keys}"
+        )
+    call.sources.full = True
+    try:
+        command.run(call)
+    except _Explained:
+        pass
+    entry = call.provenance.get(key)
+    if entry is None:
+        raise UsageError(f"{key} is an argument: its value always comes from the command line")
+    labels = (entry["from"], entry["from"].removeprefix("flag "), key)
+    problems = [p for p in call.problems if p.split(":")[0] in labels]
+    if invocation.json:
+        return {"option": key, **entry, "problems": problems}
+    if entry.get("secret"):
+        shown = "<secret>"
+    else:
+        shown = _dumps(entry["value"]) if "value" in entry else "(no valid value)"
+    lines = [f"{key} = {shown}   from {entry['from']}"]
+    candidates = []
+    for candidate in entry["candidates"]:
+        if "value" not in candidate and not candidate.get("set"):
+            candidates.append(f"{candidate['from']} (unset)")
+        elif entry.get("secret"):
+            candidates.append(f"{candidate['from']} (set)")
+        else:
+            candidates.append(f"{candidate['from']} {_dumps(candidate['value'])}")
+    lines.append("  candidates: " + ", ".join(candidates))
+    lines += [f"  problem: {problem}" for problem in problems]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return _PRINTED

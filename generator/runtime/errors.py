@@ -1,0 +1,91 @@
+"""The errors a command can end with: each has a kind, an exit code and a message."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.program import PROGRAM
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+
+class CommandError(Exception):
+    """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
+
+    kind = "error"
+    exit_code = 1
+    retryable = False
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+
+class UsageError(CommandError):
+    """The command line or the JSON input was wrong; nothing ran."""
+
+    kind = "usage"
+    exit_code = 2
+
+
+class _Internal(CommandError):
+    """A failure the tool did not declare: a bug in a handler, or a result of the wrong type."""
+
+    kind = "internal"
+
+
+class _TimedOut(CommandError):
+    kind = "timeout"
+    exit_code = 124
+
+
+class _ActionRequired(CommandError):
+    """The command stopped because the caller must decide or do something first."""
+
+    kind = "action_required"
+    exit_code = 4
+
+    def __init__(
+        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+    ) -> None:
+        self.reason = reason
+        self.next: list[dict[str, str]] = []
+        for step in steps:
+            line = step.get("command", "").strip()
+            if line.split(" ", 1)[0] != PROGRAM:
+                line = f"{PROGRAM} {line}"
+            if json and "--json" not in line.split():
+                line += " --json"
+            self.next.append({**step, "command": line})
+        hint = "; ".join(
+            f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
+        )
+        super().__init__(message, hint=hint or None)
+
+
+class _Invalid(ValueError):
+    """A value that does not fit its parameter's type; the message says why."""
+
+
+class _Explained(Exception):
+    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
+
+
+def _failure(error: CommandError) -> dict[str, Any]:
+    """The `{ok: false, ...}` envelope of `error`, the same on the CLI and over MCP."""
+    body: dict[str, Any] = {"kind": error.kind, "message": error.message}
+    if error.hint:
+        body["hint"] = error.hint
+    if error.retryable:
+        body["retryable"] = True
+    if isinstance(error, _ActionRequired):
+        return {
+            "ok": False,
+            "status": "action_required",
+            "reason": error.reason,
+            "error": body,
+            "next": error.next,
+        }
+    return {"ok": False, "error": body}

@@ -1,0 +1,110 @@
+"""The one execution path: flags, `--json` input and MCP `tools/call` all run a command here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.errors import CommandError, UsageError, _Internal, _TimedOut
+from burgee.runtime.output import _conform, _jsonable, _write_error
+from burgee.runtime.program import DEBUG_ENV, PROGRAM
+from burgee.runtime.sources import _meta
+
+if TYPE_CHECKING:
+    from burgee.runtime.context import _Command
+    from burgee.runtime.values import _Call
+
+#: How long a handler may run on after --timeout cancelled it, before the tool gives up.
+_TIMEOUT_GRACE = 2.0
+#: The longest deadline a timer can wait for (longer ones overflow the platform's clock).
+_TIMEOUT_LONGEST = 1e9
+
+
+def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
+    """Reject keys of a JSON input that are not the command's parameters."""
+    for key in raw:
+        if key not in command.keys:
+            first = min(other for other in raw if other not in command.keys)
+            raise UsageError(
+                f"unknown key {first!r}",
+                hint=f"keys: {', '.join(command.keys)}"
+                if command.keys
+                else "this command takes no input",
+            )
+
+
+def _execute(
+    command: _Command, call: _Call, timeout: float | None = None, json_mode: bool = True
+) -> dict[str, Any]:
+    """Run one call: convert its input, run the handler, normalise and check the result.
+
+    Returns the success envelope (`{"ok": true, "data": ..., "meta"?: ...}`); a failure is
+    raised, and `_as_error` + `_failure` make its envelope.
+    """
+    if timeout is None:
+        result = command.run(call)
+    else:
+        result = _run_timed(command, call, timeout, json_mode)
+    data = _jsonable(result)
+    problem = _conform(data, command.returns)
+    if problem is not None:
+        raise _Internal(problem, hint="the handler returned a value its return type does not allow")
+    envelope: dict[str, Any] = {"ok": True, "data": data}
+    meta = _meta(call)
+    if meta:
+        envelope["meta"] = meta
+    return envelope
+
+
+def _debugging(flag: bool) -> bool:
+    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable."""
+    return flag or bool(os.environ.get(DEBUG_ENV))
+
+
+def _as_error(error: BaseException, debug: bool) -> CommandError:
+    """`error` as the tool reports it: a declared error as it is, anything else as `internal`."""
+    if isinstance(error, CommandError):
+        return error
+    if debug:
+        import traceback
+
+        traceback.print_exception(type(error), error, error.__traceback__)
+    hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
+    return _Internal(f"{type(error).__name__}: {error}", hint=hint)
+
+
+def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:
+    """Run a command; set ctx.cancelled at the deadline and end as `timeout`."""
+    import threading
+
+    context = call.context
+    finished = threading.Event()
+    expired: list[bool] = []
+    error = _TimedOut(
+        f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request"
+    )
+
+    def expire() -> None:
+        expired.append(True)
+        context.cancelled.set()
+        if finished.wait(_TIMEOUT_GRACE):
+            return
+        # NOTE: the handler ignored the cancellation; end the process from here.
+        sys.stdout = sys.__stdout__
+        context.close()
+        code = _write_error(error, json_mode, PROGRAM)
+        sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(min(seconds, _TIMEOUT_LONGEST), expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        result = command.run(call)
+    finally:
+        finished.set()
+        timer.cancel()
+        if expired:
+            raise error from None
+    return result

@@ -1,0 +1,95 @@
+"""The tool-wide flags and the built-in exit codes: one table each.
+
+The generator reads these tables for the clispec document (`global_args`, `errors`), help,
+completion scripts and the names a handler may not use; the runtime reads them to take the
+flags out of argv. Adding a flag here is all it takes for every surface to know it.
+"""
+
+from __future__ import annotations
+
+
+class Flag:
+    """One flag the tool itself answers, wherever it appears before `--`."""
+
+    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+
+    def __init__(
+        self,
+        name: str,
+        metavar: str,
+        help: str,
+        *,
+        scope: str = "any",
+        short: str = "",
+        choices: tuple[str, ...] = (),
+        config_only: bool = False,
+    ) -> None:
+        self.name = name
+        #: What its value looks like, or "" for a switch.
+        self.metavar = metavar
+        self.help = help
+        #: "root": only for the tool itself (`tool --version`); "any": on every command too.
+        self.scope = scope
+        self.short = short
+        #: The values it accepts, when they are a fixed set.
+        self.choices = choices
+        #: Only when the program reads a config file.
+        self.config_only = config_only
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag(
+        "--json",
+        "OBJECT",
+        "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
+        " as a JSON object keyed by parameter name",
+    ),
+    Flag(
+        "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
+    ),
+    Flag("--debug", "", "show tracebacks of internal errors"),
+    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
+    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
+    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
+    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
+    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--version", "", "print the version and exit", scope="root"),
+    Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
+)
+
+#: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
+HELP_FLAGS = ("-h", "--help")
+
+#: Built-in error kinds: kind -> (exit code, description). 0 is success.
+BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
+    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+    "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
+}
+
+#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+
+
+def _flag(name: str) -> Flag | None:
+    """The tool-wide flag spelled `name` (long or short), if there is one."""
+    for flag in FLAGS:
+        if name == flag.name or (flag.short and name == flag.short):
+            return flag
+    return None
+
+
+def reserved_flags() -> frozenset[str]:
+    """Every spelling a handler's option may not take: the flags, shorts and `--no-` forms."""
+    names = set(HELP_FLAGS)
+    for flag in FLAGS:
+        names.add(flag.name)
+        names.add("--no-" + flag.name[2:])
+        if flag.short:
+            names.add(flag.short)
+    return frozenset(names)

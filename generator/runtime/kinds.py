@@ -1,0 +1,307 @@
+"""Every supported leaf type, one class each: how the tool reads it and checks its JSON form.
+
+A class holds everything about its type: the annotations that name it, the converter from
+command-line text or JSON input, the check of a normalised result, and how help and the
+clispec document show it. The generator reads `TYPES`; a generated tool carries only the
+classes its commands use (the joiner drops the rest, and this table).
+"""
+
+from __future__ import annotations
+
+import datetime as _datetime
+import decimal as _decimal
+import pathlib as _pathlib
+import uuid as _uuid
+from typing import Any, ClassVar
+
+from burgee.runtime.errors import _Invalid
+
+
+def _show(value: object) -> str:
+    """A value as a message shows it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _Type:
+    """One supported type. Subclasses fill in the class attributes and the two functions."""
+
+    #: The IR's name of this type (`TypeRef.kind`).
+    name: ClassVar[str] = ""
+    #: The fully qualified annotations that mean this type.
+    spellings: ClassVar[tuple[str, ...]] = ()
+    #: What a value of this type is, for messages ("an integer").
+    expected: ClassVar[str] = "a value"
+    #: clispec's argument type.
+    clispec: ClassVar[str] = "string"
+    #: How help shows an option's value, where the type says more than the option's name.
+    metavar: ClassVar[str] = ""
+    #: The standard-library module the converter needs (imported as `_<module>`).
+    module: ClassVar[str] = ""
+
+    @staticmethod
+    def convert(value: object) -> Any:
+        """The value of this type that command-line text or JSON input stands for."""
+        return value
+
+    @staticmethod
+    def check(value: object) -> bool:
+        """Whether normalised JSON data is a value of this type."""
+        return True
+
+
+class _Str(_Type):
+    name = "str"
+    spellings = ("builtins.str",)
+    expected = "a string"
+
+    @staticmethod
+    def convert(value: object) -> str:
+        if isinstance(value, str):
+            return value
+        raise _Invalid(f"expected a string, got {_show(value)}")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _Int(_Type):
+    name = "int"
+    spellings = ("builtins.int",)
+    expected = "an integer"
+    clispec = "integer"
+
+    @staticmethod
+    def convert(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip(), 10)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not an integer")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Float(_Type):
+    name = "float"
+    spellings = ("builtins.float",)
+    expected = "a number"
+    clispec = "number"
+
+    @staticmethod
+    def convert(value: object) -> float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a number")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+#: The spellings of true and false on the command line and in config files.
+_BOOLEANS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+
+
+class _Bool(_Type):
+    name = "bool"
+    spellings = ("builtins.bool",)
+    expected = "true or false"
+    clispec = "boolean"
+
+    @staticmethod
+    def convert(value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
+            return _BOOLEANS[value.strip().lower()]
+        raise _Invalid(f"{_show(value)} is not true or false")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, bool)
+
+
+class _Path(_Type):
+    name = "path"
+    spellings = ("pathlib.Path",)
+    expected = "a path"
+    clispec = "path"
+    metavar = "PATH"
+    module = "pathlib"
+
+    @staticmethod
+    def convert(value: object) -> _pathlib.Path:
+        if isinstance(value, str) and value:
+            return _pathlib.Path(value)
+        raise _Invalid(f"expected a path, got {_show(value)}")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _Date(_Type):
+    name = "date"
+    spellings = ("datetime.date",)
+    expected = "a date (YYYY-MM-DD)"
+    clispec = "date"
+    metavar = "YYYY-MM-DD"
+    module = "datetime"
+
+    @staticmethod
+    def convert(value: object) -> _datetime.date:
+        try:
+            return _datetime.date.fromisoformat(_Str.convert(value))
+        except ValueError:
+            raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)") from None
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _DateTime(_Type):
+    name = "datetime"
+    spellings = ("datetime.datetime",)
+    expected = "a date-time (YYYY-MM-DDTHH:MM:SS)"
+    clispec = "datetime"
+    metavar = "YYYY-MM-DDTHH:MM[:SS]"
+    module = "datetime"
+
+    @staticmethod
+    def convert(value: object) -> _datetime.datetime:
+        text = value if isinstance(value, str) else ""
+        if text.endswith(("Z", "z")):
+            text = text[:-1] + "+00:00"
+        try:
+            return _datetime.datetime.fromisoformat(text)
+        except ValueError:
+            raise _Invalid(f"{_show(value)} is not a date-time (YYYY-MM-DDTHH:MM:SS)") from None
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _Time(_Type):
+    name = "time"
+    spellings = ("datetime.time",)
+    expected = "a time (HH:MM[:SS])"
+    clispec = "time"
+    metavar = "HH:MM[:SS]"
+    module = "datetime"
+
+    @staticmethod
+    def convert(value: object) -> _datetime.time:
+        try:
+            return _datetime.time.fromisoformat(_Str.convert(value))
+        except ValueError:
+            raise _Invalid(f"{_show(value)} is not a time (HH:MM[:SS])") from None
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _Uuid(_Type):
+    name = "uuid"
+    spellings = ("uuid.UUID",)
+    expected = "a UUID"
+    clispec = "uuid"
+    metavar = "UUID"
+    module = "uuid"
+
+    @staticmethod
+    def convert(value: object) -> _uuid.UUID:
+        try:
+            return _uuid.UUID(_Str.convert(value))
+        except ValueError:
+            raise _Invalid(f"{_show(value)} is not a UUID") from None
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _Decimal(_Type):
+    name = "decimal"
+    spellings = ("decimal.Decimal",)
+    expected = "a decimal number as text"
+    clispec = "decimal"
+    module = "decimal"
+    #: A finite decimal as text: what `str(Decimal)` writes and `Decimal(text)` reads back;
+    #: the JSON Schema of a decimal uses the same pattern.
+    pattern: ClassVar[str] = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+
+    @staticmethod
+    def convert(value: object) -> _decimal.Decimal:
+        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+            try:
+                number = _decimal.Decimal(str(value).strip())
+            except _decimal.InvalidOperation:
+                pass
+            else:
+                if number.is_finite():
+                    return number
+        raise _Invalid(f"{_show(value)} is not a decimal number")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        import re
+
+        return isinstance(value, str) and re.fullmatch(_Decimal.pattern, value) is not None
+
+
+class _Any(_Type):
+    name = "any"
+    spellings = ("typing.Any",)
+    expected = "any JSON value"
+    clispec = "json"
+
+
+class _Null(_Type):
+    name = "none"
+    spellings = ("builtins.None",)
+    expected = "null"
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return value is None
+
+
+#: Every leaf type by its IR name (structured types are built from these: see `values`).
+TYPES: dict[str, type[_Type]] = {
+    _Str.name: _Str,
+    _Int.name: _Int,
+    _Float.name: _Float,
+    _Bool.name: _Bool,
+    _Path.name: _Path,
+    _Date.name: _Date,
+    _DateTime.name: _DateTime,
+    _Time.name: _Time,
+    _Uuid.name: _Uuid,
+    _Decimal.name: _Decimal,
+    _Any.name: _Any,
+    _Null.name: _Null,
+}

@@ -1,0 +1,505 @@
+"""`--mcp`: every command served as an MCP tool, over stdio, in both protocol eras.
+
+The transport (reading lines, writing frames) is `_McpServer.serve`/`write`; each request
+method is one entry of `_MCP_METHODS`; a `tools/call` runs through `_execute`, the same path
+as the command line, so its text content is byte for byte the `--json` envelope.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any, cast
+
+from burgee.runtime.context import Context
+from burgee.runtime.errors import UsageError, _failure
+from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
+from burgee.runtime.kinds import _Float
+from burgee.runtime.mcp_io import _Codec, _McpError, _print_config, _read_line, _Stdout
+from burgee.runtime.output import _finite
+from burgee.runtime.program import (
+    _MCP_NAMES,
+    _MCP_TOOLS_JSON,
+    COMMANDS,
+    DESCRIPTION,
+    PROGRAM,
+    VERSION,
+)
+from burgee.runtime.sources import _Sources
+from burgee.runtime.values import _Call
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from burgee.runtime.argv import _Invocation
+
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+_MCP_MODERN = "2026-07-28"
+_MCP_META = "io.modelcontextprotocol/"
+#: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
+_MCP_PATIENCE = 0.005
+
+
+class _Request:
+    """One tools/call in flight."""
+
+    __slots__ = ("cancelled", "context", "key", "last", "server", "token")
+
+    def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
+        self.server = server
+        self.key = key
+        self.context = context
+        self.token = token
+        self.last: float | None = None
+        self.cancelled = False
+
+    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        self.server.progress(self, done, total, message)
+
+
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
+
+
+class _McpServer:
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras.
+
+    The main thread reads stdin and runs each tools/call itself, as a plain loop would: no
+    thread hand-off on the way, which is what makes lock-step calls fast. A watchdog thread
+    notices a call that runs longer than `_MCP_PATIENCE` and takes over reading, so
+    cancellations still arrive and further calls run at once, on worker threads. The next
+    line it reads after the long call ends goes back to the main thread, which reads again.
+    """
+
+    def __init__(self, debug: bool) -> None:
+        import _thread
+
+        self.codec = _Codec()
+        self.debug = debug
+        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
+        self.lock = _thread.allocate_lock()
+        self.inflight: dict[str, _Request] = {}
+        self.idle: list[Any] = []
+        self.thread = _thread.get_ident
+        self.main = self.thread()
+        #: Counts the calls the main thread has started; `running` is the current one, or 0.
+        self.started = self.running = 0
+        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
+        self.relaying = self.waiting = self.parked = False
+        self.handed: bytes | None = None
+        self.wake = _thread.allocate_lock()
+        self.wake.acquire()
+        self.unpark = _thread.allocate_lock()
+        self.unpark.acquire()
+        self.watching = False
+        self.out = os.dup(1)
+        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
+        # protocol stream; the protocol goes to the private descriptor `self.out`.
+        os.dup2(2, 1)
+        self.stdout = _Stdout(sys.stderr)
+        sys.stdout = cast("Any", self.stdout)
+        self.broken = False
+
+    def write(self, text: str) -> None:
+        """Write one message; the caller holds `self.lock` when calls may be running."""
+        data = (text + "\n").encode("utf-8", "backslashreplace")
+        while data and not self.broken:
+            try:
+                data = data[os.write(self.out, data) :]
+            except OSError:
+                self.broken = True
+
+    def send(self, text: str) -> None:
+        with self.lock:
+            self.write(text)
+
+    def reply(self, ident: str, result: str) -> None:
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+
+    def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"error":' + self.dumps(error) + "}")
+
+    def dumps(self, value: object) -> str:
+        return self.codec.compact(value)
+
+    def serve(self) -> int:
+        readline = sys.stdin.buffer.readline
+        while True:
+            # NOTE: without the lock: `relaying` only turns true while the main thread runs a
+            # call, and the watchdog sets `handed` before it clears `relaying`.
+            line = (
+                _read_line(readline) if not self.relaying and self.handed is None else self.take()
+            )
+            if not line:
+                break
+            self.dispatch(line)
+        while self.inflight:
+            import time
+
+            time.sleep(0.002)
+        return 0
+
+    def dispatch(self, line: bytes) -> None:
+        if line.strip():
+            try:
+                self.handle(line)
+            except Exception as error:  # the server must outlive any message
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                self.fail("null", -32603, "Internal error")
+
+    def take(self) -> bytes:
+        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
+        with self.lock:
+            wait = self.waiting = self.handed is None
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted (Windows).
+        while wait and not self.wake.acquire(timeout=0.25):
+            pass
+        line, self.handed = self.handed, None
+        return line or b""
+
+    def watch(self) -> None:
+        """The watchdog: take over reading stdin while a call on the main thread runs long."""
+        import time
+
+        quiet = 0
+        while True:
+            running, started = self.running, self.started
+            time.sleep(_MCP_PATIENCE)
+            with self.lock:
+                # NOTE: not after the end of input was handed back: nothing is left to read.
+                relay = running != 0 and self.running == running and self.handed is None
+                quiet = quiet + 1 if self.started == started else 0
+                # NOTE: parked after a quiet second, so an idle server does not wake up 200
+                # times a second; the next call unparks it.
+                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                self.relaying = relay
+            if relay:
+                self.relay()
+            elif park:
+                self.unpark.acquire()
+                quiet = 0
+
+    def relay(self) -> None:
+        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
+        readline = sys.stdin.buffer.readline
+        while True:
+            line = _read_line(readline)
+            with self.lock:
+                back = self.waiting or not line
+                if back:
+                    self.handed = line
+                    self.relaying = False
+                    if self.waiting:
+                        self.waiting = False
+                        self.wake.release()
+            if back:
+                return
+            self.dispatch(line)
+
+    def handle(self, line: bytes) -> None:
+        try:
+            message = self.codec.load(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            self.fail("null", -32700, "Parse error")
+            return
+        if not isinstance(message, dict):
+            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
+            return
+        method = message.get("method")
+        if "id" not in message:
+            if isinstance(method, str):
+                self.notify(method, message.get("params"))
+            else:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        request_id = message["id"]
+        if not isinstance(method, str):
+            if "result" not in message and "error" not in message:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
+            return
+        ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
+        try:
+            if message.get("jsonrpc") != "2.0":
+                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
+            self.request(ident, method, message.get("params"))
+        except _McpError as error:
+            self.fail(ident, error.code, error.message, error.data)
+
+    def notify(self, method: str, params: object) -> None:
+        if method != "notifications/cancelled" or not isinstance(params, dict):
+            return
+        request_id = params.get("requestId")
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            return
+        with self.lock:
+            request = self.inflight.get(self.dumps(request_id))
+            if request is not None:
+                request.cancelled = True
+        if request is not None:
+            request.context.cancelled.set()
+
+    def request(self, ident: str, method: str, params: object) -> None:
+        handler = _MCP_METHODS.get(method)
+        if handler is None:
+            raise _McpError(-32601, f"Method not found: {method}")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise _McpError(-32602, "Invalid params: expected an object")
+        modern = method != "initialize" and self.modern(params)
+        result = handler(self, ident, params, modern)
+        if result is not None:
+            self.reply(ident, result)
+
+    def initialize(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        asked = params.get("protocolVersion")
+        info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
+        if DESCRIPTION:
+            info["description"] = DESCRIPTION
+        result: dict[str, Any] = {
+            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
+            "capabilities": {"tools": {"listChanged": False}},
+            "serverInfo": info,
+        }
+        if DESCRIPTION:
+            result["instructions"] = DESCRIPTION
+        return self.dumps(result)
+
+    def ping(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        if modern:
+            raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
+        return "{}"
+
+    def discover(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        if not modern:
+            raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+        discover: dict[str, Any] = {
+            "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
+            "capabilities": {"tools": {"listChanged": False}},
+            "ttlMs": 3600000,
+            "cacheScope": "public",
+        }
+        if DESCRIPTION:
+            discover["instructions"] = DESCRIPTION
+        return self.complete(self.dumps(discover))
+
+    def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        cursor = params.get("cursor")
+        if cursor is not None and cursor != "":
+            raise _McpError(-32602, "Invalid params: unknown cursor")
+        tools = _MCP_TOOLS_JSON
+        if modern:
+            tools = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + tools[1:])
+        return tools
+
+    def modern(self, params: dict[str, Any]) -> bool:
+        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
+        meta = params.get("_meta")
+        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
+            return False
+        version = meta[_MCP_META + "protocolVersion"]
+        if version != _MCP_MODERN:
+            raise _McpError(
+                -32022,
+                "Unsupported protocol version",
+                {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version},
+            )
+        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
+            raise _McpError(
+                -32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required"
+            )
+        return True
+
+    def complete(self, result: str) -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta`."""
+        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        stamp = '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + "}"
+        return stamp + ("," + result[1:] if result != "{}" else "}")
+
+    def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
+        """`tools/call`: run on this thread, or on a worker while the main thread is busy."""
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise _McpError(-32602, "Invalid params: name must be a string")
+        entry = _MCP_NAMES.get(name)
+        if entry is None:
+            raise _McpError(-32602, f"Unknown tool: {name}")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise _McpError(-32602, "Invalid params: arguments must be an object")
+        meta = params.get("_meta")
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, (str, int)):
+            token = None
+        context = Context(entry[0], True)
+        request = _Request(self, ident, context, token)
+        context._report = _no_progress if token is None else request.report
+        inline = self.thread() == self.main
+        with self.lock:
+            if ident in self.inflight:
+                raise _McpError(-32600, "Invalid Request: this id is already in use")
+            self.inflight[ident] = request
+            if inline:
+                self.started += 1
+                self.running = self.started
+                if self.parked:
+                    self.parked = False
+                    self.unpark.release()
+        if not inline:
+            try:
+                self.submit(lambda: self.run(request, name, entry, arguments, modern))
+            except RuntimeError as error:  # no thread could be started
+                with self.lock:
+                    del self.inflight[ident]
+                raise _McpError(-32603, f"Internal error: {error}") from None
+            return
+        if not self.watching:
+            import _thread
+
+            self.watching = True
+            try:
+                _thread.start_new_thread(self.watch, ())
+            except RuntimeError as error:
+                sys.stderr.write(
+                    f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                )
+        try:
+            self.run(request, name, entry, arguments, modern)
+        finally:
+            with self.lock:
+                self.running = 0
+
+    def progress(
+        self, request: _Request, done: float, total: float | None, message: str | None
+    ) -> None:
+        if not _Float.check(done) or not _finite(done):
+            return
+        params: dict[str, Any] = {"progressToken": request.token, "progress": done}
+        if _Float.check(total) and _finite(total or 0):
+            params["total"] = total
+        if isinstance(message, str):
+            params["message"] = message
+        with self.lock:
+            # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
+            if self.inflight.get(request.key) is not request or request.cancelled:
+                return
+            if request.last is not None and done <= request.last:
+                return
+            request.last = done
+            text = '{"jsonrpc":"2.0","method":"notifications/progress","params":'
+            self.write(text + self.dumps(params) + "}")
+
+    def submit(self, job: Callable[[], None]) -> None:
+        """Run `job` on an idle worker thread, or on a new one."""
+        import _thread
+
+        try:
+            worker = self.idle.pop()
+        except IndexError:
+            worker = [job, _thread.allocate_lock()]
+            worker[1].acquire()
+            _thread.start_new_thread(self.work, (worker,))
+            return
+        worker[0] = job
+        worker[1].release()
+
+    def work(self, worker: list[Any]) -> None:
+        while True:
+            job, worker[0] = worker[0], None
+            try:
+                job()
+            except BaseException as error:  # a worker outlives any call
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+            self.idle.append(worker)
+            worker[1].acquire()
+
+    def run(
+        self,
+        request: _Request,
+        name: str,
+        entry: tuple[str, bool],
+        arguments: dict[str, Any],
+        modern: bool,
+    ) -> None:
+        """Run one tools/call on this thread and answer it, unless it was cancelled."""
+        thread = self.thread()
+        printed: list[str] = []
+        self.stdout.buffers[thread] = printed
+        context = request.context
+        try:
+            command = COMMANDS[entry[0]]
+            _check_keys(command, arguments)
+            call = _Call(arguments, "json", context, _Sources(entry[0]))
+            call.sources.full = True
+            # NOTE: the same envelope a `--json` caller gets, provenance included.
+            envelope = _execute(command, call)
+        except KeyboardInterrupt as error:
+            # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
+            # while the server waits for input; raised by a handler on a worker, it is an error.
+            if thread == self.main:
+                raise
+            envelope = _failure(_as_error(error, self.debug))
+        except BaseException as error:  # a failing call is an isError result
+            envelope = _failure(_as_error(error, self.debug))
+        finally:
+            context.close()
+            del self.stdout.buffers[thread]
+        try:
+            string = self.codec.string
+            content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
+            if printed:
+                content += '},{"type":"text","text":' + string("".join(printed))
+            result = '{"content":' + content + "}]"
+            if envelope["ok"]:
+                data = envelope["data"]
+                structured = {"result": data} if entry[1] else data
+                result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+            else:
+                result += ',"isError":true}'
+            if modern:
+                result = self.complete(result)
+            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
+        except Exception as error:  # still answer, and free the id
+            failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
+            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"
+        with self.lock:
+            if not request.cancelled:
+                self.write(answer)
+            del self.inflight[request.key]
+
+
+#: Each request method and the server's handler of it; a handler returns the result as JSON
+#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+    "initialize": _McpServer.initialize,
+    "ping": _McpServer.ping,
+    "server/discover": _McpServer.discover,
+    "tools/list": _McpServer.tools,
+    "tools/call": _McpServer.call,
+}
+
+
+def _serve_mcp(invocation: _Invocation) -> int:
+    """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
+    if invocation.print_config:
+        return _print_config()
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
+    server = _McpServer(_debugging(invocation.debug))
+    try:
+        return server.serve()
+    except KeyboardInterrupt:
+        if server.relaying:
+            # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
+            # wait for that read's lock (and abort); nothing is left to flush but stderr.
+            sys.stderr.flush()
+            os._exit(130)
+        raise

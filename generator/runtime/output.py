@@ -1,0 +1,200 @@
+"""Results as data: normalised to JSON, checked against the declared type, written as the
+one envelope (`--json`, MCP) or as text for people."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+from burgee.runtime.errors import CommandError, _failure
+from burgee.runtime.kinds import _show, _Type
+from burgee.runtime.program import RECORDS
+
+_MISSING: Any = object()
+#: What a command path returns when it has printed its answer itself (help, schema, ...).
+_PRINTED: Any = object()
+#: Types whose values are JSON as they are (exactly these: subclasses need normalising).
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
+def _finite(number: float) -> bool:
+    """False for NaN and the infinities (`math.isfinite`, without loading `math` at start-up)."""
+    return number - number == 0
+
+
+def _jsonable(value: object) -> Any:
+    """Plain JSON data for a handler's result, the same for the same value every time.
+
+    Enum members become their values (also `str`/`int` mixins, `IntEnum`, `StrEnum`) at any
+    depth, dataclasses objects, dates, times, UUIDs, paths and Decimals their text.
+    """
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    if isinstance(value, float) and kind is float:
+        # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
+        return value if _finite(value) else None
+    # NOTE: exact strings and integers inside containers are kept without a call: results
+    # are mostly those, and the MCP server converts one result per call.
+    if isinstance(value, dict):
+        return {
+            key if type(key) is str else str(_jsonable(key)): item
+            if type(item) in _PLAIN
+            else _jsonable(item)
+            for key, item in value.items()
+        }
+    if isinstance(value, (list, tuple)):
+        return [item if type(item) in _PLAIN else _jsonable(item) for item in value]
+    if isinstance(value, (set, frozenset)):
+        items = [_jsonable(item) for item in value]
+        return sorted(items, key=lambda item: (type(item).__name__, str(item)))
+    fields = getattr(kind, "__dataclass_fields__", None)
+    if fields is not None:
+        return {name: _jsonable(getattr(value, name)) for name in fields}
+    # NOTE: before the str/int checks: a `class Unit(str, Enum)` member is also a str.
+    member = getattr(value, "_value_", _MISSING)
+    if member is not _MISSING:
+        return _jsonable(member)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return _jsonable(float(value))
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    isoformat = getattr(value, "isoformat", None)
+    if callable(isoformat):
+        return isoformat()
+    if kind.__name__ in ("Decimal", "UUID"):
+        return str(value)
+    raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _conform(data: object, shape: Any, path: str = "result") -> str | None:
+    """What is wrong with normalised `data` for the declared type `shape`, or None.
+
+    A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    """
+    if not isinstance(shape, tuple):
+        kind: type[_Type] = shape
+        return None if kind.check(data) else f"{path}: expected {kind.expected}, got {_show(data)}"
+    form = shape[0]
+    if form == "null":
+        return None if data is None else _conform(data, shape[1], path)
+    if form == "in":
+        for choice in shape[1]:
+            if type(data) is type(choice) and data == choice:
+                return None
+        allowed = ", ".join(map(str, shape[1]))
+        return f"{path}: expected one of {allowed}, got {_show(data)}"
+    if form == "list":
+        if not isinstance(data, list):
+            return f"{path}: expected a list, got {_show(data)}"
+        for index, item in enumerate(data):
+            problem = _conform(item, shape[1], f"{path}[{index}]")
+            if problem:
+                return problem
+        return None
+    if not isinstance(data, dict):
+        return f"{path}: expected an object, got {_show(data)}"
+    if form == "map":
+        for key, item in data.items():
+            problem = _conform(item, shape[1], f"{path}.{key}")
+            if problem:
+                return problem
+        return None
+    fields, required = RECORDS[shape[1]]
+    for key in required:
+        if key not in data:
+            return f"{path}: missing field {key!r}"
+    for key, item in data.items():
+        field = fields.get(key)
+        if field is None:
+            return f"{path}: unexpected field {key!r}"
+        problem = _conform(item, field, f"{path}.{key}")
+        if problem:
+            return problem
+    return None
+
+
+def _dumps(value: object) -> str:
+    """One envelope as JSON text: the same bytes on stdout and in an MCP result."""
+    import json
+
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _text(data: object) -> str:
+    """Text for people: never valid JSON, so a reader can always tell the two apart."""
+    if data is None:
+        return ""
+    if isinstance(data, str):
+        return f"result: {data}" if _looks_like_json(data) else data
+    if isinstance(data, dict):
+        width = max((len(str(key)) for key in data), default=0)
+        return "\n".join(
+            f"{str(key) + ':':<{width + 1}} {_cell(value)}" for key, value in data.items()
+        )
+    if isinstance(data, list):
+        if not data:
+            return "(no results)"
+        if all(isinstance(row, dict) for row in data):
+            return _table(data)
+        lines = "\n".join(_cell(item) for item in data)
+        # NOTE: one line can happen to be JSON on its own ("0", "true"); bullets prevent it.
+        return "\n".join(f"- {_cell(item)}" for item in data) if _looks_like_json(lines) else lines
+    return f"result: {_cell(data)}"
+
+
+def _looks_like_json(text: str) -> bool:
+    stripped = text.strip()
+    if not stripped or stripped[0] not in '{["-0123456789tfn':
+        return False
+    import json
+
+    try:
+        json.loads(stripped)
+    except ValueError:
+        return False
+    return True
+
+
+def _cell(value: object) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (dict, list)):
+        return _dumps(value)
+    return str(value)
+
+
+def _table(rows: list[dict[str, Any]]) -> str:
+    columns: list[str] = []
+    for row in rows:
+        columns.extend(key for key in row if key not in columns)
+    cells = [[_cell(row.get(column)).replace("\n", " ") for column in columns] for row in rows]
+    widths = [
+        max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)
+    ]
+    lines = [columns, *cells]
+    return "\n".join(
+        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip() for line in lines
+    )
+
+
+def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
+    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
+    line = _dumps(_failure(error))
+    if json_mode:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+    else:
+        sys.stderr.write(f"{prog}: error: {error.message}\n")
+        if error.hint:
+            sys.stderr.write(f"hint: {error.hint}\n")
+    sys.stderr.write(line + "\n")
+    return error.exit_code

@@ -1,0 +1,50 @@
+"""Stand-ins for the names every generated module defines for its own program.
+
+In a generated file these are the constants and tables `burgee gen` writes from the handlers
+file; here they are placeholders, so the runtime modules import, type-check and run in tests
+(`tests/runtime_program.py` fills them in). The joiner never copies this module.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from burgee.runtime.context import _Command
+
+PROGRAM = "tool"
+VERSION = "0.0.0"
+DESCRIPTION = ""
+#: The environment variable that turns on tracebacks (`TOOL_DEBUG=1`).
+DEBUG_ENV = "TOOL_DEBUG"
+#: Each group's help text, by group path ("" is the program).
+GROUP_HELP: dict[str, str] = {}
+#: Every command: path -> `_Command`.
+COMMANDS: dict[str, _Command] = {}
+#: Each group's visible children (name, summary), for help and for finding commands in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {"": ()}
+#: Declared and built-in error kinds: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = False
+#: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
+_SCHEMA_JSON = '{"commands": []}'
+#: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
+_LLMS_JSON = '{"tools": []}'
+#: The MCP `tools/list` result, as JSON text: spliced into answers, never parsed.
+_MCP_TOOLS_JSON = '{"tools":[]}'
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {}
+_SKILL = ""
+_COMPLETION_HELP = ""
+_BASH_SCRIPT = ""
+_ZSH_SCRIPT = ""
+_FISH_SCRIPT = ""
+_PWSH_SCRIPT = ""
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
+    return ()

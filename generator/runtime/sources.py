@@ -1,0 +1,185 @@
+"""Where an option's value comes from: the call, its env var, the config file, pyproject.toml,
+or its default; recorded for --explain and `meta.provenance`."""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.errors import UsageError
+from burgee.runtime.output import _jsonable
+from burgee.runtime.program import _CONFIG, PROGRAM
+from burgee.runtime.values import _REQUIRED
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import TypeVar
+
+    from burgee.runtime.values import _Call
+
+    _T = TypeVar("_T")
+
+#: Config files already read: (source, --config path) -> (where, table).
+_FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
+
+
+def _meta(call: _Call) -> dict[str, Any]:
+    """The envelope's `meta`: where each option's value came from."""
+    return {"provenance": call.provenance} if call.provenance else {}
+
+
+def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any]:
+    """One place a value could have come from, for --explain."""
+    shown: dict[str, Any] = {"source": kind, "from": place}
+    if value is not _REQUIRED and secret:
+        shown["set"] = True
+    elif value is not _REQUIRED:
+        shown["value"] = _jsonable(value)
+    return shown
+
+
+class _Sources:
+    """Where a command's values come from: the call, then for an option its env var, the
+    config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
+
+    def __init__(self, command: str, config: str | None = None) -> None:
+        self.command = command
+        self.config_path = config
+        #: Record every candidate of every value (for --explain and meta.provenance).
+        self.full = False
+
+    def pick(
+        self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
+    ) -> tuple[str, str, Any]:
+        """The first place that has a value for `key`: (source, label, raw value); the source
+        is "default" when none has, and then the value is the default itself."""
+        given = call.raw.get(key, _REQUIRED)
+        if call.source != "flag":
+            found = [("json", "json " + key, given)]
+        else:
+            found = [("flag", f"flag {flag}" if flag else f"argument {key}", given)]
+        if flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full):
+            for layer in self._layers(key, flag, env):
+                found.append(layer)
+                if layer[2] is not _REQUIRED and not self.full:
+                    break
+        if default is not _REQUIRED:
+            found.append(("default", "default", default))
+        source, where, raw = next(
+            (candidate for candidate in found if candidate[2] is not _REQUIRED), ("", "", _REQUIRED)
+        )
+        if self.full and flag is not None:
+            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
+            if call.explaining:
+                entry["candidates"] = [_candidate(*found_one, secret) for found_one in found]
+            elif len(found) > 1:
+                # NOTE: the envelope names only the places whose value lost; --explain lists all.
+                beaten = [
+                    place
+                    for kind, place, value in found
+                    if value is not _REQUIRED and place != where and kind != "default"
+                ]
+                if beaten:
+                    entry["overrides"] = beaten
+            if secret:
+                entry["secret"] = True
+            call.provenance[key] = entry
+        return source, where, raw
+
+    def settle(self, call: _Call, key: str, value: _T) -> _T:
+        """Record the value a parameter ends up with (never a secret's); return it."""
+        entry = call.provenance.get(key)
+        if entry is not None and not entry.get("secret"):
+            entry["value"] = _jsonable(value)
+        return value
+
+    def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
+        if env:
+            yield "env", f"env {env}", os.environ.get(env) or _REQUIRED
+        if not _CONFIG:
+            return
+        for source in ("config", "pyproject"):
+            path, table = self._file(source)
+            where = f"{source} {path}" if path else f"{source} (no file found)"
+            yield source, where, self._lookup(table, self.command, key, flag)
+
+    def _file(self, source: str) -> tuple[str, dict[str, Any]]:
+        # NOTE: read once per process, so an MCP server does not search the disk on every call.
+        key = (source, self.config_path)
+        if key not in _FILES:
+            read = self._read_config(self.config_path) if source == "config" else self._pyproject()
+            _FILES[key] = read
+        return _FILES[key]
+
+    @staticmethod
+    def _lookup(table: dict[str, Any], command: str, key: str, flag: str) -> Any:
+        """A key in the command's own table (`[add]`, `[tasks.purge]`), else at the top level."""
+        scopes = [table]
+        section: Any = table
+        for part in command.split():
+            section = section.get(part) if isinstance(section, dict) else None
+            if isinstance(section, dict):
+                scopes.insert(0, section)
+        for scope in scopes:
+            for name in (key, flag.lstrip("-")):
+                if name in scope:
+                    return scope[name]
+        return _REQUIRED
+
+    @staticmethod
+    def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]:
+        """The config file: `--config PATH`, else ./<name>.toml|json, else the user config dir."""
+        if explicit is not None:
+            if not os.path.isfile(explicit):
+                raise UsageError(f"--config {explicit}: no such file")
+            return explicit, _Sources._load(explicit)
+        home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        for path in (
+            f"{PROGRAM}.toml",
+            f"{PROGRAM}.json",
+            os.path.join(home, PROGRAM, "config.toml"),
+            os.path.join(home, PROGRAM, "config.json"),
+        ):
+            if os.path.isfile(path):
+                return path, _Sources._load(path)
+        return "", {}
+
+    @staticmethod
+    def _pyproject() -> tuple[str, dict[str, Any]]:
+        """`[tool.<name>]` of the nearest pyproject.toml, where this Python can read TOML."""
+        directory = os.getcwd()
+        while True:
+            path = os.path.join(directory, "pyproject.toml")
+            if os.path.isfile(path):
+                table = _Sources._load(path, optional=True).get("tool", {}).get(PROGRAM, {})
+                return (f"{path} [tool.{PROGRAM}]", table) if isinstance(table, dict) else ("", {})
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                return "", {}
+            directory = parent
+
+    @staticmethod
+    def _load(path: str, *, optional: bool = False) -> dict[str, Any]:
+        """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
+        try:
+            with open(path, "rb") as file:
+                if path.endswith(".json"):
+                    import json
+
+                    data = json.loads(file.read().decode("utf-8"))
+                else:
+                    try:
+                        import tomllib  # novermin (Python < 3.11 lands in the except)
+                    except ImportError:
+                        if optional:
+                            return {}
+                        raise UsageError(
+                            f"{path}: reading TOML needs Python 3.11 or later",
+                            hint=f"use {PROGRAM}.json instead",
+                        ) from None
+                    data = tomllib.load(file)
+        except (OSError, ValueError) as error:
+            raise UsageError(f"{path}: {error}") from None
+        if not isinstance(data, dict):
+            raise UsageError(f"{path}: expected a table of option values")
+        return data

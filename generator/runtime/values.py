@@ -1,0 +1,211 @@
+"""One call's input, from flags or a JSON object, converted and checked parameter by parameter."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+from burgee.runtime.errors import UsageError, _Explained, _Invalid
+from burgee.runtime.kinds import _show
+
+if TYPE_CHECKING:
+    import enum
+    from collections.abc import Callable
+    from typing import TypeVar
+
+    from burgee.runtime.context import Context
+    from burgee.runtime.sources import _Sources
+
+    _T = TypeVar("_T")
+    _E = TypeVar("_E", bound=enum.Enum)
+
+#: A parameter with no value (and no default): distinct from every value, None included.
+_REQUIRED: Any = object()
+
+
+class _Call:
+    """The raw input of one command call, converted parameter by parameter."""
+
+    def __init__(
+        self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
+    ) -> None:
+        self.raw = raw
+        #: "flag" (the command line) or "json" (`--json` input, an MCP call).
+        self.source = source
+        self.context = context
+        self.problems: list[str] = []
+        self.sources = sources
+        #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
+        self.provenance: dict[str, dict[str, Any]] = {}
+        self.explaining = False
+
+    def _label(self, key: str, flag: str | None) -> str:
+        return flag if flag and self.source == "flag" else key
+
+    def value(
+        self,
+        key: str,
+        convert: Callable[[Any], _T],
+        default: Any = _REQUIRED,
+        *,
+        flag: str | None = None,
+        nullable: bool = False,
+        env: str | None = None,
+        secret: bool = False,
+    ) -> _T:
+        """The converted value of one parameter: from the call; for an option, else from its
+        env var, the config file or pyproject.toml; else its default."""
+        source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if source == "default":
+            return self.sources.settle(self, key, cast("_T", raw))
+        if raw is _REQUIRED or (raw is None and not nullable):
+            if default is _REQUIRED:
+                self.problems.append(f"{self._label(key, flag)} is required")
+            return cast("_T", default)
+        if raw is None:
+            return self.sources.settle(self, key, cast("_T", None))
+        if source in ("flag", "json"):
+            label = self._label(key, flag)
+        try:
+            return self.sources.settle(self, key, convert(raw))
+        except ValueError as error:
+            reason = "not a valid value (secret, not shown)" if secret else error
+            self.problems.append(f"{label}: {reason}")
+            return cast("_T", default)
+
+    def values(
+        self,
+        key: str,
+        convert: Callable[[Any], _T],
+        default: Any = _REQUIRED,
+        *,
+        flag: str | None = None,
+        nullable: bool = False,
+        env: str | None = None,
+        secret: bool = False,
+    ) -> list[_T]:
+        """The converted items of a list parameter, or its default."""
+        raw = self.raw.get(key, _REQUIRED)
+        if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
+            self.problems.append(f"{self._label(key, flag)}: expected a list, got {_show(raw)}")
+            return cast("list[_T]", default)
+
+        def convert_all(items: object) -> list[_T]:
+            return [convert(item) for item in _as_list(items)]
+
+        return self.value(
+            key, convert_all, default, flag=flag, nullable=nullable, env=env, secret=secret
+        )
+
+    def check(self) -> None:
+        """Raise one usage error that lists every problem found."""
+        if self.explaining:
+            raise _Explained
+        if self.problems:
+            raise UsageError("; ".join(self.problems))
+
+
+def _as_list(value: object) -> list[Any]:
+    """A list from a list, or from text: a JSON array, or comma-separated items."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        if value.lstrip().startswith("["):
+            import json
+
+            try:
+                items = json.loads(value)
+            except ValueError:
+                raise _Invalid(f"{_show(value)} is not a JSON array") from None
+            return _as_list(items) if isinstance(items, list) else [items]
+        return [item.strip() for item in value.split(",") if item.strip()]
+    raise _Invalid(f"expected a list, got {_show(value)}")
+
+
+def _within(
+    convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
+) -> Callable[[object], _T]:
+    """A converter that also checks a number's `min=`/`max=` bounds."""
+
+    def check(value: object) -> _T:
+        number: Any = convert(value)
+        if minimum is not None and number < minimum:
+            raise _Invalid(f"{number} is less than the minimum {minimum:g}")
+        if maximum is not None and number > maximum:
+            raise _Invalid(f"{number} is more than the maximum {maximum:g}")
+        return cast("_T", number)
+
+    return check
+
+
+def _choice(*choices: Any) -> Callable[[object], Any]:
+    """A converter that accepts one of `choices` (as itself, or as text on the command line)."""
+
+    def convert(value: object) -> Any:
+        for choice in choices:
+            text = str(choice).lower() if isinstance(choice, bool) else str(choice)
+            if (type(value) is type(choice) and value == choice) or value == text:
+                return choice
+        raise _Invalid(f"{_show(value)} is not one of {', '.join(map(str, choices))}")
+
+    return convert
+
+
+def _member(enum: type[_E]) -> Callable[[object], _E]:
+    """A converter that accepts an enum member's value (or its name)."""
+
+    def convert(value: object) -> _E:
+        for member in enum:
+            if value == member.value or value == str(member.value) or value == member.name:
+                return member
+        allowed = ", ".join(str(member.value) for member in enum)
+        raise _Invalid(f"{_show(value)} is not one of {allowed}")
+
+    return convert
+
+
+def _fields(
+    value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
+) -> dict[str, Any]:
+    """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
+    if isinstance(value, str):
+        import json
+
+        try:
+            value = json.loads(value)
+        except ValueError:
+            raise _Invalid(f"{_show(value)} is not a JSON object") from None
+    if not isinstance(value, dict):
+        raise _Invalid(f"expected an object, got {_show(value)}")
+    unknown = sorted(set(value) - set(converters))
+    if unknown:
+        raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
+    missing = [key for key in required if key not in value]
+    if missing:
+        raise _Invalid(f"missing field {missing[0]!r}")
+    fields = {}
+    for key, item in value.items():
+        try:
+            fields[key] = converters[key](item)
+        except ValueError as error:
+            raise _Invalid(f"{key}: {error}") from None
+    return fields
+
+
+def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]:
+    """A converter of a JSON array whose items `convert` converts."""
+
+    def convert_all(value: object) -> list[_T]:
+        if not isinstance(value, list):
+            raise _Invalid(f"expected a list, got {_show(value)}")
+        return [convert(item) for item in value]
+
+    return convert_all
+
+
+def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
+    """A converter that also accepts null."""
+
+    def convert_or_none(value: object) -> _T | None:
+        return None if value is None else convert(value)
+
+    return convert_or_none

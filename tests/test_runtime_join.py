@@ -1,0 +1,61 @@
+"""The joiner: a program carries the runtime it reaches, nothing else, and it still runs."""
+
+from __future__ import annotations
+
+import ast
+
+from burgee.render.join import join
+from burgee.runtime.catalog import HEAD, TAIL, parse, runtime_names
+
+
+def _defined(source: str) -> set[str]:
+    tree = ast.parse(source)
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+def test_only_what_the_roots_reach_is_kept() -> None:
+    plain = join({"main"})
+    defined = _defined(plain.head) | _defined(plain.tail)
+    assert {"main", "CommandError", "Context", "_execute", "_McpServer"} <= defined
+    # NOTE: a tool with no date parameter carries no date converter and imports no datetime.
+    assert "_Date" not in defined
+    assert "TYPES" not in defined
+    assert not any("datetime" in line for line in plain.imports)
+    dated = join({"main", "_Date"})
+    assert "_Date" in _defined(dated.tail)
+    assert "import datetime as _datetime" in dated.imports
+
+
+def test_typing_is_never_imported_at_run_time() -> None:
+    joined = join({"main", "_Date", "_member", "_within", "_fields"})
+    assert not [line for line in joined.imports if "typing" in line]
+    assert any(line.startswith("from typing import") for line in joined.checking)
+
+
+def test_imports_between_runtime_modules_disappear() -> None:
+    joined = join({"main"})
+    code = joined.head + joined.tail
+    assert "burgee.runtime" not in code
+    assert "from burgee" not in code
+    assert "from __future__" not in joined.head + joined.tail
+
+
+def test_every_runtime_name_is_bound_once() -> None:
+    seen: dict[str, str] = {}
+    for module in (*HEAD, *TAIL):
+        for chunk in parse(module)[0]:
+            if chunk.text.startswith("\t"):
+                continue
+            for name in chunk.binds:
+                assert name not in seen, f"{name} is bound in {seen[name]} and {module}"
+                seen[name] = module
+    assert set(seen) <= runtime_names()
+    assert {"PROGRAM", "COMMANDS", "_SCHEMA_JSON"} <= runtime_names()

@@ -1,0 +1,88 @@
+"""Every row of the type table, in-process: its converter reads text and JSON input, refuses
+what it must, and what the tool then writes passes the type's own result check."""
+
+from __future__ import annotations
+
+import datetime
+import decimal
+import pathlib
+import uuid
+from typing import Any
+
+import pytest
+
+from burgee.runtime.errors import _Invalid
+from burgee.runtime.kinds import TYPES, _Type
+from burgee.runtime.output import _jsonable
+
+#: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
+CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
+    "str": ([("a b", "a b"), ("", "")], [1, None, ["x"]]),
+    "int": ([("42", 42), (" -7 ", -7), (3, 3)], ["4.2", "x", True, 1.5, None, "0x10"]),
+    "float": ([("1.5", 1.5), (2, 2.0), ("1e3", 1000.0)], ["x", False, None]),
+    "bool": ([("yes", True), ("OFF", False), (True, True), ("1", True)], ["maybe", 1, None]),
+    "path": ([("a/b.txt", pathlib.Path("a/b.txt"))], ["", 3, None]),
+    "date": ([("2026-11-30", datetime.date(2026, 11, 30))], ["30/11/2026", "", 5]),
+    "datetime": (
+        [
+            ("2026-11-30T10:05:00", datetime.datetime(2026, 11, 30, 10, 5)),
+            ("2026-11-30T10:05:00Z", datetime.datetime(2026, 11, 30, 10, 5, tzinfo=datetime.UTC)),
+        ],
+        ["tomorrow", 5, None],
+    ),
+    "time": ([("07:30", datetime.time(7, 30))], ["25:00", 7]),
+    "uuid": ([(str(uuid.UUID(int=5)), uuid.UUID(int=5))], ["nope", 5]),
+    "decimal": (
+        [
+            ("1.50", decimal.Decimal("1.50")),
+            (2, decimal.Decimal(2)),
+            ("1E+2", decimal.Decimal(100)),
+        ],
+        ["NaN", "Infinity", "x", True, None],
+    ),
+    "any": ([({"a": [1]}, {"a": [1]}), (None, None)], []),
+    "none": ([(None, None)], []),
+}
+
+
+def test_every_type_has_cases() -> None:
+    assert set(CASES) == set(TYPES)
+
+
+@pytest.mark.parametrize("kind", sorted(TYPES))
+def test_a_type_reads_its_input_and_its_output_passes_its_check(kind: str) -> None:
+    spec: type[_Type] = TYPES[kind]
+    good, bad = CASES[kind]
+    for raw, expected in good:
+        value = spec.convert(raw)
+        assert value == expected, (kind, raw)
+        assert spec.check(_jsonable(value)), (kind, value)
+    for raw in bad:
+        with pytest.raises(_Invalid):
+            spec.convert(raw)
+
+
+@pytest.mark.parametrize("kind", sorted(TYPES))
+def test_a_type_describes_itself(kind: str) -> None:
+    spec = TYPES[kind]
+    assert spec.name == kind
+    assert spec.expected
+    assert spec.clispec
+    assert spec.spellings, kind
+    if spec.module:
+        assert spec.module in ("datetime", "decimal", "pathlib", "uuid")
+
+
+def test_checks_refuse_the_other_json_types() -> None:
+    samples = {"text": "x", "int": 1, "float": 1.5, "bool": True, "null": None, "list": [1]}
+    accepts = {
+        kind: {name for name, value in samples.items() if TYPES[kind].check(value)}
+        for kind in TYPES
+    }
+    assert accepts["int"] == {"int"}
+    assert accepts["float"] == {"int", "float"}
+    assert accepts["bool"] == {"bool"}
+    assert accepts["str"] == {"text"}
+    assert accepts["none"] == {"null"}
+    assert accepts["any"] == set(samples)
+    assert accepts["decimal"] == set()

@@ -1,0 +1,212 @@
+"""The runtime's results, in-process: normalising, checking against the declared type,
+and the one envelope for success and failure."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import decimal
+import enum
+import pathlib
+import uuid
+from typing import Any
+
+import pytest
+
+from burgee.runtime.context import Context, _Command
+from burgee.runtime.errors import CommandError, UsageError, _ActionRequired, _failure, _Internal
+from burgee.runtime.execute import _as_error, _execute
+from burgee.runtime.kinds import _Any, _Decimal, _Int, _Null, _Str
+from burgee.runtime.output import _conform, _jsonable, _text
+from burgee.runtime.sources import _Sources
+from burgee.runtime.values import _Call
+from tests.runtime_program import install
+
+
+class Unit(str, enum.Enum):
+    GRAM = "g"
+    PIECE = "pc"
+
+
+class Level(enum.IntEnum):
+    LOW = 1
+    HIGH = 2
+
+
+class Color(enum.Enum):
+    RED = "red"
+
+
+@dataclasses.dataclass
+class Item:
+    name: str
+    unit: Unit
+    level: Level
+    color: Color
+    tags: list[Unit]
+
+
+def test_enum_members_become_their_values_at_any_depth() -> None:
+    item = Item("flour", Unit.GRAM, Level.HIGH, Color.RED, [Unit.PIECE, Unit.GRAM])
+    data = _jsonable({"items": [item], Unit.GRAM: Level.LOW, "one": (Color.RED,)})
+    assert data == {
+        "items": [{"name": "flour", "unit": "g", "level": 2, "color": "red", "tags": ["pc", "g"]}],
+        "g": 1,
+        "one": ["red"],
+    }
+    # NOTE: exact types, not subclasses: a str-mixin member must not survive as itself.
+    assert type(data["items"][0]["unit"]) is str
+    assert type(data["items"][0]["level"]) is int
+    assert type(data["g"]) is int
+
+
+def test_strenum_and_top_level_members() -> None:
+    strenum = getattr(enum, "StrEnum", None)
+    if strenum is not None:
+        size = strenum("Size", {"BIG": "big"})
+        assert type(_jsonable(size.BIG)) is str
+        assert _jsonable(size.BIG) == "big"
+    assert _jsonable(Unit.PIECE) == "pc"
+    assert _jsonable(Level.LOW) == 1
+
+
+def test_subclasses_of_str_and_int_become_plain() -> None:
+    class Name(str):
+        pass
+
+    class Count(int):
+        pass
+
+    assert type(_jsonable(Name("x"))) is str
+    assert type(_jsonable([Count(3)])[0]) is int
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        (decimal.Decimal("1E+2"), "1E+2"),
+        (decimal.Decimal("-0.50"), "-0.50"),
+        (datetime.date(2026, 11, 30), "2026-11-30"),
+        (datetime.datetime(2026, 11, 30, 10, 5), "2026-11-30T10:05:00"),
+        (datetime.time(7, 30), "07:30:00"),
+        (uuid.UUID(int=1), "00000000-0000-0000-0000-000000000001"),
+        (pathlib.PurePosixPath("a/b"), "a/b"),
+        (float("nan"), None),
+        ({3, 1, 2}, [1, 2, 3]),
+    ],
+)
+def test_values_get_their_json_forms(value: object, expected: object) -> None:
+    assert _jsonable(value) == expected
+
+
+def test_an_unknown_type_is_refused() -> None:
+    with pytest.raises(TypeError, match="object cannot be written as JSON"):
+        _jsonable(object())
+
+
+def test_decimal_text_passes_the_check_that_the_schema_uses() -> None:
+    for text in ("1E+2", "100", "-0.5", ".5", "1.", "+3e-7"):
+        assert _conform(_jsonable(decimal.Decimal(text)), _Decimal) is None, text
+    for bad in ("NaN", "Infinity", "1 ", "", "1e", "e5", "--1"):
+        assert _conform(bad, _Decimal) is not None, bad
+
+
+def test_conform_names_the_path_and_what_was_expected(monkeypatch: pytest.MonkeyPatch) -> None:
+    install(
+        monkeypatch,
+        RECORDS={
+            "Item": ({"name": _Str, "unit": ("in", ("g", "pc", "l"))}, ("name", "unit")),
+        },
+    )
+    shape = ("list", ("record", "Item"))
+    assert _conform([{"name": "a", "unit": "g"}], shape) is None
+    assert (
+        _conform([{"name": "a", "unit": "g"}, {"name": "b", "unit": "kg"}], shape)
+        == "result[1].unit: expected one of g, pc, l, got 'kg'"
+    )
+    assert _conform([{"name": "a"}], shape) == "result[0]: missing field 'unit'"
+    assert _conform([{"name": 1, "unit": "g"}], shape) == "result[0].name: expected a string, got 1"
+    assert _conform({"x": 1}, ("map", _Int)) is None
+    assert _conform({"x": "1"}, ("map", _Int)) == "result.x: expected an integer, got '1'"
+    assert _conform(None, ("null", _Int)) is None
+    assert _conform(True, _Int) == "result: expected an integer, got True"
+    assert _conform(None, _Null) is None
+    assert _conform([1, "x", None], _Any) is None
+
+
+def test_text_shows_enum_values_not_member_names() -> None:
+    item = Item("flour", Unit.GRAM, Level.HIGH, Color.RED, [])
+    text = _text(_jsonable(item))
+    assert "unit:  g" in text
+    assert "Unit." not in text
+    assert "Level." not in text
+
+
+def test_action_required_envelope_keeps_status_reason_and_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    install(monkeypatch, PROGRAM="kitchen")
+    error = _ActionRequired(
+        "confirm", "really?", [{"command": "purge --yes", "when": "sure"}], True
+    )
+    assert _failure(error) == {
+        "ok": False,
+        "status": "action_required",
+        "reason": "confirm",
+        "error": {"kind": "action_required", "message": "really?", "hint": error.hint},
+        "next": [{"command": "kitchen purge --yes --json", "when": "sure"}],
+    }
+    assert error.exit_code == 4
+
+
+def test_failure_of_a_plain_error_and_an_internal_one() -> None:
+    class Busy(CommandError):
+        kind = "busy"
+        exit_code = 5
+        retryable = True
+
+    assert _failure(Busy("later", hint="wait")) == {
+        "ok": False,
+        "error": {"kind": "busy", "message": "later", "hint": "wait", "retryable": True},
+    }
+    internal = _as_error(ZeroDivisionError("division by zero"), debug=False)
+    assert isinstance(internal, _Internal)
+    assert _failure(internal)["error"]["message"] == "ZeroDivisionError: division by zero"
+    assert internal.exit_code == 1
+
+
+def _command(run: Any, returns: Any, keys: tuple[str, ...] = ()) -> _Command:
+    return _Command("s", "d", (), keys, lambda parser: None, run, returns)
+
+
+def test_execute_builds_one_envelope_from_flags_and_from_json() -> None:
+    def run(call: _Call) -> object:
+        count = call.value("count", _Int.convert, flag="--count")
+        call.check()
+        return [Unit.GRAM] * count
+
+    command = _command(run, ("list", ("in", ("g", "pc"))), ("count",))
+    envelopes = []
+    for source, raw in (("flag", {"count": "2"}), ("json", {"count": 2})):
+        call = _Call(raw, source, Context("add", True), _Sources("add"))
+        envelopes.append(_execute(command, call))
+    assert envelopes[0] == envelopes[1] == {"ok": True, "data": ["g", "g"]}
+
+
+def test_execute_rejects_a_result_that_does_not_match() -> None:
+    command = _command(lambda call: {"unit": "kg"}, ("map", ("in", ("g", "pc"))))
+    call = _Call({}, "json", Context("add", True), _Sources("add"))
+    with pytest.raises(_Internal, match=r"result\.unit: expected one of g, pc, got 'kg'"):
+        _execute(command, call)
+
+
+def test_call_collects_every_problem() -> None:
+    call = _Call({"a": "x", "b": "y"}, "json", Context("c", True), _Sources("c"))
+    call.value("a", _Int.convert)
+    call.value("b", _Decimal.convert)
+    call.value("c", _Str.convert)
+    with pytest.raises(UsageError) as raised:
+        call.check()
+    assert raised.value.message == (
+        "a: 'x' is not an integer; b: 'y' is not a decimal number; c is required"
+    )
