@@ -45,9 +45,13 @@ def exchange(tool: Path, data: bytes, timeout: float = 60) -> tuple[list[Any], b
 class Server:
     """A running server for lock-step exchanges."""
 
-    def __init__(self, tool: Path) -> None:
+    def __init__(
+        self, tool: Path, cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, str(tool), "--mcp"],
+            cwd=cwd,
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

@@ -14,7 +14,8 @@ from typing import Any
 
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
-from burgee.model.reserved import BUILTIN_ERRORS
+from burgee.runtime.flags import BUILTIN_ERRORS, FLAGS
+from burgee.runtime.kinds import TYPES
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
 
@@ -24,21 +25,8 @@ EXPLAIN = (
     "under --json the same rides in meta.provenance"
 )
 
-_ARG_TYPES = {
-    "str": "string",
-    "int": "integer",
-    "float": "number",
-    "bool": "boolean",
-    "path": "path",
-    "date": "date",
-    "datetime": "datetime",
-    "time": "time",
-    "uuid": "uuid",
-    "decimal": "decimal",
-    "record": "object",
-    "dict": "object",
-    "any": "json",
-}
+#: clispec's type of the kinds that are not in the runtime's type table.
+_ARG_TYPES = {"record": "object", "dict": "object"}
 
 
 def env_name(param: Param, program: Program) -> str | None:
@@ -64,7 +52,8 @@ def arg_type(ref: TypeRef) -> str:
         if kinds == {bool}:
             return "boolean"
         return "string"
-    return _ARG_TYPES.get(ref.kind, "string")
+    spec = TYPES.get(ref.kind)
+    return spec.clispec if spec is not None else _ARG_TYPES.get(ref.kind, "string")
 
 
 def _arg(param: Param, program: Program) -> dict[str, Any]:
@@ -199,58 +188,27 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     return entry
 
 
+#: clispec's type of a tool-wide flag's value, by its metavar.
+_FLAG_TYPES = {"": "boolean", "SECONDS": "number", "PATH": "path"}
+
+
 def global_args(program: Program) -> list[dict[str, Any]]:
-    """The flags every command accepts."""
-    args: list[dict[str, Any]] = [
-        {
-            "name": "--json",
-            "type": "string",
-            "required": False,
-            "description": "answer with one JSON envelope on stdout; with a value, the input as "
-            "a JSON object keyed by parameter name",
-        },
-        {
-            "name": "--output",
-            "short": "-o",
-            "type": "string",
-            "enum": ["json", "text"],
-            "required": False,
-            "description": "output format (default: text)",
-        },
-        {
-            "name": "--debug",
-            "type": "boolean",
-            "required": False,
-            "description": "show tracebacks of internal errors",
-        },
-        {
-            "name": "--schema",
-            "type": "boolean",
-            "required": False,
-            "description": "print this document (or one command's) instead of running",
-        },
-        {
-            "name": "--field",
-            "type": "string",
-            "required": False,
-            "description": "with --schema: print only the part at this dotted path",
-        },
-        {
-            "name": "--explain",
-            "type": "string",
-            "required": False,
-            "description": "print where an option's value came from instead of running",
-        },
-    ]
-    if program.config:
-        args.append(
-            {
-                "name": "--config",
-                "type": "path",
-                "required": False,
-                "description": "read option values from this TOML or JSON file",
-            }
+    """The tool-wide flags (`burgee.runtime.flags.FLAGS`), as clispec `global_args`."""
+    args: list[dict[str, Any]] = []
+    for flag in FLAGS:
+        if flag.config_only and not program.config:
+            continue
+        entry: dict[str, Any] = {"name": flag.name}
+        if flag.short:
+            entry["short"] = flag.short
+        entry["type"] = _FLAG_TYPES.get(flag.metavar, "string")
+        if flag.choices:
+            entry["enum"] = list(flag.choices)
+        entry["required"] = False
+        entry["description"] = flag.help + (
+            " (the tool itself only)" if flag.scope == "root" else ""
         )
+        args.append(entry)
     return args
 
 

@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import datetime
-import decimal
 import enum
-import pathlib
-import uuid
 from typing import Any, Literal, Optional
 
 import pydantic
@@ -22,27 +18,14 @@ from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
+from burgee.model.kinds import python_type
+from burgee.runtime.kinds import TYPES, _Decimal
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
-_SIMPLE: dict[str, Any] = {
-    "str": str,
-    "int": int,
-    "float": float,
-    "bool": bool,
-    "path": pathlib.Path,
-    "date": datetime.date,
-    "datetime": datetime.datetime,
-    "time": datetime.time,
-    "uuid": uuid.UUID,
-    "decimal": decimal.Decimal,
-    "any": Any,
-    "none": type(None),
-}
-
 
 #: A decimal number as text, the way the tool reads it (`Decimal(text)`) and writes it (`str`).
-DECIMAL_PATTERN = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+DECIMAL_PATTERN = _Decimal.pattern
 
 
 class _SchemaGenerator(GenerateJsonSchema):
@@ -71,8 +54,8 @@ class _Types:
 
     def python(self, ref: TypeRef) -> Any:
         """A Python type that pydantic describes the way the generated tool behaves."""
-        if ref.kind in _SIMPLE:
-            base = _SIMPLE[ref.kind]
+        if ref.kind in TYPES:
+            base = python_type(ref.kind)
         elif ref.kind == "choice":
             base = Literal[ref.choices]
         elif ref.kind == "enum":
@@ -206,6 +189,9 @@ def input_schema(command: Command, program: Program) -> dict[str, Any]:
             prop["default"] = list(default) if isinstance(default, tuple) else default
         if param.required:
             required.append(param.name)
+            if prop.get("type") == "array":
+                # NOTE: a required list needs a value, as on the command line (`nargs="+"`).
+                prop["minItems"] = 1
         properties[param.name] = prop
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:

@@ -9,6 +9,7 @@ import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
+from burgee.model.kinds import SPELLINGS
 
 Use = Literal["param", "return", "field"]
 
@@ -18,18 +19,6 @@ SUPPORTED = (
     "this file, Optional[T] / T | None, and list[T]"
 )
 
-_SIMPLE: dict[str, TypeKind] = {
-    "builtins.str": "str",
-    "builtins.int": "int",
-    "builtins.float": "float",
-    "builtins.bool": "bool",
-    "pathlib.Path": "path",
-    "datetime.date": "date",
-    "datetime.datetime": "datetime",
-    "datetime.time": "time",
-    "uuid.UUID": "uuid",
-    "decimal.Decimal": "decimal",
-}
 _LIST = {"builtins.list", "typing.List", "typing.Sequence", "collections.abc.Sequence"}
 _DICT = {"builtins.dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"}
 _TYPING = {"typing", "typing_extensions"}
@@ -116,8 +105,8 @@ def resolve(node: cst.BaseExpression, names: Names, use: Use, module: cst.Module
     if isinstance(node, cst.Subscript):
         return _resolve_subscript(node, names, use, module, source)
     qualified = names.qualify(node)
-    if qualified in _SIMPLE:
-        return TypeRef(kind=_SIMPLE[qualified], source=source)
+    if qualified in SPELLINGS:
+        return TypeRef(kind=SPELLINGS[qualified], source=source)
     if qualified is not None and qualified.startswith("local."):
         name = qualified.removeprefix("local.")
         if name in names.enums:

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import datetime
-import decimal
-import pathlib
-import uuid
-
 import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef
+from burgee.model.kinds import CONSTRUCTED, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import NotLiteral, UnsupportedType, subscript_elements
 from burgee.read.classes import read_type
@@ -199,14 +195,8 @@ def _default(
     return py(value), value
 
 
-_CONSTRUCTORS = {
-    "path": ("pathlib.Path", pathlib.Path),
-    "date": ("datetime.date", datetime.date),
-    "datetime": ("datetime.datetime", datetime.datetime),
-    "time": ("datetime.time", datetime.time),
-    "uuid": ("uuid.UUID", uuid.UUID),
-    "decimal": ("decimal.Decimal", decimal.Decimal),
-}
+#: The default of these kinds may be the type's own constructor with literal arguments.
+_CONSTRUCTORS = {kind: (spelling(kind), python_type(kind)) for kind in CONSTRUCTED}
 
 
 def _constructed_default(

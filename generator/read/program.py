@@ -10,13 +10,14 @@ import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import EFFECTS, Command, ErrorDecl, Group, Program, Scalar
-from burgee.model.reserved import BUILTIN_ERRORS, RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
+from burgee.model.reserved import RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.classes import read_type
 from burgee.read.params import read_params
 from burgee.read.reader import Reader
 from burgee.read.strip import strip
+from burgee.runtime.flags import BUILTIN_ERRORS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")

@@ -18,6 +18,7 @@ from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
 from burgee.render.environment import ENVIRONMENT
+from burgee.runtime.flags import FLAGS, HELP_FLAGS
 
 SHELLS: tuple[str, ...] = ("bash", "zsh", "fish", "pwsh")
 
@@ -84,27 +85,26 @@ def _values(param: Param) -> Values:
     return Values("none")
 
 
-def _globals(path: str, root: bool) -> list[Opt]:
-    found = [
-        Opt(("--json",), f"{path}|--json", None, "answer with one JSON envelope on stdout"),
-        Opt(
-            ("-o", "--output"),
-            f"{path}|--output",
-            Values("choice", ("json", "text")),
-            "output format",
-        ),
-        Opt(("--debug",), f"{path}|--debug", None, "show tracebacks of internal errors"),
-        Opt(("-h", "--help"), f"{path}|--help", None, "show help and exit"),
-    ]
-    if root:
-        found += [
-            Opt(("--version",), "|--version", None, "print the version and exit"),
-            Opt(("--skill",), "|--skill", None, "print an Agent Skill (SKILL.md) for this tool"),
-        ]
+def _globals(path: str, root: bool, config: bool) -> list[Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all), from `FLAGS`."""
+    found = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        values: Values | None
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = Values("choice", flag.choices)
+        else:
+            values = Values("file" if flag.metavar == "PATH" else "none")
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append(Opt(names, f"{path}|{flag.name}", values, _line(flag.help)))
+    found.append(Opt(HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
     return found
 
 
-def _command_node(command: Command) -> Node:
+def _command_node(command: Command, config: bool) -> Node:
     path = command.name
     options: list[Opt] = []
     positionals: list[Positional] = []
@@ -123,7 +123,7 @@ def _command_node(command: Command) -> Node:
             options.append(Opt((*flags, param.flag, "--no-" + param.flag[2:]), key, None, text))
         else:
             options.append(Opt((*flags, param.flag), key, _values(param), text))
-    return Node(path, (), (*options, *_globals(path, False)), tuple(positionals))
+    return Node(path, (), (*options, *_globals(path, False, config)), tuple(positionals))
 
 
 def nodes(program: Program) -> list[Node]:
@@ -138,8 +138,10 @@ def nodes(program: Program) -> list[Node]:
         if not path:
             children.append(("completion", "print a shell completion script"))
         name = " ".join(path)
-        found.append(Node(name, tuple(children), tuple(_globals(name, not path)), ()))
-    found += [_command_node(c) for c in program.commands if not c.hidden]
+        found.append(
+            Node(name, tuple(children), tuple(_globals(name, not path, program.config)), ())
+        )
+    found += [_command_node(c, program.config) for c in program.commands if not c.hidden]
     found.append(
         Node(
             "completion",

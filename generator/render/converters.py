@@ -1,24 +1,21 @@
-"""The runtime converter each type kind uses, as Python source for the generated module."""
+"""What the runtime uses for each type: its converter and its result shape, as Python source.
+
+Both come from the runtime's type table (`burgee.runtime.kinds.TYPES`): the generated code
+names the type's class (`_Int.convert`, `_Int`), so a tool carries only the classes it uses.
+"""
 
 from __future__ import annotations
 
 from burgee.model.ir import TypeRef
 from burgee.model.literals import call, py
+from burgee.runtime.kinds import TYPES, _Any
 
-CONVERTERS = {
-    "str": "_to_str",
-    "int": "_to_int",
-    "float": "_to_float",
-    "bool": "_to_bool",
-    "path": "_to_path",
-    "date": "_to_date",
-    "datetime": "_to_datetime",
-    "time": "_to_time",
-    "uuid": "_to_uuid",
-    "decimal": "_to_decimal",
-    "any": "_to_any",
-    "dict": "_to_any",
-}
+#: Kinds that are not leaves of the type table but read like one.
+_ALIASES = {"dict": _Any}
+
+
+def _leaf(kind: str) -> str:
+    return (_ALIASES.get(kind) or TYPES[kind]).__name__
 
 
 def converter(ref: TypeRef, *, in_record: bool = False) -> str:
@@ -33,5 +30,31 @@ def converter(ref: TypeRef, *, in_record: bool = False) -> str:
         assert ref.item is not None
         code = f"_items({converter(ref.item, in_record=True)})"
     else:
-        code = CONVERTERS[ref.kind]
+        code = f"{_leaf(ref.kind)}.convert"
     return f"_optional({code})" if in_record and ref.nullable else code
+
+
+def shape(ref: TypeRef | None) -> str:
+    """The result shape `_conform` checks normalised data against, for the type `ref`."""
+    if ref is None:
+        return _leaf("none")
+    if ref.kind in ("choice", "enum"):
+        code = f'("in", {py(tuple(ref.choices))})'
+    elif ref.kind == "list":
+        assert ref.item is not None
+        code = f'("list", {shape(ref.item)})'
+    elif ref.kind == "dict":
+        code = f'("map", {shape(ref.value) if ref.value is not None else _leaf("any")})'
+    elif ref.kind == "record":
+        code = f'("record", {py(ref.name)})'
+    else:
+        code = _leaf(ref.kind)
+    return f'("null", {code})' if ref.nullable and ref.kind != "none" else code
+
+
+def metavar(ref: TypeRef) -> str:
+    """How help shows an option's value, where its type says more than its name ("" if not)."""
+    if ref.kind == "record":
+        return "JSON"
+    spec = TYPES.get(ref.kind)
+    return spec.metavar if spec is not None else ""

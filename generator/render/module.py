@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+import ast
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from burgee import __version__
@@ -10,20 +11,14 @@ from burgee.describe import documents
 from burgee.describe.mcp import mcp_view
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
 from burgee.model.literals import call, py
-from burgee.model.reserved import BUILTIN_ERRORS
-from burgee.render.completions import template_values
-from burgee.render.converters import CONVERTERS, converter
+from burgee.render.completions import slot_tables, template_values
+from burgee.render.converters import converter, metavar, shape
 from burgee.render.environment import ENVIRONMENT
+from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
-
-_MODULES = {
-    "path": "pathlib",
-    "date": "datetime",
-    "datetime": "datetime",
-    "time": "datetime",
-    "uuid": "uuid",
-    "decimal": "decimal",
-}
+from burgee.render.join import Joined, join
+from burgee.runtime.catalog import names_used, runtime_names
+from burgee.runtime.flags import BUILTIN_ERRORS
 
 
 def docstring(text: str) -> str:
@@ -36,20 +31,6 @@ def docstring(text: str) -> str:
     ):
         return f'"""{text}\n"""' if "\n" in text else f'"""{text}"""'
     return repr(text)
-
-
-def kinds(refs: Iterable[TypeRef]) -> set[str]:
-    """Every type kind that appears in `refs`, nested ones included."""
-    found: set[str] = set()
-    for ref in refs:
-        found.add(ref.kind)
-        # NOTE: the record helpers (`_items`, `_optional`, `_fields`) serve lists and optionals.
-        if ref.kind in ("list", "record") or ref.nullable:
-            found.add("record")
-        for inner in (ref.item, ref.value):
-            if inner is not None:
-                found |= kinds([inner])
-    return found
 
 
 @dataclass(frozen=True)
@@ -80,17 +61,6 @@ def _help(param: Param) -> str:
     return text.replace("%", "%%")
 
 
-#: What an option's value looks like in help, where its type says more than its name.
-_METAVARS = {
-    "record": "JSON",
-    "date": "YYYY-MM-DD",
-    "datetime": "YYYY-MM-DDTHH:MM[:SS]",
-    "time": "HH:MM[:SS]",
-    "uuid": "UUID",
-    "path": "PATH",
-}
-
-
 def _add_argument(param: Param) -> str:
     assert param.type is not None
     ref = param.type
@@ -110,8 +80,9 @@ def _add_argument(param: Param) -> str:
             args.append("action=argparse.BooleanOptionalAction")
         elif ref.kind == "list":
             args.append('action="append"')
-        if item.kind in _METAVARS:
-            args.append(f"metavar={py(_METAVARS[item.kind])}")
+        shown = metavar(item)
+        if shown:
+            args.append(f"metavar={py(shown)}")
     if item.kind in ("choice", "enum"):
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
         args.append(f"choices={py(tuple(choices))}")
@@ -191,6 +162,7 @@ def command_view(command: Command, taken: set[str], program: Program) -> Command
             f"keys={keys}",
             f"build={build}",
             f"run=_run_{command.ident}",
+            f"returns={shape(command.returns)}",
         ],
         "    ",
         prefix=f"{py(command.name)}: ",
@@ -227,7 +199,7 @@ def _group_entries(program: Program) -> Iterator[str]:
         yield call("", [py(child) for child in children], "    ", f"{py(' '.join(path))}: ", ",")
 
 
-def imports(program: Program, used: set[str]) -> tuple[str, str]:
+def imports(program: Program, joined: Joined) -> tuple[str, str]:
     """The module's import block, and the block of names only type checkers need.
 
     The runtime's own modules get private aliases (`import datetime as _datetime`), so they
@@ -237,20 +209,14 @@ def imports(program: Program, used: set[str]) -> tuple[str, str]:
     block = ImportBlock()
     block.add_source(program.user_imports)
     user = block.bound()
-    runtime = ["import os", "import sys"]
-    runtime += [f"import {_MODULES[k]} as _{_MODULES[k]}" for k in sorted(used) if k in _MODULES]
-    block.add_source("\n".join(runtime))
+    block.add_source("\n".join(joined.imports))
     checking = ImportBlock()
-    checking.add_source("import argparse\nimport threading")
-    if "enum" in used:
-        checking.add_source("import enum")
-    for module, names in (
-        ("collections.abc", ("Callable", "Iterator", "Sequence")),
-        ("typing", ("Any", "NoReturn", "TypeVar", "cast")),
-    ):
-        wanted = [name for name in names if name not in user]
-        if wanted:
-            checking.add_source(f"from {module} import {', '.join(wanted)}")
+    code: list[str] = []
+    for line in joined.checking:
+        if not line.startswith(("import ", "from ")):
+            code.append(line)
+        elif line.rsplit(" ", 1)[-1] not in user:
+            checking.add_source(line)
     lines = (
         []
         if "TYPE_CHECKING" in user
@@ -261,9 +227,8 @@ def imports(program: Program, used: set[str]) -> tuple[str, str]:
     )
     lines.append("if TYPE_CHECKING:")
     lines += [f"    {line}" if line else "" for line in checking.render().splitlines()]
-    lines += ["", '    _T = TypeVar("_T")']
-    if "enum" in used:
-        lines.append('    _E = TypeVar("_E", bound="enum.Enum")')
+    if code:
+        lines += ["", *(f"    {line}" for line in code)]
     if "cast" not in user:
         lines += [
             "else:",
@@ -280,9 +245,8 @@ def render(program: Program, regenerate: str) -> str:
     records = {r.name: r for r in program.records}
     input_records = _input_records(refs, records)
     refs += [f.type for r in input_records for f in r.fields]
-    used = kinds(refs)
     taken = {r.name for r in program.records} | {e.name for e in program.enums}
-    taken |= set(CONVERTERS.values()) | {"_choice", "_member", "_items", "_optional", "_fields"}
+    taken |= runtime_names()
     errors = sorted(
         [
             (code, kind, text)
@@ -298,11 +262,29 @@ def render(program: Program, regenerate: str) -> str:
         f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]
-    import_block, type_checking = imports(program, used)
     texts = documents.embedded(program)
+    commands = [command_view(c, taken, program) for c in program.commands]
+    converters = [record_converter(r) for r in input_records]
+    shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
+    completion = template_values(program)
+    # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
+    own = [
+        program.user_code,
+        *(f"{local} = {api}" for local, api in program.aliases),
+        *converters,
+        *(view.parser_function + "\n" + view.run_function for view in commands),
+        "x = {" + "\n".join(view.table_entry for view in commands) + "}",
+        "x = {" + "\n".join(shapes) + "}",
+        *(row for _, rows in slot_tables(program) for row in rows),
+    ]
+    roots = {"main", "_Command", "Any"}
+    for code in own:
+        roots |= names_used(ast.parse(code))
+    joined = join(roots)
+    import_block, type_checking = imports(program, joined)
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
-    return template.render(
+    source = template.render(
         burgee_version=__version__,
         program=program,
         regenerate=regenerate,
@@ -315,21 +297,18 @@ def render(program: Program, regenerate: str) -> str:
             for p in c.inputs
         ),
         type_checking=type_checking,
-        kinds=used,
-        input_records=[{"converter": record_converter(r)} for r in input_records],
-        commands=[command_view(c, taken, program) for c in program.commands],
-        bounded=any(
-            p.minimum is not None or p.maximum is not None
-            for c in program.commands
-            for p in c.inputs
-        ),
+        runtime=joined,
+        input_records=[{"converter": c} for c in converters],
+        commands=commands,
+        records=shapes,
         schema_json=py(texts["schema"]),
         llms_json=py(texts["llms"]),
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
-        **template_values(program),
+        **completion,
         mcp=mcp_view(program),
     )
+    return formatted(source, f"{program.name.replace('-', '_')}.py")
 
 
 def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Record]:
@@ -349,3 +328,29 @@ def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Reco
     for ref in refs:
         visit(ref)
     return sorted(found.values(), key=lambda r: r.name)
+
+
+def _record_shape(record: Record) -> str:
+    """A record's entry in RECORDS: each field's shape, and the required fields."""
+    fields = "{" + ", ".join(f"{py(f.name)}: {shape(f.type)}" for f in record.fields) + "}"
+    return f"({fields}, {py(tuple(f.name for f in record.fields if f.required))})"
+
+
+def _output_records(program: Program) -> list[Record]:
+    """The records reachable from any command's result type, in a stable order."""
+    by_name = {r.name: r for r in program.records}
+    names: set[str] = set()
+
+    def visit(ref: TypeRef | None) -> None:
+        if ref is None:
+            return
+        if ref.kind == "record" and ref.name in by_name and ref.name not in names:
+            names.add(ref.name)
+            for field in by_name[ref.name].fields:
+                visit(field.type)
+        visit(ref.item)
+        visit(ref.value)
+
+    for command in program.commands:
+        visit(command.returns)
+    return [by_name[name] for name in sorted(names)]

@@ -88,8 +88,8 @@ def _import_texts(node: ast.Import | ast.ImportFrom, checking: bool) -> Iterable
         if module.startswith(_RUNTIME) or module == "__future__":
             return
         for alias in node.names:
-            if module == "typing" and alias.name in ("TYPE_CHECKING", "cast"):
-                # NOTE: the generated module defines both itself, without importing typing.
+            if module == "typing" and alias.name == "TYPE_CHECKING":
+                # NOTE: the generated module defines it itself, without importing typing.
                 continue
             shown = f"{alias.name} as {alias.asname}" if alias.asname else alias.name
             # NOTE: `typing` costs milliseconds of start-up; only type checkers import it.

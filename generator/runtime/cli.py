@@ -162,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return EXIT_BROKEN_PIPE
-    except Exception as error:  # any handler failure becomes an `internal` error
+    except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
         failure = _as_error(error, debug)
         return _write_error(failure, bool(invocation and invocation.json), PROGRAM)

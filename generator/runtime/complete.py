@@ -61,7 +61,7 @@ def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
         found = _candidates(words)
-    except Exception:
+    except Exception:  # noqa: BLE001
         # NOTE: a completer that raises offers nothing; TAB must never print an error.
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
@@ -130,7 +130,7 @@ def _candidates(words: list[str]) -> list[str]:
     context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
     stdout = sys.stdout
     # NOTE: a completer's prints must not reach the shell.
-    sys.stdout = open(os.devnull, "w")
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
         offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
         found = []

@@ -102,7 +102,7 @@ class Context:
             callback = self._callbacks.pop()
             try:
                 callback()
-            except (Exception, SystemExit) as error:
+            except (Exception, SystemExit) as error:  # noqa: BLE001
                 # NOTE: a cleanup that fails must not hide the command's own result.
                 sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
 

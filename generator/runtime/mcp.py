@@ -146,7 +146,7 @@ class _McpServer:
         if line.strip():
             try:
                 self.handle(line)
-            except Exception as error:  # the server must outlive any message
+            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
                 sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
 
@@ -416,7 +416,7 @@ class _McpServer:
             job, worker[0] = worker[0], None
             try:
                 job()
-            except BaseException as error:  # a worker outlives any call
+            except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
                 sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
             self.idle.append(worker)
             worker[1].acquire()
@@ -447,7 +447,7 @@ class _McpServer:
             if thread == self.main:
                 raise
             envelope = _failure(_as_error(error, self.debug))
-        except BaseException as error:  # a failing call is an isError result
+        except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope = _failure(_as_error(error, self.debug))
         finally:
             context.close()
@@ -467,7 +467,7 @@ class _McpServer:
             if modern:
                 result = self.complete(result)
             answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
-        except Exception as error:  # still answer, and free the id
+        except Exception as error:  # noqa: BLE001 (still answer, and free the id)
             failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
             answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"
         with self.lock:

@@ -56,7 +56,7 @@ class _Codec:
             text = text.strip(" \t\r\n")
             try:
                 value, end = scan(text, 0)
-            except Exception:
+            except Exception:  # noqa: BLE001
                 # NOTE: StopIteration, or SystemError: the scanner reports its errors through
                 # json.decoder, which is not imported.
                 raise ValueError("not JSON") from None

@@ -90,7 +90,11 @@ class _Call:
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
-            return [convert(item) for item in _as_list(items)]
+            found = _as_list(items)
+            if not found and default is _REQUIRED:
+                # NOTE: a required list needs a value, in JSON as on the command line.
+                raise _Invalid("needs at least one value")
+            return [convert(item) for item in found]
 
         return self.value(
             key, convert_all, default, flag=flag, nullable=nullable, env=env, secret=secret

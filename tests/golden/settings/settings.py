@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Iterator, Sequence
-    from typing import NoReturn, TypeVar, cast
+    from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
 else:
@@ -30,9 +30,14 @@ else:
 
 PROGRAM = "settings"
 VERSION = "0.3.0"
-DESCRIPTION = "Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."
+DESCRIPTION = (
+    "Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."
+)
 DEBUG_ENV = "SETTINGS_DEBUG"
 GROUP_HELP: dict[str, str] = {"remote": "The remote end."}
+
+
+# ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
 class CommandError(Exception):
@@ -53,6 +58,91 @@ class UsageError(CommandError):
 
     kind = "usage"
     exit_code = 2
+
+
+class _Internal(CommandError):
+    """A failure the tool did not declare: a bug in a handler, or a result of the wrong type."""
+
+    kind = "internal"
+
+
+class _TimedOut(CommandError):
+    kind = "timeout"
+    exit_code = 124
+
+
+class _ActionRequired(CommandError):
+    """The command stopped because the caller must decide or do something first."""
+
+    kind = "action_required"
+    exit_code = 4
+
+    def __init__(
+        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+    ) -> None:
+        self.reason = reason
+        self.next: list[dict[str, str]] = []
+        for step in steps:
+            line = step.get("command", "").strip()
+            if line.split(" ", 1)[0] != PROGRAM:
+                line = f"{PROGRAM} {line}"
+            if json and "--json" not in line.split():
+                line += " --json"
+            self.next.append({**step, "command": line})
+        hint = "; ".join(
+            f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
+        )
+        super().__init__(message, hint=hint or None)
+
+
+class _Invalid(ValueError):
+    """A value that does not fit its parameter's type; the message says why."""
+
+
+class _Explained(Exception):
+    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
+
+
+def _failure(error: CommandError) -> dict[str, Any]:
+    """The `{ok: false, ...}` envelope of `error`, the same on the CLI and over MCP."""
+    body: dict[str, Any] = {"kind": error.kind, "message": error.message}
+    if error.hint:
+        body["hint"] = error.hint
+    if error.retryable:
+        body["retryable"] = True
+    if isinstance(error, _ActionRequired):
+        return {
+            "ok": False,
+            "status": "action_required",
+            "reason": error.reason,
+            "error": body,
+            "next": error.next,
+        }
+    return {"ok": False, "error": body}
+
+
+#: Environment variables that name the agent running this tool.
+_AGENTS = (
+    ("CLAUDECODE", "claude-code"),
+    ("CURSOR_AGENT", "cursor"),
+    ("CODEX_THREAD_ID", "codex"),
+    ("GEMINI_CLI", "gemini-cli"),
+)
+
+
+def _agent() -> str | None:
+    """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
+    named = os.environ.get("AI_AGENT", "").strip()
+    if named:
+        return named
+    return next((agent for variable, agent in _AGENTS if os.environ.get(variable)), None)
+
+
+def _interactive() -> bool:
+    """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
+    if os.environ.get("FORCE_TTY") == "1":
+        return True
+    return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
 
 
 class Context:
@@ -116,7 +206,8 @@ class Context:
             callback = self._callbacks.pop()
             try:
                 callback()
-            except (Exception, SystemExit) as error:  # noqa: BLE001 (a cleanup must not hide the result)
+            except (Exception, SystemExit) as error:  # noqa: BLE001
+                # NOTE: a cleanup that fails must not hide the command's own result.
                 sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
 
 
@@ -125,9 +216,9 @@ INJECTED: Any = None
 
 
 class _Command:
-    """One command: its help, how to build its parser, and how to run it."""
+    """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
-    __slots__ = ("build", "description", "examples", "keys", "run", "summary")
+    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
 
     def __init__(
         self,
@@ -137,6 +228,7 @@ class _Command:
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
+        returns: Any,
     ) -> None:
         self.summary = summary
         self.description = description
@@ -144,13 +236,12 @@ class _Command:
         self.keys = keys
         self.build = build
         self.run = run
-
-
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """The parser of a command that takes no input needs nothing added."""
+        #: The declared return type, as a shape `_conform` checks.
+        self.returns = returns
 
 
 # ---- From handlers.py ----
+
 
 class Refused(CommandError):
     """The server refused the connection."""
@@ -197,8 +288,14 @@ def connect(
     if host == "refuse":
         raise Refused(f"{host} refused the connection")
     return Connection(
-        host=host, port=port, mode=mode, retries=retries, verbose=verbose, tags=tag,
-        authenticated=token is not None, ratio=ratio,
+        host=host,
+        port=port,
+        mode=mode,
+        retries=retries,
+        verbose=verbose,
+        tags=tag,
+        authenticated=token is not None,
+        ratio=ratio,
     )
 
 
@@ -259,11 +356,17 @@ def _build_connect(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_connect(call: _Call) -> object:
-    host = call.value("host", _to_str, "localhost", flag="--host", env="SETTINGS_HOST")
-    port = call.value("port", _within(_to_int, 1, 65535), 8080, flag="--port", env="SETTINGS_PORT")
+    host = call.value("host", _Str.convert, "localhost", flag="--host", env="SETTINGS_HOST")
+    port = call.value(
+        "port",
+        _within(_Int.convert, 1, 65535),
+        8080,
+        flag="--port",
+        env="SETTINGS_PORT",
+    )
     token = call.value(
         "token",
-        _to_str,
+        _Str.convert,
         None,
         flag="--token",
         nullable=True,
@@ -271,12 +374,18 @@ def _run_connect(call: _Call) -> object:
         secret=True,
     )
     mode = call.value("mode", _choice("fast", "safe"), "safe", flag="--mode", env="SETTINGS_MODE")
-    retries = call.value("retries", _within(_to_int, 0, None), 3, flag="--retries", env="RETRIES")
-    verbose = call.value("verbose", _to_bool, False, flag="--verbose")
-    tag = call.values("tag", _to_str, [], flag="--tag", env="SETTINGS_TAG")
+    retries = call.value(
+        "retries",
+        _within(_Int.convert, 0, None),
+        3,
+        flag="--retries",
+        env="RETRIES",
+    )
+    verbose = call.value("verbose", _Bool.convert, False, flag="--verbose")
+    tag = call.values("tag", _Str.convert, [], flag="--tag", env="SETTINGS_TAG")
     ratio = call.value(
         "ratio",
-        _within(_to_float, 0.0, 1.0),
+        _within(_Float.convert, 0.0, 1.0),
         0.5,
         flag="--ratio",
         env="SETTINGS_RATIO",
@@ -305,7 +414,7 @@ def _build_apply(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_apply(call: _Call) -> object:
-    yes = call.value("yes", _to_bool, False, flag="--yes", env="SETTINGS_YES")
+    yes = call.value("yes", _Bool.convert, False, flag="--yes", env="SETTINGS_YES")
     call.check()
     return apply(yes=yes, ctx=call.context)
 
@@ -315,7 +424,7 @@ def _build_remote_show(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_remote_show(call: _Call) -> object:
-    name = call.value("name", _to_str, "origin", flag="--name", env="SETTINGS_NAME")
+    name = call.value("name", _Str.convert, "origin", flag="--name", env="SETTINGS_NAME")
     call.check()
     return show(name=name)
 
@@ -325,70 +434,227 @@ def _build_remote_forget(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_remote_forget(call: _Call) -> object:
-    name = call.value("name", _to_str, flag="--name", env="SETTINGS_NAME")
+    name = call.value("name", _Str.convert, flag="--name", env="SETTINGS_NAME")
     call.check()
     forget(name=name)
     return None
 
 
-COMMANDS: dict[str, _Command] = {
-    "connect": _Command(
-        summary="Say where it would connect; nothing is contacted.",
-        description="Say where it would connect; nothing is contacted.",
-        examples=("settings connect --host example.org --port 443",),
-        keys=("host", "port", "token", "mode", "retries", "verbose", "tag", "ratio"),
-        build=_build_connect,
-        run=_run_connect,
+# ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
+
+
+class Flag:
+    """One flag the tool itself answers, wherever it appears before `--`."""
+
+    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+
+    def __init__(
+        self,
+        name: str,
+        metavar: str,
+        help: str,
+        *,
+        scope: str = "any",
+        short: str = "",
+        choices: tuple[str, ...] = (),
+        config_only: bool = False,
+    ) -> None:
+        self.name = name
+        #: What its value looks like, or "" for a switch.
+        self.metavar = metavar
+        self.help = help
+        #: "root": only for the tool itself (`tool --version`); "any": on every command too.
+        self.scope = scope
+        self.short = short
+        #: The values it accepts, when they are a fixed set.
+        self.choices = choices
+        #: Only when the program reads a config file.
+        self.config_only = config_only
+
+
+FLAGS: tuple[Flag, ...] = (
+    Flag(
+        "--json",
+        "OBJECT",
+        "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
+        " as a JSON object keyed by parameter name",
     ),
-    "apply": _Command(
-        summary="Apply the settings; asks first, or stops when nobody can answer.",
-        description="Apply the settings; asks first, or stops when nobody can answer.",
-        examples=("settings apply --yes",),
-        keys=("yes",),
-        build=_build_apply,
-        run=_run_apply,
+    Flag(
+        "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
-    "remote show": _Command(
-        summary="Show one remote by name.",
-        description="Show one remote by name.",
-        examples=(),
-        keys=("name",),
-        build=_build_remote_show,
-        run=_run_remote_show,
-    ),
-    "remote forget": _Command(
-        summary="Forget a remote (people only).",
-        description="Forget a remote (people only).",
-        examples=(),
-        keys=("name",),
-        build=_build_remote_forget,
-        run=_run_remote_forget,
-    ),
+    Flag("--debug", "", "show tracebacks of internal errors"),
+    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
+    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
+    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
+    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
+    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--version", "", "print the version and exit", scope="root"),
+    Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
+)
+
+
+#: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
+HELP_FLAGS = ("-h", "--help")
+
+
+#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+
+
+def _flag(name: str) -> Flag | None:
+    """The tool-wide flag spelled `name` (long or short), if there is one."""
+    for flag in FLAGS:
+        if name == flag.name or (flag.short and name == flag.short):
+            return flag
+    return None
+
+
+def _show(value: object) -> str:
+    """A value as a message shows it: its repr, cut to 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+class _Type:
+    """One supported type. Subclasses fill in the class attributes and the two functions."""
+
+    #: The IR's name of this type (`TypeRef.kind`).
+    name: ClassVar[str] = ""
+    #: The fully qualified annotations that mean this type.
+    spellings: ClassVar[tuple[str, ...]] = ()
+    #: What a value of this type is, for messages ("an integer").
+    expected: ClassVar[str] = "a value"
+    #: clispec's argument type.
+    clispec: ClassVar[str] = "string"
+    #: How help shows an option's value, where the type says more than the option's name.
+    metavar: ClassVar[str] = ""
+    #: The standard-library module the converter needs (imported as `_<module>`).
+    module: ClassVar[str] = ""
+
+    @staticmethod
+    def convert(value: object) -> Any:
+        """The value of this type that command-line text or JSON input stands for."""
+        return value
+
+    @staticmethod
+    def check(value: object) -> bool:
+        """Whether normalised JSON data is a value of this type."""
+        return True
+
+
+class _Str(_Type):
+    name = "str"
+    spellings = ("builtins.str",)
+    expected = "a string"
+
+    @staticmethod
+    def convert(value: object) -> str:
+        if isinstance(value, str):
+            return value
+        raise _Invalid(f"expected a string, got {_show(value)}")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, str)
+
+
+class _Int(_Type):
+    name = "int"
+    spellings = ("builtins.int",)
+    expected = "an integer"
+    clispec = "integer"
+
+    @staticmethod
+    def convert(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, str):
+            try:
+                return int(value.strip(), 10)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not an integer")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Float(_Type):
+    name = "float"
+    spellings = ("builtins.float",)
+    expected = "a number"
+    clispec = "number"
+
+    @staticmethod
+    def convert(value: object) -> float:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+        if isinstance(value, str):
+            try:
+                return float(value)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a number")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+#: The spellings of true and false on the command line and in config files.
+_BOOLEANS = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
 }
 
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("connect", "Say where it would connect; nothing is contacted."),
-        ("apply", "Apply the settings; asks first, or stops when nobody can answer."),
-        ("remote", "The remote end."),
-    ),
-    "remote": (("show", "Show one remote by name."), ("forget", "Forget a remote (people only).")),
-}
 
-#: Declared and built-in error kinds: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
-    "action_required": (4, "The command needs a decision or an action first; see next[]."),
-    "refused": (5, "The server refused the connection."),
-    "timeout": (124, "The command ran past --timeout and was cancelled."),
-}
+class _Bool(_Type):
+    name = "bool"
+    spellings = ("builtins.bool",)
+    expected = "true or false"
+    clispec = "boolean"
+
+    @staticmethod
+    def convert(value: object) -> bool:
+        if isinstance(value, bool):
+            return value
+        if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
+            return _BOOLEANS[value.strip().lower()]
+        raise _Invalid(f"{_show(value)} is not true or false")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, bool)
 
 
+class _Any(_Type):
+    name = "any"
+    spellings = ("typing.Any",)
+    expected = "any JSON value"
+    clispec = "json"
 
-# ---- Values: from flags or a JSON object, converted and checked ----
 
+class _Null(_Type):
+    name = "none"
+    spellings = ("builtins.None",)
+    expected = "null"
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return value is None
+
+
+#: A parameter with no value (and no default): distinct from every value, None included.
 _REQUIRED: Any = object()
 
 
@@ -396,13 +662,14 @@ class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
     def __init__(
-        self, raw: dict[str, Any], source: str, context: Context, sources: _Sources | None = None
+        self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
         self.raw = raw
+        #: "flag" (the command line) or "json" (`--json` input, an MCP call).
         self.source = source
         self.context = context
         self.problems: list[str] = []
-        self.sources = sources or _Sources(context.command)
+        self.sources = sources
         #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
         self.provenance: dict[str, dict[str, Any]] = {}
         self.explaining = False
@@ -457,8 +724,17 @@ class _Call:
         if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
             self.problems.append(f"{self._label(key, flag)}: expected a list, got {_show(raw)}")
             return cast("list[_T]", default)
-        return self.value(key, lambda items: [convert(item) for item in _as_list(items)], default,
-                          flag=flag, nullable=nullable, env=env, secret=secret)
+
+        def convert_all(items: object) -> list[_T]:
+            found = _as_list(items)
+            if not found and default is _REQUIRED:
+                # NOTE: a required list needs a value, in JSON as on the command line.
+                raise _Invalid("needs at least one value")
+            return [convert(item) for item in found]
+
+        return self.value(
+            key, convert_all, default, flag=flag, nullable=nullable, env=env, secret=secret
+        )
 
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
@@ -468,53 +744,37 @@ class _Call:
             raise UsageError("; ".join(self.problems))
 
 
-class _Invalid(ValueError):
-    """A value that does not fit its parameter's type; the message says why."""
-
-
-def _show(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _to_str(value: object) -> str:
-    if isinstance(value, str):
-        return value
-    raise _Invalid(f"expected a string, got {_show(value)}")
-
-
-def _to_int(value: object) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
+def _as_list(value: object) -> list[Any]:
+    """A list from a list, or from text: a JSON array, or comma-separated items."""
+    if isinstance(value, list):
         return value
     if isinstance(value, str):
-        try:
-            return int(value.strip(), 10)
-        except ValueError:
-            pass
-    raise _Invalid(f"{_show(value)} is not an integer")
+        if value.lstrip().startswith("["):
+            import json
+
+            try:
+                items = json.loads(value)
+            except ValueError:
+                raise _Invalid(f"{_show(value)} is not a JSON array") from None
+            return _as_list(items) if isinstance(items, list) else [items]
+        return [item.strip() for item in value.split(",") if item.strip()]
+    raise _Invalid(f"expected a list, got {_show(value)}")
 
 
-def _to_float(value: object) -> float:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return float(value)
-    if isinstance(value, str):
-        try:
-            return float(value)
-        except ValueError:
-            pass
-    raise _Invalid(f"{_show(value)} is not a number")
+def _within(
+    convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
+) -> Callable[[object], _T]:
+    """A converter that also checks a number's `min=`/`max=` bounds."""
 
+    def check(value: object) -> _T:
+        number: Any = convert(value)
+        if minimum is not None and number < minimum:
+            raise _Invalid(f"{number} is less than the minimum {minimum:g}")
+        if maximum is not None and number > maximum:
+            raise _Invalid(f"{number} is more than the maximum {maximum:g}")
+        return cast("_T", number)
 
-def _to_bool(value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
-        return _BOOLEANS[value.strip().lower()]
-    raise _Invalid(f"{_show(value)} is not true or false")
-
-
-_BOOLEANS = {"1": True, "true": True, "yes": True, "on": True,
-             "0": False, "false": False, "no": False, "off": False}
+    return check
 
 
 def _choice(*choices: Any) -> Callable[[object], Any]:
@@ -530,52 +790,15 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     return convert
 
 
-def _fields(
-    value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
-) -> dict[str, Any]:
-    """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
-    if isinstance(value, str):
-        import json
-
-        try:
-            value = json.loads(value)
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a JSON object") from None
-    if not isinstance(value, dict):
-        raise _Invalid(f"expected an object, got {_show(value)}")
-    unknown = sorted(set(value) - set(converters))
-    if unknown:
-        raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
-    missing = [key for key in required if key not in value]
-    if missing:
-        raise _Invalid(f"missing field {missing[0]!r}")
-    fields = {}
-    for key, item in value.items():
-        try:
-            fields[key] = converters[key](item)
-        except ValueError as error:
-            raise _Invalid(f"{key}: {error}") from None
-    return fields
+_MISSING: Any = object()
 
 
-def _to_any(value: object) -> Any:
-    return value
+#: What a command path returns when it has printed its answer itself (help, schema, ...).
+_PRINTED: Any = object()
 
 
-def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]:
-    def convert_all(value: object) -> list[_T]:
-        if not isinstance(value, list):
-            raise _Invalid(f"expected a list, got {_show(value)}")
-        return [convert(item) for item in value]
-
-    return convert_all
-
-
-def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
-    return lambda value: None if value is None else convert(value)
-
-
-# ---- Output: JSON envelopes and text for people ----
+#: Types whose values are JSON as they are (exactly these: subclasses need normalising).
+_PLAIN = frozenset((str, int, bool, type(None)))
 
 
 def _finite(number: float) -> bool:
@@ -583,22 +806,25 @@ def _finite(number: float) -> bool:
     return number - number == 0
 
 
-_PLAIN = frozenset((str, int, bool, type(None)))
-
-
 def _jsonable(value: object) -> Any:
-    """Plain JSON data for a handler's result, the same for the same value every time."""
-    if value is None or isinstance(value, (bool, int, str)):
+    """Plain JSON data for a handler's result, the same for the same value every time.
+
+    Enum members become their values (also `str`/`int` mixins, `IntEnum`, `StrEnum`) at any
+    depth, dataclasses objects, dates, times, UUIDs, paths and Decimals their text.
+    """
+    kind = type(value)
+    if kind in _PLAIN:
         return value
-    if isinstance(value, float):
+    if isinstance(value, float) and kind is float:
         # NOTE: NaN and infinities have no JSON spelling; null is the honest stand-in.
         return value if _finite(value) else None
-    # NOTE: strings and integers inside containers are kept without a call: results are
-    # mostly those, and the MCP server converts one result per call.
+    # NOTE: exact strings and integers inside containers are kept without a call: results
+    # are mostly those, and the MCP server converts one result per call.
     if isinstance(value, dict):
         return {
-            key if type(key) is str else str(_jsonable(key)):
-            item if type(item) in _PLAIN else _jsonable(item)
+            key if type(key) is str else str(_jsonable(key)): item
+            if type(item) in _PLAIN
+            else _jsonable(item)
             for key, item in value.items()
         }
     if isinstance(value, (list, tuple)):
@@ -606,23 +832,79 @@ def _jsonable(value: object) -> Any:
     if isinstance(value, (set, frozenset)):
         items = [_jsonable(item) for item in value]
         return sorted(items, key=lambda item: (type(item).__name__, str(item)))
-    fields = getattr(type(value), "__dataclass_fields__", None)
+    fields = getattr(kind, "__dataclass_fields__", None)
     if fields is not None:
         return {name: _jsonable(getattr(value, name)) for name in fields}
-    enum_value = getattr(value, "_value_", _REQUIRED)
-    if enum_value is not _REQUIRED:
-        return _jsonable(enum_value)
+    # NOTE: before the str/int checks: a `class Unit(str, Enum)` member is also a str.
+    member = getattr(value, "_value_", _MISSING)
+    if member is not _MISSING:
+        return _jsonable(member)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, float):
+        return _jsonable(float(value))
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     isoformat = getattr(value, "isoformat", None)
     if callable(isoformat):
         return isoformat()
-    if type(value).__name__ in ("Decimal", "UUID"):
+    if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
-    raise TypeError(f"a result of type {type(value).__name__} cannot be written as JSON")
+    raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
+
+
+def _conform(data: object, shape: Any, path: str = "result") -> str | None:
+    """What is wrong with normalised `data` for the declared type `shape`, or None.
+
+    A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    """
+    if not isinstance(shape, tuple):
+        kind: type[_Type] = shape
+        return None if kind.check(data) else f"{path}: expected {kind.expected}, got {_show(data)}"
+    form = shape[0]
+    if form == "null":
+        return None if data is None else _conform(data, shape[1], path)
+    if form == "in":
+        for choice in shape[1]:
+            if type(data) is type(choice) and data == choice:
+                return None
+        allowed = ", ".join(map(str, shape[1]))
+        return f"{path}: expected one of {allowed}, got {_show(data)}"
+    if form == "list":
+        if not isinstance(data, list):
+            return f"{path}: expected a list, got {_show(data)}"
+        for index, item in enumerate(data):
+            problem = _conform(item, shape[1], f"{path}[{index}]")
+            if problem:
+                return problem
+        return None
+    if not isinstance(data, dict):
+        return f"{path}: expected an object, got {_show(data)}"
+    if form == "map":
+        for key, item in data.items():
+            problem = _conform(item, shape[1], f"{path}.{key}")
+            if problem:
+                return problem
+        return None
+    fields, required = RECORDS[shape[1]]
+    for key in required:
+        if key not in data:
+            return f"{path}: missing field {key!r}"
+    for key, item in data.items():
+        field = fields.get(key)
+        if field is None:
+            return f"{path}: unexpected field {key!r}"
+        problem = _conform(item, field, f"{path}.{key}")
+        if problem:
+            return problem
+    return None
 
 
 def _dumps(value: object) -> str:
+    """One envelope as JSON text: the same bytes on stdout and in an MCP result."""
     import json
 
     return json.dumps(value, ensure_ascii=False)
@@ -636,7 +918,9 @@ def _text(data: object) -> str:
         return f"result: {data}" if _looks_like_json(data) else data
     if isinstance(data, dict):
         width = max((len(str(key)) for key in data), default=0)
-        return "\n".join(f"{str(key) + ':':<{width + 1}} {_cell(value)}" for key, value in data.items())
+        return "\n".join(
+            f"{str(key) + ':':<{width + 1}} {_cell(value)}" for key, value in data.items()
+        )
     if isinstance(data, list):
         if not data:
             return "(no results)"
@@ -676,7 +960,9 @@ def _table(rows: list[dict[str, Any]]) -> str:
     for row in rows:
         columns.extend(key for key in row if key not in columns)
     cells = [[_cell(row.get(column)).replace("\n", " ") for column in columns] for row in rows]
-    widths = [max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)]
+    widths = [
+        max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)
+    ]
     lines = [columns, *cells]
     return "\n".join(
         "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip() for line in lines
@@ -685,15 +971,7 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
-    body: dict[str, Any] = {"kind": error.kind, "message": error.message}
-    if error.hint:
-        body["hint"] = error.hint
-    if error.retryable:
-        body["retryable"] = True
-    envelope = {"ok": False, "error": body}
-    if isinstance(error, _ActionRequired):
-        envelope = error.envelope(body)
-    line = _dumps(envelope)
+    line = _dumps(_failure(error))
     if json_mode:
         sys.stdout.write(line + "\n")
         sys.stdout.flush()
@@ -703,483 +981,6 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
             sys.stderr.write(f"hint: {error.hint}\n")
     sys.stderr.write(line + "\n")
     return error.exit_code
-
-
-# ---- The command line ----
-
-
-class _Invocation:
-    """The tool-wide flags, taken out of argv wherever they appear before `--`."""
-
-    def __init__(self, argv: Sequence[str]) -> None:
-        self.json = False
-        self.json_input: str | None = None
-        self.debug = False
-        self.version = False
-        self.mcp = False
-        self.print_config = False
-        self.timeout: float | None = None
-        self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
-        self.asked: dict[str, str] = {}
-        #: What rides in the success envelope's `meta` (e.g. provenance).
-        self.meta: dict[str, Any] = {}
-        tokens = list(argv)
-        index = 0
-        while index < len(tokens):
-            token = tokens[index]
-            index += 1
-            if token == "--":
-                self.rest.extend(tokens[index - 1:])
-                break
-            name, has_value, value = token.partition("=")
-            if name == "--json":
-                self.json = True
-                if has_value:
-                    self.json_input = value
-                elif index < len(tokens) and (tokens[index].startswith("{") or tokens[index] == "-"):
-                    self.json_input = tokens[index]
-                    index += 1
-            elif name in ("-o", "--output") or token.startswith("-o") and token[2:] in _FORMATS:
-                if token.startswith("-o") and len(token) > 2 and not has_value:
-                    value = token[2:]
-                elif not has_value:
-                    value = tokens[index] if index < len(tokens) else ""
-                    index += 1
-                if value not in _FORMATS:
-                    raise UsageError(f"--output must be json or text, not {value!r}")
-                self.json = value == "json"
-            elif name in _DESCRIBE_FLAGS:
-                index = _take_flag(self.asked, token, tokens, index)
-            elif token == "--debug":
-                self.debug = True
-            elif token == "--version":
-                self.version = True
-            elif token in ("--mcp", "--print-config"):
-                self.mcp = self.mcp or token == "--mcp"
-                self.print_config = self.print_config or token == "--print-config"
-            elif name == "--timeout":
-                if not has_value:
-                    value = tokens[index] if index < len(tokens) else ""
-                    index += 1
-                self.timeout = _seconds(value)
-            else:
-                self.rest.append(token)
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not (seconds > 0 and _finite(seconds)):
-        raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
-    return seconds
-
-
-_FORMATS = ("json", "text")
-_HELP = ("-h", "--help")
-
-
-def _terminal_width() -> int:
-    try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns - 2
-    except (OSError, ValueError):
-        columns = os.environ.get("COLUMNS", "")
-        return int(columns) - 2 if columns.isdigit() and int(columns) > 20 else 78
-
-
-def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
-    """An ArgumentParser whose errors become usage errors instead of exiting."""
-    import argparse
-
-    class Parser(argparse.ArgumentParser):
-        def error(self, message: str) -> NoReturn:
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
-
-    width = _terminal_width()
-    return Parser(
-        prog=prog,
-        description=description or None,
-        epilog=epilog or None,
-        formatter_class=lambda prog: argparse.RawDescriptionHelpFormatter(prog, width=width),
-        argument_default=argparse.SUPPRESS,
-        allow_abbrev=False,
-    )
-
-
-def _group_help(group: str) -> str:
-    """Help for the program or one of its groups: what it does and what it contains."""
-    prog = f"{PROGRAM} {group}".strip()
-    description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _EXIT_CODES + _for_agents() if not group else ""
-    parser = _new_parser(prog, description, epilog)
-    if not group:
-        parser.add_argument("--version", action="store_true", help="print the version and exit")
-    parser.add_argument("--json", action="store_true", help="answer with one JSON envelope on stdout")
-    parser.add_argument("-o", "--output", choices=_FORMATS, help="output format (default: text)")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
-    children = parser.add_subparsers(title="commands", metavar="COMMAND")
-    for name, summary in GROUPS[group]:
-        children.add_parser(name, help=summary)
-    if not group:
-        _root_extras(parser, children)
-    return parser.format_help()
-
-
-_EXIT_CODES = "exit codes:\n  0    success\n" + "".join(
-    f"  {code:<4} {kind}\n" for kind, (code, _) in sorted(ERRORS.items(), key=lambda item: item[1][0])
-)
-
-
-def _find(tokens: list[str]) -> tuple[str, list[str]]:
-    """The longest command or group path at the start of `tokens`, and what follows it."""
-    node = ""
-    index = 0
-    while index < len(tokens) and node in GROUPS:
-        token = tokens[index]
-        if token.startswith("-"):
-            break
-        child = f"{node} {token}".lstrip()
-        if child not in COMMANDS and child not in GROUPS:
-            names = [name for name, _ in GROUPS[node]]
-            import difflib
-
-            close = difflib.get_close_matches(token, names, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
-            raise UsageError(f"unknown command {token!r}", hint=hint)
-        node = child
-        index += 1
-    return node, tokens[index:]
-
-
-def _read_json_input(text: str) -> dict[str, Any]:
-    import json
-
-    if text == "-":
-        text = sys.stdin.read()
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        raise UsageError(f"--json input is not valid JSON: {error}") from None
-    if not isinstance(data, dict):
-        raise UsageError("--json input must be a JSON object whose keys are parameter names")
-    return data
-
-
-def run(invocation: _Invocation) -> object:
-    """Find the command in argv, read its input, and run it; return its result."""
-    described = _describe(invocation)
-    if described is not None:
-        return described
-    path, rest = _find(invocation.rest)
-    if path in GROUPS:
-        if invocation.version and not path:
-            return {"name": PROGRAM, "version": VERSION}
-        if rest and rest[0] not in _HELP:
-            raise UsageError(f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage")
-        if invocation.json and not rest:
-            raise UsageError("missing command", hint=f"commands: {', '.join(n for n, _ in GROUPS[path])}")
-        sys.stdout.write(_group_help(path))
-        return _HELP
-    command = COMMANDS[path]
-    if invocation.json_input is not None:
-        if rest:
-            raise UsageError(f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object")
-        raw = _read_json_input(invocation.json_input)
-        _check_keys(command, raw)
-        source = "json"
-    else:
-        examples = "".join(f"  {example}\n" for example in command.examples)
-        parser = _new_parser(f"{PROGRAM} {path}", command.description,
-                             f"examples:\n{examples}" if examples else "")
-        command.build(parser)
-        if "--explain" in invocation.asked:
-            _loosen(parser)
-        raw = vars(parser.parse_args(rest))
-        source = "flag"
-    context = Context(path, invocation.json)
-    stdout = sys.stdout
-    if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler
-        # prints goes to stderr instead.
-        sys.stdout = sys.stderr
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
-    call.sources.full = invocation.json
-    try:
-        if "--explain" in invocation.asked:
-            call.explaining = True
-            return _explain(command, call, invocation)
-        result = _run_timed(command, call, invocation.timeout, invocation.json)
-        invocation.meta.update(_meta(call))
-        return result
-    finally:
-        sys.stdout = stdout
-        context.close()
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the tool with `argv` (default: the command line); return the exit code."""
-    args = sys.argv[1:] if argv is None else list(argv)
-    invocation: _Invocation | None = None
-    try:
-        if args and args[0] in _BUILTINS:
-            return _builtin(args)
-        invocation = _Invocation(args)
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError("--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config")
-            return _serve_mcp(invocation)
-        if invocation.version and not invocation.rest:
-            result: object = {"name": PROGRAM, "version": VERSION}
-            if not invocation.json:
-                sys.stdout.write(f"{PROGRAM} {VERSION}\n")
-                return 0
-        else:
-            result = run(invocation)
-        if result is _HELP:
-            return 0
-        if invocation.json:
-            envelope = {"ok": True, "data": _jsonable(result)}
-            if invocation.meta:
-                envelope["meta"] = invocation.meta
-            sys.stdout.write(_dumps(envelope) + "\n")
-        else:
-            text = _text(_jsonable(result))
-            if text:
-                sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-        return 0
-    except CommandError as error:
-        json_mode = invocation.json if invocation else "--json" in args
-        return _write_error(error, json_mode, PROGRAM)
-    except KeyboardInterrupt:
-        return 130
-    except BrokenPipeError:
-        # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
-        # final flush does not fail again, and end quietly.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 141
-    except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
-        debug = (invocation is not None and invocation.debug) or bool(os.environ.get(DEBUG_ENV))
-        if debug:
-            import traceback
-
-            traceback.print_exc()
-        internal = CommandError(
-            f"{type(error).__name__}: {error}",
-            hint=None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback",
-        )
-        internal.kind = "internal"
-        return _write_error(internal, bool(invocation and invocation.json), PROGRAM)
-
-
-# ---- The tool describes itself: schema, --llms, --explain, where values come from ----
-
-#: Flags about the tool itself, and whether each takes a value.
-_DESCRIBE_FLAGS = {"--schema": False, "--llms": False, "--field": True, "--explain": True,
-                   "--config": True}
-
-
-def _for_agents() -> str:
-    """The root help's closing paragraph: every surface an agent can use, in one place."""
-    return (
-        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
-        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
-        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
-        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
-    )
-#: Whether the tool reads a config file (`program(config=True)`).
-_CONFIG = True
-#: Environment variables that name the agent running this tool.
-_AGENTS = (("CLAUDECODE", "claude-code"), ("CURSOR_AGENT", "cursor"),
-           ("CODEX_THREAD_ID", "codex"), ("GEMINI_CLI", "gemini-cli"))
-
-
-def _agent() -> str | None:
-    """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
-    named = os.environ.get("AI_AGENT", "").strip()
-    if named:
-        return named
-    return next((agent for variable, agent in _AGENTS if os.environ.get(variable)), None)
-
-
-def _interactive() -> bool:
-    """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
-    if os.environ.get("FORCE_TTY") == "1":
-        return True
-    return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
-
-
-class _ActionRequired(CommandError):
-    """The command stopped because the caller must decide or do something first."""
-
-    kind = "action_required"
-    exit_code = 4
-
-    def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
-    ) -> None:
-        self.reason = reason
-        self.next: list[dict[str, str]] = []
-        for step in steps:
-            line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
-            if json and "--json" not in line.split():
-                line += " --json"
-            self.next.append({**step, "command": line})
-        hint = "; ".join(
-            f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
-        )
-        super().__init__(message, hint=hint or None)
-
-    def envelope(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The failure envelope, with the status, the reason and the commands to run next."""
-        return {"ok": False, "status": "action_required", "reason": self.reason,
-                "error": body, "next": self.next}
-
-
-def _within(
-    convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
-) -> Callable[[object], _T]:
-    """A converter that also checks a number's `min=`/`max=` bounds."""
-
-    def check(value: object) -> _T:
-        number: Any = convert(value)
-        if minimum is not None and number < minimum:
-            raise _Invalid(f"{number} is less than the minimum {minimum:g}")
-        if maximum is not None and number > maximum:
-            raise _Invalid(f"{number} is more than the maximum {maximum:g}")
-        return cast("_T", number)
-
-    return check
-
-
-def _take_flag(asked: dict[str, str], token: str, tokens: list[str], index: int) -> int:
-    """Record one of `_DESCRIBE_FLAGS` (and its value); return where argv continues."""
-    name, has_value, value = token.partition("=")
-    if not _DESCRIBE_FLAGS[name]:
-        if has_value:
-            raise UsageError(f"{name} takes no value")
-        asked[name] = ""
-        return index
-    if not has_value:
-        if index >= len(tokens):
-            raise UsageError(f"{name} needs a value")
-        value = tokens[index]
-        index += 1
-    asked[name] = value
-    return index
-
-
-def _describe(invocation: _Invocation) -> object | None:
-    """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
-    asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
-    if "--llms" in asked:
-        return _print_json(_LLMS_JSON, None)
-    if rest[:1] == ["schema"]:
-        words = [word for word in rest[1:] if word not in _HELP]
-        path = " ".join(words)
-    elif "--schema" in asked:
-        path, extra = _find(rest)
-        if extra and extra[0] not in _HELP:
-            path = " ".join((path, *extra)).strip()
-    else:
-        return None
-    import json
-
-    document = json.loads(_SCHEMA_JSON)
-    commands = document["commands"]
-    if not path:
-        document["commands"] = [c for c in commands if not c.get("hidden")]
-        return _print_json(document, asked.get("--field"), json_text=False)
-    chosen = [c for c in commands if c["name"] == path or c["name"].startswith(path + " ")]
-    if not chosen:
-        raise UsageError(f"unknown command {path!r}", hint=f"run '{PROGRAM} schema' for all")
-    if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
-        return _print_json(chosen[0], asked["--field"], json_text=False)
-    document["commands"] = [c for c in chosen if not c.get("hidden") or c["name"] == path]
-    return _print_json(document, asked.get("--field"), json_text=False)
-
-
-def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
-    """Print one JSON document (or the part at the dotted path `field`); indented for people."""
-    import json
-
-    if json_text:
-        data = json.loads(data)
-    for part in (field or "").split(".") if field else ():
-        data = _part(data, part, field or "")
-    indent = 2 if sys.stdout.isatty() else None
-    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
-    return _HELP
-
-
-def _part(data: Any, part: str, field: str) -> Any:
-    """One step of a `--field` path: a key, a list index, or the item with that `name`."""
-    if isinstance(data, dict) and part in data:
-        return data[part]
-    if isinstance(data, list):
-        if part.isdigit() and int(part) < len(data):
-            return data[int(part)]
-        for item in data:
-            if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):
-                return item
-    raise UsageError(f"--field {field}: nothing at {part!r}")
-
-
-class _Explained(Exception):
-    """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
-
-
-def _loosen(parser: argparse.ArgumentParser) -> None:
-    """Under --explain, positional arguments may be left out."""
-    for action in parser._actions:
-        if not action.option_strings and action.nargs in (None, "+"):
-            action.nargs = "?" if action.nargs is None else "*"
-            action.required = False
-
-
-def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
-    """`CMD --explain OPTION`: where the option's value came from, and what it beat."""
-    option = invocation.asked["--explain"]
-    key = option.lstrip("-").replace("-", "_")
-    if key not in command.keys:
-        keys = ", ".join(command.keys) or "none"
-        raise UsageError(f"{call.context.command} has no option {option!r}", hint=f"options: {keys}")
-    call.sources.full = True
-    try:
-        command.run(call)
-    except _Explained:
-        pass
-    entry = call.provenance.get(key)
-    if entry is None:
-        raise UsageError(f"{key} is an argument: its value always comes from the command line")
-    labels = (entry["from"], entry["from"].removeprefix("flag "), key)
-    problems = [p for p in call.problems if p.split(":")[0] in labels]
-    if invocation.json:
-        return {"option": key, **entry, "problems": problems}
-    if entry.get("secret"):
-        shown = "<secret>"
-    else:
-        shown = _dumps(entry["value"]) if "value" in entry else "(no valid value)"
-    lines = [f"{key} = {shown}   from {entry['from']}"]
-    candidates = []
-    for candidate in entry["candidates"]:
-        if "value" not in candidate and not candidate.get("set"):
-            candidates.append(f"{candidate['from']} (unset)")
-        elif entry.get("secret"):
-            candidates.append(f"{candidate['from']} (set)")
-        else:
-            candidates.append(f"{candidate['from']} {_dumps(candidate['value'])}")
-    lines.append("  candidates: " + ", ".join(candidates))
-    lines += [f"  problem: {problem}" for problem in problems]
-    sys.stdout.write("\n".join(lines) + "\n")
-    return _HELP
 
 
 #: Config files already read: (source, --config path) -> (where, table).
@@ -1228,19 +1029,20 @@ class _Sources:
                     break
         if default is not _REQUIRED:
             found.append(("default", "default", default))
-        for source, where, raw in found:
-            if raw is not _REQUIRED:
-                break
-        else:
-            source, where, raw = "", "", _REQUIRED
+        source, where, raw = next(
+            (candidate for candidate in found if candidate[2] is not _REQUIRED), ("", "", _REQUIRED)
+        )
         if self.full and flag is not None:
             entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
             if call.explaining:
                 entry["candidates"] = [_candidate(*found_one, secret) for found_one in found]
             elif len(found) > 1:
                 # NOTE: the envelope names only the places whose value lost; --explain lists all.
-                beaten = [place for kind, place, value in found
-                          if value is not _REQUIRED and place != where and kind != "default"]
+                beaten = [
+                    place
+                    for kind, place, value in found
+                    if value is not _REQUIRED and place != where and kind != "default"
+                ]
                 if beaten:
                     entry["overrides"] = beaten
             if secret:
@@ -1296,8 +1098,12 @@ class _Sources:
                 raise UsageError(f"--config {explicit}: no such file")
             return explicit, _Sources._load(explicit)
         home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        for path in (f"{PROGRAM}.toml", f"{PROGRAM}.json",
-                     os.path.join(home, PROGRAM, "config.toml"), os.path.join(home, PROGRAM, "config.json")):
+        for path in (
+            f"{PROGRAM}.toml",
+            f"{PROGRAM}.json",
+            os.path.join(home, PROGRAM, "config.toml"),
+            os.path.join(home, PROGRAM, "config.json"),
+        ):
             if os.path.isfile(path):
                 return path, _Sources._load(path)
         return "", {}
@@ -1331,8 +1137,10 @@ class _Sources:
                     except ImportError:
                         if optional:
                             return {}
-                        raise UsageError(f"{path}: reading TOML needs Python 3.11 or later",
-                                         hint=f"use {PROGRAM}.json instead") from None
+                        raise UsageError(
+                            f"{path}: reading TOML needs Python 3.11 or later",
+                            hint=f"use {PROGRAM}.json instead",
+                        ) from None
                     data = tomllib.load(file)
         except (OSError, ValueError) as error:
             raise UsageError(f"{path}: {error}") from None
@@ -1341,47 +1149,385 @@ class _Sources:
         return data
 
 
-def _as_list(value: object) -> list[Any]:
-    """A list from a list, or from text: a JSON array, or comma-separated items."""
-    if isinstance(value, list):
-        return value
-    if isinstance(value, str):
-        if value.lstrip().startswith("["):
-            import json
-
-            try:
-                items = json.loads(value)
-            except ValueError:
-                raise _Invalid(f"{_show(value)} is not a JSON array") from None
-            return _as_list(items) if isinstance(items, list) else [items]
-        return [item.strip() for item in value.split(",") if item.strip()]
-    raise _Invalid(f"expected a list, got {_show(value)}")
+#: How long a handler may run on after --timeout cancelled it, before the tool gives up.
+_TIMEOUT_GRACE = 2.0
 
 
-#: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"settings","version":"0.3.0","description":"Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value, the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--schema","type":"boolean","required":false,"description":"print this document (or one command\'s) instead of running"},{"name":"--field","type":"string","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"SETTINGS","config":{"files":["./settings.toml","./settings.json","$XDG_CONFIG_HOME/settings/config.toml","$XDG_CONFIG_HOME/settings/config.json","[tool.settings] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"connect","description":"Say where it would connect; nothing is contacted.","effects":"read_only","cardinality":"single","args":[{"name":"--host","type":"string","required":false,"default":"localhost","description":"The server\'s host name.","env":"SETTINGS_HOST"},{"name":"--port","type":"integer","short":"-p","required":false,"default":8080,"description":"The TCP port","env":"SETTINGS_PORT","minimum":1,"maximum":65535},{"name":"--token","type":"string","required":false,"description":"The API token","env":"SETTINGS_TOKEN","secret":true},{"name":"--mode","type":"string","required":false,"default":"safe","enum":["fast","safe"],"description":"How careful to be.","env":"SETTINGS_MODE"},{"name":"--retries","type":"integer","required":false,"default":3,"description":"How often to retry (env RETRIES).","env":"RETRIES","minimum":0},{"name":"--verbose","type":"boolean","required":false,"default":false,"description":"Talk more (never from the environment)."},{"name":"--tag","type":"string[]","required":false,"default":[],"description":"Tags to send; repeat for more.","env":"SETTINGS_TAG"},{"name":"--ratio","type":"number","required":false,"default":0.5,"description":"A fraction between 0 and 1.","env":"SETTINGS_RATIO","minimum":0.0,"maximum":1.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"example":{"args":["connect","--host","example.org","--port","443"]},"usage_examples":["settings connect --host example.org --port 443"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","effects":"idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false,"description":"Apply without asking.","env":"SETTINGS_YES"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"example":{"args":["apply","--yes"]},"usage_examples":["settings apply --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false}},{"name":"remote show","description":"Show one remote by name.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"origin","description":"The remote\'s name.","env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"example":{"args":["remote","show"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false}},{"name":"remote forget","description":"Forget a remote (people only).","effects":"non_idempotent","cardinality":"single","args":[{"name":"--name","type":"string","required":true,"env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"refused","exit_code":5,"retryable":true,"description":"The server refused the connection."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
-#: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
-_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `settings <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `settings schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"connect","description":"Say where it would connect; nothing is contacted.","inputSchema":{"type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote show","description":"Show one remote by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+#: The longest deadline a timer can wait for (longer ones overflow the platform's clock).
+_TIMEOUT_LONGEST = 1e9
 
 
-# ---- Shell completion, the __complete protocol, and the Agent Skill ----
+def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
+    """Reject keys of a JSON input that are not the command's parameters."""
+    for key in raw:
+        if key not in command.keys:
+            first = min(other for other in raw if other not in command.keys)
+            raise UsageError(
+                f"unknown key {first!r}",
+                hint=f"keys: {', '.join(command.keys)}"
+                if command.keys
+                else "this command takes no input",
+            )
 
+
+def _execute(
+    command: _Command, call: _Call, timeout: float | None = None, json_mode: bool = True
+) -> dict[str, Any]:
+    """Run one call: convert its input, run the handler, normalise and check the result.
+
+    Returns the success envelope (`{"ok": true, "data": ..., "meta"?: ...}`); a failure is
+    raised, and `_as_error` + `_failure` make its envelope.
+    """
+    if timeout is None:
+        result = command.run(call)
+    else:
+        result = _run_timed(command, call, timeout, json_mode)
+    data = _jsonable(result)
+    problem = _conform(data, command.returns)
+    if problem is not None:
+        raise _Internal(problem, hint="the handler returned a value its return type does not allow")
+    envelope: dict[str, Any] = {"ok": True, "data": data}
+    meta = _meta(call)
+    if meta:
+        envelope["meta"] = meta
+    return envelope
+
+
+def _debugging(flag: bool) -> bool:
+    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable."""
+    return flag or bool(os.environ.get(DEBUG_ENV))
+
+
+def _as_error(error: BaseException, debug: bool) -> CommandError:
+    """`error` as the tool reports it: a declared error as it is, anything else as `internal`."""
+    if isinstance(error, CommandError):
+        return error
+    if debug:
+        import traceback
+
+        traceback.print_exception(type(error), error, error.__traceback__)
+    hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
+    return _Internal(f"{type(error).__name__}: {error}", hint=hint)
+
+
+def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:
+    """Run a command; set ctx.cancelled at the deadline and end as `timeout`."""
+    import threading
+
+    context = call.context
+    finished = threading.Event()
+    expired: list[bool] = []
+    error = _TimedOut(
+        f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request"
+    )
+
+    def expire() -> None:
+        expired.append(True)
+        context.cancelled.set()
+        if finished.wait(_TIMEOUT_GRACE):
+            return
+        # NOTE: the handler ignored the cancellation; end the process from here.
+        sys.stdout = sys.__stdout__
+        context.close()
+        code = _write_error(error, json_mode, PROGRAM)
+        sys.stderr.flush()
+        os._exit(code)
+
+    timer = threading.Timer(min(seconds, _TIMEOUT_LONGEST), expire)
+    timer.daemon = True
+    timer.start()
+    try:
+        result = command.run(call)
+    finally:
+        finished.set()
+        timer.cancel()
+        if expired:
+            raise error from None
+    return result
+
+
+_FORMATS = ("json", "text")
+
+
+class _Invocation:
+    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`."""
+
+    def __init__(self, argv: Sequence[str]) -> None:
+        self.json = False
+        self.json_input: str | None = None
+        self.debug = False
+        self.version = False
+        self.mcp = False
+        self.print_config = False
+        self.timeout: float | None = None
+        self.rest: list[str] = []
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        self.asked: dict[str, str] = {}
+        tokens = list(argv)
+        index = 0
+        while index < len(tokens):
+            token = tokens[index]
+            index += 1
+            if token == "--":
+                self.rest.extend(tokens[index - 1 :])
+                break
+            name, has_value, value = token.partition("=")
+            if token[:2] == "-o" and token[2:] in _FORMATS:
+                name, has_value, value = "-o", "=", token[2:]
+            flag = _flag(name)
+            if flag is None or flag.name == "--skill":
+                self.rest.append(token)
+                continue
+            if flag.name == "--json":
+                # NOTE: the input is optional; a next word counts only when it looks like one.
+                if not has_value and index < len(tokens):
+                    following = tokens[index]
+                    if following.startswith("{") or following == "-":
+                        has_value, value = "=", following
+                        index += 1
+                self.json = True
+                self.json_input = value if has_value else None
+                continue
+            if flag.metavar and not has_value:
+                if index >= len(tokens):
+                    raise UsageError(f"{name} needs a value")
+                value = tokens[index]
+                index += 1
+            elif has_value and not flag.metavar:
+                raise UsageError(f"{name} takes no value")
+            self._take(flag, value)
+
+    def _take(self, flag: Flag, value: str) -> None:
+        name = flag.name
+        if flag.choices and value not in flag.choices:
+            allowed = " or ".join(flag.choices)
+            raise UsageError(f"{name} must be {allowed}, not {value!r}")
+        if name == "--output":
+            self.json = value == "json"
+        elif name == "--debug":
+            self.debug = True
+        elif name == "--version":
+            self.version = True
+        elif name == "--mcp":
+            self.mcp = True
+        elif name == "--print-config":
+            self.print_config = True
+        elif name == "--timeout":
+            self.timeout = _seconds(value)
+        else:
+            self.asked[name] = value
+
+
+def _seconds(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not (seconds > 0 and _finite(seconds)):
+        raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
+    return seconds
+
+
+def _terminal_width() -> int:
+    try:
+        return os.get_terminal_size(sys.stdout.fileno()).columns - 2
+    except (OSError, ValueError):
+        columns = os.environ.get("COLUMNS", "")
+        return int(columns) - 2 if columns.isdigit() and int(columns) > 20 else 78
+
+
+def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
+    """An ArgumentParser whose errors become usage errors instead of exiting."""
+    import argparse
+
+    class Parser(argparse.ArgumentParser):
+        def error(self, message: str) -> NoReturn:
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+
+    width = _terminal_width()
+
+    def formatter(prog: str) -> argparse.HelpFormatter:
+        return argparse.RawDescriptionHelpFormatter(prog, width=width)
+
+    return Parser(
+        prog=prog,
+        description=description or None,
+        epilog=epilog or None,
+        formatter_class=formatter,
+        argument_default=argparse.SUPPRESS,
+        allow_abbrev=False,
+    )
+
+
+def _find(tokens: list[str]) -> tuple[str, list[str]]:
+    """The longest command or group path at the start of `tokens`, and what follows it."""
+    node = ""
+    index = 0
+    while index < len(tokens) and node in GROUPS:
+        token = tokens[index]
+        if token.startswith("-"):
+            break
+        child = f"{node} {token}".lstrip()
+        if child not in COMMANDS and child not in GROUPS:
+            names = [name for name, _ in GROUPS[node]]
+            import difflib
+
+            close = difflib.get_close_matches(token, names, n=1)
+            hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
+            raise UsageError(f"unknown command {token!r}", hint=hint)
+        node = child
+        index += 1
+    return node, tokens[index:]
+
+
+def _read_json_input(text: str) -> dict[str, Any]:
+    """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
+    import json
+
+    if text == "-":
+        text = sys.stdin.read()
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"--json input is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise UsageError("--json input must be a JSON object whose keys are parameter names")
+    return data
+
+
+def _for_agents() -> str:
+    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    return (
+        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
+        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
+        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
+        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+    )
+
+
+def _agents_md() -> str:
+    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
+    # NOTE: in a generated tool, `__file__` is the tool itself.
+    here = os.path.dirname(os.path.abspath(__file__))
+    for folder in (here, os.path.dirname(here)):
+        agents = os.path.join(folder, "AGENTS.md")
+        if os.path.isfile(agents):
+            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
+            return f"; read {shown}"
+    return ""
+
+
+def _describe(invocation: _Invocation) -> object | None:
+    """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
+    asked, rest = invocation.asked, invocation.rest
+    if "--config" in asked and not _CONFIG:
+        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    if "--llms" in asked:
+        return _print_json(_LLMS_JSON, None)
+    if rest[:1] == ["schema"]:
+        words = [word for word in rest[1:] if word not in HELP_FLAGS]
+        path = " ".join(words)
+    elif "--schema" in asked:
+        path, extra = _find(rest)
+        if extra and extra[0] not in HELP_FLAGS:
+            path = " ".join((path, *extra)).strip()
+    else:
+        return None
+    import json
+
+    document = json.loads(_SCHEMA_JSON)
+    commands = document["commands"]
+    if not path:
+        document["commands"] = [c for c in commands if not c.get("hidden")]
+        return _print_json(document, asked.get("--field"), json_text=False)
+    chosen = [c for c in commands if c["name"] == path or c["name"].startswith(path + " ")]
+    if not chosen:
+        raise UsageError(f"unknown command {path!r}", hint=f"run '{PROGRAM} schema' for all")
+    if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
+        return _print_json(chosen[0], asked["--field"], json_text=False)
+    document["commands"] = [c for c in chosen if not c.get("hidden") or c["name"] == path]
+    return _print_json(document, asked.get("--field"), json_text=False)
+
+
+def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
+    """Print one JSON document (or the part at the dotted path `field`); indented for people."""
+    import json
+
+    if json_text:
+        data = json.loads(data)
+    for part in field.split(".") if field else ():
+        data = _part(data, part, field or "")
+    indent = 2 if sys.stdout.isatty() else None
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=indent) + "\n")
+    return _PRINTED
+
+
+def _part(data: Any, part: str, field: str) -> Any:
+    """One step of a `--field` path: a key, a list index, or the item with that `name`."""
+    if isinstance(data, dict) and part in data:
+        return data[part]
+    if isinstance(data, list):
+        if part.isdigit() and int(part) < len(data):
+            return data[int(part)]
+        for item in data:
+            if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):
+                return item
+    raise UsageError(f"--field {field}: nothing at {part!r}")
+
+
+def _loosen(parser: argparse.ArgumentParser) -> None:
+    """Under --explain, positional arguments may be left out."""
+    for action in parser._actions:
+        if not action.option_strings and action.nargs in (None, "+"):
+            action.nargs = "?" if action.nargs is None else "*"
+            action.required = False
+
+
+def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
+    """`CMD --explain OPTION`: where the option's value came from, and what it beat."""
+    option = invocation.asked["--explain"]
+    key = option.lstrip("-").replace("-", "_")
+    if key not in command.keys:
+        keys = ", ".join(command.keys) or "none"
+        raise UsageError(
+            f"{call.context.command} has no option {option!r}", hint=f"options: {keys}"
+        )
+    call.sources.full = True
+    try:
+        command.run(call)
+    except _Explained:
+        pass
+    entry = call.provenance.get(key)
+    if entry is None:
+        raise UsageError(f"{key} is an argument: its value always comes from the command line")
+    labels = (entry["from"], entry["from"].removeprefix("flag "), key)
+    problems = [p for p in call.problems if p.split(":")[0] in labels]
+    if invocation.json:
+        return {"option": key, **entry, "problems": problems}
+    if entry.get("secret"):
+        shown = "<secret>"
+    else:
+        shown = _dumps(entry["value"]) if "value" in entry else "(no valid value)"
+    lines = [f"{key} = {shown}   from {entry['from']}"]
+    candidates = []
+    for candidate in entry["candidates"]:
+        if "value" not in candidate and not candidate.get("set"):
+            candidates.append(f"{candidate['from']} (unset)")
+        elif entry.get("secret"):
+            candidates.append(f"{candidate['from']} (set)")
+        else:
+            candidates.append(f"{candidate['from']} {_dumps(candidate['value'])}")
+    lines.append("  candidates: " + ", ".join(candidates))
+    lines += [f"  problem: {problem}" for problem in problems]
+    sys.stdout.write("\n".join(lines) + "\n")
+    return _PRINTED
+
+
+#: Words answered before argv is parsed at all.
 _BUILTINS = ("completion", "__complete", "--skill")
+
+
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
-_COMPLETION_HELP = r"""usage: settings completion {bash,zsh,fish,pwsh}
-
-Print the shell completion script of settings. It completes commands, groups, options,
-choices and file names; pressing TAB never runs settings, except for values its author
-completes with a function (through 'settings __complete').
-
-install:
-  bash  settings completion bash > ~/.local/share/bash-completion/completions/settings
-        (with the bash-completion package; or add  eval "$(settings completion bash)"  to ~/.bashrc)
-  zsh   settings completion zsh > "${fpath[1]}/_settings"
-        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)
-  fish  settings completion fish > ~/.config/fish/completions/settings.fish
-  pwsh  settings completion pwsh >> $PROFILE   (PowerShell 7.3 or later)
-"""
 
 
 def _builtin(args: list[str]) -> int:
@@ -1394,7 +1540,7 @@ def _builtin(args: list[str]) -> int:
         sys.stdout.write(_SKILL)
         return 0
     rest = args[1:]
-    if not rest or rest[0] in _HELP:
+    if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
         sys.stdout.write(_COMPLETION_HELP)
@@ -1406,28 +1552,19 @@ def _builtin(args: list[str]) -> int:
     return 0
 
 
-def _root_extras(parser: argparse.ArgumentParser, children: Any) -> None:
-    """The root help's built-ins: --skill and the completion command."""
-    parser.add_argument("--skill", action="store_true", help="print an Agent Skill (SKILL.md) and exit")
-    children.add_parser("completion", help="print a shell completion script (bash, zsh, fish, pwsh)")
-
-
-def _agents_md() -> str:
-    """`; read AGENTS.md` when one sits beside the tool or one directory up, else nothing."""
-    here = os.path.dirname(os.path.abspath(__file__))
-    for folder in (here, os.path.dirname(here)):
-        agents = os.path.join(folder, "AGENTS.md")
-        if os.path.isfile(agents):
-            shown = os.path.relpath(agents) if agents.startswith(os.getcwd()) else agents
-            return f"; read {shown}"
-    return ""
+def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
+    """The root help's built-in command: completion."""
+    children.add_parser(
+        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
+    )
 
 
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
         found = _candidates(words)
-    except Exception:  # noqa: BLE001 (a completer that raises offers nothing)
+    except Exception:  # noqa: BLE001
+        # NOTE: a completer that raises offers nothing; TAB must never print an error.
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
     return 0
@@ -1441,7 +1578,8 @@ def _candidates(words: list[str]) -> list[str]:
     while index < len(before) and node in GROUPS:
         token = before[index]
         index += 1
-        if token in ("-o", "--output"):
+        tool_flag = _flag(token)
+        if tool_flag is not None and tool_flag.metavar and tool_flag.name != "--json":
             index += 1
         elif not token.startswith("-"):
             node = f"{node} {token}".lstrip()
@@ -1482,7 +1620,6 @@ def _candidates(words: list[str]) -> list[str]:
                 _remember(slot, value, options, raw)
             else:
                 want = slot
-    prefix = ""
     if want is None and not rest and partial.startswith("-") and "=" in partial:
         flag, _, partial = partial.partition("=")
         want = by_flag.get(flag)
@@ -1494,7 +1631,8 @@ def _candidates(words: list[str]) -> list[str]:
         return []
     context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
     stdout = sys.stdout
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (a completer's prints must not reach the shell)
+    # NOTE: a completer's prints must not reach the shell.
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
         offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
         found = []
@@ -1503,7 +1641,7 @@ def _candidates(words: list[str]) -> list[str]:
             value = str(value)
             if value.startswith(partial) and "\n" not in value:
                 text = " ".join(str(description).split())
-                found.append(prefix + value + (f"\t{text}" if text else ""))
+                found.append(value + (f"\t{text}" if text else ""))
     finally:
         sys.stdout.close()
         sys.stdout = stdout
@@ -1518,7 +1656,11 @@ def _coerce(slot: tuple[Any, ...], text: str) -> Any:
 
 
 def _remember(
-    slot: tuple[Any, ...], text: str, options: dict[str, Any], raw: dict[str, Any], into: bool = True
+    slot: tuple[Any, ...],
+    text: str,
+    options: dict[str, Any],
+    raw: dict[str, Any],
+    into: bool = True,
 ) -> None:
     """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
     name, mode = slot[0], slot[2]
@@ -1532,8 +1674,860 @@ def _remember(
             options[name] = _coerce(slot, text)
 
 
+class _Codec:
+    """JSON for the protocol, from CPython's C accelerator when there is one.
+
+    `import json` costs more start-up time than the rest of the server (it imports `re`);
+    `_json` is what `json` itself runs on, so the results are the same.
+    """
+
+    def __init__(self) -> None:
+        try:
+            import _json
+        except ImportError:
+            import json
+
+            def compact(value: object) -> str:
+                return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+            self.load: Callable[[str], Any] = json.loads
+            self.compact: Callable[[object], str] = compact
+            self.envelope: Callable[[object], str] = _dumps
+            self.string: Callable[[str], str] = compact
+            return
+        self.strict = True
+        self.object_hook = self.object_pairs_hook = None
+        self.parse_float, self.parse_int = float, int
+        self.parse_constant = {
+            "NaN": float("nan"),
+            "Infinity": float("inf"),
+            "-Infinity": float("-inf"),
+        }.__getitem__
+        codec: Any = _json
+        scan = codec.make_scanner(self)
+        # NOTE: the same separators and flags as `json.dumps(ensure_ascii=False)`, so an
+        # envelope is byte for byte what `--json` prints.
+        encoder = codec.make_encoder
+        quote = codec.encode_basestring
+        packed = encoder(None, self.default, quote, None, ":", ",", False, False, True)
+        spaced = encoder(None, self.default, quote, None, ": ", ", ", False, False, True)
+
+        def load(text: str) -> Any:
+            text = text.strip(" \t\r\n")
+            try:
+                value, end = scan(text, 0)
+            except Exception:  # noqa: BLE001
+                # NOTE: StopIteration, or SystemError: the scanner reports its errors through
+                # json.decoder, which is not imported.
+                raise ValueError("not JSON") from None
+            if end != len(text):
+                raise ValueError("extra data after the JSON value")
+            return value
+
+        self.load = load
+        self.compact = lambda value: "".join(packed(value, 0))
+        self.string = quote
+        self.envelope = lambda value: "".join(spaced(value, 0))
+
+    @staticmethod
+    def default(value: object) -> object:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+class _McpError(Exception):
+    """A JSON-RPC error answer: code, message and optional data."""
+
+    def __init__(self, code: int, message: str, data: object = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+
+class _Stdout:
+    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
+
+    def __init__(self, fallback: Any) -> None:
+        import _thread
+
+        self.buffers: dict[int, list[str]] = {}
+        self.fallback = fallback
+        self.encoding = "utf-8"
+        self.thread = _thread.get_ident
+
+    def write(self, text: str) -> int:
+        buffer = self.buffers.get(self.thread())
+        if buffer is None:
+            return int(self.fallback.write(text))
+        buffer.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.fallback.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _read_line(readline: Callable[[], bytes]) -> bytes:
+    """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
+    the input like an end of file, whichever thread was reading it."""
+    try:
+        return readline()
+    except (OSError, ValueError) as error:
+        sys.stderr.write(f"{PROGRAM}: mcp: cannot read stdin ({error}); stopping\n")
+        return b""
+
+
+def _print_config() -> int:
+    """Print the `mcpServers` block that starts this tool as an MCP server."""
+    import json
+    import shutil
+
+    name = os.path.basename(sys.argv[0] or "")
+    found = shutil.which(name) if name and not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
+        server: dict[str, Any] = {"command": name, "args": ["--mcp"]}
+    else:
+        # NOTE: in a generated tool, `__file__` is the tool itself.
+        module = os.path.abspath(__file__)
+        server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
+    sys.stdout.write(json.dumps({"mcpServers": {PROGRAM: server}}, indent=2) + "\n")
+    return 0
+
+
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+
+
+_MCP_MODERN = "2026-07-28"
+
+
+_MCP_META = "io.modelcontextprotocol/"
+
+
+#: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
+_MCP_PATIENCE = 0.005
+
+
+class _Request:
+    """One tools/call in flight."""
+
+    __slots__ = ("cancelled", "context", "key", "last", "server", "token")
+
+    def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
+        self.server = server
+        self.key = key
+        self.context = context
+        self.token = token
+        self.last: float | None = None
+        self.cancelled = False
+
+    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
+        self.server.progress(self, done, total, message)
+
+
+def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
+    """Progress of a call that asked for none (it must not reach a terminal either)."""
+
+
+class _McpServer:
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras.
+
+    The main thread reads stdin and runs each tools/call itself, as a plain loop would: no
+    thread hand-off on the way, which is what makes lock-step calls fast. A watchdog thread
+    notices a call that runs longer than `_MCP_PATIENCE` and takes over reading, so
+    cancellations still arrive and further calls run at once, on worker threads. The next
+    line it reads after the long call ends goes back to the main thread, which reads again.
+    """
+
+    def __init__(self, debug: bool) -> None:
+        import _thread
+
+        self.codec = _Codec()
+        self.debug = debug
+        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
+        self.lock = _thread.allocate_lock()
+        self.inflight: dict[str, _Request] = {}
+        self.idle: list[Any] = []
+        self.thread = _thread.get_ident
+        self.main = self.thread()
+        #: Counts the calls the main thread has started; `running` is the current one, or 0.
+        self.started = self.running = 0
+        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
+        self.relaying = self.waiting = self.parked = False
+        self.handed: bytes | None = None
+        self.wake = _thread.allocate_lock()
+        self.wake.acquire()
+        self.unpark = _thread.allocate_lock()
+        self.unpark.acquire()
+        self.watching = False
+        self.out = os.dup(1)
+        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
+        # protocol stream; the protocol goes to the private descriptor `self.out`.
+        os.dup2(2, 1)
+        self.stdout = _Stdout(sys.stderr)
+        sys.stdout = cast("Any", self.stdout)
+        self.broken = False
+
+    def write(self, text: str) -> None:
+        """Write one message; the caller holds `self.lock` when calls may be running."""
+        data = (text + "\n").encode("utf-8", "backslashreplace")
+        while data and not self.broken:
+            try:
+                data = data[os.write(self.out, data) :]
+            except OSError:
+                self.broken = True
+
+    def send(self, text: str) -> None:
+        with self.lock:
+            self.write(text)
+
+    def reply(self, ident: str, result: str) -> None:
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
+
+    def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
+        error: dict[str, Any] = {"code": code, "message": message}
+        if data is not None:
+            error["data"] = data
+        self.send('{"jsonrpc":"2.0","id":' + ident + ',"error":' + self.dumps(error) + "}")
+
+    def dumps(self, value: object) -> str:
+        return self.codec.compact(value)
+
+    def serve(self) -> int:
+        readline = sys.stdin.buffer.readline
+        while True:
+            # NOTE: without the lock: `relaying` only turns true while the main thread runs a
+            # call, and the watchdog sets `handed` before it clears `relaying`.
+            line = (
+                _read_line(readline) if not self.relaying and self.handed is None else self.take()
+            )
+            if not line:
+                break
+            self.dispatch(line)
+        while self.inflight:
+            import time
+
+            time.sleep(0.002)
+        return 0
+
+    def dispatch(self, line: bytes) -> None:
+        if line.strip():
+            try:
+                self.handle(line)
+            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                self.fail("null", -32603, "Internal error")
+
+    def take(self) -> bytes:
+        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
+        with self.lock:
+            wait = self.waiting = self.handed is None
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted (Windows).
+        while wait and not self.wake.acquire(timeout=0.25):
+            pass
+        line, self.handed = self.handed, None
+        return line or b""
+
+    def watch(self) -> None:
+        """The watchdog: take over reading stdin while a call on the main thread runs long."""
+        import time
+
+        quiet = 0
+        while True:
+            running, started = self.running, self.started
+            time.sleep(_MCP_PATIENCE)
+            with self.lock:
+                # NOTE: not after the end of input was handed back: nothing is left to read.
+                relay = running != 0 and self.running == running and self.handed is None
+                quiet = quiet + 1 if self.started == started else 0
+                # NOTE: parked after a quiet second, so an idle server does not wake up 200
+                # times a second; the next call unparks it.
+                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                self.relaying = relay
+            if relay:
+                self.relay()
+            elif park:
+                self.unpark.acquire()
+                quiet = 0
+
+    def relay(self) -> None:
+        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
+        readline = sys.stdin.buffer.readline
+        while True:
+            line = _read_line(readline)
+            with self.lock:
+                back = self.waiting or not line
+                if back:
+                    self.handed = line
+                    self.relaying = False
+                    if self.waiting:
+                        self.waiting = False
+                        self.wake.release()
+            if back:
+                return
+            self.dispatch(line)
+
+    def handle(self, line: bytes) -> None:
+        try:
+            message = self.codec.load(line.decode("utf-8"))
+        except (ValueError, RecursionError):
+            self.fail("null", -32700, "Parse error")
+            return
+        if not isinstance(message, dict):
+            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
+            return
+        method = message.get("method")
+        if "id" not in message:
+            if isinstance(method, str):
+                self.notify(method, message.get("params"))
+            else:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        request_id = message["id"]
+        if not isinstance(method, str):
+            if "result" not in message and "error" not in message:
+                self.fail("null", -32600, "Invalid Request: no method")
+            return
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
+            return
+        ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
+        try:
+            if message.get("jsonrpc") != "2.0":
+                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
+            self.request(ident, method, message.get("params"))
+        except _McpError as error:
+            self.fail(ident, error.code, error.message, error.data)
+
+    def notify(self, method: str, params: object) -> None:
+        if method != "notifications/cancelled" or not isinstance(params, dict):
+            return
+        request_id = params.get("requestId")
+        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+            return
+        with self.lock:
+            request = self.inflight.get(self.dumps(request_id))
+            if request is not None:
+                request.cancelled = True
+        if request is not None:
+            request.context.cancelled.set()
+
+    def request(self, ident: str, method: str, params: object) -> None:
+        handler = _MCP_METHODS.get(method)
+        if handler is None:
+            raise _McpError(-32601, f"Method not found: {method}")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise _McpError(-32602, "Invalid params: expected an object")
+        modern = method != "initialize" and self.modern(params)
+        result = handler(self, ident, params, modern)
+        if result is not None:
+            self.reply(ident, result)
+
+    def initialize(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        asked = params.get("protocolVersion")
+        info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
+        if DESCRIPTION:
+            info["description"] = DESCRIPTION
+        result: dict[str, Any] = {
+            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
+            "capabilities": {"tools": {"listChanged": False}},
+            "serverInfo": info,
+        }
+        if DESCRIPTION:
+            result["instructions"] = DESCRIPTION
+        return self.dumps(result)
+
+    def ping(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        if modern:
+            raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
+        return "{}"
+
+    def discover(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        if not modern:
+            raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+        discover: dict[str, Any] = {
+            "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
+            "capabilities": {"tools": {"listChanged": False}},
+            "ttlMs": 3600000,
+            "cacheScope": "public",
+        }
+        if DESCRIPTION:
+            discover["instructions"] = DESCRIPTION
+        return self.complete(self.dumps(discover))
+
+    def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        cursor = params.get("cursor")
+        if cursor is not None and cursor != "":
+            raise _McpError(-32602, "Invalid params: unknown cursor")
+        tools = _MCP_TOOLS_JSON
+        if modern:
+            tools = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + tools[1:])
+        return tools
+
+    def modern(self, params: dict[str, Any]) -> bool:
+        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
+        meta = params.get("_meta")
+        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
+            return False
+        version = meta[_MCP_META + "protocolVersion"]
+        if version != _MCP_MODERN:
+            raise _McpError(
+                -32022,
+                "Unsupported protocol version",
+                {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version},
+            )
+        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
+            raise _McpError(
+                -32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required"
+            )
+        return True
+
+    def complete(self, result: str) -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta`."""
+        info = self.dumps({"name": PROGRAM, "version": VERSION})
+        stamp = '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + "}"
+        return stamp + ("," + result[1:] if result != "{}" else "}")
+
+    def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
+        """`tools/call`: run on this thread, or on a worker while the main thread is busy."""
+        name = params.get("name")
+        if not isinstance(name, str):
+            raise _McpError(-32602, "Invalid params: name must be a string")
+        entry = _MCP_NAMES.get(name)
+        if entry is None:
+            raise _McpError(-32602, f"Unknown tool: {name}")
+        arguments = params.get("arguments")
+        if arguments is None:
+            arguments = {}
+        if not isinstance(arguments, dict):
+            raise _McpError(-32602, "Invalid params: arguments must be an object")
+        meta = params.get("_meta")
+        token = meta.get("progressToken") if isinstance(meta, dict) else None
+        if isinstance(token, bool) or not isinstance(token, (str, int)):
+            token = None
+        context = Context(entry[0], True)
+        request = _Request(self, ident, context, token)
+        context._report = _no_progress if token is None else request.report
+        inline = self.thread() == self.main
+        with self.lock:
+            if ident in self.inflight:
+                raise _McpError(-32600, "Invalid Request: this id is already in use")
+            self.inflight[ident] = request
+            if inline:
+                self.started += 1
+                self.running = self.started
+                if self.parked:
+                    self.parked = False
+                    self.unpark.release()
+        if not inline:
+            try:
+                self.submit(lambda: self.run(request, name, entry, arguments, modern))
+            except RuntimeError as error:  # no thread could be started
+                with self.lock:
+                    del self.inflight[ident]
+                raise _McpError(-32603, f"Internal error: {error}") from None
+            return
+        if not self.watching:
+            import _thread
+
+            self.watching = True
+            try:
+                _thread.start_new_thread(self.watch, ())
+            except RuntimeError as error:
+                sys.stderr.write(
+                    f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                )
+        try:
+            self.run(request, name, entry, arguments, modern)
+        finally:
+            with self.lock:
+                self.running = 0
+
+    def progress(
+        self, request: _Request, done: float, total: float | None, message: str | None
+    ) -> None:
+        if not _Float.check(done) or not _finite(done):
+            return
+        params: dict[str, Any] = {"progressToken": request.token, "progress": done}
+        if _Float.check(total) and _finite(total or 0):
+            params["total"] = total
+        if isinstance(message, str):
+            params["message"] = message
+        with self.lock:
+            # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
+            if self.inflight.get(request.key) is not request or request.cancelled:
+                return
+            if request.last is not None and done <= request.last:
+                return
+            request.last = done
+            text = '{"jsonrpc":"2.0","method":"notifications/progress","params":'
+            self.write(text + self.dumps(params) + "}")
+
+    def submit(self, job: Callable[[], None]) -> None:
+        """Run `job` on an idle worker thread, or on a new one."""
+        import _thread
+
+        try:
+            worker = self.idle.pop()
+        except IndexError:
+            worker = [job, _thread.allocate_lock()]
+            worker[1].acquire()
+            _thread.start_new_thread(self.work, (worker,))
+            return
+        worker[0] = job
+        worker[1].release()
+
+    def work(self, worker: list[Any]) -> None:
+        while True:
+            job, worker[0] = worker[0], None
+            try:
+                job()
+            except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+            self.idle.append(worker)
+            worker[1].acquire()
+
+    def run(
+        self,
+        request: _Request,
+        name: str,
+        entry: tuple[str, bool],
+        arguments: dict[str, Any],
+        modern: bool,
+    ) -> None:
+        """Run one tools/call on this thread and answer it, unless it was cancelled."""
+        thread = self.thread()
+        printed: list[str] = []
+        self.stdout.buffers[thread] = printed
+        context = request.context
+        try:
+            command = COMMANDS[entry[0]]
+            _check_keys(command, arguments)
+            call = _Call(arguments, "json", context, _Sources(entry[0]))
+            call.sources.full = True
+            # NOTE: the same envelope a `--json` caller gets, provenance included.
+            envelope = _execute(command, call)
+        except KeyboardInterrupt as error:
+            # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
+            # while the server waits for input; raised by a handler on a worker, it is an error.
+            if thread == self.main:
+                raise
+            envelope = _failure(_as_error(error, self.debug))
+        except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
+            envelope = _failure(_as_error(error, self.debug))
+        finally:
+            context.close()
+            del self.stdout.buffers[thread]
+        try:
+            string = self.codec.string
+            content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
+            if printed:
+                content += '},{"type":"text","text":' + string("".join(printed))
+            result = '{"content":' + content + "}]"
+            if envelope["ok"]:
+                data = envelope["data"]
+                structured = {"result": data} if entry[1] else data
+                result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+            else:
+                result += ',"isError":true}'
+            if modern:
+                result = self.complete(result)
+            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
+        except Exception as error:  # noqa: BLE001 (still answer, and free the id)
+            failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
+            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"
+        with self.lock:
+            if not request.cancelled:
+                self.write(answer)
+            del self.inflight[request.key]
+
+
+#: Each request method and the server's handler of it; a handler returns the result as JSON
+#: text, or None when it answers by itself (a tools/call may answer later, from a worker).
+_MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
+    "initialize": _McpServer.initialize,
+    "ping": _McpServer.ping,
+    "server/discover": _McpServer.discover,
+    "tools/list": _McpServer.tools,
+    "tools/call": _McpServer.call,
+}
+
+
+def _serve_mcp(invocation: _Invocation) -> int:
+    """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
+    if invocation.print_config:
+        return _print_config()
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
+    server = _McpServer(_debugging(invocation.debug))
+    try:
+        return server.serve()
+    except KeyboardInterrupt:
+        if server.relaying:
+            # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
+            # wait for that read's lock (and abort); nothing is left to flush but stderr.
+            sys.stderr.flush()
+            os._exit(130)
+        raise
+
+
+def _exit_codes() -> str:
+    """The root help's table of exit codes, from the tool's error kinds."""
+    rows = sorted(ERRORS.items(), key=lambda item: item[1][0])
+    return "exit codes:\n  0    success\n" + "".join(
+        f"  {code:<4} {kind}\n" for kind, (code, _) in rows
+    )
+
+
+def _group_help(group: str) -> str:
+    """Help for the program or one of its groups: what it does, its flags, what it contains."""
+    prog = f"{PROGRAM} {group}".strip()
+    description = GROUP_HELP.get(group, "") if group else DESCRIPTION
+    epilog = _exit_codes() + _for_agents() if not group else ""
+    parser = _new_parser(prog, description, epilog)
+    for flag in FLAGS:
+        if (flag.scope == "root" and group) or (flag.config_only and not _CONFIG):
+            continue
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        if not flag.metavar:
+            parser.add_argument(*names, action="store_true", help=flag.help)
+        elif flag.name == "--json":
+            parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
+        else:
+            parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
+    children = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name, summary in GROUPS[group]:
+        children.add_parser(name, help=summary.replace("%", "%%"))
+    if not group:
+        _root_extras(children)
+    return parser.format_help()
+
+
+def run(invocation: _Invocation) -> object:
+    """Find the command in argv, read its input, and run it; return its envelope."""
+    described = _describe(invocation)
+    if described is not None:
+        return described
+    path, rest = _find(invocation.rest)
+    if path in GROUPS:
+        if invocation.version and not path:
+            return {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
+        if rest and rest[0] not in HELP_FLAGS:
+            raise UsageError(
+                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
+            )
+        if invocation.json and not rest:
+            children = ", ".join(name for name, _ in GROUPS[path])
+            raise UsageError("missing command", hint=f"commands: {children}")
+        sys.stdout.write(_group_help(path))
+        return _PRINTED
+    command = COMMANDS[path]
+    if invocation.json_input is not None:
+        if rest:
+            raise UsageError(
+                f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
+            )
+        raw = _read_json_input(invocation.json_input)
+        _check_keys(command, raw)
+        source = "json"
+    else:
+        examples = "".join(f"  {example}\n" for example in command.examples)
+        parser = _new_parser(
+            f"{PROGRAM} {path}", command.description, f"examples:\n{examples}" if examples else ""
+        )
+        command.build(parser)
+        if "--explain" in invocation.asked:
+            _loosen(parser)
+        raw = vars(parser.parse_args(rest))
+        source = "flag"
+    context = Context(path, invocation.json)
+    stdout = sys.stdout
+    if invocation.json:
+        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler
+        # prints goes to stderr instead.
+        sys.stdout = sys.stderr
+    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call.sources.full = invocation.json
+    try:
+        if "--explain" in invocation.asked:
+            call.explaining = True
+            explained = _explain(command, call, invocation)
+            return explained if explained is _PRINTED else {"ok": True, "data": explained}
+        return _execute(command, call, invocation.timeout, invocation.json)
+    finally:
+        sys.stdout = stdout
+        context.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the tool with `argv` (default: the command line); return the exit code."""
+    args = sys.argv[1:] if argv is None else list(argv)
+    invocation: _Invocation | None = None
+    try:
+        if args and args[0] in _BUILTINS:
+            return _builtin(args)
+        invocation = _Invocation(args)
+        if invocation.mcp or invocation.print_config:
+            if not invocation.mcp:
+                raise UsageError(
+                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
+                )
+            return _serve_mcp(invocation)
+        if invocation.version and not invocation.rest:
+            if not invocation.json:
+                sys.stdout.write(f"{PROGRAM} {VERSION}\n")
+                return 0
+            envelope: Any = {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
+        else:
+            envelope = run(invocation)
+        if envelope is _PRINTED:
+            return 0
+        if invocation.json:
+            sys.stdout.write(_dumps(envelope) + "\n")
+        else:
+            text = _text(_jsonable(envelope["data"]))
+            if text:
+                sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+        return 0
+    except CommandError as error:
+        json_mode = invocation.json if invocation else "--json" in args
+        return _write_error(error, json_mode, PROGRAM)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
+        # final flush does not fail again, and end quietly.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
+    except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
+        debug = _debugging(invocation is not None and invocation.debug)
+        failure = _as_error(error, debug)
+        return _write_error(failure, bool(invocation and invocation.json), PROGRAM)
+
+
+# ---- Tables: commands, groups, errors, result shapes ----
+
+COMMANDS: dict[str, _Command] = {
+    "connect": _Command(
+        summary="Say where it would connect; nothing is contacted.",
+        description="Say where it would connect; nothing is contacted.",
+        examples=("settings connect --host example.org --port 443",),
+        keys=("host", "port", "token", "mode", "retries", "verbose", "tag", "ratio"),
+        build=_build_connect,
+        run=_run_connect,
+        returns=("record", "Connection"),
+    ),
+    "apply": _Command(
+        summary="Apply the settings; asks first, or stops when nobody can answer.",
+        description="Apply the settings; asks first, or stops when nobody can answer.",
+        examples=("settings apply --yes",),
+        keys=("yes",),
+        build=_build_apply,
+        run=_run_apply,
+        returns=("map", _Any),
+    ),
+    "remote show": _Command(
+        summary="Show one remote by name.",
+        description="Show one remote by name.",
+        examples=(),
+        keys=("name",),
+        build=_build_remote_show,
+        run=_run_remote_show,
+        returns=_Str,
+    ),
+    "remote forget": _Command(
+        summary="Forget a remote (people only).",
+        description="Forget a remote (people only).",
+        examples=(),
+        keys=("name",),
+        build=_build_remote_forget,
+        run=_run_remote_forget,
+        returns=_Null,
+    ),
+}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("connect", "Say where it would connect; nothing is contacted."),
+        ("apply", "Apply the settings; asks first, or stops when nobody can answer."),
+        ("remote", "The remote end."),
+    ),
+    "remote": (("show", "Show one remote by name."), ("forget", "Forget a remote (people only).")),
+}
+
+#: Declared and built-in error kinds: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+    "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "refused": (5, "The server refused the connection."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
+}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Connection": (
+        {
+            "host": _Str,
+            "port": _Int,
+            "mode": _Str,
+            "retries": _Int,
+            "verbose": _Bool,
+            "tags": ("list", _Str),
+            "authenticated": _Bool,
+            "ratio": _Float,
+        },
+        ("host", "port", "mode", "retries", "verbose", "tags", "authenticated", "ratio"),
+    ),
+}
+
+
+# ---- What the tool says about itself ----
+
+#: Whether the tool reads a config file (`program(config=True)`).
+_CONFIG = True
+#: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
+_SCHEMA_JSON = '{"clispec":"0.3","name":"settings","version":"0.3.0","description":"Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"SETTINGS","config":{"files":["./settings.toml","./settings.json","$XDG_CONFIG_HOME/settings/config.toml","$XDG_CONFIG_HOME/settings/config.json","[tool.settings] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"connect","description":"Say where it would connect; nothing is contacted.","effects":"read_only","cardinality":"single","args":[{"name":"--host","type":"string","required":false,"default":"localhost","description":"The server\'s host name.","env":"SETTINGS_HOST"},{"name":"--port","type":"integer","short":"-p","required":false,"default":8080,"description":"The TCP port","env":"SETTINGS_PORT","minimum":1,"maximum":65535},{"name":"--token","type":"string","required":false,"description":"The API token","env":"SETTINGS_TOKEN","secret":true},{"name":"--mode","type":"string","required":false,"default":"safe","enum":["fast","safe"],"description":"How careful to be.","env":"SETTINGS_MODE"},{"name":"--retries","type":"integer","required":false,"default":3,"description":"How often to retry (env RETRIES).","env":"RETRIES","minimum":0},{"name":"--verbose","type":"boolean","required":false,"default":false,"description":"Talk more (never from the environment)."},{"name":"--tag","type":"string[]","required":false,"default":[],"description":"Tags to send; repeat for more.","env":"SETTINGS_TAG"},{"name":"--ratio","type":"number","required":false,"default":0.5,"description":"A fraction between 0 and 1.","env":"SETTINGS_RATIO","minimum":0.0,"maximum":1.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"example":{"args":["connect","--host","example.org","--port","443"]},"usage_examples":["settings connect --host example.org --port 443"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","effects":"idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false,"description":"Apply without asking.","env":"SETTINGS_YES"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"example":{"args":["apply","--yes"]},"usage_examples":["settings apply --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false}},{"name":"remote show","description":"Show one remote by name.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"origin","description":"The remote\'s name.","env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"example":{"args":["remote","show"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false}},{"name":"remote forget","description":"Forget a remote (people only).","effects":"non_idempotent","cardinality":"single","args":[{"name":"--name","type":"string","required":true,"env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","timeout","usage"],"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"refused","exit_code":5,"retryable":true,"description":"The server refused the connection."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
+#: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
+_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `settings <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `settings schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"connect","description":"Say where it would connect; nothing is contacted.","inputSchema":{"type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote show","description":"Show one remote by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+#: The `tools/list` result, as JSON text: spliced into answers, never parsed.
+_MCP_TOOLS_JSON = (
+    '{"tools":['
+    '{"name":"connect","title":"Say where it would connect; nothing is contacted.","description":"Say where it would connect; nothing is contacted.","inputSchema":{"type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"apply","title":"Apply the settings; asks first, or stops when nobody can answer.","description":"Apply the settings; asks first, or stops when nobody can answer.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"remote_show","title":"Show one remote by name.","description":"Show one remote by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
+    "]}"
+)
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "connect": ("connect", False),
+    "apply": ("apply", False),
+    "remote_show": ("remote show", True),
+}
+_COMPLETION_HELP = r"""usage: settings completion {bash,zsh,fish,pwsh}
+
+Print the shell completion script of settings. It completes commands, groups, options,
+choices and file names; pressing TAB never runs settings, except for values its author
+completes with a function (through 'settings __complete').
+
+install:
+  bash  settings completion bash > ~/.local/share/bash-completion/completions/settings
+        (with the bash-completion package; or add  eval "$(settings completion bash)"  to ~/.bashrc)
+  zsh   settings completion zsh > "${fpath[1]}/_settings"
+        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)
+  fish  settings completion fish > ~/.config/fish/completions/settings.fish
+  pwsh  settings completion pwsh >> $PROFILE   (PowerShell 7.3 or later)
+"""
+
+
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
-    """Each input of a command that has `complete=` values: (name, flags, mode, convert, fn, arity)."""
+    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
     return ()
 
 
@@ -1607,7 +2601,15 @@ __settings_child() {
 __settings_option() {
     case "$1|$2" in
 '|-o'|'|--output') REPLY='|--output' ;;
+'|--timeout') REPLY='|--timeout' ;;
+'|--field') REPLY='|--field' ;;
+'|--explain') REPLY='|--explain' ;;
+'|--config') REPLY='|--config' ;;
 'remote|-o'|'remote|--output') REPLY='remote|--output' ;;
+'remote|--timeout') REPLY='remote|--timeout' ;;
+'remote|--field') REPLY='remote|--field' ;;
+'remote|--explain') REPLY='remote|--explain' ;;
+'remote|--config') REPLY='remote|--config' ;;
 'connect|--host') REPLY='connect|--host' ;;
 'connect|-p'|'connect|--port') REPLY='connect|--port' ;;
 'connect|--token') REPLY='connect|--token' ;;
@@ -1616,11 +2618,27 @@ __settings_option() {
 'connect|--tag') REPLY='connect|--tag' ;;
 'connect|--ratio') REPLY='connect|--ratio' ;;
 'connect|-o'|'connect|--output') REPLY='connect|--output' ;;
+'connect|--timeout') REPLY='connect|--timeout' ;;
+'connect|--field') REPLY='connect|--field' ;;
+'connect|--explain') REPLY='connect|--explain' ;;
+'connect|--config') REPLY='connect|--config' ;;
 'apply|-o'|'apply|--output') REPLY='apply|--output' ;;
+'apply|--timeout') REPLY='apply|--timeout' ;;
+'apply|--field') REPLY='apply|--field' ;;
+'apply|--explain') REPLY='apply|--explain' ;;
+'apply|--config') REPLY='apply|--config' ;;
 'remote show|--name') REPLY='remote show|--name' ;;
 'remote show|-o'|'remote show|--output') REPLY='remote show|--output' ;;
+'remote show|--timeout') REPLY='remote show|--timeout' ;;
+'remote show|--field') REPLY='remote show|--field' ;;
+'remote show|--explain') REPLY='remote show|--explain' ;;
+'remote show|--config') REPLY='remote show|--config' ;;
 'remote forget|--name') REPLY='remote forget|--name' ;;
 'remote forget|-o'|'remote forget|--output') REPLY='remote forget|--output' ;;
+'remote forget|--timeout') REPLY='remote forget|--timeout' ;;
+'remote forget|--field') REPLY='remote forget|--field' ;;
+'remote forget|--explain') REPLY='remote forget|--explain' ;;
+'remote forget|--config') REPLY='remote forget|--config' ;;
         *) REPLY="" ;;
     esac
 }
@@ -1628,7 +2646,15 @@ __settings_option() {
 __settings_values() {
     case $1 in
         '|--output') __settings_add 'json' 'text' ;;
+        '|--timeout') ;;
+        '|--field') __settings_files ;;
+        '|--explain') ;;
+        '|--config') __settings_files ;;
         'remote|--output') __settings_add 'json' 'text' ;;
+        'remote|--timeout') ;;
+        'remote|--field') __settings_files ;;
+        'remote|--explain') ;;
+        'remote|--config') __settings_files ;;
         'connect|--host') ;;
         'connect|--port') ;;
         'connect|--token') ;;
@@ -1637,11 +2663,27 @@ __settings_values() {
         'connect|--tag') ;;
         'connect|--ratio') ;;
         'connect|--output') __settings_add 'json' 'text' ;;
+        'connect|--timeout') ;;
+        'connect|--field') __settings_files ;;
+        'connect|--explain') ;;
+        'connect|--config') __settings_files ;;
         'apply|--output') __settings_add 'json' 'text' ;;
+        'apply|--timeout') ;;
+        'apply|--field') __settings_files ;;
+        'apply|--explain') ;;
+        'apply|--config') __settings_files ;;
         'remote show|--name') ;;
         'remote show|--output') __settings_add 'json' 'text' ;;
+        'remote show|--timeout') ;;
+        'remote show|--field') __settings_files ;;
+        'remote show|--explain') ;;
+        'remote show|--config') __settings_files ;;
         'remote forget|--name') ;;
         'remote forget|--output') __settings_add 'json' 'text' ;;
+        'remote forget|--timeout') ;;
+        'remote forget|--field') __settings_files ;;
+        'remote forget|--explain') ;;
+        'remote forget|--config') __settings_files ;;
         'completion#'0) __settings_add 'bash' 'zsh' 'fish' 'pwsh' ;;
         *) return 1 ;;
     esac
@@ -1657,12 +2699,12 @@ __settings_children() {
 
 __settings_flags() {
     case $1 in
-        '') __settings_add '--json' '-o' '--output' '--debug' '-h' '--help' '--version' '--skill' ;;
-        'remote') __settings_add '--json' '-o' '--output' '--debug' '-h' '--help' ;;
-        'connect') __settings_add '--host' '-p' '--port' '--token' '--mode' '--retries' '--verbose' '--no-verbose' '--tag' '--ratio' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
-        'apply') __settings_add '--yes' '--no-yes' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
-        'remote show') __settings_add '--name' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
-        'remote forget') __settings_add '--name' '--json' '-o' '--output' '--debug' '-h' '--help' ;;
+        '') __settings_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
+        'remote') __settings_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
+        'connect') __settings_add '--host' '-p' '--port' '--token' '--mode' '--retries' '--verbose' '--no-verbose' '--tag' '--ratio' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
+        'apply') __settings_add '--yes' '--no-yes' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
+        'remote show') __settings_add '--name' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
+        'remote forget') __settings_add '--name' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
         'completion') __settings_add '-h' '--help' ;;
     esac
 }
@@ -1762,7 +2804,15 @@ __settings_child() {
 __settings_option() {
     case "$1|$2" in
         ('|-o'|'|--output') REPLY='|--output' ;;
+        ('|--timeout') REPLY='|--timeout' ;;
+        ('|--field') REPLY='|--field' ;;
+        ('|--explain') REPLY='|--explain' ;;
+        ('|--config') REPLY='|--config' ;;
         ('remote|-o'|'remote|--output') REPLY='remote|--output' ;;
+        ('remote|--timeout') REPLY='remote|--timeout' ;;
+        ('remote|--field') REPLY='remote|--field' ;;
+        ('remote|--explain') REPLY='remote|--explain' ;;
+        ('remote|--config') REPLY='remote|--config' ;;
         ('connect|--host') REPLY='connect|--host' ;;
         ('connect|-p'|'connect|--port') REPLY='connect|--port' ;;
         ('connect|--token') REPLY='connect|--token' ;;
@@ -1771,11 +2821,27 @@ __settings_option() {
         ('connect|--tag') REPLY='connect|--tag' ;;
         ('connect|--ratio') REPLY='connect|--ratio' ;;
         ('connect|-o'|'connect|--output') REPLY='connect|--output' ;;
+        ('connect|--timeout') REPLY='connect|--timeout' ;;
+        ('connect|--field') REPLY='connect|--field' ;;
+        ('connect|--explain') REPLY='connect|--explain' ;;
+        ('connect|--config') REPLY='connect|--config' ;;
         ('apply|-o'|'apply|--output') REPLY='apply|--output' ;;
+        ('apply|--timeout') REPLY='apply|--timeout' ;;
+        ('apply|--field') REPLY='apply|--field' ;;
+        ('apply|--explain') REPLY='apply|--explain' ;;
+        ('apply|--config') REPLY='apply|--config' ;;
         ('remote show|--name') REPLY='remote show|--name' ;;
         ('remote show|-o'|'remote show|--output') REPLY='remote show|--output' ;;
+        ('remote show|--timeout') REPLY='remote show|--timeout' ;;
+        ('remote show|--field') REPLY='remote show|--field' ;;
+        ('remote show|--explain') REPLY='remote show|--explain' ;;
+        ('remote show|--config') REPLY='remote show|--config' ;;
         ('remote forget|--name') REPLY='remote forget|--name' ;;
         ('remote forget|-o'|'remote forget|--output') REPLY='remote forget|--output' ;;
+        ('remote forget|--timeout') REPLY='remote forget|--timeout' ;;
+        ('remote forget|--field') REPLY='remote forget|--field' ;;
+        ('remote forget|--explain') REPLY='remote forget|--explain' ;;
+        ('remote forget|--config') REPLY='remote forget|--config' ;;
         (*) REPLY="" ;;
     esac
 }
@@ -1783,7 +2849,15 @@ __settings_option() {
 __settings_values() {
     case $1 in
         ('|--output') compadd -- 'json' 'text' ;;
+        ('|--timeout') ;;
+        ('|--field') _files ;;
+        ('|--explain') ;;
+        ('|--config') _files ;;
         ('remote|--output') compadd -- 'json' 'text' ;;
+        ('remote|--timeout') ;;
+        ('remote|--field') _files ;;
+        ('remote|--explain') ;;
+        ('remote|--config') _files ;;
         ('connect|--host') ;;
         ('connect|--port') ;;
         ('connect|--token') ;;
@@ -1792,11 +2866,27 @@ __settings_values() {
         ('connect|--tag') ;;
         ('connect|--ratio') ;;
         ('connect|--output') compadd -- 'json' 'text' ;;
+        ('connect|--timeout') ;;
+        ('connect|--field') _files ;;
+        ('connect|--explain') ;;
+        ('connect|--config') _files ;;
         ('apply|--output') compadd -- 'json' 'text' ;;
+        ('apply|--timeout') ;;
+        ('apply|--field') _files ;;
+        ('apply|--explain') ;;
+        ('apply|--config') _files ;;
         ('remote show|--name') ;;
         ('remote show|--output') compadd -- 'json' 'text' ;;
+        ('remote show|--timeout') ;;
+        ('remote show|--field') _files ;;
+        ('remote show|--explain') ;;
+        ('remote show|--config') _files ;;
         ('remote forget|--name') ;;
         ('remote forget|--output') compadd -- 'json' 'text' ;;
+        ('remote forget|--timeout') ;;
+        ('remote forget|--field') _files ;;
+        ('remote forget|--explain') ;;
+        ('remote forget|--config') _files ;;
         ('completion#'0) compadd -- 'bash' 'zsh' 'fish' 'pwsh' ;;
         (*) return 1 ;;
     esac
@@ -1812,12 +2902,12 @@ __settings_children() {
 
 __settings_flags() {
     case $1 in
-        ('') __settings_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) for this tool' ;;
-        ('remote') __settings_describe '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
-        ('connect') __settings_describe '--host' 'The server'\''s host name.' '-p' 'The TCP port' '--port' 'The TCP port' '--token' 'The API token' '--mode' 'How careful to be.' '--retries' 'How often to retry (env RETRIES).' '--verbose' 'Talk more (never from the environment).' '--no-verbose' 'Talk more (never from the environment).' '--tag' 'Tags to send; repeat for more.' '--ratio' 'A fraction between 0 and 1.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
-        ('apply') __settings_describe '--yes' 'Apply without asking.' '--no-yes' 'Apply without asking.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
-        ('remote show') __settings_describe '--name' 'The remote'\''s name.' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
-        ('remote forget') __settings_describe '--name' '' '--json' 'answer with one JSON envelope on stdout' '-o' 'output format' '--output' 'output format' '--debug' 'show tracebacks of internal errors' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('') __settings_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('remote') __settings_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('connect') __settings_describe '--host' 'The server'\''s host name.' '-p' 'The TCP port' '--port' 'The TCP port' '--token' 'The API token' '--mode' 'How careful to be.' '--retries' 'How often to retry (env RETRIES).' '--verbose' 'Talk more (never from the environment).' '--no-verbose' 'Talk more (never from the environment).' '--tag' 'Tags to send; repeat for more.' '--ratio' 'A fraction between 0 and 1.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('apply') __settings_describe '--yes' 'Apply without asking.' '--no-yes' 'Apply without asking.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('remote show') __settings_describe '--name' 'The remote'\''s name.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('remote forget') __settings_describe '--name' '' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('completion') __settings_describe '-h' 'show help' '--help' 'show help' ;;
     esac
 }
@@ -1911,8 +3001,24 @@ function __settings_option --argument-names key
     switch $key
         case '|-o' '|--output'
             echo '|--output'
+        case '|--timeout'
+            echo '|--timeout'
+        case '|--field'
+            echo '|--field'
+        case '|--explain'
+            echo '|--explain'
+        case '|--config'
+            echo '|--config'
         case 'remote|-o' 'remote|--output'
             echo 'remote|--output'
+        case 'remote|--timeout'
+            echo 'remote|--timeout'
+        case 'remote|--field'
+            echo 'remote|--field'
+        case 'remote|--explain'
+            echo 'remote|--explain'
+        case 'remote|--config'
+            echo 'remote|--config'
         case 'connect|--host'
             echo 'connect|--host'
         case 'connect|-p' 'connect|--port'
@@ -1929,16 +3035,48 @@ function __settings_option --argument-names key
             echo 'connect|--ratio'
         case 'connect|-o' 'connect|--output'
             echo 'connect|--output'
+        case 'connect|--timeout'
+            echo 'connect|--timeout'
+        case 'connect|--field'
+            echo 'connect|--field'
+        case 'connect|--explain'
+            echo 'connect|--explain'
+        case 'connect|--config'
+            echo 'connect|--config'
         case 'apply|-o' 'apply|--output'
             echo 'apply|--output'
+        case 'apply|--timeout'
+            echo 'apply|--timeout'
+        case 'apply|--field'
+            echo 'apply|--field'
+        case 'apply|--explain'
+            echo 'apply|--explain'
+        case 'apply|--config'
+            echo 'apply|--config'
         case 'remote show|--name'
             echo 'remote show|--name'
         case 'remote show|-o' 'remote show|--output'
             echo 'remote show|--output'
+        case 'remote show|--timeout'
+            echo 'remote show|--timeout'
+        case 'remote show|--field'
+            echo 'remote show|--field'
+        case 'remote show|--explain'
+            echo 'remote show|--explain'
+        case 'remote show|--config'
+            echo 'remote show|--config'
         case 'remote forget|--name'
             echo 'remote forget|--name'
         case 'remote forget|-o' 'remote forget|--output'
             echo 'remote forget|--output'
+        case 'remote forget|--timeout'
+            echo 'remote forget|--timeout'
+        case 'remote forget|--field'
+            echo 'remote forget|--field'
+        case 'remote forget|--explain'
+            echo 'remote forget|--explain'
+        case 'remote forget|--config'
+            echo 'remote forget|--config'
     end
 end
 
@@ -1946,8 +3084,20 @@ function __settings_values --argument-names key cur prefix
     switch $key
         case '|--output'
             __settings_add "$prefix" 'json' 'text'
+        case '|--timeout'
+        case '|--field'
+            __fish_complete_path "$cur"
+        case '|--explain'
+        case '|--config'
+            __fish_complete_path "$cur"
         case 'remote|--output'
             __settings_add "$prefix" 'json' 'text'
+        case 'remote|--timeout'
+        case 'remote|--field'
+            __fish_complete_path "$cur"
+        case 'remote|--explain'
+        case 'remote|--config'
+            __fish_complete_path "$cur"
         case 'connect|--host'
         case 'connect|--port'
         case 'connect|--token'
@@ -1958,14 +3108,38 @@ function __settings_values --argument-names key cur prefix
         case 'connect|--ratio'
         case 'connect|--output'
             __settings_add "$prefix" 'json' 'text'
+        case 'connect|--timeout'
+        case 'connect|--field'
+            __fish_complete_path "$cur"
+        case 'connect|--explain'
+        case 'connect|--config'
+            __fish_complete_path "$cur"
         case 'apply|--output'
             __settings_add "$prefix" 'json' 'text'
+        case 'apply|--timeout'
+        case 'apply|--field'
+            __fish_complete_path "$cur"
+        case 'apply|--explain'
+        case 'apply|--config'
+            __fish_complete_path "$cur"
         case 'remote show|--name'
         case 'remote show|--output'
             __settings_add "$prefix" 'json' 'text'
+        case 'remote show|--timeout'
+        case 'remote show|--field'
+            __fish_complete_path "$cur"
+        case 'remote show|--explain'
+        case 'remote show|--config'
+            __fish_complete_path "$cur"
         case 'remote forget|--name'
         case 'remote forget|--output'
             __settings_add "$prefix" 'json' 'text'
+        case 'remote forget|--timeout'
+        case 'remote forget|--field'
+            __fish_complete_path "$cur"
+        case 'remote forget|--explain'
+        case 'remote forget|--config'
+            __fish_complete_path "$cur"
         case 'completion#'0
             __settings_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
@@ -1991,19 +3165,32 @@ end
 function __settings_flags --argument-names node
     switch $node
         case ''
-            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
-            printf "%s\t%s\n" '-o' 'output format'
-            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
+            printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
+            printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
+            printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
+            printf "%s\t%s\n" '--version' 'print the version and exit'
+            printf "%s\t%s\n" '--skill' 'print an Agent Skill (SKILL.md) and exit'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
-            printf "%s\t%s\n" '--version' 'print the version and exit'
-            printf "%s\t%s\n" '--skill' 'print an Agent Skill (SKILL.md) for this tool'
         case 'remote'
-            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
-            printf "%s\t%s\n" '-o' 'output format'
-            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'connect'
@@ -2017,35 +3204,55 @@ function __settings_flags --argument-names node
             printf "%s\t%s\n" '--no-verbose' 'Talk more (never from the environment).'
             printf "%s\t%s\n" '--tag' 'Tags to send; repeat for more.'
             printf "%s\t%s\n" '--ratio' 'A fraction between 0 and 1.'
-            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
-            printf "%s\t%s\n" '-o' 'output format'
-            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'apply'
             printf "%s\t%s\n" '--yes' 'Apply without asking.'
             printf "%s\t%s\n" '--no-yes' 'Apply without asking.'
-            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
-            printf "%s\t%s\n" '-o' 'output format'
-            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'remote show'
             printf "%s\t%s\n" '--name' 'The remote\'s name.'
-            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
-            printf "%s\t%s\n" '-o' 'output format'
-            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'remote forget'
             printf "%s\t%s\n" '--name' ''
-            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout'
-            printf "%s\t%s\n" '-o' 'output format'
-            printf "%s\t%s\n" '--output' 'output format'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'completion'
@@ -2129,8 +3336,16 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--timeout' = '|--timeout'
+        '|--field' = '|--field'
+        '|--explain' = '|--explain'
+        '|--config' = '|--config'
         'remote|-o' = 'remote|--output'
         'remote|--output' = 'remote|--output'
+        'remote|--timeout' = 'remote|--timeout'
+        'remote|--field' = 'remote|--field'
+        'remote|--explain' = 'remote|--explain'
+        'remote|--config' = 'remote|--config'
         'connect|--host' = 'connect|--host'
         'connect|-p' = 'connect|--port'
         'connect|--port' = 'connect|--port'
@@ -2141,18 +3356,42 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--ratio' = 'connect|--ratio'
         'connect|-o' = 'connect|--output'
         'connect|--output' = 'connect|--output'
+        'connect|--timeout' = 'connect|--timeout'
+        'connect|--field' = 'connect|--field'
+        'connect|--explain' = 'connect|--explain'
+        'connect|--config' = 'connect|--config'
         'apply|-o' = 'apply|--output'
         'apply|--output' = 'apply|--output'
+        'apply|--timeout' = 'apply|--timeout'
+        'apply|--field' = 'apply|--field'
+        'apply|--explain' = 'apply|--explain'
+        'apply|--config' = 'apply|--config'
         'remote show|--name' = 'remote show|--name'
         'remote show|-o' = 'remote show|--output'
         'remote show|--output' = 'remote show|--output'
+        'remote show|--timeout' = 'remote show|--timeout'
+        'remote show|--field' = 'remote show|--field'
+        'remote show|--explain' = 'remote show|--explain'
+        'remote show|--config' = 'remote show|--config'
         'remote forget|--name' = 'remote forget|--name'
         'remote forget|-o' = 'remote forget|--output'
         'remote forget|--output' = 'remote forget|--output'
+        'remote forget|--timeout' = 'remote forget|--timeout'
+        'remote forget|--field' = 'remote forget|--field'
+        'remote forget|--explain' = 'remote forget|--explain'
+        'remote forget|--config' = 'remote forget|--config'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--timeout' = @('none')
+        '|--field' = @('file')
+        '|--explain' = @('none')
+        '|--config' = @('file')
         'remote|--output' = @('choice', 'json', 'text')
+        'remote|--timeout' = @('none')
+        'remote|--field' = @('file')
+        'remote|--explain' = @('none')
+        'remote|--config' = @('file')
         'connect|--host' = @('none')
         'connect|--port' = @('none')
         'connect|--token' = @('none')
@@ -2161,11 +3400,27 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--tag' = @('none')
         'connect|--ratio' = @('none')
         'connect|--output' = @('choice', 'json', 'text')
+        'connect|--timeout' = @('none')
+        'connect|--field' = @('file')
+        'connect|--explain' = @('none')
+        'connect|--config' = @('file')
         'apply|--output' = @('choice', 'json', 'text')
+        'apply|--timeout' = @('none')
+        'apply|--field' = @('file')
+        'apply|--explain' = @('none')
+        'apply|--config' = @('file')
         'remote show|--name' = @('none')
         'remote show|--output' = @('choice', 'json', 'text')
+        'remote show|--timeout' = @('none')
+        'remote show|--field' = @('file')
+        'remote show|--explain' = @('none')
+        'remote show|--config' = @('file')
         'remote forget|--name' = @('none')
         'remote forget|--output' = @('choice', 'json', 'text')
+        'remote forget|--timeout' = @('none')
+        'remote forget|--field' = @('file')
+        'remote forget|--explain' = @('none')
+        'remote forget|--config' = @('file')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
     }
     $listing = @{
@@ -2173,12 +3428,12 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote' = @(@('show', 'Show one remote by name.'), @('forget', 'Forget a remote (people only).'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) for this tool'))
-        'remote' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
@@ -2230,751 +3485,6 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
     }
 }
 """
-
-
-# ---- MCP: `--mcp` serves every command as a tool over stdio ----
-
-#: The `tools/list` result, as JSON text: spliced into answers, never parsed.
-_MCP_TOOLS_JSON = (
-    '{"tools":['
-    '{"name":"connect","title":"Say where it would connect; nothing is contacted.","description":"Say where it would connect; nothing is contacted.","inputSchema":{"type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},'
-    '{"name":"apply","title":"Apply the settings; asks first, or stops when nobody can answer.","description":"Apply the settings; asks first, or stops when nobody can answer.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},'
-    '{"name":"remote_show","title":"Show one remote by name.","description":"Show one remote by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
-    ']}'
-)
-
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "connect": ("connect", False),
-    "apply": ("apply", False),
-    "remote_show": ("remote show", True),
-}
-
-_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-_MCP_MODERN = "2026-07-28"
-_MCP_META = "io.modelcontextprotocol/"
-#: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
-_MCP_PATIENCE = 0.005
-
-
-# Result shapes: each checks JSON data against a command's declared return type.
-
-
-def _s_str(value: object) -> bool:
-    return isinstance(value, str)
-
-
-def _s_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _s_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _s_bool(value: object) -> bool:
-    return isinstance(value, bool)
-
-
-def _s_any(value: object) -> bool:
-    return True
-
-
-def _s_null(value: object) -> bool:
-    return value is None
-
-
-def _s_decimal(value: object) -> bool:
-    import re
-
-    return isinstance(value, str) and re.search(r"^(?!^[-+.]*$)[+-]?0*\d*\.?\d*$", value) is not None
-
-
-def _s_in(*choices: object) -> Callable[[object], bool]:
-    return lambda value: any(type(value) is type(c) and value == c for c in choices)
-
-
-def _s_list(item: Callable[[object], bool]) -> Callable[[object], bool]:
-    return lambda value: isinstance(value, list) and all(item(v) for v in value)
-
-
-def _s_map(item: Callable[[object], bool]) -> Callable[[object], bool]:
-    return lambda value: isinstance(value, dict) and all(item(v) for v in value.values())
-
-
-def _s_null_or(item: Callable[[object], bool]) -> Callable[[object], bool]:
-    return lambda value: value is None or item(value)
-
-
-def _s_object(
-    fields: dict[str, Callable[[object], bool]], required: tuple[str, ...]
-) -> Callable[[object], bool]:
-    def check(value: object) -> bool:
-        if not isinstance(value, dict):
-            return False
-        for key in required:
-            if key not in value:
-                return False
-        for key, item in fields.items():
-            if key in value and not item(value[key]):
-                return False
-        return True
-
-    return check
-
-
-def _s_record(name: str) -> Callable[[object], bool]:
-    return lambda value: _mcp_shapes()[1][name](value)
-
-
-_MCP_SHAPES: list[tuple[dict[str, Callable[[object], bool]], dict[str, Callable[[object], bool]]]] = []
-
-
-def _mcp_shapes() -> tuple[dict[str, Callable[[object], bool]], dict[str, Callable[[object], bool]]]:
-    """Each tool's result checker and each record's, built on the first call."""
-    if not _MCP_SHAPES:
-        _MCP_SHAPES.append((
-            {
-        "connect": _s_record("Connection"),
-        "apply": _s_map(_s_any),
-        "remote_show": _s_str,
-            },
-            {
-        "Connection": _s_object({"host": _s_str, "port": _s_int, "mode": _s_str, "retries": _s_int, "verbose": _s_bool, "tags": _s_list(_s_str), "authenticated": _s_bool, "ratio": _s_number}, ("host", "port", "mode", "retries", "verbose", "tags", "authenticated", "ratio")),
-            },
-        ))
-    return _MCP_SHAPES[0]
-
-
-def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
-    """Reject keys that are not the command's parameters."""
-    for key in raw:
-        if key not in command.keys:
-            first = min(other for other in raw if other not in command.keys)
-            raise UsageError(
-                f"unknown key {first!r}",
-                hint=f"keys: {', '.join(command.keys)}" if command.keys else "this command takes no input",
-            )
-
-
-def _error_envelope(error: BaseException, debug: bool) -> dict[str, Any]:
-    """The `{ok: false, error}` envelope a --json caller gets for `error`."""
-    if not isinstance(error, CommandError):
-        if debug:
-            import traceback
-
-            traceback.print_exception(type(error), error, error.__traceback__)
-        hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
-        internal = CommandError(f"{type(error).__name__}: {error}", hint=hint)
-        internal.kind = "internal"
-        error = internal
-    body: dict[str, Any] = {"kind": error.kind, "message": error.message}
-    if error.hint:
-        body["hint"] = error.hint
-    if error.retryable:
-        body["retryable"] = True
-    return {"ok": False, "error": body}
-
-
-class _TimedOut(CommandError):
-    kind = "timeout"
-    exit_code = 124
-
-
-#: How long a handler may run on after --timeout cancelled it, before the tool gives up.
-_TIMEOUT_GRACE = 2.0
-
-
-def _run_timed(command: _Command, call: _Call, seconds: float | None, json_mode: bool) -> object:
-    """Run a command; with --timeout, set ctx.cancelled at the deadline and end as `timeout`."""
-    if seconds is None:
-        return command.run(call)
-    import threading
-
-    context = call.context
-    finished = threading.Event()
-    expired: list[bool] = []
-    error = _TimedOut(f"timed out after {seconds:g} s", hint="raise --timeout, or narrow the request")
-
-    def expire() -> None:
-        expired.append(True)
-        context.cancelled.set()
-        if finished.wait(_TIMEOUT_GRACE):
-            return
-        # NOTE: the handler ignored the cancellation; end the process from here.
-        sys.stdout = sys.__stdout__
-        context.close()
-        code = _write_error(error, json_mode, PROGRAM)
-        sys.stderr.flush()
-        os._exit(code)
-
-    timer = threading.Timer(seconds, expire)
-    timer.daemon = True
-    timer.start()
-    try:
-        result = command.run(call)
-    finally:
-        finished.set()
-        timer.cancel()
-        if expired:
-            raise error from None
-    return result
-
-
-def _print_config() -> int:
-    """Print the `mcpServers` block that starts this tool as an MCP server."""
-    import json
-    import shutil
-
-    name = os.path.basename(sys.argv[0] or "")
-    found = shutil.which(name) if name and not name.endswith(".py") else None
-    if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-        server: dict[str, Any] = {"command": name, "args": ["--mcp"]}
-    else:
-        module = os.path.abspath(__file__)
-        server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-    sys.stdout.write(json.dumps({"mcpServers": {PROGRAM: server}}, indent=2) + "\n")
-    return 0
-
-
-class _Codec:
-    """JSON for the protocol, from CPython's C accelerator when there is one.
-
-    `import json` costs more start-up time than the rest of the server (it imports `re`);
-    `_json` is what `json` itself runs on, so the results are the same.
-    """
-
-    def __init__(self) -> None:
-        try:
-            import _json
-        except ImportError:
-            import json
-
-            self.load: Callable[[str], Any] = json.loads
-            self.compact: Callable[[object], str] = lambda value: json.dumps(
-                value, ensure_ascii=False, separators=(",", ":")
-            )
-            self.envelope: Callable[[object], str] = _dumps
-            self.string: Callable[[str], str] = self.compact
-            return
-        self.strict = True
-        self.object_hook = self.object_pairs_hook = None
-        self.parse_float, self.parse_int = float, int
-        self.parse_constant = {
-            "NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")
-        }.__getitem__
-        codec: Any = _json
-        scan = codec.make_scanner(self)
-        compact = codec.make_encoder(None, self.default, codec.encode_basestring, None, ":", ",",
-                                     False, False, True)
-        spaced = codec.make_encoder(None, self.default, codec.encode_basestring, None, ": ", ", ",
-                                    False, False, True)
-
-        def load(text: str) -> Any:
-            text = text.strip(" \t\r\n")
-            try:
-                value, end = scan(text, 0)
-            except Exception:  # noqa: BLE001
-                # NOTE: StopIteration, or SystemError: the scanner reports its errors through
-                # json.decoder, which is not imported.
-                raise ValueError("not JSON") from None
-            if end != len(text):
-                raise ValueError("extra data after the JSON value")
-            return value
-
-        self.load = load
-        self.compact = lambda value: "".join(compact(value, 0))
-        self.string = codec.encode_basestring
-        self.envelope = lambda value: "".join(spaced(value, 0))
-
-    @staticmethod
-    def default(value: object) -> object:
-        raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-class _McpError(Exception):
-    def __init__(self, code: int, message: str, data: object = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.data = data
-
-
-class _Stdout:
-    """sys.stdout while serving: a call's prints go to its buffer, anything else to stderr."""
-
-    def __init__(self, fallback: Any) -> None:
-        import _thread
-
-        self.buffers: dict[int, list[str]] = {}
-        self.fallback = fallback
-        self.encoding = "utf-8"
-        self.thread = _thread.get_ident
-
-    def write(self, text: str) -> int:
-        buffer = self.buffers.get(self.thread())
-        if buffer is None:
-            return int(self.fallback.write(text))
-        buffer.append(text)
-        return len(text)
-
-    def flush(self) -> None:
-        self.fallback.flush()
-
-    def isatty(self) -> bool:
-        return False
-
-
-class _Request:
-    """One tools/call in flight."""
-
-    __slots__ = ("cancelled", "context", "key", "last", "server", "token")
-
-    def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
-        self.server = server
-        self.key = key
-        self.context = context
-        self.token = token
-        self.last: float | None = None
-        self.cancelled = False
-
-    def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
-        self.server.progress(self, done, total, message)
-
-
-def _no_progress(done: float, total: float | None = None, message: str | None = None) -> None:
-    """Progress of a call that asked for none (it must not reach a terminal either)."""
-
-
-def _read_line(readline: Callable[[], bytes]) -> bytes:
-    """The next line of stdin; a stdin that fails (a terminal gone, a closed descriptor) ends
-    the input like an end of file, whichever thread was reading it."""
-    try:
-        return readline()
-    except (OSError, ValueError) as error:
-        sys.stderr.write(f"{PROGRAM}: mcp: cannot read stdin ({error}); stopping\n")
-        return b""
-
-
-class _McpServer:
-    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras.
-
-    The main thread reads stdin and runs each tools/call itself, as a plain loop would: no
-    thread hand-off on the way, which is what makes lock-step calls fast. A watchdog thread
-    notices a call that runs longer than `_MCP_PATIENCE` and takes over reading, so
-    cancellations still arrive and further calls run at once, on worker threads. The next
-    line it reads after the long call ends goes back to the main thread, which reads again.
-    """
-
-    def __init__(self, debug: bool) -> None:
-        import _thread
-
-        self.codec = _Codec()
-        self.debug = debug
-        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
-        self.lock = _thread.allocate_lock()
-        self.inflight: dict[str, _Request] = {}
-        self.idle: list[Any] = []
-        self.thread = _thread.get_ident
-        self.main = self.thread()
-        #: Counts the calls the main thread has started; `running` is the current one, or 0.
-        self.started = self.running = 0
-        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
-        self.relaying = self.waiting = self.parked = False
-        self.handed: bytes | None = None
-        self.wake = _thread.allocate_lock()
-        self.wake.acquire()
-        self.unpark = _thread.allocate_lock()
-        self.unpark.acquire()
-        self.watching = False
-        self.out = os.dup(1)
-        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
-        # protocol stream; the protocol goes to the private descriptor `self.out`.
-        os.dup2(2, 1)
-        self.stdout = _Stdout(sys.stderr)
-        sys.stdout = cast("Any", self.stdout)
-        self.broken = False
-
-    def write(self, text: str) -> None:
-        """Write one message; the caller holds `self.lock` when calls may be running."""
-        data = (text + "\n").encode("utf-8", "backslashreplace")
-        while data and not self.broken:
-            try:
-                data = data[os.write(self.out, data):]
-            except OSError:
-                self.broken = True
-
-    def send(self, text: str) -> None:
-        with self.lock:
-            self.write(text)
-
-    def reply(self, ident: str, result: str) -> None:
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"result":' + result + "}")
-
-    def fail(self, ident: str, code: int, message: str, data: object = None) -> None:
-        error: dict[str, Any] = {"code": code, "message": message}
-        if data is not None:
-            error["data"] = data
-        self.send('{"jsonrpc":"2.0","id":' + ident + ',"error":' + self.dumps(error) + "}")
-
-    def dumps(self, value: object) -> str:
-        return self.codec.compact(value)
-
-    def serve(self) -> int:
-        readline = sys.stdin.buffer.readline
-        while True:
-            # NOTE: without the lock: `relaying` only turns true while the main thread runs a
-            # call, and the watchdog sets `handed` before it clears `relaying`.
-            line = _read_line(readline) if not self.relaying and self.handed is None else self.take()
-            if not line:
-                break
-            self.dispatch(line)
-        while self.inflight:
-            import time
-
-            time.sleep(0.002)
-        return 0
-
-    def dispatch(self, line: bytes) -> None:
-        if line.strip():
-            try:
-                self.handle(line)
-            except Exception as error:  # noqa: BLE001 (the server must outlive any message)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-                self.fail("null", -32603, "Internal error")
-
-    def take(self) -> bytes:
-        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
-        with self.lock:
-            wait = self.waiting = self.handed is None
-        # NOTE: in slices, so Ctrl-C is seen where a plain lock wait cannot be interrupted (Windows).
-        while wait and not self.wake.acquire(timeout=0.25):
-            pass
-        line, self.handed = self.handed, None
-        return line or b""
-
-    def watch(self) -> None:
-        """The watchdog: take over reading stdin while a call on the main thread runs long."""
-        import time
-
-        quiet = 0
-        while True:
-            running, started = self.running, self.started
-            time.sleep(_MCP_PATIENCE)
-            with self.lock:
-                # NOTE: not after the end of input was handed back: nothing is left to read.
-                relay = running != 0 and self.running == running and self.handed is None
-                quiet = quiet + 1 if self.started == started else 0
-                # NOTE: parked after a quiet second, so an idle server does not wake up 200
-                # times a second; the next call unparks it.
-                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
-                self.relaying = relay
-            if relay:
-                self.relay()
-            elif park:
-                self.unpark.acquire()
-                quiet = 0
-
-    def relay(self) -> None:
-        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
-        readline = sys.stdin.buffer.readline
-        while True:
-            line = _read_line(readline)
-            with self.lock:
-                back = self.waiting or not line
-                if back:
-                    self.handed = line
-                    self.relaying = False
-                    if self.waiting:
-                        self.waiting = False
-                        self.wake.release()
-            if back:
-                return
-            self.dispatch(line)
-
-    def handle(self, line: bytes) -> None:
-        try:
-            message = self.codec.load(line.decode("utf-8"))
-        except (ValueError, RecursionError):
-            self.fail("null", -32700, "Parse error")
-            return
-        if not isinstance(message, dict):
-            self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
-            return
-        method = message.get("method")
-        if "id" not in message:
-            if isinstance(method, str):
-                self.notify(method, message.get("params"))
-            else:
-                self.fail("null", -32600, "Invalid Request: no method")
-            return
-        request_id = message["id"]
-        if not isinstance(method, str):
-            if "result" not in message and "error" not in message:
-                self.fail("null", -32600, "Invalid Request: no method")
-            return
-        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
-            self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
-            return
-        ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
-        try:
-            if message.get("jsonrpc") != "2.0":
-                raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
-            self.request(ident, method, message.get("params"))
-        except _McpError as error:
-            self.fail(ident, error.code, error.message, error.data)
-
-    def notify(self, method: str, params: object) -> None:
-        if method != "notifications/cancelled" or not isinstance(params, dict):
-            return
-        request_id = params.get("requestId")
-        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
-            return
-        with self.lock:
-            request = self.inflight.get(self.dumps(request_id))
-            if request is not None:
-                request.cancelled = True
-        if request is not None:
-            request.context.cancelled.set()
-
-    def request(self, ident: str, method: str, params: object) -> None:
-        if method not in ("initialize", "ping", "tools/list", "tools/call", "server/discover"):
-            raise _McpError(-32601, f"Method not found: {method}")
-        if params is None:
-            params = {}
-        if not isinstance(params, dict):
-            raise _McpError(-32602, "Invalid params: expected an object")
-        if method == "initialize":
-            self.reply(ident, self.initialize(params))
-            return
-        modern = self.modern(params)
-        if method == "ping":
-            if modern:
-                raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
-            self.reply(ident, "{}")
-        elif method == "server/discover":
-            if not modern:
-                raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
-            discover = {
-                "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-                "capabilities": {"tools": {"listChanged": False}},
-                "ttlMs": 3600000,
-                "cacheScope": "public",
-            }
-            if DESCRIPTION:
-                discover["instructions"] = DESCRIPTION
-            self.reply(ident, self.complete(self.dumps(discover)))
-        elif method == "tools/list":
-            cursor = params.get("cursor")
-            if cursor is not None and cursor != "":
-                raise _McpError(-32602, "Invalid params: unknown cursor")
-            tools = _MCP_TOOLS_JSON
-            if modern:
-                tools = '{"ttlMs":3600000,"cacheScope":"public",' + tools[1:]
-                tools = self.complete(tools)
-            self.reply(ident, tools)
-        else:
-            self.call(ident, params, modern)
-
-    def initialize(self, params: dict[str, Any]) -> str:
-        asked = params.get("protocolVersion")
-        info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
-        if DESCRIPTION:
-            info["description"] = DESCRIPTION
-        result: dict[str, Any] = {
-            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
-            "capabilities": {"tools": {"listChanged": False}},
-            "serverInfo": info,
-        }
-        if DESCRIPTION:
-            result["instructions"] = DESCRIPTION
-        return self.dumps(result)
-
-    def modern(self, params: dict[str, Any]) -> bool:
-        """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
-        meta = params.get("_meta")
-        if not isinstance(meta, dict) or _MCP_META + "protocolVersion" not in meta:
-            return False
-        version = meta[_MCP_META + "protocolVersion"]
-        if version != _MCP_MODERN:
-            raise _McpError(-32022, "Unsupported protocol version",
-                            {"supported": [_MCP_MODERN, *_MCP_LEGACY], "requested": version})
-        if not isinstance(meta.get(_MCP_META + "clientCapabilities"), dict):
-            raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}clientCapabilities is required")
-        return True
-
-    def complete(self, result: str) -> str:
-        """A 2026-07-28 result: `resultType` and the server's info in `_meta`."""
-        info = self.dumps({"name": PROGRAM, "version": VERSION})
-        stamp = '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + "}"
-        return stamp + ("," + result[1:] if result != "{}" else "}")
-
-    def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
-        name = params.get("name")
-        if not isinstance(name, str):
-            raise _McpError(-32602, "Invalid params: name must be a string")
-        entry = _MCP_NAMES.get(name)
-        if entry is None:
-            raise _McpError(-32602, f"Unknown tool: {name}")
-        arguments = params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise _McpError(-32602, "Invalid params: arguments must be an object")
-        meta = params.get("_meta")
-        token = meta.get("progressToken") if isinstance(meta, dict) else None
-        if isinstance(token, bool) or not isinstance(token, (str, int)):
-            token = None
-        context = Context(entry[0], True)
-        request = _Request(self, ident, context, token)
-        context._report = _no_progress if token is None else request.report
-        inline = self.thread() == self.main
-        with self.lock:
-            if ident in self.inflight:
-                raise _McpError(-32600, "Invalid Request: this id is already in use")
-            self.inflight[ident] = request
-            if inline:
-                self.started += 1
-                self.running = self.started
-                if self.parked:
-                    self.parked = False
-                    self.unpark.release()
-        if not inline:
-            try:
-                self.submit(lambda: self.run(request, name, entry, arguments, modern))
-            except RuntimeError as error:  # no thread could be started
-                with self.lock:
-                    del self.inflight[ident]
-                raise _McpError(-32603, f"Internal error: {error}") from None
-            return
-        if not self.watching:
-            import _thread
-
-            self.watching = True
-            try:
-                _thread.start_new_thread(self.watch, ())
-            except RuntimeError as error:
-                sys.stderr.write(f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n")
-        try:
-            self.run(request, name, entry, arguments, modern)
-        finally:
-            with self.lock:
-                self.running = 0
-
-    def progress(self, request: _Request, done: float, total: float | None, message: str | None) -> None:
-        if not _s_number(done) or not _finite(done):
-            return
-        params: dict[str, Any] = {"progressToken": request.token, "progress": done}
-        if _s_number(total) and _finite(total or 0):
-            params["total"] = total
-        if isinstance(message, str):
-            params["message"] = message
-        with self.lock:
-            # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
-            if self.inflight.get(request.key) is not request or request.cancelled:
-                return
-            if request.last is not None and done <= request.last:
-                return
-            request.last = done
-            text = '{"jsonrpc":"2.0","method":"notifications/progress","params":'
-            self.write(text + self.dumps(params) + "}")
-
-    def submit(self, job: Callable[[], None]) -> None:
-        """Run `job` on an idle worker thread, or on a new one."""
-        import _thread
-
-        try:
-            worker = self.idle.pop()
-        except IndexError:
-            worker = [job, _thread.allocate_lock()]
-            worker[1].acquire()
-            _thread.start_new_thread(self.work, (worker,))
-            return
-        worker[0] = job
-        worker[1].release()
-
-    def work(self, worker: list[Any]) -> None:
-        while True:
-            job, worker[0] = worker[0], None
-            try:
-                job()
-            except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-            self.idle.append(worker)
-            worker[1].acquire()
-
-    def run(self, request: _Request, name: str, entry: tuple[str, bool], arguments: dict[str, Any],
-            modern: bool) -> None:
-        """Run one tools/call on this thread and answer it, unless it was cancelled."""
-        thread = self.thread()
-        printed: list[str] = []
-        self.stdout.buffers[thread] = printed
-        context = request.context
-        data: Any = None
-        structured: Any = None
-        try:
-            command = COMMANDS[entry[0]]
-            _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(entry[0]))
-            call.sources.full = True
-            data = _jsonable(command.run(call))
-            structured = {"result": data} if entry[1] else data
-            if not _mcp_shapes()[0][name](data):
-                raise TypeError(f"the result does not match the return type of {entry[0]!r}")
-            # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope: dict[str, Any] = {"ok": True, "data": data}
-            meta = _meta(call)
-            if meta:
-                envelope["meta"] = meta
-        except KeyboardInterrupt as error:
-            # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
-            # while the server waits for input; raised by a handler on a worker, it is an error.
-            if thread == self.main:
-                raise
-            envelope = _error_envelope(error, self.debug)
-        except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope = _error_envelope(error, self.debug)
-        finally:
-            context.close()
-            del self.stdout.buffers[thread]
-        try:
-            string = self.codec.string
-            content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
-            if printed:
-                content += '},{"type":"text","text":' + string("".join(printed))
-            result = '{"content":' + content + "}]"
-            if envelope["ok"]:
-                result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
-            else:
-                result += ',"isError":true}'
-            if modern:
-                result = self.complete(result)
-            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
-        except Exception as error:  # noqa: BLE001 (still answer, and free the id)
-            failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
-            answer = '{"jsonrpc":"2.0","id":' + request.key + ',"error":' + failure + "}"
-        with self.lock:
-            if not request.cancelled:
-                self.write(answer)
-            del self.inflight[request.key]
-
-
-def _serve_mcp(invocation: _Invocation) -> int:
-    """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    if invocation.print_config:
-        return _print_config()
-    if invocation.rest:
-        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
-    server = _McpServer(bool(invocation.debug or os.environ.get(DEBUG_ENV)))
-    try:
-        return server.serve()
-    except KeyboardInterrupt:
-        if server.relaying:
-            # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
-            # wait for that read's lock (and abort); nothing is left to flush but stderr.
-            sys.stderr.flush()
-            os._exit(130)
-        raise
 
 
 if __name__ == "__main__":

@@ -11,22 +11,34 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--timeout' = '|--timeout'
+        '|--field' = '|--field'
+        '|--explain' = '|--explain'
         'hello|--name' = 'hello|--name'
         'hello|-o' = 'hello|--output'
         'hello|--output' = 'hello|--output'
+        'hello|--timeout' = 'hello|--timeout'
+        'hello|--field' = 'hello|--field'
+        'hello|--explain' = 'hello|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--timeout' = @('none')
+        '|--field' = @('file')
+        '|--explain' = @('none')
         'hello|--name' = @('none')
         'hello|--output' = @('choice', 'json', 'text')
+        'hello|--timeout' = @('none')
+        'hello|--field' = @('file')
+        'hello|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
     }
     $listing = @{
         '' = @(@('hello', 'Say hello.'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) for this tool'))
-        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout'), @('-o', 'output format'), @('--output', 'output format'), @('--debug', 'show tracebacks of internal errors'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })

@@ -1,0 +1,43 @@
+"""The generator's view of the runtime's type table (`burgee.runtime.kinds.TYPES`).
+
+Each supported type is described once, by its runtime class; here that table is read the way
+the reader and the schema builder need it: annotation spellings → kinds, and each kind's
+real Python type (for pydantic's schemas and for evaluating defaults like `date(2026, 1, 1)`).
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib
+from typing import Any, cast
+
+from burgee.model.ir import TypeKind
+from burgee.runtime.kinds import TYPES
+
+#: Kinds the reader resolves by other means: `Any` is a typing special form, `None` a literal.
+_SPECIAL = ("any", "none")
+
+#: Fully qualified annotation → kind, for the leaf types.
+SPELLINGS: dict[str, TypeKind] = {
+    spelling: cast("TypeKind", kind)
+    for kind, spec in TYPES.items()
+    if kind not in _SPECIAL
+    for spelling in spec.spellings
+}
+
+#: Kinds whose values are instances of a standard-library class (`Path`, `date`, ...).
+CONSTRUCTED = tuple(kind for kind, spec in TYPES.items() if spec.module)
+
+
+def spelling(kind: str) -> str:
+    """The canonical annotation of a leaf kind (`datetime.date`)."""
+    return TYPES[kind].spellings[0]
+
+
+def python_type(kind: str) -> Any:
+    """The real Python type of a leaf kind (`datetime.date`, `typing.Any`, `NoneType`)."""
+    if kind == "none":
+        return type(None)
+    module, _, name = spelling(kind).rpartition(".")
+    source = builtins if module == "builtins" else importlib.import_module(module)
+    return getattr(source, name)
