@@ -47,11 +47,25 @@ GROUP_HELP: dict[str, str] = {"tidy": "Rewrite text into a cleaner form."}
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
+#: Built-in error kinds: kind -> (exit code, description). 0 is success.
+BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
+    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+    "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
+}
+
+
+#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+
+
 class CommandError(Exception):
     """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
 
     kind = "error"
-    exit_code = 1
+    exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
@@ -64,7 +78,7 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
-    exit_code = 2
+    exit_code = BUILTIN_ERRORS["usage"][0]
 
 
 class _Internal(CommandError):
@@ -75,14 +89,14 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
-    exit_code = 124
+    exit_code = BUILTIN_ERRORS["timeout"][0]
 
 
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
     kind = "action_required"
-    exit_code = 4
+    exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
         self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
@@ -522,10 +536,6 @@ FLAGS: tuple[Flag, ...] = (
 
 #: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
 HELP_FLAGS = ("-h", "--help")
-
-
-#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
-EXIT_BROKEN_PIPE = 141
 
 
 def _flag(name: str) -> Flag | None:
@@ -1477,7 +1487,7 @@ def _part(data: Any, part: str, field: str) -> Any:
     if isinstance(data, dict) and part in data:
         return data[part]
     if isinstance(data, list):
-        if part.isdigit() and int(part) < len(data):
+        if part.isdecimal() and int(part) < len(data):
             return data[int(part)]
         for item in data:
             if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):
@@ -1572,116 +1582,12 @@ def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = _candidates(words)
+        found = _complete_values(words)
     except Exception:  # noqa: BLE001
         # NOTE: a completer that raises offers nothing; TAB must never print an error.
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
     return 0
-
-
-def _candidates(words: list[str]) -> list[str]:
-    if not words:
-        return []
-    partial, before = words[-1], words[:-1]
-    node, index = "", 0
-    while index < len(before) and node in GROUPS:
-        token = before[index]
-        index += 1
-        tool_flag = _flag(token)
-        if tool_flag is not None and tool_flag.metavar and tool_flag.name != "--json":
-            index += 1
-        elif not token.startswith("-"):
-            node = f"{node} {token}".lstrip()
-    slots = _completion_slots(node) if node in COMMANDS else ()
-    if not slots:
-        return []
-    by_flag = {flag: slot for slot in slots for flag in slot[1]}
-    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
-    options: dict[str, Any] = {}
-    raw: dict[str, Any] = {}
-    positionals: list[Any] = []
-    want: Any = None
-    rest = False
-    for token in before[index:]:
-        if want is not None:
-            _remember(want, token, options, raw)
-            want = None
-        elif rest or not token.startswith("-") or token == "-":
-            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
-            positionals.append(_coerce(slot, token) if slot else token)
-            if slot is not None:
-                _remember(slot, token, options, raw, into=False)
-        elif token == "--":
-            rest = True
-        else:
-            flag, has_value, value = token.partition("=")
-            slot = by_flag.get(flag)
-            if slot is None and flag.startswith("--no-"):
-                slot = by_flag.get("--" + flag[5:])
-                if slot is not None and slot[2] == "flag":
-                    options[slot[0]] = False
-                continue
-            if slot is None:
-                continue
-            if slot[2] == "flag":
-                options[slot[0]] = True
-            elif has_value:
-                _remember(slot, value, options, raw)
-            else:
-                want = slot
-    if want is None and not rest and partial.startswith("-") and "=" in partial:
-        flag, _, partial = partial.partition("=")
-        want = by_flag.get(flag)
-    elif want is None and not (partial.startswith("-") and not rest) and arguments:
-        want = arguments[min(len(positionals), len(arguments) - 1)]
-        if want[2] == "arg" and len(positionals) >= len(arguments):
-            want = None
-    if want is None or want[4] is None:
-        return []
-    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
-    stdout = sys.stdout
-    # NOTE: a completer's prints must not reach the shell.
-    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
-    try:
-        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
-        found = []
-        for item in offered or ():
-            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
-            value = str(value)
-            if value.startswith(partial) and "\n" not in value:
-                text = " ".join(str(description).split())
-                found.append(value + (f"\t{text}" if text else ""))
-    finally:
-        sys.stdout.close()
-        sys.stdout = stdout
-    return found
-
-
-def _coerce(slot: tuple[Any, ...], text: str) -> Any:
-    try:
-        return slot[3](text)
-    except (ValueError, TypeError):
-        return text
-
-
-def _remember(
-    slot: tuple[Any, ...],
-    text: str,
-    options: dict[str, Any],
-    raw: dict[str, Any],
-    into: bool = True,
-) -> None:
-    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
-    name, mode = slot[0], slot[2]
-    if mode in ("append", "args"):
-        raw.setdefault(name, []).append(text)
-        if into:
-            options.setdefault(name, []).append(_coerce(slot, text))
-    else:
-        raw[name] = text
-        if into:
-            options[name] = _coerce(slot, text)
 
 
 class _Codec:
@@ -2280,13 +2186,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
-            os._exit(130)
+            os._exit(BUILTIN_ERRORS["interrupted"][0])
         raise
 
 
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds."""
-    rows = sorted(ERRORS.items(), key=lambda item: item[1][0])
+    rows = sorted({**BUILTIN_ERRORS, **ERRORS}.items(), key=lambda item: item[1][0])
     return "exit codes:\n  0    success\n" + "".join(
         f"  {code:<4} {kind}\n" for kind, (code, _) in rows
     )
@@ -2407,7 +2313,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         json_mode = invocation.json if invocation else "--json" in args
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return 130
+        return BUILTIN_ERRORS["interrupted"][0]
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -2474,14 +2380,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
-#: Declared and built-in error kinds: kind -> (exit code, description).
+#: The error kinds the handlers declare: kind -> (exit code, description).
 ERRORS: dict[str, tuple[int, str]] = {
-    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "io": (3, "A file could not be read (missing, a directory, or not text)."),
-    "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "bad_pattern": (5, "The search pattern is not a valid regular expression."),
-    "timeout": (124, "The command ran past --timeout and was cancelled."),
 }
 
 #: Each record's result shape: name -> (field shapes, required field names).
@@ -2534,9 +2436,9 @@ install:
 """
 
 
-def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
-    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
-    return ()
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
 
 
 _SKILL = r"""---

@@ -14,7 +14,8 @@ from typing import Any
 
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
-from burgee.runtime.flags import BUILTIN_ERRORS, FLAGS
+from burgee.runtime.errors import BUILTIN_ERRORS
+from burgee.runtime.flags import FLAGS
 from burgee.runtime.kinds import TYPES
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 
 from burgee.model.ir import Command, Program
-from burgee.runtime.flags import BUILTIN_ERRORS
+from burgee.runtime.errors import BUILTIN_ERRORS
 
 NAME_LIMIT = 64
 DESCRIPTION_LIMIT = 1024

@@ -17,7 +17,7 @@ from burgee.read.classes import read_type
 from burgee.read.params import read_params
 from burgee.read.reader import Reader
 from burgee.read.strip import strip
-from burgee.runtime.flags import BUILTIN_ERRORS
+from burgee.runtime.errors import BUILTIN_ERRORS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")

@@ -18,7 +18,6 @@ from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
 from burgee.runtime.catalog import names_used, runtime_names
-from burgee.runtime.flags import BUILTIN_ERRORS
 
 
 def docstring(text: str) -> str:
@@ -247,14 +246,7 @@ def render(program: Program, regenerate: str) -> str:
     refs += [f.type for r in input_records for f in r.fields]
     taken = {r.name for r in program.records} | {e.name for e in program.enums}
     taken |= runtime_names()
-    errors = sorted(
-        [
-            (code, kind, text)
-            for kind, (code, text) in BUILTIN_ERRORS.items()
-            if kind != "interrupted"
-        ]
-        + [(e.exit_code, e.kind, e.description) for e in program.errors]
-    )
+    errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     constants = [
         f"PROGRAM = {py(program.name)}",
         f"VERSION = {py(program.version)}",
@@ -276,6 +268,8 @@ def render(program: Program, regenerate: str) -> str:
         "x = {" + "\n".join(view.table_entry for view in commands) + "}",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in slot_tables(program) for row in rows),
+        # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
+        "_complete_values = _candidates" if slot_tables(program) else "",
     ]
     roots = {"main", "_Command", "Any"}
     for code in own:

@@ -10,9 +10,9 @@ from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_inpu
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import Context
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
-from burgee.runtime.errors import CommandError, UsageError
+from burgee.runtime.errors import BUILTIN_ERRORS, EXIT_BROKEN_PIPE, CommandError, UsageError
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
-from burgee.runtime.flags import EXIT_BROKEN_PIPE, FLAGS, HELP_FLAGS
+from burgee.runtime.flags import FLAGS, HELP_FLAGS
 from burgee.runtime.mcp import _serve_mcp
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable, _text, _write_error
 from burgee.runtime.program import (
@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds."""
-    rows = sorted(ERRORS.items(), key=lambda item: item[1][0])
+    rows = sorted({**BUILTIN_ERRORS, **ERRORS}.items(), key=lambda item: item[1][0])
     return "exit codes:\n  0    success\n" + "".join(
         f"  {code:<4} {kind}\n" for kind, (code, _) in rows
     )
@@ -155,7 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         json_mode = invocation.json if invocation else "--json" in args
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return 130
+        return BUILTIN_ERRORS["interrupted"][0]
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.

@@ -17,6 +17,7 @@ from burgee.runtime.program import (
     _ZSH_SCRIPT,
     COMMANDS,
     GROUPS,
+    _complete_values,
     _completion_slots,
 )
 
@@ -60,7 +61,7 @@ def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = _candidates(words)
+        found = _complete_values(words)
     except Exception:  # noqa: BLE001
         # NOTE: a completer that raises offers nothing; TAB must never print an error.
         found = []
@@ -69,6 +70,8 @@ def _complete(words: list[str]) -> int:
 
 
 def _candidates(words: list[str]) -> list[str]:
+    """What the `complete=` function of the value being typed offers (a tool whose options
+    have such functions answers `__complete` with this; see `program._complete_values`)."""
     if not words:
         return []
     partial, before = words[-1], words[:-1]
@@ -90,9 +93,11 @@ def _candidates(words: list[str]) -> list[str]:
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
     want: Any = None
-    rest = False
+    rest = skip = False
     for token in before[index:]:
-        if want is not None:
+        if skip:
+            skip = False
+        elif want is not None:
             _remember(want, token, options, raw)
             want = None
         elif rest or not token.startswith("-") or token == "-":
@@ -111,6 +116,14 @@ def _candidates(words: list[str]) -> list[str]:
                     options[slot[0]] = False
                 continue
             if slot is None:
+                # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
+                tool_flag = _flag(flag)
+                skip = (
+                    tool_flag is not None
+                    and tool_flag.metavar != ""
+                    and tool_flag.name != "--json"
+                    and not has_value
+                )
                 continue
             if slot[2] == "flag":
                 options[slot[0]] = True
@@ -118,6 +131,8 @@ def _candidates(words: list[str]) -> list[str]:
                 _remember(slot, value, options, raw)
             else:
                 want = slot
+    if skip:
+        return []
     if want is None and not rest and partial.startswith("-") and "=" in partial:
         flag, _, partial = partial.partition("=")
         want = by_flag.get(flag)

@@ -92,7 +92,7 @@ def _part(data: Any, part: str, field: str) -> Any:
     if isinstance(data, dict) and part in data:
         return data[part]
     if isinstance(data, list):
-        if part.isdigit() and int(part) < len(data):
+        if part.isdecimal() and int(part) < len(data):
             return data[int(part)]
         for item in data:
             if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):

@@ -1,4 +1,5 @@
-"""The errors a command can end with: each has a kind, an exit code and a message."""
+"""The errors a command can end with (a kind, an exit code, a message), and the table of the
+built-in kinds and their exit codes: the clispec document, help and the skill read it too."""
 
 from __future__ import annotations
 
@@ -10,11 +11,24 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
 
 
+#: Built-in error kinds: kind -> (exit code, description). 0 is success.
+BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
+    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+    "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
+}
+
+#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+
+
 class CommandError(Exception):
     """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
 
     kind = "error"
-    exit_code = 1
+    exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
@@ -27,7 +41,7 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
-    exit_code = 2
+    exit_code = BUILTIN_ERRORS["usage"][0]
 
 
 class _Internal(CommandError):
@@ -38,14 +52,14 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
-    exit_code = 124
+    exit_code = BUILTIN_ERRORS["timeout"][0]
 
 
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
     kind = "action_required"
-    exit_code = 4
+    exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
         self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool

@@ -1,8 +1,9 @@
-"""The tool-wide flags and the built-in exit codes: one table each.
+"""The tool-wide flags: one table, `FLAGS`.
 
-The generator reads these tables for the clispec document (`global_args`, `errors`), help,
+The generator reads it for the clispec document (`global_args`), help,
 completion scripts and the names a handler may not use; the runtime reads them to take the
 flags out of argv. Adding a flag here is all it takes for every surface to know it.
+The exit codes are in `errors.BUILTIN_ERRORS`.
 """
 
 from __future__ import annotations
@@ -62,18 +63,6 @@ FLAGS: tuple[Flag, ...] = (
 
 #: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
 HELP_FLAGS = ("-h", "--help")
-
-#: Built-in error kinds: kind -> (exit code, description). 0 is success.
-BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
-    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
-    "action_required": (4, "The command needs a decision or an action first; see next[]."),
-    "timeout": (124, "The command ran past --timeout and was cancelled."),
-    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
-}
-
-#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
-EXIT_BROKEN_PIPE = 141
 
 
 def _flag(name: str) -> Flag | None:

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import Context
-from burgee.runtime.errors import UsageError, _failure
+from burgee.runtime.errors import BUILTIN_ERRORS, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
 from burgee.runtime.mcp_io import _Codec, _McpError, _print_config, _read_line, _Stdout
@@ -501,5 +501,5 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
-            os._exit(130)
+            os._exit(BUILTIN_ERRORS["interrupted"][0])
         raise

@@ -23,7 +23,7 @@ GROUP_HELP: dict[str, str] = {}
 COMMANDS: dict[str, _Command] = {}
 #: Each group's visible children (name, summary), for help and for finding commands in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {"": ()}
-#: Declared and built-in error kinds: kind -> (exit code, description).
+#: The error kinds the handlers declare: kind -> (exit code, description).
 ERRORS: dict[str, tuple[int, str]] = {}
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
@@ -48,3 +48,9 @@ _PWSH_SCRIPT = ""
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
     """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
     return ()
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """The values `complete=` functions offer for the last of `words` (`complete._candidates`
+    in a tool that has such options; none in one that has not)."""
+    return []

@@ -53,11 +53,25 @@ GROUP_HELP: dict[str, str] = {
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
+#: Built-in error kinds: kind -> (exit code, description). 0 is success.
+BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
+    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+    "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
+}
+
+
+#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
+EXIT_BROKEN_PIPE = 141
+
+
 class CommandError(Exception):
     """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
 
     kind = "error"
-    exit_code = 1
+    exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
     def __init__(self, message: str, *, hint: str | None = None) -> None:
@@ -70,7 +84,7 @@ class UsageError(CommandError):
     """The command line or the JSON input was wrong; nothing ran."""
 
     kind = "usage"
-    exit_code = 2
+    exit_code = BUILTIN_ERRORS["usage"][0]
 
 
 class _Internal(CommandError):
@@ -81,14 +95,14 @@ class _Internal(CommandError):
 
 class _TimedOut(CommandError):
     kind = "timeout"
-    exit_code = 124
+    exit_code = BUILTIN_ERRORS["timeout"][0]
 
 
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
     kind = "action_required"
-    exit_code = 4
+    exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
         self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
@@ -673,10 +687,6 @@ FLAGS: tuple[Flag, ...] = (
 
 #: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
 HELP_FLAGS = ("-h", "--help")
-
-
-#: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
-EXIT_BROKEN_PIPE = 141
 
 
 def _flag(name: str) -> Flag | None:
@@ -1818,7 +1828,7 @@ def _part(data: Any, part: str, field: str) -> Any:
     if isinstance(data, dict) and part in data:
         return data[part]
     if isinstance(data, list):
-        if part.isdigit() and int(part) < len(data):
+        if part.isdecimal() and int(part) < len(data):
             return data[int(part)]
         for item in data:
             if isinstance(item, dict) and item.get("name") in (part, f"--{part}"):
@@ -1913,7 +1923,7 @@ def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
-        found = _candidates(words)
+        found = _complete_values(words)
     except Exception:  # noqa: BLE001
         # NOTE: a completer that raises offers nothing; TAB must never print an error.
         found = []
@@ -1922,6 +1932,8 @@ def _complete(words: list[str]) -> int:
 
 
 def _candidates(words: list[str]) -> list[str]:
+    """What the `complete=` function of the value being typed offers (a tool whose options
+    have such functions answers `__complete` with this; see `program._complete_values`)."""
     if not words:
         return []
     partial, before = words[-1], words[:-1]
@@ -1943,9 +1955,11 @@ def _candidates(words: list[str]) -> list[str]:
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
     want: Any = None
-    rest = False
+    rest = skip = False
     for token in before[index:]:
-        if want is not None:
+        if skip:
+            skip = False
+        elif want is not None:
             _remember(want, token, options, raw)
             want = None
         elif rest or not token.startswith("-") or token == "-":
@@ -1964,6 +1978,14 @@ def _candidates(words: list[str]) -> list[str]:
                     options[slot[0]] = False
                 continue
             if slot is None:
+                # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
+                tool_flag = _flag(flag)
+                skip = (
+                    tool_flag is not None
+                    and tool_flag.metavar != ""
+                    and tool_flag.name != "--json"
+                    and not has_value
+                )
                 continue
             if slot[2] == "flag":
                 options[slot[0]] = True
@@ -1971,6 +1993,8 @@ def _candidates(words: list[str]) -> list[str]:
                 _remember(slot, value, options, raw)
             else:
                 want = slot
+    if skip:
+        return []
     if want is None and not rest and partial.startswith("-") and "=" in partial:
         flag, _, partial = partial.partition("=")
         want = by_flag.get(flag)
@@ -2621,13 +2645,13 @@ def _serve_mcp(invocation: _Invocation) -> int:
             # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
-            os._exit(130)
+            os._exit(BUILTIN_ERRORS["interrupted"][0])
         raise
 
 
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds."""
-    rows = sorted(ERRORS.items(), key=lambda item: item[1][0])
+    rows = sorted({**BUILTIN_ERRORS, **ERRORS}.items(), key=lambda item: item[1][0])
     return "exit codes:\n  0    success\n" + "".join(
         f"  {code:<4} {kind}\n" for kind, (code, _) in rows
     )
@@ -2748,7 +2772,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         json_mode = invocation.json if invocation else "--json" in args
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return 130
+        return BUILTIN_ERRORS["interrupted"][0]
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -2873,14 +2897,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
-#: Declared and built-in error kinds: kind -> (exit code, description).
+#: The error kinds the handlers declare: kind -> (exit code, description).
 ERRORS: dict[str, tuple[int, str]] = {
-    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "missing": (3, "The thing you asked for is not there."),
-    "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "busy": (75, "Try again in a moment."),
-    "timeout": (124, "The command ran past --timeout and was cancelled."),
 }
 
 #: Each record's result shape: name -> (field shapes, required field names).
@@ -2981,6 +3001,9 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
             ("into", ("--into",), "value", _Path.convert, None, 0),
         )
     return ()
+
+
+_complete_values = _candidates
 
 
 _SKILL = '---\nname: "kitchen"\ndescription: "Kitchen: every type, a nested group, declared errors, and hostile text. Use this skill when a task needs kitchen (types, draw, fail, store wipe, store shelf count, store shelf nap, store pick): run it with --json and read one JSON envelope."\ncompatibility: "Requires Python 3.9+ to run kitchen."\nmetadata:\n  version: "2.1.0-rc.1"\n---\n<!-- Generated by burgee from handlers.py; do not edit. -->\n\n# kitchen\n\nKitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.\n\n## Contract\n\n- Run `kitchen COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.\n- Give a command\'s input as one JSON object instead of flags: `kitchen COMMAND --json \'{"name": value}\'` (keys are parameter names; `--json -` reads it from stdin).\n- `kitchen schema COMMAND` prints a command\'s options, arguments and output as JSON; read it before using a command\'s options. `kitchen COMMAND ... --explain OPTION` says where an option\'s value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.\n- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.\n\n## Exit codes\n\n| code | error kind | meaning |\n|---|---|---|\n| 0 | | success |\n| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |\n| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |\n| 3 | `missing` | The thing you asked for is not there. |\n| 4 | `action_required` | The command needs a decision or an action first; see next[]. |\n| 75 | `busy` | Try again in a moment. |\n| 124 | `timeout` | The command ran past --timeout and was cancelled. |\n| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |\n\n## Commands\n\n- `kitchen types TEXT NUMBER`: Echo every supported type back, converted.\n  Example: `kitchen types hello 3 --ratio 0.5`\n- `kitchen draw --OPTION VALUE`: Draw a shape given as JSON.\n- `kitchen fail HOW`: Fail in the way you ask for.\n- `kitchen store wipe`: Wipe the store.\n  Example: `kitchen store wipe --yes`\n- `kitchen store shelf count NAMES...`: Count letters in each name.\n- `kitchen store shelf nap`: Sleep, then answer nothing.\n- `kitchen store pick SHELF`: Pick something from a shelf.\n  Example: `kitchen store pick apples --size small`\n\nOptions of a command: `kitchen schema COMMAND` or `kitchen COMMAND --help`.\n'

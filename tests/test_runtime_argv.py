@@ -1,0 +1,294 @@
+"""The command line, in-process: the tool-wide flags taken out of argv, the command path,
+`--json` input, and parsers whose errors are usage errors."""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from burgee.runtime import argv
+from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input
+from burgee.runtime.context import _Command, _no_arguments
+from burgee.runtime.errors import UsageError
+from burgee.runtime.flags import FLAGS
+from tests.runtime_program import install
+
+
+def _usage(args: list[str]) -> UsageError:
+    with pytest.raises(UsageError) as raised:
+        _Invocation(args)
+    return raised.value
+
+
+# NOTE: one row per flag in FLAGS: how it is spelled on a command line, and what it sets.
+_EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]] = {
+    "--json": (["--json"], lambda i: (i.json, i.json_input), (True, None)),
+    "--output": (["--output", "json"], lambda i: i.json, True),
+    "--debug": (["--debug"], lambda i: i.debug, True),
+    "--timeout": (["--timeout", "2.5"], lambda i: i.timeout, 2.5),
+    "--schema": (["--schema"], lambda i: i.asked, {"--schema": ""}),
+    "--field": (["--field", "a.b"], lambda i: i.asked, {"--field": "a.b"}),
+    "--explain": (["--explain", "count"], lambda i: i.asked, {"--explain": "count"}),
+    "--config": (["--config", "x.toml"], lambda i: i.asked, {"--config": "x.toml"}),
+    "--llms": (["--llms"], lambda i: i.asked, {"--llms": ""}),
+    "--mcp": (["--mcp"], lambda i: i.mcp, True),
+    "--print-config": (["--print-config"], lambda i: i.print_config, True),
+    "--version": (["--version"], lambda i: i.version, True),
+    # NOTE: --skill is answered before argv is parsed; the invocation passes it through.
+    "--skill": (["--skill"], lambda i: i.rest, ["add", "--skill", "x"]),
+}
+
+
+def test_the_table_covers_every_flag() -> None:
+    assert set(_EVERY_FLAG) == {flag.name for flag in FLAGS}
+
+
+@pytest.mark.parametrize("name", sorted(_EVERY_FLAG))
+def test_every_flag_is_taken_out_of_argv(name: str) -> None:
+    words, read, expected = _EVERY_FLAG[name]
+    invocation = _Invocation(["add", *words, "x"])
+    assert read(invocation) == expected
+    if name != "--skill":
+        assert invocation.rest == ["add", "x"]
+
+
+@pytest.mark.parametrize("flag", [flag for flag in FLAGS if flag.metavar and flag.name != "--json"])
+def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
+    value = flag.choices[0] if flag.choices else "7"
+    after_equals = _Invocation([f"{flag.name}={value}", "add"])
+    next_word = _Invocation([flag.name, value, "add"])
+    assert after_equals.rest == next_word.rest == ["add"]
+    assert vars(after_equals) == vars(next_word)
+    assert vars(next_word) != vars(_Invocation(["add"]))
+
+
+def test_nothing_given_sets_nothing() -> None:
+    invocation = _Invocation([])
+    assert (invocation.json, invocation.json_input, invocation.debug) == (False, None, False)
+    assert (invocation.version, invocation.mcp, invocation.print_config) == (False, False, False)
+    assert invocation.timeout is None
+    assert invocation.asked == {}
+    assert invocation.rest == []
+
+
+def test_values_of_flags_anywhere_before_the_command() -> None:
+    invocation = _Invocation(["--field=x.y", "tasks", "--debug", "purge", "--yes", "--timeout=3"])
+    assert invocation.rest == ["tasks", "purge", "--yes"]
+    assert invocation.asked == {"--field": "x.y"}
+    assert invocation.debug is True
+    assert invocation.timeout == 3.0
+
+
+@pytest.mark.parametrize(
+    ("words", "json"),
+    [
+        (["-ojson"], True),
+        (["-otext"], False),
+        (["-o", "json"], True),
+        (["-o=json"], True),
+        (["--output", "json"], True),
+        (["--output=json"], True),
+        (["--output=text"], False),
+    ],
+)
+def test_output_spellings(words: list[str], json: bool) -> None:
+    invocation = _Invocation(["add", *words])
+    assert invocation.json is json
+    assert invocation.rest == ["add"]
+
+
+def test_output_text_after_json_turns_json_off() -> None:
+    assert _Invocation(["--json", "-o", "text"]).json is False
+    assert _Invocation(["-o", "text", "--json"]).json is True
+
+
+@pytest.mark.parametrize(
+    ("words", "json_input", "rest"),
+    [
+        (["--json"], None, ["add"]),
+        (["--json", '{"a": 1}'], '{"a": 1}', ["add"]),
+        (["--json", "-"], "-", ["add"]),
+        (['--json={"a": 1}'], '{"a": 1}', ["add"]),
+        (["--json=-"], "-", ["add"]),
+        (["--json", "list"], None, ["add", "list"]),
+        (["--json", "[1]"], None, ["add", "[1]"]),
+        (["--json", "--debug"], None, ["add"]),
+    ],
+)
+def test_json_with_and_without_input(
+    words: list[str], json_input: str | None, rest: list[str]
+) -> None:
+    invocation = _Invocation(["add", *words])
+    assert invocation.json is True
+    assert invocation.json_input == json_input
+    assert invocation.rest == rest
+
+
+def test_json_at_the_end_has_no_input() -> None:
+    invocation = _Invocation(["add", "x", "--json"])
+    assert (invocation.json, invocation.json_input, invocation.rest) == (True, None, ["add", "x"])
+
+
+def test_double_dash_stops_flag_parsing() -> None:
+    invocation = _Invocation(["add", "--", "--debug", "--json", "-ojson", "--timeout=x"])
+    assert invocation.debug is False
+    assert invocation.json is False
+    assert invocation.timeout is None
+    assert invocation.rest == ["add", "--", "--debug", "--json", "-ojson", "--timeout=x"]
+
+
+def test_unknown_flags_and_words_pass_through_in_order() -> None:
+    invocation = _Invocation(["add", "--count", "3", "-v", "--no-debug", "-oyaml", "x"])
+    assert invocation.rest == ["add", "--count", "3", "-v", "--no-debug", "-oyaml", "x"]
+    assert invocation.debug is False
+
+
+@pytest.mark.parametrize(
+    "token", ["--debug=1", "--schema=x", "--llms=", "--mcp=yes", "--print-config=1", "--version=2"]
+)
+def test_a_switch_given_a_value(token: str) -> None:
+    name = token.partition("=")[0]
+    error = _usage([token])
+    assert error.message == f"{name} takes no value"
+    assert error.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    "name", ["--output", "-o", "--timeout", "--field", "--explain", "--config"]
+)
+def test_a_value_flag_with_no_value(name: str) -> None:
+    assert _usage(["add", name]).message == f"{name} needs a value"
+
+
+@pytest.mark.parametrize("words", [["-o", "yaml"], ["--output=yaml"], ["--output", ""]])
+def test_bad_output(words: list[str]) -> None:
+    value = words[-1].partition("=")[2] if "=" in words[-1] else words[-1]
+    assert _usage(words).message == f"--output must be json or text, not {value!r}"
+
+
+@pytest.mark.parametrize(
+    "text", ["0", "-1", "nan", "NaN", "inf", "-inf", "1e400", "text", "", "0.0"]
+)
+def test_bad_timeout(text: str) -> None:
+    message = f"--timeout must be a positive number of seconds, not {text!r}"
+    assert _usage(["--timeout", text]).message == message
+    assert _usage([f"--timeout={text}"]).message == message
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("1", 1.0), ("0.25", 0.25), ("1e3", 1000.0)])
+def test_good_timeout(text: str, seconds: float) -> None:
+    assert _Invocation(["--timeout", text]).timeout == seconds
+
+
+def _tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    command = _Command("s", "d", (), (), _no_arguments, lambda call: None, None)
+    install(
+        monkeypatch,
+        GROUPS={"": (("add", "Add"), ("tasks", "Tasks")), "tasks": (("purge", ""), ("list", ""))},
+        COMMANDS={"add": command, "tasks purge": command, "tasks list": command},
+    )
+
+
+@pytest.mark.parametrize(
+    ("tokens", "found"),
+    [
+        ([], ("", [])),
+        (["add"], ("add", [])),
+        (["add", "tasks", "--n", "1"], ("add", ["tasks", "--n", "1"])),
+        (["tasks"], ("tasks", [])),
+        (["tasks", "purge", "--yes", "x"], ("tasks purge", ["--yes", "x"])),
+        (["tasks", "--help"], ("tasks", ["--help"])),
+        (["--debug", "add"], ("", ["--debug", "add"])),
+    ],
+)
+def test_find_the_command_path(
+    monkeypatch: pytest.MonkeyPatch, tokens: list[str], found: tuple[str, list[str]]
+) -> None:
+    _tables(monkeypatch)
+    assert _find(tokens) == found
+
+
+@pytest.mark.parametrize(
+    ("tokens", "message", "hint"),
+    [
+        (["ad"], "unknown command 'ad'", "did you mean 'add'?"),
+        (["tasks", "prge"], "unknown command 'prge'", "did you mean 'purge'?"),
+        (["zzz"], "unknown command 'zzz'", "commands: add, tasks"),
+        (["tasks", "zzz"], "unknown command 'zzz'", "commands: purge, list"),
+    ],
+)
+def test_find_an_unknown_command(
+    monkeypatch: pytest.MonkeyPatch, tokens: list[str], message: str, hint: str
+) -> None:
+    _tables(monkeypatch)
+    with pytest.raises(UsageError) as raised:
+        _find(tokens)
+    assert (raised.value.message, raised.value.hint) == (message, hint)
+
+
+def test_read_json_input() -> None:
+    assert _read_json_input('{"a": 1, "b": [true, null]}') == {"a": 1, "b": [True, None]}
+
+
+def test_read_json_input_from_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO('{"name": "x"}'))
+    assert _read_json_input("-") == {"name": "x"}
+
+
+def test_json_input_that_is_not_json() -> None:
+    with pytest.raises(UsageError) as raised:
+        _read_json_input("{nope")
+    assert raised.value.message == (
+        "--json input is not valid JSON: Expecting property name enclosed in double quotes:"
+        " line 1 column 2 (char 1)"
+    )
+
+
+@pytest.mark.parametrize("text", ["[1, 2]", '"a"', "3", "null"])
+def test_json_input_that_is_not_an_object(text: str) -> None:
+    with pytest.raises(UsageError) as raised:
+        _read_json_input(text)
+    assert raised.value.message == (
+        "--json input must be a JSON object whose keys are parameter names"
+    )
+
+
+def test_parser_errors_become_usage_errors() -> None:
+    parser = _new_parser("tool add", "Add a thing.")
+    parser.add_argument("--count", type=int)
+    parser.add_argument("name")
+    with pytest.raises(UsageError) as raised:
+        parser.parse_args(["x", "--count", "many"])
+    assert raised.value.message == "argument --count: invalid int value: 'many'"
+    assert raised.value.hint == "run 'tool add --help' for usage"
+    with pytest.raises(UsageError, match=r"^the following arguments are required: name$"):
+        parser.parse_args([])
+    with pytest.raises(UsageError, match=r"^unrecognized arguments: --zzz$"):
+        parser.parse_args(["x", "--zzz"])
+
+
+def test_parser_takes_no_abbreviations_and_sets_no_defaults() -> None:
+    parser = _new_parser("tool add")
+    parser.add_argument("--count", type=int)
+    with pytest.raises(UsageError, match=r"^unrecognized arguments: --cou 1$"):
+        parser.parse_args(["--cou", "1"])
+    assert vars(parser.parse_args([])) == {}
+    assert vars(parser.parse_args(["--count", "2"])) == {"count": 2}
+
+
+def test_help_is_as_wide_as_columns_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_terminal(fd: int) -> os.terminal_size:
+        raise OSError("not a terminal")
+
+    monkeypatch.setattr(os, "get_terminal_size", no_terminal)
+    monkeypatch.setenv("COLUMNS", "100")
+    assert argv._terminal_width() == 98
+    monkeypatch.setenv("COLUMNS", "10")
+    assert argv._terminal_width() == 78
+    monkeypatch.setenv("COLUMNS", "wide")
+    assert argv._terminal_width() == 78

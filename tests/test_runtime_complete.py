@@ -1,0 +1,207 @@
+"""Shell completion and the skill, in-process: `completion SHELL`, `--skill`, and the values a
+`complete=` function offers through `__complete`."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import pytest
+
+from burgee.runtime import program
+from burgee.runtime.complete import _builtin, _candidates, _complete
+from burgee.runtime.context import _Command, _no_arguments
+from burgee.runtime.errors import UsageError
+from burgee.runtime.kinds import _Int, _Str
+from tests.runtime_program import install
+
+SCRIPTS = {
+    "_BASH_SCRIPT": "# bash\ncomplete -F _tool tool\n",
+    "_ZSH_SCRIPT": "#compdef tool\n",
+    "_FISH_SCRIPT": "complete -c tool\n",
+    "_PWSH_SCRIPT": "Register-ArgumentCompleter -CommandName tool\n",
+}
+
+#: What the last completer call was given: (partial, context).
+SEEN: list[tuple[str, Any]] = []
+
+
+def sizes(partial: str) -> list[Any]:
+    print("a completer's print")
+    return ["small", "medium", ("large", "big  and\n wide"), "two\nlines", 10]
+
+
+def shelves(partial: str, context: dict[str, Any]) -> list[str]:
+    SEEN.append((partial, context))
+    return ["A1", "A2", "B1"]
+
+
+def broken(partial: str) -> list[str]:
+    raise RuntimeError("the database is down")
+
+
+def _slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    if path == "store pick":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelves, 2),
+            ("size", ("-s", "--size"), "value", _Str.convert, sizes, 1),
+            ("count", ("--count",), "value", _Int.convert, None, 0),
+            ("fresh", ("--fresh",), "flag", None, None, 0),
+            ("tag", ("--tag",), "append", _Int.convert, None, 0),
+            ("color", ("--color",), "value", _Str.convert, broken, 1),
+        )
+    if path == "load":
+        return (("files", (), "args", _Str.convert, shelves, 2),)
+    return ()
+
+
+@pytest.fixture(autouse=True)
+def _program(monkeypatch: pytest.MonkeyPatch) -> None:
+    command = _Command("s", "d", (), (), _no_arguments, lambda call: None, None)
+    SEEN.clear()
+    names: dict[str, Any] = {
+        **SCRIPTS,
+        "_SKILL": "---\nname: tool\n---\n",
+        "_COMPLETION_HELP": "usage: tool completion SHELL\n",
+        "GROUPS": {"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
+        "COMMANDS": {"store pick": command, "load": command},
+        "_completion_slots": _slots,
+    }
+    if hasattr(program, "_complete_values"):
+        # NOTE: a tool with `complete=` options answers `__complete` with `_candidates`.
+        names["_complete_values"] = _candidates
+    install(monkeypatch, **names)
+
+
+@pytest.mark.parametrize(("shell", "name"), [(n[1:-7].lower(), n) for n in SCRIPTS])
+def test_completion_prints_the_script(
+    capsys: pytest.CaptureFixture[str], shell: str, name: str
+) -> None:
+    assert _builtin(["completion", shell]) == 0
+    assert capsys.readouterr().out == SCRIPTS[name]
+
+
+def test_completion_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _builtin(["completion", "--help"]) == 0
+    assert capsys.readouterr().out == "usage: tool completion SHELL\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["completion"], "missing shell"),
+        (["completion", "tcsh"], "unknown shell 'tcsh'"),
+        (["completion", "bash", "zsh"], "unknown shell 'zsh'"),
+    ],
+)
+def test_completion_refuses(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    with pytest.raises(UsageError) as raised:
+        _builtin(args)
+    assert (raised.value.message, raised.value.hint) == (message, "shells: bash, zsh, fish, pwsh")
+    assert capsys.readouterr().out == ""
+
+
+def test_skill(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _builtin(["--skill"]) == 0
+    assert capsys.readouterr().out == "---\nname: tool\n---\n"
+    with pytest.raises(UsageError) as raised:
+        _builtin(["--skill", "extra"])
+    assert raised.value.message == "--skill takes nothing more, not 'extra'"
+
+
+def test_values_offered_by_a_completer(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _candidates(["store", "pick", "--size", ""]) == [
+        "small",
+        "medium",
+        "large\tbig and wide",
+        "10",
+    ]
+    assert _candidates(["store", "pick", "-s", ""])[:2] == ["small", "medium"]
+
+
+def test_values_start_with_what_was_typed() -> None:
+    assert _candidates(["store", "pick", "--size", "m"]) == ["medium"]
+    assert _candidates(["store", "pick", "--size", "l"]) == ["large\tbig and wide"]
+    assert _candidates(["store", "pick", "--size", "x"]) == []
+
+
+def test_a_flag_with_equals_completes_its_value() -> None:
+    assert _candidates(["store", "pick", "--size=m"]) == ["medium"]
+    assert _candidates(["store", "pick", "x", "--size=sm"]) == ["small"]
+
+
+def test_a_completers_prints_do_not_reach_stdout(capsys: pytest.CaptureFixture[str]) -> None:
+    stdout = sys.stdout
+    assert _candidates(["store", "pick", "--size", "s"]) == ["small"]
+    assert sys.stdout is stdout
+    assert capsys.readouterr().out == ""
+
+
+def test_the_completer_sees_what_was_typed_before() -> None:
+    words = ["--timeout", "5", "store", "pick", "--count", "3", "--fresh", "--tag", "1"]
+    words += ["--tag=x", "--size=big", "--unknown", "A"]
+    assert _candidates(words) == ["A1", "A2"]
+    assert SEEN == [
+        (
+            "A",
+            {
+                "path": "store pick",
+                "options": {"count": 3, "fresh": True, "tag": [1, "x"], "size": "big"},
+                "positionals": [],
+                "raw": {"count": "3", "tag": ["1", "x"], "size": "big"},
+            },
+        )
+    ]
+
+
+def test_tool_flags_after_the_command_are_not_positionals() -> None:
+    assert _candidates(["store", "pick", "--timeout", "5", ""]) == ["A1", "A2", "B1"]
+    assert _candidates(["store", "pick", "-o", "json", "--field", "x", "A"]) == ["A1", "A2"]
+    assert _candidates(["store", "pick", "--timeout=5", "--debug", "B"]) == ["B1"]
+    assert [context["positionals"] for _, context in SEEN] == [[], [], []]
+    # NOTE: the value of a tool-wide flag is not the argument's.
+    assert _candidates(["store", "pick", "--timeout", ""]) == []
+    assert _candidates(["store", "pick", "--explain", "s"]) == []
+    assert len(SEEN) == 3
+
+
+def test_a_negated_switch_and_positionals_after_double_dash() -> None:
+    assert _candidates(["load", "--no-fresh", "a", "--", "-b", ""]) == ["A1", "A2", "B1"]
+    assert SEEN[-1][1] == {
+        "path": "load",
+        "options": {},
+        "positionals": ["a", "-b"],
+        "raw": {"files": ["a", "-b"]},
+    }
+    _candidates(["store", "pick", "--fresh", "--no-fresh", "--size", "s", ""])
+    assert SEEN[-1][1]["options"] == {"fresh": False, "size": "s"}
+
+
+def test_nothing_to_offer() -> None:
+    assert _candidates([]) == []
+    # NOTE: the one argument is given already; a flag is being typed; an unknown command.
+    assert _candidates(["store", "pick", "A1", ""]) == []
+    assert _candidates(["store", "pick", "--si"]) == []
+    assert _candidates(["nope", ""]) == []
+    assert _candidates(["store", ""]) == []
+    assert _candidates(["store", "pick", "--count", ""]) == []
+    assert SEEN == []
+
+
+def test_complete_prints_one_value_a_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _builtin(["__complete", "store", "pick", "--size", "s"]) == 0
+    assert capsys.readouterr().out == "small\n"
+    assert _complete(["store", "pick", "--size", ""]) == 0
+    assert capsys.readouterr().out == "small\nmedium\nlarge\tbig and wide\n10\n"
+
+
+def test_a_completer_that_raises_offers_nothing(capsys: pytest.CaptureFixture[str]) -> None:
+    stdout = sys.stdout
+    with pytest.raises(RuntimeError):
+        _candidates(["store", "pick", "--color", ""])
+    assert sys.stdout is stdout
+    assert _complete(["store", "pick", "--color", ""]) == 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", "")

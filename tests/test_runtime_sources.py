@@ -1,0 +1,331 @@
+"""Where an option's value comes from, in-process: flag > env > config file > pyproject.toml >
+default, and what is recorded about it (`--explain`, `meta.provenance`)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from burgee.runtime import sources
+from burgee.runtime.context import Context
+from burgee.runtime.errors import UsageError
+from burgee.runtime.kinds import _Int, _Str
+from burgee.runtime.sources import _meta, _Sources
+from burgee.runtime.values import _Call
+from tests.runtime_program import install
+
+
+@pytest.fixture
+def project(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """An empty project folder as the working directory, with no user config dir and no
+    config file read yet."""
+    folder = tmp_path / "project"
+    folder.mkdir()
+    # NOTE: a pyproject.toml of its own, so none above tmp_path is found.
+    (folder / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("TOOL_LEVEL", raising=False)
+    monkeypatch.delenv("TOOL_TOKEN", raising=False)
+    monkeypatch.setattr(sources, "_FILES", {})
+    install(monkeypatch, PROGRAM="tool", _CONFIG=True)
+    return Path(os.getcwd())
+
+
+def _call(raw: dict[str, Any], source: str = "flag", config: str | None = None) -> _Call:
+    return _Call(raw, source, Context("add", source == "json"), _Sources("add", config))
+
+
+def _level(call: _Call) -> int:
+    value = call.value("level", _Int.convert, 1, flag="--level", env="TOOL_LEVEL")
+    call.check()
+    return value
+
+
+def _fresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Forget the config files read so far (a new process)."""
+    monkeypatch.setattr(sources, "_FILES", {})
+
+
+def test_flag_beats_env_beats_config_beats_pyproject_beats_default(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
+    (project / "tool.toml").write_text("level = 3\n")
+    monkeypatch.setenv("TOOL_LEVEL", "4")
+    assert _level(_call({"level": "5"})) == 5
+    _fresh(monkeypatch)
+    assert _level(_call({})) == 4
+    monkeypatch.delenv("TOOL_LEVEL")
+    _fresh(monkeypatch)
+    assert _level(_call({})) == 3
+    (project / "tool.toml").unlink()
+    _fresh(monkeypatch)
+    assert _level(_call({})) == 2
+    (project / "pyproject.toml").write_text("[tool.other]\nlevel = 9\n")
+    _fresh(monkeypatch)
+    assert _level(_call({})) == 1
+
+
+def test_json_input_beats_env(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    monkeypatch.setenv("TOOL_LEVEL", "4")
+    assert _level(_call({"level": 6}, "json")) == 6
+    assert _level(_call({}, "json")) == 4
+
+
+def test_an_empty_env_var_is_unset(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    (project / "tool.toml").write_text("level = 3\n")
+    monkeypatch.setenv("TOOL_LEVEL", "")
+    assert _level(_call({})) == 3
+
+
+def test_config_files_are_read_once_per_process(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    (project / "tool.toml").write_text("level = 3\n")
+    assert _level(_call({})) == 3
+    (project / "tool.toml").write_text("level = 8\n")
+    assert _level(_call({})) == 3
+    _fresh(monkeypatch)
+    assert _level(_call({})) == 8
+
+
+def test_without_config_only_env_is_read(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    install(monkeypatch, _CONFIG=False)
+    (project / "tool.toml").write_text("level = 3\n")
+    (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
+    assert _level(_call({}, config=str(project / "missing.toml"))) == 1
+    monkeypatch.setenv("TOOL_LEVEL", "4")
+    assert _level(_call({})) == 4
+
+
+def test_an_argument_reads_no_other_place(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    (project / "tool.toml").write_text('name = "from config"\n')
+    call = _call({})
+    call.sources.full = True
+    assert call.value("name", _Str.convert, "dflt") == "dflt"
+    assert call.provenance == {}
+
+
+def test_the_commands_own_table_beats_the_top_level(project: Path) -> None:
+    (project / "tool.toml").write_text("level = 3\n[add]\nlevel = 7\n[other]\nlevel = 9\n")
+    assert _level(_call({})) == 7
+
+
+def test_a_nested_command_table(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    (project / "tool.toml").write_text("level = 3\n[tasks]\nlevel = 5\n[tasks.purge]\nlevel = 6\n")
+    call = _Call({}, "flag", Context("tasks purge", False), _Sources("tasks purge"))
+    assert _level(call) == 6
+    (project / "tool.toml").write_text("level = 3\n[tasks]\nlevel = 5\n")
+    _fresh(monkeypatch)
+    call = _Call({}, "flag", Context("tasks purge", False), _Sources("tasks purge"))
+    assert _level(call) == 5
+
+
+def test_a_config_key_may_be_spelled_like_the_flag(project: Path) -> None:
+    (project / "tool.toml").write_text("max-items = 4\n")
+    call = _call({})
+    assert call.value("max_items", _Int.convert, 1, flag="--max-items") == 4
+
+
+def test_config_given_with_dash_dash_config_is_missing(project: Path) -> None:
+    missing = str(project / "nowhere.toml")
+    call = _call({}, config=missing)
+    with pytest.raises(UsageError) as raised:
+        _level(call)
+    assert raised.value.message == f"--config {missing}: no such file"
+
+
+def test_a_json_config(project: Path) -> None:
+    path = project / "settings.json"
+    path.write_text(json.dumps({"level": 2, "add": {"level": 9}}))
+    assert _level(_call({}, config=str(path))) == 9
+
+
+def test_a_json_config_found_in_the_working_directory(project: Path) -> None:
+    (project / "tool.json").write_text('{"level": 12}')
+    assert _level(_call({})) == 12
+
+
+def test_a_toml_config_given_with_dash_dash_config(project: Path) -> None:
+    path = project / "settings.toml"
+    path.write_text("[add]\nlevel = 11\n")
+    assert _level(_call({}, config=str(path))) == 11
+
+
+def test_the_user_config_dir(project: Path) -> None:
+    folder = Path(os.environ["XDG_CONFIG_HOME"]) / "tool"
+    folder.mkdir(parents=True)
+    (folder / "config.toml").write_text("level = 13\n")
+    assert _level(_call({})) == 13
+
+
+def test_a_config_file_that_is_not_a_table(project: Path) -> None:
+    (project / "tool.json").write_text("[1, 2]")
+    with pytest.raises(UsageError) as raised:
+        _level(_call({}))
+    assert raised.value.message == "tool.json: expected a table of option values"
+
+
+def test_a_config_file_that_does_not_parse(project: Path) -> None:
+    (project / "tool.toml").write_text("level = = 3\n")
+    with pytest.raises(UsageError, match=r"^tool\.toml: "):
+        _level(_call({}))
+
+
+def test_a_bad_config_value_names_where_it_came_from(project: Path) -> None:
+    (project / "tool.toml").write_text('level = "high"\n')
+    with pytest.raises(UsageError) as raised:
+        _level(_call({}))
+    assert raised.value.message == "config tool.toml: 'high' is not an integer"
+
+
+def test_a_list_option_from_env_and_from_config(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    (project / "tool.toml").write_text("tags = [1, 2]\n")
+    call = _call({})
+    assert call.values("tags", _Int.convert, [], flag="--tag", env="TOOL_TAGS") == [1, 2]
+    monkeypatch.setenv("TOOL_TAGS", "3, 4")
+    call = _call({})
+    assert call.values("tags", _Int.convert, [], flag="--tag", env="TOOL_TAGS") == [3, 4]
+    call = _call({"tags": ["5"]})
+    assert call.values("tags", _Int.convert, [], flag="--tag", env="TOOL_TAGS") == [5]
+    assert call.problems == []
+
+
+def test_nothing_is_recorded_unless_asked(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    monkeypatch.setenv("TOOL_LEVEL", "4")
+    call = _call({})
+    assert _level(call) == 4
+    assert call.provenance == {}
+    assert _meta(call) == {}
+
+
+def test_provenance_names_the_source_what_it_overrides_and_the_value(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
+    (project / "tool.toml").write_text("level = 3\n")
+    monkeypatch.setenv("TOOL_LEVEL", "4")
+    pyproject = f"pyproject {project / 'pyproject.toml'} [tool.tool]"
+    call = _call({})
+    call.sources.full = True
+    assert _level(call) == 4
+    entry = {
+        "source": "env",
+        "from": "env TOOL_LEVEL",
+        "overrides": ["config tool.toml", pyproject],
+        "value": 4,
+    }
+    assert call.provenance == {"level": entry}
+    assert _meta(call) == {"provenance": {"level": entry}}
+    call = _call({"level": "5"})
+    call.sources.full = True
+    assert _level(call) == 5
+    assert call.provenance["level"] == {
+        "source": "flag",
+        "from": "flag --level",
+        "overrides": ["env TOOL_LEVEL", "config tool.toml", pyproject],
+        "value": 5,
+    }
+
+
+def test_provenance_of_a_default(project: Path) -> None:
+    call = _call({})
+    call.sources.full = True
+    assert _level(call) == 1
+    assert call.provenance == {"level": {"source": "default", "from": "default", "value": 1}}
+
+
+def test_provenance_of_json_input(project: Path) -> None:
+    call = _call({"level": 6}, "json")
+    call.sources.full = True
+    assert _level(call) == 6
+    assert call.provenance == {"level": {"source": "json", "from": "json level", "value": 6}}
+
+
+def test_explaining_lists_every_candidate(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    (project / "tool.toml").write_text("level = 3\n")
+    monkeypatch.setenv("TOOL_LEVEL", "4")
+    pyproject = f"pyproject {project / 'pyproject.toml'} [tool.tool]"
+    call = _call({})
+    call.sources.full = True
+    call.explaining = True
+    call.value("level", _Int.convert, 1, flag="--level", env="TOOL_LEVEL")
+    assert call.provenance["level"] == {
+        "source": "env",
+        "from": "env TOOL_LEVEL",
+        "candidates": [
+            {"source": "flag", "from": "flag --level"},
+            {"source": "env", "from": "env TOOL_LEVEL", "value": "4"},
+            {"source": "config", "from": "config tool.toml", "value": 3},
+            {"source": "pyproject", "from": pyproject},
+            {"source": "default", "from": "default", "value": 1},
+        ],
+        "value": 4,
+    }
+
+
+def test_where_no_config_file_is_found(project: Path) -> None:
+    call = _call({})
+    call.sources.full = True
+    call.explaining = True
+    call.value("level", _Int.convert, flag="--level")
+    assert call.provenance["level"] == {
+        "source": "missing",
+        "from": "nowhere",
+        "candidates": [
+            {"source": "flag", "from": "flag --level"},
+            {"source": "config", "from": "config (no file found)"},
+            {"source": "pyproject", "from": f"pyproject {project / 'pyproject.toml'} [tool.tool]"},
+        ],
+    }
+    assert call.problems == ["--level is required"]
+
+
+def test_a_secret_is_never_recorded(monkeypatch: pytest.MonkeyPatch, project: Path) -> None:
+    (project / "tool.toml").write_text('token = "config-secret"\n')
+    monkeypatch.setenv("TOOL_TOKEN", "env-secret")
+
+    def token(call: _Call) -> str:
+        return call.value("token", _Str.convert, flag="--token", env="TOOL_TOKEN", secret=True)
+
+    call = _call({})
+    call.sources.full = True
+    assert token(call) == "env-secret"
+    assert call.provenance == {
+        "token": {
+            "source": "env",
+            "from": "env TOOL_TOKEN",
+            "overrides": ["config tool.toml"],
+            "secret": True,
+        }
+    }
+    call = _call({})
+    call.sources.full = True
+    call.explaining = True
+    assert token(call) == "env-secret"
+    assert call.provenance["token"]["candidates"] == [
+        {"source": "flag", "from": "flag --token"},
+        {"source": "env", "from": "env TOOL_TOKEN", "set": True},
+        {"source": "config", "from": "config tool.toml", "set": True},
+        {"source": "pyproject", "from": f"pyproject {project / 'pyproject.toml'} [tool.tool]"},
+    ]
+    assert "value" not in call.provenance["token"]
+    recorded = json.dumps(call.provenance)
+    assert "env-secret" not in recorded
+    assert "config-secret" not in recorded
+
+
+def test_a_bad_secret_is_not_shown_in_the_message(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    monkeypatch.setenv("TOOL_PIN", "hunter2")
+    call = _call({})
+    call.value("pin", _Int.convert, flag="--pin", env="TOOL_PIN", secret=True)
+    assert call.problems == ["env TOOL_PIN: not a valid value (secret, not shown)"]
