@@ -129,6 +129,18 @@ def test_ruff_is_clean() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+def test_ruff_format_is_clean() -> None:
+    # NOTE: gen formats every module with ruff at burgee's line length; nothing to reformat.
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "format", "--check", "--isolated", "--line-length", "100"]
+        + [str(module) for module in MODULES],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
 @pytest.mark.parametrize("module", MODULES, ids=_id)
 def test_mypy_strict_is_clean(module: Path, tmp_path: Path) -> None:
     result = subprocess.run(

@@ -128,3 +128,16 @@ def test_generator_has_no_import_cycles() -> None:
     assert "burgee.render.module" in graph["burgee.write.generate"]
     cycle = _cycle(graph)
     assert cycle is None, "import cycle: " + " -> ".join(cycle or ())
+
+
+def test_runtime_runs_on_python_3_9() -> None:
+    # NOTE: the runtime is joined into tools that promise Python 3.9; vermin's console script,
+    # run by this interpreter (the package has no __main__).
+    vermin = [sys.executable, "-c", "import sys; from vermin import main; sys.exit(main())"]
+    result = subprocess.run(
+        [*vermin, "--no-tips", "--violations", "-t=3.9-", str(REPO / "generator" / "runtime")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
