@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import program
 from burgee.runtime.complete import _builtin, _candidates, _complete
 from burgee.runtime.context import _Command, _no_arguments
 from burgee.runtime.errors import UsageError
@@ -59,18 +58,17 @@ def _slots(path: str) -> tuple[tuple[Any, ...], ...]:
 def _program(monkeypatch: pytest.MonkeyPatch) -> None:
     command = _Command("s", "d", (), (), _no_arguments, lambda call: None, None)
     SEEN.clear()
-    names: dict[str, Any] = {
+    install(
+        monkeypatch,
         **SCRIPTS,
-        "_SKILL": "---\nname: tool\n---\n",
-        "_COMPLETION_HELP": "usage: tool completion SHELL\n",
-        "GROUPS": {"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
-        "COMMANDS": {"store pick": command, "load": command},
-        "_completion_slots": _slots,
-    }
-    if hasattr(program, "_complete_values"):
+        _SKILL="---\nname: tool\n---\n",
+        _COMPLETION_HELP="usage: tool completion SHELL\n",
+        GROUPS={"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
+        COMMANDS={"store pick": command, "load": command},
+        _completion_slots=_slots,
         # NOTE: a tool with `complete=` options answers `__complete` with `_candidates`.
-        names["_complete_values"] = _candidates
-    install(monkeypatch, **names)
+        _complete_values=_candidates,
+    )
 
 
 @pytest.mark.parametrize(("shell", "name"), [(n[1:-7].lower(), n) for n in SCRIPTS])
