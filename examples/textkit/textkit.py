@@ -53,7 +53,8 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
-    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
+    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+    "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }
 
 
@@ -90,6 +91,18 @@ class _Internal(CommandError):
 class _TimedOut(CommandError):
     kind = "timeout"
     exit_code = BUILTIN_ERRORS["timeout"][0]
+
+
+class _Interrupted(CommandError):
+    kind = "interrupted"
+    exit_code = BUILTIN_ERRORS["interrupted"][0]
+
+
+class _Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so `finally` blocks and on_exit callbacks run.
+
+    A BaseException, like KeyboardInterrupt: a handler's `except Exception` must not swallow it.
+    """
 
 
 class _ActionRequired(CommandError):
@@ -605,6 +618,9 @@ class _Int(_Type):
     def convert(value: object) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
+        if isinstance(value, float) and value.is_integer():
+            # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
+            return int(value)
         if isinstance(value, str):
             try:
                 return int(value.strip(), 10)
@@ -625,14 +641,18 @@ class _Float(_Type):
 
     @staticmethod
     def convert(value: object) -> float:
+        number = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
+            number = float(value)
+        elif isinstance(value, str):
             try:
-                return float(value)
+                number = float(value)
             except ValueError:
                 pass
-        raise _Invalid(f"{_show(value)} is not a number")
+        # NOTE: NaN and the infinities have no JSON spelling: refused, in and out.
+        if number is not None and number - number == 0:
+            return number
+        raise _Invalid(f"{_show(value)} is not a (finite) number")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -709,6 +729,8 @@ class _Call:
         #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
         self.provenance: dict[str, dict[str, Any]] = {}
         self.explaining = False
+        #: Keys already refused by the input schema: their problems are known.
+        self.refused: set[str] = set()
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -726,6 +748,8 @@ class _Call:
     ) -> _T:
         """The converted value of one parameter: from the call; for an option, else from its
         env var, the config file or pyproject.toml; else its default."""
+        if key in self.refused:
+            return cast("_T", default)
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if source == "default":
             return self.sources.settle(self, key, cast("_T", raw))
@@ -757,8 +781,11 @@ class _Call:
     ) -> list[_T]:
         """The converted items of a list parameter, or its default."""
         raw = self.raw.get(key, _REQUIRED)
+        if key in self.refused:
+            return cast("list[_T]", default)
         if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
-            self.problems.append(f"{self._label(key, flag)}: expected a list, got {_show(raw)}")
+            shown = "(secret, not shown)" if secret else f"got {_show(raw)}"
+            self.problems.append(f"{self._label(key, flag)}: expected a list, {shown}")
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
@@ -790,7 +817,7 @@ def _as_list(value: object) -> list[Any]:
 
             try:
                 items = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
         return [item.strip() for item in value.split(",") if item.strip()]
@@ -989,18 +1016,60 @@ def _table(rows: list[dict[str, Any]]) -> str:
     )
 
 
+def _emit(stream: Any, text: str) -> None:
+    """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
+    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+    else:
+        stream.flush()
+        buffer.write(text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace"))
+    stream.flush()
+
+
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
     line = _dumps(_failure(error))
     if json_mode:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
-    else:
-        sys.stderr.write(f"{prog}: error: {error.message}\n")
-        if error.hint:
-            sys.stderr.write(f"hint: {error.hint}\n")
-    sys.stderr.write(line + "\n")
+        _emit(sys.stdout, line + "\n")
+    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
     return error.exit_code
+
+
+class _Quiet:
+    """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
+    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+
+    def __init__(self) -> None:
+        self.saved: int | None = None
+        self.stdout: Any = None
+
+    def start(self) -> None:
+        self.stdout = sys.stdout
+        sys.stdout.flush()
+        sys.stdout = sys.stderr
+        try:
+            self.saved = os.dup(1)
+            os.dup2(2, 1)
+        except OSError:
+            self.saved = None  # no file descriptor 1 (or 2): nothing to protect
+
+    def stop(self) -> None:
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        if self.stdout is None:
+            return
+        sys.stderr.flush()
+        if self.saved is not None:
+            os.dup2(self.saved, 1)
+            os.close(self.saved)
+            self.saved = None
+        sys.stdout, self.stdout = self.stdout, None
+
+
+#: The one `_Quiet` of this process (the command line runs one call).
+_QUIET = _Quiet()
 
 
 #: Config files already read: (source, --config path) -> (where, table).
@@ -1135,8 +1204,10 @@ class _Sources:
         while True:
             path = os.path.join(directory, "pyproject.toml")
             if os.path.isfile(path):
-                table = _Sources._load(path, optional=True).get("tool", {}).get(PROGRAM, {})
-                return (f"{path} [tool.{PROGRAM}]", table) if isinstance(table, dict) else ("", {})
+                # NOTE: someone else's pyproject.toml: anything may sit where ours would.
+                tools = _Sources._load(path, optional=True).get("tool")
+                table = tools.get(PROGRAM, {}) if isinstance(tools, dict) else {}
+                return f"{path} [tool.{PROGRAM}]", table if isinstance(table, dict) else {}
             parent = os.path.dirname(directory)
             if parent == directory:
                 return "", {}
@@ -1164,9 +1235,159 @@ class _Sources:
                     data = tomllib.load(file)
         except (OSError, ValueError) as error:
             raise UsageError(f"{path}: {error}") from None
+        except RecursionError:
+            raise UsageError(f"{path}: nested too deeply") from None
         if not isinstance(data, dict):
             raise UsageError(f"{path}: expected a table of option values")
         return data
+
+
+#: Each command's input schema and its secret keys, from the embedded clispec document.
+_INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
+
+
+def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
+    if not _INPUT_SCHEMAS:
+        import json
+
+        for entry in json.loads(_SCHEMA_JSON)["commands"]:
+            secrets = frozenset(
+                arg["name"].lstrip("-").replace("-", "_")
+                for arg in entry.get("args", ())
+                if arg.get("secret")
+            )
+            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
+    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+
+
+def _is_type(value: object, name: str) -> bool:
+    if name == "string":
+        return isinstance(value, str)
+    if name == "integer":
+        if isinstance(value, float):
+            return value.is_integer()
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "array":
+        return isinstance(value, list)
+    return isinstance(value, dict)
+
+
+def _same(one: object, other: object) -> bool:
+    """JSON equality: 1 equals 1.0, but true is not 1."""
+    if isinstance(one, bool) or isinstance(other, bool):
+        return type(one) is type(other) and one == other
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(_same, one, other))
+    return one == other
+
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
+    """What is wrong with `value` for `schema` (the first thing), or None."""
+    if not isinstance(schema, dict):
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _problem(value, root.get("$defs", {}).get(ref[8:]), path, root)
+    if "anyOf" in schema:
+        branches = schema["anyOf"]
+        found = [_problem(value, branch, path, root) for branch in branches]
+        if None in found:
+            return None
+        kinds = [b.get("type") for b in branches if isinstance(b, dict)]
+        names = [kind for kind in kinds if isinstance(kind, str)]
+        if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
+            wanted = " or ".join(_TYPE_NAMES.get(kind, kind) for kind in names)
+            return f"{path}: expected {wanted}, got {_shown(value)}"
+        return next(problem for problem in found if problem)
+    kind = schema.get("type")
+    if isinstance(kind, str) and not _is_type(value, kind):
+        return f"{path}: expected {_TYPE_NAMES.get(kind, kind)}, got {_shown(value)}"
+    if "const" in schema and not _same(value, schema["const"]):
+        return f"{path}: expected {_shown(schema['const'])}, got {_shown(value)}"
+    if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
+        allowed = ", ".join(str(choice) for choice in schema["enum"])
+        return f"{path}: expected one of {allowed}, got {_shown(value)}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            return f"{path}: {value} is less than the minimum {schema['minimum']}"
+        if "maximum" in schema and value > schema["maximum"]:
+            return f"{path}: {value} is more than the maximum {schema['maximum']}"
+    if isinstance(value, str) and "pattern" in schema:
+        import re
+
+        if re.search(schema["pattern"], value) is None:
+            return f"{path}: {_shown(value)} does not match {schema['pattern']}"
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            return f"{path}: needs at least {schema['minItems']} item(s)"
+        for index, item in enumerate(value):
+            problem = _problem(item, schema.get("items"), f"{path}[{index}]", root)
+            if problem:
+                return problem
+    if isinstance(value, dict):
+        return _object_problem(value, schema, path, root)
+    return None
+
+
+def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) -> str | None:
+    properties = schema.get("properties", {})
+    for key in schema.get("required", ()):
+        if key not in value:
+            return f"{path}: missing field {key!r}"
+    for key, item in value.items():
+        where = f"{path}.{key}" if path else key
+        if key in properties:
+            problem = _problem(item, properties[key], where, root)
+        elif schema.get("additionalProperties") is False:
+            problem = f"{where}: not a field (fields: {', '.join(properties)})"
+        else:
+            problem = _problem(item, schema.get("additionalProperties"), where, root)
+        if problem:
+            return problem
+    return None
+
+
+def _shown(value: object) -> str:
+    """A JSON value as a message shows it (null, true: JSON's spelling)."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    return _show(value)
+
+
+def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
+    """Each top-level key that the command's input schema refuses, and why."""
+    schema, secrets = _input_schema(command)
+    if not isinstance(schema, dict):
+        return {}
+    problems: dict[str, str] = {}
+    properties = schema.get("properties", {})
+    for key in schema.get("required", ()):
+        if key not in raw:
+            problems[key] = f"{key} is required"
+    for key, value in raw.items():
+        problem = _problem(value, properties.get(key), key, schema)
+        if problem:
+            # NOTE: a secret's value never appears in a message, not even a wrong one.
+            secret = f"{key}: not a valid value (secret, not shown)"
+            problems[key] = secret if key in secrets else problem
+    return problems
 
 
 #: How long a handler may run on after --timeout cancelled it, before the tool gives up.
@@ -1198,6 +1419,12 @@ def _execute(
     Returns the success envelope (`{"ok": true, "data": ..., "meta"?: ...}`); a failure is
     raised, and `_as_error` + `_failure` make its envelope.
     """
+    if call.source == "json":
+        # NOTE: the keys the schema refuses are reported with the converters' own problems
+        # (a date that is not one), all in the one usage error `call.check()` raises.
+        problems = _input_problems(call.context.command, call.raw)
+        call.problems.extend(problems.values())
+        call.refused = set(problems)
     if timeout is None:
         result = command.run(call)
     else:
@@ -1214,8 +1441,10 @@ def _execute(
 
 
 def _debugging(flag: bool) -> bool:
-    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable."""
-    return flag or bool(os.environ.get(DEBUG_ENV))
+    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
+    anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
+    value = os.environ.get(DEBUG_ENV, "").strip().lower()
+    return flag or value not in ("", "0", "false", "no", "off")
 
 
 def _as_error(error: BaseException, debug: bool) -> CommandError:
@@ -1247,7 +1476,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         if finished.wait(_TIMEOUT_GRACE):
             return
         # NOTE: the handler ignored the cancellation; end the process from here.
-        sys.stdout = sys.__stdout__
+        _QUIET.stop()
         context.close()
         code = _write_error(error, json_mode, PROGRAM)
         sys.stderr.flush()
@@ -1256,12 +1485,17 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     timer = threading.Timer(min(seconds, _TIMEOUT_LONGEST), expire)
     timer.daemon = True
     timer.start()
+    stopped = False
     try:
         result = command.run(call)
+    except (KeyboardInterrupt, _Terminated):
+        # NOTE: Ctrl-C or SIGTERM in the grace period is what ended the call, not the timeout.
+        stopped = True
+        raise
     finally:
         finished.set()
         timer.cancel()
-        if expired:
+        if expired and not stopped:
             raise error from None
     return result
 
@@ -1353,7 +1587,9 @@ def _terminal_width() -> int:
         return os.get_terminal_size(sys.stdout.fileno()).columns - 2
     except (OSError, ValueError):
         columns = os.environ.get("COLUMNS", "")
-        return int(columns) - 2 if columns.isdigit() and int(columns) > 20 else 78
+        # NOTE: isdecimal, not isdigit ("²" is a digit int() refuses); short, so int() can read it.
+        usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
+        return int(columns) - 2 if usable else 78
 
 
 def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
@@ -1362,7 +1598,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(_unrecognized(message), hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -1377,6 +1613,20 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+
+
+def _unrecognized(message: str) -> str:
+    """argparse's message, but an unknown flag's error names the flags and not the words after
+    them: a mistyped `--tokn SECRET` must not print the secret."""
+    lead = "unrecognized arguments: "
+    if not message.startswith(lead):
+        return message
+    words = message[len(lead) :].split(" ")
+    flags = [word.split("=", 1)[0] for word in words if word.startswith("-")]
+    if not flags:
+        return f"unexpected arguments ({len(words)})"
+    more = len(words) - len(flags)
+    return lead + " ".join(flags) + (f" (and {more} more)" if more else "")
 
 
 def _find(tokens: list[str]) -> tuple[str, list[str]]:
@@ -1400,6 +1650,11 @@ def _find(tokens: list[str]) -> tuple[str, list[str]]:
     return node, tokens[index:]
 
 
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
     import json
@@ -1407,9 +1662,11 @@ def _read_json_input(text: str) -> dict[str, Any]:
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
+    except RecursionError:
+        raise UsageError("--json input is nested too deeply") from None
     if not isinstance(data, dict):
         raise UsageError("--json input must be a JSON object whose keys are parameter names")
     return data
@@ -1606,7 +1863,10 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            self.load: Callable[[str], Any] = json.loads
+            def load_json(text: str) -> Any:
+                return json.loads(text, parse_constant=_not_a_number)
+
+            self.load: Callable[[str], Any] = load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -1614,11 +1874,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = {
-            "NaN": float("nan"),
-            "Infinity": float("inf"),
-            "-Infinity": float("-inf"),
-        }.__getitem__
+        self.parse_constant = _not_a_number
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: the same separators and flags as `json.dumps(ensure_ascii=False)`, so an
@@ -1648,6 +1904,11 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _not_a_number(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
+    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -1719,6 +1980,10 @@ _MCP_MODERN = "2026-07-28"
 
 
 _MCP_META = "io.modelcontextprotocol/"
+
+
+#: The error of a request whose id is already in flight.
+_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
 
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
@@ -1901,20 +2166,26 @@ class _McpServer:
                 self.fail("null", -32600, "Invalid Request: no method")
             return
         request_id = message["id"]
+        usable = isinstance(request_id, (str, int)) and not isinstance(request_id, bool)
+        ident = "null"
+        if usable:
+            ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
-                self.fail("null", -32600, "Invalid Request: no method")
+                self.fail(ident, -32600, "Invalid Request: no method")
             return
-        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+        if not usable:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
             return
-        ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
         try:
             if message.get("jsonrpc") != "2.0":
                 raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
             self.request(ident, method, message.get("params"))
         except _McpError as error:
-            self.fail(ident, error.code, error.message, error.data)
+            # NOTE: a second request with the id of one in flight is answered without an id:
+            # the id's one answer belongs to the first.
+            shown = "null" if error.message == _DUPLICATE[1] else ident
+            self.fail(shown, error.code, error.message, error.data)
 
     def notify(self, method: str, params: object) -> None:
         if method != "notifications/cancelled" or not isinstance(params, dict):
@@ -2030,7 +2301,7 @@ class _McpServer:
         inline = self.thread() == self.main
         with self.lock:
             if ident in self.inflight:
-                raise _McpError(-32600, "Invalid Request: this id is already in use")
+                raise _McpError(*_DUPLICATE)
             self.inflight[ident] = request
             if inline:
                 self.started += 1
@@ -2228,8 +2499,12 @@ def run(invocation: _Invocation) -> object:
     if described is not None:
         return described
     path, rest = _find(invocation.rest)
+    if invocation.version and path:
+        raise UsageError(
+            f"--version is the tool's, not {path!r}'s", hint=f"run '{PROGRAM} --version'"
+        )
     if path in GROUPS:
-        if invocation.version and not path:
+        if invocation.version:
             return {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
         if rest and rest[0] not in HELP_FLAGS:
             raise UsageError(
@@ -2260,11 +2535,10 @@ def run(invocation: _Invocation) -> object:
         raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
-    stdout = sys.stdout
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler
-        # prints goes to stderr instead.
-        sys.stdout = sys.stderr
+        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
+        # its child processes print goes to stderr instead.
+        _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
     call.sources.full = invocation.json
     try:
@@ -2274,18 +2548,22 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else {"ok": True, "data": explained}
         return _execute(command, call, invocation.timeout, invocation.json)
     finally:
-        sys.stdout = stdout
-        context.close()
+        try:
+            context.close()
+        finally:
+            _QUIET.stop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool with `argv` (default: the command line); return the exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
     invocation: _Invocation | None = None
+    json_mode = "--json" in args
     try:
         if args and args[0] in _BUILTINS:
             return _builtin(args)
         invocation = _Invocation(args)
+        json_mode = invocation.json
         if invocation.mcp or invocation.print_config:
             if not invocation.mcp:
                 raise UsageError(
@@ -2298,22 +2576,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             envelope: Any = {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
         else:
+            _on_sigterm()
             envelope = run(invocation)
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            sys.stdout.write(_dumps(envelope) + "\n")
+            _emit(sys.stdout, _dumps(envelope) + "\n")
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:
-                sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+                _emit(sys.stdout, text + "\n")
         return 0
     except CommandError as error:
-        json_mode = invocation.json if invocation else "--json" in args
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return BUILTIN_ERRORS["interrupted"][0]
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
+    except _Terminated:
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -2322,8 +2601,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
-        failure = _as_error(error, debug)
-        return _write_error(failure, bool(invocation and invocation.json), PROGRAM)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+
+
+class _Stopped(CommandError):
+    kind = "terminated"
+    exit_code = BUILTIN_ERRORS["terminated"][0]
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _on_sigterm() -> None:
+    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
+    then a `terminated` error (exit 143)."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
 
 
 # ---- Tables: commands, groups, errors, result shapes ----
@@ -2401,7 +2699,7 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"textkit","version":"0.3.0","description":"Textkit: count, search and tidy text files (or standard input).\\n\\nEach command reads the files it is given, or standard input when there are none.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"count","description":"Count lines, words and characters, like wc.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to count (default: standard input)"},{"name":"--total","type":"boolean","required":false,"default":false,"description":"Add a line with the totals"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","timeout","usage"],"example":{"args":["count","notes.txt","todo.md"]},"usage_examples":["textkit count notes.txt todo.md","textkit count < notes.txt"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","effects":"read_only","cardinality":"bounded","args":[{"name":"pattern","type":"string","required":true,"description":"A regular expression"},{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to search (default: standard input)"},{"name":"--ignore-case","type":"boolean","short":"-i","required":false,"default":false,"description":"Match without regard to case"},{"name":"--limit","type":"integer","short":"-n","required":false,"description":"Stop after this many matches"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","timeout","usage"],"example":{"args":["search","TODO|FIXME","src.py"]},"usage_examples":["textkit search \'TODO|FIXME\' src.py"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"The text to turn into a slug"},{"name":"--separator","type":"string","required":false,"default":"-"},{"name":"--max-length","type":"integer","short":"-m","required":false,"default":60,"description":"Cut the slug to this many characters"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","timeout","usage"],"example":{"args":["tidy","slug","Héllo, Wörld!"]},"usage_examples":["textkit tidy slug \'Héllo, Wörld!\'"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to read (default: standard input)"},{"name":"--case","type":"string","required":false,"default":"keep","enum":["keep","lower","upper"]},{"name":"--unique","type":"boolean","short":"-u","required":false,"default":false,"description":"Drop repeated lines, keeping the first"},{"name":"--strip","type":"boolean","required":false,"default":true,"description":"Strip blanks around each line"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","timeout","usage"],"example":{"args":["tidy","lines","notes.txt","--case","lower","--unique"]},"usage_examples":["textkit tidy lines notes.txt --case lower --unique"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"io","exit_code":3,"retryable":false,"description":"A file could not be read (missing, a directory, or not text)."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"bad_pattern","exit_code":5,"retryable":false,"description":"The search pattern is not a valid regular expression."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT)."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"textkit","version":"0.3.0","description":"Textkit: count, search and tidy text files (or standard input).\\n\\nEach command reads the files it is given, or standard input when there are none.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"count","description":"Count lines, words and characters, like wc.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to count (default: standard input)"},{"name":"--total","type":"boolean","required":false,"default":false,"description":"Add a line with the totals"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["count","notes.txt","todo.md"]},"usage_examples":["textkit count notes.txt todo.md","textkit count < notes.txt"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","effects":"read_only","cardinality":"bounded","args":[{"name":"pattern","type":"string","required":true,"description":"A regular expression"},{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to search (default: standard input)"},{"name":"--ignore-case","type":"boolean","short":"-i","required":false,"default":false,"description":"Match without regard to case"},{"name":"--limit","type":"integer","short":"-n","required":false,"description":"Stop after this many matches"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["search","TODO|FIXME","src.py"]},"usage_examples":["textkit search \'TODO|FIXME\' src.py"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"The text to turn into a slug"},{"name":"--separator","type":"string","required":false,"default":"-"},{"name":"--max-length","type":"integer","short":"-m","required":false,"default":60,"description":"Cut the slug to this many characters"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["tidy","slug","Héllo, Wörld!"]},"usage_examples":["textkit tidy slug \'Héllo, Wörld!\'"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to read (default: standard input)"},{"name":"--case","type":"string","required":false,"default":"keep","enum":["keep","lower","upper"]},{"name":"--unique","type":"boolean","short":"-u","required":false,"default":false,"description":"Drop repeated lines, keeping the first"},{"name":"--strip","type":"boolean","required":false,"default":true,"description":"Strip blanks around each line"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["tidy","lines","notes.txt","--case","lower","--unique"]},"usage_examples":["textkit tidy lines notes.txt --case lower --unique"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"io","exit_code":3,"retryable":false,"description":"A file could not be read (missing, a directory, or not text)."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"bad_pattern","exit_code":5,"retryable":false,"description":"The search pattern is not a valid regular expression."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `textkit <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `textkit schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"count","description":"Count lines, words and characters, like wc.","inputSchema":{"type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","inputSchema":{"type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","inputSchema":{"type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
 #: The `tools/list` result, as JSON text: spliced into answers, never parsed.
@@ -2474,7 +2772,8 @@ Each command reads the files it is given, or standard input when there are none.
 | 4 | `action_required` | The command needs a decision or an action first; see next[]. |
 | 5 | `bad_pattern` | The search pattern is not a valid regular expression. |
 | 124 | `timeout` | The command ran past --timeout and was cancelled. |
-| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT). |
+| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran. |
+| 143 | `terminated` | Terminated (SIGTERM); on_exit callbacks ran. |
 
 ## Commands
 

@@ -48,7 +48,12 @@ def _help(param: Param) -> str:
         parts.append("(a JSON object)")
     if param.required and param.role == "option":
         parts.append("(required)")
-    elif not param.required and param.default not in (None, ()) and param.type.kind != "bool":
+    elif (
+        not param.required
+        and not param.secret
+        and param.default not in (None, ())
+        and param.type.kind != "bool"
+    ):
         shown = param.default
         if isinstance(shown, tuple):
             shown = " ".join(map(str, shown))
@@ -82,7 +87,8 @@ def _add_argument(param: Param) -> str:
         shown = metavar(item)
         if shown:
             args.append(f"metavar={py(shown)}")
-    if item.kind in ("choice", "enum"):
+    # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
+    if item.kind in ("choice", "enum") and not param.secret:
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
         args.append(f"choices={py(tuple(choices))}")
     if param.hidden:

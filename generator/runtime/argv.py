@@ -105,7 +105,9 @@ def _terminal_width() -> int:
         return os.get_terminal_size(sys.stdout.fileno()).columns - 2
     except (OSError, ValueError):
         columns = os.environ.get("COLUMNS", "")
-        return int(columns) - 2 if columns.isdigit() and int(columns) > 20 else 78
+        # NOTE: isdecimal, not isdigit ("²" is a digit int() refuses); short, so int() can read it.
+        usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
+        return int(columns) - 2 if usable else 78
 
 
 def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
@@ -114,7 +116,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(_unrecognized(message), hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -129,6 +131,20 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+
+
+def _unrecognized(message: str) -> str:
+    """argparse's message, but an unknown flag's error names the flags and not the words after
+    them: a mistyped `--tokn SECRET` must not print the secret."""
+    lead = "unrecognized arguments: "
+    if not message.startswith(lead):
+        return message
+    words = message[len(lead) :].split(" ")
+    flags = [word.split("=", 1)[0] for word in words if word.startswith("-")]
+    if not flags:
+        return f"unexpected arguments ({len(words)})"
+    more = len(words) - len(flags)
+    return lead + " ".join(flags) + (f" (and {more} more)" if more else "")
 
 
 def _find(tokens: list[str]) -> tuple[str, list[str]]:
@@ -152,6 +168,11 @@ def _find(tokens: list[str]) -> tuple[str, list[str]]:
     return node, tokens[index:]
 
 
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
     import json
@@ -159,9 +180,11 @@ def _read_json_input(text: str) -> dict[str, Any]:
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_not_json)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
+    except RecursionError:
+        raise UsageError("--json input is nested too deeply") from None
     if not isinstance(data, dict):
         raise UsageError("--json input must be a JSON object whose keys are parameter names")
     return data

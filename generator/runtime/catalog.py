@@ -21,6 +21,7 @@ TAIL = (
     "values",
     "output",
     "sources",
+    "inputs",
     "execute",
     "argv",
     "describe",

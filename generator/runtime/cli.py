@@ -10,11 +10,18 @@ from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_inpu
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import Context
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
-from burgee.runtime.errors import BUILTIN_ERRORS, EXIT_BROKEN_PIPE, CommandError, UsageError
+from burgee.runtime.errors import (
+    BUILTIN_ERRORS,
+    EXIT_BROKEN_PIPE,
+    CommandError,
+    UsageError,
+    _Interrupted,
+    _Terminated,
+)
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.flags import FLAGS, HELP_FLAGS
 from burgee.runtime.mcp import _serve_mcp
-from burgee.runtime.output import _PRINTED, _dumps, _jsonable, _text, _write_error
+from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _text, _write_error
 from burgee.runtime.program import (
     _CONFIG,
     COMMANDS,
@@ -70,8 +77,12 @@ def run(invocation: _Invocation) -> object:
     if described is not None:
         return described
     path, rest = _find(invocation.rest)
+    if invocation.version and path:
+        raise UsageError(
+            f"--version is the tool's, not {path!r}'s", hint=f"run '{PROGRAM} --version'"
+        )
     if path in GROUPS:
-        if invocation.version and not path:
+        if invocation.version:
             return {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
         if rest and rest[0] not in HELP_FLAGS:
             raise UsageError(
@@ -102,11 +113,10 @@ def run(invocation: _Invocation) -> object:
         raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
-    stdout = sys.stdout
     if invocation.json:
-        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler
-        # prints goes to stderr instead.
-        sys.stdout = sys.stderr
+        # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
+        # its child processes print goes to stderr instead.
+        _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
     call.sources.full = invocation.json
     try:
@@ -116,18 +126,22 @@ def run(invocation: _Invocation) -> object:
             return explained if explained is _PRINTED else {"ok": True, "data": explained}
         return _execute(command, call, invocation.timeout, invocation.json)
     finally:
-        sys.stdout = stdout
-        context.close()
+        try:
+            context.close()
+        finally:
+            _QUIET.stop()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool with `argv` (default: the command line); return the exit code."""
     args = sys.argv[1:] if argv is None else list(argv)
     invocation: _Invocation | None = None
+    json_mode = "--json" in args
     try:
         if args and args[0] in _BUILTINS:
             return _builtin(args)
         invocation = _Invocation(args)
+        json_mode = invocation.json
         if invocation.mcp or invocation.print_config:
             if not invocation.mcp:
                 raise UsageError(
@@ -140,22 +154,23 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return 0
             envelope: Any = {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
         else:
+            _on_sigterm()
             envelope = run(invocation)
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            sys.stdout.write(_dumps(envelope) + "\n")
+            _emit(sys.stdout, _dumps(envelope) + "\n")
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:
-                sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+                _emit(sys.stdout, text + "\n")
         return 0
     except CommandError as error:
-        json_mode = invocation.json if invocation else "--json" in args
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
-        return BUILTIN_ERRORS["interrupted"][0]
+        return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
+    except _Terminated:
+        return _write_error(_Stopped("terminated (SIGTERM)"), json_mode, PROGRAM)
     except BrokenPipeError:
         # NOTE: the reader went away (`| head`); point stdout at devnull so the interpreter's
         # final flush does not fail again, and end quietly.
@@ -164,5 +179,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_BROKEN_PIPE
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
-        failure = _as_error(error, debug)
-        return _write_error(failure, bool(invocation and invocation.json), PROGRAM)
+        return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+
+
+class _Stopped(CommandError):
+    kind = "terminated"
+    exit_code = BUILTIN_ERRORS["terminated"][0]
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _on_sigterm() -> None:
+    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
+    then a `terminated` error (exit 143)."""
+    import signal
+
+    try:
+        signal.signal(signal.SIGTERM, _terminate)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone

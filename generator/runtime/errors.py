@@ -17,7 +17,8 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
-    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT)."),
+    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+    "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }
 
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
@@ -53,6 +54,18 @@ class _Internal(CommandError):
 class _TimedOut(CommandError):
     kind = "timeout"
     exit_code = BUILTIN_ERRORS["timeout"][0]
+
+
+class _Interrupted(CommandError):
+    kind = "interrupted"
+    exit_code = BUILTIN_ERRORS["interrupted"][0]
+
+
+class _Terminated(BaseException):
+    """Raised in the main thread on SIGTERM, so `finally` blocks and on_exit callbacks run.
+
+    A BaseException, like KeyboardInterrupt: a handler's `except Exception` must not swallow it.
+    """
 
 
 class _ActionRequired(CommandError):

@@ -6,8 +6,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.errors import CommandError, UsageError, _Internal, _TimedOut
-from burgee.runtime.output import _conform, _jsonable, _write_error
+from burgee.runtime.errors import CommandError, UsageError, _Internal, _Terminated, _TimedOut
+from burgee.runtime.inputs import _input_problems
+from burgee.runtime.output import _QUIET, _conform, _jsonable, _write_error
 from burgee.runtime.program import DEBUG_ENV, PROGRAM
 from burgee.runtime.sources import _meta
 
@@ -42,6 +43,12 @@ def _execute(
     Returns the success envelope (`{"ok": true, "data": ..., "meta"?: ...}`); a failure is
     raised, and `_as_error` + `_failure` make its envelope.
     """
+    if call.source == "json":
+        # NOTE: the keys the schema refuses are reported with the converters' own problems
+        # (a date that is not one), all in the one usage error `call.check()` raises.
+        problems = _input_problems(call.context.command, call.raw)
+        call.problems.extend(problems.values())
+        call.refused = set(problems)
     if timeout is None:
         result = command.run(call)
     else:
@@ -58,8 +65,10 @@ def _execute(
 
 
 def _debugging(flag: bool) -> bool:
-    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable."""
-    return flag or bool(os.environ.get(DEBUG_ENV))
+    """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
+    anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
+    value = os.environ.get(DEBUG_ENV, "").strip().lower()
+    return flag or value not in ("", "0", "false", "no", "off")
 
 
 def _as_error(error: BaseException, debug: bool) -> CommandError:
@@ -91,7 +100,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         if finished.wait(_TIMEOUT_GRACE):
             return
         # NOTE: the handler ignored the cancellation; end the process from here.
-        sys.stdout = sys.__stdout__
+        _QUIET.stop()
         context.close()
         code = _write_error(error, json_mode, PROGRAM)
         sys.stderr.flush()
@@ -100,11 +109,16 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     timer = threading.Timer(min(seconds, _TIMEOUT_LONGEST), expire)
     timer.daemon = True
     timer.start()
+    stopped = False
     try:
         result = command.run(call)
+    except (KeyboardInterrupt, _Terminated):
+        # NOTE: Ctrl-C or SIGTERM in the grace period is what ended the call, not the timeout.
+        stopped = True
+        raise
     finally:
         finished.set()
         timer.cancel()
-        if expired:
+        if expired and not stopped:
             raise error from None
     return result

@@ -76,6 +76,9 @@ class _Int(_Type):
     def convert(value: object) -> int:
         if isinstance(value, int) and not isinstance(value, bool):
             return value
+        if isinstance(value, float) and value.is_integer():
+            # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
+            return int(value)
         if isinstance(value, str):
             try:
                 return int(value.strip(), 10)
@@ -96,14 +99,18 @@ class _Float(_Type):
 
     @staticmethod
     def convert(value: object) -> float:
+        number = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return float(value)
-        if isinstance(value, str):
+            number = float(value)
+        elif isinstance(value, str):
             try:
-                return float(value)
+                number = float(value)
             except ValueError:
                 pass
-        raise _Invalid(f"{_show(value)} is not a number")
+        # NOTE: NaN and the infinities have no JSON spelling: refused, in and out.
+        if number is not None and number - number == 0:
+            return number
+        raise _Invalid(f"{_show(value)} is not a (finite) number")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -171,6 +178,8 @@ class _Date(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.date:
+        if type(value) is _datetime.date:
+            return value  # a TOML date
         try:
             return _datetime.date.fromisoformat(_Str.convert(value))
         except ValueError:
@@ -191,6 +200,8 @@ class _DateTime(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.datetime:
+        if isinstance(value, _datetime.datetime):
+            return value  # a TOML date-time
         text = value if isinstance(value, str) else ""
         if text.endswith(("Z", "z")):
             text = text[:-1] + "+00:00"
@@ -214,6 +225,8 @@ class _Time(_Type):
 
     @staticmethod
     def convert(value: object) -> _datetime.time:
+        if isinstance(value, _datetime.time):
+            return value  # a TOML time
         try:
             return _datetime.time.fromisoformat(_Str.convert(value))
         except ValueError:

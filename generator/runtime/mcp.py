@@ -36,6 +36,8 @@ if TYPE_CHECKING:
 _MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
+#: The error of a request whose id is already in flight.
+_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
 _MCP_PATIENCE = 0.005
 
@@ -216,20 +218,26 @@ class _McpServer:
                 self.fail("null", -32600, "Invalid Request: no method")
             return
         request_id = message["id"]
+        usable = isinstance(request_id, (str, int)) and not isinstance(request_id, bool)
+        ident = "null"
+        if usable:
+            ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
-                self.fail("null", -32600, "Invalid Request: no method")
+                self.fail(ident, -32600, "Invalid Request: no method")
             return
-        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+        if not usable:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
             return
-        ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
         try:
             if message.get("jsonrpc") != "2.0":
                 raise _McpError(-32600, 'Invalid Request: jsonrpc must be "2.0"')
             self.request(ident, method, message.get("params"))
         except _McpError as error:
-            self.fail(ident, error.code, error.message, error.data)
+            # NOTE: a second request with the id of one in flight is answered without an id:
+            # the id's one answer belongs to the first.
+            shown = "null" if error.message == _DUPLICATE[1] else ident
+            self.fail(shown, error.code, error.message, error.data)
 
     def notify(self, method: str, params: object) -> None:
         if method != "notifications/cancelled" or not isinstance(params, dict):
@@ -345,7 +353,7 @@ class _McpServer:
         inline = self.thread() == self.main
         with self.lock:
             if ident in self.inflight:
-                raise _McpError(-32600, "Invalid Request: this id is already in use")
+                raise _McpError(*_DUPLICATE)
             self.inflight[ident] = request
             if inline:
                 self.started += 1

@@ -30,7 +30,10 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            self.load: Callable[[str], Any] = json.loads
+            def load_json(text: str) -> Any:
+                return json.loads(text, parse_constant=_not_a_number)
+
+            self.load: Callable[[str], Any] = load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -38,11 +41,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = {
-            "NaN": float("nan"),
-            "Infinity": float("inf"),
-            "-Infinity": float("-inf"),
-        }.__getitem__
+        self.parse_constant = _not_a_number
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: the same separators and flags as `json.dumps(ensure_ascii=False)`, so an
@@ -72,6 +71,11 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _not_a_number(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
+    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):

@@ -186,15 +186,57 @@ def _table(rows: list[dict[str, Any]]) -> str:
     )
 
 
+def _emit(stream: Any, text: str) -> None:
+    """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
+    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character."""
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:
+        stream.write(text)
+    else:
+        stream.flush()
+        buffer.write(text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace"))
+    stream.flush()
+
+
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
     line = _dumps(_failure(error))
     if json_mode:
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
-    else:
-        sys.stderr.write(f"{prog}: error: {error.message}\n")
-        if error.hint:
-            sys.stderr.write(f"hint: {error.hint}\n")
-    sys.stderr.write(line + "\n")
+        _emit(sys.stdout, line + "\n")
+    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
     return error.exit_code
+
+
+class _Quiet:
+    """While a handler runs under `--json`, stdout carries nothing: `sys.stdout` and file
+    descriptor 1 point at stderr, so not even a child process can write before the envelope."""
+
+    def __init__(self) -> None:
+        self.saved: int | None = None
+        self.stdout: Any = None
+
+    def start(self) -> None:
+        self.stdout = sys.stdout
+        sys.stdout.flush()
+        sys.stdout = sys.stderr
+        try:
+            self.saved = os.dup(1)
+            os.dup2(2, 1)
+        except OSError:
+            self.saved = None  # no file descriptor 1 (or 2): nothing to protect
+
+    def stop(self) -> None:
+        """Give stdout back (at the end of the call, or before a forced exit); idempotent."""
+        if self.stdout is None:
+            return
+        sys.stderr.flush()
+        if self.saved is not None:
+            os.dup2(self.saved, 1)
+            os.close(self.saved)
+            self.saved = None
+        sys.stdout, self.stdout = self.stdout, None
+
+
+#: The one `_Quiet` of this process (the command line runs one call).
+_QUIET = _Quiet()

@@ -151,8 +151,10 @@ class _Sources:
         while True:
             path = os.path.join(directory, "pyproject.toml")
             if os.path.isfile(path):
-                table = _Sources._load(path, optional=True).get("tool", {}).get(PROGRAM, {})
-                return (f"{path} [tool.{PROGRAM}]", table) if isinstance(table, dict) else ("", {})
+                # NOTE: someone else's pyproject.toml: anything may sit where ours would.
+                tools = _Sources._load(path, optional=True).get("tool")
+                table = tools.get(PROGRAM, {}) if isinstance(tools, dict) else {}
+                return f"{path} [tool.{PROGRAM}]", table if isinstance(table, dict) else {}
             parent = os.path.dirname(directory)
             if parent == directory:
                 return "", {}
@@ -180,6 +182,8 @@ class _Sources:
                     data = tomllib.load(file)
         except (OSError, ValueError) as error:
             raise UsageError(f"{path}: {error}") from None
+        except RecursionError:
+            raise UsageError(f"{path}: nested too deeply") from None
         if not isinstance(data, dict):
             raise UsageError(f"{path}: expected a table of option values")
         return data

@@ -37,6 +37,8 @@ class _Call:
         #: Where each value came from, when `sources.full` (for --explain and meta.provenance).
         self.provenance: dict[str, dict[str, Any]] = {}
         self.explaining = False
+        #: Keys already refused by the input schema: their problems are known.
+        self.refused: set[str] = set()
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -54,6 +56,8 @@ class _Call:
     ) -> _T:
         """The converted value of one parameter: from the call; for an option, else from its
         env var, the config file or pyproject.toml; else its default."""
+        if key in self.refused:
+            return cast("_T", default)
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if source == "default":
             return self.sources.settle(self, key, cast("_T", raw))
@@ -85,8 +89,11 @@ class _Call:
     ) -> list[_T]:
         """The converted items of a list parameter, or its default."""
         raw = self.raw.get(key, _REQUIRED)
+        if key in self.refused:
+            return cast("list[_T]", default)
         if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
-            self.problems.append(f"{self._label(key, flag)}: expected a list, got {_show(raw)}")
+            shown = "(secret, not shown)" if secret else f"got {_show(raw)}"
+            self.problems.append(f"{self._label(key, flag)}: expected a list, {shown}")
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
@@ -118,7 +125,7 @@ def _as_list(value: object) -> list[Any]:
 
             try:
                 items = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
         return [item.strip() for item in value.split(",") if item.strip()]
@@ -176,7 +183,7 @@ def _fields(
 
         try:
             value = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             raise _Invalid(f"{_show(value)} is not a JSON object") from None
     if not isinstance(value, dict):
         raise _Invalid(f"expected an object, got {_show(value)}")

@@ -1,0 +1,161 @@
+"""JSON input (`--json '<object>'`, MCP `arguments`) checked against the command's published
+`inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error.
+
+Only the keywords burgee's schemas use are read (type, enum, const, anyOf, items, minItems,
+properties, required, additionalProperties, minimum, maximum, pattern, $ref into $defs);
+`format` is an annotation, as JSON Schema 2020-12 says, and the converters check it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from burgee.runtime.kinds import _show
+from burgee.runtime.program import _SCHEMA_JSON
+
+#: Each command's input schema and its secret keys, from the embedded clispec document.
+_INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
+
+
+def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
+    if not _INPUT_SCHEMAS:
+        import json
+
+        for entry in json.loads(_SCHEMA_JSON)["commands"]:
+            secrets = frozenset(
+                arg["name"].lstrip("-").replace("-", "_")
+                for arg in entry.get("args", ())
+                if arg.get("secret")
+            )
+            _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
+    return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+
+
+def _is_type(value: object, name: str) -> bool:
+    if name == "string":
+        return isinstance(value, str)
+    if name == "integer":
+        if isinstance(value, float):
+            return value.is_integer()
+        return isinstance(value, int) and not isinstance(value, bool)
+    if name == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if name == "boolean":
+        return isinstance(value, bool)
+    if name == "null":
+        return value is None
+    if name == "array":
+        return isinstance(value, list)
+    return isinstance(value, dict)
+
+
+def _same(one: object, other: object) -> bool:
+    """JSON equality: 1 equals 1.0, but true is not 1."""
+    if isinstance(one, bool) or isinstance(other, bool):
+        return type(one) is type(other) and one == other
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(_same, one, other))
+    return one == other
+
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
+    """What is wrong with `value` for `schema` (the first thing), or None."""
+    if not isinstance(schema, dict):
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return _problem(value, root.get("$defs", {}).get(ref[8:]), path, root)
+    if "anyOf" in schema:
+        branches = schema["anyOf"]
+        found = [_problem(value, branch, path, root) for branch in branches]
+        if None in found:
+            return None
+        kinds = [b.get("type") for b in branches if isinstance(b, dict)]
+        names = [kind for kind in kinds if isinstance(kind, str)]
+        if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
+            wanted = " or ".join(_TYPE_NAMES.get(kind, kind) for kind in names)
+            return f"{path}: expected {wanted}, got {_shown(value)}"
+        return next(problem for problem in found if problem)
+    kind = schema.get("type")
+    if isinstance(kind, str) and not _is_type(value, kind):
+        return f"{path}: expected {_TYPE_NAMES.get(kind, kind)}, got {_shown(value)}"
+    if "const" in schema and not _same(value, schema["const"]):
+        return f"{path}: expected {_shown(schema['const'])}, got {_shown(value)}"
+    if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
+        allowed = ", ".join(str(choice) for choice in schema["enum"])
+        return f"{path}: expected one of {allowed}, got {_shown(value)}"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        if "minimum" in schema and value < schema["minimum"]:
+            return f"{path}: {value} is less than the minimum {schema['minimum']}"
+        if "maximum" in schema and value > schema["maximum"]:
+            return f"{path}: {value} is more than the maximum {schema['maximum']}"
+    if isinstance(value, str) and "pattern" in schema:
+        import re
+
+        if re.search(schema["pattern"], value) is None:
+            return f"{path}: {_shown(value)} does not match {schema['pattern']}"
+    if isinstance(value, list):
+        if len(value) < schema.get("minItems", 0):
+            return f"{path}: needs at least {schema['minItems']} item(s)"
+        for index, item in enumerate(value):
+            problem = _problem(item, schema.get("items"), f"{path}[{index}]", root)
+            if problem:
+                return problem
+    if isinstance(value, dict):
+        return _object_problem(value, schema, path, root)
+    return None
+
+
+def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) -> str | None:
+    properties = schema.get("properties", {})
+    for key in schema.get("required", ()):
+        if key not in value:
+            return f"{path}: missing field {key!r}"
+    for key, item in value.items():
+        where = f"{path}.{key}" if path else key
+        if key in properties:
+            problem = _problem(item, properties[key], where, root)
+        elif schema.get("additionalProperties") is False:
+            problem = f"{where}: not a field (fields: {', '.join(properties)})"
+        else:
+            problem = _problem(item, schema.get("additionalProperties"), where, root)
+        if problem:
+            return problem
+    return None
+
+
+def _shown(value: object) -> str:
+    """A JSON value as a message shows it (null, true: JSON's spelling)."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else str(value).lower()
+    return _show(value)
+
+
+def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
+    """Each top-level key that the command's input schema refuses, and why."""
+    schema, secrets = _input_schema(command)
+    if not isinstance(schema, dict):
+        return {}
+    problems: dict[str, str] = {}
+    properties = schema.get("properties", {})
+    for key in schema.get("required", ()):
+        if key not in raw:
+            problems[key] = f"{key} is required"
+    for key, value in raw.items():
+        problem = _problem(value, properties.get(key), key, schema)
+        if problem:
+            # NOTE: a secret's value never appears in a message, not even a wrong one.
+            secret = f"{key}: not a valid value (secret, not shown)"
+            problems[key] = secret if key in secrets else problem
+    return problems
