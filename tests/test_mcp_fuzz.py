@@ -70,7 +70,9 @@ JUNK = st.one_of(
     st.text(max_size=20).map(
         lambda t: t.replace("\n", " ").encode("utf-8", "surrogatepass") + b"\n"
     ),
-    st.sampled_from([b"{}\n", b"[]\n", b"null\n", b'{"jsonrpc":"2.0"}\n', b'{"id":1}\n', b"\n"]),
+    st.sampled_from(
+        [b"{}\n", b"[]\n", b"null\n", b'{"jsonrpc":"2.0"}\n', b'{"id":"junk"}\n', b"\n"]
+    ),
     JSON.map(lambda v: line({"jsonrpc": "2.0", "method": "notifications/progress", "params": v})),
 )
 
@@ -123,7 +125,10 @@ def test_random_sessions(tool: Path, data: tuple[bytes, dict[str, bool]]) -> Non
             assert message["method"] == "notifications/progress"
             continue
         assert ("result" in message) != ("error" in message)
-        if message["id"] is not None:
+        if message["id"] == "junk":
+            # NOTE: an invalid request with a usable id is answered with that id, as an error.
+            assert message["error"]["code"] == -32600
+        elif message["id"] is not None:
             key = json.dumps(message["id"])
             answered[key] = answered.get(key, 0) + 1
     for key, cancelled in expected.items():

@@ -39,6 +39,10 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
     "--mcp": (["--mcp"], lambda i: i.mcp, True),
     "--print-config": (["--print-config"], lambda i: i.print_config, True),
     "--version": (["--version"], lambda i: i.version, True),
+    "--batch": (["--batch=calls.jsonl"], lambda i: i.batch, "calls.jsonl"),
+    "--jobs": (["--jobs", "3"], lambda i: i.jobs, 3),
+    "--as-completed": (["--as-completed"], lambda i: i.as_completed, True),
+    "--allow-destructive": (["--allow-destructive"], lambda i: i.allow_destructive, True),
     # NOTE: --skill is answered before argv is parsed; the invocation passes it through.
     "--skill": (["--skill"], lambda i: i.rest, ["add", "--skill", "x"]),
 }
@@ -292,3 +296,9 @@ def test_help_is_as_wide_as_columns_says(monkeypatch: pytest.MonkeyPatch) -> Non
     assert argv._terminal_width() == 78
     monkeypatch.setenv("COLUMNS", "wide")
     assert argv._terminal_width() == 78
+
+
+@pytest.mark.parametrize("flag", ["--field", "--explain", "--timeout", "--output", "--jobs"])
+def test_a_value_flag_does_not_take_another_tool_flag(flag: str) -> None:
+    # NOTE: found by tests/test_fuzz_argv.py: `hello --field --json` lost the --json.
+    assert _usage(["add", flag, "--json"]).message == f"{flag} needs a value"

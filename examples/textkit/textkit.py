@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     import argparse
     import enum
     import threading
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
@@ -53,6 +53,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
     "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }
@@ -248,7 +249,16 @@ class Context:
 class _Command:
     """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
-    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
+    __slots__ = (
+        "build",
+        "description",
+        "effects",
+        "examples",
+        "keys",
+        "returns",
+        "run",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -259,6 +269,7 @@ class _Command:
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        effects: str = "read_only",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -268,6 +279,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
+        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        self.effects = effects
 
 
 # ---- From handlers.py ----
@@ -539,6 +552,21 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--batch",
+        "FILE",
+        "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
+        " line each",
+        scope="root",
+    ),
+    Flag(
+        "--jobs",
+        "N",
+        "with --batch: how many read-only calls run at once (default 4)",
+        scope="root",
+    ),
+    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
+    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
@@ -1500,6 +1528,127 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     return result
 
 
+#: Effects that may run side by side: they change nothing, or the same thing each time.
+_PARALLEL = ("read_only", "idempotent")
+
+
+class _Refused(CommandError):
+    kind = "refused"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+
+def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
+    import json
+
+    ident: Any = None
+    try:
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):
+            raise UsageError("not a JSON object") from None
+        if not isinstance(item, dict):
+            raise UsageError("not a JSON object")
+        ident = item.get("id")
+        path = item.get("command")
+        arguments = item.get("input", {})
+        command = COMMANDS.get(path) if isinstance(path, str) else None
+        if command is None or command.effects == "withheld":
+            raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
+        if not isinstance(arguments, dict):
+            raise UsageError("input must be a JSON object whose keys are parameter names")
+        if command.effects == "destructive" and not allow_destructive:
+            raise _Refused(
+                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            )
+        unknown = [key for key in item if key not in ("id", "command", "input")]
+        if unknown:
+            raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
+    except CommandError as error:
+        failure = _failure(error)
+        return ident, "now", lambda: failure
+    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    name = str(path)
+    return ident, lane, lambda: _batch_run(name, arguments, debug)
+
+
+def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
+    command = COMMANDS[path]
+    context = Context(path, True)
+    try:
+        _check_keys(command, arguments)
+        call = _Call(arguments, "json", context, _Sources(path))
+        call.sources.full = True
+        return _execute(command, call)
+    except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
+        return _failure(_as_error(error, debug))
+    finally:
+        context.close()
+
+
+def _run_batch(
+    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    lock = threading.Lock()
+    failed: list[bool] = []
+    # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
+    _QUIET.start()
+    out = _QUIET.saved
+
+    def write(ident: Any, envelope: dict[str, Any]) -> None:
+        text = _dumps({"id": ident, **envelope}) + "\n"
+        with lock:
+            if not envelope.get("ok"):
+                failed.append(True)
+            data = text.encode("utf-8", "backslashreplace")
+            if out is None:
+                sys.stderr.write(text)
+            else:
+                while data:
+                    data = data[os.write(out, data) :]
+
+    lanes = {
+        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "serial": ThreadPoolExecutor(max_workers=1),
+    }
+    pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            future: Future[dict[str, Any]]
+            if lane == "now":
+                future = Future()
+                future.set_result(job())
+            else:
+                future = lanes[lane].submit(job)
+            if not ordered:
+                future.add_done_callback(_batch_written(write, ident))
+            pending.append((ident, future))
+        if ordered:
+            for ident, future in pending:
+                write(ident, future.result())
+    finally:
+        for executor in lanes.values():
+            executor.shutdown(wait=True)
+        _QUIET.stop()
+    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+
+
+def _batch_written(
+    write: Callable[[Any, dict[str, Any]], None], ident: Any
+) -> Callable[[Any], None]:
+    def done(future: Any) -> None:
+        write(ident, future.result())
+
+    return done
+
+
 _FORMATS = ("json", "text")
 
 
@@ -1514,6 +1663,10 @@ class _Invocation:
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
+        #: `--batch`: None when not batching, "" for stdin, else a file name.
+        self.batch: str | None = None
+        self.jobs = 4
+        self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
         self.asked: dict[str, str] = {}
@@ -1532,6 +1685,13 @@ class _Invocation:
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
                 continue
+            if flag.name == "--batch":
+                # NOTE: the file is optional (stdin otherwise); no command may follow.
+                if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.batch = value if has_value else ""
+                continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
                 if not has_value and index < len(tokens):
@@ -1543,7 +1703,8 @@ class _Invocation:
                 self.json_input = value if has_value else None
                 continue
             if flag.metavar and not has_value:
-                if index >= len(tokens):
+                # NOTE: another of the tool's flags is not a value (`--field --json`).
+                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
                     raise UsageError(f"{name} needs a value")
                 value = tokens[index]
                 index += 1
@@ -1568,6 +1729,14 @@ class _Invocation:
             self.print_config = True
         elif name == "--timeout":
             self.timeout = _seconds(value)
+        elif name == "--jobs":
+            if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
+                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+            self.jobs = int(value)
+        elif name == "--as-completed":
+            self.as_completed = True
+        elif name == "--allow-destructive":
+            self.allow_destructive = True
         else:
             self.asked[name] = value
 
@@ -2570,6 +2739,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
                 )
             return _serve_mcp(invocation)
+        if invocation.batch is not None:
+            return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {VERSION}\n")
@@ -2604,6 +2775,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _write_error(_as_error(error, debug), json_mode, PROGRAM)
 
 
+def _batch(invocation: _Invocation) -> int:
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
+    _on_sigterm()
+    debug = _debugging(invocation.debug)
+    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    if not invocation.batch:
+        return _run_batch(sys.stdin, *options)
+    try:
+        with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
+            return _run_batch(lines, *options)
+    except OSError as error:
+        raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
+
+
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
@@ -2635,6 +2822,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_count,
         run=_run_count,
         returns=("list", ("record", "Counts")),
+        effects="read_only",
     ),
     "search": _Command(
         summary="Print the lines that match a pattern, like grep -n.",
@@ -2644,6 +2832,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_search,
         run=_run_search,
         returns=("list", ("record", "Match")),
+        effects="read_only",
     ),
     "tidy slug": _Command(
         summary="Make a URL slug: ASCII letters and digits joined by a separator.",
@@ -2653,6 +2842,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_tidy_slug,
         run=_run_tidy_slug,
         returns=_Str,
+        effects="read_only",
     ),
     "tidy lines": _Command(
         summary="Normalize lines: strip, change case, drop blanks and (optionally) duplicates.",
@@ -2662,6 +2852,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_tidy_lines,
         run=_run_tidy_lines,
         returns=("list", _Str),
+        effects="read_only",
     ),
 }
 
@@ -2699,7 +2890,7 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"textkit","version":"0.3.0","description":"Textkit: count, search and tidy text files (or standard input).\\n\\nEach command reads the files it is given, or standard input when there are none.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"count","description":"Count lines, words and characters, like wc.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to count (default: standard input)"},{"name":"--total","type":"boolean","required":false,"default":false,"description":"Add a line with the totals"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["count","notes.txt","todo.md"]},"usage_examples":["textkit count notes.txt todo.md","textkit count < notes.txt"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","effects":"read_only","cardinality":"bounded","args":[{"name":"pattern","type":"string","required":true,"description":"A regular expression"},{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to search (default: standard input)"},{"name":"--ignore-case","type":"boolean","short":"-i","required":false,"default":false,"description":"Match without regard to case"},{"name":"--limit","type":"integer","short":"-n","required":false,"description":"Stop after this many matches"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["search","TODO|FIXME","src.py"]},"usage_examples":["textkit search \'TODO|FIXME\' src.py"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"The text to turn into a slug"},{"name":"--separator","type":"string","required":false,"default":"-"},{"name":"--max-length","type":"integer","short":"-m","required":false,"default":60,"description":"Cut the slug to this many characters"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["tidy","slug","Héllo, Wörld!"]},"usage_examples":["textkit tidy slug \'Héllo, Wörld!\'"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to read (default: standard input)"},{"name":"--case","type":"string","required":false,"default":"keep","enum":["keep","lower","upper"]},{"name":"--unique","type":"boolean","short":"-u","required":false,"default":false,"description":"Drop repeated lines, keeping the first"},{"name":"--strip","type":"boolean","required":false,"default":true,"description":"Strip blanks around each line"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["tidy","lines","notes.txt","--case","lower","--unique"]},"usage_examples":["textkit tidy lines notes.txt --case lower --unique"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"io","exit_code":3,"retryable":false,"description":"A file could not be read (missing, a directory, or not text)."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"bad_pattern","exit_code":5,"retryable":false,"description":"The search pattern is not a valid regular expression."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"textkit","version":"0.3.0","description":"Textkit: count, search and tidy text files (or standard input).\\n\\nEach command reads the files it is given, or standard input when there are none.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--batch","type":"string","required":false,"description":"run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope line each (the tool itself only)"},{"name":"--jobs","type":"string","required":false,"description":"with --batch: how many read-only calls run at once (default 4) (the tool itself only)"},{"name":"--as-completed","type":"boolean","required":false,"description":"with --batch: write each answer when it is ready (the tool itself only)"},{"name":"--allow-destructive","type":"boolean","required":false,"description":"with --batch: run destructive commands too (the tool itself only)"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"count","description":"Count lines, words and characters, like wc.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to count (default: standard input)"},{"name":"--total","type":"boolean","required":false,"default":false,"description":"Add a line with the totals"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","batch_failed","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["count","notes.txt","todo.md"]},"usage_examples":["textkit count notes.txt todo.md","textkit count < notes.txt"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","effects":"read_only","cardinality":"bounded","args":[{"name":"pattern","type":"string","required":true,"description":"A regular expression"},{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to search (default: standard input)"},{"name":"--ignore-case","type":"boolean","short":"-i","required":false,"default":false,"description":"Match without regard to case"},{"name":"--limit","type":"integer","short":"-n","required":false,"description":"Stop after this many matches"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","batch_failed","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["search","TODO|FIXME","src.py"]},"usage_examples":["textkit search \'TODO|FIXME\' src.py"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"The text to turn into a slug"},{"name":"--separator","type":"string","required":false,"default":"-"},{"name":"--max-length","type":"integer","short":"-m","required":false,"default":60,"description":"Cut the slug to this many characters"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","batch_failed","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["tidy","slug","Héllo, Wörld!"]},"usage_examples":["textkit tidy slug \'Héllo, Wörld!\'"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","effects":"read_only","cardinality":"bounded","args":[{"name":"files","type":"path[]","required":false,"default":[],"description":"Files to read (default: standard input)"},{"name":"--case","type":"string","required":false,"default":"keep","enum":["keep","lower","upper"]},{"name":"--unique","type":"boolean","short":"-u","required":false,"default":false,"description":"Drop repeated lines, keeping the first"},{"name":"--strip","type":"boolean","required":false,"default":true,"description":"Strip blanks around each line"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","bad_pattern","batch_failed","internal","interrupted","io","terminated","timeout","usage"],"example":{"args":["tidy","lines","notes.txt","--case","lower","--unique"]},"usage_examples":["textkit tidy lines notes.txt --case lower --unique"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"io","exit_code":3,"retryable":false,"description":"A file could not be read (missing, a directory, or not text)."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"bad_pattern","exit_code":5,"retryable":false,"description":"The search pattern is not a valid regular expression."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"batch_failed","exit_code":125,"retryable":false,"description":"At least one call of a --batch failed; its line says which and why."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `textkit <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `textkit schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"count","description":"Count lines, words and characters, like wc.","inputSchema":{"type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to count (default: standard input)","default":[]},"total":{"type":"boolean","description":"Add a line with the totals","default":false}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"Line, word and character counts of one input.","properties":{"name":{"type":"string"},"lines":{"type":"integer"},"words":{"type":"integer"},"chars":{"type":"integer"}},"required":["name","lines","words","chars"],"title":"Counts","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"search","description":"Print the lines that match a pattern, like grep -n.","inputSchema":{"type":"object","properties":{"pattern":{"type":"string","description":"A regular expression"},"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to search (default: standard input)","default":[]},"ignore_case":{"type":"boolean","description":"Match without regard to case","default":false},"limit":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"Stop after this many matches","default":null}},"required":["pattern"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"One matching line.","properties":{"name":{"type":"string"},"line":{"type":"integer"},"text":{"type":"string"}},"required":["name","line","text"],"title":"Match","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"tidy slug","description":"Make a URL slug: ASCII letters and digits joined by a separator.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"The text to turn into a slug"},"separator":{"type":"string","default":"-"},"max_length":{"type":"integer","description":"Cut the slug to this many characters","default":60}},"required":["text"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"tidy lines","description":"Normalize lines: strip, change case, drop blanks and (optionally) duplicates.","inputSchema":{"type":"object","properties":{"files":{"items":{"format":"path","type":"string"},"type":"array","description":"Files to read (default: standard input)","default":[]},"case":{"description":"How to treat letter case.","enum":["keep","lower","upper"],"title":"Case","type":"string","default":"keep"},"unique":{"type":"boolean","description":"Drop repeated lines, keeping the first","default":false},"strip":{"type":"boolean","description":"Strip blanks around each line","default":true}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"type":"string"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
 #: The `tools/list` result, as JSON text: spliced into answers, never parsed.
@@ -2772,6 +2963,7 @@ Each command reads the files it is given, or standard input when there are none.
 | 4 | `action_required` | The command needs a decision or an action first; see next[]. |
 | 5 | `bad_pattern` | The search pattern is not a valid regular expression. |
 | 124 | `timeout` | The command ran past --timeout and was cancelled. |
+| 125 | `batch_failed` | At least one call of a --batch failed; its line says which and why. |
 | 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran. |
 | 143 | `terminated` | Terminated (SIGTERM); on_exit callbacks ran. |
 
@@ -2818,6 +3010,8 @@ __textkit_option() {
 '|--timeout') REPLY='|--timeout' ;;
 '|--field') REPLY='|--field' ;;
 '|--explain') REPLY='|--explain' ;;
+'|--batch') REPLY='|--batch' ;;
+'|--jobs') REPLY='|--jobs' ;;
 'tidy|-o'|'tidy|--output') REPLY='tidy|--output' ;;
 'tidy|--timeout') REPLY='tidy|--timeout' ;;
 'tidy|--field') REPLY='tidy|--field' ;;
@@ -2852,6 +3046,8 @@ __textkit_values() {
         '|--timeout') ;;
         '|--field') __textkit_files ;;
         '|--explain') ;;
+        '|--batch') ;;
+        '|--jobs') ;;
         'tidy|--output') __textkit_add 'json' 'text' ;;
         'tidy|--timeout') ;;
         'tidy|--field') __textkit_files ;;
@@ -2896,7 +3092,7 @@ __textkit_children() {
 
 __textkit_flags() {
     case $1 in
-        '') __textkit_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
+        '') __textkit_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--batch' '--jobs' '--as-completed' '--allow-destructive' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
         'tidy') __textkit_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
         'count') __textkit_add '--total' '--no-total' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
         'search') __textkit_add '-i' '--ignore-case' '--no-ignore-case' '-n' '--limit' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
@@ -3004,6 +3200,8 @@ __textkit_option() {
         ('|--timeout') REPLY='|--timeout' ;;
         ('|--field') REPLY='|--field' ;;
         ('|--explain') REPLY='|--explain' ;;
+        ('|--batch') REPLY='|--batch' ;;
+        ('|--jobs') REPLY='|--jobs' ;;
         ('tidy|-o'|'tidy|--output') REPLY='tidy|--output' ;;
         ('tidy|--timeout') REPLY='tidy|--timeout' ;;
         ('tidy|--field') REPLY='tidy|--field' ;;
@@ -3038,6 +3236,8 @@ __textkit_values() {
         ('|--timeout') ;;
         ('|--field') _files ;;
         ('|--explain') ;;
+        ('|--batch') ;;
+        ('|--jobs') ;;
         ('tidy|--output') compadd -- 'json' 'text' ;;
         ('tidy|--timeout') ;;
         ('tidy|--field') _files ;;
@@ -3082,7 +3282,7 @@ __textkit_children() {
 
 __textkit_flags() {
     case $1 in
-        ('') __textkit_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('') __textkit_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…' '--jobs' 'with --batch: how many read-only calls run at once (default 4)' '--as-completed' 'with --batch: write each answer when it is ready' '--allow-destructive' 'with --batch: run destructive commands too' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('tidy') __textkit_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('count') __textkit_describe '--total' 'Add a line with the totals' '--no-total' 'Add a line with the totals' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('search') __textkit_describe '-i' 'Match without regard to case' '--ignore-case' 'Match without regard to case' '--no-ignore-case' 'Match without regard to case' '-n' 'Stop after this many matches' '--limit' 'Stop after this many matches' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
@@ -3187,6 +3387,10 @@ function __textkit_option --argument-names key
             echo '|--field'
         case '|--explain'
             echo '|--explain'
+        case '|--batch'
+            echo '|--batch'
+        case '|--jobs'
+            echo '|--jobs'
         case 'tidy|-o' 'tidy|--output'
             echo 'tidy|--output'
         case 'tidy|--timeout'
@@ -3246,6 +3450,8 @@ function __textkit_values --argument-names key cur prefix
         case '|--field'
             __fish_complete_path "$cur"
         case '|--explain'
+        case '|--batch'
+        case '|--jobs'
         case 'tidy|--output'
             __textkit_add "$prefix" 'json' 'text'
         case 'tidy|--timeout'
@@ -3322,6 +3528,10 @@ function __textkit_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'
+            printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
+            printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
+            printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -3484,6 +3694,8 @@ Register-ArgumentCompleter -Native -CommandName 'textkit' -ScriptBlock {
         '|--timeout' = '|--timeout'
         '|--field' = '|--field'
         '|--explain' = '|--explain'
+        '|--batch' = '|--batch'
+        '|--jobs' = '|--jobs'
         'tidy|-o' = 'tidy|--output'
         'tidy|--output' = 'tidy|--output'
         'tidy|--timeout' = 'tidy|--timeout'
@@ -3521,6 +3733,8 @@ Register-ArgumentCompleter -Native -CommandName 'textkit' -ScriptBlock {
         '|--timeout' = @('none')
         '|--field' = @('file')
         '|--explain' = @('none')
+        '|--batch' = @('none')
+        '|--jobs' = @('none')
         'tidy|--output' = @('choice', 'json', 'text')
         'tidy|--timeout' = @('none')
         'tidy|--field' = @('file')
@@ -3557,7 +3771,7 @@ Register-ArgumentCompleter -Native -CommandName 'textkit' -ScriptBlock {
         'tidy' = @(@('slug', 'Make a URL slug: ASCII letters and digits joined by a separator.'), @('lines', 'Normalize lines: strip, change case, drop blanks and (optionally) duplicates.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'tidy' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'count' = @(@('--total', 'Add a line with the totals'), @('--no-total', 'Add a line with the totals'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'search' = @(@('-i', 'Match without regard to case'), @('--ignore-case', 'Match without regard to case'), @('--no-ignore-case', 'Match without regard to case'), @('-n', 'Stop after this many matches'), @('--limit', 'Stop after this many matches'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))

@@ -26,7 +26,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import threading
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
@@ -52,6 +52,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
     "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }
@@ -251,7 +252,16 @@ INJECTED: Any = None
 class _Command:
     """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
-    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
+    __slots__ = (
+        "build",
+        "description",
+        "effects",
+        "examples",
+        "keys",
+        "returns",
+        "run",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -262,6 +272,7 @@ class _Command:
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        effects: str = "read_only",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -271,6 +282,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
+        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        self.effects = effects
 
 
 # ---- From handlers.py ----
@@ -556,6 +569,21 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--batch",
+        "FILE",
+        "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
+        " line each",
+        scope="root",
+    ),
+    Flag(
+        "--jobs",
+        "N",
+        "with --batch: how many read-only calls run at once (default 4)",
+        scope="root",
+    ),
+    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
+    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
@@ -1539,6 +1567,127 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     return result
 
 
+#: Effects that may run side by side: they change nothing, or the same thing each time.
+_PARALLEL = ("read_only", "idempotent")
+
+
+class _Refused(CommandError):
+    kind = "refused"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+
+def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
+    import json
+
+    ident: Any = None
+    try:
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):
+            raise UsageError("not a JSON object") from None
+        if not isinstance(item, dict):
+            raise UsageError("not a JSON object")
+        ident = item.get("id")
+        path = item.get("command")
+        arguments = item.get("input", {})
+        command = COMMANDS.get(path) if isinstance(path, str) else None
+        if command is None or command.effects == "withheld":
+            raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
+        if not isinstance(arguments, dict):
+            raise UsageError("input must be a JSON object whose keys are parameter names")
+        if command.effects == "destructive" and not allow_destructive:
+            raise _Refused(
+                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            )
+        unknown = [key for key in item if key not in ("id", "command", "input")]
+        if unknown:
+            raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
+    except CommandError as error:
+        failure = _failure(error)
+        return ident, "now", lambda: failure
+    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    name = str(path)
+    return ident, lane, lambda: _batch_run(name, arguments, debug)
+
+
+def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
+    command = COMMANDS[path]
+    context = Context(path, True)
+    try:
+        _check_keys(command, arguments)
+        call = _Call(arguments, "json", context, _Sources(path))
+        call.sources.full = True
+        return _execute(command, call)
+    except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
+        return _failure(_as_error(error, debug))
+    finally:
+        context.close()
+
+
+def _run_batch(
+    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    lock = threading.Lock()
+    failed: list[bool] = []
+    # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
+    _QUIET.start()
+    out = _QUIET.saved
+
+    def write(ident: Any, envelope: dict[str, Any]) -> None:
+        text = _dumps({"id": ident, **envelope}) + "\n"
+        with lock:
+            if not envelope.get("ok"):
+                failed.append(True)
+            data = text.encode("utf-8", "backslashreplace")
+            if out is None:
+                sys.stderr.write(text)
+            else:
+                while data:
+                    data = data[os.write(out, data) :]
+
+    lanes = {
+        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "serial": ThreadPoolExecutor(max_workers=1),
+    }
+    pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            future: Future[dict[str, Any]]
+            if lane == "now":
+                future = Future()
+                future.set_result(job())
+            else:
+                future = lanes[lane].submit(job)
+            if not ordered:
+                future.add_done_callback(_batch_written(write, ident))
+            pending.append((ident, future))
+        if ordered:
+            for ident, future in pending:
+                write(ident, future.result())
+    finally:
+        for executor in lanes.values():
+            executor.shutdown(wait=True)
+        _QUIET.stop()
+    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+
+
+def _batch_written(
+    write: Callable[[Any, dict[str, Any]], None], ident: Any
+) -> Callable[[Any], None]:
+    def done(future: Any) -> None:
+        write(ident, future.result())
+
+    return done
+
+
 _FORMATS = ("json", "text")
 
 
@@ -1553,6 +1702,10 @@ class _Invocation:
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
+        #: `--batch`: None when not batching, "" for stdin, else a file name.
+        self.batch: str | None = None
+        self.jobs = 4
+        self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
         self.asked: dict[str, str] = {}
@@ -1571,6 +1724,13 @@ class _Invocation:
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
                 continue
+            if flag.name == "--batch":
+                # NOTE: the file is optional (stdin otherwise); no command may follow.
+                if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.batch = value if has_value else ""
+                continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
                 if not has_value and index < len(tokens):
@@ -1582,7 +1742,8 @@ class _Invocation:
                 self.json_input = value if has_value else None
                 continue
             if flag.metavar and not has_value:
-                if index >= len(tokens):
+                # NOTE: another of the tool's flags is not a value (`--field --json`).
+                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
                     raise UsageError(f"{name} needs a value")
                 value = tokens[index]
                 index += 1
@@ -1607,6 +1768,14 @@ class _Invocation:
             self.print_config = True
         elif name == "--timeout":
             self.timeout = _seconds(value)
+        elif name == "--jobs":
+            if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
+                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+            self.jobs = int(value)
+        elif name == "--as-completed":
+            self.as_completed = True
+        elif name == "--allow-destructive":
+            self.allow_destructive = True
         else:
             self.asked[name] = value
 
@@ -2609,6 +2778,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
                 )
             return _serve_mcp(invocation)
+        if invocation.batch is not None:
+            return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {VERSION}\n")
@@ -2641,6 +2812,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
         return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+
+
+def _batch(invocation: _Invocation) -> int:
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
+    _on_sigterm()
+    debug = _debugging(invocation.debug)
+    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    if not invocation.batch:
+        return _run_batch(sys.stdin, *options)
+    try:
+        with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
+            return _run_batch(lines, *options)
+    except OSError as error:
+        raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 
 
 class _Stopped(CommandError):
@@ -2677,6 +2864,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_add,
         run=_run_add,
         returns=("record", "Task"),
+        effects="non_idempotent",
     ),
     "list": _Command(
         summary="List tasks, unfinished ones unless --all.",
@@ -2686,6 +2874,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_list,
         run=_run_list,
         returns=("list", ("record", "Task")),
+        effects="read_only",
     ),
     "done": _Command(
         summary="Mark a task as done.",
@@ -2695,6 +2884,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_done,
         run=_run_done,
         returns=("record", "Task"),
+        effects="idempotent",
     ),
     "tasks purge": _Command(
         summary="Remove tasks from the list.",
@@ -2704,6 +2894,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_tasks_purge,
         run=_run_tasks_purge,
         returns=("map", _Int),
+        effects="destructive",
     ),
 }
 
@@ -2744,7 +2935,7 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"todo","version":"1.0.0","description":"Todo: a tiny task list kept in a JSON file.\\n\\nTasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"TODO","config":{"files":["./todo.toml","./todo.json","$XDG_CONFIG_HOME/todo/config.toml","$XDG_CONFIG_HOME/todo/config.json","[tool.todo] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"add","description":"Add a task.","effects":"non_idempotent","cardinality":"single","args":[{"name":"title","type":"string","required":true,"description":"What to do"},{"name":"--priority","type":"string","required":false,"default":"low","enum":["low","high"],"description":"How urgent it is.","env":"TODO_PRIORITY"},{"name":"--tag","type":"string[]","short":"-t","required":false,"default":[],"description":"A tag; repeat for more","env":"TODO_TAG"},{"name":"--due","type":"date","required":false,"description":"When it is due (YYYY-MM-DD).","env":"TODO_DUE"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["add","buy milk","--priority","high","-t","shop"]},"usage_examples":["todo add \'buy milk\' --priority high -t shop","todo add \'file taxes\' --due 2026-04-15"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"type":"string","description":"What to do"},"priority":{"enum":["low","high"],"type":"string","description":"How urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array","description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["title"],"additionalProperties":false}},{"name":"list","description":"List tasks, unfinished ones unless --all.","effects":"read_only","cardinality":"bounded","args":[{"name":"--all","type":"boolean","short":"-a","required":false,"default":false,"description":"Include finished tasks","env":"TODO_ALL"},{"name":"--tag","type":"string","required":false,"description":"Only tasks with this tag.","env":"TODO_TAG"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["list","--all"]},"usage_examples":["todo list --all"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"all":{"type":"boolean","description":"Include finished tasks","default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false}},{"name":"done","description":"Mark a task as done.","effects":"idempotent","cardinality":"single","args":[{"name":"id","type":"integer","required":true,"description":"The task\'s id"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["done","1"]},"usage_examples":["todo done 1"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"integer","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["id"],"additionalProperties":false}},{"name":"tasks purge","description":"Remove tasks from the list.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--done-only","type":"boolean","required":false,"default":true,"description":"Remove only finished tasks","env":"TODO_DONE_ONLY"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"integer"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["tasks","purge","--done-only"]},"burgee_effects":"destructive","usage_examples":["todo tasks purge --done-only"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"done_only":{"type":"boolean","description":"Remove only finished tasks","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"not_found","exit_code":3,"retryable":false,"description":"The task does not exist."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"todo","version":"1.0.0","description":"Todo: a tiny task list kept in a JSON file.\\n\\nTasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"},{"name":"--batch","type":"string","required":false,"description":"run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope line each (the tool itself only)"},{"name":"--jobs","type":"string","required":false,"description":"with --batch: how many read-only calls run at once (default 4) (the tool itself only)"},{"name":"--as-completed","type":"boolean","required":false,"description":"with --batch: write each answer when it is ready (the tool itself only)"},{"name":"--allow-destructive","type":"boolean","required":false,"description":"with --batch: run destructive commands too (the tool itself only)"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"TODO","config":{"files":["./todo.toml","./todo.json","$XDG_CONFIG_HOME/todo/config.toml","$XDG_CONFIG_HOME/todo/config.json","[tool.todo] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"add","description":"Add a task.","effects":"non_idempotent","cardinality":"single","args":[{"name":"title","type":"string","required":true,"description":"What to do"},{"name":"--priority","type":"string","required":false,"default":"low","enum":["low","high"],"description":"How urgent it is.","env":"TODO_PRIORITY"},{"name":"--tag","type":"string[]","short":"-t","required":false,"default":[],"description":"A tag; repeat for more","env":"TODO_TAG"},{"name":"--due","type":"date","required":false,"description":"When it is due (YYYY-MM-DD).","env":"TODO_DUE"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["add","buy milk","--priority","high","-t","shop"]},"usage_examples":["todo add \'buy milk\' --priority high -t shop","todo add \'file taxes\' --due 2026-04-15"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"title":{"type":"string","description":"What to do"},"priority":{"enum":["low","high"],"type":"string","description":"How urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array","description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["title"],"additionalProperties":false}},{"name":"list","description":"List tasks, unfinished ones unless --all.","effects":"read_only","cardinality":"bounded","args":[{"name":"--all","type":"boolean","short":"-a","required":false,"default":false,"description":"Include finished tasks","env":"TODO_ALL"},{"name":"--tag","type":"string","required":false,"description":"Only tasks with this tag.","env":"TODO_TAG"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["list","--all"]},"usage_examples":["todo list --all"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"all":{"type":"boolean","description":"Include finished tasks","default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false}},{"name":"done","description":"Mark a task as done.","effects":"idempotent","cardinality":"single","args":[{"name":"id","type":"integer","required":true,"description":"The task\'s id"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["done","1"]},"usage_examples":["todo done 1"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"id":{"type":"integer","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["id"],"additionalProperties":false}},{"name":"tasks purge","description":"Remove tasks from the list.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--done-only","type":"boolean","required":false,"default":true,"description":"Remove only finished tasks","env":"TODO_DONE_ONLY"},{"name":"--store","type":"path","required":false,"description":"The JSON file that holds the tasks.","env":"TODO_STORE"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"integer"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","not_found","terminated","timeout","usage"],"example":{"args":["tasks","purge","--done-only"]},"burgee_effects":"destructive","usage_examples":["todo tasks purge --done-only"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"done_only":{"type":"boolean","description":"Remove only finished tasks","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"not_found","exit_code":3,"retryable":false,"description":"The task does not exist."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"batch_failed","exit_code":125,"retryable":false,"description":"At least one call of a --batch failed; its line says which and why."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `todo <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `todo schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"add","description":"Add a task.","inputSchema":{"type":"object","properties":{"title":{"type":"string","description":"What to do"},"priority":{"enum":["low","high"],"type":"string","description":"How urgent it is.","default":"low"},"tag":{"items":{"type":"string"},"type":"array","description":"A tag; repeat for more","default":[]},"due":{"anyOf":[{"format":"date","type":"string"},{"type":"null"}],"description":"When it is due (YYYY-MM-DD).","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["title"],"additionalProperties":false},"outputSchema":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"list","description":"List tasks, unfinished ones unless --all.","inputSchema":{"type":"object","properties":{"all":{"type":"boolean","description":"Include finished tasks","default":false},"tag":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"Only tasks with this tag.","default":null},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"done","description":"Mark a task as done.","inputSchema":{"type":"object","properties":{"id":{"type":"integer","description":"The task\'s id"},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"required":["id"],"additionalProperties":false},"outputSchema":{"description":"One task.","properties":{"id":{"type":"integer"},"title":{"type":"string"},"priority":{"type":"string"},"done":{"type":"boolean"},"due":{"anyOf":[{"type":"string"},{"type":"null"}]},"tags":{"items":{"type":"string"},"type":"array"}},"required":["id","title"],"title":"Task","type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"tasks purge","description":"Remove tasks from the list.","inputSchema":{"type":"object","properties":{"done_only":{"type":"boolean","description":"Remove only finished tasks","default":true},"store":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"description":"The JSON file that holds the tasks.","default":null}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"integer"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}}]}'
 #: The `tools/list` result, as JSON text: spliced into answers, never parsed.
@@ -2816,6 +3007,7 @@ Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
 | 3 | `not_found` | The task does not exist. |
 | 4 | `action_required` | The command needs a decision or an action first; see next[]. |
 | 124 | `timeout` | The command ran past --timeout and was cancelled. |
+| 125 | `batch_failed` | At least one call of a --batch failed; its line says which and why. |
 | 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran. |
 | 143 | `terminated` | Terminated (SIGTERM); on_exit callbacks ran. |
 
@@ -2863,6 +3055,8 @@ __todo_option() {
 '|--field') REPLY='|--field' ;;
 '|--explain') REPLY='|--explain' ;;
 '|--config') REPLY='|--config' ;;
+'|--batch') REPLY='|--batch' ;;
+'|--jobs') REPLY='|--jobs' ;;
 'tasks|-o'|'tasks|--output') REPLY='tasks|--output' ;;
 'tasks|--timeout') REPLY='tasks|--timeout' ;;
 'tasks|--field') REPLY='tasks|--field' ;;
@@ -2907,6 +3101,8 @@ __todo_values() {
         '|--field') __todo_files ;;
         '|--explain') ;;
         '|--config') __todo_files ;;
+        '|--batch') ;;
+        '|--jobs') ;;
         'tasks|--output') __todo_add 'json' 'text' ;;
         'tasks|--timeout') ;;
         'tasks|--field') __todo_files ;;
@@ -2957,7 +3153,7 @@ __todo_children() {
 
 __todo_flags() {
     case $1 in
-        '') __todo_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
+        '') __todo_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '--batch' '--jobs' '--as-completed' '--allow-destructive' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
         'tasks') __todo_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
         'add') __todo_add '--priority' '-t' '--tag' '--due' '--store' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
         'list') __todo_add '-a' '--all' '--no-all' '--tag' '--store' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
@@ -3066,6 +3262,8 @@ __todo_option() {
         ('|--field') REPLY='|--field' ;;
         ('|--explain') REPLY='|--explain' ;;
         ('|--config') REPLY='|--config' ;;
+        ('|--batch') REPLY='|--batch' ;;
+        ('|--jobs') REPLY='|--jobs' ;;
         ('tasks|-o'|'tasks|--output') REPLY='tasks|--output' ;;
         ('tasks|--timeout') REPLY='tasks|--timeout' ;;
         ('tasks|--field') REPLY='tasks|--field' ;;
@@ -3110,6 +3308,8 @@ __todo_values() {
         ('|--field') _files ;;
         ('|--explain') ;;
         ('|--config') _files ;;
+        ('|--batch') ;;
+        ('|--jobs') ;;
         ('tasks|--output') compadd -- 'json' 'text' ;;
         ('tasks|--timeout') ;;
         ('tasks|--field') _files ;;
@@ -3160,7 +3360,7 @@ __todo_children() {
 
 __todo_flags() {
     case $1 in
-        ('') __todo_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('') __todo_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…' '--jobs' 'with --batch: how many read-only calls run at once (default 4)' '--as-completed' 'with --batch: write each answer when it is ready' '--allow-destructive' 'with --batch: run destructive commands too' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('tasks') __todo_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('add') __todo_describe '--priority' 'How urgent it is.' '-t' 'A tag; repeat for more' '--tag' 'A tag; repeat for more' '--due' 'When it is due (YYYY-MM-DD).' '--store' 'The JSON file that holds the tasks.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('list') __todo_describe '-a' 'Include finished tasks' '--all' 'Include finished tasks' '--no-all' 'Include finished tasks' '--tag' 'Only tasks with this tag.' '--store' 'The JSON file that holds the tasks.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
@@ -3267,6 +3467,10 @@ function __todo_option --argument-names key
             echo '|--explain'
         case '|--config'
             echo '|--config'
+        case '|--batch'
+            echo '|--batch'
+        case '|--jobs'
+            echo '|--jobs'
         case 'tasks|-o' 'tasks|--output'
             echo 'tasks|--output'
         case 'tasks|--timeout'
@@ -3346,6 +3550,8 @@ function __todo_values --argument-names key cur prefix
         case '|--explain'
         case '|--config'
             __fish_complete_path "$cur"
+        case '|--batch'
+        case '|--jobs'
         case 'tasks|--output'
             __todo_add "$prefix" 'json' 'text'
         case 'tasks|--timeout'
@@ -3435,6 +3641,10 @@ function __todo_flags --argument-names node
             printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
             printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
+            printf "%s\t%s\n" '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'
+            printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
+            printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
+            printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -3601,6 +3811,8 @@ Register-ArgumentCompleter -Native -CommandName 'todo' -ScriptBlock {
         '|--field' = '|--field'
         '|--explain' = '|--explain'
         '|--config' = '|--config'
+        '|--batch' = '|--batch'
+        '|--jobs' = '|--jobs'
         'tasks|-o' = 'tasks|--output'
         'tasks|--output' = 'tasks|--output'
         'tasks|--timeout' = 'tasks|--timeout'
@@ -3647,6 +3859,8 @@ Register-ArgumentCompleter -Native -CommandName 'todo' -ScriptBlock {
         '|--field' = @('file')
         '|--explain' = @('none')
         '|--config' = @('file')
+        '|--batch' = @('none')
+        '|--jobs' = @('none')
         'tasks|--output' = @('choice', 'json', 'text')
         'tasks|--timeout' = @('none')
         'tasks|--field' = @('file')
@@ -3689,7 +3903,7 @@ Register-ArgumentCompleter -Native -CommandName 'todo' -ScriptBlock {
         'tasks' = @(@('purge', 'Remove tasks from the list.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'tasks' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'add' = @(@('--priority', 'How urgent it is.'), @('-t', 'A tag; repeat for more'), @('--tag', 'A tag; repeat for more'), @('--due', 'When it is due (YYYY-MM-DD).'), @('--store', 'The JSON file that holds the tasks.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'list' = @(@('-a', 'Include finished tasks'), @('--all', 'Include finished tasks'), @('--no-all', 'Include finished tasks'), @('--tag', 'Only tasks with this tag.'), @('--store', 'The JSON file that holds the tasks.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))

@@ -168,6 +168,7 @@ def command_view(command: Command, taken: set[str], program: Program) -> Command
             f"build={build}",
             f"run=_run_{command.ident}",
             f"returns={shape(command.returns)}",
+            f"effects={py(command.effects)}",
         ],
         "    ",
         prefix=f"{py(command.name)}: ",

@@ -32,6 +32,10 @@ class _Invocation:
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
+        #: `--batch`: None when not batching, "" for stdin, else a file name.
+        self.batch: str | None = None
+        self.jobs = 4
+        self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
         self.asked: dict[str, str] = {}
@@ -50,6 +54,13 @@ class _Invocation:
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
                 continue
+            if flag.name == "--batch":
+                # NOTE: the file is optional (stdin otherwise); no command may follow.
+                if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.batch = value if has_value else ""
+                continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
                 if not has_value and index < len(tokens):
@@ -61,7 +72,8 @@ class _Invocation:
                 self.json_input = value if has_value else None
                 continue
             if flag.metavar and not has_value:
-                if index >= len(tokens):
+                # NOTE: another of the tool's flags is not a value (`--field --json`).
+                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
                     raise UsageError(f"{name} needs a value")
                 value = tokens[index]
                 index += 1
@@ -86,6 +98,14 @@ class _Invocation:
             self.print_config = True
         elif name == "--timeout":
             self.timeout = _seconds(value)
+        elif name == "--jobs":
+            if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
+                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+            self.jobs = int(value)
+        elif name == "--as-completed":
+            self.as_completed = True
+        elif name == "--allow-destructive":
+            self.allow_destructive = True
         else:
             self.asked[name] = value
 

@@ -23,6 +23,7 @@ TAIL = (
     "sources",
     "inputs",
     "execute",
+    "batch",
     "argv",
     "describe",
     "complete",

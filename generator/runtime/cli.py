@@ -7,6 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input
+from burgee.runtime.batch import _run_batch
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import Context
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
@@ -148,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
                 )
             return _serve_mcp(invocation)
+        if invocation.batch is not None:
+            return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {VERSION}\n")
@@ -180,6 +183,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
         return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+
+
+def _batch(invocation: _Invocation) -> int:
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
+    _on_sigterm()
+    debug = _debugging(invocation.debug)
+    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    if not invocation.batch:
+        return _run_batch(sys.stdin, *options)
+    try:
+        with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
+            return _run_batch(lines, *options)
+    except OSError as error:
+        raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 
 
 class _Stopped(CommandError):

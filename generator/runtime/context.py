@@ -114,7 +114,16 @@ INJECTED: Any = None
 class _Command:
     """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
-    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
+    __slots__ = (
+        "build",
+        "description",
+        "effects",
+        "examples",
+        "keys",
+        "returns",
+        "run",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -125,6 +134,7 @@ class _Command:
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        effects: str = "read_only",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -134,6 +144,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
+        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        self.effects = effects
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -17,6 +17,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
     "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }

@@ -54,6 +54,21 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--batch",
+        "FILE",
+        "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
+        " line each",
+        scope="root",
+    ),
+    Flag(
+        "--jobs",
+        "N",
+        "with --batch: how many read-only calls run at once (default 4)",
+        scope="root",
+    ),
+    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
+    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),

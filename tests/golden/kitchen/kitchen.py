@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     import argparse
     import enum
     import threading
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
@@ -59,6 +59,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
     "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }
@@ -258,7 +259,16 @@ INJECTED: Any = None
 class _Command:
     """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
-    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
+    __slots__ = (
+        "build",
+        "description",
+        "effects",
+        "examples",
+        "keys",
+        "returns",
+        "run",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -269,6 +279,7 @@ class _Command:
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        effects: str = "read_only",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -278,6 +289,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
+        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        self.effects = effects
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -690,6 +703,21 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--batch",
+        "FILE",
+        "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
+        " line each",
+        scope="root",
+    ),
+    Flag(
+        "--jobs",
+        "N",
+        "with --batch: how many read-only calls run at once (default 4)",
+        scope="root",
+    ),
+    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
+    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
@@ -1847,6 +1875,127 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     return result
 
 
+#: Effects that may run side by side: they change nothing, or the same thing each time.
+_PARALLEL = ("read_only", "idempotent")
+
+
+class _Refused(CommandError):
+    kind = "refused"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+
+def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
+    import json
+
+    ident: Any = None
+    try:
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):
+            raise UsageError("not a JSON object") from None
+        if not isinstance(item, dict):
+            raise UsageError("not a JSON object")
+        ident = item.get("id")
+        path = item.get("command")
+        arguments = item.get("input", {})
+        command = COMMANDS.get(path) if isinstance(path, str) else None
+        if command is None or command.effects == "withheld":
+            raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
+        if not isinstance(arguments, dict):
+            raise UsageError("input must be a JSON object whose keys are parameter names")
+        if command.effects == "destructive" and not allow_destructive:
+            raise _Refused(
+                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            )
+        unknown = [key for key in item if key not in ("id", "command", "input")]
+        if unknown:
+            raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
+    except CommandError as error:
+        failure = _failure(error)
+        return ident, "now", lambda: failure
+    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    name = str(path)
+    return ident, lane, lambda: _batch_run(name, arguments, debug)
+
+
+def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
+    command = COMMANDS[path]
+    context = Context(path, True)
+    try:
+        _check_keys(command, arguments)
+        call = _Call(arguments, "json", context, _Sources(path))
+        call.sources.full = True
+        return _execute(command, call)
+    except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
+        return _failure(_as_error(error, debug))
+    finally:
+        context.close()
+
+
+def _run_batch(
+    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    lock = threading.Lock()
+    failed: list[bool] = []
+    # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
+    _QUIET.start()
+    out = _QUIET.saved
+
+    def write(ident: Any, envelope: dict[str, Any]) -> None:
+        text = _dumps({"id": ident, **envelope}) + "\n"
+        with lock:
+            if not envelope.get("ok"):
+                failed.append(True)
+            data = text.encode("utf-8", "backslashreplace")
+            if out is None:
+                sys.stderr.write(text)
+            else:
+                while data:
+                    data = data[os.write(out, data) :]
+
+    lanes = {
+        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "serial": ThreadPoolExecutor(max_workers=1),
+    }
+    pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            future: Future[dict[str, Any]]
+            if lane == "now":
+                future = Future()
+                future.set_result(job())
+            else:
+                future = lanes[lane].submit(job)
+            if not ordered:
+                future.add_done_callback(_batch_written(write, ident))
+            pending.append((ident, future))
+        if ordered:
+            for ident, future in pending:
+                write(ident, future.result())
+    finally:
+        for executor in lanes.values():
+            executor.shutdown(wait=True)
+        _QUIET.stop()
+    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+
+
+def _batch_written(
+    write: Callable[[Any, dict[str, Any]], None], ident: Any
+) -> Callable[[Any], None]:
+    def done(future: Any) -> None:
+        write(ident, future.result())
+
+    return done
+
+
 _FORMATS = ("json", "text")
 
 
@@ -1861,6 +2010,10 @@ class _Invocation:
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
+        #: `--batch`: None when not batching, "" for stdin, else a file name.
+        self.batch: str | None = None
+        self.jobs = 4
+        self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
         self.asked: dict[str, str] = {}
@@ -1879,6 +2032,13 @@ class _Invocation:
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
                 continue
+            if flag.name == "--batch":
+                # NOTE: the file is optional (stdin otherwise); no command may follow.
+                if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.batch = value if has_value else ""
+                continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
                 if not has_value and index < len(tokens):
@@ -1890,7 +2050,8 @@ class _Invocation:
                 self.json_input = value if has_value else None
                 continue
             if flag.metavar and not has_value:
-                if index >= len(tokens):
+                # NOTE: another of the tool's flags is not a value (`--field --json`).
+                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
                     raise UsageError(f"{name} needs a value")
                 value = tokens[index]
                 index += 1
@@ -1915,6 +2076,14 @@ class _Invocation:
             self.print_config = True
         elif name == "--timeout":
             self.timeout = _seconds(value)
+        elif name == "--jobs":
+            if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
+                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+            self.jobs = int(value)
+        elif name == "--as-completed":
+            self.as_completed = True
+        elif name == "--allow-destructive":
+            self.allow_destructive = True
         else:
             self.asked[name] = value
 
@@ -3035,6 +3204,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
                 )
             return _serve_mcp(invocation)
+        if invocation.batch is not None:
+            return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {VERSION}\n")
@@ -3067,6 +3238,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
         return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+
+
+def _batch(invocation: _Invocation) -> int:
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
+    _on_sigterm()
+    debug = _debugging(invocation.debug)
+    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    if not invocation.batch:
+        return _run_batch(sys.stdin, *options)
+    try:
+        with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
+            return _run_batch(lines, *options)
+    except OSError as error:
+        raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 
 
 class _Stopped(CommandError):
@@ -3116,6 +3303,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_types,
         run=_run_types,
         returns=("record", "Report"),
+        effects="read_only",
     ),
     "draw": _Command(
         summary="Draw a shape given as JSON.",
@@ -3125,6 +3313,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_draw,
         run=_run_draw,
         returns=("map", _Any),
+        effects="non_idempotent",
     ),
     "fail": _Command(
         summary="Fail in the way you ask for.",
@@ -3134,6 +3323,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_fail,
         run=_run_fail,
         returns=_Str,
+        effects="read_only",
     ),
     "secret-sauce": _Command(
         summary="A hidden command: runs, but is not listed.",
@@ -3143,6 +3333,7 @@ COMMANDS: dict[str, _Command] = {
         build=_no_arguments,
         run=_run_secret_sauce,
         returns=("list", _Str),
+        effects="idempotent",
     ),
     "store wipe": _Command(
         summary="Wipe the store.",
@@ -3152,6 +3343,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_store_wipe,
         run=_run_store_wipe,
         returns=("map", _Bool),
+        effects="destructive",
     ),
     "store shelf count": _Command(
         summary="Count letters in each name.",
@@ -3161,6 +3353,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_store_shelf_count,
         run=_run_store_shelf_count,
         returns=("list", ("map", _Any)),
+        effects="read_only",
     ),
     "store shelf nap": _Command(
         summary="Sleep, then answer nothing.",
@@ -3170,6 +3363,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_store_shelf_nap,
         run=_run_store_shelf_nap,
         returns=_Null,
+        effects="withheld",
     ),
     "store pick": _Command(
         summary="Pick something from a shelf.",
@@ -3179,6 +3373,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_store_pick,
         run=_run_store_pick,
         returns=("map", _Any),
+        effects="read_only",
     ),
 }
 
@@ -3253,7 +3448,7 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"kitchen","version":"2.1.0-rc.1","description":"Kitchen: every type, a nested group, declared errors, and hostile text.\\n\\nHelp text must survive \\"double quotes\\", \'single quotes\', \\"\\"\\"triple quotes\\"\\"\\",\\nback\\\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"types","description":"Echo every supported type back, converted.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"A \\"quoted\\" text with a \\\\ backslash"},{"name":"number","type":"integer","required":true,"description":"An integer"},{"name":"--ratio","type":"number","required":false,"default":1.5,"description":"A float, 100% of it."},{"name":"--flag","type":"boolean","required":false,"default":false,"description":"A boolean with --flag/--no-flag."},{"name":"--path","type":"path","required":false,"default":"."},{"name":"--day","type":"date","required":false,"default":"2026-01-01"},{"name":"--moment","type":"datetime","required":false},{"name":"--at","type":"time","required":false},{"name":"--ident","type":"uuid","required":false},{"name":"--amount","type":"decimal","required":false,"default":"0.10"},{"name":"--mode","type":"string","required":false,"default":"fast","enum":["fast","slow"]},{"name":"--color","type":"string","required":false,"default":"red","enum":["red","green","blue"]},{"name":"--level","type":"integer","required":false,"default":1,"enum":[1,2]},{"name":"--maybe","type":"integer","required":false},{"name":"--item","type":"integer[]","short":"-i","required":false,"default":[],"description":"Repeat me"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^[+-]?(\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)([eE][+-]?\\\\d+)?$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["types","hello","3","--ratio","0.5"]},"usage_examples":["kitchen types hello 3 --ratio 0.5"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^[+-]?(\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)([eE][+-]?\\\\d+)?$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false}},{"name":"draw","description":"Draw a shape given as JSON.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--shape","type":"object","required":true,"description":"The shape, as a JSON object."},{"name":"--scale","type":"number","required":false,"default":1.0,"description":"How much to scale it."}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false}},{"name":"fail","description":"Fail in the way you ask for.","effects":"read_only","cardinality":"single","args":[{"name":"how","type":"string","required":true,"enum":["missing","busy","crash","print"],"description":"How to fail"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false}},{"name":"secret-sauce","description":"A hidden command: runs, but is not listed.","effects":"idempotent","cardinality":"bounded","args":[],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["secret-sauce"]},"hidden":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}},{"name":"store wipe","description":"Wipe the store.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"boolean"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["store","wipe","--yes"]},"burgee_effects":"destructive","usage_examples":["kitchen store wipe --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false}},{"name":"store shelf count","description":"Count letters in each name.","effects":"read_only","cardinality":"bounded","args":[{"name":"names","type":"string[]","required":true,"description":"Names to count"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"additionalProperties":true,"type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count","minItems":1}},"required":["names"],"additionalProperties":false}},{"name":"store shelf nap","description":"Sleep, then answer nothing.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--seconds","type":"number","required":false,"default":0.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["store","shelf","nap"]},"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"number","default":0.0}},"additionalProperties":false}},{"name":"store pick","description":"Pick something from a shelf.","effects":"read_only","cardinality":"single","args":[{"name":"shelf","type":"string","required":true,"description":"The shelf"},{"name":"--store","type":"string","short":"-s","required":false,"default":"main","enum":["main","back"],"description":"Which store"},{"name":"--size","type":"string","required":false,"default":"medium","description":"How big"},{"name":"--count","type":"integer","required":false,"default":1},{"name":"--into","type":"path","required":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["store","pick","apples","--size","small"]},"usage_examples":["kitchen store pick apples --size small"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"missing","exit_code":3,"retryable":false,"description":"The thing you asked for is not there."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"busy","exit_code":75,"retryable":true,"description":"Try again in a moment."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"kitchen","version":"2.1.0-rc.1","description":"Kitchen: every type, a nested group, declared errors, and hostile text.\\n\\nHelp text must survive \\"double quotes\\", \'single quotes\', \\"\\"\\"triple quotes\\"\\"\\",\\nback\\\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--batch","type":"string","required":false,"description":"run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope line each (the tool itself only)"},{"name":"--jobs","type":"string","required":false,"description":"with --batch: how many read-only calls run at once (default 4) (the tool itself only)"},{"name":"--as-completed","type":"boolean","required":false,"description":"with --batch: write each answer when it is ready (the tool itself only)"},{"name":"--allow-destructive","type":"boolean","required":false,"description":"with --batch: run destructive commands too (the tool itself only)"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"types","description":"Echo every supported type back, converted.","effects":"read_only","cardinality":"single","args":[{"name":"text","type":"string","required":true,"description":"A \\"quoted\\" text with a \\\\ backslash"},{"name":"number","type":"integer","required":true,"description":"An integer"},{"name":"--ratio","type":"number","required":false,"default":1.5,"description":"A float, 100% of it."},{"name":"--flag","type":"boolean","required":false,"default":false,"description":"A boolean with --flag/--no-flag."},{"name":"--path","type":"path","required":false,"default":"."},{"name":"--day","type":"date","required":false,"default":"2026-01-01"},{"name":"--moment","type":"datetime","required":false},{"name":"--at","type":"time","required":false},{"name":"--ident","type":"uuid","required":false},{"name":"--amount","type":"decimal","required":false,"default":"0.10"},{"name":"--mode","type":"string","required":false,"default":"fast","enum":["fast","slow"]},{"name":"--color","type":"string","required":false,"default":"red","enum":["red","green","blue"]},{"name":"--level","type":"integer","required":false,"default":1,"enum":[1,2]},{"name":"--maybe","type":"integer","required":false},{"name":"--item","type":"integer[]","short":"-i","required":false,"default":[],"description":"Repeat me"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^[+-]?(\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)([eE][+-]?\\\\d+)?$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["types","hello","3","--ratio","0.5"]},"usage_examples":["kitchen types hello 3 --ratio 0.5"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^[+-]?(\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)([eE][+-]?\\\\d+)?$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false}},{"name":"draw","description":"Draw a shape given as JSON.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--shape","type":"object","required":true,"description":"The shape, as a JSON object."},{"name":"--scale","type":"number","required":false,"default":1.0,"description":"How much to scale it."}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false}},{"name":"fail","description":"Fail in the way you ask for.","effects":"read_only","cardinality":"single","args":[{"name":"how","type":"string","required":true,"enum":["missing","busy","crash","print"],"description":"How to fail"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false}},{"name":"secret-sauce","description":"A hidden command: runs, but is not listed.","effects":"idempotent","cardinality":"bounded","args":[],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"type":"string"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["secret-sauce"]},"hidden":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{},"additionalProperties":false}},{"name":"store wipe","description":"Wipe the store.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":{"type":"boolean"},"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["store","wipe","--yes"]},"burgee_effects":"destructive","usage_examples":["kitchen store wipe --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false}},{"name":"store shelf count","description":"Count letters in each name.","effects":"read_only","cardinality":"bounded","args":[{"name":"names","type":"string[]","required":true,"description":"Names to count"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"items":{"additionalProperties":true,"type":"object"},"type":"array"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count","minItems":1}},"required":["names"],"additionalProperties":false}},{"name":"store shelf nap","description":"Sleep, then answer nothing.","effects":"non_idempotent","cardinality":"single","args":[{"name":"--seconds","type":"number","required":false,"default":0.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["store","shelf","nap"]},"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"seconds":{"type":"number","default":0.0}},"additionalProperties":false}},{"name":"store pick","description":"Pick something from a shelf.","effects":"read_only","cardinality":"single","args":[{"name":"shelf","type":"string","required":true,"description":"The shelf"},{"name":"--store","type":"string","short":"-s","required":false,"default":"main","enum":["main","back"],"description":"Which store"},{"name":"--size","type":"string","required":false,"default":"medium","description":"How big"},{"name":"--count","type":"integer","required":false,"default":1},{"name":"--into","type":"path","required":false}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","busy","internal","interrupted","missing","terminated","timeout","usage"],"example":{"args":["store","pick","apples","--size","small"]},"usage_examples":["kitchen store pick apples --size small"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"missing","exit_code":3,"retryable":false,"description":"The thing you asked for is not there."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"busy","exit_code":75,"retryable":true,"description":"Try again in a moment."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"batch_failed","exit_code":125,"retryable":false,"description":"At least one call of a --batch failed; its line says which and why."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `kitchen <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `kitchen schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"types","description":"Echo every supported type back, converted.","inputSchema":{"type":"object","properties":{"text":{"type":"string","description":"A \\"quoted\\" text with a \\\\ backslash"},"number":{"type":"integer","description":"An integer"},"ratio":{"type":"number","description":"A float, 100% of it.","default":1.5},"flag":{"type":"boolean","description":"A boolean with --flag/--no-flag.","default":false},"path":{"format":"path","type":"string","default":"."},"day":{"format":"date","type":"string","default":"2026-01-01"},"moment":{"anyOf":[{"format":"date-time","type":"string"},{"type":"null"}],"default":null},"at":{"anyOf":[{"format":"time","type":"string"},{"type":"null"}],"default":null},"ident":{"anyOf":[{"format":"uuid","type":"string"},{"type":"null"}],"default":null},"amount":{"anyOf":[{"type":"number"},{"pattern":"^[+-]?(\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)([eE][+-]?\\\\d+)?$","type":"string"}],"default":"0.10"},"mode":{"enum":["fast","slow"],"type":"string","default":"fast"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string","default":"red"},"level":{"enum":[1,2],"title":"Level","type":"integer","default":1},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}],"default":null},"item":{"items":{"type":"integer"},"type":"array","description":"Repeat me","default":[]}},"required":["text","number"],"additionalProperties":false},"outputSchema":{"description":"What `types` answers.","properties":{"text":{"type":"string"},"number":{"type":"integer"},"ratio":{"type":"number"},"flag":{"type":"boolean"},"path":{"format":"path","type":"string"},"day":{"format":"date","type":"string"},"moment":{"format":"date-time","type":"string"},"at":{"format":"time","type":"string"},"ident":{"format":"uuid","type":"string"},"amount":{"pattern":"^[+-]?(\\\\d+\\\\.?\\\\d*|\\\\.\\\\d+)([eE][+-]?\\\\d+)?$","type":"string"},"mode":{"type":"string"},"color":{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},"level":{"enum":[1,2],"title":"Level","type":"integer"},"maybe":{"anyOf":[{"type":"integer"},{"type":"null"}]},"items":{"items":{"type":"integer"},"type":"array"}},"required":["text","number","ratio","flag","path","day","moment","at","ident","amount","mode","color","level","maybe","items"],"title":"Report","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"draw","description":"Draw a shape given as JSON.","inputSchema":{"type":"object","properties":{"shape":{"description":"The shape, as a JSON object.","properties":{"name":{"type":"string"},"corners":{"items":{"description":"A point on the plane.","properties":{"x":{"type":"integer"},"y":{"type":"integer"}},"required":["x","y"],"title":"Point","type":"object"},"type":"array"},"color":{"anyOf":[{"description":"A primary color.","enum":["red","green","blue"],"title":"Color","type":"string"},{"type":"null"}]}},"required":["name"],"title":"Shape","type":"object"},"scale":{"type":"number","description":"How much to scale it.","default":1.0}},"required":["shape"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":false}},{"name":"fail","description":"Fail in the way you ask for.","inputSchema":{"type":"object","properties":{"how":{"enum":["missing","busy","crash","print"],"type":"string","description":"How to fail"}},"required":["how"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store wipe","description":"Wipe the store.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":{"type":"boolean"},"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"idempotentHint":false}},{"name":"store shelf count","description":"Count letters in each name.","inputSchema":{"type":"object","properties":{"names":{"items":{"type":"string"},"type":"array","description":"Names to count","minItems":1}},"required":["names"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"items":{"additionalProperties":true,"type":"object"},"type":"array"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"store pick","description":"Pick something from a shelf.","inputSchema":{"type":"object","properties":{"shelf":{"type":"string","description":"The shelf"},"store":{"enum":["main","back"],"type":"string","description":"Which store","default":"main"},"size":{"type":"string","description":"How big","default":"medium"},"count":{"type":"integer","default":1},"into":{"anyOf":[{"format":"path","type":"string"},{"type":"null"}],"default":null}},"required":["shelf"],"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
 #: The `tools/list` result, as JSON text: spliced into answers, never parsed.
@@ -3310,7 +3505,7 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
 _complete_values = _candidates
 
 
-_SKILL = '---\nname: "kitchen"\ndescription: "Kitchen: every type, a nested group, declared errors, and hostile text. Use this skill when a task needs kitchen (types, draw, fail, store wipe, store shelf count, store shelf nap, store pick): run it with --json and read one JSON envelope."\ncompatibility: "Requires Python 3.9+ to run kitchen."\nmetadata:\n  version: "2.1.0-rc.1"\n---\n<!-- Generated by burgee from handlers.py; do not edit. -->\n\n# kitchen\n\nKitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.\n\n## Contract\n\n- Run `kitchen COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.\n- Give a command\'s input as one JSON object instead of flags: `kitchen COMMAND --json \'{"name": value}\'` (keys are parameter names; `--json -` reads it from stdin).\n- `kitchen schema COMMAND` prints a command\'s options, arguments and output as JSON; read it before using a command\'s options. `kitchen COMMAND ... --explain OPTION` says where an option\'s value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.\n- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.\n\n## Exit codes\n\n| code | error kind | meaning |\n|---|---|---|\n| 0 | | success |\n| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |\n| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |\n| 3 | `missing` | The thing you asked for is not there. |\n| 4 | `action_required` | The command needs a decision or an action first; see next[]. |\n| 75 | `busy` | Try again in a moment. |\n| 124 | `timeout` | The command ran past --timeout and was cancelled. |\n| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran. |\n| 143 | `terminated` | Terminated (SIGTERM); on_exit callbacks ran. |\n\n## Commands\n\n- `kitchen types TEXT NUMBER`: Echo every supported type back, converted.\n  Example: `kitchen types hello 3 --ratio 0.5`\n- `kitchen draw --OPTION VALUE`: Draw a shape given as JSON.\n- `kitchen fail HOW`: Fail in the way you ask for.\n- `kitchen store wipe`: Wipe the store.\n  Example: `kitchen store wipe --yes`\n- `kitchen store shelf count NAMES...`: Count letters in each name.\n- `kitchen store shelf nap`: Sleep, then answer nothing.\n- `kitchen store pick SHELF`: Pick something from a shelf.\n  Example: `kitchen store pick apples --size small`\n\nOptions of a command: `kitchen schema COMMAND` or `kitchen COMMAND --help`.\n'
+_SKILL = '---\nname: "kitchen"\ndescription: "Kitchen: every type, a nested group, declared errors, and hostile text. Use this skill when a task needs kitchen (types, draw, fail, store wipe, store shelf count, store shelf nap, store pick): run it with --json and read one JSON envelope."\ncompatibility: "Requires Python 3.9+ to run kitchen."\nmetadata:\n  version: "2.1.0-rc.1"\n---\n<!-- Generated by burgee from handlers.py; do not edit. -->\n\n# kitchen\n\nKitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.\n\n## Contract\n\n- Run `kitchen COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope, `{"ok": true, "data": ...}` on success and `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure. On failure that error envelope is also the last line of stderr.\n- Give a command\'s input as one JSON object instead of flags: `kitchen COMMAND --json \'{"name": value}\'` (keys are parameter names; `--json -` reads it from stdin).\n- `kitchen schema COMMAND` prints a command\'s options, arguments and output as JSON; read it before using a command\'s options. `kitchen COMMAND ... --explain OPTION` says where an option\'s value came from (flag, environment variable, config file or default) without running the command; in JSON mode every envelope carries the same as `meta.provenance`. `--help` works everywhere.\n- Nothing prompts: a command that needs a decision fails with `action_required` (exit 4) and lists the command lines to run next in `next`.\n\n## Exit codes\n\n| code | error kind | meaning |\n|---|---|---|\n| 0 | | success |\n| 1 | `internal` | An unexpected failure inside a handler; report it as a bug. |\n| 2 | `usage` | A bad flag, a missing argument or a value the parser rejected; nothing ran. |\n| 3 | `missing` | The thing you asked for is not there. |\n| 4 | `action_required` | The command needs a decision or an action first; see next[]. |\n| 75 | `busy` | Try again in a moment. |\n| 124 | `timeout` | The command ran past --timeout and was cancelled. |\n| 125 | `batch_failed` | At least one call of a --batch failed; its line says which and why. |\n| 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran. |\n| 143 | `terminated` | Terminated (SIGTERM); on_exit callbacks ran. |\n\n## Commands\n\n- `kitchen types TEXT NUMBER`: Echo every supported type back, converted.\n  Example: `kitchen types hello 3 --ratio 0.5`\n- `kitchen draw --OPTION VALUE`: Draw a shape given as JSON.\n- `kitchen fail HOW`: Fail in the way you ask for.\n- `kitchen store wipe`: Wipe the store.\n  Example: `kitchen store wipe --yes`\n- `kitchen store shelf count NAMES...`: Count letters in each name.\n- `kitchen store shelf nap`: Sleep, then answer nothing.\n- `kitchen store pick SHELF`: Pick something from a shelf.\n  Example: `kitchen store pick apples --size small`\n\nOptions of a command: `kitchen schema COMMAND` or `kitchen COMMAND --help`.\n'
 
 _BASH_SCRIPT = r"""# bash completion for kitchen, generated by burgee from the same model as the tool.
 # Install: kitchen completion bash > ~/.local/share/bash-completion/completions/kitchen
@@ -3345,6 +3540,8 @@ __kitchen_option() {
 '|--timeout') REPLY='|--timeout' ;;
 '|--field') REPLY='|--field' ;;
 '|--explain') REPLY='|--explain' ;;
+'|--batch') REPLY='|--batch' ;;
+'|--jobs') REPLY='|--jobs' ;;
 'store|-o'|'store|--output') REPLY='store|--output' ;;
 'store|--timeout') REPLY='store|--timeout' ;;
 'store|--field') REPLY='store|--field' ;;
@@ -3410,6 +3607,8 @@ __kitchen_values() {
         '|--timeout') ;;
         '|--field') __kitchen_files ;;
         '|--explain') ;;
+        '|--batch') ;;
+        '|--jobs') ;;
         'store|--output') __kitchen_add 'json' 'text' ;;
         'store|--timeout') ;;
         'store|--field') __kitchen_files ;;
@@ -3486,7 +3685,7 @@ __kitchen_children() {
 
 __kitchen_flags() {
     case $1 in
-        '') __kitchen_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
+        '') __kitchen_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--batch' '--jobs' '--as-completed' '--allow-destructive' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
         'store') __kitchen_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
         'store shelf') __kitchen_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
         'types') __kitchen_add '--ratio' '--flag' '--no-flag' '--path' '--day' '--moment' '--at' '--ident' '--amount' '--mode' '--color' '--level' '--maybe' '-i' '--item' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
@@ -3602,6 +3801,8 @@ __kitchen_option() {
         ('|--timeout') REPLY='|--timeout' ;;
         ('|--field') REPLY='|--field' ;;
         ('|--explain') REPLY='|--explain' ;;
+        ('|--batch') REPLY='|--batch' ;;
+        ('|--jobs') REPLY='|--jobs' ;;
         ('store|-o'|'store|--output') REPLY='store|--output' ;;
         ('store|--timeout') REPLY='store|--timeout' ;;
         ('store|--field') REPLY='store|--field' ;;
@@ -3667,6 +3868,8 @@ __kitchen_values() {
         ('|--timeout') ;;
         ('|--field') _files ;;
         ('|--explain') ;;
+        ('|--batch') ;;
+        ('|--jobs') ;;
         ('store|--output') compadd -- 'json' 'text' ;;
         ('store|--timeout') ;;
         ('store|--field') _files ;;
@@ -3743,7 +3946,7 @@ __kitchen_children() {
 
 __kitchen_flags() {
     case $1 in
-        ('') __kitchen_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('') __kitchen_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…' '--jobs' 'with --batch: how many read-only calls run at once (default 4)' '--as-completed' 'with --batch: write each answer when it is ready' '--allow-destructive' 'with --batch: run destructive commands too' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('store') __kitchen_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('store shelf') __kitchen_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('types') __kitchen_describe '--ratio' 'A float, 100% of it.' '--flag' 'A boolean with --flag/--no-flag.' '--no-flag' 'A boolean with --flag/--no-flag.' '--path' '' '--day' '' '--moment' '' '--at' '' '--ident' '' '--amount' '' '--mode' '' '--color' '' '--level' '' '--maybe' '' '-i' 'Repeat me' '--item' 'Repeat me' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
@@ -3860,6 +4063,10 @@ function __kitchen_option --argument-names key
             echo '|--field'
         case '|--explain'
             echo '|--explain'
+        case '|--batch'
+            echo '|--batch'
+        case '|--jobs'
+            echo '|--jobs'
         case 'store|-o' 'store|--output'
             echo 'store|--output'
         case 'store|--timeout'
@@ -3981,6 +4188,8 @@ function __kitchen_values --argument-names key cur prefix
         case '|--field'
             __fish_complete_path "$cur"
         case '|--explain'
+        case '|--batch'
+        case '|--jobs'
         case 'store|--output'
             __kitchen_add "$prefix" 'json' 'text'
         case 'store|--timeout'
@@ -4106,6 +4315,10 @@ function __kitchen_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'
+            printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
+            printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
+            printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -4325,6 +4538,8 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         '|--timeout' = '|--timeout'
         '|--field' = '|--field'
         '|--explain' = '|--explain'
+        '|--batch' = '|--batch'
+        '|--jobs' = '|--jobs'
         'store|-o' = 'store|--output'
         'store|--output' = 'store|--output'
         'store|--timeout' = 'store|--timeout'
@@ -4397,6 +4612,8 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         '|--timeout' = @('none')
         '|--field' = @('file')
         '|--explain' = @('none')
+        '|--batch' = @('none')
+        '|--jobs' = @('none')
         'store|--output' = @('choice', 'json', 'text')
         'store|--timeout' = @('none')
         'store|--field' = @('file')
@@ -4465,7 +4682,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf' = @(@('count', 'Count letters in each name.'), @('nap', 'Sleep, then answer nothing.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'store' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'store shelf' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'types' = @(@('--ratio', 'A float, 100% of it.'), @('--flag', 'A boolean with --flag/--no-flag.'), @('--no-flag', 'A boolean with --flag/--no-flag.'), @('--path', ''), @('--day', ''), @('--moment', ''), @('--at', ''), @('--ident', ''), @('--amount', ''), @('--mode', ''), @('--color', ''), @('--level', ''), @('--maybe', ''), @('-i', 'Repeat me'), @('--item', 'Repeat me'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))

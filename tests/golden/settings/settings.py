@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import threading
-    from collections.abc import Callable, Iterator, Sequence
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
@@ -46,6 +46,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
+    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
     "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
 }
@@ -245,7 +246,16 @@ INJECTED: Any = None
 class _Command:
     """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
-    __slots__ = ("build", "description", "examples", "keys", "returns", "run", "summary")
+    __slots__ = (
+        "build",
+        "description",
+        "effects",
+        "examples",
+        "keys",
+        "returns",
+        "run",
+        "summary",
+    )
 
     def __init__(
         self,
@@ -256,6 +266,7 @@ class _Command:
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        effects: str = "read_only",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -265,6 +276,8 @@ class _Command:
         self.run = run
         #: The declared return type, as a shape `_conform` checks.
         self.returns = returns
+        #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
+        self.effects = effects
 
 
 # ---- From handlers.py ----
@@ -515,6 +528,21 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--batch",
+        "FILE",
+        "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
+        " line each",
+        scope="root",
+    ),
+    Flag(
+        "--jobs",
+        "N",
+        "with --batch: how many read-only calls run at once (default 4)",
+        scope="root",
+    ),
+    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
+    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
@@ -1490,6 +1518,127 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     return result
 
 
+#: Effects that may run side by side: they change nothing, or the same thing each time.
+_PARALLEL = ("read_only", "idempotent")
+
+
+class _Refused(CommandError):
+    kind = "refused"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+
+def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
+    import json
+
+    ident: Any = None
+    try:
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):
+            raise UsageError("not a JSON object") from None
+        if not isinstance(item, dict):
+            raise UsageError("not a JSON object")
+        ident = item.get("id")
+        path = item.get("command")
+        arguments = item.get("input", {})
+        command = COMMANDS.get(path) if isinstance(path, str) else None
+        if command is None or command.effects == "withheld":
+            raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
+        if not isinstance(arguments, dict):
+            raise UsageError("input must be a JSON object whose keys are parameter names")
+        if command.effects == "destructive" and not allow_destructive:
+            raise _Refused(
+                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            )
+        unknown = [key for key in item if key not in ("id", "command", "input")]
+        if unknown:
+            raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
+    except CommandError as error:
+        failure = _failure(error)
+        return ident, "now", lambda: failure
+    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    name = str(path)
+    return ident, lane, lambda: _batch_run(name, arguments, debug)
+
+
+def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
+    command = COMMANDS[path]
+    context = Context(path, True)
+    try:
+        _check_keys(command, arguments)
+        call = _Call(arguments, "json", context, _Sources(path))
+        call.sources.full = True
+        return _execute(command, call)
+    except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
+        return _failure(_as_error(error, debug))
+    finally:
+        context.close()
+
+
+def _run_batch(
+    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    lock = threading.Lock()
+    failed: list[bool] = []
+    # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
+    _QUIET.start()
+    out = _QUIET.saved
+
+    def write(ident: Any, envelope: dict[str, Any]) -> None:
+        text = _dumps({"id": ident, **envelope}) + "\n"
+        with lock:
+            if not envelope.get("ok"):
+                failed.append(True)
+            data = text.encode("utf-8", "backslashreplace")
+            if out is None:
+                sys.stderr.write(text)
+            else:
+                while data:
+                    data = data[os.write(out, data) :]
+
+    lanes = {
+        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "serial": ThreadPoolExecutor(max_workers=1),
+    }
+    pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            future: Future[dict[str, Any]]
+            if lane == "now":
+                future = Future()
+                future.set_result(job())
+            else:
+                future = lanes[lane].submit(job)
+            if not ordered:
+                future.add_done_callback(_batch_written(write, ident))
+            pending.append((ident, future))
+        if ordered:
+            for ident, future in pending:
+                write(ident, future.result())
+    finally:
+        for executor in lanes.values():
+            executor.shutdown(wait=True)
+        _QUIET.stop()
+    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+
+
+def _batch_written(
+    write: Callable[[Any, dict[str, Any]], None], ident: Any
+) -> Callable[[Any], None]:
+    def done(future: Any) -> None:
+        write(ident, future.result())
+
+    return done
+
+
 _FORMATS = ("json", "text")
 
 
@@ -1504,6 +1653,10 @@ class _Invocation:
         self.mcp = False
         self.print_config = False
         self.timeout: float | None = None
+        #: `--batch`: None when not batching, "" for stdin, else a file name.
+        self.batch: str | None = None
+        self.jobs = 4
+        self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
         self.asked: dict[str, str] = {}
@@ -1522,6 +1675,13 @@ class _Invocation:
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
                 continue
+            if flag.name == "--batch":
+                # NOTE: the file is optional (stdin otherwise); no command may follow.
+                if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
+                    has_value, value = "=", tokens[index]
+                    index += 1
+                self.batch = value if has_value else ""
+                continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
                 if not has_value and index < len(tokens):
@@ -1533,7 +1693,8 @@ class _Invocation:
                 self.json_input = value if has_value else None
                 continue
             if flag.metavar and not has_value:
-                if index >= len(tokens):
+                # NOTE: another of the tool's flags is not a value (`--field --json`).
+                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
                     raise UsageError(f"{name} needs a value")
                 value = tokens[index]
                 index += 1
@@ -1558,6 +1719,14 @@ class _Invocation:
             self.print_config = True
         elif name == "--timeout":
             self.timeout = _seconds(value)
+        elif name == "--jobs":
+            if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
+                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+            self.jobs = int(value)
+        elif name == "--as-completed":
+            self.as_completed = True
+        elif name == "--allow-destructive":
+            self.allow_destructive = True
         else:
             self.asked[name] = value
 
@@ -2560,6 +2729,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
                 )
             return _serve_mcp(invocation)
+        if invocation.batch is not None:
+            return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {VERSION}\n")
@@ -2594,6 +2765,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _write_error(_as_error(error, debug), json_mode, PROGRAM)
 
 
+def _batch(invocation: _Invocation) -> int:
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    if invocation.rest:
+        raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
+    _on_sigterm()
+    debug = _debugging(invocation.debug)
+    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    if not invocation.batch:
+        return _run_batch(sys.stdin, *options)
+    try:
+        with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
+            return _run_batch(lines, *options)
+    except OSError as error:
+        raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
+
+
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
@@ -2625,6 +2812,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_connect,
         run=_run_connect,
         returns=("record", "Connection"),
+        effects="read_only",
     ),
     "apply": _Command(
         summary="Apply the settings; asks first, or stops when nobody can answer.",
@@ -2634,6 +2822,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_apply,
         run=_run_apply,
         returns=("map", _Any),
+        effects="idempotent",
     ),
     "remote show": _Command(
         summary="Show one remote by name.",
@@ -2643,6 +2832,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_remote_show,
         run=_run_remote_show,
         returns=_Str,
+        effects="read_only",
     ),
     "remote forget": _Command(
         summary="Forget a remote (people only).",
@@ -2652,6 +2842,7 @@ COMMANDS: dict[str, _Command] = {
         build=_build_remote_forget,
         run=_run_remote_forget,
         returns=_Null,
+        effects="withheld",
     ),
 }
 
@@ -2693,7 +2884,7 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"settings","version":"0.3.0","description":"Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"SETTINGS","config":{"files":["./settings.toml","./settings.json","$XDG_CONFIG_HOME/settings/config.toml","$XDG_CONFIG_HOME/settings/config.json","[tool.settings] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"connect","description":"Say where it would connect; nothing is contacted.","effects":"read_only","cardinality":"single","args":[{"name":"--host","type":"string","required":false,"default":"localhost","description":"The server\'s host name.","env":"SETTINGS_HOST"},{"name":"--port","type":"integer","short":"-p","required":false,"default":8080,"description":"The TCP port","env":"SETTINGS_PORT","minimum":1,"maximum":65535},{"name":"--token","type":"string","required":false,"description":"The API token","env":"SETTINGS_TOKEN","secret":true},{"name":"--mode","type":"string","required":false,"default":"safe","enum":["fast","safe"],"description":"How careful to be.","env":"SETTINGS_MODE"},{"name":"--retries","type":"integer","required":false,"default":3,"description":"How often to retry (env RETRIES).","env":"RETRIES","minimum":0},{"name":"--verbose","type":"boolean","required":false,"default":false,"description":"Talk more (never from the environment)."},{"name":"--tag","type":"string[]","required":false,"default":[],"description":"Tags to send; repeat for more.","env":"SETTINGS_TAG"},{"name":"--ratio","type":"number","required":false,"default":0.5,"description":"A fraction between 0 and 1.","env":"SETTINGS_RATIO","minimum":0.0,"maximum":1.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","terminated","timeout","usage"],"example":{"args":["connect","--host","example.org","--port","443"]},"usage_examples":["settings connect --host example.org --port 443"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","effects":"idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false,"description":"Apply without asking.","env":"SETTINGS_YES"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","terminated","timeout","usage"],"example":{"args":["apply","--yes"]},"usage_examples":["settings apply --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false}},{"name":"remote show","description":"Show one remote by name.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"origin","description":"The remote\'s name.","env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","terminated","timeout","usage"],"example":{"args":["remote","show"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false}},{"name":"remote forget","description":"Forget a remote (people only).","effects":"non_idempotent","cardinality":"single","args":[{"name":"--name","type":"string","required":true,"env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","internal","interrupted","refused","terminated","timeout","usage"],"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"refused","exit_code":5,"retryable":true,"description":"The server refused the connection."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"settings","version":"0.3.0","description":"Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required.","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--config","type":"path","required":false,"description":"read option values from this TOML or JSON file"},{"name":"--batch","type":"string","required":false,"description":"run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope line each (the tool itself only)"},{"name":"--jobs","type":"string","required":false,"description":"with --batch: how many read-only calls run at once (default 4) (the tool itself only)"},{"name":"--as-completed","type":"boolean","required":false,"description":"with --batch: write each answer when it is ready (the tool itself only)"},{"name":"--allow-destructive","type":"boolean","required":false,"description":"with --batch: run destructive commands too (the tool itself only)"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","env_prefix":"SETTINGS","config":{"files":["./settings.toml","./settings.json","$XDG_CONFIG_HOME/settings/config.toml","$XDG_CONFIG_HOME/settings/config.json","[tool.settings] in the nearest pyproject.toml"],"order":"flag > env > config file > pyproject.toml > default"},"commands":[{"name":"connect","description":"Say where it would connect; nothing is contacted.","effects":"read_only","cardinality":"single","args":[{"name":"--host","type":"string","required":false,"default":"localhost","description":"The server\'s host name.","env":"SETTINGS_HOST"},{"name":"--port","type":"integer","short":"-p","required":false,"default":8080,"description":"The TCP port","env":"SETTINGS_PORT","minimum":1,"maximum":65535},{"name":"--token","type":"string","required":false,"description":"The API token","env":"SETTINGS_TOKEN","secret":true},{"name":"--mode","type":"string","required":false,"default":"safe","enum":["fast","safe"],"description":"How careful to be.","env":"SETTINGS_MODE"},{"name":"--retries","type":"integer","required":false,"default":3,"description":"How often to retry (env RETRIES).","env":"RETRIES","minimum":0},{"name":"--verbose","type":"boolean","required":false,"default":false,"description":"Talk more (never from the environment)."},{"name":"--tag","type":"string[]","required":false,"default":[],"description":"Tags to send; repeat for more.","env":"SETTINGS_TAG"},{"name":"--ratio","type":"number","required":false,"default":0.5,"description":"A fraction between 0 and 1.","env":"SETTINGS_RATIO","minimum":0.0,"maximum":1.0}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","refused","terminated","timeout","usage"],"example":{"args":["connect","--host","example.org","--port","443"]},"usage_examples":["settings connect --host example.org --port 443"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","effects":"idempotent","cardinality":"single","args":[{"name":"--yes","type":"boolean","required":false,"default":false,"description":"Apply without asking.","env":"SETTINGS_YES"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"additionalProperties":true,"type":"object"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","refused","terminated","timeout","usage"],"example":{"args":["apply","--yes"]},"usage_examples":["settings apply --yes"],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false}},{"name":"remote show","description":"Show one remote by name.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"origin","description":"The remote\'s name.","env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","refused","terminated","timeout","usage"],"example":{"args":["remote","show"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false}},{"name":"remote forget","description":"Forget a remote (people only).","effects":"non_idempotent","cardinality":"single","args":[{"name":"--name","type":"string","required":true,"env":"SETTINGS_NAME"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"null"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","refused","terminated","timeout","usage"],"burgee_effects":"withheld","withheld":true,"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string"}},"required":["name"],"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"refused","exit_code":5,"retryable":true,"description":"The server refused the connection."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"batch_failed","exit_code":125,"retryable":false,"description":"At least one call of a --batch failed; its line says which and why."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
 _LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `settings <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `settings schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"connect","description":"Say where it would connect; nothing is contacted.","inputSchema":{"type":"object","properties":{"host":{"type":"string","description":"The server\'s host name.","default":"localhost"},"port":{"type":"integer","description":"The TCP port","minimum":1,"maximum":65535,"default":8080},"token":{"anyOf":[{"type":"string"},{"type":"null"}],"description":"The API token"},"mode":{"enum":["fast","safe"],"type":"string","description":"How careful to be.","default":"safe"},"retries":{"type":"integer","description":"How often to retry (env RETRIES).","minimum":0,"default":3},"verbose":{"type":"boolean","description":"Talk more (never from the environment).","default":false},"tag":{"items":{"type":"string"},"type":"array","description":"Tags to send; repeat for more.","default":[]},"ratio":{"type":"number","description":"A fraction between 0 and 1.","minimum":0.0,"maximum":1.0,"default":0.5}},"additionalProperties":false},"outputSchema":{"description":"Where `connect` would connect, and how.","properties":{"host":{"type":"string"},"port":{"type":"integer"},"mode":{"type":"string"},"retries":{"type":"integer"},"verbose":{"type":"boolean"},"tags":{"items":{"type":"string"},"type":"array"},"authenticated":{"type":"boolean"},"ratio":{"type":"number"}},"required":["host","port","mode","retries","verbose","tags","authenticated","ratio"],"title":"Connection","type":"object"},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"apply","description":"Apply the settings; asks first, or stops when nobody can answer.","inputSchema":{"type":"object","properties":{"yes":{"type":"boolean","description":"Apply without asking.","default":false}},"additionalProperties":false},"outputSchema":{"additionalProperties":true,"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":false,"idempotentHint":true}},{"name":"remote show","description":"Show one remote by name.","inputSchema":{"type":"object","properties":{"name":{"type":"string","description":"The remote\'s name.","default":"origin"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
 #: The `tools/list` result, as JSON text: spliced into answers, never parsed.
@@ -2761,6 +2952,7 @@ Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_r
 | 4 | `action_required` | The command needs a decision or an action first; see next[]. |
 | 5 | `refused` | The server refused the connection. |
 | 124 | `timeout` | The command ran past --timeout and was cancelled. |
+| 125 | `batch_failed` | At least one call of a --batch failed; its line says which and why. |
 | 130 | `interrupted` | Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran. |
 | 143 | `terminated` | Terminated (SIGTERM); on_exit callbacks ran. |
 
@@ -2806,6 +2998,8 @@ __settings_option() {
 '|--field') REPLY='|--field' ;;
 '|--explain') REPLY='|--explain' ;;
 '|--config') REPLY='|--config' ;;
+'|--batch') REPLY='|--batch' ;;
+'|--jobs') REPLY='|--jobs' ;;
 'remote|-o'|'remote|--output') REPLY='remote|--output' ;;
 'remote|--timeout') REPLY='remote|--timeout' ;;
 'remote|--field') REPLY='remote|--field' ;;
@@ -2851,6 +3045,8 @@ __settings_values() {
         '|--field') __settings_files ;;
         '|--explain') ;;
         '|--config') __settings_files ;;
+        '|--batch') ;;
+        '|--jobs') ;;
         'remote|--output') __settings_add 'json' 'text' ;;
         'remote|--timeout') ;;
         'remote|--field') __settings_files ;;
@@ -2900,7 +3096,7 @@ __settings_children() {
 
 __settings_flags() {
     case $1 in
-        '') __settings_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
+        '') __settings_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '--batch' '--jobs' '--as-completed' '--allow-destructive' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
         'remote') __settings_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
         'connect') __settings_add '--host' '-p' '--port' '--token' '--mode' '--retries' '--verbose' '--no-verbose' '--tag' '--ratio' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
         'apply') __settings_add '--yes' '--no-yes' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--config' '-h' '--help' ;;
@@ -3009,6 +3205,8 @@ __settings_option() {
         ('|--field') REPLY='|--field' ;;
         ('|--explain') REPLY='|--explain' ;;
         ('|--config') REPLY='|--config' ;;
+        ('|--batch') REPLY='|--batch' ;;
+        ('|--jobs') REPLY='|--jobs' ;;
         ('remote|-o'|'remote|--output') REPLY='remote|--output' ;;
         ('remote|--timeout') REPLY='remote|--timeout' ;;
         ('remote|--field') REPLY='remote|--field' ;;
@@ -3054,6 +3252,8 @@ __settings_values() {
         ('|--field') _files ;;
         ('|--explain') ;;
         ('|--config') _files ;;
+        ('|--batch') ;;
+        ('|--jobs') ;;
         ('remote|--output') compadd -- 'json' 'text' ;;
         ('remote|--timeout') ;;
         ('remote|--field') _files ;;
@@ -3103,7 +3303,7 @@ __settings_children() {
 
 __settings_flags() {
     case $1 in
-        ('') __settings_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('') __settings_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…' '--jobs' 'with --batch: how many read-only calls run at once (default 4)' '--as-completed' 'with --batch: write each answer when it is ready' '--allow-destructive' 'with --batch: run destructive commands too' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('remote') __settings_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('connect') __settings_describe '--host' 'The server'\''s host name.' '-p' 'The TCP port' '--port' 'The TCP port' '--token' 'The API token' '--mode' 'How careful to be.' '--retries' 'How often to retry (env RETRIES).' '--verbose' 'Talk more (never from the environment).' '--no-verbose' 'Talk more (never from the environment).' '--tag' 'Tags to send; repeat for more.' '--ratio' 'A fraction between 0 and 1.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('apply') __settings_describe '--yes' 'Apply without asking.' '--no-yes' 'Apply without asking.' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--config' 'read option values from this TOML or JSON file' '-h' 'show help and exit' '--help' 'show help and exit' ;;
@@ -3210,6 +3410,10 @@ function __settings_option --argument-names key
             echo '|--explain'
         case '|--config'
             echo '|--config'
+        case '|--batch'
+            echo '|--batch'
+        case '|--jobs'
+            echo '|--jobs'
         case 'remote|-o' 'remote|--output'
             echo 'remote|--output'
         case 'remote|--timeout'
@@ -3291,6 +3495,8 @@ function __settings_values --argument-names key cur prefix
         case '|--explain'
         case '|--config'
             __fish_complete_path "$cur"
+        case '|--batch'
+        case '|--jobs'
         case 'remote|--output'
             __settings_add "$prefix" 'json' 'text'
         case 'remote|--timeout'
@@ -3375,6 +3581,10 @@ function __settings_flags --argument-names node
             printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
             printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
+            printf "%s\t%s\n" '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'
+            printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
+            printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
+            printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -3541,6 +3751,8 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|--field' = '|--field'
         '|--explain' = '|--explain'
         '|--config' = '|--config'
+        '|--batch' = '|--batch'
+        '|--jobs' = '|--jobs'
         'remote|-o' = 'remote|--output'
         'remote|--output' = 'remote|--output'
         'remote|--timeout' = 'remote|--timeout'
@@ -3588,6 +3800,8 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|--field' = @('file')
         '|--explain' = @('none')
         '|--config' = @('file')
+        '|--batch' = @('none')
+        '|--jobs' = @('none')
         'remote|--output' = @('choice', 'json', 'text')
         'remote|--timeout' = @('none')
         'remote|--field' = @('file')
@@ -3629,7 +3843,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote' = @(@('show', 'Show one remote by name.'), @('forget', 'Forget a remote (people only).'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))

@@ -14,6 +14,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '|--timeout' = '|--timeout'
         '|--field' = '|--field'
         '|--explain' = '|--explain'
+        '|--batch' = '|--batch'
+        '|--jobs' = '|--jobs'
         'hello|--name' = 'hello|--name'
         'hello|-o' = 'hello|--output'
         'hello|--output' = 'hello|--output'
@@ -26,6 +28,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '|--timeout' = @('none')
         '|--field' = @('file')
         '|--explain' = @('none')
+        '|--batch' = @('none')
+        '|--jobs' = @('none')
         'hello|--name' = @('none')
         'hello|--output' = @('choice', 'json', 'text')
         'hello|--timeout' = @('none')
@@ -37,7 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '' = @(@('hello', 'Say hello.'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }

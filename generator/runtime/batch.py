@@ -1,0 +1,146 @@
+"""`--batch`: many calls in one run, one JSON Lines envelope per call.
+
+Each input line is `{"id": ..., "command": "shelf label", "input": {...}}`; each output line is
+that call's envelope with its `id` first. Calls go through `_execute`, like flags and MCP.
+`read_only` and `idempotent` calls run in parallel (`--jobs N` workers); `non_idempotent` ones
+run one at a time, in input order; `destructive` ones are refused unless
+`--allow-destructive`; `withheld` ones are never callable. Output is in input order, or as
+calls complete with `--as-completed`. A bad line gets an error line and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.context import Context
+from burgee.runtime.errors import BUILTIN_ERRORS, CommandError, UsageError, _failure
+from burgee.runtime.execute import _as_error, _check_keys, _execute
+from burgee.runtime.output import _QUIET, _dumps
+from burgee.runtime.program import COMMANDS
+from burgee.runtime.sources import _Sources
+from burgee.runtime.values import _Call
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+#: Effects that may run side by side: they change nothing, or the same thing each time.
+_PARALLEL = ("read_only", "idempotent")
+
+
+class _Refused(CommandError):
+    kind = "refused"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+
+def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+    """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
+    import json
+
+    ident: Any = None
+    try:
+        try:
+            item = json.loads(line)
+        except (ValueError, RecursionError):
+            raise UsageError("not a JSON object") from None
+        if not isinstance(item, dict):
+            raise UsageError("not a JSON object")
+        ident = item.get("id")
+        path = item.get("command")
+        arguments = item.get("input", {})
+        command = COMMANDS.get(path) if isinstance(path, str) else None
+        if command is None or command.effects == "withheld":
+            raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
+        if not isinstance(arguments, dict):
+            raise UsageError("input must be a JSON object whose keys are parameter names")
+        if command.effects == "destructive" and not allow_destructive:
+            raise _Refused(
+                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            )
+        unknown = [key for key in item if key not in ("id", "command", "input")]
+        if unknown:
+            raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
+    except CommandError as error:
+        failure = _failure(error)
+        return ident, "now", lambda: failure
+    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    name = str(path)
+    return ident, lane, lambda: _batch_run(name, arguments, debug)
+
+
+def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
+    command = COMMANDS[path]
+    context = Context(path, True)
+    try:
+        _check_keys(command, arguments)
+        call = _Call(arguments, "json", context, _Sources(path))
+        call.sources.full = True
+        return _execute(command, call)
+    except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
+        return _failure(_as_error(error, debug))
+    finally:
+        context.close()
+
+
+def _run_batch(
+    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+    import threading
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    lock = threading.Lock()
+    failed: list[bool] = []
+    # NOTE: stdout carries only the answer lines; what handlers print goes to stderr.
+    _QUIET.start()
+    out = _QUIET.saved
+
+    def write(ident: Any, envelope: dict[str, Any]) -> None:
+        text = _dumps({"id": ident, **envelope}) + "\n"
+        with lock:
+            if not envelope.get("ok"):
+                failed.append(True)
+            data = text.encode("utf-8", "backslashreplace")
+            if out is None:
+                sys.stderr.write(text)
+            else:
+                while data:
+                    data = data[os.write(out, data) :]
+
+    lanes = {
+        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "serial": ThreadPoolExecutor(max_workers=1),
+    }
+    pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    try:
+        for line in lines:
+            if not line.strip():
+                continue
+            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            future: Future[dict[str, Any]]
+            if lane == "now":
+                future = Future()
+                future.set_result(job())
+            else:
+                future = lanes[lane].submit(job)
+            if not ordered:
+                future.add_done_callback(_batch_written(write, ident))
+            pending.append((ident, future))
+        if ordered:
+            for ident, future in pending:
+                write(ident, future.result())
+    finally:
+        for executor in lanes.values():
+            executor.shutdown(wait=True)
+        _QUIET.stop()
+    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+
+
+def _batch_written(
+    write: Callable[[Any, dict[str, Any]], None], ident: Any
+) -> Callable[[Any], None]:
+    def done(future: Any) -> None:
+        write(ident, future.result())
+
+    return done

@@ -1,0 +1,147 @@
+"""`mytool --batch`: many calls in one run, one envelope line per call, through the same
+execution path as flags and MCP."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import generate, run
+
+HANDLERS = '''
+"""Batches."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from burgee import command, program
+
+program(name="batcher", version="1.0.0")
+LOG: list[str] = []
+
+
+@command(effects="read_only")
+def slow(n: int, seconds: float = 0.3) -> int:
+    """Sleep, then answer n."""
+    print(f"slow {n}")
+    time.sleep(seconds)
+    return n
+
+
+@command(effects="non_idempotent")
+def append(item: str) -> str:
+    """Record an item (order matters)."""
+    with open("log.txt", "a", encoding="utf-8") as log:
+        log.write(item + "\\n")
+    return item
+
+
+@command(effects="destructive")
+def wipe() -> str:
+    """Wipe everything."""
+    return "wiped"
+
+
+@command(effects="withheld")
+def hidden() -> str:
+    """Never for agents."""
+    return "no"
+'''
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("batch"), HANDLERS)
+
+
+def _lines(*calls: dict[str, Any] | str) -> str:
+    return "".join((c if isinstance(c, str) else json.dumps(c)) + "\n" for c in calls)
+
+
+def _answers(out: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+def test_read_only_calls_run_in_parallel_and_answer_in_input_order(tool: Path) -> None:
+    calls = [{"id": i, "command": "slow", "input": {"n": i}} for i in range(8)]
+    started = time.monotonic()
+    result = run(tool, "--batch", "--jobs", "8", stdin=_lines(*calls))
+    elapsed = time.monotonic() - started
+    assert result.code == 0, result
+    assert [(a["id"], a["data"]) for a in _answers(result.out)] == [(i, i) for i in range(8)]
+    # NOTE: 8 calls of 0.3 s each: in series that is 2.4 s; in parallel about 0.3 s plus
+    # start-up. The bound leaves room for a slow machine and still fails when run in series.
+    assert elapsed < 1.8, elapsed
+    assert "slow 3" in result.err
+    serial = time.monotonic()
+    one_at_a_time = run(tool, "--batch", "--jobs", "1", stdin=_lines(*calls[:4]))
+    assert one_at_a_time.code == 0
+    assert time.monotonic() - serial >= 1.2
+
+
+def test_as_completed_writes_the_quick_ones_first(tool: Path) -> None:
+    calls = [
+        {"id": "late", "command": "slow", "input": {"n": 1, "seconds": 0.8}},
+        {"id": "early", "command": "slow", "input": {"n": 2, "seconds": 0.0}},
+    ]
+    ordered = run(tool, "--batch", stdin=_lines(*calls))
+    assert [a["id"] for a in _answers(ordered.out)] == ["late", "early"]
+    completed = run(tool, "--batch", "--as-completed", stdin=_lines(*calls))
+    assert [a["id"] for a in _answers(completed.out)] == ["early", "late"]
+
+
+def test_non_idempotent_calls_keep_input_order(tool: Path) -> None:
+    log = tool.parent / "log.txt"
+    log.unlink(missing_ok=True)
+    calls = [{"id": i, "command": "append", "input": {"item": f"item {i}"}} for i in range(12)]
+    result = run(tool, "--batch", "--jobs", "8", stdin=_lines(*calls))
+    assert result.code == 0, result
+    assert log.read_text(encoding="utf-8").splitlines() == [f"item {i}" for i in range(12)]
+
+
+def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) -> None:
+    stdin = _lines(
+        {"id": 1, "command": "slow", "input": {"n": 1, "seconds": 0}},
+        "{not json",
+        "[1, 2]",
+        {"id": 4, "command": "wipe"},
+        {"id": 5, "command": "hidden"},
+        {"id": 6, "command": "nope"},
+        {"id": 7, "command": "slow", "input": {"n": "x"}},
+        {"id": 8, "command": "slow", "input": {"n": 8, "seconds": 0}, "extra": 1},
+        {"id": 9, "command": "slow", "input": {"n": 9, "seconds": 0}},
+    )
+    result = run(tool, "--batch", stdin=stdin)
+    assert result.code == 125
+    answers = _answers(result.out)
+    assert [a["id"] for a in answers] == [1, None, None, 4, 5, 6, 7, 8, 9]
+    assert [a["ok"] for a in answers] == [True] + [False] * 7 + [True]
+    kinds = [a["error"]["kind"] for a in answers if not a["ok"]]
+    assert kinds == ["usage", "usage", "refused", "usage", "usage", "usage", "usage"]
+    assert "--allow-destructive" in answers[3]["error"]["hint"]
+    allowed = run(
+        tool, "--batch", "--allow-destructive", stdin=_lines({"id": 1, "command": "wipe"})
+    )
+    assert allowed.code == 0
+    assert _answers(allowed.out) == [{"id": 1, "ok": True, "data": "wiped"}]
+
+
+def test_batch_from_a_file_and_its_errors(tool: Path) -> None:
+    calls = tool.parent / "calls.jsonl"
+    calls.write_text(_lines({"id": "a", "command": "slow", "input": {"n": 5, "seconds": 0}}))
+    result = run(tool, "--batch", str(calls))
+    assert result.code == 0
+    assert _answers(result.out)[0]["data"] == 5
+    missing = run(tool, "--batch", str(tool.parent / "nope.jsonl"))
+    assert missing.code == 2
+    assert missing.error_line()["error"]["kind"] == "usage"
+    bad_jobs = run(tool, "--batch", "--jobs", "0", stdin="")
+    assert bad_jobs.code == 2
+    with_command = run(tool, "--batch", "-", "slow", stdin="")
+    assert with_command.code == 2
