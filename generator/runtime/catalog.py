@@ -20,6 +20,7 @@ TAIL = (
     "kinds",
     "values",
     "output",
+    "sanitize",
     "sources",
     "inputs",
     "execute",
