@@ -20,6 +20,7 @@ TAIL = (
     "kinds",
     "values",
     "output",
+    "truncate",
     "sanitize",
     "sources",
     "inputs",
