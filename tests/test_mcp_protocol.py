@@ -149,7 +149,8 @@ def test_modern_era(tool: Path) -> None:
     }
     listed = answers[2]["result"]
     assert listed["resultType"] == "complete" and listed["cacheScope"] == "public"
-    assert len(listed["tools"]) == 6
+    # NOTE: six commands and the built-in `output`.
+    assert len(listed["tools"]) == 7
     call = answers[3]["result"]
     assert call["resultType"] == "complete" and call["structuredContent"] == {"result": [1, 2]}
     assert answers[4]["error"]["code"] == -32601

@@ -40,6 +40,8 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
     "--print-config": (["--print-config"], lambda i: i.print_config, True),
     "--version": (["--version"], lambda i: i.version, True),
     "--batch": (["--batch=calls.jsonl"], lambda i: i.batch, "calls.jsonl"),
+    "--max-output": (["--max-output", "500"], lambda i: i.max_output, 500),
+    "--spill-dir": (["--spill-dir", "cut"], lambda i: i.spill_dir, "cut"),
     "--jobs": (["--jobs", "3"], lambda i: i.jobs, 3),
     "--as-completed": (["--as-completed"], lambda i: i.as_completed, True),
     "--allow-destructive": (["--allow-destructive"], lambda i: i.allow_destructive, True),

@@ -12,6 +12,7 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
+from burgee.describe import builtins
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.runtime.errors import BUILTIN_ERRORS
@@ -131,6 +132,11 @@ def stdout_schema(command: Command, program: Program) -> dict[str, Any]:
     data = output_schema(command, program)
     if wraps_result(command):
         data = data["properties"]["result"]
+    return envelope_schema(data)
+
+
+def envelope_schema(data: dict[str, Any]) -> dict[str, Any]:
+    """The `--json` envelope whose success carries `data`."""
     success = {
         "type": "object",
         "properties": {"ok": {"const": True}, "data": data, "meta": {"type": "object"}},
@@ -268,6 +274,7 @@ def document(program: Program) -> dict[str, Any]:
             "example": {"args": ["schema"]},
         }
     )
+    commands.append(builtins.clispec_entry(envelope_schema(builtins.OUTPUT_SCHEMA)))
     doc["commands"] = commands
     doc["errors"] = sorted(errors, key=lambda e: (e["exit_code"], e["kind"]))
     return doc

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from burgee.describe import builtins
 from burgee.describe.clispec import document, env_name
 from burgee.describe.schemas import tool
 from burgee.model.ir import Param, Program
@@ -41,6 +42,9 @@ def manifest(program: Program) -> dict[str, Any]:
     tools += [
         tool(c, program) for c in program.commands if c.effects != "withheld" and not c.hidden
     ]
+    if not any(t["name"] == builtins.NAME for t in tools):
+        # NOTE: the manifest's entries carry no title (its tools are command paths).
+        tools.append({k: v for k, v in builtins.mcp_tool().items() if k != "title"})
     return {"tools": tools}
 
 

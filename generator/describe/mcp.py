@@ -11,6 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 
+from burgee.describe import builtins
 from burgee.describe.schemas import tool, wraps_result
 from burgee.model.diagnostics import Diagnostic, GenerationError
 from burgee.model.ir import Command, Program
@@ -73,6 +74,10 @@ def mcp_view(program: Program) -> McpView:
         names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
     if problems:
         raise GenerationError(problems)
+    if builtins.NAME not in seen:
+        # NOTE: the built-in that pages back a cut answer (`burgee.runtime.deliver._OUTPUT`).
+        tools.append(json.dumps(builtins.mcp_tool(), ensure_ascii=False, separators=(",", ":")))
+        names.append(f"    {py(builtins.NAME)}: ({py(builtins.NAME)}, False),")
     items = [py(text + ("," if i < len(tools) - 1 else "")) for i, text in enumerate(tools)]
     lines = ["    '{\"tools\":['", *(f"    {item}" for item in items), '    "]}"']
     return McpView(tools_json=lines, names=names)

@@ -35,6 +35,9 @@ class _Invocation:
         #: `--batch`: None when not batching, "" for stdin, else a file name.
         self.batch: str | None = None
         self.jobs = 4
+        #: `--max-output`: None when not given (the command's or the default applies).
+        self.max_output: int | None = None
+        self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
@@ -102,6 +105,14 @@ class _Invocation:
             if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
                 raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
             self.jobs = int(value)
+        elif name == "--max-output":
+            if not (value.isdecimal() and len(value) < 10):
+                raise UsageError(
+                    f"--max-output must be a whole number of characters, not {value!r}"
+                )
+            self.max_output = int(value)
+        elif name == "--spill-dir":
+            self.spill_dir = value
         elif name == "--as-completed":
             self.as_completed = True
         elif name == "--allow-destructive":

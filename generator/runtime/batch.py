@@ -15,10 +15,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import Context
+from burgee.runtime.deliver import _command, _deliver
 from burgee.runtime.errors import BUILTIN_ERRORS, CommandError, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _execute
 from burgee.runtime.output import _QUIET, _dumps
-from burgee.runtime.program import COMMANDS
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 
@@ -34,7 +34,9 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+def _batch_call(
+    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
+) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
     import json
 
@@ -49,7 +51,7 @@ def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, s
         ident = item.get("id")
         path = item.get("command")
         arguments = item.get("input", {})
-        command = COMMANDS.get(path) if isinstance(path, str) else None
+        command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
@@ -62,29 +64,39 @@ def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, s
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _failure(error)
+        failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug)
+    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
 
 
-def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
-    command = COMMANDS[path]
+def _batch_run(
+    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
+) -> dict[str, Any]:
+    command = _command(path)
+    assert command is not None  # NOTE: `_batch_call` looked it up
     context = Context(path, True)
     try:
         _check_keys(command, arguments)
         call = _Call(arguments, "json", context, _Sources(path))
         call.sources.full = True
-        return _execute(command, call)
+        envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
-        return _failure(_as_error(error, debug))
+        envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
 def _run_batch(
-    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+    lines: Iterable[str],
+    jobs: int,
+    ordered: bool,
+    allow_destructive: bool,
+    debug: bool,
+    limit: int | None = None,
+    spill_dir: str | None = None,
 ) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
     import threading
@@ -117,7 +129,7 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()

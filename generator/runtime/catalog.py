@@ -22,6 +22,7 @@ TAIL = (
     "output",
     "truncate",
     "sanitize",
+    "deliver",
     "sources",
     "inputs",
     "execute",

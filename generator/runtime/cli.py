@@ -10,6 +10,7 @@ from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_inpu
 from burgee.runtime.batch import _run_batch
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import Context
+from burgee.runtime.deliver import _command, _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
@@ -22,7 +23,7 @@ from burgee.runtime.errors import (
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.flags import FLAGS, HELP_FLAGS
 from burgee.runtime.mcp import _serve_mcp
-from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _text, _write_error
+from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
 from burgee.runtime.program import (
     _CONFIG,
     COMMANDS,
@@ -77,7 +78,10 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
-    path, rest = _find(invocation.rest)
+    if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
+        path, rest = "output", invocation.rest[1:]
+    else:
+        path, rest = _find(invocation.rest)
     if invocation.version and path:
         raise UsageError(
             f"--version is the tool's, not {path!r}'s", hint=f"run '{PROGRAM} --version'"
@@ -94,7 +98,8 @@ def run(invocation: _Invocation) -> object:
             raise UsageError("missing command", hint=f"commands: {children}")
         sys.stdout.write(_group_help(path))
         return _PRINTED
-    command = COMMANDS[path]
+    command = _command(path)
+    assert command is not None  # NOTE: `_find` found it
     if invocation.json_input is not None:
         if rest:
             raise UsageError(
@@ -125,7 +130,16 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else {"ok": True, "data": explained}
-        return _execute(command, call, invocation.timeout, invocation.json)
+        envelope = _execute(command, call, invocation.timeout, invocation.json)
+        agent = invocation.json and context.agent is not None
+        return _deliver(
+            envelope,
+            command,
+            agent=agent,
+            limit=invocation.max_output,
+            spill_dir=invocation.spill_dir,
+            text=not invocation.json,
+        )
     finally:
         try:
             context.close()
@@ -135,7 +149,15 @@ def run(invocation: _Invocation) -> object:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool with `argv` (default: the command line); return the exit code."""
-    args = sys.argv[1:] if argv is None else list(argv)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Redacting(sys.stdout), _Redacting(sys.stderr)
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = "--json" in args
     try:
@@ -191,7 +213,14 @@ def _batch(invocation: _Invocation) -> int:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     debug = _debugging(invocation.debug)
-    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    options = (
+        invocation.jobs,
+        not invocation.as_completed,
+        invocation.allow_destructive,
+        debug,
+        invocation.max_output,
+        invocation.spill_dir,
+    )
     if not invocation.batch:
         return _run_batch(sys.stdin, *options)
     try:

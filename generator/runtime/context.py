@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 
     from burgee.runtime.values import _Call
 
+#: Every secret value this process has seen (value -> name): an option given `secret=True`
+#: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
+#: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
+_SECRETS: dict[str, str] = {}
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -86,6 +91,11 @@ class Context:
         """The coding agent running this tool, when the environment names one."""
         return _agent()
 
+    def secret(self, value: str, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
+        if isinstance(value, str) and value:
+            _SECRETS[value] = name
+
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
     ) -> NoReturn:
@@ -120,9 +130,12 @@ class _Command:
         "effects",
         "examples",
         "keys",
+        "max_output",
         "returns",
         "run",
+        "sanitize",
         "summary",
+        "trust",
     )
 
     def __init__(
@@ -135,6 +148,9 @@ class _Command:
         run: Callable[[_Call], object],
         returns: Any,
         effects: str = "read_only",
+        max_output: int | None = None,
+        sanitize: bool = True,
+        trust: str = "workspace",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -146,6 +162,12 @@ class _Command:
         self.returns = returns
         #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
         self.effects = effects
+        #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
+        self.max_output = max_output
+        #: `@command(sanitize=False)`: a trusted command whose text is not neutralised.
+        self.sanitize = sanitize
+        #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
+        self.trust = trust
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

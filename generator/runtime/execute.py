@@ -6,9 +6,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.deliver import _write_error
 from burgee.runtime.errors import CommandError, UsageError, _Internal, _Terminated, _TimedOut
 from burgee.runtime.inputs import _input_problems
-from burgee.runtime.output import _QUIET, _conform, _jsonable, _write_error
+from burgee.runtime.output import _QUIET, _conform, _emit, _jsonable
 from burgee.runtime.program import DEBUG_ENV, PROGRAM
 from burgee.runtime.sources import _meta
 
@@ -78,7 +79,9 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
     if debug:
         import traceback
 
-        traceback.print_exception(type(error), error, error.__traceback__)
+        # NOTE: through `_emit`, so not even a traceback shows a secret.
+        lines = traceback.format_exception(type(error), error, error.__traceback__)
+        _emit(sys.stderr, "".join(lines))
     hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
     return _Internal(f"{type(error).__name__}: {error}", hint=hint)
 

@@ -50,6 +50,13 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
     Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--max-output",
+        "CHARS",
+        "cut the answer to this many characters, the full text saved for `output REF`"
+        " (0: no limit; agents get 40000 by default)",
+    ),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),

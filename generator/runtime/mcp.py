@@ -11,7 +11,8 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from burgee.runtime.context import Context
+from burgee.runtime.context import _SECRETS, Context
+from burgee.runtime.deliver import _command, _deliver
 from burgee.runtime.errors import BUILTIN_ERRORS, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
@@ -25,6 +26,7 @@ from burgee.runtime.program import (
     PROGRAM,
     VERSION,
 )
+from burgee.runtime.sanitize import _neutralise, _redact_text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 
@@ -45,7 +47,7 @@ _MCP_PATIENCE = 0.005
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "server", "token")
+    __slots__ = ("cancelled", "context", "key", "last", "sanitize", "server", "token")
 
     def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
         self.server = server
@@ -54,6 +56,9 @@ class _Request:
         self.token = token
         self.last: float | None = None
         self.cancelled = False
+        command = COMMANDS.get(context.command)
+        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
+        self.sanitize = command is None or command.sanitize
 
     def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
         self.server.progress(self, done, total, message)
@@ -104,6 +109,8 @@ class _McpServer:
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
+        if _SECRETS:
+            text = _redact_text(text, _SECRETS)
         data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
@@ -394,7 +401,8 @@ class _McpServer:
         if _Float.check(total) and _finite(total or 0):
             params["total"] = total
         if isinstance(message, str):
-            params["message"] = message
+            # NOTE: progress reaches the agent too: neutralised like results (secrets: `write`).
+            params["message"] = message if not request.sanitize else _neutralise(message)
         with self.lock:
             # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
             if self.inflight.get(request.key) is not request or request.cancelled:
@@ -443,20 +451,21 @@ class _McpServer:
         self.stdout.buffers[thread] = printed
         context = request.context
         try:
-            command = COMMANDS[entry[0]]
+            command = _command(entry[0])
+            assert command is not None  # NOTE: every tool name maps to a command
             _check_keys(command, arguments)
             call = _Call(arguments, "json", context, _Sources(entry[0]))
             call.sources.full = True
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope = _execute(command, call)
+            envelope = _deliver(_execute(command, call), command, agent=True)
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
             if thread == self.main:
                 raise
-            envelope = _failure(_as_error(error, self.debug))
+            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope = _failure(_as_error(error, self.debug))
+            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
         finally:
             context.close()
             del self.stdout.buffers[thread]

@@ -7,9 +7,10 @@ import os
 import sys
 from typing import Any
 
-from burgee.runtime.errors import CommandError, _failure
+from burgee.runtime.context import _SECRETS
 from burgee.runtime.kinds import _show, _Type
 from burgee.runtime.program import RECORDS
+from burgee.runtime.sanitize import _redact_text
 
 _MISSING: Any = object()
 #: What a command path returns when it has printed its answer itself (help, schema, ...).
@@ -188,7 +189,10 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 def _emit(stream: Any, text: str) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
-    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character."""
+    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
+    No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
+    if _SECRETS:
+        text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
         stream.write(text)
@@ -198,14 +202,20 @@ def _emit(stream: Any, text: str) -> None:
     stream.flush()
 
 
-def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
-    line = _dumps(_failure(error))
-    if json_mode:
-        _emit(sys.stdout, line + "\n")
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
-    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
-    return error.exit_code
+class _Redacting:
+    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
+    secrets the process has seen (`<secret:NAME>`) on its way out."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if _SECRETS:
+            text = _redact_text(text, _SECRETS)
+        return int(self.stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 class _Quiet:

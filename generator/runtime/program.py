@@ -27,6 +27,8 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {"": ()}
 ERRORS: dict[str, tuple[int, str]] = {}
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.

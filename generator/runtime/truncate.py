@@ -31,8 +31,6 @@ _TRUNCATE_INDEXED = 2048
 _TRUNCATE_FEW = 16
 #: The types of JSON numbers, booleans and null.
 _TRUNCATE_NUMBERS = frozenset((int, float, bool, type(None)))
-#: No keys, for the items of a small list (zipped with them).
-_TRUNCATE_NO_KEYS = (None,) * _TRUNCATE_FEW
 #: How far (in characters) a cut point moves to reach a line boundary, at most.
 _TRUNCATE_NEAR = 1000
 #: Strings are cut down to this many characters (or limit // 16, if more) before any array
@@ -217,7 +215,7 @@ class _Truncation:
         else:
             size = 2 * len(node)
             deep_items = len(node)
-            pairs = zip(_TRUNCATE_NO_KEYS, node)  # noqa: B905 (3.9 has no strict=)
+            pairs = [(None, value) for value in node]
         for key, value in pairs:
             if key is not None:
                 known = keyed.get(key)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
+from burgee.runtime.context import _SECRETS
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
 from burgee.runtime.kinds import _show
 
@@ -59,6 +60,10 @@ class _Call:
         if key in self.refused:
             return cast("_T", default)
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if secret and source != "default":
+            for text in raw if isinstance(raw, list) else (raw,):
+                if isinstance(text, str) and text:
+                    _SECRETS[text] = key
         if source == "default":
             return self.sources.settle(self, key, cast("_T", raw))
         if raw is _REQUIRED or (raw is None and not nullable):

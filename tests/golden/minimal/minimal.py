@@ -14,6 +14,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import argparse
     import threading
+    from array import array
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
@@ -143,6 +144,12 @@ def _failure(error: CommandError) -> dict[str, Any]:
     return {"ok": False, "error": body}
 
 
+#: Every secret value this process has seen (value -> name): an option given `secret=True`
+#: (from a flag, JSON input, env var or config file) or `ctx.secret(...)`. Whatever the tool
+#: writes is cleaned of them (`<secret:NAME>`), whichever call the text came from.
+_SECRETS: dict[str, str] = {}
+
+
 #: Environment variables that name the agent running this tool.
 _AGENTS = (
     ("CLAUDECODE", "claude-code"),
@@ -212,6 +219,11 @@ class Context:
         """The coding agent running this tool, when the environment names one."""
         return _agent()
 
+    def secret(self, value: str, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
+        if isinstance(value, str) and value:
+            _SECRETS[value] = name
+
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
     ) -> NoReturn:
@@ -242,9 +254,12 @@ class _Command:
         "effects",
         "examples",
         "keys",
+        "max_output",
         "returns",
         "run",
+        "sanitize",
         "summary",
+        "trust",
     )
 
     def __init__(
@@ -257,6 +272,9 @@ class _Command:
         run: Callable[[_Call], object],
         returns: Any,
         effects: str = "read_only",
+        max_output: int | None = None,
+        sanitize: bool = True,
+        trust: str = "workspace",
     ) -> None:
         self.summary = summary
         self.description = description
@@ -268,6 +286,12 @@ class _Command:
         self.returns = returns
         #: read_only, idempotent, non_idempotent, destructive or withheld (`@command(effects=)`).
         self.effects = effects
+        #: `@command(max_output=N)`: the limit of what an agent gets (None: the program's).
+        self.max_output = max_output
+        #: `@command(sanitize=False)`: a trusted command whose text is not neutralised.
+        self.sanitize = sanitize
+        #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
+        self.trust = trust
 
 
 # ---- From handlers.py ----
@@ -335,6 +359,13 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
     Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--max-output",
+        "CHARS",
+        "cut the answer to this many characters, the full text saved for `output REF`"
+        " (0: no limit; agents get 40000 by default)",
+    ),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
@@ -423,6 +454,31 @@ class _Str(_Type):
         return isinstance(value, str)
 
 
+class _Int(_Type):
+    name = "int"
+    spellings = ("builtins.int",)
+    expected = "an integer"
+    clispec = "integer"
+
+    @staticmethod
+    def convert(value: object) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        if isinstance(value, float) and value.is_integer():
+            # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
+            return int(value)
+        if isinstance(value, str):
+            try:
+                return int(value.strip(), 10)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not an integer")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+
 class _Float(_Type):
     name = "float"
     spellings = ("builtins.float",)
@@ -447,6 +503,13 @@ class _Float(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+class _Any(_Type):
+    name = "any"
+    spellings = ("typing.Any",)
+    expected = "any JSON value"
+    clispec = "json"
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -490,6 +553,10 @@ class _Call:
         if key in self.refused:
             return cast("_T", default)
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if secret and source != "default":
+            for text in raw if isinstance(raw, list) else (raw,):
+                if isinstance(text, str) and text:
+                    _SECRETS[text] = key
         if source == "default":
             return self.sources.settle(self, key, cast("_T", raw))
         if raw is _REQUIRED or (raw is None and not nullable):
@@ -744,7 +811,10 @@ def _table(rows: list[dict[str, Any]]) -> str:
 
 def _emit(stream: Any, text: str) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
-    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character."""
+    that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
+    No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
+    if _SECRETS:
+        text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
         stream.write(text)
@@ -754,14 +824,20 @@ def _emit(stream: Any, text: str) -> None:
     stream.flush()
 
 
-def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
-    line = _dumps(_failure(error))
-    if json_mode:
-        _emit(sys.stdout, line + "\n")
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
-    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
-    return error.exit_code
+class _Redacting:
+    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
+    secrets the process has seen (`<secret:NAME>`) on its way out."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        if _SECRETS:
+            text = _redact_text(text, _SECRETS)
+        return int(self.stream.write(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
 
 
 class _Quiet:
@@ -796,6 +872,875 @@ class _Quiet:
 
 #: The one `_Quiet` of this process (the command line runs one call).
 _QUIET = _Quiet()
+
+
+#: Strings this short are never cut: every marker is longer than what it would save.
+_TRUNCATE_SHORT = 40
+
+
+#: Arrays keep at least this many items (the first and the last).
+_TRUNCATE_FEWEST = 2
+
+
+#: Containers whose JSON is shorter are walked on each try; longer ones are indexed once.
+_TRUNCATE_INDEXED = 2048
+
+
+#: Containers with at most this many children are measured without building lists.
+_TRUNCATE_FEW = 16
+
+
+#: The types of JSON numbers, booleans and null.
+_TRUNCATE_NUMBERS = frozenset((int, float, bool, type(None)))
+
+
+#: How far (in characters) a cut point moves to reach a line boundary, at most.
+_TRUNCATE_NEAR = 1000
+
+
+#: Strings are cut down to this many characters (or limit // 16, if more) before any array
+#: loses items; below it, arrays go first.
+_TRUNCATE_TEXT_FLOOR = 256
+
+
+#: Spill files kept at most, and their age limit in seconds (7 days).
+_SPILL_KEEP = 200
+
+
+_SPILL_MAX_AGE = 7 * 24 * 3600
+
+
+#: Temporary files of an interrupted save are removed after an hour.
+_SPILL_STALE = 3600
+
+
+#: A reference: this many lowercase hexadecimal digits of the SHA-256 of the saved text.
+_SPILL_REF_DIGITS = 16
+
+
+def _truncate_marker(omitted: int, ref: str | None) -> str:
+    """What stands in for the middle of a cut string."""
+    where = f"full output: {ref}" if ref is not None else "the full output could not be saved"
+    return f"[… {omitted:,} characters omitted — {where} …]"
+
+
+def _truncate_scalar(value: object) -> int:
+    """The JSON length of a number, a boolean or null."""
+    if value is None or value is True:
+        return 4
+    if value is False:
+        return 5
+    if type(value) is int:
+        return len(int.__repr__(value))
+    if type(value) is float and value - value == 0:
+        return len(float.__repr__(value))
+    import json
+
+    return len(json.dumps(value, ensure_ascii=False))
+
+
+def _truncate_split(count: int) -> tuple[int, int]:
+    """How many of `count` kept items or characters come from the head and from the tail."""
+    tail = count * 3 // 10
+    return count - tail, tail
+
+
+class _TruncateIndex:
+    """What one large container holds, measured once: its JSON length, the longest string and
+    the longest array inside it, and the same per child, with the children sorted by both, so a
+    try visits only the children that the caps reach."""
+
+    __slots__ = (
+        "by_items",
+        "by_text",
+        "deep_items",
+        "deep_text",
+        "items",
+        "items_steps",
+        "keys",
+        "size",
+        "sizes",
+        "text_steps",
+        "texts",
+    )
+
+    def __init__(
+        self,
+        size: int,
+        keys: list[str] | None,
+        sizes: list[int],
+        texts: list[int],
+        items: list[int],
+        deep: tuple[int, int],
+    ) -> None:
+        from array import array
+        from itertools import accumulate
+
+        self.size = size
+        self.deep_text, self.deep_items = deep
+        #: The dict's keys in order (positions index them), or None for a list.
+        self.keys = keys
+        #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
+        self.sizes = array("q", accumulate(sizes, initial=0))
+        self.texts = array("q", texts)
+        self.items = array("q", items)
+        self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
+        self.by_items, self.items_steps = _truncate_order(items, _TRUNCATE_FEWEST, deep[1])
+
+
+def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int], array[int]]:
+    """The positions of `values` over `least`, from the smallest value up, and those values."""
+    from array import array
+
+    if most <= least:
+        return array("q"), array("q")
+    order = sorted((i for i, n in enumerate(values) if n > least), key=values.__getitem__)
+    return array("q", order), array("q", map(values.__getitem__, order))
+
+
+class _Truncation:
+    """One truncation: the index of the data's large containers, and the cuts of the result."""
+
+    def __init__(self, ref: str | None) -> None:
+        from json.encoder import encode_basestring
+
+        self.ref = ref
+        #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
+        self.quote: Callable[[str], str] = encode_basestring
+        self.index: dict[int, _TruncateIndex] = {}
+        #: The JSON length of `"key": ` for each key seen (records repeat their keys).
+        self.keyed: dict[str, int] = {}
+        self.cuts: list[dict[str, Any]] = []
+
+    def survey(self, node: Any) -> tuple[int, int, int]:
+        """`node`'s JSON length, its longest string and its longest array (at any depth);
+        long containers with something to cut inside get a `_TruncateIndex`."""
+        kind = type(node)
+        if kind is str:
+            return len(self.quote(node)), len(node), 0
+        if kind is not list and kind is not dict:
+            return _truncate_scalar(node), 0, 0
+        known = self.index.get(id(node))
+        if known is not None:
+            return known.size, known.deep_text, known.deep_items
+        if len(node) <= _TRUNCATE_FEW:
+            found = self.survey_few(node)
+            if found[0] < _TRUNCATE_INDEXED or (
+                found[1] <= _TRUNCATE_SHORT and found[2] <= _TRUNCATE_FEWEST
+            ):
+                return found
+        keys: list[str] | None = None
+        values: list[Any] = node
+        size = 2 * len(node)
+        if kind is dict:
+            keys = list(node)
+            values = list(node.values())
+            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+        kinds = set(map(type, values))
+        texts: list[int]
+        items: list[int]
+        if kinds == {int}:
+            sizes = list(map(len, map(int.__repr__, values)))
+            texts = items = [0] * len(values)
+        elif kinds <= _TRUNCATE_NUMBERS:
+            sizes = list(map(_truncate_scalar, values))
+            texts = items = [0] * len(values)
+        elif kinds == {str}:
+            sizes = list(map(len, map(self.quote, values)))
+            texts = list(map(len, values))
+            items = [0] * len(values)
+        else:
+            sizes, texts, items = [], [], []
+            few = self.survey_few
+            for value in values:
+                form = type(value)
+                if (form is dict or form is list) and len(value) <= _TRUNCATE_FEW:
+                    found = few(value)  # NOTE: most children of a long list are records
+                    if found[0] >= _TRUNCATE_INDEXED:
+                        found = self.survey(value)
+                else:
+                    found = self.survey(value)
+                sizes.append(found[0])
+                texts.append(found[1])
+                items.append(found[2])
+        # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
+        size += sum(sizes) + (0 if values else 2)
+        deep_text = max(texts, default=0)
+        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        if size >= _TRUNCATE_INDEXED and (
+            deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
+        ):
+            self.index[id(node)] = _TruncateIndex(
+                size, keys, sizes, texts, items, (deep_text, deep_items)
+            )
+        return size, deep_text, deep_items
+
+    def survey_few(self, node: Any) -> tuple[int, int, int]:
+        """`survey` for a container of at most `_TRUNCATE_FEW` children (most are: records,
+        pairs), without building lists or indexing it."""
+        quote = self.quote
+        keyed = self.keyed
+        size = deep_text = deep_items = 0
+        pairs: Any
+        if type(node) is dict:
+            pairs = node.items()
+        else:
+            size = 2 * len(node)
+            deep_items = len(node)
+            pairs = [(None, value) for value in node]
+        for key, value in pairs:
+            if key is not None:
+                known = keyed.get(key)
+                if known is None:
+                    known = keyed[key] = len(quote(key)) + 4
+                size += known
+            form = type(value)
+            if form is str:
+                size += len(quote(value))
+                deep_text = max(deep_text, len(value))
+            elif form is int:
+                size += len(int.__repr__(value))
+            elif value is None or value is True:
+                size += 4
+            elif value is False:
+                size += 5
+            elif form is list or form is dict:
+                length, text, items = self.survey(value)
+                size += length
+                deep_text = max(deep_text, text)
+                deep_items = max(deep_items, items)
+            else:
+                size += _truncate_scalar(value)
+        return size if node else 2, deep_text, deep_items
+
+    def shrink(
+        self, node: Any, text_cap: int, item_cap: int, path: str | None
+    ) -> tuple[Any, int, int]:
+        """`node` with strings cut to `text_cap` characters and arrays to `item_cap` items:
+        (the new value, its JSON length, the JSON length of the markers in it). With `path`
+        None it only measures (the value is then `node`); otherwise it records the cuts."""
+        kind = type(node)
+        if kind is str:
+            return self.cut(node, text_cap, path)
+        if kind is list or kind is dict:
+            index = self.index.get(id(node))
+            if index is not None:
+                return self.shrink_indexed(node, index, text_cap, item_cap, path)
+            return self.shrink_small(node, text_cap, item_cap, path)
+        return node, _truncate_scalar(node), 0
+
+    def cut(self, text: str, cap: int, path: str | None) -> tuple[str, int, int]:
+        """`text` cut in the middle to about `cap` characters, the cut points moved to line
+        boundaries when one is near; unchanged when the marker would not be shorter."""
+        quote = self.quote
+        length = len(text)
+        if length <= cap + _TRUNCATE_SHORT:
+            return text, len(quote(text)), 0
+        head, tail = _truncate_split(cap)
+        start, end = head, length - tail
+        near = min(_TRUNCATE_NEAR, head // 4)
+        if near:
+            found = text.rfind("\n", start - near, start)
+            if found >= 0:
+                start = found + 1
+        near = min(_TRUNCATE_NEAR, tail // 4)
+        if near:
+            found = text.find("\n", end - 1, end - 1 + near)
+            if found >= 0:
+                end = found + 1
+        omitted = end - start
+        marker = _truncate_marker(omitted, self.ref)
+        if end < length and text[end - 1] == "\n":
+            marker += "\n"  # the tail starts a line: the marker is a line of its own
+        if omitted <= len(marker):
+            return text, len(quote(text)), 0
+        kept_head, kept_tail = text[:start], text[end:]
+        marked = len(quote(marker)) - 2
+        size = len(quote(kept_head)) + len(quote(kept_tail)) - 2 + marked
+        if path is None:
+            return text, size, marked
+        self.cuts.append({"path": path, "omitted": omitted})
+        return kept_head + marker + kept_tail, size, marked
+
+    def shrink_small(
+        self, node: Any, text_cap: int, item_cap: int, path: str | None
+    ) -> tuple[Any, int, int]:
+        """A container without an index (short JSON): every child is measured again."""
+        quote = self.quote
+        size = 2
+        marked = 0
+        if type(node) is dict:
+            built: dict[str, Any] = {}
+            for key, value in node.items():
+                child = None if path is None else _truncate_path(path, key, quote)
+                new, length, more = self.shrink(value, text_cap, item_cap, child)
+                size += len(quote(key)) + 4 + length
+                marked += more
+                built[key] = new
+            return (node if path is None else built), size - (2 if node else 0), marked
+        count = len(node)
+        positions: Any = range(count)
+        if count > item_cap:
+            head, tail = _truncate_split_items(item_cap)
+            positions = [*range(head), *range(count - tail, count)]
+            if path is not None:
+                self.cuts.append({"path": path, "omitted": count - head - tail})
+        kept: list[Any] = []
+        for position in positions:
+            child = None if path is None else f"{path}[{position}]"
+            new, length, more = self.shrink(node[position], text_cap, item_cap, child)
+            size += length + 2
+            marked += more
+            kept.append(new)
+        return (node if path is None else kept), size - (2 if kept else 0), marked
+
+    def shrink_indexed(
+        self, node: Any, index: _TruncateIndex, text_cap: int, item_cap: int, path: str | None
+    ) -> tuple[Any, int, int]:
+        """A container with an index: only the children the caps reach are visited."""
+        from bisect import bisect_right
+
+        count = len(node)
+        sizes = index.sizes
+        head, tail = count, 0
+        size = index.size
+        capped = index.keys is None and count > item_cap
+        if capped:
+            head, tail = _truncate_split_items(item_cap)
+            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+        # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
+        reach = text_cap + _TRUNCATE_SHORT
+        by_text = bisect_right(index.text_steps, reach)
+        by_items = bisect_right(index.items_steps, item_cap)
+        reached = len(index.by_text) - by_text + len(index.by_items) - by_items
+        if capped and reached > head + tail:
+            texts, items = index.texts, index.items
+            positions = [
+                i
+                for i in (*range(head), *range(count - tail, count))
+                if texts[i] > reach or items[i] > item_cap
+            ]
+        else:
+            found = {*index.by_text[by_text:], *index.by_items[by_items:]}
+            if capped:
+                found = {i for i in found if i < head or i >= count - tail}
+            positions = sorted(found)
+        built: Any = node
+        if path is not None:
+            if capped:
+                self.cuts.append({"path": path, "omitted": count - head - tail})
+                built = node[:head] + node[count - tail :]
+            elif positions:
+                built = list(node) if index.keys is None else dict(node)
+        marked = 0
+        for position in positions:
+            key: Any = position if index.keys is None else index.keys[position]
+            child = None
+            if path is not None:
+                child = _truncate_path(path, key, self.quote)
+            new, length, more = self.shrink(node[key], text_cap, item_cap, child)
+            size += length - (sizes[position + 1] - sizes[position])
+            marked += more
+            if path is not None:
+                if capped and position >= head:
+                    key = head + position - (count - tail)
+                built[key] = new
+        return built, size, marked
+
+
+def _truncate_split_items(cap: int) -> tuple[int, int]:
+    """How many of `cap` kept items come from the head and from the tail (at least one each)."""
+    tail = max(1, cap * 3 // 10)
+    return cap - tail, tail
+
+
+def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> str:
+    """`$.data[3]`, `$.data.name`, or `$.data["odd key"]`."""
+    if type(key) is int:
+        return f"{path}[{key}]"
+    text = str(key)
+    return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
+
+
+def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+    """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
+    characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
+
+    Data that fits comes back as it is (the same object). Otherwise a new envelope: long strings
+    keep a head (70%) and a tail (30%), cut where a line ends if one is within a quarter of
+    either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
+    newline when the tail starts a line); long arrays keep their first (70%) and last items,
+    at least one of each, with nothing put in their place; every key of every object stays, and
+    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    string is cut only when the marker is shorter than what it replaces, and strings of at most
+    `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
+    "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
+    array; indexes are those of the original data), added to the envelope's own meta; parts
+    with nothing cut are shared with `envelope`, not copied.
+
+    The bound: with M the total length of the markers in the result as they appear in its JSON
+    (each newline after a marker counts 2, as `\\n`), `len(json.dumps(result["data"],
+    ensure_ascii=False)) <= limit + M`. Where it can, it does better: the whole result within
+    `limit`, markers included. Where even the smallest result it makes is over the bound (an
+    object with 10,000 keys, a number longer than the limit, ...), that smallest one comes back:
+    every string at its shortest cut, every array at its first and last item (the same data as
+    for `limit=1`), still valid, with its cuts listed.
+
+    How: strings are capped at S characters and arrays at A items; (S, A) goes from "nothing
+    cut" to (0, 2), first lowering S to max(256, limit // 16), then A, then S; a binary search
+    finds the first point that fits. Containers longer than `_TRUNCATE_INDEXED` are indexed once
+    (their children's sizes as prefix sums, sorted by their longest string and array), so each
+    try only visits what the caps reach; about 50 tries at most, and the one full walk of the
+    data costs about 3-4 times `json.dumps` of it. Measured (CPU seconds, CPython 3.11, a busy
+    2-core machine; limit 100,000): a string of 200,000 lines (8.7 MB) 0.14; 1,000,000
+    integers 0.75; 1,000,000 strings of 100 characters 1.9; 1,000,000 records of three fields
+    3.2-4.1 (`json.dumps` alone: 0.8-1.2); objects nested 100 levels deep 0.01. Like
+    `json.dumps`, it walks nesting by recursion: data nested ~900 levels deep is refused by
+    `json.dumps` first (RecursionError).
+    """
+    if limit <= 0:
+        return envelope
+    import json
+
+    data = envelope.get("data")
+    if len(json.dumps(data, ensure_ascii=False)) <= limit:
+        return envelope
+    plan = _Truncation(ref)
+    _, longest_text, longest_items = plan.survey(data)
+    floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
+    first = longest_text - floor
+    second = first + max(0, longest_items - _TRUNCATE_FEWEST)
+    last = second + floor
+
+    def caps(step: int) -> tuple[int, int]:
+        if step <= first:
+            return longest_text - step, max(longest_items, _TRUNCATE_FEWEST)
+        if step <= second:
+            return floor, longest_items - (step - first)
+        return floor - (step - second), _TRUNCATE_FEWEST
+
+    def fits(step: int, whole: bool) -> bool:
+        _, size, marked = plan.shrink(data, *caps(step), None)
+        return size <= limit if whole else size - marked <= limit
+
+    chosen = last
+    for whole in (True, False):
+        if fits(last, whole):
+            # NOTE: step 0 cuts nothing, and the data did not fit.
+            low, high = 0, last
+            while high - low > 1:
+                middle = (low + high) // 2
+                if fits(middle, whole):
+                    high = middle
+                else:
+                    low = middle
+            chosen = high
+            break
+    shrunk, _, _ = plan.shrink(data, *caps(chosen), "$.data")
+    meta = envelope.get("meta")
+    merged = dict(meta) if isinstance(meta, dict) else {}
+    merged["truncated"] = {"ref": ref, "cuts": plan.cuts}
+    return {**envelope, "data": shrunk, "meta": merged}
+
+
+def _spill_directory() -> str:
+    """`<user cache dir>/<PROGRAM>/output`: $XDG_CACHE_HOME or ~/.cache; %LOCALAPPDATA%."""
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(
+            os.path.expanduser("~"), "AppData", "Local"
+        )
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # the XDG spec: a relative path is to be ignored
+            base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, PROGRAM, "output")
+
+
+def _spill_is_ref(ref: object) -> bool:
+    return (
+        isinstance(ref, str)
+        and len(ref) == _SPILL_REF_DIGITS
+        and all(c in "0123456789abcdef" for c in ref)
+    )
+
+
+def _spill(text: str, directory: str | None = None) -> str | None:
+    """Save `text` (the full output, as written) and return its reference, or None if it could
+    not be saved; never raises.
+
+    The file is `<directory>/<ref>.txt` (by default in `_spill_directory()`, made with mode
+    0o700), where ref is the first 16 hex digits of the SHA-256 of the text: saving the same
+    text again writes nothing and keeps the same reference. Written to a temporary file and
+    renamed into place, so a reader never sees half a file. After a save, files beyond the
+    newest `_SPILL_KEEP`, or older than 7 days, are removed.
+    """
+    try:
+        import hashlib
+        import tempfile
+
+        folder = directory if directory is not None else _spill_directory()
+        # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
+        data = text.encode("utf-8", "surrogatepass")
+        ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+        os.makedirs(folder, 0o700, exist_ok=True)
+        if directory is None:
+            os.chmod(folder, 0o700)
+        target = os.path.join(folder, f"{ref}.txt")
+        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+            os.utime(target)  # saved before: it counts as new for pruning
+        else:
+            handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+            try:
+                with os.fdopen(handle, "wb") as stream:
+                    stream.write(data)
+                os.replace(temporary, target)
+            except BaseException:
+                if os.path.exists(temporary):
+                    os.unlink(temporary)
+                raise
+    except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
+        return None
+    _spill_prune(folder, target)
+    return ref
+
+
+def _spill_prune(folder: str, keep: str) -> None:
+    """Remove spill files beyond the newest `_SPILL_KEEP` or older than `_SPILL_MAX_AGE`
+    (never `keep`), and temporary files of interrupted saves; best effort, never raises."""
+    import time
+
+    now = time.time()
+    found: list[tuple[float, str]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                spilled = name.endswith(".txt") and _spill_is_ref(name[:-4])
+                if not spilled and not (name.startswith(".") and name.endswith(".tmp")):
+                    continue
+                try:
+                    changed = entry.stat(follow_symlinks=False).st_mtime
+                except OSError:
+                    continue
+                if spilled:
+                    found.append((changed, entry.path))
+                elif changed < now - _SPILL_STALE:
+                    os.unlink(entry.path)
+        found.sort(reverse=True)
+        for position, (changed, path) in enumerate(found):
+            if path != keep and (position >= _SPILL_KEEP or changed < now - _SPILL_MAX_AGE):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    continue  # removed by another process meanwhile, or not ours to remove
+    except OSError:
+        return
+
+
+def _read_spill(
+    ref: str, offset: int = 0, limit: int = 100_000, directory: str | None = None
+) -> dict[str, Any]:
+    """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
+    characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
+    a negative offset or a limit under 1."""
+    if not _spill_is_ref(ref):
+        raise UsageError(
+            f"{ref!r} is not a saved-output reference",
+            hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
+            "as in meta.truncated.ref",
+        )
+    if offset < 0:
+        raise UsageError(f"offset {offset}: an offset is 0 or more")
+    if limit < 1:
+        raise UsageError(f"limit {limit}: a page is at least 1 character")
+    folder = directory if directory is not None else _spill_directory()
+    try:
+        with open(
+            os.path.join(folder, f"{ref}.txt"), encoding="utf-8", errors="surrogatepass", newline=""
+        ) as stream:
+            text = stream.read()
+    except FileNotFoundError:
+        raise UsageError(
+            f"no saved output {ref}: it has expired or was never saved",
+            hint=f"outputs are kept {_SPILL_MAX_AGE // 86400} days, the newest {_SPILL_KEEP} "
+            "only; run the command again",
+        ) from None
+    except (OSError, ValueError) as error:
+        raise UsageError(f"saved output {ref} cannot be read: {error}") from None
+    page = text[offset : offset + limit]
+    end = offset + len(page)
+    return {
+        "ref": ref,
+        "offset": offset,
+        "length": len(text),
+        "text": page,
+        "next": end if end < len(text) else None,
+    }
+
+
+#: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
+#: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
+#: reasoning tags. NOTE: `<s>` is also HTML's strike-through tag; it reads the same neutralised.
+_SANITIZE_TOKENS = (
+    "[INST]",
+    "[/INST]",
+    "<<SYS>>",
+    "<</SYS>>",
+    "<s>",
+    "</s>",
+    "[SYSTEM_PROMPT]",
+    "[/SYSTEM_PROMPT]",
+    "[AVAILABLE_TOOLS]",
+    "[/AVAILABLE_TOOLS]",
+    "[TOOL_CALLS]",
+    "[TOOL_RESULTS]",
+    "[/TOOL_RESULTS]",
+    "[TOOL_CONTENT]",
+    "[THINK]",
+    "[/THINK]",
+    "<bos>",
+    "<eos>",
+    "<start_of_turn>",
+    "<end_of_turn>",
+    "<tool_call>",
+    "</tool_call>",
+    "<tool_response>",
+    "</tool_response>",
+    "<think>",
+    "</think>",
+)
+
+
+#: Any special-token-shaped `<|name|>` (ChatML, Llama 3, GPT, harmony, Phi, FIM, ...), also
+#: DeepSeek's, between full-width bars (U+FF5C): letters, digits, `_` (and U+2581), 1 to 40.
+_SANITIZE_SPECIAL = "<[|\uff5c][A-Za-z0-9_\u2581]{1,40}[|\uff5c]>"
+
+
+#: The look-alikes that replace a token's ASCII brackets.
+_SANITIZE_LOOKALIKES = {
+    ord("<"): "\u2039",
+    ord(">"): "\u203a",
+    ord("["): "\u27e6",
+    ord("]"): "\u27e7",
+}
+
+
+#: The quarantine tags' name.
+_QUARANTINE_TAG = "untrusted_tool_output"
+
+
+#: A `<` (or a full-width or small look-alike) that starts a quarantine tag, opening or
+#: closing, in any case, with any whitespace and `_`/`-`/space between the words.
+_QUARANTINE_BRACKET = "[<\uff1c\ufe64](?=\\s*[/\uff0f]?\\s*untrusted[\\s_-]*tool[\\s_-]*output)"
+
+
+def _neutralise(text: str) -> str:
+    """`text` with every model control token neutralised (see the module's docstring); `text`
+    itself when it has none (without loading `re` unless it has a `<|` and a `|>`, or a listed
+    token)."""
+    if "<" not in text and "[" not in text:
+        return text
+    special = ("<|" in text or "<\uff5c" in text) and ("|>" in text or "\uff5c>" in text)
+    if not special and not any(token in text for token in _SANITIZE_TOKENS):
+        return text
+    import re
+
+    exact = sorted(_SANITIZE_TOKENS, key=len, reverse=True)
+    pattern = "|".join([_SANITIZE_SPECIAL, *map(re.escape, exact)])
+    result = re.sub(pattern, lambda match: match.group().translate(_SANITIZE_LOOKALIKES), text)
+    return text if result == text else result
+
+
+def _sanitize_walk(value: Any, change: Callable[[str], str], keys: bool) -> Any:
+    """`change` applied to every string in JSON data (dict keys too when `keys`); the same
+    object back when nothing changed, at any depth. Keys that become equal merge (the later
+    value wins)."""
+    if isinstance(value, str):
+        return change(value)
+    if isinstance(value, dict):
+        changed = False
+        mapped: dict[Any, Any] = {}
+        for key, item in value.items():
+            new_key = change(key) if keys and isinstance(key, str) else key
+            new_item = _sanitize_walk(item, change, keys)
+            changed = changed or new_key is not key or new_item is not item
+            mapped[new_key] = new_item
+        return mapped if changed else value
+    if isinstance(value, (list, tuple)):
+        items = [_sanitize_walk(item, change, keys) for item in value]
+        if all(items[index] is value[index] for index in range(len(items))):
+            return value
+        return items if isinstance(value, list) else tuple(items)
+    return value
+
+
+def _sanitized(value: Any) -> Any:
+    """JSON data with control tokens neutralised in every string, dict keys included; the
+    same object when there was nothing to neutralise."""
+    return _sanitize_walk(value, _neutralise, keys=True)
+
+
+def _redaction_order(secrets: dict[str, str]) -> list[tuple[str, str]]:
+    """(value, name) of the secrets worth redacting, longest value first. NOTE: values shorter
+    than 4 characters are never redacted: they occur in ordinary text far too often."""
+    pairs = [(value, name) for value, name in secrets.items() if len(value) >= 4]
+    return sorted(pairs, key=lambda pair: (-len(pair[0]), pair[0]))
+
+
+def _redact_ordered(text: str, ordered: list[tuple[str, str]]) -> str:
+    present = [pair for pair in ordered if pair[0] in text]
+    if not present:
+        return text
+    import re
+
+    # NOTE: one pass, so a placeholder is never searched again; at each place the longest
+    # value that matches there wins (alternatives are tried in order).
+    names = dict(present)
+    pattern = "|".join(re.escape(value) for value, _ in present)
+    return re.sub(pattern, lambda match: f"<secret:{names[match.group()]}>", text)
+
+
+def _redact_text(text: str, secrets: dict[str, str]) -> str:
+    """Plain text (a stderr line, a traceback) with each secret value (mapped to its name in
+    `secrets`) replaced by `<secret:NAME>`; `text` itself when none occurs.
+
+    Values shorter than 4 characters are left alone. A name should not contain a secret's
+    value: the placeholder shows the name.
+    """
+    return _redact_ordered(text, _redaction_order(secrets))
+
+
+def _redact(value: Any, secrets: dict[str, str]) -> Any:
+    """`_redact_text` over every string in JSON data, dict keys included; the same object when
+    no secret occurs."""
+    ordered = _redaction_order(secrets)
+    if not ordered:
+        return value
+    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), keys=True)
+
+
+def _quarantine(text: str) -> str:
+    """`text` between `<untrusted_tool_output>` tags, on lines of their own. Inside, the `<` of
+    anything that could read as one of those tags (any case, whitespace, a full-width `<`)
+    becomes `&lt;`, so the text cannot close the quarantine early or open another."""
+    if "<" in text or "\uff1c" in text or "\ufe64" in text:
+        import re
+
+        text = re.sub(_QUARANTINE_BRACKET, "&lt;", text, flags=re.IGNORECASE)
+    return f"<{_QUARANTINE_TAG}>\n{text}\n</{_QUARANTINE_TAG}>"
+
+
+def _quarantined(value: Any) -> Any:
+    """JSON data with every string value quarantined (`_quarantine`), its shape and types kept:
+    dict keys are left as they are (they are the shape; `_sanitized` and `_redact` cover
+    them)."""
+    return _sanitize_walk(value, _quarantine, keys=False)
+
+
+#: The limit for agents, in characters of the serialized data, when neither the command nor
+#: the program sets one: about 10,000 tokens, a generous tool result that leaves the context
+#: room for the task.
+_AGENT_LIMIT = 40_000
+
+
+#: Where a command's data comes from that an agent must not take as instructions.
+_QUARANTINED = ("external", "untrusted")
+
+
+def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> int:
+    """The limit of this call: `--max-output` when given, else the command's or the
+    program's `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
+    if asked is not None:
+        return asked
+    if not agent:
+        return 0
+    if command is not None and command.max_output is not None:
+        return command.max_output
+    return _MAX_OUTPUT if _MAX_OUTPUT is not None else _AGENT_LIMIT
+
+
+def _deliver(
+    envelope: dict[str, Any],
+    command: _Command | None,
+    *,
+    agent: bool,
+    limit: int | None = None,
+    spill_dir: str | None = None,
+    text: bool = False,
+) -> dict[str, Any]:
+    """`envelope` as this caller may see it (see the module's docstring)."""
+    if _SECRETS:
+        envelope = _redact(envelope, _SECRETS)
+    trusted = command is not None and not command.sanitize
+    if agent and not trusted:
+        envelope = _sanitized(envelope)
+    if not envelope.get("ok"):
+        return envelope
+    if agent and command is not None and command.trust in _QUARANTINED:
+        meta = {**envelope.get("meta", {}), "trust": command.trust}
+        envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
+    most = _output_limit(command, limit, agent)
+    if most <= 0:
+        return envelope
+    import json
+
+    if len(json.dumps(envelope["data"], ensure_ascii=False)) <= most:
+        return envelope
+    # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
+    ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
+    return _truncate(envelope, most, ref)
+
+
+def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
+    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
+    agent = json_mode and _agent() is not None
+    line = _dumps(_deliver(_failure(error), None, agent=agent))
+    if json_mode:
+        _emit(sys.stdout, line + "\n")
+    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
+    return error.exit_code
+
+
+def _read_output(ref: str, offset: int = 0, limit: int = 100_000) -> dict[str, Any]:
+    """`output REF`: a page of a cut answer's full text (the function behind the built-in)."""
+    return _read_spill(ref, offset, limit)
+
+
+def _build_output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
+    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
+    parser.add_argument("--limit", metavar="CHARS", help="how long it is (default: 100000)")
+
+
+def _run_output(call: _Call) -> object:
+    ref = call.value("ref", _Str.convert)
+    offset = call.value("offset", _Int.convert, 0, flag="--offset")
+    limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
+    call.check()
+    return _read_output(ref, offset, limit)
+
+
+#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
+#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
+_OUTPUT = _Command(
+    "Read back the full text of an answer that was cut.",
+    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
+    "the answer's marker and in meta.truncated.ref.",
+    ("output 0123456789abcdef --offset 0 --limit 100000",),
+    ("ref", "offset", "limit"),
+    _build_output,
+    _run_output,
+    ("map", _Any),
+    effects="read_only",
+    max_output=0,
+)
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
 
 
 #: Config files already read: (source, --config path) -> (where, table).
@@ -1180,7 +2125,9 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
     if debug:
         import traceback
 
-        traceback.print_exception(type(error), error, error.__traceback__)
+        # NOTE: through `_emit`, so not even a traceback shows a secret.
+        lines = traceback.format_exception(type(error), error, error.__traceback__)
+        _emit(sys.stderr, "".join(lines))
     hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
     return _Internal(f"{type(error).__name__}: {error}", hint=hint)
 
@@ -1235,7 +2182,9 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, str, Any]:
+def _batch_call(
+    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
+) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
     import json
 
@@ -1250,7 +2199,7 @@ def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, s
         ident = item.get("id")
         path = item.get("command")
         arguments = item.get("input", {})
-        command = COMMANDS.get(path) if isinstance(path, str) else None
+        command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
@@ -1263,29 +2212,39 @@ def _batch_call(line: str, allow_destructive: bool, debug: bool) -> tuple[Any, s
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _failure(error)
+        failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug)
+    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
 
 
-def _batch_run(path: str, arguments: dict[str, Any], debug: bool) -> dict[str, Any]:
-    command = COMMANDS[path]
+def _batch_run(
+    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
+) -> dict[str, Any]:
+    command = _command(path)
+    assert command is not None  # NOTE: `_batch_call` looked it up
     context = Context(path, True)
     try:
         _check_keys(command, arguments)
         call = _Call(arguments, "json", context, _Sources(path))
         call.sources.full = True
-        return _execute(command, call)
+        envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
-        return _failure(_as_error(error, debug))
+        envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
 def _run_batch(
-    lines: Iterable[str], jobs: int, ordered: bool, allow_destructive: bool, debug: bool
+    lines: Iterable[str],
+    jobs: int,
+    ordered: bool,
+    allow_destructive: bool,
+    debug: bool,
+    limit: int | None = None,
+    spill_dir: str | None = None,
 ) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
     import threading
@@ -1318,7 +2277,7 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug)
+            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
@@ -1364,6 +2323,9 @@ class _Invocation:
         #: `--batch`: None when not batching, "" for stdin, else a file name.
         self.batch: str | None = None
         self.jobs = 4
+        #: `--max-output`: None when not given (the command's or the default applies).
+        self.max_output: int | None = None
+        self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
@@ -1431,6 +2393,14 @@ class _Invocation:
             if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
                 raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
             self.jobs = int(value)
+        elif name == "--max-output":
+            if not (value.isdecimal() and len(value) < 10):
+                raise UsageError(
+                    f"--max-output must be a whole number of characters, not {value!r}"
+                )
+            self.max_output = int(value)
+        elif name == "--spill-dir":
+            self.spill_dir = value
         elif name == "--as-completed":
             self.as_completed = True
         elif name == "--allow-destructive":
@@ -1860,7 +2830,7 @@ _MCP_PATIENCE = 0.005
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "server", "token")
+    __slots__ = ("cancelled", "context", "key", "last", "sanitize", "server", "token")
 
     def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
         self.server = server
@@ -1869,6 +2839,9 @@ class _Request:
         self.token = token
         self.last: float | None = None
         self.cancelled = False
+        command = COMMANDS.get(context.command)
+        #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
+        self.sanitize = command is None or command.sanitize
 
     def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
         self.server.progress(self, done, total, message)
@@ -1919,6 +2892,8 @@ class _McpServer:
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
+        if _SECRETS:
+            text = _redact_text(text, _SECRETS)
         data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
@@ -2209,7 +3184,8 @@ class _McpServer:
         if _Float.check(total) and _finite(total or 0):
             params["total"] = total
         if isinstance(message, str):
-            params["message"] = message
+            # NOTE: progress reaches the agent too: neutralised like results (secrets: `write`).
+            params["message"] = message if not request.sanitize else _neutralise(message)
         with self.lock:
             # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
             if self.inflight.get(request.key) is not request or request.cancelled:
@@ -2258,20 +3234,21 @@ class _McpServer:
         self.stdout.buffers[thread] = printed
         context = request.context
         try:
-            command = COMMANDS[entry[0]]
+            command = _command(entry[0])
+            assert command is not None  # NOTE: every tool name maps to a command
             _check_keys(command, arguments)
             call = _Call(arguments, "json", context, _Sources(entry[0]))
             call.sources.full = True
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope = _execute(command, call)
+            envelope = _deliver(_execute(command, call), command, agent=True)
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
             if thread == self.main:
                 raise
-            envelope = _failure(_as_error(error, self.debug))
+            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope = _failure(_as_error(error, self.debug))
+            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
         finally:
             context.close()
             del self.stdout.buffers[thread]
@@ -2365,7 +3342,10 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
-    path, rest = _find(invocation.rest)
+    if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
+        path, rest = "output", invocation.rest[1:]
+    else:
+        path, rest = _find(invocation.rest)
     if invocation.version and path:
         raise UsageError(
             f"--version is the tool's, not {path!r}'s", hint=f"run '{PROGRAM} --version'"
@@ -2382,7 +3362,8 @@ def run(invocation: _Invocation) -> object:
             raise UsageError("missing command", hint=f"commands: {children}")
         sys.stdout.write(_group_help(path))
         return _PRINTED
-    command = COMMANDS[path]
+    command = _command(path)
+    assert command is not None  # NOTE: `_find` found it
     if invocation.json_input is not None:
         if rest:
             raise UsageError(
@@ -2413,7 +3394,16 @@ def run(invocation: _Invocation) -> object:
             call.explaining = True
             explained = _explain(command, call, invocation)
             return explained if explained is _PRINTED else {"ok": True, "data": explained}
-        return _execute(command, call, invocation.timeout, invocation.json)
+        envelope = _execute(command, call, invocation.timeout, invocation.json)
+        agent = invocation.json and context.agent is not None
+        return _deliver(
+            envelope,
+            command,
+            agent=agent,
+            limit=invocation.max_output,
+            spill_dir=invocation.spill_dir,
+            text=not invocation.json,
+        )
     finally:
         try:
             context.close()
@@ -2423,7 +3413,15 @@ def run(invocation: _Invocation) -> object:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool with `argv` (default: the command line); return the exit code."""
-    args = sys.argv[1:] if argv is None else list(argv)
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Redacting(sys.stdout), _Redacting(sys.stderr)
+    try:
+        return _main(sys.argv[1:] if argv is None else list(argv))
+    finally:
+        sys.stdout, sys.stderr = streams
+
+
+def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = "--json" in args
     try:
@@ -2479,7 +3477,14 @@ def _batch(invocation: _Invocation) -> int:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     debug = _debugging(invocation.debug)
-    options = (invocation.jobs, not invocation.as_completed, invocation.allow_destructive, debug)
+    options = (
+        invocation.jobs,
+        not invocation.as_completed,
+        invocation.allow_destructive,
+        debug,
+        invocation.max_output,
+        invocation.spill_dir,
+    )
     if not invocation.batch:
         return _run_batch(sys.stdin, *options)
     try:
@@ -2538,21 +3543,25 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 
 # ---- What the tool says about itself ----
 
+#: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"clispec":"0.3","name":"minimal","version":"0.1.0","description":"minimal","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--batch","type":"string","required":false,"description":"run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope line each (the tool itself only)"},{"name":"--jobs","type":"string","required":false,"description":"with --batch: how many read-only calls run at once (default 4) (the tool itself only)"},{"name":"--as-completed","type":"boolean","required":false,"description":"with --batch: write each answer when it is ready (the tool itself only)"},{"name":"--allow-destructive","type":"boolean","required":false,"description":"with --batch: run destructive commands too (the tool itself only)"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"hello","description":"Say hello.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"world"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","terminated","timeout","usage"],"example":{"args":["hello"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"batch_failed","exit_code":125,"retryable":false,"description":"At least one call of a --batch failed; its line says which and why."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
+_SCHEMA_JSON = '{"clispec":"0.3","name":"minimal","version":"0.1.0","description":"minimal","output":{"tty":"text","piped":"text"},"global_args":[{"name":"--json","type":"string","required":false,"description":"answer with one JSON envelope on stdout; with a value (or - for stdin), the input as a JSON object keyed by parameter name"},{"name":"--output","short":"-o","type":"string","enum":["json","text"],"required":false,"description":"output format (default: text)"},{"name":"--debug","type":"boolean","required":false,"description":"show tracebacks of internal errors"},{"name":"--timeout","type":"number","required":false,"description":"cancel the command after this many seconds (exit 124)"},{"name":"--max-output","type":"string","required":false,"description":"cut the answer to this many characters, the full text saved for `output REF` (0: no limit; agents get 40000 by default)"},{"name":"--spill-dir","type":"path","required":false,"description":"where the full text of a cut answer is saved"},{"name":"--schema","type":"boolean","required":false,"description":"print the clispec document (or one command\'s) instead of running"},{"name":"--field","type":"path","required":false,"description":"with --schema: print only the part at this dotted path"},{"name":"--explain","type":"string","required":false,"description":"print where an option\'s value came from instead of running"},{"name":"--batch","type":"string","required":false,"description":"run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope line each (the tool itself only)"},{"name":"--jobs","type":"string","required":false,"description":"with --batch: how many read-only calls run at once (default 4) (the tool itself only)"},{"name":"--as-completed","type":"boolean","required":false,"description":"with --batch: write each answer when it is ready (the tool itself only)"},{"name":"--allow-destructive","type":"boolean","required":false,"description":"with --batch: run destructive commands too (the tool itself only)"},{"name":"--llms","type":"boolean","required":false,"description":"print the commands as an MCP tools/list manifest (the tool itself only)"},{"name":"--mcp","type":"boolean","required":false,"description":"serve the commands as MCP tools over stdio (the tool itself only)"},{"name":"--print-config","type":"boolean","required":false,"description":"with --mcp: print the client configuration (the tool itself only)"},{"name":"--version","type":"boolean","required":false,"description":"print the version and exit (the tool itself only)"},{"name":"--skill","type":"boolean","required":false,"description":"print an Agent Skill (SKILL.md) and exit (the tool itself only)"}],"explain":"--explain <option> on a command says where its value came from (flag, env, config, pyproject or default) and what it beat; under --json the same rides in meta.provenance","commands":[{"name":"hello","description":"Say hello.","effects":"read_only","cardinality":"single","args":[{"name":"--name","type":"string","required":false,"default":"world"}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"string"},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"errors":["action_required","batch_failed","internal","interrupted","terminated","timeout","usage"],"example":{"args":["hello"]},"usage_examples":[],"input_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false}},{"name":"schema","description":"Print this document; `schema CMD…` narrows it to one command.","effects":"read_only","cardinality":"single","args":[{"name":"command","type":"string[]","required":false}],"stdout_schema":{"$ref":"https://clispec.dev/schema/v0.3.json"},"example":{"args":["schema"]}},{"name":"output","description":"Read back the full text of an answer that was cut, a page at a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","effects":"read_only","cardinality":"single","args":[{"name":"ref","type":"string","required":true},{"name":"--offset","type":"integer","required":false,"default":0},{"name":"--limit","type":"integer","required":false,"default":100000}],"stdout_schema":{"$schema":"https://json-schema.org/draft/2020-12/schema","oneOf":[{"type":"object","properties":{"ok":{"const":true},"data":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next page; null after the last."}},"required":["ref","offset","length","text","next"]},"meta":{"type":"object"}},"required":["ok","data"]},{"type":"object","properties":{"ok":{"const":false},"status":{"type":"string"},"error":{"type":"object","properties":{"kind":{"type":"string"},"message":{"type":"string"},"hint":{"type":"string"},"retryable":{"type":"boolean"}},"required":["kind","message"]},"next":{"type":"array","items":{"type":"object","properties":{"command":{"type":"string"},"when":{"type":"string"}},"required":["command"]}}},"required":["ok","error"]}]},"example":{"args":["output","0123456789abcdef"]},"usage_examples":["output 0123456789abcdef --offset 0 --limit 100000"],"input_schema":{"type":"object","properties":{"ref":{"type":"string","description":"The reference a cut answer names."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false}}],"errors":[{"kind":"internal","exit_code":1,"retryable":false,"description":"An unexpected failure inside a handler; report it as a bug."},{"kind":"usage","exit_code":2,"retryable":false,"description":"A bad flag, a missing argument or a value the parser rejected; nothing ran."},{"kind":"action_required","exit_code":4,"retryable":false,"description":"The command needs a decision or an action first; see next[]."},{"kind":"timeout","exit_code":124,"retryable":false,"description":"The command ran past --timeout and was cancelled."},{"kind":"batch_failed","exit_code":125,"retryable":false,"description":"At least one call of a --batch failed; its line says which and why."},{"kind":"interrupted","exit_code":130,"retryable":false,"description":"Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."},{"kind":"terminated","exit_code":143,"retryable":false,"description":"Terminated (SIGTERM); on_exit callbacks ran."}]}'
 #: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
-_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `minimal <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `minimal schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"hello","description":"Say hello.","inputSchema":{"type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}]}'
+_LLMS_JSON = '{"tools":[{"name":"help","description":"Documentation tool, not callable. Each `tools[].name` is the space-separated command path of this program. Invoke a tool as `minimal <name> --json \'<value>\'` with `<value>` a JSON object matching that tool\'s `inputSchema`; it answers one JSON envelope on stdout, `{\\"ok\\": true, \\"data\\": ...}`, whose `data` matches `outputSchema` (a result that is not an object is described as `{\\"result\\": ...}` there and is `data` itself). A failure answers `{\\"ok\\": false, \\"error\\": {\\"kind\\", \\"message\\", \\"hint\\"}}` with a non-zero exit code; `\\"status\\": \\"action_required\\"` comes with `next[]`, the command lines to run next. `minimal schema` describes every command, its errors and exit codes.","inputSchema":{"type":"object","properties":{}},"outputSchema":{"type":"object","properties":{}}},{"name":"hello","description":"Say hello.","inputSchema":{"type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},{"name":"output","description":"Read back the full text of an answer that was cut, a page at a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","description":"The reference a cut answer names."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next page; null after the last."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}]}'
 #: The `tools/list` result, as JSON text: spliced into answers, never parsed.
 _MCP_TOOLS_JSON = (
     '{"tools":['
-    '{"name":"minimal","title":"Say hello.","description":"Say hello.","inputSchema":{"type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}}'
+    '{"name":"minimal","title":"Say hello.","description":"Say hello.","inputSchema":{"type":"object","properties":{"name":{"type":"string","default":"world"}},"additionalProperties":false},"outputSchema":{"type":"object","properties":{"result":{"type":"string"}},"required":["result"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true}},'
+    '{"name":"output","title":"Read back the full text of an answer that was cut.","description":"Read back the full text of an answer that was cut, a page at a time: the reference is in\\nthe answer\'s marker and in meta.truncated.ref.","inputSchema":{"type":"object","properties":{"ref":{"type":"string","description":"The reference a cut answer names."},"offset":{"type":"integer","minimum":0,"default":0},"limit":{"type":"integer","minimum":1,"default":100000}},"required":["ref"],"additionalProperties":false},"outputSchema":{"type":"object","properties":{"ref":{"type":"string"},"offset":{"type":"integer"},"length":{"type":"integer","description":"The full text\'s length, in characters."},"text":{"type":"string"},"next":{"anyOf":[{"type":"integer"},{"type":"null"}],"description":"The offset of the next page; null after the last."}},"required":["ref","offset","length","text","next"]},"annotations":{"readOnlyHint":true,"destructiveHint":false,"idempotentHint":true,"openWorldHint":false}}'
     "]}"
 )
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "minimal": ("hello", True),
+    "output": ("output", False),
 }
 _COMPLETION_HELP = r"""usage: minimal completion {bash,zsh,fish,pwsh}
 
@@ -2638,6 +3647,8 @@ __minimal_option() {
     case "$1|$2" in
 '|-o'|'|--output') REPLY='|--output' ;;
 '|--timeout') REPLY='|--timeout' ;;
+'|--max-output') REPLY='|--max-output' ;;
+'|--spill-dir') REPLY='|--spill-dir' ;;
 '|--field') REPLY='|--field' ;;
 '|--explain') REPLY='|--explain' ;;
 '|--batch') REPLY='|--batch' ;;
@@ -2645,6 +3656,8 @@ __minimal_option() {
 'hello|--name') REPLY='hello|--name' ;;
 'hello|-o'|'hello|--output') REPLY='hello|--output' ;;
 'hello|--timeout') REPLY='hello|--timeout' ;;
+'hello|--max-output') REPLY='hello|--max-output' ;;
+'hello|--spill-dir') REPLY='hello|--spill-dir' ;;
 'hello|--field') REPLY='hello|--field' ;;
 'hello|--explain') REPLY='hello|--explain' ;;
         *) REPLY="" ;;
@@ -2655,6 +3668,8 @@ __minimal_values() {
     case $1 in
         '|--output') __minimal_add 'json' 'text' ;;
         '|--timeout') ;;
+        '|--max-output') ;;
+        '|--spill-dir') __minimal_files ;;
         '|--field') __minimal_files ;;
         '|--explain') ;;
         '|--batch') ;;
@@ -2662,6 +3677,8 @@ __minimal_values() {
         'hello|--name') ;;
         'hello|--output') __minimal_add 'json' 'text' ;;
         'hello|--timeout') ;;
+        'hello|--max-output') ;;
+        'hello|--spill-dir') __minimal_files ;;
         'hello|--field') __minimal_files ;;
         'hello|--explain') ;;
         'completion#'0) __minimal_add 'bash' 'zsh' 'fish' 'pwsh' ;;
@@ -2678,8 +3695,8 @@ __minimal_children() {
 
 __minimal_flags() {
     case $1 in
-        '') __minimal_add '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '--batch' '--jobs' '--as-completed' '--allow-destructive' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
-        'hello') __minimal_add '--name' '--json' '-o' '--output' '--debug' '--timeout' '--schema' '--field' '--explain' '-h' '--help' ;;
+        '') __minimal_add '--json' '-o' '--output' '--debug' '--timeout' '--max-output' '--spill-dir' '--schema' '--field' '--explain' '--batch' '--jobs' '--as-completed' '--allow-destructive' '--llms' '--mcp' '--print-config' '--version' '--skill' '-h' '--help' ;;
+        'hello') __minimal_add '--name' '--json' '-o' '--output' '--debug' '--timeout' '--max-output' '--spill-dir' '--schema' '--field' '--explain' '-h' '--help' ;;
         'completion') __minimal_add '-h' '--help' ;;
     esac
 }
@@ -2776,6 +3793,8 @@ __minimal_option() {
     case "$1|$2" in
         ('|-o'|'|--output') REPLY='|--output' ;;
         ('|--timeout') REPLY='|--timeout' ;;
+        ('|--max-output') REPLY='|--max-output' ;;
+        ('|--spill-dir') REPLY='|--spill-dir' ;;
         ('|--field') REPLY='|--field' ;;
         ('|--explain') REPLY='|--explain' ;;
         ('|--batch') REPLY='|--batch' ;;
@@ -2783,6 +3802,8 @@ __minimal_option() {
         ('hello|--name') REPLY='hello|--name' ;;
         ('hello|-o'|'hello|--output') REPLY='hello|--output' ;;
         ('hello|--timeout') REPLY='hello|--timeout' ;;
+        ('hello|--max-output') REPLY='hello|--max-output' ;;
+        ('hello|--spill-dir') REPLY='hello|--spill-dir' ;;
         ('hello|--field') REPLY='hello|--field' ;;
         ('hello|--explain') REPLY='hello|--explain' ;;
         (*) REPLY="" ;;
@@ -2793,6 +3814,8 @@ __minimal_values() {
     case $1 in
         ('|--output') compadd -- 'json' 'text' ;;
         ('|--timeout') ;;
+        ('|--max-output') ;;
+        ('|--spill-dir') _files ;;
         ('|--field') _files ;;
         ('|--explain') ;;
         ('|--batch') ;;
@@ -2800,6 +3823,8 @@ __minimal_values() {
         ('hello|--name') ;;
         ('hello|--output') compadd -- 'json' 'text' ;;
         ('hello|--timeout') ;;
+        ('hello|--max-output') ;;
+        ('hello|--spill-dir') _files ;;
         ('hello|--field') _files ;;
         ('hello|--explain') ;;
         ('completion#'0) compadd -- 'bash' 'zsh' 'fish' 'pwsh' ;;
@@ -2816,8 +3841,8 @@ __minimal_children() {
 
 __minimal_flags() {
     case $1 in
-        ('') __minimal_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…' '--jobs' 'with --batch: how many read-only calls run at once (default 4)' '--as-completed' 'with --batch: write each answer when it is ready' '--allow-destructive' 'with --batch: run destructive commands too' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
-        ('hello') __minimal_describe '--name' '' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('') __minimal_describe '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…' '--spill-dir' 'where the full text of a cut answer is saved' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '--batch' 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…' '--jobs' 'with --batch: how many read-only calls run at once (default 4)' '--as-completed' 'with --batch: write each answer when it is ready' '--allow-destructive' 'with --batch: run destructive commands too' '--llms' 'print the commands as an MCP tools/list manifest' '--mcp' 'serve the commands as MCP tools over stdio' '--print-config' 'with --mcp: print the client configuration' '--version' 'print the version and exit' '--skill' 'print an Agent Skill (SKILL.md) and exit' '-h' 'show help and exit' '--help' 'show help and exit' ;;
+        ('hello') __minimal_describe '--name' '' '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…' '-o' 'output format (default: text)' '--output' 'output format (default: text)' '--debug' 'show tracebacks of internal errors' '--timeout' 'cancel the command after this many seconds (exit 124)' '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…' '--spill-dir' 'where the full text of a cut answer is saved' '--schema' 'print the clispec document (or one command'\''s) instead of running' '--field' 'with --schema: print only the part at this dotted path' '--explain' 'print where an option'\''s value came from instead of running' '-h' 'show help and exit' '--help' 'show help and exit' ;;
         ('completion') __minimal_describe '-h' 'show help' '--help' 'show help' ;;
     esac
 }
@@ -2905,6 +3930,10 @@ function __minimal_option --argument-names key
             echo '|--output'
         case '|--timeout'
             echo '|--timeout'
+        case '|--max-output'
+            echo '|--max-output'
+        case '|--spill-dir'
+            echo '|--spill-dir'
         case '|--field'
             echo '|--field'
         case '|--explain'
@@ -2919,6 +3948,10 @@ function __minimal_option --argument-names key
             echo 'hello|--output'
         case 'hello|--timeout'
             echo 'hello|--timeout'
+        case 'hello|--max-output'
+            echo 'hello|--max-output'
+        case 'hello|--spill-dir'
+            echo 'hello|--spill-dir'
         case 'hello|--field'
             echo 'hello|--field'
         case 'hello|--explain'
@@ -2931,6 +3964,9 @@ function __minimal_values --argument-names key cur prefix
         case '|--output'
             __minimal_add "$prefix" 'json' 'text'
         case '|--timeout'
+        case '|--max-output'
+        case '|--spill-dir'
+            __fish_complete_path "$cur"
         case '|--field'
             __fish_complete_path "$cur"
         case '|--explain'
@@ -2940,6 +3976,9 @@ function __minimal_values --argument-names key cur prefix
         case 'hello|--output'
             __minimal_add "$prefix" 'json' 'text'
         case 'hello|--timeout'
+        case 'hello|--max-output'
+        case 'hello|--spill-dir'
+            __fish_complete_path "$cur"
         case 'hello|--field'
             __fish_complete_path "$cur"
         case 'hello|--explain'
@@ -2968,6 +4007,8 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
             printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…'
+            printf "%s\t%s\n" '--spill-dir' 'where the full text of a cut answer is saved'
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
@@ -2989,6 +4030,8 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--output' 'output format (default: text)'
             printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
             printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (exit 124)'
+            printf "%s\t%s\n" '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…'
+            printf "%s\t%s\n" '--spill-dir' 'where the full text of a cut answer is saved'
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with --schema: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
@@ -3072,6 +4115,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '|-o' = '|--output'
         '|--output' = '|--output'
         '|--timeout' = '|--timeout'
+        '|--max-output' = '|--max-output'
+        '|--spill-dir' = '|--spill-dir'
         '|--field' = '|--field'
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
@@ -3080,12 +4125,16 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'hello|-o' = 'hello|--output'
         'hello|--output' = 'hello|--output'
         'hello|--timeout' = 'hello|--timeout'
+        'hello|--max-output' = 'hello|--max-output'
+        'hello|--spill-dir' = 'hello|--spill-dir'
         'hello|--field' = 'hello|--field'
         'hello|--explain' = 'hello|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
+        '|--max-output' = @('none')
+        '|--spill-dir' = @('file')
         '|--field' = @('file')
         '|--explain' = @('none')
         '|--batch' = @('none')
@@ -3093,6 +4142,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'hello|--name' = @('none')
         'hello|--output' = @('choice', 'json', 'text')
         'hello|--timeout' = @('none')
+        'hello|--max-output' = @('none')
+        'hello|--spill-dir' = @('file')
         'hello|--field' = @('file')
         'hello|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
@@ -3101,8 +4152,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '' = @(@('hello', 'Say hello.'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })

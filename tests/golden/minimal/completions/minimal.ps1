@@ -12,6 +12,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '|-o' = '|--output'
         '|--output' = '|--output'
         '|--timeout' = '|--timeout'
+        '|--max-output' = '|--max-output'
+        '|--spill-dir' = '|--spill-dir'
         '|--field' = '|--field'
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
@@ -20,12 +22,16 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'hello|-o' = 'hello|--output'
         'hello|--output' = 'hello|--output'
         'hello|--timeout' = 'hello|--timeout'
+        'hello|--max-output' = 'hello|--max-output'
+        'hello|--spill-dir' = 'hello|--spill-dir'
         'hello|--field' = 'hello|--field'
         'hello|--explain' = 'hello|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
+        '|--max-output' = @('none')
+        '|--spill-dir' = @('file')
         '|--field' = @('file')
         '|--explain' = @('none')
         '|--batch' = @('none')
@@ -33,6 +39,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'hello|--name' = @('none')
         'hello|--output' = @('choice', 'json', 'text')
         'hello|--timeout' = @('none')
+        'hello|--max-output' = @('none')
+        'hello|--spill-dir' = @('file')
         'hello|--field' = @('file')
         'hello|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
@@ -41,8 +49,8 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '' = @(@('hello', 'Say hello.'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })

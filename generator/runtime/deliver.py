@@ -1,0 +1,127 @@
+"""What reaches the caller: secrets out, control tokens neutralised, untrusted text
+quarantined, long output truncated with the full text saved to page back (`output REF`).
+
+Every surface delivers through `_deliver`: the command line, `--batch` and MCP. A person at a
+terminal gets everything (secrets aside) unless they ask with `--max-output`; an agent (MCP,
+`--batch`, or `--json` when the environment names an agent) gets it made safe.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.context import _SECRETS, _agent, _Command
+from burgee.runtime.errors import CommandError, _failure
+from burgee.runtime.kinds import _Any, _Int, _Str
+from burgee.runtime.output import _dumps, _emit, _text
+from burgee.runtime.program import _MAX_OUTPUT, COMMANDS
+from burgee.runtime.sanitize import _quarantined, _redact, _sanitized
+from burgee.runtime.truncate import _read_spill, _spill, _truncate
+
+if TYPE_CHECKING:
+    import argparse
+
+    from burgee.runtime.values import _Call
+
+#: The limit for agents, in characters of the serialized data, when neither the command nor
+#: the program sets one: about 10,000 tokens, a generous tool result that leaves the context
+#: room for the task.
+_AGENT_LIMIT = 40_000
+#: Where a command's data comes from that an agent must not take as instructions.
+_QUARANTINED = ("external", "untrusted")
+
+
+def _output_limit(command: _Command | None, asked: int | None, agent: bool) -> int:
+    """The limit of this call: `--max-output` when given, else the command's or the
+    program's `max_output` for an agent (else `_AGENT_LIMIT`), else none (0)."""
+    if asked is not None:
+        return asked
+    if not agent:
+        return 0
+    if command is not None and command.max_output is not None:
+        return command.max_output
+    return _MAX_OUTPUT if _MAX_OUTPUT is not None else _AGENT_LIMIT
+
+
+def _deliver(
+    envelope: dict[str, Any],
+    command: _Command | None,
+    *,
+    agent: bool,
+    limit: int | None = None,
+    spill_dir: str | None = None,
+    text: bool = False,
+) -> dict[str, Any]:
+    """`envelope` as this caller may see it (see the module's docstring)."""
+    if _SECRETS:
+        envelope = _redact(envelope, _SECRETS)
+    trusted = command is not None and not command.sanitize
+    if agent and not trusted:
+        envelope = _sanitized(envelope)
+    if not envelope.get("ok"):
+        return envelope
+    if agent and command is not None and command.trust in _QUARANTINED:
+        meta = {**envelope.get("meta", {}), "trust": command.trust}
+        envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
+    most = _output_limit(command, limit, agent)
+    if most <= 0:
+        return envelope
+    import json
+
+    if len(json.dumps(envelope["data"], ensure_ascii=False)) <= most:
+        return envelope
+    # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
+    ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
+    return _truncate(envelope, most, ref)
+
+
+def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
+    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
+    agent = json_mode and _agent() is not None
+    line = _dumps(_deliver(_failure(error), None, agent=agent))
+    if json_mode:
+        _emit(sys.stdout, line + "\n")
+    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
+    return error.exit_code
+
+
+def _read_output(ref: str, offset: int = 0, limit: int = 100_000) -> dict[str, Any]:
+    """`output REF`: a page of a cut answer's full text (the function behind the built-in)."""
+    return _read_spill(ref, offset, limit)
+
+
+def _build_output(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
+    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
+    parser.add_argument("--limit", metavar="CHARS", help="how long it is (default: 100000)")
+
+
+def _run_output(call: _Call) -> object:
+    ref = call.value("ref", _Str.convert)
+    offset = call.value("offset", _Int.convert, 0, flag="--offset")
+    limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
+    call.check()
+    return _read_output(ref, offset, limit)
+
+
+#: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
+#: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
+_OUTPUT = _Command(
+    "Read back the full text of an answer that was cut.",
+    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
+    "the answer's marker and in meta.truncated.ref.",
+    ("output 0123456789abcdef --offset 0 --limit 100000",),
+    ("ref", "offset", "limit"),
+    _build_output,
+    _run_output,
+    ("map", _Any),
+    effects="read_only",
+    max_output=0,
+)
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
