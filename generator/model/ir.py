@@ -110,6 +110,8 @@ class Param(Node):
     default_code: str | None = None
     #: The default as JSON data, for help and schemas.
     default: Any = None
+    #: Declared before `/`: the handler takes it by position only.
+    positional_only: bool = False
     span: SourceSpan
 
     @property

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from burgee.runtime.catalog import runtime_names
+from burgee.runtime.catalog import HEAD, TAIL, parse, runtime_names
 from burgee.runtime.flags import reserved_flags
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
@@ -14,3 +14,18 @@ RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help"})
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.
 RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast"}
+
+
+def _runtime_imports() -> dict[str, frozenset[str]]:
+    found: dict[str, set[str]] = {}
+    for module in (*HEAD, *TAIL):
+        for item in parse(module)[1]:
+            if not item.checking:
+                found.setdefault(item.binds, set()).add(item.text)
+    return {name: frozenset(texts) for name, texts in found.items()}
+
+
+#: Names the runtime's own imports bind at run time (`os`, `_datetime`), with the import
+#: statements that bind them (`import datetime as _datetime`): a handlers file may repeat
+#: one of those imports, and bind the name no other way.
+RUNTIME_IMPORTS: dict[str, frozenset[str]] = _runtime_imports()

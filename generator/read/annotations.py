@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterator
 from typing import Literal
 
@@ -148,19 +149,36 @@ def _resolve_subscript(
 def _literal_values(node: cst.Subscript, elements: list[cst.BaseExpression]) -> tuple[Scalar, ...]:
     values: list[Scalar] = []
     for element in elements:
-        value = literal_value(element)
+        try:
+            value = literal_value(element)
+        except ValueError:
+            value = None
         if not isinstance(value, str | int) or isinstance(value, float):
             raise UnsupportedType(node, "Literal values must be strings, integers or booleans")
+        if isinstance(value, str) and has_control_characters(value):
+            raise UnsupportedType(
+                element,
+                f"the choice {value!r} holds a line break or another control character, "
+                "which no command line or help text can show",
+            )
         values.append(value)
     if len({type(v) for v in values}) > 1:
         raise UnsupportedType(node, "Literal values must all have the same type")
     return tuple(values)
 
 
+def has_control_characters(text: str) -> bool:
+    """True when `text` holds a line break, a tab or another control character."""
+    return any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in text)
+
+
 def literal_value(node: cst.BaseExpression) -> object:
     """The value of a literal expression (strings, numbers, booleans, None, lists, tuples)."""
     if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
-        return node.evaluated_value
+        value = node.evaluated_value
+        if isinstance(value, bytes):
+            raise ValueError("cannot be bytes; use a string, number, boolean, None or list")
+        return value
     if isinstance(node, cst.Integer | cst.Float):
         return node.evaluated_value
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):

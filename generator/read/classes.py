@@ -7,7 +7,12 @@ import libcst as cst
 
 from burgee.model.ir import EnumDecl, Field, Record, Scalar, TypeRef
 from burgee.read import docstrings
-from burgee.read.annotations import NotLiteral, UnsupportedType, resolve
+from burgee.read.annotations import (
+    NotLiteral,
+    UnsupportedType,
+    has_control_characters,
+    resolve,
+)
 from burgee.read.reader import Reader
 
 
@@ -54,6 +59,13 @@ def read_enum(reader: Reader, node: cst.ClassDef) -> None:
                 continue
             if not isinstance(value, str | int) or isinstance(value, bool):
                 reader.error(small, f"{node.name.value}.{name} must be a string or an integer")
+                continue
+            if isinstance(value, str) and has_control_characters(value):
+                reader.error(
+                    small,
+                    f"{node.name.value}.{name} holds a line break or another control "
+                    "character, which no command line or help text can show",
+                )
                 continue
             members.append((name, value))
     if not members:

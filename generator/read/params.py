@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
@@ -13,6 +15,7 @@ from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
 from burgee.read.reader import Reader
 
+_ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
     "Argument": ({"help", "complete"}, ()),
     "Option": ({"short", "help", "env", "hidden", "secret", "complete", "min", "max"}, ("short",)),
@@ -26,9 +29,13 @@ def read_params(reader: Reader, node: cst.FunctionDef, doc: Docstring) -> tuple[
     for star in (node.params.star_arg, node.params.star_kwarg):
         if isinstance(star, cst.Param):
             reader.error(star, f"{fn}: *args and **kwargs cannot be command parameters")
+    positional_only = set(node.params.posonly_params)
     for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
         result = _read_param(reader, param, doc, fn)
         if result is not None:
+            # NOTE: the generated call passes these by position, the only way Python takes them.
+            if param in positional_only:
+                result = result.model_copy(update={"positional_only": True})
             params.append(result)
     _check_params(reader, params, fn)
     return tuple(params)
@@ -99,6 +106,11 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
     env = settings.get("env")
     if env is False:
         env = ""
+    elif env is not None and (not isinstance(env, str) or not _ENV.match(env)):
+        reader.error(
+            param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
+        )
+        return None
     short = settings.get("short")
     if short is not None and (not isinstance(short, str) or not _valid_short(short)):
         reader.error(param, f"short flag {short!r} of {name!r} must look like -x")
@@ -106,13 +118,15 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
     bounds = _bounds(reader, param, settings, type_ref, name)
     if bounds is None:
         return None
+    if not _default_within(reader, param, bounds, default, name):
+        return None
     return Param(
         name=name,
         role=role,  # type: ignore[arg-type]
         type=type_ref,
         help=str(help_text),
         short=short,
-        env=env,  # type: ignore[arg-type]
+        env=env,
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),
         complete=settings.get("complete"),  # type: ignore[arg-type]
@@ -144,6 +158,34 @@ def _bounds(
         reader.error(param, f"min= of {name!r} is greater than its max=")
         return None
     return low, high  # type: ignore[return-value]
+
+
+def _default_within(
+    reader: Reader,
+    param: cst.Param,
+    bounds: tuple[int | float | None, int | float | None],
+    default: object,
+    name: str,
+) -> bool:
+    """A default must pass the bounds every given value is checked against."""
+    low, high = bounds
+    values = default if isinstance(default, tuple) else (default,)
+    for value in values:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            continue
+        if (low is not None and value < low) or (high is not None and value > high):
+            node = param.default if param.default is not None else param
+            shown = " and ".join(
+                part
+                for part in (
+                    f"at least {low}" if low is not None else "",
+                    f"at most {high}" if high is not None else "",
+                )
+                if part
+            )
+            reader.error(node, f"the default {value} of {name!r} must be {shown}")
+            return False
+    return True
 
 
 def _valid_short(short: str) -> bool:
@@ -260,6 +302,20 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                     param,
                     f"argument {param.name!r} of {fn} has a default, so every "
                     "argument after it needs one too",
+                )
+            )
+            ok = False
+    flags = {p.flag: p for p in params if p.role == "option"}
+    for param in params:
+        if param.role != "option" or param.type is None or param.type.kind != "bool":
+            continue
+        negative = flags.get("--no-" + param.flag[2:])
+        if negative is not None:
+            reader.diagnostics.append(
+                _diag(
+                    negative,
+                    f"{negative.flag} of {negative.name!r} clashes with the negative form of "
+                    f"bool option {param.name!r} ({param.flag}/{negative.flag}); rename one",
                 )
             )
             ok = False

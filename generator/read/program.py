@@ -9,13 +9,19 @@ from pathlib import Path
 import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
-from burgee.model.ir import EFFECTS, Command, ErrorDecl, Group, Program, Scalar
-from burgee.model.reserved import RESERVED_COMMANDS, RESERVED_FLAGS, RUNTIME_NAMES
+from burgee.model.ir import EFFECTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
+from burgee.model.reserved import (
+    RESERVED_COMMANDS,
+    RESERVED_FLAGS,
+    RUNTIME_IMPORTS,
+    RUNTIME_NAMES,
+)
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.classes import read_type
 from burgee.read.params import read_params
 from burgee.read.reader import Reader
+from burgee.read.source import Masked, check, mask
 from burgee.read.strip import strip
 from burgee.runtime.errors import BUILTIN_ERRORS
 
@@ -30,6 +36,15 @@ _PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config")
 
 class ProgramReader(Reader):
     """Walks the top level of one handlers file, collecting the program and every problem."""
+
+    #: Functions defined by plain helper code that libcst was not given (`read.source.mask`).
+    plain_functions: frozenset[str] = frozenset()
+
+    def __init__(self, source: str, path: str, original: str | None = None) -> None:
+        super().__init__(source, path, original)
+        #: Error declarations by kind and by exit code, to refuse duplicates.
+        self.kinds: dict[str, ErrorDecl] = {}
+        self.codes: dict[int, ErrorDecl] = {}
 
     # -- the walk ---------------------------------------------------------------------------
 
@@ -55,7 +70,10 @@ class ProgramReader(Reader):
                 if finder.found:
                     self.removals.touched.add(statement)
                     self.removals.with_attributes.add(statement)
-        self.check_names()
+        tree = ast.parse(self.original)
+        self.check_misplaced_commands(tree)
+        self.check_names(tree)
+        self.check_records()
 
     def read_imports(self, statement: cst.CSTNode) -> None:
         """Learn what imported names refer to, and which of them are burgee's."""
@@ -105,6 +123,10 @@ class ProgramReader(Reader):
         if not self.is_error_class(node):
             return
         attrs = self.error_attributes(node)
+        own = self.error_attributes(node, inherited=False)
+        if "kind" not in own and "exit_code" not in own and self.is_error_class(node, local=True):
+            # NOTE: a subclass that changes neither is the same error, declared once already.
+            return
         description = docstrings.parse(node.get_docstring()).description
         kind, exit_code = attrs.get("kind"), attrs.get("exit_code")
         retryable = attrs.get("retryable", False)
@@ -124,21 +146,40 @@ class ProgramReader(Reader):
                 f"exit_code {exit_code} of {node.name.value} must be between 3 and 125 "
                 f"and not one of the built-in codes: {taken}",
             )
-        self.errors.append(
-            ErrorDecl(
-                class_name=node.name.value,
-                kind=kind,
-                exit_code=exit_code,
-                retryable=bool(retryable),
-                description=description,
-                span=self.span(node),
-            )
+        decl = ErrorDecl(
+            class_name=node.name.value,
+            kind=kind,
+            exit_code=exit_code,
+            retryable=bool(retryable),
+            description=description,
+            span=self.span(node),
         )
+        kinds, codes = self.kinds, self.codes
+        if kind in kinds:
+            self.error(
+                node,
+                f"error kind {kind!r} of {decl.class_name} is already declared by "
+                f"{kinds[kind].class_name}; give each error its own kind",
+            )
+            return
+        if exit_code in codes:
+            other = codes[exit_code]
+            self.error(
+                node,
+                f"exit_code {exit_code} of {decl.class_name} is already used by "
+                f"{other.class_name} (kind {other.kind!r}); give each kind its own exit code",
+            )
+            return
+        kinds[kind], codes[exit_code] = decl, decl
+        self.errors.append(decl)
 
-    def is_error_class(self, node: cst.ClassDef, seen: frozenset[str] = frozenset()) -> bool:
-        """True for a class that derives from burgee's CommandError, directly or not."""
+    def is_error_class(
+        self, node: cst.ClassDef, seen: frozenset[str] = frozenset(), *, local: bool = False
+    ) -> bool:
+        """True for a class that derives from burgee's CommandError, directly or not
+        (`local`: only through an error class of this file)."""
         for base in node.bases:
-            if self.api_name(base.value) == "CommandError":
+            if self.api_name(base.value) == "CommandError" and not local:
                 return True
             parent = base.value.value if isinstance(base.value, cst.Name) else None
             if parent in self.classes and parent not in seen:
@@ -146,10 +187,10 @@ class ProgramReader(Reader):
                     return True
         return False
 
-    def error_attributes(self, node: cst.ClassDef) -> dict[str, object]:
+    def error_attributes(self, node: cst.ClassDef, *, inherited: bool = True) -> dict[str, object]:
         """`kind`, `exit_code` and `retryable`, inherited from local parent classes."""
         attrs: dict[str, object] = {}
-        for base in node.bases:
+        for base in node.bases if inherited else ():
             if isinstance(base.value, cst.Name) and base.value.value in self.classes:
                 attrs.update(self.error_attributes(self.classes[base.value.value]))
         for statement in node.body.body:
@@ -228,6 +269,7 @@ class ProgramReader(Reader):
 
     def read_function(self, node: cst.FunctionDef) -> None:
         """Read a function decorated as a command."""
+        found = False
         for decorator in node.decorators:
             target = _decorator_target(decorator)
             parent = self.parent_of(target, "command")
@@ -235,6 +277,13 @@ class ProgramReader(Reader):
                 continue
             self.removals.decorators.add(decorator)
             self.removals.touched.add(node)
+            if found:
+                self.error(
+                    decorator,
+                    f"{node.name.value} has more than one @command; a function is one command",
+                )
+                continue
+            found = True
             if not isinstance(decorator.decorator, cst.Call):
                 self.error(decorator, "@command needs effects=..., as in @command(effects=...)")
                 continue
@@ -304,7 +353,76 @@ class ProgramReader(Reader):
             )
         )
 
-    def check_names(self) -> None:
+    def check_misplaced_commands(self, tree: ast.Module) -> None:
+        """`@command` anywhere but on a top-level function: nothing could call it, and the
+        decorator would stay in the tool, where `command` is not defined."""
+        top = {id(s) for s in tree.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
+        stack: list[tuple[ast.AST, str]] = [(s, "") for s in reversed(tree.body)]
+        while stack:
+            node, inside = stack.pop()
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                if isinstance(node, ast.ClassDef):
+                    what = "a class"
+                elif inside:
+                    what = "a method" if inside == "class" else "a nested function"
+                else:
+                    what = "a function inside a block"
+                if id(node) not in top:
+                    for decorator in node.decorator_list:
+                        if self._is_command_decorator(decorator):
+                            self.diagnostics.append(
+                                Diagnostic(
+                                    span=self.ast_span(decorator, shift=-1),
+                                    message="@command marks a function at the top level of "
+                                    f"the file, and {node.name!r} is {what}",
+                                )
+                            )
+                inner = "class" if isinstance(node, ast.ClassDef) else "function"
+                stack.extend((child, inner) for child in reversed(node.body))
+                continue
+            stack.extend((child, inside) for child in reversed(list(ast.iter_child_nodes(node))))
+
+    def _is_command_decorator(self, decorator: ast.expr) -> bool:
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Name):
+            return self.api.get(target.id) == "command"
+        return (
+            isinstance(target, ast.Attribute)
+            and target.attr == "command"
+            and isinstance(target.value, ast.Name)
+            and (target.value.id in self.groups or target.value.id in self.api_modules)
+        )
+
+    def check_records(self) -> None:
+        """Records that contain themselves, directly or through others: their schemas and
+        converters would never end."""
+        for name, record in self.records.items():
+            path = self._cycle(name, name, ())
+            if path is not None:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=record.span,
+                        message=f"record {name} contains itself ({' -> '.join(path)} -> {name}); "
+                        "recursive types are not supported",
+                    )
+                )
+
+    def _cycle(self, start: str, name: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        record = self.records.get(name)
+        if record is None or len(path) > len(self.records):
+            return None
+        for field in record.fields:
+            for inner in _record_names(field.type):
+                step = (*path, f"{name}.{field.name}")
+                if inner == start:
+                    return step
+                if all(not part.startswith(f"{inner}.") for part in path):
+                    found = self._cycle(start, inner, step)
+                    if found is not None:
+                        return found
+        return None
+
+    def check_names(self, tree: ast.Module) -> None:
         """Report duplicate command paths and clashes with the tool's reserved names."""
         seen: dict[tuple[str, ...], str] = {}
         for group in self.group_nodes:
@@ -343,6 +461,7 @@ class ProgramReader(Reader):
                         )
                     )
         functions = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)}
+        functions |= self.plain_functions
         for command in self.commands:
             for param in command.inputs:
                 if param.complete and param.complete not in functions:
@@ -355,10 +474,42 @@ class ProgramReader(Reader):
                     )
         generated = {f"_{kind}_{c.ident}" for c in self.commands for kind in ("build", "run")}
         generated |= {f"_to_{name}" for name in self.records}
-        for statement in self.module.body:
-            name = _defined_name(statement)
-            if name in RUNTIME_NAMES or name in generated:
-                self.error(statement, f"{name!r} is defined by the generated module; rename it")
+        taken = RUNTIME_NAMES | generated | set(RUNTIME_IMPORTS)
+        for name, node, statement in _top_level_bindings(tree):
+            if name not in taken:
+                continue
+            if isinstance(node, ast.alias):
+                if self._same_import(node, statement):
+                    continue
+                message = (
+                    f"{name!r} is defined by the generated module; import it under another name"
+                )
+            else:
+                message = f"{name!r} is defined by the generated module; rename it"
+            self.diagnostics.append(Diagnostic(span=self.ast_span(node), message=message))
+
+    def _same_import(self, alias: ast.alias, statement: ast.stmt) -> bool:
+        """Imports burgee removes, typing names under their own names, and imports the
+        runtime makes itself bind nothing new."""
+        if isinstance(statement, ast.ImportFrom):
+            module = statement.module or ""
+            if statement.level == 0 and module == "burgee":
+                return True
+            if module in ("typing", "typing_extensions") and alias.asname is None:
+                return True
+            text = f"from {'.' * statement.level}{module} import {alias.name}"
+        else:
+            if alias.name == "burgee" or alias.name.startswith("burgee."):
+                return True
+            if alias.asname is None:
+                # NOTE: `import os.path` binds `os`, the same module the runtime imports.
+                return f"import {alias.name.split('.')[0]}" in RUNTIME_IMPORTS.get(
+                    alias.name.split(".")[0], frozenset()
+                )
+            text = f"import {alias.name}"
+        if alias.asname is not None:
+            text += f" as {alias.asname}"
+        return text in RUNTIME_IMPORTS.get(alias.asname or alias.name, frozenset())
 
 
 def _enum_values(node: cst.ClassDef) -> tuple[Scalar, ...]:
@@ -408,22 +559,79 @@ def _assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpr
     return None, None
 
 
-def _defined_name(statement: cst.CSTNode) -> str | None:
-    if isinstance(statement, cst.FunctionDef | cst.ClassDef):
-        return statement.name.value
-    if isinstance(statement, cst.SimpleStatementLine) and statement.body:
-        return _assignment(statement.body[0])[0]
-    return None
+def _record_names(ref: TypeRef) -> list[str]:
+    """The records a type refers to, at any depth (list items, dict values)."""
+    found: list[str] = []
+    stack = [ref]
+    while stack:
+        current = stack.pop()
+        if current.kind == "record" and current.name is not None:
+            found.append(current.name)
+        stack.extend(inner for inner in (current.item, current.value) if inner is not None)
+    return found
+
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_INNER_SCOPES = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _top_level_bindings(tree: ast.Module) -> list[tuple[str, ast.AST, ast.stmt]]:
+    """Every name the module's own scope binds: (name, the node that binds it, its statement).
+
+    Iterative, and it does not enter functions, classes, lambdas or comprehensions."""
+    found: list[tuple[str, ast.AST, ast.stmt]] = []
+    for statement in tree.body:
+        stack: list[ast.AST] = [statement]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, _SCOPES):
+                found.append((node.name, node, statement))
+                # NOTE: decorators and defaults run in the module scope (`:=` may bind there).
+                continue
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                for alias in node.names:
+                    if alias.name != "*":
+                        found.append((alias.asname or alias.name.split(".")[0], alias, node))
+                continue
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                found.append((node.id, node, statement))
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                found.append((node.name, node, statement))
+            elif isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+                found.append((node.name, node, statement))
+            if isinstance(node, _INNER_SCOPES):
+                continue
+            stack.extend(ast.iter_child_nodes(node))
+    return found
 
 
 def read_program(
     source: str, path: str, *, name: str | None = None, version: str | None = None
 ) -> Program:
     """Read a handlers file; raise GenerationError with every problem found."""
+    # NOTE: first what could crash a parser (deep nesting, huge literals) and Python's own
+    # syntax errors; then libcst reads the file, minus plain helper code with long lines.
+    statements = check(source, path)
+    masked = mask(source, statements)
     try:
-        reader = ProgramReader(source, path)
+        return _read(source, path, masked, name, version)
+    except RecursionError:
+        longest = max(statements, key=lambda s: s.longest, default=None)
+        line = longest.first if longest is not None else 1
+        message = (
+            "an expression here is too long or too deeply nested for burgee to read "
+            "(RecursionError); split it, or move it into a helper function"
+        )
+        span = SourceSpan(path=path, line=line, column=1)
+        raise GenerationError([Diagnostic(span=span, message=message)]) from None
+
+
+def _read(source: str, path: str, masked: Masked, name: str | None, version: str | None) -> Program:
+    try:
+        reader = ProgramReader(masked.source, path, source)
     except cst.ParserSyntaxError as exc:
         raise GenerationError([_syntax_error(source, path, exc)]) from None
+    reader.plain_functions = frozenset(masked.functions)
     reader.read()
     top = SourceSpan(path=path, line=1, column=1)
     if not reader.commands and not reader.diagnostics:
@@ -437,7 +645,7 @@ def read_program(
         )
     if reader.diagnostics:
         raise GenerationError(sorted(reader.diagnostics, key=_position))
-    imports, code = strip(reader.module, reader.removals)
+    imports, code = strip(reader.module, reader.removals, masked.originals)
     module_doc = docstrings.parse(reader.module.get_docstring()).description
     aliases = tuple(
         sorted(

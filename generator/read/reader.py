@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ast
+
 import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
@@ -14,8 +16,11 @@ from burgee.read.strip import Removals
 class Reader:
     """What is known so far about one handlers file, its problems, and the helpers to read it."""
 
-    def __init__(self, source: str, path: str) -> None:
+    def __init__(self, source: str, path: str, original: str | None = None) -> None:
         self.path = path
+        #: The file as written (`source` may hold placeholders for plain helper code).
+        self.original = source if original is None else original
+        self.original_lines = self.original.splitlines()
         self.diagnostics: list[Diagnostic] = []
         self.removals = Removals()
         self.names = Names()
@@ -38,6 +43,13 @@ class Reader:
     def span(self, node: cst.CSTNode) -> SourceSpan:
         """Where a node starts, as a 1-based line and column."""
         line, column = self.positions.start(node)
+        return SourceSpan(path=self.path, line=line, column=column)
+
+    def ast_span(self, node: ast.AST, shift: int = 0) -> SourceSpan:
+        """Where an `ast` node of the original file starts (ast counts columns in bytes)."""
+        line, offset = node.lineno, node.col_offset  # type: ignore[attr-defined]
+        text = self.original_lines[line - 1].encode("utf-8")[:offset]
+        column = len(text.decode("utf-8", errors="replace")) + 1 + shift
         return SourceSpan(path=self.path, line=line, column=column)
 
     def error(self, node: cst.CSTNode, message: str) -> None:
@@ -64,8 +76,11 @@ class Reader:
         """A literal value, or a recorded error and `NotLiteral`."""
         try:
             return literal_value(node)
-        except ValueError:
-            self.error(node, f"{what} must be a literal, not {self.code(node)}")
+        except ValueError as error:
+            reason = str(error)
+            if reason == "not a literal":
+                reason = f"must be a literal, not {self.code(node)}"
+            self.error(node, f"{what} {reason}")
             raise NotLiteral from None
 
     def call_args(

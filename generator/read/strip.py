@@ -67,8 +67,13 @@ class _Stripper(cst.CSTTransformer):
         return updated_node
 
 
-def strip(module: cst.Module, removals: Removals) -> tuple[str, str]:
-    """The user code without burgee's markers, as (import statements, everything else)."""
+def strip(
+    module: cst.Module, removals: Removals, originals: dict[str, str] | None = None
+) -> tuple[str, str]:
+    """The user code without burgee's markers, as (import statements, everything else).
+
+    `originals`: placeholder text → the original lines of plain helper code that libcst was
+    not given (`read.source.mask`); they are put back as written."""
     # NOTE: only the top-level statements that hold one of burgee's markers are transformed;
     # visiting the whole tree of a big handlers file is what made this step slow.
     body: Sequence[cst.BaseStatement] = [
@@ -84,6 +89,8 @@ def strip(module: cst.Module, removals: Removals) -> tuple[str, str]:
         (imports if _is_import(statement) else rest).append(statement)
     render = cst.Module(body=[], default_newline=module.default_newline)
     rest_code = "".join(render.code_for_node(s) for s in rest)
+    for placeholder, original in (originals or {}).items():
+        rest_code = rest_code.replace(placeholder, original, 1)
     used = _names_used(rest_code)
     imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
     import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)

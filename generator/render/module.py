@@ -105,7 +105,9 @@ def _run_function(command: Command, local_names: dict[str, str], program: Progra
     keywords: list[str] = []
     for param in command.params:
         if param.role == "context":
-            keywords.append(f"{param.name}=call.context")
+            keywords.append(
+                "call.context" if param.positional_only else f"{param.name}=call.context"
+            )
             continue
         assert param.type is not None
         ref = param.type
@@ -121,7 +123,7 @@ def _run_function(command: Command, local_names: dict[str, str], program: Progra
             args.append("nullable=True")
         args += documents.value_options(param, program)
         lines.append(call(f"call.{method}", args, "    ", prefix=f"{local} = "))
-        keywords.append(f"{param.name}={local}")
+        keywords.append(local if param.positional_only else f"{param.name}={local}")
     if command.inputs:
         lines.append("    call.check()")
     if command.returns is not None and command.returns.kind == "none":
@@ -302,7 +304,6 @@ def render(program: Program, regenerate: str) -> str:
         input_records=[{"converter": c} for c in converters],
         commands=commands,
         records=shapes,
-        max_output=py(getattr(program, "max_output", None)),
         schema_json=py(texts["schema"]),
         llms_json=py(texts["llms"]),
         groups=[{"table_entry": e} for e in _group_entries(program)],

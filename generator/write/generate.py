@@ -4,10 +4,35 @@ from __future__ import annotations
 
 import os
 import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
+from burgee.model.ir import Program
 from burgee.read.program import read_program
 from burgee.render.module import render
+
+
+@contextmanager
+def guarded(path: str) -> Iterator[None]:
+    """Turn a RecursionError or MemoryError anywhere in the pipeline into a diagnostic at the
+    file: whatever made a parser or a stage run out, gen reports it and writes nothing."""
+    try:
+        yield
+    except (RecursionError, MemoryError) as error:
+        span = SourceSpan(path=path, line=1, column=1)
+        message = (
+            f"burgee cannot read this file ({type(error).__name__}): some code in it is nested "
+            "too deeply or is too large; split it into smaller pieces"
+        )
+        raise GenerationError([Diagnostic(span=span, message=message)]) from None
+
+
+def read(source: str, path: str, *, name: str | None = None, version: str | None = None) -> Program:
+    """`read_program`, guarded."""
+    with guarded(path):
+        return read_program(source, path, name=name, version=version)
 
 
 def regenerate_command(handlers: str, output: Path | None, name: str) -> str:
@@ -27,5 +52,6 @@ def generate(
     version: str | None = None,
 ) -> tuple[str, str]:
     """Generate the module for one handlers file; return (program name, module source)."""
-    program = read_program(source, path, name=name, version=version)
-    return program.name, render(program, regenerate_command(path, output, program.name))
+    program = read(source, path, name=name, version=version)
+    with guarded(path):
+        return program.name, render(program, regenerate_command(path, output, program.name))

@@ -1,0 +1,18 @@
+from typing import Annotated, Literal
+
+from burgee import Option, command
+
+
+@command(effects="read_only")
+def options(
+    verbose: bool = False,
+    no_verbose: bool = False,
+    mode: Literal["a\nb", "c"] = "c",
+    tab: Literal["x\ty"] = "x\ty",
+    token: Annotated[str, Option(env="A;B")] = "",
+    count: Annotated[int, Option(min=1, max=5)] = 9,
+    low: Annotated[float, Option(min=0.5)] = 0.25,
+    sizes: Annotated[list[int], Option(max=10)] = [1, 20],
+    blob: str = b"bytes",
+) -> None:
+    """Options that cannot work as written."""

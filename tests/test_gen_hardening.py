@@ -1,0 +1,323 @@
+"""`burgee gen` never crashes, never half-writes, and every handlers file it accepts makes a
+tool that runs (issue 13). Snapshot cases for the diagnostics live in `tests/errors/`
+(misplaced_command, option_checks, shadowing, errors_dup, recursive); the files here are
+the ones a snapshot cannot hold (NUL bytes, other encodings, huge or deeply nested code)."""
+
+from __future__ import annotations
+
+import re
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import burgee, generate, run
+
+GREET = textwrap.dedent(
+    '''\
+    from burgee import command
+
+
+    @command(effects="read_only")
+    def greet(name: str = "world") -> str:
+        """Say hello."""
+        return f"Hello, {name}!"
+    '''
+)
+
+
+def _gen_bytes(tmp_path: Path, data: bytes, *extra: str) -> tuple[int, str, Path]:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_bytes(data)
+    out = tmp_path / "tool.py"
+    result = burgee("gen", "handlers.py", "-o", "tool.py", *extra, cwd=tmp_path)
+    return result.returncode, result.stderr, out
+
+
+def _refused(tmp_path: Path, source: str | bytes) -> list[str]:
+    """Generate; assert a clean refusal (exit 2, located errors, no traceback, no output)."""
+    data = source.encode("utf-8") if isinstance(source, str) else source
+    code, stderr, out = _gen_bytes(tmp_path, data)
+    assert code == 2, stderr[-2000:]
+    assert "Traceback" not in stderr, stderr[-2000:]
+    assert not out.exists()
+    *lines, summary = stderr.splitlines()
+    assert re.fullmatch(r"burgee: \d+ errors?; nothing written", summary), summary
+    for line in lines:
+        assert re.match(r"^handlers\.py:\d+:\d+: error: \S", line), line
+    return lines
+
+
+# -- 11: things that generated a tool that could not run -------------------------------------
+
+
+def test_positional_only_parameters_are_passed_positionally(tmp_path: Path) -> None:
+    # NOTE: the decision: a `/` in a handler's signature changes nothing for the tool's
+    # users (flags and arguments stay as they are); the generated call passes those
+    # parameters by position, which is the only way Python accepts them.
+    tool = generate(
+        tmp_path,
+        '''
+        from typing import Annotated
+
+        from burgee import Argument, Context, command
+
+
+        @command(effects="read_only")
+        def greet(
+            name: Annotated[str, Argument()], ctx: Context = None, /, times: int = 1
+        ) -> str:
+            """Say hello."""
+            return f"Hello, {name}! " * times
+        ''',
+    )
+    result = run(tool, "greet", "Ada", "--times", "2")
+    assert (result.code, result.out) == (0, "Hello, Ada! Hello, Ada! \n"), result
+
+
+def test_stripped_decorators_leave_no_burgee_names_behind(tmp_path: Path) -> None:
+    lines = _refused(
+        tmp_path, (Path(__file__).parent / "errors" / "misplaced_command.py").read_text()
+    )
+    assert [line.split(": error: ")[0] for line in lines] == [
+        "handlers.py:7:5",
+        "handlers.py:14:5",
+        "handlers.py:23:1",
+    ]
+
+
+# -- 12: tracebacks -------------------------------------------------------------------------
+
+
+def test_nul_in_a_string_literal(tmp_path: Path) -> None:
+    lines = _refused(tmp_path, GREET.replace('"world"', '"wo\0rld"'))
+    assert lines == ["handlers.py:5:26: error: the file contains a NUL byte, which Python refuses"]
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        (GREET.replace('name: str = "world"', "n: int = " + "9" * 5000), "5:20"),
+        (
+            GREET
+            + "\n\nclass Big(CommandError):\n    kind = 'big'\n    exit_code = "
+            + "9" * 4301
+            + "\n",
+            "12:17",
+        ),
+    ],
+    ids=["default", "exit_code"],
+)
+def test_integer_literals_beyond_pythons_digit_limit(
+    tmp_path: Path, source: str, where: str
+) -> None:
+    source = source.replace(
+        "from burgee import command", "from burgee import CommandError, command"
+    )
+    lines = _refused(tmp_path, source)
+    assert len(lines) == 1
+    assert lines[0].startswith(f"handlers.py:{where}: error: integer literal with ")
+
+
+def test_optional_nested_500_deep(tmp_path: Path) -> None:
+    annotation = "Optional[" * 500 + "str" + "]" * 500
+    source = "from typing import Optional\n" + GREET.replace("name: str", f"name: {annotation}")
+    lines = _refused(tmp_path, source)
+    assert len(lines) == 1 and "nested more than 100 deep" in lines[0], lines
+
+
+def test_bytes_default(tmp_path: Path) -> None:
+    lines = _refused(tmp_path, GREET.replace('"world"', 'b"world"'))
+    assert lines == [
+        "handlers.py:5:23: error: the default of 'name' cannot be bytes; "
+        "use a string, number, boolean, None or list"
+    ]
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="this syntax is valid on 3.12")
+@pytest.mark.parametrize(
+    "code",
+    ["type Alias = int\n", "def first[T](xs: list[T]) -> T:\n    return xs[0]\n", 'Y = f"{"x"}"\n'],
+    ids=["type", "pep695", "pep701"],
+)
+def test_newer_syntax_than_this_python(tmp_path: Path, code: str) -> None:
+    lines = _refused(tmp_path, GREET + "\n\n" + code)
+    assert len(lines) == 1 and lines[0].startswith("handlers.py:10:"), lines
+    assert "syntax error" in lines[0]
+
+
+# -- 13: deep nesting and long expressions -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("default", "annotation", "column"),
+    [
+        ("(" * 250 + '"x"' + ")" * 250, "str", 122),
+        ("(" * 1000 + '"x"' + ")" * 1000, "str", 122),
+        ("(" * 3000 + '"x"' + ")" * 3000, "str", 122),
+        ("[" * 2000 + "]" * 2000, "list[str]", 128),
+    ],
+    ids=["parens250", "parens1000", "parens3000", "brackets2000"],
+)
+def test_deep_nesting_is_refused_with_a_diagnostic(
+    tmp_path: Path, default: str, annotation: str, column: int
+) -> None:
+    # NOTE: `greet(` opens the first bracket; the 101st is the default's 100th.
+    source = GREET.replace('name: str = "world"', f"name: {annotation} = {default}")
+    lines = _refused(tmp_path, source)
+    assert lines == [
+        f"handlers.py:5:{column}: error: brackets nested more than 100 deep; "
+        "burgee reads no deeper (move the data into a file or build it in code)"
+    ]
+
+
+def test_long_flat_expression_in_helper_code_generates(tmp_path: Path) -> None:
+    terms = "+".join(["1"] * 500)
+    source = GREET.replace('f"Hello, {name}!"', 'f"Hello, {name}! {TOTAL} {total()}"')
+    source += f"\n\n# the sum\nTOTAL = {terms}  # five hundred\n\n\ndef total() -> int:\n"
+    source += f"    return {terms}\n"
+    started = time.monotonic()
+    tool = generate(tmp_path, source)
+    assert time.monotonic() - started < 30
+    # NOTE: the helper code is copied as written (comments too), then ruff formats it.
+    text = tool.read_text(encoding="utf-8")
+    assert "# the sum\nTOTAL = (\n    1\n    + 1\n" in text and "# five hundred" in text
+    assert run(tool, "greet").out == "Hello, world! 500 500\n"
+
+
+@pytest.mark.parametrize("count", [4000, 20000])
+def test_flat_expressions_python_cannot_compile_are_refused_quickly(
+    tmp_path: Path, count: int
+) -> None:
+    source = GREET + "\n\nX = " + "+".join(["1"] * count) + "\n"
+    started = time.monotonic()
+    lines = _refused(tmp_path, source)
+    assert time.monotonic() - started < 30
+    assert len(lines) == 1 and lines[0].startswith("handlers.py:10:1: error: "), lines
+
+
+# -- 14: nothing is written unless everything can be ----------------------------------------
+
+
+def test_sidecars_are_not_written_when_the_tool_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "handlers.py").write_text(GREET, encoding="utf-8")
+    (tmp_path / "tool.py").write_text("precious = True\n", encoding="utf-8")
+    result = burgee(
+        "gen",
+        "handlers.py",
+        "-o",
+        "tool.py",
+        "--completions",
+        "completions",
+        "--skill-dir",
+        "skill",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert "was not generated by burgee" in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["handlers.py", "tool.py"]
+    assert (tmp_path / "tool.py").read_text(encoding="utf-8") == "precious = True\n"
+
+
+def test_a_refused_sidecar_writes_nothing_at_all(tmp_path: Path) -> None:
+    (tmp_path / "handlers.py").write_text(GREET, encoding="utf-8")
+    (tmp_path / "skill").mkdir()
+    (tmp_path / "skill" / "AGENTS.md").write_text("mine\n", encoding="utf-8")
+    result = burgee(
+        "gen",
+        "handlers.py",
+        "-o",
+        "tool.py",
+        "--completions",
+        "completions",
+        "--skill-dir",
+        "skill",
+        cwd=tmp_path,
+    )
+    assert result.returncode == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["handlers.py", "skill"]
+    assert [p.name for p in (tmp_path / "skill").iterdir()] == ["AGENTS.md"]
+
+
+# -- 15: encodings ---------------------------------------------------------------------------
+
+
+def test_pep_263_coding_cookie_is_honoured(tmp_path: Path) -> None:
+    source = "# coding: latin-1\n" + GREET.replace('"world"', '"Zoë"')
+    code, stderr, out = _gen_bytes(tmp_path, source.encode("latin-1"))
+    assert code == 0, stderr
+    assert run(out, "greet").out == "Hello, Zoë!\n"
+    assert "coding: latin-1" not in out.read_text(encoding="utf-8")
+
+
+def test_undecodable_bytes_are_reported_at_their_place(tmp_path: Path) -> None:
+    data = GREET.replace('"world"', '"w\xe9rld"').encode("latin-1")
+    lines = _refused(tmp_path, data)
+    assert lines == [
+        "handlers.py:5:25: error: cannot decode byte 0xe9 as utf-8; save the file as UTF-8 "
+        "or declare its encoding (# coding: ...)"
+    ]
+
+
+def test_utf16_file(tmp_path: Path) -> None:
+    lines = _refused(tmp_path, GREET.encode("utf-16"))
+    assert lines == [
+        "handlers.py:1:1: error: the file is UTF-16; "
+        "save it as UTF-8 (Python reads no UTF-16 source)"
+    ]
+
+
+def test_undecodable_first_line(tmp_path: Path) -> None:
+    lines = _refused(tmp_path, b"# caf\xe9\n" + GREET.encode())
+    assert lines[0].startswith("handlers.py:1:6: error: cannot decode byte 0xe9 as utf-8"), lines
+
+
+def test_unknown_coding_cookie(tmp_path: Path) -> None:
+    lines = _refused(tmp_path, b"#!/usr/bin/env python\n# coding: klingon\n" + GREET.encode())
+    assert lines == ["handlers.py:2:1: error: cannot read the file: unknown encoding: klingon"]
+
+
+# -- general: an unexpected failure in reading is a diagnostic --------------------------------
+
+
+def test_a_long_expression_inside_a_command_is_refused_at_the_command(tmp_path: Path) -> None:
+    # NOTE: a command goes through libcst, whose code generator recurses once per operator;
+    # helper code with such lines is copied as written instead (see the test above).
+    terms = "+".join(["1"] * 1500)
+    lines = _refused(tmp_path, GREET.replace('f"Hello, {name}!"', f"str({terms})"))
+    assert lines == [
+        "handlers.py:4:1: error: an expression here is too long or too deeply nested for "
+        "burgee to read (RecursionError); split it, or move it into a helper function"
+    ]
+
+
+# -- general: an unexpected failure anywhere in the pipeline is a diagnostic -----------------
+
+
+@pytest.mark.parametrize("error", [RecursionError, MemoryError])
+def test_unexpected_exhaustion_becomes_a_diagnostic(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    error: type[Exception],
+) -> None:
+    from burgee import cli  # noqa: PLC0415
+    from burgee.write import generate  # noqa: PLC0415
+
+    def exhausted(*args: object, **kwargs: object) -> str:
+        raise error("out")
+
+    monkeypatch.setattr(generate, "render", exhausted)
+    (tmp_path / "handlers.py").write_text(GREET, encoding="utf-8")
+    code = cli.main(["gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "tool.py")])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.splitlines() == [
+        f"{tmp_path / 'handlers.py'}:1:1: error: burgee cannot read this file "
+        f"({error.__name__}): some code in it is nested too deeply or is too large; "
+        "split it into smaller pieces",
+        "burgee: 1 error; nothing written",
+    ]
+    assert not (tmp_path / "tool.py").exists()
