@@ -304,6 +304,7 @@ def render(program: Program, regenerate: str) -> str:
         input_records=[{"converter": c} for c in converters],
         commands=commands,
         records=shapes,
+        max_output=py(getattr(program, "max_output", None)),
         schema_json=py(texts["schema"]),
         llms_json=py(texts["llms"]),
         groups=[{"table_entry": e} for e in _group_entries(program)],
