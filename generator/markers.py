@@ -14,6 +14,7 @@ from typing import Any, Literal, NoReturn, TypeVar
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 Cardinality = Literal["single", "bounded", "unbounded"]
+Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -82,6 +83,9 @@ class Context:
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Register a callback to run once when the command ends or is cancelled."""
 
+    def secret(self, value: str, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
+
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
     ) -> NoReturn:
@@ -104,8 +108,17 @@ def command(
     cardinality: Cardinality | None = None,
     hidden: bool = False,
     open_world: bool | None = None,
+    max_output: int | None = None,
+    sanitize: bool = True,
+    trust: Trust = "workspace",
 ) -> Callable[[_F], _F]:
-    """Declare a function as a command."""
+    """Declare a function as a command.
+
+    `max_output`: the most an agent gets of its answer, in characters (0: no limit); the rest is
+    saved for `mytool output REF`. `sanitize=False`: a trusted command whose text is not
+    neutralised for agents. `trust`: where its data comes from; `"external"` and `"untrusted"`
+    (and `open_world=True`) quarantine its text in `<untrusted_tool_output>` tags.
+    """
 
     def mark(fn: _F) -> _F:
         return fn
@@ -129,8 +142,11 @@ class Group:
         cardinality: Cardinality | None = None,
         hidden: bool = False,
         open_world: bool | None = None,
+        max_output: int | None = None,
+        sanitize: bool = True,
+        trust: Trust = "workspace",
     ) -> Callable[[_F], _F]:
-        """Declare a function as a command of this group."""
+        """Declare a function as a command of this group (see `command`)."""
         return command(effects=effects)
 
     def group(self, name: str, help: str | None = None) -> Group:
@@ -149,5 +165,7 @@ def program(
     description: str | None = None,
     env_prefix: str | None = None,
     config: bool = False,
+    *,
+    max_output: int | None = None,
 ) -> None:
     """Describe the program; optional, and only read by the generator."""

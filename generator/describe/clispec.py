@@ -4,7 +4,8 @@ Everything here is computed at generation time; the generated tool embeds the re
 JSON text and parses it only when asked (`schema`, `--schema`). clispec's keys are the ones
 its v0.3 schema defines; burgee's own keys are chosen so none is one edit away from a
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
-`secret`, `withheld`, `hidden`, `burgee_effects`, `explain`, `config`.
+`secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
+`burgee_sanitize`, `explain`, `config`, `burgee_agents`.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ from typing import Any
 from burgee.describe import builtins
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
+from burgee.runtime.deliver import _AGENT_LIMIT
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.flags import FLAGS
 from burgee.runtime.kinds import TYPES
+from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
 
@@ -190,6 +193,11 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["withheld"] = True
     if command.hidden:
         entry["hidden"] = True
+    entry["burgee_trust"] = command.trust
+    if command.max_output is not None:
+        entry["burgee_max_output"] = command.max_output
+    if not command.sanitize:
+        entry["burgee_sanitize"] = False
     entry["usage_examples"] = list(command.examples)
     entry["input_schema"] = {"$schema": DIALECT, **input_schema(command, program)}
     return entry
@@ -231,6 +239,34 @@ def config_paths(program: Program) -> list[str]:
     ]
 
 
+def agents(program: Program) -> dict[str, Any]:
+    """What the tool does to what an agent reads, and how an agent runs many calls."""
+    limit = program.max_output if program.max_output is not None else _AGENT_LIMIT
+    return {
+        "max_output": limit,
+        "truncation": (
+            "An answer to an agent (MCP, --batch, or --json when the environment names an "
+            f"agent) longer than {limit} characters of data (a command's max_output, or "
+            "--max-output N, 0 for none) is cut: long strings in the middle, long lists in "
+            "the middle; meta.truncated lists each cut and a ref, and `output REF` (the MCP "
+            "tool `output`) pages back the full text."
+        ),
+        "sanitization": (
+            "Model control tokens in what an agent reads (<|im_start|>, [INST], <<SYS>>, ...) "
+            "are neutralised: their brackets become look-alike characters, so the text stays "
+            "readable and is never a token."
+        ),
+        "untrusted": _UNTRUSTED_NOTE,
+        "secrets": "A secret option's value never appears in any output: <secret:NAME>.",
+        "batch": (
+            "--batch [FILE] reads JSON Lines {id, command, input} and answers one envelope "
+            "line each, with its id, in input order (--as-completed: as they finish); "
+            "read_only and idempotent calls run in parallel (--jobs N), non_idempotent ones "
+            "in order, destructive ones only with --allow-destructive; exit 125 when any failed."
+        ),
+    }
+
+
 def document(program: Program) -> dict[str, Any]:
     """The whole clispec v0.3 document. Hidden commands are marked, and the tool leaves them
     out of the listing; `CMD --schema` still describes one."""
@@ -255,6 +291,7 @@ def document(program: Program) -> dict[str, Any]:
         "global_args": global_args(program),
         "explain": EXPLAIN,
     }
+    doc["burgee_agents"] = agents(program)
     if program.env_prefix:
         doc["env_prefix"] = program.env_prefix
     if program.config:

@@ -19,7 +19,9 @@ from typing_extensions import NotRequired, TypedDict
 
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
 from burgee.model.kinds import python_type
+from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.kinds import TYPES, _Decimal
+from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -243,9 +245,13 @@ def tool_hints(command: Command) -> dict[str, bool]:
 
 def tool(command: Command, program: Program) -> dict[str, Any]:
     """One entry of an MCP `tools/list`-shaped manifest, named by the command path."""
+    description = command.description or command.summary
+    if command.trust in _QUARANTINED:
+        # NOTE: the agent reads this before it calls: what the tags will mean.
+        description += f"\n\n{_UNTRUSTED_NOTE}"
     return {
         "name": command.name,
-        "description": command.description or command.summary,
+        "description": description,
         "inputSchema": input_schema(command, program),
         "outputSchema": output_schema(command, program),
         "annotations": tool_hints(command),

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from burgee.model.ir import Command, Program
 from burgee.runtime.errors import BUILTIN_ERRORS
+from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
 NAME_LIMIT = 64
 DESCRIPTION_LIMIT = 1024
@@ -106,6 +107,13 @@ def body(program: Program, source: str) -> str:
         " as `meta.provenance`. `--help` works everywhere.",
         "- Nothing prompts: a command that needs a decision fails with `action_required`"
         " (exit 4) and lists the command lines to run next in `next`.",
+        f"- A long answer is cut (strings and lists in the middle) when you read it as an agent"
+        f" or ask with `--max-output N`: `meta.truncated` lists the cuts, and `{prog} output REF"
+        " --offset N` pages back the full text.",
+        f"- Many calls at once: `{prog} --batch` reads JSON Lines"
+        ' `{"id": ..., "command": "...", "input": {...}}` from stdin and answers one envelope'
+        " line each, with its `id` (destructive commands need `--allow-destructive`).",
+        f"- {_UNTRUSTED_NOTE} A secret option's value never appears in output: `<secret:NAME>`.",
         "",
         "## Exit codes",
         "",

@@ -15,6 +15,8 @@ from burgee.model.diagnostics import SourceSpan
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")
+Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
+TRUSTS: tuple[str, ...] = ("trusted", "workspace", "private", "external", "untrusted")
 Scalar = str | int | float | bool | None
 
 TypeKind = Literal[
@@ -134,6 +136,12 @@ class Command(Node):
     cardinality: Literal["single", "bounded", "unbounded"] | None = None
     hidden: bool = False
     open_world: bool | None = None
+    #: The most an agent gets of its answer, in characters (None: the program's; 0: no limit).
+    max_output: int | None = None
+    #: False for a trusted command whose text is not neutralised for agents.
+    sanitize: bool = True
+    #: Where its data comes from; external and untrusted ones are quarantined for agents.
+    trust: Trust = "workspace"
     params: tuple[Param, ...]
     returns: TypeRef | None = None
     span: SourceSpan
@@ -181,6 +189,8 @@ class Program(Node):
     description: str
     env_prefix: str | None = None
     config: bool = False
+    #: `program(max_output=N)`: the most an agent gets of an answer (None: the default).
+    max_output: int | None = None
     source_name: str
     groups: tuple[Group, ...]
     commands: tuple[Command, ...]

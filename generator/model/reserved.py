@@ -9,7 +9,7 @@ from burgee.runtime.flags import reserved_flags
 RESERVED_FLAGS = reserved_flags()
 
 #: Top-level command names the generated tool uses for itself.
-RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help"})
+RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help", "output"})
 
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.

@@ -180,7 +180,11 @@ def literal_value(node: cst.BaseExpression) -> object:
             raise ValueError("cannot be bytes; use a string, number, boolean, None or list")
         return value
     if isinstance(node, cst.Integer | cst.Float):
-        return node.evaluated_value
+        number = node.evaluated_value
+        if isinstance(number, float) and number - number != 0:
+            # NOTE: 1e400 is infinite: JSON has no spelling for it, Python source only `inf`.
+            raise ValueError("must be a finite number (JSON has no infinity)")
+        return number
     if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
         inner = literal_value(node.expression)
         if isinstance(inner, int | float) and not isinstance(inner, bool):

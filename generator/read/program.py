@@ -9,7 +9,7 @@ from pathlib import Path
 import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
-from burgee.model.ir import EFFECTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
+from burgee.model.ir import EFFECTS, TRUSTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
 from burgee.model.reserved import (
     RESERVED_COMMANDS,
     RESERVED_FLAGS,
@@ -30,8 +30,18 @@ _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_COMMAND_KEYS = {"effects", "name", "examples", "cardinality", "hidden", "open_world"}
-_PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config")
+_COMMAND_KEYS = {
+    "effects",
+    "name",
+    "examples",
+    "cardinality",
+    "hidden",
+    "open_world",
+    "max_output",
+    "sanitize",
+    "trust",
+}
+_PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config", "max_output")
 
 
 class ProgramReader(Reader):
@@ -226,6 +236,9 @@ class ProgramReader(Reader):
                 self.program_args[key] = self.literal(value, f"program({key}=...)")
             except NotLiteral:
                 continue
+            if key == "max_output":
+                self.check_max_output(value, self.program_args[key], "program")
+                continue
             expected = bool if key == "config" else str
             if not isinstance(self.program_args[key], expected):
                 self.error(value, f"program({key}=...) must be a {expected.__name__}")
@@ -324,6 +337,19 @@ class ProgramReader(Reader):
         if cardinality not in (None, "single", "bounded", "unbounded"):
             self.error(args["cardinality"], "cardinality must be single, bounded or unbounded")
             cardinality = None
+        max_output = options.get("max_output")
+        if "max_output" in args:
+            self.check_max_output(args["max_output"], max_output, "@command")
+        sanitize = options.get("sanitize", True)
+        if not isinstance(sanitize, bool):
+            self.error(args["sanitize"], "sanitize must be True or False")
+        trust = options.get("trust", "workspace")
+        if trust not in TRUSTS:
+            self.error(args["trust"], f"trust must be one of {', '.join(TRUSTS)}")
+            trust = "workspace"
+        if trust == "workspace" and options.get("open_world") is True:
+            # NOTE: a command that reaches the open world brings back what it found there.
+            trust = "external"
         if node.asynchronous is not None:
             self.error(node, f"command {node.name.value} is async; write a plain function")
         doc = docstrings.parse(node.get_docstring())
@@ -347,11 +373,21 @@ class ProgramReader(Reader):
                 cardinality=cardinality,
                 hidden=bool(options.get("hidden", False)),
                 open_world=options.get("open_world"),  # type: ignore[arg-type]
+                max_output=max_output if isinstance(max_output, int) else None,
+                sanitize=sanitize is not False,
+                trust=trust,  # type: ignore[arg-type]
                 params=params,
                 returns=returns,
                 span=self.span(decorator),
             )
         )
+
+    def check_max_output(self, node: cst.CSTNode, value: object, where: str) -> None:
+        """`max_output=` is a number of characters: a whole number, 0 for no limit."""
+        if type(value) is not int or value < 0:
+            self.error(
+                node, f"{where}(max_output=...) must be a whole number of characters (0: no limit)"
+            )
 
     def check_misplaced_commands(self, tree: ast.Module) -> None:
         """`@command` anywhere but on a top-level function: nothing could call it, and the
@@ -660,6 +696,7 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         description=str(reader.program_args.get("description") or module_doc),
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
         config=bool(reader.program_args.get("config", False)),
+        max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
         commands=tuple(reader.commands),
@@ -693,3 +730,7 @@ def _default_name(path: str) -> str:
         file.stem if file.stem not in ("handlers", "main", "__main__", "cli") else file.parent.name
     )
     return stem.replace("_", "-").lower()
+
+
+def _max_output(value: object) -> int | None:
+    return value if type(value) is int and value >= 0 else None

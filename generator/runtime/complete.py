@@ -6,6 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.deliver import _OUTPUT
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS, _flag
 from burgee.runtime.program import (
@@ -52,7 +53,8 @@ def _builtin(args: list[str]) -> int:
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
-    """The root help's built-in command: completion."""
+    """The root help's built-in commands: output and completion."""
+    children.add_parser("output", help=_OUTPUT.summary)
     children.add_parser(
         "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
     )
