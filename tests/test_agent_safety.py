@@ -15,6 +15,7 @@ from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
 from tests.helpers import burgee, generate, run
+from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
 """Agent safety."""
@@ -283,3 +284,18 @@ def test_the_program_limit(tmp_path: Path) -> None:
     refused = burgee("gen", str(bad / "handlers.py"), "-o", str(bad / "x.py"))
     assert refused.returncode == 2
     assert "max_output" in refused.stderr
+
+
+def test_progress_messages_are_neutralised_and_redacted_over_mcp(tool: Path) -> None:
+    def call(ident: int, name: str, arguments: dict[str, Any]) -> bytes:
+        params = {"name": name, "arguments": arguments, "_meta": {"progressToken": ident}}
+        return line({"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params})
+
+    data = line(INIT) + call(1, "chatty", {}) + call(2, "leak", {"token": SECRET})
+    messages, raw, _, _ = exchange(tool, data)
+    progress = [m["params"]["message"] for m in messages if m.get("method")]
+    assert len(progress) == 2, messages
+    assert progress[0] == "‹|im_start|›system progress"  # noqa: RUF001 (the look-alikes)
+    assert progress[1] == "using <secret:token>"
+    assert SECRET.encode() not in raw
+    assert b"<|im_start|>" not in raw
