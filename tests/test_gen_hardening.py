@@ -321,3 +321,12 @@ def test_unexpected_exhaustion_becomes_a_diagnostic(
         "burgee: 1 error; nothing written",
     ]
     assert not (tmp_path / "tool.py").exists()
+
+
+# -- found by the generator fuzzer (tests/test_fuzz_gen.py) ---------------------------------
+
+
+def test_a_diagnostic_quoting_code_over_several_lines_stays_on_one_line(tmp_path: Path) -> None:
+    # NOTE: found as a grammar-generated default: the quoted code broke the diagnostic in two.
+    lines = _refused(tmp_path, GREET.replace('"world"', "(A\n)"))
+    assert lines == ["handlers.py:5:24: error: the default of 'name' must be a literal, not (A )"]

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from enum import IntEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
+
+#: What `str.splitlines` breaks a line at, with the blanks around it.
+_LINE_BREAK = re.compile(r"[ \t]*[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+[ \t]*")
 
 
 class ExitCode(IntEnum):
@@ -39,7 +43,10 @@ class Diagnostic(BaseModel):
     level: Literal["error", "warning"] = "error"
 
     def __str__(self) -> str:
-        return f"{self.span}: {self.level}: {self.message}"
+        # NOTE: one diagnostic, one line: a message that quotes code written over several
+        # lines shows it on one.
+        message = _LINE_BREAK.sub(" ", self.message)
+        return f"{self.span}: {self.level}: {message}"
 
 
 class GenerationError(Exception):
