@@ -330,3 +330,34 @@ def test_a_diagnostic_quoting_code_over_several_lines_stays_on_one_line(tmp_path
     # NOTE: found as a grammar-generated default: the quoted code broke the diagnostic in two.
     lines = _refused(tmp_path, GREET.replace('"world"', "(A\n)"))
     assert lines == ["handlers.py:5:24: error: the default of 'name' must be a literal, not (A )"]
+
+
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ("x: int\n    x: str\n", "9:5: error: field Out.x is declared twice"),
+        (
+            "x: int = 1\n    y: int = 2\n    x: int = 3\n",
+            "10:5: error: field Out.x is declared twice",
+        ),
+    ],
+)
+def test_a_record_field_declared_twice(tmp_path: Path, body: str, message: str) -> None:
+    # NOTE: found as a duplicated line in the kitchen's handlers file: a traceback from
+    # dataclasses.make_dataclass while describing the output.
+    source = (
+        "from dataclasses import dataclass\n\nfrom burgee import command\n\n\n"
+        f"@dataclass\nclass Out:\n    {body}\n\n"
+        '@command(effects="read_only")\ndef out() -> Out:\n    """Out."""\n    return Out(1)\n'
+    )
+    assert _refused(tmp_path, source) == [f"handlers.py:{message}"]
+
+
+def test_an_enum_member_defined_twice(tmp_path: Path) -> None:
+    source = (
+        "from enum import Enum\n\nfrom burgee import command\n\n\n"
+        'class Color(Enum):\n    RED = "red"\n    RED = "r"\n\n\n'
+        '@command(effects="read_only")\ndef paint(color: Color) -> str:\n'
+        '    """Paint."""\n    return color.value\n'
+    )
+    assert _refused(tmp_path, source) == ["handlers.py:8:5: error: enum Color defines RED twice"]

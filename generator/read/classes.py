@@ -53,6 +53,9 @@ def read_enum(reader: Reader, node: cst.ClassDef) -> None:
             name = small.targets[0].target.value
             if name.startswith("_"):
                 continue
+            if any(name == seen for seen, _ in members):
+                reader.error(small, f"enum {node.name.value} defines {name} twice")
+                continue
             try:
                 value = reader.literal(small.value, f"the value of {node.name.value}.{name}")
             except NotLiteral:
@@ -107,6 +110,9 @@ def read_record(reader: Reader, node: cst.ClassDef) -> None:
             ):
                 continue
             field_name = small.target.value
+            if any(field.name == field_name for field in fields):
+                reader.error(small, f"field {name}.{field_name} is declared twice")
+                continue
             try:
                 type_ref = read_type(reader, annotation, "field")
             except UnsupportedType as exc:
