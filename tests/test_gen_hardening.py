@@ -361,3 +361,11 @@ def test_an_enum_member_defined_twice(tmp_path: Path) -> None:
         '    """Paint."""\n    return color.value\n'
     )
     assert _refused(tmp_path, source) == ["handlers.py:8:5: error: enum Color defines RED twice"]
+
+
+def test_a_file_that_starts_indented(tmp_path: Path) -> None:
+    # NOTE: found as a golden handlers file with a line swapped to the top: an
+    # AssertionError in the statement scanner.
+    lines = _refused(tmp_path, "    x: int = 1\n" + GREET)
+    assert len(lines) == 1 and lines[0].startswith("handlers.py:1:"), lines
+    assert lines[0].endswith(": error: syntax error: unexpected indent"), lines

@@ -123,7 +123,8 @@ def _scan(source: str, path: str) -> list[Statement]:
                 count = 0
                 line_start = True
                 continue
-            if line_start and indent == 0:
+            # NOTE: a file may start indented (Python refuses it, and the compiler says so).
+            if line_start and (indent == 0 or current is None):
                 word = tok.string
                 if current is None or not (after_decorator or word in _CONTINUES):
                     current = Statement(first=tok.start[0], last=tok.end[0], kind=word)
