@@ -1060,10 +1060,17 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
 
 
 def _dumps(value: object) -> str:
-    """One envelope as JSON text: the same bytes on stdout and in an MCP result."""
-    import json
+    """One envelope as JSON text: the same bytes on stdout and in an MCP result
+    (`json.dumps(value, ensure_ascii=False)`, with its encoder made once)."""
+    if not _ENCODERS:
+        import json
 
-    return json.dumps(value, ensure_ascii=False)
+        _ENCODERS.append(json.JSONEncoder(ensure_ascii=False).encode)
+    return _ENCODERS[0](value)
+
+
+#: The JSON encoder of `_dumps`, made on first use (`import json` costs start-up time).
+_ENCODERS: list[Callable[[object], str]] = []
 
 
 def _text(data: object) -> str:
@@ -1986,22 +1993,30 @@ def _deliver(
     text: bool = False,
 ) -> dict[str, Any]:
     """`envelope` as this caller may see it (see the module's docstring)."""
+    quarantine = agent and command is not None and command.trust in _QUARANTINED
+    most = _output_limit(command, limit, agent)
+    trusted = command is not None and not command.sanitize
+    if not agent and most <= 0 and not _SECRETS:
+        return envelope  # a person, no limit asked for, nothing secret: as it is
+
+    if not _SECRETS and not quarantine:
+        # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
+        # anything needs neutralising and whether the data can be over the limit (the text is
+        # longer than the data's), so most answers skip the walks below.
+        whole = _dumps(envelope)
+        clean = trusted or not agent or _neutralise(whole) is whole
+        if clean and (most <= 0 or len(whole) <= most):
+            return envelope
     if _SECRETS:
         envelope = _redact(envelope, _SECRETS)
-    trusted = command is not None and not command.sanitize
     if agent and not trusted:
         envelope = _sanitized(envelope)
     if not envelope.get("ok"):
         return envelope
-    if agent and command is not None and command.trust in _QUARANTINED:
-        meta = {**envelope.get("meta", {}), "trust": command.trust}
+    if quarantine:
+        meta = {**envelope.get("meta", {}), "trust": command.trust}  # type: ignore[union-attr]
         envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
-    most = _output_limit(command, limit, agent)
-    if most <= 0:
-        return envelope
-    import json
-
-    if len(json.dumps(envelope["data"], ensure_ascii=False)) <= most:
+    if most <= 0 or len(_dumps(envelope["data"])) <= most:
         return envelope
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _SECRETS
 from burgee.runtime.kinds import _show, _Type
 from burgee.runtime.program import RECORDS
 from burgee.runtime.sanitize import _redact_text
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 _MISSING: Any = object()
 #: What a command path returns when it has printed its answer itself (help, schema, ...).
@@ -122,10 +125,17 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
 
 
 def _dumps(value: object) -> str:
-    """One envelope as JSON text: the same bytes on stdout and in an MCP result."""
-    import json
+    """One envelope as JSON text: the same bytes on stdout and in an MCP result
+    (`json.dumps(value, ensure_ascii=False)`, with its encoder made once)."""
+    if not _ENCODERS:
+        import json
 
-    return json.dumps(value, ensure_ascii=False)
+        _ENCODERS.append(json.JSONEncoder(ensure_ascii=False).encode)
+    return _ENCODERS[0](value)
+
+
+#: The JSON encoder of `_dumps`, made on first use (`import json` costs start-up time).
+_ENCODERS: list[Callable[[object], str]] = []
 
 
 def _text(data: object) -> str:
