@@ -107,7 +107,12 @@ def _gen(args: argparse.Namespace) -> int:
     try:
         source = decode(data, str(handlers))
         name, text = generate(
-            source, str(handlers), output=args.output, name=args.name, version=args.program_version
+            source,
+            str(handlers),
+            output=args.output,
+            name=args.name,
+            version=args.program_version,
+            warn=lambda warning: print(warning, file=sys.stderr),
         )
         if args.completions or args.skill_dir:
             sidecars = sidecar_files(source, str(handlers), args)

@@ -286,6 +286,7 @@ def document(program: Program) -> dict[str, Any]:
         "clispec": "0.3",
         "name": program.name,
         "version": program.version,
+        "burgee_requires_python": f">=3.{program.python_minor}",
         "description": program.description or program.name,
         "output": {"tty": "text", "piped": "text"},
         "global_args": global_args(program),

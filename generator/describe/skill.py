@@ -142,7 +142,8 @@ def skill(program: Program, source: str) -> str:
         "---",
         f"name: {json.dumps(skill_name(program.name))}",
         f"description: {json.dumps(description(program))}",
-        f"compatibility: {json.dumps('Requires Python 3.9+ to run ' + program.name + '.')}",
+        "compatibility: "
+        + json.dumps(f"Requires Python 3.{program.python_minor}+ to run {program.name}."),
         "metadata:",
         f"  version: {json.dumps(program.version)}",
         "---",

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-from burgee.model.diagnostics import SourceSpan
+from burgee.model.diagnostics import Diagnostic, SourceSpan
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")
@@ -191,6 +191,10 @@ class Program(Node):
     config: bool = False
     #: `program(max_output=N)`: the most an agent gets of an answer (None: the default).
     max_output: int | None = None
+    #: The oldest Python 3 minor version its handlers' syntax runs on (9 unless newer).
+    python_minor: int = 9
+    #: Warnings: things that generate, but that the author should know.
+    warnings: tuple[Diagnostic, ...] = ()
     source_name: str
     groups: tuple[Group, ...]
     commands: tuple[Command, ...]

@@ -20,6 +20,7 @@ from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.classes import read_type
 from burgee.read.params import read_params
+from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
 from burgee.read.source import Masked, check, mask
 from burgee.read.strip import strip
@@ -682,6 +683,7 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
     if reader.diagnostics:
         raise GenerationError(sorted(reader.diagnostics, key=_position))
     imports, code = strip(reader.module, reader.removals, masked.originals)
+    minor, newer = needed_minor(source, path)
     module_doc = docstrings.parse(reader.module.get_docstring()).description
     aliases = tuple(
         sorted(
@@ -706,6 +708,8 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         user_imports=imports,
         user_code=code,
         aliases=aliases,
+        python_minor=minor,
+        warnings=(newer,) if newer is not None else (),
     )
 
 

@@ -263,6 +263,7 @@ def render(program: Program, regenerate: str) -> str:
         f"PROGRAM = {py(program.name)}",
         f"VERSION = {py(program.version)}",
         f"DESCRIPTION = {py(program.description)}",
+        f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
         f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
     ]

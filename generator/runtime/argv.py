@@ -165,17 +165,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
 
 def _unrecognized(message: str) -> str:
-    """argparse's message, but an unknown flag's error names the flags and not the words after
-    them: a mistyped `--tokn SECRET` must not print the secret."""
+    """argparse's message, but the words right after an unknown flag (and any `=value`) are
+    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
     lead = "unrecognized arguments: "
     if not message.startswith(lead):
         return message
-    words = message[len(lead) :].split(" ")
-    flags = [word.split("=", 1)[0] for word in words if word.startswith("-")]
-    if not flags:
-        return f"unexpected arguments ({len(words)})"
-    more = len(words) - len(flags)
-    return lead + " ".join(flags) + (f" (and {more} more)" if more else "")
+    shown: list[str] = []
+    hidden = 0
+    after_flag = False
+    for word in message[len(lead) :].split(" "):
+        if word.startswith("-"):
+            flag, has_value, _ = word.partition("=")
+            shown.append(flag)
+            hidden += bool(has_value)
+            after_flag = True
+        elif after_flag:
+            hidden += 1
+            after_flag = False
+        else:
+            shown.append(word)
+    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
 
 
 def _find(tokens: list[str]) -> tuple[str, list[str]]:

@@ -32,6 +32,7 @@ from burgee.runtime.program import (
     GROUP_HELP,
     GROUPS,
     PROGRAM,
+    REQUIRES_PYTHON,
     VERSION,
 )
 from burgee.runtime.sources import _Sources
@@ -88,7 +89,7 @@ def run(invocation: _Invocation) -> object:
         )
     if path in GROUPS:
         if invocation.version:
-            return {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
+            return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
             raise UsageError(
                 f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
@@ -177,7 +178,7 @@ def _main(args: list[str]) -> int:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {VERSION}\n")
                 return 0
-            envelope: Any = {"ok": True, "data": {"name": PROGRAM, "version": VERSION}}
+            envelope: Any = {"ok": True, "data": _version()}
         else:
             _on_sigterm()
             envelope = run(invocation)
@@ -205,6 +206,11 @@ def _main(args: list[str]) -> int:
     except Exception as error:  # noqa: BLE001 (any handler failure becomes an `internal` error)
         debug = _debugging(invocation is not None and invocation.debug)
         return _write_error(_as_error(error, debug), json_mode, PROGRAM)
+
+
+def _version() -> dict[str, str]:
+    """`--version --json`: the tool, its version, and the Python it needs."""
+    return {"name": PROGRAM, "version": VERSION, "requires_python": REQUIRES_PYTHON}
 
 
 def _batch(invocation: _Invocation) -> int:

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 PROGRAM = "tool"
 VERSION = "0.0.0"
 DESCRIPTION = ""
+#: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
+REQUIRES_PYTHON = ">=3.9"
 #: The environment variable that turns on tracebacks (`TOOL_DEBUG=1`).
 DEBUG_ENV = "TOOL_DEBUG"
 #: Each group's help text, by group path ("" is the program).

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -50,8 +50,13 @@ def generate(
     output: Path | None = None,
     name: str | None = None,
     version: str | None = None,
+    warn: Callable[[Diagnostic], None] | None = None,
 ) -> tuple[str, str]:
-    """Generate the module for one handlers file; return (program name, module source)."""
+    """Generate the module for one handlers file; return (program name, module source).
+    Warnings (things that generate, but the author should know) go to `warn`."""
     program = read(source, path, name=name, version=version)
+    for warning in program.warnings:
+        if warn is not None:
+            warn(warning)
     with guarded(path):
         return program.name, render(program, regenerate_command(path, output, program.name))
