@@ -52,7 +52,7 @@ def test_name_and_version_flags(tmp_path: Path) -> None:
     assert run(out, "--version").out == "hi 3.2.1\n"
     assert run(out, "--version", "--json").json() == {
         "ok": True,
-        "data": {"name": "hi", "version": "3.2.1"},
+        "data": {"name": "hi", "version": "3.2.1", "requires_python": ">=3.9"},
     }
 
 
