@@ -1023,12 +1023,35 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
 
 def _dumps(value: object) -> str:
     """One envelope as JSON text: the same bytes on stdout and in an MCP result
-    (`json.dumps(value, ensure_ascii=False)`, with its encoder made once)."""
+    (`json.dumps(value, ensure_ascii=False)`, by an encoder made once)."""
     if not _ENCODERS:
+        _ENCODERS.append(_envelope_encoder())
+    return _ENCODERS[0](value)
+
+
+def _envelope_encoder() -> Callable[[object], str]:
+    """`json.dumps(value, ensure_ascii=False)`, from CPython's C encoder when there is one
+    (`JSONEncoder.encode` builds that encoder again on every call)."""
+    try:
+        import _json
+    except ImportError:
         import json
 
-        _ENCODERS.append(json.JSONEncoder(ensure_ascii=False).encode)
-    return _ENCODERS[0](value)
+        return json.JSONEncoder(ensure_ascii=False).encode
+
+    def refuse(value: object) -> object:
+        raise TypeError(f"{type(value).__name__} is not JSON")
+
+    codec: Any = _json
+    # NOTE: json.dumps's own arguments for ensure_ascii=False and the default separators.
+    spaced = codec.make_encoder(
+        None, refuse, codec.encode_basestring, None, ": ", ", ", False, False, True
+    )
+
+    def encode(value: object) -> str:
+        return "".join(spaced(value, 0))
+
+    return encode
 
 
 #: The JSON encoder of `_dumps`, made on first use (`import json` costs start-up time).
@@ -3017,12 +3040,11 @@ class _Codec:
         self.parse_constant = _not_a_number
         codec: Any = _json
         scan = codec.make_scanner(self)
-        # NOTE: the same separators and flags as `json.dumps(ensure_ascii=False)`, so an
-        # envelope is byte for byte what `--json` prints.
+        # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
+        # byte what `--json` prints.
         encoder = codec.make_encoder
         quote = codec.encode_basestring
         packed = encoder(None, self.default, quote, None, ":", ",", False, False, True)
-        spaced = encoder(None, self.default, quote, None, ": ", ", ", False, False, True)
 
         def load(text: str) -> Any:
             text = text.strip(" \t\r\n")
@@ -3039,7 +3061,7 @@ class _Codec:
         self.load = load
         self.compact = lambda value: "".join(packed(value, 0))
         self.string = quote
-        self.envelope = lambda value: "".join(spaced(value, 0))
+        self.envelope = _dumps
 
     @staticmethod
     def default(value: object) -> object:

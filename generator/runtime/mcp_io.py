@@ -44,12 +44,11 @@ class _Codec:
         self.parse_constant = _not_a_number
         codec: Any = _json
         scan = codec.make_scanner(self)
-        # NOTE: the same separators and flags as `json.dumps(ensure_ascii=False)`, so an
-        # envelope is byte for byte what `--json` prints.
+        # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
+        # byte what `--json` prints.
         encoder = codec.make_encoder
         quote = codec.encode_basestring
         packed = encoder(None, self.default, quote, None, ":", ",", False, False, True)
-        spaced = encoder(None, self.default, quote, None, ": ", ", ", False, False, True)
 
         def load(text: str) -> Any:
             text = text.strip(" \t\r\n")
@@ -66,7 +65,7 @@ class _Codec:
         self.load = load
         self.compact = lambda value: "".join(packed(value, 0))
         self.string = quote
-        self.envelope = lambda value: "".join(spaced(value, 0))
+        self.envelope = _dumps
 
     @staticmethod
     def default(value: object) -> object:
