@@ -83,7 +83,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
 
-#: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
+#: The help flags: argparse answers them, at every level.
 HELP_FLAGS = ("-h", "--help")
 
 

@@ -394,7 +394,7 @@ FLAGS: tuple[Flag, ...] = (
 )
 
 
-#: Flags the tool answers that argparse handles (help), and the `--no-` forms of switches.
+#: The help flags: argparse answers them, at every level.
 HELP_FLAGS = ("-h", "--help")
 
 
@@ -1742,11 +1742,6 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-def _read_output(ref: str, offset: int = 0, limit: int = 100_000) -> dict[str, Any]:
-    """`output REF`: a page of a cut answer's full text (the function behind the built-in)."""
-    return _read_spill(ref, offset, limit)
-
-
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
     parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
@@ -1758,7 +1753,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_output(ref, offset, limit)
+    return _read_spill(ref, offset, limit)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
