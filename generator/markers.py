@@ -28,12 +28,17 @@ class Argument:
 
 
 class Option:
-    """Adds details to an option: `Annotated[list[str], Option("-t", help="...")]`."""
+    """Adds details to an option: `Annotated[list[str], Option("-t", help="...")]`.
+
+    Positional arguments name its flags: a short one (`"-t"`), a long one (`"--from"`), or
+    both. `count=True` counts a repeated flag (`-vvv` is 3). `pattern=`, `min_length=` and
+    `max_length=` constrain a string. `prompt=True` (or the question) asks at a terminal when
+    no value came from anywhere. `default_factory=fn` makes the default on every run.
+    """
 
     def __init__(
         self,
-        short: str | None = None,
-        *,
+        *names: str,
         help: str | None = None,
         env: str | Literal[False] | None = None,
         hidden: bool = False,
@@ -41,8 +46,15 @@ class Option:
         complete: Callable[..., Any] | None = None,
         min: float | None = None,
         max: float | None = None,
+        count: bool = False,
+        pattern: str | None = None,
+        min_length: int | None = None,
+        max_length: int | None = None,
+        prompt: bool | str = False,
+        default_factory: Callable[[], Any] | None = None,
     ):
-        self.short = short
+        self.names = names
+        self.short = next((n for n in names if not n.startswith("--")), None)
         self.min = min
         self.max = max
         self.help = help
@@ -50,6 +62,12 @@ class Option:
         self.hidden = hidden
         self.secret = secret
         self.complete = complete
+        self.count = count
+        self.pattern = pattern
+        self.min_length = min_length
+        self.max_length = max_length
+        self.prompt = prompt
+        self.default_factory = default_factory
 
 
 class CommandError(Exception):
@@ -111,8 +129,15 @@ def command(
     max_output: int | None = None,
     sanitize: bool = True,
     trust: Trust = "workspace",
+    aliases: Sequence[str] = (),
+    root: bool = False,
+    confirm: bool | str = True,
 ) -> Callable[[_F], _F]:
-    """Declare a function as a command.
+    """Declare a function (or an `async def` one) as a command.
+
+    `aliases`: other names it answers to. `root=True`: it runs when the command line names no
+    command. `confirm`: a destructive command asks before it runs (`--yes` skips the
+    question; `False` never asks; a string is the question, with `{param}` filled in).
 
     `max_output`: the most an agent gets of its answer, in characters (0: no limit); the rest is
     saved for `mytool output REF`. `sanitize=False`: a trusted command whose text is not
@@ -145,6 +170,9 @@ class Group:
         max_output: int | None = None,
         sanitize: bool = True,
         trust: Trust = "workspace",
+        aliases: Sequence[str] = (),
+        root: bool = False,
+        confirm: bool | str = True,
     ) -> Callable[[_F], _F]:
         """Declare a function as a command of this group (see `command`)."""
         return command(effects=effects)

@@ -26,7 +26,7 @@ from tests.helpers import GOLDEN
 from tests.mcp_wire import INIT, Server
 from tests.regen import golden_output
 
-PROGRAMS = ["minimal", "kitchen", "settings"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}
 FORMATS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}
@@ -85,7 +85,7 @@ class Surfaces:
         positionals: list[str] = []
         for arg in self.commands[command].get("args", []):
             name = arg["name"]
-            key = name.lstrip("-").replace("-", "_")
+            key = arg.get("burgee_key", name.lstrip("-").replace("-", "_"))
             if key not in values:
                 continue
             value = values[key]
@@ -96,7 +96,14 @@ class Surfaces:
                 words.append(name if value else "--no-" + name[2:])
             else:
                 words += [f"{name}={_text(item)}" for item in items]
+        words += self.confirmed(command)
         return [*words, "--json", "--", *positionals] if positionals else [*words, "--json"]
+
+    def confirmed(self, command: str) -> list[str]:
+        """`--yes` for a command that asks first: the CLI surfaces are never at a terminal,
+        and MCP needs no flag (the client confirms)."""
+        bypass = self.commands[command].get("confirmation_bypass_arg")
+        return [bypass] if bypass else []
 
 
 def _text(value: Any) -> str:
@@ -172,7 +179,9 @@ def _same(flags: dict[str, Any], other: dict[str, Any]) -> None:
 def test_flags_json_input_and_mcp_agree(surfaces: Surfaces, data: st.DataObject) -> None:
     command, values, valid = data.draw(_inputs(surfaces))
     assume(_representable(values))
-    by_json = surfaces.cli(*command.split(), "--json", json.dumps(values))
+    by_json = surfaces.cli(
+        *command.split(), *surfaces.confirmed(command), "--json", json.dumps(values)
+    )
     by_flags = surfaces.cli(*surfaces.argv(command, values))
     assert "Traceback" not in by_flags.stderr + by_json.stderr
     given_json = json.loads(by_json.stdout)

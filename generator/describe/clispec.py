@@ -5,7 +5,8 @@ JSON text and parses it only when asked (`schema`, `--schema`). clispec's keys a
 its v0.3 schema defines; burgee's own keys are chosen so none is one edit away from a
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
-`burgee_sanitize`, `explain`, `config`, `burgee_agents`.
+`burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
+`burgee_key` (an option whose flag is not its JSON key).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_
 from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.runtime.deliver import _AGENT_LIMIT
 from burgee.runtime.errors import BUILTIN_ERRORS
-from burgee.runtime.flags import FLAGS
+from burgee.runtime.flags import FLAGS, confirm_flag
 from burgee.runtime.kinds import TYPES
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
@@ -87,6 +88,9 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["maximum"] = param.maximum
     if param.hidden:
         entry["hidden"] = True
+    if param.role == "option" and param.flag[2:].replace("-", "_") != param.name:
+        # NOTE: `Option("--from")`: the flag is not the JSON input's key.
+        entry["burgee_key"] = param.name
     return entry
 
 
@@ -181,6 +185,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     _paging(command, entry)
     entry["args"] = [_arg(p, program) for p in command.inputs]
     entry["stdout_schema"] = stdout_schema(command, program)
+    if command.confirm is not None:
+        entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.examples:
         entry["example"] = {"args": example_args(command.examples[0], program)}
@@ -193,6 +199,10 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["withheld"] = True
     if command.hidden:
         entry["hidden"] = True
+    if command.aliases:
+        entry["burgee_aliases"] = list(command.aliases)
+    if command.root:
+        entry["burgee_root"] = True
     entry["burgee_trust"] = command.trust
     if command.max_output is not None:
         entry["burgee_max_output"] = command.max_output
@@ -205,6 +215,13 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
 
 #: clispec's type of a tool-wide flag's value, by its metavar.
 _FLAG_TYPES = {"": "boolean", "SECONDS": "number", "PATH": "path"}
+
+
+#: What global_args says of a flag that does not apply to every command.
+_SCOPES = {
+    "root": " (the tool itself only)",
+    "confirm": " (the commands with confirmation_bypass_arg)",
+}
 
 
 def global_args(program: Program) -> list[dict[str, Any]]:
@@ -220,9 +237,7 @@ def global_args(program: Program) -> list[dict[str, Any]]:
         if flag.choices:
             entry["enum"] = list(flag.choices)
         entry["required"] = False
-        entry["description"] = flag.help + (
-            " (the tool itself only)" if flag.scope == "root" else ""
-        )
+        entry["description"] = flag.help + _SCOPES.get(flag.scope, "")
         args.append(entry)
     return args
 

@@ -36,6 +36,8 @@ TypeKind = Literal[
     "record",
     "any",
     "dict",
+    "tuple",
+    "count",
     "none",
 ]
 
@@ -59,8 +61,10 @@ class TypeRef(Node):
     item: TypeRef | None = None
     #: The class name of an enum or record defined in the handlers file.
     name: str | None = None
-    #: For a dict result: the value type.
+    #: For a dict: the value type.
     value: TypeRef | None = None
+    #: For a tuple: the type of each of its values, in order.
+    items: tuple[TypeRef, ...] = ()
 
 
 class Field(Node):
@@ -99,6 +103,8 @@ class Param(Node):
     type: TypeRef | None = None
     help: str = ""
     short: str | None = None
+    #: `Option("--from")`: the long flag, when not the parameter's name in kebab case.
+    long: str | None = None
     #: `None`: the program's env prefix decides; `""`: opted out.
     env: str | None = None
     hidden: bool = False
@@ -107,6 +113,14 @@ class Param(Node):
     #: Bounds of a number (or of each number of a list), checked on every value.
     minimum: int | float | None = None
     maximum: int | float | None = None
+    #: `Option(pattern=, min_length=, max_length=)`: what a string (or each string) must be.
+    pattern: str | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    #: `Option(prompt=...)`: the question asked at a terminal when no value came from anywhere.
+    prompt: str | None = None
+    #: `Option(default_factory=fn)`: a function of the handlers file that makes the default.
+    default_factory: str | None = None
     required: bool = True
     #: Python source of the default, evaluated afresh on every call.
     default_code: str | None = None
@@ -121,7 +135,9 @@ class Param(Node):
         """The command-line spelling: `--kebab-name` for options, the name for arguments."""
         if self.role == "argument":
             return self.name
-        return "--" + self.name.replace("_", "-")
+        if self.long:
+            return self.long
+        return "--" + (self.name.rstrip("_") or self.name).replace("_", "-")
 
 
 class Command(Node):
@@ -142,6 +158,14 @@ class Command(Node):
     sanitize: bool = True
     #: Where its data comes from; external and untrusted ones are quarantined for agents.
     trust: Trust = "workspace"
+    #: `@command(aliases=[...])`: other names of the command, in its group.
+    aliases: tuple[str, ...] = ()
+    #: `@command(root=True)`: runs when the command line names no subcommand.
+    root: bool = False
+    #: A destructive command asks first (`--yes`/`-y` skips it): False, or the question.
+    confirm: str | None = None
+    #: `async def`: the tool runs it on an event loop.
+    is_async: bool = False
     params: tuple[Param, ...]
     returns: TypeRef | None = None
     span: SourceSpan

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from burgee.runtime.catalog import HEAD, TAIL, parse, runtime_names
-from burgee.runtime.flags import reserved_flags
+from burgee.runtime.flags import confirm_flags, reserved_flags
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
 RESERVED_FLAGS = reserved_flags()
+
+#: The flags a destructive command that asks first gets (`--yes`, `-y`).
+CONFIRM_FLAGS = confirm_flags()
 
 #: Top-level command names the generated tool uses for itself.
 RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help", "output"})

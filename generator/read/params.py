@@ -18,8 +18,26 @@ from burgee.read.reader import Reader
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
     "Argument": ({"help", "complete"}, ()),
-    "Option": ({"short", "help", "env", "hidden", "secret", "complete", "min", "max"}, ("short",)),
+    "Option": (
+        {
+            "help",
+            "env",
+            "hidden",
+            "secret",
+            "complete",
+            "min",
+            "max",
+            "count",
+            "pattern",
+            "min_length",
+            "max_length",
+            "prompt",
+            "default_factory",
+        },
+        ("name", "other_name"),
+    ),
 }
+_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
 
 
 def read_params(reader: Reader, node: cst.FunctionDef, doc: Docstring) -> tuple[Param, ...]:
@@ -78,9 +96,9 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         allowed, positional = _MARKER_KEYS[kind]
         args = reader.call_args(marker, positional, allowed, f"{kind}()")
         for key, value in args.items():
-            if key == "complete":
+            if key in ("complete", "default_factory"):
                 if not isinstance(value, cst.Name):
-                    reader.error(value, "complete= must name a function defined in this file")
+                    reader.error(value, f"{key}= must name a function defined in this file")
                     return None
                 settings[key] = value.value
                 continue
@@ -111,10 +129,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
             param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
         )
         return None
-    short = settings.get("short")
-    if short is not None and (not isinstance(short, str) or not _valid_short(short)):
-        reader.error(param, f"short flag {short!r} of {name!r} must look like -x")
-        short = None
+    short, long = _names(reader, param, settings, name)
     bounds = _bounds(reader, param, settings, type_ref, name)
     if bounds is None:
         return None
@@ -126,6 +141,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         type=type_ref,
         help=str(help_text),
         short=short,
+        long=long,
         env=env,
         hidden=bool(settings.get("hidden", False)),
         secret=bool(settings.get("secret", False)),
@@ -186,6 +202,28 @@ def _default_within(
             reader.error(node, f"the default {value} of {name!r} must be {shown}")
             return False
     return True
+
+
+def _names(
+    reader: Reader, param: cst.Param, settings: dict[str, object], name: str
+) -> tuple[str | None, str | None]:
+    """`Option("--from", "-f")`: a short flag, a long one, or both, in either order."""
+    short = long = None
+    for key in ("name", "other_name"):
+        flag = settings.get(key)
+        if flag is None:
+            continue
+        if isinstance(flag, str) and _LONG.match(flag) and long is None:
+            long = flag
+        elif isinstance(flag, str) and _valid_short(flag) and short is None:
+            short = flag
+        else:
+            reader.error(
+                param,
+                f"flag {flag!r} of {name!r} must look like -x or --long-name "
+                "(one of each at most)",
+            )
+    return short, long
 
 
 def _valid_short(short: str) -> bool:

@@ -11,6 +11,7 @@ import libcst as cst
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import EFFECTS, TRUSTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
 from burgee.model.reserved import (
+    CONFIRM_FLAGS,
     RESERVED_COMMANDS,
     RESERVED_FLAGS,
     RUNTIME_IMPORTS,
@@ -41,6 +42,9 @@ _COMMAND_KEYS = {
     "max_output",
     "sanitize",
     "trust",
+    "aliases",
+    "root",
+    "confirm",
 }
 _PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config", "max_output")
 
@@ -351,8 +355,24 @@ class ProgramReader(Reader):
         if trust == "workspace" and options.get("open_world") is True:
             # NOTE: a command that reaches the open world brings back what it found there.
             trust = "external"
-        if node.asynchronous is not None:
-            self.error(node, f"command {node.name.value} is async; write a plain function")
+        aliases = options.get("aliases", ())
+        if not isinstance(aliases, tuple) or not all(
+            isinstance(a, str) and _COMMAND_NAME.match(a) and a != name for a in aliases
+        ):
+            self.error(
+                args["aliases"],
+                "aliases must be a list of command names (letters, digits, '-' and '_'), "
+                "each other than the command's name",
+            )
+            aliases = ()
+        root = options.get("root", False)
+        if not isinstance(root, bool):
+            self.error(args["root"], "root must be True or False")
+            root = False
+        confirm = options.get("confirm", True)
+        if not isinstance(confirm, (bool, str)) or confirm == "":
+            self.error(args["confirm"], "confirm must be True, False or the question to ask")
+            confirm = True
         doc = docstrings.parse(node.get_docstring())
         params = read_params(self, node, doc)
         returns = None
@@ -377,6 +397,16 @@ class ProgramReader(Reader):
                 max_output=max_output if isinstance(max_output, int) else None,
                 sanitize=sanitize is not False,
                 trust=trust,  # type: ignore[arg-type]
+                aliases=aliases,
+                root=root,
+                confirm=(
+                    None
+                    if effects != "destructive" or confirm is False
+                    else "Proceed?"
+                    if confirm is True
+                    else confirm
+                ),
+                is_async=node.asynchronous is not None,
                 params=params,
                 returns=returns,
                 span=self.span(decorator),
@@ -487,6 +517,29 @@ class ProgramReader(Reader):
                     )
                 )
             seen[command.path] = "command"
+            for alias in command.aliases:
+                path = (*command.path[:-1], alias)
+                if path in seen or (len(path) == 1 and alias in RESERVED_COMMANDS):
+                    self.diagnostics.append(
+                        Diagnostic(
+                            span=command.span,
+                            message=f"alias {' '.join(path)!r} of {command.name!r} is already "
+                            f"the name of a {seen.get(path, 'command of the tool')}",
+                        )
+                    )
+                seen[path] = f"alias of {command.name!r}"
+            if command.confirm is not None:
+                for param in command.inputs:
+                    if param.flag in CONFIRM_FLAGS or param.short in CONFIRM_FLAGS:
+                        flag = param.short if param.short in CONFIRM_FLAGS else param.flag
+                        self.diagnostics.append(
+                            Diagnostic(
+                                span=param.span,
+                                message=f"{flag} of destructive command {command.name!r} is the "
+                                "tool's own confirmation flag (--yes/-y); remove the parameter, "
+                                "or use @command(confirm=False)",
+                            )
+                        )
             for param in command.inputs:
                 if param.flag in RESERVED_FLAGS or param.short in RESERVED_FLAGS:
                     flag = param.short if param.short in RESERVED_FLAGS else param.flag
@@ -497,6 +550,24 @@ class ProgramReader(Reader):
                             f"reserved flag {flag}; rename the parameter",
                         )
                     )
+        roots = [c for c in self.commands if c.root]
+        for command in roots:
+            if len(command.path) != 1:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=command.span,
+                        message=f"root command {command.name!r} must be a top-level command, "
+                        "not one of a group",
+                    )
+                )
+        for command in roots[1:]:
+            self.diagnostics.append(
+                Diagnostic(
+                    span=command.span,
+                    message=f"{command.name!r} and {roots[0].name!r} are both root=True; "
+                    "a program has at most one root command",
+                )
+            )
         functions = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)}
         functions |= self.plain_functions
         for command in self.commands:

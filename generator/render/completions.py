@@ -85,11 +85,14 @@ def _values(param: Param) -> Values:
     return Values("none")
 
 
-def _globals(path: str, root: bool, config: bool) -> list[Opt]:
-    """The tool-wide flags that apply at `path` (the root has them all), from `FLAGS`."""
+def _globals(path: str, root: bool, config: bool, confirm: bool = False) -> list[Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`."""
     found = []
     for flag in FLAGS:
         if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
             continue
         values: Values | None
         if not flag.metavar or flag.name == "--json":
@@ -123,7 +126,8 @@ def _command_node(command: Command, config: bool) -> Node:
             options.append(Opt((*flags, param.flag, "--no-" + param.flag[2:]), key, None, text))
         else:
             options.append(Opt((*flags, param.flag), key, _values(param), text))
-    return Node(path, (), (*options, *_globals(path, False, config)), tuple(positionals))
+    found = _globals(path, False, config, command.confirm is not None)
+    return Node(path, (), (*options, *found), tuple(positionals))
 
 
 def nodes(program: Program) -> list[Node]:
@@ -131,6 +135,12 @@ def nodes(program: Program) -> list[Node]:
     members = sorted(
         [(g.span.line, g.path, g.help) for g in program.groups]
         + [(c.span.line, c.path, c.summary) for c in program.commands if not c.hidden]
+        + [
+            (c.span.line, (*c.path[:-1], alias), c.summary)
+            for c in program.commands
+            if not c.hidden
+            for alias in c.aliases
+        ]
     )
     found: list[Node] = []
     for path in [(), *(g.path for g in program.groups)]:
@@ -141,7 +151,16 @@ def nodes(program: Program) -> list[Node]:
         found.append(
             Node(name, tuple(children), tuple(_globals(name, not path, program.config)), ())
         )
-    found += [_command_node(c, program.config) for c in program.commands if not c.hidden]
+    for command in program.commands:
+        if command.hidden:
+            continue
+        node = _command_node(command, program.config)
+        found.append(node)
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found += [
+            Node(" ".join((*command.path[:-1], alias)), (), node.options, node.positionals)
+            for alias in command.aliases
+        ]
     found.append(
         Node(
             "completion",

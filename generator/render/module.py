@@ -80,6 +80,8 @@ def _add_argument(param: Param) -> str:
         if param.short:
             args.append(py(param.short))
         args.append(py(param.flag))
+        if param.flag[2:].replace("-", "_") != param.name:
+            args.append(f"dest={py(param.name)}")
         if ref.kind == "bool":
             args.append("action=argparse.BooleanOptionalAction")
         elif ref.kind == "list":
@@ -124,9 +126,12 @@ def _run_function(command: Command, local_names: dict[str, str], program: Progra
         args += documents.value_options(param, program)
         lines.append(call(f"call.{method}", args, "    ", prefix=f"{local} = "))
         keywords.append(local if param.positional_only else f"{param.name}={local}")
-    if command.inputs:
+    if command.inputs or command.confirm is not None:
         lines.append("    call.check()")
-    if command.returns is not None and command.returns.kind == "none":
+    if command.is_async:
+        handler = call(command.function, keywords, "")
+        lines.append(call("_await", ["call.context", handler], "    ", prefix="return "))
+    elif command.returns is not None and command.returns.kind == "none":
         lines.append(call(command.function, keywords, "    "))
         lines.append("    return None")
     else:
@@ -174,6 +179,7 @@ def command_view(command: Command, taken: set[str], program: Program) -> Command
             *([f"max_output={command.max_output}"] if command.max_output is not None else []),
             *(["sanitize=False"] if not command.sanitize else []),
             *([f"trust={py(command.trust)}"] if command.trust != "workspace" else []),
+            *([f"confirm={py(command.confirm)}"] if command.confirm is not None else []),
         ],
         "    ",
         prefix=f"{py(command.name)}: ",
@@ -266,6 +272,7 @@ def render(program: Program, regenerate: str) -> str:
         f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
         f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
+        *_root_constants(program),
     ]
     texts = documents.embedded(program)
     commands = [command_view(c, taken, program) for c in program.commands]
@@ -317,6 +324,27 @@ def render(program: Program, regenerate: str) -> str:
         mcp=mcp_view(program),
     )
     return formatted(source, f"{program.name.replace('-', '_')}.py")
+
+
+def _root_constants(program: Program) -> list[str]:
+    """`ALIASES`, `ROOT` and `ROOT_MODE`: how argv names a command other than by its path."""
+    aliases = {
+        " ".join((*c.path[:-1], alias)): c.name for c in program.commands for alias in c.aliases
+    }
+    root = next((c for c in program.commands if c.root), None)
+    mode = ""
+    if root is not None:
+        if len(program.commands) == 1:
+            mode = "alone"
+        elif any(p.role == "argument" for p in root.inputs):
+            mode = "words"
+        else:
+            mode = "flags"
+    return [
+        "ALIASES: dict[str, str] = " + py(aliases),
+        f"ROOT = {py(root.name if root is not None else '')}",
+        f"ROOT_MODE = {py(mode)}",
+    ]
 
 
 def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Record]:

@@ -7,9 +7,9 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
-from burgee.runtime.flags import _flag
+from burgee.runtime.flags import HELP_FLAGS, _flag, confirm_flags
 from burgee.runtime.output import _finite
-from burgee.runtime.program import COMMANDS, GROUPS
+from burgee.runtime.program import ALIASES, COMMANDS, GROUPS, ROOT, ROOT_MODE
 
 if TYPE_CHECKING:
     import argparse
@@ -188,7 +188,11 @@ def _unrecognized(message: str) -> str:
 
 
 def _find(tokens: list[str]) -> tuple[str, list[str]]:
-    """The longest command or group path at the start of `tokens`, and what follows it."""
+    """The longest command or group path at the start of `tokens` (an alias read as the
+    command it names), and what follows it; the root command when argv names none."""
+    if ROOT_MODE == "alone":
+        # NOTE: the program's only command is its root: there is no subcommand level.
+        return ROOT, tokens
     node = ""
     index = 0
     while index < len(tokens) and node in GROUPS:
@@ -196,16 +200,43 @@ def _find(tokens: list[str]) -> tuple[str, list[str]]:
         if token.startswith("-"):
             break
         child = f"{node} {token}".lstrip()
+        child = ALIASES.get(child, child)
         if child not in COMMANDS and child not in GROUPS:
+            if not node and ROOT_MODE == "words":
+                return ROOT, tokens  # NOTE: not a command: the root command's argument
             names = [name for name, _ in GROUPS[node]]
-            import difflib
-
-            close = difflib.get_close_matches(token, names, n=1)
-            hint = f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
-            raise UsageError(f"unknown command {token!r}", hint=hint)
+            names += [a.rpartition(" ")[2] for a in ALIASES if a.rpartition(" ")[0] == node]
+            raise UsageError(f"unknown command {token!r}", hint=_did_you_mean(token, names))
         node = child
         index += 1
+    if not node and ROOT and not (tokens and tokens[0] in HELP_FLAGS):
+        return ROOT, tokens
     return node, tokens[index:]
+
+
+def _did_you_mean(word: str, names: list[str]) -> str:
+    """`did you mean 'list'?` for the closest of `names`, else the list of them."""
+    import difflib
+
+    close = difflib.get_close_matches(word, names, n=1)
+    return f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
+
+
+def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
+    """The confirmation flag (`--yes`/`-y`) of a command that asks first, taken out of its
+    words (before `--`)."""
+    spellings = confirm_flags()
+    kept: list[str] = []
+    yes = False
+    for index, word in enumerate(rest):
+        if word == "--":
+            kept += rest[index:]
+            break
+        if word in spellings:
+            yes = True
+        else:
+            kept.append(word)
+    return yes, kept
 
 
 def _not_json(name: str) -> Any:

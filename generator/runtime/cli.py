@@ -6,10 +6,10 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input
+from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _take_yes
 from burgee.runtime.batch import _run_batch
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
-from burgee.runtime.context import Context
+from burgee.runtime.context import Context, _interactive
 from burgee.runtime.deliver import _command, _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
 from burgee.runtime.errors import (
@@ -17,6 +17,7 @@ from burgee.runtime.errors import (
     EXIT_BROKEN_PIPE,
     CommandError,
     UsageError,
+    _ActionRequired,
     _Interrupted,
     _Terminated,
 )
@@ -26,6 +27,7 @@ from burgee.runtime.mcp import _serve_mcp
 from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
 from burgee.runtime.program import (
     _CONFIG,
+    ALIASES,
     COMMANDS,
     DESCRIPTION,
     ERRORS,
@@ -33,13 +35,17 @@ from burgee.runtime.program import (
     GROUPS,
     PROGRAM,
     REQUIRES_PYTHON,
+    ROOT,
+    ROOT_MODE,
     VERSION,
 )
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+
+    from burgee.runtime.context import _Command
 
 
 def _exit_codes() -> str:
@@ -57,7 +63,11 @@ def _group_help(group: str) -> str:
     epilog = _exit_codes() + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
     for flag in FLAGS:
-        if (flag.scope == "root" and group) or (flag.config_only and not _CONFIG):
+        if (
+            (flag.scope == "root" and group)
+            or (flag.config_only and not _CONFIG)
+            or flag.scope == "confirm"
+        ):
             continue
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         if not flag.metavar:
@@ -68,10 +78,75 @@ def _group_help(group: str) -> str:
             parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
-        children.add_parser(name, help=summary.replace("%", "%%"))
+        path = f"{group} {name}".lstrip()
+        aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
+        if path == ROOT:
+            summary += " (the default command)"
+        children.add_parser(name, aliases=aliases, help=summary.replace("%", "%%"))
     if not group:
         _root_extras(children)
     return parser.format_help()
+
+
+def _command_epilog(path: str, command: _Command) -> str:
+    """What a command's help shows after its options: its aliases, its examples, and the
+    tool-wide flags that apply to it."""
+    parts = []
+    aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
+    if aliases:
+        parts.append(f"aliases: {', '.join(aliases)}\n")
+    if command.examples:
+        parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
+    return "\n".join(parts)
+
+
+def _confirmation(
+    question: str, path: str, rest: list[str], invocation: _Invocation
+) -> Callable[[_Call], None]:
+    """What a destructive command does before it runs without `--yes`: at a terminal, ask;
+    anywhere else (agents, CI, pipes) stop with `action_required` and the line to run."""
+
+    def confirm(call: _Call) -> None:
+        if _interactive():
+            sys.stderr.write(f"{_question(question, call.raw)} [y/N] ")
+            sys.stderr.flush()
+            if sys.stdin.readline().strip().lower() in ("y", "yes"):
+                return
+            message = "not confirmed: nothing ran"
+        else:
+            message = f"{path} is destructive: it runs only when confirmed"
+        import shlex
+
+        words = [] if ROOT_MODE == "alone" else path.split()
+        words += rest
+        if invocation.json_input is not None:
+            words += ["--json", invocation.json_input]
+        line = shlex.join([*words, "--yes"])
+        raise _ActionRequired(
+            "confirm",
+            message,
+            [{"command": line, "when": "to run it without being asked"}],
+            invocation.json,
+        )
+
+    return confirm
+
+
+def _question(question: str, raw: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the call's values filled in (unknown names kept)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    try:
+        return question.format_map(Values({k: _show_raw(v) for k, v in raw.items()}))
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+def _show_raw(value: object) -> str:
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def run(invocation: _Invocation) -> object:
@@ -101,6 +176,9 @@ def run(invocation: _Invocation) -> object:
         return _PRINTED
     command = _command(path)
     assert command is not None  # NOTE: `_find` found it
+    yes = False
+    if command.confirm is not None:
+        yes, rest = _take_yes(rest)
     if invocation.json_input is not None:
         if rest:
             raise UsageError(
@@ -110,9 +188,10 @@ def run(invocation: _Invocation) -> object:
         _check_keys(command, raw)
         source = "json"
     else:
-        examples = "".join(f"  {example}\n" for example in command.examples)
         parser = _new_parser(
-            f"{PROGRAM} {path}", command.description, f"examples:\n{examples}" if examples else ""
+            PROGRAM if ROOT_MODE == "alone" else f"{PROGRAM} {path}",
+            command.description,
+            _command_epilog(path, command),
         )
         command.build(parser)
         if "--explain" in invocation.asked:
@@ -126,6 +205,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
     call.sources.full = invocation.json
+    if command.confirm is not None and not yes:
+        call.confirm = _confirmation(command.confirm, path, rest, invocation)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

@@ -57,17 +57,17 @@ class Context:
         self.command = command
         self.json = json
         self._callbacks: list[Callable[[], object]] = []
+        #: Called when `cancelled` is set (an async handler's task is cancelled then).
+        self._on_cancel: list[Callable[[], object]] = []
 
     @property
     def cancelled(self) -> threading.Event:
         """Set when the caller gives up on this command; long handlers should check it."""
         event: threading.Event | None = self.__dict__.get("_cancelled")
         if event is None:
-            import threading
-
             # NOTE: the MCP reader or the --timeout timer may ask at the same moment as the
             # handler; setdefault is atomic, so every thread gets the same Event.
-            event = self.__dict__.setdefault("_cancelled", threading.Event())
+            event = self.__dict__.setdefault("_cancelled", _cancel_event(self._on_cancel))
         return event
 
     def progress(self, done: float, total: float | None = None, message: str | None = None) -> None:
@@ -117,6 +117,19 @@ class Context:
                 sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
 
 
+def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
+    """A `threading.Event` that also calls `hooks` when it is set."""
+    import threading
+
+    class Cancel(threading.Event):
+        def set(self) -> None:
+            super().set()
+            for hook in list(hooks):
+                hook()
+
+    return Cancel()
+
+
 #: The default of an injected Context parameter; the tool always passes a real one.
 INJECTED: Any = None
 
@@ -126,6 +139,7 @@ class _Command:
 
     __slots__ = (
         "build",
+        "confirm",
         "description",
         "effects",
         "examples",
@@ -151,6 +165,7 @@ class _Command:
         max_output: int | None = None,
         sanitize: bool = True,
         trust: str = "workspace",
+        confirm: str | None = None,
     ) -> None:
         self.summary = summary
         self.description = description
@@ -168,6 +183,9 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
+        #: A destructive command's question (`@command(confirm=)`), asked on the command line
+        #: unless `--yes`; None: it runs without asking.
+        self.confirm = confirm
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,8 +14,13 @@ from burgee.runtime.program import DEBUG_ENV, PROGRAM
 from burgee.runtime.sources import _meta
 
 if TYPE_CHECKING:
-    from burgee.runtime.context import _Command
+    from collections.abc import Coroutine
+    from typing import TypeVar
+
+    from burgee.runtime.context import Context, _Command
     from burgee.runtime.values import _Call
+
+    _T = TypeVar("_T")
 
 #: How long a handler may run on after --timeout cancelled it, before the tool gives up.
 _TIMEOUT_GRACE = 2.0
@@ -63,6 +68,40 @@ def _execute(
     if meta:
         envelope["meta"] = meta
     return envelope
+
+
+def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
+    """Run an `async def` handler's coroutine on an event loop of its own (one per call, so
+    MCP calls on worker threads stay concurrent). `ctx.cancelled` (MCP cancellation,
+    --timeout) cancels its task, so its `await`s raise CancelledError; Ctrl-C cancels it too,
+    and waits for it to finish before the error goes on."""
+    import asyncio
+
+    loop = asyncio.new_event_loop()
+    task = loop.create_task(work)
+
+    def cancel() -> None:
+        try:
+            loop.call_soon_threadsafe(task.cancel)
+        except RuntimeError:
+            pass  # NOTE: the loop is closed: the call is over
+
+    context._on_cancel.append(cancel)
+    if context.cancelled.is_set():
+        task.cancel()
+    try:
+        return loop.run_until_complete(task)
+    except BaseException:
+        if not task.done():
+            task.cancel()
+            try:
+                loop.run_until_complete(task)
+            except BaseException:  # noqa: BLE001, S110 (the first error is the one to report)
+                pass
+        raise
+    finally:
+        context._on_cancel.remove(cancel)
+        loop.close()
 
 
 def _debugging(flag: bool) -> bool:

@@ -29,7 +29,8 @@ class Flag:
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
         self.help = help
-        #: "root": only for the tool itself (`tool --version`); "any": on every command too.
+        #: "root": only for the tool itself (`tool --version`); "any": on every command too;
+        #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -76,6 +77,13 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
     Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--yes",
+        "",
+        "run a destructive command without asking (needed where nobody can answer)",
+        short="-y",
+        scope="confirm",
+    ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
@@ -90,15 +98,30 @@ HELP_FLAGS = ("-h", "--help")
 def _flag(name: str) -> Flag | None:
     """The tool-wide flag spelled `name` (long or short), if there is one."""
     for flag in FLAGS:
+        if flag.scope == "confirm":
+            continue  # NOTE: a command's own flag, read once its command is known
         if name == flag.name or (flag.short and name == flag.short):
             return flag
     return None
+
+
+def confirm_flag() -> Flag:
+    """The flag that answers a destructive command's question (`--yes`)."""
+    return next(flag for flag in FLAGS if flag.scope == "confirm")
+
+
+def confirm_flags() -> frozenset[str]:
+    """The spellings of the confirmation flag: a command that asks first may not take them."""
+    flag = confirm_flag()
+    return frozenset((flag.name, flag.short))
 
 
 def reserved_flags() -> frozenset[str]:
     """Every spelling a handler's option may not take: the flags, shorts and `--no-` forms."""
     names = set(HELP_FLAGS)
     for flag in FLAGS:
+        if flag.scope == "confirm":
+            continue
         names.add(flag.name)
         names.add("--no-" + flag.name[2:])
         if flag.short:

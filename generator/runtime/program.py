@@ -25,6 +25,14 @@ GROUP_HELP: dict[str, str] = {}
 COMMANDS: dict[str, _Command] = {}
 #: Each group's visible children (name, summary), for help and for finding commands in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {"": ()}
+#: `@command(aliases=[...])`: alias path -> the command's path.
+ALIASES: dict[str, str] = {}
+#: `@command(root=True)`: the command that runs when argv names none ("": there is none).
+ROOT = ""
+#: How argv finds the root command: "alone" (it is the only command: no subcommand level),
+#: "words" (a first word that names no command is its argument), "flags" (argv starts with
+#: an option, or is empty).
+ROOT_MODE = ""
 #: The error kinds the handlers declare: kind -> (exit code, description).
 ERRORS: dict[str, tuple[int, str]] = {}
 #: Each record's result shape: name -> (field shapes, required field names).

@@ -40,6 +40,9 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
+        #: Asks before the handler runs, once every value is known (a destructive command on
+        #: the command line, without `--yes`); raises to stop it.
+        self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -118,6 +121,8 @@ class _Call:
             raise _Explained
         if self.problems:
             raise UsageError("; ".join(self.problems))
+        if self.confirm is not None:
+            self.confirm(self)
 
 
 def _as_list(value: object) -> list[Any]:

@@ -3,4 +3,4 @@ from burgee import command
 
 @command(effects="read_only", examples="not a list", colour="red")
 async def fetch(*urls: str, **options: str) -> None:
-    """Async handlers and star parameters are not supported."""
+    """Star parameters are not supported (an async handler is fine)."""

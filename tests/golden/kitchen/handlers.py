@@ -173,9 +173,9 @@ shelf = store.group("shelf", help="One shelf of the store.")
 
 
 @store.command(effects="destructive", examples=["kitchen store wipe --yes"])
-def wipe(yes: bool = False) -> dict[str, bool]:
-    """Wipe the store."""
-    return {"wiped": yes}
+def wipe(force: bool = False) -> dict[str, bool]:
+    """Wipe the store; asks first (--yes skips the question)."""
+    return {"wiped": True, "force": force}
 
 
 @shelf.command(effects="read_only", cardinality="bounded")

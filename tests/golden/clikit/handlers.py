@@ -1,0 +1,86 @@
+"""Clikit: what Typer, Click and Cyclopts users expect of a command-line tool.
+
+A root command, aliases, any flag name, confirmation of destructive commands and an async
+handler.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+
+import burgee
+from burgee import Argument, Context, Option, command
+
+burgee.program(name="clikit")
+
+
+@command(effects="read_only", root=True, aliases=["hi"], examples=["clikit Ada --shout"])
+def greet(
+    name: Annotated[str, Argument(help="Who to greet")] = "world",
+    shout: bool = False,
+) -> str:
+    """Greet someone; runs when the command line names no command.
+
+    Args:
+        shout: Greet in capitals.
+    """
+    text = f"Hello, {name}!"
+    return text.upper() if shout else text
+
+
+@command(effects="read_only", aliases=["ls", "l"], examples=["clikit ls --from 2"])
+def list_items(
+    from_: Annotated[int, Option("--from", "-f", help="The first item", min=0)] = 0,
+    to: int = 3,
+) -> list[int]:
+    """List the items from --from up to --to.
+
+    Args:
+        to: One past the last item.
+    """
+    return list(range(from_, to))
+
+
+@command(
+    effects="destructive",
+    confirm="Delete {name} for good?",
+    examples=["clikit delete report --yes"],
+)
+def delete(name: Annotated[str, Argument(help="What to delete")]) -> dict[str, str]:
+    """Delete something; asks first, or needs --yes where nobody can answer."""
+    return {"deleted": name}
+
+
+@command(effects="destructive", confirm=False)
+def reset(keep: int = 0) -> dict[str, int]:
+    """Reset everything, without asking (confirm=False).
+
+    Args:
+        keep: How many to keep.
+    """
+    return {"kept": keep}
+
+
+@command(effects="read_only", examples=["clikit fetch --delay 0.1"])
+async def fetch(
+    delay: Annotated[float, Option(min=0, max=5)] = 0.0,
+    mark: Path | None = None,
+    ctx: Context = None,
+) -> dict[str, Any]:
+    """Wait on an event loop, then answer; cancelled by --timeout and over MCP.
+
+    Args:
+        delay: How long to wait, in seconds.
+        mark: A file that gets one line when the command ends, however it ends.
+    """
+    if mark is not None:
+        ctx.on_exit(lambda: mark.open("a").write("on_exit\n"))
+    try:
+        await asyncio.sleep(delay)
+    except asyncio.CancelledError:
+        if mark is not None:
+            mark.open("a").write("cancelled\n")
+        raise
+    return {"waited": delay}
