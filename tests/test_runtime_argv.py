@@ -47,6 +47,8 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
     "--allow-destructive": (["--allow-destructive"], lambda i: i.allow_destructive, True),
     # NOTE: --skill is answered before argv is parsed; the invocation passes it through.
     "--skill": (["--skill"], lambda i: i.rest, ["add", "--skill", "x"]),
+    # NOTE: --yes belongs to the commands that ask first; it is read once the command is known.
+    "--yes": (["--yes"], lambda i: i.rest, ["add", "--yes", "x"]),
 }
 
 
@@ -59,7 +61,7 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
     words, read, expected = _EVERY_FLAG[name]
     invocation = _Invocation(["add", *words, "x"])
     assert read(invocation) == expected
-    if name != "--skill":
+    if name not in ("--skill", "--yes"):
         assert invocation.rest == ["add", "x"]
 
 
@@ -235,6 +237,55 @@ def test_find_an_unknown_command(
     with pytest.raises(UsageError) as raised:
         _find(tokens)
     assert (raised.value.message, raised.value.hint) == (message, hint)
+
+
+def _with_root(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    _tables(monkeypatch)
+    install(monkeypatch, ALIASES={"ls": "add", "tasks rm": "tasks purge"}, ROOT="add", ROOT_MODE=mode)
+
+
+@pytest.mark.parametrize(
+    ("mode", "tokens", "found"),
+    [
+        # NOTE: an alias is read as the command it names, at its own level.
+        ("flags", ["ls", "x"], ("add", ["x"])),
+        ("flags", ["tasks", "rm"], ("tasks purge", [])),
+        # NOTE: no command named: the root command runs; a help flag still asks for the listing.
+        ("flags", [], ("add", [])),
+        ("flags", ["--n", "1"], ("add", ["--n", "1"])),
+        ("flags", ["--help"], ("", ["--help"])),
+        # NOTE: command names win over the root command's words; other words are its own.
+        ("words", ["tasks", "list"], ("tasks list", [])),
+        ("words", ["Ada", "--shout"], ("add", ["Ada", "--shout"])),
+        # NOTE: the only command: no subcommand level at all, even for a command's name.
+        ("alone", ["tasks", "--help"], ("add", ["tasks", "--help"])),
+    ],
+)
+def test_find_aliases_and_the_root_command(
+    monkeypatch: pytest.MonkeyPatch, mode: str, tokens: list[str], found: tuple[str, list[str]]
+) -> None:
+    _with_root(monkeypatch, mode)
+    assert _find(tokens) == found
+
+
+def test_an_unknown_command_suggests_an_alias(monkeypatch: pytest.MonkeyPatch) -> None:
+    _with_root(monkeypatch, "flags")
+    with pytest.raises(UsageError) as raised:
+        _find(["tasks", "rmm"])
+    assert raised.value.hint == "did you mean 'rm'?"
+
+
+@pytest.mark.parametrize(
+    ("words", "found"),
+    [
+        (["x", "--yes"], (True, ["x"])),
+        (["-y", "x"], (True, ["x"])),
+        (["x", "--", "--yes"], (False, ["x", "--", "--yes"])),
+        (["x", "--yess"], (False, ["x", "--yess"])),
+    ],
+)
+def test_take_yes(words: list[str], found: tuple[bool, list[str]]) -> None:
+    assert argv._take_yes(words) == found
 
 
 def test_read_json_input() -> None:

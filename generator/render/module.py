@@ -80,13 +80,16 @@ def _add_argument(param: Param) -> str:
         if param.short:
             args.append(py(param.short))
         args.append(py(param.flag))
-        if param.flag[2:].replace("-", "_") != param.name:
+        renamed = param.flag[2:].replace("-", "_") != param.name
+        if renamed:
             args.append(f"dest={py(param.name)}")
         if ref.kind == "bool":
             args.append("action=argparse.BooleanOptionalAction")
         elif ref.kind == "list":
             args.append('action="append"')
         shown = metavar(item)
+        if not shown and renamed and ref.kind != "bool" and item.kind not in ("choice", "enum"):
+            shown = param.flag[2:].upper().replace("-", "_")
         if shown:
             args.append(f"metavar={py(shown)}")
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.

@@ -4213,6 +4213,27 @@ def _command_epilog(path: str, command: _Command) -> str:
     return "\n".join(parts)
 
 
+def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
+    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`)."""
+    # NOTE: the usage line stays the command's own.
+    parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
+    group = parser.add_argument_group("tool-wide flags")
+    for flag in FLAGS:
+        if (
+            flag.scope == "root"
+            or (flag.config_only and not _CONFIG)
+            or (flag.scope == "confirm" and command.confirm is None)
+        ):
+            continue
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        if not flag.metavar:
+            group.add_argument(*names, action="store_true", help=flag.help)
+        elif flag.name == "--json":
+            group.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
+        else:
+            group.add_argument(*names, metavar=flag.metavar, help=flag.help)
+
+
 def _confirmation(
     question: str, path: str, rest: list[str], invocation: _Invocation
 ) -> Callable[[_Call], None]:
@@ -4307,6 +4328,8 @@ def run(invocation: _Invocation) -> object:
             _command_epilog(path, command),
         )
         command.build(parser)
+        if any(word in HELP_FLAGS for word in rest[: (rest + ["--"]).index("--")]):
+            _tool_flags(parser, command)
         if "--explain" in invocation.asked:
             _loosen(parser)
         raw = vars(parser.parse_args(rest))

@@ -1,0 +1,383 @@
+"""What Typer, Click and Cyclopts users expect, black-box on the golden `clikit` tool.
+
+Aliases, a root command, any flag name, confirmation of destructive commands (a real
+pseudo-terminal for the question; a pipe for agents), async handlers cancelled by --timeout
+and over MCP. Each through the command line, `--json` input and MCP.
+"""
+
+from __future__ import annotations
+
+import os
+import pty
+import select
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import GOLDEN, burgee, generate, run
+from tests.mcp_wire import INIT, Server
+
+CASE = GOLDEN / "clikit"
+#: What marks a run as an agent's or CI's: a test of the terminal must not inherit them.
+_NOT_A_PERSON = ("CI", "AI_AGENT", "CLAUDECODE", "CURSOR_AGENT", "CODEX_THREAD_ID", "GEMINI_CLI")
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    work = tmp_path_factory.mktemp("clikit")
+    shutil.copy(CASE / "clikit.py", work / "clikit.py")
+    return work / "clikit.py"
+
+
+def _person() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in _NOT_A_PERSON and "_DEBUG" not in k}
+
+
+def _mcp_call(tool: Path, name: str, arguments: dict[str, Any]) -> Any:
+    server = Server(tool, cwd=tool.parent)
+    try:
+        server.send(INIT)
+        server.read()
+        server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = {"name": name, "arguments": arguments}
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        return server.read()["result"]
+    finally:
+        server.close()
+
+
+def _mcp_tools(tool: Path) -> list[dict[str, Any]]:
+    server = Server(tool, cwd=tool.parent)
+    try:
+        server.send(INIT)
+        server.read()
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}})
+        tools: list[dict[str, Any]] = server.read()["result"]["tools"]
+        return tools
+    finally:
+        server.close()
+
+
+# ---- aliases ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["list-items", "ls", "l"])
+def test_an_alias_runs_its_command(tool: Path, name: str) -> None:
+    result = run(tool, name, "--from", "1", "--json")
+    assert result.code == 0, result
+    assert result.json()["data"] == [1, 2]
+
+
+def test_aliases_are_in_help_and_schema_but_not_extra_tools(tool: Path) -> None:
+    assert "list-items (ls, l)" in run(tool, "--help").out
+    assert "aliases: ls, l" in run(tool, "ls", "--help").out
+    document = run(tool, "schema").json()
+    entry = next(c for c in document["commands"] if c["name"] == "list-items")
+    assert entry["burgee_aliases"] == ["ls", "l"]
+    listed = [t["name"] for t in run(tool, "--llms").json()["tools"]]
+    assert "ls" not in listed and "list-items" in listed
+    served = [t["name"] for t in _mcp_tools(tool)]
+    assert "ls" not in served and "list-items" in served
+
+
+def _bash(script: Path, line: str) -> list[str]:
+    words = line.split(" ")
+    quoted = " ".join("'" + w + "'" for w in words)
+    program = (
+        f"source '{script}'\nCOMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+        f"COMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n"
+        '_clikit_completion clikit "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    proc = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", program],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return [w for w in proc.stdout.splitlines() if w]
+
+
+def _fish(script: Path, line: str) -> list[str]:
+    proc = subprocess.run(
+        ["fish", "--no-config", "-c", f"source '{script}'; complete -C '{line}'"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return [w.split("\t")[0] for w in proc.stdout.splitlines() if w]
+
+
+@pytest.mark.parametrize("shell", ["bash", "fish"])
+def test_completion_takes_an_alias_like_its_command(shell: str) -> None:
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    complete = _bash if shell == "bash" else _fish
+    script = CASE / "completions" / ("clikit" if shell == "bash" else "clikit.fish")
+    assert complete(script, "clikit ls --fr") == ["--from"]
+    assert complete(script, "clikit list-items --fr") == ["--from"]
+    assert "--yes" in complete(script, "clikit delete --")
+    assert "--yes" not in complete(script, "clikit reset --")
+    assert set(complete(script, "clikit l")) == {"list-items", "ls", "l"}
+
+
+# ---- the root command --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "out"),
+    [
+        ([], "Hello, world!\n"),
+        (["Ada"], "Hello, Ada!\n"),
+        (["--shout"], "HELLO, WORLD!\n"),
+        (["Ada", "--shout"], "HELLO, ADA!\n"),
+        (["greet", "Bob"], "Hello, Bob!\n"),
+        (["hi", "Bob"], "Hello, Bob!\n"),
+    ],
+)
+def test_the_root_command_runs_when_no_command_is_named(
+    tool: Path, argv: list[str], out: str
+) -> None:
+    result = run(tool, *argv)
+    assert (result.code, result.out) == (0, out), result
+
+
+def test_command_names_win_over_the_root_command(tool: Path) -> None:
+    assert run(tool, "reset").out == "kept: 0\n"
+    assert "COMMAND" in run(tool, "--help").out
+
+
+def test_the_root_command_with_json_input(tool: Path) -> None:
+    result = run(tool, "--json", '{"name": "Ada"}')
+    assert result.json()["data"] == "Hello, Ada!"
+
+
+ALONE = '''
+"""Hello: one command, the root."""
+from typing import Annotated
+from burgee import Argument, command, program
+
+program(name="hello", version="1.0.0")
+
+
+@command(effects="read_only", root=True)
+def greet(name: Annotated[str, Argument(help="Who")] = "world", times: int = 1) -> str:
+    """Greet someone."""
+    return " ".join([f"Hello, {name}!"] * times)
+'''
+
+
+def test_a_program_whose_only_command_is_root_has_no_subcommand_level(tmp_path: Path) -> None:
+    tool = generate(tmp_path, ALONE)
+    assert run(tool, "Ada", "--times", "2").out == "Hello, Ada! Hello, Ada!\n"
+    # NOTE: no subcommand level: the command's own name is a value like any other.
+    assert run(tool, "greet").out == "Hello, greet!\n"
+    usage = run(tool, "--help").out
+    assert usage.startswith("usage: hello [-h]") and "COMMAND" not in usage
+    assert [t["name"] for t in _mcp_tools(tool)][0] == "hello"
+    answer = _mcp_call(tool, "hello", {"name": "Ada"})
+    assert answer["structuredContent"] == {"result": "Hello, Ada!"}
+
+
+def test_two_root_commands_are_refused(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        ALONE + '\n\n@command(effects="read_only", root=True)\ndef other() -> str:\n'
+        '    """Other."""\n    return ""\n',
+        encoding="utf-8",
+    )
+    result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
+    assert result.returncode == 2
+    assert "'other' and 'greet' are both root=True" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+# ---- flag names --------------------------------------------------------------------------
+
+
+def test_a_flag_named_by_option(tool: Path) -> None:
+    assert run(tool, "ls", "--from", "2").out == "- 2\n"
+    assert run(tool, "ls", "-f", "1", "--to", "2").out == "- 1\n"
+    assert "  -f FROM, --from FROM" in run(tool, "ls", "--help").out
+
+
+def test_the_json_key_and_the_mcp_property_stay_the_parameter_name(tool: Path) -> None:
+    result = run(tool, "ls", "--json", '{"from_": 1}')
+    assert result.json()["data"] == [1, 2]
+    refused = run(tool, "ls", "--json", '{"from": 1}')
+    assert refused.code == 2 and "unknown key 'from'" in refused.json()["error"]["message"]
+    tool_entry = next(t for t in _mcp_tools(tool) if t["name"] == "list-items")
+    assert set(tool_entry["inputSchema"]["properties"]) == {"from_", "to"}
+    assert _mcp_call(tool, "list-items", {"from_": 2})["structuredContent"] == {"result": [2]}
+    arg = next(
+        a
+        for c in run(tool, "schema").json()["commands"]
+        if c["name"] == "list-items"
+        for a in c["args"]
+        if a["name"] == "--from"
+    )
+    assert (arg["short"], arg["burgee_key"]) == ("-f", "from_")
+
+
+def test_a_bad_value_names_the_flag(tool: Path) -> None:
+    result = run(tool, "ls", "--from", "-3", "--json")
+    assert result.json()["error"]["message"] == "--from: -3 is less than the minimum 0"
+
+
+def test_a_reserved_flag_name_is_refused(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        "from typing import Annotated\nfrom burgee import Option, command\n\n"
+        '@command(effects="read_only")\n'
+        'def go(out: Annotated[str, Option("--json")] = "") -> str:\n'
+        '    """Go."""\n    return out\n',
+        encoding="utf-8",
+    )
+    result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
+    assert result.returncode == 2
+    assert "--json of 'go' clashes with the tool's reserved flag --json" in result.stderr
+
+
+# ---- confirmation ------------------------------------------------------------------------
+
+
+def test_a_destructive_command_stops_in_a_pipe(tool: Path) -> None:
+    result = run(tool, "delete", "report", "--json")
+    assert result.code == 4
+    answer = result.json()
+    assert (answer["status"], answer["reason"]) == ("action_required", "confirm")
+    assert answer["next"][0]["command"] == "clikit delete report --yes --json"
+    assert result.error_line() == answer
+
+
+@pytest.mark.parametrize("flag", ["--yes", "-y"])
+def test_yes_runs_it(tool: Path, flag: str) -> None:
+    result = run(tool, "delete", flag, "report")
+    assert (result.code, result.out) == (0, "deleted: report\n")
+
+
+def test_json_input_needs_yes_too(tool: Path) -> None:
+    stopped = run(tool, "delete", "--json", '{"name": "report"}')
+    assert stopped.code == 4
+    line = stopped.json()["next"][0]["command"]
+    assert line == """clikit delete --json '{"name": "report"}' --yes"""
+    ran = run(tool, "delete", "--json", '{"name": "report"}', "--yes")
+    assert ran.json() == {"ok": True, "data": {"deleted": "report"}}
+
+
+def test_over_mcp_the_client_confirms(tool: Path) -> None:
+    tool_entry = next(t for t in _mcp_tools(tool) if t["name"] == "delete")
+    assert tool_entry["annotations"]["destructiveHint"] is True
+    assert "yes" not in tool_entry["inputSchema"]["properties"]
+    answer = _mcp_call(tool, "delete", {"name": "report"})
+    assert answer["structuredContent"] == {"deleted": "report"}
+
+
+def test_confirm_false_never_asks(tool: Path) -> None:
+    assert run(tool, "reset", "--keep", "2").out == "kept: 2\n"
+    assert run(tool, "reset", "--yes").code == 2  # NOTE: it has no --yes to take
+
+
+def test_the_schema_declares_the_bypass(tool: Path) -> None:
+    commands = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
+    assert commands["delete"]["confirmation_bypass_arg"] == "--yes"
+    assert "confirmation_bypass_arg" not in commands["reset"]
+    assert "-y, --yes" in run(tool, "delete", "--help").out
+
+
+def _at_a_terminal(tool: Path, argv: list[str], answer: bytes) -> tuple[int, str]:
+    """Run the tool with a pseudo-terminal for stdin and stdout; answer its question."""
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, str(tool), *argv],
+        stdin=terminal,
+        stdout=terminal,
+        stderr=terminal,
+        env=_person(),
+        cwd=tool.parent,
+    )
+    os.close(terminal)
+    seen = b""
+    deadline = time.monotonic() + 30
+    answered = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([controller], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+        if not answered and b"[y/N]" in seen:
+            os.write(controller, answer)
+            answered = True
+        if proc.poll() is not None and not ready:
+            break
+    code = proc.wait(timeout=30)
+    os.close(controller)
+    return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
+
+
+def test_at_a_terminal_it_asks_and_yes_runs_it() -> None:
+    tool = CASE / "clikit.py"
+    code, seen = _at_a_terminal(tool, ["delete", "report"], b"y\n")
+    assert "Delete report for good? [y/N] " in seen
+    assert (code, seen.rstrip().endswith("deleted: report")) == (0, True), seen
+
+
+def test_at_a_terminal_no_runs_nothing() -> None:
+    tool = CASE / "clikit.py"
+    code, seen = _at_a_terminal(tool, ["delete", "report"], b"n\n")
+    assert code == 4, seen
+    assert "not confirmed: nothing ran" in seen and "deleted" not in seen
+
+
+# ---- async handlers ----------------------------------------------------------------------
+
+
+def test_an_async_command_runs(tool: Path) -> None:
+    assert run(tool, "fetch", "--delay", "0.01", "--json").json()["data"] == {"waited": 0.01}
+    answer = _mcp_call(tool, "fetch", {"delay": 0.01})
+    assert answer["structuredContent"] == {"waited": 0.01}
+
+
+def test_timeout_cancels_an_async_command(tool: Path, tmp_path: Path) -> None:
+    mark = tmp_path / "mark"
+    start = time.monotonic()
+    result = run(tool, "fetch", "--delay", "5", "--mark", str(mark), "--timeout", "0.3")
+    assert result.code == 124, result
+    assert time.monotonic() - start < 4
+    assert mark.read_text() == "cancelled\non_exit\n"
+
+
+def test_mcp_cancellation_cancels_an_async_command(tool: Path, tmp_path: Path) -> None:
+    mark = tmp_path / "mark"
+    server = Server(tool, cwd=tool.parent)
+    server.send(INIT)
+    server.read()
+    server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    call = {"name": "fetch", "arguments": {"delay": 5, "mark": str(mark)}}
+    server.send({"jsonrpc": "2.0", "id": "slow", "method": "tools/call", "params": call})
+    time.sleep(0.5)  # NOTE: the handler is awaiting its sleep by now
+    params = {"requestId": "slow"}
+    server.send({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": params})
+    started = time.monotonic()
+    while time.monotonic() - started < 4 and "on_exit" not in (
+        mark.read_text() if mark.exists() else ""
+    ):
+        time.sleep(0.05)
+    server.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+    assert server.read()["id"] == 2  # NOTE: never an answer to the cancelled call
+    out, _, code = server.close()
+    assert code == 0
+    assert b'"id":"slow"' not in out
+    assert mark.read_text() == "cancelled\non_exit\n"
