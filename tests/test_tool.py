@@ -116,7 +116,7 @@ def test_json_envelope_and_text_for_people(todo: Path) -> None:
         ["fail", "print"],
         ["secret-sauce"],
         ["store", "shelf", "count", "a", "bb"],
-        ["store", "wipe"],
+        ["store", "wipe", "--yes"],
     ],
 )
 def test_text_output_is_never_valid_json(kitchen: Path, args: list[str]) -> None:

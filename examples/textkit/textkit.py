@@ -2793,7 +2793,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
-            raise UsageError(_unrecognized(message), hint=f"run '{self.prog} --help' for usage")
+            hint = _closest_flag(message, list(self._option_string_actions))
+            raise UsageError(
+                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
+            )
 
     width = _terminal_width()
 
@@ -2808,6 +2811,21 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+
+
+def _closest_flag(message: str, flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
+    lead = "unrecognized arguments: "
+    if not message.startswith(lead):
+        return ""
+    import difflib
+
+    for word in message[len(lead) :].split(" "):
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
+            if close:
+                return f"did you mean '{close[0]}'?"
+    return ""
 
 
 def _unrecognized(message: str) -> str:
@@ -2940,7 +2958,9 @@ def _describe(invocation: _Invocation) -> object | None:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
     elif "--schema" in asked:
-        path, extra = _find(rest)
+        path, extra = _find(rest) if rest else ("", [])
+        if len(extra) == len(rest):
+            extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
     else:

@@ -459,11 +459,24 @@ def _build_add(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--priority",
         choices=("low", "high"),
-        help="How urgent it is. (default: low)",
+        help="How urgent it is. (default: low) (env: TODO_PRIORITY)",
     )
-    parser.add_argument("-t", "--tag", action="append", help="A tag; repeat for more (repeatable)")
-    parser.add_argument("--due", metavar="YYYY-MM-DD", help="When it is due (YYYY-MM-DD).")
-    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
+    parser.add_argument(
+        "-t",
+        "--tag",
+        action="append",
+        help="A tag; repeat for more (repeatable) (env: TODO_TAG)",
+    )
+    parser.add_argument(
+        "--due",
+        metavar="YYYY-MM-DD",
+        help="When it is due (YYYY-MM-DD). (env: TODO_DUE)",
+    )
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="The JSON file that holds the tasks. (env: TODO_STORE)",
+    )
 
 
 def _run_add(call: _Call) -> object:
@@ -496,10 +509,14 @@ def _build_list(parser: argparse.ArgumentParser) -> None:
         "-a",
         "--all",
         action=argparse.BooleanOptionalAction,
-        help="Include finished tasks",
+        help="Include finished tasks (env: TODO_ALL)",
     )
-    parser.add_argument("--tag", help="Only tasks with this tag.")
-    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
+    parser.add_argument("--tag", help="Only tasks with this tag. (env: TODO_TAG)")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="The JSON file that holds the tasks. (env: TODO_STORE)",
+    )
 
 
 def _run_list(call: _Call) -> object:
@@ -519,7 +536,11 @@ def _run_list(call: _Call) -> object:
 
 def _build_done(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("id", help="The task's id")
-    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="The JSON file that holds the tasks. (env: TODO_STORE)",
+    )
 
 
 def _run_done(call: _Call) -> object:
@@ -542,9 +563,13 @@ def _build_tasks_purge(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--done-only",
         action=argparse.BooleanOptionalAction,
-        help="Remove only finished tasks",
+        help="Remove only finished tasks (env: TODO_DONE_ONLY)",
     )
-    parser.add_argument("--store", metavar="PATH", help="The JSON file that holds the tasks.")
+    parser.add_argument(
+        "--store",
+        metavar="PATH",
+        help="The JSON file that holds the tasks. (env: TODO_STORE)",
+    )
 
 
 def _run_tasks_purge(call: _Call) -> object:
@@ -2832,7 +2857,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
-            raise UsageError(_unrecognized(message), hint=f"run '{self.prog} --help' for usage")
+            hint = _closest_flag(message, list(self._option_string_actions))
+            raise UsageError(
+                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
+            )
 
     width = _terminal_width()
 
@@ -2847,6 +2875,21 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+
+
+def _closest_flag(message: str, flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
+    lead = "unrecognized arguments: "
+    if not message.startswith(lead):
+        return ""
+    import difflib
+
+    for word in message[len(lead) :].split(" "):
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
+            if close:
+                return f"did you mean '{close[0]}'?"
+    return ""
 
 
 def _unrecognized(message: str) -> str:
@@ -2979,7 +3022,9 @@ def _describe(invocation: _Invocation) -> object | None:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
     elif "--schema" in asked:
-        path, extra = _find(rest)
+        path, extra = _find(rest) if rest else ("", [])
+        if len(extra) == len(rest):
+            extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
     else:

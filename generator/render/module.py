@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from burgee import __version__
 from burgee.describe import documents
+from burgee.describe.clispec import env_name
 from burgee.describe.mcp import mcp_view
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
 from burgee.model.literals import call, py
@@ -41,7 +42,7 @@ class CommandView:
     table_entry: str
 
 
-def _help(param: Param) -> str:
+def _help(param: Param, program: Program) -> str:
     assert param.type is not None
     parts = [param.help] if param.help else []
     if param.type.kind == "record":
@@ -60,12 +61,22 @@ def _help(param: Param) -> str:
         parts.append(f"(default: {shown})")
     if param.type.kind == "list" and param.role == "option":
         parts.append("(repeatable)")
+    bounds = [
+        f"{word} {value:g}"
+        for word, value in (("at least", param.minimum), ("at most", param.maximum))
+        if value is not None
+    ]
+    if bounds:
+        parts.append(f"({' and '.join(bounds)})")
+    env = env_name(param, program)
+    if env:
+        parts.append(f"(env: {env})")
     text = " ".join(parts)
     # NOTE: argparse %-formats help strings, so a literal % must be doubled.
     return text.replace("%", "%%")
 
 
-def _add_argument(param: Param) -> str:
+def _add_argument(param: Param, program: Program) -> str:
     assert param.type is not None
     ref = param.type
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
@@ -99,7 +110,7 @@ def _add_argument(param: Param) -> str:
     if param.hidden:
         args.append("help=argparse.SUPPRESS")
     else:
-        help_text = _help(param)
+        help_text = _help(param, program)
         if help_text:
             args.append(f"help={py(help_text)}")
     return call("parser.add_argument", args, "    ")
@@ -156,7 +167,7 @@ def command_view(command: Command, taken: set[str], program: Program) -> Command
     """The parser function, the run function and the table entry of one command."""
     inputs = command.inputs
     if inputs:
-        body = [_add_argument(p) for p in inputs]
+        body = [_add_argument(p, program) for p in inputs]
         if any(p.hidden or (p.type is not None and p.type.kind == "bool") for p in inputs):
             body.insert(0, "    import argparse\n")
         parser = (

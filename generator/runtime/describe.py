@@ -53,7 +53,9 @@ def _describe(invocation: _Invocation) -> object | None:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
     elif "--schema" in asked:
-        path, extra = _find(rest)
+        path, extra = _find(rest) if rest else ("", [])
+        if len(extra) == len(rest):
+            extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
     else:

@@ -16,7 +16,7 @@ from burgee import Argument, Context, Option, command
 burgee.program(name="clikit")
 
 
-@command(effects="read_only", root=True, aliases=["hi"], examples=["clikit Ada --shout"])
+@command(effects="read_only", root=True, aliases=["hi"], examples=["clikit greet Ada --shout"])
 def greet(
     name: Annotated[str, Argument(help="Who to greet")] = "world",
     shout: bool = False,

@@ -419,15 +419,25 @@ def forget(name: str) -> None:
 def _build_connect(parser: argparse.ArgumentParser) -> None:
     import argparse
 
-    parser.add_argument("--host", help="The server's host name. (default: localhost)")
-    parser.add_argument("-p", "--port", help="The TCP port (default: 8080)")
-    parser.add_argument("--token", help="The API token")
+    parser.add_argument(
+        "--host",
+        help="The server's host name. (default: localhost) (env: SETTINGS_HOST)",
+    )
+    parser.add_argument(
+        "-p",
+        "--port",
+        help="The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)",
+    )
+    parser.add_argument("--token", help="The API token (env: SETTINGS_TOKEN)")
     parser.add_argument(
         "--mode",
         choices=("fast", "safe"),
-        help="How careful to be. (default: safe)",
+        help="How careful to be. (default: safe) (env: SETTINGS_MODE)",
     )
-    parser.add_argument("--retries", help="How often to retry (env RETRIES). (default: 3)")
+    parser.add_argument(
+        "--retries",
+        help="How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)",
+    )
     parser.add_argument(
         "--verbose",
         action=argparse.BooleanOptionalAction,
@@ -436,9 +446,12 @@ def _build_connect(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--tag",
         action="append",
-        help="Tags to send; repeat for more. (repeatable)",
+        help="Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)",
     )
-    parser.add_argument("--ratio", help="A fraction between 0 and 1. (default: 0.5)")
+    parser.add_argument(
+        "--ratio",
+        help="A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)",
+    )
 
 
 def _run_connect(call: _Call) -> object:
@@ -495,7 +508,7 @@ def _build_apply(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--yes",
         action=argparse.BooleanOptionalAction,
-        help="Apply without asking.",
+        help="Apply without asking. (env: SETTINGS_YES)",
     )
 
 
@@ -506,7 +519,7 @@ def _run_apply(call: _Call) -> object:
 
 
 def _build_remote_show(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="The remote's name. (default: origin)")
+    parser.add_argument("--name", help="The remote's name. (default: origin) (env: SETTINGS_NAME)")
 
 
 def _run_remote_show(call: _Call) -> object:
@@ -516,7 +529,7 @@ def _run_remote_show(call: _Call) -> object:
 
 
 def _build_remote_forget(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="(required)")
+    parser.add_argument("--name", help="(required) (env: SETTINGS_NAME)")
 
 
 def _run_remote_forget(call: _Call) -> object:
@@ -2776,7 +2789,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     class Parser(argparse.ArgumentParser):
         def error(self, message: str) -> NoReturn:
-            raise UsageError(_unrecognized(message), hint=f"run '{self.prog} --help' for usage")
+            hint = _closest_flag(message, list(self._option_string_actions))
+            raise UsageError(
+                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
+            )
 
     width = _terminal_width()
 
@@ -2791,6 +2807,21 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+
+
+def _closest_flag(message: str, flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
+    lead = "unrecognized arguments: "
+    if not message.startswith(lead):
+        return ""
+    import difflib
+
+    for word in message[len(lead) :].split(" "):
+        if word.startswith("--"):
+            close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
+            if close:
+                return f"did you mean '{close[0]}'?"
+    return ""
 
 
 def _unrecognized(message: str) -> str:
@@ -2923,7 +2954,9 @@ def _describe(invocation: _Invocation) -> object | None:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
     elif "--schema" in asked:
-        path, extra = _find(rest)
+        path, extra = _find(rest) if rest else ("", [])
+        if len(extra) == len(rest):
+            extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
     else:
