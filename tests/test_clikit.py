@@ -7,6 +7,7 @@ and over MCP. Each through the command line, `--json` input and MCP.
 
 from __future__ import annotations
 
+import json
 import os
 import pty
 import select
@@ -125,7 +126,7 @@ def test_completion_takes_an_alias_like_its_command(shell: str) -> None:
     assert complete(script, "clikit list-items --fr") == ["--from"]
     assert "--yes" in complete(script, "clikit delete --")
     assert "--yes" not in complete(script, "clikit reset --")
-    assert set(complete(script, "clikit l")) == {"list-items", "ls", "l"}
+    assert set(complete(script, "clikit l")) == {"list-items", "ls", "l", "label"}
 
 
 # ---- the root command --------------------------------------------------------------------
@@ -381,3 +382,97 @@ def test_mcp_cancellation_cancels_an_async_command(tool: Path, tmp_path: Path) -
     assert code == 0
     assert b'"id":"slow"' not in out
     assert mark.read_text() == "cancelled\non_exit\n"
+
+
+# ---- types: count, tuple, dict, string rules, default_factory ---------------------------
+
+
+def test_the_types_on_the_command_line(tool: Path) -> None:
+    result = run(tool, "label", "-vvv", "--size", "2", "3", "-l", "a=b", "--tag", "c=d=e", "--json")
+    data = result.json()["data"]
+    assert data == {
+        "name": "main",
+        "verbose": 3,
+        "size": [2, 3],
+        "tags": {"a": "b", "c": "d=e"},
+        "owner": "nobody",
+    }
+
+
+def test_the_types_as_json_input_and_over_mcp(tool: Path) -> None:
+    values = {"verbose": 2, "size": [4, 5], "tag": {"x": "y"}, "name": "ok-1"}
+    by_json = run(tool, "label", "--json", json.dumps(values)).json()
+    by_mcp = _mcp_call(tool, "label", values)
+    expected = {"name": "ok-1", "verbose": 2, "size": [4, 5], "tags": {"x": "y"}}
+    assert by_json["data"] == {**expected, "owner": "nobody"}
+    assert by_mcp["structuredContent"] == by_json["data"]
+
+
+def test_default_factory_runs_on_every_call(tool: Path) -> None:
+    assert run(tool, "label", "--json", env={"CLIKIT_OWNER": "ada"}).json()["data"]["owner"] == "ada"
+    assert run(tool, "label", "--json", env={"CLIKIT_OWNER": "bob"}).json()["data"]["owner"] == "bob"
+    assert run(tool, "label", "--owner", "cy", "--json").json()["data"]["owner"] == "cy"
+    shown = run(tool, "label", "-h", env={"COLUMNS": "200"}).out
+    assert "Who owns it. (default: computed when it runs, by default_owner())" in shown
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--name", "Bad"], "--name: 'Bad' does not match ^[a-z][a-z0-9-]*$"),
+        (["--name", "a" * 21], "--name: 'aaaaaaaaaaaaaaaaaaaaa' is longer than 20 characters"),
+        (["-l", "novalue"], "--tag: 'novalue' is not KEY=VALUE"),
+        (["--size", "1", "x"], "--size: 'x' is not an integer"),
+        (["--owner", ""], "--owner: '' is shorter than 1 character"),
+    ],
+)
+def test_the_types_refuse_bad_values(tool: Path, argv: list[str], message: str) -> None:
+    result = run(tool, "label", *argv, "--json")
+    assert (result.code, result.json()["error"]["message"]) == (2, message)
+
+
+@pytest.mark.parametrize(
+    ("values", "message"),
+    [
+        ({"name": "Bad"}, "name: 'Bad' does not match ^[a-z][a-z0-9-]*$"),
+        ({"size": [1, 2, 3]}, "size: takes at most 2 item(s)"),
+        ({"size": [1, "x"]}, "size[1]: expected an integer, got 'x'"),
+        ({"verbose": -1}, "verbose: -1 is less than the minimum 0"),
+        ({"tag": {"a": 1}}, "tag.a: expected a string, got 1"),
+    ],
+)
+def test_json_input_is_checked_by_the_published_schema(
+    tool: Path, values: dict[str, Any], message: str
+) -> None:
+    result = run(tool, "label", "--json", json.dumps(values))
+    assert (result.code, result.json()["error"]["message"]) == (2, message)
+
+
+def test_the_schemas_carry_the_types(tool: Path) -> None:
+    entry = next(c for c in run(tool, "schema").json()["commands"] if c["name"] == "label")
+    properties = entry["input_schema"]["properties"]
+    assert properties["name"]["pattern"] == "^[a-z][a-z0-9-]*$"
+    assert properties["name"]["maxLength"] == 20
+    assert properties["owner"]["minLength"] == 1 and "default" not in properties["owner"]
+    assert properties["verbose"] == {
+        "type": "integer",
+        "minimum": 0,
+        "description": "Say more; repeat for more",
+        "default": 0,
+    }
+    assert properties["size"]["prefixItems"] == [{"type": "integer"}, {"type": "integer"}]
+    assert properties["tag"]["additionalProperties"] == {"type": "string"}
+    args = {a["name"]: a for a in entry["args"]}
+    assert args["--verbose"]["type"] == "count"
+    assert args["--owner"]["burgee_default_factory"] == "default_owner"
+    served = next(t for t in _mcp_tools(tool) if t["name"] == "label")
+    assert served["inputSchema"]["properties"] == properties
+
+
+def test_a_count_completes_as_a_switch() -> None:
+    if shutil.which("bash") is None:
+        pytest.skip("bash is not installed")
+    script = CASE / "completions" / "clikit"
+    assert _bash(script, "clikit label --verb") == ["--verbose"]
+    # NOTE: after a switch, the next word is an option again, not its value.
+    assert "--size" in _bash(script, "clikit label --verbose --s")

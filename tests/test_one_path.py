@@ -92,6 +92,10 @@ class Surfaces:
             items = value if arg["type"].endswith("[]") and isinstance(value, list) else [value]
             if not name.startswith("--"):
                 positionals += [_text(item) for item in items]
+            elif arg["type"] == "count":
+                words += [name] * value
+            elif arg["type"] == "array":
+                words += [name, *map(_text, value)]  # NOTE: a tuple: one flag, its values
             elif arg["type"] == "boolean" and isinstance(value, bool):
                 words.append(name if value else "--no-" + name[2:])
             else:

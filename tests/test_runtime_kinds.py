@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 
 from burgee.runtime.errors import _Invalid
-from burgee.runtime.kinds import TYPES, _Type
+from burgee.runtime.kinds import TYPES, _Int, _Str, _Type
+from burgee.runtime.values import _matching, _pairs, _tuple
 from burgee.runtime.output import _jsonable
 
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
@@ -40,6 +41,7 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
         ],
         ["NaN", "Infinity", "x", True, None],
     ),
+    "count": ([(3, 3), ("0", 0), (2.0, 2)], [-1, "-2", "x", True, None]),
     "any": ([({"a": [1]}, {"a": [1]}), (None, None)], []),
     "none": ([(None, None)], []),
 }
@@ -68,7 +70,8 @@ def test_a_type_describes_itself(kind: str) -> None:
     assert spec.name == kind
     assert spec.expected
     assert spec.clispec
-    assert spec.spellings, kind
+    # NOTE: a count is an int an option counts (`Option(count=True)`), named by no annotation.
+    assert spec.spellings or spec.base, kind
     if spec.module:
         assert spec.module in ("datetime", "decimal", "pathlib", "uuid")
 
@@ -86,3 +89,48 @@ def test_checks_refuse_the_other_json_types() -> None:
     assert accepts["none"] == {"null"}
     assert accepts["any"] == set(samples)
     assert accepts["decimal"] == set()
+    assert accepts["count"] == {"int"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        (["a=1", "b=x=y"], {"a": "1", "b": "x=y"}),
+        ({"a": "1"}, {"a": "1"}),
+        ('{"a": "1"}', {"a": "1"}),
+        ("a=1, b=2", {"a": "1", "b": "2"}),
+        (['{"a": "1"}', "b=2"], {"a": "1", "b": "2"}),
+    ],
+)
+def test_pairs_read_key_value_words_and_json_objects(raw: Any, expected: Any) -> None:
+    assert _pairs(_Str.convert)(raw) == expected
+
+
+@pytest.mark.parametrize("raw", [["novalue"], ["=1"], 3, '{"a": 1}'])
+def test_pairs_refuse(raw: Any) -> None:
+    with pytest.raises(_Invalid):
+        _pairs(_Str.convert)(raw)
+
+
+def test_a_tuple_takes_exactly_its_values() -> None:
+    convert = _tuple(_Int.convert, _Str.convert)
+    assert convert(["1", "a"]) == (1, "a")
+    assert convert("[2, \"b\"]") == (2, "b")
+    for raw in (["1"], ["1", "a", "b"], ["x", "a"]):
+        with pytest.raises(_Invalid):
+            convert(raw)
+
+
+def test_matching_checks_pattern_and_lengths() -> None:
+    convert = _matching(_Str.convert, r"^[a-z]+$", 2, 4)
+    assert convert("abc") == "abc"
+    messages = []
+    for raw in ("a", "abcde", "ab1"):
+        with pytest.raises(_Invalid) as raised:
+            convert(raw)
+        messages.append(str(raised.value))
+    assert messages == [
+        "'a' is shorter than 2 characters",
+        "'abcde' is longer than 4 characters",
+        "'ab1' does not match ^[a-z]+$",
+    ]

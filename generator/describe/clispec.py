@@ -6,7 +6,7 @@ its v0.3 schema defines; burgee's own keys are chosen so none is one edit away f
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
-`burgee_key` (an option whose flag is not its JSON key).
+`burgee_key` (an option whose flag is not its JSON key), `burgee_default_factory`.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ EXPLAIN = (
 )
 
 #: clispec's type of the kinds that are not in the runtime's type table.
-_ARG_TYPES = {"record": "object", "dict": "object"}
+_ARG_TYPES = {"record": "object", "dict": "object", "tuple": "array"}
 
 
 def env_name(param: Param, program: Program) -> str | None:
@@ -69,7 +69,9 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     if param.short:
         entry["short"] = param.short
     entry["required"] = param.required
-    if not param.required and not param.secret and param.default is not None:
+    if param.default_factory:
+        entry["burgee_default_factory"] = param.default_factory
+    elif not param.required and not param.secret and param.default is not None:
         default = param.default
         entry["default"] = list(default) if isinstance(default, tuple) else default
     item = ref.item if ref.kind == "list" and ref.item is not None else ref

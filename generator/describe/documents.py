@@ -15,6 +15,7 @@ from burgee.describe import builtins
 from burgee.describe.clispec import document, env_name
 from burgee.describe.schemas import tool
 from burgee.model.ir import Param, Program
+from burgee.model.literals import py
 
 HELP_TOOL = (
     "Documentation tool, not callable. Each `tools[].name` is the space-separated command "
@@ -74,7 +75,11 @@ def value_options(param: Param, program: Program) -> list[str]:
 
 
 def bounded(convert: str, param: Param) -> str:
-    """Wrap a converter with the parameter's `min=`/`max=` check, if it has one."""
+    """Wrap a converter with the parameter's `min=`/`max=` check, or its `pattern=`,
+    `min_length=`/`max_length=` check, if it has one."""
+    if param.pattern is not None or param.min_length is not None or param.max_length is not None:
+        rules = (py(param.pattern), repr(param.min_length), repr(param.max_length))
+        convert = f"_matching({convert}, {', '.join(rules)})"
     if param.minimum is None and param.maximum is None:
         return convert
     return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"

@@ -67,6 +67,8 @@ class _Types:
         elif ref.kind == "list":
             assert ref.item is not None
             base = list[self.python(ref.item)]  # type: ignore[misc]
+        elif ref.kind == "tuple":
+            base = tuple[tuple(self.python(item) for item in ref.items)]  # type: ignore[misc]
         else:  # dict
             value = self.python(ref.value) if ref.value is not None else Any
             base = dict[str, value]  # type: ignore[valid-type]
@@ -159,9 +161,12 @@ class _Schemas:
         key = (ref, mode)
         if key not in self.made:
             adapter = pydantic.TypeAdapter(self.types.python(ref))
-            self.made[key] = _inline(
-                adapter.json_schema(mode=mode, schema_generator=_SchemaGenerator)
-            )
+            made = _inline(adapter.json_schema(mode=mode, schema_generator=_SchemaGenerator))
+            extra = TYPES[ref.kind].schema if ref.kind in TYPES else {}
+            for branch in made.get("anyOf", [made]):
+                if extra and branch.get("type") != "null":
+                    branch.update(extra)
+            self.made[key] = made
         return copy.deepcopy(self.made[key])
 
 
@@ -186,7 +191,12 @@ def input_schema(command: Command, program: Program) -> dict[str, Any]:
         if param.help:
             prop["description"] = param.help
         _bound(prop, param)
-        if not param.required and not param.secret:
+        _text_rules(prop, param)
+        if param.default_factory:
+            prop["description"] = (
+                f"{prop.get('description', '')} (default: computed when it runs)".lstrip()
+            )
+        elif not param.required and not param.secret:
             default = param.default
             prop["default"] = list(default) if isinstance(default, tuple) else default
         if param.required:
@@ -213,6 +223,25 @@ def _bound(prop: dict[str, Any], param: Param) -> None:
                 branch["minimum"] = param.minimum
             if param.maximum is not None:
                 branch["maximum"] = param.maximum
+
+
+def _text_rules(prop: dict[str, Any], param: Param) -> None:
+    """Add `Option(pattern=, min_length=, max_length=)` to a string's schema (its items')."""
+    rules = {
+        key: value
+        for key, value in (
+            ("pattern", param.pattern),
+            ("minLength", param.min_length),
+            ("maxLength", param.max_length),
+        )
+        if value is not None
+    }
+    if not rules:
+        return
+    target = prop.get("items", prop) if prop.get("type") == "array" else prop
+    for branch in target.get("anyOf", [target]):
+        if branch.get("type") == "string":
+            branch.update(rules)
 
 
 def wraps_result(command: Command) -> bool:

@@ -30,8 +30,9 @@ CONSTRUCTED = tuple(kind for kind, spec in TYPES.items() if spec.module)
 
 
 def spelling(kind: str) -> str:
-    """The canonical annotation of a leaf kind (`datetime.date`)."""
-    return TYPES[kind].spellings[0]
+    """The canonical annotation of a leaf kind (`datetime.date`; a count's is `int`)."""
+    spec = TYPES[kind]
+    return spec.spellings[0] if spec.spellings else spec.base
 
 
 def python_type(kind: str) -> Any:

@@ -17,12 +17,16 @@ Use = Literal["param", "return", "field"]
 SUPPORTED = (
     "str, int, float, bool, pathlib.Path, datetime.date, datetime.datetime, datetime.time, "
     "uuid.UUID, decimal.Decimal, Literal[...], an Enum, dataclass or TypedDict defined in "
-    "this file, Optional[T] / T | None, and list[T]"
+    "this file, Optional[T] / T | None, list[T], tuple[T1, T2, ...] and dict[str, T] of "
+    "those leaf types"
 )
 
 _LIST = {"builtins.list", "typing.List", "typing.Sequence", "collections.abc.Sequence"}
 _DICT = {"builtins.dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"}
+_TUPLE = {"builtins.tuple", "typing.Tuple"}
 _TYPING = {"typing", "typing_extensions"}
+#: What a tuple's values and a dict parameter's values may be: one word each on the command line.
+_SCALARS = {"str", "int", "float", "bool", "path", "date", "datetime", "time", "uuid", "decimal"}
 
 
 class UnsupportedType(Exception):
@@ -143,7 +147,33 @@ def _resolve_subscript(
     if qualified in _DICT and use != "param":
         value = resolve(elements[1], names, use, module) if len(elements) == 2 else None
         return TypeRef(kind="dict", source=source, value=value)
+    if use == "param" and qualified in _DICT:
+        key = resolve(elements[0], names, use, module) if len(elements) == 2 else None
+        value = resolve(elements[1], names, use, module) if len(elements) == 2 else None
+        if key is None or key.kind != "str" or key.nullable or not _scalar(value):
+            raise UnsupportedType(
+                node, f"{source}: a dict parameter is dict[str, T] with T one of {_shown()}"
+            )
+        return TypeRef(kind="dict", source=source, value=value)
+    if use == "param" and qualified in _TUPLE:
+        if any(isinstance(e, cst.Ellipsis) for e in elements):
+            raise UnsupportedType(node, f"{source}: use list[T] for any number of values")
+        items = tuple(resolve(e, names, use, module) for e in elements)
+        if not all(_scalar(item) for item in items):
+            raise UnsupportedType(node, f"{source}: a tuple's values must be {_shown()}")
+        return TypeRef(kind="tuple", source=source, items=items)
     raise UnsupportedType(node, f"unsupported type {source}; supported: {SUPPORTED}")
+
+
+def _scalar(ref: TypeRef | None) -> bool:
+    """A value one word of a command line gives: a leaf type, a choice or an enum."""
+    return ref is not None and not ref.nullable and (
+        ref.kind in _SCALARS or ref.kind in ("choice", "enum")
+    )
+
+
+def _shown() -> str:
+    return ", ".join(sorted(_SCALARS)) + ", a Literal or an Enum"
 
 
 def _literal_values(node: cst.Subscript, elements: list[cst.BaseExpression]) -> tuple[Scalar, ...]:

@@ -111,13 +111,36 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
     except UnsupportedType as exc:
         reader.error(exc.node, f"parameter {name!r} of {fn}: {exc.message}")
         return None
+    if settings.get("count"):
+        if type_ref.kind != "int" or type_ref.nullable:
+            reader.error(param, f"count=True of {name!r} needs the type int, not {type_ref.source}")
+            return None
+        type_ref = type_ref.model_copy(update={"kind": "count"})
     default_code, default, required = None, None, True
-    if param.default is not None:
+    factory = settings.get("default_factory")
+    if factory is not None and isinstance(param.default, cst.Ellipsis):
+        default_code, required = f"{factory}()", False  # NOTE: `= ...`: the factory decides
+    elif param.default is not None:
+        if factory is not None:
+            reader.error(param.default, f"{name!r} has both a default and default_factory=")
+            return None
         found = _default(reader, param.default, type_ref, name)
         if found is None:
             return None
         default_code, default = found
         required = False
+    elif factory is not None:
+        default_code, required = f"{factory}()", False
+    elif type_ref.kind == "count":
+        default_code, default, required = "0", 0, False
+    text_rules = _text_rules(reader, param, settings, type_ref, name)
+    if text_rules is None:
+        return None
+    prompt = settings.get("prompt", False)
+    if prompt is True:
+        prompt = str(settings.get("help") or doc.params.get(name) or name.replace("_", " "))
+    if not isinstance(prompt, str):
+        prompt = None
     help_text = settings.get("help")
     if help_text is None:
         help_text = doc.params.get(name, "")
@@ -148,6 +171,11 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         complete=settings.get("complete"),  # type: ignore[arg-type]
         minimum=bounds[0],
         maximum=bounds[1],
+        pattern=text_rules[0],
+        min_length=text_rules[1],
+        max_length=text_rules[2],
+        prompt=prompt or None,
+        default_factory=factory,  # type: ignore[arg-type]
         required=required,
         default_code=default_code,
         default=default,
@@ -174,6 +202,36 @@ def _bounds(
         reader.error(param, f"min= of {name!r} is greater than its max=")
         return None
     return low, high  # type: ignore[return-value]
+
+
+def _text_rules(
+    reader: Reader, param: cst.Param, settings: dict[str, object], ref: TypeRef, name: str
+) -> tuple[str | None, int | None, int | None] | None:
+    """`Option(pattern=, min_length=, max_length=)`: on a string (or a list of strings) only."""
+    pattern, low, high = (settings.get(k) for k in ("pattern", "min_length", "max_length"))
+    if pattern is None and low is None and high is None:
+        return None, None, None
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if item.kind != "str":
+        reader.error(param, f"pattern=/min_length=/max_length= of {name!r} need a str type")
+        return None
+    if pattern is not None:
+        try:
+            re.compile(str(pattern))
+        except re.error as error:
+            reader.error(param, f"pattern= of {name!r} is not a regular expression: {error}")
+            return None
+        if not isinstance(pattern, str):
+            reader.error(param, f"pattern= of {name!r} must be a string")
+            return None
+    for length in (low, high):
+        if length is not None and (type(length) is not int or length < 0):
+            reader.error(param, f"min_length=/max_length= of {name!r} must be whole numbers")
+            return None
+    if low is not None and high is not None and low > high:  # type: ignore[operator]
+        reader.error(param, f"min_length= of {name!r} is greater than its max_length=")
+        return None
+    return pattern, low, high  # type: ignore[return-value]
 
 
 def _default_within(
@@ -255,6 +313,17 @@ def _default(
             return f"{enum.name}.{member}", values[member]
     if isinstance(node, cst.Call) and type_ref.kind in _CONSTRUCTORS:
         return _constructed_default(reader, node, type_ref, name)
+    if type_ref.kind == "dict" and isinstance(node, cst.Dict) and not node.elements:
+        return "{}", {}
+    if type_ref.kind == "tuple" and isinstance(node, cst.Tuple | cst.List):
+        try:
+            value = reader.literal(node, f"the default of {name!r}")
+        except NotLiteral:
+            return None
+        if not isinstance(value, tuple) or len(value) != len(type_ref.items):
+            reader.error(node, f"the default of {name!r} must be {len(type_ref.items)} values")
+            return None
+        return py(value), value
     try:
         value = reader.literal(node, f"the default of {name!r}")
     except NotLiteral:

@@ -572,6 +572,15 @@ class ProgramReader(Reader):
         functions |= self.plain_functions
         for command in self.commands:
             for param in command.inputs:
+                if param.default_factory and param.default_factory not in functions:
+                    self.diagnostics.append(
+                        Diagnostic(
+                            span=param.span,
+                            message=f"default_factory={param.default_factory} of "
+                            f"{param.name!r} must name a function defined at the top level "
+                            "of this file",
+                        )
+                    )
                 if param.complete and param.complete not in functions:
                     self.diagnostics.append(
                         Diagnostic(

@@ -124,6 +124,8 @@ def _command_node(command: Command, config: bool) -> Node:
         key, text = f"{path}|{param.flag}", _line(param.help)
         if param.type.kind == "bool":
             options.append(Opt((*flags, param.flag, "--no-" + param.flag[2:]), key, None, text))
+        elif param.type.kind == "count":
+            options.append(Opt((*flags, param.flag), key, None, text))
         else:
             options.append(Opt((*flags, param.flag), key, _values(param), text))
     found = _globals(path, False, config, command.confirm is not None)

@@ -29,6 +29,10 @@ def converter(ref: TypeRef, *, in_record: bool = False) -> str:
     elif ref.kind == "list":
         assert ref.item is not None
         code = f"_items({converter(ref.item, in_record=True)})"
+    elif ref.kind == "tuple":
+        code = call("_tuple", (converter(item) for item in ref.items))
+    elif ref.kind == "dict" and not in_record and ref.value is not None:
+        code = f"_pairs({converter(ref.value)})"
     else:
         code = f"{_leaf(ref.kind)}.convert"
     return f"_optional({code})" if in_record and ref.nullable else code
@@ -56,5 +60,7 @@ def metavar(ref: TypeRef) -> str:
     """How help shows an option's value, where its type says more than its name ("" if not)."""
     if ref.kind == "record":
         return "JSON"
+    if ref.kind == "dict":
+        return "KEY=VALUE"
     spec = TYPES.get(ref.kind)
     return spec.metavar if spec is not None else ""

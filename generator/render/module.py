@@ -47,20 +47,31 @@ def _help(param: Param, program: Program) -> str:
     parts = [param.help] if param.help else []
     if param.type.kind == "record":
         parts.append("(a JSON object)")
-    if param.required and param.role == "option":
+    if param.default_factory:
+        parts.append(f"(default: computed when it runs, by {param.default_factory}())")
+    elif param.required and param.role == "option":
         parts.append("(required)")
     elif (
         not param.required
         and not param.secret
-        and param.default not in (None, ())
+        and param.default not in (None, (), {})
         and param.type.kind != "bool"
     ):
         shown = param.default
         if isinstance(shown, tuple):
             shown = " ".join(map(str, shown))
         parts.append(f"(default: {shown})")
-    if param.type.kind == "list" and param.role == "option":
+    if param.type.kind in ("list", "dict", "count") and param.role == "option":
         parts.append("(repeatable)")
+    if param.pattern is not None:
+        parts.append(f"(matching {param.pattern})")
+    lengths = [
+        f"{word} {value} character{'s' if value != 1 else ''}"
+        for word, value in (("at least", param.min_length), ("at most", param.max_length))
+        if value is not None
+    ]
+    if lengths:
+        parts.append(f"({' and '.join(lengths)})")
     bounds = [
         f"{word} {value:g}"
         for word, value in (("at least", param.minimum), ("at most", param.maximum))
@@ -96,13 +107,22 @@ def _add_argument(param: Param, program: Program) -> str:
             args.append(f"dest={py(param.name)}")
         if ref.kind == "bool":
             args.append("action=argparse.BooleanOptionalAction")
-        elif ref.kind == "list":
+        elif ref.kind in ("list", "dict"):
             args.append('action="append"')
+        elif ref.kind == "count":
+            args.append('action="count"')
+        elif ref.kind == "tuple":
+            args.append(f"nargs={len(ref.items)}")
         shown = metavar(item)
-        if not shown and renamed and ref.kind != "bool" and item.kind not in ("choice", "enum"):
-            shown = param.flag[2:].upper().replace("-", "_")
-        if shown:
-            args.append(f"metavar={py(shown)}")
+        if ref.kind == "tuple":
+            upper = param.flag[2:].upper().replace("-", "_")
+            names = tuple(metavar(i) or upper for i in ref.items)
+            args.append(f"metavar={py(names)}")
+        elif ref.kind != "count":
+            if not shown and renamed and ref.kind != "bool" and item.kind not in ("choice", "enum"):
+                shown = param.flag[2:].upper().replace("-", "_")
+            if shown:
+                args.append(f"metavar={py(shown)}")
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
     if item.kind in ("choice", "enum") and not param.secret:
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]

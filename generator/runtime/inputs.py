@@ -1,8 +1,9 @@
 """JSON input (`--json '<object>'`, MCP `arguments`) checked against the command's published
 `inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error.
 
-Only the keywords burgee's schemas use are read (type, enum, const, anyOf, items, minItems,
-properties, required, additionalProperties, minimum, maximum, pattern, $ref into $defs);
+Only the keywords burgee's schemas use are read (type, enum, const, anyOf, items, prefixItems,
+minItems, maxItems, properties, required, additionalProperties, minimum, maximum, pattern,
+minLength, maxLength, $ref into $defs);
 `format` is an annotation, as JSON Schema 2020-12 says, and the converters check it.
 """
 
@@ -23,7 +24,7 @@ def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
 
         for entry in json.loads(_SCHEMA_JSON)["commands"]:
             secrets = frozenset(
-                arg["name"].lstrip("-").replace("-", "_")
+                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
                 for arg in entry.get("args", ())
                 if arg.get("secret")
             )
@@ -100,6 +101,11 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
             return f"{path}: {value} is less than the minimum {schema['minimum']}"
         if "maximum" in schema and value > schema["maximum"]:
             return f"{path}: {value} is more than the maximum {schema['maximum']}"
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            return f"{path}: {_shown(value)} is shorter than {schema['minLength']} characters"
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            return f"{path}: {_shown(value)} is longer than {schema['maxLength']} characters"
     if isinstance(value, str) and "pattern" in schema:
         import re
 
@@ -108,8 +114,12 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
             return f"{path}: needs at least {schema['minItems']} item(s)"
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            return f"{path}: takes at most {schema['maxItems']} item(s)"
+        first = schema.get("prefixItems", [])
         for index, item in enumerate(value):
-            problem = _problem(item, schema.get("items"), f"{path}[{index}]", root)
+            inner = first[index] if index < len(first) else schema.get("items")
+            problem = _problem(item, inner, f"{path}[{index}]", root)
             if problem:
                 return problem
     if isinstance(value, dict):

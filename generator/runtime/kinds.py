@@ -38,6 +38,12 @@ class _Type:
     metavar: ClassVar[str] = ""
     #: The standard-library module the converter needs (imported as `_<module>`).
     module: ClassVar[str] = ""
+    #: The Python type of a type no annotation names alone (a count is an `int`).
+    base: ClassVar[str] = ""
+    #: JSON Schema keywords beyond its Python type's (a count is never negative).
+    schema: ClassVar[dict[str, Any]] = {}
+    #: How argparse takes it, when not as one value (a count: `-vvv`).
+    action: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -89,6 +95,28 @@ class _Int(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Count(_Type):
+    """`Annotated[int, Option("-v", count=True)]`: how often a flag is given (`-vvv` is 3)."""
+
+    name = "count"
+    base = "builtins.int"
+    expected = "a count (0 or more)"
+    clispec = "count"
+    schema: ClassVar[dict[str, Any]] = {"minimum": 0}
+    action = "count"
+
+    @staticmethod
+    def convert(value: object) -> int:
+        number = _Int.convert(value)
+        if number < 0:
+            raise _Invalid(f"{number} is not a count (0 or more)")
+        return number
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return _Int.check(value)
 
 
 class _Float(_Type):
@@ -307,6 +335,7 @@ class _Null(_Type):
 TYPES: dict[str, type[_Type]] = {
     _Str.name: _Str,
     _Int.name: _Int,
+    _Count.name: _Count,
     _Float.name: _Float,
     _Bool.name: _Bool,
     _Path.name: _Path,

@@ -230,3 +230,80 @@ def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]:
         return None if value is None else convert(value)
 
     return convert_or_none
+
+
+def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, ...]]:
+    """A converter of `tuple[T1, T2, ...]`: one value per converter, in order (a list, or text:
+    a JSON array or comma-separated values)."""
+
+    def convert(value: object) -> tuple[Any, ...]:
+        items = _as_list(value)
+        if len(items) != len(converters):
+            raise _Invalid(f"expected {len(converters)} values, got {len(items)}")
+        return tuple(each(item) for each, item in zip(converters, items))
+
+    return convert
+
+
+def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
+    """A converter of `dict[str, T]`: a JSON object, `KEY=VALUE` words (a repeated flag), or
+    text (a JSON object, or comma-separated `KEY=VALUE`s)."""
+
+    def convert_all(value: object) -> dict[str, _T]:
+        if isinstance(value, str):
+            if value.lstrip().startswith("{"):
+                import json
+
+                try:
+                    value = json.loads(value)
+                except (ValueError, RecursionError):
+                    raise _Invalid(f"{_show(value)} is not a JSON object") from None
+            else:
+                value = [item.strip() for item in value.split(",") if item.strip()]
+        if isinstance(value, list):
+            pairs: dict[str, object] = {}
+            for item in value:
+                if isinstance(item, str) and item.lstrip().startswith("{"):
+                    pairs.update(convert_all(item))  # NOTE: a JSON object, as one word
+                    continue
+                key, equals, text = str(item).partition("=")
+                if not equals or not key:
+                    raise _Invalid(f"{_show(item)} is not KEY=VALUE")
+                pairs[key] = text
+            value = pairs
+        if not isinstance(value, dict):
+            raise _Invalid(f"expected an object of KEY=VALUE pairs, got {_show(value)}")
+        found = {}
+        for key, item in value.items():
+            try:
+                found[str(key)] = convert(item)
+            except ValueError as error:
+                raise _Invalid(f"{key}: {error}") from None
+        return found
+
+    return convert_all
+
+
+def _matching(
+    convert: Callable[[Any], str],
+    pattern: str | None,
+    min_length: int | None,
+    max_length: int | None,
+) -> Callable[[object], str]:
+    """A converter that also checks a string's `pattern=`, `min_length=` and `max_length=`."""
+
+    def check(value: object) -> str:
+        text = convert(value)
+        if min_length is not None and len(text) < min_length:
+            unit = "character" if min_length == 1 else "characters"
+            raise _Invalid(f"{_show(text)} is shorter than {min_length} {unit}")
+        if max_length is not None and len(text) > max_length:
+            raise _Invalid(f"{_show(text)} is longer than {max_length} characters")
+        if pattern is not None:
+            import re
+
+            if re.search(pattern, text) is None:
+                raise _Invalid(f"{_show(text)} does not match {pattern}")
+        return text
+
+    return check

@@ -7,6 +7,7 @@ handler.
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -84,3 +85,27 @@ async def fetch(
             mark.open("a").write("cancelled\n")
         raise
     return {"waited": delay}
+
+
+def default_owner() -> str:
+    """Who owns a new label unless --owner says: computed on every run."""
+    return os.environ.get("CLIKIT_OWNER", "nobody")
+
+
+@command(effects="read_only", examples=["clikit label -vv --size 2 3 -l team=core"])
+def label(
+    name: Annotated[
+        str, Option(help="A lower-case name", pattern=r"^[a-z][a-z0-9-]*$", max_length=20)
+    ] = "main",
+    verbose: Annotated[int, Option("-v", count=True, help="Say more; repeat for more")] = 0,
+    size: tuple[int, int] = (1, 1),
+    tag: Annotated[dict[str, str], Option("-l", help="KEY=VALUE; repeat for more")] = {},
+    owner: Annotated[str, Option(default_factory=default_owner, min_length=1)] = ...,
+) -> dict[str, Any]:
+    """Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.
+
+    Args:
+        size: Width and height.
+        owner: Who owns it.
+    """
+    return {"name": name, "verbose": verbose, "size": size, "tags": tag, "owner": owner}

@@ -469,6 +469,12 @@ class _Type:
     metavar: ClassVar[str] = ""
     #: The standard-library module the converter needs (imported as `_<module>`).
     module: ClassVar[str] = ""
+    #: The Python type of a type no annotation names alone (a count is an `int`).
+    base: ClassVar[str] = ""
+    #: JSON Schema keywords beyond its Python type's (a count is never negative).
+    schema: ClassVar[dict[str, Any]] = {}
+    #: How argparse takes it, when not as one value (a count: `-vvv`).
+    action: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2004,7 +2010,7 @@ def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
 
         for entry in json.loads(_SCHEMA_JSON)["commands"]:
             secrets = frozenset(
-                arg["name"].lstrip("-").replace("-", "_")
+                arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
                 for arg in entry.get("args", ())
                 if arg.get("secret")
             )
@@ -2081,6 +2087,11 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
             return f"{path}: {value} is less than the minimum {schema['minimum']}"
         if "maximum" in schema and value > schema["maximum"]:
             return f"{path}: {value} is more than the maximum {schema['maximum']}"
+    if isinstance(value, str):
+        if len(value) < schema.get("minLength", 0):
+            return f"{path}: {_shown(value)} is shorter than {schema['minLength']} characters"
+        if "maxLength" in schema and len(value) > schema["maxLength"]:
+            return f"{path}: {_shown(value)} is longer than {schema['maxLength']} characters"
     if isinstance(value, str) and "pattern" in schema:
         import re
 
@@ -2089,8 +2100,12 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     if isinstance(value, list):
         if len(value) < schema.get("minItems", 0):
             return f"{path}: needs at least {schema['minItems']} item(s)"
+        if "maxItems" in schema and len(value) > schema["maxItems"]:
+            return f"{path}: takes at most {schema['maxItems']} item(s)"
+        first = schema.get("prefixItems", [])
         for index, item in enumerate(value):
-            problem = _problem(item, schema.get("items"), f"{path}[{index}]", root)
+            inner = first[index] if index < len(first) else schema.get("items")
+            problem = _problem(item, inner, f"{path}[{index}]", root)
             if problem:
                 return problem
     if isinstance(value, dict):

@@ -13,6 +13,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|delete' = 'delete'
         '|reset' = 'reset'
         '|fetch' = 'fetch'
+        '|label' = 'label'
         '|completion' = 'completion'
     }
     $options = @{
@@ -93,6 +94,18 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--spill-dir' = 'fetch|--spill-dir'
         'fetch|--field' = 'fetch|--field'
         'fetch|--explain' = 'fetch|--explain'
+        'label|--name' = 'label|--name'
+        'label|--size' = 'label|--size'
+        'label|-l' = 'label|--tag'
+        'label|--tag' = 'label|--tag'
+        'label|--owner' = 'label|--owner'
+        'label|-o' = 'label|--output'
+        'label|--output' = 'label|--output'
+        'label|--timeout' = 'label|--timeout'
+        'label|--max-output' = 'label|--max-output'
+        'label|--spill-dir' = 'label|--spill-dir'
+        'label|--field' = 'label|--field'
+        'label|--explain' = 'label|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -163,10 +176,20 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--spill-dir' = @('file')
         'fetch|--field' = @('file')
         'fetch|--explain' = @('none')
+        'label|--name' = @('none')
+        'label|--size' = @('none')
+        'label|--tag' = @('none')
+        'label|--owner' = @('none')
+        'label|--output' = @('choice', 'json', 'text')
+        'label|--timeout' = @('none')
+        'label|--max-output' = @('none')
+        'label|--spill-dir' = @('file')
+        'label|--field' = @('file')
+        'label|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
     }
     $listing = @{
-        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('completion', 'print a shell completion script'))
+        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
@@ -178,6 +201,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'delete' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a destructive command without asking (needed where nobody can answer)'), @('--yes', 'run a destructive command without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'reset' = @(@('--keep', 'How many to keep.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'fetch' = @(@('--delay', 'How long to wait, in seconds.'), @('--mark', 'A file that gets one line when the command ends, however it ends.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
