@@ -293,51 +293,45 @@ def test_the_schema_declares_the_bypass(tool: Path) -> None:
     assert "-y, --yes" in run(tool, "delete", "--help").out
 
 
-def _at_a_terminal(tool: Path, argv: list[str], answer: bytes) -> tuple[int, str]:
-    """Run the tool with a pseudo-terminal for stdin and stdout; answer its question."""
-    controller, terminal = pty.openpty()
-    proc = subprocess.Popen(
-        [sys.executable, str(tool), *argv],
-        stdin=terminal,
-        stdout=terminal,
-        stderr=terminal,
-        env=_person(),
-        cwd=tool.parent,
-    )
-    os.close(terminal)
+def _at_a_terminal(
+    tool: Path, argv: list[str], answers: list[tuple[bytes, bytes]]
+) -> tuple[int, str]:
+    """Run the tool in a pseudo-terminal of its own (its controlling terminal, as in a shell);
+    each time it shows a question, type the answer."""
+    pid, controller = pty.fork()
+    if pid == 0:  # pragma: no cover (the child)
+        os.chdir(tool.parent)
+        os.execve(sys.executable, [sys.executable, str(tool), *argv], _person())
     seen = b""
+    pending = list(answers)
     deadline = time.monotonic() + 30
-    answered = False
     while time.monotonic() < deadline:
         ready, _, _ = select.select([controller], [], [], 0.2)
         if ready:
             try:
                 chunk = os.read(controller, 4096)
             except OSError:
-                break
+                break  # NOTE: the child closed the terminal: it has ended
             if not chunk:
                 break
             seen += chunk
-        if not answered and b"[y/N]" in seen:
-            os.write(controller, answer)
-            answered = True
-        if proc.poll() is not None and not ready:
-            break
-    code = proc.wait(timeout=30)
+        if pending and pending[0][0] in seen.rpartition(b"\n")[2] + seen[-200:]:
+            os.write(controller, pending.pop(0)[1])
+    _, status = os.waitpid(pid, 0)
     os.close(controller)
-    return code, seen.decode("utf-8", "replace").replace("\r\n", "\n")
+    return os.waitstatus_to_exitcode(status), seen.decode("utf-8", "replace").replace("\r\n", "\n")
 
 
 def test_at_a_terminal_it_asks_and_yes_runs_it() -> None:
     tool = CASE / "clikit.py"
-    code, seen = _at_a_terminal(tool, ["delete", "report"], b"y\n")
+    code, seen = _at_a_terminal(tool, ["delete", "report"], [(b"[y/N]", b"y\n")])
     assert "Delete report for good? [y/N] " in seen
     assert (code, seen.rstrip().endswith("deleted: report")) == (0, True), seen
 
 
 def test_at_a_terminal_no_runs_nothing() -> None:
     tool = CASE / "clikit.py"
-    code, seen = _at_a_terminal(tool, ["delete", "report"], b"n\n")
+    code, seen = _at_a_terminal(tool, ["delete", "report"], [(b"[y/N]", b"n\n")])
     assert code == 4, seen
     assert "not confirmed: nothing ran" in seen and "deleted" not in seen
 
@@ -476,3 +470,38 @@ def test_a_count_completes_as_a_switch() -> None:
     assert _bash(script, "clikit label --verb") == ["--verbose"]
     # NOTE: after a switch, the next word is an option again, not its value.
     assert "--size" in _bash(script, "clikit label --verbose --s")
+
+
+# ---- prompts -----------------------------------------------------------------------------
+
+
+def test_at_a_terminal_missing_values_are_asked_for_the_secret_hidden() -> None:
+    tool = CASE / "clikit.py"
+    code, seen = _at_a_terminal(
+        tool,
+        ["login", "--json"],
+        [(b"Your name: ", b"ada\n"), (b"Your API token: ", b"s3cret-token\n")],
+    )
+    assert code == 0, seen
+    assert "Your name: ada" in seen  # NOTE: typed text echoes, except a secret's
+    assert "s3cret-token" not in seen
+    answer = json.loads(seen[seen.index('{"ok"') :])
+    assert answer["data"] == {"user": "ada", "token_length": 12}
+    assert answer["meta"]["provenance"]["user"]["source"] == "prompt"
+
+
+def test_a_value_given_is_not_asked_for() -> None:
+    tool = CASE / "clikit.py"
+    code, seen = _at_a_terminal(tool, ["login", "-u", "bob"], [(b"Your API token: ", b"t\n")])
+    assert code == 0, seen
+    assert "Your name" not in seen and "token_length: 1" in seen
+
+
+def test_anywhere_else_a_missing_value_is_a_usage_error(tool: Path) -> None:
+    result = run(tool, "login", "--json")
+    assert result.code == 2
+    assert result.json()["error"]["message"] == (
+        "--user is required; --token is required (or set CLIKIT_TOKEN)"
+    )
+    given = run(tool, "login", "-u", "ada", env={"CLIKIT_TOKEN": "abc"})
+    assert given.out == "user:         ada\ntoken_length: 3\n"

@@ -6,7 +6,8 @@ its v0.3 schema defines; burgee's own keys are chosen so none is one edit away f
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
-`burgee_key` (an option whose flag is not its JSON key), `burgee_default_factory`.
+`burgee_key` (an option whose flag is not its JSON key), `burgee_default_factory`,
+`burgee_prompt`.
 """
 
 from __future__ import annotations
@@ -90,6 +91,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["maximum"] = param.maximum
     if param.hidden:
         entry["hidden"] = True
+    if param.prompt is not None:
+        entry["burgee_prompt"] = param.prompt
     if param.role == "option" and param.flag[2:].replace("-", "_") != param.name:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name

@@ -71,6 +71,8 @@ def value_options(param: Param, program: Program) -> list[str]:
         options.append(f"env={json.dumps(env)}")
     if param.secret:
         options.append("secret=True")
+    if param.prompt is not None:
+        options.append(f"prompt={py(param.prompt)}")
     return options
 
 

@@ -63,6 +63,8 @@ def _help(param: Param, program: Program) -> str:
         parts.append(f"(default: {shown})")
     if param.type.kind in ("list", "dict", "count") and param.role == "option":
         parts.append("(repeatable)")
+    if param.prompt is not None:
+        parts.append("(asked at a terminal when not given)")
     if param.pattern is not None:
         parts.append(f"(matching {param.pattern})")
     lengths = [

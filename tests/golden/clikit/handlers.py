@@ -109,3 +109,12 @@ def label(
         owner: Who owns it.
     """
     return {"name": name, "verbose": verbose, "size": size, "tags": tag, "owner": owner}
+
+
+@command(effects="idempotent", examples=["clikit login --user ada --token s3cret"])
+def login(
+    user: Annotated[str, Option("-u", prompt="Your name")],
+    token: Annotated[str, Option(help="Your API token", prompt=True, secret=True, env="CLIKIT_TOKEN")],
+) -> dict[str, Any]:
+    """Log in; asks for what is missing at a terminal (the token hidden)."""
+    return {"user": user, "token_length": len(token)}

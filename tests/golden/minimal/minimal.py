@@ -599,12 +599,20 @@ class _Call:
         nullable: bool = False,
         env: str | None = None,
         secret: bool = False,
+        prompt: str | None = None,
     ) -> _T:
         """The converted value of one parameter: from the call; for an option, else from its
-        env var, the config file or pyproject.toml; else its default."""
+        env var, the config file or pyproject.toml; else (`prompt=`, at a terminal) what a
+        person answers; else its default."""
         if key in self.refused:
             return cast("_T", default)
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if prompt is not None and source in ("default", "") and self._may_ask():
+            answer = _ask(prompt, None if secret or source == "" else raw, secret)
+            if answer is not None:
+                source, label, raw = "prompt", "prompt", answer
+                if key in self.provenance:
+                    self.provenance[key].update({"source": "prompt", "from": "prompt"})
         if secret and source != "default":
             for text in raw if isinstance(raw, list) else (raw,):
                 if isinstance(text, str) and text:
@@ -613,7 +621,8 @@ class _Call:
             return self.sources.settle(self, key, cast("_T", raw))
         if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
-                self.problems.append(f"{self._label(key, flag)} is required")
+                also = f" (or set {env})" if env and self.source == "flag" else ""
+                self.problems.append(f"{self._label(key, flag)} is required{also}")
             return cast("_T", default)
         if raw is None:
             return self.sources.settle(self, key, cast("_T", None))
@@ -636,6 +645,7 @@ class _Call:
         nullable: bool = False,
         env: str | None = None,
         secret: bool = False,
+        prompt: str | None = None,
     ) -> list[_T]:
         """The converted items of a list parameter, or its default."""
         raw = self.raw.get(key, _REQUIRED)
@@ -654,8 +664,19 @@ class _Call:
             return [convert(item) for item in found]
 
         return self.value(
-            key, convert_all, default, flag=flag, nullable=nullable, env=env, secret=secret
+            key,
+            convert_all,
+            default,
+            flag=flag,
+            nullable=nullable,
+            env=env,
+            secret=secret,
+            prompt=prompt,
         )
+
+    def _may_ask(self) -> bool:
+        """A person at a terminal typed this command line (not JSON input, not --explain)."""
+        return self.source == "flag" and not self.explaining and _interactive()
 
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
@@ -665,6 +686,27 @@ class _Call:
             raise UsageError("; ".join(self.problems))
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _ask(question: str, default: object, secret: bool) -> str | None:
+    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
+    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}: "
+    if secret:
+        import getpass
+
+        answer = getpass.getpass(text)
+    else:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+        answer = sys.stdin.readline().rstrip("\r\n")
+    return answer or None
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:

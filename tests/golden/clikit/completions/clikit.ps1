@@ -14,6 +14,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|reset' = 'reset'
         '|fetch' = 'fetch'
         '|label' = 'label'
+        '|login' = 'login'
         '|completion' = 'completion'
     }
     $options = @{
@@ -106,6 +107,16 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--spill-dir' = 'label|--spill-dir'
         'label|--field' = 'label|--field'
         'label|--explain' = 'label|--explain'
+        'login|-u' = 'login|--user'
+        'login|--user' = 'login|--user'
+        'login|--token' = 'login|--token'
+        'login|-o' = 'login|--output'
+        'login|--output' = 'login|--output'
+        'login|--timeout' = 'login|--timeout'
+        'login|--max-output' = 'login|--max-output'
+        'login|--spill-dir' = 'login|--spill-dir'
+        'login|--field' = 'login|--field'
+        'login|--explain' = 'login|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -186,10 +197,18 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--spill-dir' = @('file')
         'label|--field' = @('file')
         'label|--explain' = @('none')
+        'login|--user' = @('none')
+        'login|--token' = @('none')
+        'login|--output' = @('choice', 'json', 'text')
+        'login|--timeout' = @('none')
+        'login|--max-output' = @('none')
+        'login|--spill-dir' = @('file')
+        'login|--field' = @('file')
+        'login|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
     }
     $listing = @{
-        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('completion', 'print a shell completion script'))
+        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
@@ -202,6 +221,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'reset' = @(@('--keep', 'How many to keep.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'fetch' = @(@('--delay', 'How long to wait, in seconds.'), @('--mark', 'A file that gets one line when the command ends, however it ends.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
