@@ -505,3 +505,46 @@ def test_anywhere_else_a_missing_value_is_a_usage_error(tool: Path) -> None:
     )
     given = run(tool, "login", "-u", "ada", env={"CLIKIT_TOKEN": "abc"})
     assert given.out == "user:         ada\ntoken_length: 3\n"
+
+
+# ---- the version -------------------------------------------------------------------------
+
+
+def test_no_literal_version_takes_the_nearest_pyproject(tool: Path) -> None:
+    assert run(tool, "--version").out == "clikit 1.4.0\n"
+    document = run(tool, "schema").json()
+    assert document["version"] == "1.4.0"
+
+
+def test_an_installed_tool_prefers_its_distribution_metadata(tool: Path, tmp_path: Path) -> None:
+    info = tmp_path / "site" / "clikit-9.9.9.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: clikit\nVersion: 9.9.9\n")
+    env = {"PYTHONPATH": str(tmp_path / "site")}
+    assert run(tool, "--version", env=env).out == "clikit 9.9.9\n"
+    assert run(tool, "--version", "--json", env=env).json()["data"]["version"] == "9.9.9"
+
+
+def test_the_metadata_is_never_read_on_the_way_to_a_command(tool: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", str(tool), "ls"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert "importlib.metadata" not in proc.stderr
+    assert "importlib.metadata" in subprocess.run(
+        [sys.executable, "-X", "importtime", str(tool), "--version"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stderr
+
+
+def test_a_literal_version_wins_over_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "hello"\nversion = "3.2.1"\n')
+    from_project = generate(tmp_path, ALONE.replace('version="1.0.0"', "version=None"))
+    assert run(from_project, "--version").out == "hello 3.2.1\n"
+    literal = generate(tmp_path, ALONE)
+    assert run(literal, "--version").out == "hello 1.0.0\n"
+    assert 'DISTRIBUTION = ""' in literal.read_text()

@@ -210,6 +210,9 @@ class Program(Node):
 
     name: str
     version: str
+    #: The distribution whose installed metadata `--version` prefers (the version was read
+    #: from its pyproject.toml at generation time), or None.
+    distribution: str | None = None
     description: str
     env_prefix: str | None = None
     config: bool = False

@@ -245,6 +245,8 @@ class ProgramReader(Reader):
                 self.check_max_output(value, self.program_args[key], "program")
                 continue
             expected = bool if key == "config" else str
+            if self.program_args[key] is None and key in ("version", "description"):
+                continue  # NOTE: the same as not saying (`version=None`: from pyproject.toml)
             if not isinstance(self.program_args[key], expected):
                 self.error(value, f"program({key}=...) must be a {expected.__name__}")
         prefix = self.program_args.get("env_prefix")
@@ -772,9 +774,12 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
             if local != api and api in ("CommandError", "Context")
         )
     )
+    declared = version or reader.program_args.get("version")
+    project = None if declared else nearest_project(Path(path))
     return Program(
         name=str(program_name),
-        version=str(version or reader.program_args.get("version") or "0.1.0"),
+        version=str(declared or (project[1] if project else "0.1.0")),
+        distribution=project[0] if project else None,
         description=str(reader.program_args.get("description") or module_doc),
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
         config=bool(reader.program_args.get("config", False)),
@@ -791,6 +796,31 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         python_minor=minor,
         warnings=(newer,) if newer is not None else (),
     )
+
+
+_PROJECT_TABLE = re.compile(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", re.MULTILINE | re.DOTALL)
+_KEY = r'^{}\s*=\s*["\']([^"\'\n]+)["\']'
+
+
+def nearest_project(handlers: Path) -> tuple[str, str] | None:
+    """The name and version of the nearest pyproject.toml's `[project]` above the handlers
+    file (a static version only), or None."""
+    for folder in handlers.resolve().parents:
+        candidate = folder / "pyproject.toml"
+        if not candidate.is_file():
+            continue
+        try:
+            text = candidate.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        table = _PROJECT_TABLE.search(text)
+        if table is None:
+            return None
+        found = [re.search(_KEY.format(k), table.group(1), re.MULTILINE) for k in ("name", "version")]
+        if found[0] is None or found[1] is None:
+            return None
+        return found[0].group(1), found[1].group(1)
+    return None
 
 
 def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> Diagnostic:

@@ -304,6 +304,7 @@ def render(program: Program, regenerate: str) -> str:
     constants = [
         f"PROGRAM = {py(program.name)}",
         f"VERSION = {py(program.version)}",
+        f"DISTRIBUTION = {py(program.distribution or '')}",
         f"DESCRIPTION = {py(program.description)}",
         f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
         f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",

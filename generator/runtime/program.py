@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 PROGRAM = "tool"
 VERSION = "0.0.0"
+#: The distribution whose installed version `--version` prefers ("": VERSION is the version).
+DISTRIBUTION = ""
 DESCRIPTION = ""
 #: The oldest Python the tool runs on (newer than 3.9 only when its handlers' syntax needs it).
 REQUIRES_PYTHON = ">=3.9"

@@ -31,6 +31,7 @@ else:
 
 PROGRAM = "settings"
 VERSION = "0.3.0"
+DISTRIBUTION = ""
 DESCRIPTION = (
     "Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."
 )
@@ -4008,7 +4009,7 @@ def _main(args: list[str]) -> int:
             return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
-                sys.stdout.write(f"{PROGRAM} {VERSION}\n")
+                sys.stdout.write(f"{PROGRAM} {_installed_version()}\n")
                 return 0
             envelope: Any = {"ok": True, "data": _version()}
         else:
@@ -4042,7 +4043,20 @@ def _main(args: list[str]) -> int:
 
 def _version() -> dict[str, str]:
     """`--version --json`: the tool, its version, and the Python it needs."""
-    return {"name": PROGRAM, "version": VERSION, "requires_python": REQUIRES_PYTHON}
+    return {"name": PROGRAM, "version": _installed_version(), "requires_python": REQUIRES_PYTHON}
+
+
+def _installed_version() -> str:
+    """The version `--version` shows: the installed distribution's (read from its metadata
+    only here, never on the way to a command), else the one `burgee gen` wrote."""
+    if DISTRIBUTION:
+        from importlib import metadata
+
+        try:
+            return metadata.version(DISTRIBUTION)
+        except (metadata.PackageNotFoundError, ValueError):
+            pass
+    return VERSION
 
 
 def _batch(invocation: _Invocation) -> int:
