@@ -548,3 +548,41 @@ def test_a_literal_version_wins_over_pyproject(tmp_path: Path) -> None:
     literal = generate(tmp_path, ALONE)
     assert run(literal, "--version").out == "hello 1.0.0\n"
     assert 'DISTRIBUTION = ""' in literal.read_text()
+
+
+# ---- the in-process test helper ----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def module(tool: Path) -> Any:
+    sys.path.insert(0, str(tool.parent))
+    try:
+        import clikit  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(tool.parent))
+    return clikit
+
+
+def test_invoke_runs_an_argv_in_process(module: Any) -> None:
+    result = module.invoke(["ls", "--from", "1", "--json"])
+    assert (result.exit_code, result.envelope["data"]) == (0, [1, 2])
+    assert result.stdout.startswith('{"ok": true') and result.stderr == ""
+
+
+def test_invoke_captures_text_errors_and_help(module: Any) -> None:
+    text = module.invoke(["hi", "Ada"])
+    assert (text.exit_code, text.stdout, text.envelope) == (0, "Hello, Ada!\n", None)
+    stopped = module.invoke(["delete", "report"])
+    assert stopped.exit_code == 4 and stopped.envelope["reason"] == "confirm"
+    assert stopped.stderr.startswith("clikit: error: delete is destructive")
+    shown = module.invoke(["--help"])
+    assert shown.exit_code == 0 and "list-items (ls, l)" in shown.stdout
+
+
+def test_invoke_takes_stdin_and_environment(module: Any) -> None:
+    before = dict(os.environ)
+    result = module.invoke(["login", "--json", "-"], input='{"user": "a", "token": "xyz"}')
+    assert result.envelope["data"] == {"user": "a", "token_length": 3}
+    with_env = module.invoke(["label", "--json"], env={"CLIKIT_OWNER": "zoe"})
+    assert with_env.envelope["data"]["owner"] == "zoe"
+    assert dict(os.environ) == before

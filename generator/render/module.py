@@ -328,7 +328,7 @@ def render(program: Program, regenerate: str) -> str:
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
         "_complete_values = _candidates" if slot_tables(program) else "",
     ]
-    roots = {"main", "_Command", "Any"}
+    roots = {"main", "invoke", "_Command", "Any"}
     for code in own:
         roots |= names_used(ast.parse(code))
     joined = join(roots)

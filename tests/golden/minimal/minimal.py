@@ -3718,6 +3718,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = streams
 
 
+class Invoked:
+    """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
+
+    def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
+        self.exit_code = exit_code
+        self.stdout = stdout
+        self.stderr = stderr
+
+    @property
+    def envelope(self) -> Any:
+        """The JSON envelope: stdout's under `--json`, else a failure's (the last line of
+        stderr); None when there is none (text output)."""
+        import json
+
+        for text in (self.stdout.strip(), self.stderr.strip().rpartition("\n")[2]):
+            if text.startswith("{"):
+                try:
+                    return json.loads(text)
+                except ValueError:
+                    pass
+        return None
+
+    def __repr__(self) -> str:
+        return (
+            f"Invoked(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+        )
+
+
+def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
+    """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
+    `env` is added to the environment, and stdout, stderr and the exit code are captured
+    (`--help` included). Subprocess tests stay for what only a process shows (signals,
+    file descriptors, a terminal)."""
+    import io
+
+    streams = sys.stdin, sys.stdout, sys.stderr
+    environ = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(input), out, err
+    os.environ.update(env or {})
+    try:
+        try:
+            code = main(list(argv))
+        except SystemExit as stop:  # NOTE: argparse's --help ends with sys.exit(0)
+            code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        os.environ.clear()
+        os.environ.update(environ)
+    return Invoked(code, out.getvalue(), err.getvalue())
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = "--json" in args
