@@ -7,6 +7,7 @@ and over MCP. Each through the command line, `--json` input and MCP.
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import pty
@@ -182,7 +183,7 @@ def test_a_program_whose_only_command_is_root_has_no_subcommand_level(tmp_path: 
     assert run(tool, "greet").out == "Hello, greet!\n"
     usage = run(tool, "--help").out
     assert usage.startswith("usage: hello [-h]") and "COMMAND" not in usage
-    assert [t["name"] for t in _mcp_tools(tool)][0] == "hello"
+    assert next(t["name"] for t in _mcp_tools(tool)) == "hello"
     answer = _mcp_call(tool, "hello", {"name": "Ada"})
     assert answer["structuredContent"] == {"result": "Hello, Ada!"}
 
@@ -403,8 +404,12 @@ def test_the_types_as_json_input_and_over_mcp(tool: Path) -> None:
 
 
 def test_default_factory_runs_on_every_call(tool: Path) -> None:
-    assert run(tool, "label", "--json", env={"CLIKIT_OWNER": "ada"}).json()["data"]["owner"] == "ada"
-    assert run(tool, "label", "--json", env={"CLIKIT_OWNER": "bob"}).json()["data"]["owner"] == "bob"
+    assert (
+        run(tool, "label", "--json", env={"CLIKIT_OWNER": "ada"}).json()["data"]["owner"] == "ada"
+    )
+    assert (
+        run(tool, "label", "--json", env={"CLIKIT_OWNER": "bob"}).json()["data"]["owner"] == "bob"
+    )
     assert run(tool, "label", "--owner", "cy", "--json").json()["data"]["owner"] == "cy"
     shown = run(tool, "label", "-h", env={"COLUMNS": "200"}).out
     assert "Who owns it. (default: computed when it runs, by default_owner())" in shown
@@ -533,12 +538,15 @@ def test_the_metadata_is_never_read_on_the_way_to_a_command(tool: Path) -> None:
         check=True,
     )
     assert "importlib.metadata" not in proc.stderr
-    assert "importlib.metadata" in subprocess.run(
-        [sys.executable, "-X", "importtime", str(tool), "--version"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stderr
+    assert (
+        "importlib.metadata"
+        in subprocess.run(
+            [sys.executable, "-X", "importtime", str(tool), "--version"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stderr
+    )
 
 
 def test_a_literal_version_wins_over_pyproject(tmp_path: Path) -> None:
@@ -557,10 +565,9 @@ def test_a_literal_version_wins_over_pyproject(tmp_path: Path) -> None:
 def module(tool: Path) -> Any:
     sys.path.insert(0, str(tool.parent))
     try:
-        import clikit  # type: ignore[import-not-found]
+        return importlib.import_module("clikit")
     finally:
         sys.path.remove(str(tool.parent))
-    return clikit
 
 
 def test_invoke_runs_an_argv_in_process(module: Any) -> None:

@@ -47,6 +47,9 @@ def test_todo_round_trip(tmp_path: Path) -> None:
     assert run(tool, "done", "1", "--json").json()["data"]["done"] is True
     assert [t["title"] for t in run(tool, "list", "--json").json()["data"]] == ["b"]
     assert len(run(tool, "list", "--all", "--json").json()["data"]) == 2
-    assert run(tool, "tasks", "purge", "--yes", "--json").json()["data"] == {"removed": 1, "kept": 1}
+    assert run(tool, "tasks", "purge", "--yes", "--json").json()["data"] == {
+        "removed": 1,
+        "kept": 1,
+    }
     missing = run(tool, "done", "9", "--json")
     assert missing.code == 3 and missing.json()["error"]["kind"] == "not_found"

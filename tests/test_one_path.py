@@ -93,6 +93,7 @@ class Surfaces:
             if not name.startswith("--"):
                 positionals += [_text(item) for item in items]
             elif arg["type"] == "count":
+                assume(value <= 20)  # NOTE: -v given a million times says nothing new
                 words += [name] * value
             elif arg["type"] == "array":
                 words += [name, *map(_text, value)]  # NOTE: a tuple: one flag, its values

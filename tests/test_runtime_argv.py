@@ -241,7 +241,9 @@ def test_find_an_unknown_command(
 
 def _with_root(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
     _tables(monkeypatch)
-    install(monkeypatch, ALIASES={"ls": "add", "tasks rm": "tasks purge"}, ROOT="add", ROOT_MODE=mode)
+    install(
+        monkeypatch, ALIASES={"ls": "add", "tasks rm": "tasks purge"}, ROOT="add", ROOT_MODE=mode
+    )
 
 
 @pytest.mark.parametrize(

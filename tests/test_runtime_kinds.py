@@ -13,8 +13,8 @@ import pytest
 
 from burgee.runtime.errors import _Invalid
 from burgee.runtime.kinds import TYPES, _Int, _Str, _Type
-from burgee.runtime.values import _matching, _pairs, _tuple
 from burgee.runtime.output import _jsonable
+from burgee.runtime.values import _matching, _pairs, _tuple
 
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
 CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
@@ -115,7 +115,7 @@ def test_pairs_refuse(raw: Any) -> None:
 def test_a_tuple_takes_exactly_its_values() -> None:
     convert = _tuple(_Int.convert, _Str.convert)
     assert convert(["1", "a"]) == (1, "a")
-    assert convert("[2, \"b\"]") == (2, "b")
+    assert convert('[2, "b"]') == (2, "b")
     for raw in (["1"], ["1", "a", "b"], ["x", "a"]):
         with pytest.raises(_Invalid):
             convert(raw)

@@ -40,6 +40,7 @@ else:
 
 PROGRAM = "textkit"
 VERSION = "0.3.0"
+DISTRIBUTION = ""
 DESCRIPTION = "Textkit: count, search and tidy text files (or standard input).\n\nEach command reads the files it is given, or standard input when there are none."
 REQUIRES_PYTHON = ">=3.9"
 DEBUG_ENV = "TEXTKIT_DEBUG"
@@ -863,12 +864,20 @@ class _Call:
         nullable: bool = False,
         env: str | None = None,
         secret: bool = False,
+        prompt: str | None = None,
     ) -> _T:
         """The converted value of one parameter: from the call; for an option, else from its
-        env var, the config file or pyproject.toml; else its default."""
+        env var, the config file or pyproject.toml; else (`prompt=`, at a terminal) what a
+        person answers; else its default."""
         if key in self.refused:
             return cast("_T", default)
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+        if prompt is not None and source in ("default", "") and self._may_ask():
+            answer = _ask(prompt, None if secret or source == "" else raw, secret)
+            if answer is not None:
+                source, label, raw = "prompt", "prompt", answer
+                if key in self.provenance:
+                    self.provenance[key].update({"source": "prompt", "from": "prompt"})
         if secret and source != "default":
             for text in raw if isinstance(raw, list) else (raw,):
                 if isinstance(text, str) and text:
@@ -877,7 +886,8 @@ class _Call:
             return self.sources.settle(self, key, cast("_T", raw))
         if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
-                self.problems.append(f"{self._label(key, flag)} is required")
+                also = f" (or set {env})" if env and self.source == "flag" else ""
+                self.problems.append(f"{self._label(key, flag)} is required{also}")
             return cast("_T", default)
         if raw is None:
             return self.sources.settle(self, key, cast("_T", None))
@@ -900,6 +910,7 @@ class _Call:
         nullable: bool = False,
         env: str | None = None,
         secret: bool = False,
+        prompt: str | None = None,
     ) -> list[_T]:
         """The converted items of a list parameter, or its default."""
         raw = self.raw.get(key, _REQUIRED)
@@ -918,8 +929,19 @@ class _Call:
             return [convert(item) for item in found]
 
         return self.value(
-            key, convert_all, default, flag=flag, nullable=nullable, env=env, secret=secret
+            key,
+            convert_all,
+            default,
+            flag=flag,
+            nullable=nullable,
+            env=env,
+            secret=secret,
+            prompt=prompt,
         )
+
+    def _may_ask(self) -> bool:
+        """A person at a terminal typed this command line (not JSON input, not --explain)."""
+        return self.source == "flag" and not self.explaining and _interactive()
 
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
@@ -929,6 +951,27 @@ class _Call:
             raise UsageError("; ".join(self.problems))
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _ask(question: str, default: object, secret: bool) -> str | None:
+    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
+    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}: "
+    if secret:
+        import getpass
+
+        answer = getpass.getpass(text)
+    else:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+        answer = sys.stdin.readline().rstrip("\r\n")
+    return answer or None
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -3770,9 +3813,8 @@ def _group_help(group: str) -> str:
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
         aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
-        if path == ROOT:
-            summary += " (the default command)"
-        children.add_parser(name, aliases=aliases, help=summary.replace("%", "%%"))
+        shown = summary + (" (the default command)" if path == ROOT else "")
+        children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
     if not group:
         _root_extras(children)
     return parser.format_help()
@@ -3905,7 +3947,7 @@ def run(invocation: _Invocation) -> object:
             _command_epilog(path, command),
         )
         command.build(parser)
-        if any(word in HELP_FLAGS for word in rest[: (rest + ["--"]).index("--")]):
+        if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
             _tool_flags(parser, command)
         if "--explain" in invocation.asked:
             _loosen(parser)
@@ -3952,6 +3994,58 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout, sys.stderr = streams
 
 
+class Invoked:
+    """What `invoke` saw: the exit code, stdout, stderr, and the JSON envelope."""
+
+    def __init__(self, exit_code: int, stdout: str, stderr: str) -> None:
+        self.exit_code = exit_code
+        self.stdout = stdout
+        self.stderr = stderr
+
+    @property
+    def envelope(self) -> Any:
+        """The JSON envelope: stdout's under `--json`, else a failure's (the last line of
+        stderr); None when there is none (text output)."""
+        import json
+
+        for text in (self.stdout.strip(), self.stderr.strip().rpartition("\n")[2]):
+            if text.startswith("{"):
+                try:
+                    return json.loads(text)
+                except ValueError:
+                    pass
+        return None
+
+    def __repr__(self) -> str:
+        return (
+            f"Invoked(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+        )
+
+
+def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
+    """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
+    `env` is added to the environment, and stdout, stderr and the exit code are captured
+    (`--help` included). Subprocess tests stay for what only a process shows (signals,
+    file descriptors, a terminal)."""
+    import io
+
+    streams = sys.stdin, sys.stdout, sys.stderr
+    environ = dict(os.environ)
+    out, err = io.StringIO(), io.StringIO()
+    sys.stdin, sys.stdout, sys.stderr = io.StringIO(input), out, err
+    os.environ.update(env or {})
+    try:
+        try:
+            code = main(list(argv))
+        except SystemExit as stop:  # NOTE: argparse's --help ends with sys.exit(0)
+            code = stop.code if isinstance(stop.code, int) else int(stop.code is not None)
+    finally:
+        sys.stdin, sys.stdout, sys.stderr = streams
+        os.environ.clear()
+        os.environ.update(environ)
+    return Invoked(code, out.getvalue(), err.getvalue())
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = "--json" in args
@@ -3970,7 +4064,7 @@ def _main(args: list[str]) -> int:
             return _batch(invocation)
         if invocation.version and not invocation.rest:
             if not invocation.json:
-                sys.stdout.write(f"{PROGRAM} {VERSION}\n")
+                sys.stdout.write(f"{PROGRAM} {_installed_version()}\n")
                 return 0
             envelope: Any = {"ok": True, "data": _version()}
         else:
@@ -4004,7 +4098,20 @@ def _main(args: list[str]) -> int:
 
 def _version() -> dict[str, str]:
     """`--version --json`: the tool, its version, and the Python it needs."""
-    return {"name": PROGRAM, "version": VERSION, "requires_python": REQUIRES_PYTHON}
+    return {"name": PROGRAM, "version": _installed_version(), "requires_python": REQUIRES_PYTHON}
+
+
+def _installed_version() -> str:
+    """The version `--version` shows: the installed distribution's (read from its metadata
+    only here, never on the way to a command), else the one `burgee gen` wrote."""
+    if DISTRIBUTION:
+        from importlib import metadata
+
+        try:
+            return metadata.version(DISTRIBUTION)
+        except (metadata.PackageNotFoundError, ValueError):
+            pass
+    return VERSION
 
 
 def _batch(invocation: _Invocation) -> int:

@@ -167,8 +167,10 @@ def _resolve_subscript(
 
 def _scalar(ref: TypeRef | None) -> bool:
     """A value one word of a command line gives: a leaf type, a choice or an enum."""
-    return ref is not None and not ref.nullable and (
-        ref.kind in _SCALARS or ref.kind in ("choice", "enum")
+    return (
+        ref is not None
+        and not ref.nullable
+        and (ref.kind in _SCALARS or ref.kind in ("choice", "enum"))
     )
 
 

@@ -278,8 +278,7 @@ def _names(
         else:
             reader.error(
                 param,
-                f"flag {flag!r} of {name!r} must look like -x or --long-name "
-                "(one of each at most)",
+                f"flag {flag!r} of {name!r} must look like -x or --long-name (one of each at most)",
             )
     return short, long
 

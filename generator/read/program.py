@@ -816,7 +816,9 @@ def nearest_project(handlers: Path) -> tuple[str, str] | None:
         table = _PROJECT_TABLE.search(text)
         if table is None:
             return None
-        found = [re.search(_KEY.format(k), table.group(1), re.MULTILINE) for k in ("name", "version")]
+        found = [
+            re.search(_KEY.format(k), table.group(1), re.MULTILINE) for k in ("name", "version")
+        ]
         if found[0] is None or found[1] is None:
             return None
         return found[0].group(1), found[1].group(1)

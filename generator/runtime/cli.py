@@ -82,9 +82,8 @@ def _group_help(group: str) -> str:
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
         aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
-        if path == ROOT:
-            summary += " (the default command)"
-        children.add_parser(name, aliases=aliases, help=summary.replace("%", "%%"))
+        shown = summary + (" (the default command)" if path == ROOT else "")
+        children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
     if not group:
         _root_extras(children)
     return parser.format_help()
@@ -217,7 +216,7 @@ def run(invocation: _Invocation) -> object:
             _command_epilog(path, command),
         )
         command.build(parser)
-        if any(word in HELP_FLAGS for word in rest[: (rest + ["--"]).index("--")]):
+        if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
             _tool_flags(parser, command)
         if "--explain" in invocation.asked:
             _loosen(parser)
@@ -287,12 +286,12 @@ class Invoked:
         return None
 
     def __repr__(self) -> str:
-        return f"Invoked(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+        return (
+            f"Invoked(exit_code={self.exit_code}, stdout={self.stdout!r}, stderr={self.stderr!r})"
+        )
 
 
-def invoke(
-    argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None
-) -> Invoked:
+def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None) -> Invoked:
     """Run the tool in this process, as `tool ARGV...` would, for tests: stdin is `input`,
     `env` is added to the environment, and stdout, stderr and the exit code are captured
     (`--help` included). Subprocess tests stay for what only a process shows (signals,

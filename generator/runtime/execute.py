@@ -96,7 +96,7 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
             task.cancel()
             try:
                 loop.run_until_complete(task)
-            except BaseException:  # noqa: BLE001, S110 (the first error is the one to report)
+            except BaseException:  # noqa: BLE001 (the first error is the one to report)
                 pass
         raise
     finally:

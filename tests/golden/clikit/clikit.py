@@ -1058,7 +1058,8 @@ def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, .
         items = _as_list(value)
         if len(items) != len(converters):
             raise _Invalid(f"expected {len(converters)} values, got {len(items)}")
-        return tuple(each(item) for each, item in zip(converters, items))
+        # NOTE: the lengths are equal (checked above); zip(strict=) is not in Python 3.9.
+        return tuple(each(item) for each, item in zip(converters, items))  # noqa: B905
 
     return convert
 
@@ -2676,7 +2677,7 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
             task.cancel()
             try:
                 loop.run_until_complete(task)
-            except BaseException:  # noqa: BLE001, S110 (the first error is the one to report)
+            except BaseException:  # noqa: BLE001 (the first error is the one to report)
                 pass
         raise
     finally:
@@ -3970,9 +3971,8 @@ def _group_help(group: str) -> str:
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
         aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
-        if path == ROOT:
-            summary += " (the default command)"
-        children.add_parser(name, aliases=aliases, help=summary.replace("%", "%%"))
+        shown = summary + (" (the default command)" if path == ROOT else "")
+        children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
     if not group:
         _root_extras(children)
     return parser.format_help()
@@ -4105,7 +4105,7 @@ def run(invocation: _Invocation) -> object:
             _command_epilog(path, command),
         )
         command.build(parser)
-        if any(word in HELP_FLAGS for word in rest[: (rest + ["--"]).index("--")]):
+        if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
             _tool_flags(parser, command)
         if "--explain" in invocation.asked:
             _loosen(parser)

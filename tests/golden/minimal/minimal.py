@@ -3536,9 +3536,8 @@ def _group_help(group: str) -> str:
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
         aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
-        if path == ROOT:
-            summary += " (the default command)"
-        children.add_parser(name, aliases=aliases, help=summary.replace("%", "%%"))
+        shown = summary + (" (the default command)" if path == ROOT else "")
+        children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
     if not group:
         _root_extras(children)
     return parser.format_help()
@@ -3671,7 +3670,7 @@ def run(invocation: _Invocation) -> object:
             _command_epilog(path, command),
         )
         command.build(parser)
-        if any(word in HELP_FLAGS for word in rest[: (rest + ["--"]).index("--")]):
+        if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
             _tool_flags(parser, command)
         if "--explain" in invocation.asked:
             _loosen(parser)
