@@ -30,13 +30,23 @@ def test_committed_output_is_current(case: Path, tmp_path: Path) -> None:
     # NOTE: same directory name, since a program without program(name=) is named after it.
     work = tmp_path / case.name
     work.mkdir()
-    shutil.copy(case / "handlers.py", work / "handlers.py")
+    _copy_inputs(case, work)
     result = burgee("gen", "handlers.py", "-o", expected.name, cwd=work)
     assert result.returncode == 0, result.stderr
     generated = (work / expected.name).read_text(encoding="utf-8")
     assert generated == expected.read_text(encoding="utf-8"), (
         f"{_id(expected)} is stale; run `{REGEN}` and review the diff"
     )
+
+
+#: What a case is made from: its handlers, and the pyproject.toml its version may come from.
+INPUTS = ("handlers.py", "pyproject.toml")
+
+
+def _copy_inputs(case: Path, work: Path) -> None:
+    for name in INPUTS:
+        if (case / name).exists():
+            shutil.copy(case / name, work / name)
 
 
 #: Where regen writes a case's completion scripts and its skill (SKILL.md, AGENTS.md).
@@ -55,7 +65,7 @@ def _committed_outputs(case: Path) -> set[str]:
     """The committed files regen writes for `case`: in a golden case, everything but its
     handlers.py; in an example (which also holds data of its own), the module, whatever is
     under OUTPUT_DIRS and any SKILL.md or AGENTS.md."""
-    files = _files(case) - {"handlers.py"}
+    files = _files(case) - set(INPUTS)
     if case.parent == GOLDEN:
         return files
     return {
@@ -75,7 +85,7 @@ def test_every_regenerated_file_is_committed_and_current(case: Path, tmp_path: P
     # NOTE: same directory name, since a program without program(name=) is named after it.
     work = tmp_path / case.name
     work.mkdir()
-    shutil.copy(case / "handlers.py", work / "handlers.py")
+    _copy_inputs(case, work)
     result = subprocess.run(
         [sys.executable, "-m", "burgee", *args(golden_output(case))],
         cwd=work,
@@ -84,7 +94,7 @@ def test_every_regenerated_file_is_committed_and_current(case: Path, tmp_path: P
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    produced = _files(work) - {"handlers.py"}
+    produced = _files(work) - set(INPUTS)
     committed = _committed_outputs(case) | {name for name in produced if (case / name).exists()}
     hint = f"run `{REGEN}` and review the diff"
     assert sorted(produced - committed) == [], f"generated but not committed; {hint}"

@@ -403,7 +403,8 @@ def label(
     verbose: int = 0,
     size: tuple[int, int] = (1, 1),
     tag: dict[str, str] = {},
-    owner: str = ...,
+    *,
+    owner: str,
 ) -> dict[str, Any]:
     """Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.
 

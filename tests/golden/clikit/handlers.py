@@ -100,7 +100,8 @@ def label(
     verbose: Annotated[int, Option("-v", count=True, help="Say more; repeat for more")] = 0,
     size: tuple[int, int] = (1, 1),
     tag: Annotated[dict[str, str], Option("-l", help="KEY=VALUE; repeat for more")] = {},
-    owner: Annotated[str, Option(default_factory=default_owner, min_length=1)] = ...,
+    *,
+    owner: Annotated[str, Option(default_factory=default_owner, min_length=1)],
 ) -> dict[str, Any]:
     """Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.
 
