@@ -34,7 +34,7 @@ def greet(
 @command(effects="read_only", aliases=["ls", "l"], examples=["clikit ls --from 2"])
 def list_items(
     from_: Annotated[int, Option("--from", "-f", help="The first item", min=0)] = 0,
-    to: int = 3,
+    to: Annotated[int, Option(max=100)] = 3,
 ) -> list[int]:
     """List the items from --from up to --to.
 
