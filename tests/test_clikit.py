@@ -13,6 +13,7 @@ import os
 import pty
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -593,3 +594,19 @@ def test_invoke_takes_stdin_and_environment(module: Any) -> None:
     with_env = module.invoke(["label", "--json"], env={"CLIKIT_OWNER": "zoe"})
     assert with_env.envelope["data"]["owner"] == "zoe"
     assert dict(os.environ) == before
+
+
+def test_ctrl_c_cancels_an_async_command(tool: Path, tmp_path: Path) -> None:
+    mark = tmp_path / "mark"
+    proc = subprocess.Popen(
+        [sys.executable, str(tool), "fetch", "--delay", "5", "--mark", str(mark)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    time.sleep(1.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert out == "" and "Traceback" not in err
+    assert mark.read_text() == "cancelled\non_exit\n"

@@ -23,11 +23,11 @@ from hypothesis import strategies as st
 from tests.helpers import GOLDEN
 from tests.regen import golden_output
 
-PROGRAMS = ["minimal", "kitchen", "settings"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit"]
 SECRET = "S3CR3T-4b1d"
 EXAMPLES = int(os.environ.get("BURGEE_FUZZ_EXAMPLES", "60"))
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
-SLOW = {"store shelf nap"}
+SLOW = {"store shelf nap", "fetch"}
 GLOBAL = [
     "--json",
     "-o",
