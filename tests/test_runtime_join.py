@@ -58,4 +58,4 @@ def test_every_runtime_name_is_bound_once() -> None:
                 assert name not in seen, f"{name} is bound in {seen[name]} and {module}"
                 seen[name] = module
     assert set(seen) <= runtime_names()
-    assert {"PROGRAM", "COMMANDS", "_SCHEMA_JSON"} <= runtime_names()
+    assert {"PROGRAM", "COMMANDS", "_DATA"} <= runtime_names()

@@ -13,6 +13,7 @@ from burgee.model.ir import Command, Param, Program, Record, TypeRef
 from burgee.model.literals import call, py
 from burgee.render.completions import slot_tables, template_values
 from burgee.render.converters import converter, metavar, shape
+from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
@@ -286,6 +287,15 @@ def render(program: Program, regenerate: str) -> str:
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
     completion = template_values(program)
+    mcp = mcp_view(program)
+    data = encode(
+        {
+            "schema": texts["schema"],
+            "llms": texts["llms"],
+            "mcp_tools": mcp.tools_json,
+            **completion.pop("documents"),  # type: ignore[dict-item]
+        }
+    )
     # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
     own = [
         program.user_code,
@@ -325,12 +335,11 @@ def render(program: Program, regenerate: str) -> str:
         commands=commands,
         records=shapes,
         max_output=py(program.max_output),
-        schema_json=py(texts["schema"]),
-        llms_json=py(texts["llms"]),
+        data=data,
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
         **completion,
-        mcp=mcp_view(program),
+        mcp=mcp,
     )
     return wrap(formatted(source, f"{program.name.replace('-', '_')}.py"))
 

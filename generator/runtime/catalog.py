@@ -31,6 +31,7 @@ TAIL = (
     "batch",
     "quickargs",
     "argv",
+    "embedded",
     "describe",
     "complete",
     "mcp_io",
