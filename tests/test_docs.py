@@ -55,11 +55,12 @@ class Block:
     text: str
     marker: str | None = None  # "run" or "not-run"
     args: list[str] = field(default_factory=list)
+    body: int = 0  # how many lines the block's body has; `line` is its first, 0-based
 
     @property
     def where(self) -> str:
         page = self.page.relative_to(REPO) if self.page.is_relative_to(REPO) else self.page.name
-        return f"{page}:{self.line}"
+        return f"{page}:{self.line + 1}"
 
 
 def parse(page: Path, text: str | None = None) -> list[Block]:
@@ -75,7 +76,8 @@ def parse(page: Path, text: str | None = None) -> list[Block]:
         if marker:
             if pending is not None:  # a marker with no block after it stands alone
                 blocks.append(Block(page, pending[2], "", "", pending[0], pending[1]))
-            pending = (marker.group(1), shlex.split(marker.group(2)), i + 1)
+            kind, text = marker.groups()
+            pending = (kind, text.split() if kind == "run" else [text] if text else [], i)
         elif fence:
             indent, ticks, language = fence.groups()
             body: list[str] = []
@@ -83,7 +85,7 @@ def parse(page: Path, text: str | None = None) -> list[Block]:
             while i < len(lines) and not lines[i].strip().startswith(ticks):
                 body.append(lines[i][len(indent) :] if lines[i].startswith(indent) else lines[i])
                 i += 1
-            block = Block(page, i - len(body), language, "\n".join(body) + "\n")
+            block = Block(page, i - len(body), language, "\n".join(body) + "\n", body=len(body))
             if pending is not None:
                 block.marker, block.args = pending[0], pending[1]
                 pending = None
@@ -213,8 +215,9 @@ class Page:
         return proc.stdout
 
 
-def run_block(page: Page, block: Block) -> list[str]:
-    """Run one marked block in the page's sandbox; return what did not hold."""
+def run_block(page: Page, block: Block, fixed: list[str] | None = None) -> list[str]:
+    """Run one marked block in the page's sandbox; return what did not hold. With `fixed`, a
+    console block's body as the tool printed it is appended there (for `--update`)."""
     kind, *rest = block.args or [""]
     options = dict(arg.split("=", 1) for arg in rest if "=" in arg)
     words = [arg for arg in rest if "=" not in arg]
@@ -245,6 +248,10 @@ def run_block(page: Page, block: Block) -> list[str]:
         varies = options.get("output") == "varies"
         for command, expected in console_steps(block.text):
             actual = page.shell(command)
+            if fixed is not None:
+                fixed.append("$ " + command)
+                kept = varies or output_matches(expected, actual)
+                fixed.extend((expected if kept else actual.rstrip("\n")).splitlines())
             if varies:
                 if page.returncode != 0:
                     problems.append(
@@ -268,6 +275,30 @@ def run_page(page_file: Path, root: Path, text: str | None = None) -> list[str]:
         if block.marker == "run":
             problems.extend(run_block(page, block))
     return problems
+
+
+def update_page(page_file: Path, root: Path) -> None:
+    """Rewrite the output of every console block whose shown output no longer matches."""
+    lines = page_file.read_text(encoding="utf-8").splitlines()
+    page = Page(root)
+    edits: list[tuple[Block, list[str]]] = []
+    for block in parse(page_file):
+        if block.marker == "run":
+            fixed: list[str] = []
+            run_block(page, block, fixed)
+            if block.args[:1] == ["console"]:
+                edits.append((block, fixed))
+    for block, fixed in reversed(edits):
+        lines[block.line : block.line + block.body] = fixed
+    page_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":  # python -m tests.test_docs --update PAGE...: refresh shown output
+    import tempfile
+
+    for name in sys.argv[2:] if sys.argv[1:2] == ["--update"] else []:
+        with tempfile.TemporaryDirectory() as scratch:
+            update_page(Path(name).resolve(), Path(scratch))
 
 
 # --- the tests --------------------------------------------------------------------------------
