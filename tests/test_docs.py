@@ -20,12 +20,16 @@ built from scratch (no agent variables, a private HOME).
 
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
+import tempfile
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -155,7 +159,32 @@ def console_steps(text: str) -> list[tuple[str, str]]:
     return steps
 
 
-# --- running a page ---------------------------------------------------------------------------
+# --- running a page --------------------------------------------------------------------------
+
+#: Generated tools by (name, handlers source): each snippet is generated once per process.
+_GENERATED: dict[tuple[str, str], Path] = {}
+
+
+def generated(name: str, source: str, where: str) -> Path:
+    """The tool NAME generated from a handlers source (`burgee gen`, as users run it)."""
+    key = (name, source)
+    if key not in _GENERATED:
+        scratch = tempfile.mkdtemp(prefix="burgee-docs-")
+        atexit.register(shutil.rmtree, scratch, ignore_errors=True)
+        folder = Path(scratch) / name
+        folder.mkdir()
+        (folder / "handlers.py").write_text(source, encoding="utf-8")
+        out = folder / f"{name.replace('-', '_')}.py"
+        proc = subprocess.run(
+            [sys.executable, "-m", "burgee", "gen", str(folder / "handlers.py"), "-o", str(out)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            stdin=subprocess.DEVNULL,
+        )
+        assert proc.returncode == 0, f"{where}: burgee gen failed:\n{proc.stderr}"
+        _GENERATED[key] = out
+    return _GENERATED[key]
 
 
 class Page:
@@ -190,14 +219,7 @@ class Page:
     def add_tool(self, name: str, handlers: Path, where: str) -> None:
         """Generate the tool NAME from a handlers file and put it on the page's PATH."""
         out = self.bin / f"{name.replace('-', '_')}.py"
-        proc = subprocess.run(
-            [sys.executable, "-m", "burgee", "gen", str(handlers), "-o", str(out), "--force"],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            env={**self.env(), "PATH": os.environ.get("PATH", "")},
-        )
-        assert proc.returncode == 0, f"{where}: burgee gen failed:\n{proc.stderr}"
+        shutil.copyfile(generated(name, handlers.read_text(encoding="utf-8"), where), out)
         self.wrapper(name, f'exec {shlex.quote(sys.executable)} {shlex.quote(str(out))} "$@"')
 
     def shell(self, command: str) -> str:
@@ -294,14 +316,27 @@ def update_page(page_file: Path, root: Path) -> None:
 
 
 if __name__ == "__main__":  # python -m tests.test_docs --update PAGE...: refresh shown output
-    import tempfile
-
     for name in sys.argv[2:] if sys.argv[1:2] == ["--update"] else []:
         with tempfile.TemporaryDirectory() as scratch:
             update_page(Path(name).resolve(), Path(scratch))
 
 
 # --- the tests --------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _generate_every_snippet() -> None:
+    """Generate the tools of every page up front, several at once (each still only once)."""
+    wanted: dict[tuple[str, str], str] = {}
+    for page_file in doc_pages():
+        for block in parse(page_file):
+            if block.marker == "run" and block.args[:1] == ["handlers"]:
+                wanted[(block.args[1], block.text)] = block.where
+            elif block.marker == "run" and block.args[:1] == ["tool"]:
+                source = (REPO / block.args[2]).read_text(encoding="utf-8")
+                wanted[(block.args[1], source)] = block.where
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        list(pool.map(lambda item: generated(*item[0], item[1]), wanted.items()))
 
 
 @pytest.mark.parametrize("page_file", doc_pages(), ids=lambda p: p.name)
