@@ -21,6 +21,8 @@ built from scratch (no agent variables, a private HOME).
 from __future__ import annotations
 
 import atexit
+import contextlib
+import io
 import os
 import re
 import shlex
@@ -29,12 +31,12 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 
+from burgee.cli import main
 from tests.helpers import REPO
 
 DOC_DIR = REPO / "docs"
@@ -119,8 +121,8 @@ def expected_pattern(expected: str) -> re.Pattern[str]:
     """A regex for expected output: `...` alone on a line matches any lines, inside a line any
     text; trailing spaces never count."""
     parts: list[str] = []
-    for line in expected.splitlines():
-        line = line.rstrip()
+    for raw in expected.splitlines():
+        line = raw.rstrip()
         if line == "...":
             parts.append(r"(?:[^\n]*\n)*?")
         else:
@@ -166,7 +168,8 @@ _GENERATED: dict[tuple[str, str], Path] = {}
 
 
 def generated(name: str, source: str, where: str) -> Path:
-    """The tool NAME generated from a handlers source (`burgee gen`, as users run it)."""
+    """The tool NAME generated from a handlers source, by burgee's own command line run
+    in-process (`burgee.cli.main`, what `burgee gen` runs), so the pipeline is imported once."""
     key = (name, source)
     if key not in _GENERATED:
         scratch = tempfile.mkdtemp(prefix="burgee-docs-")
@@ -175,14 +178,10 @@ def generated(name: str, source: str, where: str) -> Path:
         folder.mkdir()
         (folder / "handlers.py").write_text(source, encoding="utf-8")
         out = folder / f"{name.replace('-', '_')}.py"
-        proc = subprocess.run(
-            [sys.executable, "-m", "burgee", "gen", str(folder / "handlers.py"), "-o", str(out)],
-            capture_output=True,
-            text=True,
-            timeout=120,
-            stdin=subprocess.DEVNULL,
-        )
-        assert proc.returncode == 0, f"{where}: burgee gen failed:\n{proc.stderr}"
+        messages = io.StringIO()
+        with contextlib.redirect_stderr(messages):
+            code = main(["gen", str(folder / "handlers.py"), "-o", str(out)])
+        assert code == 0, f"{where}: burgee gen failed:\n{messages.getvalue()}"
         _GENERATED[key] = out
     return _GENERATED[key]
 
@@ -216,15 +215,16 @@ class Page:
             "TMPDIR": str(self.root),
         }
 
-    def add_tool(self, name: str, handlers: Path, where: str) -> None:
-        """Generate the tool NAME from a handlers file and put it on the page's PATH."""
+    def add_tool(self, name: str, source: str, where: str) -> None:
+        """Generate the tool NAME from a handlers source and put it on the page's PATH."""
         out = self.bin / f"{name.replace('-', '_')}.py"
-        shutil.copyfile(generated(name, handlers.read_text(encoding="utf-8"), where), out)
+        shutil.copyfile(generated(name, source, where), out)
         self.wrapper(name, f'exec {shlex.quote(sys.executable)} {shlex.quote(str(out))} "$@"')
 
     def shell(self, command: str) -> str:
         proc = subprocess.run(
             ["bash", "-c", command],
+            check=False,
             cwd=self.work,
             env=self.env(),
             stdin=subprocess.DEVNULL,
@@ -241,19 +241,18 @@ def run_block(page: Page, block: Block, fixed: list[str] | None = None) -> list[
     """Run one marked block in the page's sandbox; return what did not hold. With `fixed`, a
     console block's body as the tool printed it is appended there (for `--update`)."""
     kind, *rest = block.args or [""]
+    if kind in {"handlers", "file", "excerpt", "console"} and not block.text:
+        return [f"{block.where}: `run: {kind}` needs a fenced block right after it"]
     options = dict(arg.split("=", 1) for arg in rest if "=" in arg)
     words = [arg for arg in rest if "=" not in arg]
     problems: list[str] = []
     if kind == "handlers":
         (name,) = words
-        handlers = page.root / "handlers" / name / "handlers.py"
-        handlers.parent.mkdir(parents=True, exist_ok=True)
-        handlers.write_text(block.text, encoding="utf-8")
         (page.work / "handlers.py").write_text(block.text, encoding="utf-8")
-        page.add_tool(name, handlers, block.where)
+        page.add_tool(name, block.text, block.where)
     elif kind == "tool":
         name, path = words
-        page.add_tool(name, REPO / path, block.where)
+        page.add_tool(name, (REPO / path).read_text(encoding="utf-8"), block.where)
     elif kind == "file":
         (name,) = words
         target = page.work / name
@@ -322,21 +321,6 @@ if __name__ == "__main__":  # python -m tests.test_docs --update PAGE...: refres
 
 
 # --- the tests --------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _generate_every_snippet() -> None:
-    """Generate the tools of every page up front, several at once (each still only once)."""
-    wanted: dict[tuple[str, str], str] = {}
-    for page_file in doc_pages():
-        for block in parse(page_file):
-            if block.marker == "run" and block.args[:1] == ["handlers"]:
-                wanted[(block.args[1], block.text)] = block.where
-            elif block.marker == "run" and block.args[:1] == ["tool"]:
-                source = (REPO / block.args[2]).read_text(encoding="utf-8")
-                wanted[(block.args[1], source)] = block.where
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        list(pool.map(lambda item: generated(*item[0], item[1]), wanted.items()))
 
 
 @pytest.mark.parametrize("page_file", doc_pages(), ids=lambda p: p.name)
