@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import importlib.util
 import io
 import os
 import re
@@ -364,6 +365,21 @@ def test_relative_links_resolve() -> None:
             if not path.exists():
                 broken.append(f"{page_file.name}: {target}")
     assert not broken, f"broken links: {broken}"
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mkdocs") is None, reason="mkdocs not installed")
+def test_mkdocs_build_is_strict_clean(tmp_path: Path) -> None:
+    """The pages build as a site (mkdocs.yml) with no warning: every page in the nav, every
+    `page.md#anchor` link landing on a heading. No plugin, no network."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(tmp_path / "site")],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_readme_is_short() -> None:
