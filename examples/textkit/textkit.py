@@ -444,14 +444,8 @@ def lines(
 
 
 def _build_count(parser: argparse.ArgumentParser) -> None:
-    import argparse
-
     parser.add_argument("files", nargs="*", help="Files to count (default: standard input)")
-    parser.add_argument(
-        "--total",
-        action=argparse.BooleanOptionalAction,
-        help="Add a line with the totals",
-    )
+    parser.add_argument("--total", action=_BOOL_ACTION, help="Add a line with the totals")
 
 
 def _run_count(call: _Call) -> object:
@@ -462,14 +456,12 @@ def _run_count(call: _Call) -> object:
 
 
 def _build_search(parser: argparse.ArgumentParser) -> None:
-    import argparse
-
     parser.add_argument("pattern", help="A regular expression")
     parser.add_argument("files", nargs="*", help="Files to search (default: standard input)")
     parser.add_argument(
         "-i",
         "--ignore-case",
-        action=argparse.BooleanOptionalAction,
+        action=_BOOL_ACTION,
         help="Match without regard to case",
     )
     parser.add_argument("-n", "--limit", help="Stop after this many matches")
@@ -503,21 +495,15 @@ def _run_tidy_slug(call: _Call) -> object:
 
 
 def _build_tidy_lines(parser: argparse.ArgumentParser) -> None:
-    import argparse
-
     parser.add_argument("files", nargs="*", help="Files to read (default: standard input)")
     parser.add_argument("--case", choices=("keep", "lower", "upper"), help="(default: keep)")
     parser.add_argument(
         "-u",
         "--unique",
-        action=argparse.BooleanOptionalAction,
+        action=_BOOL_ACTION,
         help="Drop repeated lines, keeping the first",
     )
-    parser.add_argument(
-        "--strip",
-        action=argparse.BooleanOptionalAction,
-        help="Strip blanks around each line",
-    )
+    parser.add_argument("--strip", action=_BOOL_ACTION, help="Strip blanks around each line")
 
 
 def _run_tidy_lines(call: _Call) -> object:
@@ -2617,6 +2603,142 @@ def _batch_written(
     return done
 
 
+#: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
+_BOOL_ACTION = "boolean_optional"
+
+
+#: The add_argument keywords the quick reading understands; any other sends the line to argparse.
+_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices"))
+
+
+_NARGS = (None, "?", "*", "+")
+
+
+class _Argument:
+    """One `add_argument` call, as the quick reading needs it."""
+
+    __slots__ = ("action", "choices", "dest", "names", "nargs")
+
+    def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
+        self.names = names
+        self.action: str = options.get("action", "store")
+        self.nargs: str | None = options.get("nargs")
+        choices = options.get("choices")
+        self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
+        if names[0][:1] == "-":
+            # NOTE: argparse's rule: the first long name, else the first name, minus dashes.
+            longs = [name for name in names if name[:2] == "--"]
+            self.dest = (longs or list(names))[0].lstrip("-").replace("-", "_")
+        else:
+            self.dest = names[0]
+
+
+class _Recorder:
+    """Stands in for the ArgumentParser a build function fills, and keeps its calls."""
+
+    def __init__(self) -> None:
+        self.options: dict[str, _Argument] = {}
+        self.positionals: list[_Argument] = []
+        #: False once a call used something the quick reading does not model.
+        self.plain = True
+
+    def add_argument(self, *names: str, **options: Any) -> None:
+        if not names or not _KNOWN.issuperset(options):
+            self.plain = False
+            return
+        argument = _Argument(names, options)
+        if names[0][:1] != "-":
+            if len(names) != 1 or argument.action != "store" or argument.nargs not in _NARGS:
+                self.plain = False
+            self.positionals.append(argument)
+            return
+        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+            self.plain = False
+        for name in names:
+            if name[:2] != "--" and len(name) != 2:
+                self.plain = False
+            self.options[name] = argument
+            if argument.action == _BOOL_ACTION and name[:2] == "--":
+                self.options["--no-" + name[2:]] = argument
+
+
+#: Each command's recorded arguments, read on first use.
+_RECORDED: dict[Callable[[argparse.ArgumentParser], None], _Recorder] = {}
+
+
+def _recorded(command: _Command) -> _Recorder:
+    recorder = _RECORDED.get(command.build)
+    if recorder is None:
+        recorder = _RECORDED[command.build] = _Recorder()
+        command.build(cast("argparse.ArgumentParser", recorder))
+    return recorder
+
+
+def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
+    """What `vars(parser.parse_args(words))` gives for this command, when the line is plainly
+    valid; None when argparse must read it (help, any error, anything unusual)."""
+    recorder = _recorded(command)
+    if not recorder.plain:
+        return None
+    found: dict[str, Any] = {}
+    #: The positional words, and whether an option came between two of them.
+    loose: list[str] = []
+    split = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word[:1] != "-" or word == "-":
+            if loose and split:
+                return None
+            loose.append(word)
+            continue
+        split = bool(loose)
+        name, has_value, value = word.partition("=")
+        argument = recorder.options.get(name)
+        if argument is None or (has_value and name[:2] != "--"):
+            return None
+        if argument.action == _BOOL_ACTION:
+            if has_value:
+                return None
+            found[argument.dest] = name[:5] != "--no-" or name in argument.names
+            continue
+        if not has_value:
+            if index >= len(words):
+                return None
+            value = words[index]
+            index += 1
+            if value[:1] == "-" and value != "-":
+                return None
+        if argument.choices is not None and value not in argument.choices:
+            return None
+        if argument.action == "append":
+            found.setdefault(argument.dest, []).append(value)
+        else:
+            found[argument.dest] = value
+    return found if _place(recorder.positionals, loose, found) else None
+
+
+def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
+    """Give each positional its word(s), as argparse would; False when unsure or wrong."""
+    for position, argument in enumerate(positionals):
+        last = position == len(positionals) - 1
+        if argument.nargs is None:
+            if not loose:
+                return False
+            taken = [loose.pop(0)]
+        elif last and argument.nargs in ("+", "*") and loose:
+            taken, loose[:] = list(loose), []
+        elif last and argument.nargs == "?" and len(loose) == 1:
+            taken = [loose.pop()]
+        else:
+            return False
+        if argument.choices is not None and any(word not in argument.choices for word in taken):
+            return False
+        found[argument.dest] = taken if argument.nargs in ("+", "*") else taken[0]
+    return not loose
+
+
 _FORMATS = ("json", "text")
 
 
@@ -2753,7 +2875,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     def formatter(prog: str) -> argparse.HelpFormatter:
         return argparse.RawDescriptionHelpFormatter(prog, width=width)
 
-    return Parser(
+    parser = Parser(
         prog=prog,
         description=description or None,
         epilog=epilog or None,
@@ -2761,6 +2883,8 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+    return parser
 
 
 def _unrecognized(message: str) -> str:
@@ -3693,14 +3817,18 @@ def run(invocation: _Invocation) -> object:
         _check_keys(command, raw)
         source = "json"
     else:
-        examples = "".join(f"  {example}\n" for example in command.examples)
-        parser = _new_parser(
-            f"{PROGRAM} {path}", command.description, f"examples:\n{examples}" if examples else ""
-        )
-        command.build(parser)
-        if "--explain" in invocation.asked:
-            _loosen(parser)
-        raw = vars(parser.parse_args(rest))
+        explaining = "--explain" in invocation.asked
+        quick = None if explaining else _quick_parse(command, rest)
+        if quick is not None:
+            raw = quick
+        else:
+            examples = "".join(f"  {example}\n" for example in command.examples)
+            epilog = f"examples:\n{examples}" if examples else ""
+            parser = _new_parser(f"{PROGRAM} {path}", command.description, epilog)
+            command.build(parser)
+            if explaining:
+                _loosen(parser)
+            raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
     if invocation.json:
@@ -3831,10 +3959,11 @@ def _terminate(signum: int, frame: object) -> None:
 def _on_sigterm() -> None:
     """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
     then a `terminated` error (exit 143)."""
-    import signal
+    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
+    import _signal  # type: ignore[import-not-found]
 
     try:
-        signal.signal(signal.SIGTERM, _terminate)
+        _signal.signal(_signal.SIGTERM, _terminate)
     except (ValueError, OSError):
         pass  # not the main thread (an embedding program): leave its signals alone
 

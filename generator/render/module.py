@@ -81,7 +81,7 @@ def _add_argument(param: Param) -> str:
             args.append(py(param.short))
         args.append(py(param.flag))
         if ref.kind == "bool":
-            args.append("action=argparse.BooleanOptionalAction")
+            args.append("action=_BOOL_ACTION")
         elif ref.kind == "list":
             args.append('action="append"')
         shown = metavar(item)
@@ -92,7 +92,7 @@ def _add_argument(param: Param) -> str:
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
         args.append(f"choices={py(tuple(choices))}")
     if param.hidden:
-        args.append("help=argparse.SUPPRESS")
+        args.append("help=_HIDDEN")
     else:
         help_text = _help(param)
         if help_text:
@@ -149,8 +149,6 @@ def command_view(command: Command, taken: set[str], program: Program) -> Command
     inputs = command.inputs
     if inputs:
         body = [_add_argument(p) for p in inputs]
-        if any(p.hidden or (p.type is not None and p.type.kind == "bool") for p in inputs):
-            body.insert(0, "    import argparse\n")
         parser = (
             f"def _build_{command.ident}(parser: argparse.ArgumentParser) -> None:\n"
             + "\n".join(body)

@@ -27,6 +27,7 @@ TAIL = (
     "inputs",
     "execute",
     "batch",
+    "quickargs",
     "argv",
     "describe",
     "complete",
