@@ -198,6 +198,7 @@ class Page:
         for path in (self.work, self.bin, self.home):
             path.mkdir(parents=True)
         self.wrapper("python", f'exec {shlex.quote(sys.executable)} "$@"')
+        self.wrapper("python3", f'exec {shlex.quote(sys.executable)} "$@"')
         self.wrapper("burgee", f'exec {shlex.quote(sys.executable)} -m burgee "$@"')
 
     def wrapper(self, name: str, body: str) -> None:
