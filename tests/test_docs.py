@@ -15,7 +15,9 @@ before a fenced block says what the block is:
 
 Each page gets its own temporary directory, so pages run in parallel; the commands of one page
 run in order in one working directory, with every tool of the page on PATH, and an environment
-built from scratch (no agent variables, a private HOME).
+built from scratch (no agent variables, a private HOME). Each handlers snippet is generated once
+per process. `python -m tests.test_docs --update PAGE...` rewrites the shown output of the
+commands whose output no longer matches (review the diff like a golden file's).
 """
 
 from __future__ import annotations
@@ -381,6 +383,31 @@ def test_mkdocs_build_is_strict_clean(tmp_path: Path) -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
+
+
+def test_quick_start_runs(tmp_path: Path) -> None:
+    """The README's first quick-start command, past its `pip install .` (this environment has
+    burgee installed), works from a checkout; the second is what CI's .ci/run runs."""
+    blocks = [b.text.strip() for b in parse(REPO / "README.md") if b.language == "console"]
+    first, second = blocks[0], blocks[1]
+    assert first.startswith("pip install . && burgee gen examples/todo/handlers.py")
+    (tmp_path / "examples").symlink_to(REPO / "examples")
+    page = Page(tmp_path / "sandbox")
+    proc = subprocess.run(
+        ["bash", "-c", first.removeprefix("pip install . && ")],
+        cwd=tmp_path,
+        env=page.env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith('{"ok": true, "data": {"id": 1, "title": "buy milk"')
+    assert second == "pip install -e '.[test]' && python -m pytest -q"
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert "pip install --quiet --disable-pip-version-check -e '.[test]'" in ci
+    assert "\npython -m pytest -q\n" in ci
 
 
 def test_readme_is_short() -> None:
