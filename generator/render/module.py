@@ -17,7 +17,8 @@ from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
-from burgee.runtime.catalog import names_used, runtime_names
+from burgee.render.sections import wrap
+from burgee.runtime.catalog import BOOT, names_used, parse, runtime_names
 
 
 def docstring(text: str) -> str:
@@ -226,15 +227,7 @@ def imports(program: Program, joined: Joined) -> tuple[str, str]:
             code.append(line)
         elif line.rsplit(" ", 1)[-1] not in user:
             checking.add_source(line)
-    lines = (
-        []
-        if "TYPE_CHECKING" in user
-        else [
-            "# NOTE: `typing` is never imported at run time; type checkers read this block.",
-            "TYPE_CHECKING = False",
-        ]
-    )
-    lines.append("if TYPE_CHECKING:")
+    lines = ["if TYPE_CHECKING:"]
     lines += [f"    {line}" if line else "" for line in checking.render().splitlines()]
     if code:
         lines += ["", *(f"    {line}" for line in code)]
@@ -246,6 +239,29 @@ def imports(program: Program, joined: Joined) -> tuple[str, str]:
             "        return value",
         ]
     return block.render(), "\n".join(lines) + "\n\n"
+
+
+def boot_imports() -> str:
+    """The imports of the start-up code, ahead of everything (`TYPE_CHECKING` is defined
+    here once, for the whole module)."""
+    _, found = parse(BOOT)
+    block = ImportBlock()
+    block.add_source("\n".join(i.text for i in found if not i.checking))
+    checking = ImportBlock()
+    checking.add_source("\n".join(i.text for i in found if i.checking))
+    lines = [
+        "# NOTE: `typing` is never imported at run time; type checkers read these blocks.",
+        "TYPE_CHECKING = False",
+        "if TYPE_CHECKING:",
+        *(f"    {line}" if line else "" for line in checking.render().splitlines()),
+    ]
+    return block.render() + "\n" + "\n".join(lines) + "\n"
+
+
+def _without(block: str, taken: str) -> str:
+    """`block` minus the import lines `taken` already has."""
+    done = {line for line in taken.splitlines() if line.startswith(("import ", "from "))}
+    return "\n".join(line for line in block.splitlines() if line not in done)
 
 
 def render(program: Program, regenerate: str) -> str:
@@ -287,6 +303,7 @@ def render(program: Program, regenerate: str) -> str:
         roots |= names_used(ast.parse(code))
     joined = join(roots)
     import_block, type_checking = imports(program, joined)
+    top = boot_imports()
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
@@ -295,7 +312,8 @@ def render(program: Program, regenerate: str) -> str:
         regenerate=regenerate,
         docstring=docstring(program.description),
         constants=constants,
-        imports=import_block,
+        boot_imports=top,
+        imports=_without(import_block, top),
         list_defaults=any(
             p.default_code not in (None, "None") and p.type is not None and p.type.kind == "list"
             for c in program.commands
@@ -314,7 +332,7 @@ def render(program: Program, regenerate: str) -> str:
         **completion,
         mcp=mcp_view(program),
     )
-    return formatted(source, f"{program.name.replace('-', '_')}.py")
+    return wrap(formatted(source, f"{program.name.replace('-', '_')}.py"))
 
 
 def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Record]:

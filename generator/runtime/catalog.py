@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+#: The start-up code: always joined, ahead of the code it compiles once and caches.
+BOOT = "boot"
 #: Modules joined before the handlers' code, in this order.
 HEAD = ("errors", "context")
 #: Modules joined after the per-program tables, in this order.
@@ -150,7 +152,7 @@ def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
 def runtime_names() -> frozenset[str]:
     """Every top-level name the runtime binds, in any module: a handler may not reuse one."""
     found: set[str] = set()
-    for module in (*HEAD, *TAIL, "program"):
+    for module in (BOOT, *HEAD, *TAIL, "program"):
         chunks, _ = parse(module)
         for chunk in chunks:
             found |= chunk.binds
