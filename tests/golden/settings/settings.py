@@ -50,9 +50,15 @@ def _cache_directory() -> str | None:
             base = os.environ.get("LOCALAPPDATA", base)
         chosen = os.path.join(base, "burgee")
     try:
-        if not sys.dont_write_bytecode:
-            os.makedirs(chosen, mode=0o700, exist_ok=True)
         found = os.stat(chosen)
+    except FileNotFoundError:
+        if sys.dont_write_bytecode:
+            return None
+        try:
+            os.makedirs(chosen, mode=0o700, exist_ok=True)
+            found = os.stat(chosen)
+        except (OSError, ValueError):
+            return None
     except (OSError, ValueError):
         return None
     getuid = getattr(os, "getuid", None)
@@ -61,19 +67,20 @@ def _cache_directory() -> str | None:
     return chosen
 
 
-def _key(path: str, code: str) -> tuple[str, str]:
-    """The cache entry's name: the file's part (shared by its entries) and the whole key."""
+def _key(path: str) -> tuple[str, str] | None:
+    """The cache entry's name: the file's part (shared by its entries) and the whole key;
+    None when the file cannot be seen (then nothing is cached)."""
     import _imp
 
     try:
         found = os.stat(path)
-        stamp = f"{found.st_size}:{found.st_mtime_ns}"
     except OSError:
-        stamp = ""
+        return None
+    # NOTE: like a .pyc, the file's size and modification time (in nanoseconds) stand for its
+    # content: hashing the text itself costs milliseconds on a large tool.
+    stamp = f"{sys.version}\0{sys.implementation.cache_tag}\0{found.st_size}:{found.st_mtime_ns}"
     where = _imp.source_hash(0, os.fsencode(path))
-    what = _imp.source_hash(
-        1, f"{sys.version}\0{sys.implementation.cache_tag}\0{stamp}\0".encode() + code.encode()
-    )
+    what = _imp.source_hash(1, stamp.encode())
     return where.hex(), where.hex() + "-" + what.hex()
 
 
@@ -99,9 +106,10 @@ def _load_code(path: str, code: str) -> CodeType:
     import marshal
 
     directory = _cache_directory()
-    if directory is None:
+    key = None if directory is None else _key(path)
+    if directory is None or key is None:
         return _compiled(path, code)
-    prefix, name = _key(path, code)
+    prefix, name = key
     entry = os.path.join(directory, name + ".code")
     try:
         with open(entry, "rb") as cached:
@@ -137,7 +145,7 @@ def _boot(namespace: dict[str, Any], code: str) -> Callable[..., int]:
     path = namespace.get("__file__")
     # NOTE: exec of the module's own code, as the interpreter would have run it.
     if isinstance(path, str):
-        exec(_load_code(os.path.realpath(path), code), namespace)  # noqa: S102
+        exec(_load_code(os.path.abspath(path), code), namespace)  # noqa: S102
     else:
         compiled = compile(code, "<burgee>", "exec", _ANNOTATIONS, dont_inherit=True)
         exec(compiled, namespace)  # noqa: S102
