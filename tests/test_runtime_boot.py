@@ -106,13 +106,34 @@ def test_a_corrupt_entry_is_recompiled(tmp_path: Path, cache: Path) -> None:
     assert entry.read_bytes() != b"\x00not marshal"
 
 
-def test_dont_write_bytecode_reads_but_never_writes(
+def test_python_b_reads_but_never_writes(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
     path = _module(tmp_path)
     assert _run(path)["result"] == 42
     assert not cache.exists()
+
+
+def test_pythondontwritebytecode_is_about_pyc_files_not_this_cache(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert _run(_module(tmp_path))["result"] == 42
+    assert len(list(cache.iterdir())) == 1
+
+
+def test_the_cache_keeps_only_the_newest_entries(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(boot, "_KEEP", 3)
+    for index in range(5):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        assert _run(_module(folder))["result"] == 42
+    assert len(list(cache.iterdir())) == 3
 
 
 def test_off_means_no_cache(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -176,9 +197,10 @@ def test_an_unwritable_cache_changes_nothing(tmp_path: Path) -> None:
     tool = _tool(tmp_path)
     blocked = tmp_path / "file-not-dir"
     blocked.write_text("")
-    for env in (_environment(blocked), _environment(tmp_path / "c", PYTHONDONTWRITEBYTECODE="1")):
+    runs = [([], _environment(blocked)), (["-B"], _environment(tmp_path / "c"))]
+    for flags, env in runs:
         proc = subprocess.run(
-            [sys.executable, str(tool), "--version"],
+            [sys.executable, *flags, str(tool), "--version"],
             env=env,
             capture_output=True,
             text=True,

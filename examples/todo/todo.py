@@ -36,6 +36,10 @@ GROUP_HELP: dict[str, str] = {"tasks": "Operations on the whole list."}
 _ANNOTATIONS = 0x1000000
 
 
+#: How many entries the cache keeps (one per tool file and Python version).
+_KEEP = 64
+
+
 #: Where the code starts in the file (the line after it, as the string opens with a newline).
 _CODE_START = "\n_CODE = r'''\n"
 
@@ -53,7 +57,7 @@ def _cache_directory() -> str | None:
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
-        if sys.dont_write_bytecode:
+        if not _may_write():
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
@@ -118,21 +122,33 @@ def _load_code(path: str, code: str) -> CodeType:
     except (OSError, EOFError, ValueError, TypeError):
         pass
     compiled = _compiled(path, code)
-    if not sys.dont_write_bytecode:
+    if _may_write():
         _store(directory, prefix, entry, marshal.dumps(compiled))
     return compiled
 
 
+def _may_write() -> bool:
+    """False under `python -B` (see the module's docstring for PYTHONDONTWRITEBYTECODE)."""
+    return not sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+
+
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically and drop the file's older ones; quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
+    quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         with open(temporary, "wb") as out:
             out.write(data)
         os.replace(temporary, entry)
-        for old in os.listdir(directory):
-            if old.startswith(prefix + "-") and os.path.join(directory, old) != entry:
-                os.unlink(os.path.join(directory, old))
+        kept = []
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(prefix + "-") and path != entry:
+                os.unlink(path)
+            elif name.endswith(".code") and path != entry:
+                kept.append((os.stat(path).st_mtime_ns, path))
+        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
+            os.unlink(path)
     except OSError:
         try:
             os.unlink(temporary)
@@ -167,8 +183,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "tasks_purge": ("tasks purge", False),
     "output": ("output", False),
 }
-#: The tool's documents: the clispec `schema`, the `--llms` manifest, the MCP tool list, the
-#: skill and the completion scripts, as base85 of zlib of one JSON object (see `_document`).
+#: The tool's documents, decoded on first use (`_document`): base85 of zlib of one JSON object.
+#: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "c-rlK4R_l%vglvII&LMolx(Nnd*9koPP0kc&AUmQmt<dWkL@GT5^ZxMky?_9>%@NN{+j#4?k{;W1AxRQMaj;#-KEcIV*"
     "`W1U}i8FfWXY>t+Oz{+&b8L!0;C~N#~1MRK#h*&eMz)=`;=4MU+HYSVU8HcFoR~*+mqw^DLdS;xb}+IFHyooklYj=2TL"

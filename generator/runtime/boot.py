@@ -12,8 +12,10 @@ The cache is a directory only this user may write (0700, checked before anything
 it: a cache is code that runs), written atomically (a temporary file, then `os.replace`, so
 two processes racing both end up with a whole file), pruned of the file's older entries, and
 never required: when it cannot be read or written the code is compiled as it would have been
-without it. `-B` and `PYTHONDONTWRITEBYTECODE` stop writes (reads go on); `BURGEE_CACHE_DIR`
-names another directory, or `off` for none.
+without it. `python -B` stops writes (reads go on). `PYTHONDONTWRITEBYTECODE` does not: it is
+about `.pyc` files beside sources, container images set it routinely, and without the cache an
+installed tool would compile its code on every run. `BURGEE_CACHE_DIR` names another
+directory, or `off` for none. The directory keeps the newest `_KEEP` entries.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ if TYPE_CHECKING:
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
 #: module around it is, wherever `_boot` is called from.
 _ANNOTATIONS = 0x1000000
+#: How many entries the cache keeps (one per tool file and Python version).
+_KEEP = 64
 #: Where the code starts in the file (the line after it, as the string opens with a newline).
 _CODE_START = "\n_CODE = r'''\n"
 
@@ -47,7 +51,7 @@ def _cache_directory() -> str | None:
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
-        if sys.dont_write_bytecode:
+        if not _may_write():
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
@@ -112,21 +116,33 @@ def _load_code(path: str, code: str) -> CodeType:
     except (OSError, EOFError, ValueError, TypeError):
         pass
     compiled = _compiled(path, code)
-    if not sys.dont_write_bytecode:
+    if _may_write():
         _store(directory, prefix, entry, marshal.dumps(compiled))
     return compiled
 
 
+def _may_write() -> bool:
+    """False under `python -B` (see the module's docstring for PYTHONDONTWRITEBYTECODE)."""
+    return not sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+
+
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically and drop the file's older ones; quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
+    quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         with open(temporary, "wb") as out:
             out.write(data)
         os.replace(temporary, entry)
-        for old in os.listdir(directory):
-            if old.startswith(prefix + "-") and os.path.join(directory, old) != entry:
-                os.unlink(os.path.join(directory, old))
+        kept = []
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(prefix + "-") and path != entry:
+                os.unlink(path)
+            elif name.endswith(".code") and path != entry:
+                kept.append((os.stat(path).st_mtime_ns, path))
+        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
+            os.unlink(path)
     except OSError:
         try:
             os.unlink(temporary)

@@ -33,6 +33,10 @@ GROUP_HELP: dict[str, str] = {}
 _ANNOTATIONS = 0x1000000
 
 
+#: How many entries the cache keeps (one per tool file and Python version).
+_KEEP = 64
+
+
 #: Where the code starts in the file (the line after it, as the string opens with a newline).
 _CODE_START = "\n_CODE = r'''\n"
 
@@ -50,7 +54,7 @@ def _cache_directory() -> str | None:
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
-        if sys.dont_write_bytecode:
+        if not _may_write():
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
@@ -115,21 +119,33 @@ def _load_code(path: str, code: str) -> CodeType:
     except (OSError, EOFError, ValueError, TypeError):
         pass
     compiled = _compiled(path, code)
-    if not sys.dont_write_bytecode:
+    if _may_write():
         _store(directory, prefix, entry, marshal.dumps(compiled))
     return compiled
 
 
+def _may_write() -> bool:
+    """False under `python -B` (see the module's docstring for PYTHONDONTWRITEBYTECODE)."""
+    return not sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+
+
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically and drop the file's older ones; quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
+    quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         with open(temporary, "wb") as out:
             out.write(data)
         os.replace(temporary, entry)
-        for old in os.listdir(directory):
-            if old.startswith(prefix + "-") and os.path.join(directory, old) != entry:
-                os.unlink(os.path.join(directory, old))
+        kept = []
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(prefix + "-") and path != entry:
+                os.unlink(path)
+            elif name.endswith(".code") and path != entry:
+                kept.append((os.stat(path).st_mtime_ns, path))
+        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
+            os.unlink(path)
     except OSError:
         try:
             os.unlink(temporary)
@@ -161,8 +177,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "minimal": ("hello", True),
     "output": ("output", False),
 }
-#: The tool's documents: the clispec `schema`, the `--llms` manifest, the MCP tool list, the
-#: skill and the completion scripts, as base85 of zlib of one JSON object (see `_document`).
+#: The tool's documents, decoded on first use (`_document`): base85 of zlib of one JSON object.
+#: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "c-rkfi*nmIlD~pcl#%36@*|nsTPsQ>o5}3ucJjD5cXL~oN}?so=0qa3Bo)W8b+uo!AGTj|{Qy9KFH^QNw|nJOC85Yhqt"
     "R$Ix*HAPvT@?ZXN|+g1Az}>8ZK80FY&`b%)>}5{lH(k3rC!Kffu=nHxnlp;$$72dY+g^;Zh`Lo`~J0Czj#NTL?F%H%S;"

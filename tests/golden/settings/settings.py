@@ -35,6 +35,10 @@ GROUP_HELP: dict[str, str] = {"remote": "The remote end."}
 _ANNOTATIONS = 0x1000000
 
 
+#: How many entries the cache keeps (one per tool file and Python version).
+_KEEP = 64
+
+
 #: Where the code starts in the file (the line after it, as the string opens with a newline).
 _CODE_START = "\n_CODE = r'''\n"
 
@@ -52,7 +56,7 @@ def _cache_directory() -> str | None:
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
-        if sys.dont_write_bytecode:
+        if not _may_write():
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
@@ -117,21 +121,33 @@ def _load_code(path: str, code: str) -> CodeType:
     except (OSError, EOFError, ValueError, TypeError):
         pass
     compiled = _compiled(path, code)
-    if not sys.dont_write_bytecode:
+    if _may_write():
         _store(directory, prefix, entry, marshal.dumps(compiled))
     return compiled
 
 
+def _may_write() -> bool:
+    """False under `python -B` (see the module's docstring for PYTHONDONTWRITEBYTECODE)."""
+    return not sys.dont_write_bytecode or bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+
+
 def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
-    """Write one entry atomically and drop the file's older ones; quietly, whatever happens."""
+    """Write one entry atomically, drop the file's older ones and all but the newest `_KEEP`;
+    quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
         with open(temporary, "wb") as out:
             out.write(data)
         os.replace(temporary, entry)
-        for old in os.listdir(directory):
-            if old.startswith(prefix + "-") and os.path.join(directory, old) != entry:
-                os.unlink(os.path.join(directory, old))
+        kept = []
+        for name in os.listdir(directory):
+            path = os.path.join(directory, name)
+            if name.startswith(prefix + "-") and path != entry:
+                os.unlink(path)
+            elif name.endswith(".code") and path != entry:
+                kept.append((os.stat(path).st_mtime_ns, path))
+        for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
+            os.unlink(path)
     except OSError:
         try:
             os.unlink(temporary)
@@ -165,8 +181,8 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "remote_show": ("remote show", True),
     "output": ("output", False),
 }
-#: The tool's documents: the clispec `schema`, the `--llms` manifest, the MCP tool list, the
-#: skill and the completion scripts, as base85 of zlib of one JSON object (see `_document`).
+#: The tool's documents, decoded on first use (`_document`): base85 of zlib of one JSON object.
+#: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "c-rlKi+0<{k?5~<WX+J2NlLP3b`#0;8OP(9_-6dLwzAnANk@c8NJ2~j3;<dqTe@ezW<PAd<W^Nb&`$uQ<Vj|hb53FkU0"
     "q$MuCA_XR9Ai8IE{*njlGQr41cgmb~&HLWs;@rEX!FDmt~Tk7kzdfr*R&Y@syojv(rU>9>?q~&n{Vc5wjw?jM-&2jb|("
