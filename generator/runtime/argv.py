@@ -10,6 +10,7 @@ from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS, _flag, confirm_flags
 from burgee.runtime.output import _finite
 from burgee.runtime.program import ALIASES, COMMANDS, GROUPS, ROOT, ROOT_MODE
+from burgee.runtime.quickargs import _BOOL_ACTION
 
 if TYPE_CHECKING:
     import argparse
@@ -157,7 +158,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     def formatter(prog: str) -> argparse.HelpFormatter:
         return argparse.RawDescriptionHelpFormatter(prog, width=width)
 
-    return Parser(
+    parser = Parser(
         prog=prog,
         description=description or None,
         epilog=epilog or None,
@@ -165,6 +166,8 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+    return parser
 
 
 def _closest_flag(message: str, flags: list[str]) -> str:
