@@ -128,7 +128,7 @@ def test_completion_takes_an_alias_like_its_command(shell: str) -> None:
     assert complete(script, "clikit list-items --fr") == ["--from"]
     assert "--yes" in complete(script, "clikit delete --")
     assert "--yes" not in complete(script, "clikit reset --")
-    assert set(complete(script, "clikit l")) == {"list-items", "ls", "l", "label"}
+    assert set(complete(script, "clikit l")) == {"list-items", "ls", "l", "label", "login"}
 
 
 # ---- the root command --------------------------------------------------------------------

@@ -369,7 +369,9 @@ def render(program: Program, regenerate: str) -> str:
         boot_imports=top,
         imports=_without(import_block, top),
         list_defaults=any(
-            p.default_code not in (None, "None") and p.type is not None and p.type.kind == "list"
+            p.default_code not in (None, "None")
+            and p.type is not None
+            and p.type.kind in ("list", "dict")
             for c in program.commands
             for p in c.inputs
         ),

@@ -84,7 +84,7 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
         try:
             loop.call_soon_threadsafe(task.cancel)
         except RuntimeError:
-            pass  # NOTE: the loop is closed: the call is over
+            return  # NOTE: the loop is closed: the call is over
 
     context._on_cancel.append(cancel)
     if context.cancelled.is_set():
@@ -94,10 +94,9 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
     except BaseException:
         if not task.done():
             task.cancel()
-            try:
-                loop.run_until_complete(task)
-            except BaseException:  # noqa: BLE001 (the first error is the one to report)
-                pass
+            # NOTE: waits for the handler to finish, without raising its CancelledError: the
+            # first error is the one to report.
+            loop.run_until_complete(asyncio.wait([task]))
         raise
     finally:
         context._on_cancel.remove(cancel)

@@ -283,8 +283,7 @@ def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, .
         items = _as_list(value)
         if len(items) != len(converters):
             raise _Invalid(f"expected {len(converters)} values, got {len(items)}")
-        # NOTE: the lengths are equal (checked above); zip(strict=) is not in Python 3.9.
-        return tuple(each(item) for each, item in zip(converters, items))  # noqa: B905
+        return tuple(converters[index](item) for index, item in enumerate(items))
 
     return convert
 

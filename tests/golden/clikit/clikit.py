@@ -419,6 +419,8 @@ _DATA = (
 
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 _CODE = r'''
+# The tool passes every parameter on every call, so list and dict defaults are never shared:
+# ruff: noqa: B006
 import asyncio
 import pathlib as _pathlib
 from pathlib import Path
@@ -1447,8 +1449,7 @@ def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, .
         items = _as_list(value)
         if len(items) != len(converters):
             raise _Invalid(f"expected {len(converters)} values, got {len(items)}")
-        # NOTE: the lengths are equal (checked above); zip(strict=) is not in Python 3.9.
-        return tuple(each(item) for each, item in zip(converters, items))  # noqa: B905
+        return tuple(converters[index](item) for index, item in enumerate(items))
 
     return convert
 
@@ -3054,7 +3055,7 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
         try:
             loop.call_soon_threadsafe(task.cancel)
         except RuntimeError:
-            pass  # NOTE: the loop is closed: the call is over
+            return  # NOTE: the loop is closed: the call is over
 
     context._on_cancel.append(cancel)
     if context.cancelled.is_set():
@@ -3064,10 +3065,9 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
     except BaseException:
         if not task.done():
             task.cancel()
-            try:
-                loop.run_until_complete(task)
-            except BaseException:  # noqa: BLE001 (the first error is the one to report)
-                pass
+            # NOTE: waits for the handler to finish, without raising its CancelledError: the
+            # first error is the one to report.
+            loop.run_until_complete(asyncio.wait([task]))
         raise
     finally:
         context._on_cancel.remove(cancel)

@@ -373,7 +373,7 @@ _DATA = (
 
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 _CODE = r'''
-# The tool passes every parameter on every call, so list defaults are never shared:
+# The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
 from dataclasses import dataclass
 from typing import Any, Literal
