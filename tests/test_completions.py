@@ -183,7 +183,7 @@ def test_static_values_never_run_the_tool(
 @pytest.mark.parametrize("shell", sorted(SHELLS))
 def test_options_of_a_command(shell: str, env: dict[str, str]) -> None:
     offered = SHELLS[shell](env, "kitchen store wipe --")
-    assert {"--force", "--no-force", "--yes", "-y", "--json", "--output", "--help"} <= set(offered)
+    assert {"--force", "--no-force", "--yes", "--json", "--output", "--help"} <= set(offered)
     assert "--version" not in offered
     root = SHELLS[shell](env, "kitchen --")
     assert {"--version", "--skill", "--json"} <= set(root)

@@ -95,7 +95,7 @@ def wrong() -> Item:
     return item
 
 
-@command(effects="destructive")
+@command(effects="destructive", confirm=False)
 def clear(yes: bool = False, ctx: Context = None) -> int:
     """Empty the pantry."""
     if not yes:

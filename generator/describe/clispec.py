@@ -194,7 +194,13 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.examples:
-        entry["example"] = {"args": example_args(command.examples[0], program)}
+        words = example_args(command.examples[0], program)
+        for alias in command.aliases:
+            # NOTE: clispec's example starts with the command's path, not an alias of it.
+            spelled = [*command.path[:-1], alias]
+            if words[: len(spelled)] == spelled:
+                words = [*command.path, *words[len(spelled) :]]
+        entry["example"] = {"args": words}
     elif not any(p.required for p in command.inputs):
         entry["example"] = {"args": list(command.path)}
     # burgee's own keys:
