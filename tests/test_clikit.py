@@ -185,6 +185,10 @@ def test_a_program_whose_only_command_is_root_has_no_subcommand_level(tmp_path: 
     usage = run(tool, "--help").out
     assert usage.startswith("usage: hello [-h]") and "COMMAND" not in usage
     assert next(t["name"] for t in _mcp_tools(tool)) == "hello"
+    # NOTE: --llms names the tool by its command, and says to call `PROG NAME --json '{...}'`.
+    assert [t["name"] for t in run(tool, "--llms").json()["tools"]][1] == "greet"
+    called = run(tool, "greet", "--json", '{"name": "Ada"}').json()
+    assert called["data"] == "Hello, Ada!"
     answer = _mcp_call(tool, "hello", {"name": "Ada"})
     assert answer["structuredContent"] == {"result": "Hello, Ada!"}
 
