@@ -4420,6 +4420,8 @@ def run(invocation: _Invocation) -> object:
     if command.confirm is not None:
         yes, rest = _take_yes(rest)
     if invocation.json_input is not None:
+        if ROOT_MODE == "alone" and rest == [path]:
+            rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
         if rest:
             raise UsageError(
                 f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
