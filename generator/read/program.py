@@ -8,6 +8,7 @@ from pathlib import Path
 
 import libcst as cst
 
+import burgee
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import EFFECTS, TRUSTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
 from burgee.model.reserved import (
@@ -43,6 +44,8 @@ _COMMAND_KEYS = {
     "trust",
 }
 _PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config", "max_output")
+#: The names a handlers file may import from burgee: its public API, read from the package.
+API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 
 
 class ProgramReader(Reader):
@@ -102,6 +105,7 @@ class ProgramReader(Reader):
                     local = self.code(alias.asname.name) if alias.asname else imported
                     self.names.imports[local] = f"{module}.{imported}"
                     if module == "burgee":
+                        self.check_api_name(alias.name, imported)
                         self.api[local] = imported
                 if module == "burgee":
                     self.removals.statements.add(statement)
@@ -115,6 +119,13 @@ class ProgramReader(Reader):
                     if imported == "burgee":
                         self.api_modules.add(local)
                         self.removals.statements.add(statement)
+
+    def check_api_name(self, node: cst.CSTNode, name: str) -> None:
+        """A name taken from burgee must be one burgee defines: the import is removed from
+        the tool, so an unknown one would fail only when the tool starts."""
+        if name not in API_NAMES:
+            known = ", ".join(sorted(API_NAMES))
+            self.error(node, f"burgee has no name {name!r}; it defines {known}")
 
     def register_class(self, node: cst.ClassDef) -> None:
         """Note enums and records by name before any annotation is resolved."""
@@ -569,12 +580,15 @@ def _enum_values(node: cst.ClassDef) -> tuple[Scalar, ...]:
 class _RuntimeAttributes(cst.CSTVisitor):
     """Finds `burgee.CommandError` / `burgee.Context`, which become the runtime's own names."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: ProgramReader) -> None:
         self.reader = reader
         self.found = False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if self.reader.api_name(node) in ("CommandError", "Context"):
+        name = self.reader.api_name(node)
+        if name is not None:
+            self.reader.check_api_name(node.attr, name)
+        if name in ("CommandError", "Context"):
             self.reader.removals.attributes.add(node)
             self.found = True
 
