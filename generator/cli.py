@@ -42,6 +42,12 @@ def _parser() -> argparse.ArgumentParser:
         help="write nothing; exit 1 if the output is missing or stale",
     )
     gen.add_argument(
+        "--strict",
+        action="store_true",
+        help="treat warnings (a list result without cardinality, syntax newer than Python 3.9) "
+        "as errors",
+    )
+    gen.add_argument(
         "--force", action="store_true", help="replace an output file that burgee did not generate"
     )
     gen.add_argument(
@@ -113,6 +119,7 @@ def _gen(args: argparse.Namespace) -> int:
             name=args.name,
             version=args.program_version,
             warn=lambda warning: print(warning, file=sys.stderr),
+            strict=args.strict,
         )
         if args.completions or args.skill_dir:
             sidecars = sidecar_files(source, str(handlers), args)

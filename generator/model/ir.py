@@ -133,6 +133,8 @@ class Command(Node):
     description: str
     effects: Effects
     examples: tuple[str, ...] = ()
+    #: Where each example is written, for diagnostics (the command's span when unknown).
+    example_spans: tuple[SourceSpan, ...] = ()
     cardinality: Literal["single", "bounded", "unbounded"] | None = None
     hidden: bool = False
     open_world: bool | None = None

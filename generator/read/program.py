@@ -345,6 +345,12 @@ class ProgramReader(Reader):
         if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):
             self.error(args["examples"], "examples must be a list of strings")
             examples = ()
+        listed = args.get("examples")
+        example_spans = (
+            tuple(self.span(element.value) for element in listed.elements)
+            if isinstance(listed, cst.List | cst.Tuple) and len(listed.elements) == len(examples)
+            else ()
+        )
         cardinality = options.get("cardinality")
         if cardinality not in (None, "single", "bounded", "unbounded"):
             self.error(args["cardinality"], "cardinality must be single, bounded or unbounded")
@@ -382,6 +388,7 @@ class ProgramReader(Reader):
                 description=doc.description,
                 effects=effects,  # type: ignore[arg-type]
                 examples=examples,
+                example_spans=example_spans,
                 cardinality=cardinality,
                 hidden=bool(options.get("hidden", False)),
                 open_world=options.get("open_world"),  # type: ignore[arg-type]
