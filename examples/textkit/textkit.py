@@ -4580,7 +4580,7 @@ function __textkit_values --argument-names key cur prefix
         case 'count|--field'
             __fish_complete_path "$cur"
         case 'count|--explain'
-        case 'count#'*
+        case 'count#+'
             __fish_complete_path "$cur"
         case 'search|--limit'
         case 'search|--output'
@@ -4592,8 +4592,8 @@ function __textkit_values --argument-names key cur prefix
         case 'search|--field'
             __fish_complete_path "$cur"
         case 'search|--explain'
-        case 'search#'0
-        case 'search#'*
+        case 'search#0'
+        case 'search#+'
             __fish_complete_path "$cur"
         case 'tidy slug|--separator'
         case 'tidy slug|--max-length'
@@ -4606,7 +4606,7 @@ function __textkit_values --argument-names key cur prefix
         case 'tidy slug|--field'
             __fish_complete_path "$cur"
         case 'tidy slug|--explain'
-        case 'tidy slug#'0
+        case 'tidy slug#0'
         case 'tidy lines|--case'
             __textkit_add "$prefix" 'keep' 'lower' 'upper'
         case 'tidy lines|--output'
@@ -4618,9 +4618,9 @@ function __textkit_values --argument-names key cur prefix
         case 'tidy lines|--field'
             __fish_complete_path "$cur"
         case 'tidy lines|--explain'
-        case 'tidy lines#'*
+        case 'tidy lines#+'
             __fish_complete_path "$cur"
-        case 'completion#'0
+        case 'completion#0'
             __textkit_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
             return 1
@@ -4803,7 +4803,7 @@ function __textkit_complete
         test -n "$key"; and __textkit_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __textkit_flags $node
-    else if not __textkit_values "$node#$pos" "$cur" ''; and not __textkit_values "$node#*" "$cur" ''; and test -z "$rest"
+    else if not __textkit_values "$node#$pos" "$cur" ''; and not __textkit_values "$node#+" "$cur" ''; and test -z "$rest"
         __textkit_children $node; or __textkit_flags $node
     end
 end

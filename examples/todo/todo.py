@@ -4690,7 +4690,7 @@ function __todo_values --argument-names key cur prefix
         case 'add|--explain'
         case 'add|--config'
             __fish_complete_path "$cur"
-        case 'add#'0
+        case 'add#0'
         case 'list|--tag'
         case 'list|--store'
             __fish_complete_path "$cur"
@@ -4718,7 +4718,7 @@ function __todo_values --argument-names key cur prefix
         case 'done|--explain'
         case 'done|--config'
             __fish_complete_path "$cur"
-        case 'done#'0
+        case 'done#0'
         case 'tasks purge|--store'
             __fish_complete_path "$cur"
         case 'tasks purge|--output'
@@ -4732,7 +4732,7 @@ function __todo_values --argument-names key cur prefix
         case 'tasks purge|--explain'
         case 'tasks purge|--config'
             __fish_complete_path "$cur"
-        case 'completion#'0
+        case 'completion#0'
             __todo_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
             return 1
@@ -4919,7 +4919,7 @@ function __todo_complete
         test -n "$key"; and __todo_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __todo_flags $node
-    else if not __todo_values "$node#$pos" "$cur" ''; and not __todo_values "$node#*" "$cur" ''; and test -z "$rest"
+    else if not __todo_values "$node#$pos" "$cur" ''; and not __todo_values "$node#+" "$cur" ''; and test -z "$rest"
         __todo_children $node; or __todo_flags $node
     end
 end

@@ -4033,7 +4033,7 @@ function __minimal_values --argument-names key cur prefix
         case 'hello|--field'
             __fish_complete_path "$cur"
         case 'hello|--explain'
-        case 'completion#'0
+        case 'completion#0'
             __minimal_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
             return 1
@@ -4144,7 +4144,7 @@ function __minimal_complete
         test -n "$key"; and __minimal_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __minimal_flags $node
-    else if not __minimal_values "$node#$pos" "$cur" ''; and not __minimal_values "$node#*" "$cur" ''; and test -z "$rest"
+    else if not __minimal_values "$node#$pos" "$cur" ''; and not __minimal_values "$node#+" "$cur" ''; and test -z "$rest"
         __minimal_children $node; or __minimal_flags $node
     end
 end

@@ -3949,7 +3949,7 @@ def _complete_values(words: list[str]) -> list[str]:
 
 _SKILL = r"""---
 name: "settings"
-description: "Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required. Use this skill when a task needs settings (connect, apply, remote show, remote forget): run it with --json and read one JSON envelope."
+description: "Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required. Use this skill when a task needs settings (connect, apply, remote show): run it with --json and read one JSON envelope."
 compatibility: "Requires Python 3.9+ to run settings."
 metadata:
   version: "0.3.0"
@@ -3991,7 +3991,6 @@ Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_r
 - `settings apply`: Apply the settings; asks first, or stops when nobody can answer.
   Example: `settings apply --yes`
 - `settings remote show`: Show one remote by name.
-- `settings remote forget --OPTION VALUE`: Forget a remote (people only).
 
 Options of a command: `settings schema COMMAND` or `settings COMMAND --help`.
 """
@@ -4665,7 +4664,7 @@ function __settings_values --argument-names key cur prefix
         case 'remote forget|--explain'
         case 'remote forget|--config'
             __fish_complete_path "$cur"
-        case 'completion#'0
+        case 'completion#0'
             __settings_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
             return 1
@@ -4852,7 +4851,7 @@ function __settings_complete
         test -n "$key"; and __settings_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __settings_flags $node
-    else if not __settings_values "$node#$pos" "$cur" ''; and not __settings_values "$node#*" "$cur" ''; and test -z "$rest"
+    else if not __settings_values "$node#$pos" "$cur" ''; and not __settings_values "$node#+" "$cur" ''; and test -z "$rest"
         __settings_children $node; or __settings_flags $node
     end
 end

@@ -257,8 +257,8 @@ function __kitchen_values --argument-names key cur prefix
         case 'types|--field'
             __fish_complete_path "$cur"
         case 'types|--explain'
-        case 'types#'0
-        case 'types#'1
+        case 'types#0'
+        case 'types#1'
         case 'draw|--shape'
         case 'draw|--scale'
         case 'draw|--output'
@@ -279,7 +279,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'fail|--field'
             __fish_complete_path "$cur"
         case 'fail|--explain'
-        case 'fail#'0
+        case 'fail#0'
             __kitchen_add '' 'missing' 'busy' 'crash' 'print'
         case 'store wipe|--output'
             __kitchen_add "$prefix" 'json' 'text'
@@ -299,7 +299,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf count|--field'
             __fish_complete_path "$cur"
         case 'store shelf count|--explain'
-        case 'store shelf count#'*
+        case 'store shelf count#+'
         case 'store shelf nap|--seconds'
         case 'store shelf nap|--output'
             __kitchen_add "$prefix" 'json' 'text'
@@ -326,9 +326,9 @@ function __kitchen_values --argument-names key cur prefix
         case 'store pick|--field'
             __fish_complete_path "$cur"
         case 'store pick|--explain'
-        case 'store pick#'0
+        case 'store pick#0'
             __kitchen_dynamic ''
-        case 'completion#'0
+        case 'completion#0'
             __kitchen_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
             return 1
@@ -577,7 +577,7 @@ function __kitchen_complete
         test -n "$key"; and __kitchen_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __kitchen_flags $node
-    else if not __kitchen_values "$node#$pos" "$cur" ''; and not __kitchen_values "$node#*" "$cur" ''; and test -z "$rest"
+    else if not __kitchen_values "$node#$pos" "$cur" ''; and not __kitchen_values "$node#+" "$cur" ''; and test -z "$rest"
         __kitchen_children $node; or __kitchen_flags $node
     end
 end

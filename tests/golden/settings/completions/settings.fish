@@ -217,7 +217,7 @@ function __settings_values --argument-names key cur prefix
         case 'remote forget|--explain'
         case 'remote forget|--config'
             __fish_complete_path "$cur"
-        case 'completion#'0
+        case 'completion#0'
             __settings_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case '*'
             return 1
@@ -404,7 +404,7 @@ function __settings_complete
         test -n "$key"; and __settings_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __settings_flags $node
-    else if not __settings_values "$node#$pos" "$cur" ''; and not __settings_values "$node#*" "$cur" ''; and test -z "$rest"
+    else if not __settings_values "$node#$pos" "$cur" ''; and not __settings_values "$node#+" "$cur" ''; and test -z "$rest"
         __settings_children $node; or __settings_flags $node
     end
 end
