@@ -119,3 +119,21 @@ def test_hostile_text_comes_through_exactly(tmp_path: Path) -> None:
         "{{ not jinja }}",
         "{% raw %}",
     ]
+
+
+def test_check_diff_of_a_version_bump_is_short_and_shows_the_keys(tmp_path: Path) -> None:
+    # NOTE: the embedded documents sit on single lines of the module; --check once printed
+    # ~7 KB of them for a version bump.
+    handlers = _handlers(tmp_path)
+    out = tmp_path / "tool.py"
+    assert burgee("gen", str(handlers), "-o", str(out), "--version", "1.0.0").returncode == 0
+    stale = burgee("gen", str(handlers), "-o", str(out), "--version", "1.0.1", "--check")
+    assert stale.returncode == 1
+    lines = stale.stderr.splitlines()
+    assert len(stale.stderr) < 1500, stale.stderr
+    assert max(map(len, lines)) < 200, stale.stderr
+    assert '-VERSION = "1.0.0"' in lines and '+VERSION = "1.0.1"' in lines
+    # the clispec document, key by key
+    assert '-     "version": "1.0.0",' in lines and '+     "version": "1.0.1",' in lines
+    # the skill's front matter, line by line
+    assert '-  version: "1.0.0"' in lines and '+  version: "1.0.1"' in lines
