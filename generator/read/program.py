@@ -20,6 +20,7 @@ from burgee.model.reserved import (
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.classes import read_type
+from burgee.read.imports import Bundle, bundle, distribution, pyproject_dependencies
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
@@ -28,6 +29,7 @@ from burgee.read.strip import strip
 from burgee.runtime.errors import BUILTIN_ERRORS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*([;<>=!~@ (].*)?$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")
@@ -43,7 +45,15 @@ _COMMAND_KEYS = {
     "sanitize",
     "trust",
 }
-_PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config", "max_output")
+_PROGRAM_KEYS = (
+    "name",
+    "version",
+    "description",
+    "env_prefix",
+    "config",
+    "max_output",
+    "dependencies",
+)
 #: The names a handlers file may import from burgee: its public API, read from the package.
 API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 
@@ -250,6 +260,14 @@ class ProgramReader(Reader):
                 continue
             if key == "max_output":
                 self.check_max_output(value, self.program_args[key], "program")
+                continue
+            if key == "dependencies":
+                listed = self.program_args[key]
+                if not isinstance(listed, tuple) or not all(
+                    isinstance(d, str) and _REQUIREMENT.match(d) for d in listed
+                ):
+                    self.error(value, "program(dependencies=...) must be a list of requirements")
+                    self.program_args[key] = ()
                 continue
             expected = bool if key == "config" else str
             if not isinstance(self.program_args[key], expected):
@@ -669,10 +687,13 @@ def read_program(
     """Read a handlers file; raise GenerationError with every problem found."""
     # NOTE: first what could crash a parser (deep nesting, huge literals) and Python's own
     # syntax errors; then libcst reads the file, minus plain helper code with long lines.
+    check(source, path)
+    bundled = bundle(source, path)
+    source = bundled.source
     statements = check(source, path)
     masked = mask(source, statements)
     try:
-        return _read(source, path, masked, name, version)
+        return _read(source, path, masked, name, version, bundled=bundled)
     except RecursionError:
         longest = max(statements, key=lambda s: s.longest, default=None)
         line = longest.first if longest is not None else 1
@@ -684,11 +705,20 @@ def read_program(
         raise GenerationError([Diagnostic(span=span, message=message)]) from None
 
 
-def _read(source: str, path: str, masked: Masked, name: str | None, version: str | None) -> Program:
+def _read(
+    source: str,
+    path: str,
+    masked: Masked,
+    name: str | None,
+    version: str | None,
+    *,
+    bundled: Bundle,
+) -> Program:
     try:
         reader = ProgramReader(masked.source, path, source)
     except cst.ParserSyntaxError as exc:
         raise GenerationError([_syntax_error(source, path, exc)]) from None
+    reader.origins = bundled.origins
     reader.plain_functions = frozenset(masked.functions)
     reader.read()
     top = SourceSpan(path=path, line=1, column=1)
@@ -705,6 +735,28 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         raise GenerationError(sorted(reader.diagnostics, key=_position))
     imports, code = strip(reader.module, reader.removals, masked.originals)
     minor, newer = needed_minor(source, path)
+    if newer is not None:
+        newer = newer.model_copy(update={"span": bundled.place(newer.span)})
+    declared = reader.program_args.get("dependencies")
+    dependencies = (
+        tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
+    ) or pyproject_dependencies(path)
+    third_party = tuple(
+        (module, distribution(module, dependencies)) for module in sorted(bundled.third_party)
+    )
+    warnings = [newer] if newer is not None else []
+    if third_party and not dependencies:
+        dependencies = tuple(sorted({package for _, package in third_party}))
+        first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
+        warnings.append(
+            Diagnostic(
+                span=first,
+                level="warning",
+                message="the handlers import third-party packages but declare no dependencies; "
+                f"the tool's PEP 723 block lists {', '.join(dependencies)}: declare them, with "
+                "versions, in program(dependencies=[...]) or pyproject.toml",
+            )
+        )
     module_doc = docstrings.parse(reader.module.get_docstring()).description
     aliases = tuple(
         sorted(
@@ -730,7 +782,10 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         user_code=code,
         aliases=aliases,
         python_minor=minor,
-        warnings=(newer,) if newer is not None else (),
+        warnings=tuple(warnings),
+        third_party=third_party,
+        dependencies=dependencies if third_party else (),
+        bundled=tuple(bundled.siblings),
     )
 
 
