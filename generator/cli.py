@@ -23,9 +23,16 @@ def _parser() -> argparse.ArgumentParser:
     gen = commands.add_parser(
         "gen",
         help="generate a tool from a handlers file",
-        description="Read HANDLERS (never importing it) and write one standalone Python module.",
+        description="Read HANDLERS (never importing it) and write one standalone Python module. "
+        "Without HANDLERS, the targets come from [tool.burgee] in the nearest pyproject.toml "
+        "(handlers, output, completions, skill-dir), so one `burgee gen` refreshes them all.",
     )
-    gen.add_argument("handlers", type=Path, help="the handlers file")
+    gen.add_argument(
+        "handlers",
+        type=Path,
+        nargs="?",
+        help="the handlers file (default: [tool.burgee] handlers in pyproject.toml)",
+    )
     gen.add_argument(
         "-o", "--output", type=Path, help="output file (default: <name>.py beside HANDLERS)"
     )
@@ -103,6 +110,11 @@ def _gen(args: argparse.Namespace) -> int:
         write_sidecars,
     )
 
+    if args.handlers is None:
+        problem = _project_targets(args)
+        if problem:
+            print(f"burgee gen: error: {problem}", file=sys.stderr)
+            return ExitCode.ERROR
     handlers: Path = args.handlers
     try:
         data = handlers.read_bytes()
@@ -157,3 +169,38 @@ def _gen(args: argparse.Namespace) -> int:
         print(f"burgee: error: {error}", file=sys.stderr)
         return ExitCode.ERROR
     return ExitCode.OK
+
+
+#: `[tool.burgee]` keys: the `gen` option each one fills in.
+_PROJECT_KEYS = {
+    "handlers": "handlers",
+    "output": "output",
+    "completions": "completions",
+    "skill-dir": "skill_dir",
+}
+
+
+def _project_targets(args: argparse.Namespace) -> str | None:
+    """Fill in `gen`'s targets from `[tool.burgee]` of the nearest pyproject.toml (paths are
+    relative to it); options given on the command line win. Return a problem, or None."""
+    from burgee.read.imports import load_toml, nearest_pyproject  # noqa: PLC0415
+
+    found = nearest_pyproject(Path.cwd() / "pyproject.toml")
+    data = load_toml(found) if found is not None else None
+    table = data.get("tool", {}).get("burgee") if isinstance(data, dict) else None
+    if found is None or not isinstance(table, dict):
+        return 'give a handlers file, or add [tool.burgee] with handlers = "..." to pyproject.toml'
+    unknown = sorted(set(table) - set(_PROJECT_KEYS))
+    if unknown:
+        known = ", ".join(_PROJECT_KEYS)
+        return f"{found}: unknown key {unknown[0]!r} in [tool.burgee] (known: {known})"
+    if not isinstance(table.get("handlers"), str):
+        return f'{found}: [tool.burgee] needs handlers = "handlers.py"'
+    for key, attribute in _PROJECT_KEYS.items():
+        value = table.get(key)
+        if value is None or getattr(args, attribute) is not None:
+            continue
+        if not isinstance(value, str):
+            return f"{found}: [tool.burgee] {key} must be a path (a string)"
+        setattr(args, attribute, Path(os.path.relpath(found.parent / value)))
+    return None

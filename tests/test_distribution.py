@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -22,7 +23,7 @@ from mcp.client.stdio import stdio_client
 from burgee.model.diagnostics import GenerationError
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.write.generate import generate
-from tests.helpers import burgee
+from tests.helpers import GOLDEN, burgee
 
 HELPERS = '''\
 """Helpers of the tool, in their own file."""
@@ -356,3 +357,44 @@ def test_dependencies_come_from_the_nearest_pyproject(tmp_path: Path) -> None:
     assert "warning" not in result.stderr
     text = (tmp_path / "go.py").read_text(encoding="utf-8")
     assert '#     "PyYAML>=6",\n#     "rich",\n' in text
+
+
+@pytest.mark.parametrize("case", ["kitchen", "minimal", "settings"])
+def test_golden_tools_run_on_the_oldest_python_they_declare(case: str) -> None:
+    # NOTE: vermin checks the source (tests/test_quality.py); this runs the tool on a real
+    # Python 3.9 where one is installed, and is a visible skip where it is not.
+    python = _python39()
+    tool = next(p for p in (GOLDEN / case).glob("*.py") if p.name != "handlers.py")
+    for args in (["--help"], ["schema"], ["--version", "--json"]):
+        result = subprocess.run(
+            [python, str(tool), *args], capture_output=True, text=True, check=False, timeout=60
+        )
+        assert result.returncode == 0, (args, result.stderr)
+
+
+def _python39() -> str:
+    """A working Python 3.9 (on PATH, or one pyenv installed), or a visible skip."""
+    candidates = [
+        shutil.which("python3.9"),
+        *map(str, Path.home().glob(".pyenv/versions/3.9*/bin/python3.9")),
+    ]
+    for candidate in candidates:
+        if candidate is None:
+            continue
+        probe = subprocess.run(
+            [candidate, "-c", "import sys; print(sys.version_info[:2])"],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if probe.stdout.strip() == "(3, 9)":
+            return candidate
+    pytest.skip("no Python 3.9 installed to run the tools on their declared minimum")
+
+
+def test_a_tool_with_siblings_and_a_missing_dependency_runs_on_python_3_9(shipped: Path) -> None:
+    python = Path(_python39())
+    assert _run(python, shipped, "twice", "--n", "2", "--json").stdout.startswith('{"ok": true')
+    missing = _run(python, shipped, "shout", "--text", "hi", "--json")
+    assert missing.returncode == 69
+    assert json.loads(missing.stdout)["error"]["kind"] == "missing_dependency"

@@ -102,6 +102,18 @@ def pyproject_dependencies(path: str) -> tuple[str, ...]:
     return tuple(d for d in listed if isinstance(d, str)) if isinstance(listed, list) else ()
 
 
+def project_version(path: str) -> str | None:
+    """`[project].version` of the nearest pyproject.toml, when that project generates its tool
+    with burgee (it has `[tool.burgee]`): the version then has one source."""
+    found = nearest_pyproject(path)
+    data = load_toml(found) if found is not None else None
+    if data is None or not isinstance(data.get("tool", {}).get("burgee"), dict):
+        return None
+    project = data.get("project")
+    version = project.get("version") if isinstance(project, dict) else None
+    return version if isinstance(version, str) else None
+
+
 class _Bundler:
     def __init__(self, root: str) -> None:
         self.root = root

@@ -20,7 +20,13 @@ from burgee.model.reserved import (
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.classes import read_type
-from burgee.read.imports import Bundle, bundle, distribution, pyproject_dependencies
+from burgee.read.imports import (
+    Bundle,
+    bundle,
+    distribution,
+    project_version,
+    pyproject_dependencies,
+)
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
@@ -767,7 +773,9 @@ def _read(
     )
     return Program(
         name=str(program_name),
-        version=str(version or reader.program_args.get("version") or "0.1.0"),
+        version=str(
+            version or reader.program_args.get("version") or project_version(path) or "0.1.0"
+        ),
         description=str(reader.program_args.get("description") or module_doc),
         env_prefix=reader.program_args.get("env_prefix"),  # type: ignore[arg-type]
         config=bool(reader.program_args.get("config", False)),
