@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _SECRETS, Context
 from burgee.runtime.deliver import _command, _deliver
+from burgee.runtime.embedded import _document
 from burgee.runtime.errors import BUILTIN_ERRORS, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
@@ -20,7 +21,6 @@ from burgee.runtime.mcp_io import _Codec, _McpError, _print_config, _read_line, 
 from burgee.runtime.output import _finite
 from burgee.runtime.program import (
     _MCP_NAMES,
-    _MCP_TOOLS_JSON,
     COMMANDS,
     DESCRIPTION,
     PROGRAM,
@@ -308,7 +308,7 @@ class _McpServer:
         cursor = params.get("cursor")
         if cursor is not None and cursor != "":
             raise _McpError(-32602, "Invalid params: unknown cursor")
-        tools = _MCP_TOOLS_JSON
+        tools = _document("mcp_tools")
         if modern:
             tools = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + tools[1:])
         return tools

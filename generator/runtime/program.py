@@ -33,20 +33,10 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"commands": []}'
-#: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
-_LLMS_JSON = '{"tools": []}'
-#: The MCP `tools/list` result, as JSON text: spliced into answers, never parsed.
-_MCP_TOOLS_JSON = '{"tools":[]}'
+#: The embedded documents (`embedded._document`): base85 of zlib of a JSON object.
+_DATA = ""
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {}
-_SKILL = ""
-_COMPLETION_HELP = ""
-_BASH_SCRIPT = ""
-_ZSH_SCRIPT = ""
-_FISH_SCRIPT = ""
-_PWSH_SCRIPT = ""
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

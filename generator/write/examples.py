@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import Command, Param, Program
 from burgee.render.module import command_view
+from burgee.runtime import argv
 from burgee.runtime.argv import _Invocation, _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
 from burgee.runtime.kinds import TYPES
@@ -91,7 +92,8 @@ def _parse(program: Program, command: Command, example: str) -> None:
     parser = _new_parser(f"{program.name} {command.name}")
     builder = command_view(command, set(), program).parser_function
     if builder:
-        scope: dict[str, object] = {"argparse": argparse}
+        # NOTE: the names a builder may use are the argv runtime's (`_BOOL_ACTION`, ...).
+        scope: dict[str, object] = {**vars(argv), "argparse": argparse}
         # NOTE: the builder holds argparse calls with literal arguments, rendered by burgee.
         exec(builder, scope)
         scope[f"_build_{command.ident}"](parser)  # type: ignore[operator]
