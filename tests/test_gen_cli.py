@@ -134,9 +134,9 @@ def test_check_diff_of_a_version_bump_is_short_and_shows_the_keys(tmp_path: Path
     assert max(map(len, lines)) < 200, stale.stderr
     assert '-VERSION = "1.0.0"' in lines and '+VERSION = "1.0.1"' in lines
     # the clispec document, key by key
-    assert '-     "version": "1.0.0",' in lines and '+     "version": "1.0.1",' in lines
+    assert '-#    "version": "1.0.0"' in lines and '+#    "version": "1.0.1"' in lines
     # the skill's front matter, line by line
-    assert '-  version: "1.0.0"' in lines and '+  version: "1.0.1"' in lines
+    assert '-#     version: "1.0.0"' in lines and '+#     version: "1.0.1"' in lines
 
 
 def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:

@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import ast
 import difflib
-import io
-import json
 import os
 import re
 import tempfile
-import tokenize
 from pathlib import Path
 
 from burgee.render.embedded import normalized
@@ -67,10 +63,7 @@ def _umask() -> int:
 
 
 def diff(path: Path, text: str, limit: int = 60) -> str | None:
-    """A short unified diff between `path` and `text`, or None when they are equal.
-
-    Long string literals (the embedded JSON documents, the skill) are shown laid out, one
-    key or line per line, so a change shows as the keys that changed, not as one huge line."""
+    """A short unified diff between `path` and `text`, or None when they are equal."""
     try:
         old = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -82,9 +75,9 @@ def diff(path: Path, text: str, limit: int = 60) -> str | None:
         return None
     lines = list(
         difflib.unified_diff(
-            readable(old),
-            readable(text),
-            f"{path} (on disk; long strings laid out)",
+            old.splitlines(),
+            text.splitlines(),
+            f"{path} (on disk)",
             f"{path} (generated)",
             lineterm="",
         )
@@ -93,50 +86,3 @@ def diff(path: Path, text: str, limit: int = 60) -> str | None:
     if len(lines) > limit:
         shown += f"... ({len(lines) - limit} more diff lines)\n"
     return shown
-
-
-#: A string literal longer than this is shown laid out by `readable`.
-LONG_LITERAL = 120
-
-
-def readable(text: str) -> list[str]:
-    """The lines of `text`, with each long string literal laid out: JSON one key per line
-    (`json.dumps(indent=1)`), other text one line per line. For people reading a diff only."""
-    found: list[str] = []
-    for line in text.splitlines():
-        found.extend(_laid_out(line) if len(line) > LONG_LITERAL else [line])
-    return found
-
-
-def _laid_out(line: str) -> list[str]:
-    strings: list[tokenize.TokenInfo] = []
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(line).readline):
-            if token.type == tokenize.STRING and len(token.string) > LONG_LITERAL:
-                strings.append(token)
-    except (tokenize.TokenError, SyntaxError):
-        pass  # NOTE: a line of a longer statement; the strings read so far are complete.
-    if not strings:
-        return [line]
-    result: list[str] = []
-    column = 0
-    for token in strings:
-        try:
-            value = ast.literal_eval(token.string)
-        except (ValueError, SyntaxError):
-            continue
-        if not isinstance(value, str):
-            continue
-        try:
-            parts = json.dumps(json.loads(value), indent=1, ensure_ascii=False).splitlines()
-        except ValueError:
-            parts = value.splitlines()
-        result.append(line[column : token.start[1]] + "<<<")
-        result.extend(f"    {part}" for part in parts)
-        result.append(">>>")
-        column = token.end[1]
-    if not result:
-        return [line]
-    if line[column:].strip():
-        result.append(line[column:])
-    return result
