@@ -398,3 +398,26 @@ def test_a_tool_with_siblings_and_a_missing_dependency_runs_on_python_3_9(shippe
     missing = _run(python, shipped, "shout", "--text", "hi", "--json")
     assert missing.returncode == 69
     assert json.loads(missing.stdout)["error"]["kind"] == "missing_dependency"
+
+
+def test_an_import_inside_a_handler_that_fails_is_a_missing_dependency(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        "from burgee import command\n\n\n"
+        '@command(effects="read_only", examples=["late go"])\n'
+        "def go() -> int:\n"
+        '    """Import late."""\n'
+        "    import burgee_no_such_package_xyz\n\n"
+        "    return burgee_no_such_package_xyz.VALUE\n",
+        encoding="utf-8",
+    )
+    made = burgee("gen", "handlers.py", "-o", "late.py", "--name", "late", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    result = _run(Path(sys.executable), tmp_path / "late.py", "go", "--json")
+    assert result.returncode == BUILTIN_ERRORS["missing_dependency"][0]
+    assert json.loads(result.stdout)["error"] == {
+        "kind": "missing_dependency",
+        "message": "this command needs the module 'burgee_no_such_package_xyz', which is not "
+        "installed",
+        "hint": "pip install burgee_no_such_package_xyz",
+    }

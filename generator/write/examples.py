@@ -95,7 +95,7 @@ def _parse(program: Program, command: Command, example: str) -> None:
         # NOTE: the names a builder may use are the argv runtime's (`_BOOL_ACTION`, ...).
         scope: dict[str, object] = {**vars(argv), "argparse": argparse}
         # NOTE: the builder holds argparse calls with literal arguments, rendered by burgee.
-        exec(builder, scope)
+        exec(builder, scope)  # noqa: S102
         scope[f"_build_{command.ident}"](parser)  # type: ignore[operator]
     try:
         raw = vars(parser.parse_args(rest))
