@@ -51,7 +51,8 @@ def _parser() -> argparse.ArgumentParser:
     gen.add_argument(
         "--strict",
         action="store_true",
-        help="treat warnings (a list result without cardinality, syntax newer than Python 3.9) "
+        help="treat warnings (a list result without cardinality, undeclared dependencies, syntax "
+        "newer than Python 3.9) "
         "as errors",
     )
     gen.add_argument(
