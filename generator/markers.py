@@ -195,5 +195,11 @@ def program(
     config: bool = False,
     *,
     max_output: int | None = None,
+    dependencies: Sequence[str] = (),
 ) -> None:
-    """Describe the program; optional, and only read by the generator."""
+    """Describe the program; optional, and only read by the generator.
+
+    `dependencies`: the requirements of third-party packages the handlers import
+    (`["requests>=2.31"]`), for the tool's PEP 723 block; default: the nearest
+    pyproject.toml's `[project].dependencies`.
+    """

@@ -7,6 +7,7 @@ import difflib
 import json
 import keyword
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -241,34 +242,20 @@ def _copier_message(message: str) -> str:
 
 
 def _generate(project: Path, module: str) -> None:
-    """Generate the new project's tool from its handlers, as `burgee gen` would."""
-    # NOTE: the pipeline loads pydantic, libcst and jinja2; only `new` pays for them here.
-    from burgee.model.diagnostics import GenerationError  # noqa: PLC0415
-    from burgee.write.files import WriteError, write_atomic  # noqa: PLC0415
-    from burgee.write.generate import generate  # noqa: PLC0415
-
-    handlers, out = project / "handlers.py", project / f"{module}.py"
-    try:
-        _, text = generate(handlers.read_text(encoding="utf-8"), str(handlers), output=out)
-        write_atomic(out, text, executable=True)
-    except GenerationError as error:
+    """Generate the new project's tool, skill and completion scripts: `burgee gen` in the
+    project, which reads its targets from `[tool.burgee]`, as the user will run it."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "burgee", "gen"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+    if proc.returncode != 0:
         # NOTE: the diagnostics name the staging directory, which is removed afterwards.
-        for diagnostic in error.diagnostics:
-            print(diagnostic, file=sys.stderr)
-        raise ScaffoldError(f"generating {module}.py failed") from None
-    except (WriteError, OSError) as error:
-        raise ScaffoldError(f"generating {module}.py failed: {error}") from error
-    # NOTE: tools whose help lists --skill can describe themselves to agents; keep a copy.
-    if "--skill" in _run_tool(out, "--help").stdout:
-        skill = _run_tool(out, "--skill")
-        if skill.returncode == 0 and skill.stdout:
-            (project / "SKILL.md").write_text(skill.stdout, encoding="utf-8")
-
-
-def _run_tool(tool: Path, flag: str) -> subprocess.CompletedProcess[str]:
-    """Run the generated tool with one flag."""
-    command = [sys.executable, str(tool), flag]
-    return subprocess.run(command, capture_output=True, text=True, check=False)
+        sys.stderr.write(proc.stderr)
+        raise ScaffoldError(f"generating {module}.py failed")
 
 
 def _git_config(key: str) -> str | None:
@@ -334,8 +321,29 @@ def _report(dst: Path, name: str, module: str, committed: bool) -> None:
     print("Next:")
     if where != ".":
         print(f"  cd {where}")
-    print(f"  pip install -e .        # then: {name} --help")
-    print(f"  # edit handlers.py, then: burgee gen handlers.py -o {module}.py")
+    print("  python3 -m venv .venv && . .venv/bin/activate")
+    print(f'  pip install -e ".[test]"        # the tool and pytest; then: {name} --help')
+    print(f"  pip install {install_source()}   # burgee, to regenerate")
+    print(f"  # edit handlers.py, then: burgee gen   (refreshes {module}.py, skill/, completions/)")
+    print("  pytest")
+
+
+def install_source() -> str:
+    """What to give `pip install` for the burgee that is running: its checkout (editable) or
+    the file or URL it was installed from (PEP 610), else its name and version."""
+    from importlib.metadata import PackageNotFoundError, distribution  # noqa: PLC0415
+
+    checkout = Path(burgee.__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file() and (checkout / "generator").is_dir():
+        return f"-e {shlex.quote(str(checkout))}"
+    try:
+        direct = distribution("burgee").read_text("direct_url.json")
+    except PackageNotFoundError:
+        direct = None
+    url = json.loads(direct).get("url", "") if direct else ""
+    if url.startswith("file://"):
+        return shlex.quote(url.removeprefix("file://"))
+    return shlex.quote(url) if url else f"burgee=={burgee.__version__}"
 
 
 def _relative(path: Path) -> str:

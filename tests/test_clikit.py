@@ -555,7 +555,9 @@ def test_the_metadata_is_never_read_on_the_way_to_a_command(tool: Path) -> None:
 
 
 def test_a_literal_version_wins_over_pyproject(tmp_path: Path) -> None:
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "hello"\nversion = "3.2.1"\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "hello"\nversion = "3.2.1"\n\n[tool.burgee]\n'
+    )
     from_project = generate(tmp_path, ALONE.replace('version="1.0.0"', "version=None"))
     assert run(from_project, "--version").out == "hello 3.2.1\n"
     literal = generate(tmp_path, ALONE)

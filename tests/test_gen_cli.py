@@ -119,3 +119,55 @@ def test_hostile_text_comes_through_exactly(tmp_path: Path) -> None:
         "{{ not jinja }}",
         "{% raw %}",
     ]
+
+
+def test_check_diff_of_a_version_bump_is_short_and_shows_the_keys(tmp_path: Path) -> None:
+    # NOTE: the embedded documents sit on single lines of the module; --check once printed
+    # ~7 KB of them for a version bump.
+    handlers = _handlers(tmp_path)
+    out = tmp_path / "tool.py"
+    assert burgee("gen", str(handlers), "-o", str(out), "--version", "1.0.0").returncode == 0
+    stale = burgee("gen", str(handlers), "-o", str(out), "--version", "1.0.1", "--check")
+    assert stale.returncode == 1
+    lines = stale.stderr.splitlines()
+    assert len(stale.stderr) < 1500, stale.stderr
+    assert max(map(len, lines)) < 200, stale.stderr
+    assert '-VERSION = "1.0.0"' in lines and '+VERSION = "1.0.1"' in lines
+    # the clispec document, key by key
+    assert '-#    "version": "1.0.0"' in lines and '+#    "version": "1.0.1"' in lines
+    # the skill's front matter, line by line
+    assert '-#     version: "1.0.0"' in lines and '+#     version: "1.0.1"' in lines
+
+
+def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
+    handlers = _handlers(tmp_path)
+    project = handlers.parent
+    none = burgee("gen", cwd=project)
+    assert none.returncode == 2
+    assert none.stderr == (
+        'burgee gen: error: give a handlers file, or add [tool.burgee] with handlers = "..." '
+        "to pyproject.toml\n"
+    )
+    pyproject = project / "pyproject.toml"
+    pyproject.write_text(
+        '[project]\nname = "greeter"\nversion = "3.4.5"\n\n'
+        '[tool.burgee]\nhandlers = "handlers.py"\noutput = "bin/greeter.py"\nskill-dir = "skill"\n',
+        encoding="utf-8",
+    )
+    (project / "sub").mkdir()
+    made = burgee("gen", cwd=project / "sub")
+    assert made.returncode == 0, made.stderr
+    assert made.stderr.splitlines() == [
+        "burgee: wrote ../bin/greeter.py",
+        "burgee: wrote ../skill/greeter/SKILL.md",
+        "burgee: wrote ../skill/AGENTS.md",
+    ]
+    # NOTE: the version's one source is pyproject.toml, for a project that has [tool.burgee].
+    assert run(project / "bin" / "greeter.py", "--version").out == "greeter 3.4.5\n"
+    assert burgee("gen", "--check", cwd=project).returncode == 0
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8") + 'skill_dir = "x"\n', encoding="utf-8"
+    )
+    unknown = burgee("gen", cwd=project)
+    assert unknown.returncode == 2
+    assert "unknown key 'skill_dir' in [tool.burgee]" in unknown.stderr

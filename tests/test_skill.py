@@ -213,3 +213,38 @@ def test_skill_flag_errors() -> None:
     result = run(GOLDEN / "kitchen" / "kitchen.py", "--skill", "extra")
     assert result.code == 2
     assert result.error_line()["error"]["kind"] == "usage"
+
+
+WITHHELD = '''\
+from burgee import command, group, program
+
+program(name="vault", description="Keep things.")
+admin = group("admin", help="Administration.")
+
+
+@command(effects="read_only", examples=["vault peek"])
+def peek() -> str:
+    """Look inside."""
+    return "x"
+
+
+@admin.command(effects="withheld")
+def incinerate_everything() -> None:
+    """Burn it all."""
+'''
+
+
+def test_withheld_commands_are_never_mentioned_for_agents(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(WITHHELD, encoding="utf-8")
+    result = burgee("gen", "handlers.py", "-o", "vault.py", "--skill-dir", "skill", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    texts = {
+        "SKILL.md": (tmp_path / "skill" / "vault" / "SKILL.md").read_text(encoding="utf-8"),
+        "AGENTS.md": (tmp_path / "skill" / "AGENTS.md").read_text(encoding="utf-8"),
+        "--skill": run(tmp_path / "vault.py", "--skill").out,
+    }
+    for where, text in texts.items():
+        assert "vault peek" in text, where
+        assert "incinerate" not in text and "Burn it all" not in text, where
+    assert "(peek)" in texts["SKILL.md"]

@@ -134,7 +134,11 @@ def slug(
     return separator.join(words)[:max_length].strip(separator)
 
 
-@tidy.command(effects="read_only", examples=["textkit tidy lines notes.txt --case lower --unique"])
+@tidy.command(
+    effects="read_only",
+    cardinality="unbounded",
+    examples=["textkit tidy lines notes.txt --case lower --unique"],
+)
 def lines(
     files: Annotated[list[Path], Argument(help="Files to read (default: standard input)")] = [],
     case: Case = Case.KEEP,

@@ -42,11 +42,16 @@ def _shorten(text: str, limit: int) -> str:
     return cut.rstrip(" ,;:.-") + "…"
 
 
+def listed(program: Program) -> list[Command]:
+    """The commands an agent is told about: not hidden, and never a withheld one."""
+    return [c for c in program.commands if not c.hidden and c.effects != "withheld"]
+
+
 def description(program: Program) -> str:
     """What the tool is for and when to use it, one line, at most 1024 characters."""
     what = _one_line(program.description.split("\n\n")[0])
     what = what or f"The {program.name} command-line tool."
-    visible = [c.name for c in program.commands if not c.hidden]
+    visible = [c.name for c in listed(program)]
     shown = ", ".join(visible[:8]) + (", …" if len(visible) > 8 else "")
     when = (
         f" Use this skill when a task needs {program.name} ({shown}): run it with --json "
@@ -125,9 +130,7 @@ def body(program: Program, source: str) -> str:
         meaning = _one_line(text).replace("|", "\\|")
         lines.append(f"| {code} | `{kind}` | {meaning} |")
     lines += ["", "## Commands", ""]
-    for command in program.commands:
-        if command.hidden:
-            continue
+    for command in listed(program):
         summary = _one_line(command.summary)
         lines.append(f"- `{_usage(command, prog)}`: {summary}")
         if command.examples:

@@ -149,6 +149,8 @@ class Command(Node):
     description: str
     effects: Effects
     examples: tuple[str, ...] = ()
+    #: Where each example is written, for diagnostics (the command's span when unknown).
+    example_spans: tuple[SourceSpan, ...] = ()
     cardinality: Literal["single", "bounded", "unbounded"] | None = None
     hidden: bool = False
     open_world: bool | None = None
@@ -231,5 +233,12 @@ class Program(Node):
     #: The handlers file with burgee's markers removed, split where imports end.
     user_imports: str
     user_code: str
+    #: Third-party modules the handlers import: (top-level module, distribution to install).
+    third_party: tuple[tuple[str, str], ...] = ()
+    #: The requirements of the tool's PEP 723 block (`program(dependencies=...)`, else the
+    #: nearest pyproject.toml's, else the distributions of the third-party imports).
+    dependencies: tuple[str, ...] = ()
+    #: Sibling files bundled into the tool, as shown to the user.
+    bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import libcst as cst
 
+import burgee
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import EFFECTS, TRUSTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
 from burgee.model.reserved import (
@@ -20,6 +21,15 @@ from burgee.model.reserved import (
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.classes import read_type
+from burgee.read.imports import (
+    Bundle,
+    bundle,
+    distribution,
+    load_toml,
+    nearest_pyproject,
+    project_version,
+    pyproject_dependencies,
+)
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
@@ -28,6 +38,7 @@ from burgee.read.strip import strip
 from burgee.runtime.errors import BUILTIN_ERRORS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+_REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*([;<>=!~@ (].*)?$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")
@@ -46,7 +57,17 @@ _COMMAND_KEYS = {
     "root",
     "confirm",
 }
-_PROGRAM_KEYS = ("name", "version", "description", "env_prefix", "config", "max_output")
+_PROGRAM_KEYS = (
+    "name",
+    "version",
+    "description",
+    "env_prefix",
+    "config",
+    "max_output",
+    "dependencies",
+)
+#: The names a handlers file may import from burgee: its public API, read from the package.
+API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 
 
 class ProgramReader(Reader):
@@ -106,6 +127,7 @@ class ProgramReader(Reader):
                     local = self.code(alias.asname.name) if alias.asname else imported
                     self.names.imports[local] = f"{module}.{imported}"
                     if module == "burgee":
+                        self.check_api_name(alias.name, imported)
                         self.api[local] = imported
                 if module == "burgee":
                     self.removals.statements.add(statement)
@@ -119,6 +141,13 @@ class ProgramReader(Reader):
                     if imported == "burgee":
                         self.api_modules.add(local)
                         self.removals.statements.add(statement)
+
+    def check_api_name(self, node: cst.CSTNode, name: str) -> None:
+        """A name taken from burgee must be one burgee defines: the import is removed from
+        the tool, so an unknown one would fail only when the tool starts."""
+        if name not in API_NAMES:
+            known = ", ".join(sorted(API_NAMES))
+            self.error(node, f"burgee has no name {name!r}; it defines {known}")
 
     def register_class(self, node: cst.ClassDef) -> None:
         """Note enums and records by name before any annotation is resolved."""
@@ -244,6 +273,14 @@ class ProgramReader(Reader):
             if key == "max_output":
                 self.check_max_output(value, self.program_args[key], "program")
                 continue
+            if key == "dependencies":
+                listed = self.program_args[key]
+                if not isinstance(listed, tuple) or not all(
+                    isinstance(d, str) and _REQUIREMENT.match(d) for d in listed
+                ):
+                    self.error(value, "program(dependencies=...) must be a list of requirements")
+                    self.program_args[key] = ()
+                continue
             expected = bool if key == "config" else str
             if self.program_args[key] is None and key in ("version", "description"):
                 continue  # NOTE: the same as not saying (`version=None`: from pyproject.toml)
@@ -340,6 +377,12 @@ class ProgramReader(Reader):
         if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):
             self.error(args["examples"], "examples must be a list of strings")
             examples = ()
+        listed = args.get("examples")
+        example_spans = (
+            tuple(self.span(element.value) for element in listed.elements)
+            if isinstance(listed, cst.List | cst.Tuple) and len(listed.elements) == len(examples)
+            else ()
+        )
         cardinality = options.get("cardinality")
         if cardinality not in (None, "single", "bounded", "unbounded"):
             self.error(args["cardinality"], "cardinality must be single, bounded or unbounded")
@@ -393,6 +436,7 @@ class ProgramReader(Reader):
                 description=doc.description,
                 effects=effects,  # type: ignore[arg-type]
                 examples=examples,
+                example_spans=example_spans,
                 cardinality=cardinality,
                 hidden=bool(options.get("hidden", False)),
                 open_world=options.get("open_world"),  # type: ignore[arg-type]
@@ -651,12 +695,15 @@ def _enum_values(node: cst.ClassDef) -> tuple[Scalar, ...]:
 class _RuntimeAttributes(cst.CSTVisitor):
     """Finds `burgee.CommandError` / `burgee.Context`, which become the runtime's own names."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: ProgramReader) -> None:
         self.reader = reader
         self.found = False
 
     def visit_Attribute(self, node: cst.Attribute) -> None:
-        if self.reader.api_name(node) in ("CommandError", "Context"):
+        name = self.reader.api_name(node)
+        if name is not None:
+            self.reader.check_api_name(node.attr, name)
+        if name in ("CommandError", "Context"):
             self.reader.removals.attributes.add(node)
             self.found = True
 
@@ -730,10 +777,13 @@ def read_program(
     """Read a handlers file; raise GenerationError with every problem found."""
     # NOTE: first what could crash a parser (deep nesting, huge literals) and Python's own
     # syntax errors; then libcst reads the file, minus plain helper code with long lines.
+    check(source, path)
+    bundled = bundle(source, path)
+    source = bundled.source
     statements = check(source, path)
     masked = mask(source, statements)
     try:
-        return _read(source, path, masked, name, version)
+        return _read(source, path, masked, name, version, bundled=bundled)
     except RecursionError:
         longest = max(statements, key=lambda s: s.longest, default=None)
         line = longest.first if longest is not None else 1
@@ -745,11 +795,20 @@ def read_program(
         raise GenerationError([Diagnostic(span=span, message=message)]) from None
 
 
-def _read(source: str, path: str, masked: Masked, name: str | None, version: str | None) -> Program:
+def _read(
+    source: str,
+    path: str,
+    masked: Masked,
+    name: str | None,
+    version: str | None,
+    *,
+    bundled: Bundle,
+) -> Program:
     try:
         reader = ProgramReader(masked.source, path, source)
     except cst.ParserSyntaxError as exc:
         raise GenerationError([_syntax_error(source, path, exc)]) from None
+    reader.origins = bundled.origins
     reader.plain_functions = frozenset(masked.functions)
     reader.read()
     top = SourceSpan(path=path, line=1, column=1)
@@ -766,6 +825,28 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         raise GenerationError(sorted(reader.diagnostics, key=_position))
     imports, code = strip(reader.module, reader.removals, masked.originals)
     minor, newer = needed_minor(source, path)
+    if newer is not None:
+        newer = newer.model_copy(update={"span": bundled.place(newer.span)})
+    declared = reader.program_args.get("dependencies")
+    dependencies = (
+        tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
+    ) or pyproject_dependencies(path)
+    third_party = tuple(
+        (module, distribution(module, dependencies)) for module in sorted(bundled.third_party)
+    )
+    warnings = [newer] if newer is not None else []
+    if third_party and not dependencies:
+        dependencies = tuple(sorted({package for _, package in third_party}))
+        first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
+        warnings.append(
+            Diagnostic(
+                span=first,
+                level="warning",
+                message="the handlers import third-party packages but declare no dependencies; "
+                f"the tool's PEP 723 block lists {', '.join(dependencies)}: declare them, with "
+                "versions, in program(dependencies=[...]) or pyproject.toml",
+            )
+        )
     module_doc = docstrings.parse(reader.module.get_docstring()).description
     aliases = tuple(
         sorted(
@@ -775,7 +856,7 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         )
     )
     declared = version or reader.program_args.get("version")
-    project = None if declared else nearest_project(Path(path))
+    project = None if declared else nearest_project(path)
     return Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -794,35 +875,22 @@ def _read(source: str, path: str, masked: Masked, name: str | None, version: str
         user_code=code,
         aliases=aliases,
         python_minor=minor,
-        warnings=(newer,) if newer is not None else (),
+        warnings=tuple(warnings),
+        third_party=third_party,
+        dependencies=dependencies if third_party else (),
+        bundled=tuple(bundled.siblings),
     )
 
 
-_PROJECT_TABLE = re.compile(r"^\[project\]\s*$(.*?)(?=^\[|\Z)", re.MULTILINE | re.DOTALL)
-_KEY = r'^{}\s*=\s*["\']([^"\'\n]+)["\']'
-
-
-def nearest_project(handlers: Path) -> tuple[str, str] | None:
-    """The name and version of the nearest pyproject.toml's `[project]` above the handlers
-    file (a static version only), or None."""
-    for folder in handlers.resolve().parents:
-        candidate = folder / "pyproject.toml"
-        if not candidate.is_file():
-            continue
-        try:
-            text = candidate.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
-        table = _PROJECT_TABLE.search(text)
-        if table is None:
-            return None
-        found = [
-            re.search(_KEY.format(k), table.group(1), re.MULTILINE) for k in ("name", "version")
-        ]
-        if found[0] is None or found[1] is None:
-            return None
-        return found[0].group(1), found[1].group(1)
-    return None
+def nearest_project(path: str) -> tuple[str, str] | None:
+    """The name and version of the nearest pyproject.toml's `[project]`, when that project
+    generates its tool with burgee (it has `[tool.burgee]`; see `project_version`)."""
+    version = project_version(path)
+    found = nearest_pyproject(path) if version is not None else None
+    data = load_toml(found) if found is not None else None
+    project = data.get("project") if data is not None else None
+    name = project.get("name") if isinstance(project, dict) else None
+    return (name, version) if isinstance(name, str) and version is not None else None
 
 
 def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> Diagnostic:

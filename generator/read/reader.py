@@ -35,6 +35,8 @@ class Reader:
         self.classes: dict[str, cst.ClassDef] = {}
         self.records: dict[str, Record] = {}
         self.enums: dict[str, EnumDecl] = {}
+        #: Each line's origin (path, line) when sibling modules were bundled in (`read.imports`).
+        self.origins: list[tuple[str, int]] | None = None
         self.module = cst.parse_module(source)
         self.positions = Positions(self.module, source)
 
@@ -43,6 +45,13 @@ class Reader:
     def span(self, node: cst.CSTNode) -> SourceSpan:
         """Where a node starts, as a 1-based line and column."""
         line, column = self.positions.start(node)
+        return self.placed(line, column)
+
+    def placed(self, line: int, column: int) -> SourceSpan:
+        """A line and column of the source read, in the file it came from."""
+        if self.origins is not None and 1 <= line <= len(self.origins):
+            path, line = self.origins[line - 1]
+            return SourceSpan(path=path, line=line, column=column)
         return SourceSpan(path=self.path, line=line, column=column)
 
     def ast_span(self, node: ast.AST, shift: int = 0) -> SourceSpan:
@@ -50,7 +59,7 @@ class Reader:
         line, offset = node.lineno, node.col_offset  # type: ignore[attr-defined]
         text = self.original_lines[line - 1].encode("utf-8")[:offset]
         column = len(text.decode("utf-8", errors="replace")) + 1 + shift
-        return SourceSpan(path=self.path, line=line, column=column)
+        return self.placed(line, column)
 
     def error(self, node: cst.CSTNode, message: str) -> None:
         """Record a problem at a node."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -252,6 +253,57 @@ def _group_entries(program: Program) -> Iterator[str]:
         yield call("", [py(child) for child in children], "    ", f"{py(' '.join(path))}: ", ",")
 
 
+def third_party(program: Program) -> tuple[str, str]:
+    """The handlers' imports split in two: those of the standard library, and the third-party
+    ones, each guarded so that a missing package becomes `_Missing` (the tool still starts,
+    describes itself and serves MCP; a command that uses it fails as `missing_dependency`)."""
+    packages = dict(program.third_party)
+    if not packages:
+        return program.user_imports, ""
+    plain: list[str] = []
+    guarded: list[str] = []
+    for statement in ast.parse(program.user_imports).body:
+        pieces: list[tuple[ast.stmt, str | None, list[str]]] = []
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                top = alias.name.split(".")[0]
+                pieces.append((ast.Import(names=[alias]), top, [alias.asname or top]))
+        elif isinstance(statement, ast.ImportFrom) and statement.level == 0:
+            top = (statement.module or "").split(".")[0]
+            pieces.append((statement, top, [a.asname or a.name for a in statement.names]))
+        else:
+            pieces.append((statement, None, []))
+        for node, root, names in pieces:
+            code = ast.unparse(node)
+            if root is None or root not in packages:
+                plain.append(code)
+                continue
+            missing = call("_Missing", [py(root), py(packages[root]), "_import_error"])
+            guarded += [
+                "try:",
+                f"    {code}",
+                "except ImportError as _import_error:",
+                f"    {' = '.join(names)} = {missing}  # type: ignore",
+            ]
+    return "\n".join(plain) + ("\n" if plain else ""), "\n".join(guarded) + "\n"
+
+
+def script_block(program: Program) -> str:
+    """The PEP 723 `# /// script` block (`uv run tool.py`, `pipx run tool.py`), when the
+    tool needs third-party packages."""
+    if not program.third_party:
+        return ""
+    lines = [
+        "# /// script",
+        f'# requires-python = ">=3.{program.python_minor}"',
+        "# dependencies = [",
+        *(f"#     {json.dumps(d)}," for d in program.dependencies),
+        "# ]",
+        "# ///",
+    ]
+    return "\n".join(lines) + "\n"
+
+
 def imports(program: Program, joined: Joined) -> tuple[str, str]:
     """The module's import block, and the block of names only type checkers need.
 
@@ -260,7 +312,7 @@ def imports(program: Program, joined: Joined) -> tuple[str, str]:
     at all: it costs milliseconds of start-up that the tool has no use for.
     """
     block = ImportBlock()
-    block.add_source(program.user_imports)
+    block.add_source(third_party(program)[0])
     user = block.bound()
     block.add_source("\n".join(joined.imports))
     checking = ImportBlock()
@@ -341,7 +393,9 @@ def render(program: Program, regenerate: str) -> str:
         }
     )
     # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
+    guarded = third_party(program)[1]
     own = [
+        guarded,
         program.user_code,
         *(f"{local} = {api}" for local, api in program.aliases),
         *converters,
@@ -364,6 +418,8 @@ def render(program: Program, regenerate: str) -> str:
         burgee_version=__version__,
         program=program,
         regenerate=regenerate,
+        script_block=script_block(program),
+        third_party=guarded,
         docstring=docstring(program.description),
         constants=constants,
         boot_imports=top,

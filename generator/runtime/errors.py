@@ -9,6 +9,7 @@ from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import NoReturn
 
 
 #: Built-in error kinds: kind -> (exit code, description). 0 is success.
@@ -16,6 +17,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
     "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
     "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
     "action_required": (4, "The command needs a decision or an action first; see next[]."),
+    "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
     "timeout": (124, "The command ran past --timeout and was cancelled."),
     "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
     "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
@@ -91,6 +93,46 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+class _MissingDependency(CommandError):
+    """A third-party package the command needs is not installed."""
+
+    kind = "missing_dependency"
+    exit_code = BUILTIN_ERRORS["missing_dependency"][0]
+
+
+class _Missing:
+    """Stands for a third-party module, or a name imported from one, that is not installed.
+
+    The tool still starts, describes itself and serves MCP; a command that uses it fails as
+    `missing_dependency`, with the package to install in the hint.
+    """
+
+    def __init__(self, module: str, package: str, error: ImportError) -> None:
+        self._missing = (module, package, str(error))
+
+    def _fail(self) -> NoReturn:
+        module, package, reason = self._missing
+        raise _MissingDependency(
+            f"this command needs the package {package!r} (module {module!r}), which is not"
+            f" installed: {reason}",
+            hint=f"pip install {package}",
+        )
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        self._fail()
+
+    def __call__(self, *args: object, **kwargs: object) -> Any:
+        self._fail()
+
+    def __getitem__(self, key: object) -> Any:
+        self._fail()
+
+    def __iter__(self) -> Any:
+        self._fail()
 
 
 class _Invalid(ValueError):

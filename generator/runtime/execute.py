@@ -7,7 +7,14 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.deliver import _write_error
-from burgee.runtime.errors import CommandError, UsageError, _Internal, _Terminated, _TimedOut
+from burgee.runtime.errors import (
+    CommandError,
+    UsageError,
+    _Internal,
+    _MissingDependency,
+    _Terminated,
+    _TimedOut,
+)
 from burgee.runtime.inputs import _input_problems
 from burgee.runtime.output import _QUIET, _conform, _emit, _jsonable
 from burgee.runtime.program import DEBUG_ENV, PROGRAM
@@ -114,6 +121,13 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
     """`error` as the tool reports it: a declared error as it is, anything else as `internal`."""
     if isinstance(error, CommandError):
         return error
+    if isinstance(error, ModuleNotFoundError) and error.name:
+        # NOTE: an import inside a handler; the tool's top-level ones are guarded by `_Missing`.
+        package = error.name.split(".")[0]
+        return _MissingDependency(
+            f"this command needs the module {package!r}, which is not installed",
+            hint=f"pip install {package}",
+        )
     if debug:
         import traceback
 

@@ -12,6 +12,7 @@ from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import Program
 from burgee.read.program import read_program
 from burgee.render.module import render
+from burgee.write import examples
 
 
 @contextmanager
@@ -51,12 +52,23 @@ def generate(
     name: str | None = None,
     version: str | None = None,
     warn: Callable[[Diagnostic], None] | None = None,
+    strict: bool = False,
 ) -> tuple[str, str]:
     """Generate the module for one handlers file; return (program name, module source).
-    Warnings (things that generate, but the author should know) go to `warn`."""
+    Warnings (things that generate, but the author should know) go to `warn`; with `strict`
+    they are errors."""
     program = read(source, path, name=name, version=version)
-    for warning in program.warnings:
-        if warn is not None:
+    with guarded(path):
+        found = [*program.warnings, *examples.check(program)]
+    if strict:
+        found = [d.model_copy(update={"level": "error"}) for d in found]
+    for warning in found:
+        if warning.level == "warning" and warn is not None:
             warn(warning)
+    problems = sorted(
+        (d for d in found if d.level == "error"), key=lambda d: (d.span.line, d.span.column)
+    )
+    if problems:
+        raise GenerationError(problems)
     with guarded(path):
         return program.name, render(program, regenerate_command(path, output, program.name))

@@ -31,7 +31,9 @@ def greet(
     return text.upper() if shout else text
 
 
-@command(effects="read_only", aliases=["ls", "l"], examples=["clikit ls --from 2"])
+@command(
+    effects="read_only", aliases=["ls", "l"], cardinality="bounded", examples=["clikit ls --from 2"]
+)
 def list_items(
     from_: Annotated[int, Option("--from", "-f", help="The first item", min=0)] = 0,
     to: Annotated[int, Option(max=100)] = 3,

@@ -1,0 +1,396 @@
+"""The handlers' imports sorted into standard library, sibling modules and third party.
+
+Sibling modules (`from helpers import double`, `from .models import Point`, a group defined in
+`notes.py`) are bundled: their code is put in place of the import, so the tool stays one file
+and the reader sees their classes and groups as if they were written in the handlers file.
+Each line of the result remembers where it came from, so diagnostics name the right file.
+Third-party modules are listed with the distribution that provides them, for the tool's PEP 723
+block and its `missing_dependency` hint. Where bundling could change what the code means, gen
+refuses at the import line.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
+from burgee.read.source import check, decode
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+#: Import names whose distribution is named otherwise (what `pip install` needs).
+_DISTRIBUTIONS = {
+    "yaml": "PyYAML",
+    "PIL": "Pillow",
+    "bs4": "beautifulsoup4",
+    "sklearn": "scikit-learn",
+    "cv2": "opencv-python",
+    "dateutil": "python-dateutil",
+    "dotenv": "python-dotenv",
+    "jwt": "PyJWT",
+    "attr": "attrs",
+    "google": "protobuf",
+}
+_REQUIREMENT_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+@dataclass
+class Bundle:
+    """The handlers file with its siblings' code in place, and what it imports from outside."""
+
+    source: str
+    #: Each line's origin (path, line), when anything was bundled; else None.
+    origins: list[tuple[str, int]] | None = None
+    #: Third-party module (top-level name) -> where it is first imported.
+    third_party: dict[str, SourceSpan] = field(default_factory=dict)
+    #: The sibling files bundled, in the order their code appears.
+    siblings: list[str] = field(default_factory=list)
+
+    def place(self, span: SourceSpan) -> SourceSpan:
+        """Where a place in the bundled source really is."""
+        if self.origins is None or not 1 <= span.line <= len(self.origins):
+            return span
+        path, line = self.origins[span.line - 1]
+        return SourceSpan(path=path, line=line, column=span.column)
+
+
+def distribution(module: str, dependencies: tuple[str, ...]) -> str:
+    """The distribution that provides `module`: a declared dependency of that name, else the
+    usual name for it."""
+    wanted = _normal(_DISTRIBUTIONS.get(module, module))
+    for requirement in dependencies:
+        found = _REQUIREMENT_NAME.match(requirement)
+        if found and _normal(found[1]) in (wanted, _normal(module)):
+            return found[1]
+    return _DISTRIBUTIONS.get(module, module)
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def nearest_pyproject(path: str | Path) -> Path | None:
+    """The nearest pyproject.toml in the folder of `path` or above it."""
+    for folder in Path(path).resolve().parents:
+        if (folder / "pyproject.toml").is_file():
+            return folder / "pyproject.toml"
+    return None
+
+
+def load_toml(path: Path) -> dict[str, Any] | None:
+    """A TOML file's data, or None when it cannot be read."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+
+
+def pyproject_dependencies(path: str) -> tuple[str, ...]:
+    """`[project].dependencies` of the nearest pyproject.toml above the handlers file."""
+    found = nearest_pyproject(path)
+    data = load_toml(found) if found is not None else None
+    project = data.get("project") if data is not None else None
+    listed = project.get("dependencies") if isinstance(project, dict) else None
+    return tuple(d for d in listed if isinstance(d, str)) if isinstance(listed, list) else ()
+
+
+def project_version(path: str) -> str | None:
+    """`[project].version` of the nearest pyproject.toml, when that project generates its tool
+    with burgee (it has `[tool.burgee]`): the version then has one source."""
+    found = nearest_pyproject(path)
+    data = load_toml(found) if found is not None else None
+    if data is None or not isinstance(data.get("tool", {}).get("burgee"), dict):
+        return None
+    project = data.get("project")
+    version = project.get("version") if isinstance(project, dict) else None
+    return version if isinstance(version, str) else None
+
+
+class _Bundler:
+    def __init__(self, root: str) -> None:
+        self.root = root
+        self.problems: list[Diagnostic] = []
+        self.third_party: dict[str, SourceSpan] = {}
+        #: Sibling files already bundled (resolved path), and those being bundled now.
+        self.done: set[Path] = set()
+        self.active: list[Path] = []
+        self.siblings: list[str] = []
+        #: Top-level names defined (not imported) by bundled siblings: name -> file.
+        self.bound: dict[str, str] = {}
+        #: Every top-level name of each bundled sibling, imports included.
+        self.exports: dict[str, set[str]] = {}
+
+    def error(self, path: str, node: ast.AST, message: str) -> None:
+        span = SourceSpan(
+            path=path,
+            line=getattr(node, "lineno", 1),
+            column=getattr(node, "col_offset", 0) + 1,
+        )
+        self.problems.append(Diagnostic(span=span, message=message))
+
+    def module_file(self, folder: Path, module: str, level: int) -> Path | None:
+        """The sibling file `module` (relative by `level`) names, or None."""
+        base = folder
+        for _ in range(max(level - 1, 0)):
+            base = base.parent
+        parts = module.split(".") if module else []
+        if not parts:
+            return base / "__init__.py" if (base / "__init__.py").is_file() else None
+        for candidate in (
+            base.joinpath(*parts).with_suffix(".py"),
+            base.joinpath(*parts, "__init__.py"),
+        ):
+            if candidate.is_file():
+                return candidate
+        return None
+
+    def lines(self, source: str, path: str, *, top: bool) -> list[tuple[str, tuple[str, int]]]:
+        """The lines of one file, its sibling imports replaced by their code."""
+        tree = ast.parse(source)
+        folder = Path(path).resolve().parent
+        text = source.splitlines()
+        own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
+        #: Line index -> replacement lines for a statement starting there.
+        replace: dict[int, list[tuple[str, tuple[str, int]]]] = {}
+        blank: set[int] = set()
+        inserted: list[tuple[str, tuple[str, int]]] = []
+        first_sibling: int | None = None
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.classify(path, node, alias.name, 0, folder, nested=node not in tree.body)
+            elif isinstance(node, ast.ImportFrom):
+                self.classify(
+                    path, node, node.module or "", node.level, folder, nested=node not in tree.body
+                )
+        for index, statement in enumerate(tree.body):
+            start, end = statement.lineno, statement.end_lineno or statement.lineno
+            drop = False
+            if not top and index == 0 and _is_docstring(statement):
+                drop = True
+            elif isinstance(statement, ast.ImportFrom) and statement.module == "__future__":
+                drop = not top
+            elif not top and _is_main_block(statement):
+                drop = True
+            elif isinstance(statement, ast.ImportFrom):
+                target = self.module_file(folder, statement.module or "", statement.level)
+                if target is not None and (
+                    statement.level or self.is_sibling(folder, statement.module or "")
+                ):
+                    code = self.sibling(path, statement, target)
+                    if first_sibling is None:
+                        first_sibling = start
+                    inserted += code
+                    aliases = [
+                        f"{a.asname} = {a.name}"
+                        for a in statement.names
+                        if a.asname and a.asname != a.name
+                    ]
+                    replace[start] = [(line, (path, start)) for line in aliases]
+                    drop = True
+            if drop:
+                blank.update(range(start, end + 1))
+        result: list[tuple[str, tuple[str, int]]] = []
+        for number, (line, origin) in enumerate(own, start=1):
+            if number == first_sibling:
+                result += inserted
+            if number in replace:
+                result += replace[number]
+                blank.discard(number)
+                continue
+            result.append(("" if number in blank else line, origin))
+        return result
+
+    def is_sibling(self, folder: Path, module: str) -> bool:
+        root = module.split(".", maxsplit=1)[0]
+        if not root or root in sys.stdlib_module_names or root in ("burgee", "__future__"):
+            return False
+        return self.module_file(folder, module, 0) is not None
+
+    def classify(
+        self,
+        path: str,
+        node: ast.Import | ast.ImportFrom,
+        module: str,
+        level: int,
+        folder: Path,
+        *,
+        nested: bool,
+    ) -> None:
+        root = module.split(".", maxsplit=1)[0]
+        if level == 0 and (
+            not root or root in sys.stdlib_module_names or root in ("burgee", "__future__")
+        ):
+            return
+        if level or self.is_sibling(folder, module):
+            if nested:
+                self.error(
+                    path,
+                    node,
+                    f"the sibling module {'.' * level}{module} is imported inside a block; burgee "
+                    "bundles sibling modules imported at the top level only: move the import there",
+                )
+            elif isinstance(node, ast.Import):
+                self.error(
+                    path,
+                    node,
+                    f"import {module}: burgee bundles a sibling module into the tool, so import "
+                    f"its names instead: from {module} import NAME",
+                )
+            elif level and self.module_file(folder, module, level) is None:
+                self.error(path, node, f"cannot find the module {'.' * level}{module} to bundle")
+            return
+        if root not in self.third_party:
+            self.third_party[root] = SourceSpan(
+                path=path, line=node.lineno, column=node.col_offset + 1
+            )
+
+    def sibling(
+        self, path: str, statement: ast.ImportFrom, target: Path
+    ) -> list[tuple[str, tuple[str, int]]]:
+        resolved = target.resolve()
+        shown = _shown(target, self.root)
+        names = statement.names
+        if any(alias.name == "*" for alias in names):
+            self.error(
+                path,
+                statement,
+                f"from {statement.module} import *: import the names you use, so burgee can "
+                f"bundle {shown}",
+            )
+            return []
+        if resolved in self.active:
+            self.error(
+                path, statement, f"{shown} imports itself in a cycle; burgee cannot bundle it"
+            )
+            return []
+        if resolved in self.done:
+            self.check_names(path, statement, shown)
+            return []
+        try:
+            source = decode(target.read_bytes(), shown)
+        except OSError as error:
+            self.error(
+                path, statement, f"cannot read {shown} to bundle it: {error.strerror or error}"
+            )
+            return []
+        check(source, shown)  # NOTE: raises GenerationError with the sibling's own syntax errors.
+        self.active.append(resolved)
+        try:
+            code = self.lines(source, shown, top=False)
+        finally:
+            self.active.pop()
+        self.done.add(resolved)
+        self.siblings.append(shown)
+        tree = ast.parse(source)
+        self.exports[shown] = _bindings(tree, imports=True)
+        for name in _bindings(tree, imports=False):
+            other = self.bound.get(name)
+            if other is not None and other != shown:
+                self.error(
+                    path,
+                    statement,
+                    f"{shown} and {other} both define {name!r}; bundled into one module, one "
+                    "would replace the other",
+                )
+            self.bound[name] = shown
+        self.check_names(path, statement, shown)
+        return code
+
+    def check_names(self, path: str, statement: ast.ImportFrom, shown: str) -> None:
+        for alias in statement.names:
+            if alias.name not in self.exports.get(shown, set()):
+                self.error(
+                    path, statement, f"{shown} has no top-level name {alias.name!r} to import"
+                )
+
+
+def bundle(source: str, path: str) -> Bundle:
+    """Sort the imports of a handlers file and bundle its sibling modules; raise
+    GenerationError where a sibling cannot be bundled safely."""
+    bundler = _Bundler(str(Path(path).parent))
+    lines = bundler.lines(source, path, top=True)
+    if not bundler.siblings:
+        if bundler.problems:
+            raise GenerationError(bundler.problems)
+        return Bundle(source=source, third_party=bundler.third_party)
+    for name in sorted(_bindings(ast.parse(source), imports=False)):
+        if name in bundler.bound:
+            bundler.problems.append(
+                Diagnostic(
+                    span=SourceSpan(path=path, line=1, column=1),
+                    message=f"{Path(path).name} and {bundler.bound[name]} both define {name!r}; "
+                    "bundled into one module, one would replace the other",
+                )
+            )
+    if bundler.problems:
+        raise GenerationError(
+            sorted(
+                bundler.problems,
+                key=lambda d: (d.span.path != path, d.span.path, d.span.line, d.span.column),
+            )
+        )
+    text = "\n".join(line for line, _ in lines) + "\n"
+    return Bundle(
+        source=text,
+        origins=[origin for _, origin in lines],
+        third_party=bundler.third_party,
+        siblings=bundler.siblings,
+    )
+
+
+def _shown(target: Path, root: str) -> str:
+    try:
+        return str(target.relative_to(root)) if root not in ("", ".") else str(target)
+    except ValueError:
+        return str(target)
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )
+
+
+def _is_main_block(statement: ast.stmt) -> bool:
+    """`if __name__ == "__main__":`, which does not run when a module is imported."""
+    test = statement.test if isinstance(statement, ast.If) else None
+    return (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id == "__name__"
+        and len(test.comparators) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value == "__main__"
+    )
+
+
+def _bindings(tree: ast.Module, *, imports: bool) -> set[str]:
+    """The names a module binds at its top level (with or without those its imports bind)."""
+    found: set[str] = set()
+    for statement in tree.body:
+        if _is_main_block(statement):
+            continue
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found.add(statement.name)
+        elif isinstance(statement, ast.Import | ast.ImportFrom):
+            if not imports or (
+                isinstance(statement, ast.ImportFrom) and statement.module == "__future__"
+            ):
+                continue
+            found |= {a.asname or a.name.split(".")[0] for a in statement.names if a.name != "*"}
+        else:
+            for node in ast.walk(statement):
+                if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                    found.add(node.id)
+    return found

@@ -1,0 +1,184 @@
+"""Each command's examples, parsed at generation time the way the tool will parse them.
+
+An example is a command line: the program's name, then argv. It goes through the runtime's own
+pieces: `_Invocation` takes the tool-wide flags out, the command path is found among the
+program's commands and groups, and the command's own argparse builder (the `_build_<cmd>`
+function the tool carries) parses the rest; each value is then converted by its type's
+converter (`runtime/kinds.py`). Nothing of the handlers file is run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+from collections.abc import Iterable, Iterator
+
+from burgee.model.diagnostics import Diagnostic
+from burgee.model.ir import Command, Param, Program
+from burgee.render.module import command_view
+from burgee.runtime import argv
+from burgee.runtime.argv import _Invocation, _new_parser
+from burgee.runtime.errors import UsageError, _Invalid
+from burgee.runtime.kinds import TYPES
+
+#: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
+_OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
+
+
+class _Refused(Exception):
+    """Why an example does not parse."""
+
+
+def check(program: Program) -> list[Diagnostic]:
+    """Every example of every command that does not parse, and the warnings about the program
+    an agent or the clispec scorer would stumble on."""
+    found: list[Diagnostic] = []
+    for command in program.commands:
+        for index, example in enumerate(command.examples):
+            spans = command.example_spans
+            span = spans[index] if index < len(spans) else command.span
+            try:
+                _parse(program, command, example)
+            except _Refused as problem:
+                message = f"example '{example}' does not parse: {problem}"
+                found.append(Diagnostic(span=span, message=message))
+        found.extend(_warnings(command))
+    return found
+
+
+def _warnings(command: Command) -> Iterator[Diagnostic]:
+    returns = command.returns
+    if returns is not None and returns.kind == "list" and command.cardinality is None:
+        yield Diagnostic(
+            span=command.span,
+            level="warning",
+            message=f"command {command.name!r} returns a list but does not say how long: add "
+            "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)",
+        )
+
+
+def _words(example: str) -> list[str]:
+    lexer = shlex.shlex(example, posix=True, punctuation_chars=True)
+    lexer.whitespace_split = True
+    try:
+        words = list(lexer)
+    except ValueError as error:
+        raise _Refused(f"it is not a command line ({error})") from None
+    for index, word in enumerate(words):
+        if word in _OPERATORS:
+            return words[:index]
+    return words
+
+
+def _parse(program: Program, command: Command, example: str) -> None:
+    words = _words(example)
+    if not words or words[0] != program.name:
+        raise _Refused(f"it must start with the program's name, {program.name!r}")
+    try:
+        invocation = _Invocation(words[1:])
+    except UsageError as error:
+        raise _Refused(error.message) from None
+    if invocation.batch is not None or invocation.mcp:
+        raise _Refused("an example runs one command, not --batch or --mcp")
+    path, rest = _find(program, invocation.rest)
+    if command.confirm is not None:
+        _, rest = argv._take_yes(rest)  # NOTE: a destructive command's own --yes/-y
+    if path != command.path:
+        if not path:
+            raise _Refused("it names no command")
+        raise _Refused(f"it runs {' '.join(path)!r}, not {command.name!r}")
+    if invocation.json_input is not None:
+        _missing(program, command, _json_input(command, invocation.json_input, rest))
+        return
+    parser = _new_parser(f"{program.name} {command.name}")
+    builder = command_view(command, set(), program).parser_function
+    if builder:
+        # NOTE: the names a builder may use are the argv runtime's (`_BOOL_ACTION`, ...).
+        scope: dict[str, object] = {**vars(argv), "argparse": argparse}
+        # NOTE: the builder holds argparse calls with literal arguments, rendered by burgee.
+        exec(builder, scope)  # noqa: S102
+        scope[f"_build_{command.ident}"](parser)  # type: ignore[operator]
+    try:
+        raw = vars(parser.parse_args(rest))
+    except UsageError as error:
+        raise _Refused(error.message) from None
+    for param in command.inputs:
+        if param.name in raw:
+            _convert(param, raw[param.name])
+    _missing(program, command, raw.keys())
+
+
+def _missing(program: Program, command: Command, given: Iterable[str]) -> None:
+    """A required value the example leaves out, unless an env var or a config file may give it."""
+    present = set(given)
+    for param in command.inputs:
+        elsewhere = program.config or (param.env if param.env is not None else program.env_prefix)
+        if param.required and param.name not in present and not elsewhere:
+            raise _Refused(f"{param.flag} is required")
+
+
+def _find(program: Program, tokens: list[str]) -> tuple[tuple[str, ...], list[str]]:
+    """The command path at the start of `tokens`, as the tool's `_find` reads it (aliases
+    and the root command included)."""
+    commands = {c.path for c in program.commands}
+    aliases = {(*c.path[:-1], a): c.path for c in program.commands for a in c.aliases}
+    groups = {g.path for g in program.groups} | {()}
+    root = next((c for c in program.commands if c.root), None)
+    if root is not None and len(program.commands) == 1:
+        return root.path, tokens  # NOTE: no subcommand level at all
+    node: tuple[str, ...] = ()
+    index = 0
+    while index < len(tokens) and node in groups:
+        token = tokens[index]
+        if token.startswith("-"):
+            break
+        child = aliases.get((*node, token), (*node, token))
+        if child not in commands and child not in groups:
+            if not node and root is not None and any(p.role == "argument" for p in root.inputs):
+                return root.path, tokens  # NOTE: the root command's argument
+            raise _Refused(f"unknown command {token!r}")
+        node = child
+        index += 1
+    if not node and root is not None:
+        return root.path, tokens[index:]
+    if node in groups and node:
+        raise _Refused(f"{' '.join(node)!r} is a group, not a command")
+    return node, tokens[index:]
+
+
+def _json_input(command: Command, text: str, rest: list[str]) -> Iterable[str]:
+    if rest:
+        raise _Refused(f"unexpected {rest[0]!r}: with --json input, give every value in it")
+    if text == "-":
+        return [p.name for p in command.inputs]
+    try:
+        data = json.loads(text)
+    except ValueError as error:
+        raise _Refused(f"--json input is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise _Refused("--json input must be a JSON object keyed by parameter name")
+    keys = {p.name for p in command.inputs}
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise _Refused(f"unknown key {unknown[0]!r}")
+    return data.keys()
+
+
+def _convert(param: Param, value: object) -> None:
+    """Each value through its type's converter, as the tool converts it before the handler."""
+    ref = param.type
+    if ref is None:
+        return
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    kind = TYPES.get(item.kind)
+    if kind is None:
+        return
+    values = value if isinstance(value, list) else [value]
+    for one in values:
+        if one is None or (item.kind == "bool" and isinstance(one, bool)):
+            continue
+        try:
+            kind.convert(one)
+        except _Invalid as error:
+            raise _Refused(f"{param.flag}: {error}") from None

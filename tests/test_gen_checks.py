@@ -1,0 +1,164 @@
+"""`burgee gen` checks what agents will be taught: every example parses with its command's own
+parser, and warnings (exit 0, errors with --strict) name what the clispec scorer or an agent
+would stumble on."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from burgee.model.diagnostics import GenerationError
+from burgee.write.generate import generate
+from tests.helpers import burgee
+
+KITCHEN = '''\
+from typing import Annotated, Literal
+
+from burgee import Argument, Option, command, group, program
+
+program(name="kitchen")
+store = group("store", help="The store.")
+
+
+@command(effects="read_only", cardinality="bounded", examples=[{examples}])
+def list_items(
+    limit: int = 3,
+    tag: Annotated[list[str], Option("-t")] = [],
+    size: Literal["s", "m"] = "s",
+) -> list[str]:
+    """List items."""
+    return ["a"] * limit
+
+
+@store.command(effects="idempotent", examples=["kitchen store put pie 2"])
+def put(
+    name: Annotated[str, Argument()],
+    count: Annotated[int, Argument()],
+    price: float = 1.0,
+) -> str:
+    """Put an item."""
+    return name
+'''
+
+
+def _diagnostics(examples: str) -> list[str]:
+    source = KITCHEN.format(examples=examples)
+    try:
+        generate(source, "kitchen.py")
+    except GenerationError as error:
+        return [str(d) for d in error.diagnostics]
+    return []
+
+
+@pytest.mark.parametrize(
+    "example",
+    [
+        "kitchen list-items",
+        "kitchen list-items --limit 2 -t x -t y --size m --json",
+        "kitchen --json list-items --limit=2",
+        "kitchen list-items --json '{\"limit\": 2}'",
+        "kitchen list-items | jq .data",
+        "kitchen list-items -o json --timeout 3",
+    ],
+)
+def test_examples_that_parse_generate(example: str) -> None:
+    assert _diagnostics(repr(example)) == []
+
+
+@pytest.mark.parametrize(
+    ("example", "reason"),
+    [
+        ("kitchen list --json", "unknown command 'list'"),
+        ("kitchen list-items --limit x", "--limit: 'x' is not an integer"),
+        ("kitchen list-items --lmit 2", "unrecognized arguments: --lmit"),
+        ("kitchen list-items --size xl", "argument --size: invalid choice: 'xl'"),
+        ("kitchen list-items extra", "unrecognized arguments: extra"),
+        ("kitchen list-items --json '{\"limt\": 2}'", "unknown key 'limt'"),
+        ("kitchen list-items --json '[1]'", "unrecognized arguments: [1]"),
+        ("kitchen list-items --json=[1]", "--json input must be a JSON object"),
+        ("kitchen list-items --timeout soon", "--timeout must be a positive number"),
+        ("kitchen store", "'store' is a group, not a command"),
+        ("kitchen store put pie 2", "it runs 'store put', not 'list-items'"),
+        ("kitchn list-items", "it must start with the program's name, 'kitchen'"),
+        ("kitchen 'list-items", "it is not a command line (No closing quotation)"),
+    ],
+)
+def test_an_example_that_does_not_parse_is_an_error_at_its_place(example: str, reason: str) -> None:
+    found = _diagnostics(f'"kitchen list-items", {example!r}')
+    line = KITCHEN.splitlines()[8]
+    column = line.index("{examples}") + len('"kitchen list-items", ') + 1
+    assert len(found) == 1, found
+    assert found[0].startswith(
+        f"kitchen.py:9:{column}: error: example '{example}' does not parse: {reason}"
+    ), found
+
+
+def test_a_missing_required_value_is_reported_unless_it_may_come_from_the_environment() -> None:
+    source = textwrap.dedent(
+        """\
+        from burgee import command, program
+
+        program(name="kitchen"{prefix})
+
+
+        @command(effects="read_only", examples=["kitchen greet"])
+        def greet(name: str) -> str:
+            \"\"\"Greet.\"\"\"
+            return name
+        """
+    )
+    with pytest.raises(GenerationError) as raised:
+        generate(source.format(prefix=""), "kitchen.py")
+    assert [str(d) for d in raised.value.diagnostics] == [
+        "kitchen.py:6:41: error: example 'kitchen greet' does not parse: --name is required"
+    ]
+    generate(source.format(prefix=', env_prefix="KITCHEN"'), "kitchen.py")
+
+
+LIST_WITHOUT_CARDINALITY = '''\
+from burgee import command
+
+
+@command(effects="read_only", examples=["tool names"])
+def names() -> list[str]:
+    """Names."""
+    return []
+'''
+
+
+def test_a_list_without_cardinality_warns_and_strict_refuses(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(LIST_WITHOUT_CARDINALITY, encoding="utf-8")
+    warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
+    assert warned.returncode == 0, warned.stderr
+    warning = (
+        "handlers.py:4:1: warning: command 'names' returns a list but does not say how long: "
+        "add cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)"
+    )
+    assert warned.stderr.splitlines() == [warning, "burgee: wrote tool.py"]
+    (tmp_path / "tool.py").unlink()
+    strict = burgee(
+        "gen", "handlers.py", "--name", "tool", "-o", "tool.py", "--strict", cwd=tmp_path
+    )
+    assert strict.returncode == 2
+    assert strict.stderr.splitlines() == [
+        warning.replace(": warning: ", ": error: "),
+        "burgee: 1 error; nothing written",
+    ]
+    assert not (tmp_path / "tool.py").exists()
+
+
+def test_the_issue_example_is_refused_by_the_cli(tmp_path: Path) -> None:
+    handlers = tmp_path / "kitchen.py"
+    handlers.write_text(KITCHEN.format(examples='"kitchen list --json"'), encoding="utf-8")
+    result = burgee("gen", "kitchen.py", "-o", "kitchen_tool.py", cwd=tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"kitchen.py:9:{KITCHEN.splitlines()[8].index('{examples}') + 1}: error: "
+        "example 'kitchen list --json' does not parse: "
+        "unknown command 'list'",
+        "burgee: 1 error; nothing written",
+    ]
+    assert not (tmp_path / "kitchen_tool.py").exists()
