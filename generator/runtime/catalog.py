@@ -32,6 +32,7 @@ TAIL = (
     "complete",
     "mcp_io",
     "mcp",
+    "surfaces",
     "cli",
 )
 _RUNTIME = "burgee.runtime"

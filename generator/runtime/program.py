@@ -41,6 +41,18 @@ _LLMS_JSON = '{"tools": []}'
 _MCP_TOOLS_JSON = '{"tools":[]}'
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {}
+#: Each `@prompt`: name -> its entry, run by `_execute` like a command.
+PROMPTS: dict[str, _Command] = {}
+#: Each `@resource`: URI or URI template -> (MIME type, its entry).
+RESOURCES: dict[str, tuple[str | None, _Command]] = {}
+#: The `prompts/list`, `resources/list` and `resources/templates/list` results, as JSON text.
+_MCP_PROMPTS_JSON = '{"prompts":[]}'
+_MCP_RESOURCES_JSON = '{"resources":[]}'
+_MCP_TEMPLATES_JSON = '{"resourceTemplates":[]}'
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 _SKILL = ""
 _COMPLETION_HELP = ""
 _BASH_SCRIPT = ""

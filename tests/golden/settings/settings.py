@@ -181,11 +181,19 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
 
 
+#: The MCP (syslog) log levels of `ctx.log`, least to most severe.
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
 class Context:
     """What a handler may ask of the running tool. It is injected, never parsed."""
 
     #: Where progress goes instead of the terminal (set by the MCP server for each call).
     _report: Callable[[float, float | None, str | None], None] | None = None
+    #: Where `log` messages go instead of stderr (set by the MCP server for each call).
+    _log: Callable[[str, str, dict[str, object]], None] | None = None
+    #: `--debug`: every level of `log` reaches stderr, not only warning and above.
+    _verbose = False
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -215,6 +223,19 @@ class Context:
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
         sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
         sys.stderr.flush()
+
+    def log(self, level: str, message: str, **data: object) -> None:
+        """Log `message` (and `data`): to an MCP client that asked for the level, else to
+        stderr (warning and above, or every level with `--debug`)."""
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"log level {level!r} is not one of {', '.join(_LOG_LEVELS)}")
+        if self._log is not None:
+            self._log(level, str(message), data)
+            return
+        if _LOG_LEVELS.index(level) < 3 and not self._verbose:
+            return
+        extra = "".join(f" {key}={value!r}" for key, value in data.items())
+        sys.stderr.write(f"{PROGRAM}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -3133,7 +3154,7 @@ _MCP_PATIENCE = 0.005
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "sanitize", "server", "token")
+    __slots__ = ("cancelled", "context", "key", "last", "level", "sanitize", "server", "token")
 
     def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
         self.server = server
@@ -3142,6 +3163,8 @@ class _Request:
         self.token = token
         self.last: float | None = None
         self.cancelled = False
+        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
+        self.level: str | None = None
         command = COMMANDS.get(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
@@ -3192,11 +3215,22 @@ class _McpServer:
         self.stdout = _Stdout(sys.stderr)
         sys.stdout = cast("Any", self.stdout)
         self.broken = False
+        #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
+        self.version = ""
+        #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
+        self.level: str | None = None
+        #: The thread answering a JSON-RPC batch, and the answers it collects.
+        self.batching: int | None = None
+        self.answers: list[str] = []
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
+        batching = self.batching is not None and self.batching == self.thread()
+        if batching and text[:22] == '{"jsonrpc":"2.0","id":':
+            self.answers.append(text)
+            return
         data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
@@ -3300,6 +3334,42 @@ class _McpServer:
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
+        if isinstance(message, list):
+            self.batch(message)
+            return
+        self.message(message)
+
+    def batch(self, messages: list[Any]) -> None:
+        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
+        none for notifications; each call runs on this thread."""
+        if self.version != "2025-03-26" or not messages:
+            why = "batches need protocol 2025-03-26"
+            if self.version == "2025-03-26":
+                why = "an empty batch"
+            self.fail("null", -32600, f"Invalid Request: {why}")
+            return
+        with self.lock:
+            self.batching, self.answers = self.thread(), []
+        try:
+            for message in messages:
+                if isinstance(message, dict) and message.get("method") == "initialize":
+                    self.fail(
+                        "null", -32600, "Invalid Request: initialize cannot be part of a batch"
+                    )
+                    continue
+                try:
+                    self.message(message)
+                except Exception as error:  # noqa: BLE001 (the other calls still answer)
+                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    self.fail("null", -32603, "Internal error")
+        finally:
+            with self.lock:
+                self.batching, answers = None, self.answers
+        if answers:
+            self.send("[" + ",".join(answers) + "]")
+
+    def message(self, message: object) -> None:
+        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
         if not isinstance(message, dict):
             self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
             return
@@ -3346,7 +3416,7 @@ class _McpServer:
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method)
+        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -3363,9 +3433,10 @@ class _McpServer:
         info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
         if DESCRIPTION:
             info["description"] = DESCRIPTION
+        self.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
         result: dict[str, Any] = {
-            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
-            "capabilities": {"tools": {"listChanged": False}},
+            "protocolVersion": self.version,
+            "capabilities": self.capabilities(False),
             "serverInfo": info,
         }
         if DESCRIPTION:
@@ -3382,7 +3453,7 @@ class _McpServer:
             raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
         discover: dict[str, Any] = {
             "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": self.capabilities(True),
             "ttlMs": 3600000,
             "cacheScope": "public",
         }
@@ -3390,14 +3461,52 @@ class _McpServer:
             discover["instructions"] = DESCRIPTION
         return self.complete(self.dumps(discover))
 
+    def capabilities(self, modern: bool) -> dict[str, Any]:
+        """Tools, and prompts, resources and logging when the program has them."""
+        found: dict[str, Any] = {"tools": {"listChanged": False}}
+        if "prompts/list" in _MCP_EXTRA:
+            found["prompts"] = {"listChanged": False}
+        if "resources/list" in _MCP_EXTRA:
+            found["resources"] = {"subscribe": False, "listChanged": False}
+        if "logging/setLevel" in _MCP_EXTRA and not modern:
+            found["logging"] = {}
+        return found
+
     def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        return self.listing(params, modern, _MCP_TOOLS_JSON)
+
+    def listing(self, params: dict[str, Any], modern: bool, text: str) -> str:
+        """A `*/list` result (one page, embedded as JSON text)."""
         cursor = params.get("cursor")
         if cursor is not None and cursor != "":
             raise _McpError(-32602, "Invalid params: unknown cursor")
-        tools = _MCP_TOOLS_JSON
         if modern:
-            tools = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + tools[1:])
-        return tools
+            text = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + text[1:])
+        return text
+
+    def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
+        """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
+        (`logging/setLevel`, or a 2026-07-28 request's `_meta` logLevel), while the call runs."""
+        wanted = request.level if request is not None and request.level else self.level
+        if wanted not in _LOG_LEVELS or _LOG_LEVELS.index(level) < _LOG_LEVELS.index(wanted):
+            return
+        if request is None or request.sanitize:
+            message = _neutralise(message)
+        payload: object = message
+        if data:
+            try:
+                payload = {"message": message, **_jsonable(data)}
+            except TypeError:
+                payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
+        logger = request.context.command if request is not None else PROGRAM
+        params = {"level": level, "logger": logger, "data": payload}
+        text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
+        with self.lock:
+            if request is not None and (
+                self.inflight.get(request.key) is not request or request.cancelled
+            ):
+                return
+            self.write(text + self.dumps(params) + "}")
 
     def modern(self, params: dict[str, Any]) -> bool:
         """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
@@ -3443,7 +3552,18 @@ class _McpServer:
         context = Context(entry[0], True)
         request = _Request(self, ident, context, token)
         context._report = _no_progress if token is None else request.report
+        if "logging/setLevel" in _MCP_EXTRA:
+            if modern and isinstance(meta, dict):
+                request.level = meta.get(_MCP_META + "logLevel")
+            context._log = lambda level, message, data: self.log(request, level, message, data)
         inline = self.thread() == self.main
+        if self.batching is not None and self.batching == self.thread():
+            with self.lock:
+                if ident in self.inflight:
+                    raise _McpError(*_DUPLICATE)
+                self.inflight[ident] = request
+            self.run(request, name, entry, arguments, modern)
+            return
         with self.lock:
             if ident in self.inflight:
                 raise _McpError(*_DUPLICATE)
@@ -3637,6 +3757,8 @@ def _group_help(group: str) -> str:
         children.add_parser(name, help=summary.replace("%", "%%"))
     if not group:
         _root_extras(children)
+        for word, (summary, _) in _EXTRA_COMMANDS.items():
+            children.add_parser(word, help=summary)
     return parser.format_help()
 
 
@@ -3645,6 +3767,9 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
+    if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
+        # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
+        return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
         path, rest = "output", invocation.rest[1:]
     else:
@@ -3686,6 +3811,7 @@ def run(invocation: _Invocation) -> object:
         raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
+    context._verbose = _debugging(invocation.debug)
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -3926,6 +4052,10 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "remote_show": ("remote show", True),
     "output": ("output", False),
 }
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 _COMPLETION_HELP = r"""usage: settings completion {bash,zsh,fish,pwsh}
 
 Print the shell completion script of settings. It completes commands, groups, options,
