@@ -58,6 +58,8 @@ class ProgramReader(Reader):
         #: Error declarations by kind and by exit code, to refuse duplicates.
         self.kinds: dict[str, ErrorDecl] = {}
         self.codes: dict[int, ErrorDecl] = {}
+        #: "prompts" and "resources", once a function is marked so (even one with problems).
+        self.surfaces_seen: set[str] = set()
 
     # -- the walk ---------------------------------------------------------------------------
 
@@ -296,6 +298,7 @@ class ProgramReader(Reader):
                     self.error(decorator, f"{node.name.value} is already a command or a {surface}")
                     continue
                 found = True
+                self.surfaces_seen.add(surface + "s")
                 if surface == "prompt":
                     prompt = read_prompt(self, node, decorator)
                     if prompt is not None:
@@ -556,8 +559,7 @@ class ProgramReader(Reader):
 
     def surface_commands(self) -> dict[str, str]:
         """The reserved commands this program's prompts and resources take (`RESERVED_WHEN`)."""
-        present = {"prompts": bool(self.prompts), "resources": bool(self.resources)}
-        return {word: what for word, what in RESERVED_WHEN.items() if present[what]}
+        return {w: what for w, what in RESERVED_WHEN.items() if what in self.surfaces_seen}
 
     def check_surfaces(self) -> None:
         """Prompt names and resource URIs and names are each unique."""
