@@ -31,6 +31,7 @@ TAIL = (
     "describe",
     "complete",
     "mcp_io",
+    "mcp_http",
     "mcp",
     "surfaces",
     "cli",

@@ -16,7 +16,18 @@ from burgee.runtime.deliver import _command, _deliver
 from burgee.runtime.errors import BUILTIN_ERRORS, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
-from burgee.runtime.mcp_io import _Codec, _McpError, _print_config, _read_line, _Stdout
+from burgee.runtime.mcp_http import _serve_http
+from burgee.runtime.mcp_io import (
+    _MCP_LEGACY,
+    _MCP_META,
+    _MCP_MODERN,
+    _Codec,
+    _McpError,
+    _McpOptions,
+    _print_config,
+    _read_line,
+    _Stdout,
+)
 from burgee.runtime.output import _finite, _jsonable
 from burgee.runtime.program import (
     _MCP_EXTRA,
@@ -36,9 +47,6 @@ if TYPE_CHECKING:
 
     from burgee.runtime.argv import _Invocation
 
-_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-_MCP_MODERN = "2026-07-28"
-_MCP_META = "io.modelcontextprotocol/"
 #: The error of a request whose id is already in flight.
 _DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
@@ -81,7 +89,7 @@ class _McpServer:
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
 
-    def __init__(self, debug: bool) -> None:
+    def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
 
         self.codec = _Codec()
@@ -102,13 +110,19 @@ class _McpServer:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
-        self.out = os.dup(1)
-        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
-        # protocol stream; the protocol goes to the private descriptor `self.out`.
-        os.dup2(2, 1)
-        self.stdout = _Stdout(sys.stderr)
-        sys.stdout = cast("Any", self.stdout)
+        if shared is not None:
+            # NOTE: one more session of the HTTP transport: stdout is already protected.
+            self.out, self.stdout = shared.out, shared.stdout
+        else:
+            self.out = os.dup(1)
+            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
+            # the protocol stream; the protocol goes to the private descriptor `self.out`.
+            os.dup2(2, 1)
+            self.stdout = _Stdout(sys.stderr)
+            sys.stdout = cast("Any", self.stdout)
         self.broken = False
+        #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
+        self.sinks: dict[int, Callable[[str], None]] = {}
         #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
         self.version = ""
         #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
@@ -125,6 +139,11 @@ class _McpServer:
         if batching and text[:22] == '{"jsonrpc":"2.0","id":':
             self.answers.append(text)
             return
+        if self.sinks:
+            sink = self.sinks.get(self.thread())
+            if sink is not None:
+                sink(text)
+                return
         data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
@@ -451,7 +470,8 @@ class _McpServer:
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
         inline = self.thread() == self.main
-        if self.batching is not None and self.batching == self.thread():
+        if self.thread() == self.batching or self.thread() in self.sinks:
+            # NOTE: a call of a batch, or of an HTTP request, answers on its own thread.
             with self.lock:
                 if ident in self.inflight:
                     raise _McpError(*_DUPLICATE)
@@ -606,10 +626,13 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    if invocation.print_config:
-        return _print_config()
-    if invocation.rest:
-        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
+    options = _McpOptions(invocation.rest, invocation.print_config)
+    if options.print_config:
+        return _print_config(options)
+    if options.cwd:
+        os.chdir(options.cwd)
+    if options.http is not None:
+        return _serve_http(options, _debugging(invocation.debug), _McpServer)
     server = _McpServer(_debugging(invocation.debug))
     try:
         return server.serve()

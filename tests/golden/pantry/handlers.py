@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -36,9 +37,18 @@ def restock(steps: int = 3, ctx: Context = None) -> int:
     ctx.log("debug", "starting", steps=steps)
     for step in range(steps):
         ctx.progress(step + 1, steps)
+        time.sleep(0.02)
         ctx.log("info", f"round {step + 1} of {steps}")
     ctx.log("warning", "sugar is still low", item="sugar")
     return steps
+
+
+@command(effects="read_only")
+def wait(seconds: float = 10.0, ctx: Context = None) -> bool:
+    """Wait until the time is up or the caller cancels; True when cancelled."""
+    cancelled = ctx.cancelled.wait(seconds)
+    ctx.log("notice", "wait: cancelled" if cancelled else "wait: done")
+    return cancelled
 
 
 @prompt

@@ -7,6 +7,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
     $children = @{
         '|stock' = 'stock'
         '|restock' = 'restock'
+        '|wait' = 'wait'
         '|completion' = 'completion'
     }
     $options = @{
@@ -34,6 +35,14 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--spill-dir' = 'restock|--spill-dir'
         'restock|--field' = 'restock|--field'
         'restock|--explain' = 'restock|--explain'
+        'wait|--seconds' = 'wait|--seconds'
+        'wait|-o' = 'wait|--output'
+        'wait|--output' = 'wait|--output'
+        'wait|--timeout' = 'wait|--timeout'
+        'wait|--max-output' = 'wait|--max-output'
+        'wait|--spill-dir' = 'wait|--spill-dir'
+        'wait|--field' = 'wait|--field'
+        'wait|--explain' = 'wait|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
@@ -58,15 +67,23 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--spill-dir' = @('file')
         'restock|--field' = @('file')
         'restock|--explain' = @('none')
+        'wait|--seconds' = @('none')
+        'wait|--output' = @('choice', 'json', 'text')
+        'wait|--timeout' = @('none')
+        'wait|--max-output' = @('none')
+        'wait|--spill-dir' = @('file')
+        'wait|--field' = @('file')
+        'wait|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
     }
     $listing = @{
-        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('completion', 'print a shell completion script'))
+        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('completion', 'print a shell completion script'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'stock' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (exit 124)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with --schema: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
