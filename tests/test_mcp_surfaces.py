@@ -13,7 +13,6 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
-from mcp.types import TextContent
 
 from tests.helpers import GOLDEN, burgee, run
 from tests.mcp_wire import INIT, exchange, line

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _command, _deliver
-from burgee.runtime.errors import BUILTIN_ERRORS, UsageError, _failure
+from burgee.runtime.errors import BUILTIN_ERRORS, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
 from burgee.runtime.mcp_http import _serve_http
@@ -110,6 +110,8 @@ class _McpServer:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        self.out: int
+        self.stdout: _Stdout
         if shared is not None:
             # NOTE: one more session of the HTTP transport: stdout is already protected.
             self.out, self.stdout = shared.out, shared.stdout

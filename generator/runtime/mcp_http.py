@@ -100,9 +100,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
             self.end_headers()
             self.wfile.write(data)
 
-        def refuse(
-            self, status: int, message: str, code: int = -32600, **headers: str
-        ) -> None:
+        def refuse(self, status: int, message: str, code: int = -32600, **headers: str) -> None:
             error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
             shown = {name.replace("_", "-"): value for name, value in headers.items()}
             self.answer(status, json.dumps(error), shown)
@@ -133,7 +131,9 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         def do_GET(self) -> None:
             if self.checked():
                 # NOTE: nothing is ever sent outside the answer to a request.
-                self.refuse(405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE")
+                self.refuse(
+                    405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE"
+                )
 
         def do_DELETE(self) -> None:
             if not self.checked():

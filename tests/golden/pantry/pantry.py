@@ -3185,8 +3185,8 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
 
     lines = [f"[mcp_servers.{key(name)}]"]
     env = server.pop("env", None)
-    for field, value in server.items():
-        lines.append(f"{field} = {json.dumps(value, ensure_ascii=False)}")
+    for setting, value in server.items():
+        lines.append(f"{setting} = {json.dumps(value, ensure_ascii=False)}")
     if env:
         lines += ["", f"[mcp_servers.{key(name)}.env]"]
         lines += [f"{key(k)} = {json.dumps(v, ensure_ascii=False)}" for k, v in env.items()]
@@ -3531,6 +3531,8 @@ class _McpServer:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        self.out: int
+        self.stdout: _Stdout
         if shared is not None:
             # NOTE: one more session of the HTTP transport: stdout is already protected.
             self.out, self.stdout = shared.out, shared.stdout
