@@ -16,8 +16,12 @@ from burgee_tool import Burgee
 from context import GEN_UNAVAILABLE, Context, Goal, Section, Table, fmt_ms, fmt_ratio
 from harness import BenchError, Command, Series, check_output, clean_env, interleaved_rounds
 
-GOAL_1000_MS = 3000.0
+#: Issue 12's goals: generation time, and the generated module's size.
+GOAL_1_MS = 600.0
+GOAL_1000_MS = 2000.0
 LINEAR_SLOPE_RATIO = 1.5
+GOAL_1_KB = 50.0
+GOAL_KB_PER_COMMAND = 1.5
 
 
 def run(ctx: Context) -> Section:
@@ -53,6 +57,7 @@ def run(ctx: Context) -> Section:
     if not outputs:
         section.goals.extend(goals({}, sizes))
         return section
+    section.goals.extend(size_goals(outputs))
     budget = ctx.budget
     ctx.log(f"generation: {len(commands)} commands x {budget.gen_rounds} rounds")
     series = interleaved_rounds(
@@ -141,7 +146,38 @@ def linearity_notes(series: dict[str, Series], outputs: dict[int, int]) -> list[
     return notes
 
 
+def size_goals(outputs: dict[int, int]) -> list[Goal]:
+    """The module of a 1-command program, and what each further command adds (largest run)."""
+    found = []
+    if 1 in outputs:
+        kib = outputs[1] / 1024
+        found.append(Goal(f"module of 1 command ≤ {GOAL_1_KB:g} KB", f"{kib:.1f} KB", kib <= 50))
+        largest = max(outputs)
+        if largest > 1:
+            per = (outputs[largest] - outputs[1]) / (largest - 1) / 1024
+            found.append(
+                Goal(
+                    f"each further command adds ≤ {GOAL_KB_PER_COMMAND:g} KB (1 → {largest:,})",
+                    f"{per:.2f} KB",
+                    per <= GOAL_KB_PER_COMMAND,
+                )
+            )
+    return found
+
+
 def goals(series: dict[str, Series], sizes: tuple[int, ...]) -> list[Goal]:
+    t1 = _ms(series, 1) if series else float("nan")
+    one = [
+        Goal(
+            f"`burgee gen` of 1 command ≤ {GOAL_1_MS / 1000:g} s",
+            "not measured" if math.isnan(t1) else f"{t1 / 1000:.2f} s",
+            None if math.isnan(t1) else t1 <= GOAL_1_MS,
+        )
+    ]
+    return one + _goals_1000(series, sizes)
+
+
+def _goals_1000(series: dict[str, Series], sizes: tuple[int, ...]) -> list[Goal]:
     t1000 = _ms(series, 1000) if series else float("nan")
     low, high = slopes(series) if series else (float("nan"), float("nan"))
     ratio = high / low if not math.isnan(low) and not math.isnan(high) and low > 0 else float("nan")

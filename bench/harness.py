@@ -40,6 +40,8 @@ class Command:
     argv: tuple[str, ...]
     expect: str | None = None  # text that stdout must contain, checked once before timing
     stdin: str = os.devnull
+    #: Variables added to the cleared environment for this command only.
+    env: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -134,7 +136,7 @@ def interleaved_rounds(
     command, its wall time divided by the same round's baseline wall time.
     """
     env = clean_env()
-    run = runner or (lambda c: spawn_once(c.argv, env, c.stdin))
+    run = runner or (lambda c: spawn_once(c.argv, {**env, **dict(c.env)}, c.stdin))
     series = {c.key: Series(c) for c in commands}
     if baseline_key not in series:
         raise BenchError(f"baseline {baseline_key!r} is not among the commands")
@@ -185,11 +187,12 @@ class RssProbe:
         return "wait4 ru_maxrss of the harness's own child (GNU time not found)"
 
     def run(self, cmd: Command) -> Sample:
+        env = {**self._env, **dict(cmd.env)}
         if not self.via_gnu_time:
-            return spawn_once(cmd.argv, self._env, cmd.stdin)
+            return spawn_once(cmd.argv, env, cmd.stdin)
         out = self._tmp / "maxrss"
         argv = (GNU_TIME, "-f", "%M", "-o", str(out), *cmd.argv)
-        sample = spawn_once(argv, self._env, cmd.stdin)
+        sample = spawn_once(argv, env, cmd.stdin)
         text = out.read_text().strip().splitlines()
         kib = int(text[-1]) if text and text[-1].isdigit() else -1
         return Sample(sample.wall_ns, sample.cpu_ns, kib, sample.returncode)

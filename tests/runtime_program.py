@@ -12,16 +12,39 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import catalog
+from burgee.render.embedded import encode
+from burgee.runtime import catalog, embedded
 
 MODULES = [
     importlib.import_module(f"burgee.runtime.{name}") for name in (*catalog.HEAD, *catalog.TAIL)
 ]
 
 
+#: The documents of `_DATA`, by the names tests give them (`_SCHEMA_JSON=...`).
+DOCUMENTS = {
+    "_SCHEMA_JSON": "schema",
+    "_LLMS_JSON": "llms",
+    "_MCP_TOOLS_JSON": "mcp_tools",
+    "_SKILL": "skill",
+    "_COMPLETION_HELP": "completion_help",
+    "_BASH_SCRIPT": "bash",
+    "_ZSH_SCRIPT": "zsh",
+    "_FISH_SCRIPT": "fish",
+    "_PWSH_SCRIPT": "pwsh",
+}
+
+
 def install(monkeypatch: pytest.MonkeyPatch, **names: Any) -> None:
-    """Give every runtime module that uses one of `names` the value given here."""
+    """Give every runtime module that uses one of `names` the value given here; documents
+    (`_SCHEMA_JSON`, `_SKILL`, ...) go into `_DATA`, encoded as `burgee gen` encodes them."""
     program = importlib.import_module("burgee.runtime.program")
+    documents = {name: "" for name in DOCUMENTS.values()}
+    documents.update(schema='{"commands": []}', llms='{"tools": []}', mcp_tools='{"tools":[]}')
+    given = {DOCUMENTS[name]: names.pop(name) for name in list(names) if name in DOCUMENTS}
+    if given:
+        packed = encode({**documents, **given})
+        names["_DATA"] = "".join(line.strip()[1:-1] for line in packed.splitlines()[1:-1])
+        monkeypatch.setattr(embedded, "_DOCUMENTS", {})
     for name, value in names.items():
         assert hasattr(program, name), f"{name} is not a per-program name"
         monkeypatch.setattr(program, name, value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 
 from burgee.render.join import join
-from burgee.runtime.catalog import HEAD, TAIL, parse, runtime_names
+from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
 
 
 def _defined(source: str) -> set[str]:
@@ -50,7 +50,7 @@ def test_imports_between_runtime_modules_disappear() -> None:
 
 def test_every_runtime_name_is_bound_once() -> None:
     seen: dict[str, str] = {}
-    for module in (*HEAD, *TAIL):
+    for module in (BOOT, *HEAD, *TAIL):
         for chunk in parse(module)[0]:
             if chunk.text.startswith("\t"):
                 continue
@@ -58,4 +58,4 @@ def test_every_runtime_name_is_bound_once() -> None:
                 assert name not in seen, f"{name} is bound in {seen[name]} and {module}"
                 seen[name] = module
     assert set(seen) <= runtime_names()
-    assert {"PROGRAM", "COMMANDS", "_SCHEMA_JSON"} <= runtime_names()
+    assert {"PROGRAM", "COMMANDS", "_DATA"} <= runtime_names()

@@ -418,6 +418,8 @@ def test_ctrl_c_exits_130_without_a_traceback(kitchen: Path) -> None:
 
 
 def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
+    """A plain line builds no parser at all (the quick reading); a line with an error builds
+    the running command's parser only."""
     script = (
         "import argparse, tool\n"
         "built = []\n"
@@ -428,9 +430,11 @@ def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
         "argparse.ArgumentParser.__init__ = counting\n"
         "tool.main(['list', '--json'])\n"
         "print(built)\n"
+        "tool.main(['list', '--bogus'])\n"
+        "print(built)\n"
     )
     shutil.copy(todo, todo.parent / "tool.py")
     out = subprocess.run(
         [sys.executable, "-c", script], cwd=todo.parent, capture_output=True, text=True, check=True
     ).stdout
-    assert out.splitlines()[-1] == "['todo list']"
+    assert out.splitlines()[-2:] == ["[]", "['todo list']"]

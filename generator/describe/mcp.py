@@ -35,9 +35,10 @@ def served(program: Program) -> list[Command]:
 
 @dataclass(frozen=True)
 class McpView:
-    """What `_mcp.py.jinja` needs: source lines of its tables."""
+    """The MCP server's tables: the `tools/list` result (JSON text, spliced into answers,
+    never parsed) and the source lines of the tool name -> command table."""
 
-    tools_json: list[str]
+    tools_json: str
     names: list[str]
 
 
@@ -79,9 +80,7 @@ def mcp_view(program: Program) -> McpView:
         # NOTE: the built-in that pages back a cut answer (`burgee.runtime.deliver._OUTPUT`).
         tools.append(json.dumps(builtins.mcp_tool(), ensure_ascii=False, separators=(",", ":")))
         names.append(f"    {py(builtins.NAME)}: ({py(builtins.NAME)}, False),")
-    items = [py(text + ("," if i < len(tools) - 1 else "")) for i, text in enumerate(tools)]
-    lines = ["    '{\"tools\":['", *(f"    {item}" for item in items), '    "]}"']
-    return McpView(tools_json=lines, names=names)
+    return McpView(tools_json='{"tools":[' + ",".join(tools) + "]}", names=names)
 
 
 def _prompt_entry(prompt: Prompt) -> dict[str, Any]:

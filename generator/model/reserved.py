@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from burgee.runtime.catalog import HEAD, TAIL, parse, runtime_names
+from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
 from burgee.runtime.flags import reserved_flags
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
@@ -17,12 +17,12 @@ RESERVED_WHEN = {"prompt": "prompts", "resource": "resources"}
 
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.
-RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast"}
+RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast", "_CODE"}
 
 
 def _runtime_imports() -> dict[str, frozenset[str]]:
     found: dict[str, set[str]] = {}
-    for module in (*HEAD, *TAIL):
+    for module in (BOOT, *HEAD, *TAIL):
         for item in parse(module)[1]:
             if not item.checking:
                 found.setdefault(item.binds, set()).add(item.text)

@@ -199,15 +199,6 @@ def file_names(name: str) -> dict[str, str]:
     return {"bash": name, "zsh": f"_{name}", "fish": f"{name}.fish", "pwsh": f"{name}.ps1"}
 
 
-def literal(text: str) -> str:
-    """Python source for a long text constant: a raw triple-quoted string where that is exact."""
-    plain = '"""' not in text and not text.endswith(("\\", '"')) and "\r" not in text
-    if plain and text.replace("\n", "").replace("\t", "").isprintable():
-        return 'r"""' + text + '"""'
-
-    return py(text)
-
-
 def completion_help(name: str) -> str:
     """`PROG completion --help`: what the scripts do and how to install each one."""
     return (
@@ -227,11 +218,14 @@ def completion_help(name: str) -> str:
 
 
 def template_values(program: Program) -> dict[str, object]:
-    """What `_complete.py.jinja` needs: the scripts, the skill, the slot tables."""
+    """The completion scripts, the skill and the completion help (embedded in `_DATA`), and
+    the slot tables of `complete=` options."""
     return {
-        "scripts": {shell: literal(text) for shell, text in scripts(program).items()},
-        "skill": literal(skill.skill(program, program.source_name)),
-        "completion_help": literal(completion_help(program.name)),
+        "documents": {
+            **scripts(program),
+            "skill": skill.skill(program, program.source_name),
+            "completion_help": completion_help(program.name),
+        },
         "slot_tables": slot_tables(program),
         "py": py,
     }

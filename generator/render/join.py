@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from burgee.runtime.catalog import HEAD, TAIL, Chunk, parse
+from burgee.runtime.catalog import BOOT, HEAD, TAIL, Chunk, parse
 
 
 @dataclass(frozen=True)
@@ -25,17 +25,19 @@ class Joined:
     tail: str
     imports: tuple[str, ...]
     checking: tuple[str, ...]
+    #: The start-up code (`runtime/boot.py`), always there, outside the compiled-once code.
+    boot: str = ""
 
 
 def join(roots: Iterable[str]) -> Joined:
     """The runtime that a program's own code (which uses the names `roots`) needs."""
-    every = [(m, c) for m in (*HEAD, *TAIL) for c in parse(m)[0]]
+    every = [(m, c) for m in (*HEAD, *TAIL, BOOT) for c in parse(m)[0]]
     binders: dict[str, list[Chunk]] = {}
     for _, chunk in every:
         for name in chunk.binds:
             binders.setdefault(name, []).append(chunk)
     kept: set[int] = set()
-    wanted = list(roots)
+    wanted = [*roots, *(name for chunk in parse(BOOT)[0] for name in chunk.binds)]
     seen: set[str] = set()
     while wanted:
         name = wanted.pop()
@@ -48,6 +50,7 @@ def join(roots: Iterable[str]) -> Joined:
                 wanted.extend(chunk.uses)
     head: list[str] = []
     tail: list[str] = []
+    boot: list[str] = []
     checking_code: list[str] = []
     for module, chunk in every:
         if id(chunk) not in kept:
@@ -55,13 +58,15 @@ def join(roots: Iterable[str]) -> Joined:
         if chunk.text.startswith("\t"):
             if chunk.text[1:] not in checking_code:
                 checking_code.append(chunk.text[1:])
+        elif module == BOOT:
+            boot.append(chunk.text)
         elif module in HEAD:
             head.append(chunk.text)
         else:
             tail.append(chunk.text)
     imports: list[str] = []
     checking: list[str] = []
-    for module in (*HEAD, *TAIL):
+    for module in (BOOT, *HEAD, *TAIL):
         for found in parse(module)[1]:
             if found.binds not in seen:
                 continue
@@ -73,4 +78,5 @@ def join(roots: Iterable[str]) -> Joined:
         tail="\n\n\n".join(tail),
         imports=tuple(imports),
         checking=tuple(checking + checking_code),
+        boot="\n\n\n".join(boot),
     )

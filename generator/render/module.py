@@ -13,11 +13,13 @@ from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, T
 from burgee.model.literals import call, py
 from burgee.render.completions import slot_tables, template_values
 from burgee.render.converters import converter, metavar, shape
+from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
-from burgee.runtime.catalog import names_used, runtime_names
+from burgee.render.sections import wrap
+from burgee.runtime.catalog import BOOT, names_used, parse, runtime_names
 
 
 def docstring(text: str) -> str:
@@ -81,7 +83,7 @@ def _add_argument(param: Param) -> str:
             args.append(py(param.short))
         args.append(py(param.flag))
         if ref.kind == "bool":
-            args.append("action=argparse.BooleanOptionalAction")
+            args.append("action=_BOOL_ACTION")
         elif ref.kind == "list":
             args.append('action="append"')
         shown = metavar(item)
@@ -92,7 +94,7 @@ def _add_argument(param: Param) -> str:
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
         args.append(f"choices={py(tuple(choices))}")
     if param.hidden:
-        args.append("help=argparse.SUPPRESS")
+        args.append("help=_HIDDEN")
     else:
         help_text = _help(param)
         if help_text:
@@ -156,8 +158,6 @@ def command_view(
     inputs = command.inputs
     if inputs:
         body = [_add_argument(p) for p in inputs]
-        if any(p.hidden or (p.type is not None and p.type.kind == "bool") for p in inputs):
-            body.insert(0, "    import argparse\n")
         parser = (
             f"def _build_{command.ident}(parser: argparse.ArgumentParser) -> None:\n"
             + "\n".join(body)
@@ -262,15 +262,7 @@ def imports(program: Program, joined: Joined) -> tuple[str, str]:
             code.append(line)
         elif line.rsplit(" ", 1)[-1] not in user:
             checking.add_source(line)
-    lines = (
-        []
-        if "TYPE_CHECKING" in user
-        else [
-            "# NOTE: `typing` is never imported at run time; type checkers read this block.",
-            "TYPE_CHECKING = False",
-        ]
-    )
-    lines.append("if TYPE_CHECKING:")
+    lines = ["if TYPE_CHECKING:"]
     lines += [f"    {line}" if line else "" for line in checking.render().splitlines()]
     if code:
         lines += ["", *(f"    {line}" for line in code)]
@@ -282,6 +274,29 @@ def imports(program: Program, joined: Joined) -> tuple[str, str]:
             "        return value",
         ]
     return block.render(), "\n".join(lines) + "\n\n"
+
+
+def boot_imports() -> str:
+    """The imports of the start-up code, ahead of everything (`TYPE_CHECKING` is defined
+    here once, for the whole module)."""
+    _, found = parse(BOOT)
+    block = ImportBlock()
+    block.add_source("\n".join(i.text for i in found if not i.checking))
+    checking = ImportBlock()
+    checking.add_source("\n".join(i.text for i in found if i.checking))
+    lines = [
+        "# NOTE: `typing` is never imported at run time; type checkers read these blocks.",
+        "TYPE_CHECKING = False",
+        "if TYPE_CHECKING:",
+        *(f"    {line}" if line else "" for line in checking.render().splitlines()),
+    ]
+    return block.render() + "\n" + "\n".join(lines) + "\n"
+
+
+def _without(block: str, taken: str) -> str:
+    """`block` minus the import lines `taken` already has."""
+    done = {line for line in taken.splitlines() if line.startswith(("import ", "from "))}
+    return "\n".join(line for line in block.splitlines() if line not in done)
 
 
 def render(program: Program, regenerate: str) -> str:
@@ -309,6 +324,23 @@ def render(program: Program, regenerate: str) -> str:
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
     completion = template_values(program)
+    mcp = mcp_view(program)
+    data = encode(
+        {
+            "schema": texts["schema"],
+            "llms": texts["llms"],
+            "mcp_tools": mcp.tools_json,
+            **{
+                f"mcp_{name}": documents.compact({key: lists.get(key, [])})
+                for name, key in (
+                    ("prompts", "prompts"),
+                    ("resources", "resources"),
+                    ("templates", "resourceTemplates"),
+                )
+            },
+            **completion.pop("documents"),  # type: ignore[dict-item]
+        }
+    )
     # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
     own = [
         program.user_code,
@@ -329,6 +361,7 @@ def render(program: Program, regenerate: str) -> str:
         roots |= names_used(ast.parse(code))
     joined = join(roots)
     import_block, type_checking = imports(program, joined)
+    top = boot_imports()
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
@@ -337,7 +370,8 @@ def render(program: Program, regenerate: str) -> str:
         regenerate=regenerate,
         docstring=docstring(program.description),
         constants=constants,
-        imports=import_block,
+        boot_imports=top,
+        imports=_without(import_block, top),
         list_defaults=any(
             p.default_code not in (None, "None") and p.type is not None and p.type.kind == "list"
             for c in program.commands
@@ -351,17 +385,15 @@ def render(program: Program, regenerate: str) -> str:
         resources=resources,
         extra_methods=extra_methods,
         extra_commands=extra_commands,
-        surfaces={key: py(documents.compact({key: value})) for key, value in lists.items()},
         records=shapes,
         max_output=py(program.max_output),
-        schema_json=py(texts["schema"]),
-        llms_json=py(texts["llms"]),
+        data=data,
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
         **completion,
-        mcp=mcp_view(program),
+        mcp=mcp,
     )
-    return formatted(source, f"{program.name.replace('-', '_')}.py")
+    return wrap(formatted(source, f"{program.name.replace('-', '_')}.py"))
 
 
 def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Record]:

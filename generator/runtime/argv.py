@@ -10,6 +10,7 @@ from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import _flag
 from burgee.runtime.output import _finite
 from burgee.runtime.program import COMMANDS, GROUPS
+from burgee.runtime.quickargs import _BOOL_ACTION
 
 if TYPE_CHECKING:
     import argparse
@@ -154,7 +155,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     def formatter(prog: str) -> argparse.HelpFormatter:
         return argparse.RawDescriptionHelpFormatter(prog, width=width)
 
-    return Parser(
+    parser = Parser(
         prog=prog,
         description=description or None,
         epilog=epilog or None,
@@ -162,6 +163,8 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
+    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+    return parser
 
 
 def _unrecognized(message: str) -> str:

@@ -7,11 +7,18 @@ needs (`burgee.render.join`) and which names a handlers file may not redefine.
 from __future__ import annotations
 
 import ast
+import contextlib
+import hashlib
+import json
+import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
+#: The start-up code: always joined, ahead of the code it compiles once and caches.
+BOOT = "boot"
 #: Modules joined before the handlers' code, in this order.
 HEAD = ("errors", "context")
 #: Modules joined after the per-program tables, in this order.
@@ -27,7 +34,9 @@ TAIL = (
     "inputs",
     "execute",
     "batch",
+    "quickargs",
     "argv",
+    "embedded",
     "describe",
     "complete",
     "mcp_io",
@@ -118,8 +127,69 @@ def _is_type_checking(node: ast.stmt) -> bool:
 
 @cache
 def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
-    """The chunks and the imports of one runtime module."""
+    """The chunks and the imports of one runtime module (kept in burgee's private cache,
+    keyed by the module's text: parsing them all was a third of a small `burgee gen`)."""
     text = source(module)
+    stored = _stored(module, text)
+    if stored is not None:
+        return stored
+    found = _parse(module, text)
+    _store(module, text, found)
+    return found
+
+
+def _entry(module: str, text: str) -> str | None:
+    from burgee.runtime.boot import _cache_directory
+
+    directory = _cache_directory()
+    if directory is None:
+        return None
+    digest = hashlib.sha256(f"{sys.version}\0{text}".encode()).hexdigest()[:24]
+    return os.path.join(directory, f"catalog-{module}-{digest}.json")
+
+
+def _stored(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]] | None:
+    entry = _entry(module, text)
+    try:
+        with open(entry or "", encoding="utf-8") as stream:
+            data = json.load(stream)
+        chunks = tuple(
+            Chunk(module, frozenset(c["binds"]), frozenset(c["uses"]), c["text"])
+            for c in data["chunks"]
+        )
+        imports = tuple(Import(i["binds"], i["text"], i["checking"]) for i in data["imports"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return chunks, imports
+
+
+def _store(module: str, text: str, found: tuple[tuple[Chunk, ...], tuple[Import, ...]]) -> None:
+    entry = _entry(module, text)
+    if entry is None:
+        return
+    chunks, imports = found
+    data = {
+        "chunks": [
+            {"binds": sorted(c.binds), "uses": sorted(c.uses), "text": c.text} for c in chunks
+        ],
+        "imports": [{"binds": i.binds, "text": i.text, "checking": i.checking} for i in imports],
+    }
+    temporary = f"{entry}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "w", encoding="utf-8") as stream:
+            json.dump(data, stream)
+        os.replace(temporary, entry)
+        # NOTE: the module's older entries (from before an edit) go.
+        folder, name = os.path.split(entry)
+        for old in os.listdir(folder):
+            if old.startswith(f"catalog-{module}-") and old != name:
+                os.unlink(os.path.join(folder, old))
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+
+
+def _parse(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
     lines = text.splitlines()
     tree = ast.parse(text)
     chunks: list[Chunk] = []
@@ -151,7 +221,7 @@ def parse(module: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...]]:
 def runtime_names() -> frozenset[str]:
     """Every top-level name the runtime binds, in any module: a handler may not reuse one."""
     found: set[str] = set()
-    for module in (*HEAD, *TAIL, "program"):
+    for module in (BOOT, *HEAD, *TAIL, "program"):
         chunks, _ = parse(module)
         for chunk in chunks:
             found |= chunk.binds

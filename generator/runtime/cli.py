@@ -36,6 +36,7 @@ from burgee.runtime.program import (
     REQUIRES_PYTHON,
     VERSION,
 )
+from burgee.runtime.quickargs import _quick_parse
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 
@@ -116,14 +117,18 @@ def run(invocation: _Invocation) -> object:
         _check_keys(command, raw)
         source = "json"
     else:
-        examples = "".join(f"  {example}\n" for example in command.examples)
-        parser = _new_parser(
-            f"{PROGRAM} {path}", command.description, f"examples:\n{examples}" if examples else ""
-        )
-        command.build(parser)
-        if "--explain" in invocation.asked:
-            _loosen(parser)
-        raw = vars(parser.parse_args(rest))
+        explaining = "--explain" in invocation.asked
+        quick = None if explaining else _quick_parse(command, rest)
+        if quick is not None:
+            raw = quick
+        else:
+            examples = "".join(f"  {example}\n" for example in command.examples)
+            epilog = f"examples:\n{examples}" if examples else ""
+            parser = _new_parser(f"{PROGRAM} {path}", command.description, epilog)
+            command.build(parser)
+            if explaining:
+                _loosen(parser)
+            raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
@@ -255,9 +260,10 @@ def _terminate(signum: int, frame: object) -> None:
 def _on_sigterm() -> None:
     """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
     then a `terminated` error (exit 143)."""
-    import signal
+    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
+    import _signal  # type: ignore[import-not-found]
 
     try:
-        signal.signal(signal.SIGTERM, _terminate)
+        _signal.signal(_signal.SIGTERM, _terminate)
     except (ValueError, OSError):
         pass  # not the main thread (an embedding program): leave its signals alone

@@ -7,15 +7,10 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.deliver import _OUTPUT
+from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS, _flag
 from burgee.runtime.program import (
-    _BASH_SCRIPT,
-    _COMPLETION_HELP,
-    _FISH_SCRIPT,
-    _PWSH_SCRIPT,
-    _SKILL,
-    _ZSH_SCRIPT,
     COMMANDS,
     GROUPS,
     _complete_values,
@@ -37,18 +32,17 @@ def _builtin(args: list[str]) -> int:
     if args[0] == "--skill":
         if len(args) > 1:
             raise UsageError(f"--skill takes nothing more, not {args[1]!r}")
-        sys.stdout.write(_SKILL)
+        sys.stdout.write(_document("skill"))
         return 0
     rest = args[1:]
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_COMPLETION_HELP)
+        sys.stdout.write(_document("completion_help"))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    scripts = {"bash": _BASH_SCRIPT, "zsh": _ZSH_SCRIPT, "fish": _FISH_SCRIPT, "pwsh": _PWSH_SCRIPT}
-    sys.stdout.write(scripts[rest[0]])
+    sys.stdout.write(_document(rest[0]))
     return 0
 
 

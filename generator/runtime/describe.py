@@ -7,10 +7,11 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _find
+from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _Explained
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.output import _PRINTED, _dumps
-from burgee.runtime.program import _CONFIG, _LLMS_JSON, _SCHEMA_JSON, PROGRAM
+from burgee.runtime.program import _CONFIG, PROGRAM
 
 if TYPE_CHECKING:
     import argparse
@@ -48,7 +49,7 @@ def _describe(invocation: _Invocation) -> object | None:
     if "--config" in asked and not _CONFIG:
         raise UsageError(f"--config: {PROGRAM} reads no config file")
     if "--llms" in asked:
-        return _print_json(_LLMS_JSON, None)
+        return _print_json(_document("llms"), None)
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -60,7 +61,7 @@ def _describe(invocation: _Invocation) -> object | None:
         return None
     import json
 
-    document = json.loads(_SCHEMA_JSON)
+    document = json.loads(_document("schema"))
     commands = document["commands"]
     if not path:
         document["commands"] = [c for c in commands if not c.get("hidden")]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from burgee.runtime.embedded import _document
 from burgee.runtime.kinds import _show
-from burgee.runtime.program import _SCHEMA_JSON
 
 #: Each command's input schema and its secret keys, from the embedded clispec document.
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
@@ -21,7 +21,7 @@ def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
     if not _INPUT_SCHEMAS:
         import json
 
-        for entry in json.loads(_SCHEMA_JSON)["commands"]:
+        for entry in json.loads(_document("schema"))["commands"]:
             secrets = frozenset(
                 arg["name"].lstrip("-").replace("-", "_")
                 for arg in entry.get("args", ())

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _command, _deliver
+from burgee.runtime.embedded import _document
 from burgee.runtime.errors import BUILTIN_ERRORS, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
@@ -32,7 +33,6 @@ from burgee.runtime.output import _finite, _jsonable
 from burgee.runtime.program import (
     _MCP_EXTRA,
     _MCP_NAMES,
-    _MCP_TOOLS_JSON,
     COMMANDS,
     DESCRIPTION,
     PROGRAM,
@@ -388,7 +388,7 @@ class _McpServer:
         return found
 
     def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
-        return self.listing(params, modern, _MCP_TOOLS_JSON)
+        return self.listing(params, modern, _document("mcp_tools"))
 
     def listing(self, params: dict[str, Any], modern: bool, text: str) -> str:
         """A `*/list` result (one page, embedded as JSON text)."""

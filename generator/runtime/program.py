@@ -33,32 +33,18 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: The clispec v0.3 document (`schema`, `--schema`), as JSON text.
-_SCHEMA_JSON = '{"commands": []}'
-#: The MCP `tools/list`-shaped manifest (`--llms`), as JSON text.
-_LLMS_JSON = '{"tools": []}'
-#: The MCP `tools/list` result, as JSON text: spliced into answers, never parsed.
-_MCP_TOOLS_JSON = '{"tools":[]}'
+#: The embedded documents (`embedded._document`): base85 of zlib of a JSON object.
+_DATA = ""
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {}
 #: Each `@prompt`: name -> its entry, run by `_execute` like a command.
 PROMPTS: dict[str, _Command] = {}
 #: Each `@resource`: URI or URI template -> (MIME type, its entry).
 RESOURCES: dict[str, tuple[str | None, _Command]] = {}
-#: The `prompts/list`, `resources/list` and `resources/templates/list` results, as JSON text.
-_MCP_PROMPTS_JSON = '{"prompts":[]}'
-_MCP_RESOURCES_JSON = '{"resources":[]}'
-_MCP_TEMPLATES_JSON = '{"resourceTemplates":[]}'
 #: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-_SKILL = ""
-_COMPLETION_HELP = ""
-_BASH_SCRIPT = ""
-_ZSH_SCRIPT = ""
-_FISH_SCRIPT = ""
-_PWSH_SCRIPT = ""
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

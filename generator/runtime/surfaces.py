@@ -13,15 +13,13 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.argv import _new_parser
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver
+from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _failure, _Internal
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Any
 from burgee.runtime.mcp_io import _McpError
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.program import (
-    _MCP_PROMPTS_JSON,
-    _MCP_RESOURCES_JSON,
-    _MCP_TEMPLATES_JSON,
     PROGRAM,
     PROMPTS,
     RESOURCES,
@@ -161,7 +159,7 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
 
 
 def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return server.listing(params, modern, _MCP_PROMPTS_JSON)
+    return server.listing(params, modern, _document("mcp_prompts"))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -184,13 +182,13 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return server.listing(params, modern, _MCP_RESOURCES_JSON)
+    return server.listing(params, modern, _document("mcp_resources"))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return server.listing(params, modern, _MCP_TEMPLATES_JSON)
+    return server.listing(params, modern, _document("mcp_templates"))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -225,7 +223,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
     if not rest or rest[0].startswith("-"):
         if rest and rest[0] not in ("-h", "--help"):
             raise UsageError(f"unexpected {rest[0]!r}", hint=f"{PROGRAM} prompt NAME --help")
-        return _listing(invocation, "prompts", _MCP_PROMPTS_JSON)
+        return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
     command = PROMPTS.get(name)
     if command is None:
@@ -250,7 +248,9 @@ def _resource_cli(invocation: _Invocation) -> object:
     """`mytool resource`: list the resources and templates; `mytool resource URI`: read it."""
     rest = invocation.rest[1:]
     if not rest:
-        return _listing(invocation, "resources", _MCP_RESOURCES_JSON, _MCP_TEMPLATES_JSON)
+        return _listing(
+            invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
+        )
     if len(rest) > 1 or rest[0].startswith("-"):
         raise UsageError(f"unexpected {rest[-1]!r}", hint=f"{PROGRAM} resource URI")
     context = Context("resource " + rest[0], invocation.json)

@@ -1,0 +1,40 @@
+"""The generated module's code, moved into `_CODE` so it is compiled once (`runtime/boot.py`).
+
+The template marks the code with two comment lines; `wrap()` turns what lies between them
+into a raw string that `_boot` compiles (or reads compiled from its cache) at start-up, and
+`unwrap()` gives back the plain module, which is what linters and type checkers read. The
+text inside the string is exactly the code, line for line: a person reads and patches it as
+code, and tracebacks point at its lines.
+"""
+
+from __future__ import annotations
+
+BEGIN = "# ---- burgee: code ----\n"
+END = "# ---- burgee: end of code ----\n"
+#: What the two markers become around the code.
+OPEN = (
+    "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\n"
+    "_CODE = r'''\n"
+)
+CLOSE = "'''\nmain = _boot(globals(), _CODE)\n"
+
+
+def wrap(text: str) -> str:
+    """The module with its marked code in `_CODE`; plain (markers removed) when the code
+    cannot sit in a raw triple-quoted string."""
+    before, begin, rest = text.partition(BEGIN)
+    code, end, after = rest.partition(END)
+    if not (begin and end):
+        raise ValueError("the generated module has no marked code")
+    if "'''" in code or code.endswith("\\\n"):
+        return before + code + after
+    return before + OPEN + code + CLOSE + after
+
+
+def unwrap(text: str) -> str:
+    """The plain module: the code of `_CODE` back where it runs from."""
+    before, begin, rest = text.partition(OPEN)
+    code, end, after = rest.partition(CLOSE)
+    if not (begin and end):
+        return text
+    return before + code + after

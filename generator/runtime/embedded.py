@@ -1,0 +1,28 @@
+"""The documents a tool describes itself with, stored once in `_DATA` and read on first use.
+
+The clispec document (`schema`), the `--llms` manifest, the MCP tool list, the Agent Skill and
+the four completion scripts say the same things about every command in different shapes:
+stored as written they were nine tenths of a large tool's file, and a script's whole file is
+read (and its literals compiled) on every run. So `burgee gen` stores them as one JSON object,
+zlib-compressed and base85-encoded; a run that needs none of them never decodes it.
+`burgee.render.embedded` writes `_DATA` and reads it back (for tests and `gen --check`).
+"""
+
+from __future__ import annotations
+
+from burgee.runtime.program import _DATA
+
+#: The decoded documents, by name, once one was asked for.
+_DOCUMENTS: dict[str, str] = {}
+
+
+def _document(name: str) -> str:
+    """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
+    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    if not _DOCUMENTS:
+        import base64
+        import json
+        import zlib
+
+        _DOCUMENTS.update(json.loads(zlib.decompress(base64.b85decode(_DATA))))
+    return _DOCUMENTS[name]

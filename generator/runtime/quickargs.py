@@ -1,0 +1,153 @@
+"""A quick reading of a plainly valid command line, so most runs never import argparse.
+
+Importing argparse (and the `re`, `gettext` and `locale` it pulls in) costs more than the rest of
+a run. Each command's `_build_<cmd>(parser)` is the one description of its arguments: argparse
+reads it for help and for every error, and `_quick_parse` reads the same calls, recorded by
+`_Recorder`, for the command lines that need neither. Whatever it is not sure of (help, `--`,
+an unknown or clustered flag, a value that starts with "-", a missing or doubled positional, a
+choice not offered) it gives back as None, and argparse decides. tests/test_quickargs.py checks
+on random command lines for every golden program that both agree whenever the quick one answers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+
+    from burgee.runtime.context import _Command
+
+#: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
+_HIDDEN = "==SUPPRESS=="
+#: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
+_BOOL_ACTION = "boolean_optional"
+#: The add_argument keywords the quick reading understands; any other sends the line to argparse.
+_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices"))
+_NARGS = (None, "?", "*", "+")
+
+
+class _Argument:
+    """One `add_argument` call, as the quick reading needs it."""
+
+    __slots__ = ("action", "choices", "dest", "names", "nargs")
+
+    def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
+        self.names = names
+        self.action: str = options.get("action", "store")
+        self.nargs: str | None = options.get("nargs")
+        choices = options.get("choices")
+        self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
+        if names[0][:1] == "-":
+            # NOTE: argparse's rule: the first long name, else the first name, minus dashes.
+            longs = [name for name in names if name[:2] == "--"]
+            self.dest = (longs or list(names))[0].lstrip("-").replace("-", "_")
+        else:
+            self.dest = names[0]
+
+
+class _Recorder:
+    """Stands in for the ArgumentParser a build function fills, and keeps its calls."""
+
+    def __init__(self) -> None:
+        self.options: dict[str, _Argument] = {}
+        self.positionals: list[_Argument] = []
+        #: False once a call used something the quick reading does not model.
+        self.plain = True
+
+    def add_argument(self, *names: str, **options: Any) -> None:
+        if not names or not _KNOWN.issuperset(options):
+            self.plain = False
+            return
+        argument = _Argument(names, options)
+        if names[0][:1] != "-":
+            if len(names) != 1 or argument.action != "store" or argument.nargs not in _NARGS:
+                self.plain = False
+            self.positionals.append(argument)
+            return
+        if argument.nargs is not None or argument.action not in ("store", "append", _BOOL_ACTION):
+            self.plain = False
+        for name in names:
+            if name[:2] != "--" and len(name) != 2:
+                self.plain = False
+            self.options[name] = argument
+            if argument.action == _BOOL_ACTION and name[:2] == "--":
+                self.options["--no-" + name[2:]] = argument
+
+
+#: Each command's recorded arguments, read on first use.
+_RECORDED: dict[Callable[[argparse.ArgumentParser], None], _Recorder] = {}
+
+
+def _recorded(command: _Command) -> _Recorder:
+    recorder = _RECORDED.get(command.build)
+    if recorder is None:
+        recorder = _RECORDED[command.build] = _Recorder()
+        command.build(cast("argparse.ArgumentParser", recorder))
+    return recorder
+
+
+def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
+    """What `vars(parser.parse_args(words))` gives for this command, when the line is plainly
+    valid; None when argparse must read it (help, any error, anything unusual)."""
+    recorder = _recorded(command)
+    if not recorder.plain:
+        return None
+    found: dict[str, Any] = {}
+    #: The positional words, and whether an option came between two of them.
+    loose: list[str] = []
+    split = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word[:1] != "-" or word == "-":
+            if loose and split:
+                return None
+            loose.append(word)
+            continue
+        split = bool(loose)
+        name, has_value, value = word.partition("=")
+        argument = recorder.options.get(name)
+        if argument is None or (has_value and name[:2] != "--"):
+            return None
+        if argument.action == _BOOL_ACTION:
+            if has_value:
+                return None
+            found[argument.dest] = name[:5] != "--no-" or name in argument.names
+            continue
+        if not has_value:
+            if index >= len(words):
+                return None
+            value = words[index]
+            index += 1
+            if value[:1] == "-" and value != "-":
+                return None
+        if argument.choices is not None and value not in argument.choices:
+            return None
+        if argument.action == "append":
+            found.setdefault(argument.dest, []).append(value)
+        else:
+            found[argument.dest] = value
+    return found if _place(recorder.positionals, loose, found) else None
+
+
+def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]) -> bool:
+    """Give each positional its word(s), as argparse would; False when unsure or wrong."""
+    for position, argument in enumerate(positionals):
+        last = position == len(positionals) - 1
+        if argument.nargs is None:
+            if not loose:
+                return False
+            taken = [loose.pop(0)]
+        elif last and argument.nargs in ("+", "*") and loose:
+            taken, loose[:] = list(loose), []
+        elif last and argument.nargs == "?" and len(loose) == 1:
+            taken = [loose.pop()]
+        else:
+            return False
+        if argument.choices is not None and any(word not in argument.choices for word in taken):
+            return False
+        found[argument.dest] = taken if argument.nargs in ("+", "*") else taken[0]
+    return not loose

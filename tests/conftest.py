@@ -1,0 +1,11 @@
+"""Session-wide settings for the test suite."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+# NOTE: generated tools keep their compiled code in a private cache (runtime/boot.py); the
+# suite runs thousands of tools from temporary paths, so it gets a cache of its own rather
+# than filling the user's ~/.cache/burgee. Tests that are about the cache set their own.
+os.environ.setdefault("BURGEE_CACHE_DIR", tempfile.mkdtemp(prefix="burgee-test-cache-"))

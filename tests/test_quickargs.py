@@ -1,0 +1,147 @@
+"""The quick argv reading agrees with argparse on every command line it answers.
+
+A property-based differential test over every command of every golden program: hypothesis
+draws command lines from the command's own flags, their values, choices and words that trip
+parsers up ("--", "-h", "-5", "--x=", clusters); whenever `_quick_parse` gives an answer,
+argparse (the command's real parser) must give the same one and no error. A deterministic test
+checks that the quick reading does answer the plain, valid lines it exists for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import subprocess
+import sys
+from types import ModuleType
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.helpers import GOLDEN
+from tests.regen import golden_output
+
+PROGRAMS = ["minimal", "kitchen", "settings"]
+
+
+def _load(program: str) -> ModuleType:
+    path = golden_output(GOLDEN / program)
+    spec = importlib.util.spec_from_file_location(f"quickargs_{program}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # NOTE: dataclasses look their module up while defined
+    spec.loader.exec_module(module)
+    return module
+
+
+MODULES = {program: _load(program) for program in PROGRAMS}
+CASES = [
+    (program, path)
+    for program, module in MODULES.items()
+    for path in module.COMMANDS
+    if path != "schema"
+]
+
+
+def _argparse(module: ModuleType, path: str, words: list[str]) -> dict[str, Any] | None:
+    """What the command's real parser makes of `words`; None for an error or help."""
+    command = module.COMMANDS[path]
+    parser = module._new_parser(f"{module.PROGRAM} {path}", command.description)
+    command.build(parser)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+            return dict(vars(parser.parse_args(words)))
+    except module.UsageError:
+        return None
+    except SystemExit:
+        return None
+
+
+def _words(module: ModuleType, path: str) -> st.SearchStrategy[list[str]]:
+    recorder = module._recorded(module.COMMANDS[path])
+    names = sorted(recorder.options)
+    values = ["x", "", "-", "-5", "1", "a b", "-x y", "--", "-h", "--help", "=", "true"]
+    for argument in [*recorder.options.values(), *recorder.positionals]:
+        values += list(argument.choices or ())
+    glued = [f"{name}={value}" for name in names for value in ("v", "", "-1")]
+    shorts = [name + "v" for name in names if len(name) == 2]
+    word = st.sampled_from(sorted({*names, *values, *glued, *shorts, "--nope", "-zz"})) | st.text(
+        max_size=6
+    )
+    return st.lists(word, max_size=8)
+
+
+@pytest.mark.parametrize(("program", "path"), CASES)
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_quick_reading_agrees_with_argparse(program: str, path: str, data: st.DataObject) -> None:
+    module = MODULES[program]
+    words = data.draw(_words(module, path))
+    quick = module._quick_parse(module.COMMANDS[path], list(words))
+    if quick is not None:
+        assert _argparse(module, path, list(words)) == quick, words
+
+
+def _plain_line(module: ModuleType, path: str) -> list[str]:
+    """A valid line: a word for each positional (a choice where there are choices), then
+    every option with a value (or the switch on)."""
+    recorder = module._recorded(module.COMMANDS[path])
+    words: list[str] = []
+    for argument in recorder.positionals:
+        words.append(argument.choices[0] if argument.choices else "word")
+    seen = set()
+    for name, argument in recorder.options.items():
+        if id(argument) in seen or not name.startswith("--") or name.startswith("--no-"):
+            continue
+        seen.add(id(argument))
+        if argument.action == module._BOOL_ACTION:
+            words.append(name)
+        else:
+            words += [name, argument.choices[-1] if argument.choices else "7"]
+    return words
+
+
+@pytest.mark.parametrize(("program", "path"), CASES)
+def test_plain_lines_are_read_quickly(program: str, path: str) -> None:
+    module = MODULES[program]
+    recorder = module._recorded(module.COMMANDS[path])
+    if not recorder.plain:
+        pytest.skip(f"{path} uses an argparse feature the quick reading leaves to argparse")
+    words = _plain_line(module, path)
+    quick = module._quick_parse(module.COMMANDS[path], list(words))
+    assert quick is not None, words
+    assert quick == _argparse(module, path, list(words))
+
+
+def test_most_golden_commands_take_the_quick_path() -> None:
+    plain = [
+        path
+        for program, path in CASES
+        if MODULES[program]._recorded(MODULES[program].COMMANDS[path]).plain
+    ]
+    assert len(plain) >= len(CASES) * 3 // 4, sorted(set(p for _, p in CASES) - set(plain))
+
+
+def test_a_plain_run_imports_neither_argparse_nor_enum(tmp_path: Any) -> None:
+    """The point of it all: a plain, valid line runs without argparse (nor re, nor enum).
+    (`-S`: what site-packages import at start-up is not the tool's doing.)"""
+    module = MODULES["minimal"]
+    path = next(p for p in module.COMMANDS if module._recorded(module.COMMANDS[p]).plain)
+    words = [*path.split(), *_plain_line(module, path)]
+    tool = golden_output(GOLDEN / "minimal")
+    proc = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(tool), *words],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
+    assert "os" in imported  # the report is there at all
+    assert not imported & {"argparse", "re", "enum", "json", "threading"}, sorted(imported)

@@ -1,0 +1,250 @@
+"""The start-up code: `_CODE` compiled once, then read from a private cache (runtime/boot.py).
+
+In-process tests of the cache's rules, and black-box runs of a generated tool: edits take
+effect, tracebacks point at the file's real lines, a cache others could write is never read,
+and a cache that cannot be written costs nothing but the compile.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from burgee.render.sections import unwrap, wrap
+from burgee.runtime import boot
+from tests.helpers import GOLDEN
+from tests.regen import golden_output
+
+CODE = "\nVALUE = 41 + 1\n\n\ndef main(argv=None):\n    return VALUE\n"
+
+
+def _module(tmp_path: Path, code: str = CODE) -> Path:
+    path = tmp_path / "tool.py"
+    path.write_text(f"import os\nimport sys\n\n_CODE = r'''{code}'''\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("BURGEE_CACHE_DIR", str(folder))
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    return folder
+
+
+def _run(path: Path) -> dict[str, object]:
+    namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
+    main = boot._boot(namespace, _code(path))
+    namespace["result"] = main()
+    return namespace
+
+
+def _code(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    return text.split("_CODE = r'''", 1)[1].split("'''", 1)[0]
+
+
+def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    assert _run(path)["result"] == 42
+    entries = list(cache.iterdir())
+    assert len(entries) == 1 and entries[0].suffix == ".code"
+    if hasattr(os, "getuid"):
+        assert stat.S_IMODE(cache.stat().st_mode) == 0o700
+    # NOTE: the next run reads the entry: different code planted in it proves it.
+    planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
+    entries[0].write_bytes(marshal.dumps(planted))
+    assert _run(path)["result"] == 7
+
+
+def test_an_edit_makes_a_new_entry_and_drops_the_old(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    _run(path)
+    first = {p.name for p in cache.iterdir()}
+    path.write_text(path.read_text().replace("41 + 1", "41 + 2"), encoding="utf-8")
+    assert _run(path)["result"] == 43
+    second = {p.name for p in cache.iterdir()}
+    assert len(second) == 1 and second != first
+
+
+def test_line_numbers_are_the_files_own(tmp_path: Path, cache: Path) -> None:
+    code = "\ndef main(argv=None):\n    raise ValueError('here')\n"
+    path = _module(tmp_path, code)
+    namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
+    main = boot._boot(namespace, code)
+    with pytest.raises(ValueError) as caught:
+        main()
+    frame = caught.traceback[-1]
+    line = path.read_text().splitlines()[frame.lineno]
+    assert "raise ValueError('here')" in line
+
+
+def test_a_cache_others_may_write_is_never_read(tmp_path: Path, cache: Path) -> None:
+    if not hasattr(os, "getuid"):
+        pytest.skip("POSIX permissions")
+    cache.mkdir(mode=0o700)
+    cache.chmod(0o777)
+    assert boot._cache_directory() is None
+    path = _module(tmp_path)
+    assert _run(path)["result"] == 42
+    assert list(cache.iterdir()) == []
+
+
+def test_a_corrupt_entry_is_recompiled(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    _run(path)
+    (entry,) = cache.iterdir()
+    entry.write_bytes(b"\x00not marshal")
+    assert _run(path)["result"] == 42
+    assert entry.read_bytes() != b"\x00not marshal"
+
+
+def test_python_b_reads_but_never_writes(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    path = _module(tmp_path)
+    assert _run(path)["result"] == 42
+    assert not cache.exists()
+
+
+def test_pythondontwritebytecode_is_about_pyc_files_not_this_cache(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    assert _run(_module(tmp_path))["result"] == 42
+    assert len(list(cache.iterdir())) == 1
+
+
+def test_the_cache_keeps_only_the_newest_entries(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(boot, "_KEEP", 3)
+    for index in range(5):
+        folder = tmp_path / str(index)
+        folder.mkdir()
+        assert _run(_module(folder))["result"] == 42
+    assert len(list(cache.iterdir())) == 3
+
+
+def test_off_means_no_cache(tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BURGEE_CACHE_DIR", "off")
+    assert _run(_module(tmp_path))["result"] == 42
+    assert not cache.exists()
+
+
+def test_wrap_and_unwrap_are_inverse() -> None:
+    plain = "a = 1\n# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\nb = 2\n"
+    wrapped = wrap(plain)
+    assert "_CODE = r'''\nx = 1\n'''\nmain = _boot(globals(), _CODE)\n" in wrapped
+    assert unwrap(wrapped) == "a = 1\nx = 1\nb = 2\n"
+    # NOTE: code a raw triple-quoted string cannot hold stays plain.
+    odd = plain.replace("x = 1", "x = '''1'''")
+    assert wrap(odd) == "a = 1\nx = '''1'''\nb = 2\n"
+
+
+def _tool(tmp_path: Path) -> Path:
+    tool = tmp_path / "minimal.py"
+    tool.write_bytes(golden_output(GOLDEN / "minimal").read_bytes())
+    return tool
+
+
+def _environment(cache: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "BURGEE_CACHE_DIR": str(cache), **extra}
+
+
+def test_a_generated_tool_uses_its_cache_and_sees_edits(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    cache = tmp_path / "cache"
+    env = _environment(cache)
+    first = subprocess.run(
+        [sys.executable, str(tool), "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
+    assert len(list(cache.iterdir())) == 1
+    text = tool.read_text(encoding="utf-8")
+    patched = text.replace(
+        'sys.stdout.write(f"{PROGRAM} {VERSION}\\n")', 'sys.stdout.write("patched\\n")'
+    )
+    assert patched != text
+    tool.write_text(patched, encoding="utf-8")
+    second = subprocess.run(
+        [sys.executable, str(tool), "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert second.stdout == "patched\n"
+    assert len(list(cache.iterdir())) == 1
+
+
+def test_an_unwritable_cache_changes_nothing(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    blocked = tmp_path / "file-not-dir"
+    blocked.write_text("")
+    runs = [([], _environment(blocked)), (["-B"], _environment(tmp_path / "c"))]
+    for flags, env in runs:
+        proc = subprocess.run(
+            [sys.executable, *flags, str(tool), "--version"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert not (tmp_path / "c").exists()
+
+
+def test_two_processes_racing_both_run(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    env = _environment(tmp_path / "cache")
+    runs = [
+        subprocess.Popen(
+            [sys.executable, str(tool), "--version"], env=env, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(4)
+    ]
+    outputs = [run.communicate(timeout=60)[0] for run in runs]
+    assert all(run.returncode == 0 for run in runs)
+    assert len(set(outputs)) == 1 and outputs[0].strip()
+    assert [p.suffix for p in (tmp_path / "cache").iterdir()] == [".code"]
+
+
+def test_a_traceback_in_a_generated_tool_names_its_real_line(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    script = textwrap.dedent(
+        f"""
+        import runpy, traceback, sys
+        namespace = runpy.run_path({str(tool)!r})
+        try:
+            namespace["_seconds"]("not a number")
+        except Exception:
+            frame = traceback.extract_tb(sys.exc_info()[2])[-1]
+            print(frame.lineno, frame.line)
+        """
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script],
+        env=_environment(tmp_path / "cache"),
+        check=False,
+        capture_output=True,
+        text=True,
+    )
+    number, line = proc.stdout.split(" ", 1)
+    assert tool.read_text(encoding="utf-8").splitlines()[int(number) - 1].strip() == line.strip()
+    assert "raise" in line
