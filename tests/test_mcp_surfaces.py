@@ -46,6 +46,7 @@ def test_sdk_lists_and_uses_every_tool_prompt_and_resource(mode: str) -> None:
                 await client.set_logging_level("info")
             found["tools"] = [t.name for t in (await client.list_tools()).tools]
             found["stock"] = await client.call_tool("stock", {"name": "flour"})
+            found["wait"] = await client.call_tool("wait", {"seconds": 0.01})
             found["restock"] = await client.call_tool(
                 "restock", {"steps": 2}, progress_callback=on_progress
             )
@@ -73,17 +74,19 @@ def test_sdk_lists_and_uses_every_tool_prompt_and_resource(mode: str) -> None:
 
     found = asyncio.run(go())
     assert found["version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-    assert found["tools"] == ["stock", "restock", "output"]
+    assert found["tools"] == ["stock", "restock", "wait", "output"]
+    assert found["wait"].structured_content == {"result": False}
     assert found["stock"].structured_content == {"name": "flour", "count": 3}
     assert found["restock"].structured_content == {"result": 2}
     assert progress == [1, 2]
     # NOTE: "info" and above: the debug message is not sent.
     assert [(entry.level, entry.data) for entry in logs] == [
+        ("notice", "wait: done"),
         ("info", "round 1 of 2"),
         ("info", "round 2 of 2"),
         ("warning", {"message": "sugar is still low", "item": "sugar"}),
     ]
-    assert all(entry.logger == "restock" for entry in logs)
+    assert [entry.logger for entry in logs] == ["wait"] + ["restock"] * 3
     prompts = {p.name: p for p in found["prompts"]}
     assert list(prompts) == ["shopping-list", "recipe"]
     arguments = [(a.name, a.required, a.description) for a in prompts["shopping-list"].arguments]
