@@ -241,3 +241,14 @@ def test_conformance_suite(tmp_path: Path) -> None:
     # NOTE: every scenario passes but those that need what burgee does not offer (and those
     # fail, so the list stays true).
     assert failed == sorted(NOT_APPLICABLE), result.stdout[-3000:]
+
+
+def test_sessions_are_bounded_least_recently_used_first(pantry: HttpServer) -> None:
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "prompts/list"}
+    first, second = session(pantry.port), session(pantry.port)
+    assert post(pantry.port, listing, {"Mcp-Session-Id": first})[0] == 200  # first: used last
+    for _ in range(255):
+        session(pantry.port)
+    # NOTE: 256 sessions live; the 258th to begin ended `second`, the least recently used.
+    assert post(pantry.port, listing, {"Mcp-Session-Id": second})[0] == 404
+    assert post(pantry.port, listing, {"Mcp-Session-Id": first})[0] == 200

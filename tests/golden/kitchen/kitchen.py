@@ -4316,7 +4316,8 @@ def _http_address(text: str) -> tuple[str, int]:
 _HTTP_LIMIT = 4 * 1024 * 1024
 
 
-#: How many requests are served at once (more are answered 503), and how many sessions live.
+#: How many requests are served at once (more are answered 503), and how many sessions live
+#: (the least recently used one ends when another begins).
 _HTTP_WORKERS = 32
 
 
@@ -4478,13 +4479,15 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 session = uuid.uuid4().hex
                 with guard:
                     if len(sessions) >= _HTTP_SESSIONS:
-                        self.refuse(503, "Service Unavailable: too many sessions", Retry_After="5")
-                        return
+                        # NOTE: clients seldom end their sessions; the least recently used goes.
+                        del sessions[next(iter(sessions))]
                     sessions[session] = server
                 headers["Mcp-Session-Id"] = session
             elif session is not None:
                 with guard:
-                    server = sessions.get(session)
+                    server = sessions.pop(session, None)
+                    if server is not None:
+                        sessions[session] = server  # now the most recently used
                 if server is None:
                     self.refuse(404, "Not Found: no such session (initialize again)")
                     return
