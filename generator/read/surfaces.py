@@ -6,6 +6,7 @@ import re
 
 import libcst as cst
 
+from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import Param, Prompt, Resource
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral
@@ -71,11 +72,11 @@ def read_prompt(reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator)
         return None
     for param in params:
         if param.role != "context" and (param.type is None or param.type.kind != "str"):
-            reader.error(
-                node,
+            message = (
                 f"argument {param.name!r} of prompt {name!r} must be a str: MCP prompt "
-                "arguments are strings",
+                "arguments are strings"
             )
+            reader.diagnostics.append(Diagnostic(span=param.span, message=message))
             return None
     doc = docstrings.parse(node.get_docstring())
     return Prompt(
@@ -147,11 +148,11 @@ def read_resource(
     for param in inputs:
         assert param.type is not None
         if param.type.kind not in _URI_KINDS or param.type.nullable:
-            reader.error(
-                node,
+            message = (
                 f"parameter {param.name!r} of resource {uri!r} is a {param.type.source}; a "
-                f"URI placeholder is one of: {', '.join(_URI_KINDS)}",
+                f"URI placeholder is one of: {', '.join(_URI_KINDS)}"
             )
+            reader.diagnostics.append(Diagnostic(span=param.span, message=message))
             return None
     doc = docstrings.parse(node.get_docstring())
     mime = options.get("mime_type")
