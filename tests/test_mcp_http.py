@@ -7,6 +7,7 @@ import asyncio
 import http.client
 import json
 import os
+import re
 import signal
 import subprocess
 import threading
@@ -234,7 +235,8 @@ def test_conformance_suite(tmp_path: Path) -> None:
         server.stop(signal.SIGTERM)
     scenarios: dict[str, list[str]] = {}
     for checks in sorted((tmp_path / "out").glob("*/checks.json")):
-        name = checks.parent.name.removeprefix("server-").rsplit("-20", 1)[0]
+        # NOTE: the folder is server-<scenario>-<ISO time with dashes>.
+        name = re.sub(r"-\d{4}-\d\d-\d\dT[\d-]+Z$", "", checks.parent.name.removeprefix("server-"))
         scenarios[name] = [check["status"] for check in json.loads(checks.read_text())]
     assert len(scenarios) == 30, result.stdout
     failed = sorted(name for name, statuses in scenarios.items() if "FAILURE" in statuses)

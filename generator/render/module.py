@@ -331,12 +331,13 @@ def render(program: Program, regenerate: str) -> str:
             "llms": texts["llms"],
             "mcp_tools": mcp.tools_json,
             **{
-                f"mcp_{name}": documents.compact({key: lists.get(key, [])})
+                f"mcp_{name}": documents.compact({key: lists[key]})
                 for name, key in (
                     ("prompts", "prompts"),
                     ("resources", "resources"),
                     ("templates", "resourceTemplates"),
                 )
+                if key in lists
             },
             **completion.pop("documents"),  # type: ignore[dict-item]
         }
