@@ -7,6 +7,9 @@ file; here they are placeholders, so the runtime modules import, type-check and 
 
 from __future__ import annotations
 
+import base64
+import json
+import zlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -33,8 +36,20 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: The embedded documents (`embedded._document`): base85 of zlib of a JSON object.
-_DATA = ""
+#: The embedded documents (`embedded._document`): base85 of zlib of a JSON object; here, an
+#: empty schema, tool lists and scripts.
+_DATA = base64.b85encode(
+    zlib.compress(
+        json.dumps(
+            {
+                "schema": '{"commands": []}',
+                "llms": '{"tools": []}',
+                "mcp_tools": '{"tools":[]}',
+                **dict.fromkeys(("skill", "completion_help", "bash", "zsh", "fish", "pwsh"), ""),
+            }
+        ).encode()
+    )
+).decode()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {}
 #: Each `@prompt`: name -> its entry, run by `_execute` like a command.
