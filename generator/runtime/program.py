@@ -37,7 +37,7 @@ _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The embedded documents (`embedded._document`): base85 of zlib of a JSON object; here, an
-#: empty schema, tool lists and scripts.
+#: empty schema, tool, prompt and resource lists, and scripts.
 _DATA = base64.b85encode(
     zlib.compress(
         json.dumps(
@@ -45,6 +45,9 @@ _DATA = base64.b85encode(
                 "schema": '{"commands": []}',
                 "llms": '{"tools": []}',
                 "mcp_tools": '{"tools":[]}',
+                "mcp_prompts": '{"prompts":[]}',
+                "mcp_resources": '{"resources":[]}',
+                "mcp_templates": '{"resourceTemplates":[]}',
                 **dict.fromkeys(("skill", "completion_help", "bash", "zsh", "fish", "pwsh"), ""),
             }
         ).encode()
