@@ -116,6 +116,8 @@ class ProgramReader(Reader):
         for small in statement.body:
             if isinstance(small, cst.ImportFrom) and small.module is not None:
                 module = self.code(small.module)
+                if not small.relative and module.startswith("burgee."):
+                    self.check_api_module(small.module, module)
                 if isinstance(small.names, cst.ImportStar):
                     if module == "burgee":
                         self.error(small, "import burgee's names explicitly, not with *")
@@ -133,6 +135,8 @@ class ProgramReader(Reader):
                 for alias in small.names:
                     imported = self.code(alias.name)
                     local = self.code(alias.asname.name) if alias.asname else imported
+                    if imported.startswith("burgee."):
+                        self.check_api_module(alias.name, imported)
                     self.names.imports[local.split(".")[0]] = (
                         imported if alias.asname else imported.split(".")[0]
                     )
@@ -146,6 +150,16 @@ class ProgramReader(Reader):
         if name not in API_NAMES:
             known = ", ".join(sorted(API_NAMES))
             self.error(node, f"burgee has no name {name!r}; it defines {known}")
+
+    def check_api_module(self, node: cst.CSTNode, module: str) -> None:
+        """burgee's own modules are not part of a tool: it runs without burgee installed, so
+        the import would fail when the tool starts, even for `--help`."""
+        known = ", ".join(sorted(API_NAMES))
+        self.error(
+            node,
+            f"{module} is part of burgee, which the generated tool does not include; "
+            f"import from burgee itself: {known}",
+        )
 
     def register_class(self, node: cst.ClassDef) -> None:
         """Note enums and records by name before any annotation is resolved."""
