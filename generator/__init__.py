@@ -9,6 +9,8 @@ from burgee.markers import (
     command,
     group,
     program,
+    prompt,
+    resource,
 )
 
 __version__ = "0.1.0"
@@ -23,4 +25,6 @@ __all__ = [
     "command",
     "group",
     "program",
+    "prompt",
+    "resource",
 ]

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, NoReturn, TypeVar
+from typing import Any, Literal, NoReturn, TypeVar, overload
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
+#: The MCP (syslog) log levels, least to most severe.
+LogLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -101,6 +103,11 @@ class Context:
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Register a callback to run once when the command ends or is cancelled."""
 
+    def log(self, level: LogLevel, message: str, **data: object) -> None:
+        """Log a message: `notifications/message` to an MCP client that asked for this level
+        (`logging/setLevel`), a line on stderr on the command line (warning and above, or
+        every level with `--debug`)."""
+
     def secret(self, value: str, name: str = "secret") -> None:
         """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
 
@@ -180,6 +187,41 @@ class Group:
     def group(self, name: str, help: str | None = None) -> Group:
         """Create a nested group."""
         return Group(name, help)
+
+
+@overload
+def prompt(fn: _F, /) -> _F: ...
+
+
+@overload
+def prompt(*, name: str | None = None) -> Callable[[_F], _F]: ...
+
+
+def prompt(fn: Any = None, /, *, name: str | None = None) -> Any:
+    """Declare a function as an MCP prompt (`@prompt` or `@prompt(name=...)`).
+
+    Its `str` parameters are the prompt's arguments (required when they have no default); it
+    returns a `str` (one user message) or a list of `{"role": ..., "content": ...}` messages.
+    """
+    if fn is not None:
+        return fn
+
+    def mark(inner: _F) -> _F:
+        return inner
+
+    return mark
+
+
+def resource(
+    uri: str, *, name: str | None = None, mime_type: str | None = None
+) -> Callable[[_F], _F]:
+    """Declare a function as an MCP resource at `uri`; `{placeholders}` in it make a template
+    whose values are the function's parameters. It returns text, bytes or JSON-able data."""
+
+    def mark(fn: _F) -> _F:
+        return fn
+
+    return mark
 
 
 def group(name: str, help: str | None = None) -> Group:

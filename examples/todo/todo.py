@@ -550,11 +550,19 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
 
 
+#: The MCP (syslog) log levels of `ctx.log`, least to most severe.
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
 class Context:
     """What a handler may ask of the running tool. It is injected, never parsed."""
 
     #: Where progress goes instead of the terminal (set by the MCP server for each call).
     _report: Callable[[float, float | None, str | None], None] | None = None
+    #: Where `log` messages go instead of stderr (set by the MCP server for each call).
+    _log: Callable[[str, str, dict[str, object]], None] | None = None
+    #: `--debug`: every level of `log` reaches stderr, not only warning and above.
+    _verbose = False
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -584,6 +592,19 @@ class Context:
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
         sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
         sys.stderr.flush()
+
+    def log(self, level: str, message: str, **data: object) -> None:
+        """Log `message` (and `data`): to an MCP client that asked for the level, else to
+        stderr (warning and above, or every level with `--debug`)."""
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"log level {level!r} is not one of {', '.join(_LOG_LEVELS)}")
+        if self._log is not None:
+            self._log(level, str(message), data)
+            return
+        if _LOG_LEVELS.index(level) < 3 and not self._verbose:
+            return
+        extra = "".join(f" {key}={value!r}" for key, value in data.items())
+        sys.stderr.write(f"{PROGRAM}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:
@@ -3554,8 +3575,8 @@ _DOCUMENTS: dict[str, str] = {}
 
 
 def _document(name: str) -> str:
-    """One embedded document: schema, llms, mcp_tools, skill, completion_help, bash, zsh,
-    fish or pwsh."""
+    """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
+    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
     if not _DOCUMENTS:
         import base64
         import json
@@ -3742,6 +3763,17 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+#: The protocol versions of the handshake era, newest first, and of the stateless one.
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+
+
+_MCP_MODERN = "2026-07-28"
+
+
+#: The prefix of the protocol's own `_meta` keys.
+_MCP_META = "io.modelcontextprotocol/"
+
+
 class _Codec:
     """JSON for the protocol, from CPython's C accelerator when there is one.
 
@@ -3850,30 +3882,417 @@ def _read_line(readline: Callable[[], bytes]) -> bytes:
         return b""
 
 
-def _print_config() -> int:
-    """Print the `mcpServers` block that starts this tool as an MCP server."""
+#: The clients `--print-config --client` knows: name -> (top-level key, stdio "type", URL key).
+#: None for the default: the common `mcpServers` shape most clients read.
+_CLIENTS: dict[str, tuple[str, str | None, str]] = {
+    "claude-desktop": ("mcpServers", None, ""),
+    "claude-code": ("mcpServers", "stdio", "url"),
+    "cursor": ("mcpServers", None, "url"),
+    "vscode": ("servers", "stdio", "url"),
+    "windsurf": ("mcpServers", None, "serverUrl"),
+    "codex": ("mcp_servers", None, "url"),
+}
+
+
+#: How each client's config spells an environment variable in a header value.
+_ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
+
+
+class _McpOptions:
+    """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
+    `--http [HOST:]PORT`, `--token-env NAME`. Not tool-wide flags: a command may have
+    options of these names."""
+
+    def __init__(self, rest: list[str], print_config: bool) -> None:
+        self.print_config = print_config
+        self.client: str | None = None
+        self.env: dict[str, str] = {}
+        self.cwd: str | None = None
+        self.http: str | None = None
+        self.token_env: str | None = None
+        tokens = list(rest)
+        while tokens:
+            token = tokens.pop(0)
+            name, has_value, value = token.partition("=")
+            if name not in ("--client", "--env", "--cwd", "--http", "--token-env"):
+                raise UsageError(
+                    f"unexpected {token!r} with --mcp",
+                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --cwd DIR;"
+                    " --print-config also --client NAME and --env NAME=VALUE",
+                )
+            if not has_value:
+                if not tokens or (tokens[0].startswith("--") and name != "--env"):
+                    raise UsageError(f"{name} needs a value")
+                value = tokens.pop(0)
+            if name == "--client":
+                if value not in _CLIENTS:
+                    raise UsageError(
+                        f"unknown client {value!r}", hint=f"clients: {', '.join(_CLIENTS)}"
+                    )
+                self.client = value
+            elif name == "--env":
+                key, equals, setting = value.partition("=")
+                if not equals or not key or not key.replace("_", "a").isalnum():
+                    raise UsageError(f"--env {value!r}: write NAME=VALUE")
+                self.env[key] = setting
+            elif name == "--cwd":
+                if not os.path.isdir(value):
+                    raise UsageError(f"--cwd {value!r}: not a directory")
+                self.cwd = os.path.abspath(value)
+            elif name == "--http":
+                self.http = value
+            else:
+                self.token_env = value
+        if not print_config and (self.client or self.env):
+            raise UsageError(
+                "--client and --env go with --print-config",
+                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+            )
+        if self.token_env is not None and self.http is None:
+            raise UsageError("--token-env goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+
+
+def _print_config(options: _McpOptions) -> int:
+    """Print the configuration that starts this tool as an MCP server, in the shape the client
+    reads (`--client`), with `--env` and `--cwd`; for `--http`, the URL to connect to."""
     import json
     import shutil
 
-    name = os.path.basename(sys.argv[0] or "")
-    found = shutil.which(name) if name and not name.endswith(".py") else None
-    if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-        server: dict[str, Any] = {"command": name, "args": ["--mcp"]}
+    client = options.client
+    top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
+    server: dict[str, Any]
+    if options.http is not None:
+        if not url_key:
+            raise UsageError(
+                f"{client} reads only stdio servers from its configuration file",
+                hint="leave out --http, or add the URL in the client's own settings",
+            )
+        host, port = _http_address(options.http)
+        shown = f"[{host}]" if ":" in host else host
+        server = {url_key: f"http://{shown}:{port}/mcp"}
+        if kind or client == "claude-code":
+            server = {"type": "http", **server}
+        if options.token_env:
+            if client == "codex":
+                server["bearer_token_env_var"] = options.token_env
+            else:
+                variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
+                server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        # NOTE: in a generated tool, `__file__` is the tool itself.
-        module = os.path.abspath(__file__)
-        server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-    sys.stdout.write(json.dumps({"mcpServers": {PROGRAM: server}}, indent=2) + "\n")
+        name = os.path.basename(sys.argv[0] or "")
+        found = shutil.which(name) if name and not name.endswith(".py") else None
+        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
+            server = {"command": name, "args": ["--mcp"]}
+        else:
+            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
+            # a desktop does not see this shell's PATH, so the path is absolute.
+            module = os.path.abspath(__file__)
+            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
+        if options.cwd:
+            # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
+            server["args"] += ["--cwd", options.cwd]
+        if kind:
+            server = {"type": kind, **server}
+    if options.env:
+        server["env"] = dict(options.env)
+    if client == "codex":
+        sys.stdout.write(_codex_toml(PROGRAM, server))
+        return 0
+    sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
 
 
-_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+def _codex_toml(name: str, server: dict[str, Any]) -> str:
+    """Codex's `~/.codex/config.toml` table of one server."""
+    import json
+
+    def key(text: str) -> str:
+        return text if text.replace("_", "a").replace("-", "a").isalnum() else json.dumps(text)
+
+    lines = [f"[mcp_servers.{key(name)}]"]
+    env = server.pop("env", None)
+    for setting, value in server.items():
+        lines.append(f"{setting} = {json.dumps(value, ensure_ascii=False)}")
+    if env:
+        lines += ["", f"[mcp_servers.{key(name)}.env]"]
+        lines += [f"{key(k)} = {json.dumps(v, ensure_ascii=False)}" for k, v in env.items()]
+    return "\n".join(lines) + "\n"
 
 
-_MCP_MODERN = "2026-07-28"
+def _http_address(text: str) -> tuple[str, int]:
+    """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]") if colon else "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) <= 65535 or (colon and not host):
+        raise UsageError(f"--http {text!r}: write PORT or HOST:PORT", hint="--http 8000")
+    return host, int(port)
 
 
-_MCP_META = "io.modelcontextprotocol/"
+#: The largest request body, in bytes.
+_HTTP_LIMIT = 4 * 1024 * 1024
+
+
+#: How many requests are served at once (more are answered 503), and how many sessions live
+#: (the least recently used one ends when another begins).
+_HTTP_WORKERS = 32
+
+
+_HTTP_SESSIONS = 256
+
+
+#: Seconds a client may take to send a request, or to read an answer.
+_HTTP_PATIENCE = 30
+
+
+_LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+def _hostname(authority: str) -> str:
+    """The host of `host[:port]` (`[v6]:port` too), lower case."""
+    authority = authority.strip().lower()
+    if authority.startswith("["):
+        return authority[1:].partition("]")[0]
+    return authority.rpartition(":")[0] if authority.count(":") == 1 else authority
+
+
+def _modern(message: object) -> bool:
+    """A 2026-07-28 request: its `_meta` names a protocol version (no session needed)."""
+    params = message.get("params") if isinstance(message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
+
+
+def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
+    """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
+    import hmac
+    import http.server
+    import json
+    import signal
+    import socket
+    import threading
+    import uuid
+
+    assert options.http is not None
+    host, port = _http_address(options.http)
+    token: str | None = None
+    if options.token_env is not None:
+        token = os.environ.get(options.token_env, "")
+        if not token:
+            raise UsageError(f"--token-env {options.token_env}: that variable is empty or unset")
+    loopback = host in _LOOPBACK or host.startswith("127.")
+    allowed = {host, *_LOOPBACK} if loopback else {host}
+    if not loopback and token is None:
+        sys.stderr.write(
+            f"{PROGRAM}: warning: serving MCP on {host} without --token-env: anyone who can"
+            " reach the port can call every tool\n"
+        )
+    stateless = make(debug)
+    sessions: dict[str, Any] = {}
+    guard = threading.Lock()
+    slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+    versions = (_MCP_MODERN, *_MCP_LEGACY)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        server_version = PROGRAM
+        timeout = _HTTP_PATIENCE
+
+        def log_message(self, format: str, *args: Any) -> None:
+            if debug:
+                sys.stderr.write(f"{PROGRAM}: http: {format % args}\n")
+
+        def answer(
+            self, status: int, body: str = "", headers: dict[str, str] | None = None
+        ) -> None:
+            data = body.encode("utf-8")
+            self.send_response(status)
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            if data:
+                self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def refuse(self, status: int, message: str, code: int = -32600, **headers: str) -> None:
+            error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+            shown = {name.replace("_", "-"): value for name, value in headers.items()}
+            self.answer(status, json.dumps(error), shown)
+
+        def checked(self) -> bool:
+            """The endpoint, `Host` and `Origin` (DNS rebinding), and the bearer token."""
+            if self.path.partition("?")[0] != "/mcp":
+                self.refuse(404, "Not Found: the MCP endpoint is /mcp")
+                return False
+            if _hostname(self.headers.get("Host", "")) not in allowed:
+                self.refuse(403, "Forbidden: this Host is not served")
+                return False
+            origin = self.headers.get("Origin")
+            if origin is not None and _hostname(origin.partition("://")[2]) not in allowed:
+                self.refuse(403, "Forbidden: requests from this Origin are refused")
+                return False
+            if token is not None:
+                given = self.headers.get("Authorization", "").encode("utf-8", "replace")
+                if not hmac.compare_digest(given, f"Bearer {token}".encode()):
+                    self.refuse(401, "Unauthorized", WWW_Authenticate="Bearer")
+                    return False
+            version = self.headers.get("MCP-Protocol-Version")
+            if version is not None and version not in versions:
+                self.refuse(400, f"Bad Request: unsupported MCP-Protocol-Version {version!r}")
+                return False
+            return True
+
+        def do_GET(self) -> None:
+            if self.checked():
+                # NOTE: nothing is ever sent outside the answer to a request.
+                self.refuse(
+                    405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE"
+                )
+
+        def do_DELETE(self) -> None:
+            if not self.checked():
+                return
+            with guard:
+                ended = sessions.pop(self.headers.get("Mcp-Session-Id", ""), None)
+            if ended is None:
+                self.refuse(404, "Not Found: no such session")
+            else:
+                self.answer(200)
+
+        def do_POST(self) -> None:
+            if not self.checked():
+                return
+            if not slots.acquire(blocking=False):
+                self.refuse(503, "Service Unavailable: too many requests at once", Retry_After="1")
+                return
+            try:
+                self.post()
+            finally:
+                slots.release()
+
+        def post(self) -> None:
+            length = self.headers.get("Content-Length", "")
+            if not length.isdigit():
+                self.refuse(411, "Length Required")
+                return
+            if int(length) > _HTTP_LIMIT:
+                self.refuse(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
+                self.close_connection = True
+                return
+            body = self.rfile.read(int(length))
+            try:
+                message = json.loads(body)
+            except ValueError:
+                self.refuse(400, "Parse error", -32700)
+                return
+            items = message if isinstance(message, list) else [message]
+            requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
+            opening = any(m.get("method") == "initialize" for m in requests)
+            session = self.headers.get("Mcp-Session-Id")
+            headers: dict[str, str] = {}
+            if opening and not isinstance(message, list):
+                server = make(debug, stateless)
+                session = uuid.uuid4().hex
+                with guard:
+                    if len(sessions) >= _HTTP_SESSIONS:
+                        # NOTE: clients seldom end their sessions; the least recently used goes.
+                        del sessions[next(iter(sessions))]
+                    sessions[session] = server
+                headers["Mcp-Session-Id"] = session
+            elif session is not None:
+                with guard:
+                    server = sessions.pop(session, None)
+                    if server is not None:
+                        sessions[session] = server  # now the most recently used
+                if server is None:
+                    self.refuse(404, "Not Found: no such session (initialize again)")
+                    return
+            elif items and all(_modern(m) for m in items):
+                server = stateless
+                header = self.headers.get("MCP-Protocol-Version")
+                meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
+                if header is not None and header != meta:
+                    self.refuse(400, "Header mismatch: MCP-Protocol-Version", -32020)
+                    return
+            else:
+                self.refuse(400, "Bad Request: Mcp-Session-Id header is required")
+                return
+            if not requests:
+                server.handle(body)
+                self.answer(202, "", headers)
+                return
+            accept = self.headers.get("Accept", "")
+            stream = "text/event-stream" in accept
+            if not stream and "application/json" not in accept and "*/*" not in accept:
+                self.refuse(406, "Not Acceptable: accept application/json or text/event-stream")
+                return
+            self.exchange(server, body, stream, headers)
+
+        def exchange(self, server: Any, body: bytes, stream: bool, headers: dict[str, str]) -> None:
+            """Dispatch on this thread; stream what it writes, or answer once."""
+            written: list[str] = []
+            if stream:
+                self.send_response(200)
+                for name, value in headers.items():
+                    self.send_header(name, value)
+                self.send_header("Content-Type", "text/event-stream")
+                self.send_header("Cache-Control", "no-cache")
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+
+            def sink(text: str) -> None:
+                if not stream:
+                    written.append(text)
+                    return
+                event = f"event: message\ndata: {text}\n\n".encode()
+                try:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                    self.wfile.flush()
+                except OSError:
+                    pass  # the client went away; the call still ends as it would
+
+            thread = threading.get_ident()
+            server.sinks[thread] = sink
+            try:
+                server.handle(body)
+            finally:
+                del server.sinks[thread]
+            if stream:
+                try:
+                    self.wfile.write(b"0\r\n\r\n")
+                except OSError:
+                    self.close_connection = True
+                return
+            answers = [t for t in written if t.startswith(('{"jsonrpc":"2.0","id"', "["))]
+            self.answer(200, answers[-1] if answers else "", headers)
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        #: Connections waiting to be accepted; more than `_HTTP_WORKERS` (they get a 503).
+        request_queue_size = 4 * _HTTP_WORKERS
+        address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # NOTE: before the address is announced: whoever reads it may stop the server at once.
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        httpd = Server((host, port), Handler)
+    except OSError as error:
+        raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
+    bound = httpd.server_address[1]
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        sys.stderr.write(f"{PROGRAM}: MCP over HTTP at http://{shown}:{bound}/mcp\n")
+        sys.stderr.flush()
+        httpd.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    sys.stderr.write(f"{PROGRAM}: stopped\n")
+    return 0
 
 
 #: The error of a request whose id is already in flight.
@@ -3887,7 +4306,7 @@ _MCP_PATIENCE = 0.005
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "sanitize", "server", "token")
+    __slots__ = ("cancelled", "context", "key", "last", "level", "sanitize", "server", "token")
 
     def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
         self.server = server
@@ -3896,6 +4315,8 @@ class _Request:
         self.token = token
         self.last: float | None = None
         self.cancelled = False
+        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
+        self.level: str | None = None
         command = COMMANDS.get(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
@@ -3918,7 +4339,7 @@ class _McpServer:
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
 
-    def __init__(self, debug: bool) -> None:
+    def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
 
         self.codec = _Codec()
@@ -3939,18 +4360,42 @@ class _McpServer:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
-        self.out = os.dup(1)
-        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
-        # protocol stream; the protocol goes to the private descriptor `self.out`.
-        os.dup2(2, 1)
-        self.stdout = _Stdout(sys.stderr)
-        sys.stdout = cast("Any", self.stdout)
+        self.out: int
+        self.stdout: _Stdout
+        if shared is not None:
+            # NOTE: one more session of the HTTP transport: stdout is already protected.
+            self.out, self.stdout = shared.out, shared.stdout
+        else:
+            self.out = os.dup(1)
+            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
+            # the protocol stream; the protocol goes to the private descriptor `self.out`.
+            os.dup2(2, 1)
+            self.stdout = _Stdout(sys.stderr)
+            sys.stdout = cast("Any", self.stdout)
         self.broken = False
+        #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
+        self.sinks: dict[int, Callable[[str], None]] = {}
+        #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
+        self.version = ""
+        #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
+        self.level: str | None = None
+        #: The thread answering a JSON-RPC batch, and the answers it collects.
+        self.batching: int | None = None
+        self.answers: list[str] = []
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
+        batching = self.batching is not None and self.batching == self.thread()
+        if batching and text[:22] == '{"jsonrpc":"2.0","id":':
+            self.answers.append(text)
+            return
+        if self.sinks:
+            sink = self.sinks.get(self.thread())
+            if sink is not None:
+                sink(text)
+                return
         data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
@@ -4054,6 +4499,42 @@ class _McpServer:
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
+        if isinstance(message, list):
+            self.batch(message)
+            return
+        self.message(message)
+
+    def batch(self, messages: list[Any]) -> None:
+        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
+        none for notifications; each call runs on this thread."""
+        if self.version != "2025-03-26" or not messages:
+            why = "batches need protocol 2025-03-26"
+            if self.version == "2025-03-26":
+                why = "an empty batch"
+            self.fail("null", -32600, f"Invalid Request: {why}")
+            return
+        with self.lock:
+            self.batching, self.answers = self.thread(), []
+        try:
+            for message in messages:
+                if isinstance(message, dict) and message.get("method") == "initialize":
+                    self.fail(
+                        "null", -32600, "Invalid Request: initialize cannot be part of a batch"
+                    )
+                    continue
+                try:
+                    self.message(message)
+                except Exception as error:  # noqa: BLE001 (the other calls still answer)
+                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    self.fail("null", -32603, "Internal error")
+        finally:
+            with self.lock:
+                self.batching, answers = None, self.answers
+        if answers:
+            self.send("[" + ",".join(answers) + "]")
+
+    def message(self, message: object) -> None:
+        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
         if not isinstance(message, dict):
             self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
             return
@@ -4100,7 +4581,7 @@ class _McpServer:
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method)
+        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -4117,9 +4598,10 @@ class _McpServer:
         info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
         if DESCRIPTION:
             info["description"] = DESCRIPTION
+        self.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
         result: dict[str, Any] = {
-            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
-            "capabilities": {"tools": {"listChanged": False}},
+            "protocolVersion": self.version,
+            "capabilities": self.capabilities(False),
             "serverInfo": info,
         }
         if DESCRIPTION:
@@ -4136,7 +4618,7 @@ class _McpServer:
             raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
         discover: dict[str, Any] = {
             "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": self.capabilities(True),
             "ttlMs": 3600000,
             "cacheScope": "public",
         }
@@ -4144,14 +4626,52 @@ class _McpServer:
             discover["instructions"] = DESCRIPTION
         return self.complete(self.dumps(discover))
 
+    def capabilities(self, modern: bool) -> dict[str, Any]:
+        """Tools, and prompts, resources and logging when the program has them."""
+        found: dict[str, Any] = {"tools": {"listChanged": False}}
+        if "prompts/list" in _MCP_EXTRA:
+            found["prompts"] = {"listChanged": False}
+        if "resources/list" in _MCP_EXTRA:
+            found["resources"] = {"subscribe": False, "listChanged": False}
+        if "logging/setLevel" in _MCP_EXTRA and not modern:
+            found["logging"] = {}
+        return found
+
     def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        return self.listing(params, modern, _document("mcp_tools"))
+
+    def listing(self, params: dict[str, Any], modern: bool, text: str) -> str:
+        """A `*/list` result (one page, embedded as JSON text)."""
         cursor = params.get("cursor")
         if cursor is not None and cursor != "":
             raise _McpError(-32602, "Invalid params: unknown cursor")
-        tools = _document("mcp_tools")
         if modern:
-            tools = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + tools[1:])
-        return tools
+            text = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + text[1:])
+        return text
+
+    def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
+        """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
+        (`logging/setLevel`, or a 2026-07-28 request's `_meta` logLevel), while the call runs."""
+        wanted = request.level if request is not None and request.level else self.level
+        if wanted not in _LOG_LEVELS or _LOG_LEVELS.index(level) < _LOG_LEVELS.index(wanted):
+            return
+        if request is None or request.sanitize:
+            message = _neutralise(message)
+        payload: object = message
+        if data:
+            try:
+                payload = {"message": message, **_jsonable(data)}
+            except TypeError:
+                payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
+        logger = request.context.command if request is not None else PROGRAM
+        params = {"level": level, "logger": logger, "data": payload}
+        text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
+        with self.lock:
+            if request is not None and (
+                self.inflight.get(request.key) is not request or request.cancelled
+            ):
+                return
+            self.write(text + self.dumps(params) + "}")
 
     def modern(self, params: dict[str, Any]) -> bool:
         """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
@@ -4197,7 +4717,19 @@ class _McpServer:
         context = Context(entry[0], True)
         request = _Request(self, ident, context, token)
         context._report = _no_progress if token is None else request.report
+        if "logging/setLevel" in _MCP_EXTRA:
+            if modern and isinstance(meta, dict):
+                request.level = meta.get(_MCP_META + "logLevel")
+            context._log = lambda level, message, data: self.log(request, level, message, data)
         inline = self.thread() == self.main
+        if self.thread() == self.batching or self.thread() in self.sinks:
+            # NOTE: a call of a batch, or of an HTTP request, answers on its own thread.
+            with self.lock:
+                if ident in self.inflight:
+                    raise _McpError(*_DUPLICATE)
+                self.inflight[ident] = request
+            self.run(request, name, entry, arguments, modern)
+            return
         with self.lock:
             if ident in self.inflight:
                 raise _McpError(*_DUPLICATE)
@@ -4346,10 +4878,13 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    if invocation.print_config:
-        return _print_config()
-    if invocation.rest:
-        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
+    options = _McpOptions(invocation.rest, invocation.print_config)
+    if options.print_config:
+        return _print_config(options)
+    if options.cwd:
+        os.chdir(options.cwd)
+    if options.http is not None:
+        return _serve_http(options, _debugging(invocation.debug), _McpServer)
     server = _McpServer(_debugging(invocation.debug))
     try:
         return server.serve()
@@ -4398,6 +4933,8 @@ def _group_help(group: str) -> str:
         children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
     if not group:
         _root_extras(children)
+        for word, (summary, _) in _EXTRA_COMMANDS.items():
+            children.add_parser(word, help=summary)
     return parser.format_help()
 
 
@@ -4488,6 +5025,9 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
+    if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
+        # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
+        return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
         path, rest = "output", invocation.rest[1:]
     else:
@@ -4542,6 +5082,7 @@ def run(invocation: _Invocation) -> object:
             raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
+    context._verbose = _debugging(invocation.debug)
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -4825,6 +5366,11 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
         ("id", "title"),
     ),
 }
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 
 
 def _complete_values(words: list[str]) -> list[str]:

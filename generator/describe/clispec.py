@@ -16,6 +16,7 @@ import shlex
 from typing import Any
 
 from burgee.describe import builtins
+from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.runtime.deliver import _AGENT_LIMIT
@@ -340,5 +341,9 @@ def document(program: Program) -> dict[str, Any]:
     )
     commands.append(builtins.clispec_entry(envelope_schema(builtins.OUTPUT_SCHEMA)))
     doc["commands"] = commands
+    # NOTE: MCP's own shapes (`prompts/list`, ...), read on the command line with `prompt` and
+    # `resource`.
+    for key, entries in surfaces(program).items():
+        doc["burgee_" + "".join("_" + c.lower() if c.isupper() else c for c in key)] = entries
     doc["errors"] = sorted(errors, key=lambda e: (e["exit_code"], e["kind"]))
     return doc

@@ -13,6 +13,7 @@ from typing import Any
 
 from burgee.describe import builtins
 from burgee.describe.clispec import document, env_name
+from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import tool
 from burgee.model.ir import Param, Program
 from burgee.model.literals import py
@@ -50,7 +51,7 @@ def manifest(program: Program) -> dict[str, Any]:
     if not any(t["name"] == builtins.NAME for t in tools):
         # NOTE: the manifest's entries carry no title (its tools are command paths).
         tools.append({k: v for k, v in builtins.mcp_tool().items() if k != "title"})
-    return {"tools": tools}
+    return {"tools": tools, **surfaces(program)}
 
 
 def compact(value: object) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from burgee.describe import builtins
 from burgee.describe.schemas import tool, wraps_result
 from burgee.model.diagnostics import Diagnostic, GenerationError
-from burgee.model.ir import Command, Program
+from burgee.model.ir import Command, Program, Prompt, Resource
 from burgee.model.literals import py
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -80,3 +81,88 @@ def mcp_view(program: Program) -> McpView:
         tools.append(json.dumps(builtins.mcp_tool(), ensure_ascii=False, separators=(",", ":")))
         names.append(f"    {py(builtins.NAME)}: ({py(builtins.NAME)}, False),")
     return McpView(tools_json='{"tools":[' + ",".join(tools) + "]}", names=names)
+
+
+def _prompt_entry(prompt: Prompt) -> dict[str, Any]:
+    entry: dict[str, Any] = {"name": prompt.name}
+    if prompt.summary:
+        entry["title"] = prompt.summary
+    if prompt.description:
+        entry["description"] = prompt.description
+    arguments = []
+    for param in prompt.params:
+        if param.role == "context":
+            continue
+        argument: dict[str, Any] = {"name": param.name}
+        if param.help:
+            argument["description"] = param.help
+        argument["required"] = param.required
+        arguments.append(argument)
+    entry["arguments"] = arguments
+    return entry
+
+
+def _resource_entry(resource: Resource) -> dict[str, Any]:
+    key = "uriTemplate" if resource.templated else "uri"
+    entry: dict[str, Any] = {key: resource.uri, "name": resource.name}
+    if resource.summary:
+        entry["title"] = resource.summary
+    if resource.description:
+        entry["description"] = resource.description
+    if resource.mime_type:
+        entry["mimeType"] = resource.mime_type
+    return entry
+
+
+def surfaces(program: Program) -> dict[str, list[dict[str, Any]]]:
+    """The `prompts/list`, `resources/list` and `resources/templates/list` entries (the
+    lists a program has, only)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    if program.prompts:
+        found["prompts"] = [_prompt_entry(p) for p in program.prompts]
+    fixed = [_resource_entry(r) for r in program.resources if not r.templated]
+    templates = [_resource_entry(r) for r in program.resources if r.templated]
+    if program.resources:
+        found["resources"] = fixed
+        found["resourceTemplates"] = templates
+    return found
+
+
+#: The MCP methods of prompts, resources and logging, and the runtime functions that answer
+#: them (`burgee.runtime.surfaces`).
+_PROMPT_METHODS = (("prompts/list", "_mcp_prompts_list"), ("prompts/get", "_mcp_prompt_get"))
+_RESOURCE_METHODS = (
+    ("resources/list", "_mcp_resources_list"),
+    ("resources/templates/list", "_mcp_templates_list"),
+    ("resources/read", "_mcp_resource_read"),
+)
+_LOG_METHODS = (("logging/setLevel", "_mcp_set_level"),)
+#: The CLI's built-in commands for them: word -> (help, runtime function).
+PROMPT_COMMAND = (
+    "prompt",
+    "list the prompts, or print one: prompt NAME [--ARG VALUE]",
+    "_prompt_cli",
+)
+RESOURCE_COMMAND = (
+    "resource",
+    "list the resources, or read one: resource URI",
+    "_resource_cli",
+)
+
+
+def extra_tables(program: Program) -> tuple[list[str], list[str]]:
+    """The source lines of `_MCP_EXTRA` (method -> function) and `_EXTRA_COMMANDS`."""
+    methods: list[tuple[str, str]] = []
+    commands: list[tuple[str, str, str]] = []
+    if program.prompts:
+        methods += _PROMPT_METHODS
+        commands.append(PROMPT_COMMAND)
+    if program.resources:
+        methods += _RESOURCE_METHODS
+        commands.append(RESOURCE_COMMAND)
+    if program.logging:
+        methods += _LOG_METHODS
+    return (
+        [f"    {py(method)}: {function}," for method, function in methods],
+        [f"    {py(word)}: ({py(text)}, {function})," for word, text, function in commands],
+    )

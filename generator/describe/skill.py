@@ -136,7 +136,38 @@ def body(program: Program, source: str) -> str:
         if command.examples:
             lines.append(f"  Example: `{command.examples[0]}`")
     lines += ["", f"Options of a command: `{prog} schema COMMAND` or `{prog} COMMAND --help`.", ""]
+    lines += _surfaces(program)
     return "\n".join(lines)
+
+
+def _surfaces(program: Program) -> list[str]:
+    """The prompts and resources, read from the command line as an MCP client reads them."""
+    prog = program.name
+    lines: list[str] = []
+    if program.prompts:
+        lines += ["## Prompts", ""]
+        for prompt in program.prompts:
+            args = " ".join(
+                f"--{p.name.replace('_', '-')} {p.name.upper()}"
+                if p.role == "option"
+                else p.name.upper()
+                for p in prompt.params
+                if p.role != "context" and p.required
+            )
+            usage = f"{prog} prompt {prompt.name} {args}".rstrip()
+            lines.append(f"- `{usage}`: {_one_line(prompt.summary)}")
+        lines += ["", f"`{prog} prompt` lists them; `--json` answers their MCP messages.", ""]
+    if program.resources:
+        lines += ["## Resources", ""]
+        for resource in program.resources:
+            lines.append(f"- `{prog} resource {resource.uri}`: {_one_line(resource.summary)}")
+        lines += [
+            "",
+            f"`{prog} resource` lists them; fill each `{{placeholder}}` of a template;"
+            " `--json` answers the MCP contents.",
+            "",
+        ]
+    return lines
 
 
 def skill(program: Program, source: str) -> str:

@@ -188,6 +188,36 @@ class Command(Node):
         return tuple(p for p in self.params if p.role != "context")
 
 
+class Prompt(Node):
+    """A function marked `@prompt`: an MCP prompt, its `str` parameters its arguments."""
+
+    name: str
+    function: str
+    summary: str
+    description: str
+    params: tuple[Param, ...]
+    span: SourceSpan
+
+
+class Resource(Node):
+    """A function marked `@resource(uri)`: a fixed resource, or a URI template whose
+    `{placeholders}` are the function's parameters."""
+
+    uri: str
+    name: str
+    function: str
+    summary: str
+    description: str
+    mime_type: str | None = None
+    params: tuple[Param, ...]
+    span: SourceSpan
+
+    @property
+    def templated(self) -> bool:
+        """True for a URI template (`kitchen://items/{name}`)."""
+        return "{" in self.uri
+
+
 class Group(Node):
     """A named group of commands."""
 
@@ -227,6 +257,11 @@ class Program(Node):
     source_name: str
     groups: tuple[Group, ...]
     commands: tuple[Command, ...]
+    #: `@prompt` and `@resource` functions, in file order.
+    prompts: tuple[Prompt, ...] = ()
+    resources: tuple[Resource, ...] = ()
+    #: The handlers call `.log(...)` (on their Context): the MCP server offers logging.
+    logging: bool = False
     errors: tuple[ErrorDecl, ...]
     records: tuple[Record, ...]
     enums: tuple[EnumDecl, ...]

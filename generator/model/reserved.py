@@ -14,6 +14,10 @@ CONFIRM_FLAGS = confirm_flags()
 #: Top-level command names the generated tool uses for itself.
 RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help", "output"})
 
+#: Top-level command names the tool takes for its prompts and resources, when it has some
+#: (`mytool prompt NAME`, `mytool resource URI`): word -> what it serves.
+RESERVED_WHEN = {"prompt": "prompts", "resource": "resources"}
+
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.
 RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast", "_CODE"}

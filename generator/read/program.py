@@ -15,6 +15,7 @@ from burgee.model.reserved import (
     CONFIRM_FLAGS,
     RESERVED_COMMANDS,
     RESERVED_FLAGS,
+    RESERVED_WHEN,
     RUNTIME_IMPORTS,
     RUNTIME_NAMES,
 )
@@ -35,6 +36,7 @@ from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
 from burgee.read.source import Masked, check, mask
 from burgee.read.strip import strip
+from burgee.read.surfaces import read_prompt, read_resource
 from burgee.runtime.errors import BUILTIN_ERRORS
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
@@ -81,6 +83,8 @@ class ProgramReader(Reader):
         #: Error declarations by kind and by exit code, to refuse duplicates.
         self.kinds: dict[str, ErrorDecl] = {}
         self.codes: dict[int, ErrorDecl] = {}
+        #: "prompts" and "resources", once a function is marked so (even one with problems).
+        self.surfaces_seen: set[str] = set()
 
     # -- the walk ---------------------------------------------------------------------------
 
@@ -118,6 +122,8 @@ class ProgramReader(Reader):
         for small in statement.body:
             if isinstance(small, cst.ImportFrom) and small.module is not None:
                 module = self.code(small.module)
+                if not small.relative and module.startswith("burgee."):
+                    self.check_api_module(small.module, module)
                 if isinstance(small.names, cst.ImportStar):
                     if module == "burgee":
                         self.error(small, "import burgee's names explicitly, not with *")
@@ -135,6 +141,8 @@ class ProgramReader(Reader):
                 for alias in small.names:
                     imported = self.code(alias.name)
                     local = self.code(alias.asname.name) if alias.asname else imported
+                    if imported.startswith("burgee."):
+                        self.check_api_module(alias.name, imported)
                     self.names.imports[local.split(".")[0]] = (
                         imported if alias.asname else imported.split(".")[0]
                     )
@@ -148,6 +156,16 @@ class ProgramReader(Reader):
         if name not in API_NAMES:
             known = ", ".join(sorted(API_NAMES))
             self.error(node, f"burgee has no name {name!r}; it defines {known}")
+
+    def check_api_module(self, node: cst.CSTNode, module: str) -> None:
+        """burgee's own modules are not part of a tool: it runs without burgee installed, so
+        the import would fail when the tool starts, even for `--help`."""
+        known = ", ".join(sorted(API_NAMES))
+        self.error(
+            node,
+            f"{module} is part of burgee, which the generated tool does not include; "
+            f"import from burgee itself: {known}",
+        )
 
     def register_class(self, node: cst.ClassDef) -> None:
         """Note enums and records by name before any annotation is resolved."""
@@ -325,10 +343,28 @@ class ProgramReader(Reader):
         self.group_nodes.append(group)
 
     def read_function(self, node: cst.FunctionDef) -> None:
-        """Read a function decorated as a command."""
+        """Read a function decorated as a command, a prompt or a resource."""
         found = False
         for decorator in node.decorators:
             target = _decorator_target(decorator)
+            surface = self.api_name(target)
+            if surface in ("prompt", "resource"):
+                self.removals.decorators.add(decorator)
+                self.removals.touched.add(node)
+                if found:
+                    self.error(decorator, f"{node.name.value} is already a command or a {surface}")
+                    continue
+                found = True
+                self.surfaces_seen.add(surface + "s")
+                if surface == "prompt":
+                    prompt = read_prompt(self, node, decorator)
+                    if prompt is not None:
+                        self.prompts.append(prompt)
+                else:
+                    resource = read_resource(self, node, decorator)
+                    if resource is not None:
+                        self.resources.append(resource)
+                continue
             parent = self.parent_of(target, "command")
             if parent is None:
                 continue
@@ -562,6 +598,15 @@ class ProgramReader(Reader):
                         message=f"command name {command.name!r} is reserved by the generated tool",
                     )
                 )
+            elif command.path[0] in self.surface_commands():
+                what = self.surface_commands()[command.path[0]]
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=command.span,
+                        message=f"{command.path[0]!r} is the generated tool's command for the "
+                        f"{what} of this program; rename the command or its group",
+                    )
+                )
             seen[command.path] = "command"
             for alias in command.aliases:
                 path = (*command.path[:-1], alias)
@@ -614,6 +659,7 @@ class ProgramReader(Reader):
                     "a program has at most one root command",
                 )
             )
+        self.check_surfaces()
         functions = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)}
         functions |= self.plain_functions
         for command in self.commands:
@@ -650,6 +696,38 @@ class ProgramReader(Reader):
             else:
                 message = f"{name!r} is defined by the generated module; rename it"
             self.diagnostics.append(Diagnostic(span=self.ast_span(node), message=message))
+
+    def surface_commands(self) -> dict[str, str]:
+        """The reserved commands this program's prompts and resources take (`RESERVED_WHEN`)."""
+        return {w: what for w, what in RESERVED_WHEN.items() if what in self.surfaces_seen}
+
+    def check_surfaces(self) -> None:
+        """Prompt names and resource URIs and names are each unique."""
+        seen: dict[str, str] = {}
+        for prompt in self.prompts:
+            if prompt.name in seen:
+                self.diagnostics.append(
+                    Diagnostic(span=prompt.span, message=f"prompt {prompt.name!r} is defined twice")
+                )
+            seen[prompt.name] = prompt.function
+        uris: set[str] = set()
+        names: set[str] = set()
+        for resource in self.resources:
+            if resource.uri in uris:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=resource.span, message=f"resource {resource.uri!r} is defined twice"
+                    )
+                )
+            elif resource.name in names:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=resource.span,
+                        message=f"resource name {resource.name!r} is used twice; give one name=",
+                    )
+                )
+            uris.add(resource.uri)
+            names.add(resource.name)
 
     def _same_import(self, alias: ast.alias, statement: ast.stmt) -> bool:
         """Imports burgee removes, typing names under their own names, and imports the
@@ -868,6 +946,9 @@ def _read(
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
         commands=tuple(reader.commands),
+        prompts=tuple(reader.prompts),
+        resources=tuple(reader.resources),
+        logging=_calls_log(ast.parse(source)),
         errors=tuple(reader.errors),
         records=tuple(reader.records.values()),
         enums=tuple(reader.enums.values()),
@@ -891,6 +972,16 @@ def nearest_project(path: str) -> tuple[str, str] | None:
     project = data.get("project") if data is not None else None
     name = project.get("name") if isinstance(project, dict) else None
     return (name, version) if isinstance(name, str) and version is not None else None
+
+
+def _calls_log(tree: ast.Module) -> bool:
+    """Whether the handlers call `<something>.log(...)`: then the MCP server offers logging."""
+    return any(
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "log"
+        for node in ast.walk(tree)
+    )
 
 
 def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> Diagnostic:

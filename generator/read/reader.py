@@ -7,7 +7,7 @@ import ast
 import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.model.ir import Command, EnumDecl, ErrorDecl, Group, Record
+from burgee.model.ir import Command, EnumDecl, ErrorDecl, Group, Prompt, Record, Resource
 from burgee.read.annotations import Names, NotLiteral, literal_value
 from burgee.read.positions import Positions
 from burgee.read.strip import Removals
@@ -30,6 +30,8 @@ class Reader:
         self.groups: dict[str, Group] = {}
         self.group_nodes: list[Group] = []
         self.commands: list[Command] = []
+        self.prompts: list[Prompt] = []
+        self.resources: list[Resource] = []
         self.errors: list[ErrorDecl] = []
         self.program_args: dict[str, object] = {}
         self.classes: dict[str, cst.ClassDef] = {}

@@ -24,13 +24,16 @@ DOCUMENTS = (
     "fish",
     "pwsh",
 )
+#: The documents only a program with prompts or resources has (`runtime/surfaces.py`).
+OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates")
 _WIDTH = 92
 _BLOCK = re.compile(r"^_DATA = \(\n((?:    \"[^\"\n]*\"\n)+)\)\n", re.MULTILINE)
 
 
 def encode(documents: dict[str, str]) -> str:
-    """The `_DATA = (...)` assignment for `documents` (every name in DOCUMENTS)."""
-    assert set(documents) == set(DOCUMENTS), sorted(set(documents) ^ set(DOCUMENTS))
+    """The `_DATA = (...)` assignment for `documents` (every name in DOCUMENTS, and those
+    of OPTIONAL the program has)."""
+    assert set(DOCUMENTS) <= set(documents) <= {*DOCUMENTS, *OPTIONAL}, sorted(documents)
     text = json.dumps(documents, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     lines = [f'    "{packed[i : i + _WIDTH]}"' for i in range(0, len(packed), _WIDTH)]

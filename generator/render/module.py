@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from burgee import __version__
 from burgee.describe import documents
 from burgee.describe.clispec import env_name
-from burgee.describe.mcp import mcp_view
-from burgee.model.ir import Command, Param, Program, Record, TypeRef
+from burgee.describe.mcp import extra_tables, mcp_view, surfaces
+from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
 from burgee.model.literals import call, py
 from burgee.render.completions import slot_tables, template_values
 from burgee.render.converters import converter, metavar, shape
@@ -188,8 +188,15 @@ def _local_names(command: Command, taken: set[str]) -> dict[str, str]:
     return names
 
 
-def command_view(command: Command, taken: set[str], program: Program) -> CommandView:
-    """The parser function, the run function and the table entry of one command."""
+def command_view(
+    command: Command,
+    taken: set[str],
+    program: Program,
+    prefix: str | None = None,
+    suffix: str = ",",
+) -> CommandView:
+    """The parser function, the run function and the table entry of one command (keyed by its
+    path, or written after `prefix`)."""
     inputs = command.inputs
     if inputs:
         body = [_add_argument(p, program) for p in inputs]
@@ -219,10 +226,37 @@ def command_view(command: Command, taken: set[str], program: Program) -> Command
             *([f"confirm={py(command.confirm)}"] if command.confirm is not None else []),
         ],
         "    ",
-        prefix=f"{py(command.name)}: ",
-        suffix=",",
+        prefix=f"{py(command.name)}: " if prefix is None else prefix,
+        suffix=suffix,
     )
     return CommandView(parser_function=parser, run_function=run, table_entry=entry)
+
+
+def surface_command(surface: Prompt | Resource) -> Command:
+    """A prompt or a resource as the command `_execute` runs (`prompt NAME`, `resource NAME`)."""
+    word = "prompt" if isinstance(surface, Prompt) else "resource"
+    return Command(
+        path=(word, surface.name),
+        function=surface.function,
+        summary=surface.summary,
+        description=surface.description,
+        effects="read_only",
+        params=surface.params,
+        returns=TypeRef(kind="any", source="object"),
+        span=surface.span,
+    )
+
+
+def surface_views(program: Program, taken: set[str]) -> tuple[list[CommandView], list[CommandView]]:
+    """The generated code of each prompt and each resource, with its table entry."""
+    prompts = [
+        command_view(surface_command(p), taken, program, f"{py(p.name)}: ") for p in program.prompts
+    ]
+    resources = [
+        command_view(surface_command(r), taken, program, f"{py(r.uri)}: ({py(r.mime_type)}, ", "),")
+        for r in program.resources
+    ]
+    return prompts, resources
 
 
 def record_converter(record: Record) -> str:
@@ -380,6 +414,9 @@ def render(program: Program, regenerate: str) -> str:
     ]
     texts = documents.embedded(program)
     commands = [command_view(c, taken, program) for c in program.commands]
+    prompts, resources = surface_views(program, taken)
+    extra_methods, extra_commands = extra_tables(program)
+    lists = surfaces(program)
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
     completion = template_values(program)
@@ -389,6 +426,15 @@ def render(program: Program, regenerate: str) -> str:
             "schema": texts["schema"],
             "llms": texts["llms"],
             "mcp_tools": mcp.tools_json,
+            **{
+                f"mcp_{name}": documents.compact({key: lists[key]})
+                for name, key in (
+                    ("prompts", "prompts"),
+                    ("resources", "resources"),
+                    ("templates", "resourceTemplates"),
+                )
+                if key in lists
+            },
             **completion.pop("documents"),  # type: ignore[dict-item]
         }
     )
@@ -400,7 +446,10 @@ def render(program: Program, regenerate: str) -> str:
         *(f"{local} = {api}" for local, api in program.aliases),
         *converters,
         *(view.parser_function + "\n" + view.run_function for view in commands),
+        *(view.parser_function + "\n" + view.run_function for view in prompts + resources),
         "x = {" + "\n".join(view.table_entry for view in commands) + "}",
+        "x = {" + "\n".join(view.table_entry for view in prompts + resources) + "}",
+        "x = {" + "\n".join(extra_methods + extra_commands) + "}",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in slot_tables(program) for row in rows),
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
@@ -435,6 +484,10 @@ def render(program: Program, regenerate: str) -> str:
         runtime=joined,
         input_records=[{"converter": c} for c in converters],
         commands=commands,
+        prompts=prompts,
+        resources=resources,
+        extra_methods=extra_methods,
+        extra_commands=extra_commands,
         records=shapes,
         max_output=py(program.max_output),
         data=data,

@@ -40,7 +40,9 @@ TAIL = (
     "describe",
     "complete",
     "mcp_io",
+    "mcp_http",
     "mcp",
+    "surfaces",
     "cli",
 )
 _RUNTIME = "burgee.runtime"

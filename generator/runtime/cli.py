@@ -27,6 +27,7 @@ from burgee.runtime.mcp import _serve_mcp
 from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
 from burgee.runtime.program import (
     _CONFIG,
+    _EXTRA_COMMANDS,
     ALIASES,
     COMMANDS,
     DESCRIPTION,
@@ -87,6 +88,8 @@ def _group_help(group: str) -> str:
         children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
     if not group:
         _root_extras(children)
+        for word, (summary, _) in _EXTRA_COMMANDS.items():
+            children.add_parser(word, help=summary)
     return parser.format_help()
 
 
@@ -177,6 +180,9 @@ def run(invocation: _Invocation) -> object:
     described = _describe(invocation)
     if described is not None:
         return described
+    if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
+        # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
+        return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
     if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
         path, rest = "output", invocation.rest[1:]
     else:
@@ -231,6 +237,7 @@ def run(invocation: _Invocation) -> object:
             raw = vars(parser.parse_args(rest))
         source = "flag"
     context = Context(path, invocation.json)
+    context._verbose = _debugging(invocation.debug)
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.

@@ -46,11 +46,19 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
 
 
+#: The MCP (syslog) log levels of `ctx.log`, least to most severe.
+_LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+
+
 class Context:
     """What a handler may ask of the running tool. It is injected, never parsed."""
 
     #: Where progress goes instead of the terminal (set by the MCP server for each call).
     _report: Callable[[float, float | None, str | None], None] | None = None
+    #: Where `log` messages go instead of stderr (set by the MCP server for each call).
+    _log: Callable[[str, str, dict[str, object]], None] | None = None
+    #: `--debug`: every level of `log` reaches stderr, not only warning and above.
+    _verbose = False
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -80,6 +88,19 @@ class Context:
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
         sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
         sys.stderr.flush()
+
+    def log(self, level: str, message: str, **data: object) -> None:
+        """Log `message` (and `data`): to an MCP client that asked for the level, else to
+        stderr (warning and above, or every level with `--debug`)."""
+        if level not in _LOG_LEVELS:
+            raise ValueError(f"log level {level!r} is not one of {', '.join(_LOG_LEVELS)}")
+        if self._log is not None:
+            self._log(level, str(message), data)
+            return
+        if _LOG_LEVELS.index(level) < 3 and not self._verbose:
+            return
+        extra = "".join(f" {key}={value!r}" for key, value in data.items())
+        sys.stderr.write(f"{PROGRAM}: {level}: {message}{extra}\n")
 
     @property
     def interactive(self) -> bool:

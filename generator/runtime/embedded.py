@@ -17,8 +17,8 @@ _DOCUMENTS: dict[str, str] = {}
 
 
 def _document(name: str) -> str:
-    """One embedded document: schema, llms, mcp_tools, skill, completion_help, bash, zsh,
-    fish or pwsh."""
+    """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
+    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
     if not _DOCUMENTS:
         import base64
         import json

@@ -11,15 +11,27 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from burgee.runtime.context import _SECRETS, Context
+from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _command, _deliver
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import BUILTIN_ERRORS, UsageError, _failure
+from burgee.runtime.errors import BUILTIN_ERRORS, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Float
-from burgee.runtime.mcp_io import _Codec, _McpError, _print_config, _read_line, _Stdout
-from burgee.runtime.output import _finite
+from burgee.runtime.mcp_http import _serve_http
+from burgee.runtime.mcp_io import (
+    _MCP_LEGACY,
+    _MCP_META,
+    _MCP_MODERN,
+    _Codec,
+    _McpError,
+    _McpOptions,
+    _print_config,
+    _read_line,
+    _Stdout,
+)
+from burgee.runtime.output import _finite, _jsonable
 from burgee.runtime.program import (
+    _MCP_EXTRA,
     _MCP_NAMES,
     COMMANDS,
     DESCRIPTION,
@@ -35,9 +47,6 @@ if TYPE_CHECKING:
 
     from burgee.runtime.argv import _Invocation
 
-_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
-_MCP_MODERN = "2026-07-28"
-_MCP_META = "io.modelcontextprotocol/"
 #: The error of a request whose id is already in flight.
 _DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
@@ -47,7 +56,7 @@ _MCP_PATIENCE = 0.005
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "sanitize", "server", "token")
+    __slots__ = ("cancelled", "context", "key", "last", "level", "sanitize", "server", "token")
 
     def __init__(self, server: _McpServer, key: str, context: Context, token: object) -> None:
         self.server = server
@@ -56,6 +65,8 @@ class _Request:
         self.token = token
         self.last: float | None = None
         self.cancelled = False
+        #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
+        self.level: str | None = None
         command = COMMANDS.get(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
@@ -78,7 +89,7 @@ class _McpServer:
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
 
-    def __init__(self, debug: bool) -> None:
+    def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
 
         self.codec = _Codec()
@@ -99,18 +110,42 @@ class _McpServer:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
-        self.out = os.dup(1)
-        # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach the
-        # protocol stream; the protocol goes to the private descriptor `self.out`.
-        os.dup2(2, 1)
-        self.stdout = _Stdout(sys.stderr)
-        sys.stdout = cast("Any", self.stdout)
+        self.out: int
+        self.stdout: _Stdout
+        if shared is not None:
+            # NOTE: one more session of the HTTP transport: stdout is already protected.
+            self.out, self.stdout = shared.out, shared.stdout
+        else:
+            self.out = os.dup(1)
+            # NOTE: fd 1 becomes stderr, so nothing a handler or its children write can reach
+            # the protocol stream; the protocol goes to the private descriptor `self.out`.
+            os.dup2(2, 1)
+            self.stdout = _Stdout(sys.stderr)
+            sys.stdout = cast("Any", self.stdout)
         self.broken = False
+        #: Threads whose messages go elsewhere than stdout (an HTTP exchange): thread -> sink.
+        self.sinks: dict[int, Callable[[str], None]] = {}
+        #: The protocol version `initialize` agreed on (batches are 2025-03-26's only).
+        self.version = ""
+        #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
+        self.level: str | None = None
+        #: The thread answering a JSON-RPC batch, and the answers it collects.
+        self.batching: int | None = None
+        self.answers: list[str] = []
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
+        batching = self.batching is not None and self.batching == self.thread()
+        if batching and text[:22] == '{"jsonrpc":"2.0","id":':
+            self.answers.append(text)
+            return
+        if self.sinks:
+            sink = self.sinks.get(self.thread())
+            if sink is not None:
+                sink(text)
+                return
         data = (text + "\n").encode("utf-8", "backslashreplace")
         while data and not self.broken:
             try:
@@ -214,6 +249,42 @@ class _McpServer:
         except (ValueError, RecursionError):
             self.fail("null", -32700, "Parse error")
             return
+        if isinstance(message, list):
+            self.batch(message)
+            return
+        self.message(message)
+
+    def batch(self, messages: list[Any]) -> None:
+        """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
+        none for notifications; each call runs on this thread."""
+        if self.version != "2025-03-26" or not messages:
+            why = "batches need protocol 2025-03-26"
+            if self.version == "2025-03-26":
+                why = "an empty batch"
+            self.fail("null", -32600, f"Invalid Request: {why}")
+            return
+        with self.lock:
+            self.batching, self.answers = self.thread(), []
+        try:
+            for message in messages:
+                if isinstance(message, dict) and message.get("method") == "initialize":
+                    self.fail(
+                        "null", -32600, "Invalid Request: initialize cannot be part of a batch"
+                    )
+                    continue
+                try:
+                    self.message(message)
+                except Exception as error:  # noqa: BLE001 (the other calls still answer)
+                    sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+                    self.fail("null", -32603, "Internal error")
+        finally:
+            with self.lock:
+                self.batching, answers = None, self.answers
+        if answers:
+            self.send("[" + ",".join(answers) + "]")
+
+    def message(self, message: object) -> None:
+        """One JSON-RPC message: a request, a notification, or an answer to ignore."""
         if not isinstance(message, dict):
             self.fail("null", -32600, "Invalid Request: expected one JSON-RPC object")
             return
@@ -260,7 +331,7 @@ class _McpServer:
             request.context.cancelled.set()
 
     def request(self, ident: str, method: str, params: object) -> None:
-        handler = _MCP_METHODS.get(method)
+        handler = _MCP_METHODS.get(method) or _MCP_EXTRA.get(method)
         if handler is None:
             raise _McpError(-32601, f"Method not found: {method}")
         if params is None:
@@ -277,9 +348,10 @@ class _McpServer:
         info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
         if DESCRIPTION:
             info["description"] = DESCRIPTION
+        self.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
         result: dict[str, Any] = {
-            "protocolVersion": asked if asked in _MCP_LEGACY else _MCP_LEGACY[0],
-            "capabilities": {"tools": {"listChanged": False}},
+            "protocolVersion": self.version,
+            "capabilities": self.capabilities(False),
             "serverInfo": info,
         }
         if DESCRIPTION:
@@ -296,7 +368,7 @@ class _McpServer:
             raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
         discover: dict[str, Any] = {
             "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-            "capabilities": {"tools": {"listChanged": False}},
+            "capabilities": self.capabilities(True),
             "ttlMs": 3600000,
             "cacheScope": "public",
         }
@@ -304,14 +376,52 @@ class _McpServer:
             discover["instructions"] = DESCRIPTION
         return self.complete(self.dumps(discover))
 
+    def capabilities(self, modern: bool) -> dict[str, Any]:
+        """Tools, and prompts, resources and logging when the program has them."""
+        found: dict[str, Any] = {"tools": {"listChanged": False}}
+        if "prompts/list" in _MCP_EXTRA:
+            found["prompts"] = {"listChanged": False}
+        if "resources/list" in _MCP_EXTRA:
+            found["resources"] = {"subscribe": False, "listChanged": False}
+        if "logging/setLevel" in _MCP_EXTRA and not modern:
+            found["logging"] = {}
+        return found
+
     def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
+        return self.listing(params, modern, _document("mcp_tools"))
+
+    def listing(self, params: dict[str, Any], modern: bool, text: str) -> str:
+        """A `*/list` result (one page, embedded as JSON text)."""
         cursor = params.get("cursor")
         if cursor is not None and cursor != "":
             raise _McpError(-32602, "Invalid params: unknown cursor")
-        tools = _document("mcp_tools")
         if modern:
-            tools = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + tools[1:])
-        return tools
+            text = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + text[1:])
+        return text
+
+    def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
+        """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
+        (`logging/setLevel`, or a 2026-07-28 request's `_meta` logLevel), while the call runs."""
+        wanted = request.level if request is not None and request.level else self.level
+        if wanted not in _LOG_LEVELS or _LOG_LEVELS.index(level) < _LOG_LEVELS.index(wanted):
+            return
+        if request is None or request.sanitize:
+            message = _neutralise(message)
+        payload: object = message
+        if data:
+            try:
+                payload = {"message": message, **_jsonable(data)}
+            except TypeError:
+                payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
+        logger = request.context.command if request is not None else PROGRAM
+        params = {"level": level, "logger": logger, "data": payload}
+        text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
+        with self.lock:
+            if request is not None and (
+                self.inflight.get(request.key) is not request or request.cancelled
+            ):
+                return
+            self.write(text + self.dumps(params) + "}")
 
     def modern(self, params: dict[str, Any]) -> bool:
         """True for a 2026-07-28 request (its `_meta` names the version); check its fields."""
@@ -357,7 +467,19 @@ class _McpServer:
         context = Context(entry[0], True)
         request = _Request(self, ident, context, token)
         context._report = _no_progress if token is None else request.report
+        if "logging/setLevel" in _MCP_EXTRA:
+            if modern and isinstance(meta, dict):
+                request.level = meta.get(_MCP_META + "logLevel")
+            context._log = lambda level, message, data: self.log(request, level, message, data)
         inline = self.thread() == self.main
+        if self.thread() == self.batching or self.thread() in self.sinks:
+            # NOTE: a call of a batch, or of an HTTP request, answers on its own thread.
+            with self.lock:
+                if ident in self.inflight:
+                    raise _McpError(*_DUPLICATE)
+                self.inflight[ident] = request
+            self.run(request, name, entry, arguments, modern)
+            return
         with self.lock:
             if ident in self.inflight:
                 raise _McpError(*_DUPLICATE)
@@ -506,10 +628,13 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
-    if invocation.print_config:
-        return _print_config()
-    if invocation.rest:
-        raise UsageError(f"unexpected {invocation.rest[0]!r} with --mcp")
+    options = _McpOptions(invocation.rest, invocation.print_config)
+    if options.print_config:
+        return _print_config(options)
+    if options.cwd:
+        os.chdir(options.cwd)
+    if options.http is not None:
+        return _serve_http(options, _debugging(invocation.debug), _McpServer)
     server = _McpServer(_debugging(invocation.debug))
     try:
         return server.serve()

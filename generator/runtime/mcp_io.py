@@ -7,11 +7,18 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.errors import UsageError
 from burgee.runtime.output import _dumps
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+#: The protocol versions of the handshake era, newest first, and of the stateless one.
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+_MCP_MODERN = "2026-07-28"
+#: The prefix of the protocol's own `_meta` keys.
+_MCP_META = "io.modelcontextprotocol/"
 
 
 class _Codec:
@@ -122,18 +129,145 @@ def _read_line(readline: Callable[[], bytes]) -> bytes:
         return b""
 
 
-def _print_config() -> int:
-    """Print the `mcpServers` block that starts this tool as an MCP server."""
+#: The clients `--print-config --client` knows: name -> (top-level key, stdio "type", URL key).
+#: None for the default: the common `mcpServers` shape most clients read.
+_CLIENTS: dict[str, tuple[str, str | None, str]] = {
+    "claude-desktop": ("mcpServers", None, ""),
+    "claude-code": ("mcpServers", "stdio", "url"),
+    "cursor": ("mcpServers", None, "url"),
+    "vscode": ("servers", "stdio", "url"),
+    "windsurf": ("mcpServers", None, "serverUrl"),
+    "codex": ("mcp_servers", None, "url"),
+}
+#: How each client's config spells an environment variable in a header value.
+_ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
+
+
+class _McpOptions:
+    """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
+    `--http [HOST:]PORT`, `--token-env NAME`. Not tool-wide flags: a command may have
+    options of these names."""
+
+    def __init__(self, rest: list[str], print_config: bool) -> None:
+        self.print_config = print_config
+        self.client: str | None = None
+        self.env: dict[str, str] = {}
+        self.cwd: str | None = None
+        self.http: str | None = None
+        self.token_env: str | None = None
+        tokens = list(rest)
+        while tokens:
+            token = tokens.pop(0)
+            name, has_value, value = token.partition("=")
+            if name not in ("--client", "--env", "--cwd", "--http", "--token-env"):
+                raise UsageError(
+                    f"unexpected {token!r} with --mcp",
+                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --cwd DIR;"
+                    " --print-config also --client NAME and --env NAME=VALUE",
+                )
+            if not has_value:
+                if not tokens or (tokens[0].startswith("--") and name != "--env"):
+                    raise UsageError(f"{name} needs a value")
+                value = tokens.pop(0)
+            if name == "--client":
+                if value not in _CLIENTS:
+                    raise UsageError(
+                        f"unknown client {value!r}", hint=f"clients: {', '.join(_CLIENTS)}"
+                    )
+                self.client = value
+            elif name == "--env":
+                key, equals, setting = value.partition("=")
+                if not equals or not key or not key.replace("_", "a").isalnum():
+                    raise UsageError(f"--env {value!r}: write NAME=VALUE")
+                self.env[key] = setting
+            elif name == "--cwd":
+                if not os.path.isdir(value):
+                    raise UsageError(f"--cwd {value!r}: not a directory")
+                self.cwd = os.path.abspath(value)
+            elif name == "--http":
+                self.http = value
+            else:
+                self.token_env = value
+        if not print_config and (self.client or self.env):
+            raise UsageError(
+                "--client and --env go with --print-config",
+                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+            )
+        if self.token_env is not None and self.http is None:
+            raise UsageError("--token-env goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+
+
+def _print_config(options: _McpOptions) -> int:
+    """Print the configuration that starts this tool as an MCP server, in the shape the client
+    reads (`--client`), with `--env` and `--cwd`; for `--http`, the URL to connect to."""
     import json
     import shutil
 
-    name = os.path.basename(sys.argv[0] or "")
-    found = shutil.which(name) if name and not name.endswith(".py") else None
-    if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-        server: dict[str, Any] = {"command": name, "args": ["--mcp"]}
+    client = options.client
+    top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
+    server: dict[str, Any]
+    if options.http is not None:
+        if not url_key:
+            raise UsageError(
+                f"{client} reads only stdio servers from its configuration file",
+                hint="leave out --http, or add the URL in the client's own settings",
+            )
+        host, port = _http_address(options.http)
+        shown = f"[{host}]" if ":" in host else host
+        server = {url_key: f"http://{shown}:{port}/mcp"}
+        if kind or client == "claude-code":
+            server = {"type": "http", **server}
+        if options.token_env:
+            if client == "codex":
+                server["bearer_token_env_var"] = options.token_env
+            else:
+                variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
+                server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        # NOTE: in a generated tool, `__file__` is the tool itself.
-        module = os.path.abspath(__file__)
-        server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-    sys.stdout.write(json.dumps({"mcpServers": {PROGRAM: server}}, indent=2) + "\n")
+        name = os.path.basename(sys.argv[0] or "")
+        found = shutil.which(name) if name and not name.endswith(".py") else None
+        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
+            server = {"command": name, "args": ["--mcp"]}
+        else:
+            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
+            # a desktop does not see this shell's PATH, so the path is absolute.
+            module = os.path.abspath(__file__)
+            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
+        if options.cwd:
+            # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
+            server["args"] += ["--cwd", options.cwd]
+        if kind:
+            server = {"type": kind, **server}
+    if options.env:
+        server["env"] = dict(options.env)
+    if client == "codex":
+        sys.stdout.write(_codex_toml(PROGRAM, server))
+        return 0
+    sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _codex_toml(name: str, server: dict[str, Any]) -> str:
+    """Codex's `~/.codex/config.toml` table of one server."""
+    import json
+
+    def key(text: str) -> str:
+        return text if text.replace("_", "a").replace("-", "a").isalnum() else json.dumps(text)
+
+    lines = [f"[mcp_servers.{key(name)}]"]
+    env = server.pop("env", None)
+    for setting, value in server.items():
+        lines.append(f"{setting} = {json.dumps(value, ensure_ascii=False)}")
+    if env:
+        lines += ["", f"[mcp_servers.{key(name)}.env]"]
+        lines += [f"{key(k)} = {json.dumps(v, ensure_ascii=False)}" for k, v in env.items()]
+    return "\n".join(lines) + "\n"
+
+
+def _http_address(text: str) -> tuple[str, int]:
+    """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
+    host, colon, port = text.rpartition(":")
+    host = host.strip("[]") if colon else "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) <= 65535 or (colon and not host):
+        raise UsageError(f"--http {text!r}: write PORT or HOST:PORT", hint="--http 8000")
+    return host, int(port)

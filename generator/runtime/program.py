@@ -47,7 +47,7 @@ _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The embedded documents (`embedded._document`): base85 of zlib of a JSON object; here, an
-#: empty schema, tool lists and scripts.
+#: empty schema, tool, prompt and resource lists, and scripts.
 _DATA = base64.b85encode(
     zlib.compress(
         json.dumps(
@@ -55,6 +55,9 @@ _DATA = base64.b85encode(
                 "schema": '{"commands": []}',
                 "llms": '{"tools": []}',
                 "mcp_tools": '{"tools":[]}',
+                "mcp_prompts": '{"prompts":[]}',
+                "mcp_resources": '{"resources":[]}',
+                "mcp_templates": '{"resourceTemplates":[]}',
                 **dict.fromkeys(("skill", "completion_help", "bash", "zsh", "fish", "pwsh"), ""),
             }
         ).encode()
@@ -62,6 +65,14 @@ _DATA = base64.b85encode(
 ).decode()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {}
+#: Each `@prompt`: name -> its entry, run by `_execute` like a command.
+PROMPTS: dict[str, _Command] = {}
+#: Each `@resource`: URI or URI template -> (MIME type, its entry).
+RESOURCES: dict[str, tuple[str | None, _Command]] = {}
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

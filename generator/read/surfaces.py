@@ -1,0 +1,168 @@
+"""`@prompt` and `@resource` functions → `Prompt` and `Resource` (the MCP surfaces beside tools)."""
+
+from __future__ import annotations
+
+import re
+
+import libcst as cst
+
+from burgee.model.diagnostics import Diagnostic
+from burgee.model.ir import Param, Prompt, Resource
+from burgee.read import docstrings
+from burgee.read.annotations import NotLiteral
+from burgee.read.params import read_params
+from burgee.read.reader import Reader
+
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
+#: `scheme:rest`, the start every URI has.
+_URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S*$")
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: The types a URI template's placeholder may have: one value, spelled in the URI.
+_URI_KINDS = ("str", "int", "float", "choice", "enum", "uuid", "date", "decimal")
+
+
+def placeholders(uri: str) -> list[str]:
+    """The `{names}` of a URI template, in order."""
+    return _PLACEHOLDER.findall(uri)
+
+
+def _options(
+    reader: Reader, call: cst.Call | None, positional: tuple[str, ...], what: str
+) -> dict[str, object] | None:
+    """The literal arguments of the decorator call (None when one is not a literal)."""
+    if call is None:
+        return {}
+    allowed = {"name", *positional} | ({"mime_type"} if positional else set())
+    args = reader.call_args(call, positional, allowed, what)
+    found: dict[str, object] = {}
+    for key, value in args.items():
+        try:
+            found[key] = reader.literal(value, f"{what}({key}=...)")
+        except NotLiteral:
+            return None
+        if not isinstance(found[key], str):
+            reader.error(value, f"{what}({key}=...) must be a string")
+            return None
+    return found
+
+
+def _inputs(reader: Reader, node: cst.FunctionDef, what: str) -> tuple[Param, ...] | None:
+    """The parameters, each read as a command's would be; `None` after a problem."""
+    if node.asynchronous is not None:
+        reader.error(node, f"{what} {node.name.value} is async; write a plain function")
+        return None
+    before = len(reader.diagnostics)
+    params = read_params(reader, node, docstrings.parse(node.get_docstring()))
+    return params if len(reader.diagnostics) == before else None
+
+
+def read_prompt(reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator) -> Prompt | None:
+    """`@prompt` / `@prompt(name=...)` on a function whose `str` parameters are its arguments."""
+    call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+    options = _options(reader, call, (), "@prompt")
+    if options is None:
+        return None
+    name = str(options.get("name") or node.name.value.replace("_", "-"))
+    if not _NAME.match(name):
+        reader.error(decorator, f"prompt name {name!r}: use letters, digits, '-' and '_'")
+        return None
+    params = _inputs(reader, node, "prompt")
+    if params is None:
+        return None
+    for param in params:
+        if param.role != "context" and (param.type is None or param.type.kind != "str"):
+            message = (
+                f"argument {param.name!r} of prompt {name!r} must be a str: MCP prompt "
+                "arguments are strings"
+            )
+            reader.diagnostics.append(Diagnostic(span=param.span, message=message))
+            return None
+    doc = docstrings.parse(node.get_docstring())
+    return Prompt(
+        name=name,
+        function=node.name.value,
+        summary=doc.summary,
+        description=doc.description,
+        params=params,
+        span=reader.span(decorator),
+    )
+
+
+def read_resource(
+    reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator
+) -> Resource | None:
+    """`@resource("scheme://path/{name}", mime_type=...)`: placeholders name the parameters."""
+    call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+    if call is None:
+        reader.error(decorator, '@resource needs a URI, as in @resource("mytool://status")')
+        return None
+    options = _options(reader, call, ("uri",), "@resource")
+    if options is None:
+        return None
+    uri = options.get("uri")
+    if not isinstance(uri, str) or not _URI.match(uri):
+        reader.error(decorator, f"@resource needs a URI such as 'mytool://status', not {uri!r}")
+        return None
+    names = placeholders(uri)
+    leftover = _PLACEHOLDER.sub("", uri)
+    if "{" in leftover or "}" in leftover or "{}" in uri:
+        reader.error(decorator, f"URI template {uri!r}: write each placeholder as {{name}}")
+        return None
+    bad = [n for n in names if not _IDENTIFIER.match(n)]
+    if bad:
+        reader.error(
+            decorator,
+            f"URI template {uri!r}: placeholder {{{bad[0]}}} must be a parameter name "
+            "(only simple {name} placeholders are supported)",
+        )
+        return None
+    if len(set(names)) != len(names) or "}{" in uri:
+        reader.error(
+            decorator,
+            f"URI template {uri!r}: each placeholder appears once, with text between two",
+        )
+        return None
+    name = str(options.get("name") or node.name.value.replace("_", "-"))
+    if not _NAME.match(name):
+        reader.error(decorator, f"resource name {name!r}: use letters, digits, '-' and '_'")
+        return None
+    params = _inputs(reader, node, "resource")
+    if params is None:
+        return None
+    inputs = [p for p in params if p.role != "context"]
+    given = {p.name for p in inputs}
+    if given != set(names):
+        missing = sorted(set(names) - given)
+        extra = sorted(given - set(names))
+        reader.error(
+            node,
+            f"resource {uri!r}: "
+            + (
+                f"placeholder {{{missing[0]}}} is not a parameter of {node.name.value}"
+                if missing
+                else f"parameter {extra[0]!r} of {node.name.value} is not a placeholder of the URI"
+            ),
+        )
+        return None
+    for param in inputs:
+        assert param.type is not None
+        if param.type.kind not in _URI_KINDS or param.type.nullable:
+            message = (
+                f"parameter {param.name!r} of resource {uri!r} is a {param.type.source}; a "
+                f"URI placeholder is one of: {', '.join(_URI_KINDS)}"
+            )
+            reader.diagnostics.append(Diagnostic(span=param.span, message=message))
+            return None
+    doc = docstrings.parse(node.get_docstring())
+    mime = options.get("mime_type")
+    return Resource(
+        uri=uri,
+        name=name,
+        function=node.name.value,
+        summary=doc.summary,
+        description=doc.description,
+        mime_type=str(mime) if mime else None,
+        params=params,
+        span=reader.span(decorator),
+    )

@@ -1,0 +1,293 @@
+"""Prompts (`@prompt`), resources (`@resource`) and logging, over MCP and on the command line.
+
+Only a tool whose handlers declare them carries this module: its generated tables
+(`_MCP_EXTRA`, `_EXTRA_COMMANDS`) name the functions below. A prompt or a resource is a
+`_Command` of its own table (`PROMPTS`, `RESOURCES`), run by `_execute` like any command.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.argv import _new_parser
+from burgee.runtime.context import _LOG_LEVELS, Context, _Command
+from burgee.runtime.deliver import _deliver
+from burgee.runtime.embedded import _document
+from burgee.runtime.errors import UsageError, _failure, _Internal
+from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
+from burgee.runtime.kinds import _Any
+from burgee.runtime.mcp_io import _McpError
+from burgee.runtime.output import _PRINTED, _dumps, _jsonable
+from burgee.runtime.program import (
+    PROGRAM,
+    PROMPTS,
+    RESOURCES,
+)
+from burgee.runtime.sources import _Sources
+from burgee.runtime.values import _Call
+
+if TYPE_CHECKING:
+    from burgee.runtime.argv import _Invocation
+    from burgee.runtime.mcp import _McpServer
+
+#: The roles a prompt message may have.
+_ROLES = ("user", "assistant")
+
+
+def _messages(data: object) -> list[dict[str, Any]]:
+    """A prompt's result as MCP messages: a `str` is one user message."""
+    if isinstance(data, str):
+        return [{"role": "user", "content": {"type": "text", "text": data}}]
+    problem = "a prompt returns a str or a list of {'role': ..., 'content': ...} messages"
+    if not isinstance(data, list):
+        raise _Internal(problem)
+    messages = []
+    for item in data:
+        if not isinstance(item, dict) or item.get("role") not in _ROLES or "content" not in item:
+            raise _Internal(problem, hint="role is 'user' or 'assistant'")
+        content = item["content"]
+        if isinstance(content, str):
+            content = {"type": "text", "text": content}
+        elif not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            raise _Internal(problem, hint="content is a str or an MCP content block")
+        messages.append({"role": item["role"], "content": content})
+    return messages
+
+
+def _get_prompt(name: str, arguments: dict[str, Any], context: Context, source: str) -> Any:
+    """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages."""
+    command = PROMPTS[name]
+    _check_keys(command, arguments)
+    call = _Call(arguments, source, context, _Sources(context.command))
+    try:
+        data = _execute(command, call)["data"]
+    finally:
+        context.close()
+    result: dict[str, Any] = {"messages": _messages(data)}
+    if command.summary:
+        result["description"] = command.summary
+    return result
+
+
+def _match(uri: str) -> tuple[str, dict[str, str]] | None:
+    """The resource `uri` names, and its placeholders' values: a fixed URI first, then each
+    template in file order (a placeholder's value is not empty and has no `/`)."""
+    if uri in RESOURCES and "{" not in uri:
+        return uri, {}
+    for template in RESOURCES:
+        if "{" not in template:
+            continue
+        values: dict[str, str] = {}
+        rest, position = template, 0
+        while rest:
+            literal, _, rest = rest.partition("{")
+            if not uri.startswith(literal, position):
+                break
+            position += len(literal)
+            if not rest:
+                if position == len(uri):
+                    return template, values
+                break
+            name, _, rest = rest.partition("}")
+            stop = rest.partition("{")[0]
+            end = uri.find(stop, position) if stop else len(uri)
+            value = uri[position:end] if end >= 0 else ""
+            if not value or "/" in value:
+                break
+            values[name] = value
+            position = end
+            if not rest and position == len(uri):
+                return template, values
+    return None
+
+
+def _contents(uri: str, mime: str | None, data: object) -> dict[str, Any]:
+    """One `resources/read` content: text, a base64 blob for bytes, or JSON text for data."""
+    if isinstance(data, (bytes, bytearray)):
+        import base64
+
+        blob = base64.b64encode(bytes(data)).decode("ascii")
+        return {"uri": uri, "mimeType": mime or "application/octet-stream", "blob": blob}
+    if isinstance(data, str):
+        return {"uri": uri, "mimeType": mime or "text/plain", "text": data}
+    return {"uri": uri, "mimeType": mime or "application/json", "text": _dumps(data)}
+
+
+def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
+    """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI."""
+    found = _match(uri)
+    if found is None:
+        return None
+    template, values = found
+    mime, command = RESOURCES[template]
+    kept: list[object] = []
+
+    def run(call: _Call) -> object:
+        # NOTE: bytes are not JSON; the result is kept as it is and checked here instead.
+        kept.append(command.run(call))
+        return None
+
+    runner = _Command(command.summary, "", (), command.keys, command.build, run, _Any)
+    call = _Call(values, "flag", context, _Sources(context.command))
+    try:
+        _execute(runner, call)
+    finally:
+        context.close()
+    data = kept[0]
+    if not isinstance(data, (str, bytes, bytearray)):
+        try:
+            data = _jsonable(data)
+        except TypeError as error:
+            raise _Internal(str(error)) from None
+    return {"contents": [_contents(uri, mime, data)]}
+
+
+def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
+    """A failed prompt or resource as a JSON-RPC error: bad input is -32602, the rest -32603;
+    `data` is the tool's failure envelope."""
+    failure = _as_error(error, server.debug)
+    code = -32602 if isinstance(failure, UsageError) else -32603
+    envelope = _deliver(_failure(failure), None, agent=True)
+    return _McpError(code, failure.message, envelope)
+
+
+def _mcp_context(server: _McpServer, path: str) -> Context:
+    context = Context(path, True)
+    context._log = lambda level, message, data: server.log(None, level, message, data)
+    return context
+
+
+def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    return server.listing(params, modern, _document("mcp_prompts"))
+
+
+def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    name = params.get("name")
+    if not isinstance(name, str) or name not in PROMPTS:
+        raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
+    arguments = params.get("arguments")
+    if arguments is None:
+        arguments = {}
+    if not isinstance(arguments, dict):
+        raise _McpError(-32602, "Invalid params: arguments must be an object")
+    try:
+        result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json")
+    except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
+        raise _mcp_failure(error, server) from None
+    text = server.dumps(result)
+    return server.complete(text) if modern else text
+
+
+def _mcp_resources_list(
+    server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+) -> str:
+    return server.listing(params, modern, _document("mcp_resources"))
+
+
+def _mcp_templates_list(
+    server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+) -> str:
+    return server.listing(params, modern, _document("mcp_templates"))
+
+
+def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    uri = params.get("uri")
+    if not isinstance(uri, str):
+        raise _McpError(-32602, "Invalid params: uri must be a string")
+    try:
+        result = _read_resource(uri, _mcp_context(server, "resource " + uri))
+    except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
+        raise _mcp_failure(error, server) from None
+    if result is None:
+        # NOTE: -32602, as the 2025-11-25 spec and the SDKs have it (-32002 is retired).
+        raise _McpError(-32602, "Resource not found", {"uri": uri})
+    text = server.dumps(result)
+    return server.complete(text) if modern else text
+
+
+def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    """`logging/setLevel`: send `ctx.log` messages of this level and above (legacy era)."""
+    if modern:
+        raise _McpError(-32601, "Method not found: logging/setLevel (removed in 2026-07-28)")
+    level = params.get("level")
+    if level not in _LOG_LEVELS:
+        raise _McpError(-32602, f"Invalid params: level must be one of {', '.join(_LOG_LEVELS)}")
+    server.level = level
+    return "{}"
+
+
+def _prompt_cli(invocation: _Invocation) -> object:
+    """`mytool prompt`: list the prompts; `mytool prompt NAME [--ARG VALUE ...]`: its messages."""
+    rest = invocation.rest[1:]
+    if not rest or rest[0].startswith("-"):
+        if rest and rest[0] not in ("-h", "--help"):
+            raise UsageError(f"unexpected {rest[0]!r}", hint=f"{PROGRAM} prompt NAME --help")
+        return _listing(invocation, "prompts", _document("mcp_prompts"))
+    name = rest[0]
+    command = PROMPTS.get(name)
+    if command is None:
+        raise UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROMPTS)}")
+    parser = _new_parser(f"{PROGRAM} prompt {name}", command.description, "")
+    command.build(parser)
+    raw = vars(parser.parse_args(rest[1:]))
+    context = Context("prompt " + name, invocation.json)
+    context._verbose = _debugging(invocation.debug)
+    result = _get_prompt(name, raw, context, "flag")
+    if invocation.json:
+        return {"ok": True, "data": result}
+    single = len(result["messages"]) == 1 and result["messages"][0]["role"] == "user"
+    for message in result["messages"]:
+        content = message["content"]
+        text = content["text"] if content["type"] == "text" else _dumps(content)
+        sys.stdout.write(text + "\n" if single else f"[{message['role']}]\n{text}\n\n")
+    return _PRINTED
+
+
+def _resource_cli(invocation: _Invocation) -> object:
+    """`mytool resource`: list the resources and templates; `mytool resource URI`: read it."""
+    rest = invocation.rest[1:]
+    if not rest:
+        return _listing(
+            invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
+        )
+    if len(rest) > 1 or rest[0].startswith("-"):
+        raise UsageError(f"unexpected {rest[-1]!r}", hint=f"{PROGRAM} resource URI")
+    context = Context("resource " + rest[0], invocation.json)
+    context._verbose = _debugging(invocation.debug)
+    result = _read_resource(rest[0], context)
+    if result is None:
+        raise UsageError(
+            f"no resource at {rest[0]!r}", hint=f"'{PROGRAM} resource' lists the URIs and templates"
+        )
+    content = result["contents"][0]
+    if invocation.json:
+        return {"ok": True, "data": content}
+    if "blob" in content:
+        import base64
+
+        sys.stdout.flush()
+        sys.stdout.buffer.write(base64.b64decode(content["blob"]))
+        return _PRINTED
+    text = content["text"]
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return _PRINTED
+
+
+def _listing(invocation: _Invocation, what: str, *texts: str) -> object:
+    """Every prompt, or every resource and template: JSON data, or one line each."""
+    import json
+
+    data: dict[str, Any] = {}
+    for text in texts:
+        data.update(json.loads(text))
+    if invocation.json:
+        return {"ok": True, "data": data}
+    for entries in data.values():
+        for entry in entries:
+            shown = entry.get("uri") or entry.get("uriTemplate") or entry["name"]
+            summary = entry.get("description", "").split("\n")[0]
+            sys.stdout.write(f"{shown}\n" + (f"    {summary}\n" if summary else ""))
+    if not data or not any(data.values()):
+        raise UsageError(f"this tool has no {what}")
+    return _PRINTED

@@ -1,0 +1,10 @@
+import burgee.runtime.kinds
+from burgee import command
+from burgee.write.generate import generate
+from burgee.markers import Option as Opt
+
+
+@command(effects="read_only")
+def hello() -> str:
+    """Say hello."""
+    return str(generate) + str(Opt) + str(burgee.runtime.kinds)

@@ -1,0 +1,144 @@
+"""The handlers file the MCP conformance suite (`@modelcontextprotocol/conformance`) is run
+against: the suite's own test tools, prompts and resources, each as burgee expresses it.
+
+Left out, because burgee has no such thing: image, audio, embedded-resource and mixed content
+in tool results (a tool's content is its JSON envelope), sampling and elicitation (requests
+from the server to the client), `completion/complete`, and resource subscriptions
+(`NOT_APPLICABLE` below).
+"""
+
+HANDLERS = '''
+"""The MCP conformance suite's server."""
+
+from __future__ import annotations
+
+import base64
+import time
+
+from burgee import CommandError, Context, command, prompt, resource
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c6300010000050001"
+    "0d0a2db40000000049454e44ae426082"
+)
+
+
+class Failed(CommandError):
+    """The test tool's error."""
+
+    kind = "test_error"
+    exit_code = 3
+
+
+@command(effects="read_only", name="test_simple_text")
+def simple_text() -> str:
+    """A simple text response."""
+    return "This is a simple text response for testing."
+
+
+@command(effects="read_only", name="test_error_handling")
+def error_handling() -> str:
+    """Always fails."""
+    raise Failed("This tool intentionally returns an error for testing")
+
+
+@command(effects="read_only", name="test_tool_with_logging")
+def with_logging(ctx: Context = None) -> str:
+    """Logs three messages while it runs."""
+    ctx.log("info", "Tool execution started")
+    time.sleep(0.05)
+    ctx.log("info", "Tool processing data")
+    time.sleep(0.05)
+    ctx.log("info", "Tool execution completed")
+    return "Tool with logging executed successfully"
+
+
+@command(effects="read_only", name="test_tool_with_progress")
+def with_progress(ctx: Context = None) -> str:
+    """Reports progress 0, 50 and 100 of 100."""
+    ctx.progress(0, 100)
+    time.sleep(0.05)
+    ctx.progress(50, 100)
+    time.sleep(0.05)
+    ctx.progress(100, 100)
+    return "Tool with progress executed successfully"
+
+
+@prompt(name="test_simple_prompt")
+def simple_prompt() -> str:
+    """A simple prompt."""
+    return "This is a simple prompt for testing."
+
+
+@prompt(name="test_prompt_with_arguments")
+def prompt_with_arguments(arg1: str, arg2: str) -> str:
+    """A prompt with two arguments.
+
+    Args:
+        arg1: First test argument
+        arg2: Second test argument
+    """
+    return f"Prompt with arguments: arg1='{arg1}', arg2='{arg2}'"
+
+
+@prompt(name="test_prompt_with_embedded_resource")
+def prompt_with_embedded_resource(resourceUri: str) -> list[dict[str, object]]:
+    """A prompt that embeds a resource.
+
+    Args:
+        resourceUri: URI of the resource to embed
+    """
+    resource = {
+        "uri": resourceUri,
+        "mimeType": "text/plain",
+        "text": "Embedded resource content for testing.",
+    }
+    return [
+        {"role": "user", "content": {"type": "resource", "resource": resource}},
+        {"role": "user", "content": "Please process the embedded resource above."},
+    ]
+
+
+@prompt(name="test_prompt_with_image")
+def prompt_with_image() -> list[dict[str, object]]:
+    """A prompt with an image."""
+    image = {"type": "image", "data": base64.b64encode(PNG).decode(), "mimeType": "image/png"}
+    return [
+        {"role": "user", "content": image},
+        {"role": "user", "content": "Please analyze the image above."},
+    ]
+
+
+@resource("test://static-text", mime_type="text/plain")
+def static_text() -> str:
+    """A static text resource."""
+    return "This is the content of the static text resource."
+
+
+@resource("test://static-binary", mime_type="image/png")
+def static_binary() -> bytes:
+    """A static binary resource."""
+    return PNG
+
+
+@resource("test://template/{id}/data", mime_type="application/json")
+def template_data(id: str) -> dict[str, object]:
+    """Data by id."""
+    return {"id": id, "templateTest": True, "data": f"Data for ID: {id}"}
+'''
+
+#: The suite's scenarios this server cannot pass, and why.
+NOT_APPLICABLE = {
+    "completion-complete": "burgee offers no completion/complete",
+    "tools-call-image": "a tool's content is its JSON envelope, never an image",
+    "tools-call-audio": "a tool's content is its JSON envelope, never audio",
+    "tools-call-embedded-resource": "a tool's content is its JSON envelope",
+    "tools-call-mixed-content": "a tool's content is its JSON envelope",
+    "tools-call-sampling": "the server never sends requests to the client (sampling)",
+    "tools-call-elicitation": "the server never sends requests to the client (elicitation)",
+    "elicitation-sep1034-defaults": "no elicitation",
+    "elicitation-sep1330-enums": "no elicitation",
+    "resources-subscribe": "resources are read, never subscribed to (subscribe: false)",
+    "resources-unsubscribe": "resources are read, never subscribed to (subscribe: false)",
+}

@@ -1,0 +1,60 @@
+// Drive a burgee tool's MCP server with the official TypeScript SDK client and print what it
+// saw as one JSON object. Usage: node client.mjs PLAN.json, where the plan names the server
+// ({"command": [...]} for stdio, or {"url": ...} for HTTP) and what to call:
+// {"tools": {name: args}, "prompts": {name: args}, "resources": [uri], "cancel": {name, arguments}}.
+import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+
+const plan = JSON.parse(readFileSync(process.argv[2], "utf8"));
+const transport = plan.url
+  ? new StreamableHTTPClientTransport(new URL(plan.url))
+  : new StdioClientTransport({ command: plan.command[0], args: plan.command.slice(1), stderr: "pipe" });
+const client = new Client({ name: "burgee-ts-test", version: "1.0.0" });
+const logs = [];
+client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => logs.push(note.params));
+await client.connect(transport);
+const seen = { protocolVersion: transport.protocolVersion ?? null, capabilities: client.getServerCapabilities() };
+await client.setLoggingLevel("info");
+seen.tools = (await client.listTools()).tools.map((t) => t.name);
+seen.calls = {};
+seen.progress = {};
+for (const [name, args] of Object.entries(plan.tools ?? {})) {
+  const progress = [];
+  const result = await client.callTool({ name, arguments: args }, undefined, {
+    onprogress: (p) => progress.push(p.progress),
+  });
+  seen.calls[name] = { isError: result.isError ?? false, structuredContent: result.structuredContent ?? null, text: result.content[0]?.text };
+  seen.progress[name] = progress;
+}
+seen.prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+seen.got = {};
+for (const [name, args] of Object.entries(plan.prompts ?? {})) {
+  seen.got[name] = (await client.getPrompt({ name, arguments: args })).messages;
+}
+seen.resources = (await client.listResources()).resources.map((r) => r.uri);
+seen.templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+seen.read = {};
+for (const uri of plan.resources ?? []) {
+  seen.read[uri] = (await client.readResource({ uri })).contents[0];
+}
+if (plan.cancel) {
+  const controller = new AbortController();
+  const started = Date.now();
+  const pending = client.callTool(plan.cancel, undefined, { signal: controller.signal });
+  setTimeout(() => controller.abort("enough"), 300);
+  try {
+    await pending;
+    seen.cancelled = "answered";
+  } catch (error) {
+    seen.cancelled = String(error);
+  }
+  seen.cancelledAfterMs = Date.now() - started;
+  // NOTE: the server is still serving after a cancellation.
+  seen.afterCancel = (await client.callTool({ name: seen.tools[0], arguments: plan.tools[seen.tools[0]] })).isError ?? false;
+}
+seen.logs = logs;
+await client.close();
+process.stdout.write(JSON.stringify(seen) + "\n");

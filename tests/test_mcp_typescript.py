@@ -1,0 +1,100 @@
+"""The official TypeScript SDK client (`@modelcontextprotocol/sdk`, pinned in tests/node)
+lists and uses every tool, prompt and resource of the golden program `pantry`, over stdio and
+over HTTP, with progress, logging and cancellation."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import GOLDEN
+from tests.node_clients import NODE_DIR, HttpServer, node
+
+PANTRY = GOLDEN / "pantry" / "pantry.py"
+PLAN = {
+    "tools": {"stock": {"name": "salt"}, "restock": {"steps": 3}},
+    "prompts": {"shopping-list": {"store": "Aldi"}, "recipe": {"dish": "pie"}},
+    "resources": [
+        "pantry://inventory",
+        "pantry://notes",
+        "pantry://items/flour",
+        "pantry://labels/a.bin",
+    ],
+    "cancel": {"name": "wait", "arguments": {"seconds": 20}},
+}
+
+
+def drive(tmp_path: Path, server: dict[str, Any]) -> Any:
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({**PLAN, **server}), encoding="utf-8")
+    result = subprocess.run(
+        [str(node()), str(NODE_DIR / "client.mjs"), str(plan)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> None:
+    if transport == "stdio":
+        seen = drive(tmp_path, {"command": [sys.executable, str(PANTRY), "--mcp"]})
+    else:
+        server = HttpServer(PANTRY)
+        try:
+            seen = drive(tmp_path, {"url": server.url})
+        finally:
+            server.stop(signal.SIGTERM)
+    assert set(seen["capabilities"]) == {"tools", "prompts", "resources", "logging"}
+    assert seen["tools"] == ["stock", "restock", "wait", "output"]
+    assert seen["calls"]["stock"]["structuredContent"] == {"name": "salt", "count": 1}
+    assert json.loads(seen["calls"]["stock"]["text"]) == {
+        "ok": True,
+        "data": {"name": "salt", "count": 1},
+    }
+    assert seen["calls"]["restock"]["structuredContent"] == {"result": 3}
+    assert seen["progress"] == {"stock": [], "restock": [1, 2, 3]}
+    assert seen["logs"] == [
+        {"level": "info", "logger": "restock", "data": f"round {n} of 3"} for n in (1, 2, 3)
+    ] + [
+        {
+            "level": "warning",
+            "logger": "restock",
+            "data": {"message": "sugar is still low", "item": "sugar"},
+        }
+    ]
+    assert seen["prompts"] == ["shopping-list", "recipe"]
+    assert seen["got"]["shopping-list"] == [
+        {
+            "role": "user",
+            "content": {
+                "type": "text",
+                "text": "Write a shopping list for Aldi (at most 20 euros): sugar, salt.",
+            },
+        }
+    ]
+    assert [m["role"] for m in seen["got"]["recipe"]] == ["user", "assistant"]
+    assert seen["resources"] == ["pantry://inventory", "pantry://notes"]
+    assert seen["templates"] == ["pantry://items/{name}", "pantry://labels/{name}.bin"]
+    read = seen["read"]
+    assert json.loads(read["pantry://inventory"]["text"]) == {"flour": 3, "sugar": 0, "salt": 1}
+    assert read["pantry://notes"]["text"] == "Buy sugar before Friday.\n"
+    assert json.loads(read["pantry://items/flour"]["text"]) == {"name": "flour", "count": 3}
+    assert read["pantry://labels/a.bin"] == {
+        "uri": "pantry://labels/a.bin",
+        "mimeType": "application/octet-stream",
+        "blob": "YQA=",
+    }
+    # NOTE: the 20-second wait was cancelled after 0.3 s, and the server answered the next call.
+    assert seen["cancelled"] == "McpError: MCP error -32001: enough"
+    assert seen["cancelledAfterMs"] < 5000
+    assert seen["afterCancel"] is False

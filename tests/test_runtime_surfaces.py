@@ -1,0 +1,104 @@
+"""Prompts, resources and the `--mcp` options, in-process: URI templates, prompt messages,
+`--http` addresses and Host headers, the options after `--mcp`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from burgee.runtime.errors import UsageError, _Internal
+from burgee.runtime.mcp_http import _hostname
+from burgee.runtime.mcp_io import _http_address, _McpOptions
+from burgee.runtime.surfaces import _contents, _match, _messages
+from tests.runtime_program import install
+
+TEMPLATES: dict[str, Any] = {
+    "kitchen://menu": (None, None),
+    "kitchen://items/{name}": (None, None),
+    "kitchen://items/{name}/price.{unit}": (None, None),
+    "kitchen://{a}-{b}": (None, None),
+}
+
+
+@pytest.mark.parametrize(
+    ("uri", "found"),
+    [
+        ("kitchen://menu", ("kitchen://menu", {})),
+        ("kitchen://items/soup", ("kitchen://items/{name}", {"name": "soup"})),
+        (
+            "kitchen://items/soup/price.eur",
+            ("kitchen://items/{name}/price.{unit}", {"name": "soup", "unit": "eur"}),
+        ),
+        ("kitchen://x-y-z", ("kitchen://{a}-{b}", {"a": "x", "b": "y-z"})),
+        ("kitchen://items/", None),
+        ("kitchen://items/a/b", None),
+        ("kitchen://items/soup/price.", None),
+        ("kitchen://menus", None),
+        ("other://menu", None),
+    ],
+)
+def test_match(monkeypatch: pytest.MonkeyPatch, uri: str, found: object) -> None:
+    install(monkeypatch, RESOURCES=TEMPLATES)
+    assert _match(uri) == found
+
+
+def test_messages() -> None:
+    assert _messages("hi") == [{"role": "user", "content": {"type": "text", "text": "hi"}}]
+    image = {"type": "image", "data": "AA==", "mimeType": "image/png"}
+    assert _messages([{"role": "assistant", "content": image}]) == [
+        {"role": "assistant", "content": image}
+    ]
+    for wrong in (
+        3,
+        [{"role": "system", "content": "x"}],
+        [{"role": "user"}],
+        [{"role": "user", "content": 1}],
+    ):
+        with pytest.raises(_Internal):
+            _messages(wrong)
+
+
+def test_contents() -> None:
+    assert _contents("u", None, b"\x00\xff") == {
+        "uri": "u",
+        "mimeType": "application/octet-stream",
+        "blob": "AP8=",
+    }
+    assert _contents("u", "text/markdown", "# x") == {
+        "uri": "u",
+        "mimeType": "text/markdown",
+        "text": "# x",
+    }
+    assert _contents("u", None, {"a": [1]}) == {
+        "uri": "u",
+        "mimeType": "application/json",
+        "text": '{"a": [1]}',
+    }
+
+
+def test_http_address_and_host_header() -> None:
+    assert _http_address("8000") == ("127.0.0.1", 8000)
+    assert _http_address("0.0.0.0:80") == ("0.0.0.0", 80)
+    assert _http_address("[::1]:9") == ("::1", 9)
+    for wrong in ("x", ":80", "host:", "1:99999"):
+        with pytest.raises(UsageError):
+            _http_address(wrong)
+    assert _hostname("LocalHost:8000") == "localhost"
+    assert _hostname("[::1]:8000") == "::1"
+    assert _hostname("127.0.0.1") == "127.0.0.1"
+
+
+def test_mcp_options(tmp_path: Any) -> None:
+    options = _McpOptions(
+        ["--client=vscode", "--env", "A=1", "--env", "B==2", "--cwd", str(tmp_path)], True
+    )
+    assert (options.client, options.env, options.cwd) == (
+        "vscode",
+        {"A": "1", "B": "=2"},
+        str(tmp_path),
+    )
+    with pytest.raises(UsageError, match="--token-env goes with --http"):
+        _McpOptions(["--token-env", "T"], False)
+    with pytest.raises(UsageError, match="go with --print-config"):
+        _McpOptions(["--env", "A=1"], False)
