@@ -194,7 +194,7 @@ def test_good_timeout(text: str, seconds: float) -> None:
 
 
 def _tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _Command("s", "d", (), (), _no_arguments, lambda call: None, None)
+    command = _Command("s", (), _no_arguments, lambda call: None, None, description="d")
     install(
         monkeypatch,
         GROUPS={"": (("add", "Add"), ("tasks", "Tasks")), "tasks": (("purge", ""), ("list", ""))},

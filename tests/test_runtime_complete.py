@@ -56,7 +56,7 @@ def _slots(path: str) -> tuple[tuple[Any, ...], ...]:
 
 @pytest.fixture(autouse=True)
 def _program(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _Command("s", "d", (), (), _no_arguments, lambda call: None, None)
+    command = _Command("s", (), _no_arguments, lambda call: None, None, description="d")
     SEEN.clear()
     install(
         monkeypatch,

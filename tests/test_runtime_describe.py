@@ -30,7 +30,7 @@ LLMS = {"tools": [{"name": "add", "description": "Add a thing."}]}
 
 @pytest.fixture(autouse=True)
 def _program(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _Command("s", "d", (), (), _no_arguments, lambda call: None, None)
+    command = _Command("s", (), _no_arguments, lambda call: None, None, description="d")
     install(
         monkeypatch,
         PROGRAM="tool",

@@ -176,7 +176,7 @@ def test_failure_of_a_plain_error_and_an_internal_one() -> None:
 
 
 def _command(run: Any, returns: Any, keys: tuple[str, ...] = ()) -> _Command:
-    return _Command("s", "d", (), keys, lambda parser: None, run, returns)
+    return _Command("s", keys, lambda parser: None, run, returns, description="d")
 
 
 def test_execute_builds_one_envelope_from_flags_and_from_json() -> None:

@@ -673,12 +673,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -686,7 +687,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
@@ -2495,14 +2497,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 
@@ -5214,43 +5215,35 @@ def _on_sigterm() -> None:
 COMMANDS: dict[str, _Command] = {
     "count": _Command(
         summary="Count lines, words and characters, like wc.",
-        description="Count lines, words and characters, like wc.",
         examples=("textkit count notes.txt todo.md", "textkit count < notes.txt"),
         keys=("files", "total"),
         build=_build_count,
         run=_run_count,
         returns=("list", ("record", "Counts")),
-        effects="read_only",
     ),
     "search": _Command(
         summary="Print the lines that match a pattern, like grep -n.",
-        description="Print the lines that match a pattern, like grep -n.",
         examples=("textkit search 'TODO|FIXME' src.py",),
         keys=("pattern", "files", "ignore_case", "limit"),
         build=_build_search,
         run=_run_search,
         returns=("list", ("record", "Match")),
-        effects="read_only",
     ),
     "tidy slug": _Command(
         summary="Make a URL slug: ASCII letters and digits joined by a separator.",
-        description="Make a URL slug: ASCII letters and digits joined by a separator.",
         examples=("textkit tidy slug 'Héllo, Wörld!'",),
         keys=("text", "separator", "max_length"),
         build=_build_tidy_slug,
         run=_run_tidy_slug,
         returns=_Str,
-        effects="read_only",
     ),
     "tidy lines": _Command(
         summary="Normalize lines: strip, change case, drop blanks and (optionally) duplicates.",
-        description="Normalize lines: strip, change case, drop blanks and (optionally) duplicates.",
         examples=("textkit tidy lines notes.txt --case lower --unique",),
         keys=("files", "case", "unique", "strip"),
         build=_build_tidy_lines,
         run=_run_tidy_lines,
         returns=("list", _Str),
-        effects="read_only",
     ),
 }
 

@@ -680,12 +680,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -693,7 +694,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
@@ -2573,14 +2575,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 
@@ -5292,7 +5293,6 @@ def _on_sigterm() -> None:
 COMMANDS: dict[str, _Command] = {
     "add": _Command(
         summary="Add a task.",
-        description="Add a task.",
         examples=(
             "todo add 'buy milk' --priority high -t shop",
             "todo add 'file taxes' --due 2026-04-15",
@@ -5305,17 +5305,14 @@ COMMANDS: dict[str, _Command] = {
     ),
     "list": _Command(
         summary="List tasks, unfinished ones unless --all.",
-        description="List tasks, unfinished ones unless --all.",
         examples=("todo list --all",),
         keys=("all", "tag", "store"),
         build=_build_list,
         run=_run_list,
         returns=("list", ("record", "Task")),
-        effects="read_only",
     ),
     "done": _Command(
         summary="Mark a task as done.",
-        description="Mark a task as done.",
         examples=("todo done 1",),
         keys=("id", "store"),
         build=_build_done,
@@ -5325,7 +5322,6 @@ COMMANDS: dict[str, _Command] = {
     ),
     "tasks purge": _Command(
         summary="Remove tasks from the list.",
-        description="Remove tasks from the list.",
         examples=("todo tasks purge --done-only",),
         keys=("done_only", "store"),
         build=_build_tasks_purge,

@@ -213,13 +213,17 @@ def command_view(
         "_Command",
         [
             f"summary={py(command.summary)}",
-            f"description={py(command.description)}",
-            f"examples={py(command.examples)}",
+            *(
+                [f"description={py(command.description)}"]
+                if command.description != command.summary
+                else []
+            ),
+            *([f"examples={py(command.examples)}"] if command.examples else []),
             f"keys={keys}",
             f"build={build}",
             f"run=_run_{command.ident}",
             f"returns={shape(command.returns)}",
-            f"effects={py(command.effects)}",
+            *([f"effects={py(command.effects)}"] if command.effects != "read_only" else []),
             *([f"max_output={command.max_output}"] if command.max_output is not None else []),
             *(["sanitize=False"] if not command.sanitize else []),
             *([f"trust={py(command.trust)}"] if command.trust != "workspace" else []),

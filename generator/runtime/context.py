@@ -176,12 +176,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -189,7 +190,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build

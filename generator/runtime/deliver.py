@@ -113,14 +113,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 

@@ -128,7 +128,7 @@ def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
         kept.append(command.run(call))
         return None
 
-    runner = _Command(command.summary, "", (), command.keys, command.build, run, _Any)
+    runner = _Command(command.summary, command.keys, command.build, run, _Any, description="")
     call = _Call(values, "flag", context, _Sources(context.command))
     try:
         _execute(runner, call)

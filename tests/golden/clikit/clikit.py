@@ -722,12 +722,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -735,7 +736,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
@@ -2677,14 +2679,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 
@@ -5429,27 +5430,22 @@ def _on_sigterm() -> None:
 COMMANDS: dict[str, _Command] = {
     "greet": _Command(
         summary="Greet someone; runs when the command line names no command.",
-        description="Greet someone; runs when the command line names no command.",
         examples=("clikit greet Ada --shout",),
         keys=("name", "shout"),
         build=_build_greet,
         run=_run_greet,
         returns=_Str,
-        effects="read_only",
     ),
     "list-items": _Command(
         summary="List the items from --from up to --to.",
-        description="List the items from --from up to --to.",
         examples=("clikit ls --from 2",),
         keys=("from_", "to"),
         build=_build_list_items,
         run=_run_list_items,
         returns=("list", _Int),
-        effects="read_only",
     ),
     "delete": _Command(
         summary="Delete something; asks first, or needs --yes where nobody can answer.",
-        description="Delete something; asks first, or needs --yes where nobody can answer.",
         examples=("clikit delete report --yes",),
         keys=("name",),
         build=_build_delete,
@@ -5460,8 +5456,6 @@ COMMANDS: dict[str, _Command] = {
     ),
     "reset": _Command(
         summary="Reset everything, without asking (confirm=False).",
-        description="Reset everything, without asking (confirm=False).",
-        examples=(),
         keys=("keep",),
         build=_build_reset,
         run=_run_reset,
@@ -5470,27 +5464,22 @@ COMMANDS: dict[str, _Command] = {
     ),
     "fetch": _Command(
         summary="Wait on an event loop, then answer; cancelled by --timeout and over MCP.",
-        description="Wait on an event loop, then answer; cancelled by --timeout and over MCP.",
         examples=("clikit fetch --delay 0.1",),
         keys=("delay", "mark"),
         build=_build_fetch,
         run=_run_fetch,
         returns=("map", _Any),
-        effects="read_only",
     ),
     "label": _Command(
         summary="Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
-        description="Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
         examples=("clikit label -vv --size 2 3 -l team=core",),
         keys=("name", "verbose", "size", "tag", "owner"),
         build=_build_label,
         run=_run_label,
         returns=("map", _Any),
-        effects="read_only",
     ),
     "login": _Command(
         summary="Log in; asks for what is missing at a terminal (the token hidden).",
-        description="Log in; asks for what is missing at a terminal (the token hidden).",
         examples=("clikit login --user ada --token s3cret",),
         keys=("user", "token"),
         build=_build_login,

@@ -757,12 +757,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -770,7 +771,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
@@ -2915,14 +2917,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 
@@ -5752,7 +5753,6 @@ def _on_sigterm() -> None:
 COMMANDS: dict[str, _Command] = {
     "types": _Command(
         summary="Echo every supported type back, converted.",
-        description="Echo every supported type back, converted.",
         examples=("kitchen types hello 3 --ratio 0.5",),
         keys=(
             "text",
@@ -5774,12 +5774,9 @@ COMMANDS: dict[str, _Command] = {
         build=_build_types,
         run=_run_types,
         returns=("record", "Report"),
-        effects="read_only",
     ),
     "draw": _Command(
         summary="Draw a shape given as JSON.",
-        description="Draw a shape given as JSON.",
-        examples=(),
         keys=("shape", "scale"),
         build=_build_draw,
         run=_run_draw,
@@ -5788,18 +5785,13 @@ COMMANDS: dict[str, _Command] = {
     ),
     "fail": _Command(
         summary="Fail in the way you ask for.",
-        description="Fail in the way you ask for.",
-        examples=(),
         keys=("how",),
         build=_build_fail,
         run=_run_fail,
         returns=_Str,
-        effects="read_only",
     ),
     "secret-sauce": _Command(
         summary="A hidden command: runs, but is not listed.",
-        description="A hidden command: runs, but is not listed.",
-        examples=(),
         keys=(),
         build=_no_arguments,
         run=_run_secret_sauce,
@@ -5808,7 +5800,6 @@ COMMANDS: dict[str, _Command] = {
     ),
     "store wipe": _Command(
         summary="Wipe the store; asks first (--yes skips the question).",
-        description="Wipe the store; asks first (--yes skips the question).",
         examples=("kitchen store wipe --yes",),
         keys=("force",),
         build=_build_store_wipe,
@@ -5819,18 +5810,13 @@ COMMANDS: dict[str, _Command] = {
     ),
     "store shelf count": _Command(
         summary="Count letters in each name.",
-        description="Count letters in each name.",
-        examples=(),
         keys=("names",),
         build=_build_store_shelf_count,
         run=_run_store_shelf_count,
         returns=("list", ("map", _Any)),
-        effects="read_only",
     ),
     "store shelf nap": _Command(
         summary="Sleep, then answer nothing.",
-        description="Sleep, then answer nothing.",
-        examples=(),
         keys=("seconds",),
         build=_build_store_shelf_nap,
         run=_run_store_shelf_nap,
@@ -5839,13 +5825,11 @@ COMMANDS: dict[str, _Command] = {
     ),
     "store pick": _Command(
         summary="Pick something from a shelf.",
-        description="Pick something from a shelf.",
         examples=("kitchen store pick apples --size small",),
         keys=("shelf", "store", "size", "count", "into"),
         build=_build_store_pick,
         run=_run_store_pick,
         returns=("map", _Any),
-        effects="read_only",
     ),
 }
 

@@ -639,12 +639,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -652,7 +653,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
@@ -2393,14 +2395,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 
@@ -4814,7 +4815,7 @@ def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
         kept.append(command.run(call))
         return None
 
-    runner = _Command(command.summary, "", (), command.keys, command.build, run, _Any)
+    runner = _Command(command.summary, command.keys, command.build, run, _Any, description="")
     call = _Call(values, "flag", context, _Sources(context.command))
     try:
         _execute(runner, call)
@@ -5374,18 +5375,13 @@ def _on_sigterm() -> None:
 COMMANDS: dict[str, _Command] = {
     "stock": _Command(
         summary="How much of one item there is.",
-        description="How much of one item there is.",
-        examples=(),
         keys=("name",),
         build=_build_stock,
         run=_run_stock,
         returns=("record", "Item"),
-        effects="read_only",
     ),
     "restock": _Command(
         summary="Restock every shelf, logging as it goes.",
-        description="Restock every shelf, logging as it goes.",
-        examples=(),
         keys=("steps",),
         build=_build_restock,
         run=_run_restock,
@@ -5394,13 +5390,10 @@ COMMANDS: dict[str, _Command] = {
     ),
     "wait": _Command(
         summary="Wait until the time is up or the caller cancels; True when cancelled.",
-        description="Wait until the time is up or the caller cancels; True when cancelled.",
-        examples=(),
         keys=("seconds",),
         build=_build_wait,
         run=_run_wait,
         returns=_Bool,
-        effects="read_only",
     ),
 }
 
@@ -5408,23 +5401,17 @@ COMMANDS: dict[str, _Command] = {
 PROMPTS: dict[str, _Command] = {
     "shopping-list": _Command(
         summary="Write a shopping list for what is running out.",
-        description="Write a shopping list for what is running out.",
-        examples=(),
         keys=("store", "budget"),
         build=_build_prompt_shopping_list,
         run=_run_prompt_shopping_list,
         returns=_Any,
-        effects="read_only",
     ),
     "recipe": _Command(
         summary="Suggest a recipe from what is in stock.",
-        description="Suggest a recipe from what is in stock.",
-        examples=(),
         keys=("dish",),
         build=_build_prompt_recipe,
         run=_run_prompt_recipe,
         returns=_Any,
-        effects="read_only",
     ),
 }
 
@@ -5434,52 +5421,40 @@ RESOURCES: dict[str, tuple[str | None, _Command]] = {
         "application/json",
         _Command(
             summary="Every item and how many there are.",
-            description="Every item and how many there are.",
-            examples=(),
             keys=(),
             build=_no_arguments,
             run=_run_resource_inventory,
             returns=_Any,
-            effects="read_only",
         ),
     ),
     "pantry://notes": (
         None,
         _Command(
             summary="The pantry's notes, as plain text.",
-            description="The pantry's notes, as plain text.",
-            examples=(),
             keys=(),
             build=_no_arguments,
             run=_run_resource_notes,
             returns=_Any,
-            effects="read_only",
         ),
     ),
     "pantry://items/{name}": (
         "application/json",
         _Command(
             summary="One item, by name.",
-            description="One item, by name.",
-            examples=(),
             keys=("name",),
             build=_build_resource_item,
             run=_run_resource_item,
             returns=_Any,
-            effects="read_only",
         ),
     ),
     "pantry://labels/{name}.bin": (
         None,
         _Command(
             summary="A shelf label, as bytes.",
-            description="A shelf label, as bytes.",
-            examples=(),
             keys=("name",),
             build=_build_resource_label,
             run=_run_resource_label,
             returns=_Any,
-            effects="read_only",
         ),
     ),
 }

@@ -673,12 +673,13 @@ class _Command:
     def __init__(
         self,
         summary: str,
-        description: str,
-        examples: tuple[str, ...],
         keys: tuple[str, ...],
         build: Callable[[argparse.ArgumentParser], None],
         run: Callable[[_Call], object],
         returns: Any,
+        *,
+        description: str | None = None,
+        examples: tuple[str, ...] = (),
         effects: str = "read_only",
         max_output: int | None = None,
         sanitize: bool = True,
@@ -686,7 +687,8 @@ class _Command:
         confirm: str | None = None,
     ) -> None:
         self.summary = summary
-        self.description = description
+        #: The docstring's text (None: just the summary, as most commands have).
+        self.description = summary if description is None else description
         self.examples = examples
         self.keys = keys
         self.build = build
@@ -2504,14 +2506,13 @@ def _run_output(call: _Call) -> object:
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    "Read back the full text of an answer that was cut, a page at a time: the reference is in\n"
-    "the answer's marker and in meta.truncated.ref.",
-    ("output 0123456789abcdef --offset 0 --limit 100000",),
     ("ref", "offset", "limit"),
     _build_output,
     _run_output,
     ("map", _Any),
-    effects="read_only",
+    description="Read back the full text of an answer that was cut, a page at a time: the"
+    " reference is in\nthe answer's marker and in meta.truncated.ref.",
+    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
 
@@ -5223,17 +5224,14 @@ def _on_sigterm() -> None:
 COMMANDS: dict[str, _Command] = {
     "connect": _Command(
         summary="Say where it would connect; nothing is contacted.",
-        description="Say where it would connect; nothing is contacted.",
         examples=("settings connect --host example.org --port 443",),
         keys=("host", "port", "token", "mode", "retries", "verbose", "tag", "ratio"),
         build=_build_connect,
         run=_run_connect,
         returns=("record", "Connection"),
-        effects="read_only",
     ),
     "apply": _Command(
         summary="Apply the settings; asks first, or stops when nobody can answer.",
-        description="Apply the settings; asks first, or stops when nobody can answer.",
         examples=("settings apply --yes",),
         keys=("yes",),
         build=_build_apply,
@@ -5243,18 +5241,13 @@ COMMANDS: dict[str, _Command] = {
     ),
     "remote show": _Command(
         summary="Show one remote by name.",
-        description="Show one remote by name.",
-        examples=(),
         keys=("name",),
         build=_build_remote_show,
         run=_run_remote_show,
         returns=_Str,
-        effects="read_only",
     ),
     "remote forget": _Command(
         summary="Forget a remote (people only).",
-        description="Forget a remote (people only).",
-        examples=(),
         keys=("name",),
         build=_build_remote_forget,
         run=_run_remote_forget,
