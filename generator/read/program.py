@@ -855,10 +855,12 @@ def read_program(
     """Read a handlers file; raise GenerationError with every problem found."""
     # NOTE: first what could crash a parser (deep nesting, huge literals) and Python's own
     # syntax errors; then libcst reads the file, minus plain helper code with long lines.
-    check(source, path)
-    bundled = bundle(source, path)
-    source = bundled.source
     statements = check(source, path)
+    bundled = bundle(source, path)
+    if bundled.source != source:
+        # NOTE: sibling modules were bundled in: check the whole again.
+        source = bundled.source
+        statements = check(source, path)
     masked = mask(source, statements)
     try:
         return _read(source, path, masked, name, version, bundled=bundled)

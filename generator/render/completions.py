@@ -276,12 +276,14 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
     A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
     `flag`, `value` or `append`.
     """
-    counts = arities(program.user_code)
     tables = []
+    counts: dict[str, int] | None = None
     for command in program.commands:
         inputs = command.inputs
         if not any(p.complete for p in inputs):
             continue
+        if counts is None:
+            counts = arities(program.user_code)
         rows = []
         for param in inputs:
             assert param.type is not None
