@@ -248,3 +248,20 @@ def test_a_traceback_in_a_generated_tool_names_its_real_line(tmp_path: Path) -> 
     number, line = proc.stdout.split(" ", 1)
     assert tool.read_text(encoding="utf-8").splitlines()[int(number) - 1].strip() == line.strip()
     assert "raise" in line
+
+
+def test_a_read_only_home_falls_back_to_a_private_temporary_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "home-is-a-file"
+    blocked.write_text("")
+    monkeypatch.delenv("BURGEE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    found = boot._cache_directory()
+    assert found is not None and Path(found).parent == tmp_path / "tmp"
+    assert Path(found).name.startswith("burgee-")
+    if hasattr(os, "getuid"):
+        assert stat.S_IMODE(Path(found).stat().st_mode) == 0o700

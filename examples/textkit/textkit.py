@@ -49,15 +49,27 @@ _CODE_START = "\n_CODE = r'''\n"
 
 
 def _cache_directory() -> str | None:
-    """The private cache directory, made if need be; None when there is none to use."""
+    """The private cache directory, made if need be; None when there is none to use. The
+    user's cache directory first; when it cannot be used (a read-only home, as in many
+    containers), a per-user one in the temporary directory."""
     chosen = os.environ.get("BURGEE_CACHE_DIR", "")
     if chosen == "off":
         return None
-    if not chosen:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        if os.name == "nt":
-            base = os.environ.get("LOCALAPPDATA", base)
-        chosen = os.path.join(base, "burgee")
+    if chosen:
+        return _private(chosen)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA", base)
+    found = _private(os.path.join(base, "burgee"))
+    if found is None:
+        temporary = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
+        getuid = getattr(os, "getuid", None)
+        found = _private(os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}"))
+    return found
+
+
+def _private(chosen: str) -> str | None:
+    """`chosen`, made if need be, when only this user may write in it; else None."""
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
