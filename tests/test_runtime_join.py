@@ -59,3 +59,12 @@ def test_every_runtime_name_is_bound_once() -> None:
                 seen[name] = module
     assert set(seen) <= runtime_names()
     assert {"PROGRAM", "COMMANDS", "_DATA"} <= runtime_names()
+
+
+def test_the_joined_runtime_is_ascii() -> None:
+    """A tool's `_CODE` is one string constant in its .pyc: all ASCII, Python loads it with a
+    copy; one other character and every start-up decodes the whole runtime. Write `\\u2026`."""
+    for module in (*HEAD, *TAIL):
+        for chunk in parse(module)[0]:
+            bad = sorted({c for c in chunk.text if ord(c) > 127})
+            assert not bad, f"{module}: {bad} in {chunk.text[:60]!r}"

@@ -137,7 +137,8 @@ def _terminal_width() -> int:
         return os.get_terminal_size(sys.stdout.fileno()).columns - 2
     except (OSError, ValueError):
         columns = os.environ.get("COLUMNS", "")
-        # NOTE: isdecimal, not isdigit ("²" is a digit int() refuses); short, so int() can read it.
+        # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
+        # int() can read it.
         usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
         return int(columns) - 2 if usable else 78
 

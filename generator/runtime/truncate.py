@@ -49,7 +49,7 @@ _SPILL_REF_DIGITS = 16
 def _truncate_marker(omitted: int, ref: str | None) -> str:
     """What stands in for the middle of a cut string."""
     where = f"full output: {ref}" if ref is not None else "the full output could not be saved"
-    return f"[… {omitted:,} characters omitted — {where} …]"
+    return f"[\u2026 {omitted:,} characters omitted \u2014 {where} \u2026]"
 
 
 def _truncate_scalar(value: object) -> int:

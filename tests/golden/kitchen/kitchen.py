@@ -2121,7 +2121,7 @@ _SPILL_REF_DIGITS = 16
 def _truncate_marker(omitted: int, ref: str | None) -> str:
     """What stands in for the middle of a cut string."""
     where = f"full output: {ref}" if ref is not None else "the full output could not be saved"
-    return f"[… {omitted:,} characters omitted — {where} …]"
+    return f"[\u2026 {omitted:,} characters omitted \u2014 {where} \u2026]"
 
 
 def _truncate_scalar(value: object) -> int:
@@ -3780,7 +3780,8 @@ def _terminal_width() -> int:
         return os.get_terminal_size(sys.stdout.fileno()).columns - 2
     except (OSError, ValueError):
         columns = os.environ.get("COLUMNS", "")
-        # NOTE: isdecimal, not isdigit ("²" is a digit int() refuses); short, so int() can read it.
+        # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
+        # int() can read it.
         usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
         return int(columns) - 2 if usable else 78
 
