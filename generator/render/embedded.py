@@ -35,7 +35,7 @@ def encode(documents: dict[str, str]) -> str:
     of OPTIONAL the program has)."""
     assert set(DOCUMENTS) <= set(documents) <= {*DOCUMENTS, *OPTIONAL}, sorted(documents)
     text = json.dumps(documents, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    packed = base64.b85encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+    packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
     lines = [f'    "{packed[i : i + _WIDTH]}"' for i in range(0, len(packed), _WIDTH)]
     return "_DATA = (\n" + "\n".join(lines) + "\n)\n"
 
@@ -46,7 +46,7 @@ def decode(module: str) -> dict[str, str]:
     if found is None:
         raise ValueError("no _DATA block")
     packed = "".join(line.strip()[1:-1] for line in found.group(1).splitlines())
-    return json.loads(zlib.decompress(base64.b85decode(packed)))  # type: ignore[no-any-return]
+    return json.loads(zlib.decompress(base64.b64decode(packed)))  # type: ignore[no-any-return]
 
 
 def normalized(module: str) -> str:

@@ -4,7 +4,8 @@ The clispec document (`schema`), the `--llms` manifest, the MCP tool list, the A
 the four completion scripts say the same things about every command in different shapes:
 stored as written they were nine tenths of a large tool's file, and a script's whole file is
 read (and its literals compiled) on every run. So `burgee gen` stores them as one JSON object,
-zlib-compressed and base85-encoded; a run that needs none of them never decodes it.
+zlib-compressed and base64-encoded (binascii's C decoder; base64's pure-Python base85 took
+milliseconds); a run that needs none of them never decodes it.
 `burgee.render.embedded` writes `_DATA` and reads it back (for tests and `gen --check`).
 """
 
@@ -20,9 +21,9 @@ def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
     mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
     if not _DOCUMENTS:
-        import base64
+        import binascii
         import json
         import zlib
 
-        _DOCUMENTS.update(json.loads(zlib.decompress(base64.b85decode(_DATA))))
+        _DOCUMENTS.update(json.loads(zlib.decompress(binascii.a2b_base64(_DATA))))
     return _DOCUMENTS[name]

@@ -46,9 +46,9 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: The embedded documents (`embedded._document`): base85 of zlib of a JSON object; here, an
+#: The embedded documents (`embedded._document`): base64 of zlib of a JSON object; here, an
 #: empty schema, tool, prompt and resource lists, and scripts.
-_DATA = base64.b85encode(
+_DATA = base64.b64encode(
     zlib.compress(
         json.dumps(
             {
