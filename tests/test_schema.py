@@ -227,6 +227,7 @@ def test_field_and_one_command(tmp_path: Path) -> None:
         REPO / "examples" / "todo" / "todo.py",
         GOLDEN / "kitchen" / "kitchen.py",
         GOLDEN / "settings" / "settings.py",
+        GOLDEN / "pantry" / "pantry.py",
     ],
     ids=lambda p: p.stem,
 )
