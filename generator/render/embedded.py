@@ -35,7 +35,8 @@ def encode(documents: dict[str, str]) -> str:
     of OPTIONAL the program has)."""
     assert set(DOCUMENTS) <= set(documents) <= {*DOCUMENTS, *OPTIONAL}, sorted(documents)
     text = json.dumps(documents, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+    # NOTE: level 6, not 9: the same size within 1%, a quarter of the time on a large tool.
+    packed = base64.b64encode(zlib.compress(text.encode("utf-8"), 6)).decode("ascii")
     lines = [f'    "{packed[i : i + _WIDTH]}"' for i in range(0, len(packed), _WIDTH)]
     return "_DATA = (\n" + "\n".join(lines) + "\n)\n"
 
