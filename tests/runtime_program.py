@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from burgee.render.embedded import encode
+from burgee.render.embedded import pack, unpack
 from burgee.runtime import catalog, embedded
 
 MODULES = [
@@ -38,12 +38,10 @@ def install(monkeypatch: pytest.MonkeyPatch, **names: Any) -> None:
     """Give every runtime module that uses one of `names` the value given here; documents
     (`_SCHEMA_JSON`, `_SKILL`, ...) go into `_DATA`, encoded as `burgee gen` encodes them."""
     program = importlib.import_module("burgee.runtime.program")
-    documents = {name: "" for name in DOCUMENTS.values()}
-    documents.update(schema='{"commands": []}', llms='{"tools": []}', mcp_tools='{"tools":[]}')
     given = {DOCUMENTS[name]: names.pop(name) for name in list(names) if name in DOCUMENTS}
     if given:
-        packed = encode({**documents, **given})
-        names["_DATA"] = "".join(line.strip()[1:-1] for line in packed.splitlines()[1:-1])
+        # NOTE: the stand-in's own (empty) documents, with the ones given here in their place.
+        names["_DATA"] = pack({**unpack(program._DATA), **given})
         monkeypatch.setattr(embedded, "_DOCUMENTS", {})
     for name, value in names.items():
         assert hasattr(program, name), f"{name} is not a per-program name"
