@@ -36,6 +36,8 @@ class Option:
     both. `count=True` counts a repeated flag (`-vvv` is 3). `pattern=`, `min_length=` and
     `max_length=` constrain a string. `prompt=True` (or the question) asks at a terminal when
     no value came from anywhere. `default_factory=fn` makes the default on every run.
+    `shadows=True` lets the option take a tool-wide flag's spelling (`-o`, `--output`,
+    `--version`, ...) on its own command, where the option wins.
     """
 
     def __init__(
@@ -54,6 +56,7 @@ class Option:
         max_length: int | None = None,
         prompt: bool | str = False,
         default_factory: Callable[[], Any] | None = None,
+        shadows: bool = False,
     ):
         self.names = names
         self.short = next((n for n in names if not n.startswith("--")), None)
@@ -70,6 +73,7 @@ class Option:
         self.max_length = max_length
         self.prompt = prompt
         self.default_factory = default_factory
+        self.shadows = shadows
 
 
 class CommandError(Exception):
@@ -83,6 +87,19 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
+
+
+class Outcome(Exception):
+    """Base class for a tool's declared outcomes: a non-zero exit that means a data state, not
+    a failure (like diff's 1). Subclass it with `name` and `exit_code`; a handler raises one
+    with its result (`raise Stale(diff_text)`), which is still its answer."""
+
+    name: str = "outcome"
+    exit_code: int = 1
+
+    def __init__(self, result: object = None) -> None:
+        super().__init__(self.name)
+        self.result = result
 
 
 class Context:
@@ -238,10 +255,13 @@ def program(
     *,
     max_output: int | None = None,
     dependencies: Sequence[str] = (),
+    exit_codes: dict[str, int] | None = None,
 ) -> None:
     """Describe the program; optional, and only read by the generator.
 
     `dependencies`: the requirements of third-party packages the handlers import
     (`["requests>=2.31"]`), for the tool's PEP 723 block; default: the nearest
     pyproject.toml's `[project].dependencies`.
+    `exit_codes`: built-in error kinds moved to other exit codes (`{"internal": 70}`), for
+    example to free 1 for an outcome.
     """

@@ -145,16 +145,17 @@ def stdout_schema(command: Command, program: Program) -> dict[str, Any]:
     data = output_schema(command, program)
     if wraps_result(command):
         data = data["properties"]["result"]
-    return envelope_schema(data)
+    return envelope_schema(data, tuple(sorted(o.name for o in program.outcomes)))
 
 
-def envelope_schema(data: dict[str, Any]) -> dict[str, Any]:
-    """The `--json` envelope whose success carries `data`."""
-    success = {
-        "type": "object",
-        "properties": {"ok": {"const": True}, "data": data, "meta": {"type": "object"}},
-        "required": ["ok", "data"],
-    }
+def envelope_schema(data: dict[str, Any], outcomes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The `--json` envelope whose success carries `data` (and, when the command ended with a
+    declared outcome, its name)."""
+    properties: dict[str, Any] = {"ok": {"const": True}, "data": data}
+    if outcomes:
+        properties["outcome"] = {"enum": list(outcomes)}
+    properties["meta"] = {"type": "object"}
+    success = {"type": "object", "properties": properties, "required": ["ok", "data"]}
     return {"$schema": DIALECT, "oneOf": [success, _error_envelope()]}
 
 
@@ -194,6 +195,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     if command.confirm is not None:
         entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
+    if program.outcomes:
+        entry["outcomes"] = sorted(o.name for o in program.outcomes)
     if command.examples:
         words = example_args(command.examples[0], program)
         for alias in command.aliases:
@@ -299,7 +302,7 @@ def document(program: Program) -> dict[str, Any]:
     out of the listing; `CMD --schema` still describes one."""
     errors = [
         {"kind": kind, "exit_code": code, "retryable": False, "description": text}
-        for kind, (code, text) in BUILTIN_ERRORS.items()
+        for kind, (code, text) in program.builtin_errors().items()
     ] + [
         {
             "kind": e.kind,
@@ -346,4 +349,9 @@ def document(program: Program) -> dict[str, Any]:
     for key, entries in surfaces(program).items():
         doc["burgee_" + "".join("_" + c.lower() if c.isupper() else c for c in key)] = entries
     doc["errors"] = sorted(errors, key=lambda e: (e["exit_code"], e["kind"]))
+    if program.outcomes:
+        doc["outcomes"] = [
+            {"code": o.exit_code, "name": o.name, "description": o.description or o.name}
+            for o in sorted(program.outcomes, key=lambda o: o.exit_code)
+        ]
     return doc

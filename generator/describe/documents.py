@@ -40,7 +40,7 @@ def manifest(program: Program) -> dict[str, Any]:
     tools: list[dict[str, Any]] = [
         {
             "name": "help",
-            "description": HELP_TOOL.format(prog=program.name),
+            "description": HELP_TOOL.format(prog=program.name) + _outcomes(program),
             "inputSchema": empty,
             "outputSchema": empty,
         }
@@ -52,6 +52,20 @@ def manifest(program: Program) -> dict[str, Any]:
         # NOTE: the manifest's entries carry no title (its tools are command paths).
         tools.append({k: v for k, v in builtins.mcp_tool().items() if k != "title"})
     return {"tools": tools, **surfaces(program)}
+
+
+def _outcomes(program: Program) -> str:
+    """What the help tool says of the declared outcomes (a data state, not a failure)."""
+    if not program.outcomes:
+        return ""
+    listed = "; ".join(
+        f"{o.name} (exit {o.exit_code})" + (f": {o.description}" if o.description else "")
+        for o in sorted(program.outcomes, key=lambda o: o.exit_code)
+    )
+    return (
+        ' A declared outcome is an answer, not a failure: `{"ok": true, "data": ...,'
+        f' "outcome": NAME}}` and its own exit code. Outcomes: {listed}.'
+    )
 
 
 def compact(value: object) -> str:

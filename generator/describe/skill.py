@@ -13,7 +13,6 @@ import re
 from pathlib import Path
 
 from burgee.model.ir import Command, Program
-from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
 NAME_LIMIT = 64
@@ -82,9 +81,27 @@ def _usage(command: Command, prog: str) -> str:
 
 
 def _errors(program: Program) -> list[tuple[int, str, str]]:
-    found = [(code, kind, text) for kind, (code, text) in BUILTIN_ERRORS.items()]
+    found = [(code, kind, text) for kind, (code, text) in program.builtin_errors().items()]
     found += [(e.exit_code, e.kind, e.description) for e in program.errors]
     return sorted(found)
+
+
+def _outcomes(program: Program) -> list[str]:
+    """The declared outcomes: exit codes that mean a data state, not a failure."""
+    if not program.outcomes:
+        return []
+    lines = [
+        "",
+        "Outcomes are not failures: the command still answers on stdout"
+        ' (`{"ok": true, "data": ..., "outcome": NAME}` with `--json`), and exits with:',
+        "",
+        "| code | outcome | meaning |",
+        "|---|---|---|",
+    ]
+    for outcome in sorted(program.outcomes, key=lambda o: o.exit_code):
+        meaning = _one_line(outcome.description).replace("|", "\\|")
+        lines.append(f"| {outcome.exit_code} | `{outcome.name}` | {meaning} |")
+    return lines
 
 
 def body(program: Program, source: str) -> str:
@@ -129,6 +146,7 @@ def body(program: Program, source: str) -> str:
     for code, kind, text in _errors(program):
         meaning = _one_line(text).replace("|", "\\|")
         lines.append(f"| {code} | `{kind}` | {meaning} |")
+    lines += _outcomes(program)
     lines += ["", "## Commands", ""]
     for command in listed(program):
         summary = _one_line(command.summary)

@@ -12,6 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
+from burgee.runtime.errors import BUILTIN_ERRORS
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")
@@ -128,6 +129,8 @@ class Param(Node):
     default: Any = None
     #: Declared before `/`: the handler takes it by position only.
     positional_only: bool = False
+    #: `Option(..., shadows=True)`: it may take a tool-wide flag's spelling on its command.
+    shadows: bool = False
     span: SourceSpan
 
     @property
@@ -237,6 +240,17 @@ class ErrorDecl(Node):
     span: SourceSpan
 
 
+class OutcomeDecl(Node):
+    """An Outcome subclass declared in the handlers file: a non-zero exit that means a data
+    state, not a failure (clispec `outcomes`)."""
+
+    class_name: str
+    name: str
+    exit_code: int
+    description: str = ""
+    span: SourceSpan
+
+
 class Program(Node):
     """Everything burgee knows about the tool to generate."""
 
@@ -263,6 +277,9 @@ class Program(Node):
     #: The handlers call `.log(...)` (on their Context): the MCP server offers logging.
     logging: bool = False
     errors: tuple[ErrorDecl, ...]
+    outcomes: tuple[OutcomeDecl, ...] = ()
+    #: `program(exit_codes={...})`: built-in error kinds moved to other exit codes.
+    exit_codes: tuple[tuple[str, int], ...] = ()
     records: tuple[Record, ...]
     enums: tuple[EnumDecl, ...]
     #: The handlers file with burgee's markers removed, split where imports end.
@@ -277,3 +294,11 @@ class Program(Node):
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
+
+    def builtin_errors(self) -> dict[str, tuple[int, str]]:
+        """The built-in error kinds (`runtime/errors.BUILTIN_ERRORS`) with this program's moved
+        exit codes (`program(exit_codes=...)`): kind -> (exit code, description)."""
+        moved = dict(self.exit_codes)
+        return {
+            kind: (moved.get(kind, code), text) for kind, (code, text) in BUILTIN_ERRORS.items()
+        }

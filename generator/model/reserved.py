@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
-from burgee.runtime.flags import confirm_flags, reserved_flags
+from burgee.runtime.flags import confirm_flags, reserved_flags, shadowable_flags
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
 RESERVED_FLAGS = reserved_flags()
+
+#: The tool-wide flags a command's option may take over with `Option(..., shadows=True)`.
+SHADOWABLE_FLAGS = shadowable_flags()
 
 #: The flags a destructive command that asks first gets (`--yes`, `-y`).
 CONFIRM_FLAGS = confirm_flags()

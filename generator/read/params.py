@@ -33,6 +33,7 @@ _MARKER_KEYS = {
             "max_length",
             "prompt",
             "default_factory",
+            "shadows",
         },
         ("name", "other_name"),
     ),
@@ -176,6 +177,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         max_length=text_rules[2],
         prompt=prompt or None,
         default_factory=factory,  # type: ignore[arg-type]
+        shadows=settings.get("shadows") is True,
         required=required,
         default_code=default_code,
         default=default,

@@ -10,7 +10,18 @@ import libcst as cst
 
 import burgee
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
-from burgee.model.ir import EFFECTS, TRUSTS, Command, ErrorDecl, Group, Program, Scalar, TypeRef
+from burgee.model.ir import (
+    EFFECTS,
+    TRUSTS,
+    Command,
+    ErrorDecl,
+    Group,
+    OutcomeDecl,
+    Param,
+    Program,
+    Scalar,
+    TypeRef,
+)
 from burgee.model.reserved import (
     CONFIRM_FLAGS,
     RESERVED_COMMANDS,
@@ -18,6 +29,7 @@ from burgee.model.reserved import (
     RESERVED_WHEN,
     RUNTIME_IMPORTS,
     RUNTIME_NAMES,
+    SHADOWABLE_FLAGS,
 )
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
@@ -67,6 +79,7 @@ _PROGRAM_KEYS = (
     "config",
     "max_output",
     "dependencies",
+    "exit_codes",
 )
 #: The names a handlers file may import from burgee: its public API, read from the package.
 API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
@@ -83,6 +96,10 @@ class ProgramReader(Reader):
         #: Error declarations by kind and by exit code, to refuse duplicates.
         self.kinds: dict[str, ErrorDecl] = {}
         self.codes: dict[int, ErrorDecl] = {}
+        #: `Outcome` subclasses, in file order.
+        self.outcomes: list[OutcomeDecl] = []
+        #: `program(exit_codes={...})`: kind -> (exit code, where it was given).
+        self.moved: dict[str, tuple[int, cst.CSTNode]] = {}
         #: "prompts" and "resources", once a function is marked so (even one with problems).
         self.surfaces_seen: set[str] = set()
 
@@ -103,6 +120,7 @@ class ProgramReader(Reader):
                 self.read_function(statement)
             elif isinstance(statement, cst.SimpleStatementLine):
                 self.read_simple(statement)
+        self.check_exit_codes()
         if self.api_modules:
             for statement in self.module.body:
                 finder = _RuntimeAttributes(self)
@@ -181,7 +199,10 @@ class ProgramReader(Reader):
             self.names.records.add(name)
 
     def read_error_class(self, node: cst.ClassDef) -> None:
-        """Read a CommandError subclass as a declared error."""
+        """Read a CommandError subclass as a declared error (an Outcome one as an outcome)."""
+        if self.is_error_class(node, base="Outcome"):
+            self.read_outcome_class(node)
+            return
         if not self.is_error_class(node):
             return
         attrs = self.error_attributes(node)
@@ -200,14 +221,6 @@ class ProgramReader(Reader):
         if not isinstance(exit_code, int) or isinstance(exit_code, bool):
             self.error(node, f"error class {node.name.value} needs exit_code = <integer>")
             return
-        builtin_codes = {code: k for k, (code, _) in BUILTIN_ERRORS.items()}
-        if not 3 <= exit_code <= 125 or exit_code in builtin_codes:
-            taken = ", ".join(f"{c} ({k})" for c, k in sorted(builtin_codes.items()))
-            self.error(
-                node,
-                f"exit_code {exit_code} of {node.name.value} must be between 3 and 125 "
-                f"and not one of the built-in codes: {taken}",
-            )
         decl = ErrorDecl(
             class_name=node.name.value,
             kind=kind,
@@ -235,22 +248,107 @@ class ProgramReader(Reader):
         kinds[kind], codes[exit_code] = decl, decl
         self.errors.append(decl)
 
+    def read_outcome_class(self, node: cst.ClassDef) -> None:
+        """Read an Outcome subclass: a declared outcome (`name`, `exit_code`, the docstring)."""
+        attrs = self.error_attributes(node)
+        own = self.error_attributes(node, inherited=False)
+        if (
+            "name" not in own
+            and "exit_code" not in own
+            and self.is_error_class(node, local=True, base="Outcome")
+        ):
+            return  # NOTE: the same outcome, declared once already
+        name, exit_code = attrs.get("name"), attrs.get("exit_code")
+        class_name = node.name.value
+        if not isinstance(name, str) or not _KIND.match(name):
+            self.error(node, f"outcome class {class_name} needs name = 'snake_case_name'")
+            return
+        if not isinstance(exit_code, int) or isinstance(exit_code, bool):
+            self.error(node, f"outcome class {class_name} needs exit_code = <integer>")
+            return
+        for other in self.outcomes:
+            if name == other.name:
+                self.error(
+                    node,
+                    f"outcome name {name!r} of {class_name} is already declared by "
+                    f"{other.class_name}; give each outcome its own name",
+                )
+                return
+        self.outcomes.append(
+            OutcomeDecl(
+                class_name=class_name,
+                name=name,
+                exit_code=exit_code,
+                description=docstrings.parse(node.get_docstring()).description,
+                span=self.span(node),
+            )
+        )
+
+    def check_exit_codes(self) -> None:
+        """Every exit code means one thing: the built-in kinds (at the codes the program moved
+        them to), the declared errors and the declared outcomes never share one."""
+        builtin = {
+            kind: self.moved[kind][0] if kind in self.moved else code
+            for kind, (code, _) in BUILTIN_ERRORS.items()
+        }
+        owners: dict[int, str] = {}
+        for kind, code in builtin.items():
+            other = owners.get(code)
+            if other is not None:
+                moved = kind if kind in self.moved else other
+                self.error(
+                    self.moved[moved][1],
+                    f"exit code {code} of {moved!r} is already taken by the built-in "
+                    f"{kind if moved == other else other!r}; give each kind its own exit code",
+                )
+            owners.setdefault(code, kind)
+        taken = ", ".join(f"{c} ({k})" for c, k in sorted(owners.items()))
+        for error in self.errors:
+            if not 3 <= error.exit_code <= 125 or error.exit_code in owners:
+                message = (
+                    f"exit_code {error.exit_code} of {error.class_name} must be between 3 and "
+                    f"125 and not one of the built-in codes: {taken}"
+                )
+                self.diagnostics.append(Diagnostic(span=error.span, message=message))
+        declared = {e.exit_code: f"error {e.kind!r}" for e in self.errors}
+        for outcome in self.outcomes:
+            code = outcome.exit_code
+            clash = f"the built-in {owners[code]!r}" if code in owners else declared.get(code)
+            if not 1 <= code <= 125:
+                message = f"exit_code {code} of outcome {outcome.class_name} must be 1 to 125"
+            elif clash:
+                message = (
+                    f"exit_code {code} of outcome {outcome.class_name} is already taken by "
+                    f"{clash}: an outcome never shares an exit code with an error or another "
+                    "outcome (program(exit_codes={...}) moves a built-in kind)"
+                )
+            else:
+                declared[code] = f"outcome {outcome.name!r}"
+                continue
+            self.diagnostics.append(Diagnostic(span=outcome.span, message=message))
+
     def is_error_class(
-        self, node: cst.ClassDef, seen: frozenset[str] = frozenset(), *, local: bool = False
+        self,
+        node: cst.ClassDef,
+        seen: frozenset[str] = frozenset(),
+        *,
+        local: bool = False,
+        base: str = "CommandError",
     ) -> bool:
-        """True for a class that derives from burgee's CommandError, directly or not
-        (`local`: only through an error class of this file)."""
-        for base in node.bases:
-            if self.api_name(base.value) == "CommandError" and not local:
+        """True for a class that derives from burgee's `base` (CommandError, or Outcome),
+        directly or not (`local`: only through such a class of this file)."""
+        for parent_node in node.bases:
+            if self.api_name(parent_node.value) == base and not local:
                 return True
-            parent = base.value.value if isinstance(base.value, cst.Name) else None
+            parent = parent_node.value.value if isinstance(parent_node.value, cst.Name) else None
             if parent in self.classes and parent not in seen:
-                if self.is_error_class(self.classes[parent], seen | {node.name.value}):
+                if self.is_error_class(self.classes[parent], seen | {node.name.value}, base=base):
                     return True
         return False
 
     def error_attributes(self, node: cst.ClassDef, *, inherited: bool = True) -> dict[str, object]:
-        """`kind`, `exit_code` and `retryable`, inherited from local parent classes."""
+        """`kind`, `exit_code`, `retryable` (and an outcome's `name`), inherited from local
+        parent classes."""
         attrs: dict[str, object] = {}
         for base in node.bases if inherited else ():
             if isinstance(base.value, cst.Name) and base.value.value in self.classes:
@@ -260,7 +358,7 @@ class ProgramReader(Reader):
                 continue
             for small in statement.body:
                 target, value = _assignment(small)
-                if target in ("kind", "exit_code", "retryable") and value is not None:
+                if target in ("kind", "exit_code", "retryable", "name") and value is not None:
                     try:
                         attrs[target] = self.literal(value, f"{node.name.value}.{target}")
                     except NotLiteral:
@@ -284,6 +382,9 @@ class ProgramReader(Reader):
             self.error(call, "program(...) is called more than once")
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
         for key, value in args.items():
+            if key == "exit_codes":
+                self.read_exit_codes(value)
+                continue
             try:
                 self.program_args[key] = self.literal(value, f"program({key}=...)")
             except NotLiteral:
@@ -307,6 +408,27 @@ class ProgramReader(Reader):
         prefix = self.program_args.get("env_prefix")
         if isinstance(prefix, str) and not _ENV.match(prefix):
             self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
+
+    def read_exit_codes(self, value: cst.BaseExpression) -> None:
+        """`program(exit_codes={"internal": 70})`: built-in kinds moved to other codes."""
+        if not isinstance(value, cst.Dict):
+            self.error(value, 'program(exit_codes=...) must be a dict such as {"internal": 70}')
+            return
+        for element in value.elements:
+            if not isinstance(element, cst.DictElement):
+                self.error(element, "program(exit_codes=...): ** is not supported here")
+                continue
+            try:
+                kind, code = literal_value(element.key), literal_value(element.value)
+            except ValueError:
+                kind = code = None
+            if not isinstance(kind, str) or kind not in BUILTIN_ERRORS:
+                known = ", ".join(BUILTIN_ERRORS)
+                self.error(element.key, f"exit_codes: {kind!r} is not a built-in kind ({known})")
+            elif not isinstance(code, int) or isinstance(code, bool) or not 1 <= code <= 125:
+                self.error(element.value, f"exit_codes: {kind!r} needs an exit code from 1 to 125")
+            else:
+                self.moved[kind] = (code, element)
 
     def parent_of(self, func: cst.BaseExpression, api: str) -> tuple[str, ...] | None:
         """The group path that `group(...)`/`command(...)` (or `grp.group`, `grp.command`)
@@ -502,6 +624,29 @@ class ProgramReader(Reader):
                 node, f"{where}(max_output=...) must be a whole number of characters (0: no limit)"
             )
 
+    def check_reserved_flags(self, command: Command, param: Param) -> None:
+        """A command's option may not take a tool-wide flag's spelling, unless it says so
+        (`Option(..., shadows=True)`): then it wins on its own command."""
+        spellings = [s for s in (param.short, param.flag) if s in RESERVED_FLAGS]
+        taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
+        if param.shadows and command.root:
+            message = (
+                f"{param.flag} of root command {command.name!r} cannot shadow a tool-wide flag"
+            )
+        elif param.shadows and not spellings:
+            message = f"{param.flag} of {command.name!r} shadows no tool-wide flag; remove shadows="
+        elif spellings and (taken or not param.shadows):
+            flag = (taken or spellings)[0]
+            message = (
+                f"{flag} of {command.name!r} clashes with the tool's reserved flag {flag}; "
+                "rename the parameter"
+            )
+            if not taken:
+                message += ", or declare Option(..., shadows=True) to take it over on this command"
+        else:
+            return
+        self.diagnostics.append(Diagnostic(span=param.span, message=message))
+
     def check_misplaced_commands(self, tree: ast.Module) -> None:
         """`@command` anywhere but on a top-level function: nothing could call it, and the
         decorator would stay in the tool, where `command` is not defined."""
@@ -632,15 +777,7 @@ class ProgramReader(Reader):
                             )
                         )
             for param in command.inputs:
-                if param.flag in RESERVED_FLAGS or param.short in RESERVED_FLAGS:
-                    flag = param.short if param.short in RESERVED_FLAGS else param.flag
-                    self.diagnostics.append(
-                        Diagnostic(
-                            span=param.span,
-                            message=f"{flag} of {command.name!r} clashes with the tool's "
-                            f"reserved flag {flag}; rename the parameter",
-                        )
-                    )
+                self.check_reserved_flags(command, param)
         roots = [c for c in self.commands if c.root]
         for command in roots:
             if len(command.path) != 1:
@@ -781,7 +918,7 @@ class _RuntimeAttributes(cst.CSTVisitor):
         name = self.reader.api_name(node)
         if name is not None:
             self.reader.check_api_name(node.attr, name)
-        if name in ("CommandError", "Context"):
+        if name in ("CommandError", "Context", "Outcome"):
             self.reader.removals.attributes.add(node)
             self.found = True
 
@@ -932,7 +1069,7 @@ def _read(
         sorted(
             (local, api)
             for local, api in reader.api.items()
-            if local != api and api in ("CommandError", "Context")
+            if local != api and api in ("CommandError", "Context", "Outcome")
         )
     )
     declared = version or reader.program_args.get("version")
@@ -952,6 +1089,8 @@ def _read(
         resources=tuple(reader.resources),
         logging=_calls_log(ast.parse(source)),
         errors=tuple(reader.errors),
+        outcomes=tuple(reader.outcomes),
+        exit_codes=tuple(sorted((k, code) for k, (code, _) in reader.moved.items())),
         records=tuple(reader.records.values()),
         enums=tuple(reader.enums.values()),
         user_imports=imports,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from burgee.describe import skill
 from burgee.model.ir import Command, Param, Program, TypeRef
@@ -129,6 +129,14 @@ def _command_node(command: Command, config: bool) -> Node:
         else:
             options.append(Opt((*flags, param.flag), key, _values(param), text))
     found = _globals(path, False, config, command.confirm is not None)
+    # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is the
+    # option's on this command.
+    own = {name for option in options for name in option.flags}
+    found = [
+        replace(o, flags=tuple(n for n in o.flags if n not in own))
+        for o in found
+        if set(o.flags) - own
+    ]
     return Node(path, (), (*options, *found), tuple(positionals))
 
 

@@ -13,6 +13,7 @@ from burgee.describe.clispec import env_name
 from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
 from burgee.model.literals import call, py
+from burgee.model.reserved import RESERVED_FLAGS
 from burgee.render.completions import template_values
 from burgee.render.converters import converter, metavar, shape
 from burgee.render.embedded import encode
@@ -415,6 +416,7 @@ def render(program: Program, regenerate: str) -> str:
         f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
         *_root_constants(program),
+        "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
     ]
     texts = documents.embedded(program)
     commands = [command_view(c, taken, program) for c in program.commands]
@@ -497,6 +499,11 @@ def render(program: Program, regenerate: str) -> str:
         data=data,
         groups=[{"table_entry": e} for e in _group_entries(program)],
         errors=[f"{py(kind)}: ({code}, {py(text)})," for code, kind, text in errors],
+        outcomes=[
+            f"{py(o.name)}: ({o.exit_code}, {py(o.description)}),"
+            for o in sorted(program.outcomes, key=lambda o: o.exit_code)
+        ],
+        shadows=py(shadows(program)),
         **completion,
         mcp=mcp,
     )
@@ -522,6 +529,26 @@ def _root_constants(program: Program) -> list[str]:
         f"ROOT = {py(root.name if root is not None else '')}",
         f"ROOT_MODE = {py(mode)}",
     ]
+
+
+def shadows(program: Program) -> dict[str, tuple[str, ...]]:
+    """`SHADOWS`: each command (and alias) path -> the tool-wide spellings its own options take
+    over (`Option(..., shadows=True)`)."""
+    table: dict[str, tuple[str, ...]] = {}
+    for command in program.commands:
+        spellings = tuple(
+            sorted(
+                spelling
+                for param in command.inputs
+                if param.shadows
+                for spelling in (param.short, param.flag)
+                if spelling in RESERVED_FLAGS
+            )
+        )
+        if spellings:
+            for last in (command.path[-1], *command.aliases):
+                table[" ".join((*command.path[:-1], last))] = spellings
+    return table
 
 
 def _input_records(refs: list[TypeRef], records: dict[str, Record]) -> list[Record]:

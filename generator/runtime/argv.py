@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS, _flag, confirm_flags
 from burgee.runtime.output import _finite
-from burgee.runtime.program import ALIASES, COMMANDS, GROUPS, ROOT, ROOT_MODE
+from burgee.runtime.program import ALIASES, COMMANDS, GROUPS, ROOT, ROOT_MODE, SHADOWS
 from burgee.runtime.quickargs import _BOOL_ACTION
 
 if TYPE_CHECKING:
@@ -23,7 +23,8 @@ _FORMATS = ("json", "text")
 
 
 class _Invocation:
-    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`."""
+    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
+    those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(self, argv: Sequence[str]) -> None:
         self.json = False
@@ -45,6 +46,8 @@ class _Invocation:
         self.asked: dict[str, str] = {}
         tokens = list(argv)
         index = 0
+        #: The spellings the command named so far takes over (`SHADOWS`).
+        shadowed: tuple[str, ...] = ()
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -54,9 +57,12 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = _flag(name)
+            flag = None if name in shadowed else _flag(name)
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
+                if SHADOWS and not shadowed and token[:1] != "-":
+                    words = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = SHADOWS.get(words, ())
                 continue
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.

@@ -35,10 +35,12 @@ from burgee.runtime.program import (
     ERRORS,
     GROUP_HELP,
     GROUPS,
+    OUTCOMES,
     PROGRAM,
     REQUIRES_PYTHON,
     ROOT,
     ROOT_MODE,
+    SHADOWS,
     VERSION,
 )
 from burgee.runtime.quickargs import _quick_parse
@@ -53,10 +55,11 @@ if TYPE_CHECKING:
 
 
 def _exit_codes() -> str:
-    """The root help's table of exit codes, from the tool's error kinds."""
-    rows = sorted({**BUILTIN_ERRORS, **ERRORS}.items(), key=lambda item: item[1][0])
+    """The root help's table of exit codes, from the tool's error kinds and outcomes."""
+    rows = sorted({**BUILTIN_ERRORS, **ERRORS, **OUTCOMES}.items(), key=lambda item: item[1][0])
     return "exit codes:\n  0    success\n" + "".join(
-        f"  {code:<4} {kind}\n" for kind, (code, _) in rows
+        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in OUTCOMES else ''}\n"
+        for kind, (code, _) in rows
     )
 
 
@@ -105,8 +108,10 @@ def _command_epilog(path: str, command: _Command) -> str:
     return "\n".join(parts)
 
 
-def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
-    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`)."""
+def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
+    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
+    own options take over (`SHADOWS`)."""
+    shadowed = SHADOWS.get(path, ())
     # NOTE: the usage line stays the command's own.
     parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     group = parser.add_argument_group("tool-wide flags")
@@ -117,7 +122,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
             or (flag.scope == "confirm" and command.confirm is None)
         ):
             continue
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
+        if not names:
+            continue
         if not flag.metavar:
             group.add_argument(*names, action="store_true", help=flag.help)
         elif flag.name == "--json":
@@ -231,7 +238,7 @@ def run(invocation: _Invocation) -> object:
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
-                _tool_flags(parser, command)
+                _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
@@ -362,7 +369,8 @@ def _main(args: list[str]) -> int:
             text = _text(_jsonable(envelope["data"]))
             if text:
                 _emit(sys.stdout, text + "\n")
-        return 0
+        # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
+        return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:

@@ -5,23 +5,30 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.program import EXIT_CODES, PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import NoReturn
 
 
-#: Built-in error kinds: kind -> (exit code, description). 0 is success.
+#: Built-in error kinds: kind -> (exit code, description), with the codes the program moved
+#: (`program(exit_codes=...)`, `EXIT_CODES`) in place of the defaults. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
-    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
-    "action_required": (4, "The command needs a decision or an action first; see next[]."),
-    "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
-    "timeout": (124, "The command ran past --timeout and was cancelled."),
-    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
-    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
-    "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
+    kind: (EXIT_CODES.get(kind, code), text)
+    for kind, (code, text) in {
+        "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "action_required": (4, "The command needs a decision or an action first; see next[]."),
+        "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
+        "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "batch_failed": (
+            125,
+            "At least one call of a --batch failed; its line says which and why.",
+        ),
+        "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+        "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
+    }.items()
 }
 
 #: Exit code of a tool whose reader went away (`tool ... | head`): 128 + SIGPIPE.
@@ -39,6 +46,18 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
+
+
+class Outcome(Exception):
+    """A declared outcome: the command ends with a data state (like diff's or grep's 1), not a
+    failure. Raised with the command's result, which is still its answer."""
+
+    name = "outcome"
+    exit_code = 1
+
+    def __init__(self, result: object = None) -> None:
+        super().__init__(self.name)
+        self.result = result
 
 
 class UsageError(CommandError):

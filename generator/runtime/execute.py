@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.deliver import _write_error
 from burgee.runtime.errors import (
     CommandError,
+    Outcome,
     UsageError,
     _Internal,
     _MissingDependency,
@@ -53,8 +54,9 @@ def _execute(
 ) -> dict[str, Any]:
     """Run one call: convert its input, run the handler, normalise and check the result.
 
-    Returns the success envelope (`{"ok": true, "data": ..., "meta"?: ...}`); a failure is
-    raised, and `_as_error` + `_failure` make its envelope.
+    Returns the success envelope (`{"ok": true, "data": ..., "outcome"?: ..., "meta"?: ...}`;
+    a handler that raised a declared `Outcome` gave its result with it); a failure is raised,
+    and `_as_error` + `_failure` make its envelope.
     """
     if call.source == "json":
         # NOTE: the keys the schema refuses are reported with the converters' own problems
@@ -62,15 +64,21 @@ def _execute(
         problems = _input_problems(call.context.command, call.raw)
         call.problems.extend(problems.values())
         call.refused = set(problems)
-    if timeout is None:
-        result = command.run(call)
-    else:
-        result = _run_timed(command, call, timeout, json_mode)
+    outcome = None
+    try:
+        if timeout is None:
+            result = command.run(call)
+        else:
+            result = _run_timed(command, call, timeout, json_mode)
+    except Outcome as ended:
+        result, outcome = ended.result, ended.name
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = {"ok": True, "data": data}
+    if outcome is not None:
+        envelope["outcome"] = outcome
     meta = _meta(call)
     if meta:
         envelope["meta"] = meta

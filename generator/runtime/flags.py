@@ -127,3 +127,13 @@ def reserved_flags() -> frozenset[str]:
         if flag.short:
             names.add(flag.short)
     return frozenset(names)
+
+
+def shadowable_flags() -> frozenset[str]:
+    """The spellings a command's own option may take over on its command when it says so
+    (`Option(..., shadows=True)`): every tool-wide flag's, but `--help` and `--yes`."""
+    names: set[str] = set()
+    for flag in FLAGS:
+        if flag.scope != "confirm":
+            names.update(name for name in (flag.name, flag.short) if name)
+    return frozenset(names)

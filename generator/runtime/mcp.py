@@ -441,10 +441,14 @@ class _McpServer:
             )
         return True
 
-    def complete(self, result: str) -> str:
-        """A 2026-07-28 result: `resultType` and the server's info in `_meta`."""
+    def complete(self, result: str, meta: str = "") -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
+        of it: `"key":value`)."""
         info = self.dumps({"name": PROGRAM, "version": VERSION})
-        stamp = '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + "}"
+        more = "," + meta if meta else ""
+        stamp = (
+            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
+        )
         return stamp + ("," + result[1:] if result != "{}" else "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
@@ -591,6 +595,7 @@ class _McpServer:
         finally:
             context.close()
             del self.stdout.buffers[thread]
+        outcome = ""
         try:
             string = self.codec.string
             content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
@@ -601,10 +606,15 @@ class _McpServer:
                 data = envelope["data"]
                 structured = {"result": data} if entry[1] else data
                 result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+                if "outcome" in envelope:
+                    # NOTE: a declared outcome is an answer, not an error; `_meta` names it.
+                    outcome = '"outcome":' + self.dumps(envelope["outcome"])
             else:
                 result += ',"isError":true}'
             if modern:
-                result = self.complete(result)
+                result = self.complete(result, outcome)
+            elif outcome:
+                result = result[:-1] + ',"_meta":{' + outcome + "}}"
             answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
         except Exception as error:  # noqa: BLE001 (still answer, and free the id)
             failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})

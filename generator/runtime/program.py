@@ -40,6 +40,14 @@ ROOT = ""
 ROOT_MODE = ""
 #: The error kinds the handlers declare: kind -> (exit code, description).
 ERRORS: dict[str, tuple[int, str]] = {}
+#: `program(exit_codes={...})`: the built-in kinds the program moved, kind -> exit code.
+EXIT_CODES: dict[str, int] = {}
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+#: `Option(..., shadows=True)`: command path (or alias path) -> the tool-wide flag spellings
+#: its own options take over on that command.
+SHADOWS: dict[str, tuple[str, ...]] = {}
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).

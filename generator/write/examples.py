@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import Command, Param, Program
-from burgee.render.module import command_view
+from burgee.render.module import command_view, shadows
 from burgee.runtime import argv
 from burgee.runtime.argv import _Invocation, _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
@@ -75,10 +75,14 @@ def _parse(program: Program, command: Command, example: str) -> None:
     words = _words(example)
     if not words or words[0] != program.name:
         raise _Refused(f"it must start with the program's name, {program.name!r}")
+    # NOTE: the tool's own table of the flags its commands take over (`Option(shadows=True)`).
+    saved, argv.SHADOWS = argv.SHADOWS, shadows(program)
     try:
         invocation = _Invocation(words[1:])
     except UsageError as error:
         raise _Refused(error.message) from None
+    finally:
+        argv.SHADOWS = saved
     if invocation.batch is not None or invocation.mcp:
         raise _Refused("an example runs one command, not --batch or --mcp")
     path, rest = _find(program, invocation.rest)

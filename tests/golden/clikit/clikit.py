@@ -31,6 +31,7 @@ GROUP_HELP: dict[str, str] = {}
 ALIASES: dict[str, str] = {"hi": "greet", "ls": "list-items", "l": "list-items"}
 ROOT = "greet"
 ROOT_MODE = "words"
+EXIT_CODES: dict[str, int] = {}
 
 
 # ---- Start-up: the code below runs compiled once, then from a cache (burgee.runtime.boot) ----
@@ -472,16 +473,23 @@ else:
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
 
 
-#: Built-in error kinds: kind -> (exit code, description). 0 is success.
+#: Built-in error kinds: kind -> (exit code, description), with the codes the program moved
+#: (`program(exit_codes=...)`, `EXIT_CODES`) in place of the defaults. 0 is success.
 BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
-    "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
-    "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
-    "action_required": (4, "The command needs a decision or an action first; see next[]."),
-    "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
-    "timeout": (124, "The command ran past --timeout and was cancelled."),
-    "batch_failed": (125, "At least one call of a --batch failed; its line says which and why."),
-    "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
-    "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
+    kind: (EXIT_CODES.get(kind, code), text)
+    for kind, (code, text) in {
+        "internal": (1, "An unexpected failure inside a handler; report it as a bug."),
+        "usage": (2, "A bad flag, a missing argument or a value the parser rejected; nothing ran."),
+        "action_required": (4, "The command needs a decision or an action first; see next[]."),
+        "missing_dependency": (69, "A package the command needs is not installed; see the hint."),
+        "timeout": (124, "The command ran past --timeout and was cancelled."),
+        "batch_failed": (
+            125,
+            "At least one call of a --batch failed; its line says which and why.",
+        ),
+        "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+        "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
+    }.items()
 }
 
 
@@ -500,6 +508,18 @@ class CommandError(Exception):
         super().__init__(message)
         self.message = message
         self.hint = hint
+
+
+class Outcome(Exception):
+    """A declared outcome: the command ends with a data state (like diff's or grep's 1), not a
+    failure. Raised with the command's result, which is still its answer."""
+
+    name = "outcome"
+    exit_code = 1
+
+    def __init__(self, result: object = None) -> None:
+        super().__init__(self.name)
+        self.result = result
 
 
 class UsageError(CommandError):
@@ -3075,8 +3095,9 @@ def _execute(
 ) -> dict[str, Any]:
     """Run one call: convert its input, run the handler, normalise and check the result.
 
-    Returns the success envelope (`{"ok": true, "data": ..., "meta"?: ...}`); a failure is
-    raised, and `_as_error` + `_failure` make its envelope.
+    Returns the success envelope (`{"ok": true, "data": ..., "outcome"?: ..., "meta"?: ...}`;
+    a handler that raised a declared `Outcome` gave its result with it); a failure is raised,
+    and `_as_error` + `_failure` make its envelope.
     """
     if call.source == "json":
         # NOTE: the keys the schema refuses are reported with the converters' own problems
@@ -3084,15 +3105,21 @@ def _execute(
         problems = _input_problems(call.context.command, call.raw)
         call.problems.extend(problems.values())
         call.refused = set(problems)
-    if timeout is None:
-        result = command.run(call)
-    else:
-        result = _run_timed(command, call, timeout, json_mode)
+    outcome = None
+    try:
+        if timeout is None:
+            result = command.run(call)
+        else:
+            result = _run_timed(command, call, timeout, json_mode)
+    except Outcome as ended:
+        result, outcome = ended.result, ended.name
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = {"ok": True, "data": data}
+    if outcome is not None:
+        envelope["outcome"] = outcome
     meta = _meta(call)
     if meta:
         envelope["meta"] = meta
@@ -3476,7 +3503,8 @@ _FORMATS = ("json", "text")
 
 
 class _Invocation:
-    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`."""
+    """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
+    those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(self, argv: Sequence[str]) -> None:
         self.json = False
@@ -3498,6 +3526,8 @@ class _Invocation:
         self.asked: dict[str, str] = {}
         tokens = list(argv)
         index = 0
+        #: The spellings the command named so far takes over (`SHADOWS`).
+        shadowed: tuple[str, ...] = ()
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -3507,9 +3537,12 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = _flag(name)
+            flag = None if name in shadowed else _flag(name)
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
+                if SHADOWS and not shadowed and token[:1] != "-":
+                    words = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = SHADOWS.get(words, ())
                 continue
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
@@ -4857,10 +4890,14 @@ class _McpServer:
             )
         return True
 
-    def complete(self, result: str) -> str:
-        """A 2026-07-28 result: `resultType` and the server's info in `_meta`."""
+    def complete(self, result: str, meta: str = "") -> str:
+        """A 2026-07-28 result: `resultType` and the server's info in `_meta` (with `meta`, more
+        of it: `"key":value`)."""
         info = self.dumps({"name": PROGRAM, "version": VERSION})
-        stamp = '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + "}"
+        more = "," + meta if meta else ""
+        stamp = (
+            '{"resultType":"complete","_meta":{"' + _MCP_META + 'serverInfo":' + info + more + "}"
+        )
         return stamp + ("," + result[1:] if result != "{}" else "}")
 
     def call(self, ident: str, params: dict[str, Any], modern: bool) -> None:
@@ -5007,6 +5044,7 @@ class _McpServer:
         finally:
             context.close()
             del self.stdout.buffers[thread]
+        outcome = ""
         try:
             string = self.codec.string
             content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
@@ -5017,10 +5055,15 @@ class _McpServer:
                 data = envelope["data"]
                 structured = {"result": data} if entry[1] else data
                 result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+                if "outcome" in envelope:
+                    # NOTE: a declared outcome is an answer, not an error; `_meta` names it.
+                    outcome = '"outcome":' + self.dumps(envelope["outcome"])
             else:
                 result += ',"isError":true}'
             if modern:
-                result = self.complete(result)
+                result = self.complete(result, outcome)
+            elif outcome:
+                result = result[:-1] + ',"_meta":{' + outcome + "}}"
             answer = '{"jsonrpc":"2.0","id":' + request.key + ',"result":' + result + "}"
         except Exception as error:  # noqa: BLE001 (still answer, and free the id)
             failure = self.dumps({"code": -32603, "message": f"Internal error: {error!r}"})
@@ -5064,10 +5107,11 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
 
 def _exit_codes() -> str:
-    """The root help's table of exit codes, from the tool's error kinds."""
-    rows = sorted({**BUILTIN_ERRORS, **ERRORS}.items(), key=lambda item: item[1][0])
+    """The root help's table of exit codes, from the tool's error kinds and outcomes."""
+    rows = sorted({**BUILTIN_ERRORS, **ERRORS, **OUTCOMES}.items(), key=lambda item: item[1][0])
     return "exit codes:\n  0    success\n" + "".join(
-        f"  {code:<4} {kind}\n" for kind, (code, _) in rows
+        f"  {code:<4} {kind}{' (an outcome, not a failure)' if kind in OUTCOMES else ''}\n"
+        for kind, (code, _) in rows
     )
 
 
@@ -5116,8 +5160,10 @@ def _command_epilog(path: str, command: _Command) -> str:
     return "\n".join(parts)
 
 
-def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
-    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`)."""
+def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
+    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
+    own options take over (`SHADOWS`)."""
+    shadowed = SHADOWS.get(path, ())
     # NOTE: the usage line stays the command's own.
     parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     group = parser.add_argument_group("tool-wide flags")
@@ -5128,7 +5174,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
             or (flag.scope == "confirm" and command.confirm is None)
         ):
             continue
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
+        if not names:
+            continue
         if not flag.metavar:
             group.add_argument(*names, action="store_true", help=flag.help)
         elif flag.name == "--json":
@@ -5242,7 +5290,7 @@ def run(invocation: _Invocation) -> object:
             )
             command.build(parser)
             if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
-                _tool_flags(parser, command)
+                _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
@@ -5373,7 +5421,8 @@ def _main(args: list[str]) -> int:
             text = _text(_jsonable(envelope["data"]))
             if text:
                 _emit(sys.stdout, text + "\n")
-        return 0
+        # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
+        return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
@@ -5535,6 +5584,13 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
 
 #: The error kinds the handlers declare: kind -> (exit code, description).
 ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
 
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
