@@ -26,7 +26,7 @@ from tests.helpers import GOLDEN
 from tests.mcp_wire import INIT, Server
 from tests.regen import golden_output
 
-PROGRAMS = ["minimal", "kitchen", "settings", "clikit"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}
 FORMATS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}

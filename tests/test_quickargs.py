@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from tests.helpers import GOLDEN
 from tests.regen import golden_output
 
-PROGRAMS = ["minimal", "kitchen", "settings"]
+PROGRAMS = ["minimal", "kitchen", "settings", "diffy"]
 
 
 def _load(program: str) -> ModuleType:
