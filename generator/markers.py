@@ -77,16 +77,32 @@ class Option:
 
 
 class CommandError(Exception):
-    """Base class for a tool's declared errors; subclass it with `kind` and `exit_code`."""
+    """Base class for a tool's declared errors; subclass it with `kind` and `exit_code`.
+
+    Raised with a message, an optional `hint`, optional `details` (JSON data: the
+    envelope's `error.details`) and optional `text`: what a person reads on stderr instead of
+    the usual lines (without --json; JSON callers get the envelope as always). A class with a
+    built-in kind and its exit code (`kind = "usage"`, `exit_code = 2`) raises the built-in
+    error itself.
+    """
 
     kind: str = "error"
     exit_code: int = 1
     retryable: bool = False
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        self.details = details
+        self.text = text
 
 
 class Outcome(Exception):

@@ -30,62 +30,7 @@ _TAKEN = frozenset(
 
 
 class ScaffoldError(Exception):
-    """A problem the user can fix: reported as `burgee new: error: ...`, exit code 2."""
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of `burgee new` to its subparser."""
-    parser.add_argument(
-        "name",
-        nargs="?",
-        help="the command's name: lowercase letters and digits with single '-' or '_' between "
-        "them; the module is the same with '_' for '-' (asked when omitted in a terminal)",
-    )
-    parser.add_argument("--description", metavar="TEXT", help="one line saying what it does")
-    parser.add_argument("--author", metavar="NAME", help="your name (default: git's user.name)")
-    parser.add_argument("--license", choices=LICENSES, help="the license (default: MIT)")
-    parser.add_argument(
-        "--dir", type=Path, metavar="PATH", help="where to create the project (default: ./NAME)"
-    )
-    parser.add_argument(
-        "--defaults",
-        action="store_true",
-        help="ask nothing: use the defaults for every answer not given as an option",
-    )
-
-
-def run(args: argparse.Namespace) -> int:
-    """Create the project; return the exit code."""
-    try:
-        return _new(args)
-    except (ScaffoldError, OSError) as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"{PROG}: aborted; nothing was written", file=sys.stderr)
-        return 130
-
-
-def add_refresh_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of `burgee refresh` to its subparser."""
-    parser.add_argument(
-        "--dir", type=Path, default=Path("."), metavar="PATH", help="the project (default: .)"
-    )
-    parser.add_argument(
-        "--diff",
-        action="store_true",
-        help="print how each differing file would change, as a patch for `git apply`",
-    )
-
-
-def run_refresh(args: argparse.Namespace) -> int:
-    """Re-render the template into an existing project without overwriting anything."""
-    try:
-        _refresh(args.dir.absolute(), diff=args.diff)
-    except (ScaffoldError, OSError) as error:
-        print(f"burgee refresh: error: {error}", file=sys.stderr)
-        return 2
-    return 0
+    """A problem the user can fix: reported as a usage error, exit code 2."""
 
 
 def check_name(name: str) -> str:
@@ -117,8 +62,9 @@ def _destination(dst: Path) -> Path:
     return dst
 
 
-def _new(args: argparse.Namespace) -> int:
-    """Render, generate and commit in a staging directory, then move the result into place."""
+def new(args: argparse.Namespace) -> None:
+    """`burgee new`: render, generate and commit in a staging directory, then move the result
+    into place; raises ScaffoldError (or OSError) with what the user can fix."""
     name: str | None = args.name
     if name is not None:
         check_name(name)
@@ -150,7 +96,6 @@ def _new(args: argparse.Namespace) -> int:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     _report(dst, name, module, committed)
-    return 0
 
 
 def _render(project: Path, data: dict[str, Any], *, interactive: bool) -> dict[str, Any]:
@@ -182,8 +127,9 @@ def _render(project: Path, data: dict[str, Any], *, interactive: bool) -> dict[s
     return dict(worker.answers.user)
 
 
-def _refresh(project: Path, *, diff: bool) -> None:
-    """Add the template files `project` lacks; list (or diff) the ones that differ."""
+def refresh(project: Path, *, diff: bool) -> None:
+    """`burgee refresh`: add the template files `project` lacks; list (or diff) the ones that
+    differ; never overwrite anything."""
     data: dict[str, Any] = {}
     if not (project / ANSWERS).is_file():
         raise ScaffoldError(f"{project} has no {ANSWERS}; was it made by burgee new?")

@@ -43,6 +43,49 @@ def example_gen_args(out: Path) -> list[str]:
     return ["gen", "handlers.py", "-o", out.name]
 
 
+def self_hosted_args(*extra: str) -> list[str]:
+    """`burgee gen` arguments for burgee's own command line, run in the repository:
+    `generator/commands.py` -> `generator/_tool.py`, at burgee's version."""
+    from burgee import __version__  # noqa: PLC0415
+
+    return [
+        "gen",
+        "generator/commands.py",
+        "-o",
+        "generator/_tool.py",
+        "--version",
+        __version__,
+        *extra,
+    ]
+
+
+def regenerate_self() -> None:
+    """Write `generator/_tool.py` with the pipeline itself, not through it: `python -m burgee`
+    runs that very file, which a runtime change may have left stale or broken."""
+    import argparse  # noqa: PLC0415
+    import os  # noqa: PLC0415
+
+    from burgee.write.gen import gen  # noqa: PLC0415
+
+    args = argparse.Namespace(
+        handlers=Path("generator/commands.py"),
+        output=Path("generator/_tool.py"),
+        name=None,
+        program_version=self_hosted_args()[5],
+        check=False,
+        strict=False,
+        force=False,
+        completions=None,
+        skill_dir=None,
+    )
+    here = Path.cwd()
+    os.chdir(REPO)
+    try:
+        gen(args, lambda warning: print(warning, file=sys.stderr))
+    finally:
+        os.chdir(here)
+
+
 def error_stderr(handlers: Path) -> str:
     """What `burgee gen` prints for a bad handlers file, with the path made relative."""
     proc = subprocess.run(
@@ -57,6 +100,7 @@ def error_stderr(handlers: Path) -> str:
 
 def main() -> int:
     """Regenerate everything; return 0."""
+    regenerate_self()
     for case in sorted((HERE / "golden").iterdir()):
         if (case / "handlers.py").exists():
             out = golden_output(case)

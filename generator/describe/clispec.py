@@ -124,6 +124,7 @@ def _error_envelope() -> dict[str, Any]:
                     "message": {"type": "string"},
                     "hint": {"type": "string"},
                     "retryable": {"type": "boolean"},
+                    "details": {"type": "object"},
                 },
                 "required": ["kind", "message"],
             },

@@ -100,6 +100,8 @@ class ProgramReader(Reader):
         self.outcomes: list[OutcomeDecl] = []
         #: `program(exit_codes={...})`: kind -> (exit code, where it was given).
         self.moved: dict[str, tuple[int, cst.CSTNode]] = {}
+        #: Error classes of a built-in kind (`kind = "usage"`): the class, kind, exit code.
+        self.builtin_raised: list[tuple[cst.ClassDef, str, int]] = []
         #: "prompts" and "resources", once a function is marked so (even one with problems).
         self.surfaces_seen: set[str] = set()
 
@@ -129,6 +131,7 @@ class ProgramReader(Reader):
                     self.removals.touched.add(statement)
                     self.removals.with_attributes.add(statement)
         tree = ast.parse(self.original)
+        self.check_lazy_imports(tree)
         self.check_misplaced_commands(tree)
         self.check_names(tree)
         self.check_records()
@@ -216,10 +219,15 @@ class ProgramReader(Reader):
         if not isinstance(kind, str) or not _KIND.match(kind):
             self.error(node, f"error class {node.name.value} needs kind = 'snake_case_name'")
             return
-        if kind in BUILTIN_ERRORS:
-            self.error(node, f"error kind {kind!r} is built in; choose another kind")
         if not isinstance(exit_code, int) or isinstance(exit_code, bool):
+            if kind in BUILTIN_ERRORS:
+                self.error(node, f"error kind {kind!r} is built in; choose another kind")
             self.error(node, f"error class {node.name.value} needs exit_code = <integer>")
+            return
+        if kind in BUILTIN_ERRORS:
+            # NOTE: the built-in error itself, raised by a handler, when its code is the same
+            # (checked once program(exit_codes=...) is known); never a second declaration.
+            self.builtin_raised.append((node, kind, exit_code))
             return
         decl = ErrorDecl(
             class_name=node.name.value,
@@ -303,6 +311,13 @@ class ProgramReader(Reader):
                 )
             owners.setdefault(code, kind)
         taken = ", ".join(f"{c} ({k})" for c, k in sorted(owners.items()))
+        for node, kind, code in self.builtin_raised:
+            if code != builtin[kind]:
+                self.error(
+                    node,
+                    f"error kind {kind!r} is built in; choose another kind (or, to raise the "
+                    f"built-in error, exit_code = {builtin[kind]})",
+                )
         for error in self.errors:
             if not 3 <= error.exit_code <= 125 or error.exit_code in owners:
                 message = (
@@ -624,6 +639,27 @@ class ProgramReader(Reader):
                 node, f"{where}(max_output=...) must be a whole number of characters (0: no limit)"
             )
 
+    def check_lazy_imports(self, tree: ast.Module) -> None:
+        """An import of burgee's own modules inside a function (`from burgee.write.generate
+        import generate`) stays there, so the tool loads it only when that code runs (and
+        needs burgee installed then); the module and the names must exist."""
+        for node in ast.walk(tree):
+            if node in tree.body or not isinstance(node, ast.Import | ast.ImportFrom):
+                continue
+            if isinstance(node, ast.ImportFrom):
+                if node.level or not (node.module or "").startswith(("burgee.", "burgee")):
+                    continue
+                if node.module not in ("burgee",) and not (node.module or "").startswith("burgee."):
+                    continue
+                modules = [(node.module or "", [alias.name for alias in node.names])]
+            else:
+                modules = [(a.name, []) for a in node.names if a.name.startswith("burgee.")]
+            for module, names in modules:
+                problem = _missing_in_burgee(module, names)
+                if problem:
+                    span = SourceSpan(path=self.path, line=node.lineno, column=node.col_offset + 1)
+                    self.diagnostics.append(Diagnostic(span=span, message=problem))
+
     def check_reserved_flags(self, command: Command, param: Param) -> None:
         """A command's option may not take a tool-wide flag's spelling, unless it says so
         (`Option(..., shadows=True)`): then it wins on its own command."""
@@ -921,6 +957,23 @@ class _RuntimeAttributes(cst.CSTVisitor):
         if name in ("CommandError", "Context", "Outcome"):
             self.reader.removals.attributes.add(node)
             self.found = True
+
+
+def _missing_in_burgee(module: str, names: list[str]) -> str | None:
+    """Why `from MODULE import NAMES` of burgee's own modules would fail, or None."""
+    import importlib  # noqa: PLC0415 (burgee's own modules, already loaded or cheap)
+
+    try:
+        found = importlib.import_module(module)
+    except ImportError:
+        return f"burgee has no module {module!r}"
+    for name in names:
+        if name != "*" and not hasattr(found, name):
+            try:
+                importlib.import_module(f"{module}.{name}")
+            except ImportError:
+                return f"{module} has no name {name!r}"
+    return None
 
 
 def _decorator_target(decorator: cst.Decorator) -> cst.BaseExpression:

@@ -85,7 +85,11 @@ def _deliver(
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
+    """Report an error: the envelope on stdout in JSON mode, and always last on stderr; an
+    error with its own text for people shows only that, without --json."""
+    if error.text is not None and not json_mode:
+        _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
+        return error.exit_code
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure(error), None, agent=agent))
     if json_mode:

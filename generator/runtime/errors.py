@@ -36,16 +36,29 @@ EXIT_BROKEN_PIPE = 141
 
 
 class CommandError(Exception):
-    """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
+    """A failure the tool declares: a kind, an exit code, a message, an optional hint,
+    optional details (data) and optional text for people."""
 
     kind = "error"
     exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        #: More about the failure, as data (`error.details` of the envelope).
+        self.details = details
+        #: What a person reads on stderr instead of `PROG: error: MESSAGE`, the hint and the
+        #: envelope line (without --json only; JSON callers get the envelope as always).
+        self.text = text
 
 
 class Outcome(Exception):
@@ -169,6 +182,8 @@ def _failure(error: CommandError) -> dict[str, Any]:
         body["hint"] = error.hint
     if error.retryable:
         body["retryable"] = True
+    if error.details:
+        body["details"] = error.details
     if isinstance(error, _ActionRequired):
         return {
             "ok": False,

@@ -58,6 +58,20 @@ def generate(
     Warnings (things that generate, but the author should know) go to `warn`; with `strict`
     they are errors."""
     program = read(source, path, name=name, version=version)
+    checked(program, path, warn=warn, strict=strict)
+    with guarded(path):
+        return program.name, render(program, regenerate_command(path, output, program.name))
+
+
+def checked(
+    program: Program,
+    path: str,
+    *,
+    warn: Callable[[Diagnostic], None] | None = None,
+    strict: bool = False,
+) -> None:
+    """Check what reading alone does not (every example parses; the warnings): warnings go to
+    `warn` (with `strict` they are errors); raises GenerationError with the errors."""
     with guarded(path):
         found = [*program.warnings, *examples.check(program)]
     if strict:
@@ -70,5 +84,3 @@ def generate(
     )
     if problems:
         raise GenerationError(problems)
-    with guarded(path):
-        return program.name, render(program, regenerate_command(path, output, program.name))

@@ -303,51 +303,51 @@ _DATA = (
     "VlVQ0I6ENGx/y7IE2YoZhPyZDEhSu659wvJXyJjjz+cgmnleaHZRydSLQfGH5SOPiU4ilNCsFLuOg3S48gYFP4s62jbs"
     "2mxNxkTfqrkNEdm4N/IB1Dgxwt929B/DxlmarpL+3h7uE9Lu7EXx6d4s9ubp3uH+4X734HDPsLVhTIoRZRVxdNE5/xcI"
     "TXQsZ0fml7pZvHYnS0VlhfzySaEMHsNdY+iO93MEpyGdmqxRPjJui+7pqEOZSa28W5zFrXY8IiV5K8emsr6VQ5xxpFtZ"
-    "MUjG+BK3EAtGK3QOnjFNZuujfPihPXQd92hXdFtlQysnHAVSWXGRZI1vdF0+CeTQjK5HeqASBrDz4elNZMziUEbs8qFk"
-    "9ke8XilrfBnQA+jjmb/yQRqFU2lZ+vESZJW22Y1jy7VkbTbtE2u2kwrs4S7CjFDCLS9/PXGS/Zd6JrVP2pvZVInic0oB"
-    "mTU8lpiNNi/Vkb5oAq4m/z+TQbvb3Qmbh9wYWSTz3yYhWP3dFWf1wi/dXPnHjXe7suQPpVcgrmYK1yJOC7WQ56GzMavE"
-    "5gwStSx4Mzy8krSDDW2W5JX4lSgE7oj7hx3/Ycd/2PE37vjZxgDiXJ5jS2mXia68/Dm8rTogZTK2h1sMtWNsMod/M93g"
-    "IcHQ/SYYyu9qxuDYNH2Qh810cclXrEdiwhXEq7d/+J//+u8JMBzW3QUmq8BjTeP29Y5VES0RisN1PHJuvqUbJ2eJyWav"
-    "vEfu4SMhDLj3Zb/3tMceFtfly1ZhHf1aE2Te2eioLDE19MSC+pclltlep9ov3JZxxqKbKWictehXpm89pEP6+06H9KDf"
-    "Pui3d6LfuvcgY6/ZPzh8+v1vf/f7f/jBO5nOKNPadYkKKK/b7BpCiWOxL6QsFSwVy7TBh7x2W+S143tvbadky0lbDzTO"
-    "QTrGBxng+6G1Ispu5F+CSjETfAvuCWm7CPWCG97zKi9W6ZKWYPIxH0cMn98AI4DecIm9sCclqibMZUqZJH5fk8TPhicm"
-    "+ssk5FszDcjYQAJB++Hn0+ik70gkPkvo41GBphLjzCTrdz/UZh3YSueoYKUFCuU1aMCJ35BTSBTCoRQrkJUzKE1ifr9f"
-    "lxh8rcT/ZUXjot+WgfaDGa6FM3wNDh/fiP1VFKfyStYTJ+vTAjGmaWrScnB4kxGDmQF8wngb5ZzLrhSoo5KnrbpVNEko"
-    "WNx5On5blykp6BHYNhkXMBDsb6oufxk/H5XSFa50FgnI6Q3dPS7dI2VY+znCntYdrTcZFtF6lcaL7iuxJz69+eObd5/b"
-    "R0DumB9XAZLZ99m1vqwThRwl3z+tO1QaiWhB+59ff3xbRYB9RkEbHDfZseILKhS9G70Hg61jvkbyQmr0QWPvDkNssS90"
-    "QMMwNJrD73cdkyD+LfHZriUy5PW4SL3kXK58PiJpyRY7bJq32VMRkMord/LToeVBzrR2KEEPu0Io0uAkQFMKO/NRhmOI"
-    "DxSOIZ72fniinl2iZqkaao2oBPYxOEQeCGBtGd0xDIlxz37T7boyXrJPhxQXSW91eQQsIVnmw/bUA9KfY9LIR9wg/rzz"
-    "sA9E/0hgQByq/fhnV3yELsp3ll69f/v25bs/oGONZOSE3H4n3UjQX8BsNsJQCoPyMk2lb0GOxfRoGGu/6hkkZSPJ97sw"
-    "nGM9nYJmyI5GGly9zaU1YJEtS/l8kqHOqi9SfSXkjF1K6Z54r3/zjCe8mXsJPui0kE5AaF8wc0GUQTcBtIcM+iN6dpje"
-    "Wjq8RPdcPV+WeXBTeGLfZqx6xy0zj1kDuG4Co8/9S77qyoenJEfAf67XnUh3Ghhfmkzsj01U5p4FUw1O2E0yyZEvA1Y7"
-    "WhXhQZDap8fOOuwwwx55FEC3Zu2liKfnnj3Kd/D9h89v3r+bmN6CVU7wmdegdq/74sUBilrlRigwGjLnQKhcf6XbvKk0"
-    "HKGZS2OE+WPlG2l6+KdgewR+krkY4ptzlnfhpIf8xyD6iaBjXEZCXSHOv5OKGlRZrtD3JnORpClXUKxwQqpX3yxNbiJX"
-    "7/fsFZkJ7dIH4bB/9HbchIhxP+2m/AQznDm/wDbListorUfdyxwaSREEIcwE530TJ33JL32ONTGJXqeJdCW035LLjJp3"
-    "5c/KUY/e6mgF5czfL74LZzuZoUQJTKGR2YrwR49eQBPqQTiUMlJ0ZKtqO5e0SYBD53SXx+FHthVcwSa8cH9V/oOitr+g"
-    "8hWc5JwFJ2oPeq2fI8QPV/RTXEnxjAIf/lj6Hi3nKwCAnVX/D+H3ofxKbyL06RA+TMhkm8CvO7S+GP33iL6wXK/EbWwo"
-    "xvy7HxB10X7ibtzYEmLkv0dOTZQVRChvbs8wSrBWEKe0OWwe1LJKFKLfIiLTJCECb29bSPxPs86zSYDob2QhSITfP6We"
-    "a82eOr+Fno9ohqF605Gdl2EI5SBIv03tYJ+iHpzJIKV7tSrVK/wzu+JXr0sq4c1qXEeHA/A+1M8tQvXaZfUKxDQGE9Ys"
-    "1RS4kfHBLCG1VHq+hoY+o/yjfnr942fx8c0f/+kzbDl34O8KCvxrPnzr200ZrlgTgxK+ykR2AgV35xrkIGTTJfCE5pDM"
-    "q85hnsy6fpkWiDq8rYmSRtOj4PavnKYfGYDnjdL+KEnbD8D3kq8f8T7HBCPf5hiKeXwwut4bS+NTUPgBLgAK3AT5d4Hw"
-    "95a4Xz0krR7Xbel8B4sIFjS+Ni2xIkTCRSCBQC9ttcTOI9Fuo3GXpRNg6CcDzKtykHtEPJiL42N8RXznUIxGtGpCxiqh"
-    "8a3vnUOoc8SpEcwy+joPjHQlZ8E8VbknZjAz+RcS9e0RE3ENxInvvuPpPpvh0+fdGWPFpnAAZCqUF6NrNGqvTY5QQqCM"
-    "HXjnjlUOrpBEvPLUpLSy9wXaoPF9+OlPgyxF4tFRDpAv2TWYTBBnARn5r3IIVU6sHPiuAoEeNHSRn3hTq0Osx9TtUTdq"
-    "XhnpyDUdRsZoi+osu5sJrLM/F6CNFG5mBTMPdKFOlo3NrGIkhC7U4ExpJrTMCl2AVLnQTFidHLoAzUlbTViZ2LwASalX"
-    "TUDOcJ6HM545uCqmObenVekgFNOcO6qWDIkz87mjevkAufKhOxCUDpedJN1R1zl4xazpjpolQ6mfP7iyM6LnF2kpy+1s"
-    "6IVqOk26u15hoAp50931XIPkyqXuru0YIEd6dXdda3CsbOvuOoWBKaRfv5lQYwFuCTXYSmxplrFK7wZd+VyAfC2gSpxV"
-    "y65KKTXGM5ykXC6VlWcMKxU9ZZKmbHFsywKXMKklMupIBWe/iwJgA1gZl9TrB8390pIDu6Sw/E028XMI6jWEjSJg01Kv"
-    "saQ3r1snb+xFWglUxj5+9MDNPPnaARaaDKK3DvipA/nSgXzooLCwOdkaWFUVy1plY9y0sLGDlgZrpKe+i6cSdBLfu3ol"
-    "YTikhxLyWU43vpFwIy7S0fyNWCgTCN9L/mCBiZA35eYWWT7kOqCci7hWKmJhpCG+aRZikc9AfC8JiEUu+fCWuYdFlnd4"
-    "q7TDNDmdmYeFzjp846TDwkg4XJZvmAiok3JY6IcT7uXdBKHeTLj1kwnCfi7hBq8lCOdLCVs9lCDUIwk3eCNByPcRtnoe"
-    "QdhPI2z1MoIwcp1XPoog9IMIW7yHIDCftDMPtVA5pd2lTl3iQYI+SNBfpwS9i0WgTrQcSwAnaRZZwoTRawa5uVkKka1/"
-    "GyQruedl9rAsHpbFzfcGfYbrWBu5Npyom1WqvcxGbR/Xo2Wz8fge5wVdJwYhHYK3XszbOy369a9tTl99gAfiZnZphlPF"
-    "h51X//bx4+t3n7sMCKVYAL8On+9hHBMGNLSvMXm8eTeAx/9fMQ06tD0a8dE8Py/gvj/4hpCPH+/A4KXN3WvHbQLjGgzE"
-    "rgRy3ixYeOiegb49ktWunZcOxEzz3uFOrxloHO3xm67jwc4HWKxv/oMyAug/MPs7H4atomSwLzBNPP+N7wPIX3xmlhv/"
-    "QATZoAPVgRiIQ7BZxTMhhxD+ePKkcI1zMTBmQzC6thmP1zj0MoHidz53tSYq/7k43OaVToaZcuu7MUMf+AEGOy94NW62"
-    "fS9yti+h63bbzMyD3ALmst3Bbtv1OVvRLF3UawFyKeC8Jw7s0IAUMew6cprnjj4KCIvwGbe4ET3xaarwRzmnDZ7lL9HU"
-    "P5NAFjb4K5vuG8c8fxxLNHvoqSjl10Ii+CqHFlYLv0YxEMjjCoQu/n6Dqo8fD3avTbaUscOeJMsVveTyQTR3B818YbET"
-    "vJ4axSlV3aOK/vDblro7BrbfONo3n7KAFkpBdrncJKicBP1IesbUq6tqAlW35aHTvpRhUgZ/+5qcjX0gaYxrEP19cFtA"
-    "Viwib+at02i+DqcWRdwcNvQCW8F5Kk+p5N28BJBX9EhB4/p/AQ/YeXA="
+    "MUjG+BK3EAtGK3Q0aMDSYGH3qoKrTLVJ3ygfoGgPbsc9HyoYo/KllXcNRVZZcZFkjW90XT5N5OCNrkd6KBMGsDPm6W1m"
+    "zAJTxvTysWX2R7xeKXt9GdAT6eOZv/JBXoVTaXv68RKkmbbqjYPNtWRttjASaz2QkuzhPsOMUOIvL6E9cZL9l3om9VPa"
+    "vdmYieJzShKZNTyWmI02L9Whv2gCrib/P5NB+9/diaOH7BlZrPPfJmVY/f0XZ/XCL91++ceN98Oy9BCllySuZgoXJ04b"
+    "tpAJorMx78TmHBO1bHwzgLyStIMNbZZknviVqAzumPwHneBBJ3jQCe5AJ8i2DhD48ixcysNMuOUl1OFtFQYptbE93ISo"
+    "HWMbOvybaQ8PSYruN0lRft8zBsem6YM8sKbLT76mPRITriBevf3D//zXf0+A4bDuLjDhBR6NGje4d6ysaIlQHK7jkXN7"
+    "Lt1aOdNMNnvlXXQPHxphwL0v+72nPfbSuC5ftgrr6NeaZPPORkdlmqmhSRYUxCw5zfZa137hxo2zHt1MhePMR78yjewh"
+    "pdLfd0qlBw34QQP+K2nA7l3K2I32Dw6ffv/b3/3+H37wTqYzyud2XaIkyks9u4ZQAlvsCyltBcvNMn3xIXveFtnz+HZd"
+    "WzLZgtP2BY1zkI7x2Qf4fmitmbJ7/5egdMwE37V7Qlo3Qr0Th7fJyldWOr4lmOLMxxHDRz7ATKCXYmIv7EmZqwlzGVsm"
+    "id/XJPGz4e+JXjkJefBMAzJHkEDQj/iRNjotPBKJzzL8eFSgqcR8M8n63Q+1WQfW1DmqYGmBQnnZGnB6OeQUEoVwKOcK"
+    "ZOVMTpOY3+/XJQbfRPF/WdG46BdsoP1ghmvhDN+cwyc+Yn8Vxam8+PXEyfq0QIxpvJq0HBzeZMRgZgCfMKpHuQCzwwZq"
+    "seTPq+4uTRIKNnmejt/WZUoKmga2TeYHDAR7taorZsbPx610USxdUgJyrUOnkkv3SBnnATnCntYdrTcZFtF6lcaL7iux"
+    "Jz69+eObd5/bR0DumJ9wAZLZw9q1vqwzhxwl3z+tO1QaiWhB+59ff3xbRYB9ikEbHDfZsaIYKlTBG706g61jVkjydWr0"
+    "QafvDkNssS902MQwNJrD73cd+SD+LfHZ8iUy5CW8SL3kXK58PkRpyRY7bLy32R8SkMqLffIGouVBLrt2wEIPu0Io0uAk"
+    "QGMLO/NRBn2IDxT0IZ72fniiHneiZqka6pWoJvYxBEUeGWBtGUMyDIlxz37T7bryarLniBQXSW91eQQsIVnmw/bUA9Kf"
+    "Y2rKR9wg/rzz4BJE/0hg2B0aBvhnV3yELsrXnF69f/v25bs/oPuOZOSEnIsn3UjQX8BsNtNQCoPyMk2lB0OOxfQ0GevH"
+    "6rElZUXJV8IwaGQ9nYJmyO5MGly9AKZ1ZJEtS/lIk6Hwqi9SwSXkjF1K6Z54r3/zjCe8mRMLPhu1kK5GaIEwc0GUQTcB"
+    "tIcM+iP6j5g+YTqIRfdcPZKW+YlTEGTfZqx6LS4zoFkDuG4Co8/9S74uywfBJEfAf67XnUinHRhfmkzs9U1U5h4fUw1O"
+    "2BkzyZEvw2I7WhXhQZDap8cuQeyWw35/FKa3Zu2liKfnnj3KQ/H9h89v3r+bmD6JVa72mW+iduL74sUBilrlrCgw5jLn"
+    "pqgcjKVzvqk0HKEhTGOEWWrlS2x6+KdgewR+kjky4st2lg/jpIf8x1D9iaCDXkZCXSHOv5OKGlRZrtDDJ3PEpClXUKxw"
+    "Qqq35SxNbiJX7/fse5kJ7dJn57B/9ELdhIhxPyCnvBEznDnvwzbListorUfdy9wmSREEIcwE5z0gJ33JL33SNTGJXqeJ"
+    "dFi0X6zLjJp35Y/XUY/e6pgIFTLQL74+Z7uyoUQJTKGR2YrwR4/eWRPq2TmUMlJ0ZKtqO8e3SYBD53TKx+FHthUczia8"
+    "cH9VXoqitlei8kic5FwSJ2oPeq0fPcQPV/RTXEnxjAIf/lj6Hi3nKwCAnVX/D+H3ofxKbyL06RA+TMhkm8CvO7S+GP33"
+    "iL6wXK/EbWwoxvy7HxB10X7ibtzYEmLkv0dOTZQVRChvbs8wSrBWEKe0OWwe1LJKFKLfIiLTJCECb29bSPxPs86zSYDo"
+    "b2QhSITfP6Wea82eOr+Fno9ohqF6OZJdpGEI5SBI71Dtxp+iHpzJIKV7tSrVK/wzcxNQb1gq4c1qXEcHHfA+1M8tQvWm"
+    "ZvUKxGQJE9Ys1RS4kfHBLCG1VPrXhoY+o3ysfnr942fx8c0f/+kzbDl34FULCvxrPnzr200Z7lwTgxK+7ER2AgV3517k"
+    "IGTTNfGE5pDM3s7BpMy6fpkWiDq8rYmSRtOjEPqv/BgAMgDPG6X9UfI4AADfy6sAiPc5pjH5NseAz+OD0fXeWBqfgoIc"
+    "cAFQeCjIvwuEv7fnAdRz1eoJ35bOqrCIYEHjm9YSK0IkXAQSCPTSVkvsPBLtNhp3WdIChn4ywOwtB7mnyoO5OD7Gt8p3"
+    "DsVoRKsmZKwSGl8U3zmEOkecgMEso6/zwEiKchbMU5XhYgYzk38hUd8eMRHXQJz47jue7rMZPrDenTFWbAoHQCZceTG6"
+    "RqP22uQIpR3K2IG38ljl4ApJxEtRTUore8WgDRrfh5/+NMgSMR4d5QD5Gl6DyTR0FpCRZSuHUGXeyoHvKhDoQUMX+Yk3"
+    "tTrEekzdHnWj5pWR9FzTYeSltqjOcsiZwDrHdAHaSBRnVjCzTRfqZDnfzCpG2ulCDc7HZkLL3NMFSJVxzYTVKagL0Jwa"
+    "1oSV6dMLkJTg1QTkPOp5OOMxhatiMnV7WpUOQjGZuqNqyZA486s7qpcPkCvrugNB6XDZqdgddZ2DV8zN7qhZMpT6kYUr"
+    "O+96fpGWstzOuV6oppOxu+sVBqqQnd1dzzVIrozt7tqOAXIkcXfXtQbHyunurlMYmEKS95sJNRbgllCDrcSWZhmr9G7Q"
+    "lY8SyDcJqsRZteyqlFJjPMNJyuVSWXnGsFLRUyZpyhbHtixwCZNaIqOOVHD2uygANoCVcUm9sdDcLy05sEsKy99kEz+6"
+    "oN5c2CgCNi31Gkt687p18sZepJVAZezjpxXczJNvKmChySB6UYEfVJDvKcjnFAoLm1O6gVVVsaxVzsdNCxs7aGmwRhLs"
+    "u3iQQacKvqu3GIZDeo4hn0t140sMN+IiHc3fiIUyTfG9ZCkWmG55UwZwkWVdrgPKGY9rJTwWRrLjm+Y6Fvk8x/eS5ljk"
+    "UhxvmeFYZNmNt0puTJPTmd9Y6NzGN05tLIy0xmVZjYmAOomNhX6e4V5eZxDqZYZbP8wg7EcZbvAmg3C+x7DVcwxCPcVw"
+    "g5cYhHyFYatHGIT9AMNW7y8II6N65dMLQj+7sMWrCwKzVjuzXQuVudpd6tQlHiTogwT9dUrQu1gE6kTLsQRwkmaxJ0wY"
+    "vZmQm5ulENn6t0GyknteZg/L4mFZ3Hxv0Ge4jrWRa8OJulml2suc1/ZxPVo2G4/vcV7QdWIQ0iF468W8vdOiX//a5iTZ"
+    "B3ggbuawZjhVfNh59W8fP75+97nLgFCKBfDr8PkeRjphyEP7GlPUm3cDePz/FZOtQ9ujER/N8yMG7vuDbwj5+PEODF7a"
+    "3L123CYwrsFA7Eog582ChYfuGejbI1nt2nnpQMw07x3u9JqBxtEev+k6Hux8gMX65j8oq4D+A3PM82HYKkoG+wKT0fPf"
+    "+AqB/MVnZrnxD0SQDTpQHYiBOASbVTwTcgjhjydPCtc4FwNjNgSja5vxeI1D7x8ofuczZGui8p+Lw21e6WSYKYO/GzP0"
+    "gZ95sLOPV+Nm2/ciZ/sSum63zcw8yC1gLtsd7LZdn7MVzdJFvUkglwLOe+LADg1IEcOuI3N67uijgLAIn3GLG9ETn6YK"
+    "f5Rz2uBZ/hJN/TMJZGGDv7LpvnHM88exRLOHnopSfi0kgq9yaGG18JsXA4E8rkDo4u83qPr48WD32mRLGTvsSbJc0Xsx"
+    "H0Rzd9DMFxY7weupUZxS1T2q6A+/oKm7Y2D7jaN988EMaKEUZJfLTYLKSdBPsWdMvbqqJlB1Wx467UsZJmXwt6/J2dgH"
+    "ksa4BtHfB7cFZMUi8mbeOo3m63BqUcTNYUMvsBWcp/KUSt7NSwB5RY8UNK7/F2EInHE="
 )
 
 
@@ -398,16 +398,29 @@ EXIT_BROKEN_PIPE = 141
 
 
 class CommandError(Exception):
-    """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
+    """A failure the tool declares: a kind, an exit code, a message, an optional hint,
+    optional details (data) and optional text for people."""
 
     kind = "error"
     exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        #: More about the failure, as data (`error.details` of the envelope).
+        self.details = details
+        #: What a person reads on stderr instead of `PROG: error: MESSAGE`, the hint and the
+        #: envelope line (without --json only; JSON callers get the envelope as always).
+        self.text = text
 
 
 class Outcome(Exception):
@@ -498,6 +511,8 @@ def _failure(error: CommandError) -> dict[str, Any]:
         body["hint"] = error.hint
     if error.retryable:
         body["retryable"] = True
+    if error.details:
+        body["details"] = error.details
     if isinstance(error, _ActionRequired):
         return {
             "ok": False,
@@ -2286,7 +2301,11 @@ def _deliver(
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
+    """Report an error: the envelope on stdout in JSON mode, and always last on stderr; an
+    error with its own text for people shows only that, without --json."""
+    if error.text is not None and not json_mode:
+        _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
+        return error.exit_code
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure(error), None, agent=agent))
     if json_mode:

@@ -338,62 +338,63 @@ _DATA = (
     "IP4tA/Y7A3j15vsX7qzrgcC9E1+L8+MAPs0R/iV64q0dNtajpFcxylvrx0aca9+0t80L4DBcdOab5MPjZlwOvWFVm7MC"
     "uAz57EfPdPIg7ascEGvR/j2YNWUTcNB69+zg5Rt7Ot1EA2Rr8A8KJ4UWkXdb/TjaOi/LRbH38CFuNeIccZjlZw+neTQr"
     "Hz7aebQz2H30UDs7hc3XDXJbE9o3+8D/BYlfVAtaJNDdJDLYJDIw49ej6XTkjxvtQRqZS/HSsRlheQWeVNGrRdbi8Izw"
-    "jMmt41pTQuUwNJlhOVzjnEdMrmPIK7Sjgozg0ozjpPd+bIax9mRY8TFqzbBlwuEw4qiVh4pdlBW845swE4ipOb45VhMl"
-    "NHc797SypE64TSAiv/Mvg9WPfLmQ7HyRFKh4nkxh10incTq5EgtjBuahOLWOcxDGagHo3xGXgsx08hOh8cSHLhVYU6PW"
-    "VFhRGwWyKFKL85tvHouJE0cyZLASIS+z/ANlYK86PxGQRHdaFGzql/E+mdYf430x3k9fRMa/u21kk6xqk6xqBVV2k6zq"
-    "N5Os6p+a+FY/OKgOj9Y7ObiyTbRb2z7h/ECOSv83tM9+Iwr7GmmJNmrdRq3736fWVcJPSJdbK2wEkUlov4xa9ovlSLvD"
-    "vNx3eODMHwPKVMNppMwuFlDqPLnJnI0Dvw79ZnaOgLjc7A2bveF/297A1za3x0iErbc3/EJ7wC+YZ9G7C/Cr297O6yN2"
-    "OruB+Rn6y24JQmP+F5Hp4oRiI9E3Ev1fW6ILIa1LDdRvz6Urf/VDrvB/AbHumTNeuzErqCmwNYxsSf1WeHjSbQV+r2Kf"
-    "jXkD9vzV9//zX/89hu0DmOIScyviqZl25eKOFXvFrq4YD3yCDsprnt20mjJxeWQ4jT+KCXr4Ea/QcXefm7DOIKEeh/Pz"
-    "/rrT697Z7Mjspi02WOfaW5UQdXVnDMdpQmTaXQuYyLb7G9vmN2l823+V+SXS+G6Ur43ydSfKl38P0vaand1Hj7/59vf/"
-    "9oc/RqeTKWUIv/FqM+rur92CSXHMdpiQpYxLxdDp5u3EUNA2/dfMx84vmyglulpOlqaMztInE/7JeNdaFMFvWylbAseD"
-    "HoNXHFAHX6LTb1qA8QxkPAdum8c5fdFEP4JE3FQ/XZ5JXz+Fi1CtLUQetUUE1BtAgK7BREwo+SwSKbTxM6K8Ri/uxBaY"
-    "ujv+OyFeOSXnUeog5rM5dBS/aYnigXYVHC/MFXS5bpLQLSZEMBWxC/i3z31WxHy3ODx2cNLNFR2Xby1cqmztAS8JJiCJ"
-    "W2jSNcvpMGA26X3//o+t5wpsng+oXZYOScTFi4SnasepQSpgPRThDlq6bWbw76N1ZgVmH1DD+D4yAgC/L4U6MV3nl1cH"
-    "dBQc89PEw56RIFFK0FuwbzJmYOz8Uru84cHh79OdDLqnIW6EJXSzFe90XTmY2aavgdjjnZaIvaygsO7zMp8PnrOH7P3L"
-    "H1++PujtA7ondMsCUeYBFnxryDKpDUy+edx2qhQQ1oX+D168e1WHwPENhjXBu3lbe6CjD45SFOV7TA9hcpRqnWDRl4pC"
-    "wv6jiLlRSxiJCymsjIoPgvPV171u5eSKX836TPvG1eN3hfFWBb/0QjfliHfptrsdTGSIQ8SrOlGZnCZoV+Eg34nALOwt"
-    "BWZhj4d/fECONwBaXWXBlqhFolK4h8FixIVLBCBCvRylRNYnvxsM2I9xGuc0N6dXjJ90cH8asQcUw8XVPlj0tLxj2K6G"
-    "gP3To/Qovaf6xF9fLAwM9nSPYawstAjw54C9gwGPFeGfv3n16tnr7/Gum6DsmG7ijwcZo19AfW6ioZgC1WZSzq9cmvfZ"
-    "WOrGjOQvUxYUgr4ZU4SX5WQCeiO/+6eqc85nlX7MqkWEbbGoUnblG6HcEnAOXWzEQ/ZGPXPznuBWN75gGNBjpqwPLlpA"
-    "8MAwoeoQafQjXrbSL1CqiDNq5CLmjBbUgYKX7XloKzi2U9nPfFu+6QCtP8Qg0/CSoRm0ptiHKeDtBmNxyQ1WAHEXj5JA"
-    "iFadycMi3ueY318ujEGIoHZ9pSLwqRAaasRv0fGbbPyqLAXZWnKtwoUzDLKRvNf75u3Byzevx/pN3roAGdWNXnX1FdZC"
-    "ghKyb1zf0i/3yu/rIqSGvr3uozVMk4VOgQzd3a4qPpiAiQIqY3X9Fwgwtm7+joc4CxhrE53xc5CzBISGQvR/LXQoaHKx"
-    "KGH2q+vLxHuOzoOcKaIBjK3lOhZBcb7hN5b53VldW5jT/UYhs8ikhvGN8WFMyDzjF3OreDCo0XflHd4KpnFnt8fF8lW2"
-    "VBMfVZeNSUcDcc0RNu8Nj/cEvdRx11hHelkW4pqv4pLqvm9l/gB7hK/4wqBeqWAiMtaGvsSEqjB2r4GigEl0GVIZlvAD"
-    "3sGmzISdRUJHSJJqha12aXSc4AR6A1ogEyDxnMuaY76If1M3fFnrG73yNu/YuM47lrvSC1JgYGHSFnhNj+xaSGuU//Dj"
-    "Io5oUV9DBdh21X9YfwfKr9WeQq8wCONY2ndj+HELU41DfIQQyUojcHdncHHw3yB4Rwxcs9uYTRzytwhZ2DkSYr31w9v9"
-    "/o/Y0LV8+PDXtmHE/DyiAQs7wx5oK0tEAqLx6WYIIXh7e0LAf7yjWImbAQh+LatAAPzmMY1cafM0+BV0ewQjlDlxNTk1"
-    "9395aWyPrX4RGRTdF/zQas+FWH9FYmxiQdo74HBrF2c/SpoToNWxZi8gCUIecEC0N1x7EfHTODX3ahQpVIY9Kh0pBUMK"
-    "I/mpOAdr6x6aHHiyV2n293wWwh6D+nqyVopuKNr0K3980kkuKJwFDzZAsn2IUF/yVbbHtLlS4BD6U4zp+3mGkcMOd49v"
-    "Hp5U1h+jSBsYbpFipMHyvcQmPYR78OxPQozDjl5oSMU/T+IFd84XUcVwDeHlN3gjoyKAFafwqYK19ojoJwqDE258nsZd"
-    "FW6U7qWwQSRhY42CF8HiBH2v22Xb91ivh7ZUFc2T134wwrDGu0dbPSPK6eEhG6Rs+xE7Pt5nNGCCKmrD/EEZtNnnkUn1"
-    "Mno7S7RowefJrJShX6fAVfwJkfp8jyNxA8ixr78mUkTTKRvAcKYcKnaFkyEiEX93fIM25I1FFArJXVFkEgFSiMw1Yokf"
-    "HRU23c61zAfXA03q7U9/G1UJ4vb3jYo8SZKqJnImWZWEe5KqJdM6WtW0QPVav1XwerM6B3JNmV4syCL9i7e+yENht5Dp"
-    "KYw292UtoOeWKoqLaOKSl6sqbek7yDrXnSqnt8JGS/NtEadKF6FXVjm9ndpaTgi9gZ7V22lTpXfQm2hpvZ0WPPWCXlvk"
-    "9HZqyuQKel2V0tupLXIn6JVlQm+nLs9qq1flb9yalJtWr0gv/HxCMySfHUraBQEY7pw5JaGWvvnzFYbae+bSUxZqbc2r"
-    "9T7UypljpyTU0p5vu8BqJ6TRtUhTaUsp+T7UagFTW1XleSldEPQ+2LHIV+k24wXBdpTZ0tOM3gdbyWSXnoayKIxpdObF"
-    "M6ohK09A6euNCkLtMoOwNvs6JWGU7WXjFoUJ7Fk43tIgBM/S8RUG21uLxy4ItnOWj1sUbGsvIKfEakkbNZ8w8egQzXrv"
-    "B+BOlV0QaOebJk9ZoLVnityiQFtreszXgTbO1NgFgXb2tFjvveKQtJdrkSDLp9nIsrrW1e4lm/g3E6u0FqHAZmYX18II"
-    "b2ueGrWQghucW6EWjnerMwtr2wc2Pbu4FoZ/+7NK/RC44hpiF7O0HoLGMqpZYKrs8gbUQozjVGiAU8M8vjoN0MIM5KnS"
-    "AMvPRFZxA4wQIzkVGuAEmMkuX9/U4XamZeqAxWvbONVcKaN1wDqU5o91yKmwzsipt2hqbZcTiiwYtlZC5dUMhA2SUFtp"
-    "hYSMjoDiuyqJPJZFGwOihZHgHZhjENTXChHQ1fO9cBy1PlQsVPYm3bxBB9dJjvE7gOQYbKONFl6vazdp1aHyVZnBpzC3"
-    "UovbaL4NM1TLED6dtlFz9UJylNOWpHHV0xZqaLOuWYtjLUlcTbJBY6xZaZaGWFdlPfnianytdbq2KluL4bWQOa4S1krN"
-    "qoNoK1T1ldakr0c1WkH1aa/XtBpoGzp7tJSWWkhAQMhj3XudHZN4p1FxDsT7RP+fJfTP4rKwz/NAYeF55thug7oic1E2"
-    "KSyIq/sNgVVH352VP3tBG3Ei3rnt56qOzKTc0dOYszilXvRjcpG8NgKuj+dz/bsNd8nzs2Ro9PwovRP63IVzJI7OO/WX"
-    "gdeeP3J6WnfyRFrpL5JVmmFG6aYE0axKJt2mKs8j3SqNNNNSSK+bQZqZ2aO/SPJoZiSOXjFvNKtyRq+UMvroKJQ1mqmM"
-    "0WsnjGZasuhQrmhCoE26aFalil45UzS2FR87OnecFknOHP9E0rldviKCpEe3dyA2ZxTiMGz/JgdQXc4fAoF5b0xeapW9"
-    "hi+VyQLXZuv8MtRIzx1TodsiAwy1Fu7BBsZ2jha+StABupL+jVlUsNF5x5s+nMlU4P7SVbaPjfzdyN9/afl7F0uo8rYI"
-    "rCH+NbOjRWHlw6sisWKHC1FFhlDl0oc/OO/FZ8qOEd+U8yN9iey4oUmpVH1u7DQGF5XyC+OHYk/t4oJSqzRbsyF91ezU"
-    "x/3k4+AfMjs1ATw7G/G1EV8b8dUovqQPWEB4XZG08IYqlGu9qcpmEW4W4WYRtlDDmXCHDCxF/hVYOz8SQ1QqxGalbVba"
-    "ZqW1WmnKkbh+rW1W1WZVbVZVGxtYc/73LymjGy/0TsOnhOkVrMpkYt8LwZta+m/vPRHkLLrSlaR026L73ay33aWn/9O7"
-    "zPJpgfdgjra0iyminix+1H/+H+/evXh9MOAVoRQL4OnR04cYrw4DV/WgxLyEgvdMPrFt6vv4mN8BSWE8y7iqo19U+Yw1"
-    "v/pqG6a/7Ny/8Vxb4bBGI3ZfVPJeYbHg0IUWendPNLvx3m4hYuoXXO70PoucSnsKJ8t8tP0WVvzL/8Rr1FP1I82mMXdq"
-    "WmTFaIdhTk/++zJK5RP3fTJYIGFJNe+AeMJG7NE+/POEiVmEHw8eOFeGLkcaQySAukV7vDKEPSuSVxWouUTKfO3OuH59"
-    "qIJMGUv9kGEMQAHCeBXY/HPbpfG5jcANBj1OzF1jJfOy+6P7Pd9rY2kLGQNTnVLMEloQyP1EhG2aExfIfQt9/LO/9jow"
-    "3SYVzXg/agUQw/CXgrk1ypnXtuSfjiMXPPhU8X3jzDvOdYR2hPEnhDibCxifxBzDytkGnsdFjMSuh+kj9Gdo/dVXo/s3"
-    "OnFCRLEZ5mKB9+oHb1nn/qhjFnqHwpfXlsth9eOqHxV9F64GpQH8nR8LrHdvG6YSKAD91NW6z6vomNXiIn0MNBpfXzci"
-    "K6kgPoTvCCEnhPTnT8X5SQyIneAKxZvXuG8gZeZZNI2WZTZbphMLL9Uj9vUddoQsLL6ci9ujVZ3qHimisnXz/wEFT5IS"
+    "jMmt41pTQuUwNJlhOVzjnEdMrmPIK7Sj6hhhCiRN5vaoaqjKsdbxOzYDXXtysPhYuYYwMiVxeGiot4eKXZQVvOObMJuI"
+    "yTu+OVZTKXR7Ozu1srVOuNUgYsPzb4fVj3y5kAx/kRSomp5MYV9Jp3E6uRJLZwYGpDjXjnMQ12qJ6F8al4LMdDYUoXnF"
+    "hy5VXFPn1pRcURtFtihSy/ebbx6LiROHNmTSEiEvs/wD5WivOj8RkER3Wpxs6pfxPpnWH+N9Md5PX8TOv7uNZpPOapPO"
+    "agVld5PO6jeTzuqfmhpXP1qojpfWO1u4so24W1tH4QxCjtL/N7TgfiMq/RqJizaK30bx2yh+ruJXiUchf26t0hFEJqH9"
+    "MorbL5Zn7Q5ze9/hoTV/DKhbDSeaMkNZQO3z5Ddzthb8wvSb2VsCAnWze2x2j83uYe8efPVzm46E3Hq7xy+0S/yC2Ry9"
+    "+wS/IO7tvD4uqLNfmB+7v+ymIbTufxGpL045NjJ/I/P/t8t8IcZ1uYI68rm8UlD9kDLgX0Dwe+aM127MTmqKdA0jW5a/"
+    "FZ6mdGuC3+/YZ2PegD1/9f3//Nd/j2GDAaa4xByPeDanXf24Y+NAsasr6AOfwoMSnWdZraZMXGIZTuOPYoIefsSrfNzt"
+    "6CasVUiox+E8wb/uNL93Njsyy2qLLdi5flclZl3dKcRx3hAZf9cCJrL+/sYUgU064fbffn6JdMIb9Wyjnv2T1DP/LqXt"
+    "Rju7jx5/8+3v/+0Pf4xOJ1PKZX7j1XfULWW7BZMCm+0wIW0Zl5uhM9TbCaqgffuvmTmeX4tRana14CxdGt26Tyb80/Wu"
+    "tWyC39hStgSOB00HL2Oglr5E9+S0AAMcyHgO3DaPc/qyiv4MibhTf7o8k16JChehfFuIPGqLCChAgABd2ImYMANYJJJ9"
+    "4+dMeeFf3N4tMMl4/HdCvHKfzqPUQcxnlegoftMSxQPt0jpe7SvoGuAkoftWiGAqoizwb7D7rIj5fnJ47OCkGzQ6Lt9a"
+    "uFR55QPeGkxAEvflpBOZ02HAsNL7/v0fW88VWEUfUP8sHZKIKyIJTyqPU4NUwHoo5B20dOvN4N9H68wKzD6ghpGIZKwC"
+    "frMLtWYKPCAvOegoOAaqiYc9I0GilKDZYN9k7sDY+fV7eReFw9+n2yN0o0TcXUvoDi7ePrtyMLONYwOxxzstEXtZQWHd"
+    "52U+HzxnD9n7lz++fH3Q2wd0T+g+CKLMQ0H41pBldBuYfPO47VQpIKwL/R+8ePeqDoHjGwzAgrcIt/ZAix8cpSjK95ge"
+    "bOUo1TrBoi8VL4X9RxFzs5cwEldnWBkVHwTnq2+I3codF7/N9Zn2Ja3HbzXj/Q9+PYfu9BHv0r18O+zJEIeIl4qiMjlN"
+    "0PLCQb4TIWTYWwohwx4P//iAHIAAtLp0gy1Rz0S1cQ/D2oiroQhABKU5SomsT343GLAf4zTOaW5Orxg/C+F+PWIPKIaL"
+    "q32w+Wl5x7BdDQH7p0fpUXpP9Ym/vljAGuzpHsOoXmgz4M8BewcDHivCP3/z6tWz19/jrTxB2THFDBgPMka/gPrciEMx"
+    "BarNpJxfuTTvs7HUnhnJX6ZsLAR9M6ZYNMvJBPRGfktRVeeczyoNmlWLCNtiUaUOyzdC/SXgHLrYiIfsjXrmBwAEt7qb"
+    "BsOAHjNln3DRAoIHhglVh0ijH/FamH7VU8XGUSMX0XG08BMUZm3PQ1vBsZ3Kwubb8k0HaP0hBpmG1yHN8DrFPkwBbzcY"
+    "i+t4sAKIu3g8B0K06kweJ/E+x/ymdWEMQoTf6ysVgU+F0FAjft+P37njl3opHNiSaxUunGGQjeQN5DdvD16+eT3W7xzX"
+    "hfKo7h6rS7qwFhKUkH3jopl+DVl+xRfBP/TtdR/tZZosdE5k6HZ3VfHBBEwUUBmri8pAgLF1R3k8xFnAqKB4bSAHOUtA"
+    "aChE/9dCh4ImF4sSZr+6aE285+g8yJkibsHYWq5jEb7nG363mt/y1bWFOd3EFDKLjG4Y3xgfxoTMM36FuIpcgxp9V942"
+    "rmAat4t7XCxfZUs18VF1LZp0NBDXHGHzhvN4T9BLHYiNdaSXZSEuJCsuqW4mV+YPsEf4MjIM6pUKeyKjguhLTKgKY/fC"
+    "KgqYRJchlWEJP+AdbMpM2FkkdIQkqVbYatdbxwlOoDf0BjIBEs+5Vjrmi/g3dReZtb57LO8dj42Lx2O5K70gBQYWJm2B"
+    "1/TIroW0RvkPPy7iiBb1NVSAbVf9h/V3oPxa7Sn0CsNFjqV9N4YftzDVOMRHCJGsNAJ3dwYXB/8NgnfEwDW7jdnEIX+L"
+    "kIWdIyHWWz+83e//iA1dy4cPf20bRszPIxqwsDPsgbayRCQgGp9uhhCCt7cnBPzHO4qVuBmA4NeyCgTAbx7TyJU2T4Nf"
+    "QbdHMEKZE5eoU3P/l9fb9tjqV6ZB0X3BD632XIj1VzXGJhakvQMOt3a19qOkuRpaHWv2ApIg5GcHRHvDtRcR6Y1Tc69G"
+    "kUJl2KPSkVIwpICXn4pzsLbuocmBJ3uVZn/PZyHsMaivp5WlOIyiTb+6F0A6yQUF3uBhEUi2DxHqS77K9pg2VwocQn+K"
+    "0Yc/zzDG2eHu8c3Dk8r6YxQTBANDUjQ3WL6X2KSHcA+e/UmIcdjRCw2p+OdJvOCXBET8M1xDeE0P3sj4DWDFKXyqsLI9"
+    "IvqJwuCEG5+ncVcFRqX7MWwQSdhYo+BFsDhB3+t22fY91uuhLVXFHeW1H4wwAPPu0VbPiMd6eMgGKdt+xI6P9xkNmKCK"
+    "2jB/UAZt9nkMVb2M3s4SLa7xeTIrZZDaKXAVf0KkPt/jSNwAcuzrr4kU0XTKBjCcKYeKXeFkiJjJ3x3foA15YxGFgodX"
+    "FJlEgBQic41Y4mdJhU23cy0z1/VAk3r7099GVSq7/X2jIk/npKqJ7E5WJeHipGrJBJRWNS2kvtZvFWbfrM6BXFNOGguy"
+    "SFTjrS8yZtgtZCINo819WQvouaWK4iKauOTlqkpb+g6yznWnyj6usNESklvEqRJb6JVV9nGntpa9Qm+g5x932lSJKPQm"
+    "WgJypwVPEqHXFtnHnZoyDYReVyUfd2qLLA96ZZl63KnL8+/qVfkbtyZl0dUr0gs/n9AMyWeHknZBAIY7Z05JqKVv/nyF"
+    "ofaeufSUhVpb82q9D7Vy5tgpCbW059susNoJaXQtEmraUkq+D7VawNRWVXkGTRcEvQ92LDJrus14QbAd5eD0NKP3wVYy"
+    "LaenoSwKYxqdefGMasjKU2X6eqOCULvMIKzNvk5JGGV72bhFYQJ7Fo63NAjBs3R8hcH21uKxC4LtnOXjFgXb2gvIKbFa"
+    "0kbNJ0w8OkSz3vsBuFNlFwTa+abJUxZo7ZkityjQ1poe83WgjTM1dkGgnT0t1nuvOCTt5Vqk8vJpNrKsrnW1e8km/s3E"
+    "Kq1FKLCZ2cW1MMLbmqdGLaTgBudWqIXj3erMwtr2gU3PLq6F4d/+rFI/BK64htjFLK2HoLGMahaYKru8AbUQ4zgVGuDU"
+    "MI+vTgO0MAN5qjTA8jORVdwAI8RIToUGOAFmssvXN3W4nWmZOmDx2jZONVfKaB2wDiUkZB1yO6wzcuotmlrb5YRiIIat"
+    "lVB5NQNhgyTUVlohIaMjoPiuSiKPZdHGgGhhJHgH5hgE9bVCBHT1fC8cR60PFQuVvUk3b9DBdZJjHBEgOQb9aKOF1+va"
+    "TVp1qHxVZvApzK3U4jaab8MM1TKET6dt1Fy9kBzltCVpXPW0hRrarGvW4lhLEleTbNAYa1aapSHWVVlPvrgaX2udrq3K"
+    "1mJ4LWSOq4S1UrPqINoKVX2lNenrUY1WUH3a6zWtBtqGzh4tpaUWEhAQ8lj3XmfHJN5pVJwD8T7R/2cJ/bO4LOzzPFBY"
+    "eEY8ttugrsismU0KC+LqfkNg1dF3Z+XPXtBGnIh3bvu5qiNzPnf0hOssTqkX/ZhcpNmNgOvj+Vz/bsNd8vwsGRo9P0rv"
+    "hD534RyJo/NO/YXiteePnJ7WnTyRAPuL5L9mmPu6KZU1q9Jet6nKM163SnjNtGTX6+a6Zmae6y+S5poZKa5XzHDNquzW"
+    "KyW3PjoK5bdmKrf12qmtmZbWOpTVmhBok9iaVUmtV85pjW3Fx47OHSdwkjPHP5F0bpdZiSDpcfgdiM25jzgM27/JAVSX"
+    "nYhAYIYek5da5dnhS2WywLXZOhMONdKz3FTotshVQ62Fe7CBsZ1Nhq8SdICupH9jvhdsdN7xJjpnMmm5v3SV7WMjfzfy"
+    "919a/t7FEqq8LQJriH/N7GjRYPnwqoiw2OFCVJGhXLn04Q/Oe/GZsmPEWeX8SF8iO26IVCpVnxs7jUFOpfzCOKbYU7v4"
+    "pNQqzdZsSF81O/XxR/k4+IfMTk0g0c5GfG3E10Z8NYov6QMWEF5XJC28ARHlWm+qslmEm0W4WYQt1HAm3CEDS5F/BdbO"
+    "j8QQlQqxWWmblbZZaa1WmnIkrl9rm1W1WVWbVdXGBtac//1LyujGC73T8ClhegWrMpnY90Lwppb+23tPBDmLrnQlKd22"
+    "6H4362136en/9C6zfFrgPZijLe1iiqgnix/1n//Hu3cvXh8MeEUoxQJ4evT0IUa0w9BWPSgxL6HgPZNPbJv6Pj7md0BS"
+    "GM8yruroF1U+Y82vvtqG6S87928811Y4rNGI3ReVvFdYLDh0oYXe3RPNbry3W4iY+gWXO73PIqfSnsLJMh9tv4UV//I/"
+    "8Rr1VP1Is2nMnZoWWTHaYZh9lP++jFL5xH2fDBZIWFLNOyCesBF7tA//PGFiFuHHgwfOlaHLkcYQCaBu0R6vDGHPiuRV"
+    "BWoukTJfuzOuXx+qIFNuVT9kGANQgDBeBTb/3HZpfG4jcINBjxNz11jJvOz+6H7P99pY2kLGwFSnFLOEFgRyPxFhm+bE"
+    "BXLfQh//7K+9Dky3SUUz3o9aAcQw/KVgbo1y5rUt+afjyAUPPlV83zjzjnMdoR1h/AkhzuYCxicxx7BytoHncREjseth"
+    "+gj9GVp/9dXo/o1OnBBRbIa5WOC9+sFb1rk/6piF3qHw5bXlclj9uOpHRd+Fq0FpAH/nxwLr3duGqQQKQD91te7zKjpm"
+    "tbhIHwONxtfXjchKKogP4TtCyAkh/flTcX4SA2InuELx5jXuG0iZeRZNo2WZzZbpxMJL9Yh9fYcdIQuLL+fi9mhVp7pH"
+    "iqhs3fx/0izMaQ=="
 )
 
 
@@ -447,16 +448,29 @@ EXIT_BROKEN_PIPE = 141
 
 
 class CommandError(Exception):
-    """A failure the tool declares: a kind, an exit code, a message and an optional hint."""
+    """A failure the tool declares: a kind, an exit code, a message, an optional hint,
+    optional details (data) and optional text for people."""
 
     kind = "error"
     exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        details: dict[str, Any] | None = None,
+        text: str | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.hint = hint
+        #: More about the failure, as data (`error.details` of the envelope).
+        self.details = details
+        #: What a person reads on stderr instead of `PROG: error: MESSAGE`, the hint and the
+        #: envelope line (without --json only; JSON callers get the envelope as always).
+        self.text = text
 
 
 class Outcome(Exception):
@@ -547,6 +561,8 @@ def _failure(error: CommandError) -> dict[str, Any]:
         body["hint"] = error.hint
     if error.retryable:
         body["retryable"] = True
+    if error.details:
+        body["details"] = error.details
     if isinstance(error, _ActionRequired):
         return {
             "ok": False,
@@ -2523,7 +2539,11 @@ def _deliver(
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr."""
+    """Report an error: the envelope on stdout in JSON mode, and always last on stderr; an
+    error with its own text for people shows only that, without --json."""
+    if error.text is not None and not json_mode:
+        _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
+        return error.exit_code
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure(error), None, agent=agent))
     if json_mode:
