@@ -228,6 +228,7 @@ def test_field_and_one_command(tmp_path: Path) -> None:
         GOLDEN / "kitchen" / "kitchen.py",
         GOLDEN / "settings" / "settings.py",
         GOLDEN / "pantry" / "pantry.py",
+        GOLDEN / "diffy" / "diffy.py",
     ],
     ids=lambda p: p.stem,
 )

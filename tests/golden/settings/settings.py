@@ -3433,7 +3433,9 @@ def _seconds(text: str) -> float:
 def _terminal_width() -> int:
     try:
         return os.get_terminal_size(sys.stdout.fileno()).columns - 2
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
+        # NOTE: AttributeError: stdout replaced by one without a file descriptor (the MCP
+        # server's, while a handler runs).
         columns = os.environ.get("COLUMNS", "")
         # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
         # int() can read it.

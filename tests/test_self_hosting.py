@@ -1,0 +1,275 @@
+"""burgee's own command line is a burgee tool: `generator/commands.py` generated into
+`generator/_tool.py`, run by the `burgee` console script and `python -m burgee`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+
+from tests.helpers import REPO, burgee, generate, run
+from tests.regen import self_hosted_args
+from tests.test_schema import CLISPEC
+
+BURGEE = Path(sys.executable).parent / "burgee"
+TODO = "examples/todo/handlers.py"
+#: What `burgee gen` loads only when it runs.
+PIPELINE = ("libcst", "pydantic", "jinja2")
+
+
+def test_the_generated_command_line_is_fresh() -> None:
+    result = burgee(*self_hosted_args("--check"), cwd=REPO)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_console_script_and_module_are_the_generated_tool() -> None:
+    for command in ([str(BURGEE)], [sys.executable, "-m", "burgee"]):
+        help_text = subprocess.run(
+            [*command, "--help"], capture_output=True, text=True, check=True
+        ).stdout
+        for word in ("gen", "check", "new", "refresh", "completion"):
+            assert f"\n    {word} " in help_text, help_text
+        assert "  1    stale (an outcome, not a failure)\n" in help_text
+        assert "  2    usage\n" in help_text and "  70   internal\n" in help_text
+        version = subprocess.run([*command, "--version"], capture_output=True, text=True)
+        assert version.stdout == "burgee 0.1.0\n"
+
+
+@pytest.mark.skipif(CLISPEC is None, reason="clispec scorer not installed")
+def test_burgee_schema_scores_24_of_24() -> None:
+    proc = subprocess.run(
+        [str(CLISPEC), "score", str(BURGEE), "-o", "json"],
+        cwd=REPO,  # NOTE: the probe runs `burgee check examples/todo/handlers.py`
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    report = json.loads(proc.stdout)
+    failed = [c for p in report["principles"] for c in p["checks"] if not c["passed"]]
+    assert (report["score"], report["max"]) == (24, 24), failed
+
+
+def test_describes_itself_for_agents() -> None:
+    doc = run(BURGEE, "schema").json()
+    commands = {c["name"]: c for c in doc["commands"]}
+    assert commands["gen"]["effects"] == "idempotent"
+    assert commands["new"]["effects"] == "non_idempotent"
+    assert commands["check"]["effects"] == "read_only"
+    assert doc["outcomes"][0]["code"] == 1 and doc["outcomes"][0]["name"] == "stale"
+    gen_args = {a["name"] for a in commands["gen"]["args"]}
+    assert {"--output", "--version", "--check"} <= gen_args
+    llms = run(BURGEE, "--llms").json()
+    assert {"gen", "check", "new", "refresh"} <= {t["name"] for t in llms["tools"]}
+    skill = run(BURGEE, "--skill").out
+    assert "burgee gen handlers.py -o tool.py" in skill and "| 1 | `stale` |" in skill
+    bash = run(BURGEE, "completion", "bash")
+    assert bash.code == 0 and "complete" in bash.out
+
+
+def test_gen_json_answers_and_errors_are_data(tmp_path: Path) -> None:
+    handlers = REPO / TODO
+    out = tmp_path / "todo.py"
+    made = run(BURGEE, "gen", str(handlers), "-o", str(out), "--json")
+    assert made.code == 0, made.err
+    assert made.json()["data"] == [str(out)]
+    assert run(BURGEE, "gen", str(handlers), "--check", "-o", str(out), "-o", "x").code == 1
+    current = run(BURGEE, "gen", str(handlers), "-o", str(out), "--check", "--json")
+    assert (current.code, current.json()["data"]) == (0, [str(out)])
+    out.write_text(out.read_text(encoding="utf-8").replace("todo", "tada"), encoding="utf-8")
+    stale = run(BURGEE, "gen", str(handlers), "-o", str(out), "--check", "--json")
+    assert stale.code == 1
+    assert stale.json() | {"meta": None} == {
+        "ok": True,
+        "data": [str(out)],
+        "outcome": "stale",
+        "meta": None,
+    }
+    bad = tmp_path / "bad.py"
+    bad.write_text("x = (\n", encoding="utf-8")
+    failed = run(BURGEE, "gen", str(bad), "--json")
+    assert failed.code == 2
+    error = failed.error_line()["error"]
+    assert error["kind"] == "usage" and error["message"] == "1 error; nothing written"
+    assert error["details"]["diagnostics"] == [
+        {
+            "path": str(bad),
+            "line": 1,
+            "column": 5,
+            "severity": "error",
+            "message": "syntax error: '(' was never closed",
+        }
+    ]
+    assert failed.json() == failed.error_line()
+    text = run(BURGEE, "gen", str(bad))
+    assert text.err == f"{bad}:1:5: error: syntax error: '(' was never closed\n" + (
+        "burgee: 1 error; nothing written\n"
+    )
+
+
+def test_check_reports_as_data_and_writes_nothing(tmp_path: Path) -> None:
+    checked = run(BURGEE, "check", TODO, "--json", cwd=REPO)
+    assert checked.code == 0, checked.err
+    data = checked.json()["data"]
+    assert data["program"] == "todo" and "add" in data["commands"]
+    assert data["warnings"] == []
+    listy = tmp_path / "listy.py"
+    listy.write_text(
+        'from burgee import command\n\n\n@command(effects="read_only")\n'
+        'def names() -> list[str]:\n    """Names."""\n    return []\n',
+        encoding="utf-8",
+    )
+    warned = run(BURGEE, "check", str(listy), "--json").json()["data"]["warnings"]
+    assert [w["severity"] for w in warned] == ["warning"] and "cardinality" in warned[0]["message"]
+    strict = run(BURGEE, "check", str(listy), "--strict", "--json")
+    assert strict.code == 2 and strict.error_line()["error"]["details"]["diagnostics"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["listy.py"]
+
+
+def test_mcp_serves_gen_and_check(tmp_path: Path) -> None:
+    out = tmp_path / "todo.py"
+    params = StdioServerParameters(command=str(BURGEE), args=["--mcp"], cwd=str(REPO))
+
+    async def go() -> tuple[Any, ...]:
+        async with Client(params, mode="legacy") as client:
+            tools = {t.name for t in (await client.list_tools()).tools}
+            checked = await client.call_tool("check", {"handlers": TODO})
+            made = await client.call_tool("gen", {"handlers": TODO, "output": str(out)})
+            current = await client.call_tool(
+                "gen", {"handlers": TODO, "output": str(out), "check": True}
+            )
+            out.write_text("# Generated by burgee\n", encoding="utf-8")
+            stale = await client.call_tool(
+                "gen", {"handlers": TODO, "output": str(out), "check": True}
+            )
+            bad = await client.call_tool("check", {"handlers": "no/such/file.py"})
+            return tools, checked, made, current, stale, bad
+
+    tools, checked, made, current, stale, bad = asyncio.run(go())
+    assert {"gen", "check", "new", "refresh"} <= tools
+    assert not checked.is_error and checked.structured_content["program"] == "todo"
+    assert not made.is_error and made.structured_content == {"result": [str(out)]}
+    assert not current.is_error and current.meta is None
+    assert not stale.is_error and stale.structured_content == {"result": [str(out)]}
+    assert stale.meta is not None and stale.meta["outcome"] == "stale"
+    assert bad.is_error
+    assert json.loads(bad.content[0].text)["error"]["kind"] == "usage"  # type: ignore[union-attr]
+
+
+def _imports(*args: str, stdin: str | None = None) -> set[str]:
+    """The top-level packages `burgee ARGS` imports (`python -X importtime`, on stderr)."""
+    proc = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "burgee", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+    found = re.findall(r"^import time:\s+\d+ \|\s+\d+ \|\s+([\w.]+)$", proc.stderr, re.M)
+    assert found, proc.stderr
+    return {name.split(".")[0] for name in found} | set(found)
+
+
+def test_the_pipeline_loads_only_when_gen_runs() -> None:
+    mcp = "\n".join(
+        json.dumps(message)
+        for message in (
+            {
+                "jsonrpc": "2.0",
+                "id": 1,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "t", "version": "1"},
+                },
+            },
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+        )
+    )
+    for args, stdin in ((["--help"], None), (["schema"], None), (["--mcp"], mcp + "\n")):
+        imported = _imports(*args, stdin=stdin)
+        assert "burgee._tool" in imported, imported
+        assert not imported & set(PIPELINE), args
+    assert set(PIPELINE) <= _imports("check", TODO)
+
+
+def test_burgee_imports_inside_handlers_are_checked(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        "from burgee import command\n\n\n"
+        '@command(effects="read_only")\n'
+        "def version() -> str:\n"
+        '    """The version of burgee that is installed."""\n'
+        "    from burgee.write.generate import nothing\n"
+        "    from burgee.writes import generate\n"
+        "    from burgee import nope\n"
+        "    return str((nothing, generate, nope))\n",
+        encoding="utf-8",
+    )
+    result = burgee("gen", str(handlers), "-o", str(tmp_path / "tool.py"))
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        f"{handlers}:7:5: error: burgee.write.generate has no name 'nothing'",
+        f"{handlers}:8:5: error: burgee has no module 'burgee.writes'",
+        f"{handlers}:9:5: error: burgee has no name 'nope'",
+        "burgee: 3 errors; nothing written",
+    ]
+    tool = generate(
+        tmp_path,
+        """
+        from burgee import command
+
+
+        @command(effects="read_only")
+        def version() -> str:
+            \"\"\"The version of burgee that is installed.\"\"\"
+            from burgee import __version__
+
+            return __version__
+        """,
+    )
+    assert run(tool, "version").out == "0.1.0\n"
+
+
+def test_a_class_of_a_built_in_kind_raises_the_built_in_error(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        """
+        from burgee import CommandError, command
+
+
+        class Invalid(CommandError):
+            kind = "usage"
+            exit_code = 2
+
+
+        @command(effects="read_only")
+        def judge(text: str) -> str:
+            \"\"\"Refuse empty text.\"\"\"
+            if not text:
+                raise Invalid("empty", details={"field": "text"}, text="judge: say something")
+            return text
+        """,
+    )
+    refused = run(tool, "judge", "--text", "", "--json")
+    assert refused.code == 2
+    assert refused.json()["error"] == {
+        "kind": "usage",
+        "message": "empty",
+        "details": {"field": "text"},
+    }
+    # NOTE: without --json, a person reads the error's own text and nothing else.
+    assert run(tool, "judge", "--text", "").err == "judge: say something\n"
+    doc = run(tool, "schema").json()
+    assert [e["kind"] for e in doc["errors"]].count("usage") == 1
