@@ -38,7 +38,9 @@ def test_console_script_and_module_are_the_generated_tool() -> None:
             assert f"\n    {word} " in help_text, help_text
         assert "  1    stale (an outcome, not a failure)\n" in help_text
         assert "  2    usage\n" in help_text and "  70   internal\n" in help_text
-        version = subprocess.run([*command, "--version"], capture_output=True, text=True)
+        version = subprocess.run(
+            [*command, "--version"], capture_output=True, text=True, check=True
+        )
         assert version.stdout == "burgee 0.1.0\n"
 
 
