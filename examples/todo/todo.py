@@ -3386,7 +3386,11 @@ class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
-    def __init__(self, argv: Sequence[str]) -> None:
+    def __init__(
+        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+    ) -> None:
+        #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
+        table = SHADOWS if shadows is None else shadows
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -3420,9 +3424,9 @@ class _Invocation:
             flag = None if name in shadowed else _flag(name)
             if flag is None or flag.name == "--skill":
                 self.rest.append(token)
-                if SHADOWS and not shadowed and token[:1] != "-":
+                if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
-                    shadowed = SHADOWS.get(words, ())
+                    shadowed = table.get(words, ())
                 continue
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.

@@ -75,14 +75,11 @@ def _parse(program: Program, command: Command, example: str) -> None:
     words = _words(example)
     if not words or words[0] != program.name:
         raise _Refused(f"it must start with the program's name, {program.name!r}")
-    # NOTE: the tool's own table of the flags its commands take over (`Option(shadows=True)`).
-    saved, argv.SHADOWS = argv.SHADOWS, shadows(program)
     try:
-        invocation = _Invocation(words[1:])
+        # NOTE: with the flags the program's commands take over (`Option(shadows=True)`).
+        invocation = _Invocation(words[1:], shadows(program))
     except UsageError as error:
         raise _Refused(error.message) from None
-    finally:
-        argv.SHADOWS = saved
     if invocation.batch is not None or invocation.mcp:
         raise _Refused("an example runs one command, not --batch or --mcp")
     path, rest = _find(program, invocation.rest)
