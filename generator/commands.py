@@ -146,14 +146,14 @@ def gen(
     skill_dir: Annotated[
         Path | None, Option(help="also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md")
     ] = None,
-) -> list[str]:
+) -> list[str] | None:
     """Generate a tool from a handlers file.
 
     Read HANDLERS (never importing it) and write one standalone Python module, and the files
     asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
     pyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes
-    them all. The answer is the files written (with --check, compared; when some are stale,
-    those).
+    them all. Each file written is reported on stderr; with --check, each stale one with its
+    diff, and the answer is the files that are missing or stale (the outcome stale).
     """
     _pipeline()
     from burgee.model.diagnostics import GenerationError
@@ -172,14 +172,14 @@ def gen(
         skill_dir=skill_dir,
     )
     try:
-        files, stale = generate(args, lambda warning: print(warning, file=sys.stderr))
+        stale = generate(args, lambda warning: print(warning, file=sys.stderr))
     except GenerationError as error:
         raise _failed(error) from None
     except Refused as refused:
         raise _refused(refused.problems, refused.where) from None
     if stale:
-        raise Stale(files)
-    return files
+        raise Stale(stale)
+    return None
 
 
 @command(effects="read_only", examples=["burgee check examples/todo/handlers.py"])

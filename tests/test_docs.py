@@ -182,7 +182,7 @@ def generated(name: str, source: str, where: str) -> Path:
         (folder / "handlers.py").write_text(source, encoding="utf-8")
         out = folder / f"{name.replace('-', '_')}.py"
         messages = io.StringIO()
-        with contextlib.redirect_stderr(messages):
+        with contextlib.redirect_stderr(messages), contextlib.redirect_stdout(messages):
             code = main(["gen", str(folder / "handlers.py"), "-o", str(out)])
         assert code == 0, f"{where}: burgee gen failed:\n{messages.getvalue()}"
         _GENERATED[key] = out

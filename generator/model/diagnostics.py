@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import re
-from enum import IntEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
 #: What `str.splitlines` breaks a line at, with the blanks around it.
 _LINE_BREAK = re.compile(r"[ \t]*[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]+[ \t]*")
-
-
-class ExitCode(IntEnum):
-    """The generator's exit codes."""
-
-    OK = 0
-    DIFF = 1
-    ERROR = 2
 
 
 class SourceSpan(BaseModel):

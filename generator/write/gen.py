@@ -76,12 +76,12 @@ def _source(handlers: Path) -> str:
     return decode(data, str(handlers))
 
 
-def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> tuple[list[str], bool]:
+def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> list[str]:
     """Generate (or with `args.check`, compare) the tool and the files asked for beside it.
 
-    Returns the files written (or compared) and whether any is missing or stale (`--check`);
-    raises GenerationError (the handlers' diagnostics) or Refused. Reports each file written,
-    and each stale one with its diff, on stderr.
+    Returns the files that are missing or stale (`--check`; else none); raises
+    GenerationError (the handlers' diagnostics) or Refused. Reports each file written, and each
+    stale one with its diff, on stderr.
     """
     targets(args)
     handlers: Path = args.handlers
@@ -99,14 +99,13 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> tuple[l
         sidecar_files(source, str(handlers), args) if args.completions or args.skill_dir else {}
     )
     output: Path = args.output or handlers.with_name(f"{name.replace('-', '_')}.py")
-    files = [str(path) for path in (output, *sidecars)]
     if args.check:
-        stale = bool(check_sidecars(sidecars))
         difference = diff(output, text)
+        stale = [str(output)] if difference is not None else []
         if difference is not None:
             print(f"burgee: {output} is stale; regenerate it with burgee gen", file=sys.stderr)
             print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
-        return files, stale or difference is not None
+        return stale + check_sidecars(sidecars)
     # NOTE: every file is checked before any is written: a refusal leaves nothing behind.
     problems = refusals(sidecars, args.force)
     if not may_write(output, args.force):
@@ -121,7 +120,7 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> tuple[l
         write_sidecars(sidecars)
     except (WriteError, OSError) as error:
         raise Refused([str(error)], "io") from None
-    return files, False
+    return []
 
 
 def check(handlers: Path, strict: bool, warn: Callable[[Diagnostic], None]) -> Program:

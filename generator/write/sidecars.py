@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 
 from burgee.describe import skill
-from burgee.model.diagnostics import ExitCode
 from burgee.render import completions
 from burgee.write.files import diff, may_write, write_atomic
 from burgee.write.generate import read
@@ -27,16 +26,17 @@ def sidecar_files(source: str, path: str, args: argparse.Namespace) -> dict[Path
     return found
 
 
-def check_sidecars(files: dict[Path, str]) -> int:
-    """--check: compare the extra files with what is on disk; return an exit code."""
-    stale = False
+def check_sidecars(files: dict[Path, str]) -> list[str]:
+    """--check: compare the extra files with what is on disk; return those missing or stale
+    (each reported on stderr, with its diff)."""
+    stale = []
     for target, text in files.items():
         difference = diff(target, text)
         if difference is not None:
-            stale = True
+            stale.append(str(target))
             print(f"burgee: {target} is stale; regenerate it with burgee gen", file=sys.stderr)
             print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
-    return ExitCode.DIFF if stale else ExitCode.OK
+    return stale
 
 
 def refusals(files: dict[Path, str], force: bool) -> list[str]:
