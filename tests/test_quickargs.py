@@ -145,3 +145,41 @@ def test_a_plain_run_imports_neither_argparse_nor_enum(tmp_path: Any) -> None:
     imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()}
     assert "os" in imported  # the report is there at all
     assert not imported & {"argparse", "re", "enum", "json", "threading"}, sorted(imported)
+
+
+SHADOWING = [(program, path) for program, module in MODULES.items() for path in module.SHADOWS]
+
+
+@pytest.mark.parametrize(("program", "path"), SHADOWING)
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_a_shadowing_command_reads_its_own_flags(
+    program: str, path: str, data: st.DataObject
+) -> None:
+    """On a command whose options take over tool-wide spellings (`Option(shadows=True)`), the
+    tool leaves those to the command, still reads its other flags, and the quick reading and
+    argparse agree on what the command gets."""
+    module = MODULES[program]
+    shadowed = module.SHADOWS[path]
+    spellings = [*shadowed, *(f"{name}=v" for name in shadowed if name.startswith("--"))]
+    word = st.sampled_from(
+        sorted({*spellings, "-ojson", "-otext", "--json", "--debug", "json", "upper", "2", "--"})
+    )
+    words = data.draw(st.lists(word, max_size=8))
+    command = path.split()
+    try:
+        invocation = module._Invocation([*command, *words])
+    except module.UsageError:
+        return
+    before = words[: words.index("--")] if "--" in words else words
+    assert invocation.rest[: len(command)] == command
+    rest = invocation.rest[len(command) :]
+    for spelling in before:
+        name = spelling.partition("=")[0]
+        if name in shadowed or (spelling[:2] == "-o" and "-o" in shadowed):
+            assert spelling in rest, (words, rest)
+    assert invocation.json == ("--json" in before), words
+    assert invocation.version is False
+    quick = module._quick_parse(module.COMMANDS[path], list(rest))
+    if quick is not None:
+        assert _argparse(module, path, list(rest)) == quick, rest
