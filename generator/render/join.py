@@ -64,31 +64,17 @@ def join(roots: Iterable[str]) -> Joined:
                 wanted.extend(chunk.uses)
     chosen = [(m, c) for m, c in every if id(c) in kept]
     section, lazy = _sections(chosen, roots)
-    head: list[str] = []
-    tail: list[str] = []
+    head, tail = _Layout(), _Layout()
     boot: list[str] = []
     checking_code: list[str] = []
-    open_section = ""
     for module, chunk in chosen:
         if chunk.text.startswith("\t"):
             if chunk.text[1:] not in checking_code:
                 checking_code.append(chunk.text[1:])
         elif module == BOOT:
             boot.append(chunk.text)
-        elif module in HEAD:
-            head.append(chunk.text)
         else:
-            text = chunk.text
-            wanted_section = section.get(id(chunk), "")
-            if wanted_section != open_section:
-                if open_section:
-                    tail[-1] += f"\n{SECTION_END}{open_section} ----"
-                if wanted_section:
-                    text = f"{SECTION_BEGIN}{wanted_section} ----\n{text}"
-                open_section = wanted_section
-            tail.append(text)
-    if open_section:
-        tail[-1] += f"\n{SECTION_END}{open_section} ----"
+            (head if module in HEAD else tail).add(chunk.text, section.get(id(chunk), ""))
     imports: list[str] = []
     checking: list[str] = []
     for module in (BOOT, *HEAD, *TAIL):
@@ -99,13 +85,39 @@ def join(roots: Iterable[str]) -> Joined:
             if found.text not in target:
                 target.append(found.text)
     return Joined(
-        head="\n\n\n".join(head),
-        tail="\n\n\n".join(tail),
+        head=head.text(),
+        tail=tail.text(),
         imports=tuple(imports),
         checking=tuple(checking + checking_code),
         boot="\n\n\n".join(boot),
         lazy=lazy,
     )
+
+
+class _Layout:
+    """Chunk texts in order, with the lines that open and close a section around runs of
+    chunks of the same section."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.open = ""
+
+    def add(self, text: str, section: str) -> None:
+        if section != self.open:
+            self.close()
+            if section:
+                text = f"{SECTION_BEGIN}{section} ----\n{text}"
+            self.open = section
+        self.texts.append(text)
+
+    def close(self) -> None:
+        if self.open:
+            self.texts[-1] += f"\n{SECTION_END}{self.open} ----"
+            self.open = ""
+
+    def text(self) -> str:
+        self.close()
+        return "\n\n\n".join(self.texts)
 
 
 def _sections(
@@ -114,11 +126,20 @@ def _sections(
     """Which kept chunks go to a section (chunk id -> section), and the functions of each
     section that code outside it calls (section -> names). A chunk outside code uses other
     than as a function, and what it needs at once, stays in the code that always runs."""
-    section = {
-        id(c): SECTIONS[m]
-        for m, c in chosen
-        if m in SECTIONS and not c.text.startswith("\t") and c.binds and not c.binds & ALWAYS
-    }
+    section = {}
+    for module, chunk in chosen:
+        if chunk.text.startswith("\t") or not chunk.binds or chunk.binds & ALWAYS:
+            continue
+        found = SECTIONS.get(module) or next(
+            (
+                SECTIONS[f"{module}.{name}"]
+                for name in chunk.binds
+                if f"{module}.{name}" in SECTIONS
+            ),
+            None,
+        )
+        if found is not None:
+            section[id(chunk)] = found
     owner = {name: c for _, c in chosen if id(c) in section for name in c.binds}
     while True:
         # NOTE: uses from outside: the program's own code, code that always runs, and the

@@ -46,15 +46,29 @@ TAIL = (
     "cli",
 )
 _RUNTIME = "burgee.runtime"
-#: The modules a plain run of a command never needs: each is joined into a section of the code
-#: that `_boot` compiles (or reads from its cache) the first time one of its functions is
-#: called. What code outside a section uses of it, other than by calling a function, stays in
-#: the code that always runs (`burgee.render.join`).
+#: What a plain run of a command never needs: a module (all of it) or one function of one
+#: (`module.name`), and the section of the code it goes to, which `_boot` compiles (or reads
+#: from its cache) and runs the first time one of its functions is called. What code outside a
+#: section uses of it, other than by calling a function, stays in the code that always runs
+#: (`burgee.render.join`).
 SECTIONS: dict[str, str] = {
     "argv": "argparse",
+    "cli._group_help": "argparse",
+    "cli._tool_flags": "argparse",
+    "cli._command_epilog": "argparse",
     "truncate": "agent",
     "sanitize": "agent",
+    "inputs._input_problems": "validate",
+    "inputs._problem": "validate",
+    "inputs._object_problem": "validate",
+    "inputs._input_schema": "validate",
+    "execute._run_timed": "timeout",
+    "context._cancel_event": "timeout",
+    "execute._await": "async",
+    "cli._confirmation": "confirm",
+    "cli._question": "confirm",
     "batch": "batch",
+    "cli._batch": "batch",
     "embedded": "describe",
     "describe": "describe",
     "complete": "describe",

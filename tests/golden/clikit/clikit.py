@@ -548,8 +548,17 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": ("_did_you_mean", "_new_parser", "_not_json"),
-    "batch": ("_run_batch",),
+    "argparse": (
+        "_command_epilog",
+        "_did_you_mean",
+        "_group_help",
+        "_new_parser",
+        "_not_json",
+        "_tool_flags",
+    ),
+    "async": ("_await",),
+    "batch": ("_batch",),
+    "confirm": ("_confirmation",),
     "describe": (
         "_builtin",
         "_document",
@@ -560,6 +569,8 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_root_extras",
     ),
     "mcp": ("_serve_mcp",),
+    "timeout": ("_cancel_event", "_run_timed"),
+    "validate": ("_input_problems",),
 }
 
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
@@ -828,6 +839,7 @@ class Context:
                 sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
 
 
+# ---- burgee: loaded on first use: timeout ----
 def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
     """A `threading.Event` that also calls `hooks` when it is set."""
     import threading
@@ -839,6 +851,9 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
                 hook()
 
     return Cancel()
+
+
+# ---- burgee: end of timeout ----
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -3017,6 +3032,7 @@ class _Sources:
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
+# ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
     if not _INPUT_SCHEMAS:
         import json
@@ -3029,6 +3045,9 @@ def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
             )
             _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
     return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+
+
+# ---- burgee: end of validate ----
 
 
 def _is_type(value: object, name: str) -> bool:
@@ -3069,6 +3088,7 @@ _TYPE_NAMES = {
 }
 
 
+# ---- burgee: loaded on first use: validate ----
 def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     """What is wrong with `value` for `schema` (the first thing), or None."""
     if not isinstance(schema, dict):
@@ -3144,6 +3164,9 @@ def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) ->
     return None
 
 
+# ---- burgee: end of validate ----
+
+
 def _shown(value: object) -> str:
     """A JSON value as a message shows it (null, true: JSON's spelling)."""
     if value is None or isinstance(value, bool):
@@ -3151,6 +3174,7 @@ def _shown(value: object) -> str:
     return _show(value)
 
 
+# ---- burgee: loaded on first use: validate ----
 def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     """Each top-level key that the command's input schema refuses, and why."""
     schema, secrets = _input_schema(command)
@@ -3168,6 +3192,9 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
             secret = f"{key}: not a valid value (secret, not shown)"
             problems[key] = secret if key in secrets else problem
     return problems
+
+
+# ---- burgee: end of validate ----
 
 
 #: How long a handler may run on after --timeout cancelled it, before the tool gives up.
@@ -3220,6 +3247,7 @@ def _execute(
     return envelope
 
 
+# ---- burgee: loaded on first use: async ----
 def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
     """Run an `async def` handler's coroutine on an event loop of its own (one per call, so
     MCP calls on worker threads stay concurrent). `ctx.cancelled` (MCP cancellation,
@@ -3253,6 +3281,9 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
         loop.close()
 
 
+# ---- burgee: end of async ----
+
+
 def _debugging(flag: bool) -> bool:
     """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
@@ -3281,6 +3312,7 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
     return _Internal(f"{type(error).__name__}: {error}", hint=hint)
 
 
+# ---- burgee: loaded on first use: timeout ----
 def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:
     """Run a command; set ctx.cancelled at the deadline and end as `timeout`."""
     import threading
@@ -3320,6 +3352,9 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         if expired and not stopped:
             raise error from None
     return result
+
+
+# ---- burgee: end of timeout ----
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5224,6 +5259,7 @@ def _exit_codes() -> str:
     )
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does, its flags, what it contains."""
     prog = f"{PROGRAM} {group}".strip()
@@ -5290,6 +5326,10 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
             group.add_argument(*names, metavar=flag.metavar, help=flag.help)
 
 
+# ---- burgee: end of argparse ----
+
+
+# ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, rest: list[str], invocation: _Invocation
 ) -> Callable[[_Call], None]:
@@ -5333,6 +5373,9 @@ def _question(question: str, raw: dict[str, Any]) -> str:
         return question.format_map(Values({k: _show_raw(v) for k, v in raw.items()}))
     except (ValueError, IndexError, AttributeError):
         return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _show_raw(value: object) -> str:
@@ -5562,6 +5605,7 @@ def _installed_version() -> str:
     return VERSION
 
 
+# ---- burgee: loaded on first use: batch ----
 def _batch(invocation: _Invocation) -> int:
     """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
     if invocation.rest:
@@ -5583,6 +5627,9 @@ def _batch(invocation: _Invocation) -> int:
             return _run_batch(lines, *options)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
+
+
+# ---- burgee: end of batch ----
 
 
 class _Stopped(CommandError):
