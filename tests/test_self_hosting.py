@@ -11,12 +11,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
 
-from tests.helpers import REPO, burgee, generate, run
+from tests.helpers import GOLDEN, REPO, burgee, generate, run
 from tests.regen import self_hosted_args
-from tests.test_schema import CLISPEC
+from tests.test_schema import CLISPEC, clispec_schema
 
 BURGEE = Path(sys.executable).parent / "burgee"
 TODO = "examples/todo/handlers.py"
@@ -57,6 +58,21 @@ def test_burgee_schema_scores_24_of_24() -> None:
     report = json.loads(proc.stdout)
     failed = [c for p in report["principles"] for c in p["checks"] if not c["passed"]]
     assert (report["score"], report["max"]) == (24, 24), failed
+
+
+@pytest.mark.parametrize("tool", [BURGEE, GOLDEN / "diffy" / "diffy.py"], ids=["burgee", "diffy"])
+def test_outcomes_keep_the_document_conformant(tool: Path) -> None:
+    """clispec's schema, and the x-checker rules about outcomes (`ambiguous-exit-code`,
+    `unique-outcome-names`, `outcome-ref-resolves`), which its scorer does not apply."""
+    document = run(tool, "schema").json()
+    jsonschema.Draft202012Validator(clispec_schema()).validate(document)
+    errors = {e["exit_code"] for e in document["errors"]}
+    codes = [o["code"] for o in document["outcomes"]]
+    assert not errors & set(codes) and len(set(codes)) == len(codes)
+    names = [o["name"] for o in document["outcomes"]]
+    assert len(set(names)) == len(names)
+    for command in document["commands"]:
+        assert set(command.get("outcomes", ())) <= set(names)
 
 
 def test_describes_itself_for_agents() -> None:
