@@ -666,8 +666,10 @@ class ProgramReader(Reader):
         spellings = [s for s in (param.short, param.flag) if s in RESERVED_FLAGS]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
         if param.shadows and command.root:
+            flag = spellings[0] if spellings else param.flag
             message = (
-                f"{param.flag} of root command {command.name!r} cannot shadow a tool-wide flag"
+                f"{flag} of root command {command.name!r} cannot shadow a tool-wide flag: no "
+                "word names a root command, so the tool's flags come first"
             )
         elif param.shadows and not spellings:
             message = f"{param.flag} of {command.name!r} shadows no tool-wide flag; remove shadows="

@@ -38,3 +38,9 @@ def flags(
 ) -> str:
     """Options that take tool-wide flags, with and without saying so."""
     return output
+
+
+@command(effects="read_only", root=True)
+def start(output: Annotated[str, Option("-o", shadows=True)] = "x") -> str:
+    """A root command: no word names it, so it cannot take over a tool-wide flag."""
+    return output
