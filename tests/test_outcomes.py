@@ -132,3 +132,47 @@ def test_gen_refuses_an_unmarked_clash_with_a_hint(tmp_path: Path) -> None:
     result = burgee("gen", str(handlers), "-o", str(tmp_path / "out.py"))
     assert result.returncode == 2
     assert "declare Option(..., shadows=True)" in result.stderr
+
+
+def test_a_command_lists_the_outcomes_its_handler_raises(tmp_path: Path) -> None:
+    doc = run(DIFFY, "schema").json()
+    outcomes = {c["name"]: c.get("outcomes") for c in doc["commands"]}
+    assert outcomes["compare"] == ["differ"] and outcomes["label"] is None
+    label = next(c for c in doc["commands"] if c["name"] == "label")
+    assert "outcome" not in label["stdout_schema"]["oneOf"][0]["properties"]
+    # NOTE: an outcome only a helper raises may end any command.
+    tool = generate(
+        tmp_path,
+        """
+        from burgee import Outcome, command
+
+
+        class Empty(Outcome):
+            \"\"\"Nothing to show.\"\"\"
+
+            name = "empty"
+            exit_code = 3
+
+
+        def checked_text(text: str) -> str:
+            if not text:
+                raise Empty(text)
+            return text
+
+
+        @command(effects="read_only")
+        def show(text: str = "") -> str:
+            \"\"\"Show a text.\"\"\"
+            return checked_text(text)
+
+
+        @command(effects="read_only")
+        def echo(text: str = "") -> str:
+            \"\"\"Echo a text.\"\"\"
+            return text
+        """,
+    )
+    listed = {c["name"]: c.get("outcomes") for c in run(tool, "schema").json()["commands"]}
+    assert listed["show"] == ["empty"] and listed["echo"] == ["empty"]
+    ended = run(tool, "show", "--json")
+    assert (ended.code, ended.json()["outcome"], ended.json()["data"]) == (3, "empty", "")

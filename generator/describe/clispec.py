@@ -146,7 +146,7 @@ def stdout_schema(command: Command, program: Program) -> dict[str, Any]:
     data = output_schema(command, program)
     if wraps_result(command):
         data = data["properties"]["result"]
-    return envelope_schema(data, tuple(sorted(o.name for o in program.outcomes)))
+    return envelope_schema(data, command.outcomes)
 
 
 def envelope_schema(data: dict[str, Any], outcomes: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -196,8 +196,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     if command.confirm is not None:
         entry["confirmation_bypass_arg"] = confirm_flag().name
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
-    if program.outcomes:
-        entry["outcomes"] = sorted(o.name for o in program.outcomes)
+    if command.outcomes:
+        entry["outcomes"] = list(command.outcomes)
     if command.examples:
         words = example_args(command.examples[0], program)
         for alias in command.aliases:

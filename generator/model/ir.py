@@ -171,6 +171,9 @@ class Command(Node):
     confirm: str | None = None
     #: `async def`: the tool runs it on an event loop.
     is_async: bool = False
+    #: The declared outcomes it can end with (those its handler names; an outcome no handler
+    #: names, raised by a helper, is every command's).
+    outcomes: tuple[str, ...] = ()
     params: tuple[Param, ...]
     returns: TypeRef | None = None
     span: SourceSpan

@@ -1129,6 +1129,7 @@ def _read(
     )
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
+    commands = _with_outcomes(reader.commands, reader.outcomes, ast.parse(source))
     return Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -1139,7 +1140,7 @@ def _read(
         max_output=_max_output(reader.program_args.get("max_output")),
         source_name=Path(path).name,
         groups=tuple(reader.group_nodes),
-        commands=tuple(reader.commands),
+        commands=commands,
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
         logging=_calls_log(ast.parse(source)),
@@ -1156,6 +1157,29 @@ def _read(
         third_party=third_party,
         dependencies=dependencies if third_party else (),
         bundled=tuple(bundled.siblings),
+    )
+
+
+def _with_outcomes(
+    commands: list[Command], outcomes: list[OutcomeDecl], tree: ast.Module
+) -> tuple[Command, ...]:
+    """Each command with the outcomes its handler names (`raise Stale(...)`); an outcome that
+    no handler names (a helper raises it) may end any command."""
+    if not outcomes:
+        return tuple(commands)
+    by_class = {o.class_name: o.name for o in outcomes}
+    named: dict[str, set[str]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            named[node.name] = {by_class[n] for n in names if n in by_class}
+    handlers = {c.function for c in commands}
+    anywhere = set(by_class.values()) - set().union(
+        *(found for function, found in named.items() if function in handlers)
+    )
+    return tuple(
+        c.model_copy(update={"outcomes": tuple(sorted(named.get(c.function, set()) | anywhere))})
+        for c in commands
     )
 
 
