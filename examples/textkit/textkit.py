@@ -282,14 +282,6 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "count": ("count", True),
-    "search": ("search", True),
-    "tidy_slug": ("tidy slug", True),
-    "tidy_lines": ("tidy lines", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
@@ -5516,6 +5508,14 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "count": ("count", True),
+    "search": ("search", True),
+    "tidy_slug": ("tidy slug", True),
+    "tidy_lines": ("tidy lines", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

@@ -283,17 +283,6 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "greet": ("greet", True),
-    "list-items": ("list-items", True),
-    "delete": ("delete", False),
-    "reset": ("reset", False),
-    "fetch": ("fetch", False),
-    "label": ("label", False),
-    "login": ("login", False),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
@@ -5759,6 +5748,17 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "greet": ("greet", True),
+    "list-items": ("list-items", True),
+    "delete": ("delete", False),
+    "reset": ("reset", False),
+    "fetch": ("fetch", False),
+    "label": ("label", False),
+    "login": ("login", False),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

@@ -282,17 +282,6 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "types": ("types", False),
-    "draw": ("draw", False),
-    "fail": ("fail", True),
-    "secret-sauce": ("secret-sauce", True),
-    "store_wipe": ("store wipe", False),
-    "store_shelf_count": ("store shelf count", True),
-    "store_pick": ("store pick", False),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
@@ -6146,6 +6135,17 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "types": ("types", False),
+    "draw": ("draw", False),
+    "fail": ("fail", True),
+    "secret-sauce": ("secret-sauce", True),
+    "store_wipe": ("store wipe", False),
+    "store_shelf_count": ("store shelf count", True),
+    "store_pick": ("store pick", False),
+    "output": ("output", False),
+}
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

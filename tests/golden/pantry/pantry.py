@@ -279,13 +279,6 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "stock": ("stock", False),
-    "restock": ("restock", True),
-    "wait": ("wait", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
@@ -5734,6 +5727,13 @@ _MCP_EXTRA: dict[str, Any] = {
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
     "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
     "resource": ("list the resources, or read one: resource URI", _resource_cli),
+}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "stock": ("stock", False),
+    "restock": ("restock", True),
+    "wait": ("wait", True),
+    "output": ("output", False),
 }
 
 
