@@ -203,7 +203,16 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
     assert found.returncode == 0, found.stderr
     out = json.loads(found.stdout)
     assert out == {
-        "sections": ["agent", "argparse", "batch", "confirm", "describe", "mcp", "timeout", "validate"],
+        "sections": [
+            "agent",
+            "argparse",
+            "batch",
+            "confirm",
+            "describe",
+            "mcp",
+            "timeout",
+            "validate",
+        ],
         "loaded": [],
         "code": 0,
         "after_run": [],
