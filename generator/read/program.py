@@ -35,6 +35,7 @@ from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
 from burgee.read.source import Masked, check, mask
+from burgee.read.source import tree as parsed
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
 from burgee.runtime.errors import BUILTIN_ERRORS
@@ -110,7 +111,7 @@ class ProgramReader(Reader):
                 if finder.found:
                     self.removals.touched.add(statement)
                     self.removals.with_attributes.add(statement)
-        tree = ast.parse(self.original)
+        tree = parsed(self.original)
         self.check_misplaced_commands(tree)
         self.check_names(tree)
         self.check_records()
@@ -950,7 +951,7 @@ def _read(
         commands=tuple(reader.commands),
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
-        logging=_calls_log(ast.parse(source)),
+        logging=_calls_log(parsed(source)),
         errors=tuple(reader.errors),
         records=tuple(reader.records.values()),
         enums=tuple(reader.enums.values()),

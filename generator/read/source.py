@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import ast
 import codecs
 import io
 import keyword
@@ -22,6 +23,7 @@ import token
 import tokenize
 import warnings
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 
@@ -177,12 +179,23 @@ def _too_long(number: str, digits: int) -> bool:
     return len(text) > digits and text.isdigit()
 
 
+@lru_cache(maxsize=4)
+def tree(source: str) -> ast.Module:
+    """The file's `ast` tree, parsed once for every step that reads it (each used to parse the
+    file again: a large file took a tenth of a second a time). Callers must not change it."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source)
+
+
 def _compile(source: str, path: str, statements: list[Statement]) -> None:
     """Python's own verdict on the file: its first syntax error, or a recursion limit."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(source, path, "exec", dont_inherit=True)
+            # NOTE: compiling the shared tree: the same errors as compiling the text, which
+            # parses first (and syntax errors come from that parse).
+            compile(tree(source), path, "exec", dont_inherit=True)
     except SyntaxError as error:
         line = error.lineno or 1
         column = max(error.offset or 1, 1)

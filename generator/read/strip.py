@@ -12,6 +12,8 @@ from collections.abc import Sequence
 
 import libcst as cst
 
+from burgee.runtime.catalog import names_used
+
 
 class Removals:
     """The nodes of the handlers file that belong to burgee, found while reading it."""
@@ -143,13 +145,13 @@ def _is_import(statement: cst.BaseStatement) -> bool:
     )
 
 
-def _names_used(code: str) -> set[str]:
+def _names_used(code: str) -> frozenset[str]:
     # NOTE: the standard library's parser walks a big module many times faster than a
     # libcst visitor; only the names matter here.
-    return {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
+    return names_used(ast.parse(code))
 
 
-def _prune_import(statement: cst.BaseStatement, used: set[str]) -> cst.BaseStatement | None:
+def _prune_import(statement: cst.BaseStatement, used: frozenset[str]) -> cst.BaseStatement | None:
     """Drop `__future__` imports, and typing names that only burgee's markers used."""
     # NOTE: the generated module starts with `from __future__ import annotations` itself,
     # and every other __future__ feature is mandatory on the Pythons it supports.

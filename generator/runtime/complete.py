@@ -227,7 +227,7 @@ if TYPE_CHECKING:
 def _help_line(text: str, limit: int = 80) -> str:
     """The first paragraph of a help text on one line, cut at `limit` characters."""
     first = " ".join(text.strip().split("\n\n")[0].split())
-    return first if len(first) <= limit else first[: limit - 1].rstrip() + "…"
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
 
 
 def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
