@@ -904,7 +904,7 @@ def _read(
         )
     if reader.diagnostics:
         raise GenerationError(sorted(reader.diagnostics, key=_position))
-    imports, code = strip(reader.module, reader.removals, masked.originals)
+    imports, code = strip(reader.module, reader.removals, masked.originals, masked.bodies)
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})

@@ -8,10 +8,12 @@ gets a default that type-checks. Everything else is left exactly as written.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Sequence
 
 import libcst as cst
 
+from burgee.read.source import BODY
 from burgee.runtime.catalog import names_used
 
 
@@ -70,12 +72,16 @@ class _Stripper(cst.CSTTransformer):
 
 
 def strip(
-    module: cst.Module, removals: Removals, originals: dict[str, str] | None = None
+    module: cst.Module,
+    removals: Removals,
+    originals: dict[str, str] | None = None,
+    bodies: Sequence[tuple[str, str]] = (),
 ) -> tuple[str, str]:
     """The user code without burgee's markers, as (import statements, everything else).
 
     `originals`: placeholder text → the original lines of plain helper code that libcst was
-    not given (`read.source.mask`); they are put back as written."""
+    not given (`read.source.mask`), and `bodies` the same for function bodies, by index;
+    they are put back as written."""
     # NOTE: only the top-level statements that hold one of burgee's markers are transformed;
     # visiting the whole tree of a big handlers file is what made this step slow.
     body: Sequence[cst.BaseStatement] = [
@@ -93,6 +99,13 @@ def strip(
     rest_code = "".join(render.code_for_node(s) for s in rest)
     for placeholder, original in (originals or {}).items():
         rest_code = rest_code.replace(placeholder, original, 1)
+    if bodies:
+
+        def body(found: re.Match[str]) -> str:
+            placeholder, original = bodies[int(found.group(1))]
+            return original if found.group(0) == placeholder else found.group(0)
+
+        rest_code = BODY.sub(body, rest_code)
     used = _names_used(rest_code)
     imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
     import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
