@@ -101,11 +101,11 @@ def strip(
         rest_code = rest_code.replace(placeholder, original, 1)
     if bodies:
 
-        def body(found: re.Match[str]) -> str:
+        def restore(found: re.Match[str]) -> str:
             placeholder, original = bodies[int(found.group(1))]
             return original if found.group(0) == placeholder else found.group(0)
 
-        rest_code = BODY.sub(body, rest_code)
+        rest_code = BODY.sub(restore, rest_code)
     used = _names_used(rest_code)
     imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
     import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
