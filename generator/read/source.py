@@ -180,13 +180,31 @@ def _too_long(number: str, digits: int) -> bool:
     return len(text) > digits and text.isdigit()
 
 
-@lru_cache(maxsize=4)
+#: The oldest Python 3 a generated tool runs on (`read.python_version`).
+OLDEST = 9
+
+
 def tree(source: str) -> ast.Module:
     """The file's `ast` tree, parsed once for every step that reads it (each used to parse the
     file again: a large file took a tenth of a second a time). Callers must not change it."""
+    return _parsed(source)[0]
+
+
+def parses_on_oldest(source: str) -> bool:
+    """Whether the file's syntax parses on Python 3.OLDEST (`ast.parse(feature_version=...)`)."""
+    return _parsed(source)[1]
+
+
+@lru_cache(maxsize=4)
+def _parsed(source: str) -> tuple[ast.Module, bool]:
+    # NOTE: the 3.9 grammar first: it gives the same tree for what it accepts, and
+    # `needed_minor` asks that question of nearly every file.
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return ast.parse(source)
+        try:
+            return ast.parse(source, feature_version=(3, OLDEST)), True
+        except SyntaxError:
+            return ast.parse(source), False
 
 
 def _compile(source: str, path: str, statements: list[Statement]) -> None:
