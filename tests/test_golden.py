@@ -153,9 +153,16 @@ def test_generated_module_compiles_and_stands_alone(module: Path) -> None:
 
 
 def test_ruff_is_clean(plain: list[Path]) -> None:
-    modules = [*MODULES, *plain]
+    ruff = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache"]
     result = subprocess.run(
-        [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache", *map(str, modules)],
+        [*ruff, *map(str, MODULES)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    # NOTE: the file as written has no `from __future__ import annotations` (its start-up
+    # code quotes what Python 3.9 cannot evaluate); the plain view puts the import back for
+    # the code of `_CODE`, which makes those quotes look unneeded to ruff (UP037).
+    result = subprocess.run(
+        [*ruff, "--extend-ignore", "UP037", *map(str, plain)],
         capture_output=True,
         text=True,
         check=False,

@@ -7,12 +7,14 @@ and a cache that cannot be written costs nothing but the compile.
 
 from __future__ import annotations
 
+import json
 import marshal
 import os
 import stat
 import subprocess
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -60,8 +62,154 @@ def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> N
         assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     # NOTE: the next run reads the entry: different code planted in it proves it.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    entries[0].write_bytes(marshal.dumps(planted))
+    entries[0].write_bytes(marshal.dumps((planted, {})))
     assert _run(path)["result"] == 7
+
+
+SECTIONED = """
+RUNS = 0
+
+
+def main(argv=None):
+    return helper(20) + 2
+
+
+# ---- burgee: loaded on first use: extra ----
+RUNS += 1
+
+
+def helper(value):
+    return value * 2
+
+
+def broken():
+    raise ValueError("in the section")
+# ---- burgee: end of extra ----
+"""
+LAZY = {"extra": ("helper", "broken")}
+
+
+def _sectioned(path: Path) -> dict[str, object]:
+    namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
+    namespace["main"] = boot._boot(namespace, _code(path), LAZY)
+    return namespace
+
+
+def test_pieces_keep_every_line_where_it_was() -> None:
+    pieces = boot._pieces(SECTIONED)
+    assert set(pieces) == {"", "extra"}
+    lines = SECTIONED.split("\n")
+    for name, piece in pieces.items():
+        assert piece.count("\n") == SECTIONED.count("\n")
+        for number, line in enumerate(piece.split("\n")):
+            assert line in ("", lines[number]), (name, number)
+    assert "def helper" in pieces["extra"] and "def helper" not in pieces[""]
+    assert "def main" in pieces[""] and "def main" not in pieces["extra"]
+    assert boot._pieces(CODE) == {"": CODE}
+
+
+@pytest.mark.parametrize("setting", ["cache", "off"])
+def test_a_section_runs_on_the_first_call_of_one_of_its_functions(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, setting: str
+) -> None:
+    if setting == "off":
+        monkeypatch.setenv("BURGEE_CACHE_DIR", "off")
+    path = _module(tmp_path, SECTIONED)
+    for _ in range(2):  # NOTE: the second time from the cache (with "cache")
+        namespace = _sectioned(path)
+        assert namespace["RUNS"] == 0
+        stand_in = namespace["helper"]
+        assert getattr(stand_in, "__name__", "") == "helper"
+        assert namespace["main"]() == 42  # type: ignore[operator]
+        assert namespace["RUNS"] == 1
+        assert namespace["helper"] is not stand_in
+        assert stand_in(1) == 2  # type: ignore[operator]
+        assert namespace["RUNS"] == 1
+    assert len(list(cache.iterdir())) == 1 if setting == "cache" else not cache.exists()
+
+
+def test_a_sections_lines_are_the_files_own(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path, SECTIONED)
+    namespace = _sectioned(path)
+    with pytest.raises(ValueError, match="in the section") as caught:
+        namespace["broken"]()  # type: ignore[operator]
+    line = path.read_text().splitlines()[caught.traceback[-1].lineno]
+    assert 'raise ValueError("in the section")' in line
+
+
+def test_a_section_that_fails_is_run_again_next_time(tmp_path: Path, cache: Path) -> None:
+    code = SECTIONED.replace("RUNS += 1", "RUNS += 1\nif RUNS == 1:\n    raise OSError('once')")
+    path = _module(tmp_path, code)
+    namespace = _sectioned(path)
+    with pytest.raises(OSError, match="once"):
+        namespace["helper"](1)  # type: ignore[operator]
+    assert namespace["helper"](1) == 2  # type: ignore[operator]
+    assert namespace["RUNS"] == 2
+
+
+def test_threads_racing_for_a_section_run_it_once(tmp_path: Path, cache: Path) -> None:
+    code = SECTIONED.replace("RUNS += 1", "import time\ntime.sleep(0.05)\nRUNS += 1")
+    namespace = _sectioned(_module(tmp_path, code))
+    results: list[object] = []
+    threads = [
+        threading.Thread(target=lambda: results.append(namespace["helper"](3)))  # type: ignore[operator]
+        for _ in range(4)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == [6, 6, 6, 6]
+    assert namespace["RUNS"] == 1
+
+
+def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None:
+    """In a real tool: loading it and running a command runs none of its sections (the MCP
+    server, argparse, describe, ...); asking for the schema runs the describe section only."""
+    script = textwrap.dedent(
+        """
+        import io, json, sys
+        namespace = {"__file__": sys.argv[1], "__name__": "tool"}
+        with open(sys.argv[1], encoding="utf-8") as source:
+            exec(compile(source.read(), sys.argv[1], "exec"), namespace)
+
+        def ran():
+            return sorted(
+                section
+                for section, names in namespace["_LAZY"].items()
+                if any(namespace[name].__code__.co_name != "call" for name in names)
+            )
+
+        out = {"sections": sorted(namespace["_LAZY"]), "loaded": ran()}
+        sys.stdout = io.StringIO()
+        out["code"] = namespace["main"](["hello", "--name", "you", "--json"])
+        out["after_run"] = ran()
+        namespace["main"](["schema"])
+        out["after_schema"] = ran()
+        out["mcp_class"] = "_McpServer" in namespace
+        sys.stdout = sys.__stdout__
+        print(json.dumps(out))
+        """
+    )
+    tool = GOLDEN / "minimal" / "minimal.py"
+    env = {**os.environ, "BURGEE_CACHE_DIR": str(tmp_path / "cache")}
+    found = subprocess.run(
+        [sys.executable, "-c", script, str(tool)],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    assert found.returncode == 0, found.stderr
+    out = json.loads(found.stdout)
+    assert out == {
+        "sections": ["agent", "argparse", "batch", "confirm", "describe", "mcp", "timeout", "validate"],
+        "loaded": [],
+        "code": 0,
+        "after_run": [],
+        "after_schema": ["describe"],
+        "mcp_class": False,
+    }
 
 
 def test_an_edit_makes_a_new_entry_and_drops_the_old(tmp_path: Path, cache: Path) -> None:
@@ -145,7 +293,7 @@ def test_off_means_no_cache(tmp_path: Path, cache: Path, monkeypatch: pytest.Mon
 def test_wrap_and_unwrap_are_inverse() -> None:
     plain = "a = 1\n# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\nb = 2\n"
     wrapped = wrap(plain)
-    assert "_CODE = r'''\nx = 1\n'''\nmain = _boot(globals(), _CODE)\n" in wrapped
+    assert "_CODE = r'''\nx = 1\n'''\nmain = _boot(globals(), _CODE, _LAZY)\n" in wrapped
     assert unwrap(wrapped) == "a = 1\nx = 1\nb = 2\n"
     # NOTE: code a raw triple-quoted string cannot hold stays plain.
     odd = plain.replace("x = 1", "x = '''1'''")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 
 from burgee.render.join import join
+from burgee.runtime import boot
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
 
 
@@ -68,3 +69,16 @@ def test_the_joined_runtime_is_ascii() -> None:
         for chunk in parse(module)[0]:
             bad = sorted({c for c in chunk.text if ord(c) > 127})
             assert not bad, f"{module}: {bad} in {chunk.text[:60]!r}"
+
+
+def test_each_stand_in_names_a_function_of_its_own_section() -> None:
+    """`lazy` and the marked sections agree: a name with a stand-in is defined in its section
+    and nowhere in the code that always runs (else that code would replace the stand-in)."""
+    joined = join({"main", "invoke", "_Command", "Any", "_Date", "_await", "_candidates"})
+    pieces = boot._pieces("\n" + joined.head + "\n\n\n" + joined.tail + "\n")
+    assert set(joined.lazy) == set(pieces) - {""}
+    hot = _defined(pieces[""])
+    for section, names in joined.lazy.items():
+        assert names, section
+        assert set(names) <= _defined(pieces[section]), section
+        assert not set(names) & hot, section

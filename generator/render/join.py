@@ -7,14 +7,20 @@ a tool without dates carries no date converter and does not import `datetime`. I
 between runtime modules disappear (everything lands in one namespace); the standard-library
 imports a kept chunk needs go to the module's import block, the annotation-only ones to its
 `if TYPE_CHECKING:` block.
+
+The chunks of the modules in `catalog.SECTIONS` (but `catalog.ALWAYS`) are marked as
+sections the tool compiles on first use (`runtime/boot.py`): a function of one that other
+code uses gets a stand-in (`Joined.lazy`); anything else other code uses of it (a class, a
+table) stays in the code that always runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from burgee.runtime.catalog import BOOT, HEAD, TAIL, Chunk, parse
+from burgee.runtime.boot import SECTION_BEGIN, SECTION_END
+from burgee.runtime.catalog import ALWAYS, BOOT, HEAD, SECTIONS, TAIL, Chunk, parse
 
 
 @dataclass(frozen=True)
@@ -27,10 +33,18 @@ class Joined:
     checking: tuple[str, ...]
     #: The start-up code (`runtime/boot.py`), always there, outside the compiled-once code.
     boot: str = ""
+    #: Section -> the functions of it that code outside it uses (`_boot` makes stand-ins).
+    lazy: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @property
+    def lazy_table(self) -> str:
+        """`lazy` as Python (the formatter lays it out)."""
+        return repr(self.lazy)
 
 
 def join(roots: Iterable[str]) -> Joined:
     """The runtime that a program's own code (which uses the names `roots`) needs."""
+    roots = set(roots)
     every = [(m, c) for m in (*HEAD, *TAIL, BOOT) for c in parse(m)[0]]
     binders: dict[str, list[Chunk]] = {}
     for _, chunk in every:
@@ -48,22 +62,19 @@ def join(roots: Iterable[str]) -> Joined:
             if id(chunk) not in kept:
                 kept.add(id(chunk))
                 wanted.extend(chunk.uses)
-    head: list[str] = []
-    tail: list[str] = []
+    chosen = [(m, c) for m, c in every if id(c) in kept]
+    section, lazy = _sections(chosen, roots)
+    head, tail = _Layout(), _Layout()
     boot: list[str] = []
     checking_code: list[str] = []
-    for module, chunk in every:
-        if id(chunk) not in kept:
-            continue
+    for module, chunk in chosen:
         if chunk.text.startswith("\t"):
             if chunk.text[1:] not in checking_code:
                 checking_code.append(chunk.text[1:])
         elif module == BOOT:
             boot.append(chunk.text)
-        elif module in HEAD:
-            head.append(chunk.text)
         else:
-            tail.append(chunk.text)
+            (head if module in HEAD else tail).add(chunk.text, section.get(id(chunk), ""))
     imports: list[str] = []
     checking: list[str] = []
     for module in (BOOT, *HEAD, *TAIL):
@@ -74,9 +85,85 @@ def join(roots: Iterable[str]) -> Joined:
             if found.text not in target:
                 target.append(found.text)
     return Joined(
-        head="\n\n\n".join(head),
-        tail="\n\n\n".join(tail),
+        head=head.text(),
+        tail=tail.text(),
         imports=tuple(imports),
         checking=tuple(checking + checking_code),
         boot="\n\n\n".join(boot),
+        lazy=lazy,
     )
+
+
+class _Layout:
+    """Chunk texts in order, with the lines that open and close a section around runs of
+    chunks of the same section."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.open = ""
+
+    def add(self, text: str, section: str) -> None:
+        if section != self.open:
+            self.close()
+            if section:
+                text = f"{SECTION_BEGIN}{section} ----\n{text}"
+            self.open = section
+        self.texts.append(text)
+
+    def close(self) -> None:
+        if self.open:
+            self.texts[-1] += f"\n{SECTION_END}{self.open} ----"
+            self.open = ""
+
+    def text(self) -> str:
+        self.close()
+        return "\n\n\n".join(self.texts)
+
+
+def _sections(
+    chosen: list[tuple[str, Chunk]], roots: set[str]
+) -> tuple[dict[int, str], dict[str, tuple[str, ...]]]:
+    """Which kept chunks go to a section (chunk id -> section), and the functions of each
+    section that code outside it calls (section -> names). A chunk outside code uses other
+    than as a function, and what it needs at once, stays in the code that always runs."""
+    section = {}
+    for module, chunk in chosen:
+        if chunk.text.startswith("\t") or not chunk.binds or chunk.binds & ALWAYS:
+            continue
+        found = SECTIONS.get(module) or next(
+            (
+                SECTIONS[f"{module}.{name}"]
+                for name in chunk.binds
+                if f"{module}.{name}" in SECTIONS
+            ),
+            None,
+        )
+        if found is not None:
+            section[id(chunk)] = found
+    owner = {name: c for _, c in chosen if id(c) in section for name in c.binds}
+    while True:
+        # NOTE: uses from outside: the program's own code, code that always runs, and the
+        # other sections.
+        outside: dict[str, set[str]] = {name: {""} for name in roots if name in owner}
+        for _, chunk in chosen:
+            if chunk.text.startswith("\t"):
+                continue  # NOTE: type checkers' code, never run
+            here = section.get(id(chunk), "")
+            for name in chunk.uses & owner.keys():
+                outside.setdefault(name, set()).add(here)
+        pulled = {
+            id(owner[name])
+            for name, where in outside.items()
+            if not owner[name].function and where - {section[id(owner[name])]}
+        }
+        if not pulled:
+            break
+        for chunk_id in pulled:
+            del section[chunk_id]
+        owner = {name: c for name, c in owner.items() if id(c) in section}
+    lazy: dict[str, list[str]] = {}
+    for name, where in sorted(outside.items()):
+        home = section[id(owner[name])]
+        if where - {home}:
+            lazy.setdefault(home, []).append(name)
+    return section, {home: tuple(names) for home, names in sorted(lazy.items())}

@@ -16,7 +16,11 @@ OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\n"
     "_CODE = r'''\n"
 )
-CLOSE = "'''\nmain = _boot(globals(), _CODE)\n"
+CLOSE = "'''\nmain = _boot(globals(), _CODE, _LAZY)\n"
+#: The module's `from __future__` line, and what it becomes when its code is in `_CODE`:
+#: the code is compiled as under it, and importing `__future__` would cost every run.
+FUTURE = "from __future__ import annotations\n"
+FUTURE_NOTE = "# _boot compiles _CODE as under `from __future__ import annotations`.\n"
 
 
 def wrap(text: str) -> str:
@@ -28,7 +32,7 @@ def wrap(text: str) -> str:
         raise ValueError("the generated module has no marked code")
     if "'''" in code or code.endswith("\\\n"):
         return before + code + after
-    return before + OPEN + code + CLOSE + after
+    return before.replace(FUTURE, FUTURE_NOTE, 1) + OPEN + code + CLOSE + after
 
 
 def unwrap(text: str) -> str:
@@ -37,4 +41,4 @@ def unwrap(text: str) -> str:
     code, end, after = rest.partition(CLOSE)
     if not (begin and end):
         return text
-    return before + code + after
+    return before.replace(FUTURE_NOTE, FUTURE, 1) + code + after

@@ -16,9 +16,19 @@ without it. `python -B` stops writes (reads go on). `PYTHONDONTWRITEBYTECODE` do
 about `.pyc` files beside sources, container images set it routinely, and without the cache an
 installed tool would compile its code on every run. `BURGEE_CACHE_DIR` names another
 directory, or `off` for none. The directory keeps the newest `_KEEP` entries.
-"""
 
-from __future__ import annotations
+Most of the code is rarely needed by one run (the MCP server, argparse's help and errors,
+describing the tool, truncation, batches), so it sits in sections, each between a
+`# ---- burgee: loaded on first use: NAME ----` line and its `# ---- burgee: end of NAME ----`
+line. A run compiles (or unmarshals) and runs only the code outside them; each function of a
+section that other code uses gets a stand-in (the generated `_LAZY` table names them) that
+runs the section the first time it is called and then calls the real function. Every piece
+is compiled with the other pieces' lines left empty, so line numbers stay the file's.
+
+This module runs as it is written, without `from __future__ import annotations` (importing
+`__future__` costs a run more than a twentieth of Python's own start-up): its annotations are
+quoted where Python 3.9 could not evaluate them.
+"""
 
 import os
 import sys
@@ -36,9 +46,12 @@ _ANNOTATIONS = 0x1000000
 _KEEP = 64
 #: Where the code starts in the file (the line after it, as the string opens with a newline).
 _CODE_START = "\n_CODE = r'''\n"
+#: The lines around a section of the code (the section's name and " ----" follow).
+SECTION_BEGIN = "# ---- burgee: loaded on first use: "
+SECTION_END = "# ---- burgee: end of "
 
 
-def _cache_directory() -> str | None:
+def _cache_directory() -> "str | None":
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -58,7 +71,7 @@ def _cache_directory() -> str | None:
     return found
 
 
-def _private(chosen: str) -> str | None:
+def _private(chosen: str) -> "str | None":
     """`chosen`, made if need be, when only this user may write in it; else None."""
     try:
         found = os.stat(chosen)
@@ -78,7 +91,7 @@ def _private(chosen: str) -> str | None:
     return chosen
 
 
-def _key(path: str) -> tuple[str, str] | None:
+def _key(path: str) -> "tuple[str, str] | None":
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -95,42 +108,79 @@ def _key(path: str) -> tuple[str, str] | None:
     return where.hex(), where.hex() + "-" + what.hex()
 
 
-def _compiled(path: str, code: str) -> CodeType:
-    """`code` compiled as the lines of `path` it is (padded, so line numbers match)."""
-    padding = 0
+def _pieces(code: str) -> dict[str, str]:
+    """The code that always runs (under "") and each section's, every piece as many lines
+    long as `code`, with the other pieces' lines left empty."""
+    spans: list[tuple[str, int, int]] = []
+    at = 0
+    while True:
+        begin = code.find("\n" + SECTION_BEGIN, at)
+        if begin < 0:
+            break
+        start = begin + 1 + len(SECTION_BEGIN)
+        close = code.find(" ----\n", start)
+        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        if close < 0 or end < 0:
+            break  # NOTE: a marker edited away: the rest runs at once, as plain code would
+        end = code.find("\n", end + 1)
+        end = len(code) if end < 0 else end
+        spans.append((code[start:close], begin + 1, end))
+        at = end
+    if not spans:
+        return {"": code}
+    owners = {name for name, _, _ in spans}
+    pieces: dict[str, list[str]] = {name: [] for name in ("", *owners)}
+    at = 0
+    for name, begin, end in [*spans, ("", len(code), len(code))]:
+        for segment, owner in ((code[at:begin], ""), (code[begin:end], name)):
+            blank = "\n" * segment.count("\n")
+            for piece, parts in pieces.items():
+                parts.append(segment if piece == owner else blank)
+        at = end
+    return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _padding(path: str, code: str) -> str:
+    """The empty lines that put `code` at its place in the file at `path`."""
     try:
         with open(path, encoding="utf-8") as source:
             text = source.read()
-        at = text.find(_CODE_START)
-        if at >= 0 and text[at + len(_CODE_START) :].startswith(code[1:]):
-            padding = text.count("\n", 0, at) + 2
     except (OSError, UnicodeDecodeError):
-        pass
-    compiled: CodeType = compile(
-        "\n" * padding + code[1:], path, "exec", _ANNOTATIONS, dont_inherit=True
-    )
+        return ""
+    at = text.find(_CODE_START)
+    if at >= 0 and text[at + len(_CODE_START) :].startswith(code[1:]):
+        return "\n" * (text.count("\n", 0, at) + 2)
+    return ""
+
+
+def _compile(text: str, path: str) -> "CodeType":
+    compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, code: str) -> CodeType:
-    """The compiled `code` of the file at `path`, from the cache when it is there."""
+def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
+    """The compiled code that always runs, and each section as marshalled code (or as text
+    to compile when it is first needed): from the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
     key = None if directory is None else _key(path)
-    if directory is None or key is None:
-        return _compiled(path, code)
-    prefix, name = key
-    entry = os.path.join(directory, name + ".code")
-    try:
-        with open(entry, "rb") as cached:
-            return marshal.loads(cached.read())  # type: ignore[no-any-return]
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    compiled = _compiled(path, code)
-    if _may_write():
-        _store(directory, prefix, entry, marshal.dumps(compiled))
-    return compiled
+    entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
+    if entry:
+        try:
+            with open(entry, "rb") as cached:
+                hot, sections = marshal.loads(cached.read())
+            return hot, sections
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    padding = _padding(path, code)
+    pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    hot = _compile(pieces.pop(""), path)
+    if directory is None or key is None or not _may_write():
+        return hot, pieces
+    compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
+    _store(directory, key[0], entry, marshal.dumps((hot, compiled)))
+    return hot, compiled
 
 
 def _may_write() -> bool:
@@ -162,14 +212,61 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
             pass
 
 
-def _boot(namespace: dict[str, Any], code: str) -> Callable[..., int]:
-    """Run the module's code (`_CODE`) in its namespace, compiled or from the cache; return
-    its `main`."""
+def _boot(
+    namespace: "dict[str, Any]", code: str, lazy: "dict[str, tuple[str, ...]] | None" = None
+) -> "Callable[..., int]":
+    """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
+    stand-ins for the functions of its sections (`lazy`); return its `main`."""
     path = namespace.get("__file__")
+    path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
+    hot, sections = _load_code(path, code)
+    if lazy:
+        _stand_ins(namespace, lazy, sections, path)
     # NOTE: exec of the module's own code, as the interpreter would have run it.
-    if isinstance(path, str):
-        exec(_load_code(os.path.abspath(path), code), namespace)  # noqa: S102
-    else:
-        compiled = compile(code, "<burgee>", "exec", _ANNOTATIONS, dont_inherit=True)
-        exec(compiled, namespace)  # noqa: S102
+    exec(hot, namespace)  # noqa: S102
     return namespace["main"]  # type: ignore[no-any-return]
+
+
+def _stand_ins(
+    namespace: "dict[str, Any]",
+    lazy: "dict[str, tuple[str, ...]]",
+    sections: "dict[str, Any]",
+    path: str,
+) -> None:
+    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    import _thread
+
+    # NOTE: reentrant: a section's own start may call into another section.
+    lock = _thread.RLock()
+    done: set[str] = set()
+
+    def run(section: str) -> None:
+        with lock:
+            if section in done:
+                return
+            import marshal
+
+            piece = sections[section]
+            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            done.add(section)
+            try:
+                exec(code, namespace)  # noqa: S102
+            except BaseException:
+                done.discard(section)
+                raise
+
+    def stand_in(name: str, section: str) -> "Callable[..., Any]":
+        def call(*args: "Any", **kwargs: "Any") -> "Any":
+            run(section)
+            real = namespace[name]
+            if real is call:
+                raise ImportError(f"section {section!r} of {path} does not define {name}")
+            return real(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+    for section, names in lazy.items():
+        if section in sections:
+            for name in names:
+                namespace[name] = stand_in(name, section)

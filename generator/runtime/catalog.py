@@ -46,6 +46,39 @@ TAIL = (
     "cli",
 )
 _RUNTIME = "burgee.runtime"
+#: What a plain run of a command never needs: a module (all of it) or one function of one
+#: (`module.name`), and the section of the code it goes to, which `_boot` compiles (or reads
+#: from its cache) and runs the first time one of its functions is called. What code outside a
+#: section uses of it, other than by calling a function, stays in the code that always runs
+#: (`burgee.render.join`).
+SECTIONS: dict[str, str] = {
+    "argv": "argparse",
+    "cli._group_help": "argparse",
+    "cli._tool_flags": "argparse",
+    "cli._command_epilog": "argparse",
+    "truncate": "agent",
+    "sanitize": "agent",
+    "inputs._input_problems": "validate",
+    "inputs._problem": "validate",
+    "inputs._object_problem": "validate",
+    "inputs._input_schema": "validate",
+    "execute._run_timed": "timeout",
+    "context._cancel_event": "timeout",
+    "execute._await": "async",
+    "cli._confirmation": "confirm",
+    "cli._question": "confirm",
+    "batch": "batch",
+    "cli._batch": "batch",
+    "embedded": "describe",
+    "describe": "describe",
+    "complete": "describe",
+    "mcp_io": "mcp",
+    "mcp_http": "mcp",
+    "mcp": "mcp",
+    "surfaces": "mcp",
+}
+#: Functions of those modules that a plain run of a command calls: they always run.
+ALWAYS = frozenset({"_describe", "_find", "_take_yes", "_read_json_input", "_seconds"})
 
 
 def source(module: str) -> str:
@@ -61,6 +94,8 @@ class Chunk:
     binds: frozenset[str]
     uses: frozenset[str]
     text: str
+    #: Whether it is a `def`: then a stand-in that loads its section can take its place.
+    function: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,16 +105,6 @@ class Import:
     binds: str
     text: str
     checking: bool
-
-
-@dataclass(frozen=True)
-class Joined:
-    """The runtime a program needs: code before and after its own, and the imports."""
-
-    head: str
-    tail: str
-    imports: tuple[str, ...]
-    checking: tuple[str, ...]
 
 
 def names_used(tree: ast.AST) -> frozenset[str]:
@@ -169,7 +194,7 @@ def _stored(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ..
         with open(entry or "", encoding="utf-8") as stream:
             data = json.load(stream)
         chunks = tuple(
-            Chunk(module, frozenset(c["binds"]), frozenset(c["uses"]), c["text"])
+            Chunk(module, frozenset(c["binds"]), frozenset(c["uses"]), c["text"], c["function"])
             for c in data["chunks"]
         )
         imports = tuple(Import(i["binds"], i["text"], i["checking"]) for i in data["imports"])
@@ -185,7 +210,13 @@ def _store(module: str, text: str, found: tuple[tuple[Chunk, ...], tuple[Import,
     chunks, imports = found
     data = {
         "chunks": [
-            {"binds": sorted(c.binds), "uses": sorted(c.uses), "text": c.text} for c in chunks
+            {
+                "binds": sorted(c.binds),
+                "uses": sorted(c.uses),
+                "text": c.text,
+                "function": c.function,
+            }
+            for c in chunks
         ],
         "imports": [{"binds": i.binds, "text": i.text, "checking": i.checking} for i in imports],
     }
@@ -229,7 +260,8 @@ def _parse(module: str, text: str) -> tuple[tuple[Chunk, ...], tuple[Import, ...
             continue
         # NOTE: from the end of the previous statement, so the comments above come along.
         body = "\n".join(lines[start:end]).strip("\n")
-        chunks.append(Chunk(module, _binds(node), names_used(node), body))
+        function = isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        chunks.append(Chunk(module, _binds(node), names_used(node), body, function))
     return tuple(chunks), tuple(imports)
 
 

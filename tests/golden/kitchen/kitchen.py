@@ -4,7 +4,7 @@
 #     burgee gen handlers.py -o kitchen.py
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
-from __future__ import annotations
+# _boot compiles _CODE as under `from __future__ import annotations`.
 
 import os
 import sys
@@ -48,7 +48,14 @@ _KEEP = 64
 _CODE_START = "\n_CODE = r'''\n"
 
 
-def _cache_directory() -> str | None:
+#: The lines around a section of the code (the section's name and " ----" follow).
+SECTION_BEGIN = "# ---- burgee: loaded on first use: "
+
+
+SECTION_END = "# ---- burgee: end of "
+
+
+def _cache_directory() -> "str | None":
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -68,7 +75,7 @@ def _cache_directory() -> str | None:
     return found
 
 
-def _private(chosen: str) -> str | None:
+def _private(chosen: str) -> "str | None":
     """`chosen`, made if need be, when only this user may write in it; else None."""
     try:
         found = os.stat(chosen)
@@ -88,7 +95,7 @@ def _private(chosen: str) -> str | None:
     return chosen
 
 
-def _key(path: str) -> tuple[str, str] | None:
+def _key(path: str) -> "tuple[str, str] | None":
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -105,42 +112,79 @@ def _key(path: str) -> tuple[str, str] | None:
     return where.hex(), where.hex() + "-" + what.hex()
 
 
-def _compiled(path: str, code: str) -> CodeType:
-    """`code` compiled as the lines of `path` it is (padded, so line numbers match)."""
-    padding = 0
+def _pieces(code: str) -> dict[str, str]:
+    """The code that always runs (under "") and each section's, every piece as many lines
+    long as `code`, with the other pieces' lines left empty."""
+    spans: list[tuple[str, int, int]] = []
+    at = 0
+    while True:
+        begin = code.find("\n" + SECTION_BEGIN, at)
+        if begin < 0:
+            break
+        start = begin + 1 + len(SECTION_BEGIN)
+        close = code.find(" ----\n", start)
+        end = code.find(f"\n{SECTION_END}{code[start:close]} ----", close)
+        if close < 0 or end < 0:
+            break  # NOTE: a marker edited away: the rest runs at once, as plain code would
+        end = code.find("\n", end + 1)
+        end = len(code) if end < 0 else end
+        spans.append((code[start:close], begin + 1, end))
+        at = end
+    if not spans:
+        return {"": code}
+    owners = {name for name, _, _ in spans}
+    pieces: dict[str, list[str]] = {name: [] for name in ("", *owners)}
+    at = 0
+    for name, begin, end in [*spans, ("", len(code), len(code))]:
+        for segment, owner in ((code[at:begin], ""), (code[begin:end], name)):
+            blank = "\n" * segment.count("\n")
+            for piece, parts in pieces.items():
+                parts.append(segment if piece == owner else blank)
+        at = end
+    return {name: "".join(parts) for name, parts in pieces.items()}
+
+
+def _padding(path: str, code: str) -> str:
+    """The empty lines that put `code` at its place in the file at `path`."""
     try:
         with open(path, encoding="utf-8") as source:
             text = source.read()
-        at = text.find(_CODE_START)
-        if at >= 0 and text[at + len(_CODE_START) :].startswith(code[1:]):
-            padding = text.count("\n", 0, at) + 2
     except (OSError, UnicodeDecodeError):
-        pass
-    compiled: CodeType = compile(
-        "\n" * padding + code[1:], path, "exec", _ANNOTATIONS, dont_inherit=True
-    )
+        return ""
+    at = text.find(_CODE_START)
+    if at >= 0 and text[at + len(_CODE_START) :].startswith(code[1:]):
+        return "\n" * (text.count("\n", 0, at) + 2)
+    return ""
+
+
+def _compile(text: str, path: str) -> "CodeType":
+    compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, code: str) -> CodeType:
-    """The compiled `code` of the file at `path`, from the cache when it is there."""
+def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
+    """The compiled code that always runs, and each section as marshalled code (or as text
+    to compile when it is first needed): from the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
     key = None if directory is None else _key(path)
-    if directory is None or key is None:
-        return _compiled(path, code)
-    prefix, name = key
-    entry = os.path.join(directory, name + ".code")
-    try:
-        with open(entry, "rb") as cached:
-            return marshal.loads(cached.read())  # type: ignore[no-any-return]
-    except (OSError, EOFError, ValueError, TypeError):
-        pass
-    compiled = _compiled(path, code)
-    if _may_write():
-        _store(directory, prefix, entry, marshal.dumps(compiled))
-    return compiled
+    entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
+    if entry:
+        try:
+            with open(entry, "rb") as cached:
+                hot, sections = marshal.loads(cached.read())
+            return hot, sections
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+    padding = _padding(path, code)
+    pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
+    hot = _compile(pieces.pop(""), path)
+    if directory is None or key is None or not _may_write():
+        return hot, pieces
+    compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
+    _store(directory, key[0], entry, marshal.dumps((hot, compiled)))
+    return hot, compiled
 
 
 def _may_write() -> bool:
@@ -172,23 +216,70 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
             pass
 
 
-def _boot(namespace: dict[str, Any], code: str) -> Callable[..., int]:
-    """Run the module's code (`_CODE`) in its namespace, compiled or from the cache; return
-    its `main`."""
+def _boot(
+    namespace: "dict[str, Any]", code: str, lazy: "dict[str, tuple[str, ...]] | None" = None
+) -> "Callable[..., int]":
+    """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
+    stand-ins for the functions of its sections (`lazy`); return its `main`."""
     path = namespace.get("__file__")
+    path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
+    hot, sections = _load_code(path, code)
+    if lazy:
+        _stand_ins(namespace, lazy, sections, path)
     # NOTE: exec of the module's own code, as the interpreter would have run it.
-    if isinstance(path, str):
-        exec(_load_code(os.path.abspath(path), code), namespace)  # noqa: S102
-    else:
-        compiled = compile(code, "<burgee>", "exec", _ANNOTATIONS, dont_inherit=True)
-        exec(compiled, namespace)  # noqa: S102
+    exec(hot, namespace)  # noqa: S102
     return namespace["main"]  # type: ignore[no-any-return]
+
+
+def _stand_ins(
+    namespace: "dict[str, Any]",
+    lazy: "dict[str, tuple[str, ...]]",
+    sections: "dict[str, Any]",
+    path: str,
+) -> None:
+    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
+    import _thread
+
+    # NOTE: reentrant: a section's own start may call into another section.
+    lock = _thread.RLock()
+    done: set[str] = set()
+
+    def run(section: str) -> None:
+        with lock:
+            if section in done:
+                return
+            import marshal
+
+            piece = sections[section]
+            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
+            done.add(section)
+            try:
+                exec(code, namespace)  # noqa: S102
+            except BaseException:
+                done.discard(section)
+                raise
+
+    def stand_in(name: str, section: str) -> "Callable[..., Any]":
+        def call(*args: "Any", **kwargs: "Any") -> "Any":
+            run(section)
+            real = namespace[name]
+            if real is call:
+                raise ImportError(f"section {section!r} of {path} does not define {name}")
+            return real(*args, **kwargs)
+
+        call.__name__ = call.__qualname__ = name
+        return call
+
+    for section, names in lazy.items():
+        if section in sections:
+            for name in names:
+                namespace[name] = stand_in(name, section)
 
 
 # ---- What the tool says about itself ----
 
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: int | None = None
+_MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
@@ -307,6 +398,43 @@ _DATA = (
     "7jRbw2fTJgAXdeM1u3P6S4HmFHqjY4mhQdXBJScJeNi5+n+VN+Ca"
 )
 
+#: The functions of each section of the code that runs on first use (see _boot): the names
+#: that get a stand-in until their section has run.
+_LAZY: dict[str, tuple[str, ...]] = {
+    "agent": (
+        "_neutralise",
+        "_quarantined",
+        "_read_spill",
+        "_redact",
+        "_redact_text",
+        "_sanitized",
+        "_spill",
+        "_truncate",
+    ),
+    "argparse": (
+        "_command_epilog",
+        "_did_you_mean",
+        "_group_help",
+        "_new_parser",
+        "_not_json",
+        "_tool_flags",
+    ),
+    "batch": ("_batch",),
+    "confirm": ("_confirmation",),
+    "describe": (
+        "_builtin",
+        "_candidates",
+        "_document",
+        "_explain",
+        "_for_agents",
+        "_loosen",
+        "_print_json",
+        "_root_extras",
+    ),
+    "mcp": ("_serve_mcp",),
+    "timeout": ("_cancel_event", "_run_timed"),
+    "validate": ("_input_problems",),
+}
 
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 _CODE = r'''
@@ -588,6 +716,7 @@ class Context:
                 sys.stderr.write(f"{PROGRAM}: on_exit callback failed: {error!r}\n")
 
 
+# ---- burgee: loaded on first use: timeout ----
 def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
     """A `threading.Event` that also calls `hooks` when it is set."""
     import threading
@@ -599,6 +728,9 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
                 hook()
 
     return Cancel()
+
+
+# ---- burgee: end of timeout ----
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1931,6 +2063,7 @@ class _Quiet:
 _QUIET = _Quiet()
 
 
+# ---- burgee: loaded on first use: agent ----
 #: Strings this short are never cut: every marker is longer than what it would save.
 _TRUNCATE_SHORT = 40
 
@@ -2695,6 +2828,9 @@ def _quarantined(value: Any) -> Any:
     return _sanitize_walk(value, _quarantine, keys=False)
 
 
+# ---- burgee: end of agent ----
+
+
 #: The limit for agents, in characters of the serialized data, when neither the command nor
 #: the program sets one: about 10,000 tokens, a generous tool result that leaves the context
 #: room for the task.
@@ -2976,6 +3112,7 @@ class _Sources:
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
 
 
+# ---- burgee: loaded on first use: validate ----
 def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
     if not _INPUT_SCHEMAS:
         import json
@@ -2988,6 +3125,9 @@ def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
             )
             _INPUT_SCHEMAS[entry["name"]] = (entry.get("input_schema"), secrets)
     return _INPUT_SCHEMAS.get(command, (None, frozenset()))
+
+
+# ---- burgee: end of validate ----
 
 
 def _is_type(value: object, name: str) -> bool:
@@ -3028,6 +3168,7 @@ _TYPE_NAMES = {
 }
 
 
+# ---- burgee: loaded on first use: validate ----
 def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     """What is wrong with `value` for `schema` (the first thing), or None."""
     if not isinstance(schema, dict):
@@ -3103,6 +3244,9 @@ def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) ->
     return None
 
 
+# ---- burgee: end of validate ----
+
+
 def _shown(value: object) -> str:
     """A JSON value as a message shows it (null, true: JSON's spelling)."""
     if value is None or isinstance(value, bool):
@@ -3110,6 +3254,7 @@ def _shown(value: object) -> str:
     return _show(value)
 
 
+# ---- burgee: loaded on first use: validate ----
 def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     """Each top-level key that the command's input schema refuses, and why."""
     schema, secrets = _input_schema(command)
@@ -3127,6 +3272,9 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
             secret = f"{key}: not a valid value (secret, not shown)"
             problems[key] = secret if key in secrets else problem
     return problems
+
+
+# ---- burgee: end of validate ----
 
 
 #: How long a handler may run on after --timeout cancelled it, before the tool gives up.
@@ -3207,6 +3355,7 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
     return _Internal(f"{type(error).__name__}: {error}", hint=hint)
 
 
+# ---- burgee: loaded on first use: timeout ----
 def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:
     """Run a command; set ctx.cancelled at the deadline and end as `timeout`."""
     import threading
@@ -3248,6 +3397,10 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
     return result
 
 
+# ---- burgee: end of timeout ----
+
+
+# ---- burgee: loaded on first use: batch ----
 #: Effects that may run side by side: they change nothing, or the same thing each time.
 _PARALLEL = ("read_only", "idempotent")
 
@@ -3379,6 +3532,9 @@ def _batch_written(
         write(ident, future.result())
 
     return done
+
+
+# ---- burgee: end of batch ----
 
 
 #: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
@@ -3632,6 +3788,7 @@ def _seconds(text: str) -> float:
     return seconds
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _terminal_width() -> int:
     try:
         return os.get_terminal_size(sys.stdout.fileno()).columns - 2
@@ -3709,6 +3866,9 @@ def _unrecognized(message: str) -> str:
     return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
 
 
+# ---- burgee: end of argparse ----
+
+
 def _find(tokens: list[str]) -> tuple[str, list[str]]:
     """The longest command or group path at the start of `tokens` (an alias read as the
     command it names), and what follows it; the root command when argv names none."""
@@ -3736,12 +3896,16 @@ def _find(tokens: list[str]) -> tuple[str, list[str]]:
     return node, tokens[index:]
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _did_you_mean(word: str, names: list[str]) -> str:
     """`did you mean 'list'?` for the closest of `names`, else the list of them."""
     import difflib
 
     close = difflib.get_close_matches(word, names, n=1)
     return f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
+
+
+# ---- burgee: end of argparse ----
 
 
 def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
@@ -3761,9 +3925,13 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _not_json(name: str) -> Any:
     """NaN and the infinities: Python's json reads them, JSON has no such values."""
     raise ValueError(f"{name} is not a JSON value")
+
+
+# ---- burgee: end of argparse ----
 
 
 def _read_json_input(text: str) -> dict[str, Any]:
@@ -3783,6 +3951,7 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
+# ---- burgee: loaded on first use: describe ----
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
 
@@ -3821,6 +3990,9 @@ def _agents_md() -> str:
     return ""
 
 
+# ---- burgee: end of describe ----
+
+
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
@@ -3855,6 +4027,7 @@ def _describe(invocation: _Invocation) -> object | None:
     return _print_json(document, asked.get("--field"), json_text=False)
 
 
+# ---- burgee: loaded on first use: describe ----
 def _print_json(data: Any, field: str | None, *, json_text: bool = True) -> object:
     """Print one JSON document (or the part at the dotted path `field`); indented for people."""
     import json
@@ -3929,10 +4102,14 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     return _PRINTED
 
 
+# ---- burgee: end of describe ----
+
+
 #: Words answered before argv is parsed at all.
 _BUILTINS = ("completion", "__complete", "--skill")
 
 
+# ---- burgee: loaded on first use: describe ----
 _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
@@ -4815,8 +4992,10 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
     }
 }
 """
+# ---- burgee: end of describe ----
 
 
+# ---- burgee: loaded on first use: mcp ----
 #: The protocol versions of the handshake era, newest first, and of the stateless one.
 _MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 
@@ -5951,6 +6130,9 @@ def _serve_mcp(invocation: _Invocation) -> int:
         raise
 
 
+# ---- burgee: end of mcp ----
+
+
 def _exit_codes() -> str:
     """The root help's table of exit codes, from the tool's error kinds."""
     rows = sorted({**BUILTIN_ERRORS, **ERRORS}.items(), key=lambda item: item[1][0])
@@ -5959,6 +6141,7 @@ def _exit_codes() -> str:
     )
 
 
+# ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
     """Help for the program or one of its groups: what it does, its flags, what it contains."""
     prog = f"{PROGRAM} {group}".strip()
@@ -6025,6 +6208,10 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command) -> None:
             group.add_argument(*names, metavar=flag.metavar, help=flag.help)
 
 
+# ---- burgee: end of argparse ----
+
+
+# ---- burgee: loaded on first use: confirm ----
 def _confirmation(
     question: str, path: str, rest: list[str], invocation: _Invocation
 ) -> Callable[[_Call], None]:
@@ -6068,6 +6255,9 @@ def _question(question: str, raw: dict[str, Any]) -> str:
         return question.format_map(Values({k: _show_raw(v) for k, v in raw.items()}))
     except (ValueError, IndexError, AttributeError):
         return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _show_raw(value: object) -> str:
@@ -6297,6 +6487,7 @@ def _installed_version() -> str:
     return VERSION
 
 
+# ---- burgee: loaded on first use: batch ----
 def _batch(invocation: _Invocation) -> int:
     """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
     if invocation.rest:
@@ -6318,6 +6509,9 @@ def _batch(invocation: _Invocation) -> int:
             return _run_batch(lines, *options)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
+
+
+# ---- burgee: end of batch ----
 
 
 class _Stopped(CommandError):
@@ -6512,7 +6706,7 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
 
 _complete_values = _candidates
 '''
-main = _boot(globals(), _CODE)
+main = _boot(globals(), _CODE, _LAZY)
 
 
 if __name__ == "__main__":
