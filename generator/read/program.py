@@ -951,7 +951,7 @@ def _read(
         commands=tuple(reader.commands),
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
-        logging=_calls_log(parsed(source)),
+        logging=_calls_log(source),
         errors=tuple(reader.errors),
         records=tuple(reader.records.values()),
         enums=tuple(reader.enums.values()),
@@ -977,8 +977,11 @@ def nearest_project(path: str) -> tuple[str, str] | None:
     return (name, version) if isinstance(name, str) and version is not None else None
 
 
-def _calls_log(tree: ast.Module) -> bool:
+def _calls_log(source: str) -> bool:
     """Whether the handlers call `<something>.log(...)`: then the MCP server offers logging."""
+    if source.isascii() and "log" not in source:
+        return False  # NOTE: no such name at all (non-ASCII names may normalize to it)
+    tree = parsed(source)
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)

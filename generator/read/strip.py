@@ -7,14 +7,13 @@ gets a default that type-checks. Everything else is left exactly as written.
 
 from __future__ import annotations
 
-import ast
 import re
 from collections.abc import Sequence
 
 import libcst as cst
 
 from burgee.read.source import BODY
-from burgee.runtime.catalog import names_used
+from burgee.runtime.catalog import code_names
 
 
 class Removals:
@@ -106,10 +105,12 @@ def strip(
             return original if found.group(0) == placeholder else found.group(0)
 
         rest_code = BODY.sub(restore, rest_code)
-    used = _names_used(rest_code)
+    code = rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+    # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
+    used = code_names(code)
     imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
     import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
-    return import_code, rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+    return import_code, code
 
 
 def _strip_statement(statement: cst.BaseStatement, removals: Removals) -> cst.BaseStatement:
@@ -156,12 +157,6 @@ def _is_import(statement: cst.BaseStatement) -> bool:
     return isinstance(statement, cst.SimpleStatementLine) and all(
         isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
     )
-
-
-def _names_used(code: str) -> frozenset[str]:
-    # NOTE: the standard library's parser walks a big module many times faster than a
-    # libcst visitor; only the names matter here.
-    return names_used(ast.parse(code))
 
 
 def _prune_import(statement: cst.BaseStatement, used: frozenset[str]) -> cst.BaseStatement | None:

@@ -14,7 +14,7 @@ import os
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 
 #: The start-up code: always joined, ahead of the code it compiles once and caches.
@@ -125,6 +125,13 @@ def names_used(tree: ast.AST) -> frozenset[str]:
             elif isinstance(value, ast.AST):
                 stack.append(value)
     return frozenset(found)
+
+
+@lru_cache(maxsize=4)
+def code_names(code: str) -> frozenset[str]:
+    """`names_used` of some source text, kept: the handlers' code is asked about twice (which
+    typing imports it keeps, which runtime it reaches)."""
+    return names_used(ast.parse(code))
 
 
 def _binds(node: ast.stmt) -> frozenset[str]:
