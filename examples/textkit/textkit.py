@@ -282,14 +282,6 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "count": ("count", True),
-    "search": ("search", True),
-    "tidy_slug": ("tidy slug", True),
-    "tidy_lines": ("tidy lines", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
@@ -2496,11 +2488,24 @@ def _deliver(
     text: bool = False,
 ) -> dict[str, Any]:
     """`envelope` as this caller may see it (see the module's docstring)."""
+    return _delivered(envelope, command, agent, limit, spill_dir, text)[0]
+
+
+def _delivered(
+    envelope: dict[str, Any],
+    command: _Command | None,
+    agent: bool,
+    limit: int | None = None,
+    spill_dir: str | None = None,
+    text: bool = False,
+) -> tuple[dict[str, Any], str | None]:
+    """`_deliver`, and the envelope's JSON text (`_dumps`) when it was made on the way: an MCP
+    answer carries that text, and encoding it twice was a tenth of a call."""
     quarantine = agent and command is not None and command.trust in _QUARANTINED
     most = _output_limit(command, limit, agent)
     trusted = command is not None and not command.sanitize
     if not agent and most <= 0 and not _SECRETS:
-        return envelope  # a person, no limit asked for, nothing secret: as it is
+        return envelope, None  # a person, no limit asked for, nothing secret: as it is
 
     if not _SECRETS and not quarantine:
         # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
@@ -2509,21 +2514,21 @@ def _deliver(
         whole = _dumps(envelope)
         clean = trusted or not agent or _neutralise(whole) is whole
         if clean and (most <= 0 or len(whole) <= most):
-            return envelope
+            return envelope, whole
     if _SECRETS:
         envelope = _redact(envelope, _SECRETS)
     if agent and not trusted:
         envelope = _sanitized(envelope)
     if not envelope.get("ok"):
-        return envelope
+        return envelope, None
     if quarantine:
         meta = {**envelope.get("meta", {}), "trust": command.trust}  # type: ignore[union-attr]
         envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
     if most <= 0 or len(_dumps(envelope["data"])) <= most:
-        return envelope
+        return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref)
+    return _truncate(envelope, most, ref), None
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
@@ -3059,6 +3064,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -5469,8 +5476,9 @@ class _McpServer:
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
-        inline = self.thread() == self.main
-        if self.thread() == self.batching or self.thread() in self.sinks:
+        thread = self.thread()
+        inline = thread == self.main
+        if thread == self.batching or thread in self.sinks:
             # NOTE: a call of a batch, or of an HTTP request, answers on its own thread.
             with self.lock:
                 if ident in self.inflight:
@@ -5577,21 +5585,23 @@ class _McpServer:
             call = _Call(arguments, "json", context, _Sources(entry[0]))
             call.sources.full = True
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope = _deliver(_execute(command, call), command, agent=True)
+            envelope, whole = _delivered(_execute(command, call), command, True)
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
             if thread == self.main:
                 raise
-            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
+            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
+            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
         finally:
             context.close()
             del self.stdout.buffers[thread]
         try:
             string = self.codec.string
-            content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
+            if whole is None:
+                whole = self.codec.envelope(envelope)
+            content = '[{"type":"text","text":' + string(whole)
             if printed:
                 content += '},{"type":"text","text":' + string("".join(printed))
             result = '{"content":' + content + "}]"
@@ -6119,6 +6129,14 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "count": ("count", True),
+    "search": ("search", True),
+    "tidy_slug": ("tidy slug", True),
+    "tidy_lines": ("tidy lines", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

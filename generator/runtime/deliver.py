@@ -54,11 +54,24 @@ def _deliver(
     text: bool = False,
 ) -> dict[str, Any]:
     """`envelope` as this caller may see it (see the module's docstring)."""
+    return _delivered(envelope, command, agent, limit, spill_dir, text)[0]
+
+
+def _delivered(
+    envelope: dict[str, Any],
+    command: _Command | None,
+    agent: bool,
+    limit: int | None = None,
+    spill_dir: str | None = None,
+    text: bool = False,
+) -> tuple[dict[str, Any], str | None]:
+    """`_deliver`, and the envelope's JSON text (`_dumps`) when it was made on the way: an MCP
+    answer carries that text, and encoding it twice was a tenth of a call."""
     quarantine = agent and command is not None and command.trust in _QUARANTINED
     most = _output_limit(command, limit, agent)
     trusted = command is not None and not command.sanitize
     if not agent and most <= 0 and not _SECRETS:
-        return envelope  # a person, no limit asked for, nothing secret: as it is
+        return envelope, None  # a person, no limit asked for, nothing secret: as it is
 
     if not _SECRETS and not quarantine:
         # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
@@ -67,21 +80,21 @@ def _deliver(
         whole = _dumps(envelope)
         clean = trusted or not agent or _neutralise(whole) is whole
         if clean and (most <= 0 or len(whole) <= most):
-            return envelope
+            return envelope, whole
     if _SECRETS:
         envelope = _redact(envelope, _SECRETS)
     if agent and not trusted:
         envelope = _sanitized(envelope)
     if not envelope.get("ok"):
-        return envelope
+        return envelope, None
     if quarantine:
         meta = {**envelope.get("meta", {}), "trust": command.trust}  # type: ignore[union-attr]
         envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
     if most <= 0 or len(_dumps(envelope["data"])) <= most:
-        return envelope
+        return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref)
+    return _truncate(envelope, most, ref), None
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
-from burgee.runtime.deliver import _command, _deliver
+from burgee.runtime.deliver import _command, _delivered
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import BUILTIN_ERRORS, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
@@ -471,8 +471,9 @@ class _McpServer:
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
-        inline = self.thread() == self.main
-        if self.thread() == self.batching or self.thread() in self.sinks:
+        thread = self.thread()
+        inline = thread == self.main
+        if thread == self.batching or thread in self.sinks:
             # NOTE: a call of a batch, or of an HTTP request, answers on its own thread.
             with self.lock:
                 if ident in self.inflight:
@@ -579,21 +580,23 @@ class _McpServer:
             call = _Call(arguments, "json", context, _Sources(entry[0]))
             call.sources.full = True
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope = _deliver(_execute(command, call), command, agent=True)
+            envelope, whole = _delivered(_execute(command, call), command, True)
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
             if thread == self.main:
                 raise
-            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
+            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope = _deliver(_failure(_as_error(error, self.debug)), None, agent=True)
+            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
         finally:
             context.close()
             del self.stdout.buffers[thread]
         try:
             string = self.codec.string
-            content = '[{"type":"text","text":' + string(self.codec.envelope(envelope))
+            if whole is None:
+                whole = self.codec.envelope(envelope)
+            content = '[{"type":"text","text":' + string(whole)
             if printed:
                 content += '},{"type":"text","text":' + string("".join(printed))
             result = '{"content":' + content + "}]"
