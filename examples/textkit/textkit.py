@@ -285,195 +285,89 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYtyG0eS4K/UULQBUABEyZ7ZG1JQWCPLM7q1HidpbmZCZABNoEG2BXRjuhuiKZEX+zUbsT+wP7B/sl9ymVmPrmej"
-    "AUJ+rOEI22BXVlZWVlZWVlVW5qe9s6i42Dvau8P+HKdxHpXxhJ1dsbNlfh7HRwxL2TibL2ZxmWQpm2Y5K+Mfy/dJ2WXT"
-    "PJuz8iJmRTSP2TybxDMWFfSlzLJZ/yS9w56lRRnNZkeylo6MkD9i/+9ef5aNo9m94iLK43v4tVdB3at+FvcEEkT89vGf"
-    "WBp/iHOWL9OiIir+cRwvSiL0QzRbxgVLyoJFy/ICvghc8LEt6RkO5ccOEHySDoeiZBhNJu0O+3SSMviHKGRj/gciH7Mk"
-    "ZSd7+9+c7B2zScYL8J9379j+mA0GWDhe5id7B+z0lH35JXvy8vmr109fff+Pu4M2lp3sdXitSZbGJ+mN2fr4Iplp7Y+j"
-    "IkaM96/3H5zsQdtVg63rcbZMy1aHEfZBi//Jjo91mCKO8vFFBST+tqDKZHJVwdBfFkQ1HHqD6psJjQiui9ny3MTJ6JMH"
-    "dJakcWHB8m8G8IGEONkDXsiSuIjGDhuzBZJVy8fWdS9rXcN/e9myXCw1RlafqBH8u0zmcWbByG8KaB796MOlfVagxSKZ"
-    "zXqTJDcgq68KcJrEs4kBxL8ogPjHxSxKUgNEflNAZ1GpC4H6ogB+yM4Ko5w+8GIaIuIV/+X00fysV3L5Zn03gH38c4uM"
-    "Kh4+OiVGBYufxlcD0OGr9Z0D05zjzBE/nR5Y3416Ln/sAhPcxyFPmVnJwyO3yKxiccn8bII6fLILODjXO9c9kDb1uzdL"
-    "5klp6yb13ayY6RVtHtgFZlWXy06JVcHHZ1+hVc3DaU+ZVcnitfXdAna47ZRUQkzqFluOFxGs8Fnu0cZGsVN1Lua8BMWe"
-    "z+L0vLzwo9LKHVyZhcs30a0ytytedWIXutVCisVT7mGfX8W4xW5Vj7Ixi9wqXrVjF2rVaJmEIlzgfCuoLHKrqAGRcF4O"
-    "WYWelv1jYpd6KgZHxQPgqR4aF7fcU9k3MmaZp5J/bOzSTU0WbrZaJsv+fcvm04bJMFlZ64cC7bAWfrONN32Q7BJjFOxC"
-    "ncdVc9NkBqa0DStZugqu4qJdIq0U+7swTly7cRNmOIaJrzTMFI/dUdthy+xoAhtgkGNfNO6ya2x4i8Od9lkStT2x7YhG"
-    "wHX9vtM6WIHFMSr8petzz2NF+MvD/PMaCM1604iDHvPAU36ndRj4voq3IWsiCGQYCkGozSavawvUkhGexr4FvjEbGk9o"
-    "d2H3g7ij41vfLU69j+MFcGqWXcawzLWWi0Wc+1jmLPHrcdxd6sMwK3juW71X89BetpvXqGM7wayW/uqYg8bIYh2eWwHr"
-    "PtJ/pwn9b3FZXDh2QB6Xyzxl9+utADr/yWP76MK2A9whFKc/6oBHnOLUH9K4aPgRTct/+tKsC9NZdL7KjnEbhmWeCyEY"
-    "pviXNPzg5yQ+I6I0a7JlWoctw9zDv8YX8Tyin8Kca2kWWkudf7TkSQf8iAp5/hhz+GgGEwtaL8p8OS6TDzF9nc3mHH4+"
-    "XtD/F3mSllA1nSacyg9xXiS8L73iPZCFv3hjF/Fs0Wgcflp2BImTR4wOdWVWRtSvXpppf/wiiFZnnjbVCdVIztMsj8W2"
-    "iHfA+sSHTpxC/FJ6VZ2geoZD28S3YNsuqZCb8V9UH+Rpr9MJyf4lVV+myT+XaoS0v2A6Jgv5vfrjF9FB45jc7qCvll+D"
-    "4iJkX0I8++7NYL91AptSoVehqWxRsl7GED6N5rBwPXh0bxJ/uJcuZzMOpd8+7Lexznmcst6U9XrqpqLTcSiYXAG+ZGzT"
-    "gEPH/76EdSommmBViCasl1OhcyfSS9k+FvgvQz5h0RdfYLfK1sGNcTXCHrKHBHOZ5ZPi3eEpFGvXNqwq+ub06P7RGH/3"
-    "7iMQlOAf8Etjh+qjWmnVUDnXPcucIQL6T8EIM9/GszSbxHwvv8iKwSH0vSj535dRKn4l7NLi/aAt+pVM2SQez6I8Zr3v"
-    "2PA85mQMqaHh2dUwj6esohno//L+Md6saWtnoBYwenCkSBdUCxmbFXFVn4o595HA4d9evv72DfCw4j5JF4IN9gniCYJo"
-    "Rct8YNStgAAJvylL+P/pUgxIomsx4I6QAsSArBKiRC2hJKpbtnY7YQMGXU9ACogU+Hn3bqdjytflQIpAIlsWXBaSh4MC"
-    "bdoslKRdGoRdX1eDaMLC2l4m6VJjouyg2RxKQ6A5FJf9dhv+x+6y+53OOg1wC+rSsKDwn16vwwXwvqGEqOhgcNDxfNWV"
-    "Er8jw9mCUi3mDV5rEhf2ucDbKA4syvEfy3p1MLo1KpbxViTP+PziH49Jbh3GHRuskf/oZHKVir/4DavZYEAk7HM4Ih1A"
-    "JfXxTKD4KIYZxFiKNjK7FqWP05+g8hdfDFDp2VML/nvnYKAJtMUrbNtHL5U3I7iWXDLgK2o1fL/ztotgd/ZhhKBn0EoN"
-    "0AGH0MmqI0RuhjTOwSRdQagUD0vXDmdgKcxBcc6yVNP9xUp1G6yolhmzXbFJOhTrjVqvkAh37ZEeDCfpXnev+jxEK2Hv"
-    "aG9ZROex14viE248u7Dt7OKms4tbTmrvFe5GuHsG4JjpVYox2Eoly6YSX589KzXnCPg1j9JJ0WXnebZcwP+54BZd6MZF"
-    "lowBBsrJ3GBkbxyzBQxikaTnGzlmVNwp2GVSXrCITZfpmIhtlxdAxPkFP5UwXTZa3GcjEU4myHdyKtmyt4kUgTbRhiy1"
-    "qrFFNH4PA3TMoHdo47EY+oiC0Q5Q0gERZmWG5OCf+ZjU6Uek3Uf8R6IdtcV0EZUX7+6f3tyTQqTrjXaUXjEwXuMxbAGu"
-    "GNTcpwpdzlbEmKSAOkmx5Y/YsFC4wMG8BL6n8SW2RuSgQHnJoQLiJd/t3sMPPt71sQBRoVh6UVHBo0ds/9Xrl989+/4p"
-    "duIVHmO9Ian9l/5XyNNZVMZ5h+YGYgw7LBFln8thad1ufz4vJTU7zK1Frxfl58t5nJY9vg2AWTlNfuTyUcSwR4gZQHwA"
-    "+alsLPJk2sfPlRzRUcYUBO6L4osCthp8qRLY9mD9EGtBCpYl/cdLErcCHKLex1eCIhDK8QXbVx9o6UMjR/o0mQt8DMpH"
-    "HkU4FcRm31fDKRJV6MTFV8EqUCSpPZ2fLk8xr1r5QYVaY1apVo9vk4MV9eIV4yHMj80GhPbT1dGxjx5fqayt9tyBim6x"
-    "qqnt0AOVvRCqfrWlD1T3AajafN8fqGkXqlryjCBQzy1WNfmBZKCeXahq0eFloJJVpokWjal5gxqSs/DYWhepNQhCY+xe"
-    "ttYgqRlr5062Bk14zI2b2hoM/rG37m5r6odkQLmSOVe9QW0YHhz7yrcORWh4PPfCdWhqBsi9P65DFB4i81q5Dod/kOyb"
-    "5joMoWGqHNmcO+fwGuQBMbFlLfeOuhZdgNPOZXUtktDI+660axHVjL3n7rsWVXj0rTvxWiz+8XfuyWtxhCTAfxteu8IH"
-    "IB1881bwHn0Vfi+o00BmNbBC7wbBXE6sWgfCcC6uBitCLahnnFauDXWQLr76VSIE5eJZtV6E4TRcho9AvcHoQrl4lIxY"
-    "XgMrMdeNg+1CsBJZrZx4nA1WIlwlKa5nwkqUK2TF9FpYia1GWmxvhpW4TMAV+wOxFfXtD+hCwdhN1m0V/GNh7lX1/aTh"
-    "d9Jo71C/OVhp+g+HuENXm+ohnpGoa7CGm4B1caxh84fMesPE3CaPb2GgNzK91+JVjQG+CZ4VdvZW+XgrU7qZjbwWC+oM"
-    "5Y0Q1TLzzt3bNNHQQt7qeN3SAm5o2W7GhluP2UoDVrh9HoYKbjWca9u8DS3Xreu9Wxukza3MjRm4FV3YyIYkF1RXIlbZ"
-    "lzX89/qm1uLf+gjf3pZcwz5cf1zq7MPNsa3eKtxugmvusIe1Y9Vq1XjH2lgPLFTS1bSRAavuiR0Tli6GDcO1+lI1brWt"
-    "3YKcnJTyIkR52D7B/3NOdoWzDd6Kji9A143LOIevs+R9zC7H/WaIlctudXdL2OFXVLI5GoksYjAogDwVyM/zeMF6acMW"
-    "hC/w6/gyT8qY7qMYAGaAdjyLozTO8Upo3hCb7lLcIhjAE7ht9ophQ7ZwV+TnEXQ3Yn99/T0pqSP2+M2TZ88YtIK8JtZP"
-    "knO8R/shA67RtSCQI5eehn0SDs+tF8CGaJZ8FENwxMjBsIujm57H1Icum+TZgp3NovQ9b7/Nb1ii2eyqwybLxSwZR2Vc"
-    "9Lcr5dzb4bOKuPKijNIC1Da/PUZfvP/95uULoO9DPMsWMd4vF+UElOWxvLanLSTwIWc9ulyE4iTtdEmWk3Tx3//27w0J"
-    "wMMHroVJIkH+25N4Gi1nJb+a7TTtiPLt3Ao26UNaXGSXrIR5Hp9FYxj9bIrzCKZlNGNxnme5fRsTxFj5oo6jdBzPiFXC"
-    "A4NFU8AJX5ICpn8Kq3M8zlLQM+34x6Rk9x983Zhww811vOTaRYwuzP+qCV19IcwUHWJIURTRB5hVOKojwcvXT78bsfZh"
-    "81E13GsvL+I8ttoAPoIqAtSCNKCKmm2MXzrsLpQKHc+SYhGP2SQb03Qh6URZFkw+OWkVHYY+JOi/CgTkyzRNUvuuNtik"
-    "dAymGSApOOLw0M7siqhYkHtFyRk9yUr0W8DltWkrldMxR8yZF6XCNQc7ISbfGJ0byNVh8z7JVxFQTUgF6DRQgjT9v6c1"
-    "6VMy6UoWdnFuL8sb3iy5cbS1yY/MJp2xhqCI1xiCqUTPEcNJR+Sgq3GPeEuEYfeQuRlMIDWzWfPJYb34MBvlS2Uc4eIr"
-    "tCE6zKAXTUGENFzG/O9IzLawH1q58sRC/5SmrYh3KdoEkEgiXKXY8yevyN2luAcTA82KNJlCk40VCb12KeL8Q+xgV6hZ"
-    "hj4vOP6NybZezwi+QGtyKom5jDOYQy1hXXedMYINVK9xKnziGy3eqFIbqxnxmkcYPSl7fI50vcHPrP3mX599/31/Pums"
-    "i/dCrizo9bc2UfxBQT2CdW2vnSGwMwR2hsBv1hD4qRSSz9svPFHEK8PHE5gXtD1jyjGXyhpPOe3J4u2R7RTlTlHuFGWT"
-    "JneKcmNF6fVyDuFN6NQMj4KQ0yCBsF05j/IJiq/nDD9InvkqehsYnafWW0CKI/2mzBaOCqCDU8eFOrx/Es+9t4Frtybs"
-    "1oTdmtCkyd2acKvdvP1+pH54tSARDeugQ+oTIe/YVEja15lIKijFNhHvNO5O4+40bpMmdxr3dhrX9y4viFuYuQ3BMfDN"
-    "t3i3nMeLmJ64Ci8D9KXBR9YkfEne/NRehc3ZLlo9IM92Mct4Pm/w/+qOPc+WOCZ4F4MNrEHmVvHtFpndIrNbZJo0uVtk"
-    "bnEmHnhu3oiwTelpNXJBEmHBGgQcANHN3scpzEohUXTE3ssW444Bhe9LTJBxaUIs8uw8j+ZsnyNUMQxEXAPrK85EwpOk"
-    "rL0v62phwwQa5d5oxQiTjCsxNk2PIs9Q0LO9YxoxjZ+SmbpLqoJu5rYoaPosbEMnMGV4SFZmBcal0b5QCB4LiiIkGd+8"
-    "XL6k+BG8oOJbMtVZp0dQkv8gRqMJJf5OECxinR8zEu7DjF1sz9F/dV+GjFqrFelDd2nVoqnZ61kky1aJjfe9VQ4GttOf"
-    "LAjgIt60Q8GjrjGglt0lr2+hxIfSQgE52oE4XT6ULsOpii+Wl2yHBE6AOUBmCDq76spBIxT6MKk/1I96wXMeu/E4YEoJ"
-    "SFmkkGMK1cdK0vj0R2sSrFruktv7JwZR5CPs8ZaWcw7WOOidqFksZmCj9ObsPtUdVBU7Tk18flcjB4QYZ+SeX23hCz1B"
-    "ttt7xI2Ki3A8OBVqTGAcVDG/NuCGjxe2E6vmoirbSLNyZXAxbbg4BbWV7vpqOF3xEan8yQkRRXeq64Gm5atoX2MVSQiD"
-    "bb5nvYi12q7uR1t1r7uHzlt7R3ufTvbIj+pk7+gd/Ma1FX6e7OEKfbLXPdmbxNytGq0bLPhW2G8RjyUGdbvEFHSPi85m"
-    "cZ89xU3OiLC+O+0jxhEakHTutgBTXZ4KguklDWxy/8coYWiWiSW0z56lHzLyxEZc6PU1kh18iFgfMb4/Yq2HNA6PWiO+"
-    "/xmJv0dQlXZK2dkP8Vj4tfM9IpqAgBSstRE5FL4hc3F0jM523OYt6jZaXTb6dHJyspe9x//C5iVfxl2GvydRGfFv/X7/"
-    "ZtQFCzEDcRvh95G81JGWu2iVtSPU5+hJSJQlBXEUrUpOONqqNAxnwDPkAzXOq2iNIYvJGp1gDdFkUhbxbNrps8dsGiWz"
-    "ZR6rDpp9mEazQnSCtk78K4G8T9A+B3GgUrC+MEZc9QF4SmTc3IzkBjTN0t7HOM/I4IRhRpkeIUwBgrMsOG78b0QmyjCP"
-    "/7lM8phaGaFYyPhsoxSG/N3pqGtsyMRjhYzcGBGiX8lGIZgqOVYwDIt1pXmQgnbkm0NlEhOFBfJoloF8VLse3AO153EZ"
-    "9WGIU/SxnxxXTen7rwWwpGC4DTX3Up1j9nCZQm3YBEyGKHRDXu0RK3FaX2SwLuJQ8c0CDLqCZkW2zMcwJjywF+4jyF0z"
-    "Swutv8Klc8QDfwV8aPlQJ9ooqm2X/EDzgIZxJAQ9STWPWpR/svvwDKNPqkGbOTCcqEmuFlx7cLklIJjNizgvkxhVzKeb"
-    "G/ikC3/zijddXT+RH49XQa3xWGbTXpzsUbxk/jMp47n8SocaVBc1GtVU2PjaBezVP0Z5Hl15u/EdpQXAi2nqT3VQAjMo"
-    "neClNRHeEZWpEJX4KeFHfyKrN2cgenGUehsL+yRZ6ElJ0CBGk0nCn6C80nnDATYcZKXTbMba9KJQ88E1x5Yzi86BMtqR"
-    "AQl9b0NCkD4FBojExyrHk6XzOOcAJFh1AEhTGAAhlM6DUZMEVU1XbVTITnFok3IWV4JemEImWesTMk+jkt0kNFEKqw4t"
-    "62owosnLdHb1F9Tve0e0yNFYSK9xUcBXDlQv8XyRlWAcaDWsecvdSrxC+EqdFTV+i7b5BBb4AiLgmyLoK7KcRTksGDwE"
-    "KRYg335CXcC5t6Yy4P4vQ9yzraES6vxkvEqBRHeeiMkLy9DLqTAqfRNE/0yx4/duTj1U1LnGWFQgFo+Iq4E+/bmV1kvQ"
-    "SMoERRHfWDPV6R00C0LVV2gdLqNU39Q0JAu/MkWjfBUC0n27J56bK56a8fHQ+fZCvJ3FywF8uJnwN7S8Y8hMRVMdUjlH"
-    "TvZ6vNY8+nHIvSJCsuSzrBp4T1gN/uHQIwyViH3++dhkEvxMwlkt9Dajt/ok+Fdh5FJGj/WWtWo9s7H+BS8FQTwBaSmm"
-    "NPGMsyJOl3M+7nhlzJUfRoygXxQzwjG05JK3anJxhEgcv6teY7ltdqcdWnhJPtZorfZu2mpEiO9PvHg2kqhfxFzm3fay"
-    "+TVKtXskQNerqbr2RTP3MqKzhi5ZujDFIwxwgHfSR1Q1j6dxHuObU9C4SXpyklb3xi3Uwfl7wEQHPykzjyv6UPcWOgBq"
-    "r7daVaQaN8h0adfnw5hNp0Vs62d94ZknaTKnWXpoiOKhZWSuqHzfqHz/EP/xisz0865GIQ6u5gX1d91l+q0uayAdHAG+"
-    "nNbW6f5qaxGKU1W8JXseaeNd5se9MZ3ekcwfM8qIIY19WPuiAjfvoRHTmKdxSfVJUf8ZNQGSsIjTv2X5bKLD39yc3ux1"
-    "9+bjBR341Z2zV+dY1sZ+jROs3QnY7gRsdwL2a9mYaidgVU82PfvanaHtztBWrbm7M7TdGdrmxxRDdYam92ULp2e7I7nd"
-    "kdwv7EhuWFkelbBv/zBud9y3O+7bHff9+o/7KpFZ+6DPrwh254W788LdeeFv9rwQw1SHE45quUo/V9pRN0VqTYbUz5dz"
-    "9HV8nhTQSO+xePLzRBTnrPcionCVvSfcffEFdlTm622x3huSnj/NMtChn7izNNri8zYlTn6bSUxdti8cIB8XZZfSVBdZ"
-    "/ioraEIL9/Z95ZU9YN98qty2Zc5Q+OzEE1PpQbHQiaEjMoFimRUZ0Uj6yRF7HmVp+T0lDjseg57KU8HoL4hFlu99kWnZ"
-    "6Ru++Rz4c+toH+tA1FvKQSCnjpVOR8B5w+GbuXUEpC8gfpU8RwDZMe71zDgCxA1cX+XIESB2whyVK0eUW3lzqmyXg3D6"
-    "HKugCajO0mAKHU/2HA3ez14nnY5Ww8tmI2eOBuyw20qKo4F62F6lohzU5MuxS5oB67wLp83xZczRa/jZ5+bQ0et4GWhm"
-    "ytHBHRbauXB0YA8TtUSRAxbOcmOXNAPOTDiXFXZRU3B9eGqy5HgT5Bh1/CPkyZlj1PKOkZUax6jgjJKT/cYA94yTP2GN"
-    "odADqWyszI1WDW9amxDE2pUzp4pfm1il61Wy9Vw4ZU4oW46vX/VturqvLruOJ1uOXc2rCu2cOHalkJwYqXDMBd1NkGNn"
-    "VbTBA4ywitet5gxaOAtOMAGOU7dm3Ny8OE7t8MiZKXCciv6xszPdONXM0ZMmlrB+HQtL6/Q37db4IkvGcasr0gt1RX6h"
-    "jllFYzLUSbM0tiFMbgaADJ4BDB762TCKNYFyjQuBVpQJFSiXFpSv2DGOmrHINZRqkK9mlc8u8rHDNodqYFawzbVtmnXc"
-    "Y+bUoV/dda9N4+uXY8nUATXp/Z2DEBbXZPEh8ZggzXjoM0ZqG1jNRb/dUdu3Wj76rIxwu3cOV5QHOR00TkKzxG9brILe"
-    "ZHp7jIQmRK2e6F5LYBVzVk55z4pfS0B4zLyGgME3Sn3XlbnvujL5XRDJRuz3rPcrqW04AN4lPchYZw1fCdlkDHimuuDE"
-    "MLLQ2YyjrHNdnnauK/LOdUXiuY5pFGAuFLzlsawCjhKR0olSd72sb50u0iPOm7qb5XXjOOhcqtskcxuH186puqtzs3Vs"
-    "rqtu0zFWdwvJ1zhZ/MSru+30ah1rMHlohtBQivht3c8SwI33E6z87qqgagJSzsPG8DzKWrdRmDVZR+qG7qaB1CQiTXF0"
-    "P0uoNNlQpXK6awZDUxh4tLPuOuHOWoFoZxInV23djeOZSTxS8XUDEctazQKWSXTcsO9+lnxdsg3aHHRvnZFLojNSbjlo"
-    "G+TcUoicpFoOttqsWhIPpc3qbpA3S02NMa31a2TGkjWN1FfdtXJfSRQyuVW3NruVmhqUvqq7Rv4qUfNC6R0zdp1ETBHk"
-    "AiDBNWanj3f6+H+UPt7WLFH3mWKa8FxF3dpkRbINldqoGfhuBu5m4G4GOjOw8hrgUzDhe6GaXDWyBT29TdM6VlachtWI"
-    "Z7XJapSJQ6d0TaF3KmGnEnYqwWu6MunrIxbm6kQWEEiMczotapLaRJcbcVa7btXdZN1N1t1k9U9W5XUnZqtcXCW2Jf7R"
-    "MHuFJEBkvVi/YpUxY/26PIdFd1USC62pNWvstMhOi+y0iGcfrvsAcy1i4g6jdO4m+JURotF8nfvCcfrpLEb2F+ya/Q17"
-    "3nvJQw1/YvvD/tMf0XG9/zSdvOS+971ZaftIsxuo+l2WY7Rno/Lb7A29CGh32I10pKZI7QMKiU3x1gfsEH5RDPsB2ycf"
-    "+GMRIH2gIqODfJLiaO9f8twKvEPX7E08g9Zko70370Hh3O90mHYHk0wRHvB1kCiF+FgF45dcUsBIDAEDfXfv1gBesl78"
-    "T4rMT+CyE+jfr8NilHEJT/dsPGw71lkB1dJpfsefV5xKd+13egj9Uy8q6bUOQ52WIOPFv8ZXbSPyPjUgxkSB12NWnJEF"
-    "UsowL8SAWe71OMyUoUIOOkZ/Byh8sQF/ZdNpnJNkCgExh0sAEwdEM7JzPQyMzXnewylEzVv8rQin67muopFgeTz81gDm"
-    "zgMNUpELXMBaAww5LylxeI8QwCSDE81I5IMrGcDvD98R1lMbkXAf8w2jCE/f0dhlBa5fA9eBH9GBi8XpmrjLNtBS7Y7Z"
-    "TQEX6GiFdjVzqDNIKCfA0y0sNZXBPq04Awn9DiFOq2KRgKNNYO8OT426XC3ze36duG84eEgb+XRjF+oMQRqHqBj1+UVt"
-    "kL+B3TL+8+7NFSw78/7zKI3OSWn3Hy/LbE7XMv0nasVQj2SK06Mj+Qe+uMWndG2UQk+KizzGJ+zmd5sykYLHS5zKdyNU"
-    "QAH880CdxajMOdvqtbincsXyL5kvv843Arulg9iDR6RvfCucd/Fym+Y9pHQaA6wllMfJ3ggfjOn6Q/8Hx5kntjg8heFu"
-    "k8jShz536eidg03H1xqR/wLoUUpW1AQZ8TDjphMcK1MvV4snvrKlxDnER3eVxHJor/+mxJb/BmYVFxZnGuyT1TdQuvIu"
-    "k3VtOBjJgYb8/il1VvzW+iqq2xLXVOJf0+NfkPY0vmwTdV2FE31g8OEXToj/i9Me9D0S1vEx7IYyYnBTksfqEmYqvUE8"
-    "7H/FnweqUAH8uRl9FDefErB/SF/5mz2Z1aAYLq7KCwH0aPBV/4/+d5gc7REP4dSVgWoohwjuLon99Ehf3KEbj+b7mBvq"
-    "JKXkG3JbgffXhdjezegZHhrp58mHGCP72yj4zbfIIQH/opcUfwks3zzTu8/ySjGBv19NFvTOUn7C55Pns+wsmg2j/NwJ"
-    "eMb3fsH39drDTfmU0ubTlveMuIEprEwhsEBwz6KFlCHGO2C+BZdbR6IcDPFcBPTIgt2rohFUXFChNxr0vXaD6pJHO1WT"
-    "GD1OQIMGV29x3VbFXtdsFzp+Jh4gN2h2oz2yS0m1Wb6NwG15k30EM4vRDckxi85pE3YOe6yv8bk5ypwYVE931Jbc7I2K"
-    "y9GgL+ts5D0EiLfstxCoNY4CvCcBLlF0JHALjmx0kOCSIU4UbiNo/pOIJgcRLjlnbryp9YjZsoeXkT+GteWbdJGfiBju"
-    "kXj0BbtNJ27nQ9aYTN3H7FazY13ntOYU2s5rWySzzuutMYFXIvCStoxe3YpGGlMfXeqWOyre4/F3O43jCUxrPu/S7Cyb"
-    "oFzIgCtCClSnqO/kG5dzi3R4drWIigKtHU+/0NtvWwqzkZtgY47Px4vbmQaN/Q8bk6T7J25DQBs4NjamTVn6WxlL22Oy"
-    "MRnkUbkFIla7YoZJQmNVLXf64sce8jXrEZrhkZpwRXRViOmFjvv2ctbmx3SwTHTF2HTZ4gp2+mSLw2IiLSIi7ZJS5JXs"
-    "LI7AgFqmEwwLwhMBqtAneTLB7Y6IbQSYYMeDFqW+OeOmF9/UYOw9tckhQwz5y0MiqeClqWYAonYg7rVB3rtSFdKmStAi"
-    "N1PYrSTPUrJweOpiWblD2eZ4SKdU2H+VPYmrO+WFa0eVRcQqSkVjlYnLXnTZIRmcuHPriPR1RzylHV82iSdI1DyZTGZx"
-    "l5eh+rBKjq2oUAKGliJuKaKjXx5Pu/TTtHARjVQDsmjUCWbI43vMAtRXmXys+P2cwtfgMXyeqSTFScrHX/Gfb3HbD6+T"
-    "+bDAE4zrR1327tmLN29Pu+zhwzf/ePMIPvT7/Q7f08ZL2MxAZ+IJRcpKcnYG/H4fQ+fOYsw7CCzJ3sNyiee1unFfZNyb"
-    "kUz7EgUam8aMlzLhIg+FE3FSeadUKj+1wYdWyssYRCOUFBCRPbwXKEQbFEVCpMSkMHo8baDIFcj0BJICxRFbYsJT2uZi"
-    "bT5knNpphnaBkVoQeZzIQYnHeUyTBIP38r9ss1R0e7GIo5wqo4HFCT5iD3mdoxePnz99xHEKw7QyUtk7tBpPxVCuMjNJ"
-    "8rQMna5x2eVLNGqahOqJXX6Wo6pom9bakQiQdMWmSZoUF51jomNIxiENrArkpNmKgBNPBmYzkNA2t1LZiw4mQk2HWoUs"
-    "5VqIWu4atggVUSNiqXIMtGMmNra/57oE2YoZPOOJiMUlV137hGV7qRHj6RQ0MB9+xRUejjvKwb6HWSJOg87wnl/Yvr5T"
-    "HxFb0t6jvTsNL1pV+EdPT5rHhncOJ3hg+LXWTyMAo4eauuDxtFjyE6lhoYWC21d/nOxdlOWiOLp3DxcOsRHtZ/n5vUke"
-    "Tct7Dw4fHPbuP7inbb5BetzoajUx5bL3/P+gTQsV17ArstXuQs1/jlDzGFkwLkNx/zw04RipITk1I+StMbRakFDKtBtm"
-    "O8/y2zguISUBDmOTWYHDEBc84l2oGJaJ/ArXUwtGzU4PzzhNeuunZhhCT1BaX9TRmm7LPLlhwlE7h4pdkhW+05uwEIih"
-    "Ob05VQNVcAA7XzJfUSdDFaJdrrBDvlaISJ78xLb6I18u5FFFkokwmEUBNA8n8SIGVZ6Oxe47zueg6NW5hna0uxQcp81A"
-    "hOsp54LU//pKBOZIXPRLcWVQZpMMthpitIQ9TtYK37xl+XvKFF41MxQtCMRV7ELU/go5U4i7NsxDppFw2hXRTbenkX9h"
-    "AZZ/jSlTPnui2O2ZM/psW3EyWUUKbZQK4ycxmlanwLCtJu21SNh20o7uks2NqfqkGc7xGo/u2/Ut/CZJjc9H6vNl/Prt"
-    "ud9ODo2dDbazwX7rNpi2jr59+e3L6++e/f35U64b83F/cXV7I0ysJq0KfYsp3D+PpbXLTLXCdvvtZab6ybODN7c2cc7P"
-    "4qCxqTytNrM0V+Ursq6XqtxFq1t0jTqRzcj1wtHj7a8w1Oarm/nDoaejzXIh/Urst8D6vjNmdsbMb9iYQbXN1YVU3X/5"
-    "r/+YzbIu+9t//Wc+m/zu9taMWhlYy8Ld+tnMmV2CuqYJ6jyrfHXE//nzrjVf85fpz3Zltir5mr18u4c+za0BlXOtURo2"
-    "u2WZVq3r096m0bDc/MCpaS42x1TiWdhCxNXSErDVViRq+5XYLmvndduZNjvTZmfaCNOmWq/MSzNNEVeas9KRW7F7+H1K"
-    "dZ/G22TUHtPa+nnMoF2CUk7/LkHp2peJlaCFLhPpeQd/iHLMRrwCe/L82//+t38fsRREJrukB3QwkNoblS0f9SiF5w5u"
-    "wO4LmgQ8jWQ1E8Vrm/4k/iDm3b0P+GCRv0O7CSsmifU0nAj1l53HdGujI9NINjiHc94JVpknvdumWmPxcM1Lz1pkIq3p"
-    "r8OSbIJlly/1F5AvdWe+78z3rZjv/jVIW2sO7z/46uvf/+Ff/tcfo7PxhFIx3wRMW/Eowa7BpDpmh0zoUsa1YsiyvZ0a"
-    "CkzT/6mJr/nrILUNq6aTtbdC7/bhOJvEggB9UgQdrVO2BIkHOwatUty1LfFNUVokE2TjBUjbLM7RhX+R5aV48xCxs+V5"
-    "XyhRRYvYkVmEPGhKCJg3QAC9W4qY2A+C5crzFePLHBl3QDwiLjBLcvwDEX6MOyzyvsmj1CFM7DF1qr5qTBVukdD5bzah"
-    "FyBnsdjJCAqR2AkM6LjM8it6QETvRDB4gEOHb/esE/V1Q6Leam/48aVlQa8yxwk9f0NGgUU45rmscUtxzIqYr1rvTh2a"
-    "7N27Ts/v16BH3LQLVPK9DA1ZMvG4AjiEBE4AdHr+8MfGowYb9Pdo/ZYOqwRlCU/ajaKD3EE4XGIcsvQjB2N+PdhktEA6"
-    "gTQM9iRDOvAHeGizU3wG+RbFHCLrQMWko+koPcadMrZNmy3oO49SIJ8McfzH9MiHPFDFE8NEBEy5vLhyJ5Z1mGMQ9tVh"
-    "Q8KeVVhY+0mZz3pP2D325tmfn7142zkGcof0bAdJ5hEzfHPcOikyKPm66Wx/q5CwNrT/9unr53UEUIp5ej26dwR7iN5J"
-    "ikvNETup4tmcpFobWHLLkDTsr0XMt9bUrnjHxMqoeC/kW54+tY0GutUtXFc7mOrwp+YALt5M0UNLGejGjQXTxx7hS6+o"
-    "TM4S3OVhn16LoDzsFQXlYV/1/3iXjnwAtSCHKqJJixbqEYYJEs91sb6I8nOSEg8f/q7XY3+O0zingTi7YvwMjj/LEwtS"
-    "0V9cHbNJRnM5hrWzD8Q/wlT3d2ST+MdtAwClnyH8D9J4h2F8NdzY4J899ho4NZIj9+Tl8+ePX3yLTyzFiIyIulEvY/RX"
-    "50gE5MHGwUAbl7Mrd6y6bCQtfEaXI0ztAxH1zYgC+yzHY1DI/MmpAufzg1VWPqumGtbFospkl1+EiU7IOXZhTvTZS/Wb"
-    "H1IQ3uqhIXQDWszUHoorIFBP0E0A7SOL/oxv/PR3uyrQkOq5CDWkxfKgeHdHLmuFoLeqQwBuW9y0gNXv46uCxssMVVQc"
-    "wwjwer2RkARASVLJY3MQnaoteeDFmxzxR/OF0QURBbGrzBw+EMLKjvjTTf58kr/PpqhsS24ZuXj6IRmSb8lfvnr77OWL"
-    "kf56vC4oSvWKXD23/hDlCSpR+aycm0f6g3LlAcfDqOgr8DFu6Gmk5hgpE1+5XlVCMIZdVhIX1ZNz6P/Iem0+6uMYYGzW"
-    "EaODeI6EukLcfyHMQKgyX5Qw9NWTeRI8x1xCsRQRKEaWfTYSgZC+5q/k+Xtt3aAQbyW4okt5Vj82wh8jIuYxfwxexQDC"
-    "TUlbvhuvcBrvxDtca1xlSzXuUfXAncw70PWcYPOt+uhI8Eud2I10opdlIZ6WSyGpnphXGziQjvCrcujTcxW/RoZ30aaX"
-    "sCVG7sNj1C2Jrj6qnTH8Ad9g1WZio0j6RiiRanat90x5lODweUOooAgg65znwSM+gX9Vb8pZ4zfk8v34yHhAPpLr0VOy"
-    "cGBaFvjhmn6ya6GoUfXDH/M4oil9DQCwVKt/Ef4Qyq/VckKfMGTnSG5QR/DHLfaaHOMDxEjbTEK3vR0jR/8VEZxx3LfY"
-    "93FsXyM2R6Vcs9vs3jjm3yNmbeMmsa69B+Po/vBHxOfuvzgfNt5JCSF4QHwQux27/432QxKR6Ha1GSICb7+rEfi/OlTy"
-    "yjcjiH6jvYlA+DXJU7Uxoc6vscNANMJWFGEJUsPA4C8SKdTDG1CXp6D/1wlHADb4U364d2TjdJ5/jkzLhsvZq8dvgf4X"
-    "JgWbvCT0UhJ+A2ESU3kXvn3697dAwa1dzb3k1DgxeujhfTcYs13XuDCNjRwORihKL7nVKIIVchk7CtuvuANx7WiyxfoU"
-    "7fVjcQH74Du4PcQzYbUNu+PbzR0xANfTGWOUHVGly1dLZQjOKW4NjypCS2ofkT7jeueIVbKrkCHuRxh3+9OUPPzun97c"
-    "G6pNOaOAOhjVlEIRgjq7xBodxPr28Z/E2glGVFFRFP84jhcUJpSvKQWplGgJxm4uW8ZdpCSmiqbMt5FD2fyQHwicxW0V"
-    "DniWwcRnvUhiRoiCF4GmgmWo3Wb7d1ingzveKtouh747wLDj90/2OkYU4nfvYGqx/Qfs9PSYUW8Jq4CGgYMyqHPMIwfr"
-    "ZfR1mmjRvC+SaSlDM09Az/JfSNSnO5yIGyCOffklMSKaTFgPujPhWLEpHAgRKfyb0xvc6d+YPKGI+RVDSGKRlmskEq+p"
-    "FTHt1jVPrdgBu/XV9/8YyEyLx8cGkMj+pqBkNjgLjJKZKiCe2tQC0TJIaG1WWSVMcERxTSmmDKwi65QHlme4MYFF1hsD"
-    "+kCCAPv2VFFcRGOHm1xpNGVnL2tdt6oE9ooSLae9xZEq94oOrHLYO9BaghW9gp7I3qlT5UrRq2jJ7J0aPI+JDi2S2TuQ"
-    "MlOJDqvS2TvQPEGzDsu/uJCUZlkHpA++QSee818OZ8zP3tou/63v/lq+cXCL/HU94+GU+Gta42J89ddwxsf6btUiBcBZ"
-    "Kn46vbS++xG4XLULAvV8fPWUBWp7OOsWBepavDU/B+o43LULrHpcc173UuCv/C3SUVraVX0PYMh0DDbD7IIADneQnJJQ"
-    "Td8w+QpD9T0D5SkL1baGyvoequUMllPimUK02FzrqQ3dtcgoDuOYCz0l62hpDr04tfIw0sxC6tNJVllNL7260C6sqR/S"
-    "ip7yOl779aNbXIPDoynNopq6Xp1pF/rqk61xLTLrecwQWVRTV42nrOBlp1VYR4t/SO3SOgzBQfUA1OEJDatbXofFN7Bm"
-    "WV1t/9DapRtbi9wwt6xF2CLYZmLFT2Xl91iL0g6yFjnu1dmJ9UZhrfk35HdtQYMvVF7xLWjThUw4r1mybv8dW221UbbS"
-    "9PL21TK06mBCPHEMp4Z9dE2nBibSajvI2wXb6KkFqu3ondZBoLpj4ASK1+WTx3xpYqU0sETqu1HLK4+V4QO40zoMFYTY"
-    "GLJC6ldhZViEwTaZg66h0NAYaLbar2TAynnpruEBGM9I+NZwnTf4wAR4Q8d/8H96/VK72mzEYXfhbro2N1x7w7yz19jV"
-    "kLVsJqCwYFcHPzQWOo/OogKM3tZH+u80of8tLgvbEAbMPEUcu1+/LssskqtWZuyzc7jI5LFYa40rAYCWx2StDc7xW0wc"
-    "oLVexzzPRsnvxOmt/Bj9sOkuM58jqH6EJhLGRqy4iGcz/SCX+075ZC7QbX7O1rrtJQBOGX4I19rqwf2mwkCOLBtKgsgN"
-    "/VlSQzNMC70qyzOrMkI3AeXJoBvlgmZaHuhN00AzMwX0Z8kAzYzsz2smf2ZV4ue18j6fnIRSPzOV9nnjrM9My/gcSvhM"
-    "BDTJ+YzIxKFqa8tJkiT3+VFs63bZiwiTHuvewbg6vxDHYfueOIjqMgARCsyCY8pDo1w2XNzHC9L1TbPNUCU9k0xFboN8"
-    "MFRbuHsaFNsZW7iko19rtSSszKmClS5a3kTgTCb19pc2XlN2CnSnQH/xCnQbc0DerPonAUWiBjzhKNXUWpo1hdzNqt2s"
-    "+g3MKuWK4J1WCe1WwrFDqS0tWHgTcJiC69VAZtWFDuUWB7/bWw24m9e7ef0bmNeVX09oxdRuWFuIew7/aRK+TwmJvEpt"
-    "Xms393Zz77cy96TrnH/yibUN8S7hP83CLxEV3Ed2vTqw5G5Sjc4SaU2tCdckG2gOvNMCOy3wG9AChmuuVwsYrXiRt+oP"
-    "3idXaTRPxrazNkVRW+W8jbJBm98kJRfo9jfTzn6bfv2fDl3FoGP6yZ7mLC7gZPGD7pO/vn799MXbHgeEUiyAXw8e3cO4"
-    "YxiAqAMlpmc4On9/ZPvU9ukpd8xOyyRdxn7v8U8I+cUX+zCAZevgxuNLznENBuxAAHn9yi085GVO3+6Iajdel3Mekk7z"
-    "Ot+qk7kYSXsEx8t8sP8Kpuyzv9O1mPojzSYxd5tZZMXgEBR5UfK/L6NU/uLeNYYEJCyphh3oTtiAPTiG/z1kYhDhj7t3"
-    "HTf+y4EmDwlQbrEe3fixZcXxCoCqS6LMz+6A6y79FWbsXQAz9AE4QBSvg5vfTV0ad1OErtfrcGbeN6YxLzsYHHR8n/V5"
-    "zbUMDnRKkR1oOqDsEw/2aUhcHAcW9fiPdcvqoHRrVBzjzSjxJ3HhH4Vka3wzH1LIf3QSudLBX5XQrxx323mLqI7SUhIe"
-    "zwSKj2KAYdbsg8DjBEZO16L0cfkTVP7ii8HBjc6aEEtsYZkv8GFx7xVrHQxaZqGvI3xm7bnCVd+r2j7R9WnVJQ3f77w0"
-    "INidfRhF6D60UgN0wCF0suoIkZf6Gnuvr1cRKhkgrooPhWYTmvnTx+JiGANZQ5yX+E4UFwtkyiyLJtGyzKbLdGxRJRvE"
-    "pr7BdlByxd2yeL+lQNRDLqRj7+b/AzYCODA="
+    "eJztXY1u20iSfpVe7wG2cZLi/EzuIvsCBJnMjPdiO4i92D1EgtQSWzJjitSySTuaxMA+zQL3AvcC+yb3JFc/3c0fkTJt"
+    "OZPxRYNJIlHs6urq6qqvil3Nz1vjaDYPVOJH4VZ363NvaxpH6Vz3trofPvS2elst/GccpWECn3tbr/GTCPxQ6Za4imJP"
+    "Cxl6YnwuYzlOVAxXA/9Ciatxp7fVb0FbrWQ8PqfG72IfGifnignAJ5mImUzG50KKuUygfWjaT2M1F+3QEkl8b0Ek3qur"
+    "2E+USNSnRAC1CFqOAyVDFYtJFM+wQT/fBNnXQTql1kcSSEvx5/dvBV7rilenrw8PBQwfWaeReP7UT7T4GAGHnhgt4Hat"
+    "5jC6JIotN8Q9ETyGLmXg/2pG1BU6if15C+URTpUYS61awoujuRgFMrzgLnaiOYpbBsFiV3jpPPDHMlGaWe+3UNyzGdxo"
+    "J8FK/0O/tQfjgSvtdhIlMiAW2u0wsl/7rTANArj4yvOAceRJXPnJOcmc7tHYCQll4gcKCCRxqozE3EzlOvJNH/40jGLV"
+    "xgFlvRYuur6PaEKx2yhNRKymMvagc2FvI7qhoRL4Mz/Bq72tMAqZ9mkC8pITmBLg29egIeGC1URl7Ju7JzAkRdwvjwc1"
+    "QJi5z8vOzWepX8fczDA3k5/agQqnyXnpztcpqzESx6FlbGYLoZrTHGdWi/KsORn1ti6UmlNnQXSlYvqUzufKMO14TQ2v"
+    "aej/Lc3Njf3upuVH1EJYVQp0zbMrGDvxwykNZuLHOnF026TJGT3z1ZE7xe9Oq8FmgGIrCROPlGuUrH+91doKgplmS5NE"
+    "UUA6Dp9DOYMbu72tcxVwr57SY+gCVwr98GM0TmcqTCReEdi2JcIoAbUKAjkKVEe8we6HRPVDv4MUh8LXPFFzOVZ24mH4"
+    "ZoWh0TkX0YQncB5H01jOOuIwvIzIUCAtITUQBXNz4SfiAKm+FO32Rw1MbB9cyiBVL7eHvMqG5vsQmv7p9ORYRKOPamxM"
+    "HIsZDB4S3QaafjhPk1NQ6pkc7gsgLkN9hWYI9IWbq/BSBdFcwRUwLB4sp5YYfu71elvRBf7dFSjYlsDPnkwkX+t0OtdD"
+    "MM7nkVZiiNeHdvWIIdDIehU7EjRCp0HCnIEMUKIytIzDBZ6GEcgM5UCdc5NcZyjiWJFtgxamS7CiKpjsdsQrMZF+kNIN"
+    "PMDiGGhh8CBUHMOqpKt0y4Ufevgv/zpTWsupyi6ATImN62szARL4D9u/qjgS6hNIdBx5al8M8R4NipNqpo1/wyIFPRrE"
+    "6m+pHyvqZYhqAULiuQxhyj/0QZCoP1ZfjN+KRJyGAu/oZLqhjVCtxLRQlype2LYtlIigEbIbcBxqlFEQgX6wgFCIY7Aw"
+    "OzOVyA5McYj+wdvPuuJZFO/f/DQEFZ5CVyM5vuBVDMuTvOPuvjgAvxGnGtoOUOkG3OylSORUi/MoAG8HUyUmcTTDSXd3"
+    "Cx2l8RjmJMQRgJuFxZ+SvHRuvO32CLVqiLKw1g/WIjhBUt63JCqeaj83i0Yc2QVaBzSNQ6PoPqAAXARO/8mRoXXpkGnI"
+    "rRyYTrQkizlbD9ZbuglWM1jLxEcb2/18fQ2X8srfvOF1K2+fMihUNlC3gkZ3GwUbVPMRYNDMXkUYklBbtGjU0lFDyx2C"
+    "D7zOX5RxLBeVw/gJeyB/TePZ8dREwnJHaAPDQV9OjO+axvQjGvE+0WccUhjNCFQPAFplZ6twSoE8GQmaROl5PsOnd3nZ"
+    "8A13nGRn08qCLfOLSs2TW5xbFpZGV4KKSxLqVHZkFOlzzQQZUFD4HaycmqLjxxtIsVbdgDzV34B3OJsHs2YZauVRrekj"
+    "I4aII/GTQGWKrotKZkVbpWQVnVpxk9LIELwOuXU3GdI7CYPFL2jft7rk5Ggu2AxdKvMDew40L2o2jxIAB7kWpXWbC0PK"
+    "k3qnsOSuC9jQq1GBqiWCEDoNZAwOYw5y0/QDyu03tAUsvVsaAw4PBoxpG5uE1eFDhVEg1aUoAvsAN3QyMaCyaoHkLyOU"
+    "hWv9Ci5WxyAFLpBKhYq7ie5/a6N1AhbJQVBU8TtbplV2B2FBXfMbrA7rKLUvWhrShQdmaPJRZ5V2r5uBuKvhWTE/FXye"
+    "nZscC0a3aRzaXAsPDIWZi6Lrido1AkEkt4KQemBD6mpdqkJWjcLtQofP9yqUIVOxr78emyyCb6ScmaMvC/qe01kPAOSi"
+    "kG/p1jJ/Vqb6S3RF6glEE7OkSWYsChWmM5731amdHNCyLu+mxcUEkTmb9mnsbpumhaodr8kKNe7thqxRoROjvr+x82yk"
+    "Ub+LtczDrhTze9Tq5ZQAhicQ55ssA8HcK0m5hhYhXVjicEmKxJ+pLjWN1UTFKhwrzEn4Ya8X4lUmsI02OL4ASpT4CUUx"
+    "XdGBtmvYAGh9O2+VsSope2JGieJCW0SKMploVbbPeccz80N/Rqt0r6CKeyWQeUPjx4XGj/fwv0qVmXxdb1QnwZtlQeO9"
+    "rZs+y+saaAcTaKFqZH66czNahJ9D9/M94XnkjYfM6V5F2TvS+X2B7RzYB98nNQbvdTOWE15OSm5MjvuvaAmQhbkK/xLF"
+    "gZe///qaUuyz8ZwSfqvy7FkeqxTY3yKDtcmAbTJgmwzYQwlMcxmwbCR3zX1tcmibHNpNPneTQ9vk0O6ephi4HFp+LPeQ"
+    "Pduk5DYpud9ZSm6QIY9M2e8/GbdJ923SfZt038NP92Uqc+tEX7Uh2OQLN/nCTb7wu80X8s5FThaOA1/P1ZiEsNd5yvw5"
+    "rMJb/+jiJUyOlRbc2Nmjq6M0niplt1XqwXwBMSjf9PI/nnZeVCsCk+1yDqllI2U0E/TAkmwRoQRAH3HZa3fAysD/tPvX"
+    "7tNEqWnjz7CZT3tZpyAu3FpYJiGuzlVoN7HCH9yxzabIGl1SvGThhMALyJ/TRNtLOH/TIBrJYCDj6VLGlTcN1zr4nObY"
+    "uSzLyZgoyhOu2CS8bzfD0m5kElkbiyN4a+Uu72jlgYM1L25VvlALjnAwkgADbSyiWTm5seTckT6PYhNRRLXDy+BQJgWH"
+    "/RuM3Wx5ZVSYg3C01XWZPU+NbPRYBVQadAijAngHVkihY6TEJpqRGKyu2cW73Cs6wsg66czKzEbGAjbodizBJQWFTcfl"
+    "FIpW4ygE9d6hHcSPnzyrGD+WLuQRw90UbmyiPIsAquO8Vgk1aHkJOoQKN8xvVN7Z68LKEuQW9wUYUkwXT8HAPkN/hzpn"
+    "JrViOHruB0Hb8+PiaFxg0GAsV7S8l/FN3vnD2Ij5CgaMM11DoeYuRWpsrPBMSQMtUVzQZsa39S5tukZUBiwCQgqNpysy"
+    "NfFV4K0hEbQSdmhdwfxF4GuISTAACcI7mnEvSjBeYOplNtSneSD9tSwb931lyggEh5gACdiCjaEv3qXeRCqj5YTX7ZjB"
+    "vf0129k/+14rt6Efbeg1c/bT4ds3xjuxka3ewC52+AFPFJgCCRJ4hcZ/jEZ6nUGYySVhdAXaMhoSOsY2zTENjuoYJM46"
+    "4GBrVMWz3cZsSt02BYTKW2t1FPnlIj8SmHV66KLZjeMYFs05DCDsbucA0z2yidLLUbaagamGqDGDC5P5ybnRxVo80pxW"
+    "8eWeCEh9gfH+TqiUB8ua110YjSIP9cJGfEYL3KBo7OB6Jj76YKyeGS3mUmtEOxXjwkKv+zKYlgXEK6E4ev2OBKsfgSHF"
+    "x0yhP4HRNpb4bDxfDxqo+FItMea4EhFWzaAdaK4ENNY2CXc92GIUFIZoLbrxOOhnmH4acw1dU94c0r+XuTTUshKopmyA"
+    "zmK4tjYToECvEHyIUyQodk7/8/Dt287M223AEoJV5+7yzk8csM96iTBcugWn5UKb5YUPEMrubGcSyGkL3UTLzE1LzBcQ"
+    "mBMWB2diERGxdkU1eokYKQkAKg090DJTiUipeCQbQ/ynXXIFKEHEg4gyH5wx9OKgBpP/LsghIIby5ZyMe3oa5gAgWgeS"
+    "3g7oe8uaQgqqDC82mMJh+XEUEsKhtIprvEvlbpxTCg3+y/AkencqTNuRGSISGaemswziiuOW2CPAiZHbrqmf63JNHbtN"
+    "kgkyNfM9L1At/g3NR+mX/VJaytxDroiRIu7XgMC+RR+LCBfJWDNgfxru1pbocYypwXwl/q+ZvI8iDyIA0IckBjJJdKFC"
+    "YpLm38mfQ9ydgy/+bADhbJx8edkSHw6PT8/6LXFwcPpfpy/hQqfT2eWYVqUQzMBglEepOj8WI5D3hYLBjRQWPoJIogtw"
+    "l/iMPg/udcSbUgjaJ6jQ2DWW3NqKTy4TlMwqD8rVEroAH3pJrhSoRl1VIhI7eFTzI2JQVAlTk0t5fK5bNMWKhQpWQ6Ir"
+    "Uq2ospZb85Qxt5MIcUGhthFl7NtJUeNY0SLB3QP8rQxLzbDncyVjaowAixnuigNu0z1+dfTmJdM0wDQDqeIDosa+mcqb"
+    "YCZpXq5EeBlctthFo6XxqZ2J8qMYTcVOEa11USowsQsx8UNfn+/uEx8DAoc0sS6TlMOKQBMzA0EAGrrDKFUc72IldjjI"
+    "NYhCtkLUc6uARegn6sS4qiWAti9MYPsD2xIUK5YQK88kA/PnI1TvaVt3Z5qaTMAC8/Q7qfB+IBkDvodVYrJBI3yoYbBv"
+    "VdbHPNwqx2gf+vVOK3v+VDGS5pvTlpIT7siI5v6z8ASogptVu9fIWXJGaqBzueh/cV96W+dJMtfdR4/QcZhAtBPF00de"
+    "LCfJoyd7T/baj588ygXfoD3L6d0VSe3ogv8Fa6rdg5WWKZff7HX7Gnvd8NGGSuoePFTwhHPkpqRfTNHfYmpzTymp1L9e"
+    "7HzMQOMHI3QKQT01eyxB/R3nnHKv+xncRLxAf1q6x63OCpkxT/ne+8XnIBVPxasee64Yti3Ur2ccrXPdz8ssO3r963ol"
+    "MFPTv+67idJ8Q/nABvao3sDtEbMedsC+wjxK5Ixt9iVO5zZV4UfmOZzWwPPAU3MFpjwcm+hbxTMw9C6vkUvtpkbiFAxI"
+    "9KcsBWv/854I4IjSncQ8MkgiL4JQw8yWweOEVjh4i+ILOqok62ZgejCE7eELbP0dceEIt8r3HIgcC/2Webx6fxb5d7bD"
+    "4yHu2f7qler3B2fyq+2GzGT2qLLRXtzfBDTdvAe3jJrKB19VKkgudeffHUyt3rW7lF7j7QWtKsdfZKlxfmT1ht2Hj+e+"
+    "n028Gwy2wWDfOwbL+dGzkx9Pvvx0+NejN2wb43FnvlgfhBlvsp2R3xaO9rdBWpvSmBuw2/dXGvObH0/SHG3img9ULdh0"
+    "O63uhjRvKpgoPV7Kiidu7nEZ1JlyiuVdOPkNfzcAtdnN3Tzfqxhos2KMB4Lfavz7BsxswMx3DGbcAdjOdP/yz/8Ogqgl"
+    "/vLP/4kD7w/roxnnGcR2ifb2N4Mzmwq5phVy3/icp+Y+Pw2/2SOzm6q/yu57OenTHA24oq9GdWDlnnOned+UcErvnnBq"
+    "Wgy2BJXc0eC3f5JYg9VuqBR7INjl1oVlG2izgTYbaGOgTeavig/NcoY4s5yZjbwX3MPPU7LnadynoP5Erq9vA4M2FdLM"
+    "/6ZC+tYPEzNFq3uYSOUdXIiyL4bcQLw++vF///6PoQhBZaIrKqCDiczVqNxzqscZvOXJrcF9tZCA61izlWiqbTqeujTr"
+    "7tElFixyHdp1vWGyVPsP9eDFe5sdW8faIA+3VCeYlb5Whk0rweLeLR96riRm6qofBpJsQmVTsP07KNjewPcNfL8X+F7t"
+    "g3K+Zu/xk6fPfnj+b//+Qo7GHp0FcV0DbU1RQrmFsOZY7AljSwVbxTpku54Zqlmm/19P3uDqIBeGZcupFFvh7vYBvvjJ"
+    "MJBfFLUbrfH1TOoT4BhEpfaFWn6ofQ/FeA7aFqgYt/DPozgxNQ9SjNJpxxhRx4uJyEqMPGnKCMAbYIDqlqQw8SAg1ylX"
+    "MkexO3fAFBFrmNpYfSTG9zHCot03sQyXGDMxZp6rp425whAJN/8FHlWAjJSJZAyHyKwHEzpOonhBBURUJ4KHByzxURU9"
+    "55l61pCps1wNP1ZaaqrKHPtU/oaCAkRIXXFIsS+0Yq/1ob/EUzl6z/Pzwy34MU/aDSn3xjecMt+r2AqwxEhNBiDPz/MX"
+    "jWcNAvQLRL/JkqgMZ1ifg9UmHksH70MXs8RWPuVQWF9P7jJboJ3AmsY0gCHMBXiI2el8BluLUpyiUkKlyEfTWXqFkTL2"
+    "TcEWjJ1PKbAlQ0x/n4p8aAeqKTH0zYEpV+eL5YVVSuYUGHu615Cxw4yK2HmdxEH7tXgkTg9/Pjw+290Hdgf8RjtgmU/M"
+    "qFrjpUxRgZNnTVf7mSMidqD/szfvj1YxwGfcYLHnVhdiiHYvRFfTFb3sPJtemOsDf1nzSBrxZ604tKZ+TR2TSKS+MPpt"
+    "s087hQ5a2VO4Vi4xtcul5nC7qZmiQkt70M3yWTAdHBFWesnEH/kY5eGY3ptDecQ7OpRHPO28+Ff7LkPDDjVESIsItdsL"
+    "hS3XxfbmlJ9eSDI8+EO7LX5WoeI3ao4WgnNwXJZnHJLuzBf7wotoLSvwnR1g/mUv7IV/tF3il3UPAAq/wvE/yOMfxWus"
+    "wgQrjV/b4j1Iyr3/8PXJ0dGr4x+xxNLMyJC4G7YjQd92u+ZAHuwcANo4CRbLc0Wv9GSEb1/naeNA83ZNPNgnHY/BIHPJ"
+    "qbvdvjnToXyRLTVsiz9lkN1eMRCdiDN1Ayc64sR95iQF0c0KDWEY0GPkYig2QGCeYJhwawdF9DPW+OXrdt1BQ27k9uWi"
+    "2VkeCCd0d1m09j2rWRKAscX1Noj6Qi00zVfxqCK9DzPA7dpDowlAkrSSz+YgPkuv7bRdDrloXheGwA8+dcvBHJ4Ig7Il"
+    "l25y+STXZ08iYCtlZLRMp1OnQ7aW/OTd2eHJ8TBfPb7qUJSsityVW1/K2EcjasvKGR7lC8rdDjg+RiXvgfcxoKeZmoFl"
+    "Nm8xdUowhijLVzorOcf3wpaqzYcdnAN8le9QUCKeidBQSPrHBgZCk9k8ganPSuZJ8ZbgEqqlfTNrCZ8NzUFIz7hKnuu1"
+    "V760FcdH73cdEjPVL1+1deMZzUKd+C5bjUWUunmXWYE7wTuw9cxwsVZ92DXychm7YZ7pNNGmtHz5ba9ZAHdc/+JXGtOR"
+    "O7/GHu/SrXpza7nwGG2LnzcfWWQMX+BaD1/aal7ZivbGGJFsdd2uTHno4/RVHqGCKoCiWyoPHvICflA15aJxDbmtHx8W"
+    "CsiH1h+9cS8Nxgtf6KP4Ygw1mn74MlOSlvQXuAFctfuD9+/B71+cO6FLj+HC0AaoQ/iyRqzJFJ8gRQozidz9RYxM/ikx"
+    "HDHtNeI+pvYMqS2ZlC9ineiNKf+AlHOBm6V66xiMyT1/gfSW4y+Ww50jKaMET0gOJtopj79RPGQJmWFnwRAxuH5UY+g/"
+    "3XP6ysEIkr9TbGIIPiN9ygITGvwtIgwkY7CiOZYgLAAMrkikox5OwVz2wf7f5jgCwOBvOLnXLdNcKv8cFpEN69m7V2fA"
+    "/3GRg7tUElZyUl8DUWQm21149uavZ8DB2lvNK9lZsYmxgh8ee0Ew97s1rp7HRhsOhqhKJ4wazWGFrGPdevyKEcgyjiYs"
+    "BvxsXf8f4byJWQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -535,6 +429,10 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3700,7 +3598,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3868,12 +3766,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3895,6 +3814,706 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        every = own + _tool_options(path, False, config, bool(confirm))
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 

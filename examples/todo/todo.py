@@ -285,199 +285,87 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfQ132zay6F/BOm4lJZJsp+3et3aU02ySdvNuEucl2de7x/aRaImyuZFILUnFdWK/c3/N/WH3l7yZAUDik6RsZ5ve"
-    "pc9pYwODwWBmMBiAA8znrdMgO9/a37rHfg7jMA3ycMZOL9npOj0Lw32GtWyaLFeLMI+SmM2TlOXJLOmzeZosWX4esixY"
-    "hmyZzMIFCzIqyZNkMTyO77EXcZYHi8U+NVHRENrH7P/tDBfJNFjsZOdBGu5g6aCE2il/zXYQA6J8/+TPLA4/hilL13Em"
-    "aAl/nYarnIj7GCzWYcaiPGPBOj+HEoEFCrtExngsS3pA5HE8HmPxOJjNuj32+Thm8ENUsSn/A9FOWRSz463tH4+3DhhS"
-    "wsTP0RHbnrLRCCun6/R46z47OWHffsueHr568/b5m5d/ezDqYt3xVo+3miVxeBxfK11Pz6OF0vk0yEJEt3e1/fB4Czou"
-    "e+tcAZmdHiPEow7+wQ4O1PpFlOUlAP1lQGD/JQT9ZUDkQfYhK0H4nwZMKZsSUCnToQnD1Qp1ykDLeKEGfl+CHG/B8GVN"
-    "mAVTnW3JCruq5FvnapB0ruD/g2Sdr9YKZ8oi6gH/zqNlmBgwsqwAWga/unApxQVotooWi8EsSjXIsrQAnEfhYqYB8ZIC"
-    "IPx1tQiiWAORZQXQNInn0ZkGI4oKkNMgn55rELykAPh7cppp9VTAq7kQiZ/iV4sRRrnWzmavWaGDuxjtqNMbOVhuV+lN"
-    "DObrxTqoJQazQgc3BWKUc2CYwlC0SqMkjfJLbWqr5QpwDgLgtXlwZjbAIhXxbB2aIFikgmR5klpAvFABS4peTaFopSpi"
-    "S+B6sQrqErZVoxFtC9qsUMENIauFKpglYL1YBTWFq5VyQDS+ppSUMg3IEIJWqgKiGESlyS+9WCfBlIRRrgG7ZGFX6dTb"
-    "0rBqtAaGPLRSDdCSiFGuAZsy0Ys5KK53Nr+1UhUQ+S0qTZ7oxRp2i99GuQbs4rddpVNv89uq0RoY/NZKNUCL30a5Bmzy"
-    "Wy9WjCFf5W22uyodzYolpwB1LgxmrYsA9yJkVbuaehckF4Rz8J7FyQHgau5aqIxKVzP3omVVu5o6FzCz9kauG/fSDddt"
-    "e8/wdRU5l0466/w9Qwezk4e/Wr6tKmCzRpOfWanKRvQ1jxawZzABpRQqgUqemzUFSyvbSz/NLBfumcO33phVtlfmrPYz"
-    "zeVy+Qdlelv1kB4eWs6VH5PlWqmcWSQXwJjz6Oy842rFF21HBXeoHBXStNXRs6GcTFfKUemXke0r1VFXLx/TU3JUNpPN"
-    "vc6u0VpzmFw19Tw2faNmTLbcJFetn80OL6iWwnpGWx6Qq7YBqw2PpxZwQ95ZLo+r1s87h0dTS2E97yxvxlXbkHe2nrp9"
-    "mhqTZvsuGxhqh/9SAVRjtJ0OSVPqGxpwh/tRAdRAEuXZEslD5R0eGwLvPtH/5xH9s7rIzi3XJA3zdRqzvQrHhI7i0tA8"
-    "VTJdE0N6dA4nDtvEiZo8Nas5FDMQuU/DGtA9XwRndf6U0Re4E1zpwL/Gv6TnCr/OwtP1Gf1WOMQd3b3taN4q/jU9D5cB"
-    "/Sp80Y7iXHZKd7FTHDp15PES/BJk8uA35E2DBazQQEiWp+tpHn0MqXSxWHL45XRF/8LqHucq7o9hmkV8WIPsA1CIv/HO"
-    "zsPFqoEMfjO+eKnkZ746jeXJUGfA+6UzhY443+kU26mvcDzijFobUCClTv/GSfGrHNbXOxxxoK7L5+slVz13N6nGoQyS"
-    "eHEppaAX/OaD4mRchlnlCLVvE9oAXU0cxhSXH/Nj0Iuf3o22O8ewSRYmFjpJVjkbJAzh42AJS9bDxzuz8ONOvF4sOJT6"
-    "FWi7i23OwpgN5mwwKL4Y9Xp697NLQBZNTQIWEX43wr8vYJEKiSBYGoIZG6RUaX2YGsRsGyvcX6Q+Y9U33+CY8s79a+37"
-    "FHvEHhHMRZLOsqPdE6hWPpyxsurHk/29/Sn+PthDIKjBP+A3hRfFAPkaW4jH+uC2Thm2pv9ljNDyAwUWJ7OQnyqskmy0"
-    "CwPPcv73RRCL3yJ2YXB91BWDiuZsFk4XQRqywU9sfBbmRMaYOhqfXo7TcM5KgoH4b/cO8GOmsoB6WgGXR/sF6YJqoVqL"
-    "LCzbUzVnPRI4/uXw7bN3wMCS9aRXCDbaJoinCKJUrdOR1rYEAiT8W2XE/6XPkkASfZgE7ggVQAzIKqFH1BPqYPGds9uN"
-    "2IjB0CNQASIFfn3woNfTletiJOUfyZ4Fl4XaoVCgT5OFkrQLjbCrq1KIOizM/DyK1woT5QD17lAbPN2humx3u/APe8D2"
-    "er1NOuBu1IXmRuHPYNDjCrinGR6quj+633OUFoaIf7XEeYIqLWYMflUmFmxzbTfb3zfIxh/VY7XQ2eAls3gXklt8ZvHC"
-    "A9JYi2UHGlPkj0ojt6H4G/+6rXfoUQbtLJDoBjhJergQ7T8J6YL2So1GHvvxuRj8GVp+880IrZw5neD/9+6PFCU2uIQd"
-    "W5RSZTNS/YSSz17SqSD7g90jwtzbBpHAgAC/D+I+r1ap8fYv9zoKq2AmVhEn1cCwpuNFnkZLMI2LJFase1ZrUL0Ni1VE"
-    "71dshHbFclIsR0iEsbQwHjCy1d8qy8a48G/tb62z4Cy0g1I+40ayD9vIPm4i+7iFpG7e4B6Dh7oAgoXaJJumEfgAyZyQ"
-    "DdmLXAk3gd+WQTzL+uwsTdYr+JerZtYH0s+TaAowUE/uAyP/4YCtQGRZFJ9tHudSsiNjF1F+zgI2X8dTIrObnwMFZ+fg"
-    "/OkRMB0eAhOJOB3kMoXm3FnAjhR1l0hCHhpt2CqYfgBxHDAYFDppLIShoQJ0XTT0QEmBOCQE/0ynZBg/IckWzZ+IZJz9"
-    "81WQnx/tnVzvkJqoRqAbxJcMPNFwCr7tJYNm2wTd50xEdFEc5Rj+A31+wi6F3QSWpTlwOQ4vsCsiBBXHJoRKiXnck93B"
-    "AotZQyxFJKh4NhIqffyYbb95e/jTi5fPkfY3yUWYviOl/Lfhd8jBRZCHaY/0HtH5A7uIprsP7NpoqF8imqvQecXvh31l"
-    "erZehnE+4G46zLJ59CtXgiwEHz5kAPERNKT0hCjiaxuLS2Wh04Y5qNQ32TcZbAX44iKwbYHRFzY8Bv+P/mfTw5dri6IP"
-    "4aUgB9Rues62iwJaqdAP4bFf+jocgh3h5wMWMG2yXdBGhQCnTawL3KgQ4PzgxAVv1ogGyp7M1cpZzZuqwWPeDplaX8V/"
-    "4R3cTAC03S2PcF3UuGpl62JL7GloVxctlQ20p7ETomhf7rg9zV0ARWu+Lfe0NCuLVnIL72lnVxctxYbf09CqLdrxg0VP"
-    "M7OyaEWHkJ5GRp2qkaQMxtdXr3761cL8EFuFwqcgjq+1VWgqVMX+qluFyK80+vfeKhxu9TG/Aldh8CmS8am4CoVHpYwv"
-    "yB7b6wZRMOChV/lZ2Y9Fr1VJwDNdfzu9Vm3HD+z8Lc16pW3SMb5Y+7F4dEn/dF0xbI9WW1+3/SgqNNr8Bl7BDK82q9/G"
-    "/e3dmqx/L/e39mmx9knd39yjwcondZ8v4FE87ZN7RVu3CsloRfOLfAUij/yMb/NVo/Dokf39vgJJhSZZn/mruOLVJe37"
-    "fwUGtzYZQQEV7X36pAcOVCDwaJQWTuBzGL16IaMqzWiDCkQeaRhxBxUIfHphxyZUIKnQCyuEoYorXr3QYhsqMLj1wgh4"
-    "qGjv0ws9KKICgUcvXEERNe66V0uM6E9PBEU99ionxwqpqEdX6X65oi/qUda5Yo5YjQZMrXbLjFiOenwVLpoV51GPrdJd"
-    "M0NC6tFpgFU7P3GW4Nr50dcb7VCgahPolq5y3qCeCWiRPY22hNV7vtod3XiMhyvFqcgYD7OKT40N93ab4th0K7cp/qZb"
-    "N93vvzMx3Wr71WxftRFHqjZXN0J0ox3URj1V7qR8MlFidD17i4Ybprot0Q2GcmfKdeM9UJPtzQ0GdmuluvF2ZtNe7u02"
-    "2+7U7mc26rhqP3MT+d9i89JoW3KTwd1aB26xB9mon4rNyE3w3JlQb7HzaLSnuMngbi3UW2wgNu7HMbfrNxibr33VW4ob"
-    "+wp3sWPYZBNwi4HfjQ9xF879Rr0q4eC7fql1OhXR4SbK+wYeGXVdv7MoAimsvQUFT2g7irKk7NnoWPnKeHycyw+NIsj8"
-    "CQwrYMjOYbNmIir9JfxDzbI+WwP3Y+BEOGMw1TL4exFmtDNaLBpiFUHur4L0gyAHvxFjaUMEMjz+cIXfpinoA4M2zkN2"
-    "cZ4sQoZkN0SlRth3CAZI8oRquBWzWT8iOL/zNlwmH0POzPJruUnwbZWKB+B8UY0qwniDOLsIUx7xgNGf//vd4Wsg7mO4"
-    "SFYhyiXLZ2CgDmRgCW2lWTdJ2YC+lUN1FPf6xIcoXv33f/5XQwLwbIdbPsSzDHLWnYXzYL3I9xma117TgRTBxXeCTQYx"
-    "Z+fJBcvTYBqeBlMQdjKH4eVhGgcLFqZpkjbUHDUYehrE03BBrBIBQiyYA04oiTK2xHCULAQDOctYN/w1ytnew+8bE67F"
-    "WU/XPGpJSDdPlC6m5wEMC7rNuNTmGKOFPGJZ8BHsAkp1Inj59vlPE9bdbS5VLb774jxMQ6MP4GPAkDxBGlBF3TbGLyPG"
-    "V0Vo1hTm3yqcggma0nQh7URdFkw+Pu5kPYaBThgxDQSk6ziOYnMR8nYpI9NpBkgK9jk8wwB5omJFIUE5Z/QsyTHoBtex"
-    "pr2UUe8cMWdeEIvIMRyEmHxTDM4h43PzMRVx9RRFLiIjxDGZsGswjPeHr15iaBEZBYxVa4peXvMBqoTSwfqS7XNELyNc"
-    "eT5Hs76UUB9Nxzq/5l1TiFNXsS0oSzJJG+ihuF4kZEb07DOc00QOjpruNnDCkHsouwTmZ2E4WPO5Z1xh0ju9SKMc6A/A"
-    "YEtjizFkGFiWESHmmYi/G8fFKL0vHIdSX8QhYvhW017ERStlfkkkAQYtsldP31A0WLaD6x7yM5qHVsCR307R9a0sTD+G"
-    "FvYCNUswMAzl35hs4zqY4Av0JmeqMBVoIDjUmnsfTTsor5eV+EQZxXKixW5sxcT1NOGyxOzJGdL1DotZ992/v3j5cric"
-    "9TbFey4XLox23ZgofjemGsHGnlPraLSORutotI7Gl3E0/lkGzw6/rVqH5O3cvwBe3DgCk2m1b7ippaCxJ7DJPDsA/2AV"
-    "BjwgemmfevlNAd2cvR0Ofpn4l9JXmaE9/hv8DF69Gjx71ms6nOLu6PvzsJQwCB6Igg3/TASY45rSGGW7qLSLSruoNOmy"
-    "XVS+1kXFcU3DhxVV5kU8XaxnwDt5gLuRF87fVLgdjuJphtuh4YvTIakeHaSKC2IgMqhqV5V2VWlXlXZVaVeVm60qjtt8"
-    "rQltTWhrQqvxtya0NaGOiJXG81t5LEsECZAIb+xo3y3C1tC3hr6mm9bQt4b+azH0lyJ0IHB9zCZLkqAGZB/wuZxuHIYz"
-    "YBYfcJycJjP8rB8LDWk8AfjTgv/sbv9Za5r3EY5GhN2Unk59sJt48rDBSy1gAZIPYQzGTYiEHjgcJKtpT4PCG106yDTX"
-    "IVZpcpYGS7bNERaPv4gHYYxSNGiEJ4pZd1u2VZ5EFGiKiFXj/UPJtRyf5BrQm1v0oOPWAYlLYabkpBpyXEDXs1IS9EV4"
-    "hrGGRXSh5GOS4YtcSgk9O2ZA0RtwWpmTxRf06g6vKJkWzVW+qc/EyR/EqHVRKL71wB/xzY0ZCXdhxiF2lxiPvC0fxduo"
-    "FxmqeWG0okk5GBgky16JjXvOJvdHZmCprPDgIt50nS/kXeF7geZ4nMGrEhmqCj1j1HW9QejCZ7OamrjeKZSdkKoJMAtI"
-    "f1jTbForLkKhCqj4o/ilWuX0K6X8gcNi4ksVpLcUCzyfSgXjUx4WF1xClhi0xQb/wBdhuWAdQe9yqoF7AEMTLbPVAty7"
-    "wZLtUdtR2bBntcRLrj7xE1achVtuO4WXYAXNxrgRK5opQvDwRBgtgW5UPml4Az64uKBFRitxz7KDOMmrH05URMT79rd4"
-    "4AK3RmDRVlwFICz0qJ2XasWIly8ZTvmTavhC8Ac2CFina9h19Cm2+lsYoLe1v/X5eIti5Y639o/gd1w04dfjLVx3j7f6"
-    "x1vgxFDgO3p/WPFM+LeBeCQxWfSJCxgCGZwuwiF7jkGKE8J6dDJEjBN0sOlFuBVsZQZZCCKm9+SkV0RXNfARRPT3xNo4"
-    "ZC/ij2DH8XoA4MLIvgkN7RGifMz45pF1HhHjH3cmfHM4EX9PoB15jMnp38NpztUD9YT2q4gRXNkJRYy+I196coARCtzv"
-    "yqp2oX02+Xx8fLyVfMD/w84uXYd9hr/PgjzgZcPh8HrSx6sIoFkTLJ9wCkBDxLZG9Mq6ARpqDBUlyqKM2IkuNyccHXmS"
-    "wSkwDJlAnfMmSmfIX3LVZ9hCdBnlWbiY94bsCZsH0WKdhsUA9THMA5gCfBC0r+SlBAJ+6gz/5bXgU+Hjl2UB8JTIuL6e"
-    "yN15nMSDT2GakA8JMkY9niBMBlqzzjhu/H9Ajsc4Df+xjtKQepmgTsgXKCcxbNaOTiZ9bbe6oMhf2E2il40QQ6EYmeCo"
-    "ZFfG8GXASyU+GIwf3zYXLi6RlyGDFgkoR7kfxN1hdxnmwRDkG09RXQ9EP+q2dAXMyBjuzvUtZu+APVrH0BT2RrMxqtuY"
-    "N3uMnyczOjBhKCS+0QFxF9AsS9bpFKTBHzbE7RXtIpI4kyMVoboT/uqhJzaaSzhShFdsRWUBqT9JbyL0O4qVSGlUe/Lj"
-    "MO54SOZAmTAgRbQelytuMbi6EhDM4FWY5lGIZuXz9TUUqTrfvOF1X7VJwWzmNEnKlaab0ggwUb4IDXC+sjj7/IVbEXzU"
-    "euua0PGALY4hjNdLtKjHW4vkgtrjJfTjrZN+M+xWzJeAorMkgiC82DFoE+8zysNl5hnAtdpvkKbBpZuRzlAvo++jE8Q2"
-    "Wwtmge4dzsXqwQ+9CBWoNm/ooEWlkF6637o+cbLYHzRm0IRYkCo6oaykC1eaW9LV4PjTRR7SV1g60g2hctgHqHaEHQSL"
-    "N6pekll2Tx+TqsM4VKaAqd3RzNAMPEY8C1OhGhW6byu3E4Se7darT8HohUEs6l360lAGQs3lUDbUcwfjI25HFP5LDoB0"
-    "gYe6gkijgXiCGBZnft2Qk4AnVxiE8hdcBoXAuM7Iox+jJpqFy1WSw9RWKwxLh0E9zhna+BbmzQ1hgEx3C9JBkDuIx9D/"
-    "Qo0LY3UDLXB07o3++Z2ah82tQBOBClfRnDytAfktDEgD5FJeJ00MDm0+NrI32MIwN5z3Dl12Xc++uWXx65BnGmG/sEvD"
-    "dr+H6WvrSLu0/35m5hdY2h1TTYkKcKp9xdsAN594KMExfiPcYGH3hwsY6k+D/B3Mzs3noaeFf67drVoJ097IYeTEewQZ"
-    "zBwHFPQNPC6+zSMnLwI69uiDxcdjDfyODLY/WmKqE2iahvMwDfFyM3hZUXx8HJcf9zt4CpF+AEx0ABUz/eRkCG1vob/Q"
-    "2mMVPCpSkqp95qdPgkMul2Q+z8K8YkFagtIvaRu/qynULrZeRMuoWeM9rfHeLv44F/35TZeL23Gwnhc03jA+w8m70fJd"
-    "6BpoB0eAV/SV0A8hCgSpoC4uqp0LjELnBkaED5mfOYd0ikg6f8Ao2ZAMiAHLG5Dl9UlMYZ7CpWJMBfVf0JdDElZh/EuS"
-    "Lma6hTi53upvLacrOn6sOuyXB2vlUmkeqbVHbu2R2+9zT90eubV++UZHbiVdmx22tUd17VFde1T3P8jwfN1HdeUovId0"
-    "7Wlee5r3rzp5/4mneePyNK+kru4crz33+3pX6t/nuZ+qexue+PlUsj04bA8O24PDf9GDQ3zj3J/+WckcffdJoO1U1RWZ"
-    "qr9EEui34RmsvGE6eCJuEz0V1SkbvA7oQtfgKQ+mfI3jo7ToHTZ4R+ry50UCRvMzj9LGUOdll7LRv08kmj7bFrGYT7Ic"
-    "/1inWZK+STKawSKKfruIBR+xHz+XkeI8jzMUGg/KiZTNWGE8CiSyM2ON8bCDTMSMVeZdYC3nMgI4b39p6ZULNNq952sx"
-    "HpG93hoO3sIduRNjKYVVIMXt1pEnJ5aRDkvAOfMm6LmxBKQrcUKZ/EoAmakQ1MxWAsROb6DkuBIwVnKDMoOVgDDTWRWZ"
-    "rES9kdVKyTc8qshuZdY0A1ZZ789z5UpxpbZwS8JOeqW2ccpET22lglvSMZNXqcAOORm5rFRoW2JGuioxWd0ZrIocvyN3"
-    "WiqlsAaEHlscuVNYadmrSiAzDUqRu3fkTVSll9cDqhriS1Zl56kqod26YeatUobk0gs1N1UJaumEnnuqBHTog5aIqoS0"
-    "dUHJKSVtsy1ALbuUAmbJp0iMO/KnkjIqmoCqQvJmlHIkk1Lg3XKyskupg3NJSkshpQBbsjJyRCmgDmnpGaMUWFteWk4o"
-    "uWa6RFHkoh35E0AZFU1AVVF480A5UkAp8G5RWDmh1MG5RKElflKALVEYmZ0UUIco9DxPCqwtClfKJsPHcAnGTP9qtfAs"
-    "NWb95g2t1bAik5M/iZPdumJ9dCR3crDIu1YaiZzspu5100rYZDf0raFmFie7paYI0nsUXrzlPCpM+7HbmZ4n0TTs9EWS"
-    "rb7IstXTmyhigjYx+sQGhC4ND5DGcYChxykMmIKtnnqFf55eSjZ5UBS+oQeBdA1d1bbP14yJDvevCn09O52+nmvAlodX"
-    "BVTDXduncyGznTmNR5hltC/SjNrNxLLv6l1z2vwAhdnz07ap9CzHzN97veQcnpif0kqpWd6Xv7taid3b9SHQ/bEKiErG"
-    "Wy5WM87b7lYFAfW8d3lXFdRWct/2pyp6rOa/6UJVwGzKQNtJclHp9I4qAGsZaLpCFTA1DLTcHx8qvwZ73CKvIXT4NRtY"
-    "eZdzU09VQ4vv9l7qR1Jv/V0eSj0Z1WLRskaaXKREkX2eKbIvUkX2Ra7Inu7L4CTCtwgMZ4ajBKR4sNfXczX2+tgbHez1"
-    "N8nGyNvRsV/fk2+Rg/Djv35dRkUOrBwF9utzJvYsfhcj5eeE/eqkiD2DffwpDB/zxKuC/S/yrCAfPmwq+nVP/QlIOQka"
-    "w/O3//qNHv+TbeTM7N/0eT+JSJm1/S/ygJ/sqJzu/Q2f6Csw8Df4+ps8wtfxvMEncXKr0r/xK3sSjzQ5fc87ep1mz+hJ"
-    "dMIo9Td+KE8i4DuE/hdJpSf7oF1G/9bJ8iQ6LRuehbZBOrwCkZXvzsJWmfBO4qGMdv0bpLQr5tZ0RdO6edI62VLLStff"
-    "KC2dRCHzzvUrE88Vc4syy/U3SC0nWp4Xhkt/SFAipuf8PCD+RaK16K1Fby26atHvap6JL8lilhVHHH1X2jGBm/TIkxSs"
-    "0N7grAEUnnz0a5KDFbpBm5x+s8eniyWptRqt1Witxp1bDRlnws0G8d6TzElxwhpAidRQ9YDCvvizP7VmozUbrdn4ysyG"
-    "DEIT3kY7N9u52c7Nr2RuqlGb5RQt88f0KxPIKAv4pk1aK9BagdYK3NIKXMqz3btJOiLJwmQmXwLxXRktPT6d2ywdtx+l"
-    "9VEJI/Tpo1JXic0fiij/54sQ1S1jV+wXHNzgkD/O/Zltj4fPf8WbFcPn8eyQXw4ZLHIzpp9dQ9OfkhQfR9cav0/e0ZWV"
-    "bo9dy8B/Sl0wolfjKQHBiO3Cb5TOYcS26ZLGgUgaMCqyBcB8pPPw7vYFzzHCB3TF3oUL6E12Onj3IVqxvV6PKR/PojnC"
-    "A74eElUgPijyUkguFcBIDAEDfQ8eVABesEH4D0pSQeByEHgBRYXFJ/gl/CL6IHNUYJsaqI5K8xG//3Mi7xocqTklTpyo"
-    "5C0LEHWcw5zO/j287GqpKKgDIZMCvBpzwRlZIbUMU6SMmHEdBMVMmVqk0DEvAkDhlSL4K5nPw5Q0UyiILi4BTBwQ3cjB"
-    "DfApec7zAU4h6t7gb0k4fVftFzQSLM8R0RnB3HmoQBbkAhew1QiTMUhKLN4jBDBJ40QzErlwJQP4h98jwnpiIhIBgi4x"
-    "ivQNPYVdRmKHDXDddyO6b2OxhiY++2toqXVPH6aA8wy0RFvPHBoMEsoJcAwLa3VjsE0r7EhCHyHESVktctF0Cexo90Rr"
-    "y80yD4lQifuRg/uskcs29qHNGLRxjIZRnV/UB61+Zs/4c/TuEpbZ5fBVEAdnZLSHT9Z5sqTPYcOnxYpR3OjKTvb35R8/"
-    "AVa869lFLXTkfEnDfJ3GerlJmUhF5SSuyPskTEAG/HNAnYZozDnbqq24o3HJ8m+ZK8/UjwK7YYPYw8dkb1wrnHPxsrvm"
-    "I6QUMyNsJYzH8dYEbzSq9kP9QTnzlC+7JyDuLqksFYC01mDTBmfgw/K1RmSGAXoKIytago44mHHd88pKt8vl4omvFlAO"
-    "KeKjvUpiPfQ3fJdjz7+AA8SVxZoG2+Tljgpb+YDJtiYcSHKkIN87ocGK35WxiuamxjXV+Lf0WAloexxedIm6foETPKM3"
-    "eFERJ8T/xWkP9h4J67kYdk0JZLjrzF+VE245XZLdHX7H768WjyQk+GIblIjPzVS4N9wd7lIpv1Eqk4Bk49Ul+JQc6PHo"
-    "u+Gf3LeEAec+XTKP+QkwRQqxD3jlM4pl6hc0EkNMhnYcv6f97QKdV6gf7vANJe4j++hRRzzQibaeSDjddRWbU9pjvD98"
-    "djh+9/7w7XPxEpq8eU+3j+nFDeXu7ipa0W1fWYSXeM8WyWmwGAfpmfX+Ht/Qup9I0K8PK68GaPy4440wufRGAh1YBThb"
-    "VlJRGB+A/iKB3A8T5eBtp/wNiEHiHV75cl/JBX73udnYK3fdNnm0/daJUd/DaNBh/b7d7lVs4PV+YeCn4hp8g25vtPG3"
-    "KSlPAG6jcHd8crAPu0VGbyMcsOCMdlpnsJH6Hh89QJ0TQnUMpzhn0EdTvDnSYCybnE44CBAvKtxCoTY433Aeb9hE0TnH"
-    "LThyo9MRmwxxTHIbRXMfrzQ5XbHJ4ccsN2fLZoczdv8UbnYbZtxx+J6W34l15eMMIm0YCdwx4zDQ7zaDuF2AYGMy1QDC"
-    "W83OTSMPm1NoRibeIZlVIY2NCbwMM3MZv7wVjXd2ksiHUAyKxk6zO+Vu7/j0chVkGXpbjnFhKOddGexGMaCNOb6crm7n"
-    "mjQOLm1Mkhp8ehcK2iBqtTFtxY7iTmRphsM2JoPCZe+AiPo4Wz9J6CwXy626+LJHfMV6jNuAoJhwWXCZiemFD+OYy2mX"
-    "nwXCMtEXsumz1eUqTWgvAIuJ9MiItAvKXJmz0zAAB24dz/ChHJ6fs3gDKI1m+AiPeOELMH0MY/Ro1U0gd/34pgr81HGx"
-    "ySJHEPnLHwYrXs+OFQcUrQNxrwv63pemkLZ3ghay1EgQDCtKk5g8LJ4nXDbuUR5I/rBZLPzP0p9F74KSNnaD0iNjJaWi"
-    "s9LFZq/7bJccXrx31BOJJfd5skm+bGZy87mMZrNF2Od1aD6MmgPjbTQBQ0sR91TxtlAazvv0q+5hIxppBmTVpOdNX8n3"
-    "uBmYrzz6VPL7Fb3jhGf9aVIkBY9iLv+C/7gKwh7k0VW0HGd4THL1uM+OXrx+9/6kzx49eve3d4+hYDgcgvKgdQ/XsJmC"
-    "wYQzei8uStkp8PtDCIM7DTEdKLAk+QDLJR4Kq5uLLOEfh2lrkaNCY9eYhVbmQeXPQgWcVD6oIs8mP0jAtqdhfhGCavgy"
-    "diKyRzueSvSBUSVEmlryEXlOT5HIk6l5XQWKfbbGlMO0zcbWXGSc2nmCfoGW9xN5HEmhhNM0pEmCr8fzv0y3WAx7tQqD"
-    "lBqjg8UJ3mePeJv9109ePX/McQrHtHRS2RF6jSdClHVuJmmekjjXdi77fIlGSxNRO3HKkKRoKrq6t7YvXgqTMQO9A6KD"
-    "XrLkgi2eM1N8RcCJJxOLBWhol3up7HUPkxPHY6UBXZEDWOq5r/kiVEWdiKXKctAOmNhY/8BtCbIVE+uGM/EiHYx8zM/7"
-    "uHYdPjskBsvlEw0b7g0yfuAx3MHDsWGeLPnyIf4uzkG2/+PZz+Onh69/evHz+C+Hr55T9Q5HVraqhCpwHdG7a1h1Iu1K"
-    "DOqB3klh2AVOXEuIPzQIXAnYYxQq/J9j5Qdlj42GUFA8WHjdL9LNetNN1CWVCOdzQM01XZci52mQwn4GrII4fcvAmC74"
-    "cuI6ZBPvY9bvW8rX9CrST1g+knh3d5NtkZFaol+dxKJZwgqQUqF54zdvXxy+ffH+b47jqODMRevRienv5/XkH7moq8hr"
-    "oZH4/snPjiO6tSGoIrVFA1eqNoeF1v+zvz53+HO5pPVGxwRNH6vVCKGzZeHH8cPacaa81bld/AE6keerbH9nB6e2OKMZ"
-    "JunZziwN5vnOw92Hu4O9hzvKuRQYNvv5y4pHP5MP/F+Y7Jn61C/lN28ftf7NHrVG/+/Y/XSro5+EY+JCO9EHt4Hwiwdk"
-    "RfZ2/9h55vjGT8tSYnk/Nplp3g9xzh8t9VWDj5NeojPo1QybZ5wmtfcT/SVZR0ofl0pUDFsmYfcTjq6Fr9omucB3cu1X"
-    "AiGaE67O8iMFAgTkYY7LVtIdHHPHRjy+zD9vlH+k65U8V1tGGS694xnYetj5xVPOFvB2x/NkLfgJTZawWBdnccrnkLVg"
-    "NG1gA/QBxVwVi3jpMJyuL2EvtOBDMlZdvlD2iyUL1rCVkJ7YXJLrzU8ikvRDtgrE3pP6H4uuRY/0Kix0yzqyzw4rO2TY"
-    "GRvApoM66avw3OYHv4YZtsAVCAzyHwe73w/2fuCDJM/37ox7m2nLYXY380jaTFu/XaatL5L4XN05FFtH56bhFC2UMEru"
-    "T/NB1dGe4ikH9Z6yz2GsyMyk+YhPXr5s7Mo3dVarEzPV++qtr1znK7eJnL62RE6tK9260v+irnSxwIqF7VYOMn3jlIh+"
-    "G8+2TYH4m/l7G7h1Rda6xinpVA/udue+ct1wJZ+pP/W1Ete13k97Uvj1uzyte9O6N/+K7k2x0Ozd0rVBRGzvN3Nr2uSq"
-    "NR6F8l6Bkyd1+TTv9tuy8lKC/6yo8mjI437UZOPUP2Uevn4+Pnz90vG5t3VT6tyUO8n52a667ap7F6uuJ5JZTGYZlf17"
-    "W5tLs1Wabc1wqgu2ap/NCPmbrunKmsH0jn+bRb5Nz7zZmq+w1yTgjQjipgtJ/OrUAZvwBuzpq2f//Z//NWEx2ITkAhOB"
-    "4sdN5VbVph+NaryBYsbbPBUBVuaa610kefrdUv/E/bDhLPwotG3n4+7wOxHld+2ffBLriT+B9Ned//nOpCPT7zaIArRu"
-    "tpYZe+uOk2wPb9e6hcJTQd8ImUgH/fvwrZpgafNMfwV5plv/tfVf78J/9axBylqzu/fwu+9/+OO//a8/BafTGaWwv/a4"
-    "buIai9mCSXPMdpmwpYxbRZ8/dzsz5Jmm5dqmXRenS0XDJsaLXO84WlJM1a65YuAHO1olGjTec60QHrNQf9pyou0wyulk"
-    "bCPwPsR4msxCQYA6KXzHCU9itgaNBz8GbzHhBmWNt9DiLJohG89B2xZhSqFaSZqLWzIBO12fDYURLWgRuw6DkIdNCQH3"
-    "Bgigm24BEzsgFoic73iXS76UIa69Z5hjPvw7EX6A93nOsUEaxBZh+r5JJe67hsTJUz1waEN+dwiwcFuv9eTa+qn9fb9B"
-    "f/JyIN6+zeim7jSiK5HICvD5qCtw8tMM3Oss5OvS0YlFk2czqZL1xz81FhLs7D6gW5lbFIpLVXhVCi/+zDhRCIe22yJL"
-    "3a9qivvwJkwCsQNp9AVcIOZ3IdEZpqc65LUglQRrU67T8UNTpuTgsGDftIuBsfMHK+TtLY7/gO5b0R0scdszolvreF/z"
-    "0qLMPBDQCPtutyFhL0osrPs0TxeDp2yHvXvx84vX73sHQO6YblAhyfzxFNfkMY4ZNEq+bzx/CiSsC/2/f/72VRUBJ9f4"
-    "phHeu93aB+d8cByjDd9nx+L9ouNY6QCLN3iCiP01C/nmlDoQd8d4I67IdD7RBYvcJyx9+v7QV08sevxOP5AuLqfRjVbS"
-    "Q3qVwnz0Z4gk45W6II9OI9wcIdFvxStL7A29ssS+G/7pAW6GETVdPcNW6AaiV7ePLz6JS9HYWLzZdBwTex79YTBgP4cx"
-    "JovjDwPxcxl+2i6MeDZcXR7AYLj9gvVmCJQ/Po6P43vUH/62yVtO8R2/5ISE3GP4Hh56/PjngL0FXkxIIE8PX7168voZ"
-    "XlUVDJ8QiskgYfQXCIVvv9ASgdsyzReXtij6bCL9Xkbn/KzYHSHq6wk90LSeTjGKla7uFuBcuVnp+7JynmBbrCodWVki"
-    "HFdCzrGLRXbIDovf+dad8JYXNmEY0GNS7Cy49QDbAsME0CHy52dkvXr/uXgwqhi5eDJKeZOFHifcN/gqlLhT7ov5cnvd"
-    "AT5/CMFk4f1g/b2p7ADYz9sNJuJ+KkwKUjr+wAkRyTuSB0C8vwl/diDTiBePVfaLZZ+LQHidAb/8yi+g8hvu9HjemnsK"
-    "Np6hU3XkVfzDN+9fHL6eqJfvq960KS/hF7fVPwZphIavr93EVO/jy5c0xCs46qp5gLODBLTE10zxkvBlKfspbDnABSxv"
-    "7MPgJ8Zl/ckQuY/v504YnbpyJDQU4vtr4RNBk+Uqz/aVFwdI3yzPArVRBERNDFdmIt6x+p4/MsCvu6tOwIKuJAvzRVtk"
-    "GN8Ef5kQMU/4XfryCSf00Lvy2n2JU7tm3+Pm+TJZF0IPyvcByBMCE8UJ1q/6T/YFv4rjq4lK9DrPxM180pDyen65lQHV"
-    "8N/IhwG9Kt7+kU/jyCklVv6JfWN7Ij8nS+tQbhDhDyiDNZaJ/RIZGGE1yhm12f3uSYSCc749g8JHpln3qid80v6uLuOz"
-    "xpfv5cX7iXbzfiJXn+fkj8CEzLDgin5lV8Iyo62HP5ZhQJP5CgBg9S3+Q/hdqL8q1g8qwgdVJ3KfNoE/brHl4hgfIkba"
-    "bRG6u9s4cfTfIfpiz4Rd+LY/HP57hLfMBW91000Mx/zHPyFqewPDh33jrYiQy0MiXGwXTIIbbSgkoh8QkbqbIAJvvy0Q"
-    "+L/bLVSIe/OI/kbOvUD4PYm49Oxp8Bu46IhGOGviVYG4XOfx5t37F+9fPgcTrL4iAP7rc36YtK9A1t/pm5So0YAD1ub3"
-    "j+w+yzBpBS8FGL14BqidMbA2Fh6RpGBQNgeApSrgxUbm+RQ6QaYerkTy53m5eO97HCp0hg2XjpyDIT0R+yk7h83UPdyF"
-    "4Ikdd/jvuTYN+wxg1czReD8P4fvlWMgnWdILNIH4sogvWiDGF3zW7fN9lIIGsT7GN7o/z/Ez59HeyfXOmG/oGD2Kgy+j"
-    "0nOGMI0vELyH+N4/+bMw47CSZ4KQ8NcpbkmQMvH4H86jYA3uVir7hMIu0VA+uMx3GWPqdcz3kKdht3gueJGAnrNBIHEi"
-    "RMarYGKCb9ftsu17rNfDbVT5Gi+HfjDCZ8n3jrd62ivFR0dsELPth+zk5IDRIAmrgAYZQR20OeAvC6t1VDqPlNe+z6N5"
-    "Lp9upug6+g2J+nyPE3ENxLFvvyUW4PQawHBmHCt2hcwXL4n/eHKN28drhSH0nH7JjWkABCEhV0ghfiwsKOl2rjBbZQ88"
-    "pjcv/zbiqSsPDjQASkxXQPA0dQYIJaEqQHhKKgNEJKiRMCIXrQGk5J4oINV8FDo44bji6XV0xDLnjgZ/X8IAu7aKqjAL"
-    "pjr3uOfRlH2DpHMF/5f5Xwo6yiJzkGXiGRVYltnQSnYZtYFSbLcpE8WoTcpSuwVP4qJC8xIbUqZpUWFlmQ0tsrCowKLI"
-    "huUZtVVQXmJDUl5sFZAKnPpBAhK/Wnw0yt0IbHmZFZ52Lsk56jytHTK0qzxtDWnqxZ42llzNCk87U8JGudEKLMyVkhRX"
-    "tTxquatVDoLkYJiq0miJRc6uMCGuAYtFTlieN8uA5oUu+KQgyJSyVursytIpvdjZxqVPVo17YLYumRXOdoYeqYVOeEuH"
-    "9GJnG1N/tFKjBa4+pvyVMje0IVWt1NkC5SqgTHbrxR7qTNEa5e5WLuHaVZ4R2uK1atwtDQFrpe4WloiNcncrU8h6sdEG"
-    "HQhbblqpswXKTUCZnNSL3f1ZcjPK3a1ccrOrPCO05WbVuFsactNK3S0suRnl7lam3PRi14rAfS9bfK7KqvbFsl20cS6l"
-    "Zm0lSe6F3KquxOFd1F0Q1QzyLPAOgEo8rsXeqKxs7174repKHE4nwKy9mT/O9zmGPw47LtMRL6VSbJoGrENZLVmHAtKq"
-    "PPFqt7vSwR7T45N+l9pXX/Ld7zX72kpX2ecZu121TTlkO8ANHN16b9Y5KNN1rQTysc7ySZ1YLB9UZcciuQBu4MGVx3Ej"
-    "38PvaVb5lRXUbCoa04us9Rfr3MIK2ipFYjp+lS6eD8O9zq7ZUnP1Kv06J1LTf2vIVsuFq/fVaj2yKvoqWWt5XNWulROH"
-    "4UtVwWzKK8ttqvePar2gKvoqeWV5OdXujBeHQxPdbo3fPtkOyybm1uGsNHZHmnobDWivN8MO/6GRh+DEWJ7ykQBUhp0G"
-    "GZjizif6/zyif1YXmWmewZ3gmQTZXoUzITON1rkTSKd+usz44WhH+RQCf/Hj0E7jLxkAy49HO64vFB0mD0Y7h6uQ523A"
-    "r8N0MH9xnizEx4eOnqZXpEsOGHS6WKhH9Ty4yqlnrhGKY9NOxXePG3GdAlVuwnKRlfyLJCVnmJC8Lr84K3ORNwHlacgb"
-    "ZSFnSgbymyYgZ3ry8S+Se5xpecc3TDvOypTjG2UcPz72JR1nRcLxG+cbZ0qucV+qcSKgSbZxVmYa3zjROLYVJ9ydO85C"
-    "JSXHz8U7t0sPRZjUZAIWxvoEThyHGaNiIapKsUQoMM2QrkuNkgXxqTJd4dxsnM6HGqmpekpyGyTcodYi0lOj2EyJw2cJ"
-    "BrGWprw2aQ02Ou8407kzmZrdXdtwLWhNb2t6/0eb3ruYPfzjuWPulB+yOtbTzNgF9uN+PJlrJ37MqAKgT1idqgePuQLw"
-    "Y9ZOg7vknXbKt1O+nfK1U16Ew9hzHpnufgtT+j7VAHFSD8PtgvfRy3bOt3O+nfN3P+dFfJtjnW8nWzvZ2sl2p5NNjeB0"
-    "zrkisrpTnFQ6nm6Sa+oG0O1kbidzO5mLyYwz5s6SixMxl5jA6W5x3oXF0cLObYOjdeHE3Kn49jG7jINlNDUvJ+BVIfVv"
-    "52UFVHu6UxTFFPLf/XHe2+7Sb/+nd5GkswwvXxxvKTcjBJysfth/+te3b5+/fj/ggFCLFfDbw8c7+OAZvnzUgxr9JgRe"
-    "dvjEtqnvkxN+ESHOo3gdljDqbYnPCPnNN9ugm3nn/rXj7gTHNRqx+wLIeY/CwEO3Kqjsnmh27bxiQcxUb1nc6aUKFKMp"
-    "vuk6HW2/AVP04j/wzu6s+CNOZiGPaFol2WiXYS5Y/vdFEMvfeOCTJv6IRaXMgeiIjdjDA/jnERMShD8ePLDurFyMFGWI"
-    "gGyD73hnBXsu2F0CUHNJlF5sS1u9v1Jipky3bswwBuAAUbwJbv5t8EL7NkjoBoMeZ+aeNnt53f3R/Z6ruJjOwvCBiGN6"
-    "84ImAmo9MWCb5GEjuG+Qjj/qh2QLnw1e8or3UWg9KQovFAqtcEy/LyR/VPq4ocHfSl2vlbgWUUckB/iogTBdC9H+k5Ar"
-    "zJRt0HOctMhgPz4Xcz9Dy2++Gd2/VpniY4apIMsVXtwevGGd+6OOXmkNgU+lLVubqsfjHw19rC4HoyD7g907wtzbBrHB"
-    "qAG/D+I+r1ap8fYvQxQUfl5dVRInRyy+xO8KwyUM7+dP2fk4BILGOPPwWi6uBciFRRLMgnWezNfx1KCHesN+fsROUD3F"
-    "p3tx7ZDX88uH2P3W9f8H1Wvp9w=="
+    "eJztXY1y20hyfpWJ7qosVUjqx/ImphRVuSytV4kkumxdbbZEFjEkhhJWIMBgQMk8W1V5mjxYniT9M4M/AhQoamPrlld7"
+    "uyKA6enp6en+ujE9+LoxDMcTX8VeGGy0N752N66jcDrR3Y321VV3o7vRwP9I14W/uhvvXFdIEUt92+pu9Bpwx/d0TLfO"
+    "4A+6oxtiGoy8wNM3yhVhoDT89pXWotmUvm8bunCHGp7L6NYQFVILvG6fIXL0UGeiIok8aqAo4hsl7m9CXwnsHp/u5Z5H"
+    "lifT6Jo7+KTG4Z1i3sQoCsfUPm3Zg2dACGMZuHbYPN6rXmMHaMHvZnMSeWHkxTM77PCeaN941zd4qbvxS3gvsMsgFh78"
+    "o3kM2Jbl02zG8pofDezQ3wFT1wciUhMlYzEKIzEOI5U0bLpTVWjx640KmL6Am2LzN/hf8/y8eXy8lXbY1LEh090YeT63"
+    "vIQx//vnzoXAKyAB6BAk6GoSBsmGpEEUTHcj6WtlRGvmOSMSaYYFc2r+CkL+0WsEU9+HS6fB0J+6SiTaYCbI8jkvkU7g"
+    "z8xM3XvxDTAHI4XHnmtwvazuZef3DxAZD8PqIXS2azvD/pshDDUVXOZSIj6juHi1UoQrSqP3sNHY8P2x5rUfh6FPawD+"
+    "DuQYyLVBx5U/Ibqu0sPIm+AypBvH4XA6BoWnhSmwbUMEYSyGoAVy4KuWOJHDG+EQ1ateCyk6qLrIh57IoWpqNZGwsGFc"
+    "ZgWKiYRpD0c885MovI7kuCVOg7vwVqGZAFpoJoCoG4pDJHkEhuV3DRy8OryT/lQdvXJYeRzz24F2JI9w8LsaxmIs4+GN"
+    "F1yzaJDiKyDoBZNp/Hl4o8bSOcA1JgN9ryI0OEacKrhTfjjBGRE6dsNp3BDO1263uxHe4r/bIo6mqiHwb1fGkq+1Wq0H"
+    "p4H2Sivh4HWHOQDD6ACNtFexKcEW6KkfM2cgABSnDCzjuOppDgYgMBQCdc5NMp2hfCMQFkgTWpguvVgrf7TVEu/ESHr+"
+    "lB7gAebHQCrMg1BRFEZ8lR659QIX/8t3x2DTJeh2cgFkSmw8PJgJkMB/0Py7ikKhvoBEh6GrDoSDz2jQmqlm2vhvOUQl"
+    "6kfqv6ZepKgXB3VCGUPgBOpLfNUDQaLyWGXxPXQvcSiiaSDwiZZRDG0kasWlhbpT0cw2bKA4BA1Pk5wS9jQKyA9BOVg6"
+    "KMHhNBabYxXLFsxvMER1PTD98PyJTyc/O6C519DPQA5viccRLGIRA09bB+JwGkBTDQ37qG59bnaElk3T2hQ4SeycYLqT"
+    "p4UOp9EQZiNA9oUXaLhBktJ2pM3mAJXJQRFoUKxgRutPt1lnz0hCPMNeZvKMINILpP40e47Rby9okO4nao/SFgqWdIvM"
+    "QWbBwCyi9ZhN2GKwutJDsILBdceeQrPy9eEBLmV1vn7Dh0bWJllAUjRJOYDyNB7hGS9GS5p7HAQPFqO0z1/ZigByAeER"
+    "OQsVkIIKpmO0qGWYoQ71ElxBT40kLnp8guhix+ROsU8vVmNdMYCHbL8yiuSsXJAV0CTX91UPqRFKwb5A9zoj4z2gBRg5"
+    "IgWqzQ1LeMlyiF4PrvVKRbwI9uR4QirIlXGMC/hCT7MiX7U87Tx7yF9i6Ug3jMphH6DaHnYg/Y9ZvSSzXL58ilx1ApVZ"
+    "AkXt9tyCZoDVVtcqMqqxQPfnlbv0EUZXudsDMHpKBuZ+mb7UnAOj5nYoS+p5ieA9tiMZ+VsJwOyCDPMKYo0G0pEBOGeO"
+    "SZiFSEkX8esv6AbNhLHOsNG+U4U7nqvGkzCGpZ29UbB0SYBVnOUlAq6nGkJC8+UTWcJQFdrP6X+ixomxeoIWlHS+IHB4"
+    "keZheStQZ0INVCwunrUB+R4GpAZxO1+9OgaHgo+l7A22KJibJC1T1InyNM1TLUu1DlUsI+wXojRs9xKW77yOrF37y1mZ"
+    "f4BrL1lq+fzQ/FwvzFs+deHhDPY5z1TbsS/KQ+XUnwb5Albn8uuwokX1WntetTKmvRZgZOYrJlK6JQkKTLfJwCY8SJL3"
+    "ktIeDbD4mNYQcAlsvzdWbWoaqZGKVDBUGJF5Qbcb4FUm8AqzENEtUKIEVCDymZMWtF1Bf6F1hVWoUJGUVUmJHDNKFBcq"
+    "CE33aKRVvMAhjUHpxxTG7+QUagdb+97Yq9d4N9d4dwf/V+r0R091F6tJ8HFZ0HhVcI2Ldyn3negaaAcTaKBqDG9kJIex"
+    "iuxU4CMLuAuS26UOJsPnEkaEh8w5Z0VZRNL5A4HthBzFtCjA8kqyvFUzlhFeRkrJmBLu/0AshyxMVPBrGPlu3kJQnn88"
+    "nFD6cVGy3ybWUldZTKmtU27rlNvLjKnXKbc1Ll8q5ZbytVyybZ2qW6fq1qm6fyDD82On6tJRVCbp1tm8dTbvz7p4/x+z"
+    "ef00m5dy91geb533+3E99cvM+2V1b8mMX5VKrhOH68ThOnH4J00c8m5KzhoOwRFN1JCEsNN6zfwlTjDEjBxcuYOZsaLa"
+    "be20dujqAL2jsps8wVvO4hvz0NG/vW69LdcCoNkmIxJw2EiuUNyqSYyaIFNn0AJzAv9ckuP0Yeh4v7XNPgF3CDdEiJso"
+    "2Yih90DGwbDNhNlILTbhgcvOcaf/+bLz6cRkuqxlJe0iRJWZm4k3odm0l3CSrv1wIP2+jK7n8qu8VbncBebVI+MVcvIw"
+    "dohC5wVbkw/sFlzaA00Da1JSkXZ2bvE+WrKkGADkN0jfqhmLBTdngxU2Zs8sj8xYMj5H34QR+/hmWDm8NDObSoF1u97Y"
+    "zXZbBhRi09jENm+znWfPVYPpdZ6ZLN6p0SGM6l7EYGoUej+Nax1tRQSm1Wwfnu8VvV1oPXFqSsYDY+ZqdDuU4Hf83FZn"
+    "a048s8lXq2EYAOrZpK3Lu3v7JeMfyy/ZKXqiwqHzS700pt1TLlI73ChAAy3vQIdQ4ZzsJunNnbYIQkG+70BITLJrcQ1W"
+    "dB+dGuqcmdSS4eiJ5/tN14vyo0kwZY2x3NPO+HkQk/XwMDZivoQB4zFXUCgIywIWpzGkEHtzFQUtUVzQZsZf6S3a8I3Q"
+    "C1gEGBSkQDnD1MhTvruCRNBK2KG1BfNHkB+ZBAMQI4ajGXfDGPekM/UiG+rLxJfeSpaN+743xQsipDvg99mCDaEvDofq"
+    "SAUWx8i7frpYIuqAfnP/SSgGgrjsnJ+hK0k8z3z/tCl/FWFgRUPFbv6vntvIVDKgDX9g7n4+PTshPbJGvnz/vtikWAlL"
+    "abgshCa8ZMX9Hg70KoMwykXCaAu0pTQkFC4VO/HgqHpDotYB2LZGXexv1WZT6qapYlTuSqszz+995MVGYNbppi/FcAyz"
+    "+hz6fnjfzKCyZ2QTpZehbDUD62LC2gzOlC668dlKPNKclvFFuCQk2HGLRVibgVIumBVe90E4CF3UCxtWGi1IBkVjp9WN"
+    "GABrhgazidQa0VbJuLC27bkMtmUB8VIgzt9/JMHqbcKjcMsbwWhrS3w8nKwGTVR0p+YYS7gSIVYMoR2orwQ01lLT+TQF"
+    "hSFaj2I8Hvo5pj/let7avCURxbPMpaGW1n7VZQN01tS7rsYEKNA72mHwGQmKzc//cXp21hq7WzVYQrCcuNus8xWH7LGO"
+    "MAyQyYLTcqbN8sKyt6I73Rz58rqBbqJh5qYhJjOI/ikWAGdiERmxdk+VibEYKAkAbhq4oGWm/pLKOpFsBEGmTjI4QOlO"
+    "BYhos0EgQz8OqgCn9pMgi4AgypcTP8nuiCADQNE6kPQ2Qd8b1hRSeGd4IUuNDMGwvCgMCGFR7iZpvEV1fpy4Cgz+TPEs"
+    "ogsqytuUKSITKaemsxRii4uG2CHAi7XAW6ZwsM3FhOw2tQ0+x57r+qrB99B8FO4cFHJf5hlyRYxUcc9NpEYN+jOPsJGM"
+    "NQP2lrNVWZ7IMa4G8xV7f0/lfR66EIGAPsQRkInDWxUQkzT/ifzRC0IMcvjNG/d1DGDx21FDXJ1efL7sNcTh4effPh/B"
+    "hVarBcqD1l1NIZiCwSiX8oFeJAYg71sFgxsoLPcEkYS34C69W5ULLnTI+V0KLWJUaOwaq4xtnSuXSEpmlQeV1FFyIgHb"
+    "DlR8r0A1qioykdjhdsVNxMCoEqYMmTAi12yaQs1c3a4h0RZTraiemFvzlDG3oxBxQa6uE2Xs2UlRw0jRIsHdQfyrCIvN"
+    "sCcTJSNqjACLGW6LQ27Tvnh3fnLENA0wTUGquELU2DNT+RjMJM3LFEbPg8sGu2i0NB61M1mGMEJTsZlHa22UCkysfcGw"
+    "dUB80JsKntgkXZXBikATMxO+Dxq6yShVXGxh8XnQzzSg/RXwLPXcyGERukWdGFc1B9AOhAms37AtQbFi4bRyTcYRRt6f"
+    "wBL0vrB2dY47JGDrPtGwYWygOeHR2sbkWCsOx+w+zO8kD/LX/zz+0H/fufj59EP/l875Cd3eZmJpq4VPJbSuUD1beKtn"
+    "7UoA6oHoJDHshib6EpIPDQI9gTjCSYV/M1VOlB0VGsKFJCH90Mifn5F1mHXrdNVoBKRZ0/OzyDKVEcQzYBVM9k2DMTWH"
+    "HZQl2cz7j8fjljRbumB74RxGMu9VlwmLClsHG4s3KdbbkAizlGhe/+On086n08vfStJR8rqM16teEe/Hj7N/Vcbdgn2L"
+    "ORYv330oSdFNCxOVbF2sAaUe3aOY6//4bycleC62vD4pTVD3ZWSOEcotGxzHydq+zryL+WvyA3Qijie6vb2NS9vkaFph"
+    "dL3tRnIUb+/t7O00d/e2M3kpMGzzrzcWvNQJb/m/sNh19lUunV+x3rTw3TYtIP7rlr+aK+knZEo8ab384JaY/OQFoTmd"
+    "o3rsfDJI7VeHdHBINTV7kkj1Ezf8UqrqNmCcaIZgsFIz5mXGPGV77+XfFJZs2S5TiQXDtodsVDOO0KLq9jzLCb3eQ7US"
+    "mKnpsTrblxT4QPGMlQQO9hnYmJfr/Hoj/RFNJzavNvY0ut6+C7YeIr9gyGIBtNsfhVMjT2gyBmed5OIyr0OmRtAUwErE"
+    "gGatGieeAobBdAaxkM9DKnhddpSNxGWBD5uY2TPBJUFvzkSE0S0dNZT23zddmx7pFBXoVryyfb4SaYcCOxNNCDqok0b2"
+    "ebb58ovS2AI9EBjkn5o7+83dNzxIQr7PZ9zXlRQlZnc5RLKupPh+lRR/yMEW2cghCR1Lg4YBWihjlMpfzctFqb0MUpaP"
+    "I+UqwLhg530OI747O6sN5euC1cUb7x/H6mus/BhWXm/U/9E26q+h9BpK/0mhdOJgjWNbCSDTO05L6Psg23WJ23fDe0vA"
+    "uuUPEMoiuNXyvtZvlG0ufjzrO1eYtEY/60zhjw951vBmDW/+jPAmcTS7K0IbJCR2vxusWRfPPoIoVj0n7XnfLRdP76+/"
+    "DSxbLVk9jKpqy/yrzM7FSb9zcVbyuncNUx6DKc9S07n2umuv+xxet2Ins1nMdlf2S/PNqdlKzXbOcGYddtY+F3fIP9Wn"
+    "Z3yGyHf8fZz8uvx+OZ+fEW+RgY9mEzcVJHHp1IFwuIF4f378v//9P44IwCaE9xpfu8Vhtqpq2ZdGj6CBZMXPy9RssCr6"
+    "3EonyeXVqf6Z+rCWq+6Mtm3f7bRem11+D9WLz1LtvdSDQZ9tdmx5dY1dgHOVrWlF9mPppHmEtzNXhcKl/k8iZsr9Xwa2"
+    "qkNlfY7AD3COwBq/rvHrc+DXCh+U8TU7u3uv99/89C//+lYOhi4dUfJQAd1MGUuxhbDmWOwIY0sFW8UqPLeaGapYpv+o"
+    "B8JwPVkSYaTLqRBGYD1EH7+RZhjILoqqdMI7/JiZ+gI4BquY7IfnvEB7LorxBrTNVxFt1Qqj2FTJSDGYXreMEU14MVFH"
+    "gZG9uowAvAEGqNJNChMBCVBYrr0Po+SkDFP2rmFqI/U7MX6A9Tz0xcBIBnOM5eOmLHOvazJns3oAaBXXDgEVtvW5nspC"
+    "v2x/+0v0Z4sDsfpWU6Xu0KOSSBQFYD7qCkB+pAFea8V+6ao3x1NFMJll66e3tScJIrtbhJXxHIemqApLpbDwx2Wm8Dm0"
+    "3XNsZePVnOLuPUVIMO3AGr0BN4S5FhLBMB3VYcuCsizMBeV5Pt7UFUoMgAX7pigGxs4HVtjqLaZ/QPVWVINlqj09qlrH"
+    "es3ZHGfFhECOsdc7NRk7TamIzfdx5Dffi23x+fTD6cXl1gGw2+evKgLLfHhK2eIppBlynOzXXj8JEbEJ/V+efDpfxACf"
+    "aYR1txttAOfNboA2vC265vyibpDpAC8vcQSR+JtWHJxSB6Z2jBuxIlN+YhMscoOoNOj9QyObsdjimn5g3RSnUUUr6SGd"
+    "SlE89KeFLGNJnYy9gYfBETL9yZyyJD7SKUvidevtP9tPZVLpGbZCGIiort0NhC2KxsbmzKZuQOI5/KdmU3xQgeJPtQ5m"
+    "gvMynG03Rly3JrMDGAzbL/A3LeD8qBt0g79Qf/jXMmc5Bc98khMy8hfxHgtawbjhz6b4BLLgz2i+75yfv7s4xlJVI3CH"
+    "SDjNUNAvmBQOv9ASAWwZxv5sfirog7CMe+3HYG10ZL7Nigc0TYdD3MVKpbvJ4/a7qwn2Fek6wbZ4KwWy9ooBrkScqRsn"
+    "2xKd5G8O3YluWrAJw4AewySyYOsBtgWGCY+2UD4fUPTZ+ufkwKhk5PbTtOmZLOhkdbsgV/uJ3jQuZnf78ArkfKvAZGF9"
+    "cP68KX0A4ud2TcfUp8KiIKXjA06IyewXX21/Dh87oHPMc+WsbiRun6fAoE7Jxa9cgMoV7iNUpCkjhXk6rVLVsaX4nY+X"
+    "p50LJ1t8v+hMm7QIP6lWv5ORh4avkavEzNbj25M0zCk4Wa95gKuDJmgM1tR8/TaZ+yGEHJ7SacU+fky4UKzvtFD6+PFn"
+    "R1DWlYnQUEjuFwYTQZPxJNbtzIkDpG9zyAK10X7OtwBlHHOO1T4fMsDl7gu/9Ivjo48CO8RM+Ud7bdl9SjNXZr/F5nkW"
+    "TpNJl+n5AISEwEQxw/lSf6dt5JWkr5ws09NYm8r8wleC01DmovqDwTSg8+TsH3s0Tnvui7/Fim3Hvk621iENEOEHXOvi"
+    "x37Np37RwBirka6o5eq7HQ8nrvTsGZx8FNpcXbXDi/ZFFeOL2sX3tvDeyVXeO9b7nCSfmcYL3+hP8c1YZrT18GOsJC3m"
+    "b/AAeN/k//j8Dtz/lvgPurQLFxwbpznwY4WQiynuIUWKtojc8wVOTP41kk9iJuyiKvzh5/fx+Tlzwa2eGsQw5Z/eIun5"
+    "AIaH/eRQxMzLHjFuwoUiw7UCCkvoDRLKRhPE4OphgaH/eidRIUbzSP5J4N4Q3KcpTpE9DX4JiI5kDFgzpwoEqZ/HyrvL"
+    "08uzEzDB2VMEAL+ecDKpnXny8Zo+JyWNBhyo1q8/mu8z3SadoUsbjE6PgXTpHth5KrwjKUMhExwAlUUbXuaJVbwKdVCo"
+    "HUYy5ghElna7AlAhGC5AOgIH0OfGw/8B6zpPAw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -538,6 +426,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3778,7 +3670,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3946,12 +3838,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3973,6 +3886,706 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        every = own + _tool_options(path, False, config, bool(confirm))
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 

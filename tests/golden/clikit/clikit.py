@@ -286,242 +286,95 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYt2GzeS6K9gZWVIOqQs2ZndG8n0icfjzPrGiX1j7+bOsbRSi2yKPaK6ud1NK7Kle/Zr9sP2S249gG68utl8OImT"
-    "zpmxSKBQKFQVCiiwUPi4cx5k053DnXvib2EcpkEejsX5jThfpBdheCiwVoySq/kszKMkFpMkFaNZdBnlfTFJkyuRT0OR"
-    "BVehuErG4UwEGZXkSTLbO47viRdxlgez2aFspKMi1E/E/3uwN0tGwexBNg3S8AGWDkqoB+XH7AHjQLRvn/5FxOH7MBXp"
-    "Is4KisKfR+E8JyLfB7NFmIkoz0SwyKdINmOCwq4k5vRUlfWA2OMYvlPFaTAed3vi43Es4D+iToz4C41fRLE43tn95njn"
-    "SIwTrsD/3r0TuyMxHGLlaJEe79wXJyfiT38Sz159//rH569f/v3LYRfrjnd63GqcxOFxfGd0PppGM637UZCFiPDgdvfh"
-    "8Q50XfbXub1IwzDv9AQhH3b4qzg60mGmUQkAn63aWVk5c+qiLB9EeXiVaUBlmQ2tQzm1oBzA5xJCfreg0jDTx8NfLZhJ"
-    "mI+mJQx/tWkJzkN9ZPTVhkkuoliDoa8WTKl9JaBWZkDfVxDHOyAnVRNmwciWcDLH1rUi7twOks4t/DtIFvl8ofGkLKI+"
-    "8HseXYWJBaPKCqCr4GcfLq24AM3m0Ww2GEepAVmWFoCTKJyNDSAuKQDCn+ezQOeyVlYAnQeGQIuSAuAfyXlm1FMBV5PK"
-    "M7PkR2eUVrnRzuWdXWGC+7joqTMbefjpVplNLM6axSaow2O7gsGnEXMJ/zZjEUE25A/BrsQcarECZwi+AVsIriFPSmN2"
-    "O5gAb/TvA1zefHZPVbkoBnlS0QAqXPDE7tHmna/S16stIm+tp6FPXlUAnuYe4VXUexpbkvTUeRo5YvXWyoZKpivIsqEM"
-    "lexWlNnKslpTRmvJZiWZrCwLKYrmkmgmCCmH1cSwqhTWE8I6MlhFBCtKgLdbzC/12RmSXWE2dbnm1FgNfGzzVVrNPHzz"
-    "1FmNLMZZ5RawwzmnhhvQ/hNKL8Nwbu1KVakBiNxVtfbArXKzA4e1doUJ7mOsp85s5GGrW2U2sZhqFpugDkvtCgan3TqU"
-    "AsODG2sTXxSboFdBeulCUqkBiMxXtTZzrHKzA4f5doVNj8t8T53ZyMN8t8psYjHfLDZBHebbFdJooBsEpTH465ZzpEpN"
-    "wCz64AGkUgNwhlZY1ubBhdsEC03UyXUcpi4gFxugiYbcMcJmudmFa+WtChPca+TdOotDHhvvVJlNbBNvFJugroW3KiQ4"
-    "uq63gwUyij8OFpnBXb3UaAOL6WVoe8FFsQGaaOgdPpnlVheOHKwKE9wrB7fObOSTg1NlNrHlYBSboK4crIo1DwL4kMo6"
-    "CNg9sA55NHbrJ1Si848MzyA6efizc0iic92uMRhsV+qMLHqbRLMwc0AVA5eAlcyza5Tjb5dLf98odpz7pqxwHX1vdTVT"
-    "fF583ZBtF74JbAWPqPpeZ7/lhQC/3mWEz1+vBiCHorp6ZW5WOOHVMNV8rfSr6xjm9acbN6hgc8vSlqW/fZa6LmxTdni8"
-    "WX99NRu8jmrdiBwntRFw7dBdW2j5qt66lbnl+qfe6mpe+ZzPutHbnmcT2ApG2a6mt1I6l3XdOD5lU+a5/mUFCVXM8zmP"
-    "TShtwjzXdTQnoekqeuukd+itYy/QW6U8P3/lyubNcfa81TVGzePJ1Zony41rAlvFZNNZ89Yp/8xbuTq3HJfMW13DLY+/"
-    "VcsBy9lqAlvBrfJ3VzJ+5pAxbACG/IH+nUT0Z36dTR3PLA3zRRqLg1q/jH6CT0P7J1rbM3MYL39/p5/Z8ed049dy+lG8"
-    "+N1b/batfr9Wv1Gr36HrfmZuNIbJLLhY5lo6AwDfi3UHvH38pnztDprR88UFfSrc9o7pkHcMXxu/jabhVUAfpVfd0Vzm"
-    "TvE7b0f9ogsfgkxFf4QMH8xmyTX0nuXpYpRH70Mqnc2uGP5qNKe/8zSKc2gaTyKm8n2YZhGPZZBdAln4iTubhrO5zzPy"
-    "sCObqpHGifbll+RSJc0U2PE5EWzEk1iETxgf/QTU4d94fjNkf2bkflbUFnFBv6YhuqGCmzCrJVUFJ9mU8u9AvxWGqvAo"
-    "m0r500pH/XTyW6FXhWrZ9PLPEZ3Be2XNz5OMbT///tAZzJjCgCmVvxz8ZoYlo8usYS0Ins/hO8Ux+2+FaCPczaLc18i7"
-    "78CNnR09+eLbN8PdzvFx3JG7EegomedikAiER1ln4uGTB+Pw/YN4MZsxlB42udvFNhdhLAYTMRgUIZa9nk3A+AbQRSOb"
-    "hFmEoZb4/Rp2dyGRBDupYCwGKVU6sZyDWOxihT+I8yNWffEFjirv3L8zQjrFY/GYYK6TdJy92z+Bai3aVJRV35wcHhyO"
-    "8PPgAIGgBr/AJ40bxRDV9rQQkxOlukgFtqd/MkGI+ccIESfjkH+RmCfZcB+GnuX8/TqI5adIXFucH3blsKKJGIejWZCG"
-    "YvCtOL0ImYxT6uj0/OY0DSeiJBnI/9PBEcYCa/vNilbA5+FhQbqkWirYLAvL9lTNzEcCT3969eNf3wALS+aTbiHYcJcg"
-    "niGIVrVIh0bbEgiQENgk4r8UywskUTQvcEcqAWJAVklNop5QD7ltkopuNxJDAUOPQAmIFPj45Ze9nqle10OlAZHqWXJZ"
-    "Kh4KBfq0WahIuzYIu70thWjCwoY4j+KFxkQ1QLM71IaK7lBddrtd+CO+FAe93iodsNdxbXgd+N9g0GMFPDAMEFXdH97v"
-    "eUo1g8TxszhXUKnlrMFgbGLCLuu7jeG+RTj+Zzp8DkK3Qckw7kRxjGcXFx6R1jpsOzIYo/7TqWRrip84LNzssEIhrN8S"
-    "iXKAVMSHM4nhg5Qx6LDSa+R0HUYfmz9C2y++GKK9s6cV/Hvv/lBTZotT2LWHWqpuRm4dseTulrRq6P7J1ytC3dsF4cCw"
-    "oI9qmPsMoNNUQ4U6ONCYBnOznkilFpaFPZ3laXQF5nKWxJrFz5Ya2cqGxdpi9itPE/blIlMsUkiEs+AIdQdjp79Tlp7i"
-    "tmDncGeRBReh767HRzyf6X+A/+PZTB9PZqiz1+i18x0SQDHTm2SjNIIdQjKR6PbEi1y7wwGfroJ4nPXFRZos5vCX1TXr"
-    "wxCmSTQCGKin7YWg/cWRmIP4sii+WOf6SMmYTFxH+VQEYrKIR0RqN58CDRdT2EDZF0s6fLMkktdgkON072Wr92GU6LtE"
-    "GHLTaiXmwegSRHMkYGi4nRMhDBAVouunoweKK/IEicGv6YiM5wck3EP5ByIcrcNkHuTTdwcndw+k6uhmohvENwL2qOEo"
-    "T9IbAQ13Cb7PDEWEUQyYoxj7/YDdSusKzEtz4HgcXmNnRAwqko8YKic28mHQAyzwsG0PyxERKqMPEZU/eSJ2X//46tsX"
-    "L5/jCF4n12H6hlT1X/YeITdnQR6mPZoPiLD6JhXR9WluUq045E91faqYD4bnMBgE6cXiKozzAW/zYRZOop9ZLcChFoNQ"
-    "AMR70JpyF0VXrHaxuFQfOuGbgJp9kX2RgSvBC5LEtgPLhLT5Mewd6R8fRbzQOzRdhjeSIFDF0VTsFgW0vuEuRl22Mtfw"
-    "EGyNOj10GkwjL7RRLEFnXsiZB7A8Q/O28FWrphVNPKDyVMYH7lTJJnw64mth18gGfFDha2DXKPrppMA7BKtGNSAf3NvA"
-    "qpENNP/X18qprtc1uX9aT9noIKD8icdHjq9WtS4OCyoautVFS+1ooaKxF6JoX55FVDT3ARSt+cCioqVdWbRShxsV7dzq"
-    "oiX/BFHRzq4sWtHPFRWNrDpuU1xTc6K3Ku1JtXjtMK46FFWC9sR61aGpEbkbE1aHqFr4ZqxYHQ6/GtjxY3UYqhSCL8kJ"
-    "45LcGgIybs6tIx37Ot2aorHu2K0nF+3i3epCMW7jrSMR84qeL5iqfhl0oVy8+IPIUiwGjIsjsWmrkVw9nI++GlVaAujB"
-    "tkSvlsN6cNYr2VJQD8ZqjasF82CqU78lgBKb0r1NdW4TXVM6tg3d2o5ObVOXtqdDm+vOdnRGqsyGGrOBwkh92YK6bEVb"
-    "tqgsW9OVjVVlG5pSXs1041qrHbBqcTkRrrVIquTli4OtRVQjME/AbC2qaolZkbS1WPwic8Jra3FUycwItq30eV0AozUK"
-    "3IrMrUNVwVw7RLcORZWwPXG8dWhqRO3G+9Yhqha0GQdch8MvZjs2uA5DlZDNAOLKgwoPhNme4i3qmlsARmtUEisCuQ5V"
-    "hVjsUOQ6FFVK4olXrh9UpZK4cc11iKqVxIx3rsPhVxI7BroOQ+U6rwdKe9cAP4DZmkJa6lpbAEZrihrV4q7r8Jj1JhEc"
-    "QVPX2oYw2icaGXWrfBWISUzthqMSxsSxbL9RB2bJp367UQNl4qnZbVRAmO1rNxuVMBKHuiVsBZ57cfkBDEQyeKmuuQ1h"
-    "tE80QuqkVAViEVOnL5UwJo5l+lIHZmJaoi81UCaeGn2pgDDb1+qLF6b+SFv+LOQ70qYAHuO3nbrTbT+fjR+O9B93jCsN"
-    "HmyrHmcvPaw+PcXfyoofuE7xd8oi5syDxyeoVXGscEpddRBtnoRukccbHSc3OydeiV11h8VrIapiPl/B3m95/Al5PI08"
-    "DN7kCNdTv0U5benEdYVT1JW4vfQUdX1sTQ7pW1m1smpltR1Z1R8HrsflDU/+Gp7orcSL2lO99TDVc9Sz3DQ5sNumGDY6"
-    "kmt21rYS5+oO3NZCtOqp2tIzs5WoqD0yW09iG52PNTv4WmuIG0tszSOu2hMs6zBnhVMnq3aLy8smp0bNjoNWWwFqzoTW"
-    "QrTk4Ge1wxyzdpti2OQwptkpy2rcqzlqWQtRlRi0/AX7dZzsdGrSGdhI71uYVGqAJoc5xWUF5ziHricYhzhlSdm31bUW"
-    "n3t8nKsQ3SInwt/wr8gSkDretaPA42sM7sYoZxnNT/fwhKJBle4164iSLnzyXvCw/SXs3Qgh7d84epv30mIxx7B5nE5N"
-    "8ekZIraKeNsIi8wVf6UPxOR8GsUXRyLILgF5lGZ5H2Pi4zAc4yHhTUjMT4HZyXkyvgG9iUUQZ9dh2rBPlSTjR/wrMGL9"
-    "hrrkKwNgHrBrvNHRpcj39Gr4bTDLwl5D9Cr3xk9BlON9BCAP+ohzMUuSeZ/vHjC9R0j7KJzNOKi/MF90xyTBSPrvn71u"
-    "KhmZ6eOvId5xOQ9FIKjoED6MkgV0j/eE+vAtX4DFwA/jaJTjXzBAeZjG1GtAIfkLvGYwDifB4n/+678b9i8zjLxMLkQU"
-    "K+mB3K6nQS6iTFxFfE0mwDsX0N9VFAczvOWC1xFgmRDTaDwO46Zc1jOZdAgG0Fbc99mqgePrVp/UuhUXt1lN+CYL3gD+"
-    "329e/QDkvQ9nyTxE3cryMejLkbo8RCfpogtcHxDvoTqKe32erPG8sTDpZxReJxHPFcisS+owyw8FLsC9pgMprpNvBZu6"
-    "tp5Nk2uRp8EoPA9GoGfJBIaHOgwaFaZpktpx1JUYy+vvPBUNkx5MACeUoPbiNaMsBIMARqgb/gxT++DhV40JN27WjxZs"
-    "PqV0wWCWXYymAQwLus1YahO8kYc8ElnwHiYlSvVM8vLH59+eie5+c6kaN/rZhpp9AB/BAJABItKAKuq2MX6VI2BeXMGD"
-    "WZPNw5EYJyOaLqSdqMuSycfHnawn8Cob3poHAmB1jcFONO1S5SKgGaAoOGR46Gd2Q1TM6apXzoweJznaN9x3Ne2lzHPA"
-    "iJl5YNn5OgYOQk6+EV62orVw/TGpDEbQTGpFMJtlhzz9X8I+IxMfo3FfsbCPc3uR33G3dKusq01+ZDbZjBUURWZOkkwl"
-    "eg4FTjoiBxMcDIi3RBgOD5mbwAQqZrZoPjms7Exmp9cp7DJEGIBFVdYQF9CI1hQkxA6iqe7Gk/PJ7AvHodUX10HxvlzT"
-    "XmQOKW0CKCQB3h3FFZ2u32UPcJOG/Iwm0GVjQ0KZqcDneh862AvUvHdA+Tcm28p0JfkCvampJOcyzmCGWqSB505TZQdl"
-    "5qwSnyyjjQea1MZmRmbekst+LJ5eIF1vsFh033z34uXLvatxb1W8U7Wy4MXjlYniJCb1CLRfrhqPVWbbYh8kigHHPMph"
-    "P9pwn2Sk7FofSbshaTck7YakSZe/ww3JL2UYnavNrVWsJ6C1iq1VbK3i79wqViZnqMKNV8TeosLg2Skd0jaWEifzXK8x"
-    "JQB9FaMU5fnwLJAoWoPaGtTWoLYGtb63X8ygtoa0NaStIW0NaWtINzSkrR1t7WhrR1s72trRjeyoNzFia5Jak9SapNYk"
-    "mb3dyLCQwBeo4MQvYswkjKYiXLKxhvIbNr90t7+U9fXlmK1EK5/l+VcVCgMTFIva/WRrvFvj3Rrv+t5+KYvmS4JdM/X4"
-    "CS80abMEzDeo7XWAmdujWE2MxuZNvgL2lF9IyDH0+yLMM9ILuiDhXJsI6bkFGBNljofZF67SX2tOW3PamtMmXbbmdP1j"
-    "Ts8TAdVxRfzC4FOwpaAZA8LgSeNW1R4fJnwT3IirJMWbZuE8DPjtDCxoSkP5ruHGqOSziD9FYzScwKFpGF1M86YGGqN0"
-    "v3v+9+G/P335b8/XJoJfY9wcj3rN8adpIuAzvkTSrjTtStOuNO1KU9/bL7bSeN6WqUKLKRebUiCfhm3+wxk/IPv3ZJGK"
-    "p69fCF9SxtZStpaytZStpfx1LGXlo1qNCFuXHtmu/oK4fCq6wRt1Mzas+PgdKxQdkQyS+ahnQGESVBNklJsQ8zS5SIMr"
-    "scsIi2fv5FN4VilORMITxaK7q9pqT0lLNEJlJbHejVZ8y/Hh0gG9S0oPYe8ckcA0dipe6olcCugmzFQkfRKu4Q39YlVU"
-    "nEwyfLVUK6HnWS0oejfXKPMy+ZpeHOSKkm3RROec/rCu+g8xGl0Uyu88jEyc82NGwn2YcYjdK8w6s6seEl6pF5Xg4Npq"
-    "RRNzMLBIVr0SGw+8Te4P7YQMqqICF/GmW/Gm8C2+smyPyJv2QaFDZaEnHLun3rebfRhddlMT3/vOqhtSNwnmAJmPkttN"
-    "l4qMUOhCKr4UH+rVzs7GzE9DFwZAKSK9Ql1g+lCqGU/9LE/xF8ArvE8tBv8JNlCKV7gJjtSEg+UNBidbZvMZbE8GV+KA"
-    "2g7Lhj2nJeaHrlYCwouzccdvsTCDtKTaGTtiRpNFKB6eSAMmEQ7Lh6DX4IWPE1ZuES1ziOoiTvJlD05rouL+69p86Wvg"
-    "jMNDYZHeifDQ07811GumvXwBeqQemx1MxOBSDALR6Tr2HnenO/0dvE2/c7jz8XiHLrYf7xy+g8+4nMLH4x1ck493+sc7"
-    "45AzveB+Biv+KndsdEWdLsX3iR+YryA4n4V74jlmFDgjrO9O9hDjGW4Z6b3cOWzOB1kIAqf3dtWWmhJ1wY6INmJy1dwT"
-    "L+L3YN8xpw3gwmv4Z3J4jxHpE8EOkeg8JhE86Zyxw3Mmv59BS3KNkvN/hKOc1QX1hn48QZywPTujBA9vaH94doS/kvAm"
-    "N6vzrPri7OPx8fFOcon/greSLsK+wM/jIA+4bG9v7+6sD1vCBPTsDMvPmALQFblVl72KboAmHDM75DKjDzIUt5FMOG5O"
-    "Ze6hMbGBOucmWmfIYdp+jrGF7DLKs3A26e2Jp2ISRLNFGhYDNMcwwURMPAjylbiUQC4j3JCDNlAt7Lfw2fCyAHhKZNzd"
-    "nSmPM07iwYcwTWiHCVJGfT5DmAz0ZpExbvw3oE3JaRr+5yJKQ+rlDLVCvdp9FoMD8u7krG94YDNK1AEeEgZOIMReoRqZ"
-    "5KliWMZZqLSEHmAS2RkstsBEYIYsol/pSi8HfZ7uVZgHeyDheIQqe1T0pLtbc2BIJtDrNF2n3pF4vIihMez5x6eocqfc"
-    "7InIcUZPE1gKUVDsG4DIC2iRJYt0BBLhh5/RbaDgkCTOytHK/BpnnDitIqEJyznSRFg4WaqAJgHJ8ExqeRRr6U1Q+Wmf"
-    "h8lC9sgsaNMGZIlW5GbOloOVloBgJs/DNI9CNC8f7+6gSNf85g3v+rptoiwPXuO0QTq5dUdV0KVD8wLlJRFPyEFz9THQ"
-    "mQdVXicpbnSQUXSF2kJ7DgoUBnHN0PWr1hZ2muAkg2A8jrBdMHutD4UB1pRRYY/8jKB+i1kOa00Jf0IkxWDyaEkpsAXj"
-    "V+Cn/ysal51DsrA0aBUiJSvYbKF6h1fzJIeFSWth6U153dPLwWbJ99bXE8R0aoHj+dRFmHrpMUPzCeQqiqOrBXw+3Ddk"
-    "u488zJMVkFcE73Mvwc+yl4N9s59Hv5D+SCH5R0NjVaVBmgY3vxH94mBj/65pGzkYfzkTRfsjocbjYS4jPFlLGSpaeM1G"
-    "3zO+JvJUYnMFKiXtyFOZR12gFL/oZdHKCS7Xlx0GQa4wsZ34SWsZ2F9zCjeQmn+G/vJioyAtv2ZvKXHo+tKkmDALPF5c"
-    "nddIszJ0zLMklKb7z6bU92iJwCAyKc745tVEOn386wv1h44YofVMRZPk2QzKTjwkbxyhZiksdrVdnZW6tJaGbmcjgmEv"
-    "FevEVnPMzvJfbNFwwnIYJxNHEP/xLhh8OMF/9gdfD07u76rNxsswvkC1O3xo7jawMopZLjLwpsYQ2nsjk7zKcB3HPOLe"
-    "O/ogewLqXsi9yEPuQ//KB++q5F2FLfQXn3h2MT6LZYcHWfS+O+gf0A4H/MntLK8eIqrjgyxqpI+HwUCrbDfKmCHtJ+BC"
-    "k1VWSvTmekrUhc4c/N5sAwYq+P2TjfM/r28LMMyhTomwm+YSN6MfvBtM7rBEvdWt5iZCrt6irCJlJrViaxmMPUdJ9Ct8"
-    "XEQHoOivAzqi4kXgIpTyh/3KITUF4wR+BGaOBR0BnTqOy/CCDp4WpZeAiY4LY2Gecu1B2w20BVo3V4a3BqlGoAEd0uyx"
-    "XJLJhDbjje2/YdFn0VXUrPGB0RgcYPjP611O1lXKzTi4nBc0XmUeVzpsULoG2sEIaLtZBp9IUSBIDXVxUa1vMpetjDU7"
-    "SqSNh8y/EYR05ks6fySwXRGSw0cZexXnARMauWKexqViTAX1n/DQAEmYh/FPeNRnOjEndzv9navRnA6K636cKQ8P8yif"
-    "cdmmR5/tUWp7lLr2UWqphiscorbnr+3566c6fy0Vcnsnr+2Z7u/rTLfUkfVOc9sz4c/yTLgU+1ZPg9uj5vao+bd4nFQc"
-    "NetL4ic5ZG7Pstuz7PYsuz3L9p1law7idk6x28PxP8ThuL5HX/FYvGqT3p6ut6fr7en6H/R0HR/l3jncuSf+FsK6TncQ"
-    "wPU6X6QXIczr17jre2O/dIurCcdb9/lQkm4y4IXOqwR8LIzI59Ukme0dx/fEizjLgxlsd2WQtoYKuxdPnojd1z++otck"
-    "RVfr81/2HuGx0QzISnuI6e3Tv8jwbzp+V0SEP4/COe9b5OUTDGoPFvkUKZXXPPASH/df3j6ERS4+jn8ML6IMuhg8lZco"
-    "n8nqVAx+CCj94OAZu00/4Cg7jKcjBm9Icf4yS8B8fuSLKHiT46q7e52k47eJQtQXu9LveopHYXgZJkvS10lGc1leGtot"
-    "LrwMxTcfywsxnVv5BPnQfc+vc4uvhg+t96w6tzMqnJll2kvdw4q3XgBK1pql6u3soSeDbOdWvnI9dBMcdm7lE9VDN1UY"
-    "9MUPSQ/dvDdQx488D91MBZ1b/UHmoeeC7p1kKN/Tyhx+4r39If5Vl82NyuIGeg1IcR9+aHw1gfTb7EO7xATVbpwPrQIT"
-    "UN7jHmpfTIDiCvbQ+GoCyVdfh9oXE4AfZR2Wn7Vq0kHFQ/nFMyqrphmwzle7zANucdhT7Glk8tot9TQpuW6WeEB1/ttl"
-    "Gvg0Ws5BhGnGPoJsyDuCXYlx1GIFrhF8A5YRXEN+ldbqFnP8D80STt5fAS4z+6/UJE/cBnlSBe4Bdrnoq161mS5ib0VV"
-    "Q0veVXVVzU3hV1RVsr/QBE9xVSNdLbwVesOGOrGCLjTUgcayX1HmK8t6TRmvJduVZLqyLJuJsrkkmwmyqRxXE+OqUlxP"
-    "iOvIcBURrihB3h8qhqpvHsLtqqbgOkudQl8Di6e+cl8zk6meYl+jkqtWkQ9YZ6tTqDWgXfWtygg+tApcwMQAcodo1TQD"
-    "1tlul3nALaZ7ij2NTJa7pZ4mJcPNEg+ozm67TAMnP+W2yFY8tEs8oJyLeGgVuICJAeTywappBqwLxi7z0vqzD79fMKrW"
-    "FIxb6mlSCsYs8YDqgrHLdEuETuKtyns6tAo8gJxRdGgVuIAzAwhTgHqQUWbQ5WAy8efQLnFBExPKNexmTTNgY72xyjzg"
-    "9nLjFvvYaq42TqmnibbYGCUeUGOtscp0cDwVuMXUhMPiCycfdIFkUsIGgDId4dAucUETA8rDLLOmGbAhPavMA25Lzy32"
-    "NLKk55R6mmjSM0o8oIb0rDLzcEae1DlnM9qIvul2RtMkGoWdvuhQrkf4SyfGPbOJxjdoEydxaEOYrKoAMlgDMBhMYcMU"
-    "vKio1xhQ0Utx+FJRr85efNXuoUozHnnOV+rQL+eW9zDFxxLnCKUOaAnzCOzefsscX6fTqJoz3uOQpYDsNy0FW5XdVSca"
-    "SztazvjqQwsfY/2nFEshl8ih5XXL698jrz3uejO++Bz32g6W88Pvo/tG6DrmtVCNeFBtZ21HvQ5mVTZ6/PA69MuZ6HW6"
-    "fdxxXO06oCUcdJzrOiDlVvv6c13lZmz0eM31JCxjo9dFrqO4lo0el9hrECxXuA5GecF1MNK5rQMpHNtaoFVtpuu21qFv"
-    "YCl9PqrX9NmeaR3QMmlYbmYdTOFh1gGtzEbXf6xD34CNPmfRyyHbRawDWsLG8nf8wsKWYz8Psin+/cB/JhH/xQAShUR5"
-    "lriqYYSj5VoySkDKQRTQeIMrnZ1eH+mbRtvBM0M0ze77qRZl+MbKTVdvIoM+oNlWLnlJrBwtAkhXvikkEXBICSDY1uUS"
-    "xSEKR6HRbjVkH98gkD1QUAuKYeM4XYlRi4Lpq/z7gcjs4C2Odev0rDnDCXWrZox8aaP/SZ7aYPIHCaJPap+/kJDKdjWG"
-    "5/cw+o0exFBtlCntr/vkhUKkGdv+J3nUQnVU2ur+is9WFBj4XYr+Kg9TdCrepVA4eWHor/3yhMKj1o5+xdsSnWZPSyh0"
-    "fAjX56eGK/LEfozGfS1PLoYm3zFiClXsaupcZIbVBUIHeeXIqctDvHLFHWJ454AYQF1T7t4AWTIKC00WmiIF2UDFLY5d"
-    "tNcp2HHKR6vEq65WAEOxq5sS0WyWXA+0OFIXG9LieX4ZcwwnBR7MmG0piwILMJkwWlSKAs0e4GqFo44mgLScGqM5zcow"
-    "fR867YvGbJ2R02XX1OWAFoULjXpAqDRL6i5qLIMtUoqtLVAA0swwlthCFpaPgRRT4xIml2ZYY/H0AnG/wXLRffPdi5cv"
-    "967GPafltLA75isjCjG99VEB4pwCagaZcjiUmw89OUOBO04agbW2vbXtvyPbvq0Zx5HV7XRrp1s73X6B6WZeT+BpN8GG"
-    "ZtqZkht43F9dndMkqMgq087Fdi62c7FmLrZzsJ2D7Rz8dedgOwXbKdhOwV9zCpa3XttT8Hae/P7myY06AA98h73Ob3D4"
-    "yx6n7PH9qFfK+ibMPgnibU3r4rq6nNUUrQPtnKyA7frYzvvf47zf1kQqcjvIicRBXXImVaZO1HQjvUTojbMWtvO0naft"
-    "PK1xJVWeFTlPKWqQJp6V1lFhfo+1lVkV9Z9QMW9jM2AKQwRIJ+mhgqCfV6uzEZY6H1w0hOSQRexTy0LYGovWWLTGosZY"
-    "qMRLbCwW2KZAQhGuegGHs0KJmaWxnWTtJGsnWfUkMzOY8UwzcVejdGI3MdccxW52tSxzezJj3fNZiOzPxK34CUc+eEVp"
-    "IMVHsXu69/xnzBa49zwev+KEh4NZbmenE3fQ9NskfR6Mpkbjt8kbSsPY7Yk7lcIuTsYhXv3tHIndeYJE7cMncLhz+LhL"
-    "iQfh+3UQ5wTFrUA/KW6tu3uNfkJXDuhWvAln0JvqdPDmMpqLg15PaDGq0QThAV8PiSoQH2HQVx7FINY7CxiJIWCg78sv"
-    "awCvxSD8TwES6BC4GgQmVdRhQxiTgp9FlyG0uD+8T22WQHV0mt9xTssTlbTu3fEOcfN29/p458SLSuULBFHHOeh49l14"
-    "09Wb9agDKZMCvB5zwRlVobQMtAKxmIkNUcyUJ1sJ/TK8QShMkwnfkskkTEkzpYKY4pLAxAHZjRrcIE5yyfMBTiHq3uJv"
-    "SfguR2MrGgk2m8/ApHaGMHceapAFucAFbDU83inJdniPEMAkgxPNSGThKgZwfPU7wnpiI5JX4X1ivIeyUIJkIs2aVXDd"
-    "9yO672JxhiavVBhoqXXPHKaEqxhoiXY5c2gwSCgT4BkW1prGYJdWnKGCfocQJ2V1BksJmRkEe7d/YrRls8zXTXTivmHw"
-    "Kmvks419aHMK2niKhlGfX9QH3Y6xe8b/3r25yfBXue+DOLggo733dJEnVxS2uvesWDGK7KTZyeGh+vItYEUProta2HOR"
-    "p2G+SGOz3KZsfAMYopGXOJg3yUUaXCkTkAH/PFDnIRpzZlu9Ffc0Lln+p7K/Mlmr+EZit2yQePiE7I1vhfMuXm7XPELY"
-    "SuCKBa2k8TjeOcMsvbr90P9DOVMj4AWIu0sqSwUgLbwjMriAPR2vNQR2ANpdGlnZEnTEw4y7XqWsTLtcLp74ky6un8xH"
-    "d5XEeuhv702OPf8E2ypWFmca7NKub1jYyi+FamvDgSSHGvKDExqs/KyNVTa3Na6pxv9IL2eBtsfhdZeo6xc4YWf0GlPu"
-    "4oT4d5z2YO+RsJ6PYfC/nf4ObyX5OUG5TaXEz/t7jzgns8q7znl+qUwGhlPxwd5Xe/tUynmST2Xm5+x0fpNPJdCT4aO9"
-    "r725r58R1kO+6PP2Zh6mfQFlo0vaKz67GYFLBIqIrlYGW8c56ixvwXlHN6CjUc6ufIx51p+KNEny8qZCMIuCLARnAJ0D"
-    "tK10ttMX8g4VcRcxegP8yUuJRZDdxCPAPYXvM/UsF/sQMhd3fkOjKTJZz6M55b5WRZjS+mKWnAez0yC9cJ5sZNfQ/96N"
-    "mUxby6Fv8HHLLiX9HgVghIZzpQtYP/i62FypmHz9xMzPrzxLohz26Sk/cDJIKocXxpT9HTYaJRc4E3izsdf6ry555Mia"
-    "xOjvPTbocLkH7PYqXWGzX+3BpQbdruVCu5SUvvQmCrdlH/wQ74HSSwFHIrggH+0CXLCv8AkA1DkpVM9wCo/dHE3xgFSD"
-    "sazi53sIkO8LbKBQK5wUeA8KXKLoxGADjqx1zuCSIQ8cNlE0/0FFk3MKlxy60LUJMVu+IIe2mRYw3rWohwIwY384mxDD"
-    "PRqPV+k2GcRmV/Aak6lf0dtodqx6t685hfbdvy2SWXdpsDGBN2FmL6M3G9G4tTAUHkIxKBq7vqU6Pb+ZB1mGux3PuPCy"
-    "5LYMZqNblo05fjWab7Y1aHx9szFJ+vXObShog3uhjWkrPIGtyNK+cNqYDLqQugUilt9krSYJN6vFcqcvfuIxr1lPKCdD"
-    "MeGy4EblhMAHWuzlrMuneLBMSF8Fvsxv5mlCe3FYTNSOiEjjPAm5OA8D2EAt4jE+10JOhSjeo0mjMT4GI9+bAkzvwxh3"
-    "lLrzxluvY/Ui4Gnh5NBGDPnLz1QVbyHG2gYQrQNxrwv63lemkPJgSFqKEBYYVpQmMe1wOA2IatyjWBl+ZiuW+79yP0me"
-    "WpAHohuUOyJRUio7K7e44oe+2KcNJ2ZY6eEaAZu6Qw7I4WWTeIJEXUXjMaavoDo0H1bNkfVSl4ShpWgkk2cE+J5Wnz6a"
-    "O1xEo8yAqjrr0UNKmefJMfYxMzBfefSh5Pf39KYQntKngIZ+XSQiSf4F/3EVBB/g8W10dZrhAcftk7549+KHN29P+uLx"
-    "4zd/f/MECvb29kB50LqHC3BmYDDhmF4vi1JxDvy+xOijc3AoQHdmSXIJyyUe5+qb+ywhqnlrn6NCY9fB+Szkt80y+UBR"
-    "wKTyoBZA/CLLpX/8Ftueh/l1CKrxuKg7RT5JoT4hZI8fVFTiHhRVImDeIgU8hQKgb5GOZDAVEpOAnWEUh3ikgDMm4NYs"
-    "MqZ2kuC+gDaUtEomzONICSUcpSFNEnwLlL/Z21I57Pk8DFJqjBssJvhQPOY2hz88/f75E8YpN6blJlW8w13jiRTlsm0m"
-    "n1PgPMwqNpecRIYsTUTtpJefpGgquuZu7VC+WnUjJlEcZdPeEdFxSptDEmzxuJa2VwSceDIwm4GGdnmXKn6A3S5MvFOt"
-    "QRKzFaKe+8ZehKqoE7lUORu0IyEd2z+zLaFDnSCahWP5Pppade0TFsoY4D2B2iBfEZ9eTCZgkVkdCi5RzShIx5inJpKn"
-    "Q5jBZsbm1ncIVDwl23hbXz4fe40vmlW+OQq2WY7fWTinzpnE0oVT9Vq1lLq3veXqyEdQp5n2Ht9u8eV4Z5rn8+zwwQNc"
-    "KaTnuZekFw/GaTDJHzzcf7g/OHj4QPO2QV7uE3c1D/sl8slpMJ9Z8bgkDgDm/3H1m3po9I/9rwd6nrrDTgqcJ+Y7eyvQ"
-    "VrxhCGY1X9Q9a0sHThX0eTqC3f24drBZBotIDcSU382rqgbDlt7gCmDBFGrl4RnTpPd+Yj5m6Hk+OJJvETcctpyyNYTj"
-    "nK+qdkku8J3cVSuBFM3J3UkhqIwBAlpWTstWag04ZWsm3//kM8XyS7qYK2daZsQ6HYfzELZ78Ug6hpwbq3C5tVPHhWQt"
-    "7VMDNPU8XGWLdCP5dMxTrLAQNAK1SeQjdW4zjRilOv1PEu2xRVlIa66yU5fZPJCbTqLoVBIj8clnCYkUAWSIkoS+fBJ1"
-    "exZk+4+Dm+bWb6Xv2KNf2MqtW94mRtW1xstfiLaeYC7SDPifTW6UFW/FVfA8QfdkXLkMcgemePTXU7WzkMnyRcr3Qrp5"
-    "O9TzgK1U28uQKUZ6Tj0n+kk1kbU0PfLQVHEpVT0crx7I3d//TFZSn3k2Xsm1TXq70rYr7R9npbUMr2bzHtastTOGnhkr"
-    "7hqL6yxTZvzhr7asSqO62iPZdUbbenUcrXNj5I2tr2nHV11u+Qq1l4KtZJJ1VmLT9f6UTmn5Hre1HcKfCROhRv6ZrF4V"
-    "Mq0yaO5q1S5m7WK2pcWs4le1Y/MXwt/+kqcZvzSc0x6+X4xAX/J0A2b/Nrv+msfdC+5aqG4/D5fSsqGu4jDCk9VWI7r5"
-    "7+1x5Qzkn2Dh4UwEa3pYPq/PSWjwe1qN/K5Vuxy1y9Efz7eSdu2TLSm/0qLB5rCxS+Mxd5aTtKLzQvkt/AvUlt6bWPEg"
-    "cekCQhk4TP4uC7gtuLNXtYRUZvLwuKSl6/hnNwg3vTRJWyU8c+MkIZ/72ifdzXala1e6P/BKV5pk3djt7x2Yq98a3hJh"
-    "FhKrYIy/zrInx2XIWbPiWzTR9gJA04vMNHE9vilMG980Ma22R0dNkjFAkYzuJzDmBunY1co/BGJSnIqDya0++jTLt77M"
-    "bxI3c6UuJ7hCsbIBeWNfMeGP2TWxhoq03ynfr+exVqYR8sTxRB8sQkrLW9vvu4P+gU8pncREnt8/g4vKWawNfraciI93"
-    "HgqqUxp5bpxhbqNVdEBaRkkCGPFRnqQ30j/gshKn7zd+lUCp3Ui1G6l2I/W5b6TK5W/w/r3cUBUm9SH9y7ehpTXLw+Bq"
-    "OCJTtOFGi3oW0KvgHsVD8UgMMAa87OHX2XitdkjtWS/7tDtCSRLEf7wLBh9O8J/9wdeDk/u7LM3g55dhfIGbqMOH5s+r"
-    "anVGBhdrbeX5h/1jcOOl1FyGyfKQ5LEnoO6FnG4PuQ/9K2cEUCXvvJSZdrAsPvGv1Q2WYXf5pjNfXIy38dPliiuxtY4j"
-    "SrlwrhIxp1ZT7fJ2sW1Ut/swMLunRF3ozMHKO13M6OYlZPPHR52d7aY/gWDag8ptjbbHWtj7HDP+Eqb21ZxBKTOdfz9L"
-    "Y2myiar4rd9Mese8iN9T1bOXL7578fb07avvnv/AtNMNiKWEatjabVa7zWq3WZ/5NquwvZppC4pQ89JuZI/YPGy6ucL+"
-    "BPclAoolZ4Nd4P91tlY89uo1mfnQdAF1LKWrL+U6wiArRgpow7M7fy0v71IiCE5ZcSTOuIF49v1f/+e//vsM1htQzWtc"
-    "4fFYTstmseWzoGLSuGvYuxPvUUDlqgJbO0P+Mi/H3jh8L6X94P3+3qM9zlhzV63zCuuJxVMtA4sbfhGMPVdCKSVJed8W"
-    "NyfXAV1n5UO3i1DuUGBO0j1OvIoapiHmb4jwyt3xcVxmbKFrs+klTgy80Bdbd1v3oO2WpUMsbba7cM53KCGn2bp5MIiT"
-    "fQDTzKyJ7AAvJH8uQfhNsLCiV5kixfjqYJOZ2olXOWbeQF6l06CFjIDO6curxfI2Z+6u0Dp15QKun84vc8JqjuKRNh4y"
-    "TjacLNgFza0jQWn1VMIlDhPe81pbpeia1iouFWMqqD9pt4DtFnBrW0D/GqStNfsHDx999ed//pf/9XVwPhqjolJD3yZK"
-    "pi+wWwhljsW+kLZUsFWs2k9tZoYqpmm5thlpuuiO9l4T49VfcoFArhINGh/4VogKs7B853VibOXL6WTt1/Ee/OkoGYeS"
-    "AH1SVIaNxGIRcxJFzMIGnsACs4/EWTRGNsr0hkcqSDaSSQDPFxfq55+CFrnZtwh52JQQ2N6Mix8Qi/OV9IJzniVpkaFQ"
-    "phvDDXwa/oMIP8I8DhiWKtIgdgjzeT46iV81JPGt9rMr373AvEmjiBLUIIGwE6Ou+I7GkchCXi3enTg0VfhSOln//HVj"
-    "1oHnc4mbvdyhUKa4wMQVmIZhzEQhHFpUhyzdeTPU6eE6TAJh8B0aM7qLtqgq+MshwfFJTTr+3JQp4OuF2Df5FjB2Tt+n"
-    "cmkw/iPKfkE/rMvcO9FoKrPn3DiU2f6wQdij/YaEvSixiO6zPJ0NnokH4s2Lv7344W3vCMg9pXwWSDKnkvSptOVzG5R8"
-    "9aipqAokogv9v33+4/d1BJzcYW5YzIK0cwhb5sFxjJb1UJR5YI9jrQus2GIqV/FvWchOJZEgc32IPMgupapLD79LF637"
-    "orxP15dx8n1BcaB9DmXp8w8tfT4S6HF6Nmgv84xQciJSYsogaOdP3cPR4oF0kEfnEfo7ON4fZaJb8ZoS3YpHe19/if4t"
-    "ombyqB3u7XCrdoiJd2WGK2wuE+cex8Tdx/80GIi/hXGYkojObwQfe/Cla2mZs735zRH42TTLwzEemA8GT47j4/ie7BE/"
-    "bzOlbvwpE+qW+XRxBPcE5jPH/T9+HYgfgY1nUszPXn3//dMf/oopi6S0ziih4tkgEfQNJMruGNpA2MaM8tmNK8e+OFP7"
-    "YEEnsqLwlhD13Rklyl2MRrBH5BROBThPK1HuhUU5Q7EtVpUbW1UiN7KEnLHLRXdPvCo+sytPeMvEPTAM6DEpLySSUICt"
-    "MEwA3UMO/Q1Zq+fBKhL3FiOXqXu13JiUXv7Q4aycA53SU+YF+K4DnL4MwVxipigz8292BALgdoMzmakIY8dQYznVJZGp"
-    "ulKHQtzjGaegy4wByCcH+sVWgMUgd6IBJ0LiZESc7YxSoC949+Di2atQIJWY7dXrty9e/XCmp2KryzBapmQrcpe9D9II"
-    "Da/K0cahXHp2NnVzRuYk1VftI/R5SUxX+CoF3bcpNWAEjghsDMv8bTD8Myt129keSgDfQTkTdCrKSGgoxPsf5E6Jf1jJ"
-    "DrX8c6R1zs4GdVKmczyztlJnMqvwV5xyjpOf2UmSMmUByXGG8Z3hhzMi5ilH5pUJdXHf3lVJ2EqcRtK1Hhv/m2RRiD0o"
-    "s8XRTgwWBSbYTPx2dij5VRxqnelEL/JM5mmTOlKmaytdHFCO6gxtMKTvi1ywKlVqObXk7uPMzeGFZiXSLUfpOsIXKIN1"
-    "XkhPikyNtB/lzFot49dZhMLzGmRUAGSck2nrjCfvZ5WeTTROx6ZSsZ0ZudjO1Er0nPZEMCkzLLilj+JW2mi0+vDlKgxo"
-    "Qt8CACzhxf8Rfh/qb4uVhIrwcYwz5cGdwZcNnDHG+BAxkh9G6LbnUjH6rxC9YwJuxSaOEWP+568RtesU8TDWdm8knx8S"
-    "4dIFsQlu5KQoRH9GRLqHQgRu7mpI/I/2C5VgDwHRr+UwSIRfPaKRFxt9GvwK235EIzdiMolerK/fnJLpHc6UE7Ctm+TN"
-    "g53wcz5rOrTQaxmfzvTOyw0+dN0wL5GvFy31hYFfXg/GwUEH28nG4Ovfcw3ZoIOcFqBg9Su4GhJyeQDJ1i5m+UbiXBEw"
-    "5YXuFnFy6+HjXrEuC6MziZO/C/P+T1BsE6rV5gFAXtrqf4U+w1n2ijeshh92WLlzRs/H2b/TLnCP3nT5kE3Ba7+HrMMD"
-    "W+Ua3vM5mIcCoEX5BB8NnFv0eWYVG9ArSj7LqUGVf3gPLBaZ40PlkmuoEPMTfFrr4wTvSbw7OLl7cKrODwQxEB8modcE"
-    "YEpdY4Me4nz79C9yzSazosgJfx6Fc44+40etyMwGC5gYqeoXCruSkvK1pB4t7Key79OxVMpu8drPLAFTKAaBwosQGVeB"
-    "7YYtfbcrdu+JXg/d7/IxHYb+coivih0c7/SMR4bevRODWOw+FCcnRzznCKuEBolBHbQ54oeB9DoqnUTaY13TaJKrl5fG"
-    "YG/5ExL18R4TcQfEiT/9idgQjMeo/IMxY8WuUAjyIbBvTu7w2OHOYAm9h1fyg8I4kZRbpBF/Oy5o6XZuyVR3erBVfv3y"
-    "78MOfxVHRwbQNCoh4LNdPStrZ25lYe01qLLMAdfB3Gq2uSWI/G6DkektofirDcSvvBdA8tF3mx56YrokiV+ctoHoadkS"
-    "iF+atYC0pzELSP25TAP8vgIB8e4UVWEWjGxp8/a4qbgHSecW/lUPsBaElEU22eXLrzqwKnOhtedd9QZasdumfKlVb1KW"
-    "ui34FVUdmktcSPVOqg6rylxo2vkZsFziQmJOZAOQCiw4mk7MdPnR4Y1V7kfgysCuqGjnk4anrqK1Ry5uVUVbS0JmcUUb"
-    "R1Z2hdVuGjFv8e+KjKUmq3KVGq3HUmq6Dj+p4SrMpAarcrK0yLeDCXBU/057bJ/xVlU1uGB7VNESKmraJTYNNsd9lbV0"
-    "2KL21tZh8Mm9CqAOj0cJKurrsFga4amra+2oh7fWxqB0Yx2dWFUXlA6sK/v1Zb6prDeT8XqyXV+mUqRrSHRFgUp5rinO"
-    "taW5oTA3kuVaolxXkrwTZi6rz86w7YoKHC6vnZqqlj5m+yqr2nu47amram2x2yqvauXw26mxWpI/cctpzSwvQ5X6W6Bw"
-    "FJjNJau8oktHMnZFRTufXDx1Fa09UnGrKtpaMjGLK9o4ErErrHbku93KAyzLpSuKK9pg6LTbhEr9LVCICsxmqVVe0aUj"
-    "RLuiklRXiJ66itYeIbpVFW0tIZrFFW0cIdoVtulD3/qWk0BYHrcqrWiBx4RuCyr1t5jhUiTB8uDCbYuFFZ3RnUi3BRf7"
-    "2yRad85KZJZXdOouflZFRTvv2ufWVfHVs/Q5VRVt7ZXPKK5o4y58VoXdDg9abgcLZC9/pJNZ6yRGlfob8wGu24SL/W0S"
-    "rUOHu2Z5VaeOPK2KinZeebp1Fa198nSqKtra8jSKK9q48rQq1j304uNP69Br98A57Sp5VZylDkQHw1w6okOXFuqOu+rP"
-    "tmpPsU4xeCSrPreqqi85Vnk0VXUS5T9SWZUB7oFTg4Ol5adH3vHaR0W1QFWcofp7nf0/LAOmkWf0vvObZac0NfWrMrHi"
-    "6KXp6UrD0xMvu7ynJMshq7jbMrJl5G+Lka5z35AFHu++iRPfwFH3DsZxyuuh6ofrMXGWE+6vXJVHrpvdwJ1e7jN7h247"
-    "yLVAVeyxPd9aH9fbg+PKNmSV68w2cFqXe6a1NNayyvU7a/3LWleywgsjV7HeLayoXdVcOX5fA/9uuRPntzqWx1YLVMlc"
-    "0/+qd7X8tSvzyPGlGvhMyx0j//AtL6gWqIpH5a/9ZM70YZ4H2RSG+YH+nUT0Z36d2T88g4eUhvkijcVBrX9EISBpaIcF"
-    "OB4SjsSOpBEqCKSzQVggtMZAkQ1RzOD/zQIEEVgLKlmh1UrQKtyks5WoQsAjI1M6K8cIoppwwEpnW6GByA0Ob+lsOdTv"
-    "f/7rvxE5h8V0No/NAyR65EyHrp9gEPoUxqhHrfGltjUnEV2vWW8G8VUaoExekKDwfecOE11RoqtORwyhwrrxPtSAWMN3"
-    "b/qsnPGcGTlI4B95xYHzF2vJ1tBS9hCoOAtqADoOzxcX8CmbJtcCL26FHEqcTISKc+eI+YzAi0OqDuuVMZtVWgUUKF6p"
-    "kBmb5Y2Tg4dfcZf6aVUHb4+U+UxwxpXt9UfqzSQqWfAew+0xhLK88HEmuvuSTfqhVocnoZuFRb9xjpcUESc3pkjNQrto"
-    "iJw5pkiPQ4LScuB0jo87nayn39GSd4UIozwr68ibitzBIV+e4rfSZTx/jlNAJuLJcRZhyCWhKA7OJFX2TSciwLntVEGP"
-    "DG3q4B2fq+L2y+HSJ+oJJ75pT+NXKlpcXVHc54AoNVrq7BATXnNfeHlkQIMun52X924KFRVSV/QH7R2M1ylYbbomo8So"
-    "0gwC/7CXG8Zh34pxECEF3os1eZIQitmM1hZNH4q7kHSNCYwoxdJmD3AtwmFGE8DH6j6a4/wK0/eh07Rox7YYGcodUk8D"
-    "vo5WkguolNJIpURVZKhFGkibSEmtM90+IrAsIyuN85E1HS/mlmY0Fk/pPtYbuq/bffPdi5cv967GPaPRVFkLjFU20WFJ"
-    "Ra3nZKvKgNK9gWIHob+WTJ3EyTKI1gK3Fvg3boG3MYkoNrudQe0MamfQmjPIuKHgm0kTQGO+WcysoKg4Xw2Gv3UqHiJu"
-    "Z1Y7s/4wM6udUe2MamfUNmdUO6HaCdVOqO1NqOJCaXuK206Cz3ES4OkmnZ36zi6dX5HwZyl+iMX3ixTL9CbMto1zGzNV"
-    "3en2TlS+c9FxXkpul7J2Fn8Os3gbE0TlM/BOEHkFplP7qKpUBrz50tn4KdN26rVT748y9VSWEO/U45tLHedZPeziPfxT"
-    "+aBdR/6Kh8/lLYXj204d55U5rMQf96pffmNdxgtPy4DkHaeO/s5bO83baf6HmeYyz49vmi8AA2Hju2b8WV4i65jvOrVT"
-    "pp0yf5QpY2S98s0boxMv7k5tlN74BtbSaGTnf8Odqv7dmw8ONYO2tLAHxqxq3W8mvd0uffo/veskHWeY5+54R0s/J+FU"
-    "9cP+s3/78cfnP7wdMCDUYgV8evjkAT4whi8N9aDGTDaH+eQ+iF3q++SEc73FeRQvwhJGT0j3ESG/+GIXxJd37t950tMx"
-    "ruFQ3JdA3lR1Fh5KXEdl92SzO28WO2Kmnshuq3nrWJC2AEeLdLj7Gubri/+L+bDHxZc4GYd8Q3SeZMN9TLOZ8/frIFaf"
-    "+CKpoQCRiEqpA9mRGIqHR/DnsZAyhC9ffukkBrweauoQAeEW5zExIPZcMLwEoOaKKLPYlbeeJLDEjKOrwAxjAA4Qxavg"
-    "5jjWayOOldANBj1m5oExh7nu/vB+z1esTWq2MCjmmF60oMmAmk8s2CWJuCjuW8Tjf2Ycu4PRbVDyi3spdJ+UhQulWmtc"
-    "MxMzqv90Ctng4KdS45dK3bqlTEQHca7oDmcSwwcpXZgxu6DtOHmRzXUYfSz+CG2/+GJ4/05nTBVDbEW5mmPc+eC16Nwf"
-    "dsxKzzB4Uu24elU/proRUZB1OSAN3T/5KECoe7sgQBg79FENc58BdJpqqFD3JTTO3t4uIVKNXcaS70tzJs3xxw/Z9DQE"
-    "ok5xNmLKbFwhkB+zJBgHizyZLOKRRZPsD3v6BrtBhZXB5zL/q4JQeWCRiJ27/w+6Df3w"
+    "eJztPYly20aWv9KrmSpLuyCtw8muKcdVLsfJaOOrYs+mUiJXAIEmiQgEsGhQCmOrar5mPmy+ZN/RDTQOUhRJXzFTMzYJ"
+    "ol+/q9/V3c/v9vxkmkYyD5N4r7f3rr83zpJZqvp7vfPz/l5/z8G/xpmUOXzu7/2In4RKpjKJ5anIZrES1xMZi3wiBYCa"
+    "enEgojCWIvamUok4MU+7/b2BA7Am4ZYARQTneahyGhPmcqrEKEumotOhv2apyBP4kifFEHi5Qy+uMXaNMYEEzkoa9z19"
+    "JILzSRiPT4WnLmF8mKncEUkmYikDBaPnkhiRAeHJMAnmwvdi4cXqWmYGbCaVFsfP+EnIK5nNCaojrsN8ksxyhA7fxb6f"
+    "xDDH9LsfvEjJAwNhJHN/QhB+8cJcJDgDgolzESVJ6iCFZtZTxMCXUSQDMZwjfSEIDacACSUwtXjx9HXBJW8oI02w8rNw"
+    "KIUn6GEPPvjJDGYYRR4g6ol8BoqHH4LQz/Hv1MtzmcUEGF+eprMcJg3kyJv96x//NFMk4zBmWSRjEcaGk8DD64mXi1CJ"
+    "aagUUg/fYBqZTcPYi8Q+ii1PLoGySRgEMiZ2wH8ASuuW0Xuj8FpfB84hrAP40uko5C7N3unEifk6cOJZFBVqHcbAszTM"
+    "gec0BS2iGBQdBo5QEDhpXR9LHYvsGUd6MlQxfF4A6u+9BXpIgUgZiT2EY57UXnwFyyj1tOJGnh6gURtUVfV84BzhHwtQ"
+    "Nrp3bvHkUsq0NuPfkmsBDJ3jisCfK3MZ7bNhwPzevAVIlIAcAcg16KmDjFUSVDpQ3ZLcqZdd8shRGPHIJwI/ArmgAWOZ"
+    "K9BwydakYWMkAHPEJLnGVQR8oQcVdI1O2+iiUaph+wRwheXS8T3FRqvA8EqLECYYJkpa6vLGm4tpkqEBlKkEZFGL8UFJ"
+    "nQr/qM/0SxjkE1olExmOJ3nJi0jPlHvj2pifnv363f88ef73Z0umSq5jmdXnmiQCnivgTJUpehVaTJnpyWeqAcXWTVh/"
+    "tV9/TWaZePL6TJgfaZbBzZ6zF0VTxX4pT5KIlid8Zu72YHHKKCUQAVmbFN0Y/fB94s+mYM48fCJwrAP2NIdlGYE4I9kV"
+    "zzx/IlyCej7oIkQXTQeqhko9X3aUTL3MQwNkVAXs00QkI3gHXkyzZJx50644i68AbTQ0AAtskXD9KLwERXqEQB+DwfxN"
+    "AQ73Hl150Uw+vueSjRau/u7CyP9+8+qlSIa/ST+HVQOLA40XKS/CvAcgwxhs4Rt/Iqeee4payraZFZuGy/hKRkkq0Zir"
+    "PACz5Aj3Xb/f30su8c+eyLMZmFv8HHi5x8+63e6NC15jAnopXHzuMgbghVyAUc4q9j3QHDWLcsYsVMRQ8BsacXgQaJsf"
+    "EBtoch5iTYYcBueG/IQResowVzIaHXQFLFwvjGb0AhNYpYFMERMhsyzJ+Cm9Av4uwL/5V4gZlDeW5QPgKaFxc6MF4AH+"
+    "cecPmSVC/g4c9ZMA1qGL7yjQm5li2Pin56MaXWTy/2ZhJmkWF7UCXTXJMpa/5+cD12lELwptFwQ3At/oFqqhNE8NwxT7"
+    "cDPUQYYIIlARpwoEFbKIbCLzB3nogy/eh7DC64KEYx9V9rSYiWUofn72gwv6O4aZhp5/SXiOwAaBd/w9PzgVj8AxZzMF"
+    "Qy9Q5S542GMBhkSBcYzAC4OgONwBkRdvQ0Azy3yQSMzmM1bwA3FLldR2OkNUKZejPHILuA5VjzX3OfGJ5RxaItTMKB/Q"
+    "IiAZulrLw9ihFVAoP9l4CUu7S2bBWjYgS7Qi85QtBystvQQrOZVZHko0L+9ubuCRrfmrD7xxbNtUBs1147RR7LseVQVe"
+    "9tsgKzA0rSii2QfNtWmAIAwWMv54nWRRAFKAxzr+qYAdggJJL15CejU+qkCnBU4y8IIgxHFe9NomhV9YU0aFPWpnBM1b"
+    "rHLwNeX7A0IpBpNHLqWA5gWv4mj+NzQuez2ysEQ0r4IrqX9gs4XqLadpkoNjskbU9KaWpNQ5uGoCsq6eIKSL2uuAqxyj"
+    "U2/Bpx6EwisQbofTGXzuHVZke4g8xOB0ZeALA1ecxftdz3J0WJ3n5CPpjxZSOzVEq3nqZRlGt5+FfllJaSNq2k6S+rFM"
+    "FMVHwtDTwtwySr+7MiwY0Wo2nBb6VpGnEVtToFrSDXka82gLtCwH1Fm0RnlgXdlxDrjywm7JD2umYr0lvILU2lfoxxdb"
+    "WYNpaPbWajLrSlNn45XX49l0uESaSxL1hksoTfc3Val3yUVwQk/ijOevRjrpg3wVMhOaDxMxAtuyFKsoR5AR3wxaUN5C"
+    "haCCOk61XZ3VurSWhm4nEClqeU0/sdXaXpR/NKfRUqRxSJ8QOXrjf8+9zh8D/OOw87Az+Pe/mmDjuYzHqHa942q0gT9i"
+    "KQTlUlR4FhrCemxURW9JPagZSXFlCGcC7M50LHLMc9hf00yOwuKF8wW2sP3xoCWKabNYzYpUBd/zI+eIIhwqTG3DvbYg"
+    "sazEVcFG53hc7bpLRmQKYWJfA+uVmkxmA4wDZnMHRtSFzhz92WxDUYRv5CdbKMqvawu48rhYibi8uKrE62XJlgCTJyxB"
+    "bzXU3ETIi0OUu0iZUV0QWnpBSykJy6NFKsDe9dqjEhU7gbHU8od4pUdDwThBHgHBDOoI6FQ/xqcM4B5Wi7JLgETlwlhU"
+    "q1xdGLuBtsDo1ZXhbQVVj4pumkoq0nRZLsloRMH4yva/YtGjcBquNvioMhgSYPivNbscrauUm3Hwdl4QvcY83qnYYHQN"
+    "tIMBULjpT7zM88GuGFHgK0uwi4uf7SDzNs+4JKJE3Jhk3iOQVPMlnT8VOE54o5wWBZcyugvqAbzhZ5hncamgqcD+AxYN"
+    "EIVUxr9gqa+axNC+zNRPqVC8bHOmLB7mYR7xs01Ln7tS6q6UunYptVTDOxRRd/XXXf31Q9VfS4XcXuV1V9P9c9V0Sx1Z"
+    "r5q7qwl/kTXhUuxbrQbvSs27UvPnWE4qSs22S/wgReZdLXtXy97Vsne17LZatpUgbqeKvSuOfxXFcTtGv2NZfFGQvquu"
+    "76rru+r6V1pd5+PhXFr3o1Cl0icmHHZPGD9jg/iANT2DcE0ZZh11H3QP6elwlo2lNCfX1UUKSb9+6fF3J92HrXrwlKD2"
+    "2Dm9BeFkjoBnYI3QUDyd+1GSQhqD9l0J+XuKp//RMpk0pkPJDe4JdMHgwP+eiCzByxfmdLsXhRCzQqaD2T6G2bTKHaEr"
+    "D3xpAyBaXDWD+Tw8GkE1j32APYHvkSlRGZtMepnPiZpCqmmYkh6YRyjecZQMvejCy8aN7Qu+t9Ge+1UVy/InFT5qC0ZX"
+    "BJbc0zg19xHoQojYh7CgQ8EBHXA/4EsFZIPxWkX1tsilnHNejndVwH5rg6kXlkWL5a3UJMk42O8kC8mTMVlCWDMlF3hV"
+    "rEa7vnfAmbQVY9J9gyZ6gRzOxlVk7L2PFSYEqq5FDkZKot9UqD5oZTKMo/gmRXNWXcqozmsVH1aYlosjlSTeGKJQ33XQ"
+    "1QmxT7c4jo4ftNAPWY8tojUVDt1m6d+xRFJiUVpwpxZUKO8KdAgVzrVvi+wf9nC7jLwmRKxjsGAK6xfiAbpD1Dkt1BZy"
+    "VBpGUScIsyo1RTFlBVq4FN0Mf+zYAGgj5FsQ0L52A4VKgfPMTm2CRaAvldESxQWtJX5PHdDNFwzaAEUIoOKyQmQhNQol"
+    "bvatzRG0Eoa0nmD8EnBFhCQYgByjP5J4kOSYxzH0OhpgsSMv3Miy8dzX+iaXSOgXiBjYgvkwF2+MrcIVuhu0CTJ4vWrB"
+    "paJ3YeBYl6rQht4wZj+cPX9GcjRGtv0akUnBkkjfUSOGt2j8b8lQbUKEFi4xo4cVQCYJo40OyZiIo6tkHkodwmRjVMWD"
+    "g5XR9FRHX/iXwUaro4rvdRbmmmHG6ekSAigj0jBfHcMoSq47luffIprIvdaYAvBaGcG5VHU3Ot8IR5JpG16NnRncquPy"
+    "TNsundaCgiii3Q6pLobz1FMKo50WuvCq7bYMZhGrYbiGGwTEWHUfN+RRscMRULsyx6d+ulloILMr2UCswIp3MdAOrK4E"
+    "RGuHmLtZ2KIVFEg0Fl17HPQzDH+WcUC8Km5FJrAVWWpo5TXUVdEAncVsbmMkQIGeYPAh3iBAsf/mp7Pnz7vT4GAFlDBY"
+    "Ldyd7fzEI/ZZj2nzq1hwypubTXC8gVt3Z/u8JQBuQucq8CWdQ95OsTg4ExMREWpc28vFUHoQQM3iALRMXwanW+YINoP0"
+    "UBW1F4B0JWOMKO3kjUOvvqmOXxRJDgViyF8u2RT7ArEVAKJ1IO7tg747xhTSxr/GpdiEArLCLIkpwuHTUmbwAW25cckp"
+    "1vFfGU9Spoa3g/e9MiISJaZ6sjLEFS8dcUgBJ7YAONB3mHu8r8duk3iCSE3DIMDdF/oNzUftl9Na1Uq/Q67I17uUeHF9"
+    "5NDHaoSLYIwZMD+5BwvvSXOOqcB85eEfJb9fJAFkAKAPeQZgqNhJSJL8C/6jF4Qc4NH7cHqhcgjW3j92xPnZyzdvB454"
+    "9OjNr28ew4NutwvKg9ZdziCZAWJkQJW8MBND4Pcl7h8OJd49x63aS3CX4aWsBPcqIaw5tM9RoXFqbHpgLt3zXW2PUWWi"
+    "igvdXGzBsUOZX0tQjUVXwxHYo/sLfsQYFFVCd0VADPTlcX1jvNJEQIPoYUmBmhvwaBYZYztKMC6oXDBHHodGKNLPJC0S"
+    "3Bfjb/WwVJOdptLLaDAGWIxwTzziMb2XT148e8wwdWBaBqniHKPGgRblbWEm1ynKLg3N4JKPXpClCWmczvKTDE3FfjVa"
+    "6yFXQLBzMQrjUE0OTgmPCwoOSbBFocmKFQEmVgaiCDR0n6NU8fIAe2HEF9aAJGYrRDM7lViEfqJJtKtqBGinQie237At"
+    "oaKOF0Yy0LVCu7lO+wHRbR/rlKMRWGRWh4JL9IvvZQHurYS6OoS7LrppTFsRqNhWXTmsb5ztbCGveiS04TgnjZrErY6z"
+    "cuZzIUOrh0XJO3IJ6kJZtem/Fl/6e5M8T1Xv/n30FDrz7CbZ+H6QeaP8/vHh8WHn6Pi+lW2DvJrl3iVF7kQfvwDzqYqN"
+    "Fke3KFlcX0aj32+vpLeUfXGSAuagWnO+A25FPV/3B1mMHvcmWf2gFLYuWUYs9zJZ/MaEa8iLfgbDls3RA9TeKdSqhWeM"
+    "kz37oFrYb9lKbzuQuYRs0+BjMeK45hf93ES5gDe4WawEWjSDm0EhKMUv1Lu8FD7ggq2Z3gvjmmL5JZulJpnWu7gXgUwl"
+    "hHuxrxND3s8tUm6r6jjTrKU41UNTz+QaW2QbyScBL7HCQhAFJkjkkjqP4Z5lZfU/SayNB/2QfK6xU5fU8qjE6EIjo+Hp"
+    "Pi6EigA0RImCo7cHt2dBvr4T+B+q/8fqXnCYYHoSLHSDpv2cLR57J9GqhYxud1Jtp4VuPcau1fZSMsb6mHyjop8sRnIp"
+    "TictOK18+v0L8aR3Py+/87Q7T/vVeNqa4bVs3vESX2v37NzEuUbKmPHjT+ZWv467R5+gHZLtiaup94dMSsuzKcsv2XwZ"
+    "3msbl3d2zmznzLbhzBbsqvWrO4Sfv8uzjF8mU4rhnYIC2+XZBqy+N7u+z+PpBU8tzLRfRkq5rYuKH7aX23Ydj2n1vVaG"
+    "1Zb1tVz5+/N4o9svFe7c0c4dfR25lbZrH8ylfCKn8fFvOH+SHpJb204r/p0Hm7+3Hbi1ruwu4OmaF4Kbh3Czyypqdzme"
+    "uYVrvl+271t2JWvn6Xae7uvwdKVJto3dYfeo6v3WyJYIstBQBUP8NG5v17Phw/Rs+MT9d7fo5jc5NzP1FrQWbWl40HL2"
+    "lZsW2FMTa+iRtU95tV7GuqSrQeMcD/U0cFot79J5qcNAW0zX7EzQ2P/0xgtXsUV8dDsS725aMFjWlqBx44x7EqyuA9oy"
+    "ahTAiPt5ks11fsDPSpjLWhrsAqldILULpL70QKp0f50r8y/oFSb1mP7k29DamuXSm37n8z9ot1mgRTMLmFXwjOJYnIgO"
+    "ngEvZ/g0gdeuQdCuQdDtnrjmxxHk59Yg6CN3k7cj2023QMq2Ni2MtGKsWT3OqZ6/hKU9TflV6qXTHs/q1jm3B1EL9vrr"
+    "bXqQF/EV/fT0+dlPZ28v3r766dlLxp1uQNyKqN30Zxdm7cKsXZj1ZYdZhe21TJtXHDUv7YY6YfOwaXCF8wmeS3h0lpwN"
+    "dgH/04RWn397tKpvsMirT/5aX96lRhDcsuJUuDxAPH3x/b/+8U8X/A2o5jV6eCzLWd0stlwLKhZN04edD1pLAQu9CjfE"
+    "KuWv+3J0A3mlpX3/6rB70uWONTeLdd5AHXyp/97J1qRjGmKtEF006jtlD601DoM0ug9wc7a1gOkGbV9GMLIKlF3nt8+g"
+    "89suBNyFgFsJAdt9kOVrDo+OTx588+1//tdDb+gH1FTyZkEQpdsX1EcIY47FodC2VLBVXBRPbWaGFizTP2sLT+4jUoTy"
+    "5XKqxet4D/7CTwKpEbAXxcJjI7GYxdxEEbuwQSYww+4jsQoDZKNub3hqDsmGugngcDY22z8FLjrYryFyvCoiEN4ExQZi"
+    "UV/JxtzzLMmKDoW63RgG8Jn8jRA/xT4OeCxVZF7cQKwt87FRfLAiim+tbVe+e4F9k/yQGtQgghCJ0VR8R+NUKMne4nzQ"
+    "wGlBLmWj9e3DlVkHmc8lBnt5A0Pd4gIbV2AbhoCRwvfQojbQspO3ijodr8MkEAbfoame7qIQ1Rz+aqDQyEmreHyzKlMg"
+    "15M4N+UWQDu37zO9NBj+KXW/oI113Xsn9Ce6e868gVk9H64gdnK4ImJnJRSx/zTPos5TcV+8Ofvx7OXbg1NA94L6WSDK"
+    "3EqyTaVrOXcFkwcnq4qqACL2Yf63z35+sQwB7g2LXZD2ehAyd/oxWtaeKPvA9mNrCvxhi61cxd+V5KSSUNC9PkTuqUut"
+    "6jrD36eL1o4o79M5+py8I+gcqMNHWRzeaHG4JHDA7dlgvO4zQs2JSImpg2C9f2oXqcWCtJeHwxDzHaT3Z93oVrymRrfi"
+    "pPvwPzC/RdCMHo3D2A5DtV4/FqbDFQ7XjXP7MXH30b91OuJHGcuMRDScCy578KVrbZlVN52fQp5Nq1wGWDDvdB734378"
+    "Fz0jft5mS934QzbULfvpIgV/EU+xrREYVfzaET8DG10t5qevXrx48vJ7bFmkpeVSQ0W3kwj6BhLldAxtIIQxfh7Nm3J0"
+    "hGviYEEVWVFkSwj6xqVGuTPfhxiRWzgVr/OyEmUsLMoVimPxpzKwNU90IEvAGbp2ul3xqvjMqTzBLRv3ABkwY1JeSCSh"
+    "AFuBTHi1ixz6EVlr98EqGvcWlOvWvVZvTJSY6jU4q9fAvTJTZgd8cw84fSnBXGKnqGrnX3UKAuBxHVd3KsKzY6ix3OqS"
+    "0DRTmaIQz+hyCzpVIYC7KKFu6VCAxaAjUY8bIXEzIu52NkoAqxlHD0043QUKZBqzvXr99uzVS9duxbasw2jZkq3oXXbl"
+    "ZSEaXtOjjY9y2d3ZzM0Z3ZPU9tqnmPOSmKZgzfm+TakBPiQiEBiW/duAfLfWus3togQmMkpdQVVRBkKkEO9f6kiJN1ZU"
+    "z+o/R1rXiGxQJ3U7R7cWSrm6q/ADbjnHzc/qTZKUsYCUOAN9Ln5wCZknfDKvbKiLcfu+acJWwqw0XTtg4z9PZoXYvbJb"
+    "HEVi4BQY4WrjN7en+VUUtVwb6VmudJ82rSNlu7YyxQHlWNyhDUh6UfSCNa1Sy6Wlow+32cMLzUpoW44ydYQv8Az8vNCZ"
+    "FJkabT/KlXW3jl9uiMJrNcioAMi4RqctlxfvF9WeTazcjs20YnMrvdhc44meUUwEi1Lhg/f0UbzXNhqtPnyZSo8W9Ht4"
+    "AVx48X98/xB+f194Enp0BA9ck8G58GWDZIwhHiNEysMI3PZSKgb/AME3TMB7sUlixJC/fYigm0kRk7F2eqP5fEyI6xSk"
+    "jvBKSYoB9A0CsjMUQnDzVEPDPzksVIIzBAS/VsKgAT44IcqLQJ+Iv0PYj2B0IKab6MW2/+aWTOe4UgZgWzfpmweR8DOu"
+    "NfVq4K2OT649eRngw9Qr9iVqm8VqfVGBr68HI3EwwXa6MbTN33INuYIHJS2Awd2v4FpAKOUBIFu7mNVGSeOKQFVemG4R"
+    "J7d+fLxVrLcdo6sip/eFOf4TdLYJ1WrzA0CtuC3fhXZxlb3igLWSh/UWRs6Y+TTid4oCAYO9m/8HLqCM9w=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -580,6 +433,10 @@ if TYPE_CHECKING:
     from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3919,7 +3776,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -4087,12 +3944,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -4114,6 +3992,706 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        every = own + _tool_options(path, False, config, bool(confirm))
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 

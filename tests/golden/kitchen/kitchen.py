@@ -285,272 +285,106 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfV1zGzmS4F/ByuohaZO05O6euZFanvZ43DO+cbd9lmd7NyydWCKLUrXIKk4VaVm2dLF/5F434iLu5V7v9f7JxsX9"
-    "jkNmAlX4riIl98d0eaZFEshMAIlEIpEAEh+3TqPifGtv6x77c5zGebSMJ+z0ip2u8rM43mOQy8bZfDGLl0mWsmmWs4tk"
-    "OT6P0z6b5tmcLc9jVkTzmM2zSTxjUYEpyyybDY/Se+x5Wiyj2WxPYqnEkPhj9t8eDmfZOJo9LM6jPH4IqYMK6mH1tXgo"
-    "iADhN0/+yNL4XZyzfJUWVaXi9+N4scSKvotmq7hgybJg0Wp5zlMELZ7YlfU5OZGJPV7ho/TkROScRJNJt8c+HqWM/8Ma"
-    "sjH9AOJjlqTsaGv766OtfTbJKAP+vX3Ltsfs4AAyx6v8aOs+Oz5mv/kNe/ry21evn7168a8PDrqQd7TVI6xJlsZH6Y1e"
-    "+vg8mSnlj6MiBoq719uPjrZ42VWBnevl1SIuOj2G1A869JPt76swkzy6rEDwlwExjZJZBYG/DIhimeVxBUI/DZiquypA"
-    "JU2HRgrXxXk8mxpkGSW6wC+ThVkJhmku4EUyvjCBMc0BTGXyFqzSpbM6jLL8qGm0cCNChoZ2X4IdbfHulDlxEY0tScgW"
-    "wLmgKHSuB1nnmv8dZKvlYqXUvkrCQuD3MpnHmQEj00qgefTeRUtJLkGLRTKbDSZJrkFWqSXgNIlnEw2IUkqA+P1iFiWp"
-    "BiLTSqDTiLNFA6GUEuCH7LTQ8jGBskkokFniq9VKI13Ds3lnZujgLi468nQkBz/tLB3F4KyerINaPDYzFHAh1RW7ZIK7"
-    "UWaug5KHgVa2C9XLTBeEi4CPsQ4AF7qLyUamC83NcCubUFF181Q+ESeZodHLZB10ES3PbUhM1QEn0ZUNB4k62Dybx6r+"
-    "M9J14MgBGJlAycRJkJINenNd+RrpZk0nsauek9gAHGezLLchKVkHnXGTYmaDUrJRfHR16iofkzXQhI+fstXLeO7gBaRq"
-    "OJmCY0q9ka5XyxphZobZCntUOfJ0JMdIsrN0FGP06Mk6qDVizAwCBxsGCjyPVHtAS9UBuQXnAMRUFRA4LzJNxujJGnWL"
-    "7Ua6Buxiup2l195muZWjIRgM11I1QIvdRjoBgz1IvKFvVv31ZBXJ5o2RrgG7eGNnaSgO3lg5GoLBGy1VA7R4Y6SrCh9s"
-    "UHWupN+eKUvPtMn4Jkoj14HonyZtAAe6d5K08h3IzilSy3MgeSZII9eaWskYt4wTmRwyFUwYL+2guWIB+cnUmC4uOD+x"
-    "sBnjAPOT8ps0BoifRMi8sYBsMnxhBHWNx1k6KdxEdBAPCVMKCCnEcw3CV7Fg/+sgPhJ1fW9BeZkU7ncTyEcm0OcqgA89"
-    "2N86iEoC1tzXg6LsJfo9cHkU9DybyKBIPnhxIMuB4lzTa3kOpCRdZh4czLJRMrN97o7XMx0le8TOyHUg+oXNBnBx1idi"
-    "Vr4D2SlYWp4DySNORu6mrhPyABquk+1dw32mdJPm/WOdHwpwWXWW8XvT66N1kpmj9YKZqfK4Km6azOLCgpUsrYOruGjm"
-    "SG+JmS6cJA6P2SbcsN0jzmw/X1y+j2CjTc9HI2APmzyujfVa7/BwBIBqOOF0WdQ30XJVrIHi4Y3pkHBmChdEsDTdC+HM"
-    "Kj0PztzImyP9C2406VHwFIkuBKOrp1HB+7hTzDLTSW56FAzEPOZKrnOWxzGIyilXPh586WYw8Hc51iMPinQ3uFlAXgVn"
-    "3voCbbsSPDXyCbHLT9BIOhoJru0nsLPvdXbcybtGsuFFcOYJx4Erb33mWv4CV66ftQ53QJBZhjegCayHr+a6v3GLLS+A"
-    "K9ffYsciP9gKY43fBDbQYhQko6nzpCiS9AyG+Kq44h/jPCrO+eciTzz7Q6YzYM3JxXIK+GHqphbHOr/BNGEs8Jtj1M+5"
-    "9op9k5nXsWSvBW00CzvX3U0nVmulvTZiU/7d69wPgJjL7BrA2/WEuXSuAWzWC/YauDEr9XXvmmhB/hurWFNN4NKlcxp5"
-    "tpv15WyFPLlKo3kyDqCMXTaNa+3aoLHmSnXNLrdWrH6Yuo52LEKb13+N7rWWnh4YQ/U7u6U62uCaKE5pWviAf6cJzRGX"
-    "xbm1oM3j5SpP2W54OYtnQvLYPAtgLmjtThQnQsSxD3G2oyMcLDXHM2xq4mhGhw5ddMLHKWx04W/puM5ENOPDdBad1a3q"
-    "7XL5opdkeZDBn9INwr9O4tPVGX4rfSsd3VfS0Zwf8IsTnkf4VTg3Ooq/olOeSujI8wf8S1TIg00xwUczvsTgpRfLfDVe"
-    "Ju9iTJ3N5gQ/Hy/wE80KjppOE6rluzgvEmrLoLjg1YJvVBjn+aJZN/64/AjXzicrP5M6ygNWVu3EhjwQ5DKJX9Ks+k67"
-    "8B2xzd6pNtE7tE3eKXfBO9Ued0fuYXfKLepOuQPdKTeYO4OECODW8c+FU+KYmcUosR/bKTdcfy4VFqfefp5yV1nSripO"
-    "s3wclzJX/vgxa05SfYWTS6MhzqTp8nNmeHVmzyXJciPq51VncdDRrC7VU870coOkU+56dORexs+lNdr5UbM1Liy3hQC2"
-    "n3l69/k3hwfbnaOjtCPsBl5UtliyQcYAnlt33F589PjhJH73MF3NZgSlHtvd7gLOWZyywZQNBuUR317PqoGwFs06zBI4"
-    "6wu/L7kxF2OduNUTTdggx0zrMPEgZduQ4T5F/BGyPvsMmrXs3L/RzhSzr9hXCHOZ5ZPi7c4xz1bOO7Mq6+vjvd29MXwf"
-    "7AIQz4Ef/JvCjrKNpTladpV1TnqVMyCAfwqGlGnThqV8aqOdm0VWHOzwthdL+n0ZpeJbwi4N3h90RbuSKZvE41nEJX7w"
-    "DTs5i5dYjRMs6OT06iSPp6yqM6//b3b34Ui6Yht6sDijD/bKqotaCxmbFXGFj9nEfajgyfcvX//pkPOw4j5KF4AdbCPE"
-    "UwBRslb5gYZbAXEiCDZN6BNPk/Mq4Xlyzh0hBUABWCVECUsCSSTcLGfdbsIOGG96wqUAq8K/PnjQ6+nydXkgRSCRJQsu"
-    "C8mDTuFlmiyUVbvUKnZ9XXWiDstV5jJJVwoTZQP14kAaPMWBuGx3u/yDPWC7vd46BdAK4VJbIcC/waBHArirKSHMun9g"
-    "OFQoVVVKdDIbRgtItRg3cB8AubBNAm+SuG/UHP4ZSzyLoo1RsYxKkTyj8UWJ+yi3FuP2NdbIf2o1SaXCN7qaoBfoEQlz"
-    "1xWrzkFl7eOZIPFBdDMXYynawOwgSRenP3Lkzz47AKVnDi3+9979A0WgDV5B2a76Yn6zCgeriwvUqrYKvX9ylgtg97Z5"
-    "D/GW8VICQPcJQq1WqCLSY6Bwjg/SmopK8TB07clsmSfzE1iSqLq/qFW3XsRymtHLFU6AHTHflPMVVMKee+TVn6N0q79V"
-    "JZ+AlbC1t7UqorPYef3oI3hn+h/4f+CZ6YNfBst7BattutfEacxUlGKcJ9xgyKaS3pA9Xyq3ivi3ecSNwz47y7PVgn+S"
-    "4BZ93ozzLBlzGJ6P5gZDe2OfLXgnwm7CRjeaKu4UfJmwPGcRm67SMVa2uzznlTg7Zx37rlOHLjsl4nYW8B1vY93xNS0p"
-    "Al2sG7DUQGOLaHzBO2if8daBjcdi3kYQjK6nJj0uwmyZQXXgZz5GdfoB6u6q/AesO2iLKSzG3+4e3zyUQqTqjW6UXjFu"
-    "vMZjbipfMY65jQh9YitQTNJkCZe+eMkfoGChcDkH8yXnexpfQmlYHRAoZ3UwA3lJ3pyHkODi3RAygBSIpZMUZjx+zLZf"
-    "vX75zfMXz6ARr7LLOD9Eqf3d8HPg6SxaxnkPxwZQ9N/0w5p9qpt+6zb7013vK0eHvrQYDKL8bAW+mQEtA/ionCbvST6K"
-    "mK8RYsYh3nH5qWwsvAK4DcmVHKGrbsoF7rPis4IvNWiqEtS2+Pwh5oKUW5b4x1klsgKsSl3EV6JGlwDItssEnPrAyJGX"
-    "AfUJPubKR3qxLAR02bjgjQwBjg4TF7iRIcBp6emCN3MEgrIAdGE5swmVjvmQJ9FbIDPzVVz0tPhRjWwVE5fffkwjW8HU"
-    "Lh3W1JqZUDYdcFrUUalgasRQWF2bySG6EaqNJVelXLkSu3Q1eBDt7BJTcUx4kJ0QJX7lyfCguwBKbHJ3eDDNzBJLukY8"
-    "eHZ2iUn7DB48M7PEwj0JD5KRp4o5dqpxTtArbv7uNc8Lhkj4OtpxqDBEJtDl9uHDECF/5+tnEkM03GJgHlMMUfAJhHao"
-    "r+ws83BjjYao6TjrqGM9uWAnuk5F1pOs61DHGcp6ojWdaxywrKcX6Gjr5GU9NV+n64c0vVO/A0LHx+2qELoBoGPDHlcI"
-    "Wc/XccW+WAjdAtEpRGHsyI9JO3AhZBPCKHnunbu9IGbrJ26zwwOgY9MeYQjdhNDxaWcxhG9CGLXH/chg9Q0IDR92MbVj"
-    "rMGe0AE0QplCKKBFvCB6q0K6zQ9jciaoz4JgOqWwDgtB6XT8essHoeOHdJUfhmhoJ2196w0HgI6Nu8chbANAxQYJ0c/t"
-    "Bgh5esQ4vhsg4JMO+4hvgEhANqyTwCGueCVDOx8coOCWC+PEcADfJxXyXrF5vti3wvT3jHHMOEDA1zP2UeQAkUDPWCeW"
-    "A2T8PaOdYw5QcPeMcbI5gB82JeWtZvdB5vBauc6ONE411xILW5H2+edagrU2pHVYupZknQWpHaSupRayH40D1rW0GiwZ"
-    "qjvVwRPajdwUjRYR1qntpqQbLChcx7ybkm+2uHAcDW9aQKOFhnF6vCnt2kWHdbi8KeUmIqQfNa+j7IP20DUFUzuu3qys"
-    "Bt2qH2BvRraJQFrn3ZuRbiiM5gn5hqxvJIjqEfpmdOuFUD9f34xqWADlJXPn8Xx/AR4wmzKdnqonpEM56NR5ez1gDkp4"
-    "eKuWkAFl08lMntUKqA/OUcf6geQFdFBrNHxCsK5+bTBoAqAOinVDxQPmoFQ/QJyANa59sXnmcu3jESht/yvk5Xf3hb67"
-    "pu6AaRdKHOTW9evXeu1PTmBPsdwGPAEfVnlwz0HH1XPr0ljDXe/zyOsu4btk8q0c68085mvxK+Q234hQI9/43bP0Lpzd"
-    "6/iv1+dN0H19C3Lr+qVrvc5r1WUj/3LAeRz2Dtf4fmsduwEJU8MO+Ci6nL0Bko6ABD7KLjdwgDKFKvA2POTxDXpx73Rc"
-    "3spR28wDu5Go3nr81flaKdjBjid91+tLXMf1qmXeZa/dwn/ayDO6FqcD/tFN6ITdoHfKxls4Oxu5MddqfsCZuQmdEBs1"
-    "sbf51+nUBnAI+tvu3m64tXdzDY/lBrN8wGO5ObU1nJGfylK7O1/i+o7BTY2toEfw1kQbd8q9Bxu5AH2Qn6qD78Qzt66j"
-    "beNe8PvYbkmyidPM6SQLdIEa2yJM13aZ2SEVFNJBYps5xDZgX8gLdivBvLWnaw3v1ebtviMh9HqwTKDAlC1FpGOhK6E3"
-    "6md8byQOk+p9g5SMSEGpTc5tw3Uby6+G92uQhPSmVSlV4UbZymHyo6OlPE9eRvN4Bj5AOCN/xYrVYpHlcKQfMhkMyz7c"
-    "ieOZPHHYjK6IDvIn/sEihmsBdpa8482JCvafD19+15COCC/yDf+AE/JwS+AyumJX2YoTuoCj8w0JkU5incNlNr5g2SJG"
-    "R0JaNERX45qQZYfNct7pcQtnw2qKeCgvU6l3syndlgAaDSsrgql8zz8q3H1gWMGmSV4sWRcv2rPiIlnQ1Yu/r+ICmtBr"
-    "WAQFaum84h+syObx8hyuHeHdDuLLdBia95oyne6VP4VPxnm8jPMCxCCOuNTDYGhYWwwP0zmcxfGiTzdtorS4jHM+lLDi"
-    "dl1vNXTpJtwnHbflDXvRELxZBPe0YWzx+r2LZ1zG4e5RsZxwxb8vr3Shs551s5wN8OIJz07SHnKFc3bxH//27w0rANs8"
-    "NKMAnXnEhWoST6PVbLnHYNLqNW1Iee//TqjJ+ALFeXbJlnk0jkGBFTCMOEacp9GMxXme5eZ+spdiFadgHKXjeIasErfz"
-    "WDTlNHlKUrA5XPsShirrxu+TJdt99EXjimshEMYrujUoeneZKUWMzyPeLBgK1GtTuCwJPGJF9I5rbejVkeDl62ffjFh3"
-    "p3mvaqEXLs/jPDbK4HyMGFRPVI3XCottTF8Gc1iUVyPHs6RYxGM2ycY4XFA6QZYFk4+OOkWPwf1CiG3AK5Cv0hSW3A2L"
-    "lEEjcATIGuwRPC9ndoW1WODVuyUxepItYQJ0uJO9pVQBKYgwMS9KxbVNaIQYfGO4+IaqcvM2yYhQHE1IRTSbFXs0/F8k"
-    "KVc3H5NJX7KwD2N7tbyhYvGKX1cZ/MBs1BlrCIqIRCWYivXZYzDosDoQhmKAvMWKQfOAuRkfQOXIZs0HhxHtSi/0Mk+W"
-    "Mc0JUhuCiocblgVWxDxL7i/GEUNLLwvaoeSXt3Th7mLTUkRMLmUASCIRXOll3z59hVchi4d8YCyBn8mUF9lYkWCkryLO"
-    "38UW9ZI0y+A+JPR/42obkcMEX3hpciiJsQwjmKBWZGM1LaCKRFbRE2l40xlUamM1IyKZCVMtZU/OoF6HkMy6h399/uLF"
-    "cD7prUv3XM4scCN87UpRsJkwgbUtxtYSaC2B1hL41VoCP6pGWmfx1uqlVi+1eqnVS59YL7lCVHjJyhCrT9h0lkXLPtvd"
-    "2fkMB96yoSepDM76hJ1yOzrm3BOdBukPy5CtjclVIV7viqIIFNtYHWE42cY6QAadbbykWgdYBrBtTFyGuW1efQyG2xRc"
-    "hsxtvLITgXWba1QKv9sQHq63vo4XMdcB88arAxHTd228dvZuZ+929m5SZDt7bzx7O+JF+XtWhP1+g9H0+Pc++stII2Wn"
-    "P8Tj5pO4DBz+F/BXrsbnMAIwbR1LoNWQrYZsNWSTIlsNubGGdITIaxVSq5BahdQqpJ9GIVVHrxszWzwnso5LZE2UVvO1"
-    "mq/VfI0G4z+e5rsS52Ai18kMHOoZdFFxAUcUu2kcT3hrqEZpdppN4IyKPBHYWELpnaIfu9ifYLfPChQcLKJVxK0ibhVx"
-    "kyL/ARXxT6Gd7CDl/k4uX1trtVmrzVpt1mqzYGk/rjZzPPrgow0a7PvzZHzO1jomKm9AbYJKLz3Cbslp0lgmxmtuzif0"
-    "eGSrnFvl3CrnVjkHS/uxlLP3BaFGFdu0PgKv5pqhvM5c/+AUF93sIk75qBQShY/ADrLFuKdBQbQ+HWS81CEWeXaWR3O2"
-    "TQTLN6zEu1ZGKoxEpJOkrLstcZVnYwUZJu9+G2/ESsYt4W3CAb48iI/ebu1jjyn8lMxUr9CX0I24Kev0SdgGFz3LmU2y"
-    "MivgXUIlBZ9gNKDwhUwtzcnlS3w/jDIqviVTlXXqC5ryH1DUiijF33oEFVnnpgwVd1GGJnbncLl/Wz4ZulYp8p7spYGF"
-    "Q3MwMKosS0U27jpR7h+YF3tlhocW8qbrezz0Gh5UNZvkvD8s6YG04INsXfOFtgBJm+GI4nrLVZaDAifALCD9CWITtbbT"
-    "kITaTeWP8ktY8KzQofQObKkEpCzik7MlqQ+VpNHwL5Y5uFbncDOPDf4Oj2hTDzM7lIQcc3yO460TmMVixm2UwZztIu5B"
-    "hdizMCGYaUAOkDCMyC232oJ4p6LaduuBNigupPHoWKgxQfGgevN1A264eGFeVFeuocsy0mxZ+7is0l1UgyDSAxeG1RRX"
-    "JctAGEgIX/cMtUDR8tVrr+PyJUl4bP2CDSLW6dq6H2zVrf4WXNDc2tv6eLSFdyWPtvbe8u8wt/KvR1swQx9t9Y+2JjEF"
-    "fADrBjL+JOw3vPWI9yz7yBS4AhudzuIhewaXVEdI9e3xECiOwIDEIA0LbqoPipj3O76nKQ1sjI2CQSCSQk6/Q/Y8fcd1"
-    "PbdEgRacgxvJBn4FVB8zWh+xzlfYD487I1r/jMTvkX5wjsQG5Gd5DiYgJ8qttRFeGj5Ec3G0DxdqyeYtQgutPht9PDo6"
-    "2sou4C9fvOSruM/g+yRaRpQ2HA5vRn1uIWZc3EaQPqIacIERlrsolXUj0OdwWxhrlhTIUbAqqeJgq2I3nHKeAR+wcEJR"
-    "CgMWozU6AQxRZLIs4tm0N2RPGByzWeVx2UC9DdOIjwtqBC6dKBVBLhKwz7k4YC63vuCN4CqB8xSrcXMzkgvQNEsHH+I8"
-    "Q4OTdzPI9AhgCi44q4Jow98ITZSTPP77KsljLGUEYiHf5x2lfD3y9njU1xZkM7z8zRdMsDcFEMNKNgrBVMmxQoR8qW6J"
-    "c+1Ii8PSJMYaFsCjWcblo1r1wBqoO4+X0ZB3cToGod2vilLXXwvOkgIDyehrqd4++2qVcmy+CJicgNCdENpjtoRhfZ7x"
-    "eRG6SgQWSVkJzYpslY95n9DDrrCOwB04iOhSVUJc2x7Rw6+ee/LU1YnSi+WySybgOMBuHAlBT1Ll1jzIP9p9cAd9iKpB"
-    "GTm8O0GTXC1Ie5DcIhAfzYs4XyYxqJiPNzc8SRX+5og3fVU/4ZUYp4JqHuVn00ZwGN6xBjRNTc4aPUH+/n2VLUnAaY0t"
-    "RgpPOMKaFbOoOOfc5wTS1fw0zo0CwLFxBqmuElJWZgMBvANk4EuizgraV4UEIHpnONDu8EsgDFORQVdc6PEQDl/3MQpB"
-    "FQTFwHxAxZCfCIlRYt/Hc0nkaGtITJhEVxYNPtDiRjQe7Tz67WBnl/+fiNGdIKLHh9jLqZgwDdroR3IXgPKr9MZsxtOO"
-    "tWIhEQqLwgXdSRl4DSlYzGrF9cWtm4K3l+xyLLFEmryLwXuHGf/17YPB8R+6MD4mD+Dv8A/4/f41/qD0Xvdt/OwYIUXC"
-    "H7Y9dT42enhnuLsj+3YSUw1jXhuoIOdDVNDQh+jSR1vHDUSGUIAgXqkiivaI4Av6eYTzEQeiEVAVC1MgpGAEavwGMahF"
-    "+clyRhV4SvQb1AnpQZXw1pbeyN3+I53sC4Lpe5VOqQyQa3CvK9CxikJqLpTLeE4k4ZtUtg6KSmqU5zDQHdqnvA5mVP/t"
-    "MU5Dpc2BnCeVrihfqGE0mSRALpq9UmeAUk/ZM5lZh+/BoBvhbDWShtdw3Tmlfk6oU/p1unsDpbu+ijX16Dq6s1KKDRWh"
-    "puEaajVdXX1KZaRpHWf2T6hD7kJf3IGGkAqh2FAjNBnk1bApB0hfEfqJ0CxSaoUYVsKliEzZpVXnVXysuFE1SmcmV1bc"
-    "VNW5KS1QlMyUrwkpnCMxAYI+vUxnV39JUGBxCYqyIo/piQxa12GN5wtugqZLBcOwquGqmnvV749xubkVjdTcIh66/+ak"
-    "JZrgH015yjWvJUmOoZXRhhFtF82iNHYX+D4kilfeTFsm3yP5K1MeXmVJGhAHS9h1laGOtx9ffThHs91y6jOd7iHJhK/Z"
-    "eH/RM8c5xNZ59dFa2ew46iZkczMjwIMhhuhGw1uO4jXGN1VQH+DgAnJyKhR8dvMRfg62s25Yi6cESLBWBelXfE5AUMDK"
-    "++1tu4N531KzHN14Lo339TuxSfuEC86jd+zqSPjjH02jVzdZnPzbLHzu5gKBd158Rqg2LKX03uH481q+dzwiRcc1GpDW"
-    "IXRnNwWCA2/eF7iP7ret1OmzwWLrO9yV52OxasU8SZ8Lwrse9V/8WKNTaeEG2rmBaflTDW04U+fskFDY6tvYbBzfIymO"
-    "SpAdhyg4fUOVrRkhSoSdEUFTmqp+5Yif5fYgklhi8sFnF3qmk9PEdqPM40kC1SUrq1whNnGTwIE/2yZruMJu5jhxWS/I"
-    "8p+N9XIn8k419Xh6oolj7wXPsZVx0HFv7TLCTR2+rMAdGzgLFjHwI+whah5P4zyGAL4J6Nmjo7Q6oNeB3ZX8glPCHbaU"
-    "6ftCQ457i4HFsdcbVlVVtaN6qFWFBzybTos4JKtcQydzHIc7mljtoAsgmSfNkHd1sd+Bf04VubFM3o6D9bwgl0d6Jj1g"
-    "jXZd3qiyxqWDCEAYauX4puiKOu9emb2xL9WuGzVZPq4ARaDM7zPAKw+1xmwWFbAq8vWYwjyFS2Wbytp/wpkPqrCI0++z"
-    "fDbRjanjm63+1ny8wJ3V0IGGasOwWmyuuVXY7jS2O43tTmO709juNLY7je1Oo0fptzuN7U5ju9PY7jQ23Wms6lW3x9ju"
-    "SbZ7ku2e5M/Iq3fXe5IVx2t3I9vty1/J9mU8zuPloIhW49iQkSfsPJnwuVEe7Md3y4o+O12VNyjgaTGf82ZN9E3Ouv8o"
-    "/bbu1t1tu3WDQe/buzopt6WrXr3FhnS7t/1z3Ns+wb2ok2pXWJ2vw7va7S54uwveUJOUu+CKsVq3/91umLcb5r+WDXN1"
-    "9b/mVrl7sLQ77u2Oe7vj/qvdcV9cFudbe1v32J/jNKa7/KdXfO2Un8V8XL/K+Lg45Cp1xqrYQhjCRVxa7tPsisY5xEkC"
-    "dybe8IcU2L4fHqX32PO0WEaz2V4Z10AhBhVgjx+z7VevX+JT36yrlPq74ecQQmHGK5b3gNSbJ38Ut6jxlnRZjfj9OF5g"
-    "NDImYjnA7fBotTznKTJiQsG6sgZVWB++UkiP0tfxGSwS88ETEZ3oqcjO2eC7CIMlD57SAhNMQ9YRhDpscIjS88dZxnXo"
-    "R4rrAGER5t3tyyyfvMkkpT7bFkvUJ8USfqzyIstfZQUOaBGJY7sMIHHAvv5YRZjoXOOGUIcnW68Idq7xZSLIMp4o6lzj"
-    "ixyQYzzN0bkWEfYO7PebO9dKICkAcMaVIrRremS1JGM9uirAMAR/BWVE5BdAGFawAjKiDKoFXItwfQfh6M8aCgRfNRGq"
-    "gKw3gv8UK6Ww2A8R9A7gU4Z90zLLWHABkDIy3YH2UwdS48odmCk6qBL77cBI0AFFRLUD5YcOUAZDO9B+6kAYnECC0A8d"
-    "4IfstJD5+N3qX8FD8cPRKiOnGbDKVzPNAW5w2JHsQNJ5bac6UCqu6ykOUJX/ZppHmFVWyiRf/c389REtFls5XlQXu12Z"
-    "XgIO1jvyvOhGNxjpXjSrS6wcBRUV8nX5YuuBmeIApXdPD4wEByC+eHqg/3aAyadOD6wkB3CkA0ZOIPG86YGZ4qI3L7Wx"
-    "keSs6SQ26jmJXYDiPdMDM8UBKp4yPTBTXMXTK6YHZooNmuiNh5dJXWzCF0vrAXW5sIXeyGkGrI5LM83Z9vcu+u5RKHP1"
-    "8WenOlCqMaenOEDVcWamKeBg11yXryoeGAkOQHoy8cBIsAAzFcbmgZ7RBFTtESPJBjb6w051NEzrDSvRRqj6QkuwAdWe"
-    "MJIUYDAjJdvou6OuekYTUJVtRpINbLDNTrVRdLZZiTZCxTYtwQZU2WYkWZMLWL36zE0p3jlQz14XzZ61jQwfonPOtvN8"
-    "6K4Z28ryIZvztZbsQ7JnayPDPc/TesFhS8mMsHFiQt2OiMfGsvJryPjtLRdIDTGv7eWAqCHltMOM3BoSHpvMyveQ4Wu9"
-    "a+VdDXslqOSGSNjSQrhhlmowmxPwSYmeGyQRkBALIMxKr3SY+UEybslQ84LoPqnQcy0S4Fy4HqhyQCkDyxviyF0XCV8k"
-    "sHAg1Ydi+je0ZB8SvUlg4mCqB8UB7ut5PXtdNFtujQwfolNa7Twv6x0yamX5kE3J1JJ9SLY8Ghm6v0l4Ky13k9Lor7ud"
-    "8XmWjONOn3XwIQn+iY7zno6iMJnjpFkamxA6Nz1AGs84zDSZWTAlazz5Chc8pZT+JE++dCe5sm0/UTMeOVxGIfL13HL6"
-    "h1wssbxCIaAa5vmcOmvwwOXZqS+qIT/crhtvg21XTT1oDYcsh0wISLpiXKUaXpgQmcoDE4KKaiFKv0uQTOlxCVeJXC2a"
-    "YMCdI/iEW0pOrNLvoqHl8QQ+8OAufIFzu0700hejoe/Cn0fuWkqPTJArws0Sgll3JDi8KEFu1kq/02USEqugxDtcJN5C"
-    "7+2Es3d92aZjJQQjfSoBmHW7wPaaBIjXd4DLSeJirekbCcDUcN9ydTRrt+32CBCvb7fLy+Fqk+ncCMA0aHcpdFWDxalq"
-    "VBCr4go+8Uw1fMEj1Q6dbjk51pnHbFeHf1pyejdqwRtOYqb7ohay+STv8DOsPdW73AxNi11r2nf7DmpmdNtL0BRhXS7e"
-    "u98E1HIVNEO4Tf9Yy/tmRa7XN451ex2jjTV6M/BGvWKuqHVFAuigRaLxRQBXLKw5qnhfyg87DllMzmW0v63WWnid/rZX"
-    "xLU1atrLrkVvbSsa9K29tA3XoZwZXL1SnSZxTCCnYrL4QB/TRMwdl/yzp6+c4VYHnO81ls5EkhOlYzIcuXl4j06vj7WG"
-    "UzQcMXAxUUDiqRoOGbq2JEBJzjns4RJOCsEBPDrsJQGUUzZythTHlrXTV3RYrdOzOF82nI7gcBovUzksxUE2hJPl4Rkc"
-    "DrXZ9QpBBM/ocCKhM9eOurLy2BDWmMYmJxO4GSAKhBM7wMRZHC/wLZHykGqaYdlVcVJQ6Nkdn5iItzn7n+RxTqrzIAPy"
-    "4QczBaQc5o3h6QVNWM/VP6EpcaTq6W/6SKYkpOil/id5BlMWVGm0/poPXZYU6CXL/jpPWXY8L1lKmqQ5+xu/VSnpSL3a"
-    "97xG2Wn2GKUkR541WLOvUt87Mh+TSV95SQeOXd8QYTyE2VXEuXw5Ru0Q9M5VLcci9xiIIBYIR1cHyAAsGp/3iYAl47iU"
-    "ZKYIUlQM5HnMiU32MufLf1IFcozCuE/wgh8UdVURms2yy4FyRtamBnVRACQX4LZPVtKBV7UMYZFgcGc8Zd8+fYUHXIuH"
-    "MA9Bq5MpJ1oNjTHqqSLO38UWfonMMjjKCpyuisYiOTvSaXKm1J4TlJIlZBcklsBWNJWUJDjRQptHAEMkVs+HlkPjgg8u"
-    "Zc5J2ZMzoH0I6ax7+NfnL14M55OehXle6h39XVJJGF8H9YD4p69WIbcK+R9KId/pMDEsp3awtIOlHSyOwVJelxDDhLaC"
-    "OKIrcmHFE75UIKBwFMISQSSshYPc4wjVKIiutN9iK0lNivSftEmkAczlGkohM4m1BNrZUVNos0ZDwt0YJSWBH2VctKoG"
-    "sCHjzGkVUquQWoVkKSR5R0voI9px43ihaFQKu2HvjUM7gw61Q68deu3Q8w89eQmytZjbUdKOkvDyUl7UFWMFYyFpBiKY"
-    "s1ZiO6TaIfUPNKSupPc8cnmKUXgzYFRxAZtd3TSOJ7xCVGSanWYT8HvLjamqr69oP/LOCX8CBxNTtsvbEd6O8H+0Ef4p"
-    "howIMCEXeOL0UDtNtoOoHUQNBpGM/kLjBweOEumuYq88R+PMhANhwk1ymlT8G1vOUTzk1Y7Ndmy2YzM4NvVQUDQ2ddp+"
-    "ktZJLAiIhSexukoorKGIq/VsFgP7C3bNvoeWD16iE5R9ZNsnw2fvIa7Z8Fk6eUmh2QazpRlCi91w1G+y/Fk0PteQ32SH"
-    "GDCu22M3Ms5Wmk1iuKLX2WfbiwwqtcO/5dwo51+3MUQa/30ZpUuEIiwun3gKpbt9CYfTuqJB1+wwnvHSZKGDw4tkwXZ7"
-    "PaacOEumAM/p9aBSJeF9OMKxTFLerTcGMFQGgXn9HjwIAF6yQfx3xnugg+CyERD+TYWNeZsk/Cy5iDnG/YP7iFMD1VHr"
-    "/Jai7x3LUFlvj7aQm9fbEOPcSUoGNeNdnS65jBd/ja+6KloPCxB9UoKHKZeckRlSyrhUABU9+hp0cx5Pk/ey0y/iK4CC"
-    "gH78VzadxjlKphAQvbsEMHJAFCMbN4AI48TzAQwhLN7gb1VxPIzYL+uIsMVixlVq54CPnUcKZFldzgXAOjjaqqpt8Z5e"
-    "IjnWONGsitS5kgF0WvItUj02CYnbqq5uvAd9ITuSKqnnrEPrvpvQfZuK1TRxKlgji9g9vZkCztPQimw9c7AxUFGqgKNZ"
-    "kKsrg22ccQ4k9FuAOK6yi0uILsjJAtjbnWMNl9QynZhWK/c1gfu0kUs39jnOCZfGE1CM6vjCMvAwuFky/Ht7eMWnnfnw"
-    "2yiNzlBpD5+sltkcD6ENn5YzRhlDsTje25M/vuFU4UBvF6SwZxPP4+UqT/V0s2byWLmrcnzcZGd5NJcqoOD8c0CdxqDM"
-    "iW1hLe5Arlj+m6q8KqQk+1pQN3QQe/QY9Y1rhnNOXnbR1EJuSsCMxbGE8jjaGkE8UVV/qP+gnxGJ84J3dxdFFhOGdOJ6"
-    "cMZtOpprEGyXS3elZAUmlxEHM2563r7S9XI1ecLZAZg/iY/2LAn5vLzh4RJK/p6bVSQs1jDYRqvvoNSVD5jENeF4Tx4o"
-    "xHePsbHiu9JWgW5KXFOJf41h07m0p/FlF2vXL2lyy+gVxAWFAfHPMOy5voeK9VwM4//f6m+RKUmPoQozFUPU7gw/p+ix"
-    "MkK0iEaKieKcJ6Y/Gu4Odwb5eLgrHjqBuK4nIlJtcbK4Wp4LyMcHnw9/74zV+1eivSeuUMDBGogBncbwqAY7y7PVos8m"
-    "8XgW5fw3LTL6aE2eZ1zHzmK0zYdHRxAT+i9gaWKvzVdcZxer/B04QOGNU76qOp3BFYNsGReQAKYkV9FlGucXJMv/uBWy"
-    "0ODlf31eDkZU5//widSY1+fjR/ZDkv4QsZsb/uMzdgrxWgv22Y04CMRHUZzzRdIizsdghVIL0iwdPDl8+vz5Hje6p//n"
-    "f/TZ//vv/+v//u//SdGqMxGXG2MTL6+QW2Vk30WywFjAMglC/J7NstNodhLlZ9aztrQA9b7QqAQXVt500Prpjheu6IbW"
-    "zyMwPktRgOCFFGRGDdDjlcv1K72GeY6PlEFy5m1eFRO/4gJFRm7W9uAq2a4eLpf1yqgPfDQosH6dbZcqFtx6ueqzcvXF"
-    "brRQt2tSrdhvI3B3vNLf46ONYeT0fRad4UrwjC/0voCQ6CBzolMdzSn9AnpryvcFGrRlHW+CowIi3votBGoNf4TTHWFX"
-    "Cv0St+DIRt4MuxrCrXEbQXO7Q5p4Q+zq4CWQ21Tmji/VgG6eJam43tKVcdMhfDle3OMMd0g8XL+5TSNud22ncTXVaz23"
-    "Gh3r3gdqXkPzvtAdVjN00ahxBa/EY/fKNHp1qzre2e4zNaFsFLYdryPlZBafnF4toqIAa8fRLrhgdVcKs9HNrMYcn48X"
-    "tzMNGl/5alwl9UrYXQhog7tkjetWLjfupC/NS2qNq4GX2O6gEvW33/xVAmO1nO7UyY99RXPWYzDDo3LAFdFVIYYXvFZh"
-    "Tmdd8hXyaaIv+qbPFleLPENbnE8m0iLCql3CGz28dqdxxA2oVTqBpytwUVE9z5Enk7go39/hlN7FKViU6uKQTC9a1HA7"
-    "8aRc5KAhBvylZ3vK9xdTxQAE7YDc63J570tV2IfKirqgpoYK8WYleZaihYMv75TIPTbL0jN6digV9l9lT8LsPomWEetG"
-    "lUXEqpqKwioTl33XZztocELEgh7MEdyo28NCGE2bhby7P08mkxlf3mIeqA8jZ994uUjA4FREliI3yOF9IVo+6hYukJFq"
-    "QGaNeviwTOF4gonWmAVXX8vkQ8Xvb/GJFdgLyDmZZXYRp1hJ7P+S/zAL8jXAV9fJ/KQAN8r14z57+/y7wzfHffbVV4f/"
-    "eviYJwyHQy48oN3jFV/M8MbEE3zNKcnZKef3Rcwbd8oXFFx2Zll2wadLcBqrxn2RYa3JtF+CQEPREazk8a2nQjzXElFV"
-    "qVErXvlVsRTr4zeAexovL2MuGl+VeSfAJ9Gpj5HYVw89mWCDgkhExFuoQRmCIFvxBT3DF6zEc6CCxB5bFTDwQDsDtljx"
-    "Y22nGdgFaFDiLJkRj+UDv/SaaUHyz+iXaZaKZi8WcUShDMDAogrvsa8IZ++7J98+ezwUb8ChYVoZqewtWI3HoivrzEyU"
-    "PByHhce47NMUDZomQTyxys9yUBVd3VrbE4/4XLFpkibFeW8f63GCxiF2bPnYkGIrcprgGZjNuIR2yUpl33Frlw+8EwUh"
-    "S0kLYcl9zRbBLCxETFWWgbbPxML2S9IlwFY44I0PvNIzdTTrmh4WvBHm9HA1DxBCzorplCtg6v2SKfR+cJRz854PEuEM"
-    "IvcVZrl8PqWvqMaKr15+Ml6+BW8X+r8m8I0GofDugPMLq48eMHO+VLwOzve6GhSeMv1pLWUuRgtiPTdH9WD2l86W2nf2"
-    "HAte3AJbywLQHnJ1Fhy+0+cw1axHDcOL7uqpRQexSWTY+lxPxU1oPdp59NvBzi7/v8O+xduFNl1wTzlpW2smA7kxIt5a"
-    "1HFXq2TSrNB59fBsWet4nMyjWROG7Ax3d1ysmMRNBqCLIsTRNHyXZRLE1sRX3fTixv537evLy8USuipOpmBMTppD+MTj"
-    "KBdveTYa7I4BqRS5239k0cb7os1pWyKxjOdO7LfH5rI3qa/sW9d7fuUNVWGhkxv8pFDeSNwufxxtnS+Xi2Lv4UOwVoX3"
-    "a5jlZw8neTRdPuQDa2ew++ih4vHjU5b97GDgscXsgj75rFKUD372cQyK6tgPvvL6j3D+GslJfuikXfdWotDC/pccherW"
-    "ACQW5JOO9b9STcpur/lDr9DuKwuj1HNODKnBHEiDUhk5MSMbK4wgVJaBU2otdyHz6qFc3nTYFUCY//r2weD4D12YmScP"
-    "4O/wD/j9/jX+oPRe92387BghRcIftkOcmPge+SVTCBWOS6aewPp/HnGTB4GGTXVLX3/426vQ6FlQ1Dvqo8egQjQSLwK6"
-    "CVtI+mXT9z2xD6vHsl0vg2vFlan+p7GrtzsVm6a0eEojpBR6OYkr866YQav5UJndyjmpmi0q/V1pW9ESnZlc1aG67Ds0"
-    "ETIzXvpehXU0NLsQ9QekY52/a+i38m1avjxcrkLvsuPGmad+joIuknQSoDaPi4IvhgMQ54n1nrWazRdo+RWsZL0Kz+YZ"
-    "1Ukt/Vh/pNYUsL5bKAPNFuubQMUv8SiAO9uucknv+MYvBKJrjmlEyR1OAIhweXxSYfXFWvaEVmXCt1SItopN0upHvlrI"
-    "3QERPVj9fjLhs3fKx8lYWMJxPucrrHI/QdlSXQl+Q/3eR7COFWpDrLzUFSAEVaTxSgcp1DXLzvBL0WvCI4b+AuTiZZZf"
-    "FItIOMywwBNRViH7n96XxaIYFsM+Z4I8I9J98c713ZkgTcQmYBo4jKY115Z1poWrBG0BGbY8nBV0LQn7xlqyzmRxEq5b"
-    "8vWtleMGlk/fsfhb1xbqhxZ9upmkzp3rmEzeN7NlsZCoWlaegu6kDMUY8xQTMsyaN0Wx35w2R2UQf2IL77jvXsWqhp9/"
-    "+dlAZAjlJzYV+46F7l2Yj7oyuANj0i2UuILdyLh0aB9lsdrXV7ZNLFGoYTSZ4G2IaPZKnQHEo+/a8htC0jhrEQh8bHlA"
-    "dd/uJm5QEQzHO5PVOyNDMXRcp3WimVFac/fkjqN4Z1CeX4y3wSMwgtXtOqJdR/xq1xFrLwB+Itte6E/X5B1WjQ5aQlH6"
-    "XUp5Gue2O8VhNGR0YpDOC86iNHYX+D40ZV55M20Re4/kr0zL41WWmBsHqi6zPD66MaTaCT++D83p0rJbTn2m0z30z6mo"
-    "RGkSbLrc8kxx5uToqJuQzTVNExjzzoqEXlqwbJNb7c6eZ5dee9U2SapuV7VPqa/wFSQh/iiOrp0KYDLnL7X9F2I9eKbM"
-    "1j5o7YPWPvi52AeoynRnQXMt1cRdqGsuu3fPpUNijSmAjkgNimg1jp2FPmHnyYR3mTwLhSeuiz47XZVHveB4nuvYTs2C"
-    "9TSD85MTbWr4Zahj1xhXh6zL2mm1dautfw3a2rMrpOuZYxIB0CuVcffL0PM3a+rXMt6nU7tu9izYJ3EPYrxRnQnrnez7"
-    "hdjSns5zaxnfwq7V5q02vwtt7rnKJYakvJb2S9X5oNMQttR/ok3qxr+qx8wrgrc4G1ApXiYL/WmWBUKvBrbGdS260QSj"
-    "hJN1zjOBJx/X9Oe4rHa1PnjLyOXSEWdN6/eZvsN7SnyhI5rzC5lXFOWzwWZPu2RoJ5lf65Lhl2H4l6ptEw9AAzWHXEyf"
-    "C8K7ng2IYn0Pjx482VmXwEO/n2StIcKn6JxvejxgZ7jzC5kSzF2lVqe3Ov1XotNrlwSokPAbKiXfigCOh57LEDvVj1+W"
-    "zwjdX6Tw/FvBqnrbaA0Aob2d2j30bPya1n+NZq86tdl+rvscBdKwzpOVkuMirdxgK+pnEDijKIIlKXs1Mgmj2jm3jpVg"
-    "6I4KJh/89aurTjxJVnNn54kg63Z5Y/uqZvP7htYNwXRp3CX2Xqj9hcy97YG7dm5u5+bN5uZyJokWNG/2NQVXzCMwZ297"
-    "e6eatRiVw6gMJun/RFM1zT9O+aibskomGscA7KmlCWltunFOYFgidkvT6pbTiWcGIqf0yhr5gfP+NHegLLnvi4RuJjtW"
-    "ScdaEXgDwHXgDVm+7lq4EgXLSBLRsTDSIsWE3GcjQmBPv/3Tf/zbv4/4+pkP7csC4tnwhbsSLvKO7ahS6dhMs92o4Vk5"
-    "j6faWBGBL4eT+J0YGQ/f7Qw/H1JI2JuAehBUjw2eKiFO7XsW0cQRcwljflYBreDe/WWE8aIg5DFEaoJ4iBED9YWBkiDW"
-    "U5zHECAxAe/10VFahUTFuFT5BYQBgog5qRE8ashx77h3kKXNbFwrZC++q7Gh1bZjhZyAOK6bmoAQ8esX50gJUCFB9036"
-    "kvFupQYQszg9k5cLPWrP1vylTHMpJAIY86mK3SWuHNaFjCizN74xZdeNmgyDDQYLFIFja59hdHwZ0Thms6jAizS2kpWC"
-    "rkit5FLZprL2x60J3ZrQd2ZCu+cgZa7Z2X30+Rdf/vZ3/+n30el4AoKKiC6DU8QHNDGYVMdshwldykgr+mzP26khzzCt"
-    "5jYtDjY6+4dNlBcuB9Jkjtbmjjlj8CFLs0QD5F3XDOFRC/WW17G2FKqGk7HMgUBzJ2O6abtrDApvxLCUrbjEczsGgsjB"
-    "SmoF4T3TIpkAG8+5tM3iHKLpQagOEX4wYqerMphYWRexLjIq8qhpRbh5wyuAIUQjJlZljAssBRXP8vIJABHPu+Bdm8c/"
-    "YMX35SYLy6PUqpi63FOr9nnDqoFsEXVxe0MEhJfxGSEiqlWoa7mqFv7FGoXLAKwQ4bjAaMjjBMPOAle4+YdF0WG3fVbE"
-    "NEW9PfYxwlzrqtX67e8b9xdfml6Ahbm0aigYA+EoIbjihCoFcKDGrWqVi3a1Ir/70qiIz9GZX7HoLMLwkCA4GETAKkJd"
-    "v2vD5NEm/cCFjLce3nCSjyRQSFswvfHFAxndUWul6avQ62E218t3OHwCZeOaibOX4v7LIJxEfx/DZmIoTRG0N8Hg4xB2"
-    "98qqmeke0Sr2+U7Dij2vqLDu02U+GzxlD9nh8z8//+5Nb59X9wQDYUKV6Q0K11A13C5aTb5oPF5LIqzLy3/z7PW3oQoc"
-    "38DTNRA+eWuPLwUGRynMGHtMeabmKFXKgJw7emSG/a2IaaWM5YsIoWwJN8RoKEkXTxeK4CTgDnwfe7mvHMyS35XDS33F"
-    "K9Sj4O7JUsYIwdDGKMn4/oD5+soQWgyxVaNlcprAYg7a/Fo8w8Ne4TM87PPh7x/A4h1Ii2oiIliuYIjuwetAIkA24KuP"
-    "+xylyOiv/mkwYH+O0zjH3jq9YuQFo50VMfkUw8XVPptkqFNiPk8OeQseH6VH6T1ZLvy4q3d/Uv+rP8abP84Xf7bgf/pb"
-    "P5jUl4/8fLInfoAh9xg85AYrJvg5YK9534ykDD19+e23T777E4RRFjIwwkceRoOM4S8uJ7SCBQ3OLb/xcnZlS0efjeTS"
-    "gaFSZuUCE0jfjPDxntV4zM1qCitdgtOIZdXygVWDH3Ahq1oLyBRh+yNxoi7slCF7WX4n7wfSrYIJ82bwErNycUYqkStM"
-    "3kwOOgQW/Rm6Vo3NXT4mVLZcPCekvNeBD+vt2awVQ6tTeRfIaLnpcFZfxFwVQ/hq/TmiYp/3AOENRiJ8Mh+qOATo/Q2s"
-    "Z1mW9KRRkSMKjF9oTRDPLfZL+4k6QpjvIjYGhUimGOz4/NuKTC6bztAnQzJe/MtXb56//G6kRogPPXxSRYovQ6q/i/IE"
-    "1LoMHc/gNT8taLx87kE8laKaHfsw92NPQZwZoQBKIRjz5VsSF1VYed7+kRFRfjSEPoBHYEcM/e5E5JJMO87974R9yVHm"
-    "iyXv+iosPgqeZZqBWIpXJkaGLTgSjx19QZHwKSa7akXNMG62UK3obuDtG8GXEVbmCQV8r975gdVOV8aGr2hqseB7NLuA"
-    "CSv7PaqC2KMpyWcdqrAej360J/hVugJHaqVXUjWVQlKFka9Whlw6/JHjeZu+Ld+okU+4KMNLWDcjO7g46JZEVR/Vkpv/"
-    "4GmgpcUKFPWNUCLV6FovFPkoge5zPpMCIgCss0KAj2gA/6LixrPGceJljPiRFiR+JOejZ2hz8WFZQMI1fmXXQlGD6uc/"
-    "5nGEQ/qaA3C7oPwP4Hd4/nU5nWASvA06kivfEf9xi0UsUXwEFHH9iuTubilK5D8H8oIOFNBoQUmoXwCqpT+IxKbLQqL8"
-    "298rtVKWhMSBjRd3RPx3XwJxWNhhZZ1rNNGZj7CJYh1lNq3RSksSojKVZRY25fbrJUH/851S7miZA+Q3WvUIgl+gXFRL"
-    "Hmz8GmsXICNsPvGEQKoZCrhkYG+e/csb9t3fvv3js9dcka/xdgC33p+R92/PpOkIFDnSioZlCs8lu4D985MXf3vGCw/F"
-    "6VKxoVPYX15+z1GC8TM0q6hcDHGsDS8DOltsXn8ZOYpV1l0M1N8hn2V4NUJ3RWwiuH9/+JdnL77hqMGTZoF6+g4BjEA2"
-    "XpI5J14KlLfQvYYlLA1sAxeNpCG+9/qhOOdL5nuwUgQvcLkYu+da0+0xDs7G5duzqPEESp8aWFpoc3w0hp70wLluCESf"
-    "k8rZKxfFCjGg/Rhe3v44hU3yt7vHNw9PyvU7w9dsgEf4DiDXZJeA0QOqb578UUxqcB2/qlH8fhwv8I1OUvYF6ohoxa3Q"
-    "XJbME7uyMtV7yj2c+05k8SfkOziNu+WDwHylxxd2g0hSBoiCsrjq4YZvt8u277FeD9a91Xu7BP3gAB4e54vonvYO8du3"
-    "bJCy7Ufs+Hifzp8jVQHNO47ncZx9ejtYzcPUaaK8532eTJfyceYJV5z0DSr18R5V4oZXjv3mN8iIaDJhA96cCVGFoqAj"
-    "xFvhXx/fwHr/RufJmDdzUjFkHBWwvt7evYZKwsZ0WZlu5xqVTqfHDcpXL/71oEM/2f6+BgQqp4LBXyYI6JUKBH+ZIDiK"
-    "Khj6aQJVcldBKmkGONK4xqFrEKbx7IYHhWOCY5oTGoa9CY1pLmgq9hrVlbNGpMlCuGm0cGNCho53X8KBF6TMiotobAkF"
-    "mZpNpWKQda75X7FMqapTJZn9VhoRGrBMs6GrRZCGoCTbOOXjrhpKlWpj4MOnGjSl2JBiua3ByjQbGg0cDZZSbEh4+EgD"
-    "xASnoCHTxVeLN0a6m4DdB2aGB8/VG448D7ajX+wsD67RQ3qyB8fqKzMjMLoqJssEd8PN3BBJD9ut7CANbxe4IIKUfN3h"
-    "AAjScXWNkRnEd3eTlW3QwBnoWli/xsRUJntwwDyxUTDVgzGJrmwESPTA0/rKRhHpHqzIgRF5oTG2tY1Ayb4S5vqMY6R7"
-    "WzOJXW2ZWFOhzMPohjYKJXtwMHizjUPJvppBeGZH1TDZjZPwgV3yahnPHRyEVDdypiCbo9BI99TY0gFmhrel9rh35Hmw"
-    "HWPdzvLgGuNbT/bgWGPazDDwwFa8FlGddQuyTPVgQGRJGwNTnRjQgwLKZKee7C7P6j4j3Y3l6jw7y9NCu+usHDem0XFa"
-    "qhvD6jYj3cAC8504St+sNurJTmybo0a6G8vFUTvLjevgqJXjxjQ4qqW6MSyOGunOmREWGaoFQr89076eGaDnMz+M3BAF"
-    "v/FhA4ToeE0PKz9ExWl4aHkhbI/ZYeT6LRdaoVmGokwOGWkmTH0hQdPRAmpAr8aMdME1oBo2KR1gDWj6zUsDpAGtkKlp"
-    "AQXo8SX2dXnx37sKV0DqaJlCRNihDtIgaqsaFB8dpJZWnehYUPWMDIuNCVRLLyAyKkAtnaC46CBOWuD+uR4UZd/S74HL"
-    "waXnBaihQ9mHDFkhXKe/ScsLYcPdKA8yZgVwM5MHbgHSM0N18Qi0kRui4BdjGyDYHz7htfJDVJwiq+WFsD2CauRu7BQk"
-    "N7LhFNzetbyBFT9Ln/SAdeBYTYd18GJJyB0Y9v0FvXwncFSl8Pv1fPkV37yuO5+nzu1yWpcBtkOugeOt3rvmbK/pSgsC"
-    "+TjjcYmt01yHO6yxw6upP8vfNstt1QDUxwzTBxX0NjnL0f1LNb6kgNMo7CGq8QUFnT5qz8LbX7xn4bGwOsePipbHXHt1"
-    "8E0L/gkvWtS5gFTsXY7zqM7/42k/uXfcmevKru3AaeCoqffGBMUiKKO2r8WRf6+z40nfNdMNH0zQ3eLMXJejlkul3ndS"
-    "6yFxcsrwh4RgfMw0HRwNm2j5OOqdGbUuC2f1DQdFCCbURBQXtW3icBKM21VxxT8w4D//xCOvwQX2ZpOD5ato6o5o6G4I"
-    "qHvDrVAP2WCStN0B60+VDifAmgv89VbudTOitTRvjNCYYfc690Mw5vq7DvI2zDcX0Gstj9dZ+dZyUV/cNgQPs9xYkWoj"
-    "H5cMHTiT1mQ9qpy1uUqjeTJusg6tX2wGWmmuJNfqW2sZ2XSl2HAlWF/vBv1ore58QKi263qgOh5jaflT0ukf8O80IQV/"
-    "WZjboXxM5vFyladsN7xgxKNFeWyeI7GWjLrciDNaTJ4u6jQ/KcmB6bhRJ3DAEdqGB446oSONYOCSE6ZzuMzGFwwuA0d0"
-    "CQPmP+WQEU2C4lDgTD0LRzfVnKLnabM4h9R5mcrxK2IdIBKUTEePOpsdrITK4mGkTuhYY0APeqotvEadwDlLnotHkjqB"
-    "wKybChpeAtpQyujCD6+XqAteMLCuWuFNKryRtS8fM6eD53Bta4BnE+mGEDYMbi79x7/9Oyc6yPgfcQuDwgfBnQW8SLOH"
-    "Vy56AFQ6mBqATuLTFRhixTk8nZRH45jOIcNL5uIkvrhTh+ClD6xDx7S1c+QyYEYC8WbSKyamUnErZvfRF1Sk6gLrwA2X"
-    "KlIN3I2p8KsYIX0jPE4RvRNH60fVnZQR6+4INqn+sQ7dW7Lj66ixBOCmJtAkZDwvW45EbCLFBCoDH2FHKdGNOkdHnU7R"
-    "U6+SiftMSFE42zrimiYVsEc3vBgE2ZE3DpZwSUaEWFqCYqLzIx3F3yZqZd7GwgpYN7I89REHxjpwD2leXtDZUy/gfEwm"
-    "fdm6Pt2duyGa3zx/8QzbL0W0vFwjuU/HzGRrsbA9BgKGZcH1lgE2mq4FQSXE1aBSRJmQlagYyNO3E4viZc7X4qQT5GgD"
-    "LZDgTRko5YpomPd2LEJQA+fVn2WWIYnZbF7o8iAh6KrVt09f4XHm4iHcn4JmJtMY3Rpc3Megpoo4fxdbqCUey+CgMjCU"
-    "CsSSBnRlrqouJyWFRggliCJBrWg6QWxxOVersUjDyw8wHknS4XZyNeWk7AneGTvES8vdw78+f/FiOJ/0NKRzqS3gwLhO"
-    "DlI8uc3nrFaDthr0Z69B72wQBO2gdii0Q+FXMRTkRRD3IBDHbjtP2HSWRUsRRgGEajkkjnCDHfNFWDAZDgPSHw4GaYbf"
-    "CFb8aAouWEbiDUdz6as8cku/ovKbOCcrksX5V4kCJ1vpuziySj/EWVQBRYdM8UfC/7yOFzHvxXlM5PEQqZHY6ohWR/wK"
-    "dIS4B+ZWEeI0b4diDUcYIgauTithPoaC1XiIt+N8SL4dTu1w+rUMJ3FnsjU72zHwqx0D1b6rdyTg25TSOAPLUP3dDpN2"
-    "mPzMhwmsWNDB6nJwlrG3ouICtm26EAkmnogC0+w0m4CTVm6sUJ9e4S7andK8Y28KkzvB7eTWjtpf5Ki96wFBYR08Syd5"
-    "m6Sd09rR8SsbHSK8inNggMQo7wsRa8U3Kx3vyHTE00EdcvEpvj+6ydIOsHaA/WoGmBZLyTnAtFKcxDvhczriRJoZfgvC"
-    "/am/neG4QDYwLmCSYlCr7tfT3nYXv/2X3mWWTwoINXa0pYT/EnAy+1H/6d9ev3723ZsBAfJcyODfHj1+CG9HwSMyPZ6j"
-    "x/qCcF4f2DaWfXxMobbSZZKu4gpGjQf2ESA/+2ybd+Cyc//GER2MaB0csPsCyBkpzKCDccMw7Z5Au3EGEUNmqnHE7jRs"
-    "mOhJswfHq/xg+xUfss//BaL2TsofaTaJ6WrZIisOdljO1x/0+zJK5Te6gaZJQMKSqtt5vRN2wB7t84+vmOhE/uPBAysw"
-    "2+WBIg8Jr7nBegjMBiWXHK8AEF1WSk+2O1wN0lZRhtZ5KPM2cA5gjdehTUfZLrWjbEhuMOgRM3e1YUx59w+Mc9MiWR3X"
-    "pGWgo1MM64/DAWQfebCNXWLTuG/UHv4ZBz4tkjZGxTEqphR/FBdKFJKt8E0PjSf/qVUkpQPfKqGv7XfzgiPWOoJA50KT"
-    "zQSJD6KD+ajZ5gIPAxg4HSTp4vJHjvzZZwf3b1TW+FhiCst8ATGcB69Y5/5BR890NYRG1pYtXOFWBduEpy2rJin0/slZ"
-    "BwC7t817kTeflxIAuk8QarVCFZHnixX2Xl/XVVQyQJws3RGaTWjmjx+K85OYV+sExiVE6YXJApgyy6JJtFpm01U6Nmol"
-    "C4SivoZyQHLFUVQRkbMEKUNzQj22bv4/zZ6iFg=="
+    "eJztXVtz3MZy/isTnuMSGWNXS0m246WiU4pM28rRxWXKcVLkhphdzHIhYoE1gCW1lliVP5LXVKUqL3nNa/5JKpXfkb7M"
+    "AIPbElyuLzyCbVlYANPT09PT0z098+H9ziSaLwKV+lG4M9x5f7JzFkfLRXKyMzw+Ptk52XHwr3S1UHDLOdk5nMwioS5U"
+    "vBLJcrGI4lR5Ah+LsZycO2IShfAQbvZPdkYOFPVieUklv4ILIUUyk/DymX+hQiET8fdHr1+ZV6fSD+jVr+FC+KFIZ0pc"
+    "ypVYRUt491xMo9i8m6RRrOjlozSanItooWKJjUjwjVHhHWxBMlPBlN5/HSpBv0Q0pRroNUP30l8w2R/hIn98gPUnYurH"
+    "SSp2e72VSkRy7i8SeuWnpUqw7j1DZeFPzonKd3Ahkmiu0pkfnolpHM1JBlB9iU9hOERuJ9EyTInAM7wS0D+pihOUiZKT"
+    "mQjlPOM4lAuWQ6DUwkF+QLBhcqliEUZULdc0cpDufC5Dz/Su6dbjkTOAeuFOr0dSRNJAOQpZFk/FNIhk6oj9weATFJuf"
+    "cu1UYhrIM3qt1wsj/WvkhMsgoKLjKAqUDMWln84Ev30/e9Mis5DpjOud+gHXmz/05KrEU/5sDuJFaTU8ls2PfG9twTn3"
+    "QmO1nsoUN+HeSoLokgvk702iIIr1i7Hy6L2zWKmQrsbBUpVLBDC+Al1in956UH5lLldj1cSar3vDT9W89M73aqFkKuZY"
+    "lt/Wj6YySBTrk31jZI9hW01oGJeIv8HRgvcdHNmSxraIxm/VxFaXZCKDcslvo0sxX4Jip5Gg51rDoMzINg3MwYiZmPtJ"
+    "AtrNYlwmK7qYxDKZ0dUi9rn37JbwUNODHAjtm/aAaZkoS4v5Z6bGNi/WcBVmoOaMZa1K46WqDnDBw7UgSgVGE8dkuTdL"
+    "NWqjYhVNNMPa0NG7c+lrzZL4OtL8ceaDaPOXuFb/Z90L3grMiT/JOmLsn9nau24MgISj6pjlpzlZ0wGjqx1nJwjmCU80"
+    "KRgGskTv0YihSg5PdkBGbM48lUxif4FmlR58FU2WOM7JyAss66B9E6AtgRwHqi8O0TK6RPV41EeKrvDZQCcLOVEg6IUE"
+    "8wYTlraDAm0OTwPw4iKOzmI574vn4UV0rkCBkRaqsnvupxO0q4+R6hOwYm8TYOLe4wsJw/fJPZeNm6t/u0XdF3MJpdH8"
+    "pzMYe0j0HtD0w8UyPQKyc+kegL5ro50IEDMXVzCVBjCxwR3oPS9aggV235+cnOxE5/j/oUAdcwReezKVfK/f71+5jric"
+    "RYkSLt53mQOYslygkdcqdqWIVbIMUuYMZIASBVutGYcb3A1jkBnKgSrnIlZlKGLQTxQolNBV+mkC6r7XFzB5wOBd0gvc"
+    "wGIbSDu4ESqOwVTSXXrl3A89/JufzlWSyDOV35jhAIe/r650B0jgP+z9rGJwUd6BRCdgog+Ei+8koDjLhGnj/+UE9eg0"
+    "Vj8tfbTKcMtFtQAhcV+G6l16PHJpQs30JfBDeAGMVLwMBb7Rz3Uj0UI1Eku0m6TLOigRQS1MSFQZhwnKKIhAP/S0DUKc"
+    "LMHNAK9B9qGLwwkq7UFeFfei+P7waxdU+AyqwsFOnE7BXokUONs7EI9h6MbLBMqeotKdcrEnIpVniZhFgSewq7RTEors"
+    "bXBYlmD+YHxhC8DpSODBhJ2rnIleb4xa5aIsEtCwcEVjMRmy8r4gUXFX+1YvanHkN2gcUDe6WtH90KFBkOk/ip0cnz6Z"
+    "BmvkQHe+Zz+GjATrrTb/6BKmPjo4w/dXV3DLVv72Ba8c2z7lnnDZQN3EM96sEfAOdGzpbegbMwmWOXpK8v1pGaWs4KQX"
+    "ZqTAjRPiLAloxkQBhcv5WMWlCmCQqTO8W1dDKLLHSEA7j4Xyhmgtg3V+Jb04lWhjdob7/c+QMHuVBbrar2wgfJ3XWaiE"
+    "TBBWwz4oVgMOwBw9x6G56TTJ3BA52emzEMhXLdGAgaZa0XgwePB5b7AP/zEx49wiPRhir6d6wizR7qX+vKEC0l+rNwJw"
+    "pK5GhWrxJlYm11e0lTq0z72mmuXS927fFO28l+upqCXRhC6G+Ip155+PP+2N/rSL48P7FP/f/xNd//UH+sH393aP1eGI"
+    "3tQ3/vTHBp5HpR4e9PcHpm8xgkAOFXCDDNaGEtepDBe5ovCOQg2kWB0R4A/PJc1HAYXRjl3tusAk9dOAGXjG9FvwRPSQ"
+    "JR3L2I3cdx4Uyb7gd5xGo5MZA5Iahz6NHWsZpPZKSZESksQrY2xrKFp3ZRzLVa31sYKsQm3HI5qGMp+DJM8m3TK+yKH0"
+    "PB/JyeA7ewbI7FR1Jivz8CM6dC7NVq5xvPo3nVOunxOuM/rX2e4NjO7NTWzZjt7EduZGsaUhLFi4llataK5+SWNUsDq1"
+    "j39DG7INe7EFC2EMQrKhRWgzyPNhkw0Qx1J6T1sWo7VaDXPlslQm69K883I55tLIG1UUJhgrcFWL0jQeKGlmCDEhr6yy"
+    "EGIlvddhsPqWlleGFIKSrnCQcKH0A47riOP5AlzQMLVKlLzqbJG4EvWvWzTe1IvWa1d1Kr5+CauGlm5C82iKQ7C8FU2q"
+    "GVoRSAcDIIziFoEMVX2F79ap4qrxYVUn3xH5VVkfvov8cI06VJS9aDLs8fbrm4/a0VxtOfdZke4R60RTs/WiZdvApmE9"
+    "s+jM9Ac1vFnrqjd3AhpK6CG60fA2o/gG45sZLA7wLLVTltT6VM+mI3yGvnPRsW67WtwutMYOhr7lZtV048w47zfvxDbt"
+    "00twDXanyo55f/SrWfTCQnuNe7phdm1ThdDr+WsWEIprAVfbHH+Nnu+WR6TuuFYDsi6JUe2mtdnHTfsCi6/xrezps0Ww"
+    "9Qqp4VjMWzH3w+ea8H6D+U9+rdFptXAD69zCtfythnaW4i53yPqU9+Y+G2XH2y59sh9HRWj65txXaUaoZsrakC5k05zi"
+    "sgeTpBopvdaW3SztVqanPB/ZZS8rixDbLJNwam7NMtu6CLvdwkmd90Ii/914L1vRd+a0YaVHejW5F1zKltkuDMqtXUpK"
+    "6kBYQRkbAbekwHWEIRWN1VTFKpwoTP6ADp2EeJcJ3MPsSnwOlCjDFopiXqgPZW8xsKD0zYZVzqqkNJXZa4JWVa+AR9Np"
+    "otbpKlhof07jcFBQqwEtAfhzv13h/aLaD/CfWhO5sU7eToLXy4KXPMIzswLWKuvyxtY10A4m4KBqTGYylpOUF/toBrlm"
+    "dS97vPFaapU3brLZXoVVkM4fCCwn5DSlQaFEIBOMipp6zBKeJaWsTRn3v+DMhywsVPhjFAde0ZmivQzzyYIyq+s2NOQJ"
+    "wzzYvGGqsMs0dpnGLtPYZRq7TGOXaewyjQ1Gv8s0dpnGLtPYZRrbZhpzvq7LMXY5yS4n2eUkf0eretvOSeYSvzYb2aUv"
+    "P5L0pZrEKu0lcqlPBeU68lTMfA/mRrOxf0gb4B0xXmYnKAI/aVy8uWHxTfa6/yr9dtPU3W27dYNB35S7Os3S0nmv3iIh"
+    "3eW2f4+57VPKRZ3mWWF7vl6f1e6y4F0WvKUlybLglrN6Xf67S5h3CfOPJWFuR/83TJXXD5Yu495l3LuM+0ebcedD1pxu"
+    "n0CctFATEsKg/5D5MzZIn1KmmxfQOUZaD/r7/UEvnvT3dSgdnylljoEnp4tVOtNvPvnbh/0va7Xhz0x7qHPw2EloZUJF"
+    "h6cJP8cRnpoEEsSrj3w7ZEpmEXj7gSI16oPJgf++VcGCTdh8CRFCsowvQFR8pj9ajgOMEUBICR+YvoeLANm9e3yC2vwB"
+    "LVsU3jd/HKiH5mz4h5LwCvh5/1689cO3UoA2iPefiHEQTSBQ+eRKJ8kDcNpiGQgYeRPoI90CPGD/9OjZ8+dDMZHT//53"
+    "R/zfv/7n//7Xf7A9NJaftD9dkbQy3VlAXORZt1CJzoJoLINTGZ9VNk4wyEJjDtBSXytqKPSTtpOUmF8DqnBgNioQeoPY"
+    "jWLRwwUcPoq+xwgAZOkr66/iXK2gi8crgcgSMEtos6yHr9UWa05MZrQMjrejxublXlcuBR577dquIQLYfRG72mYPGRqg"
+    "yp6nxsuzIjN2CNmiQmjVpUjBFCra6kF7LELMLoEK8RCo1oqzcWQ8hZolzBbVTiTMi0EBpMGYO1+jEmh8FbFLiAv7Dx7V"
+    "tH8u39ldtKHC4eScexEYjuVc5POEU3JdEnkBOoQK59rADruDIYw2QXPzgQBrDmNQnIGVf4STLuqc7tSa5iQLPwh6nl9a"
+    "lc482BZtuSRMj6qTZXsg0DZivoYBPaPfQqFoSZM7lg298DQEDA1RHNC6x+8lewRSga4hsAhuWpi75RZTU18F3i0kwht8"
+    "uGlDwfxFMOFxekTGKfqY1ONelOJUwNTLbKh3i8BEUhsqGtd9qWFXRERPwC9hCzaBujiMbCMVQvG4DTOIhdIA//He9xwL"
+    "AAVt6BVz9vXzF4fUj8bI1gN+iF2ULeHwMKAMCbxG499G4+Q2jdCdS8IYCrRl1CT0aXrUx9Q4wn2R2OvgjBujKh7ttWZT"
+    "Jj2Nt6e8W42OIr+XMUzWLDAz6SFEi09LytiGVXsOgyC67Fle2xbZROlZlI1m4MJV1JrBld5OaU2jq1vxSH1axxf5BRFN"
+    "++e4MrMbKuXBsOZxF0bjyEO9MGGn1oKsUdR2mHqmPs7BiDY0Xi1kkqC3U9MuBMbalsE0LKC/EoqXz74jwSb3MbOAiu1P"
+    "Fa5Gt5T4fLK4nWug4gtVYSzjSkSIMoR2oL0SUFt7JNzbuS1aQaGJxqLrGQfnGaa/ZGDJ1rxl4cZW+lJTyyGj2rIBOosx"
+    "462ZAAV6is6HOEKCYvfoz89fvOjPvb0WLKGzmk139uQnHvOc9QTdcJkNuESuEj28EC2rPJ3t4v4VB6cJR/eNIxarRRyR"
+    "Lw6TifGIiLVLwjRLxVhJcKCWoQdappHbKDuDZGMIQpNshQcoXagQPUo7OGTXi4Ma8BNPsyCHHDGULy8MWVuVcwcQrQNJ"
+    "bxf03TGm0EFmNS9kqZEhaJYfRyF5OLS2kxXeI3gwXtgKtf+X+5M4uxOQ167MPSKRc6ory11c8coRA3I4EdJvT+ONDRmD"
+    "jKfNxCS1577nBRDe0jM0H6UnB6W1Mf0OTUXsKYJDjitYHD4WPVwkY8yAeeTuNUKacYyZgPlK/Z9zeb+MPIgAQB/SGMik"
+    "0bkKiUnq/0z+OAtCDPD4gz8/TVJw1j48ccTx81dHb0aOePz46J+OnsCNfr8PyoPWXS0hmIHGKI/WC/1YjEHe5woaN1YI"
+    "FAciic5huvTPVcG5TyLiml37FBUaq0aIQoOQx7BqklnlRmXYa7ykg2XHKr1UiDnYgOKGxB7fb3iIPiiqhMYwRA6yxAKB"
+    "uxUQ/zSJoVgmipAIubSO+InbaYR+QQELDmVstpBwvjxh/Rf8q+yW6mYvFkpyGg0dLGZ4KB5zmeGrpy8Pn/R1loEc09xJ"
+    "FcfoNY50V17nZpLmWZCKVefS4SkaLY1P5XSUH8VoKnaL3toQpQIduxJTP/ST2d4B8XFKziF1bLacZfmKQBNXBoIANHSX"
+    "vVTxag+RK8NTq0AUshWimp2CL0KPqBI9VVUctAOhA9vP2JagWHFnB20h4ERIjvprzxH50ZRbnjBR0ykYYO79TCi8Q0XG"
+    "4N7DINGLQbx8RY/q1nyytaJrvPh8bfE2x1Dsmq1Vh9oV4RaVF06oFOfifAdm62UO61hKbUvrzrNUAl6z3bO9B1DYKlBb"
+    "8XXnXSquWiVttj7oLp1yKa1TyZKvn+3FvoZW8bRLyb/N974W6Gabr8u0KzFTqXDrgvke26xstnv72krzXbk512riz2XQ"
+    "RiDmcEhZFJ5qMwDrKGYHSprPmJSrm6w95nFNfWZzZovtmpVYa/05kPUD0iluGK8uJZpd0K1oV1SCDojUlD4elcNe/3pm"
+    "j+syRtapEfLQeRn8NLGycH/MfpzszNJ0kQzv30dvVa9+9aP47L4Xy2l6HwbWoLf/4L614gdTVjWxtSadF53z3zCrJFlK"
+    "2TlhTOPuzEnRznVnTrozJ92Zk22dOcHg9aR+30FNQyONeEJ2aVSU7w3sW7b7QYOSN6srA6K33hdBeOnN1AyAevMbM7+y"
+    "Y8p+DAFavMJIttHgVWXGPNm1j4rbIGp2N9Yp5ZpmG0jxZsYvaStA2+3mGb3RVbMS6K4Z8YgyGU58oQwtn8WypxyV6bUl"
+    "vYffJEnzH/FyYbID9q5/fX3qwewdwjiZaE9YxXOIsLJ8gpVSXWp5I3/vJMax2mzoyMuOAGcKwkq64o0Udswy6H+me02v"
+    "iNF6AUnxMorP6eMKeYWnuq7E9D/DxVNVgqoRD4UmL5i0o3dSbc8FaaM2HcRB037xDuKggzgoNKWDOOggDtor5V2CONgS"
+    "DrG9Alpc291kGTT7vFbDTHb9YuT6M8PV3ToyKNXWfnlyUFN9w1nTO7LasMG++i6O6OKIjyGOuHEA8Bv59h2cQgencNfh"
+    "FLaFoL617CyhAjT4q1WXZBPsgvU4BXfDe2iYMjv/oPMPOv/g9+If3BGElWtASW6JLWJPDNcErOMI9096hanhbpjjG+OU"
+    "dNa6s9YfibVuyAoV7cyIVQDtSu7c3Q07f3VD+/qLfbNm28uD+dfqN9zZd0d86a2ADnXWvLPm27DmDUe59JA0x9Luqs3P"
+    "4Hky+6fbZCf+bTtWPiJ4i70BueEVptLfJizYOpTaL/HRrfbrOXVeu82PxgCrhjR6r+n1eaYy7tgdmVe2jEfWTTLdJPOR"
+    "hAx3w/G/O/CKzRNEKBe1vBwFSi0IQyQ7ZxpGBB34C21FYPiUouTbbg8Y9Ad3ZEooZ5U6m97Z9I/Epl8bEmiUSuwZNEpN"
+    "EQFuD50ZiJ38x91aM6LlLzZ4zalg27xtFANs/vXUrWVz805tl89dixhbmjIyzakjbZ1gS66fQSzY2bVItGtRZysMEtjs"
+    "9U2vZUdDzNbUmaHSVs85Vo5qtj9vWDkhSEC1Nq3GA7V3ZO7tNtx1c3M3N282N2cziVzwvOkUDFwyl+jO3vb0Tj5rCa5H"
+    "cB3C0P+NpuoO5PwvCOS85CjlqlBxkjQ6FiEtMibkgXC5gHj28qv/+Zd/cyF+hqF9mSCeDQTuFlzklv2ozOhUhVZdRl0/"
+    "KzOudT5WNPBl31MXemTcvxj0H/YZEvZqjXnQVEd39VPmW+sdg2vdwsetQPbmUNg399oGFcgJxljfzAVknPW74cy1odIB"
+    "uP8OANw7F7pzobfiQtfPQdZcM9h/8PDRZ59/8TdfyvHEo29DXDU4nBofsFxCGHMsBkLbUsFWscn3vJ0Zahimf6lf4mCg"
+    "ziwUyodTKcxBoLnTCZ+03S8NikbEsFAsQePBj0EQOYyklgjvGSa+h2KcgbYFKkY0PYTq0PCDUoyXGZhYxouOi0qMPGjL"
+    "CLg3wABBiEqhozIBCsug4lGcfQJA43kn0LWxekuMH5gki4hlWGHMDvds1h62ZA11i6nr0xsaEN7gMyIiaqXSunDVrvzR"
+    "DSo3AKyIcJwQGvLEJ9hZlAq4f1QVb3Y7EIniKep41CSIcqxrs/X5l637C0LTc/Qw0wqHWjAIR4ngih4zhe+hGa+wlQXt"
+    "NiNffFZipGmhM14JeSYJHhIVh0AEKlXY8XthmDzYpB9AyaD1SSqyjyQwpC263vTFA4PuWGhlea2iyEe5uY1yx80nWDfF"
+    "TCBexv03IJxM/4BgMwlKU4P2+gQ+jrC7qwpn5eWRAmMPBy0Ze55TEbvP0jjoPRP3xdHzb56/erN3AOyeEhAmsszfoKgb"
+    "qqVllwInj1qP14yI2IX63xx+/3IdA/zpGoRP3hlCKNA7CXHGGArrMzUnoVUHPtnSR2bED4niSJnq1wihIsUTYjyUzBLP"
+    "LlYBJPAMvEO97Fgbs8y1tXnJsVaF9hjc3U8NRghBG5Mm0/cHyl9f6WOLEVtVpv7Yx2AO2/y9/gyP+I4+wyMe9r/8FIN3"
+    "JK3ZpILouaIjOjwJhQHIxvL2x31OQhL047/q9cQ3KlQx9dZ4JXgVjDMrevJJ+ovVgfAisikK5sk+tODJSXgS/sHUiz+2"
+    "9d2fsPmrP6Vv/tR+8WcH/y1+64duOeYjP7/YJ35QIH8QzxBpGWYE/NkT30PfuEaHnr1++fLpq68QRlnrgEsfeXB7kaBf"
+    "oCccwaIFB89vkgarqnY4wjWhgyCjLLIAE0lfufTxnuVkAm41w0pnr/OIFXn4IPLBj2XxUR4LmDva9yfiTF37KX3xOrvm"
+    "1Q+im4MJQzOgxigLztgkgsGEZsKrfRTRN9i1NjZ39jGhrOX6c0LW9zrQT0mGVdHqoXUvX11gp+XqHoj6XIEpRvjq4ueI"
+    "kgPoAS7XczV8MgxVGgL8/Q3iM6vLrKRxlS4D4yeFJjC2M2qM9p+4I7T7rrExGCKZMdinaCqW7HJV6fSbdMjgxb/+7s3z"
+    "169cGyF+3YdPcqT4DFL9QsY+mnUDHQ/eDAwgGzTefO5BfyrFdjsOcO6nnkKcGW0AMiWYQPjmqySHlYf2uyVEebePfQDW"
+    "c+EKWndnIpfs2oH0X2n/EorMFyl0fQ6LT4pXcc1QLfVXJtySL+jqjx09YiR8xmS3vaiAcLO1aaXlBmifixcuMfOUAd/z"
+    "7/xgtLNrsOFzmgUs+D2eXdCFNf0ucxB7ciVh1mGGi3j07lDLK1sKdG2ml8Y0ZUqSw8jnkSFoRzNyPLTpZfaNGvMJF2t4"
+    "ae/GrYKLo23xbfORh9zwA+6hldYRKNkbbUTy0XUzKHLXx+6r/UwKqgCKrgIB7vIAvlO48aI1TrzBiHcLIPGumY8OyeeC"
+    "YZngjQ90KT5oQ42mH37MlaQh/QFeAL8g+4PvD+D5h2w6oVv7cMM1ka8LP24RxDLFB0iR4lcit71QlMk/RPKaDlbQKqDk"
+    "oo+waMV+MIlNw0Km/PmXFldWSMgS2Di4Y+JffIbEMbAjZmtjNN2ZD6iJOo4qN61VpGUIcZ1WmEVNuX28pOk/HGR6x2EO"
+    "kt8o6tEEH5Fe5CEPNf4GsQuS0T6f/oRAWHAUKGQQbw7/8Y149cPLvzv8Hgz5Db4dAN77Ia/+Dcs0a4Ai3ULVGKbAU/YL"
+    "xD88ffHDIVS+DqfLLo2dIr59/SMUWYufUfCKsmAISm14GLC2xeXjL25NtVbcJdD8HcEsA2ysOytSJUL5+6NvD198DUXX"
+    "7jRbw2fTJgAXdeM1u3P6S4HmFHqjY4mhQdXBJScJeNi5+n+VN+Ca"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -619,6 +453,10 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -4124,7 +3962,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -4292,12 +4130,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -4437,6 +4296,706 @@ def _remember(
             options[name] = _coerce(slot, text)
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        every = own + _tool_options(path, False, config, bool(confirm))
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 

@@ -282,138 +282,66 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty2ziSv4JVlJHkSPIjmd0bO0olm8ns5XbyuDh7c1uWSqIlyuZYIrUkFceJdbVfsx+2X3L9AECABGn6kb3bO7tq"
-    "JhTRaDQajUZ3owF+bRx7yWljv/FA/MEP/dhL/Zk4vhDH6/jE9/cFlopptFwt/DSIQjGPYrEMwmDpLbpiHkdLkZ76IvGW"
-    "vlhGM38hvITepFG06A/DB+J1mKTeYrGvapnICPkz8V/b/UU09RbbyakX+9v4tpdBbWePybZEgog/vvi9CP1PfizidZhk"
-    "RPmfp/4qJUI/eYu1n4ggTYS3Tk/hjcQFL9uKnvFYvewAwcNwPJYlY282a3fE12Eo4I8oFFP+gcinIgjFsNF8PmwciFnE"
-    "Bfh3dCSaUzEYYOF0HQ8bW2I0Et99J16+e/P+w6v3P//50aCNZcNGh2vNotAfhhu79elpsDDan3qJjxh3L5t7wwa0nTXY"
-    "ujz1F4uo1RGEfdDin+LgwITJ2JgBGu8s6C0FMWxAW6rET7xpgcxohdUr6Wxd9qLWJfy/F63T1TrN2s9eUSP4Ow2WfpSD"
-    "Ue800NL77MJlvNagySpYLHqzILYgs7cacB74i5kFxG80gP95tfCC0AJR7zTQsZdOTy0QfqMBfo2OE6ucXnAxjRu8CmE6"
-    "5UZTvbUAkauqNM+O3Hu7gQKT8wU2uIvdjjK7koPxxSK7Sm4I7Nc2aGEw8gU3lWfWGTl5bu7mJpzBb0tfiNavCU6mVup/"
-    "TvMz0OR7vsRicb7QZGXW3DxYgB7LwyoeXgWXMTBfokQ4/15KrvU6J7HOsutzqiimzuJynrlksJIheQmsBVzCwkypPmjt"
-    "FHqNqxv0+gv9fx7QP6vz5LQgsLGfruNQ7FaLK60SsZ9XwHmBLXJfrhFVS0A9CuYL7+Sq+VJsHsSJh7+HRGRqCh5n/vH6"
-    "hJ60NmrZeqZlqRD8NT31lx49SmXRMjRBSyvhllK38OAlysjwGR6slOgcWk/SeD1Ng08+vV0slgy/nK7o31UchClUDecB"
-    "UwkmSBJwX3rJGZCFT9wYMHnlkm0XP1i9/4MZU0qmZS3kaXXVcssGTp68DfX6p8NBszUEZS4lBpoCK0L0IoHwyIdE7D3b"
-    "nvmftsP1YsFQpvHUbGOdEz8Uvbno9bSh1ekUKJhdAL5gmqdhEaDFhb/PYQL5RBPIuzcTvZgKCyZdLxRNLHDbcl+x6OFD"
-    "7Fba2tpYlp14Kp4SzHkUz5KjnREUG1anyIqej/Z396f43NtFICjBH/BksEP3UasAPVQFa3UdC0RA/0sEYeaFUIRgrPNq"
-    "uIqSwQ70PUn597kXyqdAnOd4P2jLfgVzMfOnCzDXRe8nMT7xUyJjTA2Njy/GsT8XGc1A/3e7B+gYGFqhpBYwerCvSZdU"
-    "SxlbJH5Wn4qZ+0jg+Jd3H348BB5m3CfpQrBBkyBeIohRtI4HVt0MCJCwoR/wv2TTA0lk1QN3pBQgBmSVFCVqCSVROwnt"
-    "diAGAroegBQQKfD46FGnY8vX+UCJQKBallyWkoeDAm3mWahIO7cIu7zMBtGGBa2VBuHaYKLqoN0cSkNJcyguzXYb/hGP"
-    "xG6nc50GeG04t9YG/Ov1OiyAu5YSoqKtwVbH8dZUSuyC4GxBqZbzBr0y4kKTBT6PYitHOf7lltUCxmKNjGXciuIZzy9+"
-    "eUByW2DcgcUa9WeSySoVn9hBtBssEYm8JUukA6ii3l9IFF/kMIMYK9FGZleidHH6K1R++HCASi8/teD/D7YGhkDneIVt"
-    "u+il8noEV5JLpklGrYHvN852EexBE0YIegatVABtMYRJVhUhykozOAeT9ApClXjkdO14kcbBEhTnIgoN3Z9cqW5LK+pl"
-    "xm5Xmn87cr3R6xUSUVx7VABmGDa6jez1GK2Exn5jnXgnvjMI9BUt4i7Yw120hrtoC1N779HO4ugS2kxmlWQaB2AwRHOF"
-    "ry9ep0ZsB56WXjhLuuIkjtYr+JcFN+lCN06jYAowUE7mhiB740CsYBCTIDy5UVwp404izoP0VHhivg6nRGw7PQUiTk5F"
-    "qxhxanHIKZAxMuQ7xcTuOFimRKBNtCFLc9XEypuewQAdCOgd2njChz6iYLRLKOmACIs0QnLwZzwldfoFaXcR/4VoR20x"
-    "X3np6dHuaLOthMjUG20vvBBgvPrTNIovBNRsUoUusxUxQqUUQ2/Q8hdsWCpc4GCcAt9D/xxbI3JQoJzkUAHxku34bXzh"
-    "4l0fCxAViqUTFRU8eyaa7z+8++n1z6+wE++jcz8+JKn9Xf8x8nThpX7cobmBGMvjrUTZt4q3Xrfb3y7IqmeH7VqAExaf"
-    "rJc+OFjsBsCsnAefWT4SH3wEXwDEJ5CfXCC2ia8zOSInbQ4C9zB5mICrwUuVxNaA9UOuBSFYlvQ/J0lsBRSIOvMvJEUg"
-    "lNNT0dQvaOlDI0eFZO0F3gflozzAQgXD43LVKhRfQbtcqm9GPPmeWejGRY+rVNXW/mlJxWKxrml4syWVnRC6fub+llR3"
-    "Aeja7COX1MwX6lrKny6pVyzWNTksUVIvX6hrUQijpFKujOtYUbpSkSwCWLVRJHIhvSpUJUOUD+1VoSgTE0f8rwpNhcAU"
-    "44RViMpFxw4fVuFwC1E+oliFwYa5QgtI5ezSAuRiW/q1SiG4GW1rb1PDWtHdWhqiWgVcOcHHY1yz9DIzRqtBB4ZqTvXr"
-    "4rjGzC6bvJUT1C68yxG41RSrN3euxcyqCXQjRGVDYwTndypZ2WpVxOrzWLdyqFTkvL6Vgc5hYZaSN2jNzexN1niubcP0"
-    "GQ5TZf3oeP+hdyHouV+vnrk/0CIYMLJLPLK75Qs7xd+UKTrY7oUJmOzsZGDI9t8O370F+j75i2jloxuSpDOYBwfKuyO9"
-    "KtpgffbIBoXiIOx0yRQPwtXf//q3mgTgkPAEQzxLLxXtmT/31ot0X+DM7dTtiN4CuBNsaqshOY3ORRp7U/8YPMQEXW6o"
-    "4cch2PR+HEdx3hApxZhtWUy9cAqOC7JKOurCmwNOeBOAi4EeYOKDgzID/8H/DM7e7t6T2oRbuyHTNQcQ5OiCu5o1MQX3"
-    "2ZtCswmP2hzjJsgjcK4+gU+GozqRvPzw6qeJaO/UH1VrF+b81I/9XBvAR08geZI0oIqarY1f7eusdJRkugiSlT8Vs2hK"
-    "04WkE2VZMnk4bCUdgaEG3OYAAsCjC4PwpG6Tav+IZoCiYJ/hoZ3FBVGxIi88ZUbPohTdW1TYdVvJ9qYYMTPPC2UEBzsh"
-    "J98UfWDyiG/eJ7UtCNWkVIDrnOzz9P85CEHdfA1mXcXCLs7tdbrhZsnbbxuTH5lNOuMagiK3IyVTiZ59gZOOyMEdqR7x"
-    "lgjD7iFzI5hAemaL+pMjt+VpN3oeBynQ74FGVdoQ4yoYbEmIkIvazTg2Uu22sB9GuQ7YYRijbityY9aYAAqJh9E98ebl"
-    "e4qKJNswMVLkZzCHJmsrEtruTfz4k1/ArlGLCEMjOP61yc5tH0u+QGtqKsm5jDOYodax54gKlDaQbUdn+OQ7CnqiSq2t"
-    "ZuR2tlz3Q/HiBOk6xNeiffjH1z//3F/OOtfFe6pWFgwOX5so3neuRmAYg3XRyv33e8Ph3nC4NxzuDYfK1v5RCqw0JlyL"
-    "sJvSUy+0JDNrasTsQXSjMz+EWSklivJoetFq2rGgMCBlg0xTG2IVRyextxRNRqi3AeTWQO4tzkTCE4Si3VR1jcwbiUYH"
-    "E3JpNopxKW7v9mjzlvKGGgc0YlfsMWjoekEASdM3YRs6yHplU6yMEtzaNd7QLnYOipIMrHdOLp/TFgwXZHwL5ibrzCQE"
-    "9YcYrSa0+BfySIh1bsxIuAszdrG9xGhRU2VdXKsVFV84z9Wiqdnr5UhWrRIbd51Vtgb5gIgqKMFFvGmX5V9cYk5KvkvO"
-    "uIvCh9JCe1rtklQXF8oiw6mKKx1GtUMCJ8EKQHYWV77qlYNGKMxh0j/0Q7XgFaLjnEqjlYCSRcra0ai+ZJLG0x+8F0wX"
-    "WKJHI3p/wTxEHmFHbFLNOVjjoHeyZrJagI3SW4pdqjvIKnYKNTFeXyEHhBhnZMOttjCkL8ku9h5xo+IiHHsjqcYkxkGW"
-    "NnMDbrh4kQ/wGeE71UYYpVfm5xjDxRRUVnrkqlHoiotIHZ0lRJQgUdUDQ8tnCTNTvRmP+apnoueJVruo+9FWbXQb6Ng2"
-    "9htfhw3yMYeN/SN4xrUVHocNXKGHje6wAQ40RV3RusGCH6X9Rt4i+addYgqGDrzjhd8Xr9C5nxDWo1EfMU7QgKSMghWY"
-    "6r3Eh3GnlARlYFOwHewjMsvkEtoXr8NPoOvBEkVc6BFPVAefItZngv0j0XpK4/CsNWH/ZyJ/T6AqeUrR8a/+NGWxQflJ"
-    "T9EEBKRgrU0o2HJI5uLkAAMRbPMmVY5WV0y+DofDRnSG/wfnJV77XYHPMy/1+F2/399MumAhRiBuE3w/YQpAYKTlLlsV"
-    "bQ/1OUZZiLIgIY6iVcmEo61Kw3AMPEM+UONcxWgMWUzW6AxryCaDNPEX805fvBBzL1isY1930O7D3IN5wZ0g14nfEshZ"
-    "gPY5iAOVgvWFaVbZC+ApkbHZTJQDGkZh74sfR2RwwjCjTE8QJgHBWSeMG//vkYkyjv2/rIPYp1YmKBYqxWkSgj9yNJp0"
-    "LYdsQUEzcJgwxIMQ/Uw2EslUxbFEYGbJhRFdA+3IzqE2iYnCBHm0iEA+Mq8HfaD20k+9PgxxOEWhPciaMv2vFbAkEeiG"
-    "2r5U50A8XYdQG5yA2RiFbszVnokUp/VpBOsiDhU7CzDoGlok0Tqewphwbgz6ERTKisLE6K8Md01k7ow7vshDHRijqN0u"
-    "9YLmAQ3jRAp6EBrRRpR/svswdtcn1WDMHBhO1CQXK9YeLLcEBLN55cdp4KOK+brZwCtT+OtX3HRz+mkRORVUtvV0UyJ1"
-    "MyY0Lz2yRYpZ0OvzKEYjhfrlzWYBkuEt3pv4aGLdtN96mrupoXb15AEdnsGPiKQQNAmpao3Nm70Db/hfcc429klxEQ9V"
-    "lFQWsDZAkfGXqygFhW/UyI0F98s5GB/Q8S1OCgowhDrwgUrv3KPZ1gXlgVMJnXRQ/MHS36eq4O+AbsOINMzKABztMIuc"
-    "tFDs4zPARKovFPaE7UPdW8gC1K4SBbu/Hy1SrRgKua1AB0nCfA4mVw4tRq5O/Jjw0uReL+H9jiVwO1h7ESyDepV3rcq7"
-    "O/jnFBno4ugbSnAZB6/mBfXXD0/S04oOu0ZByxpIByPAfRUjriaHAkEqqAt1MSjWd3NpJrnoNF/TgaLGZlRCG3eZDR6f"
-    "1i+S+QNBadUq2gj61kvSfskkn1PPFfMMLuk+aeq/oSZAElZ++AtqQRN+sxltwMhcTle05FVZmjo/FwkP0oXv0uL3Sv5/"
-    "kZLPRuna6t09mverxP0qcb9K/L9dJTDZrfysgnHM4VudWCierqg4XPHtjit88E8C8Pvi3gu51fFSFsei99ajFIbeS3bb"
-    "3mJH1VGflugdkvT8fhGBDpWHczHGsmzTmauPkcLUFU3p+L1I0i6dcEui+H2U0ISWYb2mjkYNxPOvWbhKHTeA14VNb+tk"
-    "AQIUNpXkAb2mPCRVwN1jxK4UVPMGlwoQvYc7KEn+zd/eMijPBM5d3zIozQo2rnAZOFN+rQtcBiUZvcYVLgNnZm92h8vA"
-    "leCbu75lUJrsa+TZDyqSfgsXu9QCNgegPPfXeanL4IpsYNetLoPq9OD8zS6D8gTg4r0ug7IkXyXGcoYXpNjo0fN2i88B"
-    "troyT7orE6U7pYILdcIo9PMQNqtKgCzWAAwePMzDaF6UlBsMKGlFi2lJuZJSV3FeSqtgrstHhxBWob+ao06Jc7GtIGdV"
-    "QFcw2Mocz/edMsW7nCrelbniXZks3rHFE7PRMNSdk09GCUhZf3etTO1Ol5rLFHf36lzsTq5d3qsoa1UmNHW/SUYTk9+j"
-    "XlVnGUlINf614TntqFsr70jVUeLYvWlmkUJkCGz3m+QOqYYyee9eMztIY+D0n+518n9aJek/CidPru6NE3wUHjX/uiUp"
-    "PK16GTwKHWvD7jdJ7lVtkEbt3jp9V6Gz8nMLaGsk6GpEhQzcArbKFFyFh3JsuzdIstVTY7qiWVk/jVbVtPJku9dKlFUo"
-    "VCZstzIVVk8NynXtXiPZVdY81XrHTuZSiCmlqgSksA4ZCpmW4i5enqWk7V5D32vo/zsa+q7mje3e8uSxcZejLFhJfOcU"
-    "ojHc8b707V8tfGR/Ii7FL9jz3jvOAvgqmuP+q88YW+m/CmfvODzUA+Wec+PFBqr+FMWYiGFV/hgdUtCq3REb5etTEtWA"
-    "slUoFWogdg7kXTMDMOcwTHMgc5cGOmkJ5JNWiDZdsyTaskOX4tBfQGuq0R5otRXeQiQMazCYIzzg6yBRGvGBzpMTmxww"
-    "EkPAQN+jRxWA56Ln/4WS5ghcdQJDUCYsJgAp+EVwpnLmsM4VUC2T5iOOAI5UROPIzG4bOVGpwAoMdZiCjCd/9C/aVlIc"
-    "NSDHRINXY9acUQVKyuj6IpGLAOEwU/KoGnRMzAIoDCrCr2g+92OSzOwONmO4JDBxYJOlUyFQD3NWmOc9nELUfI6/GeHk"
-    "KHQ1jQTLqWqtAcydPQNSkwtcwFoDzAZTlBR4jxDAJIsT9UjkwVUMYE/miLCO8oik9+8aRpk51jHYlcspuwauLTeirSKW"
-    "QtekA2ihpdodu5sSrqSjGdqrmUOdQUKZAEe3sNRWBk1acQYK+gghRoXc2DaBHe2MrLqsltk5Nol7zuBl2silG7tQZwzS"
-    "OEbFaM4vaoN8+XzL+Hd0eAHLzrL/xgu9E1La/RfrNFqSgdh/qVcMHcdNRvv76sdP8hbKNkqhI/uUTzHb7/OUyex4J3E6"
-    "FV2qALwT0gF17KMyZ7ZVa3FH5Yzl3wlX6vtziT2ng8TeM9I3rhXOuXi5E3k5fRT7N1bKY9iY4J6GqT/MPxxnzjndGcFw"
-    "t0lk6QWM1hp0Wu8EbDpea2RqKtCjlaysCTLiYMamUzpWtl7OFk/wtJaU0058LK6SWA7t9Q/x1qnkFzCrWFgK06BJVt9A"
-    "68pHQtXNw8FIDgzkuyPqrHw2+iqr5yWursR/oP1pkPbQP28TdV2NEyyj97g3gRPiP3Dag75Hwjouhm0oWZVNSU4ikGYq"
-    "bZPt9B/zDpYrmUD6YBJwt79Db3lbSSUcJuPVRXoqgZ4NHvd/cG4VmmjVRjhtBqYXVK630lbBijbf1CvcUztZRMd43UN8"
-    "Ush9YG+Ld+Mc+8bGbp7aX8tTdsdeGroMSS5tFlQy78it1KgJ7oCdIKCcNaIcTN+Ycyd6UWn3/JC2n2HtzrjAW5H1+l7p"
-    "EhbJI9/QJuY4iha+F9Zl9tVOZbFV6V3a7ULHj+WudI1mb+SVFinJ3NPbCNwdu7X7IowEpSocCO+E3J4T8GqeYA4Cypwc"
-    "VEd3tBNs9wZdybp9uY7r7CBAJjjcQqCu4Xw7fe8iUeSE34IjN3Ldi2RIH/42gub2/eu4/kVyKBp5G2LuOLprJVPj3Z2c"
-    "qCCT9YnhDonHOPBtOnG7+HFtMs348q1mx3UD0/UpzAeu75DMqoh3bQIv/CS/jF7cikYaUxddZBdEtOyf4X5hO/T9GUxr"
-    "nndhdBzNUC5UFp6UAt0peV9qOA9itgHHxxcrL0nQ2nH0CyP9d6Uwa20R1Ob4crq6nWlQe++hNknm3sRdCGiNTY3atGnb"
-    "+k7GMr9bUpsM2k25AyKu3oYpJwmNVb3cmYufeMpr1jM0wz094RLvIpHTC9PD8stZmwNjsEx05dh0xeoCfGuyxWExURYR"
-    "kXZO58VScex7YECtwxnmivGpOJ0PFwczTEWTCa+A6ZMfokVpukNserFTA3biWDs5ZIghfzlPVrHtRWgYgKgdiHttkPeu"
-    "UoVdJFbSQpoaCYJuBXEUkoXD5/hV5Q4dveI831Daf5k9ias7HZJqe5lFJDJKZWOZiSvedsUOGZyYYtGRZ7n2+XwXL5vE"
-    "EyRqGcxmC7/LZag+ciUHuVRhCUNLEVuKYJBjQm+XHm0LF9EoNaCKJp3S42KcgpyA+kqDLxm/31BOIwa+40if2A9CHn/N"
-    "f1wFwQd4ehksx3RT9eWzrjh6/fbwIzjdT58e/vnwGbzo9/sgPKjd/TU4M9AZf0bp00EsjoHfZz507tjHQ3jAkugMlkuM"
-    "kJrGfRJxciWZ9ikKNDaNxz/V6UPOj/SYVO6UPtfGGa5Y99hPz30QjbITcojs6XZJIdqgKBLyfCh9V4XP0MmDc9ZpSoli"
-    "X6zx9C+5uVibh4ypnUdoF1jn7JDHgRoUfxr7NElA/gX/ypulsturle/FVBkNLCZ4XzzlOvtvX7x59YxxSsM0M1LFEVqN"
-    "IzmUV5mZJHnGcdWicSmvNEdNE1A96eVHMaqKtm2t7cus2QsxD8IgOe0cEB1jMg5pYHV2r2ErBiFFBhYLkNA2W6nibQdP"
-    "BYdjo0IUshailruWLUJF1IhcqgoG2oGQju33rEuQrXic1Z/JBG216uYjLLXPCfrzOShYHl3daSqZejGY7zAJZLAH7+9f"
-    "sPZ0x3T48Tp2evGoCa4qHLoZJ0YifVP/gK6l6SrZ395GDSs9tn4Un2zPYm+ebu/t7O30dve2DS8V2FzMTa/IyI/O+F9Q"
-    "O4k+FdKVZ5zLk+FRWQ7daf+OHHVsROMc2Qny16BNHz6QB4zLyePDzbWPJdDZ56rO8mHocohTTngvKwaFEF+g5szBaDvG"
-    "wTOmyWx9ZJ9C0Fi8OPZYijH4mmdLRbfV8eBywnEelhUXSdb4RptyIZBDM9qM9EAlDJA/Jq5155i1gDy4w7G47Ee8Xikn"
-    "dBnQhzfGM3/lg5kUTqVD5cdLmNzaVTWidWvJWrLvPFSR3F016bVyIWqlIUXLjJrJZ3TfQYZsLPFQ9VFXHjW6uwn+P3Tq"
-    "zbbKDXryKld9bIWiRxznOhATriBevvnx73/92wTMQhj3czw7gbalEQK7Yz2tJbKoqI9GTlVdqpT56FI2YDKY18dbnhhw"
-    "+9NO/3Gfw9ybcoFSWEf/rCes72x01NGlK5ZQXpJy2xDZaSfnObDKFXinELLgY3Q3QiaP0v2TreX3Z/T+d5/Ru7ev7u2r"
-    "O7Gv3GuQsdbs7O49fvL9b3/3Lz94x9MZHf/dOG0ZvRebryGUOhY7QupSwVqRDauiAXR/2Poah605+Kjt5Gw65YxhdJ7H"
-    "U/rqHxFgToqyyOgLvInI/wx2DIa81N1RQZiATw9sPMV7IP0YIwSrKE5lSMUTx+uTvlSimhZpSecI2atLCJg3QACFRT0h"
-    "7XihrgOlb8nJ6Ivco0zwZK7/KxF+gMEfuvQr9sICYS63wiTxSU0SPxpb87iBktBmyzSgqDYSCJbYVH4cLU7A6E18Xi2O"
-    "RgWaShwVk6zf/lCbdfKTe1byAFMo42Lyq4DIKSQK4VCjFsgyPSNLnPZuwiQYDCANkxVVggSHs9FEpWwHFdkxSSg4fDYd"
-    "39dlSgpmBLZNvgX0nff8VQCO8R9QyIzCaDJgH9DGI4bcLwqU5Z1Ni7DHOzUJe51hEe2XabzovRTb4vD1H16//dg5AHLH"
-    "fFcZkMz5Jy6Rzjm0FiVPHtcdKo1EtKH9j68+vKkigE7x015MYx9M5t4wRM26L4zEqWFotIElHym8ro/io1T0iN10Yl/8"
-    "KfHZUSS0MugnUi85k+Kr6rbJCe/wxisQJyOItO1Akka5AfnMqD5ShHFPLw2OA3RKkKYPMilMvKekMPG4/8Mjdcuc+mYh"
-    "VkQLDA0q+pSm3LzC+jLLbBgSD57+ptdzXWnAQWqpP5P+6gK/0kxz0QdV3wfin+FtAA+yb50OQ3XbG92k6DkYRjUeCMy2"
-    "RasYf/bEB6Bb3xP38t2bNy/e/ojhf8mfCSUnTHqRoF/AQ/ZSsA1Y3afp4qLIObr6kM1Dde2hciLkLYSYdLaeTsF04u0Q"
-    "Da5uGNQmosgEF+tiUWbvqTfSviPkjF2uRX3xTj+zh0t4syA4smohtyrQAOfpDJMdugmgfWTRHzD+bO4p6SQ43XN1CWOW"
-    "Z0LZz/tF1qr7KDMPkhemTQtYfeaDGsFtFzuNLjmAEeB6vYkM+4MYk4xw3gjRmbveUDU54Q3dxOqC+gytXiN5IKSJ5vG2"
-    "Aof2ee+QcnTXvKwW8fTLZEjtc757//H1u7cTc2ezKmEn2+HUW4GfvDhAlaS2PPmbueZmp0pTkCk+5np2gN4gjRTe/CFv"
-    "e9RCMAUTPfCTbDuU7hG1d0InfRwDPKkzERS2YyTUFeL+W2lDQJXlKoWhz7ZzSfAKaz6KpbrBMmdkTGSS3hPeweW9xMrL"
-    "LbF/dA/mhIhxX1Kp9jQznNYeZodV6EW01uPuZZuvZKOAamWC7X3Uyb7klw73TEyi12kitz2Lt2Jm1v/b8gsyqU9vdG6V"
-    "Sj3ad91wmd8UQ90SmOojc6vgB7zDXHB1tSXqG6lEstl1vS20SYDD50zvQRFA1hW2riY8gf+p9jtF7f1Ntbc5sTY3J2o9"
-    "eqUvV8UXl/QoLqWiRtUPP5bghuPkugQAWDj1fwi/A+WXejmhV3iAY6K8mwn8uIWjwhj3ECP5KITu7twNRv8E0ReUwKW4"
-    "jdPAmH/7A6IuOgzcjRub/pLPe0S4NM/zBNcy4BWi7xGRab0Tgbc3wyX+xztaJNh6RvQ3MqYlwiePqefaCKbOX8MkRjTS"
-    "HJO70qG1hpPJCnrV2IIGgHfyYiTOQOaa++ULP5puRQOEFrE+HZr4wrdqoZWLkRhtTZbcs/XlG34SvPrD7IKyZFwfV/92"
-    "d20ZXxiR90S39amaBX75Hq9Pl5gRQn5wAuQPDJN2WzQfiE4HDffs0ApDPxrg6b1d6478YC6OjvCS/OaeGI3kp+QJq4TG"
-    "i+ybe1DngA/gmGX0dh4Yh+JOg3mqTjjNYPbwExL19QETsQHixHffESPoi+fQnRljxaZwIOSBu+ejDTosG5sndPA0Ywh9"
-    "7gFpuUQicXNIE9NWl4J1YMF///OfB+qCgYMDC8g4Pq0hzSPVFviWAgHSGrrIT7xpgVJen+qS2otal8YdTZoS47qhHN3Z"
-    "9QAmsL5jqABt3AFgVjBvGyrUyY7zm1WMa4cKNfiovQkt7x4qQKrD9CasvoKoAM23mZiw8ranAiTdSWIC8rVPNpx13ZMt"
-    "IPoSKGcNHKbcPVCF6m525m+BKlQrGTrHtVCFquWDWLwqqlC5dDjt26MK9ZwDm79MqlDLPcTXmFesHnLzChRVfkJlzNK6"
-    "pmd/FLpqRlVPn8qJMkYXMSmfGmXlGctKpb9M2CuF2114Xe4UxbeGmF4ti05m5AWvEqiMbcZ9Za0du5ul37UuCKX6YHO1"
-    "SKrbEK4SSuxKYXV3fpr6mt+dviHdFC26IdHf8guQtT7veI1vN17zw4x38dXFf8QnFW/1vcQbfgyxNRyW3bZzB986rPEh"
-    "QyagzjU73/gDx3f39eK7+DTxHXx3+DYfFb7RF4Nv9zng2t/6vdGHfMs/cln9BUvXIlWqQdUnd++16b02/SfQpncxISxv"
-    "2zkr7E+4Or/PWm3VyKtn8lET+hjpVVEU85OpGItoP593mm16+vcO31Wzi3EJ8yoZhlPFe92Xf/rw4dXbjz0GxA8wQkHu"
-    "46obvCnKDNFgFOaLoC+mitGIIyT5j3OaYZyvCPnwYRMGMG1tbRxBHcY1GIgtCeQM8OTwULiH3j2Q1TbO2A9/2dUI/9xp"
-    "tEeOZH4Ep+t40HwPU/b1f+Jm2Ez/wMue2HNcRclghz5Byr/xOjD5xA6mJQGBCLJhB7oDMRB7B/DPUyEHEX48elSIp50P"
-    "DHkIRps86zGeRheRKY7bV9VoouzXxQE3Y2sZZrpKy40Z+sD3reWvAarGzYb/uWX4E7per8PM3LWmMZdtDbY6rtfmvLY/"
-    "1CmnA8o+8aBJQ1LEseW4xKjkg60aZbFGxjFuRos/iQu/lJJt8M2OaKo/k0RWOviUCf2V4+76Mqf5YVZ/IVF8kQMMs4av"
-    "oBsI5HQlSheXv0Llhw8HWxuTNWUsyQvLckUXOL4Xra1B7lO6ro7wzGoUhau6V5V94uu6dZcMfL+58tuo0EoF0BZDmGRV"
-    "EaI/OZGx9/LyKkIVA6QfviM1m9TMX78kp2P/E336NETD4ggXC2TKIvJm3jqN8AvZOapUg9jUc2wn+46w2kjRIHpHBelo"
-    "bP4bC60Now=="
+    "eJztW41u28gRfpWtr0BkVKIV27k2kmsgyOWubs92EKcoCkswV+RKYkQtWS5lR5cI6NP0wfoknZ9d/kiUT7F9aA/NAXdn"
+    "kdzZmdnZmW9mdj/tBck8jVUeJXqvt/dpsDfJkkVqBnu96+vB3mCvjf+bqjhO4O/B3pVcCvrlDfaG8A88AgJzqUM3xH17"
+    "PWx3YTA86XS0nCv4Hj7WiVZECIfDN8Phaq+9F8dzw7PnSRITJfibR/WIZEqDQmWCLEqRWXrxXRIs5krnEp8IHNsWOslF"
+    "IONYjmLliTcymAqfqF4PPaToi8iIfKqESWWgOkalMpO5CoWVQ6Qyn4pkDN/Ah2mWTDI598SZvk1mSkiaRUgj/Hmko7mM"
+    "xQlSPRWdzgcDTDw7uZXxQp0+88VdBIR8+9uHoX++urwQyeiDCnIxl3kwjfQEppE5EX0GNCOdLvKrYKrm0u+LKBdSmzuV"
+    "GQFq4+FK36o4SRU8ESYPk0XeFv6nwWCwl8zwvz2RZwvVFvh3KHPJzzzPW/ltcTdNjBI+PveZAwWTAo1yVtGSIlNmEefM"
+    "GegANSq1Yxwe8DKMQGeoB5qch1QmQxVnoC9QKIywU0a5UfF43xOvxFhG8YI+YAHrMoxlbKwQKsuSjJ/SJ7NIh/h/fjtX"
+    "xsiJKh+ATomN1cougAT+decnlSVCfQSNBkmo+sLHbwwYzsIwbfyvDNCObjL1j0WUKZrFR7MAJfFaavUxvx6CItF+nL3E"
+    "kYYP8kRkCy3wC6+0DWOV6jRmhLpV2dKNbaNGBEloSFUFhwZ1FCdgH6wgVGKwyEVrrnLpwRLrAI22X07FqyjevfneBxOe"
+    "wFQjGcyI0/EijkUOnO33xclCw2gDY2/Q6G542KnI5cSIaRKHApdKjLNkjotefC1MssgCWBONEohIG3hB+jIVeTudEVqV"
+    "j7owYGF6SXvR9Nh4fyRV8VJHlVW06igf0D6gZfStoUe6TZugsH9Uu1CwvT1yDZWdA8uJnmSZsvdgu6WPYDenKssjhS7m"
+    "02oFj6rGv/vAVXvNP1n3uO6gqu7yYUwW01S/Bt2D67AzjiXuPHx8l2RxiKYPz2UYRsiGjN9W6dHGeqjcxTZv5obmLTYP"
+    "+PDy+yGxpMGTkKsuqMnwUsfLP+Ge3euR4yIdsmndKvuCvQGajJqnSQ4OvzJibS1YrsbFeAfTNWwK9PVg6XafkdO7k7Tb"
+    "2uA8cCsJeASOP5qrHg3N1Bh8mw4U7spIDwYanzKBZ2j22QwokevTor5hPRj7CFuA0feZQl3e9zVWJfkPKyWqywAfZAnj"
+    "sVHrawr6VROVEV3a3Is5PO/WDK6Lo+NoHu02+Hlt8PMu/tNoMmOGCr+UBW/T4M/rguRVepJP7xG4aRUKWwPrYAJtNI1g"
+    "CtAjyCH82aXAT+7hThevwbFeji1MauKz+ljD5PBsuIU3FpkBj6L4RTbfFzhOyHFOmwL8rTS5t2WTj0lyp7yKlgqZCu5/"
+    "QU+ALKRK/w29YPX71YpA5jxIKeTdhzRtHGPGozxWTV78q5P/H3Ly5Sp9sXtvXs2vUeJrlPgaJf5vowRnbBwigjgyqQpI"
+    "CV3viPlrChWQERmnra733OvS09Eimyjl0klzky7zqf3o9I9H3stGQ6iSdW6Oljpf0vtCUWmUkmrdI9TYJE5GMr6R2WQj"
+    "snF5gnXd4BUqa+W0t86ZdQqUCd9Tjui7tJvqHqKVZKIjxvBfSuL2OXcmt4bVg3pRZKaWkGmOlgJrMuASrQ+ytlqRpRIA"
+    "zDTJODJ2kq3iKU3OBcyw1AIb2m6y2+QaxJiDl29ZB9XjpHqTvVCNFpM6MyOAG0rqXZUNUt2JHPa9wlBkcOPhxs3Az9l6"
+    "weasGHoSFxbLfT0fWZ+zw7SBhCAQ18obbm9HNp83Kkh0aESLahXPD48b5J/Lj9UleqDBYSQqQyZWWEouSqfYXovTRt6C"
+    "DaHB+dWSSKvbEzoRFIj6AlyXzo2YgEs7xgiDNmcXtUEck0Zx3AmjrC4NFgp3leWOqmGbiKIabkE2Yr6BARu+HmFQKWie"
+    "1Wm9mght8ZS2KG5ou+LPzD6VdxAHAYuASbSNLXWmxpFCIPpgjaCXcKL1BPOXgHcnJsEB5AioaMXDJMcKFFNfZ0N9TGMZ"
+    "Pcqz8dx3tmApEnoDQZg9WABzcT1sF61Q/esxzGAVcUvh7FMUtiulQ/ShK+bs+7Mf39A6OifbXCoTLdQtVbC5FEsKb7D4"
+    "D8nIPEYIu7ikjJ5AX0YiYQDv0BqTcFQxlbjqgDydUxXH+zuzKU3Hti9U+KjdUef3LotyqzAX9KZKYzkejBFlWO7OIaSF"
+    "d50KRHlCNlF7FcrOMrAWnezM4FKZ9TC6fBSPtKZNfBEuSCjsz7Dx0dJKhbCted/pZJSEaBcux7JWUAhFskPoGUcYg7FO"
+    "P1qm0hhEOw1yYUvpqRymYwHxihbnr9+SYs0BOFJs5OhoDNLurPF5kD4OGqjsVm0wVnAlEqzPox/Y3QhI1g4p93GwxRoo"
+    "iOg8uo04GGeY/iLjbt2uvBXY+knW0lIrmy27sgE2G8dPwAQY0CsEH+IKCYrW1V/OfvzRm4f7O7CEYLUId9XgJ044Zp0i"
+    "DJfFhjNyaez2wj7TejhrjWM5aWOYaNu1aYt0CakwYXEIJg4REWt31A3MxUhJAFALHYKV2Z4ndVORbAYZlynKGUDpVmlE"
+    "lNV0iKEXJzWAE2+KJIeAGOqXqyBOba90BQCidyDttcDe284VtpFZywt5amQIxIqyRBPCoUJGMXifGmtcxdEW/5V4EqM7"
+    "tcBaskREouTUTlZCXHHRFl0CnNjc3reduh537zhskk6QqXkUhrFq8zt0H2tv+muFIPsNhSJGigDIsVzTpj/rCBfJODfg"
+    "Xvn7W5uBXGAy4L7y6KdS3+dJCBkA2EOeAZk8mSlNTNL6F/rHKAg5wMnnaH5jcgBrn0/b4vrs4ur9sC1OTq7+fnUKDzzP"
+    "A+NB764WkMyAMCqk4liUiRHoe6ZAuJHCFiuoJJlBuIxmqgbuTUJcM7TP0aBxamzuu94yNyQls8pCFV1Lrl/g2JHK7xSY"
+    "xrb+JxI7OdjyEjEomoTt/iMHtkNq26K1Xrkl0RMLo6iHz6N5yZjbcYK4oNZFRR1HblFUkCnaJGD/gn+tw1IrdpoqmdFg"
+    "BFjMcE+c8JjexavzN6dM0wLTEqSKa0SNQ7uUPwczyfIqhxE2wWWbQzR6mojG2Sw/ydBVtOporYdagYVdinGkIzPd7xMf"
+    "NwQOaWGL2k0FKwJNrAzEMVhoi1GquNjHMx/6pjIg0eyFaOZ2DYvQK5rEhqoNgNYXNrF9wb4E1YqHFVRoy2/V8y4P6gKr"
+    "8RgcLK9uITS9CWQG8B02gS32GPAdMXvP5poO//klOH2zkYBRhUs3N6ZSJv1t8QNEy/PU9A4O0MPajM1LsslBmMlxfnDY"
+    "Pex2nh8eVLJUUPNm5fGeemsy4/+D2zFFzb9tT7BsL3Wisxw0F3UbKpA4SUFzWC9/fgFvRWnZHh/Zzh4fXdm56EwnW+4T"
+    "lo+6bP9iyuXMba/BIWRL9Jxr3xQ4pkFnzFN19mG9xlxQkVkm2YoheZqvq+Uesd3hj+2M4z7c9nqT5YLecLXdCOzSDFfD"
+    "YqEMf7B+CKjwnTfsBWxbhmtx5Y9skbokdB4Z3Lg3oUoVwCQd2IRKZXPY3EWqWqnWLaxqCd9JdJEsrtv0hXMhbi2QojDj"
+    "dvKMTrOVxG4sHRo+bNtG0tNt8P9ST7OOyiv8rLvctxbxU/WI61x94fMA8fr8u3//818+wEJY9zuDMRqwZaUE9sR+urDI"
+    "TUd9PWx01VudMjemygWzxTwvVLd2eQ5uu96Rx2Xu1XaDclSHv9bzM0+2Oq4x9TMhlEPSWhui7GU1dvnujcDdjZIFN0kf"
+    "RMw2Sn9lsfxrB/Z/uwP7FV99xVdPgq+aY1Al1nSfHx4dv/j29394KUdBSIc7Vo1YpujFro8Qzh2LrrC+VLBXZGC1CYC+"
+    "HqX5gqM0XHwscHK5ndbAMCbPN3iC3TJQ3RTbKqOv8Jy5+gg4Bkte7mZApA3k9KDGKVhbrDKsEKRJltuSihSjxcSzTrTg"
+    "xSLpNUYOd2UE4A0wQGVRKSyOF2Cw3ChNsuJYg+1RGljaTH0gxvtY/KErHZnUG4w1pRVVFo93ZPF9pTWPDRRDzZYgoqo2"
+    "MghIjKYS4ygzAHqN4mhxPdzgaUuiUmXr25c7qw4SkBmCvXyDQ1sXw2oX1m5CZgq/Q4+6wVY1M6qZ0+FDlASLAayZXBQH"
+    "JLicjRCVTju4yk6VhY2Er87Hi12VkgOMwLkptwDZuefvCnBMv08lMyqj2YJ9RI1HLLkvNzhbTzZrjB11d2TsrKQiWq/z"
+    "LO68Fgfi6uyHs4v3+31g94ZvogDLfP6kyaTXEtoaJ8dHuy5VQUS0YP73b96d38cAn9HC1sleDyBzZ6DRs/ZE5eDUQFfm"
+    "wDfvqbzOF1SsVXRI3VjM9cRfjeJEkcjaop/IpZlZ83VjW5SE73PjFZizFURqO5Cl0dmA9ZNRHnKEdU+ZR6MIkxLk6Z09"
+    "FCbe0qEwceS9/J27Q2Tno4GIwBBQ9QZauOYVjrenzAaadHDym05H/KC04ptso6XgGgEXqa3/NF667EM2THtRgav3gPnT"
+    "gR7ob9yU+MPd5aF7crJBYTTiG/EaOwTgavBnR7wDvotbQK8vz89fXXyH5X+rH58OJ/idRNAv0CFnKTgHRPcgj5ebmqOL"
+    "bQwP3aU2l0TYO2Z46GwRBACduB1SfO7ujxUQUZSGi2PxVYn33BOL74g4U7exyBOXxd+c4RLdsgiOqoptqwIBOG9n2Owg"
+    "JnzqoYp+wPpztadUHIIrJHdX7MpzJhiLTG9Tte62YZlBcmBaPQNVzxS4EWy71I/RmT6sAI/r+LbsD2ZMNsLnRojPtctr"
+    "bkqfG7qmJgL3JEy7iJG8EBaiSW4rcGmfe4fjBNhacFjdpONtsyHX57x8+/7s8sKvdjbvO7BTdjiLVuCtzCJ0Sa7lCWEy"
+    "VrVmpzumYI/4VONZH7NBWqk5+Dl7l68wggAgeqRM2Q6lW6L1Tqjv4RrghVZfUNmOiZAopP0LiyFgyDzNYenLdi4Z3kbM"
+    "R7N09xPXQIZvD+kdcweXe4n3Xl1E+eiWo0/MNF9BdD3Nkmath7nPLnSZLIp1l2XzlTAKuFZmuN5H9XtWX0W5x68yvciN"
+    "bXtu3nks0f/F9uuPJNN5cbbKHT3qNd1fXG+KoW+Jqu6jTKvgBzwb4NVFe3ER/Y11IuXu+rIWmh/h8jUe70ETQNVttK58"
+    "3sC/qn6n2Lm/6Xqbfq256bt49Ka4OosPPtOf4rN11Oj64ccc0nDcXJ/hAwicxb/4fRfefy7CCT16Dg98l9348OMRiQpT"
+    "PESKlKMQuadLN5j8MZLfcAKfxWOSBqb87UskvZkwsBgPhv5Wz4fEuIXn6wzvBOAdoRdIqIreicHHw3BL/6hbmASjZyT/"
+    "IDBtCR4fkeQFCCbhvwASIxkLx2xXWtdiOEFW8KuVFjR8cMnh1p5A5pG97YEfodsmAKEgBuT2Vv8B6bj/lQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -465,6 +393,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3380,7 +3312,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3548,12 +3480,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3575,6 +3528,706 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        every = own + _tool_options(path, False, config, bool(confirm))
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 

@@ -282,167 +282,81 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYt2GzeS6K9gaDkkZZJ6ODO7kUyfeB1nxnfjx1rezc6ReMgW2ZR6RHZzupuWZUv37Nfsh+2XbFXh0Xh1s6lHNsnQ"
-    "58yEahQKhQJQKBQKVV8bp0F23jhoPGJ/DuMwDfJwwk6v2OkyPQvDA4albJzMF7Mwj5KYTZOULYI4T686bJomc5afhywL"
-    "5iGbJ5NwxoKMvuRJMuudxI/Y6zjLg9nsQFTSURHq5+z/7/RmyTiY7WTnQRru4NduAbVT/Mx2OA5E+/HFv7A4/BSmLF3G"
-    "maIo/DwOFzkR+SmYLcOMRXnGgmV+Dl8EJvjYEsQMh/JbG4g9iYdDXjAMJpNWm309iRn8I+rYmP+BqMcsitlJY+v7k8Yh"
-    "myS8AP8dH7OtMev3sXC8TE8a22wwYN98w16+e/P+w6v3P/31Sb+FZSeNNq81SeLwJL4xGh+fRzOt+XGQhYhw73pr/6QB"
-    "TRftNa+zPBlfNNuMkPeb/E92eKjDpKEFJT9YcJdBlBdA9JcFUYxFAad9M6C3JcRJA6iWJWEWjO3+JgusXdnh5nU3aV7D"
-    "/3eTZb5YamQWn6gN/DuP5mFiwchvCmgefPbh0j4r0GwRzWbdSZQakMVXBTiNwtnEAOJfFED4eTELotgAkd8U0GmQj88N"
-    "EP5FAfwtOc2McvrAi2lgObPET6eX1nejnss7u8AE93HRU2ZW8vDTLTKrWJw1P5ugDo/tAg4u1gC2mYeLzFkcqsACR84W"
-    "IHbfnRK7MYe/bpFdxcdjb6nTMZfPvkK7msVru8AGd/jtFvEqKFCw4XCcxJPMFDTadx0YmS2KbQ6Yn40WHB5b3w1gH3fd"
-    "IrMHLl+dEqOCxVHjqwHo8NL6fksBy7dCS8Bu7VlbicZjfR9kzb9lKNubefjZ2RB0ZtslBmftQp2HqrVpNIPN2QaV3FsB"
-    "VvDOLpEC1f4u5Kjx2VnYdVnhLnBvcTlTfKu2qsv2cq0DW8IjKn7U3LU+uyKypHhtZvnkYQlAOcP8gq6KDa6MqwddwjZH"
-    "oPlK1+aNI8R8peVc8cioqk5aEqoGaAkzCjWQJpLZW9Tpobdf6P+nEf1ncZmdOwItDfNlGrO9SnFG+nEa2hqjLdAcngul"
-    "t1B/hY5bpcLWImg6C85WiVeHGpA/fA7ALod/yZ0Gfk7C0+UZ/VJbVtPcjprGXoN/jc/DeUA/xb7S1LaNptIhm1JbhB9B"
-    "Js9ZIYeHc1pyCa1neboc59GnkL7OZnMOPx8v6L+LNIpzqBpPI04lHMOyiPelm10AWfiLN3YezhY+Sfl/zI5S4oqzkk2e"
-    "0AZ/LYSKw5pDpdSifi10GkdGi1pfJe/6QmFkn8df/3jU32qegPIkVh00BCdJ1k0YwsfBHATY/vOdSfhpJ17OZhxKP4hv"
-    "tbDOWRiz7pR1u+rQ3m7bBEyuAF00tkmYRXh4x78vQSSFRBJIjGDCuikVOtaBbsy2sMBvFviKRY8fY6/y5vaNYSRgz9gz"
-    "grlM0kl2vDuAYs1+wYqi7wcHewdj/N3dQyAowT/gl8YN1UUpU9UwOXaPZcqwPv1fxggxVzxZnExCrn0ukqy/y3Dx8L8v"
-    "ASv/FbFLi/P9luhWNGWTcDwL0pB1f2TDszAnMobU0PD0apiGU1aQDOR/s3eI1iVNrpbUAj73DxTpgmoxwWZZWNSnYs58"
-    "JHD487sPPxwBCwvm09xCsP4WQbxEEK1omfaNugUQIOEmo4j/l6xDQBLZh4A7YhIgBmSVmEnUEs5DZW5qtSLWZ9D1CCYB"
-    "kQI/nzxpt83pddmXMyCSLQsui4mHgwJt2iyUpF0ahF1fF4NowoKAyaN4qTFRdtBsDmdDSXM4XbZaLfgPe8L22u11GuC7"
-    "66Wxu+K/brfNJ+CeIYCoaLu/3fZ81QQSt0HhWsFJLVYNmveICVt8vtsYti3C8Z+ppTgI3QoFw3gjkmN8dfGPhzRrHbYd"
-    "GoyR/3QquTTFX9zQaDZYMiGscyNRDh8k8eFMYPgixhjmsJzXyOkqjD42f4W6jx/3Ud7Zywr+/9F2X5vMFqewaQ+1VFyP"
-    "3CpiSa0raNXQ/cHXKkI92oLBgW5BG+Uw2xxAp6mCCqntakyDtVlNpJwWloQdzvI0moO4nCWxJvGzlUK2tKLaW8x2hda8"
-    "KzYZtUkhEc6Gw6RVv9FpFF+HqBY0DhrLLDgLfbcHX/FQ0YEjRQcPFB08TlBj71E75bcSgGKmV8nGaQQaQjIV6Hrsda7d"
-    "CsCveQDKU4edpclyAf/l0zXrQBfOk2gMMFBO6gUj/eKQLWD4sig+u82FRMGYjF1G+TkL2HQZj4nUVn4ONJydwznJvqpo"
-    "8ruKSFysIMfpJuVeb1jk0LeIMOSmVQtaG1/A0Bwy6BqqcyyEDuKEaPnpaMPEZXmCxOCf6ZiE5xck3EP5FyIcpcN0EeTn"
-    "x3uDmx0xdXQx0QriKwY6ajjOE0AAFbcIvsMZigijOMrxvgba/YLNCukKzEtz4HgcXmJjRAxOJB8x9J3YyA89O/jBw7Ye"
-    "fkdEOBl9iOj78+ds6/2Hdz++/ukV9uB9chmmRzRV/6n3FLk5C/IwbdN6QITld3NE18Pcza3Z5Ye6kFPrwTg5wEk1PVvO"
-    "QziFcjUfVuE0+synRRbCGSBkAPEJZo11abeFn4vpQyfZKUyzx9njDI4SfEMS2BqwTQiZH4PuSP/no4hv9A5NF6FYRhlM"
-    "xfE521IfaH9DLUZe35l7eAiyRp6SnQryfOqr4paJSnRW9NWwCgS4dmTzVXKKq9kjtvzb8YfOroUVzUeOr1TWVufbkopu"
-    "saqpnYZLKnshVP3i+FxS3QegavMzdklNu1DVkufxknpusarJrUMl9exCVYssSSWVrDJeR92hOYb20iVQPry2CbkKRdlA"
-    "e6zMVWgqhty1RVchKh9800JdhcM/DWybdRWGsglhG/4rhI0HxsKRND1XBdUYS1js3hpUoykbdO/lQjWqioH3XUOsYFjp"
-    "4NsXFNV4/BPAvbaoxlI2CazbjbLtwwuiY0ia9l1IBaoSHlt3IhUIysbcvTepQFIx2s71ShVfSsfZuHWpwOAfYesipqK+"
-    "CVK9Twv1zLdPkyHN0LGqtmw/gw0FTleyjKuwWlt49R69cgceDlFnVYrmEM8LyvZbcy9eF8caW2/Z7mqK93vk8Z32yHqb"
-    "31rsqhKBt0JUxnx+7b27xvZnl9/jKNx526q7G63FwuoN6Zao1t5xjOJ75Pkd9oxau8Fa/KnYE26Dp4zJ2j39bhUTm82K"
-    "a3sb6baFSd6a1z4+o33T2XnIomnsN8WXom2rae1If3KSy1O9uvv/S3LJ5kvAlUwZ3qpFeUhmkhR+Zr16uAr/gQ/8F0O7"
-    "xxXZG6cdNkvOztAiGKCtg50lYV28whvhZ/gPW8Z5NOPWGpidQBtbLtA2hF/GwWwWpvCfeBzOskP2MV2G7BKNWvzTLJzU"
-    "bFF3fGgSDAvKzKb3Oujcav2gI67uv4M4uwR2kUEQh/z/Hb17C+R9CmfJIkSTYZZPYH0fShssKUKsBczukuEIiqO43SHW"
-    "R/Hif/7rv2sSgJovFxyIZx7krDUJp8Fylh8wlEftuh1Rt/L3gk3e/mfnsBbyNBiHp8H4IsMVATXCNA5mLEzTJLWV/lKM"
-    "hRcBn4B8lnJrOgumgBO+wBSeo7VWiHfWCj/DPN/b/7Y24YaDwnjJjfxidPNEa2J8HkC3oNmMj9oULzaQRywLPoUTGtWR"
-    "4OWHVz+OWGu3/qgajhGXJDnMNoCPAUPyBGlAFTVbG790tViom4zxLMoW4ZhNkjEtF5qdOJcFk09Omlmb4Y0AOh8AAeky"
-    "jkEG1W1SunTQCpAUHHB4aGd2RVQsyGKec0ZPkhyt0bgV1W2lcBfhiDnzglhcs2AnxOIbo82aLNi375N0eIJqYlaA2MwO"
-    "+PL/KYpB3HyNJh3Jwg6u7WV+w5sl43xLW/zIbJIZa0wU4WglmEr0HDBcdEQO+ol0ibdEGHYPmZvAAlIrm9VfHJYzl9no"
-    "ZQr7HAsDkKhSGuJ2gRcjGRFyVbsZj4uY2Rb2QytXt2p47VC3FeFypi0AiSTAKzj25uV7usXIdmBh5MjPaApN1hYk5MiW"
-    "hemn0MGuULMELzNw/GuTbTnGCb5Aa3IpibWMK5hDLdPAY2cvbaBwtCvwiW90M4kitbaYEY56YtuP2YszpOsIP7PW0b++"
-    "/umn3nzSXhfvudxZ8P52baK4L1g1Au3wttEENprARhPYaAK/Conkv5otH1zhT/wXpRAkS1gNNU9uG5m2kWkbmbaRaQ8s"
-    "0zyeI+Ujq54ebETYRoRtRNhGhFW29kuJsFJvtlqE3ZaeWlfu4llRDX9GmLnJRRjDohQTih4RdZPFuG1A4UW9CTLOTYhF"
-    "mpylwZxtcYTKRVK4TVpfcSESnihmrS1ZV3t2JNCo2yjrjZHkW45O7l3yYadHU41DGrAV/pcKutY9kiDpQbiG1xBqX5Oc"
-    "TDL0cNe+kCu/BUVvLIxvXiZfkncqLyjYFk11zumPMOQ/xGg0oSa/84iGOOfHjIT7MGMXW3O8bdySj07WakXe4lxatWhh"
-    "drsWybJVYuOet8p23751kgUluIg3rZL3J9f4IsfukfduS6LDyULuvi3/Ox8fRpfdVMX3Fkg2Q9NNgDlA5gM2u+rKISMU"
-    "+iCpP9SP6mlnewzxZ0RKAMiJSC+WFKYvxTTjSz/LU7wknaPRmHX/ju8v+fB6LrblgoPtDTonamaLGagn3Tnbo7r9omLb"
-    "qYk+TOWTgPDiamz4JRZ6OQmqnb4jZhRZhGJ/IASYQNgvHg3dghc+TlgXqNr1qGwiTvJVj5O0oeLtV9V54qvg9MNDobrX"
-    "Jzz0TKSCek20F6+FxvJhAr7PvWDdgDVbjrxH7bTRaeCVQeOg8fWkQdb7k8bBMfzG7RR+njRwTz5pdE4ak5BfZ6M+gwU/"
-    "CI2N7PBk+e8QP/BSJjidhT32Cq9NRoT1eNBDjCNUGeltxQKUczj4wIDT2wypUpODBmhEpIiJXbPHXsefQL6D7om48K5h"
-    "JLr3DJE+Z/xAxJrPaAieN0f8wDMSf4+gJh2NktO/heOcTxecN/k56nyAE9SzEd1iHZF+ODrEGx6u5GZVJ6sOG309OTlp"
-    "JBf4/3BaSZdhh+HvSZAH/Fuv17sZdUAlTGCejfD7iFMAc0Wo6qJV1gpQhOP1FVEWZcRQVCM54aic0iicAsuQDdQ4r6I1"
-    "JtwykJ9QQzQZ5Vk4m7Z77AWbBtFsmYaqg2YfpgEsCN4JOivxrwRyEaFCDrOBSkHfwidmxQfgKZFxczOSJ844ibtfwjQh"
-    "DRNGGefzCGEymDfLjOPG/w9IKRmm4d+XURpSKyOcFfKF1yiGA8jxYNQxTmAzuo2EExLenSFET02NTPBUMiwTvibFrSWI"
-    "RH4YVCowEZghi2YJ+qGoUw6eeVrzMA96MMLxGKfsoWpJP24tgCEZw1OneXRqH7JnS4Begs4/GeKUG/Jqz1mOK/o8ga0Q"
-    "B4qfDWDIFTTLkmU6hhHhj4Tw2EA3hEmcFb0Vl4gj/oao5NaWj3OkDaE6ZMkPtAhoDEdilkexdoeLk5/0PLwR7ZFY0JYN"
-    "jCVKkasFlxx80hIQrORFmOZRiOLl680NfNJnfv2KNx1dNpHZ2Cucqr2Vbku4alqH5nuQl4qfuXyB2ZRcsOUCV0YH16uY"
-    "4yBpJcYBfA8mkwirBrP3equ0Hv0cs9t7F/O3m1MuQkP5WnPdrmBr42SJ2otRjkaUszCt6EdREXuUR/mM13wN/KdSh8mI"
-    "KYhBztE+ImjDm/V3cDj/S0Q0kFil7srLcVHAZRXO6XC+SHLYjbQa1mQRtwzegarrjnb7iUOXFmXsLJvA2uWGACKrGAA8"
-    "pRFYf8bUIVXsJ/WHXlYY1BlLOWR3G0w0r/qX3H34AN5hmLkJ0KoQL+enapzlEO7t9nZ/6VE8hY0nDOK7j+K9rEjesZIF"
-    "GUw82yhZIGNlGUXxehnQ9twBZQM3X7TiBTTsB1Q1Dacg9NE1CGZBFJ+cxIVptYk7ZXoBmEhVipm5w/eg7h2mAtSuv1N8"
-    "NEg1jKxk2OpxQZlMp3AwqxAj8yiO5ksQtQe7xmTbxdqzaB7Vq7xnzVT8550y09tuXXfj4GpeUH/D+Cw/X0PoftTnGswO"
-    "jgAd3DTDuxgKBKmgLlbFIMTfTcWpykenKShmM/g2KKGNd1lu7tgEzflDRgEo5HUEqGhBlvdKFvmUei6Zp3FJ9UlR/4CS"
-    "AElYhPHPSTqb6PA31HeYCPNF7hxFs/NksQAOd9F3jROsFIyfyVEPfbA5DCP/NjIQiqOUMLKjut7zbx3ro5DWZ5fUPEnD"
-    "Ep2Q7lUSaoZj0YaIpKQhJE+Xk7PQLySVkovYgJvkisnCZZpkDmLO3YGtEo2jRWhx8mh5doZWCjyLYjE/kUgWRHgoAFXJ"
-    "z8J16pbyboKBEcqWJxZif8egUvu5N6ApBLsZHZsk9mUaEQ6uER/s7ERwnokx9gWf8LJx83PBlVekGdIxAjcL5Ywqjtpp"
-    "6GdIzWpz2K8+SiEQLBazaExLbgftGkJIOD2AdYnd06kvPhWUf1TngCbZE8KsgyotXViRoPNTXqeawemPsMwxAIfGcfnJ"
-    "4jxwI9v5ikTfWMxXpwRF/TtxeOtg+A4E9FNbAlaTr346Z8EpaIiC0N4pKA8GsVRsUftCHL+ojPh1epWHmZ/mcmCYw41O"
-    "Yz5eDIUk5Pa5jVjciMW7iEU5qZRs5NNqIyp/EVEpuZ9LOWlyfyM+H0B80t1DxeVGYREqiKhhOtxYGzfWxjWsjQVha9kZ"
-    "N0bK34uRUtPH7s08uTF8/i4Mn7psWNPkWSYlNpbTjeV0Yzn9B7ScotaLUUbK455qIVMfJvqpG6e1IkzrQ8U+/RCeRaDK"
-    "pN0X4iz9UhSnrPs2oLfV3Zfc8+Et9lJECm6y7hFNnH+ZoZolYvmjh9K8RcGaPyYSUYdtCdeJF1neoajYWZK+TzJay8IZ"
-    "bks5cvXZ918LRy8ZvBQ+O49xizilWOo+jBMhSbHQemFiRB/Fcsd9W0QD3xKxmR2q8FVH3x+HTE8WWAGiXkv0SwKQ2YkC"
-    "++XRyKxMgf3SyGRatsC+N+yYkSuwXxJVTMsW2PdGFyvSBfZ9Qca0CJ39imBjTg7BWsA6X8uDXXnzB/ZXhCHzJRDsV8cl"
-    "s5MI9ssjj7kpBPvuNw3cSSHYrwoqZoTK7FeGF/PkF6xdQed+VbCxktyC/ZUByPzJBfurYpK5CQb7VXHHfOkF+9XRxZwM"
-    "g/2KWGNF1Mp+ecgxO/tgDVCd/aVxx3yZB/vVgcg8qQf7lYHJrPSD/dLIY07ywX5JcDEpkcUm5whkrSvft5o8kn6zI0Kz"
-    "dURstrZZRWMX1ImTOLQhTB6VABlcARgM3W/DKEaUlGv9L2lFSdyScilwfcXueq7HI8+yrkK/mlvetetjibNaq4BWME+G"
-    "YCwp9gjSarB1uegVj9VNrOZkiRz0sckj+6rBVvDTlXQVUOsyy5VkFchXs8knuHydt+VVBcwK7hixD+1uU7DDDo922BHh"
-    "Djsi3mHbFHR4dYjWSkvScZSAlKu7nZXRBtsdJEGqx5014gnymqQ7d+4rYiDHqenbndUxAdsWZ/jDjjK+iBffnQd58s3J"
-    "h427s+oZtoCU07M2PH+X3an1MFvWkYulc9un1xKRtp46D/K4WjZUrMfOms+nFQb+PrqzzgPpZsn7aImTr/7OrV9ASzxS"
-    "QnRK3jg36z1xluj4zt95kChzsg3SHoqe3zaOnERnBIpz0NaIFKcQOaHgHGyVseAkHgr21rlFtDe1NMYLWpX147nJmkbA"
-    "toL6OhHbJAoZkq1TGZNNLQ0KutZZI+qaqHmu5I752l0ipjfnJSCOwrURyBuB/PsUyPe1TDTzpVgo/ADS8cTrUnJ6s5Q2"
-    "S2mzlOylJC39ch2Jo2kHU6JvVs5m5WxWTtnKMW/C+PoxcZejdE7mPA82otHu/Hri/vDVLCRnXXbNyIO5+46/1P/Ktoa9"
-    "V5/x7rb3Kp6849fPXThQWHeF7Aaq/pikGCvBqPwxOaJL8Vab3cgLRYpu0qdgEhSjpM92D0Ue3D7bomvgQxFVpK/CicD8"
-    "pFNJi1I/s5bo0DU7CmfQmmy0C5r0AnMjM80CEU0RHvC1kSiF+FCFr2E3FjASQ8BA35MnFYCXrBv+nWLZELjsBF5x67AY"
-    "nUPCz6ILGcoG66yAauo0H3MPg4G8/DzWw84MvKjk7S0MdZzDHM/+NbxqGdFqqAExJgq8GrPijCyQs4zyKjPrmhmHmUI6"
-    "yUHHoCkAhU4L8FcynYYpzcwiL7w2XAKYOHBTxDpBoC7GleA87+ISouYt/haEk3Gqo2gkWB5EptmHtbOvQSpygQtYq4+R"
-    "WiQlDu8RAphkcKIeiXxwJQO49eyYsA5sROJ2xTeMIq5LW2OXFfFlDVzbfkTbLhana8IsaqCl2m2zmwKupKMF2tXMoc4g"
-    "oZwAT7ew1BQGW7Tj9CX0MUIMtIhBPGRVi8COdwdGXS6WuclYJ+57Dl4mjXyysQN1hjAbhygY9fVFbZCB224Z/x0fXcG2"
-    "M++9CeLgjIR278UyT+ZklOi9VDuG8hXJBgcH8o8fASt6k7VwFnrCQvEMLuZ3mzIRs85LnAoQJ0RABvzzQJ2GKMw526ql"
-    "uKdywfJvmC8g3fcCuyWD2P5zkje+Hc67eblN8x5SDKo+1hLC46QxQp8pXX7o/3CceTyo3QEMd4umLH2A0VqCTOuegU7H"
-    "9xoRNgroUUJW1IQ54mHGTbt0rEy5XGyedAOBoeaIj+4uieXQXu8I02NnP4NaxSeLswy2SOvrK1n5hMm6NhyMZF9Dvjeg"
-    "zorfWl9FdXvG1Z3xH8j/FWZ7HF62iLqOwgma0Xt0gMIF8R+47EHeI2FtH8NuKJ4UVyX5owuhppIb3m7vqfkCRCYlh2/C"
-    "7Eef93q7vV36yr3WZEygbLi4ys8F0PP+0953Jc9CZAAgtGpOUJcP0FKYHXBrZoeJZ3Qdph4+kRoZqGMEecfOkjPh0C69"
-    "dcljMb+iVpS/3yJakIeg/ISOf2ez5DSYDYP0zHlwwo9s5tsEzbnVfpnm6d89H/Xw3JFZ8bFArnO3wYUcesY7YHoxyxMf"
-    "UQ76c5rzz0lp98KYfGRBASi4wP0l6/W98lzpkkcHTJMY5Qder8HVJ1O3VXFENdvVHOFrNHuro61LSXHGvcuEu+ez8QGL"
-    "E0b+1IdiYbIzOBp9i47SOOfEoHq6o07SZm/wPFq3L+ucvz0ECC/sO0yoNU7w3gO8SxSd5O/AkVud/10yhCHgLhPNb0Co"
-    "Yz9wyaFrtLsQc8/XkkbgNNaS7tQiKh8x3DPj8QLzLp2428VnbTL1i9E7rY51b1TrU2jfuN4jmVVXtbUJvBJvkbVt9OpO"
-    "NNKY+ugivSChbf8CnWNacRhOYFnzdRcnp8kE54V8KiRmgeoU9Z0udFOuSA5PrxZBlqG24+kXXlHfl8Csdbddm+Pz8eJu"
-    "qkHtS/PaJOmX6vcxQWvcxtemTWno9zKW9jV/bTLIDeAeiFjtP1BOEiqrarvTNz/2jO9Zz1ENL44TWXCVieWFz1js7azF"
-    "rWuwTXTE2MAR5QoOKaSLw2YiNSIijQeNyNlpGIACtYwn+KiFh79Vr3bSaBJm6lUeYPoUxqhR6ocqrnrxQw3oiUN1yCFF"
-    "DPnLH/OpY1WsKYAoHYh7LZjvHSkKO0isoIUkNRIE3YrSJCYNh4fol5XbFGSVP0aMhf5X6JO4u1M81FZQaESsoFQ0Vqi4"
-    "7G2H7ZLCid6LbRG19YBHcuXbJvEEiZpHk8ks7PAyFB9WyaH1nlHA0FbENcUJxfKYduinqeEiGikGZNGoXRoZlp8xMxBf"
-    "efSl4PcbenmF1vM0UdH4o5iPv+I/7oJwBnh2Hc2HGRoerp932PHrt0cf4eT+7NnRX4+ew4der9fGABosDpdwmIHOhBN6"
-    "4xml7BT4fRFC505DjLZLwQNgu0Qzq67cZwl3kCTVPscJjU1jmGcZZpg/4wo4qbxTKoQtf4aHdU/D/DKEqVEWDBeRPdsp"
-    "KUQdFKeEiAONFIhwuSJGrhE2WaA4YEuM703HXKzNh4xTO01QLzBC6iKPIzko4TgNaZFQtAn6y1ZLRbcXizBIqTIqWJzg"
-    "A/aM1zl4++LNq+ccp1BMCyWVHaPWOBBDuUrNpJmnxaV2lcsO36JR0kQ88g0/5ScpioqWqa0diLd9V2waxVF23j4kOoak"
-    "HNLAqieImq4IONEyMJvBDG1xLZW9bWP073ioVUhiLoWo5Y6hi1ARNSK2KkdBO2TiYPtHLkuQrRi3mh6p84gRfNe1LSx3"
-    "igkcTqcgdPmIK0bwOBNBCio9LAxhAMpAnsxCGbHHoULFp1ihuRdvQFeE8sBNh1t2hpn2GHhL/XHSOM/zRXawQ8FZxIGu"
-    "l6RnO5M0mOY7+7v7u929/R3tEAtMcN/XVrwqTi74f0EqZeple0fEOv9dhQhB8X/if23taSkR843YMDDfJa/BTvXmW8RG"
-    "L2cFj8te+zU4hW0vxybjuJdDnEcO5/ViEHHpFe4FFkxV0AVOk976wHz8rbAEaRrwNUiRj+p3WwY3LyccJUtZsUuywje4"
-    "KZ8EYmgw2pb8K+MAdoR7tRsMuVwT8RK4dbH4I10u5LF6HmUodoaTEKOahfFYHBHDdA6iSR2+NfvjUrC20PtoV+SHhCS9"
-    "oDQMBeQw/BzgzkAUDzoifMP9CZxfdcyjB4oWrm8pxeZ4mz1FuFKanNSDMnhPPyoYT9mOaMTv+Y3sM/6oFRupvZHavzOp"
-    "LQQy764UCpp0Inp/K6L9lw8v9osnDbi3A4Ty913vHtGIsfUbk+WF4NnI8o0s/4eR5Vwq/bYE+X0H+7PSOhXU2JL6vbhC"
-    "oOtofnF+yEa8Anv55of/+a//HrEYJmxySXo4HA20O/V7ltFqOnac6Xs88MroUpHMA7YVwyW8A3qYEZYD7nza7T3tycC7"
-    "pbNJYh38VnOt3NvoyIBtNSxwjl9TEeNt/YPWrnMHyoMH3gqZCCD4G9vJN5EJf92RCTfK1Ua5uhflyr8HaXvN7t7+02//"
-    "+Kd/+ufvgtPxhIKe3ng1GeXcaddgUhyzXSZkKeNSkWtVrvqzCTG7RojZG802vMkvsskvUjL966ZdUi77m5QioWLeQ2Zf"
-    "shheZBcpOL9JI3LbNCKG/aDQNCwjAToqDDFztJDNur5Q5oX2AhM8h5/hiIfuRTIhdxRn0QRl4TlM11mYojfGIklz4b4S"
-    "sNPlWU8wTNEiLAwWIft1CYGTHxBALmgBE/YNJoUE2j/lExLhD55hsObwb0T4IU5NyqSeBrFDmM/copP4bU0SP2rPINBZ"
-    "NSPH1nFEHoRIIBxSxzyQdZRm+SHLQq5IHw8cmkoMODpZf/quNusWcGjGc3DuUCh8kCIeKRs5hUQhHCqbDlm6xciYTvu3"
-    "YRIMBpCGr0vlYxTuOoind81cbZLgGMJMOv5Ylyk5nLCwbTK7QN/5+wrp7MTxH5J7ErksCefIiJy80b3xyqHMNsIZhD3d"
-    "rUnY6wILa73M01n3JdthR6///Prtx/YhkDvkGeCBZP7WxzelLUOfQcm3T+sOlULCWtD+x1cf3lQRQGHdye+1cdDodrsn"
-    "MQq/A1Y8oDuJtSaw4F7fwLF/z0JucSMihDsWy4PsQkx20ViLtAxCyX+gZbPNHeShY8LTi9xDaZbSGw77BVsPu4P+abBD"
-    "nEZo68EOfRBPANl7egLInva+e4K9QtTKpegkxnMtHlMP8Emi8DHG6uJJ4UlM7Hv2h27XFx6fa01C9Ga9xdUhmyS0jENQ"
-    "oHtA+3OMLv9ItIi/7/exISJ/xPARNpol8M8u+wA9HIlGXr578+bF2x/Qn1MwckSvTUbdhNFfwGxuJUL5A6ercT67clnc"
-    "YSN5PGfkf8aUEQdR34zoFeFyDLRyYgtwPqVZcURnxerAulhUnLflF3G+JuQcu9jweuyd+s0ZQXgLr0boBrSYKAMIlxkg"
-    "UaCbANpDDv0ZHQp1J2H1qlH1XLxr1B4O0Zv4A4ezYno2C72Yb343TeD0RQiiCt1ozWeR2SEMAK/XHQk3TpjuNJn4OyAi"
-    "UzYlbdW8xRH3z8+MDog4CR21DfNhEAfkgHuJck9N7gpO77aXfOd28fRKJpD0Wn/3/uPrd29Hup961fOrwl9dOXZ/CtII"
-    "hZ50YGf4Ct9wXZePTuRRTtsxD/GAQsOE2SaEU42aAeMgTeG8Wji3Q/dHll/7qIcjgMFbRoxuTDgS6grx/q3QUsRiPLCX"
-    "n6NV4JwUb11GlhozEk8uv+X++NwzXFcAZuS9K4QT2fOgfyP8MSJiXnC38+K1IZoTWtJDvcBpeKS3udi9SpZq2IPClZ60"
-    "IBDHnGDTK350IPilbO0jneglyiZa5GKOFL7sheUFJke5+zp06Y16KCffkRVLS+z8I9fBGcVKpEuOwqIFf8A32GOZMPCQ"
-    "qBHyo1hZ67lDjyIcPO9TLZwAyDjHDXnEF+9vyned1fZVl37qI8NRfSR3olekj8CizPDDNf1k10JGo9SHP+ZhQAv6GgBg"
-    "d1X/Q/hdKL9WOwl9wogeI3l6GsEfdzgIcYz7iJHOQITu/o4zHP23iN4RAdfsLocSjvlP3yFq90DCu3Hro4Xg8z4RLtR/"
-    "m+BaBwSJ6I+ISD8dEIF3V/MF/qe7akpw7RzR30pZFwi/fUo9V0o2dX4NlRvRCEVMvDCIjf2bXD9xoYBkXfGkQKsmlGKo"
-    "U9t7VKuNmjRUvR8/JejOO5ECiL995/08KFVRUMV0FCXabqWkeC8sxwan+G7LDPMxPjVHGy07+vjuA3JwTeuvi15YPLtd"
-    "MlH+8ProL4C1rkEU6DXRaXvjXOl1I7XH8DdT+LpLaLlKa/+gLJ6xNexcuruWTyCzhn2yEhcZBgFPDWthNU2aLRDQecx4"
-    "ldUdEx3gKDWraSyXmEymT/GQSU/tRl+hB+PwPJmBso8HB5yt0sDpHx0aG3w1h1pzj+LRfOEJ0fBMiddJ8vBWkiENoB8o"
-    "NRpifo5hwb5OMYTC8d7gZmcoj/CM3g3ivKSICyDqL7HCAyZJG4q2h9x2cBq2VKSiWQJyhHUDiRchMl4EIhw0+1aLbT1i"
-    "7TYekItAQBz6SR8jou2dNNpGgKTjY9aN2dY+GwwOGXWVsApoWL5QBnUOeVAjvYy+TiMt0Nh5NM1l1KgJiF3+C4n6+ogT"
-    "cQPEsW++ITYEkwnrQncmHCs2hYMggph9P7hBw8CNwRKK5VfwYxwASUjKNdKIni2KlpZM5tYGjfn9T3/tyzjhh4cGkAyL"
-    "rMBUnGQLkIK+KigeAtYC0aJbKkA94qUBvi1BoJcNVRRmwdjuNFcW6/a6mzSvtQxFihAtO4pFdhG8VQdWOVEcaC1Cq15B"
-    "T4/i1CmCrepVtEQpTg0eCFWHFulSHEgZ6lSHVWlTHGie30CHFbmOHEjKUqAD8qRHJpzKc3Zt5z0yJ14p++1sPU61koHw"
-    "JO9xqpYPiZvOx6lcOjhmfh+nnneY7GQ/Tq2SAbPTJdnLtMijVFIPB8ZJpuTB4meTm0zJU7VkgLz5lTzVywfJl3XJx4Cy"
-    "gbJTMXnqegfLzc3kqVkyYFa6JkNg6mmcfLVwrMxETnZ1P5+sLE52pZLxcbM62RXLR8ZJ9OT0s2xMjNRPdi3vaFiJoOw6"
-    "/nGov7vw7dbaXWDjt7eVgklq7+6KzFoisVbVvlK9iVRuF0O0WWblG0RZecGw0j2gTOT7Zde6DHBFRw0JvlpMe/trL/RK"
-    "oDLO8NR1zV37uyuEy8rXZZFPvtaSonUEpZcHrkxcAVbGLEfQeYvXZYgjylbLrJWSydtBSw5VwZRxQMs9h3NG7yFlnuOJ"
-    "50TeOZF2zpFSPEAv26uUUTKE9yophR2xT08qQdCq1HVaipT6WetkMoh7SlhnRshfmavudtykK7bbsVIktniQvBYMc1qs"
-    "SlHBinQWdUB5JotaiSyYlsTitjksmJm/4kHSVzAjdcWamStYkbViraQVJydleSuYyllx65QVTEtXUZatggiok7CCqRR2"
-    "D5LBjsnsdXdOXsfsxHW3yFvHvDnr1kpZx2S6ultkq2MiU91aieqYnaRurRx1TMtPV5mejqnUdGtkpmOYjcSbxYTJjCT+"
-    "Uo8etRGgGwH6GxWg97EGCruqdxUIo42bem6zRDZL5B9kiYgbBf/6kHay5mZFbFbEP8qKMC7QfOvCaMSLu1l59BWpfuwb"
-    "VfSEWXnDijODXGaimO4pW99P21st+vVvbZ4baA/vLPXUPRxOFu93Xv77hw+v3n7sckAoxQL4tf98BwMK4Mvi9g1m5tKv"
-    "b/GG9gvmmIK2BwN+e8pzt/mveL8i5OPHWzB8eXP7xnPhy3H1+2xbAHkvfy08dBVM3x6Jajfee2Fipn41fK83wXwg7QEc"
-    "L9P+1ntYr6//Ex1NJ+oPzK3FbeCLJOvvkrcP/xuzr4lf3FRuTICIRcWoA9kR67P9Q/jPMybGEP548sS5ar/sa9MhGtzY"
-    "nMerdsr7JhluZgZSRJmf3fHWr90LzJS5zI8Z+sDT29lZl6pxc+PQpWEcInTdbpszc89Yw7xsu7/d9n3WFjWXMDIZm1gM"
-    "OPOJBVs0Ii6KbU/KKNNK6GB0KxT84q2ouU+ThX8U01rjmunqIP/pFHKBg7+KGb9y1K17GCI6QK98IcRmAsMXMbqwYni6"
-    "vz5DNldh9LH4K9R9/Li/faMzpowh9kSZLyhX5nvW3O43zUJPN/iiarjzqrpPVT0iy2XRIQ3dH3wU6PkCoY1ymG0OoNNU"
-    "QYW0Rmucvb5eQaTsuzDQ7gpxJsTx1y/Z+TAEoobkIfU5P8YdAvkxS4JJsMyT6TIeWzSJ9rCl77EZnLDCois8qiSE9KxC"
-    "Iho3/wuCW0yV"
+    "eJztXY1u20iSfpU+7wGxsRLt2J65i+QLEGSyM76b2EHsw+BgCWZLbEkcUySXTdrRJgb2ae7B7kmufrr5L4e2PIPNrAaY"
+    "xCbZ1dXV1V/9sIr5vDONlnGgUj8KdwY7n0c78yTKYj3aGVxdjXZGOz38S6fR9AZ+Hu38FN2JZTZdiGgmolAJP1VLkS5U"
+    "Aj9qZ7Qz7sHjiSoGfOSfhbpVyUrohQpmPRFE87kfzoXUQEDMI5UPvZN+SuN+gR9EFqZ+gORF6i9xBpHFIkroylQGgUrg"
+    "r3CqAj0Ul0mmxN1CheZSoDwkCv8BNVjkUoaeXZZl72rcO8A/8FoIy4FLMxlohYMq6+AH8bF+X6cK5YNkzRgjFhmuBAgP"
+    "pqGJYVB5SRUSahoRNxUidtD4fqe3EwRLzRuSRlFAjMPPoVzCs4PRDsgxpkGe0tPEj3H/6MYP0TRbqjCVeEXg2J4Io5TE"
+    "JSeBcsQ7CdvnEtWrsYMUXZQsylTHcqqAu1gmMlWeMGITsUxpx9MFPBgn0TyRS0echrfRjRKSZsG9dGMZprDLJ0j0tej3"
+    "f9XAw4uTWxlk6vULV9z5QMc1v7sw8j8vzs9ENPlVTVOQXzpdoFakC5kSzRdA0g/jLL2YLtRSukPUFhnqO5Vo0j4arsJb"
+    "FUSxgitCp16UpT3hfh6NRjvRDf45ECmoRk/gz55MJV9zHOfe7YHCRFoJF6+7zIGCSYFGMavYlQI0IQtS5gxEgAKVoWUc"
+    "LvAuTEBkKAaanIeUJjPHBOUJI8yUfqrhROw54o2YST/I6AFeYHUNpJe8CJUkUcJX6ZEbP/Twb767VFrLuSougEyJjft7"
+    "swES+A/7f1NJJNQnkOg08tRQuPiMBr3JNNPGP+UU1eg6UX/N/ETRLC5qBQiJ9zJUn9KrMQiSjqRRl8AP4YE0EkkWCnzC"
+    "yVVDG5lagWkDDGZoDwUiaIGaJJUzqFFEQYSgQfJBGU6zVOwuVSod2OFwiio7zGfiPRQf3/3FBf2dw0wTCTiEfM6yAFAF"
+    "+NobihPAmCSDM+1do8pd87DXIpVzLRZR4AncKDFLoiVuef600FGWTGFHQlyA8EMNN0haulhtvz9BlXJREJoBAs+hHrDm"
+    "/kxy4n32S1tohFFcoENAe+gaLffDHp2AXPlR5kLB0XYIFkrHBvYSUWQVM3Kw0tJDcJJjlaS+Qnj5fH8Pl8qa333gfa+M"
+    "TQX418Hpa9bjaYznU5efhu0ALGnl4hfGF9Cm6AYMCp6MHp5Xo+OAtJYiwrP0PB+HyuBDeVY6j+0Sq893Dislw8cQqgRr"
+    "h/PYpdyTIQMNrN2H863mKnlgHcVAXFHqpwGPPAX5092GkJGSDAHnyI4Y3hIlvfMwWP3kEw8Eq7RcVv1bZW4wVqFOq2Uc"
+    "pWCNSiNqylL2FeqC6+47PFVxjC1vF+c6Ba7YeXpoJhHqdwZHtAOP15gurBp70n3r7YBxl720W7bZZubeW+PIPY839+Rt"
+    "tv5WZUCYLSf5PtstfHngHPzeuzgBw6NkuPkuPsuJ5IWtOZDSazGjiGtgG41hJifpTpJ57oGzgcZXwCVJ2z6goYmaAejD"
+    "xqIW+OFoFOJVJvACLWVyA5TIVQpF1cI7MHYDVYDR3S3FZYVVSQ6HWSWKC88/qcJsptXaowkPLP3QX2YAtYODirId4OjA"
+    "X/rdBr+saSr+16oys6ears0k+HVZ0HpVOE8XjwDdy7KugXYwgR6qxnQBkco0BXfZbAU+8gB3YX4bQPx8ZqKqNj6rQBEE"
+    "cG28hjdesjXuOAXp/FDgOCFnqWKMC6ROnTWHfEYrt8IrSSlfU879b4gEyEKswl+iJPDKz9/T2kERlnHaCEX1IopjkHA/"
+    "8DXzWTgYvyTg4sHBsc8IfEbMAPTvTCgFxzrEG6CLTrvpeDwJmcwpBm6ymkaJWuMTohMKTiFOw1RKW0QoWQHJSebNVTtI"
+    "5k4uUgNpeqSpKksi3SDM0h3XXaKpH6uaJC+yOcQwiKJ8myMSKwIfgwJwldpF+Jixa2Xn+Xqx9njiTVzvFFzqdumNSYXA"
+    "mlHYZKlniU802CMe7O/7EM+EsEsrVng7efVyIZV35BlSGIHGYmHdMxNqJ6pdIB2HLcFeXVoQkHEc+FM6cvuY1zAg0VgB"
+    "nEtcXpn74lLB+WUeB7ygfILSPXRp40DCfuCJb+e8y7CKpC/hmAcyLUvcXqpJHqSh9z8j0/c14edRQs79uQneemKyIlPY"
+    "zu2axzrKtZ3PQE7AQzSMOhNwHirM0u0at29M+EX3SF6TVap0O8/rH76nxNxyGl8bJOT83BYWt7C4CSxapcqxkdVqC5W/"
+    "C1Ra6acWJ6vS38LnbwCf9O7hgZcbRUaoYKJD6nCbbdxmGx+RbSwYe1SecZuk/KMkKUv+2LOlJ7eJzz9E4rOMDY9Mea5D"
+    "iW3mdJs53WZO/wkzp+j1ctkDu7xTiNRjNSUhHDhHVf+bnTW6Bv6EtsJ66QA609VJlsyVshUZ+jpepQvz0Ov/OHJerXHK"
+    "bfmFSm6Vh+4oiBmi2QHV2UBgZJIYPZGHnYQhMq/pIGwCt8a4ExYrSV/SFc2SSzuGYNorXUKxz4NoIoNriKMb7j7XCVU9"
+    "wxK01PMCLeszyEIlKQ/UBQ1t/QsVIIldMMF9SplQQcUeF7EQNqLjVq1OulErEBzEYVgbBbhqgMwofGktJSuiF1GS8uVo"
+    "7fJUSAgFulxIgbW129pNnQssYwk7tGtQbsD1LU32PDXJ5lVmcivcbUKNOYAUwEOhPdN4evH0JwCWpnKnOSvar8ja1hY3"
+    "pMO07A5V6owsQPimtsZ4O2KXqoZeHh63rH8pP5W36IkKh+assLt4ngouCmTt1Yy9lnj4UOHccnXS7sFAhBAgojUbmoMp"
+    "5oCLx2imUOfMprYsR8d+EPQ9P6muBgv2uq7ljnN8DbekbLNhbcR8CwPGBm6gUDFInsVpoFF4poiRjigeaLPjL/QeVVqh"
+    "MwUsmgxnk6mZrwJvA4kgStilDQTzF4GJMPF0kqJXRjvuRSkWgzH1OhvqEyWbNlE0nvvOVA6KiO6AJWcEm8JcnLXsIhWq"
+    "RduEGSznW1PE9tn3eqUiPsTQe+bsL6c/v6N9tCDbXrYmdik+wkpSrokkgbdo/K/RRG+yCLO5JIxBkc9EL6BPe0yLo9JF"
+    "ibsO7qsFVXG815lNqfumslp5G52OKr93lPYngVmjh7Gizxl/WMOqO4dBEN31S37OM7KJ0itRtpqBRaFRZwZXJhNcMqOr"
+    "jXikPW3ji/yCiMz+DaZtdkOlPDjWfO7CaBJ5qBc2UDNakC+K1g6mZ+ajDcaC2ckqllqjt9OyLiztfi7AtCygvxKK928/"
+    "sEO3T2+D4JY/wzccXSW+nMabuQboXjYYy7kSEZbKIg50VwJaa5+Eu5nbYhQUlmgR3VgctDNMP0u4ar4rb7mH/ix7aagV"
+    "Zc9d2QCdxShrYyZAgd6g8yEukKDYvfiv059/dpbeXgeW0FnNzV3Z+IkTtlmv0Q0vwgktV9ocL6z4rpuz3Vkg5z00Ez2z"
+    "NxCirCBIIV8cjIn1iIg1fmWXiomS4EBloQdaZpoPqKsBySYQtuk8JwKUblWIHmU5qGLXi4Ma8BOv8yCHHDGUL6dS8rAq"
+    "LDmAiA4kvV3Q956Fwh4ya3ghpEaGYFl+EoXk4VA2JB+8RyXunAoKjf9X+JNo3akafVcWHpEoODWTFS6uOOuJA3I4sclk"
+    "z9TMD7iOns0myQSZWvqeF6ge30P4qN0Z1rJJ5hkyRewpevQmddajH6seLpKxMGBvuXtr6/I5xtQAX6n/t0Le7yMPIgDQ"
+    "hzQBMml0o0JikvY/lz9aQYgBTr74y2udgrP25XVPXJ2eXVyOe+Lk5OJ/Ll7DBcdx9vD1pQhVBsEMLEZ5lGHzEzEBed8o"
+    "WNxEYa8DvboBc+nfqIpzryPO6ZJrn6JC49TYZGObPLg3QDKrvKi8gYCTIDh2otI7BaqxrhUBiZ3sr7mJPiiqhOnCQQ5M"
+    "s4LpUKg0rRgSA5FpRc00PJq3jLmdRegXVBoaUMa+3RQ1TRQdEnrXR7/V3VKz7DhWMqHB6GAxwwNxwmMGZ2/ev3vNNI1j"
+    "Wjip4gq9xrHZyq+5maR5pa6gpnPZYxONSONz3QFH+VGCULFb9dYGKBXY2JWY+aGvF3tD4uOanEPa2DwBVPIVgSZmBoIA"
+    "NHSXvVRxtoe9V+F1aUAUMgrRzL2KL0K3aBJjqhoO2lCYwPY7xhIUK3YN0SsCfl9XtLm1v1B9wjtSNZsB6PKO54Lgt3wy"
+    "AZceDoZJAGnAk0DZeokGF/nbwa947kUG7isvUtHocGbnWpdSsf+a/zLaWaRprAf79GrcBHROlMz3vUTO0v3Dg8OD/svD"
+    "/VIQC0JoZjcfyOlGN/w3oJLO3yv0TKfZH+oFLcL/qD3X3TJTZPSNxDCuZoUfIc48424609aLgrviOufiqWluPTXbRbf+"
+    "iYXfkHz5NkBcskJbUHvmoVdezFN59nE19Z5TkUki+QxS3Un3ZdvWsvWMI7Ksu91kOac3vl+vBGZrsNbJ/qb5gXp/YW4N"
+    "rhnXzNsqzi4WvyRZbMPqpa8Rdq49hTVlKpyaEFElS4CmPPgu5R8zI9rC7yOryEFClNxQE2zx5LX6JNEyEMfjnnl59nyA"
+    "8w9dcfIb9WqVTUphHJ9iU/J27F4bAq6LfvJSiHUWsVI98Y3YmfZ3hlvU3qL2Hwy1DSDzci0olNCJ+P1WoP33L+763Vs2"
+    "ny2AKH04oyzdr71HrFQ4fWNYXgDPFsu3WP5Pg+WMSt8WkD93qWXtoxoFN3Wk/mBeIdDraH5xPhQuDxBv3//wf3//X1eE"
+    "oLDRHfnhEBqU3qk/M0bn6thrqO/VuBWj10Iyl8sV22WqAxxP3ZrN2b89cI4c2/awVpss1fG32un+bLtjy+U6ZOAadU1F"
+    "hd3jA62DxjtQLt18EjFTvvmNWfJtXeg/dl3o1rnaOlfP4ly126CSrTl4eXh0/N33//bvr+Rk6lHJ+X2rJ5MXd9ZHCAvH"
+    "4kAYLBWMiuxVNd2fbYH/Iwr870u54W1397a7e436d/3oRV6yv23oVrnwfstvX9QEXvR2F5LfNnE/tYm7kj8oPI1akgAL"
+    "Fa7xu50Gm8v+wroqtDf4eU31CUI8LC+yn0P1Q+17iIULUNdAJViNEUdJaspXpJhkc8cILOfFZBhqjBx2ZQQiP2CAStCk"
+    "MPkNYUEC85+2hcTUg2uweon6lRgfomrSd2wTGTYYa0u3lFk87sjiZakNAotVNRW2Tn2qIEQGIUilqcTMT3Q6FFqxI301"
+    "bvC0JoFTZuv7V51FF0PQjHFw2uDQ1CBhZRGmjj1mCp9DZ7PBVjljVFGnw6cICTYDWAN7kDejcOkgRu+ldHWVhUYirMrH"
+    "d12FkkKEhXNT2gXWzv0VttiJ6Q+pPIlKlkxxpE9F3ljeuGpwVk/CVRg7OujI2GlBRey+TZOg/1bsi4vTH0/PLveGwO41"
+    "f38XWOZenzaVriX6KpwcH3XdqpyI2IX5L999fP8QA9xUh2WqO4Odfr8/ChH8BqJooBuFpSnwxrP2wIn/1oozbsSEKccS"
+    "qdQ3RtnNZLvkZRBJ/gEzm3tcIA8LM5VeVB5KWko9HPUONgeXg/VpYCEmPuZ6cEEfTQug+EAtgOLIefVn+9HlvKRoFGJc"
+    "i2HqYBQKW2OMw01L4Sgk8Z38S78vflSh4g9/g6liI8pek4Fe7cSrofAiOsYKHGgHeH89Ckfhn8yM+PPzNhsi8T+Jt1jz"
+    "CYCGv/bFR1ih/cTy2/P379+c/YD1nEaQLnWbuP1I0G8gbM4SIf5AdDVNg1VTxPTJcA7P7efCbRLHfL0buwizKfDKzBaP"
+    "2y9z5yG6KE4HjsVbRbxtr5j4mogzdWPwHHGe/8yCILpFVSMsA2aM8gQIYwYgCiwTHnVQQj9iQWG5SDjvasxXbj9eXjQO"
+    "ocGDTapL1n7GvfCL2fjdvwBJ3yiAKiyjrbZF6iFsAI/ru6aME9SdlIn7gIjN6lfB7Ywu1+frygK4xBQ9Puur0zaYAFly"
+    "lShXanIpOARLSmRsuZt0nDUKZKvWzz9cnp6fueU69Yfar4p69byw+1YmPoKeLWAHQxyoSum6bTqxoVzJYg4xQKFtWgKS"
+    "mqKaXAOmMkl8pYvidvzofK2u3XVwB/CfCXAFvTFhIrQUkv2Z8VLMYRzUj1/Dq0CdtJ99r7kxrmm5POZ6fK4Mf/CL8Lg+"
+    "+ni8S8y0f9rdVqgXNCsV6XsMu6soy7ddFqX05AUBHDPD1ap4d2Dklefa3TLTGWITHfLGt+SLzMvZ+s/K05Le541yto9s"
+    "0PJd+HqBM8KKX0aOIqMFv8C1EX4S3nwQHqHG4Edxsh5XDu36uHmtrVqoACi4Rhmyy4f3m6pdF51r1W2dulspVHetJXqX"
+    "/4MEeOEL/Si+GIxG1IdflkrSgf4CD4B1zf/H5w/g/pfcktCll3DBtdGTC79sEAgxxUOkSDEQkXu+cIbJHyP5BgR8EZsE"
+    "JUz5+1dIuhmQ8DKeHFoYOR8S48b9rzPcKUCwhL5DQuXogBjc3M039I8OcpVg7xzJP8lZNwSPj2jluZNNi3+Ey41kjCNm"
+    "OgzCiv2m0k88KICsX2kpKA0zTjGM6Vw9WhqNnjQMfZ46JVjOOXsGpved1zlY66Kgi9lwlMjcWqT4YDLHFUmxtRWV9DG2"
+    "mmOOVlxcnn9ECT4y+9skbzKe/T6lKH84vfgJqHZNiAK/VXIl27jM/To3tzHcM4XdXcbLzb32j3nGM6xtO6N7M/MJbHbI"
+    "Tz5IixKDQKdDtvBhnkq5QCDXksZ7cHgjRQc01qbVSiK3lKpCn2GQSa127mdYwVThv0yjEgwcUFttgrN9d2hvsGsOvWaY"
+    "bOf+/wHsq5II"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -506,6 +420,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3607,7 +3525,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3775,12 +3693,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3802,6 +3741,706 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        every = own + _tool_options(path, False, config, bool(confirm))
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
