@@ -280,223 +280,106 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "gen": ("gen", True),
-    "check": ("check", False),
-    "new": ("new", True),
-    "refresh": ("refresh", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYtyGzmS4K9gZfWQdJOU5O7ZuZEsR3vcnlnfth9n+25uw1KIJbIo1Zqq4lYVrZYtXezX7Iftl1w+ABReVSxSdPfM"
-    "NB0x02IBSCQSiUQmkMj8snMeFZc7hzsPxF/iNM6jMp6I8xtxvsgv4vhQYKkYZ1fzWVwmWSqmWS7L+mKaZ1eivIxFEV3F"
-    "4iqbxDMRFfSlzLLZ8CR9IF6kRRnNZoeykQmKQD8R/29vOMvG0WyvuIzyeA+/Dqpae9WfxR7DQLDvn/5JpPGnOBf5Ii00"
-    "RvHP43heEpKfotkiLkRSFiJalJfwRUKCj12JzNmZ+tYDZE/SszMuOIsmk25PfDlJBfwj7MSYfyDosUhScbKz+8PJzpGY"
-    "ZFyA/z58ELtjcXyMheNFfrLzUJyeit/9Tjx7/fLN2+dvfvq3b4+7WHay0+NWkyyF8dxZnY8vk5nR/TgqYgR4cLv76GQH"
-    "uq7669xexGmnJwj0cQd/iKMjs3x8GY8/VjX4p1Mnja+rGvjDKc/jaR4Xl1Ud9cHtS8+U0WH1zar9UNU42YExqZK4iMYu"
-    "NbI5tm4kR+d2kHVu4f8H2aKcL8qq++oT9YG/y+Qqzpw66puudBX9HIJlfNZVi3kymw0mSW7VrL7qitMknk2sSvxFV4h/"
-    "ns+iJLWqqG+60nlUji+tKvxFV/j37LywyukDFwODMKnoD2+E1lejxSCF9e1Wo29mJViMhTX39mezqrGm3epmkdmk+OiR"
-    "2S0wq3uzbH82q4bm2iuxUPFn3C0wqzvzbn40q3mzb3/mqrR+eQrlnx7qznernU8Wt8CuHiJNoMxuFCCPX2Q3cUhkf7ar"
-    "emRyC7g6iDH4NomLcZ7MbZHkF5lNeK9wa8uvZsVZMo7TInZrqs8WGokHsKIB/cYJ5QKX3NZXE6g3lfZns2poGr0Ss0Fg"
-    "Ct0Cs7ozfeZHs5o3dfZnrir3Fpdq9menKlKvquCO1CtxO/Io6Re5TUIUDZa6DQOUDRW6zRwKuwVudY/SftGauzFrVc5u"
-    "vHvgaCXGJJgqlej8e4HLrVPGP5eu9mDOg1tikdstNEmqe5smM9Dz3KqKjEuqVeRzS9Tu636Xm6712dljm/q0dtlASbW1"
-    "BgrtzXR5N+ZOurx2zaQEts5QVy2nxt4ol9esmSAofNDZbwbgbZttGdTfQoPF9SQJ7Y9tMG1DFn939IuXkia0ZwYq6B0y"
-    "UFZtijZZX754D1R9Oo8Ak8Gj4T78+NO7HwffDZ7NogXulp03eTbPk7iM8ptOEK2l9HL2z7bz6u6mgcL6OfW3y+UYtplP"
-    "d8N0C2kurY/uvtkEPbBXtqVWaNesqVBPtfB22A7jNtQLbYT2etAi014UNHg8gIDBf6b/nyb0n/m1a+7ClpnH5SJPxUHj"
-    "hknGfB67Bqy7ZXpTQLa8stfZKq/s7iazuhVW01l0sWwX91CCbY75AhQu/KVUnA4KjfPFBf2lNaaOrQd1LPUGf8HYriL6"
-    "UyoxHUM76Wi7tqMsWPgjKtRuF3P9aDbLrlFklfliXCafYvo6m11x/avxnP4LkiUtoWk6TRhLbZR25H6If3Fnl/Fs3vH2"
-    "FZ8YHg3YIHaAqwmE4sz4Afgm41J9N35Ns3wcq+/VD8sq7lhGrzEtX2MaaomiTpZcHqkd2i/JPLVY81mXi7NlDHYqc69j"
-    "2HOdge59Ek+jxaws1CCt338Tw6yO7LyhqjEk06nGX/39N4G7dYzooB9qFJRvuCm4J7gv/vzueLdzApaSlHrQUTYvxSAT"
-    "WB/XbyEePdmbxJ/20sVsxrXMo9vdLrYBcSAGUzEY6GPeXs9FYHID4JKxi8IsweNe/H0N+0JMKIHEjiZikFOhd548SMUu"
-    "FoQPkr9g0Tff4KjKzsM761hZPBaPqc51lk+KD/unUGyceIuq6IfTw4PDMf49OMBKUII/4C+DGnqIamPT0+SdlC9yge3p"
-    "/wpBgNm+FGk2idnInGfF8T4MvSj593WUyr8Sce1Q/rgrh5VMxSQez6I8FoM/i7OLuCQ0zqijs/ObM+B7UaEM6P/u4Ajv"
-    "I4x9raYV0Pn4UKMusZYMNiviqj0VM/ERwbO/vn774zsgYUV84i2sdrxLNZ5hFaNokR9bbatKAIQvGRL+L90nAEp0owDU"
-    "kUyAEJBUkpOoJ+RDfUHR7SbiWMDQE2ACQgX+/PbbXs9mr+tjxQGJ6llSWTIeTgr06ZJQoXZtIXZ7W02iXRc23jJJFwYR"
-    "1QDt7pAbarpDdtntduE/4ltx0Out0gFrN9eWdoP/BoMeM+CBJYCo6OHxw17gqyGQ+F4C1woytVw1eCFERNhlfnchPHQQ"
-    "x3+2qugB9BtUBONOFMV4dfHHI+Jaj2xHFmHUPxNLlqb4F19N2R3WMIRzPESYQ02FfDyTED7LOQYeVnyNlG6CGCLzF2j7"
-    "zTfHKO/cZQX//+DhscHMDqWw6wC2VNwO3SZkSa2ucDXA/VOoV6z1YBcmB4YFfdTXecgVTJwasFAmh0E0WJvNSCq2cCTs"
-    "2Qz0tysQl7MsNSR+sVTI1jbUe4vdr7Ra9uUmozcpRMLbcIS6B97p71Rfz1At2DncWRTRRRy6b/6Cll0f7Lo+WnV9tOmo"
-    "szdoHfA9NoCYmU1YLRTZVIIbihelcY8Mf11F6aToi4s8W8zhv8yuRR+GcJmB6lgIKCf1QpB+cSTmMH1Fkl6sc4VdEaYQ"
-    "10l5KSIxXaRjQrVbXgIOF5dgwLqX2x2+3U7kVTxSnO7eN3onr6a+S4ghNZ1WYh6NP8LUHAkYGqpzIoYBIkN0w3j0gHFF"
-    "mSEy+DMfk/D8jIgHMP9MiKN0mM6j8vLDwendnmQdU0x0o/RGgI4aj8ssvxHQcJfq95mgCDBJkxJv+KHfz9itlK5AvLwE"
-    "ioMJgZ0RMshIIWToO5GRjc49/BAg2xC/IyBkxhAg+v7kidh98/b1n1/89BxH8Ca7jvN3xKp/GH6H1JxFZZz3aD0gwHpv"
-    "DsLr63hzrDjkr+XCodeDZTmASZdfLK7itBywmg+rcJr8zGxRxGADxAJqfAKuqbQocvPYxc8V+9BJwhTY7JvimwJMCd6Q"
-    "JLQd2CakzE9Bd6T/C2HEG72H08f4RiIErDi+FLv6A+1vqMWww4e9g8cgafiMwqvMNnqoulsiG6B5HKpuf5eVlZEZauCX"
-    "KZQq6y6Il1vcTEmpHaxHSjJzq0PQEDqhUtVam8I1Df1i3dIwnGsaB2vo9pWlXdM8VEG3ZnO8pqVbqFsp072mnV+sW/JB"
-    "Xk07t1C3okO/mkZOGbeRzi3OxVvNWqmfWOMurr6tU2y2VKd/9Y39GmZ786ivHka4lgmnOiKshxKqY8Jo4vC6Gmb7JXze"
-    "UMkaSSO319cxYdTzfLjcbNvE+XU1uL121/HuHWtlcj1juheQTSDqpiVwS9kEpmFq/NvMJkD102PfcjbBCE+Re/PZBKFu"
-    "mvyLz5o9sLaWCUceHteD8CqYrdV5c31zv4Y1ipqZCJUa7bKOc4FaD6OGIex71PrmdazpXbXWg2hgS/dCth5IPUua17T1"
-    "7cPsaF/c1reuY0X7GrdBs6qZTMMnKnDP2wyvhqT+lW8zmLoJDt4MN4NqmOjQHXIzsPoJd2+Xm+GEJ96/c26GYtdq1nKl"
-    "HRTScunE2jJmmhTeMNUtS8m0Ziw/gFYKcLOGu1R/PTtD41BbdGdomOtLlpaa7KowVlBc63RTU1moofAKOK2hYbbTH9fA"
-    "ok6JXAPUGppiGyVwDUzuzTXNSh96oe3fB3yjqrjeYr2XXthO4VtriPeeimWqHXu+3Ws61tb7lqt19ZO5msNcW1VwjXFv"
-    "kAnX1v/aqHZrDO3ezNesyqGb3r73tUnBW6nzJcrdelN0by2urXK25lDvPWVNapqUGJVvoC82TGeUToOroAv0oQNJOem1"
-    "0f70dZ6n/9EFnqX1VV+qvp2ujRPsk5NSHWJLf0N1aSAiOvPnO4FIXEbpZAZaB11kDdsBVM5uz/C/Lgy6bAHmEdd5UuJl"
-    "WJTelJfwR0vg7A/5LI8ZV7ySIXznefbv8bhsCaXyp3wbD4DCkzgHYBLGyUmnEGUMzIB9sJdpEU3j2U1bAhg+mh2qA8Br"
-    "bhg3yjB8wftVuUW7ikVpcQ1Uo7sz9Dn6n+9evwL0PsWzbB7j7VpRTmCej9R1JZkyopvlYkB3LFCcpL0+3TIl6fy///O/"
-    "WiKA9i1LH4RzFZWiK93wDgWKtl7bgWgHto1AU45yxWUGLJlH4/g8Gn8s8AYZWsR5Gs1EnOdZ7irntRArh7txlI7jGZFK"
-    "XjyLaAow4UtSiCu82CzicZZOCtGNf05KcfDo+9aIW7584wXfh8vZLTOji/FlBMOCbguetSn6ACCNYHV8iic0qyNJy7fP"
-    "/zwS3f32s2r5EF5fxnns9AF0jASiJ1FLCu62NXzllTjXl/7jWVLM47GYZGNaLsSdyMuSyCgIegIvz9FPDxDIF2kKoqpt"
-    "l8r7kVaAwuCQ60M/sxvCYk6XyyUTepKVeHGLO1nbXirPSgbMxItS6ZFA0owX3xivd0mwrz8m5ZsNzSRXRLNZccjL/6ck"
-    "BXHzJZn0FQn7uLYX5R13S/fYXWPxI7FJZqzAKNInXBKV8DkUuOgIHXSpHBBtCTEcHhI3gwWkV7Zovzgcv3O7U9zCAH/Q"
-    "1BVTXqO7APoQFITITetuAt7sdl84DqNcO6Dg7te2F+kdbywABSRCbxXx8tkb2kyLPVgYJdIzmUKXrQUJ+dwXcf4p9qBr"
-    "0CLDe3+c/9ZoOz78ki7Qm1pKci3jCuZaC9Bk/MP82g4qt/0KnvxGTjwoUluLGfmmQG77qXh6gXi9w8+i++5fX/z00/Bq"
-    "0lsV7qXaWdDVaWWk2G26GYA+wlhjG0a9rto2H6PW8WQ4vxHncZFMYvEvT1/9+NPzt+/W35k33YF8sUHiN88u8uiKnLRA"
-    "NsG85wCyUN+7+P14OBz2WgOv2MmErxgq0IUsWq0XpWWzEEozUqKPUEEU2g8LyAeLMEYHJiQgqwY9dPWTpUhc3N4TdkzL"
-    "8hXksPGs5VfDQT8yKdEgENdRjnsZaEGRIBEGSj7Ke2VzjKMc9p1olpQ3fbFIpb/jBATrHG2AdJzEoNsUN+lqZPgbwEI9"
-    "GMpjUAbGvP0ba6e8BLyk39QkmeBUiQtp8a0w0F+gF/u9UzQrMrnNKr/CPrrg9dnpDMUY+cl5ZlWBSrdUXrXP30oyXKqi"
-    "BgYkvM9+fPF2jwXQnpLmhEdV+vQvz1+9fwff/14sqq3tsrVdfgO2yy+lQ4V8L1fewUBnXm3FNexDK8P6tQXS9ohnKya3"
-    "YvIfXEz6HucNC898pY3TRw9ji+gGLYZrVDthRUyyuPXC0++8b7JFLm0/LRQuEr4DWBRxPsSy1gutejOO0y5/GZBfvnjf"
-    "XtqY6yQTY77ykCYl3lMYcId7r56+fL6CINPP1qPiozLcDnHA1IEqp/WODzVu1JIklT75FKfyyCgLeU027VG/VtfbLW27"
-    "pW23tDZdbre0tbe08LuoJRK+RqKvsE9QDA8mI+JIFxL4Nc5xe+Rb92wxm+BaSC/iPglQnC2oR+wPG56I5vPZzWgVSf5r"
-    "9LsV41sxvhXjbbrcivH1D3DqXqq2QmxdfDptPHxkdKEWz5qBc7OPYH6IrmQoMpkG2Xzcs2rhMwK7yri0a6gbrF0GqF9K"
-    "y9fTzldciAQnSUV3V7U1og9JMNpRzwk1pOhWYqyLAYWyoNhJO0d83N/8DFvXbuVfJ1H6KlRDFyvtVKUomRUY6ML4QhE9"
-    "nFoUasX6FiTyNT1S54KKbHivVlHOjMWi/iFEqwvN/F4sHaJcGDIiHoKMQ+xeoSPmroo9s1IvykPt2mlFC3MwcFBWvRIZ"
-    "D4JNHh67HnWqoAYW0aZbE4bmFgPzuCMK+u0pcMgs9Oq/Gw73E4Lok5uahEICqW6I3WQ1r5Idx8ptunTKCIQ5SfqH/qOZ"
-    "7dz3TBxNSAsAxYgUuEhD+lyxGS99PN4GvfKK9MfBf2AYNp7egM+vWnCwvcHgZMtiPgP1ZHAlDqjtcdWw57XEF1b1TEBw"
-    "cTXuhCUWvsGSWHtjR8gosgjEo1MpwCTA4yp20Bq0CFHCcQ41XD9VF3iwsiRGkTFV3H9Tm29DDbxxBDDU/s4Eh6LFNGBv"
-    "iPYqaNBY3T9jmL6PYhCJTteT96id7vR30B1q53Dny8kOeSad7Bx+gL9xO4U/T3ZwTz7Z6Z/sGKePVPCj1NjIx4i8mvpE"
-    "D3Q4i85n8VA8R0toRFA/nNIJ4ghVRgqxMgflfFDEMOEUokWp1OS7nk1ZEZO75lC8SD+BfFc+2WA+jeTw+AZasEEkOo9p"
-    "Cp50RmzwjOTvEbQk0yg7J/OS2AX5hm7qESaoZyPy0HtH+uHoCA9SWcktmiyrvhh9OTk52ck+4v+DtZIvwL7DvydRGfG3"
-    "4XB4N+qDSpgBn43w+4gxAF6RqrrsFT0lpJMEYZYURFBUIxlxVE5pFs6BZEgG6pybGJ0hhUn9nGAL2WVSFvFs2huKp2Ia"
-    "JbNFHusB2mOYRrAgeBBkK/FXqvIxQYUcuIFKQd/CSFPVB6ApoXF3N1IWZ5qlg89xnpGGCbOM/DzCOgXwzaJg2Pj/ESkl"
-    "Z3n8H4skj6mXEXKFCvQ0SsEA+XA66lsW2Iw8LcFCQr9ArDHUrFFImiqCFfIYtfLILNV9oFaBCcECSTTLyCdfWTlo83Sv"
-    "4jIawgynY2TZI92TaW7NgSCFQKvTNp16R+LxIoXGoPNPzpDlzrjZE1Hiir7MYCvEiZIvDlKha4siW+RjmBGOFYRmA3k/"
-    "ZmlRjVY6SI44lFCNRyrPc2JMoTay1AdaBDSHI8nlSWr4pyLzk56HhxxIJ+21o/ybEjqUZsqxPIgUvx22Wyz8ScLjr3iq"
-    "DwgRQ8OsZddpNV1D8Zqrwlht56pDQYFK2T3rEPHAoxjLx0qe0xRMdbpBwTZ8XEPuLkemKY5uTKhtw6ervtyAJsBDAq2X"
-    "wjz5idNxPByS3DTkCowFxezNnEUrr2qqBKJuHudlEqP8/XJ31ycKrNHwrm8KbxhMUHa3euaCZsVJ+hZtVOVZKLqSCa/m"
-    "WU7vVpKSnTjZNwgZBSYhnUQz/PPNTXkJXHSVTRazmAlGqwLfkgDoqPgojyykA2MC6/ev0j1MdckLvgQ7Ly4p4Jw0nz9Q"
-    "TC5m/1O0AbBaGke0rZ6k8xv1FKbMrmaiq4bWl8u1bzhLoZuZ8nXqwd8ZjUMtLaAhLCs+0ozV7AtYXHKD4wM+GH6JTs/o"
-    "8Yy0wSWRSvaQ52+SE/vMJ8yr2BEVJsRYyDwVnSr5o6nGGwNGJzSYWLK952bYW5sBQZZLevEvkCevp1Iz4CM6ao+7NbXW"
-    "EFkhA/HRN/uhYMI7d6cBTkSk7ZdR1dmfPcW6Fsy1Pbs9yePUDKBid9UK+tojWNU5twZZuWYdVO9H2PZOvTVISZfcr4VX"
-    "W2fgGuxoOTksfQ4sE0dhqbdZ/1yu6qBGyhPixk5IKyC3YafZMvoZXwXS+TRsyFISfzf8Y6/yg6rDnfxbV0B9DT/Yuq4N"
-    "ofy11+1mnWprWJT2lTOo9QuOZmUH3RDuiHw0mSTYQTR7Y+4OerLW0VC0ueLRA1C/KhwwFRmMj1GeRzd1pCHEtRUBkKsO"
-    "T2lMKbBhZDAYPlB6nc5u/gWNFzk4pq96ZOSUgJgC7Qc2+1IWoB7r6F1SMgXmacXXwCEdDNYvKqno5wOCioya+OcImRQP"
-    "eop4wiqTFiXTDAQFa2n6fRa5CqHCwQKk0DqHakW3lKiXHynFmZYzdWouZFLu+eWUoMDDQhqNKYlWRm+SRBdpVpQJRRSd"
-    "gB0FbYbV12JjikqrRdVGDWGeu68Ubxa1PqtWgzlda/256Dx1+KyUFg5NHRhMaE3JHZcN4uqxmrS11FCGQeLLtg2r1tIg"
-    "gjVUl1xldSkA+7rE0YPgkuN1Gpu8SNeZjs0THCVxUi1KfNNiFeNt80WcqwHOFlcuBawaBS4T2NIbOlGHLTU1fFbS7M/o"
-    "GXhYHZqgkefKpJwxbOC581l8ZS8htRCDUxFAQvGHyQnWnFvTZyNAojKe1COwTJbTAcN9RTkoUWFBXht7gWW2LqcXsIMy"
-    "GxSXydyqqcxuFWShX0lVXHp8pEoahKBDmtRXRdhYRHIm5PwJ4pUxQp8StESLBLWTe8jXr2GXyOnvFGSZHIoZBvSm+yMY"
-    "HTo30KgmyQVJINxHUOee4XVVBzXvzlkHzKryOo7J7L/iQxo+ZtAnzGjzUFusjYcM2LjLZw70QDm7Suiin2gGvV6hYl1n"
-    "a9jD2Bg1mpx4azCRkfA3iESN86/l+luDjPTt9bGJ08UVy4CXL95T4yqWE/00oznRByOek5QE9+KxsNdx3ex+fQV9JQ/m"
-    "WiZkr+AVFJKNeBfXai9f30JwSfvLq/dqtOamII8DgxQPhNKpDaTDW8XTycQt103FjDzY+LKjwIuhrFC6OJ00H8l7ATxC"
-    "YfuvMh7WFvq/wHqo8/esXaHT6Qpsvxl3zN803wd0IXWgGuR6MFH9ey/SsdV9ELPtdUT3aX0iOtiLeJ4t0M/ykJrC0uLr"
-    "E9zIk5TP2yWADl5t5R9xaaW0b9tXckNoew+mh9Y16nVgvO8tVC2vSPJEG7KKmk2nRexOqdb9UflO0uSKtsp9i9f2eXcF"
-    "FaVV4wOr8cE+/gvyzHRd0/J+FFxOCxpvnF54ppY54NAsaF4D7mAAGG3H8JSVU4FVGrBLdXFQqTLwbCngEDceMjs0xHRB"
-    "TTwPMhuRVv7DoKxERTmsWeVTGrkinkElPSaNfStRsJ5VhCjM4/SvWT6b2Bvj6d1Of+dqPKdb7SZPEnUZWVl47a4htxeY"
-    "2wvM7QXm9gJze4G5vcDcXmBuLzC3F5i/5AWmcx6/wtXl9vpze/25vf7cXn9urz//Aa4/DbzqLz6396Tbe9LtPen2nnR7"
-    "T/obvC9adk9a7SAr3ZBur1i3V6z/qEum+YrVXDArXq7WLZvtHe32jnZ7R/sbvaPFw+Cdw50HQl2egjC4kefbh+IN2hbv"
-    "3OxcdLdJNfpshWmTAayImN7i0+0m3nOdpA/EixQvFWaH6tjcAEVn0U+eiN03b19TBhzRNfr8w/A7tFhwf857COn90z/J"
-    "bZeeNCsk4p/H8ZzihAkZbwFtH9b1VW94MCj7rwLu9IYYIuFtfAFbfJwPnsq4Qc9kcS4GryJKKTN4xlbXKxxlh+F0xOAd"
-    "Mc6fZhmIzy8cewGDF1x1d6+zfPI+U4D6YleabU+LEn8s8iLL36CBCVSQcTJ2dYyHY/HDlyoGROeW0tAduxlIOrcyx8Sx"
-    "H1e7c0vJ4I7dULKdW53e7TgUkw9gGgnajgPxnu4ksqzcFh6uGAbuOJxW2fjYVEWHVzuuyafspFKW9YKZF+28yrJmKP1i"
-    "lThZVnKTKppZkWUVP1lilR9ZVnGTJes8ybLcyZnMSXQzNdlBClnfl1fkdC7HNRmUneTJVT0/nXIgk3JVPZxf2cuXXDUI"
-    "5VB2ciJXlQMs4CVIrmqHGcFNmGygEmIHMylyVdVjCjvpcVUxwBoyKW9WrdfgrDkl7SqbJKvPahxKaGy2CBPOT3FstgkS"
-    "z05kbFb3COimKjYrB4jopx2WMq42GbGdh7iq7SUmdnISVzX9LMVGKmGj+8SHlhnlPmWt78srmpNclzXYTxhc1Q5Pr5tA"
-    "uKofnFozSXBV1ZtWOwlwVTEwpXbuX2Nb8mmqCzKnnj8sr6x9A5POTal/w1l/7VZhmocyAdvtgrR3M/7aTbw58LP62g3s"
-    "uVD7ulSgvG3dGN8PXViiGayKTl8mTu7LzMk9u4lBSWiTZmns1rAJV1PJIhLUwbMEt46mSE25QYKaXvS+XVOutu1Qsbsn"
-    "h5Cwt+N6KMZeXF/J2YXr+7P23vpqS2YqtNvW11s6X87mWl9lyaxBpQf7dRD8jbQd3wb21FDf4b20qeZSsnjbZlOlJaSh"
-    "avXECe6jITju7llfx9g4LUK/fPEe/1PdYOAv8wIDfxv3FyE862nm7qHt5tjbUOuHtXx+AztoPaaNc+vtmjXd6Xn1Cr3N"
-    "NNRNaG9sR7fgJtmMx3L61eyGzZg30jG48wVXiZnW3qUC5bHvcyL7vsxk35ep7Hv2polXBHjK7eyaDBKAouHeb5tIvtdn"
-    "PNCi76+eKp6bo9nfb0wGz/XUEUA/mO69U5/tXWJZHQ/0l+dz7zlk48CVdUSTEe37XyWkPaMPimR/WZh5WVMxcev6HHe+"
-    "3yrwvGqjVlV/3dDyCpCx6vpfJXi86qhasv0Vw8NrCBz/vb9KAPhOTfx3BZOlQ3/tCO8KjhIf/ZoY7p12IdwVOFYx+18l"
-    "Q7jqg9TU/r1zgCtwVpJvD2yLLN8akJfG24PWmMdbwaFE3f01MnXrpTGe06psn4tbtbSSbfdXyratQCjlvt+YT1svDUqY"
-    "3V8hY7Zseanljh3NXwGmmPo1VRwFuxLHlqxsnXW6XnyuDIJsp/7KqakDtF8r+bSCo3fmzad21iPNfoleZE7M/ldJzmwM"
-    "5Rfph/Mv99dLwGwguxE4pnne33iqZks8qL33XsmY9ebx1RWurVq0VYsctDa1WenbUGk91IqdKudvGyHl196aJdv1t11/"
-    "3vqTHgdy9Zlni/0liWm1jcDHjP3a1LMdO/Ostgnk0WO/MbesXgEWV7TMHlstH5mjtb+pJK2GDPp6wLciayuytiLLE1mG"
-    "M5QSW0z/2sSjlRCZTqvB3DvFpykEvg7krQTYSoCtBPCNBsvdkYWADbsepHefgU6fdJ/RNdw9h9J19PksRvIX4lb8FUc+"
-    "eM35m76I3bPh85/RbXf4PJ28Zs/jwax03UTFHTT9c5ZjfB6r8fvsHflDd3viTvmSUs67Y0oxRpnrjsU+/EW5AI/FLnkA"
-    "H8lcc8c6yRzwJ8ma7u41p6jkAd2Kd/EMelOdDt59TObioNcTxr1NMsX6AK+HSGnARzqpoaKSrozIUGXA79tvGypei0H8"
-    "H5ThkKqrQaB3s1kXc7ap+rPko0pwiG2W1OqYOH9g5/JT5eH6wUxGeBoEpRx3YarTEni8+Nf4pmvlMKQO5Jzo6s2QNWVU"
-    "geIyzK95LBwPY5xmSvSpJh1T6UEt9FeHXxluHsSZkkHs6ZKViQKyGzW4AWqWTPMBLiHq3qFvhThd6fU1jlSXUwt2jmHt"
-    "PDJqanSBCtjqGPP3KUw82mMNIJJFiXYo8uQqAvCd4weCeuoCks5PoWmU2f56BrmcPIArwHoYBvTQh+INTd40W2Cpdc8e"
-    "pqxXM9AK7HLi0GAQUUYgMCwstYXBLu04x6r2B6xxWhXLRKZdqvZh/9RqK89y6BbeRO4Hrl4njUKysQ9tzoAbz1AwmuuL"
-    "+iC3Abdn/Pfh3Q1sO1fDl1EaXZDQHj5dlNkVXeUMn+kdQz8TKE4PD9WPPwNUtE67yIWBZKF5XC7y1P7uYiYzGQeR02mD"
-    "pQgogH6BWucxCnMmW7MUDzSuSP47EUpT/IOE7sgg8egJyZvQDhfcvPyueYSUmfQYW0nhcbIzwucypvww/+E8c5bQ/VOY"
-    "7i6xLH2A2VqATBtc0L3IF6GTiQI+WsjKlsAjAWLc9WrnypbL1eaJ0TYoATHR0d8lsRz6G74rsWcMDcjM4i2DXdL6jrWs"
-    "/Faotm49mMljA/jBKQ1W/m2MVTZ3Oa4tx7+lixrg9jS+7hJ2fQ0Tvbjw7QsuiP+Dyx7kPSLWCxHsjrKMsirJ0SGlmkov"
-    "sPaH3/HjKPUAku9b7JAZVO9APoiXWUzlE6zibE6RwajSk+Pvhn9sjhdZBXcEUwpvWAd0d6005AEdXPG1ML93upmDdiuj"
-    "jym/HH7AaEbnKyl6ifHYa57M6XmY+oSvvi5m2Xk0O4vyCy82JhtttfF6jPdmxjNT+wH7Zo09tDwKJ28qSHZ+MzZXky94"
-    "APYTVmXzcaiVyyznB82DrHZ4VRCEigr8WK7d2BstSx89MjFtZMyHzi06XG6b+r1KI9XuFwZ+Lt9Ntuh2LePWx6Sycu/D"
-    "cBu2jg9Fmgl6THvECxPDfJXie3wlizwnJzUwHG1L26PRD+hbjGUVCzyAgHyCew+GWsGGD5rwPlJky9+DImudAPhoyKOA"
-    "+zBa+AihzQmCjw65H90HmQ27c1kJdTkCLrlucrZmIniA49Hx6z6DuJ/DWGs0TYeye62OVT3R2mPoeqptEM0mF7fWCN7I"
-    "8EbGNnpzLxxpTkN4aZecqPiIR8/dNI4nHAIqR5+k8wy1JB0nQnKBHhSNnRzhclYlz85v5lFRoLYTGBe69m1KYLbyCWxN"
-    "8avx/H6qQWtnw9Yomc6Im2DQFl6MrXEzw9rdfy5d98jWaJB/1AaQWO53WY8SKqt6uzM3P/GY96wnqIZHesEV0U0hlxfG"
-    "MHC3sy6fr8E20Zdz06/ChlPucqkRcfh6ecl+HkegQC3It5+NiipkA3s8qpAsAOlTnKJGaZpVrHqxUQN64pk2ckgRQ/py"
-    "JBcdYjM1FECUDkS9LvB7X4nCPiIrcSFJjQjBsJI8S0nDoWAsunFPgHV2oeI+s/5X6ZO4u2NcVnQorMLjVZjKzioVV7zq"
-    "i31SOPFJSA/3CFDqDqkTwdtmoaLvXyWTCcb5pzJK9m6XHDnBbGQd2opYU5xQIEMZAt/WcBGMEgOqaNSjWCNFICoP25gF"
-    "iK8y+VzR+yWF3cDz8xzAlNnHOCUkaf41/XEXBBvg8W1ydVbg0cPtk7748OLVu/dguz9+/O7f3j2BD+jrSqH403gBxgwM"
-    "Jp5QgJ8kF+dA74+YsOA8JrfTWZZ9hO0SD1pN5b7IOP4HqfYlMjR2HZ3PYg7/U8gYHhGjyoNaAPKLopT28Xtsq6IUPtZl"
-    "lE5CTuoTAvZ4r6Yw4VC96qkNYqDe2xTZIh9LT86EQ/dKEOxpkZQq0C9PGWM7zVAvIIWSdsmMaZyoSYnHeUyLBEPM8i9X"
-    "LZXDns/jiCP+o4LFCB+Kx9zmEP1NnjBMqZhWSqr4gFrjqZzKZWpmFd24qFEu+zpNg0ionbTysxxFRdfW1g5lYJcbMU3S"
-    "pLjsHREeZ6Qc0sTq+DOGroh5DYA1ZjPg0C5rqeIVaLuw8M6MBlnKUoh67lu6CBVRJ3Kr8hS0IyEN29+zLEGyYgzmeDL0"
-    "4ukGs49sM4n8hjOJxNMp0IFXbsWRHJO38kSX6gNuomy3hE7sqljV65rYG8oc0nD45qPlHcetcLrWPj+IixL/ub69umoq"
-    "kFZK6vootM/64SJihNVvraZaoRFDSv1XSQriKdgyFPxGUf9VUoZ4B2WcLGSjA1sroYjHLGYqkXWFzKaThAQNr/sdvt4v"
-    "8weZXXy3caYOYtF42dU/QFaX5bw43NtDE0QeaQ6z/GJvkkfTcu/R/qP9wcGjPeMYF/YiP7xgQ1DFTGbxAb280IE9caig"
-    "WJ58rUQhfAWF65thVbcocg2fcuT8si46ZCCUYcbSifE+tTteYfxGFqGoXDSNldNltI5e+TFJJw3QlqQJgBqXHBexrhi0"
-    "8vwGzRenjpYIHF6aMni0pypjbeJ3aoezdGe8H2aSBsJItbdhaKgu1xX7KGt4p3f1bCIn75SZUQlYrBCR1XRWtVImzhkr"
-    "6zICLF+ZVT/yxVydFcst6UxLeXnuyfHn9Ymycam2qNI4yHVR2MuBzmcoU4xck1Ktq4wDfcE7597UnSUqY/iJxilPSsiO"
-    "5B04yz8W80juIoTGmexIwq/0Z2F0IQaZ0KD7Vi2tKpz2ZaTczQm3bfa8bfa8bfa8bfa8Oty32fO22fOWRuCvSxe3TfjW"
-    "PuGbeRqlj1eDh1Gc1mcDZ1FVYPHl+d9++QMA00r/+zDrthnnthnnfjsZ57ZnCduzhN/cWULNkUGl8ihTf6/MJtmedYRw"
-    "z/MC6kM0wf9bOB347SSdDafG/AfIeGlqovZt/Trq6Cau+/62U1/6LwqMEaw/8OYsl57zqkxwuX5/7RJaer6bKpdl+443"
-    "kOVyldyV3vRs4G1A24SUPmuoXJQbtZw2lK/y78TMco9AtrroVhfd6qJaF1WayNUNagZ8c2UInntqoag0MGRhQf11dM9t"
-    "nu1tnu1tnu1tnu3VkwbXp6b+G88vvYLX6hLL7J6qcF2otJDGPZ1uWOPdVL7prcq7VXm3Ku/fu8prim8lbu6p50qQQoP7"
-    "dRTcX2Dvr5fjNdrI1M0Z3rTFb0pQ33+PNyjvIvlGvjml+AUcaeFIjLiBePbyx//+z/8agQ4K6+AaU0yjomQEYdjw/b1e"
-    "of6sfjgN7pi1mxind69YU4aTGE7iT5IR9z7tD78bcqCVu/oFpqCeOjQ1npf4alM0CbxkpGvf6pnoJR3W0yvMPk3+RYxR"
-    "BsDkSdD2wqYwCFBOMexAgt42/NBIAqDXnvlH1M3SiX7Mqp9kDqHthmdHpXdfctbJW7itBhkZ4f2L6GWK0L5/8AoW4prA"
-    "DvAd7f7fm+7TAIUZvW6HVISvdwGYxemF52VgktPl7vcmTwMXMgB6SVm9iJWPEEtfHTCxq7SFoMFs4NlSoCNuPGRcbPz8"
-    "DxYeri0wLhBpFScIDNGowHesAVVAMbrBtYpKekwa++3jgq1G+ktqpOFdytiN9g8efff97//5D//jj9H5eBIrfTCk8Ek3"
-    "VbeFUAJb7AspbQXLzTpl8H6CqmYhV7ufFX+KoiQM24g3UrnT5IpOvPbdPQUPyWgfadH4ILSH1AiO5bfnp5ZlUS04re/T"
-    "PCfl2TibIFaPnDVTdzLwFJSOieBwGZF20QYm4QBaWa7D3cnYVQWQM49xxuLJkTqOEnmUDqXM1YiFjB8Txe9bovjeCNmG"
-    "gXUKCsIzTsj/HREE/Yi6AiU5L0AVLWKW4R9OPZxqzCkTrX/+Y2vSgWX0EVWw0sNQxkvAKAj4pn/CSJHXBnCLh5ZlAprI"
-    "/GG/LTKpWMCY5zQv5Gi7wNgoKT2g0I6DR/JZuYzdEInzxYWHjGlMmrgcPFpnxoAzgE4YmFdF8eOH/qjFUkg+FX7ARMGz"
-    "kW08ft+WKCVoGtg3mR8wEexFqaJEMPwjcgtRB/cYVSYZX8q4MDfhmTLscwux79rO1osKiug+K/PZ4JnYE+9e/OXFq/e9"
-    "I0D3jF5RIMocJDG0vpwzAAuT779rO1UaiOhC/++fv33ZhACKIfOBGG1w3GXfNB6N9x12f8YDrUPlLW6/DWGbV4YQvZY+"
-    "wNL0pRPeIzOqAUWRkdEU2G2HgyUIDDNZmFY07go0hDsMqYr+PzuHYBgMTlK+uKrCp6Kru8YaCzYcAVX8bzrDxqCI5IbE"
-    "wThESef7JD7kqUoXuugLGe4hja/76pylxyHSklKFhKAAQbTcKIqfG8N0iINCP6eoTM4TNN5wWG9lGFjjicu3aKwjaMaA"
-    "2qGiinrnIYallY6x2FyGlT1JiYiP/2kwEIpQFOlUDoIIoXxoh/ObIzHJSDjGEwzUMRg8OUlP0geyOv696YCzCP6BwFDc"
-    "aGngz4F4C2NUoTmevX758umrHzGmjyTliCIOjgaZoF9Abjb8kFVBHRqXsxufyH0xUhq3oLcCQttlCPpuRKE8FuMx6Joc"
-    "40hX59UpKq1bVAsd22JRpUKrL1JlJuAMXcr9oXit/+ZDA4JbRbaBYdCrF2XTsPgD4ciLZ4gU+gsGlTEDRenItnrkMrat"
-    "ETySIqMfepSVDNqpbHJWKu46QOmPMUhdjEVih8YtjmACuN1gJEP5JNK7j2NBEpqqK3X8xD2OOEZbYQ1ARsvva/WGp0Fq"
-    "tBFHCuJoPRwOjKJ3L1gj8uEMaxhIRS57/eb9i9evRmassqYQnFXMMh3c61OUJyi/VRAzFpdm+DL1GEgG7TQ1kSO0rmma"
-    "rjChgnz8ozhgDAZNEhvX6zD8kRPbbDTEGcAUHiNBJ8EMhIZCtH8ltT9ocjUvi0MjQBtxnaet8QMgklkjRz0cyZeD3/f0"
-    "bV9hKVYziuAkxROZ6DC+Ef4xImSecuixKtoN6v9dFaWsgmlFJeux8L3JFnraoyqcGmmXIJQZYTsy2uhQ0ksfn41MpBfK"
-    "i1TxSBXPrDKVgDnqQ5jBkF7qYKkqlmi1tKQSM/KDXKFYSUzJUZmg8AO+wcYspEVGokbKj2plrRYSa5Tg5AXDdSIDIOG8"
-    "UFQjXrx/V/HLROt4ZSpW2cgKVjZSO9FzUq1gURb44Zb+FLdSRqPUhx9XcUQL+hYqwP6q/4f196H8Vu8k9OkRfBiRJTiC"
-    "vzZo1DH47xG8t2BvxX1MM4b8z39E0L5ZxsNY28Bi4H9ASo2UcUUg1zeTGCQYQQhTmjIuDVoZOwrQ7xGQaekQgvc3WST8"
-    "76rBs6WB4NcyPCTA77+jkWuDgQa/gvmAYE7S19J64OCJMIVyEopDa5aLkh30lQxSCli3UcfCn1VcF4HLDgSbEt+sy/V1"
-    "OFLeiQ6tRageszevQEyjMiIjB4nwVWwa0dKiYaqSfiufqaWmWoT9fFDPgU9h02oXsw80/ed87HdogQpH4BiZPfLDG9Ul"
-    "9LjqM+ZQ30te81gIoM/lB5x6HG7Dg5JQP0F/TQu6tMAA9EqeTqHO7EvzEa0OVi1lAH2e0cNaHRdtFE/TJn1tSIlDPheX"
-    "YOM+QMMPj2iVhfUgZKcd4gN+88U+BVSkor60rpSqeEVxVDnKJbMAwnzBovhQ2X0GKIT8BPM3fZniDfyHg9O7vTNlbQsK"
-    "OYgLnALj0xRAgx7CfP/0T3J3BSWr0OjEP4/jOeWs4G2sIHnIzpSqX3zwLjGpUvL0aAs+k32fsZl/Hnd1SplZBjJLDCIF"
-    "F2sUXARCFsNbdMXuA9HroRVbZWzh2t8eY+qqg5OdnpXJ5sMHMUjF7iNxekrLPGWosjbMGJRBmyPOPmOW0ddpYmSEukym"
-    "pUrvM4Etgv9CpL48YCTuADnxu98RGaLJRAxgOBOGil3hJMhsUz+c3qH1fmeRhJKuVfQgR15E5RZxxPtkjUu3cwsSodMD"
-    "lfbNT/923MEf4ujIqsC5xnUVmXrcqYQJkXUVyo7sVFDpR3UlnY/U7a7KUlj1aWQutKo/VFWACDu6KC6isUsTVvfaEmWQ"
-    "dW7h/1UuTI1I9clFu0rCaVZW3/zaRqZNs4Hx2W9TJc00m1Rf/Rac0NKszV/8miplpVlXffNrkyJj1eUvfk0MgmtVpA9O"
-    "PWA7Jjn94dHF+hpqSgE23fr0LVhbnn+5DdTnYBsjMovbziwKttUxAt2WVUGwncdR9udgmxBfeSVhLH3ucguC7RweMz8G"
-    "63ucZn922pC4YeaQf3rDc76HAfjEdAtq2oUIGiiraR0gql9U09YhrP25po1HXLfAaQei+tZOYG9Kcaco2FYmsneaya/B"
-    "FiqFvdNEfQ5jmHhdBChHBcgqXMOdNutrsBuPSezPwTYhBvFKgi0DzOEWBNs5jGF+DNb3mML+7LSRG7NLdPtzXRskflXT"
-    "JYtXUtu1NxF+UW3b0IQES2shBCYmVFjb3pkgt6C2nTdRftG6+g/ri47+A5qrq/hUlNPK50B0KKO66JDnV5Pm06zmNCo0"
-    "Z2xr1aowdeUVzWq1lDqlJLQ7aWSD/VnaRrNqsVyJaOjB1BgaqtURPqAKLNvxG3ppnAF3T/dKH3T2a5p6+3lLjvN39BY7"
-    "9/LtuRHHRhr4m2+gvJ4OoT24cadt3lRNKr588R6IWL30gx/mOz/4abzya9p5GxBfdfrcnXbpnrps62zArXHa3M3RK6Up"
-    "a94cg4ADG2BL2oQ2wFbbXJudbAmujbQK7VEOk2vZRmQzB4yxJWHAn+n/Mbok/AdjS/qbGWeMFgeNW5nKKb9sM8OxuKdE"
-    "go84Oq1OUDtCnXZ0Vjz/hBZ0CNKpP7qEQn0E0gkdQ56cdGqPIhEz40ykI5N3ieIyns38kJ1rEpocAdajMh/UA2YbTsv7"
-    "3//5XwAU1EzRaUx6i5W0mteiKqXEhb+WJ7al6loH7ayVkpZgmIpoZ8PJZCWZTF21s0qOV25MJ9Wau1olZyWmDSVoJYhS"
-    "/e2sl1yVQGg9uBNOi8qrZnlqVAImD606G05qqqjPR10dOy3mqtlGCZKZm8qDuDwfKMNw7+89QE0ZOwkEZq20+aFV7klm"
-    "9/Ec11fr7JDUyMz8WKHbIn8jtdYHep36DIvM6ahuV2J0aQ5EbHSppAXe1djg8EtNqace14hPU8C1jawelnkrteYz085q"
-    "wdMdWq8T4ZxAqL12s3HK1WJMs6/cAcftQwJsNpS5MYCv3QVFPifFZOWI5grF+4KwDtM7mw1SXq11uSXeJ2p456srOVul"
-    "5LeolGxiX1FXtkHFvE6I6Lihy6SNXXGr52+X1G9gSbGDQ3BBWVdknaYIYqyHy6uxTl2YLx5aFeqLVW91O9apD6bFHG4y"
-    "QbvoVnJlsKMUruVNxKhSUuSrwN0Kna3Q+Q0IncppKix4iPR1wWykNJhO9XDuG5JGL+mNA92u5+16/g2sZ8u3MbSkrU6C"
-    "sDuNJ/aTG9AYkrHrC0sZWZb5xiJnkOKSpORh2v1h2tvt0l//q3ed5ZMCfX5PdgxXXFlPFT/qP/vfb9+CfTzgilCKBfDX"
-    "oyd7GIAJI7H0oMR2vEXf2s9il/o+PWW/17RM0kUcds79gjW/+WYXpq/sPLwLuOoyrONj8VBWCrrtOnDIiZe+PZDN7oIe"
-    "vZzexnDq3agPL0+kO4HjRX68+wbW64v/i6/4JvpHmk1idv6YZ8XxPp4Alfz7OkrVX+wjYjFAIpJq1gHtRByLR0fwn8dC"
-    "ziH8+PZbz0n6+thghwQQDzhJY8+a4FUFaq6Qsj/78206TFeQcXQ1kGEMQAHCeBXYfKd1bd1pEbjBoMfEPLDWMJc9PH7Y"
-    "C302FjVLGJzmlN7W02JAzicS7NKM+CAeOsjjP/ve04PoN6joxb1o3idm4Y+SrQ2q2U7q6p+JIQsc/Kvi+KWz7jggEdIR"
-    "PnmWQmwmIXyWswsrZhe4HRcvkrkJYojEX6DtN98cP7wzCVNHEJdRrub4oHPwRnQeHnfswsAweFHt+HzVPKamEdGFazUg"
-    "A9w/hTDAWg92YQJh7NBHfZ2HXMHEqQELdb9uUPb2dgmSauzyXnlfijMpjr98Li7PYkDqDFcjPh3EHQLpMcuiCRjE2XSR"
-    "jh2cZH/Y0w/YDTKsvIiWb2FUDfUmBpHYufv/VHdJmw=="
+    "eJztXY1y2ziSfhWc96os1VGy8zMzN1I2VbkkO5u7iZOKc7V1ZbtMSoRkjilSS1B2NBNX7dPsg+2TXP8AIChSCi0pM5MJ"
+    "p3YTiSKARqPR/XU30PnlYJzO5rHMozQ5GBz8cn4wzdLFXJ0fDM7Ozg/ODzz8ayoT+HR+8INMZBbkUgQiT9NYTLJ0Bp+v"
+    "giSMZabEJIpl//zgwoM24ys5vqZWz/HT6mviNsqv0kUubrMoj5KpCJJlfgUfTPtE3nLrTPKI8IBHnWfpT3KcmxczOcmk"
+    "uqKX38leJpNQZvC+fu1QiVzCFLETHFgJFUxkvMTm8B80Ag7MgDQzZ57s2YV3DHOH772Uuu71gNr5IsdRzw+wJ3rMD3lK"
+    "nVBOgkWcD8STJJjJp/35UoykikIp/vrs5MWPL9+ddolo7LWHr3BnSZpwZ/mVRLKnWTAT+LPopDcyy6ADZZ538Pmf+/1+"
+    "1+kKXlKwgBt602/Udah/Wu2zWD8gNTVfL7xkEcfwEJdNiiSlNRsKYDqtqMBBgSfAUylUHiBX5IcoFw+6IpqYX5FjkRKz"
+    "SClc+jT71z/+WYys8iwa58XQ5rsdO0eRELdBlkBrJTqBiCOVC5ACYL4VrHGQhVESxFG+9MQChGIcB5kMRSjnKCLJOJLK"
+    "E2qZlAafpNlYFmPrr3boTIIkjUEcE+GufH4FBI0W2VRKEUYh8kVM9WZxWGq3mlqRoiBWqWCWIotGgbryxM/4xyRSVzBa"
+    "KOa38KHoQahxFs1zJaIkT6ERsDOMMpD3NFs6rLyO4rgHP6wf7/R/Xv344+WLV++OWGiP6EF/FtKoxa/Pfnh58v4UnuO+"
+    "oe51bxPoTOJOcja9s3vuvZyBEiCiaaY2DcTawR0GRJo4Ut0H8DcICPyhgiWK2y0uFohkmEpVsCpYgNhkK02X6SLTO9Hu"
+    "7WmEOmWhZNbHX5wtE0djmSip9dLrV++pj2fzANjSe9g/pq//dfqi96j3PA4Wisd4m6XzLJJ5wAvH+1Z35QwL3TlDVZf0"
+    "9kpmID2pGLPC1LsfVaDTS//o5Nnrl25H/Isq1qd4YlcoUNdmqw9w5tS5eU/AHhEStMgSJEbdgu4l6Y9uZIJriTvFrAoP"
+    "qrnrLmehw0tLWpnkmkmVGDOZOHOhb3YewOckF1fprZCwJgJ/lRmKBFukdBGHYgxmaio9Il3Mgxzewwn6sOwimM/jpc8T"
+    "AcrvDryDOJ4pNpxom8iGwGfW7YPzgysZz4mcknjCDy/S8WImkzygzYxtPeLbOIjjYARmVLxEEn3q9eyCRM1HpYksUCBS"
+    "sqfkPEAFEwptwZDcK5FOWB1o/d4Xr5Kb9NrabJiXrzUVb3jR6/2kgIbDJzdBvJBPD33W5L7+7kPL/z59cyLSEfF9hjxB"
+    "ppHSwz5hO/hRAsrwFAR9FvhD3F0sC0rg7qPmMrmRcToHAwDKKw9BfXrC/+X8HDboNf45EHm2AMbj5zDIA34GVunO92DP"
+    "piB2Pj73mQKwYD6rYD0q2gFtAogyYAEyFOWPCUcVSaswApYhG2hwbuIMhhzOJGk/aKGHjHIl40m3L56JSRDFC3qBJ1ie"
+    "A0k1T4K0GD+lV66jJMS/+deZVCqYyuIB8JTIuLvTCwCQJ016P8ssFWRCx2koh8LHd8Cy5gvFfeOfwRjF6DKTf1+AEaBR"
+    "fJQKYBKvZSI/5GcXwEgUHyMuqBQVqoxskQh8o29FQ2meGoYpvcN1Uw8ZotU0ccoSqJBFcUqAjpQB8HAMZrIzAw3XhxVO"
+    "xiiyQzuSNqPvXv7FB/mdwkijAOAi0jmBXQvg7UPeHYoniwQaK2h6iSJ3yc2eijwAk3GVwsbFhdKINBH2baFAhY9hRRKc"
+    "AFhLMD8L4pYqZtvrjVCkfGQEwBKAorQP1YAl90fiE69z5CyhZkbxgDYBraGvpTxKPNoBVvjJEKH2QT5ZTGIQU0T6kjnH"
+    "+iAw8jZotln4ke6Pn6LGB4JIoGHV0tukWK6+eMOvwlzLcG2AAEZoHDhAOlBHllCbVqCKuU5mFduwHiV0MaR11JKAIA1k"
+    "NoFHM4/IAQaBDAkFGlm5KhnAmez3SW86egXmgmp2OWfVyruaXgJVN5dZHqE9H/xyd2dx+X0b3nmu8jZuz6rubuYGnSfw"
+    "v3cyCC34Fx0thLN5mpHTE+VdYgRDMRQUWIQkDGL8+BYcIpCiWRouYskMo12BTgx0DUYZJAdtk/YxIti/f9Pg1wzJGx6w"
+    "xVTC0pOMEbVnSHifxf8CdgW9lkgQRgUCnMyXxsnK01ksOmZqnt6unoNEEUQbmNmFzynNw2wt4CFsKzbv0qy+gM2lDRxb"
+    "Xph+DpID0gUAG3iDWyLR4jFkFaYl0WM5YVnFgejHiAQLhafgU6F/LNfYMMAkXSHWYl9xXLpbCyDocs0v/gb65M1EIwNY"
+    "LzBf1B6tNaMa0yNC42QK6sNzx0HwAs8uaiQRiS671QUqKi+xfQvWury6XS3j1Ax6xeGKHfS5Z3B//7mWWL1nV0jdjbH3"
+    "8cRribJu+eehq7lPX0ud9tVKIj0CkZFBvdbbr8fPr66QRuAJaTM+YmPi9hwSyIMPGG8C9QEaIzGa+FH/+67rntbTrkMG"
+    "jUnfKqRQP3QpwPB59+2+Ixa1Ikp25ZLcwF9tNlvEQ6q0I/FBGEY4QBC/da2DXaxtEIp1Vyr8ANJnaqWbgg3OwyDLguU6"
+    "1hDh1ouAnosBL2hOCYhh4AgYbLvwTRIv/4rOi54c85dh9o1c+QXUFKAfMPa5/gFx7AruKkKPq+t031ByDQaD/YsgFYM/"
+    "oKjIqZEfAhRScD8yJUOGTFaVTFJQFIzSNKLQ8SMEHKxAlMUcphWFDxCXDw1wpu1Mg7obmcC94ljDAt1BoZ3GhFQrkxdG"
+    "wTRJVR6N0XiH4EdBm37xVO0NqDTaVE1gCMvcrlp8s6qtimoxmYut9t8qOc9W5CzXHg4tHThM6E1pi8sOsckkWF/LTKVf"
+    "y3zddsOuLSGI2jec5MVWWgDsuqax0sMqO94k0pXFdFKT+qmbJUnSWpLQIV75GRSDnMrMTDBezFY5UHpD4TYBk75hEBNs"
+    "WfNGVZSs+DN5Dh2lAd2uKXQb5TH3DTI3iuWsvIXMRqxdihoijHy4klBa89LylQkgVSnD9QR8SpdTgGFXVW6yeBVFvj6r"
+    "Rzrb/o5ELXt52lNX0bz0pnG7TXbPK7Qqbj0OqRKCEBSkSapQhJ1FZGdEGQFQr0wRBnvRE1URopMd9Ovn8Ev08h8q8kwG"
+    "Ik7BKo0DJQXMLpc6IhdGU9JAaEcQc4P+OuwdIvI+vDwEtyq/lZLc/hkHaTjMYCPM6PNQW3wbgwzYuMMxh9sraJnO0GcP"
+    "mWcw6gyB9TpfozyNvXFjc2anlhKT5tkfEc1yRLXE2ITRKjUyWcxYB2yfRdpJxtbln+pX9/MD9Htmt9YIoUlsNQYke0p8"
+    "rUEvn99DWGXtrw/vzWxdo+Ce2Fjl+L1OcJCpeBaGq7/bpgI862vWhxQPyCmNxFicIs1DnRfAEAr7f845lG2V/q+wH9Yn"
+    "QtfsUMyDNhb7feVJv2K5r8FCJqBaK/XgolbzXoSxTT6IxfY2oHyaR0wHfxHj2SKPEAdgU9hanD5BQx4lHG/XHRxiaiu7"
+    "xq2VkN0up+T60HYHoYfWa+B1zXzfl0gNKENodCiwC/0lEoTJRMnVJbXYH8F3lEQzMpXHJVk7ZusKEKVR4welxg+O8b9a"
+    "mZls61ruxsFP84LmK5NpxdVyJ1y3ClbWQDq4Aw9FA3Z3FowRTOqlwFc2UJfYn2tBlUNnQwWHtPGU+UCDpAQ1yTzobCQ6"
+    "mOS0KQCsBApPA65bMYd5DpfsnCz1jVTBdl4RkjCXyd/SLA7LhpEOkczGc8pqbzpJYpKRhYfX8DRmDXPbBGabwGwTmG0C"
+    "s01gtgnMNoHZJjCrtLcJzP0kMFfi8fe5BVOzym36s01/tunPNv3Zpj+/sPSnQ9eG64x1Gr/Nk7Z50p250eZJ2zxpmyf9"
+    "XeeLPpUnLSzI/e641yxWm2JtU6x/hC2zOcXqbph7JlfXbZs2R9vmaNsc7Veao+Ub0ZygHYOlm8sxMeG4/4jpMzqIQ95l"
+    "r5Xee6AxKb9gLmuryzkF5+mlp39+1P9+c8q2yK+CfgFPLu+R62e8nR7hfMogs+OHCxmaBICJV7AOcRNkOQUQHH7Pozmt"
+    "kHmEjJ/G6SiIL4NsWklPcxGBtSEzZ8kdTV/GkDq8iM7UhqIBQ3M5nqoTiA4YxB6ZRbpt3eXwJWlHtptu6YJruQRejJYY"
+    "6gTCc63KtMg7c3HsiAI3iDGFLgRUN73CDym4wPLabO4mb0IAxkEbdPm9Sl4oR4tpmRgXazQYEK9cixzUhxwRfIP9i/s/"
+    "A3Vpg46ro6IFS411LdTDbKRVV4NhxwHYkrhUhMCoiEhfvFdynGIMUefgHj6umf8s+OAu0ZYChwbNybObnA5f/7e61Vsx"
+    "9yq40acWfLd0Qed4AG6NIHs25I2JkfZcPEZDhTKnF7VmOmpuq/S4s7EYtsFctN9XASau1Y4UE19DgLaCOwgU41laWFaO"
+    "ItQVTmiL4oa28ZgulWFAOAUkArRJCmDuEDWJZBzuwBE+c8FTGwimLwUjwT5xkOWIyziLl1KEhntfJUN+ALcn2kmz8di3"
+    "uqyI9nbBlrMGGwfmTEsTrlChil2IwVofaypc/BKFnlPhA3XoHVP2l1c/vqR1NEq2vqYFH0Kh4CMXTCGG10j8T+lI7TIJ"
+    "vbjEjAF5UTQltIQ9WmOaHNU1CXDVx0WERjzuNiYzUKZm12ok+Z67o0wve8HEMJtTw8NDOZ8fQmvemMI4Tm97DtLZI5nI"
+    "PafnIr0DdDUmcKkjjI4ZXe5EI61pHV02Dxqoa3SkO4mUIUdhMzz2MUoRJVlXTUuBnRTNHUzPJEIbjNV0Rst5oBSinZp5"
+    "Yd2nfSlMmzajYNjr528Zvx1RPAV+iiYw28Ycn43nu0EDmd3ICmGWKorjkB5oLgQ01x4xdzfYogUUpmg0urY4aGe4/0XG"
+    "JbWa0uZmlnZfS3OkydZEakoGJWD2QAQI0DMEH+KUMjodc/ij24AkBKvW3LnGTzxhm/UUYXhgN5wKlkpvL0yhrJqzziQO"
+    "ph6aCU+vjVec3KPyQRoR8QlSnZMYyQAA1ILik7oymU208BkxExWBnm5kgojSdasYerFTAzjx0jo5BMSQvxxMsVnuxAGA"
+    "qB2Iex2Qd8+oQg+J1bSQpkaCYFpRliaEcCgeYht3qf6VOXrF+K/Ak2jdqVRVJ3AyVAWlerAC4ooTTxwT4MTCeV1dUGvA"
+    "RbbYbCpzAHYWhSEetaXfqN5S+ZfhSjxJv0OmiJFiSLlEfQq1jHCxG6MGzE9+d23RLvYxFaivPPq54PfrNAQPAOQhz6Cb"
+    "PL2WCRFJ62/5j1YQfIAnH6PZJXi8Wf7xqSfOXp2cvr/wxJMnp/93+hQe4OlAOg2byAU4MzAZGVKMLcrECPh9jWeGR5JO"
+    "9sVpeg3mMrqWJXCvUj5gTNA+R4HGobECn6kAx9HrgEnlSdnqYhwGwbYmUbiuThl29uRozY8Rn5Yxx7GRApO15fJlpYp2"
+    "ugtOtES5OWvDS8bUTlLEBaVqZ8jjyCyKHGeSNgme8uBvq7BUT3s+lwEfukWAxQQPxBNuM8A00lPuUwPTAqSKM0SNF3op"
+    "PwUziwNGag249OxJaRFRO+3lpxmqik4ZrQ2QK7CwSzGJkkhddYdExyWBQ1pYGwJysCIeLQbRiGOQ0A6jVHHSxUJsyaXT"
+    "IE1YC9HIXgmL0E80iDZVFYA2FNqx/YZ1CbIVj0HJsF850lJ7AaA9zP8VH+aXkwnwgXduIZF8LKY4G6zhAxpR9lvqInbF"
+    "cbFtXew9Hd7fEHyrklUJx90jutb8iP4qSfxxe3/1vqfxG4HU7UlofvB+lRDnZGtjmFrKTtaB+s9yLr8CsIsy1Psj/Tc5"
+    "tV8JlNmS5fub2FZn+ivC4p7m31bJ7Pucfq3jtVvwdbfD9+R2cW7jUjnpyH+3X0BX5/lcDY6O0AXRIc1+mk2PwiyY5EcP"
+    "jx8e9x48PHLCuGCLqhm+DXnNVF+kAVyubG4dp4q1ZT/XWX2vKFRLfRVZFL2HL/jwar4uQVuTTUx14TCi+6I88D3m71zk"
+    "oUrL6+fKJ9YbJ5CpCPTWJ3U9XSZ6/c+AyrMlui8r71iNwCe86BB9c64y1S59F+WM8uqKe/VCsoExppjy+qkhXF73c5Vk"
+    "29/F3Xox0Yt3wcJoFCy+sFpR27o4lwzW9SEMTpkVX7LF3MSKtUm6tFpexz35CKiNKDtJtUVxklrvC1XeDhSfocsaek9q"
+    "WFc4BzbBO+fRTM4SwRg+onnqSAn5kWyB0+yaasoXZFzqgXT/BX4WzhCilwrbtVd6q1f8iyH6sMr+lFt7gbW9wNpeYG0v"
+    "sK6jvb3A2l5g/eQh2Lbk7O53Lt1olA2v1gaj+GbNHmJRxdm+T1/B/PUDAK6X/mW4de2lz/bS59dz6bONJbSxhK8ulrAm"
+    "ZFBAHuPqH+VpmB6VQgg7xgtoDLGp/99DdODrqfvwhy3O7SLRcrZ+Gzi6j3Tf7/v2efVGgTOD7Se++aJ55fCqvmO+/XjN"
+    "7pRXzm6a6+TNB97DRfP7XB+vLM8e7gY0vRNeFQ3nX4jdn+e0pyvjX4ibtRoCabFoi0VbLGqxqEEisyUiA85cuf8Q9W4o"
+    "FEED9yxKvf422LMtddOWumlL3bSlbu5ft+OL/Vc07nFq9ROe2Y5QeH1Nlyrinkz2jHj3VfKlhbwt5G0h75cOeV31bdTN"
+    "jjhXdylsd78NwG1rc+1Qm6tshxzOrxL5Vt85pfoFXGlhKHxuIJ6/fvGvf/zTBwwK++BWIQDOU7cIw57z93aHVlf17KLW"
+    "Yq41YlxhqRBNXU6iH8obLYhHN8f9R30utHK3foOZXi++1H+GaW+rYyosfSLWySa8DIOcokzVRPSngNBxNfBK1b626kxX"
+    "/PrCsE9bSqyZQv+tSom1iLRFpL8SIq23Uo41On7w8NHjb7797j+/D0bjUBo8WAf49DHV1RbCKGxxLLS2Faw314HB3RTV"
+    "mo38R60ayQUyrGdRbDiL92mdo/xynIZI1cOVPbMuMvAMQEcouFxGYI9og5BwAa00s+XudO0qBezMJK6YDIcmHCWyIOlr"
+    "nWsJq3N+XBIfNyTxvVOyDQvrKCrCM47o/DsSCPiIhgKQnCmAokqyDj+7qNC0xp1yyfr2+8asA8/oGiFYXqFQ10vAKgh4"
+    "pz9koujUBkhLhaySC+gS891xU2ISsYA5z2ld6KDtAmujJHSBwh4cHOpr5bp2QyBGi2mFGNeZdGl58HCbFQPJAD6pXNgq"
+    "fnzRH1EsleQz5QdcEio+cpmOb5oyJQekgWOT+wELwacoTZUI7n9Ix0JM4B6rykTjK10XZlm/Uo5/XiLsUdPVelX0IjrP"
+    "8yzuPRdH4vTVD69O3neHQO4l3aJAkrlIYt3+WokBlCh5/KjpUtlORAfGf//y3etNBKAaci+IkYHjIT3XeXTud5THcy5o"
+    "Dcxp8fLdEPZ5dQnRW30GWLu+FOEdulUNqIqMrqbAx3a4WILAMpPK9aLRKtAUqKQqnv85GIBj0DtPOHFVlE/Fo+6Wavxh"
+    "zxVQxf9SDBuLItIxJC7GIXKK75P60FGVDgzhCV3uIZG3nomzdLlEWpSbkhBUIIi2G1XxW61h2sdJ4TmnII9GETpvOK13"
+    "ugysc8XlP9BZx66ZAmqHQBVx5+A8EebeETbXZWXPE2Lik3/r9YRhFFU61ZMgRpgztP35cijClJSjDLFQR6/39Dw5T/6k"
+    "X8fP+y44i93/STzHuj9gKPBrT7yDOZrSHM/fvH797OQF1vTRrPSp4qDfSwV9A3az44eiCnBonMfLKpM94RvELeiugLB+"
+    "GXZ951Mpj8V4DFiTaxzZ13l3igJ1i2KjY1v8qYDQ5omGzNQ59671fl+8sZ85aED9FpVtYBp068X4NKz+QDny5ukjh37A"
+    "ojJuoShb2dbOXNe2dYpHIpBQgwpntYAeFj45g4q7Q+D0tQSti7VIyqVx1RAWgNv1fF3KJ9Kn+7gWJJFphjLhJx7R5xpt"
+    "qjQBToDh6T4Nb3gZNKINuFIQV+vhcmCTFKhaMCKq9tNfI0Cmctmbt+9fvTnx3Vplm0pwFjXLbHGvmyCLUH+bImasLt3y"
+    "ZeYykC7a6SKRIXrXtEwz0NA6NWglYAwOTSSd9DpM31+pbeb3cQWuZDz3BUWCuROaCvH+RKM/aDKb52rgFGgjqaugNb4A"
+    "RDrLX4GHvr45+Lhrs32qBKxiquCk1RO56DA/Hz/4RMwzLj1WVLtB/N8xVcqKPktVybqsfJfpwi57UJRTI3QJSpkJLldG"
+    "8weaXzZ85rtEL8wpUiMjRT2zwlUC4Vhfwgym9NoWSzW1RIutpUGMXy1yhWolcjVH4YLCF3gGhlloj4xUjdYfxc66X0ks"
+    "P8LFqy3XiQKAjKuUovJ5835R9ctE43plplaZXypW5htL9JKgFWxKhQ8+0kfxUeto1PrwZSYD2tAf4QWwr/b/+P4x/P7R"
+    "WhJ69BAe+OQJ+vBpj04dd/8Yu69s2I9iF9eMe/72e+y66pbxNLZ2sLjz75BTvnGuqMvt3STuEpwg7FO7Mqs8aOTsmI6+"
+    "wY5cT4cI3N1l0f0/KibPngZ2v5XjoTt8/Ihmbh0Gmvw93Afs5jx5o70HLp4IS6gXQQ1Kq6xyPqBvdJABYJ2NGAu/FnVd"
+    "BG47UGxGfTOW82w5UrZEg9ImNJfZN+/AB8gJcnKQCZ/FpxENPRrmKuFbfU0tcWERjnNmrgNfgNFqVrMPkP5LDvsNSl3V"
+    "V+Dw3RH54o0ZEka87zXmurE/cZunRACeuTzDpcfpbrhQUjdO7XnNUu/aA4Ou73XSqW6wctLcp93B0FIX0OcVHazFuOij"
+    "VJA24TUY8ODu/wHGGbph"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -552,6 +435,10 @@ if TYPE_CHECKING:
     from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3389,6 +3276,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3933,7 +3822,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -4101,12 +3990,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -4128,6 +4038,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5790,6 +6408,14 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "gen": ("gen", True),
+    "check": ("check", False),
+    "new": ("new", True),
+    "refresh": ("refresh", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

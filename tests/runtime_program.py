@@ -26,11 +26,7 @@ DOCUMENTS = {
     "_LLMS_JSON": "llms",
     "_MCP_TOOLS_JSON": "mcp_tools",
     "_SKILL": "skill",
-    "_COMPLETION_HELP": "completion_help",
-    "_BASH_SCRIPT": "bash",
-    "_ZSH_SCRIPT": "zsh",
-    "_FISH_SCRIPT": "fish",
-    "_PWSH_SCRIPT": "pwsh",
+    "_COMPLETION_TABLE": "completion",
 }
 
 

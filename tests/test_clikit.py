@@ -616,3 +616,15 @@ def test_ctrl_c_cancels_an_async_command(tool: Path, tmp_path: Path) -> None:
     assert proc.returncode == 130, err
     assert out == "" and "Traceback" not in err
     assert mark.read_text() == "cancelled\non_exit\n"
+
+
+def test_a_batch_line_may_name_a_command_by_its_alias(tool: Path) -> None:
+    lines = [
+        {"id": 1, "command": "ls", "input": {"from_": 1}},
+        {"id": 2, "command": "list-items", "input": {"from_": 1}},
+    ]
+    result = run(tool, "--batch", stdin="".join(json.dumps(line) + "\n" for line in lines))
+    assert result.code == 0, result
+    answers = [json.loads(line) for line in result.out.splitlines()]
+    assert [a["id"] for a in answers] == [1, 2]
+    assert answers[0]["data"] == answers[1]["data"] == [1, 2]

@@ -369,6 +369,19 @@ def test_completion_help_and_errors() -> None:
     assert "completion" in run(TOOL, "--help").out
 
 
+@pytest.mark.parametrize("case", sorted(p.parent.name for p in GOLDEN.glob("*/completions")))
+def test_the_tool_prints_the_scripts_gen_writes(case: str) -> None:
+    # NOTE: one renderer: `completion SHELL` renders the table in the tool's _DATA at run
+    # time; gen --completions called the same function in-process for the sidecar files.
+    tool = GOLDEN / case / f"{case}.py"
+    names = {"bash": case, "zsh": f"_{case}", "fish": f"{case}.fish", "pwsh": f"{case}.ps1"}
+    for shell, name in names.items():
+        printed = run(tool, "completion", shell)
+        assert printed.code == 0, printed.err
+        sidecar = GOLDEN / case / "completions" / name
+        assert printed.out == sidecar.read_text(encoding="utf-8"), (case, shell)
+
+
 def test_gen_writes_and_checks_completions(tmp_path: Path) -> None:
     out = tmp_path / "kitchen.py"
     handlers = str(GOLDEN / "kitchen" / "handlers.py")

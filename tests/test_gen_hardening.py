@@ -282,15 +282,25 @@ def test_unknown_coding_cookie(tmp_path: Path) -> None:
 # -- general: an unexpected failure in reading is a diagnostic --------------------------------
 
 
-def test_a_long_expression_inside_a_command_is_refused_at_the_command(tmp_path: Path) -> None:
-    # NOTE: a command goes through libcst, whose code generator recurses once per operator;
-    # helper code with such lines is copied as written instead (see the test above).
+def test_a_long_expression_in_a_commands_signature_is_refused_at_the_command(
+    tmp_path: Path,
+) -> None:
+    # NOTE: a command's signature goes through libcst, whose code generator recurses once per
+    # operator; helper code and function bodies with such lines are copied as written.
     terms = "+".join(["1"] * 1500)
-    lines = _refused(tmp_path, GREET.replace('f"Hello, {name}!"', f"str({terms})"))
+    lines = _refused(tmp_path, GREET.replace('name: str = "world"', f"name: int = {terms}"))
     assert lines == [
         "handlers.py:4:1: error: an expression here is too long or too deeply nested for "
         "burgee to read (RecursionError); split it, or move it into a helper function"
     ]
+
+
+def test_a_long_expression_in_a_commands_body_generates(tmp_path: Path) -> None:
+    # NOTE: libcst reads a function's decorators, signature and docstring; its body is copied
+    # as written (`read.source.mask`), so a flat expression there is no problem.
+    terms = "+".join(["1"] * 1500)
+    tool = generate(tmp_path, GREET.replace('f"Hello, {name}!"', f"str({terms})"))
+    assert run(tool, "greet", "--json").json()["data"] == "1500"
 
 
 # -- general: an unexpected failure anywhere in the pipeline is a diagnostic -----------------
@@ -369,3 +379,66 @@ def test_a_file_that_starts_indented(tmp_path: Path) -> None:
     lines = _refused(tmp_path, "    x: int = 1\n" + GREET)
     assert len(lines) == 1 and lines[0].startswith("handlers.py:1:"), lines
     assert lines[0].endswith(": error: syntax error: unexpected indent"), lines
+
+
+BODIES = textwrap.dedent(
+    '''\
+    import functools
+
+    from burgee import command
+
+
+    def deco(f):
+        return f
+
+
+    @command(effects="read_only")
+    def a(name: str) -> str:
+        """Doc."""
+        @deco
+        @functools.cache
+        def inner(x):
+            return x  # comment
+        # a comment at body level
+        return inner(name)
+
+
+    @command(effects="read_only")
+    def b(name: str) -> str: return name
+
+
+    @command(effects="read_only")
+    def c(name: str) -> str:
+        """Doc."""; x = 1
+        return name + str(x)
+    '''
+)
+
+
+def test_function_bodies_reach_libcst_as_placeholders_and_come_back_as_written() -> None:
+    from burgee.read.source import check, mask  # noqa: PLC0415
+    from burgee.write.generate import read  # noqa: PLC0415
+
+    masked = mask(BODIES, check(BODIES, "handlers.py"))
+    lines = masked.source.split("\n")
+    # NOTE: the same height, the docstring kept; a nested function goes from its first `@`.
+    assert len(lines) == len(BODIES.split("\n"))
+    assert [line for line in lines if "__burgee_body__" in line] == [
+        "    __burgee_body__(0)",
+        "    __burgee_body__(1",
+    ]
+    assert lines[lines.index("    __burgee_body__(1") - 1] == '    """Doc."""'
+    assert [original for _, original in masked.bodies] == [
+        "    return f\n",
+        "    @deco\n    @functools.cache\n    def inner(x):\n        return x  # comment\n"
+        "    # a comment at body level\n    return inner(name)\n",
+    ]
+    # NOTE: a body on the `def` line, or after the docstring's `;`, is read whole.
+    assert "def b(name: str) -> str: return name" in masked.source
+    assert '    """Doc."""; x = 1\n    return name + str(x)' in masked.source
+    code = read(BODIES, "handlers.py").user_code
+    assert "def a(name: str) -> str:\n" + '    """Doc."""\n' + masked.bodies[1][1] in code
+    assert "def deco(f):\n    return f\n" in code
+    # NOTE: `import burgee` may be used as `burgee.X` in any body: then bodies are read too.
+    whole = "import burgee\n" + BODIES.replace("from burgee import command", "command = 1")
+    assert mask(whole, check(whole, "handlers.py")).bodies == []

@@ -48,6 +48,18 @@ def test_burgee_rewrites_its_own_files(project: Path) -> None:
     assert result.returncode == 0, result.stderr
 
 
+def test_a_file_that_would_not_change_is_left_alone(project: Path) -> None:
+    """Its modification time stays: the tool's code cache, make and editors go by it."""
+    before = {name: (project / name).stat().st_mtime_ns for name in FILES}
+    result = burgee(*ARGS, cwd=project)
+    assert result.returncode == 0, result.stderr
+    assert {name: (project / name).stat().st_mtime_ns for name in FILES} == before
+    (project / "owned.py").chmod(0o644)  # NOTE: a mode that is not the one gen gives
+    assert burgee(*ARGS, cwd=project).returncode == 0
+    assert (project / "owned.py").stat().st_mode & 0o111
+    assert (project / "owned.py").stat().st_mtime_ns != before["owned.py"]
+
+
 @pytest.mark.parametrize("name", FILES)
 def test_a_file_that_only_mentions_burgee_is_not_burgees(project: Path, name: str) -> None:
     # NOTE: the words anywhere in a file (like a scaffold's AGENTS.md: "a command-line tool

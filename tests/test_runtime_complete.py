@@ -1,24 +1,49 @@
-"""Shell completion and the skill, in-process: `completion SHELL`, `--skill`, and the values a
-`complete=` function offers through `__complete`."""
+"""Shell completion and the skill, in-process: `completion SHELL` (the scripts rendered from the
+completion table), `--skill`, and the values a `complete=` function offers through
+`__complete`."""
 
 from __future__ import annotations
 
+import json
 import sys
 from typing import Any
 
 import pytest
 
-from burgee.runtime.complete import _builtin, _candidates, _complete
+from burgee.runtime.complete import (
+    _builtin,
+    _candidates,
+    _complete,
+    _completion_nodes,
+    _completion_script,
+)
 from burgee.runtime.context import _Command, _no_arguments
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
 from tests.runtime_program import install
 
-SCRIPTS = {
-    "_BASH_SCRIPT": "# bash\ncomplete -F _tool tool\n",
-    "_ZSH_SCRIPT": "#compdef tool\n",
-    "_FISH_SCRIPT": "complete -c tool\n",
-    "_PWSH_SCRIPT": "Register-ArgumentCompleter -CommandName tool\n",
+#: A completion table as `burgee.render.completions.table` writes it: a group `store` with
+#: `pick` (an alias `grab`, an argument completed by a function, a choice, a negatable
+#: switch), and `load` (it asks first; a variadic file argument).
+TABLE: dict[str, Any] = {
+    "groups": [
+        ["", [["store", "Stock operations."], ["load", 'Load files; it\'s "quoted".']]],
+        ["store", [["pick", "Pick one."], ["grab", "Pick one."]]],
+    ],
+    "commands": [
+        [
+            "store pick",
+            ["store grab"],
+            0,
+            [
+                [["-s", "--size"], ["small", "big"], "How big"],
+                [["--fresh", "--no-fresh"], None, "Fresh @ID@ @PROG@"],
+                [["--note"], "none", ""],
+            ],
+            [["dynamic", False]],
+        ],
+        ["load", [], 1, [], [["file", True]]],
+    ],
 }
 
 #: What the last completer call was given: (partial, context).
@@ -60,9 +85,8 @@ def _program(monkeypatch: pytest.MonkeyPatch) -> None:
     SEEN.clear()
     install(
         monkeypatch,
-        **SCRIPTS,
+        _COMPLETION_TABLE=json.dumps(TABLE),
         _SKILL="---\nname: tool\n---\n",
-        _COMPLETION_HELP="usage: tool completion SHELL\n",
         GROUPS={"": (("store", ""), ("load", "")), "store": (("pick", ""),)},
         COMMANDS={"store pick": command, "load": command},
         _completion_slots=_slots,
@@ -71,17 +95,114 @@ def _program(monkeypatch: pytest.MonkeyPatch) -> None:
     )
 
 
-@pytest.mark.parametrize(("shell", "name"), [(n[1:-7].lower(), n) for n in SCRIPTS])
-def test_completion_prints_the_script(
-    capsys: pytest.CaptureFixture[str], shell: str, name: str
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish", "pwsh"])
+def test_completion_prints_the_script_of_the_table(
+    capsys: pytest.CaptureFixture[str], shell: str
 ) -> None:
     assert _builtin(["completion", shell]) == 0
-    assert capsys.readouterr().out == SCRIPTS[name]
+    assert capsys.readouterr().out == _completion_script(shell, "tool", TABLE, config=False)
+
+
+def test_the_nodes_of_a_table() -> None:
+    nodes = {node[0]: node for node in _completion_nodes(TABLE, config=False)}
+    assert list(nodes) == ["", "store", "store pick", "store grab", "load", "completion"]
+    root, pick, load = nodes[""], nodes["store pick"], nodes["load"]
+    # NOTE: the program offers the built-in `completion` too, and the tool's own flags.
+    assert root[1][-1] == ("completion", "print a shell completion script")
+    assert [o[0] for o in root[2]][:2] == [("--json",), ("-o", "--output")]
+    assert ("--version",) in [o[0] for o in root[2]]
+    assert ("--version",) not in [o[0] for o in pick[2]]
+    assert [(o[0], o[2], o[3]) for o in pick[2][:3]] == [
+        (("-s", "--size"), ["small", "big"], "How big"),
+        (("--fresh", "--no-fresh"), None, "Fresh @ID@ @PROG@"),
+        (("--note",), "none", ""),
+    ]
+    assert [o[1] for o in pick[2][:3:2]] == ["store pick|--size", "store pick|--note"]
+    assert pick[2][-1] == (("-h", "--help"), "store pick|--help", None, "show help and exit")
+    # NOTE: an alias completes like its command, keys and all; only `load` asks first.
+    assert nodes["store grab"][2:] == pick[2:]
+    assert ("-y", "--yes") in [o[0] for o in load[2]]
+    assert ("-y", "--yes") not in [o[0] for o in pick[2]]
+    assert load[3] == [(0, "file", True)]
+    assert nodes["completion"][3] == [(0, ["bash", "zsh", "fish", "pwsh"], False)]
+    assert ("--config",) not in [o[0] for o in root[2]]
+    with_config = _completion_nodes(TABLE, config=True)[0]
+    assert ("--config",) in [o[0] for o in with_config[2]]
+
+
+@pytest.mark.parametrize(
+    ("shell", "lines"),
+    [
+        (
+            "bash",
+            [
+                "__tool_x_child() {",
+                "        'store|pick') REPLY='store pick' ;;",
+                "'store pick|-s'|'store pick|--size') REPLY='store pick|--size' ;;",
+                "        'store pick|--size') __tool_x_add 'small' 'big' ;;",
+                "        'store pick|--note') ;;",
+                "        'store pick#'0) __tool_x_dynamic ;;",
+                "        'load#'*) __tool_x_files ;;",
+                "        'completion#'0) __tool_x_add 'bash' 'zsh' 'fish' 'pwsh' ;;",
+                "complete -F _tool_x_completion tool.x",
+            ],
+        ),
+        (
+            "zsh",
+            [
+                "#compdef tool.x",
+                "        ('store|pick') REPLY='store pick' ;;",
+                "        ('store pick|--size') compadd -- 'small' 'big' ;;",
+                "        ('load#'*) _files ;;",
+                "        ('') __tool_x_describe 'store' 'Stock operations.' 'load'"
+                " 'Load files; it'\\''s \"quoted\".' 'completion' 'print a shell completion"
+                " script' ;;",
+            ],
+        ),
+        (
+            "fish",
+            [
+                "        case 'store|pick'",
+                "            echo 'store pick'",
+                "        case 'store pick|-s' 'store pick|--size'",
+                "            __tool_x_add \"$prefix\" 'small' 'big'",
+                "        case 'load#+'",
+                '            __fish_complete_path "$cur"',
+                "            printf \"%s\\t%s\\n\" 'load' 'Load files; it\\'s \"quoted\".'",
+                "            printf \"%s\\t%s\\n\" '--fresh' 'Fresh @ID@ @PROG@'",
+            ],
+        ),
+        (
+            "pwsh",
+            [
+                "Register-ArgumentCompleter -Native -CommandName 'tool.x' -ScriptBlock {",
+                "        'store|pick' = 'store pick'",
+                "        'store pick|-s' = 'store pick|--size'",
+                "        'store pick|--size' = @('choice', 'small', 'big')",
+                "        'store pick|--note' = @('none')",
+                "        'load#*' = @('file')",
+                "        'store pick#0' = @('dynamic')",
+            ],
+        ),
+    ],
+)
+def test_each_shell_renders_the_table(shell: str, lines: list[str]) -> None:
+    script = _completion_script(shell, "tool.x", TABLE, config=False)
+    found = script.split("\n")
+    for line in lines:
+        assert line in found, line
+    # NOTE: every placeholder is filled; text in the table that looks like one stays as is.
+    assert "@ID@" not in script.replace("Fresh @ID@ @PROG@", "")
+    assert "@PROG@" not in script.replace("Fresh @ID@ @PROG@", "")
+    assert script.endswith("\n")
+    assert not script.endswith("\n\n")
 
 
 def test_completion_help(capsys: pytest.CaptureFixture[str]) -> None:
     assert _builtin(["completion", "--help"]) == 0
-    assert capsys.readouterr().out == "usage: tool completion SHELL\n"
+    out = capsys.readouterr().out
+    assert out.startswith("usage: tool completion {bash,zsh,fish,pwsh}\n")
+    assert "  fish  tool completion fish > ~/.config/fish/completions/tool.fish\n" in out
 
 
 @pytest.mark.parametrize(

@@ -283,206 +283,92 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "count": ("count", True),
-    "search": ("search", True),
-    "tidy_slug": ("tidy slug", True),
-    "tidy_lines": ("tidy lines", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYtyGzmS4K9gZHWTlEladvfM3kimoz1u94xv24+zPTczYSnEElmSqk1WcaqKVsuWLvZrNmJ/YH9g/2S/5PIBoFB4"
-    "FIuS3I9tOsK2VEgkEolEIgEkMj9tHUfF2dbe1h3x5ziN86iMp+L4Qhwv89M43hNYKibZfDGLyyRLxUmWizL+sXyflH1x"
-    "kmdzUZ7FoojmsZhn03gmooK+lFk2Gx6kd8SztCij2WxP1TKREfJH4v/dG86ySTS7V5xFeXwPvw4qqHvVj8U9iQQRv338"
-    "J5HGH+Jc5Mu0qIiKf5zEi5II/RDNlnEhkrIQ0bI8gy8SF3zsKnqOjtTHHhB8kB4dyZKjaDrt9sSng1TAH6JQTPgXRD4R"
-    "SSoOtra/OdjaF9OMC/DPu3dieyJGIyycLPODrR1xeCi+/FI8efn81eunr77/x91RF8sOtnpca5ql8UF6VW99cpbMjPYn"
-    "UREjxvuX2w8OtqDtqsHO5SRbpmWnJwj7qMO/iv19E6aIo3xyVgHJ3y2oMpleVDD0mwVRDYfZoP5Wh0YEl8VseVrHKeiT"
-    "B3SWpHFhwfK3GvCOgjjYAl6okriIJg4bswWS1cjHzuUg61zCv4NsWS6WBiOrT9QI/l4m8zizYNQ3DTSPfvThMj5r0GKR"
-    "zGaDaZLXIKuvGvAkiWfTGhB/0QDxj4tZlKQ1EPVNAx1HpSkE+osG+CE7Lmrl9IGLaYiIV/yT08f6Z7OSyzfrew3Yxz+3"
-    "qFbFw0enpFbB4mftaw3Q4av1nYFpzjFz5I9OD6zvtXouf+yCOriPQ56yeiUPj9yiehWLS/XPdVCHT3YBg7PeuRyAtOmf"
-    "B7NknpS2btLf6xUzs6LNA7ugXtXlslNiVfDx2VdoVfNw2lNmVbJ4bX23gB1uOyWVEJO6xZbjRQQrfJZ7tHGt2Kk6l3Ne"
-    "gWLPZ3F6Wp75URnlDq7MwuWb6FaZ2xWvOrEL3WohxeIp97DPr2LcYreqR9nUi9wqXrVjFxrVaJmEIlzgfCuoKnKr6AFR"
-    "cF4OWYWelv1jYpd6KgZHxQPgqR4aF7fcU9k3MvUyTyX/2Nil1zVZ2Gy1TJbt+5bNZwxTzWQVnR8KtMM6+M023sxBsktq"
-    "o2AXmjyumjtJZmBK27CKpavgKi7aJcpKsb9L48S1G6/DDMcw8ZWGmeKxOxo7bJkdbWADDHLsi9Zddo0Nb3G40z5LorEn"
-    "th3RCrip33c6OyuwOEaFv3R97nmsCH95mH9eA6Fdb1px0GMeeMrvdHYD31fxNmRNBIFqhkIQ6nqT17UFGskIT2PfAt+a"
-    "Da0ntLuw+0Hc0fGt7xan3sfxAjg1y85jWOY6y8Uizn0sc5b49TjuLvVhmBU8963eq3loL9vtazSxnWBWS391zEFjZLEO"
-    "z62AdR/p35OE/lucF2eOHZDH5TJPxf1mK4DOf/LYPrqw7QB3COXpjz7gkac4zYc0Lho+oun4T1/adeFkFp2usmPchmGZ"
-    "ZyEEwxR/U4Yf/DiNj4kow5rs1K3DTs3cw98mZ/E8oh+lOdcxLLSOPv/oqJMO+CEq1PljzPDRDCYWtF6U+XJSJh9i+jqb"
-    "zRl+PlnQ/4s8SUuomp4kTOWHOC8S7sugeA9k4U/c2Fk8W7Qah5+WHUHi1BGjQ12ZlRH1a5Bmxi+/CKL1madNdUI1ktM0"
-    "y2O5LeIOWJ946OQpxC+lV9UJqmc4jE18B7btigq1Gf9F9UGd9jqdUOxfUvVlmvxzqUfI+A2mY7JQ36tffhEdrB2T2x30"
-    "1fJrUFyE7EuIZ9+9GW13DmBTKvUqNJUtSjHIBMKn0RwWrgeP7k3jD/fS5WzGUObtw3YX65zGqRiciMFA31T0eg4F0wvA"
-    "l0xsGnDo+PdzWKdioglWhWgqBjkVOncig1RsY4H/MuQTFn3xBXar7Oxc1a5GxEPxkGDOs3xavNs9hGLj2kZURd8c7t3f"
-    "m+DPg/sIBCX4C/xksEP3Ua+0eqic655lLhAB/VMIwszbeJFm05j38ousGO1C34uSfz+PUvlTIs4t3o+6sl/JiZjGk1mU"
-    "x2LwnTg6jZmMI2ro6PjiKI9PREUz0P/l/X28WTPWzkAtYPRoT5MuqZYyNiviqj4VM/eRwKO/vXz97RvgYcV9ki4EG20T"
-    "xBMEMYqW+ahWtwICJHxTlvD/dCkGJNG1GHBHSgFiQFZJUaKWUBL1LVu3m4iRgK4nIAVECvx4926vV5ev85ESgUS1LLks"
-    "JQ8HBdq0WahIO68RdnlZDWIdFtb2MkmXBhNVB+vNoTQEmkNx2e524T9xV9zv9dZpgC2o85oFhX8Ggx4L4P2aEqKindFO"
-    "z/PVVEp8R4azBaVazhu81iQubLPA2yh2LMrxj2W9OhjdGhXLuBXFM55f/HGf5NZh3H6NNeqPSSarVPyJb1jrDQZEwj6H"
-    "I9IBVFEfzySKj3KYQYyVaCOzG1H6OP0JKn/xxQiVnj214N87OyNDoC1eYds+eqm8HcGN5JIBX1Fr4Pudt10Eu7MNIwQ9"
-    "g1YagHYYwiSriRC1GTI4B5N0BaFKPCxdezQDS2EOinOWpYbuL1aq22BFvczU25WbpF253uj1Colw1x7lwXCQbvW3qs9H"
-    "aCVs7W0ti+g09npRfMKNZx+2nX3cdPZxy0ntvcLdCLtnAI6ZWaWYgK1UiuxE4RuKZ6XhHAE/zaN0WvTFaZ4tF/A/C27R"
-    "h26cZckEYKCczA1B9sa+WMAgFkl6ei3HjIo7hThPyjMRiZNlOiFiu+UZEHF6xqcSdZeNDvtsJNLJBPlOTiW37G2iRKBL"
-    "tCFLrWpiEU3ewwDtC+gd2ngihj6iYHQDlPRAhEWZITn4az4hdfoRafcR/5FoR21xsojKs3f3D6/uKSEy9UY3Si8EGK/x"
-    "BLYAFwJqblOFPrMVMSYpoE5SbPkjNiwVLnAwL4HvaXyOrRE5KFBecqiAeMm73Xv4wce7IRYgKhRLLyoqePRIbL96/fK7"
-    "Z98/xU68wmOsNyS1/zL8Cnk6i8o479HcQIxhhyWi7HM5LK3b7c/npaRnR31rMRhE+elyHqflgLcBMCtPkh9ZPooY9gix"
-    "AIgPID+VjUWeTNv4uZIjOso4AYH7oviigK0GL1US2xasH3ItSMGypH+8JLEV4BD1Pr6QFIFQTs7Etv5ASx8aOcqnqb7A"
-    "x6B81FGEU0Fu9n01nCJZhU5cfBWsAk2S3tP56fIUc9XKDyrUmrBKjXq8TQ5WNItXjIc0P643ILSfro6OffT4SlVtvecO"
-    "VHSLdU1jhx6o7IXQ9astfaC6D0DX5n1/oKZdqGupM4JAPbdY1+QDyUA9u1DXosPLQCWrzBAtGtP6DWpIzsJja12kNiAI"
-    "jbF72dqApGGsnTvZBjThMa/d1DZg8I+9dXfbUD8kA9qVzLnqDWrD8ODYV75NKELD47kXbkLTMEDu/XETovAQ1a+Vm3D4"
-    "B8m+aW7CEBqmypHNuXMOr0EekDq2rOPeUTeiC3DauaxuRBIaed+VdiOihrH33H03ogqPvnUn3ojFP/7OPXkjjpAE+G/D"
-    "G1f4AKSDb94J3qOvwu8FdRrIrAZW6N0gmMuJVetAGM7F1WJFaAT1jNPKtaEJ0sXXvEqEoFw8q9aLMJyBq+Yj0GwwulAu"
-    "Hi0jltfASsxN42C7EKxE1ignHmeDlQhXSYrrmbAS5QpZqXstrMTWIC22N8NKXHXAFfsDuRX17Q/oQqG2m2zaKvjHor5X"
-    "NfeTNb+TVnuH5s3BStP/6Ah36HpTfYRnJPoarOUmYF0ca9j8IbO+ZmLeJo9vYKC3Mr3X4lWDAX4dPCvs7Fvl441M6XY2"
-    "8losaDKUr4WokZl37t6kiZYW8q2O1w0t4JaW7fXYcOMxW2nASrfP3VDBjYZzbZu3peV663rvxgZpeyvz2gy8FV3YyoYk"
-    "F1RXIlbZlw389/qmNuK/9RG+uS25hn24/rg02YfXx7Z6q3CzCW64w+42jlWn0+Ada2PdsVApV9NWBqy+J3ZMWLoYrhmu"
-    "1Zeqcatt4xbk4KBUFyHaw/YJ/s+c7EtnG7wVnZyBrpuUcQ5fZ8n7WJxPhu0Qa5fd6u6WsMNPUSnmaCSKSMCgAPJUIj/N"
-    "44UYpC1bkL7Ar+PzPCljuo8SAJgB2sksjtI4xyuheUtspktxh2AAT+C22SuGLdnCrsjPI+huJP76+ntSUnvi8Zsnz54J"
-    "aAV5TayfJqd4j/ZDBlyja0EgRy09LfskHZ47L4AN0Sz5KIdgT5CDYR9HNz2NqQ99Mc2zhTieRel7br/LNyzRbHbRE9Pl"
-    "YpZMojIuhrcr5ezt8FlFXHtRRmkBaptvj9EX73+/efkC6PsQz7JFjPfLRTkFZbmvru1pCwl8yMWALhehOEl7fZLlJF38"
-    "97/9e0sC8PCBtTBJJMh/dxqfRMtZyVezvbYd0b6dt4JN+ZAWZ9m5KGGex8fRBEY/O8F5BNMymok4z7Pcvo0JYqx8USdR"
-    "OolnxCrpgSGiE8AJX5ICpn8Kq3M8yVLQM934x6QU9x983ZrwmpvrZMnaRY4uzP+qCVN9IcwJOsSQoiiiDzCrcFTHkpev"
-    "n343Ft3d9qNac689P4vz2GoD+AiqCFBL0oAqarY1fuWwu9AqdDJLikU8EdNsQtOFpBNlWTL54KBT9AT6kKD/KhCQL9M0"
-    "Se272mCTyjGYZoCiYI/hoZ3ZBVGxIPeKkhk9zUr0W8DltW0rldMxI2bmRal0zcFOyMk3QecGcnW4fp/UqwioJqUCdBoo"
-    "QZr+39Oa9CmZ9hUL+zi3l+UVN0tuHF1j8iOzSWesISjyNYZkKtGzJ3DSETnoajwg3hJh2D1kbgYTSM9s0X5yWC8+6o3y"
-    "UhlHuPhKbYgOM+hFUxAhLZcx/zuSelvYD6Nce2Khf0rbVuS7FGMCKCQRrlLi+ZNX5O5S3IOJgWZFmpxAk60VCb12KeL8"
-    "Q+xg16hFhj4vOP6tybZez0i+QGtqKsm5jDOYoZawrrvOGMEGqtc4FT75jRZvVKmt1Yx8zSONnlQ8PkW63uBn0X3zr8++"
-    "/344n/bWxXumVhb0+lubKH5Q0IxgXdtrYwhsDIGNIfCbNQR+KoXk8/YLTxT5yvDxFOYFbc+EdsylstZTzniyeHNkG0W5"
-    "UZQbRdmmyY2ivLai9Ho5h/AmdGqGR0HIaZBA2K6cRvkUxddzhh8kr/4q+jYwOk+tbwEpjvSbMls4KoAOTh0X6vD+ST73"
-    "vg1cmzVhsyZs1oQ2TW7WhBvt5u33I83DawSJaFkHHVKfSHnHpkLSvs5E0kEpbhPxRuNuNO5G47ZpcqNxb6Zxfe/ygril"
-    "mdsSHAPffIt3y3m8iOmJq/QyQF8afGRNwpfk7U/tddic20VrBuS5Xcwqns8b/F/fsefZEscE72KwgTXIvFV8m0Vms8hs"
-    "Fpk2TW4WmRuciQeem7ci7Lr0dFq5IMmwYC0CDoDoZu/jFGallCg6Yh9ki0mvBoXvS+ogk7IOsciz0zyai21GqGMYyLgG"
-    "1leciYQnSUV3W9U1woZJNNq90YoRphhXYmyaAUWeoaBnW/s0YgY/FTNNl1QN3c5tUdL0WdiGTmDa8FCszAqMS2N8oRA8"
-    "FhRFSKp983L5nOJHcEHFt+TEZJ0ZQUn9QYy1JrT4O0GwiHV+zEi4DzN2sTtH/9VtFTJqrVaUD925VYum5mBgkaxaJTbe"
-    "91bZGdlOf6oggIt40w0Fj7rEgFp2l7y+hQofSgsF5OgG4nT5ULoMpyq+WF6qHRI4CeYA1UPQ2VVXDhqhMIdJ/6J/aBY8"
-    "57EbxwHTSkDJIoUc06g+VpLG0x+tSbBq2SV38E8Mosgj7PGWVnMO1jjonaxZLGZgowzm4j7VHVUVe05NfH7XIAeEGGfk"
-    "ll9t4Qs9Sbbbe8SNiotwPDiUakxiHFUxv67BDR8vbCdWw0VVtZFm5crgYsZwMQWNle76ajhd8RGp/ckJEUV3auqBoeWr"
-    "aF8THUkIg22+F4NIdLqu7kdbdau/hc5bW3tbnw62yI/qYGvvHfyMayv8eLCFK/TBVv9gaxqzWzVaN1jwrbTfIo4lBnX7"
-    "xBR0j4uOZ/FQPMVNzpiwvjscIsYxGpB07rYAU12dCoLppQxscv/HKGFolskldCiepR8y8sRGXOj1NVYdfIhYHwneH4nO"
-    "QxqHR50x73/G8vcxVKWdUnb8QzyRfu28R0QTEJCCtTYmh8I3ZC6O99HZjm3eommj1RfjTwcHB1vZe/wXNi/5Mu4L/Hka"
-    "lRF/Gw6HV+M+WIgZiNsYv4/VpY6y3GWrohuhPkdPQqIsKYijaFUy4Wir0jAcA8+QD9Q4VzEaQxaTNTrFGrLJpCzi2Ulv"
-    "KB6LkyiZLfNYd7Deh5NoVshO0NaJvxLI+wTtcxAHKgXrC2PEVR+Ap0TG1dVYbUDTLB18jPOMDE4YZpTpMcIUIDjLgnHj"
-    "vxGZKEd5/M9lksfUyhjFQsVnG6cw5O8Ox/3ahkw+VsjIjREhhpVsFJKpimOFwLBYF4YHKWhH3hxqk5goLJBHswzko9r1"
-    "4B6oO4/LaAhDnKKP/XS/asrcfy2AJYXAbWh9L9XbFw+XKdSGTcD0CIXuiKs9EiVO67MM1kUcKt4swKBraFFky3wCY8KB"
-    "vXAfQe6aWVoY/ZUunWMO/BXwoeWhToxR1Nsu9YHmAQ3jWAp6khoetSj/ZPfhGcaQVIMxc2A4UZNcLFh7sNwSEMzmRZyX"
-    "SYwq5tPVFXwyhb99xau+qZ/Ij8eroNZ4LHPdXhxsUbxk/jEp47n6SocaVBc1GtXU2HjtAvaaH6M8jy683fiO0gLgxTT1"
-    "pzoogRmUTvHSmgjvycpUiEr8kPCjP5HVm2MQvThKvY2FfZIs9KQkaBCj6TThJyivTN4wwDUHWes0m7E2vSjUPLj1sWVm"
-    "0TlQRjsyIGHobUgK0qfAAJH4WOV4snQa5wxAgtUEgDSFARBC6zwYNUVQ1XTVRoXsEIc2KWdxJehFXcgUa31C5mlUsZuE"
-    "Jkph1aFlXQ9GNH2Zzi7+gvp9a48WORoL5TUuC3jlQPUSzxdZCcaBUcOat+xW4hXCV/qsqPVbtOtPYIkvIAK+KYK+IstZ"
-    "lMOCwSFIsQD59hPqAubemsqA/V+OcM+2hkpo8pPxKgUS3XkiJy8sQy9PpFHpmyDmZ4odv3V16KGiyTXGogKxeERcD/Th"
-    "z620XoJG0iYoivi1NVOT3kGzIFR9hdZhGaX6dU1DsvArUzTaVyEg3Td74nl9xdMwPh46357Jt7N4OYAPNxN+Q8sdQ2Zq"
-    "mpqQqjlysDXgWvPoxyP2igjJks+yauE9YTX4h12PMFQi9vnnY5tJ8DMJZ7XQ24y+1SfBvwojlzJ6rLesVeuZjfUveCkI"
-    "4glISzmliWfMijhdznnc8cqYlR9GjKCfKGaEY2ipJW/V5GKESBzfVa+x3La70w4tvCQfa7TWeDdtNSLF9ydePFtJ1C9i"
-    "LnO3vWx+jVLtHgnQ9Wqqr33RzD2P6KyhT5YuTPEIAxzgnfQeVc3jkziP8c0paNwkPThIq3vjDurg/D1gooOfVNSPK4ZQ"
-    "9wY6AGqvt1pVpNZukOnSbsjDmJ2cFLGtn82FZ56kyZxm6W5NFHctI3NF5fu1yvd38Y9XZE4+72oU4uBqXlB/112m35qy"
-    "BtLBCPDltLFOD1dbi1Cc6uJbsueRNu4yH/fGdHpHMr8vKCOGMvZh7YsK3LyHRsxgnsEl3SdN/WfUBEjCIk7/luWzqQl/"
-    "dXV4tdXfmk8WdODXdM5enWNZG/s1TrA2J2CbE7DNCdivZWNqnIBVPbnu2dfmDG1zhrZqzd2coW3O0K5/THGkz9DMvtzC"
-    "6dnmSG5zJPcLO5I7qiyPSthv/zBuc9y3Oe7bHPf9+o/7KpFZ+6DPrwg254Wb88LNeeFv9rwQw1SHE44auUo/V9pRN0Vq"
-    "Q4bUz5dz9HV8mhTQyOCxfPLzRBbnYvAionCVgyfsvvgCO6ry9XbE4A1Jz59mGejQT+wsjbb4vEuJk99mClNfbEsHyMdF"
-    "2ac01UWWv8oKmtDSvX1be2WPxDefKrdtlTMUPjvxxHR6UCx0YujITKBYZkVGrCX9ZMSeR1lGfk+Fw47HYKby1DDmC2KZ"
-    "5XtbZlp2+oZvPkf+3DrGxyYQ/ZZyFMipY6XTkXDecPj13DoS0hcQv0qeI4HsGPdmZhwJ4gaur3LkSBA7YY7OlSPLrbw5"
-    "VbbLUTh9jlXQBtRkaTCFjid7jgHvZ6+TTseo4WVzLWeOAeyw20qKY4B62F6lohw15MuxS9oBm7wLp83xZcwxa/jZ5+bQ"
-    "Met4GVjPlGOCOyy0c+GYwB4mGokiRyKc5cYuaQec1eFcVthFbcHN4WnIkuNNkFOr4x8hT86cWi3vGFmpcWoVnFFyst/U"
-    "wD3j5E9YU1PogVQ2VuZGq4Y3rU0IYu3KmVPFr02s0vUq2XounDInlC3H16/mNl3d15Rdx5Mtx67mVYV2Thy7UkhOaqlw"
-    "6gu6myDHzqpogwcYYRWvW80ZtHAWnGACHKduw7i5eXGc2uGRq6fAcSr6x87OdONUq4+eMrGk9etYWEanv+l2JmdZMok7"
-    "fZleqC/zC/XqVQwmQ500S2Mbos7NAFCNZwCDh342jGZNoNzgQqAVbUIFypUF5St2jKN2LHINpQbkq1nls4t87LDNoQaY"
-    "FWxzbZt2HfeYOU3oV3fda9P4+uVYMk1AbXp/ZyeExTVZfEg8Jkg7HvqMkcYGVnPRb3c09q2Rjz4rI9zund0V5UFOB42T"
-    "0Czx2xaroK8zvT1GQhuiVk90ryWwijkrp7xnxW8kIDxmXkOgxjdKfddXue/6KvldEMm12O9Z71dS23IAvEt6kLHOGr4S"
-    "ss0YcKa64MSoZaGzGUdZ5/qcdq4v8871ZeK5Xt0owFwoeMtjWQWMEpHSiVJ/vaxvvT7SI8+b+tfL68Y46Fyq3yZzG8Mb"
-    "51T91bnZejbXdbfpGKt/C8nXmCw+8erfdnq1njWYHJohNJQyflv/swRw436Cld9fFVRNQqp52Bqeo6z1W4VZU3WUbuhf"
-    "N5CaQmQojv5nCZWmGqpUTn/NYGgaA0c7668T7qwTiHamcLJq6187npnCoxRfPxCxrNMuYJlCx4Z9/7Pk61Jt0Oagf+OM"
-    "XApdLeWWg7ZFzi2NyEmq5WBrzKql8FDarP418mbpqTGhtX6NzFiqZi31VX+t3FcKhUpu1W/MbqWnBqWv6q+Rv0rWPNN6"
-    "px67TiGmCHIBkOAas9HHG338P0of39Ys0feZcppwrqJ+Y7Ii1YZObdQOfDMDNzNwMwOdGVh5DfAUTHgv1JCrRrVgprdp"
-    "W8fKitOyGvGsMVmNNnHolK4t9EYlbFTCRiV4TVehfH3kwlydyAIChXFOp0VtUpuYciPPatetupmsm8m6maz+yaq97uRs"
-    "VYurwrbEX1pmr1AEyKwX61esMmasX5dzWPRXJbEwmlqzxkaLbLTIRot49uGmDzBrkTruMErnboKvjBCN4es8lI7TT2cx"
-    "sr8Ql+Jv2PPBSw41/ElsHw2f/oiO68On6fQl+94PZqXtIy2uoOp3WY7RnmuV32Zv6EVAtyeulCM1RWofUUhsirc+Ervw"
-    "E8WwH4lt8oHflwHSRzoyOsgnKY7u9jnnVuAOXYo38QxaU40O3rwHhXO/1xPGHUxygvCAr4dEacT7Ohi/4pIGRmIIGOi7"
-    "e7cB8FwM4n9SZH4CV51A/34TFqOMK3i6Z+Ow7VhnBVTHpPkdP684VO7a78wQ+odeVMprHYY6LUHGi3+NL7q1yPvUgBwT"
-    "Dd6MWXNGFSgpw7wQI2G51+MwU4YKNegY/R2g8MUG/JadnMQ5SaYUkPpwSWDigGxGdW6AgbGZ5wOcQtS8xd+KcLqe62sa"
-    "CZbj4XdGMHceGJCaXOAC1hphyHlFicN7hAAm1TjRjkQeXMUAvj98R1gPbUTSfcw3jDI8fc9glxW4fg1cO35EOy4Wp2vy"
-    "LruGlmr36t2UcIGOVmhXM4c6g4QyAZ5uYWldGWzTijNS0O8Q4rAqlgk4ugT2bvewVpfVMt/zm8R9w+AhbeTTjX2ocwTS"
-    "eISK0Zxf1Ab5G9gt4593by5g2ZkPn0dpdEpKe/h4WWZzupYZPtErhn4kUxzu7alf8MUtPqXrohR6UlzkMT5hr3+3KZMp"
-    "eLzE6Xw3UgUUwD8P1HGMypzZ1qzFPZUrln8pfPl1vpHYLR0kHjwifeNb4byLl9s095DSaYywllQeB1tjfDBm6g/zD44z"
-    "J7bYPYTh7pLI0ochu3QMTsGm47VG5r8AerSSlTVBRjzMuOoFx6qul6vFE1/ZUuIc4qO7SmI5tDd8U2LLfwOzioXFmQbb"
-    "ZPWNtK68K1RdGw5GcmQgv39InZU/G32V1W2Jayvxr+nxL0h7Gp93ibq+xok+MPjwCyfE/8VpD/oeCev5GHZFGTHYlORY"
-    "XdJMpTeIu8Ov+HmgDhXAz83oo7z5VIDDXfrKb/ZUVoPiaHFRnkmgR6Ovhn/0v8NktHscwqmvAtVQDhHcXRL76ZG+vEOv"
-    "PZofYm6og5SSb6htBd5fF3J7N6NneGiknyYfYozsb6Pgm2+ZQwL+opcUvwRWb57p3Wd5oZnA71eTBb2zVJ/w+eTpLDuO"
-    "ZkdRfuoEPOO9X/B9vfFwUz2ltPl0y3tG3MAUVqYQWCDYs2ihZEhwB+pvwdXWkSgHQzyXAT2yYPeqaAQVF3TojRZ9b9yg"
-    "uuTRTrVOjBknoEWDq7e4bqtyr1tvFzp+LB8gt2j2Wntkl5Jqs3wTgbvlTfYezCxBNyT7IjqlTdgp7LG+xufmKHNyUD3d"
-    "0Vvyem90XI4WfVlnI+8hQL5lv4FArXEU4D0JcImiI4EbcORaBwkuGfJE4SaC5j+JaHMQ4ZJz7MabWo+YW/bwquWPEV31"
-    "Jl3mJyKGeyQefcFu0omb+ZC1JtP0MbvR7FjXOa09hbbz2i2S2eT11prACxl4yVhGL25EI42pjy59yx0V7/H4u5vG8RSm"
-    "Nc+7NDvOpigXKuCKlALdKeo7+cblbJEeHV8soqJAa8fTL/T2uy2F2cpNsDXH55PFzUyD1v6HrUky/RNvQ0BbODa2pk1b"
-    "+rcylrbHZGsyyKPyFohY7YoZJgmNVb3cmYufeMhr1iM0wyM94YroopDTCx337eWsy8d0sEz05dj0xeICdvpki8Nioiwi"
-    "Iu2cUuSV4jiOwIBaplMMC8KJAHXokzyZ4nZHxjYCTLDjQYvS3Jyx6cWbGoy9pzc5ZIghfzkkkg5emhoGIGoH4l4X5L2v"
-    "VCFtqiQtajOF3UryLCULh1MXq8o9yjbHIZ1Saf9V9iSu7pQXrhtVFpGoKJWNVSaueNEXu2Rw4s6tJ9PX7XFKO142iSdI"
-    "1DyZTmdxn8tQfVgl+1ZUKAlDSxFbiujol8cnffqxbuEiGqUGVNG4F8yQx3vMAtRXmXys+P2cwtfgMXye6STFScrjr/nP"
-    "W9zuw8tkflTgCcblo7549+zFm7eHffHw4Zt/vHkEH4bDYY/3tPESNjPQmXhKkbKSXBwDv9/H0LnjGPMOAkuy97Bc4nmt"
-    "adwXGXszkmlfokBj05jxUiVc5FA4EZPKndKp/PQGH1opz2MQjVBSQET28F6gEG1QFAmZEpPC6HHaQJkrUJgJJCWKPbHE"
-    "hKe0zcXaPGRM7UmGdkEttSDyOFGDEk/ymCYJBu/l32yzVHZ7sYijnCqjgcUE74mHXGfvxePnTx8xTmmYVkaqeIdW46Ec"
-    "ylVmJkmekaHTNS77vESjpkmontzlZzmqim7dWtuTAZIuxEmSJsVZb5/oOCLjkAZWB3IybEXAiScDsxlIaJetVPGih4lQ"
-    "0yOjQpayFqKW+zVbhIqoEblUOQbavpAb29+zLkG2YgbPeCpjcalV1z5hub3UiPHJCWhgHn7NFQ7HHeVg38MskadBx3jP"
-    "L21f36mPjC1p79HeHYYXrSr8o6cn7WPDO4cTHBh+rfWzFoDRQ01T8HhaLPlE6qgwQsFt618Ots7KclHs3buHC4fciA6z"
-    "/PTeNI9OynsPdh/sDu4/uGdsvkF63OhqDTHlsvf8P2jTQsc17MtstZtQ858j1DxGFozLUNw/D004RnpIDusR8tYYWiNI"
-    "KGXaDbOds/y2jktISYDD2FRW4DDEGUe8CxXDMpFf4HpqwejZSQILLE1mdq8auMpUm/Qd1gMVesLW+uKSNjBGZdINdw31"
-    "d6jYJVnjO7wKi4kcvMOrQz2UBQPYGZV5zZ0e6SDuag0+4tVExvrkM93ql3y5UIcZSSYDZRYF0Hw0jRcxKPt0IvfncT6H"
-    "pUCffBiHv0vJcdouRLjiMhfUCmGuVWCwxMWwlJcKZTbNYDMiR0ta7GTP8PYuy99TLvGqmSPZgkRcRTfE9UEjFxpx34Z5"
-    "KAwSDvsy/unt6exfWAjmX2NSlc+eSvb2DB5ztq04u6xiibZKlvGTmFWrk2TYdpXxniRsXRmHe8n1za3mtBrOARzH/+37"
-    "TIM6Sa1PUJozavz6Lb7fTpaNjZW2sdI2VtoqK81Yad++/Pbl5XfP/v78KWvPfDJcXNzcTJPrTadC3xEa989ji22yW62w"
-    "7n572a1+8gzj7e1RnPOzOGiOam+t69miq3IeWVdUVf6j1S26Zp/MiOR68pgx+1eYcvPVzfxh19PRdvmUfiUWXsAC2Jg7"
-    "G3NnY+40mDuo2FmhKOX+l//6j9ks64u//dd/5rPp725u7+i1Q3Qs3J2fzeDZpMFrmwbPYwdUFwmfP7tbe6tgmf5sF3Or"
-    "UrzZC7x7cNTeXtCZ3Vole7NbVsnb+j79Xjcrltc/tGqb8c0xpjjXW4i4RloC1tyKdHC/Eutm7exxG+NnY/xsjJ/Wxk+1"
-    "otWv5gxVXenWSoveimXEtzbVrR23Kag9YbT18xhKm0SpTP8mUeraV5aVoIWuLOmZCT+I2RdjriCePP/2v//t38ciBZHJ"
-    "zukhHwyk8Vbmlo+LtMJzBzdgGQaNBk5nWc1E+epnOI0/yHl37wM+nOT3cFdhxaSwHoYTsv6y86ne2uiodJYtzvKc94pV"
-    "BkzvxqrRnNxd82q1EZlMr/rrsDXbYNnkbf0F5G3dGPgbA/8nMvD9q5SxGu3ef/DV17//w7/8rz9Gx5MpJY2+Chi/8vmE"
-    "XUMohS12hdS2gvVmyPa9maIKTOT/qSm6+R2T3qhVE87afaEf/tEkm8aSAHPaBF3CU7EEiQdLB+1W3Nct8fVTWiRTZOMZ"
-    "SNsszvGxwSLLS/k6IxLHy9OhVLOaFrlnswh50JYQMICAAHphFQm5YwTbljMr4xsiFSFBPncuMJ9z/AMRvo97MPICyqPU"
-    "IUzuQk2qvmpNFW6i0AlxNqW3Ksex3OtICpHYKQzopMzyC3rqRC9aMMyBQ4dvf20S9XVLot4a0QbwTWhB70cnCT3UQ0aB"
-    "zTjhrNu46dgXRczr2rtDhyZ7f2/S8/s16JH3+RKVetlDQ5ZMPQ4HDiGBMwKTnj/8sfWowRb+PdrHpcMqSVnC6cVRdJA7"
-    "CIeLkEOWeShRm18PrjNaIJ1AGoalUsEn+KkgWvUUSUK9mqkPkXXkUqej7Sg9xr00tk3bMeg7x1NQj5sY/z49RyJPWPkY"
-    "MpGhXc7PLtyJZR331Aj7arclYc8qLKL7pMxngyfinnjz7M/PXrzt7QO5R/TACEnm2B6+OW6dJdUo+brtbH+rkYgutP/2"
-    "6evnTQQcXmE0HnyWurUHu4zBQYpLzZ44qCLvHKRGG1hyw+A54q9FzJtvale+uBJlVLyX8q3Op7q1BvrVTV7fOLrq8aN4"
-    "AJevu+hJqArJ40atGWKP8E1aVCbHCe4DsU+vZfgg8YrCB4mvhn+8S4dCgFqSQxXR6EUbdg8DGsmHxVhfxiM6SImHD383"
-    "GIg/x2mc00AcXwg+peMHhHJBKoaLi30xzWgux7B2DoH4RwfpQXpHNYm/3DRUUfoZAhUhjXcERoLDrQ/+OhCvgVNjNXJP"
-    "Xj5//vjFt/gYVI7ImKgbDzJBv/X2ZOggbBwMtEk5u3DHqi/Gag8g6IJF6J0ior4aUwii5WQCCpkfx2pwnh+i2geIaqph"
-    "XSyqjHr1RRrxhJyxS3NiKF7qn/kYg/BWTyKhG9BipndZrIBAPUE3AXSILPozvkY0XxjrkEi65zIokhF1hCLz7bmslYLe"
-    "qY4J2La46gCr38cXBY1XPahSsQ8jwPUGYykJgJKkkqOIEJ26LXUkxk2O+Xl/UeuCjNfY12YOD4S0siN+ZMoPPfklOcWP"
-    "W7Jl5OIZhmRIvXp/+erts5cvxuY796bwLdV7d/0w/EOUJ6hE1QN4No/Mp+/az44Dvpgr8D5u+Wmk5hjTE9/jXlRCMIFd"
-    "VhIX1eN46P/Yehc/HuIYYBTZsaCjekZCXSHuv5BmIFSZL0oY+upxPwmeYy6hWMpYGWPLPhvLkE1f83t+flluGhTyzQYr"
-    "upTzD4ox/jAmYh7zs/UqWhFuSrrqhXuFs/aivcda4yJb6nGPqqf4ZN6BrmeC66/qx3uSX/pMb2wSvSwL+QheCUn1GL7a"
-    "wIF0hN+/Q5+e60g7KhCNMb2kLTF2n0ijbklM9VHtjOEX+AartpAbRdI3UolUs2u9B9XjBIfPG+wFRQBZ5zxkHvME/lW9"
-    "fhetX7url+7j2lP3sVqPnpKFA9OywA+X9KO4lIoaVT/8Mo8jmtKXAABLtf6L8LtQfqmXE/qEwUXHaoM6hl9usNdkjA8Q"
-    "I20zCd3t7RgZ/VdEcMa4b7DvY2xfIzZHpVyKm+zeGPPvEbOxcVNY196DMbo//BHxufsv5sO1d1JSCB4QH+Rux+5/q/2Q"
-    "QiS7XW2GiMCb72ok/q92tbzyZgTRX2tvIhF+TfJUbUyo82vsMBCNtBVlAIW0ZmDwy0gKSvEG1OUh6P91AieADf6UD/f2"
-    "bJzOM9Rx3bJhOXv1+C3Q/6JOwXVeNHopCb+0qBNTeSi+ffr3t0DBjR3aveQ0OEJ66OG+1xhzu+51YRpbuSSMUZRestUo"
-    "wyqyjO2F7Vfcgbh2NNliQ4pL+7E4g33wHdwe4pmw3obd8e3m9gSAm4mXMR6QrNLn1VIbgnOKsMPxT2hJHSLSZ6x39kQl"
-    "uxoZ4n6EEcI/nZCX4P3Dq3tHelMuKPQPxl+loImgzs6xRg+xvn38J7l2ghFVVBTFP07iBQU05TWlIJUSLcHYzVXLuItU"
-    "xFRxn3kbeaSaP+IDgeO4qwMXzzKY+GIQKcwIUXARaCpYhrpdsX1H9Hq4463iAjP03REGSL9/sNWrxUt+9w6mlth+IA4P"
-    "9wX1lrBKaBg4KIM6+xzj2CyjryeJEXf8LDkpVRDpKehZ/gmJ+nSHibgC4sSXXxIjoulUDKA7U8aKTeFAyJjm3xxe4U7/"
-    "qs4Tiu1fMYQkFmm5RCLxIlsT0+1cchLIHtitr77/x0jlhNzfrwHJPHUaSuWts8Ao7aoG4iSsFoiR68Jos8p/UQdHFJeU"
-    "DKuGVebH8sByLp46sMzPU4PeUSDAvi1dFBfRxOEmK4227BxknUv4VyVr0ZRUn2yOVFliTGD1zYU2UsGYFYzPbp0qq4tZ"
-    "pfrq1uCMKyY0f3EhVU4VE1Z9c6E5lbQJy19cSEoIbQLSB9+gE8/5J4cz9c/e2i7/re/+Wr5xcIv8dT3j4ZT4a1rjUvvq"
-    "r+GMj/XdqkUKgFkqf3R6aX33I3C5ahcE6vn46ikL1PZw1i0K1LV4W/8cqONw1y6w6rHmvBykwF/1s0ycaWlX/T2AITMx"
-    "2AyzCwI43EFySkI1fcPkKwzV9wyUpyxU2xoq63uoljNYTolnCtFic2kmYXTXolpxGMdc6ilVx0jI6MVplIeRZhZSn06y"
-    "yhp66dWFdmFD/ZBW9JQ38dqvH93iBhweTVkvaqjr1Zl2oa8+2RqXMgegxwxRRQ119XiqCl52WoVNtPiH1C5twhAcVA9A"
-    "E57QsLrlTVh8A1sva6rtH1q79NrWIhvmlrUIWwTbTKz4qa38gehQgkTRIde+Jjux2ShsNP+O+K4taPCFyiu+BW26kAnn"
-    "NUvW7b9jq602ylaaXt6+WoZWE0yIJ47h1LKPrunUwkRabQd5u2AbPY1AjR2909kJVHcMnEDxunzymC9trJQWlkhzNxp5"
-    "5bEyfAB3OruhghAbQ1ZI8yqsDYsw2HXmoGsotDQG2q32Kxmwcl66a3gAxjMSvjXc5A0+QQHe0PEf/E/vYxpXm2tx2F24"
-    "267NLdfeMO/sNXY1ZCObCSgs2NXBD42FyaPjqACjt/OR/j1J6L/FeWEbwoCZk9mJ+83rssp3uWplxj47h4tCHYt11rgS"
-    "AGh1TNa5xjl+R8gDtM7rmDOClHwnTu/tJ+ipTXeZ+RxBzSM0mdo2EsVZPJuZB7nsO+WTuUC3+Zytc9NLAJwyfAjXudWD"
-    "++sKAzmyXFMSZBbrz5LEWmAC61X5qEWVu7oNKKetbpW1WhgZq6+bsFrUk1V/llzVopanes001aJKUb1WhuqDg1CSaqET"
-    "VF87P7UwclOHUlMTAW2yUyMyeajaueV0Tor7fBTbuVmeJcJkRuV3MK7OhMQ4bN8TB1FTriJCgfl66vLQKusOi/tkQbq+"
-    "bV4cqmTmvKnIbZG5hmpLd88axXZuGZZ09GutloSV2V+w0lnHm7JcqPTj/tLWa8pGgW4U6C9egd7GHFA3q/5JQBGxAU84"
-    "Wja1lmZtITezajOrfgOzSrsieKdVQruVcIRSassIWt4GHKbgejWQWU0BStni4Lu91YCbeb2Z17+BeV359YRWTOOGtYO4"
-    "5/BPmxCAWkjUVWr7Wpu5t5l7v5W5p1zn/JNPrm2Idwn/tAvQRFSwj+x6dWDJvU41OkukNbUhoJNqoD3wRgtstMBvQAvU"
-    "XHO9WqDWihd5p/ngfXqRRvNkYjtrU5y1Vc7bKBu0+U1ScoHufnPS2+7ST/+nR1cx6Jh+sGU4i0s4Vfyg/+Svr18/ffF2"
-    "wIBQigXw04NH9zAyGYYo6kFJ3TMcnb8/im1q+/CQHbPTMkmXsd97/BNCfvHFNgxg2dm58viSM67RSOxIIK9fuYWHvMzp"
-    "2x1Z7crrcs5B6wyv81t1MpcjaY/gZJmPtl/BlH32d7oW07+k2TRmt5lFVox2QZEXJf9+HqXqJ/auqUlAIpJq2IHuRIzE"
-    "g33476GQgwi/3L3ruPGfjwx5SIByi/Xoxo8ta45XAFRdEVX/7A646dJfYcbeBTBDH4ADRPE6uPlu6rx2N0XoBoMeM/N+"
-    "bRpz2c5op+f7bM5r1jI40ClFdqDpgLJPPNimIXFx7FjU4x/rltVB6daoOMbNaPEnceGPUrINvtUfUqg/JomsdPCnSuhX"
-    "jrvtvEVUR2mpCI9nEsVHOcAwa7ZB4HECI6cbUfq4/Akqf/HFaOfKZE2IJbawzBf4sHjwSnR2Rp16oa8jPLO2XOFq7lVj"
-    "n+j6tOqSge93XhoQ7M42jCJ0H1ppANphCJOsJkLUpb7B3svLVYQqBsir4l2p2aRm/vSxODuKgawjnJf4ThQXC2TKLIum"
-    "0bLMTpbpxKJKNYhNfYPtoOTKu2X5fkuD6IdcSMfW1f8HTOxyhw=="
+    "eJztXY1u20iSfpVe7QG2cZLi/EzuIvsCBJnMjPdiO4i92D1EgtUSWzJjitSySTuaxMA+zQL3AvcC+yb3JFc/3c0fkTJt"
+    "Ocn4RoNJIlHs6urq6qqvil3Nz61xNJsHKvGjsNVrfe63pnGUznW/1fvwod/qt9r4zzhKwwQ+91uv8ZMI/FDptriKYk8L"
+    "GXpifC5jOU5UDFcD/0KJq3G33xq0oa1WMh6fU+N3sQ+Nk3PFBOCTTMRMJuNzIcVcJtA+NO2nsZqLTmiJJL63IBLv1VXs"
+    "J0ok6lMigFoELceBkqGKxSSKZ9hgkG+C7OsgnVLrQwmkpfjz+7cCr/XEq5PXBwcCho+s00g8f+onWnyMgENPjBZwu1Zz"
+    "GF0SxZYb4p4IHkGXMvB/NSPqCZ3E/ryN8ginSoylVm3hxdFcjAIZXnAX29EcxS2DYLEjvHQe+GOZKM2sD9oo7tkMbrST"
+    "YKX/YdDehfHAlU4niRIZEAudThjZr4N2mAYBXHzlecA48iSu/OScZE73aOyEhDLxAwUEkjhVRmJupnId+aYPfxpGserg"
+    "gLJeCxdd34c0odhtlCYiVlMZe9C5sLcR3dBQCfyZn+DVfiuMQqZ9koC85ASmBPj2NWhIuGA1URn75u4JDEkR98vjQQ0Q"
+    "Zu7zsnPzWerXMTczzM3kp06gwmlyXrrzdcpqjMRxaBmb2UKo5jTHmdWiPGtORv3WhVJz6iyIrlRMn9L5XBmmHa+p4TUN"
+    "/b+lubmx3920/IhaCKtKga55dgVjJ344pcFM/Fgnjm6HNDmjZ746cif43Wk12AxQbCVh4pFyjZINrlvtVhDMNFuaJIoC"
+    "0nH4HMoZ3Njrt85VwL16So+hC1wp9MOP0TidqTCReEVg27YIowTUKgjkKFBd8Qa7HxLVD4MuUhwKX/NEzeVY2YmH4ZsV"
+    "hkbnXEQTnsB5HE1jOeuKg/AyIkOBtITUQBTMzYWfiH2k+lJ0Oh81MLG1fymDVL3cGvIqG5rvQ2j6p5PjIxGNPqqxMXEs"
+    "ZjB4SHQLaPrhPE1OQKlncrgngLgM9RWaIdAXbq7CSxVEcwVXwLB4sJzaYvi53++3ogv8uydQsG2Bnz2ZSL7W7Xavh2Cc"
+    "zyOtxBCvD+3qEUOgkfUqtiVohE6DhDkDGaBEZWgZhws8DSOQGcqBOucmuc5QxLEi2wYtTJdgRVUw2emKV2Ii/SClG3iA"
+    "xTHQwuBBqDiGVUlX6ZYLP/TwX/51prSWU5VdAJkSG9fXZgIk8B92flVxJNQnkOg48tSeGOI9GhQn1Uwb/4ZFCnp0Fqu/"
+    "pX6sqJchqgUIiecyhCn/MABBov5YfTF+KxJxGgq8o5vphjZCtRLTQl2qeGHbtlEigkbIbsBxqFFGQQT6wQJCIY7BwmzP"
+    "VCK7MMUh+gdvL+uKZ1G8f/PTEFR4Cl2N5PiCVzEsT/KOO3tiH/xGnGpoe4ZKd8bNXopETrU4jwLwdjBVYhJHM5x0d7fQ"
+    "URqPYU5CHAG4WVj8KclL58bb6YxQq4YoC2v9YC2CEyTlfUui4qn2c7NoxJFdoHVA0zg0iu4DCsBF4PSfHBlaly6ZhtzK"
+    "gelES7KYs/VgvaWbYDWDtUx8tLG9z9fXcCmv/M0bXrfz9imDQmUDdStodLdRsEE1HwEGzexVhCEJtUWLRi0dNbTcIfjA"
+    "6/xFGcdyUTmMn7AH8tc0nm1PTSQsd4Q2MBz05cT4jmlMP6IRHxB9xiGF0YxA9QCgVXa2CqcUyJORoEmUnuczfHqXlw3f"
+    "cMdJdjatLNgyv6jUPLnFuWVhaXQlqLgkoW5lR0aRPtdMkAEFhd/ByqkpOn68gRRr1Q3IU/0NeIezeTBrlqF2HtWaPjJi"
+    "iDgSPwlUpui6qGRWtFVKVtGpFTcpjQzB65Bbd5MhveMwWPyC9r3VIydHc8Fm6FKZH9hzoHlRs3mUADjItSit21wYUp7U"
+    "O4Uld13Ahl6NClQtEYTQaSBjcBhzkJumH1Bu39AWsPRuaQw4PDhjTNvYJKwOHyqMAqkuRRHYB7ih44kBlVULJH8ZoSxc"
+    "G1RwsToGKXCBVCpU3E304HsbrWOwSA6Coorf2TKtsjsIC+qa32B1WEepfdHSkC48MEOTjzqrtHvdDMRdDc+K+ang8/Tc"
+    "5Fgwuk3j0OZaeGAozFwUXU/UrhEIIrkVhNRnNqSu1qUqZNUo3C50+Hy3QhkyFfv667HJIvhOypk5+rKg7zmd9QBALgr5"
+    "lm4t82dlqr9EV6SeQDQxS5pkxqJQYTrjeV+d2skBLevyblpcTBCZs2mfxu62aVqo2vGarFDj3m7IGhU6Mer7jZ1nI436"
+    "TaxlHnalmN+jVi+nBDA8gTjfZBkI5l5JyjW0CenCEodLUiT+TPWoaawmKlbhWGFOwg/7/RCvMoEttMHxBVCixE8oiumK"
+    "LrRdwwZA69t5q4xVSdkTM0oUF9oiUpTJRKuyfc47npkf+jNapbsFVdwtgcwbGj8uNH68i/9Vqszk63qjOgneLAsa723d"
+    "9Gle10A7mEAbVSPz092b0SL8HLqf7wnPI288ZE73Ksrekc7vCWznwD74PqkxeK+bsZzwclJyY3Lcf0VLgCzMVfiXKA68"
+    "/P3X15Rin43nlPBblWfP8lilwP4WGaxNBmyTAdtkwB5KYJrLgGUjuWvua5ND2+TQbvK5mxzaJod29zTFmcuh5cdyD9mz"
+    "TUpuk5L7jaXkzjLkkSn7/SfjNum+Tbpvk+57+Om+TGVuneirNgSbfOEmX7jJF/5u84W8c5GThePA13M1JiHsdp8yfw6r"
+    "8NY/ungJk2OlBTd2d+nqKI2nStltlfpsvoAYlG96+R9Puy+qFYHJ9jiH1LaRMpoJemBJtohQAqCPuOy1u2Bl4H/a/Wv3"
+    "aaLUtPFn2MynvaxTEBduLSyTEFfnKrSbWOEP7thmU2SNLilesnBC4AXkz2mi7SWcv2kQjWRwJuPpUsaVNw3XOvic5ti5"
+    "LMvJmCjKE67YJLxnN8PSbmQSWQeLI3hr5Q7vaOWBgzUvblW+UAuOcDCSAANtLKJZObmx5NyRPo9iE1FEtcPL4FAmBYf9"
+    "G4zdbHllVJiDcLTVdZk9T41s9FgFVBp0CKMCeAdWSKFjpMQmmpEYrK7ZxbvcKzrCyDrpzMrMRsYCNuh2LMElBYVNx+UU"
+    "ilbjKAT13qYdxI+fPKsYP5Yu5BHD3RRubKI8iwCq47x2CTVoeQk6hAo3zG9U3t7twcoS5Bb3BBhSTBdPwcA+Q3+HOmcm"
+    "tWI4eu4HQcfz4+JoXGDQYCxXtLyX8U3e+cPYiPkKBowzXUOh5i5Famys8ExJAy1RXNBmxrf0Dm26RlQGLAJCCo2nKzI1"
+    "8VXgrSERtBJ2aD3B/EXga4hJMAAJwjuacS9KMF5g6mU21Kd5IP21LBv3fWXKCASHmAAJ2IKNoS/epd5EKqPlhNftmMG9"
+    "/TXb2T/7Xju3oR9t6DVz9tPB2zfGO7GRrd7ALrb5AU8UmAIJEniFxn+MRnqdQZjJJWH0BNoyGhI6xg7NMQ2O6hgkzjrg"
+    "YGtUxbOdxmxK3TEFhMpba3UU+eUiPxKYdXrootmN4xgWzTkMIOzu5ADTPbKJ0stRtpqBqYaoMYMLk/nJudHFWjzSnFbx"
+    "5Z4ISH2B8f52qJQHy5rXXRiNIg/1wkZ8RgvcoGjs4HomPvpgrJ4ZLeZSa0Q7FePCQq/7MpiWBcQroTh8/Y4Eqx+BIcXH"
+    "TKE/gdE2lvhsPF8PGqj4Ui0x5rgSEVbNoB1orgQ01g4Jdz3YYhQUhmgtuvE46GeYfhpzDV1T3hzSv5e5NNSyEqimbIDO"
+    "Yri2NhOgQK8QfIgTJCi2T/7z4O3b7szbacASglXn7vLOT+yzz3qJMFy6BaflQpvlhQ8Qyu5sexLIaRvdRNvMTVvMFxCY"
+    "ExYHZ2IREbF2RTV6iRgpCQAqDT3QMlOJSKl4JBtD/KddcgUoQcSDiDIfnDH04qAGk/8uyCEghvLlnIx7ehrmACBaB5Le"
+    "Nuh725pCCqoMLzaYwmH5cRQSwqG0imu8Q+VunFMKDf7L8CR6dypM25YZIhIZp6azDOKKo7bYJcCJkduOqZ/rcU0du02S"
+    "CTI18z0vUG3+Dc1H6Ze9UlrK3EOuiJEi7teAwL5NH4sIF8lYM2B/Gu7UluhxjKnBfCX+r5m8DyMPIgDQhyQGMkl0oUJi"
+    "kubfyZ9D3O39L/7sDMLZOPnysi0+HBydnA7aYn//5L9OXsKFbre7wzGtSiGYgcEoj1J1fixGIO8LBYMbKSx8BJFEF+Au"
+    "8Rl9HtzriDelELRPUKGxayy5tRWfXCYomVUelKsldAE+9JJcKVCNuqpEJLb/qOZHxKCoEqYml/L4XLdoihULFayGRE+k"
+    "WlFlLbfmKWNuJxHigkJtI8rYt5OixrGiRYK7B/hbGZaaYc/nSsbUGAEWM9wT+9ymd/Tq8M1LpmmAaQZSxQdEjQMzlTfB"
+    "TNK8XInwMrhss4tGS+NTOxPlRzGaiu0iWuuhVGBiF2Lih74+39kjPs4IHNLEukxSDisCTcwMBAFo6DajVHG0g5XY4Vmu"
+    "QRSyFaKe2wUsQj9RJ8ZVLQG0PWEC2x/YlqBYsYRYeSYZmD8foXpP27o709RkAhaYp99JhfcDyRjwPawSkw0a4UMNg32r"
+    "sj7m4VY5RvswqHda2fOnipE035y2lJxwR0Y095+FJ0AV3KzavUbOkjNSZzqXi/4X96XfOk+Sue49eoSOwwSi3SiePvJi"
+    "OUkePdl9stt5/ORRLvgG7VlO765IakcX/C9YU+0erLRNufxmr9vX2OuGjzZUUvfgoYInnCM3JYNiiv4WU5t7Skml/vVi"
+    "52MGGj8YoVMI6qnZYwnq7zjnlHvdz+Am4gX609I9bnWSwoJI/aA8qhVSZa7z/A2KT0oqnptXPRhdIRhbyl8/NLTfdT8v"
+    "s+zoDa7r1cRM3uB64KZS8w3lIx3Y53pnbheZ9cFn7E3Mw0bO6WZf4nRukxl+ZJ7UaQ08n3lqrsDYh2MTn6t4Bq7AZT5y"
+    "yd/USJzCBYkel6VgPUTeVwFgUbqbmIcKSeRFEIyY2TKInfAMh3dRfEGHmWTdnJkeDGF7PAP7B0dcOMLt8j37IsfCoG0e"
+    "wN6fzf6N7QF5iLu6v3ot+/0BnvxquyF3mT3MbLRb95vAqpt36ZZxVflorEoFySX3/LvDrdX7epcScLwBoV0FDYosNc6g"
+    "rN7S+/AR3+9nm+8GpW1Q2gal3YTScp729PjH4y8/Hfz18A1bz3jcnS/Wh2nG32xl5LeEo/19sNimvOYGdPf7K6/55kec"
+    "NMejuOYDVQtH3W6tu2HRm4ouSo+osgKMm3tchn2mJGN5J09+0+ANUG52czfPdysG2qyg44EgvBoEsIE7G7izgTsr4I47"
+    "ZtsZ91/++d9BELXFX/75P3Hg/WF9vON8h9gq0d76boBnU4fXtA7vO58m1RwVpOF3ezB3U41Z2cEvJ46a4wVXWtao2qzc"
+    "c+7M8JuSVundk1ZNS86WwJQ7gPz2zytr0NwN9WgPBN3cunxtA3424GcDfhqDn8yjFR/N5Ux1ZlszK3ovyIif2mRP7bhP"
+    "Qf2JXF/fByhtKrWZ/02l9q0fWWaKVvfIkspMuCBmTwy5gXh9+OP//v0fQxGCykRXVMgHE5mrlbnndJEzeMuTW4MMa0ED"
+    "19NmK9FU/XQ9dWnW3aNLLJzkerjresNkqQ4e6gGQ9zY7tp62QS5vqV4xK8GtDKxWwsndWz5aXUnM1Hc/DKzZhMqmcPw3"
+    "UDi+AfgbgP+NAH61l8p5o93HT54+++H5v/37Czkae3RqxXUN+DXlE+UWwhpssSuMtRVsN+uw73qGqmYh/389I4TrmFyg"
+    "li24UvSF+/DP8BVVhoH8sqndEo4vklKfAOkgbrWv/vJD7XsoxnPQtkDFWGwwj+LEVGdIMUqnXWNmHS8mZisx8qQpIwCA"
+    "gAGqsJLCRIyAbadccx3F7oQEU+6sYWpj9ZEY38MYjHYBxTJcYsxEoXmunjbmCoMo3IQYeFSrMlIm1jEcIrMeTOg4ieIF"
+    "lTpRRQsec7DER1V8nWfqWUOmTnOnDWBNqKb60bFPhXooKMCM1BUHHXtCK/ZrHwZLPJXj+zw/P9yCH/M835By76bDKfO9"
+    "ig0HS4zU5Ajy/Dx/0XjWIIS/QHycLInKcIaVRFgX47F08D50Qkts5ZMShfX15C6zBdoJrGlMFBjCXCqIqJ5OkrBVM8Up"
+    "KqVcinw0naVXGEtj3xSOwdj5PAVb3MT096gciXbCmmJI3xztcnW+WF5YpXRPgbGnuw0ZO8ioiO3XSRx0XotH4uTg54Oj"
+    "0509YPeM370HLPPZHlVrvJRLKnDyrOlqP3VExDb0f/rm/eEqBvg0HixLbfUgyuj0Q3Q1PdHPTt7ph7k+8Jc1D88Rf9aK"
+    "g2/q11RciUTqC6PfNj+1XeignT3Ja+dSVztcFA+3m+ouKgm1R/Isn1rTxRFhTZpM/JGPcSCO6b05Pki8o+ODxNPui3+1"
+    "b1007FBDBL2IYXv9UNjCYmxvziPqhyTD/T90OuJnFSp+9+doIThLxwWExiHp7nyxJ7yI1rIC39kF5l/2w374R9slfln3"
+    "qKLwKxxUhDz+UbzGelGw0vi1I96DpNybGl8fHx6+OvoRi0HNjAyJu2EnEvRtp2eODsLOAaCNk2CxPFf08lGOAeyLR22k"
+    "aN4DikcQpeMxGGQujnW323d8ujhAZEsN2+JPGai3VwyIJ+JM3cCJrjh2nzmNQXSzkkgYBvQYuSiLDRCYJxgm3NpFEf2M"
+    "1Yj5CmN3JJIbuX0NanbqCMIJ3VsWrX0jbJYmYGxxvQWivlALTfNVPFRJ78EMcLvO0GgCkCSt5FNEiM/SC0Ztl0Mu79eF"
+    "IfDDU912MIcnwqBsyUWmXOjJleSTCNhKGRkt0+nW6ZCtej9+d3pwfDTM17mvOr4lq3d3heGXMvbRiNoCeIZH+dJ3t8+O"
+    "D3zJe+A9DPlppmZgmc37Vp0SjCHK8pXOiuPxDbaluvhhF+cAXzo8FJSqZyI0FJL+kYGB0GQ2T2Dqs+J+UrwluIRqad8h"
+    "W8JnQ3Nk0zOu5+fK8pWvl8Xx0Ztoh8RM9WtibYV7RrNQ0b7DVmMRpW7eZVaKT/AObD0zXKyqH/aMvFxOb5hnOk20KYJf"
+    "fi9tFsAd1b+ilsZ06E7asQfR9KreMVsukUbb4ufNRxYZwxe41sfXy5qXy6K9MUYkW123K6ge+jh9lYe9oAqg6JYKmYe8"
+    "gB9U9btoXO1uK92HhVL3ofVHb9zrjfHCF/oovhhDjaYfvsyUpCX9BW4AV+3+4P278PsX507o0mO4MLQB6hC+rBFrMsUn"
+    "SJHCTCJ3fxEjk39KDEdMe424j6k9Q2pLJuWLWCd6Y8o/IOVc4Gap3joGY3LPXyC95fiL5XDnSMoowROSg4l2yuNvFA9Z"
+    "QmbYWTBEDK4f1Rj6T3edvnIwguTvFJsYgs9In7LAhAZ/iwgDyRisaA5QCAsAgysj6VCKEzCXA7D/tzk4ATD4G07u9co0"
+    "l8pQh0Vkw3r27tUp8H9U5OAuFY2VnNRXWhSZyXYonr756ylwsPaG9kp2VmyErOCHx14QzP1ur6vnsdGWhCGq0jGjRnOs"
+    "IutYrx6/YgSyjKMJiwE/rev/A41rw7A="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -544,6 +430,10 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3220,6 +3110,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3764,7 +3656,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3932,12 +3824,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3959,6 +3872,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5597,6 +6218,14 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "count": ("count", True),
+    "search": ("search", True),
+    "tidy_slug": ("tidy slug", True),
+    "tidy_lines": ("tidy lines", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

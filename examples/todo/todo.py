@@ -283,210 +283,90 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "add": ("add", False),
-    "list": ("list", True),
-    "done": ("done", False),
-    "tasks_purge": ("tasks purge", False),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfQ1z2ziS6F/BOp6RlEiynZnde2tHqckmmdm8S+Jckn1zW7ZLoiXK5kYitSQVjxP71f2a+2H3S667AZD4JCnbmcnc"
-    "0VUzsYFGo9HdaDRAoPvz1mmQnW/tb91jP4VxmAZ5OGOnl+x0nZ6F4T7DWjZNlqtFmEdJzOZJyvJklvTZPE2WLD8PWRYs"
-    "Q7ZMZuGCBRmV5EmyGB7H99iLOMuDxWKfmqhoCO1j9v93hotkGix2svMgDXewdFBC7ZS/ZjuIAVG+f/IXFocfw5Sl6zgT"
-    "tIS/TMNVTsR9DBbrMGNRnrFgnZ9DicAChV0iYzyWJT0g8jgej7F4HMxm3R77fBwz+CGq2JT/gWinLIrZ8db2D8dbBwwp"
-    "YeLn6IhtT9lohJXTdXq8dZ+dnLBvv2VPD1+9efv8zcu/Pxh1se54q8dbzZI4PI6vla6n59FC6XwaZCGi27vafni8BR2X"
-    "vXWugMxOjxHiUQf/YAcHav0iyvISgP4yILD/EoL+MiDyIPuQlSD8TwOmlE0JqJTp0IThaoU6ZaBlvFADvy9Bjrdg+LIm"
-    "zIKpzrZkhV1V8q1zNUg6V/D/QbLOV2uFM2UR9YB/59EyTAwYWVYALYNfXLiU4gI0W0WLxWAWpRpkWVoAzqNwMdOAeEkB"
-    "EP6yWgRRrIHIsgJomsTz6EyDEUUFyGmQT881CF5SAPwjOc20eirg1VyIxE/xq8UIo1xrZ7PXrNDBXYx21OmNHCy3q/Qm"
-    "BvP1Yh3UEoNZoYObAjHKOTBMYShapVGSRvmlNrXVcgU4BwHw2jw4MxtgkYp4tg5NECxSQbI8SS0gXqiAJUWvplC0UhWx"
-    "JXC9WAV1Cduq0Yi2BW1WqOCGkNVCFcwSsF6sgprC1Uo5IBpfU0pKmQZkCEErVQFRDKLS5JderJNgSsIo14BdsrCrdOpt"
-    "aVg1WgNDHlqpBmhJxCjXgE2Z6MUcFNc7m99aqQqI/BaVJk/0Yg27xW+jXAN28duu0qm3+W3VaA0MfmulGqDFb6NcAzb5"
-    "rRcrxpCv8jbbXZWOZsWSU4A6Fwaz1kWAexGyql1NvQuSC8I5eM/i5ABwNXctVEalq5l70bKqXU2dC5hZeyPXjXvphuu2"
-    "vWf4uoqcSyeddf6RoYPZycNfLN9WFbBZo8nPrFRlI/qaRwvYM5iAUgqVQCXPzZqCpZXtpZ9mlgv3zOFbb8wq2ytzVvuZ"
-    "5nK5/IMyva16SA8PLefKj8lyrVTOLJILYMx5dHbecbXii7ajgjtUjgpp2uro2VBOpivlqPTLyPaV6qirl4/pKTkqm8nm"
-    "XmfXaK05TK6aeh6bvlEzJltukqvWz2aHF1RLYT2jLQ/IVduA1YbHUwu4Ie8sl8dV6+edw6OppbCed5Y346ptyDtbT90+"
-    "TY1Js32XDQy1w3+pAKox2k6HpCn1DQ24w/2oAGogifJsieSh8g6PDYF3n+j/84j+WV1k55Zrkob5Oo3ZXoVjQkdxaWie"
-    "KpmuiSE9OocTh23iRE2emtUcihmI3KdhDeieL4KzOn/K6AvcCa504F/jX9JzhV9n4en6jH4rHOKO7t52NG8V/5qeh8uA"
-    "fhW+aEdxLjulu9gpDp068ngJfgkyefAb8qbBAlZoICTL0/U0jz6GVLpYLDn8crqif2F1j3MV98cwzSI+rEH2ASjE33hn"
-    "5+Fi1UAGvxlfvFTyM1+dxvJkqDPg/dKZQkec73SK7dRXOB5xRq0NKJBSp3/jpPhVDuvrHY44UNfl8/WSq567m1TjUAZJ"
-    "vLiUUtALfvNBcTIuw6xyhNq3CW2AriYOY4rLj/kx6MWP70bbnWPYJAsTC50kq5wNEobwcbCEJevh451Z+HEnXi8WHEr9"
-    "CrTdxTZnYcwGczYYFF+Mej29+9klIIumJgGLCL8b4d8XsEiFRBAsDcGMDVKqtD5MDWK2jRXuL1Kfseqbb3BMeef+tfZ9"
-    "ij1ijwjmIkln2dHuCVQrH85YWfXDyf7e/hR/H+whENTgH/CbwotigHyNLcRjfXBbpwxb0/8yRmj5gQKLk1nITxVWSTba"
-    "hYFnOf/7IojFbxG7MLg+6opBRXM2C6eLIA3Z4Ec2PgtzImNMHY1PL8dpOGclwUD8t3sH+DFTWUA9rYDLo/2CdEG1UK1F"
-    "FpbtqZqzHgkc/3z49tk7YGDJetIrBBttE8RTBFGq1ulIa1sCARL+rTLi/9JnSSCJPkwCd4QKIAZkldAj6gl1sPjO2e1G"
-    "bMRg6BGoAJECvz540OvpynUxkvKPZM+Cy0LtUCjQp8lCSdqFRtjVVSlEHRZmfh7Fa4WJcoB6d6gNnu5QXba7XfiHPWB7"
-    "vd4mHXA36kJzo/BnMOhxBdzTDA9V3R/d7zlKC0PEv1riPEGVFjMGvyoTC7a5tpvt7xtk44/qsVrobPCSWbwLyS0+s3jh"
-    "AWmsxbIDjSnyR6WR21D8jX/d1jv0KIN2Fkh0A5wkPVyI9p+EdEF7pUYjj/34XAz+DC2/+WaEVs6cTvD/e/dHihIbXMKO"
-    "LUqpshmpfkLJZy/pVJD9we4RYe5tg0hgQIDfB3GfV6vUePuXex2FVTATq4iTamBY0/EiT6MlmMZFEivWPas1qN6GxSqi"
-    "9ys2QrtiOSmWIyTCWFoYvzCy1d8qy8a48G/tb62z4Cy0L6V8xo1kH7aRfdxE9nELSd28wT0Gv+oCCBZqk2yaRuADJHNC"
-    "NmQvcuW6Cfy2DOJZ1mdnabJewb9cNbM+kH6eRFOAgXpyHxj5DwdsBSLLovhs83suJTsydhHl5yxg83U8JTK7+TlQcHYO"
-    "zp9+A6bDr8BE4p4Ocpmu5tzZhR0p6i6RhDw02rBVMP0A4jhgMCh00lgIQ0MF6Lpo6IGSAnFICP6ZTskwfkKSLZo/Eck4"
-    "++erID8/2ju53iE1UY1AN4gvGXii4RR820sGzbYJus+ZiOiiOMrx+g/0+Qm7FHYTWJbmwOU4vMCuiBBUHJsQKiXmcU92"
-    "BwssZg2xFJGg4tlIqPTxY7b95u3hjy9ePkfa3yQXYfqOlPJfht8hBxdBHqY90ntE57/YRTTd/cWujYb6JW5zFTqv+P2w"
-    "r0zP1sswzgfcTYdZNo9+4UqQheDDhwwgPoKGlJ4Q3fjaxuJSWei0YQ4q9U32TQZbAb64CGxbYPSFDY/B/6P/2fTw5dqi"
-    "6EN4KcgBtZues+2igFYq9EP43S99HQ7BjvDzAQuYNtkuaKNCgNMm1gVuVAhwfnDigjdrRANlT+Zq5azmTdXLY94OmVpf"
-    "xX/hHdxMALTdLY9wXdS4amXrYkvsaWhXFy2VDbSnsROiaF/uuD3NXQBFa74t97Q0K4tWcgvvaWdXFy3Fht/T0Kot2vGD"
-    "RU8zs7JoRYeQnkZGnaqRpAzG11evfvrVwvwQW4XCpyCOr7VVaCpUxf6qW4XIrzT6994qHG71Mb8CV2HwKZLxqbgKhUel"
-    "jC/IHtvrBlEw4KFX+VnZj0WvVUnAM11/O71WbccP7PwtzXqlbdIxvlj7sXh0Sf90XTFsj1ZbX7f9KCo02vwGXsEMrzar"
-    "38b97d2arH8v97f2abH2Sd3f3KPByid1ny/gUTztk3tFW7cKyduK5hf5CkQe+Rnf5qtG4dEj+/t9BZIKTbI+81dxxatL"
-    "2vf/CgxubTIuBVS09+mTfnGgAoFHo7TrBD6H0asX8laledugApFHGsa9gwoEPr2w7yZUIKnQC+sKQxVXvHqh3W2owODW"
-    "C+PCQ0V7n17olyIqEHj0wnUposZd92qJcfvTc4OiHnuVk2NdqahHV+l+uW5f1KOsc8UcdzUaMLXaLTPuctTjq3DRrHse"
-    "9dgq3TXzSkg9Og2waucnzhJcOz/6eqMdClRtAt3SVc4b1DMB7WZPoy1h9Z6vdkc3HuPhSnEqMsbDrOJTY8O93aY4Nt3K"
-    "bYq/6dZN9/vvTEy32n4121dtxJGqzdWNEN1oB7VRT5U7KZ9MlDu6nr1Fww1T3ZboBkO5M+W68R6oyfbmBgO7tVLdeDuz"
-    "aS/3dpttd2r3Mxt1XLWfuYn8b7F5abQtucngbq0Dt9iDbNRPxWbkJnjuTKi32Hk02lPcZHC3FuotNhAb9+OY2/UbjM3X"
-    "vuotxY19hbvYMWyyCbjFwO/Gh7gL536jXpXr4Lt+qXU6FbfDTZT3DTzy1nX9zqK4SGHtLejyhLajKEvKno2Ola+Mx8e5"
-    "/NAoLpk/gWEFDNk5bNZM3Ep/Cf9Qs6zP1sD9GDgRzhhMtQz+XoQZ7YwWi4ZYxSX3V0H6QZCD34ixtCECeT3+cIXfpunS"
-    "B17aOA/ZxXmyCBmS3RCVesO+QzBAkueqhlsxm/UjLud33obL5GPImVl+LTcJvq1S8Qs4X1Sjimu8QZxdhCm/8YC3P//v"
-    "u8PXQNzHcJGsQpRLls/AQB3IiyW0lWbdJGUD+lYO1VHc6xMfonj1X//xnw0JwLMdbvkQzzLIWXcWzoP1It9naF57TQdS"
-    "XC6+E2zyEnN2nlywPA2m4WkwBWEncxheHqZxsGBhmiZpQ81RL0NPg3gaLohV4oIQC+aAE0qijC3xOkoWgoGcZawb/hLl"
-    "bO/h940J1+5ZT9f81pKQbp4oXUzPAxgWdJtxqc3xjhbyiGXBR7ALKNWJ4OXb5z9OWHe3uVS1+90X52EaGn0AHwOG5AnS"
-    "gCrqtjF+eWN8VVzNmsL8W4VTMEFTmi6knajLgsnHx52sx/CiE96YBgLSdRxHsbkIebuUN9NpBkgK9jk8wwvyRMWKrgTl"
-    "nNGzJMdLN7iONe2lvPXOEXPmBbG4OYaDEJNvipdzyPjcfEzFvXq6RS5uRohjMmHXYBjvD1+9xKtFZBTwrlpT9PKZD1Al"
-    "lA7Wl2yfI3oZ4crzOZr1pYT6aDrW+TXvmq44dRXbgrIkk7SBHornRUJmRM8+wzlN5OCo6W0DJwy5h7JLYH4WhoM1n3vG"
-    "Eya904s0yoH+AAy2NLZ4hwwvlmVEiHkm4u/G8TBK7wvHodQX9xDx+lbTXsRDK2V+SSQBXlpkr56+odtg2Q6ue8jPaB5a"
-    "F478doqeb2Vh+jG0sBeoWYIXw1D+jck2noMJvkBvcqYKU4EGgkOtuffRtIPyeVmJT5TRXU602I2tmHieJlyWmD05Q7re"
-    "YTHrvvvXFy9fDpez3qZ4z+XChbddNyaKv42pRrCx59Q6Gq2j0ToaraPxZRyNX8vg2ddvq9Yh+Tr3r4AXN47AZFrtG25q"
-    "6dLYE9hknh2Af7AKA34hemmfevlNAb2cvR0O/pj459JXmaE9/jv8DF69Gjx71ms6nOLt6PvzsJQwCB6Igg3/TFwwxzWl"
-    "Mcp2UWkXlXZRadJlu6h8rYuK45mGDyuqzIt4uljPgHfyAHcjL5zHVLgdjiI0w+3Q8MXpkFSPDlLFAzEQGVS1q0q7qrSr"
-    "SruqtKvKzVYVx2u+1oS2JrQ1odX4WxPamlDHjZXG81sJliUuCZAIb+xo3y3C1tC3hr6mm9bQt4b+azH0l+LqQOD6mE2W"
-    "JEENyD5guJxuHIYzYBYfcJycJjP8rB8LDWk8AXhowV+7219rTfMG4WhE2E3p6dRfdhMhDxtEagELkHwIYzBuQiQU4HCQ"
-    "rKY9DQpfdOkg01yHWKXJWRos2TZHWAR/EQFhjFI0aIQnill3W7ZVQiIKNMWNVSP+oeRajiG5BhRziwI6bh2QuBRmSk6q"
-    "V44L6HpWSoK+CM/wrmFxu1DyMckwIpdSQmHHDCiKAaeVOVl8QVF3eEXJtGiu8k0NEyd/EKPWRaH4VoA/4psbMxLuwoxD"
-    "7C7xPvK2DIq3US/yquaF0Yom5WBgkCx7JTbuOZvcH5kXS2WFBxfxpuuMkHeF8QLN8Tgvr0pkqCoUxqjrikHowmezmpq4"
-    "4hTKTkjVBJgFpAfWNJvWiotQqAIq/ih+qVY5/UkpD3BYTHypghRLscDzqVQwPuVhccElZImXttjgnxgRlgvWceldTjVw"
-    "D2BoomW2WoB7N1iyPWo7Khv2rJb4yNUnfsKKs3DLbafwEayg2Rg3YkUzRQgengijJdCNypCGN+CDiwvazWjl3rPsIE7y"
-    "6sCJioh43/4WD1zg1ggs2oqnAISFgtp5qVaMeBnJcMpDqmGE4A9sELBO17Dr6FNs9bfwgt7W/tbn4y26K3e8tX8Ev+Oi"
-    "Cb8eb+G6e7zVP94CJ4YuvqP3hxXPhH8biCCJyaJPXMArkMHpIhyy53hJcUJYj06GiHGCDjZFhFvBVmaQhSBiiicnvSJ6"
-    "qoFBENHfE2vjkL2IP4Idx+cBgAtv9k1oaI8Q5WPGN4+s84gY/7gz4ZvDifh7Au3IY0xO/xFOc64eqCe0X0WM4MpO6Mbo"
-    "O/KlJwd4Q4H7XVnVLrTPJp+Pj4+3kg/4f9jZpeuwz/D3WZAHvGw4HF5P+vgUATRrguUTTgFoiNjWiF5ZN0BDjVdFibIo"
-    "I3aiy80JR0eeZHAKDEMmUOe8idIZ8pdc9Rm2EF1GeRYu5r0he8LmQbRYp2ExQH0M8wCmAB8E7St5KYGAnzrDf3kt+FQY"
-    "/LIsAJ4SGdfXE7k7j5N48ClME/IhQcaoxxOEyUBr1hnHjf8PyPEYp+E/11EaUi8T1AkZgXISw2bt6GTS13arC7r5C7tJ"
-    "9LIRYigUIxMclezKGEYGvFTuB4Px49vmwsUl8jJk0CIB5Sj3g7g77C7DPBiCfOMpquuB6Efdlq6AGRnD3bm+xewdsEfr"
-    "GJrC3mg2RnUb82aP8fNkRgcmDIXENzog7gKaZck6nYI0eGBD3F7RLiKJMzlScVV3wqMeeu5GcwlHivCKragsIPUn6U2E"
-    "fkexclMa1Z78OLx3PCRzoEwYkCJaj8sVtxhcXQkIZvAqTPMoRLPy+foailSdb97wuq/apGA2c5ok5UnTTWkEmChfhAY4"
-    "X1mcff7MrQgGtd66JnT8whbHEMbrJVrU461FckHt8RH68dZJvxl2686XgKKzJIIgvNgxaBPvM8rDZeYZwLXab5CmwaWb"
-    "kc6rXkbfRyeIbbYWzALdO5yL1YMfehEqUG3e0EGLSiFFut+6PnGy2H9pzKAJsSBVdEJZSReuNLekq8Hxp4s8pK+wdKQb"
-    "QuWwD1DtCDsIFm9UvSSz7J4+JlWHcahMAVO7o5mhGXiMeBamQjUqdN9WbicIhe3Wq0/B6IVBLOpd+tJQBkLN5VA21HMH"
-    "4yNuRxT+Sw6AdIGHuoJIo4F4ghgWZ/7ckJOAJ1d4CeWvuAwKgXGdkUc/Rk00C5erJIeprVYYlg4v9ThnaONXmDc3hAEy"
-    "3S1IB0HuSzyG/hdqXBirG2iBo3Pv7Z/fqXnY3Ao0EahwFc3J0xqQ38KANEAu5XXSxODQ5mMje4MtDHPDee/QZdfz7Jtb"
-    "Fr8OeaYR9gu7NGz3e5i+to60S/vvZ2Z+gaXdMdWUWwFOta+IDXDziYcSHOM3wg0Wdv91AUP9aZC/g9m5+Tz0tPDPtbtV"
-    "K2HaGzmMnHiPIIOZ44CCvoHHxbd55ORFQMcefbD4eKyB35HB9kdLTHUCTdNwHqYhPm4GLyuKj4/j8uN+B08h0g+AiQ6g"
-    "YqafnAyh7S30F1p7rIJHRUpStc/89ElwyOWSzOdZmFcsSEtQ+iVt43c1hdrF1otoGTVrvKc13tvFH+eiP7/pcnE7Dtbz"
-    "gsYbxmc4eTdavgtdA+3gCPCJvnL1Q4gCQSqoi4tq5wKj0LmBEeFD5mfOIZ0iks4fMEo2JC/EgOUNyPL6JKYwT+FSMaaC"
-    "+i/oyyEJqzD+OUkXM91CnFxv9beW0xUdP1Yd9suDtXKpNI/U2iO39sjt97mnbo/cWr98oyO3kq7NDtvao7r2qK49qvsf"
-    "ZHi+7qO6chTeQ7r2NK89zfvfOnl/xdO8cXmaV1JXd47Xnvt9vSv17/PcT9W9DU/8fCrZHhy2B4ftweH/0oNDjHHuT/+s"
-    "ZI6++yTQdqrqikzVXyIJ9NvwDFbeMB08Ea+JnorqlA1eB/Sga/CUX6Z8jeOjtOgdNnhH6vKXRQJG8zO/pY1XnZddykb/"
-    "PpFo+mxb3MV8kuX4xzrNkvRNktEMFrfot4u74CP2w+fypjjP4wyFRkA5kbIZK4ygQCI7M9YYgR1kImasMt8CazmXEcD5"
-    "+ktLr1yg0d49X4vxiOz11nDwFe7InRhLKawCKV63jjw5sYx0WALOmTdBz40lIF2JE8rkVwLITIWgZrYSIHZ6AyXHlYCx"
-    "khuUGawEhJnOqshkJeqNrFZKvuFRRXYrs6YZsMp6f54rV4ortYVbEnbSK7WNUyZ6aisV3JKOmbxKBXbIychlpULbEjPS"
-    "VYnJ6s5gVeT4HbnTUimFNSAUbHHkTmGlZa8qgcw0KEXu3pE3UZVeXg+oaogvWZWdp6qEduuGmbdKGZJLL9TcVCWopRN6"
-    "7qkS0KEPWiKqEtLWBSWnlLTNtgC17FIKmCWfIjHuyJ9KyqhoAqoKyZtRypFMSoF3y8nKLqUOziUpLYWUAmzJysgRpYA6"
-    "pKVnjFJgbXlpOaHkmukSRZGLduRPAGVUNAFVReHNA+VIAaXAu0Vh5YRSB+cShZb4SQG2RGFkdlJAHaLQ8zwpsLYoXCmb"
-    "DB/DJRgz/avVwrPUmPWbN7RWw4pMTv4kTnbrivXRkdzJwSLvWmkkcrKbutdNK2GT3dC3hppZnOyWmiJI71F48ZbzqDDt"
-    "h25nep5E07DTF0m2+iLLVk9voogJ2sToExsQujQ8QBrHAYaCUxgwBVs99Qr/PL2UbPKgKHxDDwLpGrqqbZ+vGRMd7l8V"
-    "+np2On0914AtD68KqIa7tk/nQmY7cxqPMMtoX6QZtZuJZd/Vu+a0+QEKs+enbVPpWY6Zv/d6yTk8MT+llVKzvC9/d7US"
-    "u7frQ6D7YxUQlYy3XKxmnLfdrQoC6nnv8q4qqK3kvu1PVfRYzX/ThaqA2ZSBtpPkotLpHVUA1jLQdIUqYGoYaLk/PlR+"
-    "Dfa4RV5D6PBrNrDyLuemnqqGFt/tvdSPpN76uzyUejKqxaJljTS5SIki+zxTZF+kiuyLXJE93ZfBSYSxCAxnhqMEpHiw"
-    "19dzNfb62Bsd7PU3ycbI29GxX9+Tb5GD8OO/fl1GRQ6sHAX263Mm9ix+FyPl54T96qSIPYN9PBSGj3kiqmD/i4QV5MOH"
-    "TUW/LtSfgJSToDE8j/3XbxT8T7aRM7N/0/B+EpEya/tfJICf7Kic7v0NQ/QVGHgMvv4mQfg6nhh8Eie3Kv0bR9mTeKTJ"
-    "6Xvi6HWahdGT6IRR6m8cKE8i4DuE/hdJpSf7oF1G/9bJ8iQ6LRuehbZBOrwCkZXvzsJWmfBO4qGMdv0bpLQr5tZ0RdO6"
-    "edI62VLLStffKC2dRCHzzvUrE88Vc4syy/U3SC0nWp4XhksPJCgRUzg/D4h/kWgtemvRW4uuWvS7mmfiS7KYZcURR9+V"
-    "dkzgJj3yJAUrtDc4awCFJx/9muRghW7QJqffLPh0sSS1VqO1Gq3VuHOrIe+ZcLNBvPckc1KcsAZQIjVUPaCwL/7sT63Z"
-    "aM1Gaza+MrMhL6EJb6Odm+3cbOfmVzI31Vub5RQt88f0KxPIKAv4pk1aK9BagdYK3NIKXMqz3btJOiLJwmQmXwLxXRkt"
-    "/X46t1k6bj9K66MS3tCnj0pd5W7+UNzyf74IUd0ydsV+xsENDnlw7s9sezx8/gu+rBg+j2eH/HHIYJGbd/rZNTT9MUkx"
-    "OLrW+H3yjp6sdHvsWl78p9QFI4oaTwkIRmwXfqN0DiO2TY80DkTSgFGRLQDmI52Hd7cveI4RPqAr9i5cQG+y08G7D9GK"
-    "7fV6TPl4Fs0RHvD1kKgC8UGRl0JyqQBGYggY6HvwoALwgg3Cf1KSCgKXg8AHKCoshuCX8Ivog8xRgW1qoDoqzUf8/c+J"
-    "fGtwpOaUOHGikq8sQNRxDnM6+9fwsquloqAOhEwK8GrMBWdkhdQyTJEyYsZzEBQzZWqRQse8CACFT4rgr2Q+D1PSTKEg"
-    "urgEMHFAdCMHN8BQ8pznA5xC1L3B35Jw+q7aL2gkWJ4jojOCufNQgSzIBS5gqxEmY5CUWLxHCGCSxolmJHLhSgbwD79H"
-    "hPXERCQuCLrEKNI39BR2GYkdNsB1343ovo3FGpr47K+hpdY9fZgCzjPQEm09c2gwSCgnwDEsrNWNwTatsCMJfYQQJ2W1"
-    "yEXTJbCj3ROtLTfL/EqEStwPHNxnjVy2sQ9txqCNYzSM6vyiPmj1M3vGn6N3l7DMLoevgjg4I6M9fLLOkyV9Dhs+LVaM"
-    "4kVXdrK/L//4EbDiW88uaqEj50sa5us01stNykQqKidxRd4nYQIy4J8D6jREY87ZVm3FHY1Lln/LXHmmfhDYDRvEHj4m"
-    "e+Na4ZyLl901HyGlmBlhK2E8jrcm+KJRtR/qD8qZp3zZPQFxd0llqQCktQabNjgDH5avNSIzDNBTGFnREnTEwYzrnldW"
-    "ul0uF0+MWkA5pIiP9iqJ9dDf8F2OPf8MDhBXFmsabJOXOyps5QMm25pwIMmRgnzvhAYrflfGKpqbGtdU499SsBLQ9ji8"
-    "6BJ1/QIneEZv8KEiToj/h9Me7D0S1nMx7JoSyHDXmUeVE245PZLdHX7H368WQRISjNgGJeJzMxXuDXeHu1TKX5TKJCDZ"
-    "eHUJPiUHejz6bvhn9ythwLlPj8xjfgJMN4XYB3zyGcUy9QsaiSEmQzuO39P+doHOK9QPd/iGEveRffSoI37RibaeSDi9"
-    "dRWbU9pjvD98djh+9/7w7XMRCU2+vKfXxxRxQ3m7u4pW9NpXFuEj3rNFchosxkF6ZsXf4xtad4gE/fmwEjVA48cdb4TJ"
-    "pTcS6MAqwNmykorC+AD0iARyP0yUg7ed8hgQg8Q7vDJyX8kF/va52dgrd902ebT91olR42E06LB+3273Kjbwer8w8FPx"
-    "DL5Btzfa+NuUlCcAt1G4Oz452IfdIqPYCAcsOKOd1hlspL7HoAeoc0KojuEU5wz6aIqYIw3GssnphIMAEVHhFgq1wfmG"
-    "83jDJorOOW7BkRudjthkiGOS2yia+3ilyemKTQ4/Zrk5WzY7nLH7p+tmt2HGHV/f0/I7sa4MziDShpHAHTMOL/rdZhC3"
-    "uyDYmEz1AuGtZuemNw+bU2jeTLxDMquuNDYm8DLMzGX88lY03tlJIh9CMSgaO83ulLu949PLVZBl6G05xoVXOe/KYDe6"
-    "A9qY48vp6nauSePLpY1JUi+f3oWCNri12pi2YkdxJ7I0r8M2JoOuy94BEfX3bP0kobNcLLfq4sse8RXrMW4DgmLCZcFl"
-    "JqYXBsYxl9MuPwuEZaIvZNNnq8tVmtBeABYT6ZERaReUuTJnp2EADtw6nmGgHJ6fs4gBlEYzDMIjInwBpo9hjB6tugnk"
-    "rh/fVIGfOi42WeQIIn95YLAienasOKBoHYh7XdD3vjSFtL0TtJClRoJgWFGaxORh8TzhsnGP8kDywGax8D9Lfxa9C0ra"
-    "2A1Kj4yVlIrOShebve6zXXJ48d1RTySW3OfJJvmymcnN5zKazRZhn9eh+TBqDozYaAKGliLuqeJroTSc9+lX3cNGNNIM"
-    "yKpJz5u+ku9xMzBfefSp5PcriuOEZ/1pUiQFj2Iu/4L/uArCHuTRVbQcZ3hMcvW4z45evH73/qTPHj169/d3j6FgOByC"
-    "8qB1D9ewmYLBhDOKFxel7BT4/SGEwZ2GmA4UWJJ8gOUSD4XVzUWW8I/DtLXIUaGxa8xCK/Og8rBQASeVD6rIs8kPErDt"
-    "aZhfhKAavoydiOzRjqcSfWBUCZGmlnxEntNTJPJkal5XgWKfrTHlMG2zsTUXGad2nqBfoOX9RB5HUijhNA1pkmD0eP6X"
-    "6RaLYa9WYZBSY3SwOMH77BFvs//6yavnjzlO4ZiWTio7Qq/xRIiyzs0kzVMS59rOZZ8v0WhpImonThmSFE1FV/fW9kWk"
-    "MHlnoHdAdFAkSy7YIpyZ4isCTjyZWCxAQ7vcS2Wve5icOB4rDeiJHMBSz33NF6Eq6kQsVZaDdsDExvqP3JYgWzGxbjgT"
-    "Eelg5GN+3se16/DZITFYLp9o2HBvkPEDj+EOHo4N82TJlw/xd3EOsv3vz34aPz18/eOLn8Z/PXz1nKp3OLKyVSVUgeuI"
-    "4q5h1Ym0KzGoB3onhWEXOHEtIf7QIHAlYI9RqPB/jpUflD02GkJBEbDwul+km/Wmm6hLKhHO54Caa7ouRc7TIIX9DFgF"
-    "cfqWgTFd8OXEdcgm4mPW71vKaHoV6ScsH0nE3d1kW2SkluhXJ7FolrACpFRo3vjN2xeHb1+8/7vjOCo4c9F6dGL6+3k9"
-    "+Ucu6iryWmgkvn/yk+OIbm0Iqkht0cCVqs1hofX/7G/PHf5cLmm90TFB02C1GiF0tiz8OH5YO86UWJ3bxR+gE3m+yvZ3"
-    "dnBqizOaYZKe7czSYJ7vPNx9uDvYe7ijnEuBYbPDX1YE/Uw+8H9hsmdqqF/Kb94Gtf7Nglqj/3fsDt3q6CfhmLjQTvTB"
-    "bSD8IoCsyN7uHzvPHN84tCwllvdjk5nm/RDnPGiprxp8nPQSncFKzQCWRgtzVBVc5VSr9J3osWYdSX9cSlPBGJmm3T80"
-    "dD581TbJBb6Ta7+aCOGdcIWXnzEQICAfdFy2kg7jmLs+Ijwz/wBS/pGuV/LkbRlluDiPZ7AawN4wnnK2gD88nidrwU9o"
-    "soTlvDitUz6YrAWjaYsboJcoZrNY5kuX4nR9CbulBR+SsS7zpbRfLGqwyq2E9MT2k5xzflaRpB+yVSB2p9T/WHQteqS4"
-    "sdAt68g+O6zskGFnbADbEuqkr8LzVSH4JcywBa5RYLL/NNj9frD3Rz5I8o3vzvy3ubgchnkzn6XNxfXb5eL6IqnR1b1F"
-    "sbl0bitO0UIJo+T+eB9UHf4pvnRQ70v7XMqK3E2aF/nk5cvGzn5Td7Y6dVO9N99603XedJvq6WtL9dQ6262z3TrbHme7"
-    "WILF0ncrF5q+k0pEv43v26ZR/M08wg0cvyLzXeO0dqqPd7uzY7myuBLY1J8cW8nvWv+oPW38+p2i1gFqHaDWAXI5QMVS"
-    "tHdL5wcRsb3fzPFpU7jW+BxKVAQnT+qydt7tF2wlHoP/vKnyeMnjoNTk/NQ/mB6+fj4+fP3S8VG5dWTqHJk7ySzarsvt"
-    "uvzrrMueG9Viusvb4b+31bs0bKVh10yruqSrFty8qX/TVV9ZVZje8W/jBrRpojfzChT2mgS8EZfJ6WEUf8J1wCa8AXv6"
-    "6tl//cd/TlgMNiG5wISk+AlVed216aepGn+hmPE2T8VFL3NV9i6jPA1wqX/indpwFn4U2rbzcXf4nbhteO2ffBLriT+R"
-    "9dedh/rOpCPTADe4jWi9sC0zB9cdSdk+4K71GoanpL4RMpGW+vfhfTXB0ua7/gryXbcebuvh/konT+5VSlmNdvcefvf9"
-    "H//0L//nz8HpdIaqTA1dzp14cGO2YNJgs10mrC3jdtPn8d3OUHkmcrn6aQ/b6fnTsIl5I+c8jpZ0t2vXXFPwsyCtIw0a"
-    "77nWEI/hqD+xOdH2IOWEMzYa+HJjPE1moSBAnTa+I4knMVuDxoOng++tcAuzxvdycRbNkI3noG2LMKUrY0mai/c8ATtd"
-    "nw2FmS1oEfsSg5CHTQkBBwgIoDd5ARN7JBaI7PT46kzG9BAP9DMQbRr+gwg/wJdH59ggDWKLMH1npRL3XUPi5MkguLwh"
-    "f+UEWPhqoPXk2hyq/X2/QX/yGSO+E87oTfE0osebyArwCqkr2AakGTjgWchXrqMTiybPdlMl609/biwk2Pt9QMcztygU"
-    "z7/wURc+UZpxohAOrbtFlrqj1RT34U2YBGIH0ug7u0DMX22iu0xBReQDJpUEa9uu0/HHpkzJwaXBvmmfA2PnoTXkOzOO"
-    "/4BehtFrMfEuNaL39fiy9NKizDwy0Aj7brchYS9KLKz7NE8Xg6dsh7178dOL1+97B0DumN56Ick8zItr8hgHERol3zee"
-    "PwUS1oX+3z9/+6qKgJNrjL6EL4S39sF9HxzHaMP32bGItHQcKx1g8QbBktjfspBvX6kD8cqNN+KKTCcYXbDIfcLSp28Y"
-    "ffVMo8ejDwDp4hkdvb0lPaT4GWZ4oiGSjI//gjw6jXD7hES/FfGg2BuKB8W+G/75AW6XETU9ksNW6Cii37ePsanE821s"
-    "LKJLHcfEnkd/GAzYT2GMae14CCN+csNP7IURz4arywMYDLdfsN4MgfLHx/FxfI/6w982iToV33HMKSTkHsPIfbgnwD8H"
-    "7C3wYkICeXr46tWT18/wUa1g+IRQTAYJo79AKHyDhpYI3JZpvri0RdFnE+kZM/pWwIr9E6K+nlAoqfV0irdp6ZFxAc6V"
-    "m5XeMSvnCbbFqtLVlSXCtSXkHLtYZIfssPidb+4Jb/m0FIYBPSbF3oNbD7AtMEwAHSJ/fkLWqy+1i9BWxchFcCslegyF"
-    "Udw3+CqUuFPunPlye90BPn8IwWThS2Y9MlZ2AOzn7QYT8ZIWJgUpHQ/FQkTyjuQREe9vwgMkZBrxIqxmv1j2uQiE1xnw"
-    "Z7r8qSx/i09h/tbcU7DxDJ2qI4MGHL55/+Lw9UQNE1AVfacMF1C8q/8YpBEavr72ZlSNHCBjfoh4PeqqeYCzgwS0xLir"
-    "+Jz5spT9FLYc4AKWsQVg8BMjrMBkiNzHSL8TRueyHAkNhfj+WvhE0GS5yrN9JTYC6ZvlWaA2imtXE8OVmYiIW9/zcAj8"
-    "Yb7qBCzo8bQwX7SJhvFN8JcJEfOEv/ovg02hh96VAQJKnFpAgB43z5fJuhB6UEYyIE8ITBQnWA9KMNkX/CoOuCYq0es8"
-    "EzEESEPKQALlVgZUwx87AAb0qohSJIP4yCklVv6J/bZ8Ij9JS+tQbhDhDyiDNZaJ/RIZGGE1yhm12Uv0SYSCc0bJQeEj"
-    "06wX4BM+aX9XYQNY4zABMkTARIsRMJGrz3PyR2BCZlhwRb+yK2GZ0dbDH8swoMl8BQCw+hb/Ifwu1F8V6wcVYejXidyn"
-    "TeCPW2y5OMaHiJF2W4Tu7jZOHP13iL7YM2EXvu0Ph/8e4S1zwVvddBPDMf/pz4ja3sDwYd94KyLk8pAIF9sFk+BGGwqJ"
-    "6I+ISN1NEIG33xYI/N/tFirEvXlEfyPnXiD8nkRcevY0+A1cdEQjnDUR/yAu13l8Afj+xfuXz8EEq/EOwH99zg+T9hXI"
-    "+reFkxI1GnDA2vwdlN1neRlbwUuXlF48A9TOm7Y2Fn6rScGgbA4AS9WlGRuZ52PpBJl6uBJpqufl4r3vcajQGTZcOnIO"
-    "hhTM9lN2Dpupe7gLwRM77vDfc20a9hnAqjmu8Z0gwvfLsZBPsqRYOYH49oixNxDjCz7r9vk+SkGDWB9jNPHPc/wQerR3"
-    "cr0z5hs6RuF7MIYrBV6EaXyB4D3E9/7JX4QZh5U8E4SEv0xxS4KUiTCFOI+CNbhbqewTCrtEQxkamu8yxtTrmO8hT8Nu"
-    "Edh4kYCes0EgcSJExqtgYoJv1+2y7Xus18NtVBk3mEM/GGEA9b3jrZ4WT/noiA1itv2QnZwcMBokYRXQICOogzYHPAay"
-    "Wkel80iJS34ezXMZZJpu6NFvSNTne5yIayCOffstsQCn1wCGM+NYsStkvoh5/sPJNW4frxWGUOD/khvTAAhCQq6QQvyc"
-    "WFDS7VxhXs0eeExvXv59xJNsHhxoAJRCr4DgCfUMEEqXVYDw5FkGiEilI2FE1lwDSMmSUUCqmTN0cMJxxRMB6YhldiAN"
-    "/r6EAXZtFVVhFkx17nHPoyn7BknnCv4vM9UUdJRF5iDLFDkqsCyzoZU8OGoDpdhuU6a0UZuUpXYLnm5GheYlNqRMKKPC"
-    "yjIbWuSLUYFFkQ3Lc3+roLzEhqQM3iogFTj1gwQkfrX4aJS7EdjyMis87VySc9R5WjtkaFd52hrS1Is9bSy5mhWedqaE"
-    "jXKjFViYKyV9r2p51HJXqxwEycEwqabREoucXWHqXgMWi5ywPMOXAc0LXfBJQZApZa3U2ZWlU3qxs41Ln6wa98BsXTIr"
-    "nO0MPVILnfCWDunFzjam/milRgtcfUz5K2VuaEOqWqmzBcpVQJns1os91JmiNcrdrVzCtas8I7TFa9W4WxoC1krdLSwR"
-    "G+XuVqaQ9WKjDToQtty0UmcLlJuAMjmpF7v7s+RmlLtbueRmV3lGaMvNqnG3NOSmlbpbWHIzyt2tTLnpxa4Vgftetvhc"
-    "lVXti2W7aONcSs3aSpLcC7lVXYnDu6i7IKoZ5FngHQCVeFyLvVFZ2d698FvVlTicToBZezN/nO9zDH8cdlymI15Kpdg0"
-    "DViH8m+yDl1Zq/LEq93uSgd7TGEy/S61r77ku99r9rWVrrLPM3a7aptyyHaAGzi69d6sc1Cm61oJ5GOd5ZM6sVg+qMqO"
-    "RXIB3MCDK4/jRr6H39Os8isrqNlUNKYXWesv1rmFFbRVisR0/CpdPB+Ge51ds6Xm6lX6dU6kpv/WkK2WC1fvq9V6ZFX0"
-    "VbLW8riqXSsnDsOXqoLZlFeW21TvH9V6QVX0VfLK8nKq3RkvDocmut0av32yHZZNzK3DWWnsjjT1NhrQXm+GHf5DIw/B"
-    "ibE85SMBqAw7DTIwxZ1P9P95RP+sLjLTPIM7wXMesr0KZ0LmRK1zJ5BO/XSZ8cPRjvIpBP7ix6Gdxl8yAJYfj3ZcXyg6"
-    "TB6Mdg5XIc8wgV+H6WD+4jxZiI8PHT2hsEjsHDDodLFQj+r55SqnnrlGKI5NOxXfPW7EdbqochOWi/zpXyR9OsPU6XWZ"
-    "0FmZNb0JKE+Y3ihfOlNypd80VTrT06R/kSzpTMuQvmGCdFYmR98oN/rxsS89OitSo984MzpTsqL7kqITAU3yorMyJ/rG"
-    "KdGxrTjh7txxviwpOX4u3rldIivCpKY9sDDWp5riOMw7KhaiqmRQhAITIum61CitEZ8q0xXOzcaJh6iRmlSoJLdBaiBq"
-    "LW56ahSbyXv4LMFLrKUpr02vg43OO87E80wmkXfXNlwLWtPbmt7/0ab3LmYP/3jumDvlh6yOFSIau8B+3EGcuXbix4wq"
-    "APqE1akKvMwVgB+zdhq8Nu+0U76d8u2Ur53y4jqMPeeR6e6Im9L3qQaIk3oYbhe8oTXbOd/O+XbO3/2cF/fbHOt8O9na"
-    "ydZOtjudbOoNTuecK25Wd4qTSkdwJ7mmbgDdTuZ2MreTuZjMOGPuLA06EXOJiaTuFuddWBzt2rltcLQunJg7Fd8+Zpdx"
-    "sIym5uMEfCqk/u18rIBqT2+Kopiu/Hd/mPe2u/Tbv/UuknSW4eOL4y3lZYSAk9UP+0//9vbt89fvBxwQarECfnv4eAdD"
-    "omFspB7U6C8h8LHDJ7ZNfZ+c8IcIcR7F67CEUV9LfEbIb77ZBt3MO/evHW8nOK7RiN0XQM53FAYeelVBZfdEs2vnEwti"
-    "pvrK4k4fVaAYTfFN1+lo+w2Yohf/jm92Z8UfcTIL+Y2mVZKNdhlmreV/XwSx/I1ffNLEH7GolDkQHbERe3gA/zxiQoLw"
-    "x4MH1puVi5GiDBGQbfAd36xgzwW7SwBqLonSi21pq+9XSsyUk9eNGcYAHCCKN8HNvw1eaN8GCd1g0OPM3NNmL6+7P7rf"
-    "cxUX01kYPhBxTDEvaCKg1hMDtkkeNoL7Bun4o35ItvDZ4CWveB+F1pOi8EKh0ArH9PdC8keljxsa/K3U9VqJazfqiOQA"
-    "gxoI07UQ7T8JucJM2QY9x0mLDPbjczH3M7T85pvR/WuVKT5mmAqyXOHD7cEb1rk/6uiV1hD4VNqytal6PP7R0MfqcjAK"
-    "sj/YvSPMvW0QG4wa8Psg7vNqlRpv//KKgsLPq6tK4uSIxZf4XWG4hOH9/Ck7H4dA0BhnHj7LxbUAubBIglmwzpP5Op4a"
-    "9FBv2M8P2Amqp/h0L54d8nr++BC737r+bwgMJF0="
+    "eJztXQ9T20iy/yrzuKsK1NkGErL3YnhUpQKb5T3AqYSrfVvYZY2tMWiRJZ9GhvgSqu7T3Ae7T3L9Z0b/LBkZs5tw56u9"
+    "XSxpenp6erp/3ZoefdkYhuOJr2IvDDbaG1+6G1dROJ3o7kb78rK70d1o4H+k68Jf3Y23riukiKW+aXU3eg2443s6plun"
+    "8Afd0Q0xDUZe4Olr5YowUBp++0pr0WxK37cNXbhDDc9kdGOICqkFXrfPEDl6qDNRkUQeNVAU8bUSd9ehrwR2j0/3cs8j"
+    "y5NpdMUdfFTj8FYxb2IUhWNqn7bswTMghLEMXDtsHu9lr7EDtOB3szmJvDDy4pkddnhHtK+9q2u81N34KbwT2GUQCw/+"
+    "0TwGbMvyaTZjecWPBnbob4Gpq30RqYmSsRiFkRiHkUoaNt2pKrT4+VoFTF/ATbH5C/yveXbWPDraSjts6tiQ6W6MPJ9b"
+    "XsCY//dT51zgFZAAdAgSdDUJg2RD0iAKpruR9LUyojXznBGJNMOCOTV/BSH/6DWCqe/DpZNg6E9dJRJtMBNk+ZyXSCfw"
+    "Z2am7rz4GpiDkcJjTzW4Xlb3svP7G4iMh2H1EDrbtZ1h/80QhpoKLnMpEZ9RXLxaKcIVpdG732hs+P5Y89qPw9CnNQB/"
+    "B3IM5Nqg48qfEF1X6WHkTXAZ0o2jcDgdg8LTwhTYtiGCMBZD0AI58FVLHMvhtXCI6mWvhRQdVF3kQ0/kUDW1mkhY2DAu"
+    "swLFRMK0hyOe+UkUXkVy3BInwW14o9BMAC00E0DUDcUBkjwEw/KrBg5eHNxKf6oOXzisPI757UA7kkc4+FUNYzGW8fDa"
+    "C65YNEjxBRD0gsk0/jS8VmPp7OMak4G+UxEaHCNOFdwqP5zgjAgdu+E0bgjnS7fb3Qhv8N9tEUdT1RD4tytjyddarda9"
+    "00B7pZVw8LrDHIBhdIBG2qvYlGAL9NSPmTMQAIpTBpZxXPU0BwMQGAqBOucmmc5QvhEIC6QJLUyXXqyVP9pqibdiJD1/"
+    "Sg/wAPNjIBXmQagoCiO+So/ceIGL/+W7Y7DpEnQ7uQAyJTbu780ESOA/aP5NRaFQn0Giw9BV+8LBZzRozVQzbfy3HKIS"
+    "9SP116kXKerFQZ1QxhA4gfocX/ZAkKg8Vll8D91LHIpoGgh8omUUQxuJWnFpoW5VNLMNGygOQcPTJKeEPY0C8kNQDpYO"
+    "SnA4jcXmWMWyBfMbDFFd900/PH/i4/GPDmjuFfQzkMMb4nEEi1jEwNPWvjiYBtBUQ8M+qlufmx2iZdO0NgVOEjsnmO7k"
+    "aaHDaTSE2QiQfeEFGm6QpLQdabM5QGVyUAQaFCuY0frTbdbZU5IQz7CXmTwjiPQCqT/NnmP02wsapPuJ2qO0hYIl3SJz"
+    "kFkwMItoPWYTthisrvQQrGBw3bGn0Kx8ub+HS1mdr9/wvpG1SRaQFE1SDqA8jkd4xovRkuYeB8GDxSjt82e2IoBcQHhE"
+    "zkIFpKCC6RgtahlmqEO9BFfQUyOJix6fILrYMblT7NOL1VhXDOA+26+MIjkrF2QFNMn1fdlDaoRSsC/Qvc7IeA9oAUaO"
+    "SIFqc8MSXrIcoteDa71SES+CPTmekApyZRzjAr7Q06zIVy1PO88e8pdYOtINo3LYB6i2hx1I/0NWL8ksly+fIledQGWW"
+    "QFG7PbegGWC11ZWKjGos0P155S59hNFV7vYAjJ6Sgblfpi8158CouR3KknpeIniP7UhG/lYCMLsgw7yCWKOBdGQAzplj"
+    "EmYhUtJF/PoTukEzYawzbLRvVeGO56rxJIxhaWdvFCxdEmAVZ3mJgOuxhpDQfPlEljBUhfZz+p+ocWKsHqEFJZ0vCBye"
+    "pXlY3grUmVADFYuLZ21AvoUBqUHczlevjsGh4GMpe4MtCuYmScsUdaI8TfNYy1KtQxXLCPuFKA3bPYflO68ja9f+fFbm"
+    "b+DaS5ZaPj80P9cL85aPXXg4g33OM9V27IvyUDn1p0E+g9W5/DqsaFG91p5WrYxprwUYmfmKiZRuSYIC020ysAkPkuSd"
+    "pLRHAyw+pjUEXALb741Vm5pGaqQiFQwVRmRe0O0GeJUJvMAsRHQDlCgBFYh85qQFbVfQX2hdYRUqVCRlVVIix4wSxYUK"
+    "QtM9GmkVL3BIY1D6MYXxOzmF2sHWvjf26jXezTXe3cH/lTr90WPdxWoSfFgWNF4VXOHiXcp9J7oG2sEEGqgaw2sZyWGs"
+    "IjsV+MgC7oLkdqmDyfC5hBHhIXPOWVEWkXR+X2A7IUcxLQqwvJIsb9WMZYSXkVIypoT73xDLIQsTFfwcRr6btxCU5x8P"
+    "J5R+XJTst4m11FUWU2rrlNs65fY8Y+p1ym2Ny5dKuaV8LZdsW6fq1qm6daru38jwfN+punQUlUm6dTZvnc37T128v2M2"
+    "r59m81LuHsrjrfN+36+nfp55v6zuLZnxq1LJdeJwnThcJw7/QxOHvJuSs4ZDcEQTNSQh7LReMX+JEwwxIwdXbmFmrKh2"
+    "WzutHbo6QO+o7CZP8Jaz+No8dPg/r1pvyrUAaLbJiAQcNpIrFDdqEqMmyNQZtMCcwD8X5Dh9GDreb22zT8Adwg0R4iZK"
+    "NmLoPZBxMGwzYTZSi0144KJz1Ol/uuh8PDaZLmtZSbsIUWXmZuJNaDbtJZykKz8cSL8vo6u5/CpvVS53gXn1yHiFnDyM"
+    "HaLQecHW5H27BZf2QNPAmpRUpJ2dW7yPliwpBgD5DdI3asZiwc3ZYIWN2TPLIzOWjM/R12HEPr4ZVg4vzcymUmDdrjd2"
+    "s92WAYXYNDaxzdts59lz1WB6lWcmi3dqdAijuhMxmBqF3k/jWkdbEYFpNduH53tFbxdaT5yakvHAmLka3Q4l+B0/t9XZ"
+    "mhPPbPLVahgGgHo2aevy7su9kvGP5efsFD1S4dD5pV4a0+4pF6kdbhSggZa3oEOocE52k/TmTlsEoSDfty8kJtm1uAIr"
+    "uodODXXOTGrJcPTE8/2m60X50SSYssZY7mhn/DyIyXp4GBsxX8KA8ZgrKBSEZQGL0xhSiL25ioKWKC5oM+Mv9BZt+Ebo"
+    "BSwCDApSoJxhauQp311BImgl7NDagvkjyI9MggGIEcPRjLthjHvSmXqRDfV54ktvJcvGfd+Z4gUR0h3w+2zBhtAXh0N1"
+    "pAKLY+RdPV4sEXVAv7n/JBQDQVx0zk7RlSSeZ75/2pS/ijCwoqFiN/8Xz21kKhnQht8zdz+enB6THlkjX75/X2xSrISl"
+    "NFwWQhNesuJ+DQd6lUEY5SJhtAXaUhoSCpeKnXhwVL0hUesAbFujLva2arMpddNUMSp3pdWZ5/cu8mIjMOt005diOIZZ"
+    "fQ59P7xrZlDZE7KJ0stQtpqBdTFhbQZnShfd+GwlHmlOy/giXBIS7LjBIqzNQCkXzAqv+yAchC7qhQ0rjRYkg6Kx0+pG"
+    "DIA1Q4PZRGqNaKtkXFjb9lQG27KAeCkQZ+8+kGD1NuFRuOWNYLS1JT4eTlaDJiq6VXOMJVyJECuG0A7UVwIaa6npfJyC"
+    "whCtRzEeD/0c059yPW9t3pKI4knm0lBLa7/qsgE6a+pdV2MCFOgt7TD4hATF5qf/Ozk9bY3drRosIVhO3G3W+YoD9liH"
+    "GAbIZMFpOdNmeWHZW9Gdbo58edVAN9Ewc9MQkxlE/xQLgDOxiIxYu6PKxFgMlAQANw1c0DJTf0llnUg2giBTJxkcoHSr"
+    "AkS02SCQoR8HVYBT+0mQRUAQ5cuJn2R3RJABoGgdSHqboO8NawopvDO8kKVGhmBYXhQGhLAod5M03qI6P05cBQZ/pngW"
+    "0QUV5W3KFJGJlFPTWQqxxXlD7BDgxVrgLVM42OZiQnab2gafY891fdXge2g+Cnf2C7kv8wy5IkaquOcmUqMG/ZlH2EjG"
+    "mgF7y9mqLE/kGFeD+Yq9v6XyPgtdiEBAH+IIyMThjQqISZr/RP7oBSEGOfjqjfs6BrD49bAhLk/OP130GuLg4NMvnw7h"
+    "QqvVAuVB666mEEzBYJRL+UAvEgOQ942CwQ0UlnuCSMIbcJfejcoFFzrk/C6FFjEqNHaNVca2zpVLJCWzyoNK6ig5kYBt"
+    "Byq+U6AaVRWZSOxgu+ImYmBUCVOGTBiRazZNoWaubteQaIupVlRPzK15ypjbUYi4IFfXiTL27KSoYaRokeDuIP5VhMVm"
+    "2JOJkhE1RoDFDLfFAbdpn789Oz5kmgaYpiBVXCJq7JmpfAhmkuZlCqPnwWWDXTRaGo/amSxDGKGp2MyjtTZKBSbWvmDY"
+    "2ic+6E0FT2ySrspgRaCJmQnfBw3dZJQqzrew+DzoZxrQ/gp4lnpu5LAI3aJOjKuaA2j7wgTWr9mWoFixcFq5JuMII+9P"
+    "YAl6n1m7OkcdErB1n2jYMDbQnPBobWNyrBWHY3Yf5neSB/nj/x+977/rnP948r7/U+fsmG5vM7G01cKnElqXqJ4tvNWz"
+    "diUA9UB0khh2QxN9CcmHBoGeQBzipMK/mSonyg4LDeFCkpC+b+TPz8g6zLp1umo0AtKs6flZZJnKCOIZsAom+6bBmJrD"
+    "DsqSbOb9x8NxS5otXbC9cA4jmfeqy4RFha2DjcWbFOttSIRZSjSv/+HjSefjycUvJekoeVXG62WviPfjh9m/LONuwb7F"
+    "HIsXb9+XpOimhYlKti7WgFIP7lHM9X/0l+MSPBdbXh+VJqj7MjLHCOWWDY7jZG1fZ97F/DH5AToRxxPd3t7GpW1yNK0w"
+    "utp2IzmKt1/uvNxp7r7czuSlwLDNv95Y8FInvOH/wmLX2Ve5dH7FetPCN9u0gPivW/5qrqSfkCnxpPXyg1ti8pMXhOZ0"
+    "juqx88kgtV8d0sEh1dTsSSLVT1zzS6mq24BxohmCwYWaASL1/OKoFkiVuc7y18u/SyzZ1F2mNAsEY4/hqB4ago+q2/Ms"
+    "J/R699VqYiavxwpvX2PgA8VTWBLA2GfoY16/8wuQ9Ec0ndjM29jT6Jz7LngDiA2DIYsF8HB/FE6NPKHJGNx5kq3LvDCZ"
+    "GkFTiCsRJZrVbNx8CikG0xlESz4PqeCX2ZU2EqcGXm5iZs+EnwTOOVcRRjd0GFHaf990bXqkc1agW/HC9vlCpB0K7Ew0"
+    "ISyhThrZ59kryM9KYwv0UWCyf2ju7DV3X/MgCRs/nflf11qUGOblMMu61uLb1Vr8JkdfZGOLJLgsDSsGaKGMUSp/eS8X"
+    "Jf8yWFo+jKWrIOWCvfk5FPn29LQ22K8LZxdvzX8Yza/R9ENoer2V/3vbyr8G22uwvQbbFWA7ccHG9a0Eoek9qSX0bbDv"
+    "ukzumyHCJYDf8ocQZTHearlj61nKNig/nDmeK25a46N1tvH7B0VrALQGQGsAVAaAEle0uyL4QUJi95sBn3WJ7gOYY9XT"
+    "2J72DXbxGwH1N5tlazKrh1FV05l/Ydo5P+53zk9LXiqvgcxDQOZJKkfXfnntl38fv1yxo9osd7s7/Ll579SwpYY9Z1qz"
+    "Lj1rwYs79R/r9TNeReQ7/jYwYH0MwHKoICPeIgMfzGZyKoziEq594XAD8e7s6J9//4cjArAJ4Z3Gl3txmK3uWvbV1AN4"
+    "IVnx8zI1G72KXrnSjXKZd6p/pk6t5apbo23btzutV2a34X314rNUe8/1gNInmx1b5l1jN+JchW1aGf5QSmoeA+7MVcPw"
+    "kQOPImaOHXge6KsOlfV5Bt/BeQZrhLtGuL9T5qncS2W80c7uy1d7r3/483+/kYOhS4ep3FeAO1NwU2whrMEWO8JYW8F2"
+    "swrxrWaoKhbyv+vRNVz5lsQg6YIrBBpYudHHr7kZBrLLpiol8RY/u6Y+A9LBeiv7iTwv0J6LYrwGbfNVRFvGwig29TxS"
+    "DKZXLWNmE15MXFJg5GVdRgAAAQNUkyeFiZEEKCyfEhBGyZkepkBfw9RG6ldifB8rj+jbhpEM5hjLR1ZZ5l7VZM5mBgHy"
+    "Kq5yAirsDXI9lQWH2f72lujPljFinbCmmuKhR8WbKApAhdQVhAGRBgCuFXuuy94cTxXhZpatH97UniSI/W4QeMZzHJry"
+    "LyzqwhIll5nC59C6z7GVjWhzivvyMUKCaQfW6D27IcxVmwiX6VARW8CUZWEubM/z8bquUGKANNg3xTkwdj5aw9aZMf19"
+    "qgyjajFTl+pRfT1Wls7mOCumDHKMvdqpydhJSkVsvosjv/lObItPJ+9Pzi+29oHdPn//EVjmY17KFk8hEZHjZK/2+kmI"
+    "iE3o/+L449kiBvj0JawQ3mgDfG92A7ThbdE1Jy11g0wHeHmJw5LEX7Ti8JU6MFVu3IgVmTIYm2CRG0SlQe8wGtmcxhaf"
+    "PgCsmzI6qr0lPaTzM4rHE7WQZSz+k7E38DB8QqY/mvOgxAc6D0q8ar35k/2oJxXJYSsEioj72t1A2PJtbGxOl+oGJJ6D"
+    "/2o2xXsVKP6o7GAmOHPDGXtjxHVrMtuHwbD9An/TAs4Pu0E3+AP1h38tc+pU8MRnTiEjfxDvsPQWjBv+bIqPIAv+4Oe7"
+    "ztnZ2/MjLKo1AneIhNMMBf2CSeEADS0RwJZh7M/mp4I+XcvI2H621sZP5iuyeJTUdDjE3bRUZJw8br8Qm6Bjka4TbIu3"
+    "UqhrrxhoS8SZunGyLdFJ/ubgnuimpaUwDOgxTGIPth5gW2CY8GgL5fMeRZ+t1E6OtkpGbj+im54eg05WtwtytR8TTiNn"
+    "drf3L0DONwpMFlYy50/G0vsgfm7XdEwlLSwKUjo+ioWYzH6b1vbn8AEJOsc81/jqRuL2eQoM6pRcpsulslyLP0JFmjJS"
+    "mKfTKlUde2hA58PFSefcyR4TsOj0nfS4gKSu/lZGHhq+Rq5mNHtygD3zw5zXk/Wa+7g6aILGYE3Nd3qTuR9CyOEpnZ4t"
+    "gJ89Lhwr4LRQ+viZakdQXpaJ0FBI7ucGE0GT8STW7czZCKRvc8gCtdF+eLgAZRxz4tYeH4fAhfkLv0mM46PPFzvETPnn"
+    "he0BASnN3IEAW2yeZ+E0mXSZnmRASAhMFDOcP5TAaRt5JQkuJ8v0NNbmDIHC94zTUOa8+tPGNKCz5JQie4hPe+7bxMXa"
+    "cse+krbWIQ0Q4Qdc6+Jnic1HidHAGKuRrqjlKtEdDyeu9JQcnHwU2lwFuMOL9lkdGyBqHxNgjwhwcmcEONb7HCcfxMYL"
+    "X+lP8dVYZrT18GOsJC3mr/AAeN/k//j8Dtz/mvgPurQLFxwbpznwY4WQiym+RIoUbRG5pwucmPwrJJ/ETNhFVfjDz+/h"
+    "83Pmgls9Nohhyj+8QdLzAQwP+9GhiJmXl8S4CReKDNcKKCyh10goG00Qg6uHBYb+q51EhRjNI/lHgXtDcI+mOEX2NPgl"
+    "IDqSMWDNnH8QpH4eKwAvTi5Oj8EEZ887APx6zMmkdubJh2sLnZQ0GnCgWr8Oar7PdDN2hi5tUjo5AtKlO23nqfCupgyF"
+    "THAAVBZtmpknVvGy1EGhdhjJmMMaWdrtCkCFYLgA6QgcQJ8b9/8C05+JWg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -547,6 +427,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3298,6 +3182,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3842,7 +3728,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -4010,12 +3896,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -4037,6 +3944,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5685,6 +6300,14 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "add": ("add", False),
+    "list": ("list", True),
+    "done": ("done", False),
+    "tasks_purge": ("tasks purge", False),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

@@ -84,7 +84,11 @@ def subscript_elements(node: cst.Subscript) -> list[cst.BaseExpression]:
 
 def resolve(node: cst.BaseExpression, names: Names, use: Use, module: cst.Module) -> TypeRef:
     """Resolve an annotation, raising UnsupportedType with a message that says what is."""
-    source = module.code_for_node(node)
+    # NOTE: a bare name is its own source; libcst's code generation costs 0.1 ms a node.
+    if isinstance(node, cst.Name) and not node.lpar and not node.rpar:
+        source = node.value
+    else:
+        source = module.code_for_node(node)
     if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
         text = node.evaluated_value
         if not isinstance(text, str):

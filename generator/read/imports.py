@@ -20,6 +20,7 @@ from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.read.source import check, decode
+from burgee.read.source import tree as parsed
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -154,7 +155,7 @@ class _Bundler:
 
     def lines(self, source: str, path: str, *, top: bool) -> list[tuple[str, tuple[str, int]]]:
         """The lines of one file, its sibling imports replaced by their code."""
-        tree = ast.parse(source)
+        tree = parsed(source)
         folder = Path(path).resolve().parent
         text = source.splitlines()
         own = [(line, (path, number)) for number, line in enumerate(text, start=1)]
@@ -290,7 +291,7 @@ class _Bundler:
             self.active.pop()
         self.done.add(resolved)
         self.siblings.append(shown)
-        tree = ast.parse(source)
+        tree = parsed(source)
         self.exports[shown] = _bindings(tree, imports=True)
         for name in _bindings(tree, imports=False):
             other = self.bound.get(name)
@@ -322,7 +323,7 @@ def bundle(source: str, path: str) -> Bundle:
         if bundler.problems:
             raise GenerationError(bundler.problems)
         return Bundle(source=source, third_party=bundler.third_party)
-    for name in sorted(_bindings(ast.parse(source), imports=False)):
+    for name in sorted(_bindings(parsed(source), imports=False)):
         if name in bundler.bound:
             bundler.problems.append(
                 Diagnostic(

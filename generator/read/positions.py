@@ -13,6 +13,8 @@ import ast
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from burgee.read.source import tree as parsed
+
 
 class Positions:
     """The start of any node of one parsed module."""
@@ -23,7 +25,7 @@ class Positions:
         self.known: dict[cst.CSTNode, tuple[int, int]] = {}
         self.exact: dict[cst.CSTNode, CodeRange] | None = None
         try:
-            tree = ast.parse(source)
+            tree = parsed(source)
         except SyntaxError:
             return
         self._index_module(tree)

@@ -47,6 +47,7 @@ from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Reader
 from burgee.read.source import Masked, check, mask
+from burgee.read.source import tree as parsed
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
 from burgee.runtime.errors import BUILTIN_ERRORS
@@ -130,7 +131,7 @@ class ProgramReader(Reader):
                 if finder.found:
                     self.removals.touched.add(statement)
                     self.removals.with_attributes.add(statement)
-        tree = ast.parse(self.original)
+        tree = parsed(self.original)
         self.check_lazy_imports(tree)
         self.check_misplaced_commands(tree)
         self.check_names(tree)
@@ -1095,7 +1096,7 @@ def _read(
         )
     if reader.diagnostics:
         raise GenerationError(sorted(reader.diagnostics, key=_position))
-    imports, code = strip(reader.module, reader.removals, masked.originals)
+    imports, code = strip(reader.module, reader.removals, masked.originals, masked.bodies)
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})
@@ -1129,7 +1130,7 @@ def _read(
     )
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    commands = _with_outcomes(reader.commands, reader.outcomes, ast.parse(source))
+    commands = _with_outcomes(reader.commands, reader.outcomes, parsed(source))
     return Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -1143,7 +1144,7 @@ def _read(
         commands=commands,
         prompts=tuple(reader.prompts),
         resources=tuple(reader.resources),
-        logging=_calls_log(ast.parse(source)),
+        logging=_calls_log(source),
         errors=tuple(reader.errors),
         outcomes=tuple(reader.outcomes),
         exit_codes=tuple(sorted((k, code) for k, (code, _) in reader.moved.items())),
@@ -1194,8 +1195,11 @@ def nearest_project(path: str) -> tuple[str, str] | None:
     return (name, version) if isinstance(name, str) and version is not None else None
 
 
-def _calls_log(tree: ast.Module) -> bool:
+def _calls_log(source: str) -> bool:
     """Whether the handlers call `<something>.log(...)`: then the MCP server offers logging."""
+    if source.isascii() and "log" not in source:
+        return False  # NOTE: no such name at all (non-ASCII names may normalize to it)
+    tree = parsed(source)
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)

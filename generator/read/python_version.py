@@ -7,15 +7,15 @@ import sys
 import warnings
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-
-#: The oldest Python a generated tool runs on, unless its handlers need a newer one.
-OLDEST = 9
+from burgee.read.source import OLDEST, parses_on_oldest
 
 
 def needed_minor(source: str, path: str) -> tuple[int, Diagnostic | None]:
     """The minor version of Python 3 the syntax needs, and, when that is newer than 3.9, a
     warning at the first place that needs it (`ast.parse(feature_version=...)` tells)."""
     place: Diagnostic | None = None
+    if parses_on_oldest(source):
+        return OLDEST, None
     for minor in range(OLDEST, sys.version_info.minor + 1):
         try:
             with warnings.catch_warnings():

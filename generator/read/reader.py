@@ -40,7 +40,10 @@ class Reader:
         #: Each line's origin (path, line) when sibling modules were bundled in (`read.imports`).
         self.origins: list[tuple[str, int]] | None = None
         self.module = cst.parse_module(source)
-        self.positions = Positions(self.module, source)
+        # NOTE: function bodies masked for libcst keep every statement where it was, so the
+        # file's own tree (already parsed) places them; masked plain statements do not.
+        plain = "__burgee_plain__(" in source
+        self.positions = Positions(self.module, source if plain else self.original)
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -14,14 +14,17 @@
 
 from __future__ import annotations
 
+import ast
 import codecs
 import io
 import keyword
+import re
 import sys
 import token
 import tokenize
 import warnings
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 
@@ -177,11 +180,40 @@ def _too_long(number: str, digits: int) -> bool:
     return len(text) > digits and text.isdigit()
 
 
+#: The oldest Python 3 a generated tool runs on (`read.python_version`).
+OLDEST = 9
+
+
+def tree(source: str) -> ast.Module:
+    """The file's `ast` tree, parsed once for every step that reads it (each used to parse the
+    file again: a large file took a tenth of a second a time). Callers must not change it."""
+    return _parsed(source)[0]
+
+
+def parses_on_oldest(source: str) -> bool:
+    """Whether the file's syntax parses on Python 3.OLDEST (`ast.parse(feature_version=...)`)."""
+    return _parsed(source)[1]
+
+
+@lru_cache(maxsize=4)
+def _parsed(source: str) -> tuple[ast.Module, bool]:
+    # NOTE: the 3.9 grammar first: it gives the same tree for what it accepts, and
+    # `needed_minor` asks that question of nearly every file.
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            return ast.parse(source, feature_version=(3, OLDEST)), True
+        except SyntaxError:
+            return ast.parse(source), False
+
+
 def _compile(source: str, path: str, statements: list[Statement]) -> None:
     """Python's own verdict on the file: its first syntax error, or a recursion limit."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
+            # NOTE: the text, not the shared tree: compiling an AST object recurses once per
+            # operator of a flat expression, where the compiler reading text does not.
             compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as error:
         line = error.lineno or 1
@@ -209,10 +241,17 @@ class Masked:
     originals: dict[str, str] = field(default_factory=dict)
     #: Names of the functions defined by masked statements.
     functions: set[str] = field(default_factory=set)
+    #: Function bodies libcst was not given, by index: (placeholder text, original lines).
+    bodies: list[tuple[str, str]] = field(default_factory=list)
+
+
+#: The placeholder of a function body (`mask`): indent, `__burgee_body__(N`, newlines, `)`.
+BODY = re.compile(r"^[ \t]*__burgee_body__\((\d+)[\r\n]*\)\r?\n?", re.MULTILINE)
 
 
 def mask(source: str, statements: list[Statement]) -> Masked:
-    """Replace plain top-level statements with long lines by placeholders of the same height.
+    """Replace plain top-level statements with long lines, and the bodies of top-level
+    functions after their docstrings, by placeholders of the same height.
 
     A statement is plain when it is no import, class or decorated statement and names nothing
     an import of burgee binds; a placeholder is a call spanning the same lines, so every other
@@ -228,9 +267,23 @@ def mask(source: str, statements: list[Statement]) -> Masked:
         for s in statements
         if s.longest > LONG_LINE and s.kind not in _ALWAYS_READ and not (s.names & keep)
     ]
-    if not chosen:
+    if not lines:
         return masked
     newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
+    # NOTE: a module imported whole (`import burgee`) may be used as `burgee.X` in any body.
+    whole = any(s.kind == "import" and "burgee" in s.names for s in statements)
+    # NOTE: line numbers are the tokenizer's; a file with other line breaks (\f, \x85, ...)
+    # that `splitlines` also splits at is read whole.
+    same = len(lines) == source.count("\n") + (not source.endswith("\n"))
+    bodies = _bodies(source, lines, chosen) if same and not whole else []
+    for index, (first, last) in enumerate(bodies):
+        height = last - first + 1
+        line = lines[first - 1]
+        indent = line[: len(line) - len(line.lstrip(" \t"))]
+        placeholder = f"{indent}__burgee_body__({index}" + newline * (height - 1) + ")" + newline
+        original = "".join(lines[first - 1 : last])
+        masked.bodies.append((placeholder, original))
+        lines[first - 1 : last] = [placeholder] + [""] * (height - 1)
     for index, statement in enumerate(chosen):
         height = statement.last - statement.first + 1
         placeholder = f"__burgee_plain__({index}" + newline * (height - 1) + ")" + newline
@@ -242,3 +295,39 @@ def mask(source: str, statements: list[Statement]) -> Masked:
             masked.functions.add(statement.defines)
     masked.source = "".join(lines)
     return masked
+
+
+def _bodies(source: str, lines: list[str], chosen: list[Statement]) -> list[tuple[int, int]]:
+    """The lines (first, last) of each top-level function's body after its docstring: burgee
+    reads a function's decorators, signature and docstring only, and copies the body as
+    written, so libcst need not parse it (most of a big handlers file is bodies)."""
+    taken = [(s.first, s.last) for s in chosen]
+    found = []
+    for node in tree(source).body:
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        body = node.body
+        start = 1 if _is_docstring(body[0]) else 0
+        if start >= len(body) or any(a <= node.lineno <= b for a, b in taken):
+            continue
+        statement = body[start]
+        first, last = statement.lineno, node.end_lineno or body[-1].lineno
+        before = lines[first - 1].encode("utf-8")[: statement.col_offset]
+        decorators = getattr(statement, "decorator_list", None)
+        if decorators:
+            # NOTE: a decorated statement starts at its first `@` (ast places it at `def`).
+            first = min(d.lineno for d in decorators)
+            before = lines[first - 1].encode("utf-8")[: decorators[0].col_offset]
+            before = before.rstrip(b" \t").removesuffix(b"@")
+        # NOTE: whole lines only: not a body on the `def` line, nor after the docstring's `;`.
+        if not before.strip(b" \t"):
+            found.append((first, last))
+    return found
+
+
+def _is_docstring(statement: ast.stmt) -> bool:
+    return (
+        isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str)
+    )

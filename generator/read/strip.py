@@ -7,10 +7,13 @@ gets a default that type-checks. Everything else is left exactly as written.
 
 from __future__ import annotations
 
-import ast
+import re
 from collections.abc import Sequence
 
 import libcst as cst
+
+from burgee.read.source import BODY
+from burgee.runtime.catalog import code_names
 
 
 class Removals:
@@ -68,12 +71,16 @@ class _Stripper(cst.CSTTransformer):
 
 
 def strip(
-    module: cst.Module, removals: Removals, originals: dict[str, str] | None = None
+    module: cst.Module,
+    removals: Removals,
+    originals: dict[str, str] | None = None,
+    bodies: Sequence[tuple[str, str]] = (),
 ) -> tuple[str, str]:
     """The user code without burgee's markers, as (import statements, everything else).
 
     `originals`: placeholder text → the original lines of plain helper code that libcst was
-    not given (`read.source.mask`); they are put back as written."""
+    not given (`read.source.mask`), and `bodies` the same for function bodies, by index;
+    they are put back as written."""
     # NOTE: only the top-level statements that hold one of burgee's markers are transformed;
     # visiting the whole tree of a big handlers file is what made this step slow.
     body: Sequence[cst.BaseStatement] = [
@@ -91,10 +98,19 @@ def strip(
     rest_code = "".join(render.code_for_node(s) for s in rest)
     for placeholder, original in (originals or {}).items():
         rest_code = rest_code.replace(placeholder, original, 1)
-    used = _names_used(rest_code)
+    if bodies:
+
+        def restore(found: re.Match[str]) -> str:
+            placeholder, original = bodies[int(found.group(1))]
+            return original if found.group(0) == placeholder else found.group(0)
+
+        rest_code = BODY.sub(restore, rest_code)
+    code = rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+    # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
+    used = code_names(code)
     imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
     import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
-    return import_code, rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+    return import_code, code
 
 
 def _strip_statement(statement: cst.BaseStatement, removals: Removals) -> cst.BaseStatement:
@@ -143,13 +159,7 @@ def _is_import(statement: cst.BaseStatement) -> bool:
     )
 
 
-def _names_used(code: str) -> set[str]:
-    # NOTE: the standard library's parser walks a big module many times faster than a
-    # libcst visitor; only the names matter here.
-    return {node.id for node in ast.walk(ast.parse(code)) if isinstance(node, ast.Name)}
-
-
-def _prune_import(statement: cst.BaseStatement, used: set[str]) -> cst.BaseStatement | None:
+def _prune_import(statement: cst.BaseStatement, used: frozenset[str]) -> cst.BaseStatement | None:
     """Drop `__future__` imports, and typing names that only burgee's markers used."""
     # NOTE: the generated module starts with `from __future__ import annotations` itself,
     # and every other __future__ feature is mandatory on the Pythons it supports.

@@ -18,11 +18,7 @@ DOCUMENTS = (
     "llms",
     "mcp_tools",
     "skill",
-    "completion_help",
-    "bash",
-    "zsh",
-    "fish",
-    "pwsh",
+    "completion",
 )
 #: The documents only a program with prompts or resources has (`runtime/surfaces.py`).
 OPTIONAL = ("mcp_prompts", "mcp_resources", "mcp_templates")

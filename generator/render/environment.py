@@ -1,4 +1,4 @@
-"""The Jinja environment that renders every template: the generated module and the scripts."""
+"""The Jinja environment that renders every template (the generated module)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
         return None  # NOTE: no usable temp directory: compile every time, as before
 
 
-#: The one Jinja environment: `cli/` holds the generated module, `completions/` the scripts.
+#: The one Jinja environment: `cli/` holds the generated module.
 ENVIRONMENT = jinja2.Environment(
     loader=jinja2.PackageLoader("burgee.templates", ""),
     undefined=jinja2.StrictUndefined,
@@ -22,7 +22,7 @@ ENVIRONMENT = jinja2.Environment(
     lstrip_blocks=True,
     keep_trailing_newline=True,
     autoescape=False,
-    # NOTE: shell code is full of `{#` (`${#array[@]}`), so comments use another spelling.
+    # NOTE: comments use another spelling than `{#`, which Python and shell code may contain.
     comment_start_string="<#--",
     comment_end_string="--#>",
     bytecode_cache=_bytecode_cache(),

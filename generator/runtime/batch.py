@@ -19,6 +19,7 @@ from burgee.runtime.deliver import _command, _deliver
 from burgee.runtime.errors import BUILTIN_ERRORS, CommandError, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _execute
 from burgee.runtime.output import _QUIET, _dumps
+from burgee.runtime.program import ALIASES
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 
@@ -50,6 +51,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":

@@ -1,8 +1,9 @@
 """The documents a tool describes itself with, stored once in `_DATA` and read on first use.
 
 The clispec document (`schema`), the `--llms` manifest, the MCP tool list, the Agent Skill and
-the four completion scripts say the same things about every command in different shapes:
-stored as written they were nine tenths of a large tool's file, and a script's whole file is
+the completion table (the four shells' scripts are rendered from it, `complete.py`) say the
+same things about every command in different shapes: stored as written they were nine tenths
+of a large tool's file, and a script's whole file is
 read (and its literals compiled) on every run. So `burgee gen` stores them as one JSON object,
 zlib-compressed and base64-encoded (binascii's C decoder; base64's pure-Python base85 took
 milliseconds); a run that needs none of them never decodes it.
@@ -19,7 +20,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json

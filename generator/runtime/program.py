@@ -55,7 +55,7 @@ _MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The embedded documents (`embedded._document`): base64 of zlib of a JSON object; here, an
-#: empty schema, tool, prompt and resource lists, and scripts.
+#: empty schema, tool, prompt and resource lists, skill and completion table.
 _DATA = base64.b64encode(
     zlib.compress(
         json.dumps(
@@ -66,7 +66,8 @@ _DATA = base64.b64encode(
                 "mcp_prompts": '{"prompts":[]}',
                 "mcp_resources": '{"resources":[]}',
                 "mcp_templates": '{"resourceTemplates":[]}',
-                **dict.fromkeys(("skill", "completion_help", "bash", "zsh", "fish", "pwsh"), ""),
+                "skill": "",
+                "completion": '{"groups": [["", []]], "commands": []}',
             }
         ).encode()
     )

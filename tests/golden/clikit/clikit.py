@@ -284,257 +284,99 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "greet": ("greet", True),
-    "list-items": ("list-items", True),
-    "delete": ("delete", False),
-    "reset": ("reset", False),
-    "fetch": ("fetch", False),
-    "label": ("label", False),
-    "login": ("login", False),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYt2GzeS6K9gZWVIOqQs2ZndG8n0icfjzPrGiX1j7+bOsbRSi2yKPaK6ud1NK7Kle/Zr9sP2S249gG68utl82Hl1"
-    "zoxFAoVCoapQQIGFwsed8yCb7hzu3BN/C+MwDfJwLM5vxPkivQjDQ4G1YpRczWdhHiWxmCSpGM2iyyjvi0maXIl8Goos"
-    "uArFVTIOZyLIqCRPktnecXxPvIizPJjNDmUjHRWhfiL+34O9WTIKZg+yaZCGD7B0UEI9KD9mDxgHon379C8iDt+HqUgX"
-    "cVZQFP48Cuc5Efk+mC3CTER5JoJFPkWyGRMUdiUxp6eqrAfEHsfwnSpOg/G42xMfj2MB/xF1YsRfaPwiisXxzu43xztH"
-    "YpxwBf737p3YHYnhECtHi/R45744ORF/+pN49ur71z8+f/3y718Ou1h3vNPjVuMkDo/jO6Pz0TSaad2PgixEhAe3uw+P"
-    "d6Drsr/O7UUahnmnJwj5sMNfxdGRDjONSgD4bNXOysqZUxdl+SDKw6tMAyrLbGgdyqkF5QA+lxDyuwWVhpk+Hv5qwUzC"
-    "fDQtYfirTUtwHuojo682THIRxRoMfbVgSu0rAbUyA/q+gjjeATmpmjALRraEkzm2rhVx53aQdG7h30GyyOcLjSdlEfWB"
-    "3/PoKkwsGFVWAF0FP/twacUFaDaPZrPBOEoNyLK0AJxE4WxsAHFJARD+PJ8FOpe1sgLoPDAEWpQUAP9IzjOjngq4mlSe"
-    "mSU/OqO0yo12Lu/sChPcx0VPndnIw0+3ymxicdYsNkEdHtsVDD6NmEv4txmLCLIhfwh2JeZQixU4Q/AN2EJwDXlSGrPb"
-    "wQR4o38f4PLms3uqykUxyJOKBlDhgid2jzbvfJW+Xm0ReWs9DX3yqgLwNPcIr6Le09iSpKfO08gRq7dWNlQyXUGWDWWo"
-    "ZLeizFaW1ZoyWks2K8lkZVlIUTSXRDNBSDmsJoZVpbCeENaRwSoiWFECvN1ifqnPzpDsCrOpyzWnxmrgY5uv0mrm4Zun"
-    "zmpkMc4qt4Adzjk13ID2n1B6GYZza1eqSg1A5K6qtQdulZsdOKy1K0xwH2M9dWYjD1vdKrOJxVSz2AR1WGpXMDjt1qEU"
-    "GB7cWJv4otgEvQrSSxeSSg1AZL6qtZljlZsdOMy3K2x6XOZ76sxGHua7VWYTi/lmsQnqMN+ukEYD3SAojcFft5wjVWoC"
-    "ZtEHDyCVGoAztMKyNg8u3CZYaKJOruMwdQG52ABNNOSOETbLzS5cK29VmOBeI+/WWRzy2Hinymxim3ij2AR1LbxVIcHR"
-    "db0dLJBR/HGwyAzu6qVGG1hML0PbCy6KDdBEQ+/wySy3unDkYFWY4F45uHVmI58cnCqziS0Ho9gEdeVgVax5EMCHVNZB"
-    "wO6BdcijsVs/oRKdf2R4BtHJw5+dQxKd63aNwWC7Umdk0dskmoWZA6oYuASsZJ5doxx/u1z6+0ax49w3ZYXr6Hurq5ni"
-    "8+Lrhmy78E1gK3hE1fc6+y0vBPj1LiN8/no1ADkU1dUrc7PCCa+GqeZrpV9dxzCvP924QQWbW5a2LP31s9R1YZuyw+PN"
-    "+uur2eB1VOtG5DipjYBrh+7aQstX9datzC3XP/VWV/PK53zWjd72PJvAVjDKdjW9ldK5rOvG8SmbMs/1LytIqGKez3ls"
-    "QmkT5rmuozkJTVfRWye9Q28de4HeKuX5+StXNm+Os+etrjFqHk+u1jxZblwT2Comm86at075Z97K1bnluGTe6hpuefyt"
-    "Wg5YzlYT2Apulb+7kvEzh4xhAzDkD/TvJKI/8+ts6nhmaZgv0lgc1Ppl9BN8Gto/0dqemcN4+fs7/cyOP6cbv5bTj+LF"
-    "797qt231+7X6jVr9Dl33M3OjMUxmwcUy19IZAPherDvg7eM35Wt30IyeLy7oU+G2d0yHvGP42vhtNA2vAvooveqO5jJ3"
-    "it95O+oXXfgQZCr6I2T4YDZLrqH3LE8Xozx6H1LpbHbF8FejOf2dp1GcQ9N4EjGV78M0i3gsg+wSyMJP3Nk0nM19npGH"
-    "HdlUjTROtC+fk0uVNFNgx2+JYCOexCJ8wvjoJ6AO/8bzqyH7N0bub4raIi7olzREN1RwE2a1pKrgJJtS/h3o18JQFR5l"
-    "Uyl/Wumon05+LfSqUC2bXv45ojN4r6z5eZKx7effHzqDGVMYMKXyl4NfzbBkdJk1rAXB8zl8pzhm/7UQbYS7WZT7Gnn3"
-    "Hbixs6MnX3z7ZrjbOT6OO3I3Ah0l81wMEoHwKOtMPHzyYBy+fxAvZjOG0sMmd7vY5iKMxWAiBoMixLLXswkY3wC6aGST"
-    "MIsw1BK/X8PuLiSSYCcVjMUgpUonlnMQi12s8AdxfsSqL77AUeWd+3dGSKd4LB4TzHWSjrN3+ydQrUWbirLqm5PDg8MR"
-    "fh4cIBDU4Bf4pHGjGKLanhZicqJUF6nA9vRPJggx/xgh4mQc8i8S8yQb7sPQs5y/Xwex/BSJa4vzw64cVjQR43A0C9JQ"
-    "DL4Vpxchk3FKHZ2e35ym4USUJAP5fzo4wlhgbb9Z0Qr4PDwsSJdUSwWbZWHZnqqZ+Ujg6U+vfvzrG2BhyXzSLQQb7hLE"
-    "MwTRqhbp0GhbAgESAptE/JdieYEkiuYF7kglQAzIKqlJ1BPqIbdNUtHtRmIoYOgRKAGRAh+//LLXM9Xreqg0IFI9Sy5L"
-    "xUOhQJ82CxVp1wZht7elEE1Y2BDnUbzQmKgGaHaH2lDRHarLbrcLf8SX4qDXW6UD9jquDa8D/xsMeqyAB4YBoqr7w/s9"
-    "T6lmkDh+FucKKrWcNRiMTUzYZX23Mdy3CMf/TIfPQeg2KBnGnSiO8eziwiPSWodtRwZj1H86lWxN8ROHhZsdViiE9Vsi"
-    "UQ6QivhwJjF8kDIGHVZ6jZyuw+hj80do+8UXQ7R39rSCf+/dH2rKbHEKu/ZQS9XNyK0jltzdklYN3T/5ekWoe7sgHBgW"
-    "9FENc58BdJpqqFAHBxrTYG7WE6nUwrKwp7M8ja7AXM6SWLP42VIjW9mwWFvMfuVpwr5cZIpFColwFhyh7mDs9HfK0lPc"
-    "Fuwc7iyy4CL03fX4iOcz/Q/wfzyb6ePJDHX2Gr12vkMCKGZ6k2yURrBDSCYS3Z54kWt3OODTVRCPs764SJPFHP6yumZ9"
-    "GMI0iUYAA/W0vRC0vzgScxBfFsUX61wfKRmTieson4pATBbxiEjt5lOg4WIKGyj7YkmHb5ZE8hoMcpzuvWz1PowSfZcI"
-    "Q25arcQ8GF2CaI4EDA23cyKEAaJCdP109EBxRZ4gMfg1HZHx/ICEeyj/QISjdZjMg3z67uDk7oFUHd1MdIP4RsAeNRzl"
-    "SXojoOEuwfeZoYgwigFzFGO/H7BbaV2BeWkOHI/Da+yMiEFF8hFD5cRGPgx6gAUetu1hOSJCZfQhovInT8Tu6x9fffvi"
-    "5XMcwevkOkzfkKr+y94j5OYsyMO0R/MBEVbfpCK6Ps1NqhWH/KmuTxXzwfAcBoMgvVhchXE+4G0+zMJJ9DOrBTjUYhAK"
-    "gHgPWlPuouiK1S4Wl+pDJ3wTULMvsi8ycCV4QZLYdmCZkDY/hr0j/eOjiBd6h6bL8EYSBKo4mordooDWN9zFqMtW5hoe"
-    "gq1Rp4dOg2nkhTaKJejMCznzAJZnaN4WvmrVtKKJB1SeyvjAnSrZhE9HfC3sGtmADyp8DewaRT+dFHiHYNWoBuSDextY"
-    "NbKB5v/6WjnV9bom90/rKRsdBJQ/8fjI8dWq1sVhQUVDt7poqR0tVDT2QhTty7OIiuY+gKI1H1hUtLQri1bqcKOinVtd"
-    "tOSfICra2ZVFK/q5oqKRVcdtimtqTvRWpT2pFq8dxlWHokrQnlivOjQ1IndjwuoQVQvfjBWrw+FXAzt+rA5DlULwJTlh"
-    "XJJbQ0DGzbl1pGNfp1tTNNYdu/Xkol28W10oxm28dSRiXtHzBVPVL4MulIsXfxBZisWAcXEkNm01kquH89FXo0pLAD3Y"
-    "lujVclgPznolWwrqwVitcbVgHkx16rcEUGJTurepzm2ia0rHtqFb29GpberS9nRoc93Zjs5IldlQYzZQGKkvW1CXrWjL"
-    "FpVla7qysapsQ1PKq5luXGu1A1YtLifCtRZJlbx8cbC1iGoE5gmYrUVVLTErkrYWi19kTnhtLY4qmRnBtpU+rwtgtEaB"
-    "W5G5dagqmGuH6NahqBK2J463Dk2NqN143zpE1YI244DrcPjFbMcG12GoErIZQFx5UOGBMNtTvEVdcwvAaI1KYkUg16Gq"
-    "EIsdilyHokpJPPHK9YOqVBI3rrkOUbWSmPHOdTj8SmLHQNdhqFzn9UBp7xrgBzBbU0hLXWsLwGhNUaNa3HUdHrPeJIIj"
-    "aOpa2xBG+0Qjo26VrwIxiandcFTCmDiW7TfqwCz51G83aqBMPDW7jQoIs33tZqMSRuJQt4StwHMvLj+AgUgGL9U1tyGM"
-    "9olGSJ2UqkAsYur0pRLGxLFMX+rATExL9KUGysRToy8VEGb7Wn3xwtQfacufhXxH2hTAY/y2U3e67eez8cOR/uOOcaXB"
-    "g23V4+ylh9Wnp/hbWfED1yn+TlnEnHnw+AS1Ko4VTqmrDqLNk9At8nij4+Rm58QrsavusHgtRFXM5yvY+y2PPyGPp5GH"
-    "wZsc4XrqtyinLZ24rnCKuhK3l56iro+tySF9K6tWVq2stiOr+uPA9bi84clfwxO9lXhRe6q3HqZ6jnqWmyYHdtsUw0ZH"
-    "cs3O2lbiXN2B21qIVj1VW3pmthIVtUdm60lso/OxZgdfaw1xY4mtecRVe4JlHeascOpk1W5xednk1KjZcdBqK0DNmdBa"
-    "iJYc/Kx2mGPWblMMmxzGNDtlWY17NUctayGqEoOWv2C/jpOdTk06AxvpfQuTSg3Q5DCnuKzgHOfQ9QTjEKcsKfu2utbi"
-    "c4+PcxWiW+RE+Bv+FVkCUse7dhR4fI3B3RjlLKP56R6eUDSo0r1mHVHShU/eCx62v4S9GyGk/RtHb/NeWizmGDaP06kp"
-    "Pj1DxFYRbxthkbnir/SBmJxPo/jiSATZJSCP0izvY0x8HIZjPCS8CYn5KTA7OU/GN6A3sQji7DpMG/apkmT8iH8FRqzf"
-    "UJd8ZQDMA3aNNzq6FPmeXg2/DWZZ2GuIXuXe+CmIcryPAORBH3EuZkky7/PdA6b3CGkfhbMZB/UX5ovumCQYSf/9s9dN"
-    "JSMzffw1xDsu56EIBBUdwodRsoDu8Z5QH77lC7AY+GEcjXL8CwYoD9OYeg0oJH+B1wzG4SRY/M9//XfD/mWGkZfJhYhi"
-    "JT2Q2/U0yEWUiauIr8kEeOcC+ruK4mCGt1zwOgIsE2Iajcdh3JTLeiaTDsEA2or7Pls1cHzd6pNat+LiNqsJ32TBG8D/"
-    "+82rH4C89+EsmYeoW1k+Bn05UpeH6CRddIHrA+I9VEdxr8+TNZ43Fib9jMLrJOK5Apl1SR1m+aHABbjXdCDFdfKtYFPX"
-    "1rNpci3yNBiF58EI9CyZwPBQh0GjwjRNUjuOuhJjef2dp6Jh0oMJ4IQS1F68ZpSFYBDACHXDn2FqHzz8qjHhxs360YLN"
-    "p5QuGMyyi9E0gGFBtxlLbYI38pBHIgvew6REqZ5JXv74/Nsz0d1vLlXjRj/bULMP4CMYADJARBpQRd02xq9yBMyLK3gw"
-    "a7J5OBLjZETThbQTdVky+fi4k/UEXmXDW/NAAKyuMdiJpl2qXAQ0AxQFhwwP/cxuiIo5XfXKmdHjJEf7hvuupr2UeQ4Y"
-    "MTMPLDtfx8BByMk3wstWtBauPyaVwQiaSa0IZrPskKf/S9hnZOJjNO4rFvZxbi/yO+6WbpV1tcmPzCabsYKiyMxJkqlE"
-    "z6HASUfkYIKDAfGWCMPhIXMTmEDFzBbNJ4eVncns9DqFXYYIA7CoyhriAhrRmoKE2EE01d14cj6ZfeE4tPriOijel2va"
-    "i8whpU0AhSTAu6O4otP1u+wBbtKQn9EEumxsSCgzFfhc70MHe4Ga9w4o/8ZkW5muJF+gNzWV5FzGGcxQizTw3Gmq7KDM"
-    "nFXik2W08UCT2tjMyMxbctmPxdMLpOsNFovum+9evHy5dzXurYp3qlYWvHi8MlGcxKQegfbLVeOxymxb7INEMeCYRzns"
-    "Rxvuk4yUXesjaTck7Yak3ZA06fJ3uCH5XIbRudrcWsV6Alqr2FrF1ir+zq1iZXKGKtx4RewtKgyendIhbWMpcTLP9RpT"
-    "AtBXMUpRng/PAomiNaitQW0NamtQ63v7bAa1NaStIW0NaWtIW0O6oSFt7WhrR1s72trR1o5uZEe9iRFbk9SapNYktSbJ"
-    "7O1GhoUEvkAFJ34RYyZhNBXhko01lN+w+dzdfi7r68sxW4lWPsvzryoUBiYoFrX7ydZ4t8a7Nd71vX0ui+ZLgl0z9fgJ"
-    "LzRpswTMN6jtdYCZ26NYTYzG5k2+AvaUX0jIMfT7Iswz0gu6IOFcmwjpuQUYE2WOh9kXrtJfa05bc9qa0yZdtuZ0/WNO"
-    "zxMB1XFF/MLgU7CloBkDwuBJ41bVHh8mfBPciKskxZtm4TwM+O0MLGhKQ/mu4cao5LOIP0VjNJzAoWkYXUzzpgYao3S/"
-    "e/734b8/fflvz9cmgl9j3ByPes3xp2ki4DO+RNKuNO1K06407UpT39tnW2k8b8tUocWUi00pkE/DNv/hjB+Q/XuySMXT"
-    "1y+ELyljaylbS9laytZS/jKWsvJRrUaErUuPbFd/QVw+Fd3gjboZG1Z8/I4Vio5IBsl81DOgMAmqCTLKTYh5mlykwZXY"
-    "ZYTFs3fyKTyrFCci4Yli0d1VbbWnpCUaobKSWO9GK77l+HDpgN4lpYewd45IYBo7FS/1RC4FdBNmKpI+Cdfwhn6xKipO"
-    "Jhm+WqqV0POsFhS9m2uUeZl8TS8OckXJtmiic05/WFf9hxiNLgrldx5GJs75MSPhPsw4xO4VZp3ZVQ8Jr9SLSnBwbbWi"
-    "iTkYWCSrXomNB94m94d2QgZVUYGLeNOteFP4Fl9ZtkfkTfug0KGy0BOO3VPv280+jC67qYnvfWfVDambBHOAzEfJ7aZL"
-    "RUYodCEVX4oP9WpnZ2Pmp6ELA6AUkV6hLjB9KNWMp36Wp/gL4BXepxaD/wQbKMUr3ARHasLB8gaDky2z+Qy2J4MrcUBt"
-    "h2XDntMS80NXKwHhxdm447dYmEFaUu2MHTGjySIUD0+kAZMIh+VD0GvwwscJK7eIljlEdREn+bIHpzVRcf91bb70NXDG"
-    "4aGwSO9EeOjp3xrqNdNevgA9Uo/NDiZicCkGgeh0HXuPu9Od/g7ept853Pl4vEMX2493Dt/BZ1xO4ePxDq7Jxzv9451x"
-    "yJlecD+DFX+VOza6ok6X4vvED8xXEJzPwj3xHDMKnBHWdyd7iPEMt4z0Xu4cNueDLASB03u7aktNibpgR0QbMblq7okX"
-    "8Xuw75jTBnDhNfwzObzHiPSJYIdIdB6TCJ50ztjhOZPfz6AluUbJ+T/CUc7qgnpDP54gTtienVGChze0Pzw7wl9JeJOb"
-    "1XlWfXH28fj4eCe5xH/BW0kXYV/g53GQB1y2t7d3d9aHLWECenaG5WdMAeiK3KrLXkU3QBOOmR1ymdEHGYrbSCYcN6cy"
-    "99CY2ECdcxOtM+QwbT/H2EJ2GeVZOJv09sRTMQmi2SINiwGaY5hgIiYeBPlKXEoglxFuyEEbqBb2W/hseFkAPCUy7u7O"
-    "lMcZJ/HgQ5gmtMMEKaM+nyFMBnqzyBg3/hvQpuQ0Df9zEaUh9XKGWqFe7T6LwQF5d3LWNzywGSXqAA8JAycQYq9QjUzy"
-    "VDEs4yxUWkIPMInsDBZbYCIwQxbRr3Sll4M+T/cqzIM9kHA8QpU9KnrS3a05MCQT6HWarlPvSDxexNAY9vzjU1S5U272"
-    "ROQ4o6cJLIUoKPYNQOQFtMiSRToCifDDz+g2UHBIEmflaGV+jTNOnFaR0ITlHGkiLJwsVUCTgGR4JrU8irX0Jqj8tM/D"
-    "ZCF7ZBa0aQOyRCtyM2fLwUpLQDCT52GaRyGal493d1Cka37zhnd93TZRlgevcdogndy6oyro0qF5gfKSiCfkoLn6GOjM"
-    "gyqvkxQ3OsgoukJtoT0HBQqDuGbo+lVrCztNcJJBMB5H2C6YvdaHwgBryqiwR35GUL/FLIe1poQ/IZJiMHm0pBTYgvEr"
-    "8NP/FY3LziFZWBq0CpGSFWy2UL3Dq3mSw8KktbD0przu6eVgs+R76+sJYjq1wPF86iJMvfSYofkEchXF0dUCPh/uG7Ld"
-    "Rx7myQrIK4L3uZfgZ9nLwb7Zz6PPpD9SSP7R0FhVaZCmwc2vRL842Ni/a9pGDsbPZ6JofyTUeDzMZYQnaylDRQuv2eh7"
-    "xtdEnkpsrkClpB15KvOoC5TiF70sWjnB5fqywyDIFSa2Ez9pLQP7a07hBlLzz9DPLzYK0vJr9pYSh64vTYoJs8DjxdV5"
-    "jTQrQ8c8S0Jpuv9sSn2PlggMIpPijG9eTaTTx7++UH/oiBFaz1Q0SZ7NoOzEQ/LGEWqWwmJX29VZqUtraeh2NiIY9lKx"
-    "Tmw1x+ws/2yLhhOWwziZOIL4j3fB4MMJ/rM/+Hpwcn9XbTZehvEFqt3hQ3O3gZVRzHKRgTc1htDeG5nkVYbrOOYR997R"
-    "B9kTUPdC7kUech/6Vz54VyXvKmyhv/jEs4vxWSw7PMii991B/4B2OOBPbmd59RBRHR9kUSN9PAwGWmW7UcYMaT8BF5qs"
-    "slKiN9dToi505uD3ZhswUMHvn2yc/3l9W4BhDnVKhN00l7gZ/eDdYHKHJeqtbjU3EXL1FmUVKTOpFVvLYOw5SqJf4eMi"
-    "OgBFfx3QERUvAhehlD/sVw6pKRgn8CMwcyzoCOjUcVyGF3TwtCi9BEx0XBgL85RrD9puoC3QurkyvDVINQIN6JBmj+WS"
-    "TCa0GW9s/w2LPouuomaND4zG4ADDf17vcrKuUm7GweW8oPEq87jSYYPSNdAORkDbzTL4RIoCQWqoi4tqfZO5bGWs2VEi"
-    "bTxk/o0gpDNf0vkjge2KkBw+ytirOA+Y0MgV8zQuFWMqqP+EhwZIwjyMf8KjPtOJObnb6e9cjeZ0UFz340x5eJhH+YzL"
-    "Nj36bI9S26PUtY9SSzVc4RC1PX9tz18/1flrqZDbO3ltz3R/X2e6pY6sd5rbngn/Js+ES7Fv9TS4PWpuj5p/jcdJxVGz"
-    "viR+kkPm9iy7Pctuz7Lbs2zfWbbmIG7nFLs9HP9DHI7re/QVj8WrNunt6Xp7ut6erv9BT9fxUe6dw5174m8hrOt0BwFc"
-    "r/NFehHCvH6Nu7439ku3uJpwvHWfDyXpJgNe6LxKwMfCiHxeTZLZ3nF8T7yIszyYwXZXBmlrqLB78eSJ2H394yt6TVJ0"
-    "tT7/Ze8RHhvNgKy0h5jePv2LDP+m43dFRPjzKJzzvkVePsGg9mCRT5FSec0DL/Fx/+XtQ1jk4uP4x/AiyqCLwVN5ifKZ"
-    "rE7F4IeA0g8OnrHb9AOOssN4OmLwhhTnL7MEzOdHvoiCNzmuurvXSTp+myhEfbEr/a6neBSGl2GyJH2dZDSX5aWh3eLC"
-    "y1B887G8ENO5lU+QD933/Dq3+Gr40HrPqnM7o8KZWaa91D2seOsFoGStWarezh56Msh2buUr10M3wWHnVj5RPXRThUFf"
-    "/JD00M17A3X8yPPQzVTQudUfZB56LujeSYbyPa3M4Sfe2x/iX3XZ3KgsbqDXgBT34YfGVxNIv80+tEtMUO3G+dAqMAHl"
-    "Pe6h9sUEKK5gD42vJpB89XWofTEB+FHWYflZqyYdVDyUXzyjsmqaAet8tcs84BaHPcWeRiav3VJPk5LrZokHVOe/XaaB"
-    "T6PlHESYZuwjyIa8I9iVGEctVuAawTdgGcE15FdprW4xx//QLOHk/RXgMrP/Sk3yxG2QJ1XgHmCXi77qVZvpIvZWVDW0"
-    "5F1VV9XcFH5FVSX7C03wFFc10tXCW6E3bKgTK+hCQx1oLPsVZb6yrNeU8VqyXUmmK8uymSibS7KZIJvKcTUxrirF9YS4"
-    "jgxXEeGKEuT9oWKo+uYh3K5qCq6z1Cn0NbB46iv3NTOZ6in2NSq5ahX5gHW2OoVaA9pV36qM4EOrwAVMDCB3iFZNM2Cd"
-    "7XaZB9xiuqfY08hkuVvqaVIy3CzxgOrstss0cPJTbotsxUO7xAPKuYiHVoELmBhALh+smmbAumDsMi+tP/vw+wWjak3B"
-    "uKWeJqVgzBIPqC4Yu0y3ROgk3qq8p0OrwAPIGUWHVoELODOAMAWoBxllBl0OJhN/Du0SFzQxoVzDbtY0AzbWG6vMA24v"
-    "N26xj63mauOUeppoi41R4gE11hqrTAfHU4FbTE04LL5w8kEXSCYlbAAo0xEO7RIXNDGgPMwya5oBG9KzyjzgtvTcYk8j"
-    "S3pOqaeJJj2jxANqSM8qMw9n5Emdczajjeibbmc0TaJR2OmLDuV6hL90Ytwzm2h8gzZxEoc2hMmqCiCDNQCDwRQ2TMGL"
-    "inqNARW9FIcvFfXq7MVX7R6qNOOR53ylDv1ybnkPU3wscY5Q6oCWMI/A7u23zPF1Oo2qOeM9DlkKyH7TUrBV2V11orG0"
-    "o+WMrz608DHWf0qxFHKJHFpet7z+PfLa464344vPca/tYDk//D66b4SuY14L1YgH1XbWdtTrYFZlo8cPr0O/nIlep9vH"
-    "HcfVrgNawkHHua4DUm61rz/XVW7GRo/XXE/CMjZ6XeQ6imvZ6HGJvQbBcoXrYJQXXAcjnds6kMKxrQVa1Wa6bmsd+gaW"
-    "0uejek2f7ZnWAS2ThuVm1sEUHmYd0MpsdP3HOvQN2OhzFr0csl3EOqAlbCx/xy8sbDn28yCb4t8P/GcS8V8MIFFIlGeJ"
-    "qxpGOFquJaMEpBxEAY03uNLZ6fWRvmm0HTwzRNPsvp9qUYZvrNx09SYy6AOabeWSl8TK0SKAdOWbQhIBh5QAgm1dLlEc"
-    "onAUGu1WQ/bxDQLZAwW1oBg2jtOVGLUomL7Kvx+IzA7e4li3Ts+aM5xQt2rGyJc2+p/kqQ0mf5Ag+qT2+QsJqWxXY3h+"
-    "D6Pf6EEM1UaZ0v66T14oRJqx7X+SRy1UR6Wt7q/4bEWBgd+l6K/yMEWn4l0KhZMXhv7aL08oPGrt6Fe8LdFp9rSEQseH"
-    "cH1+argiT+zHaNzX8uRiaPIdI6ZQxa6mzkVmWF0gdJBXjpy6PMQrV9whhncOiAHUNeXuDZAlo7DQZKEpUpANVNzi2EV7"
-    "nYIdp3y0SrzqagUwFLu6KRHNZsn1QIsjdbEhLZ7nlzHHcFLgwYzZlrIosACTCaNFpSjQ7AGuVjjqaAJIy6kxmtOsDNP3"
-    "odO+aMzWGTlddk1dDmhRuNCoB4RKs6TuosYy2CKl2NoCBSDNDGOJLWRh+RhIMTUuYXJphjUWTy8Q9xssF9033714+XLv"
-    "atxzWk4Lu2O+MqIQ01sfFSDOKaBmkCmHQ7n50JMzFLjjpBFYa9tb2/47su3bmnEcWd1Ot3a6tdPtM0w383oCT7sJNjTT"
-    "zpTcwOP+6uqcJkFFVpl2LrZzsZ2LNXOxnYPtHGzn4C87B9sp2E7Bdgr+klOwvPXanoK38+T3N09u1AF44DvsdX6Dw1/2"
-    "OGWP70e9UtY3YfZJEG9rWhfX1eWspmgdaOdkBWzXx3be/x7n/bYmUpHbQU4kDuqSM6kydaKmG+klQm+ctbCdp+08bedp"
-    "jSup8qzIeUpRgzTxrLSOCvN7rK3Mqqj/hIp5G5sBUxgiQDpJDxUE/bxanY2w1PngoiEkhyxin1oWwtZYtMaiNRY1xkIl"
-    "XmJjscA2BRKKcNULOJwVSswsje0kaydZO8mqJ5mZwYxnmom7GqUTu4m55ih2s6tlmduTGeuez0JkfyZuxU848sErSgMp"
-    "Pord073nP2O2wL3n8fgVJzwczHI7O524g6bfJunzYDQ1Gr9N3lAaxm5P3KkUdnEyDvHqb+dI7M4TJGofPoHDncPHXUo8"
-    "CN+vgzgnKG4F+klxa93da/QTunJAt+JNOIPeVKeDN5fRXBz0ekKLUY0mCA/4ekhUgfgIg77yKAax3lnASAwBA31fflkD"
-    "eC0G4X8KkECHwNUgMKmiDhvCmBT8LLoMocX94X1qswSqo9P8jnNanqikde+Od4ibt7vXxzsnXlQqXyCIOs5Bx7Pvwpuu"
-    "3qxHHUiZFOD1mAvOqAqlZaAViMVMbIhipjzZSuiX4Q1CYZpM+JZMJmFKmikVxBSXBCYOyG7U4AZxkkueD3AKUfcWf0vC"
-    "dzkaW9FIsNl8Bia1M4S581CDLMgFLmCr4fFOSbbDe4QAJhmcaEYiC1cxgOOr3xHWExuRvArvE+M9lIUSJBNp1qyC674f"
-    "0X0XizM0eaXCQEute+YwJVzFQEu0y5lDg0FCmQDPsLDWNAa7tOIMFfQ7hDgpqzNYSsjMINi7/ROjLZtlvm6iE/cNg1dZ"
-    "I59t7EObU9DGUzSM+vyiPuh2jN0z/vfuzU2Gv8p9H8TBBRntvaeLPLmisNW9Z8WKUWQnzU4OD9WXbwErenBd1MKeizwN"
-    "80Uam+U2ZeMbwBCNvMTBvEku0uBKmYAM+OeBOg/RmDPb6q24p3HJ8j+V/ZXJWsU3Ertlg8TDJ2RvfCucd/Fyu+YRwlYC"
-    "VyxoJY3H8c4ZZunV7Yf+H8qZGgEvQNxdUlkqAGnhHZHBBezpeK0hsAPQ7tLIypagIx5m3PUqZWXa5XLxxJ90cf1kPrqr"
-    "JNZDf3tvcuz5J9hWsbI402CXdn3DwlZ+KVRbGw4kOdSQH5zQYOVnbayyua1xTTX+R3o5C7Q9Dq+7RF2/wAk7o9eYchcn"
-    "xL/jtAd7j4T1fAyD/+30d3gryc8Jym0qJX7e33vEOZlV3nXO80tlMjCcig/2vtrbp1LOk3wqMz9np/ObfCqBngwf7X3t"
-    "zX39jLAe8kWftzfzMO0LKBtd0l7x2c0IXCJQRHS1Mtg6zlFneQvOO7oBHY1yduVjzLP+VKRJkpc3FYJZFGQhOAPoHKBt"
-    "pbOdvpB3qIi7iNEb4E9eSiyC7CYeAe4pfJ+pZ7nYh5C5uPMbGk2RyXoezSn3tSrClNYXs+Q8mJ0G6YXzZCO7hv73bsxk"
-    "2loOfYOPW3Yp6fcoACM0nCtdwPrB18XmSsXk6ydmfn7lWRLlsE9P+YGTQVI5vDCm7O+w0Si5wJnAm4291n91ySNH1iRG"
-    "f++xQYfLPWC3V+kKm/1qDy416HYtF9qlpPSlN1G4Lfvgh3gPlF4KOBLBBfloF+CCfYVPAKDOSaF6hlN47OZoigekGoxl"
-    "FT/fQ4B8X2ADhVrhpMB7UOASRScGG3BkrXMGlwx54LCJovkPKpqcU7jk0IWuTYjZ8gU5tM20gPGuRT0UgBn7w9mEGO7R"
-    "eLxKt8kgNruC15hM/YreRrNj1bt9zSm07/5tkcy6S4ONCbwJM3sZvdmIxq2FofAQikHR2PUt1en5zTzIMtzteMaFlyW3"
-    "ZTAb3bJszPGr0XyzrUHj65uNSdKvd25DQRvcC21MW+EJbEWW9oXTxmTQhdQtELH8Jms1SbhZLZY7ffETj3nNekI5GYoJ"
-    "lwU3KicEPtBiL2ddPsWDZUL6KvBlfjNPE9qLw2KidkREGudJyMV5GMAGahGP8bkWcipE8R5NGo3xMRj53hRgeh/GuKPU"
-    "nTfeeh2rFwFPCyeHNmLIX36mqngLMdY2gGgdiHtd0Pe+MoWUB0PSUoSwwLCiNIlph8NpQFTjHsXK8DNbsdz/lftJ8tSC"
-    "PBDdoNwRiZJS2Vm5xRU/9MU+bTgxw0oP1wjY1B1yQA4vm8QTJOoqGo8xfQXVofmwao6sl7okDC1FI5k8I8D3tPr00dzh"
-    "IhplBlTVWY8eUso8T46xj5mB+cqjDyW/v6c3hfCUPgU09OsiEUnyL/iPqyD4AI9vo6vTDA84bp/0xbsXP7x5e9IXjx+/"
-    "+fubJ1Cwt7cHyoPWPVyAMwODCcf0elmUinPg9yVGH52DQwG6M0uSS1gu8ThX39xnCVHNW/scFRq7Ds5nIb9tlskHigIm"
-    "lQe1AOIXWS7947fY9jzMr0NQjcdF3SnySQr1CSF7/KCiEvegqBIB8xYp4CkUAH2LdCSDqZCYBOwMozjEIwWcMQG3ZpEx"
-    "tZME9wW0oaRVMmEeR0oo4SgNaZLgW6D8zd6WymHP52GQUmPcYDHBh+Ixtzn84en3z58wTrkxLTep4h3uGk+kKJdtM/mc"
-    "AudhVrG55CQyZGkiaie9/CRFU9E1d2uH8tWqGzGJ4iib9o6IjlPaHJJgi8e1tL0i4MSTgdkMNLTLu1TxA+x2YeKdag2S"
-    "mK0Q9dw39iJURZ3IpcrZoB0J6dj+mW0JHeoE0Swcy/fR1Kprn7BQxgDvCdQG+Yr49GIyAYvM6lBwiWpGQTrGPDWRPB3C"
-    "DDYzNre+Q6DiKdnG2/ry+dhrfNGs8s1RsM1y/M7COXXOJJYunKrXqqXUve0tV0c+gjrNtPf4dosvxzvTPJ9nhw8e4Eoh"
-    "Pc+9JL14ME6DSf7g4f7D/cHBwweatw3ycp+4q3nYL5FPToP5zIrHJXEAMP+Pq9/UQ6N/7H890PPUHXZS4Dwx39lbgbbi"
-    "DUMwq/mi7llbOnCqoM/TEezux7WDzTJYRGogpvxuXlU1GLb0BlcAC6ZQK+I4sDSa2aOq4SpTrdN3Yj536HlgOJKvFTdk"
-    "jJzUNUNDq1BV7ZJc4Du5q1YTKbyTu5NClBkDBLTwnJat1CpxyvZOvhDKp47ll3QxV+62zJl1Og7nIWwI45F0HTl7VuGU"
-    "a+eSC8la2skGuBjwcJW10s3o0zFPwsKG0AjUNpIP3bnNNGKU6veBJNGeY5SFtCorS3aZzQO5LSWKTiUxEp98uJBIEUCG"
-    "KEnoy0dTt2djtv98uGmQ/Xb8jn3+ha3cum1uYnZde738DWnrkeYiEYH/YeVGefNWXCfPE3RgxpULJXdgikd/X1U7LZks"
-    "X8Z8b6ib90c9T9xKtb0MmWKk59Rz5p9UE1lL0yMPTRXXVtXT8uoJ3f3938ha6zPPxju6tklv1+J2LW7X4nIttkyzZhUf"
-    "1qzGM4aeGWvyGsvvLFOG/uEvtvBKs7vaQ9t1Zt16uRztd2Pkje2zaelXXZD5GraXgq1ko3XWatN9/5SObfmmt7Vhwp8a"
-    "E6FG/htZ3ypkWmXQXMvbLnftcvfZlruK3+6Ozd8hf/2LomYe03BOfkC/GIG+KOomzv4FeP1VkbsX3LVQ3f423FLLyrqK"
-    "wwhPVluvKL+At8eV85x/gqWJ8x2s6aX5PEcnbcLvab3yu2ftgtUuWJ9/wfr1L0XS8n2yRecXWlbYYDZ2izwG0XK0VnSA"
-    "KM+Gfwnb0rsXKx5XLl1iKBOIyd9lgb8Fd/aqFpnKjCIet7Z0P//sBgOnlyZpq4SJbpys5Le+OkqXtV0L27WwXQtr1sLS"
-    "aOvmcH/vwFwf1/C4CLOQWAVj/GUWRjkuQ86and+iEbeXCJqAZMiJ6/FNYfz4Toxp1z06apKMoZRklj+BuTdIx65W/kES"
-    "0/dUHH9u9XmqWb71jcAmET5X6hqFKxQrb5E3ShdTE5ldE2uoSPu99P16Xm9lwiNPxFH0wSKktLy1/b476B/4lNJJoeT5"
-    "HTa4qJzF2uBny4n4eOehoDr5kuduHGZhWkUHpGWUJIARH+VJeiM9CC4rcfpiDVSqp3ar1W612q3W73+rVS6Qg/fv5Zar"
-    "MLoP6V++2S3tXR4GV8MRGasNt2LUs4BeBfcoHopHYoDx7GUPv8zWbLWjcM+K2qf9E0qSIP7jXTD4cIL/7A++Hpzc32Vp"
-    "Bj+/DOML3GYdPjR/5lXrNzK4WI0rz1DsH6UbL7bmQk22iSSPPQF1L+R0e8h96F85u4EqeeelzLSUZfGJfzVvsFC7Czyd"
-    "LONyvY2fUFdcq62VHlHKpbX5jyjleqtdRC82luqmIgaZ95SoC505WHkvjNnpvIRs/pCqs/fd9IcWTOFQufHRdmELeydk"
-    "RorC1L6aMyhl2fPveGksTbZZFTEHZgI/5kX8nqqevXzx3Yu3p29ffff8B6adbnMsJVTD1m7E2o1YuxH73W/ECuusGb+g"
-    "CJsvLUv2iA3Iptsv7E9wXyKguHg26QX+X2bzxWOvXrWZD02XWMeWuvpSrjQMsmLEgjY8u/PX8qoypb3gBB1H4owbiGff"
-    "//V//uu/z2BFAtW8xj0AHu1puTu2fJ5UTBp3lXt34j1OqFx3YPNnyF9mIdkbh++ltB+83997tMf5ee6qdV5hPbF4quWb"
-    "ccNAgrHnAiwlYClvF+P25Tqgy7t8cHcRyj0MzEm6tYoXb8M0xGwVEV4wPD6Oy/w0dEk4vcSJgdcXY+sm7x603bJ0iKXN"
-    "9h/OGRGlHzVbNw9KcXItYFKdNZEd4PXr38qFgiZYWNGrTJFifHXQy0zt1atcN2/IsdJp0EJGQGf95UVqeXc1d1donbpy"
-    "AddP+Je5aTXH+UgbDxknG04W7ILm1pGgJIIqvRQHNO95ra1SdE1rFZeKMRXUn7SbxHaT+Bk3if5VSluN9g8ePvrqz//8"
-    "L//r6+B8NEZVpoa+bZZM52C3EMpgi30hra1gu1m149rMUFVM5HL1M9KW0Z31vSbmrb/kMoRcRxo0PvCtIRWGY/ne7MTY"
-    "7JcTztrRY16A01EyDiUB+rSpDF+JxSLmpJKYlQ5m0AKzscRZNEY2ynSPRyqcN5JJEc8XF+pHpoIW6Q5YhDxsSghsgMbF"
-    "z5TFGU16wTngkrTI2CjTr+EWPw3/QYQfYV4LDKAVaRA7hPl8I53ErxqS+Fb7cZfvkWAeqVFECXuQQNirUVd83+RIZCGv"
-    "J+9OHJoqvC2drH/+ujHrwDe6xO1g7lAoU35gIg9MSzFmohAOba5Dlu7eGer0cB0mgTD4PpAZZUabWBWE5pDgeK0mHX9u"
-    "yhTwBkPsm7wPGDunM1S5RRj/EWUDoZ/vZS6iaDSV2YRuHMpsj9kg7NF+Q8JelFhE91mezgbPxAPx5sXfXvzwtncE5J5S"
-    "fg8kmVNr+lTa8soNSr561FRUBRLRhf7fPv/x+zoCTu4wVy5mhdo5hE314DhGy3ooyry4x7HWBVZsMbWt+LcsZLeTSJC5"
-    "T0QeZJdS1eUZQJeulfdFeTewLyP6+4LiUfscMNPnH2v6fGjQ43R10F7mXaFkTaTElFHRzie7h6PFQ+0gj84j9IhwvD/K"
-    "xL/iNSX+FY/2vv4SPWBEzeRRO9z94WbuEBMRy4xf2FwmEj6OibuP/2kwEH8L4zAlEZ3fCD4Y4Svm0jJne/ObI/DEaZaH"
-    "Yzx0HwyeHMfH8T3ZI37eZorh+FMmGC7zC+MI7gnM744eAn4diB+BjWdSzM9eff/90x/+iimcpLTOKMHk2SAR9A0kyg4b"
-    "2kDYxozy2Y0rx744UztlQae6ovCnEPXdGSUOXoxGsEfklFYFOE8rUe6WRTlDsS1WlVtfVSK3uoScsctFd0+8Kj6zs094"
-    "y0RGMAzoMSkvV5JQgK0wTADdQw79DVmr5wUrEhkXI5epjLVcoZRu/9DhrJwDndKX5gX4rgOcvgzBXGLmLDMTcnYEAuB2"
-    "gzOZuQkj1FBjOfUnkam6UsdG3OMZp+TLjAHIJxj6xVaAxSB3ogEnhuLkTJz9jVLCL3j34OLZq1Aglaju1eu3L179cKan"
-    "pqvLuFqmqCtyub0P0ggNr8pZxwFjerY6dcdH5mjVV+0j9IpJTFf4SgfdDCo1YASOCGwMy3x2MPwzK5Xd2R5KAN+FORN0"
-    "bspIaCjE+x/kTol/nMkOtXx8pHXOzgZ1Uqa3PLO2Umcyy/JXnIKPk8HZSaMyZQHJtYbxneGHMyLmKcf/lQmGcd/eVUnp"
-    "SpxGEroeG/+bZFGIPSiz59FODBYFJthMhHd2KPlVHHud6UQv8kzmrZM6UqavK10cUI7qjHUwpO+L3LgqdWw5teTu48zN"
-    "aYZmJdItR+k6whcog3VeSE+KTI20H+XMWi0D2lmEwvMaZFQAZJyTeeyMJ+9vKl2daJyeTqWmOzNy052pleg57YlgUmZY"
-    "cEsfxa200Wj14ctVGNCEvgUAWMKL/yP8PtTfFisJFeFjIWfKgzuDLxs4Y4zxIWIkP4zQbc+lYvRfIXrHBNyKTRwjxvzP"
-    "XyNq1yniYazt3kg+PyTCpQtiE9zISVGI/oyIdA+FCNzc1ZD4H+0XKsEeAqJfy2GQCL96RCMvNvo0+BW2/YhGbsRkUsFY"
-    "X785AdU7nCknYFs3ySMIO+HnfNZ0aKHX8lud6Z2XG3zoumEWJl8vWhoPA7+8yIyDgw62k1nC17/nwrRBBzktQMHql4U1"
-    "JOTyAJKtXRDzjcS5iGDKC90t4uTWg9S9Yl0WimcSJ3855v2foPgoVKvNg4i8tNX/Tn2Gs+wVb1gNP+ywcueMno+zf6dd"
-    "4B69cfMhm4LXfg9Zhwe2yjW853MwDwVAi/JJQho4t+jzzCo2oFeUjJdTpSr/8B5YLDLHh8ol11Ah5if41NjHCd7GeHdw"
-    "cvfgVJ0fCGIgPtRCryvAlLrGBj3E+fbpX+SaTWZFkRP+PArnHMHGj3yRmQ0WMDFS1S8UdiUl5etRPVrYT2Xfp2OplN3i"
-    "9aNZAqZQDAKFFyEyrgLbDVv6blfs3hO9Hrrf5eNCDP3lEF9ZOzje6RmPLr17Jwax2H0oTk6OeM4RVgkNEoM6aHPEDyXp"
-    "dVQ6ibTHy6bRJFcvUY3B3vInJOrjPSbiDogTf/oTsSEYj1H5B2PGil2hEOTDaN+c3OGxw53BEnofsOQHhYIiKbdII/66"
-    "XNDS7dySqe70YKv8+uXfhx3+Ko6ODKBpVELAZ7t6VtbO3MrC2mtQZZkDroO51WxzSxD53QYj01tC8VcbiF+9L4D4q0MP"
-    "PbldksQvcNtA9NRuCcQv71pA2lOhBaT+fKgBfl+BgHh3iqowC0a2tHl73FTcg6RzC/+qB2kLQsoim+zyJVwdWJW50Npz"
-    "t3oDrdhtU75cqzcpS90W/KqsDs0lLqR6N1aHVWUuNO38DFgucSExR7QBSAUWHE0nZrr86PDGKvcjcGVgV1S080nDU1fR"
-    "2iMXt6qirSUhs7iijSMru8JqN42Yt/h3RcZSk1W5So3WYyk1XYef1HAVZlKDVTlZWuTbwQQ4qn+nPbbPeKuqGlywPapo"
-    "CRU17RKbBpvjvspaOmxRe2vrMPjkXgVQh8ejBBX1dVgsjfDU1bV21MNba2NQurGOTqyqC0oH1pX9+jLfVNabyXg92a4v"
-    "UynSNSS6okClPNcU59rS3FCYG8lyLVGuK0neCTOX1Wdn2HZFBQ6X105NVUsfs32VVe093PbUVbW22G2VV7Vy+O3UWC3J"
-    "n7jlBGyWl6FK/S1QOArM5pJVXtGlIxm7oqKdTy6euorWHqm4VRVtLZmYxRVtHInYFVY78t1u5QGW5dIVxRVtMLjabUKl"
-    "/hYoRAVms9Qqr+jSEaJdUUmqK0RPXUVrjxDdqoq2lhDN4oo2jhDtCtv0oW99y6kmLI9blVa0wGNCtwWV+lvMcCmSYHlw"
-    "4bbFworO6F6l24KL/W0SrTtnJTLLKzp1Fz+roqKdd+1z66r46ln6nKqKtvbKZxRXtHEXPqvCbocHLbeDBbKXP9LJrHUS"
-    "o0r9jfkA123Cxf42idahw12zvKpTR55WRUU7rzzduorWPnk6VRVtbXkaxRVtXHlaFeseevHxp3XotXvgnHaVvCrOUgei"
-    "g2EuHdGhaw11x131Z1u1p1inGDySVZ9bVdWXHKs8mqo6ifIfqazKAPfAqcHB0vLTI+947aOiWqAqzlD9vc7+H5YB08gz"
-    "et/5zbJTmpr6VZlYcfTS9HSl4emJl13eU5LlkFXcbRnZMvLXxUjXuW/IAo9338SJb+CoewfjOOX1UPXD9Zg4ywn3V67K"
-    "I9fNbuBOL/eZvUO3HeRaoCr22J5vrY/r7cFxZRuyynVmGzityz3TWhprWeX6nbX+Za0rWeGFkatY7xZW1K5qrhy/r4F/"
-    "t9yJ81sdy2OrBapkrul/1bta/tqVeeT4Ug18puWOkX/4lhdUC1TFo/LXfjJn+jDPg2wKw/xA/04i+jO/zuwfnsFDSsN8"
-    "kcbioNY/ohCQNLTDAhwPCUdiR9IIFQTS2SAsEFpjoMiGKGbw/2YBggisBZWs0GolaBVu0tlKVCHgkZEpnZVjBFFNOGCl"
-    "s63QQOQGh7d0thzq9z//9d+InMNiOpvH5gESPXKmQ9dPMAh9CmPUo9b4Utuak4iu16w3g/gqDVAmL0hQ+L5zh4muKNFV"
-    "pyOGUGHdeB9qQKzhuzd9Vs54zowcJPCPvOLAWZK1hG1oKXsIVJwFNQAdh+eLC/iUTZNrgRe3Qg4lTiZCxblzxHxG4MUh"
-    "VYf1ypjNKvECChSvVMi80PLGycHDr7hL/bSqg7dHyownOOPK9mWuib6VZiUL3mO4PYZQlhc+zkR3X7JJP9Tq8CR087To"
-    "N87xkiLi5MYUqVloFw2Rc8sUCXRIUFqWnM7xcaeT9fQ7WvKuEGGUZ2UdeVOROzjky1P8dryM589xCshUPTnOIgy5JBTF"
-    "wZmkyr7pRAQ4t50q6JGhTR2843NV3H451K+3fIzG/fK+IN1iuWOc3754+ZzGr1S0uLqiuM8BUWq01NkhptXmvvDyyIAG"
-    "zXdukAh576ZQUSF1JcgGKvxz7GC8TsFq0zUZJUaVqhD4h73cMA77VoyDCCnwXqzJk4RQzGa0tmj6UNyFpGtMYEQpljZ7"
-    "gGsRDjOaAD5W99Ec51eYvg+dpkU7tsXIUO6QehrwdbSSXECllEYqJaoiQy3SQNpESp2d6fYRgWUZWWmcj6zpeDG3NKOx"
-    "eEr3sd7Qfd3um+9evHy5dzXuGY2mylpgrLKJDksqaj0nW1UGlO4NFDsI/W1o6iROlkG0Fri1wL9yC7yNSUSx2e0MamdQ"
-    "O4PWnEHGDQXfTJoAGvP9ZWYFRcX5ajD8rVPxqHI7s9qZ9YeZWe2MamdUO6O2OaPaCdVOqHZCbW9CFRdK21PcdhL8FicB"
-    "nm7S2anv7NL5FQl/luLHXHy/SLFMb8Js2zi3MVPVnW7vROU7Fx3nxeZ2KWtn8W9hFm9jgqh8Bt4JIq/AdGqfbpXKgDdf"
-    "Ohs/mNpOvXbq/VGmnsoS4p16fHOp4zzNh128h38qH8XryF/x8Mm9pXB826njvFSHlfjjXvXrcazLeOFpGZC849TR34pr"
-    "p3k7zf8w01zm+fFN8wVgIGx814w/y0tkHfPlp3bKtFPmjzJljKxXvnljdOLF3amN0hvfwFoajez8b7hT1b9788GhZtCW"
-    "FvbAmFWt+82kt9ulT/+nd52k4wzz3B3vaOnnJJyqfth/9m8//vj8h7cDBoRarIBPD588wCfI8C2iHtSYyeYwn9wHsUt9"
-    "n5xwrrc4j+JFWMLoCek+IuQXX+yC+PLO/TtPejrGNRyK+xLIm6rOwkOJ66jsnmx2581iR8zUE9ltNW8dC9IW4GiRDndf"
-    "w3x98X8xH/a4+BIn45BviM6TbLiPaTZz/n4dxOoTXyQ1FCASUSl1IDsSQ/HwCP48FlKG8OXLL53EgNdDTR0iINziPCYG"
-    "xJ4LhpcA1FwRZRa78taTBJaYcXQVmGEMwAGieBXcHMd6bcSxErrBoMfMPDDmMNfdH97v+Yq1Sc0WBsUc04sWNBlQ84kF"
-    "uyQRF8V9i3j8z4xjdzC6DUp+cS+F7pOycKFUa41rZmJG9Z9OIRsc/FRq/FKpW7eUieggzhXd4Uxi+CClCzNmF7QdJy+y"
-    "uQ6jj8Ufoe0XXwzv3+mMqWKIrShXc4w7H7wWnfvDjlnpGQZPqh1Xr+rHVDciCrIuB6Sh+ycfBQh1bxcECGOHPqph7jOA"
-    "TlMNFeq+hMbZ29slRKqxy1jyfWnOpDn++CGbnoZA1CnORkyZjSsE8mOWBONgkSeTRTyyaJL9YU/fYDeosDL4XOZ/VRAq"
-    "DywSsXP3/wGckltX"
+    "eJztPYly20aWv9KrmSpLuyCtw8muKcdVLsfJaOOrYs+mUiJXAIEmiQgEsGhQCmOrar5mPmy+ZN/RDTQOUhRJn2FqxiZB"
+    "9Ot39bu6+/ndnp9M00jmYRLv9fbe9ffGWTJLVX+vd37e3+vvOfjXOJMyh8/9vR/xk1DJVCaxPBXZLFbieiJjkU+kAFBT"
+    "Lw5EFMZSxN5UKhEn5mm3vzdwANYk3BKgiOA8D1VOY8JcTpUYZclUdDr01ywVeQJf8qQYAi936MU1xq4xJpDAWUnjvqeP"
+    "RHA+CePxqfDUJYwPM5U7IslELGWgYPRcEiMyIDwZJsFc+F4svFhdy8yAzaTS4vgZPwl5JbM5QXXEdZhPklmO0OG72PeT"
+    "GOaYfveDFyl5YCCMZO5PCMIvXpiLBGdAMHEuoiRJHaTQzHqKGPgyimQghnOkLwSh4RQgoQSmFi+evi645A1lpAlWfhYO"
+    "pfAEPezBBz+ZwQyjyANEPZHPQPHwQxD6Of6denkus5gA48vTdJbDpIEcebN//eOfZopkHMYsi2QswthwEnh4PfFyESox"
+    "DZVC6uEbTCOzaRh7kdhHseXJJVA2CYNAxsQO+A9Aad0yem8UXuvrwDmEdQBfOh2F3KXZO504MV8HTjyLokKtwxh4loY5"
+    "8JymoEUUg6LDwBEKAiet62OpY5E940hPhiqGzwtA/b23QA8pECkjsYdwzJPai69gGaWeVtzI0wM0aoOqqp4PnCP8YwHK"
+    "RvfOLZ5cSpnWZvxbci2AoXNcEfhzZS6jfTYMmN+btwCJEpAjALkGPXWQsUqCSgeqW5I79bJLHjkKIx75ROBHIBc0YCxz"
+    "BRou2Zo0bIwEYI6YJNe4ioAv9KCCrtFpG100SjVsnwCusFw6vqfYaBUYXmkRwgTDRElLXd54czFNMjSAMpWALGoxPiip"
+    "U+Ef9Zl+CYN8QqtkIsPxJC95EemZcm9cG/PTs1+/+58nz//+bMlUyXUss/pck0TAcwWcqTJFr0KLKTM9+Uw1oNi6Ceuv"
+    "9uuvySwTT16fCfMjzTK42XP2omiq2C/lSRLR8oTPzN0eLE4ZpQQiIGuTohujH75P/NkUzJmHTwSOdcCe5rAsIxBnJLvi"
+    "medPhEtQzwddhOii6UDVUKnny46SqZd5aICMqoB9mohkBO/Ai2mWjDNv2hVn8RWgjYYGYIEtEq4fhZegSI8Q6GMwmL8p"
+    "wOHeoysvmsnH91yy0cLV310Y+d9vXr0UyfA36eewamBxoPEi5UWY9wBkGIMtfONP5NRzT1FL2TazYtNwGV/JKEklGnOV"
+    "B2CWHOG+6/f7e8kl/tkTeTYDc4ufAy/3+Fm3271xwWtMQC+Fi89dxgC8kAswylnFvgeao2ZRzpiFihgKfkMjDg8CbfMD"
+    "YgNNzkOsyZDD4NyQnzBCTxnmSkajg66AheuF0YxeYAKrNJApYiJkliUZP6VXwN8F+Df/CjGD8sayfAA8JTRubrQAPMA/"
+    "7vwhs0TI34GjfhLAOnTxHQV6M1MMG//0fFSji0z+3yzMJM3iolagqyZZxvL3/HzgOo3oRaHtguBG4BvdQjWU5qlhmGIf"
+    "boY6yBBBBCriVIGgQhaRTWT+IA998MX7EFZ4XZBw7KPKnhYzsQzFz89+cEF/xzDT0PMvCc8R2CDwjr/nB6fiETjmbKZg"
+    "6AWq3AUPeyzAkCgwjhF4YRAUhzsg8uJtCGhmmQ8Sidl8xgp+IG6pktpOZ4gq5XKUR24B16HqseY+Jz6xnENLhJoZ5QNa"
+    "BCRDV2t5GDu0AgrlJxsvYWl3ySxYywZkiVZknrLlYKWll2AlpzLLQ4nm5d3NDTyyNX/1gTeObZvKoLlunDaKfdejqsDL"
+    "fhtkBYamFUU0+6C5Ng0QhMFCxh+vkywKQArwWMc/FbBDUCDpxUtIr8ZHFei0wEkGXhCEOM6LXtuk8AtryqiwR+2MoHmL"
+    "VQ6+pnx/QCjFYPLIpRTQvOBVHM3/hsZlr0cWlojmVXAl9Q9stlC95TRNcnBM1oia3tSSlDoHV01A1tUThHRRex1wlWN0"
+    "6i341INQeAXC7XA6g8+9w4psD5GHGJyuDHxh4IqzeL/rWY4Oq/OcfCT90UJqp4ZoNU+9LMPo9rPQLyspbURN20lSP5aJ"
+    "ovhIGHpamFtG6XdXhgUjWs2G00LfKvI0YmsKVEu6IU9jHm2BluWAOovWKA+sKzvOAVde2C35Yc1UrLeEV5Ba+wr9+GIr"
+    "azANzd5aTWZdaepsvPJ6PJsOl0hzSaLecAml6f6mKvUuuQhO6Emc8fzVSCd9kK9CZkLzYSJGYFuWYhXlCDLim0ELyluo"
+    "EFRQx6m2q7Nal9bS0O0EIkUtr+kntlrbi/KP5jRaijQO6RMiR2/877nX+WOAfxx2HnYG//5XE2w8l/EY1a53XI028Ecs"
+    "haBcigrPQkNYj42q6C2pBzUjKa4M4UyA3ZmORY55DvtrmslRWLxwvsAWtj8etEQxbRarWZGq4Ht+5BxRhEOFqW241xYk"
+    "lpW4KtjoHI+rXXfJiEwhTOxrYL1Sk8lsgHHAbO7AiLrQmaOvzTYURfhGfrKFovy6toArj4uViMuLq0q8XpZsCTB5whL0"
+    "VkPNTYS8OES5i5QZ1QWhpRe0lJKwPFqkAuxdrz0qUbETGEstf4hXejQUjBPkERDMoI6ATvVjfMoA7mG1KLsESFQujEW1"
+    "ytWFsRtoC4xeXRneVlD1qOimqaQiTZflkoxGFIyvbP8rFj0Kp+Fqg48qgyEBhv9as8vRukq5GQdv5wXRa8zjnYoNRtdA"
+    "OxgAhZv+xMs8H+yKEQW+sgS7uPjZDjJv84xLIkrEjUnmPQJJNV/S+VOB44Q3ymlRcCmju6AewBt+hnkWlwqaCuw/YNEA"
+    "UUhl/AuW+qpJDO3LTP2UCsXLNmfK4mEe5hE/27T0uSul7kqpa5dSSzW8QxF1V3/d1V8/VP21VMjtVV53Nd2vq6Zb6sh6"
+    "1dxdTfiLrAmXYt9qNXhXat6Vmj/HclJRarZd4gcpMu9q2bta9q6Wvatlt9WyrQRxO1XsXXH8T1Ect2P0O5bFFwXpu+r6"
+    "rrq+q67/SavrfDycS+t+FKpU+sSEw+4J42dsEB+wpmcQrinDrKPug+4hPR3OsrGU5uS6ukgh6dcvPf7upPuwVQ+eEtQe"
+    "O6e3IJzMEfAMrBEaiqdzP0pSSGPQvishf0/x9D9aJpPGdCi5wT2BLhgc+N8TkSV4+cKcbveiEGJWyHQw28cwm1a5I3Tl"
+    "gS9tAESLq2Ywn4dHI6jmsQ+wJ/A9MiUqY5NJL/M5UVNINQ1T0gPzCMU7jpKhF1142bixfcH3Ntpzv6piWf6kwkdtweiK"
+    "wJJ7GqfmPgJdCBH7EBZ0KDigA+4HfKmAbDBeq6jeFrmUc87L8a4K2G9tMPXCsmixvJWaJBkH+51kIXkyJksIa6bkAq+K"
+    "1WjX9w44k7ZiTLpv0EQvkMPZuIqMvfexwoRA1bXIwUhJ9JsK1QetTIZxFN+kaM6qSxnVea3iwwrTcnGkksQbQxTquw66"
+    "OiH26RbH0fGDFvoh67FFtKbCodss/TuWSEosSgvu1IIK5V2BDqHCufZtkf3DHm6XkdeEiHUMFkxh/UI8QHeIOqeF2kKO"
+    "SsMo6gRhVqWmKKasQAuXopvhjx0bAG2EfAsC2tduoFApcJ7ZqU2wCPSlMlqiuKC1xO+pA7r5gkEboAgBVFxWiCykRqHE"
+    "zb61OYJWwpDWE4xfAq6IkAQDkGP0RxIPkhzzOIZeRwMsduSFG1k2nvta3+QSCf0CEQNbMB/m4o2xVbhCd4M2QQavVy24"
+    "VPQuDBzrUhXa0BvG7Iez589IjsbItl8jMilYEuk7asTwFo3/LRmqTYjQwiVm9LACyCRhtNEhGRNxdJXMQ6lDmGyMqnhw"
+    "sDKanuroC/8y2Gh1VPG9zsJcM8w4PV1CAGVEGuarYxhFyXXH8vxbRBO51xpTAF4rIziXqu5G5xvhSDJtw6uxM4NbdVye"
+    "adul01pQEEW02yHVxXCeekphtNNCF1613ZbBLGI1DNdwg4AYq+7jhjwqdjgCalfm+NRPNwsNZHYlG4gVWPEuBtqB1ZWA"
+    "aO0QczcLW7SCAonGomuPg36G4c8yDohXxa3IBLYiSw2tvIa6Khqgs5jNbYwEKNATDD7EGwQo9t/8dPb8eXcaHKyAEgar"
+    "hbuznZ94xD7rMW1+FQtOeXOzCY43cOvubJ+3BMBN6FwFvqRzyNspFgdnYiIiQo1re7kYSg8CqFkcgJbpy+B0yxzBZpAe"
+    "qqL2ApCuZIwRpZ28cejVN9XxiyLJoUAM+cslm2JfILYCQLQOxL190HfHmELa+Ne4FJtQQFaYJTFFOHxaygw+oC03LjnF"
+    "Ov4r40nK1PB28L5XRkSixFRPVoa44qUjDingxBYAB/oOc4/39dhtEk8QqWkYBLj7Qr+h+aj9clqrWul3yBX5epcSL66P"
+    "HPpYjXARjDED5if3YOE9ac4xFZivPPyj5PeLJIAMAPQhzwAMFTsJSZJ/wX/0gpADPHofTi9UDsHa+8eOOD97+ebtwBGP"
+    "Hr359c1jeNDtdkF50LrLGSQzQIwMqJIXZmII/L7E/cOhxLvnuFV7Ce4yvJSV4F4lhDWH9jkqNE6NTQ/MpXu+q+0xqkxU"
+    "caGbiy04dijzawmqsehqOAJ7dH/BjxiDokrorgiIgb48rm+MV5oIaBA9LClQcwMezSJjbEcJxgWVC+bI49AIRfqZpEWC"
+    "+2L8rR6WarLTVHoZDcYAixHuiUc8pvfyyYtnjxmmDkzLIFWcY9Q40KK8LczkOkXZpaEZXPLRC7I0IY3TWX6SoanYr0Zr"
+    "PeQKCHYuRmEcqsnBKeFxQcEhCbYoNFmxIsDEykAUgYbuc5QqXh5gL4z4whqQxGyFaGanEovQTzSJdlWNAO1U6MT2G7Yl"
+    "VNTxwkgGulZoN9dpPyC67WOdcjQCi8zqUHCJfvG9LMC9lVBXh3DXRTeNaSsCFduqK4f1jbOdLeRVj4Q2HOekUZO41XFW"
+    "znwuZGj1sCh5Ry5BXSirNv3X4kt/b5Lnqerdv4+eQmee3SQb3w8yb5TfPz48PuwcHd+3sm2QV7Pcu6TInejjF2A+VbHR"
+    "4ugWJYvry2j0++2V9JayL05SwBxUa853wK2o5+v+IIvR494kqx+UwtYly4jlXiaL35hwDXnRz2DYsjl6gNo7hVoRx4Gl"
+    "YVSnaglXGWsbv0G19N+y2d52ZHMJY0wLkMWkoVVY9HMT5QLe4GaxmmjhDW4GhSgVv1DvA1N4iQu2d3q3jKuO5Zdslpp0"
+    "W+/zXgQylRAQxr5OHXnHt0jKrbrkTLOWIlkPnQGTa6yVbUafBLwICxtCFJgwkovuPIa7mpX7A0libU3oh+SVjSW7pKZI"
+    "JUYXGhkNT3d6IVQEoCFKFBy9gbg9G/PnO6P/oTqErO4nhwkmMMFCR2ka1NnisfcarWrJ6HY31nae6NaD7lptLyVjrA/S"
+    "N2r+yWIkl+J00oLTyufjvxBfe/cT9TtfvPPFO19c+OKaabas4vESb2z3/dzE/UbKGPrjT+Z4/xz3lz5BSyXbV1fT9w+Z"
+    "2JbnW5Zf1Pky/Ns2LgDt3N3O3X0cd7dg765f3Yf8/J2iZR4zmVIe4BQU2E7RNnH1HeD1vSJPL3hqYab9MtLSbV2H/LAd"
+    "47brmkxD8bWytLbMseVi4dfjr26/urhzWDuHtcvP+ua6v8w/oNP5RG7l49+0/iS9LLe2rVf8exM2f287+GtdHV7A0zUv"
+    "JjcPA2eXVdTuckx0C9eNv2zvuOxq2M4X7nzhzhcyVqXRts3hYfeo6h/XyLgIstBQBUP8NI5x113iw3SX+MSdgrcYCGxy"
+    "wmfqLWiC2tKaoeWULrdXsKcm1tAja7/0ar2sd0n/hcaJI+q+4LRa3qXzUi+Etqiv2UOhsQ/rjReuYov46HYk3t20YLCs"
+    "gULjbhx3T1hdB7Rl1CiAEffzJJvrDIKflTCXNV/YhVq7UGsXan39oVbpIDtX5l8DLIzuMf3JN7u1vculN/3O53+cb7NQ"
+    "jGYWMKvgGcWxOBEdPM9ezvBpQrNds6Nds6PbfXXN0yPIz63Z0UfujG/HvptutJQteloYaUVhs3okVD0pCkt7mvKr1Beo"
+    "PeLVbYBuD7MWnDmotxxCXsRX9NPT52c/nb29ePvqp2cvGXe6zXEronYDo10gtgvEdoHY1x6IFdbZMn5ecWy+tCzqhA3I"
+    "puEXzid4LuHRuXg26QX8TxN8ff7N4KrewyKvPvlrfVWZ2l5wg45T4fIA8fTF9//6xz9d8EigmtcYA2Bpz+rdseV6UrFo"
+    "ml7ufNBaTljod7j9Vyl/3YWkG8grLe37V4fdky7357lZrPMG6uBL/dddtiYd0/5rhfijUSMqO4atcSil0WuBW9GtBUy3"
+    "o/sywpVVoOz63H0Gfe52QeIuSPxIQWK7l7K80eHR8cmDb779z/966A39gJps3iwIs3Q7h/oIYQy2OBTa2gq2m4sirs0M"
+    "1YKF/LW2NOW+KkWwXy64WkSPfQEu/CSQGgF72Sw8vhKLWcxNJbErHaygGXZjiVUYIBt1u8dTc5w31E0Rh7Ox2WQqcNHp"
+    "QA2R41URgQAoKLYpixpNNuYecElWdGzU7dcwxM/kb4T4Kfa1wAO0IvPiBmJtuZGN4oMVUXxrbe7yPRLsI+WH1LAHEYRY"
+    "jabi+yanQkn2J+eDBk4Lsi0brW8frsw6yI0uMRzMGxjqlh/YyAPbUgSMFL6HNreBlp3eVdTpeB0mgTD4PlD1lBkFseYQ"
+    "WgOFRtZaxeObVZkC2aDEuSn7ANq5naHpLcLwT6kbCG3f615EoT/R3YTmDczqGXMFsZPDFRE7K6GI/ad5FnWeivvizdmP"
+    "Zy/fHpwCuhfU3wNR5taabSpdy8ormDw4WVVUBRCxD/O/ffbzi2UIcK9c7Aq114OgutOP0bL2RNkXtx9bU+APW2xtK/6u"
+    "JKedhILufSJyT11qVdc1gH26Vu6I8m6go0/0O4LOozp8YMbhzRqHiwYH3K4Oxuu+K9SsiZSYOirW+8l2kVosant5OAwx"
+    "I0J6f9aNf8VravwrTroP/wMzYATN6NE4jP4wmOv1Y2E6fuFw3Ui4HxN3H/1bpyN+lLHMSETDueDCCF8x15ZZddP5KWTi"
+    "tMplgEX3TudxP+7Hf9Ez4udtthiOP2SD4bK/MFLwF/EU2zyBUcWvHfEzsNHVYn766sWLJy+/xxZOWlouNZh0O4mgbyBR"
+    "TtjQBkIY4+fRvClHR7gmUhZU1RVFPoWgb1xqHDzzfYgRuaVV8TovK1FGy6JcoTgWfypDX/NEh7oEnKFrp9sVr4rPnOwT"
+    "3LKREZABMybl5UoSCrAVyIRXu8ihH5G1dl+wopFxQbluZWz1CkWJqV6Ds3oN3CtzaXbAN/eA05cSzCV2zqp2QlanIAAe"
+    "13F15yY8oYYay60/CU0zlSkb8Ywut+RTFQK4qxTqlg4FWAw6EvW4MRQ3Z+Lub6MEsJpx9NCE012gQKZR3avXb89evXTt"
+    "1nTLOq6WLeqKXm5XXhai4TU96/jAmN2tztzx0T1aba99ilkxiWkK1pxvBpUa4EMiAoFh2c8OyHdrrezcLkpgIqPUFVQ3"
+    "ZSBECvH+pY6UeHNG9ax+fKR1jcgGdVK3t3RroZSruyw/4BZ83Ayu3jRKGQtIqTXQ5+IHl5B5wuf/ygbDGLfvm6Z0JcxK"
+    "E7oDNv7zZFaI3Su751EkBk6BEa42wnN7ml9F2cu1kZ7lSvet0zpStq8rUxxQjsUd64CkF0VvXNM6tlxaOvpwmz3N0KyE"
+    "tuUoU0f4As/AzwudSZGp0fajXFl364Dmhii8VoOMCoCMa3Qec3nxflHt6sTK7elMazq30pvONZ7oGcVEsCgVPnhPH8V7"
+    "baPR6sOXqfRoQb+HF8CFF//H9w/h9/eFJ6FHR/DANRmcC182SMYY4jFCpDyMwG0vpWLwDxB8wwS8F5skRgz524cIupkU"
+    "MRlrpzeaz8eEuE5B6givlKQYQN8gIDtDIQQ3TzU0/JPDQiU4Q0DwayUMGuCDE6K8CPSJ+DuE/QhGB2K6qWBs+29uQHWO"
+    "K2UAtnWTPoIQCT/jWlOvBt7qb+Xak5cBPky9YhemtlmsNh4V+PoiMxIHE2yns0Tb/C0Xpit4UNICGNz9srAFhFIeALK1"
+    "C2JtlDQuIlTlhekWcXLrh9RbxXrbUbwqcnrnmOM/QeejUK02P0TUitvyfWoXV9krDlgreVhvYeSMmU8jfqcoEDDYu/l/"
+    "rmTqTw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -593,6 +435,10 @@ if TYPE_CHECKING:
     from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3443,6 +3289,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3987,7 +3835,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -4155,12 +4003,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -4182,6 +4051,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5841,6 +6418,17 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "greet": ("greet", True),
+    "list-items": ("list-items", True),
+    "delete": ("delete", False),
+    "reset": ("reset", False),
+    "fetch": ("fetch", False),
+    "label": ("label", False),
+    "login": ("login", False),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

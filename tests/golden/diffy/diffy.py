@@ -280,165 +280,79 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "compare": ("compare", True),
-    "label": ("label", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPQ132zhyfwWnOCvJkeSP7N115SgvaS57Tbv5aJJ2e8/Sk2iJsnmWSB1JxevE7uuv6Q/rL+l8ACAIghTlj7vb1nnv"
-    "bmViMBgMgMEMMDP41jjxkrNGv/FI/NEP/dhL/Zk4uRQn6/jU9/sCS8U0Wq4WfhpEoZhHsZgF8/llR8zjaCnSM18k3tIX"
-    "y2jmL4SX0Jc0iha9YfhIvAmT1Fss+lzHRESIn4v/3Ostoqm32EvOvNjfw6/dDGov+5nsEQpE+vnlP4rQ/+LHIl6HiSLH"
-    "/2Xqr1Ii8Iu3WPuJCNJEeOv0DL5IPPCxxZSMx+pTGwgdhuMxfR97s1mrLb4NQwH/iDIx5T8Q8VQEoRg2dl4MG0diFnEB"
-    "/js+FjtTMRhg4XQdDxu7YjQS330nXr1/++Hj6w8//enJoIVlw0aba82i0B+G12bb07NgYbQ+9RIf8R1c7RwOG9By1lzz"
-    "CqkHhjXbgrAPmuqDODoy4Rbeib/IoPhPCyZjch6d/JaD3lUQwwbQpEr8xJtanYlWWLmyN82rbtS8gv/vRut0tU6z1rNP"
-    "1AT+nQZLP7Jg1DcNtPR+ceEyPmvQZBUsFt1ZEOcgs68acB74i1kOiL9oAP+X1cILwhyI+qaBTrx0epYD4S8a4M/RSZIr"
-    "pw9cLMeW2aX/KPS0UGLVLvKwWGRXcXHUWWpXdPDXVWhXs7htF9jgBd4Xi7gKTXxmoPxZ6Jb1PVevC9ImyS0QuyAPXuC0"
-    "XZAHd3HZUZav5OBwsShfxeJu/nMetMBZu+BmYoFFsyUWdg4s6WYMjiGYRfPPCXK6mfq/pLYQM3lul+TYaxeabFSNzYMF"
-    "bBU2pOJeNVTGOLtEyQD7u1z6uc+OVV6TE67lXgJQzhf3Oq7oeHEF1wIuYZYEeNTcLys4sAoKizrHrfVq5cNaaC6iCz9u"
-    "umtmK9xZXMJM5wp2QtRkpL1Ua4CWMJGK3SzknZ3KcnxC9QvY9JX+fx7Qf1YXyVlhscd+uo5DcVC11EmdiX1bB7AXuz1W"
-    "WpFRykqVLlKHjvnCO90kcWwiYFHyAoMdA/9SAhh+zvyT9Sn90rK8mZfSzZwAxr+mZ/7So59S1DYNOdrUukBT7frww0uU"
-    "HuwzPKjR0QW0nqTxepoGX3z6ulgsGX45XdF/V3EQplA1nAdMpd6gkJBzIAt/cWNn/mLllh5/W36UUqe02TxtBZLMLiu6"
-    "/6p05jTqPLGuOq5Ji8vdtkTe/PhpsNMcwi4tpzI0A3q26EYC4UOwwxJx+Hxv5n/ZC9eLBUOZJshOC+uc+qHozkW3q82V"
-    "dttqf3YJ2IKpTcEiQKsF/76A1e0TRbAIvZnoxlRYMIu6odjBArc99A2LHj/GTqXN3eucdSSeiWcEcxHFs+R4fwTFht0m"
-    "sqIXo/5Bf4q/uwcIBCX4B/wymKF7KKWTHqKCvbeOBVan/0sE4WXtRoRg5LKKs4qSwT70PEn57wsvlL8CcWHxfdCSvQrm"
-    "YuZPF7C+RPdHMT71UyJjTA2NTy7HsT8XGcVA/XcHR2hQG6KqpBawedDXpEuq5exaJH5Wn4qZ90jg+Of3H//wCTiY8Z5m"
-    "FoINdgjiFYIYRet4kKubAQESNpUD/i9ZxUAS2cXAHTkHEAOySk4kaglnoTazW61ADAR0PYA5QKTAzydP2u387LoYqAkQ"
-    "qJYll+W8w0GBNm0WKtIucoRdXWWDmIcFYZoG4dpgoupgvjmcDSXN4XTZabXgP+KJOGi3t2mAN6yL3IaF/7rdNk/Ag5zw"
-    "oaLdwW7b8TUTRmye40rBOS3XDJ5qEA92eLrbCHYtuvFfbrcv4CvCZ+ziNhS/eG3xxyOaswWmHeXYov6ZRLIgxV98vJJv"
-    "sGQ65E0TIhwAFe3+QiL4KgcYJrCa1MjmCoQuHn+Dqo8fD1DU2UsK/v/R7sCYyBafsOUirVRaj9gKUklHyig1sP3G0SYC"
-    "PdqBcYE+QQulILtcbhJUToJSFw1+wZKsJFBNB0uujhdpHCxBSC6i0JDzyUbRWlpRbyj5dqX2uS93Fr0zIRH2LiPk8WWj"
-    "08g+jlEPaPQb68Q79R2HpN9QIe+AOt5BZbyDqji19AGVPD57BQwLs0oyjQNQCaI5Y+uJN6lx+gm/ll44SzriNI7WK/gv"
-    "T9KkA+SfRcEUYKCc1AlB+sSRWMHAJUF4eoNz14wnibgI0jPhifk6nBKhrfQMSDg9E037RLbJR7KBPDtGXtNp8R0eIqsh"
-    "bxFVyEirklh503MYlCMB/ULNTfjQO5wILScVbZiuIo2QFPwznpKo/IpUF8n+SlSjNJivvPTs+GB0vccTxpQKLS+8hLqx"
-    "P02j+FJAvR0C7zArEV8QBikeSUOrX7FRKUqBb3EKvA79C2yLSMEJ5CCFPhMH2WTYww9FjvXwM6LBKehAQ5+fPxc7Hz6+"
-    "//HNT6+R/A9obH+i+fn73lPk48JL/bhNawDxld86EFX3ceuwXXfv56pBrwDTMAD7Lj5dL32w3ViNh1U3D37h2ZD4oOP7"
-    "AiC+wFyxriN28HM2a8j+m8Pkepw8TsBU4G1HYmvAbiBlewjaIf2fgyDeywsknfty5SQwAadnYkd/oE0M1ZTsYiK/Ufsg"
-    "XDLjslCJ7TpXFbvEaEUaWGUN5Yoruyv36Zv1l6zP7ODJRY2rVNXWxmhJxWKxrmmYriWVnRC6fmbrllR3AejabBCX1LQL"
-    "dS1lPJfUKxbrmnxEUlLPLtS16DilpJJVxnWMqxbHIWzFpC4f5OKBbDWasiF3nttWo6qYAK4T3mpk5dPBPvytxuOeHMUz"
-    "4WosZVNFX/QUzoRLxUv50Nlnw1UoijB5HFWDXw6Tx7Fh4CvB8piqB70KKo+nfMDLIPL1qwbbDVMpyuV27BLldDiS21Wr"
-    "pLqbzeaObe6queuYWkK+WopvlNHjMWooWrEYo16oD/NqSuttcWwhnMvkr73U747JtxafdaXiVlyrFow3RFU2DupubL+0"
-    "5KB0GW43EPnrtPpCc5NArCHs6kmxrThbJcpuhKhyayoZHnkjt18xBM1mxQWdjXPXQqQuyupq/3gQU5CidPaSk53Zl6xp"
-    "q2XDIBkOU2WTGNd8r/iXSC8igWs76ZM1hzcDCVi9CzR9fTzQgK9LceYlHbH04nOwGLt0VvGkV69FdZ341jsHW0rI6Qlo"
-    "qOCIbLhuRCj15BVIGBZEF2EH+p9qQ3M4bCY1GzbvL5sEA82XHNzc5UDymdm9jqK+X/PCBGQBn0zgcP3zp/fvgLov/iJa"
-    "+Xh2kaQzWMxH6hiINmrRAiO2S6YsFAdhu0PsDcLV//zXf9ckABU9lhKIZ+mlYHb7c2+9SPs0m9p1O6JvAe8Em7ptTM6i"
-    "C5HG3tQ/8abnCU5jqOHHobcQfhxHsW2elGLMbi2nXjj1F8QqeZ4nvDnghC9BAmsjvBSJP43CWSJa/i9BKg4Ov69NeO5C"
-    "dLrmCS9HN42MJqZnHnQLmk141OZ4rIo8Eon3BVYVjupE8vLj6x8norVff1RzF7EXZz6Kh1wbwEdPIHmSNKCKmq2NX13t"
-    "rvRR6nQRJCt/KmbRlJYLzU6cy5LJuOLbAk8l8b4TCIjXYRiEp3WbVFfItAIUBX2GZzmHVKzo6C5lRs+iFE/GcNep20p2"
-    "Pc2ImXleKA96sRNy8U3xAI2O027eJ+W4ANXkrPAWCxDgtPx/Ign+LZh1FAs7uLbX6TU3SweFLWPxI7NJZmwxUaTDhGQq"
-    "0dMXuOiIHLya7hJviTDsHjI3ggWkV7aovzgsp4x8oxdxkAL9HkhUJQ3xMBZPaBMi5LJ2Mw5Xj3xb2A+jXJ/r49ZUtxXp"
-    "OmIsAIXEw0sA8fbVB9rpkj1YGCnyM5hDk7UFCTmkJH78xS9g16hFhGerOP61ybYcXCRfoDW1lORaxhXMUOvYc5wUljaQ"
-    "eY9k+LQ6ALIWRWptMSMdbuSuH4qXp0jXJ/wsWp/+5c1PP/WWs/a2eM/UzoL3R1sTxc4n1QhyhsODLvCgCzzoAg+6wN+F"
-    "THLdFVUJhM9oS2Id6i7i2FoK3BxFtpfkcbgPlP9uBeuDCHsQYQ8ibAOp26lVztvrWoTdlJ469yfS7beGOwJM3OjcD2FN"
-    "yvlETr7daDVt56Dw1iUPMk3zEKs4Oo29pdhhhNrDQXo9WF9xHRKeIBStHVXXcAuWaPQpreUDrNiWojdal7zNyKm5cUTj"
-    "tcF9QkPXOUeVFN0L0/DITh/SKUZGCfqiGV/I5c6CIi/I3Dcnjy/It4QLMq4Fc5Nxpp+k+ocYc03oqV9wciXGuTEj4S7M"
-    "2MXWEg/hd5Rb6FatqBPPC6sWLctu1yJZtUpsPHBW2R3YB7SqoAQX8abldhG9QpdZu0POU2CFDecKOeu0nH64LoRFZlMV"
-    "l6+uaoUmmwQrAOXdy+2qGweMUJhDpP/QP6onnXX1y16+evGrWUgOxRrR12yO8bJP0hg9HJd4uiK6f8HQCB5bx2WPWm2w"
-    "s0HfZM1ktQDNpLsUB1R3kFVsF2riZXTpDCC0uBIbbmGFt9WSaLvniBeFFWE4HEnRJfENMq/eG3DCxYf8NYNxiaBawOuS"
-    "audhY5i49YoqT1zwhU4UydPXWYSG/DnLKTfkeebNO5V+hBgycy66nmi2bBmP+mij08AjtUa/8W3YoNOtYaN/DL9xB4Wf"
-    "wwbuwsNGZ9iY+XzbgxoMFvxB6mh0TkUnY3zZhIeW3snC74nXeKw4IazHox5inKCSSI6QK1DHu4kPI01+lEqJprtKujYL"
-    "ErXJ9sSb8EtE91+IC8/iJty5Z4jzuWBbQzSfEfefNydsS0zk3xOoSFZHdPJnf5ryNMH5kp6hkgcoQR+b0CHvJ1IIJ3iv"
-    "JrXapMpo6YjJt+Fw2IjO8f/7YGSs/Y7A3zMv9fhbr9e7nnRAB4xggk3w+4QpgGkidXPZqmh5KLXxdJcoCxLiJ+qNTDhq"
-    "ozQIJ8Ax5AI1zlWMxpDBpG/OsIZsMkgTfzFv98RLMfeCxTr2dQfzfZh7sBK4E2Qc8VcCOQ9QA4fJQKWgYaEHePYBeEpk"
-    "XF9PlDEXRmH3qx9HpFLCIONcniBMAtNmnTBu/H+P1JBx7P9lHcQ+tTLBSaF8sCchWBzHo0knZ3LxdSuYRHi0jBA9NTMS"
-    "yVLFr0SgQ+ylcaYPcpCNP63yEn0JcmgRwezIrBq0cVpLP/V6MMDhFCfskWrItK5WwI5EoJGZt5TaR+LZOoS6oOLPxjjh"
-    "xlztuUhxMZ9FsPvhMLEpAAOuoUUSreMpjAc79KKVQMfnUZjovsoD9gm7+5bcaPAgB8b4aZNKfaAVQAM4kVM8CI37DZz5"
-    "pNfhbQFySYYvzJAHOFTIKi+UfGNZ4KnJ1q+3UviTxMdf3718+xoIotnMd9rZYPXEewZN2G0aOCSt7XZf4OEFXc3LoiPT"
-    "jMbbgcS4sqcFx3C9Hok7Qx4AGSgdL1csEXk1EhBIqJUfp4GPYvPb9XWHiL9BxeuOKXPlEbZT7N7e8+Cm3Rs2Fv48taB5"
-    "63VSigMwD2LY7JDOIxnkh7QTsTDPoFIcnJ5tiZMPVkqRElYlR2AzU2RnjY3gpzebBYjVW3wwO0nS76bDqGUx/Q5Sf5mU"
-    "9Axb0B+9OPYunYQrdCMs8kJYUbTZ6sa82XsY8H9Cudvo05IijqkbNlnAEh0Xv79cRSls2UYNa+bxaZ+L83fjgdJMbjH9"
-    "JJU1p8rPtLurE0wODGLO89gyJj9cL5nZ5CBGmMhFjKdJ3TnJB7x8ziqB6NaFmcr4sGnJIKsXeBx5Khuvwq5rA9wyCIMl"
-    "0X6Qa+7AMY+YcX+daV+c638P81oNuYPBH/HYrbhp0/FmqI9dcTJdeKQLdGAZ4FaPR4SgkgZLn0Vw7MPu4eMtPWyEQTgc"
-    "htmG00xYCse8kYUir070oO4tFgbU3k6EZqTmTnBpjfTkIpnPwfSrmKjZBNzPTcB9rL0IlkG9ytbs3cd/zikzv98ZXMbB"
-    "zbyg/vrhaXq25bLWcw1mByNAXxPjVF8OBYJUUBfqYlD93s+lAeei0/xMuRYa16MS2rjLUo8g3Zrm/JGgSFR114GiKUl7"
-    "JYt8Tj1XzDO4pPukqb9HSYAkrPzw5yhezEz46+vRNZi/y+mKVPIqG9jUx9IgXfh3qYk9KHgPCt7fQsHLJvLdqnYPiuOD"
-    "4vh/UnHMFszWKqN7ZTxong+a54Pm+f9W88QYqPJ0EkYmivtIKlFMflGR++J+ckp89E+DBBrovpRuG69kcSy67zxyEe++"
-    "4kPqd9hFzrnSFN1PNGf+cRGB5JRZ0PAeadmihDefI4WnI3bkIffLJO1QUqEkij9ECS1jeVW5o+/aBuLFt+wqLssKAQUO"
-    "p2KVAAJLbfe+XK4HVT3nPCMzJu3ITDaFttELcOCO6TUTTVeAaF+1QUk0r51kelAe2mtlmR6UhvkamaYHzhjeXJ7pQUmI"
-    "rpFpeuAM1c1STQ9cEbu5hAiDythdR/7p2hVMDleF8pbknh5sDO91J58ebIr4LSagHlRF9brSTw+qY3eNhAWDinjcQnbq"
-    "WsDa/XRQFZZbTE49qIrSdWamHmyI23Wlph5UB/La6akH5aG6xeTUg7JwXCUtpJAtCAujRy9aTc6J1ezI4POOjD5vl8oH"
-    "qBOCZWZD5FlVApRjDcBgEi4bRvOipNxgQEkrWhqUlCth4Cp2rfB6XHIu9eomNvOsZE27WONYx9VgGxiZBdtvADgoAygu"
-    "6BwnOca+o4LsXTWN1V3VwAaGu1dzFeRGZhcWbhXQBkaroPkKNuvYeZuHFC3f4XD5joyX78iA+XZeHOAlNvqxWPKAUSJS"
-    "qbR07iRevd1BQlnV6dxVRHoTA9IZs6EjdTaHnLctXrBbVBknZDRC517CEZh82Aw7m2KvJKSasrXhOZKhUyuUQdVRK6hz"
-    "02AFhchYY517CUdQDWVLtLNlwIHGwBEFnW1CCpolEQUKJ8uDzo1jBhQeJTI6JVEBzXpBAQod74ide4liVm3Qrtq5dZyy"
-    "QpcLRC6grRGJrBEVQo0L2CpjjRUeCibu3CCaWC+N6YpWZf14YVUzFxDc2SoiWKFQO2mnMuZXLw0K6u1sEdUra55puZOP"
-    "D1GIKUqjBMShWzyI5AeR/H9TJN/VQtHHSrxMaA5ndzkqlrM4b8thDEmRA9Kvxyh5f+8L8mHZPCybe1o2+RNXXjt53OUo"
-    "C9YEOx0gGuMEuScPo18vfGR/Iq7Ez9jz7nt2z/8mdsa917/gJUDvdTh7z/cYXVCCrJNncQ1Vf4xijI/IVf4cfaLblVZb"
-    "XKvjaYpjGlDwCEUjDcT+kcxLPwCzB+8TjmQA0UBHDsH8JE2qRU8wiJbs0JX45C+gNdVoF3b/Fb5SIAyrKZgjPOBrI1Ea"
-    "8ZEOUxPXFjASQ8BA35MnFYAXouv/hWLWCFx1Au9KTFiMxVHwi+BchaxhnQ1QTZPmY76qGqlD9mMzwGzkRKXuAmCowxTm"
-    "ePIv/mUrF5dGDcgx0eDVmDVnVIGaZfTIgbAuLXCYKXJTDTpGSAEU3n7BXxF5uePMzN5nMYZLAhMHrrPIJgTqot3NPO/i"
-    "EqLmLf5mhJNB3dE0EizHizUHsHYODUhNLnABaw0wLEtRUuA9QgCTcpyoRyIPrmIAW/zHhHVkI5Inpa5hlGFcbYNdVoDX"
-    "Frh23Yh2i1gKXZOHNzm0VLud76aEK+lohnYzc6gzSCgT4OgWluaFwQ7tOAMFfYwQo0JoaovAjvdHuboslvlgyyTuBYOX"
-    "SSOXbOxAnTHMxjEKRnN9URt0TGe3jP+OP13CtrPsvfVC75SEdu/lOo2WZEj1XukdQ188JqN+X/3xo3ydqoWz0BEAykkN"
-    "899tymRoupM4HQcuRQC+FuWAOvFRmDPbqqW4o3LG8u+EK+78hcRuySBx+JzkjWuHc25e7lhajuPE/o2V8Bg2Jnj5bsoP"
-    "8x+OMwd/7o9guFs0ZekDjNYaZFr3FIN7SKLKGFGgRwtZWRPmiIMZ1+3SscrL5WzzRA8/CiknPhZ3SSyH9nqf8O2K5GdQ"
-    "q3iyFJbBDml9Ay0rnwhV14aDkRwYyA9G1Fn52+irrG7PuLoz/iM5UsFsD/2LFlHX0ThBM/qA1+m4IP4dlz3IeySs7WLY"
-    "NcWQsirJHrRSTSV/jv3eU3a1UO5U8sGQnEPbsHHQ2+/t01f2flBxgMl4dZmeSaDng6e9H9yRqIi0L+QJQyKjvihW7eSS"
-    "/sta/IV3SZ4LoNX62kDgYyYovpTxX212hzJ9/dL0khrSriOrYEXOJuoT+pCcLqITbzH24tOC/zCbVux94vCTMrxXlD+J"
-    "3cU7NsnQ8kissFiQ7OyBslKDL7gDeYc4ZXIS5aBBx+yq2I1Ku5d5SmZcYNeben2vPJApkkcmZp6Ykyha+F5Yl9mbbdNi"
-    "q9JIzbcLHT+RXlg1mr2RcVukJLNybzPh7tg67oswEuSadyS8U7KeTsE4+h597nDOyUF1dEfb0vneoEVaty/bWOAOAqRD"
-    "3y0m1BY2vNOELxJFtvwtOHKjE4AiGfIo4DYTzX2EUOcEoUgOHf7fhpg7vkzJhUzj42F86SmD8YnhjhmP1y636cTtrmtq"
-    "k2le59xqdWx7D1SfQvue6A7JrLpgqk3gpZ/Y2+jlrWikMXXRRXpBRNv+OboMtELfn8Gy5nUXRifRDOeF8jqXs0B3Sj7e"
-    "Fs6DmFXJ8cnlyksS1HYc/cKLtbsSmLVu5GpzfDld3U41qH3VV5sk8yrwLiZojTvE2rSZcSO3H0v7crI2GXR5eQdEbL71"
-    "LCcJlVW93Zmbn3jGe9ZzVMM9veAS7zKRyws9X+ztrMXna7BNdOTYdMTqEkx00sXRy1tqRETaBeWDScWJ74ECtQ5n6CPN"
-    "WW+0B3gczNABWwZ4AKYvfogapWlXserFRg3oiWNt5JAihvzluBDFtpehoQCidCDutWC+d5Qo7CCxkhZlSmG3gjgKScPh"
-    "XHyqcpuSq3BcSyj1v0yfpCdAMRFKy8s0IpFRKhvLVFzxriP2SeFEL6u2zNbS5wwuvG0ST5CoZTCbLcAUpDJOAJIrObJC"
-    "YyQMbUWsKYJCjgEsHfqZ13ARjRIDqmjSLk0JwzZmAuIrDb5m/H5LXvx4fh5HOu9eEPL4a/7jLgg2wLOrYDmmZzOvnnfE"
-    "8Zt3nz6D7f7s2ac/fXoOH3q9Xpscr0J/DcYMdMafkddXEIsT4Pe5D5078SlzyyKKzmG7xINWU7lPInbUItU+xQmNTWNy"
-    "J5VdiGMCPCaVO6Vz13BEB9Y98dMLH6ZGWRYcRPZsr6QQdVCcEjL7Ez3cznlyZHKcXLYkiaIv1pjPi8xcrM1DxtTOI9QL"
-    "crl0kMeBGhR/Gvu0SGD+C/7LVktlt1cr34upMipYTHBfPOM6fcxc85xxSsU0U1LFMWqNIzmUm9RMmnlGOqqicinfV0VJ"
-    "E1A9aeVHMYqKVl5b68s4kUsxD8IgOWsfER1jUg5pYHU0i6ErBiGdDCwWMENbrKWKd2105wvHRoUoZClELXdyukiknQ3l"
-    "VlVQ0I6ENGx/y7IE2YoZhPyZDEhSu659wvJXyJjjz+cgmnleaHZRydSLQfGH5SOPiU4ilNCsFLuOg3S48gYFP4s62jbs"
-    "2mxNxkTfqrkNEdm4N/IB1Dgxwt929B/DxlmarpL+3h7uE9Lu7EXx6d4s9ubp3uH+4X734HDPsLVhTIoRZRVxdNE5/xcI"
-    "TXQsZ0fml7pZvHYnS0VlhfzySaEMHsNdY+iO93MEpyGdmqxRPjJui+7pqEOZSa28W5zFrXY8IiV5K8emsr6VQ5xxpFtZ"
-    "MUjG+BK3EAtGK3Q0aMDSYGH3qoKrTLVJ3ygfoGgPbsc9HyoYo/KllXcNRVZZcZFkjW90XT5N5OCNrkd6KBMGsDPm6W1m"
-    "zAJTxvTysWX2R7xeKXt9GdAT6eOZv/JBXoVTaXv68RKkmbbqjYPNtWRttjASaz2QkuzhPsOMUOIvL6E9cZL9l3om9VPa"
-    "vdmYieJzShKZNTyWmI02L9Whv2gCrib/P5NB+9/diaOH7BlZrPPfJmVY/f0XZ/XCL91++ceN98Oy9BCllySuZgoXJ04b"
-    "tpAJorMx78TmHBO1bHwzgLyStIMNbZZknviVqAwlW+DDfv+w3/8/2+9LdvVM+IPIlqfZUqJl4ikvYw5vu+VLuYvt4TZC"
-    "7RgbyeHfbP9/SDN0v2mG8juXMTg2TR/kkTNdX/JF65GYcAXx6u0f/ue//nsCDIfVdYEpK/Bw07iDvWN1Q6/74nAdj5wb"
-    "bOnmyLlistkrb5N7+FQIA+592e897bGfxXX5slVYR7/WNJl3NjoqV0wNXbCg4mXpZbbXm/YLd2act+hmShjnLvqV6VQP"
-    "SZH+vpMiPei5D3ruX0nPde9Sxm60f3D49Pvf/u73//CDdzKdUUa26xIlUV7L2TWEEthiX0hpK1hulumLD/nvtsh/x/fj"
-    "2l7JFpy2Imicg3SMDzfA90NrzZTd3L8EpWMm+LbcE9KGEeqlN7wPVt6u0nUtwSRlPo4YPtMBZgK99RJ7YU/KXE2Yy6Qy"
-    "Sfy+JomfDY9N9KtJyAdnGpA5ggSCfsTPrNF535FIfJbhx6MCTSVGmknW736ozTqwps5RBUsLFMrr0oATxCGnkCiEQzlX"
-    "ICtnWJrE/H6/LjH4qon/y4rGRb9BA+0HM1wLZ/hqHD7SEfurKE7l1a0nTtanBWJME9Wk5eDwJiMGMwP4hHE5yomXXS5Q"
-    "iyWPXHX7aJJQsLzzdPy2LlNS0DSwbTI/YCDYL1VdEjN+PjClq17pVBKQcxy6hVy6R8qw+nOEPa07Wm8yLKL1Ko0X3Vdi"
-    "T3x688c37z63j4DcMT/CAiSzj7RrfVknCzlKvn9ad6g0EtGC9j+//vi2igD7boI2OG6yY8UhVKiCN3o3BlvHvI7krdTo"
-    "g07fHYbYYl/owIdhaDSH3+86dkH8W+Kz5UtkyGt0kXrJuVz5fIjSki122Hhvs0cjIJVX8+TPQ8uDnG7tkIMedoVQpMFJ"
-    "gMYWduajDNsQHyhsQzzt/fBEPc9EzVI11CtRTexjEIk8MsDaMgpkGBLjnv2m23VlxmTfDykukt7q8ghYQrLMh+2pB6Q/"
-    "x+SSj7hB/Hnn4SGI/pHAwDk0DPDPrvgIXZTvMb16//bty3d/QAccycgJuQdPupGgv4DZbKahFAblZZpKH4Qci+lxMdaP"
-    "1XNJyoqS73xh2Md6OgXNkB2SNLh6w0vryCJblvKZJUPhVV+kgkvIGbuU0j3xXv/mGU94MzcUfPhpIZ2F0AJh5oIog24C"
-    "aA8Z9Ef0ADG9unQYiu65euYs8/SmMMa+zVj13ltmQLMGcN0ERp/7l3zhlQ9jSY6A/1yvO5FuNzC+NJnYb5uozD0fphqc"
-    "sDtlkiNfBrZ2tCrCgyC1T4+detixhj33KNBuzdpLEU/PPXuUj+H7D5/fvH83Mb0Kq5zlM+9C7Yb3xYsDFLXK3VBg1GTO"
-    "0VC5CEv3elNpOEJDmMYI88zKt9T08E/B9gj8JHNFxLfpLC/ESQ/5j8H2E0EHvYyEukKcfycVNaiyXKGPTuZKSVOuoFjh"
-    "hFSvw1ma3ESu3u/ZezIT2qUPx2H/6I25CRHjfgJO+RNmOHP+g22WFZfRWo+6lzk+kiIIQpgJzvswTvqSX/qka2ISvU4T"
-    "6XJovzmXGTXvyp+fox691VENyum/X3w/znZGQ4kSmEIjsxXhjx69lCbUw3EoZaToyFbVdq5rkwCHzulWj8OPbCu4jE14"
-    "4f6q/AxFbb9C5VM4yTkVTtQe9Fo/W4gfruinuJLiGQU+/LH0PVrOVwAAO6v+H8LvQ/mV3kTo0yF8mJDJNoFfd2h9Mfrv"
-    "EX1huV6J29hQjPl3PyDqov3E3bixJcTIf4+cmigriFDe3J5hlGCtIE5pc9g8qGWVKES/RUSmSUIE3t62kPifZp1nkwDR"
-    "38hCkAi/f0o915o9dX4LPR/RDEP19iM7OcMQykGQ/p3aET9FPTiTQUr3alWqV/hn5vynXqFUwpvVuI4OG+B9qJ9bhOpV"
-    "zOoViOkOJqxZqilwI+ODWUJqqfSQDQ19RnlJ/fT6x8/i45s//tNn2HLuwC8WFPjXfPjWt5syHLImBiV82YnsBAruzkHI"
-    "Qcima+IJzSGZf53DQZl1/TItEHV4WxMljaZHQfBfOZ0/MgDPG6X9UZLeH4DvJa8/4n2OiUi+zTFk8/hgdL03lsanoDAF"
-    "XAAU4Any7wLh7y3Bv3pwWj3C29J5ERYRLGh8lVpiRYiEi0ACgV7aaomdR6LdRuMuSzvA0E8GmH/lIPfYeDAXx8f42vjO"
-    "oRiNaNWEjFVC45vgO4dQ54hTKJhl9HUeGGlNzoJ5qnJUzGBm8i8k6tsjJuIaiBPffcfTfTbDJ9K7M8aKTeEAyJQpL0bX"
-    "aNRemxyhxEEZO/BWHqscXCGJeCmqSWll7xC0QeP78NOfBlkqxaOjHCBfw2swmUjOAjLyZOUQqtxZOfBdBQI9aOgiP/Gm"
-    "VodYj6nbo27UvDLSlms6jMzSFtVZFjgTWGeJLkAbqd7MCma+6EKdLGubWcVIHF2owRnVTGiZPboAqXKmmbA6iXQBmpO7"
-    "mrAyAXoBklK0moCcCT0PZzyHcFVMh25Pq9JBKKZDd1QtGRJnhnRH9fIBcuVNdyAoHS47mbqjrnPwitnVHTVLhlI/k3Bl"
-    "Z07PL9JSlttZ0wvVdDp1d73CQBXyq7vruQbJlXPdXdsxQI407O661uBYWdnddQoDU0jTfjOhxgLcEmqwldjSLGOV3g26"
-    "8lkB+apAlTirll2VUmqMZzhJuVwqK88YVip6yiRN2eLYlgUuYVJLZNSRCs5+FwXABrAyLqlXEpr7pSUHdklh+Zts4mcT"
-    "1KsJG0XApqVeY0lvXrdO3tiLtBKojH38OIKbefJVBCw0GURvIvCTCPJFBPkgQmFhc1I2sKoqlrXK2rhpYWMHLQ3WSGN9"
-    "F08q6GS/d/WawnBIDyrks6FufEvhRlyko/kbsVAmGr6XPMMCEyZvyuEtsrzJdUA5Z3GtlMXCSFd802zFIp+p+F4SFYtc"
-    "kuItcxSLLD/xVumJaXI6MxQLnZ34xsmJhZGYuCwvMRFQJzWx0A8s3Mv7CkK9rXDrpxWE/azCDV5VEM4XFbZ6UEGoxxRu"
-    "8JaCkO8obPWMgrCfUNjqBQVh5ESvfDxB6IcTtng3QWDeaWe+aqFyT7tLnbrEgwR9kKC/Tgl6F4tAnWg5lgBO0iz2hAmj"
-    "Vw9yc7MUIlv/NkhWcs/L7GFZPCyLm+8N+gzXsTZybThRN6tUe5m12j6uR8tm4/E9zgu6TgxCOgRvvZi3d1r061/bnOb6"
-    "AA/EzSzUDKeKDzuv/u3jx9fvPncZEEqxAH4dPt/DSCcMeWhfY5J5824Aj/+/Yrp0aHs04qN5fobAfX/wDSEfP96BwUub"
-    "u9eO2wTGNRiIXQnkvFmw8NA9A317JKtdOy8diJnmvcOdXjPQONrjN13Hg50PsFjf/AflBdB/YJZ4PgxbRclgX2A6ef4b"
-    "3xGQv/jMLDf+gQiyQQeqAzEQh2CzimdCDiH88eRJ4RrnYmDMhmB0bTMer3HoBQPF73yOa01U/nNxuM0rnQwz5eB3Y4Y+"
-    "8EMNdv7watxs+17kbF9C1+22mZkHuQXMZbuD3bbrc7aiWbqoVwXkUsB5TxzYoQEpYth15D7PHX0UEBbhM25xI3ri01Th"
-    "j3JOGzzLX6KpfyaBLGzwVzbdN455/jiWaPbQU1HKr4VE8FUOLawWfrViIJDHFQhd/P0GVR8/Huxem2wpY4c9SZYrevHl"
-    "g2juDpr5wmIneD01ilOqukcV/eE3MHV3DGy/cbRvPnkBLZSC7HK5SVA5Cfox9YypV1fVBKpuy0OnfSnDpAz+9jU5G/tA"
-    "0hjXIPr74LaArFhE3sxbp9F8HU4tirg5bOgFtoLzVJ5Sybt5CSCv6JGCxvX/Aq7khxc="
+    "eJztXAtv20iS/it92gMsYSlafszMRfIZCDKZGe/GTpDksDhYgtkiWxbHFMllU3a0iYH9NfvD9pdcPbr5EuXIj5nZufUA"
+    "40h8VFdXVVd91VXqzx0/WaSRysMk7gw7n8edyyxZpnrcGZ6fjzvjjoP/4DMyU/Bt3HnFn0V+k4hcfcr1UORzJaIwVlok"
+    "cbSCP0okM7y6EHOpHbGQ2ZUKRF/IOBB/dMediQNEIzlVEZE8lVdKSHGtMg1swJN0ayTCXIt+Qm/1++auwLHxRnITOyJO"
+    "cho9T5JoRyNl+M8hhhfwmp1Gyf/5xBngH7waw1hwaSYjrYij2oVJjUl+D9/qJ8Rzv58s83SZm8ks01RldCNKbvATcvER"
+    "5YIEdrTwpVb0LJKwk+HHzLD158snWpiF/247TieKFpqVhvOnycLnWC7gyeG4M1dRSnQDpf0sTHOiBze+T/zlQsW5xCsk"
+    "O5akLyMYPlKueC39ufCI6vnERYqeCDWJWqfSV32tQKAyB10ZUYtU5nNWOzyYZsllJheuOImvE1Iu0hJSCy8IZ7OVOEKa"
+    "x6DWnzWwsHN0LaOlOt7xxE0IZDzz3YMX//Th7ZlIpj8rPwdDyv15GF/CIDI3ShdeGIMePvhgbtJDowGD0aADTYZIr6v4"
+    "WkVJCmYZC50HoDlHeJ/H43EnucK/YMLZUjkCPwcyl3zNdd1bzxE380Qr4Buue8wBGLrH2jejiq4UmdLLKGfOQAIoTxlb"
+    "xuECK2EKEkMp0OD8SmUwFDCYN4oz1HZIMHYVzXqueClmMoyW9ABPsD4Hsg2ehMqyJOOr9MhVGAf4L99dKK3lpSovgEyJ"
+    "jdtbowAJ/Mf9v6ksEeoTSNRPAjUSHj6jwWyWmmnjX+mjFV1k6q/LMFM0iodGAUJiXcbgJM4nIEi0Hmst7C7yRGTLWOAT"
+    "rrUMbURq5aWFgrWwsm86tPhpfpoEVfCnUUJRAtbB4kER+stcdBcqly4oOPbRYEd2INageP/6Bw+M9xIGmkr/iricLaOI"
+    "nFtvJI6WMbyr4c0LNLgLfu1Y5PJSi3kSBQLVJGZZskCFF08LnSwzH/QRI/8ijDXcIFnpYq79/hTtyUMpaLCteEVrEFwq"
+    "me0bEhIrOazoz4iivEArgBToGRMPwTmi+ReWjwIXCpY1SilQfgT+MEAZoKpQVMA7y419gbTGNtxupfAlQ4+vnr08fQ0M"
+    "kTWzwy6V5Yq3/CjMFWUBEurSzb3eUKAfpNBibo1IKUarUahzXQk5tOD4Odcld1fxB8AGesdVyh6RVyM9BB4KPHYeKnSb"
+    "n29vHWL+AS/eOlWfW42UTbf7FJHzYdODqKRmeeNpsEdwpa2cogJmYaZz4nMkbpIs0BR5iVmwM3gpCy/n96SplZ/ARDYR"
+    "JarWj0Aws2yXg2G4lEEQIlUZvatOkrzfQ9VY+GL6HOZqoTfMDEcoLsosk6tWxi25Cd6SMawoCrbFYDJ4Cwr/Cf1uZ0hL"
+    "iiTGLuJamRvs0XHxq0Wa5BCyK280LK+EU03JPyG8eqj5GS63NJW/UHS3YEjgy8bmLOZCSipeLljYreBrW5usAzR6aCbZ"
+    "FAp6OHQByGqzAHWoSzP4XdSLt+G5RRiHC+J9rzbcXosdseB+HbNft/V/Bbu2Km8R8HsYriVoowstohnHhxtJWMCBZYCh"
+    "XkgMcHm4UOyCMwXRQ8U+BcIwHo/jMuDsaPbCGQeyWNThhAvvPmJhwNv3c6Elq5LQjZklrRHXLJLZTKumTquGWhrgoGaA"
+    "A3w7Chfhdi83rHeA/7WazOyXteBNEvy6LGi+Kr7M5/dc1oWtgXUwAQdNw59DUuTnsNaNKvCRO7iLi9sA/d7OTALXxmf1"
+    "cgyDw7XJBt54ygZHELYmmx8JfE/IWU6LAl2Tzt0Ni3xGM7fCq0ipmFPB/S/oCZCFVMV/SbIoqD5/e0vp78JPCZLflQNX"
+    "8Vge5pF6SiT2DPCeAd5vAfBKQ35aaPcMHJ+B4/9L4FgumHtDxvaV8Yw8n5HnM/L8t0WevEfNsNOPQp0qn4QwcA+YP+uD"
+    "aJuXLpVRYNzZcwfugK5Ol9mlUnbzXF+kq3xuHjr+7wP3RXv5BokOhYG22myV0gbvdEX/8l77jVzRxqgIEnjKbK+Km7mK"
+    "8fbKbJr22IdUA2Ser2igQt5pmJKG7CUU/GWUTGV0IbPLNdDNVR1WWYtzqajcKqE5ReNbqIBwRxVnZKsVVC4S3SQDJD2D"
+    "v7QD3mMxkHfEoku9lnSlVoBoQGBYyALPalyZMfnKXCpxRM+TjOO7qQK2Ta+EF6UU2F63m7upS8A0FhAsusbPDbkesc5e"
+    "oKbLyzozU0BdSsbbChtmdSNycB8KI5rG9YvrPwN3aQot66NiBEtsdC3dw2JqXNcWw/oSYklUqwpZFxGaYginE4Xt7h+2"
+    "zH8hP1VV9ECDw4BWKTLkSYWL0rc6jXCv5TXYEBqcV60mdQdDQMCC4tlIgAeMYX1egmc8xECFNmeU2jIdnYZR1A/CrD4b"
+    "rK5uO5cbKiKuA5Nq1Ia5EfMtDJgo+AiDSkHyLE7jHMEDccWZliguaKPxHd2jyhjCKWARoE1sQlSdqVmoouAREkEvYac2"
+    "FMwfJeTIJDiAXFDigGXaJMfiHVNvsqE+pZEMH+XZeOwbU+cVCd1BnE8ezIexuJS4jVSoePgYZrD4uqHq+DkMnErNFX3o"
+    "LXP2w8mb16RH62Tb64yiaxNAU8EmgbdY/M/JVD9mEka5JIyhQF9GU0Ic0Ccd0+So0CxR6wBgrVMVh72t2ZS6b1plVPCo"
+    "1VHn9yYLcyMwG/QwQIfUM4BzWG3PYQRZZ7+CdJ6QTZRehbK1DCzhJ1szuFK6GUZXj+KRdNrGF+GChML+FfaLdGOlAljW"
+    "vO7iZJoEaBc2VTNWUEyK5g6hZxZiDMb2hukqlVoj2mmZF/bhPJXDtCxIqsifvnpHgtW7WPZGww5nMNutJb7w08dBA5Vd"
+    "qzXGCq5Egq0N6Ae2NwKaa5+E+zjYYgwUpmg9uok4GGeY/jLjFqdteatutjxel8XOmO1S2ZYNsNkoegImwIBeIvgQH5Cg"
+    "6H7488mbN+4i6G3BEoLVItxVg5844ph1jDBcFgtOy5U2ywt3AZvhrDuL5KWDYcIxunFEuoKMmrA4BBOLiIi1G2qiysVU"
+    "SQBQyzgAKzOtYtSChmQzSNx0sSsClK5VjIiymlcx9OKkBnDiRZHkEBBD+fJmihXby7gCANE7kPS6YO+OdYUOMmt4sakU"
+    "TivMkpgQDu2HFC/3qCOJN4Nig/9KPInRnbqHurJERKLk1AxWQlxx5ogBAU7sB+yZFqchtz1x2CSZIFOLMAgiSAXpHnfN"
+    "1O6MGvtJ5hkKRYwUAZDjro9DH+sIF8lYN2Bveb2NfVScY2pwX3n4t1Lep0kAGQDYQ54BmTy5UjExSfov5I9REHKAoy/h"
+    "4kLnANa+HDvi/OTsw8eJI46OPvzvh2O44LpujzahY7WEZAYmowLaYwszMQV5XymY3FRRu1OUJFcQLsMrVQP3OuFNa4L2"
+    "ORo0Do0dkbYlj3u5JLPKkyoavngbBN+dqvxGgWlsah1DYke7G24iBkWTMC2TyIFpLjMdZbUWQ0NiKJZaUesjv80qY25n"
+    "CeKCWgMayji0SlF+pmiRgP0L/taEpWbaaapkRi8jwGKGh+KI3xliu9cx0zTAtASp4hxR48So8mswkyyv0sO5Di4dDtHo"
+    "aUJ6z2T5SYauoltHa0OUCu14zMI41PPeiPi4IHBIii22gCpYEWjizkAUgYV2GaWKsx6WNuKLygtJzF6IRnZqWCQpyn4m"
+    "VK0BtJEwie037EtQrNh2pwKzi1ftY/6V28zUbAaume2iEBfd8WUGwB+Wj9kmmibooRkUt20HFTW+rwD8cqvuvrXK6mim"
+    "kPio4b5SxsTYyBtQF7qyZ/yfxZdxZ57nqR7u7mKcMHmnm2SXu0EmZ/nu/mB/0N/b363k2qCT9W3YOzafkyv+FxjVRQHE"
+    "MU2ZDytyOmX/ZqNOxjuFZscVo8a4fZO8ZUcX+SzYmtS3k+8xvWKr3rQfb54Wtz5vvYlPndGbqdlW6c1PzHl7eNNt8IzZ"
+    "CkNI45kC0JHSQKRh1JzVHVJlrqv8Teq7+k3lOu32cIdgbJPx5qmhy9p0e53lgt7kdrOZGOVNbieFKjU/0GwzL8LMBTtM"
+    "UwjjbcvyS7ZMbb6+CLUG5i4ClSrwV7Fvck+VLcCbFVl9ZWNzaURbLgzdWA8EkiXGGRaEdX91Dy3FtPyXZmbwKUVvTmaS"
+    "7Ip+WVEOfGEoV8Zc2U1/sQO0dvgvs0Hx7+nc0XPLSVkg/G36bLePv2jVkdoYfvnDg+Phpp6KjUWStmHWCietOexa+4Tz"
+    "1WaNrzdmbJXjV6uud7K295UxN7Rr/E4gw4YQ+Bzvn+P9v1m83xDVS+cPLtvsZhuPVrqnuo/Zf2zIN34Xx8MwQuNUAsn+"
+    "bxb/n3vzftnevHrkqiinydM7s+VM5UsutI6Exy+IV6ff//Pv//BA4LC6bjRuEuVJtQb7xHCjWPfr6jqftAbYjcGRG6xK"
+    "6zXVZDdQ18ZWd68H7oHLfRa3m5etpTr5vf625Mm0YxustsCCaxCv7Mm6P24arNXMuNnvYSCMG/5+Z5jquZPwX7uT8Bnn"
+    "PuPcXwnntkepSjQa7O0fHH7z7Xf/9UJO/YDamG83gERTlmu+IazDFgNhvK1gv7kJLz43jd+jaZzr40W+Ui64IosgPYf5"
+    "BZ52ANf3G2tmU+X+JYCOQHC1XAqTwwgwEu6fS7Ki29W0rmkQZ6ZQY3i2BaQJdEBKJmPX+NyCsbaUqsri4ZYsfqx0bGJf"
+    "jaYeHD+kdAQZBHxEQ/F+30hoxT78fLLG04YkrcrWty+2Fh1kU1cIwfI1Dk25FIugWNILmCl8Dv3cGlu1xLLKzHeDbZnB"
+    "o0DUp5T0UhzcAuOHAa6FObAW4ckWmUqTLDelWymmy8s1ZqopapWXvf2HaAwsA+Skc1E08XLLBaJY6si11ccqC2uZd52P"
+    "b7YVSg5IA8em9AMUwX2ptkjM9HnDlEq9pqkkpOY4bAtZtWuqkvXXGDvYVlsnJRXRfZVnUf+V2BUfTn48OfvYGwG7F3xy"
+    "CbDMPdJt66uxs1Dj5PBgW1UVREQXxv/4+v3pXQw0axMU4HhIp/E7hDug4IMOW8HR6ccQ2FzUGQKm749jHHEoih8+jOPK"
+    "cHj9qX+7IP5HK858iQ1TRhe51Fdm5fMmSteM6HDy3uOORiBqSvPUz0PLg5pumz85cHEqRCIPpyEmWziZ9+ZnG+Id/WxD"
+    "HLgv/mjPNKJh6TXElQgTh+NY2C0DfNv8CmQck+CO/qPfFz+qWPGpWiAM3jDi3g/jLrSbrkYgEvJlCsKTC6wfj+Nx/Ace"
+    "ED8++c9DkPwfxCvs0gG/jl/74j1M0Rxi9Ort6enLs++xAccI0qP2YK+fCPoGwuY0Db0wgBc/Nz0INRHTiVyMj+0ZQzaL"
+    "Modj4c8+lr4PyJAbkorH7cFXBUYW5bI0ZxNVAK+9YgAuEWfqxku74m3xmS2e6JZtKHhaUmSahTADYeGCK4NpwqMuCuhH"
+    "7ACpdnUVP0MpZm7PBis7vTHs62FTsPaQtDKBZgRwuwOCvlIrLnjVf8aiRyB/fq/vmbYb0C8ZE/dtE5e1M7fsgB63U+oa"
+    "+9wRpJ0CirASDPqU3NTDjTXcuTdLgKklo5d1Om679dgew7fvPp68PfOqXYV3NcuX3YVFG961zEJ0tbbdELBIpGqNhrZF"
+    "2LTXV0HDCBNh0tECnKk5gKxQvw+5R6h02YqIB7o1uhA9F+WPJ/B5gjZ6mQhNhSR/ZoAavLJIsUenbKUkk1sDVmiQ9ki1"
+    "BpLzzOo95O7J0mlvPG0N50cHs3nETPu5abafsKRZ6x/ssa9YJctC67JsfCQgCE6YGa73MHpDI69ip8urMr3MtWk5bB7U"
+    "ViY1Z5vPbKMZnRa/arBN/8P1Q9eazWjoUcKq0yhzRfji0vFiwp62hl7GuI5yVd2vdc0LUXWtbfWofhTbWsuYxwv3d9Vn"
+    "KLbuK7Q9hV6tqdCzMeh1cdYfXvhCH8UX457R4cOXhZK0nL/AAxBZi//x+QHc/1IEEbq0Dxc8Stk8+PSE2ReTP0Tya8v1"
+    "i3hMDsWUv32BpNfzJ57GgzMhJv4dSsqzWRCRfHg+wyQhW0GaJudoymCrrMQS+gYJVVMSYvDxuYWhf1BOnlMCJP+gDMEQ"
+    "PDygmRfIniZ/D5yPZMaxPTCRm5xBhUYJpr+zaMTPEQeXPshir+6d8Aq/ls1/9uhG67wZxjnFzwY4Dg1ri9AeJXn3CtxD"
+    "STCytCbwoOSDRUKw1HTIxhU8Y7uk3rz+4aN4f/LjTx8h5DxBXywA+Ne8+TZsDlVpyPIqnHCxE8UJHDxdg1ALI18rE3tk"
+    "Q4y+zM9BWXTDTSgQMXwTiRKigfE7t/8H/jA9/A=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -491,6 +405,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -2992,6 +2910,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3536,7 +3456,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3704,12 +3624,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3731,6 +3672,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5341,6 +5990,12 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "compare": ("compare", True),
+    "label": ("label", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

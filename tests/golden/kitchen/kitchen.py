@@ -283,286 +283,109 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "types": ("types", False),
-    "draw": ("draw", False),
-    "fail": ("fail", True),
-    "secret-sauce": ("secret-sauce", True),
-    "store_wipe": ("store wipe", False),
-    "store_shelf_count": ("store shelf count", True),
-    "store_pick": ("store pick", False),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfV13G7mx4F/BlTUhaZO05JkkG2nkjON4Em88Y6/l3Ln3WFqxRTaljshuppu0LFvac//Ivt5z9px92dd93X9yz579"
-    "HVtVALrx3U1Knhln2smIJFBVAAqFQqEAFD5unUbF+dbe1j32pziN82gZT9jpFTtd5WdxvMcwl42z+WIWL5MsZdMsZxfJ"
-    "cnwep302zbM5W57HrIjmMZtnk3jGooJSllk2Gx6l99jztFhGs9mexFKJEfHH7L89HM6ycTR7WJxHefwQUwcV1MPqa/FQ"
-    "EEHCb578gaXxuzhn+SotqkrF78fxYkkVfRfNVnHBkmXBotXyHFIELUjsyvqcnMjEHlT4KD05ETkn0WTS7bGPRymDf1RD"
-    "NuY/kPiYJSk72tr+5mhrn00ynoH/3r5l22N2cICZ41V+tHWfHR+zX/2KPX353avXz169+NcHB13MO9rqcaxJlsZH6Y1e"
-    "+vg8mSnlj6MiRoq719uPjrag7KrAzvXyahEXnR4j6gcd/pPt76swkzy6rEDolwExjZJZBUG/DIhimeVxBcJ/GjBVd1WA"
-    "SpoOTRSui/N4NjXIMp7oAr9MFmYlGKW5gBfJ+MIEpjQHMC8TWrBKl87qMJ7lR02jhRsRMzS0+xLsaAu6U+bERTS2JCFb"
-    "IOeCotC5HmSda/g7yFbLxUqpfZVEheDvZTKPMwNGppVA8+i9i5aSXIIWi2Q2G0ySXIOsUkvAaRLPJhoQTykB4veLWZSk"
-    "GohMK4FOI2CLBsJTSoC/ZaeFlk8JPJsLBTFLfLVaaaRreDbvzAwd3MVFR56O5OCnnaWjGJzVk3VQi8dmhgIupLpil0xw"
-    "N8rMdVDyMNDKdqF6memCcBHwMdYB4EJ3MdnIdKG5GW5lc1RS3ZAKE3GSGRq9TNZBF9Hy3IakVB1wEl3ZcJiog82zeazq"
-    "PyNdB44cgJEJlEycBHmyQW+uK18j3azpJHbVcxIbgONsluU2JE/WQWdgUsxsUJ5sFB9dnbrKp2QNNIHxU7Z6Gc8dvMBU"
-    "DSdTcEypN9L1alkjzMwwW2GPKkeejuQYSXaWjmKMHj1ZB7VGjJnBwdGGwQLPI9Ue0FJ1QLDgHICUqgIi50WmyRg9WaNu"
-    "sd1I14BdTLez9NrbLLdyNASD4VqqBmix20jnwGgPct7wb1b99WQVyeaNka4Bu3hjZ2koDt5YORqCwRstVQO0eGOkqwof"
-    "bVB1ruS/PVOWnmmT8U2URq4D0T9N2gAOdO8kaeU7kJ1TpJbnQPJMkEauNbVyY9wyTmRyyFQwYby0g+aKBeQnU2O6uOD8"
-    "xMJmjAPMT8pv0hggfhIh88YCssnAwgjrGo+zdFK4ieggHhKmFHCkEM81CF/Fgv2vg/hI1PW9BeVlUrjfTSAfmUCfqwA+"
-    "9GB/6yAqCVxzXw+Kspf474HLo6Dn2UQGRfLBi4NZDhTnml7LcyAl6TLz4FCWjZKZ7XN3vJ7pKNkjdkauA9EvbDaAi7M+"
-    "EbPyHchOwdLyHEgecTJyN3WdcA+g4TrZ3jXcZ0o3ad4/1vlbgS6rzjJ+b3p9tE4yc7ReMDNVHlfFTZNZXFiwkqV1cBUX"
-    "zRzpLTHThZPE4THbhBu2e8SZ7eeLy/cRbLTp+WgE7GGTx7WxXusdHo4AUA0nnC6L+iZaroo1UDy8MR0SzkzhggiWpnsh"
-    "nFml58GZG3lzpH/BjSY9Cp4iyYVgdPU0KqCPO8UsM53kpkfBQMxjUHKdszyOUVROQfl48KWbwcDfBaxHHhTpbnCzgHsV"
-    "nHnrC7TtSvDUyCfELj9BI+loJLi2n8DOvtfZcSfvGsmGF8GZJxwHrrz1mWv5C1y5ftY63AFBZhnegCawHr6a6/7GLba8"
-    "AK5cf4sdi/xgK4w1fhPYQItJkIymzpOiSNIzHOKr4go+xnlUnMPnIk88+0OmM2DNycVyCvhh6qYWxzq/wTRhLPCbY9TP"
-    "ufaKfZOZ17FkrwVtNAs7191NJ1Zrpb02YlP+3evcD4CYy+wawNv1hLl0rgFs1gv2GrgxK/V175poQf4bq1hTTdDSpXMa"
-    "ebab9eVshTy5SqN5Mg6gjF02jWvt2qCx5kp1zS63Vqx+mLqOdixCm9d/je61lp4eGEP1O7ulOtrgmihO+bTwgf5OEz5H"
-    "XBbn1oI2j5erPGW74eUsnQnJY/MsgLmgtTtRnAgRxz7E2Y6OcLDUHM+wqYmjGR1+6KITPk5howt/S8d1JqIZH6az6Kxu"
-    "VW+XC4teLsuDDP+UbhD4OolPV2f0rfStdHRfSUdzfuAvIDyP6KtwbnQUf0WnPJXQkecP4EtUyINNMYePZrDEgNKLZb4a"
-    "L5N3MaXOZnMOPx8v6JPMCkBNpwmv5bs4LxLelkFxAdXCb7ww4PmiWTf+uPwI184nKz+TOsoDVlbtxIY8EgSZpC9pVn3n"
-    "u/Adsc3eqTbRO3ybvFPugneqPe6O3MPulFvUnXIHulNuMHcGCSdAW8c/F06JY2YWo8R+bKfccP25VFicevt5yl1lSbuq"
-    "OM3ycVzKXPnjx6w5l+ormlwaDXEmTZefM8OrM3suSZYbUT+vOouDjmZ1eT3lTC83SDrlrkdH7mX8XFqjnR81W+PCclsI"
-    "aPuZp3eff3t4sN05Oko7wm6AorLFkg0yhvBg3YG9+Ojxw0n87mG6ms04lHpsd7uLOGdxygZTNhiUR3x7PasGwlo06zBL"
-    "8Kwv/r4EYy6mOoHVE03YIKdM6zDxIGXbmOE+RfwRs774Apu17Ny/0c4Us6/Z1wRzmeWT4u3OMWQr551ZlfXN8d7u3hi/"
-    "D3YRCHLwB3xT2FG2sTRHy66yzkmvcoYE6E/BiDLftGEpTG1852aRFQc70PZiyX9fRqn4lrBLg/cHXdGuZMom8XgWgcQP"
-    "vmUnZ/GSqnFCBZ2cXp3k8ZRVdYb6/2p3H4+kK7ahBwsYfbBXVl3UWsjYrIgrfMrm3McKnvzw8vUfD4GHFfdJuhDsYJsg"
-    "niKIkrXKDzTcCgiIENg04Z90mhyqROfJgTtCCpACskqIEpWEkshxs5x1uwk7YND0BKSAqgJfHzzo9XT5ujyQIpDIkgWX"
-    "heRhp0CZJgtl1S61il1fV52ow4LKXCbpSmGibKBeHEqDpzgUl+1uFz7YA7bb661TAF8hXGorBPw3GPS4AO5qSoiy7h8Y"
-    "DhWeqiolfjIbRwtKtRg3eB+AuLDNBd4kcd+oOf4zlngWRRujYhkvRfKMjy+euE9yazFuX2ON/KdWk6tU/MavJugFekTC"
-    "3HWlqgOorH08EyQ+iG4GMZaijcwOknRx+iMgf/HFASo9c2jB33v3DxSBNniFZbvqS/nNKhysLi1Qq9oq9P7JWS6C3duG"
-    "HoKWQSkBoPscQq1WqCLSY6BwDgZpTUWleBi69mS2zJP5CS5JVN1f1KpbL2I5zejlCifAjphvyvkKK2HPPfLqz1G61d+q"
-    "kk/QStja21oV0VnsvH70Eb0z/Q/wH3pm+uiXofJe4Wqb32sCGjMVpRjnCRgM2VTSG7LnS+VWEXybR2Ac9tlZnq0W8MkF"
-    "t+hDM86zZAwwkE/mBiN7Y58toBNxN2GjG00VdwpYJizPWcSmq3RMle0uz6ESZ+esY9916vDLTom4nYV8p9tYd3xNS4pA"
-    "l+qGLDXQ2CIaX0AH7TNoHdp4LIY2omB0PTXpgQizZYbVwZ/5mNTpB6y7q/IfqO6oLaa4GH+7e3zzUAqRqje6UXrFwHiN"
-    "x2AqXzHA3CaEPmcrUkzSZImXvqDkD1iwULjAwXwJfE/jSyyNqoMC5awOZRAvuTfnISa4eDfEDCSFYukkRRmPH7PtV69f"
-    "fvv8xTNsxKvsMs4PSWp/O/wSeTqLlnHeo7GBFP03/ahmn+qm37rN/nTX+8rRoS8tBoMoP1uhb2bAlwEwKqfJey4fRQxr"
-    "hJgBxDuQn8rGoiuA25hcyRG56qYgcF8UXxSw1OBTlaC2BfOHmAtSsCzpj7NK3AqwKnURX4kaXSIg2y4TaOpDI0deBtQn"
-    "+BiUj/RiWQjksnHBGxkCnBwmLnAjQ4DzpacL3swRCMoC0IXlzOao/JgP9yR6C2RmvopLnhY/qpGtYtLy249pZCuY2qXD"
-    "mlozE8qmg06LOioVTI0YCqtrMzkkN0K1seSqlCtXYpeuBg+inV1iKo4JD7ITosSvPBkedBdAic3dHR5MM7PEkq4RD56d"
-    "XWLyfQYPnplZYtGehAfJyFPFnDrVOCfoFTd/95rnBUMkfB3tOFQYIhPocvvwYYiQv/P1M4khGm4xMI8phij4BEI71Fd2"
-    "lnm4sUZD1HScddSxnlywE12nIutJ1nWo4wxlPdGazjUOWNbTC3S0dfKynpqv0/VDmt6p3wGh49N2VQjdANCxcY8rhKzn"
-    "67hiXyyEboHoFKIwduTH5DtwIWQTwih57p27vSBm6ydus8MDoGPzPcIQugmh4/OdxRC+CWHUnvYjg9U3IDR83MXUjrEG"
-    "e0IH0AhlCqGAFvGC6K0K6TY/jMmZoD4LgumUwjosBKXT8estH4SOH9JVfhhOQztp61tvOAB0bNo9DmEbACo2Soh+bjdA"
-    "yNMjxvHdAAGfdNhHfANEArJhnQQOccUrGdr54AAFt1wYJ4YD+D6pkPeKzfPFvhWmv2eMY8YBAr6esY8iB4gEesY6sRwg"
-    "4+8Z7RxzgIK7Z4yTzQH8sCkpbzW7DzKH18p1dqRxqrmWWNiKtM8/1xKstSGtw9K1JOssSO0gdS21kP1oHLCupdVgyVDd"
-    "qQ6e0G7kpmi0iLBObTcl3WBB4Trm3ZR8s8WF42h40wIaLTSM0+NNadcuOqzD5U0pNxEh/ah5HWUftIeuKZjacfVmZTXo"
-    "Vv0AezOyTQTSOu/ejHRDYTRPyDdkfSNBVI/QN6NbL4T6+fpmVMMCKC+ZO4/n+wvwgNmU+empekI6lINOnbfXA+agRIe3"
-    "agkZUDadzORZrYD64Bx1rB9IXkAHtUbDJwTr6tcGgyYA6qBYN1Q8YA5K9QPECVjj2hebZy7XPh2B0va/Ql5+d1/ou2vq"
-    "Dph2ocRBbl2/fq3X/uQE9xTLbcAT9GGVB/ccdFw9ty6NNdz1Po+87hK+SybfyrHezGO+Fr9CbvONCDXyjd89S+/C2b2O"
-    "/3p93gTd17cgt65futbrvFZdNvIvB5zHYe9wje+31rEbkDA17ICPosvZGyDpCEjgo+xyAwco81AF3oaHPL5BL+6djstb"
-    "OWqbeWA3EtVbj786XysPdrDjSd/1+hLXcb1qmXfZa7fwnzbyjK7F6YB/dBM6YTfonbLxFs7ORm7MtZofcGZuQifERk3s"
-    "bf51OrUBHIL+tru3G27t3VzDY7nBLB/wWG5ObQ1n5Key1O7Ol7i+Y3BTYyvoEbw10cadcu/BRi5AH+Sn6uA78cyt62jb"
-    "uBf8PrZbkmziNHM6yQJdoMa2CNO1XWZ2SAWFdJDYZg6xDdgX8oLdSjBv7elaw3u1ebvvSAi9HiwTKDBlSxHpWOhK6I36"
-    "Gd8bicOket8gJSNS8NQm57bxuo3lV6P7NURCetOqlKpwo2zlMPnR0VKeJy+jeTxDHyCekb9ixWqxyHI80o+ZDIdlH+/E"
-    "QSYkDpvRFdFB/ggfLGK0FmBnyTtoTlSw/3z48vuGdER4kW/hA0/I4y2By+iKXWUrIHSBR+cbEuI6iXUOl9n4gmWLmBwJ"
-    "adEQXY1rwi07apbzTo9bOBtWU8RDeZlKvZtN+W0JpNGwsiKYyg/wUeHuI8MKNk3yYsm6dNGeFRfJgl+9+PsqLrAJvYZF"
-    "8EAtnVfwwYpsHi/P8doR3e3gfJkOQ/NeU6bze+VP8ZMBj5dxXqAYxBFIPQ6GhrWl8DCdw1kcL/r8pk2UFpdxDkOJKm7X"
-    "9VZDl9+E+6TjtrxhLxpCN4vwnjaOLajfu3gGMo53j4rlBBT/vrzSRc561s1yNqCLJ5CdpD3iCnB28R//9u8NK4DbPHxG"
-    "QTrzCIRqEk+j1Wy5x3DS6jVtSHnv/06oyfgCxXl2yZZ5NI5RgRU4jAAjztNoxuI8z3JzP9lLsYpTMI7ScTwjVonbeSya"
-    "Ak1ISQo2x2tfwlBl3fh9smS7j75qXHEtBMJ4xW8Nit5dZkoR4/MImoVDgffaFC9LIo9YEb0DrY29OhK8fP3s2xHr7jTv"
-    "VS30wuV5nMdGGcDHiGH1RNWgVlRsY/oymMOivBo5niXFIh6zSTam4ULSibIsmHx01Cl6DO8XYmwDqEC+SlNccjcsUgaN"
-    "oBEga7DH4aGc2RXVYkFX75ac0ZNsiROgw53sLaUKSMEJc+ZFqbi2iY0Qg2+MF99IVW7eJhkRCtCEVESzWbHHh/+LJAV1"
-    "8zGZ9CUL+zi2V8sbXixd8esqgx+ZTTpjDUERkagEU6k+ewwHHVUHw1AMiLdUMWweMjeDAVSObNZ8cBjRrvRCL/NkGfM5"
-    "QWpDVPF4w7Kgiphnyf3FOGJo6WVhO5T88pYu3l1sWoqIyaUMAEkkwiu97Lunr+gqZPEQBsYS+ZlMocjGioQifRVx/i62"
-    "qJekWYb3IbH/G1fbiBwm+AKlyaEkxjKOYA614jZW0wKqSGQVPZFGN51RpTZWMyKSmTDVUvbkDOt1iMmse/iX5y9eDOeT"
-    "3rp0z+XMgjfC164UDzYTJrC2xdhaAq0l0FoCv1hL4EfVSOss3lq91OqlVi+1eukT6yVXiAovWRli9QmbzrJo2We7Oztf"
-    "0MBbNvQklcFZn7BTsKNj4J7oNEx/WIZsbUyuCvF6VxRFoNjG6ojCyTbWATLobOMl1TrAMoBtY+IyzG3z6lMw3KbgMmRu"
-    "45WdCKzbXKPy8LsN4fF66+t4EYMOmDdeHYiYvmvjtbN3O3u3s3eTItvZe+PZ2xEvyt+zIuz3G4qmB9/75C/jGik7/Vs8"
-    "bj6Jy8Dhf0Z/5Wp8jiOA0taxBFoN2WrIVkM2KbLVkBtrSEeIvFYhtQqpVUitQvppFFJ19Loxs8VzIuu4RNZEaTVfq/la"
-    "zddoMP7jab4rcQ4mcp3MoKGeYRcVF3hEsZvG8QRaw2uUZqfZBM+oyBOBjSWUv1P0Yxf7E+z2WYGCg0W0irhVxK0iblLk"
-    "P6Ai/im0kx2k3N/J5WtrrTZrtVmrzVptFiztx9VmjkcffLRRg/1wnozP2VrHROUNqE1Q+UuPuFtymjSWifGam/MJfzyy"
-    "Vc6tcm6Vc6ucg6X9WMrZ+4JQo4ptWh+BV3PNUF5nrn9wCkQ3u4hTGJVCougR2EG2GPc0KIzWp4OMlzrEIs/O8mjOtjnB"
-    "8g0r8a6VkYojkegkKetuS1zl2VhBhsm738YbsZJxS3ybcEAvD9Kjt1v71GMKPyUz1Sv0JXQjbso6fRK24UXPcmaTrMwK"
-    "fJdQSaEnGA0oeiFTS3Ny+ZLeD+MZFd+Sqco69QVN+Q8pakWU4m89gkqsc1PGirsoYxO7c7zcvy2fDF2rFHlP9tLAoqE5"
-    "GBhVlqUSG3edKPcPzIu9MsNDi3jT9T0eeo0PqppNct4flvRQWuhBtq75QluApM1wQnG95SrLIYETYBaQ/gSxiVrbaURC"
-    "7abyR/klLHhW6FD+DmypBKQs0pOzJakPlaTx4V8sc3StzvFmHhv8HR/R5j3M7FAScszBHAetE5jFYgY2ymDOdgn3oELs"
-    "WZgYzDQgB0QYR+SWW21hvFNRbbv1SBsVF9F4dCzUmKB4UL35ugE3XLwwL6or19BlGWm2rH1cVukuXoMg0gMXhtUUVyXL"
-    "QBhEiF73DLVA0fLVa6/j8iVJfGz9gg0i1unauh9t1a3+Fl7Q3Nrb+ni0RXclj7b23sJ3nFvh69EWztBHW/2jrUnMAz6g"
-    "dYMZfxT2G916pHuWfWIKXoGNTmfxkD3DS6ojovr2eIgUR2hAUpCGBZjqgyKGfqf3NKWBTbFRKAhEUsjpd8iep+9A14Ml"
-    "irTwHNxINvBrpPqY8fUR63xN/fC4M+Lrn5H4PdIPznGxQflZnqMJCETBWhvRpeFDMhdH+3ihltu8RWih1Wejj0dHR1vZ"
-    "Bf6FxUu+ivsMv0+iZcTThsPhzagPFmIG4jbC9BGvAQiMsNxFqawboT7H28JUs6QgjqJVySuOtip1wynwDPlAhXMUpTBk"
-    "MVmjE8QQRSbLIp5Ne0P2hOExm1Uelw3U2zCNYFzwRtDSiacSyEWC9jmIA+WC9YVvBFcJwFOqxs3NSC5A0ywdfIjzjAxO"
-    "6GaU6RHCFCA4q4LTxr8RmSgnefz3VZLHVMoIxUK+zztKYT3y9njU1xZkM7r8DQsm3JtCiGElG4VgquRYIUK+VLfEQTvy"
-    "xWFpElMNC+TRLAP5qFY9uAbqzuNlNIQuTscotPtVUer6awEsKSiQjL6W6u2zr1cpYMMiYHKCQnfC0R6zJQ7r8wzmRewq"
-    "EVgkZSU0K7JVPoY+4Q+74jqCduAwoktVCXFte8QffvXck+ddnSi9WC67ZAKNA+rGkRD0JFVuzaP8k92Hd9CHpBqUkQPd"
-    "iZrkasG1B5dbAoLRvIjzZRKjivl4cwNJqvA3R7zpq/qJrsQ4FVTzKD+bNgJgoGMNaD41OWv0hPj791W25ALO19hipEDC"
-    "EdWsmEXFOXAfCKSr+WmcGwWgY+MMU10lpKzMRgJ0B8jAl0SdFbSvCglA8s4A0O7w10gYpyKDrrjQ4yEcvu5jFEIqCIvB"
-    "+YAXw/1ERIwn9n08l0SOtoacCZPoyqIBAy1uROPRzqPfDHZ24f+cGL8TxOnBEHs5FROmQZv8SO4CSH6V3pjNIO1YKxYT"
-    "sbAoXNCdlEHXkILFrFagL27dFLq9ZJdjiSXRhC5G7x1l/Ne3DwbHv+/i+Jg8wL/D39P3+9f0g6f3um/jZ8cEKRJ+v+2p"
-    "87HRwzvD3R3Zt5OY1zCG2mAFgQ9RwYc+Rpc+2jpuIDIcBQnSlSpO0R4RsKCfRzQfARAfAVWxOAViCkWgpm8Yg1qUnyxn"
-    "vAJPOf0GdSJ6WCW6taU3crf/SCf7gsP0vUqnVAbENbzXFehYRSE1F8plPOck8ZtUtg6KSmqU5zjQHdqnvA5mVP/tMU1D"
-    "pc1BnOcqXVG+WMNoMkmQXDR7pc4ApZ6yZzKzDj+gQTei2WokDa/hunNK/ZxQp/TrdPcGSnd9FWvq0XV0Z6UUGypCTcM1"
-    "1Gq6uvqUykjTOs7sn1CH3IW+uAMNIRVCsaFGaDLIq2FTDpC+IvQToVmk1AoxrIRLEZmyS6vOq/hYcaNqlM5MUFZgqurc"
-    "lBYoSWYKa0IezpEzAYM+vUxnV39OSGBpCUqyIo/piQy+rqMazxdggqZLBcOwqvGqmnvV749xubkVTdTcIh66/+akJZrg"
-    "H015CprXkiTH0Mr4hhHfLppFaewu8H1IFK+8mbZMvifyV6Y8vMqSNCAOlrDrKkMdbz+++nCOZrvlvM90uodcJnzNpvuL"
-    "njnOIbbOq4/WymbHUTchm5sZAR4MMUQ3Gt5yFK8xvnkF9QGOLiAnp0LBZzcf4edoO+uGtXhKgAvWquD6lZ4TEBSo8n57"
-    "2+5g6FveLEc3nkvjff1ObNI+4YLz6B27OhL++EfT6NVNFif/Ngufu7lA0J0XnxGqDUspvXc4/ryW7x2PSNFxjQakdQjd"
-    "2U2B4MCb9wXto/ttK3X6bLDY+p525WEsVq2YJ+lzQXjXo/6LH2t0Ki3cQDs3MC1/qqGNZ+qcHRIKW30bmw3wPZLiqAS3"
-    "4wiFpm+ssjUjRImwMyJsSlPVrxzxs9wenCSVmHzw2YWe6eQ0sd0o83iSYHW5lVWuEJu4SfDAn22TNVxhN3OcuKwXYvnP"
-    "xnq5E3nnNfV4eqKJY++FzrGVcdBpb+0yok0dWFbQjg2eBYsY+hH2CDWPp3EeYwDfBPXs0VFaHdDr4O5KfgGUaIctZfq+"
-    "0BBwbzGwAHu9YVVVVTuqR1pVeMCz6bSIQ7IKGjqZ0zjc0cRqh1wAyTxphryri/0O/nOqyI1l8nYcrOcFd3mkZ9ID1mjX"
-    "5Y0qayAdnACGoVaOb4quqPPuldkb+1LtuvEmy8cVsAiS+X2GeOWh1pjNogJXRb4eU5incKlsU1n7TzjzYRUWcfpDls8m"
-    "ujF1fLPV35qPF7SzGjrQUG0YVovNNbcK253Gdqex3WlsdxrbncZ2p7HdafQo/Xansd1pbHca253GpjuNVb3q9hjbPcl2"
-    "T7Ldk/wZefXuek+y4njtbmS7ffkL2b6Mx3m8HBTRahwbMvKEnScTmBvlwX56t6zos9NVeYMCnxbzOW/WRN/krPuP0m/r"
-    "bt3dtls3GPS+vauTclu66tVbbEi3e9s/x73tE9qLOql2hdX5Oryr3e6Ct7vgDTVJuQuuGKt1+9/thnm7Yf5L2TBXV/9r"
-    "bpW7B0u7497uuLc77r/YHffFZXG+tbd1j/0pTmN+l//0CtZO+VkM4/pVBuPiEFTqjFWxhSiEi7i03OezKxnnGCcJ3Zl0"
-    "wx9TcPt+eJTeY8/TYhnNZntlXAOFGFaAPX7Mtl+9fklPfbOuUupvh19iCIUZVCzvIak3T/4gblHTLemyGvH7cbygaGRM"
-    "xHLA2+HRankOKTJiQsG6sgZVWB9YKaRH6ev4DBeJ+eCJiE70VGTnbPB9RMGSB0/5AhNNQ9YRhDpscEjS84dZBjr0I4/r"
-    "gGER5t3tyyyfvMkkpT7bFkvUJ8USf6zyIstfZQUNaBGJY7sMIHHAvvlYRZjoXNOGUAeSrVcEO9f0MhFmGU8Uda7pRQ7M"
-    "MZ7m6FyLCHsH9vvNnWslkBQCOONKcbRr/shqScZ6dFWAUQj+CsqIyC+AKKxgBWREGVQLuBbh+g7C0Z81FAy+aiJUAVlv"
-    "BP95rJTCYj9G0DvATxn2TcssY8EFQMrIdAfaTx1IjSt3YKbooErstwMjQQcUEdUOlB86QBkM7UD7qQNRcAIJwn/oAH/L"
-    "TguZT9+t/hU8FD8crTJymgGrfDXTHOAGhx3JDiSd13aqA6Xiup7iAFX5b6Z5hFllpUzy1d/MXx/RYrGV40V1sduV6SXg"
-    "YL0jz4tudIOR7kWzusTKUVBJIV+XL7YemCkOUP7u6YGR4ACkF08P9N8OMPnU6YGV5ACOdMDICSSeNz0wU1z05qU2NpKc"
-    "NZ3ERj0nsQtQvGd6YKY4QMVTpgdmiqt4/orpgZligyZ64/FlUheb6MXSekBdLmyhN3KaAavj0kxztv29i757FMpcffzZ"
-    "qQ6UaszpKQ5QdZyZaQo42jXX5auKB0aCA5A/mXhgJFiAmQpj80DPaAKq9oiRZAMb/WGnOhqm9YaVaCNUfaEl2IBqTxhJ"
-    "CjCakZJt/LujrnpGE1CVbUaSDWywzU61UXS2WYk2QsU2LcEGVNlmJFmTC1q9+szNU7xzoJ69Lpo9axsZPkTnnG3n+dBd"
-    "M7aV5UM252st2Ydkz9ZGhnue5+sFhy0lM8LGiQl1OyIeG8vKryHjt7dcIDXEvLaXA6KGlNMOM3JrSHhsMivfQwbWetfK"
-    "uxr2SlDJDZGwpYXjhlmqwWxOwCclem6QREBCLIAwK73SYeYHybglQ80LovukQs+1SKBz4XqgygFPGVjeEEfuukj0IoGF"
-    "g6k+FNO/oSX7kPibBCYOpXpQHOC+ntez10Wz5dbI8CE6pdXO87LeIaNWlg/ZlEwt2Ydky6ORofubhLfScjcpjf6m2xmf"
-    "Z8k47vRZhx6SgE9ynPd0FIXJgJNmaWxC6Nz0AGk8A5hpMrNgStZ48hUueEop/UmefOlOcmXbfqJmPHK4jELk67nl9A+5"
-    "WGJ5hUJANczzOXXW4IHLs1NfVEN+uF033gbbrpp60BoOWQ6ZEJB0xbhKNbwwITKVByYEFdVClH6XIJnS4xKuEne1aIKB"
-    "d47wE28pObFKv4uGlscT/KCDu/gFz+060UtfjIa+i38euWspPTJBrgg3Swhm3ZHg8KIEuVkr/U6XSUisghLvcJF4C723"
-    "E87e9WWbjpUQjPSpBGDW7QLbaxIgXt8BLieJi7WmbyQAU8N9y9XRrN222yNAvL7dLi+Hq02mcyMA06DdpdBVDRanqklB"
-    "rIor/KQz1fiFjlQ7dLrl5FhnHrNdHf5pyendqAVvOImZ7otayOaTvMPPsPZU73IzNC12rWnf7TuomdFtL0FThHW5eO9+"
-    "E1DLVdAM4Tb9Yy3vmxW5Xt841u11jDbW6M3AG/WKuaLWFQmioxaJxhcBXLGwBlTxvpQfdhyymJzLaH9brbXwOv1tr4hr"
-    "a9S0l12L3tpWNOhbe2kbrkM5M7h6pTpN4phATsVk8YF/TBMxd1zCZ09fOeOtDjzfayydOUkgyo/JAHLz8B6dXp9qjado"
-    "ADFwMVFA0qkagAxdWxKgXM4B9nCJJ4XwAB4/7CUBlFM2crYUx5a101f8sFqnZ3G+bDg/ggM0XqZyWIqDbAQny6MzOAC1"
-    "2fUKQYTO6ACR0JlrR11ZeWyIaszHJpAJ3AwQBeKJHWTiLI4X9JZIeUg1zajsqjgpKPzZHZ+YiLc5+5/kcU5e50GG5MMP"
-    "ZgpIOcwbw/MXNHE9V/+EpsSRqqe/6SOZkpCil/qf5BlMWVCl0fprPnRZUuAvWfbXecqy43nJUtLkmrO/8VuVko7Uq33P"
-    "a5SdZo9RSnLcs4Zr9lXqe0fmYzLpKy/p4LHrG06YDmF2FXEuX45RO4S8c1XLqcg9hiJIBeLR1QExgIqm530iZMk4LiWZ"
-    "KYIUFQN5HnNik73MYfnPVYEcozjuE7rgh0VdVYRms+xyoJyRtalhXRQAyQW87ZOVdPBVLUNYJBjeGU/Zd09f0QHX4iHO"
-    "Q9jqZApEq6ExJj1VxPm72MIvkVmGR1mR01XRVCSwI50mZ0rtgaCULCG7KLEcbMWnkpIEEC20eQQxRGL1fGg5NC5gcClz"
-    "TsqenCHtQ0xn3cO/PH/xYjif9CzM81Lv6O+SSsL0OqgHxD99tQq5Vcj/UAr5ToeJYTm1g6UdLO1gcQyW8rqEGCZ8KwgQ"
-    "XZELK57AUoEDhaMQlggiYS0c4h4gVKMgutJ+i60kNSnSf/JNIg1gLtdQCplJrCXwnR01hW/WaEi0G6OkJPijjItW1QA3"
-    "ZJw5rUJqFVKrkCyFJO9oCX3Ed9wALxSNSmE37r0BtDPoUDv02qHXDj3/0JOXIFuLuR0l7SgJLy/lRV0xVigWkmYgojlr"
-    "JbZDqh1S/0BD6kp6zyOXp5iEN0NGFRe42dVN43gCFeJFptlpNkG/t9yYqvr6iu9H3jnhT+BgYsp2eTvC2xH+jzbCP8WQ"
-    "EQEm5AJPnB5qp8l2ELWDqMEgktFf+PihgaNEuqvYK8/RODPxQJhwk5wmFf/GlnOUDnm1Y7Mdm+3YDI5NPRQUH5s6bT9J"
-    "6yQWBsSik1hdJRTWUMTVejaLkf0Fu2Y/YMsHL8kJyj6y7ZPhs/cY12z4LJ285KHZBrOlGUKL3QDqt1n+LBqfa8hvskMK"
-    "GNftsRsZZyvNJjFe0evss+1FhpXagW85GOXwdZtCpMHvyyhdEhTHAvmkUyjd7Us8nNYVDbpmh/EMSpOFDg4vkgXb7fWY"
-    "cuIsmSI80OthpUrC+3iEY5mk0K03BjBWhoChfg8eBAAv2SD+O4Me6BC4bASGf1NhY2iThJ8lFzFg3D+4Tzg1UB21zm95"
-    "9L1jGSrr7dEWcfN6G2OcO0nJoGbQ1ekSZLz4S3zVVdF6VIDokxI8TLnkjMyQUgZSgVT06GvYzXk8Td7LTr+IrxAKA/rB"
-    "r2w6jXOSTCEgencJYOKAKEY2boARxjnPBziEqHiDv1XF6TBiv6wjwRaLGajUzgGMnUcKZFld4AJiHRxtVdW2eM9fIjnW"
-    "ONGsirxzJQP4acm3RPXYJCRuq7q68R72hexIXkk9Zx1a992E7ttUrKaJU8EaWcLu6c0UcJ6GVmTrmUONwYryCjiahbm6"
-    "MtimGedAQr9FiOMqu7jE6IJAFsHe7hxruFwt8xPTauW+4eA+beTSjX3AOQFpPEHFqI4vKoMOg5sl47+3h1cw7cyH30Vp"
-    "dEZKe/hktczmdAht+LScMcoYisXx3p788S1QxQO9XZTCnk08j5erPNXTzZrJY+WuysG4yc7yaC5VQAH8c0CdxqjMOdvC"
-    "WtyBXLH8V1V5VUhJ9o2gbugg9ugx6RvXDOecvOyieQvBlMAZC7CE8jjaGmE8UVV/qP+wnwkJeAHd3SWRpYQhP3E9OAOb"
-    "js81BLYL0l0pWYEJMuJgxk3P21e6Xq4mTzw7gPMn56M9S2I+lDc8XGLJP4BZxYXFGgbbZPUdlLryAZO4Jhz05IFCfPeY"
-    "Giu+K20V6KbENZX41xQ2HaQ9jS+7VLt+SRMso1cYFxQHxD/jsAd9jxXruRgG/9/qb3FTkj+GKsxUClG7M/ySR4+VEaJF"
-    "NFJKFOc8Kf3RcHe4M8jHw13x0AnGdT0RkWqLk8XV8lxAPj74cvg7Z6zev3Dae+IKBR6swRjQaYyParCzPFst+mwSj2dR"
-    "Dr/5IqNP1uR5Bjp2FpNtPjw6wpjQf0ZLk3ptvgKdXazyd+gAxTdOYVV1OsMrBtkyLjABTUlQ0WUa8AuT5X9ghSw0ePlf"
-    "H8qhiOrwj55IjaE+Hz+yvyXp3yJ2cwM/vmCnGK+1YF/ciINAMIriHBZJizgfoxXKW5Bm6eDJ4dPnz/fA6J7+n//RZ//v"
-    "v/+v//u//yePVp2JuNwUm3h5RdwqI/sukgXFApZJGOL3bJadRrOTKD+znrXlC1DvC41KcGHlTQetn+544UpuaP08AoNZ"
-    "igcIXkhBZrwBerxyuX7lr2Ge0yNlmJx5m1fFxK+4wCMjN2t7cJVsV4+Wy3pl1Ac+GhRYv862SxULbr1c9Vm5+mI3Wqjb"
-    "NalW7LcRuDte6e/BaGMUOX2fRWe0EjyDhd5XGBIdZU50qqM5pV9Ab035vkCDtqzjTXBUQMRbv4VAreGPcLoj7EqRX+IW"
-    "HNnIm2FXQ7g1biNobndIE2+IXR26BHKbytzxpRrUzbMkFddbujJuOoYvp4t7wHCHxOP1m9s04nbXdhpXU73Wc6vRse59"
-    "oOY1NO8L3WE1QxeNGlfwSjx2r0yjV7eq453tPvMmlI2ittN1pJybxSenV4uoKNDacbQLL1jdlcJsdDOrMcfn48XtTIPG"
-    "V74aV0m9EnYXAtrgLlnjupXLjTvpS/OSWuNq0CW2O6hE/e03f5XQWC2nO3XyY1/zOesxmuFROeCK6KoQwwtfqzCnsy73"
-    "FcI00Rd902eLq0WekS0Ok4m0iKhql/hGD9TuNI7AgFqlE3y6ghYV1fMceTKJi/L9HaD0Lk7RolQXh9z04osasBNPykUO"
-    "GWLIX/5sT/n+YqoYgKgdiHtdkPe+VIV9rKyoC2lqrBA0K8mzlCwcenmnRO6xWZae8WeHUmH/VfYkzu6TaBmxblRZRKyq"
-    "qSisMnHZ9322QwYnRizo4RwBRt0eFcL4tFnIu/vzZDKZwfKW8lB9GDn7xstFAoamIm4pgkGO7wvx5aNu4SIZqQZk1qhH"
-    "D8sUjieY+BqzAPW1TD5U/P6OnljBvYAcyCyzizilSlL/l/zHWRDWAF9fJ/OTAt0o14/77O3z7w/fHPfZ118f/uvhY0gY"
-    "DocgPKjd4xUsZqAx8YRec0pydgr8voihcaewoADZmWXZBUyX6DRWjfsio1pz036JAo1FR7iSp7eeCvFcS8Sryhu1gsqv"
-    "iqVYH79B3NN4eRmDaHxd5p0gn0SnPiZiXz/0ZKINiiIRcd5iDcoQBNkKFvSMXrASz4EKEntsVeDAQ+2M2GLFT7WdZmgX"
-    "kEFJs2TGeSwf+OWvmRZc/hn/ZZqlotmLRRzxUAZoYPEK77GvOc7e90++e/Z4KN6AI8O0MlLZW7Qaj0VX1pmZJHk0DguP"
-    "cdnnUzRqmoTwxCo/y1FVdHVrbU884nPFpkmaFOe9farHCRmH1LHlY0OKrQg00TMwm4GEdrmVyr4HaxcG3omCkKVcC1HJ"
-    "fc0WoSwqRExVloG2z8TC9tdclyBb8YA3PfDKn6njs67pYaEbYU4PV/MAIdxZMZ2CAua9XzKFvx8c5WDewyARziDuvqIs"
-    "l8+n9BXVWPHVy0/Gy7fo7SL/1wS/8UEovDvo/KLqkwfMnC8Vr4Pzva4GhadMf1pLmYvJgljPzVE9mP1rZ0vtO3uOBS9t"
-    "ga1lAWgPuToLDt/pc5hq1qOG4UV39dSig9gkMmx90FNxE1qPdh79ZrCzC/932Ld0u9Cmi+4pJ21rzWQgN0akW4s67mqV"
-    "TJoVOq8eni1rHY+TeTRrwpCd4e6OixWTuMkAdFHEOJqG77JMwtia9KqbXtzY/659fXm5WEJXxckUisnJ5xCYeBzl0i3P"
-    "RoPdMSCVInf7jyzadF+0OW1LJJbx3In99thc9ib1lX3res+vvKEqLHTuBj8plDcSt8sfR1vny+Wi2Hv4EK1V4f0aZvnZ"
-    "w0keTZcPYWDtDHYfPVQ8fjBl2c8OBh5bzC74J8wqRfngZ5/GoKiO/eAr1H9E89dITvJDJ+26txKFFva/5ChUtwYgsTCf"
-    "61j/K9Vc2e01f+gV231lYZR6zokhNZgDaVAqIydmZGOFEYTKMnBKreUuZF49lAtNx10Bgvmvbx8Mjn/fxZl58gD/Dn9P"
-    "3+9f0w+e3uu+jZ8dE6RI+P12iBMT3yO/3BQiheOSqSe4/p9HYPIQ0LCpbunrD397FRp/FpT0jvroMaoQjcSLgG6iFnL9"
-    "sun7ntSH1WPZrpfBteLKVP/T2NXbnYpNU1o8pRFSCr2cxJV5V8yg1XyozG7lnFTNFpX+rrStaInOTFB1pC77Dk1EzIyX"
-    "vldhHQ3NLkT9EelY5+8a+q18mxaWh8tV6F122jjz1M9R0EWSTgLU5nFRwGI4AHGeWO9Zq9mwQMuvcCUbUngTYGkyM1sV"
-    "4CqvtVq/Y/0ZW1ME+26xDTBGrIACTbukwwLubLvKJb3jG7+YiM475mNO7oEiQEQL6JMKqy9Wuyd83Sa8T4Voq9hGrX7k"
-    "q4XcPxDxhdXvJxOY31MYSWNhK8f5HNZg5Y6Dsum6EvzG+r2PcKUrFItYm6lrRAy7yEc0P2qhrmp2hr8WvSZ8ZuRRIC5e"
-    "ZvlFsYiES40KPBFlFbL/+Qu0VBSjYtiXTJBnnHRfvIR9d0ZKE7EJGA8Os2rN1Wed8eEqQVtihm0TZwVdi8a+sdqsM2qc"
-    "hOsWhX1rbbmBbdR3LA/XtZb6oWWhbkips+s6RpX3VW1ZLCaqtpenoDspQzHXPMWETLfmTVEsPKdVUpnMn9gGPO6717mq"
-    "aehfoDYQGY7yExuTfcdS+C4MTF0Z3IG56RZKWuNuZH46tI+ynO3ra98mtirWMJpM6L5ENHulzgDiWXhtgY5Ba5y1CIRG"
-    "tnykuvd3E0epCJfjncnq3ZWhKDuu8zzRzCituQNzx1G8M2zPZ+OP8AiMYHW70mhXGu1Kw7vSWHuJ8BNZ/0LDuqb3sPJ0"
-    "0BKq1O+WytM4t10yDrMi46cO+ZnDWZTG7gLfhybVK2+mLWLvifyVaZu8yhJz80HVdpbXSDeXVEvix/fDOd1idst5n+l0"
-    "D/2zLqlZPk02XZB5JkFz+nTUTcjmmsYLjnlnRUKvNVjWy612eM+zS69FaxstVber2qfUV/SSkhB/EkfXbgcyGfjL2/6Z"
-    "2BeeSbW1IFoLorUgPh8LgpSd7nBorseauBx13Wb37rl0aqwxSfCDWIMiWo1jZ6FP2HkygS6TJ67oXHfRZ6er8kAZHgJ0"
-    "HQ6qWfSeZnhKc6JNHp+HwnaNcXXIuuyhVp+3+rzV54G9J10THXMhQc1TGYifx0xws6YGLuOOOvXvZs+TfRInJMU91Zmw"
-    "3gnDz8Qe93SeVw+1HsBW3/+E+t5z6UwMWnmB7nOdFVDrEWypIUWb1AMIqqYzLzPe4oxCpZqZLPSnWVoIzRvYotf17EZT"
-    "kBL41jkTBR6nXNNr5LL81frQfSiX40iciq3f7/qeblTBYkk05zOZeRTls8GmU7vsaKehdtnxubuRhPLbxM/QQBESF9Pn"
-    "gvCuZyOkWN+PpAeCdtYl8GjxJ1mviFAwOuebHmTYGe58JpOGubvVav1W67dav+myglQWfSO15VtV4FHXcxlQqPrxeXmm"
-    "yMnGVaJ/01pVgButIzCQuVP/v4IMVmSgnFDnlzfUsQPueN+56tRmO8/uEx9EwzobV0qOi7RyX6+on2PwvKUIDaXsGckk"
-    "iuHn3ORWQr87Kph88NevrjrxJFnNnZ0nQsrb5Y3ti6nNb1da9yHTpXFz2nt9+DOZndvDg+3s3c7en2r2LueaaMFn1r6m"
-    "Aot5hCbxbe8qVfMa4+UwXgaT9H+iyZzPUE75qJvUSiYaBxbsyacJaW1Cck5xVCJ1S9PqlhOOZ47iru+VpRsCtxv47EKy"
-    "5L4dE7qp7VhpHWtF0H0He+AJlq+7nq5EwTKjRLQwijzJY2TusxFHYE+/++N//Nu/j2ANDkP7ssD4PrD4V8Jn3rGlVSod"
-    "m2m2szY8b+fxVBsrIhDocBK/EyPj4bud4ZdDHiL3JqAeBNVjg6dKyFf7Vkk0ccSgohioVYAvjENwGVH8LAwBjZGrMD5k"
-    "xFB9UeAojH0V5zEGjEzQR350lFYhYilOV36BYZEwglBqBNMaAu4d9w6xtJkVbIUwpndGNrTrdqwQHBjXdlMjESOgfXbO"
-    "mAAVLui+SV8y3q3UEGIWp2fyKqVH7dmav5RpkEJOgGJgVbHMxAXLuhAaZfbG98PsuvEm42DDwYJF0NjaZ/RagIzwHLNZ"
-    "VNC1IVvJSkFXpFZyqWxTWfvj1shujewf0ch2z1LKbLSz++jLr379m9/+p99Fp+MJijIhukxSEVHRxGBSYbMdJrQt43rT"
-    "Z53eTlF5BnI1+2mRw2lLYdhEvdGCIU3mZI/umHMKDGo+jzRA3nXNIR7FUW+bHWuLpWrAGQshDM13MuY3j3eNYeONsZay"
-    "FUg8WDoYdg/XWisMiJoWyQTZeA7SNotzjD+IwU1EwMaIna7K8GtlXcTKyajIo6YVAQMIKkBBVyMm1m0MBJaHYc/y8tEE"
-    "EQG9gK7N479RxfflVg7Lo9SqmLogVKv2ZcOqoWxx6uKuigihLyNaYgxZq1DXglYt/Ks1CpchazEmdEHxo8cJBepFroCB"
-    "SEXxY3n7rIj5JPb22McIczWsVus3v2vcX7B4vUAbdGnVUDAGA3hiOMoJrxTCoaK3qlUu69WK/PbXRkV8ztL8ikVnEQXU"
-    "RMGhoApWEeoKXxsmjzbpBxAyaD2+eiWfleBBgNE4pzciZDxMrZWmN0Ovh9lcL9/xEAyWTasqYC9/KUGGLeX09ynQKAUf"
-    "FWGOEwrXjoGKr6yamQ4UrWJf7jSs2POKCus+XeazwVP2kB0+/9Pz79/09qG6JxQ6FKvMX+1wDVXDMaPV5KvG47UkwrpQ"
-    "/ptnr78LVeD4Bh/7wYDTW3uwWBgcpThj7DHlYZ+jVCkDc+7oWR721yLma2kqX8RUZUu8D8eHknQCdbEIIIExAfrUy33l"
-    "gJj8rhyi6it+ox4Ph58sZcwUCgZNkkwvNpjv1QyxxRiNNlompwku97DNr8XDRewVPVzEvhz+7gEu75G0qCYhom2Lpuoe"
-    "vqckQoojvvoc0lFKjP76nwYD9qc4jXPqrdMrxv1kfHdGTD7FcHG1zyYZ6ZQY5skhtODxUXqU3pPl4o+7eikp9b+TZLyS"
-    "5HwjaQv/p7+OREl9+SzSJ3sUCRlyj+HTd7imwp8D9hr6ZiRl6OnL77578v0fMfC0kIERPYsxGmSMfoGc8DUuanCw/MbL"
-    "2ZUtHX02kosLRkqZlUtQJH0zoueOVuMxmNU8EHcJzkcsqxYYrBr8iItZ1WpBpojVARHn1IWdMmQvy+/cP0J0q/DL0Awo"
-    "MSuXb1wlgsKEZgLoEFn0J+xaNZp5+fxS2XLxAJPywgk9Rbhns1YMrU7lf+BGy00HWH0RgyrGgN/6A07FPvQAxxuMRMBp"
-    "GKo0BPiLJVTPsizpa+NFjvhTAoXWBPFAZb+0n3hHCPNdxArhQaV51Hp6MG/FTS6bztAnQzLC/stXb56//H6kxtQPPRVT"
-    "xdYvg9C/i/IE1boMts/w/UMtzL58IEM8LqOaHfs491NPYdwdoQBKIRjD8i2JiyoQP7R/ZMTgHw2xD/DZ3BEjzzwncslN"
-    "O+D+98K+BJT5YgldXz0kQIJnmWYoluJdjpFhC47E81Bf8bcDeBR71YqaUaRxoVrJIQHtG+GXEVXmCQ+RX72MhKudroym"
-    "X9HUouf3+OyCJqzs96gK+0+mJMw6vMJ6BP/RnuBX6SwcqZVeSdVUCkkVeL9aGYJ0+GPtQ5u+K1/1kY/eKMNLWDcjOxw7"
-    "6pZEVR/Vkht+QBpqabECJX0jlEg1utYL3j5KsPucD8ugCCDrrKDpIz6AP6tI+6xxZH0ZVX+khdUfyfnoGdlcMCwLTLim"
-    "r+xaKGpU/fBjHkc0pK8BAOyC8j+E34H863I6oSR8TXUkV74j+HGLRSyn+Agp0vqVyN3dUpST/xLJCzpYQKMFJUf9ClEt"
-    "/cFJbLos5JR/8zulVsqSkHNg48UdJ/7bXyNxXNhRZZ1rNNGZj6iJYh1lNq3RSksS4mUqyyxqyu3XS4L+lzul3PFlDpLf"
-    "aNUjCH5FclEteajxa6xdkIyw+cSjC6lmKNCSgb159i9v2Pd//e4Pz16DIl/jtQWw3p9x79+eSdMROHOkFY3LFMjldgH7"
-    "5ycv/voMCg/FLVOxsVPYn1/+ACjBaCGaVVQuhgBrw2uLzhab13BGjmKVdRdD9XcIswxUI3RnxSZCO/yHf3724ltADZ5W"
-    "C9TTd0xghLLxkptz4m1FeaPea1ji0sA2cMlIGtILuR+Kc1gy38OVInqBy8XYPdeabo8BOBuXr/WSxhMofd7A0kKb0zM7"
-    "/BEUmuuGSPQ5Vzl75aJYIYa0H+Nb5R+nuI3+dvf45uFJuX5n9P4P8oheTgRNdokYPaT65skfxKSGoQWqGsXvx/GCXjXl"
-    "yr4gHRGtwArNZcmQ2JWVqV6g7tHcdyKLP+G+g9O4Wz6hDCs9WNgNIkkZIQqeBaoHDN9ul23fY70ernurF4o59IMDfKod"
-    "FtE97eXmt2/ZIGXbj9jx8T4/5U5UBTR0HOQBzj5/bVnNo9RporyAfp5Ml/I56wkoTv4NK/XxHq/EDVSO/epXxIhoMmED"
-    "aM6EU8WisCPE6+rfHN/gev9G58kYmjmpGDKOClxfb+9eYyVx67qsTLdzTUqn0wOD8tWLfz3o8J9sf18DQpVTwdAvEwT1"
-    "SgVCv0wQGkUVDP9pAlVyV0EqaQY40bimoWsQ5uPZDY8KxwSnNCc0DnsTmtJc0LzYa1JXzhpxTRbCTaOFGxMzdLz7Eg69"
-    "IGVWXERjSyi4qdlUKgZZ5xr+imVKVZ0qyey30ojQgGWaDV0tgjQEJdnGKZ/D1VCqVBuDnorVoHmKDSmW2xqsTLOhycDR"
-    "YHmKDYlPRWmAlOAUNGK6+Grxxkh3E7D7wMzw4Ll6w5HnwXb0i53lwTV6SE/24Fh9ZWYERlfFZJngbriZGyLpYbuVHaTh"
-    "7QIXRJCSrzscAEE6rq4xMoP47m6ysg0aNANdC+vXmJjKZA8Omic2CqV6MCbRlY2AiR54vr6yUUS6BytyYEReaIr1bSPw"
-    "ZF8Jc33GMdK9rZnErrZMrKlQ5lEsRxuFJ3twKJi1jcOTfTXDcNWOqlGyGyeBgV3yahnPHRzEVDdypiCbo9BI99TY0gFm"
-    "hrel9rh35HmwHWPdzvLgGuNbT/bgWGPazDDw0Fa8FlGudQuyTPVgYBxNG4NSnRjYgwLKZKee7C7P6j4j3Y3l6jw7y9NC"
-    "u+usHDem0XFaqhvD6jYj3cBC851zlH+z2qgnO7FtjhrpbiwXR+0sN66Do1aOG9PgqJbqxrA4aqQ7Z0ZcZKgWCP/tmfb1"
-    "zAA9n/lh5IYo+I0PGyBEx2t6WPkhKk7DQ8sLYXvMDiPXb7nwFZplKMrkkJFmwtQXEjQdLaAG9GrMSBdcA6phk9IB1oCm"
-    "37w0QBrQCpmaFlCAHiyxr8vwAt5VuAJSR8sUIo4d6iANoraqQfHRQWpp1YmOBVXPyLDYmEC19AIiowLU0gmKiw7ipIXu"
-    "n+tBUfYt/z1wObj0vAA1cij7kDErhOv0N2l5IWy8PeVBpqwAbmbywC1AemaoLh6BNnJDFPxibAME+8MnvFZ+iIpTZLW8"
-    "ELZHUI3cjZ2C3I1sOAW3dy1vYMXP0ic9YB08VtNhHbp6EnIHhn1/QS/fCR5VKfx+PV9+xTev687nqXO7nNZlgO2Qa+B4"
-    "q/euOdtrutKCQD7OeFxi6zTX4Q5r7PBq6s/yt81yWzUA9THD9EEFvU3OcnT/Uo0vKeA0CnuIanxBQaeP2rP4Fhr0LD6e"
-    "Vuf4UdHyGLRXh17wgE98v6POBaRi7wLOozr/j6f93L3jzlxXdm0HTgNHTb03JigWQRm1fS2O/HudHU/6rplu+GCC7hZn"
-    "5roctVwq9b6TWg+Jk1OGPyQE42Om6eBo2ETLx1HvzKh1WTirbzgoQjChJpK4qG0Th5Nw3K6KK/igxwvgk468BhfYm00O"
-    "lq+iqTuiobshoO4Nt0I9ZINJ0nYHrD9VOpwAay7w11u5182I1tK8MUJjht3r3A/BmOvvOsjbMN9cQK+1PF5n5VvLRX1x"
-    "2xA8zHJjRaqNfFoydPBMWpP1qHLW5iqN5sm4yTq0frEZaKW5klyrb61lZNOVYsOVYH29G/SjtbrzAZHaruuB6niMpeVP"
-    "uU7/QH+nCVfwl4W5HQpjMo+Xqzxlu+EFIx0tymPzHIm1ZNTlRpzRYvJ0Uaf5SUkA5seNOoEDjtg2OnDUCR1pRAOXO2E6"
-    "h8tsfMHwMnDEL2Hg/KccMuKToDgUOFPPwvGbak7R87RZnEPqvEzl+BXREAgJS+ZHjzqbHazEytJhpE7oWGNAD3qqLbxG"
-    "ncA5S8ilI0mdQPjXTQWNLgFtKGX8wg/US9SFLhhYV63oJhXdyNqXj7vzg+d4bWtAZxP5DSFqGN5c+o9/+3cgOsjgj7iF"
-    "wQMM4Z0FukizR1cueghUOpgagE7i0xUaYsU5PgOVR+OYn0PGl93FSXxxp47ASx9Yhx/T1s6Ry5AaCUakSa+YmErFrZjd"
-    "R1/xIlUXWAdvuFSxbPBuTIVfRRHpGwF0iuidOFo/qu6kjFh3R7BJ9Y91+L0lOwKPGksAb2oiTY5M52XLkUhN5FGDytBI"
-    "1FFK/KPO0VGnU/TUq2TiPhNRFM62jrimyQvY4ze8GIbhkTcOlnhJRgRhWqJi4udHOoq/TdTKvI1FFbBuZHnqIw6MdfAe"
-    "0ry8oLOnXsD5mEz6snV9fnfuhtP89vmLZ9R+KaLl5RrJfX7MTLaWCttjKGBUFl5vGVCj+bUgrIS4GlSKKBOyEhUDefp2"
-    "YlG8zGEtznWCHG2oBRK6KYOlXHEa5r0dixDWwHn1Z5llRGI2mxe6PEgIftXqu6ev6Dhz8RDvT2Ezk2lMbg0Q9zGqqSLO"
-    "38UWaonHMjyojAzlBVJJA35lrqoukJJCI4QSRZFDrfh0Qtjicq5WY5FGlx9wPHJJx9vJ1ZSTsid0Z+yQLi13D//y/MWL"
-    "4XzS05DOpbbAA+M6OUzx5Dafs1oN2mrQn70GvbNBELSD2qHQDoVfxFCQF0Hcg0Acu+08YdNZFi1FGAUUquWQcwQMdsoX"
-    "gcNkOAxMfzgYpBl947DiR1NwwTIu3ng0l3+VR275r6j8Js7JimRx/lWi4MlW/l0cWeU/xFlUAcUPmdKPBP68jhcx9OI8"
-    "5uTpEKmR2OqIVkf8AnSEuAfmVhHiNG+HRyOOKEQMXp1WwnwMBavpEG8H4wDPV7ByAAGgtFKZtMOpHU6/gOEk7ky2Zmc7"
-    "Bn6xY6Dad/WOBHojUxpnaBmqv9th0g6Tn/kwwRULOVhdDs4y9lZUXOC2TRcjwcQTUWCanWYTdNLKjRXep1e0i3anNO/Y"
-    "m8LkTnA7ubWj9rMctXc9IHhYB8/SSd4maee0dnT8wkaHCK/iHBgoMcoLRJy14puVTndkOuJxoQ538Sm+P36TpR1g7QD7"
-    "xQwwLZaSc4BppTiJd8LndMSJNDP8Fob7U387w3GhbFBcwCSloFbdb6a97S59+y+9yyyfFBhq7GhLCf8l4GT2o/7Tv75+"
-    "/ez7NwMOCLmYAd8ePX6Ir0vhMzM9yNFjfWE4rw9sm8o+PuahttJlkq7iCkaNB/YRIb/4Yhs6cNm5f+OIDsZpHRyw+wLI"
-    "GSnMoENxwyjtnkC7cQYRI2aqccTuNGyY6EmzB8er/GD7FQzZ5/+CUXsn5Y80m8T8atkiKw52WA7rD/77MkrlN34DTZOA"
-    "hCVVt0O9E3bAHu3Dx9dMdCL8ePDACsx2eaDIQwI1N1iPgdmw5JLjFQChy0rpyXaHq0HaKsrYOg9laANwgGq8Dm1+lO1S"
-    "O8pG5AaDHmfmrjaMed79A+PctEhWxzXXMtjRKYX1p+GAsk882KYusWncN2qP/4wDnxZJG6PiGC+mFH8SF54oJFvhmx4a"
-    "T/5Tq8iVDn6rhL62380LjlTrCAOdC002EyQ+iA6GUbMNAo8DGDkdJOni8kdA/uKLg/s3Kmt8LDGFZb7AGM6DV6xz/6Cj"
-    "Z7oawkfWli1c4VYF20SnLasmKfT+yVkHBLu3Db0IzYdSAkD3OYRarVBF5Plihb3X13UVlQwQJ0t3hGYTmvnjh+L8JIZq"
-    "neC4xCi9OFkgU2ZZNIlWy2y6SsdGrWSBWNQ3WA5KrjiKKiJyliBlaE6sx9bN/wc9Xwso"
+    "eJztXd1yG8dyfpUJz3GJjBcQKMl2DCo6pci0rRz9uEw5TopEuAPsgFhxsQvvLkjBEqvyIrlNVapyk9vc5k1SqTxH+mdm"
+    "d/YPXIKQbR6vbVnAYqenp6enp3t65pv3O5NovghU6kfhznDn/cnOWRwtF8nJzvD4+GTnZMfBv9LVQsEj52TncDKLhLpQ"
+    "8Uoky8UiilPlCfxZjOXk3BGTKIQf4WH/ZGfkQFEvlpdU8iv4IKRIZhJePvMvVChkIv7+6PUr8+pU+gG9+jV8EH4o0pkS"
+    "l3IlVtES3j0X0yg27yZpFCt6+SiNJuciWqhYYiMSfGNUeAdbkMxUMKX3X4dK0DcRTakGes3QvfQXTPZH+JD/fID1J2Lq"
+    "x0kqdnu9lUpEcu4vEnrlp6VKsO49Q2XhT86JynfwQSTRXKUzPzwT0ziakwyg+hKfwnCI3E6iZZgSgWf4SUD/pCpOUCZK"
+    "TmYilPOM41AuWA6BUgsH+QHBhsmlikUYUbVc08hBuvO5DD3Tu6Zbj0fOAOqFJ70eSRFJA+UoZFk8FdMgkqkj9geDT1Bs"
+    "fsq1U4lpIM/otV4vjPS3kRMug4CKjqMoUDIUl346E/z2/exNi8xCpjOud+oHXG/+oydXJZ7y3+YgXpRWw8+y+SffW1tw"
+    "zr3QWK2nMsVNuLeSILrkAvl7kyiIYv1irDx67yxWKqRP42CpyiUCGF+BLrFPbz0ovzKXq7FqYs3XveGnal5653u1UDIV"
+    "cyzLb+ufpjJIFOuT/WBkj2FbTWgYl4i/wdGCzx0c2ZLGtojGb9XEVpdkIoNyyW+jSzFfgmKnkaDftYZBmZFtGpiDETMx"
+    "95MEtJvFuExW9GESy2RGnxaxz71nt4SHmh7kQGjftAdMy0RZWsxfMzW2ebGGqzADNWcsa1UaL1V1gAsergVRKjCaOCbL"
+    "vVmqURsVq2iiGdaGjt6dS19rlsTXkeaPMx9Em7/Etfo/617wVmBO/EnWEWP/zNbedWMAJBxVxyz/mpM1HTC62nF2gmCe"
+    "8ESTgmEgS/QejRiq5PBkB2TE5sxTyST2F2hW6YevoskSxzkZeYFlHbRvArQlkONA9cUhWkaXqB6P+kjRFT4b6GQhJwoE"
+    "vZBg3mDC0nZQoM3haQBeXMTRWSznffE8vIjOFSgw0kJVds/9dIJ29TFSfQJW7G0CTNx7fCFh+D6557Jxc/V3t6j7Yi6h"
+    "NJr/dAZjD4neA5p+uFimR0B2Lt0D0HdttBMBYubiCqbSACY2eAK950VLsMDu+5OTk53oHP8/FKhjjsDPnkwlP+v3+1eu"
+    "Iy5nUaKEi89d5gCmLBdo5LWKXSlilSyDlDkDGaBEwVZrxuEBd8MYZIZyoMq5iFUZihj0EwUKJXSVfpqAuu/1BUweMHiX"
+    "9AI3sNgG0g5uhIpjMJX0lF4590MP/+Zf5ypJ5JnKH8xwgMPfV1e6AyTwH/Z+VjG4KO9AohMw0QfCxXcSUJxlwrTx/3KC"
+    "enQaq5+WPlpleOSiWoCQuC9D9S49Hrk0oWb6EvghvABGKl6GAt/o57qRaKEaiSXaTdJlHZSIoBYmJKqMwwRlFESgH3ra"
+    "BiFOluBmgNcg+9DF4QSV9iCvintRfH/4tQsqfAZV4WAnTqdgr0QKnO0diMcwdONlAmVPUelOudgTkcqzRMyiwBPYVdop"
+    "CUX2NjgsSzB/ML6wBeB0JPDDhJ2rnIleb4xa5aIsEtCwcEVjMRmy8r4gUXFX+1YvanHkD2gcUDe6WtH90KFBkOk/ip0c"
+    "nz6ZBmvkQHe+Zz+GjATrrTb/6BKmPjo4w/dXV/DIVv72Ba8c2z7lnnDZQN3EM96sEfAOdGzpbegbMwmWOXpK8v1pGaWs"
+    "4KQXZqTAgxPiLAloxkQBhcv5WMWlCmCQqTN8WldDKLKfkYB2HgvlDdFaBuv8SnpxKtHG7Az3+58hYfYqC3S1X9lA+Dqv"
+    "s1AJmSCshn1QrAYcgDl6jkPz0GmSuSFystNnIZCvWqIBA021ovFg8ODz3mAf/mNixrlFejDEXk/1hFmi3Uv9eUMFpL9W"
+    "bwTgSF2NCtXiQ6xMrq9oK3Von3tNNcul792+Kdp5L9dTUUuiCV0M8RXrzj8ff9ob/WkXx4f3Kf6//yf6/Ncf6As/39s9"
+    "VocjelM/+NMfG3gelXp40N8fmL7FCAI5VMANMlgbSlynMlzkisI7CjWQYnVEgD88lzQfBRRGO3a16wKT1E8DZuAZ02/B"
+    "E9FDlnQsYzdy33lQJPuC33EajU5mDEhqHPo0dqxlkNorJUVKSBI/GWNbQ9F6KuNYrmqtjxVkFWo7HtE0lPkcJHk26Zbx"
+    "RQ6l5/lITgbf2TNAZqeqM1mZhx/RoXNptnKN49W/6Zxy/ZxwndG/znZvYHRvbmLLdvQmtjM3ii0NYcHCtbRqRXP1MY1R"
+    "werU/vwr2pBt2IstWAhjEJINLUKbQZ4Pm2yAOJbSe9qyGK3Vapgrl6UyWZfmnZfLMZdG3qiiMMFYgatalKbxQEkzQ4gJ"
+    "eWWVhRAr6b0Og9W3tLwypBCUdIWDhAulf+C4jjieL8AFDVOrRMmrzhaJK1H/ukXjTb1ovXZVp+Lrl7BqaOkmNI+mOATL"
+    "W9GkmqEVgXQwAMIobhHIUNVX+G6dKq4af6zq5Dsivyrrw3eRH65Rh4qyF02GPd5+efNRO5qrLec+K9I9Yp1oarZetGwb"
+    "2DSsZxadmf6ghjdrXfXmTkBDCT1ENxreZhTfYHwzg8UBnqV2ypJan+rZdITP0HcuOtZtV4vbhdbYwdC33KyabpwZ5/3m"
+    "ndimfXoJrsHuVNkx749+MYteWGivcU83zK5tqhB6PX/NAkJxLeBqm+Ov0fPd8ojUHddqQNYlMardtDb7uGlfYPE1vpU9"
+    "fbYItl4hNRyLeSvmfvhcE95vMP/JLzU6rRZuYJ1buJa/1tDOUtzlDlmf8t7cZ6PseNulT/bjqAhN35z7Ks0I1UxZG9KF"
+    "bJpTXPZgklQjpdfaspul3cr0lOcju+xlZRFim2USTs2tWWZbF2G3Wzip815I5L8Z72Ur+s6cNqz0SK8m94JL2TLbhUG5"
+    "tUtJSR0IKyhjI+CRFLiOMKSisZqqWIUThckf0KGTEJ8ygXuYXYnPgRJl2EJRzAv1oewtBhaUvtmwylmVlKYye03QquoV"
+    "8Gg6TdQ6XQUL7c9pHA4KajWgJQB/7rcrvF9U+wH+U2siN9bJ20nwelnwkkd4ZlbAWmVd3ti6BtrBBBxUjclMxnKS8mIf"
+    "zSDXrO5lP2+8llrljZtstldhFaTzBwLLCTlNaVAoEcgEo6KmHrOEZ0kpa1PG/Uec+ZCFhQp/jOLAKzpTtJdhPllQZnXd"
+    "hoY8YZgHmzdMFXaZxi7T2GUau0xjl2nsMo1dprHB6HeZxi7T2GUau0xj20xjztd1OcYuJ9nlJLuc5G9oVW/bOclc4tdm"
+    "I7v05e8kfakmsUp7iVzqU0G5jjwVM9+DudFs7B/SBnhHjJfZCYrATxoXb25YfJO97r9Iv900dXfbbt1g0Dflrk6ztHTe"
+    "q7dISHe57d9ibvuUclGneVbYnq/XZ7W7LHiXBW9pSbIsuOWsXpf/7hLmXcL895Iwt6P/G6bK6wdLl3HvMu5dxv13m3Hn"
+    "Q9acbp9AnLRQExLCoP+Q+TM2SJ9SpocX0DlGWg/6+/1BL57093UoHZ8pZY6BJ6eLVTrTbz7524f9L2u14c9Me6hz8NhJ"
+    "aGVCRYenCT/HEZ6aBBLEq498O2RKZhF4+4EiNeqDyYH/vlXBgk3YfAkRQrKML0BUfKY/Wo4DjBFASAkfmL6HiwDZs3t8"
+    "gtr8AS1bFN43fxyoh+Zs+IeS8Ar4ef9evPXDt1KANoj3n4hxEE0gUPnkSifJA3DaYhkIGHkT6CPdAjxg//To2fPnQzGR"
+    "0//+d0f837/+5//+13+wPTSWn7Q/XZG0Mt1ZQFzkWY9Qic6CaCyDUxmfVTZOMMhCYw7QUl8raij0k7aTlJhfA6pwYDYq"
+    "EHqD2I1i0cMFHD6KvscIAGTpK+uv4lytoIvHK4HIEjBLaLOsh6/VFmtOTGa0DI6Po8bm5V5XLgUee+3ariEC2H0Ru9pm"
+    "DxkaoMqep8bLsyIzdgjZokJo1aVIwRQq2upBeyxCzC6BCvEQqNaKs3FkPIWaJcwW1U4kzItBAaTBmDtfoxJofBWxS4gL"
+    "+w8e1bR/Lt/ZXbShwuHknHsRGI7lXOTzhFNyXRJ5ATqECufawA67gyGMNkFz84EAaw5jUJyBlX+Eky7qnO7UmuYkCz8I"
+    "ep5fWpXOPNgWbbkkTI+qk2V7INA2Yr6GAT2j30KhaEmTO5YNvfA0BAwNURzQusfvJXsEUoGuIbAIblqYu+UWU1NfBd4t"
+    "JMIbfLhpQ8H8RTDhcXpExin6mNTjXpTiVMDUy2yod4vARFIbKhrXfalhV0REv4BfwhZsAnVxGNlGKoTicRtmEAulAf7j"
+    "ve85FgAK2tAr5uzr5y8OqR+Nka0H/BC7KFvC4WFAGRJ4jca/jcbJbRqhO5eEMRRoy6hJ6NP0qI+pcYT7IrHXwRk3RlU8"
+    "2mvNpkx6Gm9PebcaHUV+L2OYrFlgZtJDiBaflpSxDav2HAZBdNmzvLYtsonSsygbzcCFq6g1gyu9ndKaRle34pH6tI4v"
+    "8gsimvbPcWVmN1TKg2HN4y6MxpGHemHCTq0FWaOo7TD1TH2cgxFtaLxayCRBb6emXQiMtS2DaVhAfyUUL599R4JN7mNm"
+    "ARXbnypcjW4p8flkcTvXQMUXqsJYxpWIEGUI7UB7JaC29ki4t3NbtIJCE41F1zMOzjNMf8nAkq15y8KNrfSlppZDRrVl"
+    "A3QWY8ZbMwEK9BSdD3GEBMXu0Z+fv3jRn3t7LVhCZzWb7uzJTzzmOesJuuEyG3CJXCV6eCFaVnk628X9Kw5OE47uG0cs"
+    "Vos4Il8cJhPjERFrl4RploqxkuBALUMPtEwjt1F2BsnGEIQm2QoPULpQIXqUdnDIrhcHNeAnnmZBDjliKF9eGLK2KucO"
+    "IFoHkt4u6LtjTKGDzGpeyFIjQ9AsP45C8nBobScrvEfwYLywFWr/L/cncXYnIK9dmXtEIudUV5a7uOKVIwbkcCKk357G"
+    "GxsyBhlPm4lJas99zwsgvKXf0HyUfjkorY3pd2gqYk8RHHJcweLwsejhIhljBsxP7l4jpBnHmAmYr9T/OZf3y8iDCAD0"
+    "IY2BTBqdq5CYpP7P5I+zIMQAjz/489MkBWftwxNHHD9/dfRm5IjHj4/+6egJPOj3+6A8aN3VEoIZaIzyaL3Qj8UY5H2u"
+    "oHFjhUBxIJLoHKZL/1wVnPskIq7ZtU9RobFqhCg0CHkMqyaZVW5Uhr3GSzpYdqzSS4WYgw0obkjs8f2GH9EHRZXQGIbI"
+    "QZZYIHC3AuKfJjEUy0QREiGX1hE/cTuN0C8oYMGhjM0WEs6XJ6z/gr+V3VLd7MVCSU6joYPFDA/FYy4zfPX05eGTvs4y"
+    "kGOaO6niGL3Gke7K69xM0jwLUrHqXDo8RaOl8amcjvKjGE3FbtFbG6JUoGNXYuqHfjLbOyA+Tsk5pI7NlrMsXxFo4spA"
+    "EICG7rKXKl7tIXJleGoViEK2QlSzU/BF6CeqRE9VFQftQOjA9jO2JShW3NlBWwg4EZKj/tpzRH405ZYnTNR0CgaYez8T"
+    "Cu9QkTG49zBI9GIQL1/RT3VrPtla0TVefL62eJtjKHbN1qpD7Ypwi8oLJ1SKc3G+A7P1Mod1LKW2pXXnWSoBr9nu2d4D"
+    "KGwVqK34uvMuFVetkjZbH3SXTrmU1qlkydfP9mJfQ6t42qXk3+Z7Xwt0s83XZdqVmKlUuHXBfI9tVjbbvX1tpfmu3Jxr"
+    "NfHnMmgjEHM4pCwKT7UZgHUUswMlzWdMytVN1h7zuKY+szmzxXbNSqy1/hzI+gHpFDeMV5cSzS7oVrQrKkEHRGpKH4/K"
+    "Ya9/PbPHdRkj69QIeei8DH6aWFm4P2ZfTnZmabpIhvfvo7eqV7/6UXx234vlNL0PA2vQ239w31rxgymrmthak86Lzvlv"
+    "mFWSLKXsnDCmcXfmpGjnujMn3ZmT7szJts6cYPB6Ur/voKahkUY8Ibs0Ksr3BvYt2/2gQcmb1ZUB0VvviyC89GZqBkC9"
+    "+Y2ZX9kxZf8MAVq8wkh2ncHzQKR+UG7VGqky1zZ/o+JGiZr9j3Vqu0YwBnS8uWmXtFmg7Yb0jN7oqllNdOeNeMyZHCi+"
+    "UAafz6LdU47b9OqT3uVv0qj5l3i5MPkD+1yA/nzqwfwewkiaaF9ZxXOIwbKMg5V0XWp5I3/vJEa62rDo2MyOEWcKAk/6"
+    "xFst7Khm0P9M95peM6MVBZLiZRSf0/ULeYWnuq7E9D8DylNVgqoRD4UmL5i0o/dabc9JaaM2HQhC047yDgShA0EoNKUD"
+    "QehAENor5V0CQdgSUrG9Rlpc/d1koTS7gKthJrt+uXL9qeLqfh4ZlGprv4A5qKm+4TTqHVmP2GDnfRdpdJFGF2mMNgkR"
+    "fiXvv4Nk6CAZ7jokw7ZQ2LeW4SVkgQaPtuq0bIJ/sB7r4G74Fw2TaudBdB5E50HcHQ/ijuC4XAN9cksEE3vquCboHUe4"
+    "S9MrTB53w2DfGA2ls+edPe/suVqbeypaohErCVqe3EG8GzPB1Q0t8Ee7O2fbi5AaesipG4/ONeuC3PK7Yd63An7U2fvO"
+    "3v8y9r7h0JketOYA3V2dFTIgocxC6jbZGxBsS1c+zHiLPQq5aRam0l8ntNg66NvHuB6s/apRnedv86PRyqphkd4Ve32+"
+    "q4yQdkdmni0jp3XTUDcNdWHHHVtGuitQkc1TSCgXtbwcBUotCA8lOzMbRgSD+JE2TTAUTFHybTcyDPqDOzJplLNbndXv"
+    "rH5n9duGFRqTE3sGzVZTVIFbXWcGUCj/crdWpmiRjU1ic9LaNoAbxRGb3xW7tbxz3qntMs9r8XFLk0qmOXWkrfN6yfVz"
+    "jAWyuxZ3dy3GboVBgta9vum17GhA3Zo6Mwze6qnOysHU9qcrK+chCZbXptV4fPiOzM7d5sFu9u5m7481e2dzjVzwzOoU"
+    "TGAyl+gS3/asUj6vCa5HcB3C0P+VJvMO9P0vCPS95ErlqlBxozRaGCFPMkbmgXC5gHj28qv/+Zd/cyEGh6F9mSC+DwT/"
+    "Fnzmlj2tzOhUhVZdrF0/bzPOdz5WNBBo31MXemTcvxj0H/YZIvdqjXnQVEd39Wr3rfWOwflu4QVXIIxzaPCb+3WDCgQH"
+    "Y85v5iQy7vzdcPfaUOkA7X8DgPadk9052b+Qk10/S1mz0WD/wcNHn33+xd98KccTj27TuGpwSTWiYrmEMAZbDIS2toLt"
+    "ZpN3ejtD1TCQ/1LvLmFo0yxYygdcKRBCaL7TCZ883i8Nm0aMtVAsQePB00HYPYy1lgiIGia+h2KcgbYFKkb8QQQ30YCN"
+    "UoyXGfxaxouOnEqMPGjLCDhAwACBrkqh4zYBCssw7FGcXZqgEdAT6NpYvSXGD0wqR8QyrDBmB4Q2aw9bsoa6xdT1WRUN"
+    "oW8QLRFDtlJpXUBrV/7oBpUbyFrEhE4IP3riE1AvSgUcRKqKt+UdiETxJHY8ahJEORq22fr8y9b9BcHrOfqgaYVDLRgE"
+    "8EQ4So+ZwvfQ0FfYysJ6m5EvPisx0rRYGq+EPJMEqImKQ6AKlSrsCL8wTB5s0g+gZND6JBXZtRIMAozOOd0RYfAwC60s"
+    "r2YU+Sg3t1HuuAkG66aoCsTLNyUY2FKmf0BAowQ+qmGOfYJrR6DiVYWz8gJKgbGHg5aMPc+piN1naRz0non74uj5N89f"
+    "vdk7AHZPCToUWeZbO+qGamlhpsDJo9bjNSMidqH+N4ffv1zHAF/2g4DTO0MIFnonIc4YQ2Fd7HMSWnXgL1u6lkf8kCiO"
+    "pal+jakqUjwPx0PJLALtYhVAAjEBHOplx9ogZj5bm6gca91oj+Hw/dRgphAYNGky3dhQvq+mjy1GNFqZ+mMfwz1s8/f6"
+    "4iLxHV1cJB72v/wUw3skrdmkgujboqs6PAmFgRTH8vZ1SCchCfrxX/V64hsVqph6a7wSvE7G2Rk9+ST9xepAeBHZFAXz"
+    "ZB9a8OQkPAn/YOrFL9u6KSlsviepdEtS7R1JO/hv8XYkeuSYa5E+2qVIKJA/iGeITQ0zAn7tie+hb1yjQ89ev3z59NVX"
+    "CDytdcClazHcXiToG+gJx7howcHzm6TBqqodjnBNcCHIKIssBEXSVy5dd7ScTMCtZiDu7HUesSIPMEQ++LEs/pRHC+aJ"
+    "jg6IOFPXfkpfvM4+8/oI0c3hl6EZUGOUhW9sEsFgQjPh1T6K6BvsWhvNPLt+KWu5voDJuuEE/ZRkWBWtHlr38vUHdlqu"
+    "7oGozxWYYgT8Ll7glBxAD3C5nqsBp2Go0hDgG0uIz6wus9bGVbp8lUBSaAKjYaPGaP+JO0K77xorhEGlGbV+iqZiyS5X"
+    "lU6/SYcMwv7r7948f/3KtTH1110Vk2PrZyD0FzL20awbsH3wZmAA2TD75oIMfbmM7XYc4NxPPYW4O9oAZEowgfDNV0kO"
+    "xA/td0sY/G4f+wCs58IVtDLPRC7ZtQPpv9L+JRSZL1Lo+vwiAVK8imuGaqnv5XBLvqCrr4d6xHcHMIq97UUFhDSuTSst"
+    "SED7XPzgEjNPGSI/vxkJo51dg6af0yyg5+/x7IIurOl3mcP+kysJsw4zXETwd4daXtlioWszvTSmKVOSHHg/jwxBO5qx"
+    "9qFNL7NbfcylN9bw0t6NW4VjR9vi2+YjD7nhCzxDK60jULI32ojko+tm4O2uj91Xe7EMqgCKrgKa7vIAvlNI+6I1sr5B"
+    "1XcLsPqumY8OyeeCYZnggw/0UXzQhhpNP3yZK0lD+gO8AH5B9gffH8DvH7LphB7twwPXRL4ufLlFEMsUHyBFil+J3PZC"
+    "USb/EMlrOlhBq4CSiz7CohX7wSQ2DQuZ8udfWlxZISFLYOPgjol/8RkSx8COmK2N0XRnPqAm6jiq3LRWkZYhxHVaYRY1"
+    "5fbxkqb/cJDpHYc5SH6jqEcTfER6kYc81PgbxC5IRvt8+tKFsOAoUMgg3hz+4xvx6oeXf3f4PRjyG9y2AN77Ia/+Dcs0"
+    "a4Az3ULVGKbAr+wXiH94+uKHQ6h8HW6ZXRo7RXz7+kcoshYtpOAVZcEQlNrw2GJti8vHcNyaaq24S6D5O4JZBthYd2al"
+    "SoQy/EffHr74Goqu3a22hs+mbQIu6sZrduf03YrmRH2jY4mhQdXBJScJeNi5+n/I9Ems"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -631,6 +454,10 @@ if TYPE_CHECKING:
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3647,6 +3474,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -4191,7 +4020,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -4359,12 +4188,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -4504,6 +4354,714 @@ def _remember(
             options[name] = _coerce(slot, text)
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -6227,6 +6785,17 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "types": ("types", False),
+    "draw": ("draw", False),
+    "fail": ("fail", True),
+    "secret-sauce": ("secret-sauce", True),
+    "store_wipe": ("store wipe", False),
+    "store_shelf_count": ("store shelf count", True),
+    "store_pick": ("store pick", False),
+    "output": ("output", False),
+}
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

@@ -280,146 +280,69 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "minimal": ("hello", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty2ziSv4JVlJHkSPIjmd0bO0olm8ns5XbyuDh7c1uWSqIlyuZYIrUkFY8T62q/Zj9sv+T6AYAACdL0I3M3d3bV"
-    "TCii0Wg0Go3uRgP80jj2ktPGfuOB+JMf+rGX+jNxfCGO1/GJ7+8LLBXTaLla+GkQhWIexWIZhMHSW3TFPI6WIj31ReIt"
-    "fbGMZv5CeAm9SaNo0R+GD8TrMEm9xWJf1TKREfJn4r+2+4to6i22k1Mv9rfxbS+D2s4ek22JBBF/fPFHEfqf/FjE6zDJ"
-    "iPJ/mfqrlAj95C3WfiKCNBHeOj2FNxIXvGwresZj9bIDBA/D8ViWjL3ZrN0RX4ahgD+iUEz5ByKfiiAUw0bz+bBxIGYR"
-    "F+Df0ZFoTsVggIXTdTxsbInRSHzzjXj57s37D6/e//jXR4M2lg0bHa41i0J/GG7s1qenwcJof+olPmLcvWzuDRvQdtZg"
-    "6/LUXyyiVkcQ9kGLf4qDAxMmY2MGaLyzoLcUxLABbakSP/GmBTKjFVavpLN12Ytal/D/XrROV+s0az97RY3g7zRY+lEO"
-    "Rr3TQEvvFxcu47UGTVbBYtGbBbEFmb3VgPPAX8wsIH6jAfxfVgsvCC0Q9U4DHXvp9NQC4Tca4OfoOLHK6QUX07jBqxCm"
-    "U2401VsLELmqSvPsyL23GygwOV9gg7vY7SizKzkYXyyyq+SGwH5tgxYGI19wU3lmnZGT5+ZubsIZ/Lb0hWj9nOBkaqX+"
-    "L2l+Bpp8z5dYLM4XmqzMmpsHC9BjeVjFw6vgMgbmS5QI599LybVe5yTWWXZ9ThXF1FlczjOXDFYyJC+BtYBLWJgp1Qet"
-    "nUKvcXWDXn+m/88D+md1npwWBDb203Ucit1qcaVVIvbzCjgvsEXuyzWiagmoR8F84Z1cNV+KzYM48fD3kIhMTcHjzD9e"
-    "n9CT1kYtW8+0LBWCv6an/tKjR6ksWoYmaGkl3FLqFh68RBkZPsODlRKdQ+tJGq+nafDJp7eLxZLhl9MV/buKgzCFquE8"
-    "YCrBBEkC7ksvOQOy8IkbAyavXLLt4ger91+ZMaVkWtZCnlZXLbds4OTJ21CvfzgcNFtDUOZSYqApsCJELxIIj3xIxN6z"
-    "7Zn/aTtcLxYMZRpPzTbWOfFD0ZuLXk8bWp1OgYLZBeALpnkaFgFaXPj7HCaQTzSBvHsz0YupsGDS9ULRxAK3LfcFix4+"
-    "xG6lra2NZdmJp+IpwZxH8Sw52hlBsWF1iqzo+Wh/d3+Kz71dBIIS/AFPBjt0H7UK0ENVsFbXsUAE9L9EEGZeCEUIxjqv"
-    "hqsoGexA35OUf597oXwKxHmO94O27FcwFzN/ugBzXfR+EOMTPyUyxtTQ+PhiHPtzkdEM9H+ze4COgaEVSmoBowf7mnRJ"
-    "tZSxReJn9amYuY8Ejn969+H7Q+Bhxn2SLgQbNAniJYIYRet4YNXNgAAJG/oB/0s2PZBEVj1wR0oBYkBWSVGillAStZPQ"
-    "bgdiIKDrAUgBkQKPjx51OrZ8nQ+UCASqZcllKXk4KNBmnoWKtHOLsMvLbBBtWNBaaRCuDSaqDtrNoTSUNIfi0my34R/x"
-    "SOx2OtdpgNeGc2ttwL9er8MCuGspISraGmx1HG9NpcQuCM4WlGo5b9ArIy40WeDzKLZylONfblktYCzWyFjGrSie8fzi"
-    "lwcktwXGHVisUX8mmaxS8YkdRLvBEpHIW7JEOoAq6v2FRPFZDjOIsRJtZHYlShenv0Dlhw8HqPTyUwv+/2BrYAh0jlfY"
-    "toteKq9HcCW5ZJpk1Br4fudsF8EeNGGEoGfQSgXQFkOYZFURoqw0g3MwSa8gVIlHTteOF2kcLEFxLqLQ0P3Jleq2tKJe"
-    "Zux2pfm3I9cbvV4hEcW1RwVghmGj28hej9FKaOw31ol34juDQF/QIu6CPdxFa7iLtjC19x7tLI4uoc1kVkmmcQAGQzRX"
-    "+PridWrEduBp6YWzpCtO4mi9gn9ZcJMudOM0CqYAA+VkbgiyNw7ECgYxCcKTG8WVMu4k4jxIT4Un5utwSsS201Mg4uRU"
-    "tIoRpxaHnAIZI0O+U0zsjoNlSgTaRBuyNFdNrLzpGQzQgYDeoY0nfOgjCka7hJIOiLBIIyQHf8ZTUqefkXYX8Z+JdtQW"
-    "85WXnh7tjjbbSohMvdH2wgsBxqs/TaP4QkDNJlXoMlsRI1RKMfQGLX/GhqXCBQ7GKfA99M+xNSIHBcpJDhUQL9mO38YX"
-    "Lt71sQBRoVg6UVHBs2ei+f7Dux9e//gKO/E+OvfjQ5LaP/QfI08XXurHHZobiLE83kqUfa1463W7/fWCrHp22K4FOGHx"
-    "yXrpg4PFbgDMynnwC8tH4oOP4AuA+ATykwvENvF1JkfkpM1B4B4mDxNwNXipktgasH7ItSAEy5L+5ySJrYACUWf+haQI"
-    "hHJ6Kpr6BS19aOSokKy9wPugfJQHWKhgeFyuWoXiK2iXS/XNiCffMwvduOhxlara2j8tqVgs1jUNb7akshNC18/c35Lq"
-    "LgBdm33kkpr5Ql1L+dMl9YrFuiaHJUrq5Qt1LQphlFTKlXEdK0pXKpJFAKs2ikQupFeFqmSI8qG9KhRlYuKI/1WhqRCY"
-    "YpywClG56NjhwyocbiHKRxSrMNgwV2gBqZxdWoBcbEu/VikEN6Nt7W1qWCu6W0tDVKuAKyf4eIxrll5mxmg16MBQzal+"
-    "XRzXmNllk7dygtqFdzkCt5pi9ebOtZhZNYFuhKhsaIzg/E4lK1utilh9HutWDpWKnNe3MtA5LMxS8gatuZm9yRrPtW2Y"
-    "PsNhqqwfHe8/9C4EPffr1TP3B1oEA0Z2iUd2t3xhp/irMkUH270wAZOdnQwM2f7b4bu3QN8nfxGtfHRDknQG8+BAeXek"
-    "V0UbrM8e2aBQHISdLpniQbj659//UZMAHBKeYIhn6aWiPfPn3nqR7gucuZ26HdFbAHeCTW01JKfRuUhjb+ofg4eYoMsN"
-    "Nfw4BJvej+MozhsipRizLYupF07BcUFWSUddeHPACW8CcDHQA0x8cFBm4D/4v4Czt7v3pDbh1m7IdM0BBDm64K5mTUzB"
-    "ffam0GzCozbHuAnyCJyrT+CT4ahOJC8/vPphIto79UfV2oU5P/VjP9cG8NETSJ4kDaiiZmvjV/s6Kx0lmS6CZOVPxSya"
-    "0nQh6URZlkweDltJR2CoAbc5gADw6MIgPKnbpNo/ohmgKNhneGhncUFUrMgLT5nRsyhF9xYVdt1Wsr0pRszM80IZwcFO"
-    "yMk3RR+YPOKb90ltC0I1KRXgOif7PP1/DEJQN1+CWVexsItze51uuFny9tvG5Edmk864hqDI7UjJVKJnX+CkI3JwR6pH"
-    "vCXCsHvI3AgmkJ7Zov7kyG152o2ex0EK9HugUZU2xLgKBlsSIuSidjOOjVS7LeyHUa4DdhjGqNuK3Jg1JoBC4mF0T7x5"
-    "+Z6iIsk2TIwU+RnMocnaioS2exM//uQXsGvUIsLQCI5/bbJz28eSL9CamkpyLuMMZqh17DmiAqUNZNvRGT75joKeqFJr"
-    "qxm5nS3X/VC8OEG6DvG1aB/++fWPP/aXs8518Z6qlQWDw9cmivedqxEYxmBdtHL//d5wuDcc7g2He8OhsrVfS4GVxoRr"
-    "EXZTeuqFlmRmTY2YPYhudOaHMCulRFEeTS9aTTsWFAakbJBpakOs4ugk9paiyQj1NoDcGsi9xZlIeIJQtJuqrpF5I9Ho"
-    "YEIuzUYxLsXt3R5t3lLeUOOARuyKPQYNXS8IIGn6KmxDB1mvbIqVUYJbu8Yb2sXOQVGSgfXOyeVz2oLhgoxvwdxknZmE"
-    "oP4Qo9WEFv9CHgmxzo0ZCXdhxi62lxgtaqqsi2u1ouIL57laNDV7vRzJqlVi466zytYgHxBRBSW4iDftsvyLS8xJyXfJ"
-    "GXdR+FBaaE+rXZLq4kJZZDhVcaXDqHZI4CRYAcjO4spXvXLQCIU5TPqHfqgWvEJ0nFNptBJQskhZOxrV50zSePqD94Lp"
-    "Akv0aETvb5iHyCPsiE2qOQdrHPRO1kxWC7BRekuxS3UHWcVOoSbG6yvkgBDjjGy41RaG9CXZxd4jblRchGNvJNWYxDjI"
-    "0mZuwA0XL/IBPiN8p9oIo/TK/BxjuJiCykqPXDUKXXERqaOzhIgSJKp6YGj5LGFmqjfjMV/1TPQ80WoXdT/aqo1uAx3b"
-    "xn7jy7BBPuawsX8Ez7i2wuOwgSv0sNEdNsCBpqgrWjdY8L2038hbJP+0S0zB0IF3vPD74hU69xPCejTqI8YJGpCUUbAC"
-    "U72X+DDulJKgDGwKtoN9RGaZXEL74nX4CXQ9WKKICz3iiergU8T6TLB/JFpPaRyetSbs/0zk7wlUJU8pOv7Zn6YsNig/"
-    "6SmagIAUrLUJBVsOyVycHGAggm3epMrR6orJl+Fw2IjO8P/gvMRrvyvweealHr/r9/ubSRcsxAjEbYLvJ0wBCIy03GWr"
-    "ou2hPscoC1EWJMRRtCqZcLRVaRiOgWfIB2qcqxiNIYvJGp1hDdlkkCb+Yt7pixdi7gWLdezrDtp9mHswL7gT5DrxWwI5"
-    "C9A+B3GgUrC+MM0qewE8JTI2m4lyQMMo7H3244gMThhmlOkJwiQgOOuEceP/PTJRxrH/t3UQ+9TKBMVCpThNQvBHjkaT"
-    "ruWQLShoBg4ThngQop/JRiKZqjiWCMwsuTCia6Ad2TnUJjFRmCCPFhHIR+b1oA/UXvqp14chDqcotAdZU6b/tQKWJALd"
-    "UNuX6hyIp+sQaoMTMBuj0I252jOR4rQ+jWBdxKFiZwEGXUOLJFrHUxgTzo1BP4JCWVGYGP2V4a6JzJ1xxxd5qANjFLXb"
-    "pV7QPKBhnEhBD0Ij2ojyT3Yfxu76pBqMmQPDiZrkYsXag+WWgGA2r/w4DXxUMV82G3hlCn/9iptuTj8tIqeCyraebkqk"
-    "bsaE5qVHtkgxC3p9HsVopFC/vNksQDK8xXsTH02sm/ZbT3M3NdSunjygwzP4EZEUgiYhVa2xebN34A3/K87Zxj4pLuKh"
-    "ipLKAtYGKDL+chWloPCNGrmx4H45B+MDOr7FSUEBhlAHPlDpnXs027qgPHAqoZMOij9Y+vtUFfwd0G0YkYZZGYCjHWaR"
-    "kxaKfXwGmEj1hcKesH2oewtZgNpVomD396NFqhVDIbcV6CBJmM/B5MqhxcjViR8TXprc6yW837EEbgdrL4JlUK/yrlV5"
-    "dwf/nCIDXRx9RQku4+DVvKD++uFJelrRYdcoaFkD6WAEuK9ixNXkUCBIBXWhLgbF+m4uzSQXneZrOlDU2IxKaOMus8Hj"
-    "0/pFMn8gKK1aRRtB33pJ2i+Z5HPquWKewSXdJ039V9QESMLKD39CLWjCbzajDRiZy+mKlrwqS1Pn5yLhQbrwXVr8Xsn/"
-    "L1Ly2ShdW727R/N+lbhfJe5Xif+3qwQmu5WfVTCOOXytEwvF0xUVhyu+3nGFD/5JAH5f3HshtzpeyuJY9N56lMLQe8lu"
-    "21vsqDrq0xK9Q5KePy4i0KHycC7GWJZtOnP1MVKYuqIpHb8XSdqlE25JFL+PEprQMqzX1NGogXj+JQtXqeMG8Lqw6W2d"
-    "LECAwqaSPKDXlIekCrh7jNiVgmre4FIBovdwByXJv/nbWwblmcC561sGpVnBxhUuA2fKr3WBy6Ako9e4wmXgzOzN7nAZ"
-    "uBJ8c9e3DEqTfY08+0FF0m/hYpdawOYAlOf+Oi91GVyRDey61WVQnR6cv9llUJ4AXLzXZVCW5KvEWM7wghQbPXrebvE5"
-    "wFZX5kl3ZaJ0p1RwoU4YhX4ewmZVCZDFGoDBg4d5GM2LknKDASWtaDEtKVdS6irOS2kVzHX56BDCKvRXc9QpcS62FeSs"
-    "CugKBluZ4/m+U6Z4l1PFuzJXvCuTxTu2eGI2Goa6c/LJKAEp6++uland6VJzmeLuXp2L3cm1y3sVZa3KhKbuV8loYvJ7"
-    "1KvqLCMJqca/NjynHXVr5R2pOkocuzfNLFKIDIHtfpXcIdVQJu/da2YHaQyc/tO9Tv5PqyT9R+HkydW9cYKPwqPmX7ck"
-    "hadVL4NHoWNt2P0qyb2qDdKo3Vun7yp0Vn5uAW2NBF2NqJCBW8BWmYKr8FCObfcGSbZ6akxXNCvrp9GqmlaebPdaibIK"
-    "hcqE7VamwuqpQbmu3Wsku8qap1rv2MlcCjGlVJWAFNYhQyHTUtzFy7OUtN1r6HsN/X9HQ9/VvLHdW548Nu5ylAUrie+c"
-    "QjSGO96Xvv2rhY/sT8Sl+Al73nvHWQBfRHPcf/ULxlb6r8LZOw4P9UC559x4sYGqP0QxJmJYlT9GhxS0anfERvn6lEQ1"
-    "oGwVSoUaiJ0DedfMAMw5DNMcyNylgU5aAvmkFaJN1yyJtuzQpTj0F9CaarQHWm2FtxAJwxoM5ggP+DpIlEZ8oPPkxCYH"
-    "jMQQMND36FEF4Lno+X+jpDkCV53AEJQJiwlACn4RnKmcOaxzBVTLpPmII4AjFdE4MrPbRk5UKrACQx2mIOPJn/2LtpUU"
-    "Rw3IMdHg1Zg1Z1SBkjK6vkjkIkA4zJQ8qgYdE7MACoOK8Cuaz/2YJDO7g80YLglMHNhk6VQI1MOcFeZ5D6cQNZ/jb0Y4"
-    "OQpdTSPBcqpaawBzZ8+A1OQCF7DWALPBFCUF3iMEMMniRD0SeXAVA9iTOSKsozwi6f27hlFmjnUMduVyyq6Ba8uNaKuI"
-    "pdA16QBaaKl2x+6mhCvpaIb2auZQZ5BQJsDRLSy1lUGTVpyBgj5CiFEhN7ZNYEc7I6suq2V2jk3injN4mTZy6cYu1BmD"
-    "NI5RMZrzi9ogXz7fMv4dHV7AsrPsv/FC74SUdv/FOo2WZCD2X+oVQ8dxk9H+vvrxg7yFso1S6Mg+5VPM9vs8ZTI73kmc"
-    "TkWXKgDvhHRAHfuozJlt1VrcUTlj+TfClfr+XGLP6SCx94z0jWuFcy5e7kReTh/F/o2V8hg2JrinYeoP8w/HmXNOd0Yw"
-    "3G0SWXoBo7UGndY7AZuO1xqZmgr0aCUra4KMOJix6ZSOla2Xs8UTPK0l5bQTH4urJJZDe/1DvHUq+QnMKhaWwjRoktU3"
-    "0LrykVB183AwkgMD+e6IOiufjb7K6nmJqyvxH2h/GqQ99M/bRF1X4wTL6D3uTeCE+A+c9qDvkbCOi2EbSlZlU5KTCKSZ"
-    "SttkO/3HvIPlSiaQPpgE3O3v0FveVlIJh8l4dZGeSqBng8f975xbhSZatRFOm4HpBZXrrbRVsKLNN/UK99ROFtExXvcQ"
-    "nxRyH9jb4t04x76xsZun9tfylN2xl4YuQ5JLmwWVzDtyKzVqgjtgJwgoZ40oB9M35tyJXlTaPT+k7WdYuzMu8FZkvb5X"
-    "uoRF8sg3tIk5jqKF74V1mX21U1lsVXqXdrvQ8WO5K12j2Rt5pUVKMvf0NgJ3x27tvggjQakKB8I7IbfnBLyaJ5iDgDIn"
-    "B9XRHe0E271BV7JuX67jOjsIkAkOtxCoazjfTt+7SBQ54bfgyI1c9yIZ0oe/jaC5ff86rn+RHIpG3oaYO47uWsnUeHcn"
-    "JyrIZH1iuEPiMQ58m07cLn5cm0wzvnyr2XHdwHR9CvOB6zsksyriXZvACz/JL6MXt6KRxtRFF9kFES37Z7hf2A59fwbT"
-    "muddGB1HM5QLlYUnpUB3St6XGs6DmG3A8fHFyksStHYc/cJI/10pzFpbBLU5vpyubmca1N57qE2SuTdxFwJaY1OjNm3a"
-    "tr6TsczvltQmg3ZT7oCIq7dhyklCY1Uvd+biJ57ymvUMzXBPT7jEu0jk9ML0sPxy1ubAGCwTXTk2XbG6AN+abHFYTJRF"
-    "RKSd03mxVBz7HhhQ63CGuWJ8Kk7nw8XBDFPRZMIrYPrkh2hRmu4Qm17s1ICdONZODhliyF/Ok1VsexEaBiBqB+JeG+S9"
-    "q1RhF4mVtJCmRoKgW0EchWTh8Dl+VblDR684zzeU9l9mT+LqToek2l5mEYmMUtlYZuKKt12xQwYnplh05FmufT7fxcsm"
-    "8QSJWgaz2cLvchmqj1zJQS5VWMLQUsSWIhjkmNDbpUfbwkU0Sg2ookmn9LgYpyAnoL7S4HPG7zeU04iB7zjSJ/aDkMdf"
-    "8x9XQfABnl4GyzHdVH35rCuOXr89/AhO99Onh389fAYv+v0+CA9qd38Nzgx0xp9R+nQQi2Pg95kPnTv28RAesCQ6g+US"
-    "I6SmcZ9EnFxJpn2KAo1N4/FPdfqQ8yM9JpU7pc+1cYYr1j3203MfRKPshBwie7pdUog2KIqEPB9K31XhM3Ty4Jx1mlKi"
-    "2BdrPP1Lbi7W5iFjaucR2gXWOTvkcaAGxZ/GPk0SkH/Bv/Jmqez2auV7MVVGA4sJ3hdPuc7+2xdvXj1jnNIwzYxUcYRW"
-    "40gO5VVmJkmecVy1aFzKK81R0wRUT3r5UYyqom1ba/sya/ZCzIMwSE47B0THmIxDGlid3WvYikFIkYHFAiS0zVaqeNvB"
-    "U8Hh2KgQhayFqOWuZYtQETUil6qCgXYgpGP7LesSZCseZ/VnMkFbrbr5CEvtc4L+fA4KlkdXd5pKpl4M5jtMAhnswfv7"
-    "F6w93TEdfryOnV48aoKrCoduxomRSN/UP6BrabpK9re3UcNKj60fxSfbs9ibp9t7O3s7vd29bcNLBTYXc9MrMvKjM/4X"
-    "1E6iT4V05Rnn8mR4VJZDd9q/I0cdG9E4R3aC/DVo04cP5AHjcvL4cHPtYwl09rmqs3wYuhzilBPey4pBIcQXqDlzMNqO"
-    "IY4DS4NFvlcVXGWqTfpG9jkFjcSLY4/lHMOzZU04GKMOEJd3DWdqWXGRZI1vtCkXEzl4o81ID2XCAPmD5Fq7jllPyKM9"
-    "HK3LfsTrlXJTlwF9mmM881c+GFLhVLpcfryE6a+dWSOet5asJQvQQyXK3VVqQasfolaaWrQQqbl+RjciZMjGEg9VH3Xl"
-    "YaS7UwH/Q+fibLvdoCevlNXnWCi+xJGwAzHhCuLlm+//+fd/TMBwhHE/x9MVaH0aQbI71uRaIouq/GjkVOalapsPN2UD"
-    "JsN9fbwHigG3P+30H/c5EL4pFyiFdfRbPYN9Z6OjDjddscjyopXbqMjOQzlPilWu0TuFoAYftLsRMnnY7je22t+f4vvf"
-    "fYrv3gK7t8B+JQvMvUoZq9HO7t7jJ9/+/g//8p13PJ3REeKN09rR+7n5GkIpbLEjpLYVrDfZ9CqaSPcHtq9xYJsDmNqS"
-    "ziZczlxGB3w8pS8HEgHmtCmLrr7A24z8X8DSwbCZun8qCJNghmw8xbsk/RijDKsoTmVYxhPH65O+VLOaFmlr5wjZq0sI"
-    "GEBAAIVWPSEtfaGuFKXv0ckIjtznTPB0r/8zEX6AASS6OCz2wgJhLsfDJPFJTRI/Gtv7uAmT0IbNNKDIOBIIttpUfmAt"
-    "TsAsTnxeT45GBZpKXBmTrN9/V5t18rN9VgICUyhja/LLgsgpJArhUOcWyDJ9J0uc9m7CJBgMIA0THlWSBYfE0YiljAkV"
-    "HTJJKLiENh3f1mVKCoYGtk3eB/Sd8wZUEI/xH1DYjUJxMugf0OYlhu0vCpTl3VGLsMc7NQl7nWER7ZdpvOi9FNvi8PWf"
-    "Xr/92DkAcsd83xmQzDksLpHOubwWJU8e1x0qjUS0of2Prz68qSKAbgKg/ZzGPhjVvWGImnVfGMlXw9BoA0s+UoheH+dH"
-    "qegRu+nUv/hL4rMrSWhl4FCkXnImxVfVbZOb3uHNWyBORiFp64IkjfIL8tlVfaQIY6deGhwH6LYgTR9kYpl4T4ll4nH/"
-    "u0fqpjr13UOsiDYamlz0OU65AYb1ZabaMCQePP1dr+e6FoED3VJ/Jv3VBX7pmeaiD6q+D8Q/wxsFHmTfSx2G6sY4uo3R"
-    "czCMajwQmLGLdjP+7IkPQLe+a+7luzdvXrz9HrcQJH8mlOAw6UWCfgEP2Y/BNmB1n6aLiyLn6PpENiDV1YnKzZA3GWLi"
-    "2no6BdOJt1Q0uLqlUBuRIhNcrItFmUWo3kgLkJAzdrkW9cU7/cw+MOHNAunIqoXc7kATnaczTHboJoD2kUV/whi2uS+l"
-    "E+l0z9VFjlmuCmVQ7xdZq+60zHxMXpg2LWD1mQ9qBLdu7FS85ABGgOv1JnLrAMSYZIRzT4jO3BWJqskJbwonVhfUp2z1"
-    "GskDIU00j7cmeHuA9x8pz3fNy2oRT79MhtRe6bv3H1+/ezsxd0erkn6yXVK9nfjJiwNUSWrblL+7a26YqlQHmSZkrmcH"
-    "6C/SSOHtIfLGSC0EUzDRAz/JtlTpLlJ7N3XSxzHA0z4TQYE9RkJdIe6/lTYEVFmuUhj6bEuYBK+w5qNYqlswc0bGRCb6"
-    "PeFdYN6PrLwgE/tHd2lOiBj3RZdqXzTDae2DdliFXkRrPe5etoFLNgqoVibY3oud7Et+6YDQxCR6nSZy67R4s2Zm/b8t"
-    "v2ST+vRG52ep9KV91y2Z+Y011C2BqT4ytwp+wDvMJ1fXY6K+kUokm13X24abBDh8zhQhFAFkXWH7a8IT+De1Zypq75Gq"
-    "/dGJtUE6UevRK31BK764pEdxKRU1qn74sQRHHSfXJQDAwqn/Q/gdKL/Uywm9wkMgE+XdTODHLRwVxriHGMlHIXR3524w"
-    "+ieIvqAELsVtnAbG/PvvEHXRYeBu3Nj0l3zeI8KleZ4nuJYBrxB9i4hM650IvL0ZLvE/3tEiwdYzor+RMS0RPnlMPddG"
-    "MHX+GiYxopHmmNzZDq01nExW0KvGNjYAvJOXK3EWM9fcL1/40XQrGiC0iPXp4MVnvpkLrVyMxGhrsuSurs9f8bPi1R93"
-    "F5Rp4/pA+9e7r8v4Som8a7qtT+YsoimuOp7CjBDyoxUgf2CYtNui+UB0Omi4ZwdfGPrRAE8A7lr37AdzcXSEF+0398Ro"
-    "JD9HT1glNF6G39yDOgd8iMcso7fzwDhYdxrMU3VKagazh5+QqC8PmIgNECe++YYYQV9Nh+7MGCs2hQMhD+09H23QYdnY"
-    "PKHDqxlD6JMRSMslEonbR5qYtrpYrAML/vsf/zpQlxQcHFhAxhFsDWkey7bAtxQIkNbQRX7iTQuU8vpUl9Re1Lo07nnS"
-    "lBhXFuXozq4YMIH1PUUFaOMeAbOCeWNRoU52JYBZxbi6qFCDj+ub0PL+ogKkOpBvwuprjArQfCOKCStvjCpA0r0mJiBf"
-    "HWXDWVdG2QKiL5Jy1sBhyt0lVajuZmf+JqlCtZKhc1wtVahaPojF66YKlUuH076BqlDPObD5C6kKtdxDfI15xeohN69A"
-    "UeUnVMYsrWt69oelq2ZU9fSpnChjdBGT8qlRVp6xrFT6y4S9UrjdhdflTlF8a4jp1bLoZEZe8CqBythm3HnW2rG7Wfpt"
-    "7IJQqo8+V4ukulHhKqHErhRWd+fnra/57eob0k3RohsS/TW/IlnrE5HX+P7jNT/ueBdfbvw1Pst4q28u3vCDiq3hsOzG"
-    "njv4XmKNjyEyAXWu6vnKH0m+uy8g38Xnje/g28W3+TDxjb46fLtPCtf+XvCNPgZc/qHM6q9guhapUg2qPtt7r03vtelv"
-    "QJvexYSwvG3nrLA/A+v8xmu1VSOvr8lHTeiDpldFUczPrmIsov183mm26enfO3zfzS7GJczraBhOFe91X/7lw4dXbz/2"
-    "GBA/4ggFuQ+0bvC2KTNEg1GYz4K+uipGI46Q5D/waYZxviDkw4dNGMC0tbVxBHUY12AgtiSQM8CTw0PhHnr3QFbbOGM/"
-    "/HVYI/xzp9EeOZL5EZyu40HzPUzZ1/+Jm2Ez/QMvjGLPcRUlgx36jCn/xivF5BM7mJYEBCLIhh3oDsRA7B3AP0+FHET4"
-    "8ehRIZ52PjDkIRht8qzHeBpdZqY4bl93o4myXxcH3IytZZjpOi43ZugD39mWv0qoGjcb/ueW4U/oer0OM3PXmsZctjXY"
-    "6rhem/Pa/tinnA4o+8SDJg1JEceW4yKkko++apTFGhnHuBkt/iQu/FJKtsE3O6Kp/kwSWengUyb0V4676+ue5sdd/YVE"
-    "8VkOMMwavsZuIJDTlShdXP4ClR8+HGxtTNaUsSQvLMsVXQL5XrS2BrnP8bo6wjOrURSu6l5V9omv/NZdMvD97srvq0Ir"
-    "FUBbDGGSVUWI/mxFxt7Ly6sIVQyQfviO1GxSM3/5nJyO/U/0+dQQDYsjXCyQKYvIm3nrNMKvbOeoUg1iU8+xnexbxGoj"
-    "RYPoHRWko7H5b7MmJPk="
+    "eJztW41u28gRfpWtr0BkVKIV27k2kmsgyOWubmM7iFMUhSWIK3IlMSKXLJeyo0sE9Gn6YH2Szs/yT6J8iu1r71AfcHcW"
+    "yZ2dmZ2d+WZm9/OeF0dJqLIg1nu9vc+DvWkaLxIz2OtdXw/2Bntt/N9MhWEMfw/2ruRS0C9nsDeEf+AREIik9vMh+bfX"
+    "w3YXBsOTTkfLSMH38LGOtSJCOBy+GQ5Xe+29MIwMz57FcUiU4G8e1SOSCQ3ylfHSIEFm6cV3sbeIlM4kPhE4ti10nAlP"
+    "hqEch8oRb6Q3Ey5RvR46SNEVgRHZTAmTSE91jEpkKjPlCyuHSGQ2E/EEvoEPkzSepjJyxJm+iedKSJpFSCPcKNBBJENx"
+    "glRPRafz0QATz05uZLhQp89ccRsAIdf+dmHon68uL0Q8/qi8TEQy82aBnsI0MiOiz4BmoJNFduXNVCTdvggyIbW5VakR"
+    "oDYervSNCuNEwRNhMj9eZG3hfh4MBnvxHP/bE1m6UG2Bf/syk/zMcZyV2xa3s9go4eJzlzlQMCnQKGcVLSlSZRZhxpyB"
+    "DlCjUueMwwNehjHoDPVAk/OQymSo4hT0BQqFEXbKIDMqnOw74pWYyCBc0AcsYF2GiQyNFUKlaZzyU/pkHmgf/89vI2WM"
+    "nKryAeiU2Fit7AJI4F93flRpLNQn0KgX+6ovXPzGgOEsDNPG/0oP7WiUqn8sglTRLC6aBSiJ11KrT9n1EBSJ9pPbSxho"
+    "+CCLRbrQAr9wStswVqm5xoxQNypd5mPbqBFBEhpSVcGhQR2FMdgHKwiV6C0y0YpUJh1YYu2h0fbLqXgVxfs337tgwlOY"
+    "aiy9OXE6WYShyICz/b44WWgYbWDsCI1uxMNORSanRszi0Be4VGKSxhEuevG1MPEi9WBNNEogAm3gBenLVOTtdMZoVS7q"
+    "woCF6SXtRdNj431LquKlDiqraNVRPqB9QMvoWkMPdJs2QWH/qHahYHs75BoqOweWEz3JMmHvwXZLH8FuTlSaBQpdzOfV"
+    "Ch5VjX/3gav2mn+y7nHdQVXd5f2YLKapfg26B9dhZ5xI3Hn4+DZOQx9NH55L3w+QDRm+q9KjjXVfuYtt3swNzVtsHvDh"
+    "5fdDYkmDJyFXXVCT/qUOl3/CPbvXI8dFOmTTulH2BXsDNBkVJXEGDr8yYm0tWK7GxXgP0zVsCvT1YOl2n5HTu5W029rg"
+    "PHArCXgEjj+IVI+GpmoCvk17CndloAcDjU+ZwDM0+3QOlMj1aVHfsA6MfYAtwOi7TKEu74caq5L8h5US1WWAD7KEycSo"
+    "9TUF/aqpSokube5FBM+7NYPr4ugwiILdBj+vDX7exX8aTWbCUOHnsuBtGvxpXZC8Sk+z2R0CN61CYWtgHUygjabhzQB6"
+    "eBmEP7sU+Mkd3OniNTjWy4mFSU18Vh9rmByeDbfwxiIz4FEUv8jm+wLHCTnJaFOAv5Umc7Zs8glJniuvoqVCpoL7n9ET"
+    "IAuJ0n9DL1j9frUikBl5CYW8u5CmjWPMeJCFqsmLPzn5X5CTL1fpq91782o+RYmnKPEUJf5vowRnbBwivDAwifJICV3n"
+    "iPlrChWQEZlcW13nudOlp+NFOlUqTyfNKFlmM/vR6R+PnJeNhlAlm7s5WupsSe8LRSVBQqrNH6HGpmE8luFIptONyMbl"
+    "CdZ1g1eorFWuvXXOrFOgTPiOckQ/T7up7iFacSo6YgL/pSRun3NncmtYPagXReZqCZnmeCmwJgMu0foga6sVWSoBwMzi"
+    "lCNjJ94qntLkXMAMSy2woe0mu02uQYwIvHzLOqgeJ9Wb7PlqvJjWmRkD3FBS76pskOpWZLDvFYYigxsPN24Kfs7WCzZn"
+    "xdAT52Gx3NfR2PqcHab1JASBsFbeyPd2YPN5o7xY+0a0qFbx/PC4Qf5Ifqou0T0NDiNRGTKxwlJyUTrF9lqcNvIGbAgN"
+    "zq2WRFrdntCxoEDUF+C6dGbEFFzaMUYYtDm7qA3imCQIw44fpHVpsFC4qyy3VA3bRBTVcAuyEfMNDNjw9QCDSkDzrE7r"
+    "1YRvi6e0RXFD2xV/ZvapvIM4CFgETKJtbKkzNQkUAtF7awS9RC5aTzB/MXh3YhIcQIaAilbcjzOsQDH1dTbUpySUwYM8"
+    "G899awuWIqY3EITZg3kwF9fDdtEK1b8ewgxWEbcUzj4HfrtSOkQfumLOvj97+4bWMXeyzaUy0ULdUgWbS7Gk8AaL/xiP"
+    "zUOEsItLyugJ9GUkEgbwDq0xCUcVU4mrDsgzd6rieH9nNqXp2PaF8h+0O+r83qZBZhWWB72Z0liOB2NEGZa7cwhp4W2n"
+    "AlEekU3UXoVybhlYi453ZnCpzHoYXT6IR1rTJr4IF8QU9ufY+GhppXzY1rzvdDyOfbSLPMeyVlAIRbJD6JkEGIOxTj9e"
+    "JtIYRDsNcmFL6bEcZs4C4hUtzl+/I8WaA3Ck2MjRwQSk3VnjkZc8DBqo9EZtMFZwJWKsz6Mf2N0ISNYOKfdhsMUaKIiY"
+    "e3QbcTDOMP1Fyt26XXkrsPWjrKWlVjZbdmUDbDYMH4EJMKBXCD7EFRIUrau/nL1960T+/g4sIVgtwl01+IkTjlmnCMNl"
+    "seGMXBq7vbDPtB7OWpNQTtsYJtp2bdoiWUIqTFgcgkmOiIi1W+oGZmKsJACohfbBymzPk7qpSDaFjMsU5QygdKM0Ispq"
+    "OsTQi5MawImjIskhIIb65SpIrrZXugIA0TuQ9lpg7+3cFbaRWcsLeWpkCMQK0lgTwqFCRjF4nxprXMXRFv+VeBKjO7XA"
+    "WrJERKLk1E5WQlxx0RZdApzY3N63nboed+84bJJOkKko8P1Qtfkduo+1N/21QpD9hkIRI0UA5FiuadOfdYSLZHI3kL9y"
+    "97c2A7nAZMB9ZcGPpb7PYx8yALCHLAUyWTxXmpik9S/0j1EQcoCTL0E0MhmAtS+nbXF9dnH1YdgWJydXf786hQeO44Dx"
+    "oHdXC0hmQBjlU3EsSMUY9D1XINxYYYsVVBLPIVwGc1UD9yYmrhnaZ2jQODU29/PeMjckJbPKQhVdS65f4Nixym4VmMa2"
+    "/icSOznY8hIxKJqE7f4jB7ZDatuitV65JdETC6Ooh8+jecmY20mMuKDWRUUdB/miKC9VtEnA/gX/WoelVuwkUTKlwQiw"
+    "mOGeOOExvYtX529OmaYFpiVIFdeIGod2KX8KZpLlVQ4jbILLNodo9DQBjbNZfpyiq2jV0VoPtQILuxSTQAdmtt8nPkYE"
+    "Dmlhi9pNBSsCTawMhCFYaItRqrjYxzMfelQZEGv2QjRzu4ZF6BVNYkPVBkDrC5vYvmBfgmrFwwrKt+W36nmXe3WB1WQC"
+    "DpZXtxCa3ngyBfgOm8AWewz4jpC9Z3NNh//8Gpy+2UjAqMKlm5GplEl/W/wA0bIsMb2DA/SwNmNz4nR64Kdykh0cdg+7"
+    "neeHB5UsFdS8WXm8o94az/n/4HZMUfNv2xMs20ud6CwHzUXdhgokTlLQHNbLn1/BW1FatsdHtrPHR1d2LjrTyZa7hOWj"
+    "Ltu/mHE5c9trcAjpEj3n2jcFjiGNg0qDcF2qO7TKXFf5G9ar0AURmaaS7RzSq2jbFA2KyY+HbBcNd+q215ssF/SGq+1m"
+    "YhdvuBoWS2n4g/VjQoV3HbGfsI0brtaVP9JFkqepUWBwa498lSgAUtqzKZdKI9j+RTJbqectrGoJAUp0oixu7hYK90Pc"
+    "WqhFgSjf63M671YSG1k6NHzYtq2mx3MB/6OuZx23V/hZd8rvbE5A9SWuhPWFywPE6/Pv/v3Pf7kAHGHdbw1GcUCflSLZ"
+    "I3vywiI3Xfn1sNGZb3Xb3LoqF8yW+xxf3djlObjpOkcOF8JX2w0qpzr8tZ6webTVyVtXPxFkOWitNSrKbldjH/DOGN3d"
+    "KGpwG/VexGwr9VcW7Z96tL/sHu0TAntCYP8lBNYcpSrRqPv88Oj4xbe//8NLOfZ8OiCyakQ7RT93fYTIHbboCuttBftN"
+    "hl6bEOnpOM5XHMfhAmaBpMsNtwaXMQEf4Sl4y0B122yrrr7Cs+rqEyAdLJvltwsCbQIf1TgDawtVilWGJE4zW5aRYryY"
+    "OtbNFrxYrL3GyOGujAAAAgaotCqFRfoCDJabrXFaHI2wfU4DS5uqj8R4HwtIdC0klXqDsabEo8ri8Y4sfqi097EJY6hh"
+    "4wVUGUcGAavRVGISpAZgsVEcT66HGzxtSWWqbH37cmfVQYoyRziYbXBoa2tYMcP6j89M4XfoczfYquZONXM6vI+SYDGA"
+    "NZOJ4pAFl8QRxNKJibw6VGVhIyWs8/FiV6VkADRwbso+QHY+N5AX8Zh+n8puVIqzRf+AmpdYtl9ucLaejtYYO+ruyNhZ"
+    "SUW0Xmdp2HktDsTV2Q9nFx/2+8DuiG+zAMt8hqXJpNdS3honx0e7LlVBRLRg/g9v3p/fxQCf88L2y14PQHVnoNGz9kTl"
+    "8NVAV+bANx+oRM+XXKxVdEjdWBB2xF+N4lSSyNrCocikmVvzzce2KE3f5+YtMGerkNS6IEuj8wXrp6sc5AhrpzILxgGm"
+    "LcjTe3uwTLyjg2XiyHn5u/wekp2PBiJGQ8jVG2iRN8BwvD2pNtCkg5PfdDriB6UV34YbLwVXEbjQbf2ncZJlH/Jl2osK"
+    "XL0DzJ8O9EB/k0+JP/L7QHTXTjYojEZ8I15jlwFcDf7siPfAd3GT6PXl+fmri++whWD149IBB7cTC/oFOuQ8BueA6O5l"
+    "4XJTc3Q5jgFkfjEuTzPsPTU8uLbwPIBO3FIpPs/voBUgUpSGi2PxVYkI8ycWARJxpm5jkSMui785Bya6ZSEdVRXadgdC"
+    "dN7OsNlBTPjUQRX9gDXsal+qOEhXSJ5f0yvPqmAsMr1N1eY3FssckwPT6hmoeq7AjWDrpn4Uz/RhBXhcx7WtAzBjshE+"
+    "e0J8rl2Ay6d0uSlsaiJwX8O0ixjJC2EhmuTWBLcHuP84iYGtBYfVTTrONhvKe6WX7z6cXV641e7oXYd+yi5p0U68kWmA"
+    "Lilvm0KYDFWtYZofdbDHhKrxrI/5Iq1UBH7O3gcsjMADiB4oU7ZU6aZpvZvqOrgGeCnWFVTYYyIkCmn/wmIIGBIlGSx9"
+    "2RImw9uI+WiW+R3HNZDh2oN+x9wF5n7kndcfUT66KekSM83XGPO+aEmz1gfdZxe6jBfFusuygUsYBVwrM1zvxbo9q6+i"
+    "IORWmV5kxrZON+9Nluj/YvsVSpLpvDiflR9f6jXdgVxvrKFvCaruo0yr4Ac8G+D1R3v5Ef2NdSLl7vq6Npwb4PI1HhFC"
+    "E0DVbbS/XN7Av6qeqdi5R5r3R91ag9TN49Gb4votPvhCf4ov1lGj64cfESTquLm+wAcQOIt/8fsuvP9ShBN69BweuHl2"
+    "48KPByQqTPEQKVKOQuQeL91g8sdIfsMJfBEPSRqY8rcvkfRmwsBi3Bv6Wz0fEuMWnq8zvBOAzwm9QEJV9E4MPhyGW/pH"
+    "3cIkGD0j+XuBaUvw+IgkL0AwCf8VkBjJWDhmO9u6FsMJsoJfrbSx4YNLDrf2FDOP7G0P/AjdNgEIBTEgt7f6D/1tFvo="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -471,6 +394,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -2897,6 +2824,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3441,7 +3370,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3609,12 +3538,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3636,6 +3586,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5232,6 +5890,11 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "minimal": ("hello", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:

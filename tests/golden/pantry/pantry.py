@@ -280,177 +280,84 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "stock": ("stock", False),
-    "restock": ("restock", True),
-    "wait": ("wait", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYt22ziS6K9gFKclOZL8SM/sbTvKSTadnsndzmPj7O07x9aRaImyOZZIDUnFcWLfs1+zH7ZfslWFB/EiRfnRt3tG"
-    "OWemZaJQKBSAQqFQqPrWOA2y88ZB4xH7cxiHaZCHE3Z6xU6X6VkYHjAsZeNkvpiFeZTEbJqkbBHEeXrVYdM0mbP8PGRZ"
-    "MA/ZPJmEMxZk9CVPklnvJH7E3sRZHsxmB6KSjopQP2f/b6c3S8bBbCc7D9JwB792C6id4me2w3Eg2k8v/5XF4ecwZeky"
-    "zhRF4ZdxuMiJyM/BbBlmLMozFizzc/giMMHHliBmOJTf2kDsSTwc8oJhMJm02uzbSczgH1HHxvwPRD1mUcxOGlsvThqH"
-    "bJLwAvx3fMy2xqzfx8LxMj1pbLPBgH33HXv1/u2Hj68//PzXJ/0Wlp002rzWJInDk/jGaHx8Hs205sdBFiLCveut/ZMG"
-    "NF2017zO8mR80WwzQt5v8j/Z4aEOk4YWlPxgwV0GUV4A0V8WRDEWBZz2zYDelhAnDaBaloRZMLb7myywdmWHm9fdpHkN"
-    "/99NlvliqZFZfKI28O88moeJBSO/KaB58MWHS/usQLNFNJt1J1FqQBZfFeA0CmcTA4h/UQDhl8UsiGIDRH5TQKdBPj43"
-    "QPgXBfC35DQzyukDL6aB5cwSP51eWt+Nei7v7AIT3MdFT5lZycNPt8isYnHW/GyCOjy2Czi4WAPYZh4uMmdxqAILHDlb"
-    "gNh9d0rsxhz+ukV2FR+PvaVOx1w++wrtahav7QIb3OG3W8SroEDBhsNxEk8yU9Bo33VgZLYotjlgfjZacHhsfTeAfdx1"
-    "i8weuHx1SowKFkeNrwagw0vr+y0FLN8KLQG7tWdtJRqP9X2QNf+WoWxv5uEXZ0PQmW2XGJy1C3Ueqtam0Qw2ZxtUcm8F"
-    "WME7u0QKVPu7kKPGZ2dh12WFu8C9xeVM8a3aqi7by7UObAmPqPhRc9f67IrIkuK1meWThyUA5QzzC7oqNrgyrh50Cdsc"
-    "geYrXZs3jhDzlZZzxSOjqjppSagaoCXMKNRAmkhmb1Gnh95+pf+fRvSfxWV27gi0NMyXacz2KsUZ6cdpaGuMtkBzeC6U"
-    "3kL9FTpulQpbi6DpLDhbJV4dakD+8DkAuxz+JXca+DkJT5dn9EttWU1zO2oaew3+NT4P5wH9FPtKU9s2mkqHbEptEX4E"
-    "mTxnhRwezmnJJbSe5elynEefQ/o6m805/Hy8oP8u0ijOoWo8jTiVcAzLIt6XbnYBZOEv3th5OFv4JOX/Z3aUEleclWzy"
-    "hDb4WyFUHNYcKqUW9Vuh0zgyWtT6KnnXFwoj+zz+5qej/lbzBJQnseqgIThJsm7CED4O5iDA9p/vTMLPO/FyNuNQ+kF8"
-    "q4V1zsKYdaes21WH9nbbJmByBeiisU3CLMLDO/59CSIpJJJAYgQT1k2p0LEOdGO2hQV+s8A3LHr8GHuVN7dvDCMBe8ae"
-    "Ecxlkk6y490BFGv2C1YUvRgc7B2M8Xd3D4GgBP+AXxo3VBelTFXD5Ng9linD+vR/GSPEXPFkcTIJufa5SLL+LsPFw/++"
-    "BKz8V8QuLc73W6Jb0ZRNwvEsSEPW/YkNz8KcyBhSQ8PTq2EaTllBMpD/3d4hWpc0uVpSC/jcP1CkC6rFBJtlYVGfijnz"
-    "kcDhL+8//ngELCyYT3MLwfpbBPEKQbSiZdo36hZAgISbjCL+X7IOAUlkHwLuiEmAGJBVYiZRSzgPlbmp1YpYn0HXI5gE"
-    "RAr8fPKk3Tan12VfzoBItiy4LCYeDgq0abNQknZpEHZ9XQyiCQsCJo/ipcZE2UGzOZwNJc3hdNlqteA/7Anba7fXaYDv"
-    "rpfG7or/ut02n4B7hgCiou3+dtvzVRNI3AaFawUntVg1aN4jJmzx+W5j2LYIx3+mluIgdCsUDOONSI7x1cU/HtKsddh2"
-    "aDBG/tOp5NIUf3FDo9lgyYSwzo1EOXyQxIczgeGrGGOYw3JeI6erMPrY/A3qPn7cR3lnLyv4/0fbfW0yW5zCpj3UUnE9"
-    "cquIJbWuoFVD9wdfqwj1aAsGB7oFbZTDbHMAnaYKKqS2qzEN1mY1kXJaWBJ2OMvTaA7icpbEmsTPVgrZ0opqbzHbFVrz"
-    "rthk1CaFRDgbDpNW/UanUXwdolrQOGgss+As9N0efMNDRQeOFB08UHTwOEGNfUDtlN9KAIqZXiUbpxFoCMlUoOuxN7l2"
-    "KwC/5gEoTx12libLBfyXT9esA104T6IxwEA5qReM9ItDtoDhy6L47DYXEgVjMnYZ5ecsYNNlPCZSW/k50HB2Duck+6qi"
-    "ye8qInGxghynm5R7vWGRQ98iwpCbVi1obXwBQ3PIoGuozrEQOogTouWnow0Tl+UJEoN/pmMSnl+RcA/lX4lwlA7TRZCf"
-    "H+8NbnbE1NHFRCuIrxjoqOE4TwABVNwi+A5nKCKM4ijH+xpo9ys2K6QrMC/NgeNxeImNETE4kXzE0HdiIz/07OAHD9t6"
-    "+B0R4WT0IaLvz5+zrQ8f3//05ufX2IMPyWWYHtFU/ZfeU+TmLMjDtE3rARGW380RXQ9zN7dmlx/qQk6tB+PkACfV9Gw5"
-    "D+EUytV8WIXT6AufFlkIZ4CQAcRnmDXWpd0Wfi6mD51kpzDNHmePMzhK8A1JYGvANiFkfgy6I/2fjyK+0Ts0XYRiGWUw"
-    "FcfnbEt9oP0NtRh5fWfu4SHIGnlKdirI86mvilsmKtFZ0VfDKhDg2pHNV8kprmaP2PJvxx86uxZWNB85vlJZW51vSyq6"
-    "xaqmdhouqeyFUPWL43NJdR+Aqs3P2CU17UJVS57HS+q5xaomtw6V1LMLVS2yJJVUssp4HXWH5hjaS5dA+fDaJuQqFGUD"
-    "7bEyV6GpGHLXFl2FqHzwTQt1FQ7/NLBt1lUYyiaEbfivEDYeGAtH0vRcFVRjLGGxe2tQjaZs0L2XC9WoKgbedw2xgmGl"
-    "g29fUFTj8U8A99qiGkvZJLBuN8q2Dy+IjiFp2nchFahKeGzdiVQgKBtz996kAknFaDvXK1V8KR1n49alAoN/hK2LmIr6"
-    "Jkj1Pi3UM98+TYY0Q8eq2rL9DDYUOF3JMq7Cam3h1Xv0yh14OESdVSmaQzwvKNtvzb14XRxrbL1lu6sp3u+Rx3faI+tt"
-    "fmuxq0oE3gpRGfP5tffuGtufXX6Po3DnbavubrQWC6s3pFuiWnvHMYrvked32DNq7QZr8adiT7gNnjIma/f0u1VMbDYr"
-    "ru1tpNsWJnlrXvv4jPZNZ+chi6ax3xRfiratprUj/clJLk/16u7/L8klmy8BVzJleKsW5SGZSVL4mfXq4Sr8Bz7yXwzt"
-    "Hldkb5x22Cw5O0OLYIC2DnaWhHXxCm+EX+A/bBnn0Yxba2B2Am1suUDbEH4ZB7NZmMJ/4nE4yw7Zp3QZsks0avFPs3BS"
-    "s0Xd8aFJMCwoM5ve66Bzq/WDjri6/w7i7BLYRQZBHPL/ffT+HZD3OZwlixBNhlk+gfV9KG2wpAixFjC7S4YjKI7idodY"
-    "H8WL//7P/6pJAGq+XHAgnnmQs9YknAbLWX7AUB6163ZE3crfCzZ5+5+dw1rI02AcngbjiwxXBNQI0ziYsTBNk9RW+ksx"
-    "Fl4EfALyWcqt6SyYAk74AlN4jtZaId5ZK/wC83xv//vahBsOCuMlN/KL0c0TrYnxeQDdgmYzPmpTvNhAHrEs+BxOaFRH"
-    "gpcfX/80Yq3d+qNqOEZckuQw2wA+BgzJE6QBVdRsbfzS1WKhbjLGsyhbhGM2Sca0XGh24lwWTD45aWZthjcC6HwABKTL"
-    "OAYZVLdJ6dJBK0BScMDhoZ3ZFVGxIIt5zhk9SXK0RuNWVLeVwl2EI+bMC2JxzYKdEItvjDZrsmDfvk/S4QmqiVkBYjM7"
-    "4Mv/5ygGcfMtmnQkCzu4tpf5DW+WjPMtbfEjs0lmrDFRhKOVYCrRc8Bw0RE56CfSJd4SYdg9ZG4CC0itbFZ/cVjOXGaj"
-    "lynscywMQKJKaYjbBV6MZETIVe1mPC5iZlvYD61c3arhtUPdVoTLmbYAJJIAr+DY21cf6BYj24GFkSM/oyk0WVuQkCNb"
-    "FqafQwe7Qs0SvMzA8a9NtuUYJ/gCrcmlJNYyrmAOtUwDj529tIHC0a7AJ77RzSSK1NpiRjjqiW0/Zi/PkK4j/MxaR//2"
-    "5uefe/NJe12853JnwfvbtYnivmDVCLTD20YT2GgCG01gown8JiSS/2q2fHCFP/FflEKQLGE11Dy5bWTaRqZtZNpGpj2w"
-    "TPN4jpSPrHp6sBFhGxG2EWEbEVbZ2q8lwkq92WoRdlt6al25i2dFNfwZYeYmF2EMi1JMKHpE1E0W47YBhRf1Jsg4NyEW"
-    "aXKWBnO2xREqF0nhNml9xYVIeKKYtbZkXe3ZkUCjbqOsN0aSbzk6uXfJh50eTTUOacBW+F8q6Fr3SIKkB+EaXkOofU1y"
-    "MsnQw137Qq78FhS9sTC+eZl8Sd6pvKBgWzTVOac/wpD/EKPRhJr8ziMa4pwfMxLuw4xdbM3xtnFLPjpZqxV5i3Np1aKF"
-    "2e1aJMtWiY173irbffvWSRaU4CLetEren1zjixy7R967LYkOJwu5+7b873x8GF12UxXfWyDZDE03AeYAmQ/Y7Korh4xQ"
-    "6IOk/lA/qqed7THEnxEpASAnIr1YUpi+FtOML/0sT/GSdI5GY9b9O76/5MPrudiWCw62N+icqJktZqCedOdsj+r2i4pt"
-    "pyb6MJVPAsKLq7Hhl1jo5SSodvqOmFFkEYr9gRBgAmG/eDR0C174OGFdoGrXo7KJOMlXPU7Shoq3X1Xnia+C0w8Phepe"
-    "n/DQM5EK6jXRXrwWGsuHCfg+94J1A9ZsOfIetdNGp4FXBo2DxreTBlnvTxoHx/Abt1P4edLAPfmk0TlpTEJ+nY36DBb8"
-    "KDQ2ssOT5b9D/MBLmeB0FvbYa7w2GRHW40EPMY5QZaS3FQtQzuHgAwNObzOkSk0OGqARkSImds0eexN/BvkOuifiwruG"
-    "kejeM0T6nPEDEWs+oyF43hzxA89I/D2CmnQ0Sk7/Fo5zPl1w3uTnqPMBTlDPRnSLdUT64egQb3i4kptVnaw6bPTt5OSk"
-    "kVzg/8NpJV2GHYa/J0Ee8G+9Xu9m1AGVMIF5NsLvI04BzBWhqotWWStAEY7XV0RZlBFDUY3khKNySqNwCixDNlDjvIrW"
-    "mHDLQH5CDdFklGfhbNrusZdsGkSzZRqqDpp9mAawIHgn6KzEvxLIRYQKOcwGKgV9C5+YFR+Ap0TGzc1InjjjJO5+DdOE"
-    "NEwYZZzPI4TJYN4sM44b/z8gpWSYhn9fRmlIrYxwVsgXXqMYDiDHg1HHOIHN6DYSTkh4d4YQPTU1MsFTybBM+JoUt5Yg"
-    "EvlhUKnARGCGLJol6IeiTjl45mnNwzzowQjHY5yyh6ol/bi1AIZkDE+d5tGpfcieLQF6CTr/ZIhTbsirPWc5rujzBLZC"
-    "HCh+NoAhV9AsS5bpGEaEPxLCYwPdECZxVvRWXCKO+BuikltbPs6RNoTqkCU/0CKgMRyJWR7F2h0uTn7S8/BGtEdiQVs2"
-    "MJYoRa4WXHLwSUtAsJIXYZpHIYqXbzc38Emf+fUr3nR02URmY69wqvZWui3hqmkdmu9BXip+4fIFZlNywZYLXBkdXK9i"
-    "joOklRgH8D2YTCKsGsw+6K3SevRzzG7vfczfbk65CA3la811u4KtjZMlai9GORpRzsK0oh9FRexRHuUzXvMN8J9KHSYj"
-    "piAGOUf7iKANb9bfw+H8LxHRQGKVuisvx0UBl1U4p8P5IslhN9JqWJNF3DJ4B6quO9rtJw5dWpSxs2wCa5cbAoisYgDw"
-    "lEZg/RlTh1Sxn9QfellhUGcs5ZDdbTDRvOpfcvfhA3iHYeYmQKtCvJyfqnGWQ7i329v9tUfxFDaeMIjvPor3siJ5x0oW"
-    "ZDDxbKNkgYyVZRTF62VA23MHlA3cfNGKF9CwH1DVNJyC0EfXIJgFUXxyEhem1SbulOkFYCJVKWbmDt+DuneYClC7/k7x"
-    "ySDVMLKSYavHBWUyncLBrEKMzKM4mi9B1B7sGpNtF2vPonlUr/KeNVPxn3fKTG+7dd2Ng6t5Qf0N47P8fA2h+0mfazA7"
-    "OAJ0cNMM72IoEKSCulgVgxB/PxWnKh+dpqCYzeDboIQ23mW5uWMTNOcPGQWgkNcRoKIFWd4rWeRT6rlknsYl1SdF/QNK"
-    "AiRhEca/JOlsosPfUN9hIswXuXMUzc6TxQI43EXfNU6wUjB+IUc99MHmMIz828hAKI5SwsiO6nrPv3Wsj0Jan11S8yQN"
-    "S3RCuldJqBmORRsikpKGkDxdTs5Cv5BUSi5iA26SKyYLl2mSOYg5dwe2SjSOFqHFyaPl2RlaKfAsisX8RCJZEOGhAFQl"
-    "PwvXqVvKuwkGRihbnliI/R2DSu3n3oCmEOxmdGyS2JdpRDi4RnywsxPBeSbG2Bd8wsvGzc8FV16TZkjHCNwslDOqOGqn"
-    "oZ8hNavNYb/6JIVAsFjMojEtuR20awgh4fQA1iV2T6e++FRQ/kmdA5pkTwizDqq0dGFFgs5PeZ1qBqc/wTLHABwax+Un"
-    "i/PAjWznGxJ9YzFfnRIU9e/F4a2D4TsQ0E9tCVhNvvrpnAWnoCEKQnunoDwYxFKxRe1LcfyiMuLX6VUeZn6ay4FhDjc6"
-    "jfl4MRSSkNvnNmJxIxbvIhblpFKykU+rjaj8VUSl5H4u5aTJ/Y34fADxSXcPFZcbhUWoIKKG6XBjbdxYG9ewNhaErWVn"
-    "3Bgp/1GMlJo+dm/myY3h8x/C8KnLhjVNnmVSYmM53VhON5bTf0LLKWq9GGWkPO6pFjL1YaKfunFaK8K0PlTs04/hWQSq"
-    "TNp9Kc7Sr0RxyrrvAnpb3X3FPR/eYS9FpOAm6x7RxPnXGapZIpY/eijNWxSs+VMiEXXYlnCdeJnlHYqKnSXphySjtSyc"
-    "4baUI1efvfhWOHrJ4KXw2XmMW8QpxVL3YZwISYqF1gsTI/ooljvu2yIa+JaIzexQha86+v44ZHqywAoQ9VqiXxKAzE4U"
-    "2C+PRmZlCuyXRibTsgX2vWHHjFyB/ZKoYlq2wL43uliRLrDvCzKmRejsVwQbc3II1gLW+Voe7MqbP7C/IgyZL4Fgvzou"
-    "mZ1EsF8eecxNIdh3v2ngTgrBflVQMSNUZr8yvJgnv2DtCjr3q4KNleQW7K8MQOZPLthfFZPMTTDYr4o75ksv2K+OLuZk"
-    "GOxXxBorolb2y0OO2dkHa4Dq7C+NO+bLPNivDkTmST3YrwxMZqUf7JdGHnOSD/ZLgotJiSw2OUcga1150WrySPrNjgjN"
-    "1hGx2dpmFY1dUCdO4tCGMHlUAmRwBWAwdL8NoxhRUq71v6QVJXFLyqXA9RW767kejzzLugr9am55166PJc5qrQJawTwZ"
-    "grGk2CNIq8HW5aJXPFY3sZqTJXLQxyaP7KsGW8FPV9JVQK3LLFeSVSBfzSaf4PJ13pZXFTAruGPEPrS7TcEOOzzaYUeE"
-    "O+yIeIdtU9Dh1SFaKy1Jx1ECUq7udlZGG2x3kASpHnfWiCfIa5Lu3LmviIEcp6Zvd1bHBGxbnOEPO8r4Il58dx7kyTcn"
-    "Hzbuzqpn2AJSTs/a8PxddqfWw2xZRy6Wzm2fXktE2nrqPMjjatlQsR47az6fVhj4++jOOg+kmyXvoyVOvvo7t34BLfFI"
-    "CdEpeePcrPfEWaLjO3/nQaLMyTZIeyh6fts4chKdESjOQVsjUpxC5ISCc7BVxoKTeCjYW+cW0d7U0hgvaFXWj+cmaxoB"
-    "2wrq60RskyhkSLZOZUw2tTQo6Fpnjahroua5kjvma3eJmN6cl4A4CtdGIG8E8j+mQL6vZaKZL8VC4QeQjidel5LTm6W0"
-    "WUqbpWQvJWnpl+tIHE07mBJ9s3I2K2ezcspWjnkTxtePibscpXMy53mwEY1259cT94evZyE567JrRh7M3ff8pf43tjXs"
-    "vf6Cd7e91/HkPb9+7sKBwrorZDdQ9ackxVgJRuVPyRFdirfa7EZeKFJ0kz4Fk6AYJX22eyjy4PbZFl0DH4qoIn0VTgTm"
-    "J51KWpT6mbVEh67ZUTiD1mSjXdCkF5gbmWkWiGiK8ICvjUQpxIcqfA27sYCRGAIG+p48qQC8ZN3w7xTLhsBlJ/CKW4fF"
-    "6BwSfhZdyFA2WGcFVFOn+Zh7GAzk5eexHnZm4EUlb29hqOMc5nj2b+FVy4hWQw2IMVHg1ZgVZ2SBnGWUV5lZ18w4zBTS"
-    "SQ46Bk0BKHRagL+S6TRMaWYWeeG14RLAxIGbItYJAnUxrgTneReXEDVv8bcgnIxTHUUjwfIgMs0+rJ19DVKRC1zAWn2M"
-    "1CIpcXiPEMAkgxP1SOSDKxnArWfHhHVgIxK3K75hFHFd2hq7rIgva+Da9iPadrE4XRNmUQMt1W6b3RRwJR0t0K5mDnUG"
-    "CeUEeLqFpaYw2KIdpy+hjxFioEUM4iGrWgR2vDsw6nKxzE3GOnEvOHiZNPLJxg7UGcJsHKJg1NcXtUEGbrtl/Hd8dAXb"
-    "zrz3NoiDMxLavZfLPJmTUaL3Su0YylckGxwcyD9+AqzoTdbCWegJC8UzuJjfbcpEzDovcSpAnBABGfDPA3UaojDnbKuW"
-    "4p7KBcu/Y76AdC8EdksGsf3nJG98O5x383Kb5j2kGFR9rCWEx0ljhD5TuvzQ/+E483hQuwMY7hZNWfoAo7UEmdY9A52O"
-    "7zUibBTQo4SsqAlzxMOMm3bpWJlyudg86QYCQ80RH91dEsuhvd4RpsfOfgG1ik8WZxlskdbXV7LyCZN1bTgYyb6GfG9A"
-    "nRW/tb6K6vaMqzvjP5L/K8z2OLxsEXUdhRM0ow/oAIUL4v/gsgd5j4S1fQy7oXhSXJXkjy6EmkpueLu9p+YLEJmUHL4J"
-    "sx993uvt9nbpK/dakzGBsuHiKj8XQM/7T3s/lDwLkQGA0Ko5QV0+QEthdsCtmR0mntF1mHr4RGpkoI4R5B07S86EQ7v0"
-    "1iWPxfyKWlH+fotoQR6C8hM6/p3NktNgNgzSM+fBCT+ymW8TNOdW+2Wap3/3fNTDc0dmxccCuc7dBhdy6BnvgOnFLE98"
-    "RDnoz2nOPyel3Qtj8pEFBaDgAveXrNf3ynOlSx4dME1ilB94vQZXn0zdVsUR1WxXc4Sv0eytjrYuJcUZ9y4T7p7Pxgcs"
-    "Thj5Ux+KhcnO4Gj0PTpK45wTg+rpjjpJm73B82jdvqxz/vYQILyw7zCh1jjBew/wLlF0kr8DR251/nfJEIaAu0w0vwGh"
-    "jv3AJYeu0e5CzD1fSxqB01hLulOLqHzEcM+MxwvMu3TibheftcnUL0bvtDrWvVGtT6F943qPZFZd1dYm8Eq8Rda20as7"
-    "0Uhj6qOL9IKEtv0LdI5pxWE4gWXN112cnCYTnBfyqZCYBapT1He60E25Ijk8vVoEWYbajqdfeEV9XwKz1t12bY7Px4u7"
-    "qQa1L81rk6Rfqt/HBK1xG1+bNqWh38tY2tf8tckgN4B7IGK1/0A5Saisqu1O3/zYM75nPUc1vDhOZMFVJpYXPmOxt7MW"
-    "t67BNtERYwNHlCs4pJAuDpuJ1IiINB40ImenYQAK1DKe4KMWHv5WvdpJo0mYqVd5gOlzGKNGqR+quOrFDzWgJw7VIYcU"
-    "MeQvf8ynjlWxpgCidCDutWC+d6Qo7CCxghaS1EgQdCtKk5g0HB6iX1ZuU5BV/hgxFvpfoU/i7k7xUFtBoRGxglLRWKHi"
-    "sncdtksKJ3ovtkXU1gMeyZVvm8QTJGoeTSazsMPLUHxYJYfWe0YBQ1sR1xQnFMtj2qGfpoaLaKQYkEWjdmlkWH7GzEB8"
-    "5dHXgt9v6eUVWs/TREXjj2I+/or/uAvCGeDZdTQfZmh4uH7eYcdv3h19gpP7s2dHfz16Dh96vV4bA2iwOFzCYQY6E07o"
-    "jWeUslPg90UInTsNMdouBQ+A7RLNrLpynyXcQZJU+xwnNDaNYZ5lmGH+jCvgpPJOqRC2/Bke1j0N88sQpkZZMFxE9myn"
-    "pBB1UJwSIg40UiDC5YoYuUbYZIHigC0xvjcdc7E2HzJO7TRBvcAIqYs8juSghOM0pEVC0SboL1stFd1eLMIgpcqoYHGC"
-    "D9gzXufg3cu3r59znEIxLZRUdoxa40AM5So1k2aeFpfaVS47fItGSRPxyDf8lJ+kKCpaprZ2IN72XbFpFEfZefuQ6BiS"
-    "ckgDq54garoi4ETLwGwGM7TFtVT2ro3Rv+OhViGJuRSiljuGLkJF1IjYqhwF7ZCJg+0fuSxBtmLcanqkziNG8F3XtrDc"
-    "KSZwOJ2C0OUjrhjB40wEKaj0sDCEASgDeTILZcQehwoVn2KF5l68AV0RygM3HW7ZGWbaY+At9cdJ4zzPF9nBDgVnEQe6"
-    "XpKe7UzSYJrv7O/u73b39ne0QywwwX1fW/GqOLng/wWplKmX7R0R6/wfKkQIiv8T/2trT0uJmG/EhoH5LnkNdqo33yI2"
-    "ejkreFz22q/BKWx7OTYZx70c4jxyOK8Xg4hLr3AvsGCKoAs0xXNYvnavKrjKqdbpG5jPwxWSIE0DvkopNlJ9xsjw5+Vd"
-    "Q9lTVuySrPANbsqniRg8jMcl/8o4gB0DX+0XQy75REQFbn8s/kiXC3nwnkcZCqbhJMS4Z2E8FofIMJ2D8FLHc81CuRSs"
-    "LTRD2jf5MSJJLyhRQwE5DL8EuHcQxYOOCPBwfyLpNx0V6YHiieubTrF93mbXEc6WJif1sA3e85EK11O2ZxoRfn4nO5E/"
-    "rsVGrm/k+j+dXBcim3dXig1NfhG9vxfh/+uHKPvVEw/c2yFE+QyvdxdpxOn6nUl7QzRtpP1G2m+kPaeKy63fl6i/75CC"
-    "VvKoghpbln8QFxV06c2v5w/ZiFdgr97++N//+V8jFsOETS5Jl4fjhXZzf89SXE3HjjN9jwdeKV4qtHlYuGK4hA9CD/PO"
-    "csCdz7u9pz0Z3rd0Nkmsg99rRpd7Gx0ZFq6Gnc/xnioiya1/WNt1blp5iMJbIRNhCn9ne/0m/uFvO/7hRv3aqF+/kvrl"
-    "36W03Wh3b//p93/807/8rx+C0/GEgq/eeHUd5WRq12BSYLNdJqQt43KT612ugrQJdbtGqNsbzQK9yXOyyXNSMv3rpn9S"
-    "Twc2qU1CxbyHzAJlMbzIclJwfpPO5LbpTAwLQ6GLWGYEdJgYYgZrIZt1jaLMG+4lJpoOv8AhEN2cZGLwKM6iCcrCc5iu"
-    "szBFr5BFkubCjSZgp8uznmCYokXYICxC9usSAmdDIIBc4QImLCBMCgm0ocqnLMIvPcOg0eHfiPBDnJqU0T0NYocwn0FG"
-    "J/H7miR+0p5joNNsRg6244g8GZFAOMaOeUDtKM3yQ5aFXNU+Hjg0lZh4dLL+9ENt1i3gWI0n5dyhUPhCRTxiN3IKiUI4"
-    "VEcdsnSbkjGd9m/DJBgMIA1fucpHMdyFEc/3msnbJMExlZl0/LEuU3I4g2HbZJiBvvN3HtLpiuM/JDcpcp0STpoROZuj"
-    "m+WVQ5ltpjMIe7pbk7A3BRbWepWns+4rtsOO3vz5zbtP7UMgd8gz0QPJ/M2Rb0pbpkCDku+f1h0qhYS1oP1Prz++rSKA"
-    "wsuT/23joNHtdk9iFH4HrHjIdxJrTWDBvb7FY/+RhdwmR0QItzCWB9mFmOyisRZpGYSS/0DbZ5s76kPHhMcZuanSLKW3"
-    "JPZLuh52B/3kYIc4jdAahB36KJ4isg/0FJE97f3wBHuFqJVr00mMJ188yB7g00jh64zVxdPGk5jY9+wP3a4vTD/XmoTo"
-    "zXqLq0M2SWgZh6BA94D25xjl/pFoEX/f76NHRP6I4WNwNFzgn132EXo4Eo28ev/27ct3P6JfqWDkiF69jLoJo7+A2dyO"
-    "hPIHTlfjfHblsrjDRvIAz8gPjikzD6K+GdFrxuUYaOXEFuB8SrPiEM+K1YF1sag4kcsv4gROyDl2seH12Hv1mzOC8Bbe"
-    "ldANaDFRJhIuM0CiQDcBtIcc+jM6NurOyup1peq5eF+pPWCit/kHDmfF9GwWejHf/G6awOmLEEQVuvOazzOzQxgAXq87"
-    "Eu6kMN1pMvH3SESmbEpas3mLI/5OIDM6IOI1dNQ2zIdBHJAD7q3KPUa5Szq9H1/yndvF0yuZQNJ7/v2HT2/evxvp/vJV"
-    "z8AKv3nlYP45SCMUetKRnmE0AMOFXj5+kUc5bcc8xAMKDRNmvRCuO2oGjIM0hfNq4WQP3R9Z/vWjHo4ABpEZMbpT4Uio"
-    "K8T7d0JLEYvxwF5+jlaBc1K8uRlZasxIPP38nr8L4B7qugIwIy9iIZzI4gf9G+GPERHzkru/F68e0ZzQkp7yBU7DM77N"
-    "xe5VslTDHhQu/aQFgTjmBJve+aMDwS9ljR/pRC9RNtEiF3Ok8KkvLC8wOcrd6KFLb9WDPfmerVhaYucfuY7WKFYiXXIU"
-    "Fi34A77BHsuEgYdEjZAfxcpazy17FOHgeZ+M4QRAxjnu0CO+eH9XPvSsts+89JcfGQ7zI7kTvSZ9BBZlhh+u6Se7FjIa"
-    "pT78MQ8DWtDXAAC7q/ofwu9C+bXaSegTRhYZydPTCP64w0GIY9xHjHQGInT3d5zh6L9H9I4IuGZ3OZRwzH/6AVG7BxLe"
-    "jVsfLQSf94lwof7bBNc6IEhEf0RE+umACLy7mi/wP91VU4Jr54j+Vsq6QPj9U+q5UrKp82uo3IhGKGLipUNs7N/kYIoL"
-    "BSTriqcNWjWhFEOd2j6qWm3UpKHq/fg6QXfei1RE/A0+7+dBqYqCKqajKNF2KyXFB2E5NjjFd1tmmI/xyTvaaNnRp/cf"
-    "kYNrWn9d9MLi2e2SifLHN0d/Aax1DaJAr4lO2xvnSq8bqT2Gv93CV2ZCy1Va+0dl8YytYefS3bV8Apk17JOVuMgwCHhq"
-    "WAuradJsgYDOY8arrO6Y6ABHqVlNY7nEZDJ9iodMevI3+gY9GIfnyQyUfTw44GyVBk7/6NDY4Os91Jp7FBfnK0/MhmdK"
-    "vE6Sh7eSTG0A/UAp2hDzcwxP9m2KoRyO9wY3O0N5hGf0fhHnJUV+AFF/iRUeMFnbULQ95LaD07ClIibNEpAjrBtIvAiR"
-    "8SIQ4aDZt1ps6xFrt/GAXAQk4tBP+hiZbe+k0TYCNR0fs27MtvbZYHDIqKuEVUDD8oUyqHPIgyvpZfR1GmkBz86jaS6j"
-    "V01A7PJfSNS3R5yIGyCOffcdsSGYTFgXujPhWLEpHAQRTO3F4AYNAzcGSyimYMGPcQAkISnXSCP6vihaWjKpXBs05g8/"
-    "/7Uv45UfHhpAMjyzAlPxmi1ACj6roHgoWgtEi7KpAPXImwb4tgSBXjZUUZgFY7vTXFms2+tu0rzWMiUpQrQsLRbZRRBZ"
-    "HVjlZnGgtUixegU9TYtTpwj6qlfRErY4NXhAVh1apG1xIGXIVR1WpW9xoHmeBR1W5FxyIClbgg7Iky+ZcCrf2rWdf8mc"
-    "eKXst7MGOdVKBsKTRMipWj4kblohp3Lp4Jh5hpx63mGykw45tUoGzE7bZC/TIp9TST0cGCepkweLn01uUidP1ZIB8uZ5"
-    "8lQvHyRf9icfA8oGyk4J5anrHSw3R5SnZsmAWWmjDIGpp5Py1cKxMhNK2dX9fLKySdmVSsbHzS5lVywfGSfhlNPPsjEx"
-    "UlDZtbyjYSWksuv4x6H+7sK3W2t3gY3f3lYKJqm9uysyfIkEX1X7SvUmUrldDNFmmZVvEGXlBcNK94Ayke+XXesywBUd"
-    "NST4ajHt7a+90CuByjjDU+g1d+3vrhAuK1+XRT75WkuK1hGUXh64MnEFWBmzHEHnLV6XIY4oWy2zVkombwctOVQFU8YB"
-    "LQcezhm9h5QBjyfAE/nvRPo7R0rxQMFsr1JGyVDiq6QUdsQ+PalERatS6GmpWupnz5NJKe4pcZ4ZqX9lzrzbcZOu2G7H"
-    "SpFg40HyazDMrbEqVQYr0mrUAeUZNWol1GBaMo3b5tJgZh6NB0mjwYwUGmtm0GBF9oy1kmecnJTlz2Aqd8atU2cwLW1G"
-    "WdYMIqBO4gymUuk9SCY9JrPo3TmJHrMT6N0ifx7z5s5bK3Uek2nzbpE1j4mMeWslzGN2sry1cuUxLU9eZZo8plLkrZEh"
-    "j2FWFG82FSYzo/hLPXrURoBuBOjvVIDexxoo7KreVSCMNm4KvM0S2SyRf5IlIm4U/OtD2smamxWxWRH/LCvCuEDzrQuj"
-    "ES/uZuXRV6Qcsm9U0RNm5Q0rzgxymYliuqdsvZi2t1r069/bPEfRHt5Z6imEOJws3u+8+o+PH1+/+9TlgFCKBfBr//kO"
-    "hhzAt8ftG8wQpl/f4g3tV8x1BW0PBvz2lOeQ81/xfkPIx4+3YPjy5vaN58KX4+r32bYA8l7+WnjoKpi+PRLVbrz3wsRM"
-    "/Wr4Xm+C+UDaAzhepv2tD7Be3/xfdDSdqD8wxxe3gS+SrL9L3j78b8wCJ35xU7kxASIWFaMOZEesz/YP4T/PmBhD+OPJ"
-    "E+eq/bKvTYdocGNzHq/aKf+cZLiZoUgRZX52x1u/di8wUwY1P2boA0+zZ2d/qsbNjUOXhnGI0HW7bc7MPWMN87Lt/nbb"
-    "91lb1FzCyKRwYjHgzCcWbNGIuCi2PamrTCuhg9GtUPCLt6LmPk0W/lFMa41rpquD/KdTyAUO/ipm/MpRt+5hiOgAvfKF"
-    "EJsJDF/F6MKK4WkH+wzZXIXRx+JvUPfx4/72jc6YMobYE2W+oJydH1hzu980Cz3d4Iuq4c6r6j5V9Ygsl0WHNHR/8FGg"
-    "5y2ENsphtjmATlMFFdIarXH2+noFkbLvwkC7K8SZEMffvmbnwxCIGpKH1Jf8GHcI5McsCSbBMk+my3hs0STaw5ZeYDM4"
-    "YYVFV3hUSQjpWYVENG7+B9/5e0E="
+    "eJztPYtu20iSv9LrXSA2VqId2zO3kXwGgkx2xncTO4i9GBwsw2yJLYljiuSySTvaxMB+zX3YfcnVo5tvObTlCTazGmAS"
+    "m2RX16vrxSrm09YkWsSBSv0o3BpsfRptzZIoi/Voa3B5OdoabfXwL51Gkxv4ebT1U3QnFtlkLqKpiEIl/FQtRDpXCfyo"
+    "ndHWVQ8eT1Sx4AP/LNStSpZCz1Uw7Ykgms38cCakBgBiFql86Z30U1r3C/wgsjD1AwQvUn+BO4gsFlFCVyYyCFQCf4UT"
+    "FeihuEgyJe7mKjSXAuUhUPgPoAGRCxl6liyL3uVVbw//wGshkAOXpjLQChdV6OAH8bF+X6cK+YNgzRrDFhkuBTAPtqGN"
+    "YVGZpAoINYkImwoQu+jqfqu3FQQLzQJJoyggxOHnUC7g2cFoC/gY0yJP6Unixyg/uvFDNMkWKkwlXhG4tifCKCV2yXGg"
+    "HPFWgvhcgnp55SBEFzmLPNWxnCjALpaJTJUnDNtELFOSeDqHB+MkmiVy4YiT8Da6UULSLihLN5ZhClI+QqDHot//VQMO"
+    "L45uZZCp4xeuuPMBjmt+d2Hlf52fnYpo/KuapMC/dDJHrUjnMiWYLwCkH8ZZej6Zq4V0h6gtMtR3KtGkfbRchbcqiGIF"
+    "V4ROvShLe8L9NBqNtqIb/HMgUlCNnsCfPZlKvuY4zr3bA4WJtBIuXncZAwWbAoxiV7EtBWhCFqSMGbAAGSpDizhcYCmM"
+    "gWXIBtqcl5Q2M8cE+QkrzJZ+quFE7DjitZhKP8joASawSgPpJROhkiRK+Co9cuOHHv7NdxdKazlTxQXgKaFxf28EIAH/"
+    "sP8PlURCfQSOTiJPDYWLz2jQm0wzbPxTTlCNrhP198xPFO3iolYAk1iWofqYXl4BI+lIGnUJ/BAeSCORZKHAJ5xcNbTh"
+    "qWWYNobBLO0hQwQRqIlTOYIaWRREaDSIP8jDSZaK7YVKpQMSDieossN8J5ah+PD2ry7o7wx2GkuwQ4jnNAvAqgBeO0Nx"
+    "BDYmyeBMe9eocte87FikcqbFPAo8gYIS0yRaoMjzp4WOsmQCEgmRAOGHGm4Qt3RBbb8/RpVykRGaDQSeQz1gzf2Z+MRy"
+    "9ksiNMwoLtAhIBm6Rsv9sEcnIFd+5LlQcLQdMgulYwOyRCuyjNlysNLSQ3CSY5WkvkLz8un+Hi6VNb/7wvte2TYVxr9u"
+    "nL7kPZ6GeL51+WkQB9iSVix+YfsC2hTdgEPBk9HD82p0HCythYjmWXqej0tl8L68K53Hdo7V9zsDSsnxsQlVgrXDeSwp"
+    "9+TIQANr9+F8q5lKHqCjWIgUpX4a8MoT4D/dbTAZIckQ7Bz5EYNboqR3FgbLn3zCgcwqkcuqf6vMDbZVqNNqEUcpeKPS"
+    "ipqylGOFOuO6xw5PVRzjy9vZuUqBK36eHppKNPVbgwOSwOM1pguqxp90F71dcNVFllZk6wkzj94aR+55orkni9nGW5UF"
+    "YbYY53K2Iny55+x9bSmOwfEoGa4vxWc5kUzYigMpvRY3inYNfKNxzBQk3Ulyzz0INtD5CrgkSewDWpqoKRh9ECxqgR+O"
+    "RiFeZQAv0FMmNwCJQqVQVD28A2vXUAVY3d1TXFRQlRRwGCqRXXj+SRWmU61WHk14YOGH/iIDUzvYqyjbHq4O/IXfbfHL"
+    "mqbif60qM32q61qPg1/mBdGrwlk6f4TRvSjrGmgHA+ihakzmkKlMUgiXjSjwkQewC/PbYMTPpiarasOzaiiCAK5drcCN"
+    "SbbOHbcgnR8KXCfkNFVs4wKpU2fFIZ8S5ZZ5JS7lNOXY/4aWAFGIVfhLlARe+fl7oh0UYRGnjVRUz6M4Bg73A18znkWA"
+    "8UsCIR4cHPuMwGfEFIz+nUml4FiHeAN00Wl3HY8HIZMZ5cBNVNMoUStiQgxCISjEbRhKSURkJStGcpx5M9VuJPMgF6EB"
+    "Nz3SVJUlkW4AZu5e1UOiiR+rGifPsxnkMGhF+TZnJJYFPiYFECq1s/Axa1fyzvP1fOXxxJtI7wRC6nbuXZEKgTejtMlC"
+    "zxKfYHBEPNjd9SGfCUFKS1Z4u3n1csGVtxQZUhqBzmJuwzOTaieqnSEdly3AX11YIyDjOPAndOR2sa5hjESDAjiXSF4Z"
+    "++JSgflFnge8oHqC0j0MaeNAgjzwxLdj3mVZhdMXcMwDmZY5bi/VOA/c0LufEOn7GvPzLCHH/swkbz0xXpIrbMd2xWMd"
+    "+dqOZyDHECEaRJ0xBA8VZOl2DdvXJv2ie8Sv8TJVuh3n1Q/fU2FuMYmvjSXk+tzGLG7M4jpm0SpVbhtZrTam8quYSsv9"
+    "1NrJKvc35vM3MJ/07uGBlxtFRahAokPpcFNt3FQbH1FtLBB7VJ1xU6T8vRQpS/HYs5UnN4XP30Xhs2wbHlnyXGUlNpXT"
+    "TeV0Uzn9N6ycYtTLbQ8c8k4gU4/VhJiw5xxU428O1ugaxBPaMuulA9aZro6zZKaU7cjQ1/EynZuHjv/zwHm1Iii37Rcq"
+    "uVUehqPAZshmB9RnA4mRKWL0RJ52kg2ReU8H2SYIa0w4YW0l6Uu6pF1ybseQTHulS8j2WRCNZXANeXQj3Oc+oWpkWDIt"
+    "9bpAC33GslBLygN9QUPb/0INSGIbXHCfSibUULHDTSxkGzFwq3Yn3aglMA7yMOyNArtqDJlR+BItJS+i51GS8uVoJXkq"
+    "JAsFulxwgbW1G+2mzwXIWICEto2VG3B/SxM9T42zWRWZ3At321BjDSAF46HQn2k8vXj6EzCWpnOnuSv6r8j61pYwpMO2"
+    "HA5V+oysgfBNb42JdsQ2dQ293D9soX8hP5ZF9ESFQ3dW+F08TwUWhWXt1Zy9lnj4UOHccnfS9t5AhJAgojcbmoMpZmAX"
+    "D9FNoc4ZobaQo2M/CPqen1SpwYa9rrTccY2vEZaUfTbQRsi3IGB84BoKFQPnmZ3GNArPNDHSEcUDbST+Qu9QpxUGU4Ci"
+    "qXA2kZr6KvDW4AhaCUvaQDB+EbgIk08nKUZlJHEvSrEZjKHX0VAfqdi0jqLx3nemc1BEdAc8OVuwCezFVcsuXKFetHWQ"
+    "wXa+FU1sn3yvV2riQxt6z5j99eTntyRHa2Tb29bENuVH2EnKPZHE8BaN/zUa63WIMMIlZgyKeiZGAX2SMRFHrYsSpQ7h"
+    "qzWq4nCnM5pS901ntfLWOh1VfO+o7E8Ms04Pc0WfK/5Aw7I7hkEQ3fVLcc4zooncK0G2moFNoVFnBJemElxyo8u1cCSZ"
+    "tuFFcUFEbv8GyzbboVIeHGs+d2E0jjzUC5uoGS3IiSLawfVMffTB2DA7XsZSa4x2WujC1u7nMpgWBYxXQvHuzXsO6Hbp"
+    "bRDc8qf4hqMrxxeTeL3QAMPLBmI5ViLCVlm0A92VgGjtE3PXC1uMggKJ1qIbj4N+huFnCXfNd8Utj9CfRZYGWtH23BUN"
+    "0FnMstZGAhToNQYf4hwBiu3z/z75+Wdn4e10QAmD1dzdlZ2fOGKfdYxheJFOaLnU5nhhx3fdnW1PAznroZvoGdlAirKE"
+    "JIVicXAmNiIi1PiVXSrGSkIAlYUeaJkZPqCpBgSbQNqm85oIQLpVIUaU5aSKQy9OaiBOvM6THArEkL9cSsnTqrAUAKJ1"
+    "IO5tg773rCnsIbIGF7LUiBCQ5SdRSBEOVUPyxTvU4s6loNDEf0U8id6dutG3ZRERiQJTs1kR4orTntijgBOHTHZMz/yA"
+    "++jZbRJPEKmF73mB6vE9NB+1O8NaNck8Q66II0WP3qROe/RjNcJFMNYM2Fvuzsq+fM4xNZiv1P9Hwe93kQcZAOhDmgCY"
+    "NLpRISFJ8s/5j14QcoCjz/7iWqcQrH0+7onLk9Pzi6ueODo6/5/zY7jgOM4Ovr4UocogmQFilEcVNj8RY+D3jQLixgpn"
+    "HejVDbhL/0ZVgnsdcU2XQvsUFRq3xiEbO+TBswGSUWWi8gECLoLg2rFK7xSoxqpRBAR2tLviJsagqBJmCgcxMMMKZkKh"
+    "MrRiQAxEphUN0/BqFhljO40wLqgMNCCPfSsUNUkUHRJ610e/1cNSQ3YcK5nQYgywGOGBOOI1g9PX794eM0wTmBZBqrjE"
+    "qPHKiPJLYSZpXmkqqBlc9thFo6Xxue+As/woQVOxXY3WBsgVEOxSTP3Q1/OdIeFxTcEhCTYvAJViRYCJlYEgAA3d5ihV"
+    "nO7g7FV4XVoQhWyFaOdeJRahW7SJcVWNAG0oTGL7HdsSZCtODdErAn5fV4y5tb9QfcI7UjWdgtFlieeM4Ld8MoGQHg6G"
+    "KQBpsCeBsv0SDSzyt4NfiNyLCtwXXqSi0+HKzrUulWL/lP8y2pqnaawHu/Rq3CR0TpTMdr1ETtPd/b39vf7L/d1SEgtM"
+    "aFY3H6jpRjf8N1glnb9X6JlJs9/VC1o0/6P2WnfLTpHRN2LDVbUq/Ah25hV3M5m2mhU8Fde5Fk9Dc6uh2Sm61U/M/Qbn"
+    "y7fBxCVL9AW1Z4pXXqTiKRzfOlUPcJWxLuN3VS3O50Bkkkg+pdSZ0p0xdvhsNWloe1bdbqKcw7u6X60mRnjYDWV/0/xA"
+    "fQIx9xfXbPnM+yyuPxa/JFlsE++Fr9EwXXsKu85UODFJpEoWYLzy9LxUocwMa4vIkPwmpxFRckNjssWT1+qjRN9BGF/1"
+    "zOu15zNJ/9I9Kb/RNFfZ6RTu8yleJx/Y7rXZyFX5Ud4sscpnVvorvhFP1P5WcWPXN3b9386uG5PN5FqzUbJfhO+3Yvy/"
+    "foPYVx/7fLYkpPTxjTJ3v/QustIl9Y1Z+4pp2lj7jbXfWHvGiu3Wt2Xqn7uhs/bpjgKbui1/b15U0Etvfj0/FC4vEG/e"
+    "/fB///xfV4SgsNEdxfKQXpTe3D+zFc/VsddQ38urViu+0mhzU14hLtOD4Hjq1ghn93bPOXDscMVKbbJQr77Vefpnk45t"
+    "yutQ52t0TxV9fI9P1vYab1q5QfRJwEyT6Dfm6zfdp//a3aeb8GsTfn2l8KvdS5W80d7L/YPD777/j7+8kuOJR63v962x"
+    "Tt5kWl8hrMEWe8JYW8F2k+OuZoC0GTR4xKDBfakCvZky30yZr1D/rh/fyEcHNoPlKmfeb/kNjhrDixnzgvObYfKnDpNX"
+    "KgxFLFIrI2DDxDV+P9TY5nJEsaob7jV+5lN9hCQQ25zsZ1n9UPse2sI5qGugEuwKiaMkNW00UoyzmWMYluNiahA1RPa7"
+    "IgK5ISBArXBSmAqIsEYCa6h2lMX0pWvweon6lRAfomrS93QTGTYQayvIlFE87IjiRWkcA5tmNTXYTnzqZEQEIY2lrcTU"
+    "T3Q6FFpxqH151cBpRYmnjNb3rzqzLoa0GjPltIGh6YXCDicsP3uMFD6H4WgDrXJNqaJO+09hEggDUAN/kA/FcAsj5vel"
+    "kncVhUaprIrHd12ZkkIOhntTYQZo5zkP23TF8IfUJkWtU6ZJ06dmc2yzXDYwq5fpKogd7HVE7KSAIrbfpEnQfyN2xfnJ"
+    "jyenFztDQPeavwMMKPPMUZtK10qBFUwOD7qKKgcitmH/i7cf3j2EAA/3Ybvs1mCr3++PQjR+A1EM8o3C0hZ441ln8cTf"
+    "tOKaHCFh2sJEKvWNUXaz2TZFGQSSf8Da5w436gNhpuOM2lRJS2mWpD5J5yA52CcHHmLsYzUICfpgRhHFexpFFAfOqz/b"
+    "jz/nrU2jEDNfTGQHo1DYXmdcbkYbRyGx7+gP/b74UYWKP0AOroqdKEdNxvRqJ14OhRfRMVYQQDuA+/EoHIV/NDviz887"
+    "9IjA/yjeYO8pGDT8tS8+AIX2U89vzt69e336A/aVGka6NPXi9iNBvwGzuY6E9geyq0kaLJsspk+XcwJvP1tuyzzmK+I4"
+    "zZhNAFdGtnjcfiE8T+JFcTpwLd4qMnJ7xWTgBJyhG4fniLP8Z2YEwS26K4EM2DHKSyRsM8CiAJnwqIMc+hEbG8vNyvl0"
+    "ZU65/Yh6McCEDg+EVOes/Zx8ERez87t/AZy+UWCqsJ23Op6phyAAXtd3TTspqDspE88jEZrVr5PbHV2eE9AVArjVFSM+"
+    "G6uTGEyCLLlblTtGuSUdkiUlMvbcTTjOCgWy3fNn7y9Ozk7dcr/8Q2NgRd983mB+KxMfjZ5tpAdHHKhKC70dfrGpXMlj"
+    "DjFBITEtwJKa1p1cAyYySXyliyZ7/Ph9rb/edVAC+M8VuILeqTAQIoV4f2qiFHMYB/Xj14gqUCft5+drYYxrRj8PeS6A"
+    "O9Qf/DI90kcfsXcJmfZPzNtO+QJmpTN+h83uMspyscuipZ+iIDDHjHC1O98dGH7l1Xi3jHSGtokOeeOb9kXl5XT15+2J"
+    "pHf5wJ6dZxu0fJ++3miNZsUvW46iogW/wLURfprefJgeTY2xH8XJelxbtuuj8FpHxlABkHGNdmiXD+831UMvOvfM2355"
+    "t9Iw71pP9Db/hxHwwmf6UXw2NhqtPvyyUJIO9Gd4ALxr/j8+vwf3P+eehC69hAuuzZ5c+GWNRIgh7iNEyoEI3POlMwz+"
+    "EME3TMBnsU5SwpC/f4WgmwkJk/Hk1MLweZ8QN+F/HeFOCYIF9B0CKmcHhOD6Yb6Bf7CXqwRH5wj+ScG6AXh4QJTnQTYR"
+    "/4iQG8GYQMxMOoQV/00NpnhQwLJ+YbShtMwExbCmc49qaTVG0rD0eXqdgJwzjgzMDD7TOVgZomCI2QiUyN1aS/HeVI4r"
+    "nGJvKyrlYxx5xxqtOL84+4AcfGT1twneVDz7fSpR/nBy/hNA7VoQBXyr4Eq+cZHHdW7uY3h2C6fMTJSbR+0f8opnWBM7"
+    "W/dm5RPQ7FCffBAWFQYBTodq4cM4lWqBAK6ljPfg8kaJDmCsLKuVWG4hVZk+xSSTRv7cT0DBROG/kKMSTBxQW22Bs106"
+    "JBuc3sOoGTbbuv9/O+LAtA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -514,6 +421,10 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3126,6 +3037,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3670,7 +3583,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3838,12 +3751,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3865,6 +3799,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5815,6 +6457,13 @@ _MCP_EXTRA: dict[str, Any] = {
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
     "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
     "resource": ("list the resources, or read one: resource URI", _resource_cli),
+}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "stock": ("stock", False),
+    "restock": ("restock", True),
+    "wait": ("wait", True),
+    "output": ("output", False),
 }
 
 

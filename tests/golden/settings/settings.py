@@ -282,210 +282,90 @@ def _stand_ins(
 _MAX_OUTPUT: "int | None" = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "connect": ("connect", False),
-    "apply": ("apply", False),
-    "remote_show": ("remote show", True),
-    "output": ("output", False),
-}
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztfYt220aS6K/0yEpI2iQt2cnsjGT6xOM4Ge/Ej2tr7+wcSUeESFDCmAI4AGhFtnTPfs1+2H7Jrap+oJ8ASMmTZJY6"
-    "JzGI7q6urq6urmpUV33eOo2K8629rXvsxziN86iMp+z0ip0u87M43mNYyibZxWIel0mWslmWsyIuyyQ9K/pslmcXrDyP"
-    "WRFdxOwim8ZzFhX0psyy+fAovcdepkUZzed7qpkOjsA/Zf/v4XCeTaL5w+I8yuOH+HZQ1XpYPRYPJRQEffDsTyyNP8Y5"
-    "y5dpoeEV/zyJFyUh+zGaL+OCJWXBomV5Dm8ENHjZVSidnMi3PUD6KD05kUUn0XTa7bHPRymDP8KSTfgPBD9hScqOtra/"
-    "O9raZ9OMF+Df4SHbnrDRCAsny/xo6z47PmZff82ev3n19t2Ltz/97cGoi2VHWz3eapql8VF6Y3U/OU/mGgKTqIgR5O71"
-    "9qOjLei86rFzPcnSNJ6UnR6jDkYd+YLt7+v1osViflXV4j+tOnl8kZVxVUn8tmpVM6N3qt6ZtTmI6+I8u7ThMnrprQ5U"
-    "PotLp4F4bTS5LysdbQFtZElcRBOXrtkCMawlbOd6kHWu4f+DbFkulhoO1SvqBX+XyUWcWXXkO1XpIvrZB0t7raoWi2Q+"
-    "H0yT3KhZvVUVZ0k8nxqV+BtVIf55MY+S1Kgi36lKwCmz5MyoI16pKqdROTk3avA3qsLfs9PCKKcXvFhMJhFUPjuksAvM"
-    "pi6JnRKrgY/cvkKrmYf0njKrkTUN1nursjMlTonVwJ4eu4BXF8sdXp9nhSsG5Hur8gKmpKqxyHJvS3pvd1NmH+LUV5sX"
-    "2NVxg/DVpvd25Twu8yQufPVlkYNOdOZFJnIJBBtdknlhU4FVPTNIZLOUU+LgZTOuW+SQysO63lK7oYd5fYV2M4t97QK7"
-    "usPAbpHdxGZhp4Q3oM2IU1w8OnSw3hvtXFrbBWZ1H509ZWYjD43dIrOJRV/ztVnVoa1dYFa36Wq91wUJ7bJQlIK25t2B"
-    "ZZmnUSW4ZU2/ZLVKfd0H5Lhd7GsaluieGj4AQdnuVvA190p5s9DXLCDv7WJfU7/kt0qNhlwzCk2zWeptqE21qh0gul3u"
-    "RyQ04U4Ff/OaSffV8QMJT7ynih+Ef/KtYn/TEAM4FfzNA0xgl6+tDHMjyVKGt3ct80LjAtM+Yp2/F6jtd8r4Z8fY0Kff"
-    "LjFm1i7UZ0zrb5bMwXSzK8u5aaxYzYRdoojcCENqwvZ7oQD7rJi1aOfRfP3lYTp6ldr6AToqbcvqAcq6Omw9PEeJDZQK"
-    "RTVQKjXTQLHQRO2pmEWoHneKaGZbuj69NNQ1aaGh1kLvDBSvwSQ+NTM06iCb+PXHthPVjlF82mOgQktWcRTE9lRz1UVv"
-    "cZhiPl2wHbbtqOVqg97ilpTy6n81NdYWVq6OV1OpSWz5lLZVxrmKAHNVtZpKq1HdVshq66xPeY+6VVutkfpe3Wm1Ea80"
-    "Ax5tqbZa6w1Fnkfe6+y4dMXDZqDrJ/r/LKF/FpfFuaNNgeBf5inbbdCl6MA2j+2jRVub8sywOq2VJ7Lq0LXpTNUDjB+o"
-    "dgLHpC3HMptHZ01qoadv0IQ4s4Ipgb+kYg6P0/h0eUZPSufvmNp7x1DE8dfkPL6I6FGo2B1NX+5U2m9HnUh25NkjPESF"
-    "/JQQ86bRfJ5dAiJFmS8nZfIxprfz+QWvfzFZ0L+LPElLHfbHOC8SPqxB8QEwxCfe2Xk8X7SdmF+MOEFUq88GLq78wLAz"
-    "EDShQ8COOt/ryLO7jnYox0l1mhX8fZoZP+kwrqPO2X6F5JBfR1xiXInhwZDk468Nef1zim8I3Or/9SKuvvb8hlA3PoI5"
-    "ePuaBaQt7l32t8aXP7wfbXeOjtKOkMHQWbYo2SBjWB+JUrBHTx9O448P0+V8zmvpHxm3u9jmLE7ZYMYGA/VBstdzUZhe"
-    "AcBkYiMxT/DTJP6+hN0tJqRgD4mmbJBTofPtc5CybSzwf/T8jEVffYXjKjv3b4xPoOwJe0J1LrN8WhzuHEOx9n2WVUXf"
-    "He/t7k3webCLlaAEf8CTRg81yGqDVtPlfNdd5gwh0P8KRqD5IQpLQczxk5RFVox2YPBFyX9fRql4StilRf1RVwwsmbFp"
-    "PJlHecwGP7ATYHFC44Q6Ojm9OsnjGauQhgF8vbuP39G1nTbQCig92lOoC6wFm82LuGpPxZz8iODJX9+8+/49ELEiP/EX"
-    "VhttU43nWEUrWuYjo21VCYDwT+IJ/5e+fgNK9P0bqCPYACEgqQQvUU/Ii+pzerebsBGDoSfABoQKPD540OuZDHY5kjyQ"
-    "yJ4FlQXr4aRAnzYJJWqXBmLX19UkmnVh8QPPLDUiygGa3SE3BLpDdtnuduEf9oDt9nqrdMD1rUtD38K/waDHGXDXEERU"
-    "dH90v+d5awgm/u0b1wuytVg56MBAZNjmHG/DuG+hjn+22uuAdJtUROPdSKrxFcZf7hPnOqTbN4gj/3Q8uVzFJ+5MYXYY"
-    "YArnHJRwh7oS/XguYHwSMw2cLLkb6V0P00fsz9D6q69GKPns5QX/v3d/pDG1RS3s3IsxVWiHcj3CpPRX+GoAf+fvGevd"
-    "24ZpgsFBP3W17vMqOma1uEhjSiMfrNYmZCWbWFL3ZA4a6gWI0HmWartA0Sh4gw3VjmP2K6yrHbH1qK0LkfBsQ8px6Sjd"
-    "6m9V709Qadja21oW0Vns95/6jNZrH2zXPlqufbRbqcu3aLxwzywAMtebFJM8Af0hmymAQ/ay1Lyi4OkiSqdFn53l2XIB"
-    "/3IWLvowlPMsmUAdKCf1g5H+sc8WMJUFwFrPJasiUcEuk/KcRWy2TCeEbrc8ByzOzsGidZ21OtxbKxEuZkh98ii7c18z"
-    "yQpdQg/parVji2jyAaZpn8EAUfFjMQwTGaQbwqUHzMzKDBHCn/mEBOwnRN+L/ydCH6XHbBGV54e7xzcPFTvpgqQbpVcM"
-    "FFyw6bL8ikHTbWrR58RFkEmalOi5Bn1/wq6FDAYy5iVQP40vsTtCCBnLjxCVEEG5kvwQX3gJOMQSBIYM6gdGJU+fsu23"
-    "79788PKnFziOt9llnL8nBv634WOk7Dwq47xH6wRBhv0WCbcv57e48tC/pLOiWiuW7TEYRPnZ8iJOywE3E2CVzpKfOaNA"
-    "TTaIGdT4CJxUaWDk0LiNryuGoqOQGbDeV8VXBZgifBMT0LZgYxF7RAp6J/3PjxNXERysPsRXAiVgz8k521YvaFdEHahy"
-    "bTT3/xjkUXV+4TTilryviV0iGohDG18Lp0ghpow/P26eYt5Ud4cM98iscqOtsJZrWhs1miZIqCrrzRCZ49UBtg8nX6ls"
-    "rUz2QEO3WLXUDPxAY28N1b46EQg091VQrfmxQaClXahaySOGQDu3WLUUBxKBhk6pasePRgPN7ELVio5RA42sMoMziRvs"
-    "b99hPg1zhvMNvBZIiEt8X8prAdVwjOeTei2oMPdYX9profg5yfn4XgsjxFX2J/paIAEOsz7b18hpt4oFYdFxvvPXg7Oq"
-    "2Ajxw+p6EHYdGwYdc9eDsKrYEOT5eD0Qt5Yzmsg/QaEaDh508N6AhVXHgpF1PD4L9RADa8l1XmgYWmB9e30cGqYrvMJ9"
-    "3hD1wMJr3PaSqIfjX+Wu50Q9lNA6dxws6sEEVrry0HUcMIKaVpgBbD+MOhChyfc4a9SBqZl416mjDlB40k1XjzoY/gm3"
-    "nT/qIIQm2/IQqQMRmGiP00iDnupW80CqNAPL26QZeO2ObLueNIOr1xY8XirNIBv1BtenpRlokwZh+rs0w6vTJWw/mGZo"
-    "9VqF5TLTDK6eGU1fmkbDp4EhK4/noCNOmy7qJ9zxy2kDsoE1fU48bcA2s6fH6acN4EYWtVyC2sCsZVPHWagNxAZWtT2L"
-    "2oA0qjYZ2OJ8x2dg0xc844Cmztb2z7l1/qOf0RjuY62s73rzutF4PjnBgy91UnWCB5Dq03NLM3pVGKtazavCb2slW1bV"
-    "nc7VLU3dlibsSpSpNWPXg7SepbpSX22t0VWtyxaWY93c6y7oqxiT9WZikxFol98py97afGtrla05/7dm21tbXiv1Vmt0"
-    "rTtHt7Kx2hlPaw3y1nNzKzNpDeHV3g76EvvCHVg2qxgrt6DPHe0Vd2CErNPrStbFF5nou7EUVlP9b0Wpu5rwu1HmV5Tv"
-    "6gbBTv0sdjo1FwpssPctWNIpv50toVxjHGuCXGEMG6J6U/Vuda594z06KuVnXu1Owvvoil2ex3nMkpJdZsv5lInCfeix"
-    "PEfvj6Qgj7ZoUsbTYbsO5FWHZ/gv/yYvRrjPouJDwWZJXpR9/PhflNmiQBzQWew0m4LNFKUsSovLOG/Zm7pQcQAdCUYB"
-    "Grdsrd/C6FAdFoUcbAJs2a4jcXnjPfzD0CVWYHp6Rf42LbGVVz86P9ADoCrAdBdxBsgC5PlVb3jHbMkdsr4oTyoPcD71"
-    "3KsFyfTv79+8BgQ/xvNsgcMDjpmCyNuXTkVkfrMusNKAO4SU0yTt9YnrknTxP//13y0RwPMiLksRzkVUsu40nkXLebnH"
-    "UGj32g5E+aXfCTTp/47sw8o8msSn0QSWUDaD4ZVxnkZzFud5lttfoYIQKz96WGqTeE6kEg5iLJoBTHgDq/4CXY6KGBb/"
-    "tGDd+GcQEbuPvmmNuOGiP1lyzzUxu2WmdTE5j3KULnnBZ22GPntII1ZEH+MpzepY0PLdix/GrLvTflaNqwFc1Jl9AB0j"
-    "hugJ1AAr6rY1fHnZYKHc8ybzpFjEEzbNJrRciDuRlwWRj446RY+hgxt62wMC+TJNYaG17VJeaqAVIDHY4/VJABAWC3L7"
-    "Kjmhp1mJzlS4I7btpbowwQFz4oFw5h4lOAix+CbocEXuV+uPSV3JoBsIwmlFHK0Jzy4YxsGbVz/hrkFCAX0V24KXd8gA"
-    "K8F00Xxe7HFAPyUp9PI5mfblDPVRdCzLG941ua51NdmCc0kiaQU+FHfXxJwRPnsM1zShg6Me0NQRYkg9nLsM1qcSHKz9"
-    "2rPux5mdXuYJ7pARCGwpbHH7RefBghCx3avC3Xhu3Zl94Ti0cuWHii55bXsRt/i09SWBROi0yl49f0sefsVDWHcl0jOZ"
-    "xY67QlhO0d3AIs4/xg50BZpl6OSH898abeuuoaAL9CZXqhAVKCB4rSWd4Nin3sEOqruLFTzxjnx5UWK3lmLi7qNQgFL2"
-    "7Azxeo+vWff9X17+9NPwYtpbFe653LjQ63llpPj9qnoAq+thG01jo2lsNI2NpvFlNI1/lsTz+06HAfMr3wdkisNOlxNR"
-    "8e0q1id58SGMA9gXPT584b2Q3zFfp6m8lY5tn719yXyOf2HJwC+y/xnIOYnyGNYiCoTT1uPVLsAjjAxEVooQ8PUVSKr0"
-    "I8iJg3cvX7zvtQZZXZw/iOYf2EUGvN7llwjUFQYAnORZiku6PWDjUv4dw+Y3/A/wGACGX8TpdB+IsIgjfscBO2pPUxEl"
-    "4BngFPGzhtO4vIyBtDvE8LutQW128s1OvtnJ23S52cl/rTu570JTECwPUcLP1XEqM2RCMN7Ss1W2iTuAspG8G8m7kbxt"
-    "utxI3l+r5PVfxqwFLuIVVV8aibCrmFAbybmRnBvJ2arLjeT8lUtO71X1Jtm5kZMbObmRkxs5Wd/bv4acDAYSaYXYuvh0"
-    "2nl1ibiQLULKzPmpO6x6wbEUBXKQLSY9oxZedzKrTEqzxiLPzvLogm1zgCpKjYhcY73FlU5wkpR1t2VbLW6kAKOcPK0g"
-    "kZJyJcYkG1DAMYp6ubVPU6YRVFJT99hVtduRUyL1ReiGjnVq65S0zAoMR6a9odhrVi0KkGe885L5kkIE8YKKcMlMp50e"
-    "P0/+IUSjC7UAnCiIRDs/ZETcBxmH2L1AN95tGTFwpV6kX+Kl1YoW52BgoSx7JTLuepvcH9melLIgAIto0w2GDrzGgIr2"
-    "mLwemxIgsgvFXOqGAjX6YLokpya+YI6yI2I5Uc2pZEYhtZs2ThuB0CdK/VAP9azn3r/kkSCVIJDsSEEnFaxPFbNxEVCU"
-    "Ofo4X6C3Ehv8A0Pp8kn2+I3LZQf7KEbu4i2LxRz0oMEF26W2o6phz2mJN0LrWIEg46rc8ssuvDUq8PaMH6Gj+CIgj46F"
-    "MBMgR1XMxzXo4aOG4x6sOf/KTtKsbI4uqU0Zx6G+1QNfE2c0XjyVdz1Boqh+taPQBH4V7nFSxY7D0Msf2CBina5nH0DF"
-    "eKu/hd5rW3tbn4+2yJHsaGvvEJ5xo4XHoy3cr4+2+kdb05j7mKMqhQXfC2WRXMLICa1PlEH/wOh0Hg/ZC/TgGxPUw+Mh"
-    "Qhyjtkru9guwCwZFDNNPQfSkNk83IkAZI+VJ7KdD9jL9CHIf1F6EhW5vYzXEJwj2KePWGOs8ocl42hlza2ssfo+hLalg"
-    "2enf40nJ2Qf5qDxHhROggm44JpfK96ScjvfR3ZBr2EWdWddn489HR0db2Qf8P5hK+TLuM3yeRmXE3w2Hw5txH/TRDLhu"
-    "jO/HHAPgGmEniF5ZF/3lC/SlJMySgkiKOixHHDVjmodTIBoSgjrnTbTOkMak+06xhegyKYt4PusN2TM2i5L5Mo/VAM0x"
-    "zCJYHnwQZKjxt1TlQ4LWAPADlYIuhlFCqxdAU0Lj5mYszd00Swef4jwj/RPmGfl6jHUK4JxlwWHj//mX9pM8/scyyWPq"
-    "ZYx8IcNzjlOwfg6Px33D/JuTayx6PCxThjWGGnMUgqqSZAVDT4MrzYkWBCW3RZWKTCgWSKR5BgxSGVlocnUv4jIawhyn"
-    "E2Tbfa0v3d5bAFEKhmavabv19tmTZQrNweiYniDbnfBmT1mJa/s8g00SJ4tbEDDtqjYrsmU+gVnhzhJot5DLapYW+oiF"
-    "X+uYh3sMOBLz2U60iVR2nnxBS4Fmcix4PUk1t2JcAqQHopPukMSDtnhgRlGaXC24BOGsS5VgRS/ivExiFDOfb27glc7/"
-    "7Rve9HUZJXyNvGJq5RtE644GuD9DyW7U5tuVF7HK1clwdBJ16eSF6lHcWA4a6YWuSVYneKxyFufBXqRHE1W4SNLkYnkB"
-    "hbv4K/pZ/Pr9t98+/tbo+g87f9jBHknn5l0CP72ZiR3CGSPNiXpLaQG2bo4DOClPKT6qCwqkjF3EKaFzeLSFl9IJZbyW"
-    "frSFkNrQ1fWlckjKAWK/wn1qBYI2ullZVN4x+n6MnQonKKvTUxAHcZT6Z7Gds5Q1UJLjNIPRGe8sKeMLe7DV9GkvozyP"
-    "rgKo1LlYWRgcHhORUUWweoVZPg1QuMbtyqbtcMfg4d2hSe2d4bckY6LpNEF40fytvmQVfVwZZOP0V5IgYyE5xqYg6RN2"
-    "59nlcFWx0LSgzaXhbd7AwS34TXBIsR6LEH2XGMi5TGhTrOumjhNu+GjE7k8SgFNO0UgRQx+2Pj41EBenqnOSI0k5570/"
-    "51NI89z3iHkaXgobBam5gjB45PcmnV/9GdWdrT3S+Yhn5DUSUcAVKdxq44tFBjKj1FpYexh52fjXwy0vqa6/oV05fFUn"
-    "pLzuOl6RtN6aDLQQ1F9r5uQE3W7qtM/0fhUkcKN2/YkRXa+gaYgLKEVAycjy5CxJxSJcfWra4CyMlIBkcRe/rH/8T1uC"
-    "fFxeEr7DQ35XoaePMan6SIQm22VEpgLsCWQG4AcNsFuTi3iPmoJeAjsJ3poDpRMofpRWX5k6qLHnHwASGW4pM62NIbS9"
-    "Bc9A61VZRqJqfG+iI/ghX1/ZbAYyqUZ7CulBpFjOk4ukXeNdo/HuDv55WWbG5fuX4uAQBZtpQeON07PyfEXlXfEacAcH"
-    "gHc/tW+QYiqwSg12qSr26vAaniso8XzI/LwmJuubeB4MK0RafpkFUxE0+WFgkc9o5JJ4GpXUmBT2X1ASIAqLOP1rls+n"
-    "ev2bm+Obrf7WxWRB5nrdQZluhFb6xXrm58aI3RixGyN2Y8RujNiNEfvbNGIr5O7EfN3YxL9Jm/hE2cSaRlRnDW9M59+8"
-    "6VzN9MpGs58HNrb3xvbe2N7/a21vjGIZTrmoZWv8cokX3TSRNVkiv2TSxXfxWVJAN4NnwiH2uSjO2eB1RAGsBs/5t/zX"
-    "OFaVvrTDBu+Jhf4ElvgHmYAcvW8uupRN9iCToPpsW7gDPENNCh2Ziix/mxW0qoXj17ZyVRqx7z5XzkxVzkQo8MQAkekR"
-    "sdS+V6wyIWKhEzDJSHrIgXtcl438hhUc+wqdlcpQq2jcGBEJkbdFKlpnrHgFY+TPjKC9rKuirjaMAgkRrFwIop43rK6Z"
-    "GEHU9EXVrTIfiEp2lFw9rYGo4sa91RIciDpOzNsqfYGoYecyUGkMRLmV0kDP6zeqfnmGbhe1ra7TvybJgTe/gdHGPyOe"
-    "lAdGK+/sWJkNjAbOTDnJC4zqnlmzkxkY9d0ZtBIWaKvazWFgJNMzKlrxdOyStpVFqJ2R+85bnQfXGTmvvJVVIJ2R760f"
-    "nejMRiYKEE+ElBm573zV7ZouYzll7RvoLF+XJMGfH8Eip5frfTkTzHZevrdzI5hNHM538x+YDTy87yREMFu43F9lnRvV"
-    "pECwS9pV1uchnAjBlwNBb+GfATcrgt7GS30z94Fe3aG8nd1Ar+yhupXsQK/tUtyTz8Daxt34906mN6dBSDJb5as3dPeP"
-    "cDKEcB4Et3XdduLmR3Db12wsZi4Et2lgi7FzHrgNg5uNlQjBbRlkAzPjgaOmhVlBy7HmaRSkrF1jvcYepqhJnFCXM8EH"
-    "oZY1PNkUfDDq2MPKneBrHmIRJ0uCr3GYTezkCb7WBqtI/VwYU456rpHxu25ncp4lk7jTF5ku+iLVRc9sok0etEmzNLZr"
-    "mPMTqGTQH+rQ3U+rjiJwoFyjYqCXilABEEr7DgCQyrev2KNTt6OiT7uu7aCZon5F2jdoV3uurdVAY4+27APnask+YK7W"
-    "W19Lqbv11aSaa0wOZfTqi5Re/naaxtuAR3TWXElpuPXVVuUlr97aQI9GbgooqPUzW8tPXmW0vut6jnJVynb08miXPjT8"
-    "WmVdzUZKOQpkXaUGKrkqY3gR27pieBm72t4q8syj8jV31VayeXW65jG3kHEeva0ZjVZ0d5SzGrgexWol2vt0qzbdtaa/"
-    "X3FqM/o2c+BTjNog07TraBmibIpSQqg+zwjVFymh+iInVM9UnzArAXqQWfoTB4lAxTFuf518TL0+4sXPevt3kHGJwxPH"
-    "w303pxIv1w6H+81Zk3ruHKjB08lxvyYtEu9QnBv3GxMf9Szi81u9IdKLKEP9LxJmiGMONlK/KfSPqCmXUuv6PBZQv1Uw"
-    "INlGrvD+uuF+JCBt7fe/SEAf2VElMvorhuxREHhMnv4qQXk6gZg8EiaXS/21o+5IOFJk9QNxdTrtwupIcEKk9VcOnCMB"
-    "cJOm/0VS5cg+yCzq3zoZjgRnZLtxwLZId6MAOflsHGi1CW0kHMpY018jZY1aW5MFLev2SWlkSyPrTH+ltDMShMwr069N"
-    "LKPWFmWO6a+QOka0PFeCy4yhJAFTJKNAlZoNZSPSNyJ9I9J1kX5XC01zPRArjU5j+npakY6ZVUR0sZCVVPIPJa7wR6iQ"
-    "H9D07dwfilvxYKbvze4hq8gzmH6b/B2a/KMkGv32WTRkUy0Fxxqt8SCo35hlQ42NToT69Xk01I67kYkbmbiRiXcuE5W7"
-    "lZCIV1zY+FMraFKiVb3Not0s2s2ivftFqzstVkuXjlmNE6+OCu2/WZGbFblZkV98RVb+wtaa3CzAzQLcLMAvatvrzv98"
-    "9ZmwwyCdby544YG+uXS1qw5DcXHixTzG+SvYNaML04M3PPTmZ7Z9MnzxM15eGb5Ip2/4/ZvBvLSvSLAbaPpDlmP4U6Px"
-    "QfaebgV1e+xG3qOgIMYjihNLoYhHbAeeKMDziG3TPZh9ETp4pGIGA4PTcXF3+5JHHucDumbv4zn0JjsdvP+QLNhur8e0"
-    "b0vJDOsDvB4ipQDvq0jVkkqqMiJDlQG/Bw9qKl6yQfwPCltN1eUg8I6PXheD78r68+SDjFqNbRpqdXScD/kVq2N5O+NQ"
-    "jy597AUlL63AVKclLJLiL/FV1whKTR2IOVHV6yErysgCyWUYNH3ErNs1OM0Uv11OOkZFhlp4awt+ZbNZnBNnCgYxp0tU"
-    "JgqIbuTgBhgoltN8gEuIurfoWyFOnx37CkeqyyNFd0awdh5pNRW6QAVsNcJQzBITh/ZYA4hkUKIdinxyJQH4d9FDgnps"
-    "AxIOf75pFEGbexq5rHDOK8C67wd034XiDE18UzfAUuueOUxRLzDQCmwzcWgwiChHwDMsLDWFwTZtWSNZ+xBrHFfFIjp9"
-    "l6od7hwbbblY5v4GOnLf8eohaeSTjX1ocwLceIKCUV9f1AdtJ3bP+Hf4/gr2rYvhqyiNzkhoD58ty+yCvhYNn6sdQ12S"
-    "K4739uSPHwAqam9d5EJP9Pc8Lpd5ar63MRMJKrzIqWwQQgQUQD9PrdMYhTknW70U9zSuSP4182Wf+E5At2QQe/SU5I1v"
-    "h/NuXm7XfIQUaH6ErYTwONoa46VRXX7ofzjPPOD7zjFMd5dYll7AbC1Bpg3OQCnke42ICw/4KCErWgKPeIhx0wvOlSmX"
-    "q80To4RQVgmio7tLYjn0N3xfYs9/Bb2MM4uzDLZJbRwpWfmAybZ2PZjJkQZ895gGK561sYrmNse15fh3FAAAuD2NL7uE"
-    "XV/BBM3oLd77xAXxf3HZg7xHxHo+gt1QiHiui/LYV0LPpXvIO8PH/IqwDAMgfXpkRJNC3liGmsMdessv7sow38XJ4qo8"
-    "F5Wejh4P/+gPAyHg7qEJBdonav6R+DpM6mafLa5gASC7DoEecywGWwMWcZ+dAmtNeYBvK8Y4v9EvYxfQ/e3yijpUt58X"
-    "yYLuS8tXeA36bJ6dRvOTKD9zgoBxA9CMwqJd9dcuYGthNoyh3rHhSKe2VvR7EPL8EvVC8gHjAzBjOkj7kYevOucRfuB1"
-    "FhxeFfaqogK/Pd5u7LVWqosemasmMnoslhYdNtu5bq/C4DX71SJBteh2LUPZxaSymG/DcHdsae+xNGMUXWKfRWdkSKE7"
-    "3DcYNgJ5TkyqZzjKLjdHg9Zt27GsYs17EBAxKW7BUCucB3iPA1yk6FzgFhRZ6zTBRUMcK9yG0fzHEW1OI1x0uOhfnyyr"
-    "HWa4/ZOz1W2IccfOa0ZCBtaVoS1Ezg/ue+qOAt3cbjOI27nHtUZTd5+71epc1e+uPYa2X94dolnn0NcawSsRZU7bxq9u"
-    "hSPNqQ8v62MxepbEUxArfN07Dt2CC9SgaOy0unOu1Z6cXi2iokBtyzMudGS8K4HdygOyNcUvJovbqSatXStbo6S7Xt4F"
-    "g7bw2WyNmzIW7mQubWfQ1miQs+gdINHsZRpGCZVltd3qmy97wnesp2gGRGrBFdFVoS5luNtplx/1wTbRF3OjGUu4zUmN"
-    "jFC7pLRTJTuNI1DgwHDC0EI8uZaKoJQnUwxdJGKkAaSPcYoarW7fcdWPG1Wgp54oI4sUQaQvD62mAiWmmgKK0oGo1wV+"
-    "70tRSJdDBC4kqS1HNR4dTTXuUQInHhouFfpnpc+idkGZlrpRpZGxClPRWaVis9d9tkMKL97a6YmMUHs8SxTfNokmiNRF"
-    "Mp2iTUplKD6skn0rupyoQ1sR11SndH9kxoOymho2gpFiQBaNe8GcU0MRfThNyuRTRe9XFAULj/LzTGUBTVI+/4r+uAuC"
-    "DfLkOrk4KfAU5Pppnx2+fP3+4LjPnjx5/7f3T+HFcDgE5kHpHi/BmILBxFOKuJfk7BTo/SGGwZ3GmMsLSJJ9gO0Sz3x1"
-    "46LIeDguMi1KZGjsGtPIySRm3EEx4qjyQankWDwoGraV/oWhNFsI7MnDQCHqwMgSIs8c6Yg8EZfIvmUkZRMg9tiyoNtQ"
-    "EW/Np0y4U2aoFxjJupDGiZwUOqAoOP+L4wpbLRbDXiziKKfGqGBxhPfYE95m7/WzVy+ecphCMa2UVHaIWuOxmMomNZM4"
-    "T8t65yqXfb5Fo6RJqJ04ZchyFBVdU1vbE3HWrkCNTpPivLdPeJyQckgTqwLCaboiwMSTifkcOLTLtVT2uofZBdMTrUGW"
-    "cilEPfcNXYSKqBOxVTkK2j4ThvW3XJYgWTErHh0K3dBZxscTmWkXT6BeHBy8fP3jeyKy3EJRuKF9UPBDj+FDef5FZ1BU"
-    "VXunzkS2//P7H0+ev3n9w8sfT/785tULVeUhB1y1bqypYB5SJDtZfCzlTQpsg1qLeTrGD2SIbjQ43CHYUzpbe6qfqsEv"
-    "syG8UKEgb/oqb1xtLPy7iWUfz2ZQo1DGG7EQn4woB2MIRIo4uisAwJzvRf4TOhWQubXV441jH4jLGIqGD8Q1GAnm8/2B"
-    "R0eTQaK9QSo19X3RjC7Gvg9gaUTTd1B7++bdQXOcfedgjEfCX9+ctELq+zA7ePOXF6814XkkotHayreMsL3GFPO4+v2G"
-    "IP4tA/Y7A3j15vsX7qzrgcC9E1+L8+MAPs0R/iV64q0dNtajpFcxylvrx0aca9+0t80L4DBcdOab5MPjZlwOvWFVm7MC"
-    "uAz57EfPdPIg7ascEGvR/j2YNWUTcNB69+zg5Rt7Ot1EA2Rr8A8KJ4UWkXdb/TjaOi/LRbH38CFuNeIccZjlZw+neTQr"
-    "Hz7aebQz2H30UDs7hc3XDXJbE9o3+8D/BYlfVAtaJNDdJDLYJDIw49ej6XTkjxvtQRqZS/HSsRlheQWeVNGrRdbi8Izw"
-    "jMmt41pTQuUwNJlhOVzjnEdMrmPIK7Sj6hhhCiRN5vaoaqjKsdbxOzYDXXtysPhYuYYwMiVxeGiot4eKXZQVvOObMJuI"
-    "yTu+OVZTKXR7Ozu1srVOuNUgYsPzb4fVj3y5kAx/kRSomp5MYV9Jp3E6uRJLZwYGpDjXjnMQ12qJ6F8al4LMdDYUoXnF"
-    "hy5VXFPn1pRcURtFtihSy/ebbx6LiROHNmTSEiEvs/wD5WivOj8RkER3Wpxs6pfxPpnWH+N9Md5PX8TOv7uNZpPOapPO"
-    "agVld5PO6jeTzuqfmhpXP1qojpfWO1u4so24W1tH4QxCjtL/N7TgfiMq/RqJizaK30bx2yh+ruJXiUchf26t0hFEJqH9"
-    "MorbL5Zn7Q5ze9/hoTV/DKhbDSeaMkNZQO3z5Ddzthb8wvSb2VsCAnWze2x2j83uYe8efPVzm46E3Hq7xy+0S/yC2Ry9"
-    "+wS/IO7tvD4uqLNfmB+7v+ymIbTufxGpL045NjJ/I/P/t8t8IcZ1uYI68rm8UlD9kDLgX0Dwe+aM127MTmqKdA0jW5a/"
-    "FZ6mdGuC3+/YZ2PegD1/9f3//Nd/j2GDAaa4xByPeDanXf24Y+NAsasr6AOfwoMSnWdZraZMXGIZTuOPYoIefsSrfNzt"
-    "6CasVUiox+E8wb/uNL93Njsyy2qLLdi5flclZl3dKcRx3hAZf9cCJrL+/sYUgU064fbffn6JdMIb9Wyjnv2T1DP/LqXt"
-    "Rju7jx5/8+3v/+0Pf4xOJ1PKZX7j1XfULWW7BZMCm+0wIW0Zl5uhM9TbCaqgffuvmTmeX4tRana14CxdGt26Tyb80/Wu"
-    "tWyC39hStgSOB00HL2Oglr5E9+S0AAMcyHgO3DaPc/qyiv4MibhTf7o8k16JChehfFuIPGqLCChAgABd2ImYMANYJJJ9"
-    "4+dMeeFf3N4tMMl4/HdCvHKfzqPUQcxnlegoftMSxQPt0jpe7SvoGuAkoftWiGAqoizwb7D7rIj5fnJ47OCkGzQ6Lt9a"
-    "uFR55QPeGkxAEvflpBOZ02HAsNL7/v0fW88VWEUfUP8sHZKIKyIJTyqPU4NUwHoo5B20dOvN4N9H68wKzD6ghpGIZKwC"
-    "frMLtWYKPCAvOegoOAaqiYc9I0GilKDZYN9k7sDY+fV7eReFw9+n2yN0o0TcXUvoDi7ePrtyMLONYwOxxzstEXtZQWHd"
-    "52U+HzxnD9n7lz++fH3Q2wd0T+g+CKLMQ0H41pBldBuYfPO47VQpIKwL/R+8ePeqDoHjGwzAgrcIt/ZAix8cpSjK95ge"
-    "bOUo1TrBoi8VL4X9RxFzs5cwEldnWBkVHwTnq2+I3codF7/N9Zn2Ja3HbzXj/Q9+PYfu9BHv0r18O+zJEIeIl4qiMjlN"
-    "0PLCQb4TIWTYWwohwx4P//iAHIAAtLp0gy1Rz0S1cQ/D2oiroQhABKU5SomsT343GLAf4zTOaW5Orxg/C+F+PWIPKIaL"
-    "q32w+Wl5x7BdDQH7p0fpUXpP9Ym/vljAGuzpHsOoXmgz4M8BewcDHivCP3/z6tWz19/jrTxB2THFDBgPMka/gPrciEMx"
-    "BarNpJxfuTTvs7HUnhnJX6ZsLAR9M6ZYNMvJBPRGfktRVeeczyoNmlWLCNtiUaUOyzdC/SXgHLrYiIfsjXrmBwAEt7qb"
-    "BsOAHjNln3DRAoIHhglVh0ijH/FamH7VU8XGUSMX0XG08BMUZm3PQ1vBsZ3Kwubb8k0HaP0hBpmG1yHN8DrFPkwBbzcY"
-    "i+t4sAKIu3g8B0K06kweJ/E+x/ymdWEMQoTf6ysVgU+F0FAjft+P37njl3opHNiSaxUunGGQjeQN5DdvD16+eT3W7xzX"
-    "hfKo7h6rS7qwFhKUkH3jopl+DVl+xRfBP/TtdR/tZZosdE5k6HZ3VfHBBEwUUBmri8pAgLF1R3k8xFnAqKB4bSAHOUtA"
-    "aChE/9dCh4ImF4sSZr+6aE285+g8yJkibsHYWq5jEb7nG363mt/y1bWFOd3EFDKLjG4Y3xgfxoTMM36FuIpcgxp9V942"
-    "rmAat4t7XCxfZUs18VF1LZp0NBDXHGHzhvN4T9BLHYiNdaSXZSEuJCsuqW4mV+YPsEf4MjIM6pUKeyKjguhLTKgKY/fC"
-    "KgqYRJchlWEJP+AdbMpM2FkkdIQkqVbYatdbxwlOoDf0BjIBEs+5Vjrmi/g3dReZtb57LO8dj42Lx2O5K70gBQYWJm2B"
-    "1/TIroW0RvkPPy7iiBb1NVSAbVf9h/V3oPxa7Sn0CsNFjqV9N4YftzDVOMRHCJGsNAJ3dwYXB/8NgnfEwDW7jdnEIX+L"
-    "kIWdIyHWWz+83e//iA1dy4cPf20bRszPIxqwsDPsgbayRCQgGp9uhhCCt7cnBPzHO4qVuBmA4NeyCgTAbx7TyJU2T4Nf"
-    "QbdHMEKZE5eoU3P/l9fb9tjqV6ZB0X3BD632XIj1VzXGJhakvQMOt3a19qOkuRpaHWv2ApIg5GcHRHvDtRcR6Y1Tc69G"
-    "kUJl2KPSkVIwpICXn4pzsLbuocmBJ3uVZn/PZyHsMaivp5WlOIyiTb+6F0A6yQUF3uBhEUi2DxHqS77K9pg2VwocQn+K"
-    "0Yc/zzDG2eHu8c3Dk8r6YxQTBANDUjQ3WL6X2KSHcA+e/UmIcdjRCw2p+OdJvOCXBET8M1xDeE0P3sj4DWDFKXyqsLI9"
-    "IvqJwuCEG5+ncVcFRqX7MWwQSdhYo+BFsDhB3+t22fY91uuhLVXFHeW1H4wwAPPu0VbPiMd6eMgGKdt+xI6P9xkNmKCK"
-    "2jB/UAZt9nkMVb2M3s4SLa7xeTIrZZDaKXAVf0KkPt/jSNwAcuzrr4kU0XTKBjCcKYeKXeFkiJjJ3x3foA15YxGFgodX"
-    "FJlEgBQic41Y4mdJhU23cy0z1/VAk3r7099GVSq7/X2jIk/npKqJ7E5WJeHipGrJBJRWNS2kvtZvFWbfrM6BXFNOGguy"
-    "SFTjrS8yZtgtZCINo819WQvouaWK4iKauOTlqkpb+g6yznWnyj6usNESklvEqRJb6JVV9nGntpa9Qm+g5x932lSJKPQm"
-    "WgJypwVPEqHXFtnHnZoyDYReVyUfd2qLLA96ZZl63KnL8+/qVfkbtyZl0dUr0gs/n9AMyWeHknZBAIY7Z05JqKVv/nyF"
-    "ofaeufSUhVpb82q9D7Vy5tgpCbW059susNoJaXQtEmraUkq+D7VawNRWVXkGTRcEvQ92LDJrus14QbAd5eD0NKP3wVYy"
-    "LaenoSwKYxqdefGMasjKU2X6eqOCULvMIKzNvk5JGGV72bhFYQJ7Fo63NAjBs3R8hcH21uKxC4LtnOXjFgXb2gvIKbFa"
-    "0kbNJ0w8OkSz3vsBuFNlFwTa+abJUxZo7ZkityjQ1poe83WgjTM1dkGgnT0t1nuvOCTt5Vqk8vJpNrKsrnW1e8km/s3E"
-    "Kq1FKLCZ2cW1MMLbmqdGLaTgBudWqIXj3erMwtr2gU3PLq6F4d/+rFI/BK64htjFLK2HoLGMahaYKru8AbUQ4zgVGuDU"
-    "MI+vTgO0MAN5qjTA8jORVdwAI8RIToUGOAFmssvXN3W4nWmZOmDx2jZONVfKaB2wDiUkZB1yO6wzcuotmlrb5YRiIIat"
-    "lVB5NQNhgyTUVlohIaMjoPiuSiKPZdHGgGhhJHgH5hgE9bVCBHT1fC8cR60PFQuVvUk3b9DBdZJjHBEgOQb9aKOF1+va"
-    "TVp1qHxVZvApzK3U4jaab8MM1TKET6dt1Fy9kBzltCVpXPW0hRrarGvW4lhLEleTbNAYa1aapSHWVVlPvrgaX2udrq3K"
-    "1mJ4LWSOq4S1UrPqINoKVX2lNenrUY1WUH3a6zWtBtqGzh4tpaUWEhAQ8lj3XmfHJN5pVJwD8T7R/2cJ/bO4LOzzPFBY"
-    "eEY8ttugrsismU0KC+LqfkNg1dF3Z+XPXtBGnIh3bvu5qiNzPnf0hOssTqkX/ZhcpNmNgOvj+Vz/bsNd8vwsGRo9P0rv"
-    "hD534RyJo/NO/YXiteePnJ7WnTyRAPuL5L9mmPu6KZU1q9Jet6nKM163SnjNtGTX6+a6Zmae6y+S5poZKa5XzHDNquzW"
-    "KyW3PjoK5bdmKrf12qmtmZbWOpTVmhBok9iaVUmtV85pjW3Fx47OHSdwkjPHP5F0bpdZiSDpcfgdiM25jzgM27/JAVSX"
-    "nYhAYIYek5da5dnhS2WywLXZOhMONdKz3FTotshVQ62Fe7CBsZ1Nhq8SdICupH9jvhdsdN7xJjpnMmm5v3SV7WMjfzfy"
-    "919a/t7FEqq8LQJriH/N7GjRYPnwqoiw2OFCVJGhXLn04Q/Oe/GZsmPEWeX8SF8iO26IVCpVnxs7jUFOpfzCOKbYU7v4"
-    "pNQqzdZsSF81O/XxR/k4+IfMTk0g0c5GfG3E10Z8NYov6QMWEF5XJC28ARHlWm+qslmEm0W4WYQt1HAm3CEDS5F/BdbO"
-    "j8QQlQqxWWmblbZZaa1WmnIkrl9rm1W1WVWbVdXGBtac//1LyujGC73T8ClhegWrMpnY90Lwppb+23tPBDmLrnQlKd22"
-    "6H4362136en/9C6zfFrgPZijLe1iiqgnix/1n//Hu3cvXh8MeEUoxQJ4evT0IUa0w9BWPSgxL6HgPZNPbJv6Pj7md0BS"
-    "GM8yruroF1U+Y82vvtqG6S87928811Y4rNGI3ReVvFdYLDh0oYXe3RPNbry3W4iY+gWXO73PIqfSnsLJMh9tv4UV//I/"
-    "8Rr1VP1Is2nMnZoWWTHaYZh9lP++jFL5xH2fDBZIWFLNOyCesBF7tA//PGFiFuHHgwfOlaHLkcYQCaBu0R6vDGHPiuRV"
-    "BWoukTJfuzOuXx+qIFNuVT9kGANQgDBeBTb/3HZpfG4jcINBjxNz11jJvOz+6H7P99pY2kLGwFSnFLOEFgRyPxFhm+bE"
-    "BXLfQh//7K+9Dky3SUUz3o9aAcQw/KVgbo1y5rUt+afjyAUPPlV83zjzjnMdoR1h/AkhzuYCxicxx7BytoHncREjseth"
-    "+gj9GVp/9dXo/o1OnBBRbIa5WOC9+sFb1rk/6piF3qHw5bXlclj9uOpHRd+Fq0FpAH/nxwLr3duGqQQKQD91te7zKjpm"
-    "tbhIHwONxtfXjchKKogP4TtCyAkh/flTcX4SA2InuELx5jXuG0iZeRZNo2WZzZbpxMJL9Yh9fYcdIQuLL+fi9mhVp7pH"
-    "iqhs3fx/0izMaQ=="
+    "eJztXY1u20iSfpU+7wKxcRJtx87cRPYZCBJPxrexHcQ+7C0swaSklswxRfLYlB1tYuCeZh9sn+Tqp5ts/smy5EyQWS2w"
+    "E4tkd1dXVVd91V1FftkYRJM4kKkfhRudjS/djXESTWPV3ehcXXU3uhst/GcQhaEcpPCru3HhzcT9jUyk8FNxH02DodC3"
+    "D0QYpTd+OBa+wmupN0jl0Olu9FrQhxfHwYx6eIN/ifRGCiXTFJ5XB8JTt0qM/ESlLRElQqVRrHCYEPrsR8OZGHih8EJ1"
+    "LxPTYSInUSqpx0voi38KGdKIveIjOAl1E93zDOAPEYVZk/5MhN5Emn5HUTKWPNdf6E/hmSc3YxkBs6BxMNviYXotZM9k"
+    "4oVDw7ScW1e91g6MDdfa7ZtIpThCdyOEsTOylUzuZPJCCbxv0YFtYnqq3Y6jpK7p5duPwtziMdLoVoY1T775eCKye/zo"
+    "JBpKM2FP8XSVN5Lc+lfg0MBL5GgaQEPRt4hqJzJNfKlKw2CLaJSCwOB5fGQmNmV4Jz4dX346Ob7YsjqA+fYjJfXkwii/"
+    "0GuF0yBAor3gVkwiULLNUMJtMUqiCakM9OknUTiRYWr3mXrj8ry9sUJaFGjEAVAUSy8VIFvq1p6OB7pfavsGxgPlhTUB"
+    "U0/vJcxqB7RvKHZJ6CDXgkrbYp4hZ8zEZswmPSnW+3s/vYmmKWo8qH6hP61lWlHtXlEvauTKDUB5jN6Uu8p0+ZHOTNPe"
+    "w0ZrIwgmim1BGkUBaTX8za063Y0bGbBiDqUaJH6MbKIb76LBFOXiEeOwbQstAihSEHj9QDri2BvcCJd6veo52KOLtoJM"
+    "QewNZFvJ2AOBSLQptKZE7KU3oFjwDDwYJ9E48SaOOAnvQJ1hYWJfwErhGlMiDrHbI9Fu/6aAiheHd14wlUcvXGK8cPVv"
+    "F9r+18X5mYj6v8FaFRMvHZDpSm9ATbBX4Krrh/E0vRjcyInnHqC9YwukyHpQc1BHGUQxmgQwWkMQbEu4X7rd7kZ0i//t"
+    "iDSZypbAv4de6vE1x3Ee3BbYN9B64eJ1lymQMCj0kY8qNtH4qGmQMmXABGQpGENNOFxgOfSBacgIGpybWIMhj2E1IUeh"
+    "hR7ST5UMRluOAH33/GBKD/AEi3MYeYHSk5BJEiV8lR4BJR7iv3x3IpXyxjK/ADwlMh4etAA8oD9s/10mkZCfgaMDsEMH"
+    "wsVnFGjOVHHf+F9egdeJ/N+pn0gaxUW9ACaxLEP5Ob3qASNRgYzCBH4oaeEnU3Ae8IRjKYfSXDUsUwKty8w0biFLBE1R"
+    "Ea8yEhUyKYhAQZhD5OJgFW9OZOo5IONwgGp7YI3FcgQD+IsLWjyGsfre4JZoBbMKdhVo2zoQh9MQmitofI1qd83NjkSK"
+    "9usmAveKwmIDCGLPnhYqmiYDkAobSD9UcIM4puwZt9t9VCwX2aFAycIZrUfVYf39QNxiafuWIDVD8gu0FEiSrtZ1P2zR"
+    "OsiWAHJeSFjiDpkHa/GARNGazGK2IKy69BCs6FgmKfmTzpeHB7hk6//iDR9ato2yAUvZTC0BYJabDWg/+fzC0yAlGKCW"
+    "sEY4QM+OPFzR+FwQgQS5a+QXQ4DCILDo5FgmjaPkyAEemPihP5lO4OYu/vI+618/vXq196ow9M87P+/giBpK4JCgT+cj"
+    "7SEqcySZZFfRC8K1XgNNFkbBMRif4BAyJHLqgcoifK0DMyWWcoc4boZuFmboAsinwOWdwth7OGgGgAqD9sEcSC+sl+Ki"
+    "AKkwGNlxkiDCJRzMT+WkPNlcfNZFL0m8WQMp84FWgYKrHjGZMVenqB6TfgOH58KxIm+dnYIO7zpFbu84r8jGeMOhj/15"
+    "wUd7yWb8qdqgMk1/JQviasvhFg1Ji6gDGOc81Sw8tqCLS6O2+SMavIC+aQ1Ry6kI8XcKqhimPjnFecPM04QHno32/mQB"
+    "mHMZjzJm2NO255dNpEpTPjjZET8NePS3LEKSc6vGzNP0QnAUBHM1YxLpDc8hKPwV4c5GhzAf6Qz75DupbzCQQlcrJzEA"
+    "9DC1WpR8WB4wV9bDygH0sg5tVtGreUaqIeCpMUnLrcmGFpr7S0nOCGg10RUDuRoI0rgDsaxg9NBPQBrl2LHkEaPEH/uh"
+    "XoRPF80iNOsgpcGyVBe/eb73uy1BnlctCz/BcDWAHkPVbKFxyHbvUagAPoHCAOHhhlLqT2SHmgIuAU8SDiSCTuB4N8Sr"
+    "3MELROzJLfREgVsoitGGA21X0Blo/VSVMaR6FPzoWSK7lMPrKxqNlJwHR5twEAHLwJ/4izXeLTTe3cH/1arMiO37t9Lg"
+    "Jg4+zguarwzH6c0TwXuma6Ad3EELVWNw4yFIguBdiwIfmUNdmN2uxfAWnU8A8Txl3q+RFH2TzkNghUR7gJITuhMAknca"
+    "FvmIZm6YZ3Epm1NG/Te0BEhCLMO/RkkwtJ9/eKA9sskgpnB93kaZHYTm+GK58HMdxK6D2HUQuw5i10HsOoj9MYPYnLhn"
+    "CV/XMfEPGRNfZzGxhYjmRcPr0PmHD51zST85aK7XgXXsvY6917H3v2zszYf4HHgPAl/FckBM2HH2mD5jgwwSMHBKGXbB"
+    "k84OXe1Pk7GUJsdAXcczcMz80NF/7jmv632Q7reDcYq48xKFBgZg88gfA94IZEvEM9BX1F0njSYB3lZyAOiuJfrRNBxy"
+    "dkEpwYHNiTGcpDzpjAbMWB/7MQnLXEIZjIOo7wXXXjKu7EBwEkwRAlp2xpK+5eMLU9VmhvIt5iS9HJjkDsquEZuAttoU"
+    "PlGewBZnaJChxByVYurNrZzJIfpxTP0BI6utmtZ+ay6WSwEUkbCzbUeN08tj7pwLrLqLzV0ncMA0JuA3NrXJ63DiRpW8"
+    "oexPx0VibCC4wICIjUQKlkSic1O4lNEUJGA5dVJKdVR0ZpFxtDVh6ALDAgoeyKCQRGOsha9TRkB5I9TaTUqI2X25XzN/"
+    "CFhtES2pcOjbcieMIXlORW5mWyXPr7w70CFUONdOu9nc6QDUF+TaIBwYg5lRAjM699Fnoc5podZMR8V+ELSHflKcDeaj"
+    "LToX3qCrYhTbgcPciPgaArRDXEGhYuA8s1PbSTHUOXq0RHFBa4m/UFuUQoTICkgElBPmu18WUSNfBsMVOIJWwkytI5g+"
+    "zKYlIsEApAjRSOLDKMUsJ+69TIb8HAeev5Jl47HvdVqciOgOuHW2YAMYi7ejFuEKm/7l2ZLQAPSbx1dmKwwYcXl++gHD"
+    "V7KZ6F2q41OK1yrMwFy5htywL/6wZeXHoQ1/YOp+OflwTHpkjHx9NpjYRNlSoiYnHHL6dHUWv0V9tcoktHIRMzq4ccVT"
+    "Qua2ScdocpQX6KHWAZY2Rl3sby1MpqfaOmdeDldanUV67xM/1QwzThd3KnxK8cQ5zBanMAii+7YFup6RTOSe1bPRDNw8"
+    "jRYm0CRJW258thKNJNM6uko7LbjRLIdgVnjdV7aBtBZkk6K50+pGDIBgrT+LPaUQbdXMCzOnn8tgGxIQL4Xi9O1HYqza"
+    "BkOO6cqhP4LZLszxySBeDZrgkU6FsIwqEeH2PdqBxZWA5lprOpdTUJii8Sja46Gf4/6nCSelL0pbFiw8iyx1b3lG8aJk"
+    "gM5iyLcyEaBAbxD8iAvsUGxe/OXkwwdnMtxagCQEy5m7tZ2vOGSPdYRhgJctOOXNVHY0WXWnm6PAG7fQTbS0bKxgCd2c"
+    "QWRE2j3lvKeiLz0AcBA4gZbpzH7a6sVuE4ghVbZBAz3dyRARrR3fMfTjoApw6nUWZBEQRP7yvk62SxtaABStA3FvE/S9"
+    "ZUwhbSlrWshSl86teGsma7xF2eO8LxVq/JnjWUQXlOa96eWITOSU6sFyiC3OWmKHAC/WcGzpdPQOp6iz2ySeIFETfzjE"
+    "mJTuofko3TkobW3pZ8gVMVIdUgnUiE+EiggbuzFmwNxytxoT3h199Bn6qf/3nN+n0RAiEDytTqKAT1CJSJJ/xn/0ghCD"
+    "HH71J9cqBbD49aglrk7OLi57LXF4ePG3iyO44DgOKA9adzmFYAomI4e03ecnog/8vpUwub7EQgJgSXQL7tK/lYXgQkVE"
+    "NYcWKSo0Do01LKaCgs8rPSaVJ5Vl5vOODLY1B31NOf7Y2eF2w03EwKgSusiFMCJXAejU/0JFiO6iI6aKcgI8bs0i06er"
+    "EeKCQqUA8tg3QqENCsX6r7cryrBYTzuOpZdQYwRYTHBHHHKbztmb0+Mj7lMD0xykiitEjT0tysdgJmmeVXJTBZctdtFo"
+    "aXxqp3cZogRNxWYRrXWQKyDYGcDo0Fc3WwdExzWBQxJsthtlYUXoE3cmggA0dJNRqjjbwtKm8NpqEIVshWjkVgGL0C0a"
+    "RLuqCkA7EDqwfsW2BNmKJTm0KfRAexl31zEsQf8z70AdX16enL2/ICYbF4rGDeMDxZsezrbZ/6I9KHrUupbtifz5f969"
+    "v357fvbLyfvrX89Pj7NHtrnjvPWjT2Z9XqHKOuZ2z9ibENQGUUtxd4w3ZIhvNDn0EOKI9taO7F01+FVsCBeyfeiHVrEO"
+    "sykR53kSaeRoBE+oLHgjFWJheAkEQ2BS9Nadgg4C9kX1O3TZafDCUU9tEk3DpnBTKg4wt6BIIM+LyxqMZk6oa3fILfge"
+    "P04uJt40UFlI5amQ9vH80+XjST6VjTFOw1k+nCzl89RRdnn+l+Mzy3h29VFYGXyb4/0lRMxJPa1HMogWzBaqTOD0/N1x"
+    "Vep2FkKt4OfSvNdAz+PpRYY8fbV8ZlUD0vMEiYXxceGQvU7siyYlVRTOG9cJ+ar3OC1XtWc6j6ckVRXyzfsacXKGyFM2"
+    "iK1UoxrKHktlqpD16c3lyXlZnNUsJ4o1+EDhWlnHgX/OfnQ3btI0Vp3tbXQ1eh/RiZLx9jDxRun2y52XO+3dl9vW3ik4"
+    "3+oJ25xzxeiW/wWLr/IFrat311lU6yyqYvIMhk7d+kPrGqJRuTJd6hWPd5+gk9nRuS6ZbpYIl2svfKhO1dzNvZny7uYn"
+    "bvi4dp5CzjCOmqcIQ2CpH5RnNYerTLVNX694yl6TAFqnynMYY+qhm6eGuL3pdpXkrL/eQ7OaaOH1HnqZKDW2L5fGZ7HW"
+    "NUcNOjGFzw7zH8k0Ngo/8RVC0+sh+JVwKMPBTC+dEQSQel9bJmCusyVinzRONZtpb8jD8IqnbiBuEXNbIFc/jSZb38qW"
+    "7/7+nhac3rShkJYYeR8lt/SCiHzwa92THi6rd9fjCh5TWOMJHkvwOC2duPN8jmadS7/OpX8C2F3n0v8wufS/a12uvbWQ"
+    "by8tt7cwKwdxK0dHzenLFdD/N4zgfhBIv0TW9Br4rYHfGvhVgV9uHrX9WRnSUY/C9PZ9gNt3K/J4xhcLPOOmNf/ZALce"
+    "2dE05RENsK+muKLiWvCE6YfxLQ0Gde091t5j7T3K3sN6qSsbueW8x3fyEt+xlKzWT1ivsi0P/tirbUv+onjY/W2dhkbd"
+    "fxCrr3c51jZ/bfP/1W2+NuO2XUGMfGNKCvIfxgb8AQx/jczyFzA/waRbFJVt+UedaUpVE1zfgS+ipQbi7em7f/7fP1xw"
+    "MKAU9wrTXNLILv145uAgU9eqoW84Cm+06FzimYtMF7E4Q3mnBbR9h6V8nHb00IwqTK+9H/X9Xs8mHVPiuYALrpTf5VWh"
+    "T08KqSRv6HLjpTrTJcc/GBBY1zIvfvbzPWqZ1/BsDc9+J3hW76Usb7Sz+3Jv/9VP//Hza68/GNKLFB5q8U5WpVxuIYzB"
+    "FjtCW1vBdrNpD3U1Q9UY3/4xX1vBZTEZzM4XXAlLY1r39YCPrndLy6bxjA3f8i8/A9LBYgzzZQY/VBCAAxtvQNsCmdDJ"
+    "KuYz+Lqmvj8dm6zEjBYNvkuEvFyUEABAQAAV7HhChwECFJZLiKMkK/jX1bsKRJvI34jwPH068cIKYXVRiU3i/oIkXlpF"
+    "61jap6gMcOBTvRUSGOq3LPAZ7IFQkv3JVa9Ckx3Q2LS8KtGSv9SiIVtD6J50vZxJIqsM2BBY2WP/9HphWUFUdIv4M62w"
+    "RJeIYOEHljEMmQv4HBr5Cll29FbQ35fLSAWkD6QpzMjRHXNlF6JmevGAKXKwSagEqEU6yhJpZEoKyAbHpnAH5s7l96YW"
+    "hfs/oOoRqijRtWs+1eBi9dmsQlk5OC4QtrezIGEneS9i822aBO23YltcnLw/ObvcOgByr/nLI0Ayvwqibg2Vgu4CJft7"
+    "i4oq60RswviXx59O5xHAL2DBKsKNDqD4djdEU94R9stWuqE1CN76Vu9LEf+tJIe9RJEunRGpp2615mdniJt5Oi6ezbWE"
+    "dZK2xVXNWP/B5TlU00e6S3X55deeODhFLCryUr/vY+SFk/ykXyEjPtIrZMSe8/rfzWdosqIbbIk4E2FjpxsKUxqKHeiX"
+    "0nRDYuvhv7Xb4r0MJX8OqT8TvBfCeT3aBygnnh1AzE/LW4K7coD6o27YDf+UjYm/vtkLa3CkP4m3WLcH9/BnW3yCCeff"
+    "n3l7fnr65uwdVuVpzrr0zgC3HQn6BdznIA7NFECbQRrMqjynryoxejZfVDIxlv7AEb6LZjoYAG7kKsXscfPxogxBi3wR"
+    "YVu8lcNhc0XDX+qce9eO2BHn2d+8AUD95rVpMA0YMcriEzYtYHhgmvCogzx6j2Vhdqln9m6cbObm+0756yfQEYMIq7w1"
+    "37rKI2x2yw8vgNe3EmwalkMWX6+jDkAE3K7t6nI8WAGkXfw+ByK0/OkkM6bLldaqMAkuFkTd0hCBRaERqsf1flxzx0W9"
+    "I8xXmzKqqPbjNKqRqUA+/3h5cn7m2jXH817lkdceZ0W6sBZ8tJCtQqGZXYZsTvH1yz9s93qA8TIJC5MT9aekMj0YQIji"
+    "S5UXKuPXuUo1yq6DUsAvqmHZQHKrv0dFUyH+n2kMBU0mcQrSzwutSfcqmAc103wfq7RcXf36nn2ureYq37mfzsL50Ve2"
+    "XCKm/gtYpto477NQXbzFZnkWTTPBe3lZNGE0MNdMcLHC2e1ofmUbYq5N9DRVuiC55pNbefhz1vz1LZrUafbaE/NWkE7t"
+    "57PKBatoYHzbhuSBJfyAa138cpb+bhYaHW1J8hX2tPJW10cB1r56A5UAmVcpK3V5Ef9Qtchi4dpjU3fsFgqPXeOVjrNv"
+    "t+GFr/Sn+KqtNdp/+DGRHi3qr/AAuN3s//j8Dtz/mvkUurQLF1wT37nwY4VQjXt8iT1SlEbdPV/Axd3vY/cVM/BVrBI2"
+    "cc+vsGcd55ge50c/3O6n19iwGvnw9JeOYbR8XtKEdZxRnuhCkYjpiOZnhyFE4OrxhO5/bydTJQ4DsPulogLd4f4ezTxD"
+    "8zT5J2B77EaDOV1EHRb9vylv64inl0wD0D3mTatOtcf5pRpukQpC70DDyqnW9SRZqYalga14AVnQlGcHTDtn9KLf9Mbc"
+    "7MwBUgiGayAdgQLocOPh/wFHzw/K"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -541,6 +421,10 @@ if TYPE_CHECKING:
     from typing import ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
+    _Values = str | list[str] | None
+    _Opt = tuple[tuple[str, ...], str, _Values, str]
+    _Pos = tuple[int, _Values, bool]
+    _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -3230,6 +3114,8 @@ def _batch_call(
             raise UsageError("not a JSON object")
         ident = item.get("id")
         path = item.get("command")
+        if isinstance(path, str):
+            path = ALIASES.get(path, path)  # NOTE: `ls` runs `list-items`, as on the command line
         arguments = item.get("input", {})
         command = _command(path) if isinstance(path, str) else None
         if command is None or command.effects == "withheld":
@@ -3774,7 +3660,7 @@ _DOCUMENTS: dict[str, str] = {}
 
 def _document(name: str) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill, completion_help, bash, zsh, fish or pwsh."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
     if not _DOCUMENTS:
         import binascii
         import json
@@ -3942,12 +3828,33 @@ def _builtin(args: list[str]) -> int:
     if not rest or rest[0] in HELP_FLAGS:
         if not rest:
             raise UsageError("missing shell", hint=f"shells: {', '.join(_SHELLS)}")
-        sys.stdout.write(_document("completion_help"))
+        sys.stdout.write(_completion_usage(PROGRAM))
         return 0
     if rest[0] not in _SHELLS or len(rest) > 1:
         raise UsageError(f"unknown shell {rest[-1]!r}", hint=f"shells: {', '.join(_SHELLS)}")
-    sys.stdout.write(_document(rest[0]))
+    import json
+
+    table = json.loads(_document("completion"))
+    sys.stdout.write(_completion_script(rest[0], PROGRAM, table, _CONFIG))
     return 0
+
+
+def _completion_usage(name: str) -> str:
+    """`PROG completion --help`: what the scripts do and how to install each one."""
+    return (
+        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
+        f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
+        f"completes with a function (through '{name} __complete').\n\n"
+        "install:\n"
+        f"  bash  {name} completion bash > ~/.local/share/bash-completion/completions/{name}\n"
+        f'        (with the bash-completion package; or add  eval "$({name} completion bash)"'
+        "  to ~/.bashrc)\n"
+        f'  zsh   {name} completion zsh > "${{fpath[1]}}/_{name}"\n'
+        "        (any directory on $fpath, with compinit in ~/.zshrc; then start a new zsh)\n"
+        f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
+        f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
+    )
 
 
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
@@ -3969,6 +3876,714 @@ def _complete(words: list[str]) -> int:
     return 0
 
 
+def _help_line(text: str, limit: int = 80) -> str:
+    """The first paragraph of a help text on one line, cut at `limit` characters."""
+    first = " ".join(text.strip().split("\n\n")[0].split())
+    return first if len(first) <= limit else first[: limit - 1].rstrip() + "\u2026"
+
+
+def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_Opt]:
+    """The tool-wide flags that apply at `path` (the root has them all, a command that asks
+    first has `--yes`), from `FLAGS`, then the help flags."""
+    found: list[_Opt] = []
+    for flag in FLAGS:
+        if (flag.scope == "root" and not root) or (flag.config_only and not config):
+            continue
+        if flag.scope == "confirm" and not confirm:
+            continue
+        values: _Values
+        if not flag.metavar or flag.name == "--json":
+            values = None
+        elif flag.choices:
+            values = list(flag.choices)
+        else:
+            values = "file" if flag.metavar == "PATH" else "none"
+        names = (flag.short, flag.name) if flag.short else (flag.name,)
+        found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
+    found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
+    return found
+
+
+def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
+    """The nodes of a completion table: the program, its groups, each visible command then its
+    aliases, and the built-in `completion`.
+
+    `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
+    an option being `[spellings, how its value completes, help]` and a positional
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    """
+    found: list[_Node] = []
+    for path, children in table["groups"]:
+        named = [(name, text) for name, text in children]
+        if not path:
+            named.append(("completion", "print a shell completion script"))
+        found.append((path, named, _tool_options(path, not path, config, False), []))
+    for path, aliases, confirm, options, positionals in table["commands"]:
+        # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
+        # comes after it, but a flag's value completes to nothing, so it has no key).
+        own: list[_Opt] = [
+            (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
+        ]
+        places: list[_Pos] = [
+            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
+        ]
+        # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
+        # the option's on this command.
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, False, config, bool(confirm))
+            if set(names) - taken
+        ]
+        every = own + tool
+        found.append((path, [], every, places))
+        # NOTE: an alias completes like its command (and is offered beside it).
+        found.extend((alias, [], every, places) for alias in aliases)
+    completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
+    found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    return found
+
+
+def _completion_script(shell: str, prog: str, table: dict[str, Any], config: bool) -> str:
+    """The completion script of one shell (bash, zsh, fish or pwsh) for the program `prog`."""
+    import re
+
+    ident = re.sub(r"\W", "_", prog)
+    nodes = _completion_nodes(table, config)
+    template, parts = {
+        "bash": (_BASH_SCRIPT, _bash_parts),
+        "zsh": (_ZSH_SCRIPT, _zsh_parts),
+        "fish": (_FISH_SCRIPT, _fish_parts),
+        "pwsh": (_PWSH_SCRIPT, _pwsh_parts),
+    }[shell]
+    filled = parts(nodes, ident)
+    # NOTE: a line of a script that ends in `@+` goes on on the next (here within 100 columns).
+    text = template.replace("@+\n", "").replace("@PROG@", prog)
+    text = text.replace("@QPROG@", _quote_pwsh(prog))
+    lines = []
+    for line in text.replace("@ID@", ident).split("\n"):
+        # NOTE: a line `@NAME@` stands for the lines of that part (none: the line goes).
+        name = line[1:-1] if len(line) > 2 and line[0] == line[-1] == "@" else ""
+        lines.extend(filled.get(name, [line]))
+    return "\n".join(lines)
+
+
+def _quote_sh(text: str) -> str:
+    """A POSIX-shell single-quoted word (bash, zsh)."""
+    return "'" + text.replace("'", "'\\''") + "'"
+
+
+def _quote_fish(text: str) -> str:
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
+
+
+def _quote_pwsh(text: str) -> str:
+    return (
+        "'"
+        + text.replace("'", "''")
+        .replace("\u2018", "\u2018\u2018")
+        .replace("\u2019", "\u2019\u2019")
+        + "'"
+    )
+
+
+def _where(position: _Pos, variadic: str = "*") -> str:
+    """A positional's place after `path#`: its index, or `*` (`+` in fish) when variadic."""
+    return variadic if position[2] else str(position[0])
+
+
+def _kind(values: _Values) -> str:
+    return "choice" if isinstance(values, list) else str(values)
+
+
+def _children(nodes: list[_Node], line: str, quote: Callable[[str], str]) -> list[str]:
+    """`line` for each child of each node, with `{key}` (`path|name`) and `{path}` quoted."""
+    return [
+        line.format(key=quote(f"{path}|{name}"), path=quote(f"{path} {name}".strip()))
+        for path, children, _, _ in nodes
+        for name, _ in children
+    ]
+
+
+def _valued(nodes: list[_Node]) -> list[tuple[str, _Opt]]:
+    """Each node's options that take a value, with the node's path."""
+    return [(node[0], opt) for node in nodes for opt in node[2] if opt[2] is not None]
+
+
+def _sh_values(values: _Values, ident: str, bash: bool) -> str:
+    """What bash (or zsh) runs to complete a value: the words after its `case` pattern."""
+    if isinstance(values, list):
+        words = "".join(f" {_quote_sh(c)}" for c in values)
+        return f" __{ident}_add{words}" if bash else f" compadd --{words}"
+    if values == "file":
+        return f" __{ident}_files" if bash else " _files"
+    return f" __{ident}_dynamic" if values == "dynamic" else ""
+
+
+def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
+    """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
+    q = _quote_sh
+    left, right = ("", ")") if bash else ("(", ")")
+    found = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                found.append(
+                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
+                )
+        for pos in node[3]:
+            where = q(node[0] + "#") + _where(pos)
+            found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
+    return found
+
+
+def _bash_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        {key}) REPLY={path} ;;", q),
+        # NOTE: no indent: the template these lines were first rendered by stripped it.
+        "OPTION": [
+            "|".join(q(f"{path}|{flag}") for flag in opt[0]) + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=True),
+        "CHILDREN": [
+            f"        {q(path)}) __{ident}_add" + "".join(f" {q(n)}" for n, _ in children) + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)}) __{ident}_add"
+            + "".join(f" {q(flag)}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _zsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_sh
+    return {
+        "CHILD": _children(nodes, "        ({key}) REPLY={path} ;;", q),
+        "OPTION": [
+            "        ("
+            + "|".join(q(f"{path}|{flag}") for flag in opt[0])
+            + f") REPLY={q(opt[1])} ;;"
+            for path, opt in _valued(nodes)
+        ],
+        "VALUES": _sh_cases(nodes, ident, bash=False),
+        "CHILDREN": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(name)} {q(text)}" for name, text in children)
+            + " ;;"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        ({q(path)}) __{ident}_describe"
+            + "".join(f" {q(flag)} {q(opt[3])}" for opt in options for flag in opt[0])
+            + " ;;"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
+    if isinstance(values, list):
+        return [
+            f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
+        ]
+    if values == "file":
+        return ['            __fish_complete_path "$cur"']
+    return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
+
+
+def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_fish
+    values: list[str] = []
+    for node in nodes:
+        for opt in node[2]:
+            if opt[2] is not None:
+                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+        for pos in node[3]:
+            where = q(f"{node[0]}#{_where(pos, '+')}")
+            values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
+    printf = '            printf "%s\\t%s\\n" '
+    return {
+        "CHILD": [
+            line
+            for pair in _children(nodes, "        case {key}\n            echo {path}", q)
+            for line in pair.split("\n")
+        ],
+        "OPTION": [
+            line
+            for path, opt in _valued(nodes)
+            for line in (
+                "        case" + "".join(f" {q(f'{path}|{flag}')}" for flag in opt[0]),
+                f"            echo {q(opt[1])}",
+            )
+        ],
+        "VALUES": values,
+        "CHILDREN": [
+            line
+            for path, children, _, _ in nodes
+            if children
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(name)} {q(text)}" for name, text in children),
+            )
+        ],
+        "FLAGS": [
+            line
+            for path, _, options, _ in nodes
+            for line in (
+                f"        case {q(path)}",
+                *(f"{printf}{q(flag)} {q(opt[3])}" for opt in options for flag in opt[0]),
+            )
+        ],
+    }
+
+
+def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
+    q = _quote_pwsh
+
+    def spec(key: str, values: _Values) -> str:
+        choices = "".join(f", {q(c)}" for c in values) if isinstance(values, list) else ""
+        return f"        {q(key)} = @({q(_kind(values))}{choices})"
+
+    return {
+        "CHILD": _children(nodes, "        {key} = {path}", q),
+        "OPTION": [
+            f"        {q(f'{path}|{flag}')} = {q(opt[1])}"
+            for path, opt in _valued(nodes)
+            for flag in opt[0]
+        ],
+        "VALUES": [
+            line
+            for node in nodes
+            for line in (
+                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
+            )
+        ],
+        "CHILDREN": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(name)}, {q(text)})" for name, text in children)
+            + ")"
+            for path, children, _, _ in nodes
+            if children
+        ],
+        "FLAGS": [
+            f"        {q(path)} = @("
+            + ", ".join(f"@({q(flag)}, {q(opt[3])})" for opt in options for flag in opt[0])
+            + ")"
+            for path, _, options, _ in nodes
+        ],
+    }
+
+
+_BASH_SCRIPT = r"""# Generated by burgee: bash completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion bash > ~/.local/share/bash-completion/completions/@PROG@
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_add() {
+    local c
+    for c in "$@"; do
+        [[ $c == "$cur"* ]] && COMPREPLY+=("$c")
+    done
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        *) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        *) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_files() {
+    local IFS=$'\n'
+    compopt -o filenames 2>/dev/null
+    COMPREPLY+=($(compgen -f -- "$cur"))
+}
+
+__@ID@_dynamic() {
+    local line
+    while IFS= read -r line; do
+        [[ -n $line ]] && COMPREPLY+=("${line%%$'\t'*}")
+    done < <("${words[0]}" __complete "${words[@]:1:cword-1}" "$word" 2>/dev/null)
+}
+
+_@ID@_completion() {
+    local cur word words cword REPLY node="" pos=0 rest="" want="" i w
+    COMPREPLY=()
+    if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then
+        _get_comp_words_by_ref -n =: cur words cword
+    else
+        words=("${COMP_WORDS[@]}")
+        cword=$COMP_CWORD
+        cur=${COMP_WORDS[COMP_CWORD]}
+    fi
+    [[ $cur == "=" ]] && cur=""
+    word=$cur
+    for ((i = 1; i < cword; i++)); do
+        w=${words[i]}
+        if [[ -n $want ]]; then
+            [[ $w == "=" ]] || want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            pos=$((pos + 1))
+            continue
+        fi
+        case $w in
+            --) rest=1 ;;
+            -*=*) ;;
+            -*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            *)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else pos=$((pos + 1)); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        cur=${cur#*=}
+        [[ -n $REPLY ]] && __@ID@_values "$REPLY"
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
+        __ltrim_colon_completions "$word"
+    fi
+    return 0
+}
+
+complete -F _@ID@_completion @PROG@
+"""
+
+
+_ZSH_SCRIPT = r"""#compdef @PROG@
+# Generated by burgee: zsh completion for @PROG@, from the same model as the tool.
+# Install: @PROG@ completion zsh > "${fpath[1]}/_@PROG@"  (then start a new zsh)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+__@ID@_describe() {
+    local -a values descs
+    while (( $# )); do
+        values+=("$1")
+        if [[ -n $2 ]]; then descs+=("$1 -- $2"); else descs+=("$1"); fi
+        shift 2
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+__@ID@_child() {
+    case "$1|$2" in
+@CHILD@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_option() {
+    case "$1|$2" in
+@OPTION@
+        (*) REPLY="" ;;
+    esac
+}
+
+__@ID@_values() {
+    case $1 in
+@VALUES@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_children() {
+    case $1 in
+@CHILDREN@
+        (*) return 1 ;;
+    esac
+}
+
+__@ID@_flags() {
+    case $1 in
+@FLAGS@
+    esac
+}
+
+__@ID@_dynamic() {
+    local line
+    local -a values descs
+    for line in "${(@f)$("${(Q)words[1]}" __complete "${(@Q)words[2,CURRENT-1]}" "$word"@+
+ 2>/dev/null)}"; do
+        [[ -z $line ]] && continue
+        values+=("${line%%$'\t'*}")
+        if [[ $line == *$'\t'* ]]; then descs+=("${line%%$'\t'*} -- ${line#*$'\t'}");@+
+ else descs+=("$line"); fi
+    done
+    (( ${#values} )) && compadd -l -d descs -- "${values[@]}"
+}
+
+_@ID@() {
+    local cur=$PREFIX word=$PREFIX node="" pos=0 rest="" want="" w REPLY
+    local -i i
+    for (( i = 2; i < CURRENT; i++ )); do
+        w=${(Q)words[i]}
+        if [[ -n $want ]]; then
+            want=""
+            continue
+        fi
+        if [[ -n $rest ]]; then
+            (( pos++ ))
+            continue
+        fi
+        case $w in
+            (--) rest=1 ;;
+            (-*=*) ;;
+            (-*) __@ID@_option "$node" "$w"; want=$REPLY ;;
+            (*)
+                __@ID@_child "$node" "$w"
+                if [[ -n $REPLY ]]; then node=$REPLY; else (( pos++ )); fi
+                ;;
+        esac
+    done
+    if [[ -n $want ]]; then
+        __@ID@_values "$want"
+    elif [[ -z $rest && $cur == -*=* ]]; then
+        __@ID@_option "$node" "${cur%%=*}"
+        if [[ -n $REPLY ]]; then
+            compset -P '*='
+            __@ID@_values "$REPLY"
+        fi
+    elif [[ -z $rest && $cur == -* ]]; then
+        __@ID@_flags "$node"
+    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+        __@ID@_children "$node" || __@ID@_flags "$node"
+    fi
+    return 0
+}
+
+if [[ ${zsh_eval_context[-1]} == loadautofunc ]]; then
+    _@ID@ "$@"
+else
+    compdef _@ID@ @PROG@
+fi
+"""
+
+
+_FISH_SCRIPT = r"""# Generated by burgee: fish completion for @PROG@, from the same model@+
+ as the tool.
+# Install: @PROG@ completion fish > ~/.config/fish/completions/@PROG@.fish
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+function __@ID@_add --argument-names prefix
+    set -e argv[1]
+    for c in $argv
+        printf "%s%s\n" "$prefix" $c
+    end
+end
+
+function __@ID@_child --argument-names key
+    switch $key
+@CHILD@
+    end
+end
+
+function __@ID@_option --argument-names key
+    switch $key
+@OPTION@
+    end
+end
+
+function __@ID@_values --argument-names key cur prefix
+    switch $key
+@VALUES@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_children --argument-names node
+    switch $node
+@CHILDREN@
+        case '*'
+            return 1
+    end
+end
+
+function __@ID@_flags --argument-names node
+    switch $node
+@FLAGS@
+    end
+end
+
+function __@ID@_dynamic --argument-names prefix
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l program $tokens[1]
+    set -e tokens[1]
+    for line in ($program __complete $tokens "$cur" 2>/dev/null)
+        test -n "$line"; and printf "%s%s\n" "$prefix" "$line"
+    end
+end
+
+function __@ID@_complete
+    set -l tokens (commandline -opc)
+    set -l cur (commandline -ct)
+    set -l node ''
+    set -l pos 0
+    set -l rest ''
+    set -l want ''
+    set -e tokens[1]
+    for w in $tokens
+        if test -n "$want"
+            set want ''
+            continue
+        end
+        if test -n "$rest"
+            set pos (math $pos + 1)
+            continue
+        end
+        switch $w
+            case '--'
+                set rest 1
+            case '-*=*'
+            case '-*'
+                set want (__@ID@_option "$node|$w")
+            case '*'
+                set -l child (__@ID@_child "$node|$w")
+                if test -n "$child"
+                    set node $child
+                else
+                    set pos (math $pos + 1)
+                end
+        end
+    end
+    if test -n "$want"
+        __@ID@_values $want "$cur" ''
+    else if test -z "$rest"; and string match -q -- '-*=*' "$cur"
+        set -l parts (string split -m 1 -- '=' "$cur")
+        set -l key (__@ID@_option "$node|$parts[1]")
+        test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
+    else if test -z "$rest"; and string match -q -- '-*' "$cur"
+        __@ID@_flags $node
+    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
+ "$cur" ''; and test -z "$rest"
+        __@ID@_children $node; or __@ID@_flags $node
+    end
+end
+
+complete -c @PROG@ -f -k -a '(__@ID@_complete)'
+"""
+
+
+_PWSH_SCRIPT = r"""# Generated by burgee: PowerShell completion for @PROG@, from the same@+
+ model as the tool.
+# Install: @PROG@ completion pwsh >> $PROFILE  (PowerShell 7.3 or later)
+# TAB never runs @PROG@, except for values its author completes (@PROG@ __complete).
+
+Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
+    param($wordToComplete, $commandAst, $cursorPosition)
+    $children = @{
+@CHILD@
+    }
+    $options = @{
+@OPTION@
+    }
+    $values = @{
+@VALUES@
+    }
+    $listing = @{
+@CHILDREN@
+    }
+    $flags = @{
+@FLAGS@
+    }
+    $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt@+
+ $cursorPosition } | ForEach-Object { $_.ToString() })
+    $node = ''; $pos = 0; $rest = $false; $want = ''
+    foreach ($w in ($words | Select-Object -Skip 1)) {
+        if ($want) { $want = ''; continue }
+        if ($rest) { $pos++; continue }
+        if ($w -eq '--') { $rest = $true }
+        elseif ($w -like '-*=*') { }
+        elseif ($w -like '-*') { $want = [string]$options["$node|$w"] }
+        elseif ($children.ContainsKey("$node|$w")) { $node = $children["$node|$w"] }
+        else { $pos++ }
+    }
+    $cur = $wordToComplete; $prefix = ''; $key = $null; $offer = @()
+    if ($want) { $key = $want }
+    elseif (-not $rest -and $cur -like '-*=*') {
+        $flag, $cur = $cur -split '=', 2
+        $prefix = "$flag="; $key = $options["$node|$flag"]
+    }
+    elseif (-not $rest -and $cur -like '-*') { $offer = $flags[$node] }
+    elseif ($values.ContainsKey("$node#$pos")) { $key = "$node#$pos" }
+    elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
+    elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
+    elseif (-not $rest) { $offer = $flags[$node] }
+    if ($key -and $values.ContainsKey($key)) {
+        $spec = $values[$key]
+        switch ($spec[0]) {
+            'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
+            'file' {
+                [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
+                return
+            }
+            'dynamic' {
+                $program = $words[0]
+                $before = @($words | Select-Object -Skip 1)
+                $offer = @(& $program __complete @before $wordToComplete 2>$null |@+
+ Where-Object { $_ } | ForEach-Object {
+                    $parts = $_ -split "`t", 2
+                    ,@($parts[0], $(if ($parts.Count -gt 1) { $parts[1] } else { $parts[0] }))
+                })
+            }
+        }
+    }
+    foreach ($item in $offer) {
+        if ($item[0].StartsWith($cur)) {
+            $text = $prefix + $item[0]
+            $tip = if ($item[1]) { $item[1] } else { $item[0] }
+            [System.Management.Automation.CompletionResult]::new($text, $item[0],@+
+ 'ParameterValue', $tip)
+        }
+    }
+}
+"""
 # ---- burgee: end of describe ----
 
 
@@ -5611,6 +6226,13 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "connect": ("connect", False),
+    "apply": ("apply", False),
+    "remote_show": ("remote show", True),
+    "output": ("output", False),
+}
 
 
 def _complete_values(words: list[str]) -> list[str]:
