@@ -54,6 +54,7 @@ def test_a_file_that_would_not_change_is_left_alone(project: Path) -> None:
     result = burgee(*ARGS, cwd=project)
     assert result.returncode == 0, result.stderr
     assert {name: (project / name).stat().st_mtime_ns for name in FILES} == before
+    assert result.stderr.splitlines() == [f"burgee: unchanged {name}" for name in FILES]
     (project / "owned.py").chmod(0o644)  # NOTE: a mode that is not the one gen gives
     assert burgee(*ARGS, cwd=project).returncode == 0
     assert (project / "owned.py").stat().st_mode & 0o111

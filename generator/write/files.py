@@ -67,6 +67,11 @@ def write_atomic(path: Path, text: str, *, force: bool = False, executable: bool
     return True
 
 
+def written(path: Path, changed: bool) -> str:
+    """What gen says of a file it wrote, or left alone as it already held the output."""
+    return f"burgee: {'wrote' if changed else 'unchanged'} {os.path.relpath(path)}"
+
+
 def _umask() -> int:
     current = os.umask(0)
     os.umask(current)

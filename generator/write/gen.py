@@ -13,7 +13,7 @@ from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import Program
 from burgee.read.imports import load_toml, nearest_pyproject
 from burgee.read.source import decode
-from burgee.write.files import WriteError, diff, may_write, write_atomic
+from burgee.write.files import WriteError, diff, may_write, write_atomic, written
 from burgee.write.generate import checked, generate, read
 from burgee.write.sidecars import check_sidecars, refusals, sidecar_files, write_sidecars
 
@@ -115,8 +115,8 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> list[st
     if problems:
         raise Refused(problems)
     try:
-        write_atomic(output, text, force=args.force, executable=True)
-        print(f"burgee: wrote {os.path.relpath(output)}", file=sys.stderr)
+        changed = write_atomic(output, text, force=args.force, executable=True)
+        print(written(output, changed), file=sys.stderr)
         write_sidecars(sidecars)
     except (WriteError, OSError) as error:
         raise Refused([str(error)], "io") from None
@@ -130,3 +130,4 @@ def check(handlers: Path, strict: bool, warn: Callable[[Diagnostic], None]) -> P
     program = read(source, str(handlers))
     checked(program, str(handlers), warn=warn, strict=strict)
     return program
+

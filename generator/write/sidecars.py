@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from pathlib import Path
 
 from burgee.describe import skill
 from burgee.render import completions
-from burgee.write.files import diff, may_write, write_atomic
+from burgee.write.files import diff, may_write, write_atomic, written
 from burgee.write.generate import read
 
 
@@ -51,5 +50,5 @@ def refusals(files: dict[Path, str], force: bool) -> list[str]:
 def write_sidecars(files: dict[Path, str]) -> None:
     """Write the extra files (each atomically); raises OSError."""
     for target, text in files.items():
-        write_atomic(target, text, force=True)
-        print(f"burgee: wrote {os.path.relpath(target)}", file=sys.stderr)
+        changed = write_atomic(target, text, force=True)
+        print(written(target, changed), file=sys.stderr)
