@@ -130,4 +130,3 @@ def check(handlers: Path, strict: bool, warn: Callable[[Diagnostic], None]) -> P
     program = read(source, str(handlers))
     checked(program, str(handlers), warn=warn, strict=strict)
     return program
-
