@@ -644,8 +644,10 @@ class ProgramReader(Reader):
         """An import of burgee's own modules inside a function (`from burgee.write.generate
         import generate`) stays there, so the tool loads it only when that code runs (and
         needs burgee installed then); the module and the names must exist."""
+        # NOTE: by id: `node in tree.body` compares with every top-level statement (quadratic).
+        top = {id(node) for node in tree.body}
         for node in ast.walk(tree):
-            if node in tree.body or not isinstance(node, ast.Import | ast.ImportFrom):
+            if id(node) in top or not isinstance(node, ast.Import | ast.ImportFrom):
                 continue
             if isinstance(node, ast.ImportFrom):
                 if node.level or not (node.module or "").startswith(("burgee.", "burgee")):
