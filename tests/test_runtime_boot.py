@@ -184,6 +184,8 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
         sys.stdout = io.StringIO()
         out["code"] = namespace["main"](["hello", "--name", "you", "--json"])
         out["after_run"] = ran()
+        namespace["main"](["hello", "--json", '{"name": "you"}'])
+        out["after_json_input"] = ran()
         namespace["main"](["schema"])
         out["after_schema"] = ran()
         out["mcp_class"] = "_McpServer" in namespace
@@ -216,7 +218,8 @@ def test_a_plain_run_of_a_generated_tool_runs_no_section(tmp_path: Path) -> None
         "loaded": [],
         "code": 0,
         "after_run": [],
-        "after_schema": ["describe"],
+        "after_json_input": ["validate"],
+        "after_schema": ["describe", "validate"],
         "mcp_class": False,
     }
 

@@ -6,7 +6,7 @@ import ast
 
 from burgee.render.join import join
 from burgee.runtime import boot
-from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
+from burgee.runtime.catalog import ALWAYS, BOOT, HEAD, SECTIONS, TAIL, parse, runtime_names
 
 
 def _defined(source: str) -> set[str]:
@@ -82,3 +82,14 @@ def test_each_stand_in_names_a_function_of_its_own_section() -> None:
         assert names, section
         assert set(names) <= _defined(pieces[section]), section
         assert not set(names) & hot, section
+
+
+def test_the_section_tables_name_what_the_runtime_has() -> None:
+    """A renamed module or function must not silently drop out of `SECTIONS` or `ALWAYS`."""
+    bound = {m: {n for c in parse(m)[0] for n in c.binds} for m in (*HEAD, *TAIL)}
+    for key in SECTIONS:
+        module, _, name = key.partition(".")
+        assert module in bound, key
+        assert not name or name in bound[module], key
+    sectioned = {n for m, names in bound.items() if m in SECTIONS for n in names}
+    assert ALWAYS <= sectioned

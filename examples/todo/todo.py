@@ -392,15 +392,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
-    "describe": (
-        "_builtin",
-        "_document",
-        "_explain",
-        "_for_agents",
-        "_loosen",
-        "_print_json",
-        "_root_extras",
-    ),
+    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
@@ -3721,7 +3713,6 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
-# ---- burgee: loaded on first use: describe ----
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
 
@@ -3738,6 +3729,7 @@ def _document(name: str) -> str:
     return _DOCUMENTS[name]
 
 
+# ---- burgee: loaded on first use: describe ----
 def _for_agents() -> str:
     """The root help's closing paragraph: every surface an agent can use, in one place."""
     return (

@@ -88,11 +88,6 @@ def table_json(program: Program) -> str:
     return json.dumps(table(program), ensure_ascii=False, separators=(",", ":"))
 
 
-def script(program: Program, shell: str) -> str:
-    """The completion script for one shell, as the tool's `completion SHELL` prints it."""
-    return _completion_script(shell, program.name, table(program), program.config)
-
-
 def scripts(program: Program) -> dict[str, str]:
     """Every shell's script, by shell name."""
     found = table(program)

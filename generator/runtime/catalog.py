@@ -69,7 +69,6 @@ SECTIONS: dict[str, str] = {
     "cli._question": "confirm",
     "batch": "batch",
     "cli._batch": "batch",
-    "embedded": "describe",
     "describe": "describe",
     "complete": "describe",
     "mcp_io": "mcp",

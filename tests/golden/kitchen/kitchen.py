@@ -414,7 +414,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "describe": (
         "_builtin",
         "_candidates",
-        "_document",
         "_explain",
         "_for_agents",
         "_loosen",
@@ -4013,7 +4012,6 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
-# ---- burgee: loaded on first use: describe ----
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
 
@@ -4030,6 +4028,7 @@ def _document(name: str) -> str:
     return _DOCUMENTS[name]
 
 
+# ---- burgee: loaded on first use: describe ----
 def _for_agents() -> str:
     """The root help's closing paragraph: every surface an agent can use, in one place."""
     return (

@@ -383,15 +383,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
-    "describe": (
-        "_builtin",
-        "_document",
-        "_explain",
-        "_for_agents",
-        "_loosen",
-        "_print_json",
-        "_root_extras",
-    ),
+    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
     "mcp": (
         "_mcp_prompt_get",
         "_mcp_prompts_list",
@@ -3576,7 +3568,6 @@ def _read_json_input(text: str) -> dict[str, Any]:
     return data
 
 
-# ---- burgee: loaded on first use: describe ----
 #: The decoded documents, by name, once one was asked for.
 _DOCUMENTS: dict[str, str] = {}
 
@@ -3593,6 +3584,7 @@ def _document(name: str) -> str:
     return _DOCUMENTS[name]
 
 
+# ---- burgee: loaded on first use: describe ----
 def _for_agents() -> str:
     """The root help's closing paragraph: every surface an agent can use, in one place."""
     return (
