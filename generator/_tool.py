@@ -219,13 +219,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -983,165 +994,6 @@ def refresh(
         scaffold.refresh((dir or Path()).absolute(), diff=diff)
     except (scaffold.ScaffoldError, OSError) as error:
         raise _refused([str(error)], "refresh") from None
-
-
-# ---- Commands ----
-
-
-def _build_gen(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "handlers",
-        nargs="?",
-        help="the handlers file (default: [tool.burgee] handlers in pyproject.toml)",
-    )
-    parser.add_argument(
-        "-o",
-        "--output",
-        metavar="PATH",
-        help="output file (default: <name>.py beside HANDLERS)",
-    )
-    parser.add_argument("--name", help="the program name (overrides program(name=...))")
-    parser.add_argument("--version", help="the program version (overrides program(version=...))")
-    parser.add_argument(
-        "--check",
-        action=_BOOL_ACTION,
-        help="write nothing; end with the outcome stale (exit 1) if the output is missing or stale",
-    )
-    parser.add_argument(
-        "--strict",
-        action=_BOOL_ACTION,
-        help="treat warnings (a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors",
-    )
-    parser.add_argument(
-        "--force",
-        action=_BOOL_ACTION,
-        help="replace an output file that burgee did not generate",
-    )
-    parser.add_argument(
-        "--completions",
-        metavar="PATH",
-        help="also write the bash, zsh, fish and pwsh completion scripts into this directory",
-    )
-    parser.add_argument(
-        "--skill-dir",
-        metavar="PATH",
-        help="also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md",
-    )
-
-
-def _run_gen(call: _Call) -> object:
-    handlers = call.value("handlers", _Path.convert, None, nullable=True)
-    output = call.value("output", _Path.convert, None, flag="--output", nullable=True)
-    name = call.value("name", _Str.convert, None, flag="--name", nullable=True)
-    version = call.value("version", _Str.convert, None, flag="--version", nullable=True)
-    check = call.value("check", _Bool.convert, False, flag="--check")
-    strict = call.value("strict", _Bool.convert, False, flag="--strict")
-    force = call.value("force", _Bool.convert, False, flag="--force")
-    completions = call.value(
-        "completions",
-        _Path.convert,
-        None,
-        flag="--completions",
-        nullable=True,
-    )
-    skill_dir = call.value("skill_dir", _Path.convert, None, flag="--skill-dir", nullable=True)
-    call.check()
-    return gen(
-        handlers=handlers,
-        output=output,
-        name=name,
-        version=version,
-        check=check,
-        strict=strict,
-        force=force,
-        completions=completions,
-        skill_dir=skill_dir,
-    )
-
-
-def _build_check(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("handlers", help="the handlers file")
-    parser.add_argument("--strict", action=_BOOL_ACTION, help="treat warnings as errors")
-
-
-def _run_check(call: _Call) -> object:
-    handlers = call.value("handlers", _Path.convert)
-    strict = call.value("strict", _Bool.convert, False, flag="--strict")
-    call.check()
-    return check(handlers=handlers, strict=strict)
-
-
-def _build_new(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "name",
-        nargs="?",
-        help="the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)",
-    )
-    parser.add_argument("--description", help="one line saying what it does")
-    parser.add_argument("--author", help="your name (default: git's user.name)")
-    parser.add_argument(
-        "--license",
-        choices=("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"),
-        help="the license (default: MIT)",
-    )
-    parser.add_argument(
-        "--dir",
-        metavar="PATH",
-        help="where to create the project (default: ./NAME)",
-    )
-    parser.add_argument(
-        "--defaults",
-        action=_BOOL_ACTION,
-        help="ask nothing: use the defaults for every answer not given as an option",
-    )
-
-
-def _run_new(call: _Call) -> object:
-    name = call.value("name", _Str.convert, None, nullable=True)
-    description = call.value(
-        "description",
-        _Str.convert,
-        None,
-        flag="--description",
-        nullable=True,
-    )
-    author = call.value("author", _Str.convert, None, flag="--author", nullable=True)
-    license = call.value(
-        "license",
-        _choice("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"),
-        None,
-        flag="--license",
-        nullable=True,
-    )
-    dir = call.value("dir", _Path.convert, None, flag="--dir", nullable=True)
-    defaults = call.value("defaults", _Bool.convert, False, flag="--defaults")
-    call.check()
-    new(
-        name=name,
-        description=description,
-        author=author,
-        license=license,
-        dir=dir,
-        defaults=defaults,
-    )
-    return None
-
-
-def _build_refresh(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dir", metavar="PATH", help="the project (default: .)")
-    parser.add_argument(
-        "--diff",
-        action=_BOOL_ACTION,
-        help="print how each differing file would change, as a patch for `git apply`",
-    )
-
-
-def _run_refresh(call: _Call) -> object:
-    dir = call.value("dir", _Path.convert, None, flag="--dir", nullable=True)
-    diff = call.value("diff", _Bool.convert, False, flag="--diff")
-    call.check()
-    refresh(dir=dir, diff=diff)
-    return None
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2768,11 +2620,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3240,6 +3087,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5296,7 +5228,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6302,55 +6234,264 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "gen": _Command(
-        summary="Generate a tool from a handlers file.",
-        description="Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer is the files that are missing or stale (the outcome stale).",
-        examples=("burgee gen handlers.py -o tool.py", "burgee gen --check"),
-        keys=(
-            "handlers",
-            "output",
-            "name",
-            "version",
-            "check",
-            "strict",
-            "force",
-            "completions",
-            "skill_dir",
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "gen": (
+        gen,
+        "Generate a tool from a handlers file.",
+        ("null", ("list", _Str)),
+        (
+            (
+                "handlers",
+                (),
+                _Path.convert,
+                None,
+                (
+                    ("nargs", "?"),
+                    (
+                        "help",
+                        "the handlers file (default: [tool.burgee] handlers in pyproject.toml)",
+                    ),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "output",
+                ("-o", "--output"),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "output file (default: <name>.py beside HANDLERS)"),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "name",
+                ("--name",),
+                _Str.convert,
+                None,
+                (("help", "the program name (overrides program(name=...))"), ("nullable", True)),
+            ),
+            (
+                "version",
+                ("--version",),
+                _Str.convert,
+                None,
+                (
+                    ("help", "the program version (overrides program(version=...))"),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "check",
+                ("--check",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    (
+                        "help",
+                        "write nothing; end with the outcome stale (exit 1) if the output is missing or stale",
+                    ),
+                ),
+            ),
+            (
+                "strict",
+                ("--strict",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    (
+                        "help",
+                        "treat warnings (a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors",
+                    ),
+                ),
+            ),
+            (
+                "force",
+                ("--force",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    ("help", "replace an output file that burgee did not generate"),
+                ),
+            ),
+            (
+                "completions",
+                ("--completions",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    (
+                        "help",
+                        "also write the bash, zsh, fish and pwsh completion scripts into this directory",
+                    ),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "skill_dir",
+                ("--skill-dir",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"),
+                    ("nullable", True),
+                ),
+            ),
         ),
-        build=_build_gen,
-        run=_run_gen,
-        returns=("null", ("list", _Str)),
-        effects="idempotent",
+        (
+            (
+                "description",
+                "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer is the files that are missing or stale (the outcome stale).",
+            ),
+            ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")),
+            ("effects", "idempotent"),
+        ),
     ),
-    "check": _Command(
-        summary="Check a handlers file without writing anything.",
-        description="Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics.",
-        examples=("burgee check examples/todo/handlers.py",),
-        keys=("handlers", "strict"),
-        build=_build_check,
-        run=_run_check,
-        returns=("record", "Checked"),
+    "check": (
+        check,
+        "Check a handlers file without writing anything.",
+        ("record", "Checked"),
+        (
+            ("handlers", (), _Path.convert, ..., (("help", "the handlers file"),)),
+            (
+                "strict",
+                ("--strict",),
+                _Bool.convert,
+                False,
+                (("action", "boolean_optional"), ("help", "treat warnings as errors")),
+            ),
+        ),
+        (
+            (
+                "description",
+                "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics.",
+            ),
+            ("examples", ("burgee check examples/todo/handlers.py",)),
+        ),
     ),
-    "new": _Command(
-        summary="Create a new tool project.",
-        description="Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository.",
-        examples=("burgee new mytool --defaults",),
-        keys=("name", "description", "author", "license", "dir", "defaults"),
-        build=_build_new,
-        run=_run_new,
-        returns=_Null,
-        effects="non_idempotent",
+    "new": (
+        new,
+        "Create a new tool project.",
+        _Null,
+        (
+            (
+                "name",
+                (),
+                _Str.convert,
+                None,
+                (
+                    ("nargs", "?"),
+                    (
+                        "help",
+                        "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)",
+                    ),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "description",
+                ("--description",),
+                _Str.convert,
+                None,
+                (("help", "one line saying what it does"), ("nullable", True)),
+            ),
+            (
+                "author",
+                ("--author",),
+                _Str.convert,
+                None,
+                (("help", "your name (default: git's user.name)"), ("nullable", True)),
+            ),
+            (
+                "license",
+                ("--license",),
+                _choice("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"),
+                None,
+                (
+                    ("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")),
+                    ("help", "the license (default: MIT)"),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "dir",
+                ("--dir",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "where to create the project (default: ./NAME)"),
+                    ("nullable", True),
+                ),
+            ),
+            (
+                "defaults",
+                ("--defaults",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    (
+                        "help",
+                        "ask nothing: use the defaults for every answer not given as an option",
+                    ),
+                ),
+            ),
+        ),
+        (
+            (
+                "description",
+                "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository.",
+            ),
+            ("examples", ("burgee new mytool --defaults",)),
+            ("effects", "non_idempotent"),
+            ("discard", True),
+        ),
     ),
-    "refresh": _Command(
-        summary="Re-render a project's template files safely.",
-        description="Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.",
-        examples=("burgee refresh --diff",),
-        keys=("dir", "diff"),
-        build=_build_refresh,
-        run=_run_refresh,
-        returns=_Null,
-        effects="idempotent",
+    "refresh": (
+        refresh,
+        "Re-render a project's template files safely.",
+        _Null,
+        (
+            (
+                "dir",
+                ("--dir",),
+                _Path.convert,
+                None,
+                (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True)),
+            ),
+            (
+                "diff",
+                ("--diff",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    (
+                        "help",
+                        "print how each differing file would change, as a patch for `git apply`",
+                    ),
+                ),
+            ),
+        ),
+        (
+            (
+                "description",
+                "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.",
+            ),
+            ("examples", ("burgee refresh --diff",)),
+            ("effects", "idempotent"),
+            ("discard", True),
+        ),
     ),
 }
 

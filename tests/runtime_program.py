@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from burgee.render.embedded import pack, unpack
-from burgee.runtime import catalog, embedded
+from burgee.runtime import catalog, embedded, table
 
 MODULES = [
     importlib.import_module(f"burgee.runtime.{name}") for name in (*catalog.HEAD, *catalog.TAIL)
@@ -39,6 +39,9 @@ def install(monkeypatch: pytest.MonkeyPatch, **names: Any) -> None:
         # NOTE: the stand-in's own (empty) documents, with the ones given here in their place.
         names["_DATA"] = pack({**unpack(program._DATA), **given})
         monkeypatch.setattr(embedded, "_DOCUMENTS", {})
+    if "COMMANDS" in names:
+        # NOTE: the `_Command`s made from the rows of another test's table.
+        monkeypatch.setattr(table, "_MADE", {})
     for name, value in names.items():
         assert hasattr(program, name), f"{name} is not a per-program name"
         monkeypatch.setattr(program, name, value)

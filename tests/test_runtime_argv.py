@@ -13,7 +13,6 @@ import pytest
 
 from burgee.runtime import argv
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input
-from burgee.runtime.context import _Command, _no_arguments
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import FLAGS
 from tests.runtime_program import install
@@ -194,7 +193,8 @@ def test_good_timeout(text: str, seconds: float) -> None:
 
 
 def _tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _Command("s", (), _no_arguments, lambda call: None, None, description="d")
+    # NOTE: a row of the command table: (handler, summary, shape, inputs, details).
+    command = (lambda: None, "s", None, (), (("description", "d"),))
     install(
         monkeypatch,
         GROUPS={"": (("add", "Add"), ("tasks", "Tasks")), "tasks": (("purge", ""), ("list", ""))},

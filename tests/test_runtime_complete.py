@@ -17,7 +17,6 @@ from burgee.runtime.complete import (
     _completion_nodes,
     _completion_script,
 )
-from burgee.runtime.context import _Command, _no_arguments
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
 from tests.runtime_program import install
@@ -81,7 +80,8 @@ def _slots(path: str) -> tuple[tuple[Any, ...], ...]:
 
 @pytest.fixture(autouse=True)
 def _program(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _Command("s", (), _no_arguments, lambda call: None, None, description="d")
+    # NOTE: a row of the command table: (handler, summary, shape, inputs, details).
+    command = (lambda: None, "s", None, (), (("description", "d"),))
     SEEN.clear()
     install(
         monkeypatch,

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from burgee.runtime.argv import _Invocation
-from burgee.runtime.context import _Command, _no_arguments
 from burgee.runtime.describe import _describe, _part
 from burgee.runtime.errors import UsageError
 from burgee.runtime.output import _PRINTED
@@ -30,7 +29,8 @@ LLMS = {"tools": [{"name": "add", "description": "Add a thing."}]}
 
 @pytest.fixture(autouse=True)
 def _program(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _Command("s", (), _no_arguments, lambda call: None, None, description="d")
+    # NOTE: a row of the command table: (handler, summary, shape, inputs, details).
+    command = (lambda: None, "s", None, (), (("description", "d"),))
     install(
         monkeypatch,
         PROGRAM="tool",

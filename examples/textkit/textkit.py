@@ -222,13 +222,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -911,81 +922,6 @@ def lines(
             seen.add(line)
             out.append(line)
     return out
-
-
-# ---- Commands ----
-
-
-def _build_count(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", help="Files to count (default: standard input)")
-    parser.add_argument("--total", action=_BOOL_ACTION, help="Add a line with the totals")
-
-
-def _run_count(call: _Call) -> object:
-    files = call.values("files", _Path.convert, [])
-    total = call.value("total", _Bool.convert, False, flag="--total")
-    call.check()
-    return count(files=files, total=total)
-
-
-def _build_search(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("pattern", help="A regular expression")
-    parser.add_argument("files", nargs="*", help="Files to search (default: standard input)")
-    parser.add_argument(
-        "-i",
-        "--ignore-case",
-        action=_BOOL_ACTION,
-        help="Match without regard to case",
-    )
-    parser.add_argument("-n", "--limit", help="Stop after this many matches")
-
-
-def _run_search(call: _Call) -> object:
-    pattern = call.value("pattern", _Str.convert)
-    files = call.values("files", _Path.convert, [])
-    ignore_case = call.value("ignore_case", _Bool.convert, False, flag="--ignore-case")
-    limit = call.value("limit", _Int.convert, None, flag="--limit", nullable=True)
-    call.check()
-    return search(pattern=pattern, files=files, ignore_case=ignore_case, limit=limit)
-
-
-def _build_tidy_slug(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", help="The text to turn into a slug")
-    parser.add_argument("--separator", help="(default: -)")
-    parser.add_argument(
-        "-m",
-        "--max-length",
-        help="Cut the slug to this many characters (default: 60)",
-    )
-
-
-def _run_tidy_slug(call: _Call) -> object:
-    text = call.value("text", _Str.convert)
-    separator = call.value("separator", _Str.convert, "-", flag="--separator")
-    max_length = call.value("max_length", _Int.convert, 60, flag="--max-length")
-    call.check()
-    return slug(text=text, separator=separator, max_length=max_length)
-
-
-def _build_tidy_lines(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="*", help="Files to read (default: standard input)")
-    parser.add_argument("--case", choices=("keep", "lower", "upper"), help="(default: keep)")
-    parser.add_argument(
-        "-u",
-        "--unique",
-        action=_BOOL_ACTION,
-        help="Drop repeated lines, keeping the first",
-    )
-    parser.add_argument("--strip", action=_BOOL_ACTION, help="Strip blanks around each line")
-
-
-def _run_tidy_lines(call: _Call) -> object:
-    files = call.values("files", _Path.convert, [])
-    case = call.value("case", _member(Case), Case.KEEP, flag="--case")
-    unique = call.value("unique", _Bool.convert, False, flag="--unique")
-    strip = call.value("strip", _Bool.convert, True, flag="--strip")
-    call.check()
-    return lines(files=files, case=case, unique=unique, strip=strip)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2602,11 +2538,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3074,6 +3005,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5130,7 +5146,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6136,38 +6152,136 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "count": _Command(
-        summary="Count lines, words and characters, like wc.",
-        examples=("textkit count notes.txt todo.md", "textkit count < notes.txt"),
-        keys=("files", "total"),
-        build=_build_count,
-        run=_run_count,
-        returns=("list", ("record", "Counts")),
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "count": (
+        count,
+        "Count lines, words and characters, like wc.",
+        ("list", ("record", "Counts")),
+        (
+            (
+                "files",
+                (),
+                _Path.convert,
+                list,
+                (
+                    ("nargs", "*"),
+                    ("help", "Files to count (default: standard input)"),
+                    ("many", True),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "total",
+                ("--total",),
+                _Bool.convert,
+                False,
+                (("action", "boolean_optional"), ("help", "Add a line with the totals")),
+            ),
+        ),
+        (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),),
     ),
-    "search": _Command(
-        summary="Print the lines that match a pattern, like grep -n.",
-        examples=("textkit search 'TODO|FIXME' src.py",),
-        keys=("pattern", "files", "ignore_case", "limit"),
-        build=_build_search,
-        run=_run_search,
-        returns=("list", ("record", "Match")),
+    "search": (
+        search,
+        "Print the lines that match a pattern, like grep -n.",
+        ("list", ("record", "Match")),
+        (
+            ("pattern", (), _Str.convert, ..., (("help", "A regular expression"),)),
+            (
+                "files",
+                (),
+                _Path.convert,
+                list,
+                (
+                    ("nargs", "*"),
+                    ("help", "Files to search (default: standard input)"),
+                    ("many", True),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "ignore_case",
+                ("-i", "--ignore-case"),
+                _Bool.convert,
+                False,
+                (("action", "boolean_optional"), ("help", "Match without regard to case")),
+            ),
+            (
+                "limit",
+                ("-n", "--limit"),
+                _Int.convert,
+                None,
+                (("help", "Stop after this many matches"), ("nullable", True)),
+            ),
+        ),
+        (("examples", ("textkit search 'TODO|FIXME' src.py",)),),
     ),
-    "tidy slug": _Command(
-        summary="Make a URL slug: ASCII letters and digits joined by a separator.",
-        examples=("textkit tidy slug 'Héllo, Wörld!'",),
-        keys=("text", "separator", "max_length"),
-        build=_build_tidy_slug,
-        run=_run_tidy_slug,
-        returns=_Str,
+    "tidy slug": (
+        slug,
+        "Make a URL slug: ASCII letters and digits joined by a separator.",
+        _Str,
+        (
+            ("text", (), _Str.convert, ..., (("help", "The text to turn into a slug"),)),
+            ("separator", ("--separator",), _Str.convert, "-", (("help", "(default: -)"),)),
+            (
+                "max_length",
+                ("-m", "--max-length"),
+                _Int.convert,
+                60,
+                (("help", "Cut the slug to this many characters (default: 60)"),),
+            ),
+        ),
+        (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),),
     ),
-    "tidy lines": _Command(
-        summary="Normalize lines: strip, change case, drop blanks and (optionally) duplicates.",
-        examples=("textkit tidy lines notes.txt --case lower --unique",),
-        keys=("files", "case", "unique", "strip"),
-        build=_build_tidy_lines,
-        run=_run_tidy_lines,
-        returns=("list", _Str),
+    "tidy lines": (
+        lines,
+        "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.",
+        ("list", _Str),
+        (
+            (
+                "files",
+                (),
+                _Path.convert,
+                list,
+                (
+                    ("nargs", "*"),
+                    ("help", "Files to read (default: standard input)"),
+                    ("many", True),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "case",
+                ("--case",),
+                _member(Case),
+                lambda: Case.KEEP,
+                (
+                    ("choices", ("keep", "lower", "upper")),
+                    ("help", "(default: keep)"),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "unique",
+                ("-u", "--unique"),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    ("help", "Drop repeated lines, keeping the first"),
+                ),
+            ),
+            (
+                "strip",
+                ("--strip",),
+                _Bool.convert,
+                True,
+                (("action", "boolean_optional"), ("help", "Strip blanks around each line")),
+            ),
+        ),
+        (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),),
     ),
 }
 

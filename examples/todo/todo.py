@@ -222,13 +222,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -899,143 +910,6 @@ def purge(
     kept = [t for t in tasks if done_only and not t.done]
     _save(store, kept)
     return {"removed": len(tasks) - len(kept), "kept": len(kept)}
-
-
-# ---- Commands ----
-
-
-def _build_add(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("title", help="What to do")
-    parser.add_argument(
-        "--priority",
-        choices=("low", "high"),
-        help="How urgent it is. (default: low) (env: TODO_PRIORITY)",
-    )
-    parser.add_argument(
-        "-t",
-        "--tag",
-        action="append",
-        help="A tag; repeat for more (repeatable) (env: TODO_TAG)",
-    )
-    parser.add_argument(
-        "--due",
-        metavar="YYYY-MM-DD",
-        help="When it is due (YYYY-MM-DD). (env: TODO_DUE)",
-    )
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        help="The JSON file that holds the tasks. (env: TODO_STORE)",
-    )
-
-
-def _run_add(call: _Call) -> object:
-    title = call.value("title", _Str.convert)
-    priority = call.value(
-        "priority",
-        _choice("low", "high"),
-        "low",
-        flag="--priority",
-        env="TODO_PRIORITY",
-    )
-    tag = call.values("tag", _Str.convert, [], flag="--tag", env="TODO_TAG")
-    due = call.value("due", _Date.convert, None, flag="--due", nullable=True, env="TODO_DUE")
-    store = call.value(
-        "store",
-        _Path.convert,
-        None,
-        flag="--store",
-        nullable=True,
-        env="TODO_STORE",
-    )
-    call.check()
-    return add(title=title, priority=priority, tag=tag, due=due, store=store, ctx=call.context)
-
-
-def _build_list(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-a",
-        "--all",
-        action=_BOOL_ACTION,
-        help="Include finished tasks (env: TODO_ALL)",
-    )
-    parser.add_argument("--tag", help="Only tasks with this tag. (env: TODO_TAG)")
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        help="The JSON file that holds the tasks. (env: TODO_STORE)",
-    )
-
-
-def _run_list(call: _Call) -> object:
-    all = call.value("all", _Bool.convert, False, flag="--all", env="TODO_ALL")
-    tag = call.value("tag", _Str.convert, None, flag="--tag", nullable=True, env="TODO_TAG")
-    store = call.value(
-        "store",
-        _Path.convert,
-        None,
-        flag="--store",
-        nullable=True,
-        env="TODO_STORE",
-    )
-    call.check()
-    return list_tasks(all=all, tag=tag, store=store)
-
-
-def _build_done(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("id", help="The task's id")
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        help="The JSON file that holds the tasks. (env: TODO_STORE)",
-    )
-
-
-def _run_done(call: _Call) -> object:
-    id = call.value("id", _Int.convert)
-    store = call.value(
-        "store",
-        _Path.convert,
-        None,
-        flag="--store",
-        nullable=True,
-        env="TODO_STORE",
-    )
-    call.check()
-    return done(id=id, store=store)
-
-
-def _build_tasks_purge(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--done-only",
-        action=_BOOL_ACTION,
-        help="Remove only finished tasks (env: TODO_DONE_ONLY)",
-    )
-    parser.add_argument(
-        "--store",
-        metavar="PATH",
-        help="The JSON file that holds the tasks. (env: TODO_STORE)",
-    )
-
-
-def _run_tasks_purge(call: _Call) -> object:
-    done_only = call.value(
-        "done_only",
-        _Bool.convert,
-        True,
-        flag="--done-only",
-        env="TODO_DONE_ONLY",
-    )
-    store = call.value(
-        "store",
-        _Path.convert,
-        None,
-        flag="--store",
-        nullable=True,
-        env="TODO_STORE",
-    )
-    call.check()
-    return purge(done_only=done_only, store=store)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2674,11 +2548,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3146,6 +3015,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5202,7 +5156,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6208,45 +6162,174 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "add": _Command(
-        summary="Add a task.",
-        examples=(
-            "todo add 'buy milk' --priority high -t shop",
-            "todo add 'file taxes' --due 2026-04-15",
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "add": (
+        add,
+        "Add a task.",
+        ("record", "Task"),
+        (
+            ("title", (), _Str.convert, ..., (("help", "What to do"),)),
+            (
+                "priority",
+                ("--priority",),
+                _choice("low", "high"),
+                "low",
+                (
+                    ("choices", ("low", "high")),
+                    ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"),
+                    ("env", "TODO_PRIORITY"),
+                ),
+            ),
+            (
+                "tag",
+                ("-t", "--tag"),
+                _Str.convert,
+                list,
+                (
+                    ("action", "append"),
+                    ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"),
+                    ("many", True),
+                    ("env", "TODO_TAG"),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "due",
+                ("--due",),
+                _Date.convert,
+                None,
+                (
+                    ("metavar", "YYYY-MM-DD"),
+                    ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"),
+                    ("nullable", True),
+                    ("env", "TODO_DUE"),
+                ),
+            ),
+            (
+                "store",
+                ("--store",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
+                    ("nullable", True),
+                    ("env", "TODO_STORE"),
+                ),
+            ),
         ),
-        keys=("title", "priority", "tag", "due", "store"),
-        build=_build_add,
-        run=_run_add,
-        returns=("record", "Task"),
-        effects="non_idempotent",
+        (
+            (
+                "examples",
+                (
+                    "todo add 'buy milk' --priority high -t shop",
+                    "todo add 'file taxes' --due 2026-04-15",
+                ),
+            ),
+            ("effects", "non_idempotent"),
+            ("context", "ctx"),
+        ),
     ),
-    "list": _Command(
-        summary="List tasks, unfinished ones unless --all.",
-        examples=("todo list --all",),
-        keys=("all", "tag", "store"),
-        build=_build_list,
-        run=_run_list,
-        returns=("list", ("record", "Task")),
+    "list": (
+        list_tasks,
+        "List tasks, unfinished ones unless --all.",
+        ("list", ("record", "Task")),
+        (
+            (
+                "all",
+                ("-a", "--all"),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    ("help", "Include finished tasks (env: TODO_ALL)"),
+                    ("env", "TODO_ALL"),
+                ),
+            ),
+            (
+                "tag",
+                ("--tag",),
+                _Str.convert,
+                None,
+                (
+                    ("help", "Only tasks with this tag. (env: TODO_TAG)"),
+                    ("nullable", True),
+                    ("env", "TODO_TAG"),
+                ),
+            ),
+            (
+                "store",
+                ("--store",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
+                    ("nullable", True),
+                    ("env", "TODO_STORE"),
+                ),
+            ),
+        ),
+        (("examples", ("todo list --all",)),),
     ),
-    "done": _Command(
-        summary="Mark a task as done.",
-        examples=("todo done 1",),
-        keys=("id", "store"),
-        build=_build_done,
-        run=_run_done,
-        returns=("record", "Task"),
-        effects="idempotent",
+    "done": (
+        done,
+        "Mark a task as done.",
+        ("record", "Task"),
+        (
+            ("id", (), _Int.convert, ..., (("help", "The task's id"),)),
+            (
+                "store",
+                ("--store",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
+                    ("nullable", True),
+                    ("env", "TODO_STORE"),
+                ),
+            ),
+        ),
+        (("examples", ("todo done 1",)), ("effects", "idempotent")),
     ),
-    "tasks purge": _Command(
-        summary="Remove tasks from the list.",
-        examples=("todo tasks purge --done-only",),
-        keys=("done_only", "store"),
-        build=_build_tasks_purge,
-        run=_run_tasks_purge,
-        returns=("map", _Int),
-        effects="destructive",
-        confirm="Proceed?",
+    "tasks purge": (
+        purge,
+        "Remove tasks from the list.",
+        ("map", _Int),
+        (
+            (
+                "done_only",
+                ("--done-only",),
+                _Bool.convert,
+                True,
+                (
+                    ("action", "boolean_optional"),
+                    ("help", "Remove only finished tasks (env: TODO_DONE_ONLY)"),
+                    ("env", "TODO_DONE_ONLY"),
+                ),
+            ),
+            (
+                "store",
+                ("--store",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
+                    ("nullable", True),
+                    ("env", "TODO_STORE"),
+                ),
+            ),
+        ),
+        (
+            ("examples", ("todo tasks purge --done-only",)),
+            ("effects", "destructive"),
+            ("confirm", "Proceed?"),
+        ),
     ),
 }
 

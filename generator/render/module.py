@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass
+from typing import Any
 
 from burgee import __version__
 from burgee.describe import documents
@@ -22,7 +22,8 @@ from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
 from burgee.render.sections import wrap
-from burgee.runtime.catalog import BOOT, code_names, names_used, parse, runtime_names
+from burgee.runtime.catalog import BOOT, code_names, names_used, parse
+from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
 
 
 def docstring(text: str) -> str:
@@ -35,15 +36,6 @@ def docstring(text: str) -> str:
     ):
         return f'"""{text}\n"""' if "\n" in text else f'"""{text}"""'
     return repr(text)
-
-
-@dataclass(frozen=True)
-class CommandView:
-    """The generated code of one command."""
-
-    parser_function: str
-    run_function: str
-    table_entry: str
 
 
 def _help(param: Param, program: Program) -> str:
@@ -93,148 +85,135 @@ def _help(param: Param, program: Program) -> str:
     return text.replace("%", "%%")
 
 
-def _add_argument(param: Param, program: Program) -> str:
+def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], dict[str, Any]]:
+    """The flags (none for an argument: argparse gets its name) and the `add_argument` keywords
+    of one input, as values: its row in the command table, and the examples check, use them."""
     assert param.type is not None
     ref = param.type
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    args: list[str] = []
+    flags: tuple[str, ...] = ()
+    options: dict[str, Any] = {}
     if param.role == "argument":
-        args.append(py(param.name))
         if ref.kind == "list":
-            args.append(f"nargs={py('+' if param.required else '*')}")
+            options["nargs"] = "+" if param.required else "*"
         elif not param.required:
-            args.append('nargs="?"')
+            options["nargs"] = "?"
     else:
-        if param.short:
-            args.append(py(param.short))
-        args.append(py(param.flag))
+        flags = (param.short, param.flag) if param.short else (param.flag,)
         renamed = param.flag[2:].replace("-", "_") != param.name
         if renamed:
-            args.append(f"dest={py(param.name)}")
+            options["dest"] = param.name
         if ref.kind == "bool":
-            args.append("action=_BOOL_ACTION")
+            options["action"] = _BOOL_ACTION
         elif ref.kind in ("list", "dict"):
-            args.append('action="append"')
+            options["action"] = "append"
         elif ref.kind == "count":
-            args.append('action="count"')
+            options["action"] = "count"
         elif ref.kind == "tuple":
-            args.append(f"nargs={len(ref.items)}")
+            options["nargs"] = len(ref.items)
         shown = metavar(item)
         if ref.kind == "tuple":
             upper = param.flag[2:].upper().replace("-", "_")
-            names = tuple(metavar(i) or upper for i in ref.items)
-            args.append(f"metavar={py(names)}")
+            options["metavar"] = tuple(metavar(i) or upper for i in ref.items)
         elif ref.kind != "count":
             if not shown and renamed and ref.kind != "bool" and item.kind not in ("choice", "enum"):
                 shown = param.flag[2:].upper().replace("-", "_")
             if shown:
-                args.append(f"metavar={py(shown)}")
+                options["metavar"] = shown
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
     if item.kind in ("choice", "enum") and not param.secret:
         choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
-        args.append(f"choices={py(tuple(choices))}")
+        options["choices"] = tuple(choices)
     if param.hidden:
-        args.append("help=_HIDDEN")
+        options["help"] = _HIDDEN
     else:
         help_text = _help(param, program)
         if help_text:
-            args.append(f"help={py(help_text)}")
-    return call("parser.add_argument", args, "    ")
+            options["help"] = help_text
+    return flags, options
 
 
-def _run_function(command: Command, local_names: dict[str, str], program: Program) -> str:
-    lines = [f"def _run_{command.ident}(call: _Call) -> object:"]
-    keywords: list[str] = []
-    for param in command.params:
+def _immutable(value: object) -> bool:
+    """A value the command table may hold once for every call (the rest is made anew)."""
+    if isinstance(value, tuple):
+        return all(_immutable(item) for item in value)
+    return value is None or isinstance(value, (str, bytes, int, float, complex))
+
+
+def _default(param: Param) -> tuple[str, bool]:
+    """The default in an input's row (`...`: required), and whether it is a function that
+    makes it anew for every call (any default but a literal that cannot change)."""
+    if param.required:
+        return "...", False
+    code = param.default_code or "None"
+    try:
+        constant = _immutable(ast.literal_eval(code))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        constant = False
+    if constant:
+        return code, False
+    # NOTE: `list` and `dict` make an empty one, as `lambda: []` would (ruff's PIE807).
+    return {"[]": "list", "{}": "dict"}.get(code.replace(" ", ""), f"lambda: {code}"), True
+
+
+def _input_row(param: Param, program: Program) -> str:
+    """One input's row: `(name, flags, converter, default, options)` (see `runtime/table.py`)."""
+    assert param.type is not None
+    ref = param.type
+    flags, parser = parser_arguments(param, program)
+    conv = converter(ref.item if ref.kind == "list" and ref.item else ref)
+    default, fresh = _default(param)
+    options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
+    env = env_name(param, program)
+    reader: list[tuple[str, object]] = [
+        ("many", ref.kind == "list"),
+        ("nullable", ref.nullable),
+        ("env", env),
+        ("secret", param.secret),
+        ("prompt", param.prompt),
+        ("fresh", fresh),
+        ("positional", param.positional_only),
+    ]
+    options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
+    row = [py(param.name), py(flags), documents.bounded(conv, param), default, _tuple(options)]
+    return f"({', '.join(row)})"
+
+
+def _tuple(items: list[str]) -> str:
+    return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
+
+
+def command_row(command: Command, program: Program) -> str:
+    """One command's row of its table: `(handler, summary, result shape, inputs, details)`
+    (see `runtime/table.py`), inputs one a line."""
+    details: list[tuple[str, str]] = []
+    if command.description != command.summary:
+        details.append(("description", py(command.description)))
+    if command.examples:
+        details.append(("examples", py(command.examples)))
+    if command.effects != "read_only":
+        details.append(("effects", py(command.effects)))
+    if command.max_output is not None:
+        details.append(("max_output", py(command.max_output)))
+    if not command.sanitize:
+        details.append(("sanitize", "False"))
+    if command.trust != "workspace":
+        details.append(("trust", py(command.trust)))
+    if command.confirm is not None:
+        details.append(("confirm", py(command.confirm)))
+    for index, param in enumerate(command.params):
         if param.role == "context":
-            keywords.append(
-                "call.context" if param.positional_only else f"{param.name}=call.context"
-            )
-            continue
-        assert param.type is not None
-        ref = param.type
-        local = local_names[param.name]
-        method = "values" if ref.kind == "list" else "value"
-        conv = converter(ref.item if ref.kind == "list" and ref.item else ref)
-        args = [py(param.name), documents.bounded(conv, param)]
-        if not param.required:
-            args.append(param.default_code or "None")
-        if param.role == "option":
-            args.append(f"flag={py(param.flag)}")
-        if ref.nullable:
-            args.append("nullable=True")
-        args += documents.value_options(param, program)
-        lines.append(call(f"call.{method}", args, "    ", prefix=f"{local} = "))
-        keywords.append(local if param.positional_only else f"{param.name}={local}")
-    if command.inputs or command.confirm is not None:
-        lines.append("    call.check()")
+            details.append(("context", str(index) if param.positional_only else py(param.name)))
     if command.is_async:
-        handler = call(command.function, keywords, "")
-        lines.append(call("_await", ["call.context", handler], "    ", prefix="return "))
+        details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":
-        lines.append(call(command.function, keywords, "    "))
-        lines.append("    return None")
-    else:
-        lines.append(call(command.function, keywords, "    ", prefix="return "))
-    return "\n".join(lines)
-
-
-def _local_names(command: Command, taken: set[str]) -> dict[str, str]:
-    names = {}
-    for param in command.inputs:
-        name = param.name
-        while name in taken or name == "call":
-            name += "_"
-        names[param.name] = name
-    return names
-
-
-def command_view(
-    command: Command,
-    taken: set[str],
-    program: Program,
-    prefix: str | None = None,
-    suffix: str = ",",
-) -> CommandView:
-    """The parser function, the run function and the table entry of one command (keyed by its
-    path, or written after `prefix`)."""
-    inputs = command.inputs
-    if inputs:
-        body = [_add_argument(p, program) for p in inputs]
-        parser = (
-            f"def _build_{command.ident}(parser: argparse.ArgumentParser) -> None:\n"
-            + "\n".join(body)
-        )
-        build = f"_build_{command.ident}"
-    else:
-        parser, build = "", "_no_arguments"
-    run = _run_function(command, _local_names(command, taken | {command.function}), program)
-    keys = py(tuple(p.name for p in inputs))
-    entry = call(
-        "_Command",
-        [
-            f"summary={py(command.summary)}",
-            *(
-                [f"description={py(command.description)}"]
-                if command.description != command.summary
-                else []
-            ),
-            *([f"examples={py(command.examples)}"] if command.examples else []),
-            f"keys={keys}",
-            f"build={build}",
-            f"run=_run_{command.ident}",
-            f"returns={shape(command.returns)}",
-            *([f"effects={py(command.effects)}"] if command.effects != "read_only" else []),
-            *([f"max_output={command.max_output}"] if command.max_output is not None else []),
-            *(["sanitize=False"] if not command.sanitize else []),
-            *([f"trust={py(command.trust)}"] if command.trust != "workspace" else []),
-            *([f"confirm={py(command.confirm)}"] if command.confirm is not None else []),
-        ],
-        "    ",
-        prefix=f"{py(command.name)}: " if prefix is None else prefix,
-        suffix=suffix,
+        details.append(("discard", "True"))
+    inputs = "".join(f"{_input_row(param, program)},\n" for param in command.inputs)
+    pairs = _tuple([f"({py(key)}, {value})" for key, value in details]) if details else "()"
+    return (
+        f"({command.function}, {py(command.summary)}, {shape(command.returns)}, "
+        f"({inputs}), {pairs})"
     )
-    return CommandView(parser_function=parser, run_function=run, table_entry=entry)
 
 
 def surface_command(surface: Prompt | Resource) -> Command:
@@ -252,13 +231,15 @@ def surface_command(surface: Prompt | Resource) -> Command:
     )
 
 
-def surface_views(program: Program, taken: set[str]) -> tuple[list[CommandView], list[CommandView]]:
-    """The generated code of each prompt and each resource, with its table entry."""
+def surface_entries(program: Program) -> tuple[list[str], list[str]]:
+    """The table entry of each prompt and each resource: the `_Command` made from its row."""
     prompts = [
-        command_view(surface_command(p), taken, program, f"{py(p.name)}: ") for p in program.prompts
+        f"    {py(p.name)}: _from_row({command_row(surface_command(p), program)}),"
+        for p in program.prompts
     ]
     resources = [
-        command_view(surface_command(r), taken, program, f"{py(r.uri)}: ({py(r.mime_type)}, ", "),")
+        f"    {py(r.uri)}: ({py(r.mime_type)}, "
+        f"_from_row({command_row(surface_command(r), program)})),"
         for r in program.resources
     ]
     return prompts, resources
@@ -404,8 +385,6 @@ def render(program: Program, regenerate: str) -> str:
     records = {r.name: r for r in program.records}
     input_records = _input_records(refs, records)
     refs += [f.type for r in input_records for f in r.fields]
-    taken = {r.name for r in program.records} | {e.name for e in program.enums}
-    taken |= runtime_names()
     errors = sorted((e.exit_code, e.kind, e.description) for e in program.errors)
     constants = [
         f"PROGRAM = {py(program.name)}",
@@ -419,8 +398,8 @@ def render(program: Program, regenerate: str) -> str:
         "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
     ]
     texts = documents.embedded(program)
-    commands = [command_view(c, taken, program) for c in program.commands]
-    prompts, resources = surface_views(program, taken)
+    commands = [f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands]
+    prompts, resources = surface_entries(program)
     extra_methods, extra_commands = extra_tables(program)
     lists = surfaces(program)
     converters = [record_converter(r) for r in input_records]
@@ -450,17 +429,15 @@ def render(program: Program, regenerate: str) -> str:
         guarded,
         *(f"{local} = {api}" for local, api in program.aliases),
         *converters,
-        *(view.parser_function + "\n" + view.run_function for view in commands),
-        *(view.parser_function + "\n" + view.run_function for view in prompts + resources),
-        "x = {" + "\n".join(view.table_entry for view in commands) + "}",
-        "x = {" + "\n".join(view.table_entry for view in prompts + resources) + "}",
+        "x = {" + "\n".join(commands) + "}",
+        "x = {" + "\n".join(prompts + resources) + "}",
         "x = {" + "\n".join(extra_methods + extra_commands) + "}",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
         "_complete_values = _candidates" if completion["slot_tables"] else "",
     ]
-    roots = {"main", "invoke", "_Command", "Any"}
+    roots = {"main", "invoke", "_Command", "_from_row", "Any"}
     # NOTE: one parse of the generated code (each command apart was a tenth of a big gen); the
     # handlers' own code was parsed when it was read (`code_names` keeps it).
     roots |= names_used(ast.parse("\n\n".join(own))) | code_names(program.user_code)

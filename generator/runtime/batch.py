@@ -15,12 +15,13 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import Context
-from burgee.runtime.deliver import _command, _deliver
+from burgee.runtime.deliver import _deliver
 from burgee.runtime.errors import BUILTIN_ERRORS, CommandError, UsageError, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _execute
 from burgee.runtime.output import _QUIET, _dumps
 from burgee.runtime.program import ALIASES
 from burgee.runtime.sources import _Sources
+from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
 
 if TYPE_CHECKING:

@@ -217,13 +217,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 

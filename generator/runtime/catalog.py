@@ -33,6 +33,7 @@ TAIL = (
     "sources",
     "inputs",
     "execute",
+    "table",
     "batch",
     "quickargs",
     "argv",

@@ -10,7 +10,7 @@ from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_inpu
 from burgee.runtime.batch import _run_batch
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import Context, _interactive
-from burgee.runtime.deliver import _command, _deliver, _write_error
+from burgee.runtime.deliver import _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
@@ -45,6 +45,7 @@ from burgee.runtime.program import (
 )
 from burgee.runtime.quickargs import _quick_parse
 from burgee.runtime.sources import _Sources
+from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
 
 if TYPE_CHECKING:

@@ -15,7 +15,7 @@ from burgee.runtime.context import _SECRETS, _agent, _Command
 from burgee.runtime.errors import CommandError, _failure
 from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.output import _dumps, _emit, _text
-from burgee.runtime.program import _MAX_OUTPUT, COMMANDS
+from burgee.runtime.program import _MAX_OUTPUT
 from burgee.runtime.sanitize import _neutralise, _quarantined, _redact, _sanitized
 from burgee.runtime.truncate import _read_spill, _spill, _truncate
 
@@ -139,8 +139,3 @@ _OUTPUT = _Command(
     examples=("output 0123456789abcdef --offset 0 --limit 100000",),
     max_output=0,
 )
-
-
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)

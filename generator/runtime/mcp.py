@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
-from burgee.runtime.deliver import _command, _delivered
+from burgee.runtime.deliver import _delivered
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import BUILTIN_ERRORS, _failure
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
@@ -33,13 +33,13 @@ from burgee.runtime.output import _finite, _jsonable
 from burgee.runtime.program import (
     _MCP_EXTRA,
     _MCP_NAMES,
-    COMMANDS,
     DESCRIPTION,
     PROGRAM,
     VERSION,
 )
 from burgee.runtime.sanitize import _neutralise, _redact_text
 from burgee.runtime.sources import _Sources
+from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
 
 if TYPE_CHECKING:
@@ -67,7 +67,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 

@@ -26,8 +26,8 @@ REQUIRES_PYTHON = ">=3.9"
 DEBUG_ENV = "TOOL_DEBUG"
 #: Each group's help text, by group path ("" is the program).
 GROUP_HELP: dict[str, str] = {}
-#: Every command: path -> `_Command`.
-COMMANDS: dict[str, _Command] = {}
+#: Every command: path -> its row, made into a `_Command` on first use (`table._command`).
+COMMANDS: dict[str, tuple[Any, ...]] = {}
 #: Each group's visible children (name, summary), for help and for finding commands in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {"": ()}
 #: `@command(aliases=[...])`: alias path -> the command's path.

@@ -2,25 +2,25 @@
 
 An example is a command line: the program's name, then argv. It goes through the runtime's own
 pieces: `_Invocation` takes the tool-wide flags out, the command path is found among the
-program's commands and groups, and the command's own argparse builder (the `_build_<cmd>`
-function the tool carries) parses the rest; each value is then converted by its type's
-converter (`runtime/kinds.py`). Nothing of the handlers file is run.
+program's commands and groups, and the command's own argparse builder (`table._builder`, given
+the flags and keywords of its inputs' rows) parses the rest; each value is then converted by its
+type's converter (`runtime/kinds.py`). Nothing of the handlers file is run.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
 import shlex
 from collections.abc import Iterable, Iterator
 
 from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import Command, Param, Program
-from burgee.render.module import command_view, shadows
+from burgee.render.module import parser_arguments, shadows
 from burgee.runtime import argv
 from burgee.runtime.argv import _Invocation, _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
 from burgee.runtime.kinds import TYPES
+from burgee.runtime.table import _builder
 
 #: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
 _OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
@@ -93,13 +93,13 @@ def _parse(program: Program, command: Command, example: str) -> None:
         _missing(program, command, _json_input(command, invocation.json_input, rest))
         return
     parser = _new_parser(f"{program.name} {command.name}")
-    builder = command_view(command, set(), program).parser_function
-    if builder:
-        # NOTE: the names a builder may use are the argv runtime's (`_BOOL_ACTION`, ...).
-        scope: dict[str, object] = {**vars(argv), "argparse": argparse}
-        # NOTE: the builder holds argparse calls with literal arguments, rendered by burgee.
-        exec(builder, scope)  # noqa: S102
-        scope[f"_build_{command.ident}"](parser)  # type: ignore[operator]
+    # NOTE: the tool's own builder, given the flags and add_argument keywords of the command's
+    # rows in the table (converters and defaults are the reader's, not needed here).
+    rows = []
+    for param in command.inputs:
+        flags, options = parser_arguments(param, program)
+        rows.append((param.name, flags, None, None, tuple(options.items())))
+    _builder(tuple(rows))(parser)
     try:
         raw = vars(parser.parse_args(rest))
     except UsageError as error:

@@ -223,13 +223,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -882,150 +893,6 @@ def login(
 ) -> dict[str, Any]:
     """Log in; asks for what is missing at a terminal (the token hidden)."""
     return {"user": user, "token_length": len(token)}
-
-
-# ---- Commands ----
-
-
-def _build_greet(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", nargs="?", help="Who to greet (default: world)")
-    parser.add_argument("--shout", action=_BOOL_ACTION, help="Greet in capitals.")
-
-
-def _run_greet(call: _Call) -> object:
-    name = call.value("name", _Str.convert, "world")
-    shout = call.value("shout", _Bool.convert, False, flag="--shout")
-    call.check()
-    return greet(name=name, shout=shout)
-
-
-def _build_list_items(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "-f",
-        "--from",
-        dest="from_",
-        metavar="FROM",
-        help="The first item (default: 0) (at least 0)",
-    )
-    parser.add_argument("--to", help="One past the last item. (default: 3) (at most 100)")
-
-
-def _run_list_items(call: _Call) -> object:
-    from_ = call.value("from_", _within(_Int.convert, 0, None), 0, flag="--from")
-    to = call.value("to", _within(_Int.convert, None, 100), 3, flag="--to")
-    call.check()
-    return list_items(from_=from_, to=to)
-
-
-def _build_delete(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", help="What to delete")
-
-
-def _run_delete(call: _Call) -> object:
-    name = call.value("name", _Str.convert)
-    call.check()
-    return delete(name=name)
-
-
-def _build_reset(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--keep", help="How many to keep. (default: 0)")
-
-
-def _run_reset(call: _Call) -> object:
-    keep = call.value("keep", _Int.convert, 0, flag="--keep")
-    call.check()
-    return reset(keep=keep)
-
-
-def _build_fetch(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--delay",
-        help="How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)",
-    )
-    parser.add_argument(
-        "--mark",
-        metavar="PATH",
-        help="A file that gets one line when the command ends, however it ends.",
-    )
-
-
-def _run_fetch(call: _Call) -> object:
-    delay = call.value("delay", _within(_Float.convert, 0, 5), 0.0, flag="--delay")
-    mark = call.value("mark", _Path.convert, None, flag="--mark", nullable=True)
-    call.check()
-    return _await(call.context, fetch(delay=delay, mark=mark, ctx=call.context))
-
-
-def _build_label(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--name",
-        help="A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)",
-    )
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="count",
-        help="Say more; repeat for more (default: 0) (repeatable)",
-    )
-    parser.add_argument(
-        "--size",
-        nargs=2,
-        metavar=("SIZE", "SIZE"),
-        help="Width and height. (default: 1 1)",
-    )
-    parser.add_argument(
-        "-l",
-        "--tag",
-        action="append",
-        metavar="KEY=VALUE",
-        help="KEY=VALUE; repeat for more (repeatable)",
-    )
-    parser.add_argument(
-        "--owner",
-        help="Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)",
-    )
-
-
-def _run_label(call: _Call) -> object:
-    name = call.value(
-        "name",
-        _matching(_Str.convert, "^[a-z][a-z0-9-]*$", None, 20),
-        "main",
-        flag="--name",
-    )
-    verbose = call.value("verbose", _Count.convert, 0, flag="--verbose")
-    size = call.value("size", _tuple(_Int.convert, _Int.convert), (1, 1), flag="--size")
-    tag = call.value("tag", _pairs(_Str.convert), {}, flag="--tag")
-    owner = call.value(
-        "owner",
-        _matching(_Str.convert, None, 1, None),
-        default_owner(),
-        flag="--owner",
-    )
-    call.check()
-    return label(name=name, verbose=verbose, size=size, tag=tag, owner=owner)
-
-
-def _build_login(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-u", "--user", help="(required) (asked at a terminal when not given)")
-    parser.add_argument(
-        "--token",
-        help="Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)",
-    )
-
-
-def _run_login(call: _Call) -> object:
-    user = call.value("user", _Str.convert, flag="--user", prompt="Your name")
-    token = call.value(
-        "token",
-        _Str.convert,
-        flag="--token",
-        env="CLIKIT_TOKEN",
-        secret=True,
-        prompt="Your API token",
-    )
-    call.check()
-    return login(user=user, token=token)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2744,11 +2611,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3253,6 +3115,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5309,7 +5256,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6315,65 +6262,205 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "greet": _Command(
-        summary="Greet someone; runs when the command line names no command.",
-        examples=("clikit greet Ada --shout",),
-        keys=("name", "shout"),
-        build=_build_greet,
-        run=_run_greet,
-        returns=_Str,
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "greet": (
+        greet,
+        "Greet someone; runs when the command line names no command.",
+        _Str,
+        (
+            (
+                "name",
+                (),
+                _Str.convert,
+                "world",
+                (("nargs", "?"), ("help", "Who to greet (default: world)")),
+            ),
+            (
+                "shout",
+                ("--shout",),
+                _Bool.convert,
+                False,
+                (("action", "boolean_optional"), ("help", "Greet in capitals.")),
+            ),
+        ),
+        (("examples", ("clikit greet Ada --shout",)),),
     ),
-    "list-items": _Command(
-        summary="List the items from --from up to --to.",
-        examples=("clikit ls --from 2",),
-        keys=("from_", "to"),
-        build=_build_list_items,
-        run=_run_list_items,
-        returns=("list", _Int),
+    "list-items": (
+        list_items,
+        "List the items from --from up to --to.",
+        ("list", _Int),
+        (
+            (
+                "from_",
+                ("-f", "--from"),
+                _within(_Int.convert, 0, None),
+                0,
+                (
+                    ("dest", "from_"),
+                    ("metavar", "FROM"),
+                    ("help", "The first item (default: 0) (at least 0)"),
+                ),
+            ),
+            (
+                "to",
+                ("--to",),
+                _within(_Int.convert, None, 100),
+                3,
+                (("help", "One past the last item. (default: 3) (at most 100)"),),
+            ),
+        ),
+        (("examples", ("clikit ls --from 2",)),),
     ),
-    "delete": _Command(
-        summary="Delete something; asks first, or needs --yes where nobody can answer.",
-        examples=("clikit delete report --yes",),
-        keys=("name",),
-        build=_build_delete,
-        run=_run_delete,
-        returns=("map", _Str),
-        effects="destructive",
-        confirm="Delete {name} for good?",
+    "delete": (
+        delete,
+        "Delete something; asks first, or needs --yes where nobody can answer.",
+        ("map", _Str),
+        (("name", (), _Str.convert, ..., (("help", "What to delete"),)),),
+        (
+            ("examples", ("clikit delete report --yes",)),
+            ("effects", "destructive"),
+            ("confirm", "Delete {name} for good?"),
+        ),
     ),
-    "reset": _Command(
-        summary="Reset everything, without asking (confirm=False).",
-        keys=("keep",),
-        build=_build_reset,
-        run=_run_reset,
-        returns=("map", _Int),
-        effects="destructive",
+    "reset": (
+        reset,
+        "Reset everything, without asking (confirm=False).",
+        ("map", _Int),
+        (("keep", ("--keep",), _Int.convert, 0, (("help", "How many to keep. (default: 0)"),)),),
+        (("effects", "destructive"),),
     ),
-    "fetch": _Command(
-        summary="Wait on an event loop, then answer; cancelled by --timeout and over MCP.",
-        examples=("clikit fetch --delay 0.1",),
-        keys=("delay", "mark"),
-        build=_build_fetch,
-        run=_run_fetch,
-        returns=("map", _Any),
+    "fetch": (
+        fetch,
+        "Wait on an event loop, then answer; cancelled by --timeout and over MCP.",
+        ("map", _Any),
+        (
+            (
+                "delay",
+                ("--delay",),
+                _within(_Float.convert, 0, 5),
+                0.0,
+                (
+                    (
+                        "help",
+                        "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)",
+                    ),
+                ),
+            ),
+            (
+                "mark",
+                ("--mark",),
+                _Path.convert,
+                None,
+                (
+                    ("metavar", "PATH"),
+                    ("help", "A file that gets one line when the command ends, however it ends."),
+                    ("nullable", True),
+                ),
+            ),
+        ),
+        (("examples", ("clikit fetch --delay 0.1",)), ("context", "ctx"), ("await_with", _await)),
     ),
-    "label": _Command(
-        summary="Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
-        examples=("clikit label -vv --size 2 3 -l team=core",),
-        keys=("name", "verbose", "size", "tag", "owner"),
-        build=_build_label,
-        run=_run_label,
-        returns=("map", _Any),
+    "label": (
+        label,
+        "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
+        ("map", _Any),
+        (
+            (
+                "name",
+                ("--name",),
+                _matching(_Str.convert, "^[a-z][a-z0-9-]*$", None, 20),
+                "main",
+                (
+                    (
+                        "help",
+                        "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)",
+                    ),
+                ),
+            ),
+            (
+                "verbose",
+                ("-v", "--verbose"),
+                _Count.convert,
+                0,
+                (
+                    ("action", "count"),
+                    ("help", "Say more; repeat for more (default: 0) (repeatable)"),
+                ),
+            ),
+            (
+                "size",
+                ("--size",),
+                _tuple(_Int.convert, _Int.convert),
+                (1, 1),
+                (
+                    ("nargs", 2),
+                    ("metavar", ("SIZE", "SIZE")),
+                    ("help", "Width and height. (default: 1 1)"),
+                ),
+            ),
+            (
+                "tag",
+                ("-l", "--tag"),
+                _pairs(_Str.convert),
+                dict,
+                (
+                    ("action", "append"),
+                    ("metavar", "KEY=VALUE"),
+                    ("help", "KEY=VALUE; repeat for more (repeatable)"),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "owner",
+                ("--owner",),
+                _matching(_Str.convert, None, 1, None),
+                lambda: default_owner(),
+                (
+                    (
+                        "help",
+                        "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)",
+                    ),
+                    ("fresh", True),
+                ),
+            ),
+        ),
+        (("examples", ("clikit label -vv --size 2 3 -l team=core",)),),
     ),
-    "login": _Command(
-        summary="Log in; asks for what is missing at a terminal (the token hidden).",
-        examples=("clikit login --user ada --token s3cret",),
-        keys=("user", "token"),
-        build=_build_login,
-        run=_run_login,
-        returns=("map", _Any),
-        effects="idempotent",
+    "login": (
+        login,
+        "Log in; asks for what is missing at a terminal (the token hidden).",
+        ("map", _Any),
+        (
+            (
+                "user",
+                ("-u", "--user"),
+                _Str.convert,
+                ...,
+                (
+                    ("help", "(required) (asked at a terminal when not given)"),
+                    ("prompt", "Your name"),
+                ),
+            ),
+            (
+                "token",
+                ("--token",),
+                _Str.convert,
+                ...,
+                (
+                    (
+                        "help",
+                        "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)",
+                    ),
+                    ("env", "CLIKIT_TOKEN"),
+                    ("secret", True),
+                    ("prompt", "Your API token"),
+                ),
+            ),
+        ),
+        (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent")),
     ),
 }
 

@@ -219,13 +219,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -787,40 +798,6 @@ def label(
     """Make a versioned label; its -o and --version are its own, not the tool's."""
     text = f"{name} v{version}"
     return text.upper() if output == "upper" else text.lower()
-
-
-# ---- Commands ----
-
-
-def _build_compare(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("left", help="The first text; words are lines")
-    parser.add_argument("right", help="The second text; words are lines")
-
-
-def _run_compare(call: _Call) -> object:
-    left = call.value("left", _Str.convert)
-    right = call.value("right", _Str.convert)
-    call.check()
-    return compare(left=left, right=right)
-
-
-def _build_label(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", help="What the label names")
-    parser.add_argument(
-        "-o",
-        "--output",
-        choices=("upper", "lower"),
-        help="The label's case (default: lower)",
-    )
-    parser.add_argument("--version", help="The label's version (default: 1) (at least 1)")
-
-
-def _run_label(call: _Call) -> object:
-    name = call.value("name", _Str.convert)
-    output = call.value("output", _choice("upper", "lower"), "lower", flag="--output")
-    version = call.value("version", _within(_Int.convert, 1, None), 1, flag="--version")
-    call.check()
-    return label(name=name, output=output, version=version)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2402,11 +2379,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -2874,6 +2846,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -4930,7 +4987,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -5936,22 +5993,42 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "compare": _Command(
-        summary="Compare two texts: the lines only one of them has, marked - and +.",
-        examples=("diffy compare 'a b' 'a b'",),
-        keys=("left", "right"),
-        build=_build_compare,
-        run=_run_compare,
-        returns=("list", _Str),
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "compare": (
+        compare,
+        "Compare two texts: the lines only one of them has, marked - and +.",
+        ("list", _Str),
+        (
+            ("left", (), _Str.convert, ..., (("help", "The first text; words are lines"),)),
+            ("right", (), _Str.convert, ..., (("help", "The second text; words are lines"),)),
+        ),
+        (("examples", ("diffy compare 'a b' 'a b'",)),),
     ),
-    "label": _Command(
-        summary="Make a versioned label; its -o and --version are its own, not the tool's.",
-        examples=("diffy label notes -o upper --version 2",),
-        keys=("name", "output", "version"),
-        build=_build_label,
-        run=_run_label,
-        returns=_Str,
+    "label": (
+        label,
+        "Make a versioned label; its -o and --version are its own, not the tool's.",
+        _Str,
+        (
+            ("name", (), _Str.convert, ..., (("help", "What the label names"),)),
+            (
+                "output",
+                ("-o", "--output"),
+                _choice("upper", "lower"),
+                "lower",
+                (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)")),
+            ),
+            (
+                "version",
+                ("--version",),
+                _within(_Int.convert, 1, None),
+                1,
+                (("help", "The label's version (default: 1) (at least 1)"),),
+            ),
+        ),
+        (("examples", ("diffy label notes -o upper --version 2",)),),
     ),
 }
 

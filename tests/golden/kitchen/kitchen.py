@@ -222,13 +222,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -816,10 +827,6 @@ class _Command:
         self.confirm = confirm
 
 
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """The parser of a command that takes no input needs nothing added."""
-
-
 Ctx = Context
 
 
@@ -1011,7 +1018,7 @@ def pick(
     return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
 
 
-# ---- Commands ----
+# ---- The inputs that are JSON objects: their converters ----
 
 
 def _to_Point(value: object) -> Point:
@@ -1030,144 +1037,6 @@ def _to_Shape(value: object) -> Shape:
             ("name",),
         )
     )
-
-
-def _build_types(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("text", help='A "quoted" text with a \\ backslash')
-    parser.add_argument("number", help="An integer")
-    parser.add_argument("--ratio", help="A float, 100%% of it. (default: 1.5)")
-    parser.add_argument("--flag", action=_BOOL_ACTION, help="A boolean with --flag/--no-flag.")
-    parser.add_argument("--path", metavar="PATH", help="(default: .)")
-    parser.add_argument("--day", metavar="YYYY-MM-DD", help="(default: 2026-01-01)")
-    parser.add_argument("--moment", metavar="YYYY-MM-DDTHH:MM[:SS]")
-    parser.add_argument("--at", metavar="HH:MM[:SS]")
-    parser.add_argument("--ident", metavar="UUID")
-    parser.add_argument("--amount", help="(default: 0.10)")
-    parser.add_argument("--mode", choices=("fast", "slow"), help="(default: fast)")
-    parser.add_argument("--color", choices=("red", "green", "blue"), help="(default: red)")
-    parser.add_argument("--level", choices=("1", "2"), help="(default: 1)")
-    parser.add_argument("--maybe")
-    parser.add_argument("-i", "--item", action="append", help="Repeat me (repeatable)")
-
-
-def _run_types(call: _Call) -> object:
-    text = call.value("text", _Str.convert)
-    number = call.value("number", _Int.convert)
-    ratio = call.value("ratio", _Float.convert, 1.5, flag="--ratio")
-    flag = call.value("flag", _Bool.convert, False, flag="--flag")
-    path = call.value("path", _Path.convert, Path("."), flag="--path")
-    day = call.value("day", _Date.convert, dt.date(2026, 1, 1), flag="--day")
-    moment = call.value("moment", _DateTime.convert, None, flag="--moment", nullable=True)
-    at = call.value("at", _Time.convert, None, flag="--at", nullable=True)
-    ident = call.value("ident", _Uuid.convert, None, flag="--ident", nullable=True)
-    amount = call.value("amount", _Decimal.convert, Decimal("0.10"), flag="--amount")
-    mode = call.value("mode", _choice("fast", "slow"), "fast", flag="--mode")
-    color = call.value("color", _member(Color), Color.RED, flag="--color")
-    level = call.value("level", _member(Level), Level.LOW, flag="--level")
-    maybe = call.value("maybe", _Int.convert, None, flag="--maybe", nullable=True)
-    item = call.values("item", _Int.convert, [], flag="--item")
-    call.check()
-    return types(
-        text=text,
-        number=number,
-        ratio=ratio,
-        flag=flag,
-        path=path,
-        day=day,
-        moment=moment,
-        at=at,
-        ident=ident,
-        amount=amount,
-        mode=mode,
-        color=color,
-        level=level,
-        maybe=maybe,
-        item=item,
-    )
-
-
-def _build_draw(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--shape",
-        metavar="JSON",
-        help="The shape, as a JSON object. (a JSON object) (required)",
-    )
-    parser.add_argument("--scale", help="How much to scale it. (default: 1.0)")
-
-
-def _run_draw(call: _Call) -> object:
-    shape = call.value("shape", _to_Shape, flag="--shape")
-    scale = call.value("scale", _Float.convert, 1.0, flag="--scale")
-    call.check()
-    return draw_shape(shape=shape, scale=scale, ctx=call.context)
-
-
-def _build_fail(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("how", choices=("missing", "busy", "crash", "print"), help="How to fail")
-
-
-def _run_fail(call: _Call) -> object:
-    how = call.value("how", _choice("missing", "busy", "crash", "print"))
-    call.check()
-    return fail(how=how)
-
-
-def _run_secret_sauce(call: _Call) -> object:
-    return secret_sauce()
-
-
-def _build_store_wipe(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--force", action=_BOOL_ACTION)
-
-
-def _run_store_wipe(call: _Call) -> object:
-    force = call.value("force", _Bool.convert, False, flag="--force")
-    call.check()
-    return wipe(force=force)
-
-
-def _build_store_shelf_count(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("names", nargs="+", help="Names to count")
-
-
-def _run_store_shelf_count(call: _Call) -> object:
-    names = call.values("names", _Str.convert)
-    call.check()
-    return count(names=names, ctx=call.context)
-
-
-def _build_store_shelf_nap(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seconds", help="(default: 0.0)")
-
-
-def _run_store_shelf_nap(call: _Call) -> object:
-    seconds = call.value("seconds", _Float.convert, 0.0, flag="--seconds")
-    call.check()
-    nap(seconds=seconds)
-    return None
-
-
-def _build_store_pick(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("shelf", help="The shelf")
-    parser.add_argument(
-        "-s",
-        "--store",
-        choices=("main", "back"),
-        help="Which store (default: main)",
-    )
-    parser.add_argument("--size", help="How big (default: medium)")
-    parser.add_argument("--count", help="(default: 1)")
-    parser.add_argument("--into", metavar="PATH")
-
-
-def _run_store_pick(call: _Call) -> object:
-    shelf = call.value("shelf", _Str.convert)
-    store = call.value("store", _choice("main", "back"), "main", flag="--store")
-    size = call.value("size", _Str.convert, "medium", flag="--size")
-    count = call.value("count", _Int.convert, 1, flag="--count")
-    into = call.value("into", _Path.convert, None, flag="--into", nullable=True)
-    call.check()
-    return pick(shelf=shelf, store=store, size=size, count=count, into=into)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2973,11 +2842,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3445,6 +3309,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5619,7 +5568,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6625,86 +6574,200 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "types": _Command(
-        summary="Echo every supported type back, converted.",
-        examples=("kitchen types hello 3 --ratio 0.5",),
-        keys=(
-            "text",
-            "number",
-            "ratio",
-            "flag",
-            "path",
-            "day",
-            "moment",
-            "at",
-            "ident",
-            "amount",
-            "mode",
-            "color",
-            "level",
-            "maybe",
-            "item",
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "types": (
+        types,
+        "Echo every supported type back, converted.",
+        ("record", "Report"),
+        (
+            ("text", (), _Str.convert, ..., (("help", 'A "quoted" text with a \\ backslash'),)),
+            ("number", (), _Int.convert, ..., (("help", "An integer"),)),
+            (
+                "ratio",
+                ("--ratio",),
+                _Float.convert,
+                1.5,
+                (("help", "A float, 100%% of it. (default: 1.5)"),),
+            ),
+            (
+                "flag",
+                ("--flag",),
+                _Bool.convert,
+                False,
+                (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag.")),
+            ),
+            (
+                "path",
+                ("--path",),
+                _Path.convert,
+                lambda: Path("."),
+                (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True)),
+            ),
+            (
+                "day",
+                ("--day",),
+                _Date.convert,
+                lambda: dt.date(2026, 1, 1),
+                (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True)),
+            ),
+            (
+                "moment",
+                ("--moment",),
+                _DateTime.convert,
+                None,
+                (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True)),
+            ),
+            ("at", ("--at",), _Time.convert, None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
+            ("ident", ("--ident",), _Uuid.convert, None, (("metavar", "UUID"), ("nullable", True))),
+            (
+                "amount",
+                ("--amount",),
+                _Decimal.convert,
+                lambda: Decimal("0.10"),
+                (("help", "(default: 0.10)"), ("fresh", True)),
+            ),
+            (
+                "mode",
+                ("--mode",),
+                _choice("fast", "slow"),
+                "fast",
+                (("choices", ("fast", "slow")), ("help", "(default: fast)")),
+            ),
+            (
+                "color",
+                ("--color",),
+                _member(Color),
+                lambda: Color.RED,
+                (
+                    ("choices", ("red", "green", "blue")),
+                    ("help", "(default: red)"),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "level",
+                ("--level",),
+                _member(Level),
+                lambda: Level.LOW,
+                (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True)),
+            ),
+            ("maybe", ("--maybe",), _Int.convert, None, (("nullable", True),)),
+            (
+                "item",
+                ("-i", "--item"),
+                _Int.convert,
+                list,
+                (
+                    ("action", "append"),
+                    ("help", "Repeat me (repeatable)"),
+                    ("many", True),
+                    ("fresh", True),
+                ),
+            ),
         ),
-        build=_build_types,
-        run=_run_types,
-        returns=("record", "Report"),
+        (("examples", ("kitchen types hello 3 --ratio 0.5",)),),
     ),
-    "draw": _Command(
-        summary="Draw a shape given as JSON.",
-        keys=("shape", "scale"),
-        build=_build_draw,
-        run=_run_draw,
-        returns=("map", _Any),
-        effects="non_idempotent",
+    "draw": (
+        draw_shape,
+        "Draw a shape given as JSON.",
+        ("map", _Any),
+        (
+            (
+                "shape",
+                ("--shape",),
+                _to_Shape,
+                ...,
+                (
+                    ("metavar", "JSON"),
+                    ("help", "The shape, as a JSON object. (a JSON object) (required)"),
+                ),
+            ),
+            (
+                "scale",
+                ("--scale",),
+                _Float.convert,
+                1.0,
+                (("help", "How much to scale it. (default: 1.0)"),),
+            ),
+        ),
+        (("effects", "non_idempotent"), ("context", "ctx")),
     ),
-    "fail": _Command(
-        summary="Fail in the way you ask for.",
-        keys=("how",),
-        build=_build_fail,
-        run=_run_fail,
-        returns=_Str,
+    "fail": (
+        fail,
+        "Fail in the way you ask for.",
+        _Str,
+        (
+            (
+                "how",
+                (),
+                _choice("missing", "busy", "crash", "print"),
+                ...,
+                (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail")),
+            ),
+        ),
+        (),
     ),
-    "secret-sauce": _Command(
-        summary="A hidden command: runs, but is not listed.",
-        keys=(),
-        build=_no_arguments,
-        run=_run_secret_sauce,
-        returns=("list", _Str),
-        effects="idempotent",
+    "secret-sauce": (
+        secret_sauce,
+        "A hidden command: runs, but is not listed.",
+        ("list", _Str),
+        (),
+        (("effects", "idempotent"),),
     ),
-    "store wipe": _Command(
-        summary="Wipe the store; asks first (--yes skips the question).",
-        examples=("kitchen store wipe --yes",),
-        keys=("force",),
-        build=_build_store_wipe,
-        run=_run_store_wipe,
-        returns=("map", _Bool),
-        effects="destructive",
-        confirm="Proceed?",
+    "store wipe": (
+        wipe,
+        "Wipe the store; asks first (--yes skips the question).",
+        ("map", _Bool),
+        (("force", ("--force",), _Bool.convert, False, (("action", "boolean_optional"),)),),
+        (
+            ("examples", ("kitchen store wipe --yes",)),
+            ("effects", "destructive"),
+            ("confirm", "Proceed?"),
+        ),
     ),
-    "store shelf count": _Command(
-        summary="Count letters in each name.",
-        keys=("names",),
-        build=_build_store_shelf_count,
-        run=_run_store_shelf_count,
-        returns=("list", ("map", _Any)),
+    "store shelf count": (
+        count,
+        "Count letters in each name.",
+        ("list", ("map", _Any)),
+        (
+            (
+                "names",
+                (),
+                _Str.convert,
+                ...,
+                (("nargs", "+"), ("help", "Names to count"), ("many", True)),
+            ),
+        ),
+        (("context", "ctx"),),
     ),
-    "store shelf nap": _Command(
-        summary="Sleep, then answer nothing.",
-        keys=("seconds",),
-        build=_build_store_shelf_nap,
-        run=_run_store_shelf_nap,
-        returns=_Null,
-        effects="withheld",
+    "store shelf nap": (
+        nap,
+        "Sleep, then answer nothing.",
+        _Null,
+        (("seconds", ("--seconds",), _Float.convert, 0.0, (("help", "(default: 0.0)"),)),),
+        (("effects", "withheld"), ("discard", True)),
     ),
-    "store pick": _Command(
-        summary="Pick something from a shelf.",
-        examples=("kitchen store pick apples --size small",),
-        keys=("shelf", "store", "size", "count", "into"),
-        build=_build_store_pick,
-        run=_run_store_pick,
-        returns=("map", _Any),
+    "store pick": (
+        pick,
+        "Pick something from a shelf.",
+        ("map", _Any),
+        (
+            ("shelf", (), _Str.convert, ..., (("help", "The shelf"),)),
+            (
+                "store",
+                ("-s", "--store"),
+                _choice("main", "back"),
+                "main",
+                (("choices", ("main", "back")), ("help", "Which store (default: main)")),
+            ),
+            ("size", ("--size",), _Str.convert, "medium", (("help", "How big (default: medium)"),)),
+            ("count", ("--count",), _Int.convert, 1, (("help", "(default: 1)"),)),
+            ("into", ("--into",), _Path.convert, None, (("metavar", "PATH"), ("nullable", True))),
+        ),
+        (("examples", ("kitchen store pick apples --size small",)),),
     ),
 }
 

@@ -219,13 +219,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -776,10 +787,6 @@ class _Command:
         self.confirm = confirm
 
 
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """The parser of a command that takes no input needs nothing added."""
-
-
 # ---- From handlers.py ----
 
 
@@ -862,89 +869,6 @@ def item(name: str) -> Item:
 def label(name: str) -> bytes:
     """A shelf label, as bytes."""
     return name.encode() + b"\x00"
-
-
-# ---- Commands ----
-
-
-def _build_stock(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("name", help="What to look up")
-
-
-def _run_stock(call: _Call) -> object:
-    name = call.value("name", _Str.convert)
-    call.check()
-    return stock(name=name)
-
-
-def _build_restock(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--steps", help="How many rounds. (default: 3)")
-
-
-def _run_restock(call: _Call) -> object:
-    steps = call.value("steps", _Int.convert, 3, flag="--steps")
-    call.check()
-    return restock(steps=steps, ctx=call.context)
-
-
-def _build_wait(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seconds", help="(default: 10.0)")
-
-
-def _run_wait(call: _Call) -> object:
-    seconds = call.value("seconds", _Float.convert, 10.0, flag="--seconds")
-    call.check()
-    return wait(seconds=seconds, ctx=call.context)
-
-
-def _build_prompt_shopping_list(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--store", help="Where to shop. (required)")
-    parser.add_argument("--budget", help="How much to spend, in euros. (default: 20)")
-
-
-def _run_prompt_shopping_list(call: _Call) -> object:
-    store = call.value("store", _Str.convert, flag="--store")
-    budget = call.value("budget", _Str.convert, "20", flag="--budget")
-    call.check()
-    return shopping_list(store=store, budget=budget)
-
-
-def _build_prompt_recipe(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--dish", help="The dish to cook. (required)")
-
-
-def _run_prompt_recipe(call: _Call) -> object:
-    dish = call.value("dish", _Str.convert, flag="--dish")
-    call.check()
-    return suggest(dish=dish)
-
-
-def _run_resource_inventory(call: _Call) -> object:
-    return inventory()
-
-
-def _run_resource_notes(call: _Call) -> object:
-    return notes()
-
-
-def _build_resource_item(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="(required)")
-
-
-def _run_resource_item(call: _Call) -> object:
-    name = call.value("name", _Str.convert, flag="--name")
-    call.check()
-    return item(name=name)
-
-
-def _build_resource_label(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="(required)")
-
-
-def _run_resource_label(call: _Call) -> object:
-    name = call.value("name", _Str.convert, flag="--name")
-    call.check()
-    return label(name=name)
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2529,11 +2453,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3001,6 +2920,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5057,7 +5061,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6325,46 +6329,75 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "stock": _Command(
-        summary="How much of one item there is.",
-        keys=("name",),
-        build=_build_stock,
-        run=_run_stock,
-        returns=("record", "Item"),
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "stock": (
+        stock,
+        "How much of one item there is.",
+        ("record", "Item"),
+        (("name", (), _Str.convert, ..., (("help", "What to look up"),)),),
+        (),
     ),
-    "restock": _Command(
-        summary="Restock every shelf, logging as it goes.",
-        keys=("steps",),
-        build=_build_restock,
-        run=_run_restock,
-        returns=_Int,
-        effects="idempotent",
+    "restock": (
+        restock,
+        "Restock every shelf, logging as it goes.",
+        _Int,
+        (("steps", ("--steps",), _Int.convert, 3, (("help", "How many rounds. (default: 3)"),)),),
+        (("effects", "idempotent"), ("context", "ctx")),
     ),
-    "wait": _Command(
-        summary="Wait until the time is up or the caller cancels; True when cancelled.",
-        keys=("seconds",),
-        build=_build_wait,
-        run=_run_wait,
-        returns=_Bool,
+    "wait": (
+        wait,
+        "Wait until the time is up or the caller cancels; True when cancelled.",
+        _Bool,
+        (("seconds", ("--seconds",), _Float.convert, 10.0, (("help", "(default: 10.0)"),)),),
+        (("context", "ctx"),),
     ),
 }
 
 #: Each `@prompt`: name -> its entry, run by `_execute` like a command.
 PROMPTS: dict[str, _Command] = {
-    "shopping-list": _Command(
-        summary="Write a shopping list for what is running out.",
-        keys=("store", "budget"),
-        build=_build_prompt_shopping_list,
-        run=_run_prompt_shopping_list,
-        returns=_Any,
+    "shopping-list": _from_row(
+        (
+            shopping_list,
+            "Write a shopping list for what is running out.",
+            _Any,
+            (
+                (
+                    "store",
+                    ("--store",),
+                    _Str.convert,
+                    ...,
+                    (("help", "Where to shop. (required)"),),
+                ),
+                (
+                    "budget",
+                    ("--budget",),
+                    _Str.convert,
+                    "20",
+                    (("help", "How much to spend, in euros. (default: 20)"),),
+                ),
+            ),
+            (),
+        )
     ),
-    "recipe": _Command(
-        summary="Suggest a recipe from what is in stock.",
-        keys=("dish",),
-        build=_build_prompt_recipe,
-        run=_run_prompt_recipe,
-        returns=_Any,
+    "recipe": _from_row(
+        (
+            suggest,
+            "Suggest a recipe from what is in stock.",
+            _Any,
+            (
+                (
+                    "dish",
+                    ("--dish",),
+                    _Str.convert,
+                    ...,
+                    (("help", "The dish to cook. (required)"),),
+                ),
+            ),
+            (),
+        )
     ),
 }
 
@@ -6372,42 +6405,34 @@ PROMPTS: dict[str, _Command] = {
 RESOURCES: dict[str, tuple[str | None, _Command]] = {
     "pantry://inventory": (
         "application/json",
-        _Command(
-            summary="Every item and how many there are.",
-            keys=(),
-            build=_no_arguments,
-            run=_run_resource_inventory,
-            returns=_Any,
-        ),
+        _from_row((inventory, "Every item and how many there are.", _Any, (), ())),
     ),
     "pantry://notes": (
         None,
-        _Command(
-            summary="The pantry's notes, as plain text.",
-            keys=(),
-            build=_no_arguments,
-            run=_run_resource_notes,
-            returns=_Any,
-        ),
+        _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ())),
     ),
     "pantry://items/{name}": (
         "application/json",
-        _Command(
-            summary="One item, by name.",
-            keys=("name",),
-            build=_build_resource_item,
-            run=_run_resource_item,
-            returns=_Any,
+        _from_row(
+            (
+                item,
+                "One item, by name.",
+                _Any,
+                (("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),),
+                (),
+            )
         ),
     ),
     "pantry://labels/{name}.bin": (
         None,
-        _Command(
-            summary="A shelf label, as bytes.",
-            keys=("name",),
-            build=_build_resource_label,
-            run=_run_resource_label,
-            returns=_Any,
+        _from_row(
+            (
+                label,
+                "A shelf label, as bytes.",
+                _Any,
+                (("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),),
+                (),
+            )
         ),
     ),
 }

@@ -221,13 +221,24 @@ def _boot(
 ) -> "Callable[..., int]":
     """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
     stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    import gc
+
     path = namespace.get("__file__")
     path = os.path.abspath(path) if isinstance(path, str) else "<burgee>"
-    hot, sections = _load_code(path, code)
-    if lazy:
-        _stand_ins(namespace, lazy, sections, path)
-    # NOTE: exec of the module's own code, as the interpreter would have run it.
-    exec(hot, namespace)  # noqa: S102
+    # NOTE: the code defines thousands of functions, classes and tuples that live as long as
+    # the process; the cyclic garbage collector would walk them again and again (for a big
+    # tool, a fifth of its start-up). It runs as usual once they are defined.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        hot, sections = _load_code(path, code)
+        if lazy:
+            _stand_ins(namespace, lazy, sections, path)
+        # NOTE: exec of the module's own code, as the interpreter would have run it.
+        exec(hot, namespace)  # noqa: S102
+    finally:
+        if collecting:
+            gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
 
 
@@ -861,128 +872,6 @@ def show(name: str = "origin") -> str:
 
 def forget(name: str) -> None:
     """Forget a remote (people only)."""
-
-
-# ---- Commands ----
-
-
-def _build_connect(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--host",
-        help="The server's host name. (default: localhost) (env: SETTINGS_HOST)",
-    )
-    parser.add_argument(
-        "-p",
-        "--port",
-        help="The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)",
-    )
-    parser.add_argument("--token", help="The API token (env: SETTINGS_TOKEN)")
-    parser.add_argument(
-        "--mode",
-        choices=("fast", "safe"),
-        help="How careful to be. (default: safe) (env: SETTINGS_MODE)",
-    )
-    parser.add_argument(
-        "--retries",
-        help="How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)",
-    )
-    parser.add_argument(
-        "--verbose",
-        action=_BOOL_ACTION,
-        help="Talk more (never from the environment).",
-    )
-    parser.add_argument(
-        "--tag",
-        action="append",
-        help="Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)",
-    )
-    parser.add_argument(
-        "--ratio",
-        help="A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)",
-    )
-
-
-def _run_connect(call: _Call) -> object:
-    host = call.value("host", _Str.convert, "localhost", flag="--host", env="SETTINGS_HOST")
-    port = call.value(
-        "port",
-        _within(_Int.convert, 1, 65535),
-        8080,
-        flag="--port",
-        env="SETTINGS_PORT",
-    )
-    token = call.value(
-        "token",
-        _Str.convert,
-        None,
-        flag="--token",
-        nullable=True,
-        env="SETTINGS_TOKEN",
-        secret=True,
-    )
-    mode = call.value("mode", _choice("fast", "safe"), "safe", flag="--mode", env="SETTINGS_MODE")
-    retries = call.value(
-        "retries",
-        _within(_Int.convert, 0, None),
-        3,
-        flag="--retries",
-        env="RETRIES",
-    )
-    verbose = call.value("verbose", _Bool.convert, False, flag="--verbose")
-    tag = call.values("tag", _Str.convert, [], flag="--tag", env="SETTINGS_TAG")
-    ratio = call.value(
-        "ratio",
-        _within(_Float.convert, 0.0, 1.0),
-        0.5,
-        flag="--ratio",
-        env="SETTINGS_RATIO",
-    )
-    call.check()
-    return connect(
-        host=host,
-        port=port,
-        token=token,
-        mode=mode,
-        retries=retries,
-        verbose=verbose,
-        tag=tag,
-        ratio=ratio,
-    )
-
-
-def _build_apply(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--yes",
-        action=_BOOL_ACTION,
-        help="Apply without asking. (env: SETTINGS_YES)",
-    )
-
-
-def _run_apply(call: _Call) -> object:
-    yes = call.value("yes", _Bool.convert, False, flag="--yes", env="SETTINGS_YES")
-    call.check()
-    return apply(yes=yes, ctx=call.context)
-
-
-def _build_remote_show(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="The remote's name. (default: origin) (env: SETTINGS_NAME)")
-
-
-def _run_remote_show(call: _Call) -> object:
-    name = call.value("name", _Str.convert, "origin", flag="--name", env="SETTINGS_NAME")
-    call.check()
-    return show(name=name)
-
-
-def _build_remote_forget(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--name", help="(required) (env: SETTINGS_NAME)")
-
-
-def _run_remote_forget(call: _Call) -> object:
-    name = call.value("name", _Str.convert, flag="--name", env="SETTINGS_NAME")
-    call.check()
-    forget(name=name)
-    return None
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -2606,11 +2495,6 @@ _OUTPUT = _Command(
 )
 
 
-def _command(path: str) -> _Command | None:
-    """The command at `path`: the program's own, or the built-in `output`."""
-    return COMMANDS.get(path) or (_OUTPUT if path == "output" else None)
-
-
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3078,6 +2962,91 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 
 # ---- burgee: end of timeout ----
+
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+
+
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
 
 
 # ---- burgee: loaded on first use: batch ----
@@ -5134,7 +5103,7 @@ class _Request:
         self.cancelled = False
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
-        command = COMMANDS.get(context.command)
+        command = _command(context.command)
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
         self.sanitize = command is None or command.sanitize
 
@@ -6140,38 +6109,164 @@ def _on_sigterm() -> None:
 
 # ---- Tables: commands, groups, errors, result shapes ----
 
-COMMANDS: dict[str, _Command] = {
-    "connect": _Command(
-        summary="Say where it would connect; nothing is contacted.",
-        examples=("settings connect --host example.org --port 443",),
-        keys=("host", "port", "token", "mode", "retries", "verbose", "tag", "ratio"),
-        build=_build_connect,
-        run=_run_connect,
-        returns=("record", "Connection"),
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "connect": (
+        connect,
+        "Say where it would connect; nothing is contacted.",
+        ("record", "Connection"),
+        (
+            (
+                "host",
+                ("--host",),
+                _Str.convert,
+                "localhost",
+                (
+                    ("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"),
+                    ("env", "SETTINGS_HOST"),
+                ),
+            ),
+            (
+                "port",
+                ("-p", "--port"),
+                _within(_Int.convert, 1, 65535),
+                8080,
+                (
+                    (
+                        "help",
+                        "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)",
+                    ),
+                    ("env", "SETTINGS_PORT"),
+                ),
+            ),
+            (
+                "token",
+                ("--token",),
+                _Str.convert,
+                None,
+                (
+                    ("help", "The API token (env: SETTINGS_TOKEN)"),
+                    ("nullable", True),
+                    ("env", "SETTINGS_TOKEN"),
+                    ("secret", True),
+                ),
+            ),
+            (
+                "mode",
+                ("--mode",),
+                _choice("fast", "safe"),
+                "safe",
+                (
+                    ("choices", ("fast", "safe")),
+                    ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"),
+                    ("env", "SETTINGS_MODE"),
+                ),
+            ),
+            (
+                "retries",
+                ("--retries",),
+                _within(_Int.convert, 0, None),
+                3,
+                (
+                    (
+                        "help",
+                        "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)",
+                    ),
+                    ("env", "RETRIES"),
+                ),
+            ),
+            (
+                "verbose",
+                ("--verbose",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    ("help", "Talk more (never from the environment)."),
+                ),
+            ),
+            (
+                "tag",
+                ("--tag",),
+                _Str.convert,
+                list,
+                (
+                    ("action", "append"),
+                    ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"),
+                    ("many", True),
+                    ("env", "SETTINGS_TAG"),
+                    ("fresh", True),
+                ),
+            ),
+            (
+                "ratio",
+                ("--ratio",),
+                _within(_Float.convert, 0.0, 1.0),
+                0.5,
+                (
+                    (
+                        "help",
+                        "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)",
+                    ),
+                    ("env", "SETTINGS_RATIO"),
+                ),
+            ),
+        ),
+        (("examples", ("settings connect --host example.org --port 443",)),),
     ),
-    "apply": _Command(
-        summary="Apply the settings; asks first, or stops when nobody can answer.",
-        examples=("settings apply --yes",),
-        keys=("yes",),
-        build=_build_apply,
-        run=_run_apply,
-        returns=("map", _Any),
-        effects="idempotent",
+    "apply": (
+        apply,
+        "Apply the settings; asks first, or stops when nobody can answer.",
+        ("map", _Any),
+        (
+            (
+                "yes",
+                ("--yes",),
+                _Bool.convert,
+                False,
+                (
+                    ("action", "boolean_optional"),
+                    ("help", "Apply without asking. (env: SETTINGS_YES)"),
+                    ("env", "SETTINGS_YES"),
+                ),
+            ),
+        ),
+        (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx")),
     ),
-    "remote show": _Command(
-        summary="Show one remote by name.",
-        keys=("name",),
-        build=_build_remote_show,
-        run=_run_remote_show,
-        returns=_Str,
+    "remote show": (
+        show,
+        "Show one remote by name.",
+        _Str,
+        (
+            (
+                "name",
+                ("--name",),
+                _Str.convert,
+                "origin",
+                (
+                    ("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"),
+                    ("env", "SETTINGS_NAME"),
+                ),
+            ),
+        ),
+        (),
     ),
-    "remote forget": _Command(
-        summary="Forget a remote (people only).",
-        keys=("name",),
-        build=_build_remote_forget,
-        run=_run_remote_forget,
-        returns=_Null,
-        effects="withheld",
+    "remote forget": (
+        forget,
+        "Forget a remote (people only).",
+        _Null,
+        (
+            (
+                "name",
+                ("--name",),
+                _Str.convert,
+                ...,
+                (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME")),
+            ),
+        ),
+        (("effects", "withheld"), ("discard", True)),
     ),
 }
 

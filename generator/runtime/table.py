@@ -1,0 +1,117 @@
+"""Each command as the generated file writes it: one row of data, made into a `_Command` when a
+run first asks for it.
+
+A tool of hundreds of commands runs one of them. So the generated `COMMANDS` table holds a plain
+tuple per command, not code: its handler, its summary, its result's shape, one tuple per input
+(mostly constants, which Python loads in one step) and its other details. `_command(path)` makes
+the `_Command` of the command a run names, once: its parser builder gives each input's
+`add_argument` keywords to argparse (and to `_quick_parse`, which reads the same calls), and its
+reader takes each value through `_Call` (converted, checked, from a flag, JSON, an env var, a
+config file or its default) and calls the handler.
+
+An input: `(name, flags, converter, default, options)`. `flags` is `()` for an argument (its
+name is the one argparse gets); `default` is `...` when the input is required; `options` are
+`(keyword, value)` pairs: `add_argument`'s own (`_PARSER_KEYWORDS`) and the reader's (`env`,
+`secret`, `prompt`, `nullable` for `_Call.value`; `many`: a list, read with `_Call.values`;
+`fresh`: the default is a function that makes it anew for every call; `positional`: the handler
+takes it by position only). A command's details are pairs too: `_Command`'s keywords, and how to
+call the handler (`context`: the keyword, or the position, of its injected `Context`;
+`await_with`: `_await`, which runs an `async def` handler's coroutine; `discard`: it returns None
+whatever its body returns).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.context import _Command
+from burgee.runtime.deliver import _OUTPUT
+from burgee.runtime.program import COMMANDS
+from burgee.runtime.values import _REQUIRED
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+
+    from burgee.runtime.values import _Call
+
+#: The keywords of an input's options that go to `parser.add_argument`; the others are the
+#: reader's.
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+#: The details of a command that say how to call its handler, not what `_Command` keeps.
+_CALL_DETAILS = ("context", "await_with", "discard")
+
+#: Each command's `_Command`, made from its row the first time a run asks for it.
+_MADE: dict[str, _Command] = {}
+
+
+def _command(path: str) -> _Command | None:
+    """The command at `path`: the program's own, or the built-in `output`."""
+    command = _MADE.get(path)
+    if command is None:
+        row = COMMANDS.get(path)
+        if row is None:
+            return _OUTPUT if path == "output" else None
+        # NOTE: setdefault: threads that race here all get the same command.
+        command = _MADE.setdefault(path, _from_row(row))
+    return command
+
+
+def _from_row(row: tuple[Any, ...]) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring)."""
+    handler, summary, returns, inputs, details = row
+    keywords = dict(details)
+    how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
+    checks = bool(inputs) or keywords.get("confirm") is not None
+    run = _reader(handler, inputs, how, checks)
+    keys = tuple(name for name, *_ in inputs)
+    return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
+
+
+def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.ArgumentParser], None]:
+    """The function that adds the inputs to a command's parser (argparse's or `_Recorder`)."""
+
+    def build(parser: argparse.ArgumentParser) -> None:
+        for name, flags, _, _, options in inputs:
+            keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            parser.add_argument(*(flags or (name,)), **keywords)
+
+    return build
+
+
+def _reader(
+    handler: Callable[..., Any],
+    inputs: tuple[tuple[Any, ...], ...],
+    how: dict[str, Any],
+    checks: bool,
+) -> Callable[[_Call], object]:
+    """The function that reads every input of one call and calls the handler with them."""
+    context = how.get("context")
+
+    def run(call: _Call) -> object:
+        args: list[Any] = []
+        given: dict[str, Any] = {}
+        for name, flags, convert, written, options in inputs:
+            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+            read = call.values if reader.pop("many", False) else call.value
+            default = written() if reader.pop("fresh", False) else written
+            positional = reader.pop("positional", False)
+            if default is ...:
+                default = _REQUIRED
+            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            if positional:
+                args.append(value)
+            else:
+                given[name] = value
+        if isinstance(context, int):
+            args.insert(context, call.context)
+        elif context is not None:
+            given[context] = call.context
+        if checks:
+            call.check()
+        result = handler(*args, **given)
+        if "await_with" in how:
+            return how["await_with"](call.context, result)
+        return None if how.get("discard") else result
+
+    return run
