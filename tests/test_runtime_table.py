@@ -1,0 +1,192 @@
+"""The command table, in-process: a row of data made into a `_Command` on first use, its parser
+builder (what argparse and the quick reading get) and its reader (each value through `_Call`,
+then the handler called the way its signature takes it)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import Any
+
+import pytest
+
+from burgee.runtime import table
+from burgee.runtime.context import Context
+from burgee.runtime.deliver import _OUTPUT
+from burgee.runtime.errors import UsageError, _Explained
+from burgee.runtime.execute import _await
+from burgee.runtime.kinds import _Bool, _Int, _Str
+from burgee.runtime.quickargs import _BOOL_ACTION, _quick_parse
+from burgee.runtime.sources import _Sources
+from burgee.runtime.table import _command, _from_row
+from burgee.runtime.values import _Call, _within
+from tests.runtime_program import install
+
+SEEN: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+
+def _handler(*args: Any, **kwargs: Any) -> object:
+    SEEN.append((args, kwargs))
+    return "done"
+
+
+#: name, flags, converter, default (... = required), options (add_argument's and the reader's)
+PICK = (
+    ("shelf", (), _Str.convert, ..., (("help", "The shelf"),)),
+    ("count", ("-c", "--count"), _within(_Int.convert, 1, 5), 1, (("help", "How many"),)),
+    (
+        "tag",
+        ("--tag",),
+        _Str.convert,
+        list,
+        (("action", "append"), ("many", True), ("fresh", True)),
+    ),
+    ("loud", ("--loud",), _Bool.convert, False, (("action", _BOOL_ACTION),)),
+    ("token", ("--token",), _Str.convert, None, (("nullable", True), ("env", "TOOL_TOKEN"))),
+)
+
+
+def _call(raw: dict[str, Any], source: str = "flag") -> _Call:
+    return _Call(raw, source, Context("pick", source == "json"), _Sources("pick"))
+
+
+@pytest.fixture(autouse=True)
+def _program(monkeypatch: pytest.MonkeyPatch) -> None:
+    SEEN.clear()
+    monkeypatch.delenv("TOOL_TOKEN", raising=False)
+    install(
+        monkeypatch,
+        COMMANDS={
+            "pick": (_handler, "Pick.", _Str, PICK, (("effects", "idempotent"),)),
+            "bare": (_handler, "Bare.", _Str, (), ()),
+        },
+    )
+
+
+def test_a_command_is_made_from_its_row_once_and_only_when_asked_for() -> None:
+    assert table._MADE == {}
+    command = _command("pick")
+    assert command is not None
+    assert _command("pick") is command
+    assert list(table._MADE) == ["pick"]
+    assert (command.summary, command.description, command.effects) == (
+        "Pick.",
+        "Pick.",
+        "idempotent",
+    )
+    assert command.keys == ("shelf", "count", "tag", "loud", "token")
+    assert _command("nope") is None
+    assert _command("output") is _OUTPUT
+
+
+def test_the_builder_gives_argparse_the_flags_and_its_own_keywords_only() -> None:
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    parser = argparse.ArgumentParser(prog="tool pick")
+    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+    command.build(parser)
+    assert vars(parser.parse_args(["a", "-c", "2", "--tag", "x", "--tag", "y", "--no-loud"])) == {
+        "shelf": "a",
+        "count": "2",
+        "tag": ["x", "y"],
+        "loud": False,
+        "token": None,
+    }
+    assert "How many" in parser.format_help()
+    # NOTE: the quick reading reads the same rows, and agrees on a plain line.
+    assert _quick_parse(command, ["a", "--count", "3"]) == {"shelf": "a", "count": "3"}
+
+
+def test_the_reader_converts_each_value_and_calls_the_handler_by_keyword() -> None:
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    assert command.run(_call({"shelf": "a", "count": "2", "tag": ["x"], "loud": True})) == "done"
+    assert SEEN == [
+        ((), {"shelf": "a", "count": 2, "tag": ["x"], "loud": True, "token": None}),
+    ]
+
+
+def test_defaults_and_env_vars_fill_what_the_call_leaves_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("TOOL_TOKEN", "t0k")
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command.run(_call({"shelf": "a"}))
+    assert SEEN[0][1] == {"shelf": "a", "count": 1, "tag": [], "loud": False, "token": "t0k"}
+
+
+def test_a_fresh_default_is_made_anew_for_every_call() -> None:
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command.run(_call({"shelf": "a"}))
+    command.run(_call({"shelf": "b"}))
+    first, second = SEEN[0][1]["tag"], SEEN[1][1]["tag"]
+    assert first == second == []
+    assert first is not second
+
+
+def test_every_problem_is_reported_together_and_the_handler_never_runs() -> None:
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    with pytest.raises(UsageError) as raised:
+        command.run(_call({"count": "9"}))
+    assert raised.value.message == "shelf is required; --count: 9 is more than the maximum 5"
+    assert SEEN == []
+
+
+def test_positional_only_inputs_and_the_context_go_where_the_signature_takes_them() -> None:
+    inputs = (
+        ("a", (), _Str.convert, ..., (("positional", True),)),
+        ("b", ("--b",), _Int.convert, 0, ()),
+    )
+    by_position = _from_row((_handler, "s", _Str, inputs, (("context", 1),)))
+    call = _call({"a": "x", "b": "2"})
+    by_position.run(call)
+    by_keyword = _from_row((_handler, "s", _Str, inputs, (("context", "ctx"),)))
+    by_keyword.run(call)
+    assert SEEN == [
+        (("x", call.context), {"b": 2}),
+        (("x",), {"b": 2, "ctx": call.context}),
+    ]
+
+
+def test_a_handler_that_returns_none_by_its_type_returns_none() -> None:
+    command = _from_row((_handler, "s", _Str, (), (("discard", True),)))
+    assert command.run(_call({})) is None
+    assert SEEN == [((), {})]
+
+
+def test_an_async_handler_runs_through_await_with() -> None:
+    async def later(n: int) -> int:
+        await asyncio.sleep(0)
+        return n * 2
+
+    inputs = (("n", ("--n",), _Int.convert, ..., ()),)
+    command = _from_row((later, "s", _Int, inputs, (("await_with", _await),)))
+    assert command.run(_call({"n": "21"})) == 42
+
+
+def test_a_command_without_inputs_or_question_runs_even_when_explaining() -> None:
+    # NOTE: as before the table: only a command with inputs (or a question) checks its call.
+    bare = _command("bare")
+    assert bare is not None
+    call = _call({})
+    call.explaining = True
+    assert bare.run(call) == "done"
+    pick = _command("pick")
+    assert pick is not None
+    with pytest.raises(_Explained):
+        pick.run(_explaining({"shelf": "a"}))
+
+
+def _explaining(raw: dict[str, Any]) -> _Call:
+    call = _call(raw)
+    call.explaining = True
+    return call
+
+
+def test_a_command_that_asks_first_asks_even_without_inputs() -> None:
+    command = _from_row((_handler, "s", _Str, (), (("confirm", "Sure?"),)))
+    assert command.confirm == "Sure?"
+    asked: list[_Call] = []
+    call = _call({})
+    call.confirm = asked.append
+    command.run(call)
+    assert asked == [call]
+    assert SEEN == [((), {})]
