@@ -1,9 +1,10 @@
 """A quick reading of a plainly valid command line, so most runs never import argparse.
 
 Importing argparse (and the `re`, `gettext` and `locale` it pulls in) costs more than the rest of
-a run. Each command's `_build_<cmd>(parser)` is the one description of its arguments: argparse
-reads it for help and for every error, and `_quick_parse` reads the same calls, recorded by
-`_Recorder`, for the command lines that need neither. Whatever it is not sure of (help, `--`,
+a run. Each command's builder (`command.build(parser)`, made from its row of the command table)
+is the one description of its arguments: argparse reads it for help and for every error, and
+`_quick_parse` reads the same calls, recorded by `_Recorder`, for the command lines that need
+neither. Whatever it is not sure of (help, `--`,
 an unknown or clustered flag, a value that starts with "-", a missing or doubled positional, a
 choice not offered) it gives back as None, and argparse decides. tests/test_quickargs.py checks
 on random command lines for every golden program that both agree whenever the quick one answers.
