@@ -6237,263 +6237,37 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "gen": (
-        gen,
-        "Generate a tool from a handlers file.",
-        ("null", ("list", _Str)),
-        (
-            (
-                "handlers",
-                (),
-                _Path.convert,
-                None,
-                (
-                    ("nargs", "?"),
-                    (
-                        "help",
-                        "the handlers file (default: [tool.burgee] handlers in pyproject.toml)",
-                    ),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "output",
-                ("-o", "--output"),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "output file (default: <name>.py beside HANDLERS)"),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "name",
-                ("--name",),
-                _Str.convert,
-                None,
-                (("help", "the program name (overrides program(name=...))"), ("nullable", True)),
-            ),
-            (
-                "version",
-                ("--version",),
-                _Str.convert,
-                None,
-                (
-                    ("help", "the program version (overrides program(version=...))"),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "check",
-                ("--check",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    (
-                        "help",
-                        "write nothing; end with the outcome stale (exit 1) if the output is missing or stale",
-                    ),
-                ),
-            ),
-            (
-                "strict",
-                ("--strict",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    (
-                        "help",
-                        "treat warnings (a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors",
-                    ),
-                ),
-            ),
-            (
-                "force",
-                ("--force",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    ("help", "replace an output file that burgee did not generate"),
-                ),
-            ),
-            (
-                "completions",
-                ("--completions",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    (
-                        "help",
-                        "also write the bash, zsh, fish and pwsh completion scripts into this directory",
-                    ),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "skill_dir",
-                ("--skill-dir",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"),
-                    ("nullable", True),
-                ),
-            ),
-        ),
-        (
-            (
-                "description",
-                "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer is the files that are missing or stale (the outcome stale).",
-            ),
-            ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")),
-            ("effects", "idempotent"),
-        ),
-    ),
-    "check": (
-        check,
-        "Check a handlers file without writing anything.",
-        ("record", "Checked"),
-        (
-            ("handlers", (), _Path.convert, ..., (("help", "the handlers file"),)),
-            (
-                "strict",
-                ("--strict",),
-                _Bool.convert,
-                False,
-                (("action", "boolean_optional"), ("help", "treat warnings as errors")),
-            ),
-        ),
-        (
-            (
-                "description",
-                "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics.",
-            ),
-            ("examples", ("burgee check examples/todo/handlers.py",)),
-        ),
-    ),
-    "new": (
-        new,
-        "Create a new tool project.",
-        _Null,
-        (
-            (
-                "name",
-                (),
-                _Str.convert,
-                None,
-                (
-                    ("nargs", "?"),
-                    (
-                        "help",
-                        "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)",
-                    ),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "description",
-                ("--description",),
-                _Str.convert,
-                None,
-                (("help", "one line saying what it does"), ("nullable", True)),
-            ),
-            (
-                "author",
-                ("--author",),
-                _Str.convert,
-                None,
-                (("help", "your name (default: git's user.name)"), ("nullable", True)),
-            ),
-            (
-                "license",
-                ("--license",),
-                _choice("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"),
-                None,
-                (
-                    ("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")),
-                    ("help", "the license (default: MIT)"),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "dir",
-                ("--dir",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "where to create the project (default: ./NAME)"),
-                    ("nullable", True),
-                ),
-            ),
-            (
-                "defaults",
-                ("--defaults",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    (
-                        "help",
-                        "ask nothing: use the defaults for every answer not given as an option",
-                    ),
-                ),
-            ),
-        ),
-        (
-            (
-                "description",
-                "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository.",
-            ),
-            ("examples", ("burgee new mytool --defaults",)),
-            ("effects", "non_idempotent"),
-            ("discard", True),
-        ),
-    ),
-    "refresh": (
-        refresh,
-        "Re-render a project's template files safely.",
-        _Null,
-        (
-            (
-                "dir",
-                ("--dir",),
-                _Path.convert,
-                None,
-                (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True)),
-            ),
-            (
-                "diff",
-                ("--diff",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    (
-                        "help",
-                        "print how each differing file would change, as a patch for `git apply`",
-                    ),
-                ),
-            ),
-        ),
-        (
-            (
-                "description",
-                "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.",
-            ),
-            ("examples", ("burgee refresh --diff",)),
-            ("effects", "idempotent"),
-            ("discard", True),
-        ),
-    ),
+    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("list", _Str)), (
+        ("handlers", (), _Path.convert, None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
+        ("output", ("-o", "--output"), _Path.convert, None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
+        ("name", ("--name",), _Str.convert, None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
+        ("version", ("--version",), _Str.convert, None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
+        ("check", ("--check",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale"))),
+        ("strict", ("--strict",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "treat warnings (a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors"))),
+        ("force", ("--force",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate"))),
+        ("completions", ("--completions",), _Path.convert, None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
+        ("skill_dir", ("--skill-dir",), _Path.convert, None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
+    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer is the files that are missing or stale (the outcome stale)."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"))),
+    "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
+        ("handlers", (), _Path.convert, ..., (("help", "the handlers file"),)),
+        ("strict", ("--strict",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "treat warnings as errors"))),
+    ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
+    "new": (new, "Create a new tool project.", _Null, (
+        ("name", (), _Str.convert, None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
+        ("description", ("--description",), _Str.convert, None, (("help", "one line saying what it does"), ("nullable", True))),
+        ("author", ("--author",), _Str.convert, None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
+        ("license", ("--license",), _choice("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
+        ("dir", ("--dir",), _Path.convert, None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
+        ("defaults", ("--defaults",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option"))),
+    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
+    "refresh": (refresh, "Re-render a project's template files safely.", _Null, (
+        ("dir", ("--dir",), _Path.convert, None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
+        ("diff", ("--diff",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply`"))),
+    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("discard", True))),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

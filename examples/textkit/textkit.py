@@ -6155,135 +6155,31 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "count": (
-        count,
-        "Count lines, words and characters, like wc.",
-        ("list", ("record", "Counts")),
-        (
-            (
-                "files",
-                (),
-                _Path.convert,
-                list,
-                (
-                    ("nargs", "*"),
-                    ("help", "Files to count (default: standard input)"),
-                    ("many", True),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "total",
-                ("--total",),
-                _Bool.convert,
-                False,
-                (("action", "boolean_optional"), ("help", "Add a line with the totals")),
-            ),
-        ),
-        (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),),
-    ),
-    "search": (
-        search,
-        "Print the lines that match a pattern, like grep -n.",
-        ("list", ("record", "Match")),
-        (
-            ("pattern", (), _Str.convert, ..., (("help", "A regular expression"),)),
-            (
-                "files",
-                (),
-                _Path.convert,
-                list,
-                (
-                    ("nargs", "*"),
-                    ("help", "Files to search (default: standard input)"),
-                    ("many", True),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "ignore_case",
-                ("-i", "--ignore-case"),
-                _Bool.convert,
-                False,
-                (("action", "boolean_optional"), ("help", "Match without regard to case")),
-            ),
-            (
-                "limit",
-                ("-n", "--limit"),
-                _Int.convert,
-                None,
-                (("help", "Stop after this many matches"), ("nullable", True)),
-            ),
-        ),
-        (("examples", ("textkit search 'TODO|FIXME' src.py",)),),
-    ),
-    "tidy slug": (
-        slug,
-        "Make a URL slug: ASCII letters and digits joined by a separator.",
-        _Str,
-        (
-            ("text", (), _Str.convert, ..., (("help", "The text to turn into a slug"),)),
-            ("separator", ("--separator",), _Str.convert, "-", (("help", "(default: -)"),)),
-            (
-                "max_length",
-                ("-m", "--max-length"),
-                _Int.convert,
-                60,
-                (("help", "Cut the slug to this many characters (default: 60)"),),
-            ),
-        ),
-        (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),),
-    ),
-    "tidy lines": (
-        lines,
-        "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.",
-        ("list", _Str),
-        (
-            (
-                "files",
-                (),
-                _Path.convert,
-                list,
-                (
-                    ("nargs", "*"),
-                    ("help", "Files to read (default: standard input)"),
-                    ("many", True),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "case",
-                ("--case",),
-                _member(Case),
-                lambda: Case.KEEP,
-                (
-                    ("choices", ("keep", "lower", "upper")),
-                    ("help", "(default: keep)"),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "unique",
-                ("-u", "--unique"),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    ("help", "Drop repeated lines, keeping the first"),
-                ),
-            ),
-            (
-                "strip",
-                ("--strip",),
-                _Bool.convert,
-                True,
-                (("action", "boolean_optional"), ("help", "Strip blanks around each line")),
-            ),
-        ),
-        (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),),
-    ),
+    "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
+        ("files", (), _Path.convert, list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
+        ("total", ("--total",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Add a line with the totals"))),
+    ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
+    "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
+        ("pattern", (), _Str.convert, ..., (("help", "A regular expression"),)),
+        ("files", (), _Path.convert, list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
+        ("ignore_case", ("-i", "--ignore-case"), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Match without regard to case"))),
+        ("limit", ("-n", "--limit"), _Int.convert, None, (("help", "Stop after this many matches"), ("nullable", True))),
+    ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
+    "tidy slug": (slug, "Make a URL slug: ASCII letters and digits joined by a separator.", _Str, (
+        ("text", (), _Str.convert, ..., (("help", "The text to turn into a slug"),)),
+        ("separator", ("--separator",), _Str.convert, "-", (("help", "(default: -)"),)),
+        ("max_length", ("-m", "--max-length"), _Int.convert, 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
+    ), (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),)),
+    "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
+        ("files", (), _Path.convert, list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
+        ("case", ("--case",), _member(Case), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
+        ("unique", ("-u", "--unique"), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first"))),
+        ("strip", ("--strip",), _Bool.convert, True, (("action", "boolean_optional"), ("help", "Strip blanks around each line"))),
+    ), (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),)),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

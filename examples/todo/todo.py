@@ -6165,173 +6165,30 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "add": (
-        add,
-        "Add a task.",
-        ("record", "Task"),
-        (
-            ("title", (), _Str.convert, ..., (("help", "What to do"),)),
-            (
-                "priority",
-                ("--priority",),
-                _choice("low", "high"),
-                "low",
-                (
-                    ("choices", ("low", "high")),
-                    ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"),
-                    ("env", "TODO_PRIORITY"),
-                ),
-            ),
-            (
-                "tag",
-                ("-t", "--tag"),
-                _Str.convert,
-                list,
-                (
-                    ("action", "append"),
-                    ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"),
-                    ("many", True),
-                    ("env", "TODO_TAG"),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "due",
-                ("--due",),
-                _Date.convert,
-                None,
-                (
-                    ("metavar", "YYYY-MM-DD"),
-                    ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"),
-                    ("nullable", True),
-                    ("env", "TODO_DUE"),
-                ),
-            ),
-            (
-                "store",
-                ("--store",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
-                    ("nullable", True),
-                    ("env", "TODO_STORE"),
-                ),
-            ),
-        ),
-        (
-            (
-                "examples",
-                (
-                    "todo add 'buy milk' --priority high -t shop",
-                    "todo add 'file taxes' --due 2026-04-15",
-                ),
-            ),
-            ("effects", "non_idempotent"),
-            ("context", "ctx"),
-        ),
-    ),
-    "list": (
-        list_tasks,
-        "List tasks, unfinished ones unless --all.",
-        ("list", ("record", "Task")),
-        (
-            (
-                "all",
-                ("-a", "--all"),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    ("help", "Include finished tasks (env: TODO_ALL)"),
-                    ("env", "TODO_ALL"),
-                ),
-            ),
-            (
-                "tag",
-                ("--tag",),
-                _Str.convert,
-                None,
-                (
-                    ("help", "Only tasks with this tag. (env: TODO_TAG)"),
-                    ("nullable", True),
-                    ("env", "TODO_TAG"),
-                ),
-            ),
-            (
-                "store",
-                ("--store",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
-                    ("nullable", True),
-                    ("env", "TODO_STORE"),
-                ),
-            ),
-        ),
-        (("examples", ("todo list --all",)),),
-    ),
-    "done": (
-        done,
-        "Mark a task as done.",
-        ("record", "Task"),
-        (
-            ("id", (), _Int.convert, ..., (("help", "The task's id"),)),
-            (
-                "store",
-                ("--store",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
-                    ("nullable", True),
-                    ("env", "TODO_STORE"),
-                ),
-            ),
-        ),
-        (("examples", ("todo done 1",)), ("effects", "idempotent")),
-    ),
-    "tasks purge": (
-        purge,
-        "Remove tasks from the list.",
-        ("map", _Int),
-        (
-            (
-                "done_only",
-                ("--done-only",),
-                _Bool.convert,
-                True,
-                (
-                    ("action", "boolean_optional"),
-                    ("help", "Remove only finished tasks (env: TODO_DONE_ONLY)"),
-                    ("env", "TODO_DONE_ONLY"),
-                ),
-            ),
-            (
-                "store",
-                ("--store",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"),
-                    ("nullable", True),
-                    ("env", "TODO_STORE"),
-                ),
-            ),
-        ),
-        (
-            ("examples", ("todo tasks purge --done-only",)),
-            ("effects", "destructive"),
-            ("confirm", "Proceed?"),
-        ),
-    ),
+    "add": (add, "Add a task.", ("record", "Task"), (
+        ("title", (), _Str.convert, ..., (("help", "What to do"),)),
+        ("priority", ("--priority",), _choice("low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
+        ("tag", ("-t", "--tag"), _Str.convert, list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("due", ("--due",), _Date.convert, None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
+        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
+    "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
+        ("all", ("-a", "--all"), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Include finished tasks (env: TODO_ALL)"), ("env", "TODO_ALL"))),
+        ("tag", ("--tag",), _Str.convert, None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo list --all",)),)),
+    "done": (done, "Mark a task as done.", ("record", "Task"), (
+        ("id", (), _Int.convert, ..., (("help", "The task's id"),)),
+        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
+    "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
+        ("done_only", ("--done-only",), _Bool.convert, True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
+        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

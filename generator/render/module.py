@@ -183,9 +183,10 @@ def _tuple(items: list[str]) -> str:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
-def command_row(command: Command, program: Program) -> str:
+def command_row(command: Command, program: Program, indent: str = "    ") -> str:
     """One command's row of its table: `(handler, summary, result shape, inputs, details)`
-    (see `runtime/table.py`), inputs one a line."""
+    (see `runtime/table.py`), each input on a line of its own (the table is left as written by
+    the formatter), indented under a row that starts at `indent`."""
     details: list[tuple[str, str]] = []
     if command.description != command.summary:
         details.append(("description", py(command.description)))
@@ -208,12 +209,12 @@ def command_row(command: Command, program: Program) -> str:
         details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":
         details.append(("discard", "True"))
-    inputs = "".join(f"{_input_row(param, program)},\n" for param in command.inputs)
     pairs = _tuple([f"({py(key)}, {value})" for key, value in details]) if details else "()"
-    return (
-        f"({command.function}, {py(command.summary)}, {shape(command.returns)}, "
-        f"({inputs}), {pairs})"
-    )
+    head = f"({command.function}, {py(command.summary)}, {shape(command.returns)}, "
+    if not command.inputs:
+        return f"{head}(), {pairs})"
+    inputs = "".join(f"{indent}    {_input_row(param, program)},\n" for param in command.inputs)
+    return f"{head}(\n{inputs}{indent}), {pairs})"
 
 
 def surface_command(surface: Prompt | Resource) -> Command:

@@ -6265,204 +6265,39 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "greet": (
-        greet,
-        "Greet someone; runs when the command line names no command.",
-        _Str,
-        (
-            (
-                "name",
-                (),
-                _Str.convert,
-                "world",
-                (("nargs", "?"), ("help", "Who to greet (default: world)")),
-            ),
-            (
-                "shout",
-                ("--shout",),
-                _Bool.convert,
-                False,
-                (("action", "boolean_optional"), ("help", "Greet in capitals.")),
-            ),
-        ),
-        (("examples", ("clikit greet Ada --shout",)),),
-    ),
-    "list-items": (
-        list_items,
-        "List the items from --from up to --to.",
-        ("list", _Int),
-        (
-            (
-                "from_",
-                ("-f", "--from"),
-                _within(_Int.convert, 0, None),
-                0,
-                (
-                    ("dest", "from_"),
-                    ("metavar", "FROM"),
-                    ("help", "The first item (default: 0) (at least 0)"),
-                ),
-            ),
-            (
-                "to",
-                ("--to",),
-                _within(_Int.convert, None, 100),
-                3,
-                (("help", "One past the last item. (default: 3) (at most 100)"),),
-            ),
-        ),
-        (("examples", ("clikit ls --from 2",)),),
-    ),
-    "delete": (
-        delete,
-        "Delete something; asks first, or needs --yes where nobody can answer.",
-        ("map", _Str),
-        (("name", (), _Str.convert, ..., (("help", "What to delete"),)),),
-        (
-            ("examples", ("clikit delete report --yes",)),
-            ("effects", "destructive"),
-            ("confirm", "Delete {name} for good?"),
-        ),
-    ),
-    "reset": (
-        reset,
-        "Reset everything, without asking (confirm=False).",
-        ("map", _Int),
-        (("keep", ("--keep",), _Int.convert, 0, (("help", "How many to keep. (default: 0)"),)),),
-        (("effects", "destructive"),),
-    ),
-    "fetch": (
-        fetch,
-        "Wait on an event loop, then answer; cancelled by --timeout and over MCP.",
-        ("map", _Any),
-        (
-            (
-                "delay",
-                ("--delay",),
-                _within(_Float.convert, 0, 5),
-                0.0,
-                (
-                    (
-                        "help",
-                        "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)",
-                    ),
-                ),
-            ),
-            (
-                "mark",
-                ("--mark",),
-                _Path.convert,
-                None,
-                (
-                    ("metavar", "PATH"),
-                    ("help", "A file that gets one line when the command ends, however it ends."),
-                    ("nullable", True),
-                ),
-            ),
-        ),
-        (("examples", ("clikit fetch --delay 0.1",)), ("context", "ctx"), ("await_with", _await)),
-    ),
-    "label": (
-        label,
-        "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
-        ("map", _Any),
-        (
-            (
-                "name",
-                ("--name",),
-                _matching(_Str.convert, "^[a-z][a-z0-9-]*$", None, 20),
-                "main",
-                (
-                    (
-                        "help",
-                        "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)",
-                    ),
-                ),
-            ),
-            (
-                "verbose",
-                ("-v", "--verbose"),
-                _Count.convert,
-                0,
-                (
-                    ("action", "count"),
-                    ("help", "Say more; repeat for more (default: 0) (repeatable)"),
-                ),
-            ),
-            (
-                "size",
-                ("--size",),
-                _tuple(_Int.convert, _Int.convert),
-                (1, 1),
-                (
-                    ("nargs", 2),
-                    ("metavar", ("SIZE", "SIZE")),
-                    ("help", "Width and height. (default: 1 1)"),
-                ),
-            ),
-            (
-                "tag",
-                ("-l", "--tag"),
-                _pairs(_Str.convert),
-                dict,
-                (
-                    ("action", "append"),
-                    ("metavar", "KEY=VALUE"),
-                    ("help", "KEY=VALUE; repeat for more (repeatable)"),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "owner",
-                ("--owner",),
-                _matching(_Str.convert, None, 1, None),
-                lambda: default_owner(),
-                (
-                    (
-                        "help",
-                        "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)",
-                    ),
-                    ("fresh", True),
-                ),
-            ),
-        ),
-        (("examples", ("clikit label -vv --size 2 3 -l team=core",)),),
-    ),
-    "login": (
-        login,
-        "Log in; asks for what is missing at a terminal (the token hidden).",
-        ("map", _Any),
-        (
-            (
-                "user",
-                ("-u", "--user"),
-                _Str.convert,
-                ...,
-                (
-                    ("help", "(required) (asked at a terminal when not given)"),
-                    ("prompt", "Your name"),
-                ),
-            ),
-            (
-                "token",
-                ("--token",),
-                _Str.convert,
-                ...,
-                (
-                    (
-                        "help",
-                        "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)",
-                    ),
-                    ("env", "CLIKIT_TOKEN"),
-                    ("secret", True),
-                    ("prompt", "Your API token"),
-                ),
-            ),
-        ),
-        (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent")),
-    ),
+    "greet": (greet, "Greet someone; runs when the command line names no command.", _Str, (
+        ("name", (), _Str.convert, "world", (("nargs", "?"), ("help", "Who to greet (default: world)"))),
+        ("shout", ("--shout",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Greet in capitals."))),
+    ), (("examples", ("clikit greet Ada --shout",)),)),
+    "list-items": (list_items, "List the items from --from up to --to.", ("list", _Int), (
+        ("from_", ("-f", "--from"), _within(_Int.convert, 0, None), 0, (("dest", "from_"), ("metavar", "FROM"), ("help", "The first item (default: 0) (at least 0)"))),
+        ("to", ("--to",), _within(_Int.convert, None, 100), 3, (("help", "One past the last item. (default: 3) (at most 100)"),)),
+    ), (("examples", ("clikit ls --from 2",)),)),
+    "delete": (delete, "Delete something; asks first, or needs --yes where nobody can answer.", ("map", _Str), (
+        ("name", (), _Str.convert, ..., (("help", "What to delete"),)),
+    ), (("examples", ("clikit delete report --yes",)), ("effects", "destructive"), ("confirm", "Delete {name} for good?"))),
+    "reset": (reset, "Reset everything, without asking (confirm=False).", ("map", _Int), (
+        ("keep", ("--keep",), _Int.convert, 0, (("help", "How many to keep. (default: 0)"),)),
+    ), (("effects", "destructive"),)),
+    "fetch": (fetch, "Wait on an event loop, then answer; cancelled by --timeout and over MCP.", ("map", _Any), (
+        ("delay", ("--delay",), _within(_Float.convert, 0, 5), 0.0, (("help", "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)"),)),
+        ("mark", ("--mark",), _Path.convert, None, (("metavar", "PATH"), ("help", "A file that gets one line when the command ends, however it ends."), ("nullable", True))),
+    ), (("examples", ("clikit fetch --delay 0.1",)), ("context", "ctx"), ("await_with", _await))),
+    "label": (label, "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.", ("map", _Any), (
+        ("name", ("--name",), _matching(_Str.convert, "^[a-z][a-z0-9-]*$", None, 20), "main", (("help", "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)"),)),
+        ("verbose", ("-v", "--verbose"), _Count.convert, 0, (("action", "count"), ("help", "Say more; repeat for more (default: 0) (repeatable)"))),
+        ("size", ("--size",), _tuple(_Int.convert, _Int.convert), (1, 1), (("nargs", 2), ("metavar", ("SIZE", "SIZE")), ("help", "Width and height. (default: 1 1)"))),
+        ("tag", ("-l", "--tag"), _pairs(_Str.convert), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
+        ("owner", ("--owner",), _matching(_Str.convert, None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
+    ), (("examples", ("clikit label -vv --size 2 3 -l team=core",)),)),
+    "login": (login, "Log in; asks for what is missing at a terminal (the token hidden).", ("map", _Any), (
+        ("user", ("-u", "--user"), _Str.convert, ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
+        ("token", ("--token",), _Str.convert, ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
+    ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

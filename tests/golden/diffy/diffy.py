@@ -5996,41 +5996,19 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "compare": (
-        compare,
-        "Compare two texts: the lines only one of them has, marked - and +.",
-        ("list", _Str),
-        (
-            ("left", (), _Str.convert, ..., (("help", "The first text; words are lines"),)),
-            ("right", (), _Str.convert, ..., (("help", "The second text; words are lines"),)),
-        ),
-        (("examples", ("diffy compare 'a b' 'a b'",)),),
-    ),
-    "label": (
-        label,
-        "Make a versioned label; its -o and --version are its own, not the tool's.",
-        _Str,
-        (
-            ("name", (), _Str.convert, ..., (("help", "What the label names"),)),
-            (
-                "output",
-                ("-o", "--output"),
-                _choice("upper", "lower"),
-                "lower",
-                (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)")),
-            ),
-            (
-                "version",
-                ("--version",),
-                _within(_Int.convert, 1, None),
-                1,
-                (("help", "The label's version (default: 1) (at least 1)"),),
-            ),
-        ),
-        (("examples", ("diffy label notes -o upper --version 2",)),),
-    ),
+    "compare": (compare, "Compare two texts: the lines only one of them has, marked - and +.", ("list", _Str), (
+        ("left", (), _Str.convert, ..., (("help", "The first text; words are lines"),)),
+        ("right", (), _Str.convert, ..., (("help", "The second text; words are lines"),)),
+    ), (("examples", ("diffy compare 'a b' 'a b'",)),)),
+    "label": (label, "Make a versioned label; its -o and --version are its own, not the tool's.", _Str, (
+        ("name", (), _Str.convert, ..., (("help", "What the label names"),)),
+        ("output", ("-o", "--output"), _choice("upper", "lower"), "lower", (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)"))),
+        ("version", ("--version",), _within(_Int.convert, 1, None), 1, (("help", "The label's version (default: 1) (at least 1)"),)),
+    ), (("examples", ("diffy label notes -o upper --version 2",)),)),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

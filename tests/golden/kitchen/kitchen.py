@@ -6577,199 +6577,51 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "types": (
-        types,
-        "Echo every supported type back, converted.",
-        ("record", "Report"),
-        (
-            ("text", (), _Str.convert, ..., (("help", 'A "quoted" text with a \\ backslash'),)),
-            ("number", (), _Int.convert, ..., (("help", "An integer"),)),
-            (
-                "ratio",
-                ("--ratio",),
-                _Float.convert,
-                1.5,
-                (("help", "A float, 100%% of it. (default: 1.5)"),),
-            ),
-            (
-                "flag",
-                ("--flag",),
-                _Bool.convert,
-                False,
-                (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag.")),
-            ),
-            (
-                "path",
-                ("--path",),
-                _Path.convert,
-                lambda: Path("."),
-                (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True)),
-            ),
-            (
-                "day",
-                ("--day",),
-                _Date.convert,
-                lambda: dt.date(2026, 1, 1),
-                (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True)),
-            ),
-            (
-                "moment",
-                ("--moment",),
-                _DateTime.convert,
-                None,
-                (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True)),
-            ),
-            ("at", ("--at",), _Time.convert, None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
-            ("ident", ("--ident",), _Uuid.convert, None, (("metavar", "UUID"), ("nullable", True))),
-            (
-                "amount",
-                ("--amount",),
-                _Decimal.convert,
-                lambda: Decimal("0.10"),
-                (("help", "(default: 0.10)"), ("fresh", True)),
-            ),
-            (
-                "mode",
-                ("--mode",),
-                _choice("fast", "slow"),
-                "fast",
-                (("choices", ("fast", "slow")), ("help", "(default: fast)")),
-            ),
-            (
-                "color",
-                ("--color",),
-                _member(Color),
-                lambda: Color.RED,
-                (
-                    ("choices", ("red", "green", "blue")),
-                    ("help", "(default: red)"),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "level",
-                ("--level",),
-                _member(Level),
-                lambda: Level.LOW,
-                (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True)),
-            ),
-            ("maybe", ("--maybe",), _Int.convert, None, (("nullable", True),)),
-            (
-                "item",
-                ("-i", "--item"),
-                _Int.convert,
-                list,
-                (
-                    ("action", "append"),
-                    ("help", "Repeat me (repeatable)"),
-                    ("many", True),
-                    ("fresh", True),
-                ),
-            ),
-        ),
-        (("examples", ("kitchen types hello 3 --ratio 0.5",)),),
-    ),
-    "draw": (
-        draw_shape,
-        "Draw a shape given as JSON.",
-        ("map", _Any),
-        (
-            (
-                "shape",
-                ("--shape",),
-                _to_Shape,
-                ...,
-                (
-                    ("metavar", "JSON"),
-                    ("help", "The shape, as a JSON object. (a JSON object) (required)"),
-                ),
-            ),
-            (
-                "scale",
-                ("--scale",),
-                _Float.convert,
-                1.0,
-                (("help", "How much to scale it. (default: 1.0)"),),
-            ),
-        ),
-        (("effects", "non_idempotent"), ("context", "ctx")),
-    ),
-    "fail": (
-        fail,
-        "Fail in the way you ask for.",
-        _Str,
-        (
-            (
-                "how",
-                (),
-                _choice("missing", "busy", "crash", "print"),
-                ...,
-                (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail")),
-            ),
-        ),
-        (),
-    ),
-    "secret-sauce": (
-        secret_sauce,
-        "A hidden command: runs, but is not listed.",
-        ("list", _Str),
-        (),
-        (("effects", "idempotent"),),
-    ),
-    "store wipe": (
-        wipe,
-        "Wipe the store; asks first (--yes skips the question).",
-        ("map", _Bool),
-        (("force", ("--force",), _Bool.convert, False, (("action", "boolean_optional"),)),),
-        (
-            ("examples", ("kitchen store wipe --yes",)),
-            ("effects", "destructive"),
-            ("confirm", "Proceed?"),
-        ),
-    ),
-    "store shelf count": (
-        count,
-        "Count letters in each name.",
-        ("list", ("map", _Any)),
-        (
-            (
-                "names",
-                (),
-                _Str.convert,
-                ...,
-                (("nargs", "+"), ("help", "Names to count"), ("many", True)),
-            ),
-        ),
-        (("context", "ctx"),),
-    ),
-    "store shelf nap": (
-        nap,
-        "Sleep, then answer nothing.",
-        _Null,
-        (("seconds", ("--seconds",), _Float.convert, 0.0, (("help", "(default: 0.0)"),)),),
-        (("effects", "withheld"), ("discard", True)),
-    ),
-    "store pick": (
-        pick,
-        "Pick something from a shelf.",
-        ("map", _Any),
-        (
-            ("shelf", (), _Str.convert, ..., (("help", "The shelf"),)),
-            (
-                "store",
-                ("-s", "--store"),
-                _choice("main", "back"),
-                "main",
-                (("choices", ("main", "back")), ("help", "Which store (default: main)")),
-            ),
-            ("size", ("--size",), _Str.convert, "medium", (("help", "How big (default: medium)"),)),
-            ("count", ("--count",), _Int.convert, 1, (("help", "(default: 1)"),)),
-            ("into", ("--into",), _Path.convert, None, (("metavar", "PATH"), ("nullable", True))),
-        ),
-        (("examples", ("kitchen store pick apples --size small",)),),
-    ),
+    "types": (types, "Echo every supported type back, converted.", ("record", "Report"), (
+        ("text", (), _Str.convert, ..., (("help", 'A "quoted" text with a \\ backslash'),)),
+        ("number", (), _Int.convert, ..., (("help", "An integer"),)),
+        ("ratio", ("--ratio",), _Float.convert, 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
+        ("flag", ("--flag",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag."))),
+        ("path", ("--path",), _Path.convert, lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
+        ("day", ("--day",), _Date.convert, lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
+        ("moment", ("--moment",), _DateTime.convert, None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
+        ("at", ("--at",), _Time.convert, None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
+        ("ident", ("--ident",), _Uuid.convert, None, (("metavar", "UUID"), ("nullable", True))),
+        ("amount", ("--amount",), _Decimal.convert, lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
+        ("mode", ("--mode",), _choice("fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
+        ("color", ("--color",), _member(Color), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
+        ("level", ("--level",), _member(Level), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
+        ("maybe", ("--maybe",), _Int.convert, None, (("nullable", True),)),
+        ("item", ("-i", "--item"), _Int.convert, list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
+    "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
+        ("shape", ("--shape",), _to_Shape, ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
+        ("scale", ("--scale",), _Float.convert, 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
+    ), (("effects", "non_idempotent"), ("context", "ctx"))),
+    "fail": (fail, "Fail in the way you ask for.", _Str, (
+        ("how", (), _choice("missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
+    ), ()),
+    "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
+    "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
+        ("force", ("--force",), _Bool.convert, False, (("action", "boolean_optional"),)),
+    ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
+    "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
+        ("names", (), _Str.convert, ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
+    ), (("context", "ctx"),)),
+    "store shelf nap": (nap, "Sleep, then answer nothing.", _Null, (
+        ("seconds", ("--seconds",), _Float.convert, 0.0, (("help", "(default: 0.0)"),)),
+    ), (("effects", "withheld"), ("discard", True))),
+    "store pick": (pick, "Pick something from a shelf.", ("map", _Any), (
+        ("shelf", (), _Str.convert, ..., (("help", "The shelf"),)),
+        ("store", ("-s", "--store"), _choice("main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
+        ("size", ("--size",), _Str.convert, "medium", (("help", "How big (default: medium)"),)),
+        ("count", ("--count",), _Int.convert, 1, (("help", "(default: 1)"),)),
+        ("into", ("--into",), _Path.convert, None, (("metavar", "PATH"), ("nullable", True))),
+    ), (("examples", ("kitchen store pick apples --size small",)),)),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -5931,15 +5931,13 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "hello": (
-        hello,
-        "Say hello.",
-        _Str,
-        (("name", ("--name",), _Str.convert, "world", (("help", "(default: world)"),)),),
-        (),
-    ),
+    "hello": (hello, "Say hello.", _Str, (
+        ("name", ("--name",), _Str.convert, "world", (("help", "(default: world)"),)),
+    ), ()),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -6332,110 +6332,46 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "stock": (
-        stock,
-        "How much of one item there is.",
-        ("record", "Item"),
-        (("name", (), _Str.convert, ..., (("help", "What to look up"),)),),
-        (),
-    ),
-    "restock": (
-        restock,
-        "Restock every shelf, logging as it goes.",
-        _Int,
-        (("steps", ("--steps",), _Int.convert, 3, (("help", "How many rounds. (default: 3)"),)),),
-        (("effects", "idempotent"), ("context", "ctx")),
-    ),
-    "wait": (
-        wait,
-        "Wait until the time is up or the caller cancels; True when cancelled.",
-        _Bool,
-        (("seconds", ("--seconds",), _Float.convert, 10.0, (("help", "(default: 10.0)"),)),),
-        (("context", "ctx"),),
-    ),
+    "stock": (stock, "How much of one item there is.", ("record", "Item"), (
+        ("name", (), _Str.convert, ..., (("help", "What to look up"),)),
+    ), ()),
+    "restock": (restock, "Restock every shelf, logging as it goes.", _Int, (
+        ("steps", ("--steps",), _Int.convert, 3, (("help", "How many rounds. (default: 3)"),)),
+    ), (("effects", "idempotent"), ("context", "ctx"))),
+    "wait": (wait, "Wait until the time is up or the caller cancels; True when cancelled.", _Bool, (
+        ("seconds", ("--seconds",), _Float.convert, 10.0, (("help", "(default: 10.0)"),)),
+    ), (("context", "ctx"),)),
 }
+# fmt: on
 
-#: Each `@prompt`: name -> its entry, run by `_execute` like a command.
+#: Each `@prompt`: name -> its entry (a row, as in COMMANDS), run by `_execute` like a command.
+# fmt: off
 PROMPTS: dict[str, _Command] = {
-    "shopping-list": _from_row(
-        (
-            shopping_list,
-            "Write a shopping list for what is running out.",
-            _Any,
-            (
-                (
-                    "store",
-                    ("--store",),
-                    _Str.convert,
-                    ...,
-                    (("help", "Where to shop. (required)"),),
-                ),
-                (
-                    "budget",
-                    ("--budget",),
-                    _Str.convert,
-                    "20",
-                    (("help", "How much to spend, in euros. (default: 20)"),),
-                ),
-            ),
-            (),
-        )
-    ),
-    "recipe": _from_row(
-        (
-            suggest,
-            "Suggest a recipe from what is in stock.",
-            _Any,
-            (
-                (
-                    "dish",
-                    ("--dish",),
-                    _Str.convert,
-                    ...,
-                    (("help", "The dish to cook. (required)"),),
-                ),
-            ),
-            (),
-        )
-    ),
+    "shopping-list": _from_row((shopping_list, "Write a shopping list for what is running out.", _Any, (
+        ("store", ("--store",), _Str.convert, ..., (("help", "Where to shop. (required)"),)),
+        ("budget", ("--budget",), _Str.convert, "20", (("help", "How much to spend, in euros. (default: 20)"),)),
+    ), ())),
+    "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
+        ("dish", ("--dish",), _Str.convert, ..., (("help", "The dish to cook. (required)"),)),
+    ), ())),
 }
+# fmt: on
 
 #: Each `@resource`: URI or URI template -> (MIME type, its entry).
+# fmt: off
 RESOURCES: dict[str, tuple[str | None, _Command]] = {
-    "pantry://inventory": (
-        "application/json",
-        _from_row((inventory, "Every item and how many there are.", _Any, (), ())),
-    ),
-    "pantry://notes": (
-        None,
-        _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ())),
-    ),
-    "pantry://items/{name}": (
-        "application/json",
-        _from_row(
-            (
-                item,
-                "One item, by name.",
-                _Any,
-                (("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),),
-                (),
-            )
-        ),
-    ),
-    "pantry://labels/{name}.bin": (
-        None,
-        _from_row(
-            (
-                label,
-                "A shelf label, as bytes.",
-                _Any,
-                (("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),),
-                (),
-            )
-        ),
-    ),
+    "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
+    "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
+    "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
+        ("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),
+    ), ()))),
+    "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
+        ("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),
+    ), ()))),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -6112,163 +6112,29 @@ def _on_sigterm() -> None:
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
 #: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "connect": (
-        connect,
-        "Say where it would connect; nothing is contacted.",
-        ("record", "Connection"),
-        (
-            (
-                "host",
-                ("--host",),
-                _Str.convert,
-                "localhost",
-                (
-                    ("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"),
-                    ("env", "SETTINGS_HOST"),
-                ),
-            ),
-            (
-                "port",
-                ("-p", "--port"),
-                _within(_Int.convert, 1, 65535),
-                8080,
-                (
-                    (
-                        "help",
-                        "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)",
-                    ),
-                    ("env", "SETTINGS_PORT"),
-                ),
-            ),
-            (
-                "token",
-                ("--token",),
-                _Str.convert,
-                None,
-                (
-                    ("help", "The API token (env: SETTINGS_TOKEN)"),
-                    ("nullable", True),
-                    ("env", "SETTINGS_TOKEN"),
-                    ("secret", True),
-                ),
-            ),
-            (
-                "mode",
-                ("--mode",),
-                _choice("fast", "safe"),
-                "safe",
-                (
-                    ("choices", ("fast", "safe")),
-                    ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"),
-                    ("env", "SETTINGS_MODE"),
-                ),
-            ),
-            (
-                "retries",
-                ("--retries",),
-                _within(_Int.convert, 0, None),
-                3,
-                (
-                    (
-                        "help",
-                        "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)",
-                    ),
-                    ("env", "RETRIES"),
-                ),
-            ),
-            (
-                "verbose",
-                ("--verbose",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    ("help", "Talk more (never from the environment)."),
-                ),
-            ),
-            (
-                "tag",
-                ("--tag",),
-                _Str.convert,
-                list,
-                (
-                    ("action", "append"),
-                    ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"),
-                    ("many", True),
-                    ("env", "SETTINGS_TAG"),
-                    ("fresh", True),
-                ),
-            ),
-            (
-                "ratio",
-                ("--ratio",),
-                _within(_Float.convert, 0.0, 1.0),
-                0.5,
-                (
-                    (
-                        "help",
-                        "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)",
-                    ),
-                    ("env", "SETTINGS_RATIO"),
-                ),
-            ),
-        ),
-        (("examples", ("settings connect --host example.org --port 443",)),),
-    ),
-    "apply": (
-        apply,
-        "Apply the settings; asks first, or stops when nobody can answer.",
-        ("map", _Any),
-        (
-            (
-                "yes",
-                ("--yes",),
-                _Bool.convert,
-                False,
-                (
-                    ("action", "boolean_optional"),
-                    ("help", "Apply without asking. (env: SETTINGS_YES)"),
-                    ("env", "SETTINGS_YES"),
-                ),
-            ),
-        ),
-        (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx")),
-    ),
-    "remote show": (
-        show,
-        "Show one remote by name.",
-        _Str,
-        (
-            (
-                "name",
-                ("--name",),
-                _Str.convert,
-                "origin",
-                (
-                    ("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"),
-                    ("env", "SETTINGS_NAME"),
-                ),
-            ),
-        ),
-        (),
-    ),
-    "remote forget": (
-        forget,
-        "Forget a remote (people only).",
-        _Null,
-        (
-            (
-                "name",
-                ("--name",),
-                _Str.convert,
-                ...,
-                (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME")),
-            ),
-        ),
-        (("effects", "withheld"), ("discard", True)),
-    ),
+    "connect": (connect, "Say where it would connect; nothing is contacted.", ("record", "Connection"), (
+        ("host", ("--host",), _Str.convert, "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
+        ("port", ("-p", "--port"), _within(_Int.convert, 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
+        ("token", ("--token",), _Str.convert, None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
+        ("mode", ("--mode",), _choice("fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
+        ("retries", ("--retries",), _within(_Int.convert, 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
+        ("verbose", ("--verbose",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment)."))),
+        ("tag", ("--tag",), _Str.convert, list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
+        ("ratio", ("--ratio",), _within(_Float.convert, 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
+    ), (("examples", ("settings connect --host example.org --port 443",)),)),
+    "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
+        ("yes", ("--yes",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Apply without asking. (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
+    ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
+    "remote show": (show, "Show one remote by name.", _Str, (
+        ("name", ("--name",), _Str.convert, "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+    ), ()),
+    "remote forget": (forget, "Forget a remote (people only).", _Null, (
+        ("name", ("--name",), _Str.convert, ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+    ), (("effects", "withheld"), ("discard", True))),
 }
+# fmt: on
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
