@@ -3114,13 +3114,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -3136,9 +3139,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -3148,7 +3170,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6240,31 +6263,31 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "gen": (gen, "Generate a tool from a handlers file.", ("null", ("list", _Str)), (
-        ("handlers", (), _Path.convert, None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
-        ("output", ("-o", "--output"), _Path.convert, None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
-        ("name", ("--name",), _Str.convert, None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
-        ("version", ("--version",), _Str.convert, None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
-        ("check", ("--check",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale"))),
-        ("strict", ("--strict",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "treat warnings (a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors"))),
-        ("force", ("--force",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate"))),
-        ("completions", ("--completions",), _Path.convert, None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
-        ("skill_dir", ("--skill-dir",), _Path.convert, None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
+        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
+        ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
+        ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
+        ("version", ("--version",), "_Str", None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
+        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale"))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate"))),
+        ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
+        ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
     ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer is the files that are missing or stale (the outcome stale)."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"))),
     "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
-        ("handlers", (), _Path.convert, ..., (("help", "the handlers file"),)),
-        ("strict", ("--strict",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "treat warnings as errors"))),
+        ("handlers", (), "_Path", ..., (("help", "the handlers file"),)),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors"))),
     ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
     "new": (new, "Create a new tool project.", _Null, (
-        ("name", (), _Str.convert, None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
-        ("description", ("--description",), _Str.convert, None, (("help", "one line saying what it does"), ("nullable", True))),
-        ("author", ("--author",), _Str.convert, None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
-        ("license", ("--license",), _choice("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
-        ("dir", ("--dir",), _Path.convert, None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
-        ("defaults", ("--defaults",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option"))),
+        ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
+        ("description", ("--description",), "_Str", None, (("help", "one line saying what it does"), ("nullable", True))),
+        ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
+        ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
+        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
+        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option"))),
     ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
     "refresh": (refresh, "Re-render a project's template files safely.", _Null, (
-        ("dir", ("--dir",), _Path.convert, None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
-        ("diff", ("--diff",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply`"))),
+        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
+        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply`"))),
     ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("discard", True))),
 }
 # fmt: on

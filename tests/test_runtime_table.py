@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import enum
 from typing import Any
 
 import pytest
@@ -18,11 +19,16 @@ from burgee.runtime.execute import _await
 from burgee.runtime.kinds import _Bool, _Int, _Str
 from burgee.runtime.quickargs import _BOOL_ACTION, _quick_parse
 from burgee.runtime.sources import _Sources
-from burgee.runtime.table import _command, _from_row
-from burgee.runtime.values import _Call, _within
+from burgee.runtime.table import _command, _converter, _from_row
+from burgee.runtime.values import _Call, _choice, _items, _member, _pairs, _tuple, _within
 from tests.runtime_program import install
 
 SEEN: list[tuple[tuple[Any, ...], dict[str, Any]]] = []
+
+
+class Color(enum.Enum):
+    RED = "red"
+    BLUE = "blue"
 
 
 def _handler(*args: Any, **kwargs: Any) -> object:
@@ -32,18 +38,26 @@ def _handler(*args: Any, **kwargs: Any) -> object:
 
 #: name, flags, converter, default (... = required), options (add_argument's and the reader's)
 PICK = (
-    ("shelf", (), _Str.convert, ..., (("help", "The shelf"),)),
-    ("count", ("-c", "--count"), _within(_Int.convert, 1, 5), 1, (("help", "How many"),)),
-    (
-        "tag",
-        ("--tag",),
-        _Str.convert,
-        list,
-        (("action", "append"), ("many", True), ("fresh", True)),
-    ),
-    ("loud", ("--loud",), _Bool.convert, False, (("action", _BOOL_ACTION),)),
-    ("token", ("--token",), _Str.convert, None, (("nullable", True), ("env", "TOOL_TOKEN"))),
+    ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
+    ("count", ("-c", "--count"), ("_within", "_Int", 1, 5), 1, (("help", "How many"),)),
+    ("tag", ("--tag",), "_Str", list, (("action", "append"), ("many", True), ("fresh", True))),
+    ("loud", ("--loud",), "_Bool", False, (("action", _BOOL_ACTION),)),
+    ("token", ("--token",), "_Str", None, (("nullable", True), ("env", "TOOL_TOKEN"))),
 )
+#: The names converters are found by (in a tool: its own globals).
+NAMES: dict[str, Any] = {
+    "_Str": _Str,
+    "_Int": _Int,
+    "_Bool": _Bool,
+    "_within": _within,
+    "_choice": _choice,
+    "_member": _member,
+    "_tuple": _tuple,
+    "_items": _items,
+    "_pairs": _pairs,
+    "Color": Color,
+    "_to_point": tuple,  # NOTE: a record's converter is a plain function
+}
 
 
 def _call(raw: dict[str, Any], source: str = "flag") -> _Call:
@@ -54,6 +68,8 @@ def _call(raw: dict[str, Any], source: str = "flag") -> _Call:
 def _program(monkeypatch: pytest.MonkeyPatch) -> None:
     SEEN.clear()
     monkeypatch.delenv("TOOL_TOKEN", raising=False)
+    for name, value in NAMES.items():
+        monkeypatch.setattr(table, name, value, raising=False)
     install(
         monkeypatch,
         COMMANDS={
@@ -80,7 +96,7 @@ def test_a_command_is_made_from_its_row_once_and_only_when_asked_for() -> None:
 
 
 def test_the_builder_gives_argparse_the_flags_and_its_own_keywords_only() -> None:
-    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()), NAMES)
     parser = argparse.ArgumentParser(prog="tool pick")
     parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
     command.build(parser)
@@ -97,7 +113,7 @@ def test_the_builder_gives_argparse_the_flags_and_its_own_keywords_only() -> Non
 
 
 def test_the_reader_converts_each_value_and_calls_the_handler_by_keyword() -> None:
-    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()), NAMES)
     assert command.run(_call({"shelf": "a", "count": "2", "tag": ["x"], "loud": True})) == "done"
     assert SEEN == [
         ((), {"shelf": "a", "count": 2, "tag": ["x"], "loud": True, "token": None}),
@@ -108,13 +124,13 @@ def test_defaults_and_env_vars_fill_what_the_call_leaves_out(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("TOOL_TOKEN", "t0k")
-    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()), NAMES)
     command.run(_call({"shelf": "a"}))
     assert SEEN[0][1] == {"shelf": "a", "count": 1, "tag": [], "loud": False, "token": "t0k"}
 
 
 def test_a_fresh_default_is_made_anew_for_every_call() -> None:
-    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()), NAMES)
     command.run(_call({"shelf": "a"}))
     command.run(_call({"shelf": "b"}))
     first, second = SEEN[0][1]["tag"], SEEN[1][1]["tag"]
@@ -123,7 +139,7 @@ def test_a_fresh_default_is_made_anew_for_every_call() -> None:
 
 
 def test_every_problem_is_reported_together_and_the_handler_never_runs() -> None:
-    command = _from_row((_handler, "Pick.", _Str, PICK, ()))
+    command = _from_row((_handler, "Pick.", _Str, PICK, ()), NAMES)
     with pytest.raises(UsageError) as raised:
         command.run(_call({"count": "9"}))
     assert raised.value.message == "shelf is required; --count: 9 is more than the maximum 5"
@@ -132,13 +148,13 @@ def test_every_problem_is_reported_together_and_the_handler_never_runs() -> None
 
 def test_positional_only_inputs_and_the_context_go_where_the_signature_takes_them() -> None:
     inputs = (
-        ("a", (), _Str.convert, ..., (("positional", True),)),
-        ("b", ("--b",), _Int.convert, 0, ()),
+        ("a", (), "_Str", ..., (("positional", True),)),
+        ("b", ("--b",), "_Int", 0, ()),
     )
-    by_position = _from_row((_handler, "s", _Str, inputs, (("context", 1),)))
+    by_position = _from_row((_handler, "s", _Str, inputs, (("context", 1),)), NAMES)
     call = _call({"a": "x", "b": "2"})
     by_position.run(call)
-    by_keyword = _from_row((_handler, "s", _Str, inputs, (("context", "ctx"),)))
+    by_keyword = _from_row((_handler, "s", _Str, inputs, (("context", "ctx"),)), NAMES)
     by_keyword.run(call)
     assert SEEN == [
         (("x", call.context), {"b": 2}),
@@ -157,8 +173,8 @@ def test_an_async_handler_runs_through_await_with() -> None:
         await asyncio.sleep(0)
         return n * 2
 
-    inputs = (("n", ("--n",), _Int.convert, ..., ()),)
-    command = _from_row((later, "s", _Int, inputs, (("await_with", _await),)))
+    inputs = (("n", ("--n",), "_Int", ..., ()),)
+    command = _from_row((later, "s", _Int, inputs, (("await_with", _await),)), NAMES)
     assert command.run(_call({"n": "21"})) == 42
 
 
@@ -190,3 +206,29 @@ def test_a_command_that_asks_first_asks_even_without_inputs() -> None:
     command.run(call)
     assert asked == [call]
     assert SEEN == [((), {})]
+
+
+@pytest.mark.parametrize(
+    ("spec", "given", "value"),
+    [
+        ("_Int", "7", 7),
+        (("_within", "_Int", 1, 5), "5", 5),
+        (("_choice", "fast", "slow"), "slow", "slow"),
+        (("_member", "Color"), "blue", Color.BLUE),
+        (("_tuple", "_Int", "_Str"), "1,a", (1, "a")),
+        (("_items", "_Int"), ["1", "2"], [1, 2]),
+        (("_pairs", "_Int"), ["a=1"], {"a": 1}),
+        ("_to_point", [1, 2], (1, 2)),
+    ],
+)
+def test_a_converter_named_as_data_is_the_one_its_code_would_be(
+    spec: Any, given: object, value: object
+) -> None:
+    assert _converter(spec, NAMES)(given) == value
+
+
+def test_a_converter_named_as_data_refuses_what_its_code_refuses() -> None:
+    with pytest.raises(ValueError, match="more than the maximum 5"):
+        _converter(("_within", "_Int", 1, 5), NAMES)("6")
+    with pytest.raises(ValueError, match="not one of fast, slow"):
+        _converter(("_choice", "fast", "slow"), NAMES)("medium")

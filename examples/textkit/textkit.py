@@ -3032,13 +3032,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -3054,9 +3057,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -3066,7 +3088,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6158,25 +6181,25 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
-        ("files", (), _Path.convert, list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
-        ("total", ("--total",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Add a line with the totals"))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
+        ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals"))),
     ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
     "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
-        ("pattern", (), _Str.convert, ..., (("help", "A regular expression"),)),
-        ("files", (), _Path.convert, list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
-        ("ignore_case", ("-i", "--ignore-case"), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Match without regard to case"))),
-        ("limit", ("-n", "--limit"), _Int.convert, None, (("help", "Stop after this many matches"), ("nullable", True))),
+        ("pattern", (), "_Str", ..., (("help", "A regular expression"),)),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
+        ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case"))),
+        ("limit", ("-n", "--limit"), "_Int", None, (("help", "Stop after this many matches"), ("nullable", True))),
     ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
     "tidy slug": (slug, "Make a URL slug: ASCII letters and digits joined by a separator.", _Str, (
-        ("text", (), _Str.convert, ..., (("help", "The text to turn into a slug"),)),
-        ("separator", ("--separator",), _Str.convert, "-", (("help", "(default: -)"),)),
-        ("max_length", ("-m", "--max-length"), _Int.convert, 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
+        ("text", (), "_Str", ..., (("help", "The text to turn into a slug"),)),
+        ("separator", ("--separator",), "_Str", "-", (("help", "(default: -)"),)),
+        ("max_length", ("-m", "--max-length"), "_Int", 60, (("help", "Cut the slug to this many characters (default: 60)"),)),
     ), (("examples", ("textkit tidy slug 'Héllo, Wörld!'",)),)),
     "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
-        ("files", (), _Path.convert, list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
-        ("case", ("--case",), _member(Case), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
-        ("unique", ("-u", "--unique"), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first"))),
-        ("strip", ("--strip",), _Bool.convert, True, (("action", "boolean_optional"), ("help", "Strip blanks around each line"))),
+        ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
+        ("case", ("--case",), ("_member", "Case"), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
+        ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first"))),
+        ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line"))),
     ), (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),)),
 }
 # fmt: on

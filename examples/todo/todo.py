@@ -3042,13 +3042,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -3064,9 +3067,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -3076,7 +3098,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6168,24 +6191,24 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "add": (add, "Add a task.", ("record", "Task"), (
-        ("title", (), _Str.convert, ..., (("help", "What to do"),)),
-        ("priority", ("--priority",), _choice("low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), _Str.convert, list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
-        ("due", ("--due",), _Date.convert, None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
-        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+        ("title", (), "_Str", ..., (("help", "What to do"),)),
+        ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
     "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
-        ("all", ("-a", "--all"), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Include finished tasks (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), _Str.convert, None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
-        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (env: TODO_ALL)"), ("env", "TODO_ALL"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo list --all",)),)),
     "done": (done, "Mark a task as done.", ("record", "Task"), (
-        ("id", (), _Int.convert, ..., (("help", "The task's id"),)),
-        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+        ("id", (), "_Int", ..., (("help", "The task's id"),)),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
     "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
-        ("done_only", ("--done-only",), _Bool.convert, True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
-        ("store", ("--store",), _Path.convert, None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
 }
 # fmt: on

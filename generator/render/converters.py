@@ -38,6 +38,29 @@ def converter(ref: TypeRef, *, in_record: bool = False) -> str:
     return f"_optional({code})" if in_record and ref.nullable else code
 
 
+def converter_spec(ref: TypeRef, *, in_record: bool = False) -> str | tuple[object, ...]:
+    """The converter of `ref` as data (`runtime/table._converter` makes it when a command is
+    first used): the name of a type's class (or of a record's converter), or a wrapper's name
+    with its arguments; the same converter `converter()` writes as code."""
+    spec: str | tuple[object, ...]
+    if ref.kind == "choice":
+        spec = ("_choice", *ref.choices)
+    elif ref.kind == "enum":
+        spec = ("_member", ref.name)
+    elif ref.kind == "record":
+        spec = f"_to_{ref.name}"
+    elif ref.kind == "list":
+        assert ref.item is not None
+        spec = ("_items", converter_spec(ref.item, in_record=True))
+    elif ref.kind == "tuple":
+        spec = ("_tuple", *(converter_spec(item) for item in ref.items))
+    elif ref.kind == "dict" and not in_record and ref.value is not None:
+        spec = ("_pairs", converter_spec(ref.value))
+    else:
+        spec = _leaf(ref.kind)
+    return ("_optional", spec) if in_record and ref.nullable else spec
+
+
 def shape(ref: TypeRef | None) -> str:
     """The result shape `_conform` checks normalised data against, for the type `ref`."""
     if ref is None:

@@ -15,7 +15,7 @@ from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, T
 from burgee.model.literals import call, py
 from burgee.model.reserved import RESERVED_FLAGS
 from burgee.render.completions import template_values
-from burgee.render.converters import converter, metavar, shape
+from burgee.render.converters import converter, converter_spec, metavar, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
@@ -161,7 +161,11 @@ def _input_row(param: Param, program: Program) -> str:
     assert param.type is not None
     ref = param.type
     flags, parser = parser_arguments(param, program)
-    conv = converter(ref.item if ref.kind == "list" and ref.item else ref)
+    spec = converter_spec(ref.item if ref.kind == "list" and ref.item else ref)
+    if param.pattern is not None or param.min_length is not None or param.max_length is not None:
+        spec = ("_matching", spec, param.pattern, param.min_length, param.max_length)
+    if param.minimum is not None or param.maximum is not None:
+        spec = ("_within", spec, param.minimum, param.maximum)
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
     env = env_name(param, program)
@@ -175,8 +179,15 @@ def _input_row(param: Param, program: Program) -> str:
         ("positional", param.positional_only),
     ]
     options += [f"({py(key)}, {py(value)})" for key, value in reader if value]
-    row = [py(param.name), py(flags), documents.bounded(conv, param), default, _tuple(options)]
+    row = [py(param.name), py(flags), py(spec), default, _tuple(options)]
     return f"({', '.join(row)})"
+
+
+def _converter_code(param: Param) -> str:
+    """The converter an input's row names (`converter_spec`), as the code it stands for."""
+    assert param.type is not None
+    ref = param.type
+    return documents.bounded(converter(ref.item if ref.kind == "list" and ref.item else ref), param)
 
 
 def _tuple(items: list[str]) -> str:
@@ -431,6 +442,10 @@ def render(program: Program, regenerate: str) -> str:
         *(f"{local} = {api}" for local, api in program.aliases),
         *converters,
         "x = {" + "\n".join(commands) + "}",
+        # NOTE: the rows name their converters as data; as code, they say what the tool needs.
+        *(_converter_code(p) for c in program.commands for p in c.inputs),
+        *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
+        *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
         "x = {" + "\n".join(prompts + resources) + "}",
         "x = {" + "\n".join(extra_methods + extra_commands) + "}",
         "x = {" + "\n".join(shapes) + "}",

@@ -9,15 +9,18 @@ the `_Command` of the command a run names, once: its parser builder gives each i
 reader takes each value through `_Call` (converted, checked, from a flag, JSON, an env var, a
 config file or its default) and calls the handler.
 
-An input: `(name, flags, converter, default, options)`. `flags` is `()` for an argument (its
-name is the one argparse gets); `default` is `...` when the input is required; `options` are
-`(keyword, value)` pairs: `add_argument`'s own (`_PARSER_KEYWORDS`) and the reader's (`env`,
-`secret`, `prompt`, `nullable` for `_Call.value`; `many`: a list, read with `_Call.values`;
-`fresh`: the default is a function that makes it anew for every call; `positional`: the handler
-takes it by position only). A command's details are pairs too: `_Command`'s keywords, and how to
-call the handler (`context`: the keyword, or the position, of its injected `Context`;
-`await_with`: `_await`, which runs an `async def` handler's coroutine; `discard`: it returns None
-whatever its body returns).
+An input: `(name, flags, converter, default, options)`, all constants (Python loads a command's
+inputs as one). `flags` is `()` for an argument (its name is the one argparse gets); `converter`
+names what converts its values (`_converter`); `default` is `...` when the input is required;
+`options` are `(keyword, value)` pairs: `add_argument`'s own (`_PARSER_KEYWORDS`) and the
+reader's (`env`, `secret`, `prompt`, `nullable` for `_Call.value`; `many`: a list, read with
+`_Call.values`; `fresh`: the default is a function that makes it anew for every call (then the
+inputs are not all constants); `positional`: the handler takes it by position only).
+
+A command's details are pairs too: `_Command`'s keywords, and how to call the handler
+(`context`: the keyword, or the position, of its injected `Context`; `await_with`: `_await`,
+which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
+returns).
 """
 
 from __future__ import annotations
@@ -57,13 +60,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -79,9 +85,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -91,7 +116,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written

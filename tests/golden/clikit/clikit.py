@@ -3142,13 +3142,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -3164,9 +3167,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -3176,7 +3198,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6268,33 +6291,33 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "greet": (greet, "Greet someone; runs when the command line names no command.", _Str, (
-        ("name", (), _Str.convert, "world", (("nargs", "?"), ("help", "Who to greet (default: world)"))),
-        ("shout", ("--shout",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Greet in capitals."))),
+        ("name", (), "_Str", "world", (("nargs", "?"), ("help", "Who to greet (default: world)"))),
+        ("shout", ("--shout",), "_Bool", False, (("action", "boolean_optional"), ("help", "Greet in capitals."))),
     ), (("examples", ("clikit greet Ada --shout",)),)),
     "list-items": (list_items, "List the items from --from up to --to.", ("list", _Int), (
-        ("from_", ("-f", "--from"), _within(_Int.convert, 0, None), 0, (("dest", "from_"), ("metavar", "FROM"), ("help", "The first item (default: 0) (at least 0)"))),
-        ("to", ("--to",), _within(_Int.convert, None, 100), 3, (("help", "One past the last item. (default: 3) (at most 100)"),)),
+        ("from_", ("-f", "--from"), ("_within", "_Int", 0, None), 0, (("dest", "from_"), ("metavar", "FROM"), ("help", "The first item (default: 0) (at least 0)"))),
+        ("to", ("--to",), ("_within", "_Int", None, 100), 3, (("help", "One past the last item. (default: 3) (at most 100)"),)),
     ), (("examples", ("clikit ls --from 2",)),)),
     "delete": (delete, "Delete something; asks first, or needs --yes where nobody can answer.", ("map", _Str), (
-        ("name", (), _Str.convert, ..., (("help", "What to delete"),)),
+        ("name", (), "_Str", ..., (("help", "What to delete"),)),
     ), (("examples", ("clikit delete report --yes",)), ("effects", "destructive"), ("confirm", "Delete {name} for good?"))),
     "reset": (reset, "Reset everything, without asking (confirm=False).", ("map", _Int), (
-        ("keep", ("--keep",), _Int.convert, 0, (("help", "How many to keep. (default: 0)"),)),
+        ("keep", ("--keep",), "_Int", 0, (("help", "How many to keep. (default: 0)"),)),
     ), (("effects", "destructive"),)),
     "fetch": (fetch, "Wait on an event loop, then answer; cancelled by --timeout and over MCP.", ("map", _Any), (
-        ("delay", ("--delay",), _within(_Float.convert, 0, 5), 0.0, (("help", "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)"),)),
-        ("mark", ("--mark",), _Path.convert, None, (("metavar", "PATH"), ("help", "A file that gets one line when the command ends, however it ends."), ("nullable", True))),
+        ("delay", ("--delay",), ("_within", "_Float", 0, 5), 0.0, (("help", "How long to wait, in seconds. (default: 0.0) (at least 0 and at most 5)"),)),
+        ("mark", ("--mark",), "_Path", None, (("metavar", "PATH"), ("help", "A file that gets one line when the command ends, however it ends."), ("nullable", True))),
     ), (("examples", ("clikit fetch --delay 0.1",)), ("context", "ctx"), ("await_with", _await))),
     "label": (label, "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.", ("map", _Any), (
-        ("name", ("--name",), _matching(_Str.convert, "^[a-z][a-z0-9-]*$", None, 20), "main", (("help", "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)"),)),
-        ("verbose", ("-v", "--verbose"), _Count.convert, 0, (("action", "count"), ("help", "Say more; repeat for more (default: 0) (repeatable)"))),
-        ("size", ("--size",), _tuple(_Int.convert, _Int.convert), (1, 1), (("nargs", 2), ("metavar", ("SIZE", "SIZE")), ("help", "Width and height. (default: 1 1)"))),
-        ("tag", ("-l", "--tag"), _pairs(_Str.convert), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
-        ("owner", ("--owner",), _matching(_Str.convert, None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
+        ("name", ("--name",), ("_matching", "_Str", "^[a-z][a-z0-9-]*$", None, 20), "main", (("help", "A lower-case name (default: main) (matching ^[a-z][a-z0-9-]*$) (at most 20 characters)"),)),
+        ("verbose", ("-v", "--verbose"), "_Count", 0, (("action", "count"), ("help", "Say more; repeat for more (default: 0) (repeatable)"))),
+        ("size", ("--size",), ("_tuple", "_Int", "_Int"), (1, 1), (("nargs", 2), ("metavar", ("SIZE", "SIZE")), ("help", "Width and height. (default: 1 1)"))),
+        ("tag", ("-l", "--tag"), ("_pairs", "_Str"), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
+        ("owner", ("--owner",), ("_matching", "_Str", None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
     ), (("examples", ("clikit label -vv --size 2 3 -l team=core",)),)),
     "login": (login, "Log in; asks for what is missing at a terminal (the token hidden).", ("map", _Any), (
-        ("user", ("-u", "--user"), _Str.convert, ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
-        ("token", ("--token",), _Str.convert, ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
+        ("user", ("-u", "--user"), "_Str", ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
+        ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
 }
 # fmt: on

@@ -2873,13 +2873,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -2895,9 +2898,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -2907,7 +2929,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -5999,13 +6022,13 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "compare": (compare, "Compare two texts: the lines only one of them has, marked - and +.", ("list", _Str), (
-        ("left", (), _Str.convert, ..., (("help", "The first text; words are lines"),)),
-        ("right", (), _Str.convert, ..., (("help", "The second text; words are lines"),)),
+        ("left", (), "_Str", ..., (("help", "The first text; words are lines"),)),
+        ("right", (), "_Str", ..., (("help", "The second text; words are lines"),)),
     ), (("examples", ("diffy compare 'a b' 'a b'",)),)),
     "label": (label, "Make a versioned label; its -o and --version are its own, not the tool's.", _Str, (
-        ("name", (), _Str.convert, ..., (("help", "What the label names"),)),
-        ("output", ("-o", "--output"), _choice("upper", "lower"), "lower", (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)"))),
-        ("version", ("--version",), _within(_Int.convert, 1, None), 1, (("help", "The label's version (default: 1) (at least 1)"),)),
+        ("name", (), "_Str", ..., (("help", "What the label names"),)),
+        ("output", ("-o", "--output"), ("_choice", "upper", "lower"), "lower", (("choices", ("upper", "lower")), ("help", "The label's case (default: lower)"))),
+        ("version", ("--version",), ("_within", "_Int", 1, None), 1, (("help", "The label's version (default: 1) (at least 1)"),)),
     ), (("examples", ("diffy label notes -o upper --version 2",)),)),
 }
 # fmt: on

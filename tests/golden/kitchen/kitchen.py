@@ -3336,13 +3336,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -3358,9 +3361,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -3370,7 +3392,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6580,45 +6603,45 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "types": (types, "Echo every supported type back, converted.", ("record", "Report"), (
-        ("text", (), _Str.convert, ..., (("help", 'A "quoted" text with a \\ backslash'),)),
-        ("number", (), _Int.convert, ..., (("help", "An integer"),)),
-        ("ratio", ("--ratio",), _Float.convert, 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
-        ("flag", ("--flag",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag."))),
-        ("path", ("--path",), _Path.convert, lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
-        ("day", ("--day",), _Date.convert, lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
-        ("moment", ("--moment",), _DateTime.convert, None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
-        ("at", ("--at",), _Time.convert, None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
-        ("ident", ("--ident",), _Uuid.convert, None, (("metavar", "UUID"), ("nullable", True))),
-        ("amount", ("--amount",), _Decimal.convert, lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
-        ("mode", ("--mode",), _choice("fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
-        ("color", ("--color",), _member(Color), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
-        ("level", ("--level",), _member(Level), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
-        ("maybe", ("--maybe",), _Int.convert, None, (("nullable", True),)),
-        ("item", ("-i", "--item"), _Int.convert, list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
+        ("text", (), "_Str", ..., (("help", 'A "quoted" text with a \\ backslash'),)),
+        ("number", (), "_Int", ..., (("help", "An integer"),)),
+        ("ratio", ("--ratio",), "_Float", 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
+        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag."))),
+        ("path", ("--path",), "_Path", lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
+        ("day", ("--day",), "_Date", lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
+        ("moment", ("--moment",), "_DateTime", None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
+        ("at", ("--at",), "_Time", None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
+        ("ident", ("--ident",), "_Uuid", None, (("metavar", "UUID"), ("nullable", True))),
+        ("amount", ("--amount",), "_Decimal", lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
+        ("mode", ("--mode",), ("_choice", "fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
+        ("color", ("--color",), ("_member", "Color"), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
+        ("level", ("--level",), ("_member", "Level"), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
+        ("maybe", ("--maybe",), "_Int", None, (("nullable", True),)),
+        ("item", ("-i", "--item"), "_Int", list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
     ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
     "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
-        ("shape", ("--shape",), _to_Shape, ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
-        ("scale", ("--scale",), _Float.convert, 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
+        ("shape", ("--shape",), "_to_Shape", ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
+        ("scale", ("--scale",), "_Float", 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
     ), (("effects", "non_idempotent"), ("context", "ctx"))),
     "fail": (fail, "Fail in the way you ask for.", _Str, (
-        ("how", (), _choice("missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
+        ("how", (), ("_choice", "missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
     ), ()),
     "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
     "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
-        ("force", ("--force",), _Bool.convert, False, (("action", "boolean_optional"),)),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"),)),
     ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
     "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
-        ("names", (), _Str.convert, ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
+        ("names", (), "_Str", ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
     ), (("context", "ctx"),)),
     "store shelf nap": (nap, "Sleep, then answer nothing.", _Null, (
-        ("seconds", ("--seconds",), _Float.convert, 0.0, (("help", "(default: 0.0)"),)),
+        ("seconds", ("--seconds",), "_Float", 0.0, (("help", "(default: 0.0)"),)),
     ), (("effects", "withheld"), ("discard", True))),
     "store pick": (pick, "Pick something from a shelf.", ("map", _Any), (
-        ("shelf", (), _Str.convert, ..., (("help", "The shelf"),)),
-        ("store", ("-s", "--store"), _choice("main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
-        ("size", ("--size",), _Str.convert, "medium", (("help", "How big (default: medium)"),)),
-        ("count", ("--count",), _Int.convert, 1, (("help", "(default: 1)"),)),
-        ("into", ("--into",), _Path.convert, None, (("metavar", "PATH"), ("nullable", True))),
+        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
+        ("store", ("-s", "--store"), ("_choice", "main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
+        ("size", ("--size",), "_Str", "medium", (("help", "How big (default: medium)"),)),
+        ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
+        ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
     ), (("examples", ("kitchen store pick apples --size small",)),)),
 }
 # fmt: on

@@ -2808,13 +2808,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -2830,9 +2833,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -2842,7 +2864,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -5934,7 +5957,7 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "hello": (hello, "Say hello.", _Str, (
-        ("name", ("--name",), _Str.convert, "world", (("help", "(default: world)"),)),
+        ("name", ("--name",), "_Str", "world", (("help", "(default: world)"),)),
     ), ()),
 }
 # fmt: on

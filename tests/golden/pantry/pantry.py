@@ -2947,13 +2947,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -2969,9 +2972,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -2981,7 +3003,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6335,13 +6358,13 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "stock": (stock, "How much of one item there is.", ("record", "Item"), (
-        ("name", (), _Str.convert, ..., (("help", "What to look up"),)),
+        ("name", (), "_Str", ..., (("help", "What to look up"),)),
     ), ()),
     "restock": (restock, "Restock every shelf, logging as it goes.", _Int, (
-        ("steps", ("--steps",), _Int.convert, 3, (("help", "How many rounds. (default: 3)"),)),
+        ("steps", ("--steps",), "_Int", 3, (("help", "How many rounds. (default: 3)"),)),
     ), (("effects", "idempotent"), ("context", "ctx"))),
     "wait": (wait, "Wait until the time is up or the caller cancels; True when cancelled.", _Bool, (
-        ("seconds", ("--seconds",), _Float.convert, 10.0, (("help", "(default: 10.0)"),)),
+        ("seconds", ("--seconds",), "_Float", 10.0, (("help", "(default: 10.0)"),)),
     ), (("context", "ctx"),)),
 }
 # fmt: on
@@ -6350,11 +6373,11 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
 # fmt: off
 PROMPTS: dict[str, _Command] = {
     "shopping-list": _from_row((shopping_list, "Write a shopping list for what is running out.", _Any, (
-        ("store", ("--store",), _Str.convert, ..., (("help", "Where to shop. (required)"),)),
-        ("budget", ("--budget",), _Str.convert, "20", (("help", "How much to spend, in euros. (default: 20)"),)),
+        ("store", ("--store",), "_Str", ..., (("help", "Where to shop. (required)"),)),
+        ("budget", ("--budget",), "_Str", "20", (("help", "How much to spend, in euros. (default: 20)"),)),
     ), ())),
     "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
-        ("dish", ("--dish",), _Str.convert, ..., (("help", "The dish to cook. (required)"),)),
+        ("dish", ("--dish",), "_Str", ..., (("help", "The dish to cook. (required)"),)),
     ), ())),
 }
 # fmt: on
@@ -6365,10 +6388,10 @@ RESOURCES: dict[str, tuple[str | None, _Command]] = {
     "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
     "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
     "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
-        ("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),
+        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
     ), ()))),
     "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
-        ("name", ("--name",), _Str.convert, ..., (("help", "(required)"),)),
+        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
     ), ()))),
 }
 # fmt: on

@@ -2989,13 +2989,16 @@ def _command(path: str) -> _Command | None:
     return command
 
 
-def _from_row(row: tuple[Any, ...]) -> _Command:
-    """The `_Command` of one row of a generated table (see the module's docstring)."""
+def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command:
+    """The `_Command` of one row of a generated table (see the module's docstring); the names
+    its converters use are the tool's own (`names`: where else to find them)."""
     handler, summary, returns, inputs, details = row
     keywords = dict(details)
     how = {name: keywords.pop(name) for name in _CALL_DETAILS if name in keywords}
     checks = bool(inputs) or keywords.get("confirm") is not None
-    run = _reader(handler, inputs, how, checks)
+    found = globals() if names is None else names
+    converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
+    run = _reader(handler, inputs, converters, how, checks)
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -3011,9 +3014,28 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     return build
 
 
+def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
+    """The converter a row names: a type's class (its `convert`) or a record's converter, by
+    name; or `(wrapper, arguments...)`, as `_within("_Int", 1, 5)` stands for
+    `_within(_Int.convert, 1, 5)`. The wrappers are `values.py`'s."""
+    if isinstance(spec, str):
+        found = names[spec]
+        return getattr(found, "convert", found)  # type: ignore[no-any-return]
+    wrapper, *arguments = spec
+    make = names[wrapper]
+    if wrapper == "_choice":
+        return make(*arguments)  # type: ignore[no-any-return]
+    if wrapper == "_member":
+        return make(names[arguments[0]])  # type: ignore[no-any-return]
+    if wrapper == "_tuple":
+        return make(*(_converter(item, names) for item in arguments))  # type: ignore[no-any-return]
+    return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
+    converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
 ) -> Callable[[_Call], object]:
@@ -3023,7 +3045,8 @@ def _reader(
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, flags, convert, written, options in inputs:
+        for index, (name, flags, _, written, options) in enumerate(inputs):
+            convert = converters[index]
             reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
             read = call.values if reader.pop("many", False) else call.value
             default = written() if reader.pop("fresh", False) else written
@@ -6115,23 +6138,23 @@ def _on_sigterm() -> None:
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "connect": (connect, "Say where it would connect; nothing is contacted.", ("record", "Connection"), (
-        ("host", ("--host",), _Str.convert, "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
-        ("port", ("-p", "--port"), _within(_Int.convert, 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
-        ("token", ("--token",), _Str.convert, None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
-        ("mode", ("--mode",), _choice("fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
-        ("retries", ("--retries",), _within(_Int.convert, 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
-        ("verbose", ("--verbose",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment)."))),
-        ("tag", ("--tag",), _Str.convert, list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
-        ("ratio", ("--ratio",), _within(_Float.convert, 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
+        ("host", ("--host",), "_Str", "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
+        ("port", ("-p", "--port"), ("_within", "_Int", 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
+        ("token", ("--token",), "_Str", None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
+        ("mode", ("--mode",), ("_choice", "fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
+        ("retries", ("--retries",), ("_within", "_Int", 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
+        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment)."))),
+        ("tag", ("--tag",), "_Str", list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
+        ("ratio", ("--ratio",), ("_within", "_Float", 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
     ), (("examples", ("settings connect --host example.org --port 443",)),)),
     "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
-        ("yes", ("--yes",), _Bool.convert, False, (("action", "boolean_optional"), ("help", "Apply without asking. (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
+        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
     ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
     "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), _Str.convert, "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
     ), ()),
     "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), _Str.convert, ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
     ), (("effects", "withheld"), ("discard", True))),
 }
 # fmt: on
