@@ -7,6 +7,7 @@ and a cache that cannot be written costs nothing but the compile.
 
 from __future__ import annotations
 
+import gc
 import json
 import marshal
 import os
@@ -425,3 +426,22 @@ def test_a_read_only_home_falls_back_to_a_private_temporary_directory(
     assert Path(found).name.startswith("burgee-")
     if hasattr(os, "getuid"):
         assert stat.S_IMODE(Path(found).stat().st_mode) == 0o700
+
+
+GC_CODE = "\nimport gc\n\nCOLLECTING = gc.isenabled()\n\n\ndef main(argv=None):\n    return 0\n"
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_the_collector_is_off_while_the_code_is_defined_and_as_it_was_after(
+    tmp_path: Path, cache: Path, before: bool
+) -> None:
+    path = _module(tmp_path, GC_CODE)
+    was = gc.isenabled()
+    (gc.enable if before else gc.disable)()
+    try:
+        namespace = _run(path)
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert namespace["COLLECTING"] is False
+    assert after is before
