@@ -1,12 +1,10 @@
-"""Read a handlers file with libcst (never importing it) into a `Program`."""
+"""Read a handlers file with `ast` (never importing it) into a `Program`."""
 
 from __future__ import annotations
 
 import ast
 import re
 from pathlib import Path
-
-import libcst as cst
 
 import burgee
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
@@ -45,8 +43,8 @@ from burgee.read.imports import (
 )
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
-from burgee.read.reader import Reader
-from burgee.read.source import Masked, check, mask
+from burgee.read.reader import Decorator, Reader
+from burgee.read.source import check, longest_line, nested_imports, statements_with
 from burgee.read.source import tree as parsed
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
@@ -58,6 +56,8 @@ _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _KIND = re.compile(r"^[a-z][a-z0-9_]*$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+#: `from` and the space after it, up to the module name of `from MODULE import ...`.
+_AFTER_FROM = re.compile(r"from(?:[ \t\f]|\\\r?\n)*")
 _COMMAND_KEYS = {
     "effects",
     "name",
@@ -89,20 +89,17 @@ API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__
 class ProgramReader(Reader):
     """Walks the top level of one handlers file, collecting the program and every problem."""
 
-    #: Functions defined by plain helper code that libcst was not given (`read.source.mask`).
-    plain_functions: frozenset[str] = frozenset()
-
-    def __init__(self, source: str, path: str, original: str | None = None) -> None:
-        super().__init__(source, path, original)
+    def __init__(self, source: str, path: str) -> None:
+        super().__init__(source, path)
         #: Error declarations by kind and by exit code, to refuse duplicates.
         self.kinds: dict[str, ErrorDecl] = {}
         self.codes: dict[int, ErrorDecl] = {}
         #: `Outcome` subclasses, in file order.
         self.outcomes: list[OutcomeDecl] = []
         #: `program(exit_codes={...})`: kind -> (exit code, where it was given).
-        self.moved: dict[str, tuple[int, cst.CSTNode]] = {}
+        self.moved: dict[str, tuple[int, ast.AST]] = {}
         #: Error classes of a built-in kind (`kind = "usage"`): the class, kind, exit code.
-        self.builtin_raised: list[tuple[cst.ClassDef, str, int]] = []
+        self.builtin_raised: list[tuple[ast.ClassDef, str, int]] = []
         #: "prompts" and "resources", once a function is marked so (even one with problems).
         self.surfaces_seen: set[str] = set()
 
@@ -110,76 +107,94 @@ class ProgramReader(Reader):
 
     def read(self) -> None:
         """Read every top-level statement."""
-        body = self.module.body
+        body = self.tree.body
         for statement in body:
-            self.read_imports(statement)
+            if isinstance(statement, ast.Import | ast.ImportFrom):
+                self.read_imports(statement)
         for statement in body:
-            if isinstance(statement, cst.ClassDef):
+            if isinstance(statement, ast.ClassDef):
                 self.register_class(statement)
         for statement in body:
-            if isinstance(statement, cst.ClassDef):
+            if isinstance(statement, ast.ClassDef):
                 self.read_error_class(statement)
-            elif isinstance(statement, cst.FunctionDef):
+            elif isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.read_function(statement)
-            elif isinstance(statement, cst.SimpleStatementLine):
+            elif isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign):
                 self.read_simple(statement)
         self.check_exit_codes()
         if self.api_modules:
-            for statement in self.module.body:
-                finder = _RuntimeAttributes(self)
-                statement.visit(finder)
-                if finder.found:
-                    self.removals.touched.add(statement)
-                    self.removals.with_attributes.add(statement)
-        tree = parsed(self.original)
+            self.read_runtime_attributes()
+        tree = self.tree
         self.check_lazy_imports(tree)
         self.check_misplaced_commands(tree)
         self.check_names(tree)
         self.check_records()
 
-    def read_imports(self, statement: cst.CSTNode) -> None:
+    def read_imports(self, statement: ast.Import | ast.ImportFrom) -> None:
         """Learn what imported names refer to, and which of them are burgee's."""
-        if not isinstance(statement, cst.SimpleStatementLine):
-            return
-        for small in statement.body:
-            if isinstance(small, cst.ImportFrom) and small.module is not None:
-                module = self.code(small.module)
-                if not small.relative and module.startswith("burgee."):
-                    self.check_api_module(small.module, module)
-                if isinstance(small.names, cst.ImportStar):
-                    if module == "burgee":
-                        self.error(small, "import burgee's names explicitly, not with *")
-                    continue
-                for alias in small.names:
-                    imported = self.code(alias.name)
-                    local = self.code(alias.asname.name) if alias.asname else imported
-                    self.names.imports[local] = f"{module}.{imported}"
-                    if module == "burgee":
-                        self.check_api_name(alias.name, imported)
-                        self.api[local] = imported
+        if isinstance(statement, ast.ImportFrom) and statement.module is not None:
+            module = statement.module
+            if not statement.level and module.startswith("burgee."):
+                self.check_api_module(self._module_place(statement), module)
+            if statement.names[0].name == "*":
                 if module == "burgee":
-                    self.removals.statements.add(statement)
-            elif isinstance(small, cst.Import):
-                for alias in small.names:
-                    imported = self.code(alias.name)
-                    local = self.code(alias.asname.name) if alias.asname else imported
-                    if imported.startswith("burgee."):
-                        self.check_api_module(alias.name, imported)
-                    self.names.imports[local.split(".")[0]] = (
-                        imported if alias.asname else imported.split(".")[0]
-                    )
-                    if imported == "burgee":
-                        self.api_modules.add(local)
-                        self.removals.statements.add(statement)
+                    self.error(statement, "import burgee's names explicitly, not with *")
+                return
+            for alias in statement.names:
+                imported = alias.name
+                local = alias.asname or imported
+                self.names.imports[local] = f"{module}.{imported}"
+                if module == "burgee":
+                    self.check_api_name(alias, imported)
+                    self.api[local] = imported
+            if module == "burgee":
+                self.removals.statements.add(id(statement))
+        elif isinstance(statement, ast.Import):
+            for alias in statement.names:
+                imported = alias.name
+                local = alias.asname or imported
+                if imported.startswith("burgee."):
+                    self.check_api_module(alias, imported)
+                self.names.imports[local.split(".")[0]] = (
+                    imported if alias.asname else imported.split(".")[0]
+                )
+                if imported == "burgee":
+                    self.api_modules.add(local)
+                    self.removals.statements.add(id(statement))
 
-    def check_api_name(self, node: cst.CSTNode, name: str) -> None:
+    def _module_place(self, statement: ast.ImportFrom) -> ast.AST:
+        """A stand-in node at the module name of `from MODULE import ...`."""
+        start = self.text.start(statement)
+        found = _AFTER_FROM.match(self.text.source, start)
+        index = found.end() if found is not None else start
+        line = self.text.line_of(index)
+        place = ast.Name(id=statement.module or "")
+        place.lineno = line
+        place.col_offset = len(self.text.source[self.text.starts[line - 1] : index].encode())
+        return place
+
+    def read_runtime_attributes(self) -> None:
+        """`burgee.CommandError` / `burgee.Context` / `burgee.Outcome` become the runtime's own
+        names; any other `burgee.X` must be one of burgee's names."""
+        words = "|".join(re.escape(name) for name in sorted(self.api_modules))
+        for statement in statements_with(self.original, rf"\b(?:{words})\b"):
+            for node in ast.walk(statement):
+                if not isinstance(node, ast.Attribute):
+                    continue
+                name = self.api_name(node)
+                if name is not None:
+                    self.check_api_name(self.attr_span_node(node), name)
+                if name in ("CommandError", "Context", "Outcome"):
+                    self.removals.replace(self.text, node, node.attr)
+
+    def check_api_name(self, node: ast.AST, name: str) -> None:
         """A name taken from burgee must be one burgee defines: the import is removed from
         the tool, so an unknown one would fail only when the tool starts."""
         if name not in API_NAMES:
             known = ", ".join(sorted(API_NAMES))
             self.error(node, f"burgee has no name {name!r}; it defines {known}")
 
-    def check_api_module(self, node: cst.CSTNode, module: str) -> None:
+    def check_api_module(self, node: ast.AST, module: str) -> None:
         """burgee's own modules are not part of a tool: it runs without burgee installed, so
         the import would fail when the tool starts, even for `--help`."""
         known = ", ".join(sorted(API_NAMES))
@@ -189,20 +204,20 @@ class ProgramReader(Reader):
             f"import from burgee itself: {known}",
         )
 
-    def register_class(self, node: cst.ClassDef) -> None:
+    def register_class(self, node: ast.ClassDef) -> None:
         """Note enums and records by name before any annotation is resolved."""
-        name = node.name.value
+        name = node.name
         self.classes[name] = node
-        bases = [self.names.qualify(b.value) or "" for b in node.bases]
+        bases = [self.names.qualify(b) or "" for b in node.bases]
         if any(b.startswith("enum.") for b in bases):
             self.names.enums[name] = _enum_values(node)
         elif any(b.endswith(".TypedDict") for b in bases) or any(
             (self.names.qualify(_decorator_target(d)) or "").endswith("dataclasses.dataclass")
-            for d in node.decorators
+            for d in node.decorator_list
         ):
             self.names.records.add(name)
 
-    def read_error_class(self, node: cst.ClassDef) -> None:
+    def read_error_class(self, node: ast.ClassDef) -> None:
         """Read a CommandError subclass as a declared error (an Outcome one as an outcome)."""
         if self.is_error_class(node, base="Outcome"):
             self.read_outcome_class(node)
@@ -214,16 +229,16 @@ class ProgramReader(Reader):
         if "kind" not in own and "exit_code" not in own and self.is_error_class(node, local=True):
             # NOTE: a subclass that changes neither is the same error, declared once already.
             return
-        description = docstrings.parse(node.get_docstring()).description
+        description = docstrings.parse(ast.get_docstring(node)).description
         kind, exit_code = attrs.get("kind"), attrs.get("exit_code")
         retryable = attrs.get("retryable", False)
         if not isinstance(kind, str) or not _KIND.match(kind):
-            self.error(node, f"error class {node.name.value} needs kind = 'snake_case_name'")
+            self.error(node, f"error class {node.name} needs kind = 'snake_case_name'")
             return
         if not isinstance(exit_code, int) or isinstance(exit_code, bool):
             if kind in BUILTIN_ERRORS:
                 self.error(node, f"error kind {kind!r} is built in; choose another kind")
-            self.error(node, f"error class {node.name.value} needs exit_code = <integer>")
+            self.error(node, f"error class {node.name} needs exit_code = <integer>")
             return
         if kind in BUILTIN_ERRORS:
             # NOTE: the built-in error itself, raised by a handler, when its code is the same
@@ -231,7 +246,7 @@ class ProgramReader(Reader):
             self.builtin_raised.append((node, kind, exit_code))
             return
         decl = ErrorDecl(
-            class_name=node.name.value,
+            class_name=node.name,
             kind=kind,
             exit_code=exit_code,
             retryable=bool(retryable),
@@ -257,7 +272,7 @@ class ProgramReader(Reader):
         kinds[kind], codes[exit_code] = decl, decl
         self.errors.append(decl)
 
-    def read_outcome_class(self, node: cst.ClassDef) -> None:
+    def read_outcome_class(self, node: ast.ClassDef) -> None:
         """Read an Outcome subclass: a declared outcome (`name`, `exit_code`, the docstring)."""
         attrs = self.error_attributes(node)
         own = self.error_attributes(node, inherited=False)
@@ -268,7 +283,7 @@ class ProgramReader(Reader):
         ):
             return  # NOTE: the same outcome, declared once already
         name, exit_code = attrs.get("name"), attrs.get("exit_code")
-        class_name = node.name.value
+        class_name = node.name
         if not isinstance(name, str) or not _KIND.match(name):
             self.error(node, f"outcome class {class_name} needs name = 'snake_case_name'")
             return
@@ -288,7 +303,7 @@ class ProgramReader(Reader):
                 class_name=class_name,
                 name=name,
                 exit_code=exit_code,
-                description=docstrings.parse(node.get_docstring()).description,
+                description=docstrings.parse(ast.get_docstring(node)).description,
                 span=self.span(node),
             )
         )
@@ -345,7 +360,7 @@ class ProgramReader(Reader):
 
     def is_error_class(
         self,
-        node: cst.ClassDef,
+        node: ast.ClassDef,
         seen: frozenset[str] = frozenset(),
         *,
         local: bool = False,
@@ -354,45 +369,41 @@ class ProgramReader(Reader):
         """True for a class that derives from burgee's `base` (CommandError, or Outcome),
         directly or not (`local`: only through such a class of this file)."""
         for parent_node in node.bases:
-            if self.api_name(parent_node.value) == base and not local:
+            if self.api_name(parent_node) == base and not local:
                 return True
-            parent = parent_node.value.value if isinstance(parent_node.value, cst.Name) else None
+            parent = parent_node.id if isinstance(parent_node, ast.Name) else None
             if parent in self.classes and parent not in seen:
-                if self.is_error_class(self.classes[parent], seen | {node.name.value}, base=base):
+                if self.is_error_class(self.classes[parent], seen | {node.name}, base=base):
                     return True
         return False
 
-    def error_attributes(self, node: cst.ClassDef, *, inherited: bool = True) -> dict[str, object]:
+    def error_attributes(self, node: ast.ClassDef, *, inherited: bool = True) -> dict[str, object]:
         """`kind`, `exit_code`, `retryable` (and an outcome's `name`), inherited from local
         parent classes."""
         attrs: dict[str, object] = {}
         for base in node.bases if inherited else ():
-            if isinstance(base.value, cst.Name) and base.value.value in self.classes:
-                attrs.update(self.error_attributes(self.classes[base.value.value]))
-        for statement in node.body.body:
-            if not isinstance(statement, cst.SimpleStatementLine):
-                continue
-            for small in statement.body:
-                target, value = _assignment(small)
-                if target in ("kind", "exit_code", "retryable", "name") and value is not None:
-                    try:
-                        attrs[target] = self.literal(value, f"{node.name.value}.{target}")
-                    except NotLiteral:
-                        pass
+            if isinstance(base, ast.Name) and base.id in self.classes:
+                attrs.update(self.error_attributes(self.classes[base.id]))
+        for small in node.body:
+            target, value = _assignment(small)
+            if target in ("kind", "exit_code", "retryable", "name") and value is not None:
+                try:
+                    attrs[target] = self.literal(value, f"{node.name}.{target}")
+                except NotLiteral:
+                    pass
         return attrs
 
-    def read_simple(self, statement: cst.SimpleStatementLine) -> None:
+    def read_simple(self, statement: ast.Expr | ast.Assign | ast.AnnAssign) -> None:
         """Read `program(...)` and `name = group(...)` statements."""
-        for small in statement.body:
-            if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
-                if self.api_name(small.value.func) == "program":
-                    self.read_program_call(small.value)
-                    self.removals.statements.add(statement)
-            target, value = _assignment(small)
-            if target is not None and isinstance(value, cst.Call):
-                self.read_group(statement, target, value)
+        if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            if self.api_name(statement.value.func) == "program":
+                self.read_program_call(statement.value)
+                self.removals.statements.add(id(statement))
+        target, value = _assignment(statement)
+        if target is not None and isinstance(value, ast.Call):
+            self.read_group(statement, target, value)
 
-    def read_program_call(self, call: cst.Call) -> None:
+    def read_program_call(self, call: ast.Call) -> None:
         """Read the literal arguments of `program(...)`."""
         if self.program_args:
             self.error(call, "program(...) is called more than once")
@@ -425,48 +436,49 @@ class ProgramReader(Reader):
         if isinstance(prefix, str) and not _ENV.match(prefix):
             self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
 
-    def read_exit_codes(self, value: cst.BaseExpression) -> None:
+    def read_exit_codes(self, value: ast.expr) -> None:
         """`program(exit_codes={"internal": 70})`: built-in kinds moved to other codes."""
-        if not isinstance(value, cst.Dict):
+        if not isinstance(value, ast.Dict):
             self.error(value, 'program(exit_codes=...) must be a dict such as {"internal": 70}')
             return
-        for element in value.elements:
-            if not isinstance(element, cst.DictElement):
-                self.error(element, "program(exit_codes=...): ** is not supported here")
+        for key, item in zip(value.keys, value.values, strict=True):
+            if key is None:
+                message = "program(exit_codes=...): ** is not supported here"
+                self.diagnostics.append(Diagnostic(span=self.span(item, shift=-2), message=message))
                 continue
             try:
-                kind, code = literal_value(element.key), literal_value(element.value)
+                kind, code = literal_value(key), literal_value(item)
             except ValueError:
                 kind = code = None
             if not isinstance(kind, str) or kind not in BUILTIN_ERRORS:
                 known = ", ".join(BUILTIN_ERRORS)
-                self.error(element.key, f"exit_codes: {kind!r} is not a built-in kind ({known})")
+                self.error(key, f"exit_codes: {kind!r} is not a built-in kind ({known})")
             elif not isinstance(code, int) or isinstance(code, bool) or not 1 <= code <= 125:
-                self.error(element.value, f"exit_codes: {kind!r} needs an exit code from 1 to 125")
+                self.error(item, f"exit_codes: {kind!r} needs an exit code from 1 to 125")
             else:
-                self.moved[kind] = (code, element)
+                self.moved[kind] = (code, key)
 
-    def parent_of(self, func: cst.BaseExpression, api: str) -> tuple[str, ...] | None:
+    def parent_of(self, func: ast.expr, api: str) -> tuple[str, ...] | None:
         """The group path that `group(...)`/`command(...)` (or `grp.group`, `grp.command`)
         places its result in: `()` at the top level; None when `func` is not burgee's."""
         if self.api_name(func) == api:
             return ()
         if (
-            isinstance(func, cst.Attribute)
-            and func.attr.value == api
-            and isinstance(func.value, cst.Name)
-            and func.value.value in self.groups
+            isinstance(func, ast.Attribute)
+            and func.attr == api
+            and isinstance(func.value, ast.Name)
+            and func.value.id in self.groups
         ):
-            return self.groups[func.value.value].path
+            return self.groups[func.value.id].path
         return None
 
-    def read_group(self, statement: cst.CSTNode, target: str, call: cst.Call) -> None:
+    def read_group(self, statement: ast.stmt, target: str, call: ast.Call) -> None:
         """Read `tasks = group("tasks", help=...)` or `sub = tasks.group(...)`."""
         func = call.func
         parent = self.parent_of(func, "group")
         if parent is None:
             return
-        self.removals.statements.add(statement)
+        self.removals.statements.add(id(statement))
         args = self.call_args(call, ("name", "help"), {"name", "help"}, "group()")
         try:
             name = self.literal(args["name"], "a group name") if "name" in args else None
@@ -480,17 +492,16 @@ class ProgramReader(Reader):
         self.groups[target] = group
         self.group_nodes.append(group)
 
-    def read_function(self, node: cst.FunctionDef) -> None:
+    def read_function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
         """Read a function decorated as a command, a prompt or a resource."""
         found = False
-        for decorator in node.decorators:
-            target = _decorator_target(decorator)
+        for index, decorator in enumerate(self.decorators(node)):
+            target = _decorator_target(decorator.decorator)
             surface = self.api_name(target)
             if surface in ("prompt", "resource"):
-                self.removals.decorators.add(decorator)
-                self.removals.touched.add(node)
+                self.removals.remove_decorator(self.text, node, index)
                 if found:
-                    self.error(decorator, f"{node.name.value} is already a command or a {surface}")
+                    self.error(decorator, f"{node.name} is already a command or a {surface}")
                     continue
                 found = True
                 self.surfaces_seen.add(surface + "s")
@@ -506,25 +517,24 @@ class ProgramReader(Reader):
             parent = self.parent_of(target, "command")
             if parent is None:
                 continue
-            self.removals.decorators.add(decorator)
-            self.removals.touched.add(node)
+            self.removals.remove_decorator(self.text, node, index)
             if found:
                 self.error(
                     decorator,
-                    f"{node.name.value} has more than one @command; a function is one command",
+                    f"{node.name} has more than one @command; a function is one command",
                 )
                 continue
             found = True
-            if not isinstance(decorator.decorator, cst.Call):
+            if not isinstance(decorator.decorator, ast.Call):
                 self.error(decorator, "@command needs effects=..., as in @command(effects=...)")
                 continue
             self.read_command(node, decorator, decorator.decorator, parent)
 
     def read_command(
         self,
-        node: cst.FunctionDef,
-        decorator: cst.Decorator,
-        call: cst.Call,
+        node: ast.FunctionDef | ast.AsyncFunctionDef,
+        decorator: Decorator,
+        call: ast.Call,
         parent: tuple[str, ...],
     ) -> None:
         """Build a Command from a decorated function."""
@@ -539,11 +549,11 @@ class ProgramReader(Reader):
         if "effects" not in args:
             self.error(
                 decorator,
-                f"command {node.name.value} needs effects=: one of {', '.join(EFFECTS)}",
+                f"command {node.name} needs effects=: one of {', '.join(EFFECTS)}",
             )
         elif effects not in EFFECTS:
             self.error(args["effects"], f"effects must be one of {', '.join(EFFECTS)}")
-        name = options.get("name") or node.name.value.replace("_", "-")
+        name = options.get("name") or node.name.replace("_", "-")
         if not isinstance(name, str) or not _COMMAND_NAME.match(name):
             self.error(decorator, f"command name {name!r}: use letters, digits, '-' and '_'")
             return
@@ -553,8 +563,8 @@ class ProgramReader(Reader):
             examples = ()
         listed = args.get("examples")
         example_spans = (
-            tuple(self.span(element.value) for element in listed.elements)
-            if isinstance(listed, cst.List | cst.Tuple) and len(listed.elements) == len(examples)
+            tuple(self.span(element) for element in listed.elts)
+            if isinstance(listed, ast.List | ast.Tuple) and len(listed.elts) == len(examples)
             else ()
         )
         cardinality = options.get("cardinality")
@@ -592,20 +602,20 @@ class ProgramReader(Reader):
         if not isinstance(confirm, (bool, str)) or confirm == "":
             self.error(args["confirm"], "confirm must be True, False or the question to ask")
             confirm = True
-        doc = docstrings.parse(node.get_docstring())
+        doc = docstrings.parse(ast.get_docstring(node))
         params = read_params(self, node, doc)
         returns = None
         if node.returns is not None:
             try:
-                returns = read_type(self, node.returns.annotation, "return")
+                returns = read_type(self, node.returns, "return")
             except UnsupportedType as exc:
-                self.error(exc.node, f"return type of {node.name.value}: {exc.message}")
+                self.error(exc.node, f"return type of {node.name}: {exc.message}")
         if effects not in EFFECTS:
             return
         self.commands.append(
             Command(
                 path=(*parent, name),
-                function=node.name.value,
+                function=node.name,
                 summary=doc.summary,
                 description=doc.description,
                 effects=effects,  # type: ignore[arg-type]
@@ -626,14 +636,14 @@ class ProgramReader(Reader):
                     if confirm is True
                     else confirm
                 ),
-                is_async=node.asynchronous is not None,
+                is_async=isinstance(node, ast.AsyncFunctionDef),
                 params=params,
                 returns=returns,
                 span=self.span(decorator),
             )
         )
 
-    def check_max_output(self, node: cst.CSTNode, value: object, where: str) -> None:
+    def check_max_output(self, node: ast.AST, value: object, where: str) -> None:
         """`max_output=` is a number of characters: a whole number, 0 for no limit."""
         if type(value) is not int or value < 0:
             self.error(
@@ -644,11 +654,7 @@ class ProgramReader(Reader):
         """An import of burgee's own modules inside a function (`from burgee.write.generate
         import generate`) stays there, so the tool loads it only when that code runs (and
         needs burgee installed then); the module and the names must exist."""
-        # NOTE: by id: `node in tree.body` compares with every top-level statement (quadratic).
-        top = {id(node) for node in tree.body}
-        for node in ast.walk(tree):
-            if id(node) in top or not isinstance(node, ast.Import | ast.ImportFrom):
-                continue
+        for node in nested_imports(self.original):
             if isinstance(node, ast.ImportFrom):
                 if node.level or not (node.module or "").startswith(("burgee.", "burgee")):
                     continue
@@ -692,7 +698,14 @@ class ProgramReader(Reader):
         """`@command` anywhere but on a top-level function: nothing could call it, and the
         decorator would stay in the tool, where `command` is not defined."""
         top = {id(s) for s in tree.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
-        stack: list[tuple[ast.AST, str]] = [(s, "") for s in reversed(tree.body)]
+        # NOTE: only a decorated class, and statements with an `@` below their first line.
+        inside = {id(s) for s in statements_with(self.original, "@", inside=True)}
+        chosen = [
+            s
+            for s in tree.body
+            if id(s) in inside or (isinstance(s, ast.ClassDef) and s.decorator_list)
+        ]
+        stack: list[tuple[ast.AST, str]] = [(s, "") for s in reversed(chosen)]
         while stack:
             node, inside = stack.pop()
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
@@ -838,8 +851,9 @@ class ProgramReader(Reader):
                 )
             )
         self.check_surfaces()
-        functions = {s.name.value for s in self.module.body if isinstance(s, cst.FunctionDef)}
-        functions |= self.plain_functions
+        functions = {
+            s.name for s in tree.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)
+        }
         for command in self.commands:
             for param in command.inputs:
                 if param.default_factory and param.default_factory not in functions:
@@ -931,37 +945,19 @@ class ProgramReader(Reader):
         return text in RUNTIME_IMPORTS.get(alias.asname or alias.name, frozenset())
 
 
-def _enum_values(node: cst.ClassDef) -> tuple[Scalar, ...]:
+def _enum_values(node: ast.ClassDef) -> tuple[Scalar, ...]:
     """The literal member values of an enum class; `read_enum` reports any that are not."""
     values: list[Scalar] = []
-    for statement in node.body.body:
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                target, value = _assignment(small)
-                if target and not target.startswith("_") and value is not None:
-                    try:
-                        member = literal_value(value)
-                    except ValueError:
-                        continue
-                    if isinstance(member, str | int):
-                        values.append(member)
+    for statement in node.body:
+        target, value = _assignment(statement)
+        if target and not target.startswith("_") and value is not None:
+            try:
+                member = literal_value(value)
+            except ValueError:
+                continue
+            if isinstance(member, str | int):
+                values.append(member)
     return tuple(values)
-
-
-class _RuntimeAttributes(cst.CSTVisitor):
-    """Finds `burgee.CommandError` / `burgee.Context`, which become the runtime's own names."""
-
-    def __init__(self, reader: ProgramReader) -> None:
-        self.reader = reader
-        self.found = False
-
-    def visit_Attribute(self, node: cst.Attribute) -> None:
-        name = self.reader.api_name(node)
-        if name is not None:
-            self.reader.check_api_name(node.attr, name)
-        if name in ("CommandError", "Context", "Outcome"):
-            self.reader.removals.attributes.add(node)
-            self.found = True
 
 
 def _missing_in_burgee(module: str, names: list[str]) -> str | None:
@@ -981,20 +977,17 @@ def _missing_in_burgee(module: str, names: list[str]) -> str | None:
     return None
 
 
-def _decorator_target(decorator: cst.Decorator) -> cst.BaseExpression:
-    inner = decorator.decorator
-    return inner.func if isinstance(inner, cst.Call) else inner
+def _decorator_target(decorator: ast.expr) -> ast.expr:
+    return decorator.func if isinstance(decorator, ast.Call) else decorator
 
 
-def _assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
-    if (
-        isinstance(small, cst.Assign)
-        and len(small.targets) == 1
-        and isinstance(small.targets[0].target, cst.Name)
-    ):
-        return small.targets[0].target.value, small.value
-    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
-        return small.target.value, small.value
+def _assignment(small: ast.stmt) -> tuple[str | None, ast.expr | None]:
+    if isinstance(small, ast.Assign) and len(small.targets) == 1:
+        target = small.targets[0]
+        if isinstance(target, ast.Name):
+            return target.id, small.value
+    if isinstance(small, ast.AnnAssign) and isinstance(small.target, ast.Name):
+        return small.target.id, small.value
     return None, None
 
 
@@ -1049,19 +1042,17 @@ def read_program(
 ) -> Program:
     """Read a handlers file; raise GenerationError with every problem found."""
     # NOTE: first what could crash a parser (deep nesting, huge literals) and Python's own
-    # syntax errors; then libcst reads the file, minus plain helper code with long lines.
-    statements = check(source, path)
+    # syntax errors; then the file's `ast` tree is read.
+    check(source, path)
     bundled = bundle(source, path)
     if bundled.source != source:
         # NOTE: sibling modules were bundled in: check the whole again.
         source = bundled.source
-        statements = check(source, path)
-    masked = mask(source, statements)
+        check(source, path)
     try:
-        return _read(source, path, masked, name, version, bundled=bundled)
+        return _read(source, path, name, version, bundled=bundled)
     except RecursionError:
-        longest = max(statements, key=lambda s: s.longest, default=None)
-        line = longest.first if longest is not None else 1
+        line = longest_line(source)
         message = (
             "an expression here is too long or too deeply nested for burgee to read "
             "(RecursionError); split it, or move it into a helper function"
@@ -1073,18 +1064,13 @@ def read_program(
 def _read(
     source: str,
     path: str,
-    masked: Masked,
     name: str | None,
     version: str | None,
     *,
     bundled: Bundle,
 ) -> Program:
-    try:
-        reader = ProgramReader(masked.source, path, source)
-    except cst.ParserSyntaxError as exc:
-        raise GenerationError([_syntax_error(source, path, exc)]) from None
+    reader = ProgramReader(source, path)
     reader.origins = bundled.origins
-    reader.plain_functions = frozenset(masked.functions)
     reader.read()
     top = SourceSpan(path=path, line=1, column=1)
     if not reader.commands and not reader.diagnostics:
@@ -1098,7 +1084,7 @@ def _read(
         )
     if reader.diagnostics:
         raise GenerationError(sorted(reader.diagnostics, key=_position))
-    imports, code = strip(reader.module, reader.removals, masked.originals, masked.bodies)
+    imports, code = strip(reader.text, reader.tree, reader.removals)
     minor, newer = needed_minor(source, path)
     if newer is not None:
         newer = newer.model_copy(update={"span": bundled.place(newer.span)})
@@ -1122,7 +1108,7 @@ def _read(
                 "versions, in program(dependencies=[...]) or pyproject.toml",
             )
         )
-    module_doc = docstrings.parse(reader.module.get_docstring()).description
+    module_doc = docstrings.parse(ast.get_docstring(reader.tree)).description
     aliases = tuple(
         sorted(
             (local, api)
@@ -1132,7 +1118,7 @@ def _read(
     )
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    commands = _with_outcomes(reader.commands, reader.outcomes, parsed(source))
+    commands = _with_outcomes(reader.commands, reader.outcomes, source)
     return Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
@@ -1164,7 +1150,7 @@ def _read(
 
 
 def _with_outcomes(
-    commands: list[Command], outcomes: list[OutcomeDecl], tree: ast.Module
+    commands: list[Command], outcomes: list[OutcomeDecl], source: str
 ) -> tuple[Command, ...]:
     """Each command with the outcomes its handler names (`raise Stale(...)`); an outcome that
     no handler names (a helper raises it) may end any command."""
@@ -1172,7 +1158,9 @@ def _with_outcomes(
         return tuple(commands)
     by_class = {o.class_name: o.name for o in outcomes}
     named: dict[str, set[str]] = {}
-    for node in tree.body:
+    # NOTE: only the functions whose text names one of the classes.
+    words = "|".join(re.escape(name) for name in sorted(by_class))
+    for node in statements_with(source, rf"\b(?:{words})\b"):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             named[node.name] = {by_class[n] for n in names if n in by_class}
@@ -1199,26 +1187,15 @@ def nearest_project(path: str) -> tuple[str, str] | None:
 
 def _calls_log(source: str) -> bool:
     """Whether the handlers call `<something>.log(...)`: then the MCP server offers logging."""
-    if source.isascii() and "log" not in source:
-        return False  # NOTE: no such name at all (non-ASCII names may normalize to it)
-    tree = parsed(source)
+    # NOTE: only the statements whose text says `log` (non-ASCII names may normalize to it).
+    statements = parsed(source).body if not source.isascii() else statements_with(source, "log")
     return any(
         isinstance(node, ast.Call)
         and isinstance(node.func, ast.Attribute)
         and node.func.attr == "log"
-        for node in ast.walk(tree)
+        for statement in statements
+        for node in ast.walk(statement)
     )
-
-
-def _syntax_error(source: str, path: str, exc: cst.ParserSyntaxError) -> Diagnostic:
-    """The syntax error as Python itself words and places it, which is the clearer report."""
-    try:
-        compile(source, path, "exec", flags=ast.PyCF_ONLY_AST, dont_inherit=True)
-    except SyntaxError as error:
-        span = SourceSpan(path=path, line=error.lineno or 1, column=error.offset or 1)
-        return Diagnostic(span=span, message=f"syntax error: {error.msg}")
-    span = SourceSpan(path=path, line=exc.raw_line, column=exc.raw_column + 1)
-    return Diagnostic(span=span, message=f"syntax error: {exc.message}")
 
 
 def _position(diagnostic: Diagnostic) -> tuple[int, int]:
