@@ -353,9 +353,7 @@ def test_unexpected_exhaustion_becomes_a_diagnostic(
 def test_a_diagnostic_quoting_code_over_several_lines_stays_on_one_line(tmp_path: Path) -> None:
     # NOTE: found as a grammar-generated default: the quoted code broke the diagnostic in two.
     lines = _refused(tmp_path, GREET.replace('"world"', "(A\n+ B)"))
-    assert lines == [
-        "handlers.py:5:24: error: the default of 'name' must be a literal, not A + B"
-    ]
+    assert lines == ["handlers.py:5:24: error: the default of 'name' must be a literal, not A + B"]
 
 
 @pytest.mark.parametrize(

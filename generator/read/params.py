@@ -302,11 +302,7 @@ def _without(reader: Reader, annotation: ast.Subscript, marker: ast.expr) -> str
     index = elements.index(marker)
     text = reader.text
     start = text.start(marker)
-    end = (
-        text.start(elements[index + 1])
-        if index + 1 < len(elements)
-        else text.end(annotation) - 1
-    )
+    end = text.start(elements[index + 1]) if index + 1 < len(elements) else text.end(annotation) - 1
     whole = text.start(annotation)
     code = reader.code(annotation)
     return code[: start - whole] + code[end - whole :]

@@ -699,11 +699,11 @@ class ProgramReader(Reader):
         decorator would stay in the tool, where `command` is not defined."""
         top = {id(s) for s in tree.body if isinstance(s, ast.FunctionDef | ast.AsyncFunctionDef)}
         # NOTE: only a decorated class, and statements with an `@` below their first line.
-        inside = {id(s) for s in statements_with(self.original, "@", inside=True)}
+        below = {id(s) for s in statements_with(self.original, "@", inside=True)}
         chosen = [
             s
             for s in tree.body
-            if id(s) in inside or (isinstance(s, ast.ClassDef) and s.decorator_list)
+            if id(s) in below or (isinstance(s, ast.ClassDef) and s.decorator_list)
         ]
         stack: list[tuple[ast.AST, str]] = [(s, "") for s in reversed(chosen)]
         while stack:

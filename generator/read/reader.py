@@ -73,8 +73,9 @@ class Reader:
 
     def span(self, node: ast.AST | Decorator | Parameter, shift: int = 0) -> SourceSpan:
         """Where a node starts, as a 1-based line and column (ast counts columns in bytes)."""
-        line = node.lineno
-        return self.placed(line, self.text.column(line, node.col_offset) + shift)
+        line: int = node.lineno  # type: ignore[union-attr]
+        column: int = node.col_offset  # type: ignore[union-attr]
+        return self.placed(line, self.text.column(line, column) + shift)
 
     #: The same, by its older name.
     ast_span = span
@@ -94,7 +95,9 @@ class Reader:
         """The source text of a node, as written."""
         return self.text.code(node)
 
-    def decorators(self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> list[Decorator]:
+    def decorators(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    ) -> list[Decorator]:
         """A definition's decorators, each placed at its `@`."""
         found = []
         for expr in node.decorator_list:

@@ -65,7 +65,6 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> tuple[str, str]:
     if kept and _is_docstring(kept[0]):
         kept = kept[1:]
     edits = sorted(removals.edits)
-    starts = [start for start, _, _ in edits]
     newline = _newline(text)
     imports: list[_Unit] = []
     rest: list[str] = []
@@ -75,7 +74,7 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> tuple[str, str]:
             continue
         # NOTE: the lines above the file's first statement are its header, nobody's.
         lead = unit.lead if unit is not units[0] else unit.first
-        rest.append(_edited(text, lead, unit.last, edits, starts, newline))
+        rest.append(_edited(text, (lead, unit.last), edits, newline))
     rest_code = "".join(rest)
     code = rest_code.strip("\n") + "\n" if rest_code.strip() else ""
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
@@ -115,12 +114,17 @@ def _with_footer(text: Text, unit: _Unit, before: int) -> int:
     """The last line of a statement with the comment lines after it that belong to its body
     (indented at least as far), up to the line `before`."""
     statement = unit.statements[-1]
-    body = statement.cases if isinstance(statement, ast.Match) else getattr(statement, "body", None)
-    if not body or not isinstance(body, list):
-        return unit.last
-    inner = body[0]
-    line = text.lines[inner.lineno - 1]
-    prefix = line.encode("utf-8")[: inner.col_offset] if not line.isascii() else line[: inner.col_offset]
+    if isinstance(statement, ast.Match):
+        inner: ast.AST = statement.cases[0].pattern
+        line = text.lines[inner.lineno - 1]  # type: ignore[attr-defined]
+        prefix = line[: len(line) - len(line.lstrip(" \t\f"))]
+    else:
+        body = getattr(statement, "body", None)
+        if not body or not isinstance(body, list):
+            return unit.last
+        inner = body[0]
+        line = text.lines[inner.lineno - 1]  # type: ignore[attr-defined]
+        prefix = line[: text.column(inner.lineno, inner.col_offset) - 1]  # type: ignore[attr-defined]
     if prefix.strip():
         return unit.last  # NOTE: a body on the header's line (`def f(): pass`)
     indent = len(prefix)
@@ -135,13 +139,14 @@ def _with_footer(text: Text, unit: _Unit, before: int) -> int:
 
 
 def _edited(
-    text: Text, first: int, last: int, edits: list[tuple[int, int, str]], starts: list[int], newline: str
+    text: Text, lines: tuple[int, int], edits: list[tuple[int, int, str]], newline: str
 ) -> str:
-    """Lines `first` to `last` of the file with the edits that fall in them applied."""
+    """Lines `first` to `last` of the file with the edits (sorted) that fall in them applied."""
+    first, last = lines
     begin, end = text.starts[first - 1], text.starts[min(last, len(text.lines))]
     pieces: list[str] = []
     at = begin
-    for start, stop, replacement in edits[bisect.bisect_left(starts, begin) :]:
+    for start, stop, replacement in edits[bisect.bisect_left(edits, (begin,)) :]:
         if start >= end:
             break
         if start < at:
@@ -194,5 +199,5 @@ def _pruned(text: Text, unit: _Unit, used: frozenset[str], newline: str) -> str:
                     continue
         kept.append(text.code(statement))
     if not changed:
-        return _edited(text, unit.first, unit.last, [], [], newline)
+        return _edited(text, (unit.first, unit.last), [], newline)
     return "; ".join(kept) + newline if kept else ""
