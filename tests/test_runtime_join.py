@@ -3,10 +3,25 @@
 from __future__ import annotations
 
 import ast
+from pathlib import Path
+
+import pytest
 
 from burgee.render.join import join
 from burgee.runtime import boot
-from burgee.runtime.catalog import ALWAYS, BOOT, HEAD, SECTIONS, TAIL, parse, runtime_names
+from burgee.runtime.catalog import (
+    ALWAYS,
+    BOOT,
+    HEAD,
+    SECTIONS,
+    TAIL,
+    generated_names,
+    names_used,
+    parse,
+    runtime_names,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _defined(source: str) -> set[str]:
@@ -93,3 +108,40 @@ def test_the_section_tables_name_what_the_runtime_has() -> None:
         assert not name or name in bound[module], key
     sectioned = {n for m, names in bound.items() if m in SECTIONS for n in names}
     assert ALWAYS <= sectioned
+
+
+def _generated_regions(path: Path) -> str:
+    """The code gen writes per program in a generated module: the commands and the tables."""
+    text = path.read_text(encoding="utf-8")
+    code = text[text.index("\n_CODE = r'''\n") :]
+    code = code[: code.index("\n'''\n")]
+    commands = code[code.index("# ---- Commands ----") : code.index("# ---- Runtime: values")]
+    tables = code[code.index("# ---- Tables: commands") :]
+    return commands + "\n" + tables
+
+
+GENERATED = sorted((ROOT / "tests" / "golden").glob("*/*.py")) + sorted(
+    (ROOT / "examples").glob("*/*.py")
+)
+
+
+@pytest.mark.parametrize("path", [p for p in GENERATED if p.stem == p.parent.name], ids=str)
+def test_generated_names_agree_with_ast_on_what_join_reads(path: Path) -> None:
+    # NOTE: gen reads the names its own per-command code uses with a regular expression
+    # (`generated_names`); for every name the runtime binds it must agree with `ast`.
+    code = _generated_regions(path)
+    bound = set(runtime_names())
+    for module in (BOOT, *HEAD, *TAIL):
+        bound |= {found.binds for found in parse(module)[1]}
+    by_ast = names_used(ast.parse(code)) & bound
+    assert len(by_ast) > 10
+    assert generated_names(code) & bound == by_ast
+
+
+def test_generated_names_skips_strings_attributes_keywords_and_parameters() -> None:
+    code = (
+        "def _run_x(call: _Call, *rest: str) -> object:\n"
+        '    value = call.value("name", _Str.convert, flag="--name")  # _Date\n'
+        '    return handler(value, size=0x1F, text=\'_Json\', doc="""_Path\n_Uuid""")\n'
+    )
+    assert generated_names(code) == {"_Call", "str", "object", "value", "call", "_Str", "handler"}

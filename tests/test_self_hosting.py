@@ -183,6 +183,35 @@ def test_mcp_serves_gen_and_check(tmp_path: Path) -> None:
     assert json.loads(bad.content[0].text)["error"]["kind"] == "usage"  # type: ignore[union-attr]
 
 
+def test_mcp_new_creates_a_project_without_asking(tmp_path: Path) -> None:
+    # NOTE: over MCP stdin is the protocol: `new` must not prompt on it (copier would read
+    # the client's next message as an answer), so it takes the defaults, as without a terminal.
+    params = StdioServerParameters(command=str(BURGEE), args=["--mcp"], cwd=str(tmp_path))
+
+    async def go() -> tuple[Any, ...]:
+        async with Client(params, mode="legacy") as client:
+            made = await client.call_tool("new", {"name": "zap", "description": "Zaps."})
+            again = await client.call_tool("new", {"name": "zap"})
+            unnamed = await client.call_tool("new", {})
+            after = await client.call_tool("check", {"handlers": str(tmp_path / "zap/handlers.py")})
+            return made, again, unnamed, after
+
+    made, again, unnamed, after = asyncio.run(go())
+    assert not made.is_error, made.content
+    project = tmp_path / "zap"
+    assert (project / "zap.py").read_text(encoding="utf-8").startswith("#!/usr/bin/env python3")
+    assert "Zaps." in (project / "pyproject.toml").read_text(encoding="utf-8")
+    assert {"handlers.py", "pyproject.toml", "skill", "completions"} <= {
+        p.name for p in project.iterdir()
+    }
+    for failed, words in ((again, "is not empty"), (unnamed, "project name is required")):
+        assert failed.is_error
+        error = json.loads(failed.content[0].text)["error"]  # type: ignore[union-attr]
+        assert error["kind"] == "usage" and words in error["message"], error
+    # NOTE: the session still works after `new` ran copier and git in it.
+    assert not after.is_error and after.structured_content["program"] == "zap"
+
+
 def _imports(*args: str, stdin: str | None = None) -> set[str]:
     """The top-level packages `burgee ARGS` imports (`python -X importtime`, on stderr)."""
     proc = subprocess.run(

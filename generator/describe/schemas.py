@@ -155,6 +155,8 @@ class _Schemas:
     def __init__(self, program: Program) -> None:
         self.types = _Types(program)
         self.made: dict[tuple[TypeRef, str], dict[str, Any]] = {}
+        #: Each command with its input and output schema (by identity; the documents share them).
+        self.commands: dict[int, tuple[Command, dict[str, Any], dict[str, Any]]] = {}
 
     def of(self, ref: TypeRef, mode: Literal["validation", "serialization"]) -> dict[str, Any]:
         """A fresh copy of the schema of `ref`, so callers may change it."""
@@ -180,9 +182,28 @@ def _schemas(program: Program) -> _Schemas:
     return _LATEST[0][1]
 
 
-def input_schema(command: Command, program: Program) -> dict[str, Any]:
-    """The JSON object a caller gives to `--json`: one property per parameter."""
+def _command_schemas(command: Command, program: Program) -> tuple[dict[str, Any], dict[str, Any]]:
+    # NOTE: clispec, --llms and the MCP tool list describe each command; made once, shared
+    # (never changed after: the documents copy what they add to).
     schemas = _schemas(program)
+    made = schemas.commands.get(id(command))
+    # NOTE: the command is kept with its schemas, so a reused id cannot answer for another.
+    if made is None or made[0] is not command:
+        made = schemas.commands[id(command)] = (
+            command,
+            _input_schema(command, schemas),
+            _output_schema(command, schemas),
+        )
+    return made[1], made[2]
+
+
+def input_schema(command: Command, program: Program) -> dict[str, Any]:
+    """The JSON object a caller gives to `--json`: one property per parameter (shared: do
+    not change it)."""
+    return _command_schemas(command, program)[0]
+
+
+def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
     properties: dict[str, Any] = {}
     required: list[str] = []
     for param in command.inputs:
@@ -251,9 +272,14 @@ def wraps_result(command: Command) -> bool:
 
 
 def output_schema(command: Command, program: Program) -> dict[str, Any]:
-    """The schema of the command's `data`, always an object (see `wraps_result`)."""
+    """The schema of the command's `data`, always an object (see `wraps_result`; shared: do
+    not change it)."""
+    return _command_schemas(command, program)[1]
+
+
+def _output_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
     returns = command.returns
-    schema = {} if returns is None else _schemas(program).of(returns, "serialization")
+    schema = {} if returns is None else schemas.of(returns, "serialization")
     if not wraps_result(command):
         return schema
     return {"type": "object", "properties": {"result": schema}, "required": ["result"]}

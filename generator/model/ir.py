@@ -7,6 +7,7 @@ literal (via `repr`), so templates never quote or escape anything themselves.
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -188,7 +189,7 @@ class Command(Node):
         """A Python identifier unique to this command, for generated helper names."""
         return "_".join(re.sub(r"\W", "_", part) for part in self.path)
 
-    @property
+    @cached_property
     def inputs(self) -> tuple[Param, ...]:
         """The parameters a caller provides (everything but the context)."""
         return tuple(p for p in self.params if p.role != "context")

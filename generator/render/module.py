@@ -22,7 +22,7 @@ from burgee.render.format import formatted
 from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
 from burgee.render.sections import wrap
-from burgee.runtime.catalog import BOOT, code_names, names_used, parse, runtime_names
+from burgee.runtime.catalog import BOOT, code_names, generated_names, parse, runtime_names
 
 
 def docstring(text: str) -> str:
@@ -461,9 +461,8 @@ def render(program: Program, regenerate: str) -> str:
         "_complete_values = _candidates" if completion["slot_tables"] else "",
     ]
     roots = {"main", "invoke", "_Command", "Any"}
-    # NOTE: one parse of the generated code (each command apart was a tenth of a big gen); the
-    # handlers' own code was parsed when it was read (`code_names` keeps it).
-    roots |= names_used(ast.parse("\n\n".join(own))) | code_names(program.user_code)
+    # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
+    roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
     joined = join(roots)
     import_block, type_checking = imports(program, joined)
     top = boot_imports()
