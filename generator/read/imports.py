@@ -166,14 +166,16 @@ class _Bundler:
         first_sibling: int | None = None
         # NOTE: in the order `ast.walk` finds them: the top level first; only the statements
         # whose text says `import` are entered.
-        top = [node for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)]
-        for nested, nodes in ((False, top), (True, nested_imports(source))):
-            for node in nodes:
-                if isinstance(node, ast.Import):
-                    for alias in node.names:
-                        self.classify(path, node, alias.name, 0, folder, nested=nested)
-                else:
-                    self.classify(path, node, node.module or "", node.level, folder, nested=nested)
+        found = [
+            (node, False) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
+        ]
+        found += [(node, True) for node in nested_imports(source)]
+        for node, nested in found:
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    self.classify(path, node, alias.name, 0, folder, nested=nested)
+            else:
+                self.classify(path, node, node.module or "", node.level, folder, nested=nested)
         for index, statement in enumerate(tree.body):
             start, end = statement.lineno, statement.end_lineno or statement.lineno
             drop = False

@@ -77,9 +77,6 @@ class Reader:
         column: int = node.col_offset  # type: ignore[union-attr]
         return self.placed(line, self.text.column(line, column) + shift)
 
-    #: The same, by its older name.
-    ast_span = span
-
     def placed(self, line: int, column: int) -> SourceSpan:
         """A line and column of the source read, in the file it came from."""
         if self.origins is not None and 1 <= line <= len(self.origins):
