@@ -77,7 +77,7 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> tuple[str, str]:
         lead = unit.lead if unit is not units[0] else unit.first
         rest.append(_edited(text, (lead, unit.last), edits, newline))
     rest_code = "".join(rest)
-    code = rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+    code = rest_code.strip("\r\n") + newline if rest_code.strip() else ""
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
     used = code_names(code)
     import_code = "".join(_pruned(text, unit, used, newline) for unit in imports)
