@@ -174,6 +174,28 @@ def test_deep_nesting_is_refused_with_a_diagnostic(
     ]
 
 
+@pytest.mark.parametrize(
+    ("hiding", "where"),
+    [
+        ('"' + ")" * 300 + '", ', "10:409"),
+        ("'''" + ")]}" * 100 + "''', ", "10:413"),
+        ("  # " + ")" * 300 + "\n", "11:100"),
+    ],
+    ids=["string", "triple-quoted", "comment"],
+)
+def test_closing_brackets_in_strings_and_comments_do_not_hide_deep_nesting(
+    tmp_path: Path, hiding: str, where: str
+) -> None:
+    # NOTE: the exact check (the tokenizer) runs only when a quick look at the text finds
+    # deep brackets possible; that look skips strings and comments as the tokenizer does.
+    deep = "(" * 100 + "1" + ")" * 100
+    lines = _refused(tmp_path, GREET + "\n\nX = (" + hiding + deep + ")\n")
+    assert lines == [
+        f"handlers.py:{where}: error: brackets nested more than 100 deep; burgee reads no "
+        "deeper (move the data into a file or build it in code)"
+    ]
+
+
 def test_long_flat_expression_in_helper_code_generates(tmp_path: Path) -> None:
     terms = "+".join(["1"] * 500)
     source = GREET.replace('f"Hello, {name}!"', 'f"Hello, {name}! {TOTAL} {total()}"')
