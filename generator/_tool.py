@@ -2819,9 +2819,12 @@ class _Sources:
                     break
         if default is not _REQUIRED:
             found.append(("default", "default", default))
-        source, where, raw = next(
-            (candidate for candidate in found if candidate[2] is not _REQUIRED), ("", "", _REQUIRED)
-        )
+        for candidate in found:
+            if candidate[2] is not _REQUIRED:
+                source, where, raw = candidate
+                break
+        else:
+            source, where, raw = "", "", _REQUIRED
         if self.full and flag is not None:
             entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
             if call.explaining:
@@ -2965,6 +2968,41 @@ def _input_schema(command: str) -> tuple[Any, frozenset[str]]:
 # ---- burgee: end of validate ----
 
 
+#: The Python types that are always valid for a plain `{"type": ...}` schema.
+_PLAIN_VALID: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+#: The keys of a property schema that only its type constrains (the others annotate).
+_PLAIN_KEYS = frozenset(("type", "description", "default", "format"))
+
+
+#: Each command's plainly typed properties: key -> the exact types always valid for it.
+_PLAIN_PROPERTIES: dict[str, dict[str, tuple[type, ...]]] = {}
+
+
+def _plain_properties(command: str, properties: dict[str, Any]) -> dict[str, tuple[type, ...]]:
+    """The properties a value passes by its exact type alone; anything else (and a value of
+    another type, an integer given as 1.0) gets the full check."""
+    plain = _PLAIN_PROPERTIES.get(command)
+    if plain is None:
+        # NOTE: a float is no integer here: 1.0 takes the full check, which accepts it.
+        plain = _PLAIN_PROPERTIES[command] = {
+            key: _PLAIN_VALID[schema["type"]]
+            for key, schema in properties.items()
+            if isinstance(schema, dict)
+            and schema.keys() <= _PLAIN_KEYS
+            and isinstance(schema.get("type"), str)
+            and schema["type"] in _PLAIN_VALID
+        }
+    return plain
+
+
 def _is_type(value: object, name: str) -> bool:
     if name == "string":
         return isinstance(value, str)
@@ -3100,7 +3138,10 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     for key in schema.get("required", ()):
         if key not in raw:
             problems[key] = f"{key} is required"
+    plain = _plain_properties(command, properties)
     for key, value in raw.items():
+        if type(value) in plain.get(key, ()):
+            continue
         problem = _problem(value, properties.get(key), key, schema)
         if problem:
             # NOTE: a secret's value never appears in a message, not even a wrong one.

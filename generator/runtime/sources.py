@@ -65,9 +65,12 @@ class _Sources:
                     break
         if default is not _REQUIRED:
             found.append(("default", "default", default))
-        source, where, raw = next(
-            (candidate for candidate in found if candidate[2] is not _REQUIRED), ("", "", _REQUIRED)
-        )
+        for candidate in found:
+            if candidate[2] is not _REQUIRED:
+                source, where, raw = candidate
+                break
+        else:
+            source, where, raw = "", "", _REQUIRED
         if self.full and flag is not None:
             entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
             if call.explaining:

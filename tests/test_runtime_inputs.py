@@ -1,0 +1,91 @@
+"""JSON input checked against the command's input schema (`runtime/inputs.py`), in-process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from burgee.runtime import inputs
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "description": "who"},
+        "count": {"type": "integer", "default": 1},
+        "ratio": {"type": "number"},
+        "loud": {"type": "boolean", "default": False},
+        "when": {"type": "string", "format": "date"},
+        "small": {"type": "integer", "minimum": 1, "maximum": 9},
+        "maybe": {"type": ["string", "null"]},
+        "token": {"type": "string"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+    },
+    "required": ["name"],
+    "additionalProperties": False,
+}
+
+
+@pytest.fixture(autouse=True)
+def _schema(monkeypatch: pytest.MonkeyPatch) -> None:
+    # NOTE: the runtime's own cache of the embedded document, filled as it fills it.
+    monkeypatch.setitem(inputs._INPUT_SCHEMAS, "greet", (SCHEMA, frozenset({"token"})))
+    monkeypatch.setattr(inputs, "_PLAIN_PROPERTIES", {})
+
+
+def _full(raw: dict[str, Any]) -> dict[str, str]:
+    """What the schema walk alone says, key by key (no shortcut by type)."""
+    problems = {key: f"{key} is required" for key in SCHEMA["required"] if key not in raw}
+    for key, value in raw.items():
+        problem = inputs._problem(value, SCHEMA["properties"].get(key), key, SCHEMA)
+        if problem:
+            problems[key] = (
+                f"{key}: not a valid value (secret, not shown)" if key == "token" else problem
+            )
+    return problems
+
+
+def test_plain_properties_are_known_by_type_alone() -> None:
+    plain = inputs._plain_properties("greet", SCHEMA["properties"])
+    assert plain == {
+        "name": (str,),
+        "count": (int,),
+        "ratio": (int, float),
+        "loud": (bool,),
+        "when": (str,),
+        "token": (str,),
+    }
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ({"name": "x", "count": 3, "ratio": 1.5, "loud": True}, {}),
+        ({"name": "x", "count": 3.0}, {}),
+        ({"name": "x", "count": True}, {"count": "count: expected an integer, got true"}),
+        ({"name": "x", "count": 3.5}, {"count": "count: expected an integer, got 3.5"}),
+        ({"name": "x", "loud": 1}, {"loud": "loud: expected true or false, got 1"}),
+        ({"name": 7}, {"name": "name: expected a string, got 7"}),
+        ({"name": "x", "small": 0}, {"small": "small: 0 is less than the minimum 1"}),
+        ({"name": "x", "maybe": None}, {}),
+        ({"name": "x", "token": 5}, {"token": "token: not a valid value (secret, not shown)"}),
+        ({}, {"name": "name is required"}),
+    ],
+)
+def test_problems(raw: dict[str, Any], expected: dict[str, str]) -> None:
+    assert inputs._input_problems("greet", raw) == expected
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner),
+    max_leaves=5,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(SCHEMA["properties"])), JSON))
+def test_the_shortcut_agrees_with_the_schema_walk(raw: dict[str, Any]) -> None:
+    assert inputs._input_problems("greet", raw) == _full(raw)
