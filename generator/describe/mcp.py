@@ -46,7 +46,7 @@ def mcp_view(program: Program) -> McpView:
     """The generated tables of the MCP server; raise on names clients would reject."""
     problems: list[Diagnostic] = []
     seen: dict[str, Command] = {}
-    tools: list[str] = []
+    tools: list[dict[str, Any]] = []
     names: list[str] = []
     for command in served(program):
         name = tool_name(command, program)
@@ -71,16 +71,18 @@ def mcp_view(program: Program) -> McpView:
             "title": command.summary or name,
             **{k: v for k, v in entry.items() if k != "name"},
         }
-        tools.append(json.dumps(body, ensure_ascii=False, separators=(",", ":")))
+        tools.append(body)
         wraps = wraps_result(command)
         names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
     if problems:
         raise GenerationError(problems)
     if builtins.NAME not in seen:
         # NOTE: the built-in that pages back a cut answer (`burgee.runtime.deliver._OUTPUT`).
-        tools.append(json.dumps(builtins.mcp_tool(), ensure_ascii=False, separators=(",", ":")))
+        tools.append(builtins.mcp_tool())
         names.append(f"    {py(builtins.NAME)}: ({py(builtins.NAME)}, False),")
-    return McpView(tools_json='{"tools":[' + ",".join(tools) + "]}", names=names)
+    # NOTE: one encoding of the whole list (one per tool was a tenth of a large program's render).
+    text = json.dumps({"tools": tools}, ensure_ascii=False, separators=(",", ":"))
+    return McpView(tools_json=text, names=names)
 
 
 def _prompt_entry(prompt: Prompt) -> dict[str, Any]:

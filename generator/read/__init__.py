@@ -1,1 +1,1 @@
-"""Read: libcst walks the handlers file (never importing it) into the IR, or diagnostics."""
+"""Read: the handlers file's `ast` tree (never importing it) → the IR, or diagnostics."""

@@ -1,13 +1,11 @@
-"""Resolve type annotations, as libcst nodes, into supported `TypeRef`s."""
+"""Resolve type annotations, as `ast` nodes, into supported `TypeRef`s."""
 
 from __future__ import annotations
 
+import ast
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Literal
-
-import libcst as cst
-from libcst.helpers import get_full_name_for_node
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
 from burgee.model.kinds import SPELLINGS
@@ -32,7 +30,7 @@ _SCALARS = {"str", "int", "float", "bool", "path", "date", "datetime", "time", "
 class UnsupportedType(Exception):
     """An annotation burgee cannot turn into a command-line or JSON type."""
 
-    def __init__(self, node: cst.CSTNode, message: str) -> None:
+    def __init__(self, node: ast.AST, message: str) -> None:
         super().__init__(message)
         self.node = node
         self.message = message
@@ -50,9 +48,9 @@ class Names:
         self.enums: dict[str, tuple[Scalar, ...]] = {}
         self.records: set[str] = set()
 
-    def qualify(self, node: cst.BaseExpression) -> str | None:
+    def qualify(self, node: ast.expr) -> str | None:
         """The fully qualified name an expression refers to, or None."""
-        dotted = get_full_name_for_node(node)
+        dotted = dotted_name(node)
         if dotted is None:
             return None
         head, _, rest = dotted.partition(".")
@@ -63,7 +61,7 @@ class Names:
             return f"{base}.{rest}" if rest else base
         return f"builtins.{dotted}"
 
-    def is_typing(self, node: cst.BaseExpression, *names: str) -> bool:
+    def is_typing(self, node: ast.expr, *names: str) -> bool:
         """True when `node` names `typing.<one of names>` (or typing_extensions)."""
         qualified = self.qualify(node)
         if qualified is None:
@@ -72,32 +70,51 @@ class Names:
         return module in _TYPING and name in names
 
 
-def subscript_elements(node: cst.Subscript) -> list[cst.BaseExpression]:
+def dotted_name(node: ast.expr) -> str | None:
+    """`a.b.c` for a name or an attribute chain (a call or subscript: of what it calls)."""
+    if isinstance(node, ast.Call):
+        return dotted_name(node.func)
+    if isinstance(node, ast.Subscript):
+        return dotted_name(node.value)
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def subscript_elements(node: ast.Subscript) -> list[ast.expr]:
     """The expressions inside `X[...]`."""
-    elements = []
-    for element in node.slice:
-        if not isinstance(element.slice, cst.Index):
-            raise UnsupportedType(node, "slices are not types")
-        elements.append(element.slice.value)
-    return elements
+    inner = node.slice
+    elements = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+    if any(isinstance(element, ast.Slice) for element in elements):
+        raise UnsupportedType(node, "slices are not types")
+    return list(elements)
 
 
-def resolve(node: cst.BaseExpression, names: Names, use: Use, module: cst.Module) -> TypeRef:
+#: The source text of a node.
+Code = Callable[[ast.AST], str]
+
+
+def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
     """Resolve an annotation, raising UnsupportedType with a message that says what is."""
-    # NOTE: a bare name is its own source; libcst's code generation costs 0.1 ms a node.
-    if isinstance(node, cst.Name) and not node.lpar and not node.rpar:
-        source = node.value
-    else:
-        source = module.code_for_node(node)
-    if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
-        text = node.evaluated_value
+    source = node.id if isinstance(node, ast.Name) else code(node)
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+        text = node.value
         if not isinstance(text, str):
             raise UnsupportedType(node, f"cannot read the annotation {source}")
         try:
-            inner = cst.parse_expression(text)
-        except cst.ParserSyntaxError as exc:
+            inner = ast.parse(text, mode="eval").body
+        except SyntaxError as exc:
             raise UnsupportedType(node, f"the annotation {source} is not valid Python") from exc
-        return resolve(inner, names, use, cst.Module(body=[]))
+        try:
+            return resolve(inner, names, use, lambda n: ast.get_source_segment(text, n) or "")
+        except UnsupportedType as exc:
+            # NOTE: the string's own nodes have no place in the file; the string has.
+            raise UnsupportedType(node, exc.message) from None
     members = list(_union_members(node, names))
     if len(members) > 1:
         others = [m for m in members if not _is_none(m)]
@@ -105,14 +122,14 @@ def resolve(node: cst.BaseExpression, names: Names, use: Use, module: cst.Module
             raise UnsupportedType(
                 node, f"unsupported union {source}: only Optional[T] (T | None) is supported"
             )
-        resolved = resolve(others[0], names, use, module)
+        resolved = resolve(others[0], names, use, code)
         return resolved.model_copy(update={"nullable": True, "source": source})
     if _is_none(node):
         if use != "return":
             raise UnsupportedType(node, "None alone is not a parameter type")
         return TypeRef(kind="none", source=source)
-    if isinstance(node, cst.Subscript):
-        return _resolve_subscript(node, names, use, module, source)
+    if isinstance(node, ast.Subscript):
+        return _resolve_subscript(node, names, use, code, source)
     qualified = names.qualify(node)
     if qualified in SPELLINGS:
         return TypeRef(kind=SPELLINGS[qualified], source=source)
@@ -130,39 +147,39 @@ def resolve(node: cst.BaseExpression, names: Names, use: Use, module: cst.Module
 
 
 def _resolve_subscript(
-    node: cst.Subscript, names: Names, use: Use, module: cst.Module, source: str
+    node: ast.Subscript, names: Names, use: Use, code: Code, source: str
 ) -> TypeRef:
     elements = subscript_elements(node)
     if names.is_typing(node.value, "Annotated"):
-        return resolve(elements[0], names, use, module)
+        return resolve(elements[0], names, use, code)
     if names.is_typing(node.value, "Optional"):
-        inner = resolve(elements[0], names, use, module)
+        inner = resolve(elements[0], names, use, code)
         return inner.model_copy(update={"nullable": True, "source": source})
     if names.is_typing(node.value, "Literal"):
         return TypeRef(kind="choice", source=source, choices=_literal_values(node, elements))
     if use == "field" and names.is_typing(node.value, "NotRequired", "Required"):
-        return resolve(elements[0], names, use, module)
+        return resolve(elements[0], names, use, code)
     qualified = names.qualify(node.value)
     if qualified in _LIST:
-        item = resolve(elements[0], names, use, module)
+        item = resolve(elements[0], names, use, code)
         if item.kind == "list" and use == "param":
             raise UnsupportedType(node, f"nested lists ({source}) cannot be parameters")
         return TypeRef(kind="list", source=source, item=item)
     if qualified in _DICT and use != "param":
-        value = resolve(elements[1], names, use, module) if len(elements) == 2 else None
+        value = resolve(elements[1], names, use, code) if len(elements) == 2 else None
         return TypeRef(kind="dict", source=source, value=value)
     if use == "param" and qualified in _DICT:
-        key = resolve(elements[0], names, use, module) if len(elements) == 2 else None
-        value = resolve(elements[1], names, use, module) if len(elements) == 2 else None
+        key = resolve(elements[0], names, use, code) if len(elements) == 2 else None
+        value = resolve(elements[1], names, use, code) if len(elements) == 2 else None
         if key is None or key.kind != "str" or key.nullable or not _scalar(value):
             raise UnsupportedType(
                 node, f"{source}: a dict parameter is dict[str, T] with T one of {_shown()}"
             )
         return TypeRef(kind="dict", source=source, value=value)
     if use == "param" and qualified in _TUPLE:
-        if any(isinstance(e, cst.Ellipsis) for e in elements):
+        if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elements):
             raise UnsupportedType(node, f"{source}: use list[T] for any number of values")
-        items = tuple(resolve(e, names, use, module) for e in elements)
+        items = tuple(resolve(e, names, use, code) for e in elements)
         if not all(_scalar(item) for item in items):
             raise UnsupportedType(node, f"{source}: a tuple's values must be {_shown()}")
         return TypeRef(kind="tuple", source=source, items=items)
@@ -182,7 +199,7 @@ def _shown() -> str:
     return ", ".join(sorted(_SCALARS)) + ", a Literal or an Enum"
 
 
-def _literal_values(node: cst.Subscript, elements: list[cst.BaseExpression]) -> tuple[Scalar, ...]:
+def _literal_values(node: ast.Subscript, elements: list[ast.expr]) -> tuple[Scalar, ...]:
     values: list[Scalar] = []
     for element in elements:
         try:
@@ -208,43 +225,37 @@ def has_control_characters(text: str) -> bool:
     return any(unicodedata.category(char) in ("Cc", "Zl", "Zp") for char in text)
 
 
-def literal_value(node: cst.BaseExpression) -> object:
+def literal_value(node: ast.expr) -> object:
     """The value of a literal expression (strings, numbers, booleans, None, lists, tuples)."""
-    if isinstance(node, cst.SimpleString | cst.ConcatenatedString):
-        value = node.evaluated_value
+    if isinstance(node, ast.Constant):
+        value = node.value
         if isinstance(value, bytes):
             raise ValueError("cannot be bytes; use a string, number, boolean, None or list")
-        return value
-    if isinstance(node, cst.Integer | cst.Float):
-        number = node.evaluated_value
-        if isinstance(number, float) and number - number != 0:
+        if isinstance(value, float) and value - value != 0:
             # NOTE: 1e400 is infinite: JSON has no spelling for it, Python source only `inf`.
             raise ValueError("must be a finite number (JSON has no infinity)")
-        return number
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = literal_value(node.expression)
+        if value is None or isinstance(value, str | int | float):
+            return value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        inner = literal_value(node.operand)
         if isinstance(inner, int | float) and not isinstance(inner, bool):
             return -inner
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
-        return {"True": True, "False": False, "None": None}[node.value]
-    if isinstance(node, cst.List | cst.Tuple):
-        items = [literal_value(e.value) for e in node.elements if isinstance(e, cst.Element)]
-        # NOTE: a starred element (`[*xs]`) is no literal; the others raised already if not.
-        if len(items) == len(node.elements):
-            return tuple(items)
+    if isinstance(node, ast.List | ast.Tuple):
+        # NOTE: a starred element (`[*xs]`) is no literal.
+        return tuple(literal_value(e) for e in node.elts)
     raise ValueError("not a literal")
 
 
-def _union_members(node: cst.BaseExpression, names: Names) -> Iterator[cst.BaseExpression]:
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+def _union_members(node: ast.expr, names: Names) -> Iterator[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         yield from _union_members(node.left, names)
         yield from _union_members(node.right, names)
-    elif isinstance(node, cst.Subscript) and names.is_typing(node.value, "Union"):
+    elif isinstance(node, ast.Subscript) and names.is_typing(node.value, "Union"):
         for element in subscript_elements(node):
             yield from _union_members(element, names)
     else:
         yield node
 
 
-def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None

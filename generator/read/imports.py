@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
-from burgee.read.source import check, decode
+from burgee.read.source import check, decode, nested_imports
 from burgee.read.source import tree as parsed
 
 if sys.version_info >= (3, 11):
@@ -164,14 +164,18 @@ class _Bundler:
         blank: set[int] = set()
         inserted: list[tuple[str, tuple[str, int]]] = []
         first_sibling: int | None = None
-        for node in ast.walk(tree):
+        # NOTE: in the order `ast.walk` finds them: the top level first; only the statements
+        # whose text says `import` are entered.
+        found = [
+            (node, False) for node in tree.body if isinstance(node, ast.Import | ast.ImportFrom)
+        ]
+        found += [(node, True) for node in nested_imports(source)]
+        for node, nested in found:
             if isinstance(node, ast.Import):
                 for alias in node.names:
-                    self.classify(path, node, alias.name, 0, folder, nested=node not in tree.body)
-            elif isinstance(node, ast.ImportFrom):
-                self.classify(
-                    path, node, node.module or "", node.level, folder, nested=node not in tree.body
-                )
+                    self.classify(path, node, alias.name, 0, folder, nested=nested)
+            else:
+                self.classify(path, node, node.module or "", node.level, folder, nested=nested)
         for index, statement in enumerate(tree.body):
             start, end = statement.lineno, statement.end_lineno or statement.lineno
             drop = False

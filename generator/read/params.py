@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import ast
 import re
-
-import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef
@@ -13,7 +12,7 @@ from burgee.model.literals import py
 from burgee.read.annotations import NotLiteral, UnsupportedType, subscript_elements
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
-from burgee.read.reader import Reader
+from burgee.read.reader import Parameter, Reader
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
@@ -41,34 +40,38 @@ _MARKER_KEYS = {
 _LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
 
 
-def read_params(reader: Reader, node: cst.FunctionDef, doc: Docstring) -> tuple[Param, ...]:
+def read_params(
+    reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, doc: Docstring
+) -> tuple[Param, ...]:
     """Every parameter of a command that could be read; problems go to the reader."""
     params: list[Param] = []
-    fn = node.name.value
-    for star in (node.params.star_arg, node.params.star_kwarg):
-        if isinstance(star, cst.Param):
-            reader.error(star, f"{fn}: *args and **kwargs cannot be command parameters")
-    positional_only = set(node.params.posonly_params)
-    for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
+    fn = node.name
+    parameters = reader.parameters(node)
+    for param in parameters:
+        if param.kind in ("*", "**"):
+            reader.error(param, f"{fn}: *args and **kwargs cannot be command parameters")
+    for param in parameters:
+        if param.kind in ("*", "**"):
+            continue
         result = _read_param(reader, param, doc, fn)
         if result is not None:
             # NOTE: the generated call passes these by position, the only way Python takes them.
-            if param in positional_only:
+            if param.kind == "positional_only":
                 result = result.model_copy(update={"positional_only": True})
             params.append(result)
     _check_params(reader, params, fn)
     return tuple(params)
 
 
-def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Param | None:
-    name = param.name.value
+def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Param | None:
+    name = param.name
     span = reader.span(param)
-    if param.annotation is None:
+    annotation = param.annotation
+    if annotation is None:
         reader.error(param, f"parameter {name!r} of {fn} needs a type annotation")
         return None
-    annotation = param.annotation.annotation
     base, marker = annotation, None
-    if isinstance(annotation, cst.Subscript) and reader.names.is_typing(
+    if isinstance(annotation, ast.Subscript) and reader.names.is_typing(
         annotation.value, "Annotated"
     ):
         elements = subscript_elements(annotation)
@@ -80,28 +83,23 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
             return None
         marker = markers[0] if markers else None
         if marker is not None:
-            reader.removals.annotations[param.annotation] = (
-                base
-                if not others
-                else annotation.with_changes(
-                    slice=[s for s in annotation.slice if s.slice.value not in markers]  # type: ignore[attr-defined]
-                )
-            )
+            plain = reader.code(base) if not others else _without(reader, annotation, marker)
+            reader.removals.replace(reader.text, annotation, plain)
     if reader.api_name(base) == "Context":
         return _context_param(reader, param, name, span)
     role = "option"
     settings: dict[str, object] = {}
-    if isinstance(marker, cst.Call):
+    if isinstance(marker, ast.Call):
         kind = reader.api_name(marker.func) or ""
         role = "argument" if kind == "Argument" else "option"
         allowed, positional = _MARKER_KEYS[kind]
         args = reader.call_args(marker, positional, allowed, f"{kind}()")
         for key, value in args.items():
             if key in ("complete", "default_factory"):
-                if not isinstance(value, cst.Name):
+                if not isinstance(value, ast.Name):
                     reader.error(value, f"{key}= must name a function defined in this file")
                     return None
-                settings[key] = value.value
+                settings[key] = value.id
                 continue
             try:
                 settings[key] = reader.literal(value, f"{kind}({key}=...)")
@@ -119,7 +117,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
         type_ref = type_ref.model_copy(update={"kind": "count"})
     default_code, default, required = None, None, True
     factory = settings.get("default_factory")
-    if factory is not None and isinstance(param.default, cst.Ellipsis):
+    if factory is not None and _is_ellipsis(param.default):
         default_code, required = f"{factory}()", False  # NOTE: `= ...`: the factory decides
     elif param.default is not None:
         if factory is not None:
@@ -186,7 +184,7 @@ def _read_param(reader: Reader, param: cst.Param, doc: Docstring, fn: str) -> Pa
 
 
 def _bounds(
-    reader: Reader, param: cst.Param, settings: dict[str, object], ref: TypeRef, name: str
+    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
 ) -> tuple[int | float | None, int | float | None] | None:
     """`Option(min=..., max=...)`: numbers, on a number (or a list of numbers) only."""
     low, high = settings.get("min"), settings.get("max")
@@ -207,7 +205,7 @@ def _bounds(
 
 
 def _text_rules(
-    reader: Reader, param: cst.Param, settings: dict[str, object], ref: TypeRef, name: str
+    reader: Reader, param: Parameter, settings: dict[str, object], ref: TypeRef, name: str
 ) -> tuple[str | None, int | None, int | None] | None:
     """`Option(pattern=, min_length=, max_length=)`: on a string (or a list of strings) only."""
     pattern, low, high = (settings.get(k) for k in ("pattern", "min_length", "max_length"))
@@ -238,7 +236,7 @@ def _text_rules(
 
 def _default_within(
     reader: Reader,
-    param: cst.Param,
+    param: Parameter,
     bounds: tuple[int | float | None, int | float | None],
     default: object,
     name: str,
@@ -265,7 +263,7 @@ def _default_within(
 
 
 def _names(
-    reader: Reader, param: cst.Param, settings: dict[str, object], name: str
+    reader: Reader, param: Parameter, settings: dict[str, object], name: str
 ) -> tuple[str | None, str | None]:
     """`Option("--from", "-f")`: a short flag, a long one, or both, in either order."""
     short = long = None
@@ -289,34 +287,51 @@ def _valid_short(short: str) -> bool:
     return len(short) == 2 and short[0] == "-" and short[1].isascii() and short[1].isalnum()
 
 
-def _is_marker(reader: Reader, node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Call) and reader.api_name(node.func) in ("Argument", "Option")
+def _is_marker(reader: Reader, node: ast.expr) -> bool:
+    return isinstance(node, ast.Call) and reader.api_name(node.func) in ("Argument", "Option")
 
 
-def _context_param(reader: Reader, param: cst.Param, name: str, span: SourceSpan) -> Param | None:
+def _is_ellipsis(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and node.value is Ellipsis
+
+
+def _without(reader: Reader, annotation: ast.Subscript, marker: ast.expr) -> str:
+    """`Annotated[T, "meta", Option()]` without its marker, as libcst printed it: the marker
+    goes with what follows it up to the next element (or the closing bracket)."""
+    elements = subscript_elements(annotation)
+    index = elements.index(marker)
+    text = reader.text
+    start = text.start(marker)
+    end = text.start(elements[index + 1]) if index + 1 < len(elements) else text.end(annotation) - 1
+    whole = text.start(annotation)
+    code = reader.code(annotation)
+    return code[: start - whole] + code[end - whole :]
+
+
+def _context_param(reader: Reader, param: Parameter, name: str, span: SourceSpan) -> Param | None:
     if param.default is not None:
-        if not (isinstance(param.default, cst.Name) and param.default.value == "None"):
+        if not (isinstance(param.default, ast.Constant) and param.default.value is None):
             reader.error(param.default, f"the Context parameter {name!r} can only default to None")
             return None
-        reader.removals.context_defaults.add(param)
+        reader.removals.replace(reader.text, param.default, "INJECTED")
     return Param(name=name, role="context", span=span)
 
 
 def _default(
-    reader: Reader, node: cst.BaseExpression, type_ref: TypeRef, name: str
+    reader: Reader, node: ast.expr, type_ref: TypeRef, name: str
 ) -> tuple[str, object] | None:
     """The default's Python source and JSON value, if it is a literal the type accepts."""
-    if type_ref.kind == "enum" and isinstance(node, cst.Attribute):
+    if type_ref.kind == "enum" and isinstance(node, ast.Attribute):
         enum = next(e for e in reader.enums.values() if e.name == type_ref.name)
-        member = node.attr.value
+        member = node.attr
         values = dict(enum.members)
         if reader.code(node.value) == enum.name and member in values:
             return f"{enum.name}.{member}", values[member]
-    if isinstance(node, cst.Call) and type_ref.kind in _CONSTRUCTORS:
+    if isinstance(node, ast.Call) and type_ref.kind in _CONSTRUCTORS:
         return _constructed_default(reader, node, type_ref, name)
-    if type_ref.kind == "dict" and isinstance(node, cst.Dict) and not node.elements:
+    if type_ref.kind == "dict" and isinstance(node, ast.Dict) and not node.keys:
         return "{}", {}
-    if type_ref.kind == "tuple" and isinstance(node, cst.Tuple | cst.List):
+    if type_ref.kind == "tuple" and isinstance(node, ast.Tuple | ast.List):
         try:
             value = reader.literal(node, f"the default of {name!r}")
         except NotLiteral:
@@ -350,7 +365,7 @@ _CONSTRUCTORS = {kind: (spelling(kind), python_type(kind)) for kind in CONSTRUCT
 
 
 def _constructed_default(
-    reader: Reader, node: cst.Call, type_ref: TypeRef, name: str
+    reader: Reader, node: ast.Call, type_ref: TypeRef, name: str
 ) -> tuple[str, object] | None:
     """A default like `Path(".")` or `date(2026, 1, 1)`: the type's own constructor, literal
     arguments. It is evaluated here, with the real standard-library class, for its JSON value."""
@@ -359,12 +374,14 @@ def _constructed_default(
         reader.error(node, f"the default of {name!r} must be a literal or {qualified}(...)")
         return None
     args: list[object] = []
-    for arg in node.args:
-        if arg.keyword is not None or arg.star:
+    given: list[ast.expr | ast.keyword] = [*node.args, *node.keywords]
+    given.sort(key=lambda arg: (arg.lineno, arg.col_offset))
+    for arg in given:
+        if isinstance(arg, ast.keyword | ast.Starred):
             reader.error(arg, f"the default of {name!r}: use positional literal arguments")
             return None
         try:
-            args.append(reader.literal(arg.value, f"an argument of the default of {name!r}"))
+            args.append(reader.literal(arg, f"an argument of the default of {name!r}"))
         except NotLiteral:
             return None
     try:

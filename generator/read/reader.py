@@ -3,24 +3,53 @@
 from __future__ import annotations
 
 import ast
-
-import libcst as cst
+from dataclasses import dataclass
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, EnumDecl, ErrorDecl, Group, Prompt, Record, Resource
 from burgee.read.annotations import Names, NotLiteral, literal_value
-from burgee.read.positions import Positions
+from burgee.read.source import text, tree
 from burgee.read.strip import Removals
+
+
+@dataclass
+class Decorator:
+    """A decorator: its expression, placed at its `@` (ast places it at the expression)."""
+
+    decorator: ast.expr
+    lineno: int
+    col_offset: int
+
+
+@dataclass
+class Parameter:
+    """One parameter of a function: its `ast.arg`, its default, and how it is passed."""
+
+    arg: ast.arg
+    default: ast.expr | None
+    #: "positional_only", "normal", "keyword_only", or the star of `*args` / `**kwargs`.
+    kind: str
+    lineno: int
+    col_offset: int
+
+    @property
+    def name(self) -> str:
+        return self.arg.arg
+
+    @property
+    def annotation(self) -> ast.expr | None:
+        return self.arg.annotation
 
 
 class Reader:
     """What is known so far about one handlers file, its problems, and the helpers to read it."""
 
-    def __init__(self, source: str, path: str, original: str | None = None) -> None:
+    def __init__(self, source: str, path: str) -> None:
         self.path = path
-        #: The file as written (`source` may hold placeholders for plain helper code).
-        self.original = source if original is None else original
-        self.original_lines = self.original.splitlines()
+        #: The file as read (sibling modules bundled in).
+        self.original = source
+        self.text = text(source)
+        self.tree = tree(source)
         self.diagnostics: list[Diagnostic] = []
         self.removals = Removals()
         self.names = Names()
@@ -34,23 +63,19 @@ class Reader:
         self.resources: list[Resource] = []
         self.errors: list[ErrorDecl] = []
         self.program_args: dict[str, object] = {}
-        self.classes: dict[str, cst.ClassDef] = {}
+        self.classes: dict[str, ast.ClassDef] = {}
         self.records: dict[str, Record] = {}
         self.enums: dict[str, EnumDecl] = {}
         #: Each line's origin (path, line) when sibling modules were bundled in (`read.imports`).
         self.origins: list[tuple[str, int]] | None = None
-        self.module = cst.parse_module(source)
-        # NOTE: function bodies masked for libcst keep every statement where it was, so the
-        # file's own tree (already parsed) places them; masked plain statements do not.
-        plain = "__burgee_plain__(" in source
-        self.positions = Positions(self.module, source if plain else self.original)
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def span(self, node: cst.CSTNode) -> SourceSpan:
-        """Where a node starts, as a 1-based line and column."""
-        line, column = self.positions.start(node)
-        return self.placed(line, column)
+    def span(self, node: ast.AST | Decorator | Parameter, shift: int = 0) -> SourceSpan:
+        """Where a node starts, as a 1-based line and column (ast counts columns in bytes)."""
+        line: int = node.lineno  # type: ignore[union-attr]
+        column: int = node.col_offset  # type: ignore[union-attr]
+        return self.placed(line, self.text.column(line, column) + shift)
 
     def placed(self, line: int, column: int) -> SourceSpan:
         """A line and column of the source read, in the file it came from."""
@@ -59,34 +84,63 @@ class Reader:
             return SourceSpan(path=path, line=line, column=column)
         return SourceSpan(path=self.path, line=line, column=column)
 
-    def ast_span(self, node: ast.AST, shift: int = 0) -> SourceSpan:
-        """Where an `ast` node of the original file starts (ast counts columns in bytes)."""
-        line, offset = node.lineno, node.col_offset  # type: ignore[attr-defined]
-        text = self.original_lines[line - 1].encode("utf-8")[:offset]
-        column = len(text.decode("utf-8", errors="replace")) + 1 + shift
-        return self.placed(line, column)
-
-    def error(self, node: cst.CSTNode, message: str) -> None:
+    def error(self, node: ast.AST | Decorator | Parameter, message: str) -> None:
         """Record a problem at a node."""
         self.diagnostics.append(Diagnostic(span=self.span(node), message=message))
 
-    def code(self, node: cst.CSTNode) -> str:
-        """The source text of a node."""
-        return self.module.code_for_node(node)
+    def code(self, node: ast.AST) -> str:
+        """The source text of a node, as written."""
+        return self.text.code(node)
 
-    def api_name(self, node: cst.BaseExpression) -> str | None:
+    def decorators(
+        self, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    ) -> list[Decorator]:
+        """A definition's decorators, each placed at its `@`."""
+        found = []
+        for expr in node.decorator_list:
+            line = self.text.lines[expr.lineno - 1].encode("utf-8")[: expr.col_offset]
+            before = line.rstrip(b" \t\\\f")
+            column = len(before) - 1 if before.endswith(b"@") else max(expr.col_offset - 1, 0)
+            found.append(Decorator(expr, expr.lineno, column))
+        return found
+
+    def parameters(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[Parameter]:
+        """A function's parameters in order, `*args` and `**kwargs` included."""
+        args = node.args
+        positional = [*args.posonlyargs, *args.args]
+        defaults: list[ast.expr | None] = [None] * (len(positional) - len(args.defaults))
+        defaults += args.defaults
+        found = []
+        for index, (arg, default) in enumerate(zip(positional, defaults, strict=True)):
+            kind = "positional_only" if index < len(args.posonlyargs) else "normal"
+            found.append(Parameter(arg, default, kind, arg.lineno, arg.col_offset))
+        if args.vararg is not None:
+            found.append(self._starred(args.vararg, "*"))
+        for arg, default in zip(args.kwonlyargs, args.kw_defaults, strict=True):
+            found.append(Parameter(arg, default, "keyword_only", arg.lineno, arg.col_offset))
+        if args.kwarg is not None:
+            found.append(self._starred(args.kwarg, "**"))
+        return found
+
+    def _starred(self, arg: ast.arg, star: str) -> Parameter:
+        line = self.text.lines[arg.lineno - 1].encode("utf-8")[: arg.col_offset]
+        before = line.rstrip(b" \t")
+        column = len(before) - len(star) if before.endswith(star.encode()) else arg.col_offset
+        return Parameter(arg, None, star, arg.lineno, column)
+
+    def api_name(self, node: ast.expr) -> str | None:
         """Which burgee API name an expression refers to (`command`, `Option`, ...)."""
-        if isinstance(node, cst.Name):
-            return self.api.get(node.value)
+        if isinstance(node, ast.Name):
+            return self.api.get(node.id)
         if (
-            isinstance(node, cst.Attribute)
-            and isinstance(node.value, cst.Name)
-            and node.value.value in self.api_modules
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in self.api_modules
         ):
-            return node.attr.value
+            return node.attr
         return None
 
-    def literal(self, node: cst.BaseExpression, what: str) -> object:
+    def literal(self, node: ast.expr, what: str) -> object:
         """A literal value, or a recorded error and `NotLiteral`."""
         try:
             return literal_value(node)
@@ -98,21 +152,32 @@ class Reader:
             raise NotLiteral from None
 
     def call_args(
-        self, call: cst.Call, positional: tuple[str, ...], allowed: set[str], what: str
-    ) -> dict[str, cst.BaseExpression]:
+        self, call: ast.Call, positional: tuple[str, ...], allowed: set[str], what: str
+    ) -> dict[str, ast.expr]:
         """Map a call's arguments to names, reporting unknown or misplaced ones."""
-        result: dict[str, cst.BaseExpression] = {}
-        for index, arg in enumerate(call.args):
-            if arg.star:
+        result: dict[str, ast.expr] = {}
+        given: list[ast.expr | ast.keyword] = [*call.args, *call.keywords]
+        if call.keywords and call.args:
+            given.sort(key=lambda arg: (arg.lineno, arg.col_offset))
+        for index, arg in enumerate(given):
+            if isinstance(arg, ast.Starred) or (isinstance(arg, ast.keyword) and arg.arg is None):
                 self.error(arg, f"{what}: *args and **kwargs are not supported here")
-            elif arg.keyword is None:
+            elif not isinstance(arg, ast.keyword):
                 if index < len(positional):
-                    result[positional[index]] = arg.value
+                    result[positional[index]] = arg
                 else:
                     self.error(arg, f"{what}: too many positional arguments")
-            elif arg.keyword.value not in allowed:
+            elif arg.arg not in allowed:
                 known = ", ".join(sorted(allowed))
-                self.error(arg, f"{what}: unknown argument {arg.keyword.value!r} (known: {known})")
+                self.error(arg, f"{what}: unknown argument {arg.arg!r} (known: {known})")
             else:
-                result[arg.keyword.value] = arg.value
+                assert arg.arg is not None
+                result[arg.arg] = arg.value
         return result
+
+    def attr_span_node(self, node: ast.Attribute) -> ast.AST:
+        """A stand-in node placed at an attribute's name (`burgee.X`: at `X`)."""
+        place = ast.Name(id=node.attr)
+        place.lineno = node.end_lineno or node.lineno
+        place.col_offset = (node.end_col_offset or 0) - len(node.attr.encode("utf-8"))
+        return place

@@ -2,40 +2,48 @@
 
 - `decode()`: bytes → text, honouring a PEP 263 coding cookie (and a UTF-8 BOM); bytes that
   do not decode are reported at their line and column.
-- `check()`: one pass of the standard library's tokenizer (pure Python, iterative) refuses
-  what would crash a parser or take it minutes: brackets nested deeper than `MAX_NESTING`,
-  integer literals longer than Python converts, NUL bytes; then Python's own compiler reports
-  the first syntax error, as the interpreter that runs the tool would.
-- `mask()`: top-level statements of plain helper code with very long lines are handed to
-  libcst as placeholders of the same height, and copied into the tool as written. libcst's
-  parser and code generator recurse once per operator of a flat expression (`1 + 1 + ...`):
-  a few hundred make a RecursionError, thousands take minutes or crash the process.
+- `check()`: refuses NUL bytes, brackets nested deeper than `MAX_NESTING` and integer literals
+  longer than Python converts (the standard tokenizer places them, run only when a quick look
+  at the text finds them possible), then Python's own compiler reports the first syntax
+  error, as the interpreter that runs the tool would.
+- `tree()`: the `ast` tree every step reads, parsed once; `Text`: the file's lines, to turn
+  ast's places (UTF-8 byte columns) into characters and take a node's text as written;
+  `statements_with()`: the top-level statements whose text holds a word, the only ones a walk
+  looking for it need enter; `nested_imports()`: the imports inside other statements.
 """
 
 from __future__ import annotations
 
 import ast
+import bisect
 import codecs
 import io
-import keyword
 import re
 import sys
 import token
 import tokenize
 import warnings
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 from functools import lru_cache
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 
 #: How deep brackets (`(`, `[`, `{`) may nest in a handlers file. Python itself stops at 200;
-#: libcst's parser (native code) can crash the process well before that.
+#: burgee reads annotations and literals recursively, and stops well before.
 MAX_NESTING = 100
-#: A logical line with more tokens than this, in plain helper code, is not given to libcst.
-LONG_LINE = 200
-#: Top-level statements that start like this always go to libcst: they may be burgee's.
-_ALWAYS_READ = {"import", "from", "class", "async", "@"}
-_CONTINUES = {"else", "elif", "except", "finally"}
+#: What the quick look at the text counts: brackets, and the strings and comments it skips.
+_BRACKETS = re.compile(
+    r"#[^\r\n]*"
+    r"|'''(?:[^'\\]|\\.|'(?!''))*(?:'''|$)"
+    r'|"""(?:[^"\\]|\\.|"(?!""))*(?:"""|$)'
+    r"|'(?:[^'\\\r\n]|\\.)*'?"
+    r'|"(?:[^"\\\r\n]|\\.)*"?'
+    r"|[()\[\]{}]",
+    re.DOTALL,
+)
+_OPEN = frozenset("([{")
+_CLOSE = frozenset(")]}")
 
 
 def decode(data: bytes, path: str) -> str:
@@ -81,15 +89,12 @@ class Statement:
 
     first: int
     last: int
-    kind: str
-    names: set[str] = field(default_factory=set)
+    #: The most tokens of one of its logical lines.
     longest: int = 0
-    #: The name a `def` statement defines.
-    defines: str | None = None
 
 
-def check(source: str, path: str) -> list[Statement]:
-    """Refuse what a parser cannot take (GenerationError); return the top-level statements."""
+def check(source: str, path: str) -> None:
+    """Refuse what a parser cannot take, or Python would not run (GenerationError)."""
     nul = source.find("\0")
     if nul >= 0:
         before = source[:nul]
@@ -97,18 +102,38 @@ def check(source: str, path: str) -> list[Statement]:
         column = nul - (before.rfind("\n") + 1) + 1
         message = "the file contains a NUL byte, which Python refuses"
         raise GenerationError([_at(path, line, column, message)])
-    statements = _scan(source, path)
-    _compile(source, path, statements)
-    return statements
+    if _suspect(source):
+        _scan(source, path)
+    _compile(source, path)
+
+
+def _suspect(source: str) -> bool:
+    """Whether the file may nest brackets too deep or hold a too long integer literal: the
+    exact check (`_scan`, the tokenizer in pure Python) costs a tenth of a second for a
+    thousand commands, this look at the text a few milliseconds."""
+    digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    if digits and re.search(f"[0-9][0-9_]{{{digits},}}", source):
+        return True
+    depth = deepest = 0
+    for found in _BRACKETS.finditer(source):
+        char = found.group()
+        if char in _OPEN:
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in _CLOSE:
+            depth = max(depth - 1, 0)
+    # NOTE: half the limit: the look may miss a string's end the tokenizer would find.
+    return deepest > MAX_NESTING // 2
 
 
 def _scan(source: str, path: str) -> list[Statement]:
+    """Each top-level statement with its longest logical line; brackets nested too deep and
+    too long integer literals refused at their place."""
     digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
     statements: list[Statement] = []
     current: Statement | None = None
     depth = indent = count = 0
     line_start = True
-    after_decorator = False
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             kind = tok.type
@@ -128,51 +153,37 @@ def _scan(source: str, path: str) -> list[Statement]:
                 continue
             # NOTE: a file may start indented (Python refuses it, and the compiler says so).
             if line_start and (indent == 0 or current is None):
-                word = tok.string
-                if current is None or not (after_decorator or word in _CONTINUES):
-                    current = Statement(first=tok.start[0], last=tok.end[0], kind=word)
-                    statements.append(current)
-                after_decorator = word == "@"
+                current = Statement(first=tok.start[0], last=tok.end[0])
+                statements.append(current)
             line_start = False
             count += 1
             assert current is not None
             current.last = tok.end[0]
-            if kind == token.NAME:
-                if current.kind == "def" and current.defines is None and tok.string != "def":
-                    current.defines = tok.string
-                current.names.add(tok.string)
-            elif kind == token.OP and tok.string in "([{":
+            if kind == token.OP and tok.string in _OPEN:
                 depth += 1
                 if depth > MAX_NESTING:
-                    raise GenerationError(
-                        [
-                            _at(
-                                path,
-                                tok.start[0],
-                                tok.start[1] + 1,
-                                f"brackets nested more than {MAX_NESTING} deep; burgee reads "
-                                "no deeper (move the data into a file or build it in code)",
-                            )
-                        ]
+                    message = (
+                        f"brackets nested more than {MAX_NESTING} deep; burgee reads no deeper "
+                        "(move the data into a file or build it in code)"
                     )
-            elif kind == token.OP and tok.string in ")]}":
+                    raise GenerationError([_at(path, tok.start[0], tok.start[1] + 1, message)])
+            elif kind == token.OP and tok.string in _CLOSE:
                 depth = max(depth - 1, 0)
             elif kind == token.NUMBER and digits and _too_long(tok.string, digits):
-                raise GenerationError(
-                    [
-                        _at(
-                            path,
-                            tok.start[0],
-                            tok.start[1] + 1,
-                            f"integer literal with {len(tok.string)} digits; Python reads at "
-                            f"most {digits}",
-                        )
-                    ]
+                message = (
+                    f"integer literal with {len(tok.string)} digits; Python reads at most {digits}"
                 )
+                raise GenerationError([_at(path, tok.start[0], tok.start[1] + 1, message)])
     except (tokenize.TokenError, SyntaxError):
         # NOTE: the compiler, next, words and places the problem.
         pass
     return statements
+
+
+def longest_line(source: str) -> int:
+    """The first line of the statement with the longest logical line (for a RecursionError)."""
+    longest = max(_scan(source, "<handlers>"), key=lambda s: s.longest, default=None)
+    return longest.first if longest is not None else 1
 
 
 def _too_long(number: str, digits: int) -> bool:
@@ -207,7 +218,7 @@ def _parsed(source: str) -> tuple[ast.Module, bool]:
             return ast.parse(source), False
 
 
-def _compile(source: str, path: str, statements: list[Statement]) -> None:
+def _compile(source: str, path: str) -> None:
     """Python's own verdict on the file: its first syntax error, or a recursion limit."""
     try:
         with warnings.catch_warnings():
@@ -220,114 +231,115 @@ def _compile(source: str, path: str, statements: list[Statement]) -> None:
         column = max(error.offset or 1, 1)
         raise GenerationError([_at(path, line, column, f"syntax error: {error.msg}")]) from None
     except (RecursionError, MemoryError) as error:
-        longest = max(statements, key=lambda s: s.longest, default=None)
-        line = longest.first if longest is not None else 1
         message = (
             f"Python cannot compile this file ({type(error).__name__}: {error}); "
             "an expression here is too long or too deeply nested: split it up"
         )
-        raise GenerationError([_at(path, line, 1, message)]) from None
+        raise GenerationError([_at(path, longest_line(source), 1, message)]) from None
     except (ValueError, OverflowError) as error:
         message = f"Python cannot compile this file: {error}"
         raise GenerationError([_at(path, 1, 1, message)]) from None
 
 
-@dataclass
-class Masked:
-    """The source libcst reads, and the original text of each statement it does not."""
-
-    source: str
-    #: Placeholder text (as it appears in `source`) → the original lines it stands for.
-    originals: dict[str, str] = field(default_factory=dict)
-    #: Names of the functions defined by masked statements.
-    functions: set[str] = field(default_factory=set)
-    #: Function bodies libcst was not given, by index: (placeholder text, original lines).
-    bodies: list[tuple[str, str]] = field(default_factory=list)
+#: A line and its end (`\r\n`, `\r` or `\n`: where Python's tokenizer ends lines).
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$")
 
 
-#: The placeholder of a function body (`mask`): indent, `__burgee_body__(N`, newlines, `)`.
-BODY = re.compile(r"^[ \t]*__burgee_body__\((\d+)[\r\n]*\)\r?\n?", re.MULTILINE)
+class Text:
+    """The lines of a source, to place `ast` nodes (whose columns count UTF-8 bytes) in it."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        #: Each line with its line break.
+        self.lines: list[str] = _LINE.findall(source)
+        starts = [0]
+        for line in self.lines:
+            starts.append(starts[-1] + len(line))
+        #: Where each line starts in `source` (and, last, the end).
+        self.starts = starts
+
+    def offset(self, line: int, column: int) -> int:
+        """The index in `source` of a 1-based line and an ast (byte) column."""
+        if line > len(self.lines):
+            return len(self.source)
+        text = self.lines[line - 1]
+        if not text.isascii():
+            column = len(text.encode("utf-8")[:column].decode("utf-8", errors="replace"))
+        return self.starts[line - 1] + column
+
+    def column(self, line: int, column: int) -> int:
+        """The 1-based character column of an ast (byte) column."""
+        return self.offset(line, column) - self.starts[min(line, len(self.lines) + 1) - 1] + 1
+
+    def start(self, node: ast.AST) -> int:
+        """Where a node starts in `source`."""
+        return self.offset(node.lineno, node.col_offset)  # type: ignore[attr-defined]
+
+    def end(self, node: ast.AST) -> int:
+        """Where a node ends in `source`."""
+        return self.offset(node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+
+    def code(self, node: ast.AST) -> str:
+        """A node's text, as written."""
+        return self.source[self.start(node) : self.end(node)]
+
+    def line_of(self, index: int) -> int:
+        """The 1-based line of an index of `source`."""
+        return bisect.bisect_right(self.starts, index)
 
 
-def mask(source: str, statements: list[Statement]) -> Masked:
-    """Replace plain top-level statements with long lines, and the bodies of top-level
-    functions after their docstrings, by placeholders of the same height.
-
-    A statement is plain when it is no import, class or decorated statement and names nothing
-    an import of burgee binds; a placeholder is a call spanning the same lines, so every other
-    statement keeps its line and column."""
-    keep = {"burgee"}
-    for statement in statements:
-        if statement.kind in ("import", "from") and "burgee" in statement.names:
-            keep |= statement.names - set(keyword.kwlist)
-    lines = source.splitlines(keepends=True)
-    masked = Masked(source=source)
-    chosen = [
-        s
-        for s in statements
-        if s.longest > LONG_LINE and s.kind not in _ALWAYS_READ and not (s.names & keep)
-    ]
-    if not lines:
-        return masked
-    newline = "\r\n" if lines[0].endswith("\r\n") else "\n"
-    # NOTE: a module imported whole (`import burgee`) may be used as `burgee.X` in any body.
-    whole = any(s.kind == "import" and "burgee" in s.names for s in statements)
-    # NOTE: line numbers are the tokenizer's; a file with other line breaks (\f, \x85, ...)
-    # that `splitlines` also splits at is read whole.
-    same = len(lines) == source.count("\n") + (not source.endswith("\n"))
-    bodies = _bodies(source, lines, chosen) if same and not whole else []
-    for index, (first, last) in enumerate(bodies):
-        height = last - first + 1
-        line = lines[first - 1]
-        indent = line[: len(line) - len(line.lstrip(" \t"))]
-        placeholder = f"{indent}__burgee_body__({index}" + newline * (height - 1) + ")" + newline
-        original = "".join(lines[first - 1 : last])
-        masked.bodies.append((placeholder, original))
-        lines[first - 1 : last] = [placeholder] + [""] * (height - 1)
-    for index, statement in enumerate(chosen):
-        height = statement.last - statement.first + 1
-        placeholder = f"__burgee_plain__({index}" + newline * (height - 1) + ")" + newline
-        masked.originals[placeholder] = "".join(lines[statement.first - 1 : statement.last])
-        if not masked.originals[placeholder].endswith("\n"):
-            masked.originals[placeholder] += newline
-        lines[statement.first - 1 : statement.last] = [placeholder] + [""] * (height - 1)
-        if statement.defines is not None:
-            masked.functions.add(statement.defines)
-    masked.source = "".join(lines)
-    return masked
-
-
-def _bodies(source: str, lines: list[str], chosen: list[Statement]) -> list[tuple[int, int]]:
-    """The lines (first, last) of each top-level function's body after its docstring: burgee
-    reads a function's decorators, signature and docstring only, and copies the body as
-    written, so libcst need not parse it (most of a big handlers file is bodies)."""
-    taken = [(s.first, s.last) for s in chosen]
-    found = []
-    for node in tree(source).body:
-        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            continue
-        body = node.body
-        start = 1 if _is_docstring(body[0]) else 0
-        if start >= len(body) or any(a <= node.lineno <= b for a, b in taken):
-            continue
-        statement = body[start]
-        first, last = statement.lineno, node.end_lineno or body[-1].lineno
-        before = lines[first - 1].encode("utf-8")[: statement.col_offset]
+def statements_with(source: str, pattern: str, *, inside: bool = False) -> list[ast.stmt]:
+    """The top-level statements whose lines hold a match of `pattern` (a regular expression):
+    the only ones a walk looking for it needs to enter (`inside`: below their first line,
+    that of `def`, `class`, `if`, ...)."""
+    found = _lines_with(source, pattern)
+    if not found:
+        return []
+    chosen = []
+    for statement in tree(source).body:
+        first = statement.lineno
         decorators = getattr(statement, "decorator_list", None)
-        if decorators:
-            # NOTE: a decorated statement starts at its first `@` (ast places it at `def`).
-            first = min(d.lineno for d in decorators)
-            before = lines[first - 1].encode("utf-8")[: decorators[0].col_offset]
-            before = before.rstrip(b" \t").removesuffix(b"@")
-        # NOTE: whole lines only: not a body on the `def` line, nor after the docstring's `;`.
-        if not before.strip(b" \t"):
-            found.append((first, last))
-    return found
+        if inside:
+            first += 1
+        elif decorators:
+            first = min(first, decorators[0].lineno)
+        index = bisect.bisect_left(found, first)
+        if index < len(found) and found[index] <= (statement.end_lineno or first):
+            chosen.append(statement)
+    return chosen
 
 
-def _is_docstring(statement: ast.stmt) -> bool:
-    return (
-        isinstance(statement, ast.Expr)
-        and isinstance(statement.value, ast.Constant)
-        and isinstance(statement.value.value, str)
-    )
+@lru_cache(maxsize=16)
+def _lines_with(source: str, pattern: str) -> list[int]:
+    text = _text(source)
+    lines = [text.line_of(match.start()) for match in re.finditer(pattern, source)]
+    return sorted(set(lines))
+
+
+@lru_cache(maxsize=4)
+def _text(source: str) -> Text:
+    return Text(source)
+
+
+def text(source: str) -> Text:
+    """The file's `Text`, made once."""
+    return _text(source)
+
+
+@lru_cache(maxsize=4)
+def nested_imports(source: str) -> tuple[ast.Import | ast.ImportFrom, ...]:
+    """The import statements inside other statements (functions, `if`, `try`, ...), in the
+    order `ast.walk` of the whole tree finds them; only statements whose text says `import`
+    are entered."""
+    queue: deque[ast.AST] = deque()
+    for statement in statements_with(source, r"\bimport\b"):
+        if not isinstance(statement, ast.Import | ast.ImportFrom):
+            queue.append(statement)
+    found: list[ast.Import | ast.ImportFrom] = []
+    # NOTE: breadth first, as `ast.walk`.
+    while queue:
+        node = queue.popleft()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            found.append(node)
+        queue.extend(ast.iter_child_nodes(node))
+    return tuple(found)

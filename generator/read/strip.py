@@ -1,190 +1,204 @@
 """Turn the handlers file into the user code carried into the generated module.
 
 burgee's imports, decorators, `program(...)` and `group(...)` statements are removed,
-`Annotated[T, Argument(...)]` becomes `T`, and an injected `ctx: Context = None`
-gets a default that type-checks. Everything else is left exactly as written.
+`Annotated[T, Argument(...)]` becomes `T`, an injected `ctx: Context = None` gets a default
+that type-checks, and `burgee.X` becomes `X`: text edits at the places `ast` gives. Everything
+else is copied exactly as written (comments, blank lines, formatting).
+
+What goes with a removed statement: the blank and comment lines just above it (a comment
+about it), as far back as the statement before; what stays with a compound statement (a
+function, a class): the comment and blank lines after it indented at least as far as its body
+(where libcst, which burgee read with before, put them; the output did not change).
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+import ast
+import bisect
+from dataclasses import dataclass, field
 
-import libcst as cst
-
-from burgee.read.source import BODY
+from burgee.read.source import Text
 from burgee.runtime.catalog import code_names
 
 
+@dataclass
 class Removals:
-    """The nodes of the handlers file that belong to burgee, found while reading it."""
+    """What of the handlers file belongs to burgee, found while reading it."""
 
-    def __init__(self) -> None:
-        self.statements: set[cst.CSTNode] = set()
-        self.decorators: set[cst.Decorator] = set()
-        #: Annotation node -> the plain type node that replaces it.
-        self.annotations: dict[cst.Annotation, cst.BaseExpression] = {}
-        self.context_defaults: set[cst.Param] = set()
-        #: `burgee.X` attribute nodes to replace by the bare runtime name X.
-        self.attributes: set[cst.Attribute] = set()
-        #: Top-level statements that contain any of the above.
-        self.touched: set[cst.CSTNode] = set()
-        #: Top-level statements that contain an attribute to replace.
-        self.with_attributes: set[cst.CSTNode] = set()
+    #: Top-level statements to remove (by id), with the comments and blank lines above them.
+    statements: set[int] = field(default_factory=set)
+    #: Text edits: (start, end, replacement), indices into the file's text.
+    edits: list[tuple[int, int, str]] = field(default_factory=list)
 
+    def replace(self, text: Text, node: ast.AST, replacement: str) -> None:
+        """Replace a node's text."""
+        self.edits.append((text.start(node), text.end(node), replacement))
 
-class _Stripper(cst.CSTTransformer):
-    def __init__(self, removals: Removals) -> None:
-        self.removals = removals
-
-    def on_leave(  # type: ignore[override]
-        self, original_node: cst.CSTNode, updated_node: cst.CSTNode
-    ) -> cst.CSTNode | cst.RemovalSentinel:
-        if original_node in self.removals.statements:
-            return cst.RemoveFromParent()
-        return super().on_leave(original_node, updated_node)  # type: ignore[return-value]
-
-    def leave_Decorator(
-        self, original_node: cst.Decorator, updated_node: cst.Decorator
-    ) -> cst.Decorator | cst.RemovalSentinel:
-        if original_node in self.removals.decorators:
-            return cst.RemoveFromParent()
-        return updated_node
-
-    def leave_Annotation(
-        self, original_node: cst.Annotation, updated_node: cst.Annotation
-    ) -> cst.Annotation:
-        plain = self.removals.annotations.get(original_node)
-        return updated_node.with_changes(annotation=plain) if plain is not None else updated_node
-
-    def leave_Param(self, original_node: cst.Param, updated_node: cst.Param) -> cst.Param:
-        if original_node in self.removals.context_defaults:
-            return updated_node.with_changes(default=cst.Name("INJECTED"))
-        return updated_node
-
-    def leave_Attribute(
-        self, original_node: cst.Attribute, updated_node: cst.Attribute
-    ) -> cst.BaseExpression:
-        if original_node in self.removals.attributes:
-            return cst.Name(original_node.attr.value)
-        return updated_node
+    def remove_decorator(
+        self, text: Text, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef, index: int
+    ) -> None:
+        """Remove a decorator's lines, with the comment lines between it and the one before."""
+        decorator = node.decorator_list[index]
+        if index:
+            first = (node.decorator_list[index - 1].end_lineno or 0) + 1
+        else:
+            first = decorator.lineno
+        last = decorator.end_lineno or decorator.lineno
+        self.edits.append((text.starts[first - 1], text.starts[last], ""))
 
 
-def strip(
-    module: cst.Module,
-    removals: Removals,
-    originals: dict[str, str] | None = None,
-    bodies: Sequence[tuple[str, str]] = (),
-) -> tuple[str, str]:
-    """The user code without burgee's markers, as (import statements, everything else).
+@dataclass
+class _Unit:
+    """One top-level statement line (statements joined by `;` are one), as libcst saw it."""
 
-    `originals`: placeholder text → the original lines of plain helper code that libcst was
-    not given (`read.source.mask`), and `bodies` the same for function bodies, by index;
-    they are put back as written."""
-    # NOTE: only the top-level statements that hold one of burgee's markers are transformed;
-    # visiting the whole tree of a big handlers file is what made this step slow.
-    body: Sequence[cst.BaseStatement] = [
-        _strip_statement(statement, removals) if statement in removals.touched else statement
-        for statement in module.body
-        if statement not in removals.statements
-    ]
-    if body and _is_docstring(body[0]):
-        body = body[1:]
-    imports: list[cst.BaseStatement] = []
-    rest: list[cst.BaseStatement] = []
-    for statement in body:
-        (imports if _is_import(statement) else rest).append(statement)
-    render = cst.Module(body=[], default_newline=module.default_newline)
-    rest_code = "".join(render.code_for_node(s) for s in rest)
-    for placeholder, original in (originals or {}).items():
-        rest_code = rest_code.replace(placeholder, original, 1)
-    if bodies:
+    statements: list[ast.stmt]
+    #: First and last line of the statement itself, and the first of the lines above it
+    #: that go with it (blank and comment lines after the statement before).
+    first: int
+    last: int
+    lead: int
 
-        def restore(found: re.Match[str]) -> str:
-            placeholder, original = bodies[int(found.group(1))]
-            return original if found.group(0) == placeholder else found.group(0)
 
-        rest_code = BODY.sub(restore, rest_code)
-    code = rest_code.strip("\n") + "\n" if rest_code.strip() else ""
+def strip(text: Text, tree: ast.Module, removals: Removals) -> tuple[str, str]:
+    """The user code without burgee's markers, as (import statements, everything else)."""
+    units = _units(text, tree)
+    kept = [u for u in units if not any(id(s) in removals.statements for s in u.statements)]
+    if kept and _is_docstring(kept[0]):
+        kept = kept[1:]
+    edits = sorted(removals.edits)
+    newline = _newline(text)
+    imports: list[_Unit] = []
+    rest: list[str] = []
+    for unit in kept:
+        if all(isinstance(s, ast.Import | ast.ImportFrom) for s in unit.statements):
+            imports.append(unit)
+            continue
+        # NOTE: the lines above the file's first statement are its header, nobody's.
+        lead = unit.lead if unit is not units[0] else unit.first
+        rest.append(_edited(text, (lead, unit.last), edits, newline))
+    rest_code = "".join(rest)
+    code = rest_code.strip("\r\n") + newline if rest_code.strip() else ""
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
     used = code_names(code)
-    imports = [s for s in (_prune_import(s, used) for s in imports) if s is not None]
-    import_code = "".join(render.code_for_node(s.with_changes(leading_lines=())) for s in imports)
+    import_code = "".join(_pruned(text, unit, used, newline) for unit in imports)
     return import_code, code
 
 
-def _strip_statement(statement: cst.BaseStatement, removals: Removals) -> cst.BaseStatement:
-    if isinstance(statement, cst.FunctionDef) and statement not in removals.with_attributes:
-        # NOTE: a command's markers sit in its decorators and parameters only, so those are
-        # rewritten directly instead of visiting the whole function body.
-        return _strip_function(statement, removals)
-    stripped = statement.visit(_Stripper(removals))
-    assert isinstance(stripped, cst.BaseStatement)
-    return stripped
+def _units(text: Text, tree: ast.Module) -> list[_Unit]:
+    units: list[_Unit] = []
+    previous_end = 0
+    for statement in tree.body:
+        first = statement.lineno
+        decorators = getattr(statement, "decorator_list", None)
+        if decorators:
+            first = min(first, decorators[0].lineno)
+        last = statement.end_lineno or first
+        if units and first == units[-1].last and not _compound(statement):
+            units[-1].statements.append(statement)
+            units[-1].last = last
+            previous_end = last
+            continue
+        if units:
+            units[-1].last = _with_footer(text, units[-1], first)
+            previous_end = units[-1].last
+        units.append(_Unit([statement], first, last, previous_end + 1))
+    if units:
+        units[-1].last = _with_footer(text, units[-1], len(text.lines) + 1)
+    return units
 
 
-def _strip_function(node: cst.FunctionDef, removals: Removals) -> cst.FunctionDef:
-    def param(p: cst.Param) -> cst.Param:
-        if p.annotation is not None and p.annotation in removals.annotations:
-            p = p.with_changes(
-                annotation=p.annotation.with_changes(annotation=removals.annotations[p.annotation])
-            )
-        if p in removals.context_defaults:
-            p = p.with_changes(default=cst.Name("INJECTED"))
-        return p
-
-    params = node.params
-    return node.with_changes(
-        decorators=[d for d in node.decorators if d not in removals.decorators],
-        params=params.with_changes(
-            posonly_params=[param(p) for p in params.posonly_params],
-            params=[param(p) for p in params.params],
-            kwonly_params=[param(p) for p in params.kwonly_params],
-        ),
-    )
+def _compound(statement: ast.stmt) -> bool:
+    return hasattr(statement, "body") or isinstance(statement, ast.Match)
 
 
-def _is_docstring(statement: cst.BaseStatement) -> bool:
+def _with_footer(text: Text, unit: _Unit, before: int) -> int:
+    """The last line of a statement with the comment lines after it that belong to its body
+    (indented at least as far), up to the line `before`."""
+    statement = unit.statements[-1]
+    if isinstance(statement, ast.Match):
+        inner: ast.AST = statement.cases[0].pattern
+        line = text.lines[inner.lineno - 1]  # type: ignore[attr-defined]
+        prefix = line[: len(line) - len(line.lstrip(" \t\f"))]
+    else:
+        body = getattr(statement, "body", None)
+        if not body or not isinstance(body, list):
+            return unit.last
+        inner = body[0]
+        line = text.lines[inner.lineno - 1]  # type: ignore[attr-defined]
+        prefix = line[: text.column(inner.lineno, inner.col_offset) - 1]  # type: ignore[attr-defined]
+    if prefix.strip():
+        return unit.last  # NOTE: a body on the header's line (`def f(): pass`)
+    last = unit.last
+    for number in range(unit.last + 1, before):
+        line = text.lines[number - 1]
+        # NOTE: a comment or blank line indented at least as the body (its indentation
+        # starts with the body's), as libcst assigned them.
+        rest = line.lstrip(" \t\f")
+        if (rest.startswith("#") or not rest.strip("\r\n")) and line.startswith(prefix):
+            last = number
+    return last
+
+
+def _edited(
+    text: Text, lines: tuple[int, int], edits: list[tuple[int, int, str]], newline: str
+) -> str:
+    """Lines `first` to `last` of the file with the edits (sorted) that fall in them applied."""
+    first, last = lines
+    begin, end = text.starts[first - 1], text.starts[min(last, len(text.lines))]
+    pieces: list[str] = []
+    at = begin
+    for start, stop, replacement in edits[bisect.bisect_left(edits, (begin,)) :]:
+        if start >= end:
+            break
+        if start < at:
+            continue  # NOTE: inside a larger edit already made
+        pieces += [text.source[at:start], replacement]
+        at = stop
+    pieces.append(text.source[at:end])
+    code = "".join(pieces)
+    if code and not code.endswith(("\n", "\r")):
+        code += newline
+    return code
+
+
+def _newline(text: Text) -> str:
+    first = text.lines[0] if text.lines else "\n"
+    return "\r\n" if first.endswith("\r\n") else "\r" if first.endswith("\r") else "\n"
+
+
+def _is_docstring(unit: _Unit) -> bool:
+    statement = unit.statements[0]
     return (
-        isinstance(statement, cst.SimpleStatementLine)
-        and len(statement.body) == 1
-        and isinstance(statement.body[0], cst.Expr)
-        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+        len(unit.statements) == 1
+        and isinstance(statement, ast.Expr)
+        and isinstance(statement.value, ast.Constant)
+        and isinstance(statement.value.value, str | bytes)
     )
 
 
-def _is_import(statement: cst.BaseStatement) -> bool:
-    return isinstance(statement, cst.SimpleStatementLine) and all(
-        isinstance(small, cst.Import | cst.ImportFrom) for small in statement.body
-    )
-
-
-def _prune_import(statement: cst.BaseStatement, used: frozenset[str]) -> cst.BaseStatement | None:
-    """Drop `__future__` imports, and typing names that only burgee's markers used."""
-    # NOTE: the generated module starts with `from __future__ import annotations` itself,
-    # and every other __future__ feature is mandatory on the Pythons it supports.
-    assert isinstance(statement, cst.SimpleStatementLine)
-    kept: list[cst.BaseSmallStatement] = []
-    for small in statement.body:
-        if isinstance(small, cst.ImportFrom) and isinstance(small.module, cst.Name):
-            module = small.module.value
+def _pruned(text: Text, unit: _Unit, used: frozenset[str], newline: str) -> str:
+    """An import line without `__future__` imports, and typing names only burgee's markers
+    used (the generated module says `from __future__ import annotations` itself, and every
+    other __future__ feature is mandatory on the Pythons it supports)."""
+    kept: list[str] = []
+    changed = False
+    for statement in unit.statements:
+        if isinstance(statement, ast.ImportFrom) and statement.level == 0:
+            module = statement.module or ""
             if module == "__future__":
+                changed = True
                 continue
-            if module in ("typing", "typing_extensions") and not isinstance(
-                small.names, cst.ImportStar
-            ):
-                aliases = [a for a in small.names if _local_name(a) in used]
-                if not aliases:
+            if module in ("typing", "typing_extensions") and statement.names[0].name != "*":
+                aliases = [a for a in statement.names if (a.asname or a.name) in used]
+                if len(aliases) != len(statement.names):
+                    changed = True
+                    if aliases:
+                        names = ", ".join(
+                            a.name + (f" as {a.asname}" if a.asname else "") for a in aliases
+                        )
+                        kept.append(f"from {module} import {names}")
                     continue
-                aliases[-1] = aliases[-1].with_changes(comma=cst.MaybeSentinel.DEFAULT)
-                kept.append(small.with_changes(names=aliases))
-                continue
-        kept.append(small)
-    return statement.with_changes(body=kept) if kept else None
-
-
-def _local_name(alias: cst.ImportAlias) -> str:
-    if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-        return alias.asname.name.value
-    name = alias.name
-    return name.value if isinstance(name, cst.Name) else ""
+        kept.append(text.code(statement))
+    if not changed:
+        return _edited(text, (unit.first, unit.last), [], newline)
+    return "; ".join(kept) + newline if kept else ""

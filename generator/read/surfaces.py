@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
+import ast
 import re
-
-import libcst as cst
 
 from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import Param, Prompt, Resource
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral
 from burgee.read.params import read_params
-from burgee.read.reader import Reader
+from burgee.read.reader import Decorator, Reader
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 #: `scheme:rest`, the start every URI has.
@@ -28,7 +27,7 @@ def placeholders(uri: str) -> list[str]:
 
 
 def _options(
-    reader: Reader, call: cst.Call | None, positional: tuple[str, ...], what: str
+    reader: Reader, call: ast.Call | None, positional: tuple[str, ...], what: str
 ) -> dict[str, object] | None:
     """The literal arguments of the decorator call (None when one is not a literal)."""
     if call is None:
@@ -47,23 +46,27 @@ def _options(
     return found
 
 
-def _inputs(reader: Reader, node: cst.FunctionDef, what: str) -> tuple[Param, ...] | None:
+def _inputs(
+    reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, what: str
+) -> tuple[Param, ...] | None:
     """The parameters, each read as a command's would be; `None` after a problem."""
-    if node.asynchronous is not None:
-        reader.error(node, f"{what} {node.name.value} is async; write a plain function")
+    if isinstance(node, ast.AsyncFunctionDef):
+        reader.error(node, f"{what} {node.name} is async; write a plain function")
         return None
     before = len(reader.diagnostics)
-    params = read_params(reader, node, docstrings.parse(node.get_docstring()))
+    params = read_params(reader, node, docstrings.parse(ast.get_docstring(node)))
     return params if len(reader.diagnostics) == before else None
 
 
-def read_prompt(reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator) -> Prompt | None:
+def read_prompt(
+    reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: Decorator
+) -> Prompt | None:
     """`@prompt` / `@prompt(name=...)` on a function whose `str` parameters are its arguments."""
-    call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+    call = decorator.decorator if isinstance(decorator.decorator, ast.Call) else None
     options = _options(reader, call, (), "@prompt")
     if options is None:
         return None
-    name = str(options.get("name") or node.name.value.replace("_", "-"))
+    name = str(options.get("name") or node.name.replace("_", "-"))
     if not _NAME.match(name):
         reader.error(decorator, f"prompt name {name!r}: use letters, digits, '-' and '_'")
         return None
@@ -78,10 +81,10 @@ def read_prompt(reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator)
             )
             reader.diagnostics.append(Diagnostic(span=param.span, message=message))
             return None
-    doc = docstrings.parse(node.get_docstring())
+    doc = docstrings.parse(ast.get_docstring(node))
     return Prompt(
         name=name,
-        function=node.name.value,
+        function=node.name,
         summary=doc.summary,
         description=doc.description,
         params=params,
@@ -90,10 +93,10 @@ def read_prompt(reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator)
 
 
 def read_resource(
-    reader: Reader, node: cst.FunctionDef, decorator: cst.Decorator
+    reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: Decorator
 ) -> Resource | None:
     """`@resource("scheme://path/{name}", mime_type=...)`: placeholders name the parameters."""
-    call = decorator.decorator if isinstance(decorator.decorator, cst.Call) else None
+    call = decorator.decorator if isinstance(decorator.decorator, ast.Call) else None
     if call is None:
         reader.error(decorator, '@resource needs a URI, as in @resource("mytool://status")')
         return None
@@ -123,7 +126,7 @@ def read_resource(
             f"URI template {uri!r}: each placeholder appears once, with text between two",
         )
         return None
-    name = str(options.get("name") or node.name.value.replace("_", "-"))
+    name = str(options.get("name") or node.name.replace("_", "-"))
     if not _NAME.match(name):
         reader.error(decorator, f"resource name {name!r}: use letters, digits, '-' and '_'")
         return None
@@ -139,9 +142,9 @@ def read_resource(
             node,
             f"resource {uri!r}: "
             + (
-                f"placeholder {{{missing[0]}}} is not a parameter of {node.name.value}"
+                f"placeholder {{{missing[0]}}} is not a parameter of {node.name}"
                 if missing
-                else f"parameter {extra[0]!r} of {node.name.value} is not a placeholder of the URI"
+                else f"parameter {extra[0]!r} of {node.name} is not a placeholder of the URI"
             ),
         )
         return None
@@ -154,12 +157,12 @@ def read_resource(
             )
             reader.diagnostics.append(Diagnostic(span=param.span, message=message))
             return None
-    doc = docstrings.parse(node.get_docstring())
+    doc = docstrings.parse(ast.get_docstring(node))
     mime = options.get("mime_type")
     return Resource(
         uri=uri,
         name=name,
-        function=node.name.value,
+        function=node.name,
         summary=doc.summary,
         description=doc.description,
         mime_type=str(mime) if mime else None,

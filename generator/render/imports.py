@@ -6,11 +6,8 @@ names ordered CONSTANTS, Classes, functions), so `ruff check` finds nothing to r
 
 from __future__ import annotations
 
+import ast
 import sys
-
-import libcst as cst
-
-_RENDER = cst.Module(body=[])
 
 
 class ImportBlock:
@@ -28,22 +25,20 @@ class ImportBlock:
         """Add every import statement in `code`."""
         if not code.strip():
             return
-        for statement in cst.parse_module(code).body:
-            assert isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body:
-                self._add_node(small)
+        for node in ast.parse(code).body:
+            self._add_node(node, code)
 
-    def _add_node(self, node: cst.BaseSmallStatement) -> None:
-        if isinstance(node, cst.Import):
+    def _add_node(self, node: ast.stmt, code: str) -> None:
+        if isinstance(node, ast.Import):
             for alias in node.names:
-                self.plain.add((_code(alias.name), _alias(alias)))
-        elif isinstance(node, cst.ImportFrom):
-            if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
-                self.verbatim.append(_RENDER.code_for_node(node))
+                self.plain.add((alias.name, alias.asname))
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or node.module is None or node.names[0].name == "*":
+                self.verbatim.append(ast.get_source_segment(code, node) or ast.unparse(node))
                 return
-            names = self.names.setdefault(_code(node.module), set())
+            names = self.names.setdefault(node.module, set())
             for alias in node.names:
-                names.add((_code(alias.name), _alias(alias)))
+                names.add((alias.name, alias.asname))
 
     def bound(self) -> set[str]:
         """The names these imports bind in the module."""
@@ -73,14 +68,6 @@ class ImportBlock:
         if self.verbatim:
             blocks.append("\n".join(self.verbatim))
         return "\n\n".join(blocks) + "\n"
-
-
-def _code(node: cst.CSTNode) -> str:
-    return _RENDER.code_for_node(node)
-
-
-def _alias(alias: cst.ImportAlias) -> str | None:
-    return _code(alias.asname.name) if alias.asname is not None else None
 
 
 def _section(module: str) -> int:
