@@ -63,8 +63,7 @@ def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> N
         assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     # NOTE: the next run reads the entry: different code planted in it proves it.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    head = marshal.dumps((planted, {}))
-    entries[0].write_bytes(b"%010d" % len(head) + head)
+    entries[0].write_bytes(marshal.dumps((planted, {})))
     assert _run(path)["result"] == 7
 
 
@@ -446,39 +445,3 @@ def test_the_collector_is_off_while_the_code_is_defined_and_as_it_was_after(
         (gc.enable if was else gc.disable)()
     assert namespace["COLLECTING"] is False
     assert after is before
-
-
-def test_a_section_is_read_from_the_entry_only_when_first_needed(
-    tmp_path: Path, cache: Path
-) -> None:
-    path = _module(tmp_path, SECTIONED)
-    _sectioned(path)
-    (entry,) = cache.iterdir()
-    data = entry.read_bytes()
-    head = int(data[:10])
-    _, places = marshal.loads(data[10 : 10 + head])
-    assert set(places) == {"extra"}
-    # NOTE: the run reads the head; the section's code is read from where the head says.
-    namespace = _sectioned(path)
-    assert namespace["RUNS"] == 0
-    assert namespace["main"]() == 42  # type: ignore[operator]
-    assert namespace["RUNS"] == 1
-
-
-def test_a_section_whose_entry_was_replaced_is_compiled_from_the_text(
-    tmp_path: Path, cache: Path
-) -> None:
-    path = _module(tmp_path, SECTIONED)
-    _sectioned(path)
-    namespace = _sectioned(path)
-    (entry,) = cache.iterdir()
-    # NOTE: another process put a new entry in its place (os.replace: another file) before
-    # this one needed its section; what sits at the old place is not read, even valid code.
-    data = entry.read_bytes()
-    start = 10 + int(data[:10])
-    planted = marshal.dumps(compile("RUNS = 100\n", str(path), "exec"))
-    replaced = entry.with_suffix(".new")
-    replaced.write_bytes(data[:start] + planted + data[start + len(planted) :])
-    os.replace(replaced, entry)
-    assert namespace["main"]() == 42  # type: ignore[operator]
-    assert namespace["RUNS"] == 1

@@ -42,10 +42,6 @@ _ANNOTATIONS = 0x1000000
 _KEEP = 64
 
 
-#: How many digits an entry's first line has: the length of its head.
-_HEAD = 10
-
-
 #: Where the code starts in the file (the line after it, as the string opens with a newline).
 _CODE_START = "\n_CODE = r'''\n"
 
@@ -165,13 +161,8 @@ def _compile(text: str, path: str) -> "CodeType":
 
 
 def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
-    """The compiled code that always runs, and each section as marshalled code, as where to
-    read it in the cache entry, or as text to compile when it is first needed: from the cache
-    when they are there.
-
-    An entry is the length of its head (`_HEAD` digits), the head (the marshalled hot code and
-    each section's place in the rest) and the rest (each section's marshalled code): a run reads
-    the head only, and a section's code when it is first needed."""
+    """The compiled code that always runs, and each section as marshalled code (or as text
+    to compile when it is first needed): from the cache when they are there."""
     import marshal
 
     directory = _cache_directory()
@@ -180,16 +171,8 @@ def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
     if entry:
         try:
             with open(entry, "rb") as cached:
-                found = os.fstat(cached.fileno())
-                size = int(cached.read(_HEAD))
-                hot, places = marshal.loads(cached.read(size))
-            # NOTE: the file as it was read (a new entry in its place is another file).
-            seen = (found.st_ino, found.st_size, found.st_mtime_ns)
-            start = _HEAD + size
-            return hot, {
-                name: (entry, seen, start + first, last - first)
-                for name, (first, last) in places.items()
-            }
+                hot, sections = marshal.loads(cached.read())
+            return hot, sections
         except (OSError, EOFError, ValueError, TypeError):
             pass
     padding = _padding(path, code)
@@ -198,38 +181,8 @@ def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
     if directory is None or key is None or not _may_write():
         return hot, pieces
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    places, at = {}, 0
-    for name, data in compiled.items():
-        places[name] = (at, at + len(data))
-        at += len(data)
-    head = marshal.dumps((hot, places))
-    _store(
-        directory, key[0], entry, b"%0*d" % (_HEAD, len(head)) + head + b"".join(compiled.values())
-    )
+    _store(directory, key[0], entry, marshal.dumps((hot, compiled)))
     return hot, compiled
-
-
-def _section_code(piece: "Any", path: str, code: str, section: str) -> "CodeType":
-    """A section's compiled code: from its piece of the cache entry (when the entry is still
-    the file it was), else compiled from its text."""
-    import marshal
-
-    if isinstance(piece, bytes):
-        loaded: CodeType = marshal.loads(piece)
-        return loaded
-    if isinstance(piece, tuple):
-        entry, seen, start, length = piece
-        try:
-            with open(entry, "rb") as cached:
-                found = os.fstat(cached.fileno())
-                if (found.st_ino, found.st_size, found.st_mtime_ns) == seen:
-                    cached.seek(start)
-                    loaded = marshal.loads(cached.read(length))
-                    return loaded
-        except (OSError, EOFError, ValueError, TypeError):
-            pass
-        piece = _padding(path, code) + _pieces(code)[section][1:]
-    return _compile(piece, path)
 
 
 def _may_write() -> bool:
@@ -278,7 +231,7 @@ def _boot(
     try:
         hot, sections = _load_code(path, code)
         if lazy:
-            _stand_ins(namespace, lazy, sections, path, code)
+            _stand_ins(namespace, lazy, sections, path)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
     finally:
@@ -292,10 +245,8 @@ def _stand_ins(
     lazy: "dict[str, tuple[str, ...]]",
     sections: "dict[str, Any]",
     path: str,
-    text: str = "",
 ) -> None:
-    """Put a stand-in under each name of `lazy` that runs its section on its first call
-    (`text`: the module's code, should a section's cached code be gone)."""
+    """Put a stand-in under each name of `lazy` that runs its section on its first call."""
     import _thread
 
     # NOTE: reentrant: a section's own start may call into another section.
@@ -306,7 +257,10 @@ def _stand_ins(
         with lock:
             if section in done:
                 return
-            code = _section_code(sections[section], path, text, section)
+            import marshal
+
+            piece = sections[section]
+            code = _compile(piece, path) if isinstance(piece, str) else marshal.loads(piece)
             done.add(section)
             try:
                 exec(code, namespace)  # noqa: S102
