@@ -1,9 +1,8 @@
 """What the generated tool says about itself: `--llms`, `schema`/`--schema`, `--explain`.
 
 The documents are computed here, once, and embedded in the generated module as JSON text;
-the tool parses them only when asked, so the command path pays nothing for them. The
-per-option details the command path does need (env var names, secrecy, bounds) go into
-each command's `_run_<cmd>` as arguments of `call.value(...)` (see `value_options`).
+the tool parses them only when asked, so the command path pays nothing for them (what it
+does need, env var names, secrecy, bounds, is in each command's row of `COMMANDS`).
 """
 
 from __future__ import annotations
@@ -12,11 +11,10 @@ import json
 from typing import Any
 
 from burgee.describe import builtins
-from burgee.describe.clispec import document, env_name
+from burgee.describe.clispec import document
 from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import tool
-from burgee.model.ir import Param, Program
-from burgee.model.literals import py
+from burgee.model.ir import Program
 
 HELP_TOOL = (
     "Documentation tool, not callable. Each `tools[].name` is the space-separated command "
@@ -76,27 +74,3 @@ def compact(value: object) -> str:
 def embedded(program: Program) -> dict[str, str]:
     """The JSON texts the generated module carries: the clispec document and the manifest."""
     return {"schema": compact(document(program)), "llms": compact(manifest(program))}
-
-
-def value_options(param: Param, program: Program) -> list[str]:
-    """Extra keyword arguments of `call.value(...)`: the env var, secrecy (Python source)."""
-    options = []
-    env = env_name(param, program)
-    if env:
-        options.append(f"env={json.dumps(env)}")
-    if param.secret:
-        options.append("secret=True")
-    if param.prompt is not None:
-        options.append(f"prompt={py(param.prompt)}")
-    return options
-
-
-def bounded(convert: str, param: Param) -> str:
-    """Wrap a converter with the parameter's `min=`/`max=` check, or its `pattern=`,
-    `min_length=`/`max_length=` check, if it has one."""
-    if param.pattern is not None or param.min_length is not None or param.max_length is not None:
-        rules = (py(param.pattern), repr(param.min_length), repr(param.max_length))
-        convert = f"_matching({convert}, {', '.join(rules)})"
-    if param.minimum is None and param.maximum is None:
-        return convert
-    return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"

@@ -187,7 +187,18 @@ def _converter_code(param: Param) -> str:
     """The converter an input's row names (`converter_spec`), as the code it stands for."""
     assert param.type is not None
     ref = param.type
-    return documents.bounded(converter(ref.item if ref.kind == "list" and ref.item else ref), param)
+    return _bounded(converter(ref.item if ref.kind == "list" and ref.item else ref), param)
+
+
+def _bounded(convert: str, param: Param) -> str:
+    """Wrap a converter with the parameter's `min=`/`max=` check, or its `pattern=`,
+    `min_length=`/`max_length=` check, if it has one."""
+    if param.pattern is not None or param.min_length is not None or param.max_length is not None:
+        rules = (py(param.pattern), repr(param.min_length), repr(param.max_length))
+        convert = f"_matching({convert}, {', '.join(rules)})"
+    if param.minimum is None and param.maximum is None:
+        return convert
+    return f"_within({convert}, {param.minimum!r}, {param.maximum!r})"
 
 
 def _tuple(items: list[str]) -> str:
