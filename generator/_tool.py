@@ -425,6 +425,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 _CODE = r'''
 import argparse
+import gc
 import pathlib as _pathlib
 from dataclasses import dataclass
 from pathlib import Path
@@ -866,11 +867,27 @@ def _refused(problems: list[str], where: str) -> Invalid:
     return Invalid(problems[0], text=f"{prefix}: error: {problems[0]}")
 
 
-def _pipeline() -> None:
-    # NOTE: pydantic looks for plugins in every installed distribution's entry points when
-    # the IR's models are built; burgee uses none, and the search costs a noticeable part of
-    # a run in a crowded environment.
-    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+class _Pipeline:
+    """Around a command that runs the pipeline (imports included): the collector paused.
+
+    A class, not `contextlib.contextmanager`: `burgee --help` does not import contextlib.
+    """
+
+    def __enter__(self) -> None:
+        # NOTE: pydantic looks for plugins in every installed distribution's entry points when
+        # the IR's models are built; burgee uses none, and the search costs a noticeable part
+        # of a run in a crowded environment.
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+        # NOTE: the pipeline makes hundreds of thousands of objects (ast trees, the IR, the
+        # documents) that live until it ends; the cyclic garbage collector walked them again
+        # and again (a fifth of a 1,000-command gen, for no less memory). It runs again after,
+        # so a long `burgee --mcp` session still collects between calls.
+        self.collecting = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.collecting:
+            gc.enable()
 
 
 def gen(
@@ -892,31 +909,31 @@ def gen(
     them all. Each file written is reported on stderr; with --check, each stale one with its
     diff, and the answer is the files that are missing or stale (the outcome stale).
     """
-    _pipeline()
-    from burgee.model.diagnostics import GenerationError
-    from burgee.write.gen import Refused
-    from burgee.write.gen import gen as generate
+    with _Pipeline():
+        from burgee.model.diagnostics import GenerationError
+        from burgee.write.gen import Refused
+        from burgee.write.gen import gen as generate
 
-    args = argparse.Namespace(
-        handlers=handlers,
-        output=output,
-        name=name,
-        program_version=version,
-        check=check,
-        strict=strict,
-        force=force,
-        completions=completions,
-        skill_dir=skill_dir,
-    )
-    try:
-        stale = generate(args, lambda warning: print(warning, file=sys.stderr))
-    except GenerationError as error:
-        raise _failed(error) from None
-    except Refused as refused:
-        raise _refused(refused.problems, refused.where) from None
-    if stale:
-        raise Stale(stale)
-    return None
+        args = argparse.Namespace(
+            handlers=handlers,
+            output=output,
+            name=name,
+            program_version=version,
+            check=check,
+            strict=strict,
+            force=force,
+            completions=completions,
+            skill_dir=skill_dir,
+        )
+        try:
+            stale = generate(args, lambda warning: print(warning, file=sys.stderr))
+        except GenerationError as error:
+            raise _failed(error) from None
+        except Refused as refused:
+            raise _refused(refused.problems, refused.where) from None
+        if stale:
+            raise Stale(stale)
+        return None
 
 
 def check(
@@ -929,21 +946,21 @@ def check(
     declares and the warnings, as data; a file that does not generate fails as a usage error
     with every diagnostic in details.diagnostics.
     """
-    _pipeline()
-    from burgee.model.diagnostics import GenerationError
-    from burgee.write.gen import Refused
-    from burgee.write.gen import check as read_handlers
+    with _Pipeline():
+        from burgee.model.diagnostics import GenerationError
+        from burgee.write.gen import Refused
+        from burgee.write.gen import check as read_handlers
 
-    warnings: list[Problem] = []
-    try:
-        found = read_handlers(
-            handlers, strict, lambda warning: warnings.append(_as_problem(warning))
-        )
-    except GenerationError as error:
-        raise _failed(error) from None
-    except Refused as refused:
-        raise _refused(refused.problems, refused.where) from None
-    return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
+        warnings: list[Problem] = []
+        try:
+            found = read_handlers(
+                handlers, strict, lambda warning: warnings.append(_as_problem(warning))
+            )
+        except GenerationError as error:
+            raise _failed(error) from None
+        except Refused as refused:
+            raise _refused(refused.problems, refused.where) from None
+        return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
 
 
 def new(
@@ -959,24 +976,24 @@ def new(
     Create a ready-to-ship tool project from a template, generate its tool, skill and
     completion scripts, and commit it in a new git repository.
     """
-    _pipeline()
-    from burgee import scaffold
+    with _Pipeline():
+        from burgee import scaffold
 
-    args = argparse.Namespace(
-        name=name,
-        description=description,
-        author=author,
-        license=license,
-        dir=dir,
-        defaults=defaults,
-    )
-    try:
-        scaffold.new(args)
-    except (scaffold.ScaffoldError, OSError) as error:
-        raise _refused([str(error)], "new") from None
-    except KeyboardInterrupt:
-        print("burgee new: aborted; nothing was written", file=sys.stderr)
-        raise
+        args = argparse.Namespace(
+            name=name,
+            description=description,
+            author=author,
+            license=license,
+            dir=dir,
+            defaults=defaults,
+        )
+        try:
+            scaffold.new(args)
+        except (scaffold.ScaffoldError, OSError) as error:
+            raise _refused([str(error)], "new") from None
+        except KeyboardInterrupt:
+            print("burgee new: aborted; nothing was written", file=sys.stderr)
+            raise
 
 
 def refresh(
@@ -987,13 +1004,13 @@ def refresh(
 
     Add template files a project lacks and list those that differ; never overwrite anything.
     """
-    _pipeline()
-    from burgee import scaffold
+    with _Pipeline():
+        from burgee import scaffold
 
-    try:
-        scaffold.refresh((dir or Path()).absolute(), diff=diff)
-    except (scaffold.ScaffoldError, OSError) as error:
-        raise _refused([str(error)], "refresh") from None
+        try:
+            scaffold.refresh((dir or Path()).absolute(), diff=diff)
+        except (scaffold.ScaffoldError, OSError) as error:
+            raise _refused([str(error)], "refresh") from None
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import re
 import subprocess
@@ -15,6 +16,7 @@ import jsonschema
 import pytest
 from mcp import Client, StdioServerParameters
 
+from burgee import commands
 from tests.helpers import GOLDEN, REPO, burgee, generate, run
 from tests.regen import self_hosted_args
 from tests.test_schema import CLISPEC, clispec_schema
@@ -333,3 +335,20 @@ def test_a_class_of_a_built_in_kind_raises_the_built_in_error(tmp_path: Path) ->
     assert run(tool, "judge", "--text", "").err == "judge: say something\n"
     doc = run(tool, "schema").json()
     assert [e["kind"] for e in doc["errors"]].count("usage") == 1
+
+
+def test_the_collector_is_paused_only_while_the_pipeline_runs() -> None:
+    seen: list[bool] = []
+    with commands._Pipeline():
+        seen.append(gc.isenabled())
+        found = commands.check(REPO / TODO)
+    assert seen == [False] and gc.isenabled()
+    assert found.program == "todo"
+    gc.disable()
+    try:
+        # NOTE: a caller that had paused it keeps it paused.
+        with commands._Pipeline():
+            pass
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
