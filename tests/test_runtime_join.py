@@ -146,4 +146,21 @@ def test_generated_names_skips_strings_attributes_keywords_and_parameters() -> N
         '    value = call.value("name", _Str.convert, flag="--name")  # _Date\n'
         '    return handler(value, size=0x1F, text=\'_Json\', doc="""_Path\n_Uuid""")\n'
     )
-    assert generated_names(code) == {"_Call", "str", "object", "value", "call", "_Str", "handler"}
+    assert generated_names(code) == {
+        "_Call",
+        "rest",
+        "str",
+        "object",
+        "value",
+        "call",
+        "_Str",
+        "handler",
+    }
+
+
+def test_generated_names_keeps_dict_keys_slices_and_the_name_after_an_ellipsis() -> None:
+    # NOTE: a name it missed could leave a runtime definition out of the tool; one too many
+    # only keeps a definition in.
+    assert {"y", "b", "foo"} <= generated_names(
+        'd = {"a": x, y: z}\nx[a, b:c]\nf = ...\nfoo(bar)\n'
+    )

@@ -138,9 +138,10 @@ _GENERATED_TOKENS = re.compile(
     | "(?:[^"\\\n]|\\.)*" | '(?:[^'\\\n]|\\.)*'  # a string, as `model.literals.py` writes one
     | \#[^\n]*                                  # a comment
     | \d[\w.]*                                  # a number (`0x1F` holds no name)
+    | \.\.\.                                    # Ellipsis (not an attribute of the next line)
     | \.\s*[A-Za-z_]\w*                          # an attribute
     | \b(?:def|class)\s+[A-Za-z_]\w*               # the name a definition binds
-    | [(,]\s*\**[A-Za-z_]\w*\s*(?:=(?!=)|:)        # a keyword argument or a parameter
+    | [(,]\s*\**[A-Za-z_]\w*\s*=(?!=)            # a keyword argument or a parameter's default
     | ([A-Za-z_]\w*)
     """,
     re.VERBOSE,
@@ -150,8 +151,9 @@ _GENERATED_TOKENS = re.compile(
 def generated_names(code: str) -> frozenset[str]:
     """`names_used` of code burgee generates (the per-command functions and tables), read
     with one regular expression: parsing that code with `ast` was a sixth of a 1,000-command
-    gen. Only names the runtime binds matter to `join`; for those the two agree on every
-    golden program (tests/test_runtime_join.py). Not for f-strings or handlers' code."""
+    gen. It may find more (a parameter's name), never fewer: only names the runtime binds
+    matter to `join`, and for those the two agree on every golden program
+    (tests/test_runtime_join.py). Not for f-strings or handlers' code."""
     return frozenset(_GENERATED_TOKENS.findall(code)) - _KEYWORDS
 
 
