@@ -1,4 +1,5 @@
-"""The start-up code: `_CODE` compiled once, then read from a private cache (runtime/boot.py).
+"""The start-up code: the module's code compiled once, then read from a private cache
+(runtime/boot.py).
 
 In-process tests of the cache's rules, and black-box runs of a generated tool: edits take
 effect, tracebacks point at the file's real lines, a cache others could write is never read,
@@ -11,18 +12,22 @@ import gc
 import json
 import marshal
 import os
+import py_compile
+import signal
 import stat
 import subprocess
 import sys
 import textwrap
 import threading
+import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from burgee.render.sections import unwrap, wrap
 from burgee.runtime import boot
-from tests.helpers import GOLDEN
+from tests.helpers import GOLDEN, generate
 from tests.regen import golden_output
 
 CODE = "\nVALUE = 41 + 1\n\n\ndef main(argv=None):\n    return VALUE\n"
@@ -30,7 +35,7 @@ CODE = "\nVALUE = 41 + 1\n\n\ndef main(argv=None):\n    return VALUE\n"
 
 def _module(tmp_path: Path, code: str = CODE) -> Path:
     path = tmp_path / "tool.py"
-    path.write_text(f"import os\nimport sys\n\n_CODE = r'''{code}'''\n", encoding="utf-8")
+    path.write_text(f"import os\nimport sys\n\n{boot._CODE_OPEN}{code}'''\n", encoding="utf-8")
     return path
 
 
@@ -44,14 +49,9 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def _run(path: Path) -> dict[str, object]:
     namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
-    main = boot._boot(namespace, _code(path))
+    main = boot._boot(namespace)
     namespace["result"] = main()
     return namespace
-
-
-def _code(path: Path) -> str:
-    text = path.read_text(encoding="utf-8")
-    return text.split("_CODE = r'''", 1)[1].split("'''", 1)[0]
 
 
 def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> None:
@@ -92,7 +92,7 @@ LAZY = {"extra": ("helper", "broken")}
 
 def _sectioned(path: Path) -> dict[str, object]:
     namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
-    namespace["main"] = boot._boot(namespace, _code(path), LAZY)
+    namespace["main"] = boot._boot(namespace, LAZY)
     return namespace
 
 
@@ -239,7 +239,7 @@ def test_line_numbers_are_the_files_own(tmp_path: Path, cache: Path) -> None:
     code = "\ndef main(argv=None):\n    raise ValueError('here')\n"
     path = _module(tmp_path, code)
     namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool"}
-    main = boot._boot(namespace, code)
+    main = boot._boot(namespace)
     with pytest.raises(ValueError) as caught:
         main()
     frame = caught.traceback[-1]
@@ -306,7 +306,7 @@ def test_off_means_no_cache(tmp_path: Path, cache: Path, monkeypatch: pytest.Mon
 def test_wrap_and_unwrap_are_inverse() -> None:
     plain = "a = 1\n# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\nb = 2\n"
     wrapped = wrap(plain)
-    assert "_CODE = r'''\nx = 1\n'''\nmain = _boot(globals(), _CODE, _LAZY)\n" in wrapped
+    assert f"{boot._CODE_OPEN}\nx = 1\n'''\nmain = _boot(globals(), _LAZY)\n" in wrapped
     assert unwrap(wrapped) == "a = 1\nx = 1\nb = 2\n"
     # NOTE: code a raw triple-quoted string cannot hold stays plain.
     odd = plain.replace("x = 1", "x = '''1'''")
@@ -445,3 +445,165 @@ def test_the_collector_is_off_while_the_code_is_defined_and_as_it_was_after(
         (gc.enable if was else gc.disable)()
     assert namespace["COLLECTING"] is False
     assert after is before
+
+
+def test_the_code_is_not_a_constant_of_the_modules_compiled_form() -> None:
+    """The code's string is a statement of its own, which the compiler drops: an installed
+    tool's .pyc holds only the start-up code and the documents, and loads fast."""
+    text = golden_output(GOLDEN / "minimal").read_text(encoding="utf-8")
+    assert boot._CODE_OPEN in text
+    compiled = compile(text, "minimal.py", "exec")
+    strings = [c for c in compiled.co_consts if isinstance(c, str)]
+    assert strings and not [s for s in strings if "def main(" in s]
+    assert sum(map(len, strings)) < len(text) / 4
+
+
+def test_the_code_is_read_through_the_loader_when_there_is_no_file(
+    tmp_path: Path, cache: Path
+) -> None:
+    path = _module(tmp_path)
+    text = path.read_text(encoding="utf-8")
+
+    class Loader:
+        def get_source(self, name: str) -> str:
+            assert name == "tool"
+            return text
+
+    namespace: dict[str, object] = {
+        "__file__": str(tmp_path / "archive.zip" / "tool.py"),
+        "__name__": "tool",
+        "__loader__": Loader(),
+    }
+    assert boot._boot(namespace)() == 42
+
+
+def test_a_tool_without_its_source_says_so(tmp_path: Path) -> None:
+    """A sourceless install (only the .pyc, as PyInstaller makes) has no code to run: one line
+    on stderr and exit 1, not a traceback."""
+    tool = _tool(tmp_path)
+    py_compile.compile(str(tool), cfile=str(tmp_path / "minimal.pyc"), doraise=True)
+    tool.unlink()
+    proc = subprocess.run(
+        [sys.executable, "-c", "import minimal"],
+        cwd=tmp_path,
+        env=_environment(tmp_path / "cache"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 1
+    assert "Traceback" not in proc.stderr
+    assert "cannot start" in proc.stderr and "install the tool with its .py file" in proc.stderr
+
+
+def test_a_tool_in_a_zip_archive_runs(tmp_path: Path) -> None:
+    tool = _tool(tmp_path)
+    archive = tmp_path / "tools.zip"
+    with zipfile.ZipFile(archive, "w") as out:
+        out.write(tool, "minimal.py")
+    tool.unlink()
+    script = f"import sys; sys.path.insert(0, {str(archive)!r}); import minimal; minimal.main()"
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "--version"],
+        env=_environment(tmp_path / "cache"),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("minimal ")
+
+
+#: Code that sends its own process SIGINT while it is being defined, as a Ctrl-C in the
+#: first moments of a tool's start would.
+KILLED_CODE = (
+    "\nimport os\nimport signal\n\nfor _ in range(KILLS):\n    os.kill(os.getpid(), signal.SIGINT)"
+    "\n\n\ndef main(argv=None):\n    return 0\n"
+)
+
+
+@pytest.fixture
+def python_sigint() -> Iterator[None]:
+    """Python's own SIGINT handler in place (a run started in the background ignores SIGINT),
+    and whatever was there back after."""
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, before)
+    del boot._INTERRUPTED[:]
+
+
+def test_a_ctrl_c_while_the_code_is_defined_is_held_for_main(
+    tmp_path: Path, cache: Path, python_sigint: None
+) -> None:
+    path = _module(tmp_path, KILLED_CODE)
+    namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool", "KILLS": 1}
+    assert boot._boot(namespace)() == 0
+    assert boot._INTERRUPTED == [signal.SIGINT]
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_a_second_ctrl_c_stops_the_start_at_once(
+    tmp_path: Path, cache: Path, python_sigint: None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _module(tmp_path, KILLED_CODE)
+    namespace: dict[str, object] = {"__file__": str(path), "__name__": "tool", "KILLS": 2}
+    namespace["PROGRAM"], namespace["EXIT_CODES"] = "tool", {"interrupted": 99}
+    with pytest.raises(SystemExit) as stopped:
+        boot._boot(namespace)
+    assert stopped.value.code == 99
+    assert capsys.readouterr().err == "tool: interrupted (Ctrl-C)\n"
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_or_custom_sigint_is_left_alone(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    for handler in (signal.SIG_IGN, lambda number, frame: None):
+        before = signal.signal(signal.SIGINT, handler)
+        try:
+            assert _run(path)["result"] == 42
+            assert signal.getsignal(signal.SIGINT) is handler
+        finally:
+            signal.signal(signal.SIGINT, before)
+    assert boot._INTERRUPTED == []
+
+
+KILLED_HANDLERS = '''
+import os
+import signal
+
+from burgee import command, program
+
+program(name="startled", version="1.0.0")
+
+for _ in range(int(os.environ.get("KILLS", "0"))):
+    os.kill(os.getpid(), signal.SIGINT)
+
+
+@command(effects="read_only")
+def hello() -> str:
+    """Say hello."""
+    return "hello"
+'''
+
+
+@pytest.mark.parametrize("kills", [1, 2])
+def test_a_generated_tool_answers_a_ctrl_c_during_its_start(tmp_path: Path, kills: int) -> None:
+    """One Ctrl-C before the tool can answer: the `interrupted` envelope once it can (exit
+    130); two: it stops at once, with one line and no traceback."""
+    tool = generate(tmp_path, KILLED_HANDLERS, "startled.py")
+    proc = subprocess.run(
+        [sys.executable, str(tool), "hello", "--json"],
+        env=_environment(tmp_path / "cache", KILLS=str(kills)),
+        capture_output=True,
+        text=True,
+        check=False,
+        # NOTE: Python's own SIGINT handler, even when the tests run in the background.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stderr
+    if kills == 1:
+        assert json.loads(proc.stdout)["error"]["kind"] == "interrupted"
+    else:
+        assert proc.stdout == ""
+        assert proc.stderr == "startled: interrupted (Ctrl-C)\n"

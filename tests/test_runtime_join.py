@@ -78,8 +78,9 @@ def test_every_runtime_name_is_bound_once() -> None:
 
 
 def test_the_joined_runtime_is_ascii() -> None:
-    """A tool's `_CODE` is one string constant in its .pyc: all ASCII, Python loads it with a
-    copy; one other character and every start-up decodes the whole runtime. Write `\\u2026`."""
+    """A tool's code is one raw string that Python's tokenizer reads on every script run and
+    `_boot` reads on a cache miss: all ASCII, it is a copy; one other character and the
+    whole runtime is decoded. Write `\\u2026`."""
     for module in (*HEAD, *TAIL):
         for chunk in parse(module)[0]:
             bad = sorted({c for c in chunk.text if ord(c) > 127})
@@ -114,7 +115,7 @@ def _generated_regions(path: Path) -> str:
     """The code gen writes per program in a generated module: the converters of JSON-object
     inputs (when there are some) and the tables (the commands' rows among them)."""
     text = path.read_text(encoding="utf-8")
-    code = text[text.index("\n_CODE = r'''\n") :]
+    code = text[text.index(boot._CODE_OPEN) :]
     code = code[: code.index("\n'''\n")]
     start = code.find("# ---- The inputs that are JSON objects")
     commands = code[start : code.index("# ---- Runtime: values")] if start >= 0 else ""

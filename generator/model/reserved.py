@@ -23,7 +23,7 @@ RESERVED_WHEN = {"prompt": "prompts", "resource": "resources"}
 
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.
-RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast", "_CODE", "_LAZY"}
+RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast", "_LAZY"}
 
 
 def _runtime_imports() -> dict[str, frozenset[str]]:

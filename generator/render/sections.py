@@ -1,30 +1,30 @@
-"""The generated module's code, moved into `_CODE` so it is compiled once (`runtime/boot.py`).
+"""The generated module's code, moved into a raw string so it is compiled once (`runtime/boot.py`).
 
 The template marks the code with two comment lines; `wrap()` turns what lies between them
 into a raw string that `_boot` compiles (or reads compiled from its cache) at start-up, and
 `unwrap()` gives back the plain module, which is what linters and type checkers read. The
 text inside the string is exactly the code, line for line: a person reads and patches it as
-code, and tracebacks point at its lines.
+code, and tracebacks point at its lines. The string is a statement of its own: the compiler
+drops it, so an installed tool's `.pyc` does not load the code a second time.
 """
 
 from __future__ import annotations
 
+from burgee.runtime.boot import _CODE_OPEN
+
 BEGIN = "# ---- burgee: code ----\n"
 END = "# ---- burgee: end of code ----\n"
-#: What the two markers become around the code.
-OPEN = (
-    "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\n"
-    "_CODE = r'''\n"
-)
-CLOSE = "'''\nmain = _boot(globals(), _CODE, _LAZY)\n"
-#: The module's `from __future__` line, and what it becomes when its code is in `_CODE`:
+#: What the two markers become around the code (`_boot` finds the code by the first).
+OPEN = _CODE_OPEN + "\n"
+CLOSE = "'''\nmain = _boot(globals(), _LAZY)\n"
+#: The module's `from __future__` line, and what it becomes when its code is in the string:
 #: the code is compiled as under it, and importing `__future__` would cost every run.
 FUTURE = "from __future__ import annotations\n"
-FUTURE_NOTE = "# _boot compiles _CODE as under `from __future__ import annotations`.\n"
+FUTURE_NOTE = "# _boot compiles the code as under `from __future__ import annotations`.\n"
 
 
 def wrap(text: str) -> str:
-    """The module with its marked code in `_CODE`; plain (markers removed) when the code
+    """The module with its marked code in the string; plain (markers removed) when the code
     cannot sit in a raw triple-quoted string."""
     before, begin, rest = text.partition(BEGIN)
     code, end, after = rest.partition(END)
@@ -36,7 +36,7 @@ def wrap(text: str) -> str:
 
 
 def unwrap(text: str) -> str:
-    """The plain module: the code of `_CODE` back where it runs from."""
+    """The plain module: the code of the string back where it runs from."""
     before, begin, rest = text.partition(OPEN)
     code, end, after = rest.partition(CLOSE)
     if not (begin and end):

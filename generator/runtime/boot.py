@@ -2,11 +2,14 @@
 
 Python compiles a script's whole source on every run (scripts get no `.pyc`), and compiling
 code costs far more than reading it: most of a tool's start-up when run as `python tool.py`.
-So the generated module keeps its code in one string, `_CODE` (raw, readable, patchable:
-edits take effect on the next run), and `_boot` compiles it the way the interpreter would
-have — same file name, same line numbers, so tracebacks and `inspect` point at the real lines
-of the file — and keeps the compiled code in a private cache keyed by the Python version and
-the file's path, size and modification time (as a `.pyc` is).
+So the generated module keeps its code in one raw string (readable, patchable: edits take
+effect on the next run), and `_boot` compiles it the way the interpreter would have — same
+file name, same line numbers, so tracebacks and `inspect` point at the real lines of the
+file — and keeps the compiled code in a private cache keyed by the Python version and the
+file's path, size and modification time (as a `.pyc` is). The string is a statement of its
+own, not assigned to a name: Python's compiler drops it, so an installed tool's `.pyc` does
+not carry the code a second time (loading it cost a 500-command tool ~1 ms a run); `_boot`
+reads the code from the file only when the cache does not have it.
 
 The cache is a directory only this user may write (0700, checked before anything is read from
 it: a cache is code that runs), written atomically (a temporary file, then `os.replace`, so
@@ -44,8 +47,12 @@ if TYPE_CHECKING:
 _ANNOTATIONS = 0x1000000
 #: How many entries the cache keeps (one per tool file and Python version).
 _KEEP = 64
-#: Where the code starts in the file (the line after it, as the string opens with a newline).
-_CODE_START = "\n_CODE = r'''\n"
+#: The lines that open the code in the file; the string begins with the newline after them.
+_CODE_OPEN = (
+    "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
+)
+#: SIGINTs that arrived while `_boot` ran (`main` answers the first as `interrupted`).
+_INTERRUPTED: "list[int]" = []
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
@@ -140,17 +147,30 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _padding(path: str, code: str) -> str:
-    """The empty lines that put `code` at its place in the file at `path`."""
+def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+    """The module's code, and the empty lines that put it at its place in the file: read
+    from the file (or from its loader: a zip archive has no file to open)."""
+    text = None
     try:
         with open(path, encoding="utf-8") as source:
             text = source.read()
     except (OSError, UnicodeDecodeError):
-        return ""
-    at = text.find(_CODE_START)
-    if at >= 0 and text[at + len(_CODE_START) :].startswith(code[1:]):
-        return "\n" * (text.count("\n", 0, at) + 2)
-    return ""
+        get_source = getattr(namespace.get("__loader__"), "get_source", None)
+        try:
+            text = get_source(namespace.get("__name__")) if get_source else None
+        except (ImportError, OSError, UnicodeDecodeError):
+            text = None
+    at = -1 if text is None else text.find(_CODE_OPEN)
+    if text is None or at < 0:
+        # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
+        # code: there is nothing to run, so say why instead of a traceback.
+        raise SystemExit(
+            f"{namespace.get('PROGRAM', path)}: cannot start: the code of {path} is not there "
+            f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
+            "was edited away); install the tool with its .py file"
+        )
+    start = at + len(_CODE_OPEN)
+    return text[start : text.find("'''", start)], "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> "CodeType":
@@ -158,7 +178,7 @@ def _compile(text: str, path: str) -> "CodeType":
     return compiled
 
 
-def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -173,7 +193,7 @@ def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
             return hot, sections
         except (OSError, EOFError, ValueError, TypeError):
             pass
-    padding = _padding(path, code)
+    code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
@@ -213,10 +233,10 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", code: str, lazy: "dict[str, tuple[str, ...]] | None" = None
+    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
 ) -> "Callable[..., int]":
-    """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
-    stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    """Run the code that always runs of the module's code in its namespace, with stand-ins
+    for the functions of its sections (`lazy`); return its `main`."""
     import gc
 
     path = namespace.get("__file__")
@@ -226,16 +246,46 @@ def _boot(
     # tool, a fifth of its start-up). It runs as usual once they are defined.
     collecting = gc.isenabled()
     gc.disable()
+    release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, code)
+        hot, sections = _load_code(path, namespace)
         if lazy:
             _stand_ins(namespace, lazy, sections, path)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
+    except KeyboardInterrupt:
+        # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
+        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+        raise SystemExit(namespace.get("EXIT_CODES", {}).get("interrupted", 130)) from None
     finally:
+        release()
         if collecting:
             gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
+
+
+def _hold_interrupts() -> "Callable[[], object]":
+    """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    Return what puts the usual handler back. Only where Python's own handler is in place:
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    usual = _signal.default_int_handler
+
+    def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED:
+            usual(number, frame)
+        _INTERRUPTED.append(number)
+
+    try:
+        if _signal.getsignal(_signal.SIGINT) is not usual:
+            return lambda: None
+        _signal.signal(_signal.SIGINT, hold)
+    except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
+        return lambda: None
+    return lambda: _signal.signal(_signal.SIGINT, usual)
 
 
 def _stand_ins(

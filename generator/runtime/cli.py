@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _take_yes
 from burgee.runtime.batch import _run_batch
+from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import Context, _interactive
 from burgee.runtime.deliver import _deliver, _write_error
@@ -342,6 +343,11 @@ def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = "--json" in args
     try:
+        if _INTERRUPTED:
+            # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
+            # here, where the tool can say so, instead of as a traceback.
+            del _INTERRUPTED[:]
+            raise KeyboardInterrupt
         if args and args[0] in _BUILTINS:
             return _builtin(args)
         invocation = _Invocation(args)
@@ -443,7 +449,7 @@ def _on_sigterm() -> None:
     """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
     then a `terminated` error (exit 143)."""
     # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
-    import _signal  # type: ignore[import-not-found]
+    import _signal  # type: ignore[import-not-found, unused-ignore]
 
     try:
         _signal.signal(_signal.SIGTERM, _terminate)

@@ -4,7 +4,7 @@
 #     burgee gen handlers.py -o pantry.py
 """A pantry served to agents: tools, prompts, resources and a command that logs."""
 
-# _boot compiles _CODE as under `from __future__ import annotations`.
+# _boot compiles the code as under `from __future__ import annotations`.
 
 import os
 import sys
@@ -42,8 +42,14 @@ _ANNOTATIONS = 0x1000000
 _KEEP = 64
 
 
-#: Where the code starts in the file (the line after it, as the string opens with a newline).
-_CODE_START = "\n_CODE = r'''\n"
+#: The lines that open the code in the file; the string begins with the newline after them.
+_CODE_OPEN = (
+    "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
+)
+
+
+#: SIGINTs that arrived while `_boot` ran (`main` answers the first as `interrupted`).
+_INTERRUPTED: "list[int]" = []
 
 
 #: The lines around a section of the code (the section's name and " ----" follow).
@@ -142,17 +148,30 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _padding(path: str, code: str) -> str:
-    """The empty lines that put `code` at its place in the file at `path`."""
+def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+    """The module's code, and the empty lines that put it at its place in the file: read
+    from the file (or from its loader: a zip archive has no file to open)."""
+    text = None
     try:
         with open(path, encoding="utf-8") as source:
             text = source.read()
     except (OSError, UnicodeDecodeError):
-        return ""
-    at = text.find(_CODE_START)
-    if at >= 0 and text[at + len(_CODE_START) :].startswith(code[1:]):
-        return "\n" * (text.count("\n", 0, at) + 2)
-    return ""
+        get_source = getattr(namespace.get("__loader__"), "get_source", None)
+        try:
+            text = get_source(namespace.get("__name__")) if get_source else None
+        except (ImportError, OSError, UnicodeDecodeError):
+            text = None
+    at = -1 if text is None else text.find(_CODE_OPEN)
+    if text is None or at < 0:
+        # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
+        # code: there is nothing to run, so say why instead of a traceback.
+        raise SystemExit(
+            f"{namespace.get('PROGRAM', path)}: cannot start: the code of {path} is not there "
+            f"(its source file is missing, or its line {_CODE_OPEN.partition(chr(10))[0]!r} "
+            "was edited away); install the tool with its .py file"
+        )
+    start = at + len(_CODE_OPEN)
+    return text[start : text.find("'''", start)], "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> "CodeType":
@@ -160,7 +179,7 @@ def _compile(text: str, path: str) -> "CodeType":
     return compiled
 
 
-def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -175,7 +194,7 @@ def _load_code(path: str, code: str) -> "tuple[CodeType, dict[str, Any]]":
             return hot, sections
         except (OSError, EOFError, ValueError, TypeError):
             pass
-    padding = _padding(path, code)
+    code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
@@ -215,10 +234,10 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", code: str, lazy: "dict[str, tuple[str, ...]] | None" = None
+    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
 ) -> "Callable[..., int]":
-    """Run the code that always runs of the module's code (`_CODE`) in its namespace, with
-    stand-ins for the functions of its sections (`lazy`); return its `main`."""
+    """Run the code that always runs of the module's code in its namespace, with stand-ins
+    for the functions of its sections (`lazy`); return its `main`."""
     import gc
 
     path = namespace.get("__file__")
@@ -228,16 +247,46 @@ def _boot(
     # tool, a fifth of its start-up). It runs as usual once they are defined.
     collecting = gc.isenabled()
     gc.disable()
+    release = _hold_interrupts()
     try:
-        hot, sections = _load_code(path, code)
+        hot, sections = _load_code(path, namespace)
         if lazy:
             _stand_ins(namespace, lazy, sections, path)
         # NOTE: exec of the module's own code, as the interpreter would have run it.
         exec(hot, namespace)  # noqa: S102
+    except KeyboardInterrupt:
+        # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
+        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+        raise SystemExit(namespace.get("EXIT_CODES", {}).get("interrupted", 130)) from None
     finally:
+        release()
         if collecting:
             gc.enable()
     return namespace["main"]  # type: ignore[no-any-return]
+
+
+def _hold_interrupts() -> "Callable[[], object]":
+    """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    Return what puts the usual handler back. Only where Python's own handler is in place:
+    in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
+    # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    usual = _signal.default_int_handler
+
+    def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED:
+            usual(number, frame)
+        _INTERRUPTED.append(number)
+
+    try:
+        if _signal.getsignal(_signal.SIGINT) is not usual:
+            return lambda: None
+        _signal.signal(_signal.SIGINT, hold)
+    except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
+        return lambda: None
+    return lambda: _signal.signal(_signal.SIGINT, usual)
 
 
 def _stand_ins(
@@ -411,7 +460,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
 }
 
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
-_CODE = r'''
+r'''
 import time
 from dataclasses import dataclass
 
@@ -6278,6 +6327,11 @@ def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = "--json" in args
     try:
+        if _INTERRUPTED:
+            # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
+            # here, where the tool can say so, instead of as a traceback.
+            del _INTERRUPTED[:]
+            raise KeyboardInterrupt
         if args and args[0] in _BUILTINS:
             return _builtin(args)
         invocation = _Invocation(args)
@@ -6383,7 +6437,7 @@ def _on_sigterm() -> None:
     """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
     then a `terminated` error (exit 143)."""
     # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
-    import _signal  # type: ignore[import-not-found]
+    import _signal  # type: ignore[import-not-found, unused-ignore]
 
     try:
         _signal.signal(_signal.SIGTERM, _terminate)
@@ -6490,7 +6544,7 @@ def _complete_values(words: list[str]) -> list[str]:
 
 
 '''
-main = _boot(globals(), _CODE, _LAZY)
+main = _boot(globals(), _LAZY)
 
 
 if __name__ == "__main__":
