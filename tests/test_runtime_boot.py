@@ -607,3 +607,47 @@ def test_a_generated_tool_answers_a_ctrl_c_during_its_start(tmp_path: Path, kill
     else:
         assert proc.stdout == ""
         assert proc.stderr == "startled: interrupted (Ctrl-C)\n"
+
+
+FROZEN_HANDLERS = '''
+import gc
+
+from burgee import command, program
+
+program(name="frozen", version="1.0.0")
+
+
+@command(effects="read_only")
+def frozen() -> bool:
+    """Whether the objects made while the tool started are out of the collector's sight."""
+    return gc.get_freeze_count() > 0
+'''
+
+
+def test_run_as_the_program_the_start_up_objects_are_frozen(tmp_path: Path) -> None:
+    """`main()` from the command line freezes what start-up made (gc.freeze); `main(argv)`,
+    as a program that imports the tool calls it, leaves its host's collector alone."""
+    tool = generate(tmp_path, FROZEN_HANDLERS, "frozen.py")
+    env = _environment(tmp_path / "cache")
+    proc = subprocess.run(
+        [sys.executable, str(tool), "frozen", "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["data"] is True
+    imported = (
+        "import json, sys; sys.path.insert(0, sys.argv[1]); import tool; "
+        "sys.exit(tool.main(['frozen', '--json']))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", imported, str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["data"] is False

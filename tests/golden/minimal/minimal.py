@@ -5862,12 +5862,26 @@ def run(invocation: _Invocation) -> object:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the tool with `argv` (default: the command line); return the exit code."""
+    if argv is None:
+        _freeze()
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Redacting(sys.stdout), _Redacting(sys.stderr)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     finally:
         sys.stdout, sys.stderr = streams
+
+
+def _freeze() -> None:
+    """Move every object made so far out of the garbage collector's sight, when the tool runs
+    as the program (not imported into another): the code's functions, classes and tables live
+    as long as the process, and each full collection, the one at exit among them, would walk
+    them all (a tenth of a 500-command tool's run)."""
+    import gc
+
+    freeze = getattr(gc, "freeze", None)  # NOTE: CPython only
+    if freeze is not None:
+        freeze()
 
 
 class Invoked:
