@@ -286,7 +286,13 @@ def _hold_interrupts() -> "Callable[[], object]":
         _signal.signal(_signal.SIGINT, hold)
     except ValueError:  # NOTE: not the main thread: signals are not ours to handle there
         return lambda: None
-    return lambda: _signal.signal(_signal.SIGINT, usual)
+
+    def release() -> None:
+        # NOTE: the handlers' code may have set its own handler meanwhile: that one stays.
+        if _signal.getsignal(_signal.SIGINT) is hold:
+            _signal.signal(_signal.SIGINT, usual)
+
+    return release
 
 
 def _stand_ins(

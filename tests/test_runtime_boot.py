@@ -651,3 +651,14 @@ def test_run_as_the_program_the_start_up_objects_are_frozen(tmp_path: Path) -> N
     )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["data"] is False
+
+
+def test_a_sigint_handler_the_code_sets_stays(
+    tmp_path: Path, cache: Path, python_sigint: None
+) -> None:
+    code = (
+        "\nimport signal\n\n\ndef mine(number, frame):\n    pass\n\n\n"
+        "signal.signal(signal.SIGINT, mine)\n\n\ndef main(argv=None):\n    return 0\n"
+    )
+    namespace = _run(_module(tmp_path, code))
+    assert signal.getsignal(signal.SIGINT) is namespace["mine"]
