@@ -53,6 +53,9 @@ _CODE_OPEN = (
 )
 #: SIGINTs that arrived while `_boot` ran (`main` answers the first as `interrupted`).
 _INTERRUPTED: "list[int]" = []
+#: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
+#: rest of the runtime exists; `errors.BUILTIN_ERRORS` reads it.
+EXIT_INTERRUPTED = 130
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
@@ -256,7 +259,8 @@ def _boot(
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
         sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        raise SystemExit(namespace.get("EXIT_CODES", {}).get("interrupted", 130)) from None
+        moved = namespace.get("EXIT_CODES", {})
+        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
     finally:
         release()
         if collecting:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.boot import EXIT_INTERRUPTED
 from burgee.runtime.program import EXIT_CODES, PROGRAM
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
             125,
             "At least one call of a --batch failed; its line says which and why.",
         ),
-        "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+        "interrupted": (EXIT_INTERRUPTED, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
         "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
     }.items()
 }

@@ -52,6 +52,11 @@ _CODE_OPEN = (
 _INTERRUPTED: "list[int]" = []
 
 
+#: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
+#: rest of the runtime exists; `errors.BUILTIN_ERRORS` reads it.
+EXIT_INTERRUPTED = 130
+
+
 #: The lines around a section of the code (the section's name and " ----" follow).
 SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 
@@ -257,7 +262,8 @@ def _boot(
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
         sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        raise SystemExit(namespace.get("EXIT_CODES", {}).get("interrupted", 130)) from None
+        moved = namespace.get("EXIT_CODES", {})
+        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
     finally:
         release()
         if collecting:
@@ -490,7 +496,7 @@ BUILTIN_ERRORS: dict[str, tuple[int, str]] = {
             125,
             "At least one call of a --batch failed; its line says which and why.",
         ),
-        "interrupted": (130, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
+        "interrupted": (EXIT_INTERRUPTED, "Interrupted (Ctrl-C / SIGINT); on_exit callbacks ran."),
         "terminated": (143, "Terminated (SIGTERM); on_exit callbacks ran."),
     }.items()
 }
