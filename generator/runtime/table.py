@@ -112,19 +112,29 @@ def _reader(
 ) -> Callable[[_Call], object]:
     """The function that reads every input of one call and calls the handler with them."""
     context = how.get("context")
+    await_with = how.get("await_with")
+    discard = bool(how.get("discard"))
+    # NOTE: what each input needs is worked out once per command, not on every call (an MCP
+    # server runs the same command thousands of times).
+    plan = []
+    for index, (name, flags, _, written, options) in enumerate(inputs):
+        convert = converters[index]
+        reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
+        many = bool(reader.pop("many", False))
+        fresh = bool(reader.pop("fresh", False))
+        positional = bool(reader.pop("positional", False))
+        reader["flag"] = flags[-1] if flags else None
+        plan.append((name, convert, written, many, fresh, positional, reader))
 
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for index, (name, flags, _, written, options) in enumerate(inputs):
-            convert = converters[index]
-            reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
-            read = call.values if reader.pop("many", False) else call.value
-            default = written() if reader.pop("fresh", False) else written
-            positional = reader.pop("positional", False)
+        for name, convert, written, many, fresh, positional, reader in plan:
+            default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
-            value = read(name, convert, default, flag=flags[-1] if flags else None, **reader)
+            read = call.values if many else call.value
+            value = read(name, convert, default, **reader)
             if positional:
                 args.append(value)
             else:
@@ -136,8 +146,8 @@ def _reader(
         if checks:
             call.check()
         result = handler(*args, **given)
-        if "await_with" in how:
-            return how["await_with"](call.context, result)
-        return None if how.get("discard") else result
+        if await_with is not None:
+            return await_with(call.context, result)
+        return None if discard else result
 
     return run
