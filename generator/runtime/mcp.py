@@ -342,7 +342,7 @@ class _McpServer:
             params = {}
         if not isinstance(params, dict):
             raise _McpError(-32602, "Invalid params: expected an object")
-        modern = method != "initialize" and self.modern(params)
+        modern = method != "initialize" and "_meta" in params and self.modern(params)
         result = handler(self, ident, params, modern)
         if result is not None:
             self.reply(ident, result)
@@ -612,8 +612,14 @@ class _McpServer:
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
-                structured = {"result": data} if wrapped else data
-                result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+                if wrapped:
+                    # NOTE: a text result (the most common wrapped one) is only quoted: the
+                    # encoder's set-up costs more than the quoting.
+                    inner = string(data) if type(data) is str else self.dumps(data)
+                    structured = '{"result":' + inner + "}"
+                else:
+                    structured = self.dumps(data)
+                result += ',"structuredContent":' + structured + ',"isError":false}'
                 if "outcome" in envelope:
                     # NOTE: a declared outcome is an answer, not an error; `_meta` names it.
                     outcome = '"outcome":' + self.dumps(envelope["outcome"])

@@ -7,7 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
-from burgee.runtime.output import _jsonable
+from burgee.runtime.output import _PLAIN, _jsonable
 from burgee.runtime.program import _CONFIG, PROGRAM
 from burgee.runtime.values import _REQUIRED
 
@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from burgee.runtime.values import _Call
 
     _T = TypeVar("_T")
+
+#: What `_Sources.pick` finds when no place has a value and there is no default.
+_NOWHERE: tuple[str, str, Any] = ("", "", _REQUIRED)
 
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
@@ -55,28 +58,35 @@ class _Sources:
         is "default" when none has, and then the value is the default itself."""
         given = call.raw.get(key, _REQUIRED)
         if call.source != "flag":
-            found = [("json", "json " + key, given)]
+            first = ("json", "json " + key, given)
         else:
-            found = [("flag", f"flag {flag}" if flag else f"argument {key}", given)]
-        if flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full):
-            for layer in self._layers(key, flag, env):
-                found.append(layer)
-                if layer[2] is not _REQUIRED and not self.full:
-                    break
-        if default is not _REQUIRED:
-            found.append(("default", "default", default))
-        for candidate in found:
-            if candidate[2] is not _REQUIRED:
-                source, where, raw = candidate
-                break
+            first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
+        layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        if layered or call.explaining:
+            found = [first]
+            if layered:
+                for layer in self._layers(key, flag, env):  # type: ignore[arg-type]
+                    found.append(layer)
+                    if layer[2] is not _REQUIRED and not self.full:
+                        break
+            if default is not _REQUIRED:
+                found.append(("default", "default", default))
+            chosen = next((one for one in found if one[2] is not _REQUIRED), _NOWHERE)
+        elif given is not _REQUIRED:
+            # NOTE: no env var or config file to look at, and nothing to list: the call's own
+            # value, else the default, without building the list (an MCP server's every call).
+            chosen = first
         else:
-            source, where, raw = "", "", _REQUIRED
+            chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
         if self.full and flag is not None:
-            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
+            where = chosen[1]
+            entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
             if call.explaining:
                 entry["candidates"] = [_candidate(*found_one, secret) for found_one in found]
-            elif len(found) > 1:
+            elif layered:
                 # NOTE: the envelope names only the places whose value lost; --explain lists all.
+                # (Without layers the call's own value and the default are all there is, and a
+                # default never counts as beaten.)
                 beaten = [
                     place
                     for kind, place, value in found
@@ -87,13 +97,13 @@ class _Sources:
             if secret:
                 entry["secret"] = True
             call.provenance[key] = entry
-        return source, where, raw
+        return chosen
 
     def settle(self, call: _Call, key: str, value: _T) -> _T:
         """Record the value a parameter ends up with (never a secret's); return it."""
         entry = call.provenance.get(key)
-        if entry is not None and not entry.get("secret"):
-            entry["value"] = _jsonable(value)
+        if entry is not None and "secret" not in entry:
+            entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:

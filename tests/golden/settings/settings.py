@@ -1244,36 +1244,40 @@ class _Call:
         """The converted value of one parameter: from the call; for an option, else from its
         env var, the config file or pyproject.toml; else (`prompt=`, at a terminal) what a
         person answers; else its default."""
+        # NOTE: annotated, not `cast`: an MCP server reads thousands of values a second, and
+        # `cast` is a call at run time.
+        fallback: _T = default
         if key in self.refused:
-            return cast("_T", default)
-        source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
+            return fallback
+        found: _T
+        source, label, found = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
+            answer = _ask(prompt, None if secret or source == "" else found, secret)
             if answer is not None:
-                source, label, raw = "prompt", "prompt", answer
+                source, label, found = "prompt", "prompt", answer  # type: ignore[assignment]
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
         if secret and source != "default":
-            for text in raw if isinstance(raw, list) else (raw,):
+            for text in found if isinstance(found, list) else (found,):
                 if isinstance(text, str) and text:
                     _SECRETS[text] = key
         if source == "default":
-            return self.sources.settle(self, key, cast("_T", raw))
-        if raw is _REQUIRED or (raw is None and not nullable):
+            return self.sources.settle(self, key, found)
+        if found is _REQUIRED or (found is None and not nullable):
             if default is _REQUIRED:
                 also = f" (or set {env})" if env and self.source == "flag" else ""
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
-            return cast("_T", default)
-        if raw is None:
-            return self.sources.settle(self, key, cast("_T", None))
+            return fallback
+        if found is None:
+            return self.sources.settle(self, key, found)
         if source in ("flag", "json"):
             label = self._label(key, flag)
         try:
-            return self.sources.settle(self, key, convert(raw))
+            return self.sources.settle(self, key, convert(found))
         except ValueError as error:
             reason = "not a valid value (secret, not shown)" if secret else error
             self.problems.append(f"{label}: {reason}")
-            return cast("_T", default)
+            return fallback
 
     def values(
         self,
@@ -2556,6 +2560,10 @@ _OUTPUT = _Command(
 )
 
 
+#: What `_Sources.pick` finds when no place has a value and there is no default.
+_NOWHERE: tuple[str, str, Any] = ("", "", _REQUIRED)
+
+
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -2592,28 +2600,35 @@ class _Sources:
         is "default" when none has, and then the value is the default itself."""
         given = call.raw.get(key, _REQUIRED)
         if call.source != "flag":
-            found = [("json", "json " + key, given)]
+            first = ("json", "json " + key, given)
         else:
-            found = [("flag", f"flag {flag}" if flag else f"argument {key}", given)]
-        if flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full):
-            for layer in self._layers(key, flag, env):
-                found.append(layer)
-                if layer[2] is not _REQUIRED and not self.full:
-                    break
-        if default is not _REQUIRED:
-            found.append(("default", "default", default))
-        for candidate in found:
-            if candidate[2] is not _REQUIRED:
-                source, where, raw = candidate
-                break
+            first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
+        layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        if layered or call.explaining:
+            found = [first]
+            if layered:
+                for layer in self._layers(key, flag, env):  # type: ignore[arg-type]
+                    found.append(layer)
+                    if layer[2] is not _REQUIRED and not self.full:
+                        break
+            if default is not _REQUIRED:
+                found.append(("default", "default", default))
+            chosen = next((one for one in found if one[2] is not _REQUIRED), _NOWHERE)
+        elif given is not _REQUIRED:
+            # NOTE: no env var or config file to look at, and nothing to list: the call's own
+            # value, else the default, without building the list (an MCP server's every call).
+            chosen = first
         else:
-            source, where, raw = "", "", _REQUIRED
+            chosen = ("default", "default", default) if default is not _REQUIRED else _NOWHERE
         if self.full and flag is not None:
-            entry: dict[str, Any] = {"source": source or "missing", "from": where or "nowhere"}
+            where = chosen[1]
+            entry: dict[str, Any] = {"source": chosen[0] or "missing", "from": where or "nowhere"}
             if call.explaining:
                 entry["candidates"] = [_candidate(*found_one, secret) for found_one in found]
-            elif len(found) > 1:
+            elif layered:
                 # NOTE: the envelope names only the places whose value lost; --explain lists all.
+                # (Without layers the call's own value and the default are all there is, and a
+                # default never counts as beaten.)
                 beaten = [
                     place
                     for kind, place, value in found
@@ -2624,13 +2639,13 @@ class _Sources:
             if secret:
                 entry["secret"] = True
             call.provenance[key] = entry
-        return source, where, raw
+        return chosen
 
     def settle(self, call: _Call, key: str, value: _T) -> _T:
         """Record the value a parameter ends up with (never a secret's); return it."""
         entry = call.provenance.get(key)
-        if entry is not None and not entry.get("secret"):
-            entry["value"] = _jsonable(value)
+        if entry is not None and "secret" not in entry:
+            entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
@@ -5512,7 +5527,7 @@ class _McpServer:
             params = {}
         if not isinstance(params, dict):
             raise _McpError(-32602, "Invalid params: expected an object")
-        modern = method != "initialize" and self.modern(params)
+        modern = method != "initialize" and "_meta" in params and self.modern(params)
         result = handler(self, ident, params, modern)
         if result is not None:
             self.reply(ident, result)
@@ -5782,8 +5797,14 @@ class _McpServer:
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
-                structured = {"result": data} if wrapped else data
-                result += ',"structuredContent":' + self.dumps(structured) + ',"isError":false}'
+                if wrapped:
+                    # NOTE: a text result (the most common wrapped one) is only quoted: the
+                    # encoder's set-up costs more than the quoting.
+                    inner = string(data) if type(data) is str else self.dumps(data)
+                    structured = '{"result":' + inner + "}"
+                else:
+                    structured = self.dumps(data)
+                result += ',"structuredContent":' + structured + ',"isError":false}'
                 if "outcome" in envelope:
                     # NOTE: a declared outcome is an answer, not an error; `_meta` names it.
                     outcome = '"outcome":' + self.dumps(envelope["outcome"])
