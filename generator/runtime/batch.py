@@ -83,8 +83,7 @@ def _batch_run(
     context = Context(path, True)
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path))
-        call.sources.full = True
+        call = _Call(arguments, "json", context, _Sources(path, None, True))
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))

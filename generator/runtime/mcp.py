@@ -469,9 +469,11 @@ class _McpServer:
         if not isinstance(arguments, dict):
             raise _McpError(-32602, "Invalid params: arguments must be an object")
         meta = params.get("_meta")
-        token = meta.get("progressToken") if isinstance(meta, dict) else None
-        if isinstance(token, bool) or not isinstance(token, (str, int)):
-            token = None
+        token = None
+        if isinstance(meta, dict):
+            token = meta.get("progressToken")
+            if isinstance(token, bool) or not isinstance(token, (str, int)):
+                token = None
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
@@ -586,8 +588,7 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command))
-            call.sources.full = True
+            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(_execute(command, call), command, True)
         except KeyboardInterrupt as error:

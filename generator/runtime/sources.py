@@ -45,11 +45,11 @@ class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
 
-    def __init__(self, command: str, config: str | None = None) -> None:
+    def __init__(self, command: str, config: str | None = None, full: bool = False) -> None:
         self.command = command
         self.config_path = config
         #: Record every candidate of every value (for --explain and meta.provenance).
-        self.full = False
+        self.full = full
 
     def pick(
         self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool

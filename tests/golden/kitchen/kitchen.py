@@ -2934,11 +2934,11 @@ class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
 
-    def __init__(self, command: str, config: str | None = None) -> None:
+    def __init__(self, command: str, config: str | None = None, full: bool = False) -> None:
         self.command = command
         self.config_path = config
         #: Record every candidate of every value (for --explain and meta.provenance).
-        self.full = False
+        self.full = full
 
     def pick(
         self, call: _Call, key: str, flag: str | None, env: str | None, default: Any, secret: bool
@@ -3603,8 +3603,7 @@ def _batch_run(
     context = Context(path, True)
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path))
-        call.sources.full = True
+        call = _Call(arguments, "json", context, _Sources(path, None, True))
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
@@ -6119,9 +6118,11 @@ class _McpServer:
         if not isinstance(arguments, dict):
             raise _McpError(-32602, "Invalid params: arguments must be an object")
         meta = params.get("_meta")
-        token = meta.get("progressToken") if isinstance(meta, dict) else None
-        if isinstance(token, bool) or not isinstance(token, (str, int)):
-            token = None
+        token = None
+        if isinstance(meta, dict):
+            token = meta.get("progressToken")
+            if isinstance(token, bool) or not isinstance(token, (str, int)):
+                token = None
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
@@ -6236,8 +6237,7 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command))
-            call.sources.full = True
+            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(_execute(command, call), command, True)
         except KeyboardInterrupt as error:
