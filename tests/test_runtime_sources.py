@@ -329,3 +329,41 @@ def test_a_bad_secret_is_not_shown_in_the_message(
     call = _call({})
     call.value("pin", _Int.convert, flag="--pin", env="TOOL_PIN", secret=True)
     assert call.problems == ["env TOOL_PIN: not a valid value (secret, not shown)"]
+
+
+_ABSENT = object()
+
+
+@pytest.mark.parametrize("source", ["flag", "json"])
+@pytest.mark.parametrize("given", [_ABSENT, None, "5"])
+@pytest.mark.parametrize("default", [_ABSENT, None, 1])
+@pytest.mark.parametrize("flag", [None, "--level"])
+@pytest.mark.parametrize("secret", [False, True])
+@pytest.mark.parametrize("full", [False, True])
+def test_the_quick_pick_agrees_with_the_full_one(
+    monkeypatch: pytest.MonkeyPatch,
+    project: Path,
+    source: str,
+    given: object,
+    default: object,
+    flag: str | None,
+    secret: bool,
+    full: bool,
+) -> None:
+    """With no env var and no config file, `pick` skips the candidate list; with config files
+    on (and none found) it builds it: both must choose, and record, the same."""
+    from burgee.runtime.values import _REQUIRED
+
+    answers = []
+    for config in (False, True):
+        install(monkeypatch, PROGRAM="tool", _CONFIG=config)
+        call = _call({} if given is _ABSENT else {"level": given}, source)
+        call.sources.full = full
+        fallback = _REQUIRED if default is _ABSENT else default
+        picked = call.sources.pick(call, "level", flag, None, fallback, secret)
+        answers.append((picked, call.provenance))
+    assert answers[0] == answers[1]
+    if full and flag is not None:
+        entry = answers[0][1]["level"]
+        assert entry["source"] == (answers[0][0][0] or "missing")
+        assert ("secret" in entry) is secret
