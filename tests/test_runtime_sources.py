@@ -3,6 +3,7 @@ default, and what is recorded about it (`--explain`, `meta.provenance`)."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from pathlib import Path
@@ -15,7 +16,7 @@ from burgee.runtime.context import Context
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
 from burgee.runtime.sources import _meta, _Sources
-from burgee.runtime.values import _Call
+from burgee.runtime.values import _REQUIRED, _Call
 from tests.runtime_program import install
 
 
@@ -332,28 +333,27 @@ def test_a_bad_secret_is_not_shown_in_the_message(
 
 
 _ABSENT = object()
+#: Every shape of one `pick`: the call's source, the value given (or none), the default (or
+#: none), the flag, secret, full.
+_PICKS = list(
+    itertools.product(
+        ("flag", "json"),
+        (_ABSENT, None, "5"),
+        (_ABSENT, None, 1),
+        (None, "--level"),
+        (False, True),
+        (False, True),
+    )
+)
 
 
-@pytest.mark.parametrize("source", ["flag", "json"])
-@pytest.mark.parametrize("given", [_ABSENT, None, "5"])
-@pytest.mark.parametrize("default", [_ABSENT, None, 1])
-@pytest.mark.parametrize("flag", [None, "--level"])
-@pytest.mark.parametrize("secret", [False, True])
-@pytest.mark.parametrize("full", [False, True])
+@pytest.mark.parametrize("shape", _PICKS)
 def test_the_quick_pick_agrees_with_the_full_one(
-    monkeypatch: pytest.MonkeyPatch,
-    project: Path,
-    source: str,
-    given: object,
-    default: object,
-    flag: str | None,
-    secret: bool,
-    full: bool,
+    monkeypatch: pytest.MonkeyPatch, project: Path, shape: tuple[Any, ...]
 ) -> None:
     """With no env var and no config file, `pick` skips the candidate list; with config files
     on (and none found) it builds it: both must choose, and record, the same."""
-    from burgee.runtime.values import _REQUIRED
-
+    source, given, default, flag, secret, full = shape
     answers = []
     for config in (False, True):
         install(monkeypatch, PROGRAM="tool", _CONFIG=config)
