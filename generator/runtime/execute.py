@@ -62,8 +62,9 @@ def _execute(
         # NOTE: the keys the schema refuses are reported with the converters' own problems
         # (a date that is not one), all in the one usage error `call.check()` raises.
         problems = _input_problems(call.context.command, call.raw)
-        call.problems.extend(problems.values())
-        call.refused = set(problems)
+        if problems:
+            call.problems.extend(problems.values())
+            call.refused = set(problems)
     outcome = None
     try:
         if timeout is None:

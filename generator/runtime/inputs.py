@@ -185,7 +185,9 @@ def _shown(value: object) -> str:
 
 def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     """Each top-level key that the command's input schema refuses, and why."""
-    schema, secrets = _input_schema(command)
+    # NOTE: the caches are read here first: an MCP server checks thousands of calls a second.
+    known = _INPUT_SCHEMAS.get(command)
+    schema, secrets = known if known is not None else _input_schema(command)
     if not isinstance(schema, dict):
         return {}
     problems: dict[str, str] = {}
@@ -193,7 +195,9 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     for key in schema.get("required", ()):
         if key not in raw:
             problems[key] = f"{key} is required"
-    plain = _plain_properties(command, properties)
+    plain = _PLAIN_PROPERTIES.get(command)
+    if plain is None:
+        plain = _plain_properties(command, properties)
     for key, value in raw.items():
         if type(value) in plain.get(key, ()):
             continue

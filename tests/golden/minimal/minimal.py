@@ -2747,7 +2747,9 @@ def _shown(value: object) -> str:
 # ---- burgee: loaded on first use: validate ----
 def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     """Each top-level key that the command's input schema refuses, and why."""
-    schema, secrets = _input_schema(command)
+    # NOTE: the caches are read here first: an MCP server checks thousands of calls a second.
+    known = _INPUT_SCHEMAS.get(command)
+    schema, secrets = known if known is not None else _input_schema(command)
     if not isinstance(schema, dict):
         return {}
     problems: dict[str, str] = {}
@@ -2755,7 +2757,9 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     for key in schema.get("required", ()):
         if key not in raw:
             problems[key] = f"{key} is required"
-    plain = _plain_properties(command, properties)
+    plain = _PLAIN_PROPERTIES.get(command)
+    if plain is None:
+        plain = _plain_properties(command, properties)
     for key, value in raw.items():
         if type(value) in plain.get(key, ()):
             continue
@@ -2804,8 +2808,9 @@ def _execute(
         # NOTE: the keys the schema refuses are reported with the converters' own problems
         # (a date that is not one), all in the one usage error `call.check()` raises.
         problems = _input_problems(call.context.command, call.raw)
-        call.problems.extend(problems.values())
-        call.refused = set(problems)
+        if problems:
+            call.problems.extend(problems.values())
+            call.refused = set(problems)
     outcome = None
     try:
         if timeout is None:
