@@ -148,6 +148,18 @@ def _span(values: list[float]) -> str:
     return f"{fmt_int(statistics.median(values))} ({fmt_int(min(values))}-{fmt_int(max(values))})"
 
 
+def paired_vs_sdk(results: dict[str, list[SessionResult]], key: str) -> float:
+    """The median over spawns of the server's lock-step rate over the SDK's in the same
+    repetition: a slow stretch of the machine slows both, so it cancels out (every server runs
+    once per repetition, so the i-th results of two servers are from the same one)."""
+    rs, sdk = results.get(key), results.get("mcp-sdk")
+    if not rs or not sdk:
+        return float("nan")
+    return statistics.median(
+        mine.lockstep_per_s / theirs.lockstep_per_s for mine, theirs in zip(rs, sdk, strict=True)
+    )
+
+
 def table(found: list[Server], results: dict[str, list[SessionResult]], pass_ms: float) -> Table:
     out = Table(
         [
@@ -158,7 +170,7 @@ def table(found: list[Server], results: dict[str, list[SessionResult]], pass_ms:
             "lock-step calls/s (min-max)",
             "latency median / p99 µs",
             "pipelined calls/s (min-max)",
-            "lock-step x SDK",
+            "lock-step x SDK (paired)",
             "exit after stdin close ms",
         ],
         right=set(range(1, 9)),
@@ -179,7 +191,8 @@ def table(found: list[Server], results: dict[str, list[SessionResult]], pass_ms:
                 _span(lock),
                 f"{statistics.median(lat):,.0f} / {percentile(lat, 99):,.0f}",
                 _span([r.pipelined_per_s for r in rs]),
-                fmt_ratio(statistics.median(lock) / sdk_rate),
+                f"{fmt_ratio(statistics.median(lock) / sdk_rate)}"
+                f" ({fmt_ratio(paired_vs_sdk(results, server.key))})",
                 fmt_ms(statistics.median(r.exit_ms for r in rs)),
             ]
         )
@@ -213,6 +226,10 @@ def run(ctx: Context) -> Section:
         "Free scheduling makes lock-step figures bimodal (client and server on the same or on "
         "different CPUs); quote the pinned ones for per-call comparisons."
     )
+    section.notes.append(
+        "lock-step x SDK: the ratio of the medians (what the goal is judged on), and in brackets "
+        "the median of the per-repetition ratios, which a slow stretch of the machine moves less."
+    )
     section.goals.extend(goals(summary))
     return section
 
@@ -231,6 +248,7 @@ def mode_summary(results: dict[str, list[SessionResult]], pass_ms: float) -> dic
         "init_ratio_uv": init("burgee-uv"),
         "init_ratio_script": init("burgee-script"),
         "vs_sdk": med_lock("burgee") / med_lock("mcp-sdk"),
+        "vs_sdk_paired": paired_vs_sdk(results, "burgee"),
     }
 
 
@@ -238,6 +256,7 @@ def goals(summary: dict[str, dict[str, float]]) -> list[Goal]:
     free = summary.get("free scheduling", {})
     pinned = summary.get("pinned to one CPU", free)
     vs_sdk = pinned.get("vs_sdk", float("nan"))
+    paired = pinned.get("vs_sdk_paired", float("nan"))
     free_vs = free.get("vs_sdk", float("nan"))
     rows = (
         ("init_ratio", "installed by pip", GOAL_INIT_RATIO),
@@ -260,7 +279,8 @@ def goals(summary: dict[str, dict[str, float]]) -> list[Goal]:
             f"MCP lock-step tools/call ≥ {GOAL_LOCKSTEP_VS_SDK:g}x the SDK server (pinned)",
             "not measured"
             if math.isnan(vs_sdk)
-            else f"{fmt_ratio(vs_sdk)} pinned, {fmt_ratio(free_vs)} free",
+            else f"{fmt_ratio(vs_sdk)} pinned (paired: {fmt_ratio(paired)}), "
+            f"{fmt_ratio(free_vs)} free",
             None if math.isnan(vs_sdk) else vs_sdk >= GOAL_LOCKSTEP_VS_SDK,
         ),
     ]
