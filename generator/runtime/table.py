@@ -118,23 +118,55 @@ def _reader(
     # server runs the same command thousands of times).
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
-        convert = converters[index]
-        reader = {key: value for key, value in options if key not in _PARSER_KEYWORDS}
-        many = bool(reader.pop("many", False))
-        fresh = bool(reader.pop("fresh", False))
-        positional = bool(reader.pop("positional", False))
-        reader["flag"] = flags[-1] if flags else None
-        plan.append((name, convert, written, many, fresh, positional, reader))
+        reader = dict(options)
+        plan.append(
+            (
+                name,
+                converters[index],
+                written,
+                bool(reader.get("many")),
+                bool(reader.get("fresh")),
+                bool(reader.get("positional")),
+                flags[-1] if flags else None,
+                bool(reader.get("nullable")),
+                reader.get("env"),
+                bool(reader.get("secret")),
+                reader.get("prompt"),
+            )
+        )
 
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
-        for name, convert, written, many, fresh, positional, reader in plan:
+        for (
+            name,
+            convert,
+            written,
+            many,
+            fresh,
+            positional,
+            flag,
+            nullable,
+            env,
+            secret,
+            prompt,
+        ) in plan:
             default = written() if fresh else written
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
-            value = read(name, convert, default, **reader)
+            # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
+            # it, and the reader runs once per input of every call.
+            value = read(
+                name,
+                convert,
+                default,
+                flag=flag,
+                nullable=nullable,
+                env=env,
+                secret=secret,
+                prompt=prompt,
+            )
             if positional:
                 args.append(value)
             else:
