@@ -1627,16 +1627,22 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: expected a list, got {_show(data)}"
+        item_shape = shape[1]
+        if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
+            return None  # NOTE: a list of a plain type, checked without a path for each item
         for index, item in enumerate(data):
-            problem = _conform(item, shape[1], f"{path}[{index}]")
+            problem = _conform(item, item_shape, f"{path}[{index}]")
             if problem:
                 return problem
         return None
     if not isinstance(data, dict):
         return f"{path}: expected an object, got {_show(data)}"
     if form == "map":
+        item_shape = shape[1]
+        if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):
+            return None
         for key, item in data.items():
-            problem = _conform(item, shape[1], f"{path}.{key}")
+            problem = _conform(item, item_shape, f"{path}.{key}")
             if problem:
                 return problem
         return None
@@ -1648,6 +1654,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         field = fields.get(key)
         if field is None:
             return f"{path}: unexpected field {key!r}"
+        if not isinstance(field, tuple) and field.check(item):
+            continue  # NOTE: a plain field that passes: no path made for it
         problem = _conform(item, field, f"{path}.{key}")
         if problem:
             return problem

@@ -12,6 +12,8 @@ import uuid
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from burgee.runtime.context import Context, _Command
 from burgee.runtime.errors import CommandError, UsageError, _ActionRequired, _failure, _Internal
@@ -210,3 +212,28 @@ def test_call_collects_every_problem() -> None:
     assert raised.value.message == (
         "a: 'x' is not an integer; b: 'y' is not a decimal number; c is required"
     )
+
+
+_ITEMS = st.lists(
+    st.one_of(st.text(max_size=3), st.integers(), st.booleans(), st.none()), max_size=8
+)
+
+
+@given(_ITEMS)
+def test_a_plain_list_names_its_first_bad_item(items: list[Any]) -> None:
+    """The quick check of a list (or map) of a plain type answers as the walk item by item:
+    nothing when every item passes, else the first that does not, by its path."""
+    bad = [index for index, item in enumerate(items) if not isinstance(item, str)]
+    problem = _conform(items, ("list", _Str))
+    if not bad:
+        assert problem is None
+    else:
+        assert problem is not None
+        assert problem.startswith(f"result[{bad[0]}]: expected a string")
+    as_map = {f"k{index}": item for index, item in enumerate(items)}
+    problem = _conform(as_map, ("map", _Str))
+    if not bad:
+        assert problem is None
+    else:
+        assert problem is not None
+        assert problem.startswith(f"result.k{bad[0]}: expected a string")
