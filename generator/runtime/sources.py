@@ -71,7 +71,11 @@ class _Sources:
                         break
             if default is not _REQUIRED:
                 found.append(("default", "default", default))
-            chosen = next((one for one in found if one[2] is not _REQUIRED), _NOWHERE)
+            for chosen in found:
+                if chosen[2] is not _REQUIRED:
+                    break
+            else:
+                chosen = _NOWHERE
         elif given is not _REQUIRED:
             # NOTE: no env var or config file to look at, and nothing to list: the call's own
             # value, else the default, without building the list (an MCP server's every call).

@@ -118,20 +118,20 @@ def _reader(
     # server runs the same command thousands of times).
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
-        reader = dict(options)
+        named = dict(options)
         plan.append(
             (
                 name,
                 converters[index],
                 written,
-                bool(reader.get("many")),
-                bool(reader.get("fresh")),
-                bool(reader.get("positional")),
+                bool(named.get("many")),
+                bool(named.get("fresh")),
+                bool(named.get("positional")),
                 flags[-1] if flags else None,
-                bool(reader.get("nullable")),
-                reader.get("env"),
-                bool(reader.get("secret")),
-                reader.get("prompt"),
+                bool(named.get("nullable")),
+                named.get("env"),
+                bool(named.get("secret")),
+                named.get("prompt"),
             )
         )
 

@@ -2505,7 +2505,11 @@ class _Sources:
                         break
             if default is not _REQUIRED:
                 found.append(("default", "default", default))
-            chosen = next((one for one in found if one[2] is not _REQUIRED), _NOWHERE)
+            for chosen in found:
+                if chosen[2] is not _REQUIRED:
+                    break
+            else:
+                chosen = _NOWHERE
         elif given is not _REQUIRED:
             # NOTE: no env var or config file to look at, and nothing to list: the call's own
             # value, else the default, without building the list (an MCP server's every call).
@@ -3061,20 +3065,20 @@ def _reader(
     # server runs the same command thousands of times).
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
-        reader = dict(options)
+        named = dict(options)
         plan.append(
             (
                 name,
                 converters[index],
                 written,
-                bool(reader.get("many")),
-                bool(reader.get("fresh")),
-                bool(reader.get("positional")),
+                bool(named.get("many")),
+                bool(named.get("fresh")),
+                bool(named.get("positional")),
                 flags[-1] if flags else None,
-                bool(reader.get("nullable")),
-                reader.get("env"),
-                bool(reader.get("secret")),
-                reader.get("prompt"),
+                bool(named.get("nullable")),
+                named.get("env"),
+                bool(named.get("secret")),
+                named.get("prompt"),
             )
         )
 
