@@ -63,36 +63,37 @@ class _Call:
         """The converted value of one parameter: from the call; for an option, else from its
         env var, the config file or pyproject.toml; else (`prompt=`, at a terminal) what a
         person answers; else its default."""
-        # NOTE: annotated, not `cast`: an MCP server reads thousands of values a second, and
-        # `cast` is a call at run time.
+        # NOTE: the typed locals below stand where `cast` stood: an MCP server reads thousands
+        # of values a second, and `cast` is a call at run time.
         fallback: _T = default
         if key in self.refused:
             return fallback
-        found: _T
-        source, label, found = self.sources.pick(self, key, flag, env, default, secret)
+        source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
         if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else found, secret)
+            answer = _ask(prompt, None if secret or source == "" else raw, secret)
             if answer is not None:
-                source, label, found = "prompt", "prompt", answer  # type: ignore[assignment]
+                source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
         if secret and source != "default":
-            for text in found if isinstance(found, list) else (found,):
+            for text in raw if isinstance(raw, list) else (raw,):
                 if isinstance(text, str) and text:
                     _SECRETS[text] = key
+        # NOTE: a default, or a nullable parameter's None, is a value of its type already.
+        kept: _T = raw
         if source == "default":
-            return self.sources.settle(self, key, found)
-        if found is _REQUIRED or (found is None and not nullable):
+            return self.sources.settle(self, key, kept)
+        if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
                 also = f" (or set {env})" if env and self.source == "flag" else ""
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
-        if found is None:
-            return self.sources.settle(self, key, found)
+        if raw is None:
+            return self.sources.settle(self, key, kept)
         if source in ("flag", "json"):
             label = self._label(key, flag)
         try:
-            return self.sources.settle(self, key, convert(found))
+            return self.sources.settle(self, key, convert(raw))
         except ValueError as error:
             reason = "not a valid value (secret, not shown)" if secret else error
             self.problems.append(f"{label}: {reason}")
