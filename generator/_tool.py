@@ -402,56 +402,56 @@ _DATA = (
     "r5Xee6AxKb9gLmuryzkF5+mlp39+1P9+c8q2yK+CfgFPLu+R62e8nR7hfMogs+OHCxmaBICJV7AOcRNkOQUQHH7Pozmt"
     "kHmEjJ/G6SiIL4NsWklPcxGBtSEzZ8kdTV/GkDq8iM7UhqIBQ3M5nqoTiA4YxB6ZRbpt3eXwJWlHtptu6YJruQRejJYY"
     "6gTCc63KtMg7c3HsiAI3iDGFLgRUN73CDym4wPLabO4mb0IAxkEbdPm9Sl4oR4tpmRgXazQYEK9cixzUhxwRfIP9i/s/"
-    "A3Vpg46ro6IFS411LdTDbKRVV4NhxwHYkrhUhMCoiEhfvFdynGIMUefgHj6umf8s+OAu0ZYChwbNybObnA5f/7e61Vsx"
-    "9yq40acWfLd0Qed4AG6NIHs25I2JkfZcPEZDhTKnF7VmOmpuq/S4s7EYtsFctN9XASau1Y4UE19DgLaCOwgU41laWFaO"
-    "ItQVTmiL4oa28ZgulWFAOAUkArRJCmDuEDWJZBzuwBE+c8FTGwimLwUjwT5xkOWIyziLl1KEhntfJUN+ALcn2kmz8di3"
-    "uqyI9nbBlrMGGwfmTEsTrlChil2IwVofaypc/BKFnlPhA3XoHVP2l1c/vqR1NEq2vqYFH0Kh4CMXTCGG10j8T+lI7TIJ"
-    "vbjEjAF5UTQltIQ9WmOaHNU1CXDVx0WERjzuNiYzUKZm12ok+Z67o0wve8HEMJtTw8NDOZ8fQmvemMI4Tm97DtLZI5nI"
-    "PafnIr0DdDUmcKkjjI4ZXe5EI61pHV02Dxqoa3SkO4mUIUdhMzz2MUoRJVlXTUuBnRTNHUzPJEIbjNV0Rst5oBSinZp5"
-    "Yd2nfSlMmzajYNjr528Zvx1RPAV+iiYw28Ycn43nu0EDmd3ICmGWKorjkB5oLgQ01x4xdzfYogUUpmg0urY4aGe4/0XG"
-    "JbWa0uZmlnZfS3OkydZEakoGJWD2QAQI0DMEH+KUMjodc/ij24AkBKvW3LnGTzxhm/UUYXhgN5wKlkpvL0yhrJqzziQO"
-    "ph6aCU+vjVec3KPyQRoR8QlSnZMYyQAA1ILik7oymU208BkxExWBnm5kgojSdasYerFTAzjx0jo5BMSQvxxMsVnuxAGA"
-    "qB2Iex2Qd8+oQg+J1bSQpkaCYFpRliaEcCgeYht3qf6VOXrF+K/Ak2jdqVRVJ3AyVAWlerAC4ooTTxwT4MTCeV1dUGvA"
-    "RbbYbCpzAHYWhSEetaXfqN5S+ZfhSjxJv0OmiJFiSLlEfQq1jHCxG6MGzE9+d23RLvYxFaivPPq54PfrNAQPAOQhz6Cb"
-    "PL2WCRFJ62/5j1YQfIAnH6PZJXi8Wf7xqSfOXp2cvr/wxJMnp/93+hQe4OlAOg2byAU4MzAZGVKMLcrECPh9jWeGR5JO"
-    "9sVpeg3mMrqWJXCvUj5gTNA+R4HGobECn6kAx9HrgEnlSdnqYhwGwbYmUbiuThl29uRozY8Rn5Yxx7GRApO15fJlpYp2"
-    "ugtOtES5OWvDS8bUTlLEBaVqZ8jjyCyKHGeSNgme8uBvq7BUT3s+lwEfukWAxQQPxBNuM8A00lPuUwPTAqSKM0SNF3op"
-    "PwUziwNGag249OxJaRFRO+3lpxmqik4ZrQ2QK7CwSzGJkkhddYdExyWBQ1pYGwJysCIeLQbRiGOQ0A6jVHHSxUJsyaXT"
-    "IE1YC9HIXgmL0E80iDZVFYA2FNqx/YZ1CbIVj0HJsF850lJ7AaA9zP8VH+aXkwnwgXduIZF8LKY4G6zhAxpR9lvqInbF"
-    "cbFtXew9Hd7fEHyrklUJx90jutb8iP4qSfxxe3/1vqfxG4HU7UlofvB+lRDnZGtjmFrKTtaB+s9yLr8CsIsy1Psj/Tc5"
-    "tV8JlNmS5fub2FZn+ivC4p7m31bJ7Pucfq3jtVvwdbfD9+R2cW7jUjnpyH+3X0BX5/lcDY6O0AXRIc1+mk2PwiyY5EcP"
-    "jx8e9x48PHLCuGCLqhm+DXnNVF+kAVyubG4dp4q1ZT/XWX2vKFRLfRVZFL2HL/jwar4uQVuTTUx14TCi+6I88D3m71zk"
-    "oUrL6+fKJ9YbJ5CpCPTWJ3U9XSZ6/c+AyrMlui8r71iNwCe86BB9c64y1S59F+WM8uqKe/VCsoExppjy+qkhXF73c5Vk"
-    "29/F3Xox0Yt3wcJoFCy+sFpR27o4lwzW9SEMTpkVX7LF3MSKtUm6tFpexz35CKiNKDtJtUVxklrvC1XeDhSfocsaek9q"
-    "WFc4BzbBO+fRTM4SwRg+onnqSAn5kWyB0+yaasoXZFzqgXT/BX4WzhCilwrbtVd6q1f8iyH6sMr+lFt7gbW9wNpeYG0v"
-    "sK6jvb3A2l5g/eQh2Lbk7O53Lt1olA2v1gaj+GbNHmJRxdm+T1/B/PUDAK6X/mW4de2lz/bS59dz6bONJbSxhK8ulrAm"
-    "ZFBAHuPqH+VpmB6VQgg7xgtoDLGp/99DdODrqfvwhy3O7SLRcrZ+Gzi6j3Tf7/v2efVGgTOD7Se++aJ55fCqvmO+/XjN"
-    "7pRXzm6a6+TNB97DRfP7XB+vLM8e7gY0vRNeFQ3nX4jdn+e0pyvjX4ibtRoCabFoi0VbLGqxqEEisyUiA85cuf8Q9W4o"
-    "FEED9yxKvf422LMtddOWumlL3bSlbu5ft+OL/Vc07nFq9ROe2Y5QeH1Nlyrinkz2jHj3VfKlhbwt5G0h75cOeV31bdTN"
-    "jjhXdylsd78NwG1rc+1Qm6tshxzOrxL5Vt85pfoFXGlhKHxuIJ6/fvGvf/zTBwwK++BWIQDOU7cIw57z93aHVlf17KLW"
-    "Yq41YlxhqRBNXU6iH8obLYhHN8f9R30utHK3foOZXi++1H+GaW+rYyosfSLWySa8DIOcokzVRPSngNBxNfBK1b626kxX"
-    "/PrCsE9bSqyZQv+tSom1iLRFpL8SIq23Uo41On7w8NHjb7797j+/D0bjUBo8WAf49DHV1RbCKGxxLLS2Faw314HB3RTV"
-    "mo38R60ayQUyrGdRbDiL92mdo/xynIZI1cOVPbMuMvAMQEcouFxGYI9og5BwAa00s+XudO0qBezMJK6YDIcmHCWyIOlr"
-    "nWsJq3N+XBIfNyTxvVOyDQvrKCrCM47o/DsSCPiIhgKQnCmAokqyDj+7qNC0xp1yyfr2+8asA8/oGiFYXqFQ10vAKgh4"
-    "pz9koujUBkhLhaySC+gS891xU2ISsYA5z2ld6KDtAmujJHSBwh4cHOpr5bp2QyBGi2mFGNeZdGl58HCbFQPJAD6pXNgq"
-    "fnzRH1EsleQz5QdcEio+cpmOb5oyJQekgWOT+wELwacoTZUI7n9Ix0JM4B6rykTjK10XZlm/Uo5/XiLsUdPVelX0IjrP"
-    "8yzuPRdH4vTVD69O3neHQO4l3aJAkrlIYt3+WokBlCh5/KjpUtlORAfGf//y3etNBKAaci+IkYHjIT3XeXTud5THcy5o"
-    "Dcxp8fLdEPZ5dQnRW30GWLu+FOEdulUNqIqMrqbAx3a4WILAMpPK9aLRKtAUqKQqnv85GIBj0DtPOHFVlE/Fo+6Wavxh"
-    "zxVQxf9SDBuLItIxJC7GIXKK75P60FGVDgzhCV3uIZG3nomzdLlEWpSbkhBUIIi2G1XxW61h2sdJ4TmnII9GETpvOK13"
-    "ugysc8XlP9BZx66ZAmqHQBVx5+A8EebeETbXZWXPE2Lik3/r9YRhFFU61ZMgRpgztP35cijClJSjDLFQR6/39Dw5T/6k"
-    "X8fP+y44i93/STzHuj9gKPBrT7yDOZrSHM/fvH797OQF1vTRrPSp4qDfSwV9A3az44eiCnBonMfLKpM94RvELeiugLB+"
-    "GXZ951Mpj8V4DFiTaxzZ13l3igJ1i2KjY1v8qYDQ5omGzNQ59671fl+8sZ85aED9FpVtYBp068X4NKz+QDny5ukjh37A"
-    "ojJuoShb2dbOXNe2dYpHIpBQgwpntYAeFj45g4q7Q+D0tQSti7VIyqVx1RAWgNv1fF3KJ9Kn+7gWJJFphjLhJx7R5xpt"
-    "qjQBToDh6T4Nb3gZNKINuFIQV+vhcmCTFKhaMCKq9tNfI0Cmctmbt+9fvTnx3Vplm0pwFjXLbHGvmyCLUH+bImasLt3y"
-    "ZeYykC7a6SKRIXrXtEwz0NA6NWglYAwOTSSd9DpM31+pbeb3cQWuZDz3BUWCuROaCvH+RKM/aDKb52rgFGgjqaugNb4A"
-    "RDrLX4GHvr45+Lhrs32qBKxiquCk1RO56DA/Hz/4RMwzLj1WVLtB/N8xVcqKPktVybqsfJfpwi57UJRTI3QJSpkJLldG"
-    "8weaXzZ85rtEL8wpUiMjRT2zwlUC4Vhfwgym9NoWSzW1RIutpUGMXy1yhWolcjVH4YLCF3gGhlloj4xUjdYfxc66X0ks"
-    "P8LFqy3XiQKAjKuUovJ5835R9ctE43plplaZXypW5htL9JKgFWxKhQ8+0kfxUeto1PrwZSYD2tAf4QWwr/b/+P4x/P7R"
-    "WhJ69BAe+OQJ+vBpj04dd/8Yu69s2I9iF9eMe/72e+y66pbxNLZ2sLjz75BTvnGuqMvt3STuEpwg7FO7Mqs8aOTsmI6+"
-    "wY5cT4cI3N1l0f0/KibPngZ2v5XjoTt8/Ihmbh0Gmvw93Afs5jx5o70HLp4IS6gXQQ1Kq6xyPqBvdJABYJ2NGAu/FnVd"
-    "BG47UGxGfTOW82w5UrZEg9ImNJfZN+/AB8gJcnKQCZ/FpxENPRrmKuFbfU0tcWERjnNmrgNfgNFqVrMPkP5LDvsNSl3V"
-    "V+Dw3RH54o0ZEka87zXmurE/cZunRACeuTzDpcfpbrhQUjdO7XnNUu/aA4Ou73XSqW6wctLcp93B0FIX0OcVHazFuOij"
-    "VJA24TUY8ODu/wHGGbph"
+    "A3Vpg46ro6IFS411LdTDbKRVV4NhxwHYkrhUhMCoiEhfvFdynGIMsRMIX4/oM0k1jJgFH9y12lLy0LI5CXeT3OE6AFbJ"
+    "eit2XwU3+viC79Yw6BwPwL8RZNiGvEMx5M4j6GoZen35pZppqbkt2+POyoLaBnPSjmAFqbhmPFI8iRoCtFncQcIY4NJK"
+    "s7YUoS55QnsWd7gN0HSpLgPiKyARsE5SIHWHqEkk43AHjlCEhybmCTNFjPP0eljEZSCY4hTsCLvNQZYjdONEX0pBHB5v"
+    "lTD5ATyjaCflx2Pf6soj2iEGSWElNw7MsZcmfKJaFrsQg+VA1hTB+CUKPacICKrZO6bsL69+fEkra/RwfdkLPqdC8Umu"
+    "qUIMr9kDP6Ujtcsk9JkbYsaAHC2aEhrLHq0xTY5KnwS46uMiiCMedxuTGShT1ms12HzP/VKmlx1lYphNu+H5opyPGKHB"
+    "b0xhHKe3PQcM7ZFM5J7Tc5EBAroaE7jUQUjH0i53opHWtI4umyoN1DX62p1EypADtRmeDBmlCKSsN6elwE6K5g7WaRKh"
+    "mcaCO6PlPFAKAVHNvFCr7EuF2swaxcteP3/LEO+IQi7wUzSB2Tbm+Gw83w09yOxGVgizVFGoh/RAcyGgufaIubshGy2g"
+    "MEWj0bUNQsvD/S8yrrrVlDY3+bT7WppTT7ZsUlMyKEezByJAgJ4hLBGnlPTpmPMh3QYkIZ615s41fuIJ26yniNQDu+FU"
+    "sFR6e2GWZdWcdSZxMPXQTHh6bbzicB9VGGKNrA+Z6rTFSAYArRYUwtTFy2wuho+RmcAJ9HQjEwSdrufFoIz9HkCQl9YP"
+    "eoxBBeQvx1tsIjxxoCFqB+JeB+TdM6rQYyBBtJCmRoJgWlGWJoR5KGRiG3epRJY5nUXDOkgTrTtVs+oEThKroFQPVoBf"
+    "ceKJY4KiWFuvq2tuDbgOF5tNZc7IzqIwxNO49BuVZCr/MlwJOel3yBQxdgwp3agPqpaxL3Zj1ID5ye+urevFbqgC9ZVH"
+    "Pxf8fp2G4CSAPOQZdJOn1zIhImn9Lf/RCoKb8ORjNLsEpzjLPz71xNmrk9P3F5548uT0/06fwgM8QEgHZhO5AH8HJiND"
+    "CsNFmRgBv6/xWPFI0uG/OE2vwVxG17IE+1XK2J1Af44CjUNjkT5TJI4D3AGTypOyBcg4UoJtTS5xXSkz7OzJ0ZofIz5Q"
+    "Y05sIwUmscsVzkpF73QXnIuJcnMch5eMqZ2kiAtKBdGQx5FZFDnOJG0SPAjC31ZhqZ72fC4DPpeLAIsJHogn3GaAmaan"
+    "3KcGpgVIFWeIGi/0Un4KZhZnkNQacOnZw9QionY6EJBmqCo6ZbQ2QK7Awi7FJEoiddUdEh2XBA5pYW2UyMGKePoYRCOO"
+    "QUI7jFLFSRdrtSWXToM0YS1EI3slLEI/0SDaVFUA2pCV8IOH37AuQbbiSSkZ9iunXmrvCLTn/b/i8/5yMgE+8M4tJJJP"
+    "zhTHhzV8QCPKfktdUK84Ubat072n8/0b4nNVsioRu3sE4Jqf4l8liT9u76/e98B+I5C6PQnNz+avEuIcfm0MU0sJzDpQ"
+    "/1mO7lcAdlGpen+k/yYH+yuhM1vVfH8T2+rYf0VY3AP/2yqZfR/lr3W8dgvH7nY+n9wuTn9cKidj+e/2C+jqPJ+rwdER"
+    "uiA6uNlPs+lRmAWT/Ojh8cPj3oOHR05gF2xRNQm4IfWZ6rs2gMuVTb/jVLH87Oc6zu8VtWypryLRovfwBZ9vzdflcGsS"
+    "jqmuLUZ0X5QHvsf8nbs+VIx5/Vz5UHvjHDPVid76MK+nK0mv/xlQebZE92XlHasR+BAYnbNvzlWm2qXvopx0Xl1xr15I"
+    "NjDG1FtePzWEy+t+rpJs+7u4Wy8mevEuWBiNgsUXVotuWxfnksG6PqfBWbXiS7aYm1ixNkmXVsvruCefErURZSfvtigO"
+    "W+t9ocrbgeIzdJ9D70kN6wrnwOaA5zyaSWsiGMNHNE8dKSE/ki1wml1T2fmCjEs9kO6/wM/CGUL0UmG79kpv9Yp/VESf"
+    "Z9mfcmvvuLZ3XNs7ru0d13W0t3dc2zuunzwn21al3f1aphuNsuHV2mAUX77ZQyyqOP736Vuav34AwPXSvwy3rr0X2t4L"
+    "/XruhbaxhDaW8NXFEtaEDArIY1z9ozwN06NSCGHHeAGNITb1/3uIDnw9pSH+sPW7XSRaztZvA0f3ke77fV9Qr146cGaw"
+    "/cQ330WvHF7V19C3H6/ZtfPK2U1z47z5wHu4i36fG+aV5dnDbYGm18arouH8I7L785z2dKv8C3GzVkMgLRZtsWiLRS0W"
+    "NUhktkRkwJkr99+q3g2FImjgnkWp198Ge7bVcNpqOG01nLYazv1Le3yx/9DGPU6tfsIz2xEKry/7UkXck8meEe++qsK0"
+    "kLeFvC3k/dIhr6u+jbrZEefqLoXt7rcBuG35rh3Kd5XtkMP5VSLf6junVL+Aay8Mha8LHzx//eJf//inDxgU9sGtQgCc"
+    "p25Zhj3n7+0Ora7q2UWtxVxrxLgIUyGausBEP5Q3WhCPbo77j/pci+Vu/QYzvV58qf9S095WxxRh+kSsk014GQY5dZuq"
+    "iehPAaHjauCVCoJt1ZkuCvaFYZ+22lgzhf5bVRtrEWmLSH8lRFpvpRxrdPzg4aPH33z73X9+H4zGoTR4sA7w6WOqqy2E"
+    "UdjiWGhtK1hvrgODuymqNRv5j1pYkgtkWM+i2HAW79M6R/nlOA2Rqocre2ZdZOAZgI5QcLmMwB7RBiHhklppZivi6dpV"
+    "CtiZSVwxGQ5NOEpkQdLXOtcSVuf8uCQ+bkjie6eqGxbWUVSEZxzR+XckEPARDQUgOVMARZVkHX52UaFpjTvlkvXt941Z"
+    "B57RNUKwvEKhrpeAVRDwTn/IRNGpDZCWClklF9Al5rvjpsQkYgFzntO60EHbBdZGSegChT04ONTXynXthkCMFtMKMa4z"
+    "6dLy4OE2KwaSAXxSubCF/viiP6JYqtpnyg+4JFR85DId3zRlSg5IA8cm9wMWgk9RmioR3P+QjoWYwD1WlYnGV7ouzLJ+"
+    "pRz/vETYo6ar9aroRXSe51ncey6OxOmrH16dvO8OgdxLukWBJHMdxbr9tRIDKFHy+FHTpbKdiA6M//7lu9ebCEA15F4Q"
+    "IwPHQ3qu8+jc7yiP51zQGpjT4uW7Iezz6iqjt/oMsHZ9KcI7dKsaUBUZXU2Bj+1wsQSBlSiV60WjVaApUNVVPP9zMADH"
+    "oHeecOKqqLCKR90t1fjDnoukiv+lGDaWSaRjSFyMQ+QU3yf1oaMqHRjCE7rcQyJvPRNn6XKJtCg3JSGoQBBtN6rit1rm"
+    "tI+TwnNOQR6NInTecFrvdKVY54rLf6Czjl0zBdQOgSrizsF5Isy9I2yuK8+eJ8TEJ//W6wnDKCqGqidBjDBnaPvz5VCE"
+    "KSlHGWKhjl7v6XlynvxJv46f912TFrv/k3iOdX/AUODXnngHczSlOZ6/ef362ckLrOmjWelTxUG/lwr6Buxmxw9FFeDQ"
+    "OI+XVSZ7wjeIW9BdAWH9Muz6zqdSHovxGLAm1ziyr/PuFAXqFsVGx7b4UwGhzRMNmalz7l3r/b54Yz9z0ID6LSrbwDTo"
+    "1ovxaVj9gXLkzdNHDv2ARWXcQlG2+K2duS5/6xSPRCChBhXOagE9LHxyBhV3h8DpawlaF2uRlKvnqiEsALfr+bqUT6RP"
+    "93EtSCLTDGXCTzyizzXaVGkCnADD030a3vAyaEQbcKUgrtbD5cAmKVC1YERU7ae/RoBM5bI3b9+/enPiu7XKNpXgLGqW"
+    "2eJeN0EWof42RcxYXbrly8xlIF2000UiQ/SuaZlmoKF1atBKwBgcmkg66XWYvr9S28zv4wpcyXjuC4oEcyc0FeL9iUZ/"
+    "0GQ2z9XAKdBGUldBa3wBiHSWvwIPfX1z8HHXZvtUCVjFVMFJqydy0WF+Pn7wiZhnXHqsqHaD+L9jqpQVfZaqknVZ+S7T"
+    "hV32oCinRugSlDITXK6M5g80v2z4zHeJXphTpEZGinpmhasEwrG+hBlM6bUtlmpqiRZbS4MYv1rkCtVK5GqOwgWFL/AM"
+    "DLPQHhmpGq0/ip11v5JYfoSLV1uuEwUAGVcpReXz5v2i6peJxvXKTK0yv1SszDeW6CVBK9iUCh98pI/io9bRqPXhy0wG"
+    "tKE/wgtgX+3/8f1j+P2jtST06CE88MkT9OHTHp067v4xdl/ZsB/FLq4Z9/zt99h11S3jaWztYHHn3yGnfONcUZfbu0nc"
+    "JThB2KetIF7mQSNnx3T0DXbkejpE4O4ui+7/UTF59jSw+60cD93h40c0c+sw0OTv4T5gN+fJG+09cPFEWEK9CGpQWmWV"
+    "8wF9o4MMAOtsxFj4tajrInDbgWIz6puxnGfLkbIlGpQ2obnMvnkHPkBOkJODTPgsPo1o6NEwVwnf6mtqiQuLcJwzcx34"
+    "AoxWs5p9gPRfcthvUOqqvgKH747IF2/MkDDifa8x1439ids8JQLwzOUZLj1Od8OFkrpxas9rlnrXHhh0fa+TTnWDlZPm"
+    "Pu0Ohpa6pD6v6GAtxkUfpYK0Ca/BgAd3/w9Bb8h7"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -467,14 +467,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -621,12 +614,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -1080,7 +1088,17 @@ def refresh(
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -1092,11 +1110,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -1118,16 +1142,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -1140,11 +1175,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1154,7 +1202,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1189,6 +1237,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1366,6 +1428,10 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
@@ -1518,10 +1584,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2693,7 +2757,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2876,9 +2940,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3401,18 +3463,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3425,7 +3485,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3437,36 +3497,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3489,7 +3545,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3497,17 +3553,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3675,8 +3731,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3694,8 +3757,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3710,12 +3776,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3733,15 +3800,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3780,6 +3860,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3809,11 +3901,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3832,14 +3939,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3847,27 +3951,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3929,23 +4039,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -4000,10 +4099,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -4013,6 +4111,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -4110,7 +4210,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -4118,7 +4218,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4917,10 +5018,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4928,7 +5026,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4957,11 +5055,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5308,8 +5401,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5468,6 +5561,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5853,6 +5952,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5964,9 +6064,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -6032,11 +6135,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -6152,11 +6263,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6254,7 +6367,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6358,22 +6472,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6436,20 +6551,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

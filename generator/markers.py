@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Any, Literal, NoReturn, TypeVar, overload
 
+from burgee.runtime.errors import BUILTIN_ERRORS
+
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
 Cardinality = Literal["single", "bounded", "unbounded"]
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
@@ -150,11 +152,11 @@ class Context:
         """Stop the command and tell the caller what must happen first.
 
         The tool answers `{"ok": false, "status": "action_required", ...}` with `next[]` as
-        runnable command lines, and exits with code 4.
+        runnable command lines, and exits with the kind's code (4 unless the program moves it).
         """
         error = CommandError(message)
         error.kind = "action_required"
-        error.exit_code = 4
+        error.exit_code = BUILTIN_ERRORS["action_required"][0]
         raise error
 
 

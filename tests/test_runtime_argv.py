@@ -36,16 +36,19 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
     "--config": (["--config", "x.toml"], lambda i: i.asked, {"--config": "x.toml"}),
     "--llms": (["--llms"], lambda i: i.asked, {"--llms": ""}),
     "--mcp": (["--mcp"], lambda i: i.mcp, True),
-    "--print-config": (["--print-config"], lambda i: i.print_config, True),
+    "--print-config": (["--mcp", "--print-config"], lambda i: i.print_config, True),
     "--version": (["--version"], lambda i: i.version, True),
     "--batch": (["--batch=calls.jsonl"], lambda i: i.batch, "calls.jsonl"),
     "--max-output": (["--max-output", "500"], lambda i: i.max_output, 500),
     "--spill-dir": (["--spill-dir", "cut"], lambda i: i.spill_dir, "cut"),
-    "--jobs": (["--jobs", "3"], lambda i: i.jobs, 3),
-    "--as-completed": (["--as-completed"], lambda i: i.as_completed, True),
-    "--allow-destructive": (["--allow-destructive"], lambda i: i.allow_destructive, True),
-    # NOTE: --skill is answered before argv is parsed; the invocation passes it through.
-    "--skill": (["--skill"], lambda i: i.rest, ["add", "--skill", "x"]),
+    "--jobs": (["--batch", "--jobs", "3"], lambda i: i.jobs, 3),
+    "--as-completed": (["--batch", "--as-completed"], lambda i: i.as_completed, True),
+    "--allow-destructive": (
+        ["--batch", "--allow-destructive"],
+        lambda i: i.allow_destructive,
+        True,
+    ),
+    "--skill": (["--skill"], lambda i: i.asked, {"--skill": ""}),
     # NOTE: --yes belongs to the commands that ask first; it is read once the command is known.
     "--yes": (["--yes"], lambda i: i.rest, ["add", "--yes", "x"]),
 }
@@ -60,15 +63,16 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
     words, read, expected = _EVERY_FLAG[name]
     invocation = _Invocation(["add", *words, "x"])
     assert read(invocation) == expected
-    if name not in ("--skill", "--yes"):
+    if name != "--yes":
         assert invocation.rest == ["add", "x"]
 
 
 @pytest.mark.parametrize("flag", [flag for flag in FLAGS if flag.metavar and flag.name != "--json"])
 def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
     value = flag.choices[0] if flag.choices else "7"
-    after_equals = _Invocation([f"{flag.name}={value}", "add"])
-    next_word = _Invocation([flag.name, value, "add"])
+    partner = [flag.goes_with] if flag.goes_with else []
+    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"])
+    next_word = _Invocation([*partner, flag.name, value, "add"])
     assert after_equals.rest == next_word.rest == ["add"]
     assert vars(after_equals) == vars(next_word)
     assert vars(next_word) != vars(_Invocation(["add"]))

@@ -120,8 +120,13 @@ def test_config_is_refused_by_a_tool_without_one() -> None:
 
 
 def test_anything_else_is_not_a_description(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _describe(_Invocation(["add", "x", "--field", "a"])) is None
+    assert _describe(_Invocation(["add", "x"])) is None
     assert capsys.readouterr().out == ""
+
+
+def test_field_without_a_description_is_a_usage_error() -> None:
+    with pytest.raises(UsageError, match="--field goes with schema, --schema or --llms"):
+        _describe(_Invocation(["add", "x", "--field", "a"]))
 
 
 def test_indented_on_a_terminal(

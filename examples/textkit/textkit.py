@@ -358,89 +358,89 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7QG2cZLi/EzuIvsCBJnMjPdiO4i92D1EgtUSWzJjitSySTuaxMA+zQL3AvcC+yb3JFc/3c0fkTJt"
-    "Ocn4RoNJIlHs6urq6qqvil3Nz61xNJsHKvGjsNVrfe63pnGUznW/1fvwod/qt9r4zzhKwwQ+91uv8ZMI/FDptriKYk8L"
-    "GXpifC5jOU5UDFcD/0KJq3G33xq0oa1WMh6fU+N3sQ+Nk3PFBOCTTMRMJuNzIcVcJtA+NO2nsZqLTmiJJL63IBLv1VXs"
-    "J0ok6lMigFoELceBkqGKxSSKZ9hgkG+C7OsgnVLrQwmkpfjz+7cCr/XEq5PXBwcCho+s00g8f+onWnyMgENPjBZwu1Zz"
-    "GF0SxZYb4p4IHkGXMvB/NSPqCZ3E/ryN8ginSoylVm3hxdFcjAIZXnAX29EcxS2DYLEjvHQe+GOZKM2sD9oo7tkMbrST"
-    "YKX/YdDehfHAlU4niRIZEAudThjZr4N2mAYBXHzlecA48iSu/OScZE73aOyEhDLxAwUEkjhVRmJupnId+aYPfxpGserg"
-    "gLJeCxdd34c0odhtlCYiVlMZe9C5sLcR3dBQCfyZn+DVfiuMQqZ9koC85ASmBPj2NWhIuGA1URn75u4JDEkR98vjQQ0Q"
-    "Zu7zsnPzWerXMTczzM3kp06gwmlyXrrzdcpqjMRxaBmb2UKo5jTHmdWiPGtORv3WhVJz6iyIrlRMn9L5XBmmHa+p4TUN"
-    "/b+lubmx3920/IhaCKtKga55dgVjJ344pcFM/Fgnjm6HNDmjZ746cif43Wk12AxQbCVh4pFyjZINrlvtVhDMNFuaJIoC"
-    "0nH4HMoZ3Njrt85VwL16So+hC1wp9MOP0TidqTCReEVg27YIowTUKgjkKFBd8Qa7HxLVD4MuUhwKX/NEzeVY2YmH4ZsV"
-    "hkbnXEQTnsB5HE1jOeuKg/AyIkOBtITUQBTMzYWfiH2k+lJ0Oh81MLG1fymDVL3cGvIqG5rvQ2j6p5PjIxGNPqqxMXEs"
-    "ZjB4SHQLaPrhPE1OQKlncrgngLgM9RWaIdAXbq7CSxVEcwVXwLB4sJzaYvi53++3ogv8uydQsG2Bnz2ZSL7W7Xavh2Cc"
-    "zyOtxBCvD+3qEUOgkfUqtiVohE6DhDkDGaBEZWgZhws8DSOQGcqBOucmuc5QxLEi2wYtTJdgRVUw2emKV2Ii/SClG3iA"
-    "xTHQwuBBqDiGVUlX6ZYLP/TwX/51prSWU5VdAJkSG9fXZgIk8B92flVxJNQnkOg48tSeGOI9GhQn1Uwb/4ZFCnp0Fqu/"
-    "pX6sqJchqgUIiecyhCn/MABBov5YfTF+KxJxGgq8o5vphjZCtRLTQl2qeGHbtlEigkbIbsBxqFFGQQT6wQJCIY7BwmzP"
-    "VCK7MMUh+gdvL+uKZ1G8f/PTEFR4Cl2N5PiCVzEsT/KOO3tiH/xGnGpoe4ZKd8bNXopETrU4jwLwdjBVYhJHM5x0d7fQ"
-    "URqPYU5CHAG4WVj8KclL58bb6YxQq4YoC2v9YC2CEyTlfUui4qn2c7NoxJFdoHVA0zg0iu4DCsBF4PSfHBlaly6ZhtzK"
-    "gelES7KYs/VgvaWbYDWDtUx8tLG9z9fXcCmv/M0bXrfz9imDQmUDdStodLdRsEE1HwEGzexVhCEJtUWLRi0dNbTcIfjA"
-    "6/xFGcdyUTmMn7AH8tc0nm1PTSQsd4Q2MBz05cT4jmlMP6IRHxB9xiGF0YxA9QCgVXa2CqcUyJORoEmUnuczfHqXlw3f"
-    "cMdJdjatLNgyv6jUPLnFuWVhaXQlqLgkoW5lR0aRPtdMkAEFhd/ByqkpOn68gRRr1Q3IU/0NeIezeTBrlqF2HtWaPjJi"
-    "iDgSPwlUpui6qGRWtFVKVtGpFTcpjQzB65Bbd5MhveMwWPyC9r3VIydHc8Fm6FKZH9hzoHlRs3mUADjItSit21wYUp7U"
-    "O4Uld13Ahl6NClQtEYTQaSBjcBhzkJumH1Bu39AWsPRuaQw4PDhjTNvYJKwOHyqMAqkuRRHYB7ih44kBlVULJH8ZoSxc"
-    "G1RwsToGKXCBVCpU3E304HsbrWOwSA6Coorf2TKtsjsIC+qa32B1WEepfdHSkC48MEOTjzqrtHvdDMRdDc+K+ang8/Tc"
-    "5Fgwuk3j0OZaeGAozFwUXU/UrhEIIrkVhNRnNqSu1qUqZNUo3C50+Hy3QhkyFfv667HJIvhOypk5+rKg7zmd9QBALgr5"
-    "lm4t82dlqr9EV6SeQDQxS5pkxqJQYTrjeV+d2skBLevyblpcTBCZs2mfxu62aVqo2vGarFDj3m7IGhU6Mer7jZ1nI436"
-    "TaxlHnalmN+jVi+nBDA8gTjfZBkI5l5JyjW0CenCEodLUiT+TPWoaawmKlbhWGFOwg/7/RCvMoEttMHxBVCixE8oiumK"
-    "LrRdwwZA69t5q4xVSdkTM0oUF9oiUpTJRKuyfc47npkf+jNapbsFVdwtgcwbGj8uNH68i/9Vqszk63qjOgneLAsa723d"
-    "9Gle10A7mEAbVSPz092b0SL8HLqf7wnPI288ZE73Ksrekc7vCWznwD74PqkxeK+bsZzwclJyY3Lcf0VLgCzMVfiXKA68"
-    "/P3X15Rin43nlPBblWfP8lilwP4WGaxNBmyTAdtkwB5KYJrLgGUjuWvua5ND2+TQbvK5mxzaJod29zTFmcuh5cdyD9mz"
-    "TUpuk5L7jaXkzjLkkSn7/SfjNum+Tbpvk+57+Om+TGVuneirNgSbfOEmX7jJF/5u84W8c5GThePA13M1JiHsdp8yfw6r"
-    "8NY/ungJk2OlBTd2d+nqKI2nStltlfpsvoAYlG96+R9Puy+qFYHJ9jiH1LaRMpoJemBJtohQAqCPuOy1u2Bl4H/a/Wv3"
-    "aaLUtPFn2MynvaxTEBduLSyTEFfnKrSbWOEP7thmU2SNLilesnBC4AXkz2mi7SWcv2kQjWRwJuPpUsaVNw3XOvic5ti5"
-    "LMvJmCjKE67YJLxnN8PSbmQSWQeLI3hr5Q7vaOWBgzUvblW+UAuOcDCSAANtLKJZObmx5NyRPo9iE1FEtcPL4FAmBYf9"
-    "G4zdbHllVJiDcLTVdZk9T41s9FgFVBp0CKMCeAdWSKFjpMQmmpEYrK7ZxbvcKzrCyDrpzMrMRsYCNuh2LMElBYVNx+UU"
-    "ilbjKAT13qYdxI+fPKsYP5Yu5BHD3RRubKI8iwCq47x2CTVoeQk6hAo3zG9U3t7twcoS5Bb3BBhSTBdPwcA+Q3+HOmcm"
-    "tWI4eu4HQcfz4+JoXGDQYCxXtLyX8U3e+cPYiPkKBowzXUOh5i5Famys8ExJAy1RXNBmxrf0Dm26RlQGLAJCCo2nKzI1"
-    "8VXgrSERtBJ2aD3B/EXga4hJMAAJwjuacS9KMF5g6mU21Kd5IP21LBv3fWXKCASHmAAJ2IKNoS/epd5EKqPlhNftmMG9"
-    "/TXb2T/7Xju3oR9t6DVz9tPB2zfGO7GRrd7ALrb5AU8UmAIJEniFxn+MRnqdQZjJJWH0BNoyGhI6xg7NMQ2O6hgkzjrg"
-    "YGtUxbOdxmxK3TEFhMpba3UU+eUiPxKYdXrootmN4xgWzTkMIOzu5ADTPbKJ0stRtpqBqYaoMYMLk/nJudHFWjzSnFbx"
-    "5Z4ISH2B8f52qJQHy5rXXRiNIg/1wkZ8RgvcoGjs4HomPvpgrJ4ZLeZSa0Q7FePCQq/7MpiWBcQroTh8/Y4Eqx+BIcXH"
-    "TKE/gdE2lvhsPF8PGqj4Ui0x5rgSEVbNoB1orgQ01g4Jdz3YYhQUhmgtuvE46GeYfhpzDV1T3hzSv5e5NNSyEqimbIDO"
-    "Yri2NhOgQK8QfIgTJCi2T/7z4O3b7szbacASglXn7vLOT+yzz3qJMFy6BaflQpvlhQ8Qyu5sexLIaRvdRNvMTVvMFxCY"
-    "ExYHZ2IREbF2RTV6iRgpCQAqDT3QMlOJSKl4JBtD/KddcgUoQcSDiDIfnDH04qAGk/8uyCEghvLlnIx7ehrmACBaB5Le"
-    "Nuh725pCCqoMLzaYwmH5cRQSwqG0imu8Q+VunFMKDf7L8CR6dypM25YZIhIZp6azDOKKo7bYJcCJkduOqZ/rcU0du02S"
-    "CTI18z0vUG3+Dc1H6Ze9UlrK3EOuiJEi7teAwL5NH4sIF8lYM2B/Gu7UluhxjKnBfCX+r5m8DyMPIgDQhyQGMkl0oUJi"
-    "kubfyZ9D3O39L/7sDMLZOPnysi0+HBydnA7aYn//5L9OXsKFbre7wzGtSiGYgcEoj1J1fixGIO8LBYMbKSx8BJFEF+Au"
-    "8Rl9HtzriDelELRPUKGxayy5tRWfXCYomVUelKsldAE+9JJcKVCNuqpEJLb/qOZHxKCoEqYml/L4XLdoihULFayGRE+k"
-    "WlFlLbfmKWNuJxHigkJtI8rYt5OixrGiRYK7B/hbGZaaYc/nSsbUGAEWM9wT+9ymd/Tq8M1LpmmAaQZSxQdEjQMzlTfB"
-    "TNK8XInwMrhss4tGS+NTOxPlRzGaiu0iWuuhVGBiF2Lih74+39kjPs4IHNLEukxSDisCTcwMBAFo6DajVHG0g5XY4Vmu"
-    "QRSyFaKe2wUsQj9RJ8ZVLQG0PWEC2x/YlqBYsYRYeSYZmD8foXpP27o709RkAhaYp99JhfcDyRjwPawSkw0a4UMNg32r"
-    "sj7m4VY5RvswqHda2fOnipE035y2lJxwR0Y095+FJ0AV3KzavUbOkjNSZzqXi/4X96XfOk+Sue49eoSOwwSi3SiePvJi"
-    "OUkePdl9stt5/ORRLvgG7VlO765IakcX/C9YU+0erLRNufxmr9vX2OuGjzZUUvfgoYInnCM3JYNiiv4WU5t7Skml/vVi"
-    "52MGGj8YoVMI6qnZYwnq7zjnlHvdz+Am4gX609I9bnWSwoJI/aA8qhVSZa7z/A2KT0oqnptXPRhdIRhbyl8/NLTfdT8v"
-    "s+zoDa7r1cRM3uB64KZS8w3lIx3Y53pnbheZ9cFn7E3Mw0bO6WZf4nRukxl+ZJ7UaQ08n3lqrsDYh2MTn6t4Bq7AZT5y"
-    "yd/USJzCBYkel6VgPUTeVwFgUbqbmIcKSeRFEIyY2TKInfAMh3dRfEGHmWTdnJkeDGF7PAP7B0dcOMLt8j37IsfCoG0e"
-    "wN6fzf6N7QF5iLu6v3ot+/0BnvxquyF3mT3MbLRb95vAqpt36ZZxVflorEoFySX3/LvDrdX7epcScLwBoV0FDYosNc6g"
-    "rN7S+/AR3+9nm+8GpW1Q2gal3YTScp729PjH4y8/Hfz18A1bz3jcnS/Wh2nG32xl5LeEo/19sNimvOYGdPf7K6/55kec"
-    "NMejuOYDVQtH3W6tu2HRm4ouSo+osgKMm3tchn2mJGN5J09+0+ANUG52czfPdysG2qyg44EgvBoEsIE7G7izgTsr4I47"
-    "ZtsZ91/++d9BELXFX/75P3Hg/WF9vON8h9gq0d76boBnU4fXtA7vO58m1RwVpOF3ezB3U41Z2cEvJ46a4wVXWtao2qzc"
-    "c+7M8JuSVundk1ZNS86WwJQ7gPz2zytr0NwN9WgPBN3cunxtA3424GcDfhqDn8yjFR/N5Ux1ZlszK3ovyIif2mRP7bhP"
-    "Qf2JXF/fByhtKrWZ/02l9q0fWWaKVvfIkspMuCBmTwy5gXh9+OP//v0fQxGCykRXVMgHE5mrlbnndJEzeMuTW4MMa0ED"
-    "19NmK9FU/XQ9dWnW3aNLLJzkerjresNkqQ4e6gGQ9zY7tp62QS5vqV4xK8GtDKxWwsndWz5aXUnM1Hc/DKzZhMqmcPw3"
-    "UDi+AfgbgP+NAH61l8p5o93HT54+++H5v/37Czkae3RqxXUN+DXlE+UWwhpssSuMtRVsN+uw73qGqmYh/389I4TrmFyg"
-    "li24UvSF+/DP8BVVhoH8sqndEo4vklKfAOkgbrWv/vJD7XsoxnPQtkDFWGwwj+LEVGdIMUqnXWNmHS8mZisx8qQpIwCA"
-    "gAGqsJLCRIyAbadccx3F7oQEU+6sYWpj9ZEY38MYjHYBxTJcYsxEoXmunjbmCoMo3IQYeFSrMlIm1jEcIrMeTOg4ieIF"
-    "lTpRRQsec7DER1V8nWfqWUOmTnOnDWBNqKb60bFPhXooKMCM1BUHHXtCK/ZrHwZLPJXj+zw/P9yCH/M835By76bDKfO9"
-    "ig0HS4zU5Ajy/Dx/0XjWIIS/QHycLInKcIaVRFgX47F08D50Qkts5ZMShfX15C6zBdoJrGlMFBjCXCqIqJ5OkrBVM8Up"
-    "KqVcinw0naVXGEtj3xSOwdj5PAVb3MT096gciXbCmmJI3xztcnW+WF5YpXRPgbGnuw0ZO8ioiO3XSRx0XotH4uTg54Oj"
-    "0509YPeM370HLPPZHlVrvJRLKnDyrOlqP3VExDb0f/rm/eEqBvg0HixLbfUgyuj0Q3Q1PdHPTt7ph7k+8Jc1D88Rf9aK"
-    "g2/q11RciUTqC6PfNj+1XeignT3Ja+dSVztcFA+3m+ouKgm1R/Isn1rTxRFhTZpM/JGPcSCO6b05Pki8o+ODxNPui3+1"
-    "b1007FBDBL2IYXv9UNjCYmxvziPqhyTD/T90OuJnFSp+9+doIThLxwWExiHp7nyxJ7yI1rIC39kF5l/2w374R9slfln3"
-    "qKLwKxxUhDz+UbzGelGw0vi1I96DpNybGl8fHx6+OvoRi0HNjAyJu2EnEvRtp2eODsLOAaCNk2CxPFf08lGOAeyLR22k"
-    "aN4DikcQpeMxGGQujnW323d8ujhAZEsN2+JPGai3VwyIJ+JM3cCJrjh2nzmNQXSzkkgYBvQYuSiLDRCYJxgm3NpFEf2M"
-    "1Yj5CmN3JJIbuX0NanbqCMIJ3VsWrX0jbJYmYGxxvQWivlALTfNVPFRJ78EMcLvO0GgCkCSt5FNEiM/SC0Ztl0Mu79eF"
-    "IfDDU912MIcnwqBsyUWmXOjJleSTCNhKGRkt0+nW6ZCtej9+d3pwfDTM17mvOr4lq3d3heGXMvbRiNoCeIZH+dJ3t8+O"
-    "D3zJe+A9DPlppmZgmc37Vp0SjCHK8pXOiuPxDbaluvhhF+cAXzo8FJSqZyI0FJL+kYGB0GQ2T2Dqs+J+UrwluIRqad8h"
-    "W8JnQ3Nk0zOu5+fK8pWvl8Xx0Ztoh8RM9WtibYV7RrNQ0b7DVmMRpW7eZVaKT/AObD0zXKyqH/aMvFxOb5hnOk20KYJf"
-    "fi9tFsAd1b+ilsZ06E7asQfR9KreMVsukUbb4ufNRxYZwxe41sfXy5qXy6K9MUYkW123K6ge+jh9lYe9oAqg6JYKmYe8"
-    "gB9U9btoXO1uK92HhVL3ofVHb9zrjfHCF/oovhhDjaYfvsyUpCX9BW4AV+3+4P278PsX507o0mO4MLQB6hC+rBFrMsUn"
-    "SJHCTCJ3fxEjk39KDEdMe424j6k9Q2pLJuWLWCd6Y8o/IOVc4Gap3joGY3LPXyC95fiL5XDnSMoowROSg4l2yuNvFA9Z"
-    "QmbYWTBEDK4f1Rj6T3edvnIwguTvFJsYgs9In7LAhAZ/iwgDyRisaA5QCAsAgysj6VCKEzCXA7D/tzk4ATD4G07u9co0"
-    "l8pQh0Vkw3r27tUp8H9U5OAuFY2VnNRXWhSZyXYonr756ylwsPaG9kp2VmyErOCHx14QzP1ur6vnsdGWhCGq0jGjRnOs"
-    "IutYrx6/YgSyjKMJiwE/rev/A41rw7A="
+    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM94b20Hsxe4hEqyW2JIZU6SWTdrRJAb2aRa4F7gX2De5J7n66W7+iJRp"
+    "y5mMbzSYJBLFrq6urq76qtjV/LQ1jmfzUKVBHG31tj71t6ZJnM11f6v3/n1/q7/l4T/jOItS+Nzfeo2fRBhESnviOk58"
+    "LWTki/GFTOQ4VQlcDYNLJa7H3f7WwIO2WslkfEGN3yYBNE4vFBOATzIVM5mOL4QUc5lC+8i0nyZqLjqRJZIG/oJIvFPX"
+    "SZAqkaqPqQBqMbQch0pGKhGTOJlhg0GxCbKvw2xKrY8kkJbiz+9+FnitJ16dvj48FDB8ZJ1G4gfTINXiQwwc+mK0gNu1"
+    "msPo0jix3BD3RPAYupRh8IsZUU/oNAnmHsojmioxllp5wk/iuRiFMrrkLnbiOYpbhuFiV/jZPAzGMlWaWR94KO7ZDG60"
+    "k2Cl/37g7cF44Eqnk8apDImFTieK7deBF2VhCBdf+T4wjjyJ6yC9IJnTPRo7IaFMglABgTTJlJGYm6lCR4HpI5hGcaI6"
+    "OKC819JF1/cRTSh2G2epSNRUJj50LuxtRDcyVMJgFqR4tb8VxRHTPk1BXnICUwJ8Bxo0JFqwmqicfXP3BIakiPvl8aAG"
+    "CDP3Rdm5+az065ibGeZm8mMnVNE0vajc+TpjNUbiOLSczXwh1HNa4MxqUZE1J6P+1qVSc+osjK9VQp+y+VwZph2vmeE1"
+    "i4K/ZYW5sd/dtHyPWgirSoGu+XYFYydBNKXBTIJEp45uhzQ5p2e+OnKn+N1pNdgMUGwlYeKRcoOSDW62vK0wnGm2NGkc"
+    "h6Tj8DmSM7ix19+6UCH36is9hi5wpdAP38fjbKaiVOIVgW09EcUpqFUYylGouuINdj8kqu8HXaQ4FIHmiZrLsbITD8M3"
+    "KwyNzoWIJzyB8ySeJnLWFYfRVUyGAmkJqYEomJvLIBUHSPWl6HQ+aGBi++BKhpl6uT3kVTY034fQ9E+nJ8ciHn1QY2Pi"
+    "WMxg8JDoNtAMonmWnoJSz+RwXwBxGelrNEOgL9xcRVcqjOcKroBh8WE5eWL4qd/vb8WX+HdPoGA9gZ99mUq+1u12b4Zg"
+    "nC9ircQQrw/t6hFDoJH3KnYkaITOwpQ5AxmgRGVkGYcLPA0jkBnKgTrnJoXOUMSJItsGLUyXYEVVONntildiIoMwoxt4"
+    "gOUx0MLgQagkgVVJV+mWyyDy8V/+daa0llOVXwCZEhs3N2YCJPAfdX5RSSzUR5DoOPbVvhjiPRoUJ9NMG/+GRQp6dJ6o"
+    "v2VBoqiXIaoFCInnMoIpfz8AQaL+WH0xfisWSRYJvKOb64Y2QrUS00JdqWRh23ooEUEjZDfgONQoozAG/WABoRDHYGF2"
+    "ZiqVXZjiCP2Dv593xbMo3r35YQgqPIWuRnJ8yasYlid5x919cQB+I8k0tD1HpTvnZi9FKqdaXMQheDuYKjFJ4hlOurtb"
+    "6DhLxjAnEY4A3Cws/ozkpQvj7XRGqFVDlIW1frAWwQmS8v5MouKpDgqzaMSRX6B1QNM4NIoeAArAReD0nxwZWpcumYbC"
+    "yoHpREuymLP1YL2lm2A1g7VMA7SxvU83N3CpqPztG954RfuUQ6GqgboTNLrfKNigmo8Ag2b2KsKQlNqiRaOWjhpa7gh8"
+    "4E3xokwSuagdxg/YA/lrGs+OryYSljtCGxgO+nJifNc0ph/RiA+IPuOQ0mhGoHoA0Go7W4VTSuTJSNAkSt8PGD69LcqG"
+    "b7jnJDubVhVslV9Uap7c8tyysDS6ElRcklC3tiOjSJ8aJsiAgtLvYOXUFB0/3kCKteoG5Kn5BrzD2TyYNcuQV0S1po+c"
+    "GCKONEhDlSu6LiuZFW2dktV0asVNSiMj8Drk1t1kSP8kChc/oX3f6pGTo7lgM3SlzA/sOdC8qNk8TgEcFFpU1m0hDKlO"
+    "6r3CkvsuYEOvQQXqlghC6CyUCTiMOchN0w8ot1/RFrD07mgMODw4Z0zb2iSsDh9qjAKpLkUR2Ae4oZOJAZV1C6R4GaEs"
+    "XBvUcLE6BilxgVRqVNxN9OBrG60TsEgOgqKK39syrbI7CAuamt9idVhHqX3Z0pAuPDJDU4w667R73QzEfQ3Pivmp4fPs"
+    "wuRYMLrNksjmWnhgKMxCFN1M1K4RCCK5FYTU5zakrtelOmTVKtwudfjtXo0y5Cr25ddjm0XwlZQzd/RVQT9wOusRgFwU"
+    "8h3dWu7PqlR/iq9JPYFoapY0yYxFoaJsxvO+OrVTAFrW5d22uJggMmfTPq3dbdu0UL3jNVmh1r3dkjUqdWLU91d2nq00"
+    "6jexlnnYtWJ+h1q9nBLA8ATifJNlIJh7LSnX4BHShSUOl6RIg5nqUdNETVSiorHCnEQQ9fsRXmUC22iDk0ugRImfSJTT"
+    "FV1ou4YNgNZ381Y5q5KyJ2aUKC60RaQok4lWVftcdDyzIApmtEr3Sqq4VwGZtzR+Wmr8dA//q1WZyZf1Rk0SvF0WNN67"
+    "uumzoq6BdjABD1Uj99Pd29Ei/By5nx8IzyNvPGRO9yrK3pHO7wts58A++D6pMXhvmrGC8ApScmNy3H9BS4AszFX0lzgJ"
+    "/eL9NzeUYp+N55TwW5Vnz/NYlcD+DhmsTQZskwHbZMAeS2BayIDlI7lv7muTQ9vk0G7zuZsc2iaHdv80xbnLoRXH8gDZ"
+    "s01KbpOS+42l5M5z5JEr+8Mn4zbpvk26b5Pue/zpvlxl7pzoqzcEm3zhJl+4yRf+bvOFvHORk4XjMNBzNSYh7HWfM38O"
+    "q/DWP7p4BZNjpQU3dvfo6ihLpkrZbZX6fL6AGJRvevkfz7vf1SsCk+1xDsmzkTKaCXpgSbaIUAKgj6TqtbtgZeB/2v1r"
+    "92mi1LTxZ9gsoL2sUxAXbi2skhDXFyqym1jhD+7YZlNkjS4pXrpwQuAFFMxpou0lnL9pGI9keC6T6VLGlTcNNzr4gubY"
+    "uazKyZgoyhOu2CS8bzfD0m5kElkHiyN4a+Uu72jlgYM1L29VvlQLjnAwkgADbSyiWTmFsRTckb6IExNRxI3Dy+FQLgWH"
+    "/VuM3Wx5ZVRYgHC01XWZPV+NbPRYB1RadAijAngHVkihY6TEJpqRBKyu2cW73Cs6wtg66dzKzEbGArbodizBJYWlTcfV"
+    "FIpW4zgC9d6RYmh6HDJLNYLAGoYidLif5o1NuGehQH3A51Xgg5ZXoEyoecPijuWdvR4sMUH+cV+ARcW88VSlJvdNu+PN"
+    "/PJNNcPS8yAMO36QlEflIoUWY7qm9b4MeIpoAMZIg6hhwHjXNTRs7nKmxugK39Q40JrFFW5UYFvv0i5shGnAIkCmyLi+"
+    "MlOTQIX+GhJBs8ED84QdIprLTgerNnqCOY7BHRHbYCNSRICkC36cYkjB/VUZUx/noQzWMn7c97WpNBAchYKmsJEbQ1+8"
+    "kb2NnEbLObG7MYPb/xt2vH8KfK+w5x/N7A1z9sPhz2+MA2M7XL/HXezYdWBqKEjgNWvgQzzS6wyCptsIoyfQ3NGQ0Hd2"
+    "aI5pcFTqIHHWASpbuyte7LZmU+qOqTFU/lrrpcwv1wGSwKxfRC/Onh7HsGjPYQiReaeAqR6QTZRegbLVDMxGxK0ZXJjk"
+    "UMHTLtbikea0ji/30EDqS0wJ7ERK+bCsed1F8Sj2US9sUGi0wA2Kxg7eaRKgm8YCm9FiLrVGQFQzLrQqD2VCLQsIaSJx"
+    "9PotCVY/AdOKT6KiYAKjbS3x2Xi+HnpQyZVaYsxxJWIsrEE70F4JaKwdEu56yMYoKAzRWnTjg9DzMP0s4TK7try5YOBB"
+    "5tJQy6uk2rIBOosR3dpMgAK9QlgiTpGg2Dn9z8Off+7O/N0WLCGede6u6PzEAfusl4jUpVtwWi60WV74jKHqznYmoZx6"
+    "6CY8MzeemC8gdie4Ds7EWGRm7ZrK+FIxUhKgVRb5KrHFipStR7IJhIja5V+AEgRFCDqL8RuDMo578PmAi4NeYG4C5ctp"
+    "G/eANSpAQ7QOJL0d0HfPmkKPgQTxYuMtHFaQxBFhHsq8uMa7VBHHaadIULcFpInenWrXdmSOkUTOqeksB7/i2BN7BEUx"
+    "uNs1JXY9Lrtjt0kyQaZmge+HyuPf0HxUftmvZK7MPeSKGDvilg6I/T36WMa+SMaaAfvTcLexio/DUA3mKw1+yeV9FPsQ"
+    "JIA+pAmQSeNLFRGTNP9O/hwF7xx8DmbnEPEm6eeXnnh/eHx6NvDEwcHpf52+hAvdbneXw16VQbwDg1E+ZfOCRIxA3pcK"
+    "BjdSWBsJIokvwV3iY/wi7NcxY3cC/SkqNHaNVbm2KJQrCSWzyoNy5YYuBwC9pNcKVKOpcBGJHTxp+BExKKqEKdulVD+X"
+    "Npp6xlKRqyHRE5lWVHzLrXnKmNtJjLigVP6IMg7spKhxomiR4AYD/laFpWbY87mSCTVGgMUM98QBt+kdvzp685JpGmCa"
+    "g1TxHlHjwEzlbTCTNK9QRbwMLj120WhpAmpnEgFxgqZip4zWeigVmNiFmARRoC9294mPcwKHNLEu2VTAikATkwdhCBq6"
+    "wyhVHO9isXZ0XmgQR2yFqGevhEXoJ+rEuKolgLbPRvjps2/YlqBYscpY+SZfWDxCoX7b27qb19RkAhaYp99JhbcMyQTw"
+    "PawSkzAa4XMPg33rEkPm+Vc1ans/aHZa+SOqmpG037+2lL9wp0q095+lh0Q13Kza4EbOkpNW57qQrv4X96W/dZGmc917"
+    "8gQdhwlJu3EyfeIncpI+ebb3bK/z9NmTQjgO2rOcAV6R944v+V+wpto9e/FMRf1mO9yX2A6HTz9U2vRsooYnnCM3JYNy"
+    "Fv8OU1t4kEmnATSLnU8iaP3shA4qaKZmTy5ovuOCs/JNP4ObSBboTyv3uNVJCgsiDcLqqFZIlbku8jcoP0ypebRe9+x0"
+    "hWBstX/z0NB+N/28zLKjN7hpVhMzeYObgZtKzTdUT31gn+ufu41m1gefszcxzyM57Zt/SbK5TWYEsXmYpzXwfO6ruQJj"
+    "H41NfK6SGbgCl/ko5IczI3EKFyR6XJaC9RBFXwWAReluap47pLEfQzBiZssgdsIzHN7FySWdd5J3c256MITtCQ7sHxxx"
+    "4Qh71XsORIGFgWee0T6czf6NbRN5jBu/v3i5+8MBnuJquyV3mT/vbLWh91eBVbdv5K3iqurpWbUKUkjuBfeHW6u3/i4l"
+    "4HiPglcHDcostc6grN71+/gR3+9nJ/AGpW1Q2gal3YbSCp727OT7k88/HP716A1bz2TcnS/Wh2nG32zn5LeFo/11sNim"
+    "AucWdPf7q8D51U9BaY9Hcc2HqhGOug1d98Oit9VlVB5R5TUat/e4DPtM1cbyHp/ivsJboNzs9m6+3asZaLuaj0eC8BoQ"
+    "wAbubODOBu6sgDvuJG5n3H/653+HYeyJv/zzf5LQ/8P6eMf5DrFdob391QDPplSvbaneVz5wqj0qyKKv9mDutjK0qoNf"
+    "Thy1xwuu+qxVQVq158Kx4rclrbL7J63aVqUtgSl3Rvndn1c2oLlbStYeCbq5c4XbBvxswM8G/LQGP7lHKz+aK5jq3Lbm"
+    "VvRBkBE/tcmf2nGfgvoThb6+DlDaFHMz/5ti7js/sswVremRJZWZcInMvhia+pTXR9//79//MRQRqEx8TbV+MJGF6pkH"
+    "Thc5g7c8uQ3IsBE0cMltvhJNHVDXV1dm3T25wtpKLpm7aTZMlurgsZ4R+WCzY0tuW+Tylkoa8yrd2sBqJZzcu+Oj1ZXE"
+    "TAn448Cabahsast/A7XlG4C/Afi/EsCv91IFb7T39NnzF998+2///p0cjX062OKmAfya8olqC2ENttgTxtoKtptN2Hc9"
+    "Q9WwkP+/HiPCdUwuUMsXXCX6wn345/gWK8NAcdk0bgnHd02pj4B0ELfat4MFkQ58FOMFaFuoEiw2mMdJaqozpBhl064x"
+    "s44XE7NVGHnWlhEAQMAAVVhJYSJGwLZTrsKOE3eIgil31jC1ifpAjO9jDEa7gBIZLTFmotAiV89bc4VBFG5CDH2qVRkp"
+    "E+sYDpFZHyZ0nMbJgkqdqKIFT0JY4qMuvi4y9aIlU2eFAwmwJlRT/eg4oEI9FBRgRuqKg459oRX7tfeDJZ6q8X2Rn2/u"
+    "wI95nm9IudfX4ZQFfs2GgyVGGnIERX6+/a71rEEIf4n4OF0SleEMK4mwLsZn6eB96ISW2ComJUrr69l9Zgu0E1jTmCgw"
+    "hLlUEFE9HTZhq2bKU1RJuZT5aDtLrzCWxr4pHIOx8wkLtriJ6e9TORLthDXFkIE5/eX6YrG8sCrpnhJjz/daMnaYUxE7"
+    "r9Mk7LwWT8Tp4Y+Hx2e7+8DuOb+eD1jm4z/q1ngll1Ti5EXb1X7miIgd6P/szbujVQzwgT1YlrrVgyij04/Q1fREPz+c"
+    "px8V+sBf1jxfR/xZKw6+qV9TcSVSqS+Nftv81E6pAy9/kucVUle7XBQPt5vqLioJtaf2LB9s08URYU2aTINRgHEgjumd"
+    "OWFIvKUThsTz7nf/al/MaNihhgh6EcP2+pGwhcXY3hxZ1I9Ihgd/6HTEjypS/HrQ0UJwlo4LCI1D0t35Yl/4Ma1lBb6z"
+    "C8y/7Ef96I+2S/yy7mlG0Rc4ywh5/KN4jfWiYKXxa0e8A0m5lzm+Pjk6enX8PRaDmhkZEnfDTizo227PnC6EnQNAG6fh"
+    "Ynmu6P2kHAPYd5PaSNG8KhRPKcrGYzDIXBzrbrevAXVxgMiXGrbFn3JQb68YEE/EmbqBE11x4j5zGoPo5iWRMAzoMXZR"
+    "FhsgME8wTLi1iyL6EasRixXG7tQkN3L7ptT81BGEE7q3LFr70tg8TcDY4mYbRH2pFprmq3zukt6HGeB2naHRBCBJWsmn"
+    "iBCflXeQ2i6HXN6vS0Pgh6faczCHJ8KgbMlFplzoyZXkkxjYyhgZLdPpNumQrXo/eXt2eHI8LNa5rzq+Ja93d4XhVzIJ"
+    "0IjaAniGR8XSd7fPjg98KXrgfQz5aaZmYJnNK1mdEowhygqUzovj8SW3lbr4YRfnAN9LPBSUqmciNBSS/rGBgdBkNk9h"
+    "6vPiflK8JbiEamlfM1vBZ6AKZPdfcD0/V5avfAMtjo9eVjskZurfJGsr3HOapYr2XbYaizhz8y7zUnyCd2DrmeFyVf2w"
+    "Z+TlcnrDItNZqk0R/PKra/MA7rj5LbY0piN30o49iKZX9xraaok02pagaD7yyBi+wLU+voHWvH8W7Y0xIvnqultB9TDA"
+    "6as97AVVAEW3VMg85AX8qKrfRetqd1vpPiyVug+tP3rj3oCMFz7TR/HZGGo0/fBlpiQt6c9wA7hq9wfv34PfPzt3Qpee"
+    "woWhDVCH8GWNWJMpPkOKFGYSuYeLGJn8c2I4ZtprxH1M7QVSWzIpn8U60RtT/gYpFwI3S/XOMRiT+/Y7pLccf7Ec7h1J"
+    "GSV4RnJwZ+OVx98qHrKEzLDzYIgYXD+qMfSf7zl95WAEyd8rNjEEX5A+5YEJDf4OEQaSMVjRHKAQlQAGV0bSoRSnYC4H"
+    "YP/vcnACYPA3nNzrVWkulaEOy8iG9eztqzPg/7jMwX0qGms5aa60KDOT71A8e/PXM+Bg7Q3tteys2AhZww+PvSSYh91e"
+    "18xjqy0JQ1SlE0aN5qBF1rFeM37FCGQZRxMWA362bv4Ptf7Ryg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -456,14 +456,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -615,12 +608,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -991,7 +999,17 @@ def lines(
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -1003,11 +1021,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -1029,16 +1053,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -1051,11 +1086,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1065,7 +1113,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1100,6 +1148,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1267,6 +1329,10 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
@@ -1419,10 +1485,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2594,7 +2658,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2777,9 +2841,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3302,18 +3364,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3326,7 +3386,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3338,36 +3398,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3390,7 +3446,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3398,17 +3454,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3576,8 +3632,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3595,8 +3658,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3611,12 +3677,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3634,15 +3701,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3681,6 +3761,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3710,11 +3802,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3733,14 +3840,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3748,27 +3852,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3830,23 +3940,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -3901,10 +4000,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -3914,6 +4012,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -4011,7 +4111,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -4019,7 +4119,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4818,10 +4919,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4829,7 +4927,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4858,11 +4956,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5209,8 +5302,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5369,6 +5462,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5754,6 +5853,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5865,9 +5965,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -5933,11 +6036,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -6053,11 +6164,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6155,7 +6268,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6259,22 +6373,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6337,20 +6452,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

@@ -358,87 +358,87 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQ9T20iy/yrzuKsK1NkGErL3YnhUpQKb5T3AqYSrfVvYZY2tMWiRJZ9GhvgSqu7T3Ae7T3L9Z0b/LBkZs5tw56u9"
-    "XSxpenp6erp/3ZoefdkYhuOJr2IvDDbaG1+6G1dROJ3o7kb78rK70d1o4H+k68Jf3Y23riukiKW+aXU3eg2443s6plun"
-    "8Afd0Q0xDUZe4Olr5YowUBp++0pr0WxK37cNXbhDDc9kdGOICqkFXrfPEDl6qDNRkUQeNVAU8bUSd9ehrwR2j0/3cs8j"
-    "y5NpdMUdfFTj8FYxb2IUhWNqn7bswTMghLEMXDtsHu9lr7EDtOB3szmJvDDy4pkddnhHtK+9q2u81N34KbwT2GUQCw/+"
-    "0TwGbMvyaTZjecWPBnbob4Gpq30RqYmSsRiFkRiHkUoaNt2pKrT4+VoFTF/ATbH5C/yveXbWPDraSjts6tiQ6W6MPJ9b"
-    "XsCY//dT51zgFZAAdAgSdDUJg2RD0iAKpruR9LUyojXznBGJNMOCOTV/BSH/6DWCqe/DpZNg6E9dJRJtMBNk+ZyXSCfw"
-    "Z2am7rz4GpiDkcJjTzW4Xlb3svP7G4iMh2H1EDrbtZ1h/80QhpoKLnMpEZ9RXLxaKcIVpdG732hs+P5Y89qPw9CnNQB/"
-    "B3IM5Nqg48qfEF1X6WHkTXAZ0o2jcDgdg8LTwhTYtiGCMBZD0AI58FVLHMvhtXCI6mWvhRQdVF3kQ0/kUDW1mkhY2DAu"
-    "swLFRMK0hyOe+UkUXkVy3BInwW14o9BMAC00E0DUDcUBkjwEw/KrBg5eHNxKf6oOXzisPI757UA7kkc4+FUNYzGW8fDa"
-    "C65YNEjxBRD0gsk0/jS8VmPp7OMak4G+UxEaHCNOFdwqP5zgjAgdu+E0bgjnS7fb3Qhv8N9tEUdT1RD4tytjyddarda9"
-    "00B7pZVw8LrDHIBhdIBG2qvYlGAL9NSPmTMQAIpTBpZxXPU0BwMQGAqBOucmmc5QvhEIC6QJLUyXXqyVP9pqibdiJD1/"
-    "Sg/wAPNjIBXmQagoCiO+So/ceIGL/+W7Y7DpEnQ7uQAyJTbu780ESOA/aP5NRaFQn0Giw9BV+8LBZzRozVQzbfy3HKIS"
-    "9SP116kXKerFQZ1QxhA4gfocX/ZAkKg8Vll8D91LHIpoGgh8omUUQxuJWnFpoW5VNLMNGygOQcPTJKeEPY0C8kNQDpYO"
-    "SnA4jcXmWMWyBfMbDFFd900/PH/i4/GPDmjuFfQzkMMb4nEEi1jEwNPWvjiYBtBUQ8M+qlufmx2iZdO0NgVOEjsnmO7k"
-    "aaHDaTSE2QiQfeEFGm6QpLQdabM5QGVyUAQaFCuY0frTbdbZU5IQz7CXmTwjiPQCqT/NnmP02wsapPuJ2qO0hYIl3SJz"
-    "kFkwMItoPWYTthisrvQQrGBw3bGn0Kx8ub+HS1mdr9/wvpG1SRaQFE1SDqA8jkd4xovRkuYeB8GDxSjt82e2IoBcQHhE"
-    "zkIFpKCC6RgtahlmqEO9BFfQUyOJix6fILrYMblT7NOL1VhXDOA+26+MIjkrF2QFNMn1fdlDaoRSsC/Qvc7IeA9oAUaO"
-    "SIFqc8MSXrIcoteDa71SES+CPTmekApyZRzjAr7Q06zIVy1PO88e8pdYOtINo3LYB6i2hx1I/0NWL8ksly+fIledQGWW"
-    "QFG7PbegGWC11ZWKjGos0P155S59hNFV7vYAjJ6Sgblfpi8158CouR3KknpeIniP7UhG/lYCMLsgw7yCWKOBdGQAzplj"
-    "EmYhUtJF/PoTukEzYawzbLRvVeGO56rxJIxhaWdvFCxdEmAVZ3mJgOuxhpDQfPlEljBUhfZz+p+ocWKsHqEFJZ0vCBye"
-    "pXlY3grUmVADFYuLZ21AvoUBqUHczlevjsGh4GMpe4MtCuYmScsUdaI8TfNYy1KtQxXLCPuFKA3bPYflO68ja9f+fFbm"
-    "b+DaS5ZaPj80P9cL85aPXXg4g33OM9V27IvyUDn1p0E+g9W5/DqsaFG91p5WrYxprwUYmfmKiZRuSYIC020ysAkPkuSd"
-    "pLRHAyw+pjUEXALb741Vm5pGaqQiFQwVRmRe0O0GeJUJvMAsRHQDlCgBFYh85qQFbVfQX2hdYRUqVCRlVVIix4wSxYUK"
-    "QtM9GmkVL3BIY1D6MYXxOzmF2sHWvjf26jXezTXe3cH/lTr90WPdxWoSfFgWNF4VXOHiXcp9J7oG2sEEGqgaw2sZyWGs"
-    "IjsV+MgC7oLkdqmDyfC5hBHhIXPOWVEWkXR+X2A7IUcxLQqwvJIsb9WMZYSXkVIypoT73xDLIQsTFfwcRr6btxCU5x8P"
-    "J5R+XJTst4m11FUWU2rrlNs65fY8Y+p1ym2Ny5dKuaV8LZdsW6fq1qm6daru38jwfN+punQUlUm6dTZvnc37T128v2M2"
-    "r59m81LuHsrjrfN+36+nfp55v6zuLZnxq1LJdeJwnThcJw7/QxOHvJuSs4ZDcEQTNSQh7LReMX+JEwwxIwdXbmFmrKh2"
-    "WzutHbo6QO+o7CZP8Jaz+No8dPg/r1pvyrUAaLbJiAQcNpIrFDdqEqMmyNQZtMCcwD8X5Dh9GDreb22zT8Adwg0R4iZK"
-    "NmLoPZBxMGwzYTZSi0144KJz1Ol/uuh8PDaZLmtZSbsIUWXmZuJNaDbtJZykKz8cSL8vo6u5/CpvVS53gXn1yHiFnDyM"
-    "HaLQecHW5H27BZf2QNPAmpRUpJ2dW7yPliwpBgD5DdI3asZiwc3ZYIWN2TPLIzOWjM/R12HEPr4ZVg4vzcymUmDdrjd2"
-    "s92WAYXYNDaxzdts59lz1WB6lWcmi3dqdAijuhMxmBqF3k/jWkdbEYFpNduH53tFbxdaT5yakvHAmLka3Q4l+B0/t9XZ"
-    "mhPPbPLVahgGgHo2aevy7su9kvGP5efsFD1S4dD5pV4a0+4pF6kdbhSggZa3oEOocE52k/TmTlsEoSDfty8kJtm1uAIr"
-    "uodODXXOTGrJcPTE8/2m60X50SSYssZY7mhn/DyIyXp4GBsxX8KA8ZgrKBSEZQGL0xhSiL25ioKWKC5oM+Mv9BZt+Ebo"
-    "BSwCDApSoJxhauQp311BImgl7NDagvkjyI9MggGIEcPRjLthjHvSmXqRDfV54ktvJcvGfd+Z4gUR0h3w+2zBhtAXh0N1"
-    "pAKLY+RdPV4sEXVAv7n/JBQDQVx0zk7RlSSeZ75/2pS/ijCwoqFiN/8Xz21kKhnQht8zdz+enB6THlkjX75/X2xSrISl"
-    "NFwWQhNesuJ+DQd6lUEY5SJhtAXaUhoSCpeKnXhwVL0hUesAbFujLva2arMpddNUMSp3pdWZ5/cu8mIjMOt005diOIZZ"
-    "fQ59P7xrZlDZE7KJ0stQtpqBdTFhbQZnShfd+GwlHmlOy/giXBIS7LjBIqzNQCkXzAqv+yAchC7qhQ0rjRYkg6Kx0+pG"
-    "DIA1Q4PZRGqNaKtkXFjb9lQG27KAeCkQZ+8+kGD1NuFRuOWNYLS1JT4eTlaDJiq6VXOMJVyJECuG0A7UVwIaa6npfJyC"
-    "whCtRzEeD/0c059yPW9t3pKI4knm0lBLa7/qsgE6a+pdV2MCFOgt7TD4hATF5qf/Ozk9bY3drRosIVhO3G3W+YoD9liH"
-    "GAbIZMFpOdNmeWHZW9Gdbo58edVAN9Ewc9MQkxlE/xQLgDOxiIxYu6PKxFgMlAQANw1c0DJTf0llnUg2giBTJxkcoHSr"
-    "AkS02SCQoR8HVYBT+0mQRUAQ5cuJn2R3RJABoGgdSHqboO8NawopvDO8kKVGhmBYXhQGhLAod5M03qI6P05cBQZ/pngW"
-    "0QUV5W3KFJGJlFPTWQqxxXlD7BDgxVrgLVM42OZiQnab2gafY891fdXge2g+Cnf2C7kv8wy5IkaquOcmUqMG/ZlH2EjG"
-    "mgF7y9mqLE/kGFeD+Yq9v6XyPgtdiEBAH+IIyMThjQqISZr/RP7oBSEGOfjqjfs6BrD49bAhLk/OP130GuLg4NMvnw7h"
-    "QqvVAuVB666mEEzBYJRL+UAvEgOQ942CwQ0UlnuCSMIbcJfejcoFFzrk/C6FFjEqNHaNVca2zpVLJCWzyoNK6ig5kYBt"
-    "Byq+U6AaVRWZSOxgu+ImYmBUCVOGTBiRazZNoWaubteQaIupVlRPzK15ypjbUYi4IFfXiTL27KSoYaRokeDuIP5VhMVm"
-    "2JOJkhE1RoDFDLfFAbdpn789Oz5kmgaYpiBVXCJq7JmpfAhmkuZlCqPnwWWDXTRaGo/amSxDGKGp2MyjtTZKBSbWvmDY"
-    "2ic+6E0FT2ySrspgRaCJmQnfBw3dZJQqzrew+DzoZxrQ/gp4lnpu5LAI3aJOjKuaA2j7wgTWr9mWoFixcFq5JuMII+9P"
-    "YAl6n1m7OkcdErB1n2jYMDbQnPBobWNyrBWHY3Yf5neSB/nj/x+977/rnP948r7/U+fsmG5vM7G01cKnElqXqJ4tvNWz"
-    "diUA9UB0khh2QxN9CcmHBoGeQBzipMK/mSonyg4LDeFCkpC+b+TPz8g6zLp1umo0AtKs6flZZJnKCOIZsAom+6bBmJrD"
-    "DsqSbOb9x8NxS5otXbC9cA4jmfeqy4RFha2DjcWbFOttSIRZSjSv/+HjSefjycUvJekoeVXG62WviPfjh9m/LONuwb7F"
-    "HIsXb9+XpOimhYlKti7WgFIP7lHM9X/0l+MSPBdbXh+VJqj7MjLHCOWWDY7jZG1fZ97F/DH5AToRxxPd3t7GpW1yNK0w"
-    "utp2IzmKt1/uvNxp7r7czuSlwLDNv95Y8FInvOH/wmLX2Ve5dH7FetPCN9u0gPivW/5qrqSfkCnxpPXyg1ti8pMXhOZ0"
-    "juqx88kgtV8d0sEh1dTsSSLVT1zzS6mq24BxohmCwYWaASL1/OKoFkiVuc7y18u/SyzZ1F2mNAsEY4/hqB4ago+q2/Ms"
-    "J/R699VqYiavxwpvX2PgA8VTWBLA2GfoY16/8wuQ9Ec0ndjM29jT6Jz7LngDiA2DIYsF8HB/FE6NPKHJGNx5kq3LvDCZ"
-    "GkFTiCsRJZrVbNx8CikG0xlESz4PqeCX2ZU2EqcGXm5iZs+EnwTOOVcRRjd0GFHaf990bXqkc1agW/HC9vlCpB0K7Ew0"
-    "ISyhThrZ59kryM9KYwv0UWCyf2ju7DV3X/MgCRs/nflf11qUGOblMMu61uLb1Vr8JkdfZGOLJLgsDSsGaKGMUSp/eS8X"
-    "Jf8yWFo+jKWrIOWCvfk5FPn29LQ22K8LZxdvzX8Yza/R9ENoer2V/3vbyr8G22uwvQbbFWA7ccHG9a0Eoek9qSX0bbDv"
-    "ukzumyHCJYDf8ocQZTHearlj61nKNig/nDmeK25a46N1tvH7B0VrALQGQGsAVAaAEle0uyL4QUJi95sBn3WJ7gOYY9XT"
-    "2J72DXbxGwH1N5tlazKrh1FV05l/Ydo5P+53zk9LXiqvgcxDQOZJKkfXfnntl38fv1yxo9osd7s7/Ll579SwpYY9Z1qz"
-    "Lj1rwYs79R/r9TNeReQ7/jYwYH0MwHKoICPeIgMfzGZyKoziEq594XAD8e7s6J9//4cjArAJ4Z3Gl3txmK3uWvbV1AN4"
-    "IVnx8zI1G72KXrnSjXKZd6p/pk6t5apbo23btzutV2a34X314rNUe8/1gNInmx1b5l1jN+JchW1aGf5QSmoeA+7MVcPw"
-    "kQOPImaOHXge6KsOlfV5Bt/BeQZrhLtGuL9T5qncS2W80c7uy1d7r3/483+/kYOhS4ep3FeAO1NwU2whrMEWO8JYW8F2"
-    "swrxrWaoKhbyv+vRNVz5lsQg6YIrBBpYudHHr7kZBrLLpiol8RY/u6Y+A9LBeiv7iTwv0J6LYrwGbfNVRFvGwig29TxS"
-    "DKZXLWNmE15MXFJg5GVdRgAAAQNUkyeFiZEEKCyfEhBGyZkepkBfw9RG6ldifB8rj+jbhpEM5hjLR1ZZ5l7VZM5mBgHy"
-    "Kq5yAirsDXI9lQWH2f72lujPljFinbCmmuKhR8WbKApAhdQVhAGRBgCuFXuuy94cTxXhZpatH97UniSI/W4QeMZzHJry"
-    "LyzqwhIll5nC59C6z7GVjWhzivvyMUKCaQfW6D27IcxVmwiX6VARW8CUZWEubM/z8bquUGKANNg3xTkwdj5aw9aZMf19"
-    "qgyjajFTl+pRfT1Wls7mOCumDHKMvdqpydhJSkVsvosjv/lObItPJ+9Pzi+29oHdPn//EVjmY17KFk8hEZHjZK/2+kmI"
-    "iE3o/+L449kiBvj0JawQ3mgDfG92A7ThbdE1Jy11g0wHeHmJw5LEX7Ti8JU6MFVu3IgVmTIYm2CRG0SlQe8wGtmcxhaf"
-    "PgCsmzI6qr0lPaTzM4rHE7WQZSz+k7E38DB8QqY/mvOgxAc6D0q8ar35k/2oJxXJYSsEioj72t1A2PJtbGxOl+oGJJ6D"
-    "/2o2xXsVKP6o7GAmOHPDGXtjxHVrMtuHwbD9An/TAs4Pu0E3+AP1h38tc+pU8MRnTiEjfxDvsPQWjBv+bIqPIAv+4Oe7"
-    "ztnZ2/MjLKo1AneIhNMMBf2CSeEADS0RwJZh7M/mp4I+XcvI2H621sZP5iuyeJTUdDjE3bRUZJw8br8Qm6Bjka4TbIu3"
-    "UqhrrxhoS8SZunGyLdFJ/ubgnuimpaUwDOgxTGIPth5gW2CY8GgL5fMeRZ+t1E6OtkpGbj+im54eg05WtwtytR8TTiNn"
-    "drf3L0DONwpMFlYy50/G0vsgfm7XdEwlLSwKUjo+ioWYzH6b1vbn8AEJOsc81/jqRuL2eQoM6pRcpsulslyLP0JFmjJS"
-    "mKfTKlUde2hA58PFSefcyR4TsOj0nfS4gKSu/lZGHhq+Rq5mNHtygD3zw5zXk/Wa+7g6aILGYE3Nd3qTuR9CyOEpnZ4t"
-    "gJ89Lhwr4LRQ+viZakdQXpaJ0FBI7ucGE0GT8STW7czZCKRvc8gCtdF+eLgAZRxz4tYeH4fAhfkLv0mM46PPFzvETPnn"
-    "he0BASnN3IEAW2yeZ+E0mXSZnmRASAhMFDOcP5TAaRt5JQkuJ8v0NNbmDIHC94zTUOa8+tPGNKCz5JQie4hPe+7bxMXa"
-    "cse+krbWIQ0Q4Qdc6+Jnic1HidHAGKuRrqjlKtEdDyeu9JQcnHwU2lwFuMOL9lkdGyBqHxNgjwhwcmcEONb7HCcfxMYL"
-    "X+lP8dVYZrT18GOsJC3mr/AAeN/k//j8Dtz/mvgPurQLFxwbpznwY4WQiym+RIoUbRG5pwucmPwrJJ/ETNhFVfjDz+/h"
-    "83Pmgls9Nohhyj+8QdLzAQwP+9GhiJmXl8S4CReKDNcKKCyh10goG00Qg6uHBYb+q51EhRjNI/lHgXtDcI+mOEX2NPgl"
-    "IDqSMWDNnH8QpH4eKwAvTi5Oj8EEZ887APx6zMmkdubJh2sLnZQ0GnCgWr8Oar7PdDN2hi5tUjo5AtKlO23nqfCupgyF"
-    "THAAVBZtmpknVvGy1EGhdhjJmMMaWdrtCkCFYLgA6QgcQJ8b9/8C05+JWg=="
+    "eJztXY1S40iSfpU6diMa4mQD/TN3bTgiOhqmhzvAHd1szE1gh1W2yqBBlrwqGdrbTcQ9zT7YPsnlT5X+LBkZmOlh1xuz"
+    "M1hSZWVlZWV+maosfd0YRZNpoBI/Cjc6G197G5dxNJvq3kbn4qK30dtw8D/S8+Cv3sY7zxNSJFJft3sbfQfuBL5O6NYJ"
+    "/EF3tCNm4dgPfX2lPBGFSsPvQGktWi0ZBLahB3eo4amMrw1RIbXA6/YZIkcPdacqlsijBooiuVLi9ioKlMDu8el+4Xlk"
+    "eTqLL7mDT2oS3SjmTYzjaELts5Z9eAaEMJGhZ4fN473oOztAC363WtPYj2I/mdthR7dE+8q/vMJLvY2foluBXYaJ8OEf"
+    "zWPAtiyfViuRl/xoaIf+Dpi63BOxmiqZiHEUi0kUq7Rhy5upUoufr1TI9AXcFJu/wP9ap6etw8OtrMOWTgyZ3sbYD7jl"
+    "OYz5vz93zwReAQlAhyBBT5MwSDYkDaJguhvLQCsjWjPPOZFIMyyYU/NXGPGPvhPOggAuHYejYOYpkWqDmSDL56JEumEw"
+    "NzN16ydXwByMFB57qsH187qXn9/fQGQ8DKuH0Nmu7Qz7b0Uw1ExwuUup+Izi4tVaET5SGv27DWcjCCaa134SRQGtAfg7"
+    "lBMg1wEdV8GU6HpKj2J/isuQbhxGo9kEFJ4WpsC2jgijRIxAC+QwUG1xJEdXwiWqF/02UnRRdZEPPZUj1dJqKmFhw7jM"
+    "ChRTCdMejXnmp3F0GctJWxyHN9G1QjMBtNBMAFEvEvtI8gAMy68aOHixfyODmTp44bLyuOa3C+1IHtHwVzVKxEQmoys/"
+    "vGTRIMUXQNAPp7Pk8+hKTaS7h2tMhvpWxWhwjDhVeKOCaIozInTiRbPEEe7XXq+3EV3jvzsiiWfKEfi3JxPJ19rt9p3r"
+    "oL3SSrh43WUOwDC6QCPrVWxKsAV6FiTMGQgAxSlDyziuepqDIQgMhUCdc5NcZyjfGIQF0oQWpks/0SoYb7XFOzGWfjCj"
+    "B3iAxTGQCvMgVBxHMV+lR6790MP/8t0J2HQJup1eAJkSG3d3ZgIk8B+2/qbiSKgvINFR5Kk94eIzGrRmppk2/luOUIkG"
+    "sfrrzI8V9eKiTihjCNxQfUku+iBIVB6rLIGP7iWJRDwLBT7RNoqhjUStuLRQNyqe24YOikPQ8DTJKWVPo4CCCJSDpYMS"
+    "HM0SsTlRiWzD/IYjVNc90w/Pn/h09KMLmnsJ/Qzl6Jp4HMMiFgnwtLUn9mchNNXQcIDqNuBmB2jZNK1NgZPEzgmmO31a"
+    "6GgWj2A2QmRf+KGGGyQpbUfaag1RmVwUgQbFCue0/nSHdfaEJMQz7Ocmzwgiu0DqT7PnGv32Q4d0P1V7lLZQsKTbZA5y"
+    "CwZmEa3HfMoWg9WVHoIVDK478RWala93d3Apr/PNG945eZtkAUnZJBUAysN4hGf8BC1p4XEQPFiMyj5/ZisCyAWER+Qs"
+    "VEAKKpxN0KJWYYYm1CtwBT01lrjo8Qmiix2TO8U+/URNdM0A7vL9yjiW82pB1kCTQt8XfaRGKAX7At3rjo33gBZg5IgU"
+    "qDY3rOAlzyF6PbjWrxTxMthT4AmpIFfGMS7hCz3NI/lq5GkX2UP+UktHumFUDvsA1faxAxl8zOslmeXq5VPmqhuq3BIo"
+    "a7fvlTQDrLa6VLFRjSW6v6jclY8wuircHoLRUzI096v0peEcGDW3Q1lRzysE77MdycnfSgBmF2RYVBBrNJCODME5c0zC"
+    "LMRKeohff0I3aCaMdYaN9o0q3fE9NZlGCSzt/I2SpUsDrPIsrxBwPdQQEpqvnsgKhurQfkH/UzVOjdUDtKCi8yWBw7M0"
+    "D6tbgSYTaqBiefGsDcj3MCANiNv56jcxOBR8rGRvsEXJ3KRpmbJOVKdpHmpZ6nWoZhlhvxClYbvnsHwXdWTt2p/PyvwN"
+    "XHvFUivmhxbnemne8qELD2dwwHmmxo59WR6qoP40yGewOldfhzUt6tfa06qVMe2NACMzXzOR0qtIUGC6TYY24UGSvJWU"
+    "9nDA4mNaQ8AlsP3+RHWoaazGKlbhSGFE5oe9XohXmcALzELE10CJElChKGZO2tD2EfoLrWusQo2KZKxKSuSYUaK4UEFo"
+    "usdjrZIlDmkCSj+hMH6noFA72DrwJ36zxruFxrs7+L9Kpz9+qLt4nATvlwWNV4WXuHhXct+proF2MAEHVWN0JWM5SlRs"
+    "pwIfWcJdmN6udDA5PlcwIjxkzjkryiKSzu8JbCfkOKFFAZZXkuWtm7Gc8HJSSseUcv8bYjlkYarCn6M48IoWgvL8k9GU"
+    "0o/Lkv02sZa5ynJKbZ1yW6fcnmdMvU65rXH5Sim3jK/Vkm3rVN06VbdO1f0TGZ4/dqouG0Vtkm6dzVtn8/5VF+/vmM0b"
+    "ZNm8jLv78njrvN8f11M/z7xfXvdWzPjVqeQ6cbhOHK4Th/+iiUPeTclZwxE4oqkakRB22q+Yv9QJRpiRgys3MDNWVLvt"
+    "nfYOXR2id1R2kyd4y3lyZR46+K9X7bfVWgA0O2REQg4byRWKazVNUBNk5gzaYE7gn3NynAEMHe+3t9kn4A5hR0S4iZKN"
+    "GHoPZBwM21yYjdRiEx447x52B5/Pu5+OTKbLWlbSLkJUubmZ+lOaTXsJJ+kyiIYyGMj4ciG/yluVq11gUT1yXqEgD2OH"
+    "KHResjV5z27BpT3QNLAWJRVpZ+cW76MlS4oBQHGD9LWas1hwczZYYWP2zPLIjSXnc/RVFLOPb0W1w8sys5kUWLebjd1s"
+    "t2VAITaNTezwNttF9jw1nF0WmcnjnQYdwqhuRQKmRqH307jW0VbEYFrN9uHFXtHbRdYTZ6ZkMjRmrkG3Iwl+Jyhsdbbm"
+    "xDebfLUaRSGgnk0pXNOjyyxVCGIiv+Tn6oGah14wc9eYf8/YyQyyU8IIWt6AMqHmufnd0ps7HRFGgpzgnpCYbdfiUnEP"
+    "Zk++mV9+qGJYeuoHQcvz4+KoUpDZYEy3tFV+EdXkXT6MkQZRwYBxoY/QMIjTQh60sawQjHNZBa1ZXOFGBV7oLdoBjlgM"
+    "WARcFGbIOcfU2FeB9wiJoNnggTnCDhENZ6uFhSIdwRxTVIBsg41IEOaRLnhRgtvWub8yY+rLNJD+o4wf931r6htERHdA"
+    "U9jIjaAvjpiayAnWz9i/fLigYuqAfnP/abQGgjjvnp6g0FLntNg/7dt/jDCw6KFmw/9X33NyxQ5o5u+Yux+PT45Is6wf"
+    "qN7iLzbtOjSVIzThFWvw12ioHzMIUjcjjI5Ac0tDQuFSPRQPjgo8JGod4HFr98XrrcZsSt0yhY7Ke9R6LfJ7G/uJEZj1"
+    "y9l7MxzDvDmHQRDdtnLA7QnZROnlKFvNwNKZqDGDc6XLnn7+KB5pTqv4IugSETK5xjqtzVApD8wKr/swGkYe6oWNPI0W"
+    "pIOisdPqRpiAZUXD+VRqjYCsYlxo1Z7KhFsWEFKF4vT9RxKs3ibICrf8MYy2scQno+nj0IuKb9QCYylXIsKiIrQDzZWA"
+    "xlppOh+moDBE61GMD0TPx/RnXPLbmLc06HiSuTTUsvKwpmyAzpqS2McxAQr0jjYhfEaCYvPz/xyfnLQn3lYDlhBPp+42"
+    "73zFPnusA4wUZLrgtJxrs7ywMq7sTjfHgbx00E04Zm4cMZ1P44jCBXAmxiIza7dUvJiIoZIA7Wahp2JbokmVn0g2hjhU"
+    "p0keoHSjQgS9+TiRQSHHXYBgB2kc9hoTIChfzg2lGyjCHDRF60DS2wR9d6wpdBjIEC9kqZEhGJYfRyFhLkrvpI23qBSQ"
+    "c1uhoG5zSBfRBdXtbcoMo4mMU9NZBr7FmSN2CApjufCWqS3scL0hu01t49OJ73mBcvgemo/Snb1Sesw8Q66IsStuy4nV"
+    "2KE/i9gbyVgzYG+5W7UVjBwGazBfif+3TN6nkQdBCuhDEgOZJLpWITFJ85/KH70ghCn73/zJQCcAFr8dOOLi+Ozzed8R"
+    "+/uff/l8ABfa7TYoD1p3NYN4CwajPEoZ+rEYgryvFQxuqLAiFEQSXYO79K9VIezQEccOFHQkqNDYNRYi21JYrqKUzCoP"
+    "Ki215FwDth2q5FaBatQVbSKx/e2am4iBUSVMpTJhRC7rNLWchdJeQ6IjZlpRyTG35iljbscR4oJC6SfK2LeTokaxokWC"
+    "G4j4VxkWm2FPp0rG1BgBFjPcEfvcpnP27vTogGkaYJqBVHGBqLFvpvI+mEmal6udXgSXDrtotDQ+tTOJiChGU7FZRGsd"
+    "lApMrH0HsbVHfNDLDJ7YNKOVw4pAE5MXQQAauskoVZxtYX16OMg1oC0Y8Cz17BSwCN2iToyrWgBoe2yEd1++YVuCYsXa"
+    "auWZpCSMfDCFJeh/Ye3qHnZJwNZ9omHD2EBzTqS9jfmzdhJN2H2Y32mq5M//e/hh8L579uPxh8FP3dMjur3NxLJWS59K"
+    "aV2gerbxVt/alRDUA9FJatgNTfQlJB8aBHoCcYCTCv9mqpxLOyg1hAtpzvrOKR6xkXeYTUt51XgMpFnTi7PIMpUxxDNg"
+    "FUyCToMxNechVOXhzCuS++OWLKG6ZAfiAkYyr15XCYtKuwud5fsYm+1ZhFlKNW/w8dNx99Px+S8VGSt5WcXrRb+M95P7"
+    "2b+o4m7J1sYCi+fvPlRk8WaliUp3NzaAUvduYyz0f/iXowo8l1heH5QmaPq+ssAIpZ8NjuN87kDnXtf8Of0BOpEkU93Z"
+    "3salbbI17Si+3PZiOU62X+683GntvtzOZarAsC2+AVny3ie65v/CYtf5t710xMV6X8N329eA+K9X/fauop+IKfGk9YuD"
+    "W2Hy03eI5gCP+rHz4SGN3y7S2SL11OxhI/VPXPF7q7rbgHHiOYLBpZoBIvWD8qiWSJW5zvPXL75urNj3XaU0SwRjT+qo"
+    "HxqCj7rbiyyn9Pp39WpiJq/PCm/fdOAD5YNaUsA4YOhj3tDzO5LsRzyb2szbxNfonAceeAOIDcMRiwXw8GAczYw8ockE"
+    "3Hmarcu9U5kZQVOIKxElmtVs3HwGKYazOURLAQ+p5JfZlTqpUwMvNzWzZ8JPAuecq4jiazqvKOt/YLo2PdJRLNCteGH7"
+    "fCGyDgV2JloQllAnTv559gryi9LYAn0UmOwfWjuvW7tveJCEjZ/O/K/LMSoM82qYZV2O8f3KMX6T0zHysUUaXFaGFUO0"
+    "UMYoVb/fl8uSfzksLe/H0nWQcsn2/QKKfHdy0hjsN4Wzy3fv34/m12j6PjS93u3/R9vtvwbba7C9Bts1YDt1wcb1PQpC"
+    "03tSS+j7YN91Jd13Q4QrAL/VzynKY7zH5Y6tZ6naw3x/5nih/mmNj9bZxj8+KFoDoDUAWgOgKgCUuqLdR4IfJCR2vxvw"
+    "WVfx3oM5Hntg29O+wS5/RqD5ZrN82Wb9MOrKPosvTLtnR4Pu2UnFS+U1kLkPyDxJcenaL6/98u/jl2t2VJvlbneHPzfv"
+    "nRm2zLAXTGvepecteHmn/kO9fs6riGLH3wcGrE8KWA0V5MRbZuCj2UxOhVFc1LUnXFNR9f708B//93dXhGAToluNL/eS"
+    "KF/vteqrqXvwQrriF2VqNnqVvXKtG+VK8Ez/TOVa21M3Rtu2b3bar8xuw7v6xWep9p/rGaZPNju2ErzBbsSFItysePy+"
+    "lNQiBtxZqIbhUwkeRMycTPA80FcTKusjD/4ARx6sEe4a4f5OmadqL5XzRju7L1+9fvPDf/znWzkceXTeyl0NuDMFN+UW"
+    "whpssSOMtRVsN+sQ3+MMVc1C/mc93YYr39IYJFtwpUADKzcG+ME3w0B+2dSlJN7hl9nUF0A6WG9lv6Lnh9r3UIxXoG2B"
+    "imnLWBQnpp5HiuHssm3MbMqLiUtKjLxsyggAIGCAavKkMDGSAIXlcwOiOD32wxToa5jaWP1KjO9h5RF9/jCW4QJjxcgq"
+    "z9yrhszZzCBAXsVVTkCFvUGhp6rgMN/f6xX6s2WMWCesqaZ45FPxJooCUCF1BWFArAGAa8We66K/wFNNuJln64e3jScJ"
+    "Yr9rBJ7JAoem/AuLurBEyWOm8Dm07gts5SPaguK+fIiQYNqBNXrPbghz1SbCZTp3xBYw5VlYCNuLfLxpKpQEIA32TXEO"
+    "jJ0P27B1Zkx/jyrDqFrM1KX6VF+PlaXzBc7KKYMCY692GjJ2nFERm++TOGi9F9vi8/GH47PzrT1gd8CfiASW+SSYqsVT"
+    "SkQUOHndeP2kRMQm9H9+9Ol0GQN8QBNWCG90AL63eiHa8I7omcOYemGuA7y8wnlK4i9acfhKHZgqN27EikwZjE2wyA5R"
+    "cegdhpPPaWzx6QPAuimjo9pb0kM6P6N8glEbWcbiP5n4Qx/DJ2T6kzkySnykI6PEq/bbf7ff/aQiOWyFQBFxX6cXClu+"
+    "jY3NAVS9kMSz/2+tlvigQsXfnR3OBWduOGNvjLhuT+d7MBi2X+Bv2sD5QS/shX+i/vCvVQ6mCp/4WCpk5E/iPZbegnHD"
+    "ny3xCWTB3wR93z09fXd2iEW1RuAukXBbkaBfMCkcoKElAtgySoL54lTQ120ZGdsv29r4yXxoFk+bmo1GuJuWiozTx+1H"
+    "ZFN0LLJ1gm3xVgZ17RUDbYk4UzdOti266d8c3BPdrLQUhgE9RmnswdYDbAsMEx5to3w+oOjzldrp6VfpyO13drPTY9DJ"
+    "6k5JrvZ7w1nkzO727gXI+VqBycJK5uLhWXoPxM/tWq6ppIVFQUrHR7EQk/nP19r+XD4gQReY5xpf7aRun6fAoE7JZbpc"
+    "Ksu1+GNUpBkjhUU67UrVsYcGdD+eH3fP3PwxActO38mOC0jr6m9k7KPhcwo1o/mTA+yZH+a8nrzX3MPVQRM0AWtqPuWb"
+    "zv0IQg5f6exsAfwyculYAbeN0scvWbuC8rJMhIZCcj8zmAiaTKaJ7uTORiB9W0AWqI3228QlKANKQLb6NR+HwIX5Sz9b"
+    "jOOjLxy7xEz1F4jtAQEZzcKBAFtsnufRLJ10mZ1kQEgITBQzXDyUwO0YeaUJLjfP9CzR5gyB0iePs1DmrP7rxzSg0/SU"
+    "InuIT2fh88Xl2nLXvpK21iELEOEHXOvhl4vNd4vRwBirka2o1SrRXR8nrvKUHJx8FNpCBbjLi/ZZHRsgGh8TYI8IcAtn"
+    "BLjW+xyl38zGC9/oT/HNWGa09fBjoiQt5m/wAHjf9P/4/A7c/5b6D7q0CxdcG6e58OMRIRdTfIkUKdoick8XODH5V0g+"
+    "jZmwi7rwh59/jc8vmAtu9dAghin/8BZJLwYwPOwHhyJmXl4S4+k5g0WGGwUUltAbJJSPJojBx4cFhv6rnVSFGM0j+QeB"
+    "e0PwNU1xhuxp8CtAdCRjwJo5/yDM/DxWAJ4fn58cgQnOn3cA+PWIk0md3JP31xa6GWk04EC1eR3UYp/ZZuwcXdqkdHwI"
+    "pCt32i5S4V1NOQq54ACoLNs0s0is5mWpi0LtMpIxxzeytDs1gArBcAnSETiAPjfu/h9EO5d0"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -454,14 +454,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -612,12 +605,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -979,7 +987,17 @@ def purge(
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -991,11 +1009,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -1017,16 +1041,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -1039,11 +1074,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1053,7 +1101,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1088,6 +1136,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1277,6 +1339,10 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
@@ -1429,10 +1495,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2604,7 +2668,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2787,9 +2851,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3312,18 +3374,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3336,7 +3396,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3348,36 +3408,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3400,7 +3456,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3408,17 +3464,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3586,8 +3642,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3605,8 +3668,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3621,12 +3687,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3644,15 +3711,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3691,6 +3771,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3720,11 +3812,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3743,14 +3850,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3758,27 +3862,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3840,23 +3950,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -3911,10 +4010,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -3924,6 +4022,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -4021,7 +4121,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -4029,7 +4129,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4828,10 +4929,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4839,7 +4937,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4868,11 +4966,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5219,8 +5312,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5379,6 +5472,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5764,6 +5863,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5875,9 +5975,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -5943,11 +6046,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -6063,11 +6174,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6165,7 +6278,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6269,22 +6383,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6347,20 +6462,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

@@ -128,7 +128,8 @@ def body(program: Program, source: str) -> str:
         " default) without running the command; in JSON mode every envelope carries the same"
         " as `meta.provenance`. `--help` works everywhere.",
         "- Nothing prompts: a command that needs a decision fails with `action_required`"
-        " (exit 4) and lists the command lines to run next in `next`.",
+        f" (exit {program.builtin_errors()['action_required'][0]}) and lists the command"
+        " lines to run next in `next`.",
         f"- A long answer is cut (strings and lists in the middle) when you read it as an agent"
         f" or ask with `--max-output N`: `meta.truncated` lists the cuts, and `{prog} output REF"
         " --offset N` pages back the full text.",

@@ -80,7 +80,9 @@ SECTIONS: dict[str, str] = {
     "surfaces": "mcp",
 }
 #: Functions of those modules that a plain run of a command calls: they always run.
-ALWAYS = frozenset({"_describe", "_find", "_take_yes", "_read_json_input", "_seconds"})
+ALWAYS = frozenset(
+    {"_describe", "_find", "_take_yes", "_read_json_input", "_seconds", "_unrelated"}
+)
 
 
 def source(module: str) -> str:

@@ -152,11 +152,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -251,7 +253,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -355,22 +358,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -432,20 +436,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

@@ -123,7 +123,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages

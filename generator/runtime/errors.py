@@ -120,12 +120,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):

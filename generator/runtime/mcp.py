@@ -93,6 +93,12 @@ class _McpServer:
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
 
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
+
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
 
@@ -477,6 +483,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -588,9 +595,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -656,11 +666,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:

@@ -15,6 +15,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
+from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _http_address
 from burgee.runtime.program import PROGRAM
 
@@ -168,8 +169,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]

@@ -7,6 +7,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
+from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _PLAIN, _jsonable
 from burgee.runtime.program import _CONFIG, PROGRAM
 from burgee.runtime.values import _REQUIRED
@@ -183,9 +184,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)

@@ -55,8 +55,11 @@ def _messages(data: object) -> list[dict[str, Any]]:
     return messages
 
 
-def _get_prompt(name: str, arguments: dict[str, Any], context: Context, source: str) -> Any:
-    """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages."""
+def _get_prompt(
+    name: str, arguments: dict[str, Any], context: Context, source: str, agent: bool
+) -> Any:
+    """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages; for an
+    agent, delivered as a tool's answer is (`_for_agent`)."""
     command = PROMPTS[name]
     _check_keys(command, arguments)
     call = _Call(arguments, source, context, _Sources(context.command))
@@ -64,10 +67,19 @@ def _get_prompt(name: str, arguments: dict[str, Any], context: Context, source: 
         data = _execute(command, call)["data"]
     finally:
         context.close()
+    if agent:
+        data = _for_agent(data, command)
     result: dict[str, Any] = {"messages": _messages(data)}
     if command.summary:
         result["description"] = command.summary
     return result
+
+
+def _for_agent(data: object, command: _Command) -> Any:
+    """A prompt's or a resource's data as an agent may read it: through `_deliver`, like every
+    tool answer (secrets out, control tokens neutralised), never cut: a client asked for this
+    prompt or resource as a whole, and its shape has no room for a `meta.truncated`."""
+    return _deliver({"ok": True, "data": data}, command, agent=True, limit=0)["data"]
 
 
 def _match(uri: str) -> tuple[str, dict[str, str]] | None:
@@ -114,8 +126,9 @@ def _contents(uri: str, mime: str | None, data: object) -> dict[str, Any]:
     return {"uri": uri, "mimeType": mime or "application/json", "text": _dumps(data)}
 
 
-def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
-    """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI."""
+def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | None:
+    """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI;
+    text and data delivered for an agent as a tool's answer is (`_for_agent`)."""
     found = _match(uri)
     if found is None:
         return None
@@ -140,6 +153,8 @@ def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
             data = _jsonable(data)
         except TypeError as error:
             raise _Internal(str(error)) from None
+    if agent and not isinstance(data, (bytes, bytearray)):
+        data = _for_agent(data, command)
     return {"contents": [_contents(uri, mime, data)]}
 
 
@@ -172,7 +187,7 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
     if not isinstance(arguments, dict):
         raise _McpError(-32602, "Invalid params: arguments must be an object")
     try:
-        result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json")
+        result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json", True)
     except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
         raise _mcp_failure(error, server) from None
     text = server.dumps(result)
@@ -196,7 +211,7 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     if not isinstance(uri, str):
         raise _McpError(-32602, "Invalid params: uri must be a string")
     try:
-        result = _read_resource(uri, _mcp_context(server, "resource " + uri))
+        result = _read_resource(uri, _mcp_context(server, "resource " + uri), True)
     except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
         raise _mcp_failure(error, server) from None
     if result is None:
@@ -233,7 +248,8 @@ def _prompt_cli(invocation: _Invocation) -> object:
     raw = vars(parser.parse_args(rest[1:]))
     context = Context("prompt " + name, invocation.json)
     context._verbose = _debugging(invocation.debug)
-    result = _get_prompt(name, raw, context, "flag")
+    agent = invocation.json and context.agent is not None
+    result = _get_prompt(name, raw, context, "flag", agent)
     if invocation.json:
         return {"ok": True, "data": result}
     single = len(result["messages"]) == 1 and result["messages"][0]["role"] == "user"
@@ -255,7 +271,8 @@ def _resource_cli(invocation: _Invocation) -> object:
         raise UsageError(f"unexpected {rest[-1]!r}", hint=f"{PROGRAM} resource URI")
     context = Context("resource " + rest[0], invocation.json)
     context._verbose = _debugging(invocation.debug)
-    result = _read_resource(rest[0], context)
+    agent = invocation.json and context.agent is not None
+    result = _read_resource(rest[0], context, agent)
     if result is None:
         raise UsageError(
             f"no resource at {rest[0]!r}", hint=f"'{PROGRAM} resource' lists the URIs and templates"

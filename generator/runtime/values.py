@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _SECRETS, _interactive
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
-from burgee.runtime.kinds import _show
+from burgee.runtime.kinds import _load_json, _show
 
 if TYPE_CHECKING:
     import enum
@@ -26,6 +26,10 @@ _REQUIRED: Any = object()
 
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
+
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -179,10 +183,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -237,10 +239,8 @@ def _fields(
 ) -> dict[str, Any]:
     """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
     if isinstance(value, str):
-        import json
-
         try:
-            value = json.loads(value)
+            value = _load_json(value)
         except (ValueError, RecursionError):
             raise _Invalid(f"{_show(value)} is not a JSON object") from None
     if not isinstance(value, dict):
@@ -300,10 +300,8 @@ def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
     def convert_all(value: object) -> dict[str, _T]:
         if isinstance(value, str):
             if value.lstrip().startswith("{"):
-                import json
-
                 try:
-                    value = json.loads(value)
+                    value = _load_json(value)
                 except (ValueError, RecursionError):
                     raise _Invalid(f"{_show(value)} is not a JSON object") from None
             else:

@@ -397,58 +397,58 @@ _DATA = (
     "gS9tAESLq2Ywn4dHI6jmsQ+wJ/A9MiUqY5NJL/M5UVNINQ1T0gPzCMU7jpKhF1142bixfcH3Ntpzv6piWf6kwkdtweiK"
     "wJJ7GqfmPgJdCBH7EBZ0KDigA+4HfKmAbDBeq6jeFrmUc87L8a4K2G9tMPXCsmixvJWaJBkH+51kIXkyJksIa6bkAq+K"
     "1WjX9w44k7ZiTLpv0EQvkMPZuIqMvfexwoRA1bXIwUhJ9JsK1QetTIZxFN+kaM6qSxnVea3iwwrTcnGkksQbQxTquw66"
-    "OiH26RbH0fGDFvoh67FFtKbCodss/TuWSEosSgvu1IIK5V2BDqHCufZtkf3DHm6XkdeEiHUMFkxh/UI8QHeIOqeF2kKO"
-    "SsMo6gRhVqWmKKasQAuXopvhjx0bAG2EfAsC2tduoFApcJ7ZqU2wCPSlMlqiuKC1xO+pA7r5gkEboAgBVFxWiCykRqHE"
-    "zb61OYJWwpDWE4xfAq6IkAQDkGP0RxIPkhzzOIZeRwMsduSFG1k2nvta3+QSCf0CEQNbMB/m4o2xVbhCd4M2QQavVy24"
-    "VPQuDBzrUhXa0BvG7Iez589IjsbItl8jMilYEuk7asTwFo3/LRmqTYjQwiVm9LACyCRhtNEhGRNxdJXMQ6lDmGyMqnhw"
-    "sDKanuroC/8y2Gh1VPG9zsJcM8w4PV1CAGVEGuarYxhFyXXH8vxbRBO51xpTAF4rIziXqu5G5xvhSDJtw6uxM4NbdVye"
-    "adul01pQEEW02yHVxXCeekphtNNCF1613ZbBLGI1DNdwg4AYq+7jhjwqdjgCalfm+NRPNwsNZHYlG4gVWPEuBtqB1ZWA"
-    "aO0QczcLW7SCAonGomuPg36G4c8yDohXxa3IBLYiSw2tvIa6Khqgs5jNbYwEKNATDD7EGwQo9t/8dPb8eXcaHKyAEgar"
-    "hbuznZ94xD7rMW1+FQtOeXOzCY43cOvubJ+3BMBN6FwFvqRzyNspFgdnYiIiQo1re7kYSg8CqFkcgJbpy+B0yxzBZpAe"
-    "qqL2ApCuZIwRpZ28cejVN9XxiyLJoUAM+cslm2JfILYCQLQOxL190HfHmELa+Ne4FJtQQFaYJTFFOHxaygw+oC03LjnF"
-    "Ov4r40nK1PB28L5XRkSixFRPVoa44qUjDingxBYAB/oOc4/39dhtEk8QqWkYBLj7Qr+h+aj9clqrWul3yBX5epcSL66P"
-    "HPpYjXARjDED5if3YOE9ac4xFZivPPyj5PeLJIAMAPQhzwAMFTsJSZJ/wX/0gpADPHofTi9UDsHa+8eOOD97+ebtwBGP"
-    "Hr359c1jeNDtdkF50LrLGSQzQIwMqJIXZmII/L7E/cOhxLvnuFV7Ce4yvJSV4F4lhDWH9jkqNE6NTQ/MpXu+q+0xqkxU"
-    "caGbiy04dijzawmqsehqOAJ7dH/BjxiDokrorgiIgb48rm+MV5oIaBA9LClQcwMezSJjbEcJxgWVC+bI49AIRfqZpEWC"
-    "+2L8rR6WarLTVHoZDcYAixHuiUc8pvfyyYtnjxmmDkzLIFWcY9Q40KK8LczkOkXZpaEZXPLRC7I0IY3TWX6SoanYr0Zr"
-    "PeQKCHYuRmEcqsnBKeFxQcEhCbYoNFmxIsDEykAUgYbuc5QqXh5gL4z4whqQxGyFaGanEovQTzSJdlWNAO1U6MT2G7Yl"
-    "VNTxwkgGulZoN9dpPyC67WOdcjQCi8zqUHCJfvG9LMC9lVBXh3DXRTeNaSsCFduqK4f1jbOdLeRVj4Q2HOekUZO41XFW"
-    "znwuZGj1sCh5Ry5BXSirNv3X4kt/b5Lnqerdv4+eQmee3SQb3w8yb5TfPz48PuwcHd+3sm2QV7Pcu6TInejjF2A+VbHR"
-    "4ugWJYvry2j0++2V9JayL05SwBxUa853wK2o5+v+IIvR494kqx+UwtYly4jlXiaL35hwDXnRz2DYsjl6gNo7hVoRx4Gl"
-    "YVSnaglXGWsbv0G19N+y2d52ZHMJY0wLkMWkoVVY9HMT5QLe4GaxmmjhDW4GhSgVv1DvA1N4iQu2d3q3jKuO5Zdslpp0"
-    "W+/zXgQylRAQxr5OHXnHt0jKrbrkTLOWIlkPnQGTa6yVbUafBLwICxtCFJgwkovuPIa7mpX7A0libU3oh+SVjSW7pKZI"
-    "JUYXGhkNT3d6IVQEoCFKFBy9gbg9G/PnO6P/oTqErO4nhwkmMMFCR2ka1NnisfcarWrJ6HY31nae6NaD7lptLyVjrA/S"
-    "N2r+yWIkl+J00oLTyufjvxBfe/cT9TtfvPPFO19c+OKaabas4vESb2z3/dzE/UbKGPrjT+Z4/xz3lz5BSyXbV1fT9w+Z"
-    "2JbnW5Zf1Pky/Ns2LgDt3N3O3X0cd7dg765f3Yf8/J2iZR4zmVIe4BQU2E7RNnH1HeD1vSJPL3hqYab9MtLSbV2H/LAd"
-    "47brmkxD8bWytLbMseVi4dfjr26/urhzWDuHtcvP+ua6v8w/oNP5RG7l49+0/iS9LLe2rVf8exM2f287+GtdHV7A0zUv"
-    "JjcPA2eXVdTuckx0C9eNv2zvuOxq2M4X7nzhzhcyVqXRts3hYfeo6h/XyLgIstBQBUP8NI5x113iw3SX+MSdgrcYCGxy"
-    "wmfqLWiC2tKaoeWULrdXsKcm1tAja7/0ar2sd0n/hcaJI+q+4LRa3qXzUi+Etqiv2UOhsQ/rjReuYov46HYk3t20YLCs"
-    "gULjbhx3T1hdB7Rl1CiAEffzJJvrDIKflTCXNV/YhVq7UGsXan39oVbpIDtX5l8DLIzuMf3JN7u1vculN/3O53+cb7NQ"
-    "jGYWMKvgGcWxOBEdPM9ezvBpQrNds6Nds6PbfXXN0yPIz63Z0UfujG/HvptutJQteloYaUVhs3okVD0pCkt7mvKr1Beo"
-    "PeLVbYBuD7MWnDmotxxCXsRX9NPT52c/nb29ePvqp2cvGXe6zXEronYDo10gtgvEdoHY1x6IFdbZMn5ecWy+tCzqhA3I"
-    "puEXzid4LuHRuXg26QX8TxN8ff7N4KrewyKvPvlrfVWZ2l5wg45T4fIA8fTF9//6xz9d8EigmtcYA2Bpz+rdseV6UrFo"
-    "ml7ufNBaTljod7j9Vyl/3YWkG8grLe37V4fdky7357lZrPMG6uBL/dddtiYd0/5rhfijUSMqO4atcSil0WuBW9GtBUy3"
-    "o/sywpVVoOz63H0Gfe52QeIuSPxIQWK7l7K80eHR8cmDb779z/966A39gJps3iwIs3Q7h/oIYQy2OBTa2gq2m4sirs0M"
-    "1YKF/LW2NOW+KkWwXy64WkSPfQEu/CSQGgF72Sw8vhKLWcxNJbErHaygGXZjiVUYIBt1u8dTc5w31E0Rh7Ox2WQqcNHp"
-    "QA2R41URgQAoKLYpixpNNuYecElWdGzU7dcwxM/kb4T4Kfa1wAO0IvPiBmJtuZGN4oMVUXxrbe7yPRLsI+WH1LAHEYRY"
-    "jabi+yanQkn2J+eDBk4Lsi0brW8frsw6yI0uMRzMGxjqlh/YyAPbUgSMFL6HNreBlp3eVdTpeB0mgTD4PlD1lBkFseYQ"
-    "WgOFRtZaxeObVZkC2aDEuSn7ANq5naHpLcLwT6kbCG3f615EoT/R3YTmDczqGXMFsZPDFRE7K6GI/ad5FnWeivvizdmP"
-    "Zy/fHpwCuhfU3wNR5taabSpdy8ormDw4WVVUBRCxD/O/ffbzi2UIcK9c7Aq114OgutOP0bL2RNkXtx9bU+APW2xtK/6u"
-    "JKedhILufSJyT11qVdc1gH26Vu6I8m6go0/0O4LOozp8YMbhzRqHiwYH3K4Oxuu+K9SsiZSYOirW+8l2kVosant5OAwx"
-    "I0J6f9aNf8VravwrTroP/wMzYATN6NE4jP4wmOv1Y2E6fuFw3Ui4HxN3H/1bpyN+lLHMSETDueDCCF8x15ZZddP5KWTi"
-    "tMplgEX3TudxP+7Hf9Ez4udtthiOP2SD4bK/MFLwF/EU2zyBUcWvHfEzsNHVYn766sWLJy+/xxZOWlouNZh0O4mgbyBR"
-    "TtjQBkIY4+fRvClHR7gmUhZU1RVFPoWgb1xqHDzzfYgRuaVV8TovK1FGy6JcoTgWfypDX/NEh7oEnKFrp9sVr4rPnOwT"
-    "3LKREZABMybl5UoSCrAVyIRXu8ihH5G1dl+wopFxQbluZWz1CkWJqV6Ds3oN3CtzaXbAN/eA05cSzCV2zqp2QlanIAAe"
-    "13F15yY8oYYay60/CU0zlSkb8Ywut+RTFQK4qxTqlg4FWAw6EvW4MRQ3Z+Lub6MEsJpx9NCE012gQKZR3avXb89evXTt"
-    "1nTLOq6WLeqKXm5XXhai4TU96/jAmN2tztzx0T1aba99ilkxiWkK1pxvBpUa4EMiAoFh2c8OyHdrrezcLkpgIqPUFVQ3"
-    "ZSBECvH+pY6UeHNG9ax+fKR1jcgGdVK3t3RroZSruyw/4BZ83Ayu3jRKGQtIqTXQ5+IHl5B5wuf/ygbDGLfvm6Z0JcxK"
-    "E7oDNv7zZFaI3Su751EkBk6BEa42wnN7ml9F2cu1kZ7lSvet0zpStq8rUxxQjsUd64CkF0VvXNM6tlxaOvpwmz3N0KyE"
-    "tuUoU0f4As/AzwudSZGp0fajXFl364Dmhii8VoOMCoCMa3Qec3nxflHt6sTK7elMazq30pvONZ7oGcVEsCgVPnhPH8V7"
-    "baPR6sOXqfRoQb+HF8CFF//H9w/h9/eFJ6FHR/DANRmcC182SMYY4jFCpDyMwG0vpWLwDxB8wwS8F5skRgz524cIupkU"
-    "MRlrpzeaz8eEuE5B6givlKQYQN8gIDtDIQQ3TzU0/JPDQiU4Q0DwayUMGuCDE6K8CPSJ+DuE/QhGB2K6qWBs+29uQHWO"
-    "K2UAtnWTPoIQCT/jWlOvBt7qb+Xak5cBPky9YhemtlmsNh4V+PoiMxIHE2yns0Tb/C0Xpit4UNICGNz9srAFhFIeALK1"
-    "C2JtlDQuIlTlhekWcXLrh9RbxXrbUbwqcnrnmOM/QeejUK02P0TUitvyfWoXV9krDlgreVhvYeSMmU8jfqcoEDDYu/l/"
-    "rmTqTw=="
+    "OoEXaFw9o8sotTAC0h9bVmtqHvrP0tFjraREpzTlTi26UN4VKBNqnmtfG9k/7OG+GblPCF3HYMoUFjIER6d0QUnLl19q"
+    "IUulYRR1gjCrUlVUV1agiWvTzXjIDhaARiKiBQHtfDfQsBQkwERrmywCfcuM1iyucK0C99QBXYXBKA5QhIgqLktGFlKj"
+    "UOLu39ocQbPBhDnCkIgl/U4H7831BGOcgLcitMFG5Bggki4ESY6pHs9XRwyMeuSFGxk/nvtaX/YSCf0CmsJGzoe5eO9s"
+    "FT7R9aFNkMEbWAvuHb0LA8e6d4Vm9oYx++Hs+TOSrLHD7TeNTJaWRPoaGzG8ZQ38lgzVJkSQuDUzelgkZJIwIOmQjIk4"
+    "um3modQhkjZ2Vzw4WBlNT3V0TwAZbLReqvheZ2GuGWb8oq4ygDIiDfPVMYyi5LpjBQdbRBO51xp2AF4rIziXqu5p5xvh"
+    "SDJtw6uxeYO7eVzBadvI01pQEEW021HXxXCeekphQNRCF1qVbZnQIpzDiA73EIix6j7u2aNihyOgdmWOT/10s+hBZley"
+    "gViBFW90oB1YXQmI1g4xd7PIRisokGgsuvZB6HkY/izjmHlV3IpkYSuy1NDKm6qrogE6iwnfxkiAAj3BsES8QYBi/81P"
+    "Z8+fd6fBwQooYTxbuDvb+YlH7LMe0/5YseCUNzf75HhJt+7O9nnXANyETmfgSzqH1J7CdXAm2iIzalz+y8VQehBazeJA"
+    "Zua+OF1ER7AZZJCqKM8ApCsZY9Bp53cclPVNAf2iyIMeYOkC+ctVnWLrILZCQ7QOxL190HfHmEKHAwnCpdinArLCLIkp"
+    "5uEDVWbwAe3KcVUqFjStFWlSMocXiPe9MkYSJaZ6sjL4FS8dcUihKHYJONDXnHu89cduk3iCSE3DIMANGvoNzUftl9Na"
+    "YUu/Q67I1xuZeLd95NDHauyLYIwZMD+5BwuvUnMaqsB85eEfJb9fJAEkCaAPeQZgqB5KSJL8C/6jF4Q04dH7cHqhcgjW"
+    "3j92xPnZyzdvB4549OjNr28ew4NutwvKg9ZdziDfAWJkQMW+MBND4PclbjEOJV5Px93cS3CX4aWshP0q4didgv4cFRqn"
+    "xr4I5l4+X+f2GFUmqrjzzfUYHDuU+bUE1Vh0exyBPbq/4EeMQVEldOMExEDfL9eXyit9BjSIHlYdqP8Bj2aRMbajBOOC"
+    "yh105HFohCL9TNIiwa0z/lYPSzXZaSq9jAZjgMUI98QjHtN7+eTFs8cMUwemZZAqzjFqHGhR3hZmcimjbOTQDC75dAZZ"
+    "mpDG6UJAkqGp2K9Gaz3kCgh2LkZhHKrJwSnhcUHBIQm2qEVZsSLAxOJBFIGG7nOUKl4eYLuM+MIakMRshWhmpxKL0E80"
+    "iXZVjQDtlI3w0fE3bEuo7uOFkQx0OdHuv9N+hnTbJz/laAQWmdWh4BL94ntZgNsvoS4g4caM7ivTVicqdl5XDusbxz9b"
+    "yKueGm04zkmjbHGr46wcC13I0Op5UvKOXKW6UFb5+q/Fl/7eJM9T1bt/Hz2FzkG7STa+H2TeKL9/fHh82Dk6vm/l3yCv"
+    "ZkV4SR080Sc0wHyqYi/G0V1MFpeg0ej324vtLZVhnKSAOaiWpe+AW1Hy1y1EFqPH7UtWP0uF3U2WEcvtTha/MeEy86Kf"
+    "wbBlc/QAtXcKtSKOA0vDqE7VEq4y1jZ+g+ruQMt+fNupziWMMV1CFpOGVmHRz02UC3iDm8VqooU3uBkUolT8Qr1VTOEl"
+    "Ltje6Q01LkyWX7JZatJtvRV8EchUQkAY+zp15E3hIim3SpczzVqKZD10BkyusVa2GX0S8CIsbAhRYMJIrsvzGG58Vm4h"
+    "JIm1e6Efklc2luyS+iaVGF1oZDQ83QyGUBGAhihRcPQe4/ZszJ/vGP+HaiKyup8cJpjABAsdpelhZ4vH3o60qiWj291Y"
+    "25GjW8/Ca7W9lIyxPmvf2BZIFiO5FKeTFpxWPkL/hfjaux+63/ninS/e+eLCF9dMs2UVj5d4Y7s16CbuN1LG0B9/Msf7"
+    "57ji9Am6Ltm+upq+f8jEtjwCs/wuz5fh37ZxR2jn7nbu7uO4uwV7d/3qPuTn7xQt85jJlPIAp6DAdoq2iavvAK/vFXl6"
+    "wVMLM+2XkZZu68bkh20qt13XZHqOr5WltWWOLXcPvx5/dfvtxp3D2jmsXX7WNx0BZP4Bnc4ncisf/zL2J2l3ubVtveKf"
+    "pLD5e9vZYOt28QKernl3uXlMOLusonaXg6NbuJH8ZXvHZbfHdr5w5wt3vpCxKo22bQ4Pu0dV/7hGxkWQhYYqGOKncYy7"
+    "BhQfpgHFJ24mvMVAYJMTPlNvQZ/Ulu4NLad0uQODPTWxhh5Z+6VX62W9S1o0NE4cUYMGp9XyLp2X2iW0RX3NNguNfVhv"
+    "vHAVW8RHtyPx7qYFg2U9FhrX57jBwuo6oC2jRgGMuJ8n2VxnEPyshLmsP8Mu1NqFWrtQ6+sPtUoH2bky/2BgYXSP6U++"
+    "/K3tXS696Xc+//t9m4ViNLOAWQXPKI7FiejgefZyhk8Tmu36Ie36Id3uq2ueHkF+bv2QPnLzfDv23XSjpezi08JIKwqb"
+    "1SOh6klRWNrTlF+l1kHtEa/uFHR7mLXgzEG9KxHyIr6in54+P/vp7O3F21c/PXvJuNNtjlsRtXsc7QKxXSC2C8S+9kCs"
+    "sM6W8fOKY/OlZVEnbEA2Db9wPsFzCY/OxbNJL+B/muDr8+8XV/UeFnn1yV/rq8rU9oJbdpwKV/fLePri+3/9458ueCRQ"
+    "zWuMAbC0Z3Xz2HI9qVg0TS93PmgtJyz0O9whrJS/7kvSDeSVlvb9q8PuSZdb+Nws1nkDdfCl/gMwW5OO6RC2QvzRqBGV"
+    "TcXWOJTS6LXA3erWAqY71n0Z4coqUHat8D6DVni7IHEXJH6kILHdS1ne6PDo+OTBN9/+53899IZ+QH04bxaEWbqdQ32E"
+    "MAZbHAptbQXbzUUR12aGasFC/lq7nnJflSLYLxdcLaLHvgAXfhJIjYC9bBYeX4nFLOa+k9ivDlbQDLuxxCoMkI26I+Sp"
+    "Oc4b6r6Jw9nYbDIVuOh0oIbI8aqIQAAUFNuURY0mG3NXuCQrmjrq9msY4mfyN0L8FPta4AFakXlxA7G23MhG8cGKKL61"
+    "Nnf5Hgn2kfJDatiDCEKsRlPxfZNToST7k/NBA6cF2ZaN1rcPV2Yd5EaXGA7mDQx1yw9s5IFtKQJGCt9Dm9tAy07vKup0"
+    "vA6TQBh8H6h6yoyCWHMIrYFCI2ut4vHNqkyBbFDi3JR9AO3c4ND0FmH4p9QNhLbvdS+i0J/obkLzBmb1jLmC2Mnhioid"
+    "lVDE/tM8izpPxX3x5uzHs5dvD04B3Qvq74Eoc/fNNpWuZeUVTB6crCqqAojYh/nfPvv5xTIEuJ0udoXa60FQ3enHaFl7"
+    "omyd24+tKfCHLXa/FX9XktNOQkH3PhG5py61qusawD5dK3dEeTfQ0Sf6HUHnUR0+MOPwZo3DRYMDblcH43XfFWrWREpM"
+    "HRXrLWe7SC0Wtb08HIaYESG9P+vewOI19QYWJ92H/4EZMIJm9GgcRn8YzPX6sTAdv3C47jXcj4m7j/6t0xE/ylhmJKLh"
+    "XHBhhK+Ya8usuun8FDJxWuUywKJ7p/O4H/fjv+gZ8fM2uxDHH7IHcdmCGCn4i3iKbZ7AqOLXjvgZ2OhqMT999eLFk5ff"
+    "YwsnLS2XGky6nUTQN5AoJ2xoAyGM8fNo3pSjI1wTKQuq6ooin0LQNy71Fp75PsSI3NKqeJ2XlSijZVGuUByLP5Whr3mi"
+    "Q10CztC10+2KV8VnTvYJbtnICMiAGZPyciUJBdgKZMKrXeTQj8hauy9Y0eu4oFx3O7Z6haLEVK/BWb0G7pW5NDvgm3vA"
+    "6UsJ5hI7Z1WbJatTEACP67i6cxOeUEON5dafhKaZypSNeEaXW/KpCgHcVQp1S4cCLAYdiXrcGIqbM3H3t1ECWM04emjC"
+    "6S5QINOo7tXrt2evXrp2a7plHVfLFnVFL7crLwvR8JqedXxgzO5WZ+746B6tttc+xayYxDQFa843g0oN8CERgcCw7GcH"
+    "5Lu1VnZuFyUwkVHqCqqbMhAihXj/UkdKvDmjelY/PtK6RmSDOqnbW7q1UAoUgXzFA27Bx83g6k2jlLGAlFoDfS5+cAmZ"
+    "J3z+r2w5jHH7vmlKV8KsNKE7YOM/T2aF2L2yex5FYuAUGOFqIzy3p/lVlL1cG+lZrnTfOq0jZfu6MsUB5VjcsQ5IelH0"
+    "xjWtY8ulpaMPt9nTDM1KaFuOMnWEL/AM/LzQmRSZGm0/ypV1tw5obojCazXIqADIuEbnMZcX7xfVrk6s3J7OtKZzK73p"
+    "XOOJnlFMBItS4YP39FG81zYarT58mUqPFvR7eAFcePF/fP8Qfn9feBJ6dAQPXJPBufBlg2SMIR4jRMrDCNz2UioG/wDB"
+    "N0zAe7FJYsSQv32IoJtJEZOxdnqj+XxMiBf94qsIr5SkGEDfICA7QyEEN081NPyTw0IlOENA8GslDBrggxOivAj0ifg7"
+    "hP0IRgdiuqlgbPtvbkB1jitlALZ1kz6CEAk/41pTrwbe6m/l2pOXAT5MvWIXprZZrDYeFfj6IjMSBxNsp7NE2/wtF6Yr"
+    "eFDSAhjc/bKwBYRSHgCytQtibZQ0LiJU5YXpFnFy64fUW8V621G8KnJ655jjP0Hno1CtNj9E1Irb8n1qF1fZKw5YK3lY"
+    "b2HkjJlPI36nKBAw2Lv5f9I8+Gk="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -464,14 +464,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "async": ("_await",),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
@@ -620,12 +613,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -962,7 +970,17 @@ def login(
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -974,11 +992,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -1000,16 +1024,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -1022,11 +1057,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1036,7 +1084,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1071,6 +1119,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1260,6 +1322,10 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
@@ -1412,10 +1478,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -1459,10 +1523,8 @@ def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
     def convert_all(value: object) -> dict[str, _T]:
         if isinstance(value, str):
             if value.lstrip().startswith("{"):
-                import json
-
                 try:
-                    value = json.loads(value)
+                    value = _load_json(value)
                 except (ValueError, RecursionError):
                     raise _Invalid(f"{_show(value)} is not a JSON object") from None
             else:
@@ -2667,7 +2729,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2850,9 +2912,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3412,18 +3472,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3436,7 +3494,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3448,36 +3506,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3500,7 +3554,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3508,17 +3562,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3686,8 +3740,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3705,8 +3766,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3721,12 +3785,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3744,15 +3809,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3791,6 +3869,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3820,11 +3910,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3843,14 +3948,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3858,27 +3960,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3940,23 +4048,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -4011,10 +4108,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -4024,6 +4120,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -4121,7 +4219,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -4129,7 +4227,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4928,10 +5027,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4939,7 +5035,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4968,11 +5064,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5319,8 +5410,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5479,6 +5570,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5864,6 +5961,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5975,9 +6073,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -6043,11 +6144,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -6163,11 +6272,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6265,7 +6376,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6369,22 +6481,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6447,20 +6560,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

@@ -355,76 +355,76 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv20iS/it92gMsYSlafszMRfIZCDKZGe/GTpDksDhYgtkiWxbHFMllU3a0iYH9NfvD9pdcPbr5EuXIj5nZufUA"
-    "40h8VFdXVVd91VXqzx0/WaSRysMk7gw7n8edyyxZpnrcGZ6fjzvjjoP/4DMyU/Bt3HnFn0V+k4hcfcr1UORzJaIwVlok"
-    "cbSCP0okM7y6EHOpHbGQ2ZUKRF/IOBB/dMediQNEIzlVEZE8lVdKSHGtMg1swJN0ayTCXIt+Qm/1++auwLHxRnITOyJO"
-    "cho9T5JoRyNl+M8hhhfwmp1Gyf/5xBngH7waw1hwaSYjrYij2oVJjUl+D9/qJ8Rzv58s83SZm8ks01RldCNKbvATcvER"
-    "5YIEdrTwpVb0LJKwk+HHzLD158snWpiF/247TieKFpqVhvOnycLnWC7gyeG4M1dRSnQDpf0sTHOiBze+T/zlQsW5xCsk"
-    "O5akLyMYPlKueC39ufCI6vnERYqeCDWJWqfSV32tQKAyB10ZUYtU5nNWOzyYZsllJheuOImvE1Iu0hJSCy8IZ7OVOEKa"
-    "x6DWnzWwsHN0LaOlOt7xxE0IZDzz3YMX//Th7ZlIpj8rPwdDyv15GF/CIDI3ShdeGIMePvhgbtJDowGD0aADTYZIr6v4"
-    "WkVJCmYZC50HoDlHeJ/H43EnucK/YMLZUjkCPwcyl3zNdd1bzxE380Qr4Buue8wBGLrH2jejiq4UmdLLKGfOQAIoTxlb"
-    "xuECK2EKEkMp0OD8SmUwFDCYN4oz1HZIMHYVzXqueClmMoyW9ABPsD4Hsg2ehMqyJOOr9MhVGAf4L99dKK3lpSovgEyJ"
-    "jdtbowAJ/Mf9v6ksEeoTSNRPAjUSHj6jwWyWmmnjX+mjFV1k6q/LMFM0iodGAUJiXcbgJM4nIEi0Hmst7C7yRGTLWOAT"
-    "rrUMbURq5aWFgrWwsm86tPhpfpoEVfCnUUJRAtbB4kER+stcdBcqly4oOPbRYEd2INageP/6Bw+M9xIGmkr/iricLaOI"
-    "nFtvJI6WMbyr4c0LNLgLfu1Y5PJSi3kSBQLVJGZZskCFF08LnSwzH/QRI/8ijDXcIFnpYq79/hTtyUMpaLCteEVrEFwq"
-    "me0bEhIrOazoz4iivEArgBToGRMPwTmi+ReWjwIXCpY1SilQfgT+MEAZoKpQVMA7y419gbTGNtxupfAlQ4+vnr08fQ0M"
-    "kTWzwy6V5Yq3/CjMFWUBEurSzb3eUKAfpNBibo1IKUarUahzXQk5tOD4Odcld1fxB8AGesdVyh6RVyM9BB4KPHYeKnSb"
-    "n29vHWL+AS/eOlWfW42UTbf7FJHzYdODqKRmeeNpsEdwpa2cogJmYaZz4nMkbpIs0BR5iVmwM3gpCy/n96SplZ/ARDYR"
-    "JarWj0Aws2yXg2G4lEEQIlUZvatOkrzfQ9VY+GL6HOZqoTfMDEcoLsosk6tWxi25Cd6SMawoCrbFYDJ4Cwr/Cf1uZ0hL"
-    "iiTGLuJamRvs0XHxq0Wa5BCyK280LK+EU03JPyG8eqj5GS63NJW/UHS3YEjgy8bmLOZCSipeLljYreBrW5usAzR6aCbZ"
-    "FAp6OHQByGqzAHWoSzP4XdSLt+G5RRiHC+J9rzbcXosdseB+HbNft/V/Bbu2Km8R8HsYriVoowstohnHhxtJWMCBZYCh"
-    "XkgMcHm4UOyCMwXRQ8U+BcIwHo/jMuDsaPbCGQeyWNThhAvvPmJhwNv3c6Elq5LQjZklrRHXLJLZTKumTquGWhrgoGaA"
-    "A3w7Chfhdi83rHeA/7WazOyXteBNEvy6LGi+Kr7M5/dc1oWtgXUwAQdNw59DUuTnsNaNKvCRO7iLi9sA/d7OTALXxmf1"
-    "cgyDw7XJBt54ygZHELYmmx8JfE/IWU6LAl2Tzt0Ni3xGM7fCq0ipmFPB/S/oCZCFVMV/SbIoqD5/e0vp78JPCZLflQNX"
-    "8Vge5pF6SiT2DPCeAd5vAfBKQ35aaPcMHJ+B4/9L4FgumHtDxvaV8Yw8n5HnM/L8t0WevEfNsNOPQp0qn4QwcA+YP+uD"
-    "aJuXLpVRYNzZcwfugK5Ol9mlUnbzXF+kq3xuHjr+7wP3RXv5BokOhYG22myV0gbvdEX/8l77jVzRxqgIEnjKbK+Km7mK"
-    "8fbKbJr22IdUA2Ser2igQt5pmJKG7CUU/GWUTGV0IbPLNdDNVR1WWYtzqajcKqE5ReNbqIBwRxVnZKsVVC4S3SQDJD2D"
-    "v7QD3mMxkHfEoku9lnSlVoBoQGBYyALPalyZMfnKXCpxRM+TjOO7qQK2Ta+EF6UU2F63m7upS8A0FhAsusbPDbkesc5e"
-    "oKbLyzozU0BdSsbbChtmdSNycB8KI5rG9YvrPwN3aQot66NiBEtsdC3dw2JqXNcWw/oSYklUqwpZFxGaYginE4Xt7h+2"
-    "zH8hP1VV9ECDw4BWKTLkSYWL0rc6jXCv5TXYEBqcV60mdQdDQMCC4tlIgAeMYX1egmc8xECFNmeU2jIdnYZR1A/CrD4b"
-    "rK5uO5cbKiKuA5Nq1Ia5EfMtDJgo+AiDSkHyLE7jHMEDccWZliguaKPxHd2jyhjCKWARoE1sQlSdqVmoouAREkEvYac2"
-    "FMwfJeTIJDiAXFDigGXaJMfiHVNvsqE+pZEMH+XZeOwbU+cVCd1BnE8ezIexuJS4jVSoePgYZrD4uqHq+DkMnErNFX3o"
-    "LXP2w8mb16RH62Tb64yiaxNAU8EmgbdY/M/JVD9mEka5JIyhQF9GU0Ic0Ccd0+So0CxR6wBgrVMVh72t2ZS6b1plVPCo"
-    "1VHn9yYLcyMwG/QwQIfUM4BzWG3PYQRZZ7+CdJ6QTZRehbK1DCzhJ1szuFK6GUZXj+KRdNrGF+GChML+FfaLdGOlAljW"
-    "vO7iZJoEaBc2VTNWUEyK5g6hZxZiDMb2hukqlVoj2mmZF/bhPJXDtCxIqsifvnpHgtW7WPZGww5nMNutJb7w08dBA5Vd"
-    "qzXGCq5Egq0N6Ae2NwKaa5+E+zjYYgwUpmg9uok4GGeY/jLjFqdteatutjxel8XOmO1S2ZYNsNkoegImwIBeIvgQH5Cg"
-    "6H7488mbN+4i6G3BEoLVItxVg5844ph1jDBcFgtOy5U2ywt3AZvhrDuL5KWDYcIxunFEuoKMmrA4BBOLiIi1G2qiysVU"
-    "SQBQyzgAKzOtYtSChmQzSNx0sSsClK5VjIiymlcx9OKkBnDiRZHkEBBD+fJmihXby7gCANE7kPS6YO+OdYUOMmt4sakU"
-    "TivMkpgQDu2HFC/3qCOJN4Nig/9KPInRnbqHurJERKLk1AxWQlxx5ogBAU7sB+yZFqchtz1x2CSZIFOLMAgiSAXpHnfN"
-    "1O6MGvtJ5hkKRYwUAZDjro9DH+sIF8lYN2Bveb2NfVScY2pwX3n4t1Lep0kAGQDYQ54BmTy5UjExSfov5I9REHKAoy/h"
-    "4kLnANa+HDvi/OTsw8eJI46OPvzvh2O44LpujzahY7WEZAYmowLaYwszMQV5XymY3FRRu1OUJFcQLsMrVQP3OuFNa4L2"
-    "ORo0Do0dkbYlj3u5JLPKkyoavngbBN+dqvxGgWlsah1DYke7G24iBkWTMC2TyIFpLjMdZbUWQ0NiKJZaUesjv80qY25n"
-    "CeKCWgMayji0SlF+pmiRgP0L/taEpWbaaapkRi8jwGKGh+KI3xliu9cx0zTAtASp4hxR48So8mswkyyv0sO5Di4dDtHo"
-    "aUJ6z2T5SYauoltHa0OUCu14zMI41PPeiPi4IHBIii22gCpYEWjizkAUgYV2GaWKsx6WNuKLygtJzF6IRnZqWCQpyn4m"
-    "VK0BtJEwie037EtQrNh2pwKzi1ftY/6V28zUbAaume2iEBfd8WUGwB+Wj9kmmibooRkUt20HFTW+rwD8cqvuvrXK6mim"
-    "kPio4b5SxsTYyBtQF7qyZ/yfxZdxZ57nqR7u7mKcMHmnm2SXu0EmZ/nu/mB/0N/b363k2qCT9W3YOzafkyv+FxjVRQHE"
-    "MU2ZDytyOmX/ZqNOxjuFZscVo8a4fZO8ZUcX+SzYmtS3k+8xvWKr3rQfb54Wtz5vvYlPndGbqdlW6c1PzHl7eNNt8IzZ"
-    "CkNI45kC0JHSQKRh1JzVHVJlrqv8Teq7+k3lOu32cIdgbJPx5qmhy9p0e53lgt7kdrOZGOVNbieFKjU/0GwzL8LMBTtM"
-    "UwjjbcvyS7ZMbb6+CLUG5i4ClSrwV7Fvck+VLcCbFVl9ZWNzaURbLgzdWA8EkiXGGRaEdX91Dy3FtPyXZmbwKUVvTmaS"
-    "7Ip+WVEOfGEoV8Zc2U1/sQO0dvgvs0Hx7+nc0XPLSVkg/G36bLePv2jVkdoYfvnDg+Phpp6KjUWStmHWCietOexa+4Tz"
-    "1WaNrzdmbJXjV6uud7K295UxN7Rr/E4gw4YQ+Bzvn+P9v1m83xDVS+cPLtvsZhuPVrqnuo/Zf2zIN34Xx8MwQuNUAsn+"
-    "bxb/n3vzftnevHrkqiinydM7s+VM5UsutI6Exy+IV6ff//Pv//BA4LC6bjRuEuVJtQb7xHCjWPfr6jqftAbYjcGRG6xK"
-    "6zXVZDdQ18ZWd68H7oHLfRa3m5etpTr5vf625Mm0YxustsCCaxCv7Mm6P24arNXMuNnvYSCMG/5+Z5jquZPwX7uT8Bnn"
-    "PuPcXwnntkepSjQa7O0fHH7z7Xf/9UJO/YDamG83gERTlmu+IazDFgNhvK1gv7kJLz43jd+jaZzr40W+Ui64IosgPYf5"
-    "BZ52ANf3G2tmU+X+JYCOQHC1XAqTwwgwEu6fS7Ki29W0rmkQZ6ZQY3i2BaQJdEBKJmPX+NyCsbaUqsri4ZYsfqx0bGJf"
-    "jaYeHD+kdAQZBHxEQ/F+30hoxT78fLLG04YkrcrWty+2Fh1kU1cIwfI1Dk25FIugWNILmCl8Dv3cGlu1xLLKzHeDbZnB"
-    "o0DUp5T0UhzcAuOHAa6FObAW4ckWmUqTLDelWymmy8s1ZqopapWXvf2HaAwsA+Skc1E08XLLBaJY6si11ccqC2uZd52P"
-    "b7YVSg5IA8em9AMUwX2ptkjM9HnDlEq9pqkkpOY4bAtZtWuqkvXXGDvYVlsnJRXRfZVnUf+V2BUfTn48OfvYGwG7F3xy"
-    "CbDMPdJt66uxs1Dj5PBgW1UVREQXxv/4+v3pXQw0axMU4HhIp/E7hDug4IMOW8HR6ccQ2FzUGQKm749jHHEoih8+jOPK"
-    "cHj9qX+7IP5HK858iQ1TRhe51Fdm5fMmSteM6HDy3uOORiBqSvPUz0PLg5pumz85cHEqRCIPpyEmWziZ9+ZnG+Id/WxD"
-    "HLgv/mjPNKJh6TXElQgTh+NY2C0DfNv8CmQck+CO/qPfFz+qWPGpWiAM3jDi3g/jLrSbrkYgEvJlCsKTC6wfj+Nx/Ace"
-    "ED8++c9DkPwfxCvs0gG/jl/74j1M0Rxi9Ort6enLs++xAccI0qP2YK+fCPoGwuY0Db0wgBc/Nz0INRHTiVyMj+0ZQzaL"
-    "Modj4c8+lr4PyJAbkorH7cFXBUYW5bI0ZxNVAK+9YgAuEWfqxku74m3xmS2e6JZtKHhaUmSahTADYeGCK4NpwqMuCuhH"
-    "7ACpdnUVP0MpZm7PBis7vTHs62FTsPaQtDKBZgRwuwOCvlIrLnjVf8aiRyB/fq/vmbYb0C8ZE/dtE5e1M7fsgB63U+oa"
-    "+9wRpJ0CirASDPqU3NTDjTXcuTdLgKklo5d1Om679dgew7fvPp68PfOqXYV3NcuX3YVFG961zEJ0tbbdELBIpGqNhrZF"
-    "2LTXV0HDCBNh0tECnKk5gKxQvw+5R6h02YqIB7o1uhA9F+WPJ/B5gjZ6mQhNhSR/ZoAavLJIsUenbKUkk1sDVmiQ9ki1"
-    "BpLzzOo95O7J0mlvPG0N50cHs3nETPu5abafsKRZ6x/ssa9YJctC67JsfCQgCE6YGa73MHpDI69ip8urMr3MtWk5bB7U"
-    "ViY1Z5vPbKMZnRa/arBN/8P1Q9eazWjoUcKq0yhzRfji0vFiwp62hl7GuI5yVd2vdc0LUXWtbfWofhTbWsuYxwv3d9Vn"
-    "KLbuK7Q9hV6tqdCzMeh1cdYfXvhCH8UX457R4cOXhZK0nL/AAxBZi//x+QHc/1IEEbq0Dxc8Stk8+PSE2ReTP0Tya8v1"
-    "i3hMDsWUv32BpNfzJ57GgzMhJv4dSsqzWRCRfHg+wyQhW0GaJudoymCrrMQS+gYJVVMSYvDxuYWhf1BOnlMCJP+gDMEQ"
-    "PDygmRfIniZ/D5yPZMaxPTCRm5xBhUYJpr+zaMTPEQeXPshir+6d8Aq/ls1/9uhG67wZxjnFzwY4Dg1ri9AeJXn3CtxD"
-    "STCytCbwoOSDRUKw1HTIxhU8Y7uk3rz+4aN4f/LjTx8h5DxBXywA+Ne8+TZsDlVpyPIqnHCxE8UJHDxdg1ALI18rE3tk"
-    "Q4y+zM9BWXTDTSgQMXwTiRKigfE7t/8H/jA9/A=="
+    "eJztXAtv20iS/it92gMsYSlatjMzF8lnIMhkZn0XO0GSw+JgCWaLbEkcUySPTdnRJgbu19wPu19y9ejmS5QjP2Zm59YD"
+    "jCPx0V1dVV31dden/tLxk2UaqTxM4s6w82XcmWfJKtXjzvDiYtwZdxz8B5+RmYJv485r/izym0Tk6nOuhyJfKBGFsdIi"
+    "iaM1/FEimeHVpVhI7YilzK5UIPpCxoH4szvuTBxoNJJTFVGTZ/JKCSmuVaZBDHiSbo1EmGvRT+itft/cFdg33khuYkfE"
+    "SU6950kS7WlsGf5zSOAlvGaHUcp/MXEG+AevxtAXXJrJSCuSqHZhUhOS38O3+gnJ3O8nqzxd5WYwqzRVGd2Ikhv8hFJ8"
+    "Qr1gA3ta+FIrehabsIPhx0y39efLJ1qEhf9uO04nipaajYbjp8HC51gu4cnhuLNQUUrtBkr7WZjm1B7c+DHxV0sV5xKv"
+    "kO5Yk76MoPtIueKN9BfCo1YvJi626IlQk6p1Kn3V1woUKnOwlVG1SGW+YLPDg2mWzDO5dMVpfJ2QcbEtIbXwgnA2W4tj"
+    "bPMEzPqLBhH2jq9ltFIne564CaEZz3z34MV/+/juXCTTX5SfgyPl/iKM59CJzI3RhRfGYIePPrib9NBpwGE02ECTI9Lr"
+    "Kr5WUZKCW8ZC5wFYzhHel/F43Emu8C+4cLZSjsDPgcwlX3Nd99ZzxM0i0QrkhuseSwCO7rH1Ta+iK0Wm9CrKWTLQAOpT"
+    "xlZwuMBGmILGUAvUOb9S6QwVDO6N6gy17RKcXUWzniteiZkMoxU9wAOsj4F8gwehsizJ+Co9chXGAf7Ld5dKazlX5QXQ"
+    "KYlxe2sMIEH+uP83lSVCfQaN+kmgRsLDZzS4zUpz2/hX+uhFl5n6r1WYKerFQ6cAJbEtYwgSFxNQJHqP9RYOF3kislUs"
+    "8AnXeoY2KrX60kLBXFjbNx2a/DQ+TYoq5NOooSgB72D1oAr9VS66S5VLFwwc++iwI9sRW1B8ePOTB847h46m0r8iKWer"
+    "KKLg1huJ41UM72p48xId7pJfOxG5nGuxSKJAoJnELEuWaPDiaaGTVeaDPWKUX4SxhhukK12Mtd+foj95qAUNvhWvaQ5C"
+    "SCW3fUtKYiOHFfsZVZQXaAaQAT3j4iEER3T/wvNR4ULBtEYtBcqPIB4GqAM0FaoKZGe9cSyQ1tmGu80UvmTa46vnr87e"
+    "gEDkzRywS2O54h0/CmNFXYCGunTzoDcUGAcptZhbIzKKsWoU6lxXUg5NOH7OdSncVeIBiIHRcZ1yROTZSA9BhIKInYcK"
+    "w+aX21uHhH/Ai7dONeZWM2Uz7D5F5nzY8CArqVneeBr8EUJpq6RogFmY6ZzkHImbJAs0ZV4SFvwMXsrC+eKebWrlJzCQ"
+    "bY1SqzaOQDKzYpedYbqUQRBiqzJ6Xx0kRb+HmrGIxfQ5zNVSbxkZ9lBclFkm162C2+YmeEvGMKMo2RadyeAdGPwvGHc7"
+    "Q5pSpDEOEdfK3OCIjpNfLdMkh5RdeaPheSWcamr+CeHVQ93PSLmjq/yVsrsFQwJfNj5nMRe2pOLVkpXdCr529ck6QKOH"
+    "ZpJdoWgPuy4AWW0UYA41N53f1XrxNjy3DONwSbIf1Lo7aPEjVtxv4/abvv734NfW5C0K/gDdtSRtDKFFNuP8cCMJCzgw"
+    "DTDVC4kJLg+XikNwpiB7qNinRBjG43FcJpw9zVE440QWizqccOHdR0wMePt+IbQUVRK6MaOkOeKaSTKbadW0adVRSwcc"
+    "1BxwgG9H4TLc7eWG9w7wv1aXmf26HrxNg9/WBY1XxfN8cc9pXfgaeAc34KBr+AtYFPk5zHVjCnzkDuni4jZAv3czs4Br"
+    "k7N6OYbO4dpki2w8ZIMjCFuTz48EvifkLKdJgaFJ5+6WST6jkVvlVbRUjKmQ/leMBChCquK/JlkUVJ+/vaXl79JPCZLf"
+    "tQau4rE8zCP1lEjsGeA9A7zfA+CVjvy00O4ZOD4Dx/+XwLGcMPeGjO0z4xl5PiPPZ+T5D4s8eY+aYacfhTpVPilh4B6x"
+    "fDYG0TYvXSqzwLhz4A7cAV2drrK5UnbzXF+m63xhHjr51yP3ZXv5BhsdCgNttdkqpQ3e6Zr+5b32G7mmjVERJPCU2V4V"
+    "NwsV4+212TTtcQypJsg8X1NHhb7TMCUL2Uuo+HmUTGV0KbP5Bujmqg6brCW4VExujdAcooktVEC4o4ozstUKKheJbpIB"
+    "kp7BX9oB77EaKDpi0aVeS7pSa0A0oDAsZEFkNaHMuHxlLJU8ohdJxvndVAHbhlfCi1IL7K+7jd3UJWAYS0gWXRPnhlyP"
+    "2BQvUNPVvC7MFFCXkvGuyoZR3YgcwofCjKZx/uL8zyBcmkLLZq+YwRKbXcvwsJya0LVDt76EXBLVqkI2RISmGMLLCY3l"
+    "Nc/06LFILYpYys9VWz3Q8zCzVaoNeVIRpwyyTiPva3kNzoSe51XLSt3BEKCwoMQ2EhAKY5ioc1XFxsLYlx9qGZZOwyjq"
+    "B2FWHxWWW3cd0w1VFTeRSjWNwxhpEC0CmLT4CA9LwQI8aBMtISRxCZrmLM5w4wJ7ukelMsRXICJgndjkrLpQs1BFwSM0"
+    "gmGDB+YIO0SB4aOPRfWhYIlpzY5iQ4zIBa0tsJKb5Fjf4/6agqnPaSTDRwU/7vvGlIJFQndwKUBBzoe+uNq4i56ovvgY"
+    "YbA+u6Uw+SUMnEpZFsPsLUv20+nbN2RZG4fbS5Gia+eBKXKTwlvmwC/JVD9mEGRuo4yhwHBHQ0Ko0Ccb0+CoFi3R6oBx"
+    "bdwVL3o7iyl137BpVPCo+VKX9yYLc6Mwmxcxh4dEK8AxrHeXMIKFab8Chp5QTNRepWXrGVjlT3YWcK10M9OuHyUj2bRN"
+    "LoIOCSGDK6SUdGOlApjWPO/iZJoE6Bd2NWe8oBgUjR2y0yzENI0MiOk6lVojIGoZF0aVpwqhVgRJRfuz1+9JsXofK+Po"
+    "2OEMRruzxpd++jj0oLJrtSFYIZVIkP2AcWB3J6Cx9km5j0M2xkFhiDaimxyEmYfbX2XMgtpVtup+zONtWWyeWSLLrmKA"
+    "z0bREwgBDvQKYYn4iA2K7sd/P3371l0GvR1EQjxbpLtq8hPHnLNOEKnLYsJpudZmeuFGYTOddWeRnDuYJhxjG0eka1h0"
+    "E1yHZGIiMot2QzyrXEyVBGi1igOVWTYZsdSw2QzWdrrYOIGWrlWMoLO69GJQxuseQJCXxTroBW4qoH55v8Wq7VVcgYYY"
+    "HUh7XfB3x4ZCh4EEyWJXWzisMEtiwjy0ZVK83CPSEu8XxYK6rSBNzO5EMOrKEiOJUlLTWQl+xbkjBgRFkTLYMyyoITOj"
+    "OG2STlCoZRgEEawW6R4Ta2p3Ro0tJ/MMpSLGjoDZcWPIoY917IvN2DBgb3m9rVQrXoZqCF95+LdS32dJAIsE8Ic8g2by"
+    "5ErFJCTZv9A/ZkFYJhx/DZeXOgew9vXEERen5x8/TRxxfPzxPz+ewAXXdXu0Tx2rFax3YDAqoG24MBNT0PeVgsFNFTGi"
+    "oiS5gnQZXqka7NcJY3cC/Tk6NHaNpEnL2mO6l2RReVAFJ4x3SvDdqcpvFLjGNnYZNna8v+UmYlB0CcOqRAkM/8yQzmos"
+    "RNPEUKy0InYkv80mY2lnCeKCGkcNdRxaoyg/UzRJwP8Ff2vCUjPsNFUyo5cRYLHAQ3HM7wyREXbCbRpgWoJUcYGocWJM"
+    "+S2YSZ5XoXlugkuHUzRGmpDeMxsBSYaholtHa0PUCm2KzMI41IveiOS4JHBIhi12iSpYEdrEzYMoAg/tMkoV5z2sfsSX"
+    "lReSmKMQ9ezUsEhSVAZNqtoAaCMOwgeH33EsQbUiM08FZqOvSnX+jZloajaD0Mx+UaiL7vgyA+AP08fsJE0TjNAMitt2"
+    "jIoy4DcAfrmbd99yZrU3U2t8VHffqHRibuQ9qktd2Vb+5+LLuLPI81QP9/cxT5gVqJtk8/0gk7N8/3BwOOgfHO5XVt9g"
+    "k82d2jv2p5Mr/hcE1UWNxDG8zYfVQZ2S4tkopfFmotmUxawxbt9Hb9n0RTkLsSb1Hed7DK/YzTcM5e3DYnb0zvv8RJ7e"
+    "3pplU29/YsE7yNtuQ2TM1phCGs8UgI6MBioNo+ao7tAqS12Vb1Lf+G8a12n3hzsUY3nI24eGIWvb7U2Ri/Ymt9vdxBhv"
+    "cjspTKn5gSYTvUgzlxwwTa2MdzbLL9kqtev1Zag1CHcZqFRBvIp9s/ZU2RKiWbGqr+x9roxqy4mhG/OBQLLEPMOKsOGv"
+    "HqGlmJb/0sgMPqXszYuZJLuiH1+UHV+alit9rm1dQOxBW3v8l8Wg/Pd04eiZlVLWEH8fKu7u+Re9OlJb0y9/eHA+3Ea7"
+    "2FpHaetmo7bSuobdYFg43+RzfJu7sdMav1qYvVO0g2/0uYXR8QeBDFtS4HO+f873/2D5fktWL4M/hGyzm20iWhme6jHm"
+    "8LEp38Rd7A/TCPVTSSSHv1v+f6bv/br0vXrmqhinKdN7s+VM5UsuvY6EZ+qer89+/N///h8PFA6z60bjJlGeVKuyTww3"
+    "inm/aa6LSWuC3ZocmYNVeq+pL7uBuja+un89cI9cpmLcbp+2ttXJH/XnJ09mHcvB2gELbkC8krZ1f9w02KiZMR/wYSCM"
+    "OYF/MEz1TDb8+yYbPuPcZ5z7G+Hc9ixVyUaDg8OjF999/8O/vJRTPyCm8+0WkGjKcs03hA3YYiBMtBUcN7fhxWde+T14"
+    "5VwfL9Yr5YQrVhFk5zC/xAMR4PphY85sq9y/AtARCK6WS2HWMAKchBl1SVYQYg11TYM6M4UWw+MvYJlAZ6hkMnZNzC0E"
+    "a1tSVUV8saOInyqkTuTVaOLg+CEtR1BAwEfUFe/3jYRWHMMvJhsybVmkVcX6/uXOqoPV1BVCsHxDQlMuxSIolvQCFgqf"
+    "wzi3IVZtYVkV5ofBrsLgaSHqc0p2Kc52gf7DAOfCAkSL8PCLTKVJlpvSrRTT1XxDmOoStSrLweFDLAaeAXrSuSh4vky5"
+    "QBRLpF1bfayKsLHyrsvx3a5KyQFpYN+0/ABDMFPVFom5fd4wpVKvIZWERI5DWsi63VKVVX9NsKNdrXVatiK6r/Ms6r8W"
+    "++Lj6c+n5596IxD3kg83AZGZRt02vxo7CzVJXhztaqqiEdGF/j+9+XB2lwDN2gQlOO7SafxU4Q4o+KDzWLB3+r0Ekos6"
+    "Q8D0/XGMPQ5F8duIcVzpDq8/9c8bxH9oxStfEsOU0UUu9ZWZ+byJ0jU9Orx47zGjERo1pXni89D0INJt81cJLg6FmsjD"
+    "aYiLLRzMB/PLDvGeftkhjtyXf7bHHlG39BriSoSJw3Es7JYBvm1+KDKOSXHH/9Tvi59VrPjgLVAGbxgx98OEC+2m6xGo"
+    "hGKZgvTkgugn43gc/4k7xI9P/gsSbP5P4jWydCCu49e++ABDNOccvX53dvbq/Eck4BhFekQP9vqJoG+gbF6mYRQG8OLn"
+    "hoNQUzEd2sX42B5DZFdR5vws/GXIyvcBGTIhqXjcno1VYGRRTktzfFEF8NorBuBS49y6idKueFd8Zo+ndksaCh6oFBmy"
+    "EK5AWLkQymCY8KiLCvoZGSBVVlfxS5Vi5Pb4sJLpjWlfD5uKteeolQtoRgC3e6DoK7Xmglf9ly56BPrn9/qeod2AfcmZ"
+    "mLdNUtaO5bIdekyn1DXxmRGknQKKsBEM+pRM6mFiDTP3ZgkItWL0stmO2+49lmP47v2n03fnXpVVeBdZvmQXFjS8a5mF"
+    "GGot3RCwSKRqRENLETb0+ipoGOFCmGy0hGBqzigrzO/D2iNUuqQi4plvDRai56L+8ZA+T9BGLzdCQyHNnxugBq8sU+To"
+    "lFRKcrkNYIUOaU9dayA5z8zeF8yeLIP21gPZcHx0dptHwrQfrWb5hGWbNf5gj2PFOlkVVpcl8ZGAIARhFrjOYfSGRl/F"
+    "TpdXFXqVa0M5bJ7lVi5qzrcf60YjOit+1WBJ/8PNc9maZDSMKGE1aJRrRfji0glkwh7IhlHGhI5yVt2PuuaFaLpWWj2a"
+    "H9W2QRnzeOL+oXiGYmdeoeUUejVSoWdz0JviOEC88JU+iq8mPGPAhy9LJWk6f4UHILMW/+PzA7j/tUgidOkQLni0ZPPg"
+    "0xOuvrj5F9j8xnT9Kh6zhuKWv3+JTW+un3gYD14JceM/oKY8uwqiJh++nuEmYbWCbRa/9KvrYKdViW3oO2youiQhAR+/"
+    "tjDtH5WD5yUBNv+gFYJp8MURjbxA9jT4e+B8bGYc2zMVmeQMJjRGMPzOgoifIw4uY5DFXt074RV+Lcl/9nRHG7wZxjnF"
+    "zwY4Dw1rk9CeNnn3DDxATTCytC7woMUHq4RgqWHIxhU8Y1lSb9/89El8OP35L58g5TwBLxYA/BvefBs2u6oQsryKJFzs"
+    "RHWCBE9HEGoR5FtlYo98iNGX+YEoq264DQUihm8iUUI00H/n9v8ACc5MFg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -440,14 +440,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -590,12 +583,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -867,7 +875,17 @@ def label(
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -879,11 +897,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -905,16 +929,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -927,11 +962,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -941,7 +989,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -976,6 +1024,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1091,6 +1153,10 @@ _REQUIRED: Any = object()
 
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
+
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -1244,10 +1310,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2435,7 +2499,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2618,9 +2682,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3143,18 +3205,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3167,7 +3227,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3179,36 +3239,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3231,7 +3287,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3239,17 +3295,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3417,8 +3473,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3436,8 +3499,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3452,12 +3518,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3475,15 +3542,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3522,6 +3602,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3551,11 +3643,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3574,14 +3681,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3589,27 +3693,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3671,23 +3781,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -3742,10 +3841,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -3755,6 +3853,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -3852,7 +3952,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -3860,7 +3960,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4659,10 +4760,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4670,7 +4768,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4699,11 +4797,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5050,8 +5143,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5210,6 +5303,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5595,6 +5694,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5706,9 +5806,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -5774,11 +5877,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -5894,11 +6005,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -5996,7 +6109,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6100,22 +6214,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6178,20 +6293,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

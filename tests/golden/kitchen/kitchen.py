@@ -402,62 +402,62 @@ _DATA = (
     "gtr8AS1bFN43fxyoh+Zs+IeS8Ar4ef9evPXDt1KANoj3n4hxEE0gUPnkSifJA3DaYhkIGHkT6CPdAjxg//To2fPnQzGR"
     "0//+d0f837/+5//+13+wPTSWn7Q/XZG0Mt1ZQFzkWY9Qic6CaCyDUxmfVTZOMMhCYw7QUl8raij0k7aTlJhfA6pwYDYq"
     "EHqD2I1i0cMFHD6KvscIAGTpK+uv4lytoIvHK4HIEjBLaLOsh6/VFmtOTGa0DI6Po8bm5V5XLgUee+3ariEC2H0Ru9pm"
-    "DxkaoMqep8bLsyIzdgjZokJo1aVIwRQq2upBeyxCzC6BCvEQqNaKs3FkPIWaJcwW1U4kzItBAaTBmDtfoxJofBWxS4gL"
-    "+w8e1bR/Lt/ZXbShwuHknHsRGI7lXOTzhFNyXRJ5ATqECufawA67gyGMNkFz84EAaw5jUJyBlX+Eky7qnO7UmuYkCz8I"
-    "ep5fWpXOPNgWbbkkTI+qk2V7INA2Yr6GAT2j30KhaEmTO5YNvfA0BAwNURzQusfvJXsEUoGuIbAIblqYu+UWU1NfBd4t"
-    "JMIbfLhpQ8H8RTDhcXpExin6mNTjXpTiVMDUy2yod4vARFIbKhrXfalhV0REv4BfwhZsAnVxGNlGKoTicRtmEAulAf7j"
-    "ve85FgAK2tAr5uzr5y8OqR+Nka0H/BC7KFvC4WFAGRJ4jca/jcbJbRqhO5eEMRRoy6hJ6NP0qI+pcYT7IrHXwRk3RlU8"
-    "2mvNpkx6Gm9PebcaHUV+L2OYrFlgZtJDiBaflpSxDav2HAZBdNmzvLYtsonSsygbzcCFq6g1gyu9ndKaRle34pH6tI4v"
-    "8gsimvbPcWVmN1TKg2HN4y6MxpGHemHCTq0FWaOo7TD1TH2cgxFtaLxayCRBb6emXQiMtS2DaVhAfyUUL599R4JN7mNm"
-    "ARXbnypcjW4p8flkcTvXQMUXqsJYxpWIEGUI7UB7JaC29ki4t3NbtIJCE41F1zMOzjNMf8nAkq15y8KNrfSlppZDRrVl"
-    "A3QWY8ZbMwEK9BSdD3GEBMXu0Z+fv3jRn3t7LVhCZzWb7uzJTzzmOesJuuEyG3CJXCV6eCFaVnk628X9Kw5OE47uG0cs"
-    "Vos4Il8cJhPjERFrl4RploqxkuBALUMPtEwjt1F2BsnGEIQm2QoPULpQIXqUdnDIrhcHNeAnnmZBDjliKF9eGLK2KucO"
-    "IFoHkt4u6LtjTKGDzGpeyFIjQ9AsP45C8nBobScrvEfwYLywFWr/L/cncXYnIK9dmXtEIudUV5a7uOKVIwbkcCKk357G"
-    "GxsyBhlPm4lJas99zwsgvKXf0HyUfjkorY3pd2gqYk8RHHJcweLwsejhIhljBsxP7l4jpBnHmAmYr9T/OZf3y8iDCAD0"
-    "IY2BTBqdq5CYpP7P5I+zIMQAjz/489MkBWftwxNHHD9/dfRm5IjHj4/+6egJPOj3+6A8aN3VEoIZaIzyaL3Qj8UY5H2u"
-    "oHFjhUBxIJLoHKZL/1wVnPskIq7ZtU9RobFqhCg0CHkMqyaZVW5Uhr3GSzpYdqzSS4WYgw0obkjs8f2GH9EHRZXQGIbI"
-    "QZZYIHC3AuKfJjEUy0QREiGX1hE/cTuN0C8oYMGhjM0WEs6XJ6z/gr+V3VLd7MVCSU6joYPFDA/FYy4zfPX05eGTvs4y"
-    "kGOaO6niGL3Gke7K69xM0jwLUrHqXDo8RaOl8amcjvKjGE3FbtFbG6JUoGNXYuqHfjLbOyA+Tsk5pI7NlrMsXxFo4spA"
-    "EICG7rKXKl7tIXJleGoViEK2QlSzU/BF6CeqRE9VFQftQOjA9jO2JShW3NlBWwg4EZKj/tpzRH405ZYnTNR0CgaYez8T"
-    "Cu9QkTG49zBI9GIQL1/RT3VrPtla0TVefL62eJtjKHbN1qpD7Ypwi8oLJ1SKc3G+A7P1Mod1LKW2pXXnWSoBr9nu2d4D"
-    "KGwVqK34uvMuFVetkjZbH3SXTrmU1qlkydfP9mJfQ6t42qXk3+Z7Xwt0s83XZdqVmKlUuHXBfI9tVjbbvX1tpfmu3Jxr"
-    "NfHnMmgjEHM4pCwKT7UZgHUUswMlzWdMytVN1h7zuKY+szmzxXbNSqy1/hzI+gHpFDeMV5cSzS7oVrQrKkEHRGpKH4/K"
-    "Ya9/PbPHdRkj69QIeei8DH6aWFm4P2ZfTnZmabpIhvfvo7eqV7/6UXx234vlNL0PA2vQ239w31rxgymrmthak86Lzvlv"
-    "mFWSLKXsnDCmcXfmpGjnujMn3ZmT7szJts6cYPB6Ur/voKahkUY8Ibs0Ksr3BvYt2/2gQcmb1ZUB0VvviyC89GZqBkC9"
-    "+Y2ZX9kxZf8MAVq8wkh2ncHzQKR+UG7VGqky1zZ/o+JGiZr9j3Vqu0YwBnS8uWmXtFmg7Yb0jN7oqllNdOeNeMyZHCi+"
-    "UAafz6LdU47b9OqT3uVv0qj5l3i5MPkD+1yA/nzqwfwewkiaaF9ZxXOIwbKMg5V0XWp5I3/vJEa62rDo2MyOEWcKAk/6"
-    "xFst7Khm0P9M95peM6MVBZLiZRSf0/ULeYWnuq7E9D8DylNVgqoRD4UmL5i0o/dabc9JaaM2HQhC047yDgShA0EoNKUD"
-    "QehAENor5V0CQdgSUrG9Rlpc/d1koTS7gKthJrt+uXL9qeLqfh4ZlGprv4A5qKm+4TTqHVmP2GDnfRdpdJFGF2mMNgkR"
-    "fiXvv4Nk6CAZ7jokw7ZQ2LeW4SVkgQaPtuq0bIJ/sB7r4G74Fw2TaudBdB5E50HcHQ/ijuC4XAN9cksEE3vquCboHUe4"
-    "S9MrTB53w2DfGA2ls+edPe/suVqbeypaohErCVqe3EG8GzPB1Q0t8Ee7O2fbi5AaesipG4/ONeuC3PK7Yd63An7U2fvO"
-    "3v8y9r7h0JketOYA3V2dFTIgocxC6jbZGxBsS1c+zHiLPQq5aRam0l8ntNg66NvHuB6s/apRnedv86PRyqphkd4Ve32+"
-    "q4yQdkdmni0jp3XTUDcNdWHHHVtGuitQkc1TSCgXtbwcBUotCA8lOzMbRgSD+JE2TTAUTFHybTcyDPqDOzJplLNbndXv"
-    "rH5n9duGFRqTE3sGzVZTVIFbXWcGUCj/crdWpmiRjU1ic9LaNoAbxRGb3xW7tbxz3qntMs9r8XFLk0qmOXWkrfN6yfVz"
-    "jAWyuxZ3dy3GboVBgta9vum17GhA3Zo6Mwze6qnOysHU9qcrK+chCZbXptV4fPiOzM7d5sFu9u5m7481e2dzjVzwzOoU"
-    "TGAyl+gS3/asUj6vCa5HcB3C0P+VJvMO9P0vCPS95ErlqlBxozRaGCFPMkbmgXC5gHj28qv/+Zd/cyEGh6F9mSC+DwT/"
-    "Fnzmlj2tzOhUhVZdrF0/bzPOdz5WNBBo31MXemTcvxj0H/YZIvdqjXnQVEd39Wr3rfWOwflu4QVXIIxzaPCb+3WDCgQH"
-    "Y85v5iQy7vzdcPfaUOkA7X8DgPadk9052b+Qk10/S1mz0WD/wcNHn33+xd98KccTj27TuGpwSTWiYrmEMAZbDIS2toLt"
-    "ZpN3ejtD1TCQ/1LvLmFo0yxYygdcKRBCaL7TCZ883i8Nm0aMtVAsQePB00HYPYy1lgiIGia+h2KcgbYFKkb8QQQ30YCN"
-    "UoyXGfxaxouOnEqMPGjLCDhAwACBrkqh4zYBCssw7FGcXZqgEdAT6NpYvSXGD0wqR8QyrDBmB4Q2aw9bsoa6xdT1WRUN"
-    "oW8QLRFDtlJpXUBrV/7oBpUbyFrEhE4IP3riE1AvSgUcRKqKt+UdiETxJHY8ahJEORq22fr8y9b9BcHrOfqgaYVDLRgE"
-    "8EQ4So+ZwvfQ0FfYysJ6m5EvPisx0rRYGq+EPJMEqImKQ6AKlSrsCL8wTB5s0g+gZND6JBXZtRIMAozOOd0RYfAwC60s"
-    "r2YU+Sg3t1HuuAkG66aoCsTLNyUY2FKmf0BAowQ+qmGOfYJrR6DiVYWz8gJKgbGHg5aMPc+piN1naRz0non74uj5N89f"
-    "vdk7AHZPCToUWeZbO+qGamlhpsDJo9bjNSMidqH+N4ffv1zHAF/2g4DTO0MIFnonIc4YQ2Fd7HMSWnXgL1u6lkf8kCiO"
-    "pal+jakqUjwPx0PJLALtYhVAAjEBHOplx9ogZj5bm6gca91oj+Hw/dRgphAYNGky3dhQvq+mjy1GNFqZ+mMfwz1s8/f6"
-    "4iLxHV1cJB72v/wUw3skrdmkgujboqs6PAmFgRTH8vZ1SCchCfrxX/V64hsVqph6a7wSvE7G2Rk9+ST9xepAeBHZFAXz"
-    "ZB9a8OQkPAn/YOrFL9u6KSlsviepdEtS7R1JO/hv8XYkeuSYa5E+2qVIKJA/iGeITQ0zAn7tie+hb1yjQ89ev3z59NVX"
-    "CDytdcClazHcXiToG+gJx7howcHzm6TBqqodjnBNcCHIKIssBEXSVy5dd7ScTMCtZiDu7HUesSIPMEQ++LEs/pRHC+aJ"
-    "jg6IOFPXfkpfvM4+8/oI0c3hl6EZUGOUhW9sEsFgQjPh1T6K6BvsWhvNPLt+KWu5voDJuuEE/ZRkWBWtHlr38vUHdlqu"
-    "7oGozxWYYgT8Ll7glBxAD3C5nqsBp2Go0hDgG0uIz6wus9bGVbp8lUBSaAKjYaPGaP+JO0K77xorhEGlGbV+iqZiyS5X"
-    "lU6/SYcMwv7r7948f/3KtTH1110Vk2PrZyD0FzL20awbsH3wZmAA2TD75oIMfbmM7XYc4NxPPYW4O9oAZEowgfDNV0kO"
-    "xA/td0sY/G4f+wCs58IVtDLPRC7ZtQPpv9L+JRSZL1Lo+vwiAVK8imuGaqnv5XBLvqCrr4d6xHcHMIq97UUFhDSuTSst"
-    "SED7XPzgEjNPGSI/vxkJo51dg6af0yyg5+/x7IIurOl3mcP+kysJsw4zXETwd4daXtlioWszvTSmKVOSHHg/jwxBO5qx"
-    "9qFNL7NbfcylN9bw0t6NW4VjR9vi2+YjD7nhCzxDK60jULI32ojko+tm4O2uj91Xe7EMqgCKrgKa7vIAvlNI+6I1sr5B"
-    "1XcLsPqumY8OyeeCYZnggw/0UXzQhhpNP3yZK0lD+gO8AH5B9gffH8DvH7LphB7twwPXRL4ufLlFEMsUHyBFil+J3PZC"
-    "USb/EMlrOlhBq4CSiz7CohX7wSQ2DQuZ8udfWlxZISFLYOPgjol/8RkSx8COmK2N0XRnPqAm6jiq3LRWkZYhxHVaYRY1"
-    "5fbxkqb/cJDpHYc5SH6jqEcTfER6kYc81PgbxC5IRvt8+tKFsOAoUMgg3hz+4xvx6oeXf3f4PRjyG9y2AN77Ia/+Dcs0"
-    "a4Az3ULVGKbAr+wXiH94+uKHQ6h8HW6ZXRo7RXz7+kcoshYtpOAVZcEQlNrw2GJti8vHcNyaaq24S6D5O4JZBthYd2al"
-    "SoQy/EffHr74Goqu3a22hs+mbQIu6sZrduf03YrmRH2jY4mhQdXBJScJeNi5+n/I9Ems"
+    "DxkaoMqep8bLsyIzdgjZokJo1aVIwRQq2upBeyxCzC6BCvEQqNaKs3FkPIWaJcwW1U4kzItBAaTBmDtfoxJofBVEu3B1"
+    "jS6zVCOIuXxn99WGmoezdO5OYFyWs5NPGE7Jh0nkBSgTap5rIzzsDoYw7ARN0gcCzDoMRnGmuAaNJqL7l1+qaVay8IOg"
+    "5/mlZerMpW3RpksC+ah6XbZLAm2kRtQwoKf4W2gYrXFyT7PlF57GhKExiyNcq8C9ZI9QK9BXBBbBbwtzP91iauqrwLuF"
+    "RNBscMMcYZoo0Hz0EOVmKJjjCOZEzqDIOEU3lHTBi1KcLbi+MmPq3SIwwdaGKsh1X2pkFhHRL6ApbOQmUBdHmm3kREAf"
+    "t2EG4VIaEELe+55jYaSgmb1izr5+/uKQetbY4XpMELFrxoHGnCGB14yBt9E4uU0j9AYvEsZQoLmjJqHb06M+psYRNIzE"
+    "Xgd/3dhd8WivNZsy6WlIPuXdarwU+b2MYT5ngZl5EVFcfFp1xjas2nMYBNFlz3LstsgmSs+ibDQD17ai1gyu9I5La6Zd"
+    "3YpH6tM6vsh1iMgzOMfFm91QKQ+GNY+7MBpHHuqFiUy1FmSNorbD7DT1cZpGQKLxaiGTBB2imnahVdmWCTUsoEsTipfP"
+    "viPBJvcx+YCK7U8VLli3lPh8srid96DiC1VhLONKRAhEhHagvRJQW3sk3Nt5NlpBoYnGous5CGcepr9k7MnWvGURyVb6"
+    "UlPLUaXasgE6i2HlrZkABXqKbok4QoJi9+jPz1+86M+9vRYsoT+bTXf25Cce85z1BD11mQ24RK4SPbwQUKs8ne3iFhcH"
+    "pwlH940jFqtFHJG7DpOJtsjM2iXBnqVirCS4VsvQU7EBd6MEDpKNIU5NskUgoHShQnQ67fiRnTKOe8CDPM3ioEe4QILy"
+    "5bUjazdz7hqidSDp7YK+O8YUOuxIEC9kqZEhaJYfRyH5PLT8kxXeIwQxXvsKBVVreZo4uxPW167MfSSRc6ory51f8coR"
+    "A3JFEfVvT0OSDRmmjKfNxOS9577nBRAB029oPkq/HJSWz/Q7NBWx7wg+Oy5ycYRZ9H2RjDED5id3rxH1jMPQBMxX6v+c"
+    "y/tl5EGQAPqQxkAmjc5VSExS/2fyx1kQwoTHH/z5aZKCs/bhiSOOn786ejNyxOPHR/909AQe9Pt9UB607moJ8Q40Rnm0"
+    "pOjHYgzyPlfQuLFCLDkQSXQO06V/rgpufxKx705Of4oKjVUjiqEB0WPkNcmscqMyeDZe9cGyY5VeKoQlbAB6Q2KP7zf8"
+    "iD4oqoSGOUQOstwD4b8VQAE1iaFYJorACrm0XhQgbqcR+gUFuDiUsdllwin1hPVf8LeyW6qbvVgoyZk2dLCY4aF4zGWG"
+    "r56+PHzS14kIckxzJ1Uco9c40l15nZtJmmehLladS4enaLQ0PpXTCwFRjKZit+itDVEq0LErMfVDP5ntHRAfp+QcUsdm"
+    "K16Wrwg0cfEgCEBDd9lLFa/2ENwyPLUKRCFbIarZKfgi9BNVoqeqioN2wEZ4/8FnbEtQrLj5g3YZcK4kBwa254j89Mot"
+    "D6Go6RQMMPd+JhTexCJjcO9hkOj1Il7hop/qloWy5aRrvPh8+fE2J1Xsmq2FidpF4xaVFw6xFOfifJNm65UQ6+RKbUvr"
+    "jrxUQmCzI7S9B1DYTVBb8XVHYiquWiWztj4MLx2EKS1lyZKvn23XvoZW8UBMyb/Nt8cW6Gb7s8u0KzFTqXDrgvk23Kxs"
+    "tsH72krzjbs512riz2XQRiDm/EhZFJ5qMwDrKGZnTpqPoZSrm6w9CXJNfWb/ZosdnZVYa/1RkfUD0inuKa8uMpqN0q1o"
+    "V1SCzpDUlD4elcNe/3pmj+uSStbBEvLQeaX8NLESdX/MvpzszNJ0kQzv30dvVa+D9aP47L4Xy2l6HwbWoLf/4L61BghT"
+    "VjX3tSbjF53z3zCrJFnW2Tlh2OPuWErRznXHUrpjKd2xlG0dS8Hg9aR+a0JNQyMNikJ2aVSU7w3sW7ZBQuOWN6srY6a3"
+    "3jpBkOrN1AzGevMbM7+yqcr+GQK0eIWR7DqD54FI/aDcqjVSZa5t/kbFvRQ1WyTr1HaNYAwueXPTLmk/Qds96xm90VWz"
+    "mujOG/GYM2lSfKGMT59Fu6cct+nVJ30QwGRa8y/xcmHyB/bRAf351IP5PYSRNNG+sornEINlGQcrL7vU8kb+3kmMdLVh"
+    "0bGZHSPOFASe9Il3Y9hRzaD/me41vWZGKwokxcsoPqcbGvIKT3Vdiel/xpynqgRVIx4KTV4waUdvx9qek9JGbTqchKZN"
+    "5x1OQoeTUGhKh5PQ4SS0V8q7hJOwJTBje420uPq7yUJpdkdXw0x2/XLl+oPH1R0+MijV1n4Bc1BTfcOB1TuyHrHB5vwu"
+    "0ugijS7SGG0SIvxK3n+H2tChNtx11IZtAbVvLcNL4AMNHm3VadkEImE9HMLd8C8aJtXOg+g8iM6DuDsexB2BerkGHeWW"
+    "ICf21HFN0DuOcJemV5g87obBvjFgSmfPO3ve2XO1NvdUtEQjVhK0PLmDeDdmgqsbWuCPdr3OthchNTqRUzcenWvWBbnl"
+    "d8O8bwUfqbP3nb3/Zex9w6EzPWjNAbq7OitkWEOZhdRtsjcg2JaufJjxFnsUctMsTKW/TmixdVy4j3GDWPtVozrP3+ZH"
+    "A5pVwyK9K/b6fFcZRO2OzDxbBlfrpqFuGurCjju2jHRX0CSbp5BQLmp5OQqUWhBSSnZmNowIKfEjbZpgtJii5NtuZBj0"
+    "B3dk0ihntzqr31n9zuq3DSs0bCf2DJqtpqgCt7rODMRQ/uVurUzRIhubxOaktW0AN4ojNr9Odmt557xT22We10LoliaV"
+    "THPqSFvn9ZLr5xgLh3ctNO9aGN4Kg4S+e33Ta9nRmLs1dWYwvdVTnZWDqe1PV1bOQxJyr02r8fjwHZmdu82D3ezdzd4f"
+    "a/bO5hq54JnVKZjAZC7RJb7tWaV8XhNcj+A6hKH/K03mHS78XxAufMmVylWh4kZptDBCnmTUzAPhasjKZy+/+p9/+TcX"
+    "YnAY2pcJ4vtA8G8Bam7Z08qMTlVo1cXa9fM2Q4HnY0VDg/Y9daFHxv2LQf9hn1F0r9aYB011dFdvf99a7xgo8BZecAXl"
+    "OEcPv7lfN6hAcDAs/WZOIkPT3w13rw2VDvP+N4B53znZnZP9CznZ9bOUNRsN9h88fPTZ51/8zZdyPPHowo2rBpdUIyqW"
+    "SwhjsMVAaGsr2G42eae3M1QNA/kv9XoThjbNgqV8wJUCIYTmO53wyeP90rBpxFgLxRI0HjwdhN3DWGuJgKhh4nsoxhlo"
+    "W6BixB9EcBMN2CjFeJnBr2W86MipxMiDtoyAAwQMEOiqFDpuE6CwDMwexdm9ChoBPYGujdVbYvzApHJELMMKY3ZAaLP2"
+    "sCVrqFtMXZ9V0eD6BtESMWQrldYFtHblj25QuYGsRUzohPCjJz4B9aJUwEGkqnhb3oFIFE9ix6MmQZSjYZutz79s3V8Q"
+    "vJ6jD5pWONSCQQBPhKP0mCl8Dw19ha0srLcZ+eKzEiNNi6XxSsgzSYCaqDgEqlCpwo7wC8PkwSb9AEoGrU9Skd08wSDA"
+    "6JzTNRIGD7PQyvJqRpGPcnMb5Y6bYLBuiqpAvHx3goEtZfoHBDRK4KMa5tgnuHYEKl5VOCsvoBQYezhoydjznIrYfZbG"
+    "Qe+ZuC+Onn/z/NWbvQNg95SgQ5FlvtijbqiWFmYKnDxqPV4zImIX6n9z+P3LdQzwfUAIOL0zhGChdxLijDEU1t0/J6FV"
+    "B/6ypZt7xA+J4lia6teYqiLF83A8lMwi0C5WASQQE8ChXnasDWLms7WJyrHWjfYYDt9PDWYKgUGTJtONDeUrbfrYYkSj"
+    "lak/9jHcwzZ/r+82Et/R3UbiYf/LTzG8R9KaTSqIvi26qsOTUBhIcSxv35h0EpKgH/9Vrye+UaGKqbfGK8HrZJyd0ZNP"
+    "0l+sDoQXkU1RME/2oQVPTsKT8A+mXvyyrcuUwuarlEoXKdVeo7SD/xYvUKJHjrk56aPdm4QC+YN4htjUMCPg1574HvrG"
+    "NTr07PXLl09ffYXA01oHXLoWw+1Fgr6BnnCMixYcPL9JGqyq2uEI1wQXgoyyyEJQJH3l0o1Iy8kE3GoG4s5e5xEr8gBD"
+    "5IMfy+JPebRgnujogIgzde2n9MXr7DOvjxDdHH4ZmgE1Rln4xiYRDCY0E17to4i+wa610cyzG5qylus7mqwbTtBPSYZV"
+    "0eqhdS9ff2Cn5eoeiPpcgSlGwO/iHU/JAfQAl+u5GnAahioNAb6xhPjM6jJrbVyly1cJJIUmMBo2aoz2n7gjtPuusUIY"
+    "VJpR66doKpbsclXp9Jt0yCDsv/7uzfPXr1wbU3/dVTE5tn4GQn8hYx/NugHbB28GBpANs28uyNCXy9huxwHO/dRTiLuj"
+    "DUCmBBMI33yV5ED80H63hMHv9rEPwHouXEEr80zkkl07kP4r7V9Ckfkiha7PLxIgxau4ZqiW+l4Ot+QLgirQTPSI7w5g"
+    "FHvbiwoIaVybVlqQgPa5+MElZp4yRH5+VxJGO7sGTT+nWUDP3+PZBV1Y0+8yh/0nVxJmHWa4iODvDrW8ssVC12Z6aUxT"
+    "piQ58H4eGYJ2NGPtQ5teZrf6mEtvrOGlvRu3CseOtsW3zUcecsMXeIZWWkegZG+0EclH183A210fu6/2YhlUARRdBTTd"
+    "5QF8p5D2RWtkfYOq7xZg9V0zHx2SzwXDMsEHH+ij+KANNZp++DJXkob0B3gB/ILsD74/gN8/ZNMJPdqHB66JfF34cosg"
+    "lik+QIoUvxK57YWiTP4hktd0sIJWASUXfYRFK/aDSWwaFjLlz7+0uLJCQpbAxsEdE//iMySOgR0xWxuj6c58QE3M7tMr"
+    "Nq1VpGUIcZ1WmEVNuX28pOk/HGR6x2EOkt8o6tEEH5Fe5CEPNf4GsQuS0T6fvnQhLDgKFDKIN4f/+Ea8+uHl3x1+D4b8"
+    "BrctgPd+yKt/wzLNGuBMt1A1hinwK/sF4h+evvjhECpfh1tml8ZOEd++/hGKrEULKXhFWTAEpTY8tljb4vIxHLemWivu"
+    "Emj+jmCWATbWnVmpEqEM/9G3hy++hqJrd6ut4bNpm4CLuvGa3Tl926I5Ud/oWGJoUHVwyUkCHnau/h/FA1fG"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -473,14 +473,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": (
@@ -646,12 +639,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -1106,7 +1114,17 @@ def _to_Shape(value: object) -> Shape:
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -1118,11 +1136,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -1144,16 +1168,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -1166,11 +1201,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1180,7 +1228,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1215,6 +1263,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1510,6 +1572,10 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
@@ -1662,10 +1728,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -1704,10 +1768,8 @@ def _fields(
 ) -> dict[str, Any]:
     """The converted fields of a JSON object (a dict, or JSON text on the command line)."""
     if isinstance(value, str):
-        import json
-
         try:
-            value = json.loads(value)
+            value = _load_json(value)
         except (ValueError, RecursionError):
             raise _Invalid(f"{_show(value)} is not a JSON object") from None
     if not isinstance(value, dict):
@@ -2898,7 +2960,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -3081,9 +3143,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3606,18 +3666,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3630,7 +3688,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3642,36 +3700,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3694,7 +3748,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3702,17 +3756,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3880,8 +3934,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3899,8 +3960,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3915,12 +3979,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3938,15 +4003,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3985,6 +4063,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -4014,11 +4104,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -4037,14 +4142,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -4052,27 +4154,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -4134,23 +4242,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -4205,10 +4302,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -4218,6 +4314,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -4315,7 +4413,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -4323,7 +4421,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -5240,10 +5339,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -5251,7 +5347,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -5280,11 +5376,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5631,8 +5722,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5791,6 +5882,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -6176,6 +6273,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -6287,9 +6385,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -6355,11 +6456,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -6475,11 +6584,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6577,7 +6688,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6681,22 +6793,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6759,20 +6872,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

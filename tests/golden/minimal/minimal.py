@@ -355,66 +355,67 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztW41u28gRfpWtr0BkVKIV27k2kmsgyOWubmM7iFMUhSWIK3IlMSKXLJeyo0sE9Gn6YH2Szs/yT6J8iu1r71AfcHcW"
-    "yZ2dmZ2d+WZm9/OeF0dJqLIg1nu9vc+DvWkaLxIz2OtdXw/2Bntt/N9MhWEMfw/2ruRS0C9nsDeEf+AREIik9vMh+bfX"
-    "w3YXBsOTTkfLSMH38LGOtSJCOBy+GQ5Xe+29MIwMz57FcUiU4G8e1SOSCQ3ylfHSIEFm6cV3sbeIlM4kPhE4ti10nAlP"
-    "hqEch8oRb6Q3Ey5RvR46SNEVgRHZTAmTSE91jEpkKjPlCyuHSGQ2E/EEvoEPkzSepjJyxJm+iedKSJpFSCPcKNBBJENx"
-    "glRPRafz0QATz05uZLhQp89ccRsAIdf+dmHon68uL0Q8/qi8TEQy82aBnsI0MiOiz4BmoJNFduXNVCTdvggyIbW5VakR"
-    "oDYervSNCuNEwRNhMj9eZG3hfh4MBnvxHP/bE1m6UG2Bf/syk/zMcZyV2xa3s9go4eJzlzlQMCnQKGcVLSlSZRZhxpyB"
-    "DlCjUueMwwNehjHoDPVAk/OQymSo4hT0BQqFEXbKIDMqnOw74pWYyCBc0AcsYF2GiQyNFUKlaZzyU/pkHmgf/89vI2WM"
-    "nKryAeiU2Fit7AJI4F93flRpLNQn0KgX+6ovXPzGgOEsDNPG/0oP7WiUqn8sglTRLC6aBSiJ11KrT9n1EBSJ9pPbSxho"
-    "+CCLRbrQAr9wStswVqm5xoxQNypd5mPbqBFBEhpSVcGhQR2FMdgHKwiV6C0y0YpUJh1YYu2h0fbLqXgVxfs337tgwlOY"
-    "aiy9OXE6WYShyICz/b44WWgYbWDsCI1uxMNORSanRszi0Be4VGKSxhEuevG1MPEi9WBNNEogAm3gBenLVOTtdMZoVS7q"
-    "woCF6SXtRdNj431LquKlDiqraNVRPqB9QMvoWkMPdJs2QWH/qHahYHs75BoqOweWEz3JMmHvwXZLH8FuTlSaBQpdzOfV"
-    "Ch5VjX/3gav2mn+y7nHdQVXd5f2YLKapfg26B9dhZ5xI3Hn4+DZOQx9NH55L3w+QDRm+q9KjjXVfuYtt3swNzVtsHvDh"
-    "5fdDYkmDJyFXXVCT/qUOl3/CPbvXI8dFOmTTulH2BXsDNBkVJXEGDr8yYm0tWK7GxXgP0zVsCvT1YOl2n5HTu5W029rg"
-    "PHArCXgEjj+IVI+GpmoCvk17CndloAcDjU+ZwDM0+3QOlMj1aVHfsA6MfYAtwOi7TKEu74caq5L8h5US1WWAD7KEycSo"
-    "9TUF/aqpSokube5FBM+7NYPr4ugwiILdBj+vDX7exX8aTWbCUOHnsuBtGvxpXZC8Sk+z2R0CN61CYWtgHUygjabhzQB6"
-    "eBmEP7sU+Mkd3OniNTjWy4mFSU18Vh9rmByeDbfwxiIz4FEUv8jm+wLHCTnJaFOAv5Umc7Zs8glJniuvoqVCpoL7n9ET"
-    "IAuJ0n9DL1j9frUikBl5CYW8u5CmjWPMeJCFqsmLPzn5X5CTL1fpq91782o+RYmnKPEUJf5vowRnbBwivDAwifJICV3n"
-    "iPlrChWQEZlcW13nudOlp+NFOlUqTyfNKFlmM/vR6R+PnJeNhlAlm7s5WupsSe8LRSVBQqrNH6HGpmE8luFIptONyMbl"
-    "CdZ1g1eorFWuvXXOrFOgTPiOckQ/T7up7iFacSo6YgL/pSRun3NncmtYPagXReZqCZnmeCmwJgMu0foga6sVWSoBwMzi"
-    "lCNjJ94qntLkXMAMSy2woe0mu02uQYwIvHzLOqgeJ9Wb7PlqvJjWmRkD3FBS76pskOpWZLDvFYYigxsPN24Kfs7WCzZn"
-    "xdAT52Gx3NfR2PqcHab1JASBsFbeyPd2YPN5o7xY+0a0qFbx/PC4Qf5Ifqou0T0NDiNRGTKxwlJyUTrF9lqcNvIGbAgN"
-    "zq2WRFrdntCxoEDUF+C6dGbEFFzaMUYYtDm7qA3imCQIw44fpHVpsFC4qyy3VA3bRBTVcAuyEfMNDNjw9QCDSkDzrE7r"
-    "1YRvi6e0RXFD2xV/ZvapvIM4CFgETKJtbKkzNQkUAtF7awS9RC5aTzB/MXh3YhIcQIaAilbcjzOsQDH1dTbUpySUwYM8"
-    "G899awuWIqY3EITZg3kwF9fDdtEK1b8ewgxWEbcUzj4HfrtSOkQfumLOvj97+4bWMXeyzaUy0ULdUgWbS7Gk8AaL/xiP"
-    "zUOEsItLyugJ9GUkEgbwDq0xCUcVU4mrDsgzd6rieH9nNqXp2PaF8h+0O+r83qZBZhWWB72Z0liOB2NEGZa7cwhp4W2n"
-    "AlEekU3UXoVybhlYi453ZnCpzHoYXT6IR1rTJr4IF8QU9ufY+GhppXzY1rzvdDyOfbSLPMeyVlAIRbJD6JkEGIOxTj9e"
-    "JtIYRDsNcmFL6bEcZs4C4hUtzl+/I8WaA3Ck2MjRwQSk3VnjkZc8DBqo9EZtMFZwJWKsz6Mf2N0ISNYOKfdhsMUaKIiY"
-    "e3QbcTDOMP1Fyt26XXkrsPWjrKWlVjZbdmUDbDYMH4EJMKBXCD7EFRIUrau/nL1960T+/g4sIVgtwl01+IkTjlmnCMNl"
-    "seGMXBq7vbDPtB7OWpNQTtsYJtp2bdoiWUIqTFgcgkmOiIi1W+oGZmKsJACohfbBymzPk7qpSDaFjMsU5QygdKM0Ispq"
-    "OsTQi5MawImjIskhIIb65SpIrrZXugIA0TuQ9lpg7+3cFbaRWcsLeWpkCMQK0lgTwqFCRjF4nxprXMXRFv+VeBKjO7XA"
-    "WrJERKLk1E5WQlxx0RZdApzY3N63nboed+84bJJOkKko8P1Qtfkduo+1N/21QpD9hkIRI0UA5FiuadOfdYSLZHI3kL9y"
-    "97c2A7nAZMB9ZcGPpb7PYx8yALCHLAUyWTxXmpik9S/0j1EQcoCTL0E0MhmAtS+nbXF9dnH1YdgWJydXf786hQeO44Dx"
-    "oHdXC0hmQBjlU3EsSMUY9D1XINxYYYsVVBLPIVwGc1UD9yYmrhnaZ2jQODU29/PeMjckJbPKQhVdS65f4Nixym4VmMa2"
-    "/icSOznY8hIxKJqE7f4jB7ZDatuitV65JdETC6Ooh8+jecmY20mMuKDWRUUdB/miKC9VtEnA/gX/WoelVuwkUTKlwQiw"
-    "mOGeOOExvYtX529OmaYFpiVIFdeIGod2KX8KZpLlVQ4jbILLNodo9DQBjbNZfpyiq2jV0VoPtQILuxSTQAdmtt8nPkYE"
-    "Dmlhi9pNBSsCTawMhCFYaItRqrjYxzMfelQZEGv2QjRzu4ZF6BVNYkPVBkDrC5vYvmBfgmrFwwrKt+W36nmXe3WB1WQC"
-    "DpZXtxCa3ngyBfgOm8AWewz4jpC9Z3NNh//8Gpy+2UjAqMKlm5GplEl/W/wA0bIsMb2DA/SwNmNz4nR64Kdykh0cdg+7"
-    "neeHB5UsFdS8WXm8o94az/n/4HZMUfNv2xMs20ud6CwHzUXdhgokTlLQHNbLn1/BW1FatsdHtrPHR1d2LjrTyZa7hOWj"
-    "Ltu/mHE5c9trcAjpEj3n2jcFjiGNg0qDcF2qO7TKXFf5G9ar0AURmaaS7RzSq2jbFA2KyY+HbBcNd+q215ssF/SGq+1m"
-    "YhdvuBoWS2n4g/VjQoV3HbGfsI0brtaVP9JFkqepUWBwa498lSgAUtqzKZdKI9j+RTJbqectrGoJAUp0oixu7hYK90Pc"
-    "WqhFgSjf63M671YSG1k6NHzYtq2mx3MB/6OuZx23V/hZd8rvbE5A9SWuhPWFywPE6/Pv/v3Pf7kAHGHdbw1GcUCflSLZ"
-    "I3vywiI3Xfn1sNGZb3Xb3LoqF8yW+xxf3djlObjpOkcOF8JX2w0qpzr8tZ6webTVyVtXPxFkOWitNSrKbldjH/DOGN3d"
-    "KGpwG/VexGwr9VcW7Z96tL/sHu0TAntCYP8lBNYcpSrRqPv88Oj4xbe//8NLOfZ8OiCyakQ7RT93fYTIHbboCuttBftN"
-    "hl6bEOnpOM5XHMfhAmaBpMsNtwaXMQEf4Sl4y0B122yrrr7Cs+rqEyAdLJvltwsCbQIf1TgDawtVilWGJE4zW5aRYryY"
-    "OtbNFrxYrL3GyOGujAAAAgaotCqFRfoCDJabrXFaHI2wfU4DS5uqj8R4HwtIdC0klXqDsabEo8ri8Y4sfqi097EJY6hh"
-    "4wVUGUcGAavRVGISpAZgsVEcT66HGzxtSWWqbH37cmfVQYoyRziYbXBoa2tYMcP6j89M4XfoczfYquZONXM6vI+SYDGA"
-    "NZOJ4pAFl8QRxNKJibw6VGVhIyWs8/FiV6VkADRwbso+QHY+N5AX8Zh+n8puVIqzRf+AmpdYtl9ucLaejtYYO+ruyNhZ"
-    "SUW0Xmdp2HktDsTV2Q9nFx/2+8DuiG+zAMt8hqXJpNdS3honx0e7LlVBRLRg/g9v3p/fxQCf88L2y14PQHVnoNGz9kTl"
-    "8NVAV+bANx+oRM+XXKxVdEjdWBB2xF+N4lSSyNrCocikmVvzzce2KE3f5+YtMGerkNS6IEuj8wXrp6sc5AhrpzILxgGm"
-    "LcjTe3uwTLyjg2XiyHn5u/wekp2PBiJGQ8jVG2iRN8BwvD2pNtCkg5PfdDriB6UV34YbLwVXEbjQbf2ncZJlH/Jl2osK"
-    "XL0DzJ8O9EB/k0+JP/L7QHTXTjYojEZ8I15jlwFcDf7siPfAd3GT6PXl+fmri++whWD149IBB7cTC/oFOuQ8BueA6O5l"
-    "4XJTc3Q5jgFkfjEuTzPsPTU8uLbwPIBO3FIpPs/voBUgUpSGi2PxVYkI8ycWARJxpm5jkSMui785Bya6ZSEdVRXadgdC"
-    "dN7OsNlBTPjUQRX9gDXsal+qOEhXSJ5f0yvPqmAsMr1N1eY3FssckwPT6hmoeq7AjWDrpn4Uz/RhBXhcx7WtAzBjshE+"
-    "e0J8rl2Ay6d0uSlsaiJwX8O0ixjJC2EhmuTWBLcHuP84iYGtBYfVTTrONhvKe6WX7z6cXV641e7oXYd+yi5p0U68kWmA"
-    "Lilvm0KYDFWtYZofdbDHhKrxrI/5Iq1UBH7O3gcsjMADiB4oU7ZU6aZpvZvqOrgGeCnWFVTYYyIkCmn/wmIIGBIlGSx9"
-    "2RImw9uI+WiW+R3HNZDh2oN+x9wF5n7kndcfUT66KekSM83XGPO+aEmz1gfdZxe6jBfFusuygUsYBVwrM1zvxbo9q6+i"
-    "IORWmV5kxrZON+9Nluj/YvsVSpLpvDiflR9f6jXdgVxvrKFvCaruo0yr4Ac8G+D1R3v5Ef2NdSLl7vq6Npwb4PI1HhFC"
-    "E0DVbbS/XN7Av6qeqdi5R5r3R91ag9TN49Gb4votPvhCf4ov1lGj64cfESTquLm+wAcQOIt/8fsuvP9ShBN69BweuHl2"
-    "48KPByQqTPEQKVKOQuQeL91g8sdIfsMJfBEPSRqY8rcvkfRmwsBi3Bv6Wz0fEuMWnq8zvBOAzwm9QEJV9E4MPhyGW/pH"
-    "3cIkGD0j+XuBaUvw+IgkL0AwCf8VkBjJWDhmO9u6FsMJsoJfrbSx4YNLDrf2FDOP7G0P/AjdNgEIBTEgt7f6D/1tFvo="
+    "eJztW41uG7kRfhXWVyAyKq0V27k2kmsgyOWubmM7iFMUhSV4qV1K3mjF3S5XdnSJgD5NH6xP0vkh90da+RTb196hDpBE"
+    "u0sOZ4bDb4Yz5OedIJmlscqjRO/0dj4PdiZZMk/NYKd3eTnYGey08b9rFccJ/B7sXMiFoCdvsDOEP/AKCMykDl0X1/Zy"
+    "2O5CZ3jT6Wg5U9AeGutEKyKE3aHNcLjcae/E8czw6HmSxEQJfnOvHpFMqVOoTJBFKTJLH75LgvlM6VziG4F920InuQhk"
+    "HMtRrDzxRgbXwieql0MPKfoiMiK/VsKkMlAdo1KZyVyFwsohUplfi2QMbaBhmiWTTM48caJvkqkSkkYR0gh/FuloJmNx"
+    "hFSPRafz0QATz45uZDxXx898cRsBId8++9D1zxfnZyIZfVRBLmYyD64jPYFhZE5EnwHNSKfz/CK4VjPp90WUC6nNrcqM"
+    "ALVxd6VvVJykCt4Ik4fJPG8L//NgMNhJpvhvT+TZXLUF/g5lLvmd53lLvy1urxOjhI/vfeZAwaBAoxxVtKTIlJnHOXMG"
+    "OkCNSu0Yhxc8DSPQGeqBBuculcFQxRnoCxQKPeyQUW5UPN71xCsxllE8pwYsYF2GsYyNFUJlWZLxW2oyjXSI//PXmTJG"
+    "TlT5AnRKbCyXdgIk8K87P6osEeoTaDRIQtUXPrYxYDhzw7TxXxmgHV1l6h/zKFM0io9mAUriudTqU345BEWi/Th7iSMN"
+    "DfJEZHMtsIVX2oaxSnUaM0LdqGzh+rZRI4IkNKSqgkODOooTsA9WECoxmOeiNVO59GCKdYBG2y+H4lkU799874MJT2Co"
+    "kQymxOl4HsciB852++JorqG3gb5XaHRX3O1Y5HJixHUShwKnSoyzZIaTXrQWJplnAcyJRglEpA18IH2Zirydzgitykdd"
+    "GLAwvaC1aHpsvG9JVTzVUWUWrTrKF7QOaBp9a+iRbtMiKOwf1S4ULG+PoKGycmA6EUkWKaMH2y01gtWcqiyPFELM5+US"
+    "XlWNf/uOy/YKPll4XAWoKlzej8limGpr0D1Ahx1xLHHl4evbJItDNH14L8MwQjZk/K5KjxbWfeUulnkzNzRusXgAw8v2"
+    "Q2JJA5IQVBfUZHiu48WfcM3u9Ai4SIdsWjfKfmA0QJNRszTJAfArPVbmguVqnIz3MFzDokCsB0u364xA71bSamsDeOBS"
+    "EvAKgD+aqR51zdQYsE0HCldlpAcDjW+ZwDM0+2wKlAj6tKgvWA/6PsAWoPddplCX90ONVUn4YaVEdRnggyxhPDZqdU5B"
+    "v2qiMqJLi3s+g/fdmsF1sXcczaLtOj+vdX7exT+NJjPmUOHnsuBNGvxpXZC8Sk/y6zsEbpqFwtbAOphAG00juIbQI8jB"
+    "/dmpwCZ3cKeLzwCs52MbJjXxWX2tYXB4N9zAG4vMAY8i/0U23xfYT8hxTosC8Faa3NuwyMckuVNeRUuFTAX3PyMSIAup"
+    "0n9DFKy2Xy4pyJwFKbm8uyJN68eY8SiPVROKP4H8Lwjky1n6anhvns0nL/HkJZ68xP+tl+AdG7uIII5MqgJSQtc7YP6a"
+    "XAXsiIzTVtd77nXp7WieTZRy20lzlS7ya9vo+I8H3stGQ6iSdTBHU50v6HuhqDRKSbXuFWpsEicjGV/JbLLm2Tg9wbpu"
+    "QIXKXDntrXJmQYF2wnekI/pu2015D9FKMtERY/iXNnG7vHcmWMPsQT0pMlUL2GmOFgJzMgCJFoOsrVZkqTgAc51k7Bk7"
+    "yUbxlCZwATMstcCGtp3sdnMNYswA5VsWoHq8qV5nL1Sj+aTOzAjCDSX1tsoGqW5FDuteoSsyuPBw4WaAczZfsD4qup7E"
+    "ucVyXc9GFnO2GDaQ4ATiWnrDre3I7ueNChIdGswT+XZEn1lqUMRMfqrO1T0tD11S6Tsx1VKyU6Jje8VhG3kDxoSW51dz"
+    "I61uT+hEkEfqC8AwnRsxUTyCzcPZ+eVGDWKZNIrjThhldakwc7itTLeUHlsPMar+F2QkIRoYsP7sARaWwgyw0BbmRGiz"
+    "qbRmcYVbE3hmdinfg4ERsAhBirbOps7UOFIYmd5bIwgbLFhbOBEFwkcH88M9wRwn4ACIbcCIHGMusoUwyTFJxeOtMqY+"
+    "pbGMHgR+PPatzWmKhL6ApTDIBTAWp8y20ROlyB7CDCYaN+TWPkdhu5JdRJhdMmffn7x9QzPrcLg5myZabh3YbC0pvGEN"
+    "fExG5iFC0HRbZfQEwh2JhD6+Q3NMwlFSVeKsQ3DqcFcc7m7NpjQdW+FQ4YPWS53f2yzKrcKcX7xWGjP2YIwow2J7DmHn"
+    "eNupRDGPyCZqr0LZWQamq5OtGVwos+ppFw/ikea0iS8KHRKKDKZYG2lppUJY1rzudDJKQrQLtw2zVlAIRbKDdxpH6KYx"
+    "lT9apNIYDIga5EJUeSwIdSxgSKPF6et3pFizB9CKtR4djUHarTU+C9KHRQ8qu1FrjBVciQRT+IgD2xsBydoh5T4ssrEG"
+    "CiI6RLc+CD0P059nXNDblrci/H6UubTUynrMtmyAzcbxIzABBvQKwxJxgQRF6+IvJ2/ferNwdwuWMJ4t3F3V+Ykj9lnH"
+    "GKnLYsEZuTB2eWEpatWdtcaxnLTRTbTt3LRFuoDdMoXr4EwsIjNrt1QwzMVISQit5jpUmSuLUsEVyWawKTNFxgMo3SiN"
+    "QWd1x8RBGe97IIK8KvZBh5gNQP1yosSp7ZWuhIaIDqS9Fth720FhmwMJ4oWQGhkCsaIs0RTzUK6j6LxLtTdO9GhBw1Yi"
+    "TfTuVCVryTJGEiWndrAy+BVnbdGlUBTr37u2mNfjAh+7TdIJMjWLwjBWbf6G8LHypb+SK7JtyBVx7AgxO2Z02vSzHvsi"
+    "GQcD7pO/u7FeyDkoA/CVRz+W+j5NQtgkgD3kGZDJk6nSxCTNf6F/9IKwTTj6Es2uTA7B2pfjtrg8Obv4MGyLo6OLv18c"
+    "wwvP88B4EN3VHPY7IIwKKX8WZWIE+p4qEG6ksAoLKkmm4C6jqaqF/Sbh2J2C/hwNGofG+r8rP3PNUjKrLFRR2OQUB/Yd"
+    "qfxWgWlsKpEisaO9DR8xBkWTsAcEkANbRLWV01o53ZLoiblRVObn3jxlzO04wbigVmhFHUduUlSQKVokYP+Cn1bDUit2"
+    "miqZUWcMsJjhnjjiPr2zV6dvjpmmDUzLIFVcYtQ4tFP5U2EmWV7lvMJ6cNlmF41IE1E/mwhIMoSKVj1a66FWYGIXYhzp"
+    "yFzv9omPKwoOaWKL9E4lVgSamDyIY7DQFkep4mwXj4Xoq0qHRDMK0cjtWixCn2gQ66rWArQ+g/Dz/ReMJahWPM+gQpuh"
+    "qx6JuVehWI3HALA8u4XQ9CWQGYTvsAhsPsgAdsSMns1pH/75NXH6eq0BvQpnd65MJZP62+IBRMvz1PT29hBh7d7NS7LJ"
+    "XpjJcb63393vdp7v71X2raDm9eTkHSnZZMr/A+yYoizQtodcNmdDESwHzXnfhiQlDlLQHNYzpF/BW5F9tidMNrPHp1u2"
+    "zkvT4Ze7hOXTMJtbXHPGc9NnAIRsgci50qaIY0jjoNIoXpXqDq0y11X+hvVEdUFEZplkO4ft1WzTEA2KcSdINouGK3XT"
+    "53WWC3rD5WYzsZM3XA6LqTTcYPUkUYGuV4wTtrbDCb3yIZunbps6iwwu7atQpQoCKR3YLZfKZrD8i81sJeU3t6qlCFAi"
+    "iLK4DhYK+CFubahFjsit9SkdiSuJXVk61H3YttWox4OA/1FhtB63V/hZBeV3dk9A+SXOjfWFbxNTr0+/+/c//+VD4Ajz"
+    "fmvQi0P0WUmbPTKSFxa5DuWXw0Yw3wjbXN0qJ8wmAL1Q3djp2bvpegce58qXmw3KUR3+Wg/hPNrsuOrWTzhZdlortYyy"
+    "INZYKrzTR3fXkhpcab0XMVtt/ZV5+6cy7i+7jPsUgT1FYP+lCKzZS1W8Uff5/sHhi29//4eXchSEdIZk2RjtFCXf1R7C"
+    "AbboCou2gnGTQ6/1EOnpxM5XnNjhBGYRSZcLbiVcxg34FR6UtwxUl82m7OorPM6uPkGkg2kzdwEh0iYKUY3XYG2xyjDL"
+    "kCZZbtMyUozmE8/CbMGLjbVXGNnflhEIgIABSq1KYSN9AQbL5dckK05P2DqnganN1EdivI8JJLo5kkm9xljTxqPK4uGW"
+    "LH6onADAIoyhgk0QUWYcGYRYjYYS4ygzEBYbxf7kcrjG04atTJWtb19urTrYokwxHMzXOLS5NcyYYf4nZKawHWLuGlvV"
+    "vVPNnPbvoySYDGDN5KI4h8EpcQxi6VCFyw5VWVjbEtb5eLGtUnIINHBs2n2A7HySwCXxmH6f0m6UirNJ/4iKl5i2X6xx"
+    "trodrTF20N2SsZOSimi9zrO481rsiYuTH07OPuz2gd0rvvACLPMxlyaTXtny1jg5PNh2qgoiogXjf3jz/vQuBvgoGJZf"
+    "dnoQVHcGGpG1Jyrnswa6MgZ++UAper4HY62iQ+rGhLAn/moUbyWJrE0cilyaqTVf17dF2/RdLt4CczYLSaULsjQ6X7B6"
+    "AMtDjjB3KvNoFOG2BXl6b8+eiXd09kwceC9/564q2fGoI8ZoGHL1Blq4Ahj2t4fZBpp0cPSbTkf8oLTiC3OjheAsAie6"
+    "LX4aL130Yb9Ma1EB1HvA/PFAD/Q3bkh8cFeG6DqebFAY9fhGvMYqA0ANPnbEe+C7uGz0+vz09NXZd1hCsPrx6YCD30kE"
+    "PYEOeR+DY4B3D/J4sa45uj/HAaS7O+e2GfYqG55tmwcBhE5cUimau2tqRRApSsPFvvipjAjdGxsBEnGmbn2RJ86L37wH"
+    "JrplIh1VFdtyB4bovJxhsYOY0NRDFf2AOexqXao4a1dI7m7ylWdV0BeZ3rpq3aXGco/Jjmn5DFQ9VQAjWLqpn9YzfZgB"
+    "7tfxbekAzJhshM+eEJ8rd+TckD4XhU1NBK5rmHbhI3kibIgmuTTB5QGuP44TYGvObnWdjrfJhlyt9Pzdh5PzM79aHb3r"
+    "0E9ZJS3KiTcyixCSXNkU3GSsagVTd9TBHhOq+rM+7hdppmaAc/bKYGEEAYTokTJlSZUuo9arqb6Hc4D3Zn1BiT0mQqKQ"
+    "9s9sDAFdZmkOU1+WhMnw1nw+mqW7BrkSZIApEIoechWY65F33pBE+egypU/MNN90dHXRkmatDrrLELpI5sW8y7KASzEK"
+    "QCszXK/F+j2rryIh5FeZnufGlk7Xr1aW0f/Z5luWJNNpcT7LHV/qNV2TXC2sIbZEVfgot1XwAO8GeEPS3o9EvLEgUq6u"
+    "ryvD+RFOX+MRITQBVN1a+cvnBfyrqpmKrWukrj7q1wqkvvNHb4obuvjiC/0UXyxQI/TDwww26ri4vkADcJzFX2zfhe9f"
+    "CndCr57DC9/tbnx4eMBGhSnuI0XaoxC5x9tuMPlDJL8GAl/EQzYNTPnbl0h6fcPAYtw79Ld63ifGi0PLdYa3CuAdoRdI"
+    "qBq9E4MPD8Mt/YNuYRIcPSP5ewXTluDhAUleBMEk/FeExEjGhmO2sq1rPpxCVsDVShkbGpyzu7Xnmrlnb7Pjx9BtPQAh"
+    "Jwbkdpb/AZnsJRQ="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -430,14 +431,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -579,12 +573,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -831,7 +840,17 @@ def hello(name: str = "world") -> str:
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -843,11 +862,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -869,16 +894,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -891,11 +927,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -905,7 +954,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -940,6 +989,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1055,6 +1118,10 @@ _REQUIRED: Any = object()
 
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
+
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -1208,10 +1275,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2370,7 +2435,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2553,9 +2618,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3078,18 +3141,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3102,7 +3163,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3114,36 +3175,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3166,7 +3223,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3174,17 +3231,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3352,8 +3409,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3371,8 +3435,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3387,12 +3454,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3410,15 +3478,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3457,6 +3538,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3486,11 +3579,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3509,14 +3617,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3524,27 +3629,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3606,23 +3717,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -3677,10 +3777,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -3690,6 +3789,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -3787,7 +3888,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -3795,7 +3896,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4594,10 +4696,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4605,7 +4704,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4634,11 +4733,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -4985,8 +5079,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5145,6 +5239,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5530,6 +5630,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5641,9 +5742,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -5709,11 +5813,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -5829,11 +5941,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -5931,7 +6045,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6035,22 +6150,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6113,20 +6229,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

@@ -355,81 +355,81 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9LrXSA2VqId2zO3kXwGgkx2xncTO4i9GBwsw2yJLYljiuSySTvaxMB+zX3YfcnVo5tvObTlCTazGmAS"
-    "m2RX16vrxSrm09YkWsSBSv0o3BpsfRptzZIoi/Voa3B5OdoabfXwL51Gkxv4ebT1U3QnFtlkLqKpiEIl/FQtRDpXCfyo"
-    "ndHWVQ8eT1Sx4AP/LNStSpZCz1Uw7Ykgms38cCakBgBiFql86Z30U1r3C/wgsjD1AwQvUn+BO4gsFlFCVyYyCFQCf4UT"
-    "FeihuEgyJe7mKjSXAuUhUPgPoAGRCxl6liyL3uVVbw//wGshkAOXpjLQChdV6OAH8bF+X6cK+YNgzRrDFhkuBTAPtqGN"
-    "YVGZpAoINYkImwoQu+jqfqu3FQQLzQJJoyggxOHnUC7g2cFoC/gY0yJP6Unixyg/uvFDNMkWKkwlXhG4tifCKCV2yXGg"
-    "HPFWgvhcgnp55SBEFzmLPNWxnCjALpaJTJUnDNtELFOSeDqHB+MkmiVy4YiT8Da6UULSLihLN5ZhClI+QqDHot//VQMO"
-    "L45uZZCp4xeuuPMBjmt+d2Hlf52fnYpo/KuapMC/dDJHrUjnMiWYLwCkH8ZZej6Zq4V0h6gtMtR3KtGkfbRchbcqiGIF"
-    "V4ROvShLe8L9NBqNtqIb/HMgUlCNnsCfPZlKvuY4zr3bA4WJtBIuXncZAwWbAoxiV7EtBWhCFqSMGbAAGSpDizhcYCmM"
-    "gWXIBtqcl5Q2M8cE+QkrzJZ+quFE7DjitZhKP8joASawSgPpJROhkiRK+Co9cuOHHv7NdxdKazlTxQXgKaFxf28EIAH/"
-    "sP8PlURCfQSOTiJPDYWLz2jQm0wzbPxTTlCNrhP198xPFO3iolYAk1iWofqYXl4BI+lIGnUJ/BAeSCORZKHAJ5xcNbTh"
-    "qWWYNobBLO0hQwQRqIlTOYIaWRREaDSIP8jDSZaK7YVKpQMSDieossN8J5ah+PD2ry7o7wx2GkuwQ4jnNAvAqgBeO0Nx"
-    "BDYmyeBMe9eocte87FikcqbFPAo8gYIS0yRaoMjzp4WOsmQCEgmRAOGHGm4Qt3RBbb8/RpVykRGaDQSeQz1gzf2Z+MRy"
-    "9ksiNMwoLtAhIBm6Rsv9sEcnIFd+5LlQcLQdMgulYwOyRCuyjNlysNLSQ3CSY5WkvkLz8un+Hi6VNb/7wvte2TYVxr9u"
-    "nL7kPZ6GeL51+WkQB9iSVix+YfsC2hTdgEPBk9HD82p0HCythYjmWXqej0tl8L68K53Hdo7V9zsDSsnxsQlVgrXDeSwp"
-    "9+TIQANr9+F8q5lKHqCjWIgUpX4a8MoT4D/dbTAZIckQ7Bz5EYNboqR3FgbLn3zCgcwqkcuqf6vMDbZVqNNqEUcpeKPS"
-    "ipqylGOFOuO6xw5PVRzjy9vZuUqBK36eHppKNPVbgwOSwOM1pguqxp90F71dcNVFllZk6wkzj94aR+55orkni9nGW5UF"
-    "YbYY53K2Iny55+x9bSmOwfEoGa4vxWc5kUzYigMpvRY3inYNfKNxzBQk3Ulyzz0INtD5CrgkSewDWpqoKRh9ECxqgR+O"
-    "RiFeZQAv0FMmNwCJQqVQVD28A2vXUAVY3d1TXFRQlRRwGCqRXXj+SRWmU61WHk14YOGH/iIDUzvYqyjbHq4O/IXfbfHL"
-    "mqbif60qM32q61qPg1/mBdGrwlk6f4TRvSjrGmgHA+ihakzmkKlMUgiXjSjwkQewC/PbYMTPpiarasOzaiiCAK5drcCN"
-    "SbbOHbcgnR8KXCfkNFVs4wKpU2fFIZ8S5ZZ5JS7lNOXY/4aWAFGIVfhLlARe+fl7oh0UYRGnjVRUz6M4Bg73A18znkWA"
-    "8UsCIR4cHPuMwGfEFIz+nUml4FiHeAN00Wl3HY8HIZMZ5cBNVNMoUStiQgxCISjEbRhKSURkJStGcpx5M9VuJPMgF6EB"
-    "Nz3SVJUlkW4AZu5e1UOiiR+rGifPsxnkMGhF+TZnJJYFPiYFECq1s/Axa1fyzvP1fOXxxJtI7wRC6nbuXZEKgTejtMlC"
-    "zxKfYHBEPNjd9SGfCUFKS1Z4u3n1csGVtxQZUhqBzmJuwzOTaieqnSEdly3AX11YIyDjOPAndOR2sa5hjESDAjiXSF4Z"
-    "++JSgflFnge8oHqC0j0MaeNAgjzwxLdj3mVZhdMXcMwDmZY5bi/VOA/c0LufEOn7GvPzLCHH/swkbz0xXpIrbMd2xWMd"
-    "+dqOZyDHECEaRJ0xBA8VZOl2DdvXJv2ie8Sv8TJVuh3n1Q/fU2FuMYmvjSXk+tzGLG7M4jpm0SpVbhtZrTam8quYSsv9"
-    "1NrJKvc35vM3MJ/07uGBlxtFRahAokPpcFNt3FQbH1FtLBB7VJ1xU6T8vRQpS/HYs5UnN4XP30Xhs2wbHlnyXGUlNpXT"
-    "TeV0Uzn9N6ycYtTLbQ8c8k4gU4/VhJiw5xxU428O1ugaxBPaMuulA9aZro6zZKaU7cjQ1/EynZuHjv/zwHm1Iii37Rcq"
-    "uVUehqPAZshmB9RnA4mRKWL0RJ52kg2ReU8H2SYIa0w4YW0l6Uu6pF1ybseQTHulS8j2WRCNZXANeXQj3Oc+oWpkWDIt"
-    "9bpAC33GslBLygN9QUPb/0INSGIbXHCfSibUULHDTSxkGzFwq3Yn3aglMA7yMOyNArtqDJlR+BItJS+i51GS8uVoJXkq"
-    "JAsFulxwgbW1G+2mzwXIWICEto2VG3B/SxM9T42zWRWZ3At321BjDSAF46HQn2k8vXj6EzCWpnOnuSv6r8j61pYwpMO2"
-    "HA5V+oysgfBNb42JdsQ2dQ293D9soX8hP5ZF9ESFQ3dW+F08TwUWhWXt1Zy9lnj4UOHccnfS9t5AhJAgojcbmoMpZmAX"
-    "D9FNoc4ZobaQo2M/CPqen1SpwYa9rrTccY2vEZaUfTbQRsi3IGB84BoKFQPnmZ3GNArPNDHSEcUDbST+Qu9QpxUGU4Ci"
-    "qXA2kZr6KvDW4AhaCUvaQDB+EbgIk08nKUZlJHEvSrEZjKHX0VAfqdi0jqLx3nemc1BEdAc8OVuwCezFVcsuXKFetHWQ"
-    "wXa+FU1sn3yvV2riQxt6z5j99eTntyRHa2Tb29bENuVH2EnKPZHE8BaN/zUa63WIMMIlZgyKeiZGAX2SMRFHrYsSpQ7h"
-    "qzWq4nCnM5pS901ntfLWOh1VfO+o7E8Ms04Pc0WfK/5Aw7I7hkEQ3fVLcc4zooncK0G2moFNoVFnBJemElxyo8u1cCSZ"
-    "tuFFcUFEbv8GyzbboVIeHGs+d2E0jjzUC5uoGS3IiSLawfVMffTB2DA7XsZSa4x2WujC1u7nMpgWBYxXQvHuzXsO6Hbp"
-    "bRDc8qf4hqMrxxeTeL3QAMPLBmI5ViLCVlm0A92VgGjtE3PXC1uMggKJ1qIbj4N+huFnCXfNd8Utj9CfRZYGWtH23BUN"
-    "0FnMstZGAhToNQYf4hwBiu3z/z75+Wdn4e10QAmD1dzdlZ2fOGKfdYxheJFOaLnU5nhhx3fdnW1PAznroZvoGdlAirKE"
-    "JIVicXAmNiIi1PiVXSrGSkIAlYUeaJkZPqCpBgSbQNqm85oIQLpVIUaU5aSKQy9OaiBOvM6THArEkL9cSsnTqrAUAKJ1"
-    "IO5tg773rCnsIbIGF7LUiBCQ5SdRSBEOVUPyxTvU4s6loNDEf0U8id6dutG3ZRERiQJTs1kR4orTntijgBOHTHZMz/yA"
-    "++jZbRJPEKmF73mB6vE9NB+1O8NaNck8Q66II0WP3qROe/RjNcJFMNYM2Fvuzsq+fM4xNZiv1P9Hwe93kQcZAOhDmgCY"
-    "NLpRISFJ8s/5j14QcoCjz/7iWqcQrH0+7onLk9Pzi6ueODo6/5/zY7jgOM4Ovr4UocogmQFilEcVNj8RY+D3jQLixgpn"
-    "HejVDbhL/0ZVgnsdcU2XQvsUFRq3xiEbO+TBswGSUWWi8gECLoLg2rFK7xSoxqpRBAR2tLviJsagqBJmCgcxMMMKZkKh"
-    "MrRiQAxEphUN0/BqFhljO40wLqgMNCCPfSsUNUkUHRJ610e/1cNSQ3YcK5nQYgywGOGBOOI1g9PX794eM0wTmBZBqrjE"
-    "qPHKiPJLYSZpXmkqqBlc9thFo6Xxue+As/woQVOxXY3WBsgVEOxSTP3Q1/OdIeFxTcEhCTYvAJViRYCJlYEgAA3d5ihV"
-    "nO7g7FV4XVoQhWyFaOdeJRahW7SJcVWNAG0oTGL7HdsSZCtODdErAn5fV4y5tb9QfcI7UjWdgtFlieeM4Ld8MoGQHg6G"
-    "KQBpsCeBsv0SDSzyt4NfiNyLCtwXXqSi0+HKzrUulWL/lP8y2pqnaawHu/Rq3CR0TpTMdr1ETtPd/b39vf7L/d1SEgtM"
-    "aFY3H6jpRjf8N1glnb9X6JlJs9/VC1o0/6P2WnfLTpHRN2LDVbUq/Ah25hV3M5m2mhU8Fde5Fk9Dc6uh2Sm61U/M/Qbn"
-    "y7fBxCVL9AW1Z4pXXqTiKRzfOlUPcJWxLuN3VS3O50Bkkkg+pdSZ0p0xdvhsNWloe1bdbqKcw7u6X60mRnjYDWV/0/xA"
-    "fQIx9xfXbPnM+yyuPxa/JFlsE++Fr9EwXXsKu85UODFJpEoWYLzy9LxUocwMa4vIkPwmpxFRckNjssWT1+qjRN9BGF/1"
-    "zOu15zNJ/9I9Kb/RNFfZ6RTu8yleJx/Y7rXZyFX5Ud4sscpnVvorvhFP1P5WcWPXN3b9386uG5PN5FqzUbJfhO+3Yvy/"
-    "foPYVx/7fLYkpPTxjTJ3v/QustIl9Y1Z+4pp2lj7jbXfWHvGiu3Wt2Xqn7uhs/bpjgKbui1/b15U0Etvfj0/FC4vEG/e"
-    "/fB///xfV4SgsNEdxfKQXpTe3D+zFc/VsddQ38urViu+0mhzU14hLtOD4Hjq1ghn93bPOXDscMVKbbJQr77Vefpnk45t"
-    "yutQ52t0TxV9fI9P1vYab1q5QfRJwEyT6Dfm6zfdp//a3aeb8GsTfn2l8KvdS5W80d7L/YPD777/j7+8kuOJR63v962x"
-    "Tt5kWl8hrMEWe8JYW8F2k+OuZoC0GTR4xKDBfakCvZky30yZr1D/rh/fyEcHNoPlKmfeb/kNjhrDixnzgvObYfKnDpNX"
-    "KgxFLFIrI2DDxDV+P9TY5nJEsaob7jV+5lN9hCQQ25zsZ1n9UPse2sI5qGugEuwKiaMkNW00UoyzmWMYluNiahA1RPa7"
-    "IgK5ISBArXBSmAqIsEYCa6h2lMX0pWvweon6lRAfomrS93QTGTYQayvIlFE87IjiRWkcA5tmNTXYTnzqZEQEIY2lrcTU"
-    "T3Q6FFpxqH151cBpRYmnjNb3rzqzLoa0GjPltIGh6YXCDicsP3uMFD6H4WgDrXJNqaJO+09hEggDUAN/kA/FcAsj5vel"
-    "kncVhUaprIrHd12ZkkIOhntTYQZo5zkP23TF8IfUJkWtU6ZJ06dmc2yzXDYwq5fpKogd7HVE7KSAIrbfpEnQfyN2xfnJ"
-    "jyenFztDQPeavwMMKPPMUZtK10qBFUwOD7qKKgcitmH/i7cf3j2EAA/3Ybvs1mCr3++PQjR+A1EM8o3C0hZ441ln8cTf"
-    "tOKaHCFh2sJEKvWNUXaz2TZFGQSSf8Da5w436gNhpuOM2lRJS2mWpD5J5yA52CcHHmLsYzUICfpgRhHFexpFFAfOqz/b"
-    "jz/nrU2jEDNfTGQHo1DYXmdcbkYbRyGx7+gP/b74UYWKP0AOroqdKEdNxvRqJ14OhRfRMVYQQDuA+/EoHIV/NDviz887"
-    "9IjA/yjeYO8pGDT8tS8+AIX2U89vzt69e336A/aVGka6NPXi9iNBvwGzuY6E9geyq0kaLJsspk+XcwJvP1tuyzzmK+I4"
-    "zZhNAFdGtnjcfiE8T+JFcTpwLd4qMnJ7xWTgBJyhG4fniLP8Z2YEwS26K4EM2DHKSyRsM8CiAJnwqIMc+hEbG8vNyvl0"
-    "ZU65/Yh6McCEDg+EVOes/Zx8ERez87t/AZy+UWCqsJ23Op6phyAAXtd3TTspqDspE88jEZrVr5PbHV2eE9AVArjVFSM+"
-    "G6uTGEyCLLlblTtGuSUdkiUlMvbcTTjOCgWy3fNn7y9Ozk7dcr/8Q2NgRd983mB+KxMfjZ5tpAdHHKhKC70dfrGpXMlj"
-    "DjFBITEtwJKa1p1cAyYySXyliyZ7/Ph9rb/edVAC+M8VuILeqTAQIoV4f2qiFHMYB/Xj14gqUCft5+drYYxrRj8PeS6A"
-    "O9Qf/DI90kcfsXcJmfZPzNtO+QJmpTN+h83uMspyscuipZ+iIDDHjHC1O98dGH7l1Xi3jHSGtokOeeOb9kXl5XT15+2J"
-    "pHf5wJ6dZxu0fJ++3miNZsUvW46iogW/wLURfprefJgeTY2xH8XJelxbtuuj8FpHxlABkHGNdmiXD+831UMvOvfM2355"
-    "t9Iw71pP9Db/hxHwwmf6UXw2NhqtPvyyUJIO9Gd4ALxr/j8+vwf3P+eehC69hAuuzZ5c+GWNRIgh7iNEyoEI3POlMwz+"
-    "EME3TMBnsU5SwpC/f4WgmwkJk/Hk1MLweZ8QN+F/HeFOCYIF9B0CKmcHhOD6Yb6Bf7CXqwRH5wj+ScG6AXh4QJTnQTYR"
-    "/4iQG8GYQMxMOoQV/00NpnhQwLJ+YbShtMwExbCmc49qaTVG0rD0eXqdgJwzjgzMDD7TOVgZomCI2QiUyN1aS/HeVI4r"
-    "nGJvKyrlYxx5xxqtOL84+4AcfGT1twneVDz7fSpR/nBy/hNA7VoQBXyr4Eq+cZHHdW7uY3h2C6fMTJSbR+0f8opnWBM7"
-    "W/dm5RPQ7FCffBAWFQYBTodq4cM4lWqBAK6ljPfg8kaJDmCsLKuVWG4hVZk+xSSTRv7cT0DBROG/kKMSTBxQW22Bs106"
-    "JBuc3sOoGTbbuv9/O+LAtA=="
+    "eJztXY1u20iSfpVe7wKxsRLt2Jm5jeQLEGSyM76b2EHsxeBgCWZLbEkcUySXTdrRJgb2ae7B7kmufrr5L4e2PMFmVgNM"
+    "YpPs6urq6q9+WMV82plGyzhQqR+FO4OdT6OdeRJlsR7tDC4vRzujnR7+pdNoeg0/j3Z+im7FMpsuRDQTUaiEn6qlSBcq"
+    "gR+1M9oZ9+DxRBUDPvDPQt2oZCX0QgWzngii+dwP50JqICDmkcqH3ko/pXG/wA8iC1M/QPIi9Zc4g8hiESV0ZSqDQCXw"
+    "VzhVgR6KiyRT4nahQnMpUB4Shf+AGixyKUPPLsuydznuHeAfeC2E5cClmQy0wkGVdfCD+Fi/r1OF8kGyZowRiwxXAoQH"
+    "09DEMKi8pAoJNY2ImwoRO2h8t9PbCYKl5g1JoyggxuHnUC7h2cFoB+QY0yBP6Wnix7h/dOOHaJotVZhKvCJwbE+EUUri"
+    "kpNAOeKthO1zierl2EGKLkoWZapjOVXAXSwTmSpPGLGJWKa04+kCHoyTaJ7IpSNOwpvoWglJs+BeurEMU9jlYyT6SvT7"
+    "v2rg4dnxjQwy9eqZK259oOOa310Y+V/nZ6cimvyqpinIL50uUCvShUyJ5jMg6Ydxlp5PF2op3SFqiwz1rUo0aR8NV+GN"
+    "CqJYwRWhUy/K0p5wP41Go53oGv8ciBRUoyfwZ0+mkq85jnPn9kBhIq2Ei9dd5kDBpECjmFXsSgGakAUpcwYiQIHK0DIO"
+    "F3gXJiAyFANNzkNKk5ljgvKEEWZKP9VwIvYc8VrMpB9k9AAvsLoG0ktehEqSKOGr9Mi1H3r4N99dKq3lXBUXQKbExt2d"
+    "2QAJ/If9f6gkEuojSHQaeWooXHxGg95kmmnjn3KKanSVqL9nfqJoFhe1AoTEexmqj+nlGARJR9KoS+CH8EAaiSQLBT7h"
+    "5KqhjUytwLQBBjO0hwIRtEBNksoZ1CiiIELQIPmgDKdZKnaXKpUO7HA4RZUd5jPxHooPb//qgv7OYaaJBBxCPmdZAKgC"
+    "fO0NxTFgTJLBmfauUOWueNgrkcq5Foso8ARulJgl0RK3PH9a6ChLprAjIS5A+KGGGyQtXay235+gSrkoCM0AgedQD1hz"
+    "fyY58T77pS00wigu0CGgPXSNlvthj05Arvwoc6HgaDsEC6VjA3uJKLKKGTlYaekhOMmxSlJfIbx8uruDS2XN7z7wrlfG"
+    "pgL86+D0JevxOMbzqctPw3YAlrRy8QvjC2hTdA0GBU9GD8+r0XFAWksR4Vl6no9DZfC+PCudx3aJ1ec7g5WS4WMIVYK1"
+    "w3noUu7IkIEG1u7D+VZzldyzjmIgrij104BHnoD86W5DyEhJhoBzZEcMb4mS3lkYrH7yiQeCVVouq/6NMjcYq1Cn1TKO"
+    "UrBGpRE1ZSn7CnXBdfcdHqs4xpa3i3OdAlfsPD00kwj1O4Mj2oGHa0wXVo096b71dsC4y17aLdtsM3PvrXHknsabe/Q2"
+    "W3+rMiDMlpN8n+0WPj9wDr72Lk7A8CgZbr6LT3IieWFrDqT0Wswo4hrYRmOYyUm6lWSee+BsoPEVcEnStg9oaKJmAPqw"
+    "sagFfjgahXiVCTxDS5lcAyVylUJRtfAOjN1AFWB0d0txUWFVksNhVoniwvNPqjCbabX2aMIDSz/0lxlA7eCgomwHODrw"
+    "l363wc9rmor/tarM7LGmazMJflkWtF4VztPFA0D3oqxroB1MoIeqMV1ApDJNwV02W4GP3MNdmN8GED+bmaiqjc8qUAQB"
+    "XBuv4Y2XbI07TkE6PxQ4TshZqhjjAqlTZ80hn9HKrfBKUsrXlHP/GyIBshCr8JcoCbzy83e0dlCEZZw2QlG9iOIYJNwP"
+    "fM18Fg7GLwm4eHBw7DMCnxEzAP1bE0rBsQ7xBuii0246Hk5CJnOKgZusplGi1viE6ISCU4jTMJXSFhFKVkByknlz1Q6S"
+    "uZOL1ECaHmmqypJINwizdMd1l2jqx6omyfNsDjEMoijf5ojEisDHoABcpXYRPmTsWtl5vl6sPZ54E9c7BZe6XXpjUiGw"
+    "ZhQ2WepZ4hMN9ogH+/s+xDMh7NKKFd5OXr1cSOUteYYURqCxWFj3zITaiWoXSMdhS7BXFxYEZBwH/pSO3D7mNQxINFYA"
+    "5xKXV+a+uFRwfpHHAc8on6B0D13aOJCwH3ji2znvMqwi6Qs45oFMyxK3l2qSB2no/U/I9F1N+HmUkHN/ZoK3npisyBS2"
+    "c7vmsY5ybeczkBPwEA2jzgSchwqzdLvG7WsTftE9ktdklSrdzvP6h+8oMbecxlcGCTk/t4XFLSxuAotWqXJsZLXaQuVX"
+    "gUor/dTiZFX6W/j8DeCT3j3c83KjyAgVTHRIHW6zjdts4wOyjQVjD8ozbpOUv5ckZckfe7L05Dbx+btIfJax4YEpz3Uo"
+    "sc2cbjOn28zpv2HmFL1eLntgl3cKkXqspiSEA+eo6n+zs0bXwJ/QVljPHUBnujrJkrlStiJDX8WrdGEeevWfR87LNU65"
+    "Lb9QyY3y0B0FMUM0O6A6GwiMTBKjJ/KwkzBE5jUdhE3g1hh3wmIl6Uu6ollyaccQTHulSyj2eRBNZHAFcXTD3ec6oapn"
+    "WIKWel6gZX0GWagk5Z66oKGtf6ECJLELJrhPKRMqqNjjIhbCRnTcqtVJ12oFgoM4DGujAFcNkBmFL62lZEX0IkpSvhyt"
+    "XZ4KCaFAlwspsLZ2W7upc4FlLGGHdg3KDbi+pcmepybZvMpMboW7TagxB5ACeCi0ZxpPL57+BMDSVO40Z0X7FVnb2uKG"
+    "dJiW3aFKnZEFCN/U1hhvBwu2XDOjyyy1CGIpP5b36pGah3atMMB4sAp2Cojt1ay+lngKUfPccpnS7sFAhBApolkbmhMq"
+    "5opnMAVxZn/5oZZl6dgPgr7nJ9VVYQVf1zXdctKv4aeUjTiskRbRwoAxihtoWAw7wIs2WCk8U9VIZxZPuFGBZ3qPSq/Q"
+    "uwIWTcqzydTMV4G3gUQQNnhhPWGXiB58v491mgPBHEdgRUzInaTouJEueFGK9WI8X50x9ZHyUZuoIM99a4oLRUR3QFMY"
+    "5KYwFyc2u8iJytU2YQYr/tbUuX3yvV6pzg9h9o45++vJz29pZy0Ot1e2iV17DkzZJAm85Qz8Gk30Joug7TbCGBQpT3QU"
+    "+rTHtDiqbpS46+DhWtwVL/Y6syl13xRfK2+j81Ll95beDJDArF3EcNLnlwKwhlV3DoMguu2XXKEnZBOlV6JsNQPrRqPO"
+    "DK5MsrhkaVcb8Uh72sYXuQ4ReQbXmNnZDZXy4FjzuQujSeShXthYzmhBvihaO1inmY9mGmtqJ6tYao0OUcu6EFWeCkIt"
+    "C+jShOLdm/fs8+3TCyO45c/wJUhXiS+n8WbeA3qgDcZyrkSE1bSIA92VgNbaJ+Fu5tkYBYUlWkQ3NggtD9PPEi6s78pb"
+    "7sQ/yV4aakVldFc2QGcxENuYCVCg1+iWiHMkKHbP//vk55+dpbfXgSX0Z3NzVzZ+4pht1iv01IuIQ8uVNscLi8Lr5mx3"
+    "Fsh5D81Ez+wNRDEriGPIXQdjYhCZWeO3eqmYKAmuVRZ6KrH9CdT4gGQTiOx0njYBSjcqRKezHHexU8ZxD3iQV3kc9AJT"
+    "CihfzrbkkVdYcg0RHUh6u6DvPQuFPXYkiBdCamQIluUnUUg+DyVM8sF7VAXP2aJQ0LQlTxOtOxWs78rCRxIFp2aywvkV"
+    "pz1xQK4o9qHsmbL6AZfas9kkmSBTS9/zAtXjewgftTvDWsLJPEOmiH1Hj162znr0Y9X3RTIWBuwtd29t6T6HoRrgK/X/"
+    "Ucj7XeRBkAD6kCZAJo2uVUhM0v7n8kcrCGHC8Wd/eaVTcNY+v+qJy5PT84txTxwfn//P+Su44DjOHr7hFKHKIN6BxSiP"
+    "knB+IiYg72sFi5sobIegtztgLv1rVXH7dcS+Ozn9KSo0To19OLYPhNsHJLPKi8p7DDhPgmMnKr1VoBrruhWQ2PH+mpvo"
+    "g6JKmEYd5MD0M5gmhkpfiyExEJlW1G/Do3nLmNtZhH5BpecBZezbTVHTRNEhodeB9FvdLTXLjmMlExqMDhYzPBDHPGZw"
+    "+vrd21dM0zimhZMqLtFrHJut/JKbSZpXahxqOpc9NtGIND6XJnAiIEoQKnar3toApQIbuxIzP/T1Ym9IfFyRc0gbm+eI"
+    "Sr4i0MTkQRCAhu6ylypO97A9K7wqDYhCRiGauVfxRegWTWJMVcNBGzIIPz/8jrEExYqNRfQWgV/pFZ1w7e9cH/EaVc1m"
+    "ALq847kg+EWgTMClh4NhckQa8CRQtqSiwUX+AvELnnuRpPvCu1Y0Opz8udKlbO2f8l9GO4s0jfVgn96em9DOiZL5vpfI"
+    "Wbp/eHB40H9+uF8Ka0EIzQToPWnf6Jr/BlTS+auHnmlG+129w0X4H7Wnw1tmioy+kRjG1cTxA8SZJ+VN89p6UXDjXOd0"
+    "PfXVradmG+3WP7HwG5Iv3waIS1ZoC2rPFG/FSMVTOL71Vd0jVea6zN+4mr/PicgkkXxKqXilu2Bsf9r6pSH2rLvdZDmn"
+    "N75bryZm87Bgyv6m+YF6k2JuL64Y+cwrL05RFr8kWWwD76WvEZiuPIWFaSqcmiBSJUsArzw8LyUxMyPawjMku8lhRJRc"
+    "Uydt8eSV+ijRdhDH4555A/d0kPQvXbbyGzV8lY1OYT4fY3Xynu5eG0aui4/yeop1NrNSgvGNWKL2F49bXN/i+r8drhvI"
+    "5uVa2CjhF/H7rYD/168h++qdoU8WhJS+z1GW7pdeV1YKqb4xtK9A0xbtt2i/RXvminHr24L6p675rH3do+CmjuXvzYsK"
+    "eunNL+yHwjVvy9+8++H//vm/rghBYaNb8uUhvCi9y39iFM/VsddQ38txK4qvBW2u2yu2y1QlOJ66MZuzf3PgHDm2/2Kt"
+    "Nlmq42+15f7JdsfW7XXI8zUKrIpSv4cHaweNN61cQ/ooYqaO9Buz9dsC1X/tAtWt+7V1v76S+9VupUrW6OD54dGL777/"
+    "j7+8lJOpR9Xxd62+Tl6HWh8hLGCLA2HQVjBust/VdJC2vQgP6EW4K2Wgt43o20b0Nerf9fsceXfBtvdc5cL7LT/TURN4"
+    "0YZeSH7bb/7YfvNKhqHwRWppBCyYuMJPjBpsLnsU66rhXuOXQNVHCAKxzMl+udUPte8hFi5AXQOVYFVIHCWpKaORYpLN"
+    "HSOwnBeTg6gxctiVEYgNgQEqhZPCZECEBQnModpuF1OXrsHqJepXYnyIqkmf3E1k2GCsLSFTZvFFRxYvSh0bWDSrqcB2"
+    "6lMlIzIIYSxNJWZ+otOh0Ipd7ctxg6c1KZ4yW9+/7Cy6GMJqjJTTBoemFgornDD97DFT+By6ow22yjmlijodPkZIsBnA"
+    "GtiDvG+GSxgxvi+lvKssNFJlVT6+6yqUFGIwnJsSM7B27vywRVdMf0hlUlQ6ZYo0fSo2xzLLVYOzepquwtjRQUfGTgoq"
+    "YvdNmgT9N2JfnJ/8eHJ6sTcEdq/4U8HAMrcltal0LRVY4eTFUdetyomIXZj/4u2Hd/cxwP1/WC67M9jp9/ujEMFvIIpe"
+    "v1FYmgJvPGm7nvibVpyTIyZMWZhIpb42ym4m2yUvg0jyD5j73ONCfViYqTijMlXSUuolqTfbObgcrJMDCzHxMRuEC/pg"
+    "uhXFe+pWFEfOyz/b70PnpU2jECNfDGQHo1DYWmccbrofRyGJ7/gP/b74UYWKv1EOpoqNKHtNBnq1E6+GwovoGCtwoB3g"
+    "/dUoHIV/NDPiz0/bF4nE/yjeYO0pABr+2hcfYIX2a9Bvzt69e336A9aVGkG61PXi9iNBv4GwOY+E+APR1TQNVk0R09fN"
+    "OYC3Xza3aR7zoXFseMymwCszWzxuPyKeB/GiOB04Fm8VEbm9YiJwIs7UjcFzxFn+MwuC6BbVlbAMmDHKUySMGYAosEx4"
+    "1EEJ/YiFjeVi5bwBM1+5/c560cCEBg82qS5Z+8X5wi9m43f3DCR9rQCqsJy32sGph7ABPK7vmnJSUHdSJu5HIjarHzC3"
+    "M7rcJ6ArC+BSV/T4rK9O22ACZMnVqlwxyiXpECwpkbHlbtJx1iiQrZ4/e39xcnbqluvl72sDK+rm8wLzG5n4CHq2kB4M"
+    "caAqJfS2+cWGciWLOcQAhbZpCUhqSndyDZjKJPGVLors8fv4tfp618EdwH/RwBX0ToWJ0FJI9qfGSzGHcVA/fg2vAnXS"
+    "fqG+5saAIhBOv+C+AK5Qv/fj9bg++s69S8y0f4XeVsoXNCuV8XsMu6soy7ddFiX95AUBHDPD1ep8d2DklWfj3TLTGWIT"
+    "HfLGZ++LzMvp+i/g05Le5Q17tp9t0PIJ+3qhNcKKX0aOIqMFv8C1EX693ny7HqHG4Edxsh5Wlu36uHmtLWOoACi4Rjm0"
+    "y4f3m6qhF51r5m29vFspmHetJXqb/9sJeOEz/Sg+G4xG1IdflkrSgf4MD4B1zf/H5w/g/ufcktCl53DBtdGTC79sEAgx"
+    "xUOkSDEQkXu6cIbJv0DyDQj4LDYJSpjy9y+RdDMg4WU8OrQwcj4kxvMm9irDnQIES+g7JFSODojBzd18Q//oIFcJ9s6R"
+    "/KOcdUPwxRGtPHeyafEPcLmRjHHETKdDWLHfVGCKBwWQ9QutDaVhximGMZ1rVEuj0ZOGoU9T6wTLOWPPwHTl8zoHa10U"
+    "dDEbjhKZW4sU703muCIptraikj7G5nfM0Yrzi7MPKMEHZn+b5E3Gs9+nFOUPJ+c/AdWuCVHgt0quZBuXuV/n5jaGe7ew"
+    "y8x4ubnX/iHPeIa1bWd0b2Y+gc0O+cl7aVFiEOh0yBbez1MpFwjkWtJ49w5vpOiAxtq0WknkllJV6DMMMqnlz/0EK5gq"
+    "/Ed0VIKBA2qrTXC27w7tDXbvodcMk+3c/T8k0M7O"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -445,14 +445,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -606,12 +599,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -938,7 +946,17 @@ def label(name: str) -> bytes:
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -950,11 +968,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -976,16 +1000,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -998,11 +1033,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1012,7 +1060,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1047,6 +1095,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1194,6 +1256,10 @@ _REQUIRED: Any = object()
 
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
+
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -1347,10 +1413,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2509,7 +2573,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2692,9 +2756,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3217,18 +3279,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3241,7 +3301,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3253,36 +3313,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3305,7 +3361,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3313,17 +3369,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3491,8 +3547,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3510,8 +3573,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3526,12 +3592,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3549,15 +3616,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3596,6 +3676,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3625,11 +3717,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3648,14 +3755,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3663,27 +3767,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3745,23 +3855,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -3816,10 +3915,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -3829,6 +3927,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -3926,7 +4026,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -3934,7 +4034,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4733,10 +4834,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4744,7 +4842,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4773,11 +4871,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5124,8 +5217,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5284,6 +5377,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5669,6 +5768,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5780,9 +5880,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -5848,11 +5951,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -5888,8 +5999,11 @@ def _messages(data: object) -> list[dict[str, Any]]:
     return messages
 
 
-def _get_prompt(name: str, arguments: dict[str, Any], context: Context, source: str) -> Any:
-    """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages."""
+def _get_prompt(
+    name: str, arguments: dict[str, Any], context: Context, source: str, agent: bool
+) -> Any:
+    """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages; for an
+    agent, delivered as a tool's answer is (`_for_agent`)."""
     command = PROMPTS[name]
     _check_keys(command, arguments)
     call = _Call(arguments, source, context, _Sources(context.command))
@@ -5897,10 +6011,19 @@ def _get_prompt(name: str, arguments: dict[str, Any], context: Context, source: 
         data = _execute(command, call)["data"]
     finally:
         context.close()
+    if agent:
+        data = _for_agent(data, command)
     result: dict[str, Any] = {"messages": _messages(data)}
     if command.summary:
         result["description"] = command.summary
     return result
+
+
+def _for_agent(data: object, command: _Command) -> Any:
+    """A prompt's or a resource's data as an agent may read it: through `_deliver`, like every
+    tool answer (secrets out, control tokens neutralised), never cut: a client asked for this
+    prompt or resource as a whole, and its shape has no room for a `meta.truncated`."""
+    return _deliver({"ok": True, "data": data}, command, agent=True, limit=0)["data"]
 
 
 def _match(uri: str) -> tuple[str, dict[str, str]] | None:
@@ -5947,8 +6070,9 @@ def _contents(uri: str, mime: str | None, data: object) -> dict[str, Any]:
     return {"uri": uri, "mimeType": mime or "application/json", "text": _dumps(data)}
 
 
-def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
-    """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI."""
+def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | None:
+    """`resources/read` and `mytool resource URI`: the contents, or None for an unknown URI;
+    text and data delivered for an agent as a tool's answer is (`_for_agent`)."""
     found = _match(uri)
     if found is None:
         return None
@@ -5973,6 +6097,8 @@ def _read_resource(uri: str, context: Context) -> dict[str, Any] | None:
             data = _jsonable(data)
         except TypeError as error:
             raise _Internal(str(error)) from None
+    if agent and not isinstance(data, (bytes, bytearray)):
+        data = _for_agent(data, command)
     return {"contents": [_contents(uri, mime, data)]}
 
 
@@ -6005,7 +6131,7 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
     if not isinstance(arguments, dict):
         raise _McpError(-32602, "Invalid params: arguments must be an object")
     try:
-        result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json")
+        result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json", True)
     except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
         raise _mcp_failure(error, server) from None
     text = server.dumps(result)
@@ -6029,7 +6155,7 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     if not isinstance(uri, str):
         raise _McpError(-32602, "Invalid params: uri must be a string")
     try:
-        result = _read_resource(uri, _mcp_context(server, "resource " + uri))
+        result = _read_resource(uri, _mcp_context(server, "resource " + uri), True)
     except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
         raise _mcp_failure(error, server) from None
     if result is None:
@@ -6066,7 +6192,8 @@ def _prompt_cli(invocation: _Invocation) -> object:
     raw = vars(parser.parse_args(rest[1:]))
     context = Context("prompt " + name, invocation.json)
     context._verbose = _debugging(invocation.debug)
-    result = _get_prompt(name, raw, context, "flag")
+    agent = invocation.json and context.agent is not None
+    result = _get_prompt(name, raw, context, "flag", agent)
     if invocation.json:
         return {"ok": True, "data": result}
     single = len(result["messages"]) == 1 and result["messages"][0]["role"] == "user"
@@ -6088,7 +6215,8 @@ def _resource_cli(invocation: _Invocation) -> object:
         raise UsageError(f"unexpected {rest[-1]!r}", hint=f"{PROGRAM} resource URI")
     context = Context("resource " + rest[0], invocation.json)
     context._verbose = _debugging(invocation.debug)
-    result = _read_resource(rest[0], context)
+    agent = invocation.json and context.agent is not None
+    result = _read_resource(rest[0], context, agent)
     if result is None:
         raise UsageError(
             f"no resource at {rest[0]!r}", hint=f"'{PROGRAM} resource' lists the URIs and templates"
@@ -6230,11 +6358,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6332,7 +6462,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6436,22 +6567,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6514,20 +6646,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 

@@ -388,56 +388,56 @@ _DATA = (
     "k84OXe1Pk7GUJsdAXcczcMz80NF/7jmv632Q7reDcYq48xKFBgZg88gfA94IZEvEM9BX1F0njSYB3lZyAOiuJfrRNBxy"
     "dkEpwYHNiTGcpDzpjAbMWB/7MQnLXEIZjIOo7wXXXjKu7EBwEkwRAlp2xpK+5eMLU9VmhvIt5iS9HJjkDsquEZuAttoU"
     "PlGewBZnaJChxByVYurNrZzJIfpxTP0BI6utmtZ+ay6WSwEUkbCzbUeN08tj7pwLrLqLzV0ncMA0JuA3NrXJ63DiRpW8"
-    "oexPx0VibCC4wICIjUQKlkSic1O4lNEUJGA5dVJKdVR0ZpFxtDVh6ALDAgoeyKCQRGOsha9TRkB5I9TaTUqI2X25XzN/"
-    "CFhtES2pcOjbcieMIXlORW5mWyXPr7w70CFUONdOu9nc6QDUF+TaIBwYg5lRAjM699Fnoc5podZMR8V+ELSHflKcDeaj"
-    "LToX3qCrYhTbgcPciPgaArRDXEGhYuA8s1PbSTHUOXq0RHFBa4m/UFuUQoTICkgElBPmu18WUSNfBsMVOIJWwkytI5g+"
-    "zKYlIsEApAjRSOLDKMUsJ+69TIb8HAeev5Jl47HvdVqciOgOuHW2YAMYi7ejFuEKm/7l2ZLQAPSbx1dmKwwYcXl++gHD"
-    "V7KZ6F2q41OK1yrMwFy5htywL/6wZeXHoQ1/YOp+OflwTHpkjHx9NpjYRNlSoiYnHHL6dHUWv0V9tcoktHIRMzq4ccVT"
-    "Qua2ScdocpQX6KHWAZY2Rl3sby1MpqfaOmdeDldanUV67xM/1QwzThd3KnxK8cQ5zBanMAii+7YFup6RTOSe1bPRDNw8"
-    "jRYm0CRJW258thKNJNM6uko7LbjRLIdgVnjdV7aBtBZkk6K50+pGDIBgrT+LPaUQbdXMCzOnn8tgGxIQL4Xi9O1HYqza"
-    "BkOO6cqhP4LZLszxySBeDZrgkU6FsIwqEeH2PdqBxZWA5lprOpdTUJii8Sja46Gf4/6nCSelL0pbFiw8iyx1b3lG8aJk"
-    "gM5iyLcyEaBAbxD8iAvsUGxe/OXkwwdnMtxagCQEy5m7tZ2vOGSPdYRhgJctOOXNVHY0WXWnm6PAG7fQTbS0bKxgCd2c"
-    "QWRE2j3lvKeiLz0AcBA4gZbpzH7a6sVuE4ghVbZBAz3dyRARrR3fMfTjoApw6nUWZBEQRP7yvk62SxtaABStA3FvE/S9"
-    "ZUwhbSlrWshSl86teGsma7xF2eO8LxVq/JnjWUQXlOa96eWITOSU6sFyiC3OWmKHAC/WcGzpdPQOp6iz2ySeIFETfzjE"
-    "mJTuofko3TkobW3pZ8gVMVIdUgnUiE+EiggbuzFmwNxytxoT3h199Bn6qf/3nN+n0RAiEDytTqKAT1CJSJJ/xn/0ghCD"
-    "HH71J9cqBbD49aglrk7OLi57LXF4ePG3iyO44DgOKA9adzmFYAomI4e03ecnog/8vpUwub7EQgJgSXQL7tK/lYXgQkVE"
-    "NYcWKSo0Do01LKaCgs8rPSaVJ5Vl5vOODLY1B31NOf7Y2eF2w03EwKgSusiFMCJXAejU/0JFiO6iI6aKcgI8bs0i06er"
-    "EeKCQqUA8tg3QqENCsX6r7cryrBYTzuOpZdQYwRYTHBHHHKbztmb0+Mj7lMD0xykiitEjT0tysdgJmmeVXJTBZctdtFo"
-    "aXxqp3cZogRNxWYRrXWQKyDYGcDo0Fc3WwdExzWBQxJsthtlYUXoE3cmggA0dJNRqjjbwtKm8NpqEIVshWjkVgGL0C0a"
-    "RLuqCkA7EDqwfsW2BNmKJTm0KfRAexl31zEsQf8z70AdX16enL2/ICYbF4rGDeMDxZsezrbZ/6I9KHrUupbtifz5f969"
-    "v357fvbLyfvrX89Pj7NHtrnjvPWjT2Z9XqHKOuZ2z9ibENQGUUtxd4w3ZIhvNDn0EOKI9taO7F01+FVsCBeyfeiHVrEO"
-    "sykR53kSaeRoBE+oLHgjFWJheAkEQ2BS9Nadgg4C9kX1O3TZafDCUU9tEk3DpnBTKg4wt6BIIM+LyxqMZk6oa3fILfge"
-    "P04uJt40UFlI5amQ9vH80+XjST6VjTFOw1k+nCzl89RRdnn+l+Mzy3h29VFYGXyb4/0lRMxJPa1HMogWzBaqTOD0/N1x"
-    "Vep2FkKt4OfSvNdAz+PpRYY8fbV8ZlUD0vMEiYXxceGQvU7siyYlVRTOG9cJ+ar3OC1XtWc6j6ckVRXyzfsacXKGyFM2"
-    "iK1UoxrKHktlqpD16c3lyXlZnNUsJ4o1+EDhWlnHgX/OfnQ3btI0Vp3tbXQ1eh/RiZLx9jDxRun2y52XO+3dl9vW3ik4"
-    "3+oJ25xzxeiW/wWLr/IFrat311lU6yyqYvIMhk7d+kPrGqJRuTJd6hWPd5+gk9nRuS6ZbpYIl2svfKhO1dzNvZny7uYn"
-    "bvi4dp5CzjCOmqcIQ2CpH5RnNYerTLVNX694yl6TAFqnynMYY+qhm6eGuL3pdpXkrL/eQ7OaaOH1HnqZKDW2L5fGZ7HW"
-    "NUcNOjGFzw7zH8k0Ngo/8RVC0+sh+JVwKMPBTC+dEQSQel9bJmCusyVinzRONZtpb8jD8IqnbiBuEXNbIFc/jSZb38qW"
-    "7/7+nhac3rShkJYYeR8lt/SCiHzwa92THi6rd9fjCh5TWOMJHkvwOC2duPN8jmadS7/OpX8C2F3n0v8wufS/a12uvbWQ"
-    "by8tt7cwKwdxK0dHzenLFdD/N4zgfhBIv0TW9Br4rYHfGvhVgV9uHrX9WRnSUY/C9PZ9gNt3K/J4xhcLPOOmNf/ZALce"
-    "2dE05RENsK+muKLiWvCE6YfxLQ0Gde091t5j7T3K3sN6qSsbueW8x3fyEt+xlKzWT1ivsi0P/tirbUv+onjY/W2dhkbd"
-    "fxCrr3c51jZ/bfP/1W2+NuO2XUGMfGNKCvIfxgb8AQx/jczyFzA/waRbFJVt+UedaUpVE1zfgS+ipQbi7em7f/7fP1xw"
-    "MKAU9wrTXNLILv145uAgU9eqoW84Cm+06FzimYtMF7E4Q3mnBbR9h6V8nHb00IwqTK+9H/X9Xs8mHVPiuYALrpTf5VWh"
-    "T08KqSRv6HLjpTrTJcc/GBBY1zIvfvbzPWqZ1/BsDc9+J3hW76Usb7Sz+3Jv/9VP//Hza68/GNKLFB5q8U5WpVxuIYzB"
-    "FjtCW1vBdrNpD3U1Q9UY3/4xX1vBZTEZzM4XXAlLY1r39YCPrndLy6bxjA3f8i8/A9LBYgzzZQY/VBCAAxtvQNsCmdDJ"
-    "KuYz+Lqmvj8dm6zEjBYNvkuEvFyUEABAQAAV7HhChwECFJZLiKMkK/jX1bsKRJvI34jwPH068cIKYXVRiU3i/oIkXlpF"
-    "61jap6gMcOBTvRUSGOq3LPAZ7IFQkv3JVa9Ckx3Q2LS8KtGSv9SiIVtD6J50vZxJIqsM2BBY2WP/9HphWUFUdIv4M62w"
-    "RJeIYOEHljEMmQv4HBr5Cll29FbQ35fLSAWkD6QpzMjRHXNlF6JmevGAKXKwSagEqEU6yhJpZEoKyAbHpnAH5s7l96YW"
-    "hfs/oOoRqijRtWs+1eBi9dmsQlk5OC4QtrezIGEneS9i822aBO23YltcnLw/ObvcOgByr/nLI0Ayvwqibg2Vgu4CJft7"
-    "i4oq60RswviXx59O5xHAL2DBKsKNDqD4djdEU94R9stWuqE1CN76Vu9LEf+tJIe9RJEunRGpp2615mdniJt5Oi6ezbWE"
-    "dZK2xVXNWP/B5TlU00e6S3X55deeODhFLCryUr/vY+SFk/ykXyEjPtIrZMSe8/rfzWdosqIbbIk4E2FjpxsKUxqKHeiX"
-    "0nRDYuvhv7Xb4r0MJX8OqT8TvBfCeT3aBygnnh1AzE/LW4K7coD6o27YDf+UjYm/vtkLa3CkP4m3WLcH9/BnW3yCCeff"
-    "n3l7fnr65uwdVuVpzrr0zgC3HQn6BdznIA7NFECbQRrMqjynryoxejZfVDIxlv7AEb6LZjoYAG7kKsXscfPxogxBi3wR"
-    "YVu8lcNhc0XDX+qce9eO2BHn2d+8AUD95rVpMA0YMcriEzYtYHhgmvCogzx6j2Vhdqln9m6cbObm+0756yfQEYMIq7w1"
-    "37rKI2x2yw8vgNe3EmwalkMWX6+jDkAE3K7t6nI8WAGkXfw+ByK0/OkkM6bLldaqMAkuFkTd0hCBRaERqsf1flxzx0W9"
-    "I8xXmzKqqPbjNKqRqUA+/3h5cn7m2jXH817lkdceZ0W6sBZ8tJCtQqGZXYZsTvH1yz9s93qA8TIJC5MT9aekMj0YQIji"
-    "S5UXKuPXuUo1yq6DUsAvqmHZQHKrv0dFUyH+n2kMBU0mcQrSzwutSfcqmAc103wfq7RcXf36nn2ureYq37mfzsL50Ve2"
-    "XCKm/gtYpto477NQXbzFZnkWTTPBe3lZNGE0MNdMcLHC2e1ofmUbYq5N9DRVuiC55pNbefhz1vz1LZrUafbaE/NWkE7t"
-    "57PKBatoYHzbhuSBJfyAa138cpb+bhYaHW1J8hX2tPJW10cB1r56A5UAmVcpK3V5Ef9Qtchi4dpjU3fsFgqPXeOVjrNv"
-    "t+GFr/Sn+KqtNdp/+DGRHi3qr/AAuN3s//j8Dtz/mvkUurQLF1wT37nwY4VQjXt8iT1SlEbdPV/Axd3vY/cVM/BVrBI2"
-    "cc+vsGcd55ge50c/3O6n19iwGvnw9JeOYbR8XtKEdZxRnuhCkYjpiOZnhyFE4OrxhO5/bydTJQ4DsPulogLd4f4ezTxD"
-    "8zT5J2B77EaDOV1EHRb9vylv64inl0wD0D3mTatOtcf5pRpukQpC70DDyqnW9SRZqYalga14AVnQlGcHTDtn9KLf9Mbc"
-    "7MwBUgiGayAdgQLocOPh/wFHzw/K"
+    "oexPx0VibCC4wICIjUQKlkSic1O4lNEUJGA5dVJKdVR0ZpFxtDVh6ALDAgoeyKCQRGOsha9TRkB5I9TaTU+4ekSXSaph"
+    "BESutqyW1Dx0crk3xtg8Jye3t60SBFDeHSgTap5r599s7nQA8wvycRAXjMHeKIGpndhaZ3tp+fJDNdNSsR8E7aGfFGeF"
+    "CWqLzol37KqgxfboMEeaRA0B2kOuoGExSIAnrQ2nGOqkPVqzuMK1CrxQW5RThFALSATYE+bbYRZRI18GwxU4gmaDJ9YS"
+    "ZooYrLXbmIbYEUwxJtwS2WAjUkRxpAvDKMVEKB6vTJj8HAeev5Lx47HvdeaciOgOaAobuQGMxTtWi/CJvcPyjEpoAPrN"
+    "4yuzWwaMuDw//YBMI7OKDqg6PmWBrcIMTKdrSB/74g9bVgodmvkHpu6Xkw/HpFnGD9QnjIlNsw51TiJnWFdn8VvUV6tM"
+    "gtRNM6ODe1s8JWRum3SMJkepgx5qHcBtY/fF/tbCZHqqrdPq5XCl9Vqk9z7xU80w45dxM8OnLFCcw2xxCoMgum9buOwZ"
+    "yUTuWT0bzcD91WhhAk0eteXpZyvRSDKto6u0GYN70XIIZoXXfWWnSGtBNimaO61uhAmI5/qz2FMKAVnNvNCqPZcJNyQg"
+    "pArF6duPxFi1DaYdM5pDfwSzXZjjk0G8GnrBU58KYRlVIsIdfrQDiysBzbXWdC6noDBF41G0D0TPx/1PE85bX5S2LJ54"
+    "Flnq3vKk40XJAJ3FqHBlIkCB3iAsEhfYodi8+MvJhw/OZLi1AEmIpzN3aztfccge6wgjBS9bcMqbqez0supON0eBN26h"
+    "m2hp2VjxFLo5bZGZtHtKi09FX3oA7SC2kolJ/qfdYOw2gTBTZXs40NOdDBH02iEgg0KOuwDBXmdx2D7ubyB/eesn28gN"
+    "LWiK1oG4twn63jKmsMVAhmghS1062uLdm6zxFiWY89ZVKGhYC+kiuqBM8E0vx2gip1QPloNvcdYSOwSFscxjS2esdziL"
+    "nd0m8QSJmvjDIYatdA/NR+nOQWn3Sz9Droix65CqpEZ8aFTE3tiNMQPmlrvVmBPv6NPR0E/9v+f8Po2GEKTggXYSBXzI"
+    "SkSS/DP+oxeEMOXwqz+5VimAxa9HLXF1cnZx2WuJw8OLv10cwQXHcUB50LrLKcRbMBk5pB1BPxF94PethMn1JdYaAEui"
+    "W3CX/q0shB0q4tiBgo4UFRqHxjIXU2TBR5oek8qTypL3edMG25qzwKYyAOzscLvhJmJgVAldB0MYkQsFdHVAoWhEd9ER"
+    "U0VpAx63ZpHpA9gIcUGhmAB57Buh0B6GYv3XOxplWKynHcfSS6gxAiwmuCMOuU3n7M3p8RH3qYFpDlLFFaLGnhblYzCT"
+    "NM+qyqmCyxa7aLQ0PrXTGxFRgqZis4jWOsgVEOwMYHToq5utA6LjmsAhCTbbsLKwIvSJmxdBABq6yShVnG1h9VN4bTWI"
+    "QrZCNHKrgEXoFg2iXVUFoB2wEd59+YptCbIVq3Zo3+iBtjvurmNYgv5n3qQ6vrw8OXt/QUw2LhSNG8YHivdFnG2zRUbb"
+    "VPSodS3bNvnz/7x7f/32/OyXk/fXv56fHmePbHPHeetHn8z6vEKVdcztnrE3IagNopbiBhrv2RDfaHLoIcQRbb8d2Rtv"
+    "8KvYEC5kW9UPrWKpZlOuzvPk2sjRCJ5QWfBGKsTC8BIIhsCk6N09BR0E7IvqN/GyA+OFo57aPJuGfeOmbB1gbkGRQJ4X"
+    "lzUYzRxi126iW/A9fpxczM1poLKQ7VMh7eP5p8vH84Aqe2ecqbN8OFlK+amj7PL8L8dnlvHs6tOyMvg2GQBLiJjzflqP"
+    "JBktmFBUmcDp+bvjqtTtRIVawc+lea+BnsczkAx5+mr5WKsGpOc5FAvj48I5fJ3YF81bqiicN64T8lXvcVquao99Hs9a"
+    "qirkm/c14uQkkqfsIVvZSDWUPZbtVCHr05vLk/OyOKuJUBRr8JnDtbJODP+c/ehu3KRprDrb2+hq9I6iEyXj7WHijdLt"
+    "lzsvd9q7L7et3VRwvtVDuDlHj9Et/wsWX+ULWhf4rhOt1olWxfwaDJ269efaNUSjcmW61CueAD9BJ7PTdV1V3SwRruhe"
+    "+NydCr6bezMV4M1P3PCJ7jyFnGEcNU8RhsBSPyjPag5XmWqbvl7xIL4mR7ROlecwxpRMN08NcXvT7SrJWX+9h2Y10cLr"
+    "PfQyUWpsX66ez2Kta44adO4KHy/mP5JpbBR+4iuEptdD8CvhUIaDmV46Iwgg9b62TMBcZ0vEPoycajbT3pCH4RVP3UDc"
+    "Iua2QK5+Gk22vpUt3/39PS04vWlDIS0x8j5KbukdEvng17onPVxWEq/HFTymsMYTPJbgcVo6t+f5HM063X6dbv8EsLtO"
+    "t/9h0u1/19Jde2sh315abm9hVg7iVo6OmjOcK6D/bxjB/SCQfonE6jXwWwO/NfCrAr/cPGr7szKkox6F6e37ALfvVgfy"
+    "jO8eeMZNa/6zAW49sqNpKigaYF9N/UXFteAJ0w/jWxoM6tp7rL3H2nuUvYf13lc2cst5j+/kJb5jtVmtn7Dedlse/LG3"
+    "35b8RfGw+9s6DY26/yBWX+9yrG3+2ub/q9t8bcZtu4IY+cYUGeQ/jA34Axj+Gpnl72h+gkm3KCrb8o8605SqJrjiA99V"
+    "y+UWb0/f/fP//uGCgwGluFeY5pJGdjHIMwcHmbpWDX3DUXijRecq0FxkuqzFGco7LaDtO6z247Sjh2ZUYXrt/aivAHs2"
+    "6Zgq0AVccKVCLy8cfXpSSCV5Q1ckL9WZrkr+wYDAutx58bOf71HuvIZna3j2O8Gzei9leaOd3Zd7+69++o+fX3v9wZDe"
+    "tfBQi3eyQuZyC2EMttgR2toKtptNe6irGarG+PaP+WYLLovJYHa+4EpYGtO6rwd8dL1bWjaNZ2z4IQD5GZAOFmOYjzf4"
+    "oYIAHNh4A9oWyIROVjGfwddl9/3p2GQlZrRo8F0i5OWihAAAAgKoYMcTOgwQoLBcVBwl2TsBdPWuAtEm8jciPE+fTryw"
+    "QlhdVGKTuL8giZdWXTuW9ikqAxz4VG+FBIb6RQx8BnsglGR/ctWr0GQHNDYtr0q05O+9aMjWELonXS9nksgqAzYEVvbY"
+    "P71eWFYQFd0i/kwrLNElIlj4gWUMQ+YCPodGvkKWHb0V9PflMlIB6QNpCjNydMdc2YWomd5NYIocbBIqAWqRjrJEGpmS"
+    "ArLBsSncgblzQb6pReH+D6h6hCpKdO2aTzW4WH02q1BWDo4LhO3tLEjYSd6L2HybJkH7rdgWFyfvT84utw6A3Gv+OAmQ"
+    "zG+LqFtDpaC7QMn+3qKiyjoRmzD+5fGn03kE8DtasIpwowMovt0N0ZR3hP0+lm5oDYK3vtUrVcR/K8lhL1GkS2dE6qlb"
+    "rfnZGeJmno6LZ3MtYZ2kbXFVM9Z/cHkO1fSR7lJdfvnNKA5OEYuKvNTv+xh54SQ/6bfMiI/0lhmx57z+d/OlmqzoBlsi"
+    "zkTY2OmGwpSGYgf6vTXdkNh6+G/ttngvQ8lfTOrPBO+FcF6P9gHKiWcHEPPT8pbgrhyg/qgbdsM/ZWPir2/2Thsc6U/i"
+    "LdbtwT382RafYML5J2renp+evjl7h1V5mrMuvTPAbUeCfgH3OYhDMwXQZpAGsyrP6cNLjJ7NR5dMjKW/gYSvq5kOBoAb"
+    "uUoxe9x83yhD0CJfRNgWb+Vw2FzR8Jc65961I3bEefY3bwBQv3ltGkwDRoyy+IRNCxgemCY86iCP3mNZmF3qmb0+J5u5"
+    "+QRU/voJdMQgwipvzeew8gib3fLDC+D1rQSbhuWQxTfwqAMQAbdru7ocD1YAaRe/z4EILX9dyYzpcqW1KkyCiwVRtzRE"
+    "YFFohOpxvR/X3HFR7wjz1aaMKqr9OI1qZCqQzz9enpyfuXbN8bxXeeS1x1mRLqwFHy1kq1BoZpchm1N8/fIP270eYLxM"
+    "wsLkRP21qUwPBhCi+FLlhcr4Aa9SjbLroBTwo2tYNpDc6k9W0VSI/2caQ0GTSZyC9PNCa9K9CuZBzTSf0CotV1AGMur7"
+    "XFvNVb5zv66F86MPcblETP1Hsky1cd5nobp4i83yLJpmgvfysmjCaGCumeBihbPb0fzKNsRcm+hpqnRBcs1XufLw56z5"
+    "A100qdPstSfmrSCd2i9slQtW0cD4tg3JA0v4Ade6+HEt/WktNDrakuQr7Gnlra6PAqx99QYqATKvUlbq8iL+oWqRxcK1"
+    "x6bu2C0UHrvGKx1nn3fDC1/pT/FVW2u0//BjIj1a1F/hAXC72f/x+R24/zXzKXRpFy64Jr5z4ccKoRr3+BJ7pCiNunu+"
+    "gIu738fuK2bgq1glbOKeX2HPOs4xPc6PfrjdT6+xYTXy4ekvHcNo+bykCWcvMStOdKFIxHRE87PDECJw9XhC97+3k6kS"
+    "hwHY/VJRge5wf49mnqF5mvwTsD12o8GcLqIOi/7flLd1xNNLpgHoHvOmVafa4/xSDbdIBaF3oGHlVOt6kqxUw9LAVryA"
+    "LGjKswOmnTN60e9+Y2525gApBMM1kI5AAXS48fD/vxsd5A=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -453,14 +453,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": (
-        "_command_epilog",
-        "_did_you_mean",
-        "_group_help",
-        "_new_parser",
-        "_not_json",
-        "_tool_flags",
-    ),
+    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -606,12 +599,27 @@ class _ActionRequired(CommandError):
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
             if json and "--json" not in line.split():
-                line += " --json"
+                line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
         hint = "; ".join(
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _with_flag(line: str, flag: str) -> str:
+    """A command line with one more flag: at its end, or before its `--` (after which every
+    word is a value)."""
+    if " -- " not in f" {line} ":
+        return f"{line} {flag}"
+    import shlex
+
+    try:
+        words = shlex.split(line)
+    except ValueError:
+        return f"{line} {flag}"  # NOTE: not a shell line (an open quote): left to its author
+    end = words.index("--") if "--" in words else len(words)
+    return shlex.join([*words[:end], flag, *words[end:]])
 
 
 class _MissingDependency(CommandError):
@@ -941,7 +949,17 @@ def forget(name: str) -> None:
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
-    __slots__ = ("choices", "config_only", "help", "metavar", "name", "scope", "short")
+    __slots__ = (
+        "choices",
+        "config_only",
+        "goes_with",
+        "help",
+        "metavar",
+        "name",
+        "not_with",
+        "scope",
+        "short",
+    )
 
     def __init__(
         self,
@@ -953,11 +971,17 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
+        goes_with: str = "",
+        not_with: tuple[str, ...] = (),
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
-        self.help = help
+        self.help = f"with {goes_with}: {help}" if goes_with else help
+        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.goes_with = goes_with
+        #: The flags it cannot be given with (a usage error), where it would mean nothing.
+        self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
         #: "confirm": on the commands that ask before they run (destructive ones).
         self.scope = scope
@@ -979,16 +1003,27 @@ FLAGS: tuple[Flag, ...] = (
         "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
-    Flag("--timeout", "SECONDS", "cancel the command after this many seconds (exit 124)"),
+    Flag(
+        "--timeout",
+        "SECONDS",
+        "cancel the command after this many seconds (a `timeout` error)",
+        # NOTE: a handler that ignores the cancellation ends the process: the server's, or
+        # the batch's, other calls with it.
+        not_with=("--mcp", "--batch"),
+    ),
     Flag(
         "--max-output",
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
-        " (0: no limit; agents get 40000 by default)",
+        " (0: no limit; agents get the tool's default limit)",
     ),
     Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
-    Flag("--field", "PATH", "with --schema: print only the part at this dotted path"),
+    Flag(
+        "--field",
+        "PATH",
+        "with schema, --schema or --llms: print only the part at this dotted path",
+    ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
     Flag(
@@ -1001,11 +1036,24 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "with --batch: how many read-only calls run at once (default 4)",
+        "how many read-only calls run at once (default 4)",
         scope="root",
+        goes_with="--batch",
     ),
-    Flag("--as-completed", "", "with --batch: write each answer when it is ready", scope="root"),
-    Flag("--allow-destructive", "", "with --batch: run destructive commands too", scope="root"),
+    Flag(
+        "--as-completed",
+        "",
+        "write each answer when it is ready",
+        scope="root",
+        goes_with="--batch",
+    ),
+    Flag(
+        "--allow-destructive",
+        "",
+        "run destructive commands too",
+        scope="root",
+        goes_with="--batch",
+    ),
     Flag(
         "--yes",
         "",
@@ -1015,7 +1063,7 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "with --mcp: print the client configuration", scope="root"),
+    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -1050,6 +1098,20 @@ def _show(value: object) -> str:
     """A value as a message shows it: its repr, cut to 60 characters."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _not_json(name: str) -> Any:
+    """NaN and the infinities: Python's json reads them, JSON has no such values."""
+    raise ValueError(f"{name} is not a JSON value")
+
+
+def _load_json(text: str | bytes) -> Any:
+    """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
+    `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
+    anything else, NaN and the infinities included, which Python's json would read."""
+    import json
+
+    return json.loads(text, parse_constant=_not_json)
 
 
 class _Type:
@@ -1208,6 +1270,10 @@ _REQUIRED: Any = object()
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
+    #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
+    #: default place). A class attribute: most calls never set it.
+    spill_dir: str | None = None
+
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
@@ -1360,10 +1426,8 @@ def _as_list(value: object) -> list[Any]:
         return value
     if isinstance(value, str):
         if value.lstrip().startswith("["):
-            import json
-
             try:
-                items = json.loads(value)
+                items = _load_json(value)
             except (ValueError, RecursionError):
                 raise _Invalid(f"{_show(value)} is not a JSON array") from None
             return _as_list(items) if isinstance(items, list) else [items]
@@ -2551,7 +2615,7 @@ def _run_output(call: _Call) -> object:
     offset = call.value("offset", _Int.convert, 0, flag="--offset")
     limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
     call.check()
-    return _read_spill(ref, offset, limit)
+    return _read_spill(ref, offset, limit, call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
@@ -2734,9 +2798,7 @@ class _Sources:
         try:
             with open(path, "rb") as file:
                 if path.endswith(".json"):
-                    import json
-
-                    data = json.loads(file.read().decode("utf-8"))
+                    data = _load_json(file.read().decode("utf-8"))
                 else:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
@@ -3259,18 +3321,16 @@ class _Refused(CommandError):
     exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
-def _batch_call(
-    line: str, allow_destructive: bool, debug: bool, limit: int | None, spill_dir: str | None
-) -> tuple[Any, str, Any]:
+def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
-    import json
-
     ident: Any = None
     try:
         try:
-            item = json.loads(line)
-        except (ValueError, RecursionError):
-            raise UsageError("not a JSON object") from None
+            item = _load_json(line)
+        except ValueError as error:
+            raise UsageError(f"not valid JSON: {error}") from None
+        except RecursionError:
+            raise UsageError("nested too deeply") from None
         if not isinstance(item, dict):
             raise UsageError("not a JSON object")
         ident = item.get("id")
@@ -3283,7 +3343,7 @@ def _batch_call(
             raise UsageError(f"unknown command {path!r}", hint="see `schema` for the commands")
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
-        if command.effects == "destructive" and not allow_destructive:
+        if command.effects == "destructive" and not invocation.allow_destructive:
             raise _Refused(
                 f"{path} is destructive", hint="rerun the batch with --allow-destructive"
             )
@@ -3295,36 +3355,32 @@ def _batch_call(
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects in _PARALLEL else "serial"
     name = str(path)
-    return ident, lane, lambda: _batch_run(name, arguments, debug, limit, spill_dir)
+    return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
 
-def _batch_run(
-    path: str, arguments: dict[str, Any], debug: bool, limit: int | None, spill_dir: str | None
-) -> dict[str, Any]:
+def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) -> dict[str, Any]:
     command = _command(path)
     assert command is not None  # NOTE: `_batch_call` looked it up
+    debug = _debugging(invocation.debug)
     context = Context(path, True)
+    context._verbose = debug
     try:
         _check_keys(command, arguments)
-        call = _Call(arguments, "json", context, _Sources(path, None, True))
+        sources = _Sources(path, invocation.config(), True)
+        call = _Call(arguments, "json", context, sources)
+        call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
         envelope = _failure(_as_error(error, debug))
     finally:
         context.close()
+    limit, spill_dir = invocation.max_output, invocation.spill_dir
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
-def _run_batch(
-    lines: Iterable[str],
-    jobs: int,
-    ordered: bool,
-    allow_destructive: bool,
-    debug: bool,
-    limit: int | None = None,
-    spill_dir: str | None = None,
-) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`."""
+def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
+    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
+    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -3347,7 +3403,7 @@ def _run_batch(
                     data = data[os.write(out, data) :]
 
     lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, jobs)),
+        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
         "serial": ThreadPoolExecutor(max_workers=1),
     }
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
@@ -3355,17 +3411,17 @@ def _run_batch(
         for line in lines:
             if not line.strip():
                 continue
-            ident, lane, job = _batch_call(line, allow_destructive, debug, limit, spill_dir)
+            ident, lane, job = _batch_call(line, invocation)
             future: Future[dict[str, Any]]
             if lane == "now":
                 future = Future()
                 future.set_result(job())
             else:
                 future = lanes[lane].submit(job)
-            if not ordered:
+            if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
-        if ordered:
+        if not invocation.as_completed:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
@@ -3533,8 +3589,15 @@ class _Invocation:
     those that the command named first takes over with its own options (`SHADOWS`)."""
 
     def __init__(
-        self, argv: Sequence[str], shadows: dict[str, tuple[str, ...]] | None = None
+        self,
+        argv: Sequence[str],
+        shadows: dict[str, tuple[str, ...]] | None = None,
+        *,
+        strict: bool = True,
     ) -> None:
+        """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
+        once the whole of argv is read, so the error itself answers in JSON when any of the
+        JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
         self.json = False
@@ -3552,8 +3615,11 @@ class _Invocation:
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
         self.rest: list[str] = []
-        #: `--schema`, `--llms`, `--field`, `--explain`, `--config` and their values.
+        #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
+        #: The first problem with argv (`strict=False`).
+        self.problem: UsageError | None = None
+        given: list[Flag] = []
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
@@ -3568,12 +3634,13 @@ class _Invocation:
             if token[:2] == "-o" and token[2:] in _FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
-            if flag is None or flag.name == "--skill":
+            if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
                     words = " ".join(word for word in self.rest if word[:1] != "-")
                     shadowed = table.get(words, ())
                 continue
+            given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
@@ -3591,15 +3658,28 @@ class _Invocation:
                 self.json = True
                 self.json_input = value if has_value else None
                 continue
-            if flag.metavar and not has_value:
-                # NOTE: another of the tool's flags is not a value (`--field --json`).
-                if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
-                    raise UsageError(f"{name} needs a value")
-                value = tokens[index]
-                index += 1
-            elif has_value and not flag.metavar:
-                raise UsageError(f"{name} takes no value")
-            self._take(flag, value)
+            try:
+                if flag.metavar and not has_value:
+                    # NOTE: another of the tool's flags is not a value (`--field --json`).
+                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                        raise UsageError(f"{name} needs a value")
+                    value = tokens[index]
+                    index += 1
+                elif has_value and not flag.metavar:
+                    raise UsageError(f"{name} takes no value")
+                self._take(flag, value)
+            except UsageError as error:
+                self.problem = self.problem or error
+        self.problem = self.problem or _unrelated(given)
+        if strict and self.problem is not None:
+            raise self.problem
+
+    def config(self) -> str | None:
+        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
+        path = self.asked.get("--config")
+        if path is not None and not _CONFIG:
+            raise UsageError(f"--config: {PROGRAM} reads no config file")
+        return path
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -3638,6 +3718,18 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _unrelated(given: list[Flag]) -> UsageError | None:
+    """A flag given without the one it goes with, or with one it cannot be given with."""
+    names = {flag.name for flag in given}
+    for flag in given:
+        if flag.goes_with and flag.goes_with not in names:
+            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        for other in flag.not_with:
+            if other in names:
+                return UsageError(f"{flag.name} cannot be given with {other}")
+    return None
+
+
 def _seconds(text: str) -> float:
     try:
         seconds = float(text)
@@ -3667,11 +3759,26 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        def parse_args(  # type: ignore[override]
+            self, args: Sequence[str] | None = None, namespace: None = None
+        ) -> argparse.Namespace:
+            # NOTE: argparse's own, but the unknown words as argv has them: its message joins
+            # them with spaces, and a value holding one would no longer be told from a flag.
+            parsed, extras = self.parse_known_args(args, namespace)
+            if extras:
+                hint = _closest_flag(extras, list(self._option_string_actions))
+                raise UsageError(
+                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
+                )
+            return parsed
+
         def error(self, message: str) -> NoReturn:
-            hint = _closest_flag(message, list(self._option_string_actions))
-            raise UsageError(
-                _unrecognized(message), hint=hint or f"run '{self.prog} --help' for usage"
-            )
+            # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
+            # word may be a mistyped secret.
+            message = message.partition(" explicit argument '")[0]
+            if message.endswith(": ignored"):
+                message += " explicit argument"
+            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
 
     width = _terminal_width()
 
@@ -3690,14 +3797,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     return parser
 
 
-def _closest_flag(message: str, flags: list[str]) -> str:
-    """`did you mean '--region'?` for the first unknown flag of argparse's message."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return ""
+def _closest_flag(words: list[str], flags: list[str]) -> str:
+    """`did you mean '--region'?` for the first unknown flag of the words argparse left."""
     import difflib
 
-    for word in message[len(lead) :].split(" "):
+    for word in words:
         if word.startswith("--"):
             close = difflib.get_close_matches(word.partition("=")[0], flags, n=1)
             if close:
@@ -3705,27 +3809,33 @@ def _closest_flag(message: str, flags: list[str]) -> str:
     return ""
 
 
-def _unrecognized(message: str) -> str:
-    """argparse's message, but the words right after an unknown flag (and any `=value`) are
-    counted, not shown: a mistyped `--tokn SECRET` must not print the secret."""
-    lead = "unrecognized arguments: "
-    if not message.startswith(lead):
-        return message
+def _unrecognized(words: list[str]) -> str:
+    """argparse's message for the words it left, but the word right after an unknown flag (and
+    any `=value`) is counted, not shown: a mistyped `--tokn SECRET` must not print the secret.
+    Only a word shaped like a flag is shown as one (a secret may start with a dash)."""
     shown: list[str] = []
     hidden = 0
     after_flag = False
-    for word in message[len(lead) :].split(" "):
-        if word.startswith("-"):
-            flag, has_value, _ = word.partition("=")
+    for word in words:
+        flag, has_value, _ = word.partition("=")
+        if _looks_like_flag(flag):
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag:
+        elif after_flag or word.startswith("-"):
             hidden += 1
             after_flag = False
         else:
             shown.append(word)
-    return lead + " ".join(shown) + (f" (and {hidden} more)" if hidden else "")
+    more = f" (and {hidden} more)" if hidden else ""
+    return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _looks_like_flag(word: str) -> bool:
+    """`-v`, `--dry-run`: a dash or two, then a letter, then letters, digits, `-` and `_`."""
+    name = word[2:] if word[:2] == "--" else word[1:] if word[:1] == "-" else ""
+    rest = name.replace("-", "").replace("_", "")
+    return name[:1].isalpha() and name.isascii() and rest.isalnum()
 
 
 # ---- burgee: end of argparse ----
@@ -3787,23 +3897,12 @@ def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:
     return yes, kept
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _not_json(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON has no such values."""
-    raise ValueError(f"{name} is not a JSON value")
-
-
-# ---- burgee: end of argparse ----
-
-
 def _read_json_input(text: str) -> dict[str, Any]:
     """The `--json` input: a JSON object keyed by parameter name (`-` reads it from stdin)."""
-    import json
-
     if text == "-":
         text = sys.stdin.read()
     try:
-        data = json.loads(text, parse_constant=_not_json)
+        data = _load_json(text)
     except ValueError as error:
         raise UsageError(f"--json input is not valid JSON: {error}") from None
     except RecursionError:
@@ -3858,10 +3957,9 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    if "--config" in asked and not _CONFIG:
-        raise UsageError(f"--config: {PROGRAM} reads no config file")
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
-        return _print_json(_document("llms"), None)
+        return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
         path = " ".join(words)
@@ -3871,6 +3969,8 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
+    elif "--field" in asked:
+        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
@@ -3968,7 +4068,7 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
 
 
 #: Words answered before argv is parsed at all.
-_BUILTINS = ("completion", "__complete", "--skill")
+_BUILTINS = ("completion", "__complete")
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -3976,7 +4076,8 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 
 def _builtin(args: list[str]) -> int:
-    """`completion SHELL`, `__complete WORD...` and `--skill`: answered without parsing argv."""
+    """`completion SHELL` and `__complete WORD...` (answered without parsing argv), and
+    `--skill` (wherever it is, once argv is read)."""
     if args[0] == "__complete":
         return _complete(args[1:])
     if args[0] == "--skill":
@@ -4775,10 +4876,7 @@ class _Codec:
             def compact(value: object) -> str:
                 return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
-            def load_json(text: str) -> Any:
-                return json.loads(text, parse_constant=_not_a_number)
-
-            self.load: Callable[[str], Any] = load_json
+            self.load: Callable[[str], Any] = _load_json
             self.compact: Callable[[object], str] = compact
             self.envelope: Callable[[object], str] = _dumps
             self.string: Callable[[str], str] = compact
@@ -4786,7 +4884,7 @@ class _Codec:
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
         self.parse_float, self.parse_int = float, int
-        self.parse_constant = _not_a_number
+        self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
         # NOTE: compact for the protocol; an envelope goes through `_dumps`, so it is byte for
@@ -4815,11 +4913,6 @@ class _Codec:
     @staticmethod
     def default(value: object) -> object:
         raise TypeError(f"{type(value).__name__} is not JSON")
-
-
-def _not_a_number(name: str) -> Any:
-    """NaN and the infinities: Python's json reads them, JSON (and so MCP) has no such values."""
-    raise ValueError(f"{name} is not JSON")
 
 
 class _McpError(Exception):
@@ -5166,8 +5259,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             body = self.rfile.read(int(length))
             try:
-                message = json.loads(body)
-            except ValueError:
+                message = _load_json(body)
+            except (ValueError, RecursionError):
                 self.refuse(400, "Parse error", -32700)
                 return
             items = message if isinstance(message, list) else [message]
@@ -5326,6 +5419,12 @@ class _McpServer:
     cancellations still arrive and further calls run at once, on worker threads. The next
     line it reads after the long call ends goes back to the main thread, which reads again.
     """
+
+    #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
+    #: `--spill-dir`, `--config` (set by `_serve_mcp`).
+    limit: int | None = None
+    spill_dir: str | None = None
+    config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
         import _thread
@@ -5711,6 +5810,7 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
+        context._verbose = self.debug
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -5822,9 +5922,12 @@ class _McpServer:
         context = request.context
         try:
             _check_keys(command, arguments)
-            call = _Call(arguments, "json", context, _Sources(context.command, None, True))
+            call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
+            call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
-            envelope, whole = _delivered(_execute(command, call), command, True)
+            envelope, whole = _delivered(
+                _execute(command, call), command, True, self.limit, self.spill_dir
+            )
         except KeyboardInterrupt as error:
             # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
             # while the server waits for input; raised by a handler on a worker, it is an error.
@@ -5890,11 +5993,19 @@ def _serve_mcp(invocation: _Invocation) -> int:
     options = _McpOptions(invocation.rest, invocation.print_config)
     if options.print_config:
         return _print_config(options)
+    config = invocation.config()
+
+    def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
+        server = _McpServer(debug, shared)
+        server.limit, server.spill_dir = invocation.max_output, invocation.spill_dir
+        server.config = config
+        return server
+
     if options.cwd:
         os.chdir(options.cwd)
     if options.http is not None:
-        return _serve_http(options, _debugging(invocation.debug), _McpServer)
-    server = _McpServer(_debugging(invocation.debug))
+        return _serve_http(options, _debugging(invocation.debug), make)
+    server = make(_debugging(invocation.debug))
     try:
         return server.serve()
     except KeyboardInterrupt:
@@ -6010,11 +6121,13 @@ def _confirmation(
             message = f"{path} is destructive: it runs only when confirmed"
         import shlex
 
-        words = [] if ROOT_MODE == "alone" else path.split()
-        words += rest
+        flags = ["--yes"]
         if invocation.json_input is not None:
-            words += ["--json", invocation.json_input]
-        line = shlex.join([*words, "--yes"])
+            flags = ["--json", invocation.json_input, *flags]
+        # NOTE: before a `--`, after which every word is a value.
+        end = rest.index("--") if "--" in rest else len(rest)
+        words = [] if ROOT_MODE == "alone" else path.split()
+        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
         raise _ActionRequired(
             "confirm",
             message,
@@ -6112,7 +6225,8 @@ def run(invocation: _Invocation) -> object:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
         _QUIET.start()
-    call = _Call(raw, source, context, _Sources(path, invocation.asked.get("--config")))
+    call = _Call(raw, source, context, _Sources(path, invocation.config()))
+    call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation)
@@ -6216,22 +6330,23 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
 
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
-    json_mode = "--json" in args
+    json_mode = False
     try:
+        if not args or args[0] not in _BUILTINS:
+            invocation = _Invocation(args, strict=False)
+            json_mode = invocation.json
         if _INTERRUPTED:
             # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
             # here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
-        if args and args[0] in _BUILTINS:
+        if invocation is None:
             return _builtin(args)
-        invocation = _Invocation(args)
-        json_mode = invocation.json
-        if invocation.mcp or invocation.print_config:
-            if not invocation.mcp:
-                raise UsageError(
-                    "--print-config goes with --mcp", hint=f"{PROGRAM} --mcp --print-config"
-                )
+        if invocation.problem is not None:
+            raise invocation.problem
+        if "--skill" in invocation.asked:
+            return _builtin(["--skill", *invocation.rest])
+        if invocation.mcp:
             return _serve_mcp(invocation)
         if invocation.batch is not None:
             return _batch(invocation)
@@ -6294,20 +6409,12 @@ def _batch(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    debug = _debugging(invocation.debug)
-    options = (
-        invocation.jobs,
-        not invocation.as_completed,
-        invocation.allow_destructive,
-        debug,
-        invocation.max_output,
-        invocation.spill_dir,
-    )
+    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if not invocation.batch:
-        return _run_batch(sys.stdin, *options)
+        return _run_batch(sys.stdin, invocation)
     try:
         with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, *options)
+            return _run_batch(lines, invocation)
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
 
