@@ -133,8 +133,13 @@ def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) ->
     assert [a["id"] for a in answers] == [1, None, None, 4, 5, 6, 7, 8, 9]
     assert [a["ok"] for a in answers] == [True] + [False] * 7 + [True]
     kinds = [a["error"]["kind"] for a in answers if not a["ok"]]
-    assert kinds == ["usage", "usage", "refused", "usage", "usage", "usage", "usage"]
-    assert "--allow-destructive" in answers[3]["error"]["hint"]
+    assert kinds == ["usage", "usage", "action_required", "usage", "usage", "usage", "usage"]
+    assert answers[3]["next"] == [
+        {"command": "batcher --batch --allow-destructive", "when": "to run it too"}
+    ]
+    assert answers[3]["error"]["hint"] == (
+        "run 'batcher --batch --allow-destructive' to run it too"
+    )
     allowed = run(
         tool, "--batch", "--allow-destructive", stdin=_lines({"id": 1, "command": "wipe"})
     )

@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import Context
 from burgee.runtime.deliver import _deliver
-from burgee.runtime.errors import BUILTIN_ERRORS, CommandError, UsageError, _failure
+from burgee.runtime.errors import (
+    BUILTIN_ERRORS,
+    CommandError,
+    UsageError,
+    _ActionRequired,
+    _failure,
+)
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _QUIET, _dumps
@@ -32,11 +38,6 @@ if TYPE_CHECKING:
 
 #: Effects that may run side by side: they change nothing, or the same thing each time.
 _PARALLEL = ("read_only", "idempotent")
-
-
-class _Refused(CommandError):
-    kind = "refused"
-    exit_code = BUILTIN_ERRORS["batch_failed"][0]
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -62,8 +63,16 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
         if command.effects == "destructive" and not invocation.allow_destructive:
-            raise _Refused(
-                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            # NOTE: as on the command line, a destructive call waits for a decision (there,
+            # `--yes`): `action_required`, with the line that decides.
+            import shlex
+
+            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            raise _ActionRequired(
+                "confirm",
+                f"{path} is destructive: a batch runs it only with --allow-destructive",
+                [{"command": f"{rerun} --allow-destructive", "when": "to run it too"}],
+                False,
             )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:

@@ -3274,11 +3274,6 @@ def _reader(
 _PARALLEL = ("read_only", "idempotent")
 
 
-class _Refused(CommandError):
-    kind = "refused"
-    exit_code = BUILTIN_ERRORS["batch_failed"][0]
-
-
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     """One input line: (its id, the lane it runs in, a job that returns its envelope)."""
     ident: Any = None
@@ -3302,8 +3297,16 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if not isinstance(arguments, dict):
             raise UsageError("input must be a JSON object whose keys are parameter names")
         if command.effects == "destructive" and not invocation.allow_destructive:
-            raise _Refused(
-                f"{path} is destructive", hint="rerun the batch with --allow-destructive"
+            # NOTE: as on the command line, a destructive call waits for a decision (there,
+            # `--yes`): `action_required`, with the line that decides.
+            import shlex
+
+            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            raise _ActionRequired(
+                "confirm",
+                f"{path} is destructive: a batch runs it only with --allow-destructive",
+                [{"command": f"{rerun} --allow-destructive", "when": "to run it too"}],
+                False,
             )
         unknown = [key for key in item if key not in ("id", "command", "input")]
         if unknown:
