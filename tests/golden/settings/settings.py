@@ -1690,10 +1690,24 @@ def _emit(stream: Any, text: str) -> None:
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
         stream.write(text)
-    else:
         stream.flush()
-        buffer.write(text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace"))
+        return
     stream.flush()
+    data = text.encode(getattr(stream, "encoding", None) or "utf-8", "backslashreplace")
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        descriptor = -1  # NOTE: a stream in memory (a test's capture)
+    if descriptor < 0:
+        buffer.write(data)
+        stream.flush()
+        return
+    # NOTE: the descriptor itself, to the last byte: a buffered write of a large answer whose
+    # reader went away mid-way (`| head`) can end without an error, and the tool then exits 0;
+    # `os.write` raises BrokenPipeError on the next write (exit 141).
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view) :]
 
 
 class _Redacting:
