@@ -274,4 +274,3 @@ def test_no_input_takes_nan_or_infinity(tool: Path, tmp_path: Path, value: str) 
     )
     parse_error = json.loads(proc.stdout.splitlines()[1])
     assert parse_error["error"]["code"] == -32700
-
