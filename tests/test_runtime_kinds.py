@@ -19,19 +19,43 @@ from burgee.runtime.values import _matching, _pairs, _tuple
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
 CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
     "str": ([("a b", "a b"), ("", "")], [1, None, ["x"]]),
-    "int": ([("42", 42), (" -7 ", -7), (3, 3)], ["4.2", "x", True, 1.5, None, "0x10"]),
-    "float": ([("1.5", 1.5), (2, 2.0), ("1e3", 1000.0)], ["x", False, None]),
+    "int": (
+        [("42", 42), (" -7 ", -7), (3, 3), ("+5", 5)],
+        ["4.2", "x", True, 1.5, None, "0x10", "1_000", "\uff15", "\u0665"],
+    ),
+    "float": (
+        [("1.5", 1.5), (2, 2.0), ("1e3", 1000.0)],
+        ["x", False, None, "1_0.5", "\uff15", "nan", "inf", "1e400"],
+    ),
     "bool": ([("yes", True), ("OFF", False), (True, True), ("1", True)], ["maybe", 1, None]),
     "path": ([("a/b.txt", pathlib.Path("a/b.txt"))], ["", 3, None]),
-    "date": ([("2026-11-30", datetime.date(2026, 11, 30))], ["30/11/2026", "", 5]),
+    # NOTE: what 3.11's fromisoformat reads and 3.9's does not is refused on every Python.
+    "date": (
+        [("2026-11-30", datetime.date(2026, 11, 30))],
+        ["30/11/2026", "", 5, "20261130", "2026-W48-1", "2026-11-30T10:00", "\uff12026-11-30"],
+    ),
     "datetime": (
         [
             ("2026-11-30T10:05:00", datetime.datetime(2026, 11, 30, 10, 5)),
             ("2026-11-30T10:05:00Z", datetime.datetime(2026, 11, 30, 10, 5, tzinfo=datetime.UTC)),
+            ("2026-11-30 10:05", datetime.datetime(2026, 11, 30, 10, 5)),
+            ("2026-11-30", datetime.datetime(2026, 11, 30)),
+            (
+                "2026-11-30T10:05:00.250+01:00",
+                datetime.datetime(
+                    2026, 11, 30, 10, 5, 0, 250000, datetime.timezone(datetime.timedelta(hours=1))
+                ),
+            ),
         ],
-        ["tomorrow", 5, None],
+        ["tomorrow", 5, None, "20261130T1005", "2026-11-30T10", "2026-11-30T10:05:00.2"],
     ),
-    "time": ([("07:30", datetime.time(7, 30))], ["25:00", 7]),
+    "time": (
+        [
+            ("07:30", datetime.time(7, 30)),
+            ("07:30:15Z", datetime.time(7, 30, 15, tzinfo=datetime.UTC)),
+        ],
+        ["25:00", 7, "0730", "07", "T07:30", "07:30:15.1"],
+    ),
     "uuid": ([(str(uuid.UUID(int=5)), uuid.UUID(int=5))], ["nope", 5]),
     "decimal": (
         [
@@ -39,7 +63,7 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
             (2, decimal.Decimal(2)),
             ("1E+2", decimal.Decimal(100)),
         ],
-        ["NaN", "Infinity", "x", True, None],
+        ["NaN", "Infinity", "x", True, None, "1_000", " 5", "\uff15"],
     ),
     "count": ([(3, 3), ("0", 0), (2.0, 2)], [-1, "-2", "x", True, None]),
     "any": ([({"a": [1]}, {"a": [1]}), (None, None)], []),

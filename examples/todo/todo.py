@@ -1152,6 +1152,30 @@ def _load_json(text: str | bytes) -> Any:
     return json.loads(text, parse_constant=_not_json)
 
 
+def _shaped(text: str, shape: str) -> bool:
+    """Whether `text` is laid out as `shape`: `#` an ASCII digit, `±` a `+` or a `-`, anything
+    else itself (`"####-##-##"`). What each type reads is checked this way before Python's own
+    parser runs, so a tool reads the same text on every Python: 3.11's `fromisoformat` takes
+    `20300506` and week dates, 3.9's does not; `int()` takes `1_000` and non-ASCII digits."""
+    if len(text) != len(shape):
+        return False
+    for char, want in zip(text, shape):
+        if want == "#":
+            if not ("0" <= char <= "9"):
+                return False
+        elif want == "±":
+            if char not in "+-":
+                return False
+        elif char != want:
+            return False
+    return True
+
+
+def _plain_number(text: str) -> bool:
+    """ASCII, without `_` (Python reads `1_000` and other scripts' digits; JSON does not)."""
+    return text.isascii() and "_" not in text
+
+
 class _Type:
     """One supported type. Subclasses fill in the class attributes and the two functions."""
 
@@ -1214,7 +1238,7 @@ class _Int(_Type):
         if isinstance(value, float) and value.is_integer():
             # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
             return int(value)
-        if isinstance(value, str):
+        if isinstance(value, str) and _plain_number(value):
             try:
                 return int(value.strip(), 10)
             except ValueError:
@@ -1237,7 +1261,7 @@ class _Float(_Type):
         number = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
-        elif isinstance(value, str):
+        elif isinstance(value, str) and _plain_number(value):
             try:
                 number = float(value)
             except ValueError:
@@ -1315,10 +1339,12 @@ class _Date(_Type):
     def convert(value: object) -> _datetime.date:
         if type(value) is _datetime.date:
             return value  # a TOML date
-        try:
-            return _datetime.date.fromisoformat(_Str.convert(value))
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)") from None
+        if isinstance(value, str) and _shaped(value, "####-##-##"):
+            try:
+                return _datetime.date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)")
 
     @staticmethod
     def check(value: object) -> bool:

@@ -37,6 +37,48 @@ def _load_json(text: str | bytes) -> Any:
     return json.loads(text, parse_constant=_not_json)
 
 
+def _shaped(text: str, shape: str) -> bool:
+    """Whether `text` is laid out as `shape`: `#` an ASCII digit, `±` a `+` or a `-`, anything
+    else itself (`"####-##-##"`). What each type reads is checked this way before Python's own
+    parser runs, so a tool reads the same text on every Python: 3.11's `fromisoformat` takes
+    `20300506` and week dates, 3.9's does not; `int()` takes `1_000` and non-ASCII digits."""
+    if len(text) != len(shape):
+        return False
+    for char, want in zip(text, shape):
+        if want == "#":
+            if not ("0" <= char <= "9"):
+                return False
+        elif want == "±":
+            if char not in "+-":
+                return False
+        elif char != want:
+            return False
+    return True
+
+
+def _plain_number(text: str) -> bool:
+    """ASCII, without `_` (Python reads `1_000` and other scripts' digits; JSON does not)."""
+    return text.isascii() and "_" not in text
+
+
+#: The times a `time` (and the time of a `datetime`) may be written as: what every supported
+#: Python's `fromisoformat` reads the same way.
+_TIME_SHAPES = ("##:##", "##:##:##", "##:##:##.###", "##:##:##.######")
+
+
+def _iso_time(text: str) -> str | None:
+    """`HH:MM[:SS[.fff[fff]]]` with an optional `Z` or `±HH:MM` offset, as `fromisoformat`
+    of every supported Python reads it (`Z` as `+00:00`); None for anything else."""
+    offset = ""
+    if text[-1:] in ("Z", "z"):
+        text, offset = text[:-1], "+00:00"
+    elif len(text) > 6 and _shaped(text[-6:], "±##:##"):
+        text, offset = text[:-6], text[-6:]
+    if not any(_shaped(text, shape) for shape in _TIME_SHAPES):
+        return None
+    return text + offset
+
+
 class _Type:
     """One supported type. Subclasses fill in the class attributes and the two functions."""
 
@@ -99,7 +141,7 @@ class _Int(_Type):
         if isinstance(value, float) and value.is_integer():
             # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
             return int(value)
-        if isinstance(value, str):
+        if isinstance(value, str) and _plain_number(value):
             try:
                 return int(value.strip(), 10)
             except ValueError:
@@ -144,7 +186,7 @@ class _Float(_Type):
         number = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
-        elif isinstance(value, str):
+        elif isinstance(value, str) and _plain_number(value):
             try:
                 number = float(value)
             except ValueError:
@@ -222,10 +264,12 @@ class _Date(_Type):
     def convert(value: object) -> _datetime.date:
         if type(value) is _datetime.date:
             return value  # a TOML date
-        try:
-            return _datetime.date.fromisoformat(_Str.convert(value))
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)") from None
+        if isinstance(value, str) and _shaped(value, "####-##-##"):
+            try:
+                return _datetime.date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -245,12 +289,13 @@ class _DateTime(_Type):
         if isinstance(value, _datetime.datetime):
             return value  # a TOML date-time
         text = value if isinstance(value, str) else ""
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            return _datetime.datetime.fromisoformat(text)
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a date-time (YYYY-MM-DDTHH:MM:SS)") from None
+        time = _iso_time(text[11:]) if len(text) > 11 and text[10] in "Tt " else None
+        if _shaped(text[:10], "####-##-##") and (len(text) == 10 or time is not None):
+            try:
+                return _datetime.datetime.fromisoformat(text[:10] + ("T" + time if time else ""))
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a date-time (YYYY-MM-DDTHH:MM:SS)")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -269,10 +314,13 @@ class _Time(_Type):
     def convert(value: object) -> _datetime.time:
         if isinstance(value, _datetime.time):
             return value  # a TOML time
-        try:
-            return _datetime.time.fromisoformat(_Str.convert(value))
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a time (HH:MM[:SS])") from None
+        time = _iso_time(value) if isinstance(value, str) else None
+        if time is not None:
+            try:
+                return _datetime.time.fromisoformat(time)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a time (HH:MM[:SS])")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -307,13 +355,17 @@ class _Decimal(_Type):
     module = "decimal"
     #: A finite decimal as text: what `str(Decimal)` writes and `Decimal(text)` reads back;
     #: the JSON Schema of a decimal uses the same pattern.
-    pattern: ClassVar[str] = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+    pattern: ClassVar[str] = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 
     @staticmethod
     def convert(value: object) -> _decimal.Decimal:
-        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
+        # number and other scripts' digits, which the schema (and so JSON input) refuses.
+        text = value if isinstance(value, str) else ""
+        plain = _plain_number(text) and text.strip() == text
+        if (plain or isinstance(value, (int, float))) and not isinstance(value, bool):
             try:
-                number = _decimal.Decimal(str(value).strip())
+                number = _decimal.Decimal(str(value))
             except _decimal.InvalidOperation:
                 pass
             else:

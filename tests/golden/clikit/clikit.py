@@ -1135,6 +1135,11 @@ def _load_json(text: str | bytes) -> Any:
     return json.loads(text, parse_constant=_not_json)
 
 
+def _plain_number(text: str) -> bool:
+    """ASCII, without `_` (Python reads `1_000` and other scripts' digits; JSON does not)."""
+    return text.isascii() and "_" not in text
+
+
 class _Type:
     """One supported type. Subclasses fill in the class attributes and the two functions."""
 
@@ -1197,7 +1202,7 @@ class _Int(_Type):
         if isinstance(value, float) and value.is_integer():
             # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
             return int(value)
-        if isinstance(value, str):
+        if isinstance(value, str) and _plain_number(value):
             try:
                 return int(value.strip(), 10)
             except ValueError:
@@ -1242,7 +1247,7 @@ class _Float(_Type):
         number = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
-        elif isinstance(value, str):
+        elif isinstance(value, str) and _plain_number(value):
             try:
                 number = float(value)
             except ValueError:

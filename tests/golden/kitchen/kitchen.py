@@ -358,106 +358,106 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXd1yG8dyfpUJz3GJjBcQKMl2DCo6pci0rRz9uEw5TopEuAPsgFhxsQvvLkjBEqvyIrlNVapyk9vc5k1SqTxH+mdm"
-    "d/YPXIKQbR6vbVnAYqenp6enp3t65pv3O5NovghU6kfhznDn/cnOWRwtF8nJzvD4+GTnZMfBv9LVQsEj52TncDKLhLpQ"
-    "8Uoky8UiilPlCfxZjOXk3BGTKIQf4WH/ZGfkQFEvlpdU8iv4IKRIZhJePvMvVChkIv7+6PUr8+pU+gG9+jV8EH4o0pkS"
-    "l3IlVtES3j0X0yg27yZpFCt6+SiNJuciWqhYYiMSfGNUeAdbkMxUMKX3X4dK0DcRTakGes3QvfQXTPZH+JD/fID1J2Lq"
-    "x0kqdnu9lUpEcu4vEnrlp6VKsO49Q2XhT86JynfwQSTRXKUzPzwT0ziakwyg+hKfwnCI3E6iZZgSgWf4SUD/pCpOUCZK"
-    "TmYilPOM41AuWA6BUgsH+QHBhsmlikUYUbVc08hBuvO5DD3Tu6Zbj0fOAOqFJ70eSRFJA+UoZFk8FdMgkqkj9geDT1Bs"
-    "fsq1U4lpIM/otV4vjPS3kRMug4CKjqMoUDIUl346E/z2/exNi8xCpjOud+oHXG/+oydXJZ7y3+YgXpRWw8+y+SffW1tw"
-    "zr3QWK2nMsVNuLeSILrkAvl7kyiIYv1irDx67yxWKqRP42CpyiUCGF+BLrFPbz0ovzKXq7FqYs3XveGnal5653u1UDIV"
-    "cyzLb+ufpjJIFOuT/WBkj2FbTWgYl4i/wdGCzx0c2ZLGtojGb9XEVpdkIoNyyW+jSzFfgmKnkaDftYZBmZFtGpiDETMx"
-    "95MEtJvFuExW9GESy2RGnxaxz71nt4SHmh7kQGjftAdMy0RZWsxfMzW2ebGGqzADNWcsa1UaL1V1gAsergVRKjCaOCbL"
-    "vVmqURsVq2iiGdaGjt6dS19rlsTXkeaPMx9Em7/Etfo/617wVmBO/EnWEWP/zNbedWMAJBxVxyz/mpM1HTC62nF2gmCe"
-    "8ESTgmEgS/QejRiq5PBkB2TE5sxTyST2F2hW6YevoskSxzkZeYFlHbRvArQlkONA9cUhWkaXqB6P+kjRFT4b6GQhJwoE"
-    "vZBg3mDC0nZQoM3haQBeXMTRWSznffE8vIjOFSgw0kJVds/9dIJ29TFSfQJW7G0CTNx7fCFh+D6557Jxc/V3t6j7Yi6h"
-    "NJr/dAZjD4neA5p+uFimR0B2Lt0D0HdttBMBYubiCqbSACY2eAK950VLsMDu+5OTk53oHP8/FKhjjsDPnkwlP+v3+1eu"
-    "Iy5nUaKEi89d5gCmLBdo5LWKXSlilSyDlDkDGaBEwVZrxuEBd8MYZIZyoMq5iFUZihj0EwUKJXSVfpqAuu/1BUweMHiX"
-    "9AI3sNgG0g5uhIpjMJX0lF4590MP/+Zf5ypJ5JnKH8xwgMPfV1e6AyTwH/Z+VjG4KO9AohMw0QfCxXcSUJxlwrTx/3KC"
-    "enQaq5+WPlpleOSiWoCQuC9D9S49Hrk0oWb6EvghvABGKl6GAt/o57qRaKEaiSXaTdJlHZSIoBYmJKqMwwRlFESgH3ra"
-    "BiFOluBmgNcg+9DF4QSV9iCvintRfH/4tQsqfAZV4WAnTqdgr0QKnO0diMcwdONlAmVPUelOudgTkcqzRMyiwBPYVdop"
-    "CUX2NjgsSzB/ML6wBeB0JPDDhJ2rnIleb4xa5aIsEtCwcEVjMRmy8r4gUXFX+1YvanHkD2gcUDe6WtH90KFBkOk/ip0c"
-    "nz6ZBmvkQHe+Zz+GjATrrTb/6BKmPjo4w/dXV/DIVv72Ba8c2z7lnnDZQN3EM96sEfAOdGzpbegbMwmWOXpK8v1pGaWs"
-    "4KQXZqTAgxPiLAloxkQBhcv5WMWlCmCQqTN8WldDKLKfkYB2HgvlDdFaBuv8SnpxKtHG7Az3+58hYfYqC3S1X9lA+Dqv"
-    "s1AJmSCshn1QrAYcgDl6jkPz0GmSuSFystNnIZCvWqIBA021ovFg8ODz3mAf/mNixrlFejDEXk/1hFmi3Uv9eUMFpL9W"
-    "bwTgSF2NCtXiQ6xMrq9oK3Von3tNNcul792+Kdp5L9dTUUuiCV0M8RXrzj8ff9ob/WkXx4f3Kf6//yf6/Ncf6As/39s9"
-    "VocjelM/+NMfG3gelXp40N8fmL7FCAI5VMANMlgbSlynMlzkisI7CjWQYnVEgD88lzQfBRRGO3a16wKT1E8DZuAZ02/B"
-    "E9FDlnQsYzdy33lQJPuC33EajU5mDEhqHPo0dqxlkNorJUVKSBI/GWNbQ9F6KuNYrmqtjxVkFWo7HtE0lPkcJHk26Zbx"
-    "RQ6l5/lITgbf2TNAZqeqM1mZhx/RoXNptnKN49W/6Zxy/ZxwndG/znZvYHRvbmLLdvQmtjM3ii0NYcHCtbRqRXP1MY1R"
-    "werU/vwr2pBt2IstWAhjEJINLUKbQZ4Pm2yAOJbSe9qyGK3Vapgrl6UyWZfmnZfLMZdG3qiiMMFYgatalKbxQEkzQ4gJ"
-    "eWWVhRAr6b0Og9W3tLwypBCUdIWDhAulf+C4jjieL8AFDVOrRMmrzhaJK1H/ukXjTb1ovXZVp+Lrl7BqaOkmNI+mOATL"
-    "W9GkmqEVgXQwAMIobhHIUNVX+G6dKq4af6zq5Dsivyrrw3eRH65Rh4qyF02GPd5+efNRO5qrLec+K9I9Yp1oarZetGwb"
-    "2DSsZxadmf6ghjdrXfXmTkBDCT1ENxreZhTfYHwzg8UBnqV2ypJan+rZdITP0HcuOtZtV4vbhdbYwdC33KyabpwZ5/3m"
-    "ndimfXoJrsHuVNkx749+MYteWGivcU83zK5tqhB6PX/NAkJxLeBqm+Ov0fPd8ojUHddqQNYlMardtDb7uGlfYPE1vpU9"
-    "fbYItl4hNRyLeSvmfvhcE95vMP/JLzU6rRZuYJ1buJa/1tDOUtzlDlmf8t7cZ6PseNulT/bjqAhN35z7Ks0I1UxZG9KF"
-    "bJpTXPZgklQjpdfaspul3cr0lOcju+xlZRFim2USTs2tWWZbF2G3Wzip815I5L8Z72Ur+s6cNqz0SK8m94JL2TLbhUG5"
-    "tUtJSR0IKyhjI+CRFLiOMKSisZqqWIUThckf0KGTEJ8ygXuYXYnPgRJl2EJRzAv1oewtBhaUvtmwylmVlKYye03QquoV"
-    "8Gg6TdQ6XQUL7c9pHA4KajWgJQB/7rcrvF9U+wH+U2siN9bJ20nwelnwkkd4ZlbAWmVd3ti6BtrBBBxUjclMxnKS8mIf"
-    "zSDXrO5lP2+8llrljZtstldhFaTzBwLLCTlNaVAoEcgEo6KmHrOEZ0kpa1PG/Uec+ZCFhQp/jOLAKzpTtJdhPllQZnXd"
-    "hoY8YZgHmzdMFXaZxi7T2GUau0xjl2nsMo1dprHB6HeZxi7T2GUau0xj20xjztd1OcYuJ9nlJLuc5G9oVW/bOclc4tdm"
-    "I7v05e8kfakmsUp7iVzqU0G5jjwVM9+DudFs7B/SBnhHjJfZCYrATxoXb25YfJO97r9Iv900dXfbbt1g0Dflrk6ztHTe"
-    "q7dISHe57d9ibvuUclGneVbYnq/XZ7W7LHiXBW9pSbIsuOWsXpf/7hLmXcL895Iwt6P/G6bK6wdLl3HvMu5dxv13m3Hn"
-    "Q9acbp9AnLRQExLCoP+Q+TM2SJ9SpocX0DlGWg/6+/1BL57093UoHZ8pZY6BJ6eLVTrTbz7524f9L2u14c9Me6hz8NhJ"
-    "aGVCRYenCT/HEZ6aBBLEq498O2RKZhF4+4EiNeqDyYH/vlXBgk3YfAkRQrKML0BUfKY/Wo4DjBFASAkfmL6HiwDZs3t8"
-    "gtr8AS1bFN43fxyoh+Zs+IeS8Ar4ef9evPXDt1KANoj3n4hxEE0gUPnkSifJA3DaYhkIGHkT6CPdAjxg//To2fPnQzGR"
-    "0//+d0f837/+5//+13+wPTSWn7Q/XZG0Mt1ZQFzkWY9Qic6CaCyDUxmfVTZOMMhCYw7QUl8raij0k7aTlJhfA6pwYDYq"
-    "EHqD2I1i0cMFHD6KvscIAGTpK+uv4lytoIvHK4HIEjBLaLOsh6/VFmtOTGa0DI6Po8bm5V5XLgUee+3ariEC2H0Ru9pm"
-    "DxkaoMqep8bLsyIzdgjZokJo1aVIwRQq2upBeyxCzC6BCvEQqNaKs3FkPIWaJcwW1U4kzItBAaTBmDtfoxJofBVEu3B1"
-    "jS6zVCOIuXxn99WGmoezdO5OYFyWs5NPGE7Jh0nkBSgTap5rIzzsDoYw7ARN0gcCzDoMRnGmuAaNJqL7l1+qaVay8IOg"
-    "5/mlZerMpW3RpksC+ah6XbZLAm2kRtQwoKf4W2gYrXFyT7PlF57GhKExiyNcq8C9ZI9QK9BXBBbBbwtzP91iauqrwLuF"
-    "RNBscMMcYZoo0Hz0EOVmKJjjCOZEzqDIOEU3lHTBi1KcLbi+MmPq3SIwwdaGKsh1X2pkFhHRL6ApbOQmUBdHmm3kREAf"
-    "t2EG4VIaEELe+55jYaSgmb1izr5+/uKQetbY4XpMELFrxoHGnCGB14yBt9E4uU0j9AYvEsZQoLmjJqHb06M+psYRNIzE"
-    "Xgd/3dhd8WivNZsy6WlIPuXdarwU+b2MYT5ngZl5EVFcfFp1xjas2nMYBNFlz3LstsgmSs+ibDQD17ai1gyu9I5La6Zd"
-    "3YpH6tM6vsh1iMgzOMfFm91QKQ+GNY+7MBpHHuqFiUy1FmSNorbD7DT1cZpGQKLxaiGTBB2imnahVdmWCTUsoEsTipfP"
-    "viPBJvcx+YCK7U8VLli3lPh8srid96DiC1VhLONKRAhEhHagvRJQW3sk3Nt5NlpBoYnGous5CGcepr9k7MnWvGURyVb6"
-    "UlPLUaXasgE6i2HlrZkABXqKbok4QoJi9+jPz1+86M+9vRYsoT+bTXf25Cce85z1BD11mQ24RK4SPbwQUKs8ne3iFhcH"
-    "pwlH940jFqtFHJG7DpOJtsjM2iXBnqVirCS4VsvQU7EBd6MEDpKNIU5NskUgoHShQnQ67fiRnTKOe8CDPM3ioEe4QILy"
-    "5bUjazdz7hqidSDp7YK+O8YUOuxIEC9kqZEhaJYfRyH5PLT8kxXeIwQxXvsKBVVreZo4uxPW167MfSSRc6ory51f8coR"
-    "A3JFEfVvT0OSDRmmjKfNxOS9577nBRAB029oPkq/HJSWz/Q7NBWx7wg+Oy5ycYRZ9H2RjDED5id3rxH1jMPQBMxX6v+c"
-    "y/tl5EGQAPqQxkAmjc5VSExS/2fyx1kQwoTHH/z5aZKCs/bhiSOOn786ejNyxOPHR/909AQe9Pt9UB607moJ8Q40Rnm0"
-    "pOjHYgzyPlfQuLFCLDkQSXQO06V/rgpufxKx705Of4oKjVUjiqEB0WPkNcmscqMyeDZe9cGyY5VeKoQlbAB6Q2KP7zf8"
-    "iD4oqoSGOUQOstwD4b8VQAE1iaFYJorACrm0XhQgbqcR+gUFuDiUsdllwin1hPVf8LeyW6qbvVgoyZk2dLCY4aF4zGWG"
-    "r56+PHzS14kIckxzJ1Uco9c40l15nZtJmmehLladS4enaLQ0PpXTCwFRjKZit+itDVEq0LErMfVDP5ntHRAfp+QcUsdm"
-    "K16Wrwg0cfEgCEBDd9lLFa/2ENwyPLUKRCFbIarZKfgi9BNVoqeqioN2wEZ4/8FnbEtQrLj5g3YZcK4kBwa254j89Mot"
-    "D6Go6RQMMPd+JhTexCJjcO9hkOj1Il7hop/qloWy5aRrvPh8+fE2J1Xsmq2FidpF4xaVFw6xFOfifJNm65UQ6+RKbUvr"
-    "jrxUQmCzI7S9B1DYTVBb8XVHYiquWiWztj4MLx2EKS1lyZKvn23XvoZW8UBMyb/Nt8cW6Gb7s8u0KzFTqXDrgvk23Kxs"
-    "tsH72krzjbs512riz2XQRiDm/EhZFJ5qMwDrKGZnTpqPoZSrm6w9CXJNfWb/ZosdnZVYa/1RkfUD0inuKa8uMpqN0q1o"
-    "V1SCzpDUlD4elcNe/3pmj+uSStbBEvLQeaX8NLESdX/MvpzszNJ0kQzv30dvVa+D9aP47L4Xy2l6HwbWoLf/4L61BghT"
-    "VjX3tSbjF53z3zCrJFnW2Tlh2OPuWErRznXHUrpjKd2xlG0dS8Hg9aR+a0JNQyMNikJ2aVSU7w3sW7ZBQuOWN6srY6a3"
-    "3jpBkOrN1AzGevMbM7+yqcr+GQK0eIWR7DqD54FI/aDcqjVSZa5t/kbFvRQ1WyTr1HaNYAwueXPTLmk/Qds96xm90VWz"
-    "mujOG/GYM2lSfKGMT59Fu6cct+nVJ30QwGRa8y/xcmHyB/bRAf351IP5PYSRNNG+sornEINlGQcrL7vU8kb+3kmMdLVh"
-    "0bGZHSPOFASe9Il3Y9hRzaD/me41vWZGKwokxcsoPqcbGvIKT3Vdiel/xpynqgRVIx4KTV4waUdvx9qek9JGbTqchKZN"
-    "5x1OQoeTUGhKh5PQ4SS0V8q7hJOwJTBje420uPq7yUJpdkdXw0x2/XLl+oPH1R0+MijV1n4Bc1BTfcOB1TuyHrHB5vwu"
-    "0ugijS7SGG0SIvxK3n+H2tChNtx11IZtAbVvLcNL4AMNHm3VadkEImE9HMLd8C8aJtXOg+g8iM6DuDsexB2BerkGHeWW"
-    "ICf21HFN0DuOcJemV5g87obBvjFgSmfPO3ve2XO1NvdUtEQjVhK0PLmDeDdmgqsbWuCPdr3OthchNTqRUzcenWvWBbnl"
-    "d8O8bwUfqbP3nb3/Zex9w6EzPWjNAbq7OitkWEOZhdRtsjcg2JaufJjxFnsUctMsTKW/TmixdVy4j3GDWPtVozrP3+ZH"
-    "A5pVwyK9K/b6fFcZRO2OzDxbBlfrpqFuGurCjju2jHRX0CSbp5BQLmp5OQqUWhBSSnZmNowIKfEjbZpgtJii5NtuZBj0"
-    "B3dk0ihntzqr31n9zuq3DSs0bCf2DJqtpqgCt7rODMRQ/uVurUzRIhubxOaktW0AN4ojNr9Odmt557xT22We10LoliaV"
-    "THPqSFvn9ZLr5xgLh3ctNO9aGN4Kg4S+e33Ta9nRmLs1dWYwvdVTnZWDqe1PV1bOQxJyr02r8fjwHZmdu82D3ezdzd4f"
-    "a/bO5hq54JnVKZjAZC7RJb7tWaV8XhNcj+A6hKH/K03mHS78XxAufMmVylWh4kZptDBCnmTUzAPhasjKZy+/+p9/+TcX"
-    "YnAY2pcJ4vtA8G8Bam7Z08qMTlVo1cXa9fM2Q4HnY0VDg/Y9daFHxv2LQf9hn1F0r9aYB011dFdvf99a7xgo8BZecAXl"
-    "OEcPv7lfN6hAcDAs/WZOIkPT3w13rw2VDvP+N4B53znZnZP9CznZ9bOUNRsN9h88fPTZ51/8zZdyPPHowo2rBpdUIyqW"
-    "SwhjsMVAaGsr2G42eae3M1QNA/kv9XoThjbNgqV8wJUCIYTmO53wyeP90rBpxFgLxRI0HjwdhN3DWGuJgKhh4nsoxhlo"
-    "W6BixB9EcBMN2CjFeJnBr2W86MipxMiDtoyAAwQMEOiqFDpuE6CwDMwexdm9ChoBPYGujdVbYvzApHJELMMKY3ZAaLP2"
-    "sCVrqFtMXZ9V0eD6BtESMWQrldYFtHblj25QuYGsRUzohPCjJz4B9aJUwEGkqnhb3oFIFE9ix6MmQZSjYZutz79s3V8Q"
-    "vJ6jD5pWONSCQQBPhKP0mCl8Dw19ha0srLcZ+eKzEiNNi6XxSsgzSYCaqDgEqlCpwo7wC8PkwSb9AEoGrU9Skd08wSDA"
-    "6JzTNRIGD7PQyvJqRpGPcnMb5Y6bYLBuiqpAvHx3goEtZfoHBDRK4KMa5tgnuHYEKl5VOCsvoBQYezhoydjznIrYfZbG"
-    "Qe+ZuC+Onn/z/NWbvQNg95SgQ5FlvtijbqiWFmYKnDxqPV4zImIX6n9z+P3LdQzwfUAIOL0zhGChdxLijDEU1t0/J6FV"
-    "B/6ypZt7xA+J4lia6teYqiLF83A8lMwi0C5WASQQE8ChXnasDWLms7WJyrHWjfYYDt9PDWYKgUGTJtONDeUrbfrYYkSj"
-    "lak/9jHcwzZ/r+82Et/R3UbiYf/LTzG8R9KaTSqIvi26qsOTUBhIcSxv35h0EpKgH/9Vrye+UaGKqbfGK8HrZJyd0ZNP"
-    "0l+sDoQXkU1RME/2oQVPTsKT8A+mXvyyrcuUwuarlEoXKdVeo7SD/xYvUKJHjrk56aPdm4QC+YN4htjUMCPg1574HvrG"
-    "NTr07PXLl09ffYXA01oHXLoWw+1Fgr6BnnCMixYcPL9JGqyq2uEI1wQXgoyyyEJQJH3l0o1Iy8kE3GoG4s5e5xEr8gBD"
-    "5IMfy+JPebRgnujogIgzde2n9MXr7DOvjxDdHH4ZmgE1Rln4xiYRDCY0E17to4i+wa610cyzG5qylus7mqwbTtBPSYZV"
-    "0eqhdS9ff2Cn5eoeiPpcgSlGwO/iHU/JAfQAl+u5GnAahioNAb6xhPjM6jJrbVyly1cJJIUmMBo2aoz2n7gjtPuusUIY"
-    "VJpR66doKpbsclXp9Jt0yCDsv/7uzfPXr1wbU3/dVTE5tn4GQn8hYx/NugHbB28GBpANs28uyNCXy9huxwHO/dRTiLuj"
-    "DUCmBBMI33yV5ED80H63hMHv9rEPwHouXEEr80zkkl07kP4r7V9Ckfkiha7PLxIgxau4ZqiW+l4Ot+QLgirQTPSI7w5g"
-    "FHvbiwoIaVybVlqQgPa5+MElZp4yRH5+VxJGO7sGTT+nWUDP3+PZBV1Y0+8yh/0nVxJmHWa4iODvDrW8ssVC12Z6aUxT"
-    "piQ58H4eGYJ2NGPtQ5teZrf6mEtvrOGlvRu3CseOtsW3zUcecsMXeIZWWkegZG+0EclH183A210fu6/2YhlUARRdBTTd"
-    "5QF8p5D2RWtkfYOq7xZg9V0zHx2SzwXDMsEHH+ij+KANNZp++DJXkob0B3gB/ILsD74/gN8/ZNMJPdqHB66JfF34cosg"
-    "lik+QIoUvxK57YWiTP4hktd0sIJWASUXfYRFK/aDSWwaFjLlz7+0uLJCQpbAxsEdE//iMySOgR0xWxuj6c58QE3M7tMr"
-    "Nq1VpGUIcZ1WmEVNuX28pOk/HGR6x2EOkt8o6tEEH5Fe5CEPNf4GsQuS0T6fvnQhLDgKFDKIN4f/+Ea8+uHl3x1+D4b8"
-    "BrctgPd+yKt/wzLNGuBMt1A1hinwK/sF4h+evvjhECpfh1tml8ZOEd++/hGKrEULKXhFWTAEpTY8tljb4vIxHLemWivu"
-    "Emj+jmCWATbWnVmpEqEM/9G3hy++hqJrd6ut4bNpm4CLuvGa3Tl926I5Ud/oWGJoUHVwyUkCHnau/h/FA1fG"
+    "eJztXW1z3EZy/isT3rlExtjVUpLteKnoSpFpWzm9uEw5TorcELOLWS5ELLAGsKTWEqvyR/I1VanKl3zN1/yTVCq/I/0y"
+    "AwzeluByZZtn3J3PSwDT09PT09M9PfPM+51JNF8EKvWjcGe48/5k5yyOlovkZGd4fHyyc7Lj4L/S1ULBI+dk53Ayi4S6"
+    "UPFKJMvFIopT5Ql8LcZycu6ISRTCS3jYP9kZOVDUi+UllfwKfggpkpmEj8/8CxUKmYi/P3r9ynw6lX5An34NP4QfinSm"
+    "xKVciVW0hG/PxTSKzbdJGsWKPj5Ko8m5iBYqltiIBL8YFb7BFiQzFUzp+9ehEvSXiKZUA31m6F76Cyb7I/zIXx9g/YmY"
+    "+nGSit1eb6USkZz7i4Q++WmpEqx7z1BZ+JNzovId/BBJNFfpzA/PxDSO5iQDqL7EpzAcIreTaBmmROAZ/hLQP6mKE5SJ"
+    "kpOZCOU84ziUC5ZDoNTCQX5AsGFyqWIRRlQt1zRykO58LkPP9K7p1uORM4B64UmvR1JE0kA5ClkWT8U0iGTqiP3B4BMU"
+    "m59y7VRiGsgz+qzXCyP918gJl0FARcdRFCgZiks/nQn++n72pUVmIdMZ1zv1A643f+nJVYmn/N0cxIvSangtm1/53tqC"
+    "c+6Fxmo9lSluwr2VBNElF8i/m0RBFOsPY+XRd2exUiH9GgdLVS4RwPgKdIl9+upB+ZO5XI1VE2u+7g0/VfPSN9+rhZKp"
+    "mGNZ/lq/msogUaxP9oORPYZtNaFhXCL+BkcLPndwZEsa2yIav1UTW12SiQzKJb+NLsV8CYqdRoLeaw2DMiPbNDAHI2Zi"
+    "7icJaDeLcZms6McklsmMfi1in3vPbgkPNT3IgdC+aQ+YlomytJj/zNTY5sUarsIM1JyxrFVpvFTVAS54uBZEqcBo4pgs"
+    "92apRm1UrKKJZlgbOvp2Ln2tWRI/R5o/znwQbf4R1+r/rHvBW4E58SdZR4z9M1t7140BkHBUHbP8NidrOmB0tePsBME8"
+    "4YkmBcNAlug9GjFUyeHJDsiIzZmnkknsL9Cs0ouvoskSxzkZeYFlHbRvArQlkONA9cUhWkaXqB6P+kjRFT4b6GQhJwoE"
+    "vZBg3mDC0nZQoM3haQA+XMTRWSznffE8vIjOFSgw0kJVds/9dIJ29TFSfQJW7G0CTNx7fCFh+D6557Jxc/XfblH3xVxC"
+    "aTT/6QzGHhK9BzT9cLFMj4DsXLoHoO/aaCcCxMzFFUylAUxs8AR6z4uWYIHd9ycnJzvROf7/UKCOOQJ/ezKV/Kzf71+5"
+    "jricRYkSLj53mQOYslygkdcqdqWIVbIMUuYMZIASBVutGYcH3A1jkBnKgSrnIlZlKGLQTxQolNBV+mkC6r7XFzB5wOBd"
+    "0gfcwGIbSDu4ESqOwVTSU/rk3A89/De/naskkWcqfzDDAQ7/vrrSHSCB/7D3s4rBRXkHEp2AiT4QLn6TgOIsE6aN/y8n"
+    "qEensfpp6aNVhkcuqgUIifsyVO/S45FLE2qmL4EfwgdgpOJlKPCLfq4biRaqkVii3SRd1kGJCGphQqLKOExQRkEE+qGn"
+    "bRDiZAluBngNsg9dHE5QaQ/yqrgXxfeHX7ugwmdQFQ524nQK9kqkwNnegXgMQzdeJlD2FJXulIs9Eak8S8QsCjyBXaWd"
+    "klBkX4PDsgTzB+MLWwBORwIvJuxc5Uz0emPUKhdlkYCGhSsai8mQlfcFiYq72rd6UYsjf0DjgLrR1Yruhw4Ngkz/Uezk"
+    "+PTJNFgjB7rzPfsxZCRYb7X5R5cw9dHBGb6/uoJHtvK3L3jl2PYp94TLBuomnvFmjYBvoGNLX0PfmEmwzNFTku9Pyyhl"
+    "BSe9MCMFHpwQZ0lAMyYKKFzOxyouVQCDTJ3h07oaQpG9RgLaeSyUN0RrGazzK+nDqUQbszPc73+GhNmrLNDVfmUD4eu8"
+    "zkIlZIKwGvZBsRpwAOboOQ7NQ6dJ5obIyU6fhUC+aokGDDTVisaDwYPPe4N9+B8TM84t0oMh9nqqJ8wS7V7qzxsqIP21"
+    "eiMAR+pqVKgWH2Jlcn1FW6lD+9xrqlkufe/2TdHOe7meiloSTehiiK9Yd/75+NPe6E+7x4Pel6NPcZT0/0S///oD/cHP"
+    "93aP1eGIvtQP/vTHBp5HpR4e9PcHpm8xgkAOFXCDDNaGEtepDBe5ovCOQg2kWB0R4A/PJc1HAYXRjl3tusAk9dOAGXjG"
+    "9FvwRPSQJR3L2I3cdx4Uyb7gb5xGo5MZA5Iahz6NHWsZpPZKSZESksRfxtjWULSeyjiWq1rrYwVZhdqORzQNZT4HSZ5N"
+    "umV8kUPpeT6Sk8F39gyQ2anqTFbm4Ud06FyarVzjePVvOqdcPydcZ/Svs90bGN2bm9iyHb2J7cyNYktDWLBwLa1a0Vx9"
+    "TGNUsDq1r39FG7INe7EFC2EMQrKhRWgzyPNhkw0Qx1J6T1sWo7VaDXPlslQm69K883I55tLIG1UUJhgrcFWL0jQeKGlm"
+    "CDEhr6yyEGIlvddhsPqWlleGFIKSrnCQcKH0C47riOP5AlzQMLVKlLzqbJG4EvWvWzTe1IvWa1d1Kr5+CauGlm5C82iK"
+    "Q7C8FU2qGVoRSAcDIIziFoEMVX2F79ap4qrxZVUn3xH5VVkfvov8cI06VJS9aDLs8fbLm4/a0VxtOfdZke4R60RTs/Wi"
+    "ZdvApmE9s+jM9Ac1vFnrqjd3AhpK6CG60fA2o/gG45sZLA7wLLVTltT6VM+mI3yGvnPRsW67WtwutMYOhr7lZtV048w4"
+    "7zfvxDbt00twDXanyo75fvSLWfTCQnuNe7phdm1ThdDr+WsWEIprAVfbHH+Nnu+WR6TuuFYDsi6JUe2mtdnHTfsCi6/x"
+    "rezps0Ww9Qqp4VjMWzH3w+ea8H6D+U9+qdFptXAD69zCtfy1hnaW4i53yPqU9+Y+G2XH2y59sh9HRWj65txXaUaoZsra"
+    "kC5k05zisgeTpBopvdaW3SztVqanPB/ZZS8rixDbLJNwam7NMtu6CLvdwkmd90Ii/814L1vRd+a0YaVHejW5F1zKltku"
+    "DMqtXUpK6kBYQRkbAY+kwHWEIRWN1VTFKpwoTP6ADp2E+JQJ3MPsSnwOlCjDFopiXqgPZW8xsKD0zYZVzqqkNJXZa4JW"
+    "Va+AR9NpotbpKlhof07jcFBQqwEtAfhzv13h/aLaD/A/tSZyY528nQSvlwUveYRnZgWsVdblja1roB1MwEHVmMxkLCcp"
+    "L/bRDHLN6l72euO11Cpv3GSzvQqrIJ0/EFhOyGlKg0KJQCYYFTX1mCU8S0pZmzLuP+LMhywsVPhjFAde0ZmivQzzyYIy"
+    "q+s2NOQJwzzYvGGqsMs0dpnGLtPYZRq7TGOXaewyjQ1Gv8s0dpnGLtPYZRrbZhpzvq7LMXY5yS4n2eUkf0OretvOSeYS"
+    "vzYb2aUvfyfpSzWJVdpL5FKfCsp15KmY+R7MjWZj/5A2wDtivMxOUAR+0rh4c8Pim+x1/0X67aapu9t26waDvil3dZql"
+    "pfNevUVCustt/xZz26eUizrNs8L2fL0+q91lwbsseEtLkmXBLWf1uvx3lzDvEua/l4S5Hf3fMFVeP1i6jHuXce8y7r/b"
+    "jDsfsuZ0+wTipIWakBAG/YfMn7FB+pQyPbyAzjHSetDf7w968aS/r0Pp+Ewpcww8OV2s0pn+8snfPux/WasNf2baQ52D"
+    "x05CKxMqOjxN+DmO8NQkkCBefeTbIVMyi8DbDxSpUR9MDvzvWxUs2ITNlxAhJMv4AkTFZ/qj5TjAGAGElPCB6Xu4CJA9"
+    "u8cnqM0/oGWLwvfmHwfqoTkb/kNJeAX8vH8v3vrhWylAG8T7T8Q4iCYQqHxypZPkAThtsQwEjLwJ9JFuAR6wf3r07Pnz"
+    "oZjI6X//uyP+71//83//6z/YHhrLT9qfrkhame4sIC7yrEeoRGdBNJbBqYzPKhsnGGShMQdoqa8VNRT6SdtJSsyvAVU4"
+    "MBsVCL1B7Eax6OECDh9F32MEALL0lfVXca5W0MXjlUBkCZgltFnWw9dqizUnJjNaBsfHUWPzcq8rlwKPvXZt1xAB7L6I"
+    "XW2zhwwNUGXPU+PlWZEZO4RsUSG06lKkYAoVbfWgPRYhZpdAhXgIVGvF2TgynkLNEmaLaicS5sWgANJgzJ2vUQk0vgqi"
+    "Xbi6RpdZqhHEXL6z+2pDzcNZOncnMC7L2cknDKfkwyTyApQJNc+1ER52B0MYdoIm6QMBZh0GozhTXINGE9H9yx/VNCtZ"
+    "+EHQ8/zSMnXm0rZo0yWBfFS9LtslgTZSI2oY0FP8LTSM1ji5p9nyC09jwtCYxRGuVeBeskeoFegrAovgt4W5n24xNfVV"
+    "4N1CImg2uGGOME0UaD56iHIzFMxxBHMiZ1BknKIbSrrgRSnOFlxfmTH1bhGYYGtDFeS6LzUyi4joDWgKG7kJ1MWRZhs5"
+    "EdDHbZhBuJQGhJD3vudYGCloZq+Ys6+fvziknjV2uB4TROyacaAxZ0jgNWPgbTRObtMIvcGLhDEUaO6oSej29KiPqXEE"
+    "DSOx18FfN3ZXPNprzaZMehqST3m3Gi9Ffi9jmM9ZYGZeRBQXn1adsQ2r9hwGQXTZsxy7LbKJ0rMoG83Ata2oNYMrvePS"
+    "mmlXt+KR+rSOL3IdIvIMznHxZjdUyoNhzeMujMaRh3phIlOtBVmjqO0wO019nKYRkGi8WsgkQYeopl1oVbZlQg0L6NKE"
+    "4uWz70iwyX1MPqBi+1OFC9YtJT6fLG7nPaj4QlUYy7gSEQIRoR1orwTU1h4J93aejVZQaKKx6HoOwpmH6S8Ze7I1b1lE"
+    "spW+1NRyVKm2bIDOYlh5ayZAgZ6iWyKOkKDYPfrz8xcv+nNvrwVL6M9m0509+YnHPGc9QU9dZgMukatEDy8E1CpPZ7u4"
+    "xcXBacLRfeOIxWoRR+Suw2SiLTKzdkmwZ6kYKwmu1TL0VGzA3SiBg2RjiFOTbBEIKF2oEJ1OO35kp4zjHvAgT7M46BEu"
+    "kKB8ee3I2s2cu4ZoHUh6u6DvjjGFDjsSxAtZamQImuXHUUg+Dy3/ZIX3CEGM175CQdVanibO7oT1tStzH0nknOrKcudX"
+    "vHLEgFxRRP3b05BkQ4Yp42kzMXnvue95AUTA9A7NR+nNQWn5TH9DUxH7juCz4yIXR5hF3xfJGDNgXrl7jahnHIYmYL5S"
+    "/+dc3i8jD4IE0Ic0BjJpdK5CYpL6P5M/zoIQJjz+4M9PkxSctQ9PHHH8/NXRm5EjHj8++qejJ/Cg3++D8qB1V0uId6Ax"
+    "yqMlRT8WY5D3uYLGjRViyYFIonOYLv1zVXD7k4h9d3L6U1RorBpRDA2IHiOvSWaVG5XBs/GqD5Ydq/RSISxhA9AbEnt8"
+    "v+El+qCoEhrmEDnIcg+E/1YABdQkhmKZKAIr5NJ6UYC4nUboFxTg4lDGZpcJp9QT1n/Bf5XdUt3sxUJJzrShg8UMD8Vj"
+    "LjN89fTl4ZO+TkSQY5o7qeIYvcaR7srr3EzSPAt1sepcOjxFo6XxqZxeCIhiNBW7RW9tiFKBjl2JqR/6yWzvgPg4JeeQ"
+    "OjZb8bJ8RaCJiwdBABq6y16qeLWH4JbhqVUgCtkKUc1OwRehV1SJnqoqDtoBG+H9B5+xLUGx4uYP2mXAuZIcGNieI/LT"
+    "K7c8hKKmUzDA3PuZUHgTi4zBvYdBoteLeIWLXtUtC2XLSdd48fny421Oqtg1WwsTtYvGLSovHGIpzsX5Js3WKyHWyZXa"
+    "ltYdeamEwGZHaHsPoLCboLbi647EVFy1SmZtfRheOghTWsqSJV8/2659Da3igZiSf5tvjy3QzfZnl2lXYqZS4dYF8224"
+    "Wdlsg/e1leYbd3Ou1cSfy6CNQMz5kbIoPNVmANZRzM6cNB9DKVc3WXsS5Jr6zP7NFjs6K7HW+qMi6wekU9xTXl1kNBul"
+    "W9GuqASdIakpfTwqh73+9cwe1yWVrIMl5KHzSvlpYiXq/pj9cbIzS9NFMrx/H71VvQ7Wj+Kz+14sp+l9GFiD3v6D+9Ya"
+    "IExZ1dzXmoxfdM7/hlklybLOzgnDHnfHUop2rjuW0h1L6Y6lbOtYCgavJ/VbE2oaGmlQFLJLo6J8b2Dfsg0SGre8WV0Z"
+    "M7311gmCVG+mZjDWm7+Y+ZVNVfZrCNDiFUay6wyeByL1g3Kr1kiVubb5GxX3UtRskaxT2zWCMbjkzU27pP0EbfesZ/RG"
+    "V81qojtvxGPOpEnxgzI+fRbtnnLcplef9EEAk2nN/4iXC5M/sI8O6N+nHszvIYykifaVVTyHGCzLOFh52aWWN/L3TmKk"
+    "qw2Ljs3sGHGmIPCkX7wbw45qBv3PdK/pNTNaUSApXkbxOd3QkFd4qutKTP8z5jxVJaga8VBo8oJJO3o71vaclDZq0+Ek"
+    "NG0673ASOpyEQlM6nIQOJ6G9Ut4lnIQtgRnba6TF1d9NFkqzO7oaZrLrlyvXHzyu7vCRQam29guYg5rqGw6s3pH1iA02"
+    "53eRRhdpdJHGaJMQ4Vfy/jvUhg614a6jNmwLqH1rGV4CH2jwaKtOyyYQCevhEO6Gf9EwqXYeROdBdB7E3fEg7gjUyzXo"
+    "KLcEObGnjmuC3nGEuzS9wuRxNwz2jQFTOnve2fPOnqu1uaeiJRqxkqDlyR3EuzETXN3QAn+063W2vQip0YmcuvHoXLMu"
+    "yC2/G+Z9K/hInb3v7P0vY+8bDp3pQWsO0N3VWSHDGsospG6TvQHBtnTlw4y32KOQm2ZhKv11Qout48J9jBvE2q8a1Xn+"
+    "Nj8a0KwaFuldsdfnu8ogandk5tkyuFo3DXXTUBd23LFlpLuCJtk8hYRyUcvLUaDUgpBSsjOzYURIiR9p0wSjxRQl33Yj"
+    "w6A/uCOTRjm71Vn9zup3Vr9tWKFhO7Fn0Gw1RRW41XVmIIbyP+7WyhQtsrFJbE5a2wZwozhi8+tkt5Z3zju1XeZ5LYRu"
+    "aVLJNKeOtHVeL7l+jrFweNdC866F4a0wSOi71ze9lh2NuVtTZwbTWz3VWTmY2v50ZeU8JCH32rQajw/fkdm52zzYzd7d"
+    "7P2xZu9srpELnlmdgglM5hJd4tueVcrnNcH1CK5DGPq/0mTe4cL/BeHCl1ypXBUqbpRGCyPkSUbNPBCuhqx89vKr//mX"
+    "f3MhBoehfZkgvg8E/xag5pY9rczoVIVWXaxdP28zFHg+VjQ0aN9TF3pk3L8Y9B/2GUX3ao150FRHd/X29631joECb+EF"
+    "V1COc/Twm/t1gwoEB8PSb+YkMjT93XD32lDpMO9/A5j3nZPdOdm/kJNdP0tZs9Fg/8HDR599/sXffCnHE48u3LhqcEk1"
+    "omK5hDAGWwyEtraC7WaTd3o7Q9UwkP9SrzdhaNMsWMoHXCkQQmi+0wmfPN4vDZtGjLVQLEHjwdNB2D2MtZYIiBomvodi"
+    "nIG2BSpG/EEEN9GAjVKMlxn8WsaLjpxKjDxoywg4QMAAga5KoeM2AQrLwOxRnN2roBHQE+jaWL0lxg9MKkfEMqwwZgeE"
+    "NmsPW7KGusXU9VkVDa5vEC0RQ7ZSaV1Aa1f+6AaVG8haxIROCD964hNQL0oFHESqirflHYhE8SR2PGoSRDkattn6/MvW"
+    "/QXB6zn6oGmFQy0YBPBEOEqPmcLv0NBX2MrCepuRLz4rMdK0WBqvhDyTBKiJikOgCpUq7Ai/MEwebNIPoGTQ+iQV2c0T"
+    "DAKMzjldI2HwMAutLK9mFPkoN7dR7rgJBuumqArEy3cnGNhSpn9AQKMEPqphjn2Ca0eg4lWFs/ICSoGxh4OWjD3PqYjd"
+    "Z2kc9J6J++Lo+TfPX73ZOwB2Twk6FFnmiz3qhmppYabAyaPW4zUjInah/jeH379cxwDfB4SA0ztDCBZ6JyHOGENh3f1z"
+    "Elp14Jst3dwjfkgUx9JUv8ZUFSmeh+OhZBaBdrEKIIGYAA71smNtEDO/rU1UjrVutMdw+H5qMFMIDJo0mW5sKF9p08cW"
+    "IxqtTP2xj+Eetvl7fbeR+I7uNhIP+19+iuE9ktZsUkH0bdFVHZ6EwkCKY3n7xqSTkAT9+K96PfGNClVMvTVeCV4n4+yM"
+    "nnyS/mJ1ILyIbIqCebIPLXhyEp6EfzD14h/bukwpbL5KqXSRUu01Sjv43+IFSvTIMTcnfbR7k1AgfxDPEJsaZgT8sye+"
+    "h75xjQ49e/3y5dNXXyHwtNYBl67FcHuRoL9ATzjGRQsOnt8kDVZV7XCEa4ILQUZZZCEokr5y6Uak5WQCbjUDcWef84gV"
+    "eYAh8sGPZfFVHi2YJzo6IOJMXfspffE6+83rI0Q3h1+GZkCNURa+sUkEgwnNhE/7KKJvsGttNPPshqas5fqOJuuGE/RT"
+    "kmFVtHpo3cvXH9hpuboHoj5XYIoR8Lt4x1NyAD3A5XquBpyGoUpDgG8sIT6zusxaG1fp8lUCSaEJjIaNGqP9J+4I7b5r"
+    "rBAGlWbU+imaiiW7XFU6/SYdMgj7r7978/z1K9fG1F93VUyOrZ+B0F/I2EezbsD2wZuBAWTD7JsLMvTlMrbbcYBzP/UU"
+    "4u5oA5ApwQTCN18lORA/tN8tYfC7fewDsJ4LV9DKPBO5ZNcOpP9K+5dQZL5IoevziwRI8SquGaqlvpfDLfmCoAo0Ez3i"
+    "uwMYxd72ogJCGtemlRYkoH0u/nCJmacMkZ/flYTRzq5B089pFtDz93h2QRfW9LvMYf/JlYRZhxkuIvi7Qy2vbLHQtZle"
+    "GtOUKUkOvJ9HhqAdzVj70KaX2a0+5tIba3hp78atwrGjbfFt85GH3PAHPEMrrSNQsjfaiOSj62bg7a6P3Vd7sQyqAIqu"
+    "Apru8gC+U0j7ojWyvkHVdwuw+q6Zjw7J54JhmeCDD/RTfNCGGk0//DFXkob0B/gA/ILsH/x+AO8/ZNMJPdqHB66JfF34"
+    "4xZBLFN8gBQpfiVy2wtFmfxDJK/pYAWtAkou+giLVuwHk9g0LGTKn39pcWWFhCyBjYM7Jv7FZ0gcAztitjZG0535gJqY"
+    "3adXbFqrSMsQ4jqtMIuacvt4SdN/OMj0jsMcJL9R1KMJPiK9yEMeavwNYhcko30+felCWHAUKGQQbw7/8Y149cPLvzv8"
+    "Hgz5DW5bAO/9kFf/hmWaNcCZbqFqDFPgLfsF4h+evvjhECpfh1tml8ZOEd++/hGKrEULKXhFWTAEpTY8tljb4vIxHLem"
+    "WivuEmj+jmCWATbWnVmpEqEM/9G3hy++hqJrd6ut4bNpm4CLuvGa3Tl926I5Ud/oWGJoUHVwyUkCHnau/h/AFks2"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1279,6 +1279,48 @@ def _load_json(text: str | bytes) -> Any:
     return json.loads(text, parse_constant=_not_json)
 
 
+def _shaped(text: str, shape: str) -> bool:
+    """Whether `text` is laid out as `shape`: `#` an ASCII digit, `±` a `+` or a `-`, anything
+    else itself (`"####-##-##"`). What each type reads is checked this way before Python's own
+    parser runs, so a tool reads the same text on every Python: 3.11's `fromisoformat` takes
+    `20300506` and week dates, 3.9's does not; `int()` takes `1_000` and non-ASCII digits."""
+    if len(text) != len(shape):
+        return False
+    for char, want in zip(text, shape):
+        if want == "#":
+            if not ("0" <= char <= "9"):
+                return False
+        elif want == "±":
+            if char not in "+-":
+                return False
+        elif char != want:
+            return False
+    return True
+
+
+def _plain_number(text: str) -> bool:
+    """ASCII, without `_` (Python reads `1_000` and other scripts' digits; JSON does not)."""
+    return text.isascii() and "_" not in text
+
+
+#: The times a `time` (and the time of a `datetime`) may be written as: what every supported
+#: Python's `fromisoformat` reads the same way.
+_TIME_SHAPES = ("##:##", "##:##:##", "##:##:##.###", "##:##:##.######")
+
+
+def _iso_time(text: str) -> str | None:
+    """`HH:MM[:SS[.fff[fff]]]` with an optional `Z` or `±HH:MM` offset, as `fromisoformat`
+    of every supported Python reads it (`Z` as `+00:00`); None for anything else."""
+    offset = ""
+    if text[-1:] in ("Z", "z"):
+        text, offset = text[:-1], "+00:00"
+    elif len(text) > 6 and _shaped(text[-6:], "±##:##"):
+        text, offset = text[:-6], text[-6:]
+    if not any(_shaped(text, shape) for shape in _TIME_SHAPES):
+        return None
+    return text + offset
+
+
 class _Type:
     """One supported type. Subclasses fill in the class attributes and the two functions."""
 
@@ -1341,7 +1383,7 @@ class _Int(_Type):
         if isinstance(value, float) and value.is_integer():
             # NOTE: JSON Schema counts 3.0 as an integer, and so does the input schema.
             return int(value)
-        if isinstance(value, str):
+        if isinstance(value, str) and _plain_number(value):
             try:
                 return int(value.strip(), 10)
             except ValueError:
@@ -1364,7 +1406,7 @@ class _Float(_Type):
         number = None
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             number = float(value)
-        elif isinstance(value, str):
+        elif isinstance(value, str) and _plain_number(value):
             try:
                 number = float(value)
             except ValueError:
@@ -1442,10 +1484,12 @@ class _Date(_Type):
     def convert(value: object) -> _datetime.date:
         if type(value) is _datetime.date:
             return value  # a TOML date
-        try:
-            return _datetime.date.fromisoformat(_Str.convert(value))
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)") from None
+        if isinstance(value, str) and _shaped(value, "####-##-##"):
+            try:
+                return _datetime.date.fromisoformat(value)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1465,12 +1509,13 @@ class _DateTime(_Type):
         if isinstance(value, _datetime.datetime):
             return value  # a TOML date-time
         text = value if isinstance(value, str) else ""
-        if text.endswith(("Z", "z")):
-            text = text[:-1] + "+00:00"
-        try:
-            return _datetime.datetime.fromisoformat(text)
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a date-time (YYYY-MM-DDTHH:MM:SS)") from None
+        time = _iso_time(text[11:]) if len(text) > 11 and text[10] in "Tt " else None
+        if _shaped(text[:10], "####-##-##") and (len(text) == 10 or time is not None):
+            try:
+                return _datetime.datetime.fromisoformat(text[:10] + ("T" + time if time else ""))
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a date-time (YYYY-MM-DDTHH:MM:SS)")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1489,10 +1534,13 @@ class _Time(_Type):
     def convert(value: object) -> _datetime.time:
         if isinstance(value, _datetime.time):
             return value  # a TOML time
-        try:
-            return _datetime.time.fromisoformat(_Str.convert(value))
-        except ValueError:
-            raise _Invalid(f"{_show(value)} is not a time (HH:MM[:SS])") from None
+        time = _iso_time(value) if isinstance(value, str) else None
+        if time is not None:
+            try:
+                return _datetime.time.fromisoformat(time)
+            except ValueError:
+                pass
+        raise _Invalid(f"{_show(value)} is not a time (HH:MM[:SS])")
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1527,13 +1575,17 @@ class _Decimal(_Type):
     module = "decimal"
     #: A finite decimal as text: what `str(Decimal)` writes and `Decimal(text)` reads back;
     #: the JSON Schema of a decimal uses the same pattern.
-    pattern: ClassVar[str] = r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$"
+    pattern: ClassVar[str] = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$"
 
     @staticmethod
     def convert(value: object) -> _decimal.Decimal:
-        if isinstance(value, (int, float, str)) and not isinstance(value, bool):
+        # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
+        # number and other scripts' digits, which the schema (and so JSON input) refuses.
+        text = value if isinstance(value, str) else ""
+        plain = _plain_number(text) and text.strip() == text
+        if (plain or isinstance(value, (int, float))) and not isinstance(value, bool):
             try:
-                number = _decimal.Decimal(str(value).strip())
+                number = _decimal.Decimal(str(value))
             except _decimal.InvalidOperation:
                 pass
             else:
