@@ -1286,7 +1286,7 @@ def _shaped(text: str, shape: str) -> bool:
     `20300506` and week dates, 3.9's does not; `int()` takes `1_000` and non-ASCII digits."""
     if len(text) != len(shape):
         return False
-    for char, want in zip(text, shape):
+    for char, want in zip(text, shape):  # noqa: B905 (the lengths are equal; vermin 3.9)
         if want == "#":
             if not ("0" <= char <= "9"):
                 return False
