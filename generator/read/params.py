@@ -353,11 +353,54 @@ def _default(
         if not isinstance(value, tuple):
             reader.error(node, f"the default of list parameter {name!r} must be a list")
             return None
+        item = type_ref.item
+        wrong = next((v for v in value if item is not None and _unfit(v, item)), _FITS)
+        if item is not None and wrong is not _FITS:
+            reader.error(node, f"the default of {name!r} holds {wrong!r}, {_unfit(wrong, item)}")
+            return None
         return py(list(value)), value
     if isinstance(value, tuple):
         reader.error(node, f"the default of {name!r} must be a single value")
         return None
+    problem = _unfit(value, type_ref)
+    if problem:
+        reader.error(node, f"the default of {name!r} is {value!r}, {problem}")
+        return None
     return py(value), value
+
+
+#: `_unfit`'s answer for a value its type takes.
+_FITS = object()
+
+#: The Python types of a literal default, by kind, and what the message calls them.
+_LITERAL_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "str": ((str,), "a string"),
+    "int": ((int,), "an integer"),
+    "count": ((int,), "a count (0 or more)"),
+    "float": ((int, float), "a number"),
+    "bool": ((bool,), "True or False"),
+}
+
+
+def _unfit(value: object, type_ref: TypeRef) -> str:
+    """Why a literal default is not a value of its parameter's type ("" when it is): the
+    handler gets the default as written, so `x: int = "five"` would hand it a str."""
+    kind = type_ref.kind
+    if value is None and type_ref.nullable:
+        return ""
+    if kind in ("choice", "enum"):
+        if not any(type(c) is type(value) and c == value for c in type_ref.choices):
+            return f"not one of {', '.join(map(repr, type_ref.choices))}"
+        return "" if kind == "choice" else f"not a member: write {type_ref.name}.NAME"
+    if kind in _CONSTRUCTORS:
+        return f"not a {kind}: write {_CONSTRUCTORS[kind][0]}(...)"
+    if kind not in _LITERAL_TYPES:
+        return ""
+    # NOTE: the exact type: a bool is an int to Python, never to a tool.
+    types, expected = _LITERAL_TYPES[kind]
+    if type(value) not in types or (kind == "count" and value < 0):  # type: ignore[operator]
+        return f"not {expected}"
+    return ""
 
 
 #: The default of these kinds may be the type's own constructor with literal arguments.
