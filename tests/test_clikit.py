@@ -88,6 +88,13 @@ def test_aliases_are_in_help_and_schema_but_not_extra_tools(tool: Path) -> None:
     assert "ls" not in served and "list-items" in served
 
 
+@pytest.mark.parametrize("name", ["ls", "l"])
+def test_schema_of_an_alias_is_its_commands(tool: Path, name: str) -> None:
+    wanted = run(tool, "schema", "list-items").json()
+    assert run(tool, "schema", name).json() == wanted
+    assert run(tool, name, "--schema").json() == wanted
+
+
 def _bash(script: Path, line: str) -> list[str]:
     words = line.split(" ")
     quoted = " ".join("'" + w + "'" for w in words)

@@ -11,7 +11,7 @@ from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _Explained
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.output import _PRINTED, _dumps
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.program import ALIASES, PROGRAM
 
 if TYPE_CHECKING:
     import argparse
@@ -51,7 +51,7 @@ def _describe(invocation: _Invocation) -> object | None:
         return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
-        path = " ".join(words)
+        path = ALIASES.get(" ".join(words), " ".join(words))  # NOTE: `schema ls`, as `ls --schema`
     elif "--schema" in asked:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):

@@ -4376,7 +4376,7 @@ def _describe(invocation: _Invocation) -> object | None:
         return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
         words = [word for word in rest[1:] if word not in HELP_FLAGS]
-        path = " ".join(words)
+        path = ALIASES.get(" ".join(words), " ".join(words))  # NOTE: `schema ls`, as `ls --schema`
     elif "--schema" in asked:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):
