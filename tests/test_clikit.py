@@ -635,3 +635,15 @@ def test_a_batch_line_may_name_a_command_by_its_alias(tool: Path) -> None:
     answers = [json.loads(line) for line in result.out.splitlines()]
     assert [a["id"] for a in answers] == [1, 2]
     assert answers[0]["data"] == answers[1]["data"] == [1, 2]
+
+
+@pytest.mark.parametrize("spelled", ["--from", "from", "from_"])
+def test_explain_finds_an_option_by_its_flag_or_its_parameter(tool: Path, spelled: str) -> None:
+    result = run(tool, "ls", "--from", "2", "--explain", spelled, "--json")
+    assert result.code == 0, result
+    explained = result.json()["data"]
+    assert (explained["option"], explained["from"], explained["value"]) == (
+        "from_",
+        "flag --from",
+        2,
+    )

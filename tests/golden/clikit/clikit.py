@@ -4200,17 +4200,24 @@ def _loosen(parser: argparse.ArgumentParser) -> None:
 def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
     """`CMD --explain OPTION`: where the option's value came from, and what it beat."""
     option = invocation.asked["--explain"]
-    key = option.lstrip("-").replace("-", "_")
-    if key not in command.keys:
-        keys = ", ".join(command.keys) or "none"
-        raise UsageError(
-            f"{call.context.command} has no option {option!r}", hint=f"options: {keys}"
-        )
     call.sources.full = True
     try:
         command.run(call)
     except _Explained:
         pass
+    key = option.lstrip("-").replace("-", "_")
+    if key not in command.keys:
+        # NOTE: a flag named otherwise than its parameter (`Option("--from")` on `source`):
+        # found by the spelling its place was read under.
+        label = "flag " + (option if option.startswith("-") else "--" + option)
+        key = next(
+            (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
+        )
+    if key not in command.keys:
+        keys = ", ".join(command.keys) or "none"
+        raise UsageError(
+            f"{call.context.command} has no option {option!r}", hint=f"options: {keys}"
+        )
     entry = call.provenance.get(key)
     if entry is None:
         raise UsageError(f"{key} is an argument: its value always comes from the command line")
