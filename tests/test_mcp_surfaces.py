@@ -229,6 +229,12 @@ def test_prompts_on_the_command_line() -> None:
         "role": "assistant",
         "content": {"type": "text", "text": "Let me check the pantry first."},
     }
+    given = run(PANTRY, "prompt", "recipe", "--json", '{"dish": "soup"}')
+    assert given.code == 0, given
+    assert given.json() == recipe.json()
+    mistyped = run(PANTRY, "prompt", "recipe", "--json", '{"dsh": "soup"}')
+    assert mistyped.code == 2
+    assert mistyped.json()["error"]["message"] == "unknown key 'dsh'"
     missing = run(PANTRY, "prompt", "recipe", "--json")
     assert missing.code == 2
     assert missing.json()["error"]["kind"] == "usage"

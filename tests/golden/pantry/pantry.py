@@ -6216,13 +6216,22 @@ def _prompt_cli(invocation: _Invocation) -> object:
     command = PROMPTS.get(name)
     if command is None:
         raise UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROMPTS)}")
-    parser = _new_parser(f"{PROGRAM} prompt {name}", command.description, "")
-    command.build(parser)
-    raw = vars(parser.parse_args(rest[1:]))
+    source = "flag"
+    if invocation.json_input is not None:
+        # NOTE: the arguments as one JSON object, as `prompts/get` takes them.
+        if rest[1:]:
+            raise UsageError(
+                f"unexpected {rest[1]!r}: with --json input, give every value in the JSON object"
+            )
+        raw, source = _read_json_input(invocation.json_input), "json"
+    else:
+        parser = _new_parser(f"{PROGRAM} prompt {name}", command.description, "")
+        command.build(parser)
+        raw = vars(parser.parse_args(rest[1:]))
     context = Context("prompt " + name, invocation.json)
     context._verbose = _debugging(invocation.debug)
     agent = invocation.json and context.agent is not None
-    result = _get_prompt(name, raw, context, "flag", agent)
+    result = _get_prompt(name, raw, context, source, agent)
     if invocation.json:
         return {"ok": True, "data": result}
     single = len(result["messages"]) == 1 and result["messages"][0]["role"] == "user"
