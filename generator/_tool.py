@@ -1239,6 +1239,17 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _number(value: float) -> str:
+    """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
+    (`:g` wrote `1e+06`, JSON `1000000`)."""
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _characters(count: int) -> str:
+    """A `min_length=`/`max_length=` as every message and help text writes it."""
+    return f"{count} character{'' if count == 1 else 's'}"
+
+
 def _not_json(name: str) -> Any:
     """NaN and the infinities: Python's json reads them, JSON has no such values."""
     raise ValueError(f"{name} is not a JSON value")
@@ -1596,6 +1607,22 @@ def _as_list(value: object) -> list[Any]:
             return _as_list(items) if isinstance(items, list) else [items]
         return [item.strip() for item in value.split(",") if item.strip()]
     raise _Invalid(f"expected a list, got {_show(value)}")
+
+
+def _within(
+    convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
+) -> Callable[[object], _T]:
+    """A converter that also checks a number's `min=`/`max=` bounds."""
+
+    def check(value: object) -> _T:
+        number: Any = convert(value)
+        if minimum is not None and number < minimum:
+            raise _Invalid(f"{number} is less than the minimum {_number(minimum)}")
+        if maximum is not None and number > maximum:
+            raise _Invalid(f"{number} is more than the maximum {_number(maximum)}")
+        return cast("_T", number)
+
+    return check
 
 
 def _choice(*choices: Any) -> Callable[[object], Any]:
@@ -2471,8 +2498,16 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
+# ---- burgee: end of agent ----
+
+
+#: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
+_PAGE = 100_000
+
+
+# ---- burgee: loaded on first use: agent ----
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = 100_000, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
@@ -2768,13 +2803,14 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
     parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help="how long it is (default: 100000)")
+    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
 
 
 def _run_output(call: _Call) -> object:
+    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
     ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _Int.convert, 0, flag="--offset")
-    limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
+    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
+    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
     call.check()
     return _read_spill(ref, offset, limit, call.spill_dir)
 
@@ -2789,7 +2825,7 @@ _OUTPUT = _Command(
     ("map", _Any),
     description="Read back the full text of an answer that was cut, a page at a time: the"
     " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
+    examples=(f"output 0123456789abcdef --offset 0 --limit {_PAGE}",),
     max_output=0,
 )
 
@@ -3104,14 +3140,14 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         return f"{path}: expected one of {allowed}, got {_shown(value)}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            return f"{path}: {value} is less than the minimum {schema['minimum']}"
+            return f"{path}: {value} is less than the minimum {_number(schema['minimum'])}"
         if "maximum" in schema and value > schema["maximum"]:
-            return f"{path}: {value} is more than the maximum {schema['maximum']}"
+            return f"{path}: {value} is more than the maximum {_number(schema['maximum'])}"
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
-            return f"{path}: {_shown(value)} is shorter than {schema['minLength']} characters"
+            return f"{path}: {_shown(value)} is shorter than {_characters(schema['minLength'])}"
         if "maxLength" in schema and len(value) > schema["maxLength"]:
-            return f"{path}: {_shown(value)} is longer than {schema['maxLength']} characters"
+            return f"{path}: {_shown(value)} is longer than {_characters(schema['maxLength'])}"
     if isinstance(value, str) and "pattern" in schema:
         import re
 

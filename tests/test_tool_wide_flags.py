@@ -49,6 +49,15 @@ def wipe(target: Annotated[str, Argument()]) -> str:
     return f"wiped {target}"
 
 
+@command(effects="read_only")
+def sized(
+    n: Annotated[int, Option(min=1000000, max=2500000.5)] = 1000000,
+    word: Annotated[str, Option(min_length=1, max_length=3)] = "w",
+) -> str:
+    """Bounded values."""
+    return f"{n} {word}"
+
+
 @prompt
 def about(topic: str) -> str:
     """About a topic."""
@@ -274,3 +283,32 @@ def test_no_input_takes_nan_or_infinity(tool: Path, tmp_path: Path, value: str) 
     )
     parse_error = json.loads(proc.stdout.splitlines()[1])
     assert parse_error["error"]["code"] == -32700
+
+
+@pytest.mark.parametrize(
+    ("key", "flag_value", "json_value", "problem"),
+    [
+        ("n", "5", 5, "5 is less than the minimum 1000000"),
+        ("n", "3000000", 3000000, "3000000 is more than the maximum 2500000.5"),
+        ("word", "", "", "'' is shorter than 1 character"),
+        ("word", "long", "long", "'long' is longer than 3 characters"),
+    ],
+)
+def test_bounds_and_lengths_read_the_same_from_flags_and_json(
+    tool: Path, key: str, flag_value: str, json_value: object, problem: str
+) -> None:
+    by_flag = run(tool, "sized", f"--{key}", flag_value, "--json")
+    by_json = run(tool, "sized", "--json", json.dumps({key: json_value}))
+    assert by_flag.json()["error"]["message"] == f"--{key}: {problem}"
+    assert by_json.json()["error"]["message"] == f"{key}: {problem}"
+    help_text = " ".join(run(tool, "sized", "--help").out.split())
+    assert "(at least 1000000 and at most 2500000.5)" in help_text
+    assert "(at least 1 character and at most 3 characters)" in help_text
+
+
+def test_output_pages_refuse_the_same_bounds_from_flags_and_json(tool: Path) -> None:
+    ref = "0123456789abcdef"
+    by_flag = run(tool, "output", ref, "--offset=-1", "--json")
+    by_json = run(tool, "output", "--json", json.dumps({"ref": ref, "offset": -1}))
+    assert by_flag.json()["error"]["message"] == "--offset: -1 is less than the minimum 0"
+    assert by_json.json()["error"]["message"] == "offset: -1 is less than the minimum 0"

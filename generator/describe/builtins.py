@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from burgee.runtime.deliver import _OUTPUT
+from burgee.runtime.truncate import _PAGE
 
 NAME = "output"
 
@@ -15,7 +16,7 @@ INPUT_SCHEMA: dict[str, Any] = {
     "properties": {
         "ref": {"type": "string", "description": "The reference a cut answer names."},
         "offset": {"type": "integer", "minimum": 0, "default": 0},
-        "limit": {"type": "integer", "minimum": 1, "default": 100000},
+        "limit": {"type": "integer", "minimum": 1, "default": _PAGE},
     },
     "required": ["ref"],
     "additionalProperties": False,
@@ -64,7 +65,7 @@ def clispec_entry(envelope: dict[str, Any]) -> dict[str, Any]:
         "args": [
             {"name": "ref", "type": "string", "required": True},
             {"name": "--offset", "type": "integer", "required": False, "default": 0},
-            {"name": "--limit", "type": "integer", "required": False, "default": 100000},
+            {"name": "--limit", "type": "integer", "required": False, "default": _PAGE},
         ],
         "stdout_schema": envelope,
         "example": {"args": ["output", "0123456789abcdef"]},

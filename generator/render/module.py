@@ -23,6 +23,7 @@ from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
 from burgee.render.sections import wrap
 from burgee.runtime.catalog import BOOT, code_names, generated_names, parse
+from burgee.runtime.kinds import _characters, _number
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
 
 
@@ -64,14 +65,14 @@ def _help(param: Param, program: Program) -> str:
     if param.pattern is not None:
         parts.append(f"(matching {param.pattern})")
     lengths = [
-        f"{word} {value} character{'s' if value != 1 else ''}"
+        f"{word} {_characters(value)}"
         for word, value in (("at least", param.min_length), ("at most", param.max_length))
         if value is not None
     ]
     if lengths:
         parts.append(f"({' and '.join(lengths)})")
     bounds = [
-        f"{word} {value:g}"
+        f"{word} {_number(value)}"
         for word, value in (("at least", param.minimum), ("at most", param.maximum))
         if value is not None
     ]

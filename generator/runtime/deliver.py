@@ -17,7 +17,8 @@ from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.output import _dumps, _emit, _text
 from burgee.runtime.program import _MAX_OUTPUT
 from burgee.runtime.sanitize import _neutralise, _quarantined, _redact, _sanitized
-from burgee.runtime.truncate import _read_spill, _spill, _truncate
+from burgee.runtime.truncate import _PAGE, _read_spill, _spill, _truncate
+from burgee.runtime.values import _within
 
 if TYPE_CHECKING:
     import argparse
@@ -115,13 +116,14 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
     parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help="how long it is (default: 100000)")
+    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
 
 
 def _run_output(call: _Call) -> object:
+    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
     ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _Int.convert, 0, flag="--offset")
-    limit = call.value("limit", _Int.convert, 100_000, flag="--limit")
+    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
+    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
     call.check()
     return _read_spill(ref, offset, limit, call.spill_dir)
 
@@ -136,6 +138,6 @@ _OUTPUT = _Command(
     ("map", _Any),
     description="Read back the full text of an answer that was cut, a page at a time: the"
     " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=("output 0123456789abcdef --offset 0 --limit 100000",),
+    examples=(f"output 0123456789abcdef --offset 0 --limit {_PAGE}",),
     max_output=0,
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from burgee.runtime.embedded import _document
-from burgee.runtime.kinds import _show
+from burgee.runtime.kinds import _characters, _number, _show
 
 #: Each command's input schema and its secret keys, from the embedded clispec document.
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
@@ -129,14 +129,14 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         return f"{path}: expected one of {allowed}, got {_shown(value)}"
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         if "minimum" in schema and value < schema["minimum"]:
-            return f"{path}: {value} is less than the minimum {schema['minimum']}"
+            return f"{path}: {value} is less than the minimum {_number(schema['minimum'])}"
         if "maximum" in schema and value > schema["maximum"]:
-            return f"{path}: {value} is more than the maximum {schema['maximum']}"
+            return f"{path}: {value} is more than the maximum {_number(schema['maximum'])}"
     if isinstance(value, str):
         if len(value) < schema.get("minLength", 0):
-            return f"{path}: {_shown(value)} is shorter than {schema['minLength']} characters"
+            return f"{path}: {_shown(value)} is shorter than {_characters(schema['minLength'])}"
         if "maxLength" in schema and len(value) > schema["maxLength"]:
-            return f"{path}: {_shown(value)} is longer than {schema['maxLength']} characters"
+            return f"{path}: {_shown(value)} is longer than {_characters(schema['maxLength'])}"
     if isinstance(value, str) and "pattern" in schema:
         import re
 

@@ -23,6 +23,17 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _number(value: float) -> str:
+    """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
+    (`:g` wrote `1e+06`, JSON `1000000`)."""
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _characters(count: int) -> str:
+    """A `min_length=`/`max_length=` as every message and help text writes it."""
+    return f"{count} character{'' if count == 1 else 's'}"
+
+
 def _not_json(name: str) -> Any:
     """NaN and the infinities: Python's json reads them, JSON has no such values."""
     raise ValueError(f"{name} is not a JSON value")
@@ -38,17 +49,18 @@ def _load_json(text: str | bytes) -> Any:
 
 
 def _shaped(text: str, shape: str) -> bool:
-    """Whether `text` is laid out as `shape`: `#` an ASCII digit, `±` a `+` or a `-`, anything
+    """Whether `text` is laid out as `shape`: `#` an ASCII digit, `~` a `+` or a `-`, anything
     else itself (`"####-##-##"`). What each type reads is checked this way before Python's own
     parser runs, so a tool reads the same text on every Python: 3.11's `fromisoformat` takes
     `20300506` and week dates, 3.9's does not; `int()` takes `1_000` and non-ASCII digits."""
     if len(text) != len(shape):
         return False
-    for char, want in zip(text, shape):  # noqa: B905 (the lengths are equal; vermin 3.9)
+    for index, want in enumerate(shape):
+        char = text[index]
         if want == "#":
             if not ("0" <= char <= "9"):
                 return False
-        elif want == "±":
+        elif want == "~":
             if char not in "+-":
                 return False
         elif char != want:
@@ -67,12 +79,13 @@ _TIME_SHAPES = ("##:##", "##:##:##", "##:##:##.###", "##:##:##.######")
 
 
 def _iso_time(text: str) -> str | None:
-    """`HH:MM[:SS[.fff[fff]]]` with an optional `Z` or `±HH:MM` offset, as `fromisoformat`
-    of every supported Python reads it (`Z` as `+00:00`); None for anything else."""
+    """`HH:MM[:SS[.fff[fff]]]` with an optional `Z`, `+HH:MM` or `-HH:MM` offset, as
+    `fromisoformat` of every supported Python reads it (`Z` as `+00:00`); None for anything
+    else."""
     offset = ""
     if text[-1:] in ("Z", "z"):
         text, offset = text[:-1], "+00:00"
-    elif len(text) > 6 and _shaped(text[-6:], "±##:##"):
+    elif len(text) > 6 and _shaped(text[-6:], "~##:##"):
         text, offset = text[:-6], text[-6:]
     if not any(_shaped(text, shape) for shape in _TIME_SHAPES):
         return None

@@ -565,8 +565,12 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
+#: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
+_PAGE = 100_000
+
+
 def _read_spill(
-    ref: str, offset: int = 0, limit: int = 100_000, directory: str | None = None
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the

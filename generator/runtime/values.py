@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _SECRETS, _interactive
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
-from burgee.runtime.kinds import _load_json, _show
+from burgee.runtime.kinds import _characters, _load_json, _number, _show
 
 if TYPE_CHECKING:
     import enum
@@ -200,9 +200,9 @@ def _within(
     def check(value: object) -> _T:
         number: Any = convert(value)
         if minimum is not None and number < minimum:
-            raise _Invalid(f"{number} is less than the minimum {minimum:g}")
+            raise _Invalid(f"{number} is less than the minimum {_number(minimum)}")
         if maximum is not None and number > maximum:
-            raise _Invalid(f"{number} is more than the maximum {maximum:g}")
+            raise _Invalid(f"{number} is more than the maximum {_number(maximum)}")
         return cast("_T", number)
 
     return check
@@ -341,10 +341,9 @@ def _matching(
     def check(value: object) -> str:
         text = convert(value)
         if min_length is not None and len(text) < min_length:
-            unit = "character" if min_length == 1 else "characters"
-            raise _Invalid(f"{_show(text)} is shorter than {min_length} {unit}")
+            raise _Invalid(f"{_show(text)} is shorter than {_characters(min_length)}")
         if max_length is not None and len(text) > max_length:
-            raise _Invalid(f"{_show(text)} is longer than {max_length} characters")
+            raise _Invalid(f"{_show(text)} is longer than {_characters(max_length)}")
         if pattern is not None:
             import re
 
