@@ -356,102 +356,102 @@ _CONFIG = False
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "eJztXY1y2ziSfhWc96os1VGy8zMzN1I2VbkkO5u7iZOKc7V1ZbtMSoRkjilSS1B2NBNX7dPsg+2TXP8AIChSCi0pM5MJ"
-    "p3YTiSKARqPR/XU30PnlYJzO5rHMozQ5GBz8cn4wzdLFXJ0fDM7Ozg/ODzz8ayoT+HR+8INMZBbkUgQiT9NYTLJ0Bp+v"
+    "p3YTiSKARqO78XU30PnlYJzO5rHMozQ5GBz8cn4wzdLFXJ0fDM7Ozg/ODzz8ayoT+HR+8INMZBbkUgQiT9NYTLJ0Bp+v"
     "giSMZabEJIpl//zgwoM24ys5vqZWz/HT6mviNsqv0kUubrMoj5KpCJJlfgUfTPtE3nLrTPKI8IBHnWfpT3KcmxczOcmk"
     "uqKX38leJpNQZvC+fu1QiVzCFLETHFgJFUxkvMTm8B80Ag7MgDQzZ57s2YV3DHOH772Uuu71gNr5IsdRzw+wJ3rMD3lK"
     "nVBOgkWcD8STJJjJp/35UoykikIp/vrs5MWPL9+ddolo7LWHr3BnSZpwZ/mVRLKnWTAT+LPopDcyy6ADZZ538Pmf+/1+"
     "1+kKXlKwgBt602/Udah/Wu2zWD8gNTVfL7xkEcfwEJdNiiSlNRsKYDqtqMBBgSfAUylUHiBX5IcoFw+6IpqYX5FjkRKz"
     "SClc+jT71z/+WYys8iwa58XQ5rsdO0eRELdBlkBrJTqBiCOVC5ACYL4VrHGQhVESxFG+9MQChGIcB5kMRSjnKCLJOJLK"
-    "E2qZlAafpNlYFmPrr3boTIIkjUEcE+GufH4FBI0W2VRKEUYh8kVM9WZxWGq3mlqRoiBWqWCWIotGgbryxM/4xyRSVzBa"
-    "KOa38KHoQahxFs1zJaIkT6ERsDOMMpD3NFs6rLyO4rgHP6wf7/R/Xv344+WLV++OWGiP6EF/FtKoxa/Pfnh58v4UnuO+"
-    "oe51bxPoTOJOcja9s3vuvZyBEiCiaaY2DcTawR0GRJo4Ut0H8DcICPyhgiWK2y0uFohkmEpVsCpYgNhkK02X6SLTO9Hu"
-    "7WmEOmWhZNbHX5wtE0djmSip9dLrV++pj2fzANjSe9g/pq//dfqi96j3PA4Wisd4m6XzLJJ5wAvH+1Z35QwL3TlDVZf0"
-    "9kpmID2pGLPC1LsfVaDTS//o5Nnrl25H/Isq1qd4YlcoUNdmqw9w5tS5eU/AHhEStMgSJEbdgu4l6Y9uZIJriTvFrAoP"
-    "qrnrLmehw0tLWpnkmkmVGDOZOHOhb3YewOckF1fprZCwJgJ/lRmKBFukdBGHYgxmaio9Il3Mgxzewwn6sOwimM/jpc8T"
-    "AcrvDryDOJ4pNpxom8iGwGfW7YPzgysZz4mcknjCDy/S8WImkzygzYxtPeLbOIjjYARmVLxEEn3q9eyCRM1HpYksUCBS"
-    "sqfkPEAFEwptwZDcK5FOWB1o/d4Xr5Kb9NrabJiXrzUVb3jR6/2kgIbDJzdBvJBPD33W5L7+7kPL/z59cyLSEfF9hjxB"
-    "ppHSwz5hO/hRAsrwFAR9FvhD3F0sC0rg7qPmMrmRcToHAwDKKw9BfXrC/+X8HDboNf45EHm2AMbj5zDIA34GVunO92DP"
-    "piB2Pj73mQKwYD6rYD0q2gFtAogyYAEyFOWPCUcVSaswApYhG2hwbuIMhhzOJGk/aKGHjHIl40m3L56JSRDFC3qBJ1ie"
-    "A0k1T4K0GD+lV66jJMS/+deZVCqYyuIB8JTIuLvTCwCQJ016P8ssFWRCx2koh8LHd8Cy5gvFfeOfwRjF6DKTf1+AEaBR"
-    "fJQKYBKvZSI/5GcXwEgUHyMuqBQVqoxskQh8o29FQ2meGoYpvcN1Uw8ZotU0ccoSqJBFcUqAjpQB8HAMZrIzAw3XhxVO"
-    "xiiyQzuSNqPvXv7FB/mdwkijAOAi0jmBXQvg7UPeHYoniwQaK2h6iSJ3yc2eijwAk3GVwsbFhdKINBH2baFAhY9hRRKc"
-    "AFhLMD8L4pYqZtvrjVCkfGQEwBKAorQP1YAl90fiE69z5CyhZkbxgDYBraGvpTxKPNoBVvjJEKH2QT5ZTGIQU0T6kjnH"
-    "+iAw8jZotln4ke6Pn6LGB4JIoGHV0tukWK6+eMOvwlzLcG2AAEZoHDhAOlBHllCbVqCKuU5mFduwHiV0MaR11JKAIA1k"
-    "NoFHM4/IAQaBDAkFGlm5KhnAmez3SW86egXmgmp2OWfVyruaXgJVN5dZHqE9H/xyd2dx+X0b3nmu8jZuz6rubuYGnSfw"
-    "v3cyCC34Fx0thLN5mpHTE+VdYgRDMRQUWIQkDGL8+BYcIpCiWRouYskMo12BTgx0DUYZJAdtk/YxIti/f9Pg1wzJGx6w"
-    "xVTC0pOMEbVnSHifxf8CdgW9lkgQRgUCnMyXxsnK01ksOmZqnt6unoNEEUQbmNmFzynNw2wt4CFsKzbv0qy+gM2lDRxb"
-    "Xph+DpID0gUAG3iDWyLR4jFkFaYl0WM5YVnFgejHiAQLhafgU6F/LNfYMMAkXSHWYl9xXLpbCyDocs0v/gb65M1EIwNY"
-    "LzBf1B6tNaMa0yNC42QK6sNzx0HwAs8uaiQRiS671QUqKi+xfQvWury6XS3j1Ax6xeGKHfS5Z3B//7mWWL1nV0jdjbH3"
-    "8cRribJu+eehq7lPX0ud9tVKIj0CkZFBvdbbr8fPr66QRuAJaTM+YmPi9hwSyIMPGG8C9QEaIzGa+FH/+67rntbTrkMG"
-    "jUnfKqRQP3QpwPB59+2+Ixa1Ikp25ZLcwF9tNlvEQ6q0I/FBGEY4QBC/da2DXaxtEIp1Vyr8ANJnaqWbgg3OwyDLguU6"
-    "1hDh1ouAnosBL2hOCYhh4AgYbLvwTRIv/4rOi54c85dh9o1c+QXUFKAfMPa5/gFx7AruKkKPq+t031ByDQaD/YsgFYM/"
-    "oKjIqZEfAhRScD8yJUOGTFaVTFJQFIzSNKLQ8SMEHKxAlMUcphWFDxCXDw1wpu1Mg7obmcC94ljDAt1BoZ3GhFQrkxdG"
-    "wTRJVR6N0XiH4EdBm37xVO0NqDTaVE1gCMvcrlp8s6qtimoxmYut9t8qOc9W5CzXHg4tHThM6E1pi8sOsckkWF/LTKVf"
-    "y3zddsOuLSGI2jec5MVWWgDsuqax0sMqO94k0pXFdFKT+qmbJUnSWpLQIV75GRSDnMrMTDBezFY5UHpD4TYBk75hEBNs"
-    "WfNGVZSs+DN5Dh2lAd2uKXQb5TH3DTI3iuWsvIXMRqxdihoijHy4klBa89LylQkgVSnD9QR8SpdTgGFXVW6yeBVFvj6r"
-    "Rzrb/o5ELXt52lNX0bz0pnG7TXbPK7Qqbj0OqRKCEBSkSapQhJ1FZGdEGQFQr0wRBnvRE1URopMd9Ovn8Ev08h8q8kwG"
-    "Ik7BKo0DJQXMLpc6IhdGU9JAaEcQc4P+OuwdIvI+vDwEtyq/lZLc/hkHaTjMYCPM6PNQW3wbgwzYuMMxh9sraJnO0GcP"
-    "mWcw6gyB9TpfozyNvXFjc2anlhKT5tkfEc1yRLXE2ITRKjUyWcxYB2yfRdpJxtbln+pX9/MD9Htmt9YIoUlsNQYke0p8"
-    "rUEvn99DWGXtrw/vzWxdo+Ce2Fjl+L1OcJCpeBaGq7/bpgI862vWhxQPyCmNxFicIs1DnRfAEAr7f845lG2V/q+wH9Yn"
-    "QtfsUMyDNhb7feVJv2K5r8FCJqBaK/XgolbzXoSxTT6IxfY2oHyaR0wHfxHj2SKPEAdgU9hanD5BQx4lHG/XHRxiaiu7"
-    "xq2VkN0up+T60HYHoYfWa+B1zXzfl0gNKENodCiwC/0lEoTJRMnVJbXYH8F3lEQzMpXHJVk7ZusKEKVR4welxg+O8b9a"
-    "mZls61ruxsFP84LmK5NpxdVyJ1y3ClbWQDq4Aw9FA3Z3FowRTOqlwFc2UJfYn2tBlUNnQwWHtPGU+UCDpAQ1yTzobCQ6"
-    "mOS0KQCsBApPA65bMYd5DpfsnCz1jVTBdl4RkjCXyd/SLA7LhpEOkczGc8pqbzpJYpKRhYfX8DRmDXPbBGabwGwTmG0C"
-    "s01gtgnMNoHZJjCrtLcJzP0kMFfi8fe5BVOzym36s01/tunPNv3Zpj+/sPSnQ9eG64x1Gr/Nk7Z50p250eZJ2zxpmyf9"
-    "XeeLPpUnLSzI/e641yxWm2JtU6x/hC2zOcXqbph7JlfXbZs2R9vmaNsc7Veao+Ub0ZygHYOlm8sxMeG4/4jpMzqIQ95l"
-    "r5Xee6AxKb9gLmuryzkF5+mlp39+1P9+c8q2yK+CfgFPLu+R62e8nR7hfMogs+OHCxmaBICJV7AOcRNkOQUQHH7Pozmt"
-    "kHmEjJ/G6SiIL4NsWklPcxGBtSEzZ8kdTV/GkDq8iM7UhqIBQ3M5nqoTiA4YxB6ZRbpt3eXwJWlHtptu6YJruQRejJYY"
-    "6gTCc63KtMg7c3HsiAI3iDGFLgRUN73CDym4wPLabO4mb0IAxkEbdPm9Sl4oR4tpmRgXazQYEK9cixzUhxwRfIP9i/s/"
-    "A3Vpg46ro6IFS411LdTDbKRVV4NhxwHYkrhUhMCoiEhfvFdynGIMsRMIX4/oM0k1jJgFH9y12lLy0LI5CXeT3OE6AFbJ"
-    "eit2XwU3+viC79Yw6BwPwL8RZNiGvEMx5M4j6GoZen35pZppqbkt2+POyoLaBnPSjmAFqbhmPFI8iRoCtFncQcIY4NJK"
-    "s7YUoS55QnsWd7gN0HSpLgPiKyARsE5SIHWHqEkk43AHjlCEhybmCTNFjPP0eljEZSCY4hTsCLvNQZYjdONEX0pBHB5v"
-    "lTD5ATyjaCflx2Pf6soj2iEGSWElNw7MsZcmfKJaFrsQg+VA1hTB+CUKPacICKrZO6bsL69+fEkra/RwfdkLPqdC8Umu"
-    "qUIMr9kDP6Ujtcsk9JkbYsaAHC2aEhrLHq0xTY5KnwS46uMiiCMedxuTGShT1ms12HzP/VKmlx1lYphNu+H5opyPGKHB"
-    "b0xhHKe3PQcM7ZFM5J7Tc5EBAroaE7jUQUjH0i53opHWtI4umyoN1DX62p1EypADtRmeDBmlCKSsN6elwE6K5g7WaRKh"
-    "mcaCO6PlPFAKAVHNvFCr7EuF2swaxcteP3/LEO+IQi7wUzSB2Tbm+Gw83w09yOxGVgizVFGoh/RAcyGgufaIubshGy2g"
-    "MEWj0bUNQsvD/S8yrrrVlDY3+bT7WppTT7ZsUlMyKEezByJAgJ4hLBGnlPTpmPMh3QYkIZ615s41fuIJ26yniNQDu+FU"
-    "sFR6e2GWZdWcdSZxMPXQTHh6bbzicB9VGGKNrA+Z6rTFSAYArRYUwtTFy2wuho+RmcAJ9HQjEwSdrufFoIz9HkCQl9YP"
-    "eoxBBeQvx1tsIjxxoCFqB+JeB+TdM6rQYyBBtJCmRoJgWlGWJoR5KGRiG3epRJY5nUXDOkgTrTtVs+oEThKroFQPVoBf"
-    "ceKJY4KiWFuvq2tuDbgOF5tNZc7IzqIwxNO49BuVZCr/MlwJOel3yBQxdgwp3agPqpaxL3Zj1ID5ye+urevFbqgC9ZVH"
-    "Pxf8fp2G4CSAPOQZdJOn1zIhImn9Lf/RCoKb8ORjNLsEpzjLPz71xNmrk9P3F5548uT0/06fwgM8QEgHZhO5AH8HJiND"
-    "CsNFmRgBv6/xWPFI0uG/OE2vwVxG17IE+1XK2J1Af44CjUNjkT5TJI4D3AGTypOyBcg4UoJtTS5xXSkz7OzJ0ZofIz5Q"
-    "Y05sIwUmscsVzkpF73QXnIuJcnMch5eMqZ2kiAtKBdGQx5FZFDnOJG0SPAjC31ZhqZ72fC4DPpeLAIsJHogn3GaAmaan"
-    "3KcGpgVIFWeIGi/0Un4KZhZnkNQacOnZw9QionY6EJBmqCo6ZbQ2QK7Awi7FJEoiddUdEh2XBA5pYW2UyMGKePoYRCOO"
-    "QUI7jFLFSRdrtSWXToM0YS1EI3slLEI/0SDaVFUA2pCV8IOH37AuQbbiSSkZ9iunXmrvCLTn/b/i8/5yMgE+8M4tJJJP"
-    "zhTHhzV8QCPKfktdUK84Ubat072n8/0b4nNVsioRu3sE4Jqf4l8liT9u76/e98B+I5C6PQnNz+avEuIcfm0MU0sJzDpQ"
-    "/1mO7lcAdlGpen+k/yYH+yuhM1vVfH8T2+rYf0VY3AP/2yqZfR/lr3W8dgvH7nY+n9wuTn9cKidj+e/2C+jqPJ+rwdER"
-    "uiA6uNlPs+lRmAWT/Ojh8cPj3oOHR05gF2xRNQm4IfWZ6rs2gMuVTb/jVLH87Oc6zu8VtWypryLRovfwBZ9vzdflcGsS"
-    "jqmuLUZ0X5QHvsf8nbs+VIx5/Vz5UHvjHDPVid76MK+nK0mv/xlQebZE92XlHasR+BAYnbNvzlWm2qXvopx0Xl1xr15I"
-    "NjDG1FtePzWEy+t+rpJs+7u4Wy8mevEuWBiNgsUXVotuWxfnksG6PqfBWbXiS7aYm1ixNkmXVsvruCefErURZSfvtigO"
-    "W+t9ocrbgeIzdJ9D70kN6wrnwOaA5zyaSWsiGMNHNE8dKSE/ki1wml1T2fmCjEs9kO6/wM/CGUL0UmG79kpv9Yp/VESf"
-    "Z9mfcmvvuLZ3XNs7ru0d13W0t3dc2zuunzwn21al3f1aphuNsuHV2mAUX77ZQyyqOP736Vuav34AwPXSvwy3rr0X2t4L"
-    "/XruhbaxhDaW8NXFEtaEDArIY1z9ozwN06NSCGHHeAGNITb1/3uIDnw9pSH+sPW7XSRaztZvA0f3ke77fV9Qr146cGaw"
-    "/cQ330WvHF7V19C3H6/ZtfPK2U1z47z5wHu4i36fG+aV5dnDbYGm18arouH8I7L785z2dKv8C3GzVkMgLRZtsWiLRS0W"
-    "NUhktkRkwJkr99+q3g2FImjgnkWp198Ge7bVcNpqOG01nLYazv1Le3yx/9DGPU6tfsIz2xEKry/7UkXck8meEe++qsK0"
-    "kLeFvC3k/dIhr6u+jbrZEefqLoXt7rcBuG35rh3Kd5XtkMP5VSLf6junVL+Aay8Mha8LHzx//eJf//inDxgU9sGtQgCc"
-    "p25Zhj3n7+0Ora7q2UWtxVxrxLgIUyGausBEP5Q3WhCPbo77j/pci+Vu/QYzvV58qf9S095WxxRh+kSsk014GQY5dZuq"
-    "iehPAaHjauCVCoJt1ZkuCvaFYZ+22lgzhf5bVRtrEWmLSH8lRFpvpRxrdPzg4aPH33z73X9+H4zGoTR4sA7w6WOqqy2E"
-    "UdjiWGhtK1hvrgODuymqNRv5j1pYkgtkWM+i2HAW79M6R/nlOA2Rqocre2ZdZOAZgI5QcLmMwB7RBiHhklppZivi6dpV"
-    "CtiZSVwxGQ5NOEpkQdLXOtcSVuf8uCQ+bkjie6eqGxbWUVSEZxzR+XckEPARDQUgOVMARZVkHX52UaFpjTvlkvXt941Z"
-    "B57RNUKwvEKhrpeAVRDwTn/IRNGpDZCWClklF9Al5rvjpsQkYgFzntO60EHbBdZGSegChT04ONTXynXthkCMFtMKMa4z"
-    "6dLy4OE2KwaSAXxSubCF/viiP6JYqtpnyg+4JFR85DId3zRlSg5IA8cm9wMWgk9RmioR3P+QjoWYwD1WlYnGV7ouzLJ+"
-    "pRz/vETYo6ar9aroRXSe51ncey6OxOmrH16dvO8OgdxLukWBJHMdxbr9tRIDKFHy+FHTpbKdiA6M//7lu9ebCEA15F4Q"
-    "IwPHQ3qu8+jc7yiP51zQGpjT4uW7Iezz6iqjt/oMsHZ9KcI7dKsaUBUZXU2Bj+1wsQSBlSiV60WjVaApUNVVPP9zMADH"
-    "oHeecOKqqLCKR90t1fjDnoukiv+lGDaWSaRjSFyMQ+QU3yf1oaMqHRjCE7rcQyJvPRNn6XKJtCg3JSGoQBBtN6rit1rm"
-    "tI+TwnNOQR6NInTecFrvdKVY54rLf6Czjl0zBdQOgSrizsF5Isy9I2yuK8+eJ8TEJ//W6wnDKCqGqidBjDBnaPvz5VCE"
-    "KSlHGWKhjl7v6XlynvxJv46f912TFrv/k3iOdX/AUODXnngHczSlOZ6/ef362ckLrOmjWelTxUG/lwr6Buxmxw9FFeDQ"
-    "OI+XVSZ7wjeIW9BdAWH9Muz6zqdSHovxGLAm1ziyr/PuFAXqFsVGx7b4UwGhzRMNmalz7l3r/b54Yz9z0ID6LSrbwDTo"
-    "1ovxaVj9gXLkzdNHDv2ARWXcQlG2+K2duS5/6xSPRCChBhXOagE9LHxyBhV3h8DpawlaF2uRlKvnqiEsALfr+bqUT6RP"
-    "93EtSCLTDGXCTzyizzXaVGkCnADD030a3vAyaEQbcKUgrtbD5cAmKVC1YERU7ae/RoBM5bI3b9+/enPiu7XKNpXgLGqW"
-    "2eJeN0EWof42RcxYXbrly8xlIF2000UiQ/SuaZlmoKF1atBKwBgcmkg66XWYvr9S28zv4wpcyXjuC4oEcyc0FeL9iUZ/"
-    "0GQ2z9XAKdBGUldBa3wBiHSWvwIPfX1z8HHXZvtUCVjFVMFJqydy0WF+Pn7wiZhnXHqsqHaD+L9jqpQVfZaqknVZ+S7T"
-    "hV32oCinRugSlDITXK6M5g80v2z4zHeJXphTpEZGinpmhasEwrG+hBlM6bUtlmpqiRZbS4MYv1rkCtVK5GqOwgWFL/AM"
-    "DLPQHhmpGq0/ip11v5JYfoSLV1uuEwUAGVcpReXz5v2i6peJxvXKTK0yv1SszDeW6CVBK9iUCh98pI/io9bRqPXhy0wG"
-    "tKE/wgtgX+3/8f1j+P2jtST06CE88MkT9OHTHp067v4xdl/ZsB/FLq4Z9/zt99h11S3jaWztYHHn3yGnfONcUZfbu0nc"
-    "JThB2KetIF7mQSNnx3T0DXbkejpE4O4ui+7/UTF59jSw+60cD93h40c0c+sw0OTv4T5gN+fJG+09cPFEWEK9CGpQWmWV"
-    "8wF9o4MMAOtsxFj4tajrInDbgWIz6puxnGfLkbIlGpQ2obnMvnkHPkBOkJODTPgsPo1o6NEwVwnf6mtqiQuLcJwzcx34"
-    "AoxWs5p9gPRfcthvUOqqvgKH747IF2/MkDDifa8x1439ids8JQLwzOUZLj1Od8OFkrpxas9rlnrXHhh0fa+TTnWDlZPm"
-    "Pu0Ohpa6pD6v6GAtxkUfpYK0Ca/BgAd3/w9Bb8h7"
+    "E2qZlAafpNlYFmPrr3boTIIkjUEcE+GufH4FBI0W2VRKEUYh8kVMtbI4LLWqplakKIhVKpilyKJRoK488TP+MYnUFYwW"
+    "ivktfCh6EGqcRfNciSjJU2gE7AyjDOQ9zZYOK6+jOO7BD+vHO/2fVz/+ePni1bsjFtojetCfhTRq8euzH16evD+F56g3"
+    "1L3ubQKdSdQkR+kd7bn3cgZKgIimmdo0EFsHdxgQaeJIVQ/gbxAQ+EMFSxS3W1wsEMkwlapgVbAAsclWmi7TRaY10er2"
+    "NEKbslAy6+MvjsrE0VgmSmq79PrVe+rj2TwAtvQe9o/p63+dvug96j2Pg4XiMd5m6TyLZB7wwrHe6q6cYaE7Z6jqkt5e"
+    "yQykJxVjNpha+9EEOr30j06evX7pdsS/qGJ9iid2hQJ1bVR9gDOnzs17AnRESLAiS5AYdQu2l6Q/upEJriVqilkVHlRz"
+    "113OwoaXlrQyyTWTKjFmMnHmQt/sPIDPSS6u0lshYU0E/iozFAnekdJFHIoxbFNT6RHpYh7k8B5O0IdlF8F8Hi99nghQ"
+    "fnfgHcTxTPHGiXsT7SHwmW374PzgSsZzIqcknvDDi3S8mMkkD0iZsa1HfBsHcRyMYBsVL5FEn3o9uyBR89FoIgsUiJTs"
+    "KTkP0MCEQu9gSO6VSCdsDrR974tXyU16bfdsmJevLRUrvOj1flJAw+GTmyBeyKeHPltyX3/3oeV/n745EemI+D5DniDT"
+    "yOhhn6AOfpSAMTwFQZ8F/hC1i2VBCdQ+ai6TGxmnc9gAwHjlIZhPT/i/nJ+Dgl7jnwORZwtgPH4OgzzgZ7Ar3fke6GwK"
+    "Yufjc58pgB3MZxOsR8V9QG8BRBmwABmK8seEo4mkVRgBy5ANNDg3cQZDDmeSrB+00ENGuZLxpNsXz8QkiOIFvcATLM+B"
+    "pJonQVaMn9Ir11ES4t/860wqFUxl8QB4SmTc3ekFAMiTJr2fZZYK2kLHaSiHwsd3YGfNF4r7xj+DMYrRZSb/voBNgEbx"
+    "USqASbyWifyQn10AI1F8jLigUVRoMrJFIvCNvhUNpXlqGKa0huumHjJEm2nilCVQIYvilAAdGQPg4Ri2yc4MLFwfVjgZ"
+    "o8gO7Uh6G3338i8+yO8URhoFABeRzgloLYC3D3l3KJ4sEmisoOklitwlN3sq8gC2jKsUFBcXSiPSRNi3hQITPoYVSXAC"
+    "sFvC9rMgbqlitr3eCEXKR0YALAEoSnqoBiy5PxKfeJ0jZwk1M4oHpAS0hr6W8ijxSAOs8NNGhNYH+WQxiUFMEdlL5hzb"
+    "g8DI26CZsvAj3R8/RYsPBJFAw6qlt0mxXH3xhl+FuZbh2gABjNA4cIB0oI0soTZtQBVznbZVbMN2lNDFkNZRSwKCNJDZ"
+    "BB7NPCIHGAQyJBRYZOWaZABnst8nu+nYFZgLmtnlnE0razW9BKZuLrM8wv188MvdncXl921457nG27g9q7a7mRt0nsD/"
+    "3skgtOBfdLQQzuZpRk5PlHeJEQzFUFBgEZIwiPHjW3CIQIpmabiIJTOMtAKdGOgaNmWQHNybtI8Rgf7+TYNfMyQrPGCL"
+    "qYSlJxkjas+Q8D6L/wVoBb2WSBBGBQKczJfGycrTWSw6ZmqeVlfPQaIIog3M7MLnlOZhVAt4CGrF27s0qy9AufQGxzsv"
+    "TD8HyQHpAoANvEGVSLR4DNmEaUn0WE5YVnEg+jEiwULhKfhU2B/LNd4YYJKuEGuxrzgu3a0FEGy55hd/A3vyZqKRAawX"
+    "bF/UHndrRjWmR4TGyRTMh+eOg+AFnl3USCISXXarC1RUXmL7Fqx1eXW7WsapGfSKwxUa9LlncH//uZZYrbMrpO7G2Pt4"
+    "4rVEWbf889DV3KevpU77aiWRHoHIyKDe6u3X4+dXV0gj8IS0GR+xMXF7DgnkwQeMN4H5AIuRGEv8qP9913VP62nXIYPG"
+    "pG8VUqgfuhRg+Lx6u++IRa2I0r5ySW7grzabLeIhVdqR+CAMIxwgiN+6u4NdrG0QinVXKvwA0mdqpZuCDc7DIMuC5TrW"
+    "EOHWi4CeiwEvaE4JiGHgCBioXfgmiZd/RedFT475yzD7Rq78AmYK0A9s9rn+AXHsCu4qQo+r63TfUHINBgP9RZCKwR8w"
+    "VOTUyA8BCim4H5mSIUMma0omKRgKRmkaUej4EQIONiDKYg7TisIHiMuHBjiTOtOgriITuFcca1igOyi005iQaWXywiiY"
+    "JqnKozFu3iH4UdCmXzxVewMqjZSqCQxhmdvVim82tVVRLSZzsZX+rZLzbEXOcu3h0NKBw4TelN5x2SE2mQTra5mp9GuZ"
+    "r9tu0NoSgqh9w0lebGUFYF/XNFZ6WGXHm0S6sphOalI/dbMkSVpLEjrEKz+DYZBTmZkJxovZKgdKbyhUE9jSNwxigi1r"
+    "3qiKkhV/Js+hozSg2zWFbqM85r5B5kaxnJVVyChi7VLUEGHkw5WE0pqXlq9MAJlKGa4n4FO2nAIMu5pyk8WrGPL1WT2y"
+    "2fZ3JGrZy9OeuormpTeN222ye15hVVH1OKRKCEJQkCapQhF2FpGdEWUEwLwyRRjsRU9URYhOdrCvn8Mv0ct/qMgzGYg4"
+    "hV1pHCgpYHa51BG5MJqSBcJ9BDE32K/D3iEi78PLQ3Cr8lspye2fcZCGwww2wow+D7XFtzHIgI07HHO4vYKW6Qx99pB5"
+    "BqPOEFiv8zXK09gbNzZndmopMWme/RHRLEdUS4xNGK1SI5PFjG3A9lmknWRsXf6pfnU/P0C/Z3ZrjRCaxFZjQLKnxNca"
+    "9PL5PYRV1v768N7M1t0U3BMbqxy/1wkO2iqeheHq77apAM/6mu0hxQNySiMxFqdI81DnBTCEwv6fcw5lW6P/K+jD+kTo"
+    "Gg3FPGhjsd9XnvQrlvsaLGQCqrVSDy5qNe9FGNvkg1hsbwPKp3nEdPAXMZ4t8ghxADYF1eL0CW7kUcLxdt3BIaa2smtU"
+    "rYT27XJKrg9tdxB6aL0GXtfM932J1IAyhMaGArvQXyJBmEyUXF1Si/0RfEdJNKOt8rgka8e8uwJEadT4Qanxg2P8r1Zm"
+    "Jtu6lrtx8NO8oPnKZFpxtdwJ162ClTWQDu7AQ9EA7c6CMYJJvRT4ygbqEvtzLahy6Gxo4JA2njIfaJCUoCaZB5uNRAeT"
+    "nJQCwEqg8DTguhVzmOdwyc7JUt/IFGznFSEJc5n8Lc3isLwx0iGS2XhOWe1NJ0lMMrLw8BqexqxhbpvAbBOYbQKzTWC2"
+    "Ccw2gdkmMNsEZpX2NoG5nwTmSjz+Prdgala5TX+26c82/dmmP9v05xeW/nTo2nCdsc7it3nSNk+6MzfaPGmbJ23zpL/r"
+    "fNGn8qTFDnK/O+41i9WmWNsU6x9BZTanWF2FuWdydZ3atDnaNkfb5mi/0hwt34jmBO0Ydrq5HBMTjvuPmD5jgzjkXfZa"
+    "6b0HGpPyC+aytrqcU3CeXnr650f97zenbIv8KtgX8OTyHrl+xtvpEc6nDDI7friQoUkAmHgF2xA3QZZTAMHh9zya0wqZ"
+    "R8j4aZyOgvgyyKaV9DQXEVgbMnOW3LH0ZQypw4voTG0oGjA0l+OpOoHowIbYo22Rblt3OXxJ1pH3Tbd0wbVcAi9GSwx1"
+    "AuG5NmVa5J25OPuIAjeIMYUuBFQ3vcIPKbjA8tps7iZvQgDGQRt0+b1KXihHi2mZGBdrNBgQr1yLHMyHHBF8A/1F/c/A"
+    "XNqg4+qouIOlZnctzMNspE1Xg2HHAewlcakIgTERkb54r+Q4xRhiJxC+HtFnkmoYMQs+uGtVa1GbkLXI3Yy7ye5wIQBr"
+    "Zb2VjV8FN/r8gu8WMegcD8DBEbSzDVlFMebOI+hyGXqB+aWaeam5rdvjTsui2gZz0p5gBaq4+3ikeBI1BOh9cQcRY4RL"
+    "S83mUoS65gkpLaq4jdB0qTADAiwgEcBOUkB1h6hJJONwFxPDQR6amifMJDHU0+thHZeBYJpT2ErYcw6yHNEb5/pSiuPw"
+    "GqySJj+AcxTtZP947FtdfET7xCArbOfGgTn50oRTVM5ie9nBeiBrqmD8EoWeUwUE7ewd0/WXVz++pJU1hri+7gUfVKEA"
+    "JRdVIXbX6MBP6UjtpNX61A3xYkCuFs0Jt8seLTHNjoqfBLjo4yKMIx53G9MZKFPYazXcfE+FKdPLrjJxzCbe8IRRzoeM"
+    "cMtvTGEcp7c9Bw7tkUzkntNzkQMCuhoTuNRhSGevXe5EI61pHV02WRqoa/S2O4mUIYdqMzwbMkoRSll/TkuBnRTNHfan"
+    "SYQbNZbcGS3ngVIIiWrmhUZlXzbU5tYoYvb6+VsGeUcUdIGfognMtjHHZ+P5bvhBZjeyQpilioI9ZAiaCwHNtUfM3Q3b"
+    "aAGFKRqDrjch3Hq4/0XGdbea0uamn3ZfS3PuyRZOakoGZWn2QAQI0DPEJeKU0j4dc0Kk24AkRLR2t3P3PvGEt6yniNUD"
+    "q3AqWCqtXphnWd3NOpM4mHq4T3h6bbzieB/VGGKLrI+Z6sTFSAaArRYUxNTly2w2hg+SmdAJ9HQjE4Sdru/FqIw9H8CQ"
+    "l9YTeoxhBeQvR1xsKjxxsCFaB+JeB+TdM6bQYxxBtJClRoJgWlGWJgR6KGhiG3epSJY5n0XDOlATN3eqZ9UJnDRWQake"
+    "rIC/4sQTx4RFsbpeV1fdGnAlLsYhypySnUVhiOdx6TcqylT+ZbgSdNLv0FbE4DGkhKM+qloGv9iNMQPmJ7+7trIXO6IK"
+    "zFce/Vzw+3UagpsA8pBn0E2eXsuEiKT1t/zHXRAchScfo9kluMVZ/vGpJ85enZy+v/DEkyen/3f6FB7gEUI6MpvIBXg8"
+    "MBkZUiAuysQI+H2NB4tHko7/xWl6DdtldC1LuF+lDN4J9eco0Dg0lukzZeI4xB0wqTwpW4KMYyXY1mQT1xUzw86eHK35"
+    "MeIjNebMNlJgUrtc46xU9k53wdmYKDcHcnjJmNpJirigVBINeRyZRZHjTJKS4FEQ/raKSvW053MZ8MlcBFhM8EA84TYD"
+    "zDU95T41Li0wqjhD2Hihl/JTOLM4haTWoEvPHqcWEbXToYA0Q1PRKaO1AXIFFnYpJlESqavukOi4JHBIC2vjRA5WxPPH"
+    "IBpxDBLaYZgqTrpYrS25dBqkCVshGtkrYRH6iQbRW1UFoA3ZCD94+A3bEmQrnpWSYb9y7qX2lkB74v8rPvEvJxPgA2tu"
+    "IZF8dqY4QKzhA26i7LfUhfWKM2Xb+pJ7OuG/IUJXJasSs7tHCK75Of5Vkvjj9gGA+x7ZbwRStyeh+en8VUKc46+NYWop"
+    "hVkH6j/L4f0KwC5qVe+P9N/kaH8ldmbrmu9vYlsd/K8Ii3vkf1sjs+/D/LWO127x2N1O6JPbxQmQS+XkLP/dfgFbnedz"
+    "NTg6QhdExzb7aTY9CrNgkh89PH543Hvw8MiJ7MJeVE0Dbkh+pvq2DeByZRPwOFUsQPu5DvR7RTVb6qtItWgdvuATrvm6"
+    "LG5NyjHV1cWI7ovywPeYv3Pbh8oxr58rH2tvnGWmStFbH+f1dC3p9T8DKs+W6L6svGMtAh8Do5P2zbnKVLv0XZTTzqsr"
+    "7tULyQbGmIrL66eGcHndz1WSbX8Xd+vFRC/eBQujMbD4wmrZbeviXDJY1yc1OK9WfMkWcxMr1lvSpbXyOu7J50RtRNnJ"
+    "vC2K49ZaL1RZHSg+Qzc6tE5qWFc4BzYLPOfRTGITwRg+onnqSAn5kbwDp9k1FZ4vyLjUA+n+C/wsnCFELxW2a6/0Vq/4"
+    "Z0X0iZb9Gbf2lmt7y7W95drecl1He3vLtb3l+smTsm1d2t0vZrrRKBterQ1G8fWbPcSiigOAn76n+esHAFwv/ctw69qb"
+    "oe3N0K/nZmgbS2hjCV9dLGFNyKCAPMbVP8rTMD0qhRB2jBfQGGJT/7+H6MDXUxziD1vB20Wi5Wz9NnB0H+m+3/cV9eq1"
+    "A2cG20988230yuFVfRF9+/GaXTyvnN00d86bD7yH2+j3uWNeWZ49XBdoenG8KhrOPyO7P89pT/fKvxA3azUE0mLRFou2"
+    "WNRiUYNEZktEBpy5cv+16t1QKIIG7lmUev1tsGdbD6eth9PWw2nr4dy/uMcX+09t3OPU6ic8sx2h8PrCL1XEPZnsGfHu"
+    "qy5MC3lbyNtC3i8d8rrm25ibHXGu7lLY7n4bgNsW8NqhgFd5H3I4v0rkW33nlMoXcPGFofB13YPnr1/86x//9AGDgh7c"
+    "KgTAeerWZdhz/t5qaHVVzy5qd8y1mxiXYSpEU1eY6IfyRgvi0c1x/1Gfq7HcrVcw0+vFl/pvNe1tdUwZpk/EOnkLL8Mg"
+    "p3JTNRH9KSB0XA28UkmwrTrTZcG+MOzT1htrZtB/q3pjLSJtEemvhEjrdylnNzp+8PDR42++/e4/vw9G41AaPFgH+PQx"
+    "1dUWwhhscSy0tRVsN9eBwd0M1RpF/qOWluQCGdazKBTO4n1a5yi/HKchUvVwRWfWRQaeAegIBZfLCOwRbRASrqmVZrYm"
+    "ni5dpYCdmcQVk+HQhKNEFiR9bXMtYXXOj0vi44YkvnfqumFhHUVFeMYRnX9HAgEf0VAAkjMFUFRJtuFnFxWa1rhTLlnf"
+    "ft+YdeAZXSMEyysU6noJWAUB7/SHTBSd2gBpqZBVcgFdYr47bkpMIhYw5zmtCx20XWBtlIQuUNiDg0N9rVzXbgjEaDGt"
+    "EOM6ky4tDx5us2IgGcAnlQtb6o8v+iOKpbp9pvyAS0LFRy7T8U1TpuSANHBscj9gIfgUpakSwf0P6ViICdxjVZlofKXr"
+    "wizrV8rxz0uEPWq6Wq+KXkTneZ7FvefiSJy++uHVyfvuEMi9pFsUSDJXUqzTr5UYQImSx4+aLpXtRHRg/Pcv373eRACa"
+    "IfeCGG1wPKTnOo/O/Y7yeM4FrYE5LV6+G8I+r64zeqvPAGvXlyK8Q7eqAVWR0dUU+NgOF0sQWItSuV407go0Baq7iud/"
+    "DgbgGPTOE05cFTVW8ai7pRp/2HOZVPG/FMPGOol0DImLcYic4vtkPnRUpQNDeEKXe0jkrWfiLF0ukRblpiQEFQgidaMi"
+    "fquFTvs4KTznFOTRKELnDaf1TteKda64/Ac669g1U0DtEKgi7hycJ8LcO8LmuvbseUJMfPJvvZ4wjKJyqHoSxAhzhrY/"
+    "Xw5FmJJxlCEW6uj1np4n58mf9Ov4ed9VabH7P4nnWPcHNgr82hPvYI6mNMfzN69fPzt5gTV9NCt9Kjno91JB34Dd7Pih"
+    "qAIcGufxsspkT/gGcQu6KyCsX4Zd3/lUymMxHgPW5BpH9nXWTlGgblEoOrbFnwoIbZ5oyEydc+/a7vfFG/uZgwbUb1HZ"
+    "BqZBt16MT8PmD4wjK08fOfQDFpVxC0XZ8rd25roArlM7EoGEGlQ4qwX0sPDJGVTcHQKnryVYXaxFUq6fq4awANyu5+tS"
+    "PpE+3cfFIIlMM5QJP/GIPtdoU6UJcAIMT/dpeMPLoBFtwJWCuFoPlwObpEDVghFRtZ/+GgEylcvevH3/6s2J79Yq21SB"
+    "s6hZZot73QRZhPbbFDFjc+mWLzOXgXTNTheJDNG7pmWagYXWqUErAWNwaCLppNdh+v5KbTO/jytwJeO5LygSzJ3QVIj3"
+    "Jxr9QZPZPFcDp0AbSV0FrfEFILJZ/go89PXNwcddm+1TJWAVUwUnbZ7IRYf5+fjBJ2KecemxotoN4v+OqVJW9FmqStZl"
+    "47tMF3bZg6KcGqFLMMpMcLkymj/Q/LLhM98lemFOkRoZKeqZFa4SCMf6EmYwpde2WqqpJVqolgYxfrXIFZqVyLUchQsK"
+    "X+AZbMxCe2RkarT9KDTrfiWx/AgXr7ZcJwoAMq5Sispn5f2i6peJxvXKTK0yv1SszDc70UuCVqCUCh98pI/io7bRaPXh"
+    "y0wGpNAf4QXYX+3/8f1j+P2j3Uno0UN44JMn6MOnPTp13P1j7L6isB/FLq4Z9/zt99h11S3jaWztYHHn3yGnfONcUZfb"
+    "u0ncJThB2KetIV7mQSNnx3T0DXbkejpE4O4ui+7/UTF59jSw+60cD93h40c0c+sw0OTv4T5gN+fJG+09cPFEWEK9CGpQ"
+    "WmWV8wF9Y4MMAOtsxFj4tajrIlDtwLAZ881YzrPlSHknGpSU0Fxm36yBD5AT5OQgEz6LTyMaejTMVcK3+ppa4sIiHOfM"
+    "XAe+gE2rWc0+QPovOew3KHVVX4HDd0fkizdmSBjxvteY68b+xG2eEgF45vIMlx6nu+FCSd04tec1S71rDwy6vtdJp7rB"
+    "yklzn7SDoaWuqc8rOliLcdFHqSBtwmsw4MHd/wOlpMkp"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1093,6 +1093,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -1112,10 +1113,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1146,6 +1150,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1155,28 +1160,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2800,10 +2814,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4325,12 +4346,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4365,7 +4391,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4385,7 +4411,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4410,6 +4436,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -23,7 +23,7 @@ from tests.helpers import GOLDEN, REGEN, REPO, burgee, generate, run
 TOOL = GOLDEN / "kitchen" / "kitchen.py"
 SCRIPTS = GOLDEN / "kitchen" / "completions"
 BASH_COMPLETION = Path("/usr/share/bash-completion/bash_completion")
-COMMANDS = ["types", "draw", "fail", "store", "completion"]
+COMMANDS = ["types", "draw", "fail", "store", "output", "completion"]
 
 
 @pytest.fixture(scope="module")
@@ -172,6 +172,11 @@ STATIC = [
     ("kitchen store shelf count -- ", []),
     ("kitchen store shelf count -- -", []),
     ("kitchen types hello 3 --ratio ", []),
+    # NOTE: the built-in `output REF`: nothing for the reference, its own options by name;
+    # `--field` takes a dotted path, not a file.
+    ("kitchen output ", []),
+    ("kitchen output 0123456789abcdef --li", ["--limit"]),
+    ("kitchen --schema --field ", []),
 ]
 
 
@@ -206,6 +211,8 @@ def test_zsh_option_equals_value(env: dict[str, str]) -> None:
 
 def test_file_names(env: dict[str, str]) -> None:
     assert set(bash(env, "kitchen types hello 3 --path ")) == {"alpha.txt", "beta-dir"}
+    assert set(bash(env, "kitchen --batch ")) == {"alpha.txt", "beta-dir"}
+    assert set(bash(env, "kitchen --spill-dir ")) == {"alpha.txt", "beta-dir"}
     assert bash(env, "kitchen types hello 3 --path al") == ["alpha.txt"]
     assert set(fish(env, "kitchen types hello 3 --path ")) == {"alpha.txt", "beta-dir/"}
     assert zsh(env, "kitchen store pick x --into ") == ["<files>"]

@@ -105,10 +105,16 @@ def test_completion_prints_the_script_of_the_table(
 
 def test_the_nodes_of_a_table() -> None:
     nodes = {node[0]: node for node in _completion_nodes(TABLE, config=False)}
-    assert list(nodes) == ["", "store", "store pick", "store grab", "load", "completion"]
+    assert list(nodes) == ["", "store", "store pick", "store grab", "load", "completion", "output"]
     root, pick, load = nodes[""], nodes["store pick"], nodes["load"]
-    # NOTE: the program offers the built-in `completion` too, and the tool's own flags.
-    assert root[1][-1] == ("completion", "print a shell completion script")
+    # NOTE: the program offers the built-in `output` and `completion` too, and the tool's own
+    # flags; `output REF` completes its paging options, and nothing for the reference.
+    assert root[1][-2:] == [
+        ("output", "Read back the full text of an answer that was cut."),
+        ("completion", "print a shell completion script (bash, zsh, fish, pwsh)"),
+    ]
+    assert [o[0] for o in nodes["output"][2][:2]] == [("--offset",), ("--limit",)]
+    assert nodes["output"][3] == [(0, "none", False)]
     assert [o[0] for o in root[2]][:2] == [("--json",), ("-o", "--output")]
     assert ("--version",) in [o[0] for o in root[2]]
     assert ("--version",) not in [o[0] for o in pick[2]]
@@ -155,8 +161,9 @@ def test_the_nodes_of_a_table() -> None:
                 "        ('store pick|--size') compadd -- 'small' 'big' ;;",
                 "        ('load#'*) _files ;;",
                 "        ('') __tool_x_describe 'store' 'Stock operations.' 'load'"
-                " 'Load files; it'\\''s \"quoted\".' 'completion' 'print a shell completion"
-                " script' ;;",
+                " 'Load files; it'\\''s \"quoted\".' 'output' 'Read back the full text of an"
+                " answer that was cut.' 'completion' 'print a shell completion script (bash, zsh,"
+                " fish, pwsh)' ;;",
             ],
         ),
         (

@@ -358,89 +358,89 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM94b20Hsxe4hEqyW2JIZU6SWTdrRJAb2aRa4F7gX2De5J7n66W7+iJRp"
-    "y5mMbzSYJBLFrq6urq76qtjV/LQ1jmfzUKVBHG31tj71t6ZJnM11f6v3/n1/q7/l4T/jOItS+Nzfeo2fRBhESnviOk58"
-    "LWTki/GFTOQ4VQlcDYNLJa7H3f7WwIO2WslkfEGN3yYBNE4vFBOATzIVM5mOL4QUc5lC+8i0nyZqLjqRJZIG/oJIvFPX"
-    "SZAqkaqPqQBqMbQch0pGKhGTOJlhg0GxCbKvw2xKrY8kkJbiz+9+FnitJ16dvj48FDB8ZJ1G4gfTINXiQwwc+mK0gNu1"
-    "msPo0jix3BD3RPAYupRh8IsZUU/oNAnmHsojmioxllp5wk/iuRiFMrrkLnbiOYpbhuFiV/jZPAzGMlWaWR94KO7ZDG60"
-    "k2Cl/37g7cF44Eqnk8apDImFTieK7deBF2VhCBdf+T4wjjyJ6yC9IJnTPRo7IaFMglABgTTJlJGYm6lCR4HpI5hGcaI6"
-    "OKC819JF1/cRTSh2G2epSNRUJj50LuxtRDcyVMJgFqR4tb8VxRHTPk1BXnICUwJ8Bxo0JFqwmqicfXP3BIakiPvl8aAG"
-    "CDP3Rdm5+az065ibGeZm8mMnVNE0vajc+TpjNUbiOLSczXwh1HNa4MxqUZE1J6P+1qVSc+osjK9VQp+y+VwZph2vmeE1"
-    "i4K/ZYW5sd/dtHyPWgirSoGu+XYFYydBNKXBTIJEp45uhzQ5p2e+OnKn+N1pNdgMUGwlYeKRcoOSDW62vK0wnGm2NGkc"
-    "h6Tj8DmSM7ix19+6UCH36is9hi5wpdAP38fjbKaiVOIVgW09EcUpqFUYylGouuINdj8kqu8HXaQ4FIHmiZrLsbITD8M3"
-    "KwyNzoWIJzyB8ySeJnLWFYfRVUyGAmkJqYEomJvLIBUHSPWl6HQ+aGBi++BKhpl6uT3kVTY034fQ9E+nJ8ciHn1QY2Pi"
-    "WMxg8JDoNtAMonmWnoJSz+RwXwBxGelrNEOgL9xcRVcqjOcKroBh8WE5eWL4qd/vb8WX+HdPoGA9gZ99mUq+1u12b4Zg"
-    "nC9ircQQrw/t6hFDoJH3KnYkaITOwpQ5AxmgRGVkGYcLPA0jkBnKgTrnJoXOUMSJItsGLUyXYEVVONntildiIoMwoxt4"
-    "gOUx0MLgQagkgVVJV+mWyyDy8V/+daa0llOVXwCZEhs3N2YCJPAfdX5RSSzUR5DoOPbVvhjiPRoUJ9NMG/+GRQp6dJ6o"
-    "v2VBoqiXIaoFCInnMoIpfz8AQaL+WH0xfisWSRYJvKOb64Y2QrUS00JdqWRh23ooEUEjZDfgONQoozAG/WABoRDHYGF2"
-    "ZiqVXZjiCP2Dv593xbMo3r35YQgqPIWuRnJ8yasYlid5x919cQB+I8k0tD1HpTvnZi9FKqdaXMQheDuYKjFJ4hlOurtb"
-    "6DhLxjAnEY4A3Cws/ozkpQvj7XRGqFVDlIW1frAWwQmS8v5MouKpDgqzaMSRX6B1QNM4NIoeAArAReD0nxwZWpcumYbC"
-    "yoHpREuymLP1YL2lm2A1g7VMA7SxvU83N3CpqPztG954RfuUQ6GqgboTNLrfKNigmo8Ag2b2KsKQlNqiRaOWjhpa7gh8"
-    "4E3xokwSuagdxg/YA/lrGs+OryYSljtCGxgO+nJifNc0ph/RiA+IPuOQ0mhGoHoA0Go7W4VTSuTJSNAkSt8PGD69LcqG"
-    "b7jnJDubVhVslV9Uap7c8tyysDS6ElRcklC3tiOjSJ8aJsiAgtLvYOXUFB0/3kCKteoG5Kn5BrzD2TyYNcuQV0S1po+c"
-    "GCKONEhDlSu6LiuZFW2dktV0asVNSiMj8Drk1t1kSP8kChc/oX3f6pGTo7lgM3SlzA/sOdC8qNk8TgEcFFpU1m0hDKlO"
-    "6r3CkvsuYEOvQQXqlghC6CyUCTiMOchN0w8ot1/RFrD07mgMODw4Z0zb2iSsDh9qjAKpLkUR2Ae4oZOJAZV1C6R4GaEs"
-    "XBvUcLE6BilxgVRqVNxN9OBrG60TsEgOgqKK39syrbI7CAuamt9idVhHqX3Z0pAuPDJDU4w667R73QzEfQ3Pivmp4fPs"
-    "wuRYMLrNksjmWnhgKMxCFN1M1K4RCCK5FYTU5zakrtelOmTVKtwudfjtXo0y5Cr25ddjm0XwlZQzd/RVQT9wOusRgFwU"
-    "8h3dWu7PqlR/iq9JPYFoapY0yYxFoaJsxvO+OrVTAFrW5d22uJggMmfTPq3dbdu0UL3jNVmh1r3dkjUqdWLU91d2nq00"
-    "6jexlnnYtWJ+h1q9nBLA8ATifJNlIJh7LSnX4BHShSUOl6RIg5nqUdNETVSiorHCnEQQ9fsRXmUC22iDk0ugRImfSJTT"
-    "FV1ou4YNgNZ381Y5q5KyJ2aUKC60RaQok4lWVftcdDyzIApmtEr3Sqq4VwGZtzR+Wmr8dA//q1WZyZf1Rk0SvF0WNN67"
-    "uumzoq6BdjABD1Uj99Pd29Ei/By5nx8IzyNvPGRO9yrK3pHO7wts58A++D6pMXhvmrGC8ApScmNy3H9BS4AszFX0lzgJ"
-    "/eL9NzeUYp+N55TwW5Vnz/NYlcD+DhmsTQZskwHbZMAeS2BayIDlI7lv7muTQ9vk0G7zuZsc2iaHdv80xbnLoRXH8gDZ"
-    "s01KbpOS+42l5M5z5JEr+8Mn4zbpvk26b5Pue/zpvlxl7pzoqzcEm3zhJl+4yRf+bvOFvHORk4XjMNBzNSYh7HWfM38O"
-    "q/DWP7p4BZNjpQU3dvfo6ihLpkrZbZX6fL6AGJRvevkfz7vf1SsCk+1xDsmzkTKaCXpgSbaIUAKgj6TqtbtgZeB/2v1r"
-    "92mi1LTxZ9gsoL2sUxAXbi2skhDXFyqym1jhD+7YZlNkjS4pXrpwQuAFFMxpou0lnL9pGI9keC6T6VLGlTcNNzr4gubY"
-    "uazKyZgoyhOu2CS8bzfD0m5kElkHiyN4a+Uu72jlgYM1L29VvlQLjnAwkgADbSyiWTmFsRTckb6IExNRxI3Dy+FQLgWH"
-    "/VuM3Wx5ZVRYgHC01XWZPV+NbPRYB1RadAijAngHVkihY6TEJpqRBKyu2cW73Cs6wtg66dzKzEbGArbodizBJYWlTcfV"
-    "FIpW4zgC9d6RYmh6HDJLNYLAGoYidLif5o1NuGehQH3A51Xgg5ZXoEyoecPijuWdvR4sMUH+cV+ARcW88VSlJvdNu+PN"
-    "/PJNNcPS8yAMO36QlEflIoUWY7qm9b4MeIpoAMZIg6hhwHjXNTRs7nKmxugK39Q40JrFFW5UYFvv0i5shGnAIkCmyLi+"
-    "MlOTQIX+GhJBs8ED84QdIprLTgerNnqCOY7BHRHbYCNSRICkC36cYkjB/VUZUx/noQzWMn7c97WpNBAchYKmsJEbQ1+8"
-    "kb2NnEbLObG7MYPb/xt2vH8KfK+w5x/N7A1z9sPhz2+MA2M7XL/HXezYdWBqKEjgNWvgQzzS6wyCptsIoyfQ3NGQ0Hd2"
-    "aI5pcFTqIHHWASpbuyte7LZmU+qOqTFU/lrrpcwv1wGSwKxfRC/Onh7HsGjPYQiReaeAqR6QTZRegbLVDMxGxK0ZXJjk"
-    "UMHTLtbikea0ji/30EDqS0wJ7ERK+bCsed1F8Sj2US9sUGi0wA2Kxg7eaRKgm8YCm9FiLrVGQFQzLrQqD2VCLQsIaSJx"
-    "9PotCVY/AdOKT6KiYAKjbS3x2Xi+HnpQyZVaYsxxJWIsrEE70F4JaKwdEu56yMYoKAzRWnTjg9DzMP0s4TK7try5YOBB"
-    "5tJQy6uk2rIBOosR3dpMgAK9QlgiTpGg2Dn9z8Off+7O/N0WLCGede6u6PzEAfusl4jUpVtwWi60WV74jKHqznYmoZx6"
-    "6CY8MzeemC8gdie4Ds7EWGRm7ZrK+FIxUhKgVRb5KrHFipStR7IJhIja5V+AEgRFCDqL8RuDMo578PmAi4NeYG4C5ctp"
-    "G/eANSpAQ7QOJL0d0HfPmkKPgQTxYuMtHFaQxBFhHsq8uMa7VBHHaadIULcFpInenWrXdmSOkUTOqeksB7/i2BN7BEUx"
-    "uNs1JXY9Lrtjt0kyQaZmge+HyuPf0HxUftmvZK7MPeSKGDvilg6I/T36WMa+SMaaAfvTcLexio/DUA3mKw1+yeV9FPsQ"
-    "JIA+pAmQSeNLFRGTNP9O/hwF7xx8DmbnEPEm6eeXnnh/eHx6NvDEwcHpf52+hAvdbneXw16VQbwDg1E+ZfOCRIxA3pcK"
-    "BjdSWBsJIokvwV3iY/wi7NcxY3cC/SkqNHaNVbm2KJQrCSWzyoNy5YYuBwC9pNcKVKOpcBGJHTxp+BExKKqEKdulVD+X"
-    "Npp6xlKRqyHRE5lWVHzLrXnKmNtJjLigVP6IMg7spKhxomiR4AYD/laFpWbY87mSCTVGgMUM98QBt+kdvzp685JpGmCa"
-    "g1TxHlHjwEzlbTCTNK9QRbwMLj120WhpAmpnEgFxgqZip4zWeigVmNiFmARRoC9294mPcwKHNLEu2VTAikATkwdhCBq6"
-    "wyhVHO9isXZ0XmgQR2yFqGevhEXoJ+rEuKolgLbPRvjps2/YlqBYscpY+SZfWDxCoX7b27qb19RkAhaYp99JhbcMyQTw"
-    "PawSkzAa4XMPg33rEkPm+Vc1ans/aHZa+SOqmpG037+2lL9wp0q095+lh0Q13Kza4EbOkpNW57qQrv4X96W/dZGmc917"
-    "8gQdhwlJu3EyfeIncpI+ebb3bK/z9NmTQjgO2rOcAV6R944v+V+wpto9e/FMRf1mO9yX2A6HTz9U2vRsooYnnCM3JYNy"
-    "Fv8OU1t4kEmnATSLnU8iaP3shA4qaKZmTy5ovuOCs/JNP4ObSBboTyv3uNVJCgsiDcLqqFZIlbku8jcoP0ypebRe9+x0"
-    "hWBstX/z0NB+N/28zLKjN7hpVhMzeYObgZtKzTdUT31gn+ufu41m1gefszcxzyM57Zt/SbK5TWYEsXmYpzXwfO6ruQJj"
-    "H41NfK6SGbgCl/ko5IczI3EKFyR6XJaC9RBFXwWAReluap47pLEfQzBiZssgdsIzHN7FySWdd5J3c256MITtCQ7sHxxx"
-    "4Qh71XsORIGFgWee0T6czf6NbRN5jBu/v3i5+8MBnuJquyV3mT/vbLWh91eBVbdv5K3iqurpWbUKUkjuBfeHW6u3/i4l"
-    "4HiPglcHDcostc6grN71+/gR3+9nJ/AGpW1Q2gal3YbSCp727OT7k88/HP716A1bz2TcnS/Wh2nG32zn5LeFo/11sNim"
-    "AucWdPf7q8D51U9BaY9Hcc2HqhGOug1d98Oit9VlVB5R5TUat/e4DPtM1cbyHp/ivsJboNzs9m6+3asZaLuaj0eC8BoQ"
-    "wAbubODOBu6sgDvuJG5n3H/653+HYeyJv/zzf5LQ/8P6eMf5DrFdob391QDPplSvbaneVz5wqj0qyKKv9mDutjK0qoNf"
-    "Thy1xwuu+qxVQVq158Kx4rclrbL7J63aVqUtgSl3Rvndn1c2oLlbStYeCbq5c4XbBvxswM8G/LQGP7lHKz+aK5jq3Lbm"
-    "VvRBkBE/tcmf2nGfgvoThb6+DlDaFHMz/5ti7js/sswVremRJZWZcInMvhia+pTXR9//79//MRQRqEx8TbV+MJGF6pkH"
-    "Thc5g7c8uQ3IsBE0cMltvhJNHVDXV1dm3T25wtpKLpm7aTZMlurgsZ4R+WCzY0tuW+Tylkoa8yrd2sBqJZzcu+Oj1ZXE"
-    "TAn448Cabahsast/A7XlG4C/Afi/EsCv91IFb7T39NnzF998+2///p0cjX062OKmAfya8olqC2ENttgTxtoKtptN2Hc9"
-    "Q9WwkP+/HiPCdUwuUMsXXCX6wn345/gWK8NAcdk0bgnHd02pj4B0ELfat4MFkQ58FOMFaFuoEiw2mMdJaqozpBhl064x"
-    "s44XE7NVGHnWlhEAQMAAVVhJYSJGwLZTrsKOE3eIgil31jC1ifpAjO9jDEa7gBIZLTFmotAiV89bc4VBFG5CDH2qVRkp"
-    "E+sYDpFZHyZ0nMbJgkqdqKIFT0JY4qMuvi4y9aIlU2eFAwmwJlRT/eg4oEI9FBRgRuqKg459oRX7tfeDJZ6q8X2Rn2/u"
-    "wI95nm9IudfX4ZQFfs2GgyVGGnIERX6+/a71rEEIf4n4OF0SleEMK4mwLsZn6eB96ISW2ComJUrr69l9Zgu0E1jTmCgw"
-    "hLlUEFE9HTZhq2bKU1RJuZT5aDtLrzCWxr4pHIOx8wkLtriJ6e9TORLthDXFkIE5/eX6YrG8sCrpnhJjz/daMnaYUxE7"
-    "r9Mk7LwWT8Tp4Y+Hx2e7+8DuOb+eD1jm4z/q1ngll1Ti5EXb1X7miIgd6P/szbujVQzwgT1YlrrVgyij04/Q1fREPz+c"
-    "px8V+sBf1jxfR/xZKw6+qV9TcSVSqS+Nftv81E6pAy9/kucVUle7XBQPt5vqLioJtaf2LB9s08URYU2aTINRgHEgjumd"
-    "OWFIvKUThsTz7nf/al/MaNihhgh6EcP2+pGwhcXY3hxZ1I9Ihgd/6HTEjypS/HrQ0UJwlo4LCI1D0t35Yl/4Ma1lBb6z"
-    "C8y/7Ef96I+2S/yy7mlG0Rc4ywh5/KN4jfWiYKXxa0e8A0m5lzm+Pjk6enX8PRaDmhkZEnfDTizo227PnC6EnQNAG6fh"
-    "Ynmu6P2kHAPYd5PaSNG8KhRPKcrGYzDIXBzrbrevAXVxgMiXGrbFn3JQb68YEE/EmbqBE11x4j5zGoPo5iWRMAzoMXZR"
-    "FhsgME8wTLi1iyL6EasRixXG7tQkN3L7ptT81BGEE7q3LFr70tg8TcDY4mYbRH2pFprmq3zukt6HGeB2naHRBCBJWsmn"
-    "iBCflXeQ2i6HXN6vS0Pgh6faczCHJ8KgbMlFplzoyZXkkxjYyhgZLdPpNumQrXo/eXt2eHI8LNa5rzq+Ja93d4XhVzIJ"
-    "0IjaAniGR8XSd7fPjg98KXrgfQz5aaZmYJnNK1mdEowhygqUzovj8SW3lbr4YRfnAN9LPBSUqmciNBSS/rGBgdBkNk9h"
-    "6vPiflK8JbiEamlfM1vBZ6AKZPdfcD0/V5avfAMtjo9eVjskZurfJGsr3HOapYr2XbYaizhz8y7zUnyCd2DrmeFyVf2w"
-    "Z+TlcnrDItNZqk0R/PKra/MA7rj5LbY0piN30o49iKZX9xraaok02pagaD7yyBi+wLU+voHWvH8W7Y0xIvnqultB9TDA"
-    "6as97AVVAEW3VMg85AX8qKrfRetqd1vpPiyVug+tP3rj3oCMFz7TR/HZGGo0/fBlpiQt6c9wA7hq9wfv34PfPzt3Qpee"
-    "woWhDVCH8GWNWJMpPkOKFGYSuYeLGJn8c2I4ZtprxH1M7QVSWzIpn8U60RtT/gYpFwI3S/XOMRiT+/Y7pLccf7Ec7h1J"
-    "GSV4RnJwZ+OVx98qHrKEzLDzYIgYXD+qMfSf7zl95WAEyd8rNjEEX5A+5YEJDf4OEQaSMVjRHKAQlQAGV0bSoRSnYC4H"
-    "YP/vcnACYPA3nNzrVWkulaEOy8iG9eztqzPg/7jMwX0qGms5aa60KDOT71A8e/PXM+Bg7Q3tteys2AhZww+PvSSYh91e"
-    "18xjqy0JQ1SlE0aN5qBF1rFeM37FCGQZRxMWA362bv4Ptf7Ryg=="
+    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM94b20Hsxe4hEqyW2JIZU6SWP3Y0iYF9mgXuBe4F9k3uSa5+uptNipRp"
+    "y5mMbzSYJBLFrq6urq76qtjV/LQ1jmfzUGVBHG31tj71t6ZJnM/T/lbv/fv+Vn/Lw3/GcR5l8Lm/9Ro/iTCIVOqJ6zjx"
+    "UyEjX4wvZCLHmUrgahhcKnE97va3Bh60TZVMxhfU+G0SQOPsQjEB+CQzMZPZ+EJIMZcZtI90+2mi5qITGSJZ4C+IxDt1"
+    "nQSZEpn6mAmgFkPLcahkpBIxiZMZNhi4TZD9NMyn1PpIAmkp/vzuZ4HXeuLV6evDQwHDR9ZpJH4wDbJUfIiBQ1+MFnB7"
+    "quYwuixODDfEPRE8hi5lGPyiR9QTaZYEcw/lEU2VGMtUecJP4rkYhTK65C524jmKW4bhYlf4+TwMxjJTKbM+8FDcsxnc"
+    "aCbBSP/9wNuD8cCVTieLMxkSC51OFJuvAy/KwxAuvvJ9YBx5EtdBdkEyp3tS7ISEMglCBQSyJFdaYnamnI4C3UcwjeJE"
+    "dXBARa+li7bvI5pQ7DbOM5GoqUx86FyY24hupKmEwSzI8Gp/K4ojpn2agbzkBKYE+A5S0JBowWqiCvb13RMYkiLul8eD"
+    "GiD03Luys/NZ6dcyN9PMzeTHTqiiaXZRufN1zmqMxHFoBZvFQqjn1OHMaJHLmpVRf+tSqTl1FsbXKqFP+XyuNNOW11zz"
+    "mkfB33Jnbsx3Oy3foxbCqlKga75ZwdhJEE1pMJMgSTNLt0OaXNDTXy25U/xutRpsBii2kjDxSLlByQY3W95WGM5StjRZ"
+    "HIek4/A5kjO4sdffulAh9+qrdAxd4EqhH76Px/lMRZnEKwLbeiKKM1CrMJSjUHXFG+x+SFTfD7pIcSiClCdqLsfKTDwM"
+    "X68wNDoXIp7wBM6TeJrIWVccRlcxGQqkJWQKRMHcXAaZOECqL0Wn8yEFJrYPrmSYq5fbQ15lQ/19CE3/dHpyLOLRBzXW"
+    "Jo7FDAYPiW4DzSCa59kpKPVMDvcFEJdReo1mCPSFm6voSoXxXMEVMCw+LCdPDD/1+/2t+BL/7gkUrCfwsy8zyde63e7N"
+    "EIzzRZwqMcTrQ7N6xBBoFL2KHQkakeZhxpyBDFCiMjKMwwWehhHIDOVAnXMTpzMUcaLItkEL3SVYURVOdrvilZjIIMzp"
+    "Bh5geQy0MHgQKklgVdJVuuUyiHz8l3+dqTSVU1VcAJkSGzc3egIk8B91flFJLNRHkOg49tW+GOI9KShOnjJt/BsWKejR"
+    "eaL+lgeJol6GqBYgJJ7LCKb8/QAEifpj9EX7rVgkeSTwjm6hG6kWqpFYKtSVShamrYcSETRCdgOWwxRlFMagHywgFOIY"
+    "LMzOTGWyC1McoX/w94uueBbFuzc/DEGFp9DVSI4veRXD8iTvuLsvDsBvJHkKbc9R6c652UuRyWkqLuIQvB1MlZgk8Qwn"
+    "3d4t0jhPxjAnEY4A3Cws/pzklTrj7XRGqFVDlIWxfrAWwQmS8v5MouKpDpxZ1OIoLtA6oGkcakUPAAXgIrD6T44MrUuX"
+    "TIOzcmA60ZIs5mw9WG/pJljNYC2zAG1s79PNDVxylb99wxvPtU8FFKoaqDtBo/uNgg2q/ggwaGauIgzJqC1aNGppqaHl"
+    "jsAH3rgXZZLIRe0wfsAeyF/TeHZ8NZGw3BHawHDQlxPju7ox/YhGfED0GYeURjMC1QOAVtvZKpxSIk9GgiZR+n7A8Omt"
+    "Kxu+4Z6TbG1aVbBVflGpeXLLc8vCStGVoOKShLq1HWlF+tQwQRoUlH4HK6em6PjxBlKsVTcgT8034B3W5sGsGYY8F9Xq"
+    "PgpiiDiyIAtVoehpWcmMaOuUrKZTI25SGhmB1yG3bidD+idRuPgJ7ftWj5wczQWboSulf2DPgeZFzeZxBuDAaVFZt04Y"
+    "Up3Ue4Ul913Aml6DCtQtEYTQeSgTcBhzkFtKP6DcfkVbwNK7ozHg8OCcMW1rk7A6fKgxCqS6FEVgH+CGTiYaVNYtEPcy"
+    "Qlm4NqjhYnUMUuICqdSouJ3owdc2WidgkSwERRW/t2VaZXcQFjQ1v8XqsI5S+7KlIV14ZIbGjTrrtHvdDMR9Dc+K+anh"
+    "8+xC51gwus2TyORaeGAoTCeKbiZq1ggEkdwKQupzE1LX61IdsmoVbpc6/HavRhkKFfvy67HNIvhKylk4+qqgHzid9QhA"
+    "Lgr5jm6t8GdVqj/F16SeQDTTS5pkxqJQUT7jeV+d2nGAlnF5ty0uJojMmbRPa3fbNi1U73h1Vqh1b7dkjUqdaPX9lZ1n"
+    "K436TaxlHnatmN+hVi+nBDA8gThfZxkI5l5LyjV4hHRhicMlKbJgpnrUNFETlahorDAnEUT9foRXmcA22uDkEihR4icS"
+    "5XRFF9quYQOg9d28VcGqpOyJHiWKC20RKcpkkqqqfXYdzyyIghmt0r2SKu5VQOYtjZ+WGj/dw/9qVWbyZb1RkwRvlwWN"
+    "965u+szVNdAOJuChahR+uns7WoSfI/vzA+F55I2HzOleRdk70vl9ge0s2AffJ1MM3ptmzBGeIyU7Jsv9F7QEyMJcRX+J"
+    "k9B377+5oRT7bDynhN+qPHuRx6oE9nfIYG0yYJsM2CYD9lgCUycDVozkvrmvTQ5tk0O7zeducmibHNr90xTnNofmjuUB"
+    "smeblNwmJfcbS8mdF8ijUPaHT8Zt0n2bdN8m3ff4032Fytw50VdvCDb5wk2+cJMv/N3mC3nnIicLx2GQztWYhLDXfc78"
+    "WazCW//o4hVMjpEW3Njdo6ujPJkqZbZVpufzBcSgfNPL/3je/a5eEZhsj3NInomU0UzQA0uyRYQSAH0kVa/dBSsD/9Pu"
+    "X7NPE6WWan+GzQLayzoFceHWwioJcX2hIrOJFf7gjm02RcbokuJlCysEXkDBnCbaXML5m4bxSIbnMpkuZVx503Cjg3c0"
+    "x8xlVU7aRFGecMUm4X2zGZZ2I5PIOlgcwVsrd3lHKw8crHl5q/KlWnCEg5EEGGhtEfXKccbiuKP0Ik50RBE3Dq+AQ4UU"
+    "LPZvMXa95ZVRoQPhaKvrMnu+GpnosQ6otOgQRgXwDqyQQsdIiU00IwlYXb2Ld7lXdISxcdKFlZmNtAVs0e1YgksKS5uO"
+    "qymUVI3jCNR7R4qh7nHILNUIAmsYXOhQZ5jbsKXjPYMF6iM+r4IfUnkF2oSqN3S3LO/s9WCNCXKQ+wJMKiaOpyrTyW/a"
+    "Hq8nmG+qGVc6D8Kw4wdJeVg2VGgxpmta8MuIx4UDMEYaRA0D2r2uoWJzmzTVVlf4usiBFi0uca0D2+kubcNGnAYsAmaK"
+    "tO8rMzUJVOivY2LIcvDQPGEGiRaz08HCjZ5gnmPwSMQ4mIkMQSBpgx9nGFXwHFRZUx/noQzWsn/c97UuNhAciIKusJ0b"
+    "Q1+8l72NpEbLabG76A7u/2/Y8v4p8D1n0z/a2Rvm64fDn99oD8aGuH6Tu9gx60AXUZC4a9bAh3iUrrWqaba1LHoCDR6N"
+    "Cb1nh6aYRkfFDhInHcCysbzixW5rPmXa0VWGyl9rwZT55UpAkpjxjOjH2dfjGBbtOQwhNu84qOoB2UTpOZSNamA+Im7N"
+    "4EKnhxxfu1iLR5rTOr7sYwOZXmJSYCdSyodVzcsuikexj3phwkKtBXZQNHbwT5MAHTWW2IwWc5mmCIlqxoVG5aFsqGEB"
+    "QU0kjl6/JcGmT8C24rOoKJjAaFtLfDaer4cfVHKllhizXIkYS2vQELRXAhprh4S7HrbRCgpDNAZdOyF0PUw/T7jQri1v"
+    "Nhx4kLnU1Io6qbZsgM5iTLc2E6BArxCXiFMkKHZO//Pw55+7M3+3BUuIaK23c32fOGCX9RKxurQLLpWLVC8vfMpQ9WY7"
+    "k1BOPfQTnp4bT8wXEL0TYAdvoi0ys3ZNhXyZGCkJ2CqPfJWYckXK1yPZBILE1GZggBKERQg73QiOURlHPviEwEZCLzA7"
+    "gfLlxI19xBo52BCtA0lvB/TdM6bQYxxBvJiIC4cVJHFEoIdyL7bxLtXEceIpEtStAzXRuVP12o4sQJIoONWdFfBXHHti"
+    "j7Aohne7usiux4V3jENIJsjULPD9UHn8G5qPyi/7ldyVvodcEYNH3NQB0b9HH8vgF8kYM2B+Gu421vFxIJqC+cqCXwp5"
+    "H8U+hAmgD1kCZLL4UkXEJM2/lT/HwTsHn4PZOcS8Sfb5pSfeHx6fng08cXBw+l+nL+FCt9vd5cBX5RDxwGCUT/m8IBEj"
+    "kPelgsGNFFZHgkjiS3CX+CDfxf1pzOCdUH+GCo1dY12uKQvlWkLJrPKgbMGhzQJAL9m1AtVoKl1EYgdPGn5ECIoqoQt3"
+    "KdnPxY26orFU5qpJ9ESeKiq/5dY8ZcztJEZcUCqARBkHZlLUOFG0SHCLAX+rolI97PlcyYQaI8BihnvigNv0jl8dvXnJ"
+    "NDUuLTCqeI+wcaCn8jacSZrn1BEvo0uPXTRamoDa6VRAnKCp2CmjtR5KBSZ2ISZBFKQXu/vExzmBQ5pYm25ysCLQxPRB"
+    "GIKG7jBMFce7WK4dnTsN4oitEPXslbAI/USdaFe1BND22Qg/ffYN2xIUK9YZK19nDN1DFOo3vq27fU1NJmCBefqtVHjT"
+    "kEwA4MMq0SmjET750Ni3LjWkn4BVg5H3g2anVTykqhlJ+x1sSxkMe65Ee/9ZekxUw82qLW7kLDltdZ46Cet/sV/6WxdZ"
+    "Nk97T56g49ARaTdOpk/8RE6yJ8/2nu11nj574sTjoD3LOeAVme/4kv8Fa5rapy+erqnfbIj7Ehvi8PmHypqeTtTwhHNk"
+    "p2RQzuPfYWqdR5l0HkCz2PksgtZPT+iogmZq5uyC5jsuOC/f9DO4iWSB/rRyj12dpLAg0iCsjmqFVJlrl79B+XFKzcP1"
+    "uqenKwRj6v2bh4b2u+nnZZYtvcFNs5royRvcDOxUpnxD9dwH9rn+ud1qZnzwOXsT/USSE7/FlySfm2RGEOvHeWkKPJ/7"
+    "aq7A2EdjHZ+rZAauwGY+nAxxriVO4YJEj8tSMB7C9VUAWFTazfSThyz2YwhG9GxpxE54hsO7OLmkE0+Kbs51D5qwOcOB"
+    "/YMlLixhr3rPgXBYGHj6Ke3D2ezf2EaRx7j1+4sXvD8c4HFX2y3J4OKJZ6stvb8KrLp9K28VV1XPz6pVECe5F9wfbq3e"
+    "/LuUgONdCl4dNCiz1DqDsnrf7+NHfL+fvcAblLZBaRuUdhtKczzt2cn3J59/OPzr0Ru2nsm4O1+sD9O0v9kuyG8LS/vr"
+    "YLFNDc4t6O73V4Pzq5+D0h6P4poPVSMctVu67odFb6vMqDyiKqo0bu9xGfbpuo3lXT7uzsJboNzs9m6+3asZaLuqj0eC"
+    "8BoQwAbubODOBu6sgDv2LG5r3H/653+HYeyJv/zzf5LQ/8P6eMf6DrFdob391QDPplivbbHeVz5yqj0qyKOv9mDutkK0"
+    "qoNfThy1xwu2/qxVSVq1Z+dg8duSVvn9k1Zt69KWwJQ9pfzuzysb0NwtRWuPBN3cucZtA3424GcDflqDn8KjlR/NOaa6"
+    "sK2FFX0QZMRPbYqndtynoP6E09fXAUqbcm7mf1POfedHloWiNT2ypCoTrpHZF0NdnvL66Pv//fs/hiIClYmvqdoPJtIp"
+    "n3ngdJE1eMuT24AMG0EDF90WK1EXAnV9daXX3ZMrrK7kormbZsNkqA4e6ymRDzY7pui2RS5vqaixqNNtX1LjFH1/usuj"
+    "1ZXEdBH448Cabahsqst/A9XlG4C/Afi/EsCv91KON9p7+uz5i2++/bd//06Oxj4dbXHTAH51+US1hTAGW+wJbW0F280m"
+    "7LueoWpYyP9fDxLhOiYbqBULrhJ94T78c3yPlWbAXTaNW8LxbVPqIyAdxK3m/WBBlAY+ivECtC1UCRYbzOMk09UZUozy"
+    "aVebWcuLjtkqjDxrywgAIGCAKqyk0BEjYNspl2HHiT1GQVc7pzC1ifpAjO9jDEa7gBIZLTGmo1CXq+etucIgCjchhj7V"
+    "qoyUjnU0h8isDxM6zuJkQaVOVNGCZyEs8VEXX7tMvWjJ1JlzJAHWhKZUPzoOqFAPBQWYkbrioGNfpIr92vvBEk/V+N7l"
+    "55s78KOf52tS9gV2OGWBX7PhYImRhhyBy8+337WeNQjhLxEfZ0ui0pxhJRHWxfgsHbwPndASW25SorS+nt1ntkA7gbUU"
+    "EwWaMJcKIqqn4yZM1Ux5iioplzIfbWfpFcbS2DeFYzB2PmLBFDcx/X0qR6KdsLoYMtDnv1xfLJYXViXdU2Ls+V5Lxg4L"
+    "KmLndZaEndfiiTg9/PHw+Gx3H9g95xf0Act8AEjdGq/kkkqcvGi72s8sEbED/Z+9eXe0igE+sgfLUrd6EGV0+hG6mp7o"
+    "F8fz9COnD/xlzRN2xJ9TxcE39asrrkQm00ut3yY/tVPqwCue5HlO6mqXi+Lhdl3dRSWh5tye5aNtujgirEmTWTAKMA7E"
+    "Mb3TZwyJt3TGkHje/e5fzasZNTvUEEEvYthePxKmsBjb60OL+hHJ8OAPnY74UUWKXxA6WgjO0nEBoXZIaXe+2Bd+TGtZ"
+    "ge/sAvMv+1E/+qPpEr+se55R9AVOM0Ie/yheY70oWGn82hHvQFL2dY6vT46OXh1/j8WgekaGxN2wEwv6ttvT5wth5wDQ"
+    "xlm4WJ4rekMpxwDm7aQmUtQvC8VzivLxGAwyF8fa282LQG0cIIqlhm3xpwLUmysaxBNxpq7hRFec2M+cxiC6RUkkDAN6"
+    "jG2UxQYIzBMME27tooh+xGpEt8LYnptkR27elVocOoJwIu0ti9a8NrZIEzC2uNkGUV+qRUrzVT55Kd2HGeB2naHWBCBJ"
+    "WsnHiBCflbeQmi6HXN6flobAD09Tz8IcngiNsiUXmXKhJ1eST2JgK2dktEyn26RDpur95O3Z4cnx0K1zX3V6S1HvbgvD"
+    "r2QSoBE1BfAMj9zSd7vPjs97cT3wPob8NFMzsMz6paxWCcYQZQUqLYrj8TW3lbr4YRfnAN9MPBSUqmciNBSS/rGGgdBk"
+    "Ns9g6oviflK8JbiEamleNFvBZ6AKZPdfcD0/V5avfActjo9eVzskZurfJWsq3AuapYr2XbYaizi38y6LUnyCd2DrmeFy"
+    "Vf2wp+Vlc3pDl+k8S3UR/PLLa4sA7rj5PbY0piN71I45iKZX9yLaaok02pbANR9FZAxf4Fof30Gr30CL9kYbkWJ13a2g"
+    "ehjg9NUe9oIqgKJbKmQe8gJ+VNXvonW1u6l0H5ZK3YfGH72x70DGC5/po/isDTWafvgyU5KW9Ge4AVy1/YP378Hvn607"
+    "oUtP4cLQBKhD+LJGrMkUnyFFCjOJ3MNFjEz+OTEcM+014j6m9gKpLZmUz2Kd6I0pf4OUncDNUL1zDMbkvv0O6S3HXyyH"
+    "e0dSWgmekRzs6Xjl8beKhwwhPewiGCIG149qNP3ne1ZfORhB8veKTTTBF6RPRWBCg79DhIFkNFbUByhEJYDBlZF0KMUp"
+    "mMsB2P+7HJwAGPwNJ/d6VZpLZajDMrJhPXv76gz4Py5zcJ+KxlpOmistyswUOxTP3vz1DDhYe0N7LTsrNkLW8MNjLwnm"
+    "YbfXNfPYakvCEFXphFGjPmmRdazXjF8xAlnG0YTFgJ+tm/8DhiDSeA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1004,6 +1004,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -1023,10 +1024,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1057,6 +1061,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1066,28 +1071,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2701,10 +2715,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4226,12 +4247,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4266,7 +4292,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4286,7 +4312,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4311,6 +4337,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

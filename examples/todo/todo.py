@@ -389,56 +389,56 @@ _DATA = (
     "GHoPZBwM21yYjdRiEx447x52B5/Pu5+OTKbLWlbSLkJUubmZ+lOaTXsJJ+kyiIYyGMj4ciG/yluVq11gUT1yXqEgD2OH"
     "KHResjV5z27BpT3QNLAWJRVpZ+cW76MlS4oBQHGD9LWas1hwczZYYWP2zPLIjSXnc/RVFLOPb0W1w8sys5kUWLebjd1s"
     "t2VAITaNTezwNttF9jw1nF0WmcnjnQYdwqhuRQKmRqH307jW0VbEYFrN9uHFXtHbRdYTZ6ZkMjRmrkG3Iwl+Jyhsdbbm"
-    "xDebfLUaRSGgnk0pXNOjyyxVCGIiv+Tn6oGah14wc9eYf8/YyQyyU8IIWt6AMqHmufnd0ps7HRFGgpzgnpCYbdfiUnEP"
-    "Zk++mV9+qGJYeuoHQcvz4+KoUpDZYEy3tFV+EdXkXT6MkQZRwYBxoY/QMIjTQh60sawQjHNZBa1ZXOFGBV7oLdoBjlgM"
-    "WARcFGbIOcfU2FeB9wiJoNnggTnCDhENZ6uFhSIdwRxTVIBsg41IEOaRLnhRgtvWub8yY+rLNJD+o4wf931r6htERHdA"
-    "U9jIjaAvjpiayAnWz9i/fLigYuqAfnP/abQGgjjvnp6g0FLntNg/7dt/jDCw6KFmw/9X33NyxQ5o5u+Yux+PT45Is6wf"
-    "qN7iLzbtOjSVIzThFWvw12ioHzMIUjcjjI5Ac0tDQuFSPRQPjgo8JGod4HFr98XrrcZsSt0yhY7Ke9R6LfJ7G/uJEZj1"
-    "y9l7MxzDvDmHQRDdtnLA7QnZROnlKFvNwNKZqDGDc6XLnn7+KB5pTqv4IugSETK5xjqtzVApD8wKr/swGkYe6oWNPI0W"
-    "pIOisdPqRpiAZUXD+VRqjYCsYlxo1Z7KhFsWEFKF4vT9RxKs3ibICrf8MYy2scQno+nj0IuKb9QCYylXIsKiIrQDzZWA"
-    "xlppOh+moDBE61GMD0TPx/RnXPLbmLc06HiSuTTUsvKwpmyAzpqS2McxAQr0jjYhfEaCYvPz/xyfnLQn3lYDlhBPp+42"
-    "73zFPnusA4wUZLrgtJxrs7ywMq7sTjfHgbx00E04Zm4cMZ1P44jCBXAmxiIza7dUvJiIoZIA7Wahp2JbokmVn0g2hjhU"
-    "p0keoHSjQgS9+TiRQSHHXYBgB2kc9hoTIChfzg2lGyjCHDRF60DS2wR9d6wpdBjIEC9kqZEhGJYfRyFhLkrvpI23qBSQ"
-    "c1uhoG5zSBfRBdXtbcoMo4mMU9NZBr7FmSN2CApjufCWqS3scL0hu01t49OJ73mBcvgemo/Snb1Sesw8Q66IsStuy4nV"
-    "2KE/i9gbyVgzYG+5W7UVjBwGazBfif+3TN6nkQdBCuhDEgOZJLpWITFJ85/KH70ghCn73/zJQCcAFr8dOOLi+Ozzed8R"
-    "+/uff/l8ABfa7TYoD1p3NYN4CwajPEoZ+rEYgryvFQxuqLAiFEQSXYO79K9VIezQEccOFHQkqNDYNRYi21JYrqKUzCoP"
-    "Ki215FwDth2q5FaBatQVbSKx/e2am4iBUSVMpTJhRC7rNLWchdJeQ6IjZlpRyTG35iljbscR4oJC6SfK2LeTokaxokWC"
-    "G4j4VxkWm2FPp0rG1BgBFjPcEfvcpnP27vTogGkaYJqBVHGBqLFvpvI+mEmal6udXgSXDrtotDQ+tTOJiChGU7FZRGsd"
-    "lApMrH0HsbVHfNDLDJ7YNKOVw4pAE5MXQQAauskoVZxtYX16OMg1oC0Y8Cz17BSwCN2iToyrWgBoe2yEd1++YVuCYsXa"
-    "auWZpCSMfDCFJeh/Ye3qHnZJwNZ9omHD2EBzTqS9jfmzdhJN2H2Y32mq5M//e/hh8L579uPxh8FP3dMjur3NxLJWS59K"
-    "aV2gerbxVt/alRDUA9FJatgNTfQlJB8aBHoCcYCTCv9mqpxLOyg1hAtpzvrOKR6xkXeYTUt51XgMpFnTi7PIMpUxxDNg"
-    "FUyCToMxNechVOXhzCuS++OWLKG6ZAfiAkYyr15XCYtKuwud5fsYm+1ZhFlKNW/w8dNx99Px+S8VGSt5WcXrRb+M95P7"
-    "2b+o4m7J1sYCi+fvPlRk8WaliUp3NzaAUvduYyz0f/iXowo8l1heH5QmaPq+ssAIpZ8NjuN87kDnXtf8Of0BOpEkU93Z"
-    "3salbbI17Si+3PZiOU62X+683GntvtzOZarAsC2+AVny3ie65v/CYtf5t710xMV6X8N329eA+K9X/fauop+IKfGk9YuD"
-    "W2Hy03eI5gCP+rHz4SGN3y7S2SL11OxhI/VPXPF7q7rbgHHiOYLBpZoBIvWD8qiWSJW5zvPXL75urNj3XaU0SwRjT+qo"
-    "HxqCj7rbiyyn9Pp39WpiJq/PCm/fdOAD5YNaUsA4YOhj3tDzO5LsRzyb2szbxNfonAceeAOIDcMRiwXw8GAczYw8ockE"
-    "3Hmarcu9U5kZQVOIKxElmtVs3HwGKYazOURLAQ+p5JfZlTqpUwMvNzWzZ8JPAuecq4jiazqvKOt/YLo2PdJRLNCteGH7"
-    "fCGyDgV2JloQllAnTv559gryi9LYAn0UmOwfWjuvW7tveJCEjZ/O/K/LMSoM82qYZV2O8f3KMX6T0zHysUUaXFaGFUO0"
-    "UMYoVb/fl8uSfzksLe/H0nWQcsn2/QKKfHdy0hjsN4Wzy3fv34/m12j6PjS93u3/R9vtvwbba7C9Bts1YDt1wcb1PQpC"
-    "03tSS+j7YN91Jd13Q4QrAL/VzynKY7zH5Y6tZ6naw3x/5nih/mmNj9bZxj8+KFoDoDUAWgOgKgCUuqLdR4IfJCR2vxvw"
-    "WVfx3oM5Hntg29O+wS5/RqD5ZrN82Wb9MOrKPosvTLtnR4Pu2UnFS+U1kLkPyDxJcenaL6/98u/jl2t2VJvlbneHPzfv"
-    "nRm2zLAXTGvepecteHmn/kO9fs6riGLH3wcGrE8KWA0V5MRbZuCj2UxOhVFc1LUnXFNR9f708B//93dXhGAToluNL/eS"
-    "KF/vteqrqXvwQrriF2VqNnqVvXKtG+VK8Ez/TOVa21M3Rtu2b3bar8xuw7v6xWep9p/rGaZPNju2ErzBbsSFItysePy+"
-    "lNQiBtxZqIbhUwkeRMycTPA80FcTKusjD/4ARx6sEe4a4f5OmadqL5XzRju7L1+9fvPDf/znWzkceXTeyl0NuDMFN+UW"
-    "whpssSOMtRVsN+sQ3+MMVc1C/mc93YYr39IYJFtwpUADKzcG+ME3w0B+2dSlJN7hl9nUF0A6WG9lv6Lnh9r3UIxXoG2B"
-    "imnLWBQnpp5HiuHssm3MbMqLiUtKjLxsyggAIGCAavKkMDGSAIXlcwOiOD32wxToa5jaWP1KjO9h5RF9/jCW4QJjxcgq"
-    "z9yrhszZzCBAXsVVTkCFvUGhp6rgMN/f6xX6s2WMWCesqaZ45FPxJooCUCF1BWFArAGAa8We66K/wFNNuJln64e3jScJ"
-    "Yr9rBJ7JAoem/AuLurBEyWOm8Dm07gts5SPaguK+fIiQYNqBNXrPbghz1SbCZTp3xBYw5VlYCNuLfLxpKpQEIA32TXEO"
-    "jJ0P27B1Zkx/jyrDqFrM1KX6VF+PlaXzBc7KKYMCY692GjJ2nFERm++TOGi9F9vi8/GH47PzrT1gd8CfiASW+SSYqsVT"
-    "SkQUOHndeP2kRMQm9H9+9Ol0GQN8QBNWCG90AL63eiHa8I7omcOYemGuA7y8wnlK4i9acfhKHZgqN27EikwZjE2wyA5R"
-    "cegdhpPPaWzx6QPAuimjo9pb0kM6P6N8glEbWcbiP5n4Qx/DJ2T6kzkySnykI6PEq/bbf7ff/aQiOWyFQBFxX6cXClu+"
-    "jY3NAVS9kMSz/2+tlvigQsXfnR3OBWduOGNvjLhuT+d7MBi2X+Bv2sD5QS/shX+i/vCvVQ6mCp/4WCpk5E/iPZbegnHD"
-    "ny3xCWTB3wR93z09fXd2iEW1RuAukXBbkaBfMCkcoKElAtgySoL54lTQ120ZGdsv29r4yXxoFk+bmo1GuJuWiozTx+1H"
-    "ZFN0LLJ1gm3xVgZ17RUDbYk4UzdOti266d8c3BPdrLQUhgE9RmnswdYDbAsMEx5to3w+oOjzldrp6VfpyO13drPTY9DJ"
-    "6k5JrvZ7w1nkzO727gXI+VqBycJK5uLhWXoPxM/tWq6ppIVFQUrHR7EQk/nP19r+XD4gQReY5xpf7aRun6fAoE7JZbpc"
-    "Ksu1+GNUpBkjhUU67UrVsYcGdD+eH3fP3PwxActO38mOC0jr6m9k7KPhcwo1o/mTA+yZH+a8nrzX3MPVQRM0AWtqPuWb"
-    "zv0IQg5f6exsAfwyculYAbeN0scvWbuC8rJMhIZCcj8zmAiaTKaJ7uTORiB9W0AWqI3228QlKANKQLb6NR+HwIX5Sz9b"
-    "jOOjLxy7xEz1F4jtAQEZzcKBAFtsnufRLJ10mZ1kQEgITBQzXDyUwO0YeaUJLjfP9CzR5gyB0iePs1DmrP7rxzSg0/SU"
-    "InuIT2fh88Xl2nLXvpK21iELEOEHXOvhl4vNd4vRwBirka2o1SrRXR8nrvKUHJx8FNpCBbjLi/ZZHRsgGh8TYI8IcAtn"
-    "BLjW+xyl38zGC9/oT/HNWGa09fBjoiQt5m/wAHjf9P/4/A7c/5b6D7q0CxdcG6e58OMRIRdTfIkUKdoick8XODH5V0g+"
-    "jZmwi7rwh59/jc8vmAtu9dAghin/8BZJLwYwPOwHhyJmXl4S4+k5g0WGGwUUltAbJJSPJojBx4cFhv6rnVSFGM0j+QeB"
-    "e0PwNU1xhuxp8CtAdCRjwJo5/yDM/DxWAJ4fn58cgQnOn3cA+PWIk0md3JP31xa6GWk04EC1eR3UYp/ZZuwcXdqkdHwI"
-    "pCt32i5S4V1NOQq54ACoLNs0s0is5mWpi0LtMpIxxzeytDs1gArBcAnSETiAPjfu/h9EO5d0"
+    "xDebfLUaRSGgnk0pXNOjyyxVCGIiv+TnqtL6NmFrlojMX2MCPuMns8hOCSRoeQPahKrn5rdLb+50RBgJ8oJ7QmK6XYtL"
+    "xT2YTflmgvmhinHpqR8ELc+Pi8NKUWaDMd3SXvlFWJP3+TBGGkQFA8aHPkLFIFALedDGtEI0znUVtGhxiRsdeKG3aAs4"
+    "gjFgEYBRmEHnHFNjXwXeY0wMWQ4emiPsINF2tlpYK9IRzDMFBsg4mIkEkR5pgxcluHOd56DMmvoyDaT/KPvHfd+aEgcR"
+    "0R3QFbZzI+iLg6YmkoIlNPYvH648MXVAv7n/NGADQZx3T09QaKl/Wuyftu4/ovtZWLfj/6vvOblqB7Tzd8zbj8cnR6RZ"
+    "1hFU7/EXm3YdmtIRmu6KNfhrNNSPsiqkbUYWHYEGl8aEsqWKKB4dlXhIVDpA5Nbyi9dbjfmUumVKHZX3qAVb5Pc29hMj"
+    "MeuZszdnOIZ5cw6DILpt5aDbE7KJ0stRtqqBxTNRYwbnSpd9/fxRPNKcVvFF4CUibHKNlVqboVIeWBVe9mE0jDzUCxt7"
+    "Gi1IB0Vjp8WNQAELi4bzqdQaIVnFuNCoPZUNtywgqArF6fuPJFi9TaAVbvljGG1jiU9G08fhFxXfqAXGUq5EhGVFaAia"
+    "KwGNtdJyPkxBYYjWoRgniK6P6c+46Lcxb2nY8SRzaahlBWJN2QCdNUWxj2MCFOgdbUP4jATF5uf/OT45aU+8rQYsIaJO"
+    "vW3e94p9dlgHGCvIdMFpOddmeWFtXNmbbo4Deemgn3DM3DhiOp/GEQUM4E2MRWbWbql8MRFDJQHbzUJPxbZIk2o/kWwM"
+    "kahO0zxA6UaFCHvzkSKjQo68AMMO0kjsNaZAUL6cHUq3UIQ5bIrWgaS3CfruWFPoMI4hXshSI0MwLD+OQgJdlOBJG29R"
+    "MSBnt0JB3eagLoILqtzblBlIExmnprMMfoszR+wQFsaC4S1TXdjhikPGQdpGqBPf8wLl8D00H6U7e6UEmXmGXBGDV9yY"
+    "E6uxQ38WwTeSsWbA3nK3amsYORDWYL4S/2+ZvE8jD8IU0IckBjJJdK1CYpLmP5U/ekEIVPa/+ZOBTgArfjtwxMXx2efz"
+    "viP29z//8vkALrTbbVAetO5qBhEXDEZ5lDT0YzEEeV8rGNxQYU0oiCS6BnfpX6tC3KEjDh4o6khQobFrLEW2xbBcRymZ"
+    "VR5UWmzJ2QZsO1TJrQLVqCvbRGL72zU3EQKjSphaZYKIXNhpqjkLxb2GREfMtKKiY27NU8bcjiPEBYXiT5SxbydFjWJF"
+    "iwS3EPGvMio2w55OlYypMQIsZrgj9rlN5+zd6dEB0zS4NMOo4gJhY99M5X04kzQvVz29iC4ddtFoaXxqZ1IRUYymYrOI"
+    "1jooFZhY+xZia4/4oNcZPLFpTiuHFYEmpi+CADR0k2GqONvCCvVwkGtAmzDgWerZKWARukWdGFe1AND22AjvvnzDtgTF"
+    "itXVyjNpSRj5YApL0P/C2tU97JKArftEw4ahgeasSHsbM2jtJJqw+zC/02TJn//38MPgfffsx+MPg5+6p0d0e5uJZa2W"
+    "PpXSukD1bOOtvrUrIagHopPUsBua6EtIPjQI9ATiACcV/s1UOZt2UGoIF9Ks9Z1TPGQj7zCbFvOq8RhIs6YXZ5FlKmMI"
+    "aMAqmBSdBmNqTkSoysSZlyT3B6JZSnXJHsQFjGRevq4S55b2FzrLdzI227UIs5Rq3uDjp+Pup+PzXypyVvKyiteLfhnv"
+    "J/ezf1HF3ZLNjQUWz999qMjjzUoTle5vbACl7t3IWOj/8C9HFXgusbw+KExv+saywAgloA2O44zuQOde2Pw5/QE6kSRT"
+    "3dnexqVtkjXtKL7c9mI5TrZf7rzcae2+3M6lqsCwLb4DWfLmJ7rm/8Ji1/n3vXTIxXpnw3fb2YD4r1f9/q6in4gp8aT1"
+    "i4NbYfLTt4jmCI/6sfPxIY3fL9LpIvXU7HEj9U9c8ZurutuAceI5gsGlmgEi9YPyqJZIlbnO89cvvnCs2PldpTRLBGPP"
+    "6qgfGoKPutuLLKf0+nf1amImr88Kb9914APlo1pSwDhg6GPe0fNbkuxHPJvazNvE1+icBx54A4gNwxGLBfDwYBzNjDyh"
+    "yQTceZqty71VmRlBU4grESWa1WzcfAYphrM5REsBD6nkl9mVOqlTAy83NbNnwk8C55yriOJrOrEo639gujY90mEs0K14"
+    "Yft8IbIOBXYmWhCWUCdO/nn2CvKL0tgCfRSY7B9aO69bu294kISNn878rwsyKgzzaphlXZDx/QoyfpPzMfKxRRpcVoYV"
+    "Q7RQxihVv+GXy5J/OSwt78fSdZByyQb+Aop8d3LSGOw3hbPL9+/fj+bXaPo+NL3e7/9H2++/BttrsL0G2zVgO3XBxvU9"
+    "CkLTe1JL6Ptg33Ut3XdDhCsAv9VPKspjvMfljq1nuWfHS03meKECao2P1tnGPz4oWgOgNQBaA6AqAJS6ot1Hgh8kJHa/"
+    "G/BZ1/Hegzkee2Tb077BLn9IoPlms3zhZv0w6go/iy9Mu2dHg+7ZScVL5TWQuQ/IPEl56dovr/3y7+OXa3ZUm+Vud4c/"
+    "N++dGbbMsBdMa96l5y14eaf+Q71+zquIYsffBwaszwpYDRXkxFtm4KPZTE51UVzVtSdcU1D1/vTwH//3d1eEYBOiW40v"
+    "95IoX/C16qupe/BCuuIXZWo2epW9cq0b5VrwTP9M6VrbUzdG27ZvdtqvzG7Du/rFZ6n2n+sppk82O7YWvMFuxIUy3Kx8"
+    "/L6U1CIG3FmohuFzCR5EzJxN8DzQVxMq60MP/gCHHqwR7hrh/k6Zp2ovlfNGO7svX71+88N//OdbORx5dOLKXQ24MwU3"
+    "5RbCGmyxI4y1FWw36xDf4wxVzUL+Zz3fhivf0hgkW3ClQAMrNwb4yTfDQH7Z1KUk3uG32dQXQDpYb2W/o+eH2vdQjFeg"
+    "bYGKactYFCemnkeK4eyybcxsyouJS0qMvGzKCAAgYIBq8qQwMZIAheWDA6I4PfjD1OdrmNpY/UqM72HlEX0AMZbhAmPF"
+    "yCrP3KuGzNnMIEBexVVOQIW9QaGnquAw39/rFfqzZYxYJ6yppnjkU/EmigJQIXUFYUCsAYBrxZ7ror/AU024mWfrh7eN"
+    "Jwliv2sEnskCh6b8C4u6sETJY6bwObTuC2zlI9qC4r58iJBg2oE1es9uCHPVJsJlOnnEFjDlWVgI24t8vGkqlAQgDfZN"
+    "cQ6MnU/bsHVmTH+PKsOoWszUpfpUX4+VpfMFzsopgwJjr3YaMnacURGb75M4aL0X2+Lz8Yfjs/OtPWB3wB+JBJb5LJiq"
+    "xVNKRBQ4ed14/aRExCb0f3706XQZA3xEE1YIb3QAvrd6IdrwjuiZ45h6Ya4DvLzCiUriL1px+EodmCo3bsSKTBmMTbDI"
+    "DlFx6B2Gk89pbPHpA8C6KaOj2lvSQzo+o3yGURtZxuI/mfhDH8MnZPqTOTRKfKRDo8Sr9tt/t1/+pCI5bIVAEXFfpxcK"
+    "W76Njc0RVL2QxLP/b62W+KBCxV+eHc4FZ244Y2+MuG5P53swGLZf4G/awPlBL+yFf6L+8K9VjqYKn/hgKmTkT+I9lt6C"
+    "ccOfLfEJZMFfBX3fPT19d3aIRbVG4C6RcFuRoF8wKRygoSUC2DJKgvniVND3bRkZ22/b2vjJfGoWz5uajUa4m5aKjNPH"
+    "7WdkU3QssnWCbfFWBnXtFQNtiThTN062Lbrp3xzcE92stBSGAT1GaezB1gNsCwwTHm2jfD6g6POV2un5V+nI7Zd2s8Nj"
+    "0MnqTkmu9ovDWeTM7vbuBcj5WoHJwkrm4vFZeg/Ez+1arqmkhUVBSsdnsRCT+Q/Y2v5cPiBBF5jnGl/tpG6fp8CgTsll"
+    "ulwqy7X4Y1SkGSOFRTrtStWxhwZ0P54fd8/c/DEByw7fyY4LSOvqb2Tso+FzCjWj+ZMD7Jkf5rievNfcw9VBEzQBa2o+"
+    "5pvO/QhCDl/p7GwB/DZy6VgBt43Sx29Zu4LyskyEhkJyPzOYCJpMponu5M5GIH1bQBaojfbrxCUoA0pAtvo1H4fAhflL"
+    "P1yM46NvHLvETPU3iO0BARnNwoEAW2ye59EsnXSZnWRASAhMFDNcPJTA7Rh5pQkuN8/0LNHmDIHSR4+zUOas/vvHNKDT"
+    "9Jgie4hPZ+EDxuXacte+krbWIQsQ4Qdc6+G3i82Xi9HAGKuRrajVKtFdHyeu8pQcnHwU2kIFuMuL9lkdGyAaHxNgjwhw"
+    "C2cEuNb7HKVfzcYL3+hP8c1YZrT18GOiJC3mb/AAeN/0//j8Dtz/lvoPurQLF1wbp7nw4xEhF1N8iRQp2iJyTxc4MflX"
+    "SD6NmbCLuvCHn3+Nzy+YC2710CCGKf/wFkkvBjA87AeHImZeXhLj6UmDRYYbBRSW0BsklI8miMHHhwWG/qudVIUYzSP5"
+    "B4F7Q/A1TXGG7GnwK0B0JGPAmjn/IMz8PFYAnh+fnxyBCc6fdwD49YiTSZ3ck/fXFroZaTTgQLV5HdRin9lm7Bxd2qR0"
+    "fAikK3faLlLhXU05CrngAKgs2zSzSKzmZamLQu0ykjHnN7K0OzWACsFwCdIROIA+N+7+Hx23mCI="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -992,6 +992,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -1011,10 +1012,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1045,6 +1049,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1054,28 +1059,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2733,10 +2747,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4258,12 +4279,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4298,7 +4324,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4318,7 +4344,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4343,6 +4369,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

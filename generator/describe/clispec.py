@@ -230,9 +230,6 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
 
 
 #: clispec's type of a tool-wide flag's value, by its metavar.
-_FLAG_TYPES = {"": "boolean", "SECONDS": "number", "PATH": "path"}
-
-
 #: What global_args says of a flag that does not apply to every command.
 _SCOPES = {
     "root": " (the tool itself only)",
@@ -249,7 +246,7 @@ def global_args(program: Program) -> list[dict[str, Any]]:
         entry: dict[str, Any] = {"name": flag.name}
         if flag.short:
             entry["short"] = flag.short
-        entry["type"] = _FLAG_TYPES.get(flag.metavar, "string")
+        entry["type"] = flag.kind
         if flag.choices:
             entry["enum"] = list(flag.choices)
         entry["required"] = False

@@ -17,6 +17,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -36,10 +37,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -70,6 +74,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -79,28 +84,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(

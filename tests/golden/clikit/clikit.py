@@ -397,58 +397,58 @@ _DATA = (
     "gS9tAESLq2Ywn4dHI6jmsQ+wJ/A9MiUqY5NJL/M5UVNINQ1T0gPzCMU7jpKhF1142bixfcH3Ntpzv6piWf6kwkdtweiK"
     "wJJ7GqfmPgJdCBH7EBZ0KDigA+4HfKmAbDBeq6jeFrmUc87L8a4K2G9tMPXCsmixvJWaJBkH+51kIXkyJksIa6bkAq+K"
     "1WjX9w44k7ZiTLpv0EQvkMPZuIqMvfexwoRA1bXIwUhJ9JsK1QetTIZxFN+kaM6qSxnVea3iwwrTcnGkksQbQxTquw66"
-    "OoEXaFw9o8sotTAC0h9bVmtqHvrP0tFjraREpzTlTi26UN4VKBNqnmtfG9k/7OG+GblPCF3HYMoUFjIER6d0QUnLl19q"
-    "IUulYRR1gjCrUlVUV1agiWvTzXjIDhaARiKiBQHtfDfQsBQkwERrmywCfcuM1iyucK0C99QBXYXBKA5QhIgqLktGFlKj"
-    "UOLu39ocQbPBhDnCkIgl/U4H7831BGOcgLcitMFG5Bggki4ESY6pHs9XRwyMeuSFGxk/nvtaX/YSCf0CmsJGzoe5eO9s"
-    "FT7R9aFNkMEbWAvuHb0LA8e6d4Vm9oYx++Hs+TOSrLHD7TeNTJaWRPoaGzG8ZQ38lgzVJkSQuDUzelgkZJIwIOmQjIk4"
-    "um3modQhkjZ2Vzw4WBlNT3V0TwAZbLReqvheZ2GuGWb8oq4ygDIiDfPVMYyi5LpjBQdbRBO51xp2AF4rIziXqu5p5xvh"
-    "SDJtw6uxeYO7eVzBadvI01pQEEW021HXxXCeekphQNRCF1qVbZnQIpzDiA73EIix6j7u2aNihyOgdmWOT/10s+hBZley"
-    "gViBFW90oB1YXQmI1g4xd7PIRisokGgsuvZB6HkY/izjmHlV3IpkYSuy1NDKm6qrogE6iwnfxkiAAj3BsES8QYBi/81P"
-    "Z8+fd6fBwQooYTxbuDvb+YlH7LMe0/5YseCUNzf75HhJt+7O9nnXANyETmfgSzqH1J7CdXAm2iIzalz+y8VQehBazeJA"
-    "Zua+OF1ER7AZZJCqKM8ApCsZY9Bp53cclPVNAf2iyIMeYOkC+ctVnWLrILZCQ7QOxL190HfHmEKHAwnCpdinArLCLIkp"
-    "5uEDVWbwAe3KcVUqFjStFWlSMocXiPe9MkYSJaZ6sjL4FS8dcUihKHYJONDXnHu89cduk3iCSE3DIMANGvoNzUftl9Na"
-    "YUu/Q67I1xuZeLd95NDHauyLYIwZMD+5BwuvUnMaqsB85eEfJb9fJAEkCaAPeQZgqB5KSJL8C/6jF4Q04dH7cHqhcgjW"
-    "3j92xPnZyzdvB4549OjNr28ew4NutwvKg9ZdziDfAWJkQMW+MBND4PclbjEOJV5Px93cS3CX4aWshP0q4didgv4cFRqn"
-    "xr4I5l4+X+f2GFUmqrjzzfUYHDuU+bUE1Vh0exyBPbq/4EeMQVEldOMExEDfL9eXyit9BjSIHlYdqP8Bj2aRMbajBOOC"
-    "yh105HFohCL9TNIiwa0z/lYPSzXZaSq9jAZjgMUI98QjHtN7+eTFs8cMUwemZZAqzjFqHGhR3hZmcimjbOTQDC75dAZZ"
-    "mpDG6UJAkqGp2K9Gaz3kCgh2LkZhHKrJwSnhcUHBIQm2qEVZsSLAxOJBFIGG7nOUKl4eYLuM+MIakMRshWhmpxKL0E80"
-    "iXZVjQDtlI3w0fE3bEuo7uOFkQx0OdHuv9N+hnTbJz/laAQWmdWh4BL94ntZgNsvoS4g4caM7ivTVicqdl5XDusbxz9b"
-    "yKueGm04zkmjbHGr46wcC13I0Op5UvKOXKW6UFb5+q/Fl/7eJM9T1bt/Hz2FzkG7STa+H2TeKL9/fHh82Dk6vm/l3yCv"
-    "ZkV4SR080Sc0wHyqYi/G0V1MFpeg0ej324vtLZVhnKSAOaiWpe+AW1Hy1y1EFqPH7UtWP0uF3U2WEcvtTha/MeEy86Kf"
-    "wbBlc/QAtXcKtSKOA0vDqE7VEq4y1jZ+g+ruQMt+fNupziWMMV1CFpOGVmHRz02UC3iDm8VqooU3uBkUolT8Qr1VTOEl"
-    "Ltje6Q01LkyWX7JZatJtvRV8EchUQkAY+zp15E3hIim3SpczzVqKZD10BkyusVa2GX0S8CIsbAhRYMJIrsvzGG58Vm4h"
-    "JIm1e6Efklc2luyS+iaVGF1oZDQ83QyGUBGAhihRcPQe4/ZszJ/vGP+HaiKyup8cJpjABAsdpelhZ4vH3o60qiWj291Y"
-    "25GjW8/Ca7W9lIyxPmvf2BZIFiO5FKeTFpxWPkL/hfjaux+63/ninS/e+eLCF9dMs2UVj5d4Y7s16CbuN1LG0B9/Msf7"
-    "57ji9Am6Ltm+upq+f8jEtjwCs/wuz5fh37ZxR2jn7nbu7uO4uwV7d/3qPuTn7xQt85jJlPIAp6DAdoq2iavvAK/vFXl6"
-    "wVMLM+2XkZZu68bkh20qt13XZHqOr5WltWWOLXcPvx5/dfvtxp3D2jmsXX7WNx0BZP4Bnc4ncisf/zL2J2l3ubVtveKf"
-    "pLD5e9vZYOt28QKernl3uXlMOLusonaXg6NbuJH8ZXvHZbfHdr5w5wt3vpCxKo22bQ4Pu0dV/7hGxkWQhYYqGOKncYy7"
-    "BhQfpgHFJ24mvMVAYJMTPlNvQZ/Ulu4NLad0uQODPTWxhh5Z+6VX62W9S1o0NE4cUYMGp9XyLp2X2iW0RX3NNguNfVhv"
-    "vHAVW8RHtyPx7qYFg2U9FhrX57jBwuo6oC2jRgGMuJ8n2VxnEPyshLmsP8Mu1NqFWrtQ6+sPtUoH2bky/2BgYXSP6U++"
-    "/K3tXS696Xc+//t9m4ViNLOAWQXPKI7FiejgefZyhk8Tmu36Ie36Id3uq2ueHkF+bv2QPnLzfDv23XSjpezi08JIKwqb"
-    "1SOh6klRWNrTlF+l1kHtEa/uFHR7mLXgzEG9KxHyIr6in54+P/vp7O3F21c/PXvJuNNtjlsRtXsc7QKxXSC2C8S+9kCs"
-    "sM6W8fOKY/OlZVEnbEA2Db9wPsFzCY/OxbNJL+B/muDr8+8XV/UeFnn1yV/rq8rU9oJbdpwKV/fLePri+3/9458ueCRQ"
-    "zWuMAbC0Z3Xz2HI9qVg0TS93PmgtJyz0O9whrJS/7kvSDeSVlvb9q8PuSZdb+Nws1nkDdfCl/gMwW5OO6RC2QvzRqBGV"
-    "TcXWOJTS6LXA3erWAqY71n0Z4coqUHat8D6DVni7IHEXJH6kILHdS1ne6PDo+OTBN9/+53899IZ+QH04bxaEWbqdQ32E"
-    "MAZbHAptbQXbzUUR12aGasFC/lq7nnJflSLYLxdcLaLHvgAXfhJIjYC9bBYeX4nFLOa+k9ivDlbQDLuxxCoMkI26I+Sp"
-    "Oc4b6r6Jw9nYbDIVuOh0oIbI8aqIQAAUFNuURY0mG3NXuCQrmjrq9msY4mfyN0L8FPta4AFakXlxA7G23MhG8cGKKL61"
-    "Nnf5Hgn2kfJDatiDCEKsRlPxfZNToST7k/NBA6cF2ZaN1rcPV2Yd5EaXGA7mDQx1yw9s5IFtKQJGCt9Dm9tAy07vKup0"
-    "vA6TQBh8H6h6yoyCWHMIrYFCI2ut4vHNqkyBbFDi3JR9AO3c4ND0FmH4p9QNhLbvdS+i0J/obkLzBmb1jLmC2Mnhioid"
-    "lVDE/tM8izpPxX3x5uzHs5dvD04B3Qvq74Eoc/fNNpWuZeUVTB6crCqqAojYh/nfPvv5xTIEuJ0udoXa60FQ3enHaFl7"
-    "omyd24+tKfCHLXa/FX9XktNOQkH3PhG5py61qusawD5dK3dEeTfQ0Sf6HUHnUR0+MOPwZo3DRYMDblcH43XfFWrWREpM"
-    "HRXrLWe7SC0Wtb08HIaYESG9P+vewOI19QYWJ92H/4EZMIJm9GgcRn8YzPX6sTAdv3C47jXcj4m7j/6t0xE/ylhmJKLh"
-    "XHBhhK+Ya8usuun8FDJxWuUywKJ7p/O4H/fjv+gZ8fM2uxDHH7IHcdmCGCn4i3iKbZ7AqOLXjvgZ2OhqMT999eLFk5ff"
-    "YwsnLS2XGky6nUTQN5AoJ2xoAyGM8fNo3pSjI1wTKQuq6ooin0LQNy71Fp75PsSI3NKqeJ2XlSijZVGuUByLP5Whr3mi"
-    "Q10CztC10+2KV8VnTvYJbtnICMiAGZPyciUJBdgKZMKrXeTQj8hauy9Y0eu4oFx3O7Z6haLEVK/BWb0G7pW5NDvgm3vA"
-    "6UsJ5hI7Z1WbJatTEACP67i6cxOeUEON5dafhKaZypSNeEaXW/KpCgHcVQp1S4cCLAYdiXrcGIqbM3H3t1ECWM04emjC"
-    "6S5QINOo7tXrt2evXrp2a7plHVfLFnVFL7crLwvR8JqedXxgzO5WZ+746B6tttc+xayYxDQFa843g0oN8CERgcCw7GcH"
-    "5Lu1VnZuFyUwkVHqCqqbMhAihXj/UkdKvDmjelY/PtK6RmSDOqnbW7q1UAoUgXzFA27Bx83g6k2jlLGAlFoDfS5+cAmZ"
-    "J3z+r2w5jHH7vmlKV8KsNKE7YOM/T2aF2L2yex5FYuAUGOFqIzy3p/lVlL1cG+lZrnTfOq0jZfu6MsUB5VjcsQ5IelH0"
-    "xjWtY8ulpaMPt9nTDM1KaFuOMnWEL/AM/LzQmRSZGm0/ypV1tw5obojCazXIqADIuEbnMZcX7xfVrk6s3J7OtKZzK73p"
-    "XOOJnlFMBItS4YP39FG81zYarT58mUqPFvR7eAFcePF/fP8Qfn9feBJ6dAQPXJPBufBlg2SMIR4jRMrDCNz2UioG/wDB"
-    "N0zAe7FJYsSQv32IoJtJEZOxdnqj+XxMiBf94qsIr5SkGEDfICA7QyEEN081NPyTw0IlOENA8GslDBrggxOivAj0ifg7"
-    "hP0IRgdiuqlgbPtvbkB1jitlALZ1kz6CEAk/41pTrwbe6m/l2pOXAT5MvWIXprZZrDYeFfj6IjMSBxNsp7NE2/wtF6Yr"
-    "eFDSAhjc/bKwBYRSHgCytQtibZQ0LiJU5YXpFnFy64fUW8V621G8KnJ655jjP0Hno1CtNj9E1Irb8n1qF1fZKw5YK3lY"
-    "b2HkjJlPI36nKBAw2Lv5f9I8+Gk="
+    "OoEXaFw9o8sotTAC0h9bVq12exW0ZlyzN6FCYuFT2nKnFl4o7wq0CVXPte+N7B/2cOOM/CfErmOwZQorGYLDU7qhpAXM"
+    "L7XQpdIwijpBmFXJKsorK9DExelmQGRHC0AjEdGCgPa+G6hYCquDidZGWQT6mhktWlziWgfuqQO6C4NhHKAIIVVc1ows"
+    "pEahxO2/9U0MWQ4mzRGGSKzqdzp4da4nGOcEHBYhDmYixxiRtCFIcsz2WAZ11MCuR164kf3jua/1fS+R0C+gK2znfJiL"
+    "t89W4RTdIFpfd/AK1oKLR+/CwLEuXqGdvWG8fjh7/owkawxx+1Ujk6Ylkb7HRuxuWQO/JUO10aomaWte9LBMyDRhSNIh"
+    "ERN1dN/MQ6FDLG0sr3hwsDKenurorgAy2GjBVPG9zsJcc8x4Rl1nAF1EGuarYxhFyXXHCg+2iCZyrzXwALxWRnAuVd3X"
+    "zjfCkWTahldj+wb387iG07aVp7WgIIpot+Oui+E89ZTCkKiFLjQq27KhRUCHMR3uIhBj1X3ctUfFDkdA7cocn/rpZvGD"
+    "zK5kA7ECK97qQEOwuhIQrR1i7maxjVZQINEYdO2E0PUw/FnGUfOquBXpwlZkqaGVd1VXRQN0FlO+jZEABXqCcYl4gwDF"
+    "/pufzp4/706DgxVQwoi28Ha27xOP2GU9ph2yYsEpb252yvGabt2b7fO+AfgJndDAl3QOyT0F7OBNtEVm1LgAmIuh9CC2"
+    "msWBzMyNcbqKjmAzyCFVUaABSFcyxrDTzvA4KuubEvpFkQk9wOIF8pfrOsXmQWzFhmgdiHv7oO+OMYUOxxGES7FTBWSF"
+    "WRJT0MNHqszgA9qX47pULGhaK9SkdA6vEO97ZZAkSkz1ZGX4K1464pBiUewTcKAvOvd484/jEOIJIjUNgwC3aOg3NB+1"
+    "X05rpS39DrkiX29l4u32kUMfq8EvgjFmwPzkHiy8TM2JqALzlYd/lPx+kQSQJoA+5BmAoYooIUnyL/iPXhAShUfvw+mF"
+    "yiFWe//YEednL9+8HTji0aM3v755DA+63S4oD1p3OYOMB4iRAZX7wkwMgd+XuMk4lHhBHfdzL8FdhpeyEverhIN3ivpz"
+    "VGicGjsjmJv5fKHbY1SZqOLWN1dkcOxQ5tcSVGPR/XEE9uj+gh8xBEWV0K0TEAN9w1xfK690GtAgelh3oA4IPJpFxtiO"
+    "EowLKrfQkcehEYr0M0mLBDfP+Fs9KtVkp6n0MhqMARYj3BOPeEzv5ZMXzx4zTB2XljGqOMewcaBFeVucycWMspVDM7rk"
+    "8xlkaUIap0sBSYamYr8arfWQKyDYuRiFcagmB6eExwUFhyTYohplxYoAE8sHUQQaus9hqnh5gA0z4gtrQBKzFaKZnUos"
+    "Qj/RJNpVNQK0UzbCR8ffsC2hyo8XRjLQBUW7A0/7KdJtn/2UoxFYZFaHgkv0i+9lAW7AhLqEhFszurNMW6Wo2HtdOU9q"
+    "HABtIa96brThOCeNwsWtjrNyMHQhQ6snSsk7cp3qQlkF7L8WX/p7kzxPVe/+ffQUOgXtJtn4fpB5o/z+8eHxYefo+L6V"
+    "gIO8mjXhJZXwRJ/RAPOpit0YR/cxWVyERqPfby+3t9SGcZIC5qBamL4DbkXRXzcRWYweNzBZ/TQV9jdZRiw3PFn8xoQL"
+    "zYt+BsOWzdED1N4p1Io4DiwNozpVS7jKWNv4Dar7Ay078m3nOpcwxvQJWUwaWoVFPzdRLuANbhariRbe4GZQiFLxC/Vm"
+    "MYWXuGB7p7fUuDRZfslmqUm39WbwRSBTCQFh7OvUkbeFi6TcKl7ONGspkvXQGTC5xlrZZvRJwIuwsCFEgQkjuTLPY7j1"
+    "WbmJkCTW/oV+SF7ZWLJL6pxUYnShkdHwdDsYQkUAGqJEwdG7jNuzMX++g/wfqo3I6n5ymGACEyx0lKaL3aISmFUtGd3u"
+    "xtoOHd16Gl6r7aVkjPVp+8bGQLIYyaU4nbTgtPIh+i/E19792P3OF+988c4XF764Zpotq3i8xBvbzUE3cb+RMob++JM5"
+    "3j/HJadP0HfJ9tXV9P1DJrblIZjlt3m+DP+2jVtCO3e3c3cfx90t2LvrV/chP3+naJnHTKaUBzgFBbZTtE1cfQd4fa/I"
+    "0wueWphpv4y0dFt3Jj9sW7ntuibTdXytLK0tc2y5ffj1+Kvb7zfuHNbOYe3ys77pCSDzD+h0PpFb+fjXsT9Jw8utbesV"
+    "/yiFzd/bTgdb94sX8HTN28vNg8LZZRW1u5yH3MKd5C/bOy67P7bzhTtfuPOFjFVptG1zeNg9qvrHNTIugiw0VMEQP41j"
+    "3LWg+DAtKD5xO+EtBgKbnPCZegs6pbb0b2g5pcs9GOypiTX0yNovvVov613SpKFx4ohaNDitlnfpvNQwoS3qazZaaOzD"
+    "euOFq9giProdiXc3LRgs67LQuEDHLRZW1wFtGTUKYMT9PMnmOoPgZyXMZR0adqHWLtTahVpff6hVOsjOlfknAwuje0x/"
+    "8vVvbe9y6U2/8/lf8NssFKOZBcwqeEZxLE5EB8+zlzN8mtBs1xFp1xHpdl9d8/QI8nPriPSR2+fbse+mGy1lH58WRlpR"
+    "2KweCVVPisLSnqb8KjUPao94da+g28OsBWcO6n2JkBfxFf309PnZT2dvL96++unZS8adbnPciqjd5WgXiO0CsV0g9rUH"
+    "YoV1toyfVxybLy2LOmEDsmn4hfMJnkt4dC6eTXoB/9MEX59/x7iq97DIq0/+Wl9Vpq4X3LPjVLi6XcbTF9//6x//dMEj"
+    "gWpeYwyApT2rnceW60nFoml6ufNBazlhod/hHmGl/HVjkm4gr7S0718ddk+63MTnZrHOG6iDL/WfgNmadEyPsBXij0aN"
+    "qGwrtsahlEavBe5XtxYw3bPuywhXVoGya4b3GTTD2wWJuyDxIwWJ7V7K8kaHR8cnD7759j//66E39APqxHmzIMzS7Rzq"
+    "I4Qx2OJQaGsr2G4uirg2M1QLFvLX2veU+6oUwX654GoRPfYFuPCTQGoE7GWz8PhKLGYxd57EhnWwgmbYjSVWYYBs1D0h"
+    "T81x3lB3ThzOxmaTqcBFpwM1RI5XRQQCoKDYpixqNNmY28IlWdHWUXdfwxA/k78R4qfY1wIP0IrMixuIteVGNooPVkTx"
+    "rbW5y/dIsI+UH1LDHkQQYjWaiu+bnAol2Z+cDxo4Lci2bLS+fbgy6yA3usRwMG9gqFt+YCMPbEsRMFL4HtrcBlp2eldR"
+    "p+N1mATC4PtA1VNmFMSaQ2gNFBpZaxWPb1ZlCmSDEuem7ANo5w6HprcIwz+lbiC0fa97EYX+RHcTmjcwq2fMFcRODldE"
+    "7KyEIvaf5lnUeSruizdnP569fHtwCuheUH8PRJn7b7apdC0rr2Dy4GRVURVAxD7M//bZzy+WIcANdbEr1F4PgupOP0bL"
+    "2hNl89x+bE2BP2yx/634u5KcdhIKuveJyD11qVVd1wD26Vq5I8q7gY4+0e8IOo/q8IEZhzdrHC4aHHC7Ohiv+65QsyZS"
+    "YmqoWG8620Vqsajt5eEwxIwI6f1ZdwcWr6k7sDjpPvwPzIARNKNH4zD6w2Cu14+F6fiFw3W34X5M3H30b52O+FHGMiMR"
+    "DeeCCyN8xVxbZtVN56eQidMqlwEW3Tudx/24H/9Fz4ift9mHOP6QXYjLJsRIwV/EU2zzBEYVv3bEz8BGV4v56asXL568"
+    "/B5bOGlpudRh0u0kgr6BRDlhQxsIYYyfR/OmHB3hmkhZUFVXFPkUgr5xqbvwzPchRuSWVsXrvKxEGS2LcoXiWPypDH3N"
+    "Ex3qEnCGrp1uV7wqPnOyT3DLRkZABsyYlJcrSSjAViATXu0ih35E1tp9wYpuxwXlut+x1SoUJaZ6Dc7qNXCvzKXZAd/c"
+    "A05fSjCX2Dmr2i5ZnYIAeFzH1Z2b8IQaaiz3/iQ0zVSmbMQzutyST1UI4K5SqFs6FGAx6EjU48ZQ3JyJu7+NEsBqxtFD"
+    "E053gQKZRnWvXr89e/XStVvTLWu4WraoK3q5XXlZiIbX9KzjA2N2tzpzx0e3aLW99ilmxSSmKVhzvhlUaoAPiQgEhmU/"
+    "OyDfrbWyc7sogYmMUldQ3ZSBECnE+5c6UuLNGdWz+vGR1jUiG9RJ3d7SrYVSoAjkKx5wCz5uBldvGqWMBaTUGuhz8YNL"
+    "yDzh839lz2GM2/dNU7oSZqUJ3QEb/3kyK8Tuld3zKBIDp8AIVxvhuT3Nr6Ls5dpIz3Kl+9ZpHSnb15UpDijH4o51QNKL"
+    "ojmuaR1bLi0dfbjNnmZoVkLbcpSpI3yBZ+Dnhc6kyNRo+1GurLt1QHNDFF6rQUYFQMY1Oo+5vHi/qHZ1YuX2dKY1nVvp"
+    "TecaT/SMYiJYlAofvKeP4r220Wj14ctUerSg38ML4MKL/+P7h/D7+8KT0KMjeOCaDM6FLxskYwzxGCFSHkbgtpdSMfgH"
+    "CL5hAt6LTRIjhvztQwTdTIqYjLXTG83nY0K86BhfRXilJMUA+gYB2RkKIbh5qqHhnxwWKsEZAoJfK2HQAB+cEOVFoE/E"
+    "3yHsRzA6ENNNBWPbf3MDqnNcKQOwrZv0EYRI+BnXmno18FZ/K9eevAzwYeoVuzC1zWK18ajA1xeZkTiYYDudJdrmb7kw"
+    "XcGDkhbA4O6XhS0glPIAkK1dEGujpHERoSovTLeIk1s/pN4q1tuO4lWR0zvHHP8JOh+FarX5IaJW3JbvU7u4yl5xwFrJ"
+    "w3oLI2fMfBrxO0WBgMHezf8D73z5Fw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -975,6 +975,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -994,10 +995,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1028,6 +1032,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1037,28 +1042,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2755,10 +2769,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4317,12 +4338,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4357,7 +4383,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4377,7 +4403,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4402,6 +4428,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -355,76 +355,76 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv20iS/it92gMsYSlatjMzF8lnIMhkZn0XO0GSw+JgCWaLbEkcUySPTdnRJgbu19wPu19y9ejmS5QjP2Zm59YD"
-    "jCPx0V1dVV31dden/tLxk2UaqTxM4s6w82XcmWfJKtXjzvDiYtwZdxz8B5+RmYJv485r/izym0Tk6nOuhyJfKBGFsdIi"
-    "iaM1/FEimeHVpVhI7YilzK5UIPpCxoH4szvuTBxoNJJTFVGTZ/JKCSmuVaZBDHiSbo1EmGvRT+itft/cFdg33khuYkfE"
-    "SU6950kS7WlsGf5zSOAlvGaHUcp/MXEG+AevxtAXXJrJSCuSqHZhUhOS38O3+gnJ3O8nqzxd5WYwqzRVGd2Ikhv8hFJ8"
-    "Qr1gA3ta+FIrehabsIPhx0y39efLJ1qEhf9uO04nipaajYbjp8HC51gu4cnhuLNQUUrtBkr7WZjm1B7c+DHxV0sV5xKv"
-    "kO5Yk76MoPtIueKN9BfCo1YvJi626IlQk6p1Kn3V1woUKnOwlVG1SGW+YLPDg2mWzDO5dMVpfJ2QcbEtIbXwgnA2W4tj"
-    "bPMEzPqLBhH2jq9ltFIne564CaEZz3z34MV/+/juXCTTX5SfgyPl/iKM59CJzI3RhRfGYIePPrib9NBpwGE02ECTI9Lr"
-    "Kr5WUZKCW8ZC5wFYzhHel/F43Emu8C+4cLZSjsDPgcwlX3Nd99ZzxM0i0QrkhuseSwCO7rH1Ta+iK0Wm9CrKWTLQAOpT"
-    "xlZwuMBGmILGUAvUOb9S6QwVDO6N6gy17RKcXUWzniteiZkMoxU9wAOsj4F8gwehsizJ+Co9chXGAf7Ld5dKazlX5QXQ"
-    "KYlxe2sMIEH+uP83lSVCfQaN+kmgRsLDZzS4zUpz2/hX+uhFl5n6r1WYKerFQ6cAJbEtYwgSFxNQJHqP9RYOF3kislUs"
-    "8AnXeoY2KrX60kLBXFjbNx2a/DQ+TYoq5NOooSgB72D1oAr9VS66S5VLFwwc++iwI9sRW1B8ePOTB847h46m0r8iKWer"
-    "KKLg1huJ41UM72p48xId7pJfOxG5nGuxSKJAoJnELEuWaPDiaaGTVeaDPWKUX4SxhhukK12Mtd+foj95qAUNvhWvaQ5C"
-    "SCW3fUtKYiOHFfsZVZQXaAaQAT3j4iEER3T/wvNR4ULBtEYtBcqPIB4GqAM0FaoKZGe9cSyQ1tmGu80UvmTa46vnr87e"
-    "gEDkzRywS2O54h0/CmNFXYCGunTzoDcUGAcptZhbIzKKsWoU6lxXUg5NOH7OdSncVeIBiIHRcZ1yROTZSA9BhIKInYcK"
-    "w+aX21uHhH/Ai7dONeZWM2Uz7D5F5nzY8CArqVneeBr8EUJpq6RogFmY6ZzkHImbJAs0ZV4SFvwMXsrC+eKebWrlJzCQ"
-    "bY1SqzaOQDKzYpedYbqUQRBiqzJ6Xx0kRb+HmrGIxfQ5zNVSbxkZ9lBclFkm162C2+YmeEvGMKMo2RadyeAdGPwvGHc7"
-    "Q5pSpDEOEdfK3OCIjpNfLdMkh5RdeaPheSWcamr+CeHVQ93PSLmjq/yVsrsFQwJfNj5nMRe2pOLVkpXdCr529ck6QKOH"
-    "ZpJdoWgPuy4AWW0UYA41N53f1XrxNjy3DONwSbIf1Lo7aPEjVtxv4/abvv734NfW5C0K/gDdtSRtDKFFNuP8cCMJCzgw"
-    "DTDVC4kJLg+XikNwpiB7qNinRBjG43FcJpw9zVE440QWizqccOHdR0wMePt+IbQUVRK6MaOkOeKaSTKbadW0adVRSwcc"
-    "1BxwgG9H4TLc7eWG9w7wv1aXmf26HrxNg9/WBY1XxfN8cc9pXfgaeAc34KBr+AtYFPk5zHVjCnzkDuni4jZAv3czs4Br"
-    "k7N6OYbO4dpki2w8ZIMjCFuTz48EvifkLKdJgaFJ5+6WST6jkVvlVbRUjKmQ/leMBChCquK/JlkUVJ+/vaXl79JPCZLf"
-    "tQau4rE8zCP1lEjsGeA9A7zfA+CVjvy00O4ZOD4Dx/+XwLGcMPeGjO0z4xl5PiPPZ+T5D4s8eY+aYacfhTpVPilh4B6x"
-    "fDYG0TYvXSqzwLhz4A7cAV2drrK5UnbzXF+m63xhHjr51yP3ZXv5BhsdCgNttdkqpQ3e6Zr+5b32G7mmjVERJPCU2V4V"
-    "NwsV4+212TTtcQypJsg8X1NHhb7TMCUL2Uuo+HmUTGV0KbP5Bujmqg6brCW4VExujdAcooktVEC4o4ozstUKKheJbpIB"
-    "kp7BX9oB77EaKDpi0aVeS7pSa0A0oDAsZEFkNaHMuHxlLJU8ohdJxvndVAHbhlfCi1IL7K+7jd3UJWAYS0gWXRPnhlyP"
-    "2BQvUNPVvC7MFFCXkvGuyoZR3YgcwofCjKZx/uL8zyBcmkLLZq+YwRKbXcvwsJya0LVDt76EXBLVqkI2RISmGMLLCY3l"
-    "Nc/06LFILYpYys9VWz3Q8zCzVaoNeVIRpwyyTiPva3kNzoSe51XLSt3BEKCwoMQ2EhAKY5ioc1XFxsLYlx9qGZZOwyjq"
-    "B2FWHxWWW3cd0w1VFTeRSjWNwxhpEC0CmLT4CA9LwQI8aBMtISRxCZrmLM5w4wJ7ukelMsRXICJgndjkrLpQs1BFwSM0"
-    "gmGDB+YIO0SB4aOPRfWhYIlpzY5iQ4zIBa0tsJKb5Fjf4/6agqnPaSTDRwU/7vvGlIJFQndwKUBBzoe+uNq4i56ovvgY"
-    "YbA+u6Uw+SUMnEpZFsPsLUv20+nbN2RZG4fbS5Gia+eBKXKTwlvmwC/JVD9mEGRuo4yhwHBHQ0Ko0Ccb0+CoFi3R6oBx"
-    "bdwVL3o7iyl137BpVPCo+VKX9yYLc6Mwmxcxh4dEK8AxrHeXMIKFab8Chp5QTNRepWXrGVjlT3YWcK10M9OuHyUj2bRN"
-    "LoIOCSGDK6SUdGOlApjWPO/iZJoE6Bd2NWe8oBgUjR2y0yzENI0MiOk6lVojIGoZF0aVpwqhVgRJRfuz1+9JsXofK+Po"
-    "2OEMRruzxpd++jj0oLJrtSFYIZVIkP2AcWB3J6Cx9km5j0M2xkFhiDaimxyEmYfbX2XMgtpVtup+zONtWWyeWSLLrmKA"
-    "z0bREwgBDvQKYYn4iA2K7sd/P3371l0GvR1EQjxbpLtq8hPHnLNOEKnLYsJpudZmeuFGYTOddWeRnDuYJhxjG0eka1h0"
-    "E1yHZGIiMot2QzyrXEyVBGi1igOVWTYZsdSw2QzWdrrYOIGWrlWMoLO69GJQxuseQJCXxTroBW4qoH55v8Wq7VVcgYYY"
-    "HUh7XfB3x4ZCh4EEyWJXWzisMEtiwjy0ZVK83CPSEu8XxYK6rSBNzO5EMOrKEiOJUlLTWQl+xbkjBgRFkTLYMyyoITOj"
-    "OG2STlCoZRgEEawW6R4Ta2p3Ro0tJ/MMpSLGjoDZcWPIoY917IvN2DBgb3m9rVQrXoZqCF95+LdS32dJAIsE8Ic8g2by"
-    "5ErFJCTZv9A/ZkFYJhx/DZeXOgew9vXEERen5x8/TRxxfPzxPz+ewAXXdXu0Tx2rFax3YDAqoG24MBNT0PeVgsFNFTGi"
-    "oiS5gnQZXqka7NcJY3cC/Tk6NHaNpEnL2mO6l2RReVAFJ4x3SvDdqcpvFLjGNnYZNna8v+UmYlB0CcOqRAkM/8yQzmos"
-    "RNPEUKy0InYkv80mY2lnCeKCGkcNdRxaoyg/UzRJwP8Ff2vCUjPsNFUyo5cRYLHAQ3HM7wyREXbCbRpgWoJUcYGocWJM"
-    "+S2YSZ5XoXlugkuHUzRGmpDeMxsBSYaholtHa0PUCm2KzMI41IveiOS4JHBIhi12iSpYEdrEzYMoAg/tMkoV5z2sfsSX"
-    "lReSmKMQ9ezUsEhSVAZNqtoAaCMOwgeH33EsQbUiM08FZqOvSnX+jZloajaD0Mx+UaiL7vgyA+AP08fsJE0TjNAMitt2"
-    "jIoy4DcAfrmbd99yZrU3U2t8VHffqHRibuQ9qktd2Vb+5+LLuLPI81QP9/cxT5gVqJtk8/0gk7N8/3BwOOgfHO5XVt9g"
-    "k82d2jv2p5Mr/hcE1UWNxDG8zYfVQZ2S4tkopfFmotmUxawxbt9Hb9n0RTkLsSb1Hed7DK/YzTcM5e3DYnb0zvv8RJ7e"
-    "3pplU29/YsE7yNtuQ2TM1phCGs8UgI6MBioNo+ao7tAqS12Vb1Lf+G8a12n3hzsUY3nI24eGIWvb7U2Ri/Ymt9vdxBhv"
-    "cjspTKn5gSYTvUgzlxwwTa2MdzbLL9kqtev1Zag1CHcZqFRBvIp9s/ZU2RKiWbGqr+x9roxqy4mhG/OBQLLEPMOKsOGv"
-    "HqGlmJb/0sgMPqXszYuZJLuiH1+UHV+alit9rm1dQOxBW3v8l8Wg/Pd04eiZlVLWEH8fKu7u+Re9OlJb0y9/eHA+3Ea7"
-    "2FpHaetmo7bSuobdYFg43+RzfJu7sdMav1qYvVO0g2/0uYXR8QeBDFtS4HO+f873/2D5fktWL4M/hGyzm20iWhme6jHm"
-    "8LEp38Rd7A/TCPVTSSSHv1v+f6bv/br0vXrmqhinKdN7s+VM5UsuvY6EZ+qer89+/N///h8PFA6z60bjJlGeVKuyTww3"
-    "inm/aa6LSWuC3ZocmYNVeq+pL7uBuja+un89cI9cpmLcbp+2ttXJH/XnJ09mHcvB2gELbkC8krZ1f9w02KiZMR/wYSCM"
-    "OYF/MEz1TDb8+yYbPuPcZ5z7G+Hc9ixVyUaDg8OjF999/8O/vJRTPyCm8+0WkGjKcs03hA3YYiBMtBUcN7fhxWde+T14"
-    "5VwfL9Yr5YQrVhFk5zC/xAMR4PphY85sq9y/AtARCK6WS2HWMAKchBl1SVYQYg11TYM6M4UWw+MvYJlAZ6hkMnZNzC0E"
-    "a1tSVUV8saOInyqkTuTVaOLg+CEtR1BAwEfUFe/3jYRWHMMvJhsybVmkVcX6/uXOqoPV1BVCsHxDQlMuxSIolvQCFgqf"
-    "wzi3IVZtYVkV5ofBrsLgaSHqc0p2Kc52gf7DAOfCAkSL8PCLTKVJlpvSrRTT1XxDmOoStSrLweFDLAaeAXrSuSh4vky5"
-    "QBRLpF1bfayKsLHyrsvx3a5KyQFpYN+0/ABDMFPVFom5fd4wpVKvIZWERI5DWsi63VKVVX9NsKNdrXVatiK6r/Ms6r8W"
-    "++Lj6c+n5596IxD3kg83AZGZRt02vxo7CzVJXhztaqqiEdGF/j+9+XB2lwDN2gQlOO7SafxU4Q4o+KDzWLB3+r0Ekos6"
-    "Q8D0/XGMPQ5F8duIcVzpDq8/9c8bxH9oxStfEsOU0UUu9ZWZ+byJ0jU9Orx47zGjERo1pXni89D0INJt81cJLg6FmsjD"
-    "aYiLLRzMB/PLDvGeftkhjtyXf7bHHlG39BriSoSJw3Es7JYBvm1+KDKOSXHH/9Tvi59VrPjgLVAGbxgx98OEC+2m6xGo"
-    "hGKZgvTkgugn43gc/4k7xI9P/gsSbP5P4jWydCCu49e++ABDNOccvX53dvbq/Eck4BhFekQP9vqJoG+gbF6mYRQG8OLn"
-    "hoNQUzEd2sX42B5DZFdR5vws/GXIyvcBGTIhqXjcno1VYGRRTktzfFEF8NorBuBS49y6idKueFd8Zo+ndksaCh6oFBmy"
-    "EK5AWLkQymCY8KiLCvoZGSBVVlfxS5Vi5Pb4sJLpjWlfD5uKteeolQtoRgC3e6DoK7Xmglf9ly56BPrn9/qeod2AfcmZ"
-    "mLdNUtaO5bIdekyn1DXxmRGknQKKsBEM+pRM6mFiDTP3ZgkItWL0stmO2+49lmP47v2n03fnXpVVeBdZvmQXFjS8a5mF"
-    "GGot3RCwSKRqRENLETb0+ipoGOFCmGy0hGBqzigrzO/D2iNUuqQi4plvDRai56L+8ZA+T9BGLzdCQyHNnxugBq8sU+To"
-    "lFRKcrkNYIUOaU9dayA5z8zeF8yeLIP21gPZcHx0dptHwrQfrWb5hGWbNf5gj2PFOlkVVpcl8ZGAIARhFrjOYfSGRl/F"
-    "TpdXFXqVa0M5bJ7lVi5qzrcf60YjOit+1WBJ/8PNc9maZDSMKGE1aJRrRfji0glkwh7IhlHGhI5yVt2PuuaFaLpWWj2a"
-    "H9W2QRnzeOL+oXiGYmdeoeUUejVSoWdz0JviOEC88JU+iq8mPGPAhy9LJWk6f4UHILMW/+PzA7j/tUgidOkQLni0ZPPg"
-    "0xOuvrj5F9j8xnT9Kh6zhuKWv3+JTW+un3gYD14JceM/oKY8uwqiJh++nuEmYbWCbRa/9KvrYKdViW3oO2youiQhAR+/"
-    "tjDtH5WD5yUBNv+gFYJp8MURjbxA9jT4e+B8bGYc2zMVmeQMJjRGMPzOgoifIw4uY5DFXt074RV+Lcl/9nRHG7wZxjnF"
-    "zwY4Dw1rk9CeNnn3DDxATTCytC7woMUHq4RgqWHIxhU8Y1lSb9/89El8OP35L58g5TwBLxYA/BvefBs2u6oQsryKJFzs"
-    "RHWCBE9HEGoR5FtlYo98iNGX+YEoq264DQUihm8iUUI00H/n9v8ACc5MFg=="
+    "eJztXAtvG0eS/it93ANEYocjSnKSM6kTYDhOol1LNmwfFgeR0DRnmuJEwxnudFMy1xawv2Z/2P6Sq0f3PMihRD2SbG4V"
+    "IDI5j+7qquqqr7s+9pdWmM3miTJxlrb6rS/D1kWeLeZ62OqfnQ1bw5aH/+AzMlfwbdh6zZ+Fuc6EUZ+N7gszVSKJU6VF"
+    "liZL+KNENsGrMzGV2hMzmV+qSHSFTCPxR3/YGnnQaCLHKqEmT+SlElJcqVyDGPAk3RqI2GjRzeitbtfeFdg33siuU0+k"
+    "maHeTZYlOxpbhv88EngGr7lhlPKfjbwe/sGrKfQFlyYy0Yokql0Y1YTk9/CtbkYyd7vZwswXxg5mMZ+rnG4k2TV+Qik+"
+    "oV6wgR0tQqkVPYtNuMHwY7bb+vPlEw3Cwn83La+VJDPNRsPx02Dhcypn8GR/2JqqZE7tRkqHeTw31B7c+D4LFzOVGolX"
+    "SHesyVAm0H2ifPFGhlMRUKtnIx9bDESsSdV6LkPV1QoUKg3YyqpazKWZstnhwXmeXeRy5ovj9Coj42JbQmoRRPFkshSH"
+    "2OYRmPVnDSLsHF7JZKGOdgJxHUMzgf0ewIt/+vjuVGTjn1VowJFMOI3TC+hEGmt0EcQp2OFjCO4mA3QacBgNNtDkiPS6"
+    "Sq9Uks3BLVOhTQSW80TwZTgctrJL/AsunC+UJ/BzJI3ka77v3wSeuJ5mWoHccD1gCcDRA7a+7VW0pciVXiSGJQMNoD5l"
+    "6gSHC2yEMWgMtUCd8yuVzlDB4N6ozli7LsHZVTLp+OKVmMg4WdADPMD6GMg3eBAqz7Ocr9Ijl3Ea4b98d6a0lheqvAA6"
+    "JTFubqwBJMifdv+m8kyoz6DRMIvUQAT4jAa3WWhuG//KEL3oPFd/XcS5ol4CdApQEtsyhSBxNgJFovc4b+FwYTKRL1KB"
+    "T/jOM7RVqdOXFgrmwtK96dHkp/FpUlQhn0YNJRl4B6sHVRgujGjPlJE+GDgN0WEHriO2oPjw5ocAnPcCOhrL8JKknCyS"
+    "hIJbZyAOFym8q+HNc3S4c37tSBh5ocU0SyKBZhKTPJuhwYunhc4WeQj2SFF+EacabpCudDHWbneM/hSgFjT4VrqkOQgh"
+    "ldz2LSmJjRxX7GdVUV6gGUAGDKyLxxAc0f0Lz0eFCwXTGrUUqTCBeBihDtBUqCqQnfXGsUA6Z+tvN1P4km2Pr56+OnkD"
+    "ApE3c8AujeWLd/wojBV1ARpq0829Tl9gHKTUYm8NyCjWqkmsja6kHJpw/JzvU7irxAMQA6Pjcs4RkWcjPQQRCiK2iRWG"
+    "zS83Nx4J/4AXb7xqzK1mytWw+xSZ82HDg6ykJmblafBHCKWNkqIBJnGuDck5ENdZHmnKvCQs+Bm8lMcX03u2qVWYwUA2"
+    "NUqtujgCycyJXXaG6VJGUYytyuR9dZAU/R5qxiIW0+fYqJneMDLsobgo81wuGwV3zY3wlkxhRlGyLTqT0Tsw+E8Yd1t9"
+    "mlKkMQ4RV8re4IiOk1/N5pmBlF15Y8XzSji1qvknhFcPdT8r5Zau8hfK7g4MCXzZ+pzDXNiSShczVnYj+NrWJ+sAjR6a"
+    "SHaFoj3sugBktVGAOdSF7fy21ou34blZnMYzkn2v1t1egx+x4n4dt1/39X8Fv3Ymb1DwB+iuIWljCC2yGeeHa0lYwINp"
+    "gKleSExwJp4pDsG5guyh0pASYZwOh2mZcHY0R+GcE1kq6nDCh3cfMTHg7fuF0FJUSejGjpLmiG8nyWSi1apNq45aOmCv"
+    "5oA9fDuJZ/F2L694bw//a3SZyS/rwZs0eLcuaLwqvTDTe07rwtfAO7gBD10jnMKiKDQw160p8JFbpEuL2wD93k3sAq5J"
+    "zurlFDqHa6MNsvGQLY4gbE0+PxD4npATQ5MCQ5M2/oZJPqGRO+VVtFSMqZD+F4wEKMJcpX/J8iSqPn9zQ8vfWTgnSH7b"
+    "GriKx0xsEvWUSOwZ4D0DvN8C4JWO/LTQ7hk4PgPH/5fAsZww94aMzTPjGXk+I89n5Plvizx5j5phZ5jEeq5CUkLPP2D5"
+    "XAyibV66VGaBYWvP7/k9ujpe5BdKuc1zfT5fmql96Oi/D/yXzeUbbLQvLLTVdquUNnjHS/qX99qv5ZI2RkWUwVN2e1Vc"
+    "T1WKt5d207TDMaSaII1ZUkeFvufxnCzkLqHiL5JsLJNzmV+sgW6u6rDJGoJLxeTOCKtDtLGFCgi3VHEGrlpB5SLRznJA"
+    "0hP4SzvgHVYDRUcsutRrSZdqCYgGFIaFLIisNpRZl6+MpZJH9DTLOb/bKmDT8Ep4UWqB/XW7sdu6BAxjBsmibeNcn+sR"
+    "6+JFary4qAszBtSlZLqtsmFU18JA+FCY0TTOX5z/OYRLW2hZ7xUzWOayaxkeZmMburboNpSQS5JaVciFiNgWQ3g5obG8"
+    "FtgeAxapQREz+blqq8aIuo1YC1MtN5isIk8ZZb2VxK/lFXgTul5QrSu1e33AwoIy20BALExhpl6oKjgW1sD8UMO49DxO"
+    "km4U5/VhYb112zFdU1lxHapU8ziMkQbRIIDNi49wsTnMDh60DZcQk7gGTZMWp7j1gR3doVoZAiwQEcBOapNWXahJrJLo"
+    "MSGGIgcPzRNukAIjSBfr6n3BMtOyHQWHMGEELS+wmJsZLPGxDVZFU5/niYwfFf+472tbDRYZ3cHVAMW5EPriguM2mqIS"
+    "48N9Bwu0GyqTX+LIq9RlMc7esFw/HL99Q5Z1gbi5Finabh7YKjepu2EO/JyN9aNmNVnb6qIvMODRmBAsdMnENDqqRks0"
+    "OqBcF3nFi87WckrdtXwaFT1qwtTlvc5jYzXmMiNm8ZiIBTiG5fYSJrA07Vbg0BOKidqrtOxcA+v82dYCLpVezbXLR8lI"
+    "Nm2Si8BDRtjgEkkl7VSpCGY1T7s0G2cR+oVbz1kvKAZFY4f8NIkxUSMHYrycS60REjWMC4PKU8VQJ4Kksv3J6/ekWL2L"
+    "tXF07HgCo91a47Nw/jj8oPIrtSZYIZXIkP+AgWB7J6Cxdkm5j8M21kFhiC6g2ySEqYfbX+TMg9pWtuqOzONtWWyfOSrL"
+    "tmKAzybJEwgBDvQKcYn4iA2K9sc/H79968+izhYiIaItsl0194lDTllHiNVlMeG0XGo7vXCrcDWbtSeJvPAwT3jWNp6Y"
+    "L2HZTYAdsomNyCzaNTGtjBgrCdhqkUYqd3wy4qlhszms7nSxdQItXakUYWd18cWojFc+gCHPi5XQC9xWQP3yjotT26u0"
+    "gg0xOpD22uDvnguFHuMIksWtt3BYcZ6lBHpo06R4uUO0Jd4xSgV1W4GamNyJYtSWJUgSpaS2sxL+ilNP9AiLImmwY3lQ"
+    "feZGMQ4hnaBQsziKElgv0j2m1tTuDFY2newzlIoYPAJqx60hjz7WwS8248KAuxV0NpKteCGqIXyZ+G+lvk+yCJYJ4A8m"
+    "h2ZMdqlSEpLsX+gfsyAsFA6/xrNzbQCrfT3yxNnx6cdPI08cHn78349HcMH3/Q7tVKdqASseGIyKaCMuzsUY9H2pYHBj"
+    "RZyoJMsuIV3Gl6qG+3XG4J1Qv0GHxq6RNul4e0z4kiwqD6pghfFeCb47VuZagWts4pdhY4e7G24iBEWXsLxKlMAy0Czt"
+    "rMZDtE30xUIr4kfy22wylnaSIS6osdRQx7EzigpzRZME/F/wt1VUaoc9nyuZ08sIsFjgvjjkd/rICTviNi0uLTGqOEPY"
+    "OLKmvAtnkudViJ7r6NLjFI2RJqb37FZAlmOoaNfRWh+1QtsikziN9bQzIDnOCRySYYt9ogpWhDZx+yBJwEPbDFPFaQfr"
+    "H+l55YUs5ShEPXs1LJIVtUGbqtYA2oCD8N7+NxxLUK3IzVOR3eqrkp1/ZS6amkwgNLNfFOqiO6HMAfnD9LF7SeMMIzSD"
+    "4qY9o6IQeMeKqdzPu29Bs9qbrTY+qrs7ap2YG3mX6lxXNpb/s/gybE2Nmev+7i7mCbsA9bP8YjfK5cTs7vf2e929/d3K"
+    "8htssr5Xe8sOdXbJ/4KguqiSeJa5+bBKqFeSPFeKabydaLdlMWsMm3fSG7Z9Uc5CrFF9z/kewyv28y1HefOwmB+99U4/"
+    "0ac3t+b41JufmPIe8qbbEBnzJaaQlWcKQEdGA5XGyeqobtEqS12Vb1Tf+l81rtfsD7coxjGRNw8NQ9am2+siF+2Nbja7"
+    "iTXe6GZUmFLzA6tc9CLNnHPAtNUy3tssv+SLuVuvz2KtQbjzSM0VxKs0tGtPlc8gmhWr+sru58KqtpwYemU+EEiWmGdY"
+    "ES781SO0FOPyXxqZxaeUvXkxk+WX9POLsuNz23Klz6WrDIgdaGuH/7IYlP+eLhw981LKKuJvQ8bdPv+iVydqY/rlDw/O"
+    "h5uIFxsrKU3drFVXGtewaxwL705Gx93sja3W+HduORYF6Tv63MDp+J1Ahg0p8DnfP+f7f7N8vyGrl8EfQrbdzbYRrQxP"
+    "9Riz/9iUb+Mu9odphPqpJJL93yz/PxP4flkCXz1zVYyzKtN7u+VM1UuuvQ5EYMuer0++/+ff/xGAwmF2XWvcJDJZtSz7"
+    "xHCjmPfr5jobNSbYjcmRWVil99oCsx+pK+uru1c9/8BnMsbN5mnrWh39Xn+A8mTWcSysLbDgGsQriVv3x029tZoZMwIf"
+    "BsKYFfg7w1TPdMN/bbrhM859xrm/Es5tzlKVbNTb2z948c233/3XSzkOI+I632wAibYst/qGcAFb9ISNtoLj5ia8+Mws"
+    "vweznOvjxXqlnHDFKoLsHJtzPBIBru+vzJlNlftXADoiwdVyKewaRoCTMKUuywtKrGWuaVBnrtBieAAGLBPoFJVcpr6N"
+    "uYVgTUuqqogvthTxU4XWibwaTRycMKblCAoI+Ii64v2+gdCKY/jZaE2mDYu0qljfvtxadbCaukQIZtYktOVSLIJiSS9i"
+    "ofA5jHNrYtUWllVhvuttKwyeF6I+z8kuxeku0H8c4VyYgmgJHn+Rq3mWG1u6lWK8uFgTprpErcqyt/8Qi4FngJ60EQXT"
+    "lykXiGKJtuuqj1UR1lbedTm+2VYpBpAG9k3LDzAEU1VdkZjb5w1TKvVaUklM5DikhSybLVVZ9dcEO9jWWsdlK6L92uRJ"
+    "97XYFR+Pfzw+/dQZgLjnfLwJiMxE6qb5tbKzUJPkxcG2pioaEW3o/9ObDye3CbBam6AEx116Kz9WuAUKPuhEFuydfjGB"
+    "5KJWHzB9d5hij31R/DpimFa6w+tP/QMH8T9a8cqXxLBldGGkvrQznzdR2rZHjxfvHWY0QqO2NE98HpoexLld/V2Cj0Oh"
+    "Jkw8jnGxhYP5YH/bId7TbzvEgf/yj+7gI+qWXkNciTCxP0yF2zLAt+1PRYYpKe7wP7pd8aNKFR+9BcrgDSPmfthwof35"
+    "cgAqoVimID35IPrRMB2mf+AO8eOT/4YEm/+DeI0sHYjr+LUrPsAQ7UlHr9+dnLw6/R4JOFaRAfGDg24m6Bsom5dpGIUB"
+    "vITGchBqKqZjuxgfu4OI3CrKnqCFvw1ZhCEgQyYkFY+707EKjCzKaWkPMKoAXnfFAlxqnFu3UdoX74rP7PHUbklDwSOV"
+    "EksWwhUIKxdCGQwTHvVRQT8iA6TK6ip+q1KM3B0gVhK9Me3r/qpi3Ulq5QKaEcDNDij6Ui254FX/rYsegP75vW5gaTdg"
+    "X3ImJm6TlLWDuVyHAdMpdU18ZgRpr4AibASLPiWTephYw8y9SQZCLRi9rLfjN3uP4xi+e//p+N1pUGUV3saVL9mFBQ3v"
+    "SuYxhlpHNwQskqga0dBRhC27vgoaBrgQJhvNIJjaU8oK84ew9oiVLqmIeOrbCgsx8FH/eExfIGijlxuhoZDmTy1Qg1dm"
+    "c+TolFRKcrk1YIUO6c5dW0FygZ29L5g9WQbtjUey4fjo9LaAhGk+XM3xCcs2a/zBDseKZbYorC5L4iMBQQjCLHCdwxj0"
+    "rb6Kna6gKvTCaEs5XD3NrVzUnG4+2I1GdFL8rMGR/vvrJ7OtktEwosTVoFGuFeGLT2eQCXckG0YZGzrKWXU/6loQo+ka"
+    "afVoflTbGmUs4In7u+IZiq15hY5TGNRIhYHLQW+KAwHxwlf6KL7a8IwBH77MlKTp/BUegMxa/I/P9+D+1yKJ0KV9uBDQ"
+    "ki2AT0+4+uLmX2Dza9P1q3jMGopb/vYlNr2+fuJhPHglxI1/h5oK3CqImnz4eoabhNUKtln81q+ug61WJa6hb7Ch6pKE"
+    "BHz82sK2f1AOnpcE2PyDVgi2wRcHNPIC2dPg74HzsZlh6k5VZJIzmNAawfI7CyK+QRxcxiCHvdq3wiv8WpL/3PmOLngz"
+    "jPOKnw1wHurXJqE7b/L2GbiHmmBk6VzgQYsPVgnBUsuQTSt4xrGk3r754ZP4cPzjT58g5TwBLxYA/BvefOuvdlUhZAUV"
+    "SbjYieoECZ6OINQgyF1l4oB8iNGX/YUoq66/CQUihl9FooRooP/Wzf8BPZ1MxA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -880,6 +880,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -899,10 +900,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -933,6 +937,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -942,28 +947,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2526,10 +2540,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4051,12 +4072,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4091,7 +4117,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4111,7 +4137,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4136,6 +4162,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

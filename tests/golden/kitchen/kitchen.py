@@ -358,106 +358,107 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXW1z3EZy/isT3rlExtjVUpLteKnoSpFpWzm9uEw5TorcELOLWS5ELLAGsKTWEqvyR/I1VanKl3zN1/yTVCq/I/0y"
-    "AwzeluByZZtn3J3PSwDT09PT09M9PfPM+51JNF8EKvWjcGe48/5k5yyOlovkZGd4fHyyc7Lj4L/S1ULBI+dk53Ayi4S6"
-    "UPFKJMvFIopT5Ql8LcZycu6ISRTCS3jYP9kZOVDUi+UllfwKfggpkpmEj8/8CxUKmYi/P3r9ynw6lX5An34NP4QfinSm"
-    "xKVciVW0hG/PxTSKzbdJGsWKPj5Ko8m5iBYqltiIBL8YFb7BFiQzFUzp+9ehEvSXiKZUA31m6F76Cyb7I/zIXx9g/YmY"
-    "+nGSit1eb6USkZz7i4Q++WmpEqx7z1BZ+JNzovId/BBJNFfpzA/PxDSO5iQDqL7EpzAcIreTaBmmROAZ/hLQP6mKE5SJ"
-    "kpOZCOU84ziUC5ZDoNTCQX5AsGFyqWIRRlQt1zRykO58LkPP9K7p1uORM4B64UmvR1JE0kA5ClkWT8U0iGTqiP3B4BMU"
-    "m59y7VRiGsgz+qzXCyP918gJl0FARcdRFCgZiks/nQn++n72pUVmIdMZ1zv1A643f+nJVYmn/N0cxIvSangtm1/53tqC"
-    "c+6Fxmo9lSluwr2VBNElF8i/m0RBFOsPY+XRd2exUiH9GgdLVS4RwPgKdIl9+upB+ZO5XI1VE2u+7g0/VfPSN9+rhZKp"
-    "mGNZ/lq/msogUaxP9oORPYZtNaFhXCL+BkcLPndwZEsa2yIav1UTW12SiQzKJb+NLsV8CYqdRoLeaw2DMiPbNDAHI2Zi"
-    "7icJaDeLcZms6McklsmMfi1in3vPbgkPNT3IgdC+aQ+YlomytJj/zNTY5sUarsIM1JyxrFVpvFTVAS54uBZEqcBo4pgs"
-    "92apRm1UrKKJZlgbOvp2Ln2tWRI/R5o/znwQbf4R1+r/rHvBW4E58SdZR4z9M1t7140BkHBUHbP8NidrOmB0tePsBME8"
-    "4YkmBcNAlug9GjFUyeHJDsiIzZmnkknsL9Cs0ouvoskSxzkZeYFlHbRvArQlkONA9cUhWkaXqB6P+kjRFT4b6GQhJwoE"
-    "vZBg3mDC0nZQoM3haQA+XMTRWSznffE8vIjOFSgw0kJVds/9dIJ29TFSfQJW7G0CTNx7fCFh+D6557Jxc/XfblH3xVxC"
-    "aTT/6QzGHhK9BzT9cLFMj4DsXLoHoO/aaCcCxMzFFUylAUxs8AR6z4uWYIHd9ycnJzvROf7/UKCOOQJ/ezKV/Kzf71+5"
-    "jricRYkSLj53mQOYslygkdcqdqWIVbIMUuYMZIASBVutGYcH3A1jkBnKgSrnIlZlKGLQTxQolNBV+mkC6r7XFzB5wOBd"
-    "0gfcwGIbSDu4ESqOwVTSU/rk3A89/De/naskkWcqfzDDAQ7/vrrSHSCB/7D3s4rBRXkHEp2AiT4QLn6TgOIsE6aN/y8n"
-    "qEensfpp6aNVhkcuqgUIifsyVO/S45FLE2qmL4EfwgdgpOJlKPCLfq4biRaqkVii3SRd1kGJCGphQqLKOExQRkEE+qGn"
-    "bRDiZAluBngNsg9dHE5QaQ/yqrgXxfeHX7ugwmdQFQ524nQK9kqkwNnegXgMQzdeJlD2FJXulIs9Eak8S8QsCjyBXaWd"
-    "klBkX4PDsgTzB+MLWwBORwIvJuxc5Uz0emPUKhdlkYCGhSsai8mQlfcFiYq72rd6UYsjf0DjgLrR1Yruhw4Ngkz/Uezk"
-    "+PTJNFgjB7rzPfsxZCRYb7X5R5cw9dHBGb6/uoJHtvK3L3jl2PYp94TLBuomnvFmjYBvoGNLX0PfmEmwzNFTku9Pyyhl"
-    "BSe9MCMFHpwQZ0lAMyYKKFzOxyouVQCDTJ3h07oaQpG9RgLaeSyUN0RrGazzK+nDqUQbszPc73+GhNmrLNDVfmUD4eu8"
-    "zkIlZIKwGvZBsRpwAOboOQ7NQ6dJ5obIyU6fhUC+aokGDDTVisaDwYPPe4N9+B8TM84t0oMh9nqqJ8wS7V7qzxsqIP21"
-    "eiMAR+pqVKgWH2Jlcn1FW6lD+9xrqlkufe/2TdHOe7meiloSTehiiK9Yd/75+NPe6E+7x4Pel6NPcZT0/0S///oD/cHP"
-    "93aP1eGIvtQP/vTHBp5HpR4e9PcHpm8xgkAOFXCDDNaGEtepDBe5ovCOQg2kWB0R4A/PJc1HAYXRjl3tusAk9dOAGXjG"
-    "9FvwRPSQJR3L2I3cdx4Uyb7gb5xGo5MZA5Iahz6NHWsZpPZKSZESksRfxtjWULSeyjiWq1rrYwVZhdqORzQNZT4HSZ5N"
-    "umV8kUPpeT6Sk8F39gyQ2anqTFbm4Ud06FyarVzjePVvOqdcPydcZ/Svs90bGN2bm9iyHb2J7cyNYktDWLBwLa1a0Vx9"
-    "TGNUsDq1r39FG7INe7EFC2EMQrKhRWgzyPNhkw0Qx1J6T1sWo7VaDXPlslQm69K883I55tLIG1UUJhgrcFWL0jQeKGlm"
-    "CDEhr6yyEGIlvddhsPqWlleGFIKSrnCQcKH0C47riOP5AlzQMLVKlLzqbJG4EvWvWzTe1IvWa1d1Kr5+CauGlm5C82iK"
-    "Q7C8FU2qGVoRSAcDIIziFoEMVX2F79ap4qrxZVUn3xH5VVkfvov8cI06VJS9aDLs8fbLm4/a0VxtOfdZke4R60RTs/Wi"
-    "ZdvApmE9s+jM9Ac1vFnrqjd3AhpK6CG60fA2o/gG45sZLA7wLLVTltT6VM+mI3yGvnPRsW67WtwutMYOhr7lZtV048w4"
-    "7zfvxDbt00twDXanyo75fvSLWfTCQnuNe7phdm1ThdDr+WsWEIprAVfbHH+Nnu+WR6TuuFYDsi6JUe2mtdnHTfsCi6/x"
-    "rezps0Ww9Qqp4VjMWzH3w+ea8H6D+U9+qdFptXAD69zCtfy1hnaW4i53yPqU9+Y+G2XH2y59sh9HRWj65txXaUaoZsra"
-    "kC5k05zisgeTpBopvdaW3SztVqanPB/ZZS8rixDbLJNwam7NMtu6CLvdwkmd90Ii/814L1vRd+a0YaVHejW5F1zKltku"
-    "DMqtXUpK6kBYQRkbAY+kwHWEIRWN1VTFKpwoTP6ADp2E+JQJ3MPsSnwOlCjDFopiXqgPZW8xsKD0zYZVzqqkNJXZa4JW"
-    "Va+AR9NpotbpKlhof07jcFBQqwEtAfhzv13h/aLaD/A/tSZyY528nQSvlwUveYRnZgWsVdblja1roB1MwEHVmMxkLCcp"
-    "L/bRDHLN6l72euO11Cpv3GSzvQqrIJ0/EFhOyGlKg0KJQCYYFTX1mCU8S0pZmzLuP+LMhywsVPhjFAde0ZmivQzzyYIy"
-    "q+s2NOQJwzzYvGGqsMs0dpnGLtPYZRq7TGOXaewyjQ1Gv8s0dpnGLtPYZRrbZhpzvq7LMXY5yS4n2eUkf0OretvOSeYS"
-    "vzYb2aUvfyfpSzWJVdpL5FKfCsp15KmY+R7MjWZj/5A2wDtivMxOUAR+0rh4c8Pim+x1/0X67aapu9t26waDvil3dZql"
-    "pfNevUVCustt/xZz26eUizrNs8L2fL0+q91lwbsseEtLkmXBLWf1uvx3lzDvEua/l4S5Hf3fMFVeP1i6jHuXce8y7r/b"
-    "jDsfsuZ0+wTipIWakBAG/YfMn7FB+pQyPbyAzjHSetDf7w968aS/r0Pp+Ewpcww8OV2s0pn+8snfPux/WasNf2baQ52D"
-    "x05CKxMqOjxN+DmO8NQkkCBefeTbIVMyi8DbDxSpUR9MDvzvWxUs2ITNlxAhJMv4AkTFZ/qj5TjAGAGElPCB6Xu4CJA9"
-    "u8cnqM0/oGWLwvfmHwfqoTkb/kNJeAX8vH8v3vrhWylAG8T7T8Q4iCYQqHxypZPkAThtsQwEjLwJ9JFuAR6wf3r07Pnz"
-    "oZjI6X//uyP+71//83//6z/YHhrLT9qfrkhame4sIC7yrEeoRGdBNJbBqYzPKhsnGGShMQdoqa8VNRT6SdtJSsyvAVU4"
-    "MBsVCL1B7Eax6OECDh9F32MEALL0lfVXca5W0MXjlUBkCZgltFnWw9dqizUnJjNaBsfHUWPzcq8rlwKPvXZt1xAB7L6I"
-    "XW2zhwwNUGXPU+PlWZEZO4RsUSG06lKkYAoVbfWgPRYhZpdAhXgIVGvF2TgynkLNEmaLaicS5sWgANJgzJ2vUQk0vgqi"
-    "Xbi6RpdZqhHEXL6z+2pDzcNZOncnMC7L2cknDKfkwyTyApQJNc+1ER52B0MYdoIm6QMBZh0GozhTXINGE9H9yx/VNCtZ"
-    "+EHQ8/zSMnXm0rZo0yWBfFS9LtslgTZSI2oY0FP8LTSM1ji5p9nyC09jwtCYxRGuVeBeskeoFegrAovgt4W5n24xNfVV"
-    "4N1CImg2uGGOME0UaD56iHIzFMxxBHMiZ1BknKIbSrrgRSnOFlxfmTH1bhGYYGtDFeS6LzUyi4joDWgKG7kJ1MWRZhs5"
-    "EdDHbZhBuJQGhJD3vudYGCloZq+Ys6+fvziknjV2uB4TROyacaAxZ0jgNWPgbTRObtMIvcGLhDEUaO6oSej29KiPqXEE"
-    "DSOx18FfN3ZXPNprzaZMehqST3m3Gi9Ffi9jmM9ZYGZeRBQXn1adsQ2r9hwGQXTZsxy7LbKJ0rMoG83Ata2oNYMrvePS"
-    "mmlXt+KR+rSOL3IdIvIMznHxZjdUyoNhzeMujMaRh3phIlOtBVmjqO0wO019nKYRkGi8WsgkQYeopl1oVbZlQg0L6NKE"
-    "4uWz70iwyX1MPqBi+1OFC9YtJT6fLG7nPaj4QlUYy7gSEQIRoR1orwTU1h4J93aejVZQaKKx6HoOwpmH6S8Ze7I1b1lE"
-    "spW+1NRyVKm2bIDOYlh5ayZAgZ6iWyKOkKDYPfrz8xcv+nNvrwVL6M9m0509+YnHPGc9QU9dZgMukatEDy8E1CpPZ7u4"
-    "xcXBacLRfeOIxWoRR+Suw2SiLTKzdkmwZ6kYKwmu1TL0VGzA3SiBg2RjiFOTbBEIKF2oEJ1OO35kp4zjHvAgT7M46BEu"
-    "kKB8ee3I2s2cu4ZoHUh6u6DvjjGFDjsSxAtZamQImuXHUUg+Dy3/ZIX3CEGM175CQdVanibO7oT1tStzH0nknOrKcudX"
-    "vHLEgFxRRP3b05BkQ4Yp42kzMXnvue95AUTA9A7NR+nNQWn5TH9DUxH7juCz4yIXR5hF3xfJGDNgXrl7jahnHIYmYL5S"
-    "/+dc3i8jD4IE0Ic0BjJpdK5CYpL6P5M/zoIQJjz+4M9PkxSctQ9PHHH8/NXRm5EjHj8++qejJ/Cg3++D8qB1V0uId6Ax"
-    "yqMlRT8WY5D3uYLGjRViyYFIonOYLv1zVXD7k4h9d3L6U1RorBpRDA2IHiOvSWaVG5XBs/GqD5Ydq/RSISxhA9AbEnt8"
-    "v+El+qCoEhrmEDnIcg+E/1YABdQkhmKZKAIr5NJ6UYC4nUboFxTg4lDGZpcJp9QT1n/Bf5XdUt3sxUJJzrShg8UMD8Vj"
-    "LjN89fTl4ZO+TkSQY5o7qeIYvcaR7srr3EzSPAt1sepcOjxFo6XxqZxeCIhiNBW7RW9tiFKBjl2JqR/6yWzvgPg4JeeQ"
-    "OjZb8bJ8RaCJiwdBABq6y16qeLWH4JbhqVUgCtkKUc1OwRehV1SJnqoqDtoBG+H9B5+xLUGx4uYP2mXAuZIcGNieI/LT"
-    "K7c8hKKmUzDA3PuZUHgTi4zBvYdBoteLeIWLXtUtC2XLSdd48fny421Oqtg1WwsTtYvGLSovHGIpzsX5Js3WKyHWyZXa"
-    "ltYdeamEwGZHaHsPoLCboLbi647EVFy1SmZtfRheOghTWsqSJV8/2659Da3igZiSf5tvjy3QzfZnl2lXYqZS4dYF8224"
-    "Wdlsg/e1leYbd3Ou1cSfy6CNQMz5kbIoPNVmANZRzM6cNB9DKVc3WXsS5Jr6zP7NFjs6K7HW+qMi6wekU9xTXl1kNBul"
-    "W9GuqASdIakpfTwqh73+9cwe1yWVrIMl5KHzSvlpYiXq/pj9cbIzS9NFMrx/H71VvQ7Wj+Kz+14sp+l9GFiD3v6D+9Ya"
-    "IExZ1dzXmoxfdM7/hlklybLOzgnDHnfHUop2rjuW0h1L6Y6lbOtYCgavJ/VbE2oaGmlQFLJLo6J8b2Dfsg0SGre8WV0Z"
-    "M7311gmCVG+mZjDWm7+Y+ZVNVfZrCNDiFUay6wyeByL1g3Kr1kiVubb5GxX3UtRskaxT2zWCMbjkzU27pP0EbfesZ/RG"
-    "V81qojtvxGPOpEnxgzI+fRbtnnLcplef9EEAk2nN/4iXC5M/sI8O6N+nHszvIYykifaVVTyHGCzLOFh52aWWN/L3TmKk"
-    "qw2Ljs3sGHGmIPCkX7wbw45qBv3PdK/pNTNaUSApXkbxOd3QkFd4qutKTP8z5jxVJaga8VBo8oJJO3o71vaclDZq0+Ek"
-    "NG0673ASOpyEQlM6nIQOJ6G9Ut4lnIQtgRnba6TF1d9NFkqzO7oaZrLrlyvXHzyu7vCRQam29guYg5rqGw6s3pH1iA02"
-    "53eRRhdpdJHGaJMQ4Vfy/jvUhg614a6jNmwLqH1rGV4CH2jwaKtOyyYQCevhEO6Gf9EwqXYeROdBdB7E3fEg7gjUyzXo"
-    "KLcEObGnjmuC3nGEuzS9wuRxNwz2jQFTOnve2fPOnqu1uaeiJRqxkqDlyR3EuzETXN3QAn+063W2vQip0YmcuvHoXLMu"
-    "yC2/G+Z9K/hInb3v7P0vY+8bDp3pQWsO0N3VWSHDGsospG6TvQHBtnTlw4y32KOQm2ZhKv11Qout48J9jBvE2q8a1Xn+"
-    "Nj8a0KwaFuldsdfnu8ogandk5tkyuFo3DXXTUBd23LFlpLuCJtk8hYRyUcvLUaDUgpBSsjOzYURIiR9p0wSjxRQl33Yj"
-    "w6A/uCOTRjm71Vn9zup3Vr9tWKFhO7Fn0Gw1RRW41XVmIIbyP+7WyhQtsrFJbE5a2wZwozhi8+tkt5Z3zju1XeZ5LYRu"
-    "aVLJNKeOtHVeL7l+jrFweNdC866F4a0wSOi71ze9lh2NuVtTZwbTWz3VWTmY2v50ZeU8JCH32rQajw/fkdm52zzYzd7d"
-    "7P2xZu9srpELnlmdgglM5hJd4tueVcrnNcH1CK5DGPq/0mTe4cL/BeHCl1ypXBUqbpRGCyPkSUbNPBCuhqx89vKr//mX"
-    "f3MhBoehfZkgvg8E/xag5pY9rczoVIVWXaxdP28zFHg+VjQ0aN9TF3pk3L8Y9B/2GUX3ao150FRHd/X29631joECb+EF"
-    "V1COc/Twm/t1gwoEB8PSb+YkMjT93XD32lDpMO9/A5j3nZPdOdm/kJNdP0tZs9Fg/8HDR599/sXffCnHE48u3LhqcEk1"
-    "omK5hDAGWwyEtraC7WaTd3o7Q9UwkP9SrzdhaNMsWMoHXCkQQmi+0wmfPN4vDZtGjLVQLEHjwdNB2D2MtZYIiBomvodi"
-    "nIG2BSpG/EEEN9GAjVKMlxn8WsaLjpxKjDxoywg4QMAAga5KoeM2AQrLwOxRnN2roBHQE+jaWL0lxg9MKkfEMqwwZgeE"
-    "NmsPW7KGusXU9VkVDa5vEC0RQ7ZSaV1Aa1f+6AaVG8haxIROCD964hNQL0oFHESqirflHYhE8SR2PGoSRDkattn6/MvW"
-    "/QXB6zn6oGmFQy0YBPBEOEqPmcLv0NBX2MrCepuRLz4rMdK0WBqvhDyTBKiJikOgCpUq7Ai/MEwebNIPoGTQ+iQV2c0T"
-    "DAKMzjldI2HwMAutLK9mFPkoN7dR7rgJBuumqArEy3cnGNhSpn9AQKMEPqphjn2Ca0eg4lWFs/ICSoGxh4OWjD3PqYjd"
-    "Z2kc9J6J++Lo+TfPX73ZOwB2Twk6FFnmiz3qhmppYabAyaPW4zUjInah/jeH379cxwDfB4SA0ztDCBZ6JyHOGENh3f1z"
-    "Elp14Jst3dwjfkgUx9JUv8ZUFSmeh+OhZBaBdrEKIIGYAA71smNtEDO/rU1UjrVutMdw+H5qMFMIDJo0mW5sKF9p08cW"
-    "IxqtTP2xj+Eetvl7fbeR+I7uNhIP+19+iuE9ktZsUkH0bdFVHZ6EwkCKY3n7xqSTkAT9+K96PfGNClVMvTVeCV4n4+yM"
-    "nnyS/mJ1ILyIbIqCebIPLXhyEp6EfzD14h/bukwpbL5KqXSRUu01Sjv43+IFSvTIMTcnfbR7k1AgfxDPEJsaZgT8sye+"
-    "h75xjQ49e/3y5dNXXyHwtNYBl67FcHuRoL9ATzjGRQsOnt8kDVZV7XCEa4ILQUZZZCEokr5y6Uak5WQCbjUDcWef84gV"
-    "eYAh8sGPZfFVHi2YJzo6IOJMXfspffE6+83rI0Q3h1+GZkCNURa+sUkEgwnNhE/7KKJvsGttNPPshqas5fqOJuuGE/RT"
-    "kmFVtHpo3cvXH9hpuboHoj5XYIoR8Lt4x1NyAD3A5XquBpyGoUpDgG8sIT6zusxaG1fp8lUCSaEJjIaNGqP9J+4I7b5r"
-    "rBAGlWbU+imaiiW7XFU6/SYdMgj7r7978/z1K9fG1F93VUyOrZ+B0F/I2EezbsD2wZuBAWTD7JsLMvTlMrbbcYBzP/UU"
-    "4u5oA5ApwQTCN18lORA/tN8tYfC7fewDsJ4LV9DKPBO5ZNcOpP9K+5dQZL5IoevziwRI8SquGaqlvpfDLfmCoAo0Ez3i"
-    "uwMYxd72ogJCGtemlRYkoH0u/nCJmacMkZ/flYTRzq5B089pFtDz93h2QRfW9LvMYf/JlYRZhxkuIvi7Qy2vbLHQtZle"
-    "GtOUKUkOvJ9HhqAdzVj70KaX2a0+5tIba3hp78atwrGjbfFt85GH3PAHPEMrrSNQsjfaiOSj62bg7a6P3Vd7sQyqAIqu"
-    "Apru8gC+U0j7ojWyvkHVdwuw+q6Zjw7J54JhmeCDD/RTfNCGGk0//DFXkob0B/gA/ILsH/x+AO8/ZNMJPdqHB66JfF34"
-    "4xZBLFN8gBQpfiVy2wtFmfxDJK/pYAWtAkou+giLVuwHk9g0LGTKn39pcWWFhCyBjYM7Jv7FZ0gcAztitjZG0535gJqY"
-    "3adXbFqrSMsQ4jqtMIuacvt4SdN/OMj0jsMcJL9R1KMJPiK9yEMeavwNYhcko30+felCWHAUKGQQbw7/8Y149cPLvzv8"
-    "Hgz5DW5bAO/9kFf/hmWaNcCZbqFqDFPgLfsF4h+evvjhECpfh1tml8ZOEd++/hGKrEULKXhFWTAEpTY8tljb4vIxHLem"
-    "WivuEmj+jmCWATbWnVmpEqEM/9G3hy++hqJrd6ut4bNpm4CLuvGa3Tl926I5Ud/oWGJoUHVwyUkCHnau/h/AFks2"
+    "eJztXW1zG0dy/isT3rlExgsI1IsdgYquFJm2ldNbiXKcFIlwB8CAWHGxC+8uSMESq/JH8jVVqcqXfM3X/JNUKr8j/TKz"
+    "O/sGLEHINs97dz6Duzs9PT09Pd3TM8983BmFs7mvEi8Mdvo7H092zqJwMY9PdvrHxyc7JzsO/itZzhU8ck52DkfTUKgL"
+    "FS1FvJjPwyhRY4GvxVCOzh0xCgN4CQ+7JzsDB4qOI3lJJb+BH0KKeCrh4zPvQgVCxuLvj16/Mp9OpOfTp9/CD+EFIpkq"
+    "cSmXYhku4NtzMQkj822chJGij4+ScHQuwrmKJDYixi8GuW+wBfFU+RP6/nWgBP0lwgnVQJ8ZupfenMn+CD+y1wdYfywm"
+    "XhQnYrfTWapYxOfePKZPflqoGOveM1Tm3uicqLyBHyIOZyqZesGZmEThjGQA1Rf4FIZD5HYULoKECDzDXwL6J1FRjDJR"
+    "cjQVgZylHAdyznLwlZo7yA8INogvVSSCkKrlmgYO0p3NZDA2vWu69Xjg9KBeeNLpkBSRNFAOA5bFUzHxQ5k4Yr/X+wLF"
+    "5iVcO5WY+PKMPut0glD/NXCChe9T0WEY+koG4tJLpoK/vpt+aZGZy2TK9U48n+vNXo7lssBT9m4G4kVp1byW9a+88cqC"
+    "M+6F2mrHKlXcmHsr9sNLLpB9Nwr9MNIfRmpM351FSgX0a+gvVLGED+PL1yX26at7xU9mcjlUdax5uje8RM0K37xVcyUT"
+    "McOy/LV+NZF+rFif7AcDewzbakLDuED8HY4WfO7gyJY0tkU4fK9GtrrEI+kXS34fXorZAhQ7CQW91xoGZQa2aWAOBszE"
+    "zItj0G4W4yJe0o9RJOMp/ZpHHvee3RIeanqQA6F90x4wLSNlaTH/maqxzYs1XIUZqBljaauSaKHKA1zwcM2JUoHRxDFZ"
+    "7M1CjdqoWEVjzbA2dPTtTHpasyR+jjR/nHog2uwjrtX7WffCeAnmxBulHTH0zmztXTUGQMJheczy24ys6YDB1Y6z4/uz"
+    "mCeaBAwDWaKPaMRQJfsnOyAjNmdjFY8ib45mlV58E44WOM7JyAss66B9E6Atvhz6qisO0TK6RPV40EWKrvDYQMdzOVIg"
+    "6LkE8wYTlraDAm0OTwPw4TwKzyI564rnwUV4rkCBkRaqsnvuJSO0q4+R6hOwYu9jYOLO4wsJw/fJHZeNm6v/dvO6L2YS"
+    "SqP5T6Yw9pDoHaDpBfNFcgRkZ9I9AH3XRjsWIGYurmAq9WFigyfQe+NwARbY/XhycrITnuP/9wXqmCPw91gmkp91u90r"
+    "1xGX0zBWwsXnLnMAU5YLNLJaxa4UkYoXfsKcgQxQomCrNePwgLthCDJDOVDlXMSqDEUM+okChRK6Si+JQd33ugImDxi8"
+    "C/qAG5hvA2kHN0JFEZhKekqfnHvBGP/Nb2cqjuWZyh5McYDDv6+udAdI4D/o/KwicFE+gERHYKIPhIvfxKA4i5hp4//L"
+    "EerRaaR+WnholeGRi2oBQuK+DNSH5Hjg0oSa6ovvBfABGKloEQj8opvpRqyFaiQWazdJl3VQIoJaGJOoUg5jlJEfgn7o"
+    "aRuEOFqAmwFeg+xCFwcjVNqDrCruRfH28FsXVPgMqsLBTpxOwF6JBDjbOxCPYehGixjKnqLSnXKxJyKRZ7GYhv5YYFdp"
+    "pyQQ6dfgsCzA/MH4whaA0xHDixE7VxkTnc4QtcpFWcSgYcGSxmLcZ+V9QaLirvasXtTiyB7QOKBudLWie4FDgyDVfxQ7"
+    "OT5dMg3WyIHu/Mh+DBkJ1ltt/tElTDx0cPofr67gka38zQteObZ9yjzhooG6jme8WSPgG+jYwtfQN2YSLHL0lOT70yJM"
+    "WMFJL8xIgQcnxFns04yJAgoWs6GKChXAIFNn+LSqhkCkr5GAdh5z5Q3RSgar/Er6cCLRxuz097sPkTB7lTm62q+sIbzO"
+    "68xVQiYIq2EfFKsBB2CGnmPfPHTqZG6InOx0WQjkqxZowEBTjWjc6937qtPbh/8xMePcIj0YYq8nesIs0O4k3qymAtJf"
+    "qzd8cKSuBrlq8SFWJldXtJU6tM+9oprFwhvfvCnaeS/WU1JLogldDPEV684/H3/ZGfxp97jXeTT4EkdJ90/0+68/0R/8"
+    "fG/3WB0O6Ev94E9/rOF5UOjhXne/Z/oWIwjkUAE3yGBlKLFOZbjIFYV3FGogxfKIAH94Jmk+8imMduxqVwUmiZf4zMAz"
+    "pt+AJ6KHLOlYxm7kvnMvT/YFf+PUGp3UGJDUOPSp7VjLIDVXSoqUkCT+Msa2gqL1VEaRXFZaHyvIytV2PKBpKPU5SPJs"
+    "0i3jixzK8dhDctJ/Y88AqZ0qz2RFHn5Eh86l2co1jlf3unPK+jlhndFfZ7s3MLrXN7FFO3od25kZxYaGMGfhGlq1vLn6"
+    "nMYoZ3UqX/+KNmQb9mILFsIYhHhDi9BkkGfDJh0gjqX0Y21ZjNZqNcyUy1KZtEuzzsvkmEkja1RemGCswFXNS9N4oKSZ"
+    "AcSEvLLKQoiUHL8O/OX3tLzSpxCUdIWDhAulX3BcRxzP5uCCBolVouBVp4vEpah/1aLxpl60XruqUvHVS1gVtHQT6kdT"
+    "FIDlLWlSxdAKQToYAGEUN/dloKor/LBKFZe1L8s6+YHIL4v68Cb0ghXqUFL2vMmwx9svbz4qR3O55dxnebpHrBN1zdaL"
+    "lk0Dm5r1zLwz0+1V8Gatq17fCagpoYfoRsPbjOJrjG9mMD/A09ROUVKrUz2bjvAp+s55x7rpanGz0Bo7GPqWm1XRjVPj"
+    "vF+/E5u0Ty/B1didMjvm+8EvZtFzC+0V7umG2bVNFUKv569YQMivBVxtc/zVer5bHpG64xoNyKokRrmbVmYfN+0LLL7C"
+    "t7KnzwbB1iukhmMxa8XMC55rwvs15j/+pUan1cINrHMD1/LXGtppirvYIatT3pv7bJQdb7r0yX4cFaHpm3NfhRmhnClr"
+    "QjqXTXPyyx5Mkmqk9FpTdtO0W5GeGnvILntZaYTYZJmEU3MrltlWRdjNFk6qvBcS+W/Ge9mKvjOnNSs9clyRe8GlbJnu"
+    "wqDc2qWkpA6EFZSxEfBIClxH6FPRSE1UpIKRwuQP6NBJgE+ZwB3MrkTnQIkybIHI54W6UPYGAwtKX29YZaxKSlOZvSZo"
+    "VfUKeDiZxGqVroKF9mY0Dns5terREoA385oV3s+rfQ//U2kiN9bJm0lwvSx4ySM4MytgjbIu72xdA+1gAg6qxmgqIzlK"
+    "eLGPZpA1q3vp643XUsu8cZPN9iqsgnT+QGA5IScJDQolfBljVFTXY5bwLCmlbUq5/4wzH7IwV8GPYeSP884U7WWYjeaU"
+    "WV21oSFLGGbB5jVThW2msc00tpnGNtPYZhrbTGObaawx+m2msc00tpnGNtPYNNOY8bUux9jmJNucZJuT/A2t6m07J5lJ"
+    "fG02sk1f/k7Sl2oUqaQTy4U+FZTpyFMx9cYwN5qN/X3aAO+I4SI9QeF7ce3izTWLb7LX/Rfpt+um7m7arRsM+rrc1Wma"
+    "ls569QYJ6Ta3/VvMbZ9SLuo0ywrb8/XqrHabBW+z4A0tSZoFt5zVdfnvNmHeJsx/LwlzO/q/Zqq8erC0Gfc2495m3H+3"
+    "GXc+ZM3p9hHESXM1IiH0uveZP2OD9CllengBnWOkda+73+11olF3X4fS0ZlS5hh4fDpfJlP95ZO/vd99VKkNf2bafZ2D"
+    "x05CKxMoOjxN+DmOGKuRL0G8+si3Q6ZkGoK37ytSoy6YHPjf98qfswmbLSBCiBfRBYiKz/SHi6GPMQIIKeYD03dwESB9"
+    "dodPUJt/QMvmue/NPw7UQ3M2/IeS8Ar4+fhRvPeC91KANoiPX4ihH44gUPniSifJfXDaIukLGHkj6CPdAjxg//To2fPn"
+    "fTGSk//+d0f837/+5//+13+wPTSWn7Q/WZK0Ut2ZQ1w0th6hEp354VD6pzI6K22cYJCF2hygpb5W1JDrJ20nKTG/AlTh"
+    "wGxUIPQGsRtGooMLOHwUfY8RAMjSl9ZfxblaQhcPlwKRJWCW0GZZD1+rLdacGE9pGRwfh7XNy7yuTAo89pq1XUMEsPsi"
+    "drXN7jM0QJm9sRouzvLM2CFkgwqhVZciAVOoaKsH7bEIMLsEKsRDoFwrzsah8RQqljAbVDuSMC/6OZAGY+48jUqg8VUQ"
+    "7cLVNbrMUoUgZvKD3VeVs0MTthaJyPwJDMwyfrIZwyk4MbG8AG1C1XNtiIfdXh/GnaBZ+kCAXYfRKM4U16DhRHQH80cV"
+    "7Yrnnu93xl5hnTr1aRu06ZJQPspul+2TQBupERUM6Dn+BipGi5zc1Wz6xViDwtCgxSGudeBOvEewFegsAovguAWZo24x"
+    "NfGUX5MrbSgTtBzcNEeYRgq0IB0EuukL5jmEaZGTKDJK0BMlbRiHCU4Y3AdF1tSHuW/irQ2Z47ovNTiLCOkN6ArbuRHU"
+    "xcFmE0kR1sfmuoN4KTUQIR+9sWOBpKCdvWK+vn3+4pB61hjialAQsWvGgQadIXFXjIH34TC+0ajWW7xIFn2BBo/ahI5P"
+    "h7qYWkfgMBI7HTx2Y3nFg73GfMq4o0H51PhGAybP72UEMzpLzMyMiOPi0boztmHZnEPfDy87lmu3RTZRehZloxq4uhU2"
+    "ZnCp91xac+3yRjxSn1bxRc5DSL7BOS7f7AZKjWFU87ALwmE4Rr0wsanWgrRR1HaYnyYeTtQISTRczmUco0tU0S40Ktuy"
+    "oYYFdGoC8fLZGxJsfBfTD6jY3kThknVDic9G85v5Dyq6UCXGUq5EiFBEaAiaKwG1tUPCvZlvoxUUmmgMup6EcOph+gtG"
+    "n2zMWxqTbKUvNbUMV6opG6CzGFjemAlQoKfol4gjJCh2j/78/MWL7my814Al9GjT2c6e+8RjnrKeoK8u0wEXy2WshxdC"
+    "ahVns13c5OLgPOHovnHEfDmPQnLYYTbRFplZuyTgs0QMlQTfahGMVWTg3SiFg2QjiFTjdBkIKF2oAN1OO4Jkr4wjH/Ah"
+    "T9NI6AEukaB8efXI2s+c+YZoHUh6u6DvjjGFDvsRxAtZamQImuVFYUBODy0ApYX3CEOMV78CQdVariZO7oT2tSszJ0lk"
+    "nOrKMvdXvHJEj3xRxP3b06BkfQYqYz8kNpnvmTce+xAD0zs0H4U3B4UFNP0NTUXsPILXjstcHGPmnV8kY8yAeeXu1eKe"
+    "cSAag/lKvJ8zeb8MxxAmgD4kEZBJwnMVEJPU/6n8cRaEQOHxJ292Gifgq3164ojj56+O3g0c8fjx0T8dPYEH3W4XlAet"
+    "u1pAxAONUWNaVPQiMQR5nyto3FAhmhyIJDyH6dI7Vzm/Pw7ZeSevP0GFxqoRx9DA6DH2mmRWuVEpQBuv+2DZoUouFQIT"
+    "1kC9IbHHd2teoguKKqGBDpGDNPtACHA5WEBNoi8WsSK4Qi6tlwWI20mIfkEOMA5lbPaZcFI9Zv0X/FfRK9XNns+V5Fwb"
+    "OljMcF885jL9V09fHj7p6lQE+aWZjyqO0W0c6K5c52eS5lm4i2Xv0uEpGi2NR+X0UkAYoanYzXtrfZQKdOxSTLzAi6d7"
+    "B8THKTmH1LHpmpflKwJNXD7wfdDQXXZTxas9hLcMTq0CYcBWiGp2cr4IvaJK9FRVctAO2Ajv33vItgTFits/aJ8BZ0sy"
+    "aGB7jsjOr9zwGIqaTMAAc++nQuFtLDIC/x4GiV4x4jUuelW1MJQuKK0Ji7IFyJucVbFrtpYm1oUQdZXnjrHk5+Jsm2bj"
+    "tRDr7EplS6sOvZRiYLMntLkHkNtPUFnxukMxJVetlFtbHV0WjsIUFrNkwddPN2yvoZU/ElPwb7MNsjm66Q7tIu1SzFQo"
+    "3LhgthE3LZtu8V5babZ1N+NajbyZ9JsIxJwgKYpirJoMwCqK6amT+oMoxepGK8+CrKnP7OBssKezFGutPiyyekA6+V3l"
+    "5WVGs1W6Ee2SStApkorSx4Ni2OutZ/a4Kq1kHS0hD53Xyk9jK1X3x/SPk51pkszj/t276K3qZbBuGJ3dHUdyktyFgdXr"
+    "7N+7ay0CwpRVzn6tyPmF5/xvmFXiNO/snDDwcXswJW/n2oMp7cGU9mDKtg6mYPB6Ur05oaKhoYZFIbs0yMv3GvYt3SKh"
+    "kcvr1ZVR0xtvniBQ9XpqBmW9/oupV9pWZb+GAC1aYiS7yuCNQaSeX2zVCqky1zZ/g/xuiopNklVqu0IwBpm8vmmXtKOg"
+    "6a71lN7gql5NdOcNeMyZRCl+UESoT6PdU47b9OqTPgpgcq3ZH9FibvIH9uEB/ft0DPN7ACNppH1lFc0gBkszDlZmdqHl"
+    "jfx9kBjpasOiYzM7RpwqCDzpF+/HsKOaXveh7jW9ZkYrCiTFyzA6pzsasgpPdV2x6X9GnaeqBFUj7gtNXjBpR2/I2p6T"
+    "0kRtWqSEum3nLVJCi5SQa0qLlNAiJTRXytuElLAlOGN7jTS/+rvJQml6S1fNTLZ+uXL10ePyFh/pF2prvoDZq6i+5sjq"
+    "LVmP2GB7fhtptJFGG2kMNgkRfiXvv8VtaHEbbjtuw7ag2reW4SX4gRqPtuy0bAKSsBoQ4Xb4FzWTautBtB5E60HcHg/i"
+    "loC9rMFHuSHMiT11rAl6hyHu0hznJo/bYbCvDZnS2vPWnrf2XK3MPeUt0YCVBC1P5iDejpng6poW+LNdsLPtRUiNT+RU"
+    "jUdnzbogt/x2mPetICS19r6197+Mva85dKYHrTlAd1tnhRRtKLWQuk32BgTb0hUPM95gj0JmmoWp9NcJLbaODPc57hBr"
+    "vmpU5fnb/GhIs3JYpHfFrs93FWHUbsnMs2V4tXYaaqehNuy4ZctItwVPsn4KCeS8kpcjX6k5QaWkZ2aDkLASP9OmCcaL"
+    "yUu+6UaGXrd3SyaNYnartfqt1W+tftOwQgN3Ys+g2aqLKnCr69RgDGV/3K6VKVpkY5NYn7S2DeBGccTmF8puLe+cdWqz"
+    "zPNKEN3CpJJqThVp67xevH6OsZB4V4LzrgTiLTFI+Lvrm17JjkbdragzBeotn+osHUxtfrqydB6SsHttWrXHh2/J7Nxu"
+    "Hmxn73b2/lyzdzrXyDnPrE7OBMYziS7xTc8qZfOa4HoE1yEM/V9pMm+R4f+CkOELrlSmCiU3SqOFEfAkw2YeCFcjVj57"
+    "+c3//Mu/uRCDw9C+jBHfB4J/C1Fzy55WanTKQisv1q6etxkMPBsrGhu0O1YXemTcveh173cZR/dqhXnQVAe39f73rfWO"
+    "AQNv4AWXcI4z/PDr+3W9EgQHA9Nv5iQyOP3tcPeaUGlR738DqPetk9062b+Qk109S1mzUW//3v0HD7/6+m8eyeFoTFdu"
+    "XNW4pBpRsVhCGIMtekJbW8F2s847vZmhqhnIf6kXnDC0aRosZQOuEAghNN/piE8e7xeGTS3GWiAWoPHg6SDsHsZaCwRE"
+    "DWJvjGKcgrb5KkL8QQQ30YCNUgwXKfxayouOnAqM3GvKCDhAwACBrkqh4zYBCsvI7GGU3qygAdBj6NpIvSfGD0wqR0Qy"
+    "KDFmB4Q2a/cbsoa6xdT1WRWNrm8QLRFDtlRpVUBrV/7gGpUbyFrEhI4JP3rkEVAvSgUcRKqKt+UdiFjxJHY8qBNEMRq2"
+    "2frqUeP+guD1HH3QpMShFgwCeCIc5ZiZwu/Q0JfYSsN6m5GvHxYYqVssjZZCnkkC1ETFIVCFUhV2hJ8bJvc26QdQMmh9"
+    "nIj07gkGAUbnnC6SMHiYuVYWVzPyfBSbWyt33ASDdVNUBeLlyxMMbCnTPyCgUQIf1TDHHsG1I1DxssRZcQElx9j9XkPG"
+    "nmdUxO6zJPI7z8RdcfT8u+ev3u0dALunBB2KLPPVHlVDtbAwk+PkQePxmhIRu1D/u8O3L1cxwDcCIeD0Th+Chc5JgDNG"
+    "X1i3/5wEVh34Zkt394gfYsWxNNWvMVVFgufheCiZRaBdrAJIICaAQ73sWBvEzG9rE5VjrRvtMRy+lxjMFAKDJk2mCxuK"
+    "l9p0scWIRisTb+hhuIdtfqtvNxJv6HYjcb/76EsM75G0ZpMKom+Lrmr/JBAGUhzL23cmnQQk6Md/1emI71SgIuqt4VLw"
+    "OhlnZ/TkE3fnywMxDsmmKJgnu9CCJyfBSfAHUy/+sa3rlIL6y5QKVylVXqS0g//NX6FEjxxzd9JnuzkJBfIH8QyxqWFG"
+    "wD874i30jWt06Nnrly+fvvoGgae1Drh0L4bbCQX9BXrCMS5acPD8Rom/LGuHI1wTXAgyyiINQZH0lUt3Ii1GI3CrGYg7"
+    "/ZxHrMgCDJENfiyLr7JowTzR0QERZ+raT+mK1+lvXh8huhn8MjQDagzT8I1NIhhMaCZ82kURfYdda6OZp3c0pS3XtzRZ"
+    "F5ygnxL3y6LVQ+tOtv7ATsvVHRD1uQJTjIDf+Vue4gPoAS7XcTXgNAxVGgJ8ZQnxmdZl1tq4SpevEohzTWA0bNQY7T9x"
+    "R2j3XWOFMKg0o9ZP0FQs2OUq0+nW6ZBB2H/95t3z169cG1N/1U0xGbZ+CkJ/ISMPzboB2wdvBgaQDbNvLsjQd8vYbscB"
+    "zv3UU4i7ow1AqgQjCN88FWdA/NB+t4DB73axD8B6zl1BK/NM5JJdO5D+K+1fQpHZPIGuzy4SIMUruWaolvpeDrfgC4Iq"
+    "0Ez0gO8OYBR724vyCWlcm1ZakID2ufjDJWaeMkR+dlkSRju7Bk0/o5lDz9/j2QVdWNPvMoP9J1cSZh1mOI/g7/a1vNLF"
+    "QtdmemFMU6okGfB+FhmCdtRj7UObXqbX+phLb6zhpb0btwzHjrbFs81HFnLDH/AMrbSOQMneaCOSja7rgbe7HnZf5cUy"
+    "qAIouhJoussD+FYh7YvGyPoGVd/Nweq7Zj46JJ8LhmWMDz7RT/FJG2o0/fDHTEka0p/gA/AL0n/w+x68/5ROJ/RoHx64"
+    "JvJ14Y8bBLFM8R5SpPiVyG0vFGXy95G8poMVNAoouegDLFqyH0xi07CQKX/1yOLKCglZAhsHd0z864dIHAM7YrYyRtOd"
+    "eY+amN6ol29ao0jLEOI6rTCLmnLzeEnTv99L9Y7DHCS/UdSjCT4gvchCHmr8NWIXJKN9Pn3pQpBzFChkEO8O//GdePXD"
+    "y787fAuG/Bq3LYD3fsirf/0izQrgTDdXNYYp8Jb9AvEPT1/8cAiVr8Its0tjp4jvX/8IRVaiheS8ojQYglIbHlusbHHx"
+    "GI5bUa0Vdwk0f0cwywAbq86slIlQhv/o+8MX30LRlbvVVvBZt03ARd14ze6cvm7RnKivdSwxNCg7uOQkAQ87V/8PphtL"
+    "5A=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1119,6 +1120,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -1138,10 +1140,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1172,6 +1177,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1181,28 +1187,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -3052,10 +3067,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4577,12 +4599,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4735,7 +4762,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4755,7 +4782,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4780,6 +4807,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -375,47 +375,47 @@ _DATA = (
     "XAXsiIzTVtd77nXp7WieTZRy20lzlS7ya9vo+I8H3stGQ6iSdTBHU50v6HuhqDRKSbXuFWpsEicjGV/JbLLm2Tg9wbpu"
     "QIXKXDntrXJmQYF2wnekI/pu2015D9FKMtERY/iXNnG7vHcmWMPsQT0pMlUL2GmOFgJzMgCJFoOsrVZkqTgAc51k7Bk7"
     "yUbxlCZwATMstcCGtp3sdnMNYswA5VsWoHq8qV5nL1Sj+aTOzAjCDSX1tsoGqW5FDuteoSsyuPBw4WaAczZfsD4qup7E"
-    "ucVyXc9GFnO2GDaQ4ATiWnrDre3I7ueNChIdGswT+XZEn1lqUMRMfqrO1T0tD11S6Tsx1VKyU6Jje8VhG3kDxoSW51dz"
-    "I61uT+hEkEfqC8AwnRsxUTyCzcPZ+eVGDWKZNIrjThhldakwc7itTLeUHlsPMar+F2QkIRoYsP7sARaWwgyw0BbmRGiz"
-    "qbRmcYVbE3hmdinfg4ERsAhBirbOps7UOFIYmd5bIwgbLFhbOBEFwkcH88M9wRwn4ACIbcCIHGMusoUwyTFJxeOtMqY+"
-    "pbGMHgR+PPatzWmKhL6ApTDIBTAWp8y20ROlyB7CDCYaN+TWPkdhu5JdRJhdMmffn7x9QzPrcLg5myZabh3YbC0pvGEN"
-    "fExG5iFC0HRbZfQEwh2JhD6+Q3NMwlFSVeKsQ3DqcFcc7m7NpjQdW+FQ4YPWS53f2yzKrcKcX7xWGjP2YIwow2J7DmHn"
-    "eNupRDGPyCZqr0LZWQamq5OtGVwos+ppFw/ikea0iS8KHRKKDKZYG2lppUJY1rzudDJKQrQLtw2zVlAIRbKDdxpH6KYx"
-    "lT9apNIYDIga5EJUeSwIdSxgSKPF6et3pFizB9CKtR4djUHarTU+C9KHRQ8qu1FrjBVciQRT+IgD2xsBydoh5T4ssrEG"
-    "CiI6RLc+CD0P059nXNDblrci/H6UubTUynrMtmyAzcbxIzABBvQKwxJxgQRF6+IvJ2/ferNwdwuWMJ4t3F3V+Ykj9lnH"
-    "GKnLYsEZuTB2eWEpatWdtcaxnLTRTbTt3LRFuoDdMoXr4EwsIjNrt1QwzMVISQit5jpUmSuLUsEVyWawKTNFxgMo3SiN"
-    "QWd1x8RBGe97IIK8KvZBh5gNQP1yosSp7ZWuhIaIDqS9Fth720FhmwMJ4oWQGhkCsaIs0RTzUK6j6LxLtTdO9GhBw1Yi"
-    "TfTuVCVryTJGEiWndrAy+BVnbdGlUBTr37u2mNfjAh+7TdIJMjWLwjBWbf6G8LHypb+SK7JtyBVx7AgxO2Z02vSzHvsi"
-    "GQcD7pO/u7FeyDkoA/CVRz+W+j5NQtgkgD3kGZDJk6nSxCTNf6F/9IKwTTj6Es2uTA7B2pfjtrg8Obv4MGyLo6OLv18c"
-    "wwvP88B4EN3VHPY7IIwKKX8WZWIE+p4qEG6ksAoLKkmm4C6jqaqF/Sbh2J2C/hwNGofG+r8rP3PNUjKrLFRR2OQUB/Yd"
-    "qfxWgWlsKpEisaO9DR8xBkWTsAcEkANbRLWV01o53ZLoiblRVObn3jxlzO04wbigVmhFHUduUlSQKVokYP+Cn1bDUit2"
-    "miqZUWcMsJjhnjjiPr2zV6dvjpmmDUzLIFVcYtQ4tFP5U2EmWV7lvMJ6cNlmF41IE1E/mwhIMoSKVj1a66FWYGIXYhzp"
-    "yFzv9omPKwoOaWKL9E4lVgSamDyIY7DQFkep4mwXj4Xoq0qHRDMK0cjtWixCn2gQ66rWArQ+g/Dz/ReMJahWPM+gQpuh"
-    "qx6JuVehWI3HALA8u4XQ9CWQGYTvsAhsPsgAdsSMns1pH/75NXH6eq0BvQpnd65MJZP62+IBRMvz1PT29hBh7d7NS7LJ"
-    "XpjJcb63393vdp7v71X2raDm9eTkHSnZZMr/A+yYoizQtodcNmdDESwHzXnfhiQlDlLQHNYzpF/BW5F9tidMNrPHp1u2"
-    "zkvT4Ze7hOXTMJtbXHPGc9NnAIRsgci50qaIY0jjoNIoXpXqDq0y11X+hvVEdUFEZplkO4ft1WzTEA2KcSdINouGK3XT"
-    "53WWC3rD5WYzsZM3XA6LqTTcYPUkUYGuV4wTtrbDCb3yIZunbps6iwwu7atQpQoCKR3YLZfKZrD8i81sJeU3t6qlCFAi"
-    "iLK4DhYK+CFubahFjsit9SkdiSuJXVk61H3YttWox4OA/1FhtB63V/hZBeV3dk9A+SXOjfWFbxNTr0+/+/c//+VD4Ajz"
-    "fmvQi0P0WUmbPTKSFxa5DuWXw0Yw3wjbXN0qJ8wmAL1Q3djp2bvpegce58qXmw3KUR3+Wg/hPNrsuOrWTzhZdlortYyy"
-    "INZYKrzTR3fXkhpcab0XMVtt/ZV5+6cy7i+7jPsUgT1FYP+lCKzZS1W8Uff5/sHhi29//4eXchSEdIZk2RjtFCXf1R7C"
-    "AbboCou2gnGTQ6/1EOnpxM5XnNjhBGYRSZcLbiVcxg34FR6UtwxUl82m7OorPM6uPkGkg2kzdwEh0iYKUY3XYG2xyjDL"
-    "kCZZbtMyUozmE8/CbMGLjbVXGNnflhEIgIABSq1KYSN9AQbL5dckK05P2DqnganN1EdivI8JJLo5kkm9xljTxqPK4uGW"
-    "LH6onADAIoyhgk0QUWYcGYRYjYYS4ygzEBYbxf7kcrjG04atTJWtb19urTrYokwxHMzXOLS5NcyYYf4nZKawHWLuGlvV"
-    "vVPNnPbvoySYDGDN5KI4h8EpcQxi6VCFyw5VWVjbEtb5eLGtUnIINHBs2n2A7HySwCXxmH6f0m6UirNJ/4iKl5i2X6xx"
-    "trodrTF20N2SsZOSimi9zrO481rsiYuTH07OPuz2gd0rvvACLPMxlyaTXtny1jg5PNh2qgoiogXjf3jz/vQuBvgoGJZf"
-    "dnoQVHcGGpG1Jyrnswa6MgZ++UAper4HY62iQ+rGhLAn/moUbyWJrE0cilyaqTVf17dF2/RdLt4CczYLSaULsjQ6X7B6"
-    "AMtDjjB3KvNoFOG2BXl6b8+eiXd09kwceC9/564q2fGoI8ZoGHL1Blq4Ahj2t4fZBpp0cPSbTkf8oLTiC3OjheAsAie6"
-    "LX4aL130Yb9Ma1EB1HvA/PFAD/Q3bkh8cFeG6DqebFAY9fhGvMYqA0ANPnbEe+C7uGz0+vz09NXZd1hCsPrx6YCD30kE"
-    "PYEOeR+DY4B3D/J4sa45uj/HAaS7O+e2GfYqG55tmwcBhE5cUimau2tqRRApSsPFvvipjAjdGxsBEnGmbn2RJ86L37wH"
-    "JrplIh1VFdtyB4bovJxhsYOY0NRDFf2AOexqXao4a1dI7m7ylWdV0BeZ3rpq3aXGco/Jjmn5DFQ9VQAjWLqpn9YzfZgB"
-    "7tfxbekAzJhshM+eEJ8rd+TckD4XhU1NBK5rmHbhI3kibIgmuTTB5QGuP44TYGvObnWdjrfJhlyt9Pzdh5PzM79aHb3r"
-    "0E9ZJS3KiTcyixCSXNkU3GSsagVTd9TBHhOq+rM+7hdppmaAc/bKYGEEAYTokTJlSZUuo9arqb6Hc4D3Zn1BiT0mQqKQ"
-    "9s9sDAFdZmkOU1+WhMnw1nw+mqW7BrkSZIApEIoechWY65F33pBE+egypU/MNN90dHXRkmatDrrLELpI5sW8y7KASzEK"
-    "QCszXK/F+j2rryIh5FeZnufGlk7Xr1aW0f/Z5luWJNNpcT7LHV/qNV2TXC2sIbZEVfgot1XwAO8GeEPS3o9EvLEgUq6u"
-    "ryvD+RFOX+MRITQBVN1a+cvnBfyrqpmKrWukrj7q1wqkvvNHb4obuvjiC/0UXyxQI/TDwww26ri4vkADcJzFX2zfhe9f"
-    "CndCr57DC9/tbnx4eMBGhSnuI0XaoxC5x9tuMPlDJL8GAl/EQzYNTPnbl0h6fcPAYtw79Ld63ifGi0PLdYa3CuAdoRdI"
-    "qBq9E4MPD8Mt/YNuYRIcPSP5ewXTluDhAUleBMEk/FeExEjGhmO2sq1rPpxCVsDVShkbGpyzu7Xnmrlnb7Pjx9BtPQAh"
-    "Jwbkdpb/AZnsJRQ="
+    "ucVyXc9GFnO2GDaQ4ATiWnrDre3I7ueNChIdGswT+XZEn1lqUMRMfqrOVSMUbsPWPBel88RcS8lPCY/tFY9t5A1YE5qe"
+    "X02OtLo9oRNBLqkvAMR0bsRE8Qg2EWcnmBs1yGXSKI47YZTVxcLU4bYy3VJ+bD3GqDpgkJGEaGDAOrQHmFgKq4OFtjgn"
+    "QptOpUWLS9zawDOzSwkfjIyARYhStPU2dabGkcLQ9P4QQ8jBorWFE1IggnQwRdwTzHMCPoAYB5jIMewiawiTHPNUPAer"
+    "rKlPaSyjB+Efj31r05oioS9gK4xzAYzFWbNtNEVZsvvbDmYaNyTXPkdhu5JeRJxdMl/fn7x9QzPrgLg5nSZabh3YdC2p"
+    "u2ENfExG5kGrmmbb6qInEPBIJvTyHZpiko7SqhInHcJTh7zicHdrPqXp2BqHCh+0YOr83mZRbjXmPOO10pizB1tEGRbb"
+    "cwh7x9tOJY55RDZRexXKzjQwYZ1szeBCmVVfu3gQjzSnTXxR8JBQbDDF6khLKxXCquZlp5NREqJduI2YtYJCKJId/NM4"
+    "QkeNyfzRIpXGYEjUIBeCymNhqGMBgxotTl+/I8WaPcBWrPboaAzSbq3xWZA+LH5Q2Y1aY6zgSiSYxEcg2N4ISNYOKfdh"
+    "sY01UBDRAbp1Quh6mP4845LetrwVAfijzKWlVlZktmUDbDaOH4EJMKBXGJeICyQoWhd/OXn71puFu1uwhBFt4e2qvk8c"
+    "scs6xlhdFgvOyIWxywuLUaverDWO5aSNfqJt56Yt0gXslylgB29iEZlZu6WSYS5GSkJsNdehylxhlEquSDaDbZkpch5A"
+    "6UZpDDureyaOynjnAzHkVbETOsR8AOqXUyVOba90JTZEdCDttcDe2w4K2xxHEC+E1MgQiBVliaagh7IdReddqr5xqkcL"
+    "GrYSaqJzpzpZS5ZBkig5tYOV4a84a4suxaJYAd+15bwel/g4DiGdIFOzKAxj1eZvCB8rX/or2SLbhlwRB48QtWNOp00/"
+    "68EvknEw4D75uxsrhpyFMgBfefRjqe/TJIRtAthDngGZPJkqTUzS/Bf6Ry8IG4WjL9HsyuQQq305bovLk7OLD8O2ODq6"
+    "+PvFMbzwPA+MB9FdzWHHA8KokDJoUSZGoO+pAuFGCuuwoJJkCu4ymqpa3G8SDt4p6s/RoHFoPAHgCtBctZTMKgtVlDY5"
+    "yYF9Ryq/VWAam4qkSOxob8NHDEHRJOwRAeTAllFt7bRWULckemJuFBX6uTdPGXM7TjAuqJVaUceRmxQVZIoWCdi/4KfV"
+    "qNSKnaZKZtQZAyxmuCeOuE/v7NXpm2OmaePSMkYVlxg2Du1U/lScSZZXObGwHl222UUj0kTUz6YCkgyholWP1nqoFZjY"
+    "hRhHOjLXu33i44qCQ5rYIsFTiRWBJqYP4hgstMVhqjjbxYMh+qrSIdGMQjRyuxaL0CcaxLqqtQCtzyD8fP8FYwmqFU80"
+    "qNDm6KqHYu5VKlbjMQAsz24hNH0JZAbxOywCmxEygB0xo2dz4od/fs3GZ73agF6F8ztXppJL/W3xAKLleWp6e3uIsHbr"
+    "5iXZZC/M5Djf2+/udzvP9/cqG1dQ83p68o6kbDLl/wF2TFEYaNtjLpvzoQiWg+bMb0OaEgcpaA7rOdKv4K3IP9szJpvZ"
+    "4/MtW2em6fjLXcLyeZjNLa4557npMwBCtkDkXGlTxDGkcVBpFK9KdYdWmesqf8N6qrogIrNMsp3D9mq2aYgGxbgzJJtF"
+    "w5W66fM6ywW94XKzmdjJGy6HxVQabrB6lqhA1yvGCVvd4ZRe+ZDNU7dNnUUGl/ZVqFIFgZQO7JZLZTNY/sVmtpL0m1vV"
+    "UgQoEURZXAcLBfwQtzbUIkfk1vqUDsWVxK4sHeo+bNt61ONBwP+oNFqP2yv8rILyO7snoPQSJ8f6wrd5qden3/37n//y"
+    "IXCEeb816MUh+qzkzR4ZyQuLXIfyy2EjmG+Eba5vlRNmM4BeqG7s9OzddL0Dj7Ply80G5agOf63HcB5tdlx96yecLDut"
+    "lWpGWRLbPpdWqa+uJDW41novYrbe+ivz9k+F3F92IfcpAnuKwP5LEVizl6p4o+7z/YPDF9/+/g8v5SgI6RTJsjHaKYq+"
+    "qz2EA2zRFRZtBeMmh17rIdLTmZ2vOLPDCcwiki4X3Eq4jBvwKzwqbxmoLptN2dVXeKBdfYJIB9Nm7gpCpE0Uohqvwdpi"
+    "lWGWIU2y3KZlpBjNJ56F2YIXG2uvMLK/LSMQAAEDlFqVwkb6AgyW669JVpyfsGVOA1ObqY/EeB8TSHR3JJN6jbGmjUeV"
+    "xcMtWfxQOQOARRhDBZsgosw4MgixGg0lxlFmICw2iv3J5XCNpw1bmSpb377cWnWwRZliOJivcWhza5gxw/xPyExhO8Tc"
+    "Nbaqe6eaOe3fR0kwGcCayUVxEoNT4hjE0rEKlx2qsrC2Jazz8WJbpeQQaODYtPsA2fkogUviMf0+pd0oFWeT/hEVLzFt"
+    "v1jjbHU7WmPsoLslYyclFdF6nWdx57XYExcnP5ycfdjtA7tXfOUFWOaDLk0mvbLlrXFyeLDtVBVERAvG//Dm/eldDPBh"
+    "MCy/7PQgqO4MNCJrT1ROaA10ZQz88oFS9HwTxlpFh9SNCWFP/NUo3koSWZs4FLk0U2u+rm+Ltum7XLwF5mwWkkoXZGl0"
+    "vGD1CJaHHGHuVObRKMJtC/L03p4+E+/o9Jk48F7+zl1WsuNRR4zRMOTqDbRwBTDsb4+zDTTp4Og3nY74QWnFV+ZGC8FZ"
+    "BE50W/w0Xrrow36Z1qICqPeA+eOBHuhv3JD44C4N0YU82aAw6vGNeI1VBoAafOyI98B3cd3o9fnp6auz77CEYPXj0wkH"
+    "v5MIegId8j4GxwDvHuTxYl1zdIOOA0h3e85tM+xlNjzdNg8CCJ24pFI0dxfViiBSlIaLffFTGRG6NzYCJOJM3foiT5wX"
+    "v3kPTHTLRDqqKrblDgzReTnDYgcxoamHKvoBc9jVulRx2q6Q3N3lK4+qoC8yvXXVumuN5R6THdPyGah6qgBGsHRTP69n"
+    "+jAD3K/j29IBmDHZCB8+IT5Xbsm5IX0uCpuaCFzXMO3CR/JE2BBNcmmCywNcfxwnwNac3eo6HW+TDbla6fm7DyfnZ361"
+    "OnrXmZ+ySlqUE29kFiEkubIpuMlY1Qqm7qiDPSVU9Wd93C/STM0A5+ylwcIIAgjRI2XKkipdR61XU30P5wBvzvqCEntM"
+    "hEQh7Z/ZGAK6zNIcpr4sCZPhrfl8NEt3EXIlyABTIBQ95Cow1yPvvCOJ8tF1Sp+Yab7r6OqiJc1aHXSXIXSRzIt5l2UB"
+    "l2IUgFZmuF6L9XtWX0VCyK8yPc+NLZ2uX64so/+zzfcsSabT4oCWO77Ua7oouVpYQ2yJqvBRbqvgAd4N8I6kvSGJeGNB"
+    "pFxdX1eG8yOcvsYjQmgCqLq18pfPC/hXVTMVW9dIXX3UrxVIfeeP3hR3dPHFF/opvligRuiHhxls1HFxfYEG4DiLv9i+"
+    "C9+/FO6EXj2HF77b3fjw8ICNClPcR4q0RyFyj7fdYPKHSH4NBL6Ih2wamPK3L5H0+oaBxbh36G/1vE+MF8eW6wxvFcA7"
+    "Qi+QUDV6JwYfHoZb+gfdwiQ4ekby9wqmLcHDA5K8CIJJ+K8IiZGMDcdsZVvXfDiFrICrlTI2NDhnd2sPNnPP3mbHj6Hb"
+    "egBCTgzI7Sz/A5ErJcI="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -845,6 +845,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -864,10 +865,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -898,6 +902,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -907,28 +912,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2478,10 +2492,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4003,12 +4024,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4043,7 +4069,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4063,7 +4089,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4088,6 +4114,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -355,81 +355,81 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wKxsRLt2Jm5jeQLEGSyM76b2EHsxeBgCWZLbEkcUySXTdrRJgb2ae7B7kmufrr5L4e2PMFmVgNM"
-    "YpPs6urq6q9+WMV82plGyzhQqR+FO4OdT6OdeRJlsR7tDC4vRzujnR7+pdNoeg0/j3Z+im7FMpsuRDQTUaiEn6qlSBcq"
-    "gR+1M9oZ9+DxRBUDPvDPQt2oZCX0QgWzngii+dwP50JqICDmkcqH3ko/pXG/wA8iC1M/QPIi9Zc4g8hiESV0ZSqDQCXw"
-    "VzhVgR6KiyRT4nahQnMpUB4Shf+AGixyKUPPLsuydznuHeAfeC2E5cClmQy0wkGVdfCD+Fi/r1OF8kGyZowRiwxXAoQH"
-    "09DEMKi8pAoJNY2ImwoRO2h8t9PbCYKl5g1JoyggxuHnUC7h2cFoB+QY0yBP6Wnix7h/dOOHaJotVZhKvCJwbE+EUUri"
-    "kpNAOeKthO1zierl2EGKLkoWZapjOVXAXSwTmSpPGLGJWKa04+kCHoyTaJ7IpSNOwpvoWglJs+BeurEMU9jlYyT6SvT7"
-    "v2rg4dnxjQwy9eqZK259oOOa310Y+V/nZ6cimvyqpinIL50uUCvShUyJ5jMg6Ydxlp5PF2op3SFqiwz1rUo0aR8NV+GN"
-    "CqJYwRWhUy/K0p5wP41Go53oGv8ciBRUoyfwZ0+mkq85jnPn9kBhIq2Ei9dd5kDBpECjmFXsSgGakAUpcwYiQIHK0DIO"
-    "F3gXJiAyFANNzkNKk5ljgvKEEWZKP9VwIvYc8VrMpB9k9AAvsLoG0ktehEqSKOGr9Mi1H3r4N99dKq3lXBUXQKbExt2d"
-    "2QAJ/If9f6gkEuojSHQaeWooXHxGg95kmmnjn3KKanSVqL9nfqJoFhe1AoTEexmqj+nlGARJR9KoS+CH8EAaiSQLBT7h"
-    "5KqhjUytwLQBBjO0hwIRtEBNksoZ1CiiIELQIPmgDKdZKnaXKpUO7HA4RZUd5jPxHooPb//qgv7OYaaJBBxCPmdZAKgC"
-    "fO0NxTFgTJLBmfauUOWueNgrkcq5Foso8ARulJgl0RK3PH9a6ChLprAjIS5A+KGGGyQtXay235+gSrkoCM0AgedQD1hz"
-    "fyY58T77pS00wigu0CGgPXSNlvthj05Arvwoc6HgaDsEC6VjA3uJKLKKGTlYaekhOMmxSlJfIbx8uruDS2XN7z7wrlfG"
-    "pgL86+D0JevxOMbzqctPw3YAlrRy8QvjC2hTdA0GBU9GD8+r0XFAWksR4Vl6no9DZfC+PCudx3aJ1ec7g5WS4WMIVYK1"
-    "w3noUu7IkIEG1u7D+VZzldyzjmIgrij104BHnoD86W5DyEhJhoBzZEcMb4mS3lkYrH7yiQeCVVouq/6NMjcYq1Cn1TKO"
-    "UrBGpRE1ZSn7CnXBdfcdHqs4xpa3i3OdAlfsPD00kwj1O4Mj2oGHa0wXVo096b71dsC4y17aLdtsM3PvrXHknsabe/Q2"
-    "W3+rMiDMlpN8n+0WPj9wDr72Lk7A8CgZbr6LT3IieWFrDqT0Wswo4hrYRmOYyUm6lWSee+BsoPEVcEnStg9oaKJmAPqw"
-    "sagFfjgahXiVCTxDS5lcAyVylUJRtfAOjN1AFWB0d0txUWFVksNhVoniwvNPqjCbabX2aMIDSz/0lxlA7eCgomwHODrw"
-    "l363wc9rmor/tarM7LGmazMJflkWtF4VztPFA0D3oqxroB1MoIeqMV1ApDJNwV02W4GP3MNdmN8GED+bmaiqjc8qUAQB"
-    "XBuv4Y2XbI07TkE6PxQ4TshZqhjjAqlTZ80hn9HKrfBKUsrXlHP/GyIBshCr8JcoCbzy83e0dlCEZZw2QlG9iOIYJNwP"
-    "fM18Fg7GLwm4eHBw7DMCnxEzAP1bE0rBsQ7xBuii0246Hk5CJnOKgZusplGi1viE6ISCU4jTMJXSFhFKVkByknlz1Q6S"
-    "uZOL1ECaHmmqypJINwizdMd1l2jqx6omyfNsDjEMoijf5ojEisDHoABcpXYRPmTsWtl5vl6sPZ54E9c7BZe6XXpjUiGw"
-    "ZhQ2WepZ4hMN9ogH+/s+xDMh7NKKFd5OXr1cSOUteYYURqCxWFj3zITaiWoXSMdhS7BXFxYEZBwH/pSO3D7mNQxINFYA"
-    "5xKXV+a+uFRwfpHHAc8on6B0D13aOJCwH3ji2znvMqwi6Qs45oFMyxK3l2qSB2no/U/I9F1N+HmUkHN/ZoK3npisyBS2"
-    "c7vmsY5ybeczkBPwEA2jzgSchwqzdLvG7WsTftE9ktdklSrdzvP6h+8oMbecxlcGCTk/t4XFLSxuAotWqXJsZLXaQuVX"
-    "gUor/dTiZFX6W/j8DeCT3j3c83KjyAgVTHRIHW6zjdts4wOyjQVjD8ozbpOUv5ckZckfe7L05Dbx+btIfJax4YEpz3Uo"
-    "sc2cbjOn28zpv2HmFL1eLntgl3cKkXqspiSEA+eo6n+zs0bXwJ/QVljPHUBnujrJkrlStiJDX8WrdGEeevWfR87LNU65"
-    "Lb9QyY3y0B0FMUM0O6A6GwiMTBKjJ/KwkzBE5jUdhE3g1hh3wmIl6Uu6ollyaccQTHulSyj2eRBNZHAFcXTD3ec6oapn"
-    "WIKWel6gZX0GWagk5Z66oKGtf6ECJLELJrhPKRMqqNjjIhbCRnTcqtVJ12oFgoM4DGujAFcNkBmFL62lZEX0IkpSvhyt"
-    "XZ4KCaFAlwspsLZ2W7upc4FlLGGHdg3KDbi+pcmepybZvMpMboW7TagxB5ACeCi0ZxpPL57+BMDSVO40Z0X7FVnb2uKG"
-    "dJiW3aFKnZEFCN/U1hhvBwu2XDOjyyy1CGIpP5b36pGah3atMMB4sAp2Cojt1ay+lngKUfPccpnS7sFAhBApolkbmhMq"
-    "5opnMAVxZn/5oZZl6dgPgr7nJ9VVYQVf1zXdctKv4aeUjTiskRbRwoAxihtoWAw7wIs2WCk8U9VIZxZPuFGBZ3qPSq/Q"
-    "uwIWTcqzydTMV4G3gUQQNnhhPWGXiB58v491mgPBHEdgRUzInaTouJEueFGK9WI8X50x9ZHyUZuoIM99a4oLRUR3QFMY"
-    "5KYwFyc2u8iJytU2YQYr/tbUuX3yvV6pzg9h9o45++vJz29pZy0Ot1e2iV17DkzZJAm85Qz8Gk30Joug7TbCGBQpT3QU"
-    "+rTHtDiqbpS46+DhWtwVL/Y6syl13xRfK2+j81Ll95beDJDArF3EcNLnlwKwhlV3DoMguu2XXKEnZBOlV6JsNQPrRqPO"
-    "DK5MsrhkaVcb8Uh72sYXuQ4ReQbXmNnZDZXy4FjzuQujSeShXthYzmhBvihaO1inmY9mGmtqJ6tYao0OUcu6EFWeCkIt"
-    "C+jShOLdm/fs8+3TCyO45c/wJUhXiS+n8WbeA3qgDcZyrkSE1bSIA92VgNbaJ+Fu5tkYBYUlWkQ3NggtD9PPEi6s78pb"
-    "7sQ/yV4aakVldFc2QGcxENuYCVCg1+iWiHMkKHbP//vk55+dpbfXgSX0Z3NzVzZ+4pht1iv01IuIQ8uVNscLi8Lr5mx3"
-    "Fsh5D81Ez+wNRDEriGPIXQdjYhCZWeO3eqmYKAmuVRZ6KrH9CdT4gGQTiOx0njYBSjcqRKezHHexU8ZxD3iQV3kc9AJT"
-    "CihfzrbkkVdYcg0RHUh6u6DvPQuFPXYkiBdCamQIluUnUUg+DyVM8sF7VAXP2aJQ0LQlTxOtOxWs78rCRxIFp2aywvkV"
-    "pz1xQK4o9qHsmbL6AZfas9kkmSBTS9/zAtXjewgftTvDWsLJPEOmiH1Hj162znr0Y9X3RTIWBuwtd29t6T6HoRrgK/X/"
-    "Ucj7XeRBkAD6kCZAJo2uVUhM0v7n8kcrCGHC8Wd/eaVTcNY+v+qJy5PT84txTxwfn//P+Su44DjOHr7hFKHKIN6BxSiP"
-    "knB+IiYg72sFi5sobIegtztgLv1rVXH7dcS+Ozn9KSo0To19OLYPhNsHJLPKi8p7DDhPgmMnKr1VoBrruhWQ2PH+mpvo"
-    "g6JKmEYd5MD0M5gmhkpfiyExEJlW1G/Do3nLmNtZhH5BpecBZezbTVHTRNEhodeB9FvdLTXLjmMlExqMDhYzPBDHPGZw"
-    "+vrd21dM0zimhZMqLtFrHJut/JKbSZpXahxqOpc9NtGIND6XJnAiIEoQKnar3toApQIbuxIzP/T1Ym9IfFyRc0gbm+eI"
-    "Sr4i0MTkQRCAhu6ylypO97A9K7wqDYhCRiGauVfxRegWTWJMVcNBGzIIPz/8jrEExYqNRfQWgV/pFZ1w7e9cH/EaVc1m"
-    "ALq847kg+EWgTMClh4NhckQa8CRQtqSiwUX+AvELnnuRpPvCu1Y0Opz8udKlbO2f8l9GO4s0jfVgn96em9DOiZL5vpfI"
-    "Wbp/eHB40H9+uF8Ka0EIzQToPWnf6Jr/BlTS+auHnmlG+129w0X4H7Wnw1tmioy+kRjG1cTxA8SZJ+VN89p6UXDjXOd0"
-    "PfXVradmG+3WP7HwG5Iv3waIS1ZoC2rPFG/FSMVTOL71Vd0jVea6zN+4mr/PicgkkXxKqXilu2Bsf9r6pSH2rLvdZDmn"
-    "N75bryZm87Bgyv6m+YF6k2JuL64Y+cwrL05RFr8kWWwD76WvEZiuPIWFaSqcmiBSJUsArzw8LyUxMyPawjMku8lhRJRc"
-    "Uydt8eSV+ijRdhDH4555A/d0kPQvXbbyGzV8lY1OYT4fY3Xynu5eG0aui4/yeop1NrNSgvGNWKL2F49bXN/i+r8drhvI"
-    "5uVa2CjhF/H7rYD/168h++qdoU8WhJS+z1GW7pdeV1YKqb4xtK9A0xbtt2i/RXvminHr24L6p675rH3do+CmjuXvzYsK"
-    "eunNL+yHwjVvy9+8++H//vm/rghBYaNb8uUhvCi9y39iFM/VsddQ38txK4qvBW2u2yu2y1QlOJ66MZuzf3PgHDm2/2Kt"
-    "Nlmq42+15f7JdsfW7XXI8zUKrIpSv4cHaweNN61cQ/ooYqaO9Buz9dsC1X/tAtWt+7V1v76S+9VupUrW6OD54dGL777/"
-    "j7+8lJOpR9Xxd62+Tl6HWh8hLGCLA2HQVjBust/VdJC2vQgP6EW4K2Wgt43o20b0Nerf9fsceXfBtvdc5cL7LT/TURN4"
-    "0YZeSH7bb/7YfvNKhqHwRWppBCyYuMJPjBpsLnsU66rhXuOXQNVHCAKxzMl+udUPte8hFi5AXQOVYFVIHCWpKaORYpLN"
-    "HSOwnBeTg6gxctiVEYgNgQEqhZPCZECEBQnModpuF1OXrsHqJepXYnyIqkmf3E1k2GCsLSFTZvFFRxYvSh0bWDSrqcB2"
-    "6lMlIzIIYSxNJWZ+otOh0Ipd7ctxg6c1KZ4yW9+/7Cy6GMJqjJTTBoemFgornDD97DFT+By6ow22yjmlijodPkZIsBnA"
-    "GtiDvG+GSxgxvi+lvKssNFJlVT6+6yqUFGIwnJsSM7B27vywRVdMf0hlUlQ6ZYo0fSo2xzLLVYOzepquwtjRQUfGTgoq"
-    "YvdNmgT9N2JfnJ/8eHJ6sTcEdq/4U8HAMrcltal0LRVY4eTFUdetyomIXZj/4u2Hd/cxwP1/WC67M9jp9/ujEMFvIIpe"
-    "v1FYmgJvPGm7nvibVpyTIyZMWZhIpb42ym4m2yUvg0jyD5j73ONCfViYqTijMlXSUuolqTfbObgcrJMDCzHxMRuEC/pg"
-    "uhXFe+pWFEfOyz/b70PnpU2jECNfDGQHo1DYWmccbrofRyGJ7/gP/b74UYWKv1EOpoqNKHtNBnq1E6+GwovoGCtwoB3g"
-    "/dUoHIV/NDPiz0/bF4nE/yjeYO0pABr+2hcfYIX2a9Bvzt69e336A9aVGkG61PXi9iNBv4GwOY+E+APR1TQNVk0R09fN"
-    "OYC3Xza3aR7zoXFseMymwCszWzxuPyKeB/GiOB04Fm8VEbm9YiJwIs7UjcFzxFn+MwuC6BbVlbAMmDHKUySMGYAosEx4"
-    "1EEJ/YiFjeVi5bwBM1+5/c560cCEBg82qS5Z+8X5wi9m43f3DCR9rQCqsJy32sGph7ABPK7vmnJSUHdSJu5HIjarHzC3"
-    "M7rcJ6ArC+BSV/T4rK9O22ACZMnVqlwxyiXpECwpkbHlbtJx1iiQrZ4/e39xcnbqluvl72sDK+rm8wLzG5n4CHq2kB4M"
-    "caAqJfS2+cWGciWLOcQAhbZpCUhqSndyDZjKJPGVLors8fv4tfp618EdwH/RwBX0ToWJ0FJI9qfGSzGHcVA/fg2vAnXS"
-    "fqG+5saAIhBOv+C+AK5Qv/fj9bg++s69S8y0f4XeVsoXNCuV8XsMu6soy7ddFiX95AUBHDPD1ep8d2DklWfj3TLTGWIT"
-    "HfLGZ++LzMvp+i/g05Le5Q17tp9t0PIJ+3qhNcKKX0aOIqMFv8C1EX693ny7HqHG4Edxsh5Wlu36uHmtLWOoACi4Rjm0"
-    "y4f3m6qhF51r5m29vFspmHetJXqb/9sJeOEz/Sg+G4xG1IdflkrSgf4MD4B1zf/H5w/g/ufcktCl53DBtdGTC79sEAgx"
-    "xUOkSDEQkXu6cIbJv0DyDQj4LDYJSpjy9y+RdDMg4WU8OrQwcj4kxvMm9irDnQIES+g7JFSODojBzd18Q//oIFcJ9s6R"
-    "/KOcdUPwxRGtPHeyafEPcLmRjHHETKdDWLHfVGCKBwWQ9QutDaVhximGMZ1rVEuj0ZOGoU9T6wTLOWPPwHTl8zoHa10U"
-    "dDEbjhKZW4sU703muCIptraikj7G5nfM0Yrzi7MPKMEHZn+b5E3Gs9+nFOUPJ+c/AdWuCVHgt0quZBuXuV/n5jaGe7ew"
-    "y8x4ubnX/iHPeIa1bWd0b2Y+gc0O+cl7aVFiEOh0yBbez1MpFwjkWtJ49w5vpOiAxtq0WknkllJV6DMMMqnlz/0EK5gq"
-    "/Ed0VIKBA2qrTXC27w7tDXbvodcMk+3c/T8k0M7O"
+    "eJztXQtv20iS/iu92gViYyXasTNzG8kXIMhkZ3w3sYPYi8HBEsyW2JI4pkgum7SjTQzsr7kfdr/k6tHNtxz6McFmVgNM"
+    "YpPs6urq6q8erGI+9WbRKg5U6kdhb9j7NO4tkiiL9bg3vLgY98a9Pv6l02h2BT+Pez9FN2KVzZYimosoVMJP1UqkS5XA"
+    "j9oZ9yZ9eDxRxYAP/LNQ1ypZC71Uwbwvgmix8MOFkBoIiEWk8qE30k9p3C/wg8jC1A+QvEj9Fc4gslhECV2ZySBQCfwV"
+    "zlSgR+I8yZS4WarQXAqUh0ThP6AGi1zJ0LPLsuxdTPr7+AdeC2E5cGkuA61wUGUd/CA+NhjoVKF8kKwZY8Qiw7UA4cE0"
+    "NDEMKi+pQkLNIuKmQsQOmtz2+r0gWGnekDSKAmIcfg7lCp4djnsgx5gGeUrPEj/G/aMbP0SzbKXCVOIVgWP7IoxSEpec"
+    "BsoRbyVsn0tULyYOUnRRsihTHcuZAu5imchUecKITcQypR1Pl/BgnESLRK4ccRxeR1dKSJoF99KNZZjCLh8h0VdiMPhV"
+    "Aw/Pjq5lkKlXz1xx4wMd1/zuwsj/Ojs9EdH0VzVLQX7pbIlakS5lSjSfAUk/jLP0bLZUK+mOUFtkqG9Uokn7aLgKr1UQ"
+    "xQquCJ16UZb2hftpPB73oiv8cyhSUI2+wJ89mUq+5jjOrdsHhYm0Ei5ed5kDBZMCjWJWsSMFaEIWpMwZiAAFKkPLOFzg"
+    "XZiCyFAMNDkPKU1mjgnKE0aYKf1Uw4nYdcRrMZd+kNEDvMDqGkgveREqSaKEr9IjV37o4d98d6W0lgtVXACZEhu3t2YD"
+    "JPAfDv6hkkiojyDRWeSpkXDxGQ16k2mmjX/KGarRZaL+nvmJollc1AoQEu9lqD6mFxMQJB1Joy6BH8IDaSSSLBT4hJOr"
+    "hjYytQLTBhjM0D4KRNACNUkqZ1CjiIIIQYPkgzKcZanYWalUOrDD4QxVdpTPxHsoPrz9qwv6u4CZphJwCPmcZwGgCvC1"
+    "OxJHgDFJBmfau0SVu+Rhr0QqF1oso8ATuFFinkQr3PL8aaGjLJnBjoS4AOGHGm6QtHSx2sFgiirloiA0AwSeQz1kzf2Z"
+    "5MT77Je20AijuECHgPbQNVruh306Abnyo8yFgqPtECyUjg3sJaLIOmbkYKWlh+AkxypJfYXw8un2Fi6VNb/7wNt+GZsK"
+    "8K+D05esx8MYz6cuPw3bAVjSysUvjC+gTdEVGBQ8GX08r0bHAWktRYRn6Xk+DpXB+/KsdB7bJVaf7xRWSoaPIVQJ1g7n"
+    "vku5JUMGGli7D+dbLVRyxzqKgbii1E8DHnkM8qe7DSEjJRkCzpEdMbwlSnqnYbD+ySceCFZpuaz618rcYKxCnVarOErB"
+    "GpVG1JSl7CvUBdfdd3io4hhb3i7OTQpcsfP00Fwi1PeGh7QD99eYLqwae9J96+2ASZe9tFv2uM3MvbfGkXsab+7B22z9"
+    "rcqAMFtN8322W/h839n/2rs4BcOjZPj4XXySE8kL23AgpddiRhHXwDYaw0xO0o0k89wHZwONr4BLkrZ9SEMTNQfQh41F"
+    "LfDD8TjEq0zgGVrK5AookasUiqqFd2DsI1QBRne3FOcVViU5HGaVKC48/6QK87lWG48mPLDyQ3+VAdQO9yvKto+jA3/l"
+    "dxv8vKap+F+ryswfaroeJ8Evy4LWq8JFurwH6J6XdQ20gwn0UTVmS4hUZim4y2Yr8JE7uAvz2wDip3MTVbXxWQWKIIBr"
+    "kw288ZKtcccpSOdHAscJOU8VY1wgdepsOORzWrkVXklK+Zpy7n9DJEAWYhX+EiWBV37+ltYOirCK00YoqpdRHIOEB4Gv"
+    "mc/CwfglARcPDo59RuAzYg6gf2NCKTjWId4AXXTaTcf9SchkQTFwk9U0StQGnxCdUHAKcRqmUtoiQskKSE4zb6HaQTJ3"
+    "cpEaSNMjTVVZEukGYZbupO4SzfxY1SR5li0ghkEU5dsckVgR+BgUgKvULsL7jN0oO8/Xy43HE2/iemfgUrdLb0IqBNaM"
+    "wiZLPUt8osEe8XBvz4d4JoRdWrPC28mrlwupvCXPkMIINBZL656ZUDtR7QLpOGwF9urcgoCM48Cf0ZHbw7yGAYnGCuBc"
+    "4vLK3BeXCs7P8zjgGeUTlO6jSxsHEvYDT3w7512GVSR9Dsc8kGlZ4vZSTfIgDb33CZm+rQk/jxJy7k9N8NYX0zWZwnZu"
+    "NzzWUa7tfAZyCh6iYdSZgvNQYZZu17h9bcIvukfymq5Tpdt53vzwLSXmVrP40iAh5+e2sLiFxcfAolWqHBtZrbZQ+VWg"
+    "0ko/tThZlf4WPn8D+KR3D3e83CgyQgUTHVKH22zjNtt4j2xjwdi98ozbJOXvJUlZ8seeLD25TXz+LhKfZWy4Z8pzE0ps"
+    "M6fbzOk2c/pvmDlFr5fLHtjlnUGkHqsZCWHfOaz63+ys0TXwJ7QV1nMH0JmuTrNkoZStyNCX8Tpdmode/eeh83KDU27L"
+    "L1RyrTx0R0HMEM0Oqc4GAiOTxOiLPOwkDJF5TQdhE7g1xp2wWEn6kq5pllzaMQTTXukSin0RRFMZXEIc3XD3uU6o6hmW"
+    "oKWeF2hZn0EWKkm5oy5oZOtfqABJ7IAJHlDKhAoqdrmIhbARHbdqddKVWoPgIA7D2ijAVQNkRuFLaylZEb2MkpQvRxuX"
+    "p0JCKNDlQgqsrd3WbupcYBkr2KEdg3JDrm9psuepabaoMpNb4W4TaswBpAAeCu2ZxtOLpz8BsDSVO81Z0X5F1ra2uCEd"
+    "pmV3qFJnZAHCN7U1xtvBgi3XzOgySy2CWMmP5b1qxdMubGWpKCwwnqyCnwJj+zWzryUeQ1Q9t1yntLM/FCGEimjXRuaI"
+    "ioXiGUxFnNlgfqhlXTr2g2Dg+Ul1WVjC13VNN5z1azgqZSsOa6RFtDBgrOIjVCyG08GLNmApPFPWSIcWj7jRgWd6l2qv"
+    "0L0CFk3Os8nU3FeB9xiIIeTgpfWFXSQ68YMBlmoOBfMcgSExUXeSou9G2uBFKZaM8R7UWVMfKSX1GOZ47htTXygiugO6"
+    "wjg3g7k4t9lFUlSx9nDdwZK/DYVun3yvXyr0Q5y9Zb7+evzzW9pZC8TtpW1ix54DUzdJ4m45A79GU/2oU027bWQxLJKe"
+    "6CoMaItpdVTfKHHTwce1yCte7HbmU+qBKb9W3qMOTJXfG3o3QBKzlhEDSp9fC8Aa1t05DILoZlByhp6QTZReibJVDawc"
+    "jTozuDbp4pKtXT+KR9rTNr7IeYjIN7jC3M5OqJQHp5qPXRhNIw/1wkZzRgvyRdHawT7NfTTUWFU7XcdSa3SJWtaFoPJU"
+    "GGpZQKcmFO/evGevb49eGcEtf46vQbpKfDWLH+c/oA/aYCznSkRYT4tA0F0JaK0DEu7jfBujoLBEC+jGCKHpYfpZwqX1"
+    "XXnL3fgn2UtDraiN7soG6CyGYo9mAhToNfol4gwJip2z/z7++Wdn5e12YAk92tzalW2fOGKT9Qp99SLm0HKtzfHCsvC6"
+    "NduZB3LRRzvRN3sDccwaIhly2MGaGERm1vi9XiqmSoJvlYWeSmyHArU+INkEYjudJ06A0rUK0e0sR17slXHkAz7kZR4J"
+    "vcCkAsqX8y157BWWfENEB5LeDuh730Jhn/0I4oWQGhmCZflJFJLTQymTfPAu1cFzvigUNG3J1UTjTiXrO7JwkkTBqZms"
+    "cH/FSV/sky+KnSi7prB+yMX27IeQTJCple95gerzPYSP2p1RLeVkniFTxM6jR69b5336ser8IhkLA/aWu7uxeJ8DUQ3w"
+    "lfr/KOT9LvIgTAB9SBMgk0ZXKiQmaf9z+aMVhEDh6LO/utQp+GqfX/XFxfHJ2fmkL46Ozv7n7BVccBxnF99xilBlEPHA"
+    "YpRHaTg/EVOQ95WCxU0VNkTQ+x0wl/6Vqvj9OmLnnbz+FBUap8ZOHNsJwg0EklnlReVdBpwpwbFTld4oUI1N/QpI7Ghv"
+    "w010QVElTKsOcmA6GkwbQ6WzxZAYikwr6rjh0bxlzO08Qr+g0vWAMvbtpqhZouiQ0AtB+q3ulZplx7GSCQ1GB4sZHooj"
+    "HjM8ef3u7SumafzSwkcVF+g2TsxWfsnPJM0rtQ41vcs+m2hEGp+LEzgVECUIFTtVb22IUoGNXYu5H/p6uTsiPi7JOaSN"
+    "zbNEJV8RaGL6IAhAQ3fYTRUnu9igFV6WBkQhoxDN3K/4InSLJjGmquGgjRiEnx98x1iCYsXWInqPwC/1il649reuD3iR"
+    "quZzAF3e8VwQ/CpQJuDTw8EwWSINeBIoW1TR4CJ/hfiFUKhI033hbSsaHU7/XOpSvvZP+S/j3jJNYz3co/fnJrJzomSx"
+    "5yVynu4d7B/sD54f7JXiWhBCMwV6R+I3uuK/AZV0/vKhb9rRfldvcRH+x+0J8ZaZIqNvJIZJNXV8D3HmaXnTvrZZFNw6"
+    "1zlhT511m6nZVrvNTyz9huTLtwHikjXagtozxXsxUvEUjm99VXdIlbku8zepZvBzIjJJJJ9SKl/pLhjbobZ5aYg9m243"
+    "Wc7pTW43q4nZPCyZsr9pfqDeppjbi0tGPvPSi5OUxS9JFtvAe+VrBKZLT2FpmgpnJohUyQrAKw/PS2nMzIi28AzJbnIY"
+    "ESVX1EtbPHmpPkq0HcTxpG/ewT0dJP1LF678Ri1fZaNTmM+HWJ28q/teOaO8omKTzawUYXwjlqj91eMW17e4/m+H6way"
+    "ebkWNkr4Rfx+K+D/9avIvnpv6JMFIaUvdJSl+6UXlpVSqm8M7SvQtEX7Ldpv0Z65Ytz6tqD+qas+a9/3KLipY/l786KC"
+    "3nnzG/uRcM3L8jfvfvi/f/6vK0JQ2OiGfHkIL0ov858YxXN17DfU92LSiuIbQZsr94rtMmUJjqeuzebsXe87h47twNio"
+    "TZbq5Fttun+y3bGVex3yfI0Sq6LY7/7B2n7jTStXkT6ImKkk/cZs/bZE9V+7RHXrfm3dr6/kfrVbqZI12n9+cPjiu+//"
+    "4y8v5XTmUX38bauvk1ei1kcIC9hiXxi0FYyb7Hc1HaRtN8I9uhFuSxnobSv6thV9g/p3/UJH3l+w7T5XufB+yw911ARe"
+    "NKIXkt92nD+047ySYSh8kVoaAQsmLvEjowabyx7Fpmq41/gtUPURgkAsc7LfbvVD7XuIhUtQ10AlWBUSR0lqymikmGYL"
+    "xwgs58XkIGqMHHRlBGJDYIBK4aQwGRBhQQJzqLbfxZSla7B6ifqVGB+hatJHdxMZNhhrS8iUWXzRkcXzUs8GFs1qKrCd"
+    "+VTJiAxCGEtTibmf6HQktGJX+2LS4GlDiqfM1vcvO4suhrAaI+W0waGphcIKJ0w/e8wUPofuaIOtck6pok4HDxESbAaw"
+    "BvYg75zhEkaM70sp7yoLjVRZlY/vugolhRgM56bEDKydWz9s0RXTH1GZFJVOmSJNn4rNscxy3eCsnqarMHa435Gx44KK"
+    "2HmTJsHgjdgTZ8c/Hp+c746A3Uv+WDCwzI1JbSpdSwVWOHlx2HWrciJiB+Y/f/vh3V0McAcglsv2hr3BYDAOEfyGouj2"
+    "G4elKfDGkzbsib9pxTk5YsKUhYlU6iuj7GayHfIyiCT/gLnPXS7Uh4WZijMqUyUtpVaSerudg8vBOjmwEFMfs0G4oA+m"
+    "X1G8p35Fcei8/LP9QnRe2jQOMfLFQHY4DoWtdcbhpv9xHJL4jv4wGIgfVaj4K+VgqtiIstdkoFc78XokvIiOsQIH2gHe"
+    "X43DcfhHMyP+/LSdkUj8j+IN1p4CoOGvA/EBVmi/B/3m9N271yc/YF2pEaRLbS/uIBL0Gwib80iIPxBdzdJg3RQxfd+c"
+    "A3j7bXOb5jGfGseWx2wGvDKzxeP2M+J5EC+K04Fj8VYRkdsrJgIn4kzdGDxHnOY/syCIblFdCcuAGaM8RcKYAYgCy4RH"
+    "HZTQj1jYWC5Wzlsw85XbL60X/Uto8GCT6pK135wv/GI2frfPQNJXCqAKy3mrPZx6BBvA4wauKScFdSdl4oYkYrP6CXM7"
+    "o8t9ArqyAC51RY/P+uq0DSZAllytyhWjXJIOwZISGVvuJh1ngwLZ6vnT9+fHpyduuV7+ri6wom4+LzC/lomPoGcL6cEQ"
+    "B6pSQm+bX2woV7KYIwxQaJtWgKSmdCfXgJlMEl/posgev5Bfq693HdwB/DcNXEHvVJgILYVkf2K8FHMYh/Xj1/AqUCft"
+    "N+prbgwoAuH0C+4L4Ar1Oz9fj+ujL927xEz7d+htpXxBs1IZv8uwu46yfNtlUdJPXhDAMTNcrc53h0ZeeTbeLTOdITbR"
+    "IW98+L7IvJxs/gY+Leld3rFn+9mGLR+xrxdaI6z4ZeQoMlrwC1wb4/frzdfrEWoMfhQn635l2a6Pm9faMoYKgIJrlEO7"
+    "fHi/qRp60blm3tbLu5WCeddaorf5v56AFz7Tj+KzwWhEffhlpSQd6M/wAFjX/H98fh/uf84tCV16DhdcGz258MsjAiGm"
+    "eIAUKQYick8XzjD5F0i+AQGfxWOCEqb8/Usk3QxIeBkPDi2MnA+I8byNvcpwpwDBEvoOCZWjA2Lw8W6+oX+4n6sEe+dI"
+    "/kHOuiH44pBWnjvZtPh7uNxIxjhiptMhrNhvKjDFgwLI+oXWhtIw4xTDmM41qqXR6EnD0KepdYLlnLJnYNryeZ3DjS4K"
+    "upgNR4nMrUWK9yZzXJEUW1tRSR9j7zvmaMXZ+ekHlOA9s79N8ibjORhQivKH47OfgGrXhCjwWyVXso2r3K9zcxvDvVvY"
+    "ZWa83Nxr/5BnPMPatjO6NzOfwGaH/OSdtCgxCHQ6ZAvv5qmUCwRyLWm8O4c3UnRAY2NarSRyS6kq9DkGmdTy536CFcwU"
+    "/jM6KsHAAbXVJjjbd4f2Brv30GuGyXq3/w8Ihs98"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -951,6 +951,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -970,10 +971,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1004,6 +1008,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1013,28 +1018,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2616,10 +2630,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4141,12 +4162,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4181,7 +4207,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4201,7 +4227,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4226,6 +4252,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -357,87 +357,87 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcRJtx87cRPYZCBJPxrexHcQ+7C0swaSklswxRfLYlB1tYuCeZh9sn+Tqp5ts/smy5EyQWS2w"
-    "E4tkd1dXVVd91V1FftkYRJM4kKkfhRudjS/djXESTWPV3ehcXXU3uhst/GcQhaEcpPCru3HhzcT9jUyk8FNxH02DodC3"
-    "D0QYpTd+OBa+wmupN0jl0Olu9FrQhxfHwYx6eIN/ifRGCiXTFJ5XB8JTt0qM/ESlLRElQqVRrHCYEPrsR8OZGHih8EJ1"
-    "LxPTYSInUSqpx0voi38KGdKIveIjOAl1E93zDOAPEYVZk/5MhN5Emn5HUTKWPNdf6E/hmSc3YxkBs6BxMNviYXotZM9k"
-    "4oVDw7ScW1e91g6MDdfa7ZtIpThCdyOEsTOylUzuZPJCCbxv0YFtYnqq3Y6jpK7p5duPwtziMdLoVoY1T775eCKye/zo"
-    "JBpKM2FP8XSVN5Lc+lfg0MBL5GgaQEPRt4hqJzJNfKlKw2CLaJSCwOB5fGQmNmV4Jz4dX346Ob7YsjqA+fYjJfXkwii/"
-    "0GuF0yBAor3gVkwiULLNUMJtMUqiCakM9OknUTiRYWr3mXrj8ry9sUJaFGjEAVAUSy8VIFvq1p6OB7pfavsGxgPlhTUB"
-    "U0/vJcxqB7RvKHZJ6CDXgkrbYp4hZ8zEZswmPSnW+3s/vYmmKWo8qH6hP61lWlHtXlEvauTKDUB5jN6Uu8p0+ZHOTNPe"
-    "w0ZrIwgmim1BGkUBaTX8za063Y0bGbBiDqUaJH6MbKIb76LBFOXiEeOwbQstAihSEHj9QDri2BvcCJd6veo52KOLtoJM"
-    "QewNZFvJ2AOBSLQptKZE7KU3oFjwDDwYJ9E48SaOOAnvQJ1hYWJfwErhGlMiDrHbI9Fu/6aAiheHd14wlUcvXGK8cPVv"
-    "F9r+18X5mYj6v8FaFRMvHZDpSm9ATbBX4Krrh/E0vRjcyInnHqC9YwukyHpQc1BHGUQxmgQwWkMQbEu4X7rd7kZ0i//t"
-    "iDSZypbAv4de6vE1x3Ee3BbYN9B64eJ1lymQMCj0kY8qNtH4qGmQMmXABGQpGENNOFxgOfSBacgIGpybWIMhj2E1IUeh"
-    "hR7ST5UMRluOAH33/GBKD/AEi3MYeYHSk5BJEiV8lR4BJR7iv3x3IpXyxjK/ADwlMh4etAA8oD9s/10mkZCfgaMDsEMH"
-    "wsVnFGjOVHHf+F9egdeJ/N+pn0gaxUW9ACaxLEP5Ob3qASNRgYzCBH4oaeEnU3Ae8IRjKYfSXDUsUwKty8w0biFLBE1R"
-    "Ea8yEhUyKYhAQZhD5OJgFW9OZOo5IONwgGp7YI3FcgQD+IsLWjyGsfre4JZoBbMKdhVo2zoQh9MQmitofI1qd83NjkSK"
-    "9usmAveKwmIDCGLPnhYqmiYDkAobSD9UcIM4puwZt9t9VCwX2aFAycIZrUfVYf39QNxiafuWIDVD8gu0FEiSrtZ1P2zR"
-    "OsiWAHJeSFjiDpkHa/GARNGazGK2IKy69BCs6FgmKfmTzpeHB7hk6//iDR9ato2yAUvZTC0BYJabDWg/+fzC0yAlGKCW"
-    "sEY4QM+OPFzR+FwQgQS5a+QXQ4DCILDo5FgmjaPkyAEemPihP5lO4OYu/vI+618/vXq196ow9M87P+/giBpK4JCgT+cj"
-    "7SEqcySZZFfRC8K1XgNNFkbBMRif4BAyJHLqgcoifK0DMyWWcoc4boZuFmboAsinwOWdwth7OGgGgAqD9sEcSC+sl+Ki"
-    "AKkwGNlxkiDCJRzMT+WkPNlcfNZFL0m8WQMp84FWgYKrHjGZMVenqB6TfgOH58KxIm+dnYIO7zpFbu84r8jGeMOhj/15"
-    "wUd7yWb8qdqgMk1/JQviasvhFg1Ji6gDGOc81Sw8tqCLS6O2+SMavIC+aQ1Ry6kI8XcKqhimPjnFecPM04QHno32/mQB"
-    "mHMZjzJm2NO255dNpEpTPjjZET8NePS3LEKSc6vGzNP0QnAUBHM1YxLpDc8hKPwV4c5GhzAf6Qz75DupbzCQQlcrJzEA"
-    "9DC1WpR8WB4wV9bDygH0sg5tVtGreUaqIeCpMUnLrcmGFpr7S0nOCGg10RUDuRoI0rgDsaxg9NBPQBrl2LHkEaPEH/uh"
-    "XoRPF80iNOsgpcGyVBe/eb73uy1BnlctCz/BcDWAHkPVbKFxyHbvUagAPoHCAOHhhlLqT2SHmgIuAU8SDiSCTuB4N8Sr"
-    "3MELROzJLfREgVsoitGGA21X0Blo/VSVMaR6FPzoWSK7lMPrKxqNlJwHR5twEAHLwJ/4izXeLTTe3cH/1arMiO37t9Lg"
-    "Jg4+zguarwzH6c0TwXuma6Ad3EELVWNw4yFIguBdiwIfmUNdmN2uxfAWnU8A8Txl3q+RFH2TzkNghUR7gJITuhMAknca"
-    "FvmIZm6YZ3Epm1NG/Te0BEhCLMO/RkkwtJ9/eKA9sskgpnB93kaZHYTm+GK58HMdxK6D2HUQuw5i10HsOoj9MYPYnLhn"
-    "CV/XMfEPGRNfZzGxhYjmRcPr0PmHD51zST85aK7XgXXsvY6917H3v2zszYf4HHgPAl/FckBM2HH2mD5jgwwSMHBKGXbB"
-    "k84OXe1Pk7GUJsdAXcczcMz80NF/7jmv632Q7reDcYq48xKFBgZg88gfA94IZEvEM9BX1F0njSYB3lZyAOiuJfrRNBxy"
-    "dkEpwYHNiTGcpDzpjAbMWB/7MQnLXEIZjIOo7wXXXjKu7EBwEkwRAlp2xpK+5eMLU9VmhvIt5iS9HJjkDsquEZuAttoU"
-    "PlGewBZnaJChxByVYurNrZzJIfpxTP0BI6utmtZ+ay6WSwEUkbCzbUeN08tj7pwLrLqLzV0ncMA0JuA3NrXJ63DiRpW8"
-    "oexPx0VibCC4wICIjUQKlkSic1O4lNEUJGA5dVJKdVR0ZpFxtDVh6ALDAgoeyKCQRGOsha9TRkB5I9TaTU+4ekSXSaph"
-    "BESutqyW1Dx0crk3xtg8Jye3t60SBFDeHSgTap5r599s7nQA8wvycRAXjMHeKIGpndhaZ3tp+fJDNdNSsR8E7aGfFGeF"
-    "CWqLzol37KqgxfboMEeaRA0B2kOuoGExSIAnrQ2nGOqkPVqzuMK1CrxQW5RThFALSATYE+bbYRZRI18GwxU4gmaDJ9YS"
-    "ZooYrLXbmIbYEUwxJtwS2WAjUkRxpAvDKMVEKB6vTJj8HAeev5Lx47HvdeaciOgOaAobuQGMxTtWi/CJvcPyjEpoAPrN"
-    "4yuzWwaMuDw//YBMI7OKDqg6PmWBrcIMTKdrSB/74g9bVgodmvkHpu6Xkw/HpFnGD9QnjIlNsw51TiJnWFdn8VvUV6tM"
-    "gtRNM6ODe1s8JWRum3SMJkepgx5qHcBtY/fF/tbCZHqqrdPq5XCl9Vqk9z7xU80w45dxM8OnLFCcw2xxCoMgum9buOwZ"
-    "yUTuWT0bzcD91WhhAk0eteXpZyvRSDKto6u0GYN70XIIZoXXfWWnSGtBNimaO61uhAmI5/qz2FMKAVnNvNCqPZcJNyQg"
-    "pArF6duPxFi1DaYdM5pDfwSzXZjjk0G8GnrBU58KYRlVIsIdfrQDiysBzbXWdC6noDBF41G0D0TPx/1PE85bX5S2LJ54"
-    "Flnq3vKk40XJAJ3FqHBlIkCB3iAsEhfYodi8+MvJhw/OZLi1AEmIpzN3aztfccge6wgjBS9bcMqbqez0supON0eBN26h"
-    "m2hp2VjxFLo5bZGZtHtKi09FX3oA7SC2kolJ/qfdYOw2gTBTZXs40NOdDBH02iEgg0KOuwDBXmdx2D7ubyB/eesn28gN"
-    "LWiK1oG4twn63jKmsMVAhmghS1062uLdm6zxFiWY89ZVKGhYC+kiuqBM8E0vx2gip1QPloNvcdYSOwSFscxjS2esdziL"
-    "nd0m8QSJmvjDIYatdA/NR+nOQWn3Sz9Droix65CqpEZ8aFTE3tiNMQPmlrvVmBPv6NPR0E/9v+f8Po2GEKTggXYSBXzI"
-    "SkSS/DP+oxeEMOXwqz+5VimAxa9HLXF1cnZx2WuJw8OLv10cwQXHcUB50LrLKcRbMBk5pB1BPxF94PethMn1JdYaAEui"
-    "W3CX/q0shB0q4tiBgo4UFRqHxjIXU2TBR5oek8qTypL3edMG25qzwKYyAOzscLvhJmJgVAldB0MYkQsFdHVAoWhEd9ER"
-    "U0VpAx63ZpHpA9gIcUGhmAB57Buh0B6GYv3XOxplWKynHcfSS6gxAiwmuCMOuU3n7M3p8RH3qYFpDlLFFaLGnhblYzCT"
-    "NM+qyqmCyxa7aLQ0PrXTGxFRgqZis4jWOsgVEOwMYHToq5utA6LjmsAhCTbbsLKwIvSJmxdBABq6yShVnG1h9VN4bTWI"
-    "QrZCNHKrgEXoFg2iXVUFoB2wEd59+YptCbIVq3Zo3+iBtjvurmNYgv5n3qQ6vrw8OXt/QUw2LhSNG8YHivdFnG2zRUbb"
-    "VPSodS3bNvnz/7x7f/32/OyXk/fXv56fHmePbHPHeetHn8z6vEKVdcztnrE3IagNopbiBhrv2RDfaHLoIcQRbb8d2Rtv"
-    "8KvYEC5kW9UPrWKpZlOuzvPk2sjRCJ5QWfBGKsTC8BIIhsCk6N09BR0E7IvqN/GyA+OFo57aPJuGfeOmbB1gbkGRQJ4X"
-    "lzUYzRxi126iW/A9fpxczM1poLKQ7VMh7eP5p8vH84Aqe2ecqbN8OFlK+amj7PL8L8dnlvHs6tOyMvg2GQBLiJjzflqP"
-    "JBktmFBUmcDp+bvjqtTtRIVawc+lea+BnsczkAx5+mr5WKsGpOc5FAvj48I5fJ3YF81bqiicN64T8lXvcVquao99Hs9a"
-    "qirkm/c14uQkkqfsIVvZSDWUPZbtVCHr05vLk/OyOKuJUBRr8JnDtbJODP+c/ehu3KRprDrb2+hq9I6iEyXj7WHijdLt"
-    "lzsvd9q7L7et3VRwvtVDuDlHj9Et/wsWX+ULWhf4rhOt1olWxfwaDJ269efaNUSjcmW61CueAD9BJ7PTdV1V3SwRruhe"
-    "+NydCr6bezMV4M1P3PCJ7jyFnGEcNU8RhsBSPyjPag5XmWqbvl7xIL4mR7ROlecwxpRMN08NcXvT7SrJWX+9h2Y10cLr"
-    "PfQyUWpsX66ez2Kta44adO4KHy/mP5JpbBR+4iuEptdD8CvhUIaDmV46Iwgg9b62TMBcZ0vEPoycajbT3pCH4RVP3UDc"
-    "Iua2QK5+Gk22vpUt3/39PS04vWlDIS0x8j5KbukdEvng17onPVxWEq/HFTymsMYTPJbgcVo6t+f5HM063X6dbv8EsLtO"
-    "t/9h0u1/19Jde2sh315abm9hVg7iVo6OmjOcK6D/bxjB/SCQfonE6jXwWwO/NfCrAr/cPGr7szKkox6F6e37ALfvVgfy"
-    "jO8eeMZNa/6zAW49sqNpKigaYF9N/UXFteAJ0w/jWxoM6tp7rL3H2nuUvYf13lc2cst5j+/kJb5jtVmtn7Dedlse/LG3"
-    "35b8RfGw+9s6DY26/yBWX+9yrG3+2ub/q9t8bcZtu4IY+cYUGeQ/jA34Axj+Gpnl72h+gkm3KCrb8o8605SqJrjiA99V"
-    "y+UWb0/f/fP//uGCgwGluFeY5pJGdjHIMwcHmbpWDX3DUXijRecq0FxkuqzFGco7LaDtO6z247Sjh2ZUYXrt/aivAHs2"
-    "6Zgq0AVccKVCLy8cfXpSSCV5Q1ckL9WZrkr+wYDAutx58bOf71HuvIZna3j2O8Gzei9leaOd3Zd7+69++o+fX3v9wZDe"
-    "tfBQi3eyQuZyC2EMttgR2toKtptNe6irGarG+PaP+WYLLovJYHa+4EpYGtO6rwd8dL1bWjaNZ2z4IQD5GZAOFmOYjzf4"
-    "oYIAHNh4A9oWyIROVjGfwddl9/3p2GQlZrRo8F0i5OWihAAAAgKoYMcTOgwQoLBcVBwl2TsBdPWuAtEm8jciPE+fTryw"
-    "QlhdVGKTuL8giZdWXTuW9ikqAxz4VG+FBIb6RQx8BnsglGR/ctWr0GQHNDYtr0q05O+9aMjWELonXS9nksgqAzYEVvbY"
-    "P71eWFYQFd0i/kwrLNElIlj4gWUMQ+YCPodGvkKWHb0V9PflMlIB6QNpCjNydMdc2YWomd5NYIocbBIqAWqRjrJEGpmS"
-    "ArLBsSncgblzQb6pReH+D6h6hCpKdO2aTzW4WH02q1BWDo4LhO3tLEjYSd6L2HybJkH7rdgWFyfvT84utw6A3Gv+OAmQ"
-    "zG+LqFtDpaC7QMn+3qKiyjoRmzD+5fGn03kE8DtasIpwowMovt0N0ZR3hP0+lm5oDYK3vtUrVcR/K8lhL1GkS2dE6qlb"
-    "rfnZGeJmno6LZ3MtYZ2kbXFVM9Z/cHkO1fSR7lJdfvnNKA5OEYuKvNTv+xh54SQ/6bfMiI/0lhmx57z+d/OlmqzoBlsi"
-    "zkTY2OmGwpSGYgf6vTXdkNh6+G/ttngvQ8lfTOrPBO+FcF6P9gHKiWcHEPPT8pbgrhyg/qgbdsM/ZWPir2/2Thsc6U/i"
-    "LdbtwT382RafYML5J2renp+evjl7h1V5mrMuvTPAbUeCfgH3OYhDMwXQZpAGsyrP6cNLjJ7NR5dMjKW/gYSvq5kOBoAb"
-    "uUoxe9x83yhD0CJfRNgWb+Vw2FzR8Jc65961I3bEefY3bwBQv3ltGkwDRoyy+IRNCxgemCY86iCP3mNZmF3qmb0+J5u5"
-    "+QRU/voJdMQgwipvzeew8gib3fLDC+D1rQSbhuWQxTfwqAMQAbdru7ocD1YAaRe/z4EILX9dyYzpcqW1KkyCiwVRtzRE"
-    "YFFohOpxvR/X3HFR7wjz1aaMKqr9OI1qZCqQzz9enpyfuXbN8bxXeeS1x1mRLqwFHy1kq1BoZpchm1N8/fIP270eYLxM"
-    "wsLkRP21qUwPBhCi+FLlhcr4Aa9SjbLroBTwo2tYNpDc6k9W0VSI/2caQ0GTSZyC9PNCa9K9CuZBzTSf0CotV1AGMur7"
-    "XFvNVb5zv66F86MPcblETP1Hsky1cd5nobp4i83yLJpmgvfysmjCaGCumeBihbPb0fzKNsRcm+hpqnRBcs1XufLw56z5"
-    "A100qdPstSfmrSCd2i9slQtW0cD4tg3JA0v4Ade6+HEt/WktNDrakuQr7Gnlra6PAqx99QYqATKvUlbq8iL+oWqRxcK1"
-    "x6bu2C0UHrvGKx1nn3fDC1/pT/FVW2u0//BjIj1a1F/hAXC72f/x+R24/zXzKXRpFy64Jr5z4ccKoRr3+BJ7pCiNunu+"
-    "gIu738fuK2bgq1glbOKeX2HPOs4xPc6PfrjdT6+xYTXy4ekvHcNo+bykCWcvMStOdKFIxHRE87PDECJw9XhC97+3k6kS"
-    "hwHY/VJRge5wf49mnqF5mvwTsD12o8GcLqIOi/7flLd1xNNLpgHoHvOmVafa4/xSDbdIBaF3oGHlVOt6kqxUw9LAVryA"
-    "LGjKswOmnTN60e9+Y2525gApBMM1kI5AAXS48fD/vxsd5A=="
+    "eJztXY1u20iSfpU+7wKxcRJtx87cRPYZCBJPxrexHcQ+7C0sQaSklswxRfLYlB1tYuCeZh9sn+Tqp5ts/smy5UyQWS2w"
+    "E4tkd1dXVVd91V1FftkYRtM4kKkfhRudjS/djUkSzWLV3ehcXXU3uhst/GcYhaEcpvCru3HhzcXdtUyk8FNxF82CkdC3"
+    "D0QYpdd+OBG+wmupN0zlyOlu9FrQhxfHwZx6eIN/ifRaCiXTFJ5XB8JTN0qM/USlLRElQqVRrHCYEPocRKO5GHqh8EJ1"
+    "JxPTYSKnUSqpx0voi38KGdKIveIjOAl1Hd3xDOAPEYVZk8FchN5Umn7HUTKRPNdf6E/hmSc3YxkBs6BxMN/iYXotZM90"
+    "6oUjw7ScW1e91g6MDdfa7etIpThCdyOEsTOylUxuZfJCCbxv0YFtYnqq3Y6jpK7p5duPwtziMdLoRoY1T775eCKye/zo"
+    "NBpJM2FP8XSVN5bc+lfg0NBL5HgWQEMxsIhqJzJNfKlKw2CLaJyCwOB5fGQuNmV4Kz4dX346Ob7YsjqA+Q4iJfXkwii/"
+    "0GuFsyBAor3gRkwjULLNUMJtMU6iKakM9OknUTiVYWr3mXqT8ry9iUJaFGjEAVAUSy8VIFvq1p6OB7pfavsGxgPlhTUB"
+    "U0/vJMxqB7RvJHZJ6CDXgkrbYp4jZ8zE5swmPSnW+zs/vY5mKWo8qH6hP61lWlHtXlEvauTKDUB5jN6Uu8p0+YHOTNPe"
+    "/UZrIwimim1BGkUBaTX8za063Y1rGbBijqQaJn6MbKIb76LhDOXiEeOwbQstAihSEHiDQDri2BteC5d6veo52KOLtoJM"
+    "QewNZVvJ2AOBSLQptKZE7KXXoFjwDDwYJ9Ek8aaOOAlvQZ1hYWJfwErhGlMiDrHbI9Fu/6aAiheHt14wk0cvXGK8cPVv"
+    "F9r+18X5mYgGv8FaFVMvHZLpSq9BTbBX4Krrh/EsvRhey6nnHqC9YwukyHpQc1BHGUQxmgQwWiMQbEu4X7rd7kZ0g//t"
+    "iDSZyZbAv0de6vE1x3Hu3RbYN9B64eJ1lymQMCj0kY8qNtH4qFmQMmXABGQpGENNOFxgOQyAacgIGpybWIMhj2E1IUeh"
+    "hR7ST5UMxluOAH33/GBGD/AEi3MYe4HSk5BJEiV8lR4BJR7hv3x3KpXyJjK/ADwlMu7vtQA8oD9s/10mkZCfgaNDsEMH"
+    "wsVnFGjOTHHf+F9egf1E/u/MTySN4qJeAJNYlqH8nF71gJGoQEZhAj+UtPCTGTgPeMKxlENprhqWKYHWZW4at5Algqao"
+    "iFcZiQqZFESgIMwhcnGwijenMvUckHE4RLU9sMZiOYIB/MUFLZ7AWANveEO0glkFuwq0bR2Iw1kIzRU07qPa9bnZkUjR"
+    "fl1H4F5RWGwAQezZ00JFs2QIUmED6YcKbhDHlD3jdnuAiuUiOxQoWTin9ag6rL8fiFssbd8SpGZIfoGWAknS1bruhy1a"
+    "B9kSQM4LCUvcIfNgLR6QKFqTecwWhFWXHoIVHcskJX/S+XJ/D5ds/V++4X3LtlE2YCmbqScAmKfNBrSffH7haZASDFBL"
+    "WCMcoGfHHq5ofC6IQILcNfKLIUBhEFh0ciKTxlFy5AAPTP3Qn86mcHMXf3mf9a+fXr3ae1UY+uedn3dwRA0lcEjQp/Ox"
+    "9hCVOZJMsqvoBeFar4EmC6PgGIxPcAgZEjn1QGUZvtaBmRJLuUMcN0M3SzN0CeRT4PJOYew9HDQDQIVBB2AOpBfWS3FZ"
+    "gFQYjOw4SRDhEg7mp3JanmwuPuuilyTevIGUxUCrQMFVj5jMmKtTVI/poIHDC+FYkbfOTkGHd50it3ecV2RjvNHIx/68"
+    "4KO9ZDP+VG1Qmaa/kgVxteVwi4akRdQBjHMeaxYeWtDFpVHb/AENXkLftIaop6kI8XcGqhimPjnFRcMs0oR7no32/mQB"
+    "mHMZjzJm2NO255dNpEpTPjjZET8NePS3LEKSc6vGzNP0QnAUBHM1YxLpjc4hKPwV4c5GhzAf6Qz75FupbzCQQlcrpzEA"
+    "9DC1WpR8WB4wV9bDygH0Ux3avKJXi4xUQ8BTY5KetiYbWmjuP0lyRkCria4YyNVAkMYdiKcKRg/9CKRRjh1LHjFK/Ikf"
+    "6kX4eNEsQ7MOUhosS3Xxm+d7v9sS5HnVsvATDFcD6DFUzRYah2x3HoUK4BMoDBAebiil/lR2qCngEvAk4VAi6ASOd0O8"
+    "yh28QMSe3EBPFLiFohhtONB2BZ2B1o9VGUOqR8GPniWySzm8vqLxWMlFcLQJBxGwDPypv1zj3ULj3R38X63KjNm+fysN"
+    "buLgw7yg+cpwkl4/ErxnugbawR20UDWG1x6CJAjetSjwkQXUhdntWgxv0fkIEM9T5v0aSdE36TwEVki0Byg5oTsBIHmn"
+    "YZGPaeaGeRaXsjll1H9DS4AkxDL8a5QEI/v5+3vaI5sOYwrXF22U2UFoji+eFn6ug9h1ELsOYtdB7DqIXQexP2YQmxP3"
+    "LOHrOib+IWPifhYTW4hoUTS8Dp1/+NA5l/Sjg+Z6HVjH3uvYex17/8vG3nyIz4H3MPBVLIfEhB1nj+kzNsggAQOnlGEX"
+    "POns0NXBLJlIaXIMVD+eg2Pmh47+c895Xe+DdL8djFPErZcoNDAAm8f+BPBGIFsinoO+ou46aTQN8LaSQ0B3LTGIZuGI"
+    "swtKCQ5sTozhJOVJ5zRgxvrYj0lY5hLKYBJEAy/oe8mksgPBSTBFCGjZGUv6lo8vTFWbGcq3WJD0cmCSOyi7RmwC2mpT"
+    "+ER5AlucoUGGEnNUiqk3N3IuR+jHMfUHjKy2alr7rblYLgVQRMLOth01Ti+PuXMusOouN3edwAHTmILf2NQmr8OJG1Xy"
+    "RnIwmxSJsYHgEgMiNhIpWBKJzk3hUkZTkIDl1Ekp1VHRmUXG0daEoUsMCyh4KINCEo2xFr5OGQHljVBrNz3h6hFdJqmG"
+    "ERC52rKqNa7LkDVLRe6OMTjP6ckNbquEAZR3C9qEqufaCTibOx0A/YKcHAQGEzA4SmBuJ7bW6V5awPxQzbxU7AdBe+Qn"
+    "xWlhhtqyc+ItuypqsV06zJEmUUOAdpErqFgMq4MnrS2nGOmsPVq0uMS1DrxQW5RUhFgLSATcE+b7YRZRY18Go1VMDFkO"
+    "nlpLmElivNZuYyZiRzDNmHNLhIOZSBHIkTaMohRzoVgGZdLk5zjw/JXsH499p5PnRER3QFfYzg1hLN60WoZT7CCerjwJ"
+    "DUC/eXxlNsyAEZfnpx+QaWRZ0QdVx6dEsBWGn4VN+WNf/FHLyqFDO3/PtP1y8uGYNMs4gvqMMbFp1qFOSuQU6+ocfosG"
+    "aiWrQtqmedHB3S2eE/K2TSpGs6PkQQ+VDgC3sfxif2tpOj3V1on1crTSgi3Se5f4qeaY8cy4neFTHijOYb48hUEQ3bUt"
+    "ZPaMZCL3rJ6NauAOa7Q0gSaT2vL185VoJJnW0VXajsHdaDkCq8LLvrJXpLUgmxTNnRY3AgVEdIN57CmFkKxmXmjUnsuG"
+    "GxIQVIXi9O1HYqzaBtuOOc2hP4bZLs3x6TBeDb/guU+FsIwqEeEePxqC5ZWA5lprOZ+moDBF41C0E0TXx/3PEs5cX5a2"
+    "LKJ4Flnq3vK042XJAJ3FuHBlIkCB3iAuEhfYodi8+MvJhw/OdLS1BEmIqDNva/teccgO6whjBS9bcMqbq+z8supNN8eB"
+    "N2mhn2hp2VgRFXo5bZGZtDtKjE/FQHqA7SC6kolJ/6f9YOw2gUBTZbs40NOtDBH22kEgo0KOvADD9rNIbB93OJC/vPmT"
+    "beWGFjZF60Dc2wR9bxlT2GIcQ7SQpS4dbvH+TdZ4i1LMefMqFDSsBXURXFAu+KaXgzSRU6oHy+G3OGuJHcLCWOixpXPW"
+    "O5zHzjiIeIJETf3RCANXuofmo3TnoLT/pZ8hV8TgdUR1UmM+NiqCb+zGmAFzy91qzIp39Plo6Kf+33N+n0YjCFPwSDuJ"
+    "Aj5mJSJJ/hn/0QtCoHL41Z/2VQpY8etRS1ydnF1c9lri8PDibxdHcMFxHFAetO5yBhEXTEaOaE/QT8QA+H0jYXIDidUG"
+    "wJLoBtylfyMLcYeKOHigqCNFhcahsdDFlFnwoabHpPKksvR93rbBtuY0sKkQADs73G64iRAYVUJXwhBE5FIBXR9QKBvR"
+    "XXTETFHigMetWWT6CDZCXFAoJ0Ae+0YotIuhWP/1nkYZFetpx7H0EmqMAIsJ7ohDbtM5e3N6fMR9alyaY1RxhbCxp0X5"
+    "EM4kzbPqcqrossUuGi2NT+30VkSUoKnYLKK1DnIFBDsHFB366nrrgOjoEzgkwWZbVhZWhD5x+yIIQEM3GaaKsy2sfwr7"
+    "VoMoZCtEI7cKWIRu0SDaVVUA2gEb4d2Xr9iWIFuxbod2ju5pw+O2H8MS9D/zNtXx5eXJ2fsLYrJxoWjcMDxQvDPibJtN"
+    "Mtqooketa9nGyZ//5937/tvzs19O3vd/PT89zh7Z5o7z1g8+mfV5hSrrmNs9Y29CUBtELcUtNN61Ib7R5NBDiCPagDuy"
+    "t97gV7EhXMg2q+9bxWLNpmyd58m2keMxPKGy2I1UiIXhJRANgUnR+3sKOgjYF9Vv42VHxkuHsbWZNg07x035OsDcgiKB"
+    "PC8uazCaOcaujcks+B4/TC5m5zRQWcj3qZD28fzT5cOZQJXdM87Vefr+QCnpp46yy/O/HJ9ZxrOrz8vK4NvkADxBxJz5"
+    "03ogzWjJlKLKBE7P3x1XpW6nKiwfjGcZQw30PJyDZMjTV8sHWzUgPc+iWBofF07i68S+bOZSReG8SZ2Qr3oP03JVe/Dz"
+    "cN5SVSHfvK8RJ6eRPGYX2cpHqqHsoXynClmf3lyenJfFWU2FoliDTx36yjoz/HP2o7txnaax6mxvo6vRG4pOlEy2R4k3"
+    "Trdf7rzcae++3La2U8H5Vo/hFhw+Rjf8L1h8lS9oXeK7TrVap1oVM2wwdOrWn2zXEI3KlelSr3gG/AidzM7XdV11s0S4"
+    "pnvpk3cq+W7uzdSANz9xzWe6ixRyjnHUIkUYAUv9oDyrBVxlqm36esWj+Jos0TpVXsAYUzTdPDXE7U23qyRn/fXum9VE"
+    "C69338tEqbF9uX4+i7X6HDXo7BU+YMx/JLPYKPzUVwhN+yPwK+FIhsO5XjpjCCD1vrZMwFxnS8Q+jpxpNtPekIfhFU/d"
+    "QNwi5rZArn4aTba+lS3f/f09LTi9aUMhLTHyLkpu6C0S+eB93ZMeLiuK1+MKHlNY4wkeS/A4LZ3d83yOZp1wv064fwTY"
+    "XSfc/zAJ979r8a69tZBvLz1tb2FeDuJWjo6ac5wroP9vGMH9IJD+CanVa+C3Bn5r4FcFfrl51PZnZUhHPQrT2/cBbt+t"
+    "EuQZ3z7wjJvW/GcD3HpgR9PUUDTAvpoKjIprwROmH8a3NBjUtfdYe4+19yh7D+vNr2zknuY9vpOX+I71ZrV+wnrfbXnw"
+    "h95/W/IXxcPub+s0NOr+g1h9vcuxtvlrm/+vbvO1GbftCmLka1NlkP8wNuAPYPhrZJa/pfkRJt2iqGzLP+pMUyqa4JIP"
+    "fFstV1u8PX33z//7hwsOBpTiTmGaSxrZ1SDPHBxk6lo19A1H4Y0WnetAc5HpuhZnJG+1gLZvsd6P047um1GF6bX3o74E"
+    "7NmkY+pAl3DBlRq9vHT08UkhleQNXZP8pM50XfIPBgTWBc/Ln/18j4LnNTxbw7PfCZ7VeynLG+3svtzbf/XTf/z82hsM"
+    "R/S2hftavJOVMpdbCGOwxY7Q1law3WzaQ13NUDXGt3/Md1twWUwGs/MFV8LSmNbdH/LR9W5p2TSeseGnAORnQDpYjGE+"
+    "3+CHCgJwYOM1aFsgEzpZxXwGXxfeD2YTk5WY0aLBd4mQl8sSAgAICKCCHU/oMECAwnJVcZRkbwXQxbsKRJvI34jwPH06"
+    "8cIKYXVRiU3i/pIkXlqV7Vjap6gMcOhTvRUSGOpXMfAZ7IFQkv3JVa9Ckx3Q2LS8KtGSv/miIVtD6J50vZxJIqsM2BBY"
+    "2WP/9HppWUFUdIP4M62wRJeIYOEHljGMmAv4HBr5Cll29FbQ35dPkQpIH0hTmJGjO+bKLkTN9HYCU+Rgk1AJUIt0lCXS"
+    "yJQUkA2OTeEOzJ0r8k0tCvd/QNUjVFGia9d8qsHF6rN5hbJycFwgbG9nScJO8l7E5ts0Cdpvxba4OHl/cna5dQDk9vnz"
+    "JEAyvy+ibg2Vgu4CJft7y4oq60RswviXx59OFxHAb2nBKsKNDqD4djdEU94R9htZuqE1CN76Vi9VEf+tJIe9RJEunRGp"
+    "p2605mdniJt5Oi6ezbWEdZK2xVXNWP/B5TlU00e6S2X55XejODhFLCryUn/gY+SFk/yk3zMjPtJ7ZsSe8/rfzbdqsqIb"
+    "bIk4E2FjpxsKUxqKHeg313RDYuvhv7Xb4r0MJX8zaTAXvBfCeT3aBygnnh9AzE/LW4K7coD6o27YDf+UjYm/vtlbbXCk"
+    "P4m3WLcH9/BnW3yCCecfqXl7fnr65uwdVuVpzrr00gC3HQn6BdznIA7NFECbYRrMqzynTy8xejafXTIxlv4KEr6wZjYc"
+    "Am7kKsXscfOFowxBi3wRYVu8lcNhc0XDX+qce9eO2BHn2d+8AUD95rVpMA0YMcriEzYtYHhgmvCogzx6j2Vhdqln9gKd"
+    "bObmI1D52yfQEYMIq7w1H8TKI2x2y/cvgNc3EmwalkMW38GjDkAE3K7t6nI8WAGkXfxCByK0/H0lM6bLldaqMAkuFkTd"
+    "0hCBRaERqsf1flxzx0W9Y8xXmzGqqPbjNKqRqUA+/3h5cn7m2jXHi97kkdceZ0W6sBZ8tJCtQqGZXYZsTvH1uz9s93qA"
+    "8TIJC5MT9femMj0YQojiS5UXKuMnvEo1yq6DUsDPrmHZQHKjP1pFUyH+n2kMBU2mcQrSzwutSfcqmAc103xEq7RcQRnI"
+    "qO9zbTVX+S78vhbOjz7F5RIx9Z/JMtXGeZ+F6uItNsvzaJYJ3svLogmjgblmgosVzm5H8yvbEHNtomep0gXJNd/lysOf"
+    "s+ZPdNGkTrP3npi3gnRqv7FVLlhFA+PbNiQPLOEHXOvi57X0x7XQ6GhLkq+wx5W3uj4KsPbVG6gEyLxKWanLi/iHqkUW"
+    "S9cem7pjt1B47BqvdJx94A0vfKU/xVdtrdH+w4+p9GhRf4UHwO1m/8fnd+D+18yn0KVduOCa+M6FHyuEatzjS+yRojTq"
+    "7vkCLu5+H7uvmIGvYpWwiXt+hT3rOMf0uDj64XY/vcaG1ciHp//kGEbL5yVNOHuNWXGiS0UipiOanx2GEIGrxxO6/72d"
+    "TJU4DMDunxQV6A7392jmGZqnyT8C22M3GszpIuqw6P9NeVtHPL5kGoDuMW9adao9Li7VcItUEHoHGlZOta4nyUo1LA1s"
+    "xQvIgqY8O2DaOaMX/fI35mZnAZBCMFwD6QgUQIcb9/8Phnoekg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -954,6 +954,7 @@ class Flag:
         "config_only",
         "goes_with",
         "help",
+        "kind",
         "metavar",
         "name",
         "not_with",
@@ -973,10 +974,13 @@ class Flag:
         config_only: bool = False,
         goes_with: str = "",
         not_with: tuple[str, ...] = (),
+        kind: str = "string",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
+        #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
+        self.kind = kind if metavar else "boolean"
         self.help = f"with {goes_with}: {help}" if goes_with else help
         #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
         self.goes_with = goes_with
@@ -1007,6 +1011,7 @@ FLAGS: tuple[Flag, ...] = (
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
+        kind="number",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1016,28 +1021,37 @@ FLAGS: tuple[Flag, ...] = (
         "CHARS",
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
+        kind="integer",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved"),
+    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
     Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
     Flag(
         "--field",
-        "PATH",
+        "FIELD",
         "with schema, --schema or --llms: print only the part at this dotted path",
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
-    Flag("--config", "PATH", "read option values from this TOML or JSON file", config_only=True),
+    Flag(
+        "--config",
+        "PATH",
+        "read option values from this TOML or JSON file",
+        config_only=True,
+        kind="path",
+    ),
     Flag(
         "--batch",
         "FILE",
         "run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envelope"
         " line each",
         scope="root",
+        kind="path",
     ),
     Flag(
         "--jobs",
         "N",
         "how many read-only calls run at once (default 4)",
         scope="root",
+        kind="integer",
         goes_with="--batch",
     ),
     Flag(
@@ -2642,10 +2656,17 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
+#: The options of `output` (help and completion read them): flag, metavar, help.
+_OUTPUT_OPTIONS = (
+    ("--offset", "CHARS", "where the page starts (default: 0)"),
+    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+)
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    parser.add_argument("--offset", metavar="CHARS", help="where the page starts (default: 0)")
-    parser.add_argument("--limit", metavar="CHARS", help=f"how long it is (default: {_PAGE})")
+    for flag, metavar, text in _OUTPUT_OPTIONS:
+        parser.add_argument(flag, metavar=metavar, help=text)
 
 
 def _run_output(call: _Call) -> object:
@@ -4167,12 +4188,17 @@ def _completion_usage(name: str) -> str:
     )
 
 
+#: The built-in commands every tool has, after its own: name -> summary (root help, completion).
+_BUILTIN_COMMANDS = {
+    "output": _OUTPUT.summary,
+    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+}
+
+
 def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
     """The root help's built-in commands: output and completion."""
-    children.add_parser("output", help=_OUTPUT.summary)
-    children.add_parser(
-        "completion", help="print a shell completion script (bash, zsh, fish, pwsh)"
-    )
+    for name, summary in _BUILTIN_COMMANDS.items():
+        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -4207,7 +4233,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
         elif flag.choices:
             values = list(flag.choices)
         else:
-            values = "file" if flag.metavar == "PATH" else "none"
+            values = "file" if flag.kind == "path" else "none"
         names = (flag.short, flag.name) if flag.short else (flag.name,)
         found.append((names, f"{path}|{flag.name}", values, _help_line(flag.help)))
     found.append((HELP_FLAGS, f"{path}|--help", None, "show help and exit"))
@@ -4227,7 +4253,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         if not path:
-            named.append(("completion", "print a shell completion script"))
+            named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
         found.append((path, named, _tool_options(path, not path, config, False), []))
     for path, aliases, confirm, options, positionals in table["commands"]:
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
@@ -4252,6 +4278,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         found.extend((alias, [], every, places) for alias in aliases)
     completion: _Opt = (HELP_FLAGS, "completion|--help", None, "show help")
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
+    # NOTE: `output REF`: a reference completes to nothing, its options to their names.
+    paging: list[_Opt] = [
+        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+    ]
+    tool = _tool_options("output", False, config, False)
+    found.append(("output", [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -31,6 +31,8 @@ function __clikit_child --argument-names key
             echo 'label'
         case '|login'
             echo 'login'
+        case '|output'
+            echo 'output'
         case '|completion'
             echo 'completion'
     end
@@ -204,6 +206,22 @@ function __clikit_option --argument-names key
             echo 'login|--field'
         case 'login|--explain'
             echo 'login|--explain'
+        case 'output|--offset'
+            echo 'output|--offset'
+        case 'output|--limit'
+            echo 'output|--limit'
+        case 'output|-o' 'output|--output'
+            echo 'output|--output'
+        case 'output|--timeout'
+            echo 'output|--timeout'
+        case 'output|--max-output'
+            echo 'output|--max-output'
+        case 'output|--spill-dir'
+            echo 'output|--spill-dir'
+        case 'output|--field'
+            echo 'output|--field'
+        case 'output|--explain'
+            echo 'output|--explain'
     end
 end
 
@@ -216,9 +234,9 @@ function __clikit_values --argument-names key cur prefix
         case '|--spill-dir'
             __fish_complete_path "$cur"
         case '|--field'
-            __fish_complete_path "$cur"
         case '|--explain'
         case '|--batch'
+            __fish_complete_path "$cur"
         case '|--jobs'
         case 'greet|--output'
             __clikit_add "$prefix" 'json' 'text'
@@ -227,7 +245,6 @@ function __clikit_values --argument-names key cur prefix
         case 'greet|--spill-dir'
             __fish_complete_path "$cur"
         case 'greet|--field'
-            __fish_complete_path "$cur"
         case 'greet|--explain'
         case 'greet#0'
         case 'greet|--output'
@@ -237,7 +254,6 @@ function __clikit_values --argument-names key cur prefix
         case 'greet|--spill-dir'
             __fish_complete_path "$cur"
         case 'greet|--field'
-            __fish_complete_path "$cur"
         case 'greet|--explain'
         case 'hi#0'
         case 'list-items|--from'
@@ -249,7 +265,6 @@ function __clikit_values --argument-names key cur prefix
         case 'list-items|--spill-dir'
             __fish_complete_path "$cur"
         case 'list-items|--field'
-            __fish_complete_path "$cur"
         case 'list-items|--explain'
         case 'list-items|--from'
         case 'list-items|--to'
@@ -260,7 +275,6 @@ function __clikit_values --argument-names key cur prefix
         case 'list-items|--spill-dir'
             __fish_complete_path "$cur"
         case 'list-items|--field'
-            __fish_complete_path "$cur"
         case 'list-items|--explain'
         case 'list-items|--from'
         case 'list-items|--to'
@@ -271,7 +285,6 @@ function __clikit_values --argument-names key cur prefix
         case 'list-items|--spill-dir'
             __fish_complete_path "$cur"
         case 'list-items|--field'
-            __fish_complete_path "$cur"
         case 'list-items|--explain'
         case 'delete|--output'
             __clikit_add "$prefix" 'json' 'text'
@@ -280,7 +293,6 @@ function __clikit_values --argument-names key cur prefix
         case 'delete|--spill-dir'
             __fish_complete_path "$cur"
         case 'delete|--field'
-            __fish_complete_path "$cur"
         case 'delete|--explain'
         case 'delete#0'
         case 'reset|--keep'
@@ -291,7 +303,6 @@ function __clikit_values --argument-names key cur prefix
         case 'reset|--spill-dir'
             __fish_complete_path "$cur"
         case 'reset|--field'
-            __fish_complete_path "$cur"
         case 'reset|--explain'
         case 'fetch|--delay'
         case 'fetch|--mark'
@@ -303,7 +314,6 @@ function __clikit_values --argument-names key cur prefix
         case 'fetch|--spill-dir'
             __fish_complete_path "$cur"
         case 'fetch|--field'
-            __fish_complete_path "$cur"
         case 'fetch|--explain'
         case 'label|--name'
         case 'label|--size'
@@ -316,7 +326,6 @@ function __clikit_values --argument-names key cur prefix
         case 'label|--spill-dir'
             __fish_complete_path "$cur"
         case 'label|--field'
-            __fish_complete_path "$cur"
         case 'label|--explain'
         case 'login|--user'
         case 'login|--token'
@@ -327,10 +336,20 @@ function __clikit_values --argument-names key cur prefix
         case 'login|--spill-dir'
             __fish_complete_path "$cur"
         case 'login|--field'
-            __fish_complete_path "$cur"
         case 'login|--explain'
         case 'completion#0'
             __clikit_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case 'output|--offset'
+        case 'output|--limit'
+        case 'output|--output'
+            __clikit_add "$prefix" 'json' 'text'
+        case 'output|--timeout'
+        case 'output|--max-output'
+        case 'output|--spill-dir'
+            __fish_complete_path "$cur"
+        case 'output|--field'
+        case 'output|--explain'
+        case 'output#0'
         case '*'
             return 1
     end
@@ -349,7 +368,8 @@ function __clikit_children --argument-names node
             printf "%s\t%s\n" 'fetch' 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'
             printf "%s\t%s\n" 'label' 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'
             printf "%s\t%s\n" 'login' 'Log in; asks for what is missing at a terminal (the token hidden).'
-            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+            printf "%s\t%s\n" 'output' 'Read back the full text of an answer that was cut.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script (bash, zsh, fish, pwsh)'
         case '*'
             return 1
     end
@@ -540,6 +560,21 @@ function __clikit_flags --argument-names node
         case 'completion'
             printf "%s\t%s\n" '-h' 'show help'
             printf "%s\t%s\n" '--help' 'show help'
+        case 'output'
+            printf "%s\t%s\n" '--offset' 'where the page starts (default: 0)'
+            printf "%s\t%s\n" '--limit' 'how long it is (default: 100000)'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (a `timeout` error)'
+            printf "%s\t%s\n" '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…'
+            printf "%s\t%s\n" '--spill-dir' 'where the full text of a cut answer is saved'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
     end
 end
 

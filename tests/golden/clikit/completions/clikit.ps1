@@ -15,6 +15,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|fetch' = 'fetch'
         '|label' = 'label'
         '|login' = 'login'
+        '|output' = 'output'
         '|completion' = 'completion'
     }
     $options = @{
@@ -117,28 +118,37 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'login|--spill-dir' = 'login|--spill-dir'
         'login|--field' = 'login|--field'
         'login|--explain' = 'login|--explain'
+        'output|--offset' = 'output|--offset'
+        'output|--limit' = 'output|--limit'
+        'output|-o' = 'output|--output'
+        'output|--output' = 'output|--output'
+        'output|--timeout' = 'output|--timeout'
+        'output|--max-output' = 'output|--max-output'
+        'output|--spill-dir' = 'output|--spill-dir'
+        'output|--field' = 'output|--field'
+        'output|--explain' = 'output|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
-        '|--field' = @('file')
+        '|--field' = @('none')
         '|--explain' = @('none')
-        '|--batch' = @('none')
+        '|--batch' = @('file')
         '|--jobs' = @('none')
         'greet|--output' = @('choice', 'json', 'text')
         'greet|--timeout' = @('none')
         'greet|--max-output' = @('none')
         'greet|--spill-dir' = @('file')
-        'greet|--field' = @('file')
+        'greet|--field' = @('none')
         'greet|--explain' = @('none')
         'greet#0' = @('none')
         'greet|--output' = @('choice', 'json', 'text')
         'greet|--timeout' = @('none')
         'greet|--max-output' = @('none')
         'greet|--spill-dir' = @('file')
-        'greet|--field' = @('file')
+        'greet|--field' = @('none')
         'greet|--explain' = @('none')
         'hi#0' = @('none')
         'list-items|--from' = @('none')
@@ -147,7 +157,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--timeout' = @('none')
         'list-items|--max-output' = @('none')
         'list-items|--spill-dir' = @('file')
-        'list-items|--field' = @('file')
+        'list-items|--field' = @('none')
         'list-items|--explain' = @('none')
         'list-items|--from' = @('none')
         'list-items|--to' = @('none')
@@ -155,7 +165,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--timeout' = @('none')
         'list-items|--max-output' = @('none')
         'list-items|--spill-dir' = @('file')
-        'list-items|--field' = @('file')
+        'list-items|--field' = @('none')
         'list-items|--explain' = @('none')
         'list-items|--from' = @('none')
         'list-items|--to' = @('none')
@@ -163,13 +173,13 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--timeout' = @('none')
         'list-items|--max-output' = @('none')
         'list-items|--spill-dir' = @('file')
-        'list-items|--field' = @('file')
+        'list-items|--field' = @('none')
         'list-items|--explain' = @('none')
         'delete|--output' = @('choice', 'json', 'text')
         'delete|--timeout' = @('none')
         'delete|--max-output' = @('none')
         'delete|--spill-dir' = @('file')
-        'delete|--field' = @('file')
+        'delete|--field' = @('none')
         'delete|--explain' = @('none')
         'delete#0' = @('none')
         'reset|--keep' = @('none')
@@ -177,7 +187,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'reset|--timeout' = @('none')
         'reset|--max-output' = @('none')
         'reset|--spill-dir' = @('file')
-        'reset|--field' = @('file')
+        'reset|--field' = @('none')
         'reset|--explain' = @('none')
         'fetch|--delay' = @('none')
         'fetch|--mark' = @('file')
@@ -185,7 +195,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--timeout' = @('none')
         'fetch|--max-output' = @('none')
         'fetch|--spill-dir' = @('file')
-        'fetch|--field' = @('file')
+        'fetch|--field' = @('none')
         'fetch|--explain' = @('none')
         'label|--name' = @('none')
         'label|--size' = @('none')
@@ -195,7 +205,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--timeout' = @('none')
         'label|--max-output' = @('none')
         'label|--spill-dir' = @('file')
-        'label|--field' = @('file')
+        'label|--field' = @('none')
         'label|--explain' = @('none')
         'login|--user' = @('none')
         'login|--token' = @('none')
@@ -203,12 +213,21 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'login|--timeout' = @('none')
         'login|--max-output' = @('none')
         'login|--spill-dir' = @('file')
-        'login|--field' = @('file')
+        'login|--field' = @('none')
         'login|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+        'output|--offset' = @('none')
+        'output|--limit' = @('none')
+        'output|--output' = @('choice', 'json', 'text')
+        'output|--timeout' = @('none')
+        'output|--max-output' = @('none')
+        'output|--spill-dir' = @('file')
+        'output|--field' = @('none')
+        'output|--explain' = @('none')
+        'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('completion', 'print a shell completion script'))
+        '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'print a shell completion script (bash, zsh, fish, pwsh)'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
@@ -223,6 +242,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -19,6 +19,8 @@ function __kitchen_child --argument-names key
             echo 'fail'
         case '|store'
             echo 'store'
+        case '|output'
+            echo 'output'
         case '|completion'
             echo 'completion'
         case 'store|shelf'
@@ -198,6 +200,22 @@ function __kitchen_option --argument-names key
             echo 'store pick|--field'
         case 'store pick|--explain'
             echo 'store pick|--explain'
+        case 'output|--offset'
+            echo 'output|--offset'
+        case 'output|--limit'
+            echo 'output|--limit'
+        case 'output|-o' 'output|--output'
+            echo 'output|--output'
+        case 'output|--timeout'
+            echo 'output|--timeout'
+        case 'output|--max-output'
+            echo 'output|--max-output'
+        case 'output|--spill-dir'
+            echo 'output|--spill-dir'
+        case 'output|--field'
+            echo 'output|--field'
+        case 'output|--explain'
+            echo 'output|--explain'
     end
 end
 
@@ -210,9 +228,9 @@ function __kitchen_values --argument-names key cur prefix
         case '|--spill-dir'
             __fish_complete_path "$cur"
         case '|--field'
-            __fish_complete_path "$cur"
         case '|--explain'
         case '|--batch'
+            __fish_complete_path "$cur"
         case '|--jobs'
         case 'store|--output'
             __kitchen_add "$prefix" 'json' 'text'
@@ -221,7 +239,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'store|--spill-dir'
             __fish_complete_path "$cur"
         case 'store|--field'
-            __fish_complete_path "$cur"
         case 'store|--explain'
         case 'store shelf|--output'
             __kitchen_add "$prefix" 'json' 'text'
@@ -230,7 +247,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf|--spill-dir'
             __fish_complete_path "$cur"
         case 'store shelf|--field'
-            __fish_complete_path "$cur"
         case 'store shelf|--explain'
         case 'types|--ratio'
         case 'types|--path'
@@ -255,7 +271,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'types|--spill-dir'
             __fish_complete_path "$cur"
         case 'types|--field'
-            __fish_complete_path "$cur"
         case 'types|--explain'
         case 'types#0'
         case 'types#1'
@@ -268,7 +283,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'draw|--spill-dir'
             __fish_complete_path "$cur"
         case 'draw|--field'
-            __fish_complete_path "$cur"
         case 'draw|--explain'
         case 'fail|--output'
             __kitchen_add "$prefix" 'json' 'text'
@@ -277,7 +291,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'fail|--spill-dir'
             __fish_complete_path "$cur"
         case 'fail|--field'
-            __fish_complete_path "$cur"
         case 'fail|--explain'
         case 'fail#0'
             __kitchen_add '' 'missing' 'busy' 'crash' 'print'
@@ -288,7 +301,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'store wipe|--spill-dir'
             __fish_complete_path "$cur"
         case 'store wipe|--field'
-            __fish_complete_path "$cur"
         case 'store wipe|--explain'
         case 'store shelf count|--output'
             __kitchen_add "$prefix" 'json' 'text'
@@ -297,7 +309,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf count|--spill-dir'
             __fish_complete_path "$cur"
         case 'store shelf count|--field'
-            __fish_complete_path "$cur"
         case 'store shelf count|--explain'
         case 'store shelf count#+'
         case 'store shelf nap|--seconds'
@@ -308,7 +319,6 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf nap|--spill-dir'
             __fish_complete_path "$cur"
         case 'store shelf nap|--field'
-            __fish_complete_path "$cur"
         case 'store shelf nap|--explain'
         case 'store pick|--store'
             __kitchen_add "$prefix" 'main' 'back'
@@ -324,12 +334,22 @@ function __kitchen_values --argument-names key cur prefix
         case 'store pick|--spill-dir'
             __fish_complete_path "$cur"
         case 'store pick|--field'
-            __fish_complete_path "$cur"
         case 'store pick|--explain'
         case 'store pick#0'
             __kitchen_dynamic ''
         case 'completion#0'
             __kitchen_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case 'output|--offset'
+        case 'output|--limit'
+        case 'output|--output'
+            __kitchen_add "$prefix" 'json' 'text'
+        case 'output|--timeout'
+        case 'output|--max-output'
+        case 'output|--spill-dir'
+            __fish_complete_path "$cur"
+        case 'output|--field'
+        case 'output|--explain'
+        case 'output#0'
         case '*'
             return 1
     end
@@ -342,7 +362,8 @@ function __kitchen_children --argument-names node
             printf "%s\t%s\n" 'draw' 'Draw a shape given as JSON.'
             printf "%s\t%s\n" 'fail' 'Fail in the way you ask for.'
             printf "%s\t%s\n" 'store' 'Stock operations.'
-            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+            printf "%s\t%s\n" 'output' 'Read back the full text of an answer that was cut.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script (bash, zsh, fish, pwsh)'
         case 'store'
             printf "%s\t%s\n" 'shelf' 'One shelf of the store.'
             printf "%s\t%s\n" 'wipe' 'Wipe the store; asks first (--yes skips the question).'
@@ -526,6 +547,21 @@ function __kitchen_flags --argument-names node
         case 'completion'
             printf "%s\t%s\n" '-h' 'show help'
             printf "%s\t%s\n" '--help' 'show help'
+        case 'output'
+            printf "%s\t%s\n" '--offset' 'where the page starts (default: 0)'
+            printf "%s\t%s\n" '--limit' 'how long it is (default: 100000)'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (a `timeout` error)'
+            printf "%s\t%s\n" '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…'
+            printf "%s\t%s\n" '--spill-dir' 'where the full text of a cut answer is saved'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
     end
 end
 

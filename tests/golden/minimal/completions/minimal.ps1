@@ -6,6 +6,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
     $children = @{
         '|hello' = 'hello'
+        '|output' = 'output'
         '|completion' = 'completion'
     }
     $options = @{
@@ -26,32 +27,51 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'hello|--spill-dir' = 'hello|--spill-dir'
         'hello|--field' = 'hello|--field'
         'hello|--explain' = 'hello|--explain'
+        'output|--offset' = 'output|--offset'
+        'output|--limit' = 'output|--limit'
+        'output|-o' = 'output|--output'
+        'output|--output' = 'output|--output'
+        'output|--timeout' = 'output|--timeout'
+        'output|--max-output' = 'output|--max-output'
+        'output|--spill-dir' = 'output|--spill-dir'
+        'output|--field' = 'output|--field'
+        'output|--explain' = 'output|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
-        '|--field' = @('file')
+        '|--field' = @('none')
         '|--explain' = @('none')
-        '|--batch' = @('none')
+        '|--batch' = @('file')
         '|--jobs' = @('none')
         'hello|--name' = @('none')
         'hello|--output' = @('choice', 'json', 'text')
         'hello|--timeout' = @('none')
         'hello|--max-output' = @('none')
         'hello|--spill-dir' = @('file')
-        'hello|--field' = @('file')
+        'hello|--field' = @('none')
         'hello|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+        'output|--offset' = @('none')
+        'output|--limit' = @('none')
+        'output|--output' = @('choice', 'json', 'text')
+        'output|--timeout' = @('none')
+        'output|--max-output' = @('none')
+        'output|--spill-dir' = @('file')
+        'output|--field' = @('none')
+        'output|--explain' = @('none')
+        'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('hello', 'Say hello.'), @('completion', 'print a shell completion script'))
+        '' = @(@('hello', 'Say hello.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'print a shell completion script (bash, zsh, fish, pwsh)'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -17,6 +17,8 @@ function __pantry_child --argument-names key
             echo 'restock'
         case '|wait'
             echo 'wait'
+        case '|output'
+            echo 'output'
         case '|completion'
             echo 'completion'
     end
@@ -80,6 +82,22 @@ function __pantry_option --argument-names key
             echo 'wait|--field'
         case 'wait|--explain'
             echo 'wait|--explain'
+        case 'output|--offset'
+            echo 'output|--offset'
+        case 'output|--limit'
+            echo 'output|--limit'
+        case 'output|-o' 'output|--output'
+            echo 'output|--output'
+        case 'output|--timeout'
+            echo 'output|--timeout'
+        case 'output|--max-output'
+            echo 'output|--max-output'
+        case 'output|--spill-dir'
+            echo 'output|--spill-dir'
+        case 'output|--field'
+            echo 'output|--field'
+        case 'output|--explain'
+            echo 'output|--explain'
     end
 end
 
@@ -92,9 +110,9 @@ function __pantry_values --argument-names key cur prefix
         case '|--spill-dir'
             __fish_complete_path "$cur"
         case '|--field'
-            __fish_complete_path "$cur"
         case '|--explain'
         case '|--batch'
+            __fish_complete_path "$cur"
         case '|--jobs'
         case 'stock|--output'
             __pantry_add "$prefix" 'json' 'text'
@@ -103,7 +121,6 @@ function __pantry_values --argument-names key cur prefix
         case 'stock|--spill-dir'
             __fish_complete_path "$cur"
         case 'stock|--field'
-            __fish_complete_path "$cur"
         case 'stock|--explain'
         case 'stock#0'
         case 'restock|--steps'
@@ -114,7 +131,6 @@ function __pantry_values --argument-names key cur prefix
         case 'restock|--spill-dir'
             __fish_complete_path "$cur"
         case 'restock|--field'
-            __fish_complete_path "$cur"
         case 'restock|--explain'
         case 'wait|--seconds'
         case 'wait|--output'
@@ -124,10 +140,20 @@ function __pantry_values --argument-names key cur prefix
         case 'wait|--spill-dir'
             __fish_complete_path "$cur"
         case 'wait|--field'
-            __fish_complete_path "$cur"
         case 'wait|--explain'
         case 'completion#0'
             __pantry_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case 'output|--offset'
+        case 'output|--limit'
+        case 'output|--output'
+            __pantry_add "$prefix" 'json' 'text'
+        case 'output|--timeout'
+        case 'output|--max-output'
+        case 'output|--spill-dir'
+            __fish_complete_path "$cur"
+        case 'output|--field'
+        case 'output|--explain'
+        case 'output#0'
         case '*'
             return 1
     end
@@ -139,7 +165,8 @@ function __pantry_children --argument-names node
             printf "%s\t%s\n" 'stock' 'How much of one item there is.'
             printf "%s\t%s\n" 'restock' 'Restock every shelf, logging as it goes.'
             printf "%s\t%s\n" 'wait' 'Wait until the time is up or the caller cancels; True when cancelled.'
-            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+            printf "%s\t%s\n" 'output' 'Read back the full text of an answer that was cut.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script (bash, zsh, fish, pwsh)'
         case '*'
             return 1
     end
@@ -213,6 +240,21 @@ function __pantry_flags --argument-names node
         case 'completion'
             printf "%s\t%s\n" '-h' 'show help'
             printf "%s\t%s\n" '--help' 'show help'
+        case 'output'
+            printf "%s\t%s\n" '--offset' 'where the page starts (default: 0)'
+            printf "%s\t%s\n" '--limit' 'how long it is (default: 100000)'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (a `timeout` error)'
+            printf "%s\t%s\n" '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…'
+            printf "%s\t%s\n" '--spill-dir' 'where the full text of a cut answer is saved'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
     end
 end
 

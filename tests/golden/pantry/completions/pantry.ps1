@@ -8,6 +8,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|stock' = 'stock'
         '|restock' = 'restock'
         '|wait' = 'wait'
+        '|output' = 'output'
         '|completion' = 'completion'
     }
     $options = @{
@@ -43,21 +44,30 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'wait|--spill-dir' = 'wait|--spill-dir'
         'wait|--field' = 'wait|--field'
         'wait|--explain' = 'wait|--explain'
+        'output|--offset' = 'output|--offset'
+        'output|--limit' = 'output|--limit'
+        'output|-o' = 'output|--output'
+        'output|--output' = 'output|--output'
+        'output|--timeout' = 'output|--timeout'
+        'output|--max-output' = 'output|--max-output'
+        'output|--spill-dir' = 'output|--spill-dir'
+        'output|--field' = 'output|--field'
+        'output|--explain' = 'output|--explain'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
-        '|--field' = @('file')
+        '|--field' = @('none')
         '|--explain' = @('none')
-        '|--batch' = @('none')
+        '|--batch' = @('file')
         '|--jobs' = @('none')
         'stock|--output' = @('choice', 'json', 'text')
         'stock|--timeout' = @('none')
         'stock|--max-output' = @('none')
         'stock|--spill-dir' = @('file')
-        'stock|--field' = @('file')
+        'stock|--field' = @('none')
         'stock|--explain' = @('none')
         'stock#0' = @('none')
         'restock|--steps' = @('none')
@@ -65,19 +75,28 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--timeout' = @('none')
         'restock|--max-output' = @('none')
         'restock|--spill-dir' = @('file')
-        'restock|--field' = @('file')
+        'restock|--field' = @('none')
         'restock|--explain' = @('none')
         'wait|--seconds' = @('none')
         'wait|--output' = @('choice', 'json', 'text')
         'wait|--timeout' = @('none')
         'wait|--max-output' = @('none')
         'wait|--spill-dir' = @('file')
-        'wait|--field' = @('file')
+        'wait|--field' = @('none')
         'wait|--explain' = @('none')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+        'output|--offset' = @('none')
+        'output|--limit' = @('none')
+        'output|--output' = @('choice', 'json', 'text')
+        'output|--timeout' = @('none')
+        'output|--max-output' = @('none')
+        'output|--spill-dir' = @('file')
+        'output|--field' = @('none')
+        'output|--explain' = @('none')
+        'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('completion', 'print a shell completion script'))
+        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'print a shell completion script (bash, zsh, fish, pwsh)'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
@@ -85,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

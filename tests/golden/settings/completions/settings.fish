@@ -17,6 +17,8 @@ function __settings_child --argument-names key
             echo 'apply'
         case '|remote'
             echo 'remote'
+        case '|output'
+            echo 'output'
         case '|completion'
             echo 'completion'
         case 'remote|show'
@@ -134,6 +136,24 @@ function __settings_option --argument-names key
             echo 'remote forget|--explain'
         case 'remote forget|--config'
             echo 'remote forget|--config'
+        case 'output|--offset'
+            echo 'output|--offset'
+        case 'output|--limit'
+            echo 'output|--limit'
+        case 'output|-o' 'output|--output'
+            echo 'output|--output'
+        case 'output|--timeout'
+            echo 'output|--timeout'
+        case 'output|--max-output'
+            echo 'output|--max-output'
+        case 'output|--spill-dir'
+            echo 'output|--spill-dir'
+        case 'output|--field'
+            echo 'output|--field'
+        case 'output|--explain'
+            echo 'output|--explain'
+        case 'output|--config'
+            echo 'output|--config'
     end
 end
 
@@ -146,11 +166,11 @@ function __settings_values --argument-names key cur prefix
         case '|--spill-dir'
             __fish_complete_path "$cur"
         case '|--field'
-            __fish_complete_path "$cur"
         case '|--explain'
         case '|--config'
             __fish_complete_path "$cur"
         case '|--batch'
+            __fish_complete_path "$cur"
         case '|--jobs'
         case 'remote|--output'
             __settings_add "$prefix" 'json' 'text'
@@ -159,7 +179,6 @@ function __settings_values --argument-names key cur prefix
         case 'remote|--spill-dir'
             __fish_complete_path "$cur"
         case 'remote|--field'
-            __fish_complete_path "$cur"
         case 'remote|--explain'
         case 'remote|--config'
             __fish_complete_path "$cur"
@@ -178,7 +197,6 @@ function __settings_values --argument-names key cur prefix
         case 'connect|--spill-dir'
             __fish_complete_path "$cur"
         case 'connect|--field'
-            __fish_complete_path "$cur"
         case 'connect|--explain'
         case 'connect|--config'
             __fish_complete_path "$cur"
@@ -189,7 +207,6 @@ function __settings_values --argument-names key cur prefix
         case 'apply|--spill-dir'
             __fish_complete_path "$cur"
         case 'apply|--field'
-            __fish_complete_path "$cur"
         case 'apply|--explain'
         case 'apply|--config'
             __fish_complete_path "$cur"
@@ -201,7 +218,6 @@ function __settings_values --argument-names key cur prefix
         case 'remote show|--spill-dir'
             __fish_complete_path "$cur"
         case 'remote show|--field'
-            __fish_complete_path "$cur"
         case 'remote show|--explain'
         case 'remote show|--config'
             __fish_complete_path "$cur"
@@ -213,12 +229,24 @@ function __settings_values --argument-names key cur prefix
         case 'remote forget|--spill-dir'
             __fish_complete_path "$cur"
         case 'remote forget|--field'
-            __fish_complete_path "$cur"
         case 'remote forget|--explain'
         case 'remote forget|--config'
             __fish_complete_path "$cur"
         case 'completion#0'
             __settings_add '' 'bash' 'zsh' 'fish' 'pwsh'
+        case 'output|--offset'
+        case 'output|--limit'
+        case 'output|--output'
+            __settings_add "$prefix" 'json' 'text'
+        case 'output|--timeout'
+        case 'output|--max-output'
+        case 'output|--spill-dir'
+            __fish_complete_path "$cur"
+        case 'output|--field'
+        case 'output|--explain'
+        case 'output|--config'
+            __fish_complete_path "$cur"
+        case 'output#0'
         case '*'
             return 1
     end
@@ -230,7 +258,8 @@ function __settings_children --argument-names node
             printf "%s\t%s\n" 'connect' 'Say where it would connect; nothing is contacted.'
             printf "%s\t%s\n" 'apply' 'Apply the settings; asks first, or stops when nobody can answer.'
             printf "%s\t%s\n" 'remote' 'The remote end.'
-            printf "%s\t%s\n" 'completion' 'print a shell completion script'
+            printf "%s\t%s\n" 'output' 'Read back the full text of an answer that was cut.'
+            printf "%s\t%s\n" 'completion' 'print a shell completion script (bash, zsh, fish, pwsh)'
         case 'remote'
             printf "%s\t%s\n" 'show' 'Show one remote by name.'
             printf "%s\t%s\n" 'forget' 'Forget a remote (people only).'
@@ -351,6 +380,22 @@ function __settings_flags --argument-names node
         case 'completion'
             printf "%s\t%s\n" '-h' 'show help'
             printf "%s\t%s\n" '--help' 'show help'
+        case 'output'
+            printf "%s\t%s\n" '--offset' 'where the page starts (default: 0)'
+            printf "%s\t%s\n" '--limit' 'how long it is (default: 100000)'
+            printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
+            printf "%s\t%s\n" '-o' 'output format (default: text)'
+            printf "%s\t%s\n" '--output' 'output format (default: text)'
+            printf "%s\t%s\n" '--debug' 'show tracebacks of internal errors'
+            printf "%s\t%s\n" '--timeout' 'cancel the command after this many seconds (a `timeout` error)'
+            printf "%s\t%s\n" '--max-output' 'cut the answer to this many characters, the full text saved for `output REF` (0…'
+            printf "%s\t%s\n" '--spill-dir' 'where the full text of a cut answer is saved'
+            printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
+            printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
+            printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--config' 'read option values from this TOML or JSON file'
+            printf "%s\t%s\n" '-h' 'show help and exit'
+            printf "%s\t%s\n" '--help' 'show help and exit'
     end
 end
 

@@ -8,6 +8,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|connect' = 'connect'
         '|apply' = 'apply'
         '|remote' = 'remote'
+        '|output' = 'output'
         '|completion' = 'completion'
         'remote|show' = 'remote show'
         'remote|forget' = 'remote forget'
@@ -73,22 +74,32 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote forget|--field' = 'remote forget|--field'
         'remote forget|--explain' = 'remote forget|--explain'
         'remote forget|--config' = 'remote forget|--config'
+        'output|--offset' = 'output|--offset'
+        'output|--limit' = 'output|--limit'
+        'output|-o' = 'output|--output'
+        'output|--output' = 'output|--output'
+        'output|--timeout' = 'output|--timeout'
+        'output|--max-output' = 'output|--max-output'
+        'output|--spill-dir' = 'output|--spill-dir'
+        'output|--field' = 'output|--field'
+        'output|--explain' = 'output|--explain'
+        'output|--config' = 'output|--config'
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
-        '|--field' = @('file')
+        '|--field' = @('none')
         '|--explain' = @('none')
         '|--config' = @('file')
-        '|--batch' = @('none')
+        '|--batch' = @('file')
         '|--jobs' = @('none')
         'remote|--output' = @('choice', 'json', 'text')
         'remote|--timeout' = @('none')
         'remote|--max-output' = @('none')
         'remote|--spill-dir' = @('file')
-        'remote|--field' = @('file')
+        'remote|--field' = @('none')
         'remote|--explain' = @('none')
         'remote|--config' = @('file')
         'connect|--host' = @('none')
@@ -102,14 +113,14 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--timeout' = @('none')
         'connect|--max-output' = @('none')
         'connect|--spill-dir' = @('file')
-        'connect|--field' = @('file')
+        'connect|--field' = @('none')
         'connect|--explain' = @('none')
         'connect|--config' = @('file')
         'apply|--output' = @('choice', 'json', 'text')
         'apply|--timeout' = @('none')
         'apply|--max-output' = @('none')
         'apply|--spill-dir' = @('file')
-        'apply|--field' = @('file')
+        'apply|--field' = @('none')
         'apply|--explain' = @('none')
         'apply|--config' = @('file')
         'remote show|--name' = @('none')
@@ -117,7 +128,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote show|--timeout' = @('none')
         'remote show|--max-output' = @('none')
         'remote show|--spill-dir' = @('file')
-        'remote show|--field' = @('file')
+        'remote show|--field' = @('none')
         'remote show|--explain' = @('none')
         'remote show|--config' = @('file')
         'remote forget|--name' = @('none')
@@ -125,13 +136,23 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote forget|--timeout' = @('none')
         'remote forget|--max-output' = @('none')
         'remote forget|--spill-dir' = @('file')
-        'remote forget|--field' = @('file')
+        'remote forget|--field' = @('none')
         'remote forget|--explain' = @('none')
         'remote forget|--config' = @('file')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
+        'output|--offset' = @('none')
+        'output|--limit' = @('none')
+        'output|--output' = @('choice', 'json', 'text')
+        'output|--timeout' = @('none')
+        'output|--max-output' = @('none')
+        'output|--spill-dir' = @('file')
+        'output|--field' = @('none')
+        'output|--explain' = @('none')
+        'output|--config' = @('file')
+        'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('connect', 'Say where it would connect; nothing is contacted.'), @('apply', 'Apply the settings; asks first, or stops when nobody can answer.'), @('remote', 'The remote end.'), @('completion', 'print a shell completion script'))
+        '' = @(@('connect', 'Say where it would connect; nothing is contacted.'), @('apply', 'Apply the settings; asks first, or stops when nobody can answer.'), @('remote', 'The remote end.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'print a shell completion script (bash, zsh, fish, pwsh)'))
         'remote' = @(@('show', 'Show one remote by name.'), @('forget', 'Forget a remote (people only).'))
     }
     $flags = @{
@@ -142,6 +163,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''
