@@ -1046,6 +1046,14 @@ class Flag:
         self.config_only = config_only
 
 
+#: How many read-only calls of a `--batch` run at once unless `--jobs` says.
+BATCH_JOBS = 4
+
+
+#: The values of `--output` (`-o`); text unless asked.
+FORMATS = ("json", "text")
+
+
 FLAGS: tuple[Flag, ...] = (
     Flag(
         "--json",
@@ -1054,7 +1062,11 @@ FLAGS: tuple[Flag, ...] = (
         " as a JSON object keyed by parameter name",
     ),
     Flag(
-        "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
+        "--output",
+        "FORMAT",
+        "output format (default: text)",
+        short="-o",
+        choices=FORMATS,
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
     Flag(
@@ -1099,7 +1111,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "how many read-only calls run at once (default 4)",
+        f"how many read-only calls run at once (default {BATCH_JOBS})",
         scope="root",
         kind="integer",
         goes_with="--batch",
@@ -3703,9 +3715,6 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
     return not loose
 
 
-_FORMATS = ("json", "text")
-
-
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
     those that the command named first takes over with its own options (`SHADOWS`)."""
@@ -3731,7 +3740,7 @@ class _Invocation:
         self.timeout: float | None = None
         #: `--batch`: None when not batching, "" for stdin, else a file name.
         self.batch: str | None = None
-        self.jobs = 4
+        self.jobs = BATCH_JOBS
         #: `--max-output`: None when not given (the command's or the default applies).
         self.max_output: int | None = None
         self.spill_dir: str | None = None
@@ -3753,7 +3762,7 @@ class _Invocation:
                 self.rest.extend(tokens[index - 1 :])
                 break
             name, has_value, value = token.partition("=")
-            if token[:2] == "-o" and token[2:] in _FORMATS:
+            if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
             if flag is None:

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
-from burgee.runtime.flags import HELP_FLAGS, _flag, confirm_flags
+from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _flag, confirm_flags
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _finite
 from burgee.runtime.program import (
@@ -28,8 +28,6 @@ if TYPE_CHECKING:
     from typing import NoReturn
 
     from burgee.runtime.flags import Flag
-
-_FORMATS = ("json", "text")
 
 
 class _Invocation:
@@ -57,7 +55,7 @@ class _Invocation:
         self.timeout: float | None = None
         #: `--batch`: None when not batching, "" for stdin, else a file name.
         self.batch: str | None = None
-        self.jobs = 4
+        self.jobs = BATCH_JOBS
         #: `--max-output`: None when not given (the command's or the default applies).
         self.max_output: int | None = None
         self.spill_dir: str | None = None
@@ -79,7 +77,7 @@ class _Invocation:
                 self.rest.extend(tokens[index - 1 :])
                 break
             name, has_value, value = token.partition("=")
-            if token[:2] == "-o" and token[2:] in _FORMATS:
+            if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
             flag = None if name in shadowed else _flag(name)
             if flag is None:

@@ -59,6 +59,12 @@ class Flag:
         self.config_only = config_only
 
 
+#: How many read-only calls of a `--batch` run at once unless `--jobs` says.
+BATCH_JOBS = 4
+
+#: The values of `--output` (`-o`); text unless asked.
+FORMATS = ("json", "text")
+
 FLAGS: tuple[Flag, ...] = (
     Flag(
         "--json",
@@ -67,7 +73,11 @@ FLAGS: tuple[Flag, ...] = (
         " as a JSON object keyed by parameter name",
     ),
     Flag(
-        "--output", "FORMAT", "output format (default: text)", short="-o", choices=("json", "text")
+        "--output",
+        "FORMAT",
+        "output format (default: text)",
+        short="-o",
+        choices=FORMATS,
     ),
     Flag("--debug", "", "show tracebacks of internal errors"),
     Flag(
@@ -112,7 +122,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--jobs",
         "N",
-        "how many read-only calls run at once (default 4)",
+        f"how many read-only calls run at once (default {BATCH_JOBS})",
         scope="root",
         kind="integer",
         goes_with="--batch",
