@@ -59,6 +59,7 @@ SECTIONS: dict[str, str] = {
     "cli._group_help": "argparse",
     "cli._tool_flags": "argparse",
     "cli._command_epilog": "argparse",
+    "cli._add_flag": "argparse",
     "truncate": "agent",
     "sanitize": "agent",
     "inputs._input_problems": "validate",

@@ -23,7 +23,7 @@ from burgee.runtime.errors import (
     _Terminated,
 )
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
-from burgee.runtime.flags import FLAGS, HELP_FLAGS
+from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at
 from burgee.runtime.mcp import _serve_mcp
 from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
 from burgee.runtime.program import (
@@ -71,20 +71,8 @@ def _group_help(group: str) -> str:
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
     epilog = _exit_codes() + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
-    for flag in FLAGS:
-        if (
-            (flag.scope == "root" and group)
-            or (flag.config_only and not _CONFIG)
-            or flag.scope == "confirm"
-        ):
-            continue
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
-        if not flag.metavar:
-            parser.add_argument(*names, action="store_true", help=flag.help)
-        elif flag.name == "--json":
-            parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
-        else:
-            parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
+    for flag in flags_at(not group, _CONFIG, False):
+        _add_flag(parser, flag, (flag.short, flag.name) if flag.short else (flag.name,))
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
@@ -117,22 +105,20 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     # NOTE: the usage line stays the command's own.
     parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     group = parser.add_argument_group("tool-wide flags")
-    for flag in FLAGS:
-        if (
-            flag.scope == "root"
-            or (flag.config_only and not _CONFIG)
-            or (flag.scope == "confirm" and command.confirm is None)
-        ):
-            continue
+    for flag in flags_at(False, _CONFIG, command.confirm is not None):
         names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
-        if not names:
-            continue
-        if not flag.metavar:
-            group.add_argument(*names, action="store_true", help=flag.help)
-        elif flag.name == "--json":
-            group.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
-        else:
-            group.add_argument(*names, metavar=flag.metavar, help=flag.help)
+        if names:
+            _add_flag(group, flag, names)
+
+
+def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
+    """One tool-wide flag in a help text (a parser's, or a group's of one)."""
+    if not flag.metavar:
+        parser.add_argument(*names, action="store_true", help=flag.help)
+    elif flag.name == "--json":
+        parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
+    else:
+        parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
 
 
 def _confirmation(

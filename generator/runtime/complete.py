@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.deliver import _OUTPUT, _OUTPUT_OPTIONS
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError
-from burgee.runtime.flags import FLAGS, HELP_FLAGS, _flag
+from burgee.runtime.flags import HELP_FLAGS, _flag, flags_at
 from burgee.runtime.program import (
     _CONFIG,
     COMMANDS,
@@ -240,11 +240,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
     first has `--yes`), from `FLAGS`, then the help flags."""
     found: list[_Opt] = []
-    for flag in FLAGS:
-        if (flag.scope == "root" and not root) or (flag.config_only and not config):
-            continue
-        if flag.scope == "confirm" and not confirm:
-            continue
+    for flag in flags_at(root, config, confirm):
         values: _Values
         if not flag.metavar or flag.name == "--json":
             values = None

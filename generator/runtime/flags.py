@@ -159,6 +159,19 @@ FLAGS: tuple[Flag, ...] = (
 HELP_FLAGS = ("-h", "--help")
 
 
+def flags_at(root: bool, config: bool, confirm: bool) -> list[Flag]:
+    """The tool-wide flags that apply at one place, for its help and its completion: the tool
+    itself (`root`: its root-only flags too) or one of its commands and groups (`confirm`: a
+    command that asks first, so `--yes`); `--config` only where the program reads a config."""
+    return [
+        flag
+        for flag in FLAGS
+        if (root or flag.scope != "root")
+        and (config or not flag.config_only)
+        and (confirm or flag.scope != "confirm")
+    ]
+
+
 def _flag(name: str) -> Flag | None:
     """The tool-wide flag spelled `name` (long or short), if there is one."""
     for flag in FLAGS:

@@ -1120,6 +1120,19 @@ FLAGS: tuple[Flag, ...] = (
 HELP_FLAGS = ("-h", "--help")
 
 
+def flags_at(root: bool, config: bool, confirm: bool) -> list[Flag]:
+    """The tool-wide flags that apply at one place, for its help and its completion: the tool
+    itself (`root`: its root-only flags too) or one of its commands and groups (`confirm`: a
+    command that asks first, so `--yes`); `--config` only where the program reads a config."""
+    return [
+        flag
+        for flag in FLAGS
+        if (root or flag.scope != "root")
+        and (config or not flag.config_only)
+        and (confirm or flag.scope != "confirm")
+    ]
+
+
 def _flag(name: str) -> Flag | None:
     """The tool-wide flag spelled `name` (long or short), if there is one."""
     for flag in FLAGS:
@@ -4381,11 +4394,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     """The tool-wide flags that apply at `path` (the root has them all, a command that asks
     first has `--yes`), from `FLAGS`, then the help flags."""
     found: list[_Opt] = []
-    for flag in FLAGS:
-        if (flag.scope == "root" and not root) or (flag.config_only and not config):
-            continue
-        if flag.scope == "confirm" and not confirm:
-            continue
+    for flag in flags_at(root, config, confirm):
         values: _Values
         if not flag.metavar or flag.name == "--json":
             values = None
@@ -6276,20 +6285,8 @@ def _group_help(group: str) -> str:
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
     epilog = _exit_codes() + _for_agents() if not group else ""
     parser = _new_parser(prog, description, epilog)
-    for flag in FLAGS:
-        if (
-            (flag.scope == "root" and group)
-            or (flag.config_only and not _CONFIG)
-            or flag.scope == "confirm"
-        ):
-            continue
-        names = (flag.short, flag.name) if flag.short else (flag.name,)
-        if not flag.metavar:
-            parser.add_argument(*names, action="store_true", help=flag.help)
-        elif flag.name == "--json":
-            parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
-        else:
-            parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
+    for flag in flags_at(not group, _CONFIG, False):
+        _add_flag(parser, flag, (flag.short, flag.name) if flag.short else (flag.name,))
     children = parser.add_subparsers(title="commands", metavar="COMMAND")
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
@@ -6322,22 +6319,20 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     # NOTE: the usage line stays the command's own.
     parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     group = parser.add_argument_group("tool-wide flags")
-    for flag in FLAGS:
-        if (
-            flag.scope == "root"
-            or (flag.config_only and not _CONFIG)
-            or (flag.scope == "confirm" and command.confirm is None)
-        ):
-            continue
+    for flag in flags_at(False, _CONFIG, command.confirm is not None):
         names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
-        if not names:
-            continue
-        if not flag.metavar:
-            group.add_argument(*names, action="store_true", help=flag.help)
-        elif flag.name == "--json":
-            group.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
-        else:
-            group.add_argument(*names, metavar=flag.metavar, help=flag.help)
+        if names:
+            _add_flag(group, flag, names)
+
+
+def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
+    """One tool-wide flag in a help text (a parser's, or a group's of one)."""
+    if not flag.metavar:
+        parser.add_argument(*names, action="store_true", help=flag.help)
+    elif flag.name == "--json":
+        parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
+    else:
+        parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
 
 
 # ---- burgee: end of argparse ----
