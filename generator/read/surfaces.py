@@ -135,19 +135,20 @@ def read_resource(
         return None
     inputs = [p for p in params if p.role != "context"]
     given = {p.name for p in inputs}
-    if given != set(names):
-        missing = sorted(set(names) - given)
-        extra = sorted(given - set(names))
+    # NOTE: every mismatch at once (each placeholder, each parameter), then every bad type.
+    wrong = False
+    for missing in [n for n in names if n not in given]:
         reader.error(
-            node,
-            f"resource {uri!r}: "
-            + (
-                f"placeholder {{{missing[0]}}} is not a parameter of {node.name}"
-                if missing
-                else f"parameter {extra[0]!r} of {node.name} is not a placeholder of the URI"
-            ),
+            node, f"resource {uri!r}: placeholder {{{missing}}} is not a parameter of {node.name}"
         )
-        return None
+        wrong = True
+    for extra in [p for p in inputs if p.name not in names]:
+        message = (
+            f"resource {uri!r}: parameter {extra.name!r} of {node.name} is not a placeholder"
+            " of the URI"
+        )
+        reader.diagnostics.append(Diagnostic(span=extra.span, message=message))
+        wrong = True
     for param in inputs:
         assert param.type is not None
         if param.type.kind not in _URI_KINDS or param.type.nullable:
@@ -156,7 +157,9 @@ def read_resource(
                 f"URI placeholder is one of: {', '.join(_URI_KINDS)}"
             )
             reader.diagnostics.append(Diagnostic(span=param.span, message=message))
-            return None
+            wrong = True
+    if wrong:
+        return None
     doc = docstrings.parse(ast.get_docstring(node))
     mime = options.get("mime_type")
     return Resource(
