@@ -322,6 +322,8 @@ def test_generator_reports_every_surface_problem(tmp_path: Path) -> None:
         "arguments are strings",
         "handlers.py:21:1: error: resource 'mem://items/{name}': placeholder {name} is not a "
         "parameter of item",
+        "handlers.py:21:10: error: resource 'mem://items/{name}': parameter 'other' of item is "
+        "not a placeholder of the URI",
         "handlers.py:25:1: error: @resource needs a URI such as 'mytool://status', not 'not a uri'",
-        "burgee: 4 errors; nothing written",
+        "burgee: 5 errors; nothing written",
     ]
