@@ -19,6 +19,14 @@ SUPPORTED = (
     "those leaf types"
 )
 
+
+def _supported(use: Use) -> str:
+    """What a parameter, a result or a result's field may be, for the message."""
+    if use == "param":
+        return SUPPORTED
+    extra = "typing.Any, dict" + (" and None" if use == "return" else "")
+    return f"{SUPPORTED}; in a result also {extra}"
+
 _LIST = {"builtins.list", "typing.List", "typing.Sequence", "collections.abc.Sequence"}
 _DICT = {"builtins.dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"}
 _TUPLE = {"builtins.tuple", "typing.Tuple"}
@@ -143,7 +151,7 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
     if use != "param" and (qualified in _DICT or names.is_typing(node, "Any")):
         kind: TypeKind = "dict" if qualified in _DICT else "any"
         return TypeRef(kind=kind, source=source)
-    raise UnsupportedType(node, f"unsupported type {source}; supported: {SUPPORTED}")
+    raise UnsupportedType(node, f"unsupported type {source}; supported: {_supported(use)}")
 
 
 def _resolve_subscript(
@@ -183,7 +191,7 @@ def _resolve_subscript(
         if not all(_scalar(item) for item in items):
             raise UnsupportedType(node, f"{source}: a tuple's values must be {_shown()}")
         return TypeRef(kind="tuple", source=source, items=items)
-    raise UnsupportedType(node, f"unsupported type {source}; supported: {SUPPORTED}")
+    raise UnsupportedType(node, f"unsupported type {source}; supported: {_supported(use)}")
 
 
 def _scalar(ref: TypeRef | None) -> bool:
