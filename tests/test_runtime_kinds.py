@@ -158,3 +158,9 @@ def test_matching_checks_pattern_and_lengths() -> None:
         "'abcde' is longer than 4 characters",
         "'ab1' does not match ^[a-z]+$",
     ]
+
+
+def test_a_decimal_too_large_for_a_float_says_to_send_text() -> None:
+    with pytest.raises(_Invalid, match='give it as text, such as "1e400"'):
+        TYPES["decimal"].convert(float("inf"))
+    assert TYPES["decimal"].convert("1e400") == decimal.Decimal("1e400")
