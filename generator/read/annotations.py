@@ -27,6 +27,7 @@ def _supported(use: Use) -> str:
     extra = "typing.Any, dict" + (" and None" if use == "return" else "")
     return f"{SUPPORTED}; in a result also {extra}"
 
+
 _LIST = {"builtins.list", "typing.List", "typing.Sequence", "collections.abc.Sequence"}
 _DICT = {"builtins.dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapping"}
 _TUPLE = {"builtins.tuple", "typing.Tuple"}

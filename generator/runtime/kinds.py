@@ -386,7 +386,7 @@ class _Decimal(_Type):
                     return number
         if isinstance(value, float) and value - value != 0:
             # NOTE: JSON input's 1e400 reads as inf: exact only as text.
-            raise _Invalid("a number too large for a float: give it as text, such as \"1e400\"")
+            raise _Invalid('a number too large for a float: give it as text, such as "1e400"')
         raise _Invalid(f"{_show(value)} is not a decimal number")
 
     @staticmethod

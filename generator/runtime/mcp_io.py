@@ -77,6 +77,16 @@ class _Codec:
         raise TypeError(f"{type(value).__name__} is not JSON")
 
 
+def _arguments(params: dict[str, Any]) -> dict[str, Any]:
+    """The `arguments` of a `tools/call` or a `prompts/get`: an object, or none given."""
+    arguments = params.get("arguments")
+    if arguments is None:
+        return {}
+    if not isinstance(arguments, dict):
+        raise _McpError(-32602, "Invalid params: arguments must be an object")
+    return arguments
+
+
 class _McpError(Exception):
     """A JSON-RPC error answer: code, message and optional data."""
 

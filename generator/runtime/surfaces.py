@@ -17,7 +17,7 @@ from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _failure, _Internal
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
 from burgee.runtime.kinds import _Any
-from burgee.runtime.mcp_io import _McpError
+from burgee.runtime.mcp_io import _arguments, _McpError
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.program import (
     PROGRAM,
@@ -181,11 +181,7 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
     name = params.get("name")
     if not isinstance(name, str) or name not in PROMPTS:
         raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
-    arguments = params.get("arguments")
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        raise _McpError(-32602, "Invalid params: arguments must be an object")
+    arguments = _arguments(params)
     try:
         result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json", True)
     except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)

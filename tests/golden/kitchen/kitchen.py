@@ -5546,6 +5546,16 @@ class _Codec:
         raise TypeError(f"{type(value).__name__} is not JSON")
 
 
+def _arguments(params: dict[str, Any]) -> dict[str, Any]:
+    """The `arguments` of a `tools/call` or a `prompts/get`: an object, or none given."""
+    arguments = params.get("arguments")
+    if arguments is None:
+        return {}
+    if not isinstance(arguments, dict):
+        raise _McpError(-32602, "Invalid params: arguments must be an object")
+    return arguments
+
+
 class _McpError(Exception):
     """A JSON-RPC error answer: code, message and optional data."""
 
@@ -6427,11 +6437,7 @@ class _McpServer:
         entry = _MCP_NAMES.get(name)
         if entry is None:
             raise _McpError(-32602, f"Unknown tool: {name}")
-        arguments = params.get("arguments")
-        if arguments is None:
-            arguments = {}
-        if not isinstance(arguments, dict):
-            raise _McpError(-32602, "Invalid params: arguments must be an object")
+        arguments = _arguments(params)
         meta = params.get("_meta")
         token = None
         if isinstance(meta, dict):
@@ -6441,7 +6447,8 @@ class _McpServer:
         command = _command(entry[0])
         assert command is not None  # NOTE: every tool name maps to a command
         context = Context(entry[0], True)
-        context._verbose = self.debug
+        if self.debug:
+            context._verbose = True
         request = _Request(self, ident, context, token, command.sanitize)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
@@ -6554,7 +6561,8 @@ class _McpServer:
         try:
             _check_keys(command, arguments)
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
-            call.spill_dir = self.spill_dir
+            if self.spill_dir is not None:
+                call.spill_dir = self.spill_dir
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
