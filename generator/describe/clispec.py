@@ -24,6 +24,7 @@ from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.flags import FLAGS, confirm_flag
 from burgee.runtime.kinds import TYPES
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
+from burgee.runtime.sources import _CONFIG_FILES
 
 CLISPEC_SCHEMA = "https://clispec.dev/schema/v0.3.json"
 
@@ -258,11 +259,9 @@ def global_args(program: Program) -> list[dict[str, Any]]:
 def config_paths(program: Program) -> list[str]:
     """Where the tool looks for its config file, first match wins."""
     name = program.name
+    files = [p.format(name=name, config="$XDG_CONFIG_HOME") for p in _CONFIG_FILES]
     return [
-        f"./{name}.toml",
-        f"./{name}.json",
-        f"$XDG_CONFIG_HOME/{name}/config.toml",
-        f"$XDG_CONFIG_HOME/{name}/config.json",
+        *(path if path.startswith("$") else f"./{path}" for path in files),
         f"[tool.{name}] in the nearest pyproject.toml",
     ]
 

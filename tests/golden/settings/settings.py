@@ -2741,6 +2741,16 @@ def _candidate(kind: str, place: str, value: Any, secret: bool) -> dict[str, Any
     return shown
 
 
+#: Where the config file is looked for, the first found wins (`{config}`: $XDG_CONFIG_HOME,
+#: else ~/.config); the clispec document lists the same places (`config_paths`).
+_CONFIG_FILES = (
+    "{name}.toml",
+    "{name}.json",
+    "{config}/{name}/config.toml",
+    "{config}/{name}/config.json",
+)
+
+
 class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
@@ -2851,12 +2861,8 @@ class _Sources:
                 raise UsageError(f"--config {explicit}: no such file")
             return explicit, _Sources._load(explicit)
         home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-        for path in (
-            f"{PROGRAM}.toml",
-            f"{PROGRAM}.json",
-            os.path.join(home, PROGRAM, "config.toml"),
-            os.path.join(home, PROGRAM, "config.json"),
-        ):
+        for pattern in _CONFIG_FILES:
+            path = os.path.normpath(pattern.format(name=PROGRAM, config=home))
             if os.path.isfile(path):
                 return path, _Sources._load(path)
         return "", {}
