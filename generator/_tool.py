@@ -5979,8 +5979,7 @@ class _McpServer:
         discover: dict[str, Any] = {
             "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
             "capabilities": self.capabilities(True),
-            "ttlMs": 3600000,
-            "cacheScope": "public",
+            **_MCP_CACHE,
         }
         if DESCRIPTION:
             discover["instructions"] = DESCRIPTION
@@ -6006,7 +6005,7 @@ class _McpServer:
         if cursor is not None and cursor != "":
             raise _McpError(-32602, "Invalid params: unknown cursor")
         if modern:
-            text = self.complete('{"ttlMs":3600000,"cacheScope":"public",' + text[1:])
+            text = self.complete(self.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
         return text
 
     def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
@@ -6246,6 +6245,11 @@ class _McpServer:
             if not request.cancelled:
                 self.write(answer)
             del self.inflight[request.key]
+
+
+#: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
+#: are fixed when the tool is generated (`server/discover` and every `*/list`).
+_MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 
 
 #: Each request method and the server's handler of it; a handler returns the result as JSON
