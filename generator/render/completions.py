@@ -20,12 +20,13 @@ from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
 from burgee.runtime.complete import _SHELLS, _completion_script, _help_line
+from burgee.runtime.kinds import _choice_text
 
 SHELLS: tuple[str, ...] = _SHELLS
 
 
 def _choices(ref: TypeRef) -> list[str]:
-    return [str(c).lower() if isinstance(c, bool) else str(c) for c in ref.choices]
+    return [_choice_text(c) for c in ref.choices]
 
 
 def _values(param: Param) -> str | list[str]:

@@ -23,7 +23,7 @@ from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
 from burgee.render.sections import wrap
 from burgee.runtime.catalog import BOOT, code_names, generated_names, parse
-from burgee.runtime.kinds import _characters, _number
+from burgee.runtime.kinds import _characters, _choice_text, _number
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
 
 
@@ -123,8 +123,7 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
                 options["metavar"] = shown
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
     if item.kind in ("choice", "enum") and not param.secret:
-        choices = [str(c).lower() if isinstance(c, bool) else str(c) for c in item.choices]
-        options["choices"] = tuple(choices)
+        options["choices"] = tuple(_choice_text(c) for c in item.choices)
     if param.hidden:
         options["help"] = _HIDDEN
     else:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _SECRETS, _interactive
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
-from burgee.runtime.kinds import _characters, _load_json, _number, _show
+from burgee.runtime.kinds import _characters, _choice_text, _load_json, _number, _show
 
 if TYPE_CHECKING:
     import enum
@@ -213,7 +213,7 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
 
     def convert(value: object) -> Any:
         for choice in choices:
-            text = str(choice).lower() if isinstance(choice, bool) else str(choice)
+            text = _choice_text(choice)
             if (type(value) is type(choice) and value == choice) or value == text:
                 return choice
         raise _Invalid(f"{_show(value)} is not one of {', '.join(map(str, choices))}")

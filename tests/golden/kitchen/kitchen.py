@@ -1305,6 +1305,11 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _choice_text(choice: object) -> str:
+    """A choice (of a `Literal` or an enum) as the command line spells it: `red`, `3`, `true`."""
+    return str(choice).lower() if isinstance(choice, bool) else str(choice)
+
+
 def _number(value: float) -> str:
     """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
     (`:g` wrote `1e+06`, JSON `1000000`)."""
@@ -1866,7 +1871,7 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
 
     def convert(value: object) -> Any:
         for choice in choices:
-            text = str(choice).lower() if isinstance(choice, bool) else str(choice)
+            text = _choice_text(choice)
             if (type(value) is type(choice) and value == choice) or value == text:
                 return choice
         raise _Invalid(f"{_show(value)} is not one of {', '.join(map(str, choices))}")
