@@ -194,6 +194,48 @@ def test_concurrency_is_bounded(tmp_path: Path) -> None:
         server.stop(signal.SIGTERM)
 
 
+def test_two_batches_of_one_session_at_once_each_get_their_own_answers(tmp_path: Path) -> None:
+    """Protocol 2025-03-26's batches: a second batch arriving while the first still runs must
+    not take the first one's answers, nor send its own loose."""
+    tool = generate(tmp_path, MCP_TOOL_HANDLERS)
+    server = HttpServer(tool)
+    try:
+        init = {**INIT, "params": {**INIT["params"], "protocolVersion": "2025-03-26"}}
+        status, headers, _ = post(server.port, init)
+        assert status == 200
+        sid = headers["Mcp-Session-Id"]
+
+        def call(ident: int, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            params = {"name": name, "arguments": arguments}
+            return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+
+        got: dict[str, Any] = {}
+
+        def send(key: str, batch: list[dict[str, Any]]) -> None:
+            status, _, body = post(server.port, batch, {"Mcp-Session-Id": sid})
+            got[key] = (status, body)
+
+        first = [call(1, "slow", {"steps": 1, "delay": 0.8}), call(2, "greet", {"name": "a"})]
+        second = [call(3, "slow", {"steps": 1, "delay": 0.1}), call(4, "greet", {"name": "b"})]
+        one = threading.Thread(target=send, args=("first", first))
+        one.start()
+        threading.Event().wait(0.3)
+        two = threading.Thread(target=send, args=("second", second))
+        two.start()
+        one.join(30)
+        two.join(30)
+        for key, ids in (("first", [1, 2]), ("second", [3, 4])):
+            status, body = got[key]
+            assert status == 200, body
+            text = body.decode()
+            answers = events(body) if text.startswith(("event:", "data:")) else [json.loads(text)]
+            assert len(answers) == 1 and isinstance(answers[0], list), text
+            assert [answer["id"] for answer in answers[0]] == ids
+            assert all(answer["result"]["isError"] is False for answer in answers[0])
+    finally:
+        server.stop(signal.SIGTERM)
+
+
 @pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM])
 def test_signals_stop_it_cleanly(sent: int) -> None:
     server = HttpServer(PANTRY)

@@ -5555,18 +5555,19 @@ class _McpServer:
         self.version = ""
         #: `logging/setLevel`: the least severe `ctx.log` level the client wants, if any.
         self.level: str | None = None
-        #: The thread answering a JSON-RPC batch, and the answers it collects.
-        self.batching: int | None = None
-        self.answers: list[str] = []
+        #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
+        #: batches of one session may run at once, each on its own thread).
+        self.batches: dict[int, list[str]] = {}
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
-        batching = self.batching is not None and self.batching == self.thread()
-        if batching and text[:22] == '{"jsonrpc":"2.0","id":':
-            self.answers.append(text)
-            return
+        if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
+            answers = self.batches.get(self.thread())
+            if answers is not None:
+                answers.append(text)
+                return
         if self.sinks:
             sink = self.sinks.get(self.thread())
             if sink is not None:
@@ -5689,8 +5690,9 @@ class _McpServer:
                 why = "an empty batch"
             self.fail("null", -32600, f"Invalid Request: {why}")
             return
+        thread = self.thread()
         with self.lock:
-            self.batching, self.answers = self.thread(), []
+            self.batches[thread] = []
         try:
             for message in messages:
                 if isinstance(message, dict) and message.get("method") == "initialize":
@@ -5705,7 +5707,7 @@ class _McpServer:
                     self.fail("null", -32603, "Internal error")
         finally:
             with self.lock:
-                self.batching, answers = None, self.answers
+                answers = self.batches.pop(thread)
         if answers:
             self.send("[" + ",".join(answers) + "]")
 
@@ -5904,7 +5906,7 @@ class _McpServer:
             context._log = lambda level, message, data: self.log(request, level, message, data)
         thread = self.thread()
         inline = thread == self.main
-        if thread == self.batching or thread in self.sinks:
+        if thread in self.batches or thread in self.sinks:
             # NOTE: a call of a batch, or of an HTTP request, answers on its own thread.
             with self.lock:
                 if ident in self.inflight:
