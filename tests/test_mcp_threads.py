@@ -122,20 +122,23 @@ def test_a_busy_handler_does_not_stop_reading(tool: Path) -> None:
     assert time.perf_counter() - start < 15
 
 
-@pytest.mark.parametrize("busy", [False, True])
-def test_interrupt_stops_the_server(tool: Path, busy: bool) -> None:
-    """Ctrl-C ends the server with 130 and no traceback, idle or in the middle of a call."""
+@pytest.mark.parametrize("busy", [0, 1, 2])
+@pytest.mark.parametrize(("sent", "code"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_signals_stop_the_server(tool: Path, busy: int, sent: int, code: int) -> None:
+    """Ctrl-C (130) and SIGTERM (143) end the server with no traceback: idle, in the middle of
+    a call on the main thread, or with one more on a worker; each call's on_exit runs first."""
     server = Server(tool)
     server.send(INIT)
     assert server.read()["id"] == 0
-    if busy:
-        server.send(_call("long", "slow", steps=100, delay=0.05))
+    for ident in range(busy):
+        server.send(_call(ident + 1, "slow", steps=100, delay=0.05))
         time.sleep(0.3)
-    server.proc.send_signal(signal.SIGINT)
-    out, stderr, code = server.close()
-    assert code == 130, stderr
+    server.proc.send_signal(sent)
+    out, stderr, exit_code = server.close()
+    assert exit_code == code, stderr
     assert out == b""
     assert "Traceback" not in stderr
+    assert stderr.count("slow: on_exit ran") == busy, stderr
 
 
 def test_end_of_input_during_a_busy_call(tool: Path) -> None:

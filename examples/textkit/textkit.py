@@ -592,6 +592,22 @@ class _Terminated(BaseException):
     """
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _on_sigterm() -> None:
+    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
+    then a `terminated` error (exit 143)."""
+    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    try:
+        _signal.signal(_signal.SIGTERM, _terminate)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
+
+
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
@@ -5698,6 +5714,22 @@ class _McpServer:
             time.sleep(0.002)
         return 0
 
+    def stop(self) -> None:
+        """Ctrl-C or SIGTERM: cancel the calls still running on workers and give them
+        `_TIMEOUT_GRACE` seconds to end, so their `finally` blocks and on_exit callbacks run."""
+        import time
+
+        # NOTE: without the lock: the signal may have come while this thread held it; copying
+        # the dict is one step under the GIL.
+        running = list(self.inflight.values())
+        for request in running:
+            # NOTE: unanswered: the client stopped the server, it did not cancel the call.
+            request.cancelled = True
+            request.context.cancelled.set()
+        deadline = time.monotonic() + _TIMEOUT_GRACE
+        while self.inflight and time.monotonic() < deadline:
+            time.sleep(0.005)
+
     def dispatch(self, line: bytes) -> None:
         if line.strip():
             try:
@@ -6101,10 +6133,13 @@ class _McpServer:
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
             )
-        except KeyboardInterrupt as error:
-            # NOTE: Ctrl-C while a call runs on the main thread stops the server, as it does
-            # while the server waits for input; raised by a handler on a worker, it is an error.
+        except (KeyboardInterrupt, _Terminated) as error:
+            # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
+            # it does while the server waits for input (the call's on_exit callbacks have run
+            # by then); raised by a handler on a worker, it is an error.
             if thread == self.main:
+                with self.lock:
+                    self.inflight.pop(request.key, None)
                 raise
             envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
@@ -6184,14 +6219,17 @@ def _serve_mcp(invocation: _Invocation) -> int:
     if options.http is not None:
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
+    _on_sigterm()
     try:
         return server.serve()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, _Terminated) as error:
+        server.stop()
         if server.relaying:
             # NOTE: the watchdog is blocked reading stdin, and the interpreter's shutdown would
             # wait for that read's lock (and abort); nothing is left to flush but stderr.
             sys.stderr.flush()
-            os._exit(BUILTIN_ERRORS["interrupted"][0])
+            kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
+            os._exit(BUILTIN_ERRORS[kind][0])
         raise
 
 
@@ -6589,22 +6627,6 @@ def _batch(invocation: _Invocation) -> int:
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated
-
-
-def _on_sigterm() -> None:
-    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
-    then a `terminated` error (exit 143)."""
-    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
-    import _signal  # type: ignore[import-not-found, unused-ignore]
-
-    try:
-        _signal.signal(_signal.SIGTERM, _terminate)
-    except (ValueError, OSError):
-        pass  # not the main thread (an embedding program): leave its signals alone
 
 
 # ---- Tables: commands, groups, errors, result shapes ----

@@ -20,6 +20,7 @@ from burgee.runtime.errors import (
     UsageError,
     _ActionRequired,
     _Interrupted,
+    _on_sigterm,
     _Terminated,
 )
 from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
@@ -435,19 +436,3 @@ def _batch(invocation: _Invocation) -> int:
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
-
-
-def _terminate(signum: int, frame: object) -> None:
-    raise _Terminated
-
-
-def _on_sigterm() -> None:
-    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
-    then a `terminated` error (exit 143)."""
-    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
-    import _signal  # type: ignore[import-not-found, unused-ignore]
-
-    try:
-        _signal.signal(_signal.SIGTERM, _terminate)
-    except (ValueError, OSError):
-        pass  # not the main thread (an embedding program): leave its signals alone

@@ -104,6 +104,22 @@ class _Terminated(BaseException):
     """
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise _Terminated
+
+
+def _on_sigterm() -> None:
+    """SIGTERM ends a command the way Ctrl-C does: `finally` blocks and on_exit callbacks run,
+    then a `terminated` error (exit 143)."""
+    # NOTE: the C module: `signal` itself imports enum, a fifth of a run's start-up.
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    try:
+        _signal.signal(_signal.SIGTERM, _terminate)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
+
+
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
