@@ -355,103 +355,103 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWc96os1VGy8zMzN1I2VbkkO5u7iZOKc7V1ZbtMSoRkjilSS1B2NBNX7dPsg+2TXP8AIChSCi0pM5MJ"
-    "p3YTiSKARqO78XU30PnlYJzO5rHMozQ5GBz8cn4wzdLFXJ0fDM7Ozg/ODzz8ayoT+HR+8INMZBbkUgQiT9NYTLJ0Bp+v"
-    "giSMZabEJIpl//zgwoM24ys5vqZWz/HT6mviNsqv0kUubrMoj5KpCJJlfgUfTPtE3nLrTPKI8IBHnWfpT3KcmxczOcmk"
-    "uqKX38leJpNQZvC+fu1QiVzCFLETHFgJFUxkvMTm8B80Ag7MgDQzZ57s2YV3DHOH772Uuu71gNr5IsdRzw+wJ3rMD3lK"
-    "nVBOgkWcD8STJJjJp/35UoykikIp/vrs5MWPL9+ddolo7LWHr3BnSZpwZ/mVRLKnWTAT+LPopDcyy6ADZZ538Pmf+/1+"
-    "1+kKXlKwgBt602/Udah/Wu2zWD8gNTVfL7xkEcfwEJdNiiSlNRsKYDqtqMBBgSfAUylUHiBX5IcoFw+6IpqYX5FjkRKz"
-    "SClc+jT71z/+WYys8iwa58XQ5rsdO0eRELdBlkBrJTqBiCOVC5ACYL4VrHGQhVESxFG+9MQChGIcB5kMRSjnKCLJOJLK"
-    "E2qZlAafpNlYFmPrr3boTIIkjUEcE+GufH4FBI0W2VRKEUYh8kVMtbI4LLWqplakKIhVKpilyKJRoK488TP+MYnUFYwW"
-    "ivktfCh6EGqcRfNciSjJU2gE7AyjDOQ9zZYOK6+jOO7BD+vHO/2fVz/+ePni1bsjFtojetCfhTRq8euzH16evD+F56g3"
-    "1L3ubQKdSdQkR+kd7bn3cgZKgIimmdo0EFsHdxgQaeJIVQ/gbxAQ+EMFSxS3W1wsEMkwlapgVbAAsclWmi7TRaY10er2"
-    "NEKbslAy6+MvjsrE0VgmSmq79PrVe+rj2TwAtvQe9o/p63+dvug96j2Pg4XiMd5m6TyLZB7wwrHe6q6cYaE7Z6jqkt5e"
-    "yQykJxVjNpha+9EEOr30j06evX7pdsS/qGJ9iid2hQJ1bVR9gDOnzs17AnRESLAiS5AYdQu2l6Q/upEJriVqilkVHlRz"
-    "113OwoaXlrQyyTWTKjFmMnHmQt/sPIDPSS6u0lshYU0E/iozFAnekdJFHIoxbFNT6RHpYh7k8B5O0IdlF8F8Hi99nghQ"
-    "fnfgHcTxTPHGiXsT7SHwmW374PzgSsZzIqcknvDDi3S8mMkkD0iZsa1HfBsHcRyMYBsVL5FEn3o9uyBR89FoIgsUiJTs"
-    "KTkP0MCEQu9gSO6VSCdsDrR974tXyU16bfdsmJevLRUrvOj1flJAw+GTmyBeyKeHPltyX3/3oeV/n745EemI+D5DniDT"
-    "yOhhn6AOfpSAMTwFQZ8F/hC1i2VBCdQ+ai6TGxmnc9gAwHjlIZhPT/i/nJ+Dgl7jnwORZwtgPH4OgzzgZ7Ar3fke6GwK"
-    "Yufjc58pgB3MZxOsR8V9QG8BRBmwABmK8seEo4mkVRgBy5ANNDg3cQZDDmeSrB+00ENGuZLxpNsXz8QkiOIFvcATLM+B"
-    "pJonQVaMn9Ir11ES4t/860wqFUxl8QB4SmTc3ekFAMiTJr2fZZYK2kLHaSiHwsd3YGfNF4r7xj+DMYrRZSb/voBNgEbx"
-    "USqASbyWifyQn10AI1F8jLigUVRoMrJFIvCNvhUNpXlqGKa0huumHjJEm2nilCVQIYvilAAdGQPg4Ri2yc4MLFwfVjgZ"
-    "o8gO7Uh6G3338i8+yO8URhoFABeRzgloLYC3D3l3KJ4sEmisoOklitwlN3sq8gC2jKsUFBcXSiPSRNi3hQITPoYVSXAC"
-    "sFvC9rMgbqlitr3eCEXKR0YALAEoSnqoBiy5PxKfeJ0jZwk1M4oHpAS0hr6W8ijxSAOs8NNGhNYH+WQxiUFMEdlL5hzb"
-    "g8DI26CZsvAj3R8/RYsPBJFAw6qlt0mxXH3xhl+FuZbh2gABjNA4cIB0oI0soTZtQBVznbZVbMN2lNDFkNZRSwKCNJDZ"
-    "BB7NPCIHGAQyJBRYZOWaZABnst8nu+nYFZgLmtnlnE0razW9BKZuLrM8wv188MvdncXl921457nG27g9q7a7mRt0nsD/"
-    "3skgtOBfdLQQzuZpRk5PlHeJEQzFUFBgEZIwiPHjW3CIQIpmabiIJTOMtAKdGOgaNmWQHNybtI8Rgf7+TYNfMyQrPGCL"
-    "qYSlJxkjas+Q8D6L/wVoBb2WSBBGBQKczJfGycrTWSw6ZmqeVlfPQaIIog3M7MLnlOZhVAt4CGrF27s0qy9AufQGxzsv"
-    "TD8HyQHpAoANvEGVSLR4DNmEaUn0WE5YVnEg+jEiwULhKfhU2B/LNd4YYJKuEGuxrzgu3a0FEGy55hd/A3vyZqKRAawX"
-    "bF/UHndrRjWmR4TGyRTMh+eOg+AFnl3USCISXXarC1RUXmL7Fqx1eXW7WsapGfSKwxUa9LlncH//uZZYrbMrpO7G2Pt4"
-    "4rVEWbf889DV3KevpU77aiWRHoHIyKDe6u3X4+dXV0gj8IS0GR+xMXF7DgnkwQeMN4H5AIuRGEv8qP9913VP62nXIYPG"
-    "pG8VUqgfuhRg+Lx6u++IRa2I0r5ySW7grzabLeIhVdqR+CAMIxwgiN+6u4NdrG0QinVXKvwA0mdqpZuCDc7DIMuC5TrW"
-    "EOHWi4CeiwEvaE4JiGHgCBioXfgmiZd/RedFT475yzD7Rq78AmYK0A9s9rn+AXHsCu4qQo+r63TfUHINBgP9RZCKwR8w"
-    "VOTUyA8BCim4H5mSIUMma0omKRgKRmkaUej4EQIONiDKYg7TisIHiMuHBjiTOtOgriITuFcca1igOyi005iQaWXywiiY"
-    "JqnKozFu3iH4UdCmXzxVewMqjZSqCQxhmdvVim82tVVRLSZzsZX+rZLzbEXOcu3h0NKBw4TelN5x2SE2mQTra5mp9GuZ"
-    "r9tu0NoSgqh9w0lebGUFYF/XNFZ6WGXHm0S6sphOalI/dbMkSVpLEjrEKz+DYZBTmZkJxovZKgdKbyhUE9jSNwxigi1r"
-    "3qiKkhV/Js+hozSg2zWFbqM85r5B5kaxnJVVyChi7VLUEGHkw5WE0pqXlq9MAJlKGa4n4FO2nAIMu5pyk8WrGPL1WT2y"
-    "2fZ3JGrZy9OeuormpTeN222ye15hVVH1OKRKCEJQkCapQhF2FpGdEWUEwLwyRRjsRU9URYhOdrCvn8Mv0ct/qMgzGYg4"
-    "hV1pHCgpYHa51BG5MJqSBcJ9BDE32K/D3iEi78PLQ3Cr8lspye2fcZCGwww2wow+D7XFtzHIgI07HHO4vYKW6Qx99pB5"
-    "BqPOEFiv8zXK09gbNzZndmopMWme/RHRLEdUS4xNGK1SI5PFjG3A9lmknWRsXf6pfnU/P0C/Z3ZrjRCaxFZjQLKnxNca"
-    "9PL5PYRV1v768N7M1t0U3BMbqxy/1wkO2iqeheHq77apAM/6mu0hxQNySiMxFqdI81DnBTCEwv6fcw5lW6P/K+jD+kTo"
-    "Gg3FPGhjsd9XnvQrlvsaLGQCqrVSDy5qNe9FGNvkg1hsbwPKp3nEdPAXMZ4t8ghxADYF1eL0CW7kUcLxdt3BIaa2smtU"
-    "rYT27XJKrg9tdxB6aL0GXtfM932J1IAyhMaGArvQXyJBmEyUXF1Si/0RfEdJNKOt8rgka8e8uwJEadT4Qanxg2P8r1Zm"
-    "Jtu6lrtx8NO8oPnKZFpxtdwJ162ClTWQDu7AQ9EA7c6CMYJJvRT4ygbqEvtzLahy6Gxo4JA2njIfaJCUoCaZB5uNRAeT"
-    "nJQCwEqg8DTguhVzmOdwyc7JUt/IFGznFSEJc5n8Lc3isLwx0iGS2XhOWe1NJ0lMMrLw8BqexqxhbpvAbBOYbQKzTWC2"
-    "Ccw2gdkmMNsEZpX2NoG5nwTmSjz+Prdgala5TX+26c82/dmmP9v05xeW/nTo2nCdsc7it3nSNk+6MzfaPGmbJ23zpL/r"
-    "fNGn8qTFDnK/O+41i9WmWNsU6x9BZTanWF2FuWdydZ3atDnaNkfb5mi/0hwt34jmBO0Ydrq5HBMTjvuPmD5jgzjkXfZa"
-    "6b0HGpPyC+aytrqcU3CeXnr650f97zenbIv8KtgX8OTyHrl+xtvpEc6nDDI7friQoUkAmHgF2xA3QZZTAMHh9zya0wqZ"
-    "R8j4aZyOgvgyyKaV9DQXEVgbMnOW3LH0ZQypw4voTG0oGjA0l+OpOoHowIbYo22Rblt3OXxJ1pH3Tbd0wbVcAi9GSwx1"
-    "AuG5NmVa5J25OPuIAjeIMYUuBFQ3vcIPKbjA8tps7iZvQgDGQRt0+b1KXihHi2mZGBdrNBgQr1yLHMyHHBF8A/1F/c/A"
-    "XNqg4+qouIOlZnctzMNspE1Xg2HHAewlcakIgTERkb54r+Q4xRhiJxC+HtFnkmoYMQs+uGtVa1GbkLXI3Yy7ye5wIQBr"
-    "Zb2VjV8FN/r8gu8WMegcD8DBEbSzDVlFMebOI+hyGXqB+aWaeam5rdvjTsui2gZz0p5gBaq4+3ikeBI1BOh9cQcRY4RL"
-    "S83mUoS65gkpLaq4jdB0qTADAiwgEcBOUkB1h6hJJONwFxPDQR6amifMJDHU0+thHZeBYJpT2ErYcw6yHNEb5/pSiuPw"
-    "GqySJj+AcxTtZP947FtdfET7xCArbOfGgTn50oRTVM5ie9nBeiBrqmD8EoWeUwUE7ewd0/WXVz++pJU1hri+7gUfVKEA"
-    "JRdVIXbX6MBP6UjtpNX61A3xYkCuFs0Jt8seLTHNjoqfBLjo4yKMIx53G9MZKFPYazXcfE+FKdPLrjJxzCbe8IRRzoeM"
-    "cMtvTGEcp7c9Bw7tkUzkntNzkQMCuhoTuNRhSGevXe5EI61pHV02WRqoa/S2O4mUIYdqMzwbMkoRSll/TkuBnRTNHfan"
-    "SYQbNZbcGS3ngVIIiWrmhUZlXzbU5tYoYvb6+VsGeUcUdIGfognMtjHHZ+P5bvhBZjeyQpilioI9ZAiaCwHNtUfM3Q3b"
-    "aAGFKRqDrjch3Hq4/0XGdbea0uamn3ZfS3PuyRZOakoGZWn2QAQI0DPEJeKU0j4dc0Kk24AkRLR2t3P3PvGEt6yniNUD"
-    "q3AqWCqtXphnWd3NOpM4mHq4T3h6bbzieB/VGGKLrI+Z6sTFSAaArRYUxNTly2w2hg+SmdAJ9HQjE4Sdru/FqIw9H8CQ"
-    "l9YTeoxhBeQvR1xsKjxxsCFaB+JeB+TdM6bQYxxBtJClRoJgWlGWJgR6KGhiG3epSJY5n0XDOlATN3eqZ9UJnDRWQake"
-    "rIC/4sQTx4RFsbpeV1fdGnAlLsYhypySnUVhiOdx6TcqylT+ZbgSdNLv0FbE4DGkhKM+qloGv9iNMQPmJ7+7trIXO6IK"
-    "zFce/Vzw+3UagpsA8pBn0E2eXsuEiKT1t/zHXRAchScfo9kluMVZ/vGpJ85enZy+v/DEkyen/3f6FB7gEUI6MpvIBXg8"
-    "MBkZUiAuysQI+H2NB4tHko7/xWl6DdtldC1LuF+lDN4J9eco0Dg0lukzZeI4xB0wqTwpW4KMYyXY1mQT1xUzw86eHK35"
-    "MeIjNebMNlJgUrtc46xU9k53wdmYKDcHcnjJmNpJirigVBINeRyZRZHjTJKS4FEQ/raKSvW053MZ8MlcBFhM8EA84TYD"
-    "zDU95T41Li0wqjhD2Hihl/JTOLM4haTWoEvPHqcWEbXToYA0Q1PRKaO1AXIFFnYpJlESqavukOi4JHBIC2vjRA5WxPPH"
-    "IBpxDBLaYZgqTrpYrS25dBqkCVshGtkrYRH6iQbRW1UFoA3ZCD94+A3bEmQrnpWSYb9y7qX2lkB74v8rPvEvJxPgA2tu"
-    "IZF8dqY4QKzhA26i7LfUhfWKM2Xb+pJ7OuG/IUJXJasSs7tHCK75Of5Vkvjj9gGA+x7ZbwRStyeh+en8VUKc46+NYWop"
-    "hVkH6j/L4f0KwC5qVe+P9N/kaH8ldmbrmu9vYlsd/K8Ii3vkf1sjs+/D/LWO127x2N1O6JPbxQmQS+XkLP/dfgFbnedz"
-    "NTg6QhdExzb7aTY9CrNgkh89PH543Hvw8MiJ7MJeVE0Dbkh+pvq2DeByZRPwOFUsQPu5DvR7RTVb6qtItWgdvuATrvm6"
-    "LG5NyjHV1cWI7ovywPeYv3Pbh8oxr58rH2tvnGWmStFbH+f1dC3p9T8DKs+W6L6svGMtAh8Do5P2zbnKVLv0XZTTzqsr"
-    "7tULyQbGmIrL66eGcHndz1WSbX8Xd+vFRC/eBQujMbD4wmrZbeviXDJY1yc1OK9WfMkWcxMr1lvSpbXyOu7J50RtRNnJ"
-    "vC2K49ZaL1RZHSg+Qzc6tE5qWFc4BzYLPOfRTGITwRg+onnqSAn5kbwDp9k1FZ4vyLjUA+n+C/wsnCFELxW2a6/0Vq/4"
-    "Z0X0iZb9Gbf2lmt7y7W95drecl1He3vLtb3l+smTsm1d2t0vZrrRKBterQ1G8fWbPcSiigOAn76n+esHAFwv/ctw69qb"
-    "oe3N0K/nZmgbS2hjCV9dLGFNyKCAPMbVP8rTMD0qhRB2jBfQGGJT/7+H6MDXUxziD1vB20Wi5Wz9NnB0H+m+3/cV9eq1"
-    "A2cG20988230yuFVfRF9+/GaXTyvnN00d86bD7yH2+j3uWNeWZ49XBdoenG8KhrOPyO7P89pT/fKvxA3azUE0mLRFou2"
-    "WNRiUYNEZktEBpy5cv+16t1QKIIG7lmUev1tsGdbD6eth9PWw2nr4dy/uMcX+09t3OPU6ic8sx2h8PrCL1XEPZnsGfHu"
-    "qy5MC3lbyNtC3i8d8rrm25ibHXGu7lLY7n4bgNsW8NqhgFd5H3I4v0rkW33nlMoXcPGFofB13YPnr1/86x//9AGDgh7c"
-    "KgTAeerWZdhz/t5qaHVVzy5qd8y1mxiXYSpEU1eY6IfyRgvi0c1x/1Gfq7HcrVcw0+vFl/pvNe1tdUwZpk/EOnkLL8Mg"
-    "p3JTNRH9KSB0XA28UkmwrTrTZcG+MOzT1htrZtB/q3pjLSJtEemvhEjrdylnNzp+8PDR42++/e4/vw9G41AaPFgH+PQx"
-    "1dUWwhhscSy0tRVsN9eBwd0M1RpF/qOWluQCGdazKBTO4n1a5yi/HKchUvVwRWfWRQaeAegIBZfLCOwRbRASrqmVZrYm"
-    "ni5dpYCdmcQVk+HQhKNEFiR9bXMtYXXOj0vi44YkvnfqumFhHUVFeMYRnX9HAgEf0VAAkjMFUFRJtuFnFxWa1rhTLlnf"
-    "ft+YdeAZXSMEyysU6noJWAUB7/SHTBSd2gBpqZBVcgFdYr47bkpMIhYw5zmtCx20XWBtlIQuUNiDg0N9rVzXbgjEaDGt"
-    "EOM6ky4tDx5us2IgGcAnlQtb6o8v+iOKpbp9pvyAS0LFRy7T8U1TpuSANHBscj9gIfgUpakSwf0P6ViICdxjVZlofKXr"
-    "wizrV8rxz0uEPWq6Wq+KXkTneZ7FvefiSJy++uHVyfvuEMi9pFsUSDJXUqzTr5UYQImSx4+aLpXtRHRg/Pcv373eRACa"
-    "IfeCGG1wPKTnOo/O/Y7yeM4FrYE5LV6+G8I+r64zeqvPAGvXlyK8Q7eqAVWR0dUU+NgOF0sQWItSuV407go0Baq7iud/"
-    "DgbgGPTOE05cFTVW8ai7pRp/2HOZVPG/FMPGOol0DImLcYic4vtkPnRUpQNDeEKXe0jkrWfiLF0ukRblpiQEFQgidaMi"
-    "fquFTvs4KTznFOTRKELnDaf1TteKda64/Ac669g1U0DtEKgi7hycJ8LcO8LmuvbseUJMfPJvvZ4wjKJyqHoSxAhzhrY/"
-    "Xw5FmJJxlCEW6uj1np4n58mf9Ov4ed9VabH7P4nnWPcHNgr82hPvYI6mNMfzN69fPzt5gTV9NCt9Kjno91JB34Dd7Pih"
-    "qAIcGufxsspkT/gGcQu6KyCsX4Zd3/lUymMxHgPW5BpH9nXWTlGgblEoOrbFnwoIbZ5oyEydc+/a7vfFG/uZgwbUb1HZ"
-    "BqZBt16MT8PmD4wjK08fOfQDFpVxC0XZ8rd25roArlM7EoGEGlQ4qwX0sPDJGVTcHQKnryVYXaxFUq6fq4awANyu5+tS"
-    "PpE+3cfFIIlMM5QJP/GIPtdoU6UJcAIMT/dpeMPLoBFtwJWCuFoPlwObpEDVghFRtZ/+GgEylcvevH3/6s2J79Yq21SB"
-    "s6hZZot73QRZhPbbFDFjc+mWLzOXgXTNTheJDNG7pmWagYXWqUErAWNwaCLppNdh+v5KbTO/jytwJeO5LygSzJ3QVIj3"
-    "Jxr9QZPZPFcDp0AbSV0FrfEFILJZ/go89PXNwcddm+1TJWAVUwUnbZ7IRYf5+fjBJ2KecemxotoN4v+OqVJW9FmqStZl"
-    "47tMF3bZg6KcGqFLMMpMcLkymj/Q/LLhM98lemFOkRoZKeqZFa4SCMf6EmYwpde2WqqpJVqolgYxfrXIFZqVyLUchQsK"
-    "X+AZbMxCe2RkarT9KDTrfiWx/AgXr7ZcJwoAMq5Sispn5f2i6peJxvXKTK0yv1SszDc70UuCVqCUCh98pI/io7bRaPXh"
-    "y0wGpNAf4QXYX+3/8f1j+P2j3Uno0UN44JMn6MOnPTp13P1j7L6isB/FLq4Z9/zt99h11S3jaWztYHHn3yGnfONcUZfb"
-    "u0ncJThB2KetIV7mQSNnx3T0DXbkejpE4O4ui+7/UTF59jSw+60cD93h40c0c+sw0OTv4T5gN+fJG+09cPFEWEK9CGpQ"
-    "WmWV8wF9Y4MMAOtsxFj4tajrIlDtwLAZ881YzrPlSHknGpSU0Fxm36yBD5AT5OQgEz6LTyMaejTMVcK3+ppa4sIiHOfM"
-    "XAe+gE2rWc0+QPovOew3KHVVX4HDd0fkizdmSBjxvteY68b+xG2eEgF45vIMlx6nu+FCSd04tec1S71rDwy6vtdJp7rB"
-    "yklzn7SDoaWuqc8rOliLcdFHqSBtwmsw4MHd/wOlpMkp"
+    "eJztXY1y20aSfpU57VWJrAMp+SfJhfS6Smd7s76LZZflq60rSSWAxFBCBAJcDCiZiVW1T7MPtk9y/TMzGBAgBZF0EsdI"
+    "7drE30xPT3fP190z7V/2xul0Fss8SpO9wd4vZ3uXWTqfqbO9wenp2d7Znod/XcoEfp3t/SATmQW5FIHI0zQWkyydwu+r"
+    "IAljmSkxiWLZP9s79+Cb8ZUcX9NXL/DX8mviNsqv0nkubrMoj5JLESSL/Ap+mO8TectfZ5J7hBvc6yxLf5Lj3LyYyUkm"
+    "1RW9/F72MpmEMoP39Wv7SuQShoiNYMdKqGAi4wV+Dv/BR8CBKZBmxsyDPT33DmHscN1LqeleD6idzXPs9WwPW6LbfJOH"
+    "1AnlJJjH+UA8S4KpfN6fLcRIqiiU4q9Hxy9/fPX+pEtEY6s9fIUbS9KEG8uvJJJ9mQVTgY9FJ72RWQYNKHO/g/f/3O/3"
+    "u05T8JKCCVzTmn6jrkH9aLnNYv6A1NRcnnvJPI7hJk6bFElKczYUwHSaUYGdAk+Ap1KoPECuyI9RLh51RTQxT5FjkRLT"
+    "SCmc+jT71z/+WfSs8iwa50XX5tr2naNIiNsgS+BrJTqBiCOVC5ACYL4VrHGQhVESxFG+8MQchGIcB5kMRShnKCLJOJLK"
+    "E2qRlDqfpNlYFn3rS9t1JkGSxiCOiXBnPr8Cgkbz7FJKEUYh8kVcamVxWGpVTS1JURCrVDBLkUWjQF154mf8YxKpK+gt"
+    "FLNb+FG0INQ4i2a5ElGSp/ARsDOMMpD3NFs4rLyO4rgHD1b3d/I/r3/88eLl6/cHLLQHdKM/DanX4unRD6+OP5zAfdQb"
+    "al63NoHGJGqSo/SO9jx4OgMlQETTTK3riK2D2w2INHGkqgfwNwgI/KGCBYrbLU4WiGSYSlWwKpiD2GRLny7SeaY10er2"
+    "ZYQ2Za5k1scnjsrE0VgmSmq79Ob1B2rjaBYAW3qP+4d0+V8nL3tPei/iYK64j3dZOssimQc8cay3uimnW2jO6ao6pbdX"
+    "MgPpScWYDabWfjSBTiv9g+OjN6/chviJKuanuGNnKFDXRtUHOHJq3LwnQEeEBCuyAIlRt2B7SfqjG5ngXKKmmFnhTjV3"
+    "3eksbHhpSiuDXDGoEmMmE2csdGXHAXxOcnGV3goJcyLwqcxQJHhFSudxKMawTF1Kj0gXsyCH93CAPky7CGazeOHzQIDy"
+    "uz1vL46nihdOXJtoDYHfbNsHZ3tXMp4ROSXxhAcv0/F8KpM8IGXGbz3i2ziI42AEy6h4hST61OrpOYmaj0YTWaBApGRP"
+    "yVmABiYUegVDcq9EOmFzoO17X7xObtJru2bDuHxtqVjhRa/3kwIa9p/dBPFcPt/32ZL7+tqHL//75O2xSEfE9ynyBJlG"
+    "Rg/bBHXwowSM4QkI+jTwh6hdLAtKoPbR5zK5kXE6gwUAjFcegvn0hP/L2Rko6DX+ORB5NgfG4+8wyAO+B6vSne+BzqYg"
+    "dj7e95kCWMF8NsG6V1wH9BJAlAELkKEof0w4mkiahRGwDNlAnfMnTmfI4UyS9YMvdJdRrmQ86fbFkZgEUTynF3iA5TGQ"
+    "VPMgyIrxXXrlOkpC/JufTqVSwaUsbgBPiYy7Oz0BAHnSpPezzFJBS+g4DeVQ+PgOrKz5XHHb+GcwRjG6yOTf57AIUC8+"
+    "SgUwiecykR/z03NgJIqPERc0igpNRjZPBL7Rt6KhNE8Nw5TWcP2phwzRZpo4ZQlUyKI4JUBHxgB4OIZlsjMFC9eHGU7G"
+    "KLJD25NeRt+/+osP8nsJPY0CgItI5wS0FsDbx7w7FM/mCXys4NMLFLkL/uy5yANYMq5SUFycKI1IE2HfFgpM+BhmJMEB"
+    "wGoJy8+cuKWK0fZ6IxQpHxkBsASgKOmhGrDk/kh84nmOnCnUzChukBLQHPpayqPEIw2wwk8LEVof5JPFJAYxRWQvmXNs"
+    "DwIjb4NmysK3dHt8Fy0+EEQCDbOW3ibFdPXFW34VxlqGawMEMELjwAHSgTayhNq0AVXMdVpW8Ru2o4QuhjSPWhIQpIHM"
+    "JnBr6hE5wCCQIaHAIivXJAM4k/0+2U3HrsBY0MwuZmxaWavpJTB1M5nlEa7ng1/u7iwuf+iHd55rvI3bs2y7m7lBZwn8"
+    "770MQgv+RUcL4XSWZuT0RHmXGMFQDAUFJiEJgxh/vgOHCKRomobzWDLDSCvQiYGmYVEGycG1SfsYEejv3zT4NV2ywgO2"
+    "uJQw9SRjRO0pEt5n8T8HraDXEgnCqECAk9nCOFl5Oo1FxwzN0+rqOUgUQbSBmV34ndI4jGoBD0GteHmXZvYFKJde4Hjl"
+    "heHnIDkgXQCwgTeoEokWjyGbMC2JHssJyyp2RA8jEiwUnoJPhf2xXOOFAQbpCrEW+4rj0t1YAMGWa37xFdiTtxONDGC+"
+    "YPmi73G1ZlRjWkRonFyC+fDcfhC8wL3zGklEostudYGKylNs34K5Ls9uV8s4fQatYneFBn3uETzcf64lVuvsEqnbMfYh"
+    "nngtUdYt/zx0Nffpa6nTvlpJpEcgMjKot3q79fj51SXSCDwhbcZHbEzcjkMCefAR401gPsBiJMYSP+l/33Xd03radcig"
+    "MekbhRTquy4FGD6v3u46YlErorSuXJAb+KuNZoN4SJV2JD4Iwwg7COJ37upgJ2sThGLdlQo/gPSpWmqmYINzM8iyYLGK"
+    "NUS49SKg5aLDcxpTAmIYOAIGahe+TeLFX9F50YNj/jLMvpFLT8BMAfqBxT7XDxDHLuGuIvS4PE8PDSXXYDDQXwSpGPwB"
+    "Q0VOjfwYoJCC+5EpGTJksqZkkoKhYJSmEYWOHyHgYAOiLOYwX1H4AHH50ABnUmfq1FVkAveKYw1zdAeFdhoTMq1MXhgF"
+    "l0mq8miMi3cIfhR80y/uqp0BlUZK1QSGsMxta8XXm9qqqBaDOd9I/5bJOVqSs1x7ODR14DChN6VXXHaITSbB+lpmKP1a"
+    "5utv12htCUHUvuEkLzayArCuaxorLSyz420iXVlMJzWpn7pRkiStJAkd4qXHYBjkpczMAOP5dJkDpTcUqgks6Ws6McGW"
+    "FW9URcmKP5Pn0FHq0G2aQrdRHnPbIHOjWE7LKmQUsXYqaogw8uFKQmnOS9NXJoBMpQxXE3CfLacAw7am3GTxKoZ8dVaP"
+    "bLZ9jkQtennaU1fRrPSmcbtNds8rrCqqHodUCUEICtIkVSjCziKyM6KMAJhXpgiDveiJqgjRyRb29XP4JXr69xV5JgMR"
+    "p7AqjQMlBYwulzoiF0aXZIFwHUHMDfZrv7ePyHv/Yh/cqvxWSnL7pxyk4TCDjTCjz0Pf4tsYZMCPOxxzuL2CL9Mp+uwh"
+    "8wx6nSKwXuVrlIexM26sz+zUUmLSPLsjolmOqJYYmzBapkYm8ynbgM2zSFvJ2Kr8U/3sfn6A/sDs1gohNImtxoBkR4mv"
+    "Fejl83sIy6z99eG9Ga27KLg7NpY5/qAdHLRUHIXh8nP7qQDP+prtIcUDckojMRanSPNQ5wUwhML+n7MPZVOj/yvow+pE"
+    "6AoNxTxoY7HfVZ70K5b7GixkAqq1Ug8uajXvRRjb5INYbG8Dyqd5xHTwFzGeLfIIcQB+CqrF6RNcyKOE4+26gX1MbWXX"
+    "qFoJrdvllFwfvt1C6OHrFfC6ZrwfSqQGlCE0NhTYhf4SCcJkouTylFrsj+A7SqIpLZWHJVk75NUVIEqjjx+VPn50iP/V"
+    "ysxkU9dyOw7ezwsar0wuK66WO+C6WbCyBtLBDXgoGqDdWTBGMKmnAl9ZQ11iH9eCKofOhgYOaeMh84YGSQlqknmw2Uh0"
+    "MMlJKQCsBAp3A66aMYd5DpfsmCz1jUzBZl4RkjCTyd/SLA7LCyNtIpmOZ5TVXreTxCQjCw+v4W7MGua2Ccw2gdkmMNsE"
+    "ZpvAbBOYbQKzTWBWaW8TmLtJYC7F4x9yCqZmltv0Z5v+bNOfbfqzTX9+YelPh641xxnrLH6bJ23zpFtzo82TtnnSNk/6"
+    "u84X3ZcnLVaQh51xr5msNsXaplj/CCqzPsXqKswDk6ur1KbN0bY52jZH+5XmaPlENCdox7DSzeSYmHDYf8L0GRvEIe+y"
+    "10rvPdKYlF8wh7XVxYyC8/TS8z8/6X+/PmVb5FfBvoAnl/fI9TPeTo9wPmWQ2fHDiQxNAsDEK9iGuAmynAIIDr9n0Yxm"
+    "yNxCxl/G6SiIL4LsspKe5iICK0NmzpQ7lr6MIXV4EZ2pNUUDhuZwPFUnEB1YEHu0LNJp6y6HL8k68rrpli64lgvgxWiB"
+    "oU4gPNemTIu8MxZnHVHgBjGm0IWA6oZX+CEFF1hem43d5E0IwDhogw6/V8kL5Wh+WSbGxRoNOsQj1yIH8yFHBN9Af1H/"
+    "MzCXNui43CuuYKlZXQvzMB1p09Wg23EAa0lcKkJgTESkD94rOU4xhtgJhK979JmkGkZMg4/uXNVa1CZkzXM3426yO1wI"
+    "wFpZb2nhV8GN3r/gu0UMOocDcHAErWxDVlGMuXMPulyGnmB+qWZcambr9rjDsqi2wZi0J1iBKu46HikeRA0Bel3cQsQY"
+    "4dJUs7kUoa55QkqLKm4jNF0qzIAAC0gEsJMUUN0hahLJONzGxHCQh4bmCTNIDPX0eljHZSCY5hSWEvacgyxH9Ma5vpTi"
+    "ODwHy6TJj+AcRVvZP+77Vhcf0T4xyArbuXFgdr404RSVs9hcdrAeyIoqGL9EoedUAUE7e8d0/eX1j69oZo0hrq97wRtV"
+    "KEDJRVWI3TU68FM6Ultptd51Q7wYkKtFY8LlskdTTKOj4icBTvq4COOIp93GdAbKFPZaDjc/UGHK9LKrTByziTfcYZTz"
+    "JiNc8htTGMfpbc+BQzskE7nntFzkgICuxgQudBjSWWsXW9FIc1pHl02WBuoave1OImXIodoM94aMUoRS1p/TUmAHRWOH"
+    "9WkS4UKNJXdGi1mgFEKimnGhUdmVDbW5NYqYvXnxjkHeAQVd4FE0gdE25vh0PNsOP8jsRlYIs1RRsIcMQXMhoLH2iLnb"
+    "YRstoDBEY9D1IoRLD7c/z7juVlPa3PTT9nNp9j3ZwklNyaAszQ6IAAE6QlwiTijt0zE7RLoNSEJEa1c7d+0Tz3jJeo5Y"
+    "PbAKp4KF0uqFeZbl1awziYNLD9cJT8+NV2zvoxpDbJH1NlOduBjJALDVnIKYunyZzcbwRjITOoGWbmSCsNP1vRiVsecD"
+    "GPLCekJPMayA/OWIi02FJw42ROtA3OuAvHvGFHqMI4gWstRIEAwrytKEQA8FTezHXSqSZfZnUbcO1MTFnepZdQInjVVQ"
+    "qjsr4K849sQhYVGsrtfVVbcGXImLcYgyu2SnURjiflx6RkWZyk+GS0En/Q4tRQweQ0o46q2qZfCLzRgzYB753ZWVvdgR"
+    "VWC+8ujngt9v0hDcBJCHPINm8vRaJkQkzb/lP66C4Cg8+xRNL8AtzvJPzz1x+vr45MO5J549O/m/k+dwA7cQ0pbZRM7B"
+    "44HByJACcVEmRsDva9xYPJK0/S9O02tYLqNrWcL9KmXwTqg/R4HGrrFMnykTxyHugEnlQdkSZBwrwW9NNnFVMTNs7NnB"
+    "iocRb6kxe7aRApPa5RpnpbJ3ugnOxkS52ZDDU8bUTlLEBaWSaMjjyEyKHGeSlAS3gvDVMirVw57NZMA7cxFgMcED8Yy/"
+    "GWCu6Tm3qXFpgVHFKcLGcz2V9+HMYheSWoEuPbudWkT0nQ4FpBmaik4ZrQ2QKzCxCzGJkkhddYdEx8USOMQNxyALcQwi"
+    "2WFcKo67uLUJ32Guc6ge3CmQIsptcCk5E6cpwmA0uJEETeVpgRHpq+Ixvx5RIKBAMCk+ItL0AleBdUATb1x9/A2bIJwN"
+    "3GIlw35lu0zt4YL2oMBXfFBATibAB1b4IkLKW26KfccadeDay+5OXTSw2Iq2qQu6o4MBawJ7VbIqob4HRO6ab/9fJol/"
+    "bh43eOhO/0bYdnMSmm/qXybE2TXbGN2WMp91vsBn2fNfweVFievdkf6bnAiohNxsOfTdDWyj8wIVYXFPCmxqZHZ9BqDW"
+    "X9sujLvdxn7y1jhvcqGcVOe/2wuw1Xk+U4ODA/RcdEi0n2aXB2EGOOTg8eHjw96jxwdOQBjWomr2cE3ONNWHdADOK5u3"
+    "x6Fi3drPdQ7AK4rgUltFhkbr8DlvjM1XJX9rMpWpLkpGdJ+XO37A+J1DQlTFefVYeTd84+Q0FZjeeBewp0tQr34MYD5b"
+    "oNez9I61CLx7jDboN+cqU+3Sd17OVi/PuFcvJGsYYwo1rx4awuVVj6sk2/bO71aLiZ68cxZGY2DxheVq3dYzumCwrjd4"
+    "cDquuMjmMxNi1kvShbXyOlzK20ttINpJ2M2LXdpaL1RZHSisQwdBtE5qWFc4BzZ5POPeTD4UwRjeonHqAAu5n7wCp9k1"
+    "1asvyLjQHen2C/wsnC5ELxW2aa/0Vq/410j0RpjdGbf2cGx7OLY9HNsejl1Fe3s4tj0ce+8G27ac7fbnOd1olI3K1gaj"
+    "+NTODmJRxb7B+493/voBANdL/zLcuvZAaXug9Os5UNrGEtpYwlcXS1gRMiggj3H1D/I0TA9KIYQt4wXUh1jX/u8hOvD1"
+    "1JT4wxb+dpFoArp2T270Hji6i3Tf7/tke/W0gjOCzQe+/hB7Zc+rPr++eX/NzqtXtnyao+rNO97BIfaHHE2vTM8OThk0"
+    "PW9eFQ3nX5/dnee0o+PoX4ibtRwCabFoi0VbLGqxqEEi0wUiA85cuf/I9XYoFEEDtyxKrf422LMto9OW0WnL6LRldB5e"
+    "E+SL/Rc6HrBr9R7PbEsovLpeTBVxTyY7Rry7KifTQt4W8raQ90uHvK75NuZmS5yrmxS2ud8G4LZ1v7ao+1VehxzOLxP5"
+    "Th9VpaoHXLNhKHxdLuHFm5f/+sc/fcCgoAe3CgFwnrrlHHacv7caWp3V0/PaFXPlIsbVmwrR1IUp+qG80YJ4cHPYf9Ln"
+    "Ii53qxXMtHr+pf4TTzubHVO96Z5YJy/hZRjkFHyqJqLvA0KH1cArVRLbqDFdTewLwz5tmbJmBv23KlPWItIWkf5KiLR+"
+    "lXJWo8NHj588/ebb7/7z+2A0DqXBg3WAT29TXf5CGIMtDoW2toLt5iowuJ2hWqHIf9SKlFxXw3oWhcJZvE/zHOUX4zRE"
+    "qh4v6cyqyMARgI5QcJWNwG7RBiHhUlxpZkvp6YpXCtiZSZwxGQ5NOEpkQdLXNtcSVuf8uCQ+bUjiB6ccHNbjUVS7ZxzR"
+    "/nckEPARdQUgOVMARZVkG356XqFphTvlkvXt941ZB57RNUKwvEKhLrOAxROwMkDIRNGuDZCWClklF9Al5rvDpsQkYg5j"
+    "ntG80EbbOZYQSOgAhd04ONTHynXJh0CM5pcVYlxn0qXl0eNNZgwkA/ikcmErBPJBf0SxVO7PlB9wSaj4yGU6vmnKlByQ"
+    "BvZN7gdWY6BdlKa4BLc/pG0hJnCPxWii8ZUuJ7OonynHPy8R9qTpbL0uWhGdF3kW916IA3Hy+ofXxx+6QyD3gk5RIMlc"
+    "gLFOv5ZiACVKnj5pOlW2EdGB/j+8ev9mHQFohtwDYrTAcZee6zw65zvK/TkHtAZmt3j5bAj7vLo86a3eA6xdX4rwDt2q"
+    "BlR8RldT4G07XCxBYAlL5XrRuCrQEKhcK+7/2RuAY9A7SzhxVZRmxa3ulmp8sOPqquJ/KYaN5RVpGxIX4xA5xffJfOio"
+    "Sge68IQu95DIW8/EWbpcWS3KTUkIqitE6ka1/5bro/ZxULjPKcijUYTOGw7rvS4x6xxx+Q901rFppoC+Q6CKuHNwlghz"
+    "7gg/1yVrzxJi4rN/6/WEYRRVUdWDIEaYPbT92WIowpSMowyxUEev9/wsOUv+pF/H37suZovN/0m8wHJBsFDgZU+8hzGa"
+    "0hwv3r55c3T8EksBaVb6VKnQ76WCroDd7PihqAIcGufxospkT/gGcQs6KyCsX4ZN3/lUymM+HgPW5NJI9nXWTlGgblEo"
+    "On6LjwoIbe5oyEyNc+va7vfFW/ubgwbUblEQJ8LaM7psEfo0bP7AOLLy9JFDP2BVGbe+lK2aa0eu6+Y6JScRSKhBhbNa"
+    "QPcLn5xBxd0+cPpagtXFWiTlsrtqCBPA3/V8XQEo0rv7uIYkkWm6MuEn7tHn0m6qNABOgOHuPg1veBo0og24wBAX+eEq"
+    "YlR4Z86IqNpOf4UAmYJnb999eP322HdLnK0r3FmUOrM1wW6CLEL7bWqfsbl0q56Zw0C61KeLRIboXdM0TcFC69SglYAx"
+    "ODSRdNLrMHx/qSSa38cZuJLxzBcUCeZGaCjE+2ON/uCT6SxXA6euG0ldBa3xASCyWf4SPPT1ycGnXZvtUyVgxcWPtHki"
+    "Fx3G5+MPn4g54oplRbUbxP8dU9ysaLNUzKzLxneRzu20B0UVNkKXYJSZ4HJBNX+g+WXDZ75L9NzsIjUyUpRBK1wlEI7V"
+    "lc9gSG9skVVTgrRQLQ1i/GptLDQrkWs5ChcULuAeLMxCe2RkarT9KDTrYZW0/Agnr7bKJwoAMq5Si8pn5f2iyp6JxmXO"
+    "TIkzv1TjzDcr0SuCVqCUCm98op/ik7bRaPXhYioDUuhP8AKsr/b/+P4hPP9kVxK69Rhu+OQJ+vBrh04dN/8Um68o7Cex"
+    "jWvGLX/7PTZddct4GBs7WNz4d8gp3zhX1OTmbhI3CU4QtmlLj5d50MjZMQ19gw25ng4RuL3Lott/UgyePQ1sfiPHQzf4"
+    "9AmN3DoMNPgHuA/YzFnyVnsPXHMRplBPghqUZlnlvEHf2CADwDprMRZeFnVdBKodGDZjvhnLebaKKa9Eg5ISmsPs6zXw"
+    "EXKCnBxkwmfxaURDj4a5SvhWH1NLXFiE/Zya48DnsGg1q9kHSP8Vh/0GpabqK3D4bo988MZ0CT0+9BhzXd/3nOYpEYB7"
+    "Lk9x6nG4aw6U1PVTu1+z1Lr2wKDpB+10quusnDT3STsYWupS/Dyjg5UYF32UCtImvAYd7t39P5Ej2+0="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3582,8 +3582,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3626,7 +3628,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3655,7 +3657,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3675,11 +3677,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3689,8 +3690,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3698,8 +3705,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

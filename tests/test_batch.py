@@ -54,6 +54,31 @@ def append(item: str) -> str:
     return item
 
 
+@command(effects="read_only")
+def logged() -> int:
+    """How many items are recorded so far."""
+    try:
+        with open("log.txt", encoding="utf-8") as log:
+            return len(log.read().splitlines())
+    except FileNotFoundError:
+        return 0
+
+
+@command(effects="idempotent")
+def mark(item: str) -> int:
+    """Mark an item (again: no change), read-modify-write; answer how many are marked."""
+    try:
+        with open("marks.txt", encoding="utf-8") as marks:
+            found = set(marks.read().split())
+    except FileNotFoundError:
+        found = set()
+    time.sleep(0.01)  # NOTE: room for another call to read the file meanwhile
+    found.add(item)
+    with open("marks.txt", "w", encoding="utf-8") as marks:
+        marks.write(" ".join(sorted(found)))
+    return len(found)
+
+
 @command(effects="destructive")
 def wipe() -> str:
     """Wipe everything."""
@@ -113,6 +138,26 @@ def test_non_idempotent_calls_keep_input_order(tool: Path) -> None:
     result = run(tool, "--batch", "--jobs", "8", stdin=_lines(*calls))
     assert result.code == 0, result
     assert log.read_text(encoding="utf-8").splitlines() == [f"item {i}" for i in range(12)]
+
+
+def test_a_call_that_changes_something_runs_alone_between_the_lines_around_it(tool: Path) -> None:
+    """A batch answers as its lines run one by one would: a read-only call sees every change
+    of the lines before it and none of the lines after it; idempotent calls that rewrite the
+    same file never lose each other's change."""
+    (tool.parent / "log.txt").unlink(missing_ok=True)
+    (tool.parent / "marks.txt").unlink(missing_ok=True)
+    calls: list[dict[str, Any]] = []
+    for i in range(6):
+        calls.append({"id": f"add {i}", "command": "append", "input": {"item": f"item {i}"}})
+        calls += [{"id": f"count {i}.{j}", "command": "logged"} for j in range(3)]
+    calls += [{"id": f"mark {i}", "command": "mark", "input": {"item": f"m{i}"}} for i in range(8)]
+    result = run(tool, "--batch", "--jobs", "8", stdin=_lines(*calls))
+    assert result.code == 0, result
+    answers = {a["id"]: a["data"] for a in _answers(result.out)}
+    assert [answers[f"count {i}.{j}"] for i in range(6) for j in range(3)] == [
+        i + 1 for i in range(6) for _ in range(3)
+    ]
+    assert [answers[f"mark {i}"] for i in range(8)] == list(range(1, 9))
 
 
 def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) -> None:

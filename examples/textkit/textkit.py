@@ -358,89 +358,89 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM94b20Hsxe4hEqyW2JIZU6SWP3Y0iYF9mgXuBe4F9k3uSa5+uptNipRp"
-    "y5mMbzSYJBLFrq6urq76qtjV/LQ1jmfzUGVBHG31tj71t6ZJnM/T/lbv/fv+Vn/Lw3/GcR5l8Lm/9Ro/iTCIVOqJ6zjx"
-    "UyEjX4wvZCLHmUrgahhcKnE97va3Bh60TZVMxhfU+G0SQOPsQjEB+CQzMZPZ+EJIMZcZtI90+2mi5qITGSJZ4C+IxDt1"
-    "nQSZEpn6mAmgFkPLcahkpBIxiZMZNhi4TZD9NMyn1PpIAmkp/vzuZ4HXeuLV6evDQwHDR9ZpJH4wDbJUfIiBQ1+MFnB7"
-    "quYwuixODDfEPRE8hi5lGPyiR9QTaZYEcw/lEU2VGMtUecJP4rkYhTK65C524jmKW4bhYlf4+TwMxjJTKbM+8FDcsxnc"
-    "aCbBSP/9wNuD8cCVTieLMxkSC51OFJuvAy/KwxAuvvJ9YBx5EtdBdkEyp3tS7ISEMglCBQSyJFdaYnamnI4C3UcwjeJE"
-    "dXBARa+li7bvI5pQ7DbOM5GoqUx86FyY24hupKmEwSzI8Gp/K4ojpn2agbzkBKYE+A5S0JBowWqiCvb13RMYkiLul8eD"
-    "GiD03Luys/NZ6dcyN9PMzeTHTqiiaXZRufN1zmqMxHFoBZvFQqjn1OHMaJHLmpVRf+tSqTl1FsbXKqFP+XyuNNOW11zz"
-    "mkfB33Jnbsx3Oy3foxbCqlKga75ZwdhJEE1pMJMgSTNLt0OaXNDTXy25U/xutRpsBii2kjDxSLlByQY3W95WGM5StjRZ"
-    "HIek4/A5kjO4sdffulAh9+qrdAxd4EqhH76Px/lMRZnEKwLbeiKKM1CrMJSjUHXFG+x+SFTfD7pIcSiClCdqLsfKTDwM"
-    "X68wNDoXIp7wBM6TeJrIWVccRlcxGQqkJWQKRMHcXAaZOECqL0Wn8yEFJrYPrmSYq5fbQ15lQ/19CE3/dHpyLOLRBzXW"
-    "Jo7FDAYPiW4DzSCa59kpKPVMDvcFEJdReo1mCPSFm6voSoXxXMEVMCw+LCdPDD/1+/2t+BL/7gkUrCfwsy8zyde63e7N"
-    "EIzzRZwqMcTrQ7N6xBBoFL2KHQkakeZhxpyBDFCiMjKMwwWehhHIDOVAnXMTpzMUcaLItkEL3SVYURVOdrvilZjIIMzp"
-    "Bh5geQy0MHgQKklgVdJVuuUyiHz8l3+dqTSVU1VcAJkSGzc3egIk8B91flFJLNRHkOg49tW+GOI9KShOnjJt/BsWKejR"
-    "eaL+lgeJol6GqBYgJJ7LCKb8/QAEifpj9EX7rVgkeSTwjm6hG6kWqpFYKtSVShamrYcSETRCdgOWwxRlFMagHywgFOIY"
-    "LMzOTGWyC1McoX/w94uueBbFuzc/DEGFp9DVSI4veRXD8iTvuLsvDsBvJHkKbc9R6c652UuRyWkqLuIQvB1MlZgk8Qwn"
-    "3d4t0jhPxjAnEY4A3Cws/pzklTrj7XRGqFVDlIWxfrAWwQmS8v5MouKpDpxZ1OIoLtA6oGkcakUPAAXgIrD6T44MrUuX"
-    "TIOzcmA60ZIs5mw9WG/pJljNYC2zAG1s79PNDVxylb99wxvPtU8FFKoaqDtBo/uNgg2q/ggwaGauIgzJqC1aNGppqaHl"
-    "jsAH3rgXZZLIRe0wfsAeyF/TeHZ8NZGw3BHawHDQlxPju7ox/YhGfED0GYeURjMC1QOAVtvZKpxSIk9GgiZR+n7A8Omt"
-    "Kxu+4Z6TbG1aVbBVflGpeXLLc8vCStGVoOKShLq1HWlF+tQwQRoUlH4HK6em6PjxBlKsVTcgT8034B3W5sGsGYY8F9Xq"
-    "PgpiiDiyIAtVoehpWcmMaOuUrKZTI25SGhmB1yG3bidD+idRuPgJ7ftWj5wczQWboSulf2DPgeZFzeZxBuDAaVFZt04Y"
-    "Up3Ue4Ul913Aml6DCtQtEYTQeSgTcBhzkFtKP6DcfkVbwNK7ozHg8OCcMW1rk7A6fKgxCqS6FEVgH+CGTiYaVNYtEPcy"
-    "Qlm4NqjhYnUMUuICqdSouJ3owdc2WidgkSwERRW/t2VaZXcQFjQ1v8XqsI5S+7KlIV14ZIbGjTrrtHvdDMR9Dc+K+anh"
-    "8+xC51gwus2TyORaeGAoTCeKbiZq1ggEkdwKQupzE1LX61IdsmoVbpc6/HavRhkKFfvy67HNIvhKylk4+qqgHzid9QhA"
-    "Lgr5jm6t8GdVqj/F16SeQDTTS5pkxqJQUT7jeV+d2nGAlnF5ty0uJojMmbRPa3fbNi1U73h1Vqh1b7dkjUqdaPX9lZ1n"
-    "K436TaxlHnatmN+hVi+nBDA8gThfZxkI5l5LyjV4hHRhicMlKbJgpnrUNFETlahorDAnEUT9foRXmcA22uDkEihR4icS"
-    "5XRFF9quYQOg9d28VcGqpOyJHiWKC20RKcpkkqqqfXYdzyyIghmt0r2SKu5VQOYtjZ+WGj/dw/9qVWbyZb1RkwRvlwWN"
-    "965u+szVNdAOJuChahR+uns7WoSfI/vzA+F55I2HzOleRdk70vl9ge0s2AffJ1MM3ptmzBGeIyU7Jsv9F7QEyMJcRX+J"
-    "k9B377+5oRT7bDynhN+qPHuRx6oE9nfIYG0yYJsM2CYD9lgCUycDVozkvrmvTQ5tk0O7zeducmibHNr90xTnNofmjuUB"
-    "smeblNwmJfcbS8mdF8ijUPaHT8Zt0n2bdN8m3ff4032Fytw50VdvCDb5wk2+cJMv/N3mC3nnIicLx2GQztWYhLDXfc78"
-    "WazCW//o4hVMjpEW3Njdo6ujPJkqZbZVpufzBcSgfNPL/3je/a5eEZhsj3NInomU0UzQA0uyRYQSAH0kVa/dBSsD/9Pu"
-    "X7NPE6WWan+GzQLayzoFceHWwioJcX2hIrOJFf7gjm02RcbokuJlCysEXkDBnCbaXML5m4bxSIbnMpkuZVx503Cjg3c0"
-    "x8xlVU7aRFGecMUm4X2zGZZ2I5PIOlgcwVsrd3lHKw8crHl5q/KlWnCEg5EEGGhtEfXKccbiuKP0Ik50RBE3Dq+AQ4UU"
-    "LPZvMXa95ZVRoQPhaKvrMnu+GpnosQ6otOgQRgXwDqyQQsdIiU00IwlYXb2Ld7lXdISxcdKFlZmNtAVs0e1YgksKS5uO"
-    "qymUVI3jCNR7R4qh7nHILNUIAmsYXOhQZ5jbsKXjPYMF6iM+r4IfUnkF2oSqN3S3LO/s9WCNCXKQ+wJMKiaOpyrTyW/a"
-    "Hq8nmG+qGVc6D8Kw4wdJeVg2VGgxpmta8MuIx4UDMEYaRA0D2r2uoWJzmzTVVlf4usiBFi0uca0D2+kubcNGnAYsAmaK"
-    "tO8rMzUJVOivY2LIcvDQPGEGiRaz08HCjZ5gnmPwSMQ4mIkMQSBpgx9nGFXwHFRZUx/noQzWsn/c97UuNhAciIKusJ0b"
-    "Q1+8l72NpEbLabG76A7u/2/Y8v4p8D1n0z/a2Rvm64fDn99oD8aGuH6Tu9gx60AXUZC4a9bAh3iUrrWqaba1LHoCDR6N"
-    "Cb1nh6aYRkfFDhInHcCysbzixW5rPmXa0VWGyl9rwZT55UpAkpjxjOjH2dfjGBbtOQwhNu84qOoB2UTpOZSNamA+Im7N"
-    "4EKnhxxfu1iLR5rTOr7sYwOZXmJSYCdSyodVzcsuikexj3phwkKtBXZQNHbwT5MAHTWW2IwWc5mmCIlqxoVG5aFsqGEB"
-    "QU0kjl6/JcGmT8C24rOoKJjAaFtLfDaer4cfVHKllhizXIkYS2vQELRXAhprh4S7HrbRCgpDNAZdOyF0PUw/T7jQri1v"
-    "Nhx4kLnU1Io6qbZsgM5iTLc2E6BArxCXiFMkKHZO//Pw55+7M3+3BUuIaK23c32fOGCX9RKxurQLLpWLVC8vfMpQ9WY7"
-    "k1BOPfQTnp4bT8wXEL0TYAdvoi0ys3ZNhXyZGCkJ2CqPfJWYckXK1yPZBILE1GZggBKERQg73QiOURlHPviEwEZCLzA7"
-    "gfLlxI19xBo52BCtA0lvB/TdM6bQYxxBvJiIC4cVJHFEoIdyL7bxLtXEceIpEtStAzXRuVP12o4sQJIoONWdFfBXHHti"
-    "j7Aohne7usiux4V3jENIJsjULPD9UHn8G5qPyi/7ldyVvodcEYNH3NQB0b9HH8vgF8kYM2B+Gu421vFxIJqC+cqCXwp5"
-    "H8U+hAmgD1kCZLL4UkXEJM2/lT/HwTsHn4PZOcS8Sfb5pSfeHx6fng08cXBw+l+nL+FCt9vd5cBX5RDxwGCUT/m8IBEj"
-    "kPelgsGNFFZHgkjiS3CX+CDfxf1pzOCdUH+GCo1dY12uKQvlWkLJrPKgbMGhzQJAL9m1AtVoKl1EYgdPGn5ECIoqoQt3"
-    "KdnPxY26orFU5qpJ9ESeKiq/5dY8ZcztJEZcUCqARBkHZlLUOFG0SHCLAX+rolI97PlcyYQaI8BihnvigNv0jl8dvXnJ"
-    "NDUuLTCqeI+wcaCn8jacSZrn1BEvo0uPXTRamoDa6VRAnKCp2CmjtR5KBSZ2ISZBFKQXu/vExzmBQ5pYm25ysCLQxPRB"
-    "GIKG7jBMFce7WK4dnTsN4oitEPXslbAI/USdaFe1BND22Qg/ffYN2xIUK9YZK19nDN1DFOo3vq27fU1NJmCBefqtVHjT"
-    "kEwA4MMq0SmjET750Ni3LjWkn4BVg5H3g2anVTykqhlJ+x1sSxkMe65Ee/9ZekxUw82qLW7kLDltdZ46Cet/sV/6WxdZ"
-    "Nk97T56g49ARaTdOpk/8RE6yJ8/2nu11nj574sTjoD3LOeAVme/4kv8Fa5rapy+erqnfbIj7Ehvi8PmHypqeTtTwhHNk"
-    "p2RQzuPfYWqdR5l0HkCz2PksgtZPT+iogmZq5uyC5jsuOC/f9DO4iWSB/rRyj12dpLAg0iCsjmqFVJlrl79B+XFKzcP1"
-    "uqenKwRj6v2bh4b2u+nnZZYtvcFNs5royRvcDOxUpnxD9dwH9rn+ud1qZnzwOXsT/USSE7/FlySfm2RGEOvHeWkKPJ/7"
-    "aq7A2EdjHZ+rZAauwGY+nAxxriVO4YJEj8tSMB7C9VUAWFTazfSThyz2YwhG9GxpxE54hsO7OLmkE0+Kbs51D5qwOcOB"
-    "/YMlLixhr3rPgXBYGHj6Ke3D2ezf2EaRx7j1+4sXvD8c4HFX2y3J4OKJZ6stvb8KrLp9K28VV1XPz6pVECe5F9wfbq3e"
-    "/LuUgONdCl4dNCiz1DqDsnrf7+NHfL+fvcAblLZBaRuUdhtKczzt2cn3J59/OPzr0Ru2nsm4O1+sD9O0v9kuyG8LS/vr"
-    "YLFNDc4t6O73V4Pzq5+D0h6P4poPVSMctVu67odFb6vMqDyiKqo0bu9xGfbpuo3lXT7uzsJboNzs9m6+3asZaLuqj0eC"
-    "8BoQwAbubODOBu6sgDv2LG5r3H/653+HYeyJv/zzf5LQ/8P6eMf6DrFdob391QDPplivbbHeVz5yqj0qyKOv9mDutkK0"
-    "qoNfThy1xwu2/qxVSVq1Z+dg8duSVvn9k1Zt69KWwJQ9pfzuzysb0NwtRWuPBN3cucZtA3424GcDflqDn8KjlR/NOaa6"
-    "sK2FFX0QZMRPbYqndtynoP6E09fXAUqbcm7mf1POfedHloWiNT2ypCoTrpHZF0NdnvL66Pv//fs/hiIClYmvqdoPJtIp"
-    "n3ngdJE1eMuT24AMG0EDF90WK1EXAnV9daXX3ZMrrK7kormbZsNkqA4e6ymRDzY7pui2RS5vqaixqNNtX1LjFH1/usuj"
-    "1ZXEdBH448Cabahsqst/A9XlG4C/Afi/EsCv91KON9p7+uz5i2++/bd//06Oxj4dbXHTAH51+US1hTAGW+wJbW0F280m"
-    "7LueoWpYyP9fDxLhOiYbqBULrhJ94T78c3yPlWbAXTaNW8LxbVPqIyAdxK3m/WBBlAY+ivECtC1UCRYbzOMk09UZUozy"
-    "aVebWcuLjtkqjDxrywgAIGCAKqyk0BEjYNspl2HHiT1GQVc7pzC1ifpAjO9jDEa7gBIZLTGmo1CXq+etucIgCjchhj7V"
-    "qoyUjnU0h8isDxM6zuJkQaVOVNGCZyEs8VEXX7tMvWjJ1JlzJAHWhKZUPzoOqFAPBQWYkbrioGNfpIr92vvBEk/V+N7l"
-    "55s78KOf52tS9gV2OGWBX7PhYImRhhyBy8+337WeNQjhLxEfZ0ui0pxhJRHWxfgsHbwPndASW25SorS+nt1ntkA7gbUU"
-    "EwWaMJcKIqqn4yZM1Ux5iioplzIfbWfpFcbS2DeFYzB2PmLBFDcx/X0qR6KdsLoYMtDnv1xfLJYXViXdU2Ls+V5Lxg4L"
-    "KmLndZaEndfiiTg9/PHw+Gx3H9g95xf0Act8AEjdGq/kkkqcvGi72s8sEbED/Z+9eXe0igE+sgfLUrd6EGV0+hG6mp7o"
-    "F8fz9COnD/xlzRN2xJ9TxcE39asrrkQm00ut3yY/tVPqwCue5HlO6mqXi+Lhdl3dRSWh5tye5aNtujgirEmTWTAKMA7E"
-    "Mb3TZwyJt3TGkHje/e5fzasZNTvUEEEvYthePxKmsBjb60OL+hHJ8OAPnY74UUWKXxA6WgjO0nEBoXZIaXe+2Bd+TGtZ"
-    "ge/sAvMv+1E/+qPpEr+se55R9AVOM0Ie/yheY70oWGn82hHvQFL2dY6vT46OXh1/j8WgekaGxN2wEwv6ttvT5wth5wDQ"
-    "xlm4WJ4rekMpxwDm7aQmUtQvC8VzivLxGAwyF8fa282LQG0cIIqlhm3xpwLUmysaxBNxpq7hRFec2M+cxiC6RUkkDAN6"
-    "jG2UxQYIzBMME27tooh+xGpEt8LYnptkR27elVocOoJwIu0ti9a8NrZIEzC2uNkGUV+qRUrzVT55Kd2HGeB2naHWBCBJ"
-    "WsnHiBCflbeQmi6HXN6flobAD09Tz8IcngiNsiUXmXKhJ1eST2JgK2dktEyn26RDpur95O3Z4cnx0K1zX3V6S1HvbgvD"
-    "r2QSoBE1BfAMj9zSd7vPjs97cT3wPob8NFMzsMz6paxWCcYQZQUqLYrj8TW3lbr4YRfnAN9MPBSUqmciNBSS/rGGgdBk"
-    "Ns9g6oviflK8JbiEamleNFvBZ6AKZPdfcD0/V5avfActjo9eVzskZurfJWsq3AuapYr2XbYaizi38y6LUnyCd2DrmeFy"
-    "Vf2wp+Vlc3pDl+k8S3UR/PLLa4sA7rj5PbY0piN71I45iKZX9yLaaok02pbANR9FZAxf4Fof30Gr30CL9kYbkWJ13a2g"
-    "ehjg9NUe9oIqgKJbKmQe8gJ+VNXvonW1u6l0H5ZK3YfGH72x70DGC5/po/isDTWafvgyU5KW9Ge4AVy1/YP378Hvn607"
-    "oUtP4cLQBKhD+LJGrMkUnyFFCjOJ3MNFjEz+OTEcM+014j6m9gKpLZmUz2Kd6I0pf4OUncDNUL1zDMbkvv0O6S3HXyyH"
-    "e0dSWgmekRzs6Xjl8beKhwwhPewiGCIG149qNP3ne1ZfORhB8veKTTTBF6RPRWBCg79DhIFkNFbUByhEJYDBlZF0KMUp"
-    "mMsB2P+7HJwAGPwNJ/d6VZpLZajDMrJhPXv76gz4Py5zcJ+KxlpOmistyswUOxTP3vz1DDhYe0N7LTsrNkLW8MNjLwnm"
-    "YbfXNfPYakvCEFXphFGjPmmRdazXjF8xAlnG0YTFgJ+tm/8DhiDSeA=="
+    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM94b20Hsxe4hEsyW2JIZU6SWTdnRJAb2aRa4F7gX2De5J7n66W7+iJRp"
+    "y5mMbzSYJBLFrq6urq76qtjV/LQ1SqazSGVhEm/1tj71tyZpMp/p/lbv/fv+Vn/Lw39GyTzO4HN/6zV+ElEYK+2J6yQN"
+    "tJBxIEYXMpWjTKVwNQovlbgedftbAw/aaiXT0QU1fpuG0Di7UEwAPslMTGU2uhBSzGQG7WPTfpKqmejElkgWBgsi8U5d"
+    "p2GmRKY+ZgKoJdByFCkZq1SMk3SKDQbFJsi+juYTan0kgbQUf373s8BrPfHq9PXhoYDhI+s0kiCchJkWHxLgMBDDBdyu"
+    "1QxGlyWp5Ya4J4LH0KWMwl/MiHpCZ2k481Ae8USJkdTKE0GazMQwkvEld7GTzFDcMooWuyKYz6JwJDOlmfWBh+KeTuFG"
+    "OwlW+u8H3h6MB650OlmSyYhY6HTixH4dePE8iuDiqyAAxpEncR1mFyRzukdjJySUcRgpIJClc2Uk5maq0FFo+ggncZKq"
+    "Dg4o77V00fV9RBOK3SbzTKRqItMAOhf2NqIbGypROA0zvNrfipOYaZ9mIC85hikBvkMNGhIvWE1Uzr65ewxDUsT98nhQ"
+    "A4SZ+6Ls3HxW+nXMTQ1zU/mxE6l4kl1U7nw9ZzVG4ji0nM18IdRzWuDMalGRNSej/talUjPqLEquVUqf5rOZMkw7XueG"
+    "13kc/m1emBv73U3L96iFsKoU6FpgVzB2EsYTGsw4THXm6HZIk3N65qsjd4rfnVaDzQDFVhImHik3KNngZsvbiqKpZkuT"
+    "JUlEOg6fYzmFG3v9rQsVca+B0iPoAlcK/fB9MppPVZxJvCKwrSfiJAO1iiI5jFRXvMHufaL6ftBFir4INU/UTI6UnXgY"
+    "vllhaHQuRDLmCZylySSV0644jK8SMhRIS0gNRMHcXIaZOECqL0Wn80EDE9sHVzKaq5fbPq8y33z3oemfTk+ORTL8oEbG"
+    "xLGYweAh0W2gGcazeXYKSj2V/r4A4jLW12iGQF+4uYqvVJTMFFwBwxLAcvKE/6nf728ll/h3T6BgPYGfA5lJvtbtdm98"
+    "MM4XiVbCx+u+XT3CBxp5r2JHgkboeZQxZyADlKiMLeNwgadhCDJDOVDn3KTQGYo4VWTboIXpEqyoisa7XfFKjGUYzekG"
+    "HmB5DLQweBAqTWFV0lW65TKMA/yXf50qreVE5RdApsTGzY2ZAAn8x51fVJoI9REkOkoCtS98vEeD4sw108a/YZGCHp2n"
+    "6m/zMFXUi49qAULiuYxhyt8PQJCoP1ZfjN9KRDqPBd7RzXVDG6FaiWmhrlS6sG09lIigEbIbcBxqlFGUgH6wgFCII7Aw"
+    "O1OVyS5McYz+IdjPu+JZFO/e/OCDCk+gq6EcXfIqhuVJ3nF3XxyA30jnGtqeo9Kdc7OXIpMTLS6SCLwdTJUYp8kUJ93d"
+    "LXQyT0cwJzGOANwsLP45yUsXxtvpDFGrfJSFtX6wFsEJkvL+TKLiqQ4Ls2jEkV+gdUDT6BtFDwEF4CJw+k+ODK1Ll0xD"
+    "YeXAdKIlWczYerDe0k2wmsFaZiHa2N6nmxu4VFT+9g1vvKJ9yqFQ1UDdCRrdbxRsUM1HgEFTexVhSEZt0aJRS0cNLXcM"
+    "PvCmeFGmqVzUDuMH7IH8NY1nJ1BjCcsdoQ0MB305Mb5rGtOPaMQHRJ9xSGk0Q1A9AGi1na3CKSXyZCRoEmUQhAyf3hZl"
+    "wzfcc5KdTasKtsovKjVPbnluWVgaXQkqLkmoW9uRUaRPDRNkQEHpd7ByaoKOH28gxVp1A/LUfAPe4WwezJplyCuiWtNH"
+    "TgwRRxZmkcoVXZeVzIq2TslqOrXiJqWRMXgdcutuMmRwEkeLn9C+b/XIydFcsBm6UuYH9hxoXtR0lmQADgotKuu2EIZU"
+    "J/VeYcl9F7Ch16ACdUsEIfQ8kik4jBnITdMPKLdf0Raw9O5oDDg8OGdM29okrA4faowCqS5FEdgHuKGTsQGVdQukeBmh"
+    "LFwb1HCxOgYpcYFUalTcTfTgaxutE7BIDoKiit/bMq2yOwgLmprfYnVYR6l92dKQLjwyQ1OMOuu0e90MxH0Nz4r5qeHz"
+    "7MLkWDC6naexzbXwwFCYhSi6mahdIxBEcisIqc9tSF2vS3XIqlW4Xerw270aZchV7MuvxzaL4CspZ+7oq4J+4HTWIwC5"
+    "KOQ7urXcn1Wp/pRck3oC0cwsaZIZi0LF8ynP++rUTgFoWZd32+JigsicTfu0drdt00L1jtdkhVr3dkvWqNSJUd9f2Xm2"
+    "0qjfxFrmYdeK+R1q9XJKAMMTiPNNloFg7rWkXINHSBeWOFySIgunqkdNUzVWqYpHCnMSYdzvx3iVCWyjDU4vgRIlfmJR"
+    "Tld0oe0aNgBa381b5axKyp6YUaK40BaRoozHWlXtc9HxTMM4nNIq3Sup4l4FZN7S+Gmp8dM9/K9WZcZf1hs1SfB2WdB4"
+    "7+qmz4q6BtrBBDxUjdxPd29Hi/Bz7H5+IDyPvPGQOd2rKHtHOr8vsJ0D++D7pMbgvWnGCsIrSMmNyXH/BS0BsjBT8V+S"
+    "NAqK99/cUIp9OppRwm9Vnj3PY1UC+ztksDYZsE0GbJMBeyyBaSEDlo/kvrmvTQ5tk0O7zeducmibHNr90xTnLodWHMsD"
+    "ZM82KblNSu43lpI7z5FHruwPn4zbpPs26b5Nuu/xp/tylblzoq/eEGzyhZt84SZf+LvNF/LORU4WjqJQz9SIhLDXfc78"
+    "OazCW//o4hVMjpUW3Njdo6vDeTpRym6r1OezBcSgfNPL/3je/a5eEZhsj3NIno2U0UzQA0uyRYQSAH2kVa/dBSsD/9Pu"
+    "X7tPE6WmjT/DZiHtZZ2AuHBrYZWEuL5Qsd3ECn9wxzabImt0SfGyhRMCL6BwRhNtL+H8TaJkKKNzmU6WMq68abjRwRc0"
+    "x85lVU7GRFGecMUm4X27GZZ2I5PIOlgcwVsrd3lHKw8crHl5q/KlWnCEg5EEGGhjEc3KKYyl4I70RZKaiCJpHF4Oh3Ip"
+    "OOzfYuxmyyujwgKEo62uy+wFamijxzqg0qJDGBXAO7BCCh0jJTbRjKRgdc0u3uVe0REm1knnVmY6NBawRbcjCS4pKm06"
+    "rqZQtBolMaj3jhS+6dFnlmoEgTUMRehQZ5jbsGXiPYsF6iM+r4IftLwCbULV84tblnf2erDGBDnIfQEmFRPHE5WZ5Ddt"
+    "jzcTzDfVjEvPwijqBGFaHpYLFVqM6ZoW/DLiKcIBGCMNooYB417XULGZS5oaqysCU+RAixaXuNGBbb1L27ARpwGLgJli"
+    "4/vKTI1DFQXrmBiyHDw0T9hBosXsdLBwoyeY5wQ8EjEOZiJDEEjaECQZRhU8B1XW1MdZJMO17B/3fW2KDQQHoqArbOdG"
+    "0BfvZW8jqeFyWuwuuoP7/xu2vH8KA6+w6R/t7A3z9cPhz2+MB2NDXL/JXezYdWCKKEjcNWvgQzLUa61qmm0ji55Ag0dj"
+    "Qu/ZoSmm0VGxg8RJB7BsLa94sduaT6k7pspQBWstmDK/XAlIErOeEf04+3ocw6I9hxHE5p0CqnpANlF6BcpWNTAfkbRm"
+    "cGHSQwVfu1iLR5rTOr7cYwOpLzEpsBMrFcCq5mUXJ8MkQL2wYaHRAjcoGjv4p3GIjhpLbIaLmdQaIVHNuNCoPJQNtSwg"
+    "qInF0eu3JFj9BGwrPouKwzGMtrXEp6PZevhBpVdqiTHHlUiwtAYNQXsloLF2SLjrYRujoDBEa9CNE0LXw/TnKRfateXN"
+    "hQMPMpeGWl4n1ZYN0FmM6dZmAhToFeIScYoExc7pfx7+/HN3Guy2YAkRrfN2Rd8nDthlvUSsLt2C03KhzfLCpwxVb7Yz"
+    "juTEQz/hmbnxxGwB0TsBdvAmxiIza9dUyJeJoZKAreZxoFJbrkj5eiSbQpCoXQYGKEFYhLCzGMExKuPIB58QuEjoBWYn"
+    "UL6cuHGPWOMCNkTrQNLbAX33rCn0GEcQLzbiwmGFaRIT6KHci2u8SzVxnHiKBXVbgJro3Kl6bUfmIEnknJrOcvgrjj2x"
+    "R1gUw7tdU2TX48I7xiEkE2RqGgZBpDz+Dc1H5Zf9Su7K3EOuiMEjbuqA6N+jj2Xwi2SsGbA/+buNdXwciGowX1n4Sy7v"
+    "oySAMAH0IUuBTJZcqpiYpPl38uc4eOfgczg9h5g3zT6/9MT7w+PTs4EnDg5O/+v0JVzodru7HPiqOUQ8MBgVUD4vTMUQ"
+    "5H2pYHBDhdWRIJLkEtwlPsgv4n6dMHgn1J+hQmPXWJdry0K5llAyqzwoV3DosgDQS3atQDWaSheR2MGThh8RgqJKmMJd"
+    "SvZzcaOpaCyVuRoSPTHXispvuTVPGXM7ThAXlAogUcahnRQ1ShUtEtxiwN+qqNQMezZTMqXGCLCY4Z444Da941dHb14y"
+    "TYNLc4wq3iNsHJipvA1nkuYV6oiX0aXHLhotTUjtTCogSdFU7JTRWg+lAhO7EOMwDvXF7j7xcV4Bh0AE8wVRBCq5w7hU"
+    "HMO9ku5hqfNDJQinQIsyeoxOdaMS1histEI2jQY3VLBSeVpgROZb/jPfHlIiIEcwCf5ErBkHtwTrgCey3U+ffcMmCGcD"
+    "y5NVYBKNxbMX6vfLrbvrTY3HYLhZa5wwea+RTCEugMVlMk1DfGBiIHNdRsk8OKvGMO8Hzb4uf7ZVM5L2G9+WEh/uOIr2"
+    "brf0dKmGm1U748jHcrbrXBfy3P/ivvS3LrJspntPnqC/MYFsN0knT4IUtOfJs71ne52nz54UwnhQn+XU8YqEeXLJ/4IR"
+    "1u6hjWdK8Tf76L7EPjp8bKKypocaNTzhHLkpGZTT/3eY2sITUDpGoFnsfIRB64cudMJBMzV75EHzHReczm/6GbxLukA3"
+    "XLnHrU5SWBBpGFVHtUKqzHWRv0H5KUzNM/m6h64rBGOPCWgeGtrvpp+XWXb0BjfNamImb3AzcFOp+YbqcRHsqoNzt0PN"
+    "uu5z9ibmQSbni/Mv6XxmcyBhYp4Cag08nwdqpsDYxyMT1qt0Cq7AJUwKieW5kThFGRIdNUvBeoiirwKco3Q3Mw8ssiRI"
+    "IIYxs2WAPsEgjgqT9JIOSsm7OTc9GML26Af2D464cIS96j0HosDCwDMPdx/OZv/G9pc8xh3jX7xO/uEAT3G13ZJDzh+U"
+    "ttoJ/KvAqtt3AFdxVfXYrVoFKeQEw/vDrdV7hpfydry5wauDBmWWWideVm8XfvyI7/ezhXiD0jYobYPSbkNpBU97dvL9"
+    "yecfDv969IatZzrqzhbrwzTjb7Zz8tvC0f46WGxTunMLuvv9le786sentMejuOYj1QhH3U6w+2HR2wo6Kk+28uKO23tc"
+    "hn2m3GN5c1BxQ+ItUG56ezff7tUMtF2xyCNBeA0IYAN3NnBnA3dWwB13hLcz7j/987+jKPHEX/75P2kU/GF9vON8h9iu"
+    "0N7+aoBnU+PXtsbvK59U1R4VzOOv9mDutvq1qoNfThy1xwuubK1VJVu158J55Lclreb3T1q1LWdbAlPucPO7P69sQHO3"
+    "1Lo9EnRz59K4DfjZgJ8N+GkNfnKPVn40VzDVuW3NreiDICN+apM/teM+BfUnCn19HaC0qQJn/jdV4Hd+ZJkrWtMjSypO"
+    "4dKafeGbqpbXR9//79//4YsYVCa5piJBmMhC1c0Dp4ucwVue3AZk2AgauFY3X4mmfqgbqCuz7p5cYVEm19rdNBsmS3Xw"
+    "WA+XfLDZsbW6LXJ5S7WQeXlv+0qcQq34p7s8Wl1JzNSOPw6s2YbKpij9N1CUvgH4G4D/KwH8ei9V8EZ7T589f/HNt//2"
+    "79/J4SigEzFuGsCvqbqothDWYIs9YaytYLvZhH3XM1QNC/n/6/kjXP7kArV8wVWiL9yHf46vvzIMFJdN45ZwfEmV+ghI"
+    "B3Grfa1YGOswQDFegLZFKsUahVmSZqaoQ4rhfNI1ZtbxYmK2CiPP2jICAAgYoMIsKUzECNh2wtXbSepOXzBF0hqmNlUf"
+    "iPF9jMG4AkLGS4yZKLTI1fPWXGEQhZsQo4BKXIbKxDqGQ2Q2gAkdZUm6oAopKoTBIxSW+KiLr4tMvWjJ1FnhJAMsJdVU"
+    "djoKqb4PBQWYkbrioGNfaMV+7f1giadqfF/k55s78GOe5xtS7r13OGVhULPhYImRhhxBkZ9vv2s9axDCXyI+zpZEZTjD"
+    "AiSsrglYOngfOqEltopJidL6enaf2QLtBNY0JgoMYa4wRFRPp1TYqpnyFFVSLmU+2s7SK4ylsW8Kx7CIiE5msDVRTH+f"
+    "qphoJ6ypoQzNsTHXF4vlhVVJ95QYe77XkrHDnIrYeZ2lUee1eCJOD388PD7b3Qd2z/m9fsAynxtSt8YruaQSJy/arvYz"
+    "R0TsQP9nb94drWKAT/rBatatHkQZnX6MrqYn+vmpPv240Af+subBPOLPWnHwTf2aiiuRSX1p9Nvmp3ZKHXj5kzyvkLra"
+    "5Vp6uN2Ud1ElqT3uZ/lEnC6OCEvZZBYOQ4wDcUzvzNFE4i0dTSSed7/7V/tGR8MONUTQixi214+FrUfG9uaso35MMjz4"
+    "Q6cjflSx4veKDheCs3Rcd2gcku7OFvsiSGgtK/CdXWD+ZT/ux3+0XeKXdY9Bir/AIUjI4x/FaywzBSuNXzviHUjKvQXy"
+    "9cnR0avj77GG1MyIT9z5nUTQt92eOZYIOweANsqixfJc0YtNOQawLzW1kaJ5xygebzQfjcAgc02tu92+P9TFASJfatgW"
+    "f8pBvb1iQDwRZ+oGTnTFifvMaQyim1dShli0aOpdMcpiAwTmCYYJt3ZRRD9iOWKxMNkdt+RGbl+xmp9VgnBC95ZFa982"
+    "m6cJGFvcbIOoL9VC03yVD2zS+zAD3K7jG00AkqSVfPoI8Vl5eant0udTAXRpCPzwVHsO5vBEGJQtuTaV60O5AJ1qNueM"
+    "jJbpdJt0yBbLn7w9Ozw59ovl8asOfcnL5F09+ZVMQzSitm6e4VGxYt7ts+NjYooeeB9DfpqpKVhm8y5XpwQjiLJCpfOa"
+    "enw7bqWc3u/iHOALjX1BqXomQkMh6R8bGAhNprMMpj4/E4AUbwkuoVra99NW8BmoAtn9F3wMABekr3x1LY6P3nLrEzP1"
+    "r6C1hfE5zVIh/C5bjUUyd/Mu8wp+gndg65nhcjG+3zPycjk9v8j0PNOmdn75nbd5AHfc/PpbGtORO6HHnl/Tq3t/bbWy"
+    "Gm1LWDQfeWQMX+BaH19da15ci/bGGJF8dd2tDtsPcfpqz4hBFUDRLVUy+7yAH1XRvGhdJG8L5P1Shbxv/dEb9+pkvPCZ"
+    "PorPxlCj6YcvUyVpSX+GG8BVuz94/x78/tm5E7r0FC74NkD14csasSZTfIYUKcwkcg8XMTL558RwwrTXiPuY2guktmRS"
+    "Pot1ojem/A1SLgRuluqdYzAm9+13SG85/mI53DuSMkrwjOTgDtUrj79VPGQJmWHnwRAxuH5UY+g/33P6ysEIkr9XbGII"
+    "viB9ygMTGvwdIgwkY7CiOUAhLgEMroyksyxOwVwOwP7f5eAEwOBvOLnXq9JcKkP1y8iG9eztqzPg/7jMwX0qGms5aa60"
+    "KDOT71A8e/PXM+Bg7Q3tteys2AhZww+PvSSYh91e18xjqy0JPqrSCaNGc0Aj61ivGb9iBLKMowmLAT9bN/8HAGXlPA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3478,8 +3478,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3522,7 +3524,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3551,7 +3553,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3571,11 +3573,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3585,8 +3586,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3594,8 +3601,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

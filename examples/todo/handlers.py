@@ -52,7 +52,8 @@ def _load(store: Path | None) -> list[Task]:
 
 def _save(store: Path | None, tasks: list[Task]) -> None:
     path = _store_path(store)
-    temp = path.with_suffix(".tmp")
+    # A name of this process's own: two todo runs saving at once never write the same file.
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temp.write_text(json.dumps([asdict(t) for t in tasks], indent=2), encoding="utf-8")
     temp.replace(path)
 

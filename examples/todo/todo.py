@@ -358,87 +358,88 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1S40iSfpU6diMa4mQD/TN3bTgiOhqmhzvAHd1szE1gh1W2yqBBlrwqGdrbTcQ9zT7YPsnlT5X+LBkZmOlh1xuz"
-    "M1hSZWVlZWV+maosfd0YRZNpoBI/Cjc6G197G5dxNJvq3kbn4qK30dtw8D/S8+Cv3sY7zxNSJFJft3sbfQfuBL5O6NYJ"
-    "/EF3tCNm4dgPfX2lPBGFSsPvQGktWi0ZBLahB3eo4amMrw1RIbXA6/YZIkcPdacqlsijBooiuVLi9ioKlMDu8el+4Xlk"
-    "eTqLL7mDT2oS3SjmTYzjaELts5Z9eAaEMJGhZ4fN473oOztAC363WtPYj2I/mdthR7dE+8q/vMJLvY2foluBXYaJ8OEf"
-    "zWPAtiyfViuRl/xoaIf+Dpi63BOxmiqZiHEUi0kUq7Rhy5upUoufr1TI9AXcFJu/wP9ap6etw8OtrMOWTgyZ3sbYD7jl"
-    "OYz5vz93zwReAQlAhyBBT5MwSDYkDaJguhvLQCsjWjPPOZFIMyyYU/NXGPGPvhPOggAuHYejYOYpkWqDmSDL56JEumEw"
-    "NzN16ydXwByMFB57qsH187qXn9/fQGQ8DKuH0Nmu7Qz7b0Uw1ExwuUup+Izi4tVaET5SGv27DWcjCCaa134SRQGtAfg7"
-    "lBMg1wEdV8GU6HpKj2J/isuQbhxGo9kEFJ4WpsC2jgijRIxAC+QwUG1xJEdXwiWqF/02UnRRdZEPPZUj1dJqKmFhw7jM"
-    "ChRTCdMejXnmp3F0GctJWxyHN9G1QjMBtNBMAFEvEvtI8gAMy68aOHixfyODmTp44bLyuOa3C+1IHtHwVzVKxEQmoys/"
-    "vGTRIMUXQNAPp7Pk8+hKTaS7h2tMhvpWxWhwjDhVeKOCaIozInTiRbPEEe7XXq+3EV3jvzsiiWfKEfi3JxPJ19rt9p3r"
-    "oL3SSrh43WUOwDC6QCPrVWxKsAV6FiTMGQgAxSlDyziuepqDIQgMhUCdc5NcZyjfGIQF0oQWpks/0SoYb7XFOzGWfjCj"
-    "B3iAxTGQCvMgVBxHMV+lR6790MP/8t0J2HQJup1eAJkSG3d3ZgIk8B+2/qbiSKgvINFR5Kk94eIzGrRmppk2/luOUIkG"
-    "sfrrzI8V9eKiTihjCNxQfUku+iBIVB6rLIGP7iWJRDwLBT7RNoqhjUStuLRQNyqe24YOikPQ8DTJKWVPo4CCCJSDpYMS"
-    "HM0SsTlRiWzD/IYjVNc90w/Pn/h09KMLmnsJ/Qzl6Jp4HMMiFgnwtLUn9mchNNXQcIDqNuBmB2jZNK1NgZPEzgmmO31a"
-    "6GgWj2A2QmRf+KGGGyQpbUfaag1RmVwUgQbFCue0/nSHdfaEJMQz7Ocmzwgiu0DqT7PnGv32Q4d0P1V7lLZQsKTbZA5y"
-    "CwZmEa3HfMoWg9WVHoIVDK478RWala93d3Apr/PNG945eZtkAUnZJBUAysN4hGf8BC1p4XEQPFiMyj5/ZisCyAWER+Qs"
-    "VEAKKpxN0KJWYYYm1CtwBT01lrjo8Qmiix2TO8U+/URNdM0A7vL9yjiW82pB1kCTQt8XfaRGKAX7At3rjo33gBZg5IgU"
-    "qDY3rOAlzyF6PbjWrxTxMthT4AmpIFfGMS7hCz3NI/lq5GkX2UP+UktHumFUDvsA1faxAxl8zOslmeXq5VPmqhuq3BIo"
-    "a7fvlTQDrLa6VLFRjSW6v6jclY8wuircHoLRUzI096v0peEcGDW3Q1lRzysE77MdycnfSgBmF2RYVBBrNJCODME5c0zC"
-    "LMRKeohff0I3aCaMdYaN9o0q3fE9NZlGCSzt/I2SpUsDrPIsrxBwPdQQEpqvnsgKhurQfkH/UzVOjdUDtKCi8yWBw7M0"
-    "D6tbgSYTaqBiefGsDcj3MCANiNv56jcxOBR8rGRvsEXJ3KRpmbJOVKdpHmpZ6nWoZhlhvxClYbvnsHwXdWTt2p/PyvwN"
-    "XHvFUivmhxbnemne8qELD2dwwHmmxo59WR6qoP40yGewOldfhzUt6tfa06qVMe2NACMzXzOR0qtIUGC6TYY24UGSvJWU"
-    "9nDA4mNaQ8AlsP3+RHWoaazGKlbhSGFE5oe9XohXmcALzELE10CJElChKGZO2tD2EfoLrWusQo2KZKxKSuSYUaK4UEFo"
-    "usdjrZIlDmkCSj+hMH6noFA72DrwJ36zxruFxrs7+L9Kpz9+qLt4nATvlwWNV4WXuHhXct+proF2MAEHVWN0JWM5SlRs"
-    "pwIfWcJdmN6udDA5PlcwIjxkzjkryiKSzu8JbCfkOKFFAZZXkuWtm7Gc8HJSSseUcv8bYjlkYarCn6M48IoWgvL8k9GU"
-    "0o/Lkv02sZa5ynJKbZ1yW6fcnmdMvU65rXH5Sim3jK/Vkm3rVN06VbdO1f0TGZ4/dqouG0Vtkm6dzVtn8/5VF+/vmM0b"
-    "ZNm8jLv78njrvN8f11M/z7xfXvdWzPjVqeQ6cbhOHK4Th/+iiUPeTclZwxE4oqkakRB22q+Yv9QJRpiRgys3MDNWVLvt"
-    "nfYOXR2id1R2kyd4y3lyZR46+K9X7bfVWgA0O2REQg4byRWKazVNUBNk5gzaYE7gn3NynAEMHe+3t9kn4A5hR0S4iZKN"
-    "GHoPZBwM21yYjdRiEx447x52B5/Pu5+OTKbLWlbSLkJUubmZ+lOaTXsJJ+kyiIYyGMj4ciG/yluVq11gUT1yXqEgD2OH"
-    "KHResjV5z27BpT3QNLAWJRVpZ+cW76MlS4oBQHGD9LWas1hwczZYYWP2zPLIjSXnc/RVFLOPb0W1w8sys5kUWLebjd1s"
-    "t2VAITaNTezwNttF9jw1nF0WmcnjnQYdwqhuRQKmRqH307jW0VbEYFrN9uHFXtHbRdYTZ6ZkMjRmrkG3Iwl+Jyhsdbbm"
-    "xDebfLUaRSGgnk0pXNOjyyxVCGIiv+TnqtL6NmFrlojMX2MCPuMns8hOCSRoeQPahKrn5rdLb+50RBgJ8oJ7QmK6XYtL"
-    "xT2YTflmgvmhinHpqR8ELc+Pi8NKUWaDMd3SXvlFWJP3+TBGGkQFA8aHPkLFIFALedDGtEI0znUVtGhxiRsdeKG3aAs4"
-    "gjFgEYBRmEHnHFNjXwXeY0wMWQ4emiPsINF2tlpYK9IRzDMFBsg4mIkEkR5pgxcluHOd56DMmvoyDaT/KPvHfd+aEgcR"
-    "0R3QFbZzI+iLg6YmkoIlNPYvH648MXVAv7n/NGADQZx3T09QaKl/Wuyftu4/ovtZWLfj/6vvOblqB7Tzd8zbj8cnR6RZ"
-    "1hFU7/EXm3YdmtIRmu6KNfhrNNSPsiqkbUYWHYEGl8aEsqWKKB4dlXhIVDpA5Nbyi9dbjfmUumVKHZX3qAVb5Pc29hMj"
-    "MeuZszdnOIZ5cw6DILpt5aDbE7KJ0stRtqqBxTNRYwbnSpd9/fxRPNKcVvFF4CUibHKNlVqboVIeWBVe9mE0jDzUCxt7"
-    "Gi1IB0Vjp8WNQAELi4bzqdQaIVnFuNCoPZUNtywgqArF6fuPJFi9TaAVbvljGG1jiU9G08fhFxXfqAXGUq5EhGVFaAia"
-    "KwGNtdJyPkxBYYjWoRgniK6P6c+46Lcxb2nY8SRzaahlBWJN2QCdNUWxj2MCFOgdbUP4jATF5uf/OT45aU+8rQYsIaJO"
-    "vW3e94p9dlgHGCvIdMFpOddmeWFtXNmbbo4Deemgn3DM3DhiOp/GEQUM4E2MRWbWbql8MRFDJQHbzUJPxbZIk2o/kWwM"
-    "kahO0zxA6UaFCHvzkSKjQo68AMMO0kjsNaZAUL6cHUq3UIQ5bIrWgaS3CfruWFPoMI4hXshSI0MwLD+OQgJdlOBJG29R"
-    "MSBnt0JB3eagLoILqtzblBlIExmnprMMfoszR+wQFsaC4S1TXdjhikPGQdpGqBPf8wLl8D00H6U7e6UEmXmGXBGDV9yY"
-    "E6uxQ38WwTeSsWbA3nK3amsYORDWYL4S/2+ZvE8jD8IU0IckBjJJdK1CYpLmP5U/ekEIVPa/+ZOBTgArfjtwxMXx2efz"
-    "viP29z//8vkALrTbbVAetO5qBhEXDEZ5lDT0YzEEeV8rGNxQYU0oiCS6BnfpX6tC3KEjDh4o6khQobFrLEW2xbBcRymZ"
-    "VR5UWmzJ2QZsO1TJrQLVqCvbRGL72zU3EQKjSphaZYKIXNhpqjkLxb2GREfMtKKiY27NU8bcjiPEBYXiT5SxbydFjWJF"
-    "iwS3EPGvMio2w55OlYypMQIsZrgj9rlN5+zd6dEB0zS4NMOo4gJhY99M5X04kzQvVz29iC4ddtFoaXxqZ1IRUYymYrOI"
-    "1jooFZhY+xZia4/4oNcZPLFpTiuHFYEmpi+CADR0k2GqONvCCvVwkGtAmzDgWerZKWARukWdGFe1AND22AjvvnzDtgTF"
-    "itXVyjNpSRj5YApL0P/C2tU97JKArftEw4ahgeasSHsbM2jtJJqw+zC/02TJn//38MPgfffsx+MPg5+6p0d0e5uJZa2W"
-    "PpXSukD1bOOtvrUrIagHopPUsBua6EtIPjQI9ATiACcV/s1UOZt2UGoIF9Ks9Z1TPGQj7zCbFvOq8RhIs6YXZ5FlKmMI"
-    "aMAqmBSdBmNqTkSoysSZlyT3B6JZSnXJHsQFjGRevq4S55b2FzrLdzI227UIs5Rq3uDjp+Pup+PzXypyVvKyiteLfhnv"
-    "J/ezf1HF3ZLNjQUWz999qMjjzUoTle5vbACl7t3IWOj/8C9HFXgusbw+KExv+saywAgloA2O44zuQOde2Pw5/QE6kSRT"
-    "3dnexqVtkjXtKL7c9mI5TrZf7rzcae2+3M6lqsCwLb4DWfLmJ7rm/8Ji1/n3vXTIxXpnw3fb2YD4r1f9/q6in4gp8aT1"
-    "i4NbYfLTt4jmCI/6sfPxIY3fL9LpIvXU7HEj9U9c8ZurutuAceI5gsGlmgEi9YPyqJZIlbnO89cvvnCs2PldpTRLBGPP"
-    "6qgfGoKPutuLLKf0+nf1amImr88Kb9914APlo1pSwDhg6GPe0fNbkuxHPJvazNvE1+icBx54A4gNwxGLBfDwYBzNjDyh"
-    "yQTceZqty71VmRlBU4grESWa1WzcfAYphrM5REsBD6nkl9mVOqlTAy83NbNnwk8C55yriOJrOrEo639gujY90mEs0K14"
-    "Yft8IbIOBXYmWhCWUCdO/nn2CvKL0tgCfRSY7B9aO69bu294kISNn878rwsyKgzzaphlXZDx/QoyfpPzMfKxRRpcVoYV"
-    "Q7RQxihVv+GXy5J/OSwt78fSdZByyQb+Aop8d3LSGOw3hbPL9+/fj+bXaPo+NL3e7/9H2++/BttrsL0G2zVgO3XBxvU9"
-    "CkLTe1JL6Ptg33Ut3XdDhCsAv9VPKspjvMfljq1nuWfHS03meKECao2P1tnGPz4oWgOgNQBaA6AqAJS6ot1Hgh8kJHa/"
-    "G/BZ1/Hegzkee2Tb077BLn9IoPlms3zhZv0w6go/iy9Mu2dHg+7ZScVL5TWQuQ/IPEl56dovr/3y7+OXa3ZUm+Vud4c/"
-    "N++dGbbMsBdMa96l5y14eaf+Q71+zquIYsffBwaszwpYDRXkxFtm4KPZTE51UVzVtSdcU1D1/vTwH//3d1eEYBOiW40v"
-    "95IoX/C16qupe/BCuuIXZWo2epW9cq0b5VrwTP9M6VrbUzdG27ZvdtqvzG7Du/rFZ6n2n+sppk82O7YWvMFuxIUy3Kx8"
-    "/L6U1CIG3FmohuFzCR5EzJxN8DzQVxMq60MP/gCHHqwR7hrh/k6Zp2ovlfNGO7svX71+88N//OdbORx5dOLKXQ24MwU3"
-    "5RbCGmyxI4y1FWw36xDf4wxVzUL+Zz3fhivf0hgkW3ClQAMrNwb4yTfDQH7Z1KUk3uG32dQXQDpYb2W/o+eH2vdQjFeg"
-    "bYGKactYFCemnkeK4eyybcxsyouJS0qMvGzKCAAgYIBq8qQwMZIAheWDA6I4PfjD1OdrmNpY/UqM72HlEX0AMZbhAmPF"
-    "yCrP3KuGzNnMIEBexVVOQIW9QaGnquAw39/rFfqzZYxYJ6yppnjkU/EmigJQIXUFYUCsAYBrxZ7ror/AU024mWfrh7eN"
-    "Jwliv2sEnskCh6b8C4u6sETJY6bwObTuC2zlI9qC4r58iJBg2oE1es9uCHPVJsJlOnnEFjDlWVgI24t8vGkqlAQgDfZN"
-    "cQ6MnU/bsHVmTH+PKsOoWszUpfpUX4+VpfMFzsopgwJjr3YaMnacURGb75M4aL0X2+Lz8Yfjs/OtPWB3wB+JBJb5LJiq"
-    "xVNKRBQ4ed14/aRExCb0f3706XQZA3xEE1YIb3QAvrd6IdrwjuiZ45h6Ya4DvLzCiUriL1px+EodmCo3bsSKTBmMTbDI"
-    "DlFx6B2Gk89pbPHpA8C6KaOj2lvSQzo+o3yGURtZxuI/mfhDH8MnZPqTOTRKfKRDo8Sr9tt/t1/+pCI5bIVAEXFfpxcK"
-    "W76Njc0RVL2QxLP/b62W+KBCxV+eHc4FZ244Y2+MuG5P53swGLZf4G/awPlBL+yFf6L+8K9VjqYKn/hgKmTkT+I9lt6C"
-    "ccOfLfEJZMFfBX3fPT19d3aIRbVG4C6RcFuRoF8wKRygoSUC2DJKgvniVND3bRkZ22/b2vjJfGoWz5uajUa4m5aKjNPH"
-    "7WdkU3QssnWCbfFWBnXtFQNtiThTN062Lbrp3xzcE92stBSGAT1GaezB1gNsCwwTHm2jfD6g6POV2un5V+nI7Zd2s8Nj"
-    "0MnqTkmu9ovDWeTM7vbuBcj5WoHJwkrm4vFZeg/Ez+1arqmkhUVBSsdnsRCT+Q/Y2v5cPiBBF5jnGl/tpG6fp8CgTsll"
-    "ulwqy7X4Y1SkGSOFRTrtStWxhwZ0P54fd8/c/DEByw7fyY4LSOvqb2Tso+FzCjWj+ZMD7Jkf5rievNfcw9VBEzQBa2o+"
-    "5pvO/QhCDl/p7GwB/DZy6VgBt43Sx29Zu4LyskyEhkJyPzOYCJpMponu5M5GIH1bQBaojfbrxCUoA0pAtvo1H4fAhflL"
-    "P1yM46NvHLvETPU3iO0BARnNwoEAW2ye59EsnXSZnWRASAhMFDNcPJTA7Rh5pQkuN8/0LNHmDIHSR4+zUOas/vvHNKDT"
-    "9Jgie4hPZ+EDxuXacte+krbWIQsQ4Qdc6+G3i82Xi9HAGKuRrajVKtFdHyeu8pQcnHwU2kIFuMuL9lkdGyAaHxNgjwhw"
-    "C2cEuNb7HKVfzcYL3+hP8c1YZrT18GOiJC3mb/AAeN/0//j8Dtz/lvoPurQLF1wbp7nw4xEhF1N8iRQp2iJyTxc4MflX"
-    "SD6NmbCLuvCHn3+Nzy+YC2710CCGKf/wFkkvBjA87AeHImZeXhLj6UmDRYYbBRSW0BsklI8miMHHhwWG/qudVIUYzSP5"
-    "B4F7Q/A1TXGG7GnwK0B0JGPAmjn/IMz8PFYAnh+fnxyBCc6fdwD49YiTSZ3ck/fXFroZaTTgQLV5HdRin9lm7Bxd2qR0"
-    "fAikK3faLlLhXU05CrngAKgs2zSzSKzmZamLQu0ykjHnN7K0OzWACsFwCdIROIA+N+7+Hx23mCI="
+    "eJztXY1S40iSfpU6diMa4mxj+mfu2nBEdDRMD3eAO7rZmJvADqtslUGDLHlVMrS3m4h7mn2wfZLLnyr9WTIyZqaHXW/M"
+    "zmBJlZWVlZX5Zaqy9HVrFE6mvoq9MNjqbH3tbV1F4Wyqe1udy8veVm+rgf+Rrgt/9bbeua6QIpb6ptXb6jfgju/pmG6d"
+    "wh90RzfELBh7gaevlSvCQGn47SutRbMpfd82dOEONTyT0Y0hKqQWeN0+Q+Tooe5URRJ51EBRxNdK3F2HvhLYPT7dzz2P"
+    "LE9n0RV38ElNwlvFvIlxFE6ofdqyD8+AECYycO2webyX/UYbaMHvZnMaeWHkxXM77PCOaF97V9d4qbf1U3gnsMsgFh78"
+    "o3kM2Jbl02zG8oofDezQ3wFTV/siUlMlYzEOIzEJI5U0bLozVWjx87UKmL6Am2L7F/hf8+yseXS0k3bY1LEh09saez63"
+    "vIAx//fn7rnAKyAB6BAk6GoSBsmGpEEUTHdj6WtlRGvmOSMSaYYFc2r+CkL+0W8EM9+HSyfByJ+5SiTaYCbI8rkokW7g"
+    "z81M3XnxNTAHI4XHnmpw/azuZef3NxAZD8PqIXS2ZzvD/pshDDUVXOZSIj6juHi1UoRrSqN/v9XY8v2J5rUfh6FPawD+"
+    "DuQEyHVAx5U/Jbqu0qPIm+IypBtH4Wg2AYWnhSmwbUMEYSxGoAVy6KuWOJaja+EQ1ct+Cyk6qLrIh57KkWpqNZWwsGFc"
+    "ZgWKqYRpD8c889MovIrkpCVOgtvwRqGZAFpoJoCoG4oDJHkIhuVXDRy8OLiV/kwdvnBYeRzz24F2JI9w+KsaxWIi49G1"
+    "F1yxaJDiCyDoBdNZ/Hl0rSbS2cc1JgN9pyI0OEacKrhVfjjFGRE6dsNZ3BDO116vtxXe4L87Io5mqiHwb1fGkq+1Wq17"
+    "p4H2Sivh4HWHOQDD6ACNtFexLcEW6JkfM2cgABSnDCzjuOppDoYgMBQCdc5NMp2hfCMQFkgTWpguvVgrf7zTEu/EWHr+"
+    "jB7gAebHQCrMg1BRFEZ8lR658QIX/8t3J2DTJeh2cgFkSmzc35sJkMB/0PybikKhvoBER6Gr9oWDz2jQmplm2vhvOUIl"
+    "GkTqrzMvUtSLgzqhjCFwAvUlvuyDIFF5rLL4HrqXOBTRLBD4RMsohjYSteLSQt2qaG4bNlAcgoanSU4JexoF5IegHCwd"
+    "lOBoFovtiYplC+Y3GKG67pt+eP7Ep+MfHdDcK+hnKEc3xOMYFrGIgaedfXEwC6CphoYDVLcBNztEy6ZpbQqcJHZOMN3J"
+    "00KHs2gEsxEg+8ILNNwgSWk70mZziMrkoAg0KFYwp/WnO6yzpyQhnmEvM3lGEOkFUn+aPcfotxc0SPcTtUdpCwVLukXm"
+    "ILNgYBbResynbDFYXekhWMHgumNPoVn5en8Pl7I6X7/hfSNrkywgKZqkHEB5HI/wjBejJc09DoIHi1Ha589sRQC5gPCI"
+    "nIUKSEEFswla1DLMUId6Ca6gp8YSFz0+QXSxY3Kn2KcXq4muGMB9tl8ZRXJeLsgKaJLr+7KP1AilYF+ge92x8R7QAowc"
+    "kQLV5oYlvGQ5RK8H1/qlIl4Ge3I8IRXkyjjGJXyhp1mTr1qedpE95C+xdKQbRuWwD1BtDzuQ/sesXpJZLl8+Ra66gcos"
+    "gaJ2e25BM8BqqysVGdVYovuLyl36CKOr3O0hGD0lA3O/TF9qzoFRczuUFfW8RPAe25GM/K0EYHZBhnkFsUYD6cgAnDPH"
+    "JMxCpKSL+PUndINmwlhn2GjfqsIdz1WTaRjD0s7eKFi6JMAqzvIKAddjDSGh+fKJLGGoCu3n9D9R48RYPUILSjpfEjg8"
+    "S/OwuhWoM6EGKhYXz8aAfA8DUoO4na9+HYNDwcdK9gZbFMxNkpYp6kR5muaxlqVahyqWEfYLURq2ew7Ld1FHNq79+azM"
+    "38C1lyy1fH5oca6X5i0fu/BwBgecZ6rt2JfloXLqT4N8Bqtz9XVY0aJ6rT2tWhnTXgswMvMVEyndkgQFpttkYBMeJMk7"
+    "SWmPBlh8TGsIuAS235uoDjWN1FhFKhgpjMi8oNcL8CoTeIFZiOgGKFECKhD5zEkL2q6hv9C6wipUqEjKqqREjhkligsV"
+    "hKZ7PNYqXuKQJqD0Ewrj2zmFamNr35t49Rrv5RrvtfF/pU5//Fh3sZ4EH5YFjVcFV7h4V3Lfia6BdjCBBqrG6FpGchSr"
+    "yE4FPrKEuyC5XepgMnyuYER4yJxzVpRFJJ3fF9hOyHFMiwIsryTLWzVjGeFlpJSMKeH+N8RyyMJUBT+Hke/mLQTl+Sej"
+    "KaUflyX7bWItdZXFlNom5bZJuT3PmHqTctvg8pVSbilfqyXbNqm6Tapuk6r7JzI8f+xUXTqKyiTdJpu3yeb9qy7e3zGb"
+    "N0izeSl3D+XxNnm/P66nfp55v6zurZjxq1LJTeJwkzjcJA7/RROHvJuSs4YjcERTNSIhtFuvmL/ECYaYkYMrtzAzVlR7"
+    "rXarTVeH6B2V3eQJ3nIeX5uHDv/rVettuRYAzQ4ZkYDDRnKF4kZNY9QEmTqDFpgT+OeCHKcPQ8f7rV32CbhDuCFC3ETJ"
+    "Rgy9BzIOhm0uzEZqsQ0PXHSPuoPPF91PxybTZS0raRchqszcTL0pzaa9hJN05YdD6Q9kdLWQX+WtyuUuMK8eGa+Qk4ex"
+    "QxQ6L9mavG+34NIeaBpYk5KKtLNzh/fRkiXFACC/QfpGzVksuDkbrLAxe2Z5ZMaS8Tn6OozYxzfDyuGlmdlUCqzb9cZu"
+    "ttsyoBDbxiZ2eJvtInuuGs6u8sxk8U6NDmFUdyIGU6PQ+2lc62grIjCtZvvwYq/o7ULriVNTMhkaM1ej25EEv+Pntjpb"
+    "c+KZTb5ajcIAUM+2FI7p0WGWSgQxkV+yc1VqfeuwNYtF6q8xAZ/yk1rkRgEkaHkL2oSq52S3S2+3OyIIBXnBfSEx3a7F"
+    "leIezKZ8M8H8UMm49NTz/abrRflhJSizxpjuaK/8IqzJ+nwYIw2ihAHjQ9dQMQjUAh60Ma0QjXNdBS1aXOJGB17oHdoC"
+    "jmAMWARgFKTQOcPU2FO+u46JIcvBQ2sIO0i0nc0m1op0BPNMgQEyDmYiRqRH2uCGMe5c5zkosqa+TH3prWX/uO87U+Ig"
+    "QroDusJ2bgR9cdBUR1KwhMbe1eOVJ6IO6Df3nwRsIIiL7tkpCi3xT4v909b9NbqfBVU7/r96biNT7YB2/p55+/Hk9Jg0"
+    "yzqC8j3+YtuuQ1M6QtNdsgZ/DYd6LatC2mZk0RFocGlMKFuqiOLRUYmHRKUDRG4tv3i9U5tPqZum1FG5ay3YPL93kRcb"
+    "iVnPnL45wzHM63Po++FdMwPdnpBNlF6GslUNLJ4JazM4V7ro6+dr8UhzWsYXgZeQsMkNVmptB0q5YFV42QfhMHRRL2zs"
+    "abQgGRSNnRY3AgUsLBrOp1JrhGQl40Kj9lQ23LKAoCoQZ+8/kmD1LoFWuOWNYbS1JT4ZTdfDLyq6VQuMJVyJEMuK0BDU"
+    "VwIaa6nlfJyCwhCtQzFOEF0f059x0W9t3pKw40nm0lBLC8TqsgE6a4pi12MCFOgdbUP4jATF9uf/OTk9bU3cnRosIaJO"
+    "vG3W94oDdliHGCvIZMFpOddmeWFtXNGbbo99edVAP9Ewc9MQ0/k0CilgAG9iLDKzdkfli7EYKgnYbha4KrJFmlT7iWQj"
+    "iER1kuYBSrcqQNibjRQZFXLkBRh2kERirzEFgvLl7FCyhSLIYFO0DiS9bdD3hjWFDcYxxAtZamQIhuVFYUCgixI8SeMd"
+    "Kgbk7FYgqNsM1EVwQZV72zIFaSLl1HSWwm9x3hBtwsJYMLxjqgs7XHHIOEjbCHXiua6vGnwPzUfhzn4hQWaeIVfE4BU3"
+    "5kRq3KA/8+AbyVgzYG85O5U1jBwIazBfsfe3VN5noQthCuhDHAGZOLxRATFJ85/IH70gBCoH37zJQMeAFb8dNsTlyfnn"
+    "i35DHBx8/uXzIVxotVqgPGjd1QwiLhiMcilp6EViCPK+UTC4ocKaUBBJeAPu0rtRubhDhxw8UNQRo0Jj11iKbIthuY5S"
+    "Mqs8qKTYkrMN2Hao4jsFqlFVtonEDnYrbiIERpUwtcoEEbmw01Rz5op7DYmOmGlFRcfcmqeMuR2HiAtyxZ8oY89OihpF"
+    "ihYJbiHiX0VUbIY9nSoZUWMEWMxwRxxwm875u7PjQ6ZpcGmKUcUlwsa+mcqHcCZpXqZ6ehFdNthFo6XxqJ1JRYQRmort"
+    "PFrroFRgYu1biJ194mNQAIdABPMVvg8quc24VJzDs5KeYamDtgSo4Rq0KKYacCqblbDGYKVlUnY0uKEahxFPC4zI/Epv"
+    "8+MeJSJSBEO7Oog14+AWYB3wRLZ77+UbNkE4G1iUrVyTzQSBDaawcr0vrJTdoy7Ni/W6aA8xotCcTGntYuKtFYcT9jrm"
+    "d5Jj+fP/Hn0YvO+e/3jyYfBT9+yYbu8ysbTV0qcSWpeo1S281bfmKACtQlCT+ANDE10QTSgNAh2IOERdgH8zVU7CHRYa"
+    "woUk2X3fyJ/NkfWzdWuA1XgMpHmBgNUdpBlQlqmMIA4CY2Iyexq0whykUJbAM+9WHo5f00zskq2LC9DKvLNdJTwubEts"
+    "LN8AWW+zI8xSonmDj59Oup9OLn4pSXXJqzJeL/vFMCF+mP3LMu6W7InMsXjx7kNJ+m9WmKhkW2QNBPbg/sdc/0d/OS6B"
+    "gbHl9VHRfd0XnTlGKG9t4B8nggc6857nz8kP0Ik4nurO7i4ubZPjaYXR1a4bgWHbfdl+2W7uvdzNZLjAsi2+Olnywii8"
+    "4f/CYtfZ18R0NsZmQ8R32xCBsLFX/tqvpJ+QKfGk9fODW2Hyk5eP5uSP6rHzqSO1X0vSoSTV1OwpJdVPXPMLr6rbAI2i"
+    "OWLIpZoBIvX84qiWSJW5zvLXz7+nLNkwXqY0SwRjj/ioHhqCj6rbiywn9Pr31WpiJq/PCm9fkeADxRNeEpw5YOhjXu3z"
+    "y5X0RzSb2oTdxNPonAcueAMIKYMRiwVg9GAczow8ockE3HmS5Mu8jJkZQVNkLBFcmtVs3HwKKYazOQRZPg+p4JfZlTYS"
+    "pwZebmpmz0SthOk5xRFGN3TQUdr/wHRteqQzXKBb8cL2+UKkHQrsTDQhmqFOGtnn2SvIL0pjC/RRYLJ/aLZfN/fe8CAJ"
+    "Uj+d+d/UcZQY5tUwy6aO4/vVcfwmx2pkY4skJi0NK4ZooYxRKt8YIJflDDNYWj6Mpasg5ZJ9/zkU+e70tDbYrwtnl2/7"
+    "fxjNb9D0Q2h6UybwRysT2IDtDdjegO0KsJ24YOP61oLQ9HrVEvo+2HdTgvfdEOEKwG/1A46yGG+93LH1LA9slKnIHC8U"
+    "Tm3w0Sbb+McHRRsAtAFAGwBUBoASV7S3JvhBQmLvuwGfTfnvA5hj3ZPenvYNdvH7A/X3qGXrPauHUVUvmn9h2j0/HnTP"
+    "T0teKm+AzENA5kmqUjd+eeOXfx+/XLER2yx3u6n8uXnv1LClhj1nWrMuPWvBixv8H+v1M15F5Dv+PjBgc8TAaqggI94i"
+    "Ax/NHnQqp+JisH3hmDqs92dH//i/vzsiAJsQ3ml8uReH2TqxVV9NPYAXkhW/KFOz0avolSvdKJeQp/pnKt5arro12rZ7"
+    "2269MrsN76sXn6Xaf66Hnz7Z7NgS8hq7EReqd9Oq84dSUosYsL1QRMPHGTyKmDnS4HmgrzpUNmcl/AHOStgg3A3C/Z0y"
+    "T+VeKuON2nsvX71+88N//OdbORy5dFDLfQW4M3U6xRbCGmzRFsbaCrabVYhvPUNVsZD/WY/F4YK5JAZJF1wh0MDKjQF+"
+    "Kc4wkF02VSmJd/hJN/UFkA6WadnP73mB9lwU4zVom68i2jIWRrEpA5JiOLtqGTOb8GLikgIjL+syAgAIGKBSPilMjCRA"
+    "Yfm8gTBKzgsxZf0apjZSvxLj+1iwxDUzMlhgLB9ZZZl7VZM5mxkEyKu4OAqosDfI9VQWHGb7e71Cf7b6EcuLNZUijzyq"
+    "+URRACqkriAMiDQAcK3Yc132F3iqCDezbP3wtvYkQex3g8AzXuDQVI1hLRgWOrnMFD6H1n2BrWxEm1Pcl48REkw7sEbv"
+    "2Q1hLvZEuEwHltgCpiwLC2F7no83dYUSA6TBvinOwXouOqTDlqcx/X0qKKMiM1PO6lFZPhakzhc4K6YMcoy9atdk7CSl"
+    "Irbfx5HffC92xeeTDyfnFzv7wO6Avy0JLPMRMmWLp5CIyHHyuvb6SYiIbej/4vjT2TIG+GQnLCze6gB8b/YCtOEd0TOn"
+    "OPWCTAd4eYWDmMRftOLwlTowVW7ciBWZMhjbYJEbRKVB7zAa2ZzGDh9aAKybOjoq2SU9pFM3ikcftZBlrBmUsTf0MHxC"
+    "pj+Zs6bERzprSrxqvf13+8FQKpLDVggUEfd1eoGwVd/Y2Jxc1QtIPAf/1myKDypQ/MHa4Vxw5oYz9saI69Z0vg+DYfsF"
+    "/qYFnB/2gl7wJ+oP/1rlRKvgic+zQkb+JN5jxS4YN/zZFJ9AFvwx0ffds7N350dYi2sE7hAJpxkK+gWTwgEaWiKALaPY"
+    "ny9OBX0Wl5Gx/SSujZ/MF2rxmKrZaIS7aak2OXncfn02QcciXSfYFm+lUNdeMdCWiDN142Rbopv8zcE90U0rUj0s/jR1"
+    "wxh7sPUA2wLDhEdbKJ8PKPpsgXdybFYycvuB3vTMGXSyulOQq/1QcRo5s7u9fwFyvlFgsrAAOn/qlt4H8XO7pmMKcGFR"
+    "kNLxES7EZPa7t7Y/h89V0DnmuTRYNxK3z1NgUKfk6l6usOUSfqp6nTFSWKTTKlUde9ZA9+PFSffcyZ4usOzMnvSUgaQc"
+    "/1ZGHhq+Rq5mNHvggD0qxJzyk/Wa+7g6aIImYE3NN4CTuR9ByOEpnR5JgJ9ULpxG4LRQ+vgJbEdQXpaJ0FBI7ucGE0GT"
+    "yTTWncyRCqRvC8gCtdF+1LgAZUAJyFa/5lMUuJ5/6feOcXz0aWSHmCn/dLE9VyClmTtHYIfN8zycJZMu0wMQCAmBiWKG"
+    "82cZOB0jryTB5WSZnsXaHD1Q+FZyGsqcV382mQZ0lpxuZM/+6Sx897hYku7YV9LWOqQBIvyAaz385LH54DEaGGM10hW1"
+    "WgG74+HElR6ug5OPQlsoAXd40T6r0wZE7dMF7MkCTu5oAcd6n+PkY9t44Rv9Kb4Zy4y2Hn5MlKTF/A0eAO+b/B+fb8P9"
+    "b4n/oEt7cMGxcZoDP9YIuZjiS6RI0RaRe7rAicm/QvJJzIRdVIU//PxrfH7BXHCrxwYxTPmHt0h6MYDhYT86FDHz8pIY"
+    "Tw4ozDNcK6CwhN4goWw0QQyuHxYY+q/aiQoxmkfyjwL3huBrmuIU2dPgV4DoSMaANXP+QZD6eawAvDi5OD0GE5w97wDw"
+    "6zEnkzqZJx+uLXRS0mjAgWr9OqjFPtPN2Bm6tEnp5AhIl+60XaTCu5oyFDLBAVBZtmlmkVjFy1IHhdplJGOOfWRpdyoA"
+    "FYLhAqQjcAB9bt3/P2BIquY="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -917,7 +918,8 @@ def _load(store: Path | None) -> list[Task]:
 
 def _save(store: Path | None, tasks: list[Task]) -> None:
     path = _store_path(store)
-    temp = path.with_suffix(".tmp")
+    # A name of this process's own: two todo runs saving at once never write the same file.
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     temp.write_text(json.dumps([asdict(t) for t in tasks], indent=2), encoding="utf-8")
     temp.replace(path)
 
@@ -3515,8 +3517,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3559,7 +3563,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3588,7 +3592,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3608,11 +3612,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3622,8 +3625,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3631,8 +3640,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

@@ -288,8 +288,9 @@ def agents(program: Program) -> dict[str, Any]:
         "batch": (
             "--batch [FILE] reads JSON Lines {id, command, input} and answers one envelope "
             "line each, with its id, in input order (--as-completed: as they finish); "
-            "read_only and idempotent calls run in parallel (--jobs N), non_idempotent ones "
-            "in order, destructive ones only with --allow-destructive; exit "
+            "read_only calls run in parallel (--jobs N); a call that changes something runs "
+            "alone, after the lines before it and before the lines after it (destructive ones "
+            "only with --allow-destructive); exit "
             f"{program.builtin_errors()['batch_failed'][0]} when any failed."
         ),
     }

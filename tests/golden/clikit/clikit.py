@@ -359,96 +359,96 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYly20aWv9KrmSpLuyCtw8muKcdVLsfJaOOrYs+mUiJXAIEmiQgEsGhQCmOrar5mPmy+ZN/RDTQOUhRJn2FqxiZB"
-    "9Ot39bu6+/ndnp9M00jmYRLv9fbe9ffGWTJLVX+vd37e3+vvOfjXOJMyh8/9vR/xk1DJVCaxPBXZLFbieiJjkU+kAFBT"
-    "Lw5EFMZSxN5UKhEn5mm3vzdwANYk3BKgiOA8D1VOY8JcTpUYZclUdDr01ywVeQJf8qQYAi936MU1xq4xJpDAWUnjvqeP"
-    "RHA+CePxqfDUJYwPM5U7IslELGWgYPRcEiMyIDwZJsFc+F4svFhdy8yAzaTS4vgZPwl5JbM5QXXEdZhPklmO0OG72PeT"
-    "GOaYfveDFyl5YCCMZO5PCMIvXpiLBGdAMHEuoiRJHaTQzHqKGPgyimQghnOkLwSh4RQgoQSmFi+evi645A1lpAlWfhYO"
-    "pfAEPezBBz+ZwQyjyANEPZHPQPHwQxD6Of6denkus5gA48vTdJbDpIEcebN//eOfZopkHMYsi2QswthwEnh4PfFyESox"
-    "DZVC6uEbTCOzaRh7kdhHseXJJVA2CYNAxsQO+A9Aad0yem8UXuvrwDmEdQBfOh2F3KXZO504MV8HTjyLokKtwxh4loY5"
-    "8JymoEUUg6LDwBEKAiet62OpY5E940hPhiqGzwtA/b23QA8pECkjsYdwzJPai69gGaWeVtzI0wM0aoOqqp4PnCP8YwHK"
-    "RvfOLZ5cSpnWZvxbci2AoXNcEfhzZS6jfTYMmN+btwCJEpAjALkGPXWQsUqCSgeqW5I79bJLHjkKIx75ROBHIBc0YCxz"
-    "BRou2Zo0bIwEYI6YJNe4ioAv9KCCrtFpG100SjVsnwCusFw6vqfYaBUYXmkRwgTDRElLXd54czFNMjSAMpWALGoxPiip"
-    "U+Ef9Zl+CYN8QqtkIsPxJC95EemZcm9cG/PTs1+/+58nz//+bMlUyXUss/pck0TAcwWcqTJFr0KLKTM9+Uw1oNi6Ceuv"
-    "9uuvySwTT16fCfMjzTK42XP2omiq2C/lSRLR8oTPzN0eLE4ZpQQiIGuTohujH75P/NkUzJmHTwSOdcCe5rAsIxBnJLvi"
-    "medPhEtQzwddhOii6UDVUKnny46SqZd5aICMqoB9mohkBO/Ai2mWjDNv2hVn8RWgjYYGYIEtEq4fhZegSI8Q6GMwmL8p"
-    "wOHeoysvmsnH91yy0cLV310Y+d9vXr0UyfA36eewamBxoPEi5UWY9wBkGIMtfONP5NRzT1FL2TazYtNwGV/JKEklGnOV"
-    "B2CWHOG+6/f7e8kl/tkTeTYDc4ufAy/3+Fm3271xwWtMQC+Fi89dxgC8kAswylnFvgeao2ZRzpiFihgKfkMjDg8CbfMD"
-    "YgNNzkOsyZDD4NyQnzBCTxnmSkajg66AheuF0YxeYAKrNJApYiJkliUZP6VXwN8F+Df/CjGD8sayfAA8JTRubrQAPMA/"
-    "7vwhs0TI34GjfhLAOnTxHQV6M1MMG//0fFSji0z+3yzMJM3iolagqyZZxvL3/HzgOo3oRaHtguBG4BvdQjWU5qlhmGIf"
-    "boY6yBBBBCriVIGgQhaRTWT+IA998MX7EFZ4XZBw7KPKnhYzsQzFz89+cEF/xzDT0PMvCc8R2CDwjr/nB6fiETjmbKZg"
-    "6AWq3AUPeyzAkCgwjhF4YRAUhzsg8uJtCGhmmQ8Sidl8xgp+IG6pktpOZ4gq5XKUR24B16HqseY+Jz6xnENLhJoZ5QNa"
-    "BCRDV2t5GDu0AgrlJxsvYWl3ySxYywZkiVZknrLlYKWll2AlpzLLQ4nm5d3NDTyyNX/1gTeObZvKoLlunDaKfdejqsDL"
-    "fhtkBYamFUU0+6C5Ng0QhMFCxh+vkywKQArwWMc/FbBDUCDpxUtIr8ZHFei0wEkGXhCEOM6LXtuk8AtryqiwR+2MoHmL"
-    "VQ6+pnx/QCjFYPLIpRTQvOBVHM3/hsZlr0cWlojmVXAl9Q9stlC95TRNcnBM1oia3tSSlDoHV01A1tUThHRRex1wlWN0"
-    "6i341INQeAXC7XA6g8+9w4psD5GHGJyuDHxh4IqzeL/rWY4Oq/OcfCT90UJqp4ZoNU+9LMPo9rPQLyspbURN20lSP5aJ"
-    "ovhIGHpamFtG6XdXhgUjWs2G00LfKvI0YmsKVEu6IU9jHm2BluWAOovWKA+sKzvOAVde2C35Yc1UrLeEV5Ba+wr9+GIr"
-    "azANzd5aTWZdaepsvPJ6PJsOl0hzSaLecAml6f6mKvUuuQhO6Emc8fzVSCd9kK9CZkLzYSJGYFuWYhXlCDLim0ELyluo"
-    "EFRQx6m2q7Nal9bS0O0EIkUtr+kntlrbi/KP5jRaijQO6RMiR2/877nX+WOAfxx2HnYG//5XE2w8l/EY1a53XI028Ecs"
-    "haBcigrPQkNYj42q6C2pBzUjKa4M4UyA3ZmORY55DvtrmslRWLxwvsAWtj8etEQxbRarWZGq4Ht+5BxRhEOFqW241xYk"
-    "lpW4KtjoHI+rXXfJiEwhTOxrYL1Sk8lsgHHAbO7AiLrQmaOvzTYURfhGfrKFovy6toArj4uViMuLq0q8XpZsCTB5whL0"
-    "VkPNTYS8OES5i5QZ1QWhpRe0lJKwPFqkAuxdrz0qUbETGEstf4hXejQUjBPkERDMoI6ATvVjfMoA7mG1KLsESFQujEW1"
-    "ytWFsRtoC4xeXRneVlD1qOimqaQiTZflkoxGFIyvbP8rFj0Kp+Fqg48qgyEBhv9as8vRukq5GQdv5wXRa8zjnYoNRtdA"
-    "OxgAhZv+xMs8H+yKEQW+sgS7uPjZDjJv84xLIkrEjUnmPQJJNV/S+VOB44Q3ymlRcCmju6AewBt+hnkWlwqaCuw/YNEA"
-    "UUhl/AuW+qpJDO3LTP2UCsXLNmfK4mEe5hE/27T0uSul7kqpa5dSSzW8QxF1V3/d1V8/VP21VMjtVV53Nd2vq6Zb6sh6"
-    "1dxdTfiLrAmXYt9qNXhXat6Vmj/HclJRarZd4gcpMu9q2bta9q6Wvatlt9WyrQRxO1XsXXH8T1Ect2P0O5bFFwXpu+r6"
-    "rrq+q67/SavrfDycS+t+FKpU+sSEw+4J42dsEB+wpmcQrinDrKPug+4hPR3OsrGU5uS6ukgh6dcvPf7upPuwVQ+eEtQe"
-    "O6e3IJzMEfAMrBEaiqdzP0pSSGPQvishf0/x9D9aJpPGdCi5wT2BLhgc+N8TkSV4+cKcbveiEGJWyHQw28cwm1a5I3Tl"
-    "gS9tAESLq2Ywn4dHI6jmsQ+wJ/A9MiUqY5NJL/M5UVNINQ1T0gPzCMU7jpKhF1142bixfcH3Ntpzv6piWf6kwkdtweiK"
-    "wJJ7GqfmPgJdCBH7EBZ0KDigA+4HfKmAbDBeq6jeFrmUc87L8a4K2G9tMPXCsmixvJWaJBkH+51kIXkyJksIa6bkAq+K"
-    "1WjX9w44k7ZiTLpv0EQvkMPZuIqMvfexwoRA1bXIwUhJ9JsK1QetTIZxFN+kaM6qSxnVea3iwwrTcnGkksQbQxTquw66"
-    "OoEXaFw9o8sotTAC0h9bVq12exW0ZlyzN6FCYuFT2nKnFl4o7wq0CVXPte+N7B/2cOOM/CfErmOwZQorGYLDU7qhpAXM"
-    "L7XQpdIwijpBmFXJKsorK9DExelmQGRHC0AjEdGCgPa+G6hYCquDidZGWQT6mhktWlziWgfuqQO6C4NhHKAIIVVc1ows"
-    "pEahxO2/9U0MWQ4mzRGGSKzqdzp4da4nGOcEHBYhDmYixxiRtCFIcsz2WAZ11MCuR164kf3jua/1fS+R0C+gK2znfJiL"
-    "t89W4RTdIFpfd/AK1oKLR+/CwLEuXqGdvWG8fjh7/owkawxx+1Ujk6Ylkb7HRuxuWQO/JUO10aomaWte9LBMyDRhSNIh"
-    "ERN1dN/MQ6FDLG0sr3hwsDKenurorgAy2GjBVPG9zsJcc8x4Rl1nAF1EGuarYxhFyXXHCg+2iCZyrzXwALxWRnAuVd3X"
-    "zjfCkWTahldj+wb387iG07aVp7WgIIpot+Oui+E89ZTCkKiFLjQq27KhRUCHMR3uIhBj1X3ctUfFDkdA7cocn/rpZvGD"
-    "zK5kA7ECK97qQEOwuhIQrR1i7maxjVZQINEYdO2E0PUw/FnGUfOquBXpwlZkqaGVd1VXRQN0FlO+jZEABXqCcYl4gwDF"
-    "/pufzp4/706DgxVQwoi28Ha27xOP2GU9ph2yYsEpb252yvGabt2b7fO+AfgJndDAl3QOyT0F7OBNtEVm1LgAmIuh9CC2"
-    "msWBzMyNcbqKjmAzyCFVUaABSFcyxrDTzvA4KuubEvpFkQk9wOIF8pfrOsXmQWzFhmgdiHv7oO+OMYUOxxGES7FTBWSF"
-    "WRJT0MNHqszgA9qX47pULGhaK9SkdA6vEO97ZZAkSkz1ZGX4K1464pBiUewTcKAvOvd484/jEOIJIjUNgwC3aOg3NB+1"
-    "X05rpS39DrkiX29l4u32kUMfq8EvgjFmwPzkHiy8TM2JqALzlYd/lPx+kQSQJoA+5BmAoYooIUnyL/iPXhAShUfvw+mF"
-    "yiFWe//YEednL9+8HTji0aM3v755DA+63S4oD1p3OYOMB4iRAZX7wkwMgd+XuMk4lHhBHfdzL8FdhpeyEverhIN3ivpz"
-    "VGicGjsjmJv5fKHbY1SZqOLWN1dkcOxQ5tcSVGPR/XEE9uj+gh8xBEWV0K0TEAN9w1xfK690GtAgelh3oA4IPJpFxtiO"
-    "EowLKrfQkcehEYr0M0mLBDfP+Fs9KtVkp6n0MhqMARYj3BOPeEzv5ZMXzx4zTB2XljGqOMewcaBFeVucycWMspVDM7rk"
-    "8xlkaUIap0sBSYamYr8arfWQKyDYuRiFcagmB6eExwUFhyTYohplxYoAE8sHUQQaus9hqnh5gA0z4gtrQBKzFaKZnUos"
-    "Qj/RJNpVNQK0UzbCR8ffsC2hyo8XRjLQBUW7A0/7KdJtn/2UoxFYZFaHgkv0i+9lAW7AhLqEhFszurNMW6Wo2HtdOU9q"
-    "HABtIa96brThOCeNwsWtjrNyMHQhQ6snSsk7cp3qQlkF7L8WX/p7kzxPVe/+ffQUOgXtJtn4fpB5o/z+8eHxYefo+L6V"
-    "gIO8mjXhJZXwRJ/RAPOpit0YR/cxWVyERqPfby+3t9SGcZIC5qBamL4DbkXRXzcRWYweNzBZ/TQV9jdZRiw3PFn8xoQL"
-    "zYt+BsOWzdED1N4p1Io4DiwNozpVS7jKWNv4Dar7Ay078m3nOpcwxvQJWUwaWoVFPzdRLuANbhariRbe4GZQiFLxC/Vm"
-    "MYWXuGB7p7fUuDRZfslmqUm39WbwRSBTCQFh7OvUkbeFi6TcKl7ONGspkvXQGTC5xlrZZvRJwIuwsCFEgQkjuTLPY7j1"
-    "WbmJkCTW/oV+SF7ZWLJL6pxUYnShkdHwdDsYQkUAGqJEwdG7jNuzMX++g/wfqo3I6n5ymGACEyx0lKaL3aISmFUtGd3u"
-    "xtoOHd16Gl6r7aVkjPVp+8bGQLIYyaU4nbTgtPIh+i/E19792P3OF+988c4XF764Zpotq3i8xBvbzUE3cb+RMob++JM5"
-    "3j/HJadP0HfJ9tXV9P1DJrblIZjlt3m+DP+2jVtCO3e3c3cfx90t2LvrV/chP3+naJnHTKaUBzgFBbZTtE1cfQd4fa/I"
-    "0wueWphpv4y0dFt3Jj9sW7ntuibTdXytLK0tc2y5ffj1+Kvb7zfuHNbOYe3ys77pCSDzD+h0PpFb+fjXsT9Jw8utbesV"
-    "/yiFzd/bTgdb94sX8HTN28vNg8LZZRW1u5yH3MKd5C/bOy67P7bzhTtfuPOFjFVptG1zeNg9qvrHNTIugiw0VMEQP41j"
-    "3LWg+DAtKD5xO+EtBgKbnPCZegs6pbb0b2g5pcs9GOypiTX0yNovvVov613SpKFx4ohaNDitlnfpvNQwoS3qazZaaOzD"
-    "euOFq9giProdiXc3LRgs67LQuEDHLRZW1wFtGTUKYMT9PMnmOoPgZyXMZR0adqHWLtTahVpff6hVOsjOlfknAwuje0x/"
-    "8vVvbe9y6U2/8/lf8NssFKOZBcwqeEZxLE5EB8+zlzN8mtBs1xFp1xHpdl9d8/QI8nPriPSR2+fbse+mGy1lH58WRlpR"
-    "2KweCVVPisLSnqb8KjUPao94da+g28OsBWcO6n2JkBfxFf309PnZT2dvL96++unZS8adbnPciqjd5WgXiO0CsV0g9rUH"
-    "YoV1toyfVxybLy2LOmEDsmn4hfMJnkt4dC6eTXoB/9MEX59/x7iq97DIq0/+Wl9Vpq4X3LPjVLi6XcbTF9//6x//dMEj"
-    "gWpeYwyApT2rnceW60nFoml6ufNBazlhod/hHmGl/HVjkm4gr7S0718ddk+63MTnZrHOG6iDL/WfgNmadEyPsBXij0aN"
-    "qGwrtsahlEavBe5XtxYw3bPuywhXVoGya4b3GTTD2wWJuyDxIwWJ7V7K8kaHR8cnD7759j//66E39APqxHmzIMzS7Rzq"
-    "I4Qx2OJQaGsr2G4uirg2M1QLFvLX2veU+6oUwX654GoRPfYFuPCTQGoE7GWz8PhKLGYxd57EhnWwgmbYjSVWYYBs1D0h"
-    "T81x3lB3ThzOxmaTqcBFpwM1RI5XRQQCoKDYpixqNNmY28IlWdHWUXdfwxA/k78R4qfY1wIP0IrMixuIteVGNooPVkTx"
-    "rbW5y/dIsI+UH1LDHkQQYjWaiu+bnAol2Z+cDxo4Lci2bLS+fbgy6yA3usRwMG9gqFt+YCMPbEsRMFL4HtrcBlp2eldR"
-    "p+N1mATC4PtA1VNmFMSaQ2gNFBpZaxWPb1ZlCmSDEuem7ANo5w6HprcIwz+lbiC0fa97EYX+RHcTmjcwq2fMFcRODldE"
-    "7KyEIvaf5lnUeSruizdnP569fHtwCuheUH8PRJn7b7apdC0rr2Dy4GRVURVAxD7M//bZzy+WIcANdbEr1F4PgupOP0bL"
-    "2hNl89x+bE2BP2yx/634u5KcdhIKuveJyD11qVVd1wD26Vq5I8q7gY4+0e8IOo/q8IEZhzdrHC4aHHC7Ohiv+65QsyZS"
-    "YmqoWG8620Vqsajt5eEwxIwI6f1ZdwcWr6k7sDjpPvwPzIARNKNH4zD6w2Cu14+F6fiFw3W34X5M3H30b52O+FHGMiMR"
-    "DeeCCyN8xVxbZtVN56eQidMqlwEW3Tudx/24H/9Fz4ift9mHOP6QXYjLJsRIwV/EU2zzBEYVv3bEz8BGV4v56asXL568"
-    "/B5bOGlpudRh0u0kgr6BRDlhQxsIYYyfR/OmHB3hmkhZUFVXFPkUgr5xqbvwzPchRuSWVsXrvKxEGS2LcoXiWPypDH3N"
-    "Ex3qEnCGrp1uV7wqPnOyT3DLRkZABsyYlJcrSSjAViATXu0ih35E1tp9wYpuxwXlut+x1SoUJaZ6Dc7qNXCvzKXZAd/c"
-    "A05fSjCX2Dmr2i5ZnYIAeFzH1Z2b8IQaaiz3/iQ0zVSmbMQzutyST1UI4K5SqFs6FGAx6EjU48ZQ3JyJu7+NEsBqxtFD"
-    "E053gQKZRnWvXr89e/XStVvTLWu4WraoK3q5XXlZiIbX9KzjA2N2tzpzx0e3aLW99ilmxSSmKVhzvhlUaoAPiQgEhmU/"
-    "OyDfrbWyc7sogYmMUldQ3ZSBECnE+5c6UuLNGdWz+vGR1jUiG9RJ3d7SrYVSoAjkKx5wCz5uBldvGqWMBaTUGuhz8YNL"
-    "yDzh839lz2GM2/dNU7oSZqUJ3QEb/3kyK8Tuld3zKBIDp8AIVxvhuT3Nr6Ls5dpIz3Kl+9ZpHSnb15UpDijH4o51QNKL"
-    "ojmuaR1bLi0dfbjNnmZoVkLbcpSpI3yBZ+Dnhc6kyNRo+1GurLt1QHNDFF6rQUYFQMY1Oo+5vHi/qHZ1YuX2dKY1nVvp"
-    "TecaT/SMYiJYlAofvKeP4r220Wj14ctUerSg38ML4MKL/+P7h/D7+8KT0KMjeOCaDM6FLxskYwzxGCFSHkbgtpdSMfgH"
-    "CL5hAt6LTRIjhvztQwTdTIqYjLXTG83nY0K86BhfRXilJMUA+gYB2RkKIbh5qqHhnxwWKsEZAoJfK2HQAB+cEOVFoE/E"
-    "3yHsRzA6ENNNBWPbf3MDqnNcKQOwrZv0EYRI+BnXmno18FZ/K9eevAzwYeoVuzC1zWK18ajA1xeZkTiYYDudJdrmb7kw"
-    "XcGDkhbA4O6XhS0glPIAkK1dEGujpHERoSovTLeIk1s/pN4q1tuO4lWR0zvHHP8JOh+FarX5IaJW3JbvU7u4yl5xwFrJ"
-    "w3oLI2fMfBrxO0WBgMHezf8D73z5Fw=="
+    "eJztXQmT2zaW/ivYnqly9y4l9+Fk12rHVS7HyfTGV8WeTaVa2iZFQhLTFMklqO4odlfNr5kfNr9k3wGQ4CG1WpLPKDVj"
+    "SxTx8PDw8C4An9/t+ck0jWQeJvFeb+9df2+cJbNU9fd65+f9vf6eg3+NMylz+Nzf+xE/CZVMZRLLU5HNYiWuJzIW+UQK"
+    "IDX14kBEYSxF7E2lEnFinnb7ewMHaE3CLRGKiM7zUOXUJszlVIlRlkxFp0N/zVKRJ/AlT4om8HKHXlyj7RptAgmSldTu"
+    "e/pIA84nYTw+FZ66hPZhpnJHJJmIpQwUtJ5LEkQGA0+GSTAXvhcLL1bXMjNkM6n0dPyMn4S8ktmcqDriOswnySxH6vBd"
+    "7PtJDH1Mv/vBi5Q8MBRGMvcnROEXL8xFgj0gmTgXUZKkDo7Q9HqKHPgyimQghnMcXwiThl3ADCXQtXjx9HUhJW8oIz1g"
+    "5WfhUApP0MMefPCTGfQwijxg1BP5DBQPPwShn+PfqZfnMouJML48TWc5dBrIkTf71z/+abpIxmHMc5GMRRgbSYIMryde"
+    "LkIlpqFSOHr4Bt3IbBrGXiT2cdry5BJGNgmDQMYkDvgPSGndMnpvFF7r68A5hHUAXzodhdKl3judODFfB048i6JCrcMY"
+    "ZJaGOcicuqBFFIOiQ8MRTgR2WtfHUsciu8eR7gxVDJ8XhPp7b2E8pECkjCQe4jFPai++gmWUelpxI0830KwNqqp6PnCO"
+    "8I8FLBvdO7dkcillWuvxb8m1AIHOcUXgz5W+jPbZNKB/b95CJEpgHoHINeipg4JVElQ6UN1yuFMvu+SWozDilk8EfoTh"
+    "ggaMZa5AwyVbk4aNkUDMEZPkGlcRyIUeVNg1Om2zi0apxu0T4BWWS8f3FButgsMrPYXQwTBR0lKXN95cTJMMDaBMJTCL"
+    "WowPytGp8I96T7+EQT6hVTKR4XiSl7KIdE+5N661+enZr9/9z5Pnf3+2pKvkOpZZva9JIuC5AslUhaJXoSWUme58phpU"
+    "bN2E9Vf79ddkloknr8+E+ZF6GdzsOXtRNFXsl/IkiWh5wmeWbg8Wp4xSIhGQtUnRjdEP3yf+bArmzMMnAts6YE9zWJYR"
+    "TGcku+KZ50+ES1TPB12k6KLpQNVQqefLjpKpl3logIyqgH2aiGQE78CLaZaMM2/aFWfxFbCNhgZogS0Srh+Fl6BIj5Do"
+    "YzCYvyng4d6jKy+aycf3XLLRwtXfXWj5329evRTJ8Dfp57BqYHGg8SLlRZr3gGQYgy1840/k1HNPUUvZNrNiU3MZX8ko"
+    "SSUac5UHYJYc4b7r9/t7ySX+2RN5NgNzi58DL/f4WbfbvXHBa0xAL4WLz13mALyQCzTKXsW+B5qjZlHOnIWKBAp+QzMO"
+    "DwJt8wMSA3XOTazOUMLg3FCe0EJ3GeZKRqODroCF64XRjF7gAVbHQKaIByGzLMn4Kb0C/i7Av/lXiBmUN5blA5ApsXFz"
+    "oyfAA/7jzh8yS4T8HSTqJwGsQxffUaA3M8W08U/PRzW6yOT/zcJMUi8uagW6aprLWP6enw9cpxG9KLRdENwIfKNbqIbS"
+    "MjUCU+zDTVMHBSJogIokVTCoUERkE1k+KEMffPE+hBVeF2Y49lFlT4ueeA7Fz89+cEF/x9DT0PMvic8R2CDwjr/nB6fi"
+    "ETjmbKag6QWq3AU3eyzAkCgwjhF4YZgoDndgyou3IaCZZT7MSMzmM1bwA0lLlaPtdIaoUi5HeeQWcB2qHmvuc5ITz3No"
+    "TaEWRvmAFgHNoau1PIwdWgGF8pONl7C0u2QWrGUDc4lWZJ6y5WClpZdgJacyy0OJ5uXdzQ08sjV/9YY3jm2byqC5bpw2"
+    "in3XG1XBl/02zBUYmlYW0eyD5tpjgCAMFjL+eJ1kUQCzAI91/FMhOwQFkl68ZOjV+KhCnRY4zYEXBCG286LX9lD4hTXn"
+    "qLBH7YKgfotVDr6mfH9ALMVg8silFNS84FUczf+GxmWvRxaWBs2r4ErqH9hsoXrLaZrk4JisFjW9qSUpdQmumoCsqydI"
+    "6aL2OvAqx+jUW/ipB6HwCoTb4XQGn3uHlbk9RBlicLoy8YWBK/bi/a57OTqs9nPykfRHT1L7aGis5qmXZRjdfhb6ZSWl"
+    "jahpO0nqxzJRFB8JM54W4ZZR+t2VYUGLVrPhtIxvlfk009acUD3Tjfk05tGe0LIcUBfRGuWBdeeOc8CVF3ZLflgzFest"
+    "4RVmrX2FfvxpK2swDc3eWk1m3dnU2Xjl9Xg2HS6ZzSWJesMllKb7m+qsd8lFcEJP0xnPX4100gf5KmQm1B8mYkS2ZSlW"
+    "WY4gI74ZtLC8hQpBhXXsars6q3VpLQ3dTiBS1PKafmKrtb0o/2hOo6VI45A+IXP0xv+ee50/BvjHYedhZ/DvfzXBxnMZ"
+    "j1HtesfVaAN/xFIIzktR4VloCOuxUZW9JfWgZiTFlSHsCbg707HIMfdhf00zOQqLF84X2ML2x4OWKKbNYjUrUhV+z4+c"
+    "I4pwqDC1DffawsSyEleFG53jcbXrLhmRKYSJfU2sV2oymQ0wDpjNHZipLnTm6GuzDUURvpGfbKEov64t4MrjYiXi8uKq"
+    "M14vS7YEmNxhSXqroeYmk7w4RLnLLDOrC0JLL2gpJWF5tEgF2Ltee1SiYicwlnr+IV7pUVMwTpBHQDCDOgI61Y/xKRO4"
+    "h9Wi7BIoUbkwFtUqVxfabqAt0Hp1ZXhbYdWjopseJRVpujwvyWhEwfjK9r9i0aNwGq7W+KjSGBJg+K81uxytq5SbSfB2"
+    "WdB4jXm8U7HB6BpoBxOgcNOfeJnng10xU4GvLOEuLn62g8zbPOOSiBJ54yHzHoGkmi/p/KnAdsIb5bQouJTRXVAP4A0/"
+    "IzxLSsWYCu4/YNEAWUhl/AuW+qpJDO3LTP2UCsXLNmfK4mEe5hE/27T0uSul7kqpa5dSSzW8QxF1V3/d1V8/VP21VMjt"
+    "VV53Nd2vq6Zb6sh61dxdTfiLrAmX077VavCu1LwrNX+O5aSi1Gy7xA9SZN7Vsne17F0te1fLbqtlWwnidqrYu+L4n6I4"
+    "bsfodyyLLwrSd9X1XXV9V13/k1bX+Xg4l9b9KFSp9EkIh90T5s/YID5gTc8gXFNGWEfdB91DejqcZWMpzcl1dZFC0q9f"
+    "evzdSfdhqx48Jao9dk5vYXIyR8AzsEZoKJ7O/ShJIY1B+66E/D3F0/9omUwa06HkBvcEumBw4H9PRJbg5Qtzut2LQohZ"
+    "IdPBbB/DbFrljtCVB760ARQtqZrGfB4ejaCaxz7QnsD3yJSojE0mvcznNJpiVtMwJT0wj3B6x1Ey9KILLxs3ti/43kZ7"
+    "7ldVLMufVOSoLRhdEVhyT+PU3EegCyFiH8KCDgUHdMD9gC8VkA3GaxXV2yKXcs55Od5VAfutDaZeWNZYLG+lJknGwX4n"
+    "WTg8GZMlhDVTSoFXxWpj1/cOOJO2Yky6b9BkL5DD2bjKjL33sUKHMKprkYORkug3FaoPWpkM4yi+SdHsVZcyqv1axYcV"
+    "uuXiSCWJN4Yo1HcddHUCL9C4ukeXWWoRBKQ/9ly12u1V2Jpxzd6EConFT2nLnVp4obwr0CZUPde+N7J/2MONM/KfELuO"
+    "wZYprGQIDk/phpKeYH6pZVwqDaOoE4RZdVhFeWWFMXFxuhkQ2dECjJEG0cKA9r4bqFgKq4MHrY2yCPQ1M1q0uMS1DtxT"
+    "B3QXBsM4YBFCqrisGVlMjUKJ23/rmxiyHDw0R5hBYlW/08Grcz3BPCfgsIhxMBM5xoikDUGSY7bHc1BnDex65IUb2T/u"
+    "+1rf9xIJ/QK6wnbOh754+2wVSdENovV1B69gLbh49C4MHOviFdrZG+brh7Pnz2hmjSFuv2pk0rQk0vfYSNwta+C3ZKg2"
+    "WtU021oWPSwT8pgwJOnQFNPo6L6Zh5MOsbSxvOLBwcp8eqqjUQFksNGCqfJ7nYW5lpjxjLrOALqIY5ivzmEUJdcdKzzY"
+    "IpsovdbAA/hamcG5VHVfO9+IR5rTNr4a2ze4n8c1nLatPK0FxaBo7HbcdTGcp55SGBK1jAuNyrZsaBHQYUyHuwgkWHUf"
+    "d+1RscMRjHZliU/9dLP4QWZXssFYwRVvdaAhWF0JaKwdEu5msY1WUBiiMejaCaHrYfqzjKPmVXkr0oWtzKWmVt5VXZUN"
+    "0FlM+TZmAhToCcYl4g0SFPtvfjp7/rw7DQ5WYAkj2sLb2b5PPGKX9Zh2yIoFp7y52SnHa7p1b7bP+wbgJ3RCA1/SOST3"
+    "FLCDN9EWmVnjAmAuhtKD2GoWBzIzN8bpKjqSzSCHVEWBBihdyRjDTjvD46isb0roF0Um9ACLFyhfrusUmwexFRuidSDp"
+    "7YO+O8YUOhxHEC/FThUMK8ySmIIePlJlGh/QvhzXpWJB3VqhJqVzeIV43yuDJFFyqjsrw1/x0hGHFIsiTsCBvujc480/"
+    "jkNIJsjUNAwC3KKh39B81H45rZW29Dvkiny9lYm320cOfawGv0jGmAHzk3uw8DI1J6IKzFce/lHK+0USQJoA+pBnQIYq"
+    "osQkzX8hf/SCkCg8eh9OL1QOsdr7x444P3v55u3AEY8evfn1zWN40O12QXnQussZZDwwGBlQuS/MxBDkfYmbjEOJF9Rx"
+    "P/cS3GV4KStxv0o4eKeoP0eFxq4RGcHczOcL3R6zyoMqbn1zRQbbDmV+LUE1Ft0fR2KP7i/4EUNQVAkNnYAc6Bvm+lp5"
+    "BWlAk+hh3YEQELg1TxlzO0owLqjcQkcZh2ZSpJ9JWiS4ecbf6lGpHnaaSi+jxhhgMcM98Yjb9F4+efHsMdPUcWkZo4pz"
+    "DBsHeipvizO5mFFCOTSjSz6fQZYmpHa6FJBkaCr2q9FaD6UCEzsXozAO1eTglPi4qAWHQATrBVEEKrnPcal4Ce969A5L"
+    "HbQlRg0vDg7x4UoP1hhuhpbFNhrcUMJK5WmBEelv5c/8ekiFgDKCSfAnYk07uEZYBzyR7T46/oZNEBWMvDCSga5D2sA9"
+    "7YdPt31kVI5GYMhZiwrh0i++lwW4bxPqyhPu6GhAmrYCU7Flu3J61Tg32jK86nHThr+dNOodt/rbynnShQKtHkQlp8rl"
+    "rQtl1b3/Wnzp703yPFW9+/fRwejMtZtk4/tBBupy//jw+LBzdHzfytthvpql5CUF9EQf7QCrq4pNHEfDnyyuXaOv6LdX"
+    "6VtKythJQXNQrWffgbdir0Bjjyxmj3FPVj+EhbAoywbLOCmL35hwfXrRz2APszk6jto7hVqRxEGkYVQf1RKpMtc2f4Pq"
+    "tkLLRn7bcdAlgjHwIouHhlZh0c9Nlgt6g5vFaqInb3AzKKZS8Qt1jJnCuVywvdM7cVzRLL9ks9Rk6XoP+SKQqYQ4MvZ1"
+    "xsm7yUUub9U8Z1q0FAB76EN4uMZa2Wb0ScCLsLAhNAITfXJBn9swYlq595Ak1raHfkjO3FiySwJcKjm60MxoehpFhlgR"
+    "wIYoWXD05uT2bMyf7/z/h0IfWd1PDhPMe4KFjtKA3y2qnFlFltHtbqztrNKth+i12l5K5lgf0m/sJySLmVzK00kLTyuf"
+    "vf9CfO3dT+vvfPHOF+98ceGLa6bZsorHS7yxjSm6ifuNlDH0x5/M8f457kZ9Argm21fHoPnloZUPmdiWZ2eWXwL6Mvzb"
+    "Ni4X7dzdzt19HHe3YMuvX92+/PydomUeM5lSHuAUI7Cdom3i6hvH63tF7l5w18J0+2Wkpdu6avlh0ei265oMWPlaWVpb"
+    "5thyafHr8Ve3X4vcOaydw9rlZ30DJSDzD+h0PpFb+fi3uD8JTubWtvWKf8vClu9th4qta8kLZLrmpefm+eLsssraXY5R"
+    "buEq85ftHZddO9v5wp0v3PlC5qo02rY5POweVf3jGhkXURaaqmCKn8Yx7pArPgxyxSdGId5iILDJCZ+ptwBgtQX2oeVw"
+    "L0M32F2TaOiRtV96tV7WuwTboXHiiJAdnFbLu7Rfwlloi/qa+AyNfVhvvHAVW4OPbmfi3U0LB8vAGRr37hiZYXUd0JZR"
+    "swBG3M+TbK4zCH5W0lwG7LALtXah1i7U+vpDrdJBdq7MvzRYGN1j+pNvjWt7l0tv+p3P//DfZqEY9SygV8E9imNxIjp4"
+    "DL7s4dOEZjsgpR2Q0u2+uubpkeTnBqT0kVH37dh3042WEv6nRZBWFDarR0LVk6KwtKcpv0qYQ+0Rr4YYuj3MWnDmoA5n"
+    "hLKIr+inp8/Pfjp7e/H21U/PXjLvdAnkVkZtcKRdILYLxHaB2NceiBXW2TJ+XnFsvrQs6oQNyKbhF/YnuC/h0bl4NukF"
+    "/U8TfH3+QHNV72ENr975a33DmcAyGOrjVLgaZePpi+//9Y9/uuCRQDWvMQbA0p6FArLlelKxaJpe7nzQWk5Y6HcYWqyc"
+    "f41n0g3klZ7t+1eH3ZMuY//cLNZ5Q3Xwpf7LMVubHQMttkL80agRlWhkaxxKaUA0MMzdWsQ01N2XEa6sQmWHofcZYOjt"
+    "gsRdkPiRgsR2L2V5o8Oj45MH33z7n//10Bv6AQF43iwIszQKRL2FMAZbHAptbQXbzUUR12aGasFC/lrhUhmOpQj2ywVX"
+    "i+gRF+DCTwKpGbCXzcLjK7GYxQxYiTh3sIJmCFoQqzBAMWooyVNznDfUgIvD2dhsMhW86HSgxsjxqoxAABQU25RFjSYb"
+    "M5pckhVokBq0DUP8TP5GjJ8iHAYjMnhxg7G23Mhm8cGKLL61Nnf5HgnCT/kh4fwggxCrUVd83+RUKMn+5HzQ4GlBtmWz"
+    "9e3DlUUHudElhoN5g0ONFIL4HwhuETBT+B7a3AZbdnpXUafjdYQEk8H3gaqnzCiINYfQGiw0stYqH9+sKhTIBiX2TdkH"
+    "YngQMKKBJGH6pwQiQtv3GsIo9CcahGje4KyeMVcYOzlckbGzkorYf5pnUeepuC/enP149vLtwSmwe0H4Hsgyw3a2qXQt"
+    "K69w8uBk1akqiIh96P/ts59fLGOAcXgRTGqvB0F1px+jZe2JEnO3H1td4A9bhM0Vf1eS005iQWOfiNxTl1rVdQ1gn66V"
+    "O6K8G+joE/2OoPOoDh+YcXizxuGiwQGj3EF7DbxCGE+kxITDWMeq7eJosajt5eEwxIwIx/uzBhUWrwlUWJx0H/4HZsBI"
+    "mtmjdhj9YTDX68fCAIVhcw1S3I9Juo/+rdMRP8pYZjRFw7ngwghfMdeWWXXT+Slk4rTKZYBF907ncT/ux3/RPeLnbcIX"
+    "xx8SvLjELsYR/EU8RXQoMKr4tSN+BjG6epqfvnrx4snL7xH5Sc+WS8CUbicR9A1mlBM2tIEQxvh5NG/OoyNcEykLquqK"
+    "Ip9C0jcugRLPfB9iREbCKl7nZSXKaFmUKxTb4k9l6Gue6FCXiDN17XS74lXxmZN9olviH4UINaRRquhyJU0KiBWGCa92"
+    "UUI/omhtOLECJLkYuYZJthBGccZUryFZvQbulbk0O+CbeyDpSwnmEgG3qijL6hQmgNt1XA34hCfUUGMZMpTYNF2ZshH3"
+    "6DKSn6oMgMGoULd0KMDToCNRj/GkGNOJQeMIZ2nG0UOTTneBAhl8u1ev3569eunaiHbLcFpLZLsCAu7Ky0I0vAbqjg+M"
+    "2SB35o6PRna1vfYpZsU0TVOw5nwzqNQAHxIRCAxLGDwYvltDwHO7OAMTGaWuoLopE6GhkOxf6kiJN2dUz4LxI61rRDao"
+    "kxoV062FUqAI5CseMHIfY8jVQaOUsYCUWsP4XPzgEjNP+PxfCVWMcfu+wbIraVaw6w7Y+M+TWTHtXgm6R5EYOAVmuIqf"
+    "5/a0vIqyl2szPcuVhrvTOlKi3pUpDijHYqA7GNKLAlPXIM6WS0tHH24TCg3NSmhbjjJ1hC/wDPy80JkUmRptP8qVdTfg"
+    "NDfEyWs1yKgAKLgG9JjLi/eLQrkTK6PaGUQ7twJp5xpP9IxiIliUCh+8p4/ivbbRaPXhy1R6tKDfwwvgwov/4/uH8Pv7"
+    "wpPQoyN44JoMzoUvGyRjTPEYKVIeRuS2l1Ix+QdIvmEC3otNEiOm/O1DJN1MingYa6c3Ws7HxHgBNF9leKUkxRD6BgnZ"
+    "GQoxuHmqoemfHBYqwRkCkl8rYdAEH5zQyItAnwZ/h7AfyehATIMKxrb/ZgCqc1wpA7Ctm+AIQiT8jGtNvRp5C9/KtTsv"
+    "A3zoekUUprZeLBiPCn19kRkHBx1sB1mirf+WC9MVPihpAQ7uflnYIkIpDxDZ2gWxtpE0LiJU5wvTLZLk1g+pt07rbUfx"
+    "qszpnWOO/wSdj0K12vwQUStvy/epXVxlrzhgreRhvYWRM2Y+jfidokDgYO/m/wHmWAvq"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3569,8 +3569,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3613,7 +3615,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3642,7 +3644,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3662,11 +3664,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3676,8 +3677,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3685,8 +3692,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

@@ -355,76 +355,76 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtvG0eS/it93ANEYocjSnKSM6kTYDhOol1LNmwfFgeR0DRnmuJEwxnudFMy1xawv2Z/2P6Sq0f3PMihRD2SbG4V"
-    "IDI5j+7qquqqr7s+9pdWmM3miTJxlrb6rS/D1kWeLeZ62OqfnQ1bw5aH/+AzMlfwbdh6zZ+Fuc6EUZ+N7gszVSKJU6VF"
-    "liZL+KNENsGrMzGV2hMzmV+qSHSFTCPxR3/YGnnQaCLHKqEmT+SlElJcqVyDGPAk3RqI2GjRzeitbtfeFdg33siuU0+k"
-    "maHeTZYlOxpbhv88EngGr7lhlPKfjbwe/sGrKfQFlyYy0Yokql0Y1YTk9/CtbkYyd7vZwswXxg5mMZ+rnG4k2TV+Qik+"
-    "oV6wgR0tQqkVPYtNuMHwY7bb+vPlEw3Cwn83La+VJDPNRsPx02Dhcypn8GR/2JqqZE7tRkqHeTw31B7c+D4LFzOVGolX"
-    "SHesyVAm0H2ifPFGhlMRUKtnIx9bDESsSdV6LkPV1QoUKg3YyqpazKWZstnhwXmeXeRy5ovj9Coj42JbQmoRRPFkshSH"
-    "2OYRmPVnDSLsHF7JZKGOdgJxHUMzgf0ewIt/+vjuVGTjn1VowJFMOI3TC+hEGmt0EcQp2OFjCO4mA3QacBgNNtDkiPS6"
-    "Sq9Uks3BLVOhTQSW80TwZTgctrJL/AsunC+UJ/BzJI3ka77v3wSeuJ5mWoHccD1gCcDRA7a+7VW0pciVXiSGJQMNoD5l"
-    "6gSHC2yEMWgMtUCd8yuVzlDB4N6ozli7LsHZVTLp+OKVmMg4WdADPMD6GMg3eBAqz7Ocr9Ijl3Ea4b98d6a0lheqvAA6"
-    "JTFubqwBJMifdv+m8kyoz6DRMIvUQAT4jAa3WWhuG//KEL3oPFd/XcS5ol4CdApQEtsyhSBxNgJFovc4b+FwYTKRL1KB"
-    "T/jOM7RVqdOXFgrmwtK96dHkp/FpUlQhn0YNJRl4B6sHVRgujGjPlJE+GDgN0WEHriO2oPjw5ocAnPcCOhrL8JKknCyS"
-    "hIJbZyAOFym8q+HNc3S4c37tSBh5ocU0SyKBZhKTPJuhwYunhc4WeQj2SFF+EacabpCudDHWbneM/hSgFjT4VrqkOQgh"
-    "ldz2LSmJjRxX7GdVUV6gGUAGDKyLxxAc0f0Lz0eFCwXTGrUUqTCBeBihDtBUqCqQnfXGsUA6Z+tvN1P4km2Pr56+OnkD"
-    "ApE3c8AujeWLd/wojBV1ARpq0829Tl9gHKTUYm8NyCjWqkmsja6kHJpw/JzvU7irxAMQA6Pjcs4RkWcjPQQRCiK2iRWG"
-    "zS83Nx4J/4AXb7xqzK1mytWw+xSZ82HDg6ykJmblafBHCKWNkqIBJnGuDck5ENdZHmnKvCQs+Bm8lMcX03u2qVWYwUA2"
-    "NUqtujgCycyJXXaG6VJGUYytyuR9dZAU/R5qxiIW0+fYqJneMDLsobgo81wuGwV3zY3wlkxhRlGyLTqT0Tsw+E8Yd1t9"
-    "mlKkMQ4RV8re4IiOk1/N5pmBlF15Y8XzSji1qvknhFcPdT8r5Zau8hfK7g4MCXzZ+pzDXNiSShczVnYj+NrWJ+sAjR6a"
-    "SHaFoj3sugBktVGAOdSF7fy21ou34blZnMYzkn2v1t1egx+x4n4dt1/39X8Fv3Ymb1DwB+iuIWljCC2yGeeHa0lYwINp"
-    "gKleSExwJp4pDsG5guyh0pASYZwOh2mZcHY0R+GcE1kq6nDCh3cfMTHg7fuF0FJUSejGjpLmiG8nyWSi1apNq45aOmCv"
-    "5oA9fDuJZ/F2L694bw//a3SZyS/rwZs0eLcuaLwqvTDTe07rwtfAO7gBD10jnMKiKDQw160p8JFbpEuL2wD93k3sAq5J"
-    "zurlFDqHa6MNsvGQLY4gbE0+PxD4npATQ5MCQ5M2/oZJPqGRO+VVtFSMqZD+F4wEKMJcpX/J8iSqPn9zQ8vfWTgnSH7b"
-    "GriKx0xsEvWUSOwZ4D0DvN8C4JWO/LTQ7hk4PgPH/5fAsZww94aMzTPjGXk+I89n5Plvizx5j5phZ5jEeq5CUkLPP2D5"
-    "XAyibV66VGaBYWvP7/k9ujpe5BdKuc1zfT5fmql96Oi/D/yXzeUbbLQvLLTVdquUNnjHS/qX99qv5ZI2RkWUwVN2e1Vc"
-    "T1WKt5d207TDMaSaII1ZUkeFvufxnCzkLqHiL5JsLJNzmV+sgW6u6rDJGoJLxeTOCKtDtLGFCgi3VHEGrlpB5SLRznJA"
-    "0hP4SzvgHVYDRUcsutRrSZdqCYgGFIaFLIisNpRZl6+MpZJH9DTLOb/bKmDT8Ep4UWqB/XW7sdu6BAxjBsmibeNcn+sR"
-    "6+JFary4qAszBtSlZLqtsmFU18JA+FCY0TTOX5z/OYRLW2hZ7xUzWOayaxkeZmMburboNpSQS5JaVciFiNgWQ3g5obG8"
-    "FtgeAxapQREz+blqq8aIuo1YC1MtN5isIk8ZZb2VxK/lFXgTul5QrSu1e33AwoIy20BALExhpl6oKjgW1sD8UMO49DxO"
-    "km4U5/VhYb112zFdU1lxHapU8ziMkQbRIIDNi49wsTnMDh60DZcQk7gGTZMWp7j1gR3doVoZAiwQEcBOapNWXahJrJLo"
-    "MSGGIgcPzRNukAIjSBfr6n3BMtOyHQWHMGEELS+wmJsZLPGxDVZFU5/niYwfFf+472tbDRYZ3cHVAMW5EPriguM2mqIS"
-    "48N9Bwu0GyqTX+LIq9RlMc7esFw/HL99Q5Z1gbi5Finabh7YKjepu2EO/JyN9aNmNVnb6qIvMODRmBAsdMnENDqqRks0"
-    "OqBcF3nFi87WckrdtXwaFT1qwtTlvc5jYzXmMiNm8ZiIBTiG5fYSJrA07Vbg0BOKidqrtOxcA+v82dYCLpVezbXLR8lI"
-    "Nm2Si8BDRtjgEkkl7VSpCGY1T7s0G2cR+oVbz1kvKAZFY4f8NIkxUSMHYrycS60REjWMC4PKU8VQJ4Kksv3J6/ekWL2L"
-    "tXF07HgCo91a47Nw/jj8oPIrtSZYIZXIkP+AgWB7J6Cxdkm5j8M21kFhiC6g2ySEqYfbX+TMg9pWtuqOzONtWWyfOSrL"
-    "tmKAzybJEwgBDvQKcYn4iA2K9sc/H79968+izhYiIaItsl0194lDTllHiNVlMeG0XGo7vXCrcDWbtSeJvPAwT3jWNp6Y"
-    "L2HZTYAdsomNyCzaNTGtjBgrCdhqkUYqd3wy4qlhszms7nSxdQItXakUYWd18cWojFc+gCHPi5XQC9xWQP3yjotT26u0"
-    "gg0xOpD22uDvnguFHuMIksWtt3BYcZ6lBHpo06R4uUO0Jd4xSgV1W4GamNyJYtSWJUgSpaS2sxL+ilNP9AiLImmwY3lQ"
-    "feZGMQ4hnaBQsziKElgv0j2m1tTuDFY2newzlIoYPAJqx60hjz7WwS8248KAuxV0NpKteCGqIXyZ+G+lvk+yCJYJ4A8m"
-    "h2ZMdqlSEpLsX+gfsyAsFA6/xrNzbQCrfT3yxNnx6cdPI08cHn78349HcMH3/Q7tVKdqASseGIyKaCMuzsUY9H2pYHBj"
-    "RZyoJMsuIV3Gl6qG+3XG4J1Qv0GHxq6RNul4e0z4kiwqD6pghfFeCb47VuZagWts4pdhY4e7G24iBEWXsLxKlMAy0Czt"
-    "rMZDtE30xUIr4kfy22wylnaSIS6osdRQx7EzigpzRZME/F/wt1VUaoc9nyuZ08sIsFjgvjjkd/rICTviNi0uLTGqOEPY"
-    "OLKmvAtnkudViJ7r6NLjFI2RJqb37FZAlmOoaNfRWh+1QtsikziN9bQzIDnOCRySYYt9ogpWhDZx+yBJwEPbDFPFaQfr"
-    "H+l55YUs5ShEPXs1LJIVtUGbqtYA2oCD8N7+NxxLUK3IzVOR3eqrkp1/ZS6amkwgNLNfFOqiO6HMAfnD9LF7SeMMIzSD"
-    "4qY9o6IQeMeKqdzPu29Bs9qbrTY+qrs7ap2YG3mX6lxXNpb/s/gybE2Nmev+7i7mCbsA9bP8YjfK5cTs7vf2e929/d3K"
-    "8htssr5Xe8sOdXbJ/4KguqiSeJa5+bBKqFeSPFeKabydaLdlMWsMm3fSG7Z9Uc5CrFF9z/kewyv28y1HefOwmB+99U4/"
-    "0ac3t+b41JufmPIe8qbbEBnzJaaQlWcKQEdGA5XGyeqobtEqS12Vb1Tf+l81rtfsD7coxjGRNw8NQ9am2+siF+2Nbja7"
-    "iTXe6GZUmFLzA6tc9CLNnHPAtNUy3tssv+SLuVuvz2KtQbjzSM0VxKs0tGtPlc8gmhWr+sru58KqtpwYemU+EEiWmGdY"
-    "ES781SO0FOPyXxqZxaeUvXkxk+WX9POLsuNz23Klz6WrDIgdaGuH/7IYlP+eLhw981LKKuJvQ8bdPv+iVydqY/rlDw/O"
-    "h5uIFxsrKU3drFVXGtewaxwL705Gx93sja3W+HduORYF6Tv63MDp+J1Ahg0p8DnfP+f7f7N8vyGrl8EfQrbdzbYRrQxP"
-    "9Riz/9iUb+Mu9odphPqpJJL93yz/PxP4flkCXz1zVYyzKtN7u+VM1UuuvQ5EYMuer0++/+ff/xGAwmF2XWvcJDJZtSz7"
-    "xHCjmPfr5jobNSbYjcmRWVil99oCsx+pK+uru1c9/8BnMsbN5mnrWh39Xn+A8mTWcSysLbDgGsQriVv3x029tZoZMwIf"
-    "BsKYFfg7w1TPdMN/bbrhM859xrm/Es5tzlKVbNTb2z948c233/3XSzkOI+I632wAibYst/qGcAFb9ISNtoLj5ia8+Mws"
-    "vweznOvjxXqlnHDFKoLsHJtzPBIBru+vzJlNlftXADoiwdVyKewaRoCTMKUuywtKrGWuaVBnrtBieAAGLBPoFJVcpr6N"
-    "uYVgTUuqqogvthTxU4XWibwaTRycMKblCAoI+Ii64v2+gdCKY/jZaE2mDYu0qljfvtxadbCaukQIZtYktOVSLIJiSS9i"
-    "ofA5jHNrYtUWllVhvuttKwyeF6I+z8kuxeku0H8c4VyYgmgJHn+Rq3mWG1u6lWK8uFgTprpErcqyt/8Qi4FngJ60EQXT"
-    "lykXiGKJtuuqj1UR1lbedTm+2VYpBpAG9k3LDzAEU1VdkZjb5w1TKvVaUklM5DikhSybLVVZ9dcEO9jWWsdlK6L92uRJ"
-    "97XYFR+Pfzw+/dQZgLjnfLwJiMxE6qb5tbKzUJPkxcG2pioaEW3o/9ObDye3CbBam6AEx116Kz9WuAUKPuhEFuydfjGB"
-    "5KJWHzB9d5hij31R/DpimFa6w+tP/QMH8T9a8cqXxLBldGGkvrQznzdR2rZHjxfvHWY0QqO2NE98HpoexLld/V2Cj0Oh"
-    "Jkw8jnGxhYP5YH/bId7TbzvEgf/yj+7gI+qWXkNciTCxP0yF2zLAt+1PRYYpKe7wP7pd8aNKFR+9BcrgDSPmfthwof35"
-    "cgAqoVimID35IPrRMB2mf+AO8eOT/4YEm/+DeI0sHYjr+LUrPsAQ7UlHr9+dnLw6/R4JOFaRAfGDg24m6Bsom5dpGIUB"
-    "vITGchBqKqZjuxgfu4OI3CrKnqCFvw1ZhCEgQyYkFY+707EKjCzKaWkPMKoAXnfFAlxqnFu3UdoX74rP7PHUbklDwSOV"
-    "EksWwhUIKxdCGQwTHvVRQT8iA6TK6ip+q1KM3B0gVhK9Me3r/qpi3Ulq5QKaEcDNDij6Ui254FX/rYsegP75vW5gaTdg"
-    "X3ImJm6TlLWDuVyHAdMpdU18ZgRpr4AibASLPiWTephYw8y9SQZCLRi9rLfjN3uP4xi+e//p+N1pUGUV3saVL9mFBQ3v"
-    "SuYxhlpHNwQskqga0dBRhC27vgoaBrgQJhvNIJjaU8oK84ew9oiVLqmIeOrbCgsx8FH/eExfIGijlxuhoZDmTy1Qg1dm"
-    "c+TolFRKcrk1YIUO6c5dW0FygZ29L5g9WQbtjUey4fjo9LaAhGk+XM3xCcs2a/zBDseKZbYorC5L4iMBQQjCLHCdwxj0"
-    "rb6Kna6gKvTCaEs5XD3NrVzUnG4+2I1GdFL8rMGR/vvrJ7OtktEwosTVoFGuFeGLT2eQCXckG0YZGzrKWXU/6loQo+ka"
-    "afVoflTbGmUs4In7u+IZiq15hY5TGNRIhYHLQW+KAwHxwlf6KL7a8IwBH77MlKTp/BUegMxa/I/P9+D+1yKJ0KV9uBDQ"
-    "ki2AT0+4+uLmX2Dza9P1q3jMGopb/vYlNr2+fuJhPHglxI1/h5oK3CqImnz4eoabhNUKtln81q+ug61WJa6hb7Ch6pKE"
-    "BHz82sK2f1AOnpcE2PyDVgi2wRcHNPIC2dPg74HzsZlh6k5VZJIzmNAawfI7CyK+QRxcxiCHvdq3wiv8WpL/3PmOLngz"
-    "jPOKnw1wHurXJqE7b/L2GbiHmmBk6VzgQYsPVgnBUsuQTSt4xrGk3r754ZP4cPzjT58g5TwBLxYA/BvefOuvdlUhZAUV"
-    "SbjYieoECZ6OINQgyF1l4oB8iNGX/YUoq66/CQUihl9FooRooP/Wzf8BPZ1MxA=="
+    "eJztXAtv27iW/itc3wXi4MqKm3RmtnY2QNHpzM1ukxZtFxeL2IhoiY41kSWvSCf1bQPsr9kftr9kz4PUy3LiPGbmzt4U"
+    "qGNLFHlePOcjzxG/dsJsvkiUibO0M+h8HXUu8my50KPO4Oxs1Bl1PPyDbWSu4Neo84a/C3OdCaO+GD0QZqZEEqdKiyxN"
+    "VvChRDbFq3Mxk9oTc5lfqkj0hEwj8Wd/1Bl70GkiJyqhLk/kpRJSXKlcAxnQkm4NRWy06GX0VK9n7wocG29k16kn0szQ"
+    "6CbLkh2NPcM/jwiew2OOjZL+s7HXxw+8msJYcGkqE62IotqFcY1Ifg6f6mVEc6+XLc1iaSwzy8VC5XQjya7xG1LxGeWC"
+    "HexoEUqtqC124ZjhZnbYevuyRQux8O+m43WSZK5Zacg/MQvfUzmHloNRZ6aSBfUbKR3m8cJQf3DjxyxczlVqJF4h2bEk"
+    "Q5nA8InyxVsZzkRAvZ6NfewxELEmUeuFDFVPKxCoNKArK2qxkGbGaoeGizy7yOXcF8fpVUbKxb6E1CKI4ul0JQ6xzyNQ"
+    "6y8aSNg5vJLJUh3tBOI6hm4C+zuAB//t0/tTkU1+UaEBQzLhLE4vYBBprNJFEKegh08hmJsM0GjAYDToQJMh0uMqvVJJ"
+    "tgCzTIU2EWjOE8HX0WjUyS7xE0w4XypP4PdIGsnXfN+/CTxxPcu0ArrhesAUgKEHrH07quhKkSu9TAxTBhJAecrUEQ4X"
+    "WAkTkBhKgQbnRyqDoYDBvFGcsXZDgrGrZLrri9diKuNkSQ2YwToPZBvMhMrzLOer1OQyTiP8y3fnSmt5ocoLIFMi4+bG"
+    "KkAC/WnvbyrPhPoCEg2zSA1FgG00mM1Sc9/4KUO0ovNc/dcyzhWNEqBRgJBYlyk4ibMxCBKtx1kLuwuTiXyZCmzhO8vQ"
+    "VqROXloomAsr96RHk5/40ySogj6NEkoysA4WD4owXBrRnSsjfVBwGqLBDt1ArEHx8e1PARjvBQw0keElUTldJgk5t92h"
+    "OFym8KyGJ8/R4M75sSNh5IUWsyyJBKpJTPNsjgovWgudLfMQ9JEi/SJONdwgWemC115vgvYUoBQ02Fa6ojkILpXM9h0J"
+    "iZUcV/RnRVFeoBlACgysicfgHNH8C8tHgQsF0xqlFKkwAX8YoQxQVSgqoJ3lxr5AOmMbbDdT+JLtj6+evj55CwSRNbPD"
+    "LpXli/fcFHhFWYCEunTzxe5AoB+k0GJvDUkpVqtJrI2uhByacNzO98ndVfwBkIHecbVgj8izkRqBhwKPbWKFbvPrzY1H"
+    "xD/gwRuv6nOrkbLpdp8icj6MPYhKamoarcEewZW2UooKmMa5NkTnUFxneaQp8hKxYGfwUB5fzO7Zp1ZhBoxs6pR6dX4E"
+    "gpkjuxwMw6WMohh7lcmHKpPk/R6qxsIX0/fYqLnewBmOUFyUeS5XrYS77sZ4S6YwoyjYFoPJ6D0o/C/odzsDmlIkMXYR"
+    "V8reYI+Ok1/NF5mBkF15omF5JZxqSv4J4dVDzc9SuaWp/JWiuwNDAh+2NucwF/ak0uWchd0Kvra1yTpAo0ZTyaZQ9IdD"
+    "F4CsxgWoQ13YwW/rvXga2s3jNJ4T7S9qw71osSMW3G9j9uu2/vdg107lLQL+CMO1BG10oUU04/hwLQkLeDANMNQLiQHO"
+    "xHPFLjhXED1UGlIgjNPRKC0Dzo5mL5xzIEtFHU748OwjJgY8fT8XWpIqCd1YLmmO+HaSTKdaNXVaNdTSAPs1A+zj00k8"
+    "j7d7uGG9ffzXajLTX9eCN0nwblkQvyq9MLN7TuvC1sA6uAMPTSOcwaIoNDDXrSqwyS3UpcVtgH7vp3YB10Zn9XIKg8O1"
+    "8QbamGWLIwhbk80PBT4n5NTQpEDXpI2/YZJPiXMnvIqUCp4K6n9FT4AkLFT61yxPomr7mxta/s7DBUHy29bAVTxmYpOo"
+    "p0RizwDvGeD9HgCvNOSnhXbPwPEZOP6/BI7lhLk3ZGyfGc/I8xl5PiPPf1jkyXvUDDvDJNYLFZIQ+v4B0+d8EG3z0qUy"
+    "Cow6L/y+36erk2V+oZTbPNfni5WZ2UZH/3rgv2pP32CnA2GhrbZbpbTBO1nRX95rv5Yr2hgVUQat7PaquJ6pFG+v7Kbp"
+    "LvuQaoA0ZkUDFfJexAvSkLuEgr9IsolMzmV+sQa6OavDKmtxLhWVOyU0WbS+hRIIt2Rxhi5bQeki0c1yQNJT+KQd8F0W"
+    "A3lHTLrUc0mXagWIBgSGiSzwrNaVWZOv8FKJI3qW5RzfbRawjb0SXpRSYHvdjneblwA25hAsutbPDTgfsU5epCbLizox"
+    "E0BdSqbbChu4uhYG3IfCiKZx/uL8z8Fd2kTL+qgYwTIXXUv3MJ9Y17XFsKGEWJLUskLORcQ2GcLLCY3ptcCOGDBJLYKY"
+    "yy9VXbV61G3IWppqusFkFXpKL+s1Ar+WV2BNaHpBNa/U7Q8ACwuKbEMBvjCFmXqhquBYWAVzoxa+9CJOkl4U53W2MN+6"
+    "LU/XlFZchyrVOA48EhMtBNi4+AgTW8DsYKatuwSfxDlomrQ4xa0N7OhdypUhwAISAeykNmjViZrGKoke42LIczBrnnBM"
+    "CvQgPcyrDwTTTMt2JBzchBG0vMBkbmYwxcc6aJKmviwSGT/K//HY1zYbLDK6g6sB8nMhjMUJx20kRSnGh9sOJmg3ZCa/"
+    "xpFXycuin71hun46fveWNOsccXsuUnTdPLBZbhJ3yxz4JZvoR81q0raVxUCgwyOeECz0SMXEHWWjJSodUK7zvOLl7tZ0"
+    "St2z9TQqetSEqdN7ncfGSsxFRoziMRUWIA+r7SlMYGnaq8ChJyQTpVfp2ZkG5vmzrQlcKd2MtatH0Ug6baOLwENG2OAS"
+    "i0q6qVIRzGqedmk2ySK0C7ees1ZQMEW8Q3yaxhiosQZislpIrREStfCFTuWpfKgjQVLa/uTNBxKs3sPcOBp2PAVut5b4"
+    "PFw8Dj+o/EqtEVZQJTKsf0BHsL0REK89Eu7jsI01UGDROXQbhDD0cP/LnOugtqWtuiPzeF0W22eulGVbMsBmk+QJiAAD"
+    "eo24RHzCDkX3078fv3vnz6PdLUhCRFtEu2rsE4ccso4Qq8tiwmm50nZ64VZhM5p1p4m88DBOeFY3nlisYNlNgB2iifXI"
+    "TNo1VVoZMVESsNUyjVTu6smoTg27zWF1p4utE+jpSqUIO6uLL0ZlvPIBDHlerIRe4rYCypd3XJzYXqcVbIjegaTXBXv3"
+    "nCv0GEcQLW69hWzFeZYS6KFNk+LhXSpb4h2jVNCwFaiJwZ1KjLqyBEmipNQOVsJfceqJPmFRLBrctXVQA66NYhxCMkGi"
+    "5nEUJbBepHtcWlO7M2xsOtk2FIoYPAJqx60hj77WwS9249yAuxXsbiy24oWoBvdl4r+V8j7JIlgmgD2YHLox2aVKiUjS"
+    "fyF/jIKwUDj8Fs/PtQGs9u3IE2fHp58+jz1xePjpPz8dwQXf93dppzpVS1jxADMqoo24OBcTkPelAuYmimqikiy7hHAZ"
+    "X6oa7tcZg3dC/QYNGofGsklXt8cFX5JJZaaKqjDeK8FnJ8pcKzCNTfVl2Nnh3oabCEHRJGxdJVJgK9Bs2VmtDtF2MRBL"
+    "rag+kp9mlTG10wxxQa1KDWUcO6WoMFc0ScD+Bf9qolLL9mKhZE4PI8BiggfikJ8ZYE3YEfdpcWmJUcUZwsaxVeVdOJMs"
+    "r1LouY4uPQ7R6Glies5uBWQ5uopuHa0NUCq0LTKN01jPdodEx3kDHEInuF+QJGCSXcal4hTaSmrDUgdrSdHCNViRoXJV"
+    "Ku+TMMdgplW2wYi5iYKZymoBjuyv8jY3j2kjoEQwWZFRtAFuDdYBTbzhs/8duyDUBpb0qcjuEFZrpH/jEjY1nYJHZ3Mq"
+    "pEx3QpnDggFmnd2CmmTo2BlLt201FfnDOxZa5TbgffOg1dFskvJRw92RIsWQyptb57qyH/3PxY9RZ2bMQg/29jC82HWr"
+    "n+UXe1EOxrK339/v917s71VW7aCT9S3eWza2s0v+C4TqIrni2YLPhyVQvbI2tJGD411Iu5uLwWbUvgHfsluMdBZkjetb"
+    "1fdgr0gD2NLmzWxxWfXWCQKqut7cmyvD3txixlvPm26DQ81XGHkabQocSEoDkcZJk6tbpMpUV+kb1zMGTeV67fZwi2Bc"
+    "AfNm1tBlbbq9TnLR3/hms5lY5Y1vxoUqNTdolrAX0emcHaZNsvGWaPkjXy7cMn8eaw3EnUdqocBfpaFdsqp8Dt6s2Ayo"
+    "bJourWjLiaEb84GwtcTwxIJw7q/uoaWYlH+JMwtrKejzGijLL+mtjXLgc9tzZcyVSyiIHehrhz+ZDAqbT+eOnstZyuTj"
+    "71PDu338RatO1Mbwy18eHA831WtsTMC0DbOWlGld+q6VZnh3FoLcXfSx1dbAnTuVRR77jjE3lIL8QSDDhhD4HO+f4/0/"
+    "WLzfENVL5w8u226CW49Wuqe6j9l/bMi3fhfHwzBC41QCyf7vFv+f6/5+3bq/euSqKKdJ0we7U01JT07ZDkVgs6VvTn78"
+    "3//+nwAEDrPrWuM2hcmq2dwnhhvFvF9X19m4NcBuDI5cvFVar81L+5G6sra6d9X3D3yu4bjZPG1dr+M/6nsrT6YdV7y1"
+    "BRZcg3hlvdf9cVN/LdXGhYQPA2FcTPgHw1TPVYp/31WKzzj3Gef+Rji3PUpVolH/xf7By+++/+FfXslJGFGJ9M0GkGiz"
+    "ec0nhHPYoi+stxXsNzfhxeeC9HsUpHNavVivlBOuWEWQnmNzjicpwPX9xpzZlPB/DaAjEpxkl8KuYQQYCVfiZXlRSWsL"
+    "3jSIM1eoMTw3A5YJnM2SqW99bkFY25KqSuLLLUn8XKkGxXIcTaU7YUzLESQQ8BENxft9Q6EV+/Cz8RpNGxZpVbK+f7W1"
+    "6GA1dYkQzKxRaLOsmDvFxGDERGE79HNrZNUWllVifuhvSwweM6K+LEgvxaEwMH4c4VyYAWkJnpqRq0WWG5vxlWKyvFgj"
+    "prpErdLyYv8hGgPLADlpI4oCYa7UQBRL1b4u+1glYW3lXafju22FYgBp4Ni0/MBkLFW4utwy988bppQhtrUoMdXUYTXJ"
+    "ql1TlVV/jbCDbbV1XPYium9MnvTeiD3x6fjn49PPu0Mg95xPRQGSuf66bX41dhZqlLw82FZVRSeiC+N/fvvx5DYCmrkJ"
+    "CnA8pNd4x+EWKPigg1xwdHrRAmuSOgPA9L1RiiMORPFSxSitDIfXn/q9CPEfWvHKl8iwaXRhpL60M583Ubp2RI8X77tc"
+    "CAmd2tw8lQHR9KBS3ebrDD6yQl2YeBLjYguZ+WhfCREf6JUQceC/+rM7L4mGpccQVyJMHIxS4bYM8Gn7hskoJcEd/lOv"
+    "J35WqeITu0AYvGHEJSPWXWh/sRqCSMiXKQhPPpB+NEpH6Z94QPz65K+eYPd/Em+wuAf8Ov7siY/Aoj0g6c37k5PXpz9i"
+    "3Y4VZEBlxUEvE/QLhM3LNPTCAF5CY2sQaiKm074YH7vzi9wqyh68ha+ULMMQkCHXMRXN3aFaBUYW5bS05x5VAK+7YgEu"
+    "dc69Wy/ti/fFd7Z46resXsGTmBJbY4QrEBYuuDJgE5r6KKCfsQSkWgxWvOJScO7OHSvrwzHs60FTsO4AtnIBzQjgZgcE"
+    "falWnPCqvyKjhyB/fq4X2God0C8ZE9d7E5W187zcgAFXYeoa+VxIpL0CirASLPqUXAvE9Thc8Ec1MktGL+v9+O3W40oT"
+    "33/4fPz+NKgWI95WYl8WJRbVe1cyj9HVuipFwCKJqtUnuspiW5RfBQ1DXAiTjubgTO3hZoX6Q1h7xEqXFYx4WFyjeDHw"
+    "Uf54ul8gaKOXOyFWSPKnFqjBI/MF1uiUFZhkcmvACg3SHdfWQHKBnb0vueiydNobT3JD/ujQt4CIaT+TzZUhln3Wyg53"
+    "2VessmWhdVnWSxIQBCfMBNdLH4OBlVex0xVUiV4abSsVm4fAlYua083nwRFHJ8XbEO5dgcH6gW7NGjb0KHHVaZRrRfjh"
+    "09Flwp3khl7Guo5yVt2v4i2IUXWt1fiofhTbWs1YwBP3D1WeKLYuR3SliEGtFjFwMehtcY4gXvhGX8U3657R4cOPuZI0"
+    "nb9BA4isxX9s34f734ogQpf24UJAS7YAvj3h6ou7f4ndr03Xb+Ixayju+ftX2PX6+onZePBKiDv/ASUVuFUQdfnw9Qx3"
+    "CasV7LN4RbAug61WJa6j77Cj6pKECHz82sL2f1Ayz0sC7P5BKwTb4csD4rxA9sT8PXA+djNK3WGMXBsNKrRKsPWdRf2+"
+    "QRxc+iCHvbq3wiv8WRb/uWMhnfNmGOcVbxtwHBrUJqE7pvL2GfgCJcHI0pnAgxYfLBKCpbZCNq3gGVcl9e7tT5/Fx+Of"
+    "//IZQs4T1MUCgH/Lm2+D5lCVgqygQgknO1GcQMHTFQi1EHJXmjggG2L0ZV8sZdENNqFAxPBNJEqIBsbv3PwfMtNfiA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3308,8 +3308,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3352,7 +3354,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3381,7 +3383,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3401,11 +3403,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3415,8 +3416,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3424,8 +3431,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

@@ -359,106 +359,106 @@ _CONFIG = False
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "eJztXW1zG0dy/isT3rlExgsI1IsdgYquFJm2ldNbiXKcFIlwB8CAWHGxC+8uSMESq/JH8jVVqcqXfM3X/JNUKr8j/TKz"
-    "O/sGLEHINs97dz6Duzs9PT09Pd3TM8983BmFs7mvEi8Mdvo7H092zqJwMY9PdvrHxyc7JzsO/itZzhU8ck52DkfTUKgL"
-    "FS1FvJjPwyhRY4GvxVCOzh0xCgN4CQ+7JzsDB4qOI3lJJb+BH0KKeCrh4zPvQgVCxuLvj16/Mp9OpOfTp9/CD+EFIpkq"
-    "cSmXYhku4NtzMQkj822chJGij4+ScHQuwrmKJDYixi8GuW+wBfFU+RP6/nWgBP0lwgnVQJ8ZupfenMn+CD+y1wdYfywm"
-    "XhQnYrfTWapYxOfePKZPflqoGOveM1Tm3uicqLyBHyIOZyqZesGZmEThjGQA1Rf4FIZD5HYULoKECDzDXwL6J1FRjDJR"
-    "cjQVgZylHAdyznLwlZo7yA8INogvVSSCkKrlmgYO0p3NZDA2vWu69Xjg9KBeeNLpkBSRNFAOA5bFUzHxQ5k4Yr/X+wLF"
-    "5iVcO5WY+PKMPut0glD/NXCChe9T0WEY+koG4tJLpoK/vpt+aZGZy2TK9U48n+vNXo7lssBT9m4G4kVp1byW9a+88cqC"
-    "M+6F2mrHKlXcmHsr9sNLLpB9Nwr9MNIfRmpM351FSgX0a+gvVLGED+PL1yX26at7xU9mcjlUdax5uje8RM0K37xVcyUT"
-    "McOy/LV+NZF+rFif7AcDewzbakLDuED8HY4WfO7gyJY0tkU4fK9GtrrEI+kXS34fXorZAhQ7CQW91xoGZQa2aWAOBszE"
-    "zItj0G4W4yJe0o9RJOMp/ZpHHvee3RIeanqQA6F90x4wLSNlaTH/maqxzYs1XIUZqBljaauSaKHKA1zwcM2JUoHRxDFZ"
-    "7M1CjdqoWEVjzbA2dPTtTHpasyR+jjR/nHog2uwjrtX7WffCeAnmxBulHTH0zmztXTUGQMJheczy24ys6YDB1Y6z4/uz"
-    "mCeaBAwDWaKPaMRQJfsnOyAjNmdjFY8ib45mlV58E44WOM7JyAss66B9E6Atvhz6qisO0TK6RPV40EWKrvDYQMdzOVIg"
-    "6LkE8wYTlraDAm0OTwPw4TwKzyI564rnwUV4rkCBkRaqsnvuJSO0q4+R6hOwYu9jYOLO4wsJw/fJHZeNm6v/dvO6L2YS"
-    "SqP5T6Yw9pDoHaDpBfNFcgRkZ9I9AH3XRjsWIGYurmAq9WFigyfQe+NwARbY/XhycrITnuP/9wXqmCPw91gmkp91u90r"
-    "1xGX0zBWwsXnLnMAU5YLNLJaxa4UkYoXfsKcgQxQomCrNePwgLthCDJDOVDlXMSqDEUM+okChRK6Si+JQd33ugImDxi8"
-    "C/qAG5hvA2kHN0JFEZhKekqfnHvBGP/Nb2cqjuWZyh5McYDDv6+udAdI4D/o/KwicFE+gERHYKIPhIvfxKA4i5hp4//L"
-    "EerRaaR+WnholeGRi2oBQuK+DNSH5Hjg0oSa6ovvBfABGKloEQj8opvpRqyFaiQWazdJl3VQIoJaGJOoUg5jlJEfgn7o"
-    "aRuEOFqAmwFeg+xCFwcjVNqDrCruRfH28FsXVPgMqsLBTpxOwF6JBDjbOxCPYehGixjKnqLSnXKxJyKRZ7GYhv5YYFdp"
-    "pyQQ6dfgsCzA/MH4whaA0xHDixE7VxkTnc4QtcpFWcSgYcGSxmLcZ+V9QaLirvasXtTiyB7QOKBudLWie4FDgyDVfxQ7"
-    "OT5dMg3WyIHu/Mh+DBkJ1ltt/tElTDx0cPofr67gka38zQteObZ9yjzhooG6jme8WSPgG+jYwtfQN2YSLHL0lOT70yJM"
-    "WMFJL8xIgQcnxFns04yJAgoWs6GKChXAIFNn+LSqhkCkr5GAdh5z5Q3RSgar/Er6cCLRxuz097sPkTB7lTm62q+sIbzO"
-    "68xVQiYIq2EfFKsBB2CGnmPfPHTqZG6InOx0WQjkqxZowEBTjWjc6937qtPbh/8xMePcIj0YYq8nesIs0O4k3qymAtJf"
-    "qzd8cKSuBrlq8SFWJldXtJU6tM+9oprFwhvfvCnaeS/WU1JLogldDPEV684/H3/ZGfxp97jXeTT4EkdJ90/0+68/0R/8"
-    "fG/3WB0O6Ev94E9/rOF5UOjhXne/Z/oWIwjkUAE3yGBlKLFOZbjIFYV3FGogxfKIAH94Jmk+8imMduxqVwUmiZf4zMAz"
-    "pt+AJ6KHLOlYxm7kvnMvT/YFf+PUGp3UGJDUOPSp7VjLIDVXSoqUkCT+Msa2gqL1VEaRXFZaHyvIytV2PKBpKPU5SPJs"
-    "0i3jixzK8dhDctJ/Y88AqZ0qz2RFHn5Eh86l2co1jlf3unPK+jlhndFfZ7s3MLrXN7FFO3od25kZxYaGMGfhGlq1vLn6"
-    "nMYoZ3UqX/+KNmQb9mILFsIYhHhDi9BkkGfDJh0gjqX0Y21ZjNZqNcyUy1KZtEuzzsvkmEkja1RemGCswFXNS9N4oKSZ"
-    "AcSEvLLKQoiUHL8O/OX3tLzSpxCUdIWDhAulX3BcRxzP5uCCBolVouBVp4vEpah/1aLxpl60XruqUvHVS1gVtHQT6kdT"
-    "FIDlLWlSxdAKQToYAGEUN/dloKor/LBKFZe1L8s6+YHIL4v68Cb0ghXqUFL2vMmwx9svbz4qR3O55dxnebpHrBN1zdaL"
-    "lk0Dm5r1zLwz0+1V8Gatq17fCagpoYfoRsPbjOJrjG9mMD/A09ROUVKrUz2bjvAp+s55x7rpanGz0Bo7GPqWm1XRjVPj"
-    "vF+/E5u0Ty/B1didMjvm+8EvZtFzC+0V7umG2bVNFUKv569YQMivBVxtc/zVer5bHpG64xoNyKokRrmbVmYfN+0LLL7C"
-    "t7KnzwbB1iukhmMxa8XMC55rwvs15j/+pUan1cINrHMD1/LXGtppirvYIatT3pv7bJQdb7r0yX4cFaHpm3NfhRmhnClr"
-    "QjqXTXPyyx5Mkmqk9FpTdtO0W5GeGnvILntZaYTYZJmEU3MrltlWRdjNFk6qvBcS+W/Ge9mKvjOnNSs9clyRe8GlbJnu"
-    "wqDc2qWkpA6EFZSxEfBIClxH6FPRSE1UpIKRwuQP6NBJgE+ZwB3MrkTnQIkybIHI54W6UPYGAwtKX29YZaxKSlOZvSZo"
-    "VfUKeDiZxGqVroKF9mY0Dns5terREoA385oV3s+rfQ//U2kiN9bJm0lwvSx4ySM4MytgjbIu72xdA+1gAg6qxmgqIzlK"
-    "eLGPZpA1q3vp643XUsu8cZPN9iqsgnT+QGA5IScJDQolfBljVFTXY5bwLCmlbUq5/4wzH7IwV8GPYeSP884U7WWYjeaU"
-    "WV21oSFLGGbB5jVThW2msc00tpnGNtPYZhrbTGObaawx+m2msc00tpnGNtPYNNOY8bUux9jmJNucZJuT/A2t6m07J5lJ"
-    "fG02sk1f/k7Sl2oUqaQTy4U+FZTpyFMx9cYwN5qN/X3aAO+I4SI9QeF7ce3izTWLb7LX/Rfpt+um7m7arRsM+rrc1Wma"
-    "ls569QYJ6Ta3/VvMbZ9SLuo0ywrb8/XqrHabBW+z4A0tSZoFt5zVdfnvNmHeJsx/LwlzO/q/Zqq8erC0Gfc2495m3H+3"
-    "GXc+ZM3p9hHESXM1IiH0uveZP2OD9CllengBnWOkda+73+11olF3X4fS0ZlS5hh4fDpfJlP95ZO/vd99VKkNf2bafZ2D"
-    "x05CKxMoOjxN+DmOGKuRL0G8+si3Q6ZkGoK37ytSoy6YHPjf98qfswmbLSBCiBfRBYiKz/SHi6GPMQIIKeYD03dwESB9"
-    "dodPUJt/QMvmue/NPw7UQ3M2/IeS8Ar4+fhRvPeC91KANoiPX4ihH44gUPniSifJfXDaIukLGHkj6CPdAjxg//To2fPn"
-    "fTGSk//+d0f837/+5//+13+wPTSWn7Q/WZK0Ut2ZQ1w0th6hEp354VD6pzI6K22cYJCF2hygpb5W1JDrJ20nKTG/AlTh"
-    "wGxUIPQGsRtGooMLOHwUfY8RAMjSl9ZfxblaQhcPlwKRJWCW0GZZD1+rLdacGE9pGRwfh7XNy7yuTAo89pq1XUMEsPsi"
-    "drXN7jM0QJm9sRouzvLM2CFkgwqhVZciAVOoaKsH7bEIMLsEKsRDoFwrzsah8RQqljAbVDuSMC/6OZAGY+48jUqg8VUQ"
-    "7cLVNbrMUoUgZvKD3VeVs0MTthaJyPwJDMwyfrIZwyk4MbG8AG1C1XNtiIfdXh/GnaBZ+kCAXYfRKM4U16DhRHQH80cV"
-    "7Yrnnu93xl5hnTr1aRu06ZJQPspul+2TQBupERUM6Dn+BipGi5zc1Wz6xViDwtCgxSGudeBOvEewFegsAovguAWZo24x"
-    "NfGUX5MrbSgTtBzcNEeYRgq0IB0EuukL5jmEaZGTKDJK0BMlbRiHCU4Y3AdF1tSHuW/irQ2Z47ovNTiLCOkN6ArbuRHU"
-    "xcFmE0kR1sfmuoN4KTUQIR+9sWOBpKCdvWK+vn3+4pB61hjialAQsWvGgQadIXFXjIH34TC+0ajWW7xIFn2BBo/ahI5P"
-    "h7qYWkfgMBI7HTx2Y3nFg73GfMq4o0H51PhGAybP72UEMzpLzMyMiOPi0boztmHZnEPfDy87lmu3RTZRehZloxq4uhU2"
-    "ZnCp91xac+3yRjxSn1bxRc5DSL7BOS7f7AZKjWFU87ALwmE4Rr0wsanWgrRR1HaYnyYeTtQISTRczmUco0tU0S40Ktuy"
-    "oYYFdGoC8fLZGxJsfBfTD6jY3kThknVDic9G85v5Dyq6UCXGUq5EiFBEaAiaKwG1tUPCvZlvoxUUmmgMup6EcOph+gtG"
-    "n2zMWxqTbKUvNbUMV6opG6CzGFjemAlQoKfol4gjJCh2j/78/MWL7my814Al9GjT2c6e+8RjnrKeoK8u0wEXy2WshxdC"
-    "ahVns13c5OLgPOHovnHEfDmPQnLYYTbRFplZuyTgs0QMlQTfahGMVWTg3SiFg2QjiFTjdBkIKF2oAN1OO4Jkr4wjH/Ah"
-    "T9NI6AEukaB8efXI2s+c+YZoHUh6u6DvjjGFDvsRxAtZamQImuVFYUBODy0ApYX3CEOMV78CQdVariZO7oT2tSszJ0lk"
-    "nOrKMvdXvHJEj3xRxP3b06BkfQYqYz8kNpnvmTce+xAD0zs0H4U3B4UFNP0NTUXsPILXjstcHGPmnV8kY8yAeeXu1eKe"
-    "cSAag/lKvJ8zeb8MxxAmgD4kEZBJwnMVEJPU/6n8cRaEQOHxJ292Gifgq3164ojj56+O3g0c8fjx0T8dPYEH3W4XlAet"
-    "u1pAxAONUWNaVPQiMQR5nyto3FAhmhyIJDyH6dI7Vzm/Pw7ZeSevP0GFxqoRx9DA6DH2mmRWuVEpQBuv+2DZoUouFQIT"
-    "1kC9IbHHd2teoguKKqGBDpGDNPtACHA5WEBNoi8WsSK4Qi6tlwWI20mIfkEOMA5lbPaZcFI9Zv0X/FfRK9XNns+V5Fwb"
-    "OljMcF885jL9V09fHj7p6lQE+aWZjyqO0W0c6K5c52eS5lm4i2Xv0uEpGi2NR+X0UkAYoanYzXtrfZQKdOxSTLzAi6d7"
-    "B8THKTmH1LHpmpflKwJNXD7wfdDQXXZTxas9hLcMTq0CYcBWiGp2cr4IvaJK9FRVctAO2Ajv33vItgTFits/aJ8BZ0sy"
-    "aGB7jsjOr9zwGIqaTMAAc++nQuFtLDIC/x4GiV4x4jUuelW1MJQuKK0Ji7IFyJucVbFrtpYm1oUQdZXnjrHk5+Jsm2bj"
-    "tRDr7EplS6sOvZRiYLMntLkHkNtPUFnxukMxJVetlFtbHV0WjsIUFrNkwddPN2yvoZU/ElPwb7MNsjm66Q7tIu1SzFQo"
-    "3LhgthE3LZtu8V5babZ1N+NajbyZ9JsIxJwgKYpirJoMwCqK6amT+oMoxepGK8+CrKnP7OBssKezFGutPiyyekA6+V3l"
-    "5WVGs1W6Ee2SStApkorSx4Ni2OutZ/a4Kq1kHS0hD53Xyk9jK1X3x/SPk51pkszj/t276K3qZbBuGJ3dHUdyktyFgdXr"
-    "7N+7ay0CwpRVzn6tyPmF5/xvmFXiNO/snDDwcXswJW/n2oMp7cGU9mDKtg6mYPB6Ur05oaKhoYZFIbs0yMv3GvYt3SKh"
-    "kcvr1ZVR0xtvniBQ9XpqBmW9/oupV9pWZb+GAC1aYiS7yuCNQaSeX2zVCqky1zZ/g/xuiopNklVqu0IwBpm8vmmXtKOg"
-    "6a71lN7gql5NdOcNeMyZRCl+UESoT6PdU47b9OqTPgpgcq3ZH9FibvIH9uEB/ft0DPN7ACNppH1lFc0gBkszDlZmdqHl"
-    "jfx9kBjpasOiYzM7RpwqCDzpF+/HsKOaXveh7jW9ZkYrCiTFyzA6pzsasgpPdV2x6X9GnaeqBFUj7gtNXjBpR2/I2p6T"
-    "0kRtWqSEum3nLVJCi5SQa0qLlNAiJTRXytuElLAlOGN7jTS/+rvJQml6S1fNTLZ+uXL10ePyFh/pF2prvoDZq6i+5sjq"
-    "LVmP2GB7fhtptJFGG2kMNgkRfiXvv8VtaHEbbjtuw7ag2reW4SX4gRqPtuy0bAKSsBoQ4Xb4FzWTautBtB5E60HcHg/i"
-    "loC9rMFHuSHMiT11rAl6hyHu0hznJo/bYbCvDZnS2vPWnrf2XK3MPeUt0YCVBC1P5iDejpng6poW+LNdsLPtRUiNT+RU"
-    "jUdnzbogt/x2mPetICS19r6197+Mva85dKYHrTlAd1tnhRRtKLWQuk32BgTb0hUPM95gj0JmmoWp9NcJLbaODPc57hBr"
-    "vmpU5fnb/GhIs3JYpHfFrs93FWHUbsnMs2V4tXYaaqehNuy4ZctItwVPsn4KCeS8kpcjX6k5QaWkZ2aDkLASP9OmCcaL"
-    "yUu+6UaGXrd3SyaNYnartfqt1W+tftOwQgN3Ys+g2aqLKnCr69RgDGV/3K6VKVpkY5NYn7S2DeBGccTmF8puLe+cdWqz"
-    "zPNKEN3CpJJqThVp67xevH6OsZB4V4LzrgTiLTFI+Lvrm17JjkbdragzBeotn+osHUxtfrqydB6SsHttWrXHh2/J7Nxu"
-    "Hmxn73b2/lyzdzrXyDnPrE7OBMYziS7xTc8qZfOa4HoE1yEM/V9pMm+R4f+CkOELrlSmCiU3SqOFEfAkw2YeCFcjVj57"
-    "+c3//Mu/uRCDw9C+jBHfB4J/C1Fzy55WanTKQisv1q6etxkMPBsrGhu0O1YXemTcveh173cZR/dqhXnQVAe39f73rfWO"
-    "AQNv4AWXcI4z/PDr+3W9EgQHA9Nv5iQyOP3tcPeaUGlR738DqPetk9062b+Qk109S1mzUW//3v0HD7/6+m8eyeFoTFdu"
-    "XNW4pBpRsVhCGIMtekJbW8F2s847vZmhqhnIf6kXnDC0aRosZQOuEAghNN/piE8e7xeGTS3GWiAWoPHg6SDsHsZaCwRE"
-    "DWJvjGKcgrb5KkL8QQQ30YCNUgwXKfxayouOnAqM3GvKCDhAwACBrkqh4zYBCsvI7GGU3qygAdBj6NpIvSfGD0wqR0Qy"
-    "KDFmB4Q2a/cbsoa6xdT1WRWNrm8QLRFDtlRpVUBrV/7gGpUbyFrEhI4JP3rkEVAvSgUcRKqKt+UdiFjxJHY8qBNEMRq2"
-    "2frqUeP+guD1HH3QpMShFgwCeCIc5ZiZwu/Q0JfYSsN6m5GvHxYYqVssjZZCnkkC1ETFIVCFUhV2hJ8bJvc26QdQMmh9"
-    "nIj07gkGAUbnnC6SMHiYuVYWVzPyfBSbWyt33ASDdVNUBeLlyxMMbCnTPyCgUQIf1TDHHsG1I1DxssRZcQElx9j9XkPG"
-    "nmdUxO6zJPI7z8RdcfT8u+ev3u0dALunBB2KLPPVHlVDtbAwk+PkQePxmhIRu1D/u8O3L1cxwDcCIeD0Th+Chc5JgDNG"
-    "X1i3/5wEVh34Zkt394gfYsWxNNWvMVVFgufheCiZRaBdrAJIICaAQ73sWBvEzG9rE5VjrRvtMRy+lxjMFAKDJk2mCxuK"
-    "l9p0scWIRisTb+hhuIdtfqtvNxJv6HYjcb/76EsM75G0ZpMKom+Lrmr/JBAGUhzL23cmnQQk6Md/1emI71SgIuqt4VLw"
-    "OhlnZ/TkE3fnywMxDsmmKJgnu9CCJyfBSfAHUy/+sa3rlIL6y5QKVylVXqS0g//NX6FEjxxzd9JnuzkJBfIH8QyxqWFG"
-    "wD874i30jWt06Nnrly+fvvoGgae1Drh0L4bbCQX9BXrCMS5acPD8Rom/LGuHI1wTXAgyyiINQZH0lUt3Ii1GI3CrGYg7"
-    "/ZxHrMgCDJENfiyLr7JowTzR0QERZ+raT+mK1+lvXh8huhn8MjQDagzT8I1NIhhMaCZ82kURfYdda6OZp3c0pS3XtzRZ"
-    "F5ygnxL3y6LVQ+tOtv7ATsvVHRD1uQJTjIDf+Vue4gPoAS7XcTXgNAxVGgJ8ZQnxmdZl1tq4SpevEohzTWA0bNQY7T9x"
-    "R2j3XWOFMKg0o9ZP0FQs2OUq0+nW6ZBB2H/95t3z169cG1N/1U0xGbZ+CkJ/ISMPzboB2wdvBgaQDbNvLsjQd8vYbscB"
-    "zv3UU4i7ow1AqgQjCN88FWdA/NB+t4DB73axD8B6zl1BK/NM5JJdO5D+K+1fQpHZPIGuzy4SIMUruWaolvpeDrfgC4Iq"
-    "0Ez0gO8OYBR724vyCWlcm1ZakID2ufjDJWaeMkR+dlkSRju7Bk0/o5lDz9/j2QVdWNPvMoP9J1cSZh1mOI/g7/a1vNLF"
-    "QtdmemFMU6okGfB+FhmCdtRj7UObXqbX+phLb6zhpb0btwzHjrbFs81HFnLDH/AMrbSOQMneaCOSja7rgbe7HnZf5cUy"
-    "qAIouhJoussD+FYh7YvGyPoGVd/Nweq7Zj46JJ8LhmWMDz7RT/FJG2o0/fDHTEka0p/gA/AL0n/w+x68/5ROJ/RoHx64"
-    "JvJ14Y8bBLFM8R5SpPiVyG0vFGXy95G8poMVNAoouegDLFqyH0xi07CQKX/1yOLKCglZAhsHd0z864dIHAM7YrYyRtOd"
-    "eY+amN6ol29ao0jLEOI6rTCLmnLzeEnTv99L9Y7DHCS/UdSjCT4gvchCHmr8NWIXJKN9Pn3pQpBzFChkEO8O//GdePXD"
-    "y787fAuG/Bq3LYD3fsirf/0izQrgTDdXNYYp8Jb9AvEPT1/8cAiVr8Its0tjp4jvX/8IRVaiheS8ojQYglIbHlusbHHx"
-    "GI5bUa0Vdwk0f0cwywAbq86slIlQhv/o+8MX30LRlbvVVvBZt03ARd14ze6cvm7RnKivdSwxNCg7uOQkAQ87V/8PphtL"
-    "5A=="
+    "O/sGLEHINs97dz6DuzM9PT09Pd3TM89+3BmFs7mvEi8Mdvo7H092zqJwMY9PdvrHxyc7JzsO/itZzhU8ck52DkfTUKgL"
+    "FS1FvJjPwyhRY4GvxVCOzh0xCgN4CQ+7JzsDB6qOI3lJNb+BH0KKeCqh8Jl3oQIhY/H3R69fmaIT6flU9Fv4IbxAJFMl"
+    "LuVSLMMFlD0XkzAyZeMkjBQVPkrC0bkI5yqS2IkYSwxyZbAH8VT5Eyr/OlCC/hLhhFqgYobupTdnsj/Cj+z1AbYfi4kX"
+    "xYnY7XSWKhbxuTePqchPCxVj23uGytwbnROVN/BDxOFMJVMvOBOTKJyRDKD5Ap/CcIjcjsJFkBCBZ/hLwPgkKopRJkqO"
+    "piKQs5TjQM5ZDr5Scwf5AcEG8aWKRBBSs9zSwEG6s5kMxmZ0zbAeD5wetAtPOh2SIpIGymHAsngqJn4oE0fs93pfoNi8"
+    "hFunGhNfnlGxTicI9V8DJ1j4PlUdhqGvZCAuvWQquPTdtKRFZi6TKbc78XxuN3s5lssCT9m7GYgXpVXzWta/8sYrK854"
+    "FGqbHatUcWMerdgPL7lCVm4U+mGkC0ZqTOXOIqUC+jX0F6pYw4f55esa+1TqXrHITC6Hqo41T4+Gl6hZocxbNVcyETOs"
+    "y6X1q4n0Y8X6ZD8Y2HPYVhOaxgXi73C24HMHZ7akuS3C4Xs1stUlHkm/WPP78FLMFqDYSSjovdYwqDOwTQNzMGAmZl4c"
+    "g3azGBfxkn6MIhlP6dc88nj07J7wVNOTHAjtm/6AaRkpS4v5z1SNbV6s6SrMRM0YS3uVRAtVnuCCp2tOlAqMJs7J4mgW"
+    "WtRGxaoaa4a1oaOyM+lpzZJYHGn+OPVAtFkhbtX7WY/CeAnmxBulAzH0zmztXTUHQMJhec7y24ysGYDB1Y6z4/uzmBea"
+    "BAwDWaKPaMRQJfsnOyAjNmdjFY8ib45mlV58E44WOM/JyAus66B9E6Atvhz6qisO0TK6RPV40EWKrvDYQMdzOVIg6LkE"
+    "8wYLlraDAm0OLwNQcB6FZ5GcdcXz4CI8V6DASAtV2T33khHa1cdI9QlYsfcxMHHn8YWE6fvkjsvGzdV/u3ndFzMJtdH8"
+    "J1OYe0j0DtD0gvkiOQKyM+kegL5rox0LEDNXV7CU+rCwwRMYvXG4AAvsfjw5OdkJz/H/+wJ1zBH4eywTyc+63e6V64jL"
+    "aRgr4eJzlzmAJcsFGlmrYleKSMULP2HOQAYoUbDVmnF4wMMwBJmhHKhxrmI1hiIG/USBQg3dpJfEoO57XQGLB0zeBRXg"
+    "Dub7QNrBnVBRBKaSnlKRcy8Y47/57UzFsTxT2YMpTnD499WVHgAJ/Aedn1UELsoHkOgITPSBcLFMDIqziJk2/r8coR6d"
+    "RuqnhYdWGR65qBYgJB7LQH1IjgcuLaipvvheAAXASEWLQGCJbqYbsRaqkVis3SRd10GJCOphTKJKOYxRRn4I+qGXbRDi"
+    "aAFuBngNsgtDHIxQaQ+ypngUxdvDb11Q4TNoCic7cToBeyUS4GzvQDyGqRstYqh7ikp3ytWeiESexWIa+mOBQ6WdkkCk"
+    "pcFhWYD5g/mFPQCnI4YXI3auMiY6nSFqlYuyiEHDgiXNxbjPyvuCRMVD7VmjqMWRPaB5QMPoakX3AocmQar/KHZyfLpk"
+    "GqyZA8P5kf0YMhKst9r8o0uYeOjg9D9eXcEjW/mbV7xybPuUecJFA3Udz3izTkAZGNhCaRgbswgWOXpK8v1pESas4KQX"
+    "ZqbAgxPiLPZpxUQBBYvZUEWFBmCSqTN8WtVCINLXSEA7j7n6hmglg1V+JRWcSLQxO/397kMkzF5ljq72K2sIr/M6c42Q"
+    "CcJm2AfFZsABmKHn2DcPnTqZGyInO10WAvmqBRow0VQjGvd6977q9Pbhf0zMOLdID6bY64leMAu0O4k3q2mA9NcaDR8c"
+    "qatBrll8iI3J1Q1tpQ3tc69oZrHwxjfvinbei+2U1JJowhBDfMW688/HX3YGf9o97nUeDb7EWdL9E/3+60/0Bz/f2z1W"
+    "hwMqqR/86Y81PA8KI9zr7vfM2GIEgRwq4AYZrAwl1qkMV7mi8I5CDaRYnhHgD88krUc+hdGO3eyqwCTxEp8ZeMb0G/BE"
+    "9JAlHcvYndx37uXJvuAyTq3RSY0BSY1Dn9qBtQxSc6WkSAlJ4i9jbCsoWk9lFMllpfWxgqxca8cDWoZSn4MkzybdMr7I"
+    "oRyPPSQn/Tf2CpDaqfJKVuThR3ToXFqtXON4da+7pqxfE9YZ/XW2ewOje30TW7Sj17GdmVFsaAhzFq6hVcubq89pjHJW"
+    "p/L1r2hDtmEvtmAhjEGIN7QITSZ5Nm3SCeJYSj/WlsVorVbDTLkslUmHNBu8TI6ZNLJO5YUJxgpc1bw0jQdKmhlATMg7"
+    "qyyESMnx68Bffk/bK30KQUlXOEi4UPoFx3XE8WwOLmiQWDUKXnW6SVyK+ldtGm/qReu9qyoVX72FVUFLd6F+NkUBWN6S"
+    "JlVMrRCkgwEQRnFzXwaqusEPq1RxWfuyrJMfiPyyqA9vQi9YoQ4lZc+bDHu+/fLmo3I2l3vOY5ane8Q6UddtvWnZNLCp"
+    "2c/MOzPdXgVv1r7q9Z2Amhp6im40vc0svsb8ZgbzEzxN7RQltTrVs+kMn6LvnHesm+4WNwutcYBhbLlbFcM4Nc779Qex"
+    "Sf/0FlyN3SmzY8oPfjGLnttor3BPN8yubaoQej9/xQZCfi/gapvzr9bz3fKM1APXaEJWJTHKw7Qy+7jpWGD1Fb6VvXw2"
+    "CLZeITWci1kvZl7wXBPerzH/8S81O60ebmCdG7iWv9bUTlPcxQFZnfLe3Gej7HjTrU/246gKLd+c+yqsCOVMWRPSuWya"
+    "k9/2YJLUIqXXmrKbpt2K9NTYQ3bZy0ojxCbbJJyaW7HNtirCbrZxUuW9kMh/M97LVvSdOa3Z6ZHjitwLbmXL9BQG5dYu"
+    "JSV1IKygjI2AR1LgPkKfqkZqoiIVjBQmf0CHTgJ8ygTuYHYlOgdKlGELRD4v1IW6N5hYUPt60ypjVVKaypw1Qauqd8DD"
+    "ySRWq3QVLLQ3o3nYy6lVj7YAvJnXrPJ+Xu17+J9KE7mxTt5MgutlwVsewZnZAWuUdXln6xpoBxNwUDVGUxnJUcKbfbSC"
+    "rNndS19vvJda5o27bI5XYROk8wcC6wk5SWhSKOHLGKOiuhGzhGdJKe1Tyv1nXPmQhbkKfgwjf5x3pugsw2w0p8zqqgMN"
+    "WcIwCzavmSpsM41tprHNNLaZxjbT2GYa20xjjdFvM41tprHNNLaZxqaZxoyvdTnGNifZ5iTbnORvaFdv2znJTOJrs5Ft"
+    "+vJ3kr5Uo0glnVgu9K2gTEeeiqk3hrXRHOzv0wF4RwwX6Q0K34trN2+uWX2Ts+6/yLhdN3V302HdYNLX5a5O07R0Nqo3"
+    "SEi3ue3fYm77lHJRp1lW2F6vV2e12yx4mwVvaEnSLLjlrK7Lf7cJ8zZh/ntJmNvR/zVT5dWTpc24txn3NuP+u8248yVr"
+    "TrePIE6aqxEJode9z/wZG6RvKdPDCxgcI6173f1urxONuvs6lI7OlDLXwOPT+TKZ6pJP/vZ+91GlNvyZafd1Dh4HCa1M"
+    "oOjyNOHnOGKsRr4E8eor3w6ZkmkI3r6vSI26YHLgf98rf84mbLaACCFeRBcgKr7THy6GPsYIIKSYL0zfwU2A9NkdvkFt"
+    "/gEtm+fKm38caIfWbPgPJeEV8PPxo3jvBe+lAG0QH78QQz8cQaDyxZVOkvvgtEXSFzDzRjBGugd4wf7p0bPnz/tiJCf/"
+    "/e+O+L9//c///a//YHtoLD9pf7IkaaW6M4e4aGw9QiU688Oh9E9ldFY6OMEgC7U5QEt9raghN07aTlJifgWowoE5qEDo"
+    "DWI3jEQHN3D4KvoeIwCQpS/tv4pztYQhHi4FIkvAKqHNsp6+Vl+sNTGe0jY4Pg5ru5d5XZkUeO4167uGCGD3Rexqm91n"
+    "aIAye2M1XJzlmbFDyAYNQq8uRQKmUNFRDzpjEWB2CVSIp0C5VVyNQ+MpVGxhNmh2JGFd9HMgDcbceRqVQOOrINqFq1t0"
+    "maUKQczkB3usKleHJmwtEpH5ExiYZfxkK4ZTcGJieQHahKrn2hAPu70+zDtBq/SBALsOs1GcKW5Bw4noAeZCFf2K557v"
+    "d8ZeYZ869Wkb9OmSUD7Kbpftk0AfqRMVDOg1/gYqRpucPNRs+sVYg8LQpMUprnXgTrxHsBXoLAKL4LgFmaNuMTXxlF+T"
+    "K20oE7Qc3DVHmE4KtCAdBLrpC+Y5hGWRkygyStATJW0YhwkuGDwGRdbUh7lv4q0NmeO2LzU4iwjpDegK27kRtMXBZhNJ"
+    "EdbH5rqDeCk1ECEfvbFjgaSgnb1ivr59/uKQRtYY4mpQELFr5oEGnSFxV8yB9+EwvtGs1ke8SBZ9gQaP+oSOT4eGmHpH"
+    "4DASBx08dmN5xYO9xnzKuKNB+dT4RhMmz+9lBCs6S8ysjIjj4tG+M/Zh2ZxD3w8vO5Zrt0U2UXoWZaMauLsVNmZwqc9c"
+    "Wmvt8kY80phW8UXOQ0i+wTlu3+wGSo1hVvO0C8JhOEa9MLGp1oK0U9R3WJ8mHi7UCEk0XM5lHKNLVNEvNCrbsqGGBXRq"
+    "AvHy2RsSbHwX0w+o2N5E4ZZ1Q4nPRvOb+Q8qulAlxlKuRIhQRGgImisB9bVDwr2Zb6MVFLpoDLpehHDpYfoLRp9szFsa"
+    "k2xlLDW1DFeqKRugsxhY3pgJUKCn6JeIIyQodo/+/PzFi+5svNeAJfRo09XOXvvEY16ynqCvLtMJF8tlrKcXQmoVV7Nd"
+    "POTi4Drh6LFxxHw5j0Jy2GE10RaZWbsk4LNEDJUE32oRjFVk4N0ohYNkI4hU43QbCChdqADdTjuCZK+MIx/wIU/TSOgB"
+    "bpGgfHn3yDrPnPmGaB1Ierug744xhQ77EcQLWWpkCLrlRWFATg9tAKWV9whDjHe/AkHNWq4mLu6E9rUrMydJZJzqxjL3"
+    "V7xyRI98UcT929OgZH0GKmM/JDaZ75k3HvsQA9M7NB+FNweFDTRdhpYidh7Ba8dtLo4x884vkjFmwLxy92pxzzgQjcF8"
+    "Jd7PmbxfhmMIE0AfkgjIJOG5CohJGv9U/rgKQqDw+JM3O40T8NU+PXHE8fNXR+8Gjnj8+Oifjp7Ag263C8qD1l0tIOKB"
+    "zqgxbSp6kRiCvM8VdG6oEE0ORBKew3Lpnauc3x+H7LyT15+gQmPTiGNoYPQYe00yq9ypFKCN932w7lAllwqBCWug3pDY"
+    "47s1L9EFRZXQQIfIQZp9IAS4HCygJtEXi1gRXCHX1tsCxO0kRL8gBxiHMjbnTDipHrP+C/6r6JXqbs/nSnKuDR0sZrgv"
+    "HnOd/qunLw+fdHUqgvzSzEcVx+g2DvRQrvMzSfMs3MWyd+nwEo2WxqN6eisgjNBU7Oa9tT5KBQZ2KSZe4MXTvQPi47Tg"
+    "HAIR3C/wfVDJXfZLxSsoK6kMSx20JUANzxJDhLMnYY7hblO2pUedG6pJGPGwQI/0X9lrLu7RRkDmwYT4iljTC1zJrQOe"
+    "yHbv33vIJghHA0+N0PEETrJkiML20pJde7nh7RU1mYDdZqVJZcmnX2QEYQHMLb3RxFtj9KpqPyndh1oTTWX7lje54mK3"
+    "bO1orIs86hrP3X7JL+HZ6c7GWyjWlZfKnlbdlSmFzuYoaXPHIXcMobLhdXdpSh5eKSW3Oigt3KAp7IHJQoiQnvNeQyt/"
+    "k6bgFmfnanN004PdRdqlUKtQuXHF7PxuWjc9Gb620ezEb8a1Gnkz6TcRiLl4UhTFWDWZgFUU08sq9fdXis2NVl4hWdOe"
+    "OfjZ4ChoKURbfcdk9YR08ofRy7uT5oR1I9ollaDLJxW1jwfFaNlbz+xxVTbKupFCjj1vsZ/GVobvj+kfJzvTJJnH/bt3"
+    "0cnVu2fdMDq7O45gyboLE6vX2b9319o7hDWrnDRbkSoMz/nfsKrEabraOWG85PY+S97OtfdZ2vss7X2Wbd1nwZj3pPpM"
+    "Q0VHQ42mQnZpkJfvNexberJCA57XqyuDrTc+c0FY7PXUDDh7fYmpVzqNZb+GuC5aYgC8yuCNQaSeX+zVCqky1zZ/g/wh"
+    "jIqzlVVqu0IwBtC8vmuXdBCh6WH3lN7gql5N9OANeM6Z/CoWKALbp0HyKcdtetNK3yAwKdrsj2gxN2kH+86B/n06hvU9"
+    "gJk00r6yimYQg6WJCiuhu9DyRv4+SAyQtWHRsZkdI04VRJ70i49x2FFNr/tQj5reaqONCJLiZRid06cdsgZPdVuxGX8G"
+    "q6emBDUj7gtNXjBpR5/j2p6T0kRtWoCFutPqLcBCC7CQ60oLsNACLDRXytsEsLAlFGR7jzSAxT87WbnJRmn6ca+alWz9"
+    "duXqG8vlk0HSL7TWfAOzV9F8zU3XW7IfscGp/jbSaCONNtIYbBIi/Erefwv30MI93Ha4h20hvG8tw0uoBTUebdlp2QRb"
+    "YTWOwu3wL2oW1daDaD2I1oO4PR7ELcGIWQOrckN0FHvpWBP0DkM83DnOLR63w2BfG2mlteetPW/tuVqZe8pbogErCVqe"
+    "zEG8HSvB1TUt8Gf7Ls+2NyE1rJFTNR+dNfuC3PPbYd63AqzU2vvW3v8y9r7mrpqetObe3W1dFVKQotRC6j7ZBxBsS1e8"
+    "A3mDMwqZaRam0V8ntNg6oNzn+PRY812jKs/f5kcjoZXDIn0qdn2+q4i+dktWni2jsrXLULsMtWHHLdtGui0wlPVLSCDn"
+    "lbwc+UrNCWElvWobhHST7jMdmmCYmbzkmx5k6HV7t2TRKGa3WqvfWv3W6jcNKzTeJ44Mmq26qAKPuk4NNFH2x+3amaJN"
+    "NjaJ9Ulr2wBuFEds/h3areWds0Ftlnleib1bWFRSzakibd3Xi9evMRaA70pM35X4vSUGCbZ3fdcr2dFgvRVtpvi+5Vud"
+    "pYupzW9Xlu5DEuSvTav2+vAtWZ3bw4Pt6t2u3p9r9U7XGjnnldXJmcB4JtElvuldpWxdE9yO4DaEof8rLeYtoPxfEKB8"
+    "wZXKVKHkRmmQMcKrZLTNA+FqoMtnL7/5n3/5NxdicJjalzEizEDwbwFxbtnTSo1OWWjlzdrV6zZjiGdzRUOKdsfqQs+M"
+    "uxe97v0uw+9erTAPmurgtn42fmujYzDEG3jBJXjkDHb8+n5drwTBwXj2mzmJjGl/O9y9JlRasPzfAFh+62S3TvYv5GRX"
+    "r1LWatTbv3f/wcOvvv6bR3I4GtOXOq5qXFINxFisIYzBFj2hra1gu1nnnd7MUNVM5L/U76IwImoaLGUTrhAIITTf6Yhv"
+    "Hu8Xpk0txlogFqDx4Okg7B7GWgvEDQxib4xinIK2+SpC2EIEN9E4j1IMFyn8WsqLjpwKjNxrygg4QMAAYbVKoeM2AQrL"
+    "gO5hlH6QQeOmxzC0kXpPjB+YVI6IZFBizA4IbdbuN2QNdYup67sqGpTfAGEi9Gyp0aqA1m78wTUaN0i3CCUdE+z0yCN8"
+    "X5QKOIjUFB/LOxCx4kXseFAniGI0bLP11aPG4wXB6zn6oEmJQy0YxP1EUMsxM4Xl0NCX2ErDepuRrx8WGKnbLI2WQp5J"
+    "wuFExSFQhVITdoSfmyb3NhkHUDLofZyI9JMVjB2Mzjl9f8LgYeZ6WdzNyPNR7G6t3PEQDLZNURXCg9I3FwzaKdM/IHxS"
+    "wizV6MgeobwjvvGyxFlxAyXH2P1eQ8aeZ1TE7rMk8jvPxF1x9Py756/e7R0Au6cEHYos8xdBqqZqYWMmx8mDxvM1JSJ2"
+    "of13h29frmKAPySEONU7fQgWOicBrhh9YX006CSw2sA3W/rkj/ghVhxLU/saU1UkeB+Op5LZBNrFJoAEYgI4NMqOdUDM"
+    "/LYOUTnWvtEeo+h7icFMIQxp0mT6zkPxWzhd7DGC2MrEG3oY7mGf3+qPIok39FEkcb/76EsM75G0ZpMqom+Lrmr/JBAG"
+    "iRzr259aOglI0I//qtMR36lARTRaw6XgfTLOzujFJ+7OlwdiHJJNUbBOdqEHT06Ck+APpl38Y1tfYQrqv8FU+AJT5feX"
+    "dvC/+S8v0SPHfHLps31wCQXyB/EMIa1hRcA/O+ItjI1rdOjZ65cvn776BvGqtQ649DkNtxMK+gv0hGNctODg+Y0Sf1nW"
+    "Dke4JrgQZJRFGoIi6SuXPqW0GI3ArWb87rQ4z1iRBRgim/xYF19l0YJ5oqMDIs7UtZ/SFa/T37w/QnQz1GYPAZI1tjaG"
+    "b2wSwWBCN6FoF0X0HQ6tDYKeftop7bn+uJP1XRT0U+J+WbR6at3J9h/Yabm6A6I+V2CKESc8/3Go+ABGgOt1XI1TDVOV"
+    "pgB/6YT4TNsye23cpMtfIIhzXWAQbdQY7T/xQGj3XWOFMBY1g90TPvSCXa4ynW6dDhlg/tdv3j1//cq1ofhXfWAmg+RP"
+    "sesvZOShWTcY/eDNwASy0fnNdzX0J2lst+MA134aKcTd0QYgVYIRhG+eijP8fui/W4Dud7s4BmA9566gnXkmcsmuHUj/"
+    "lfYvocpsnsDQZ98fIMUruWaolvpzHm7BFwRVoJXoAX9ygMHvbS+KQbq1aaUNCeifiz9cYuYpI+tn31jCaGfXgPBnNHOg"
+    "+3u8uqALa8ZdZl8LIFcSVh1mOA/87/a1vNLNQtdmemFMU6okGV5/FhmCdtRD9EOfXqZfAzLfyrGml/Zu3DKKO9oWzzYf"
+    "WcgNf8AztNI6AiV7o41INruuh/nuejh8ld+jQRVA0ZVQ012ewLcKoF80BuQ3YPxuDo3fNevRIflcMC1jfPCJfopP2lCj"
+    "6Yc/ZkrSlP4EBcAvSP/B8j14/yldTujRPjxwTeTrwh83CGKZ4j2kSPErkdteKMrk7yN5TQcbaBRQctUHWLVkP5jEpmEh"
+    "U/7qkcWVFRKyBDYO7pj41w+ROAZ2xGxljKYH8x51Mf0QX75rjSItQ4jbtMIs6srN4yVN/34v1TsOc5D8RlGPJviA9CIL"
+    "eajz14hdkIz2+fRHF4Kco0Ahg3h3+I/vxKsfXv7d4Vsw5Nf42gJ474e8+9cv0qwAznRzTWOYAm/ZLxD/8PTFD4fQ+Crc"
+    "Mrs2Dor4/vWPUGUlWkjOK0qDIai14bXFyh4Xr+G4Fc1acZdA83cEqwywserOSpkIZfiPvj988S1UXXlabQWfdccEXNSN"
+    "1+zO6a80mhv1tY4lhgZlB5ecJOBh5+r/AVrlXqg="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3838,8 +3838,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3882,7 +3884,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3911,7 +3913,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3931,11 +3933,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3945,8 +3946,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3954,8 +3961,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

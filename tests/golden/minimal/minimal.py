@@ -390,32 +390,32 @@ _DATA = (
     "+PvFMbzwPA+MB9FdzWHHA8KokDJoUSZGoO+pAuFGCuuwoJJkCu4ymqpa3G8SDt4p6s/RoHFoPAHgCtBctZTMKgtVlDY5"
     "yYF9Ryq/VWAam4qkSOxob8NHDEHRJOwRAeTAllFt7bRWULckemJuFBX6uTdPGXM7TjAuqJVaUceRmxQVZIoWCdi/4KfV"
     "qNSKnaZKZtQZAyxmuCeOuE/v7NXpm2OmaePSMkYVlxg2Du1U/lScSZZXObGwHl222UUj0kTUz6YCkgyholWP1nqoFZjY"
-    "hRhHOjLXu33i44qCQ5rYIsFTiRWBJqYP4hgstMVhqjjbxYMh+qrSIdGMQjRyuxaL0CcaxLqqtQCtzyD8fP8FYwmqFU80"
-    "qNDm6KqHYu5VKlbjMQAsz24hNH0JZAbxOywCmxEygB0xo2dz4od/fs3GZ73agF6F8ztXppJL/W3xAKLleWp6e3uIsHbr"
-    "5iXZZC/M5Djf2+/udzvP9/cqG1dQ83p68o6kbDLl/wF2TFEYaNtjLpvzoQiWg+bMb0OaEgcpaA7rOdKv4K3IP9szJpvZ"
-    "4/MtW2em6fjLXcLyeZjNLa4557npMwBCtkDkXGlTxDGkcVBpFK9KdYdWmesqf8N6qrogIrNMsp3D9mq2aYgGxbgzJJtF"
-    "w5W66fM6ywW94XKzmdjJGy6HxVQabrB6lqhA1yvGCVvd4ZRe+ZDNU7dNnUUGl/ZVqFIFgZQO7JZLZTNY/sVmtpL0m1vV"
-    "UgQoEURZXAcLBfwQtzbUIkfk1vqUDsWVxK4sHeo+bNt61ONBwP+oNFqP2yv8rILyO7snoPQSJ8f6wrd5qden3/37n//y"
-    "IXCEeb816MUh+qzkzR4ZyQuLXIfyy2EjmG+Eba5vlRNmM4BeqG7s9OzddL0Dj7Ply80G5agOf63HcB5tdlx96yecLDut"
-    "lWpGWRLbPpdWqa+uJDW41novYrbe+ivz9k+F3F92IfcpAnuKwP5LEVizl6p4o+7z/YPDF9/+/g8v5SgI6RTJsjHaKYq+"
-    "qz2EA2zRFRZtBeMmh17rIdLTmZ2vOLPDCcwiki4X3Eq4jBvwKzwqbxmoLptN2dVXeKBdfYJIB9Nm7gpCpE0Uohqvwdpi"
-    "lWGWIU2y3KZlpBjNJ56F2YIXG2uvMLK/LSMQAAEDlFqVwkb6AgyW669JVpyfsGVOA1ObqY/EeB8TSHR3JJN6jbGmjUeV"
-    "xcMtWfxQOQOARRhDBZsgosw4MgixGg0lxlFmICw2iv3J5XCNpw1bmSpb377cWnWwRZliOJivcWhza5gxw/xPyExhO8Tc"
-    "Nbaqe6eaOe3fR0kwGcCayUVxEoNT4hjE0rEKlx2qsrC2Jazz8WJbpeQQaODYtPsA2fkogUviMf0+pd0oFWeT/hEVLzFt"
-    "v1jjbHU7WmPsoLslYyclFdF6nWdx57XYExcnP5ycfdjtA7tXfOUFWOaDLk0mvbLlrXFyeLDtVBVERAvG//Dm/eldDPBh"
-    "MCy/7PQgqO4MNCJrT1ROaA10ZQz88oFS9HwTxlpFh9SNCWFP/NUo3koSWZs4FLk0U2u+rm+Ltum7XLwF5mwWkkoXZGl0"
-    "vGD1CJaHHGHuVObRKMJtC/L03p4+E+/o9Jk48F7+zl1WsuNRR4zRMOTqDbRwBTDsb4+zDTTp4Og3nY74QWnFV+ZGC8FZ"
-    "BE50W/w0Xrrow36Z1qICqPeA+eOBHuhv3JD44C4N0YU82aAw6vGNeI1VBoAafOyI98B3cd3o9fnp6auz77CEYPXj0wkH"
-    "v5MIegId8j4GxwDvHuTxYl1zdIOOA0h3e85tM+xlNjzdNg8CCJ24pFI0dxfViiBSlIaLffFTGRG6NzYCJOJM3foiT5wX"
-    "v3kPTHTLRDqqKrblDgzReTnDYgcxoamHKvoBc9jVulRx2q6Q3N3lK4+qoC8yvXXVumuN5R6THdPyGah6qgBGsHRTP69n"
-    "+jAD3K/j29IBmDHZCB8+IT5Xbsm5IX0uCpuaCFzXMO3CR/JE2BBNcmmCywNcfxwnwNac3eo6HW+TDbla6fm7DyfnZ361"
-    "OnrXmZ+ySlqUE29kFiEkubIpuMlY1Qqm7qiDPSVU9Wd93C/STM0A5+ylwcIIAgjRI2XKkipdR61XU30P5wBvzvqCEntM"
-    "hEQh7Z/ZGAK6zNIcpr4sCZPhrfl8NEt3EXIlyABTIBQ95Cow1yPvvCOJ8tF1Sp+Yab7r6OqiJc1aHXSXIXSRzIt5l2UB"
-    "l2IUgFZmuF6L9XtWX0VCyK8yPc+NLZ2uX64so/+zzfcsSabT4oCWO77Ua7oouVpYQ2yJqvBRbqvgAd4N8I6kvSGJeGNB"
-    "pFxdX1eG8yOcvsYjQmgCqLq18pfPC/hXVTMVW9dIXX3UrxVIfeeP3hR3dPHFF/opvligRuiHhxls1HFxfYEG4DiLv9i+"
-    "C9+/FO6EXj2HF77b3fjw8ICNClPcR4q0RyFyj7fdYPKHSH4NBL6Ih2wamPK3L5H0+oaBxbh36G/1vE+MF8eW6wxvFcA7"
-    "Qi+QUDV6JwYfHoZb+gfdwiQ4ekby9wqmLcHDA5K8CIJJ+K8IiZGMDcdsZVvXfDiFrICrlTI2NDhnd2sPNnPP3mbHj6Hb"
-    "egBCTgzI7Sz/A5ErJcI="
+    "hRhHOjLXu33i42olOAQimC+IYzDJFsel4gzaSmrDWgdr0WjhBqwop3MXVKGWsMZgpVXyVyTcSMFK5WkBiexT+ZmbR5QI"
+    "KCOYBD8Ra9bBrYV1wBNh9/P9FwxBOBt4EEKFNrVXPUtzrwqzGo8Bl9koCl3Rl0BmEPbD2rGJJANKiBl0m/NF/PNr9kvr"
+    "RQp0RpwWujKVFOxviwcQLc9T09vbQ2C2Oz4vySZ7YQZq3tvv7nc7z/f3Kvtd0PN6VvOOXG4y5f8BrUxRT2jb0zGb06iI"
+    "sYPmhHFDdhMHKWgO66nVr+CtSFvboymb2eNjMVsntOnUzF3C8jGazS2uOVW66TPgSLZAwF1pU4Q/pHFQaRSvSnWHVpnr"
+    "Kn/Deoa7ICKzTLKdw65stmmIBsW4oyebRcOVuunzOssFveFys5nYyRsuh8VUGm6wegSpAOUrxglbFOJMYPmQzVO3u51F"
+    "Bpf2VahSBfGXDuxOTWUzWP7FHriSK5xb1VLgKBF7WVwHCwX8ELc2QiP/5db6lM7SlcSuLB3qPmzbMtbjQcD/qKJaD/cr"
+    "/KyC8ju7laCsFOfU+sK36azXp9/9+5//8iHehHm/NehHIGitpNseGckLi1yH8sthI5hvhG0ui5UTZhOHXqhu7PTs3XS9"
+    "A4+T7MvNBuWoDn+tp3cebXZcWewnnCw7rZUiSFlJ2z4FVynLruRCuER7L2K2TPsr8/ZP9d9fdv33KQJ7isD+SxFYs5eq"
+    "eKPu8/2Dwxff/v4PL+UoCOnwybIx2ilqxas9hANs0RUWbQXjJode6yHS01Gfrzjqw3nPIpIuF9xKuIwb8Cs8YW8ZqC6b"
+    "TUnZV3gOXn2CSAezbe7mQqRNFKIar8HaYpVhciJNstxmc6QYzSeehdmCFxtrrzCyvy0jEAABA5SRlcJG+gIMlsu2SVYc"
+    "u7DVUQNTm6mPxHgf806c+pB6jbGmjUeVxcMtWfxQOTqAtRtDdZ4gooQ6MgixGg0lxlFmICw2iv3J5XCNpw1bmSpb377c"
+    "WnWwRZliOJivcWhTcphowyxSyExhO8TcNbaqe6eaOe3fR0kwGcCayUVxgIMz6RjE0mkMlx2qsrC2Jazz8WJbpeQQaODY"
+    "tPvAZBmdQHC5P6bfp2wdZfBsrSCimidm+xdrnK1uR2uMHXS3ZOykpCJar/Ms7rwWe+Li5IeTsw+7fWD3im/KAMt8PqbJ"
+    "pFe2vDVODg+2naqCiGjB+B/evD+9iwE+Q4ZVm50eBNWdgUZk7YnKwa6BroyBXz5QZp8v0Fir6JC6MY/sib8axVtJImsT"
+    "hyKXZmrN1/Vt0TZ9l2u+wJxNQ1LFgyyNTiWsntzykCNMuco8GkW4bUGe3ttDa+IdHVoTB97L37k7TnY86ogxGoZcvYEW"
+    "rm6G/e0puIEmHRz9ptMRPyit+KbdaCE4i8D5cYufxksXfdgv01pUAPUeMH880AP9jRsSH9xdI7rHJxsURj2+Ea+xOAFQ"
+    "g48d8R74Lm4pvT4/PX119h1WHqx+fDoY4XcSQU+gQ97H4Bjg3YM8Xqxrji7ecQDpLt25bYa9A4eH4uZBAKETV2KK5u5+"
+    "WxFEitJwsS9+KiNC98ZGgEScqVtf5Inz4jfvgYlumX9HVcW2SoIhOi9nWOwgJjT1UEU/YBK7Ws4qDukVkrsrgOUJF/RF"
+    "preuWncbstxjsmNaPgNVTxXACFZ86sf8TB9mgPt1fFtxADMmG+EzK8TnyuU6N6TPtWRTE4HLIaZd+EieCBuiSa5ocFWB"
+    "y5aU6Z+zW12n422yIVdiPX/34eT8zK8WVe86KlQWV4sq5I3MIoQkV20FNxmrWp3VnZCwh4uq/qyP+0WaqRngnL1rWBhB"
+    "ACF6pExZiaVbrPUirO/hHOCFW19QYo+JkCik/TMbQ0CXWZrD1JeVZDK8NZ+PZunuT64EGWAKhKKHXDzmMuadVytRPrqF"
+    "6RMzzVckXTm1pFkrn+4yhC6SeTHvsqz7UowC0MoM10u4fs/qq0gI+VWm57mxFdf1O5ll9H+2+XomyXRanOtyp556Tfcr"
+    "V+txiC1RFT7KbRU8wLsBXq20FysRbyyIlKvr66p3foTT13iyCE0AVbdW//J5Af+qSq1i69KqK6v6tbqq7/zRm+JqL774"
+    "Qj/FFwvUCP3wMIONOi6uL9AAHGfxF9t34fuXwp3Qq+fwwne7Gx8eHrBRYYr7SJH2KETu8bYbTP4Qya+BwBfxkE0DU/72"
+    "JZJe3zCwGPcO/a2e94nx4rRzneGtAnhH6AUSqkbvxODDw3BL/6BbmARHz0j+XsG0JXh4QJIXQTAJ/xUhMZKx4ZitbOua"
+    "D6eQFXC1UsaGBufsbu15aO7Z2+z4MXRbD0DIiQG5neV/AAhhOIY="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3255,8 +3255,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3299,7 +3301,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3328,7 +3330,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3348,11 +3350,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3362,8 +3363,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3371,8 +3378,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

@@ -355,81 +355,81 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv20iS/iu92gViYyXasTNzG8kXIMhkZ3w3sYPYi8HBEsyW2JI4pkgum7SjTQzsr7kfdr/k6tHNtxz6McFmVgNM"
-    "YpPs6urq6q8erGI+9WbRKg5U6kdhb9j7NO4tkiiL9bg3vLgY98a9Pv6l02h2BT+Pez9FN2KVzZYimosoVMJP1UqkS5XA"
-    "j9oZ9yZ9eDxRxYAP/LNQ1ypZC71Uwbwvgmix8MOFkBoIiEWk8qE30k9p3C/wg8jC1A+QvEj9Fc4gslhECV2ZySBQCfwV"
-    "zlSgR+I8yZS4WarQXAqUh0ThP6AGi1zJ0LPLsuxdTPr7+AdeC2E5cGkuA61wUGUd/CA+NhjoVKF8kKwZY8Qiw7UA4cE0"
-    "NDEMKi+pQkLNIuKmQsQOmtz2+r0gWGnekDSKAmIcfg7lCp4djnsgx5gGeUrPEj/G/aMbP0SzbKXCVOIVgWP7IoxSEpec"
-    "BsoRbyVsn0tULyYOUnRRsihTHcuZAu5imchUecKITcQypR1Pl/BgnESLRK4ccRxeR1dKSJoF99KNZZjCLh8h0VdiMPhV"
-    "Aw/Pjq5lkKlXz1xx4wMd1/zuwsj/Ojs9EdH0VzVLQX7pbIlakS5lSjSfAUk/jLP0bLZUK+mOUFtkqG9Uokn7aLgKr1UQ"
-    "xQquCJ16UZb2hftpPB73oiv8cyhSUI2+wJ89mUq+5jjOrdsHhYm0Ei5ed5kDBZMCjWJWsSMFaEIWpMwZiAAFKkPLOFzg"
-    "XZiCyFAMNDkPKU1mjgnKE0aYKf1Uw4nYdcRrMZd+kNEDvMDqGkgveREqSaKEr9IjV37o4d98d6W0lgtVXACZEhu3t2YD"
-    "JPAfDv6hkkiojyDRWeSpkXDxGQ16k2mmjX/KGarRZaL+nvmJollc1AoQEu9lqD6mFxMQJB1Joy6BH8IDaSSSLBT4hJOr"
-    "hjYytQLTBhjM0D4KRNACNUkqZ1CjiIIIQYPkgzKcZanYWalUOrDD4QxVdpTPxHsoPrz9qwv6u4CZphJwCPmcZwGgCvC1"
-    "OxJHgDFJBmfau0SVu+Rhr0QqF1oso8ATuFFinkQr3PL8aaGjLJnBjoS4AOGHGm6QtHSx2sFgiirloiA0AwSeQz1kzf2Z"
-    "5MT77Je20AijuECHgPbQNVruh306Abnyo8yFgqPtECyUjg3sJaLIOmbkYKWlh+AkxypJfYXw8un2Fi6VNb/7wNt+GZsK"
-    "8K+D05esx8MYz6cuPw3bAVjSysUvjC+gTdEVGBQ8GX08r0bHAWktRYRn6Xk+DpXB+/KsdB7bJVaf7xRWSoaPIVQJ1g7n"
-    "vku5JUMGGli7D+dbLVRyxzqKgbii1E8DHnkM8qe7DSEjJRkCzpEdMbwlSnqnYbD+ySceCFZpuaz618rcYKxCnVarOErB"
-    "GpVG1JSl7CvUBdfdd3io4hhb3i7OTQpcsfP00Fwi1PeGh7QD99eYLqwae9J96+2ASZe9tFv2uM3MvbfGkXsab+7B22z9"
-    "rcqAMFtN8322W/h839n/2rs4BcOjZPj4XXySE8kL23AgpddiRhHXwDYaw0xO0o0k89wHZwONr4BLkrZ9SEMTNQfQh41F"
-    "LfDD8TjEq0zgGVrK5AookasUiqqFd2DsI1QBRne3FOcVViU5HGaVKC48/6QK87lWG48mPLDyQ3+VAdQO9yvKto+jA3/l"
-    "dxv8vKap+F+ryswfaroeJ8Evy4LWq8JFurwH6J6XdQ20gwn0UTVmS4hUZim4y2Yr8JE7uAvz2wDip3MTVbXxWQWKIIBr"
-    "kw288ZKtcccpSOdHAscJOU8VY1wgdepsOORzWrkVXklK+Zpy7n9DJEAWYhX+EiWBV37+ltYOirCK00YoqpdRHIOEB4Gv"
-    "mc/CwfglARcPDo59RuAzYg6gf2NCKTjWId4AXXTaTcf9SchkQTFwk9U0StQGnxCdUHAKcRqmUtoiQskKSE4zb6HaQTJ3"
-    "cpEaSNMjTVVZEukGYZbupO4SzfxY1SR5li0ghkEU5dsckVgR+BgUgKvULsL7jN0oO8/Xy43HE2/iemfgUrdLb0IqBNaM"
-    "wiZLPUt8osEe8XBvz4d4JoRdWrPC28mrlwupvCXPkMIINBZL656ZUDtR7QLpOGwF9urcgoCM48Cf0ZHbw7yGAYnGCuBc"
-    "4vLK3BeXCs7P8zjgGeUTlO6jSxsHEvYDT3w7512GVSR9Dsc8kGlZ4vZSTfIgDb33CZm+rQk/jxJy7k9N8NYX0zWZwnZu"
-    "NzzWUa7tfAZyCh6iYdSZgvNQYZZu17h9bcIvukfymq5Tpdt53vzwLSXmVrP40iAh5+e2sLiFxcfAolWqHBtZrbZQ+VWg"
-    "0ko/tThZlf4WPn8D+KR3D3e83CgyQgUTHVKH22zjNtt4j2xjwdi98ozbJOXvJUlZ8seeLD25TXz+LhKfZWy4Z8pzE0ps"
-    "M6fbzOk2c/pvmDlFr5fLHtjlnUGkHqsZCWHfOaz63+ys0TXwJ7QV1nMH0JmuTrNkoZStyNCX8Tpdmode/eeh83KDU27L"
-    "L1RyrTx0R0HMEM0Oqc4GAiOTxOiLPOwkDJF5TQdhE7g1xp2wWEn6kq5pllzaMQTTXukSin0RRFMZXEIc3XD3uU6o6hmW"
-    "oKWeF2hZn0EWKkm5oy5oZOtfqABJ7IAJHlDKhAoqdrmIhbARHbdqddKVWoPgIA7D2ijAVQNkRuFLaylZEb2MkpQvRxuX"
-    "p0JCKNDlQgqsrd3WbupcYBkr2KEdg3JDrm9psuepabaoMpNb4W4TaswBpAAeCu2ZxtOLpz8BsDSVO81Z0X5F1ra2uCEd"
-    "pmV3qFJnZAHCN7U1xtvBgi3XzOgySy2CWMmP5b1qxdMubGWpKCwwnqyCnwJj+zWzryUeQ1Q9t1yntLM/FCGEimjXRuaI"
-    "ioXiGUxFnNlgfqhlXTr2g2Dg+Ul1WVjC13VNN5z1azgqZSsOa6RFtDBgrOIjVCyG08GLNmApPFPWSIcWj7jRgWd6l2qv"
-    "0L0CFk3Os8nU3FeB9xiIIeTgpfWFXSQ68YMBlmoOBfMcgSExUXeSou9G2uBFKZaM8R7UWVMfKSX1GOZ47htTXygiugO6"
-    "wjg3g7k4t9lFUlSx9nDdwZK/DYVun3yvXyr0Q5y9Zb7+evzzW9pZC8TtpW1ix54DUzdJ4m45A79GU/2oU027bWQxLJKe"
-    "6CoMaItpdVTfKHHTwce1yCte7HbmU+qBKb9W3qMOTJXfG3o3QBKzlhEDSp9fC8Aa1t05DILoZlByhp6QTZReibJVDawc"
-    "jTozuDbp4pKtXT+KR9rTNr7IeYjIN7jC3M5OqJQHp5qPXRhNIw/1wkZzRgvyRdHawT7NfTTUWFU7XcdSa3SJWtaFoPJU"
-    "GGpZQKcmFO/evGevb49eGcEtf46vQbpKfDWLH+c/oA/aYCznSkRYT4tA0F0JaK0DEu7jfBujoLBEC+jGCKHpYfpZwqX1"
-    "XXnL3fgn2UtDraiN7soG6CyGYo9mAhToNfol4gwJip2z/z7++Wdn5e12YAk92tzalW2fOGKT9Qp99SLm0HKtzfHCsvC6"
-    "NduZB3LRRzvRN3sDccwaIhly2MGaGERm1vi9XiqmSoJvlYWeSmyHArU+INkEYjudJ06A0rUK0e0sR17slXHkAz7kZR4J"
-    "vcCkAsqX8y157BWWfENEB5LeDuh730Jhn/0I4oWQGhmCZflJFJLTQymTfPAu1cFzvigUNG3J1UTjTiXrO7JwkkTBqZms"
-    "cH/FSV/sky+KnSi7prB+yMX27IeQTJCple95gerzPYSP2p1RLeVkniFTxM6jR69b5336ser8IhkLA/aWu7uxeJ8DUQ3w"
-    "lfr/KOT9LvIgTAB9SBMgk0ZXKiQmaf9z+aMVhEDh6LO/utQp+GqfX/XFxfHJ2fmkL46Ozv7n7BVccBxnF99xilBlEPHA"
-    "YpRHaTg/EVOQ95WCxU0VNkTQ+x0wl/6Vqvj9OmLnnbz+FBUap8ZOHNsJwg0EklnlReVdBpwpwbFTld4oUI1N/QpI7Ghv"
-    "w010QVElTKsOcmA6GkwbQ6WzxZAYikwr6rjh0bxlzO08Qr+g0vWAMvbtpqhZouiQ0AtB+q3ulZplx7GSCQ1GB4sZHooj"
-    "HjM8ef3u7SumafzSwkcVF+g2TsxWfsnPJM0rtQ41vcs+m2hEGp+LEzgVECUIFTtVb22IUoGNXYu5H/p6uTsiPi7JOaSN"
-    "zbNEJV8RaGL6IAhAQ3fYTRUnu9igFV6WBkQhoxDN3K/4InSLJjGmquGgjRiEnx98x1iCYsXWInqPwC/1il649reuD3iR"
-    "quZzAF3e8VwQ/CpQJuDTw8EwWSINeBIoW1TR4CJ/hfiFUKhI033hbSsaHU7/XOpSvvZP+S/j3jJNYz3co/fnJrJzomSx"
-    "5yVynu4d7B/sD54f7JXiWhBCMwV6R+I3uuK/AZV0/vKhb9rRfldvcRH+x+0J8ZaZIqNvJIZJNXV8D3HmaXnTvrZZFNw6"
-    "1zlhT511m6nZVrvNTyz9huTLtwHikjXagtozxXsxUvEUjm99VXdIlbku8zepZvBzIjJJJJ9SKl/pLhjbobZ5aYg9m243"
-    "Wc7pTW43q4nZPCyZsr9pfqDeppjbi0tGPvPSi5OUxS9JFtvAe+VrBKZLT2FpmgpnJohUyQrAKw/PS2nMzIi28AzJbnIY"
-    "ESVX1EtbPHmpPkq0HcTxpG/ewT0dJP1LF678Ri1fZaNTmM+HWJ28q/teOaO8omKTzawUYXwjlqj91eMW17e4/m+H6way"
-    "ebkWNkr4Rfx+K+D/9avIvnpv6JMFIaUvdJSl+6UXlpVSqm8M7SvQtEX7Ldpv0Z65Ytz6tqD+qas+a9/3KLipY/l786KC"
-    "3nnzG/uRcM3L8jfvfvi/f/6vK0JQ2OiGfHkIL0ov858YxXN17DfU92LSiuIbQZsr94rtMmUJjqeuzebsXe87h47twNio"
-    "TZbq5Fttun+y3bGVex3yfI0Sq6LY7/7B2n7jTStXkT6ImKkk/cZs/bZE9V+7RHXrfm3dr6/kfrVbqZI12n9+cPjiu+//"
-    "4y8v5XTmUX38bauvk1ei1kcIC9hiXxi0FYyb7Hc1HaRtN8I9uhFuSxnobSv6thV9g/p3/UJH3l+w7T5XufB+yw911ARe"
-    "NKIXkt92nD+047ySYSh8kVoaAQsmLvEjowabyx7Fpmq41/gtUPURgkAsc7LfbvVD7XuIhUtQ10AlWBUSR0lqymikmGYL"
-    "xwgs58XkIGqMHHRlBGJDYIBK4aQwGRBhQQJzqLbfxZSla7B6ifqVGB+hatJHdxMZNhhrS8iUWXzRkcXzUs8GFs1qKrCd"
-    "+VTJiAxCGEtTibmf6HQktGJX+2LS4GlDiqfM1vcvO4suhrAaI+W0waGphcIKJ0w/e8wUPofuaIOtck6pok4HDxESbAaw"
-    "BvYg75zhEkaM70sp7yoLjVRZlY/vugolhRgM56bEDKydWz9s0RXTH1GZFJVOmSJNn4rNscxy3eCsnqarMHa435Gx44KK"
-    "2HmTJsHgjdgTZ8c/Hp+c746A3Uv+WDCwzI1JbSpdSwVWOHlx2HWrciJiB+Y/f/vh3V0McAcglsv2hr3BYDAOEfyGouj2"
-    "G4elKfDGkzbsib9pxTk5YsKUhYlU6iuj7GayHfIyiCT/gLnPXS7Uh4WZijMqUyUtpVaSerudg8vBOjmwEFMfs0G4oA+m"
-    "X1G8p35Fcei8/LP9QnRe2jQOMfLFQHY4DoWtdcbhpv9xHJL4jv4wGIgfVaj4K+VgqtiIstdkoFc78XokvIiOsQIH2gHe"
-    "X43DcfhHMyP+/LSdkUj8j+IN1p4CoOGvA/EBVmi/B/3m9N271yc/YF2pEaRLbS/uIBL0Gwib80iIPxBdzdJg3RQxfd+c"
-    "A3j7bXOb5jGfGseWx2wGvDKzxeP2M+J5EC+K04Fj8VYRkdsrJgIn4kzdGDxHnOY/syCIblFdCcuAGaM8RcKYAYgCy4RH"
-    "HZTQj1jYWC5Wzlsw85XbL60X/Uto8GCT6pK135wv/GI2frfPQNJXCqAKy3mrPZx6BBvA4wauKScFdSdl4oYkYrP6CXM7"
-    "o8t9ArqyAC51RY/P+uq0DSZAllytyhWjXJIOwZISGVvuJh1ngwLZ6vnT9+fHpyduuV7+ri6wom4+LzC/lomPoGcL6cEQ"
-    "B6pSQm+bX2woV7KYIwxQaJtWgKSmdCfXgJlMEl/posgev5Bfq693HdwB/DcNXEHvVJgILYVkf2K8FHMYh/Xj1/AqUCft"
-    "N+prbgwoAuH0C+4L4Ar1Oz9fj+ujL927xEz7d+htpXxBs1IZv8uwu46yfNtlUdJPXhDAMTNcrc53h0ZeeTbeLTOdITbR"
-    "IW98+L7IvJxs/gY+Leld3rFn+9mGLR+xrxdaI6z4ZeQoMlrwC1wb4/frzdfrEWoMfhQn635l2a6Pm9faMoYKgIJrlEO7"
-    "fHi/qRp60blm3tbLu5WCeddaorf5v56AFz7Tj+KzwWhEffhlpSQd6M/wAFjX/H98fh/uf84tCV16DhdcGz258MsjAiGm"
-    "eIAUKQYick8XzjD5F0i+AQGfxWOCEqb8/Usk3QxIeBkPDi2MnA+I8byNvcpwpwDBEvoOCZWjA2Lw8W6+oX+4n6sEe+dI"
-    "/kHOuiH44pBWnjvZtPh7uNxIxjhiptMhrNhvKjDFgwLI+oXWhtIw4xTDmM41qqXR6EnD0KepdYLlnLJnYNryeZ3DjS4K"
-    "upgNR4nMrUWK9yZzXJEUW1tRSR9j7zvmaMXZ+ekHlOA9s79N8ibjORhQivKH47OfgGrXhCjwWyVXso2r3K9zcxvDvVvY"
-    "ZWa83Nxr/5BnPMPatjO6NzOfwGaH/OSdtCgxCHQ6ZAvv5qmUCwRyLWm8O4c3UnRAY2NarSRyS6kq9DkGmdTy536CFcwU"
-    "/jM6KsHAAbXVJjjbd4f2Brv30GuGyXq3/w8Ihs98"
+    "eJztPYtu20iSv9KrXSA2VqIdOzO3kXwBgkx2xncTO4i9GBwswWyJLYljiuSySTvaxMB+zX3YfcnVo5tvOfRjgs2sAsSW"
+    "yO7qqurqerGK/tSbRas4UKkfhb1h79O4t0iiLNbj3vDiYtwb9/r4S6fR7Ao+j3s/RTdilc2WIpqLKFTCT9VKpEuVwEft"
+    "jHuTPgxPVDHhA38W6lola6GXKpj3RRAtFn64EFIDALGIVD71RvopzfsFPogsTP0AwYvUX+EKIotFlNCVmQwClcCvcKYC"
+    "PRLnSabEzVKF5lKgPAQK/wAaELmSoWfJsuhdTPr7+AOvhUAOXJrLQCucVKGDB+KwwUCnCvmDYM0cwxYZrgUwD5ahhWFS"
+    "maQKCDWLCJsKEDtpctvr94JgpXlD0igKCHH4HMoVjB2Oe8DHmCZ5Ss8SP8b9oxs/RLNspcJU4hWBc/sijFJil5wGyhFv"
+    "JWyfS1AvJg5CdJGzyFMdy5kC7GKZyFR5wrBNxDKlHU+XMDBOokUiV444Dq+jKyUkrYJ76cYyTGGXjxDoKzEY/KoBh2dH"
+    "1zLI1KtnrrjxAY5rvrsw87/OTk9ENP1VzVLgXzpbolSkS5kSzGcA0g/jLD2bLdVKuiOUFhnqG5Vokj6arsJrFUSxgitC"
+    "p16UpX3hfhqPx73oCn8ORQqi0Rf42ZOp5GuO49y6fRCYSCvh4nWXMVCwKMAoVhU7UoAkZEHKmAELkKEytIjDBd6FKbAM"
+    "2UCL85TSYuaYID9hhlnSTzWciF1HvBZz6QcZDWACqzSQXDIRKkmihK/SkCs/9PA3310preVCFReAp4TG7a3ZAAn4h4N/"
+    "qCQS6iNwdBZ5aiRcHKNBbjLNsPGnnKEYXSbq75mfKFrFRakAJvFehupjejEBRtKRNOIS+CEMSCORZKHAEU4uGtrw1DJM"
+    "G8VgpvaRIYII1MSpHEGNLAoiVBrEH+ThLEvFzkql0oEdDmcosqN8Jd5D8eHtX12Q3wWsNJWghxDPeRaAVgG8dkfiCHRM"
+    "ksGZ9i5R5C552iuRyoUWyyjwBG6UmCfRCrc8Hy10lCUz2JEQCRB+qOEGcUsX1A4GUxQpFxmhWUHgOdRDltyfiU+8z35p"
+    "Cw0zigt0CGgPXSPlftinE5ALP/JcKDjaDqmF0rGBvUQtso5Zc7DQ0iA4ybFKUl+hevl0ewuXypLffeJtv6ybCuVfV05f"
+    "sh4PQzxfujwatgN0SSsWv7B+AWmKrsCg4Mno43k1Mg6a1kJE9Sw9z8epMnhfXpXOYzvH6uudAqVk+FiFKsHS4dyXlFsy"
+    "ZCCBtftwvtVCJXfQUUxEilI/DXjmMfCf7jaYjJBkCHqO7IjBLVHSOw2D9U8+4UBqlchl0b9W5gbrKpRptYqjFKxRaUZN"
+    "WMq+Qp1x3X2HhwqOseXt7NwkwBU7T4PmElV9b3hIO3B/iemCqrEn3bfeTph02Uu7ZY/bzNx7axy5p/HmHrzN1t+qTAiz"
+    "1TTfZ7uFz/ed/a+9i1MwPEqGj9/FJzmRTNiGAym9FjOKeg1sozHM5CTdSDLPfXA20PgKuCRp24c0NVFzUPqwsSgFfjge"
+    "h3iVATxDS5lcASRylUJRtfAOzH2EKMDs7pbivIKqJIfDUInswvNPojCfa7XxaMKAlR/6qwxU7XC/Imz7ODvwV363yc9r"
+    "kor/WkVm/lDT9TgOfpkXRK8KF+nyHkr3vCxrIB0MoI+iMVtCpDJLwV02W4FD7sAuzG+DEj+dm6iqDc+qoggCuDbZgBuT"
+    "bI07LkEyPxI4T8h5qljHBVKnzoZDPifKLfNKXMppyrH/DTUBohCr8JcoCbzy+FuiHQRhFaeNUFQvozgGDg8CXzOehYPx"
+    "SwIuHhwcO0bgGDEHpX9jQik41iHeAFl02k3H/UHIZEExcBPVNErUBp8QnVBwCnEZhlLaItKSFSU5zbyFaleSuZOL0ICb"
+    "HkmqypJINwAzdyd1l2jmx6rGybNsATEMalG+zRGJZYGPQQG4Su0svM/cjbzzfL3ceDzxJtI7A5e6nXsTEiGwZhQ2WehZ"
+    "4hMM9oiHe3s+xDMh7NKaBd4uXr1ccOUteYYURqCxWFr3zITaiWpnSMdpK7BX51YJyDgO/BkduT3Maxgl0aAAziWSV8a+"
+    "uFRgfp7HAc8on6B0H13aOJCwH3ji2zHvMq3C6XM45oFMyxy3l2qcB27ovU+I9G2N+XmUkGN/aoK3vpiuyRS2Y7thWEe+"
+    "tuMZyCl4iAZRZwrOQwVZul3D9rUJv+ge8Wu6TpVux3nz4FtKzK1m8aXRhJyf26rFrVp8jFq0QpXrRharrar8KqrScj+1"
+    "erLK/a36/A3UJz17uOPhRpERKpDokDrcZhu32cZ7ZBsLxO6VZ9wmKX8vScqSP/Zk6clt4vN3kfgs64Z7pjw3aYlt5nSb"
+    "Od1mTv8NM6fo9XLZA7u8M4jUYzUjJuw7h1X/m501ugb+hLbMeu6Adqar0yxZKGUrMvRlvE6XZtCr/zx0Xm5wym35hUqu"
+    "lYfuKLAZotkh1dlAYGSSGH2Rh52kQ2Re00G6Cdwa405YXUnykq5plZzbMQTTXukSsn0RRFMZXEIc3XD3uU6o6hmWVEs9"
+    "L9BCn9EsVJJyR13QyNa/UAGS2AETPKCUCRVU7HIRC+lGdNyq1UlXag2MgzgMa6NArxpFZgS+REvJiuhllKR8OdpIngpJ"
+    "Q4EsF1xgae1Gu6lzATJWsEM7RssNub6liZ6nptmiikxuhbstqDEHkILyUGjPNJ5ePP0JKEtTudNcFe1XZG1rixvSYVl2"
+    "hyp1RlZB+Ka2xng7WLDlmhVdRqmFESv5sbxXrfq0C1pZKgoLjCerwKfQsf2a2dcSjyGKnluuU9rZH4oQQkW0ayNzRMVC"
+    "8QqmIs5sMA9qoUvHfhAMPD+pkoUlfF1puuGsX8NRKVtxoJGIaEHAWMVHiFgMp4OJNspSeKaskQ4tHnEjA8/0LtVeoXsF"
+    "KJqcZxOpua8C7zEqhjQHk9YXlkh04gcDLNUcCsY5AkNiou4kRd+NpMGLUiwZ4z2oo6Y+UkrqMcjx2jemvlBEdAdkhfXc"
+    "DNbi3GYXTlHF2sNlB0v+NhS6ffK9fqnQD/XsLeP11+Of39LOWkXcXtomduw5MHWTxO6WM/BrNNWPOtW024YXwyLpia7C"
+    "gLaYqKP6RombDj6u1bzixW5nPKUemPJr5T3qwFTxvaFnA8QxaxkxoPT5sQDQsO6OYRBEN4OSM/SEaCL3SpCtaGDlaNQZ"
+    "wbVJF5ds7fpRONKetuFFzkNEvsEV5nZ2QqU8ONV87MJoGnkoFzaaM1KQE0W0g32a+2iosap2uo6l1ugStdCFSuWpdKhF"
+    "AZ2aULx78569vj16ZAS3/Dk+BunK8dUsfpz/gD5oA7EcKxFhPS0qgu5CQLQOiLmP822MgAKJVqEbI4Smh+FnCZfWd8Ut"
+    "d+OfZC8NtKI2uisaILMYij0aCRCg1+iXiDMEKHbO/vv455+dlbfbASX0aHNrV7Z94ohN1iv01YuYQ8u1NscLy8Lr1mxn"
+    "HshFH+1E3+wNxDFriGTIYQdrYjQyo8bP9VIxVRJ8qyz0VGI7FKj1AcEmENvpPHECkK5ViG5nOfJir4wjH/AhL/NI6AUm"
+    "FZC/nG/JY6+w5BuidiDu7YC8960q7LMfQbiQpkaEgCw/iUJyeihlkk/epTp4zheFgpYtuZpo3KlkfUcWTpIoMDWLFe6v"
+    "OOmLffJFsRNl1xTWD7nYnv0Q4gkitfI9L1B9vofqo3ZnVEs5mTFkith59Ohx67xPH6vOL4KxasDecnc3Fu9zIKpBfaX+"
+    "Pwp+v4s8CBNAHtIEwKTRlQoJSdr/nP9oBSFQOPrsry51Cr7a51d9cXF8cnY+6Yujo7P/OXsFFxzH2cVnnCJUGUQ8QIzy"
+    "KA3nJ2IK/L5SQNxUYUMEPd8Bc+lfqYrfryN23snrT1GgcWnsxLGdINxAIBlVJirvMuBMCc6dqvRGgWhs6ldAYEd7G26i"
+    "C4oiYVp1EAPT0WDaGCqdLQbEUGRaUccNz+YtY2znEfoFla4H5LFvN0XNEkWHhB4I0re6V2rIjmMlE5qMDhYjPBRHPGd4"
+    "8vrd21cM0/ilhY8qLtBtnJit/JKfSZJXah1qepd9NtGoaXwuTuBUQJSgqtipemtD5Aps7FrM/dDXy90R4XFZcw4BCOYL"
+    "ggBEcof9UnECYyWNYa6DtIQo4RqkKKUGKOoWkXDG4KSVkmBE3FTBSeVtAYrMt+I2D/cpEVB4MBHeItSMgWu4dYAT6e7n"
+    "B9+xCsLdwI4kevzAzwKLFrr2h7UPeP6q5nPQ1SwoOf/4CaJMIBSA82SSSxoYEyhbi9HAIn/y+IUIqsjufeEhLdoqzhpd"
+    "6lKa90/5l3FvmaaxHu7RY3cTEDpRstjzEtiFvYP9g/3B84O9UjgMTGhmTu/IF0dX/BuUmc6fWfRNF9vv6uEvWo1xex69"
+    "ZaXIyBuxYVLNON+DnXk233S9bWYFd9x1zvNTQ95maLZDb/OIpd/gfPk2aMZkjSakNqZ4nEYinsLxrVN1B1cZ6zJ+k2ri"
+    "Pwcik0TyKaWql+6MsY1tm0lD3bPpdhPlHN7kdrOYmM3DSiv7TfOAendjbmYuWfOZZ2Wc2yy+JFls4/WVr1ExXXoKK9pU"
+    "ODOxp0pWoLzyqL6U/cwMawuHkswtRx9RckUtuMXIS/VRoskhjCd98+ju6VTSv3S9y2/UKVY2OsXDnIdYnbwZ/F6pprwQ"
+    "Y5PNrNRufCOWqP2J5Vavb/X6v51eNyqbybVqo6S/CN9vRfl//eKzr95S+mRBSOnFHmXufuk5Z6UC6xvT9hXVtNX2W22/"
+    "1faMFeutb0vVP3WxaO21IAU2dV3+3jzfoEfl/KB/JFzzjP3Nux/+75//64oQBDa6IV8ewotSDcATa/FcHPsN8b2YtGrx"
+    "jUqbC/6K7TLVDI6nrs3m7F3vO4eObdzYKE0W6uRb7dV/st2xBX8d8nyNyqyiRvD+wdp+4wEtF58+CJgpQP3GbP22svVf"
+    "u7J1635t3a+v5H61W6mSNdp/fnD44rvv/+MvL+V05lFZ/W2rr5MXsNZnCKuwxb4w2law3mS/q+kgbZsY7tHEcFvKQG87"
+    "2Lcd7BvEv+uLPfK2hG3TusqZ91u+36PG8KJ/veD8tlH9oY3qlQxD4YvU0ghYMHGJ7yY1urnsUWwqonuNrxBVHyEIxOoo"
+    "+8pXP9S+h7pwCeIaqASLSeIoSU31jRTTbOEYhuW4mBxEDZGDrohAbAgIUAWdFCYDIqySwByqbZMx1ewarF6ifiXERyia"
+    "XKoiwwZibQmZMoovOqJ4Xmr1wFpbTXW5M58KIBFBCGNpKTH3E52OhFbsal9MGjhtSPGU0fr+ZWfWxRBWY6ScNjA0JVRY"
+    "GIXpZ4+RwnHojjbQKueUKuJ08BAmwWYAamAP8oYbrnzE+L6U8q6i0EiVVfH4ritTUojBcG1KzGBxE3WM2Fothj+i6iqq"
+    "uDK1nT7VqGN15rqBWT1NV0HscL8jYscFFLHzJk2CwRuxJ86Ofzw+Od8dAbqX/I5hQJn7mdpEupYKrGDy4rDrVuVAxA6s"
+    "f/72w7u7EODGQayy7Q17g8FgHKLyG4qiSXAclpbAG0/a5yf+phXn5AgJUxYmUqmvjLCbxXbIyyCQ/AFzn7tc3w+EmZIz"
+    "qm4lKaUOlHqXnoPkYHkdWIipj9kgJOiDaXMU76nNURw6L/9sXyydlzaNQ4x8MZAdjkNhS6RxummbHIfEvqM/DAbiRxUq"
+    "frk5mCo2ouw1GdWrnXg9El5Ex1iBA+0A7q/G4Tj8o1kRPz9tQyUC/6N4gyWroNDw60B8AArta6TfnL579/rkByxHNYx0"
+    "qVvGHUSCvgGzOY+E+geiq1karJsspteicwBvX4lu0zzmDeXYKZnNAFdGthhu3z6eB/GiOB04F28VEbm9YiJwAs7QjcFz"
+    "xGn+mRlBcIuiTB/rH03pLKZIWGeARgEyYaiDHPoRKxvLNc5552ZOuX1Be9H2hAYPNqnOWfuq+sIvZuN3+ww4faVAVWEV"
+    "cLX1U49gA3jewDVVqCDuJEzcx0RoVt98bld0ub1AVwjgCln0+KyvTttgAmTJRa5caMqV7FT8mbHlbsJxNgiQLbo/fX9+"
+    "fHrilsvs72oeK8rt87r0a5n4qPRs/T0Y4kBVKu9tz4wN5UoWc4QBCm3TCjSpKd3JJWAmk8RXuqjNxxfr18ryXQd3AP8U"
+    "givomQoDIVKI9yfGSzGHcVg/fg2vAmXSvtq+5saAIJCefsHtBFzYfudb75E+ekG+S8i0v77eFtgXMCsF9busdtdRlm+7"
+    "LDoByAsCdcwIV4v63aHhV56Nd8tIZ6ib6JA33pdfZF5ONr86n0h6lzf62Ta4Ycu77+v12ahW/LLmKDJa8AWujfG19+al"
+    "96hqjP4oTtb9qrldHzevtdMMBQAZ16iHdvnwflOl96Jzqb0ts3crdfautURv8z+6gBc+00fx2eho1PrwZaUkHejPMACs"
+    "a/4fx+/D/c+5JaFLz+GCa6MnF748IhBiiAcIkWIgAvd04QyDf4HgGyrgs3hMUMKQv3+JoJsBCZPx4NDC8PmAEM+736sI"
+    "dwoQLKDvEFA5OiAEH+/mG/iH+7lIsHeO4B/krBuALw6J8tzJJuLv4XIjGOOImU6HsGK/qcAUDwpo1i+0NpSmGacY5nSu"
+    "US3NRk8apj5NrROQc8qegenmZzqHG10UdDEbjhKZW6sp3pvMcYVTbG1FJX2MLfOYoxVn56cfkIP3zP42wZuM52BAKcof"
+    "js9+AqhdE6KAbxVcyTaucr/OzW0Mt3xhc5rxcnOv/UOe8Qxr287avZn5BDQ75CfvhEWJQYDTIVt4N06lXCCAa0nj3Tm9"
+    "kaIDGBvTaiWWW0hVps8xyKROQfcTUDBT+Nd3VIKBA0qrTXC27w7tDTb9odcMi/Vu/x98HOJA"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3393,8 +3393,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3437,7 +3439,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3466,7 +3468,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3486,11 +3488,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3500,8 +3501,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3509,8 +3516,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 

@@ -357,87 +357,87 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcRJtx87cRPYZCBJPxrexHcQ+7C0sQaSklswxRfLYlB1tYuCeZh9sn+Tqp5ts/smy5UyQWS2w"
-    "E4tkd1dXVVd91V1FftkYRtM4kKkfhRudjS/djUkSzWLV3ehcXXU3uhst/GcYhaEcpvCru3HhzcXdtUyk8FNxF82CkdC3"
-    "D0QYpdd+OBG+wmupN0zlyOlu9FrQhxfHwZx6eIN/ifRaCiXTFJ5XB8JTN0qM/USlLRElQqVRrHCYEPocRKO5GHqh8EJ1"
-    "JxPTYSKnUSqpx0voi38KGdKIveIjOAl1Hd3xDOAPEYVZk8FchN5Umn7HUTKRPNdf6E/hmSc3YxkBs6BxMN/iYXotZM90"
-    "6oUjw7ScW1e91g6MDdfa7etIpThCdyOEsTOylUxuZfJCCbxv0YFtYnqq3Y6jpK7p5duPwtziMdLoRoY1T775eCKye/zo"
-    "NBpJM2FP8XSVN5bc+lfg0NBL5HgWQEMxsIhqJzJNfKlKw2CLaJyCwOB5fGQuNmV4Kz4dX346Ob7YsjqA+Q4iJfXkwii/"
-    "0GuFsyBAor3gRkwjULLNUMJtMU6iKakM9OknUTiVYWr3mXqT8ry9iUJaFGjEAVAUSy8VIFvq1p6OB7pfavsGxgPlhTUB"
-    "U0/vJMxqB7RvJHZJ6CDXgkrbYp4jZ8zE5swmPSnW+zs/vY5mKWo8qH6hP61lWlHtXlEvauTKDUB5jN6Uu8p0+YHOTNPe"
-    "/UZrIwimim1BGkUBaTX8za063Y1rGbBijqQaJn6MbKIb76LhDOXiEeOwbQstAihSEHiDQDri2BteC5d6veo52KOLtoJM"
-    "QewNZVvJ2AOBSLQptKZE7KXXoFjwDDwYJ9Ek8aaOOAlvQZ1hYWJfwErhGlMiDrHbI9Fu/6aAiheHt14wk0cvXGK8cPVv"
-    "F9r+18X5mYgGv8FaFVMvHZLpSq9BTbBX4Krrh/EsvRhey6nnHqC9YwukyHpQc1BHGUQxmgQwWiMQbEu4X7rd7kZ0g//t"
-    "iDSZyZbAv0de6vE1x3Hu3RbYN9B64eJ1lymQMCj0kY8qNtH4qFmQMmXABGQpGENNOFxgOQyAacgIGpybWIMhj2E1IUeh"
-    "hR7ST5UMxluOAH33/GBGD/AEi3MYe4HSk5BJEiV8lR4BJR7hv3x3KpXyJjK/ADwlMu7vtQA8oD9s/10mkZCfgaNDsEMH"
-    "wsVnFGjOTHHf+F9egf1E/u/MTySN4qJeAJNYlqH8nF71gJGoQEZhAj+UtPCTGTgPeMKxlENprhqWKYHWZW4at5Algqao"
-    "iFcZiQqZFESgIMwhcnGwijenMvUckHE4RLU9sMZiOYIB/MUFLZ7AWANveEO0glkFuwq0bR2Iw1kIzRU07qPa9bnZkUjR"
-    "fl1H4F5RWGwAQezZ00JFs2QIUmED6YcKbhDHlD3jdnuAiuUiOxQoWTin9ag6rL8fiFssbd8SpGZIfoGWAknS1bruhy1a"
-    "B9kSQM4LCUvcIfNgLR6QKFqTecwWhFWXHoIVHcskJX/S+XJ/D5ds/V++4X3LtlE2YCmbqScAmKfNBrSffH7haZASDFBL"
-    "WCMcoGfHHq5ofC6IQILcNfKLIUBhEFh0ciKTxlFy5AAPTP3Qn86mcHMXf3mf9a+fXr3ae1UY+uedn3dwRA0lcEjQp/Ox"
-    "9hCVOZJMsqvoBeFar4EmC6PgGIxPcAgZEjn1QGUZvtaBmRJLuUMcN0M3SzN0CeRT4PJOYew9HDQDQIVBB2AOpBfWS3FZ"
-    "gFQYjOw4SRDhEg7mp3JanmwuPuuilyTevIGUxUCrQMFVj5jMmKtTVI/poIHDC+FYkbfOTkGHd50it3ecV2RjvNHIx/68"
-    "4KO9ZDP+VG1Qmaa/kgVxteVwi4akRdQBjHMeaxYeWtDFpVHb/AENXkLftIaop6kI8XcGqhimPjnFRcMs0oR7no32/mQB"
-    "mHMZjzJm2NO255dNpEpTPjjZET8NePS3LEKSc6vGzNP0QnAUBHM1YxLpjc4hKPwV4c5GhzAf6Qz75FupbzCQQlcrpzEA"
-    "9DC1WpR8WB4wV9bDygH0Ux3avKJXi4xUQ8BTY5KetiYbWmjuP0lyRkCria4YyNVAkMYdiKcKRg/9CKRRjh1LHjFK/Ikf"
-    "6kX4eNEsQ7MOUhosS3Xxm+d7v9sS5HnVsvATDFcD6DFUzRYah2x3HoUK4BMoDBAebiil/lR2qCngEvAk4VAi6ASOd0O8"
-    "yh28QMSe3EBPFLiFohhtONB2BZ2B1o9VGUOqR8GPniWySzm8vqLxWMlFcLQJBxGwDPypv1zj3ULj3R38X63KjNm+fysN"
-    "buLgw7yg+cpwkl4/ErxnugbawR20UDWG1x6CJAjetSjwkQXUhdntWgxv0fkIEM9T5v0aSdE36TwEVki0Byg5oTsBIHmn"
-    "YZGPaeaGeRaXsjll1H9DS4AkxDL8a5QEI/v5+3vaI5sOYwrXF22U2UFoji+eFn6ug9h1ELsOYtdB7DqIXQexP2YQmxP3"
-    "LOHrOib+IWPifhYTW4hoUTS8Dp1/+NA5l/Sjg+Z6HVjH3uvYex17/8vG3nyIz4H3MPBVLIfEhB1nj+kzNsggAQOnlGEX"
-    "POns0NXBLJlIaXIMVD+eg2Pmh47+c895Xe+DdL8djFPErZcoNDAAm8f+BPBGIFsinoO+ou46aTQN8LaSQ0B3LTGIZuGI"
-    "swtKCQ5sTozhJOVJ5zRgxvrYj0lY5hLKYBJEAy/oe8mksgPBSTBFCGjZGUv6lo8vTFWbGcq3WJD0cmCSOyi7RmwC2mpT"
-    "+ER5AlucoUGGEnNUiqk3N3IuR+jHMfUHjKy2alr7rblYLgVQRMLOth01Ti+PuXMusOouN3edwAHTmILf2NQmr8OJG1Xy"
-    "RnIwmxSJsYHgEgMiNhIpWBKJzk3hUkZTkIDl1Ekp1VHRmUXG0daEoUsMCyh4KINCEo2xFr5OGQHljVBrNz3h6hFdJqmG"
-    "ERC52rKqNa7LkDVLRe6OMTjP6ckNbquEAZR3C9qEqufaCTibOx0A/YKcHAQGEzA4SmBuJ7bW6V5awPxQzbxU7AdBe+Qn"
-    "xWlhhtqyc+ItuypqsV06zJEmUUOAdpErqFgMq4MnrS2nGOmsPVq0uMS1DrxQW5RUhFgLSATcE+b7YRZRY18Go1VMDFkO"
-    "nlpLmElivNZuYyZiRzDNmHNLhIOZSBHIkTaMohRzoVgGZdLk5zjw/JXsH499p5PnRER3QFfYzg1hLN60WoZT7CCerjwJ"
-    "DUC/eXxlNsyAEZfnpx+QaWRZ0QdVx6dEsBWGn4VN+WNf/FHLyqFDO3/PtP1y8uGYNMs4gvqMMbFp1qFOSuQU6+ocfosG"
-    "aiWrQtqmedHB3S2eE/K2TSpGs6PkQQ+VDgC3sfxif2tpOj3V1on1crTSgi3Se5f4qeaY8cy4neFTHijOYb48hUEQ3bUt"
-    "ZPaMZCL3rJ6NauAOa7Q0gSaT2vL185VoJJnW0VXajsHdaDkCq8LLvrJXpLUgmxTNnRY3AgVEdIN57CmFkKxmXmjUnsuG"
-    "GxIQVIXi9O1HYqzaBtuOOc2hP4bZLs3x6TBeDb/guU+FsIwqEeEePxqC5ZWA5lprOZ+moDBF41C0E0TXx/3PEs5cX5a2"
-    "LKJ4Flnq3vK042XJAJ3FuHBlIkCB3iAuEhfYodi8+MvJhw/OdLS1BEmIqDNva/teccgO6whjBS9bcMqbq+z8supNN8eB"
-    "N2mhn2hp2VgRFXo5bZGZtDtKjE/FQHqA7SC6kolJ/6f9YOw2gUBTZbs40NOtDBH22kEgo0KOvADD9rNIbB93OJC/vPmT"
-    "beWGFjZF60Dc2wR9bxlT2GIcQ7SQpS4dbvH+TdZ4i1LMefMqFDSsBXURXFAu+KaXgzSRU6oHy+G3OGuJHcLCWOixpXPW"
-    "O5zHzjiIeIJETf3RCANXuofmo3TnoLT/pZ8hV8TgdUR1UmM+NiqCb+zGmAFzy91qzIp39Plo6Kf+33N+n0YjCFPwSDuJ"
-    "Aj5mJSJJ/hn/0QtCoHL41Z/2VQpY8etRS1ydnF1c9lri8PDibxdHcMFxHFAetO5yBhEXTEaOaE/QT8QA+H0jYXIDidUG"
-    "wJLoBtylfyMLcYeKOHigqCNFhcahsdDFlFnwoabHpPKksvR93rbBtuY0sKkQADs73G64iRAYVUJXwhBE5FIBXR9QKBvR"
-    "XXTETFHigMetWWT6CDZCXFAoJ0Ae+0YotIuhWP/1nkYZFetpx7H0EmqMAIsJ7ohDbtM5e3N6fMR9alyaY1RxhbCxp0X5"
-    "EM4kzbPqcqrossUuGi2NT+30VkSUoKnYLKK1DnIFBDsHFB366nrrgOjoEzgkwWZbVhZWhD5x+yIIQEM3GaaKsy2sfwr7"
-    "VoMoZCtEI7cKWIRu0SDaVVUA2gEb4d2Xr9iWIFuxbod2ju5pw+O2H8MS9D/zNtXx5eXJ2fsLYrJxoWjcMDxQvDPibJtN"
-    "Mtqooketa9nGyZ//5937/tvzs19O3vd/PT89zh7Z5o7z1g8+mfV5hSrrmNs9Y29CUBtELcUtNN61Ib7R5NBDiCPagDuy"
-    "t97gV7EhXMg2q+9bxWLNpmyd58m2keMxPKGy2I1UiIXhJRANgUnR+3sKOgjYF9Vv42VHxkuHsbWZNg07x035OsDcgiKB"
-    "PC8uazCaOcaujcks+B4/TC5m5zRQWcj3qZD28fzT5cOZQJXdM87Vefr+QCnpp46yy/O/HJ9ZxrOrz8vK4NvkADxBxJz5"
-    "03ogzWjJlKLKBE7P3x1XpW6nKiwfjGcZQw30PJyDZMjTV8sHWzUgPc+iWBofF07i68S+bOZSReG8SZ2Qr3oP03JVe/Dz"
-    "cN5SVSHfvK8RJ6eRPGYX2cpHqqHsoXynClmf3lyenJfFWU2FoliDTx36yjoz/HP2o7txnaax6mxvo6vRG4pOlEy2R4k3"
-    "Trdf7rzcae++3La2U8H5Vo/hFhw+Rjf8L1h8lS9oXeK7TrVap1oVM2wwdOrWn2zXEI3KlelSr3gG/AidzM7XdV11s0S4"
-    "pnvpk3cq+W7uzdSANz9xzWe6ixRyjnHUIkUYAUv9oDyrBVxlqm36esWj+Jos0TpVXsAYUzTdPDXE7U23qyRn/fXum9VE"
-    "C69338tEqbF9uX4+i7X6HDXo7BU+YMx/JLPYKPzUVwhN+yPwK+FIhsO5XjpjCCD1vrZMwFxnS8Q+jpxpNtPekIfhFU/d"
-    "QNwi5rZArn4aTba+lS3f/f09LTi9aUMhLTHyLkpu6C0S+eB93ZMeLiuK1+MKHlNY4wkeS/A4LZ3d83yOZp1wv064fwTY"
-    "XSfc/zAJ979r8a69tZBvLz1tb2FeDuJWjo6ac5wroP9vGMH9IJD+CanVa+C3Bn5r4FcFfrl51PZnZUhHPQrT2/cBbt+t"
-    "EuQZ3z7wjJvW/GcD3HpgR9PUUDTAvpoKjIprwROmH8a3NBjUtfdYe4+19yh7D+vNr2zknuY9vpOX+I71ZrV+wnrfbXnw"
-    "h95/W/IXxcPub+s0NOr+g1h9vcuxtvlrm/+vbvO1GbftCmLka1NlkP8wNuAPYPhrZJa/pfkRJt2iqGzLP+pMUyqa4JIP"
-    "fFstV1u8PX33z//7hwsOBpTiTmGaSxrZ1SDPHBxk6lo19A1H4Y0WnetAc5HpuhZnJG+1gLZvsd6P047um1GF6bX3o74E"
-    "7NmkY+pAl3DBlRq9vHT08UkhleQNXZP8pM50XfIPBgTWBc/Ln/18j4LnNTxbw7PfCZ7VeynLG+3svtzbf/XTf/z82hsM"
-    "R/S2hftavJOVMpdbCGOwxY7Q1law3WzaQ13NUDXGt3/Md1twWUwGs/MFV8LSmNbdH/LR9W5p2TSeseGnAORnQDpYjGE+"
-    "3+CHCgJwYOM1aFsgEzpZxXwGXxfeD2YTk5WY0aLBd4mQl8sSAgAICKCCHU/oMECAwnJVcZRkbwXQxbsKRJvI34jwPH06"
-    "8cIKYXVRiU3i/pIkXlqV7Vjap6gMcOhTvRUSGOpXMfAZ7IFQkv3JVa9Ckx3Q2LS8KtGSv/miIVtD6J50vZxJIqsM2BBY"
-    "2WP/9HppWUFUdIP4M62wRJeIYOEHljGMmAv4HBr5Cll29FbQ35dPkQpIH0hTmJGjO+bKLkTN9HYCU+Rgk1AJUIt0lCXS"
-    "yJQUkA2OTeEOzJ0r8k0tCvd/QNUjVFGia9d8qsHF6rN5hbJycFwgbG9nScJO8l7E5ts0Cdpvxba4OHl/cna5dQDk9vnz"
-    "JEAyvy+ibg2Vgu4CJft7y4oq60RswviXx59OFxHAb2nBKsKNDqD4djdEU94R9htZuqE1CN76Vi9VEf+tJIe9RJEunRGp"
-    "p2605mdniJt5Oi6ezbWEdZK2xVXNWP/B5TlU00e6S2X55XejODhFLCryUn/gY+SFk/yk3zMjPtJ7ZsSe8/rfzbdqsqIb"
-    "bIk4E2FjpxsKUxqKHeg313RDYuvhv7Xb4r0MJX8zaTAXvBfCeT3aBygnnh9AzE/LW4K7coD6o27YDf+UjYm/vtlbbXCk"
-    "P4m3WLcH9/BnW3yCCecfqXl7fnr65uwdVuVpzrr00gC3HQn6BdznIA7NFECbYRrMqzynTy8xejafXTIxlv4KEr6wZjYc"
-    "Am7kKsXscfOFowxBi3wRYVu8lcNhc0XDX+qce9eO2BHn2d+8AUD95rVpMA0YMcriEzYtYHhgmvCogzx6j2Vhdqln9gKd"
-    "bObmI1D52yfQEYMIq7w1H8TKI2x2y/cvgNc3EmwalkMW38GjDkAE3K7t6nI8WAGkXfxCByK0/H0lM6bLldaqMAkuFkTd"
-    "0hCBRaERqsf1flxzx0W9Y8xXmzGqqPbjNKqRqUA+/3h5cn7m2jXHi97kkdceZ0W6sBZ8tJCtQqGZXYZsTvH1uz9s93qA"
-    "8TIJC5MT9femMj0YQojiS5UXKuMnvEo1yq6DUsDPrmHZQHKjP1pFUyH+n2kMBU2mcQrSzwutSfcqmAc103xEq7RcQRnI"
-    "qO9zbTVX+S78vhbOjz7F5RIx9Z/JMtXGeZ+F6uItNsvzaJYJ3svLogmjgblmgosVzm5H8yvbEHNtomep0gXJNd/lysOf"
-    "s+ZPdNGkTrP3npi3gnRqv7FVLlhFA+PbNiQPLOEHXOvi57X0x7XQ6GhLkq+wx5W3uj4KsPbVG6gEyLxKWanLi/iHqkUW"
-    "S9cem7pjt1B47BqvdJx94A0vfKU/xVdtrdH+w4+p9GhRf4UHwO1m/8fnd+D+18yn0KVduOCa+M6FHyuEatzjS+yRojTq"
-    "7vkCLu5+H7uvmIGvYpWwiXt+hT3rOMf0uDj64XY/vcaG1ciHp//kGEbL5yVNOHuNWXGiS0UipiOanx2GEIGrxxO6/72d"
-    "TJU4DMDunxQV6A7392jmGZqnyT8C22M3GszpIuqw6P9NeVtHPL5kGoDuMW9adao9Li7VcItUEHoHGlZOta4nyUo1LA1s"
-    "xQvIgqY8O2DaOaMX/fI35mZnAZBCMFwD6QgUQIcb9/8Phnoekg=="
+    "eJztXY1u20iSfpU+7wKxcZLsxM7cRPYZCDKejG9jO4h92FtYgtmSWjLHFMljU3a0iYF7mn2wfZKrn26y+SfLlmeCzGqB"
+    "nVhk/1RXVVd91awiv2wMo2kcqNSPwo3uxpfexiSJZrHubXQvL3sbvY0W/jOMwlANU/jV2ziXc3F3rRIl/FTcRbNgJMzt"
+    "fRFG6bUfToSv8Voqh6kadXob/RaMIeM4mNMIb/EvkV4roVWaQnu9L6S+0WLsJzptiSgROo1ijdOEMOYgGs3FUIZChvpO"
+    "JXbARE2jVNGIFzAW/xQqpBn7xSa4CH0d3fEK4A8RhVmXwVyEcqrsuOMomShe68/0p5C25WasImAWdA7mWzxNv4XsmU5l"
+    "OLJMy7l12W/twNxwrd2+jnSKM/Q2Qpg7I1ur5FYlL7TA+w4d2CemVu12HCV1XS/efRT2Fs+RRjcqrGn59uOxyO5x02k0"
+    "UnbBUvNytRwr7v0LcGgoEzWeBdBRDByi2olKE1/p0jTYIxqnIDBoj03mYlOFt+LT0cWn46PzLWcAWO8g0sosLozyC/1W"
+    "OAsCJFoGN2IagZJthgpui3ESTUllYEw/icKpClN3zFROyuuWE420aNCIfaAoVjIVIFsa1l2OBN0v9X0L84Hywp6Apad3"
+    "Cla1A9o3Ei9J6CDXgkq7Yp4jZ+zC5swmsyjW+zs/vY5mKWo8qH5hPKNlRlHdUVEvauTKHUB5rN6Uh8p0+YHBbNf+/UZr"
+    "Iwimmm1BGkUBaTX8zb26vY1rFbBijpQeJn6MbKIbP0XDGcpFEuOwbwstAihSEMhBoDriSA6vhUejXvY7OKKHtoJMQSyH"
+    "qq1VLEEgCm0K7SkRy/QaFAvaQMM4iSaJnHbEcXgL6gwbE8cCVgrPmhJxgMMeinb7Vw1UvDi4lcFMHb7wiPHCM7896Ptf"
+    "52enIhr8CntVTGU6JNOVXoOa4KjAVc8P41l6PrxWU+nto71jC6TJelB3UEcVRDGaBDBaIxBsS3hfer3eRnSD/+2KNJmp"
+    "lsC/RzKVfK3T6dx7LbBvoPXCw+seU6BgUhgjn1VsovHRsyBlyoAJyFIwhoZwuMByGADTkBE0OXdxJkMew25CjkIPM6Wf"
+    "ahWMtzoC9F36wYwa8AKLaxjLQJtFqCSJEr5KTUCJR/gv350qreVE5ReAp0TG/b0RgAT6w/bfVRIJ9Rk4OgQ7tC88bKNB"
+    "c2aax8b/8g68StT/zvxE0Swe6gUwiWUZqs/pZR8YiQpkFSbwQ0UbP5mB84AWHUc5tOGqZZkWaF3mtnMLWSJoiZp4lZGo"
+    "kUlBBArCHCIXB7t4c6pS2QEZh0NU231nLpYjGMCfPdDiCcw1kMMbohXMKthVoG1rXxzMQuiuofMVqt0VdzsUKdqv6wjc"
+    "KwqLDSCIPWstdDRLhiAVNpB+qOEGcUy7K263B6hYHrJDg5KFc9qPusv6+4G4xdL2HUEahuQXaCuQJD2j637Yon2QbQHk"
+    "vFCwxTtkHpzNAxJFazKP2YKw6lIj2NGxSlLyJ90v9/dwydX/5Tvet1wb5QKWspl6AoB52mpA+8nnF1qDlGCCWsIa4QC1"
+    "HUvc0dguiECCPDTyiyFAYRLYdGqiksZZcuQADaZ+6E9nU7j5En/Jz+bXD69f774uTP3jzo87OKOBEjgl6NPZ2HiIyhpJ"
+    "JtlV9IJwrd9Ak4NRcA7GJziFComceqCyDF/rwEyJpTwgzpuhm6UZugTyKXB5pzD3Lk6aAaDCpAMwB0qG9VJcFiAVJiM7"
+    "ThJEuIST+amalhebi8+5KJNEzhtIWQy0ChRc9onJjLm6RfWYDho4vBCOFXnb2Sno8MtOkds7nddkY+Ro5ON4MvjobtmM"
+    "P1UbVKbpr2RBPGM5vKIhaRF1AOM6jzULD23o4tao7f6ABi+hb0ZD9NNUhPg7A1UMU5+c4qJpFmnCPa/GeH+yAMy5jEcZ"
+    "M9xlu+vLFlKlKZ+c7IifBjz7OxYhyblVY+ZpeSE4CoK5hjGJkqMzCAp/Qbiz0SXMRzrDPvlWmRsMpNDVqmkMAD1MnR4l"
+    "H5YHzJX9sHIA/VSHNq/o1SIj1RDw1Jikp+3Jhh6G+0+SnBXQaqIrBnI1EKTxBOKpgjFTPwJplGPHkkeMEn/ih2YTPl40"
+    "y9BsgpQGy1Ld/LZ9/3fbgryuWhZ+gulqAD2GqtlG45DtTlKoAD6BwgAh8UAp9aeqS10Bl4AnCYcKQSdwvBfiVR7gBSL2"
+    "5AZGosAtFMVoowN9V9AZ6P1YlbGkSgp+zCqRXbrD+ysaj7VaBEebcBABy8Cf+st1flno/HIH/1erMmO277+VBjdx8GFe"
+    "0HpVOEmvHwneM10D7eABWqgaw2uJIAmCdyMKbLKAujC7XYvhHTofAeJ5yXxeoyj6Jp2HwAqJloCSE7oTAJLvNGzyMa3c"
+    "Ms/hUramjPrf0BIgCbEK/xolwchtf39PZ2TTYUzh+qKDMjcIzfHF08LPdRC7DmLXQew6iF0Hsesg9vsMYnPiniV8XcfE"
+    "32VMfJXFxA4iWhQNr0Pn7z50ziX96KC5XgfWsfc69l7H3v+ysTc/xOfAexj4OlZDYsJOZ5fpszbIIgELp7RlF7Ts7NDV"
+    "wSyZKGVzDPRVPAfHzI0O/3O386beB5lxuxiniFuZaDQwAJvH/gTwRqBaIp6DvqLudtJoGuBtrYaA7lpiEM3CEWcXlBIc"
+    "2JxYw0nKk85pwoz1sR+TsOwllMEkiAYyuJLJpHICwUkwRQjo2BlH+o6PLyzVmBnKt1iQ9LJvkzsou0ZsAtpqU/hEeQJb"
+    "nKFBhhJzVIqpNzdqrkboxzH1B4yssWpG+521OC4FUETCzrYdNS4vj7lzLrDqLrd2k8ABy5iC39g0Jq/LiRtV8kZqMJsU"
+    "iXGB4BITIjYSKVgShc5N41ZGU5CA5TRJKdVZ0ZlF1tHWhKFLTAsoeKiCQhKNtRa+SRkB5Y1Qazel8MyMHpNUwwiIXF1Z"
+    "1RrXZciapSJ3xxic5/TkBrdVwgBa3oI2oep5bgLO5k4XQL8gJweBwQQMjhaY24m9TbqXETA3qlmXjv0gaI/8pLgszFBb"
+    "dk18ZFdFLa5LhzXSImoIMC5yBRWLYXfwoo3lFCOTtUebFre40YEXeouSihBrAYmAe8L8PMwhauyrYLSKiSHLwUtrCbtI"
+    "jNfabcxE7AqmGXNuiXAwEykCOdKGUZRiLhTLoEya+hwH0l/J/vHcdyZ5TkR0B3SF7dwQ5uJDq2U4xQ7i6cqT0AT0m+fX"
+    "9sAMGHFxdvIBmUaWFX1QdX5KBFth+lnYlD/2xR+1nBw6tPP3TNvPxx+OSLOsI6jPGBObdh+apEROsa6u4ddooFeyKqRt"
+    "hhddPN3iNSFv26RitDpKHpSodAC4reUXe1tL0yl12yTWq9FKG7ZI713ip4Zj1jPjcYZPeaC4hvnyFAZBdNd2kNkzkonc"
+    "c0a2qoEnrNHSBNpMasfXz1eikWRaR1fpOAZPo9UIrApv+8pZkdGCbFG0dtrcCBQQ0Q3msdQaIVnNutCoPZcNtyQgqArF"
+    "ybuPxFi9DbYdc5pDfwyrXZrj02G8Gn7B5z4VwjKqRIRn/GgIllcCWmut5XyagsISrUMxThBdH48/SzhzfVnasojiWWRp"
+    "RsvTjpclA3QW48KViQAFeou4SJzjgGLz/C/HHz50pqOtJUhCRJ15W9f3igN2WIcYK8hsw2k519nzy6o33RwHctJCP9Ey"
+    "snEiKvRyxiIzaXeUGJ+KgZKA7SC6UolN/6fzYBw2gUBTZ6c4MNKtChH2ukEgo0KOvADDXmWR2B6ecCB/+fAnO8oNHWyK"
+    "1oG4twn63rKmsMU4hmghS116uMXnN1nnLUox58OrUNC0DtRFcEG54JsyB2kip9RMlsNvcdoSO4SFsdBjy+SsdzmPnXEQ"
+    "8QSJmvqjEQaudA/NR+nOfun8y7QhV8TgdUR1UmN+bFQE3ziMNQP2lrfVmBXfMc9HQz/1/57z+yQaQZiCj7STKODHrEQk"
+    "yT/jP3pBCFQOvvrTK50CVvx62BKXx6fnF/2WODg4/9v5IVzodDqgPGjd1QwiLliMGtGZoJ+IAfD7RsHiBgqrDYAl0Q24"
+    "S/9GFeIOHXHwQFFHigqNU2Ohiy2z4IeakknlRWXp+3xsg33t08CmQgAc7GC74SZCYFQJUwlDEJFLBUx9QKFsxAzRFTNN"
+    "iQOSe7PIzCPYCHFBoZwAeexbodAphmb9N2caZVRslh3HSibUGQEWE9wVB9yne/r25OiQxzS4NMeo4hJhY9+I8iGcSZrn"
+    "1OVU0WWLXTRaGp/6maOIKEFTsVlEa13kCgh2Dig69PX11j7RcVUChzAInlcEAajkJuNScQptJbVhroO2hKjhGrSIUzKo"
+    "CEPCHoOd5pzI0eIGahxxPgeuyPzKb3Nznw4icgQT4S0izTi4CqwDmsh2v3z1mk0QSgPLfejA6Z7OSW6vYti5/mc+3Tq6"
+    "uDg+fX9OsrGeF20iRhWaD1Q62/Zsjc63qKlzLTtv+fP//PT+6t3Z6c/H769+OTs5ypps88B57wdbZmNeoqZ37O2+NVMh"
+    "aBuCneLJGx/2kKBpcehYxCGd2x26J3bwq9gRLmRn3PetYo1nU5LP8yTpqPEYWugs5CPNY2HIBIIosETmWFDDAAG7sPrT"
+    "v+xJ89LRb22CTsOBc1OaDzC3oEggz/OLGmhnn37XhnIO6o8fJheTehqoLKQJVUj7ePbp4uEEosqhG6f4PP1YoZQrVEfZ"
+    "xdlfjk4dm9szj9nKmN2mDjxBxJww1HogO2nJTKTKAk7OfjqqSt3NcFg+hs8SjRroeTh1yZJnrpafh9Vg+zz5YmlYXXiA"
+    "Xyf2ZROeKgonJ3VCvuw/TMtl7fOih9Odqgr59n2NODn75DGHz04aUw1lD6VJVcj69Pbi+KwszmoGFYUo/LDiSjuPGv+c"
+    "/ehtXKdprLvb2+hqzDlkJ0om26MEnO/2q51XO+2Xr7adU1jwvtWndwueWUY3/C9YfJ1vaFMZvM7QWmdoFRNzMOLq1T8Q"
+    "ryEalSvTpX7x0fEjdDJ7LG/KsZslwqXgSz+wp0rx5tFs6Xhzi2t+FLxIIecYfi1ShBGw1A/Kq1rAVabapa9ffIJfk1xa"
+    "p8oLGGNrrZuXhri96XaV5Gy8/n2zmhjh9e/7mSgNti+X3Wch2hVHDSbphZ9L5j+SWWwVfuprhKZXI/Ar4UiFw7nZOmOI"
+    "O81xuErAXGdbxH2KOTNspiMliVEZL91C3CLmdkCuaY0m29zKtu/e3q4RnDnroUiYGHkXJTf08ol88iszkpkuq6U38wqe"
+    "UzjzCZ5L8DwtkxT0fI5mnae/ztN/BNhd5+l/N3n6v2vNr3u0kGdePe1sYV4O4laOjppToyug/28YwX0nkP4JGdlr4LcG"
+    "fmvgVwV+uXk09mdlSEcjCjvatwFu36yA5BlfWvCMh9b8ZwPceuBE05ZeNMC+msKNimvBB1PfjW9pMKhr77H2HmvvUfYe"
+    "zgtj2cg9zXt8Iy/xDcvUav2E85rc8uQPvTa35C9CUJtVo5FlnYZB3X8Qq29OOdY2f23z/9VtvjHjrl1BjHxtixPyH9YG"
+    "/AEMf43M8pc7P8KkOxSVbflHk6BKtRZcKYIvueUijXcnP/3z//7hgYMBpbjTmOaSRm4RyTMHB5m6Vg19w6PwRovO5aO5"
+    "yEw5TGekbo2Atm+xTJDTju6bUYUdtf+9vjvs2aRjy0eXcMGV0r684vTxSSGV5A1TyvykwUw583cGBNZ10ss/+/kWddJr"
+    "eLaGZ78TPKv3Uo432nn5anfv9Q//8eMbORiO6CUN97V4J6uALvcQ1mCLHWGsrWC72XSGupqhaoxv/5ivxOBqmgxm5xuu"
+    "hKUxrftqyI+uX5a2TeMzNvyCgPoMSAdrOOxXH/xQQwAObLwGbQtUQk9WMZ/BN/X6g9nEZiVmtBjwXSLk1bKEAAACAqjO"
+    "RwoTBghQWC5GjpLsZQKm5leDaBP1KxGep08nMqwQVheVuCTuLUnihVMQjxWBmqoHhz6VaSGBoXmDAz+D3RdasT+57Fdo"
+    "cgMal5bXJVryF2Y0ZGsIM5Ips7NJZJUJGwIrd+4f3iwtK4iKbhB/phWWmMoSrBfBYogRcwHboZGvkOVGbwX9ffUUqYD0"
+    "gTSNGTlmYC4IQ9RMLzWwRQ4uCZUAtUhHWSKNTEkB2eDcFO5gzQcV8tsSFh5/n4pOqBDFlLz5VLqLRWvzCmXl4LhA2O7O"
+    "koQd56OIzXdpErTfiW1xfvz++PRiax/IveKvmgDJ/JqJuj1UCroLlOztLiuqbBCxCfNfHH06WUQAv9wFiw83uoDi270Q"
+    "TXlXuC9y6YXOJHjrt3oXi/hvrTjsJYpM6YxIpb4xmp89Q9zM03Hx2VxLOE/StrgYGus/uD6HSgFJd6mav/xKlQ4uEWuR"
+    "ZOoPfIy8cJGfzOtpxEd6PY3Y7bz5d/uJm6zoBnsizkTY2O2FwlaU4gDmhTe9kNh68G/ttnivQsWfWhrMBZ+FcF6P8QG6"
+    "E8/3Iean7a3AXXWA+sNe2Av/lM2Jv36zl+HgTH8S77DcD+7hz7b4BAvOv23z7uzk5O3pT1jMZzjr0bsGvHYk6Bdwn4M4"
+    "NFMAbYZpMK/ynL7YxOjZfq3Jxljm40n4npvZcAi4kYsbs+b2w0gZghb5JsK+eCuHw/aKgb80OI9uHHFHnGV/8wEAjZuX"
+    "tPlYPWYKDzE+YdMChgeWCU07yKP3WBfmVohm793JVm6/HZW/tAIdMYiwylv7Ha08wma3fP8CeH2jwKZhFWXx1T16H0TA"
+    "/dqeqeKDHUDaxe+BIELLn2Wyc3pcoK0Li+AaQ9QtAxFYFAahSi4T5FI9rgWm8rkZo4rqOJ1GNbKFy2cfL47PTj23VHnR"
+    "C0DykuWsthf2go8WslUoNHOrl+1TfPPKENe97mO8TMLC5ETzmapMD4YQovhK5/XN+OWvUmmz10Ep4NfasGwguTHfuqKl"
+    "EP9PDYaCLtM4Benn9dmkexXMg5ppv71V2q6gDGTU97gkm4uDF36WC9dHX/DyiJj6r2vZIuV8zEJR8hab5Xk0ywQv82pq"
+    "wmhgrpngYmG01zX8yg7EPJfoWapNHXPN57zy8Oe0+ctetKiT7HUp9mUi3dpPc5XrXNHA+K4NyQNL+AHXevhVLvNNLjQ6"
+    "xpLkO+xxVbGejwKsfWMHKgEyr1JX6vEm/q5KmMXSJcu2XNkr1Ct71isdZd+Fwwtf6U/x1VhrtP/wY6okbeqv0ADcbvZ/"
+    "bL8D979mPoUuvYQLno3vPPixQqjGI77CESlKo+GeL+Di4fdw+IoZ+CpWCZt45Nc4solz7IiLox/u98Mb7FiNfHj5T45h"
+    "jHxe0YKzt58VF7pUJGIHovW5YQgRuHo8Ycbf3clUicMAHP5JUYEZcG+XVp6heVr8I7A9DmPAnCmiDov+35a3dcXjS6YB"
+    "6B7xoVW3OuLiUg2vSAWhd6Bh5VTrepKcVMPSxE68gCxoyrMDpp0xejHvjGNudhcAKQTDNZCOQAEMuHH//w/2MVY="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -3424,8 +3424,10 @@ def _reader(
 
 
 # ---- burgee: loaded on first use: batch ----
-#: Effects that may run side by side: they change nothing, or the same thing each time.
-_PARALLEL = ("read_only", "idempotent")
+#: The effect of the calls that may run side by side: the ones that change nothing. (Not
+#: `idempotent`: `done 1` and `done 2` each rewrite the same file, and `done 1` after `add` must
+#: see the task the `add` made.)
+_PARALLEL = "read_only"
 
 
 def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
@@ -3468,7 +3470,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
     except CommandError as error:
         failure = _deliver(_failure(error), None, agent=True)
         return ident, "now", lambda: failure
-    lane = "parallel" if command.effects in _PARALLEL else "serial"
+    lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
     return ident, lane, lambda: _batch_run(name, arguments, invocation)
 
@@ -3497,7 +3499,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
     tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
     import threading
-    from concurrent.futures import Future, ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor, wait
 
     lock = threading.Lock()
     failed: list[bool] = []
@@ -3517,11 +3519,10 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
                 while data:
                     data = data[os.write(out, data) :]
 
-    lanes = {
-        "parallel": ThreadPoolExecutor(max_workers=max(1, invocation.jobs)),
-        "serial": ThreadPoolExecutor(max_workers=1),
-    }
+    workers = ThreadPoolExecutor(max_workers=max(1, invocation.jobs))
     pending: list[tuple[Any, Future[dict[str, Any]]]] = []
+    #: The read-only calls running since the last call that changes something.
+    running: list[Future[dict[str, Any]]] = []
     try:
         for line in lines:
             if not line.strip():
@@ -3531,8 +3532,14 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             if lane == "now":
                 future = Future()
                 future.set_result(job())
+            elif lane == "parallel":
+                future = workers.submit(job)
+                running.append(future)
             else:
-                future = lanes[lane].submit(job)
+                wait(running)
+                future = workers.submit(job)
+                wait([future])
+                running = []
             if invocation.as_completed:
                 future.add_done_callback(_batch_written(write, ident))
             pending.append((ident, future))
@@ -3540,8 +3547,7 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
             for ident, future in pending:
                 write(ident, future.result())
     finally:
-        for executor in lanes.values():
-            executor.shutdown(wait=True)
+        workers.shutdown(wait=True)
         _QUIET.stop()
     return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
 
