@@ -124,13 +124,16 @@ def test_checks_refuse_the_other_json_types() -> None:
         ('{"a": "1"}', {"a": "1"}),
         ("a=1, b=2", {"a": "1", "b": "2"}),
         (['{"a": "1"}', "b=2"], {"a": "1", "b": "2"}),
+        # NOTE: the empty key, as a word and as JSON: the command line takes what JSON takes.
+        (["=1"], {"": "1"}),
+        ({"": "1"}, {"": "1"}),
     ],
 )
 def test_pairs_read_key_value_words_and_json_objects(raw: Any, expected: Any) -> None:
     assert _pairs(_Str.convert)(raw) == expected
 
 
-@pytest.mark.parametrize("raw", [["novalue"], ["=1"], 3, '{"a": 1}'])
+@pytest.mark.parametrize("raw", [["novalue"], [""], 3, '{"a": 1}'])
 def test_pairs_refuse(raw: Any) -> None:
     with pytest.raises(_Invalid):
         _pairs(_Str.convert)(raw)

@@ -1606,8 +1606,9 @@ def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
                 if isinstance(item, str) and item.lstrip().startswith("{"):
                     pairs.update(convert_all(item))  # NOTE: a JSON object, as one word
                     continue
+                # NOTE: `=V` is the key "", as a JSON object may have it.
                 key, equals, text = str(item).partition("=")
-                if not equals or not key:
+                if not equals:
                     raise _Invalid(f"{_show(item)} is not KEY=VALUE")
                 pairs[key] = text
             value = pairs
