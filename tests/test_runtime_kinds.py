@@ -7,10 +7,11 @@ import datetime
 import decimal
 import pathlib
 import uuid
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
+from burgee.model.ir import TypeKind
 from burgee.runtime.errors import _Invalid
 from burgee.runtime.kinds import TYPES, _Int, _Str, _Type
 from burgee.runtime.output import _jsonable
@@ -73,6 +74,13 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
 
 def test_every_type_has_cases() -> None:
     assert set(CASES) == set(TYPES)
+
+
+def test_the_generator_knows_every_leaf_type_by_the_runtime_name() -> None:
+    """The IR's `TypeKind` names the runtime's leaf types and the kinds built from them."""
+    built = {"choice", "enum", "list", "record", "dict", "tuple"}
+    assert set(get_args(TypeKind)) == set(TYPES) | built
+    assert not built & set(TYPES)
 
 
 @pytest.mark.parametrize("kind", sorted(TYPES))

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict
 
@@ -16,11 +16,13 @@ from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.runtime.errors import BUILTIN_ERRORS
 
 Effects = Literal["read_only", "idempotent", "non_idempotent", "destructive", "withheld"]
-EFFECTS: tuple[str, ...] = ("read_only", "idempotent", "non_idempotent", "destructive", "withheld")
+EFFECTS: tuple[str, ...] = get_args(Effects)
 Trust = Literal["trusted", "workspace", "private", "external", "untrusted"]
-TRUSTS: tuple[str, ...] = ("trusted", "workspace", "private", "external", "untrusted")
+TRUSTS: tuple[str, ...] = get_args(Trust)
 Scalar = str | int | float | bool | None
 
+#: The leaf kinds are `burgee.runtime.kinds.TYPES`'s names (a test holds the two together), the
+#: others are built from them.
 TypeKind = Literal[
     "str",
     "int",
