@@ -151,7 +151,7 @@ def test_architecture_describes_every_module() -> None:
     missing = []
     for path in sorted(generator.rglob("*.py")):
         relative = path.relative_to(generator).as_posix()
-        if path.name == "__init__.py" and relative != "__init__.py" or relative == "_tool.py":
+        if (path.name == "__init__.py" and relative != "__init__.py") or relative == "_tool.py":
             continue
         if f"`{relative}`" not in text and f"`{relative}:" not in text:
             missing.append(relative)
