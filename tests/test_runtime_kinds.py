@@ -13,9 +13,10 @@ import pytest
 
 from burgee.model.ir import TypeKind
 from burgee.runtime.errors import _Invalid
-from burgee.runtime.kinds import TYPES, _Int, _Str, _Type
+from burgee.runtime.inputs import _problem
+from burgee.runtime.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
 from burgee.runtime.output import _jsonable
-from burgee.runtime.values import _matching, _pairs, _tuple
+from burgee.runtime.values import _matching, _pairs, _tuple, _within
 
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
 CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
@@ -175,3 +176,30 @@ def test_a_decimal_too_large_for_a_float_says_to_send_text() -> None:
     with pytest.raises(_Invalid, match='give it as text, such as "1e400"'):
         TYPES["decimal"].convert(float("inf"))
     assert TYPES["decimal"].convert("1e400") == decimal.Decimal("1e400")
+
+
+@pytest.mark.parametrize(
+    ("convert", "value", "schema"),
+    [
+        (_Count.convert, -1, {"type": "integer", "minimum": 0}),
+        (_within(_Int.convert, 1, 5), 9, {"type": "integer", "minimum": 1, "maximum": 5}),
+        (_within(_Float.convert, 0.5, None), 0.25, {"type": "number", "minimum": 0.5}),
+        (_matching(_Str.convert, None, 2, None), "a", {"type": "string", "minLength": 2}),
+        (_matching(_Str.convert, None, None, 1), "ab", {"type": "string", "maxLength": 1}),
+        (_matching(_Str.convert, "^b", None, None), "a", {"type": "string", "pattern": "^b"}),
+        (_tuple(_Int.convert, _Int.convert), [1], {"type": "array", "minItems": 2, "maxItems": 2}),
+        (
+            _tuple(_Int.convert, _Int.convert),
+            [1, 2, 3],
+            {"type": "array", "minItems": 2, "maxItems": 2},
+        ),
+    ],
+)
+def test_a_converter_and_the_input_schema_check_word_a_problem_alike(
+    convert: Any, value: Any, schema: dict[str, Any]
+) -> None:
+    """A value from the command line or an env var meets the converter; the same value as JSON
+    meets the input schema's check first: both must say the same."""
+    with pytest.raises(_Invalid) as refused:
+        convert(value)
+    assert _problem(value, schema, "key", schema) == f"key: {refused.value}"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from burgee.runtime.embedded import _document
-from burgee.runtime.kinds import _characters, _number, _show
+from burgee.runtime.kinds import _badly_sized, _mismatched, _out_of_bounds, _show, _wrong_count
 
 #: Each command's input schema and its secret keys, from the embedded clispec document.
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
@@ -127,26 +127,18 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
         allowed = ", ".join(str(choice) for choice in schema["enum"])
         return f"{path}: expected one of {allowed}, got {_shown(value)}"
+    problem = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            return f"{path}: {value} is less than the minimum {_number(schema['minimum'])}"
-        if "maximum" in schema and value > schema["maximum"]:
-            return f"{path}: {value} is more than the maximum {_number(schema['maximum'])}"
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            return f"{path}: {_shown(value)} is shorter than {_characters(schema['minLength'])}"
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            return f"{path}: {_shown(value)} is longer than {_characters(schema['maxLength'])}"
-    if isinstance(value, str) and "pattern" in schema:
-        import re
-
-        if re.search(schema["pattern"], value) is None:
-            return f"{path}: {_shown(value)} does not match {schema['pattern']}"
+        problem = _out_of_bounds(value, schema.get("minimum"), schema.get("maximum"))
+    elif isinstance(value, str):
+        problem = _badly_sized(value, schema.get("minLength"), schema.get("maxLength"))
+        if problem is None and "pattern" in schema:
+            problem = _mismatched(value, schema["pattern"])
+    elif isinstance(value, list):
+        problem = _wrong_count(len(value), schema.get("minItems"), schema.get("maxItems"))
+    if problem:
+        return f"{path}: {problem}"
     if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            return f"{path}: needs at least {schema['minItems']} item(s)"
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            return f"{path}: takes at most {schema['maxItems']} item(s)"
         first = schema.get("prefixItems", [])
         for index, item in enumerate(value):
             inner = first[index] if index < len(first) else schema.get("items")

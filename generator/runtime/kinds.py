@@ -39,6 +39,41 @@ def _characters(count: int) -> str:
     return f"{count} character{'' if count == 1 else 's'}"
 
 
+def _out_of_bounds(number: float, minimum: float | None, maximum: float | None) -> str | None:
+    """Why a number is outside its `min=`/`max=`, worded alike by the converters and the input
+    schema's check; None when it is inside."""
+    if minimum is not None and number < minimum:
+        return f"{number} is less than the minimum {_number(minimum)}"
+    if maximum is not None and number > maximum:
+        return f"{number} is more than the maximum {_number(maximum)}"
+    return None
+
+
+def _badly_sized(text: str, min_length: int | None, max_length: int | None) -> str | None:
+    """Why a string is shorter or longer than its `min_length=`/`max_length=`, or None."""
+    if min_length is not None and len(text) < min_length:
+        return f"{_show(text)} is shorter than {_characters(min_length)}"
+    if max_length is not None and len(text) > max_length:
+        return f"{_show(text)} is longer than {_characters(max_length)}"
+    return None
+
+
+def _mismatched(text: str, pattern: str) -> str | None:
+    """Why a string does not match its `pattern=`, or None."""
+    import re
+
+    return None if re.search(pattern, text) else f"{_show(text)} does not match {pattern}"
+
+
+def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | None:
+    """Why a list or a tuple has too few or too many items, or None."""
+    if minimum is not None and count < minimum:
+        return f"needs at least {minimum} item(s)"
+    if maximum is not None and count > maximum:
+        return f"takes at most {maximum} item(s)"
+    return None
+
+
 def _not_json(name: str) -> Any:
     """NaN and the infinities: Python's json reads them, JSON has no such values."""
     raise ValueError(f"{name} is not a JSON value")
@@ -184,8 +219,9 @@ class _Count(_Type):
     @staticmethod
     def convert(value: object) -> int:
         number = _Int.convert(value)
-        if number < 0:
-            raise _Invalid(f"{number} is not a count (0 or more)")
+        problem = _out_of_bounds(number, 0, None)
+        if problem:
+            raise _Invalid(problem)
         return number
 
     @staticmethod

@@ -7,7 +7,15 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _SECRETS, _interactive
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
-from burgee.runtime.kinds import _characters, _choice_text, _load_json, _number, _show
+from burgee.runtime.kinds import (
+    _badly_sized,
+    _choice_text,
+    _load_json,
+    _mismatched,
+    _out_of_bounds,
+    _show,
+    _wrong_count,
+)
 
 if TYPE_CHECKING:
     import enum
@@ -199,10 +207,9 @@ def _within(
 
     def check(value: object) -> _T:
         number: Any = convert(value)
-        if minimum is not None and number < minimum:
-            raise _Invalid(f"{number} is less than the minimum {_number(minimum)}")
-        if maximum is not None and number > maximum:
-            raise _Invalid(f"{number} is more than the maximum {_number(maximum)}")
+        problem = _out_of_bounds(number, minimum, maximum)
+        if problem:
+            raise _Invalid(problem)
         return cast("_T", number)
 
     return check
@@ -286,8 +293,9 @@ def _tuple(*converters: Callable[[Any], Any]) -> Callable[[object], tuple[Any, .
 
     def convert(value: object) -> tuple[Any, ...]:
         items = _as_list(value)
-        if len(items) != len(converters):
-            raise _Invalid(f"expected {len(converters)} values, got {len(items)}")
+        problem = _wrong_count(len(items), len(converters), len(converters))
+        if problem:
+            raise _Invalid(problem)
         return tuple(converters[index](item) for index, item in enumerate(items))
 
     return convert
@@ -341,15 +349,11 @@ def _matching(
 
     def check(value: object) -> str:
         text = convert(value)
-        if min_length is not None and len(text) < min_length:
-            raise _Invalid(f"{_show(text)} is shorter than {_characters(min_length)}")
-        if max_length is not None and len(text) > max_length:
-            raise _Invalid(f"{_show(text)} is longer than {_characters(max_length)}")
-        if pattern is not None:
-            import re
-
-            if re.search(pattern, text) is None:
-                raise _Invalid(f"{_show(text)} does not match {pattern}")
+        problem = _badly_sized(text, min_length, max_length)
+        if problem is None and pattern is not None:
+            problem = _mismatched(text, pattern)
+        if problem:
+            raise _Invalid(problem)
         return text
 
     return check

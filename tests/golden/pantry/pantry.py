@@ -1163,6 +1163,41 @@ def _characters(count: int) -> str:
     return f"{count} character{'' if count == 1 else 's'}"
 
 
+def _out_of_bounds(number: float, minimum: float | None, maximum: float | None) -> str | None:
+    """Why a number is outside its `min=`/`max=`, worded alike by the converters and the input
+    schema's check; None when it is inside."""
+    if minimum is not None and number < minimum:
+        return f"{number} is less than the minimum {_number(minimum)}"
+    if maximum is not None and number > maximum:
+        return f"{number} is more than the maximum {_number(maximum)}"
+    return None
+
+
+def _badly_sized(text: str, min_length: int | None, max_length: int | None) -> str | None:
+    """Why a string is shorter or longer than its `min_length=`/`max_length=`, or None."""
+    if min_length is not None and len(text) < min_length:
+        return f"{_show(text)} is shorter than {_characters(min_length)}"
+    if max_length is not None and len(text) > max_length:
+        return f"{_show(text)} is longer than {_characters(max_length)}"
+    return None
+
+
+def _mismatched(text: str, pattern: str) -> str | None:
+    """Why a string does not match its `pattern=`, or None."""
+    import re
+
+    return None if re.search(pattern, text) else f"{_show(text)} does not match {pattern}"
+
+
+def _wrong_count(count: int, minimum: int | None, maximum: int | None) -> str | None:
+    """Why a list or a tuple has too few or too many items, or None."""
+    if minimum is not None and count < minimum:
+        return f"needs at least {minimum} item(s)"
+    if maximum is not None and count > maximum:
+        return f"takes at most {maximum} item(s)"
+    return None
+
+
 def _not_json(name: str) -> Any:
     """NaN and the infinities: Python's json reads them, JSON has no such values."""
     raise ValueError(f"{name} is not a JSON value")
@@ -1500,10 +1535,9 @@ def _within(
 
     def check(value: object) -> _T:
         number: Any = convert(value)
-        if minimum is not None and number < minimum:
-            raise _Invalid(f"{number} is less than the minimum {_number(minimum)}")
-        if maximum is not None and number > maximum:
-            raise _Invalid(f"{number} is more than the maximum {_number(maximum)}")
+        problem = _out_of_bounds(number, minimum, maximum)
+        if problem:
+            raise _Invalid(problem)
         return cast("_T", number)
 
     return check
@@ -3022,26 +3056,18 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
         allowed = ", ".join(str(choice) for choice in schema["enum"])
         return f"{path}: expected one of {allowed}, got {_shown(value)}"
+    problem = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            return f"{path}: {value} is less than the minimum {_number(schema['minimum'])}"
-        if "maximum" in schema and value > schema["maximum"]:
-            return f"{path}: {value} is more than the maximum {_number(schema['maximum'])}"
-    if isinstance(value, str):
-        if len(value) < schema.get("minLength", 0):
-            return f"{path}: {_shown(value)} is shorter than {_characters(schema['minLength'])}"
-        if "maxLength" in schema and len(value) > schema["maxLength"]:
-            return f"{path}: {_shown(value)} is longer than {_characters(schema['maxLength'])}"
-    if isinstance(value, str) and "pattern" in schema:
-        import re
-
-        if re.search(schema["pattern"], value) is None:
-            return f"{path}: {_shown(value)} does not match {schema['pattern']}"
+        problem = _out_of_bounds(value, schema.get("minimum"), schema.get("maximum"))
+    elif isinstance(value, str):
+        problem = _badly_sized(value, schema.get("minLength"), schema.get("maxLength"))
+        if problem is None and "pattern" in schema:
+            problem = _mismatched(value, schema["pattern"])
+    elif isinstance(value, list):
+        problem = _wrong_count(len(value), schema.get("minItems"), schema.get("maxItems"))
+    if problem:
+        return f"{path}: {problem}"
     if isinstance(value, list):
-        if len(value) < schema.get("minItems", 0):
-            return f"{path}: needs at least {schema['minItems']} item(s)"
-        if "maxItems" in schema and len(value) > schema["maxItems"]:
-            return f"{path}: takes at most {schema['maxItems']} item(s)"
         first = schema.get("prefixItems", [])
         for index, item in enumerate(value):
             inner = first[index] if index < len(first) else schema.get("items")
