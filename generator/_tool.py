@@ -355,8 +355,8 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y20aSfpU57VWJrAMp+SfJhfS6Smd7s76LZZflq60rSSWAxFBCBAJcDCiZiVW1T7MPtk9y/TMzGBAgBZF0EsdI"
-    "7drE30xPT3fP190z7V/2xul0Fss8SpO9wd4vZ3uXWTqfqbO9wenp2d7Znod/XcoEfp3t/SATmQW5FIHI0zQWkyydwu+r"
+    "eJztXY1y2ziSfhWcd6ss1VGy8zMzO1I2Vb4kO5u7iZOKc7V1ZbtMSoRsjilSS1B2NBNX7dPsg+2TXP8AIChSMi0pM5MN"
+    "p3YT8Q9oNLobX3cDnV/2xul0Fss8SpO9wd4vZ3uXWTqfqbO9wenp2d7Znod/XcoEfp3t/SATmQW5FIHI0zQWkyydwu+r"
     "IAljmSkxiWLZP9s79+Cb8ZUcX9NXL/DX8mviNsqv0nkubrMoj5JLESSL/Ap+mO8TectfZ5J7hBvc6yxLf5Lj3LyYyUkm"
     "1RW9/F72MpmEMoP39Wv7SuQShoiNYMdKqGAi4wV+Dv/BR8CBKZBmxsyDPT33DmHscN1LqeleD6idzXPs9WwPW6LbfJOH"
     "1AnlJJjH+UA8S4KpfN6fLcRIqiiU4q9Hxy9/fPX+pEtEY6s9fIUbS9KEG8uvJJJ9mQVTgY9FJ72RWQYNKHO/g/f/3O/3"
@@ -394,64 +394,65 @@ _DATA = (
     "8wx6nSKwXuVrlIexM26sz+zUUmLSPLsjolmOqJYYmzBapkYm8ynbgM2zSFvJ2Kr8U/3sfn6A/sDs1gohNImtxoBkR4mv"
     "Fejl83sIy6z99eG9Ga27KLg7NpY5/qAdHLRUHIXh8nP7qQDP+prtIcUDckojMRanSPNQ5wUwhML+n7MPZVOj/yvow+pE"
     "6AoNxTxoY7HfVZ70K5b7GixkAqq1Ug8uajXvRRjb5INYbG8Dyqd5xHTwFzGeLfIIcQB+CqrF6RNcyKOE4+26gX1MbWXX"
-    "qFoJrdvllFwfvt1C6OHrFfC6ZrwfSqQGlCE0NhTYhf4SCcJkouTylFrsj+A7SqIpLZWHJVk75NUVIEqjjx+VPn50iP/V"
-    "ysxkU9dyOw7ezwsar0wuK66WO+C6WbCyBtLBDXgoGqDdWTBGMKmnAl9ZQ11iH9eCKofOhgYOaeMh84YGSQlqknmw2Uh0"
-    "MMlJKQCsBAp3A66aMYd5DpfsmCz1jUzBZl4RkjCTyd/SLA7LCyNtIpmOZ5TVXreTxCQjCw+v4W7MGua2Ccw2gdkmMNsE"
-    "ZpvAbBOYbQKzTWBWaW8TmLtJYC7F4x9yCqZmltv0Z5v+bNOfbfqzTX9+YelPh641xxnrLH6bJ23zpFtzo82TtnnSNk/6"
-    "u84X3ZcnLVaQh51xr5msNsXaplj/CCqzPsXqKswDk6ur1KbN0bY52jZH+5XmaPlENCdox7DSzeSYmHDYf8L0GRvEIe+y"
-    "10rvPdKYlF8wh7XVxYyC8/TS8z8/6X+/PmVb5FfBvoAnl/fI9TPeTo9wPmWQ2fHDiQxNAsDEK9iGuAmynAIIDr9n0Yxm"
-    "yNxCxl/G6SiIL4LsspKe5iICK0NmzpQ7lr6MIXV4EZ2pNUUDhuZwPFUnEB1YEHu0LNJp6y6HL8k68rrpli64lgvgxWiB"
-    "oU4gPNemTIu8MxZnHVHgBjGm0IWA6oZX+CEFF1hem43d5E0IwDhogw6/V8kL5Wh+WSbGxRoNOsQj1yIH8yFHBN9Af1H/"
-    "MzCXNui43CuuYKlZXQvzMB1p09Wg23EAa0lcKkJgTESkD94rOU4xhtgJhK979JmkGkZMg4/uXNVa1CZkzXM3426yO1wI"
-    "wFpZb2nhV8GN3r/gu0UMOocDcHAErWxDVlGMuXMPulyGnmB+qWZcambr9rjDsqi2wZi0J1iBKu46HikeRA0Bel3cQsQY"
-    "4dJUs7kUoa55QkqLKm4jNF0qzIAAC0gEsJMUUN0hahLJONzGxHCQh4bmCTNIDPX0eljHZSCY5hSWEvacgyxH9Ma5vpTi"
-    "ODwHy6TJj+AcRVvZP+77Vhcf0T4xyArbuXFgdr404RSVs9hcdrAeyIoqGL9EoedUAUE7e8d0/eX1j69oZo0hrq97wRtV"
-    "KEDJRVWI3TU68FM6Ultptd51Q7wYkKtFY8LlskdTTKOj4icBTvq4COOIp93GdAbKFPZaDjc/UGHK9LKrTByziTfcYZTz"
-    "JiNc8htTGMfpbc+BQzskE7nntFzkgICuxgQudBjSWWsXW9FIc1pHl02WBuoave1OImXIodoM94aMUoRS1p/TUmAHRWOH"
-    "9WkS4UKNJXdGi1mgFEKimnGhUdmVDbW5NYqYvXnxjkHeAQVd4FE0gdE25vh0PNsOP8jsRlYIs1RRsIcMQXMhoLH2iLnb"
-    "YRstoDBEY9D1IoRLD7c/z7juVlPa3PTT9nNp9j3ZwklNyaAszQ6IAAE6QlwiTijt0zE7RLoNSEJEa1c7d+0Tz3jJeo5Y"
-    "PbAKp4KF0uqFeZbl1awziYNLD9cJT8+NV2zvoxpDbJH1NlOduBjJALDVnIKYunyZzcbwRjITOoGWbmSCsNP1vRiVsecD"
-    "GPLCekJPMayA/OWIi02FJw42ROtA3OuAvHvGFHqMI4gWstRIEAwrytKEQA8FTezHXSqSZfZnUbcO1MTFnepZdQInjVVQ"
-    "qjsr4K849sQhYVGsrtfVVbcGXImLcYgyu2SnURjiflx6RkWZyk+GS0En/Q4tRQweQ0o46q2qZfCLzRgzYB753ZWVvdgR"
-    "VWC+8ujngt9v0hDcBJCHPINm8vRaJkQkzb/lP66C4Cg8+xRNL8AtzvJPzz1x+vr45MO5J549O/m/k+dwA7cQ0pbZRM7B"
-    "44HByJACcVEmRsDva9xYPJK0/S9O02tYLqNrWcL9KmXwTqg/R4HGrrFMnykTxyHugEnlQdkSZBwrwW9NNnFVMTNs7NnB"
-    "iocRb6kxe7aRApPa5RpnpbJ3ugnOxkS52ZDDU8bUTlLEBaWSaMjjyEyKHGeSlAS3gvDVMirVw57NZMA7cxFgMcED8Yy/"
-    "GWCu6Tm3qXFpgVHFKcLGcz2V9+HMYheSWoEuPbudWkT0nQ4FpBmaik4ZrQ2QKzCxCzGJkkhddYdEx8USOMQNxyALcQwi"
-    "2WFcKo67uLUJ32Guc6ge3CmQIsptcCk5E6cpwmA0uJEETeVpgRHpq+Ixvx5RIKBAMCk+ItL0AleBdUATb1x9/A2bIJwN"
-    "3GIlw35lu0zt4YL2oMBXfFBATibAB1b4IkLKW26KfccadeDay+5OXTSw2Iq2qQu6o4MBawJ7VbIqob4HRO6ab/9fJol/"
-    "bh43eOhO/0bYdnMSmm/qXybE2TXbGN2WMp91vsBn2fNfweVFievdkf6bnAiohNxsOfTdDWyj8wIVYXFPCmxqZHZ9BqDW"
-    "X9sujLvdxn7y1jhvcqGcVOe/2wuw1Xk+U4ODA/RcdEi0n2aXB2EGOOTg8eHjw96jxwdOQBjWomr2cE3ONNWHdADOK5u3"
-    "x6Fi3drPdQ7AK4rgUltFhkbr8DlvjM1XJX9rMpWpLkpGdJ+XO37A+J1DQlTFefVYeTd84+Q0FZjeeBewp0tQr34MYD5b"
-    "oNez9I61CLx7jDboN+cqU+3Sd17OVi/PuFcvJGsYYwo1rx4awuVVj6sk2/bO71aLiZ68cxZGY2DxheVq3dYzumCwrjd4"
-    "cDquuMjmMxNi1kvShbXyOlzK20ttINpJ2M2LXdpaL1RZHSisQwdBtE5qWFc4BzZ5POPeTD4UwRjeonHqAAu5n7wCp9k1"
-    "1asvyLjQHen2C/wsnC5ELxW2aa/0Vq/410j0RpjdGbf2cGx7OLY9HNsejl1Fe3s4tj0ce+8G27ac7fbnOd1olI3K1gaj"
-    "+NTODmJRxb7B+493/voBANdL/zLcuvZAaXug9Os5UNrGEtpYwlcXS1gRMiggj3H1D/I0TA9KIYQt4wXUh1jX/u8hOvD1"
-    "1JT4wxb+dpFoArp2T270Hji6i3Tf7/tke/W0gjOCzQe+/hB7Zc+rPr++eX/NzqtXtnyao+rNO97BIfaHHE2vTM8OThk0"
-    "PW9eFQ3nX5/dnee0o+PoX4ibtRwCabFoi0VbLGqxqEEi0wUiA85cuf/I9XYoFEEDtyxKrf422LMto9OW0WnL6LRldB5e"
-    "E+SL/Rc6HrBr9R7PbEsovLpeTBVxTyY7Rry7KifTQt4W8raQ90uHvK75NuZmS5yrmxS2ud8G4LZ1v7ao+1VehxzOLxP5"
-    "Th9VpaoHXLNhKHxdLuHFm5f/+sc/fcCgoAe3CgFwnrrlHHacv7caWp3V0/PaFXPlIsbVmwrR1IUp+qG80YJ4cHPYf9Ln"
-    "Ii53qxXMtHr+pf4TTzubHVO96Z5YJy/hZRjkFHyqJqLvA0KH1cArVRLbqDFdTewLwz5tmbJmBv23KlPWItIWkf5KiLR+"
-    "lXJWo8NHj588/ebb7/7z+2A0DqXBg3WAT29TXf5CGIMtDoW2toLt5iowuJ2hWqHIf9SKlFxXw3oWhcJZvE/zHOUX4zRE"
-    "qh4v6cyqyMARgI5QcJWNwG7RBiHhUlxpZkvp6YpXCtiZSZwxGQ5NOEpkQdLXNtcSVuf8uCQ+bUjiB6ccHNbjUVS7ZxzR"
-    "/nckEPARdQUgOVMARZVkG356XqFphTvlkvXt941ZB57RNUKwvEKhLrOAxROwMkDIRNGuDZCWClklF9Al5rvDpsQkYg5j"
-    "ntG80EbbOZYQSOgAhd04ONTHynXJh0CM5pcVYlxn0qXl0eNNZgwkA/ikcmErBPJBf0SxVO7PlB9wSaj4yGU6vmnKlByQ"
-    "BvZN7gdWY6BdlKa4BLc/pG0hJnCPxWii8ZUuJ7OonynHPy8R9qTpbL0uWhGdF3kW916IA3Hy+ofXxx+6QyD3gk5RIMlc"
-    "gLFOv5ZiACVKnj5pOlW2EdGB/j+8ev9mHQFohtwDYrTAcZee6zw65zvK/TkHtAZmt3j5bAj7vLo86a3eA6xdX4rwDt2q"
-    "BlR8RldT4G07XCxBYAlL5XrRuCrQEKhcK+7/2RuAY9A7SzhxVZRmxa3ulmp8sOPqquJ/KYaN5RVpGxIX4xA5xffJfOio"
-    "Sge68IQu95DIW8/EWbpcWS3KTUkIqitE6ka1/5bro/ZxULjPKcijUYTOGw7rvS4x6xxx+Q901rFppoC+Q6CKuHNwlghz"
-    "7gg/1yVrzxJi4rN/6/WEYRRVUdWDIEaYPbT92WIowpSMowyxUEev9/wsOUv+pF/H37suZovN/0m8wHJBsFDgZU+8hzGa"
-    "0hwv3r55c3T8EksBaVb6VKnQ76WCroDd7PihqAIcGufxospkT/gGcQs6KyCsX4ZN3/lUymM+HgPW5NJI9nXWTlGgblEo"
-    "On6LjwoIbe5oyEyNc+va7vfFW/ubgwbUblEQJ8LaM7psEfo0bP7AOLLy9JFDP2BVGbe+lK2aa0eu6+Y6JScRSKhBhbNa"
-    "QPcLn5xBxd0+cPpagtXFWiTlsrtqCBPA3/V8XQEo0rv7uIYkkWm6MuEn7tHn0m6qNABOgOHuPg1veBo0og24wBAX+eEq"
-    "YlR4Z86IqNpOf4UAmYJnb999eP322HdLnK0r3FmUOrM1wW6CLEL7bWqfsbl0q56Zw0C61KeLRIboXdM0TcFC69SglYAx"
-    "ODSRdNLrMHx/qSSa38cZuJLxzBcUCeZGaCjE+2ON/uCT6SxXA6euG0ldBa3xASCyWf4SPPT1ycGnXZvtUyVgxcWPtHki"
-    "Fx3G5+MPn4g54oplRbUbxP8dU9ysaLNUzKzLxneRzu20B0UVNkKXYJSZ4HJBNX+g+WXDZ75L9NzsIjUyUpRBK1wlEI7V"
-    "lc9gSG9skVVTgrRQLQ1i/GptLDQrkWs5ChcULuAeLMxCe2RkarT9KDTrYZW0/Agnr7bKJwoAMq5Si8pn5f2iyp6JxmXO"
-    "TIkzv1TjzDcr0SuCVqCUCm98op/ik7bRaPXhYioDUuhP8AKsr/b/+P4hPP9kVxK69Rhu+OQJ+vBrh04dN/8Um68o7Cex"
-    "jWvGLX/7PTZddct4GBs7WNz4d8gp3zhX1OTmbhI3CU4QtmlLj5d50MjZMQ19gw25ng4RuL3Lott/UgyePQ1sfiPHQzf4"
-    "9AmN3DoMNPgHuA/YzFnyVnsPXHMRplBPghqUZlnlvEHf2CADwDprMRZeFnVdBKodGDZjvhnLebaKKa9Eg5ISmsPs6zXw"
-    "EXKCnBxkwmfxaURDj4a5SvhWH1NLXFiE/Zya48DnsGg1q9kHSP8Vh/0GpabqK3D4bo988MZ0CT0+9BhzXd/3nOYpEYB7"
-    "Lk9x6nG4aw6U1PVTu1+z1Lr2wKDpB+10quusnDT3STsYWupS/Dyjg5UYF32UCtImvAYd7t39P5Ej2+0="
+    "qFoJrdvllFwfvt1C6OHrFfC6ZrwfSqQGlCE0NjTArGXHJyYwywaUHcR4PEnHZKLk8jxbhwAReZREU1o/D0sCeMhLLuCW"
+    "Rh8/Kn386BD/qxWkyab+5nZsvZ8XNF6ZXFb8L3fAdVNjBRBEhhvwUF5A5bNgjAhTTwW+soa6xD6uRVoOnQ2tHtLGQ+Zd"
+    "DpKy1qQIYMiR6GCSk6YAggkUbhFcNWMO8xwu2TFZ6hvZh81cJSRhJpO/pVkclldL2lkyHc8o1b1ue4nJUBZuX8MtmjXM"
+    "bbOabVazzWq2Wc02q9lmNdusZpvVrNLeZjV3k9VcCtI/5GhMzSy3OdE2J9rmRNucaJsT/cJyog5da8441ln8NnnaJk+3"
+    "5kabPG2Tp23y9HedRLoveVqsIA87+F4zWW3etc27/juozPq8q6swD8y4rlKbNnHbJm7bxG2buC0St3x2mrO2Y1j+ZnJM"
+    "TDjsP2H6jGHiOHjZlaX3Hmmgyi+YY93qYkYRe3rp+Z+f9L9fn8ctkq5gdMC9y3vkDxoXqEfgn9LK7A3iRIYmK2CCGGxY"
+    "3KxZTlEFh9+zaEYzZG4h4y/jdBTEF0F2WclZc7mBlXE0Z8od818GljrmiB7WmvICQ3OMnuoYiA6skj1aK+lcdpdjmmQy"
+    "eTF1ixxcywXwYrTA+CcQnmv7pkXeGYuzuCjwjRho6JJBdcMrnJOCCyyvzcZukimEahwIQsfkq+SFcjS/LBPjApAGHeLh"
+    "bJGD+ZAjwnSgv6j/GZhLG4lc7hWXtdQsuYV5mI606WrQ7TiABSYulSswJiLSR/SVHKcYWOwEwtc9+kxSDSOmwUd3rmot"
+    "ahOy5rmbhjcpHy4ZYK2st4QGVHCjNzX4brmDzuEAvB5BK9uQVRQD8dyDLqyhJ5hfqhmXmtkKP+6wLNRtMCbtHlbwi7u4"
+    "R4oHUUOAXhe3EDGGvTTVbC5FqKujkNKiituwTZdKOCDqAhIBASUFfneImkQyDrcxMRz5oaF5wgwS4z+9HlZ8GQimOYWl"
+    "hN3pIMsR0nECMKXgDs/BMmnyI3hM0Vb2j/u+1WVKtKMMssJ2bhyY7TBNOEWFLzaXHawcsqJexi9R6Dn1QtDO3jFdf3n9"
+    "4yuaWWOI6ytk8O4Vilpy+RVid40O/JSO1FZarbfiEC8G5H/RmHC57NEU0+ioTEqAkz4uYjviabcxnYEyJcCWY9APVJgy"
+    "vew/E8dsNg63HeW88wiX/MYUxnF623Pg0A7JRO45LReJIaCrMYELHZt01trFVjTSnNbRZTOogbpGF7yTSBly/DbDDSOj"
+    "FKGUdfK0FNhB0dhhfZpEuFBjcZ7RYhYohZCoZlxoVHZlQ23CjcJob168Y5B3QJEYeBRNYLSNOT4dz7bDDzK7kRXCLFUU"
+    "ASJD0FwIaKw9Yu522EYLKAzRGHS9COHSw+3PM67Q1ZQ2Nye1/VyazVC2xFJTMih1swMiQICOEJeIE8oFdcy2kW4DkhDR"
+    "2tXOXfvEM16yniNWD6zCqWChtHph8mV5NetM4uDSw3XC03PjFXv+qBoRW2S991RnM0YyAGw1p8imLnRmUzS8u8zEU6Cl"
+    "G5kg7HR9L0Zl7PkAhrywntBTDCsgfzkMY/PjiYMN0ToQ9zog754xhR7jCKKFLDUSBMOKsjQh0MORFPNxl8ppmU1b1K0D"
+    "NXFxp8pXncDJbRWU6s4K+CuOPXFIWBTr8HV1fa4B1+xiHKLM1tlpFIa4SZeeUfmm8pPhUiRKv0NLEYPHkLKQev9qGfxi"
+    "M8YMmEd+d2UNMHZEFZivPPq54PebNAQ3AeQhz6CZPL2WCRFJ82/5j6sgOArPPkXTC3CLs/zTc0+cvj4++XDuiWfPTv7v"
+    "5DncwH2FtI82kXPweGAwMqToXJSJEfD7GncbjyTtCYzT9BqWy+halnC/Shm8E+rPUaCxayzoZwrKcdw7YFJ5ULZYGcdK"
+    "8FuTYlxV9gwbe3aw4mHE+2zMRm6kwOR7uRpaqUCeboJTNFFudunwlDG1kxRxQal4GvI4MpMix5kkJcH9IXy1jEr1sGcz"
+    "GfB2XQRYJkr4jL8ZYALqObepcWmBUcUpwsZzPZX34cxia5JagS49u8daRPSdDgWkGZqKThmtDZArMLELMYmSSF11h0TH"
+    "xRI4xF3IIAtxDCLZYVwqjru43wnfYa5z/B7cKZAiSnhw0TkTpynCYDS4kQRN5WmBEemr4jG/HlEgoEAwKT4i0vQCV4F1"
+    "QBPvZn38DZsgnA3cdyXDfmUPTe2Jg/b0wFd8ekBOJsAHVvgiQsr7cIrNyBp14NrL7k5dNLDYn7apC7qj0wJrAntVsiqh"
+    "vgdE7pqfCVgmiX9uHjd46Pb/Rth2cxKa7/RfJsTZStsY3ZbSoXW+wGc5CFDB5UUx7N2R/pscE6iE3Gzh9N0NbKNDBBVh"
+    "cY8PbGpkdn0woNZf2y6Mu91uf/LWOG9yoZxU5x/tBdjqPJ+pwcEBei46JNpPs8uDMAMccvD48PFh79HjAycgDGtRNXu4"
+    "Jmea6pM7AOeVTebjULHC7ec6HOAV5XKprSJDo3X4nHfL5quSvzWZylSXLyO6z8sdP2D8zskhqve8eqy8Rb5xcppKUW+8"
+    "NdjTxapXPwYwny3Q61l6x1oE3lJGu/abc5Wpduk7L2erl2fcqxeSNYwxJZ1XDw3h8qrHVZJte+d3q8VET945C6MxsPjC"
+    "cl1v6xldMFjXuz44HVdcZPOZCTHrJenCWnkdLuU9pzYQ7STs5sXWba0XqqwOFNah0yFaJzWsK5wDmzyecW8mH4pgDG/R"
+    "OHWAhdxPXoHT7Joq2xdkXOiOdPsFfhZOF6KXCtu0V3qrV/y7JXp3zO6MW3titj0x256YbU/MrqK9PTHbnpi9d9dtW/h2"
+    "+0OebjTKRmVrg1F8lGcHsahi3+D9Zz5//QCA66V/GW5de8q0PWX69ZwybWMJbSzhq4slrAgZFJDHuPoHeRqmB6UQwpbx"
+    "AupDrGv/9xAd+HoKTfzblgh3kWgCunZPbvQeOLqLdN/v+7h79bSCM4LNB77+ZHtlz6s+1L55f80OsVe2fJrz68073sHJ"
+    "9oecV69Mzw5OGTQ9hF4VDeffqd2d57SjM+pfiJu1HAJpsWiLRVssarGoQSLTBSIDzly5/xz2digUQQO3LEqt/jbYs62t"
+    "09bWaWvrtLV1Hl4o5Iv9tzwesGv1Hs9sSyi8uohMFXFPJjtGvLuqMdNC3hbytpD3S4e8rvk25mZLnKubFLa53wbgtsXA"
+    "tigGVl6HHM4vE/lOH1Wlqgdcs2EofF0u4cWbl//6xz99wKCgB7cKAXCeuuUcdpy/txpandXT89oVc+UixtWbCtHUhSn6"
+    "obzRgnhwc9h/0uciLnerFcy0ev6l/mNQO5sdU73pnlgnL+FlGOQUfKomou8DQofVwCtVEtuoMV1N7AvDPm2ZsmYG/bcq"
+    "U9Yi0haR/kqItH6Vclajw0ePnzz95tvv/vR9MBqH0uDBOsCnt6kufyGMwRaHQltbwXZzFRjczlCtUOSvqkwlF9uw7kah"
+    "hdYJoMmP8otxGiJVj5cUaVW44AiQSCi49EZg922D5HB9rjSz9fV0GSwFPM4kTqMMhyZGJbIg6WtDbAmr84hcEp82JPGD"
+    "UyMOi/QoKugzjmhTPBIIoIm6AuScKcCnSrJhPz2v0LTCx3LJ+vb7xqwDd+kacVleoVDXXsCKClguIGSiaCsHSEuFrJJf"
+    "6BLz3WFTYhIxhzHPaF5o9+0c6wokdKrC7iYc6rPmug5EIEbzywoxrofp0vLo8SYzBpIBfFK5sGUD+fQ/QluqAWhqErgk"
+    "VBznMh3fNGVKDvAD+yafBEs00NZKU3GC2x/SXhETzccKNdH4SteYWdTPlOO0lwh70nS2XhetiM6LPIt7L8SBOHn9w+vj"
+    "D90hkHtBRyuQZK7KWKdfS4GBEiVPnzSdKtuI6ED/H169f7OOADRD7qkxWvW4S8/1KJ1DH+X+nFNbA7OFvHxghB1hXbP0"
+    "Vm8M1v4whX2HbqkDqkijSyzwXh6uoCCwrqVyXWtcKmgIVMMVNwXtDcBb6J0lnM0q6rXi/ndLNT7YcclV8b8U2Maai7Q3"
+    "iSt0iJyC/mQ+dKilA114QteASOStZ4IvXS63FuWmTgQVGyJ1o4KAy0VT+zgo3PwU5NEoQo8Oh/Ve1511zr38J3rw2DRT"
+    "QN8hekUwOjhLhDmMhJ/rOrZnCTHx2X/0esIwikqr6kEQI8zG2v5sMRRhSsZRhli9o9d7fpacJX/Qr+PvXVe4xeb/IF5g"
+    "DSFYKPCyJ97DGE29jhdv37w5On6J9YE0K30qX+j3UkFXwG72BlFUASON83hRZbInfAPDBR0gENZZw6bvfKrvMR+PAYBy"
+    "vST7OmunKKC4KBQdv8VHBa42dzSOpsa5dW33++Kt/c2RBGq3qJITYUEaXcsIHR02f2AcWXn6yKEfsNSMW3TKltK1I9fF"
+    "dJ06lAgk1KDCWS2g+4WjzqDibh84fS3B6mKBknItXjWECeDver4uCxTpLX9cWJLINF2ZmBT36HO9N1UaAGfFcMufhjc8"
+    "DRrmBlx1iCv/cGkxqsYzZ0RUbae/QoBMFbS37z68fnvsu3XP1lXzLOqf2UJhN0EWof02BdHYXLql0MwJIV3/00UiQ3S5"
+    "aZqmYKF1vtBKwBi8nEg6OXcYvr9UJ83v4wxcyXjmCwoPcyM0FOL9sUZ/8Ml0lquBU+yNpK6C1vhUENksfwke+vo44dOu"
+    "TQGqErDiikjaPJHfDuPz8YdPxBxxGbOiBA46BR1T8axos1ThrMvGd5HO7bQHRWk2QpdglJngcpU1f6D5ZWNqvkv03Gwt"
+    "NTJS1EYr/CcQjtXl0GBIb2zlVVOXtFAtDWL8asEsNCuRazkKvxQu4B4szEK7aWRqtP0oNOth5bX8CCevtvQnCgAyrlKg"
+    "ymfl/aJqoYnGtc+M2+mXCp/5ZiV6RdAKlFLhjU/0U3zSNhqtPlxMZUAK/QlegPXV/h/fP4Tnn+xKQrceww2fPEEffu3Q"
+    "qePmn2LzFYX9JLZxzbjlb7/HpqtuGQ9jYweLG/8OOeUb54qa3NxN4ibBCcI2bT3yMg8aOTumoW+wIdfTIQK3d1l0+0+K"
+    "wbOngc1v5HjoBp8+oZFbh4EG/wD3AZs5S95q74ELMcIU6klQg9Isq5x37RsbZABYZy3Gwsui2ItAtQPDZsw3YznPljbl"
+    "lWhQUkJzwn29Bj5CTpCTg0z4LD6NaOjRMFcJ3+qza4kLi7CfU3NG+BwWrWaF/ADpv+JY4KDUVH1ZDt/tkU/jmC6hx4ee"
+    "ba7r+54jPiUCcCPmKU49DnfNKZO6fmo3cZZa1x4YNP2g7U91nZUz6T5pB0NLXZ+fZ3SwEuOij1JB2oTXoMO9u/8HMeTw"
+    "sQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2605,18 +2606,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2894,33 +2892,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4515,7 +4527,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

@@ -358,89 +358,90 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM94b20Hsxe4hEsyW2JIZU6SWTdnRJAb2aRa4F7gX2De5J7n66W7+iJRp"
-    "y5mMbzSYJBLFrq6urq76qtjV/LQ1SqazSGVhEm/1tj71tyZpMp/p/lbv/fv+Vn/Lw39GyTzO4HN/6zV+ElEYK+2J6yQN"
-    "tJBxIEYXMpWjTKVwNQovlbgedftbAw/aaiXT0QU1fpuG0Di7UEwAPslMTGU2uhBSzGQG7WPTfpKqmejElkgWBgsi8U5d"
-    "p2GmRKY+ZgKoJdByFCkZq1SMk3SKDQbFJsi+juYTan0kgbQUf373s8BrPfHq9PXhoYDhI+s0kiCchJkWHxLgMBDDBdyu"
-    "1QxGlyWp5Ya4J4LH0KWMwl/MiHpCZ2k481Ae8USJkdTKE0GazMQwkvEld7GTzFDcMooWuyKYz6JwJDOlmfWBh+KeTuFG"
-    "OwlW+u8H3h6MB650OlmSyYhY6HTixH4dePE8iuDiqyAAxpEncR1mFyRzukdjJySUcRgpIJClc2Uk5maq0FFo+ggncZKq"
-    "Dg4o77V00fV9RBOK3SbzTKRqItMAOhf2NqIbGypROA0zvNrfipOYaZ9mIC85hikBvkMNGhIvWE1Uzr65ewxDUsT98nhQ"
-    "A4SZ+6Ls3HxW+nXMTQ1zU/mxE6l4kl1U7nw9ZzVG4ji0nM18IdRzWuDMalGRNSej/talUjPqLEquVUqf5rOZMkw7XueG"
-    "13kc/m1emBv73U3L96iFsKoU6FpgVzB2EsYTGsw4THXm6HZIk3N65qsjd4rfnVaDzQDFVhImHik3KNngZsvbiqKpZkuT"
-    "JUlEOg6fYzmFG3v9rQsVca+B0iPoAlcK/fB9MppPVZxJvCKwrSfiJAO1iiI5jFRXvMHufaL6ftBFir4INU/UTI6UnXgY"
-    "vllhaHQuRDLmCZylySSV0644jK8SMhRIS0gNRMHcXIaZOECqL0Wn80EDE9sHVzKaq5fbPq8y33z3oemfTk+ORTL8oEbG"
-    "xLGYweAh0W2gGcazeXYKSj2V/r4A4jLW12iGQF+4uYqvVJTMFFwBwxLAcvKE/6nf728ll/h3T6BgPYGfA5lJvtbtdm98"
-    "MM4XiVbCx+u+XT3CBxp5r2JHgkboeZQxZyADlKiMLeNwgadhCDJDOVDn3KTQGYo4VWTboIXpEqyoisa7XfFKjGUYzekG"
-    "HmB5DLQweBAqTWFV0lW65TKMA/yXf50qreVE5RdApsTGzY2ZAAn8x51fVJoI9REkOkoCtS98vEeD4sw108a/YZGCHp2n"
-    "6m/zMFXUi49qAULiuYxhyt8PQJCoP1ZfjN9KRDqPBd7RzXVDG6FaiWmhrlS6sG09lIigEbIbcBxqlFGUgH6wgFCII7Aw"
-    "O1OVyS5McYz+IdjPu+JZFO/e/OCDCk+gq6EcXfIqhuVJ3nF3XxyA30jnGtqeo9Kdc7OXIpMTLS6SCLwdTJUYp8kUJ93d"
-    "LXQyT0cwJzGOANwsLP45yUsXxtvpDFGrfJSFtX6wFsEJkvL+TKLiqQ4Ls2jEkV+gdUDT6BtFDwEF4CJw+k+ODK1Ll0xD"
-    "YeXAdKIlWczYerDe0k2wmsFaZiHa2N6nmxu4VFT+9g1vvKJ9yqFQ1UDdCRrdbxRsUM1HgEFTexVhSEZt0aJRS0cNLXcM"
-    "PvCmeFGmqVzUDuMH7IH8NY1nJ1BjCcsdoQ0MB305Mb5rGtOPaMQHRJ9xSGk0Q1A9AGi1na3CKSXyZCRoEmUQhAyf3hZl"
-    "wzfcc5KdTasKtsovKjVPbnluWVgaXQkqLkmoW9uRUaRPDRNkQEHpd7ByaoKOH28gxVp1A/LUfAPe4WwezJplyCuiWtNH"
-    "TgwRRxZmkcoVXZeVzIq2TslqOrXiJqWRMXgdcutuMmRwEkeLn9C+b/XIydFcsBm6UuYH9hxoXtR0lmQADgotKuu2EIZU"
-    "J/VeYcl9F7Ch16ACdUsEIfQ8kik4jBnITdMPKLdf0Raw9O5oDDg8OGdM29okrA4faowCqS5FEdgHuKGTsQGVdQukeBmh"
-    "LFwb1HCxOgYpcYFUalTcTfTgaxutE7BIDoKiit/bMq2yOwgLmprfYnVYR6l92dKQLjwyQ1OMOuu0e90MxH0Nz4r5qeHz"
-    "7MLkWDC6naexzbXwwFCYhSi6mahdIxBEcisIqc9tSF2vS3XIqlW4Xerw270aZchV7MuvxzaL4CspZ+7oq4J+4HTWIwC5"
-    "KOQ7urXcn1Wp/pRck3oC0cwsaZIZi0LF8ynP++rUTgFoWZd32+JigsicTfu0drdt00L1jtdkhVr3dkvWqNSJUd9f2Xm2"
-    "0qjfxFrmYdeK+R1q9XJKAMMTiPNNloFg7rWkXINHSBeWOFySIgunqkdNUzVWqYpHCnMSYdzvx3iVCWyjDU4vgRIlfmJR"
-    "Tld0oe0aNgBa381b5axKyp6YUaK40BaRoozHWlXtc9HxTMM4nNIq3Sup4l4FZN7S+Gmp8dM9/K9WZcZf1hs1SfB2WdB4"
-    "7+qmz4q6BtrBBDxUjdxPd29Hi/Bz7H5+IDyPvPGQOd2rKHtHOr8vsJ0D++D7pMbgvWnGCsIrSMmNyXH/BS0BsjBT8V+S"
-    "NAqK99/cUIp9OppRwm9Vnj3PY1UC+ztksDYZsE0GbJMBeyyBaSEDlo/kvrmvTQ5tk0O7zeducmibHNr90xTnLodWHMsD"
-    "ZM82KblNSu43lpI7z5FHruwPn4zbpPs26b5Nuu/xp/tylblzoq/eEGzyhZt84SZf+LvNF/LORU4WjqJQz9SIhLDXfc78"
-    "OazCW//o4hVMjpUW3Njdo6vDeTpRym6r1OezBcSgfNPL/3je/a5eEZhsj3NIno2U0UzQA0uyRYQSAH2kVa/dBSsD/9Pu"
-    "X7tPE6WmjT/DZiHtZZ2AuHBrYZWEuL5Qsd3ECn9wxzabImt0SfGyhRMCL6BwRhNtL+H8TaJkKKNzmU6WMq68abjRwRc0"
-    "x85lVU7GRFGecMUm4X27GZZ2I5PIOlgcwVsrd3lHKw8crHl5q/KlWnCEg5EEGGhjEc3KKYyl4I70RZKaiCJpHF4Oh3Ip"
-    "OOzfYuxmyyujwgKEo62uy+wFamijxzqg0qJDGBXAO7BCCh0jJTbRjKRgdc0u3uVe0REm1knnVmY6NBawRbcjCS4pKm06"
-    "rqZQtBolMaj3jhS+6dFnlmoEgTUMRehQZ5jbsGXiPYsF6iM+r4IftLwCbULV84tblnf2erDGBDnIfQEmFRPHE5WZ5Ddt"
-    "jzcTzDfVjEvPwijqBGFaHpYLFVqM6ZoW/DLiKcIBGCMNooYB417XULGZS5oaqysCU+RAixaXuNGBbb1L27ARpwGLgJli"
-    "4/vKTI1DFQXrmBiyHDw0T9hBosXsdLBwoyeY5wQ8EjEOZiJDEEjaECQZRhU8B1XW1MdZJMO17B/3fW2KDQQHoqArbOdG"
-    "0BfvZW8jqeFyWuwuuoP7/xu2vH8KA6+w6R/t7A3z9cPhz2+MB2NDXL/JXezYdWCKKEjcNWvgQzLUa61qmm0ji55Ag0dj"
-    "Qu/ZoSmm0VGxg8RJB7BsLa94sduaT6k7pspQBWstmDK/XAlIErOeEf04+3ocw6I9hxHE5p0CqnpANlF6BcpWNTAfkbRm"
-    "cGHSQwVfu1iLR5rTOr7cYwOpLzEpsBMrFcCq5mUXJ8MkQL2wYaHRAjcoGjv4p3GIjhpLbIaLmdQaIVHNuNCoPJQNtSwg"
-    "qInF0eu3JFj9BGwrPouKwzGMtrXEp6PZevhBpVdqiTHHlUiwtAYNQXsloLF2SLjrYRujoDBEa9CNE0LXw/TnKRfateXN"
-    "hQMPMpeGWl4n1ZYN0FmM6dZmAhToFeIScYoExc7pfx7+/HN3Guy2YAkRrfN2Rd8nDthlvUSsLt2C03KhzfLCpwxVb7Yz"
-    "juTEQz/hmbnxxGwB0TsBdvAmxiIza9dUyJeJoZKAreZxoFJbrkj5eiSbQpCoXQYGKEFYhLCzGMExKuPIB58QuEjoBWYn"
-    "UL6cuHGPWOMCNkTrQNLbAX33rCn0GEcQLzbiwmGFaRIT6KHci2u8SzVxnHiKBXVbgJro3Kl6bUfmIEnknJrOcvgrjj2x"
-    "R1gUw7tdU2TX48I7xiEkE2RqGgZBpDz+Dc1H5Zf9Su7K3EOuiMEjbuqA6N+jj2Xwi2SsGbA/+buNdXwciGowX1n4Sy7v"
-    "oySAMAH0IUuBTJZcqpiYpPl38uc4eOfgczg9h5g3zT6/9MT7w+PTs4EnDg5O/+v0JVzodru7HPiqOUQ8MBgVUD4vTMUQ"
-    "5H2pYHBDhdWRIJLkEtwlPsgv4n6dMHgn1J+hQmPXWJdry0K5llAyqzwoV3DosgDQS3atQDWaSheR2MGThh8RgqJKmMJd"
-    "SvZzcaOpaCyVuRoSPTHXispvuTVPGXM7ThAXlAogUcahnRQ1ShUtEtxiwN+qqNQMezZTMqXGCLCY4Z444Da941dHb14y"
-    "TYNLc4wq3iNsHJipvA1nkuYV6oiX0aXHLhotTUjtTCogSdFU7JTRWg+lAhO7EOMwDvXF7j7xcV4Bh0AE8wVRBCq5w7hU"
-    "HMO9ku5hqfNDJQinQIsyeoxOdaMS1histEI2jQY3VLBSeVpgROZb/jPfHlIiIEcwCf5ErBkHtwTrgCey3U+ffcMmCGcD"
-    "y5NVYBKNxbMX6vfLrbvrTY3HYLhZa5wwea+RTCEugMVlMk1DfGBiIHNdRsk8OKvGMO8Hzb4uf7ZVM5L2G9+WEh/uOIr2"
-    "brf0dKmGm1U748jHcrbrXBfy3P/ivvS3LrJspntPnqC/MYFsN0knT4IUtOfJs71ne52nz54UwnhQn+XU8YqEeXLJ/4IR"
-    "1u6hjWdK8Tf76L7EPjp8bKKypocaNTzhHLkpGZTT/3eY2sITUDpGoFnsfIRB64cudMJBMzV75EHzHReczm/6GbxLukA3"
-    "XLnHrU5SWBBpGFVHtUKqzHWRv0H5KUzNM/m6h64rBGOPCWgeGtrvpp+XWXb0BjfNamImb3AzcFOp+YbqcRHsqoNzt0PN"
-    "uu5z9ibmQSbni/Mv6XxmcyBhYp4Cag08nwdqpsDYxyMT1qt0Cq7AJUwKieW5kThFGRIdNUvBeoiirwKco3Q3Mw8ssiRI"
-    "IIYxs2WAPsEgjgqT9JIOSsm7OTc9GML26Af2D464cIS96j0HosDCwDMPdx/OZv/G9pc8xh3jX7xO/uEAT3G13ZJDzh+U"
-    "ttoJ/KvAqtt3AFdxVfXYrVoFKeQEw/vDrdV7hpfydry5wauDBmWWWideVm8XfvyI7/ezhXiD0jYobYPSbkNpBU97dvL9"
-    "yecfDv969IatZzrqzhbrwzTjb7Zz8tvC0f46WGxTunMLuvv9le786sentMejuOYj1QhH3U6w+2HR2wo6Kk+28uKO23tc"
-    "hn2m3GN5c1BxQ+ItUG56ezff7tUMtF2xyCNBeA0IYAN3NnBnA3dWwB13hLcz7j/987+jKPHEX/75P2kU/GF9vON8h9iu"
-    "0N7+aoBnU+PXtsbvK59U1R4VzOOv9mDutvq1qoNfThy1xwuubK1VJVu158J55Lclreb3T1q1LWdbAlPucPO7P69sQHO3"
-    "1Lo9EnRz59K4DfjZgJ8N+GkNfnKPVn40VzDVuW3NreiDICN+apM/teM+BfUnCn19HaC0qQJn/jdV4Hd+ZJkrWtMjSypO"
-    "4dKafeGbqpbXR9//79//4YsYVCa5piJBmMhC1c0Dp4ucwVue3AZk2AgauFY3X4mmfqgbqCuz7p5cYVEm19rdNBsmS3Xw"
-    "WA+XfLDZsbW6LXJ5S7WQeXlv+0qcQq34p7s8Wl1JzNSOPw6s2YbKpij9N1CUvgH4G4D/KwH8ei9V8EZ7T589f/HNt//2"
-    "79/J4SigEzFuGsCvqbqothDWYIs9YaytYLvZhH3XM1QNC/n/6/kjXP7kArV8wVWiL9yHf46vvzIMFJdN45ZwfEmV+ghI"
-    "B3Grfa1YGOswQDFegLZFKsUahVmSZqaoQ4rhfNI1ZtbxYmK2CiPP2jICAAgYoMIsKUzECNh2wtXbSepOXzBF0hqmNlUf"
-    "iPF9jMG4AkLGS4yZKLTI1fPWXGEQhZsQo4BKXIbKxDqGQ2Q2gAkdZUm6oAopKoTBIxSW+KiLr4tMvWjJ1FnhJAMsJdVU"
-    "djoKqb4PBQWYkbrioGNfaMV+7f1giadqfF/k55s78GOe5xtS7r13OGVhULPhYImRhhxBkZ9vv2s9axDCXyI+zpZEZTjD"
-    "AiSsrglYOngfOqEltopJidL6enaf2QLtBNY0JgoMYa4wRFRPp1TYqpnyFFVSLmU+2s7SK4ylsW8Kx7CIiE5msDVRTH+f"
-    "qphoJ6ypoQzNsTHXF4vlhVVJ95QYe77XkrHDnIrYeZ2lUee1eCJOD388PD7b3Qd2z/m9fsAynxtSt8YruaQSJy/arvYz"
-    "R0TsQP9nb94drWKAT/rBatatHkQZnX6MrqYn+vmpPv240Af+subBPOLPWnHwTf2aiiuRSX1p9Nvmp3ZKHXj5kzyvkLra"
-    "5Vp6uN2Ud1ElqT3uZ/lEnC6OCEvZZBYOQ4wDcUzvzNFE4i0dTSSed7/7V/tGR8MONUTQixi214+FrUfG9uaso35MMjz4"
-    "Q6cjflSx4veKDheCs3Rcd2gcku7OFvsiSGgtK/CdXWD+ZT/ux3+0XeKXdY9Bir/AIUjI4x/FaywzBSuNXzviHUjKvQXy"
-    "9cnR0avj77GG1MyIT9z5nUTQt92eOZYIOweANsqixfJc0YtNOQawLzW1kaJ5xygebzQfjcAgc02tu92+P9TFASJfatgW"
-    "f8pBvb1iQDwRZ+oGTnTFifvMaQyim1dShli0aOpdMcpiAwTmCYYJt3ZRRD9iOWKxMNkdt+RGbl+xmp9VgnBC95ZFa982"
-    "m6cJGFvcbIOoL9VC03yVD2zS+zAD3K7jG00AkqSVfPoI8Vl5eant0udTAXRpCPzwVHsO5vBEGJQtuTaV60O5AJ1qNueM"
-    "jJbpdJt0yBbLn7w9Ozw59ovl8asOfcnL5F09+ZVMQzSitm6e4VGxYt7ts+NjYooeeB9DfpqpKVhm8y5XpwQjiLJCpfOa"
-    "enw7bqWc3u/iHOALjX1BqXomQkMh6R8bGAhNprMMpj4/E4AUbwkuoVra99NW8BmoAtn9F3wMABekr3x1LY6P3nLrEzP1"
-    "r6C1hfE5zVIh/C5bjUUyd/Mu8wp+gndg65nhcjG+3zPycjk9v8j0PNOmdn75nbd5AHfc/PpbGtORO6HHnl/Tq3t/bbWy"
-    "Gm1LWDQfeWQMX+BaH19da15ci/bGGJF8dd2tDtsPcfpqz4hBFUDRLVUy+7yAH1XRvGhdJG8L5P1Shbxv/dEb9+pkvPCZ"
-    "PorPxlCj6YcvUyVpSX+GG8BVuz94/x78/tm5E7r0FC74NkD14csasSZTfIYUKcwkcg8XMTL558RwwrTXiPuY2guktmRS"
-    "Pot1ojem/A1SLgRuluqdYzAm9+13SG85/mI53DuSMkrwjOTgDtUrj79VPGQJmWHnwRAxuH5UY+g/33P6ysEIkr9XbGII"
-    "viB9ygMTGvwdIgwkY7CiOUAhLgEMroyksyxOwVwOwP7f5eAEwOBvOLnXq9JcKkP1y8iG9eztqzPg/7jMwX0qGms5aa60"
-    "KDOT71A8e/PXM+Bg7Q3tteys2AhZww+PvSSYh91e18xjqy0JPqrSCaNGc0Aj61ivGb9iBLKMowmLAT9bN/8HAGXlPA=="
+    "eJztXY1u20iSfpVe7wG2cZLi/MzcjewLEGQyM76L7SD2YvcQCWZLbMmMKVLLpuxoEgP3NAfcC9wL7Jvck1z9dDebFCXT"
+    "ljMZYzSYJBLFrq6urq76qtjV/Lw1TCfTWOVRmmx1tz73tsZZOpvq3lb3w4feVm+rhf8M01mSw+fe1mv8JOIoUbolrtMs"
+    "1EImoRheyEwOc5XB1Ti6VOJ62Olt9VvQViuZDS+o8bssgsb5hWIC8EnmYiLz4YWQYipzaJ+Y9uNMTUU7sUTyKJwTiffq"
+    "OotyJXL1KRdALYWWw1jJRGVilGYTbND3myD7Op6NqfWRBNJS/OX9W4HXuuLV6evDQwHDR9ZpJGE0jnItPqbAYSgGc7hd"
+    "qymMLk8zyw1xTwSPoUsZR7+aEXWFzrNo2kJ5JGMlhlKrlgizdCoGsUwuuYuddIrilnE83xXhbBpHQ5krzaz3WyjuyQRu"
+    "tJNgpf+h39qD8cCVdjtPcxkTC+12ktqv/VYyi2O4+CoMgXHkSVxH+QXJnO7R2AkJZRTFCgjk2UwZibmZ8jqKTB/ROEkz"
+    "1cYBFb2WLrq+j2hCsdt0lotMjWUWQufC3kZ0E0MljiZRjld7W0maMO3THOQlRzAlwHekQUOSOauJKtg3d49gSIq4XxwP"
+    "aoAwc+/Lzs1npV/H3MQwN5Gf2rFKxvlF5c7XM1ZjJI5DK9gsFkI9px5nVot81pyMeluXSk2pszi9Vhl9mk2nyjDteJ0Z"
+    "XmdJ9PeZNzf2u5uWH1ELYVUp0LXQrmDsJErGNJhRlOnc0W2TJhf0zFdH7hS/O60GmwGKrSRMPFJeomT9m63WVhxPNFua"
+    "PE1j0nH4nMgJ3NjtbV2omHsNlR5CF7hS6Icf0+FsopJc4hWBbVsiSXNQqziWg1h1xBvsPiCqH/odpBiISPNETeVQ2YmH"
+    "4ZsVhkbnQqQjnsBplo4zOemIw+QqJUOBtITUQBTMzWWUiwOk+lK02x81MLF9cCXjmXq5HfAqC8z3AJr+++nJsUgHH9XQ"
+    "mDgWMxg8JLoNNKNkOstPQaknMtgXQFwm+hrNEOgLN1fJlYrTqYIrYFhCWE4tEXzu9Xpb6SX+3RUo2JbAz6HMJV/rdDo3"
+    "ARjni1QrEeD1wK4eEQCNolexI0Ej9CzOmTOQAUpUJpZxuMDTMACZoRyoc27idYYizhTZNmhhugQrquLRbke8EiMZxTO6"
+    "gQdYHgMtDB6EyjJYlXSVbrmMkhD/5V8nSms5VsUFkCmxcXNjJkAC/0n7V5WlQn0CiQ7TUO2LAO/RoDgzzbTxb1ikoEfn"
+    "mfr7LMoU9RKgWoCQeC4TmPIPfRAk6o/VF+O3UpHNEoF3dArd0EaoVmJaqCuVzW3bFkpE0AjZDTgONcooTkE/WEAoxCFY"
+    "mJ2JymUHpjhB/xDuF13xLIr3b34KQIXH0NVADi95FcPyJO+4uy8OwG9kMw1tz1HpzrnZS5HLsRYXaQzeDqZKjLJ0gpPu"
+    "7hY6nWVDmJMERwBuFhb/jOSlvfG22wPUqgBlYa0frEVwgqS8b0lUPNWRN4tGHMUFWgc0jYFR9AhQAC4Cp//kyNC6dMg0"
+    "eCsHphMtyXzK1oP1lm6C1QzWMo/QxnY/39zAJV/5mze8afn2qYBCVQN1J2h0v1GwQTUfAQZN7FWEITm1RYtGLR01tNwJ"
+    "+MAb/6LMMjmvHcZP2AP5axrPTqhGEpY7QhsYDvpyYnzXNKYf0Yj3iT7jkNJoBqB6ANBqO1uFU0rkyUjQJMowjBg+vfNl"
+    "wzfcc5KdTasKtsovKjVPbnluWVgaXQkqLkmoU9uRUaTPSybIgILS72Dl1BgdP95AirXqBuRp+Q14h7N5MGuWoZaPak0f"
+    "BTFEHHmUx6pQdF1WMivaOiWr6dSKm5RGJuB1yK27yZDhSRLPf0H7vtUlJ0dzwWboSpkf2HOgeVGTaZoDOPBaVNatF4ZU"
+    "J/VeYcl9F7Cht0QF6pYIQuhZLDNwGFOQm6YfUG6/oS1g6d3RGHB4cM6YtrFJWB0+1BgFUl2KIrAPcEMnIwMq6xaIfxmh"
+    "LFzr13CxOgYpcYFUalTcTXT/WxutE7BIDoKiit/bMq2yOwgLljW/xeqwjlL7sqUhXXhkhsaPOuu0e90MxH0Nz4r5qeHz"
+    "7MLkWDC6nWWJzbXwwFCYXhS9nKhdIxBEcisIqc9tSF2vS3XIqlG4Xerw+70aZShU7OuvxyaL4BspZ+Hoq4J+4HTWIwC5"
+    "KOQ7urXCn1Wp/pJek3oC0dwsaZIZi0IlswnP++rUjge0rMu7bXExQWTOpn0au9umaaF6x2uyQo17uyVrVOrEqO9v7Dwb"
+    "adTvYi3zsGvF/B61ejElgOEJxPkmy0Aw91pSrqFFSBeWOFySIo8mqktNMzVSmUqGCnMSUdLrJXiVCWyjDc4ugRIlfhJR"
+    "Tld0oO0aNgBa381bFaxKyp6YUaK4tNgJSAgssi4lTnY7PLfpaKRV1Wj73mgSJdGElu5eST/3KsjzlsZPS42f7uF/tXo0"
+    "+rouaplYb5cFjfeuvvvMV0BQGSbQQn0pnHfndggJPyfu5wcC+cgbD5lzwIpSerQQ9gW2cxEAOESpMaJfNmOe8DwpuTE5"
+    "7r+ieUAWpir5a5rFoX//zQ3l3SfDKWUBVyXfi+RWJdq/Q1prkxbbpMU2abHHEq16abFiJPdNiG0Sa5vE2m0+d5NY2yTW"
+    "7p+7OHeJNX8sD5BS2+TpNnm631me7rxAHoWyP3yGbpMD3OQANznAx58DLFTmztm/ekOwSSJukoibJOImiegnEXmPI2cQ"
+    "h3Gkp2pIQtjrPGf+HIDhTYJ08Qomx0oLbuzs0dXBLBsrZTdg6vPpHAJTvunlvz3v/FCvCEy2y4mllg2f0XbQo00yUAQd"
+    "AJJkVVfeAdMD/9M+YbujE6WmjZPDZhHteh2DuHATYpWEuL5Qid3uCn9wbzfbJ2uJSfHyuRMCL6BoShNtL+H8jeN0IONz"
+    "mY0X0rC8vXip1/c0x85lVU7GblHycMV24n27bZb2LZPI2lhGwZswd3nvKw8cTHx5U/OlmnPYg+EFWG1jJs3K8cbi+Sh9"
+    "kWYmzEiXDq/ASIUUXEDQYOxmcyxDRQ/X0abYRfZCNbAhZR16adAhjAowH1ghhd6Ssp1oRjKwuma/72Kv6B1T67kLKzMZ"
+    "GAvYoNuhBD8Vl7YnV/MqWg3TBNR7R4rA9BgwSzWCwGoHH0/UGeYmbJkg0AKE+jCwVQEVWl6BNqHqBf7m5p29LqwxQQ5y"
+    "X4BJxWzyWOUmI04b6c0E800149LTKI7bYZSVh+XihwZjuqYFvwiDfIwAY6RB1DBg3OsaKjZ1mVRjdUVoyiFo0eISNzqw"
+    "rXdpwzaCN2ARgFRifF+ZqVGk4nAdE0OWg4fWEnaQaDHbbSzx6ArmOQWPRIyDmcgRGZI2hGmOoQbPQZU19Wkay2gt+8d9"
+    "X5uyBMHRKegK27kh9MW73ptIarCYK7uL7mClwJLN8Z+jsOWVB6CdvWG+fjp8+8Z4MDbE9dvhxY5dB6bcgsRdswY+pgO9"
+    "1qqm2Tay6Ao0eDQm9J5tmmIaHZVFSJx0QNDW8ooXu435lLpt6hFVuNaCKfPLNYMkMesZ0Y+zr8cxzJtzGEPA3vZQ1QOy"
+    "idLzKFvVwCRF2pjBuckZeb52vhaPNKd1fLlnCVJfYqZgJ1EqhFXNyy5JB2mIemFjRaMFblA0dvBPowgdNRbjDOZTqTVC"
+    "oppxoVF5KBtqWUBQk4ij1+9IsPoJ2FZ8QJVEIxhtY4lPhtP18IPKrtQCY44rkWIRDhqC5kpAY22TcNfDNkZBYYjWoBsn"
+    "hK6H6c8yLslrypsLBx5kLg21oqKqKRugsxjTrc0EKNArxCXiFAmKndP/OHz7tjMJdxuwhIjWeTvf94kDdlkvEatLt+C0"
+    "nGuzvPDRQ9Wb7YxiOW6hn2iZuWmJ6RyidwLs4E2MRWbWrqnkLxcDJQFbzZJQZbawkZL4SDaDIFG7tAxQgrAIYacfwTEq"
+    "48gHHxu4SOgFZidQvpzNcc9dEw8bonUg6e2AvresKWwxjiBebMSFw4qyNCHQwwkZ23iXquc4G5UI6taDmujcqc5tRxYg"
+    "SRScms4K+CuOW2KPsCiGd7umHK/LJXqMQ0gmyNQkCsNYtfg3NB+VX/YrCS1zD7kiBo+40wOi/xZ9LINfJGPNgP0p2F1a"
+    "8ceBqAbzlUe/FvI+SkMIE0Af8gzI5OmlSohJmn8nf46Ddw6+RJNziHmz/MvLlvhweHx61m+Jg4PT/zx9CRc6nc4uB75q"
+    "BhEPDEaFlOSLMjEAeV8qGNxAYR0liCS9BHeJT/d93K9TBu+E+nNUaOwaK3htASlXHUpmlQflShNdFgB6ya8VqMayIkck"
+    "dvBkyY8IQVElTIkvPQHgMkhT+1gqiDUkumKmFRXqcmueMuZ2lCIuKJVKoowjOylqmClaJLjvgL9VUakZ9nSqZEaNEWDZ"
+    "ZOMBt+kevzp685JpGlxaYFTxAWFj30zlbTiTNM+rOF5Ely120WhpImpnUgFphqZip4zWuigVmNi5GEVJpC9294mP8wo4"
+    "BCKYL4hjUMkdxqXiGO6VdA9LnZ80QTgFWpTTs3WqMJWwxmCledk0GtxAwUrlaYERmW/Fz3x7RImAAsGk+BOxZhzcAqwD"
+    "nsh2P332HZsgnA0sZFahSTT6pzTUb6JbdyucGo3AcLPWOGHyBiSZQVwAi8tkmgb4FMVA5rqMknmaVo1hPvSX+7rigVfN"
+    "SJrvhltIfLiDK5q73dIjpxpuVm2XIx/L2a5z7eW5/8l96W1d5PlUd588QX9jAtlOmo2fhBloz5Nne8/22k+fPfHCeFCf"
+    "xdTxioR5esn/ghHW7klOyxTtbzbXfY3NdfjYROXLHmrU8IRz5KakX07/32FqvceidODAcrHzYQeNH7rQWQjLqdnDEZbf"
+    "ccHp/GU/g3fJ5uiGK/e41UkKCyKN4uqoVkiVufb565efwtQ8qK97ErtCMPZAgeVDQ/u97OdFlh29/s1yNTGT17/pu6nU"
+    "fEP1YAl21eG527ZmXfc5exPzdJPzxcWXbDa1OZAoNU8BtQaez0M1VWDsk6EJ61U2AVfgEiZeYnlmJE5RhkRHzVKwHsL3"
+    "VYBzlO7k5oFFnoYpxDBmtgzQJxjEUWGaXdKRKkU356YHQ9geEsH+wREXjnCres+B8Fjot8wT34ez2b+zTSePcRv5V6+o"
+    "fzjA46+2W3LIxYPSRtuDfxNYdfu24Cquqh7QVasgXk4wuj/cWr2ReCFvx5sbWnXQoMxS48TL6j3Ejx/x/XH2FW9Q2gal"
+    "bVDabSjN87RnJz+efPnp8G9Hb9h6ZsPOdL4+TDP+Zrsgvy0c7W+DxTb1PLeguz9ePc9vftBKczyKaz5WS+Go2wl2Pyx6"
+    "W5VH5clWUfFxe4+LsM/UgCxuDvI3JN4C5Sa3d/P9Xs1Am1WQPBKEtwQBbODOBu5s4M4KuOMO+3bG/Zd//E8cpy3x13/8"
+    "bxaHf1of7zjfIbYrtLe/GeDZFP41Lfz7xmdaNUcFs+SbPZi7rait6uAXE0fN8YKrZWtU3lbt2Tu5/Lak1ez+SaumNW4L"
+    "YModg37355VL0NwtBXCPBN3cuV5uA3424GcDfhqDn8KjlR/Neaa6sK2FFX0QZMRPbYqndtynoP6E19e3AUqb0nDmf1Ma"
+    "fudHloWiLXtkScUpXFqzLwJT1fL66Mf/+6//DkQCKpNeU5EgTKRXdfPA6SJn8BYndwkyXAoauFa3WImmfqgTqiuz7p5c"
+    "YVEm19rdLDdMlmr/sR5D+WCzY2t1G+TyFmohi/Le5pU4Xq3457s8Wl1JzNSOPw6s2YTKpij9d1CUvgH4G4D/GwH8ei/l"
+    "eaO9p8+ev/ju+3/51x/kYBjSiRg3S8CvqbqothDWYIs9YaytYLu5DPuuZ6iWLOQ/1KEkXBPlordiFVZCMtycf45vzzIM"
+    "+Gtp6T5xfMeV+gTwB8GsfStZlOgoRNlegArGKsPChWma5abSQ4rBbNwxttfxYgK5CiPPmjICqAgYoGotKUwYCYB3zCXd"
+    "aeaOZDCV0xrmO1MfifF9DMy4LEImC4yZ0NTn6nljrjCywp2JcUh1LwNlAiDDITIbwoQO8zSbU9kUVcfguQoLfNQF3T5T"
+    "LxoydeYdb4D1pZpqUYcRFf2hoABIUlcciewLrdjZfegv8FQN+n1+vrsDP+YhvyHlXpuHUxaFNbsQFhhZkjjw+fn+h8az"
+    "BnH9JYLmfEFUhjOsSsKSm5Clg/ehZ1pgy89UlNbXs/vMFmgnsKYxe2AIc9khQn06usKW0pSnqJKHKfPRdJZeYYCNfVOM"
+    "hpVFdFyDLZRi+vtU2kTbY01hZWTOkrm+mC8urEoOqMTY872GjB0WVMTO6zyL26/FE3F6+PPh8dnuPrB7zq8FBJb5MJG6"
+    "NV5JMJU4edF0tZ85ImIH+j978/5oFQN8/A+WuG51IfRo9xL0P13RK4766SVeH/jLmqf1iL9oxRE59WvKsEQu9aXRb5u0"
+    "2il10Coe77W8fNYuF9jD7abmi8pL7RlAi8fkdHBEWN8m82gQYXCIY3pvzisS7+i8IvG888M/2xdCGnaoISJhBLbdXiJs"
+    "kTK2Nwcg9RKS4cGf2m3xs0oUv5Z0MBecuuNiROOQdGc63xdhSmtZge/sAPMve0kv+bPtEr+sezZS8hVORkIe/yxeY+0p"
+    "WGn82hbvQVLuJZKvT46OXh3/iIWlZkYC4i5op4K+7XbNWUXYOaC2YR7PF+eK3ovKgYF9J6oNH80rSvHMo9lwCAaZC23d"
+    "7fb1oy44EMVSw7b4U4H07RWD7Ik4UzdwoiNO3GfObRDdorwywkpGUwSLoRcbIDBPMEy4tYMi+hlrFP1qZXcGkxu5fUNr"
+    "cYAJwgndXRStfVltkTtgbHGzDaK+VHNN81U+xUnvwwxwu3ZgNAFIklbykSTEZ+Xdp7bLgI8K0KUh8BNV3XIwhyfCQG/J"
+    "BatcNMpV6VTIOWNktEins0yHbAX9ybuzw5PjwK+ZX3USTFE774rMr2QWoRG1xfQMj/wyerf5js+O8T3wPuYBaKYmYJnN"
+    "q2CdEgwh9IqULgrt8eW6lRr7oINzgO9DDgTl75kIDYWkf2xgIDSZTHOY+uKgAFK8BbiEamlfb1vBZ6AKZPdf8NkAXKW+"
+    "8s23OD56SW5AzNS/wdZWyxc0S9Xxu2w15unMzbssyvoJ3oGtZ4bLFfpB18jLJfoCn+lZrk1B/eIrc4uo7nj523NpTEfu"
+    "2B57qE237vW31XJrtC2Rbz6KcBm+wLUevvnWvPcW7Y0xIsXqultxdhDh9NUeHIMqgKJbKG8OeAE/qkp60bhy3kbDQals"
+    "PrD+6I178zJe+EIfxRdjqNH0w5eJkrSkv8AN4KrdH7x/D37/4twJXXoKFwIboAbwZY1Ykyk+Q4oUZhK5h4sYmfxzYjhl"
+    "2mvEfUztBVJbMClfxDrRG1P+Dil7gZuleucYjMl9/wPSW4y/WA73jqSMEjwjObiT9srjbxQPWUJm2EUwRAyuH9UY+s/3"
+    "nL5yMILk7xWbGIIvSJ+KwIQGf4cIA8kYrGhOVUhKAIPLJemAi1Mwl32w/3c5TQEw+BvO+HWrNBdqU4MysmE9e/fqDPg/"
+    "LnNwnzLHWk6Wl1+UmSm2LZ69+dsZcLD2Lvdadlbsjqzhh8deEszD7rlbzmOjfQoBqtIJo0ZzaiPrWHc5fsUIZBFHExYD"
+    "frZu/h/A/voA"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2501,18 +2502,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2790,33 +2788,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4411,7 +4423,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

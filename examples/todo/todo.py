@@ -358,88 +358,88 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1S40iSfpU6diMa4mxj+mfu2nBEdDRMD3eAO7rZmJvADqtslUGDLHlVMrS3m4h7mn2wfZLLnyr9WTIyZqaHXW/M"
-    "zmBJlZWVlZX5Zaqy9HVrFE6mvoq9MNjqbH3tbV1F4Wyqe1udy8veVm+rgf+Rrgt/9bbeua6QIpb6ptXb6jfgju/pmG6d"
-    "wh90RzfELBh7gaevlSvCQGn47SutRbMpfd82dOEONTyT0Y0hKqQWeN0+Q+Tooe5URRJ51EBRxNdK3F2HvhLYPT7dzz2P"
-    "LE9n0RV38ElNwlvFvIlxFE6ofdqyD8+AECYycO2webyX/UYbaMHvZnMaeWHkxXM77PCOaF97V9d4qbf1U3gnsMsgFh78"
-    "o3kM2Jbl02zG8oofDezQ3wFTV/siUlMlYzEOIzEJI5U0bLozVWjx87UKmL6Am2L7F/hf8+yseXS0k3bY1LEh09saez63"
-    "vIAx//fn7rnAKyAB6BAk6GoSBsmGpEEUTHdj6WtlRGvmOSMSaYYFc2r+CkL+0W8EM9+HSyfByJ+5SiTaYCbI8rkokW7g"
-    "z81M3XnxNTAHI4XHnmpw/azuZef3NxAZD8PqIXS2ZzvD/pshDDUVXOZSIj6juHi1UoRrSqN/v9XY8v2J5rUfh6FPawD+"
-    "DuQEyHVAx5U/Jbqu0qPIm+IypBtH4Wg2AYWnhSmwbUMEYSxGoAVy6KuWOJaja+EQ1ct+Cyk6qLrIh57KkWpqNZWwsGFc"
-    "ZgWKqYRpD8c889MovIrkpCVOgtvwRqGZAFpoJoCoG4oDJHkIhuVXDRy8OLiV/kwdvnBYeRzz24F2JI9w+KsaxWIi49G1"
-    "F1yxaJDiCyDoBdNZ/Hl0rSbS2cc1JgN9pyI0OEacKrhVfjjFGRE6dsNZ3BDO116vtxXe4L87Io5mqiHwb1fGkq+1Wq17"
-    "p4H2Sivh4HWHOQDD6ACNtFexLcEW6JkfM2cgABSnDCzjuOppDoYgMBQCdc5NMp2hfCMQFkgTWpguvVgrf7zTEu/EWHr+"
-    "jB7gAebHQCrMg1BRFEZ8lR658QIX/8t3J2DTJeh2cgFkSmzc35sJkMB/0PybikKhvoBER6Gr9oWDz2jQmplm2vhvOUIl"
-    "GkTqrzMvUtSLgzqhjCFwAvUlvuyDIFF5rLL4HrqXOBTRLBD4RMsohjYSteLSQt2qaG4bNlAcgoanSU4JexoF5IegHCwd"
-    "lOBoFovtiYplC+Y3GKG67pt+eP7Ep+MfHdDcK+hnKEc3xOMYFrGIgaedfXEwC6CphoYDVLcBNztEy6ZpbQqcJHZOMN3J"
+    "eJztXY1y20hyfpWJ7qosVUiK8s8mphRVuSytV4kkumxdbbZEFjEkhhJWIMBgQMk8W1V5mjxYniT9M4M/AhQoatdWjld7"
+    "uyKA6enp6en+ujE9+Lo1CidTX8VeGGx1tr72tq6icDbVva3O5WVvq7fVwP9I14W/elvvXFdIEUt90+pt9Rtwx/d0TLdO"
+    "4Q+6oxtiFoy9wNPXyhVhoDT89pXWotmUvm8bunCHGp7J6MYQFVILvG6fIXL0UHeqIok8aqAo4msl7q5DXwnsHp/u555H"
+    "lqez6Io7+KQm4a1i3sQ4CifUPm3Zh2dACBMZuHbYPN7LfqMNtOB3szmNvDDy4rkddnhHtK+9q2u81Nv6JbwT2GUQCw/+"
+    "0TwGbMvyaTZjecWPBnbo74Cpq30RqamSsRiHkZiEkUoaNt2ZKrT49VoFTF/ATbH9G/yveXbWPDraSTts6tiQ6W2NPZ9b"
+    "XsCY//1z91zgFZAAdAgSdDUJg2RD0iAKprux9LUyojXznBGJNMOCOTV/BSH/6DeCme/DpZNg5M9cJRJtMBNk+VyUSDfw"
+    "52am7rz4GpiDkcJjTzW4flb3svP7B4iMh2H1EDrbs51h/80QhpoKLnMpEZ9RXLxaKcI1pdG/32ps+f5E89qPw9CnNQB/"
+    "B3IC5Dqg48qfEl1X6VHkTXEZ0o2jcDSbgMLTwhTYtiGCMBYj0AI59FVLHMvRtXCI6mW/hRQdVF3kQ0/lSDW1mkpY2DAu"
+    "swLFVMK0h2Oe+WkUXkVy0hInwW14o9BMAC00E0DUDcUBkjwEw/K7Bg5eHNxKf6YOXzisPI757UA7kkc4/F2NYjGR8eja"
+    "C65YNEjxBRD0guks/jy6VhPp7OMak4G+UxEaHCNOFdwqP5zijAgdu+Esbgjna6/X2wpv8N8dEUcz1RD4tytjyddarda9"
+    "00B7pZVw8LrDHIBhdIBG2qvYlmAL9MyPmTMQAIpTBpZxXPU0B0MQGAqBOucmmc5QvhEIC6QJLUyXXqyVP95piXdiLD1/"
+    "Rg/wAPNjIBXmQagoCiO+So/ceIGL/+W7E7DpEnQ7uQAyJTbu780ESOA/aP5dRaFQX0Cio9BV+8LBZzRozUwzbfy3HKES"
+    "DSL1XzMvUtSLgzqhjCFwAvUlvuyDIFF5rLL4HrqXOBTRLBD4RMsohjYSteLSQt2qaG4bNlAcgoanSU4JexoF5IegHCwd"
+    "lOBoFovtiYplC+Y3GKG67pt+eP7Ep+OfHdDcK+hnKEc3xOMYFrGIgaedfXEwC6CphoYDVLcBNztEy6ZpbQqcJHZOMN3J"
     "00KHs2gEsxEg+8ILNNwgSWk70mZziMrkoAg0KFYwp/WnO6yzpyQhnmEvM3lGEOkFUn+aPcfotxc0SPcTtUdpCwVLukXm"
-    "ILNgYBbResynbDFYXekhWMHgumNPoVn5en8Pl7I6X7/hfSNrkywgKZqkHEB5HI/wjBejJc09DoIHi1Ha589sRQC5gPCI"
+    "ILNgYBbResynbDFYXekhWMHgumNPoVn5en8Pl7I6X7/hfSNrkywgKZqkHEB5HI/wjBejJc09DoIHi1Ha569sRQC5gPCI"
     "nIUKSEEFswla1DLMUId6Ca6gp8YSFz0+QXSxY3Kn2KcXq4muGMB9tl8ZRXJeLsgKaJLr+7KP1AilYF+ge92x8R7QAowc"
     "kQLV5oYlvGQ5RK8H1/qlIl4Ge3I8IRXkyjjGJXyhp1mTr1qedpE95C+xdKQbRuWwD1BtDzuQ/sesXpJZLl8+Ra66gcos"
     "gaJ2e25BM8BqqysVGdVYovuLyl36CKOr3O0hGD0lA3O/TF9qzoFRczuUFfW8RPAe25GM/K0EYHZBhnkFsUYD6cgAnDPH"
-    "JMxCpKSL+PUndINmwlhn2GjfqsIdz1WTaRjD0s7eKFi6JMAqzvIKAddjDSGh+fKJLGGoCu3n9D9R48RYPUILSjpfEjg8"
+    "JMxCpKSL+PUXdINmwlhn2GjfqsIdz1WTaRjD0s7eKFi6JMAqzvIKAddjDSGh+fKJLGGoCu3n9D9R48RYPUILSjpfEjg8"
     "S/OwuhWoM6EGKhYXz8aAfA8DUoO4na9+HYNDwcdK9gZbFMxNkpYp6kR5muaxlqVahyqWEfYLURq2ew7Ld1FHNq79+azM"
-    "38C1lyy1fH5oca6X5i0fu/BwBgecZ6rt2JfloXLqT4N8Bqtz9XVY0aJ6rT2tWhnTXgswMvMVEyndkgQFpttkYBMeJMk7"
-    "SWmPBlh8TGsIuAS235uoDjWN1FhFKhgpjMi8oNcL8CoTeIFZiOgGKFECKhD5zEkL2q6hv9C6wipUqEjKqqREjhkligsV"
-    "hKZ7PNYqXuKQJqD0Ewrj2zmFamNr35t49Rrv5RrvtfF/pU5//Fh3sZ4EH5YFjVcFV7h4V3Lfia6BdjCBBqrG6FpGchSr"
-    "yE4FPrKEuyC5XepgMnyuYER4yJxzVpRFJJ3fF9hOyHFMiwIsryTLWzVjGeFlpJSMKeH+N8RyyMJUBT+Hke/mLQTl+Sej"
-    "KaUflyX7bWItdZXFlNom5bZJuT3PmHqTctvg8pVSbilfqyXbNqm6Tapuk6r7JzI8f+xUXTqKyiTdJpu3yeb9qy7e3zGb"
-    "N0izeSl3D+XxNnm/P66nfp55v6zurZjxq1LJTeJwkzjcJA7/RROHvJuSs4YjcERTNSIhtFuvmL/ECYaYkYMrtzAzVlR7"
-    "rXarTVeH6B2V3eQJ3nIeX5uHDv/rVettuRYAzQ4ZkYDDRnKF4kZNY9QEmTqDFpgT+OeCHKcPQ8f7rV32CbhDuCFC3ETJ"
-    "Rgy9BzIOhm0uzEZqsQ0PXHSPuoPPF91PxybTZS0raRchqszcTL0pzaa9hJN05YdD6Q9kdLWQX+WtyuUuMK8eGa+Qk4ex"
-    "QxQ6L9mavG+34NIeaBpYk5KKtLNzh/fRkiXFACC/QfpGzVksuDkbrLAxe2Z5ZMaS8Tn6OozYxzfDyuGlmdlUCqzb9cZu"
-    "ttsyoBDbxiZ2eJvtInuuGs6u8sxk8U6NDmFUdyIGU6PQ+2lc62grIjCtZvvwYq/o7ULriVNTMhkaM1ej25EEv+Pntjpb"
-    "c+KZTb5ajcIAUM+2FI7p0WGWSgQxkV+yc1VqfeuwNYtF6q8xAZ/yk1rkRgEkaHkL2oSq52S3S2+3OyIIBXnBfSEx3a7F"
-    "leIezKZ8M8H8UMm49NTz/abrRflhJSizxpjuaK/8IqzJ+nwYIw2ihAHjQ9dQMQjUAh60Ma0QjXNdBS1aXOJGB17oHdoC"
-    "jmAMWARgFKTQOcPU2FO+u46JIcvBQ2sIO0i0nc0m1op0BPNMgQEyDmYiRqRH2uCGMe5c5zkosqa+TH3prWX/uO87U+Ig"
-    "QroDusJ2bgR9cdBUR1KwhMbe1eOVJ6IO6Df3nwRsIIiL7tkpCi3xT4v909b9NbqfBVU7/r96biNT7YB2/p55+/Hk9Jg0"
-    "yzqC8j3+YtuuQ1M6QtNdsgZ/DYd6LatC2mZk0RFocGlMKFuqiOLRUYmHRKUDRG4tv3i9U5tPqZum1FG5ay3YPL93kRcb"
-    "iVnPnL45wzHM63Po++FdMwPdnpBNlF6GslUNLJ4JazM4V7ro6+dr8UhzWsYXgZeQsMkNVmptB0q5YFV42QfhMHRRL2zs"
-    "abQgGRSNnRY3AgUsLBrOp1JrhGQl40Kj9lQ23LKAoCoQZ+8/kmD1LoFWuOWNYbS1JT4ZTdfDLyq6VQuMJVyJEMuK0BDU"
-    "VwIaa6nlfJyCwhCtQzFOEF0f059x0W9t3pKw40nm0lBLC8TqsgE6a4pi12MCFOgdbUP4jATF9uf/OTk9bU3cnRosIaJO"
-    "vG3W94oDdliHGCvIZMFpOddmeWFtXNGbbo99edVAP9Ewc9MQ0/k0CilgAG9iLDKzdkfli7EYKgnYbha4KrJFmlT7iWQj"
-    "iER1kuYBSrcqQNibjRQZFXLkBRh2kERirzEFgvLl7FCyhSLIYFO0DiS9bdD3hjWFDcYxxAtZamQIhuVFYUCgixI8SeMd"
-    "Kgbk7FYgqNsM1EVwQZV72zIFaSLl1HSWwm9x3hBtwsJYMLxjqgs7XHHIOEjbCHXiua6vGnwPzUfhzn4hQWaeIVfE4BU3"
-    "5kRq3KA/8+AbyVgzYG85O5U1jBwIazBfsfe3VN5noQthCuhDHAGZOLxRATFJ85/IH70gBCoH37zJQMeAFb8dNsTlyfnn"
-    "i35DHBx8/uXzIVxotVqgPGjd1QwiLhiMcilp6EViCPK+UTC4ocKaUBBJeAPu0rtRubhDhxw8UNQRo0Jj11iKbIthuY5S"
-    "Mqs8qKTYkrMN2Hao4jsFqlFVtonEDnYrbiIERpUwtcoEEbmw01Rz5op7DYmOmGlFRcfcmqeMuR2HiAtyxZ8oY89OihpF"
-    "ihYJbiHiX0VUbIY9nSoZUWMEWMxwRxxwm875u7PjQ6ZpcGmKUcUlwsa+mcqHcCZpXqZ6ehFdNthFo6XxqJ1JRYQRmort"
-    "PFrroFRgYu1biJ194mNQAIdABPMVvg8quc24VJzDs5KeYamDtgSo4Rq0KKYacCqblbDGYKVlUnY0uKEahxFPC4zI/Epv"
-    "8+MeJSJSBEO7Oog14+AWYB3wRLZ77+UbNkE4G1iUrVyTzQSBDaawcr0vrJTdoy7Ni/W6aA8xotCcTGntYuKtFYcT9jrm"
-    "d5Jj+fP/Hn0YvO+e/3jyYfBT9+yYbu8ysbTV0qcSWpeo1S281bfmKACtQlCT+ANDE10QTSgNAh2IOERdgH8zVU7CHRYa"
-    "woUk2X3fyJ/NkfWzdWuA1XgMpHmBgNUdpBlQlqmMIA4CY2Iyexq0whykUJbAM+9WHo5f00zskq2LC9DKvLNdJTwubEts"
-    "LN8AWW+zI8xSonmDj59Oup9OLn4pSXXJqzJeL/vFMCF+mP3LMu6W7InMsXjx7kNJ+m9WmKhkW2QNBPbg/sdc/0d/OS6B"
-    "gbHl9VHRfd0XnTlGKG9t4B8nggc6857nz8kP0Ik4nurO7i4ubZPjaYXR1a4bgWHbfdl+2W7uvdzNZLjAsi2+Olnywii8"
-    "4f/CYtfZ18R0NsZmQ8R32xCBsLFX/tqvpJ+QKfGk9fODW2Hyk5eP5uSP6rHzqSO1X0vSoSTV1OwpJdVPXPMLr6rbAI2i"
-    "OWLIpZoBIvX84qiWSJW5zvLXz7+nLNkwXqY0SwRjj/ioHhqCj6rbiywn9Pr31WpiJq/PCm9fkeADxRNeEpw5YOhjXu3z"
-    "y5X0RzSb2oTdxNPonAcueAMIKYMRiwVg9GAczow8ockE3HmS5Mu8jJkZQVNkLBFcmtVs3HwKKYazOQRZPg+p4JfZlTYS"
-    "pwZebmpmz0SthOk5xRFGN3TQUdr/wHRteqQzXKBb8cL2+UKkHQrsTDQhmqFOGtnn2SvIL0pjC/RRYLJ/aLZfN/fe8CAJ"
-    "Uj+d+d/UcZQY5tUwy6aO4/vVcfwmx2pkY4skJi0NK4ZooYxRKt8YIJflDDNYWj6Mpasg5ZJ9/zkU+e70tDbYrwtnl2/7"
-    "fxjNb9D0Q2h6UybwRysT2IDtDdjegO0KsJ24YOP61oLQ9HrVEvo+2HdTgvfdEOEKwG/1A46yGG+93LH1LA9slKnIHC8U"
-    "Tm3w0Sbb+McHRRsAtAFAGwBUBoASV7S3JvhBQmLvuwGfTfnvA5hj3ZPenvYNdvH7A/X3qGXrPauHUVUvmn9h2j0/HnTP"
-    "T0teKm+AzENA5kmqUjd+eeOXfx+/XLER2yx3u6n8uXnv1LClhj1nWrMuPWvBixv8H+v1M15F5Dv+PjBgc8TAaqggI94i"
-    "Ax/NHnQqp+JisH3hmDqs92dH//i/vzsiAJsQ3ml8uReH2TqxVV9NPYAXkhW/KFOz0avolSvdKJeQp/pnKt5arro12rZ7"
-    "2269MrsN76sXn6Xaf66Hnz7Z7NgS8hq7EReqd9Oq84dSUosYsL1QRMPHGTyKmDnS4HmgrzpUNmcl/AHOStgg3A3C/Z0y"
-    "T+VeKuON2nsvX71+88N//OdbORy5dFDLfQW4M3U6xRbCGmzRFsbaCrabVYhvPUNVsZD/WY/F4YK5JAZJF1wh0MDKjQF+"
-    "Kc4wkF02VSmJd/hJN/UFkA6WadnP73mB9lwU4zVom68i2jIWRrEpA5JiOLtqGTOb8GLikgIjL+syAgAIGKBSPilMjCRA"
-    "Yfm8gTBKzgsxZf0apjZSvxLj+1iwxDUzMlhgLB9ZZZl7VZM5mxkEyKu4OAqosDfI9VQWHGb7e71Cf7b6EcuLNZUijzyq"
-    "+URRACqkriAMiDQAcK3Yc132F3iqCDezbP3wtvYkQex3g8AzXuDQVI1hLRgWOrnMFD6H1n2BrWxEm1Pcl48REkw7sEbv"
-    "2Q1hLvZEuEwHltgCpiwLC2F7no83dYUSA6TBvinOwXouOqTDlqcx/X0qKKMiM1PO6lFZPhakzhc4K6YMcoy9atdk7CSl"
-    "Irbfx5HffC92xeeTDyfnFzv7wO6Avy0JLPMRMmWLp5CIyHHyuvb6SYiIbej/4vjT2TIG+GQnLCze6gB8b/YCtOEd0TOn"
-    "OPWCTAd4eYWDmMRftOLwlTowVW7ciBWZMhjbYJEbRKVB7zAa2ZzGDh9aAKybOjoq2SU9pFM3ikcftZBlrBmUsTf0MHxC"
-    "pj+Zs6bERzprSrxqvf13+8FQKpLDVggUEfd1eoGwVd/Y2Jxc1QtIPAf/1myKDypQ/MHa4Vxw5oYz9saI69Z0vg+DYfsF"
-    "/qYFnB/2gl7wJ+oP/1rlRKvgic+zQkb+JN5jxS4YN/zZFJ9AFvwx0ffds7N350dYi2sE7hAJpxkK+gWTwgEaWiKALaPY"
-    "ny9OBX0Wl5Gx/SSujZ/MF2rxmKrZaIS7aak2OXncfn02QcciXSfYFm+lUNdeMdCWiDN142Rbopv8zcE90U0rUj0s/jR1"
-    "wxh7sPUA2wLDhEdbKJ8PKPpsgXdybFYycvuB3vTMGXSyulOQq/1QcRo5s7u9fwFyvlFgsrAAOn/qlt4H8XO7pmMKcGFR"
-    "kNLxES7EZPa7t7Y/h89V0DnmuTRYNxK3z1NgUKfk6l6usOUSfqp6nTFSWKTTKlUde9ZA9+PFSffcyZ4usOzMnvSUgaQc"
-    "/1ZGHhq+Rq5mNHvggD0qxJzyk/Wa+7g6aIImYE3NN4CTuR9ByOEpnR5JgJ9ULpxG4LRQ+vgJbEdQXpaJ0FBI7ucGE0GT"
-    "yTTWncyRCqRvC8gCtdF+1LgAZUAJyFa/5lMUuJ5/6feOcXz0aWSHmCn/dLE9VyClmTtHYIfN8zycJZMu0wMQCAmBiWKG"
-    "82cZOB0jryTB5WSZnsXaHD1Q+FZyGsqcV382mQZ0lpxuZM/+6Sx897hYku7YV9LWOqQBIvyAaz385LH54DEaGGM10hW1"
-    "WgG74+HElR6ug5OPQlsoAXd40T6r0wZE7dMF7MkCTu5oAcd6n+PkY9t44Rv9Kb4Zy4y2Hn5MlKTF/A0eAO+b/B+fb8P9"
-    "b4n/oEt7cMGxcZoDP9YIuZjiS6RI0RaRe7rAicm/QvJJzIRdVIU//PxrfH7BXHCrxwYxTPmHt0h6MYDhYT86FDHz8pIY"
-    "Tw4ozDNcK6CwhN4goWw0QQyuHxYY+q/aiQoxmkfyjwL3huBrmuIU2dPgV4DoSMaANXP+QZD6eawAvDi5OD0GE5w97wDw"
-    "6zEnkzqZJx+uLXRS0mjAgWr9OqjFPtPN2Bm6tEnp5AhIl+60XaTCu5oyFDLBAVBZtmlmkVjFy1IHhdplJGOOfWRpdyoA"
-    "FYLhAqQjcAB9bt3/P2BIquY="
+    "P8C1lyy1fH5oca6X5i0fu/BwBgecZ6rt2JfloXLqT4N8Bqtz9XVY0aJ6rT2tWhnTXgswMvMVEyndkgQFpttkYBMeJMk7"
+    "SWmPBlh8TGsIuAS235uoDjWN1FhFKhgpjMi8oNcL8CoTeIFZiOgGKFECKhD5zEkL2q6hv9C6wipUqEjKqqREjhklikuL"
+    "bYeEwCLrUBoHA0rSgfFYq3iJl5rASphQbN/OaVkbW/vexKvXeC/XeK+N/ytFAuPH+pD1xPqwLGi8KrjCFb2ST08UEFSG"
+    "CTRQX0bXMpKjWEXaTAU+soS7ILld6nUyfK5gWXjInIhWlFqkhbAvsJ2Q45hWCphjSea4asYywstIKRlTwv0fCPCQhakK"
+    "fg0j382bDUr+T0ZTykkuewNgs22p/yzm2TZ5uE0e7nkG2ps83Aasr5SHS/laLQO3yd9t8neb/N3/I8PzY+fv0lFUZu42"
+    "Kb5Niu8fdfH+iSm+QZriS7l7KLm3SQb+uJ76eSYDs7q3YhqwSiU32cRNNnGTTdxkE9NsIu+75FTiCLzTVI1ICO3WK+Yv"
+    "8Ywhpungyi3MjBXVXqvdatPVIbpMZbeDggudx9fmocN/e9V6W64FQLNDliXgWJL8o7hR0xg1QaYeogU2Bv65IG/qw9Dx"
+    "fmuXHQXuJW6IELdbsmVDl4KMg7WbC7PlWmzDAxfdo+7g80X307FJf1lzS9pFMCszN1NvSrNpL+EkXfnhUPoDGV0tJF15"
+    "U3O5X8yrR8ZV5ORhjBPF00s2Me/bzbq0W5oG1qRMI+0B3eEdt2ReMSrIb6W+UXMWC27jBtNsbKFZHpmxZByRvg4jdvzN"
+    "sHJ4abo2lQLrdr2xm425jDLEtrGJHd6Qu8ieq4azqzwzWRBUo0MY1Z2IwdQodIka1zraighMq9lovNgrusDQuufUlEyG"
+    "xszV6HYkwRn5uU3R1px4ZjuwVqMwACi0LYVjenSYpRJBTOSX7FyVWt86bM1ikTpxzMqn/KQWuVFADlregjah6jnZjdXb"
+    "7Y4IQkFecF9IzMFrcaW4B7N930wwP1QyLj31fL/pelF+WAn0rDGmO9pVv4h1skAAxkiDKGHA+NA1VAyit4AHbUwrhOhc"
+    "gUGLFpe40YEXeoc2iyNCAxYBLQUpns4wNfaU765jYshy8NAawg4SbWeziVUlHcE8U7SAjIOZiBH+kTa4YYx73HkOiqyp"
+    "L1NfemvZP+77zhRDiJDugK6wnRtBXxxJ1ZEULKGxd/V45YmoA/rN/SdRHAjiont2ikJL/NNi/7TJf43uZ0FVbcBXz21k"
+    "6iLQzt8zbz+fnB6TZllHUF4NILbtOjRFJjTdJWvw93Co17IqpG1GFh2BBpfGhLKl2ikeHRWDSFQ6gOnW8ovXO7X5lLpp"
+    "iiKVu9aCzfN7F3mxkZj1zOnrNBzDvD6Hvh/eNTPQ7QnZROllKFvVwDKbsDaDc6WLvn6+Fo80p2V8EXgJCZvcYE3XdqCU"
+    "C1aFl30QDkMX9cIGpEYLkkHR2GlxI1DAEqThfCq1RkhWMi40ak9lwy0LCKoCcfb+IwlW7xJohVveGEZbW+KT0XQ9/KKi"
+    "W7XAWMKVCLEACQ1BfSWgsZZazscpKAzROhTjBNH1Mf0ZlwfX5i0JO55kLg21tJSsLhugs6Z8dj0mQIHe0d6Ez0hQbH/+"
+    "j5PT09bE3anBEiLqxNtmfa84YId1iLGCTBaclnNtlhdW0RW96fbYl1cN9BMNMzcNMZ1Po5ACBvAmxiIza3dU6BiLoZKA"
+    "7WaBqyJbzklVokg2gkhUJ7kfoHSrAoS92UiRUSFHXoBhB0kk9hpTIChfThkl+yqCDDZF60DS2wZ9b1hT2GAcQ7yQpUaG"
+    "YFheFAYEujjrYxvvUNkgp7wCQd1moC6CC6rx25YpSBMpp6azFH6L84ZoExbG0uIdU4fY4dpExkHaRqgTz3V91eB7aD4K"
+    "d/YLWTPzDLkiBq+4WydS4wb9mQffSMaaAXvL2amsduRAWIP5ir2/p/I+C10IU0Af4gjIxOGNCohJmv9E/ugFIVA5+OZN"
+    "BjoGrPjtsCEuT84/X/Qb4uDg82+fD+FCq9UC5UHrrmYQccFglEuZRC8SQ5D3jYLBDRVWj4JIwhtwl96NysUdOuTggaKO"
+    "GBUau8aiZVs2yxWXklnlQSVlmZxtwLZDFd8pUI2qAk8kdrBbcRMhMKqEqWomiMgloKbuM1cGbEh0xEwrKk/m1jxlzO04"
+    "RFyQKxNFGXt2UtQoUrRIcF8R/yqiYjPs6VTJiBojwLIZzQNu0zl/d3Z8yDQNLk0xqrhE2Ng3U/kQziTNy9RZL6LLBrto"
+    "tDQetTOpiDBCU7GdR2sdlApMrH01sbNPfAwK4BCIYL7C90EltxmXinN4VtIzLHXQlgA1XIMWxVQtTgW2EtYYrLRMyo4G"
+    "N1TjMOJpgRGZX+ltftyjRESKYGirB7FmHNwCrAOeyHbvvXzDJghnA8u3lWuymSCwwRRWrveFlbJ71KV5sV4X7SFGFJqT"
+    "Ka1dTLy14nDCXsf8TnIsf/3Pow+D993zn08+DH7pnh3T7V0mlrZa+lRC6xK1uoW3+tYcBaBVCGoSf2BooguiCaVBoAMR"
+    "h6gL8G+mykm4w0JDuJAku+8b+VM8sn62brWwGo+BNC8QsLqDNAPKMpURxEFgTExmT4NWmCMXyhJ45oXLw/Frmoldsp9x"
+    "AVqZF7mrhMeFvYqN5bsi6+2AhFlKNG/w8dNJ99PJxW8lqS55VcbrZb8YJsQPs39Zxt2SjZI5Fi/efShJ/80KE5XslayB"
+    "wB7cFJnr/+hvxyUwMLa8Piq6r/v2M8cI5a0N/ONE8EBn3vP8NfkBOhHHU93Z3cWlbXI8rTC62nUjMGy7L9sv2829l7uZ"
+    "DBdYtsVXJ0teGIU3/F9Y7Dr77phO0djskvhuuyQQNvbKX/uV9BMyJZ60fn5wK0x+8vLRnBFSPXY+n6T2a0k6vqSamj3P"
+    "pPqJa37hVXUboFE0Rwy5VDNApJ5fHNUSqTLXWf76+feUJbvIy5RmiWDsYSDVQ0PwUXV7keWEXv++Wk3M5PVZ4e0rEnyg"
+    "eBZMgjMHDH3M+35+uZL+iGZTm7CbeBqd88AFbwAhZTBisQCMHozDmZEnNJmAO0+SfJmXMTMjaIqMJYJLs5qNm08hxXA2"
+    "hyDL5yEV/DK70kbi1MDLTc3smaiVMD2nOMLoho5ESvsfmK5Nj3TaC3QrXtg+X4i0Q4GdiSZEM9RJI/s8ewX5RWlsgT4K"
+    "TPZPzfbr5t4bHiRB6qcz/5vijhLDvBpm2RR3fL/ijj/kAI5sbJHEpKVhxRAtlDFK5RsD5LKcYQZLy4exdBWkXFIMkEOR"
+    "705Pa4P9unB2eS3Aw2h+g6YfQtOb2oEfrXZgA7Y3YHsDtivAduKCjetbC0LT61VL6Ptg301d3ndDhCsAv9WPQspivPVy"
+    "x9azPLBRpiJzvFBNtcFHm2zjjw+KNgBoA4A2AKgMACWuaG9N8IOExN53Az6bmuAHMMe6Z8I97Rvs4pcK6u9RyxaBVg+j"
+    "qog0/8K0e3486J6flrxU3gCZh4DMk5Sqbvzyxi//OX65YiO2We52U/lz896pYUsNe860Zl161oIXN/g/1utnvIrId/x9"
+    "YMDm3IHVUEFGvEUGPpo96FROxcVg+8IxdVjvz47+97//xxEB2ITwTuPLvTjM1omt+mrqAbyQrPhFmZqNXkWvXOlGuYQ8"
+    "1T9T8dZy1a3Rtt3bduuV2W14X734LNX+cz0m9clmx5aQ19iNuFC9m1adP5SSWsSA7YUiGj7O4FHEzJEGzwN91aGyOSvh"
+    "BzgrYYNwNwj3T8o8lXupjDdq77189frNT//yr2/lcOTSQS33FeDO1OkUWwhrsEVbGGsr2G5WIb71DFXFQv6HOiuHq+iS"
+    "wCRdhYXoA8s5BvihOcNAdi1V5Sne4Rfh1BeAP1i7Zb/e5wXac1G216CCvopoH1kYxaY2SIrh7KplbG/CiwlWCoy8rMsI"
+    "oCJggOr7pDCBkwAt5kMIwig5RMTU+muY70j9TozvYxUTF9LIYIGxfLiVZe5VTeZsuhBwsOKKKaDCLiLXU1nEmO3v9Qr9"
+    "2ZJIrDnWVJ888qgQFEUBUJG6gtgg0oDKtWJ3dtlf4KkiBs2y9dPb2pMEAeENotF4gUNTSoYFYlj95DJT+Bya/AW2smFu"
+    "TnFfPkZIMO3AGr18N4S5AhQxNJ1iYquasiwsxPJ5Pt7UFUoMOAf7puAHi7zo5A5bs8b096nKjCrPTI2rR7X6WKU6X+Cs"
+    "mEfIMfaqXZOxk5SK2H4fR37zvdgVn08+nJxf7OwDuwP+NCWwzOfKlC2eQnYix8nr2usnISK2of+L409nyxjg456w2nir"
+    "A5i+2QvQsHdEzxzt1AsyHeDlFU5nEn/TimNa6sCUvnEjVmRKa2yDRW4QlQa92GhkEx07fJIBsG6K66iOl/SQjuIonofU"
+    "QpaxkFDG3tDDmAqZ/mQOoBIf6QAq8ar19p/t90apcg5bIXpEMNjpBcKWgmNjc5xVLyDxHPxTsyk+qEDx926Hc8HpHE7j"
+    "GyOuW9P5PgyG7Rf4mxZwftgLesFfqD/8a5VjroInPuQKGfmLeI9lvGDc8GdTfAJZ8LdI33fPzt6dH2GBrhG4QyScZijo"
+    "F0wKR21oiQDLjGJ/vjgV9FVdhsv2i7o2qDIfuMWzq2ajEW6xpYLl5HH78doEMot0nWBbvJXiX3vF4F0iztSNk22JbvI3"
+    "R/xENy1T9bAi1BQTY0DC1gNsCwwTHm2hfD6g6LNV38lZWsnI7fd904No0MnqTkGu9jvHaTjN7vb+Bcj5RoHJwqro/FFc"
+    "eh/Ez+2ajqnKhUVBSsfnuhCT2c/m2v4cPmxB55jnemHdSNw+T4GBopJLfrnsluv6qRR2xkhhkU6rVHXsAQTdjxcn3XMn"
+    "e+TAsoN80qMHkhr9Wxl5aPgauULS7CkE9vwQc/RP1mvu4+qgCZqANTWfEE7mfgRxiKd0ek4BfpG5cESB00Lp4xe0HUHJ"
+    "WiZCQyG5nxtMBE0m01h3MucskL4tIAvURvtN5AKUASUgW/2aj1bgIv+ln0vG8dGXlR1ipvzLx/awgZRm7nCBHTbP83CW"
+    "TLpMT0UgJAQmihnOH3DgdIy8kqyXk2V6FmtzHkHhU8tpfHNe/dVlGtBZcuSRPRCos/DZ5GKdumPfU1vrkEaN8AOu9fCL"
+    "yeZ7yWhgjNVIV9RqVe2OhxNXeuIOTj4KbaEu3OFF+6yOIBC1jxywQaGTO2/Asd7nOPlWN174Rn+Kb8Yyo62HHxMlaTF/"
+    "gwfA+yb/x+fbcP9b4j/o0h5ccGyc5sCPNUIupvgSKVK0ReSeLnBi8q+QfBIzYRdV4Q8//xqfXzAX3OqxQQxT/uktkl4M"
+    "YHjYjw5FzLy8JMaTUwvzDNcKKCyhN0goG00Qg+uHBYb+q3aiQozmkfyjwL0h+JqmOEX2NPgVIDqSMWDNHIoQpH4eywIv"
+    "Ti5Oj8EEZw9BAPx6zBmmTubJhwsOnZQ0GnCgWr84arHPdId2hi7tXDo5AtKl228XqfBWpwyFTHAAVJbtpFkkVvEG1UGh"
+    "dhnJmLMgWdqdCkCFYLgA6QgcQJ9b9/8HNWm/qg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2540,18 +2540,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2829,33 +2826,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4450,7 +4461,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

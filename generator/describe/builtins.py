@@ -6,19 +6,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from burgee.runtime.deliver import _OUTPUT
-from burgee.runtime.truncate import _PAGE
+from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS
 
 NAME = "output"
 
+
+def _description(text: str) -> str:
+    return text[0].upper() + text[1:] + "."
+
+
+#: Its input schema, from the runtime's table of its inputs (bounds, defaults, help).
 INPUT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "ref": {"type": "string", "description": "The reference a cut answer names."},
-        "offset": {"type": "integer", "minimum": 0, "default": 0},
-        "limit": {"type": "integer", "minimum": 1, "default": _PAGE},
+        name: (
+            {"type": "string", "description": _description(text)}
+            if flag is None
+            else {"type": "integer", "minimum": least, "default": default}
+        )
+        for name, flag, _, least, default, text in _OUTPUT_INPUTS
     },
-    "required": ["ref"],
+    "required": [name for name, flag, *_ in _OUTPUT_INPUTS if flag is None],
     "additionalProperties": False,
 }
 
@@ -63,9 +71,10 @@ def clispec_entry(envelope: dict[str, Any]) -> dict[str, Any]:
         "effects": "read_only",
         "cardinality": "single",
         "args": [
-            {"name": "ref", "type": "string", "required": True},
-            {"name": "--offset", "type": "integer", "required": False, "default": 0},
-            {"name": "--limit", "type": "integer", "required": False, "default": _PAGE},
+            {"name": name, "type": "string", "required": True}
+            if flag is None
+            else {"name": flag, "type": "integer", "required": False, "default": default}
+            for name, flag, _, _, default, _ in _OUTPUT_INPUTS
         ],
         "stdout_schema": envelope,
         "example": {"args": ["output", "0123456789abcdef"]},

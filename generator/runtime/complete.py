@@ -6,7 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.deliver import _OUTPUT, _OUTPUT_OPTIONS
+from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS, _output_help
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import HELP_FLAGS, _flag, flags_at
@@ -294,7 +294,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

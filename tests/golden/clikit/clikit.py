@@ -359,96 +359,96 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQmT2zaW/ivYnqly9y4l9+Fk12rHVS7HyfTGV8WeTaVa2iZFQhLTFMklqO4odlfNr5kfNr9k3wGQ4CG1WpLPKDVj"
-    "SxTx8PDw8C4An9/t+ck0jWQeJvFeb+9df2+cJbNU9fd65+f9vf6eg3+NMylz+Nzf+xE/CZVMZRLLU5HNYiWuJzIW+UQK"
-    "IDX14kBEYSxF7E2lEnFinnb7ewMHaE3CLRGKiM7zUOXUJszlVIlRlkxFp0N/zVKRJ/AlT4om8HKHXlyj7RptAgmSldTu"
-    "e/pIA84nYTw+FZ66hPZhpnJHJJmIpQwUtJ5LEkQGA0+GSTAXvhcLL1bXMjNkM6n0dPyMn4S8ktmcqDriOswnySxH6vBd"
-    "7PtJDH1Mv/vBi5Q8MBRGMvcnROEXL8xFgj0gmTgXUZKkDo7Q9HqKHPgyimQghnMcXwiThl3ADCXQtXjx9HUhJW8oIz1g"
-    "5WfhUApP0MMefPCTGfQwijxg1BP5DBQPPwShn+PfqZfnMouJML48TWc5dBrIkTf71z/+abpIxmHMc5GMRRgbSYIMryde"
-    "LkIlpqFSOHr4Bt3IbBrGXiT2cdry5BJGNgmDQMYkDvgPSGndMnpvFF7r68A5hHUAXzodhdKl3judODFfB048i6JCrcMY"
-    "ZJaGOcicuqBFFIOiQ8MRTgR2WtfHUsciu8eR7gxVDJ8XhPp7b2E8pECkjCQe4jFPai++gmWUelpxI0830KwNqqp6PnCO"
-    "8I8FLBvdO7dkcillWuvxb8m1AIHOcUXgz5W+jPbZNKB/b95CJEpgHoHINeipg4JVElQ6UN1yuFMvu+SWozDilk8EfoTh"
-    "ggaMZa5AwyVbk4aNkUDMEZPkGlcRyIUeVNg1Om2zi0apxu0T4BWWS8f3FButgsMrPYXQwTBR0lKXN95cTJMMDaBMJTCL"
-    "WowPytGp8I96T7+EQT6hVTKR4XiSl7KIdE+5N661+enZr9/9z5Pnf3+2pKvkOpZZva9JIuC5AslUhaJXoSWUme58phpU"
-    "bN2E9Vf79ddkloknr8+E+ZF6GdzsOXtRNFXsl/IkiWh5wmeWbg8Wp4xSIhGQtUnRjdEP3yf+bArmzMMnAts6YE9zWJYR"
-    "TGcku+KZ50+ES1TPB12k6KLpQNVQqefLjpKpl3logIyqgH2aiGQE78CLaZaMM2/aFWfxFbCNhgZogS0Srh+Fl6BIj5Do"
-    "YzCYvyng4d6jKy+aycf3XLLRwtXfXWj5329evRTJ8Dfp57BqYHGg8SLlRZr3gGQYgy1840/k1HNPUUvZNrNiU3MZX8ko"
-    "SSUac5UHYJYc4b7r9/t7ySX+2RN5NgNzi58DL/f4WbfbvXHBa0xAL4WLz13mALyQCzTKXsW+B5qjZlHOnIWKBAp+QzMO"
-    "DwJt8wMSA3XOTazOUMLg3FCe0EJ3GeZKRqODroCF64XRjF7gAVbHQKaIByGzLMn4Kb0C/i7Av/lXiBmUN5blA5ApsXFz"
-    "oyfAA/7jzh8yS4T8HSTqJwGsQxffUaA3M8W08U/PRzW6yOT/zcJMUi8uagW6aprLWP6enw9cpxG9KLRdENwIfKNbqIbS"
-    "MjUCU+zDTVMHBSJogIokVTCoUERkE1k+KEMffPE+hBVeF2Y49lFlT4ueeA7Fz89+cEF/x9DT0PMvic8R2CDwjr/nB6fi"
-    "ETjmbKag6QWq3AU3eyzAkCgwjhF4YZgoDndgyou3IaCZZT7MSMzmM1bwA0lLlaPtdIaoUi5HeeQWcB2qHmvuc5ITz3No"
-    "TaEWRvmAFgHNoau1PIwdWgGF8pONl7C0u2QWrGUDc4lWZJ6y5WClpZdgJacyy0OJ5uXdzQ08sjV/9YY3jm2byqC5bpw2"
-    "in3XG1XBl/02zBUYmlYW0eyD5tpjgCAMFjL+eJ1kUQCzAI91/FMhOwQFkl68ZOjV+KhCnRY4zYEXBCG286LX9lD4hTXn"
-    "qLBH7YKgfotVDr6mfH9ALMVg8silFNS84FUczf+GxmWvRxaWBs2r4ErqH9hsoXrLaZrk4JisFjW9qSUpdQmumoCsqydI"
-    "6aL2OvAqx+jUW/ipB6HwCoTb4XQGn3uHlbk9RBlicLoy8YWBK/bi/a57OTqs9nPykfRHT1L7aGis5qmXZRjdfhb6ZSWl"
-    "jahpO0nqxzJRFB8JM54W4ZZR+t2VYUGLVrPhtIxvlfk009acUD3Tjfk05tGe0LIcUBfRGuWBdeeOc8CVF3ZLflgzFest"
-    "4RVmrX2FfvxpK2swDc3eWk1m3dnU2Xjl9Xg2HS6ZzSWJesMllKb7m+qsd8lFcEJP0xnPX4100gf5KmQm1B8mYkS2ZSlW"
-    "WY4gI74ZtLC8hQpBhXXsars6q3VpLQ3dTiBS1PKafmKrtb0o/2hOo6VI45A+IXP0xv+ee50/BvjHYedhZ/DvfzXBxnMZ"
-    "j1HtesfVaAN/xFIIzktR4VloCOuxUZW9JfWgZiTFlSHsCbg707HIMfdhf00zOQqLF84X2ML2x4OWKKbNYjUrUhV+z4+c"
-    "I4pwqDC1DffawsSyEleFG53jcbXrLhmRKYSJfU2sV2oymQ0wDpjNHZipLnTm6GuzDUURvpGfbKEov64t4MrjYiXi8uKq"
-    "M14vS7YEmNxhSXqroeYmk7w4RLnLLDOrC0JLL2gpJWF5tEgF2Ltee1SiYicwlnr+IV7pUVMwTpBHQDCDOgI61Y/xKRO4"
-    "h9Wi7BIoUbkwFtUqVxfabqAt0Hp1ZXhbYdWjopseJRVpujwvyWhEwfjK9r9i0aNwGq7W+KjSGBJg+K81uxytq5SbSfB2"
-    "WdB4jXm8U7HB6BpoBxOgcNOfeJnng10xU4GvLOEuLn62g8zbPOOSiBJ54yHzHoGkmi/p/KnAdsIb5bQouJTRXVAP4A0/"
-    "IzxLSsWYCu4/YNEAWUhl/AuW+qpJDO3LTP2UCsXLNmfK4mEe5hE/27T0uSul7kqpa5dSSzW8QxF1V3/d1V8/VP21VMjt"
-    "VV53Nd2vq6Zb6sh61dxdTfiLrAmX077VavCu1LwrNX+O5aSi1Gy7xA9SZN7Vsne17F0te1fLbqtlWwnidqrYu+L4n6I4"
-    "bsfodyyLLwrSd9X1XXV9V13/k1bX+Xg4l9b9KFSp9EkIh90T5s/YID5gTc8gXFNGWEfdB91DejqcZWMpzcl1dZFC0q9f"
-    "evzdSfdhqx48Jao9dk5vYXIyR8AzsEZoKJ7O/ShJIY1B+66E/D3F0/9omUwa06HkBvcEumBw4H9PRJbg5Qtzut2LQohZ"
-    "IdPBbB/DbFrljtCVB760ARQtqZrGfB4ejaCaxz7QnsD3yJSojE0mvcznNJpiVtMwJT0wj3B6x1Ey9KILLxs3ti/43kZ7"
-    "7ldVLMufVOSoLRhdEVhyT+PU3EegCyFiH8KCDgUHdMD9gC8VkA3GaxXV2yKXcs55Od5VAfutDaZeWNZYLG+lJknGwX4n"
-    "WTg8GZMlhDVTSoFXxWpj1/cOOJO2Yky6b9BkL5DD2bjKjL33sUKHMKprkYORkug3FaoPWpkM4yi+SdHsVZcyqv1axYcV"
-    "uuXiSCWJN4Yo1HcddHUCL9C4ukeXWWoRBKQ/9ly12u1V2Jpxzd6EConFT2nLnVp4obwr0CZUPde+N7J/2MONM/KfELuO"
-    "wZYprGQIDk/phpKeYH6pZVwqDaOoE4RZdVhFeWWFMXFxuhkQ2dECjJEG0cKA9r4bqFgKq4MHrY2yCPQ1M1q0uMS1DtxT"
-    "B3QXBsM4YBFCqrisGVlMjUKJ23/rmxiyHDw0R5hBYlW/08Grcz3BPCfgsIhxMBM5xoikDUGSY7bHc1BnDex65IUb2T/u"
-    "+1rf9xIJ/QK6wnbOh754+2wVSdENovV1B69gLbh49C4MHOviFdrZG+brh7Pnz2hmjSFuv2pk0rQk0vfYSNwta+C3ZKg2"
-    "WtU021oWPSwT8pgwJOnQFNPo6L6Zh5MOsbSxvOLBwcp8eqqjUQFksNGCqfJ7nYW5lpjxjLrOALqIY5ivzmEUJdcdKzzY"
-    "IpsovdbAA/hamcG5VHVfO9+IR5rTNr4a2ze4n8c1nLatPK0FxaBo7HbcdTGcp55SGBK1jAuNyrZsaBHQYUyHuwgkWHUf"
-    "d+1RscMRjHZliU/9dLP4QWZXssFYwRVvdaAhWF0JaKwdEu5msY1WUBiiMejaCaHrYfqzjKPmVXkr0oWtzKWmVt5VXZUN"
-    "0FlM+TZmAhToCcYl4g0SFPtvfjp7/rw7DQ5WYAkj2sLb2b5PPGKX9Zh2yIoFp7y52SnHa7p1b7bP+wbgJ3RCA1/SOST3"
-    "FLCDN9EWmVnjAmAuhtKD2GoWBzIzN8bpKjqSzSCHVEWBBihdyRjDTjvD46isb0roF0Um9ACLFyhfrusUmwexFRuidSDp"
-    "7YO+O8YUOhxHEC/FThUMK8ySmIIePlJlGh/QvhzXpWJB3VqhJqVzeIV43yuDJFFyqjsrw1/x0hGHFIsiTsCBvujc480/"
-    "jkNIJsjUNAwC3KKh39B81H45rZW29Dvkiny9lYm320cOfawGv0jGmAHzk3uw8DI1J6IKzFce/lHK+0USQJoA+pBnQIYq"
-    "osQkzX8hf/SCkCg8eh9OL1QOsdr7x444P3v55u3AEY8evfn1zWN40O12QXnQussZZDwwGBlQuS/MxBDkfYmbjEOJF9Rx"
-    "P/cS3GV4KStxv0o4eKeoP0eFxq4RGcHczOcL3R6zyoMqbn1zRQbbDmV+LUE1Ft0fR2KP7i/4EUNQVAkNnYAc6Bvm+lp5"
-    "BWlAk+hh3YEQELg1TxlzO0owLqjcQkcZh2ZSpJ9JWiS4ecbf6lGpHnaaSi+jxhhgMcM98Yjb9F4+efHsMdPUcWkZo4pz"
-    "DBsHeipvizO5mFFCOTSjSz6fQZYmpHa6FJBkaCr2q9FaD6UCEzsXozAO1eTglPi4qAWHQATrBVEEKrnPcal4Ce969A5L"
-    "HbQlRg0vDg7x4UoP1hhuhpbFNhrcUMJK5WmBEelv5c/8ekiFgDKCSfAnYk07uEZYBzyR7T46/oZNEBWMvDCSga5D2sA9"
-    "7YdPt31kVI5GYMhZiwrh0i++lwW4bxPqyhPu6GhAmrYCU7Flu3J61Tg32jK86nHThr+dNOodt/rbynnShQKtHkQlp8rl"
-    "rQtl1b3/Wnzp703yPFW9+/fRwejMtZtk4/tBBupy//jw+LBzdHzfytthvpql5CUF9EQf7QCrq4pNHEfDnyyuXaOv6LdX"
-    "6VtKythJQXNQrWffgbdir0Bjjyxmj3FPVj+EhbAoywbLOCmL35hwfXrRz2APszk6jto7hVqRxEGkYVQf1RKpMtc2f4Pq"
-    "tkLLRn7bcdAlgjHwIouHhlZh0c9Nlgt6g5vFaqInb3AzKKZS8Qt1jJnCuVywvdM7cVzRLL9ks9Rk6XoP+SKQqYQ4MvZ1"
-    "xsm7yUUub9U8Z1q0FAB76EN4uMZa2Wb0ScCLsLAhNAITfXJBn9swYlq595Ak1raHfkjO3FiySwJcKjm60MxoehpFhlgR"
-    "wIYoWXD05uT2bMyf7/z/h0IfWd1PDhPMe4KFjtKA3y2qnFlFltHtbqztrNKth+i12l5K5lgf0m/sJySLmVzK00kLTyuf"
-    "vf9CfO3dT+vvfPHOF+98ceGLa6bZsorHS7yxjSm6ifuNlDH0x5/M8f457kZ9Argm21fHoPnloZUPmdiWZ2eWXwL6Mvzb"
-    "Ni4X7dzdzt19HHe3YMuvX92+/PydomUeM5lSHuAUI7Cdom3i6hvH63tF7l5w18J0+2Wkpdu6avlh0ei265oMWPlaWVpb"
-    "5thyafHr8Ve3X4vcOaydw9rlZ30DJSDzD+h0PpFb+fi3uD8JTubWtvWKf8vClu9th4qta8kLZLrmpefm+eLsssraXY5R"
-    "buEq85ftHZddO9v5wp0v3PlC5qo02rY5POweVf3jGhkXURaaqmCKn8Yx7pArPgxyxSdGId5iILDJCZ+ptwBgtQX2oeVw"
-    "L0M32F2TaOiRtV96tV7WuwTboXHiiJAdnFbLu7Rfwlloi/qa+AyNfVhvvHAVW4OPbmfi3U0LB8vAGRr37hiZYXUd0JZR"
-    "swBG3M+TbK4zCH5W0lwG7LALtXah1i7U+vpDrdJBdq7MvzRYGN1j+pNvjWt7l0tv+p3P//DfZqEY9SygV8E9imNxIjp4"
-    "DL7s4dOEZjsgpR2Q0u2+uubpkeTnBqT0kVH37dh3042WEv6nRZBWFDarR0LVk6KwtKcpv0qYQ+0Rr4YYuj3MWnDmoA5n"
-    "hLKIr+inp8/Pfjp7e/H21U/PXjLvdAnkVkZtcKRdILYLxHaB2NceiBXW2TJ+XnFsvrQs6oQNyKbhF/YnuC/h0bl4NukF"
-    "/U8TfH3+QHNV72ENr975a33DmcAyGOrjVLgaZePpi+//9Y9/uuCRQDWvMQbA0p6FArLlelKxaJpe7nzQWk5Y6HcYWqyc"
-    "f41n0g3klZ7t+1eH3ZMuY//cLNZ5Q3Xwpf7LMVubHQMttkL80agRlWhkaxxKaUA0MMzdWsQ01N2XEa6sQmWHofcZYOjt"
-    "gsRdkPiRgsR2L2V5o8Oj45MH33z7n//10Bv6AQF43iwIszQKRL2FMAZbHAptbQXbzUUR12aGasFC/lrhUhmOpQj2ywVX"
-    "i+gRF+DCTwKpGbCXzcLjK7GYxQxYiTh3sIJmCFoQqzBAMWooyVNznDfUgIvD2dhsMhW86HSgxsjxqoxAABQU25RFjSYb"
-    "M5pckhVokBq0DUP8TP5GjJ8iHAYjMnhxg7G23Mhm8cGKLL61Nnf5HgnCT/kh4fwggxCrUVd83+RUKMn+5HzQ4GlBtmWz"
-    "9e3DlUUHudElhoN5g0ONFIL4HwhuETBT+B7a3AZbdnpXUafjdYQEk8H3gaqnzCiINYfQGiw0stYqH9+sKhTIBiX2TdkH"
-    "YngQMKKBJGH6pwQiQtv3GsIo9CcahGje4KyeMVcYOzlckbGzkorYf5pnUeepuC/enP149vLtwSmwe0H4Hsgyw3a2qXQt"
-    "K69w8uBk1akqiIh96P/ts59fLGOAcXgRTGqvB0F1px+jZe2JEnO3H1td4A9bhM0Vf1eS005iQWOfiNxTl1rVdQ1gn66V"
-    "O6K8G+joE/2OoPOoDh+YcXizxuGiwQGj3EF7DbxCGE+kxITDWMeq7eJosajt5eEwxIwIx/uzBhUWrwlUWJx0H/4HZsBI"
-    "mtmjdhj9YTDX68fCAIVhcw1S3I9Juo/+rdMRP8pYZjRFw7ngwghfMdeWWXXT+Slk4rTKZYBF907ncT/ux3/RPeLnbcIX"
-    "xx8SvLjELsYR/EU8RXQoMKr4tSN+BjG6epqfvnrx4snL7xH5Sc+WS8CUbicR9A1mlBM2tIEQxvh5NG/OoyNcEykLquqK"
-    "Ip9C0jcugRLPfB9iREbCKl7nZSXKaFmUKxTb4k9l6Gue6FCXiDN17XS74lXxmZN9olviH4UINaRRquhyJU0KiBWGCa92"
-    "UUI/omhtOLECJLkYuYZJthBGccZUryFZvQbulbk0O+CbeyDpSwnmEgG3qijL6hQmgNt1XA34hCfUUGMZMpTYNF2ZshH3"
-    "6DKSn6oMgMGoULd0KMDToCNRj/GkGNOJQeMIZ2nG0UOTTneBAhl8u1ev3569eunaiHbLcFpLZLsCAu7Ky0I0vAbqjg+M"
-    "2SB35o6PRna1vfYpZsU0TVOw5nwzqNQAHxIRCAxLGDwYvltDwHO7OAMTGaWuoLopE6GhkOxf6kiJN2dUz4LxI61rRDao"
-    "kxoV062FUqAI5CseMHIfY8jVQaOUsYCUWsP4XPzgEjNP+PxfCVWMcfu+wbIraVaw6w7Y+M+TWTHtXgm6R5EYOAVmuIqf"
-    "5/a0vIqyl2szPcuVhrvTOlKi3pUpDijHYqA7GNKLAlPXIM6WS0tHH24TCg3NSmhbjjJ1hC/wDPy80JkUmRptP8qVdTfg"
-    "NDfEyWs1yKgAKLgG9JjLi/eLQrkTK6PaGUQ7twJp5xpP9IxiIliUCh+8p4/ivbbRaPXhy1R6tKDfwwvgwov/4/uH8Pv7"
-    "wpPQoyN44JoMzoUvGyRjTPEYKVIeRuS2l1Ix+QdIvmEC3otNEiOm/O1DJN1MingYa6c3Ws7HxHgBNF9leKUkxRD6BgnZ"
-    "GQoxuHmqoemfHBYqwRkCkl8rYdAEH5zQyItAnwZ/h7AfyehATIMKxrb/ZgCqc1wpA7Ctm+AIQiT8jGtNvRp5C9/KtTsv"
-    "A3zoekUUprZeLBiPCn19kRkHBx1sB1mirf+WC9MVPihpAQ7uflnYIkIpDxDZ2gWxtpE0LiJU5wvTLZLk1g+pt07rbUfx"
-    "qszpnWOO/wSdj0K12vwQUStvy/epXVxlrzhgreRhvYWRM2Y+jfidokDgYO/m/wHmWAvq"
+    "eJztPYly20aWv9KrmSpLuyCtw8muKcdVLsfJaOOrYs+mUiJXAIEmiQgEsGhQMmOrar5mPmy+ZN/RDTQOUhRJXwlTMzYJ"
+    "ol+/q9/V3c/v9/xkmkYyD5N4r7f3vr83zpJZqvp7vfPz/l5/z8G/xpmUOXzu7/2In4RKpjKJ5anIZrES1xMZi3wiBYCa"
+    "enEgojCWIvamUok4MU+7/b2BA7Am4ZYARQTneahyGhPmcqrEKEumotOhv2apyBP4kifFEHi5Qy+uMXaNMYEEzkoa9z19"
+    "JILzSRiPT4WnLmF8mKncEUkmYikDBaPnkhiRAeHJMAnmwvdi4cXqWmYGbCaVFsfP+EnIK5nNCaojrsN8ksxyhA7fxb6f"
+    "xDDH9LsfvEjJAwNhJHN/QhB+8cJcJDgDgolzESVJ6iCFZtZTxMCXUSQDMZwjfSEIDacACSUwtXjx9HXBJW8oI02w8rNw"
+    "KIUn6GEPPvjJDGYYRR4g6ol8BoqHH4LQz/Hv1MtzmcUEGF+eprMcJg3kyJv96x//NFMk4zBmWSRjEcaGk8DD64mXi1CJ"
+    "aagUUg/fYBqZTcPYi8Q+ii1PLoGySRgEMiZ2wH8ASuuW0Xuj8FpfB84hrAP40uko5C7N3unEifk6cOJZFBVqHcbAszTM"
+    "gec0BS2iGBQdBo5QEDhpXR9LHYvsGUd6MlQxfF4A6u+9BXpIgUgZiT2EY57UXnwFyyj1tOJGnh6gURtUVfV84BzhHwtQ"
+    "Nrp3bvHkUsq0NuPfkmsBDJ3jisCfK3MZ7bNhwPzevAVIlIAcAcg16KmDjFUSVDpQ3ZLcqZdd8shRGPHIJwI/ArmgAWOZ"
+    "K9BwydakYWMkAHPEJLnGVQR8oQcVdI1O2+iiUaph+wRwheXS8T3FRqvA8EqLECYYJkpa6vLGm4tpkqEBlKkEZFGL8UFJ"
+    "nQp/r8/0SxjkE1olExmOJ3nJi0jPlHvj2pifnv363f88ef73Z0umSq5jmdXnmiQCnivgTJUpehVaTJnpyWeqAcXWTVh/"
+    "tV9/TWaZePL6TJgfaZbBzZ6zF0VTxX4pT5KIlid8Zu72YHHKKCUQAVmbFN0Y/fB94s+mYM48fCJwrAP2NIdlGYE4I9kV"
+    "zzx/IlyCej7oIkQXTQeqhko9X3aUTL3MQwNkVAXs00QkI3gHXkyzZJx50644i68AbTQ0AAtskXD9KLwERXqEQB+DwfxN"
+    "AQ73Hl150Uw+vueSjRau/u7CyP9+8+qlSIa/ST+HVQOLA40XKS/CvAcgwxhs4Rt/Iqeee4payraZFZuGy/hKRkkq0Zir"
+    "PACz5Aj3fb/f30su8c+eyLMZmFv8HHi5x8+63e6NC15jAnopXHzuMgbghVyAUc4q9j3QHDWLcsYsVMRQ8BsacXgQaJsf"
+    "EBtoch5iTYYcBueG/IQResowVzIaHXQFLFwvjGb0AhNYpYFMERMhsyzJ+Cm9Av4uwL/5V4gZlDeW5QPgKaFxc6MF4AH+"
+    "ced3mSVCvgOO+kkA69DFdxTozUwxbPzT81GNLjL5f7MwkzSLi1qBrppkGct3+fnAdRrRi0LbBcGNwDe6hWoozVPDMMU+"
+    "3Ax1kCGCCFTEqQJBhSwim8j8QR764Iv3IazwuiDh2EeVPS1mYhmKn5/94IL+jmGmoedfEp4jsEHgHd/lB6fiETjmbKZg"
+    "6AWq3AUPeyzAkCgwjhF4YRAUhzsg8uJtCGhmmQ8Sidl8xgp+IG6pktpOZ4gq5XKUR24B16HqseY+Jz6xnENLhJoZ5QNa"
+    "BCRDV2t5GDu0AgrlJxsvYWl3ySxYywZkiVZknrLlYKWll2AlpzLLQ4nm5f3NDTyyNX/1gTeObZvKoLlunDaKfdejqsDL"
+    "fhtkBYamFUU0+6C5Ng0QhMFCxh+vkywKQArwWMc/FbBDUCDpxUtIr8ZHFei0wEkGXhCEOM6LXtuk8AtryqiwR+2MoHmL"
+    "VQ6+pnx/QCjFYPLIpRTQvOBVHM3/hsZlr0cWlojmVXAl9Q9stlC95TRNcnBM1oia3tSSlDoHV01A1tUThHRRex1wlWN0"
+    "6i341INQeAXC7XA6g8+9w4psD5GHGJyuDHxh4IqzeO/0LEeH1XlOPpH+aCG1U0O0mqdelmF0+0Xol5WUNqKm7SSpn8pE"
+    "UXwkDD0tzC2j9Lsrw4IRrWbDaaFvFXkasTUFqiXdkKcxj7ZAy3JAnUVrlAfWlR3ngCsv7Jb8sGYq1lvCK0itfYV+erGV"
+    "NZiGZm+tJrOuNHU2Xnk9nk2HS6S5JFFvuITSdH9TlXqXXAQn9CTOeP5qpJM+yFchM6H5MBEjsC1LsYpyBBnxzaAF5S1U"
+    "CCqo41Tb1VmtS2tp6HYCkaKW1/QTW63tRfkncxotRRqH9AmRozf+99zr/D7APw47DzuDf/+rCTaey3iMatc7rkYb+COW"
+    "QlAuRYVnoSGsx0ZV9JbUg5qRFFeGcCbA7kzHIsc8h/01zeQoLF44X2AL2x8PWqKYNovVrEhV8D0/co4owqHC1DbcawsS"
+    "y0pcFWx0jsfVrrtkRKYQJvY1sF6pyWQ2wDhgNndgRF3ozNEfzTYURfhGfrKFovy6toArj4uViMuLq0q8XpZsCTB5whL0"
+    "VkPNTYS8OES5i5QZ1QWhpRe0lJKwPFqkAuxdrz0qUbETGEstf4hXejQUjBPkERDMoI6ATvVjfMoA7mG1KLsESFQujEW1"
+    "ytWFsRtoC4xeXRneVlD1qOimqeQizb5LTGCW9ajghqpMEh+NKEJf2SlUzHwUTsPVBh9VBkNWDP+1ppyjdTV1M7bezgui"
+    "19jMO1UgjAKCyjAAikH9iZd5PhgbpUWBryzBLi5+tiPP29zlkjATcWOSeeNAUiGYFsKpwHHCG+W0Uri+0V1QJOBdQMM8"
+    "i0sFTQX2H7GSgCikMv4F63/VzIY2a6Z+StXjZTs2ZUUxD/OIn21aD93VV3f11bXrq6Ua3qGyuivK7oqyH6soWyrk9sqx"
+    "u0LvH6vQW+rIeiXeXaH4qywUl2Lfaol4V3/e1Z+/xBpTUX+2XeJHqTzvCty7AveuwL0rcLcVuK0EcTul7V3F/E9RMbdj"
+    "9DvWyhcF6buS+67kviu570ruZcmdD5Jzvd2PQpVKn5hw2D1h/Ixh4qPY9AxiOGWYddR90D2kp8NZNpbSnHFXF+k8n+iX"
+    "Hn930n3YqgdPCWqPPdZbEE7mCHgGJgqtx9O5HyUp5DZo9JWQ71K8J4DmyuQ2Hcp4cKOgC1YI/vdEZAle0zDn4L0ohEAW"
+    "0h8sAWDsTUvfEbocwdc7AKLFVTOYT86jZVTz2AfYE/gembqVMdSkl/mcqCmkmoYp6YF5hOIdR8nQiy68bNzY0+AbHu0J"
+    "YVWxLCdT4aM2a3SZYMmNjlNzc4Gujoh9iBU6FDHQUfgDvn5AhhkvYFTvlVzKOSfreKsFjLq2onphWbRYLkxNkowzgE6y"
+    "kDwZkyWENVNygVfFarTrGwqcXluBJ91MaKIXyOFsXEXG3hBZYUKg6lrkYKQkOlOF6oNWJsPgiu9cNGfV9Y3qvFZFYoVp"
+    "uWJSyeyNIQr1rQhdssCrNq6e0WWUWhgBOZEtq1a7vQpaMy7km/ghsfApbblTizmUdwXahKrn2jdM9g97uJtG/hMC2jHY"
+    "MoXlDcExK91l0gLml1roUmkYRZ0gzKpkFTWXFWjiinUzSrJDCKCRiGhBQHvfDVQshdXBRGujLAJ9IY0WLS5xrQP31AHd"
+    "msHYDlCEOCsuC0kWUqNQ4p7g+iaGLAeT5ghDJJb6Ox28ZNcTjHMCDosQBzORY+BI2hAkOaaALIM6amDXIy/cyP7x3Nf6"
+    "ZphI6BfQFbZzPszFe2qrcIruGq2vO3hZa8EVpfdh4FhXtNDO3jBeP5w9f0aSNYa4/VKSyd2SSN94I3a3rIHfkqHaaFWT"
+    "tDUvelg7ZJowJOmQiIk6upnmodAhwDaWVzw4WBlPT3V0/wAZbLRgqvheZ2GuOWY8oy4+gC4iDfPVMYyi5LpjhQdbRBO5"
+    "1xp4AF4rIziXqu5r5xvhSDJtw6uxp4ObfFzYadvf01pQEEW023HXxXCeekphSNRCFxqVbdnQIqDDmA63Foix6j5u5aNi"
+    "hyOgdmWOT/10s/hBZleygViBFe9/oCFYXQmI1g4xd7PYRisokGgMunZC6HoY/izjqHlV3Ip0YSuy1NDKW62rogE6iynf"
+    "xkiAAj3BuES8QYBi/81PZ8+fd6fBwQooYURbeDvb94lH7LIe07ZZseCUNzfb53iht+7N9nkzAfyETmjgSzqH5J4CdvAm"
+    "2iIzalwVzMVQehBbzeJAZuZuOV1aR7AZ5JCqqNoApCsZY9hpZ3gclfVNXf2iyIQeYPEC+cvFnmJHIbZiQ7QOxL190HfH"
+    "mEKH4wjCpdi+ArLCLIkp6OF6jRl8QJt1XKyKBU1rhZqUzuFl432vDJJEiamerAx/xUtHHFIsih0FDvSV6B7vCHIcQjxB"
+    "pKZhEOC+Df2G5qP2y2mt3qXfIVfk6/1NvAc/cuhjNfhFMMYMmJ/cg4XXrjkRVWC+8vD3kt8vkgDSBNCHPAMwVCYlJEn+"
+    "Bf/RC0Ki8OhDOL1QOcRqHx474vzs5Zu3A0c8evTm1zeP4UG32wXlQesuZ5DxADEyoBpgmIkh8PsSdx6HEq+y4ybvJbjL"
+    "8FJW4n6VcPBOUX+OCo1TYw8Fc4efr357jCoTVdwP54oMjh3K/FqCaiy6aY7AHt1f8COGoKgSuskCYqDvousL6JWeBBpE"
+    "D+sO1CuBR7PIGNtRgnFB5b468jg0QpF+JmmR4I4af6tHpZrsNJVeRoMxwDK1yEc8pvfyyYtnjxmmjkvLGFWcY9g40KK8"
+    "Lc7kYkbZ9KEZXfKhDbI0IY3TpYAkQ1OxX43WesgVEOxcjMI4VJODU8LjohYcAhCsF0QRqOQ+x6XiJbzr0TvMddCWGDW8"
+    "OE3EJy49WGO4Q1oW24i4oYSVymIBivS38md+PaRCQBnBJPgToaYdXCOsA5zIdh8df8MmiApGXhjJQNch7RY/7SdSt32O"
+    "VI5GYMhZiwrm0i++lwW4mRPqyhNu8+jWNW0FpmIfd+X0qnGYtIW86hnUhr+dNOodt/rbyiHThQytnk4lp8rlrQtl1b3/"
+    "Wnzp703yPFW9+/fRwejMtZtk4/tBBupy//jw+LBzdHzfyttBXs1S8pICeqLPe4DVVcXOjqMbpSyuXaOv6LdX6VtKyjhJ"
+    "AXNQrWffAbdir0B3KVmMHndIWf1kFjZQWUYsd1RZ/MaE69OLfgZ7mM3RcdTeKdSKOA4sDaM6VUu4yljb+A2q2wotu/tt"
+    "Z0SXMMY0IllMGlqFRT83US7gDW4Wq4kW3uBmUIhS8Qv1bjSFc7lge6e357iiWX7JZqnJ0vXG8kUgUwlxZOzrjJO3mItc"
+    "3qp5zjRrKQD20IcwucZa2Wb0ScCLsLAhRIGJPrmgz2O4t1q595Ak1raHfkjO3FiyS2rNVGJ0oZHR8HS/GUJFABqiRMHR"
+    "O5bbszF/vksBH6tPyep+cphg3hMsdJSmTd6iyplVZBnd7sbaDjDderJeq+2lZIz1yf3GfkKyGMmlOJ204LTygfyvxNfe"
+    "/Qj/zhfvfPHOFxe+uGaaLat4vMQb291HN3G/kTKG/vizOd4/x4Wpz9DYyfbVMWh+eWjlYya25dmZ5TeDvg7/to0bRzt3"
+    "t3N3n8bdLdjy61e3L798p2iZx0ymlAc4BQW2U7RNXH3jeH2vyNMLnlqYab+OtHRb9y8/bt+67bom09Z8rSytLXNsucn4"
+    "x/FXt9+V3DmsncPa5Wd9019A5h/R6Xwmt/Lpr3Z/lo6aW9vWK/7VC5u/tx0qtu4qL+Dpmjehm+eLs8sqanc5RrmF+81f"
+    "t3dcdhdt5wt3vnDnCxmr0mjb5vCwe1T1j2tkXARZaKiCIX4ex7hrZ/Fx2ll85n7FWwwENjnhM/UWtGJt6QXRcriX+znY"
+    "UxNr6JG1X3q1Xta7pOFD48QRtXtwWi3v0nmp+UJb1Nds2tDYh/XGC1exRXx0OxLvb1owWNaxoXHvjts1rK4D2jJqFMCI"
+    "+3mSzXUGwc9KmMu6PexCrV2otQu1/vihVukgO1fm3yQsjO4x/cm3xrW9y6U3/c7nfyJws1CMZhYwq+AZxbE4ER08Bl/O"
+    "8HlCs113pV13pdt9dc3TI8gvrbvSJ+7Pb8e+m260lD2BWhhpRWGzeiRUPSkKS3ua8qvUiKg94tV9h24PsxacOaj3OEJe"
+    "xFf009PnZz+dvb14++qnZy8Zd7oEciuidsekXSC2C8R2gdgfPRArrLNl/Lzi2HxpWdQJG5BNwy+cT/BcwqNz8WzSC/if"
+    "J/j68rvPVb2HRV598tf6hjM1y+BWH6fC1V02nr74/l//+KcLHglU8xpjACztWV1AtlxPKhZN08udD1rLCQv9DrcWK+Wv"
+    "+5l0A3mlpX3/6rB70uXePzeLdd5AHXyt/8bM1qRjWoutEH80akRlN7I1DqU0WjRwm7u1gOlWd19HuLIKlF0PvS+gh94u"
+    "SNwFiZ8oSGz3UpY3Ojw6Pnnwzbf/+V8PvaEfUAPPmwVhlu4CUR8hjMEWh0JbW8F2c1HEtZmhWrCQ/1Q9VLlHS5EBlKuw"
+    "FuZjs4ALPwmkRsBeSwvPtMRiFnMXS2x+B8tqhp0MYhUGyFvdX/LUnPENdRfG4Wxsdp4KXHSOUEPkeFVEICoKir3LonCT"
+    "jbnFXJIVLSJ1JzeM+zP5GyF+ij0yuE2DFzcQa0uYbBQfrIjiW2vHly+XYE8qP6TmP4ggBHA0FV9CORVKspM5HzRwWpCC"
+    "2Wh9+3Bl1kHCdIkxYt7AULcPwaYg2PEiYKTwPTTEDbTsnK+iTsfrMAmEwZeEqkfPKLI1J9MaKDRS2Soe36zKFEgRJc5N"
+    "KQk29qBuiaZPCcM/pc4itKev+xqF/kR3Jpo3MKun0RXETg5XROyshCL2n+ZZ1Hkq7os3Zz+evXx7cAroXlDTD0SZe3m2"
+    "qXQtVa9g8uBkVVEVQMQ+zP/22c8vliHAzXmxw9ReDyLtTj9Gc9sTZSPefmxNgT9ssZeu+LuSnIsSCrohisg9dalVXRcG"
+    "9umuuSPKC4OOPubvCDqk6vApGod3cByuJBxw6zsYr7uxUOMnUmJqzlhvYNtFarHS7eXhMMQ0Cen9WXcaFq+p07A46T78"
+    "D0yLETSjR+MwJMQIr9ePhekehsN15+J+TNx99G+djvhRxjIjEQ3ngqslfO9cW2bVTeenkJ7TKpcBVuI7ncf9uB//Rc+I"
+    "n7fZ0zj+mB2Ny4bGSMFfxFNsGQVGFb92xM/ARleL+emrFy+evPwe20FpabnUrdLtJIK+gUQ5i0MbCLGNn0fzphwd4Zrw"
+    "WVCpVxRJFoK+calT8cz3IXDk9ljF67ysRBlCi3KF4lj8qYyHzRMd/xJwhq6dble8Kj5zBYDglk2RQuw/pFtX0Y1LEgqw"
+    "FciEV7vIoR+RtXaPsaJzckG57p1stR1Fialeg7N6DdwrE2x2wDf3gNOXEswlduGqtl5WpyAAHtdxdRcoPLaGGst9RAlN"
+    "M5WpJfGMLrf3UxUCuEMV6pYOBVgMOjz1uMkUN3riTnLUfGnG0UMTTneBApmmd69evz179dK129wta95atrsr+sJdeVmI"
+    "htf0v+NTZHbnO3PxR7d7tb32KabKJKYpWHO+LlRqgA/ZCQSGZW88IN+ttcVzuyiBiYxSV1AxlYEQKcT7lzpS4h0b1bN6"
+    "+5HWNSIb1EndKtOthVKgCOQrHnA7P24sV+8kpYwFpHwb6HPxg0vIPOFDgWX/Ygzm902DuxJmpaHdARv/eTIrxO6Vnfgo"
+    "EgOnwAhXm+q5Pc2vohbm2kjPcqV74GkdKVvhlXkPKMfi7ndA0oui0a5pQ1suLR19uM3+aGhWQttylPkkfIFn4OeFTq/I"
+    "1Gj7Ua6su3VTc0MUXqtBRgVAxjX6kbm8eL+q1ndi5VZ3Jl10K33uXOOJnlFMBItS4YMP9FF80DYarT58mUqPFvQHeAFc"
+    "ePF/fP8Qfv9QeBJ6dAQPXJPBufBlg2SMIR4jRMrDCNz2UioG/wDBN0zAB7FJYsSQv32IoJtJEZOxdnqj+XxMiBfd56sI"
+    "r5SkGEDfICA7QyEEN081NPyTw0IlOENA8GslDBrggxOivAj0ifg7hP0IRgdiutNgbPtv7kp1jitlALZ1k+aCEAk/4wJU"
+    "rwbeanrl2pOXAT5MvWJrprZZrN4eFfj6djMSBxNsp91E2/wtt6greFDSAhjc/QaxBYRSHgCytVtjbZQ0bidU5YXpFnFy"
+    "6yfXW8V62/m8KnJ6O5njP0GHplCtNj9Z1Irb8s1rF1fZKw5YK3lYb2HkjJlPI36nKBAw2Lv5fwa1IK4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2554,18 +2554,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2843,33 +2840,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4501,7 +4512,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

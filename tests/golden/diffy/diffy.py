@@ -355,76 +355,77 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv27iW/itc3wXi4MqKm3RmtnY2QNHpzM1ukxZtFxeL2IhoiY41kSWvSCf1bQPsr9kftr9kz4PUy3LiPGbmzt4U"
-    "qGNLFHlePOcjzxG/dsJsvkiUibO0M+h8HXUu8my50KPO4Oxs1Bl1PPyDbWSu4Neo84a/C3OdCaO+GD0QZqZEEqdKiyxN"
-    "VvChRDbFq3Mxk9oTc5lfqkj0hEwj8Wd/1Bl70GkiJyqhLk/kpRJSXKlcAxnQkm4NRWy06GX0VK9n7wocG29k16kn0szQ"
-    "6CbLkh2NPcM/jwiew2OOjZL+s7HXxw+8msJYcGkqE62IotqFcY1Ifg6f6mVEc6+XLc1iaSwzy8VC5XQjya7xG1LxGeWC"
-    "HexoEUqtqC124ZjhZnbYevuyRQux8O+m43WSZK5Zacg/MQvfUzmHloNRZ6aSBfUbKR3m8cJQf3DjxyxczlVqJF4h2bEk"
-    "Q5nA8InyxVsZzkRAvZ6NfewxELEmUeuFDFVPKxCoNKArK2qxkGbGaoeGizy7yOXcF8fpVUbKxb6E1CKI4ul0JQ6xzyNQ"
-    "6y8aSNg5vJLJUh3tBOI6hm4C+zuAB//t0/tTkU1+UaEBQzLhLE4vYBBprNJFEKegh08hmJsM0GjAYDToQJMh0uMqvVJJ"
-    "tgCzTIU2EWjOE8HX0WjUyS7xE0w4XypP4PdIGsnXfN+/CTxxPcu0ArrhesAUgKEHrH07quhKkSu9TAxTBhJAecrUEQ4X"
-    "WAkTkBhKgQbnRyqDoYDBvFGcsXZDgrGrZLrri9diKuNkSQ2YwToPZBvMhMrzLOer1OQyTiP8y3fnSmt5ocoLIFMi4+bG"
-    "KkAC/WnvbyrPhPoCEg2zSA1FgG00mM1Sc9/4KUO0ovNc/dcyzhWNEqBRgJBYlyk4ibMxCBKtx1kLuwuTiXyZCmzhO8vQ"
-    "VqROXloomAsr96RHk5/40ySogj6NEkoysA4WD4owXBrRnSsjfVBwGqLBDt1ArEHx8e1PARjvBQw0keElUTldJgk5t92h"
-    "OFym8KyGJ8/R4M75sSNh5IUWsyyJBKpJTPNsjgovWgudLfMQ9JEi/SJONdwgWemC115vgvYUoBQ02Fa6ojkILpXM9h0J"
-    "iZUcV/RnRVFeoBlACgysicfgHNH8C8tHgQsF0xqlFKkwAX8YoQxQVSgqoJ3lxr5AOmMbbDdT+JLtj6+evj55CwSRNbPD"
-    "LpXli/fcFHhFWYCEunTzxe5AoB+k0GJvDUkpVqtJrI2uhByacNzO98ndVfwBkIHecbVgj8izkRqBhwKPbWKFbvPrzY1H"
-    "xD/gwRuv6nOrkbLpdp8icj6MPYhKamoarcEewZW2UooKmMa5NkTnUFxneaQp8hKxYGfwUB5fzO7Zp1ZhBoxs6pR6dX4E"
-    "gpkjuxwMw6WMohh7lcmHKpPk/R6qxsIX0/fYqLnewBmOUFyUeS5XrYS77sZ4S6YwoyjYFoPJ6D0o/C/odzsDmlIkMXYR"
-    "V8reYI+Ok1/NF5mBkF15omF5JZxqSv4J4dVDzc9SuaWp/JWiuwNDAh+2NucwF/ak0uWchd0Kvra1yTpAo0ZTyaZQ9IdD"
-    "F4CsxgWoQ13YwW/rvXga2s3jNJ4T7S9qw71osSMW3G9j9uu2/vdg107lLQL+CMO1BG10oUU04/hwLQkLeDANMNQLiQHO"
-    "xHPFLjhXED1UGlIgjNPRKC0Dzo5mL5xzIEtFHU748OwjJgY8fT8XWpIqCd1YLmmO+HaSTKdaNXVaNdTSAPs1A+zj00k8"
-    "j7d7uGG9ffzXajLTX9eCN0nwblkQvyq9MLN7TuvC1sA6uAMPTSOcwaIoNDDXrSqwyS3UpcVtgH7vp3YB10Zn9XIKg8O1"
-    "8QbamGWLIwhbk80PBT4n5NTQpEDXpI2/YZJPiXMnvIqUCp4K6n9FT4AkLFT61yxPomr7mxta/s7DBUHy29bAVTxmYpOo"
-    "p0RizwDvGeD9HgCvNOSnhXbPwPEZOP6/BI7lhLk3ZGyfGc/I8xl5PiPPf1jkyXvUDDvDJNYLFZIQ+v4B0+d8EG3z0qUy"
-    "Cow6L/y+36erk2V+oZTbPNfni5WZ2UZH/3rgv2pP32CnA2GhrbZbpbTBO1nRX95rv5Yr2hgVUQat7PaquJ6pFG+v7Kbp"
-    "LvuQaoA0ZkUDFfJexAvSkLuEgr9IsolMzmV+sQa6OavDKmtxLhWVOyU0WbS+hRIIt2Rxhi5bQeki0c1yQNJT+KQd8F0W"
-    "A3lHTLrUc0mXagWIBgSGiSzwrNaVWZOv8FKJI3qW5RzfbRawjb0SXpRSYHvdjneblwA25hAsutbPDTgfsU5epCbLizox"
-    "E0BdSqbbChu4uhYG3IfCiKZx/uL8z8Fd2kTL+qgYwTIXXUv3MJ9Y17XFsKGEWJLUskLORcQ2GcLLCY3ptcCOGDBJLYKY"
-    "yy9VXbV61G3IWppqusFkFXpKL+s1Ar+WV2BNaHpBNa/U7Q8ACwuKbEMBvjCFmXqhquBYWAVzoxa+9CJOkl4U53W2MN+6"
-    "LU/XlFZchyrVOA48EhMtBNi4+AgTW8DsYKatuwSfxDlomrQ4xa0N7OhdypUhwAISAeykNmjViZrGKoke42LIczBrnnBM"
-    "CvQgPcyrDwTTTMt2JBzchBG0vMBkbmYwxcc6aJKmviwSGT/K//HY1zYbLDK6g6sB8nMhjMUJx20kRSnGh9sOJmg3ZCa/"
-    "xpFXycuin71hun46fveWNOsccXsuUnTdPLBZbhJ3yxz4JZvoR81q0raVxUCgwyOeECz0SMXEHWWjJSodUK7zvOLl7tZ0"
-    "St2z9TQqetSEqdN7ncfGSsxFRoziMRUWIA+r7SlMYGnaq8ChJyQTpVfp2ZkG5vmzrQlcKd2MtatH0Ug6baOLwENG2OAS"
-    "i0q6qVIRzGqedmk2ySK0C7ees1ZQMEW8Q3yaxhiosQZislpIrREStfCFTuWpfKgjQVLa/uTNBxKs3sPcOBp2PAVut5b4"
-    "PFw8Dj+o/EqtEVZQJTKsf0BHsL0REK89Eu7jsI01UGDROXQbhDD0cP/LnOugtqWtuiPzeF0W22eulGVbMsBmk+QJiAAD"
-    "eo24RHzCDkX3078fv3vnz6PdLUhCRFtEu2rsE4ccso4Qq8tiwmm50nZ64VZhM5p1p4m88DBOeFY3nlisYNlNgB2iifXI"
-    "TNo1VVoZMVESsNUyjVTu6smoTg27zWF1p4utE+jpSqUIO6uLL0ZlvPIBDHlerIRe4rYCypd3XJzYXqcVbIjegaTXBXv3"
-    "nCv0GEcQLW69hWzFeZYS6KFNk+LhXSpb4h2jVNCwFaiJwZ1KjLqyBEmipNQOVsJfceqJPmFRLBrctXVQA66NYhxCMkGi"
-    "5nEUJbBepHtcWlO7M2xsOtk2FIoYPAJqx60hj77WwS9249yAuxXsbiy24oWoBvdl4r+V8j7JIlgmgD2YHLox2aVKiUjS"
-    "fyF/jIKwUDj8Fs/PtQGs9u3IE2fHp58+jz1xePjpPz8dwQXf93dppzpVS1jxADMqoo24OBcTkPelAuYmimqikiy7hHAZ"
-    "X6oa7tcZg3dC/QYNGofGsklXt8cFX5JJZaaKqjDeK8FnJ8pcKzCNTfVl2Nnh3oabCEHRJGxdJVJgK9Bs2VmtDtF2MRBL"
-    "rag+kp9mlTG10wxxQa1KDWUcO6WoMFc0ScD+Bf9qolLL9mKhZE4PI8BiggfikJ8ZYE3YEfdpcWmJUcUZwsaxVeVdOJMs"
-    "r1LouY4uPQ7R6Glies5uBWQ5uopuHa0NUCq0LTKN01jPdodEx3kDHEInuF+QJGCSXcal4hTaSmrDUgdrSdHCNViRoXJV"
-    "Ku+TMMdgplW2wYi5iYKZymoBjuyv8jY3j2kjoEQwWZFRtAFuDdYBTbzhs/8duyDUBpb0qcjuEFZrpH/jEjY1nYJHZ3Mq"
-    "pEx3QpnDggFmnd2CmmTo2BlLt201FfnDOxZa5TbgffOg1dFskvJRw92RIsWQyptb57qyH/3PxY9RZ2bMQg/29jC82HWr"
-    "n+UXe1EOxrK339/v917s71VW7aCT9S3eWza2s0v+C4TqIrni2YLPhyVQvbI2tJGD411Iu5uLwWbUvgHfsluMdBZkjetb"
-    "1fdgr0gD2NLmzWxxWfXWCQKqut7cmyvD3txixlvPm26DQ81XGHkabQocSEoDkcZJk6tbpMpUV+kb1zMGTeV67fZwi2Bc"
-    "AfNm1tBlbbq9TnLR3/hms5lY5Y1vxoUqNTdolrAX0emcHaZNsvGWaPkjXy7cMn8eaw3EnUdqocBfpaFdsqp8Dt6s2Ayo"
-    "bJourWjLiaEb84GwtcTwxIJw7q/uoaWYlH+JMwtrKejzGijLL+mtjXLgc9tzZcyVSyiIHehrhz+ZDAqbT+eOnstZyuTj"
-    "71PDu338RatO1Mbwy18eHA831WtsTMC0DbOWlGld+q6VZnh3FoLcXfSx1dbAnTuVRR77jjE3lIL8QSDDhhD4HO+f4/0/"
-    "WLzfENVL5w8u226CW49Wuqe6j9l/bMi3fhfHwzBC41QCyf7vFv+f6/5+3bq/euSqKKdJ0we7U01JT07ZDkVgs6VvTn78"
-    "3//+nwAEDrPrWuM2hcmq2dwnhhvFvF9X19m4NcBuDI5cvFVar81L+5G6sra6d9X3D3yu4bjZPG1dr+M/6nsrT6YdV7y1"
-    "BRZcg3hlvdf9cVN/LdXGhYQPA2FcTPgHw1TPVYp/31WKzzj3Gef+Rji3PUpVolH/xf7By+++/+FfXslJGFGJ9M0GkGiz"
-    "ec0nhHPYoi+stxXsNzfhxeeC9HsUpHNavVivlBOuWEWQnmNzjicpwPX9xpzZlPB/DaAjEpxkl8KuYQQYCVfiZXlRSWsL"
-    "3jSIM1eoMTw3A5YJnM2SqW99bkFY25KqSuLLLUn8XKkGxXIcTaU7YUzLESQQ8BENxft9Q6EV+/Cz8RpNGxZpVbK+f7W1"
-    "6GA1dYkQzKxRaLOsmDvFxGDERGE79HNrZNUWllVifuhvSwweM6K+LEgvxaEwMH4c4VyYAWkJnpqRq0WWG5vxlWKyvFgj"
-    "prpErdLyYv8hGgPLADlpI4oCYa7UQBRL1b4u+1glYW3lXafju22FYgBp4Ni0/MBkLFW4utwy988bppQhtrUoMdXUYTXJ"
-    "ql1TlVV/jbCDbbV1XPYium9MnvTeiD3x6fjn49PPu0Mg95xPRQGSuf66bX41dhZqlLw82FZVRSeiC+N/fvvx5DYCmrkJ"
-    "CnA8pNd4x+EWKPigg1xwdHrRAmuSOgPA9L1RiiMORPFSxSitDIfXn/q9CPEfWvHKl8iwaXRhpL60M583Ubp2RI8X77tc"
-    "CAmd2tw8lQHR9KBS3ebrDD6yQl2YeBLjYguZ+WhfCREf6JUQceC/+rM7L4mGpccQVyJMHIxS4bYM8Gn7hskoJcEd/lOv"
-    "J35WqeITu0AYvGHEJSPWXWh/sRqCSMiXKQhPPpB+NEpH6Z94QPz65K+eYPd/Em+wuAf8Ov7siY/Aoj0g6c37k5PXpz9i"
-    "3Y4VZEBlxUEvE/QLhM3LNPTCAF5CY2sQaiKm074YH7vzi9wqyh68ha+ULMMQkCHXMRXN3aFaBUYW5bS05x5VAK+7YgEu"
-    "dc69Wy/ti/fFd7Z46resXsGTmBJbY4QrEBYuuDJgE5r6KKCfsQSkWgxWvOJScO7OHSvrwzHs60FTsO4AtnIBzQjgZgcE"
-    "falWnPCqvyKjhyB/fq4X2God0C8ZE9d7E5W187zcgAFXYeoa+VxIpL0CirASLPqUXAvE9Thc8Ec1MktGL+v9+O3W40oT"
-    "33/4fPz+NKgWI95WYl8WJRbVe1cyj9HVuipFwCKJqtUnuspiW5RfBQ1DXAiTjubgTO3hZoX6Q1h7xEqXFYx4WFyjeDHw"
-    "Uf54ul8gaKOXOyFWSPKnFqjBI/MF1uiUFZhkcmvACg3SHdfWQHKBnb0vueiydNobT3JD/ujQt4CIaT+TzZUhln3Wyg53"
-    "2VessmWhdVnWSxIQBCfMBNdLH4OBlVex0xVUiV4abSsVm4fAlYua083nwRFHJ8XbEO5dgcH6gW7NGjb0KHHVaZRrRfjh"
-    "09Flwp3khl7Guo5yVt2v4i2IUXWt1fiofhTbWs1YwBP3D1WeKLYuR3SliEGtFjFwMehtcY4gXvhGX8U3657R4cOPuZI0"
-    "nb9BA4isxX9s34f734ogQpf24UJAS7YAvj3h6ou7f4ndr03Xb+Ixayju+ftX2PX6+onZePBKiDv/ASUVuFUQdfnw9Qx3"
-    "CasV7LN4RbAug61WJa6j77Cj6pKECHz82sL2f1Ayz0sC7P5BKwTb4csD4rxA9sT8PXA+djNK3WGMXBsNKrRKsPWdRf2+"
-    "QRxc+iCHvbq3wiv8WRb/uWMhnfNmGOcVbxtwHBrUJqE7pvL2GfgCJcHI0pnAgxYfLBKCpbZCNq3gGVcl9e7tT5/Fx+Of"
-    "//IZQs4T1MUCgH/Lm2+D5lCVgqygQgknO1GcQMHTFQi1EHJXmjggG2L0ZV8sZdENNqFAxPBNJEqIBsbv3PwfMtNfiA=="
+    "eJztXAtv20iS/it92gMsYSlasTMzF8lnIMhkZn0XO0GSw+JgCWaLbEkcUySXTdnRJgbu19wPu19y9ejmS5QtP2Zm584D"
+    "jCPx0V1dVV31dden/trxk2UaqTxM4s6w83XcmWfJKtXjzvD8fNwZdxz8B5+RmYJv484b/izy60Tk6kuuhyJfKBGFsdIi"
+    "iaM1/FEimeHVpVhI7YilzC5VIPpCxoH4szvuTBxoNJJTFVGTp/JSCSmuVKZBDHiSbo1EmGvRT+itft/cFdg33kiuY0fE"
+    "SU6950kS7WlsGf5zSOAlvGaHUcp/PnEG+AevxtAXXJrJSCuSqHZhUhOS38O3+gnJ3O8nqzxd5WYwqzRVGd2Ikmv8hFJ8"
+    "Rr1gA3ta+FIrehabsIPhx0y39efLJ1qEhf9uOk4nipaajYbjp8HC51gu4cnhuLNQUUrtBkr7WZjm1B7c+DHxV0sV5xKv"
+    "kO5Yk76MoPtIueKt9BfCo1bPJy626IlQk6p1Kn3V1woUKnOwlVG1SGW+YLPDg2mWzDO5dMVJfJWQcbEtIbXwgnA2W4sj"
+    "bPMYzPqLBhH2jq5ktFLHe564DqEZz3z34MV/+/T+TCTTX5SfgyPl/iKM59CJzI3RhRfGYIdPPrib9NBpwGE02ECTI9Lr"
+    "Kr5SUZKCW8ZC5wFYzhHe1/F43Eku8S+4cLZSjsDPgcwlX3Nd98ZzxPUi0QrkhuseSwCO7rH1Ta+iK0Wm9CrKWTLQAOpT"
+    "xlZwuMBGmILGUAvUOb9S6QwVDO6N6gy17RKcXUWznitei5kMoxU9wAOsj4F8gwehsizJ+Co9chnGAf7Ld5dKazlX5QXQ"
+    "KYlxc2MMIEH+uP93lSVCfQGN+kmgRsLDZzS4zUpz2/hX+uhFF5n62yrMFPXioVOAktiWMQSJ8wkoEr3HeguHizwR2SoW"
+    "+IRrPUMblVp9aaFgLqztmw5NfhqfJkUV8mnUUJSAd7B6UIX+KhfdpcqlCwaOfXTYke2ILSg+vv3JA+edQ0dT6V+SlLNV"
+    "FFFw643E0SqGdzW8eYEOd8GvHYtczrVYJFEg0ExiliVLNHjxtNDJKvPBHjHKL8JYww3SlS7G2u9P0Z881IIG34rXNAch"
+    "pJLbviMlsZHDiv2MKsoLNAPIgJ5x8RCCI7p/4fmocKFgWqOWAuVHEA8D1AGaClUFsrPeOBZI62zD3WYKXzLt8dWz16dv"
+    "QSDyZg7YpbFc8Z4fhbGiLkBDXbr5ojcUGAcptZhbIzKKsWoU6lxXUg5NOH7OdSncVeIBiIHRcZ1yROTZSA9BhIKInYcK"
+    "w+bXmxuHhH/AizdONeZWM2Uz7D5F5nzY8CArqVneeBr8EUJpq6RogFmY6ZzkHInrJAs0ZV4SFvwMXsrC+eKebWrlJzCQ"
+    "bY1SqzaOQDKzYpedYbqUQRBiqzL6UB0kRb+HmrGIxfQ5zNVSbxkZ9lBclFkm162C2+YmeEvGMKMo2RadyeA9GPwvGHc7"
+    "Q5pSpDEOEVfK3OCIjpNfLdMkh5RdeaPheSWcamr+CeHVQ93PSLmjq/yVsrsFQwJfNj5nMRe2pOLVkpXdCr529ck6QKOH"
+    "ZpJdoWgPuy4AWW0UYA41N53f1nrxNjy3DONwSbK/qHX3osWPWHG/jdtv+vo/gl9bk7co+CN015K0MYQW2Yzzw7UkLODA"
+    "NMBULyQmuDxcKg7BmYLsoWKfEmEYj8dxmXD2NEfhjBNZLOpwwoV3HzEx4O37hdBSVEnoxoyS5ojoeqQEVtmQoE3PNTNn"
+    "NtOqaeiq95ZeOah55QDfjsJluNvLDZce4H+tfjT7dd16m1rv1gWNV8XzfHHPuV44ILgMN+Cgv/gLWCn5OQQAYwp85Bbp"
+    "4uI24MH3M7Oqa5OzejmGzuHaZItsPGQDLghw00QYCXxPyFlOMwXjlc7dLTN/RiO3yqtoqRhTIf2vGB5QhFTFf02yKKg+"
+    "f3NDa+KlnxJOv21hXAVpeZhH6inh2TPqe0Z9vwfqKx35afHeM5p8RpP/J9FkOWHujSPbZ8YzHH2Go89w9BmOVuEo72Yz"
+    "FvWjUKfKJyUM3EOWzwYm2hCmS2VqGHdeuAN3QFenq2yulN1m1xfpOl+Yh47/9dB91V7owUaHwuBdbTZVaSt4uqZ/eVf+"
+    "Wq5pC1UECU5b3ogV1wsV4+212V7tcWCpZs08X1NHhb7TMCUL2Uuo+HmUTGV0IbP5BhLn+g+brCXiVExujdAcogk4VGq4"
+    "pd4zsnUNKiyJbpIBvJ7BX9or77EaKGRieaZedbpUa4A5oDAseUG4NfHNuHxlLJXkohdJxknf1AvbhldijlIL7K+7jd1U"
+    "MGAYS8ggXRPnhly52BQvUNPVvC7MFKCYkvGuyoZRXYscwofCNKdx/uL8zyBcmpLMZq+Y1hKbcsvwsJya0LVDt76EBBPV"
+    "6kc2RISmbMJrDI2FOM/06LFILYpYyi9VW7VG1F3EWuXVwkSeVOQpo6zTQANaXoE3oet51QpUdzAEgCwos40ExMIYZupc"
+    "VRGzMAbmh1rGpdMwivpBmNWHhZXZXcd0TQXITfxSTe4wRhpEiwAmLz7CxVKYHTxoEy4hJnG1miYtTnHjA3u6R1U1RF0g"
+    "IiCg2CStulCzUEXBY0IMRQ4emiPsIAVGkD5W4IeCZaa1PAoOYSIXtObAsm+SYzGQbdAUTX1JIxk+Kv5x39embiwSuoNL"
+    "BIpzPvTFpcldNEXFyIf7DpZyt9Qwv4aBU6ngYpy9Ybl+Onn3lixrA3F71VJ07Tww9XBSd8sc+CWZ6kfNarK20cVQYMCj"
+    "MSFY6JOJaXRUt5ZodIC+NvKKl72d5ZS6b5g3KnjUhKnLe52FudGYzYyYxUOiIOAY1rtLGMF6tV+BQ08oJmqv0rJ1DWQE"
+    "JDsLuFa6mWvXj5KRbNomF4GHhLDBJdJPurFSAcxqnnZxMk0C9Au7yDNeUAyKxg75aRZioka2xHSdSq0RErWMC4PKU8VQ"
+    "K4KkAv/pmw+kWL2PVXR07HAGo91Z40s/fRx+UNmV2hCskEokyJTAQLC7E9BY+6Tcx2Eb46AwRBvQTRLC1MPtrzJmTO0q"
+    "W3Wb5vG2LPbULOllVzHAZ6PoCYQAB3qNuER8wgZF99O/n7x75y6D3g4iIaItsl0194kjTlnHiNVlMeG0XGszvXD/sJnN"
+    "urNIzh3ME46xjSPSNSy7CbBDNjERmUW7Jk5WLqZKArZaxYHKLPOMGG3YbAarO13sp0BLVypG2FldfDEq45UPYMiLYiX0"
+    "ErcVUL+8DWPV9jquYEOMDqS9Lvi7Y0OhwziCZLHrLRxWmCUxgR7eSbEv94jgxNtIsaBuK1ATkzuRkbqyBEmilNR0VsJf"
+    "ceaIAWFRpBf2DGNqyCwqxiGkExRqGQZBBOtFuscknNqdUWMnyjxDqYjBI6B23C9y6GMd/GIzNgzYW15vKy2LF6Iawlce"
+    "/r3U92kSwDIB/CHPoJk8uVQxCUn2L/SPWRAWCkffwuWFzgGrfTt2xPnJ2afPE0ccHX36z0/HcMF13R5tX8dqBSseGIwK"
+    "aHcuzMQU9H2pYHBTReypKEkuIV2Gl6qG+3XC4J1Qf44OjV0jwdIy/JgaJllUHlTBH+O9Enx3qvJrBa6xjYmGjR3tb7mJ"
+    "EBRdwjAwUQLDVTMEtRpj0TQxFCutiEnJb7PJWNpZgrigxmdDHYfWKMrPFE0S8H/B35qo1Aw7TZXM6GUEWHaX8IjfGSJ7"
+    "7JjbNLi0xKjiHGHjxJjyLpxJnlehhG6iS4dTNEaakN4zWwFJhqGiW0drQ9QKbYvMwjjUi96I5LhogENoBPcLoghcssu4"
+    "VJzBs5KeYa2Dt8To4Rq8KCdiKxEBJcwxmGmVbTAa3FTBTGWzwIjMt/I2Px7SRkCJYJKizGgS3AasA5l4w+fgOw5BaA0k"
+    "/6nA7BBW2dS/MdlNzWYQ0dmdCi3THV9msGCAWWe2oKYJBnbG0m1bTUVR8Y6FVrkNeN/iaLU3U7l8VHd31E0xpfLm1oWu"
+    "7Ef/c/Fl3FnkeaqH+/uYXsy61U2y+X6QgbPsHwwOBv0XB/uVVTvYZHOL95aN7eSS/wVBdVFxcQw19GFVVadkkTYKc7wL"
+    "aXZzMdmM2zfgW3aLUc5CrEl9q/oewyvKAIYEvX1YTMDeuUBA/OztrVnC9vYnFrz1vO02BNRsjZmn8UyBA8looNIwao7q"
+    "Fq2y1FX5JvWKQdO4Trs/3KIYS3XePjQMWdtub4pctDe52e4mxniTm0lhSs0PNMnuRXa64IBpKm+8JVp+yVapXeYvQ61B"
+    "uItApQriVeybJavKlhDNis2Ayqbpyqi2nBi6MR8IW0tMT6wIG/7qEVqKafkvjczAWkr6vAZKskv6fUfZ8YVpudLn2hYU"
+    "xB60tcd/WQxKm08Xjp45LmXx8fdh++6ef9GrI7U1/fKHB+fDbSSOrQWYtm42ijKtS98NvoZzJzvkbibITlsDd+5UFnXs"
+    "O/rcwg/5g0CGLSnwOd8/5/v/Z/l+S1Yvgz+EbLMJbiJaGZ7qMebgsSnfxF3sD9MI9VNJJAe/W/5/JgP+umTAeuaqGKcp"
+    "0wezU01FTy7ZjoRnqqVvTn/8n//6bw8UDrPrWuM2RZ5Uq7lPDDeKeb9prvNJa4LdmhyZvFV6r6lLu4G6Mr66fzVwD13m"
+    "cNxsn7a21ckf9RcuT2YdS97aAQtuQLyS73V/3DTYKLUxkfBhIIzJhH8wTPXMUvzHZik+49xnnPsb4dz2LFXJRoMXB4cv"
+    "v/v+h395Jad+QBTpmy0g0VTzmm8IG7DFQJhoKzhubsOLzyz1x7LUudZeLGLKWVgsLcj4YX6BBzHA9YPGRNrGAngNSCQQ"
+    "XHmXwixsBHgO0/OSrKDXGhacBh1nCs2Ix27A2oFLXDJ2TSAuBGtbZ1VFfLmjiJ8rFFHk6Gji8/ghrVFQQABN1BVvAo6E"
+    "VhzYzycbMm1ZuVXF+v7VzqqDJdYl4rJ8Q0JTesWCKlYLAxYKn8PgtyFWbbVZFeaHwa7C4Ckl6ktKdinOlIH+wwAnyAJE"
+    "i/DQjUylSZabMrAU09V8Q5jqurUqy4uDh1gMPAP0pHNRsIaZvoHQlijAtiRZFWFjOV6X47tdlZID/MC+aU2CFVqivdqC"
+    "M7fPu6hUNjYElZCIdkgxWbdbqrIVUBPscFdrnZStiO6bPIv6b8S++HTy88nZ594IxL3gQ1VAZCZlt82vxnZDTZKXh7ua"
+    "qmhEdKH/z28/nt4mQLNgQVmPu3QaP3y4BR8+6BwY7J1+fYFEpc4QgH5/HGOPQ1H80mIcV7rD60/9YwnxH1rxcpjEMLV1"
+    "kUt9aWY+76x0TY8Or+h7zI6ERk3BnrhBND2Iv9v8jYOLQ6Em8nAa4goMB/PR/E5EfKDfiYhD99Wf7XFL1C29hmATseNw"
+    "HAu7j4Bvm5+djGNS3NE/9fviZxUrPvALlMG7SMwjMeFCu+l6BCqhWKYgPbkg+vE4Hsd/4g7x45P/HgWb/5N4g4wfiOv4"
+    "tS8+whDN+Upv3p+evj77Eck8RpEecY29fiLoGyib124YhQHR+LkhJtRUTIeFMWi2xx/ZpZU5twt/Z7LyfYCLTG4qHrdn"
+    "chXAWZTT0hybVEHB9opBvdQ4t26itCveF5/Z46ndktKCBzlFhniEyxJWLoQyGCY86qKCfkZeSJUhVvzupRi5PbasJI1j"
+    "2tfDpmLt+W3lqpoRwM0eKPpSrbkKVv/djB6B/vm9vmcoPGBfciYmgZOUtePAbIceUzN1TXxmF2mngCJsBANJJROEmKTD"
+    "LEAizqwYvWy247Z7j+Urvv/w+eT9mVdlKN7Guy+ZigWl70pmIYZaS10ELBKpGmnR0o0NU78KGka4OiYbLSGYmrPRCvP7"
+    "sCAJlS5pjXjWXIPR6Lmofzwc0BO0+8uN0FBI82cGqMEryxSJOyUtk1xuA1ihQ9rT3hpIzjOz9yUzMcugvfUgOBwfnRnn"
+    "kTDtR7pZbmLZZo2L2ONYsU5WhdVlSaIkIAhBmAWu8yG9odFXsf3lVYVe5drQF5tnyJUrnbPtx8nRiE6Ln0jYHxAMN8+D"
+    "axLbMKKE1aBRLiDhi0snnwl7EBxGGRM6yll1PxqcF6LpWin6aH5U2waRzOOJ+4fiLIqdOYp2fejVCIqezUFvi2MI8cI3"
+    "+ii+mfCMAR++LJWk6fwNHoDMWvyPzw/g/rciidClA7jg0ZLNg09PuPri5l9i8xvT9Zt4zBqKW/7+FTa9uX7iYTx4JcSN"
+    "/4Ca8uwqiJp8+HqGm4TVCrZZ/G6wroOdViW2oe+woeqShAR8/NrCtH9YDp6XBNj8g1YIpsGXhzTyAtnT4O+B87GZcWzP"
+    "cmTCNJjQGMGQPgtSf444uIxBFnt1b4VX+LVkBNpTJW3wZhjnFD9B4Dw0rE1Ce8rl7TPwBWqCkaV1gQctPlglBEsNbTau"
+    "4BlLnXr39qfP4uPJz3/5DCnnCciyAODf8o7csNlVhaXlVSThCiiqEyR4OtZQiyB31Y498iFGX+bXpqy64TYUiBi+iUQJ"
+    "0UD/nZv/Bb+YdEw="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2331,18 +2332,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2620,33 +2618,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4241,7 +4253,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

@@ -358,107 +358,107 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXW1zG0dy/isT3rlExgsI1IsdgYquFJm2ldNbiXKcFIlwB8CAWHGxC+8uSMESq/JH8jVVqcqXfM3X/JNUKr8j/TKz"
-    "O/sGLEHINs97dz6DuzM9PT09Pd3TM89+3BmFs7mvEi8Mdvo7H092zqJwMY9PdvrHxyc7JzsO/itZzhU8ck52DkfTUKgL"
-    "FS1FvJjPwyhRY4GvxVCOzh0xCgN4CQ+7JzsDB6qOI3lJNb+BH0KKeCqh8Jl3oQIhY/H3R69fmaIT6flU9Fv4IbxAJFMl"
-    "LuVSLMMFlD0XkzAyZeMkjBQVPkrC0bkI5yqS2IkYSwxyZbAH8VT5Eyr/OlCC/hLhhFqgYobupTdnsj/Cj+z1AbYfi4kX"
-    "xYnY7XSWKhbxuTePqchPCxVj23uGytwbnROVN/BDxOFMJVMvOBOTKJyRDKD5Ap/CcIjcjsJFkBCBZ/hLwPgkKopRJkqO"
-    "piKQs5TjQM5ZDr5Scwf5AcEG8aWKRBBSs9zSwEG6s5kMxmZ0zbAeD5wetAtPOh2SIpIGymHAsngqJn4oE0fs93pfoNi8"
-    "hFunGhNfnlGxTicI9V8DJ1j4PlUdhqGvZCAuvWQquPTdtKRFZi6TKbc78XxuN3s5lssCT9m7GYgXpVXzWta/8sYrK854"
-    "FGqbHatUcWMerdgPL7lCVm4U+mGkC0ZqTOXOIqUC+jX0F6pYw4f55esa+1TqXrHITC6Hqo41T4+Gl6hZocxbNVcyETOs"
-    "y6X1q4n0Y8X6ZD8Y2HPYVhOaxgXi73C24HMHZ7akuS3C4Xs1stUlHkm/WPP78FLMFqDYSSjovdYwqDOwTQNzMGAmZl4c"
-    "g3azGBfxkn6MIhlP6dc88nj07J7wVNOTHAjtm/6AaRkpS4v5z1SNbV6s6SrMRM0YS3uVRAtVnuCCp2tOlAqMJs7J4mgW"
-    "WtRGxaoaa4a1oaOyM+lpzZJYHGn+OPVAtFkhbtX7WY/CeAnmxBulAzH0zmztXTUHQMJhec7y24ysGYDB1Y6z4/uzmBea"
-    "BAwDWaKPaMRQJfsnOyAjNmdjFY8ib45mlV58E44WOM/JyAus66B9E6Atvhz6qisO0TK6RPV40EWKrvDYQMdzOVIg6LkE"
-    "8wYLlraDAm0OLwNQcB6FZ5GcdcXz4CI8V6DASAtV2T33khHa1cdI9QlYsfcxMHHn8YWE6fvkjsvGzdV/u3ndFzMJtdH8"
-    "J1OYe0j0DtD0gvkiOQKyM+kegL5rox0LEDNXV7CU+rCwwRMYvXG4AAvsfjw5OdkJz/H/+wJ1zBH4eywTyc+63e6V64jL"
-    "aRgr4eJzlzmAJcsFGlmrYleKSMULP2HOQAYoUbDVmnF4wMMwBJmhHKhxrmI1hiIG/USBQg3dpJfEoO57XQGLB0zeBRXg"
-    "Dub7QNrBnVBRBKaSnlKRcy8Y47/57UzFsTxT2YMpTnD499WVHgAJ/Aedn1UELsoHkOgITPSBcLFMDIqziJk2/r8coR6d"
-    "RuqnhYdWGR65qBYgJB7LQH1IjgcuLaipvvheAAXASEWLQGCJbqYbsRaqkVis3SRd10GJCOphTKJKOYxRRn4I+qGXbRDi"
-    "aAFuBngNsgtDHIxQaQ+ypngUxdvDb11Q4TNoCic7cToBeyUS4GzvQDyGqRstYqh7ikp3ytWeiESexWIa+mOBQ6WdkkCk"
-    "pcFhWYD5g/mFPQCnI4YXI3auMiY6nSFqlYuyiEHDgiXNxbjPyvuCRMVD7VmjqMWRPaB5QMPoakX3AocmQar/KHZyfLpk"
-    "GqyZA8P5kf0YMhKst9r8o0uYeOjg9D9eXcEjW/mbV7xybPuUecJFA3Udz3izTkAZGNhCaRgbswgWOXpK8v1pESas4KQX"
-    "ZqbAgxPiLPZpxUQBBYvZUEWFBmCSqTN8WtVCINLXSEA7j7n6hmglg1V+JRWcSLQxO/397kMkzF5ljq72K2sIr/M6c42Q"
-    "CcJm2AfFZsABmKHn2DcPnTqZGyInO10WAvmqBRow0VQjGvd6977q9Pbhf0zMOLdID6bY64leMAu0O4k3q2mA9NcaDR8c"
-    "qatBrll8iI3J1Q1tpQ3tc69oZrHwxjfvinbei+2U1JJowhBDfMW688/HX3YGf9o97nUeDb7EWdL9E/3+60/0Bz/f2z1W"
-    "hwMqqR/86Y81PA8KI9zr7vfM2GIEgRwq4AYZrAwl1qkMV7mi8I5CDaRYnhHgD88krUc+hdGO3eyqwCTxEp8ZeMb0G/BE"
-    "9JAlHcvYndx37uXJvuAyTq3RSY0BSY1Dn9qBtQxSc6WkSAlJ4i9jbCsoWk9lFMllpfWxgqxca8cDWoZSn4MkzybdMr7I"
-    "oRyPPSQn/Tf2CpDaqfJKVuThR3ToXFqtXON4da+7pqxfE9YZ/XW2ewOje30TW7Sj17GdmVFsaAhzFq6hVcubq89pjHJW"
-    "p/L1r2hDtmEvtmAhjEGIN7QITSZ5Nm3SCeJYSj/WlsVorVbDTLkslUmHNBu8TI6ZNLJO5YUJxgpc1bw0jQdKmhlATMg7"
-    "qyyESMnx68Bffk/bK30KQUlXOEi4UPoFx3XE8WwOLmiQWDUKXnW6SVyK+ldtGm/qReu9qyoVX72FVUFLd6F+NkUBWN6S"
-    "JlVMrRCkgwEQRnFzXwaqusEPq1RxWfuyrJMfiPyyqA9vQi9YoQ4lZc+bDHu+/fLmo3I2l3vOY5ane8Q6UddtvWnZNLCp"
-    "2c/MOzPdXgVv1r7q9Z2Amhp6im40vc0svsb8ZgbzEzxN7RQltTrVs+kMn6LvnHesm+4WNwutcYBhbLlbFcM4Nc779Qex"
-    "Sf/0FlyN3SmzY8oPfjGLnttor3BPN8yubaoQej9/xQZCfi/gapvzr9bz3fKM1APXaEJWJTHKw7Qy+7jpWGD1Fb6VvXw2"
-    "CLZeITWci1kvZl7wXBPerzH/8S81O60ebmCdG7iWv9bUTlPcxQFZnfLe3Gej7HjTrU/246gKLd+c+yqsCOVMWRPSuWya"
-    "k9/2YJLUIqXXmrKbpt2K9NTYQ3bZy0ojxCbbJJyaW7HNtirCbrZxUuW9kMh/M97LVvSdOa3Z6ZHjitwLbmXL9BQG5dYu"
-    "JSV1IKygjI2AR1LgPkKfqkZqoiIVjBQmf0CHTgJ8ygTuYHYlOgdKlGELRD4v1IW6N5hYUPt60ypjVVKaypw1Qauqd8DD"
-    "ySRWq3QVLLQ3o3nYy6lVj7YAvJnXrPJ+Xu17+J9KE7mxTt5MgutlwVsewZnZAWuUdXln6xpoBxNwUDVGUxnJUcKbfbSC"
-    "rNndS19vvJda5o27bI5XYROk8wcC6wk5SWhSKOHLGKOiuhGzhGdJKe1Tyv1nXPmQhbkKfgwjf5x3pugsw2w0p8zqqgMN"
-    "WcIwCzavmSpsM41tprHNNLaZxjbT2GYa20xjjdFvM41tprHNNLaZxqaZxoyvdTnGNifZ5iTbnORvaFdv2znJTOJrs5Ft"
-    "+vJ3kr5Uo0glnVgu9K2gTEeeiqk3hrXRHOzv0wF4RwwX6Q0K34trN2+uWX2Ts+6/yLhdN3V302HdYNLX5a5O07R0Nqo3"
-    "SEi3ue3fYm77lHJRp1lW2F6vV2e12yx4mwVvaEnSLLjlrK7Lf7cJ8zZh/ntJmNvR/zVT5dWTpc24txn3NuP+u8248yVr"
-    "TrePIE6aqxEJode9z/wZG6RvKdPDCxgcI6173f1urxONuvs6lI7OlDLXwOPT+TKZ6pJP/vZ+91GlNvyZafd1Dh4HCa1M"
-    "oOjyNOHnOGKsRr4E8eor3w6ZkmkI3r6vSI26YHLgf98rf84mbLaACCFeRBcgKr7THy6GPsYIIKSYL0zfwU2A9NkdvkFt"
-    "/gEtm+fKm38caIfWbPgPJeEV8PPxo3jvBe+lAG0QH78QQz8cQaDyxZVOkvvgtEXSFzDzRjBGugd4wf7p0bPnz/tiJCf/"
-    "/e+O+L9//c///a//YHtoLD9pf7IkaaW6M4e4aGw9QiU688Oh9E9ldFY6OMEgC7U5QEt9raghN07aTlJifgWowoE5qEDo"
-    "DWI3jEQHN3D4KvoeIwCQpS/tv4pztYQhHi4FIkvAKqHNsp6+Vl+sNTGe0jY4Pg5ru5d5XZkUeO4167uGCGD3Rexqm91n"
-    "aIAye2M1XJzlmbFDyAYNQq8uRQKmUNFRDzpjEWB2CVSIp0C5VVyNQ+MpVGxhNmh2JGFd9HMgDcbceRqVQOOrINqFq1t0"
-    "maUKQczkB3usKleHJmwtEpH5ExiYZfxkK4ZTcGJieQHahKrn2hAPu70+zDtBq/SBALsOs1GcKW5Bw4noAeZCFf2K557v"
-    "d8ZeYZ869Wkb9OmSUD7Kbpftk0AfqRMVDOg1/gYqRpucPNRs+sVYg8LQpMUprnXgTrxHsBXoLAKL4LgFmaNuMTXxlF+T"
-    "K20oE7Qc3DVHmE4KtCAdBLrpC+Y5hGWRkygyStATJW0YhwkuGDwGRdbUh7lv4q0NmeO2LzU4iwjpDegK27kRtMXBZhNJ"
-    "EdbH5rqDeCk1ECEfvbFjgaSgnb1ivr59/uKQRtYY4mpQELFr5oEGnSFxV8yB9+EwvtGs1ke8SBZ9gQaP+oSOT4eGmHpH"
-    "4DASBx08dmN5xYO9xnzKuKNB+dT4RhMmz+9lBCs6S8ysjIjj4tG+M/Zh2ZxD3w8vO5Zrt0U2UXoWZaMauLsVNmZwqc9c"
-    "Wmvt8kY80phW8UXOQ0i+wTlu3+wGSo1hVvO0C8JhOEa9MLGp1oK0U9R3WJ8mHi7UCEk0XM5lHKNLVNEvNCrbsqGGBXRq"
-    "AvHy2RsSbHwX0w+o2N5E4ZZ1Q4nPRvOb+Q8qulAlxlKuRIhQRGgImisB9bVDwr2Zb6MVFLpoDLpehHDpYfoLRp9szFsa"
-    "k2xlLDW1DFeqKRugsxhY3pgJUKCn6JeIIyQodo/+/PzFi+5svNeAJfRo09XOXvvEY16ynqCvLtMJF8tlrKcXQmoVV7Nd"
-    "POTi4Drh6LFxxHw5j0Jy2GE10RaZWbsk4LNEDJUE32oRjFVk4N0ohYNkI4hU43QbCChdqADdTjuCZK+MIx/wIU/TSOgB"
-    "bpGgfHn3yDrPnPmGaB1Ierug744xhQ77EcQLWWpkCLrlRWFATg9tAKWV9whDjHe/AkHNWq4mLu6E9rUrMydJZJzqxjL3"
-    "V7xyRI98UcT929OgZH0GKmM/JDaZ75k3HvsQA9M7NB+FNweFDTRdhpYidh7Ba8dtLo4x884vkjFmwLxy92pxzzgQjcF8"
-    "Jd7PmbxfhmMIE0AfkgjIJOG5CohJGv9U/rgKQqDw+JM3O40T8NU+PXHE8fNXR+8Gjnj8+Oifjp7Ag263C8qD1l0tIOKB"
-    "zqgxbSp6kRiCvM8VdG6oEE0ORBKew3Lpnauc3x+H7LyT15+gQmPTiGNoYPQYe00yq9ypFKCN932w7lAllwqBCWug3pDY"
-    "47s1L9EFRZXQQIfIQZp9IAS4HCygJtEXi1gRXCHX1tsCxO0kRL8gBxiHMjbnTDipHrP+C/6r6JXqbs/nSnKuDR0sZrgv"
-    "HnOd/qunLw+fdHUqgvzSzEcVx+g2DvRQrvMzSfMs3MWyd+nwEo2WxqN6eisgjNBU7Oa9tT5KBQZ2KSZe4MXTvQPi47Tg"
-    "HAIR3C/wfVDJXfZLxSsoK6kMSx20JUANzxJDhLMnYY7hblO2pUedG6pJGPGwQI/0X9lrLu7RRkDmwYT4iljTC1zJrQOe"
-    "yHbv33vIJghHA0+N0PEETrJkiML20pJde7nh7RU1mYDdZqVJZcmnX2QEYQHMLb3RxFtj9KpqPyndh1oTTWX7lje54mK3"
-    "bO1orIs86hrP3X7JL+HZ6c7GWyjWlZfKnlbdlSmFzuYoaXPHIXcMobLhdXdpSh5eKSW3Oigt3KAp7IHJQoiQnvNeQyt/"
-    "k6bgFmfnanN004PdRdqlUKtQuXHF7PxuWjc9Gb620ezEb8a1Gnkz6TcRiLl4UhTFWDWZgFUU08sq9fdXis2NVl4hWdOe"
-    "OfjZ4ChoKURbfcdk9YR08ofRy7uT5oR1I9ollaDLJxW1jwfFaNlbz+xxVTbKupFCjj1vsZ/GVobvj+kfJzvTJJnH/bt3"
-    "0cnVu2fdMDq7O45gyboLE6vX2b9319o7hDWrnDRbkSoMz/nfsKrEabraOWG85PY+S97OtfdZ2vss7X2Wbd1nwZj3pPpM"
-    "Q0VHQ42mQnZpkJfvNexberJCA57XqyuDrTc+c0FY7PXUDDh7fYmpVzqNZb+GuC5aYgC8yuCNQaSeX+zVCqky1zZ/g/wh"
-    "jIqzlVVqu0IwBtC8vmuXdBCh6WH3lN7gql5N9OANeM6Z/CoWKALbp0HyKcdtetNK3yAwKdrsj2gxN2kH+86B/n06hvU9"
-    "gJk00r6yimYQg6WJCiuhu9DyRv4+SAyQtWHRsZkdI04VRJ70i49x2FFNr/tQj5reaqONCJLiZRid06cdsgZPdVuxGX8G"
-    "q6emBDUj7gtNXjBpR5/j2p6T0kRtWoCFutPqLcBCC7CQ60oLsNACLDRXytsEsLAlFGR7jzSAxT87WbnJRmn6ca+alWz9"
-    "duXqG8vlk0HSL7TWfAOzV9F8zU3XW7IfscGp/jbSaCONNtIYbBIi/Erefwv30MI93Ha4h20hvG8tw0uoBTUebdlp2QRb"
-    "YTWOwu3wL2oW1daDaD2I1oO4PR7ELcGIWQOrckN0FHvpWBP0DkM83DnOLR63w2BfG2mlteetPW/tuVqZe8pbogErCVqe"
-    "zEG8HSvB1TUt8Gf7Ls+2NyE1rJFTNR+dNfuC3PPbYd63AqzU2vvW3v8y9r7mrpqetObe3W1dFVKQotRC6j7ZBxBsS1e8"
-    "A3mDMwqZaRam0V8ntNg6oNzn+PRY812jKs/f5kcjoZXDIn0qdn2+q4i+dktWni2jsrXLULsMtWHHLdtGui0wlPVLSCDn"
-    "lbwc+UrNCWElvWobhHST7jMdmmCYmbzkmx5k6HV7t2TRKGa3WqvfWv3W6jcNKzTeJ44Mmq26qAKPuk4NNFH2x+3amaJN"
-    "NjaJ9Ulr2wBuFEds/h3areWds0Ftlnleib1bWFRSzakibd3Xi9evMRaA70pM35X4vSUGCbZ3fdcr2dFgvRVtpvi+5Vud"
-    "pYupzW9Xlu5DEuSvTav2+vAtWZ3bw4Pt6t2u3p9r9U7XGjnnldXJmcB4JtElvuldpWxdE9yO4DaEof8rLeYtoPxfEKB8"
-    "wZXKVKHkRmmQMcKrZLTNA+FqoMtnL7/5n3/5NxdicJjalzEizEDwbwFxbtnTSo1OWWjlzdrV6zZjiGdzRUOKdsfqQs+M"
-    "uxe97v0uw+9erTAPmurgtn42fmujYzDEG3jBJXjkDHb8+n5drwTBwXj2mzmJjGl/O9y9JlRasPzfAFh+62S3TvYv5GRX"
-    "r1LWatTbv3f/wcOvvv6bR3I4GtOXOq5qXFINxFisIYzBFj2hra1gu1nnnd7MUNVM5L/U76IwImoaLGUTrhAIITTf6Yhv"
-    "Hu8Xpk0txlogFqDx4Okg7B7GWgvEDQxib4xinIK2+SpC2EIEN9E4j1IMFyn8WsqLjpwKjNxrygg4QMAAYbVKoeM2AQrL"
-    "gO5hlH6QQeOmxzC0kXpPjB+YVI6IZFBizA4IbdbuN2QNdYup67sqGpTfAGEi9Gyp0aqA1m78wTUaN0i3CCUdE+z0yCN8"
-    "X5QKOIjUFB/LOxCx4kXseFAniGI0bLP11aPG4wXB6zn6oEmJQy0YxP1EUMsxM4Xl0NCX2ErDepuRrx8WGKnbLI2WQp5J"
-    "wuFExSFQhVITdoSfmyb3NhkHUDLofZyI9JMVjB2Mzjl9f8LgYeZ6WdzNyPNR7G6t3PEQDLZNURXCg9I3FwzaKdM/IHxS"
-    "wizV6MgeobwjvvGyxFlxAyXH2P1eQ8aeZ1TE7rMk8jvPxF1x9Py756/e7R0Au6cEHYos8xdBqqZqYWMmx8mDxvM1JSJ2"
-    "of13h29frmKAPySEONU7fQgWOicBrhh9YX006CSw2sA3W/rkj/ghVhxLU/saU1UkeB+Op5LZBNrFJoAEYgI4NMqOdUDM"
-    "/LYOUTnWvtEeo+h7icFMIQxp0mT6zkPxWzhd7DGC2MrEG3oY7mGf3+qPIok39FEkcb/76EsM75G0ZpMqom+Lrmr/JBAG"
-    "iRzr259aOglI0I//qtMR36lARTRaw6XgfTLOzujFJ+7OlwdiHJJNUbBOdqEHT06Ck+APpl38Y1tfYQrqv8FU+AJT5feX"
-    "dvC/+S8v0SPHfHLps31wCQXyB/EMIa1hRcA/O+ItjI1rdOjZ65cvn776BvGqtQ649DkNtxMK+gv0hGNctODg+Y0Sf1nW"
-    "Dke4JrgQZJRFGoIi6SuXPqW0GI3ArWb87rQ4z1iRBRgim/xYF19l0YJ5oqMDIs7UtZ/SFa/T37w/QnQz1GYPAZI1tjaG"
-    "b2wSwWBCN6FoF0X0HQ6tDYKeftop7bn+uJP1XRT0U+J+WbR6at3J9h/Yabm6A6I+V2CKESc8/3Go+ABGgOt1XI1TDVOV"
-    "pgB/6YT4TNsye23cpMtfIIhzXWAQbdQY7T/xQGj3XWOFMBY1g90TPvSCXa4ynW6dDhlg/tdv3j1//cq1ofhXfWAmg+RP"
-    "sesvZOShWTcY/eDNwASy0fnNdzX0J2lst+MA134aKcTd0QYgVYIRhG+eijP8fui/W4Dud7s4BmA9566gnXkmcsmuHUj/"
-    "lfYvocpsnsDQZ98fIMUruWaolvpzHm7BFwRVoJXoAX9ygMHvbS+KQbq1aaUNCeifiz9cYuYpI+tn31jCaGfXgPBnNHOg"
-    "+3u8uqALa8ZdZl8LIFcSVh1mOA/87/a1vNLNQtdmemFMU6okGV5/FhmCdtRD9EOfXqZfAzLfyrGml/Zu3DKKO9oWzzYf"
-    "WcgNf8AztNI6AiV7o41INruuh/nuejh8ld+jQRVA0ZVQ012ewLcKoF80BuQ3YPxuDo3fNevRIflcMC1jfPCJfopP2lCj"
-    "6Yc/ZkrSlP4EBcAvSP/B8j14/yldTujRPjxwTeTrwh83CGKZ4j2kSPErkdteKMrk7yN5TQcbaBRQctUHWLVkP5jEpmEh"
-    "U/7qkcWVFRKyBDYO7pj41w+ROAZ2xGxljKYH8x51Mf0QX75rjSItQ4jbtMIs6srN4yVN/34v1TsOc5D8RlGPJviA9CIL"
-    "eajz14hdkIz2+fRHF4Kco0Ahg3h3+I/vxKsfXv7d4Vsw5Nf42gJ474e8+9cv0qwAznRzTWOYAm/ZLxD/8PTFD4fQ+Crc"
-    "Mrs2Dor4/vWPUGUlWkjOK0qDIai14bXFyh4Xr+G4Fc1acZdA83cEqwywserOSpkIZfiPvj988S1UXXlabQWfdccEXNSN"
-    "1+zO6a80mhv1tY4lhgZlB5ecJOBh5+r/AVrlXqg="
+    "eJztPdty40Z2v9LRrmukGORQc7Ez1GS2JmPZnuzcajSOk5IYoUk2RYxAgAZAaegZVeVH8pqqVOUlr3nNn6RS+Y6cSzfQ"
+    "uJEQxbGtNXbXawpAnz59+lz7dJ/+uDMKZ3NfJV4Y7PR3Pp7snEXhYh6f7PSPj092TnYc/FeynCt45JzsHI6moVAXKlqK"
+    "eDGfh1GixgJfi6EcnTtiFAbwEh52T3YGDjQdR/KSWn4DP4QU8VTCx2fehQqEjMXfH71+ZT6dSM+nT7+FH8ILRDJV4lIu"
+    "xTJcwLfnYhJG5ts4CSNFHx8l4ehchHMVSRxEjF8Mct/gCOKp8if0/etACfpLhBPqgT4zcC+9OYP9EX5krw+w/1hMvChO"
+    "xG6ns1SxiM+9eUyf/LRQMfa9Z6DMvdE5QXkDP0QczlQy9YIzMYnCGdEAui/gKQyGiO0oXAQJAXiGvwTMT6KiGGmi5Ggq"
+    "AjlLMQ7knOngKzV3EB8gbBBfqkgEIXXLPQ0chDubyWBsZtdM6/HA6UG/8KTTISoiaIAcBkyLp2LihzJxxH6v9wWSzUu4"
+    "d2ox8eUZfdbpBKH+a+AEC9+npsMw9JUMxKWXTAV/fTf90gIzl8mU+514PvebvRzLZQGn7N0MyIvUqnkt619545UNZzwL"
+    "td2OVcq4Mc9W7IeX3CD7bhT6YaQ/jNSYvjuLlAro19BfqGILH+TL1y326at7xU9mcjlUdah5eja8RM0K37xVcyUTMcO2"
+    "/LV+NZF+rJif7AcDW4ZtNiExLgB/h9KCzx2UbEmyLcLhezWy2SUeSb/Y8vvwUswWwNhJKOi95jBoM7BVA2MwYCRmXhwD"
+    "dzMZF/GSfowiGU/p1zzyePbskbCoaSEHQPtmPKBaRsriYv4zZWMbF0tchRHUDLF0VEm0UGUBFyyuOVIqUJook8XZLPSo"
+    "lYrVNNYIa0VH386kpzlL4ucI88epB6TNPuJevZ/1LIyXoE68UToRQ+/M5t5VMgAUDssyy28zsGYCBlc7zo7vz2I2NAko"
+    "BtJEH1GJIUv2T3aARqzOxioeRd4c1Sq9+CYcLVDOSckLbOugfhPALb4c+qorDlEzugT1eNBFiK7wWEHHczlSQOi5BPUG"
+    "BkvrQYE6h80AfDiPwrNIzrrieXARnitgYISFrOyee8kI9epjhPoEtNj7GJC48/hCgvg+ueOycnP1326e98VMQmtU/8kU"
+    "ZA+B3gGYXjBfJEcAdibdA+B3rbRjAWTm5gpMqQ+GDZ7A7I3DBWhg9+PJyclOeI7/3xfIY47A32OZSH7W7XavXEdcTsNY"
+    "CRefu4wBmCwXYGS9il0pIhUv/IQxAxogRUFXa8ThAU/DEGiGdKDOuYnVGZIY+BMJCi10l14SA7vvdQUYDxDeBX3AA8yP"
+    "gbiDB6GiCFQlPaVPzr1gjP/mtzMVx/JMZQ+mKODw76srPQES8A86P6sIXJQPQNERqOgD4eI3MTDOImbY+P9yhHx0Gqmf"
+    "Fh5qZXjkIlsAkXguA/UhOR64ZFBTfvG9AD4AJRUtAoFfdDPeiDVRDcVi7Sbptg5SRNAIYyJVimGMNPJD4A9ttoGIowW4"
+    "GeA1yC5McTBCpj3IuuJZFG8Pv3WBhc+gKxR2wnQC+kokgNnegXgMohstYmh7ikx3ys2eiESexWIa+mOBU6WdkkCkX4PD"
+    "sgD1B/KFIwCnI4YXI3auMiQ6nSFylYu0iIHDgiXJYtxn5n1BpOKp9qxZ1OTIHpAc0DS6mtG9wCEhSPkfyU6OT5dUgyU5"
+    "MJ0f2Y8hJcF8q9U/uoSJhw5O/+PVFTyymb95wyvH1k+ZJ1xUUNfxjDcbBHwDE1v4GubGGMEiRk+Jvj8twoQZnPjCSAo8"
+    "OCHMYp8sJhIoWMyGKip0AEKmzvBpVQ+BSF8jAO085toboJUIVvmV9OFEoo7Z6e93HyJg9ipzcLVfWQN4ndeZ64RUEHbD"
+    "Pih2Aw7ADD3Hvnno1NHcADnZ6TIRyFctwABBU41g3Ovd+6rT24f/MTDj3CI8ELHXE20wC7A7iTer6YD415oNHxypq0Gu"
+    "W3yIncnVHW2lD+1zr+hmsfDGNx+Kdt6L/ZTYkmDCFEN8xbzzz8dfdgZ/2j3udR4NvkQp6f6Jfv/1J/qDn+/tHqvDAX2p"
+    "H/zpjzU4Dwoz3Ovu98zcYgSBGCrABhGsDCXWsQw3uaLwjkINhFiWCPCHZ5LskU9htGN3uyowSbzEZwSeMfwGOBE8REnH"
+    "MvYg9517ebAv+BunVumkyoCoxqFP7cRaCqk5U1KkhCDxl1G2FRCtpzKK5LJS+1hBVq634wGZodTnIMqzSreUL2Iox2MP"
+    "wUn/jW0BUj1VtmRFHH5Eh84la+Uax6t7XZuy3iasU/rrdPcGSvf6KraoR6+jOzOl2FAR5jRcQ62WV1efUxnltE7l619R"
+    "h2xDX2xBQxiFEG+oEZoIeSY2qYA4FtOPtWYxXKvZMGMui2XSKc0mL6NjRo1sUHligrICVzVPTeOBEmcGEBPyyioTIVJy"
+    "/Drwl9/T8kqfQlDiFQ4SLpR+wXEdYTybgwsaJFaLgledLhKXov5Vi8abetF67aqKxVcvYVXA0kOol6YoAM1b4qQK0QqB"
+    "OhgAYRQ392Wgqjv8sIoVl7Uvyzz5gcAvi/zwJvSCFexQYva8yrDl7ZdXH5XSXB45z1ke7hHzRN2w9aJl08CmZj0z78x0"
+    "exW4Weuq13cCalpoEd1IvI0UX0O+GcG8gKepnSKlVqd6NpXwKfrOece66Wpxs9AaJxjmlodVMY1T47xffxKbjE8vwdXo"
+    "nTI65vvBL6bRcwvtFe7phtm1TRlCr+evWEDIrwVcbVP+aj3fLUuknrhGAlmVxChP08rs46Zzgc1X+Fa2+WwQbL1CaCiL"
+    "2ShmXvBcA96vUf/xLyWd1gg30M4NXMtfS7TTFHdxQlanvDf32Sg73nTpk/04akLmm3NfBYtQzpQ1AZ3Lpjn5ZQ8GST1S"
+    "eq0pumnarQhPjT1El72sNEJsskzCqbkVy2yrIuxmCydV3guR/DfjvWyF3xnTmpUeOa7IveBStkx3YVBu7VJSUgfCCsrY"
+    "CHgkBa4j9KlppCYqUsFIYfIHeOgkwKcM4A5mV6JzgEQZtkDk80JdaHsDwYLW1xOrDFVJaSqz14T08K5LRGCS9SlDtaeX"
+    "xcPJJFarGBjUtjcj4ezleK1H6wLezGvWeD8vCz38T6Xe3JhRb0bW9bTgdZDgzCyLNUrFvLMZEFiGATjIL6OpjOQo4RVA"
+    "MitrlvzS1xsvsJZx4yGbPVfYBQnCgcB2Qk4SkhQlfBljqFQ3YxbxLCqlY0qx/4zmEFGYq+DHMPLHeQ+LNjjMRnNKt67a"
+    "5ZBlEbMI9Jr5wzb92KYf2/Rjm35s049t+rFNP9Yo/Tb92KYf2/Rjm35smn7M8FqXeGwTlW2isk1U/oaW+radqMwovjZF"
+    "2eY0fyc5TTWKVNKJ5UIfFcp45KmYemOwjWa3f592xTtiuEiPVfheXLt4c83mm2yA/0Xm7br5vJtO6wZCX5fQOk1z1dms"
+    "3iBL3Sa8f4sJ71NKUJ1mqWLbXq9Odbep8TY13lCTpKlxy1ldlxRvs+htFv33kkW3o/9r5s+rhaVNw7dp+DYNX6Fofsdp"
+    "eD6OzTn4EQRPczUiIvS69xk/o5j0eWZ6eAGTY6h1r7vf7XWiUXdfx9fRmVLmwHh8Ol8mU/3lk7+9331UyQ1/Zth9nZjH"
+    "SULVEyg6Zk2VdhwxViNfAnn14XCH9Ms0hBDAV8RGXdBD8L/vlT9nvTZbQNgQL6ILIBWf/g8XQx8DByBSzEer7+DKQPrs"
+    "Dp+1Nv8Al81z35t/HOiHDDn8hzLzCvD5+FG894L3UgA3iI9fiKEfjiB6+eJKZ8598OQi6QuQvBHMkR4BHsV/evTs+fO+"
+    "GMnJf/+7I/7vX//zf//rP1hJGnNA3J8siVop78whWBpbj5CJzvxwKP1TGZ2VdlNwOYbaxKDFvlYokZsnrTwpW7+i/MKB"
+    "2b1AdR7EbhiJDq7q8KH1Pa4VQOq/tCgrztUSpni4FFiDAkyH1tVafK2xWIYyntLaOD4Oa4eXuWIZFVj2mo1dFxNgn0bs"
+    "ap3d5yICZfTGarg4yyNjx5UNOoRRXYoEVKGi/R+08SLAlBOwEItAuVc00aFxHyrWNRt0O5JgLP1cOQej7jxdv0BXYsG6"
+    "GK7u0WWUKggxkx/suaq0Dk3QWiQiczIwWsvwySyGU/BsYnkB3ISs59rFIHZ7fZA7QVb6QIBeB2kUZ4p70IVH9ATzRxXj"
+    "iuee73fGXmHxOnV0G4zpkuqBlH0x21GBMdIgKhDQNv4GLEYrnzzVrPrFWJePIaFFEdc8cCfeowIX6EECiuDNBZn3biE1"
+    "8ZRfk0BtSBPUHDw0R5hBCtQgHSyJ0xeMcwhmkTMrMkrQPSVuGIcJGgyegyJq6sPcN0HYhshx35e6jIsI6Q3wCuu5EfTF"
+    "EWgTSlFVkM15Byur1BQT+eiNHaucCurZK8br2+cvDmlmjSKuLh8ido0c6PI0RO4KGXgfDuMbSbXe90W06AtUeDQmdHw6"
+    "NMU0OiojI3HSwY03mlc82GuMp4w7unyfGt9IYPL4XkZg0ZlixjJixRePFqNxDMvmGPp+eNmxXLstoonUsyAb1sAlr7Ax"
+    "gku9EdOytcsb4UhzWoUXOQ8h+QbnuKazGyg1BqlmsQvCYThGvjABq+aCdFA0drBPEw8NNRYvGi7nMo7RJaoYFyqVbelQ"
+    "gwI6NYF4+ewNETa+izkJZGxvonAduyHFZ6P5zfwHFV2oEmIpViLEokWoCJozAY21Q8S9mW+jGRSGaBS6NkJoehj+gutU"
+    "NsYtjUm2MpcaWlaBqikawLMYWN4YCWCgp+iXiCMEKHaP/vz8xYvubLzXACX0aFNrZ9s+8ZhN1hP01WUqcLFcxlq8sPhW"
+    "0Zrt4s4XB+2Eo+fGEfPlPArJYQdrojUyo3ZJJdISMVQSfKtFMFaRKQRHeR0EG0GkGqdrQwDpQgXodtoRJHtlHPmAD3ma"
+    "RkIPcIkE6ctLStYm58w3RO1A1NsFfneMKnTYjyBcSFMjQjAsLwoDcnp4Vcg03qNqY7wkFgjq1nI10bhTXbBdmTlJIsNU"
+    "d5a5v+KVI3rki2KFwD1dvqzPJc3YD4lNOnzmjcc+xMD0DtVH4c1BYVVNf0OmiJ1H8Npx7YtjzLzzi2CMGjCv3L3aCmkc"
+    "iMagvhLv54zeL8MxhAnAD0kEYJLwXAWEJM1/Sn+0ghAoPP7kzU7jBHy1T08ccfz81dG7gSMePz76p6Mn8KDb7QLzoHZX"
+    "C4h4YDBqTCuNXiSGQO9zBYMbKqw7ByQJz8Fceucq5/fHITvv5PUnyNDYNVY8NAX3uEqbZFR5UGkpN173wbZDlVwqLGFY"
+    "UxQOgT2+W/MSXVBkCV0SETFIUxJUKy5XQFCD6ItFrKiwIbfWywKE7SREvyBXWg5pbDafcKY9Zv4X/FfRK9XDns+V5AQc"
+    "OlhmxfMxt+m/evry8ElX5yfIL818VHGMbuNAT+U6P5M4z6rQWPYuHTbRqGk8aqeXAsIIVcVu3lvrI1VgYpdi4gVePN07"
+    "IDxOC84hAMH1At8Hltxlv1S8gm8lfcNUB24JkMOzbBFV5JMgY7jalC3p0eCGahJGPC0wIv1X9po/92ghIPNgQnxFqGkD"
+    "V3LrACfS3fv3HrIKwtnArSS0Z4EzL1ntYdu0ZGdhbnikRU0moLeZaVJa8pYYGUFYALKlF5p4aYxeVa0npetQa6KpbN3y"
+    "Jude7J6tFY11kUdd57kjMXkTnm35bLyEYp2DqRxp1QGaUuhs9pc2dxxyexMqO153wKbk4ZXydKuD0sKxmsIamCyECOnm"
+    "7zWw8sdrCm5xttk2Bzfd7V2EXQq1Co0bN8w29aZt0+3iazvNtgFnWKuRN5N+E4KY0yhFUoxVEwGsgpieYKk/1FLsbrTy"
+    "XMma/sxu0Ab7Q0sh2uqDJ6sF0snvUC+vTppt141gl1iCTqRUtD4eFKNlbz2yx1XZKOuYCjn2vMR+GlsZvj+mf5zsTJNk"
+    "Hvfv3kUnV6+edcPo7O44ApN1FwSr19m/d9daOwSbVU6arUgVhuf8b7AqcZrDdk64snJ7yCWv59pDLu0hl/aQy7YOuWDM"
+    "e1K9p6FioKGuu0J6aZCn7zX0W7qzQpdGr2dXLsveeM8FVW2vh2bKuNd/MfVKW7Ts1xDXRUsMgFcpvDGQ1POLo1pBVcba"
+    "xm+Q34RRseGyim1XEMaUPq8f2iVtRGi6Az6FN7iqZxM9eQOWOZNfxQ+KJfDTIPmU4za9aKWPFZgUbfZHtJibtIN9EEH/"
+    "Ph2DfQ9AkkbaV1bRDGKwNFFhJXQXmt6I3weJAbJWLDo2s2PEqYLIk37xNg47qul1H+pZ00tttBBBVLwMo3O6BCLr8FT3"
+    "FZv557L21JWgbsR9ocELBu3ozV3bc1KasE1bdaFuC3tbdaGtupAbSlt1oa260Jwpb1PVhS3VS7bXSAMw/tnOyk0WStNr"
+    "wGos2frlytXHmMs7g6Rf6K35Amavovua46+3ZD1ig63+baTRRhptpDHYJET4lbz/tgZEWwPitteA2FYt+K1leKmUQY1H"
+    "W3ZaNim4sLq4wu3wL2qMautBtB5E60HcHg/ilhSOWVNr5YYlU2zTsSboHYa4uXOcMx63Q2Ffu/xKq89bfd7qc7Uy95TX"
+    "RANmEtQ8mYN4OyzB1TU18Ge7wWfbi5C61pFTJY/OmnVBHvntUO9bqbbU6vtW3/8y+r7mrJoWWnPu7rZahbRyUaoh9Zjs"
+    "DQi2piuegbzBHoVMNQvT6a8TWmy9ytznuKSs+apRledv46PLo5XDIr0rdn2+q1iS7ZZYni2XamvNUGuG2rDjli0j3Zba"
+    "lPUmJJDzSlyOfKXmVGElPWobhHSS7jNtmuAyM3nKN93I0Ov2bonRKGa3Wq3fav1W6zcNK3QRUJwZVFt1UQVudZ2a0kTZ"
+    "H7drZYoW2Vgl1ietbQW4URyx+Y21W8s7Z5PaLPO8siBvwaiknFMF2jqvF6+3MVZV35WFflcW9S0hSLV81w+9Eh1dwbei"
+    "z7Tob/lUZ+lgavPTlaXzkFQH2IZVe3z4lljndvNga71b6/25rHdqa+ScLauTU4HxTKJLfNOzSpldE9yP4D6Egf8rGfO2"
+    "yvxfUJX5giuVsULJjdJFxqheJVfbPBCuLnT57OU3//Mv/+ZCDA6ifRljhRkI/q1CnFv2tFKlUyZaebF2td3mGuKZrOiS"
+    "ot2xutCScfei173f5fK7VyvUg4Y6uK0XzG9tdkwN8QZecKk8clZ2/Pp+Xa9UgoPr2W/mJHJN+9vh7jWB0hbL/w0Uy2+d"
+    "7NbJ/oWc7GorZVmj3v69+w8efvX13zySw9GYbuq4qnFJdSHGYgthFLboCa1tBevNOu/0ZoqqRpB/V5elcJnUNILKpLAQ"
+    "HWG9vtMRH0feL8hSbeG1QCxADMD9wVp8GIAtsJhgEHtjpO0UWNBXEdYyxIonuvijFMNFWpMtxUWHUwVE7jVFBLwiQIAK"
+    "uEqhgzkBXMxV3sMovaVBF1OPYb4j9Z4QPzD5HRHJoISYHSXaqN1viBoyHEPXB1h0pX5THRPr0ZY6rYpy7c4fXKNzU/4W"
+    "60vHVIt65FHRX6QKeI3UFe/VOxCxYst2PKgjRDFEttH66lHj+YKI9hwd06SEoSYMFgPFSpdjRgq/Q+1fQiuN9W1Evn5Y"
+    "QKRuBTVaCnkmqTgnMg5VWih1YYf9OTG5t8k8AJPB6ONEpPdYcEFh9NjpUgpTJDM3yuISRx6P4nBr6Y47Y7BvCrWwZihd"
+    "xGBKoDL8AypaSoVMdclkj0q/Y9HjZQmz4qpKDrH7vYaIPc+giN1nSeR3nom74uj5d89fvds7AHRPqZ4ooszXhFSJamG1"
+    "JofJg8bymgIRu9D/u8O3L1chwLcLYfHqnT5EEJ2TAM1IX1g3CZ0EVh/4Zkv3AIkfYsUBNvWvC62KBA/JsSiZlaFd7AJA"
+    "YKEAh2bZsXaNmd/WzirHWkza49L6XmIKqVBhaeJkuvyheEFOF0eMlW1l4g09jAFxzG/1TUniDd2UJO53H32JMT+C1mhS"
+    "Q3R40X/tnwTClCfH9vb9SycBEfrxX3U64jsVqIhma7gUvHjGKRttfOLufHkgxiHpFAV2sgsjeHISnAR/MP3iH9u6mimo"
+    "v5ipcC1T5aVMO/jf/HVM9Mgx9zB9tluYkCB/EM+wzjVYBPyzI97C3LiGh569fvny6atvsIi15gGX7thwO6Ggv4BPOPBF"
+    "DQ7u4Cjxl2XucIRrIg5BSlmkcSmCvnLpfqXFaAS+Nhf1Tj9niRVZ1CEy4ce2+CoLIcwTHTIQcIau/ZSueJ3+5kUTgpuV"
+    "cvawarIuuI0xHatEUJgwTPi0iyT6DqfWroye3veUjlzf+GRdloJ+Stwvk1aL1p1sUYKdlqs7QOpzBaoYi4fnb4yKD2AG"
+    "uF3H1cWrQVRJBPj6E8Iz7csswHGXLl9LEOeGwJW1kWO0/8QToX16XUCEC1RzBXwqGr1gl6sMp1vHQ6Za/+s3756/fuXa"
+    "9flX3TqT1elPC9pfyMhDtW4K94M3AwJkl+w3l23oe2pst+MAbT/NFBbj0QogZYIRxHSeirOi/jB+t1DP3+3iHID2nLuC"
+    "lusZyCW7dkD9V9q/hCazeQJTn11KQIxXcs2QLfUdH27BFwRWIEv0gO8h4Ir4thfFlbu1aqVVChifiz9cQuYpl9vPLl7C"
+    "EGjXVObPYOYq8e+xdUEX1sy7zK4QIFcSrA4jnL8NwO1reqUriK6N9MKoppRJsiL+WbgI3FFftx/G9DK9IshcoGOJl/Zu"
+    "3HJpd9Qtnq0+sjgc/oBnqKV1WEr6RiuRTLquVwje9XD6Ki+pQRZA0pVKqbsswLeqar9oXKXfhNlurkS/a+zRIflcIJYx"
+    "PvhEP8UnrahR9cMfMyVJpD/BB+AXpP/g9z14/yk1J/RoHx64JvJ14Y8bBLEM8R5CpPiVwG0vFGXw9xG8hoMdNAoouekD"
+    "bFrSHwxi07CQIX/1yMLKCgmZAhsHdwz864cIHAM7QrYyRtOTeY+GmN7Olx9ao0jLAOI+rTCLhnLzeEnDv99L+Y7DHAS/"
+    "UdSjAT4gvshCHhr8NWIXBKN9Pn0TQ5BzFChkEO8O//GdePXDy787fAuK/BpXMID3fshLgv0izIpqmm6uawxT4C37BeIf"
+    "nr744RA6X1XMzG6NkyK+f/0jNFlZQiTnFaXBELTa8Cxj5YiLZ3Pcim6tuEug+jsCKwNorDrIUgZCaf+j7w9ffAtNV25h"
+    "W4Fn3d4BF3njNbtz+upGc8y+1rHE0KDs4JKTBDjsXP0/p9xzbA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2861,18 +2861,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -3150,33 +3147,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4889,7 +4900,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

@@ -355,67 +355,67 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztW41uG7kRfhXWVyAyKq0V27k2kmsgyOWubmM7iFMUhSV4qV1K3mjF3S5XdnSJgD5NH6xP0vkh90da+RTb196hDpBE"
-    "u0sOZ4bDb4Yz5OedIJmlscqjRO/0dj4PdiZZMk/NYKd3eTnYGey08b9rFccJ/B7sXMiFoCdvsDOEP/AKCMykDl0X1/Zy"
-    "2O5CZ3jT6Wg5U9AeGutEKyKE3aHNcLjcae/E8czw6HmSxEQJfnOvHpFMqVOoTJBFKTJLH75LgvlM6VziG4F920InuQhk"
-    "HMtRrDzxRgbXwieql0MPKfoiMiK/VsKkMlAdo1KZyVyFwsohUplfi2QMbaBhmiWTTM48caJvkqkSkkYR0gh/FuloJmNx"
-    "hFSPRafz0QATz45uZDxXx898cRsBId8++9D1zxfnZyIZfVRBLmYyD64jPYFhZE5EnwHNSKfz/CK4VjPp90WUC6nNrcqM"
-    "ALVxd6VvVJykCt4Ik4fJPG8L//NgMNhJpvhvT+TZXLUF/g5lLvmd53lLvy1urxOjhI/vfeZAwaBAoxxVtKTIlJnHOXMG"
-    "OkCNSu0Yhxc8DSPQGeqBBuculcFQxRnoCxQKPeyQUW5UPN71xCsxllE8pwYsYF2GsYyNFUJlWZLxW2oyjXSI//PXmTJG"
-    "TlT5AnRKbCyXdgIk8K87P6osEeoTaDRIQtUXPrYxYDhzw7TxXxmgHV1l6h/zKFM0io9mAUriudTqU345BEWi/Th7iSMN"
-    "DfJEZHMtsIVX2oaxSnUaM0LdqGzh+rZRI4IkNKSqgkODOooTsA9WECoxmOeiNVO59GCKdYBG2y+H4lkU799874MJT2Co"
-    "kQymxOl4HsciB852++JorqG3gb5XaHRX3O1Y5HJixHUShwKnSoyzZIaTXrQWJplnAcyJRglEpA18IH2Zirydzgitykdd"
-    "GLAwvaC1aHpsvG9JVTzVUWUWrTrKF7QOaBp9a+iRbtMiKOwf1S4ULG+PoKGycmA6EUkWKaMH2y01gtWcqiyPFELM5+US"
-    "XlWNf/uOy/YKPll4XAWoKlzej8limGpr0D1Ahx1xLHHl4evbJItDNH14L8MwQjZk/K5KjxbWfeUulnkzNzRusXgAw8v2"
-    "Q2JJA5IQVBfUZHiu48WfcM3u9Ai4SIdsWjfKfmA0QJNRszTJAfArPVbmguVqnIz3MFzDokCsB0u364xA71bSamsDeOBS"
-    "EvAKgD+aqR51zdQYsE0HCldlpAcDjW+ZwDM0+2wKlAj6tKgvWA/6PsAWoPddplCX90ONVUn4YaVEdRnggyxhPDZqdU5B"
-    "v2qiMqJLi3s+g/fdmsF1sXcczaLtOj+vdX7exT+NJjPmUOHnsuBNGvxpXZC8Sk/y6zsEbpqFwtbAOphAG00juIbQI8jB"
-    "/dmpwCZ3cKeLzwCs52MbJjXxWX2tYXB4N9zAG4vMAY8i/0U23xfYT8hxTosC8Faa3NuwyMckuVNeRUuFTAX3PyMSIAup"
-    "0n9DFKy2Xy4pyJwFKbm8uyJN68eY8SiPVROKP4H8Lwjky1n6anhvns0nL/HkJZ68xP+tl+AdG7uIII5MqgJSQtc7YP6a"
-    "XAXsiIzTVtd77nXp7WieTZRy20lzlS7ya9vo+I8H3stGQ6iSdTBHU50v6HuhqDRKSbXuFWpsEicjGV/JbLLm2Tg9wbpu"
-    "QIXKXDntrXJmQYF2wnekI/pu2015D9FKMtERY/iXNnG7vHcmWMPsQT0pMlUL2GmOFgJzMgCJFoOsrVZkqTgAc51k7Bk7"
-    "yUbxlCZwATMstcCGtp3sdnMNYswA5VsWoHq8qV5nL1Sj+aTOzAjCDSX1tsoGqW5FDuteoSsyuPBw4WaAczZfsD4qup7E"
-    "ucVyXc9GFnO2GDaQ4ATiWnrDre3I7ueNChIdGswT+XZEn1lqUMRMfqrOVSMUbsPWPBel88RcS8lPCY/tFY9t5A1YE5qe"
-    "X02OtLo9oRNBLqkvAMR0bsRE8Qg2EWcnmBs1yGXSKI47YZTVxcLU4bYy3VJ+bD3GqDpgkJGEaGDAOrQHmFgKq4OFtjgn"
-    "QptOpUWLS9zawDOzSwkfjIyARYhStPU2dabGkcLQ9P4QQ8jBorWFE1IggnQwRdwTzHMCPoAYB5jIMewiawiTHPNUPAer"
-    "rKlPaSyjB+Efj31r05oioS9gK4xzAYzFWbNtNEVZsvvbDmYaNyTXPkdhu5JeRJxdMl/fn7x9QzPrgLg5nSZabh3YdC2p"
-    "u2ENfExG5kGrmmbb6qInEPBIJvTyHZpiko7SqhInHcJTh7zicHdrPqXp2BqHCh+0YOr83mZRbjXmPOO10pizB1tEGRbb"
-    "cwh7x9tOJY55RDZRexXKzjQwYZ1szeBCmVVfu3gQjzSnTXxR8JBQbDDF6khLKxXCquZlp5NREqJduI2YtYJCKJId/NM4"
-    "QkeNyfzRIpXGYEjUIBeCymNhqGMBgxotTl+/I8WaPcBWrPboaAzSbq3xWZA+LH5Q2Y1aY6zgSiSYxEcg2N4ISNYOKfdh"
-    "sY01UBDRAbp1Quh6mP4845LetrwVAfijzKWlVlZktmUDbDaOH4EJMKBXGJeICyQoWhd/OXn71puFu1uwhBFt4e2qvk8c"
-    "scs6xlhdFgvOyIWxywuLUaverDWO5aSNfqJt56Yt0gXslylgB29iEZlZu6WSYS5GSkJsNdehylxhlEquSDaDbZkpch5A"
-    "6UZpDDureyaOynjnAzHkVbETOsR8AOqXUyVOba90JTZEdCDttcDe2w4K2xxHEC+E1MgQiBVliaagh7IdReddqr5xqkcL"
-    "GrYSaqJzpzpZS5ZBkig5tYOV4a84a4suxaJYAd+15bwel/g4DiGdIFOzKAxj1eZvCB8rX/or2SLbhlwRB48QtWNOp00/"
-    "68EvknEw4D75uxsrhpyFMgBfefRjqe/TJIRtAthDngGZPJkqTUzS/Bf6Ry8IG4WjL9HsyuQQq305bovLk7OLD8O2ODq6"
-    "+PvFMbzwPA+MB9FdzWHHA8KokDJoUSZGoO+pAuFGCuuwoJJkCu4ymqpa3G8SDt4p6s/RoHFoPAHgCtBctZTMKgtVlDY5"
-    "yYF9Ryq/VWAam4qkSOxob8NHDEHRJOwRAeTAllFt7bRWULckemJuFBX6uTdPGXM7TjAuqJVaUceRmxQVZIoWCdi/4KfV"
-    "qNSKnaZKZtQZAyxmuCeOuE/v7NXpm2OmaePSMkYVlxg2Du1U/lScSZZXObGwHl222UUj0kTUz6YCkgyholWP1nqoFZjY"
-    "hRhHOjLXu33i42olOAQimC+IYzDJFsel4gzaSmrDWgdr0WjhBqwop3MXVKGWsMZgpVXyVyTcSMFK5WkBiexT+ZmbR5QI"
-    "KCOYBD8Ra9bBrYV1wBNh9/P9FwxBOBt4EEKFNrVXPUtzrwqzGo8Bl9koCl3Rl0BmEPbD2rGJJANKiBl0m/NF/PNr9kvr"
-    "RQp0RpwWujKVFOxviwcQLc9T09vbQ2C2Oz4vySZ7YQZq3tvv7nc7z/f3Kvtd0PN6VvOOXG4y5f8BrUxRT2jb0zGb06iI"
-    "sYPmhHFDdhMHKWgO66nVr+CtSFvboymb2eNjMVsntOnUzF3C8jGazS2uOVW66TPgSLZAwF1pU4Q/pHFQaRSvSnWHVpnr"
-    "Kn/Deoa7ICKzTLKdw65stmmIBsW4oyebRcOVuunzOssFveFys5nYyRsuh8VUGm6wegSpAOUrxglbFOJMYPmQzVO3u51F"
-    "Bpf2VahSBfGXDuxOTWUzWP7FHriSK5xb1VLgKBF7WVwHCwX8ELc2QiP/5db6lM7SlcSuLB3qPmzbMtbjQcD/qKJaD/cr"
-    "/KyC8ju7laCsFOfU+sK36azXp9/9+5//8iHehHm/NehHIGitpNseGckLi1yH8sthI5hvhG0ui5UTZhOHXqhu7PTs3XS9"
-    "A4+T7MvNBuWoDn+tp3cebXZcWewnnCw7rZUiSFlJ2z4FVynLruRCuER7L2K2TPsr8/ZP9d9fdv33KQJ7isD+SxFYs5eq"
-    "eKPu8/2Dwxff/v4PL+UoCOnwybIx2ilqxas9hANs0RUWbQXjJode6yHS01Gfrzjqw3nPIpIuF9xKuIwb8Cs8YW8ZqC6b"
-    "TUnZV3gOXn2CSAezbe7mQqRNFKIar8HaYpVhciJNstxmc6QYzSeehdmCFxtrrzCyvy0jEAABA5SRlcJG+gIMlsu2SVYc"
-    "u7DVUQNTm6mPxHgf806c+pB6jbGmjUeVxcMtWfxQOTqAtRtDdZ4gooQ6MgixGg0lxlFmICw2iv3J5XCNpw1bmSpb377c"
-    "WnWwRZliOJivcWhTcphowyxSyExhO8TcNbaqe6eaOe3fR0kwGcCayUVxgIMz6RjE0mkMlx2qsrC2Jazz8WJbpeQQaODY"
-    "tPvAZBmdQHC5P6bfp2wdZfBsrSCimidm+xdrnK1uR2uMHXS3ZOykpCJar/Ms7rwWe+Li5IeTsw+7fWD3im/KAMt8PqbJ"
-    "pFe2vDVODg+2naqCiGjB+B/evD+9iwE+Q4ZVm50eBNWdgUZk7YnKwa6BroyBXz5QZp8v0Fir6JC6MY/sib8axVtJImsT"
-    "hyKXZmrN1/Vt0TZ9l2u+wJxNQ1LFgyyNTiWsntzykCNMuco8GkW4bUGe3ttDa+IdHVoTB97L37k7TnY86ogxGoZcvYEW"
-    "rm6G/e0puIEmHRz9ptMRPyit+KbdaCE4i8D5cYufxksXfdgv01pUAPUeMH880AP9jRsSH9xdI7rHJxsURj2+Ea+xOAFQ"
-    "g48d8R74Lm4pvT4/PX119h1WHqx+fDoY4XcSQU+gQ97H4Bjg3YM8Xqxrji7ecQDpLt25bYa9A4eH4uZBAKETV2KK5u5+"
-    "WxFEitJwsS9+KiNC98ZGgEScqVtf5Inz4jfvgYlumX9HVcW2SoIhOi9nWOwgJjT1UEU/YBK7Ws4qDukVkrsrgOUJF/RF"
-    "preuWncbstxjsmNaPgNVTxXACFZ86sf8TB9mgPt1fFtxADMmG+EzK8TnyuU6N6TPtWRTE4HLIaZd+EieCBuiSa5ocFWB"
-    "y5aU6Z+zW12n422yIVdiPX/34eT8zK8WVe86KlQWV4sq5I3MIoQkV20FNxmrWp3VnZCwh4uq/qyP+0WaqRngnL1rWBhB"
-    "ACF6pExZiaVbrPUirO/hHOCFW19QYo+JkCik/TMbQ0CXWZrD1JeVZDK8NZ+PZunuT64EGWAKhKKHXDzmMuadVytRPrqF"
-    "6RMzzVckXTm1pFkrn+4yhC6SeTHvsqz7UowC0MoM10u4fs/qq0gI+VWm57mxFdf1O5ll9H+2+XomyXRanOtyp556Tfcr"
-    "V+txiC1RFT7KbRU8wLsBXq20FysRbyyIlKvr66p3foTT13iyCE0AVbdW//J5Af+qSq1i69KqK6v6tbqq7/zRm+JqL774"
-    "Qj/FFwvUCP3wMIONOi6uL9AAHGfxF9t34fuXwp3Qq+fwwne7Gx8eHrBRYYr7SJH2KETu8bYbTP4Qya+BwBfxkE0DU/72"
-    "JZJe3zCwGPcO/a2e94nx4rRzneGtAnhH6AUSqkbvxODDw3BL/6BbmARHz0j+XsG0JXh4QJIXQTAJ/xUhMZKx4ZitbOua"
-    "D6eQFXC1UsaGBufsbu15aO7Z2+z4MXRbD0DIiQG5neV/AAhhOIY="
+    "eJztW41u28gRfpWtr0BkVKIV27k2kmsgyOWubs92EKcoCkswV+RKYkQtWS5lR5cI6NP0wfoknZ9d/kiUT7FzbQ/wAXdn"
+    "kbuzM7Oz3/wtP+0FyTyNVR4leq+392mwN8mSRWoGe73r68HeYK+N/5uqOE7g78HelVwK+uUN9obwDzwCAnOpQzfFjb0e"
+    "trswGZ50OlrOFYyHwTrRigjhdBgzHK722ntxPDe8ep4kMVGCv3lWj0imNClUJsiiFJmlF98lwWKudC7xicC5baGTXAQy"
+    "juUoVp54I4Op8Inq9dBDir6IjMinSphUBqpjVCozmatQWDlEKvOpSMYwBgamWTLJ5NwTZ/o2mSkhaRUhjfDnkY7mMhYn"
+    "SPVUdDofDDDx7ORWxgt1+swXdxEQ8u1vH6b++eryQiSjDyrIxVzmwTTSE1hG5kT0GdCMdLrIr4Kpmku/L6JcSG3uVGYE"
+    "qI2nK32r4iRV8ESYPEwWeVv4nwaDwV4yw//2RJ4tVFvg36HMJT/zPG/lt8XdNDFK+PjcZw4ULAo0ylVFS4pMmUWcM2eg"
+    "A9So1I5xeMDbMAKdoR5ocZ5SWQxVnIG+QKEwwy4Z5UbF431PvBJjGcULGsAC1mUYy9hYIVSWJRk/pSGzSIf4f347V8bI"
+    "iSofgE6JjdXKboAE/nXnJ5UlQn0EjQZJqPrCxzEGDGdhmDb+VwZoRzeZ+sciyhSt4qNZgJJ4L7X6mF8PQZFoP85e4kjD"
+    "gDwR2UILHOGVtmGsUp3GjFC3Klu6uW3UiCAJDamq4NCgjuIE7IMVhEoMFrlozVUuPdhiHaDR9suleBfFuzff+2DCE1hq"
+    "JIMZcTpexLHIgbP9vjhZaJhtYO4NGt0NTzsVuZwYMU3iUOBWiXGWzHHTi9HCJIssgD3RKIGItIEXpC9TkbfTGaFV+agL"
+    "Axaml3QWTY+N90dSFW91VNlFq47yAZ0D2kbfGnqk23QICvtHtQsFx9sjaKicHNhORJJlyujBdkuD4DSnKssjhRDzabWC"
+    "R1Xj333iqr2GTxYe1wGqCpcPY7JYpjoadA/QYVccSzx5+PguyeIQTR+eyzCMkA0Zv63So4P1ULmLY97MDa1bHB7A8HL8"
+    "kFjSgCQE1QU1GV7qePknPLN7PQIu0iGb1q2yLxgN0GTUPE1yAPzKjLW9YLkaN+MdLNdwKBDrwdLtOSPQu5N02toAHniU"
+    "BDwC4I/mqkdTMzUGbNOBwlMZ6cFA41Mm8AzNPpsBJYI+LeoH1oO5j7AFmH2fKdTlfV9jVRJ+WClRXUa0fFICq6xH0LEP"
+    "zJF5jMdGrW80KF1NVEaL0YlfzOF5t2aFXZwdR/Not8nPa5Ofd/GfRjsac/zwS5n1NrX+vC5IXqUn+fQegZu2pjBAMBkm"
+    "0EZ7CaYQjwQ5+ES7FTjkHu508RrQ9nJsY6cmPquPNSwOz4ZbeGOROQpS5NToIPQFzhNynNNJARCWJve2nPwxSe6UV9FS"
+    "IVPB/S8ID8hCqvTfEBqr41crijznQUp+8L7w0zo3ZjzKY9UE7U/I/3+E/OUufTHmN+/mk+t4ch1PruPJdVRdB+d27DeC"
+    "ODKpCkgJXe+I+WvyH5A7Gaetrvfc69LT0SKbKOUST3OTLvOpHXT6xyPvZaMhVMk67KOtzpf0vlBUGqWkWvcINTaJk5GM"
+    "b2Q22XB3XMhgXTdARWWvnPbWObNIQTnzPYWLvkvQqUIiWkkmOmIM/6V0b5+zbMI6rDPUyycztYScdLQUWL0BnLTAZG21"
+    "IkvFK5hpkrG77CRbxVOawAXMsNQCG9pusts0HMSYA/S3LED1OP3eZC9Uo8WkzswIYhAl9a7KBqnuRA7nXqF/Mnjw8OBm"
+    "gHO2srC5KvqjxPnK8lzPRxZzdlg2kOAZ4lohxJ3tyGb+RgWJDg1WlHy7os8sNShiLj9W96oRCndha5GL0qNiVabkp4TH"
+    "9pobN/IWrAlNz6+WUVrdntCJIJfUFwBiOjdiongFW7KzG8yDGuQyaRTHnTDK6mJhkXFXme6okrYZeFS9MshIQjQwYB3a"
+    "I0wshdPBQlucE6EtvNKhxSNubeCZ2afSEIZLwCKELtp6mzpT40hhvPpwiCHkYNHawgkpEEE6WEzuCeY5AR9AjANM5BiL"
+    "kTWESY4VLd6DddbUxzSW0aPwj9e+swVQkdAbsBXGuQDW4vraLpqietrDbQdrklvKcJ+isF0pRCLOrpiv789+fEM764C4"
+    "ufAmWu4c2MIuqbvhDHxIRuZRp5p22+qiJxDwSCb08h3aYpKOCrASNx1iVoe84nh/Zz6l6dhuiAofdWDq/N5lUW415jzj"
+    "VGms7oMtogzL3TmEhPKuU4ljviKbqL0KZWcaWNpOdmZwqcy6r10+ikfa0ya+KHhIKDaYYR+lpZUK4VTzsdPJKAnRLlx2"
+    "Zq2gEIpkB/80jtBRY9l/tEylMRgSNciFoPK1MNSxgEGNFuev35JizQFgK/aFdDQGaXfW+DxIHxc/qOxWbTBWcCUSLPcj"
+    "EOxuBCRrh5T7uNjGGiiI6ADdOiF0PUx/kXHzb1feigD8q+ylpVb2bnZlA2w2jr8CE2BArzAuEVdIULSu/nL244/ePNzf"
+    "gSWMaAtvV/V94oRd1inG6rI4cEYujT1e2LZa92atcSwnbfQTbbs3bZEuIV+mgB28iUVkZu2Omou5GCkJsdVChypzLVRq"
+    "ziLZDNIyUxRCgNKt0hh2VnMmjso484EY8qbIhI6xHoD65fqJU9srXYkNER1Iey2w97aDwjbHEcQLITUyBGJFWaIp6OES"
+    "iJu8T306rv9oQctWQk107tRRa8kySBIlp3axMvwVF23RpVgUe+X7tvHX42YgxyGkE2RqHoVhrNr8DuFj7U1/rYRkx5Ar"
+    "4uARonYs9LTpz3rwi2QcDLhX/v7W3iKXpgzAVx79VOr7PAkhTQB7yDMgkyczpYlJ2v9C/+gFIVE4+RzNb0wOsdrn07a4"
+    "Pru4ej9si5OTq79fncIDz/PAeBDd1QIyHhBGhVRWizIxAn3PFAg3UtixBZUkM3CX0UzV4n6TcPBOUX+OBo1L410B16rm"
+    "/qZkVlmoognKRQ6cO1L5nQLT2NZORWInB1teYgiKJmEvEyAHtuFqu6y11rsl0RMLo+hKAM/mLWNuxwnGBbWmLOo4cpui"
+    "gkzRIQH7F/xrPSq1YqepkhlNxgDLlfdOeE7v4tX5m1OmaePSMkYV1xg2Du1W/lycSZZXuduwGV222UUj0kQ0z5YCkgyh"
+    "olWP1nqoFdjYpRhHOjLT/T7xcbMWHAIRrBfEMZhki+NScQFjJY1hrYO1aLRwA1aU0w0N6mVLOGNw0ir1KxJupOCk8raA"
+    "RPZX+ZqHR1QIKCOYBF8Ra9bBbYR1wBNh9/PDFwxBuBt4ZUKFtrRXvXXzoF60Go8Bl9koCl3Rm0BmEPbD2bGFJANKiBl0"
+    "m+tF/OeX5EubnQt0RlwWujGVEuxvix8gWp6npndwgMBsMz4vySYHYQZqPjjsHnY7zw8PKvku6HmzqnlPLTeZ8f8BrUzR"
+    "ZGjbezTby6iIsYPmgnFDdRMXKWgO66XVL+CtKFvbSyzb2eMLNDsXtOl+zX3C8oWb7SOmXCrd9hpwJFsi4K6NKcIf0jio"
+    "NIrXpbpHq8x1lb9hvcJdEJFZJtnOISubb1uiQTHuksp20fCkbnu9yXJBb7jabiZ284arYbGVhgesX1YqQPmGccJ2irgS"
+    "WP7IFqnLbueRwaN9E6pUQfylA5upqWwOx7/IgSu1woVVLQWOErGXxXWwUMAPcWsjNPJf7qzP6NZdSezG0qHpw7btbX09"
+    "CPgftVnr4X6Fn3VQfmtTCapKcU2tL3xbznp9/t2///kvH+JN2Pc7g34EgtZKue0rI3lhkZtQfj1sBPOtsM1tsXLDbOHQ"
+    "C9Wt3Z6D26535HGRfbXdoBzV4a/1ns9X2x3XFvsZJ8tOa60JUnbSdi/BVdqya7UQbtE+iJht0/7KvP1T//f/u//7FIE9"
+    "RWD/pQis2UtVvFH3+eHR8Ytvf/+Hl3IUhHT5ZNUY7RS94vUZwgG26AqLtoJxk0OvzRDp6f7PY+//cDG0CK/LU7gWQ2NW"
+    "foMX9C0D1bO0rVL7Cq/Rq48Q/mAJzn34EGkThajbKZhgrDKsWKRJltsSjxSjxcSz2FvwYgPwNUYOd2UEoiJggMq0Utjw"
+    "X4AVcy83yYq7GLZlamC/M/WBGO9jMYrrIVJvMNaUjVRZPN6RxfeV+wTY0DHU/AkiqrIjgxDA0VJiHGUGYmWj2MlcDzd4"
+    "2pLfVNn69uXOqoO8ZYYxYr7Boa3TYfUNS0shM4XjEIg32KomVDVzOnyIkmAzgDWTi+JWB5fXMbKlKxquZFRlYSNPrPPx"
+    "Ylel5BB94NqUkmAFja4luIIg0+9TCY/KeraBEFEjFFsAyw3O1nPUGmNH3R0ZOyupiNbrPIs7r8WBuDr74ezi/X4f2L3h"
+    "D22AZb4002TSa3lwjZPjo123qiAiWrD++zfvzu9jgC+WYStnrweRdmegEW57onLba6Ara+Cb91Tu5+9vrFV0SN1YXPbE"
+    "X43i/JLI2mqiyKWZWfN1c1uUu+9zIxiYs7VJaoOQpdFVhfXrXB5yhHVYmUejCHMZ5Omdvckm3tJNNnHkvfyd+0TKrkcT"
+    "MXDDOKw30MI103C+vRo30KSDk990OuIHpRV/qDdaCi4tcNHc4qfx0mUfkmg6iwqg3gPmTwd6oL9xS+IP96kSfQYoGxRG"
+    "M74Rr7FjAVCDPzviHfBdfOT0+vL8/NXFd9iOsPrx6baE30kE/QIdcnKDa4DLD/J4uak5+m6Po0r3zZ7LPewndHhTbhEE"
+    "EE9xe6YY7j6PKyJLURouzsVXZZjontiwkIgzdeuLPHFZ/M2JMdEti/Koqti2TjBu5+MMhx3EhKEequgHrGxXe1zFzb1C"
+    "cvcFYXntBX2R6W2q1n1MWSae7JhWz0DVMwUwgm2g+t0/04cd4Hkd37YhwIzJRvgiC/G59m2eW9LnBrOpicA9EtMufCRv"
+    "hI3bJLc5uNXAvUwq/y/YrW7S8bbZkOu7Xr59f3Z54Vc7rffdHyo7rkVr8lZmEUKSa8GCm4xVrfnqrk3YG0dVf9bHJJJ2"
+    "ag44Zz9VLIwggLg9UqZsz9JHsPXOrO/hHuD3ur6gah8TIVFI+xc2hoAp8zSHrS/by2R4Gz4fzdJ9frkWZIApEIoec0eZ"
+    "e5v3fpmJ8tFHnD4x0/yFpeuxljRrPdV9htBlsij2XZbNYIpRAFqZ4Xpf1+9ZfRVVIr/K9CI3tg27+UlnmRJcbP+6k2Q6"
+    "Ly57uatQvabPM9ebdIgtURU+ylwLfsCzAX6Zab/LRLyxIFKeri9r6fkRbl/jdSM0AVTdRlPM5wP8q+q/ip37rS6V8mvN"
+    "Vt/5ozfFl8H44DP9KT5boEbohx9zyN7xcH2GAeA4i39xfBfefy7cCT16Dg98l9348OMRiQpTPESKlKMQua+XbjD5YyS/"
+    "AQKfxWOSBqb87UskvZkwsBgPDv2tng+J8eIKdJ3hnQJ4R+gFEqpG78Tg48NwS/+oW5gER89I/kHBtCV4fESSF0EwCf8F"
+    "ITGSseGYbXfrmg+nkBVwtdLbhgGX7G7tJWme2dvu+DF02wxAyIkBub3VfwBvvU1K"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2278,18 +2278,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2567,33 +2564,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4188,7 +4199,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

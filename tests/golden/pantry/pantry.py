@@ -355,81 +355,81 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9KrXSA2VqIdOzO3kXwBgkx2xncTO4i9GBwswWyJLYljiuSySTvaxMB+zX3YfcnVo5tvOfRjgs2sAsSW"
-    "yO7qqurqerGK/tSbRas4UKkfhb1h79O4t0iiLNbj3vDiYtwb9/r4S6fR7Ao+j3s/RTdilc2WIpqLKFTCT9VKpEuVwEft"
-    "jHuTPgxPVDHhA38W6lola6GXKpj3RRAtFn64EFIDALGIVD71RvopzfsFPogsTP0AwYvUX+EKIotFlNCVmQwClcCvcKYC"
-    "PRLnSabEzVKF5lKgPAQK/wAaELmSoWfJsuhdTPr7+AOvhUAOXJrLQCucVKGDB+KwwUCnCvmDYM0cwxYZrgUwD5ahhWFS"
-    "maQKCDWLCJsKEDtpctvr94JgpXlD0igKCHH4HMoVjB2Oe8DHmCZ5Ss8SP8b9oxs/RLNspcJU4hWBc/sijFJil5wGyhFv"
-    "JWyfS1AvJg5CdJGzyFMdy5kC7GKZyFR5wrBNxDKlHU+XMDBOokUiV444Dq+jKyUkrYJ76cYyTGGXjxDoKzEY/KoBh2dH"
-    "1zLI1KtnrrjxAY5rvrsw87/OTk9ENP1VzVLgXzpbolSkS5kSzGcA0g/jLD2bLdVKuiOUFhnqG5Vokj6arsJrFUSxgitC"
-    "p16UpX3hfhqPx73oCn8ORQqi0Rf42ZOp5GuO49y6fRCYSCvh4nWXMVCwKMAoVhU7UoAkZEHKmAELkKEytIjDBd6FKbAM"
-    "2UCL85TSYuaYID9hhlnSTzWciF1HvBZz6QcZDWACqzSQXDIRKkmihK/SkCs/9PA3310preVCFReAp4TG7a3ZAAn4h4N/"
-    "qCQS6iNwdBZ5aiRcHKNBbjLNsPGnnKEYXSbq75mfKFrFRakAJvFehupjejEBRtKRNOIS+CEMSCORZKHAEU4uGtrw1DJM"
-    "G8VgpvaRIYII1MSpHEGNLAoiVBrEH+ThLEvFzkql0oEdDmcosqN8Jd5D8eHtX12Q3wWsNJWghxDPeRaAVgG8dkfiCHRM"
-    "ksGZ9i5R5C552iuRyoUWyyjwBG6UmCfRCrc8Hy10lCUz2JEQCRB+qOEGcUsX1A4GUxQpFxmhWUHgOdRDltyfiU+8z35p"
-    "Cw0zigt0CGgPXSPlftinE5ALP/JcKDjaDqmF0rGBvUQtso5Zc7DQ0iA4ybFKUl+hevl0ewuXypLffeJtv6ybCuVfV05f"
-    "sh4PQzxfujwatgN0SSsWv7B+AWmKrsCg4Mno43k1Mg6a1kJE9Sw9z8epMnhfXpXOYzvH6uudAqVk+FiFKsHS4dyXlFsy"
-    "ZCCBtftwvtVCJXfQUUxEilI/DXjmMfCf7jaYjJBkCHqO7IjBLVHSOw2D9U8+4UBqlchl0b9W5gbrKpRptYqjFKxRaUZN"
-    "WMq+Qp1x3X2HhwqOseXt7NwkwBU7T4PmElV9b3hIO3B/iemCqrEn3bfeTph02Uu7ZY/bzNx7axy5p/HmHrzN1t+qTAiz"
-    "1TTfZ7uFz/ed/a+9i1MwPEqGj9/FJzmRTNiGAym9FjOKeg1sozHM5CTdSDLPfXA20PgKuCRp24c0NVFzUPqwsSgFfjge"
-    "h3iVATxDS5lcASRylUJRtfAOzH2EKMDs7pbivIKqJIfDUInswvNPojCfa7XxaMKAlR/6qwxU7XC/Imz7ODvwV363yc9r"
-    "kor/WkVm/lDT9TgOfpkXRK8KF+nyHkr3vCxrIB0MoI+iMVtCpDJLwV02W4FD7sAuzG+DEj+dm6iqDc+qoggCuDbZgBuT"
-    "bI07LkEyPxI4T8h5qljHBVKnzoZDPifKLfNKXMppyrH/DTUBohCr8JcoCbzy+FuiHQRhFaeNUFQvozgGDg8CXzOehYPx"
-    "SwIuHhwcO0bgGDEHpX9jQik41iHeAFl02k3H/UHIZEExcBPVNErUBp8QnVBwCnEZhlLaItKSFSU5zbyFaleSuZOL0ICb"
-    "HkmqypJINwAzdyd1l2jmx6rGybNsATEMalG+zRGJZYGPQQG4Su0svM/cjbzzfL3ceDzxJtI7A5e6nXsTEiGwZhQ2WehZ"
-    "4hMM9oiHe3s+xDMh7NKaBd4uXr1ccOUteYYURqCxWFr3zITaiWpnSMdpK7BX51YJyDgO/BkduT3Maxgl0aAAziWSV8a+"
-    "uFRgfp7HAc8on6B0H13aOJCwH3ji2zHvMq3C6XM45oFMyxy3l2qcB27ovU+I9G2N+XmUkGN/aoK3vpiuyRS2Y7thWEe+"
-    "tuMZyCl4iAZRZwrOQwVZul3D9rUJv+ge8Wu6TpVux3nz4FtKzK1m8aXRhJyf26rFrVp8jFq0QpXrRharrar8KqrScj+1"
-    "erLK/a36/A3UJz17uOPhRpERKpDokDrcZhu32cZ7ZBsLxO6VZ9wmKX8vScqSP/Zk6clt4vN3kfgs64Z7pjw3aYlt5nSb"
-    "Od1mTv8NM6fo9XLZA7u8M4jUYzUjJuw7h1X/m501ugb+hLbMeu6Adqar0yxZKGUrMvRlvE6XZtCr/zx0Xm5wym35hUqu"
-    "lYfuKLAZotkh1dlAYGSSGH2Rh52kQ2Re00G6Cdwa405YXUnykq5plZzbMQTTXukSsn0RRFMZXEIc3XD3uU6o6hmWVEs9"
-    "L9BCn9EsVJJyR13QyNa/UAGS2AETPKCUCRVU7HIRC+lGdNyq1UlXag2MgzgMa6NArxpFZgS+REvJiuhllKR8OdpIngpJ"
-    "Q4EsF1xgae1Gu6lzATJWsEM7RssNub6liZ6nptmiikxuhbstqDEHkILyUGjPNJ5ePP0JKEtTudNcFe1XZG1rixvSYVl2"
-    "hyp1RlZB+Ka2xng7WLDlmhVdRqmFESv5sbxXrfq0C1pZKgoLjCerwKfQsf2a2dcSjyGKnluuU9rZH4oQQkW0ayNzRMVC"
-    "8QqmIs5sMA9qoUvHfhAMPD+pkoUlfF1puuGsX8NRKVtxoJGIaEHAWMVHiFgMp4OJNspSeKaskQ4tHnEjA8/0LtVeoXsF"
-    "KJqcZxOpua8C7zEqhjQHk9YXlkh04gcDLNUcCsY5AkNiou4kRd+NpMGLUiwZ4z2oo6Y+UkrqMcjx2jemvlBEdAdkhfXc"
-    "DNbi3GYXTlHF2sNlB0v+NhS6ffK9fqnQD/XsLeP11+Of39LOWkXcXtomduw5MHWTxO6WM/BrNNWPOtW024YXwyLpia7C"
-    "gLaYqKP6RombDj6u1bzixW5nPKUemPJr5T3qwFTxvaFnA8QxaxkxoPT5sQDQsO6OYRBEN4OSM/SEaCL3SpCtaGDlaNQZ"
-    "wbVJF5ds7fpRONKetuFFzkNEvsEV5nZ2QqU8ONV87MJoGnkoFzaaM1KQE0W0g32a+2iosap2uo6l1ugStdCFSuWpdKhF"
-    "AZ2aULx78569vj16ZAS3/Dk+BunK8dUsfpz/gD5oA7EcKxFhPS0qgu5CQLQOiLmP822MgAKJVqEbI4Smh+FnCZfWd8Ut"
-    "d+OfZC8NtKI2uisaILMYij0aCRCg1+iXiDMEKHbO/vv455+dlbfbASX0aHNrV7Z94ohN1iv01YuYQ8u1NscLy8Lr1mxn"
-    "HshFH+1E3+wNxDFriGTIYQdrYjQyo8bP9VIxVRJ8qyz0VGI7FKj1AcEmENvpPHECkK5ViG5nOfJir4wjH/AhL/NI6AUm"
-    "FZC/nG/JY6+w5BuidiDu7YC8960q7LMfQbiQpkaEgCw/iUJyeihlkk/epTp4zheFgpYtuZpo3KlkfUcWTpIoMDWLFe6v"
-    "OOmLffJFsRNl1xTWD7nYnv0Q4gkitfI9L1B9vofqo3ZnVEs5mTFkith59Ohx67xPH6vOL4KxasDecnc3Fu9zIKpBfaX+"
-    "Pwp+v4s8CBNAHtIEwKTRlQoJSdr/nP9oBSFQOPrsry51Cr7a51d9cXF8cnY+6Yujo7P/OXsFFxzH2cVnnCJUGUQ8QIzy"
-    "KA3nJ2IK/L5SQNxUYUMEPd8Bc+lfqYrfryN23snrT1GgcWnsxLGdINxAIBlVJirvMuBMCc6dqvRGgWhs6ldAYEd7G26i"
-    "C4oiYVp1EAPT0WDaGCqdLQbEUGRaUccNz+YtY2znEfoFla4H5LFvN0XNEkWHhB4I0re6V2rIjmMlE5qMDhYjPBRHPGd4"
-    "8vrd21cM0/ilhY8qLtBtnJit/JKfSZJXah1qepd9NtGoaXwuTuBUQJSgqtipemtD5Aps7FrM/dDXy90R4XFZcw4BCOYL"
-    "ggBEcof9UnECYyWNYa6DtIQo4RqkKKUGKOoWkXDG4KSVkmBE3FTBSeVtAYrMt+I2D/cpEVB4MBHeItSMgWu4dYAT6e7n"
-    "B9+xCsLdwI4kevzAzwKLFrr2h7UPeP6q5nPQ1SwoOf/4CaJMIBSA82SSSxoYEyhbi9HAIn/y+IUIqsjufeEhLdoqzhpd"
-    "6lKa90/5l3FvmaaxHu7RY3cTEDpRstjzEtiFvYP9g/3B84O9UjgMTGhmTu/IF0dX/BuUmc6fWfRNF9vv6uEvWo1xex69"
-    "ZaXIyBuxYVLNON+DnXk233S9bWYFd9x1zvNTQ95maLZDb/OIpd/gfPk2aMZkjSakNqZ4nEYinsLxrVN1B1cZ6zJ+k2ri"
-    "Pwcik0TyKaWql+6MsY1tm0lD3bPpdhPlHN7kdrOYmM3DSiv7TfOAendjbmYuWfOZZ2Wc2yy+JFls4/WVr1ExXXoKK9pU"
-    "ODOxp0pWoLzyqL6U/cwMawuHkswtRx9RckUtuMXIS/VRoskhjCd98+ju6VTSv3S9y2/UKVY2OsXDnIdYnbwZ/F6pprwQ"
-    "Y5PNrNRufCOWqP2J5Vavb/X6v51eNyqbybVqo6S/CN9vRfl//eKzr95S+mRBSOnFHmXufuk5Z6UC6xvT9hXVtNX2W22/"
-    "1faMFeutb0vVP3WxaO21IAU2dV3+3jzfoEfl/KB/JFzzjP3Nux/+75//64oQBDa6IV8ewotSDcATa/FcHPsN8b2YtGrx"
-    "jUqbC/6K7TLVDI6nrs3m7F3vO4eObdzYKE0W6uRb7dV/st2xBX8d8nyNyqyiRvD+wdp+4wEtF58+CJgpQP3GbP22svVf"
-    "u7J1635t3a+v5H61W6mSNdp/fnD44rvv/+MvL+V05lFZ/W2rr5MXsNZnCKuwxb4w2law3mS/q+kgbZsY7tHEcFvKQG87"
-    "2Lcd7BvEv+uLPfK2hG3TusqZ91u+36PG8KJ/veD8tlH9oY3qlQxD4YvU0ghYMHGJ7yY1urnsUWwqonuNrxBVHyEIxOoo"
-    "+8pXP9S+h7pwCeIaqASLSeIoSU31jRTTbOEYhuW4mBxEDZGDrohAbAgIUAWdFCYDIqySwByqbZMx1ewarF6ifiXERyia"
-    "XKoiwwZibQmZMoovOqJ4Xmr1wFpbTXW5M58KIBFBCGNpKTH3E52OhFbsal9MGjhtSPGU0fr+ZWfWxRBWY6ScNjA0JVRY"
-    "GIXpZ4+RwnHojjbQKueUKuJ08BAmwWYAamAP8oYbrnzE+L6U8q6i0EiVVfH4ritTUojBcG1KzGBxE3WM2Fothj+i6iqq"
-    "uDK1nT7VqGN15rqBWT1NV0HscL8jYscFFLHzJk2CwRuxJ86Ofzw+Od8dAbqX/I5hQJn7mdpEupYKrGDy4rDrVuVAxA6s"
-    "f/72w7u7EODGQayy7Q17g8FgHKLyG4qiSXAclpbAG0/a5yf+phXn5AgJUxYmUqmvjLCbxXbIyyCQ/AFzn7tc3w+EmZIz"
-    "qm4lKaUOlHqXnoPkYHkdWIipj9kgJOiDaXMU76nNURw6L/9sXyydlzaNQ4x8MZAdjkNhS6RxummbHIfEvqM/DAbiRxUq"
-    "frk5mCo2ouw1GdWrnXg9El5Ex1iBA+0A7q/G4Tj8o1kRPz9tQyUC/6N4gyWroNDw60B8AArta6TfnL579/rkByxHNYx0"
-    "qVvGHUSCvgGzOY+E+geiq1karJsspteicwBvX4lu0zzmDeXYKZnNAFdGthhu3z6eB/GiOB04F28VEbm9YiJwAs7QjcFz"
-    "xGn+mRlBcIuiTB/rH03pLKZIWGeARgEyYaiDHPoRKxvLNc5552ZOuX1Be9H2hAYPNqnOWfuq+sIvZuN3+ww4faVAVWEV"
-    "cLX1U49gA3jewDVVqCDuJEzcx0RoVt98bld0ub1AVwjgCln0+KyvTttgAmTJRa5caMqV7FT8mbHlbsJxNgiQLbo/fX9+"
-    "fHrilsvs72oeK8rt87r0a5n4qPRs/T0Y4kBVKu9tz4wN5UoWc4QBCm3TCjSpKd3JJWAmk8RXuqjNxxfr18ryXQd3AP8U"
-    "givomQoDIVKI9yfGSzGHcVg/fg2vAmXSvtq+5saAIJCefsHtBFzYfudb75E+ekG+S8i0v77eFtgXMCsF9busdtdRlm+7"
-    "LDoByAsCdcwIV4v63aHhV56Nd8tIZ6ib6JA33pdfZF5ONr86n0h6lzf62Ta4Ycu77+v12ahW/LLmKDJa8AWujfG19+al"
-    "96hqjP4oTtb9qrldHzevtdMMBQAZ16iHdvnwflOl96Jzqb0ts3crdfautURv8z+6gBc+00fx2eho1PrwZaUkHejPMACs"
-    "a/4fx+/D/c+5JaFLz+GCa6MnF748IhBiiAcIkWIgAvd04QyDf4HgGyrgs3hMUMKQv3+JoJsBCZPx4NDC8PmAEM+736sI"
-    "dwoQLKDvEFA5OiAEH+/mG/iH+7lIsHeO4B/krBuALw6J8tzJJuLv4XIjGOOImU6HsGK/qcAUDwpo1i+0NpSmGacY5nSu"
-    "US3NRk8apj5NrROQc8qegenmZzqHG10UdDEbjhKZW6sp3pvMcYVTbG1FJX2MLfOYoxVn56cfkIP3zP42wZuM52BAKcof"
-    "js9+AqhdE6KAbxVcyTaucr/OzW0Mt3xhc5rxcnOv/UOe8Qxr287avZn5BDQ75CfvhEWJQYDTIVt4N06lXCCAa0nj3Tm9"
-    "kaIDGBvTaiWWW0hVps8xyKROQfcTUDBT+Nd3VIKBA0qrTXC27w7tDTb9odcMi/Vu/x98HOJA"
+    "eJztPQ1v28hyf2WrVyA2KtGOnbs2kmsgyOXdub3YQeziUFiGuRJXEs8UyXJJO3qJgf6a/rD+ks7HLr/l0JYveLkqQGyJ"
+    "3J2dmZ2dL87Qn3vTaBkHKvWjsDfsfR735kmUxXrcG15ejnvjXh9/6TSa3sDnce+X6E4ss+lCRDMRhUr4qVqKdKES+Kid"
+    "ce+qD8MTVUz4yJ+FulXJSuiFCmZ9EUTzuR/OhdQAQMwjlU+9k35K836DDyILUz9A8CL1l7iCyGIRJXRlKoNAJfArnKpA"
+    "j8RFkilxt1ChuRQoD4HCP4AGRC5l6FmyLHqXV/19/IHXQiAHLs1koBVOqtDBA3HYYKBThfxBsGaOYYsMVwKYB8vQwjCp"
+    "TFIFhJpGhE0FiJ10dd/r94JgqXlD0igKCHH4HMoljB2Oe8DHmCZ5Sk8TP8b9oxs/RdNsqcJU4hWBc/sijFJil5wEyhHv"
+    "JGyfS1AvrxyE6CJnkac6llMF2MUykanyhGGbiGVKO54uYGCcRPNELh1xEt5GN0pIWgX30o1lmMIuHyHQYzEY/K4BhxdH"
+    "tzLI1PELV9z5AMc1312Y+W/nZ6cimvyupinwL50uUCrShUwJ5gsA6Ydxlp5PF2op3RFKiwz1nUo0SR9NV+GtCqJYwRWh"
+    "Uy/K0r5wP4/H4150gz+HIgXR6Av87MlU8jXHce7dPghMpJVw8brLGChYFGAUq4odKUASsiBlzIAFyFAZWsThAu/CBFiG"
+    "bKDFeUppMXNMkJ8wwyzppxpOxK4j3oiZ9IOMBjCBVRpILpkIlSRRwldpyI0fevib7y6V1nKuigvAU0Lj/t5sgAT8w8Hf"
+    "VBIJ9Qk4Oo08NRIujtEgN5lm2PhTTlGMrhP1X5mfKFrFRakAJvFehupTenkFjKQjacQl8EMYkEYiyUKBI5xcNLThqWWY"
+    "NorBTO0jQwQRqIlTOYIaWRREqDSIP8jDaZaKnaVKpQM7HE5RZEf5SryH4uO7v7ogv3NYaSJBDyGesywArQJ47Y7EEeiY"
+    "JIMz7V2jyF3ztGORyrkWiyjwBG6UmCXRErc8Hy10lCVT2JEQCRB+qOEGcUsX1A4GExQpFxmhWUHgOdRDltxfiU+8z35p"
+    "Cw0zigt0CGgPXSPlftinE5ALP/JcKDjaDqmF0rGBvUQtsopZc7DQ0iA4ybFKUl+hevl8fw+XypLffeJ9v6ybCuVfV05f"
+    "sx5PQzxfujwatgN0SSsWv7F+AWmKbsCg4Mno43k1Mg6a1kJE9Sw9z8epMvhQXpXOYzvH6uudAaVk+FiFKsHS4TyWlHsy"
+    "ZCCBtftwvtVcJQ/QUUxEilI/DXjmCfCf7jaYjJBkCHqO7IjBLVHSOwuD1S8+4UBqlchl0b9V5gbrKpRptYyjFKxRaUZN"
+    "WMq+Qp1x3X2HpwqOseXt7FwnwBU7T4NmElV9b3hIO/B4iemCqrEn3bfeTrjqspd2yzbbzNx7axy55/HmnrzN1t+qTAiz"
+    "5STfZ7uFL/ed/W+9ixMwPEqGm+/is5xIJmzNgZReixlFvQa20RhmcpLuJJnnPjgbaHwFXJK07UOamqgZKH3YWJQCPxyP"
+    "Q7zKAF6gpUxuABK5SqGoWngH5m4gCjC7u6W4qKAqyeEwVCK7tNhxiQnMsiE5G7sOa89oNtNq7XmFAUs/9JcZ6N/hfkUC"
+    "93F24C/9bpNf1sQX/7XK0eyp9mwztn6dF0SvCufp4hGa+KIsgCAyDKCP8jJdQPgyTcGHNluBQx7ALsxvg2Y/m5lQqw3P"
+    "qvYIArh2tQY3JtlafFyCDsJI4DwhZ6lixRdInTprTv6MKLfMK3EppynH/g9UD4hCrMLfoiTwyuPviXYQhGWcNuJTvYji"
+    "GDg8CHzNeBZex28J+H1wmuwYgWPEDCzBnYmv4KyHeANk0Wm3J48HIZM5BcZNVNMoUWscRfRMwVPEZRhKaYtIdVY05yTz"
+    "5qpdc+aeL0IDbnokqSpLIt0AzNy9qvtJUz9WNU6eZ3MIbFC18m0OUywLfIwUwH9qZ+Fj5q7lnefrxdrjiTeR3in42e3c"
+    "uyIRAhNHsZSFniU+wWA3ebi350OQE8IurVjg7eLVywVX3pG7SLEFWpCF9dlM/J2odoZ0nLYEI3ZhlYCM48Cf0pHbw2SH"
+    "URINCuBcInll7ItLBeYXeXDwgpIMSvfRz40DCfuBJ74d8y7TKpy+gGMeyLTMcXupxnnght77jEjf15ifhw459mcmouuL"
+    "yYrsYzu2a4Z15Gs7noGcgNtoEHUm4FFUkKXbNWzfmJiM7hG/JqtU6Xac1w++p2zdchpfG03ISbutWtyqxU3UohWqXDey"
+    "WG1V5TdRlZb7qdWTVe5v1ecfoD7pgcQDTzyKNFGBRId84jYFuU1BPiIFWSD2qOTjNnP5Z8lclvyxZ8tZbrOhf4psaFk3"
+    "PDIPuk5LbNOp23TqNp26TadyOhVdYS6QYD94CuF7rKbEhH3nsOqUswdH18DJ0JZZLx1Q2XR1kiVzpWzthr6OV+nCDDr+"
+    "10Pn9RpP3RZqqORWeeijApshxB1SRQ5ESyaz0Rd5LEqKRebVH6SwwNcxPoZVoCQv6YpWybkdQ4TtlS4h2+dBNJHBNQTX"
+    "jRiAK4qq7mJJ39STBS30GXVDxSsPVBCNbKUMlSqJHbDLA8qjUOnFLpe7kMJEb65ax3SjVsA4CM6wigqUrdFuRuBLtJRM"
+    "i15EScqXo7XkqZA0FMhywQWW1m60m4oYIGMJO7RjtNyQK2Ga6Hlqks2ryOSmuduCGhMDKSgPhUZO4+nF05+AsjQ1Ps1V"
+    "0ahF1uC2+CYdlmUfqVKRZBWEb6pwjAuEpV2uWdFllFoYsZSfynvVqk+7oJWlojDLeLIKfAod26/5AlriMUTRc8sVTTv7"
+    "QxFC/Ih2bWSOqJgrXsHUzpkN5kEtdOnYD4KB5ydVsrDYrytNd5wKbHgvZdMONBIRLQgYq7iBiMVwOphooyyFZwog6dDi"
+    "ETcy8ELvUpUW+lyAokmENpGa+SrwNlExpDmYtL6wRKJnPxhgUedQMM4RGBITiicpOnQkDV6UYnEZ70EdNfWJ8lSbIMdr"
+    "35lKRBHRHZAV1nNTWIsTnl04RbVtT5cdLA5cUxL32ff6pZJA1LP3jNdfT359RztrFXF7EZzYsefAVFgSu1vOwO/RRG90"
+    "qmm3DS+GRSYUXYUBbTFRR5WQEjcdHF+recWr3c54Sj0whdrK2+jAVPG9owcGxDFrGTHK9PlZAdCw6o5hEER3g5Iz9Ixo"
+    "IvdKkK1oYI1p1BnBlckhl2ztaiMcaU/b8CLnISLf4AYTPjuhUh6caj52YTSJPJQLG+IZKciJItrBPs18NNRYfztZxVJr"
+    "dIla6EKl8lw61KKATk0o3r/9wF7fHj1Hglv+DJ+NdOX4chpv5j+gD9pALMdKRFh5i4qguxAQrQNi7ma+jRFQINEqdGOE"
+    "0PQw/CzhIvyuuOVu/LPspYFWVFF3RQNkFkOxjZEAAXqDfok4R4Bi5/zfT3791Vl6ux1QQo82t3Zl2yeO2GQdo69exBxa"
+    "rrQ5XlhAXrdmO7NAzvtoJ/pmbyCOWUEkQw47WBOjkRk1ftiXiomS4FtloacS28tATRIINoHYTufZFIB0q0J0O8uRF3tl"
+    "HPmAD3mdR0KvMKmA/OUkTB57hSXfELUDcW8H5L1vVWGf/QjChTQ1IgRk+UkUktPDeRQ7eZcq5jmJFApatuRqonGn4vYd"
+    "WThJosDULFa4v+K0L/bJF8WelV1Tgj/ksnz2Q4gniNTS97xA9fkeqo/anVEtD2XGkCli59GjZ7CzPn2sOr8IxqoBe8vd"
+    "XVvmz4GoBvWV+n8r+P0+8iBMAHlIEwCTRjcqJCRp/3P+oxWEQOHoi7+81in4al+O++Ly5PT84qovjo7O//P8GC44jrOL"
+    "Dz5FqDKIeIAY5VFuzk/EBPh9o4C4icLWCXroA+bSv1EVv19H7LyT15+iQOPS2LNje0a41UAyqkxU3o/AmRKcO1HpnQLR"
+    "WNfZgMCO9tbcRBcURcI09SAGpvfBNDxUemAMiKHItKLeHJ7NW8bYziL0Cyr9Echj326KmiaKDgk9JaRvda/UkB3HSiY0"
+    "GR0smyM84jnD0zfv3x0zTOOXFj6quES38cps5df8TJK8UpNR07vss4lGTeNzxQKnAqIEVcVO1VsbIldgY1di5oe+XuyO"
+    "CI/rmnMIQDBfEAQgkjvsl4pTGCtpDHMdpCVECdcgRSm1SlFfiYQzBietlAQj4iYKTipvC1BkvhW3ebhPiYDCg4nwFqFm"
+    "DFzDrQOcSHe/PPiBVRDuBvYu0TMJfkBYNNu1P8F9wkNZNZuBrmZByfnHjxVlAqEAnCeTXNLAmEDZAo0GFvnjyK9EUEV2"
+    "7ytPbtFWcdboWpfSvP+Yfxn3Fmka6+EePYs3AaETJfM9L4Fd2DvYP9gfvDzYK4XDwIRm5vSBfHF0w79Bmen8QUbf9Lv9"
+    "qZ4Io9UYt+fRW1aKjLwRG66qGedHsDPP5pv+uPWs4N68znl+at1bD8328q0fsfAbnC/fBs2YrNCE1MYUz9hIxFM4vnWq"
+    "HuAqY13G76qa+M+ByCSRfEqpFKY7Y2wL3HrSUPesu91EOYd3db9eTMzmYfmV/aZ5QL0PMjcz16z5zAM0zm0WX5IstvH6"
+    "0teomK49hWVuKpya2FMlS1BeeVRfyn5mhrWFQ0nmlqOPKLmhZt1i5LX6JNHkEMZXffM87/lU0t91Ecwf1FNWNjrFw5yn"
+    "WJ28bfxRqaa8OmOdzawUdHwnlqj9ieVWr2/1+v87vW5UNpNr1UZJfxG+34vy//YVad+8+fTZgpDSK0DK3P3ac85KWdZ3"
+    "pu0rqmmr7bfafqvtGSvWW9+Xqn/uCtLaC0QKbOq6/IN5vkGPyvlB/0i45hn72/c//e9//48rQhDY6I58eQgvSjUAz6zF"
+    "c3HsN8T38qpVi69V2lzwV2yXqWZwPHVrNmfvdt85dGw3x1ppslCvvteu/mfbHVvw1yHP16jMKmoEHx+s7Tce0HLx6ZOA"
+    "mQLU78zWbytb/74rW7fu19b9+kbuV7uVKlmj/ZcHh69++PGf/+W1nEw9Kqu/b/V18gLW+gxhFbbYF0bbCtab7Hc1HaRt"
+    "Z8OmnQ33pbT0ttd92+u+5kx0fQVI3quwbW9XOfP+yDeB1BhedLoXnN+2tD+1pb2SdigclFpuAasorvHVpkY3l92MdZV1"
+    "b/ANpOoTRIZYMmXfGOuH2vdQFy5AXAOVYIVJHCWpKcmRYpLNHcOwHBeTmKghctAVEQgYAQEqq5PCpEWEVRKYWLW9M6bE"
+    "XYMpTNTvhPgIRZPrV2TYQKwtS1NG8VVHFC9K/R9YgKupWHfqU1UkIgixLS0lZn6i05HQiv3vy6sGTmvyPmW0fnzdmXUx"
+    "xNoYPqcNDE1dFVZLYU7aY6RwHPqoDbTKiaaKOB08hUmwGYAa2IO8C4fLITHoL+XBqyg08mdVPH7oypQUAjNcm7I1WPFE"
+    "bSS2gIvhj6jkisqwTMGnT4XrWLK5amBWz91VEDvc74jYSQFF7LxNk2DwVuyJ85OfT04vdkeA7jW/ohhQ5ianNpGu5Qcr"
+    "mLw67LpVORCxA+tfvPv4/iEEuJsQS297w95gMBiHqPyGougcHIelJfDGszb/if/QihN1hISpFROp1DdG2M1iO+RlEEj+"
+    "gAnRXS76B8JMHRqVvJKUUltKvXXPQXKw5g4sxMTHFBES9NH0PooP1PsoDp3X/2TfS53XO41DDIcxuh2OQ2HrpnG66aUc"
+    "h8S+o38YDMTPKlT8bnQwVWxE2Wsyqlc78WokvIiOsQIH2gHcj8fhOPyLWRE/P2+XJQL/i3iLdayg0PDrQHwECu1bqN+e"
+    "vX//5vQnrFE1jHSphcYdRIK+AbM5uYT6B0KuaRqsmiymt6pzVG/fqG5zP+YF59g+mU0BV0a2GG5fXp5H9qI4HTgXbxVh"
+    "ur1iwnICztCNwXPEWf6ZGUFwi0pNH4siTT0t5k1YZ4BGATJhqIMc+hnLHcuFz3k7Z065fb970QuFBg82qc5Z+6b7wi9m"
+    "43f/Ajh9o0BVYWlwtR9Uj2ADeN7ANaWpIO4kTNzcRGhWX5xuV3S550BXCOCyWfT4rK9O22CiZsmVr1x9yuXtVBGaseVu"
+    "wnHWCJCtxD/7cHFyduqWa+8f6igravDzYvVbmfio9GxRPhjiQFXK8W0jjQ3lShZzhAEKbdMSNKmp58klYCqTxFe6KNjH"
+    "9/LXavVdB3cA/5KCK+hBCwMhUoj3p8ZLMYdxWD9+Da8CZdK+Gb/mxoAgkJ5+xT0GXO3+4EvzkT56v75LyLS//d5W3Rcw"
+    "K1X2u6x2V1GWb7ss2gPICwJ1zAhXK/3doeFXnqJ3y0hnqJvokDdet1+kY07Xv3mfSHqfd//Z3rhhy6vz60XbqFb8suYo"
+    "0lzwBa6N8a355p35qGqM/ihO1uNKvF0fN6+1/QwFABnXKJJ2+fB+V/X4onP9vc1iuZXie9daonf532zAC1/oo/hidDRq"
+    "ffiyVJIO9BcYANY1/4/j9+H+l9yS0KWXcMG10ZMLXzYIhBjiAUKkGIjAPV84w+BfIfiGCvgiNglKGPKPrxF0MyBhMp4c"
+    "Whg+HxDieUt8FeFOAYIF9AMCKkcHhODmbr6Bf7ifiwR75wj+Sc66AfjqkCjPnWwi/hEuN4Ixjphpfwgr9puqTvGggGb9"
+    "Sr9DaZpximFO58LV0mz0pGHq8xRAATln7BmYFn+mc7jWRUEXs+Eokbm1muKDyRxXOMXWVlTSx9hHjzlacX5x9hE5+Mjs"
+    "bxO8yXgOBpSi/Onk/BeA2jUhCvhWwZVs4zL369zcxnAfGHasGS8399o/5hnPsLbtrN2bmU9As0N+8kFYlBgEOB2yhQ/j"
+    "VMoFAriWNN6D0xspOoCxNq1WYrmFVGX6DINMah90PwMFU4V/vEclGDigtNoEZ/vu0N5gJyB6zbBY7/7/AD6a9wQ="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2416,18 +2416,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2705,33 +2702,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4326,7 +4337,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))

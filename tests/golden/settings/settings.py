@@ -357,87 +357,88 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcZLsxM7cRPYZCDKejG9jO4h92FtYgtmSWjLHFMljU3a0iYF7mn2wfZKrn26y+SfLlmeCzGqB"
-    "nVhk/1RXVVd91awiv2wMo2kcqNSPwo3uxpfexiSJZrHubXQvL3sbvY0W/jOMwlANU/jV2ziXc3F3rRIl/FTcRbNgJMzt"
-    "fRFG6bUfToSv8Voqh6kadXob/RaMIeM4mNMIb/EvkV4roVWaQnu9L6S+0WLsJzptiSgROo1ijdOEMOYgGs3FUIZChvpO"
-    "JXbARE2jVNGIFzAW/xQqpBn7xSa4CH0d3fEK4A8RhVmXwVyEcqrsuOMomShe68/0p5C25WasImAWdA7mWzxNv4XsmU5l"
-    "OLJMy7l12W/twNxwrd2+jnSKM/Q2Qpg7I1ur5FYlL7TA+w4d2CemVu12HCV1XS/efRT2Fs+RRjcqrGn59uOxyO5x02k0"
-    "UnbBUvNytRwr7v0LcGgoEzWeBdBRDByi2olKE1/p0jTYIxqnIDBoj03mYlOFt+LT0cWn46PzLWcAWO8g0sosLozyC/1W"
-    "OAsCJFoGN2IagZJthgpui3ESTUllYEw/icKpClN3zFROyuuWE420aNCIfaAoVjIVIFsa1l2OBN0v9X0L84Hywp6Apad3"
-    "Cla1A9o3Ei9J6CDXgkq7Yp4jZ+zC5swmsyjW+zs/vY5mKWo8qH5hPKNlRlHdUVEvauTKHUB5rN6Uh8p0+YHBbNf+/UZr"
-    "Iwimmm1BGkUBaTX8zb26vY1rFbBijpQeJn6MbKIbP0XDGcpFEuOwbwstAihSEMhBoDriSA6vhUejXvY7OKKHtoJMQSyH"
-    "qq1VLEEgCm0K7SkRy/QaFAvaQMM4iSaJnHbEcXgL6gwbE8cCVgrPmhJxgMMeinb7Vw1UvDi4lcFMHb7wiPHCM7896Ptf"
-    "52enIhr8CntVTGU6JNOVXoOa4KjAVc8P41l6PrxWU+nto71jC6TJelB3UEcVRDGaBDBaIxBsS3hfer3eRnSD/+2KNJmp"
-    "lsC/RzKVfK3T6dx7LbBvoPXCw+seU6BgUhgjn1VsovHRsyBlyoAJyFIwhoZwuMByGADTkBE0OXdxJkMew25CjkIPM6Wf"
-    "ahWMtzoC9F36wYwa8AKLaxjLQJtFqCSJEr5KTUCJR/gv350qreVE5ReAp0TG/b0RgAT6w/bfVRIJ9Rk4OgQ7tC88bKNB"
-    "c2aax8b/8g68StT/zvxE0Swe6gUwiWUZqs/pZR8YiQpkFSbwQ0UbP5mB84AWHUc5tOGqZZkWaF3mtnMLWSJoiZp4lZGo"
-    "kUlBBArCHCIXB7t4c6pS2QEZh0NU231nLpYjGMCfPdDiCcw1kMMbohXMKthVoG1rXxzMQuiuofMVqt0VdzsUKdqv6wjc"
-    "KwqLDSCIPWstdDRLhiAVNpB+qOEGcUy7K263B6hYHrJDg5KFc9qPusv6+4G4xdL2HUEahuQXaCuQJD2j637Yon2QbQHk"
-    "vFCwxTtkHpzNAxJFazKP2YKw6lIj2NGxSlLyJ90v9/dwydX/5Tvet1wb5QKWspl6AoB52mpA+8nnF1qDlGCCWsIa4QC1"
-    "HUvc0dguiECCPDTyiyFAYRLYdGqiksZZcuQADaZ+6E9nU7j5En/Jz+bXD69f774uTP3jzo87OKOBEjgl6NPZ2HiIyhpJ"
-    "JtlV9IJwrd9Ak4NRcA7GJziFComceqCyDF/rwEyJpTwgzpuhm6UZugTyKXB5pzD3Lk6aAaDCpAMwB0qG9VJcFiAVJiM7"
-    "ThJEuIST+amalhebi8+5KJNEzhtIWQy0ChRc9onJjLm6RfWYDho4vBCOFXnb2Sno8MtOkds7nddkY+Ro5ON4MvjobtmM"
-    "P1UbVKbpr2RBPGM5vKIhaRF1AOM6jzULD23o4tao7f6ABi+hb0ZD9NNUhPg7A1UMU5+c4qJpFmnCPa/GeH+yAMy5jEcZ"
-    "M9xlu+vLFlKlKZ+c7IifBjz7OxYhyblVY+ZpeSE4CoK5hjGJkqMzCAp/Qbiz0SXMRzrDPvlWmRsMpNDVqmkMAD1MnR4l"
-    "H5YHzJX9sHIA/VSHNq/o1SIj1RDw1Jikp+3Jhh6G+0+SnBXQaqIrBnI1EKTxBOKpgjFTPwJplGPHkkeMEn/ih2YTPl40"
-    "y9BsgpQGy1Ld/LZ9/3fbgryuWhZ+gulqAD2GqtlG45DtTlKoAD6BwgAh8UAp9aeqS10Bl4AnCYcKQSdwvBfiVR7gBSL2"
-    "5AZGosAtFMVoowN9V9AZ6P1YlbGkSgp+zCqRXbrD+ysaj7VaBEebcBABy8Cf+st1flno/HIH/1erMmO277+VBjdx8GFe"
-    "0HpVOEmvHwneM10D7eABWqgaw2uJIAmCdyMKbLKAujC7XYvhHTofAeJ5yXxeoyj6Jp2HwAqJloCSE7oTAJLvNGzyMa3c"
-    "Ms/hUramjPrf0BIgCbEK/xolwchtf39PZ2TTYUzh+qKDMjcIzfHF08LPdRC7DmLXQew6iF0Hsesg9vsMYnPiniV8XcfE"
-    "32VMfJXFxA4iWhQNr0Pn7z50ziX96KC5XgfWsfc69l7H3v+ysTc/xOfAexj4OlZDYsJOZ5fpszbIIgELp7RlF7Ts7NDV"
-    "wSyZKGVzDPRVPAfHzI0O/3O386beB5lxuxiniFuZaDQwAJvH/gTwRqBaIp6DvqLudtJoGuBtrYaA7lpiEM3CEWcXlBIc"
-    "2JxYw0nKk85pwoz1sR+TsOwllMEkiAYyuJLJpHICwUkwRQjo2BlH+o6PLyzVmBnKt1iQ9LJvkzsou0ZsAtpqU/hEeQJb"
-    "nKFBhhJzVIqpNzdqrkboxzH1B4yssWpG+521OC4FUETCzrYdNS4vj7lzLrDqLrd2k8ABy5iC39g0Jq/LiRtV8kZqMJsU"
-    "iXGB4BITIjYSKVgShc5N41ZGU5CA5TRJKdVZ0ZlF1tHWhKFLTAsoeKiCQhKNtRa+SRkB5Y1Qazel8MyMHpNUwwiIXF1Z"
-    "1RrXZciapSJ3xxic5/TkBrdVwgBa3oI2oep5bgLO5k4XQL8gJweBwQQMjhaY24m9TbqXETA3qlmXjv0gaI/8pLgszFBb"
-    "dk18ZFdFLa5LhzXSImoIMC5yBRWLYXfwoo3lFCOTtUebFre40YEXeouSihBrAYmAe8L8PMwhauyrYLSKiSHLwUtrCbtI"
-    "jNfabcxE7AqmGXNuiXAwEykCOdKGUZRiLhTLoEya+hwH0l/J/vHcdyZ5TkR0B3SF7dwQ5uJDq2U4xQ7i6cqT0AT0m+fX"
-    "9sAMGHFxdvIBmUaWFX1QdX5KBFth+lnYlD/2xR+1nBw6tPP3TNvPxx+OSLOsI6jPGBObdh+apEROsa6u4ddooFeyKqRt"
-    "hhddPN3iNSFv26RitDpKHpSodAC4reUXe1tL0yl12yTWq9FKG7ZI713ip4Zj1jPjcYZPeaC4hvnyFAZBdNd2kNkzkonc"
-    "c0a2qoEnrNHSBNpMasfXz1eikWRaR1fpOAZPo9UIrApv+8pZkdGCbFG0dtrcCBQQ0Q3msdQaIVnNutCoPZcNtyQgqArF"
-    "ybuPxFi9DbYdc5pDfwyrXZrj02G8Gn7B5z4VwjKqRIRn/GgIllcCWmut5XyagsISrUMxThBdH48/SzhzfVnasojiWWRp"
-    "RsvTjpclA3QW48KViQAFeou4SJzjgGLz/C/HHz50pqOtJUhCRJ15W9f3igN2WIcYK8hsw2k519nzy6o33RwHctJCP9Ey"
-    "snEiKvRyxiIzaXeUGJ+KgZKA7SC6UolN/6fzYBw2gUBTZ6c4MNKtChH2ukEgo0KOvADDXmWR2B6ecCB/+fAnO8oNHWyK"
-    "1oG4twn63rKmsMU4hmghS116uMXnN1nnLUox58OrUNC0DtRFcEG54JsyB2kip9RMlsNvcdoSO4SFsdBjy+SsdzmPnXEQ"
-    "8QSJmvqjEQaudA/NR+nOfun8y7QhV8TgdUR1UmN+bFQE3ziMNQP2lrfVmBXfMc9HQz/1/57z+yQaQZiCj7STKODHrEQk"
-    "yT/jP3pBCFQOvvrTK50CVvx62BKXx6fnF/2WODg4/9v5IVzodDqgPGjd1QwiLliMGtGZoJ+IAfD7RsHiBgqrDYAl0Q24"
-    "S/9GFeIOHXHwQFFHigqNU2Ohiy2z4IeakknlRWXp+3xsg33t08CmQgAc7GC74SZCYFQJUwlDEJFLBUx9QKFsxAzRFTNN"
-    "iQOSe7PIzCPYCHFBoZwAeexbodAphmb9N2caZVRslh3HSibUGQEWE9wVB9yne/r25OiQxzS4NMeo4hJhY9+I8iGcSZrn"
-    "1OVU0WWLXTRaGp/6maOIKEFTsVlEa13kCgh2Dig69PX11j7RcVUChzAInlcEAajkJuNScQptJbVhroO2hKjhGrSIUzKo"
-    "CEPCHoOd5pzI0eIGahxxPgeuyPzKb3Nznw4icgQT4S0izTi4CqwDmsh2v3z1mk0QSgPLfejA6Z7OSW6vYti5/mc+3Tq6"
-    "uDg+fX9OsrGeF20iRhWaD1Q62/Zsjc63qKlzLTtv+fP//PT+6t3Z6c/H769+OTs5ypps88B57wdbZmNeoqZ37O2+NVMh"
-    "aBuCneLJGx/2kKBpcehYxCGd2x26J3bwq9gRLmRn3PetYo1nU5LP8yTpqPEYWugs5CPNY2HIBIIosETmWFDDAAG7sPrT"
-    "v+xJ89LRb22CTsOBc1OaDzC3oEggz/OLGmhnn37XhnIO6o8fJheTehqoLKQJVUj7ePbp4uEEosqhG6f4PP1YoZQrVEfZ"
-    "xdlfjk4dm9szj9nKmN2mDjxBxJww1HogO2nJTKTKAk7OfjqqSt3NcFg+hs8SjRroeTh1yZJnrpafh9Vg+zz5YmlYXXiA"
-    "Xyf2ZROeKgonJ3VCvuw/TMtl7fOih9Odqgr59n2NODn75DGHz04aUw1lD6VJVcj69Pbi+KwszmoGFYUo/LDiSjuPGv+c"
-    "/ehtXKdprLvb2+hqzDlkJ0om26MEnO/2q51XO+2Xr7adU1jwvtWndwueWUY3/C9YfJ1vaFMZvM7QWmdoFRNzMOLq1T8Q"
-    "ryEalSvTpX7x0fEjdDJ7LG/KsZslwqXgSz+wp0rx5tFs6Xhzi2t+FLxIIecYfi1ShBGw1A/Kq1rAVabapa9ffIJfk1xa"
-    "p8oLGGNrrZuXhri96XaV5Gy8/n2zmhjh9e/7mSgNti+X3Wch2hVHDSbphZ9L5j+SWWwVfuprhKZXI/Ar4UiFw7nZOmOI"
-    "O81xuErAXGdbxH2KOTNspiMliVEZL91C3CLmdkCuaY0m29zKtu/e3q4RnDnroUiYGHkXJTf08ol88iszkpkuq6U38wqe"
-    "UzjzCZ5L8DwtkxT0fI5mnae/ztN/BNhd5+l/N3n6v2vNr3u0kGdePe1sYV4O4laOjppToyug/28YwX0nkP4JGdlr4LcG"
-    "fmvgVwV+uXk09mdlSEcjCjvatwFu36yA5BlfWvCMh9b8ZwPceuBE05ZeNMC+msKNimvBB1PfjW9pMKhr77H2HmvvUfYe"
-    "zgtj2cg9zXt8Iy/xDcvUav2E85rc8uQPvTa35C9CUJtVo5FlnYZB3X8Qq29OOdY2f23z/9VtvjHjrl1BjHxtixPyH9YG"
-    "/AEMf43M8pc7P8KkOxSVbflHk6BKtRZcKYIvueUijXcnP/3z//7hgYMBpbjTmOaSRm4RyTMHB5m6Vg19w6PwRovO5aO5"
-    "yEw5TGekbo2Atm+xTJDTju6bUYUdtf+9vjvs2aRjy0eXcMGV0r684vTxSSGV5A1TyvykwUw583cGBNZ10ss/+/kWddJr"
-    "eLaGZ78TPKv3Uo432nn5anfv9Q//8eMbORiO6CUN97V4J6uALvcQ1mCLHWGsrWC72XSGupqhaoxv/5ivxOBqmgxm5xuu"
-    "hKUxrftqyI+uX5a2TeMzNvyCgPoMSAdrOOxXH/xQQwAObLwGbQtUQk9WMZ/BN/X6g9nEZiVmtBjwXSLk1bKEAAACAqjO"
-    "RwoTBghQWC5GjpLsZQKm5leDaBP1KxGep08nMqwQVheVuCTuLUnihVMQjxWBmqoHhz6VaSGBoXmDAz+D3RdasT+57Fdo"
-    "cgMal5bXJVryF2Y0ZGsIM5Ips7NJZJUJGwIrd+4f3iwtK4iKbhB/phWWmMoSrBfBYogRcwHboZGvkOVGbwX9ffUUqYD0"
-    "gTSNGTlmYC4IQ9RMLzWwRQ4uCZUAtUhHWSKNTEkB2eDcFO5gzQcV8tsSFh5/n4pOqBDFlLz5VLqLRWvzCmXl4LhA2O7O"
-    "koQd56OIzXdpErTfiW1xfvz++PRiax/IveKvmgDJ/JqJuj1UCroLlOztLiuqbBCxCfNfHH06WUQAv9wFiw83uoDi270Q"
-    "TXlXuC9y6YXOJHjrt3oXi/hvrTjsJYpM6YxIpb4xmp89Q9zM03Hx2VxLOE/StrgYGus/uD6HSgFJd6mav/xKlQ4uEWuR"
-    "ZOoPfIy8cJGfzOtpxEd6PY3Y7bz5d/uJm6zoBnsizkTY2O2FwlaU4gDmhTe9kNh68G/ttnivQsWfWhrMBZ+FcF6P8QG6"
-    "E8/3Iean7a3AXXWA+sNe2Av/lM2Jv36zl+HgTH8S77DcD+7hz7b4BAvOv23z7uzk5O3pT1jMZzjr0bsGvHYk6Bdwn4M4"
-    "NFMAbYZpMK/ynL7YxOjZfq3Jxljm40n4npvZcAi4kYsbs+b2w0gZghb5JsK+eCuHw/aKgb80OI9uHHFHnGV/8wEAjZuX"
-    "tPlYPWYKDzE+YdMChgeWCU07yKP3WBfmVohm793JVm6/HZW/tAIdMYiwylv7Ha08wma3fP8CeH2jwKZhFWXx1T16H0TA"
-    "/dqeqeKDHUDaxe+BIELLn2Wyc3pcoK0Li+AaQ9QtAxFYFAahSi4T5FI9rgWm8rkZo4rqOJ1GNbKFy2cfL47PTj23VHnR"
-    "C0DykuWsthf2go8WslUoNHOrl+1TfPPKENe97mO8TMLC5ETzmapMD4YQovhK5/XN+OWvUmmz10Ep4NfasGwguTHfuqKl"
-    "EP9PDYaCLtM4Benn9dmkexXMg5ppv71V2q6gDGTU97gkm4uDF36WC9dHX/DyiJj6r2vZIuV8zEJR8hab5Xk0ywQv82pq"
-    "wmhgrpngYmG01zX8yg7EPJfoWapNHXPN57zy8Oe0+ctetKiT7HUp9mUi3dpPc5XrXNHA+K4NyQNL+AHXevhVLvNNLjQ6"
-    "xpLkO+xxVbGejwKsfWMHKgEyr1JX6vEm/q5KmMXSJcu2XNkr1Ct71isdZd+Fwwtf6U/x1VhrtP/wY6okbeqv0ADcbvZ/"
-    "bL8D979mPoUuvYQLno3vPPixQqjGI77CESlKo+GeL+Di4fdw+IoZ+CpWCZt45Nc4solz7IiLox/u98Mb7FiNfHj5T45h"
-    "jHxe0YKzt58VF7pUJGIHovW5YQgRuHo8Ycbf3clUicMAHP5JUYEZcG+XVp6heVr8I7A9DmPAnCmiDov+35a3dcXjS6YB"
-    "6B7xoVW3OuLiUg2vSAWhd6Bh5VTrepKcVMPSxE68gCxoyrMDpp0xejHvjGNudhcAKQTDNZCOQAEMuHH//w/2MVY="
+    "eJztXQtv20iS/it93gUi4yT5mbmJ7DMQJJ6Mb2M7iH3YW1iC2ZJaMscUqWNTdrSJgfs198Pul1w9usnmS5YtzwTZ1QI7"
+    "sch+VFdVV33VrCK/bgyiyTRQiR+FG52Nr92NcRzNprq70bm66m50N5r4zyAKQzVI4Fd340LOxf2NipXwE3EfzYKhMLcP"
+    "RBglN344Fr7Ga4kcJGrY7m70mjCGnE6DOY3wFv8SyY0SWiUJtNcHQupbLUZ+rJOmiGKhk2iqcZoQxuxHw7kYyFDIUN+r"
+    "2A4Yq0mUKBrxEsbin0KFNGMv3wQXoW+ie14B/CGiMO3Sn4tQTpQddxTFY8Vr/YX+FNK2bExVBMyCzsF8k6fpNZE9k4kM"
+    "h5ZpGbeues1tmBuutVo3kU5whu5GCHOnZGsV36n4lRZ436ED+0ypVas1jeKqrpfvPgl7i+dIolsVVrR8++lEpPe46SQa"
+    "KrtgqXm5Wo4U9/4VODSQsRrNAugo+g5RrVglsa90YRrsEY0SEBi0xyZz0VDhnfh8fPn55Phi0xkA1tuPtDKLC6PsQq8Z"
+    "zoIAiZbBrZhEoGSNUMFtMYqjCakMjOnHUThRYeKOmchxcd1yrJEWDRpxABRNlUwEyJaGdZcjQfcLfd/CfKC8sCdg6cm9"
+    "glVtg/YNxQ4JHeSaU2lXzHPkjF3YnNlkFsV6f+8nN9EsQY0H1c+NZ7TMKKo7KupFhVy5AyiP1ZviUKkuPzKY7dp72Ghu"
+    "BMFEsy1IoiggrYa/uVenu3GjAlbModKD2J8im+jG+2gwQ7lIYhz2baJFAEUKAtkPVFscy8GN8GjUq14bR/TQVpApmMqB"
+    "amk1lSAQhTaF9pSYyuQGFAvaQMNpHI1jOWmLk/AO1Bk2Jo4FrBSeNSXiEIc9Eq3WbxqoeHV4J4OZOnrlEeOFZ3570Pc/"
+    "Ls7PRNT/DfaqmMhkQKYruQE1wVGBq54fTmfJxeBGTaR3gPaOLZAm60HdQR1VEE3RJIDRGoJgm8L72u12N6Jb/G9HJPFM"
+    "NQX+PZSJ5GvtdvvBa4J9A60XHl73mAIFk8IY2ayigcZHz4KEKQMmIEvBGBrC4QLLoQ9MQ0bQ5NzFmQx5DLsJOQo9zJR+"
+    "olUw2mwL0HfpBzNqwAvMr2EkA20WoeI4ivkqNQElHuK/fHeitJZjlV0AnhIZDw9GABLoD1t/V3Ek1Bfg6ADs0IHwsI0G"
+    "zZlpHhv/yzvwOlb/PfNjRbN4qBfAJJZlqL4kVz1gJCqQVZjADxVt/HgGzgNatB3l0IarlmVaoHWZ285NZImgJWriVUqi"
+    "RiYFESgIc4hcHOzixkQlsg0yDgeotgfOXCxHMIC/eKDFY5irLwe3RCuYVbCrQNvmgTichdBdQ+drVLtr7nYkErRfNxG4"
+    "VxQWG0AQe9pa6GgWD0AqbCD9UMMN4ph2V9xq9VGxPGSHBiUL57QfdYf19yNxi6XtO4I0DMku0FYgSXpG1/2wSfsg3QLI"
+    "eaFgi7fJPDibBySK1mQ+ZQvCqkuNYEdPVZyQP+l8fXiAS67+L9/xoenaKBewFM3UMwDM81YD2k8+P9capAQTVBJWCweo"
+    "7UjijsZ2QQQS5KGRXwwBcpPAplNjFdfOkiEHaDDxQ38ym8DNHfwlv5hfP71+vfc6N/XP2z9v44wGSuCUoE/nI+MhSmsk"
+    "maRX0QvCtV4NTQ5GwTkYn+AUKiRyqoHKMnytAjMFlvKAOG+KbpZm6BLIJ8fl7dzcezhpCoByk/bBHCgZVktxWYCUm4zs"
+    "OEkQ4RJO5idqUlxsJj7nooxjOa8hZTHQylFw1SMmM+bq5NVj0q/h8EI4ludtezunwzvtPLe326/Jxsjh0MfxZPDJ3bIp"
+    "f8o2qEjTX8mCeMZyeHlD0iTqAMa1n2oWHtvQ+a1R2f0RDV5C34yG6OepCPF3BqoYJj45xUXTLNKEB16N8f5kAZhzKY9S"
+    "ZrjLdteXLqRMUzY52RE/CXj2dyxCknOzwszT8kJwFARzDWNiJYfnEBT+inBno0OYj3SGffKdMjcYSKGrVZMpAPQwcXoU"
+    "fFgWMJf2w8oB9HMd2rykV4uMVE3AU2GSnrcna3oY7j9LclZAq4kuH8hVQJDaE4jnCsZM/QSkUYwdCx4xiv2xH5pN+HTR"
+    "LEOzCVJqLEt589v2vT9sC/K6Kln4GaarAPQYqqYbjUO2e0mhAvgECgOExAOlxJ+oDnUFXAKeJBwoBJ3A8W6IV3mAV4jY"
+    "41sYiQK3UOSjjTb0XUFnoPdTVcaSKin4MatEdmnR8IgJzLIOhT2IP0g9RiOtFmHUOnBEaDPwJ/5ynXdynXe28X+VejRi"
+    "o/97qXUdWx/nBa1XhePk5omIPlVAUBkeoIn6MriRiJwgojeiwCYLqAvT25XA3qHzCciel8yHOIpCctoIEG0h0RKgc0x3"
+    "AoD37ZqdP6KVW+Y5XErXlFL/O5oHJGGqwr9GcTB02z880MHZZDClGH7R6ZkbmWag43kx6TqyXUe268h2HdmuI9t1ZPtj"
+    "RrYZcS8S064D5R8yUL5OA2UHES0Kkdfx9A8fT2eSfnIkXa0D64B8HZCvA/J1QO4G5Py4n6PxQeDrqRoQE7bbe0yfNUwW"
+    "HliMpS27oGV7m672Z/FYKZuNoK+nc/DW3Ojo3/fab6odkxm3g8GLuJOxRqsDWHrkjwGEBKoppnPQV9TddhJNAryt1QAg"
+    "X1P0o1k45DyEQioE2xhrTUl5kjlNmLJ+6k9JWPYSymAcRH0ZXMt4XDqW4HSZPC50jI8jfcfx55ZqbA9lZixIjzmwaSCU"
+    "hyMaAMFaFFNRRsEm53KQ9cRslnySzq2aqyE6d0wSAstrTJ3Rfmctjp8BaBGzB25FtcvLAvGMC6y6y63dpHrAMibgTBrG"
+    "5HU4xaNM3lD1Z+M8MS46XGJCBEwiAUui0ONp3MpoCmKwnCZ9pTwrerjIet+K2HSJaQEaD1SQS7ex1sI3ySWgvBFqbUMK"
+    "z8zoMUkVjIBw1pVVpXFdhqxZIjIfjRF7Rk9mcJsFYKDlHWgTqp7npuo0tjsQCQhychAtjMHgaIFZoNjbJIYZAXOjinXp"
+    "qR8EraEf55eFuWzLronP8cpQxvXzsEZaRAUBxkWuoGJT2B28aGM5xdDk99GmxS1udOCV3qT0IwRgQCKAoTA7JHOIGvkq"
+    "GK5iYshy8NKawi4Sg7hWC3MWO4JpxuxcIhzMRILojrRhGCWYNcUyKJKmvkwD6a9k/3jue5NmJyK6A7rCdm4Ac/FJ1jKc"
+    "YgfxfOWJaQL6zfNre4oGjLg8P/2ITCPLij6oPD+ljK0w/SysyzT76g+bTrYd2vkHpu2Xk4/HpFnWEVTnlomG3YcmfZGT"
+    "sctr+C3q65WsCmmb4UUHj7x4TcjbFqkYrY7SDCUqHaBwa/nF/ubSdErdMin4arjShs3Tex/7ieGY9cx4xuFTxiiuYb48"
+    "hUEQ3bccZPaCZCL3nJGtauCxa7Q0gTbn2vH185VoJJlW0VU4o8EjajUEq8LbvnSAZLQgXRStnTY3AgVEdP35VGqNkKxi"
+    "XWjUXsqGWxIQVIXi9N0nYqzeAtuO2c+hP4LVLs3xyWC6Gn7Bh0ElwlKqRIQH/2gIllcCWmul5XyegsISrUMxThBdH48/"
+    "iznHfVna0ojiRWRpRssSlJclA3QW48KViQAFeou4SFzggKJx8ZeTjx/bk+HmEiQhok69ret7xSE7rCOMFWS64bSc6/Sh"
+    "ZtmbNkaBHDfRTzSNbJyICr2cschM2j2l0CeiryRgO4iuVGwLBeiQGIeNIdDU6dEOjHSnQoS9bhDIqJAjL8Cw12kkto8n"
+    "HMhfPhFKz3dDB5uidSDuNUDfm9YUNhnHEC1kqQtPvMyhju28ScnofKIVCprWgboILihrvCEzkCYySs1kGfwWZ02xTVgY"
+    "S0I2TXZ7hzPeGQcRT5CoiT8cYuBK99B8FO4cFA7FTBtyRQxeh1RRNeJnSXnwjcNYM2BveZu1+fNt89A09BP/7xm/T6Mh"
+    "hCn4nDuOAn72SkSS/FP+oxeEQOXwmz+51glgxW9HTXF1cnZx2WuKw8OLv10cwYV2uw3Kg9ZdzSDigsWoIR0U+rHoA79v"
+    "FSyur7AuAVgS3YK79G9VLu7QEQcPFHUkqNA4NZbE2IIMftIpmVReVJroz8c22Nc+IqwrGcDBDrdqbiIERpUwNTMEEbmo"
+    "wFQS5ApMzBAdMdOUTSC5N4vMPJeNEBfkCg+Qx74VCp1iaNZ/c6ZRRMVm2dOpkjF1RoBlDywPuU/n7O3p8RGPaXBphlHF"
+    "FcLGnhHlYziTNM+p4Cmjyya7aLQ0PvUzRxFRjKaikUdrHeQKCHYOKDr09c3mAdFxXQCHMAieVwQBqGSDcak4g7aS2jDX"
+    "QVtC1HANWsR5GlSuIWGPwU5zTuRocX01ijjJA1dkfmW3ublPBxEZgonwFpFmHFwJ1gFNZLt3dl+zCUJpYGEQHTg90DnJ"
+    "3fUUdq7/hU+3ji8vT84+XJBsrOdFm4hRheYDlfaWPVuj8y1q6lxLz1v+/F/vP1y/Oz/75eTD9a/np8dpky0eOOv9aMt0"
+    "zCvU9La93bNmKgRtQ7CTP3njwx4SNC0OHYs4onO7I/fEDn7lO8KF9Iz7oZmvBq3L/HmZzB01GkELnYZ8pHksDBlDEAWW"
+    "yBwLahggYBdWffqXPn5eOvqtzNqpOXCuy/0B5uYUCeR5cVkB7ewj8cpQzkH908fJxUyfGipzuUMl0j6df758PKuodOjG"
+    "eT/PP1YoJBBVUXZ5/pfjM8fmds2ztyJmt/kEzxAxZxE1H0lZWjI9qbSA0/P3x2Wpu2kPy8fwafZRDT2P5zNZ8szV4vOw"
+    "CmyfZWQsDatzT/WrxL5sFlRJ4eS4SshXvcdpuap8XvR4DlRZId9+qBAnp6Q85fDZyW2qoOyx3KkSWZ/fXp6cF8VZTqui"
+    "EIUfVlxr51Hjn9Mf3Y2bJJnqztYWuhpzDtmO4vHWMAbnu7W7vbvd2tndck5hwfuWn94teGYZ3fK/YPF1tqFNDfE6bWud"
+    "tpXP1sGIq1v9QLyCaFSuVJd6+UfHT9DJ9LG8KdyulwgXjS/9wJ5qyutHs0Xm9S1u+FHwIoWcY/i1SBGGwFI/KK5qAVeZ"
+    "ape+Xv4JfkXGaZUqL2CMrcquXxri9rrbZZLT8XoP9WpihNd76KWiNNi+WKCfhmjXHDWYTBh+Lpn9iGdTq/ATXyM0vR6C"
+    "XwmHKhzMzdYZQdxpjsNVDOY63SLuU8yZYTMdKUmMynjpFuLmMbcDck1rNNnmVrp99/f3jODMWQ9FwsTI+yi+pddUZJNf"
+    "m5HMdGnVvZlX8JzCmU/wXILnaZpMoZdzNOvk/XXy/hPA7jp5/4dJ3v9Dq4Pdo4Us8+p5ZwvzYhC3cnRUny9dAv1/wwju"
+    "B4H0z0jTXgO/NfBbA78y8MvMo7E/K0M6GlHY0b4PcPtuVSUv+HqDFzy05j9r4NYjJ5q2HqMG9lVUc5RcCz6Y+mF8S41B"
+    "XXuPtfdYe4+i93BeLctG7nne4zt5ie9Yu1bpJ5wX6hYnf+wFuwV/EYLarBqNLOs0DOr+B7H65pRjbfPXNv+f3eYbM+7a"
+    "FcTIN7Y4IfthbcA/gOGvkFn2GugnmHSHoqIt/2QSVKnWgitF8HW4XKTx7vT9//3P/3rgYEAp7jWmuSSRW0TywsFBqq5l"
+    "Q1/zKLzWonP5aCYyUw7THqo7I6CtOywT5LSjh3pUYUft/ahvGXsx6djy0SVccKm0L6s4fXpSSCl5w5QyP2swU878gwGB"
+    "dZ308s9+vked9BqereHZHwTPqr2U4422d3b39l//9G8/v5H9wZBe0vBQiXfSCuhiD2ENttgWxtoKtpt1Z6irGara+Paf"
+    "6D0ZXGKTYu9sFxYANuZ6Xw/4efZOYS/VPnjDDxCoLwB/sLDDfjTCDzVE5cDbG1DBQMX0uBWTHHxTxN+fjW2qYkqLQeQF"
+    "QnaXJQRQERBAxT9SmNhAgBZzhXIUp28YMIXAGuQdq9+I8CynOpZhibCqUMUlcX9JEi+dKnksE9RUUjjwqXYLCQzNax34"
+    "weyB0IqdzFWvRJMb5bi0vC7Qkr1FoyaFQ5iRTO2dzSwrTVgTbblz//RmaVlBqHSLoDQpscSUm2ARCVZIDJkL2A4tf4ks"
+    "N6TL6e/uc6QC0gfSNKbpmIG5SgyhNL3pwFY+uCSUotY8HUWJ1DIlAbiDc1MMhIUgVN1v61p4/AOqRKHqFFMH51M9L1ay"
+    "zUuUFSPmHGF720sSdpKNIhrvkjhovRNb4uLkw8nZ5eYBkHvNH0UBkvndE1V7qBCJ5yjZ31tWVOkgogHzXx5/Pl1EAL/x"
+    "BSsSNzoA7VvdEO17R7hvd+mGziR46/d6QYv4T604FiaKTD2NSKS+NZqfPlhsZDm6+MCuKZzHa5tcIY1FIVy0Q/WBpLtU"
+    "4l98z0obl4gFSjLx+z6GY7jIz+adNeITvbNG7LXf/Kv9Qk5aiYM9EXwilux0Q2HLTHEA8xacbkhsPfyXVkt8UKHiLzX1"
+    "54IPSDjZx/gA3Z7OD8Qwou2twF21gfqjbtgN/5TOib9+tzfk4Ex/Eu+wBhDu4c+W+AwLzj6N8+789PTt2Xus8DOc9egF"
+    "BF4rEvQLuM+RHZopwDuDJJiXeU4ffGJIbT/2ZAMv8+0lfPnNbDAAMMkVj2lz+12lFFaLbBNhX7yVYWR7xWBiGpxHN464"
+    "Lc7Tv/lUgMbN6tx8LCkz1YgYtLBpAcMDy4SmbeTRBywWc8tG05fxpCu3n57K3mSBjhhEWOat/QxXFnazW354Bby+VWDT"
+    "sLQy/z4ffQAi4H4tz5T2wQ4g7eKXQxChxa862Tk9rtrWuUVw4SHqloEILAoDWyXXDnL9HhcIU03djFFFeZx2rRrZaubz"
+    "T5cn52eeW7+86K0gWR1zWvALe8FHC9nMVZ+5Jc320b55j4jrXg8wiCZhYcai+cpVqgcDiFt8pbOiZ/xwWKHe2WujFPBj"
+    "b1hLEN+aT2XRUoj/ZwZDQZfJNAHpZ0XbpHslzIOaaT/dVdiuoAxk1Pe5Tpsrhhd+1QvXRx8A84iY6o9z2crlbMxcpfIm"
+    "m+V5NEsFL7MSa8JoYK6Z4Hy1tNcx/EpPyTyX6FmiTXFzxdfAspjorP7DYLSo0/QdKvYNI53KL3sVi1/RwPiuDcmiTfgB"
+    "17r4US/zSS80OsaSZDvsaaWyno8CrHyNByoBMq9UbOrxJv6h6prF0nXMNpj0ckXMnvVKx+ln5fDCN/pTfDPWGu0//Jgo"
+    "SZv6GzQAt5v+H9tvw/1vqU+hSztwwbPxnQc/VgjVeMRdHJGiNBru5QIuHn4fhy+ZgW9ilbCJR36NI5s4x464OPrhfj+9"
+    "wY7lyIeX/+wYxshnlxacvhItv9ClIhE7EK3PDUOIwNXjCTP+3naqShwG4PDPigrMgPt7tPIUzdPin4DtcRgD5kxldZj3"
+    "/7bmrSOeXkcNQPeYT7I65REX1294eSoIvQMNK+dfV5Pk5B8WJnbiBWRBXfIdMO2c0Yt5kRxzs7MASCEYroB0BApgwI2H"
+    "/weYPUYa"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2447,18 +2448,15 @@ def _read_spill(
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
     characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference,
-    a negative offset or a limit under 1."""
+    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
         raise UsageError(
             f"{ref!r} is not a saved-output reference",
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    if offset < 0:
-        raise UsageError(f"offset {offset}: an offset is 0 or more")
-    if limit < 1:
-        raise UsageError(f"limit {limit}: a page is at least 1 character")
     folder = directory if directory is not None else _spill_directory()
     try:
         with open(
@@ -2736,33 +2734,47 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     return error.exit_code
 
 
-#: The options of `output` (help and completion read them): flag, metavar, help.
-_OUTPUT_OPTIONS = (
-    ("--offset", "CHARS", "where the page starts (default: 0)"),
-    ("--limit", "CHARS", f"how long it is (default: {_PAGE})"),
+#: The inputs of `output`, read by its reader, argparse, completion and every document that
+#: describes it (`burgee.describe.builtins`): name, flag (None: the positional), metavar, the
+#: least value and the default of an option, help.
+_OUTPUT_INPUTS: tuple[tuple[str, str | None, str, int, int, str], ...] = (
+    ("ref", None, "REF", 0, 0, "the reference a cut answer names (`full output: REF`)"),
+    ("offset", "--offset", "CHARS", 0, 0, "where the page starts"),
+    ("limit", "--limit", "CHARS", 1, _PAGE, "how long it is"),
 )
 
 
+def _output_help(flag: str | None, default: int, text: str) -> str:
+    """An input's help line, with the default of an option."""
+    return text if flag is None else f"{text} (default: {default})"
+
+
 def _build_output(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("ref", help="the reference a cut answer names (`full output: REF`)")
-    for flag, metavar, text in _OUTPUT_OPTIONS:
-        parser.add_argument(flag, metavar=metavar, help=text)
+    for name, flag, metavar, _, default, text in _OUTPUT_INPUTS:
+        help_text = _output_help(flag, default, text)
+        if flag is None:
+            parser.add_argument(name, metavar=metavar, help=help_text)
+        else:
+            parser.add_argument(flag, dest=name, metavar=metavar, help=help_text)
 
 
 def _run_output(call: _Call) -> object:
-    # NOTE: the bounds of its input schema (`describe.builtins`), checked as every command's are.
-    ref = call.value("ref", _Str.convert)
-    offset = call.value("offset", _within(_Int.convert, 0, None), 0, flag="--offset")
-    limit = call.value("limit", _within(_Int.convert, 1, None), _PAGE, flag="--limit")
+    found: dict[str, Any] = {}
+    for name, flag, _, least, default, _ in _OUTPUT_INPUTS:
+        if flag is None:
+            found[name] = call.value(name, _Str.convert)
+        else:
+            convert = _within(_Int.convert, least, None)
+            found[name] = call.value(name, convert, default, flag=flag)
     call.check()
-    return _read_spill(ref, offset, limit, call.spill_dir)
+    return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
     "Read back the full text of an answer that was cut.",
-    ("ref", "offset", "limit"),
+    tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
     ("map", _Any),
@@ -4357,7 +4369,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((name,), f"output|{name}", "none", _help_line(text)) for name, _, text in _OUTPUT_OPTIONS
+        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        for _, flag, _, _, default, text in _OUTPUT_INPUTS
+        if flag is not None
     ]
     tool = _tool_options("output", False, config, False)
     found.append(("output", [], paging + tool, [(0, "none", False)]))
