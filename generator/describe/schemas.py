@@ -280,9 +280,50 @@ def output_schema(command: Command, program: Program) -> dict[str, Any]:
 def _output_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
     returns = command.returns
     schema = {} if returns is None else schemas.of(returns, "serialization")
+    if command.trust in _QUARANTINED:
+        schema = _wrapped_strings(schema)
     if not wraps_result(command):
         return schema
     return {"type": "object", "properties": {"result": schema}, "required": ["result"]}
+
+
+#: What a string's schema may say of its value: none of it holds once the string is wrapped.
+_STRING_RULES = ("format", "pattern", "minLength", "maxLength")
+#: The keywords whose value is a schema, a list of them, or a name -> schema table.
+_ONE_SCHEMA = ("items", "additionalProperties", "not")
+_SCHEMA_LIST = ("anyOf", "oneOf", "allOf", "prefixItems")
+_SCHEMA_TABLE = ("properties", "$defs")
+
+
+def _wrapped_strings(schema: Any) -> Any:
+    """The schema of data whose every string an agent gets quarantined (`external` and
+    `untrusted` commands: `<untrusted_tool_output>` tags around it): a string keeps its type,
+    and loses what it says of its value (enum, const, format, pattern, lengths), which the
+    wrapped text no longer meets. MCP clients check `structuredContent` against it."""
+    if not isinstance(schema, dict):
+        return schema
+    node: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in _ONE_SCHEMA:
+            node[key] = _wrapped_strings(value)
+        elif key in _SCHEMA_LIST:
+            node[key] = [_wrapped_strings(item) for item in value]
+        elif key in _SCHEMA_TABLE:
+            node[key] = {name: _wrapped_strings(item) for name, item in value.items()}
+        else:
+            node[key] = value
+    # NOTE: a Literal's or an enum's values share one type (`burgee gen` checks it).
+    for rule in ("enum", "const"):
+        value = node.get(rule)
+        first = value[0] if isinstance(value, list) and value else value
+        if isinstance(first, str):
+            del node[rule]
+            node["type"] = "string"
+    kinds = node.get("type")
+    if kinds == "string" or (isinstance(kinds, list) and "string" in kinds):
+        for rule in _STRING_RULES:
+            node.pop(rule, None)
+    return node
 
 
 def tool_hints(command: Command) -> dict[str, bool]:
