@@ -17,7 +17,7 @@ from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 from mcp.types import TextContent
 
-from tests.helpers import generate
+from tests.helpers import generate, run
 from tests.mcp_tool import HANDLERS
 
 
@@ -205,3 +205,49 @@ def test_print_config_uses_the_installed_name(tool: Path, tmp_path: Path) -> Non
             return await client.call_tool("count", {})
 
     assert asyncio.run(go()).structured_content == {"result": [1, 2, 3]}
+
+
+STREAMS = '''
+"""Streams."""
+
+import os
+import sys
+
+from burgee import command, program
+
+program(name="streams", version="1.0.0")
+
+
+@command(effects="read_only")
+def chatty() -> str:
+    """Use sys.stdout as a text stream, beyond print()."""
+    sys.stdout.writelines(["one ", "two\\n"])
+    os.write(sys.stdout.fileno(), b"by descriptor\\n")
+    sys.stdout.buffer.write(b"by buffer\\n")
+    sys.stdout.flush()
+    return "ok " + sys.stdout.encoding
+
+
+@command(effects="read_only")
+def quiet() -> str:
+    """Print nothing."""
+    return "ok"
+'''
+
+
+def test_a_handler_may_use_stdout_as_a_text_stream(tmp_path: Path) -> None:
+    """What works on the command line works over MCP: `writelines` goes with the call's prints
+    (a second text block), `fileno()` and `buffer` are stderr's, as under `--json`."""
+    streams = generate(tmp_path, STREAMS)
+
+    async def go() -> Any:
+        async with Client(params(streams), mode="legacy") as client:
+            return await client.call_tool("chatty", {})
+
+    result = asyncio.run(go())
+    assert result.is_error is False
+    assert result.structured_content == {"result": "ok utf-8"}
+    assert texts(result)[1] == "one two\n"
+    cli = run(streams, "chatty", "--json")
+    assert cli.json()["data"] == "ok utf-8"
+    assert "one two\nby descriptor\nby buffer\n" in cli.err

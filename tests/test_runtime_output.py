@@ -7,6 +7,7 @@ import dataclasses
 import datetime
 import decimal
 import enum
+import io
 import pathlib
 import uuid
 from typing import Any
@@ -15,11 +16,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from burgee.runtime.context import Context, _Command
+from burgee.runtime.context import _SECRETS, Context, _Command
 from burgee.runtime.errors import CommandError, UsageError, _ActionRequired, _failure, _Internal
 from burgee.runtime.execute import _as_error, _execute
 from burgee.runtime.kinds import _Any, _Decimal, _Int, _Null, _Str
-from burgee.runtime.output import _conform, _jsonable, _text
+from burgee.runtime.output import _conform, _jsonable, _Redacting, _text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 from tests.runtime_program import install
@@ -237,3 +238,14 @@ def test_a_plain_list_names_its_first_bad_item(items: list[Any]) -> None:
     else:
         assert problem is not None
         assert problem.startswith(f"result.k{bad[0]}: expected a string")
+
+
+def test_what_a_handler_writes_to_stdout_in_any_way_is_redacted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(_SECRETS, "hunter2-xyz", "token")
+    written = io.StringIO()
+    stream = _Redacting(written)
+    stream.write("a hunter2-xyz\n")
+    stream.writelines(["b hunter2-xyz\n", "c hunter2-xyz\n"])
+    assert written.getvalue() == "a <secret:token>\nb <secret:token>\nc <secret:token>\n"

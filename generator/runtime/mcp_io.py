@@ -13,7 +13,7 @@ from burgee.runtime.output import _dumps
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 #: The protocol versions of the handshake era, newest first, and of the stateless one.
 _MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
@@ -115,11 +115,21 @@ class _Stdout:
         buffer.append(text)
         return len(text)
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
     def flush(self) -> None:
         self.fallback.flush()
 
     def isatty(self) -> bool:
         return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
+        # call go.
+        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:

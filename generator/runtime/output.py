@@ -13,7 +13,7 @@ from burgee.runtime.program import RECORDS
 from burgee.runtime.sanitize import _redact_text
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
 
 _MISSING: Any = object()
 #: What a command path returns when it has printed its answer itself (help, schema, ...).
@@ -268,6 +268,10 @@ class _Redacting:
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
         return int(self.stream.write(text))
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)

@@ -1939,6 +1939,10 @@ class _Redacting:
             text = _redact_text(text, _SECRETS)
         return int(self.stream.write(text))
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
 
@@ -5268,11 +5272,21 @@ class _Stdout:
         buffer.append(text)
         return len(text)
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
     def flush(self) -> None:
         self.fallback.flush()
 
     def isatty(self) -> bool:
         return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
+        # call go.
+        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:

@@ -1717,6 +1717,10 @@ class _Redacting:
             text = _redact_text(text, _SECRETS)
         return int(self.stream.write(text))
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self.stream, name)
 
@@ -5009,11 +5013,21 @@ class _Stdout:
         buffer.append(text)
         return len(text)
 
+    def writelines(self, lines: Iterable[str]) -> None:
+        for text in lines:
+            self.write(text)
+
     def flush(self) -> None:
         self.fallback.flush()
 
     def isatty(self) -> bool:
         return False
+
+    def __getattr__(self, name: str) -> Any:
+        # NOTE: the rest of a text stream (`fileno`, `buffer`, `errors`, ...) is stderr's: file
+        # descriptor 1 is stderr while serving, so bytes written there go where prints of no
+        # call go.
+        return getattr(self.fallback, name)
 
 
 def _read_line(readline: Callable[[], bytes]) -> bytes:
