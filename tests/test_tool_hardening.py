@@ -62,6 +62,14 @@ def login(
 
 
 @command(effects="read_only")
+def stubborn(ctx: Context = None) -> str:
+    """Ignore a cancellation; print on exit, to stdout."""
+    ctx.on_exit(lambda: print("on_exit ran"))
+    time.sleep(30)
+    return "woke"
+
+
+@command(effects="read_only")
 def wait(seconds: float = 30.0, ctx: Context = None) -> str:
     """Wait, and say so on exit."""
     ctx.on_exit(lambda: print("on_exit ran", file=sys.stderr, flush=True))
@@ -244,6 +252,15 @@ def test_sigterm_runs_on_exit_and_ends_with_a_json_error(tool: Path) -> None:
     assert "on_exit ran" in err
     assert json.loads(out)["error"]["kind"] == "terminated"
     assert json.loads(err.strip().splitlines()[-1])["error"]["kind"] == "terminated"
+
+
+def test_a_handler_that_ignores_its_timeout_still_leaves_one_json_document(tool: Path) -> None:
+    """After the grace the tool ends the process itself; on_exit callbacks still run, and what
+    they print goes to stderr, not before the envelope."""
+    result = run(tool, "stubborn", "--timeout", "0.2", "--json")
+    assert result.code == 124
+    assert result.json()["error"]["kind"] == "timeout"
+    assert "on_exit ran" in result.err
 
 
 def test_ctrl_c_in_the_timeout_grace_is_interrupted(tool: Path) -> None:

@@ -3379,9 +3379,10 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
         context.cancelled.set()
         if finished.wait(_TIMEOUT_GRACE):
             return
-        # NOTE: the handler ignored the cancellation; end the process from here.
-        _QUIET.stop()
+        # NOTE: the handler ignored the cancellation; end the process from here. Its on_exit
+        # callbacks run first, while what they print still goes to stderr.
         context.close()
+        _QUIET.stop()
         code = _write_error(error, json_mode, PROGRAM)
         sys.stderr.flush()
         os._exit(code)
