@@ -355,104 +355,106 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWcd6ss1VGy8zMzO1I2Vb4kO5u7iZOKc7V1ZbtMSoRsjilSS1B2NBNX7dPsg+2TXP8AIChSMi0pM5MN"
-    "p3YT8Q9oNLobX3cDnV/2xul0Fss8SpO9wd4vZ3uXWTqfqbO9wenp2d7Znod/XcoEfp3t/SATmQW5FIHI0zQWkyydwu+r"
-    "IAljmSkxiWLZP9s79+Cb8ZUcX9NXL/DX8mviNsqv0nkubrMoj5JLESSL/Ap+mO8TectfZ5J7hBvc6yxLf5Lj3LyYyUkm"
-    "1RW9/F72MpmEMoP39Wv7SuQShoiNYMdKqGAi4wV+Dv/BR8CBKZBmxsyDPT33DmHscN1LqeleD6idzXPs9WwPW6LbfJOH"
-    "1AnlJJjH+UA8S4KpfN6fLcRIqiiU4q9Hxy9/fPX+pEtEY6s9fIUbS9KEG8uvJJJ9mQVTgY9FJ72RWQYNKHO/g/f/3O/3"
-    "u05T8JKCCVzTmn6jrkH9aLnNYv6A1NRcnnvJPI7hJk6bFElKczYUwHSaUYGdAk+Ap1KoPECuyI9RLh51RTQxT5FjkRLT"
-    "SCmc+jT71z/+WfSs8iwa50XX5tr2naNIiNsgS+BrJTqBiCOVC5ACYL4VrHGQhVESxFG+8MQchGIcB5kMRShnKCLJOJLK"
-    "E2qRlDqfpNlYFn3rS9t1JkGSxiCOiXBnPr8Cgkbz7FJKEUYh8kVcamVxWGpVTS1JURCrVDBLkUWjQF154mf8YxKpK+gt"
-    "FLNb+FG0INQ4i2a5ElGSp/ARsDOMMpD3NFs4rLyO4rgHD1b3d/I/r3/88eLl6/cHLLQHdKM/DanX4unRD6+OP5zAfdQb"
-    "al63NoHGJGqSo/SO9jx4OgMlQETTTK3riK2D2w2INHGkqgfwNwgI/KGCBYrbLU4WiGSYSlWwKpiD2GRLny7SeaY10er2"
-    "ZYQ2Za5k1scnjsrE0VgmSmq79Ob1B2rjaBYAW3qP+4d0+V8nL3tPei/iYK64j3dZOssimQc8cay3uimnW2jO6ao6pbdX"
-    "MgPpScWYDabWfjSBTiv9g+OjN6/chviJKuanuGNnKFDXRtUHOHJq3LwnQEeEBCuyAIlRt2B7SfqjG5ngXKKmmFnhTjV3"
-    "3eksbHhpSiuDXDGoEmMmE2csdGXHAXxOcnGV3goJcyLwqcxQJHhFSudxKMawTF1Kj0gXsyCH93CAPky7CGazeOHzQIDy"
-    "uz1vL46nihdOXJtoDYHfbNsHZ3tXMp4ROSXxhAcv0/F8KpM8IGXGbz3i2ziI42AEy6h4hST61OrpOYmaj0YTWaBApGRP"
-    "yVmABiYUegVDcq9EOmFzoO17X7xObtJru2bDuHxtqVjhRa/3kwIa9p/dBPFcPt/32ZL7+tqHL//75O2xSEfE9ynyBJlG"
-    "Rg/bBHXwowSM4QkI+jTwh6hdLAtKoPbR5zK5kXE6gwUAjFcegvn0hP/L2Rko6DX+ORB5NgfG4+8wyAO+B6vSne+BzqYg"
-    "dj7e95kCWMF8NsG6V1wH9BJAlAELkKEof0w4mkiahRGwDNlAnfMnTmfI4UyS9YMvdJdRrmQ86fbFkZgEUTynF3iA5TGQ"
-    "VPMgyIrxXXrlOkpC/JufTqVSwaUsbgBPiYy7Oz0BAHnSpPezzFJBS+g4DeVQ+PgOrKz5XHHb+GcwRjG6yOTf57AIUC8+"
-    "SgUwiecykR/z03NgJIqPERc0igpNRjZPBL7Rt6KhNE8Nw5TWcP2phwzRZpo4ZQlUyKI4JUBHxgB4OIZlsjMFC9eHGU7G"
-    "KLJD25NeRt+/+osP8nsJPY0CgItI5wS0FsDbx7w7FM/mCXys4NMLFLkL/uy5yANYMq5SUFycKI1IE2HfFgpM+BhmJMEB"
-    "wGoJy8+cuKWK0fZ6IxQpHxkBsASgKOmhGrDk/kh84nmOnCnUzChukBLQHPpayqPEIw2wwk8LEVof5JPFJAYxRWQvmXNs"
-    "DwIjb4NmysK3dHt8Fy0+EEQCDbOW3ibFdPXFW34VxlqGawMEMELjwAHSgTayhNq0AVXMdVpW8Ru2o4QuhjSPWhIQpIHM"
-    "JnBr6hE5wCCQIaHAIivXJAM4k/0+2U3HrsBY0MwuZmxaWavpJTB1M5nlEa7ng1/u7iwuf+iHd55rvI3bs2y7m7lBZwn8"
-    "770MQgv+RUcL4XSWZuT0RHmXGMFQDAUFJiEJgxh/vgOHCKRomobzWDLDSCvQiYGmYVEGycG1SfsYEejv3zT4NV2ywgO2"
-    "uJQw9SRjRO0pEt5n8T8HraDXEgnCqECAk9nCOFl5Oo1FxwzN0+rqOUgUQbSBmV34ndI4jGoBD0GteHmXZvYFKJde4Hjl"
-    "heHnIDkgXQCwgTeoEokWjyGbMC2JHssJyyp2RA8jEiwUnoJPhf2xXOOFAQbpCrEW+4rj0t1YAMGWa37xFdiTtxONDGC+"
-    "YPmi73G1ZlRjWkRonFyC+fDcfhC8wL3zGklEostudYGKylNs34K5Ls9uV8s4fQatYneFBn3uETzcf64lVuvsEqnbMfYh"
-    "nngtUdYt/zx0Nffpa6nTvlpJpEcgMjKot3q79fj51SXSCDwhbcZHbEzcjkMCefAR401gPsBiJMYSP+l/33Xd03radcig"
-    "MekbhRTquy4FGD6v3u46YlErorSuXJAb+KuNZoN4SJV2JD4Iwwg7COJ37upgJ2sThGLdlQo/gPSpWmqmYINzM8iyYLGK"
-    "NUS49SKg5aLDcxpTAmIYOAIGahe+TeLFX9F50YNj/jLMvpFLT8BMAfqBxT7XDxDHLuGuIvS4PE8PDSXXYDDQXwSpGPwB"
-    "Q0VOjfwYoJCC+5EpGTJksqZkkoKhYJSmEYWOHyHgYAOiLOYwX1H4AHH50ABnUmfq1FVkAveKYw1zdAeFdhoTMq1MXhgF"
-    "l0mq8miMi3cIfhR80y/uqp0BlUZK1QSGsMxta8XXm9qqqBaDOd9I/5bJOVqSs1x7ODR14DChN6VXXHaITSbB+lpmKP1a"
-    "5utv12htCUHUvuEkLzayArCuaxorLSyz420iXVlMJzWpn7pRkiStJAkd4qXHYBjkpczMAOP5dJkDpTcUqgks6Ws6McGW"
-    "FW9URcmKP5Pn0FHq0G2aQrdRHnPbIHOjWE7LKmQUsXYqaogw8uFKQmnOS9NXJoBMpQxXE3CfLacAw7am3GTxKoZ8dVaP"
-    "bLZ9jkQtennaU1fRrPSmcbtNds8rrCqqHodUCUEICtIkVSjCziKyM6KMAJhXpgiDveiJqgjRyRb29XP4JXr69xV5JgMR"
-    "p7AqjQMlBYwulzoiF0aXZIFwHUHMDfZrv7ePyHv/Yh/cqvxWSnL7pxyk4TCDjTCjz0Pf4tsYZMCPOxxzuL2CL9Mp+uwh"
-    "8wx6nSKwXuVrlIexM26sz+zUUmLSPLsjolmOqJYYmzBapkYm8ynbgM2zSFvJ2Kr8U/3sfn6A/sDs1gohNImtxoBkR4mv"
-    "Fejl83sIy6z99eG9Ga27KLg7NpY5/qAdHLRUHIXh8nP7qQDP+prtIcUDckojMRanSPNQ5wUwhML+n7MPZVOj/yvow+pE"
-    "6AoNxTxoY7HfVZ70K5b7GixkAqq1Ug8uajXvRRjb5INYbG8Dyqd5xHTwFzGeLfIIcQB+CqrF6RNcyKOE4+26gX1MbWXX"
-    "qFoJrdvllFwfvt1C6OHrFfC6ZrwfSqQGlCE0NjTArGXHJyYwywaUHcR4PEnHZKLk8jxbhwAReZREU1o/D0sCeMhLLuCW"
-    "Rh8/Kn386BD/qxWkyab+5nZsvZ8XNF6ZXFb8L3fAdVNjBRBEhhvwUF5A5bNgjAhTTwW+soa6xD6uRVoOnQ2tHtLGQ+Zd"
-    "DpKy1qQIYMiR6GCSk6YAggkUbhFcNWMO8xwu2TFZ6hvZh81cJSRhJpO/pVkclldL2lkyHc8o1b1ue4nJUBZuX8MtmjXM"
-    "bbOabVazzWq2Wc02q9lmNdusZpvVrNLeZjV3k9VcCtI/5GhMzSy3OdE2J9rmRNucaJsT/cJyog5da8441ln8NnnaJk+3"
-    "5kabPG2Tp23y9HedRLoveVqsIA87+F4zWW3etc27/juozPq8q6swD8y4rlKbNnHbJm7bxG2buC0St3x2mrO2Y1j+ZnJM"
-    "TDjsP2H6jGHiOHjZlaX3Hmmgyi+YY93qYkYRe3rp+Z+f9L9fn8ctkq5gdMC9y3vkDxoXqEfgn9LK7A3iRIYmK2CCGGxY"
-    "3KxZTlEFh9+zaEYzZG4h4y/jdBTEF0F2WclZc7mBlXE0Z8od818GljrmiB7WmvICQ3OMnuoYiA6skj1aK+lcdpdjmmQy"
-    "eTF1ixxcywXwYrTA+CcQnmv7pkXeGYuzuCjwjRho6JJBdcMrnJOCCyyvzcZukimEahwIQsfkq+SFcjS/LBPjApAGHeLh"
-    "bJGD+ZAjwnSgv6j/GZhLG4lc7hWXtdQsuYV5mI606WrQ7TiABSYulSswJiLSR/SVHKcYWOwEwtc9+kxSDSOmwUd3rmot"
-    "ahOy5rmbhjcpHy4ZYK2st4QGVHCjNzX4brmDzuEAvB5BK9uQVRQD8dyDLqyhJ5hfqhmXmtkKP+6wLNRtMCbtHlbwi7u4"
-    "R4oHUUOAXhe3EDGGvTTVbC5FqKujkNKiituwTZdKOCDqAhIBASUFfneImkQyDrcxMRz5oaF5wgwS4z+9HlZ8GQimOYWl"
-    "hN3pIMsR0nECMKXgDs/BMmnyI3hM0Vb2j/u+1WVKtKMMssJ2bhyY7TBNOEWFLzaXHawcsqJexi9R6Dn1QtDO3jFdf3n9"
-    "4yuaWWOI6ytk8O4Vilpy+RVid40O/JSO1FZarbfiEC8G5H/RmHC57NEU0+ioTEqAkz4uYjviabcxnYEyJcCWY9APVJgy"
-    "vew/E8dsNg63HeW88wiX/MYUxnF623Pg0A7JRO45LReJIaCrMYELHZt01trFVjTSnNbRZTOogbpGF7yTSBly/DbDDSOj"
-    "FKGUdfK0FNhB0dhhfZpEuFBjcZ7RYhYohZCoZlxoVHZlQ23CjcJob168Y5B3QJEYeBRNYLSNOT4dz7bDDzK7kRXCLFUU"
-    "ASJD0FwIaKw9Yu522EYLKAzRGHS9COHSw+3PM67Q1ZQ2Nye1/VyazVC2xFJTMih1swMiQICOEJeIE8oFdcy2kW4DkhDR"
-    "2tXOXfvEM16yniNWD6zCqWChtHph8mV5NetM4uDSw3XC03PjFXv+qBoRW2S991RnM0YyAGw1p8imLnRmUzS8u8zEU6Cl"
-    "G5kg7HR9L0Zl7PkAhrywntBTDCsgfzkMY/PjiYMN0ToQ9zog754xhR7jCKKFLDUSBMOKsjQh0MORFPNxl8ppmU1b1K0D"
-    "NXFxp8pXncDJbRWU6s4K+CuOPXFIWBTr8HV1fa4B1+xiHKLM1tlpFIa4SZeeUfmm8pPhUiRKv0NLEYPHkLKQev9qGfxi"
-    "M8YMmEd+d2UNMHZEFZivPPq54PebNAQ3AeQhz6CZPL2WCRFJ82/5j6sgOArPPkXTC3CLs/zTc0+cvj4++XDuiWfPTv7v"
-    "5DncwH2FtI82kXPweGAwMqToXJSJEfD7GncbjyTtCYzT9BqWy+halnC/Shm8E+rPUaCxayzoZwrKcdw7YFJ5ULZYGcdK"
-    "8FuTYlxV9gwbe3aw4mHE+2zMRm6kwOR7uRpaqUCeboJTNFFudunwlDG1kxRxQal4GvI4MpMix5kkJcH9IXy1jEr1sGcz"
-    "GfB2XQRYJkr4jL8ZYALqObepcWmBUcUpwsZzPZX34cxia5JagS49u8daRPSdDgWkGZqKThmtDZArMLELMYmSSF11h0TH"
-    "xRI4xF3IIAtxDCLZYVwqjru43wnfYa5z/B7cKZAiSnhw0TkTpynCYDS4kQRN5WmBEemr4jG/HlEgoEAwKT4i0vQCV4F1"
-    "QBPvZn38DZsgnA3cdyXDfmUPTe2Jg/b0wFd8ekBOJsAHVvgiQsr7cIrNyBp14NrL7k5dNLDYn7apC7qj0wJrAntVsiqh"
-    "vgdE7pqfCVgmiX9uHjd46Pb/Rth2cxKa7/RfJsTZStsY3ZbSoXW+wGc5CFDB5UUx7N2R/pscE6iE3Gzh9N0NbKNDBBVh"
-    "cY8PbGpkdn0woNZf2y6Mu91uf/LWOG9yoZxU5x/tBdjqPJ+pwcEBei46JNpPs8uDMAMccvD48PFh79HjAycgDGtRNXu4"
-    "Jmea6pM7AOeVTebjULHC7ec6HOAV5XKprSJDo3X4nHfL5quSvzWZylSXLyO6z8sdP2D8zskhqve8eqy8Rb5xcppKUW+8"
-    "NdjTxapXPwYwny3Q61l6x1oE3lJGu/abc5Wpduk7L2erl2fcqxeSNYwxJZ1XDw3h8qrHVZJte+d3q8VET945C6MxsPjC"
-    "cl1v6xldMFjXuz44HVdcZPOZCTHrJenCWnkdLuU9pzYQ7STs5sXWba0XqqwOFNah0yFaJzWsK5wDmzyecW8mH4pgDG/R"
-    "OHWAhdxPXoHT7Joq2xdkXOiOdPsFfhZOF6KXCtu0V3qrV/y7JXp3zO6MW3titj0x256YbU/MrqK9PTHbnpi9d9dtW/h2"
-    "+0OebjTKRmVrg1F8lGcHsahi3+D9Zz5//QCA66V/GW5de8q0PWX69ZwybWMJbSzhq4slrAgZFJDHuPoHeRqmB6UQwpbx"
-    "AupDrGv/9xAd+HoKTfzblgh3kWgCunZPbvQeOLqLdN/v+7h79bSCM4LNB77+ZHtlz6s+1L55f80OsVe2fJrz68073sHJ"
-    "9oecV69Mzw5OGTQ9hF4VDeffqd2d57SjM+pfiJu1HAJpsWiLRVssarGoQSLTBSIDzly5/xz2digUQQO3LEqt/jbYs62t"
-    "09bWaWvrtLV1Hl4o5Iv9tzwesGv1Hs9sSyi8uohMFXFPJjtGvLuqMdNC3hbytpD3S4e8rvk25mZLnKubFLa53wbgtsXA"
-    "tigGVl6HHM4vE/lOH1Wlqgdcs2EofF0u4cWbl//6xz99wKCgB7cKAXCeuuUcdpy/txpandXT89oVc+UixtWbCtHUhSn6"
-    "obzRgnhwc9h/0uciLnerFcy0ev6l/mNQO5sdU73pnlgnL+FlGOQUfKomou8DQofVwCtVEtuoMV1N7AvDPm2ZsmYG/bcq"
-    "U9Yi0haR/kqItH6Vclajw0ePnzz95tvv/vR9MBqH0uDBOsCnt6kufyGMwRaHQltbwXZzFRjczlCtUOSvqkwlF9uw7kah"
-    "hdYJoMmP8otxGiJVj5cUaVW44AiQSCi49EZg922D5HB9rjSz9fV0GSwFPM4kTqMMhyZGJbIg6WtDbAmr84hcEp82JPGD"
-    "UyMOi/QoKugzjmhTPBIIoIm6AuScKcCnSrJhPz2v0LTCx3LJ+vb7xqwDd+kacVleoVDXXsCKClguIGSiaCsHSEuFrJJf"
-    "6BLz3WFTYhIxhzHPaF5o9+0c6wokdKrC7iYc6rPmug5EIEbzywoxrofp0vLo8SYzBpIBfFK5sGUD+fQ/QluqAWhqErgk"
-    "VBznMh3fNGVKDvAD+yafBEs00NZKU3GC2x/SXhETzccKNdH4SteYWdTPlOO0lwh70nS2XhetiM6LPIt7L8SBOHn9w+vj"
-    "D90hkHtBRyuQZK7KWKdfS4GBEiVPnzSdKtuI6ED/H169f7OOADRD7qkxWvW4S8/1KJ1DH+X+nFNbA7OFvHxghB1hXbP0"
-    "Vm8M1v4whX2HbqkDqkijSyzwXh6uoCCwrqVyXWtcKmgIVMMVNwXtDcBb6J0lnM0q6rXi/ndLNT7YcclV8b8U2Maai7Q3"
-    "iSt0iJyC/mQ+dKilA114QteASOStZ4IvXS63FuWmTgQVGyJ1o4KAy0VT+zgo3PwU5NEoQo8Oh/Ve1511zr38J3rw2DRT"
-    "QN8hekUwOjhLhDmMhJ/rOrZnCTHx2X/0esIwikqr6kEQI8zG2v5sMRRhSsZRhli9o9d7fpacJX/Qr+PvXVe4xeb/IF5g"
-    "DSFYKPCyJ97DGE29jhdv37w5On6J9YE0K30qX+j3UkFXwG72BlFUASON83hRZbInfAPDBR0gENZZw6bvfKrvMR+PAYBy"
-    "vST7OmunKKC4KBQdv8VHBa42dzSOpsa5dW33++Kt/c2RBGq3qJITYUEaXcsIHR02f2AcWXn6yKEfsNSMW3TKltK1I9fF"
-    "dJ06lAgk1KDCWS2g+4WjzqDibh84fS3B6mKBknItXjWECeDver4uCxTpLX9cWJLINF2ZmBT36HO9N1UaAGfFcMufhjc8"
-    "DRrmBlx1iCv/cGkxqsYzZ0RUbae/QoBMFbS37z68fnvsu3XP1lXzLOqf2UJhN0EWof02BdHYXLql0MwJIV3/00UiQ3S5"
-    "aZqmYKF1vtBKwBi8nEg6OXcYvr9UJ83v4wxcyXjmCwoPcyM0FOL9sUZ/8Ml0lquBU+yNpK6C1vhUENksfwke+vo44dOu"
-    "TQGqErDiikjaPJHfDuPz8YdPxBxxGbOiBA46BR1T8axos1ThrMvGd5HO7bQHRWk2QpdglJngcpU1f6D5ZWNqvkv03Gwt"
-    "NTJS1EYr/CcQjtXl0GBIb2zlVVOXtFAtDWL8asEsNCuRazkKvxQu4B4szEK7aWRqtP0oNOth5bX8CCevtvQnCgAyrlKg"
-    "ymfl/aJqoYnGtc+M2+mXCp/5ZiV6RdAKlFLhjU/0U3zSNhqtPlxMZUAK/QlegPXV/h/fP4Tnn+xKQrceww2fPEEffu3Q"
-    "qePmn2LzFYX9JLZxzbjlb7/HpqtuGQ9jYweLG/8OOeUb54qa3NxN4ibBCcI2bT3yMg8aOTumoW+wIdfTIQK3d1l0+0+K"
-    "wbOngc1v5HjoBp8+oZFbh4EG/wD3AZs5S95q74ELMcIU6klQg9Isq5x37RsbZABYZy3Gwsui2ItAtQPDZsw3YznPljbl"
-    "lWhQUkJzwn29Bj5CTpCTg0z4LD6NaOjRMFcJ3+qza4kLi7CfU3NG+BwWrWaF/ADpv+JY4KDUVH1ZDt/tkU/jmC6hx4ee"
-    "ba7r+54jPiUCcCPmKU49DnfNKZO6fmo3cZZa1x4YNP2g7U91nZUz6T5pB0NLXZ+fZ3SwEuOij1JB2oTXoMO9u/8HMeTw"
-    "sQ=="
+    "eJztXQtzGzeS/is47VWJrCMp+ZFkQ3pdpbO9Wd/FssvyVepKUmmGHJCaaDjDGwwlM7Gq9tfsD9tfsv0AMJgHpRFJJ/F5"
+    "XIlNzgNoNLobX3cDzV/3Jsl8EcksTOK94d6vZ3uzNFku1Nne8PT0bO9sr4f/zGQMn872fpCxTP1MCl9kSRKJaZrM4fOl"
+    "HweRTJWYhpEcnO2d9+CdyaWcXNFbL/BT+TFxE2aXyTITN2mYhfFM+PEqu4QP5v1Y3vDbqeQe4QL3ukiTn+UkMw+mcppK"
+    "dUkPv5f9VMaBTOF5/di+EpmEIWIj2LESyp/KaIWvwx94CTgwB9LMmHmwp+e9Qxg7fO8n1HS/D9Qulhn2eraHLdFlvshD"
+    "6gRy6i+jbCiexf5cPh8sVmIsVRhI8bej45c/vnp/0iWisdU+PsKNxUnMjWWXEsmepf5c4G3RSa5lmkIDylzv4PW/DAaD"
+    "rtMUPKRgAu9oTT9R16C+VW4znz8gNTFfz3vxMorgIk6bFHFCczYSwHSaUYGdAk+Ap1KozEeuyI9hJh51RTg1d5FjoRLz"
+    "UCmc+iT959//kfessjScZHnX5rvtO0OREDd+GsPbSnR8EYUqEyAFwHwrWBM/DcLYj8Js1RNLEIpJ5KcyEIFcoIjEk1Cq"
+    "nlCruND5NEknMu9bf7VdpxIkaQLiGAt35rNLIGi8TGdSiiAMkC9ippXFYalVNVWSIj9SiWCWIovGvrrsiV/wr2moLqG3"
+    "QCxu4EPeglCTNFxkSoRxlsBLwM4gTEHek3TlsPIqjKI+3Fjf38l/v/7xx4uXr98fsNAe0IXBPKBe87tHP7w6/nAC11Fv"
+    "qHnd2hQak6hJjtI72vPg6fSVABFNUnVXR2wd3G5ApIkjVT2Af0FA4C/lr1DcbnCyQCSDRKqcVf4SxCYtvbpKlqnWRKvb"
+    "sxBtylLJdIB3HJWJwomMldR26c3rD9TG0cIHtvQfDw7p63+evOw/6b+I/KXiPt6lySINZebzxLHe6qacbqE5p6vqlN5c"
+    "yhSkJxETNpha+9EEOq0MDo6P3rxyG+I7Kp+f/IqdIV9dGVUf4sipcfOcAB0REqzICiRG3YDtJekPr2WMc4maYmaFO9Xc"
+    "daczt+GFKa0Mcs2gCoyZTp2x0Dc7DuBznInL5EZImBOBd2WKIsErUrKMAjGBZWome0S6WPgZPIcD9GDahb9YRCuPBwKU"
+    "3+719qJornjhxLWJ1hD4zLZ9eLZ3KaMFkVMQT7jxMpks5zLOfFJmfLdHfJv4UeSPYRkVr5BEj1o9PSdR89BoIgsUiJTs"
+    "K7nw0cAEQq9gSO6lSKZsDrR9H4jX8XVyZddsGJenLRUrvOj3f1ZAw/6zaz9ayuf7HltyT3/34M3/Onl7LJIx8X2OPEGm"
+    "kdHDNkEdvDAGY3gCgj73vRFqF8uCEqh99LqMr2WULGABAOOVBWA+e8L79ewMFPQK/x6KLF0C4/Fz4Gc+X4NV6dbrgc4m"
+    "IHYeXveYAljBPDbBuldcB/QSQJQBC5ChKH9MOJpImoUxsAzZQJ3zK05nyOFUkvWDN3SXYaZkNO0OxJGY+mG0pAd4gMUx"
+    "kFTzIMiK8VV65CqMA/yX786lUv5M5heAp0TG7a2eAIA8Sdz/RaaJoCV0kgRyJDx8BlbWbKm4bfzbn6AYXaTy/5awCFAv"
+    "HkoFMInnMpYfs9NzYCSKjxEXNIoKTUa6jAU+MbCioTRPDcOU1nD9ag8Zos00ccoSqJBFUUKAjowB8HACy2RnDhZuADMc"
+    "T1BkR7YnvYy+f/VXD+R3Bj2NfYCLSOcUtBbA28esOxLPljG8rODVCxS5C37tuch8WDIuE1BcnCiNSGNhnxYKTPgEZiTG"
+    "AcBqCcvPkril8tH2+2MUKQ8ZAbAEoCjpoRqy5P5IfOJ5Dp0p1MzIL5AS0Bx6WsrDuEcaYIWfFiK0Psgni0kMYgrJXjLn"
+    "2B74Rt6GzZSFL+n2+CpafCCIBBpmLbmJ8+kaiLf8KIy1CNeGCGCExoFDpANtZAG1aQOqmOu0rOI7bEcJXYxoHrUkIEgD"
+    "mY3h0rxH5ACDQIaEAousXJMM4EwOBmQ3HbsCY0Ezu1qwaWWtpofA1C1kmoW4ng9/vb21uPyhL972XONt3J6y7W7mBp3F"
+    "8N976QcW/IuOFsL5IknJ6QmzLjGCoRgKCkxCHPgRfnwHDhFI0TwJlpFkhpFWoBMDTcOiDJKDa5P2MULQ3580+DVdssID"
+    "tphJmHqSMaL2FAkfsPifg1bQY7EEYVQgwPFiZZysLJlHomOG1tPq2nOQKIJoAzO78DmhcRjVAh6CWvHyLs3sC1AuvcDx"
+    "ygvDz0ByQLoAYANvUCViLR4jNmFaEnssJyyr2BHdDEmwUHhyPuX2x3KNFwYYpCvEWuwrjkt3YwEEW675xd/AnrydamQA"
+    "8wXLF72PqzWjGtMiQuN4Buaj5/aD4AWunddIIhJddKtzVFScYvsUzHVxdrtaxuk1aBW7yzXoc4/g4f5zLbFaZ0ukbsfY"
+    "h3jitURZt/zz0NXcp6+lTvtqBZEeg8hIv97q7dbj50dLpBF4QtqMj9iYuB2HBDL/I8abwHyAxYiNJX4y+L7ruqf1tOuQ"
+    "QWPSNwop1HddCDB8Xr3ddcSiVkRpXbkgN/A3G80G8ZAq7Ui8HwQhduBH79zVwU7WJgjFuisVfgDpc1VqJmeDc9FPU3+1"
+    "jjVEuPUioOW8w3MaUwxi6DsCBmoXvI2j1d/QedGDY/4yzL6WpTtgpgD9wGKf6RuIY0u4Kw89lufpoaHkGgwG+osgFYM/"
+    "YKjIqZEffRRScD9SJQOGTNaUTBMwFIzSNKLQ8SMEHGxAlMUc5i0KHyAuHxngTOpMnbqKTOBecaxhie6g0E5jTKaVyQtC"
+    "fxYnKgsnuHgH4EfBO4P8qtoZUGmkVE1gCMvctlb8blNbFdV8MOcb6V+ZnKOSnGXaw6GpA4cJvSm94rJDbDIJ1tcyQxnU"
+    "Ml+/e4fWFhBE7RNO8mIjKwDruqax0kKZHW9j6cpiMq1J/dSNkiRpLUnoEJdug2GQM5maAUbLeZkDhScUqgks6Xd0YoIt"
+    "a56oipIVfybPoaPQods0hW7DLOK2QebGkZwXVcgoYu1U1BBh5MOVhMKcF6avSACZShmsJ+A+W04Bhm1NucniVQz5+qwe"
+    "2Wx7H4la9bOkry7DReFJ43ab7F4vt6qoehxSJQQhKEgTV6EIO4vIzpAyAmBemSIM9qInqkJEJ1vY18/hl+jp31fkmQxF"
+    "lMCqNPGVFDC6TOqIXBDOyALhOoKYG+zXfn8fkff+xT64VdmNlOT2zzlIw2EGG2FGn4fexacxyIAvdzjmcHMJbyZz9NkD"
+    "5hn0Okdgvc7XKA5jZ9y4O7NTS4lJ8+yOiGY5olpibMKoTI2Ml3O2AZtnkbaSsXX5p/rZ/fwA/YHZrTVCaBJbjQHJjhJf"
+    "a9DL5/cQyqz97eG9Ga27KLg7Nsocf9AODloqjoKgfN++KsCzvmJ7SPGAjNJIjMUp0jzSeQEMobD/5zoPRwI4i7kxip76"
+    "bGvgkg5XGdTPWUKb1uqOOG2At9+8eEepBLTK0Ijg6CcFK8E72GJh+Q10bn2ydY0VwFxrY9XaVS72d9Mtl/Hlwf2EEqbF"
+    "nD3IIQfii3KKwwgCdjlLgsnQpKND33itC0LTmF24MtYyrB6jExWbuxA6D7R5A0TqxotyjVnTA3Jpy7spAuX3OjmxFir/"
+    "cQMlJkRfa0f9oCaTSl6byTCyvN34lKHtkYrNwABi0jELEVniqyDFnJBDaBjGnMHRDexjsjS9QmMdExIsJnkH8O4WJg7e"
+    "XiNGNeP9UCDVp5yzWZV9zIN3PGICs2xI+WbM8JAtmE6VLK+Y1sVEHy+MwzkhssOCuTlkEAdIuNHLjwovPzrEP7WCNN00"
+    "grEdW+/nBY1XxrOKR+8OuG5qrACCyHADPZQXsFipP0GfRU8FPnIHdbG9XWsmHDobrnFIGw+Z981I2gdBigDQAIn2pxlp"
+    "CmBiX+Gm03Uz5jDP4ZIdk6W+kX3YzPlGEhYy/ilJo6CIv2iv0nyyoM0Td21YMjnv3D423PRbw9w2T97myds8eZsnb/Pk"
+    "bZ68zZO3efIq7W2efDd58lLa5yGHrWpmuc2yt1n2NsveZtnbLPsXlmV36Lrj1GydxW/T8W06fmtutOn4Nh3fpuO/6HS8"
+    "mxZ7SCmFmslqM/ltJr/N5LeZ/DaT/7BMvjueB+bw1xniditAuxWg3QrQbgXItwJwfQfeBzABQLWQE2LC4eAJ02cME2dW"
+    "isEReu6Rdn34AVN6Ql0sKAdEDz3/y5PB93fvDMjT+GB0ZjCEPkUYjFPdJ5xGGxU4voATGZg8kwmLsWFx87AZxakcfi/C"
+    "Bc2QuYSMn0XJ2I8u/HRW2QXBJVHWRmadKXfMf9FV0VFsXPXvKIEyMqU+qNaK6MAS36eFnmpHdDlKTiaToZNbiOVKroAX"
+    "4xVG1IHwTNs3LfLOWJzFRYG3zbBSlzWrG17u7uZcYHltNnaTniMM6wBOKuVRJS+Q4+WsSIwLNxt0iAUkRAbmQ47JSwD9"
+    "Rf1PwVza2Ha5V1zWErPk5uZhPtamq0G3Ex8WmKhQUsWYiFCXEVFykmCouuMLT/foMUk1jJj7H925qrWoTchaZu7GDpNE"
+    "5LIm1sr2SmhA+dd6m4znlmTpHA7Bjxa0so1YRa3/Y4r/6Anmh2rGpRa2Cpk7LOvYNBiTDjhU8Iu7uIeKB1FDgF4XtxAx"
+    "dnJoqtlcikBXcCKlRRW3gcAulZlB1AUkAgKKc8TrEDUNZRRsY2I4lkhD6wkzSIwo9vtYlWoomOYElhLt3KYZQjpOKScU"
+    "LuQ5KJMmP4JvE25l/7jvG11KSYdeQFbYzk18s8GqCafGDPY3lR2sbrSmps+vYdBzahqhnb1luv76+sdXNLPGENdX8eH9"
+    "UBQH5xJRxO4aHfg5GauttFr7j8SLIXnbNCZcLvs0xTQ6KuXk46RP8miheNptTKevTJnCshv1QIUp0ssRGeKYze/iRraM"
+    "97Lhkt+YwihKbvoOHNohmcg9p+U81Qh0NSZwpaPdzlq72opGmtM6umxO3ldXGEHoxFIGnBFIcQvSOEEoZZ08LQV2UDR2"
+    "WJ+mIS7UWEBsvFr4SiEkqhkXGpVd2VCbwqXALMbWCOQdUGwPboVTGG1jjs8ni+3wg0yvZYUwSxXFFMkQNBcCGmufmLsd"
+    "ttECCkM0Bl0vQrj0cPvLlKsINqXNzXJuP5dme50tA9eUDEoG7oAIEKAjxCXihLKLHbMRqduAJES0drVz1z7xjJes54jV"
+    "fatwyl8prV6YziuvZp1p5M96uE709Nz08l2kVDGNLbLezazzY2PpA7ZaUqxcF2O0ST/er2jiKdDStYwRdrq+F6My9nwA"
+    "Q15YT+gphhWQvxyGsTsuYgcbonUg7nVA3nvGFPYYRxAtZKmRIBhWmCYxgR6OpJiXu1Tyz2wDpG4dqImLO1Xn6/hOtjSn"
+    "VHeWw19x3BOHhEWxVmhX1xAccl1BxiHKbMaeh0GA277pHpWYK94ZlSJR+hlaihg8BpTX1juii+AXmzFmwNzyumvrFLIj"
+    "qsB8ZeEvOb/fJAG4CSAPWQrNZMmVjIlImn/Lf1wFwVF49imcX4BbnGafnvfE6evjkw/nPfHs2cn/njyHC7hTlXZmx3IJ"
+    "Hg8MRnJEOkzFGPh9hfmNsaRdplGSXMFyGV7JAu5XiY5gI+rPUKCxayw6aopecibFZ1J5ULagIsdK8F2TtF5XmhEbe3aw"
+    "5mbIO7fM0QCkwOwg4IqNhSKeuglO+oWZ2ffFU8bUThPEBYUCj8jj0EyKnKSSlAR3HPG3MirVw14spM8bwBFgmSjhM35n"
+    "iCnN59ymxqU5RhWnCBvP9VTehzPzzW5qDbrs2V37IqT3dCggSdFUdIpobYhcgYldiWkYh+qyOyI6LkrgEPe1gyxEEYhk"
+    "h3GpOO7iDjp8hrnO6Qdwp0CKKIXGhTFNnCYPg9HgxhI0lacFRqS/5bf58ZACATmCSfAWkaYXuAqsA5p4f/Tjb9gE4Wzg"
+    "Tj4ZDCq7smrPsLTnUb7i8yhyOgU+sMLnEVLe2ZVvb9eoA9dednfqooH5jsdNXdAdnT+5I7BXJasS6ntA5K75KZMySfxx"
+    "87jBQw+UNMK2m5PQ/OxImRBnc3ZjdFtIftf5Ap/laEkFl+cF+3dH+u9y8KQScrM/7rC7gW10LKUiLO6BlE2NzK6PmtT6"
+    "a9uFcbc7P0LeGudNLpST6vx3+wVsdZYt1PDgAD0XHRIdJOnsIEgBhxw8Pnx82H/0+MAJCMNaVM0e3pEzTfRZMIDzyibz"
+    "cahYhftzHTfp5SW9qa08Q6N1+Jz3X2frkr81mcpEl1gkus+LHT9g/M5ZNKpJv36sfOiicXKayuVvvNm8pwvqr78NYD5d"
+    "oddTesZaBN6kSOdAmnOVqXbpOy9mq8sz3qsXkjsYY8rOrx8awuV1t6sk2/bOb9eLiZ68cxZGY2Bpg07ptwesZ3TBYF3v"
+    "+uB0XP4lXS5MiFkvSRfWyutwKe9itoFoJ2G3zA8DaL1QRXWgsA6dN9I6qWFd7hzY5PGCezP5UARjeInGqQMs5H7yCpyk"
+    "V/TrGzkZF7oj3X6On4XThegnwjbdKzzVz39bSe+O2Z1xa89gt2ew2zPY7RnsdbS3Z7DbM9j37rFui3Nvf2zYjUbZqGxt"
+    "MIoPh+0gFpXvG7z/FPFvHwBwvfQvw61rzy2355a/nnPLbSyhjSV8dbGENSGDHPIYV/8gS4LkoBBC2DJeQH2Iu9r/I0QH"
+    "vp7SJf9vf8bARaIx6No9udF74Ogu0n1/7AIK1dMKzgg2H/jdtRIqe151mYTN+2tWFqGy5dNURGje8Q5qJTykAkJlenZw"
+    "yqBpWYOqaDi/pb07z2lHVQ++EDerHAJpsWiLRVssarGoQSLzFSIDzlw5hmdLFIqggVsWhVZ/H+zZVmtqqzW11Zraak0P"
+    "LwvT/t7QHVWKHrAz9h7vb0u4vb4sURXVT6c7RtW7qlr0hcDqtsbR11zjqHWiWieqdaKsE+UCArO4bOk5GfNpm/t9XKa2"
+    "mOAWxQSLqMPhfJnId/rwM9XR4CogI+HpAhwv3rz859//4YFXA3pwQ8tmlrgFQna8I8RqaHVWT89r8dFayML1wHLR1KVO"
+    "BoG81oJ4cH04eDLgskC36xXMtHr+pf5g3c5mx9QDuyd6zoCtCHqdEmLVrQ33wd7DaiifatNt1JiuT/dlIN0mrbSF7/4A"
+    "he9aRNoi0t8IkdavUs5qdPjo8ZOn33z73Z+/98eTQBo8WAf49Mbn8hvCGGxxKLS1FWw314HB7QzVGkX+qgqfcvkW627k"
+    "WmidAJr8MLuYJAFS9bikSOuCQ0eARALBxVx8exIAJIcrviWprdioC6sp4HEqcRplMDJRT5H68UAbYktYnUfkkvi0IYkf"
+    "nKqDWPZJUYmoSUjHLJBAAE3UFSDnVAE+VZIN++l5haY1PpZL1rffN2YduEtXiMuyCoW6mgfW6MAYZcBE0eYgkJYKWQW/"
+    "0CXmu8OmxMRiCWNe0LzQfu4lVqqI6ZyO3Z860tULdGURX4yXswoxrofp0vLo8SYzBpIBfFKZsIUouZ4EQluqKmmqXLgk"
+    "VBznIh3fNGVKBvAD+yafBIt+0GZdU8OE2x/R7iOTH8KaR+HkUlctWtXPlOO0Fwh70nS2XuetiM6LLI36L8SBOHn9w+vj"
+    "D90RkHtBh3WQZK7zWadfpcBAgZKnT5pOlW1EdKD/D6/ev7mLADRD7jlEWvW4y57rUTrHiIr9OecAh+ZQQvEIkg4M8m6x"
+    "G73VXPvDlEgYucUzqMaRLtrBsVmuySGwUqpyXWtcKmgIVBUYt5ntDcFb6J/FnB/NKwDjiQpLNd7YcRFf8T8UU8YqnrTb"
+    "jWu+iIzSSGQ+dKilA130hK4qEsubngm+dLmAX5iZyiNUvorUjUpMlsvwDnBQuJ3Oz8JxiB4dDuu9rmTsnKT6D/TgsWmm"
+    "gN5D9IpgdHgWC3O8DV/XlZHPYmLis3/r94VhFBXr1YMgRpit2oPFaiSChIyjDLAeTL///Cw+i/+kH8fPu66ZjM3/SbzA"
+    "qlSwUODXvngPYzQVYF68ffPm6PglVpzSrPSoIKbXTwR9A3azN4iiChhpkkWrKpN7wjMwXNCRFGGdNWz61qNE1nIyAQDK"
+    "Fbjs46ydIofiIld0fBdv5bjaXNE4mhrn1rXdH4i39jNHEqjdvO5SiCWOdHUsdHTY/IFxZOUZIId+wOJFbhkzW5zZjlyX"
+    "Z3YqmyKQUMMKZ7WA7ueOOoOK233g9JUEq4slb4rVndUIJoDf63u60FSoN5FyqVIi03RlYlLco8cVBFVhAJxnxU2kGt7w"
+    "NGiY63MdK64lxcXqqL7TkhFRtZ3BGgEydfXevvvw+u2x51bSu6s+bF5Rz5aeu/bTEO23KbHH5tItrmfOnOmKsi4SGaHL"
+    "TdM0BwutM9BWAibg5YTS2cUBw/dKlfe8Ac7ApYwWnqDwMDdCQyHeH2v0B6/MF5kaOuUDSeoqaI3PmZHN8krw0NMHVJ92"
+    "bVJZFYAV19jS5on8dhifhx88IuaIC+PlRZXQKeiYGnp5m4WaeV02vqtkaafdz4v9EboEo8wEF+v2eUPNLxtT81yil2az"
+    "spGRvNpe7j+BcKwvsAdDemNr+ZpKt7lqaRDjVUuwoVkJXcuR+6XwBa7Bwiy0m0amRtuPXLMeVrDNC3HyaovJogAg4yol"
+    "zzxW3i+qup5oXE3PuJ1eoZSeZ1aiVwStQCkVXvhEH8UnbaPR6sOXufRJoT/BA7C+2v/x+UO4/8muJHTpMVzwyBP04NMO"
+    "nTpu/ik2X1HYT2Ib14xb/vZ7bLrqlvEwNnawuPHvkFOeca6oyc3dJG4SnCBs01a4L/KgkbNjGvoGG3I9HSJwe5dFt/8k"
+    "Hzx7Gtj8Ro6HbvDpExq5dRho8A9wH7CZs/it9h64tCdMoZ4ENSzMssr4HIixQQaAde7EWPg1Lx8kUO3AsBnzzViuZ4vl"
+    "8ko0LCihqZlwtwY+Qk6Qk4NM+Cw+jWjo0TBXCd/q05CxC4uwn1Nz6vwcFq1mpSEB6b/iWOCw0FR9oRfP7ZHPd5kuoceH"
+    "npav6/ueQ2MFAnBr7ylOPQ73jnNLdf3UbgsutK49MGj6QRvq6jorZtI90g6GlvoXH3hGh2sxLvooFaRNeA063Lv9F13g"
+    "WR8="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -828,6 +830,10 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 # ---- burgee: end of timeout ----
 
 
+#: The default of an injected Context parameter; the tool always passes a real one.
+INJECTED: Any = None
+
+
 class _Command:
     """One command: its help, how to build its parser, how to run it, and its result's shape."""
 
@@ -913,6 +919,16 @@ class Problem:
     column: int
     severity: str
     message: str
+
+
+@dataclass
+class Refreshed:
+    """What refresh found: the template files it added, those that differ, and (with --diff)
+    how each differing file would change, as one patch for `git apply`."""
+
+    added: list[str]
+    differs: list[str]
+    patch: str | None
 
 
 @dataclass
@@ -1085,18 +1101,34 @@ def new(
 def refresh(
     dir: Path | None = None,
     diff: bool = False,
-) -> None:
+    ctx: Context = INJECTED,  # type: ignore[assignment]
+) -> Refreshed | None:
     """Re-render a project's template files safely.
 
     Add template files a project lacks and list those that differ; never overwrite anything.
+    A person gets a line per file (and the patch on stdout); JSON and MCP callers get them as
+    data.
     """
     with _Pipeline():
         from burgee import scaffold
 
         try:
-            scaffold.refresh((dir or Path()).absolute(), diff=diff)
+            added, differs, patch = scaffold.refresh((dir or Path()).absolute(), diff=diff)
         except (scaffold.ScaffoldError, OSError) as error:
             raise _refused([str(error)], "refresh") from None
+    if ctx.json:
+        return Refreshed(added, differs, patch)
+    # NOTE: with --diff, stdout is the patch alone (`burgee refresh --diff | git apply`).
+    out = sys.stderr if patch is not None else sys.stdout
+    for relative in added:
+        print(f"added    {relative}", file=out)
+    for relative in differs:
+        print(f"differs  {relative}", file=out)
+    if not added and not differs:
+        print("The template files are up to date.", file=out)
+    if patch:
+        sys.stdout.write(patch)
+    return None
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -6824,10 +6856,10 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
         ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option"))),
     ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
-    "refresh": (refresh, "Re-render a project's template files safely.", _Null, (
+    "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
         ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
         ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply`"))),
-    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("discard", True))),
+    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
 }
 # fmt: on
 
@@ -6870,6 +6902,10 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
     "Problem": (
         {"path": _Str, "line": _Int, "column": _Int, "severity": _Str, "message": _Str},
         ("path", "line", "column", "severity", "message"),
+    ),
+    "Refreshed": (
+        {"added": ("list", _Str), "differs": ("list", _Str), "patch": ("null", _Str)},
+        ("added", "differs", "patch"),
     ),
 }
 

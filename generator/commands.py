@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from burgee import Argument, CommandError, Option, Outcome, command, program
+from burgee import Argument, CommandError, Context, Option, Outcome, command, program
 
 program(
     name="burgee",
@@ -51,6 +51,16 @@ class Problem:
     column: int
     severity: str
     message: str
+
+
+@dataclass
+class Refreshed:
+    """What refresh found: the template files it added, those that differ, and (with --diff)
+    how each differing file would change, as one patch for `git apply`."""
+
+    added: list[str]
+    differs: list[str]
+    patch: str | None
 
 
 @dataclass
@@ -281,15 +291,31 @@ def refresh(
     diff: Annotated[
         bool, Option(help="print how each differing file would change, as a patch for `git apply`")
     ] = False,
-) -> None:
+    ctx: Context = None,  # type: ignore[assignment]
+) -> Refreshed | None:
     """Re-render a project's template files safely.
 
     Add template files a project lacks and list those that differ; never overwrite anything.
+    A person gets a line per file (and the patch on stdout); JSON and MCP callers get them as
+    data.
     """
     with _Pipeline():
         from burgee import scaffold
 
         try:
-            scaffold.refresh((dir or Path()).absolute(), diff=diff)
+            added, differs, patch = scaffold.refresh((dir or Path()).absolute(), diff=diff)
         except (scaffold.ScaffoldError, OSError) as error:
             raise _refused([str(error)], "refresh") from None
+    if ctx.json:
+        return Refreshed(added, differs, patch)
+    # NOTE: with --diff, stdout is the patch alone (`burgee refresh --diff | git apply`).
+    out = sys.stderr if patch is not None else sys.stdout
+    for relative in added:
+        print(f"added    {relative}", file=out)
+    for relative in differs:
+        print(f"differs  {relative}", file=out)
+    if not added and not differs:
+        print("The template files are up to date.", file=out)
+    if patch:
+        sys.stdout.write(patch)
+    return None

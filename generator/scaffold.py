@@ -127,9 +127,10 @@ def _render(project: Path, data: dict[str, Any], *, interactive: bool) -> dict[s
     return dict(worker.answers.user)
 
 
-def refresh(project: Path, *, diff: bool) -> None:
-    """`burgee refresh`: add the template files `project` lacks; list (or diff) the ones that
-    differ; never overwrite anything."""
+def refresh(project: Path, *, diff: bool) -> tuple[list[str], list[str], str | None]:
+    """`burgee refresh`: add the template files `project` lacks; find (and with `diff`, diff)
+    the ones that differ; never overwrite anything. Answers the files added, the files that
+    differ, and the patch (None unless `diff`)."""
     data: dict[str, Any] = {}
     if not (project / ANSWERS).is_file():
         raise ScaffoldError(f"{project} has no {ANSWERS}; was it made by burgee new?")
@@ -143,9 +144,9 @@ def refresh(project: Path, *, diff: bool) -> None:
         raise ScaffoldError(f"cannot read {project / ANSWERS}: {error}") from error
     data = {key: value for key, value in data.items() if not key.startswith("_")}
     data["burgee_version"] = burgee.__version__
-    # NOTE: the summary goes to stderr with --diff so that stdout is a clean patch.
-    report = sys.stderr if diff else sys.stdout
-    changes = 0
+    added: list[str] = []
+    differs: list[str] = []
+    patch = "" if diff else None
     with tempfile.TemporaryDirectory() as tmp:
         fresh = Path(tmp) / "project"
         _render(fresh, data, interactive=False)
@@ -156,24 +157,22 @@ def refresh(project: Path, *, diff: bool) -> None:
                 continue  # the user's code, only ever a starting point
             if mine.is_file() and mine.read_bytes() == new.read_bytes():
                 continue
-            changes += 1
             if not mine.exists():
                 mine.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(new, mine)
-                print(f"added    {relative}", file=report)
-            else:
-                print(f"differs  {relative}", file=report)
-                if diff:
-                    sys.stdout.writelines(
-                        difflib.unified_diff(
-                            mine.read_text("utf-8", "replace").splitlines(keepends=True),
-                            new.read_text(encoding="utf-8").splitlines(keepends=True),
-                            f"a/{relative}",
-                            f"b/{relative}",
-                        )
+                added.append(relative)
+                continue
+            differs.append(relative)
+            if patch is not None:
+                patch += "".join(
+                    difflib.unified_diff(
+                        mine.read_text("utf-8", "replace").splitlines(keepends=True),
+                        new.read_text(encoding="utf-8").splitlines(keepends=True),
+                        f"a/{relative}",
+                        f"b/{relative}",
                     )
-    if not changes:
-        print("The template files are up to date.", file=report)
+                )
+    return added, differs, patch
 
 
 def _copier_message(message: str) -> str:

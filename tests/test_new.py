@@ -271,6 +271,14 @@ def test_refresh_adds_missing_files_and_never_overwrites(tmp_path: Path) -> None
     assert proc.stderr == "differs  README.md\n"
     assert proc.stdout.startswith("--- a/README.md\n+++ b/README.md\n")
     assert proc.stdout.endswith("-My own notes.\n")
+    patch = proc.stdout
+    (project / ".gitignore").unlink()
+    proc = burgee("refresh", "--diff", "--json", cwd=project)
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)["data"]
+    assert data == {"added": [".gitignore"], "differs": ["README.md"], "patch": patch}
+    proc = burgee("refresh", "--json", cwd=project)
+    assert json.loads(proc.stdout)["data"] == {"added": [], "differs": ["README.md"], "patch": None}
     proc = burgee("refresh", cwd=tmp_path)
     assert proc.returncode == 2
     assert proc.stderr.startswith("burgee refresh: error: ")
