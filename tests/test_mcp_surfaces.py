@@ -70,6 +70,9 @@ def test_sdk_lists_and_uses_every_tool_prompt_and_resource(mode: str) -> None:
             with pytest.raises(MCPError) as no_argument:
                 await client.get_prompt("recipe", {})
             found["no_argument"] = no_argument.value
+            with pytest.raises(MCPError) as unknown:
+                await client.get_prompt("nope", {})
+            found["unknown"] = unknown.value
         return found
 
     found = asyncio.run(go())
@@ -126,6 +129,14 @@ def test_sdk_lists_and_uses_every_tool_prompt_and_resource(mode: str) -> None:
     assert found["missing"].error.message == "Resource not found"
     assert found["no_argument"].error.code == -32602
     assert found["no_argument"].error.message == "dish is required"
+    # NOTE: an unknown prompt, as on the command line: a usage error with its envelope.
+    unknown = found["unknown"].error
+    assert (unknown.code, unknown.message) == (-32602, "unknown prompt 'nope'")
+    assert unknown.data["error"]["kind"] == "usage"
+    assert (
+        unknown.data["error"]["hint"]
+        == run(PANTRY, "prompt", "nope", "--json").json()["error"]["hint"]
+    )
 
 
 def _initialize(version: str) -> bytes:

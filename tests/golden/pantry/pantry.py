@@ -6344,6 +6344,11 @@ def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
     return _McpError(code, failure.message, envelope)
 
 
+def _unknown_prompt(name: object) -> UsageError:
+    """The error of a prompt the program does not have, on the command line and over MCP."""
+    return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROMPTS)}")
+
+
 def _mcp_context(server: _McpServer, path: str) -> Context:
     context = Context(path, True)
     context._log = lambda level, message, data: server.log(None, level, message, data)
@@ -6357,7 +6362,7 @@ def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], mo
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     name = params.get("name")
     if not isinstance(name, str) or name not in PROMPTS:
-        raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
+        raise _mcp_failure(_unknown_prompt(name), server)
     arguments = _arguments(params)
     try:
         result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json", True)
@@ -6415,7 +6420,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
     name = rest[0]
     command = PROMPTS.get(name)
     if command is None:
-        raise UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROMPTS)}")
+        raise _unknown_prompt(name)
     source = "flag"
     if invocation.json_input is not None:
         # NOTE: the arguments as one JSON object, as `prompts/get` takes them.
