@@ -9,6 +9,8 @@ import json
 import os
 import re
 import signal
+import socket
+import struct
 import subprocess
 import threading
 from pathlib import Path
@@ -234,6 +236,22 @@ def test_two_batches_of_one_session_at_once_each_get_their_own_answers(tmp_path:
             assert all(answer["result"]["isError"] is False for answer in answers[0])
     finally:
         server.stop(signal.SIGTERM)
+
+
+def test_a_client_that_resets_its_connection_leaves_no_traceback() -> None:
+    server = HttpServer(PANTRY)
+    try:
+        for _ in range(3):
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+            sock.sendall(b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+            # NOTE: linger 0: the close is a reset (RST), not an orderly end of the stream.
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()
+        assert session(server.port)  # still serving
+    finally:
+        code, err = server.stop(signal.SIGTERM)
+    assert code == 0
+    assert "Traceback" not in err and "Exception" not in err, err
 
 
 @pytest.mark.parametrize("sent", [signal.SIGINT, signal.SIGTERM])

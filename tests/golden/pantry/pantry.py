@@ -5515,6 +5515,18 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         request_queue_size = 4 * _HTTP_WORKERS
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
 
+        def handle_error(self, request: Any, client_address: Any) -> None:
+            # NOTE: a client that went away mid-request is not the server's error; anything
+            # else is one line on stderr (with --debug, the traceback), not socketserver's dump.
+            error = sys.exc_info()[1]
+            if isinstance(error, (ConnectionError, TimeoutError)):
+                return
+            sys.stderr.write(f"{PROGRAM}: mcp: a request failed: {error!r}\n")
+            if debug:
+                import traceback
+
+                traceback.print_exc()
+
     def stop(signum: int, frame: object) -> None:
         raise KeyboardInterrupt
 
