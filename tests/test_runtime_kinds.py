@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import decimal
+import enum
 import pathlib
 import uuid
 from typing import Any, get_args
@@ -16,7 +17,7 @@ from burgee.runtime.errors import _Invalid
 from burgee.runtime.inputs import _problem
 from burgee.runtime.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
 from burgee.runtime.output import _jsonable
-from burgee.runtime.values import _matching, _pairs, _tuple, _within
+from burgee.runtime.values import _choice, _matching, _member, _pairs, _tuple, _within
 
 #: kind -> (inputs that convert, with the value each gives; inputs that must be refused).
 CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
@@ -203,3 +204,20 @@ def test_a_converter_and_the_input_schema_check_word_a_problem_alike(
     with pytest.raises(_Invalid) as refused:
         convert(value)
     assert _problem(value, schema, "key", schema) == f"key: {refused.value}"
+
+
+def test_a_choice_is_matched_with_json_equality_as_its_schema_is() -> None:
+    """What the input schema's `enum` accepts, the converter takes: 1.0 is the choice 1 (and
+    the handler gets the choice itself); true is not 1; the command line's text "1" is."""
+    convert = _choice(1, 2, 3)
+    assert (convert(1.0), type(convert(1.0))) == (1, int)
+    assert convert("2") == 2
+    with pytest.raises(_Invalid):
+        convert(True)
+    schema = {"enum": [1, 2, 3]}
+    assert _problem(1.0, schema, "n", schema) is None
+    assert _problem(True, schema, "n", schema) is not None
+    members = _member(enum.Enum("Size", [("S", 1), ("M", 2)]))
+    assert members(2.0).name == "M"
+    with pytest.raises(_Invalid):
+        members(True)

@@ -12,7 +12,14 @@ from __future__ import annotations
 from typing import Any
 
 from burgee.runtime.embedded import _document
-from burgee.runtime.kinds import _badly_sized, _mismatched, _out_of_bounds, _show, _wrong_count
+from burgee.runtime.kinds import (
+    _badly_sized,
+    _mismatched,
+    _out_of_bounds,
+    _same,
+    _show,
+    _wrong_count,
+)
 
 #: Each command's input schema and its secret keys, from the embedded clispec document.
 _INPUT_SCHEMAS: dict[str, tuple[Any, frozenset[str]]] = {}
@@ -79,15 +86,6 @@ def _is_type(value: object, name: str) -> bool:
     if name == "array":
         return isinstance(value, list)
     return isinstance(value, dict)
-
-
-def _same(one: object, other: object) -> bool:
-    """JSON equality: 1 equals 1.0, but true is not 1."""
-    if isinstance(one, bool) or isinstance(other, bool):
-        return type(one) is type(other) and one == other
-    if isinstance(one, list) and isinstance(other, list):
-        return len(one) == len(other) and all(map(_same, one, other))
-    return one == other
 
 
 _TYPE_NAMES = {

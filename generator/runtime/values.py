@@ -13,6 +13,7 @@ from burgee.runtime.kinds import (
     _load_json,
     _mismatched,
     _out_of_bounds,
+    _same,
     _show,
     _wrong_count,
 )
@@ -221,7 +222,7 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     def convert(value: object) -> Any:
         for choice in choices:
             text = _choice_text(choice)
-            if (type(value) is type(choice) and value == choice) or value == text:
+            if _same(value, choice) or value == text:
                 return choice
         raise _Invalid(f"{_show(value)} is not one of {', '.join(map(str, choices))}")
 
@@ -233,7 +234,7 @@ def _member(enum: type[_E]) -> Callable[[object], _E]:
 
     def convert(value: object) -> _E:
         for member in enum:
-            if value == member.value or value == str(member.value) or value == member.name:
+            if _same(value, member.value) or value == str(member.value) or value == member.name:
                 return member
         allowed = ", ".join(str(member.value) for member in enum)
         raise _Invalid(f"{_show(value)} is not one of {allowed}")

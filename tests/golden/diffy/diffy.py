@@ -1087,6 +1087,16 @@ def _choice_text(choice: object) -> str:
     return str(choice).lower() if isinstance(choice, bool) else str(choice)
 
 
+def _same(one: object, other: object) -> bool:
+    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
+    alike: 1 equals 1.0, but true is not 1."""
+    if isinstance(one, bool) or isinstance(other, bool):
+        return type(one) is type(other) and one == other
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(_same, one, other))
+    return one == other
+
+
 def _number(value: float) -> str:
     """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
     (`:g` wrote `1e+06`, JSON `1000000`)."""
@@ -1452,7 +1462,7 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
     def convert(value: object) -> Any:
         for choice in choices:
             text = _choice_text(choice)
-            if (type(value) is type(choice) and value == choice) or value == text:
+            if _same(value, choice) or value == text:
                 return choice
         raise _Invalid(f"{_show(value)} is not one of {', '.join(map(str, choices))}")
 
@@ -2938,15 +2948,6 @@ def _is_type(value: object, name: str) -> bool:
     if name == "array":
         return isinstance(value, list)
     return isinstance(value, dict)
-
-
-def _same(one: object, other: object) -> bool:
-    """JSON equality: 1 equals 1.0, but true is not 1."""
-    if isinstance(one, bool) or isinstance(other, bool):
-        return type(one) is type(other) and one == other
-    if isinstance(one, list) and isinstance(other, list):
-        return len(one) == len(other) and all(map(_same, one, other))
-    return one == other
 
 
 _TYPE_NAMES = {

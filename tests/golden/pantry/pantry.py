@@ -1152,6 +1152,16 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _same(one: object, other: object) -> bool:
+    """JSON equality, for the input schema's `enum`/`const` and the converters of choices
+    alike: 1 equals 1.0, but true is not 1."""
+    if isinstance(one, bool) or isinstance(other, bool):
+        return type(one) is type(other) and one == other
+    if isinstance(one, list) and isinstance(other, list):
+        return len(one) == len(other) and all(map(_same, one, other))
+    return one == other
+
+
 def _number(value: float) -> str:
     """A `min=`/`max=` bound as every message and help text writes it: `1000000`, `0.5`
     (`:g` wrote `1e+06`, JSON `1000000`)."""
@@ -3022,15 +3032,6 @@ def _is_type(value: object, name: str) -> bool:
     if name == "array":
         return isinstance(value, list)
     return isinstance(value, dict)
-
-
-def _same(one: object, other: object) -> bool:
-    """JSON equality: 1 equals 1.0, but true is not 1."""
-    if isinstance(one, bool) or isinstance(other, bool):
-        return type(one) is type(other) and one == other
-    if isinstance(one, list) and isinstance(other, list):
-        return len(one) == len(other) and all(map(_same, one, other))
-    return one == other
 
 
 _TYPE_NAMES = {
