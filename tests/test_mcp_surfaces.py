@@ -245,7 +245,7 @@ def test_prompts_on_the_command_line() -> None:
     assert given.json() == recipe.json()
     mistyped = run(PANTRY, "prompt", "recipe", "--json", '{"dsh": "soup"}')
     assert mistyped.code == 2
-    assert mistyped.json()["error"]["message"] == "unknown key 'dsh'"
+    assert mistyped.json()["error"]["message"] == "unknown key 'dsh'; dish is required"
     missing = run(PANTRY, "prompt", "recipe", "--json")
     assert missing.code == 2
     assert missing.json()["error"]["kind"] == "usage"

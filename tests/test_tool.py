@@ -242,6 +242,17 @@ def test_json_input_is_validated_like_flags(kitchen: Path) -> None:
 def test_json_input_rejects_unknown_keys_and_non_objects(kitchen: Path) -> None:
     unknown = run(kitchen, "types", "--json", '{"text": "a", "number": 1, "colour": "red"}')
     assert unknown.code == 2 and "unknown key 'colour'" in unknown.json()["error"]["message"]
+    # NOTE: every problem at once: each unknown key, and a bad value beside them.
+    many = run(kitchen, "types", "--json", '{"text": "a", "number": "x", "zz": 1, "colour": 2}')
+    error = many.json()["error"]
+    assert error["message"] == (
+        "unknown key 'colour'; unknown key 'zz'; number: expected an integer, got 'x'"
+    )
+    assert error["hint"].startswith("keys: text, number")
+    # NOTE: a command without inputs refuses keys too (its reader has nothing else to check).
+    none = run(kitchen, "secret-sauce", "--json", '{"x": 1}')
+    assert (none.code, none.json()["error"]["message"]) == (2, "unknown key 'x'")
+    assert none.json()["error"]["hint"] == "this command takes no input"
     assert run(kitchen, "types", "--json", "[1, 2]").code == 2
     broken = run(kitchen, "types", "--json", "{not json")
     assert broken.code == 2 and "not valid JSON" in broken.json()["error"]["message"]

@@ -24,7 +24,7 @@ from burgee.runtime.errors import (
     _ActionRequired,
     _failure,
 )
-from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
+from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _QUIET, _dumps
 from burgee.runtime.program import ALIASES
@@ -95,7 +95,6 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     try:
-        _check_keys(command, arguments)
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir

@@ -23,7 +23,7 @@ from burgee.runtime.errors import (
     _on_sigterm,
     _Terminated,
 )
-from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
+from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at
 from burgee.runtime.mcp import _serve_mcp
 from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
@@ -214,7 +214,6 @@ def run(invocation: _Invocation) -> object:
                 f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
             )
         raw = _read_json_input(invocation.json_input)
-        _check_keys(command, raw)
         source = "json"
     else:
         explaining = "--explain" in invocation.asked

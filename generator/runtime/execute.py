@@ -10,7 +10,6 @@ from burgee.runtime.deliver import _write_error
 from burgee.runtime.errors import (
     CommandError,
     Outcome,
-    UsageError,
     _Internal,
     _MissingDependency,
     _Terminated,
@@ -36,17 +35,14 @@ _TIMEOUT_GRACE = 2.0
 _TIMEOUT_LONGEST = 1e9
 
 
-def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
-    """Reject keys of a JSON input that are not the command's parameters."""
-    for key in raw:
-        if key not in command.keys:
-            first = min(other for other in raw if other not in command.keys)
-            raise UsageError(
-                f"unknown key {first!r}",
-                hint=f"keys: {', '.join(command.keys)}"
-                if command.keys
-                else "this command takes no input",
-            )
+def _unknown_keys(command: _Command, call: _Call) -> None:
+    """Keys of a JSON input that are not the command's parameters: each is one more problem of
+    the call, reported with the others in its one usage error, whose hint names the keys."""
+    unknown = [key for key in call.raw if key not in command.keys]
+    if unknown:
+        call.problems.extend(f"unknown key {key!r}" for key in sorted(unknown))
+        keys = ", ".join(command.keys)
+        call.hint = f"keys: {keys}" if keys else "this command takes no input"
 
 
 def _execute(
@@ -59,8 +55,10 @@ def _execute(
     and `_as_error` + `_failure` make its envelope.
     """
     if call.source == "json":
-        # NOTE: the keys the schema refuses are reported with the converters' own problems
-        # (a date that is not one), all in the one usage error `call.check()` raises.
+        # NOTE: unknown keys and the keys the schema refuses are reported with the converters'
+        # own problems (a date that is not one), all in the one usage error `call.check()`
+        # raises.
+        _unknown_keys(command, call)
         problems = _input_problems(call.context.command, call.raw)
         if problems:
             call.problems.extend(problems.values())

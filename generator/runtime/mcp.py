@@ -18,7 +18,6 @@ from burgee.runtime.errors import BUILTIN_ERRORS, _failure, _on_sigterm, _Termin
 from burgee.runtime.execute import (
     _TIMEOUT_GRACE,
     _as_error,
-    _check_keys,
     _debugging,
     _execute,
 )
@@ -615,7 +614,6 @@ class _McpServer:
         self.stdout.buffers[thread] = printed
         context = request.context
         try:
-            _check_keys(command, arguments)
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir

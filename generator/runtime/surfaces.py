@@ -15,7 +15,7 @@ from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _failure, _Internal
-from burgee.runtime.execute import _as_error, _check_keys, _debugging, _execute
+from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.kinds import _Any
 from burgee.runtime.mcp_io import _arguments, _McpError
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
@@ -61,7 +61,6 @@ def _get_prompt(
     """`prompts/get` and `mytool prompt NAME`: the prompt's description and messages; for an
     agent, delivered as a tool's answer is (`_for_agent`)."""
     command = PROMPTS[name]
-    _check_keys(command, arguments)
     call = _Call(arguments, source, context, _Sources(context.command))
     try:
         data = _execute(command, call)["data"]

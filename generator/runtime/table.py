@@ -175,7 +175,8 @@ def _reader(
             args.insert(context, call.context)
         elif context is not None:
             given[context] = call.context
-        if checks:
+        # NOTE: a command without inputs has problems only when a JSON input had keys.
+        if checks or call.problems:
             call.check()
         result = handler(*args, **given)
         if await_with is not None:

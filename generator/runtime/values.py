@@ -39,6 +39,8 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
+    hint: str | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -160,7 +162,7 @@ class _Call:
         if self.explaining:
             raise _Explained
         if self.problems:
-            raise UsageError("; ".join(self.problems))
+            raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
 

@@ -1395,6 +1395,8 @@ class _Call:
     #: `--spill-dir`: where the `output` command reads a cut answer back from (None: the
     #: default place). A class attribute: most calls never set it.
     spill_dir: str | None = None
+    #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
+    hint: str | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -1516,7 +1518,7 @@ class _Call:
         if self.explaining:
             raise _Explained
         if self.problems:
-            raise UsageError("; ".join(self.problems))
+            raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
 
@@ -3193,17 +3195,14 @@ _TIMEOUT_GRACE = 2.0
 _TIMEOUT_LONGEST = 1e9
 
 
-def _check_keys(command: _Command, raw: dict[str, Any]) -> None:
-    """Reject keys of a JSON input that are not the command's parameters."""
-    for key in raw:
-        if key not in command.keys:
-            first = min(other for other in raw if other not in command.keys)
-            raise UsageError(
-                f"unknown key {first!r}",
-                hint=f"keys: {', '.join(command.keys)}"
-                if command.keys
-                else "this command takes no input",
-            )
+def _unknown_keys(command: _Command, call: _Call) -> None:
+    """Keys of a JSON input that are not the command's parameters: each is one more problem of
+    the call, reported with the others in its one usage error, whose hint names the keys."""
+    unknown = [key for key in call.raw if key not in command.keys]
+    if unknown:
+        call.problems.extend(f"unknown key {key!r}" for key in sorted(unknown))
+        keys = ", ".join(command.keys)
+        call.hint = f"keys: {keys}" if keys else "this command takes no input"
 
 
 def _execute(
@@ -3216,8 +3215,10 @@ def _execute(
     and `_as_error` + `_failure` make its envelope.
     """
     if call.source == "json":
-        # NOTE: the keys the schema refuses are reported with the converters' own problems
-        # (a date that is not one), all in the one usage error `call.check()` raises.
+        # NOTE: unknown keys and the keys the schema refuses are reported with the converters'
+        # own problems (a date that is not one), all in the one usage error `call.check()`
+        # raises.
+        _unknown_keys(command, call)
         problems = _input_problems(call.context.command, call.raw)
         if problems:
             call.problems.extend(problems.values())
@@ -3457,7 +3458,8 @@ def _reader(
             args.insert(context, call.context)
         elif context is not None:
             given[context] = call.context
-        if checks:
+        # NOTE: a command without inputs has problems only when a JSON input had keys.
+        if checks or call.problems:
             call.check()
         result = handler(*args, **given)
         if await_with is not None:
@@ -3526,7 +3528,6 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     context = Context(path, True)
     context._verbose = debug
     try:
-        _check_keys(command, arguments)
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
         call.spill_dir = invocation.spill_dir
@@ -6145,7 +6146,6 @@ class _McpServer:
         self.stdout.buffers[thread] = printed
         context = request.context
         try:
-            _check_keys(command, arguments)
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
@@ -6421,7 +6421,6 @@ def run(invocation: _Invocation) -> object:
                 f"unexpected {rest[0]!r}: with --json input, give every value in the JSON object"
             )
         raw = _read_json_input(invocation.json_input)
-        _check_keys(command, raw)
         source = "json"
     else:
         explaining = "--explain" in invocation.asked
