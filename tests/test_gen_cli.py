@@ -6,6 +6,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import GOLDEN, burgee, run
 
 HELLO = textwrap.dedent(
@@ -85,6 +87,28 @@ def test_refuses_to_overwrite_a_file_it_did_not_generate(tmp_path: Path) -> None
     assert out.read_text(encoding="utf-8") == "print('my own code')\n"
     assert burgee("gen", str(handlers), "-o", str(out), "--force").returncode == 0
     assert run(out, "greet").out == "Hello, world!\n"
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_refuses_to_write_over_a_directory(tmp_path: Path, force: bool) -> None:
+    """Not even --force replaces a directory: a clear error, and nothing written."""
+    handlers = _handlers(tmp_path)
+    (tmp_path / "out.py").mkdir()
+    (tmp_path / "skills" / "AGENTS.md").mkdir(parents=True)
+    extra = ["--force"] if force else []
+    out = tmp_path / "out.py"
+    for target, directory in (
+        (["-o", str(out)], out),
+        (["-o", str(tmp_path / "t.py"), "--skill-dir", str(tmp_path / "skills")], None),
+    ):
+        refused = burgee("gen", str(handlers), *target, *extra)
+        assert refused.returncode == 2, refused.stderr
+        assert "Errno" not in refused.stderr and "Traceback" not in refused.stderr
+        shown = directory or tmp_path / "skills" / "AGENTS.md"
+        assert f"{shown} is a directory; name a file to write" in refused.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["greeter", "out.py", "skills"]
+    assert [p.name for p in handlers.parent.iterdir()] == ["handlers.py"]
+    assert [p.name for p in (tmp_path / "skills").iterdir()] == ["AGENTS.md"]
 
 
 def test_regenerating_over_its_own_output_needs_no_force(tmp_path: Path) -> None:
