@@ -278,6 +278,8 @@ def new(
         )
         try:
             scaffold.new(args)
+        except BrokenPipeError:
+            raise  # NOTE: the reader went away (`| head`): the tool's own quiet exit, 141
         except (scaffold.ScaffoldError, OSError) as error:
             raise _refused([str(error)], "new") from None
         except KeyboardInterrupt:

@@ -398,3 +398,23 @@ def test_a_new_project_stays_green_through_edit_refresh_test(tmp_path: Path) -> 
         check=True,
     )
     assert version.stdout == "green-tool 0.2.0\n"
+
+
+def test_new_with_its_reader_gone_ends_quietly_with_141(tmp_path: Path) -> None:
+    """`burgee new ... | head`: the project is made; the closed pipe is the usual quiet 141."""
+    read, write = os.pipe()
+    os.close(read)  # NOTE: no reader from the start: the first write fails, every time
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "burgee", "new", "piped", "--defaults"],
+            cwd=tmp_path,
+            stdout=write,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write)
+    assert proc.returncode == 141, proc.stderr
+    assert "error" not in proc.stderr
+    assert (tmp_path / "piped" / "piped.py").is_file()
