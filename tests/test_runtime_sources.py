@@ -367,3 +367,18 @@ def test_the_quick_pick_agrees_with_the_full_one(
         entry = answers[0][1]["level"]
         assert entry["source"] == (answers[0][0][0] or "missing")
         assert ("secret" in entry) is secret
+
+
+@pytest.mark.parametrize(("secret", "shown"), [(False, "'12x34'"), (True, None)])
+def test_a_bad_answer_to_a_prompt_names_the_option(
+    monkeypatch: pytest.MonkeyPatch, project: Path, secret: bool, shown: str | None
+) -> None:
+    """With two prompted options, the error must say which answer was wrong."""
+    from burgee.runtime import values
+
+    monkeypatch.setattr(values._Call, "_may_ask", lambda self: True)
+    monkeypatch.setattr(values, "_ask", lambda question, default, secret: "12x34")
+    call = _call({})
+    call.value("pin", _Int.convert, flag="--pin", prompt="PIN", secret=secret)
+    reason = "is not an integer" if shown else "not a valid value (secret, not shown)"
+    assert call.problems == [f"--pin: {shown} {reason}" if shown else f"--pin: {reason}"]

@@ -1508,7 +1508,7 @@ class _Call:
             return fallback
         if raw is None:
             return self.sources.settle(self, key, kept)
-        if source in ("flag", "json"):
+        if source in ("flag", "json", "prompt"):
             label = self._label(key, flag)
         try:
             return self.sources.settle(self, key, convert(raw))
