@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import sources
+from burgee.runtime import sources, values
 from burgee.runtime.context import Context
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
@@ -374,8 +374,6 @@ def test_a_bad_answer_to_a_prompt_names_the_option(
     monkeypatch: pytest.MonkeyPatch, project: Path, secret: bool, shown: str | None
 ) -> None:
     """With two prompted options, the error must say which answer was wrong."""
-    from burgee.runtime import values
-
     monkeypatch.setattr(values._Call, "_may_ask", lambda self: True)
     monkeypatch.setattr(values, "_ask", lambda question, default, secret: "12x34")
     call = _call({})
