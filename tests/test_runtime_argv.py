@@ -361,3 +361,34 @@ def test_help_is_as_wide_as_columns_says(monkeypatch: pytest.MonkeyPatch) -> Non
 def test_a_value_flag_does_not_take_another_tool_flag(flag: str) -> None:
     # NOTE: found by tests/test_fuzz_argv.py: `hello --field --json` lost the --json.
     assert _usage(["add", flag, "--json"]).message == f"{flag} needs a value"
+
+
+@pytest.mark.parametrize(
+    ("words", "batch"),
+    [
+        (["--batch"], ""),
+        (["--batch", "-"], ""),
+        (["--batch=-"], ""),
+        (["--batch", "c.jsonl"], "c.jsonl"),
+    ],
+)
+def test_batch_reads_stdin_without_a_file_or_with_a_dash(words: list[str], batch: str) -> None:
+    """`--batch -` is stdin, as `--json -` is."""
+    invocation = _Invocation(words)
+    assert (invocation.batch, invocation.rest) == (batch, [])
+
+
+@pytest.mark.parametrize(
+    ("words", "message"),
+    [
+        (["--max-output", "-1"], "--max-output must be a whole number of characters from 0 to"),
+        (["--max-output", "9" * 23], "--max-output must be a whole number of characters from 0 to"),
+        (["--max-output", "\u0663"], "--max-output must be a whole number of characters from 0 to"),
+        (["--batch", "--jobs", "0"], "--jobs must be a whole number from 1 to 999"),
+        (["--batch", "--jobs", "\u0663"], "--jobs must be a whole number from 1 to 999"),
+    ],
+)
+def test_counts_of_tool_wide_flags_say_their_range(words: list[str], message: str) -> None:
+    with pytest.raises(UsageError) as refused:
+        _Invocation(words)
+    assert refused.value.message.startswith(message)

@@ -454,7 +454,14 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_spill",
         "_truncate",
     ),
-    "argparse": ("_command_epilog", "_did_you_mean", "_group_help", "_new_parser", "_tool_flags"),
+    "argparse": (
+        "_command_epilog",
+        "_did_you_mean",
+        "_digits",
+        "_group_help",
+        "_new_parser",
+        "_tool_flags",
+    ),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
@@ -3806,10 +3813,12 @@ class _Invocation:
             given.append(flag)
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
-                if not has_value and index < len(tokens) and not tokens[index].startswith("-"):
-                    has_value, value = "=", tokens[index]
+                # NOTE: `-` is stdin, as for `--json -`.
+                following = tokens[index] if index < len(tokens) else "-x"
+                if not has_value and (following == "-" or not following.startswith("-")):
+                    has_value, value = "=", following
                     index += 1
-                self.batch = value if has_value else ""
+                self.batch = value if has_value and value != "-" else ""
                 continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
@@ -3862,13 +3871,14 @@ class _Invocation:
         elif name == "--timeout":
             self.timeout = _seconds(value)
         elif name == "--jobs":
-            if not (value.isdecimal() and 0 < len(value) < 4 and int(value) > 0):
+            if not (_digits(value, 3) and int(value) > 0):
                 raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
             self.jobs = int(value)
         elif name == "--max-output":
-            if not (value.isdecimal() and len(value) < 10):
+            if not _digits(value, 9):
                 raise UsageError(
-                    f"--max-output must be a whole number of characters, not {value!r}"
+                    f"--max-output must be a whole number of characters from 0 to 999999999,"
+                    f" not {value!r}"
                 )
             self.max_output = int(value)
         elif name == "--spill-dir":
@@ -3879,6 +3889,15 @@ class _Invocation:
             self.allow_destructive = True
         else:
             self.asked[name] = value
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _digits(value: str, most: int) -> bool:
+    """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
+    return 0 < len(value) <= most and value.isascii() and value.isdecimal()
+
+
+# ---- burgee: end of argparse ----
 
 
 def _unrelated(given: list[Flag]) -> UsageError | None:
