@@ -23,12 +23,12 @@ from burgee.runtime.values import _choice, _matching, _member, _pairs, _tuple, _
 CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
     "str": ([("a b", "a b"), ("", "")], [1, None, ["x"]]),
     "int": (
-        [("42", 42), (" -7 ", -7), (3, 3), ("+5", 5)],
-        ["4.2", "x", True, 1.5, None, "0x10", "1_000", "\uff15", "\u0665"],
+        [("42", 42), ("-7", -7), (3, 3), ("+5", 5)],
+        ["4.2", "x", True, 1.5, None, "0x10", "1_000", "\uff15", "\u0665", " -7 ", "80\n"],
     ),
     "float": (
         [("1.5", 1.5), (2, 2.0), ("1e3", 1000.0)],
-        ["x", False, None, "1_0.5", "\uff15", "nan", "inf", "1e400"],
+        ["x", False, None, "1_0.5", "\uff15", "nan", "inf", "1e400", " 1.5"],
     ),
     "bool": ([("yes", True), ("OFF", False), (True, True), ("1", True)], ["maybe", 1, None]),
     "path": ([("a/b.txt", pathlib.Path("a/b.txt"))], ["", 3, None]),
@@ -221,3 +221,8 @@ def test_a_choice_is_matched_with_json_equality_as_its_schema_is() -> None:
     assert members(2.0).name == "M"
     with pytest.raises(_Invalid):
         members(True)
+
+
+def test_an_integer_longer_than_python_reads_says_so() -> None:
+    with pytest.raises(_Invalid, match="has too many digits for an integer"):
+        _Int.convert("9" * 5000)

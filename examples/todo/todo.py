@@ -1298,8 +1298,9 @@ def _shaped(text: str, shape: str) -> bool:
 
 
 def _plain_number(text: str) -> bool:
-    """ASCII, without `_` (Python reads `1_000` and other scripts' digits; JSON does not)."""
-    return text.isascii() and "_" not in text
+    """ASCII, without `_` or spaces around it (Python reads `1_000`, ` 80` and other scripts'
+    digits; JSON does not)."""
+    return text.isascii() and "_" not in text and text.strip() == text
 
 
 class _Type:
@@ -1366,9 +1367,11 @@ class _Int(_Type):
             return int(value)
         if isinstance(value, str) and _plain_number(value):
             try:
-                return int(value.strip(), 10)
+                return int(value, 10)
             except ValueError:
-                pass
+                if value.lstrip("+-").isdigit():
+                    # NOTE: Python 3.11+ reads at most 4300 digits (`sys.set_int_max_str_digits`).
+                    raise _Invalid(f"{_show(value)} has too many digits for an integer") from None
         raise _Invalid(f"{_show(value)} is not an integer")
 
     @staticmethod

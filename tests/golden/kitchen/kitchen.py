@@ -1424,8 +1424,9 @@ def _shaped(text: str, shape: str) -> bool:
 
 
 def _plain_number(text: str) -> bool:
-    """ASCII, without `_` (Python reads `1_000` and other scripts' digits; JSON does not)."""
-    return text.isascii() and "_" not in text
+    """ASCII, without `_` or spaces around it (Python reads `1_000`, ` 80` and other scripts'
+    digits; JSON does not)."""
+    return text.isascii() and "_" not in text and text.strip() == text
 
 
 #: The times a `time` (and the time of a `datetime`) may be written as: what every supported
@@ -1511,9 +1512,11 @@ class _Int(_Type):
             return int(value)
         if isinstance(value, str) and _plain_number(value):
             try:
-                return int(value.strip(), 10)
+                return int(value, 10)
             except ValueError:
-                pass
+                if value.lstrip("+-").isdigit():
+                    # NOTE: Python 3.11+ reads at most 4300 digits (`sys.set_int_max_str_digits`).
+                    raise _Invalid(f"{_show(value)} has too many digits for an integer") from None
         raise _Invalid(f"{_show(value)} is not an integer")
 
     @staticmethod
@@ -1708,7 +1711,7 @@ class _Decimal(_Type):
         # NOTE: text as the pattern has it: `Decimal()` also reads `1_000`, spaces around the
         # number and other scripts' digits, which the schema (and so JSON input) refuses.
         text = value if isinstance(value, str) else ""
-        plain = _plain_number(text) and text.strip() == text
+        plain = _plain_number(text)
         if (plain or isinstance(value, (int, float))) and not isinstance(value, bool):
             try:
                 number = _decimal.Decimal(str(value))
