@@ -31,7 +31,7 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
     "--debug": (["--debug"], lambda i: i.debug, True),
     "--timeout": (["--timeout", "2.5"], lambda i: i.timeout, 2.5),
     "--schema": (["--schema"], lambda i: i.asked, {"--schema": ""}),
-    "--field": (["--field", "a.b"], lambda i: i.asked, {"--field": "a.b"}),
+    "--field": (["--llms", "--field", "a.b"], lambda i: i.asked, {"--llms": "", "--field": "a.b"}),
     "--explain": (["--explain", "count"], lambda i: i.asked, {"--explain": "count"}),
     "--config": (["--config", "x.toml"], lambda i: i.asked, {"--config": "x.toml"}),
     "--llms": (["--llms"], lambda i: i.asked, {"--llms": ""}),
@@ -70,7 +70,7 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
 @pytest.mark.parametrize("flag", [flag for flag in FLAGS if flag.metavar and flag.name != "--json"])
 def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
     value = flag.choices[0] if flag.choices else "7"
-    partner = [flag.goes_with] if flag.goes_with else []
+    partner = [name for name in flag.goes_with if name.startswith("-")][:1]
     after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"])
     next_word = _Invocation([*partner, flag.name, value, "add"])
     assert after_equals.rest == next_word.rest == ["add"]
@@ -88,9 +88,9 @@ def test_nothing_given_sets_nothing() -> None:
 
 
 def test_values_of_flags_anywhere_before_the_command() -> None:
-    invocation = _Invocation(["--field=x.y", "tasks", "--debug", "purge", "--yes", "--timeout=3"])
+    invocation = _Invocation(["--explain=x", "tasks", "--debug", "purge", "--yes", "--timeout=3"])
     assert invocation.rest == ["tasks", "purge", "--yes"]
-    assert invocation.asked == {"--field": "x.y"}
+    assert invocation.asked == {"--explain": "x"}
     assert invocation.debug is True
     assert invocation.timeout == 3.0
 
@@ -392,3 +392,13 @@ def test_counts_of_tool_wide_flags_say_their_range(words: list[str], message: st
     with pytest.raises(UsageError) as refused:
         _Invocation(words)
     assert refused.value.message.startswith(message)
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["schema", "--field", "a"], ["--field", "a", "schema"], ["add", "--schema", "--field=a"]],
+)
+def test_field_goes_with_the_schema_command_or_a_describing_flag(words: list[str]) -> None:
+    assert _Invocation(words).asked["--field"] == "a"
+    with pytest.raises(UsageError, match="--field goes with schema, --schema or --llms"):
+        _Invocation(["add", "x", "--field", "a"])

@@ -124,11 +124,6 @@ def test_anything_else_is_not_a_description(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().out == ""
 
 
-def test_field_without_a_description_is_a_usage_error() -> None:
-    with pytest.raises(UsageError, match="--field goes with schema, --schema or --llms"):
-        _describe(_Invocation(["add", "x", "--field", "a"]))
-
-
 def test_indented_on_a_terminal(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
-from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _flag, confirm_flags
+from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.output import _finite
 from burgee.runtime.program import (
@@ -118,7 +118,7 @@ class _Invocation:
                 self._take(flag, value)
             except UsageError as error:
                 self.problem = self.problem or error
-        self.problem = self.problem or _unrelated(given)
+        self.problem = self.problem or _unrelated(given, self.rest)
         if strict and self.problem is not None:
             raise self.problem
 
@@ -172,12 +172,15 @@ def _digits(value: str, most: int) -> bool:
     return 0 < len(value) <= most and value.isascii() and value.isdecimal()
 
 
-def _unrelated(given: list[Flag]) -> UsageError | None:
-    """A flag given without the one it goes with, or with one it cannot be given with."""
+def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
+    """A flag given without one it goes with (a flag, or the command `rest` names), or with
+    one it cannot be given with."""
     names = {flag.name for flag in given}
+    if rest:
+        names.add(rest[0])
     for flag in given:
-        if flag.goes_with and flag.goes_with not in names:
-            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        if flag.goes_with and names.isdisjoint(flag.goes_with):
+            return UsageError(f"{flag.name} goes with {_either(flag.goes_with)}")
         for other in flag.not_with:
             if other in names:
                 return UsageError(f"{flag.name} cannot be given with {other}")

@@ -58,8 +58,6 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
-    elif "--field" in asked:
-        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json

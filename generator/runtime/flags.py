@@ -9,6 +9,11 @@ The exit codes are in `errors.BUILTIN_ERRORS`.
 from __future__ import annotations
 
 
+def _either(names: tuple[str, ...]) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+
+
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
@@ -35,7 +40,7 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
-        goes_with: str = "",
+        goes_with: tuple[str, ...] = (),
         not_with: tuple[str, ...] = (),
         kind: str = "string",
     ) -> None:
@@ -44,8 +49,9 @@ class Flag:
         self.metavar = metavar
         #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
         self.kind = kind if metavar else "boolean"
-        self.help = f"with {goes_with}: {help}" if goes_with else help
-        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.help = f"with {_either(goes_with)}: {help}" if goes_with else help
+        #: The flags (or a command: a word without `-`) it means something with only (`--jobs`
+        #: with `--batch`, `--field` with `schema`, `--schema` or `--llms`): alone, a usage error.
         self.goes_with = goes_with
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
@@ -101,7 +107,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--field",
         "FIELD",
-        "with schema, --schema or --llms: print only the part at this dotted path",
+        "print only the part at this dotted path",
+        goes_with=("schema", "--schema", "--llms"),
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag(
@@ -125,21 +132,21 @@ FLAGS: tuple[Flag, ...] = (
         f"how many read-only calls run at once (default {BATCH_JOBS})",
         scope="root",
         kind="integer",
-        goes_with="--batch",
+        goes_with=("--batch",),
     ),
     Flag(
         "--as-completed",
         "",
         "write each answer when it is ready",
         scope="root",
-        goes_with="--batch",
+        goes_with=("--batch",),
     ),
     Flag(
         "--allow-destructive",
         "",
         "run destructive commands too",
         scope="root",
-        goes_with="--batch",
+        goes_with=("--batch",),
     ),
     Flag(
         "--yes",
@@ -150,7 +157,9 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
+    Flag(
+        "--print-config", "", "print the client configuration", scope="root", goes_with=("--mcp",)
+    ),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )

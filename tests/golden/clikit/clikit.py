@@ -990,6 +990,11 @@ def login(
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
 
 
+def _either(names: tuple[str, ...]) -> str:
+    """`a`, `a or b`, `a, b or c`."""
+    return " or ".join(filter(None, (", ".join(names[:-1]), names[-1])))
+
+
 class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
@@ -1016,7 +1021,7 @@ class Flag:
         short: str = "",
         choices: tuple[str, ...] = (),
         config_only: bool = False,
-        goes_with: str = "",
+        goes_with: tuple[str, ...] = (),
         not_with: tuple[str, ...] = (),
         kind: str = "string",
     ) -> None:
@@ -1025,8 +1030,9 @@ class Flag:
         self.metavar = metavar
         #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
         self.kind = kind if metavar else "boolean"
-        self.help = f"with {goes_with}: {help}" if goes_with else help
-        #: The flag it means something with only (`--jobs` with `--batch`): alone, a usage error.
+        self.help = f"with {_either(goes_with)}: {help}" if goes_with else help
+        #: The flags (or a command: a word without `-`) it means something with only (`--jobs`
+        #: with `--batch`, `--field` with `schema`, `--schema` or `--llms`): alone, a usage error.
         self.goes_with = goes_with
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
@@ -1084,7 +1090,8 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--field",
         "FIELD",
-        "with schema, --schema or --llms: print only the part at this dotted path",
+        "print only the part at this dotted path",
+        goes_with=("schema", "--schema", "--llms"),
     ),
     Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
     Flag(
@@ -1108,21 +1115,21 @@ FLAGS: tuple[Flag, ...] = (
         f"how many read-only calls run at once (default {BATCH_JOBS})",
         scope="root",
         kind="integer",
-        goes_with="--batch",
+        goes_with=("--batch",),
     ),
     Flag(
         "--as-completed",
         "",
         "write each answer when it is ready",
         scope="root",
-        goes_with="--batch",
+        goes_with=("--batch",),
     ),
     Flag(
         "--allow-destructive",
         "",
         "run destructive commands too",
         scope="root",
-        goes_with="--batch",
+        goes_with=("--batch",),
     ),
     Flag(
         "--yes",
@@ -1133,7 +1140,9 @@ FLAGS: tuple[Flag, ...] = (
     ),
     Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
     Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
-    Flag("--print-config", "", "print the client configuration", scope="root", goes_with="--mcp"),
+    Flag(
+        "--print-config", "", "print the client configuration", scope="root", goes_with=("--mcp",)
+    ),
     Flag("--version", "", "print the version and exit", scope="root"),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
 )
@@ -3988,7 +3997,7 @@ class _Invocation:
                 self._take(flag, value)
             except UsageError as error:
                 self.problem = self.problem or error
-        self.problem = self.problem or _unrelated(given)
+        self.problem = self.problem or _unrelated(given, self.rest)
         if strict and self.problem is not None:
             raise self.problem
 
@@ -4046,12 +4055,15 @@ def _digits(value: str, most: int) -> bool:
 # ---- burgee: end of argparse ----
 
 
-def _unrelated(given: list[Flag]) -> UsageError | None:
-    """A flag given without the one it goes with, or with one it cannot be given with."""
+def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
+    """A flag given without one it goes with (a flag, or the command `rest` names), or with
+    one it cannot be given with."""
     names = {flag.name for flag in given}
+    if rest:
+        names.add(rest[0])
     for flag in given:
-        if flag.goes_with and flag.goes_with not in names:
-            return UsageError(f"{flag.name} goes with {flag.goes_with}")
+        if flag.goes_with and names.isdisjoint(flag.goes_with):
+            return UsageError(f"{flag.name} goes with {_either(flag.goes_with)}")
         for other in flag.not_with:
             if other in names:
                 return UsageError(f"{flag.name} cannot be given with {other}")
@@ -4297,8 +4309,6 @@ def _describe(invocation: _Invocation) -> object | None:
             extra = []  # NOTE: the root command, named by no word: its words are values
         if extra and extra[0] not in HELP_FLAGS:
             path = " ".join((path, *extra)).strip()
-    elif "--field" in asked:
-        raise UsageError("--field goes with schema, --schema or --llms")
     else:
         return None
     import json
