@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from burgee.runtime import argv
-from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input
+from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _unrecognized
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import FLAGS
 from tests.runtime_program import install
@@ -402,3 +402,15 @@ def test_field_goes_with_the_schema_command_or_a_describing_flag(words: list[str
     assert _Invocation(words).asked["--field"] == "a"
     with pytest.raises(UsageError, match="--field goes with schema, --schema or --llms"):
         _Invocation(["add", "x", "--field", "a"])
+
+
+def test_an_empty_or_spaced_word_left_over_is_shown_quoted() -> None:
+    assert _unrecognized(["", "a b", "c"]) == "unrecognized arguments: '' 'a b' c"
+
+
+def test_json_input_is_given_once() -> None:
+    """A second `--json` without input keeps the first input; a second input is an error."""
+    kept = _Invocation(["add", "--json", '{"a": 1}', "--json"])
+    assert (kept.json_input, kept.rest) == ('{"a": 1}', ["add"])
+    with pytest.raises(UsageError, match="--json takes one input"):
+        _Invocation(["add", "--json", '{"a": 1}', "--json={}"])

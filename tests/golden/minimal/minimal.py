@@ -3670,7 +3670,10 @@ class _Invocation:
                         has_value, value = "=", following
                         index += 1
                 self.json = True
-                self.json_input = value if has_value else None
+                if has_value:
+                    if self.json_input is not None:
+                        self.problem = self.problem or UsageError("--json takes one input")
+                    self.json_input = value
                 continue
             try:
                 if flag.metavar and not has_value:
@@ -3853,7 +3856,9 @@ def _unrecognized(words: list[str]) -> str:
             hidden += 1
             after_flag = False
         else:
-            shown.append(word)
+            # NOTE: an empty word, or one with spaces, quoted: '' shows, not nothing.
+            plain = word and not any(c.isspace() for c in word)
+            shown.append(word if plain else repr(word))
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
 
