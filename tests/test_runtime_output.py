@@ -132,7 +132,7 @@ def test_conform_names_the_path_and_what_was_expected(monkeypatch: pytest.Monkey
     assert _conform({"x": 1}, ("map", _Int)) is None
     assert _conform({"x": "1"}, ("map", _Int)) == "result.x: expected an integer, got '1'"
     assert _conform(None, ("null", _Int)) is None
-    assert _conform(True, _Int) == "result: expected an integer, got True"
+    assert _conform(True, _Int) == "result: expected an integer, got true"
     assert _conform(None, _Null) is None
     assert _conform([1, "x", None], _Any) is None
 

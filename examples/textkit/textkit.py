@@ -1217,7 +1217,10 @@ def confirm_flags() -> frozenset[str]:
 
 
 def _show(value: object) -> str:
-    """A value as a message shows it: its repr, cut to 60 characters."""
+    """A value as a message shows it: its repr (but JSON's null, true and false: the tool
+    speaks JSON), cut to 60 characters."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -3169,16 +3172,16 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         names = [kind for kind in kinds if isinstance(kind, str)]
         if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
             wanted = " or ".join(_TYPE_NAMES.get(kind, kind) for kind in names)
-            return f"{path}: expected {wanted}, got {_shown(value)}"
+            return f"{path}: expected {wanted}, got {_show(value)}"
         return next(problem for problem in found if problem)
     kind = schema.get("type")
     if isinstance(kind, str) and not _is_type(value, kind):
-        return f"{path}: expected {_TYPE_NAMES.get(kind, kind)}, got {_shown(value)}"
+        return f"{path}: expected {_TYPE_NAMES.get(kind, kind)}, got {_show(value)}"
     if "const" in schema and not _same(value, schema["const"]):
-        return f"{path}: expected {_shown(schema['const'])}, got {_shown(value)}"
+        return f"{path}: expected {_show(schema['const'])}, got {_show(value)}"
     if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
         allowed = ", ".join(str(choice) for choice in schema["enum"])
-        return f"{path}: expected one of {allowed}, got {_shown(value)}"
+        return f"{path}: expected one of {allowed}, got {_show(value)}"
     problem = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         problem = _out_of_bounds(value, schema.get("minimum"), schema.get("maximum"))
@@ -3220,17 +3223,6 @@ def _object_problem(value: dict[str, Any], schema: Any, path: str, root: Any) ->
     return None
 
 
-# ---- burgee: end of validate ----
-
-
-def _shown(value: object) -> str:
-    """A JSON value as a message shows it (null, true: JSON's spelling)."""
-    if value is None or isinstance(value, bool):
-        return "null" if value is None else str(value).lower()
-    return _show(value)
-
-
-# ---- burgee: loaded on first use: validate ----
 def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
     """Each top-level key that the command's input schema refuses, and why."""
     # NOTE: the caches are read here first: an MCP server checks thousands of calls a second.

@@ -18,7 +18,10 @@ from burgee.runtime.errors import _Invalid
 
 
 def _show(value: object) -> str:
-    """A value as a message shows it: its repr, cut to 60 characters."""
+    """A value as a message shows it: its repr (but JSON's null, true and false: the tool
+    speaks JSON), cut to 60 characters."""
+    if value is None or isinstance(value, bool):
+        return "null" if value is None else "true" if value else "false"
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
