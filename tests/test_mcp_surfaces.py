@@ -14,7 +14,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
-from tests.helpers import GOLDEN, burgee, run
+from tests.helpers import GOLDEN, burgee, generate, run
 from tests.mcp_wire import INIT, exchange, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -338,3 +338,32 @@ def test_generator_reports_every_surface_problem(tmp_path: Path) -> None:
         "handlers.py:25:1: error: @resource needs a URI such as 'mytool://status', not 'not a uri'",
         "burgee: 5 errors; nothing written",
     ]
+
+
+ROWS = '''
+"""Rows."""
+
+from burgee import command, program, resource
+
+program(name="rows", version="1.0.0")
+
+
+@command(effects="read_only")
+def count() -> int:
+    """How many rows."""
+    return 3
+
+
+@resource("rows://row/{n}")
+def row(n: int) -> str:
+    """One row, by number."""
+    return f"row {n}"
+'''
+
+
+def test_a_bad_uri_placeholder_is_named_by_its_name(tmp_path: Path) -> None:
+    """A resource's placeholders are no flags: an error names the placeholder."""
+    tool = generate(tmp_path, ROWS)
+    assert run(tool, "resource", "rows://row/2").out == "row 2\n"
+    bad = run(tool, "resource", "rows://row/abc", "--json")
+    assert (bad.code, bad.json()["error"]["message"]) == (2, "n: 'abc' is not an integer")

@@ -68,10 +68,10 @@ class _Sources:
         """The first place that has a value for `key`: (source, label, raw value); the source
         is "default" when none has, and then the value is the default itself."""
         given = call.raw.get(key, _REQUIRED)
-        if call.source != "flag":
-            first = ("json", "json " + key, given)
-        else:
+        if call.source == "flag":
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
+        else:
+            first = (call.source, call.source + " " + key, given)
         layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
         if layered or call.explaining:
             found = [first]

@@ -141,7 +141,7 @@ def _read_resource(uri: str, context: Context, agent: bool) -> dict[str, Any] | 
         return None
 
     runner = _Command(command.summary, command.keys, command.build, run, _Any, description="")
-    call = _Call(values, "flag", context, _Sources(context.command))
+    call = _Call(values, "uri", context, _Sources(context.command))
     try:
         _execute(runner, call)
     finally:

@@ -46,7 +46,8 @@ class _Call:
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
         self.raw = raw
-        #: "flag" (the command line) or "json" (`--json` input, an MCP call).
+        #: "flag" (the command line), "json" (`--json` input, an MCP call) or "uri" (the
+        #: placeholders of a resource's URI: text, read as flags are, named by their names).
         self.source = source
         self.context = context
         self.problems: list[str] = []
@@ -105,7 +106,7 @@ class _Call:
             return fallback
         if raw is None:
             return self.sources.settle(self, key, kept)
-        if source in ("flag", "json", "prompt"):
+        if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
             return self.sources.settle(self, key, convert(raw))

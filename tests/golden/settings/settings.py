@@ -1424,7 +1424,8 @@ class _Call:
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
     ) -> None:
         self.raw = raw
-        #: "flag" (the command line) or "json" (`--json` input, an MCP call).
+        #: "flag" (the command line), "json" (`--json` input, an MCP call) or "uri" (the
+        #: placeholders of a resource's URI: text, read as flags are, named by their names).
         self.source = source
         self.context = context
         self.problems: list[str] = []
@@ -1483,7 +1484,7 @@ class _Call:
             return fallback
         if raw is None:
             return self.sources.settle(self, key, kept)
-        if source in ("flag", "json", "prompt"):
+        if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
             return self.sources.settle(self, key, convert(raw))
@@ -2872,10 +2873,10 @@ class _Sources:
         """The first place that has a value for `key`: (source, label, raw value); the source
         is "default" when none has, and then the value is the default itself."""
         given = call.raw.get(key, _REQUIRED)
-        if call.source != "flag":
-            first = ("json", "json " + key, given)
-        else:
+        if call.source == "flag":
             first = ("flag", f"flag {flag}" if flag else f"argument {key}", given)
+        else:
+            first = (call.source, call.source + " " + key, given)
         layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
         if layered or call.explaining:
             found = [first]
