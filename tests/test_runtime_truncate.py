@@ -477,9 +477,17 @@ def test_malformed_references_are_refused(ref: str, tmp_path: Path) -> None:
     assert "hexadecimal" in (caught.value.hint or "")
 
 
-def test_unknown_references_are_usage_errors(tmp_path: Path) -> None:
-    with pytest.raises(UsageError, match="expired or was never saved"):
+def test_unknown_references_are_usage_errors(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(UsageError, match="expired or was never saved") as elsewhere:
         _read_spill(REF, directory=str(tmp_path))
+    assert "--spill-dir" not in str(elsewhere.value.hint)
+    # NOTE: looked for in the default place: it may have been saved with --spill-dir.
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.raises(UsageError) as default:
+        _read_spill(REF)
+    assert str(default.value.hint).endswith("saved with --spill-dir? give it again")
 
 
 @settings(max_examples=40, deadline=None)

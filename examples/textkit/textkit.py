@@ -2557,10 +2557,11 @@ def _read_spill(
         ) as stream:
             text = stream.read()
     except FileNotFoundError:
+        elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
         raise UsageError(
             f"no saved output {ref}: it has expired or was never saved",
             hint=f"outputs are kept {_SPILL_MAX_AGE // 86400} days, the newest {_SPILL_KEEP} "
-            "only; run the command again",
+            f"only; run the command again{elsewhere}",
         ) from None
     except (OSError, ValueError) as error:
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
