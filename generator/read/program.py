@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import string
 from pathlib import Path
 
 import burgee
@@ -13,6 +14,7 @@ from burgee.model.ir import (
     TRUSTS,
     Command,
     Group,
+    Param,
     Program,
 )
 from burgee.read import docstrings
@@ -185,6 +187,28 @@ class ProgramReader(Declarations):
         target, value = assignment(statement)
         if target is not None and isinstance(value, ast.Call):
             self.read_group(statement, target, value)
+
+    def _check_question(
+        self, node: ast.AST, question: str, command: str, params: tuple[Param, ...]
+    ) -> None:
+        """`confirm="Delete {name}?"`: each `{...}` names a parameter the question shows."""
+
+        names = [param.name for param in params if param.role != "context"]
+        try:
+            fields = [
+                field for _, field, _, _ in string.Formatter().parse(question) if field is not None
+            ]
+        except ValueError as error:
+            self.error(node, f"confirm: {error}; write {{{{ and }}}} for a brace")
+            return
+        for field in fields:
+            if re.split(r"[.\[!:]", field, maxsplit=1)[0] not in names:
+                known = ", ".join(names) or "none"
+                self.error(
+                    node,
+                    f"confirm shows {{{field}}}, which is not a parameter of {command} "
+                    f"(parameters: {known})",
+                )
 
     def read_program_call(self, call: ast.Call) -> None:
         """Read the literal arguments of `program(...)`."""
@@ -387,6 +411,8 @@ class ProgramReader(Declarations):
             confirm = True
         doc = docstrings.parse(ast.get_docstring(node))
         params = read_params(self, node, doc)
+        if isinstance(confirm, str) and effects == "destructive":
+            self._check_question(args["confirm"], confirm, name, params)
         returns = None
         if node.returns is not None:
             try:
