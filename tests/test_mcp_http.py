@@ -238,6 +238,32 @@ def test_two_batches_of_one_session_at_once_each_get_their_own_answers(tmp_path:
         server.stop(signal.SIGTERM)
 
 
+def test_a_cancelled_request_gets_no_answer_but_an_accepted(tmp_path: Path) -> None:
+    """A request cancelled while it runs is never answered: its POST ends with 202 and no
+    body (a JSON response of nothing would not parse)."""
+    tool = generate(tmp_path, MCP_TOOL_HANDLERS)
+    server = HttpServer(tool)
+    try:
+        sid = session(server.port)
+        plain = {"Mcp-Session-Id": sid, "Accept": "application/json"}
+        params = {"name": "slow", "arguments": {"steps": 100, "delay": 0.05}}
+        call = {"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": params}
+        got: list[tuple[int, dict[str, str], bytes]] = []
+        waiting = threading.Thread(target=lambda: got.append(post(server.port, call, plain)))
+        waiting.start()
+        threading.Event().wait(0.5)
+        cancel = {
+            "jsonrpc": "2.0",
+            "method": "notifications/cancelled",
+            "params": {"requestId": 7, "reason": "no longer needed"},
+        }
+        assert post(server.port, cancel, plain)[0] == 202
+        waiting.join(30)
+        assert [(status, body) for status, _, body in got] == [(202, b"")]
+    finally:
+        server.stop(signal.SIGTERM)
+
+
 def test_a_client_that_resets_its_connection_leaves_no_traceback() -> None:
     server = HttpServer(PANTRY)
     try:

@@ -5715,7 +5715,9 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                     self.close_connection = True
                 return
             answers = [t for t in written if t.startswith(('{"jsonrpc":"2.0","id"', "["))]
-            self.answer(200, answers[-1] if answers else "", headers)
+            # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
+            # notification's does, not a 200 without a JSON body.
+            self.answer(200 if answers else 202, answers[-1] if answers else "", headers)
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
