@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -435,3 +436,75 @@ def test_fish_completes_every_word_of_a_variadic_positional(tmp_path: Path) -> N
             check=False,
         )
         assert (proc.returncode, proc.stderr, proc.stdout) == (0, "", expected)
+
+
+QUOTED = '''
+"""Values a shell must quote."""
+
+from typing import Annotated, Literal
+
+from burgee import Argument, command, program
+
+program(name="odd", version="1.0.0")
+
+
+def places(partial: str) -> list[str]:
+    return ["with space", "semi;colon", "$HOME", "a:b", "plain"]
+
+
+@command(effects="read_only")
+def go(
+    place: Annotated[str, Argument(complete=places)],
+    mode: Literal["x y", "it's", "$HOME", "a:b"] = "a:b",
+) -> str:
+    """Go."""
+    return place
+
+
+@command(effects="read_only")
+def stay() -> str:
+    """Stay."""
+    return "here"
+'''
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("odd go --mode ", ["x\\ y", "it\\'s", "\\$HOME", "a:b"]),
+        ("odd go --mode 'x", ["x y"]),
+        ('odd go --mode "it', ["it's"]),
+        ("odd go ", ["with\\ space", "semi\\;colon", "\\$HOME", "a:b", "plain"]),
+        ("odd go 'w", ["with space"]),
+    ],
+)
+def test_bash_quotes_the_values_it_inserts(tmp_path: Path, line: str, expected: list[str]) -> None:
+    """What bash inserts is read back by the shell as the value itself: `x\\ y`, `\\$HOME`; after
+    an opening quote, the value as it is (the quote holds it)."""
+    if shutil.which("bash") is None or not BASH_COMPLETION.exists():
+        pytest.skip("bash or bash-completion is not installed")
+    tool = generate(tmp_path, QUOTED)
+    script = tmp_path / "odd.bash"
+    script.write_text(run(tool, "completion", "bash").out, encoding="utf-8")
+    (tmp_path / "odd").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{tool}" "$@"\n')
+    (tmp_path / "odd").chmod(0o755)
+    words = line.split(" ")
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    program = (
+        f"source {BASH_COMPLETION}\nsource '{script}'\n"
+        f"COMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+        f"COMP_LINE={shlex.quote(line)}\nCOMP_POINT=${{#COMP_LINE}}\n"
+        '_odd_completion odd "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    environ = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", program],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert sorted(proc.stdout.splitlines()) == sorted(expected)
