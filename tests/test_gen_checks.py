@@ -83,6 +83,8 @@ def test_examples_that_parse_generate(example: str) -> None:
         ("kitchen store put pie 2", "it runs 'store put', not 'list-items'"),
         ("kitchn list-items", "it must start with the program's name, 'kitchen'"),
         ("kitchen 'list-items", "it is not a command line (No closing quotation)"),
+        ("kitchen list-items --help", "it asks for help; an example runs the command"),
+        ("kitchen list-items -h --limit 2", "it asks for help; an example runs the command"),
     ],
 )
 def test_an_example_that_does_not_parse_is_an_error_at_its_place(example: str, reason: str) -> None:

@@ -9,6 +9,8 @@ type's converter (`runtime/kinds.py`). Nothing of the handlers file is run.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shlex
 from collections.abc import Iterable, Iterator
@@ -19,6 +21,7 @@ from burgee.render.module import parser_arguments, shadows
 from burgee.runtime import argv
 from burgee.runtime.argv import _Invocation, _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
+from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import TYPES
 from burgee.runtime.table import _builder
 
@@ -100,10 +103,17 @@ def _parse(program: Program, command: Command, example: str) -> None:
         flags, options = parser_arguments(param, program)
         rows.append((param.name, flags, None, None, tuple(options.items())))
     _builder(tuple(rows))(parser)
+    words_before = rest[: rest.index("--")] if "--" in rest else rest
+    if any(word in HELP_FLAGS for word in words_before):
+        raise _Refused("it asks for help; an example runs the command")
     try:
-        raw = vars(parser.parse_args(rest))
+        # NOTE: argparse prints and exits for anything help-like that slipped through.
+        with contextlib.redirect_stdout(io.StringIO()):
+            raw = vars(parser.parse_args(rest))
     except UsageError as error:
         raise _Refused(error.message) from None
+    except SystemExit:
+        raise _Refused("it asks for help; an example runs the command") from None
     for param in command.inputs:
         if param.name in raw:
             _convert(param, raw[param.name])
