@@ -453,3 +453,45 @@ def test_only_the_running_commands_parser_is_built(todo: Path) -> None:
         [sys.executable, "-c", script], cwd=todo.parent, capture_output=True, text=True, check=True
     ).stdout
     assert out.splitlines()[-2:] == ["[]", "['todo list']"]
+
+
+OPTIONAL_CHOICE = '''
+"""Optional positionals with choices."""
+
+import enum
+from typing import Annotated, Literal
+
+from burgee import Argument, command, program
+
+program(name="picky", version="1.0.0")
+
+
+class Size(enum.Enum):
+    S = "s"
+    M = "m"
+
+
+@command(effects="read_only")
+def pick(
+    mode: Annotated[Literal["fast", "slow"], Argument()] = "fast",
+    size: Annotated[Size, Argument()] = Size.M,
+) -> str:
+    """Pick."""
+    return f"{mode} {size.value}"
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Other."""
+    return "other"
+'''
+
+
+def test_an_optional_positional_with_choices_may_be_left_out(tmp_path: Path) -> None:
+    tool = generate(tmp_path, OPTIONAL_CHOICE)
+    assert run(tool, "pick").out == "fast m\n"
+    assert run(tool, "pick", "slow").out == "slow m\n"
+    assert run(tool, "pick", "slow", "s").out == "slow s\n"
+    refused = run(tool, "pick", "medium", "--json")
+    assert refused.code == 2
+    assert "invalid choice: 'medium'" in refused.json()["error"]["message"]

@@ -3210,9 +3210,20 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
     def build(parser: argparse.ArgumentParser) -> None:
         for name, flags, _, _, options in inputs:
             keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
+            if "choices" in keywords and not flags and keywords.get("nargs") == "?":
+                keywords["choices"] = _Choices(keywords["choices"])
             parser.add_argument(*(flags or (name,)), **keywords)
 
     return build
+
+
+class _Choices(tuple):  # type: ignore[type-arg]
+    """The choices of an optional positional. Left out, it gets its default, which argparse
+    checks against them, and the parsers' default is `SUPPRESS`: that check passes (every
+    supported Python's argparse makes it)."""
+
+    def __contains__(self, value: object) -> bool:
+        return value == "==SUPPRESS==" or tuple.__contains__(self, value)
 
 
 def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
