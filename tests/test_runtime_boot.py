@@ -662,3 +662,56 @@ def test_a_sigint_handler_the_code_sets_stays(
     )
     namespace = _run(_module(tmp_path, code))
     assert signal.getsignal(signal.SIGINT) is namespace["mine"]
+
+
+def test_an_edit_that_keeps_size_and_mtime_is_still_seen(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    assert _run(path)["result"] == 42
+    before = path.stat()
+    path.write_text(path.read_text().replace("41 + 1", "40 + 3"), encoding="utf-8")
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert path.stat().st_size == before.st_size
+    assert _run(path)["result"] == 43
+
+
+def test_a_symlink_moved_to_another_file_runs_that_file(tmp_path: Path, cache: Path) -> None:
+    (tmp_path / "v1").mkdir()
+    (tmp_path / "v2").mkdir()
+    one = _module(tmp_path / "v1")
+    two = _module(tmp_path / "v2", CODE.replace("41 + 1", "40 + 3"))
+    stamp = one.stat().st_mtime_ns
+    os.utime(two, ns=(stamp, stamp))
+    link = tmp_path / "tool.py"
+    link.symlink_to(one)
+    assert _run(link)["result"] == 42
+    link.unlink()
+    link.symlink_to(two)
+    assert _run(link)["result"] == 43
+
+
+def test_each_python_and_optimisation_level_keeps_its_own_entry(
+    tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = _module(tmp_path)
+    _run(path)
+    monkeypatch.setattr(sys, "version", sys.version + " (another build)")
+    _run(path)
+    assert len(list(cache.iterdir())) == 2
+    first = boot._key(str(path))
+    monkeypatch.setattr(sys, "flags", type("Flags", (), {"optimize": 1})())
+    assert boot._key(str(path)) != first
+
+
+def test_without_a_home_the_cache_is_never_the_working_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("BURGEE_CACHE_DIR", "XDG_CACHE_HOME", "HOME"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(os.path, "expanduser", lambda path: path)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    found = boot._cache_directory()
+    assert found is not None and Path(found).parent == tmp_path / "tmp"
+    assert not (tmp_path / "~").exists()

@@ -76,7 +76,8 @@ def _cache_directory() -> "str | None":
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     if os.name == "nt":
         base = os.environ.get("LOCALAPPDATA", base)
-    found = _private(os.path.join(base, "burgee"))
+    # NOTE: no home (`~` stays `~` without HOME or a passwd entry): never the working directory.
+    found = _private(os.path.join(base, "burgee")) if os.path.isabs(base) else None
     if found is None:
         temporary = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
         getuid = getattr(os, "getuid", None)
@@ -114,9 +115,13 @@ def _key(path: str) -> "tuple[str, str] | None":
     except OSError:
         return None
     # NOTE: like a .pyc, the file's size and modification time (in nanoseconds) stand for its
-    # content: hashing the text itself costs milliseconds on a large tool.
-    stamp = f"{sys.version}\0{sys.implementation.cache_tag}\0{found.st_size}:{found.st_mtime_ns}"
-    where = _imp.source_hash(0, os.fsencode(path))
+    # content (hashing the text itself costs milliseconds on a large tool); with the file's
+    # identity and change time, so another file behind the same path (a symlink moved) or an
+    # edit that kept size and mtime is another entry. `-O` compiles other code.
+    python = f"{sys.version}\0{sys.implementation.cache_tag}\0{sys.flags.optimize}"
+    stamp = f"{found.st_size}:{found.st_mtime_ns}:{found.st_ctime_ns}:{found.st_dev}:{found.st_ino}"
+    # NOTE: one entry per file and Python: writing one drops only that Python's older ones.
+    where = _imp.source_hash(0, os.fsencode(path) + b"\0" + python.encode())
     what = _imp.source_hash(1, stamp.encode())
     return where.hex(), where.hex() + "-" + what.hex()
 
