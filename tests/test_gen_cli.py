@@ -111,6 +111,29 @@ def test_refuses_to_write_over_a_directory(tmp_path: Path, force: bool) -> None:
     assert [p.name for p in (tmp_path / "skills").iterdir()] == ["AGENTS.md"]
 
 
+def test_a_path_that_cannot_be_a_file_is_refused_before_anything_is_written(
+    tmp_path: Path,
+) -> None:
+    """A parent that is a file, or a name too long: one clear line each, and nothing written
+    (not the tool either, when only a side file cannot be)."""
+    handlers = _handlers(tmp_path)
+    (tmp_path / "plain").write_text("not a directory\n")
+    cases = [
+        (["-o", str(tmp_path / "plain" / "t.py")], "plain is a file, not a directory"),
+        (["-o", str(tmp_path / ("x" * 300 + ".py"))], "File name too long"),
+        (
+            ["-o", str(tmp_path / "t.py"), "--completions", str(tmp_path / "plain" / "c")],
+            "plain is a file, not a directory",
+        ),
+    ]
+    for args, reason in cases:
+        refused = burgee("gen", str(handlers), *args)
+        assert refused.returncode == 2, refused.stderr
+        assert reason in refused.stderr and "Traceback" not in refused.stderr
+        assert "Errno" not in refused.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["greeter", "plain"]
+
+
 def test_regenerating_over_its_own_output_needs_no_force(tmp_path: Path) -> None:
     handlers = _handlers(tmp_path)
     out = tmp_path / "tool.py"
