@@ -189,6 +189,8 @@ def _resolve_subscript(
         if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elements):
             raise UnsupportedType(node, f"{source}: use list[T] for any number of values")
         items = tuple(resolve(e, names, use, code) for e in elements)
+        if not items:
+            raise UnsupportedType(node, f"{source}: a tuple holds at least one value")
         if not all(_scalar(item) for item in items):
             raise UnsupportedType(node, f"{source}: a tuple's values must be {_shown()}")
         return TypeRef(kind="tuple", source=source, items=items)

@@ -20,3 +20,8 @@ def types(
 ) -> set[int]:
     """Every kind of unsupported annotation."""
     return set()
+
+
+@command(effects="read_only")
+def empty_tuple(x: tuple[()] = ()) -> None:
+    """A tuple of no values: nothing a command line could give."""
