@@ -477,6 +477,19 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
     for param in params:
         if param.role != "option" or param.type is None or param.type.kind != "bool":
             continue
+        if param.flag.startswith("--no-"):
+            # NOTE: argparse reads every `--no-...` of a bool option as False, its own too.
+            positive = "--" + param.flag[5:]
+            reader.diagnostics.append(
+                _diag(
+                    param,
+                    f"bool option {param.name!r} of {fn} is spelled {param.flag}, which can only "
+                    f"mean False; spell it {positive}, with default True: {positive} and "
+                    f"{param.flag} then both work",
+                )
+            )
+            ok = False
+            continue
         negative = flags.get("--no-" + param.flag[2:])
         if negative is not None:
             reader.diagnostics.append(

@@ -16,3 +16,11 @@ def options(
     blob: str = b"bytes",
 ) -> None:
     """Options that cannot work as written."""
+
+
+@command(effects="read_only")
+def caching(
+    no_cache: bool = False,
+    colour: Annotated[bool, Option("--no-colour")] = False,
+) -> None:
+    """Bool options spelled as their own negative form."""
