@@ -34,7 +34,7 @@ from burgee.read.imports import (
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Decorator
-from burgee.read.source import check, longest_line, statements_with
+from burgee.read.source import check, longest_line, marker_lines, statements_with
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
 from burgee.runtime.errors import BUILTIN_ERRORS
@@ -505,6 +505,10 @@ def _read(
         reader.diagnostics.append(
             Diagnostic(span=top, message=f"program name {program_name!r} is not a command name")
         )
+    reader.diagnostics.extend(
+        found.model_copy(update={"span": bundled.place(found.span)})
+        for found in marker_lines(source, path)
+    )
     if reader.diagnostics:
         raise GenerationError(sorted(reader.diagnostics, key=_position))
     imports, code = strip(reader.text, reader.tree, reader.removals)

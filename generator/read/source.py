@@ -93,6 +93,21 @@ class Statement:
     longest: int = 0
 
 
+#: How the lines begin that cut a generated tool's code into pieces (`runtime/boot._pieces`,
+#: `render/sections`): one in the handlers' code would cut it wrong.
+_MARKER = "# ---- burgee:"
+
+
+def marker_lines(source: str, path: str) -> list[Diagnostic]:
+    """Each line of the handlers' code that begins as burgee's own marker lines do."""
+    message = f"a line may not begin with {_MARKER!r}: burgee marks its own code so"
+    return [
+        _at(path, number, 1, message)
+        for number, line in enumerate(source.splitlines(), 1)
+        if line.startswith(_MARKER)
+    ]
+
+
 def check(source: str, path: str) -> None:
     """Refuse what a parser cannot take, or Python would not run (GenerationError)."""
     nul = source.find("\0")
