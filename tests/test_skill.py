@@ -95,7 +95,7 @@ def test_agents_md_is_the_body_without_front_matter() -> None:
 
 
 HOSTILE = '''
-    """Deploy: things # not a comment --- and "quotes", 'single', {flow: map}, [list], café 東京.
+    """Deploy: things # not a comment --- and "quotes", 'single', {flow: map}, [list], café 東京 🚢.
 
     More text that stays in the body.
     """
@@ -127,9 +127,20 @@ def test_hostile_skills_validate(name: str, expected: str, tmp_path: Path) -> No
     read = properties(folder)
     assert read["name"] == expected
     assert read["description"].startswith(
-        "Deploy: things # not a comment — and \"quotes\", 'single', {flow: map}, [list], café 東京."
+        "Deploy: things # not a comment — and \"quotes\", 'single', {flow: map}, [list], "
+        "café 東京 🚢."
     )
     assert "Use this skill when" in read["description"]
+    # NOTE: a character beyond U+FFFF (YAML reads a JSON surrogate pair as two broken ones).
+    prompt = subprocess.run(
+        [*_validator(), "to-prompt", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert prompt.returncode == 0, prompt.stderr
+    assert "🚢" in prompt.stdout
 
 
 def test_skill_name_normalization() -> None:

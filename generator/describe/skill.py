@@ -189,16 +189,28 @@ def _surfaces(program: Program) -> list[str]:
     return lines
 
 
+def _yaml_string(text: str) -> str:
+    """`text` as a YAML double-quoted string: JSON's escapes, but a character beyond U+FFFF as
+    YAML's `\\UXXXXXXXX` (YAML readers take JSON's surrogate pair for two broken characters)."""
+    return (
+        '"'
+        + "".join(
+            f"\\U{ord(char):08X}" if ord(char) > 0xFFFF else json.dumps(char)[1:-1] for char in text
+        )
+        + '"'
+    )
+
+
 def skill(program: Program, source: str) -> str:
     """The whole SKILL.md: front matter, then the body."""
     front = [
         "---",
-        f"name: {json.dumps(skill_name(program.name))}",
-        f"description: {json.dumps(description(program))}",
+        f"name: {_yaml_string(skill_name(program.name))}",
+        f"description: {_yaml_string(description(program))}",
         "compatibility: "
-        + json.dumps(f"Requires Python 3.{program.python_minor}+ to run {program.name}."),
+        + _yaml_string(f"Requires Python 3.{program.python_minor}+ to run {program.name}."),
         "metadata:",
-        f"  version: {json.dumps(program.version)}",
+        f"  version: {_yaml_string(program.version)}",
         "---",
         "",
     ]
