@@ -414,3 +414,19 @@ def test_json_input_is_given_once() -> None:
     assert (kept.json_input, kept.rest) == ('{"a": 1}', ["add"])
     with pytest.raises(UsageError, match="--json takes one input"):
         _Invocation(["add", "--json", '{"a": 1}', "--json={}"])
+
+
+@pytest.mark.parametrize("number", ["-5", "-.5", "-1e3", "-2.5E-3", "-1.e2"])
+def test_a_negative_number_is_a_value_not_a_flag(number: str) -> None:
+    parser = _new_parser("tool")
+    parser.add_argument("--ratio")
+    parser.add_argument("value", nargs="?")
+    assert vars(parser.parse_args(["--ratio", number, number])) == {
+        "ratio": number,
+        "value": number,
+    }
+
+
+def test_only_hidden_words_left_over_say_how_many() -> None:
+    assert _unrecognized(["--tokn", "s3cret"]) == "unrecognized arguments: --tokn (and 1 more)"
+    assert _unrecognized(["-1x"]) == "unrecognized arguments: 1 not shown"

@@ -253,6 +253,10 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         allow_abbrev=False,
     )
     parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+    import re
+
+    # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
+    parser._negative_number_matcher = re.compile(r"^-(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$")
     return parser
 
 
@@ -288,6 +292,8 @@ def _unrecognized(words: list[str]) -> str:
             # NOTE: an empty word, or one with spaces, quoted: '' shows, not nothing.
             plain = word and not any(c.isspace() for c in word)
             shown.append(word if plain else repr(word))
+    if not shown:
+        return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
 
