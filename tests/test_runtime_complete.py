@@ -331,3 +331,26 @@ def test_a_completer_that_raises_offers_nothing(capsys: pytest.CaptureFixture[st
     assert _complete(["store", "pick", "--color", ""]) == 0
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == ("", "")
+
+
+def test_an_alias_completes_as_the_command_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    install(monkeypatch, ALIASES={"store p": "store pick", "ld": "load"})
+    assert _candidates(["store", "p", "--size", "m"]) == ["medium"]
+    assert _candidates(["--debug", "ld", "B"]) == ["B1"]
+    assert SEEN[-1][1]["path"] == "load"
+
+
+@pytest.mark.parametrize("mode", ["words", "alone"])
+def test_the_root_commands_own_words_complete(monkeypatch: pytest.MonkeyPatch, mode: str) -> None:
+    """Words that name no command are the root command's (ROOT_MODE "words"); a program whose
+    only command is its root has no command words at all ("alone")."""
+    install(monkeypatch, ROOT="load", ROOT_MODE=mode)
+    assert _candidates(["A"]) == ["A1", "A2"]
+    assert _candidates(["--timeout", "5", "x", "B"]) == ["B1"]
+    assert SEEN[-1][1]["positionals"] == ["x"]
+    assert _candidates(["--timeout", ""]) == []
+    if mode == "words":
+        assert _candidates(["store", "pick", "--size", "m"]) == ["medium"]
+    else:
+        assert _candidates(["load", "B"]) == ["B1"]
+        assert SEEN[-1][1]["positionals"] == ["load"]

@@ -4789,14 +4789,26 @@ def _candidates(words: list[str]) -> list[str]:
         return []
     partial, before = words[-1], words[:-1]
     node, index = "", 0
-    while index < len(before) and node in GROUPS:
+    # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
+    # and words that name no command are the root command's, if the program has one.
+    while index < len(before) and node in GROUPS and ROOT_MODE != "alone":
         token = before[index]
+        name, has_value, _ = token.partition("=")
+        tool_flag = _flag(name)
+        if tool_flag is not None:
+            taking = tool_flag.metavar and tool_flag.name != "--json" and not has_value
+            index += 2 if taking else 1
+            continue
+        child = f"{node} {token}".lstrip()
+        child = ALIASES.get(child, child)
+        if token.startswith("-") or (child not in COMMANDS and child not in GROUPS):
+            break
+        node = child
         index += 1
-        tool_flag = _flag(token)
-        if tool_flag is not None and tool_flag.metavar and tool_flag.name != "--json":
-            index += 1
-        elif not token.startswith("-"):
-            node = f"{node} {token}".lstrip()
+    if index > len(before):
+        return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
+    if node not in COMMANDS and not node and ROOT:
+        node = ROOT
     slots = _completion_slots(node) if node in COMMANDS else ()
     if not slots:
         return []
