@@ -380,3 +380,10 @@ def test_a_bad_answer_to_a_prompt_names_the_option(
     call.value("pin", _Int.convert, flag="--pin", prompt="PIN", secret=secret)
     reason = "is not an integer" if shown else "not a valid value (secret, not shown)"
     assert call.problems == [f"--pin: {shown} {reason}" if shown else f"--pin: {reason}"]
+
+
+def test_config_given_with_dash_dash_config_is_a_directory(project: Path) -> None:
+    call = _call({}, config=str(project))
+    with pytest.raises(UsageError) as raised:
+        _level(call)
+    assert raised.value.message == f"--config {project}: a directory, not a file"

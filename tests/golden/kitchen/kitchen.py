@@ -3383,7 +3383,8 @@ class _Sources:
         """The config file: `--config PATH`, else ./<name>.toml|json, else the user config dir."""
         if explicit is not None:
             if not os.path.isfile(explicit):
-                raise UsageError(f"--config {explicit}: no such file")
+                what = "a directory, not a file" if os.path.isdir(explicit) else "no such file"
+                raise UsageError(f"--config {explicit}: {what}")
             return explicit, _Sources._load(explicit)
         home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
         for pattern in _CONFIG_FILES:
