@@ -508,3 +508,32 @@ def test_bash_quotes_the_values_it_inserts(tmp_path: Path, line: str, expected: 
     )
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(proc.stdout.splitlines()) == sorted(expected)
+
+
+def test_fish_completes_after_an_opening_quote(tmp_path: Path) -> None:
+    if shutil.which("fish") is None:
+        pytest.skip("fish is not installed")
+    tool = generate(tmp_path, QUOTED)
+    script = tmp_path / "odd.fish"
+    script.write_text(run(tool, "completion", "fish").out, encoding="utf-8")
+    (tmp_path / "odd").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{tool}" "$@"\n')
+    (tmp_path / "odd").chmod(0o755)
+    environ = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
+    found = {}
+    for line in ("odd go 'w", 'odd go "se', "odd go --mode 'x"):
+        program = f"source {shlex.quote(str(script))}; complete -C {shlex.quote(line)}"
+        proc = subprocess.run(
+            ["fish", "--no-config", "-c", program],
+            env=environ,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert (proc.returncode, proc.stderr) == (0, "")
+        found[line] = [w.split("\t")[0] for w in proc.stdout.splitlines()]
+    assert found == {
+        "odd go 'w": ["with space"],
+        'odd go "se': ["semi;colon"],
+        "odd go --mode 'x": ["x y"],
+    }

@@ -4962,7 +4962,8 @@ end
 
 function __@ID@_dynamic --argument-names prefix
     set -l tokens (commandline -opc)
-    set -l cur (commandline -ct)
+    # NOTE: after an opening quote, the value typed so far is what follows it.
+    set -l cur (string replace -r -- '^[\'"]' '' (commandline -ct))
     set -l program $tokens[1]
     set -e tokens[1]
     for line in ($program __complete $tokens "$cur" 2>/dev/null)
@@ -4972,7 +4973,7 @@ end
 
 function __@ID@_complete
     set -l tokens (commandline -opc)
-    set -l cur (commandline -ct)
+    set -l cur (string replace -r -- '^[\'"]' '' (commandline -ct))
     set -l node ''
     set -l pos 0
     set -l rest ''

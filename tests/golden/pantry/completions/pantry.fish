@@ -260,7 +260,8 @@ end
 
 function __pantry_dynamic --argument-names prefix
     set -l tokens (commandline -opc)
-    set -l cur (commandline -ct)
+    # NOTE: after an opening quote, the value typed so far is what follows it.
+    set -l cur (string replace -r -- '^[\'"]' '' (commandline -ct))
     set -l program $tokens[1]
     set -e tokens[1]
     for line in ($program __complete $tokens "$cur" 2>/dev/null)
@@ -270,7 +271,7 @@ end
 
 function __pantry_complete
     set -l tokens (commandline -opc)
-    set -l cur (commandline -ct)
+    set -l cur (string replace -r -- '^[\'"]' '' (commandline -ct))
     set -l node ''
     set -l pos 0
     set -l rest ''
