@@ -361,105 +361,105 @@ _CONFIG = False
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "eJztXQtzGzeS/is47VWJrCMp+ZFkQ3pdpbO9Wd/FssvyVepKUmmGHJCaaDjDGwwlM7Gq9tfsD9tfsv0AMJgHpRFJJ/F5"
-    "XIlNzgNoNLobX3cDzV/3Jsl8EcksTOK94d6vZ3uzNFku1Nne8PT0bO9sr4f/zGQMn872fpCxTP1MCl9kSRKJaZrM4fOl"
-    "HweRTJWYhpEcnO2d9+CdyaWcXNFbL/BT+TFxE2aXyTITN2mYhfFM+PEqu4QP5v1Y3vDbqeQe4QL3ukiTn+UkMw+mcppK"
-    "dUkPv5f9VMaBTOF5/di+EpmEIWIj2LESyp/KaIWvwx94CTgwB9LMmHmwp+e9Qxg7fO8n1HS/D9Qulhn2eraHLdFlvshD"
-    "6gRy6i+jbCiexf5cPh8sVmIsVRhI8bej45c/vnp/0iWisdU+PsKNxUnMjWWXEsmepf5c4G3RSa5lmkIDylzv4PW/DAaD"
-    "rtMUPKRgAu9oTT9R16C+VW4znz8gNTFfz3vxMorgIk6bFHFCczYSwHSaUYGdAk+Ap1KozEeuyI9hJh51RTg1d5FjoRLz"
-    "UCmc+iT959//kfessjScZHnX5rvtO0OREDd+GsPbSnR8EYUqEyAFwHwrWBM/DcLYj8Js1RNLEIpJ5KcyEIFcoIjEk1Cq"
-    "nlCruND5NEknMu9bf7VdpxIkaQLiGAt35rNLIGi8TGdSiiAMkC9ippXFYalVNVWSIj9SiWCWIovGvrrsiV/wr2moLqG3"
-    "QCxu4EPeglCTNFxkSoRxlsBLwM4gTEHek3TlsPIqjKI+3Fjf38l/v/7xx4uXr98fsNAe0IXBPKBe87tHP7w6/nAC11Fv"
-    "qHnd2hQak6hJjtI72vPg6fSVABFNUnVXR2wd3G5ApIkjVT2Af0FA4C/lr1DcbnCyQCSDRKqcVf4SxCYtvbpKlqnWRKvb"
-    "sxBtylLJdIB3HJWJwomMldR26c3rD9TG0cIHtvQfDw7p63+evOw/6b+I/KXiPt6lySINZebzxLHe6qacbqE5p6vqlN5c"
-    "yhSkJxETNpha+9EEOq0MDo6P3rxyG+I7Kp+f/IqdIV9dGVUf4sipcfOcAB0REqzICiRG3YDtJekPr2WMc4maYmaFO9Xc"
-    "daczt+GFKa0Mcs2gCoyZTp2x0Dc7DuBznInL5EZImBOBd2WKIsErUrKMAjGBZWome0S6WPgZPIcD9GDahb9YRCuPBwKU"
-    "3+719qJornjhxLWJ1hD4zLZ9eLZ3KaMFkVMQT7jxMpks5zLOfFJmfLdHfJv4UeSPYRkVr5BEj1o9PSdR89BoIgsUiJTs"
-    "K7nw0cAEQq9gSO6lSKZsDrR9H4jX8XVyZddsGJenLRUrvOj3f1ZAw/6zaz9ayuf7HltyT3/34M3/Onl7LJIx8X2OPEGm"
-    "kdHDNkEdvDAGY3gCgj73vRFqF8uCEqh99LqMr2WULGABAOOVBWA+e8L79ewMFPQK/x6KLF0C4/Fz4Gc+X4NV6dbrgc4m"
-    "IHYeXveYAljBPDbBuldcB/QSQJQBC5ChKH9MOJpImoUxsAzZQJ3zK05nyOFUkvWDN3SXYaZkNO0OxJGY+mG0pAd4gMUx"
-    "kFTzIMiK8VV65CqMA/yX786lUv5M5heAp0TG7a2eAIA8Sdz/RaaJoCV0kgRyJDx8BlbWbKm4bfzbn6AYXaTy/5awCFAv"
-    "HkoFMInnMpYfs9NzYCSKjxEXNIoKTUa6jAU+MbCioTRPDcOU1nD9ag8Zos00ccoSqJBFUUKAjowB8HACy2RnDhZuADMc"
-    "T1BkR7YnvYy+f/VXD+R3Bj2NfYCLSOcUtBbA28esOxLPljG8rODVCxS5C37tuch8WDIuE1BcnCiNSGNhnxYKTPgEZiTG"
-    "AcBqCcvPkril8tH2+2MUKQ8ZAbAEoCjpoRqy5P5IfOJ5Dp0p1MzIL5AS0Bx6WsrDuEcaYIWfFiK0Psgni0kMYgrJXjLn"
-    "2B74Rt6GzZSFL+n2+CpafCCIBBpmLbmJ8+kaiLf8KIy1CNeGCGCExoFDpANtZAG1aQOqmOu0rOI7bEcJXYxoHrUkIEgD"
-    "mY3h0rxH5ACDQIaEAousXJMM4EwOBmQ3HbsCY0Ezu1qwaWWtpofA1C1kmoW4ng9/vb21uPyhL972XONt3J6y7W7mBp3F"
-    "8N976QcW/IuOFsL5IknJ6QmzLjGCoRgKCkxCHPgRfnwHDhFI0TwJlpFkhpFWoBMDTcOiDJKDa5P2MULQ3580+DVdssID"
-    "tphJmHqSMaL2FAkfsPifg1bQY7EEYVQgwPFiZZysLJlHomOG1tPq2nOQKIJoAzO78DmhcRjVAh6CWvHyLs3sC1AuvcDx"
-    "ygvDz0ByQLoAYANvUCViLR4jNmFaEnssJyyr2BHdDEmwUHhyPuX2x3KNFwYYpCvEWuwrjkt3YwEEW675xd/AnrydamQA"
-    "8wXLF72PqzWjGtMiQuN4Buaj5/aD4AWunddIIhJddKtzVFScYvsUzHVxdrtaxuk1aBW7yzXoc4/g4f5zLbFaZ0ukbsfY"
-    "h3jitURZt/zz0NXcp6+lTvtqBZEeg8hIv97q7dbj50dLpBF4QtqMj9iYuB2HBDL/I8abwHyAxYiNJX4y+L7ruqf1tOuQ"
-    "QWPSNwop1HddCDB8Xr3ddcSiVkRpXbkgN/A3G80G8ZAq7Ui8HwQhduBH79zVwU7WJgjFuisVfgDpc1VqJmeDc9FPU3+1"
-    "jjVEuPUioOW8w3MaUwxi6DsCBmoXvI2j1d/QedGDY/4yzL6WpTtgpgD9wGKf6RuIY0u4Kw89lufpoaHkGgwG+osgFYM/"
-    "YKjIqZEffRRScD9SJQOGTNaUTBMwFIzSNKLQ8SMEHGxAlMUc5i0KHyAuHxngTOpMnbqKTOBecaxhie6g0E5jTKaVyQtC"
-    "fxYnKgsnuHgH4EfBO4P8qtoZUGmkVE1gCMvctlb8blNbFdV8MOcb6V+ZnKOSnGXaw6GpA4cJvSm94rJDbDIJ1tcyQxnU"
-    "Ml+/e4fWFhBE7RNO8mIjKwDruqax0kKZHW9j6cpiMq1J/dSNkiRpLUnoEJdug2GQM5maAUbLeZkDhScUqgks6Xd0YoIt"
-    "a56oipIVfybPoaPQods0hW7DLOK2QebGkZwXVcgoYu1U1BBh5MOVhMKcF6avSACZShmsJ+A+W04Bhm1NucniVQz5+qwe"
-    "2Wx7H4la9bOkry7DReFJ43ab7F4vt6qoehxSJQQhKEgTV6EIO4vIzpAyAmBemSIM9qInqkJEJ1vY18/hl+jp31fkmQxF"
-    "lMCqNPGVFDC6TOqIXBDOyALhOoKYG+zXfn8fkff+xT64VdmNlOT2zzlIw2EGG2FGn4fexacxyIAvdzjmcHMJbyZz9NkD"
-    "5hn0Okdgvc7XKA5jZ9y4O7NTS4lJ8+yOiGY5olpibMKoTI2Ml3O2AZtnkbaSsXX5p/rZ/fwA/YHZrTVCaBJbjQHJjhJf"
-    "a9DL5/cQyqz97eG9Ga27KLg7Nsocf9AODloqjoKgfN++KsCzvmJ7SPGAjNJIjMUp0jzSeQEMobD/5zoPRwI4i7kxip76"
-    "bGvgkg5XGdTPWUKb1uqOOG2At9+8eEepBLTK0Ijg6CcFK8E72GJh+Q10bn2ydY0VwFxrY9XaVS72d9Mtl/Hlwf2EEqbF"
-    "nD3IIQfii3KKwwgCdjlLgsnQpKND33itC0LTmF24MtYyrB6jExWbuxA6D7R5A0TqxotyjVnTA3Jpy7spAuX3OjmxFir/"
-    "cQMlJkRfa0f9oCaTSl6byTCyvN34lKHtkYrNwABi0jELEVniqyDFnJBDaBjGnMHRDexjsjS9QmMdExIsJnkH8O4WJg7e"
-    "XiNGNeP9UCDVp5yzWZV9zIN3PGICs2xI+WbM8JAtmE6VLK+Y1sVEHy+MwzkhssOCuTlkEAdIuNHLjwovPzrEP7WCNN00"
-    "grEdW+/nBY1XxrOKR+8OuG5qrACCyHADPZQXsFipP0GfRU8FPnIHdbG9XWsmHDobrnFIGw+Z981I2gdBigDQAIn2pxlp"
-    "CmBiX+Gm03Uz5jDP4ZIdk6W+kX3YzPlGEhYy/ilJo6CIv2iv0nyyoM0Td21YMjnv3D423PRbw9w2T97myds8eZsnb/Pk"
-    "bZ68zZO3efIq7W2efDd58lLa5yGHrWpmuc2yt1n2NsveZtnbLPsXlmV36Lrj1GydxW/T8W06fmtutOn4Nh3fpuO/6HS8"
-    "mxZ7SCmFmslqM/ltJr/N5LeZ/DaT/7BMvjueB+bw1xniditAuxWg3QrQbgXItwJwfQfeBzABQLWQE2LC4eAJ02cME2dW"
-    "isEReu6Rdn34AVN6Ql0sKAdEDz3/y5PB93fvDMjT+GB0ZjCEPkUYjFPdJ5xGGxU4voATGZg8kwmLsWFx87AZxakcfi/C"
-    "Bc2QuYSMn0XJ2I8u/HRW2QXBJVHWRmadKXfMf9FV0VFsXPXvKIEyMqU+qNaK6MAS36eFnmpHdDlKTiaToZNbiOVKroAX"
-    "4xVG1IHwTNs3LfLOWJzFRYG3zbBSlzWrG17u7uZcYHltNnaTniMM6wBOKuVRJS+Q4+WsSIwLNxt0iAUkRAbmQ47JSwD9"
-    "Rf1PwVza2Ha5V1zWErPk5uZhPtamq0G3Ex8WmKhQUsWYiFCXEVFykmCouuMLT/foMUk1jJj7H925qrWoTchaZu7GDpNE"
-    "5LIm1sr2SmhA+dd6m4znlmTpHA7Bjxa0so1YRa3/Y4r/6Anmh2rGpRa2Cpk7LOvYNBiTDjhU8Iu7uIeKB1FDgF4XtxAx"
-    "dnJoqtlcikBXcCKlRRW3gcAulZlB1AUkAgKKc8TrEDUNZRRsY2I4lkhD6wkzSIwo9vtYlWoomOYElhLt3KYZQjpOKScU"
-    "LuQ5KJMmP4JvE25l/7jvG11KSYdeQFbYzk18s8GqCafGDPY3lR2sbrSmps+vYdBzahqhnb1luv76+sdXNLPGENdX8eH9"
-    "UBQH5xJRxO4aHfg5GauttFr7j8SLIXnbNCZcLvs0xTQ6KuXk46RP8miheNptTKevTJnCshv1QIUp0ssRGeKYze/iRraM"
-    "97Lhkt+YwihKbvoOHNohmcg9p+U81Qh0NSZwpaPdzlq72opGmtM6umxO3ldXGEHoxFIGnBFIcQvSOEEoZZ08LQV2UDR2"
-    "WJ+mIS7UWEBsvFr4SiEkqhkXGpVd2VCbwqXALMbWCOQdUGwPboVTGG1jjs8ni+3wg0yvZYUwSxXFFMkQNBcCGmufmLsd"
-    "ttECCkM0Bl0vQrj0cPvLlKsINqXNzXJuP5dme50tA9eUDEoG7oAIEKAjxCXihLKLHbMRqduAJES0drVz1z7xjJes54jV"
-    "fatwyl8prV6YziuvZp1p5M96uE709Nz08l2kVDGNLbLezazzY2PpA7ZaUqxcF2O0ST/er2jiKdDStYwRdrq+F6My9nwA"
-    "Q15YT+gphhWQvxyGsTsuYgcbonUg7nVA3nvGFPYYRxAtZKmRIBhWmCYxgR6OpJiXu1Tyz2wDpG4dqImLO1Xn6/hOtjSn"
-    "VHeWw19x3BOHhEWxVmhX1xAccl1BxiHKbMaeh0GA277pHpWYK94ZlSJR+hlaihg8BpTX1juii+AXmzFmwNzyumvrFLIj"
-    "qsB8ZeEvOb/fJAG4CSAPWQrNZMmVjIlImn/Lf1wFwVF49imcX4BbnGafnvfE6evjkw/nPfHs2cn/njyHC7hTlXZmx3IJ"
-    "Hg8MRnJEOkzFGPh9hfmNsaRdplGSXMFyGV7JAu5XiY5gI+rPUKCxayw6aopecibFZ1J5ULagIsdK8F2TtF5XmhEbe3aw"
-    "5mbIO7fM0QCkwOwg4IqNhSKeuglO+oWZ2ffFU8bUThPEBYUCj8jj0EyKnKSSlAR3HPG3MirVw14spM8bwBFgmSjhM35n"
-    "iCnN59ymxqU5RhWnCBvP9VTehzPzzW5qDbrs2V37IqT3dCggSdFUdIpobYhcgYldiWkYh+qyOyI6LkrgEPe1gyxEEYhk"
-    "h3GpOO7iDjp8hrnO6Qdwp0CKKIXGhTFNnCYPg9HgxhI0lacFRqS/5bf58ZACATmCSfAWkaYXuAqsA5p4f/Tjb9gE4Wzg"
-    "Tj4ZDCq7smrPsLTnUb7i8yhyOgU+sMLnEVLe2ZVvb9eoA9dednfqooH5jsdNXdAdnT+5I7BXJasS6ntA5K75KZMySfxx"
-    "87jBQw+UNMK2m5PQ/OxImRBnc3ZjdFtIftf5Ap/laEkFl+cF+3dH+u9y8KQScrM/7rC7gW10LKUiLO6BlE2NzK6PmtT6"
-    "a9uFcbc7P0LeGudNLpST6vx3+wVsdZYt1PDgAD0XHRIdJOnsIEgBhxw8Pnx82H/0+MAJCMNaVM0e3pEzTfRZMIDzyibz"
-    "cahYhftzHTfp5SW9qa08Q6N1+Jz3X2frkr81mcpEl1gkus+LHT9g/M5ZNKpJv36sfOiicXKayuVvvNm8pwvqr78NYD5d"
-    "oddTesZaBN6kSOdAmnOVqXbpOy9mq8sz3qsXkjsYY8rOrx8awuV1t6sk2/bOb9eLiZ68cxZGY2Bpg07ptwesZ3TBYF3v"
-    "+uB0XP4lXS5MiFkvSRfWyutwKe9itoFoJ2G3zA8DaL1QRXWgsA6dN9I6qWFd7hzY5PGCezP5UARjeInGqQMs5H7yCpyk"
-    "V/TrGzkZF7oj3X6On4XThegnwjbdKzzVz39bSe+O2Z1xa89gt2ew2zPY7RnsdbS3Z7DbM9j37rFui3Nvf2zYjUbZqGxt"
-    "MIoPh+0gFpXvG7z/FPFvHwBwvfQvw61rzy2355a/nnPLbSyhjSV8dbGENSGDHPIYV/8gS4LkoBBC2DJeQH2Iu9r/I0QH"
-    "vp7SJf9vf8bARaIx6No9udF74Ogu0n1/7AIK1dMKzgg2H/jdtRIqe151mYTN+2tWFqGy5dNURGje8Q5qJTykAkJlenZw"
-    "yqBpWYOqaDi/pb07z2lHVQ++EDerHAJpsWiLRVssarGoQSLzFSIDzlw5hmdLFIqggVsWhVZ/H+zZVmtqqzW11Zraak0P"
-    "LwvT/t7QHVWKHrAz9h7vb0u4vb4sURXVT6c7RtW7qlr0hcDqtsbR11zjqHWiWieqdaKsE+UCArO4bOk5GfNpm/t9XKa2"
-    "mOAWxQSLqMPhfJnId/rwM9XR4CogI+HpAhwv3rz859//4YFXA3pwQ8tmlrgFQna8I8RqaHVWT89r8dFayML1wHLR1KVO"
-    "BoG81oJ4cH04eDLgskC36xXMtHr+pf5g3c5mx9QDuyd6zoCtCHqdEmLVrQ33wd7DaiifatNt1JiuT/dlIN0mrbSF7/4A"
-    "he9aRNoi0t8IkdavUs5qdPjo8ZOn33z73Z+/98eTQBo8WAf49Mbn8hvCGGxxKLS1FWw314HB7QzVGkX+qgqfcvkW627k"
-    "WmidAJr8MLuYJAFS9bikSOuCQ0eARALBxVx8exIAJIcrviWprdioC6sp4HEqcRplMDJRT5H68UAbYktYnUfkkvi0IYkf"
-    "nKqDWPZJUYmoSUjHLJBAAE3UFSDnVAE+VZIN++l5haY1PpZL1rffN2YduEtXiMuyCoW6mgfW6MAYZcBE0eYgkJYKWQW/"
-    "0CXmu8OmxMRiCWNe0LzQfu4lVqqI6ZyO3Z860tULdGURX4yXswoxrofp0vLo8SYzBpIBfFKZsIUouZ4EQluqKmmqXLgk"
-    "VBznIh3fNGVKBvAD+yafBIt+0GZdU8OE2x/R7iOTH8KaR+HkUlctWtXPlOO0Fwh70nS2XuetiM6LLI36L8SBOHn9w+vj"
-    "D90RkHtBh3WQZK7zWadfpcBAgZKnT5pOlW1EdKD/D6/ev7mLADRD7jlEWvW4y57rUTrHiIr9OecAh+ZQQvEIkg4M8m6x"
-    "G73VXPvDlEgYucUzqMaRLtrBsVmuySGwUqpyXWtcKmgIVBUYt5ntDcFb6J/FnB/NKwDjiQpLNd7YcRFf8T8UU8YqnrTb"
-    "jWu+iIzSSGQ+dKilA130hK4qEsubngm+dLmAX5iZyiNUvorUjUpMlsvwDnBQuJ3Oz8JxiB4dDuu9rmTsnKT6D/TgsWmm"
-    "gN5D9IpgdHgWC3O8DV/XlZHPYmLis3/r94VhFBXr1YMgRpit2oPFaiSChIyjDLAeTL///Cw+i/+kH8fPu66ZjM3/SbzA"
-    "qlSwUODXvngPYzQVYF68ffPm6PglVpzSrPSoIKbXTwR9A3azN4iiChhpkkWrKpN7wjMwXNCRFGGdNWz61qNE1nIyAQDK"
-    "Fbjs46ydIofiIld0fBdv5bjaXNE4mhrn1rXdH4i39jNHEqjdvO5SiCWOdHUsdHTY/IFxZOUZIId+wOJFbhkzW5zZjlyX"
-    "Z3YqmyKQUMMKZ7WA7ueOOoOK233g9JUEq4slb4rVndUIJoDf63u60FSoN5FyqVIi03RlYlLco8cVBFVhAJxnxU2kGt7w"
-    "NGiY63MdK64lxcXqqL7TkhFRtZ3BGgEydfXevvvw+u2x51bSu6s+bF5Rz5aeu/bTEO23KbHH5tItrmfOnOmKsi4SGaHL"
-    "TdM0BwutM9BWAibg5YTS2cUBw/dKlfe8Ac7ApYwWnqDwMDdCQyHeH2v0B6/MF5kaOuUDSeoqaI3PmZHN8krw0NMHVJ92"
-    "bVJZFYAV19jS5on8dhifhx88IuaIC+PlRZXQKeiYGnp5m4WaeV02vqtkaafdz4v9EboEo8wEF+v2eUPNLxtT81yil2az"
-    "spGRvNpe7j+BcKwvsAdDemNr+ZpKt7lqaRDjVUuwoVkJXcuR+6XwBa7Bwiy0m0amRtuPXLMeVrDNC3HyaovJogAg4yol"
-    "zzxW3i+qup5oXE3PuJ1eoZSeZ1aiVwStQCkVXvhEH8UnbaPR6sOXufRJoT/BA7C+2v/x+UO4/8muJHTpMVzwyBP04NMO"
-    "nTpu/ik2X1HYT2Ib14xb/vZ7bLrqlvEwNnawuPHvkFOeca6oyc3dJG4SnCBs01a4L/KgkbNjGvoGG3I9HSJwe5dFt/8k"
-    "Hzx7Gtj8Ro6HbvDpExq5dRho8A9wH7CZs/it9h64tCdMoZ4ENSzMssr4HIixQQaAde7EWPg1Lx8kUO3AsBnzzViuZ4vl"
-    "8ko0LCihqZlwtwY+Qk6Qk4NM+Cw+jWjo0TBXCd/q05CxC4uwn1Nz6vwcFq1mpSEB6b/iWOCw0FR9oRfP7ZHPd5kuoceH"
-    "npav6/ueQ2MFAnBr7ylOPQ73jnNLdf3UbgsutK49MGj6QRvq6jorZtI90g6GlvoXH3hGh2sxLvooFaRNeA063Lv9F13g"
-    "WR8="
+    "UrsyOQ+g0Wh0f90NNH/dmyTzRSSzMIn3hnu/nu3N0mS5UGd7w9PTs72zvR7+M5MxfDrb+0HGMvUzKXyRJUkkpmkyh8+X"
+    "fhxEMlViGkZycLZ33oN3JpdyckVvvcBP5cfETZhdJstM3KRhFsYz4cer7BI+mPdjecNvp5J7hAvc6yJNfpaTzDyYymkq"
+    "1SU9/F72UxkHMoXn9WP7SmQShoiNYMdKKH8qoxW+Dv/BS8CBOZBmxsyDPT3vHcLY4Xs/oab7faB2scyw17M9bIku80Ue"
+    "UieQU38ZZUPxLPbn8vlgsRJjqcJAir8dHb/88dX7ky4Rja328RFuLE5ibiy7lEj2LPXnAm+LTnIt0xQaUOZ6B6//ZTAY"
+    "dJ2m4CEFE3hHa/qJugb1rXKb+fwBqYn5et6Ll1EEF3HapIgTmrORAKbTjArsFHgCPJVCZT5yRX4MM/GoK8KpuYscC5WY"
+    "h0rh1CfpP//+j7xnlaXhJMu7Nt9t3xmKhLjx0xjeVqLjiyhUmQApAOZbwZr4aRDGfhRmq55YglBMIj+VgQjkAkUknoRS"
+    "9YRaxYXOp0k6kXnf+qvtOpUgSRMQx1i4M59dAkHjZTqTUgRhgHwRM71YHJbapaZKUuRHKhHMUmTR2FeXPfEL/pmG6hJ6"
+    "C8TiBj7kLQg1ScNFpkQYZwm8BOwMwhTkPUlXDiuvwijqw431/Z389+sff7x4+fr9AQvtAV0YzAPqNb979MOr4w8ncB3X"
+    "DTWvW5tCYxJXkrPondXz4On0lQARTVJ1V0esHdxuQKSJI9V1AP+CgMAf5a9Q3G5wskAkg0SqnFX+EsQmLb26SpapXol2"
+    "bc9C1ClLJdMB3nGWTBROZKyk1ktvXn+gNo4WPrCl/3hwSF//8+Rl/0n/ReQvFffxLk0WaSgznyeO161uyukWmnO6qk7p"
+    "zaVMQXoSMWGFqVc/qkCnlcHB8dGbV25DfEfl85NfsTPkqyuz1Ic4cmrcPCdgjQgJWmQFEqNuQPeS9IfXMsa5xJViZoU7"
+    "1dx1pzPX4YUprQxyzaAKjJlOnbHQNzsO4HOcicvkRkiYE4F3ZYoiwRYpWUaBmICZmskekS4WfgbP4QA9mHbhLxbRyuOB"
+    "sO1IkyRDu0GmEv+c3+719qJortiaosEiwwKfWeEPz/YuZbSgxwsyCzdeJpPlXMaZTysc3+0RMyd+FPljsK3iFdLtUaun"
+    "5yR/HmpS5IsCOZN9JRc+ap1AaLOGY7gUyZR1hFb6A/E6vk6urCGHwXpafbEWEP3+zwpo2H927UdL+XzfY/Xu6e8evPlf"
+    "J2+PRTKmyZgjo5CTpAmxTVgjXhiDhjwB6Z/73giXHAuIErgk6XUZX8soWYBVAI2WBaBTe8L79ewMVu0V/h2KLF3CbODn"
+    "wM98vgam6tbrwUJOQBY9vO4xBWDWPNbLulc0DtouEGXAAmQoCiUTjnqTZmEMLEM2UOf8itMZcjiVpBLhDd1lmCkZTbsD"
+    "cSSmfhgt6QEeYHEMJOo8CFJtfJUeuQrjAP/lu3OplD+T+QXgKZFxe6snAHBQEvd/kWkiyK5OkkCOhIfPgLnNlorbxr/+"
+    "BMXoIpX/twTLQL14KBXAJJ7LWH7MTs+BkSg+RlxQUyrUI+kyFvjEwIqG0jw1DFN62etXe8gQrbuJU5ZAhSyKEkJ5pCGA"
+    "hxOwnZ05qL0BzHA8QZEd2Z60bX3/6q8eyO8Mehr7gCGRziksZUB0H7PuSDxbxvCyglcvUOQu+LXnIvPBjlwmsJpxojRM"
+    "jYV9WijQ6xOYkRgHACYUbNKSuKXy0fb7YxQpDxkBWAXwKa1DNWTJ/ZH4xPMcOlOomZFfoEVAc+hpKQ/jHq0AK/xknVAl"
+    "IZ8sUDEwKiQlypxjfeAbeRs2Wyx8SbfHV9EMAEEk0DBryU2cT9dAvOVHYaxFDDdEVCM0OBwiHag4C1BOa1XFXCdbi++w"
+    "ciXIMaJ51JKAyA1kNoZL8x6RAwwCGRIK1LRy9TQgNjkYkN509AqMBdXsasGqlVc1PQSqbiHTLEQjP/z19taC9Ye+eNtz"
+    "lbfxhcq6u5lvdBbD/95LP7AegehoIZwvkpQ8oTDrEiMYn6GgwCTEgR/hx3fgJYEUzZNgGUlmGK0K9GygabDUIDlosLTj"
+    "EcL6/UkjYtMlL3gAHDMJU08yRtSeIuEDFv9zWBX0WCxBGBUIcLxYGc8rS+aR6Jih9fRy7TnwFJG1wZ5d+JzQOMzSAh7C"
+    "smKbL83sC1hc2sCxOYbhZyA5IF2AuoE3uCRiLR4jVmFaEnssJyyr2BHdDEmwUHhyPuX6x3KNDQMM0hViLfYVb6a7sQCC"
+    "Ltf84m+gT95ONTKA+QLzRe+jtWaoY1pEvBzPQH303H4Q0cC18xpJRKKLvnYOlYpTbJ+CuS7OblfLOL0GrWJ3+Qr63CN4"
+    "uFNdS6xesyVSt2PsQ9zzWqKsr/556Gru6NdSpx24gkiPQWSkX6/1dhsG4EdLpBF4QtqM49iYuB3HCTL/IwahQH2AxoiN"
+    "Jn4y+L7r+qz1tOs4QmPSN4oz1HddiDp83nW76zBGrYiSXbkg3/A3G80GQZIq7Ui8HwQhduBH71zrYCdrE4Ri3ZUKP4D0"
+    "uSo1k7PBueinqb9axxoi3HoR5OyaDs9pTDGIoe8IGCy74G0crf6GzoseHPOXYfa1LN0BNQXoB4x9pm8gji3hrjweWZ6n"
+    "h8aXazAYrF8EqRgRAkVFTo386KOQgvuRKhkwZLKqZJqAomCUphGFDioh4GAFoizmMG9RTAFx+cgAZ1rO1Km7kAncKw5A"
+    "LNEdFNppjEm1MnlB6M/iRGXhBI13AH4UvDPIr6qdAZVGi6oJDGGZ21aL361qq6KaD+Z8o/VXJueoJGeZ9nBo6sBhQm9K"
+    "W1x2iE16wfpaZiiDWubrd+9YtQUEUfuEk9HYSAuAXdc0Vloos+NtLF1ZTKY1+aC6UZIkrSUJHeLSbVAMciZTM8BoOS9z"
+    "oPCEwmUCJv2OTkywZc0TVVGy4s/kOXQUOnSbpnhumEXcNsjcOJLz4hIyC7F2KmqIMPLhSkJhzgvTVySAVKUM1hNwny6n"
+    "AMO2qtyk9iqKfH2qj3S2vY9ErfpZ0leX4aLwpHG7Tcqvl2tVXHocUiUEIShIE1ehCDuLyM6Q0gSgXpkijACjJ6pCRCdb"
+    "6NfP4Zfo6d9X5JkMRZSAVZr4SgoYXSZ1RC4IZ6SB0I4g5gb9td/fR+S9f7EPblV2IyW5/XMO0nCYwUaY0eehd/FpDDLg"
+    "yx2OOdxcwpvJHH32gHkGvc4RWK/zNYrD2Bk37k731FJicj+7I6JZ4qiWGJtFKlMj4+WcdcDmqaWtZGxdUqp+dj8/QH9g"
+    "ymuNEJpsV2NAsqNs2Br08vk9hDJrf3t4b0brGgV3G0eZ4w/a1kGm4igIyvftqwI86yvWhxQPyCiNxFicIs0jnRfAEAr7"
+    "f67zcCSAs5gbo+ipz7oGLulwlUH9nDq0aa3uiNMGePvNi3eUSkCtDI0Ijn5SsBK8gy0My2+w5tZnYNdoAUzANl5au0rQ"
+    "/m5ry2V8eXA/oYRpMWcPcsiB+KKc4jCCgF3OkmAyNOno0Dde64LQNGYXWsZahtVjdKJicxdC54E2b4BI3dgo16g1PSCX"
+    "trybIlB+r5MTa6HyHzdQYkL0tXrUD2oyqeS1mQwjy9uNTxnaHi2xGShATDpmISJLfBWkmBNyCA3DmDM4uoF9TJamV6is"
+    "Y0KCxSTvAN7dQsXB22vEqGa8Hwqk+pRzNlbZxzx4xyMmMMuGlG/GDA/pgulUybLFtC4m+nhhHM4JkR0W1M0hgzhAwo1e"
+    "flR4+dEh/lcrSNNNIxjbsfV+XtB4ZTyrePTugOumxgogiAw30EN5AY2V+hP0WfRU4CN3UBfb27VqwqGzoY1D2njIvG9G"
+    "0j4IWggADZBof5rRSgFM7CvcibpuxhzmOVyyY7LUN9IPmznfSMJCxj8laRQU8RftVZpPFrR54q4NSybnnevHhjuBa5jb"
+    "5snbPHmbJ2/z5G2evM2Tt3nyNk9epb3Nk+8mT15K+zzkBFbNLLdZ9jbL3mbZ2yx7m2X/wrLsDl13HKWt0/htOr5Nx2/N"
+    "jTYd36bj23T8F52Od9NiD6mvUDNZbSa/zeS3mfw2k99m8h+WyXfH88Ac/jpF3G4FaLcCtFsB2q0A+VYAru/A+wAmAKgW"
+    "ckJMOBw8YfqMYuLMSjE4Qs890q4PP2BKT6iLBeWA6KHnf3ky+P7unQF5Gh+UzgyG0KcIg3Gq+4TTaKMCxxdwIgOTZzJh"
+    "MVYsbh42oziVw+9FuKAZMpeQ8bMoGfvRhZ/OKrsguCTK2sisM+WO+i+6KjqKjVb/jhIoI1Pqg2qtiA6Y+D4Zeqod0eUo"
+    "OalMhk5uIZYruQJejFcYUQfCM63ftMg7Y3GMiwJvm2GlrnVWN7zc3c25wPLabOwmPUcY1gGcVMqjSl4gx8tZkRgXbjbo"
+    "EAtIiAzUhxyTlwDrF9d/CurSxrbLvaJZS4zJzdXDfKxVV4NuJz4YmKhQUsWoiFCXEVFykmCouuMLT/foMUk1jJj7H925"
+    "qtWoTchaZu7GDpNE5LImVsv2SmhA+dd6m4znlmTpHA7BjxZk2Ua8RK3/Y4r/6Anmh2rGpRa2NJk7LOvYNBiTDjhU8Itr"
+    "3EPFg6ghQNvFLUSMnRyaalaXItAVnGjR4hK3gcAulZlB1AUkAgKKc8TrEDUNZRRso2I4lkhD6wkzSIwo9vtYlWoomOYE"
+    "TIl2btMMIR2nlBMKF/IclEmTH8G3CbfSf9z3jS6lpEMvICus5ya+2WDVhFNjBvubyg5WN1pT0+fXMOg5NY1Qz94yXX99"
+    "/eMrmlmjiOur+PB+KIqDc4koYnfNGvg5GautVrX2H4kXQ/K2aUxoLvs0xTQ6KuXk46RP8miheNptTKevTO3Cshv1wAVT"
+    "pJcjMsQxm9/FjWwZ72VDk9+YwihKbvoOHNohmcg9p+U81Qh0NSZwpaPdjq1dbUUjzWkdXTYn76srjCB0YikDzgikuAVp"
+    "nCCUsk6elgI7KBo72KdpiIYaC4iNVwtfKYRENeNCpbIrHWpTuBSYxdgagbwDiu3BrXAKo23M8flksR1+kOm1rBBmqaKY"
+    "IimC5kJAY+0Tc7fDNlpAYYhGoWsjhKaH21+mXEWwKW1ulnP7uTTb62wZuKZkUDJwB0SAAB0hLhEnlF3smI1I3QYkIaK1"
+    "1s61feIZm6zniNV9u+CUv1J6eWE6r2zNOtPIn/XQTvT03PTyXaRUMY01st7NrPNjY+kDtlpSrFwXY7RJP96vaOIp0NK1"
+    "jBF2ur4XozL2fABDXlhP6CmGFZC/HIaxOy5iBxuidiDudUDee0YV9hhHEC2kqZEgGFaYJjGBHo6kmJe7VPLPbAOkbh2o"
+    "icadqvN1fCdbmlOqO8vhrzjuiUPColhAtKtrCA65riDjEGU2Y8/DIMBt33SPSswV74xKkSj9DJkiBo8B5bX1jugi+MVm"
+    "jBowt7zu2jqF7IgqUF9Z+EvO7zdJAG4CyEOWQjNZciVjIpLm3/IfrSA4Cs8+hfMLcIvT7NPznjh9fXzy4bwnnj07+d+T"
+    "53ABd6rSzuxYLsHjgcFIjkiHqRgDv68wvzGWtMs0SpIrMJfhlSzgfpXoCDai/gwFGrvGoqOm6CVnUnwmlQdlCypyrATf"
+    "NUnrdaUZsbFnB2tuhrxzyxwNQArMDgKu2Fgo4qmb4KRfmJl9XzxlTO00QVxQKPCIPA7NpMhJKmmR4I4j/lZGpXrYi4X0"
+    "eQM4AiwTJXzG7wwxpfmc29S4NMeo4hRh47meyvtwZr7ZTa1Blz27a1+E9J4OBSQpqopOEa0NkSswsSsxDeNQXXZHRMdF"
+    "CRzivnaQhSgCkewwLhXHXdxBh88w1zn9AO4USBGl0LgwponT5GEwGtxYwkrlaYER6W/5bX48pEBAjmASvEWkaQNXgXVA"
+    "E++PfvwNqyCcDdzJJ4NBZVdW7RmW9jzKV3weRU6nwAde8HmElHd25dvbNepA28vuTl00MN/xuKkLuqPzJ3cE9qpkVUJ9"
+    "D4jcNT9lUiaJP24eN3jogZJG2HZzEpqfHSkT4mzOboxuC8nvOl/gsxwtqeDyvIr/7kj/XQ6eVEJu9hcfdjewjY6lVITF"
+    "PZCyqZLZ9VGTWn9tuzDududHyFvjvMmFclKd/26/gK7OsoUaHhyg56JDooMknR0EKeCQg8eHjw/7jx4fOAFhsEXV7OEd"
+    "OdNEnwUDOK9sMh+HilW4P9dxk15e0pvayjM0eg2f8/7rbF3ytyZTmegSi0T3ebHjB4zfOYtGNenXj5UPXTROTlO5/I03"
+    "m/d0Qf31twHMpyv0ekrPWI3AmxTpHEhzrjLVLn3nxWx1ecZ79UJyB2NM2fn1Q0O4vO52lWTb3vntejHRk3fOwmgULG3Q"
+    "Kf32gPWMLhis610fnI7Lv6TLhQkxa5N0YbW8DpfyLmYbiHYSdsv8MIBeF6q4HCisQ+eN9JrUsC53DmzyeMG9mXwogjG8"
+    "ROPUARZyP9kCJ+kV/fpGTsaF7ki3n+Nn4XQh+omwTfcKT/XzH1zSu2N2p9zaM9jtGez2DHZ7Bnsd7e0Z7PYM9r17rNvi"
+    "3NsfG3ajUTYqWxuM4sNhO4hF5fsG7z9F/NsHAFwv/ctw69pzy+255a/n3HIbS2hjCV9dLGFNyCCHPMbVP8iSIDkohBC2"
+    "jBdQH+Ku9v8I0YGvp3TJ/9ufMXCRaAxr7Z7c6D1wdBfpvj92AYXqaQVnBJsP/O5aCZU9r7pMwub9NSuLUNnyaSoiNO94"
+    "B7USHlIBoTI9Ozhl0LSsQVU0nB/Y3p3ntKOqB1+Im1UOgbRYtMWiLRa1WNQgkfkKkQFnrhzFsyUKRdDALYtCq78P9myr"
+    "NbXVmtpqTW21poeXhWl/b+iOKkUP2Bl7j/e3JdxeX5aoiuqn0x2j6l1VLfpCYHVb4+hrrnHUOlGtE9U6UdaJcgGBMS5b"
+    "ek5Gfdrmfh+XqS0muEUxwSLqcDhfJvKdPvxMdTS4CshIeLoAx4s3L//593944NXAOrghs5klboGQHe8IsSu0Oqun57X4"
+    "aC1k4XpguWjqUieDQF5rQTy4Phw8GXBZoNv1C8y0ev6l/mDdzmbH1AO7J3rOgK0Iep0SYtWtDffB3sNqKJ9q023UmK5P"
+    "92Ug3SattIXv/gCF71pE2iLS3wiR1lspxxodPnr85Ok333735+/98SSQBg/WAT698bn8hjAKWxwKrW0F6811YHA7RbVm"
+    "IX9VhU+5fIt1N/JVaJ0Amvwwu5gkAVL1uLSQ1gWHjgCJBIKLufj2JABIDld8S1JbsVEXVlPA41TiNMpgZKKeIvXjgVbE"
+    "lrA6j8gl8WlDEj84VQex7JOiElGTkI5ZIIEAmqgrQM6pAnyqJCv20/MKTWt8LJesb79vzDpwl64Ql2UVCnU1D6zRgTHK"
+    "gImizUEgLRWyCn6hS8x3h02JicUSxrygeaH93EusVBHTOR27P3WkqxfoyiK+GC9nFWJcD9Ol5dHjTWYMJAP4pDJhC1Fy"
+    "PQmEtlRV0lS5cEmoOM5FOr5pypQM4Af2TT4JFv2gzbqmhgm3P6LdRyY/hDWPwsmlrlq0qp8px2kvEPak6Wy9zlsRnRdZ"
+    "GvVfiANx8vqH18cfuiMg94IO6yDJXOezbn2VAgMFSp4+aTpVthHRgf4/vHr/5i4CUA255xDJ6nGXPdejdI4RFftzzgEO"
+    "zaGE4hEkHRjk3WI3equ59ocpkTByi2dQjSNdtINjs1yTQ2ClVOW61mgqaAhUFRi3me0NwVvon8WcH80rAOOJCks13thx"
+    "EV/xPxRTxiqetNuNa76IjNJIpD50qKUDXfSErioSy5ueCb50uYBfmJnKI1S+ipYblZgsl+Ed4KBwO52fheMQPToc1ntd"
+    "ydg5SfUf6MFj00wBvYfoFcHo8CwW5ngbvq4rI5/FxMRn/9bvC8MoKtarB0GMMFu1B4vVSAQJKUcZYD2Yfv/5WXwW/0k/"
+    "jp93XTMZm/+TeIFVqcBQ4Ne+eA9jNBVgXrx98+bo+CVWnNKs9KggptdPBH0DdrM3iKIKGGmSRasqk3vCMzBc0JEUYZ01"
+    "bPrWo0TWcjIBAMoVuOzjvDpFDsVFvtDxXbyV42pzReNoapxb13p/IN7azxxJoHbzukshljjS1bHQ0WH1B8qRF88AOfQD"
+    "Fi9yy5jZ4sx25Lo8s1PZFIGEGlY4qwV0P3fUGVTc7gOnryRoXSx5U6zurEYwAfxe39OFpkK9iZRLlRKZpisTk+IePa4g"
+    "qAoD4DwrbiLV8IanQcNcn+tYcS0pLlZH9Z2WjIiq7QzWCJCpq/f23YfXb489t5LeXfVh84p6tvTctZ+GqL9NiT1Wl25x"
+    "PXPmTFeUdZHICF1umqY5aGidgbYSMAEvJ5TOLg4YvleqvOcNcAYuZbTwBIWHuREaCvH+WKM/eGW+yNTQKR9IUldBa3zO"
+    "jHSWV4KHnj6g+rRrk8qqAKy4xpZWT+S3w/g8/OARMUdcGC8vqoROQcfU0MvbLNTM67LyXSVLO+1+XuyP0CUoZSa4WLfP"
+    "G2p+2Zia5xK9NJuVjYzk1fZy/wmEY32BPRjSG1vL11S6zZeWBjFetQQbqpXQ1Ry5Xwpf4BoYZqHdNFI1Wn/kK+thBdu8"
+    "ECevtpgsCgAyrlLyzOPF+0VV1xONq+kZt9MrlNLzjCV6RdAKFqXCC5/oo/ikdTRqffgylz4t6E/wANhX+398/hDuf7KW"
+    "hC49hgseeYIefNqhU8fNP8XmKwv2k9jGNeOWv/0em666ZTyMjR0sbvw75JRnnCtqcnM3iZsEJwjbtBXuizxo5OyYhr7B"
+    "hlxPhwjc3mXR7T/JB8+eBja/keOhG3z6hEZuHQYa/APcB2zmLH6rvQcu7QlTqCdBDQuzrDI+B2J0kAFgnTsxFn7NywcJ"
+    "XHag2Iz6ZizXs8Vy2RINC4vQ1Ey4ewU+Qk6Qk4NM+Cw+jWjo0TBXCd/q05CxC4uwn1Nz6vwcjFaz0pCA9F9xLHBYaKq+"
+    "0Ivn9sjnu0yX0ONDT8vX9X3PobECAbi19xSnHod7x7mlun5qtwUXWtceGDT9oA11dZ0VM+kerQ6GlvoXH3hGh2sxLvoo"
+    "FaRNeA063Lv9F+ZvXyE="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4591,25 +4591,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4711,17 +4727,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4792,10 +4815,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4851,9 +4873,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

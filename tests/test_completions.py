@@ -468,6 +468,35 @@ def stay() -> str:
 '''
 
 
+def _bash_with(script: Path, name: str, line: str, path: Path | None = None) -> list[str]:
+    """What bash (with bash-completion) offers for `line` from a completion script."""
+    if shutil.which("bash") is None or not BASH_COMPLETION.exists():
+        pytest.skip("bash or bash-completion is not installed")
+    words = line.split(" ")
+    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
+    program = (
+        f"source {BASH_COMPLETION}\nsource '{script}'\n"
+        f"COMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
+        f"COMP_LINE={shlex.quote(line)}\nCOMP_POINT=${{#COMP_LINE}}\n"
+        f'_{name}_completion {name} "${{COMP_WORDS[COMP_CWORD]}}" '
+        '"${COMP_WORDS[COMP_CWORD-1]}"\n'
+        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+    )
+    environ = dict(os.environ)
+    if path is not None:
+        environ["PATH"] = f"{path}{os.pathsep}{environ['PATH']}"
+    proc = subprocess.run(
+        ["bash", "--norc", "--noprofile", "-c", program],
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+    return [word for word in proc.stdout.splitlines() if word]
+
+
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
@@ -481,33 +510,24 @@ def stay() -> str:
 def test_bash_quotes_the_values_it_inserts(tmp_path: Path, line: str, expected: list[str]) -> None:
     """What bash inserts is read back by the shell as the value itself: `x\\ y`, `\\$HOME`; after
     an opening quote, the value as it is (the quote holds it)."""
-    if shutil.which("bash") is None or not BASH_COMPLETION.exists():
-        pytest.skip("bash or bash-completion is not installed")
     tool = generate(tmp_path, QUOTED)
     script = tmp_path / "odd.bash"
     script.write_text(run(tool, "completion", "bash").out, encoding="utf-8")
     (tmp_path / "odd").write_text(f'#!/bin/sh\nexec "{sys.executable}" "{tool}" "$@"\n')
     (tmp_path / "odd").chmod(0o755)
-    words = line.split(" ")
-    quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
-    program = (
-        f"source {BASH_COMPLETION}\nsource '{script}'\n"
-        f"COMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n"
-        f"COMP_LINE={shlex.quote(line)}\nCOMP_POINT=${{#COMP_LINE}}\n"
-        '_odd_completion odd "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
-        "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-    )
-    environ = {**os.environ, "PATH": f"{tmp_path}{os.pathsep}{os.environ['PATH']}"}
-    proc = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", program],
-        env=environ,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert (proc.returncode, proc.stderr) == (0, "")
-    assert sorted(proc.stdout.splitlines()) == sorted(expected)
+    assert sorted(_bash_with(script, "odd", line, tmp_path)) == sorted(expected)
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [("clikit --sh", ["--shout"]), ("clikit --shout --n", ["--no-shout"])],
+)
+def test_the_root_commands_options_complete_without_a_command_word(
+    line: str, expected: list[str]
+) -> None:
+    """`clikit greet` is the root command: `clikit --shout Ada` runs it, so its options complete
+    where a command word could stand."""
+    assert _bash_with(GOLDEN / "clikit" / "completions" / "clikit", "clikit", line) == expected
 
 
 def test_fish_completes_after_an_opening_quote(tmp_path: Path) -> None:

@@ -371,82 +371,82 @@ _DATA = (
     "tJNgpf+h39qD8cCVdjtPcxkTC+12ktqv/VYyi2O4+CoMgXHkSVxH+QXJnO7R2AkJZRTFCgjk2UwZibmZ8jqKTB/ROEkz"
     "1cYBFb2WLrq+j2hCsdt0lotMjWUWQufC3kZ0E0MljiZRjld7W0maMO3THOQlRzAlwHekQUOSOauJKtg3d49gSIq4XxwP"
     "aoAwc+/Lzs1npV/H3MQwN5Gf2rFKxvlF5c7XM1ZjJI5DK9gsFkI9px5nVot81pyMeluXSk2pszi9Vhl9mk2nyjDteJ0Z"
-    "XmdJ9PeZNzf2u5uWH1ELYVUp0LXQrmDsJErGNJhRlOnc0W2TJhf0zFdH7hS/O60GmwGKrSRMPFJeomT9m63WVhxPNFua"
-    "PE1j0nH4nMgJ3NjtbV2omHsNlR5CF7hS6Icf0+FsopJc4hWBbVsiSXNQqziWg1h1xBvsPiCqH/odpBiISPNETeVQ2YmH"
-    "4ZsVhkbnQqQjnsBplo4zOemIw+QqJUOBtITUQBTMzWWUiwOk+lK02x81MLF9cCXjmXq5HfAqC8z3AJr+++nJsUgHH9XQ"
-    "mDgWMxg8JLoNNKNkOstPQaknMtgXQFwm+hrNEOgLN1fJlYrTqYIrYFhCWE4tEXzu9Xpb6SX+3RUo2JbAz6HMJV/rdDo3"
-    "ARjni1QrEeD1wK4eEQCNolexI0Ej9CzOmTOQAUpUJpZxuMDTMACZoRyoc27idYYizhTZNmhhugQrquLRbke8EiMZxTO6"
-    "gQdYHgMtDB6EyjJYlXSVbrmMkhD/5V8nSms5VsUFkCmxcXNjJkAC/0n7V5WlQn0CiQ7TUO2LAO/RoDgzzbTxb1ikoEfn"
-    "mfr7LMoU9RKgWoCQeC4TmPIPfRAk6o/VF+O3UpHNEoF3dArd0EaoVmJaqCuVzW3bFkpE0AjZDTgONcooTkE/WEAoxCFY"
-    "mJ2JymUHpjhB/xDuF13xLIr3b34KQIXH0NVADi95FcPyJO+4uy8OwG9kMw1tz1HpzrnZS5HLsRYXaQzeDqZKjLJ0gpPu"
-    "7hY6nWVDmJMERwBuFhb/jOSlvfG22wPUqgBlYa0frEVwgqS8b0lUPNWRN4tGHMUFWgc0jYFR9AhQAC4Cp//kyNC6dMg0"
-    "eCsHphMtyXzK1oP1lm6C1QzWMo/QxnY/39zAJV/5mze8afn2qYBCVQN1J2h0v1GwQTUfAQZN7FWEITm1RYtGLR01tNwJ"
-    "+MAb/6LMMjmvHcZP2AP5axrPTqhGEpY7QhsYDvpyYnzXNKYf0Yj3iT7jkNJoBqB6ANBqO1uFU0rkyUjQJMowjBg+vfNl"
-    "wzfcc5KdTasKtsovKjVPbnluWVgaXQkqLkmoU9uRUaTPSybIgILS72Dl1BgdP95AirXqBuRp+Q14h7N5MGuWoZaPak0f"
-    "BTFEHHmUx6pQdF1WMivaOiWr6dSKm5RGJuB1yK27yZDhSRLPf0H7vtUlJ0dzwWboSpkf2HOgeVGTaZoDOPBaVNatF4ZU"
-    "J/VeYcl9F7Cht0QF6pYIQuhZLDNwGFOQm6YfUG6/oS1g6d3RGHB4cM6YtrFJWB0+1BgFUl2KIrAPcEMnIwMq6xaIfxmh"
-    "LFzr13CxOgYpcYFUalTcTXT/WxutE7BIDoKiit/bMq2yOwgLljW/xeqwjlL7sqUhXXhkhsaPOuu0e90MxH0Nz4r5qeHz"
-    "7MLkWDC6nWWJzbXwwFCYXhS9nKhdIxBEcisIqc9tSF2vS3XIqlG4Xerw+70aZShU7OuvxyaL4BspZ+Hoq4J+4HTWIwC5"
-    "KOQ7urXCn1Wp/pJek3oC0dwsaZIZi0IlswnP++rUjge0rMu7bXExQWTOpn0au9umaaF6x2uyQo17uyVrVOrEqO9v7Dwb"
-    "adTvYi3zsGvF/B61ejElgOEJxPkmy0Aw91pSrqFFSBeWOFySIo8mqktNMzVSmUqGCnMSUdLrJXiVCWyjDc4ugRIlfhJR"
-    "Tld0oO0aNgBa381bFaxKyp6YUaK4tNgJSAgssi4lTnY7PLfpaKRV1Wj73mgSJdGElu5eST/3KsjzlsZPS42f7uF/tXo0"
-    "+rouaplYb5cFjfeuvvvMV0BQGSbQQn0pnHfndggJPyfu5wcC+cgbD5lzwIpSerQQ9gW2cxEAOESpMaJfNmOe8DwpuTE5"
-    "7r+ieUAWpir5a5rFoX//zQ3l3SfDKWUBVyXfi+RWJdq/Q1prkxbbpMU2abHHEq16abFiJPdNiG0Sa5vE2m0+d5NY2yTW"
-    "7p+7OHeJNX8sD5BS2+TpNnm631me7rxAHoWyP3yGbpMD3OQANznAx58DLFTmztm/ekOwSSJukoibJOImiegnEXmPI2cQ"
-    "h3Gkp2pIQtjrPGf+HIDhTYJ08Qomx0oLbuzs0dXBLBsrZTdg6vPpHAJTvunlvz3v/FCvCEy2y4mllg2f0XbQo00yUAQd"
-    "AJJkVVfeAdMD/9M+YbujE6WmjZPDZhHteh2DuHATYpWEuL5Qid3uCn9wbzfbJ2uJSfHyuRMCL6BoShNtL+H8jeN0IONz"
-    "mY0X0rC8vXip1/c0x85lVU7GblHycMV24n27bZb2LZPI2lhGwZswd3nvKw8cTHx5U/OlmnPYg+EFWG1jJs3K8cbi+Sh9"
-    "kWYmzEiXDq/ASIUUXEDQYOxmcyxDRQ/X0abYRfZCNbAhZR16adAhjAowH1ghhd6Ssp1oRjKwuma/72Kv6B1T67kLKzMZ"
-    "GAvYoNuhBD8Vl7YnV/MqWg3TBNR7R4rA9BgwSzWCwGoHH0/UGeYmbJkg0AKE+jCwVQEVWl6BNqHqBf7m5p29LqwxQQ5y"
-    "X4BJxWzyWOUmI04b6c0E800149LTKI7bYZSVh+XihwZjuqYFvwiDfIwAY6RB1DBg3OsaKjZ1mVRjdUVoyiFo0eISNzqw"
-    "rXdpwzaCN2ARgFRifF+ZqVGk4nAdE0OWg4fWEnaQaDHbbSzx6ArmOQWPRIyDmcgRGZI2hGmOoQbPQZU19Wkay2gt+8d9"
-    "X5uyBMHRKegK27kh9MW73ptIarCYK7uL7mClwJLN8Z+jsOWVB6CdvWG+fjp8+8Z4MDbE9dvhxY5dB6bcgsRdswY+pgO9"
-    "1qqm2Tay6Ao0eDQm9J5tmmIaHZVFSJx0QNDW8ooXu435lLpt6hFVuNaCKfPLNYMkMesZ0Y+zr8cxzJtzGEPA3vZQ1QOy"
-    "idLzKFvVwCRF2pjBuckZeb52vhaPNKd1fLlnCVJfYqZgJ1EqhFXNyy5JB2mIemFjRaMFblA0dvBPowgdNRbjDOZTqTVC"
-    "oppxoVF5KBtqWUBQk4ij1+9IsPoJ2FZ8QJVEIxhtY4lPhtP18IPKrtQCY44rkWIRDhqC5kpAY22TcNfDNkZBYYjWoBsn"
-    "hK6H6c8yLslrypsLBx5kLg21oqKqKRugsxjTrc0EKNArxCXiFAmKndP/OHz7tjMJdxuwhIjWeTvf94kDdlkvEatLt+C0"
-    "nGuzvPDRQ9Wb7YxiOW6hn2iZuWmJ6RyidwLs4E2MRWbWrqnkLxcDJQFbzZJQZbawkZL4SDaDIFG7tAxQgrAIYacfwTEq"
-    "48gHHxu4SOgFZidQvpzNcc9dEw8bonUg6e2AvresKWwxjiBebMSFw4qyNCHQwwkZ23iXquc4G5UI6taDmujcqc5tRxYg"
-    "SRScms4K+CuOW2KPsCiGd7umHK/LJXqMQ0gmyNQkCsNYtfg3NB+VX/YrCS1zD7kiBo+40wOi/xZ9LINfJGPNgP0p2F1a"
-    "8ceBqAbzlUe/FvI+SkMIE0Af8gzI5OmlSohJmn8nf46Ddw6+RJNziHmz/MvLlvhweHx61m+Jg4PT/zx9CRc6nc4uB75q"
-    "BhEPDEaFlOSLMjEAeV8qGNxAYR0liCS9BHeJT/d93K9TBu+E+nNUaOwaK3htASlXHUpmlQflShNdFgB6ya8VqMayIkck"
-    "dvBkyY8IQVElTIkvPQHgMkhT+1gqiDUkumKmFRXqcmueMuZ2lCIuKJVKoowjOylqmClaJLjvgL9VUakZ9nSqZEaNEWDZ"
-    "ZOMBt+kevzp685JpGlxaYFTxAWFj30zlbTiTNM+rOF5Ely120WhpImpnUgFphqZip4zWuigVmNi5GEVJpC9294mP8wo4"
-    "BCKYL4hjUMkdxqXiGO6VdA9LnZ80QTgFWpTTs3WqMJWwxmCledk0GtxAwUrlaYERmW/Fz3x7RImAAsGk+BOxZhzcAqwD"
-    "nsh2P332HZsgnA0sZFahSTT6pzTUb6JbdyucGo3AcLPWOGHyBiSZQVwAi8tkmgb4FMVA5rqMknmaVo1hPvSX+7rigVfN"
-    "SJrvhltIfLiDK5q73dIjpxpuVm2XIx/L2a5z7eW5/8l96W1d5PlUd588QX9jAtlOmo2fhBloz5Nne8/22k+fPfHCeFCf"
-    "xdTxioR5esn/ghHW7klOyxTtbzbXfY3NdfjYROXLHmrU8IRz5KakX07/32FqvceidODAcrHzYQeNH7rQWQjLqdnDEZbf"
-    "ccHp/GU/g3fJ5uiGK/e41UkKCyKN4uqoVkiVufb565efwtQ8qK97ErtCMPZAgeVDQ/u97OdFlh29/s1yNTGT17/pu6nU"
-    "fEP1YAl21eG527ZmXfc5exPzdJPzxcWXbDa1OZAoNU8BtQaez0M1VWDsk6EJ61U2AVfgEiZeYnlmJE5RhkRHzVKwHsL3"
-    "VYBzlO7k5oFFnoYpxDBmtgzQJxjEUWGaXdKRKkU356YHQ9geEsH+wREXjnCres+B8Fjot8wT34ez2b+zTSePcRv5V6+o"
-    "fzjA46+2W3LIxYPSRtuDfxNYdfu24Cquqh7QVasgXk4wuj/cWr2ReCFvx5sbWnXQoMxS48TL6j3Ejx/x/XH2FW9Q2gal"
-    "bVDabSjN87RnJz+efPnp8G9Hb9h6ZsPOdL4+TDP+Zrsgvy0c7W+DxTb1PLeguz9ePc9vftBKczyKaz5WS+Go2wl2Pyx6"
-    "W5VH5clWUfFxe4+LsM/UgCxuDvI3JN4C5Sa3d/P9Xs1Am1WQPBKEtwQBbODOBu5s4M4KuOMO+3bG/Zd//E8cpy3x13/8"
-    "bxaHf1of7zjfIbYrtLe/GeDZFP41Lfz7xmdaNUcFs+SbPZi7rait6uAXE0fN8YKrZWtU3lbt2Tu5/Lak1ez+SaumNW4L"
-    "YModg37355VL0NwtBXCPBN3cuV5uA3424GcDfhqDn8KjlR/Neaa6sK2FFX0QZMRPbYqndtynoP6E19e3AUqb0nDmf1Ma"
-    "fudHloWiLXtkScUpXFqzLwJT1fL66Mf/+6//DkQCKpNeU5EgTKRXdfPA6SJn8BYndwkyXAoauFa3WImmfqgTqiuz7p5c"
-    "YVEm19rdLDdMlmr/sR5D+WCzY2t1G+TyFmohi/Le5pU4Xq3457s8Wl1JzNSOPw6s2YTKpij9d1CUvgH4G4D/GwH8ei/l"
-    "eaO9p8+ev/ju+3/51x/kYBjSiRg3S8CvqbqothDWYIs9YaytYLu5DPuuZ6iWLOQ/1KEkXBPlordiFVZCMtycf45vzzIM"
-    "+Gtp6T5xfMeV+gTwB8GsfStZlOgoRNlegArGKsPChWma5abSQ4rBbNwxttfxYgK5CiPPmjICqAgYoGotKUwYCYB3zCXd"
-    "aeaOZDCV0xrmO1MfifF9DMy4LEImC4yZ0NTn6nljrjCywp2JcUh1LwNlAiDDITIbwoQO8zSbU9kUVcfguQoLfNQF3T5T"
-    "LxoydeYdb4D1pZpqUYcRFf2hoABIUlcciewLrdjZfegv8FQN+n1+vrsDP+YhvyHlXpuHUxaFNbsQFhhZkjjw+fn+h8az"
-    "BnH9JYLmfEFUhjOsSsKSm5Clg/ehZ1pgy89UlNbXs/vMFmgnsKYxe2AIc9khQn06usKW0pSnqJKHKfPRdJZeYYCNfVOM"
-    "hpVFdFyDLZRi+vtU2kTbY01hZWTOkrm+mC8urEoOqMTY872GjB0WVMTO6zyL26/FE3F6+PPh8dnuPrB7zq8FBJb5MJG6"
-    "NV5JMJU4edF0tZ85ImIH+j978/5oFQN8/A+WuG51IfRo9xL0P13RK4766SVeH/jLmqf1iL9oxRE59WvKsEQu9aXRb5u0"
-    "2il10Coe77W8fNYuF9jD7abmi8pL7RlAi8fkdHBEWN8m82gQYXCIY3pvzisS7+i8IvG888M/2xdCGnaoISJhBLbdXiJs"
-    "kTK2Nwcg9RKS4cGf2m3xs0oUv5Z0MBecuuNiROOQdGc63xdhSmtZge/sAPMve0kv+bPtEr+sezZS8hVORkIe/yxeY+0p"
-    "WGn82hbvQVLuJZKvT46OXh3/iIWlZkYC4i5op4K+7XbNWUXYOaC2YR7PF+eK3ovKgYF9J6oNH80rSvHMo9lwCAaZC23d"
-    "7fb1oy44EMVSw7b4U4H07RWD7Ik4UzdwoiNO3GfObRDdorwywkpGUwSLoRcbIDBPMEy4tYMi+hlrFP1qZXcGkxu5fUNr"
-    "cYAJwgndXRStfVltkTtgbHGzDaK+VHNN81U+xUnvwwxwu3ZgNAFIklbykSTEZ+Xdp7bLgI8K0KUh8BNV3XIwhyfCQG/J"
-    "BatcNMpV6VTIOWNktEins0yHbAX9ybuzw5PjwK+ZX3USTFE774rMr2QWoRG1xfQMj/wyerf5js+O8T3wPuYBaKYmYJnN"
-    "q2CdEgwh9IqULgrt8eW6lRr7oINzgO9DDgTl75kIDYWkf2xgIDSZTHOY+uKgAFK8BbiEamlfb1vBZ6AKZPdf8NkAXKW+"
-    "8s23OD56SW5AzNS/wdZWyxc0S9Xxu2w15unMzbssyvoJ3oGtZ4bLFfpB18jLJfoCn+lZrk1B/eIrc4uo7nj523NpTEfu"
-    "2B57qE237vW31XJrtC2Rbz6KcBm+wLUevvnWvPcW7Y0xIsXqultxdhDh9NUeHIMqgKJbKG8OeAE/qkp60bhy3kbDQals"
-    "PrD+6I178zJe+EIfxRdjqNH0w5eJkrSkv8AN4KrdH7x/D37/4twJXXoKFwIboAbwZY1Ykyk+Q4oUZhK5h4sYmfxzYjhl"
-    "2mvEfUztBVJbMClfxDrRG1P+Dil7gZuleucYjMl9/wPSW4y/WA73jqSMEjwjObiT9srjbxQPWUJm2EUwRAyuH9UY+s/3"
-    "nL5yMILk7xWbGIIvSJ+KwIQGf4cIA8kYrGhOVUhKAIPLJemAi1Mwl32w/3c5TQEw+BvO+HWrNBdqU4MysmE9e/fqDPg/"
-    "LnNwnzLHWk6Wl1+UmSm2LZ69+dsZcLD2Lvdadlbsjqzhh8deEszD7rlbzmOjfQoBqtIJo0ZzaiPrWHc5fsUIZBFHExYD"
-    "frZu/h/A/voA"
+    "XmdJ9PeZNzf2u5uWH1ELYVUp0LXQrmDsJErGNJhRlOnc0W2TJhf0zFdH7hS/O60GmwGKrSRMPFJeomTIeJamOeo12RYa"
+    "x81WayuOJ5rNT56mMSk+fE7kBFp3e1sXKmZWQqWH0C8uH/rhx3Q4m6gkl3hFYNuWSNIcdC2O5SBWHfEGeQqI6od+BykG"
+    "ItI8e1M5VFYbQCZm2aEluhDpiGd1mqXjTE464jC5Ssl6IC0hNRAFG3QZ5eIAqb4U7fZHDUxsH1zJeKZebge89ALzPYCm"
+    "/356cizSwUc1NHaPZQ9WEIluA80omc7yU9D0iQz2BRCXib5G2wRKxM1VcqXidKrgClibENZYSwSfe73eVnqJf3cFSrsl"
+    "8HMoc8nXOp3OTQAW+yLVSgR4PbBLSgRAo+hV7EhQEz2Lc+YMZIASlYllHC7wNAxAZigH6pybeJ2hiDNFBg9amC7BtKp4"
+    "tNsRr8RIRvGMbuABlsdAq4UHobIMlipdpVsuoyTEf/nXidJajlVxAWRKbNzcmAmQwH/S/lVlqVCfQKLDNFT7IsB7NCjO"
+    "TDNt/BtWLujReab+PosyRb0EqBYgJJ7LBKb8Qx8Eifpj9cU4s1Rks0TgHZ1CN7QRqpWYFupKZXPbtoUSETRC9g2OQ40y"
+    "ilPQDxYQCnEIZmdnonLZgSlO0GmE+0VXPIvi/ZufAlDhMXQ1kMNLXtqwZsll7u6LA3Am2UxD23NUunNu9lLkcqzFRRqD"
+    "C4SpEqMsneCku7uFTmfZEOYkwRGA7wWLMCN5aW+87fYAtSpAWViTCGsRPCMp71sSFU915M2iEUdxgdYBTWNgFD0CaICL"
+    "wOk/eTc0OR0yDd7KgelESzKfsvVgvaWbYDWDCc0jNLzdzzc3cMlX/uYNb1q+fSrwUdVA3Qkv3W8UbGXNR8BGE3sVsUlO"
+    "bdGiUUtHDc15Ao7xxr8os0zOa4fxE/ZATpzGsxOqkYTljngHhoMOnhjfNY3pRzTifaLP4KQ0mgGoHqC22s5WgZcSeTIS"
+    "NIkyDCPGVO982fAN95xkZ9Oqgq3yi0rNk1ueWxaWRleCiksS6tR2ZBTp85IJMkih9DtYOTVGNIA3kGKtugF5Wn4D3uFs"
+    "HvlmZqjlQ13TR0EMvXke5bEqFF2XlcyKtk7Jajq14ialkQl4HXLrbjJkeJLE81/Qvm91ycnRXLAZulLmB/YcaF7UZJrm"
+    "AA68FpV168Um1Um9V6xy3wVs6C1Rgbolgrh6FssMHMYU5KbpB5Tbb2gLWHp3NAYcM5wz0G1sElbHFDVGgVSXQgvsA9zQ"
+    "yciAyroF4l9GfAvX+jVcrA5MSlwglRoVdxPd/9ZG6wQskoOgqOL3tkyr7A7CgmXNb7E6rKPUvmxpSBcemaHxQ9E67V43"
+    "LXFfw7Nifmr4PLswiRcMeWdZYhMwPDAUphdaLydq1whEltwK4uxzG2fX61IdsmoUg5c6/H6vRhkKFfv667HJIvhGylk4"
+    "+qqgHzjH9QhALgr5jm6t8GdVqr+k16SeQDQ3S5pkxqJQyWzC87463+MBLevybltcTBCZs7mgxu62aa6o3vGaVFHj3m5J"
+    "JZU6Mer7GzvPRhr1u1jLPOxaMb9HrV5MCWB4AnG+yTIQzL2WlGtoEdKFJQ6XpMijiepS00yNVKaSocKcRJT0egleZQLb"
+    "aIOzS6BEiZ9ElNMVHWi7hg2A1nfzVgWrkrInZpQoLi12AhICi6xLiZPdDs9tOhppVTXavjeaREk0oaW7V9LPvQryvKXx"
+    "01Ljp3v4X60ejb6ui1om1ttlQeO9q+8+8xUQVIYJtFBfCufduR1Cws+J+/mBQD7yxkPmHLCilB4thH2B7VwEAA5Raozo"
+    "l82YJzxPSm5MjvuvaB6QhalK/ppmcejff3NDeffJcEpZwFXJ9yK5VYn275DW2qTFNmmxTVrssUSrXlqsGMl9E2KbxNom"
+    "sXabz90k1jaJtfvnLs5dYs0fywOk1DZ5uk2e7neWpzsvkEeh7A+fodvkADc5wE0O8PHnAAuVuXP2r94QbJKImyTiJom4"
+    "SSL6SUTe48gZxGEc6akakhD2Os+ZPwdgeJMgXbyCybHSghs7e3R1MMvGStkNmPp8OofAlG96+W/POz/UKwKT7XJiqWXD"
+    "Z7Qd9GiTDBRBB4AkWdWVd8D0wP+0T9ju6ESpaePksFlEu17HIC7chFglIa4vVGK3u8If3PDN9slaYlK8fO6EwAsomtJE"
+    "20s4f+M4Hcj4XGbjhTQsby9e6vU9zbFzWZWTsVuUPFyxnXjfbpulfcsksjbWVvAmzF3e+8oDBxNf3tR8qeYc9mB4AVbb"
+    "mEmzcryxeD5KX6SZCTPSpcMrMFIhBRcQNBi72RzLUNHDdbQpdpG9UA1sSFmHXhp0CKMCzAdWSKG3pGwnmpEMrK7Z77vY"
+    "K3rH1HruwspMBsYCNuh2KMFPxaXtydW8ilbDNAH13pEiMD0GzFKNILAEwscTdYa5CVsmCLQAoT4MbFVAhZZXoE2oeoG/"
+    "uXlnrwtrTJCD3BdgUjGbPFa5yYjTRnozwXxTzbj0NIrjdhhl5WG5+KHBmK5pwS/CIB8jwBhpEDUMGPe6hopNXSbVWF0R"
+    "mnIIWrS4xI0ObOtd2rCN4A1YBCCVGN9XZmoUqThcx8SQ5eChtYQdJFrMdhtLPLqCeU7BIxHjYCZyRIakDWGaY6jBc1Bl"
+    "TX2axjJay/5x39emLEFwdAq6wnZuCH3xrvcmkhos5sruojtYKbBkc/znKGx55QFoZ2+Yr58O374xHowNcf12eLFj14Ep"
+    "tyBx16yBj+lAr7WqabaNLLoCDR6NCb1nm6aYRkdlERInHRC0tbzixW5jPqVumyJFFa61YMr8ciEhScx6RvTj7OtxDPPm"
+    "HMYQsLc9VPWAbKL0PMpWNTBJkTZmcG5yRp6vna/FI81pHV/uWYLUl5gp2EmUCmFV87JL0kEaol7YWNFogRsUjR380yhC"
+    "R43FOIP5VGqNkKhmXGhUHsqGWhYQ1CTi6PU7Eqx+ArYVH1Al0QhG21jik+F0Pfygsiu1wJjjSqRYhIOGoLkS0FjbJNz1"
+    "sI1RUBiiNejGCaHrYfqzjEvymvLmwoEHmUtDraioasoG6CzGdGszAQr0CnGJOEWCYuf0Pw7fvu1Mwt0GLCGidd7O933i"
+    "gF3WS8Tq0i04LefaLC989FD1ZjujWI5b6CdaZm5aYjqH6J0AO3gTY5GZtWsq+cvFQEnAVrMkVJktbKQkPpLNIEjULi0D"
+    "lCAsQtjpR3CMyjjywccGLhJ6gdkJlC9nc9xz18TDhmgdSHo7oO8tawpbjCOIFxtx4bCiLE0I9HBCxjbepeo5zkYlgrr1"
+    "oCY6d6pz25EFSBIFp6azAv6K45bYIyyK4d2uKcfrcoke4xCSCTI1icIwVi3+Dc1H5Zf9SkLL3EOuiMEj7vSA6L9FH8vg"
+    "F8lYM2B/CnaXVvxxIKrBfOXRr4W8j9IQwgTQhzwDMnl6qRJikubfyZ/j4J2DL9HkHGLeLP/ysiU+HB6fnvVb4uDg9D9P"
+    "X8KFTqezy4GvmkHEA4NRISX5okwMQN6XCgY3UFhHCSJJL8Fd4tN9H/frlME7of4cFRq7xgpeW0DKVYeSWeVBudJElwWA"
+    "XvJrBaqxrMgRiR08WfIjQlBUCVPiS08AuAzS1D6WCmINia6YaUWFutyap4y5HaWIC0qlkijjyE6KGmaKFgnuO+BvVVRq"
+    "hj2dKplRYwRYNtl4wG26x6+O3rxkmgaXFhhVfEDY2DdTeRvOJM3zKo4X0WWLXTRamojamVRAmqGp2CmjtS5KBSZ2LkZR"
+    "EumL3X3i47wCDoEI5gviGFRyh3GpOIZ7Jd3DUucnTRBOgRbl9GydKkwlrDFYaV42jQY3ULBSeVpgROZb8TPfHlEioEAw"
+    "Kf5ErBkHtwDrgCey3U+ffccmCGcDC5lVaBKN/tEN9Zvo1t0Kp0YjMNysNU6YvAFJZhAXwOIymaYBPkUxkLkuo2SeplVj"
+    "mA/95b6ueOBVM5Lmu+EWEh/uNIvmbrf0yKmGm1Xb5cjHcrbrXHt57n9yX3pbF3k+1d0nT9DfmEC2k2bjJ2EG2vPk2d6z"
+    "vfbTZ0+8MB7UZzF1vCJhnl7yv2CEtXuS0zJF+5vNdV9jcx0+NlH5socaNTzhHLkp6ZfT/3eYWu+xKB04sFzsfNhB44cu"
+    "dBbCcmr2cITld1xwOn/Zz+Bdsjm64co9bnWSwoJIo7g6qhVSZa59/vrlpzA1D+rrnsSuEIw9UGD50NB+L/t5kWVHr3+z"
+    "XE3M5PVv+m4qNd9QPViCXXV47ratWdd9zt7EPN3kfHHxJZtNbQ4kSs1TQK2B5/NQTRUY+2RownqVTcAVuISJl1ieGYlT"
+    "lCHRUbMUrIfwfRXgHKU7uXlgkadhCjGMmS0D9AkGcVSYZpd0pErRzbnpwRC2h0Swf3DEhSPcqt5zIDwW+i3zxPfhbPbv"
+    "bNPJY9xG/tUr6h8O8Pir7ZYccvGgtNH24N8EVt2+LbiKq6qndtUqiJcTjO4Pt1ZvJF7I2/HmhlYdNCiz1DjxsnoP8eNH"
+    "fH+cfcUblLZBaRuUdhtK8zzt2cmPJ19+Ovzb0Ru2ntmwM52vD9OMv9kuyG8LR/vbYLFNPc8t6O6PV8/zmx+00hyP4pqP"
+    "1VI46naC3Q+L3lblUXmyVVR83N7jIuwzNSCLm4P8DYm3QLnJ7d18v1cz0GYVJI8E4S1BABu4s4E7G7izAu64E8Cdcf/l"
+    "H/8Tx2lL/PUf/5vF4Z/WxzvOd4jtCu3tbwZ4NoV/TQv/vvGZVs1RwSz5Zg/mbitqqzr4xcRRc7zgatkalbdVe/aOM78t"
+    "aTW7f9KqaY3bAphyZ6Pf/XnlEjR3SwHcI0E3d66X24CfDfjZgJ/G4KfwaOVHc56pLmxrYUUfBBnxU5viqR33Kag/4fX1"
+    "bYDSpjSc+d+Uht/5kWWhaMseWVJxCpfW7IvAVLW8Pvrx//7rvwORgMqk11QkCBPpVd08cLrIGbzFyV2CDJeCBq7VLVai"
+    "qR/qhOrKrLsnV1iUybV2N8sNk6Xaf6zHUD7Y7Nha3Qa5vIVayKK8t3kljlcr/vkuj1ZXEjO1448DazahsilK/x0UpW8A"
+    "/gbg/0YAv95Led5o7+mz5y+++/5f/vUHORiGdCLGzRLwa6ouqi2ENdhiTxhrK9huLsO+6xmqJQv5D3UoCddEueitWIWV"
+    "kAw355/j27MMA/5aWrpPHN9xpT4B/EEwa99KFiU6ClG2F6CCscqwcGGaZrmp9JBiMBt3jO11vJhArsLIs6aMACoCBqha"
+    "SwoTRgLgHXNJd5q5IxlM5bSG+c7UR2J8HwMzLouQyQJjJjT1uXremCuMrHBnYhxS3ctAmQDIcIjMhjChwzzN5lQ2RdUx"
+    "eK7CAh91QbfP1IuGTJ15xxtgfammWtRhREV/KCgAktQVRyL7Qit2dh/6CzxVg36fn+/uwI95yG9Iudfm4ZRFYc0uhAVG"
+    "liQOfH6+/6HxrEFcf4mgOV8QleEMq5Kw5CZk6eB96JkW2PIzFaX19ew+swXaCaxpzB4Ywlx2iFCfjq6wpTTlKarkYcp8"
+    "NJ2lVxhgY98Uo2FlER3XYAulmP4+lTbR9lhTWBmZs2SuL+aLC6uSAyox9nyvIWOHBRWx8zrP4vZr8UScHv58eHy2uw/s"
+    "nvNrAYFlPkykbo1XEkwlTl40Xe1njojYgf7P3rw/WsUAH/+DJa5bXQg92r0E/U9X9IqjfnqJ1wf+suZpPeIvWnFETv2a"
+    "MiyRS31p9NsmrXZKHbSKx3stL5+1ywX2cLup+aLyUnsG0OIxOR0cEda3yTwaRBgc4pjem/OKxDs6r0g87/zwz/aFkIYd"
+    "aohIGIFtt5cIW6SM7c0BSL2EZHjwp3Zb/KwSxa8lHcwFp+64GNE4JN2ZzvdFmNJaVuA7O8D8y17SS/5su8Qv656NlHyF"
+    "k5GQxz+L11h7ClYav7bFe5CUe4nk65Ojo1fHP2JhqZmRgLgL2qmgb7tdc1YRdg6obZjH88W5oveicmBg34lqw0fzilI8"
+    "82g2HIJB5kJbd7t9/agLDkSx1LAt/lQgfXvFIHsiztQNnOiIE/eZcxtEtyivjLCS0RTBYujFBgjMEwwTbu2giH7GGkW/"
+    "WtmdweRGbt/QWhxggnBCdxdFa19WW+QOGFvcbIOoL9Vc03yVT3HS+zAD3K4dGE0AkqSVfCQJ8Vl596ntMuCjAnRpCPxE"
+    "VbcczOGJMNBbcsEqF41yVToVcs4YGS3S6SzTIVtBf/Lu7PDkOPBr5ledBFPUzrsi8yuZRWhEbTE9wyO/jN5tvuOzY3wP"
+    "vI95AJqpCVhm8ypYpwRDCL0ipYtCe3y5bqXGPujgHOD7kANB+XsmQkMh6R8bGAhNJtMcpr44KIAUbwEuoVra19tW8Bmo"
+    "Atn9F3w2AFepr3zzLY6PXpIbEDP1b7C11fIFzVJ1/C5bjXk6c/Mui7J+gndg65nhcoV+0DXycom+wGd6lmtTUL/4ytwi"
+    "qjte/vZcGtORO7bHHmrTrXv9bbXcGm1L5JuPIlyGL3Cth2++Ne+9RXtjjEixuu5WnB1EOH21B8egCqDoFsqbA17Aj6qS"
+    "XjSunLfRcFAqmw+sP3rj3ryMF77QR/HFGGo0/fBloiQt6S9wA7hq9wfv34Pfvzh3QpeewoXABqgBfFkj1mSKz5AihZlE"
+    "7uEiRib/nBhOmfYacR9Te4HUFkzKF7FO9MaUv0PKXuBmqd45BmNy3/+A9BbjL5bDvSMpowTPSA7upL3y+BvFQ5aQGXYR"
+    "DBGD60c1hv7zPaevHIwg+XvFJobgC9KnIjChwd8hwkAyBiuaUxWSEsDgckk64OIUzGUf7P9dTlMADP6GM37dKs2F2tSg"
+    "jGxYz969OgP+j8sc3KfMsZaT5eUXZWaKbYtnb/52Bhysvcu9lp0VuyNr+OGxlwTzsHvulvPYaJ9CgKp0wqjRnNrIOtZd"
+    "jl8xAlnE0YTFgJ+tm/8HIyYAEQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4453,25 +4453,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4573,17 +4589,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4654,10 +4677,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4713,9 +4735,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

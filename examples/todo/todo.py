@@ -369,82 +369,82 @@ _DATA = (
     "lqez6Io7+KQm4a1i3sQ4CifUPm3Zh2dACBMZuHbYPN7LfqMNtOB3szmNvDDy4rkddnhHtK+9q2u81Nv6JbwT2GUQCw/+"
     "0TwGbMvyaTZjecWPBnbo74Cpq30RqamSsRiHkZiEkUoaNt2ZKrT49VoFTF/ATbH9G/yveXbWPDraSTts6tiQ6W2NPZ9b"
     "XsCY//1z91zgFZAAdAgSdDUJg2RD0iAKprux9LUyojXznBGJNMOCOTV/BSH/6DeCme/DpZNg5M9cJRJtMBNk+VyUSDfw"
-    "52am7rz4GpiDkcJjTzW4flb3svP7B4iMh2H1EDrbs51h/80QhpoKLnMpEZ9RXLxaKcI1pdG/32ps+f5E89qPw9CnNQB/"
-    "B3IC5Dqg48qfEl1X6VHkTXEZ0o2jcDSbgMLTwhTYtiGCMBYj0AI59FVLHMvRtXCI6mW/hRQdVF3kQ0/lSDW1mkpY2DAu"
-    "swLFVMK0h2Oe+WkUXkVy0hInwW14o9BMAC00E0DUDcUBkjwEw/K7Bg5eHNxKf6YOXzisPI757UA7kkc4/F2NYjGR8eja"
-    "C65YNEjxBRD0guks/jy6VhPp7OMak4G+UxEaHCNOFdwqP5zijAgdu+Esbgjna6/X2wpv8N8dEUcz1RD4tytjyddarda9"
-    "00B7pZVw8LrDHIBhdIBG2qvYlmAL9MyPmTMQAIpTBpZxXPU0B0MQGAqBOucmmc5QvhEIC6QJLUyXXqyVP95piXdiLD1/"
-    "Rg/wAPNjIBXmQagoCiO+So/ceIGL/+W7E7DpEnQ7uQAyJTbu780ESOA/aP5dRaFQX0Cio9BV+8LBZzRozUwzbfy3HKES"
-    "DSL1XzMvUtSLgzqhjCFwAvUlvuyDIFF5rLL4HrqXOBTRLBD4RMsohjYSteLSQt2qaG4bNlAcgoanSU4JexoF5IegHCwd"
-    "lOBoFovtiYplC+Y3GKG67pt+eP7Ep+OfHdDcK+hnKEc3xOMYFrGIgaedfXEwC6CphoYDVLcBNztEy6ZpbQqcJHZOMN3J"
-    "00KHs2gEsxEg+8ILNNwgSWk70mZziMrkoAg0KFYwp/WnO6yzpyQhnmEvM3lGEOkFUn+aPcfotxc0SPcTtUdpCwVLukXm"
-    "ILNgYBbResynbDFYXekhWMHgumNPoVn5en8Pl7I6X7/hfSNrkywgKZqkHEB5HI/wjBejJc09DoIHi1Ha569sRQC5gPCI"
-    "nIUKSEEFswla1DLMUId6Ca6gp8YSFz0+QXSxY3Kn2KcXq4muGMB9tl8ZRXJeLsgKaJLr+7KP1AilYF+ge92x8R7QAowc"
-    "kQLV5oYlvGQ5RK8H1/qlIl4Ge3I8IRXkyjjGJXyhp1mTr1qedpE95C+xdKQbRuWwD1BtDzuQ/sesXpJZLl8+Ra66gcos"
-    "gaJ2e25BM8BqqysVGdVYovuLyl36CKOr3O0hGD0lA3O/TF9qzoFRczuUFfW8RPAe25GM/K0EYHZBhnkFsUYD6cgAnDPH"
-    "JMxCpKSL+PUXdINmwlhn2GjfqsIdz1WTaRjD0s7eKFi6JMAqzvIKAddjDSGh+fKJLGGoCu3n9D9R48RYPUILSjpfEjg8"
-    "S/OwuhWoM6EGKhYXz8aAfA8DUoO4na9+HYNDwcdK9gZbFMxNkpYp6kR5muaxlqVahyqWEfYLURq2ew7Ld1FHNq79+azM"
-    "P8C1lyy1fH5oca6X5i0fu/BwBgecZ6rt2JfloXLqT4N8Bqtz9XVY0aJ6rT2tWhnTXgswMvMVEyndkgQFpttkYBMeJMk7"
-    "SWmPBlh8TGsIuAS235uoDjWN1FhFKhgpjMi8oNcL8CoTeIFZiOgGKFECKhD5zEkL2q6hv9C6wipUqEjKqqREjhklikuL"
-    "bYeEwCLrUBoHA0rSgfFYq3iJl5rASphQbN/OaVkbW/vexKvXeC/XeK+N/ytFAuPH+pD1xPqwLGi8KrjCFb2ST08UEFSG"
-    "CTRQX0bXMpKjWEXaTAU+soS7ILld6nUyfK5gWXjInIhWlFqkhbAvsJ2Q45hWCphjSea4asYywstIKRlTwv0fCPCQhakK"
-    "fg0j382bDUr+T0ZTykkuewNgs22p/yzm2TZ5uE0e7nkG2ps83Aasr5SHS/laLQO3yd9t8neb/N3/I8PzY+fv0lFUZu42"
-    "Kb5Niu8fdfH+iSm+QZriS7l7KLm3SQb+uJ76eSYDs7q3YhqwSiU32cRNNnGTTdxkE9NsIu+75FTiCLzTVI1ICO3WK+Yv"
-    "8Ywhpungyi3MjBXVXqvdatPVIbpMZbeDggudx9fmocN/e9V6W64FQLNDliXgWJL8o7hR0xg1QaYeogU2Bv65IG/qw9Dx"
-    "fmuXHQXuJW6IELdbsmVDl4KMg7WbC7PlWmzDAxfdo+7g80X307FJf1lzS9pFMCszN1NvSrNpL+EkXfnhUPoDGV0tJF15"
-    "U3O5X8yrR8ZV5ORhjBPF00s2Me/bzbq0W5oG1qRMI+0B3eEdt2ReMSrIb6W+UXMWC27jBtNsbKFZHpmxZByRvg4jdvzN"
-    "sHJ4abo2lQLrdr2xm425jDLEtrGJHd6Qu8ieq4azqzwzWRBUo0MY1Z2IwdQodIka1zraighMq9lovNgrusDQuufUlEyG"
-    "xszV6HYkwRn5uU3R1px4ZjuwVqMwACi0LYVjenSYpRJBTOSX7FyVWt86bM1ikTpxzMqn/KQWuVFADlregjah6jnZjdXb"
-    "7Y4IQkFecF9IzMFrcaW4B7N930wwP1QyLj31fL/pelF+WAn0rDGmO9pVv4h1skAAxkiDKGHA+NA1VAyit4AHbUwrhOhc"
-    "gUGLFpe40YEXeoc2iyNCAxYBLQUpns4wNfaU765jYshy8NAawg4SbWeziVUlHcE8U7SAjIOZiBH+kTa4YYx73HkOiqyp"
-    "L1NfemvZP+77zhRDiJDugK6wnRtBXxxJ1ZEULKGxd/V45YmoA/rN/SdRHAjiont2ikJL/NNi/7TJf43uZ0FVbcBXz21k"
-    "6iLQzt8zbz+fnB6TZllHUF4NILbtOjRFJjTdJWvw93Co17IqpG1GFh2BBpfGhLKl2ikeHRWDSFQ6gOnW8ovXO7X5lLpp"
-    "iiKVu9aCzfN7F3mxkZj1zOnrNBzDvD6Hvh/eNTPQ7QnZROllKFvVwDKbsDaDc6WLvn6+Fo80p2V8EXgJCZvcYE3XdqCU"
-    "C1aFl30QDkMX9cIGpEYLkkHR2GlxI1DAEqThfCq1RkhWMi40ak9lwy0LCKoCcfb+IwlW7xJohVveGEZbW+KT0XQ9/KKi"
-    "W7XAWMKVCLEACQ1BfSWgsZZazscpKAzROhTjBNH1Mf0ZlwfX5i0JO55kLg21tJSsLhugs6Z8dj0mQIHe0d6Ez0hQbH/+"
-    "j5PT09bE3anBEiLqxNtmfa84YId1iLGCTBaclnNtlhdW0RW96fbYl1cN9BMNMzcNMZ1Po5ACBvAmxiIza3dU6BiLoZKA"
-    "7WaBqyJbzklVokg2gkhUJ7kfoHSrAoS92UiRUSFHXoBhB0kk9hpTIChfThkl+yqCDDZF60DS2wZ9b1hT2GAcQ7yQpUaG"
-    "YFheFAYEujjrYxvvUNkgp7wCQd1moC6CC6rx25YpSBMpp6azFH6L84ZoExbG0uIdU4fY4dpExkHaRqgTz3V91eB7aD4K"
-    "d/YLWTPzDLkiBq+4WydS4wb9mQffSMaaAXvL2amsduRAWIP5ir2/p/I+C10IU0Af4gjIxOGNCohJmv9E/ugFIVA5+OZN"
-    "BjoGrPjtsCEuT84/X/Qb4uDg82+fD+FCq9UC5UHrrmYQccFglEuZRC8SQ5D3jYLBDRVWj4JIwhtwl96NysUdOuTggaKO"
-    "GBUau8aiZVs2yxWXklnlQSVlmZxtwLZDFd8pUI2qAk8kdrBbcRMhMKqEqWomiMgloKbuM1cGbEh0xEwrKk/m1jxlzO04"
-    "RFyQKxNFGXt2UtQoUrRIcF8R/yqiYjPs6VTJiBojwLIZzQNu0zl/d3Z8yDQNLk0xqrhE2Ng3U/kQziTNy9RZL6LLBrto"
-    "tDQetTOpiDBCU7GdR2sdlApMrH01sbNPfAwK4BCIYL7C90EltxmXinN4VtIzLHXQlgA1XIMWxVQtTgW2EtYYrLRMyo4G"
-    "N1TjMOJpgRGZX+ltftyjRESKYGirB7FmHNwCrAOeyHbvvXzDJghnA8u3lWuymSCwwRRWrveFlbJ71KV5sV4X7SFGFJqT"
-    "Ka1dTLy14nDCXsf8TnIsf/3Pow+D993zn08+DH7pnh3T7V0mlrZa+lRC6xK1uoW3+tYcBaBVCGoSf2BooguiCaVBoAMR"
-    "h6gL8G+mykm4w0JDuJAku+8b+VM8sn62brWwGo+BNC8QsLqDNAPKMpURxEFgTExmT4NWmCMXyhJ45oXLw/Frmoldsp9x"
-    "AVqZF7mrhMeFvYqN5bsi6+2AhFlKNG/w8dNJ99PJxW8lqS55VcbrZb8YJsQPs39Zxt2SjZI5Fi/efShJ/80KE5XslayB"
-    "wB7cFJnr/+hvxyUwMLa8Piq6r/v2M8cI5a0N/ONE8EBn3vP8NfkBOhHHU93Z3cWlbXI8rTC62nUjMGy7L9sv2829l7uZ"
-    "DBdYtsVXJ0teGIU3/F9Y7Dr77phO0djskvhuuyQQNvbKX/uV9BMyJZ60fn5wK0x+8vLRnBFSPXY+n6T2a0k6vqSamj3P"
-    "pPqJa37hVXUboFE0Rwy5VDNApJ5fHNUSqTLXWf76+feUJbvIy5RmiWDsYSDVQ0PwUXV7keWEXv++Wk3M5PVZ4e0rEnyg"
-    "eBZMgjMHDH3M+35+uZL+iGZTm7CbeBqd88AFbwAhZTBisQCMHozDmZEnNJmAO0+SfJmXMTMjaIqMJYJLs5qNm08hxXA2"
-    "hyDL5yEV/DK70kbi1MDLTc3smaiVMD2nOMLoho5ESvsfmK5Nj3TaC3QrXtg+X4i0Q4GdiSZEM9RJI/s8ewX5RWlsgT4K"
-    "TPZPzfbr5t4bHiRB6qcz/5vijhLDvBpm2RR3fL/ijj/kAI5sbJHEpKVhxRAtlDFK5RsD5LKcYQZLy4exdBWkXFIMkEOR"
-    "705Pa4P9unB2eS3Aw2h+g6YfQtOb2oEfrXZgA7Y3YHsDtivAduKCjetbC0LT61VL6Ptg301d3ndDhCsAv9WPQspivPVy"
-    "x9azPLBRpiJzvFBNtcFHm2zjjw+KNgBoA4A2AKgMACWuaG9N8IOExN53Az6bmuAHMMe6Z8I97Rvs4pcK6u9RyxaBVg+j"
-    "qog0/8K0e3486J6flrxU3gCZh4DMk5Sqbvzyxi//OX65YiO2We52U/lz896pYUsNe860Zl161oIXN/g/1utnvIrId/x9"
-    "YMDm3IHVUEFGvEUGPpo96FROxcVg+8IxdVjvz47+97//xxEB2ITwTuPLvTjM1omt+mrqAbyQrPhFmZqNXkWvXOlGuYQ8"
-    "1T9T8dZy1a3Rtt3bduuV2W14X734LNX+cz0m9clmx5aQ19iNuFC9m1adP5SSWsSA7YUiGj7O4FHEzJEGzwN91aGyOSvh"
-    "BzgrYYNwNwj3T8o8lXupjDdq77189frNT//yr2/lcOTSQS33FeDO1OkUWwhrsEVbGGsr2G5WIb71DFXFQv6HOiuHq+iS"
-    "wCRdhYXoA8s5BvihOcNAdi1V5Sne4Rfh1BeAP1i7Zb/e5wXac1G216CCvopoH1kYxaY2SIrh7KplbG/CiwlWCoy8rMsI"
-    "oCJggOr7pDCBkwAt5kMIwig5RMTU+muY70j9TozvYxUTF9LIYIGxfLiVZe5VTeZsuhBwsOKKKaDCLiLXU1nEmO3v9Qr9"
-    "2ZJIrDnWVJ888qgQFEUBUJG6gtgg0oDKtWJ3dtlf4KkiBs2y9dPb2pMEAeENotF4gUNTSoYFYlj95DJT+Bya/AW2smFu"
-    "TnFfPkZIMO3AGr18N4S5AhQxNJ1iYquasiwsxPJ5Pt7UFUoMOAf7puAHi7zo5A5bs8b096nKjCrPTI2rR7X6WKU6X+Cs"
-    "mEfIMfaqXZOxk5SK2H4fR37zvdgVn08+nJxf7OwDuwP+NCWwzOfKlC2eQnYix8nr2usnISK2of+L409nyxjg456w2nir"
-    "A5i+2QvQsHdEzxzt1AsyHeDlFU5nEn/TimNa6sCUvnEjVmRKa2yDRW4QlQa92GhkEx07fJIBsG6K66iOl/SQjuIonofU"
-    "QpaxkFDG3tDDmAqZ/mQOoBIf6QAq8ar19p/t90apcg5bIXpEMNjpBcKWgmNjc5xVLyDxHPxTsyk+qEDx926Hc8HpHE7j"
-    "GyOuW9P5PgyG7Rf4mxZwftgLesFfqD/8a5VjroInPuQKGfmLeI9lvGDc8GdTfAJZ8LdI33fPzt6dH2GBrhG4QyScZijo"
-    "F0wKR21oiQDLjGJ/vjgV9FVdhsv2i7o2qDIfuMWzq2ajEW6xpYLl5HH78doEMot0nWBbvJXiX3vF4F0iztSNk22JbvI3"
-    "R/xENy1T9bAi1BQTY0DC1gNsCwwTHm2hfD6g6LNV38lZWsnI7fd904No0MnqTkGu9jvHaTjN7vb+Bcj5RoHJwqro/FFc"
-    "eh/Ez+2ajqnKhUVBSsfnuhCT2c/m2v4cPmxB55jnemHdSNw+T4GBopJLfrnsluv6qRR2xkhhkU6rVHXsAQTdjxcn3XMn"
-    "e+TAsoN80qMHkhr9Wxl5aPgauULS7CkE9vwQc/RP1mvu4+qgCZqANTWfEE7mfgRxiKd0ek4BfpG5cESB00Lp4xe0HUHJ"
-    "WiZCQyG5nxtMBE0m01h3MucskL4tIAvURvtN5AKUASUgW/2aj1bgIv+ln0vG8dGXlR1ipvzLx/awgZRm7nCBHTbP83CW"
-    "TLpMT0UgJAQmihnOH3DgdIy8kqyXk2V6FmtzHkHhU8tpfHNe/dVlGtBZcuSRPRCos/DZ5GKdumPfU1vrkEaN8AOu9fCL"
-    "yeZ7yWhgjNVIV9RqVe2OhxNXeuIOTj4KbaEu3OFF+6yOIBC1jxywQaGTO2/Asd7nOPlWN174Rn+Kb8Yyo62HHxMlaTF/"
-    "gwfA+yb/x+fbcP9b4j/o0h5ccGyc5sCPNUIupvgSKVK0ReSeLnBi8q+QfBIzYRdV4Q8//xqfXzAX3OqxQQxT/uktkl4M"
-    "YHjYjw5FzLy8JMaTUwvzDNcKKCyhN0goG00Qg+uHBYb+q3aiQozmkfyjwL0h+JqmOEX2NPgVIDqSMWDNHIoQpH4eywIv"
-    "Ti5Oj8EEZw9BAPx6zBmmTubJhwsOnZQ0GnCgWr84arHPdId2hi7tXDo5AtKl228XqfBWpwyFTHAAVJbtpFkkVvEG1UGh"
-    "dhnJmLMgWdqdCkCFYLgA6QgcQJ9b9/8HNWm/qg=="
+    "52am7rz4GpiDkcJjTzW4flb3svP7B4iMh2H1EDrbs51h/80QhpoKLnMpEZ9RXLxaKcI1pYHtojCMUe9pteO/+vdbjS3f"
+    "n2g2CHEY+rQw4O9ATqCPDii+8qf0uKv0KPKmuDbpxlE4mk1gFdBqFdi2IYIwFiNQDTn0VUscy9G1cIjqZb+FFB3UZ2RO"
+    "T+VINbWaSljtMFizLMVUgi6EY1aHaRReRXLSEifBbXij0HYALbQdQNQNxQGSPARr87sGDl4c3Ep/pg5fOKxRjvntQDsS"
+    "Ujj8XY1iMZHx6NoLrlheSPEFEPSC6Sz+PLpWE+ns48KTgb5TEVohI2MV3Co/nOI0CR274SxuCOdrr9fbCm/w3x0RRzPV"
+    "EPi3K2PJ11qt1r3TQCOmlXDwusMcgLV0gEbaq9iWYCD0zI+ZMxAAilMGlnE0BTQHQxAYCoE65yaZzlC+EQgLpAktTJde"
+    "rJU/3mmJd2IsPX9GD/AA82MgveZBqCgKI75Kj9x4gYv/5bsTMPQSFD65ADIlNu7vzQRI4D9o/l1FoVBfQKKj0FX7wsFn"
+    "NGjNTDNt/LccoRINIvVfMy9S1IuDOqGMdXAC9SW+7IMgUXmssvge+pw4FNEsEPhEyyiGNhK14tJC3apobhs2UByChqdJ"
+    "Tgl7GgXkh6AcLB2U4GgWi+2JimUL5jcYobrum354/sSn458d0Nwr6GcoRzfE4xhWtoiBp519cTALoKmGhgNUtwE3O0Rz"
+    "p2nBCpwk9lgw3cnTQoezaASzESD7wgs03CBJaTvSZnOIyuSgCDQoVjCn9ac7rLOnJCGeYS8zeUYQ6QVSf5o9x+i3FzRI"
+    "9xO1R2kLBUu6ReYgs2BgFtF6zKdsMVhd6SFYweDPY0+hWfl6fw+Xsjpfv+F9I2uTLEopmqQcankcj/CMF6N5zT0OggeL"
+    "Udrnr2xFAM6A8IicxQ9IQQWzCZvcRSBRh3oJ2KCnxhIXPT5BdLFj8rHYpxeria4YwH22XxlFcl4uyAq8kuv7so/UCLpg"
+    "X6B73bHxHtACjByRAtXmhiW8ZDlEVwjX+qUiXoaFcjwhFeTKeMslfKGnWZOvWu53kT3kL7F0pBtG5bAPUG0PO5D+x6xe"
+    "klkuXz5FrrqByiyBonZ7bkEzwGqrKxUZ1Vii+4vKXfoIQ67c7SEYPSUDc79MX2rOgVFzO5QV9bxE8B7bkYz8rQRgdkGG"
+    "eQWxRgPpyACcMwcqzEKkpIug9hd0g2bCWGfYaN+qwh3PVZNpGMPSzt4oWLok6irO8gpR2GMNIUH88oksYagqBMjpf6LG"
+    "ibF6hBaUdL4kmniW5mF1K1BnQg1ULC6ejQH5HgakBnE7X/06BoeCj5XsDbYomJskV1PUifLczWMtS7UOVSwj7BeiNGz3"
+    "HJbvoo5sXPvzWZl/gGsvWWr5pNHiXC9NZj524eEMDjj5VNuxL0tO5dSfBvkMVufq67CiRfVae1q1Mqa9FmBk5ismUrol"
+    "CQpMt8nAJjxIkneS0h4NsPiY1hBwCWy/N1EdahqpsYpUMFIYkXlBrxfgVSbwArMQ0Q1QogRUIPKZkxa0XUN/oXWFVahQ"
+    "kZRVSYkcM0oUlxbbDgmBRdahNA4GlKQD47FW8RIvNYGVMKHYvp3Tsja29r2JV6/xXq7xXhv/V4oExo/1IeuJ9WFZ0HhV"
+    "cIUreiWfniggqAwTaKC+jK5lJEexirSZCnxkCXdBcrvU62T4XMGy8JA5Ea0otUgLYV9gOyHHMa0UMMeSzHHVjGWEl5FS"
+    "MqaE+z8Q4CELUxX8Gka+mzcblPyfjKaUk1z2BsBm21L/WcyzbfJwmzzc8wy0N3m4DVhfKQ+X8rVaBm6Tv9vk7zb5u/9H"
+    "hufHzt+lo6jM3G1SfJsU3z/q4v0TU3yDNMWXcvdQcm+TDPxxPfXzTAZmdW/FNGCVSm6yiZts4iabuMkmptlE3nfJqcQR"
+    "eKepGpEQ2q1XzF/iGUNM08GVW5gZK6q9VrvVpqtDdJnKbgcFFzqPr81Dh//2qvW2XAuAZocsS8CxJPlHcaOmMWqCTD1E"
+    "C2wM/HNB3tSHoeP91i47CtxL3BAhbrdky4YuBRkHazcXZh+22IYHLrpH3cHni+6nY5P+suaWtItgVmZupt6UZtNewkm6"
+    "8sOh9AcyulpIuvKm5nK/mFePjKvIycMYJ4qnl2xi3rebdWm3NA2sSZlG2gO6wztuybxiVJDfSn2j5iwW3MYNptnYQrM8"
+    "MmPJOCJ9HUbs+Jth5fDSdG0qBdbtemM3G3MZZYhtYxM7vCF3kT1XDWdXeWayIKhGhzCqOxGDqVHoEjWudbQVEZhWs9F4"
+    "sVd0gaF1z6kpmQyNmavR7UiCM/Jzm6KtOfHMdmCtRmEAUGhbCsf06DBLJYKYyC/ZuSq1vnXYmsUideKYlU/5SS1yo4Ac"
+    "tLwFbULVc7Ibq7fbHRGEgrzgvpCYg9fiSnEPZvu+mWB+qGRceur5ftP1ovywEuhZY0x3tKt+EetkgQCMkQZRwoDxoWuo"
+    "GERvAQ/amFYI0bkCgxYtLnGjAy/0Dm0WR4QGLAJaClI8nWFq7CnfXcfEkOXgoTWEHSTazmYTq0o6gnmmaAEZBzMRI/wj"
+    "bXDDGPe48xwUWVNfpr701rJ/3PedKYYQId0BXWE7N4K+OJKqIylYQmPv6vHKE1EH9Jv7T6I4EMRF9+wUhZb4p8X+aZP/"
+    "Gt3PgqragK+e28jURaCdv2fefj45PSbNso6gvBpAbNt1aIpMaLpL1uDv4VCvZVVI24wsOgINLo0JZUsFVTw6KgaRqHQA"
+    "063lF693avMpddNUSip3rQWb5/cu8mIjMeuZ09dpOIZ5fQ59P7xrZqDbE7KJ0stQtqqBZTZhbQbnShd9/XwtHmlOy/gi"
+    "8BISNrnBmq7tQCkXrAov+yAchi7qhQ1IjRYkg6Kx0+JGoIAlSMP5VGqNkKxkXGjUnsqGWxYQVAXi7P1HEqzeJdAKt7wx"
+    "jLa2xCej6Xr4RUW3aoGxhCsRYgESGoL6SkBjLbWcj1NQGKJ1KMYJoutj+jOuGa7NWxJ2PMlcGmppKVldNkBnTU3tekyA"
+    "Ar2jvQmfkaDY/vwfJ6enrYm7U4MlRNSJt836XnHADusQYwWZLDgt59osL6yiK3rT7bEvrxroJxpmbhpiOp9GIQUM4E2M"
+    "RWbW7qjQMRZDJQHbzQJXRback6pEkWwEkahOcj9A6VYFCHuzkSKjQo68AMMOkkjsNaZAUL6cMkr2VQQZbIrWgaS3Dfre"
+    "sKawwTiGeCFLjQzBsLwoDAh0cdbHNt6hskFOeQWCus1AXQQXVOO3LVOQJlJOTWcp/BbnDdEmLIz1xjumDrHDtYmMg7SN"
+    "UCee6/qqwffQfBTu7BeyZuYZckUMXnG3TqTGDfozD76RjDUD9pazU1ntyIGwBvMVe39P5X0WuhCmgD7EEZCJwxsVEJM0"
+    "/4n80QtCoHLwzZsMdAxY8dthQ1yenH++6DfEwcHn3z4fwoVWqwXKg9ZdzSDigsEolzKJXiSGIO8bBYMbKqweBZGEN+Au"
+    "vRuVizt0yMEDRR0xKjR2jUXLtmyWKy4ls8qDSsoyOduAbYcqvlOgGlUFnkjsYLfiJkJgVAlT1UwQkUtATd1nrgzYkOiI"
+    "mVZUnsytecqY23GIuCBXJooy9uykqFGkaJHgviL+VUTFZtjTqZIRNUaAZTOaB9ymc/7u7PiQaRpcmmJUcYmwsW+m8iGc"
+    "SZqXqbNeRJcNdtFoaTxqZ1IRYYSmYjuP1jooFZhY+2piZ5/4GBTAIRDBfIXvg0puMy4V5/CspGdY6qAtAWq4Bi2KqVqc"
+    "CmwlrDFYaZmUHQ1uqMZhxNMCIzK/0tv8uEeJiBTB0FYPYs04uAVYBzyR7d57+YZNEM4Glm8r12QzQWCDKaxc7wsrZfeo"
+    "S/NivS7aQ4woNCdTWruYeGvF4YS9jvmd5Fj++p9HHwbvu+c/n3wY/NI9O6bbu0wsbbX0qYTWJWp1C2/1rTkKQKsQ1CT+"
+    "wNBEF0QTSoNAByIOURfg30yVk3CHhYZwIUl23zfyR3tk/WzdamE1HgNpXiBgdQdpBpRlKiOIg8CYmMyeBq0w5zCUJfDM"
+    "C5eH49c0E7tkP+MCtDIvclcJjwt7FRvLd0XW2wEJs5Ro3uDjp5Pup5OL30pSXfKqjNfLfjFMiB9m/7KMuyUbJXMsXrz7"
+    "UJL+mxUmKtkrWQOBPbgpMtf/0d+OS2BgbHl9VHRf9+1njhHKWxv4x4nggc685/lr8gN0Io6nurO7i0vb5HhaYXS160Zg"
+    "2HZftl+2m3svdzMZLrBsi69OlrwwCm/4v7DYdfbdMZ2isdkl8d12SSBs7JW/9ivpJ2RKPGn9/OBWmPzk5aM5I6R67Hw+"
+    "Se3XknR8STU1e55J9RPX/MKr6jZAo2iOGHKpZoBIPb84qiVSZa6z/PXz7ylLdpGXKc0SwdjDQKqHhuCj6vYiywm9/n21"
+    "mpjJ67PC21ck+EDxLJgEZw4Y+pj3/fxyJf0RzaY2YTfxNDrngQveAELKYMRiARg9GIczI09oMgF3niT5Mi9jZkbQFBlL"
+    "BJdmNRs3n0KK4WwOQZbPQyr4ZXaljcSpgZebmtkzUSthek5xhNENHYmU9j8wXZse6bQX6Fa8sH2+EGmHAjsTTYhmqJNG"
+    "9nn2CvKL0tgCfRSY7J+a7dfNvTc8SILUT2f+N8UdJYZ5NcyyKe74fsUdf8gBHNnYIolJS8OKIVooY5TKNwbIZTnDDJaW"
+    "D2PpKki5pBgghyLfnZ7WBvt14ezyWoCH0fwGTT+Epje1Az9a7cAGbG/A9gZsV4DtxAUb17cWhKbXq5bQ98G+m7q874YI"
+    "VwB+qx+FlMV46+WOrWd5YKNMReZ4oZpqg4822cYfHxRtANAGAG0AUBkASlzR3prgBwmJve8GfDY1wQ9gjnXPhHvaN9jF"
+    "zxfU36OWLQKtHkZVEWn+hWn3/HjQPT8team8ATIPAZknKVXd+OWNX/5z/HLFRmyz3O2m8ufmvVPDlhr2nGnNuvSsBS9u"
+    "8H+s1894FZHv+PvAgM25A6uhgox4iwx8NHvQqZyKi8H2hWPqsN6fHf3vf/+PIwKwCeGdxpd7cZitE1v11dQDeCFZ8Ysy"
+    "NRu9il650o1yCXmqf6bireWqW6Ntu7ft1iuz2/C+evFZqv3nekzqk82OLSGvsRtxoXo3rTp/KCW1iAHbC0U0fJzBo4iZ"
+    "Iw2eB/qqQ2VzVsIPcFbCBuFuEO6flHkq91IZb9Tee/nq9Zuf/uVf38rhyKWDWu4rwJ2p0ym2ENZgi7Yw1law3axCfOsZ"
+    "qoqF/A91Vg5X0SWBSboKC9EHlnMM8ENzhoHsWqrKU7zDL8KpLwB/sHbLfr3PC7TnomyvQQV9FdE+sjCKTW2QFMPZVcvY"
+    "3oQXE6wUGHlZlxFARcAA1fdJYQInAVrMhxCEUXKIiKn11zDfkfqdGN/HKiYupJHBAmP5cCvL3KuazNl0IeBgxRVTQIVd"
+    "RK6nsogx29/rFfqzJZFYc6ypPnnkUSEoigKgInUFsUGkAZVrxe7ssr/AU0UMmmXrp7e1JwkCwhtEo/ECh6aUDAvEsPrJ"
+    "ZabwOTT5C2xlw9yc4r58jJBg2oE1evluCHMFKGJoOsXEVjVlWViI5fN8vKkrlBhwDvZNwQ8WedHJHbZmjenvU5UZVZ6Z"
+    "GlePavWxSnW+wFkxj5Bj7FW7JmMnKRWx/T6O/OZ7sSs+n3w4Ob/Y2Qd2B/xpSmCZz5UpWzyF7ESOk9e1109CRGxD/xfH"
+    "n86WMcDHPWG18VYHMH2zF6Bh74ieOdqpF2Q6wMsrnM4k/qYVx7TUgSl940asyJTW2AaL3CAqDXqx0cgmOnb4JANg3RTX"
+    "UR0v6SEdxVE8D6mFLGMhoYy9oYcxFTL9yRxAJT7SAVTiVevtP9vvjVLlHLZC9IhgsNMLhC0Fx8bmOKteQOI5+KdmU3xQ"
+    "geLv3Q7ngtM5nMY3Rly3pvN9GAzbL/A3LeD8sBf0gr9Qf/jXKsdcBU98yBUy8hfxHst4wbjhz6b4BLLgb5G+756dvTs/"
+    "wgJdI3CHSDjNUNAvmBSO2tASAZYZxf58cSroq7oMl+0XdW1QZT5wi2dXzUYj3GJLBcvJ4/bjtQlkFuk6wbZ4K8W/9orB"
+    "u0ScqRsn2xLd5G+O+IluWqbqYUWoKSbGgIStB9gWGCY82kL5fEDRZ6u+k7O0kpHb7/umB9Ggk9Wdglztd47TcJrd7f0L"
+    "kPONApOFVdH5o7j0Poif2zUdU5ULi4KUjs91ISazn821/Tl82ILOMc/1wrqRuH2eAgNFJZf8ctkt1/VTKeyMkcIinVap"
+    "6tgDCLofL0665072yIFlB/mkRw8kNfq3MvLQ8DVyhaTZUwjs+SHm6J+s19zH1UETNAFraj4hnMz9COIQT+n0nAL8InPh"
+    "iAKnhdLHL2g7gpK1TISGQnI/N5gImkymse5kzlkgfVtAFqiN9pvIBSgDSkC2+jUfrcBF/ks/l4zjoy8rO8RM+ZeP7WED"
+    "Kc3c4QI7bJ7n4SyZdJmeikBICEwUM5w/4MDpGHklWS8ny/Qs1uY8gsKnltP45rz6q8s0oLPkyCN7IFBn4bPJxTp1x76n"
+    "ttYhjRrhB1zr4ReTzfeS0cAYq5GuqNWq2h0PJ670xB2cfBTaQl24w4v2WR1BIGofOWCDQid33oBjvc9x8q1uvPCN/hTf"
+    "jGVGWw8/JkrSYv4GD4D3Tf6Pz7fh/rfEf9ClPbjg2DjNgR9rhFxM8SVSpGiLyD1d4MTkXyH5JGbCLqrCH37+NT6/YC64"
+    "1WODGKb801skvRjA8LAfHYqYeXlJjCenFuYZrhVQWEJvkFA2miAG1w8LDP1X7USFGM0j+UeBe0PwNU1xiuxp8CtAdCRj"
+    "wJo5FCFI/TyWBV6cXJwegwnOHoIA+PWYM0ydzJMPFxw6KWk04EC1fnHUYp/pDu0MXdq5dHIEpEu33y5S4a1OGQqZ4ACo"
+    "LNtJs0is4g2qg0LtMpIxZ0GytDsVgArBcAHSETiAPrfu/w9p2cWs"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4491,25 +4491,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4611,17 +4627,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4692,10 +4715,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4751,9 +4773,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

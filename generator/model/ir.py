@@ -301,6 +301,17 @@ class Program(Node):
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
 
+    def root(self) -> tuple[str, str]:
+        """The root command's name and how argv reaches it: "alone" (it is the only command),
+        "words" (words that name no command are its arguments) or "flags" (only its options
+        come without a command word); ("", "") without one."""
+        root = next((c for c in self.commands if c.root), None)
+        if root is None:
+            return "", ""
+        if len(self.commands) == 1:
+            return root.name, "alone"
+        return root.name, "words" if any(p.role == "argument" for p in root.inputs) else "flags"
+
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`runtime/errors.BUILTIN_ERRORS`) with this program's moved
         exit codes (`program(exit_codes=...)`): kind -> (exit code, description)."""

@@ -81,7 +81,7 @@ def table(program: Program) -> dict[str, Any]:
         for path in [(), *(g.path for g in program.groups)]
     ]
     commands = [_command_row(c) for c in program.commands if not c.hidden]
-    return {"groups": groups, "commands": commands}
+    return {"groups": groups, "commands": commands, "root": list(program.root())}
 
 
 def table_json(program: Program) -> str:

@@ -518,18 +518,10 @@ def _root_constants(program: Program) -> list[str]:
     aliases = {
         " ".join((*c.path[:-1], alias)): c.name for c in program.commands for alias in c.aliases
     }
-    root = next((c for c in program.commands if c.root), None)
-    mode = ""
-    if root is not None:
-        if len(program.commands) == 1:
-            mode = "alone"
-        elif any(p.role == "argument" for p in root.inputs):
-            mode = "words"
-        else:
-            mode = "flags"
+    root, mode = program.root()
     return [
         "ALIASES: dict[str, str] = " + py(aliases),
-        f"ROOT = {py(root.name if root is not None else '')}",
+        f"ROOT = {py(root)}",
         f"ROOT_MODE = {py(mode)}",
     ]
 

@@ -232,7 +232,7 @@ def _remember(
 # `_completion_script` in-process), so a tool stores one small table instead of four scripts.
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterator
 
     #: How a value completes: None (the option takes none), "none", "file", "dynamic", or
     #: its choices.
@@ -274,25 +274,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -394,17 +410,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -475,10 +498,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -534,9 +556,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

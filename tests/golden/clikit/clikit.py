@@ -375,85 +375,86 @@ _DATA = (
     "Nrp3bvHkUsq0NuPfkmsBDJ3jisCfK3MZ7bNhwPzevAVIlIAcAcg16KmDjFUSVDpQ3ZLcqZdd8shRGPHIJwI/ArmgAWOZ"
     "K9BwydakYWMkAHPEJLnGVQR8oQcVdI1O2+iiUaph+wRwheXS8T3FRqvA8EqLECYYJkpa6vLGm4tpkqEBlKkEZFGL8UFJ"
     "nQp/r8/0SxjkE1olExmOJ3nJi0jPlHvj2pifnv363f88ef73Z0umSq5jmdXnmiQCnivgTJUpehVaTJnpyWeqAcXWTVh/"
-    "tV9/TWaZePL6TJgfaZbBzZ6zF0VTxX4pT5KIlid8Zu72YHHKKCUQAVmbFN0Y/fB94s+mYM48fCJwrAP2NIdlGYE4I9kV"
-    "zzx/IlyCej7oIkQXTQeqhko9X3aUTL3MQwNkVAXs00QkI3gHXkyzZJx50644i68AbTQ0AAtskXD9KLwERXqEQB+DwfxN"
-    "AQ73Hl150Uw+vueSjRau/u7CyP9+8+qlSIa/ST+HVQOLA40XKS/CvAcgwxhs4Rt/Iqeee4payraZFZuGy/hKRkkq0Zir"
-    "PACz5Aj3fb/f30su8c+eyLMZmFv8HHi5x8+63e6NC15jAnopXHzuMgbghVyAUc4q9j3QHDWLcsYsVMRQ8BsacXgQaJsf"
-    "EBtoch5iTYYcBueG/IQResowVzIaHXQFLFwvjGb0AhNYpYFMERMhsyzJ+Cm9Av4uwL/5V4gZlDeW5QPgKaFxc6MF4AH+"
-    "ced3mSVCvgOO+kkA69DFdxTozUwxbPzT81GNLjL5f7MwkzSLi1qBrppkGct3+fnAdRrRi0LbBcGNwDe6hWoozVPDMMU+"
-    "3Ax1kCGCCFTEqQJBhSwim8j8QR764Iv3IazwuiDh2EeVPS1mYhmKn5/94IL+jmGmoedfEp4jsEHgHd/lB6fiETjmbKZg"
-    "6AWq3AUPeyzAkCgwjhF4YRAUhzsg8uJtCGhmmQ8Sidl8xgp+IG6pktpOZ4gq5XKUR24B16HqseY+Jz6xnENLhJoZ5QNa"
-    "BCRDV2t5GDu0AgrlJxsvYWl3ySxYywZkiVZknrLlYKWll2AlpzLLQ4nm5f3NDTyyNX/1gTeObZvKoLlunDaKfdejqsDL"
-    "fhtkBYamFUU0+6C5Ng0QhMFCxh+vkywKQArwWMc/FbBDUCDpxUtIr8ZHFei0wEkGXhCEOM6LXtuk8AtryqiwR+2MoHmL"
-    "VQ6+pnx/QCjFYPLIpRTQvOBVHM3/hsZlr0cWlojmVXAl9Q9stlC95TRNcnBM1oia3tSSlDoHV01A1tUThHRRex1wlWN0"
-    "6i341INQeAXC7XA6g8+9w4psD5GHGJyuDHxh4IqzeO/0LEeH1XlOPpH+aCG1U0O0mqdelmF0+0Xol5WUNqKm7SSpn8pE"
-    "UXwkDD0tzC2j9Lsrw4IRrWbDaaFvFXkasTUFqiXdkKcxj7ZAy3JAnUVrlAfWlR3ngCsv7Jb8sGYq1lvCK0itfYV+erGV"
-    "NZiGZm+tJrOuNHU2Xnk9nk2HS6S5JFFvuITSdH9TlXqXXAQn9CTOeP5qpJM+yFchM6H5MBEjsC1LsYpyBBnxzaAF5S1U"
-    "CCqo41Tb1VmtS2tp6HYCkaKW1/QTW63tRfkncxotRRqH9AmRozf+99zr/D7APw47DzuDf/+rCTaey3iMatc7rkYb+COW"
-    "QlAuRYVnoSGsx0ZV9JbUg5qRFFeGcCbA7kzHIsc8h/01zeQoLF44X2AL2x8PWqKYNovVrEhV8D0/co4owqHC1DbcawsS"
-    "y0pcFWx0jsfVrrtkRKYQJvY1sF6pyWQ2wDhgNndgRF3ozNEfzTYURfhGfrKFovy6toArj4uViMuLq0q8XpZsCTB5whL0"
-    "VkPNTYS8OES5i5QZ1QWhpRe0lJKwPFqkAuxdrz0qUbETGEstf4hXejQUjBPkERDMoI6ATvVjfMoA7mG1KLsESFQujEW1"
-    "ytWFsRtoC4xeXRneVlD1qOimqeQizb5LTGCW9ajghqpMEh+NKEJf2SlUzHwUTsPVBh9VBkNWDP+1ppyjdTV1M7bezgui"
-    "19jMO1UgjAKCyjAAikH9iZd5PhgbpUWBryzBLi5+tiPP29zlkjATcWOSeeNAUiGYFsKpwHHCG+W0Uri+0V1QJOBdQMM8"
-    "i0sFTQX2H7GSgCikMv4F63/VzIY2a6Z+StXjZTs2ZUUxD/OIn21aD93VV3f11bXrq6Ua3qGyuivK7oqyH6soWyrk9sqx"
-    "u0LvH6vQW+rIeiXeXaH4qywUl2Lfaol4V3/e1Z+/xBpTUX+2XeJHqTzvCty7AveuwL0rcLcVuK0EcTul7V3F/E9RMbdj"
-    "9DvWyhcF6buS+67kviu570ruZcmdD5Jzvd2PQpVKn5hw2D1h/Ixh4qPY9AxiOGWYddR90D2kp8NZNpbSnHFXF+k8n+iX"
-    "Hn930n3YqgdPCWqPPdZbEE7mCHgGJgqtx9O5HyUp5DZo9JWQ71K8J4DmyuQ2Hcp4cKOgC1YI/vdEZAle0zDn4L0ohEAW"
-    "0h8sAWDsTUvfEbocwdc7AKLFVTOYT86jZVTz2AfYE/gembqVMdSkl/mcqCmkmoYp6YF5hOIdR8nQiy68bNzY0+AbHu0J"
-    "YVWxLCdT4aM2a3SZYMmNjlNzc4Gujoh9iBU6FDHQUfgDvn5AhhkvYFTvlVzKOSfreKsFjLq2onphWbRYLkxNkowzgE6y"
-    "kDwZkyWENVNygVfFarTrGwqcXluBJ91MaKIXyOFsXEXG3hBZYUKg6lrkYKQkOlOF6oNWJsPgiu9cNGfV9Y3qvFZFYoVp"
-    "uWJSyeyNIQr1rQhdssCrNq6e0WWUWhgBOZEtq1a7vQpaMy7km/ghsfApbblTizmUdwXahKrn2jdM9g97uJtG/hMC2jHY"
-    "MoXlDcExK91l0gLml1roUmkYRZ0gzKpkFTWXFWjiinUzSrJDCKCRiGhBQHvfDVQshdXBRGujLAJ9IY0WLS5xrQP31AHd"
-    "msHYDlCEOCsuC0kWUqNQ4p7g+iaGLAeT5ghDJJb6Ox28ZNcTjHMCDosQBzORY+BI2hAkOaaALIM6amDXIy/cyP7x3Nf6"
-    "ZphI6BfQFbZzPszFe2qrcIruGq2vO3hZa8EVpfdh4FhXtNDO3jBeP5w9f0aSNYa4/VKSyd2SSN94I3a3rIHfkqHaaFWT"
-    "tDUvelg7ZJowJOmQiIk6upnmodAhwDaWVzw4WBlPT3V0/wAZbLRgqvheZ2GuOWY8oy4+gC4iDfPVMYyi5LpjhQdbRBO5"
-    "1xp4AF4rIziXqu5r5xvhSDJtw6uxp4ObfFzYadvf01pQEEW023HXxXCeekphSNRCFxqVbdnQIqDDmA63Foix6j5u5aNi"
-    "hyOgdmWOT/10s/hBZleygViBFe9/oCFYXQmI1g4xd7PYRisokGgMunZC6HoY/izjqHlV3Ip0YSuy1NDKW62rogE6iynf"
-    "xkiAAj3BuES8QYBi/81PZ8+fd6fBwQooYURbeDvb94lH7LIe07ZZseCUNzfb53iht+7N9nkzAfyETmjgSzqH5J4CdvAm"
-    "2iIzalwVzMVQehBbzeJAZuZuOV1aR7AZ5JCqqNoApCsZY9hpZ3gclfVNXf2iyIQeYPEC+cvFnmJHIbZiQ7QOxL190HfH"
-    "mEKH4wjCpdi+ArLCLIkp6OF6jRl8QJt1XKyKBU1rhZqUzuFl432vDJJEiamerAx/xUtHHFIsih0FDvSV6B7vCHIcQjxB"
-    "pKZhEOC+Df2G5qP2y2mt3qXfIVfk6/1NvAc/cuhjNfhFMMYMmJ/cg4XXrjkRVWC+8vD3kt8vkgDSBNCHPAMwVCYlJEn+"
-    "Bf/RC0Ki8OhDOL1QOcRqHx474vzs5Zu3A0c8evTm1zeP4UG32wXlQesuZ5DxADEyoBpgmIkh8PsSdx6HEq+y4ybvJbjL"
-    "8FJW4n6VcPBOUX+OCo1TYw8Fc4efr357jCoTVdwP54oMjh3K/FqCaiy6aY7AHt1f8COGoKgSuskCYqDvousL6JWeBBpE"
-    "D+sO1CuBR7PIGNtRgnFB5b468jg0QpF+JmmR4I4af6tHpZrsNJVeRoMxwDK1yEc8pvfyyYtnjxmmjkvLGFWcY9g40KK8"
-    "Lc7kYkbZ9KEZXfKhDbI0IY3TpYAkQ1OxX43WesgVEOxcjMI4VJODU8LjohYcAhCsF0QRqOQ+x6XiJbzr0TvMddCWGDW8"
-    "OE3EJy49WGO4Q1oW24i4oYSVymIBivS38md+PaRCQBnBJPgToaYdXCOsA5zIdh8df8MmiApGXhjJQNch7RY/7SdSt32O"
-    "VI5GYMhZiwrm0i++lwW4mRPqyhNu8+jWNW0FpmIfd+X0qnGYtIW86hnUhr+dNOodt/rbyiHThQytnk4lp8rlrQtl1b3/"
-    "Wnzp703yPFW9+/fRwejMtZtk4/tBBupy//jw+LBzdHzfyttBXs1S8pICeqLPe4DVVcXOjqMbpSyuXaOv6LdX6VtKyjhJ"
-    "AXNQrWffAbdir0B3KVmMHndIWf1kFjZQWUYsd1RZ/MaE69OLfgZ7mM3RcdTeKdSKOA4sDaM6VUu4yljb+A2q2wotu/tt"
-    "Z0SXMMY0IllMGlqFRT83US7gDW4Wq4kW3uBmUIhS8Qv1bjSFc7lge6e357iiWX7JZqnJ0vXG8kUgUwlxZOzrjJO3mItc"
-    "3qp5zjRrKQD20IcwucZa2Wb0ScCLsLAhRIGJPrmgz2O4t1q595Ak1raHfkjO3FiyS2rNVGJ0oZHR8HS/GUJFABqiRMHR"
-    "O5bbszF/vksBH6tPyep+cphg3hMsdJSmTd6iyplVZBnd7sbaDjDderJeq+2lZIz1yf3GfkKyGMmlOJ204LTygfyvxNfe"
-    "/Qj/zhfvfPHOFxe+uGaaLat4vMQb291HN3G/kTKG/vizOd4/x4Wpz9DYyfbVMWh+eWjlYya25dmZ5TeDvg7/to0bRzt3"
-    "t3N3n8bdLdjy61e3L798p2iZx0ymlAc4BQW2U7RNXH3jeH2vyNMLnlqYab+OtHRb9y8/bt+67bom09Z8rSytLXNsucn4"
-    "x/FXt9+V3DmsncPa5Wd9019A5h/R6Xwmt/Lpr3Z/lo6aW9vWK/7VC5u/tx0qtu4qL+Dpmjehm+eLs8sqanc5RrmF+81f"
-    "t3dcdhdt5wt3vnDnCxmr0mjb5vCwe1T1j2tkXARZaKiCIX4ex7hrZ/Fx2ll85n7FWwwENjnhM/UWtGJt6QXRcriX+znY"
-    "UxNr6JG1X3q1Xta7pOFD48QRtXtwWi3v0nmp+UJb1Nds2tDYh/XGC1exRXx0OxLvb1owWNaxoXHvjts1rK4D2jJqFMCI"
-    "+3mSzXUGwc9KmMu6PexCrV2otQu1/vihVukgO1fm3yQsjO4x/cm3xrW9y6U3/c7nfyJws1CMZhYwq+AZxbE4ER08Bl/O"
-    "8HlCs113pV13pdt9dc3TI8gvrbvSJ+7Pb8e+m260lD2BWhhpRWGzeiRUPSkKS3ua8qvUiKg94tV9h24PsxacOaj3OEJe"
-    "xFf009PnZz+dvb14++qnZy8Zd7oEciuidsekXSC2C8R2gdgfPRArrLNl/Lzi2HxpWdQJG5BNwy+cT/BcwqNz8WzSC/if"
-    "J/j68rvPVb2HRV598tf6hjM1y+BWH6fC1V02nr74/l//+KcLHglU8xpjACztWV1AtlxPKhZN08udD1rLCQv9DrcWK+Wv"
-    "+5l0A3mlpX3/6rB70uXePzeLdd5AHXyt/8bM1qRjWoutEH80akRlN7I1DqU0WjRwm7u1gOlWd19HuLIKlF0PvS+gh94u"
-    "SNwFiZ8oSGz3UpY3Ojw6Pnnwzbf/+V8PvaEfUAPPmwVhlu4CUR8hjMEWh0JbW8F2c1HEtZmhWrCQ/1Q9VLlHS5EBlKuw"
-    "FuZjs4ALPwmkRsBeSwvPtMRiFnMXS2x+B8tqhp0MYhUGyFvdX/LUnPENdRfG4Wxsdp4KXHSOUEPkeFVEICoKir3LonCT"
-    "jbnFXJIVLSJ1JzeM+zP5GyF+ij0yuE2DFzcQa0uYbBQfrIjiW2vHly+XYE8qP6TmP4ggBHA0FV9CORVKspM5HzRwWpCC"
-    "2Wh9+3Bl1kHCdIkxYt7AULcPwaYg2PEiYKTwPTTEDbTsnK+iTsfrMAmEwZeEqkfPKLI1J9MaKDRS2Soe36zKFEgRJc5N"
-    "KQk29qBuiaZPCcM/pc4itKev+xqF/kR3Jpo3MKun0RXETg5XROyshCL2n+ZZ1Hkq7os3Zz+evXx7cAroXlDTD0SZe3m2"
-    "qXQtVa9g8uBkVVEVQMQ+zP/22c8vliHAzXmxw9ReDyLtTj9Gc9sTZSPefmxNgT9ssZeu+LuSnIsSCrohisg9dalVXRcG"
-    "9umuuSPKC4OOPubvCDqk6vApGod3cByuJBxw6zsYr7uxUOMnUmJqzlhvYNtFarHS7eXhMMQ0Cen9WXcaFq+p07A46T78"
-    "D0yLETSjR+MwJMQIr9ePhekehsN15+J+TNx99G+djvhRxjIjEQ3ngqslfO9cW2bVTeenkJ7TKpcBVuI7ncf9uB//Rc+I"
-    "n7fZ0zj+mB2Ny4bGSMFfxFNsGQVGFb92xM/ARleL+emrFy+evPwe20FpabnUrdLtJIK+gUQ5i0MbCLGNn0fzphwd4Zrw"
-    "WVCpVxRJFoK+calT8cz3IXDk9ljF67ysRBlCi3KF4lj8qYyHzRMd/xJwhq6dble8Kj5zBYDglk2RQuw/pFtX0Y1LEgqw"
-    "FciEV7vIoR+RtXaPsaJzckG57p1stR1Fialeg7N6DdwrE2x2wDf3gNOXEswlduGqtl5WpyAAHtdxdRcoPLaGGst9RAlN"
-    "M5WpJfGMLrf3UxUCuEMV6pYOBVgMOjz1uMkUN3riTnLUfGnG0UMTTneBApmmd69evz179dK129wta95atrsr+sJdeVmI"
-    "htf0v+NTZHbnO3PxR7d7tb32KabKJKYpWHO+LlRqgA/ZCQSGZW88IN+ttcVzuyiBiYxSV1AxlYEQKcT7lzpS4h0b1bN6"
-    "+5HWNSIb1EndKtOthVKgCOQrHnA7P24sV+8kpYwFpHwb6HPxg0vIPOFDgWX/Ygzm902DuxJmpaHdARv/eTIrxO6Vnfgo"
-    "EgOnwAhXm+q5Pc2vohbm2kjPcqV74GkdKVvhlXkPKMfi7ndA0oui0a5pQ1suLR19uM3+aGhWQttylPkkfIFn4OeFTq/I"
-    "1Gj7Ua6su3VTc0MUXqtBRgVAxjX6kbm8eL+q1ndi5VZ3Jl10K33uXOOJnlFMBItS4YMP9FF80DYarT58mUqPFvQHeAFc"
-    "ePF/fP8Qfv9QeBJ6dAQPXJPBufBlg2SMIR4jRMrDCNz2UioG/wDBN0zAB7FJYsSQv32IoJtJEZOxdnqj+XxMiBfd56sI"
-    "r5SkGEDfICA7QyEEN081NPyTw0IlOENA8GslDBrggxOivAj0ifg7hP0IRgdiutNgbPtv7kp1jitlALZ1k+aCEAk/4wJU"
-    "rwbeanrl2pOXAT5MvWJrprZZrN4eFfj6djMSBxNsp91E2/wtt6greFDSAhjc/QaxBYRSHgCytVtjbZQ0bidU5YXpFnFy"
-    "6yfXW8V62/m8KnJ6O5njP0GHplCtNj9Z1Irb8s1rF1fZKw5YK3lYb2HkjJlPI36nKBAw2Lv5fwa1IK4="
+    "tV9/TWaZePL6TJgfaRZ8JUuSHJek7YKukwzX6eBmz9mLoqlit5UnSUSrFz4z83uwdmWU0piAjFGKXo5++D7xZ1Owdh4+"
+    "ETjWAXObw6qNQNqR7Ipnnj8RLkE9H3QRoouWBTVHpZ4vO0qmXuahfTKaBOZrIpIRvAMvplkyzrxpV5zFV0AV2iGABaZK"
+    "uH4UXoKePUKgj8Ge/qYAh3uPrrxoJh/fc8mEC1d/d2Hkf7959VIkw9+kn8OigrWDto10G2HeA5BhDKbyjT+RU889RSVm"
+    "0816T8NlfCWjJJVo61UegNVyhPu+3+/vJZf4Z0/k2QysMX4OvNzjZ91u98YFpzIBtRUuPncZA3BSLsAoZxX7HiiWmkU5"
+    "YxYqYii4FY04PAi0SwiIDTQ5D7EmQw6D70N+wgg9ZZgrGY0OugLWtRdGM3qBCazSQJaKiZBZlmT8lF4Bdxjg3/wrhBTK"
+    "G8vyAfCU0Li50QLwAP+487vMEiHfAUf9JIBl6uI7CvRmphg2/un5qEYXmfy/WZhJmsVFrUBPTrKM5bv8fOA6jeBGoWmD"
+    "2EfgG91CNZTmqWGYYhdvhjrIEEEEKuJUgaBCFpHJZP4gD31w1fsQdXhdkHDso8qeFjOxDMXPz35wQX/HMNPQ8y8JzxGY"
+    "KHCe7/KDU/EI/HY2UzD0AlXugoc9FmBnFNjOCJw0CIqjIRB58TbEO7PMB4nEbF1jBT8Qt1RJbaczRJVyOQgkr4HrUPVY"
+    "c58Tn1jOoSVCzYzyAS0CkqGrtTyMHVoBhfKTC5CwtLtkFqxlA7JEKzJP2XKw0tJLsJJTmeWhRPPy/uYGHtmav/rAG8e2"
+    "TaVBqxunjULj9agq8LLfBlmBoWlFEb0CaK5NA8RoUU4/goGOApACPNbhUQXsEBRIevES0qvhUwU6LXCSgRcEIY7zotc2"
+    "KfzCmjIq7FE7I2jeYpWTWzLvDwilGEweuZQCmhe8iqP539C47PXIwhLRvAqupP6BzRaqt5ymSQ6OyRpR05taDlPn4Kr5"
+    "ybp6gpAuaq8DrnKMPr8Fn3qMCq9ANB5OZ/C5d1iR7SHyEGPXlYEvjGtxFu+dnuXosDrPySfSHy2kdmqIVvPUyzIMfr8I"
+    "/bJy1kbUtJ0c9lOZKIqPhKGnhbllEH93ZVgwotVsOC30rSJPI7amQLWkG/I05tEWaFktqLNojerBurLjFHHlhd2SPtZM"
+    "xXpLeAWpta/QTy+2skTT0OytlWzWlaZO1iuvx7PpcIk0l+TxDZdQmu5vqlLvkovgfJ/EGc9fjXTSB+ksZCY0HyZiBLZl"
+    "KVZRjiBhvhm0oLyFAkIFdZxquzqrdWktDd1OIFKU+pp+Yqulvyj/ZE6jpYbjkD4hcvTG/557nd8H+Mdh52Fn8O9/NcHG"
+    "cxmPUe16x9VoA3/ESgnKpSgALTSE9dioit6SclEzkuLCEc4E2J3pWOSY57C/ppkchcUL5wtsYfvjQUsU02axmgWrCr7n"
+    "R84RRThUt9qGe21BYlkFrIKNzvG4GHaXjMjUycS+BtYrNZnMBhgHzOYOjKgLnTn6o9mGokbfyE+2ULNf1xZwYXKxEnH1"
+    "cVWJ16uWLQEmT1iC3mqouYmQF4cod5Eyo7ogtPSCllISlkeLVIC967VHJSp2AmOp5Q/xSo+GgnGCPAKCGdQR0Kl+jE8Z"
+    "wD2sFmWXAInKhbGoVrm6MHYDbYHRqyvD2wqqHhXdNJVcpNl3iQnMsh4V3FCVSeKjEUXoKzuFipmPwmm42uCjymDIiuG/"
+    "1pRztK6mbsbW23lB9BqbeacKhFFAUBkGQDGoP/Eyzwdjo7Qo8JUl2MXFz3bkeZu7XBJmIm5MMm8cSCoE00I4FThOeKOc"
+    "VgrXN7oLigS8SWiYZ3GpoKnA/iNWEhCFVMa/YP2vmtnQZs3UT6l6vGzHpqwo5mEe8bNN66G7+uquvrp2fbVUwztUVndF"
+    "2V1R9mMVZUuF3F45dlfo/WMVeksdWa/EuysUf5WF4lLsWy0R7+rPu/rzl1hjKurPtkv8KJXnXYF7V+DeFbh3Be62AreV"
+    "IG6ntL2rmP8pKuZ2jH7HWvmiIH1Xct+V3Hcl913JvSy580Fyrrf7UahS6RMTDrsnjJ8xTHwUm55BDKcMs466D7qH9HQ4"
+    "y8ZSmjPu6iKd5xP90uPvTroPW/XgKUHtscd6C8LJHAHPwESh9Xg696MkhdwGjb4S8l2K9wTQXJncpkMZD24UdMEKwf+e"
+    "CLwRUp6D96IQAllIf7AEgLE3LX1H6HIEX+8AiBZXzWA+OY+WUc1jH2BP4Htk6lbGUJNe5nOippBqGqakB+YRinccJUMv"
+    "uvCycWNPg294tCeEVcWynEyFj9qs0WWCJTc6Ts3NBbo6IvYhVuhQxEBH4Q/4+gEZZryAUb1XcinnnKzjrRYw6tqK6oVl"
+    "0WK5MDVJMs4AOslC8mRMlhDWTMkFXhWr0a5vKHB6bQWedDOhiV4gh7NxFRl7Q2SFCYGqa5GDkZLoTBWqD1qZDIMrvnPR"
+    "nFXXN6rzWhWJFablikklszeGKNS3InTJAq/auHpGl1FqYQTkRLasWu32KmjNuJBv4ofEwqe05U4t5lDeFWgTqp5r3zDZ"
+    "P+zhbhr5Twhox2DLFJY3BMesdJdJC5hfaqFLpWEUdYIwq5JV1FxWoIkr1s0oyQ4hgEYiogUB7X03ULEUVgcTrY2yCPSF"
+    "NFq0uMS1DtxTB3RrBmM7QBHirLgsJFlIjUKJe4LrmxiyHEyaIwyRWOrvdPCSXU8wzgk4LEIczESOgSNpQ5DkmAKyDOqo"
+    "gV2PvHAj+8dzX+ubYSKhX0BX2M75MBfvqa3CKbprtL7u4GWtBVeU3oeBY13RQjt7w3j9cPb8GUnWGOL2S0kmd0sifeON"
+    "2N2yBn5LhmqjVU3S1rzoYe2QacKQpEMiJuroZpqHQocA21he8eBgZTw91dHtBWSw0YKp4nudhbnmmPGMuvgAuog0zFfH"
+    "MIqS644VHmwRTeRea+ABeK2M4Fyquq+db4QjybQNr8aeDm7ycWGnbX9Pa0FBFNFux10Xw3nqKYUhUQtdaFS2ZUOLgA5j"
+    "OtxaIMaq+7iVj4odjoDalTk+9dPN4geZXckGYgVWvP+BhmB1JSBaO8TczWIbraBAojHo2gmh62H4s4yj5lVxK9KFrchS"
+    "Qytvta6KBugspnwbIwEK9ATjEvEGAYr9Nz+dPX/enQYHK6CEEW3h7WzfJx6xy3pM22bFglPe3Gyf44Xeujfb580E8BM6"
+    "oYEv6RySewrYwZtoi8yocVUwF0PpQWw1iwOZmbvldGkdwWaQQ6qiagOQrmSMYaed4XFU1jd19YsiE3qAxQvkLxd7ih2F"
+    "2IoN0ToQ9/ZB3x1jCh2OIwiXYvsKyAqzJKagh+s1ZvABbdZxsSoWNK0ValI6h5eN970ySBIlpnqyMvwVLx1xSLEoNhw4"
+    "0Feie7wjyHEI8QSRmoZBgPs29Buaj9ovp7V6l36HXJGv9zfxHvzIoY/V4BfBGDNgfnIPFl675kRUgfnKw99Lfr9IAkgT"
+    "QB/yDMBQmZSQJPkX/EcvCInCow/h9ELlEKt9eOyI87OXb94OHPHo0Ztf3zyGB91uF5QHrbucQcYDxMiAaoBhJobA70vc"
+    "eRxKvMqOm7yX4C7DS1mJ+1XCwTtF/TkqNE6NPRTMHX6++u0xqkxUcT+cKzI4dijzawmqseimOQJ7dH/BjxiCokroJguI"
+    "gb6Lri+gV3oSaBA9rDtQrwQezSJjbEcJxgWV++rI49AIRfqZpEWCO2r8rR6VarLTVHoZDcYAy9QiH/GY3ssnL549Zpg6"
+    "Li1jVHGOYeNAi/K2OJOLGWXTh2Z0yYc2yNKENE6XApIMTcV+NVrrIVdAsHMxCuNQTQ5OCY+LWnAIQLBeEEWgkvscl4qX"
+    "8K5H7zDXQVti1PDiNBGfuPRgjeEOaVlsI+KGElYqiwUo0t/Kn/n1kAoBZQST4E+EmnZwjbAOcCLbfXT8DZsgKhh5YSQD"
+    "XYe0OwC1n0jd9jlSORqBIWctKphLv/heFuBmTqgrT7jNozvbtBWYin3cldOrxmHSFvKqZ1Ab/nbSqHfc6m8rh0wXMrR6"
+    "OpWcKpe3LpRV9/5r8aW/N8nzVPXu30cHozPXbpKN7wcZqMv948Pjw87R8X0rbwd5NUvJSwroiT7vAVZXFTs7jm6Usrh2"
+    "jb6i316lbykp4yQFzEG1nn0H3Iq9At2lZDF63CFl9ZNZ2EBlGbHcUWXxGxOuTy/6GexhNkfHUXunUCviOLA0jOpULeEq"
+    "Y23jN6huK7Ts7redEV3CGNOIZDFpaBUW/dxEuYA3uFmsJlp4g5tBIUrFL9S70RTO5YLtnd6e44pm+SWbpSZL1xvLF4FM"
+    "JcSRsa8zTt5iLnJ5q+Y506ylANhDH8LkGmtlm9EnAS/CwoYQBSb65II+j+HWa+XeAzeD0tse+iE5c2PJLqk1U4nRhUZG"
+    "w9P9ZggVAWiIEgVH71huz8b8+S4FfKw+Jav7yWGCeU+w0FGaLnqLKmdWkWV0uxtrO8B068l6rbaXkjHWJ/cb+wnJYiSX"
+    "4nTSgtPKB/K/El979yP8O1+888U7X1z44ppptqzi8RJvbDcn3cT9RsoY+uPP5nj/HBemPkNjJ9tXx6D55aGVj5nYlmdn"
+    "lt8M+jr82zZuHO3c3c7dfRp3t2DLr1/dvvzynaJlHjOZUh7gFBTYTtE2cfWN4/W9Ik8veGphpv060tJt3b/8uH3rtuua"
+    "TNfztbK0tsyx5SbjH8df3X5Xcuewdg5rl5/1TX8BmX9Ep/OZ3Mqnv9r9WTpqbm1br/hHMWz+3nao2LqrvICna96Ebp4v"
+    "zi6rqN3lGOUW7jd/3d5x2V20nS/c+cKdL2SsSqNtm8PD7lHVP66RcRFkoaEKhvh5HOOuncXHaWfxmfsVbzEQ2OSEz9Rb"
+    "0Iq1pRdEy+Fe7udgT02soUfWfunVelnvkoYPjRNH1O7BabW8S+el5gttUV+zaUNjH9YbL1zFFvHR7Ui8v2nBYFnHhsa9"
+    "O27XsLoOaMuoUQAj7udJNtcZBD8rYS7r9rALtXah1i7U+uOHWqWD7FyZf7KwMLrH9CffGtf2Lpfe9Duf/wXBzUIxmlnA"
+    "rIJnFMfiRHTwGHw5w+cJzXbdlXbdlW731TVPjyC/tO5Kn7g/vx37brrRUvYEamGkFYXN6pFQ9aQoLO1pyq9SI6L2iFf3"
+    "Hbo9zFpw5qDe4wh5EV/RT0+fn/109vbi7aufnr1k3OkSyK2I2h2TdoHYLhDbBWJ/9ECssM6W8fOKY/OlZVEnbEA2Db9w"
+    "PsFzCY/OxbNJL+B/nuDry+8+V/UeFnn1yV/rG87ULINbfZwKV3fZePri+3/9458ueCRQzWuMAbC0Z3UB2XI9qVg0TS93"
+    "PmgtJyz0O9xarJS/7mfSDeSVlvb9q8PuSZd7/9ws1nkDdfC1/hszW5OOaS22QvzRqBGV3cjWOJTSaNHAbe7WAqZb3X0d"
+    "4coqUHY99L6AHnq7IHEXJH6iILHdS1ne6PDo+OTBN9/+53899IZ+QA08bxaEWboLRH2EMAZbHAptbQXbzUUR12aGasFC"
+    "/lP1UOUeLUUGUK7CWpiPzQIu/CSQGgF7LS080xKLWcxdLLH5HSyrGXYyiFUYIG91f8lTc8Y31F0Yh7Ox2XkqcNE5Qg2R"
+    "41URgagoKPYui8JNNuYWc0lWtIjUndww7s/kb4T4KfbI4DYNXtxArC1hslF8sCKKb60dX75cgj2p/JCa/yCCEMDRVHwJ"
+    "5VQoyU7mfNDAaUEKZqP17cOVWQcJ0yXGiHkDQ90+BJuCYMeLgJHC99AQN9Cyc76KOh2vwyQQBl8Sqh49o8jWnExroNBI"
+    "Zat4fLMqUyBFlDg3pSTY2IO6JZo+JQz/lDqL0J6+7msU+hPdmWjewKyeRlcQOzlcEbGzEorYf5pnUeepuC/enP149vLt"
+    "wSmge0FNPxBl7uXZptK1VL2CyYOTVUVVABH7MP/bZz+/WIYAN+fFDlN7PYi0O/0YzW1PlI14+7E1Bf6wxV664u9Kci5K"
+    "KOiGKCL31KVWdV0Y2Ke75o4oLww6+pi/I+iQqsOnaBzewXG4knDAre9gvO7GQo2fSImpOWO9gW0XqcVKt5eHwxDTJKT3"
+    "Z91pWLymTsPipPvwPzAtRtCMHo3DkBAjvF4/FqZ7GA7XnYv7MXH30b91OuJHGcuMRDScC66W8L1zbZlVN52fQnpOq1wG"
+    "WInvdB734378Fz0jft5mT+P4Y3Y0LhsaIwV/EU+xZRQYVfzaET8DG10t5qevXrx48vJ7bAelpeVSt0q3kwj6BhLlLA5t"
+    "IMQ2fh7Nm3J0hGvCZ0GlXlEkWQj6xqVOxTPfh8CR22MVr/OyEmUILcoVimPxpzIeNk90/EvAGbp2ul3xqvjMFQCCWzZF"
+    "CrH/kG5dRTcuSSjAViATXu0ih35E1to9xorOyQXluney1XYUJaZ6Dc7qNXCvTLDZAd/cA05fSjCX2IWr2npZnYIAeFzH"
+    "1V2g8Ngaaiz3ESU0zVSmlsQzutzeT1UI4A5VqFs6FGAx6PDU4yZT3OiJO8lR86UZRw9NON0FCmSa3r16/fbs1UvXbnO3"
+    "rHlr2e6u6At35WUhGl7T/45Pkdmd78zFH93u1fbap5gqk5imYM35ulCpAT5kJxAYlr3xgHy31hbP7aIEJjJKXUHFVAZC"
+    "pBDvX+pIiXdsVM/q7Uda14hsUCd1q0y3FkqBIpCveMDt/LixXL2TlDIWkPJtoM/FDy4h84QPBZb9izGY3zcN7kqYlYZ2"
+    "B2z858msELtXduKjSAycAiNcbarn9jS/ilqYayM9y5Xugad1pGyFV+Y9oByLu98BSS+KRrumDW25tHT04Tb7o6FZCW3L"
+    "UeaT8AWegZ8XOr0iU6PtR7my7tZNzQ1ReK0GGRUAGdfoR+by4v2qWt+JlVvdmXTRrfS5c40nekYxESxKhQ8+0EfxQdto"
+    "tPrwZSo9WtAf4AVw4cX/8f1D+P1D4Uno0RE8cE0G58KXDZIxhniMECkPI3DbS6kY/AME3zABH8QmiRFD/vYhgm4mRUzG"
+    "2umN5vMxIV50n68ivFKSYgB9g4DsDIUQ3DzV0PBPDguV4AwBwa+VMGiAD06I8iLQJ+LvEPYjGB2I6U6Dse2/uSvVOa6U"
+    "AdjWTZoLQiT8jAtQvRp4q+mVa09eBvgw9YqtmdpmsXp7VODr281IHEywnXYTbfO33KKu4EFJC2Bw9xvEFhBKeQDI1m6N"
+    "tVHSuJ1QlRemW8TJrZ9cbxXrbefzqsjp7WSO/wQdmkK12vxkUStuyzevXVxlrzhgreRhvYWRM2Y+jfidokDAYO/m/wEt"
+    "FCr2"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4542,25 +4543,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4662,17 +4679,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4743,10 +4767,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4802,9 +4825,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

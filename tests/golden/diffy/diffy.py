@@ -360,77 +360,77 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv20iS/it92gMsYSlasTMzF8lnIMhkZn0XO0GSw+JgCWaLbEkcUySXTdnRJgbu19wPu19y9ejmS5QtP2Zm584D"
-    "jCPx0V1dVV31dden/trxk2UaqTxM4s6w83XcmWfJKtXjzvD8fNwZdxz8B5+RmYJv484b/izy60Tk6kuuhyJfKBGFsdIi"
-    "iaM1/FEimeHVpVhI7YilzC5VIPpCxoH4szvuTBxoNJJTFVGTp/JSCSmuVKZBDHiSbo1EmGvRT+itft/cFdg33kiuY0fE"
-    "SU6950kS7WlsGf5zSOAlvGaHUcp/PnEG+AevxtAXXJrJSCuSqHZhUhOS38O3+gnJ3O8nqzxd5WYwqzRVGd2Ikmv8hFJ8"
-    "Rr1gA3ta+FIrehabsIPhx0y39efLJ1qEhf9uOk4nipaajYbjp8HC51gu4cnhuLNQUUrtBkr7WZjm1B7c+DHxV0sV5xKv"
-    "kO5Yk76MoPtIueKt9BfCo1bPJy626IlQk6p1Kn3V1woUKnOwlVG1SGW+YLPDg2mWzDO5dMVJfJWQcbEtIbXwgnA2W4sj"
-    "bPMYzPqLBhH2jq5ktFLHe564DqEZz3z34MV/+/T+TCTTX5SfgyPl/iKM59CJzI3RhRfGYIdPPrib9NBpwGE02ECTI9Lr"
-    "Kr5SUZKCW8ZC5wFYzhHe1/F43Eku8S+4cLZSjsDPgcwlX3Nd98ZzxPUi0QrkhuseSwCO7rH1Ta+iK0Wm9CrKWTLQAOpT"
-    "xlZwuMBGmILGUAvUOb9S6QwVDO6N6gy17RKcXUWznitei5kMoxU9wAOsj4F8gwehsizJ+Co9chnGAf7Ld5dKazlX5QXQ"
-    "KYlxc2MMIEH+uP93lSVCfQGN+kmgRsLDZzS4zUpz2/hX+uhFF5n62yrMFPXioVOAktiWMQSJ8wkoEr3HeguHizwR2SoW"
-    "+IRrPUMblVp9aaFgLqztmw5NfhqfJkUV8mnUUJSAd7B6UIX+KhfdpcqlCwaOfXTYke2ILSg+vv3JA+edQ0dT6V+SlLNV"
-    "FFFw643E0SqGdzW8eYEOd8GvHYtczrVYJFEg0ExiliVLNHjxtNDJKvPBHjHKL8JYww3SlS7G2u9P0Z881IIG34rXNAch"
-    "pJLbviMlsZHDiv2MKsoLNAPIgJ5x8RCCI7p/4fmocKFgWqOWAuVHEA8D1AGaClUFsrPeOBZI62zD3WYKXzLt8dWz16dv"
-    "QSDyZg7YpbFc8Z4fhbGiLkBDXbr5ojcUGAcptZhbIzKKsWoU6lxXUg5NOH7OdSncVeIBiIHRcZ1yROTZSA9BhIKInYcK"
-    "w+bXmxuHhH/AizdONeZWM2Uz7D5F5nzY8CArqVneeBr8EUJpq6RogFmY6ZzkHInrJAs0ZV4SFvwMXsrC+eKebWrlJzCQ"
-    "bY1SqzaOQDKzYpedYbqUQRBiqzL6UB0kRb+HmrGIxfQ5zNVSbxkZ9lBclFkm162C2+YmeEvGMKMo2RadyeA9GPwvGHc7"
-    "Q5pSpDEOEVfK3OCIjpNfLdMkh5RdeaPheSWcamr+CeHVQ93PSLmjq/yVsrsFQwJfNj5nMRe2pOLVkpXdCr529ck6QKOH"
-    "ZpJdoWgPuy4AWW0UYA41N53f1nrxNjy3DONwSbK/qHX3osWPWHG/jdtv+vo/gl9bk7co+CN015K0MYQW2Yzzw7UkLODA"
-    "NMBULyQmuDxcKg7BmYLsoWKfEmEYj8dxmXD2NEfhjBNZLOpwwoV3HzEx4O37hdBSVEnoxoyS5ojoeqQEVtmQoE3PNTNn"
-    "NtOqaeiq95ZeOah55QDfjsJluNvLDZce4H+tfjT7dd16m1rv1gWNV8XzfHHPuV44ILgMN+Cgv/gLWCn5OQQAYwp85Bbp"
-    "4uI24MH3M7Oqa5OzejmGzuHaZItsPGQDLghw00QYCXxPyFlOMwXjlc7dLTN/RiO3yqtoqRhTIf2vGB5QhFTFf02yKKg+"
-    "f3NDa+KlnxJOv21hXAVpeZhH6inh2TPqe0Z9vwfqKx35afHeM5p8RpP/J9FkOWHujSPbZ8YzHH2Go89w9BmOVuEo72Yz"
-    "FvWjUKfKJyUM3EOWzwYm2hCmS2VqGHdeuAN3QFenq2yulN1m1xfpOl+Yh47/9dB91V7owUaHwuBdbTZVaSt4uqZ/eVf+"
-    "Wq5pC1UECU5b3ogV1wsV4+212V7tcWCpZs08X1NHhb7TMCUL2Uuo+HmUTGV0IbP5BhLn+g+brCXiVExujdAcogk4VGq4"
-    "pd4zsnUNKiyJbpIBvJ7BX9or77EaKGRieaZedbpUa4A5oDAseUG4NfHNuHxlLJXkohdJxknf1AvbhldijlIL7K+7jd1U"
-    "MGAYS8ggXRPnhly52BQvUNPVvC7MFKCYkvGuyoZRXYscwofCNKdx/uL8zyBcmpLMZq+Y1hKbcsvwsJya0LVDt76EBBPV"
-    "6kc2RISmbMJrDI2FOM/06LFILYpYyi9VW7VG1F3EWuXVwkSeVOQpo6zTQANaXoE3oet51QpUdzAEgCwos40ExMIYZupc"
-    "VRGzMAbmh1rGpdMwivpBmNWHhZXZXcd0TQXITfxSTe4wRhpEiwAmLz7CxVKYHTxoEy4hJnG1miYtTnHjA3u6R1U1RF0g"
-    "IiCg2CStulCzUEXBY0IMRQ4emiPsIAVGkD5W4IeCZaa1PAoOYSIXtObAsm+SYzGQbdAUTX1JIxk+Kv5x39embiwSuoNL"
-    "BIpzPvTFpcldNEXFyIf7DpZyt9Qwv4aBU6ngYpy9Ybl+Onn3lixrA3F71VJ07Tww9XBSd8sc+CWZ6kfNarK20cVQYMCj"
-    "MSFY6JOJaXRUt5ZodIC+NvKKl72d5ZS6b5g3KnjUhKnLe52FudGYzYyYxUOiIOAY1rtLGMF6tV+BQ08oJmqv0rJ1DWQE"
-    "JDsLuFa6mWvXj5KRbNomF4GHhLDBJdJPurFSAcxqnnZxMk0C9Au7yDNeUAyKxg75aRZioka2xHSdSq0RErWMC4PKU8VQ"
-    "K4KkAv/pmw+kWL2PVXR07HAGo91Z40s/fRx+UNmV2hCskEokyJTAQLC7E9BY+6Tcx2Eb46AwRBvQTRLC1MPtrzJmTO0q"
-    "W3Wb5vG2LPbULOllVzHAZ6PoCYQAB3qNuER8wgZF99O/n7x75y6D3g4iIaItsl0194kjTlnHiNVlMeG0XGszvXD/sJnN"
-    "urNIzh3ME46xjSPSNSy7CbBDNjERmUW7Jk5WLqZKArZaxYHKLPOMGG3YbAarO13sp0BLVypG2FldfDEq45UPYMiLYiX0"
-    "ErcVUL+8DWPV9jquYEOMDqS9Lvi7Y0OhwziCZLHrLRxWmCUxgR7eSbEv94jgxNtIsaBuK1ATkzuRkbqyBEmilNR0VsJf"
-    "ceaIAWFRpBf2DGNqyCwqxiGkExRqGQZBBOtFuscknNqdUWMnyjxDqYjBI6B23C9y6GMd/GIzNgzYW15vKy2LF6Iawlce"
-    "/r3U92kSwDIB/CHPoJk8uVQxCUn2L/SPWRAWCkffwuWFzgGrfTt2xPnJ2afPE0ccHX36z0/HcMF13R5tX8dqBSseGIwK"
-    "aHcuzMQU9H2pYHBTReypKEkuIV2Gl6qG+3XC4J1Qf44OjV0jwdIy/JgaJllUHlTBH+O9Enx3qvJrBa6xjYmGjR3tb7mJ"
-    "EBRdwjAwUQLDVTMEtRpj0TQxFCutiEnJb7PJWNpZgrigxmdDHYfWKMrPFE0S8H/B35qo1Aw7TZXM6GUEWHaX8IjfGSJ7"
-    "7JjbNLi0xKjiHGHjxJjyLpxJnlehhG6iS4dTNEaakN4zWwFJhqGiW0drQ9QKbYvMwjjUi96I5LhogENoBPcLoghcssu4"
-    "VJzBs5KeYa2Dt8To4Rq8KCdiKxEBJcwxmGmVbTAa3FTBTGWzwIjMt/I2Px7SRkCJYJKizGgS3AasA5l4w+fgOw5BaA0k"
-    "/6nA7BBW2dS/MdlNzWYQ0dmdCi3THV9msGCAWWe2oKYJBnbG0m1bTUVR8Y6FVrkNeN/iaLU3U7l8VHd31E0xpfLm1oWu"
-    "7Ef/c/Fl3FnkeaqH+/uYXsy61U2y+X6QgbPsHwwOBv0XB/uVVTvYZHOL95aN7eSS/wVBdVFxcQw19GFVVadkkTYKc7wL"
-    "aXZzMdmM2zfgW3aLUc5CrEl9q/oewyvKAIYEvX1YTMDeuUBA/OztrVnC9vYnFrz1vO02BNRsjZmn8UyBA8looNIwao7q"
-    "Fq2y1FX5JvWKQdO4Trs/3KIYS3XePjQMWdtub4pctDe52e4mxniTm0lhSs0PNMnuRXa64IBpKm+8JVp+yVapXeYvQ61B"
-    "uItApQriVeybJavKlhDNis2Ayqbpyqi2nBi6MR8IW0tMT6wIG/7qEVqKafkvjczAWkr6vAZKskv6fUfZ8YVpudLn2hYU"
-    "xB60tcd/WQxKm08Xjp45LmXx8fdh++6ef9GrI7U1/fKHB+fDbSSOrQWYtm42ijKtS98NvoZzJzvkbibITlsDd+5UFnXs"
-    "O/rcwg/5g0CGLSnwOd8/5/v/Z/l+S1Yvgz+EbLMJbiJaGZ7qMebgsSnfxF3sD9MI9VNJJAe/W/5/JgP+umTAeuaqGKcp"
-    "0wezU01FTy7ZjoRnqqVvTn/8n//6bw8UDrPrWuM2RZ5Uq7lPDDeKeb9prvNJa4LdmhyZvFV6r6lLu4G6Mr66fzVwD13m"
-    "cNxsn7a21ckf9RcuT2YdS97aAQtuQLyS73V/3DTYKLUxkfBhIIzJhH8wTPXMUvzHZik+49xnnPsb4dz2LFXJRoMXB4cv"
-    "v/v+h395Jad+QBTpmy0g0VTzmm8IG7DFQJhoKzhubsOLzyz1x7LUudZeLGLKWVgsLcj4YX6BBzHA9YPGRNrGAngNSCQQ"
-    "XHmXwixsBHgO0/OSrKDXGhacBh1nCs2Ix27A2oFLXDJ2TSAuBGtbZ1VFfLmjiJ8rFFHk6Gji8/ghrVFQQABN1BVvAo6E"
-    "VhzYzycbMm1ZuVXF+v7VzqqDJdYl4rJ8Q0JTesWCKlYLAxYKn8PgtyFWbbVZFeaHwa7C4Ckl6ktKdinOlIH+wwAnyAJE"
-    "i/DQjUylSZabMrAU09V8Q5jqurUqy4uDh1gMPAP0pHNRsIaZvoHQlijAtiRZFWFjOV6X47tdlZID/MC+aU2CFVqivdqC"
-    "M7fPu6hUNjYElZCIdkgxWbdbqrIVUBPscFdrnZStiO6bPIv6b8S++HTy88nZ594IxL3gQ1VAZCZlt82vxnZDTZKXh7ua"
-    "qmhEdKH/z28/nt4mQLNgQVmPu3QaP3y4BR8+6BwY7J1+fYFEpc4QgH5/HGOPQ1H80mIcV7rD60/9YwnxH1rxcpjEMLV1"
-    "kUt9aWY+76x0TY8Or+h7zI6ERk3BnrhBND2Iv9v8jYOLQ6Em8nAa4goMB/PR/E5EfKDfiYhD99Wf7XFL1C29hmATseNw"
-    "HAu7j4Bvm5+djGNS3NE/9fviZxUrPvALlMG7SMwjMeFCu+l6BCqhWKYgPbkg+vE4Hsd/4g7x45P/HgWb/5N4g4wfiOv4"
-    "tS8+whDN+Upv3p+evj77Eck8RpEecY29fiLoGyib124YhQHR+LkhJtRUTIeFMWi2xx/ZpZU5twt/Z7LyfYCLTG4qHrdn"
-    "chXAWZTT0hybVEHB9opBvdQ4t26itCveF5/Z46ndktKCBzlFhniEyxJWLoQyGCY86qKCfkZeSJUhVvzupRi5PbasJI1j"
-    "2tfDpmLt+W3lqpoRwM0eKPpSrbkKVv/djB6B/vm9vmcoPGBfciYmgZOUtePAbIceUzN1TXxmF2mngCJsBANJJROEmKTD"
-    "LEAizqwYvWy247Z7j+Urvv/w+eT9mVdlKN7Guy+ZigWl70pmIYZaS10ELBKpGmnR0o0NU78KGka4OiYbLSGYmrPRCvP7"
-    "sCAJlS5pjXjWXIPR6Lmofzwc0BO0+8uN0FBI82cGqMEryxSJOyUtk1xuA1ihQ9rT3hpIzjOz9yUzMcugvfUgOBwfnRnn"
-    "kTDtR7pZbmLZZo2L2ONYsU5WhdVlSaIkIAhBmAWu8yG9odFXsf3lVYVe5drQF5tnyJUrnbPtx8nRiE6Ln0jYHxAMN8+D"
-    "axLbMKKE1aBRLiDhi0snnwl7EBxGGRM6yll1PxqcF6LpWin6aH5U2waRzOOJ+4fiLIqdOYp2fejVCIqezUFvi2MI8cI3"
-    "+ii+mfCMAR++LJWk6fwNHoDMWvyPzw/g/rciidClA7jg0ZLNg09PuPri5l9i8xvT9Zt4zBqKW/7+FTa9uX7iYTx4JcSN"
-    "/4Ca8uwqiJp8+HqGm4TVCrZZ/G6wroOdViW2oe+woeqShAR8/NrCtH9YDp6XBNj8g1YIpsGXhzTyAtnT4O+B87GZcWzP"
-    "cmTCNJjQGMGQPgtSf444uIxBFnt1b4VX+LVkBNpTJW3wZhjnFD9B4Dw0rE1Ce8rl7TPwBWqCkaV1gQctPlglBEsNbTau"
-    "4BlLnXr39qfP4uPJz3/5DCnnCciyAODf8o7csNlVhaXlVSThCiiqEyR4OtZQiyB31Y498iFGX+bXpqy64TYUiBi+iUQJ"
-    "0UD/nZv/Bb+YdEw="
+    "eJztXAtvGzmS/is87QGWsK22YmdmLpLPQJDJzPoudoIkh8XBEtxUNyX1uNWtbVJ2tImB+zX3w+6XXD3IfkgtW37MzM6d"
+    "BxhH6gdZrCpWfWR94tdWmM0XiTJxlrb6ra/D1jTPlgs9bPXPz4etYcvDf/AZmSv4Nmy94c/CXGfCqC9G94WZKZHEqdIi"
+    "S5MV/FEim+DVuZhJ7Ym5zC9VJLpCppH4sz9sjTxoNJFjlVCTp/JSCSmuVK5BDHiSbg1EbLToZvRWt2vvCuwbb2TXqSfS"
+    "zFDvJsuSPY0tw38eCTyH19wwSvnPR14P/+DVFPqCSxOZaEUS1S6MakLye/hWNyOZu91saRZLYwezXCxUTjeS7Bo/oRSf"
+    "US/YwJ4WodSKnsUm3GD4Mdtt/fnyiQZheZB5lhkcIJkJ/4xuWl4rSeaaLYlKIQ3A51TO4fX+sDVTyYIej5QO83hhqBO4"
+    "8WMWLucqNRKvkEJZvaFMQKZE+eKtDGcioFbPRz62GIhYk/71QoaqqxVoWRowoNW/WEgzY1+ABxd5Ns3l3Bcn6VVGFse2"
+    "hNQiiOLJZCWOsM1jsPUvGkTYO7qSyVId7wXiOoZmAvs9gBf/7dP7M5GNf1GhAe8y4SxOp9CJNNYTRBCnYJxPIfigDNCT"
+    "wIs0GEaTd9LrKr1SSbYAX02FNhGY0xPB1+Fw2Mou8S/4db5UnsDPkTSSr/m+fxN44nqWaQVyw/WAJQDvD9glbK+iLUWu"
+    "9DIxLBloAPUpUyc4XGAjjEFjqAXqnF+pdIYKBp9HdcbadQkzQCWTji9ei4mMkyU9wAOsj4Echgeh8jzL+So9chmnEf7L"
+    "d+dKazlV5QXQKYlxc2MNIEH+tPt3lWdCfQGNhlmkBiLAZzS4zVJz2/hXhuhFF7n62zLOFfUSoFOAktiWKUSO8xEoEr3H"
+    "eQvHEJOJfJkKfMJ3nqGtSp2+tFAwQVbuTY8iAo1Pk6IK+TRqKMnAO1g9qMJwaUR7roz0wcBpiA47cB2xBcXHtz8F4LxT"
+    "6Ggsw0uScrJMEop4nYE4WqbwroY3L9DhLvi1Y2HkVItZlkQCzSQmeTZHgxdPC50t8xDskaL8Ik413CBd6WKs3e4Y/SlA"
+    "LWjwrXRFcxDiLLntO1ISGzmu2M+qorxAM4AMGFgXjyFiovsXno8KFwqmNWopUmECQTJCHaCpUFUgO+uNY4F0ztbfbabw"
+    "JdseXz17ffoWBCJv5iheGssX7/lRGCvqAjTUppsvOn2BwZHyjb01IKNYqyaxNrqSh2jC8XO+T+GuEg9ADIyOqwVHRJ6N"
+    "9BBEKAjjJlYYNr/e3Hgk/ANevPGqMbeaPtfD7lOk04cND1KVmpi1p8EfIZQ2SooGmMS5NiTnQFxneaQpHZOw4GeYk+Lp"
+    "7J5tahVmMJBtjVKrLo5QtmOxy84wF8ooirFVmXyoDpKi30PNWMRi+hwbNddbRoY9FBdlnstVo+CuuRHekinMKEq2RWcy"
+    "eg8G/wvG3VafphRpjEPElbI3OKLj5FfzRWYgZVfeWPO8EmOta/4JMddD3c9KuaOr/JWyu0NIAl+2PueAGLak0uWcld2I"
+    "yHb1yTpqo4cmkl2haA+7LlBabRRgDjW1nd/WevE2PDeP03hOsr+odfeiwY9Ycb+N22/6+j+CXzuTNyj4I3TXkLQxhBbZ"
+    "jPPDtSQs4ME0wFQvJCY4E88Vh+BcQfZQaUiJME6Hw7RMOHuao3DOiSwVdTjhw7uPmBjw9v1CaCmqJHRjR0lzRLQDUgKr"
+    "rE/QpuPbmTOZaLVu6Kr3ll7Zq3llD99O4nm828trLt3D/xr9aPLruvU2td6tCxqvSqdmds+5XjgguAw34KG/hDNYKYUG"
+    "AoA1BT5yi3RpcRvw4PuJXdU1yVm9nELncG20RTYesgUXBLhpIgwEvifkxNBMwXiljb9l5k9o5E55FS0VYyqk/xXDA4qw"
+    "UOlfszyJqs/f3NCaeB4uCKfftjCugjQTm0Q9JTx7Rn3PqO/3QH2lIz8t3ntGk89o8v8kmiwnzL1xZPPMeIajz3D0GY4+"
+    "w9EqHOXdbMaiYRLrhQpJCT3/kOVzgYk2hOlSmRqGrRd+z+/R1fEynyrlttn1xWJlZvah43899F81F3qw0b6weFfbTVXa"
+    "Ch6v6F/elb+WK9pCFVGG05Y3YsX1TKV4e2W3VzscWKpZ05gVdVToexEvyELuEip+mmRjmVzIfLqBxLn+wyZriDgVkzsj"
+    "rA/RBhwqNdxS7xm4ugYVlkQ7ywFeT+Av7ZV3WA0UMrE8U686XaoVwBxQGJa8INza+GZdvjKWSnLRsyznpG+LiE3DKzFH"
+    "qQX2193GbisYMIw5ZJC2jXN9rlxsihep8XJaF2YMUEzJdFdlw6iuhYHwoTDNaZy/OP9zCJe2JLPZK6a1zKXcMjzMxzZ0"
+    "7dBtKCHBJLX6kQsRsS2b8BpDYyEusD0GLFKDIubyS9VWjRF1F7GWplqYMFlFnjLKemtoQMsr8CZ0vaBagWr3+gCQBWW2"
+    "gYBYmMJMnaoqYhbWwPxQw7j0Ik6SbhTn9WFhZXbXMV1TAXITv1STO4yRBtEggM2Lj3CxBcwOHrQNlxCTuFpNkxanuPWB"
+    "Pd2hqhqiLhAREFBqk1ZdqEmskugxIYYiBw/NE26QAiNIFyvwfcEy01oeBYcwYQStObDsmxksBrIN1kVTXxaJjB8V/7jv"
+    "a1s3FhndwSUCxbkQ+uLS5C6aomLkw30HS7lbaphf48irVHAxzt6wXD+dvHtLlnWBuLlqKdpuHth6OKm7YQ78ko31o2Y1"
+    "Wdvqoi8w4NGYECx0ycQ0OqpbSzQ6QF8XecXLzs5ySt21dBwVPWrC1OW9zmNjNeYyI2bxmCgIOIbV7hImsF7tVuDQE4qJ"
+    "2qu07FwDGQHZzgKulF7PtatHyUg2bZKLwENG2OAS6SftVKkIZjVPuzQbZxH6hVvkWS8oBkVjh/w0iTFRI1tivFpIrRES"
+    "NYwLg8pTxVAngqQC/+mbD6RYvY9VdHTseAKj3Vnj83DxOPyg8iu1IVghlciQKYGBYHcnoLF2SbmPwzbWQWGILqDbJISp"
+    "h9tf5syY2lW26jbN421Z7Kk50suuYoDPJskTCAEO9BpxifiEDYr2p38/effOn0edHURCRFtku2ruE0ecso4Rq8tiwmm5"
+    "0nZ64f7hejZrTxI59TBPeNY2nlisYNlNgB2yiY3ILNo1cbKMGCsJ2GqZRip3zDNitGGzOazudLGfAi1dqRRhZ3XxxaiM"
+    "Vz6AIS+KldBL3FZA/fI2jFPb67SCDTE6kPba4O+eC4Ue4wiSxa23cFhxnqUEengnxb3cIYITbyOlgrqtQE1M7kRGassS"
+    "JIlSUttZCX/FmSd6hEWRc9ixjKk+s6gYh5BOUKh5HEUJrBfpHpNwancGaztR9hlKRQweAbXjfpFHH+vgF5txYcDdCjpb"
+    "aVm8ENUQvkz891Lfp1kEywTwB5NDMya7VCkJSfYv9I9ZEBYKR9/i+YU2gNW+HXvi/OTs0+eRJ46OPv3np2O44Pt+h7av"
+    "U7WEFQ8MRkW0OxfnYgz6vlQwuLEi9lSSZZeQLuNLVcP9OmPwTqjfoENj10iwdAw/poZJFpUHVfDHeK8E3x0rc63ANbYx"
+    "0bCxo/0tNxGCoktYBiZKYLlqlqBWYyzaJvpiqRUxKfltNhlLO8kQF9T4bKjj2BlFhbmiSQL+L/jbOiq1w14slMzpZQRY"
+    "bpfwiN/pI3vsmNu0uLTEqOIcYePImvIunEmeV6GEbqJLj1M0RpqY3rNbAVmOoaJdR2t91Apti0ziNNazzoDkuFgDh9AI"
+    "7hckCbhkm3GpOINnJT3DWgdvSdHDNXiRIWIrEQElzDGYaZVtMBrcWMFMZbPAiOy38jY/HtNGQIlgsqLMaBPcBqwDmXjD"
+    "5+A7DkFoDST/qcjuEFYp1r8x2U1NJhDR2Z0KLdOdUOawYIBZZ7egxhkGdsbSTVtNRVHxjoVWuQ143+JotTdbuXxUd3fU"
+    "TTGl8ubWha7sR/9z8WXYmhmz0P39fUwvdt3qZ/l0P8rBWfYPege97ouD/cqqHWyyucV7y8Z2dsn/gqC6qLh4lhr6sKqq"
+    "V7JI1wpzvAtpd3Mx2QybN+AbdotRzkKsUX2r+h7DK8oAlgS9fVhMwN65QED87O2tOcL29idmvPW87TYE1HyFmWftmQIH"
+    "ktFApXGyPqpbtMpSV+Ub1SsG68b1mv3hFsU4qvP2oWHI2nZ7U+SivdHNdjexxhvdjApTan5gnexeZKcLDpi28sZbouWX"
+    "fLlwy/x5rDUIdxGphYJ4lYZ2yaryOUSzYjOgsmm6tKotJ4Zemw+ErSWmJ1aEC3/1CC3FuPyXRmZhLSV9XgNl+SX9vqPs"
+    "+MK2XOlz5QoKYg/a2uO/LAalzacLR88cl7L4+PuwfXfPv+jVidqafvnDg/PhNhLH1gJMUzcbRZnGpe8GX8O7kx1yNxNk"
+    "p62BO3cqizr2HX1u4Yf8QSDDlhT4nO+f8/3/s3y/JauXwR9Ctt0EtxGtDE/1GHPw2JRv4y72h2mE+qkkkoPfLf8/kwF/"
+    "XTJgPXNVjLMu0we7U01FTy7ZDkRgq6VvTn/8n//67wAUDrPrWuM2hcmq1dwnhhvFvN801/moMcFuTY5M3iq919al/Uhd"
+    "WV/dv+r5hz5zOG62T1vX6uiP+guXJ7OOI2/tgAU3IF7J97o/buptlNqYSPgwEMZkwj8YpnpmKf5jsxSfce4zzv2NcG5z"
+    "lqpko96Lg8OX333/w7+8kuMwIor0zRaQaKt5628IF7BFT9hoKzhubsOLzyz1x7LUudZeLGLKWVgsLcj4sbnAgxjg+sHa"
+    "RNrGAngNSCQSXHmXwi5sBHgO0/OyvKDXWhacBh3nCs2Ix27A2oFLXDL1bSAuBGtaZ1VFfLmjiJ8rFFHk6Gji84QxrVFQ"
+    "QABN1BVvAg6EVhzYz0cbMm1ZuVXF+v7VzqqDJdYl4jKzIaEtvWJBFauFEQuFz2Hw2xCrttqsCvNDb1dh8JQS9WVBdinO"
+    "lIH+4wgnyAxES/DQjVwtstzYMrAU4+V0Q5jqurUqy4uDh1gMPAP0pI0oWMNM30BoSxRgV5KsirCxHK/L8d2uSjEAP7Bv"
+    "WpNghZZor67gzO3zLiqVjS1BJSaiHVJMVs2WqmwF1AQ73NVaJ2Urov3G5En3jdgXn05+Pjn73BmAuBd8qAqIzKTspvm1"
+    "tt1Qk+Tl4a6mKhoRbej/89uPp7cJsF6woKzHXXprP3y4BR8+6BwY7J1+fYFEpVYfgH53mGKPfVH80mKYVrrD60/9Ywnx"
+    "H1rxcpjEsLV1YaS+tDOfd1batkePV/QdZkdCo7ZgT9wgmh7E313/jYOPQ6EmTDyOcQWGg/lofyciPtDvRMSh/+rP7rgl"
+    "6pZeQ7CJ2LE/TIXbR8C37c9Ohikp7uiful3xs0oVH/gFyuBdJOaR2HCh/cVqACqhWKYgPfkg+vEwHaZ/4g7x45P/HgWb"
+    "/5N4g4wfiOv4tSs+whDt+Upv3p+evj77Eck8VpEBcY2DbiboGyib124YhQHRhMYSE2oqpsPCGDS744/c0sqe24W/M1mG"
+    "IcBFJjcVj7szuQrgLMppaY9NqqBgd8WiXmqcW7dR2hfvi8/s8dRuSWnBg5wSSzzCZQkrF0IZDBMe9VFBPyMvpMoQK373"
+    "UozcHVtWksYx7ev+umLd+W3lqpoRwM0eKPpSrbgKVv/djB6A/vm9bmApPGBfciYmgZOUtePAXIcBUzN1TXxmF2mvgCJs"
+    "BAtJJROEmKTDLEAiziwZvWy24zd7j+Mrvv/w+eT9WVBlKN7Guy+ZigWl70rmMYZaR10ELJKoGmnR0Y0tU78KGga4OiYb"
+    "zSGY2rPRCvOHsCCJlS5pjXjW3BqjMfBR/3g4YCBo95cboaGQ5s8sUINX5gsk7pS0THK5DWCFDulOe1tDcoGdvS+ZiVkG"
+    "7a0HweH46My4gIRpPtLNcRPLNmtcxA7HilW2LKwuSxIlAUEIwixwnQ8Z9K2+iu2voCr00mhLX1w/Q65c6ZxtP06ORnRa"
+    "/ETC/YCgv3ke3DqxDSNKXA0a5QISvvh08plwB8FhlLGho5xV96PBBTGarpGij+ZHtW0QyQKeuH8ozqLYmaPo1odBjaAY"
+    "uBz0tjiGEC98o4/imw3PGPDhy1xJms7f4AHIrMX/+HwP7n8rkghdOoALAS3ZAvj0hKsvbv4lNr8xXb+Jx6yhuOXvX2HT"
+    "m+snHsaDV0Lc+A+oqcCtgqjJh69nuElYrWCbxe8G6zrYaVXiGvoOG6ouSUjAx68tbPuH5eB5SYDNP2iFYBt8eUgjL5A9"
+    "Df4eOB+bGabuLEcmTIMJrREs6bMg9RvEwWUMctirfSu8wq8lI9CdKumCN8M4r/gJAuehfm0SulMub5+BL1ATjCydCzxo"
+    "8cEqIVhqabNpBc846tS7tz99Fh9Pfv7LZ0g5T0CWBQD/lnfk+utdVVhaQUUSroCiOkGCp2MNNQhyV+04IB9i9GV/bcqq"
+    "629DgYjh15EoIRrov3Xzv4s2ek4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4283,25 +4283,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4403,17 +4419,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4484,10 +4507,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4543,9 +4565,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

@@ -364,106 +364,106 @@ _CONFIG = False
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
     "eJztPdty40Z2v9LRrmukGORQc7Ez1GS2JmPZnuzcajSOk5IYoUk2RYxAgAZAaegZVeVH8pqqVOUlr3nNn6RS+Y6cSzfQ"
-    "uJEQxbGtNXbXawpAnz59+lz7dJ/+uDMKZ3NfJV4Y7PR3Pp7snEXhYh6f7PSPj092TnYc/FeynCt45JzsHI6moVAXKlqK"
-    "eDGfh1GixgJfi6EcnTtiFAbwEh52T3YGDjQdR/KSWn4DP4QU8VTCx2fehQqEjMXfH71+ZT6dSM+nT7+FH8ILRDJV4lIu"
-    "xTJcwLfnYhJG5ts4CSNFHx8l4ehchHMVSRxEjF8Mct/gCOKp8if0/etACfpLhBPqgT4zcC+9OYP9EX5krw+w/1hMvChO"
-    "xG6ns1SxiM+9eUyf/LRQMfa9Z6DMvdE5QXkDP0QczlQy9YIzMYnCGdEAui/gKQyGiO0oXAQJAXiGvwTMT6KiGGmi5Ggq"
-    "AjlLMQ7knOngKzV3EB8gbBBfqkgEIXXLPQ0chDubyWBsZtdM6/HA6UG/8KTTISoiaIAcBkyLp2LihzJxxH6v9wWSzUu4"
-    "d2ox8eUZfdbpBKH+a+AEC9+npsMw9JUMxKWXTAV/fTf90gIzl8mU+514PvebvRzLZQGn7N0MyIvUqnkt619545UNZzwL"
-    "td2OVcq4Mc9W7IeX3CD7bhT6YaQ/jNSYvjuLlAro19BfqGILH+TL1y326at7xU9mcjlUdah5eja8RM0K37xVcyUTMcO2"
-    "/LV+NZF+rJif7AcDW4ZtNiExLgB/h9KCzx2UbEmyLcLhezWy2SUeSb/Y8vvwUswWwNhJKOi95jBoM7BVA2MwYCRmXhwD"
-    "dzMZF/GSfowiGU/p1zzyePbskbCoaSEHQPtmPKBaRsriYv4zZWMbF0tchRHUDLF0VEm0UGUBFyyuOVIqUJook8XZLPSo"
-    "lYrVNNYIa0VH386kpzlL4ucI88epB6TNPuJevZ/1LIyXoE68UToRQ+/M5t5VMgAUDssyy28zsGYCBlc7zo7vz2I2NAko"
-    "BtJEH1GJIUv2T3aARqzOxioeRd4c1Sq9+CYcLVDOSckLbOugfhPALb4c+qorDlEzugT1eNBFiK7wWEHHczlSQOi5BPUG"
-    "BkvrQYE6h80AfDiPwrNIzrrieXARnitgYISFrOyee8kI9epjhPoEtNj7GJC48/hCgvg+ueOycnP1326e98VMQmtU/8kU"
-    "ZA+B3gGYXjBfJEcAdibdA+B3rbRjAWTm5gpMqQ+GDZ7A7I3DBWhg9+PJyclOeI7/3xfIY47A32OZSH7W7XavXEdcTsNY"
-    "CRefu4wBmCwXYGS9il0pIhUv/IQxAxogRUFXa8ThAU/DEGiGdKDOuYnVGZIY+BMJCi10l14SA7vvdQUYDxDeBX3AA8yP"
-    "gbiDB6GiCFQlPaVPzr1gjP/mtzMVx/JMZQ+mKODw76srPQES8A86P6sIXJQPQNERqOgD4eI3MTDOImbY+P9yhHx0Gqmf"
-    "Fh5qZXjkIlsAkXguA/UhOR64ZFBTfvG9AD4AJRUtAoFfdDPeiDVRDcVi7Sbptg5SRNAIYyJVimGMNPJD4A9ttoGIowW4"
-    "GeA1yC5McTBCpj3IuuJZFG8Pv3WBhc+gKxR2wnQC+kokgNnegXgMohstYmh7ikx3ys2eiESexWIa+mOBU6WdkkCkX4PD"
-    "sgD1B/KFIwCnI4YXI3auMiQ6nSFylYu0iIHDgiXJYtxn5n1BpOKp9qxZ1OTIHpAc0DS6mtG9wCEhSPkfyU6OT5dUgyU5"
-    "MJ0f2Y8hJcF8q9U/uoSJhw5O/+PVFTyymb95wyvH1k+ZJ1xUUNfxjDcbBHwDE1v4GubGGMEiRk+Jvj8twoQZnPjCSAo8"
-    "OCHMYp8sJhIoWMyGKip0AEKmzvBpVQ+BSF8jAO085toboJUIVvmV9OFEoo7Z6e93HyJg9ipzcLVfWQN4ndeZ64RUEHbD"
-    "Pih2Aw7ADD3Hvnno1NHcADnZ6TIRyFctwABBU41g3Ovd+6rT24f/MTDj3CI8ELHXE20wC7A7iTer6YD415oNHxypq0Gu"
-    "W3yIncnVHW2lD+1zr+hmsfDGNx+Kdt6L/ZTYkmDCFEN8xbzzz8dfdgZ/2j3udR4NvkQp6f6Jfv/1J/qDn+/tHqvDAX2p"
-    "H/zpjzU4Dwoz3Ovu98zcYgSBGCrABhGsDCXWsQw3uaLwjkINhFiWCPCHZ5LskU9htGN3uyowSbzEZwSeMfwGOBE8REnH"
-    "MvYg9517ebAv+BunVumkyoCoxqFP7cRaCqk5U1KkhCDxl1G2FRCtpzKK5LJS+1hBVq634wGZodTnIMqzSreUL2Iox2MP"
-    "wUn/jW0BUj1VtmRFHH5Eh84la+Uax6t7XZuy3iasU/rrdPcGSvf6KraoR6+jOzOl2FAR5jRcQ62WV1efUxnltE7l619R"
-    "h2xDX2xBQxiFEG+oEZoIeSY2qYA4FtOPtWYxXKvZMGMui2XSKc0mL6NjRo1sUHligrICVzVPTeOBEmcGEBPyyioTIVJy"
-    "/Drwl9/T8kqfQlDiFQ4SLpR+wXEdYTybgwsaJFaLgledLhKXov5Vi8abetF67aqKxVcvYVXA0kOol6YoAM1b4qQK0QqB"
-    "OhgAYRQ392Wgqjv8sIoVl7Uvyzz5gcAvi/zwJvSCFexQYva8yrDl7ZdXH5XSXB45z1ke7hHzRN2w9aJl08CmZj0z78x0"
-    "exW4Weuq13cCalpoEd1IvI0UX0O+GcG8gKepnSKlVqd6NpXwKfrOece66Wpxs9AaJxjmlodVMY1T47xffxKbjE8vwdXo"
-    "nTI65vvBL6bRcwvtFe7phtm1TRlCr+evWEDIrwVcbVP+aj3fLUuknrhGAlmVxChP08rs46Zzgc1X+Fa2+WwQbL1CaCiL"
-    "2ShmXvBcA96vUf/xLyWd1gg30M4NXMtfS7TTFHdxQlanvDf32Sg73nTpk/04akLmm3NfBYtQzpQ1AZ3Lpjn5ZQ8GST1S"
-    "eq0pumnarQhPjT1El72sNEJsskzCqbkVy2yrIuxmCydV3guR/DfjvWyF3xnTmpUeOa7IveBStkx3YVBu7VJSUgfCCsrY"
-    "CHgkBa4j9KlppCYqUsFIYfIHeOgkwKcM4A5mV6JzgEQZtkDk80JdaHsDwYLW1xOrDFVJaSqz14T08K5LRGCS9SlDtaeX"
-    "xcPJJFarGBjUtjcj4ezleK1H6wLezGvWeD8vCz38T6Xe3JhRb0bW9bTgdZDgzCyLNUrFvLMZEFiGATjIL6OpjOQo4RVA"
-    "MitrlvzS1xsvsJZx4yGbPVfYBQnCgcB2Qk4SkhQlfBljqFQ3YxbxLCqlY0qx/4zmEFGYq+DHMPLHeQ+LNjjMRnNKt67a"
-    "5ZBlEbMI9Jr5wzb92KYf2/Rjm35s049t+rFNP9Yo/Tb92KYf2/Rjm35smn7M8FqXeGwTlW2isk1U/oaW+radqMwovjZF"
-    "2eY0fyc5TTWKVNKJ5UIfFcp45KmYemOwjWa3f592xTtiuEiPVfheXLt4c83mm2yA/0Xm7br5vJtO6wZCX5fQOk1z1dms"
-    "3iBL3Sa8f4sJ71NKUJ1mqWLbXq9Odbep8TY13lCTpKlxy1ldlxRvs+htFv33kkW3o/9r5s+rhaVNw7dp+DYNX6Fofsdp"
-    "eD6OzTn4EQRPczUiIvS69xk/o5j0eWZ6eAGTY6h1r7vf7XWiUXdfx9fRmVLmwHh8Ol8mU/3lk7+9331UyQ1/Zth9nZjH"
-    "SULVEyg6Zk2VdhwxViNfAnn14XCH9Ms0hBDAV8RGXdBD8L/vlT9nvTZbQNgQL6ILIBWf/g8XQx8DByBSzEer7+DKQPrs"
-    "Dp+1Nv8Al81z35t/HOiHDDn8hzLzCvD5+FG894L3UgA3iI9fiKEfjiB6+eJKZ8598OQi6QuQvBHMkR4BHsV/evTs+fO+"
-    "GMnJf/+7I/7vX//zf//rP1hJGnNA3J8siVop78whWBpbj5CJzvxwKP1TGZ2VdlNwOYbaxKDFvlYokZsnrTwpW7+i/MKB"
-    "2b1AdR7EbhiJDq7q8KH1Pa4VQOq/tCgrztUSpni4FFiDAkyH1tVafK2xWIYyntLaOD4Oa4eXuWIZFVj2mo1dFxNgn0bs"
-    "ap3d5yICZfTGarg4yyNjx5UNOoRRXYoEVKGi/R+08SLAlBOwEItAuVc00aFxHyrWNRt0O5JgLP1cOQej7jxdv0BXYsG6"
-    "GK7u0WWUKggxkx/suaq0Dk3QWiQiczIwWsvwySyGU/BsYnkB3ISs59rFIHZ7fZA7QVb6QIBeB2kUZ4p70IVH9ATzRxXj"
-    "iuee73fGXmHxOnV0G4zpkuqBlH0x21GBMdIgKhDQNv4GLEYrnzzVrPrFWJePIaFFEdc8cCfeowIX6EECiuDNBZn3biE1"
-    "8ZRfk0BtSBPUHDw0R5hBCtQgHSyJ0xeMcwhmkTMrMkrQPSVuGIcJGgyegyJq6sPcN0HYhshx35e6jIsI6Q3wCuu5EfTF"
-    "EWgTSlFVkM15Byur1BQT+eiNHaucCurZK8br2+cvDmlmjSKuLh8ido0c6PI0RO4KGXgfDuMbSbXe90W06AtUeDQmdHw6"
-    "NMU0OiojI3HSwY03mlc82GuMp4w7unyfGt9IYPL4XkZg0ZlixjJixRePFqNxDMvmGPp+eNmxXLstoonUsyAb1sAlr7Ax"
-    "gku9EdOytcsb4UhzWoUXOQ8h+QbnuKazGyg1BqlmsQvCYThGvjABq+aCdFA0drBPEw8NNRYvGi7nMo7RJaoYFyqVbelQ"
-    "gwI6NYF4+ewNETa+izkJZGxvonAduyHFZ6P5zfwHFV2oEmIpViLEokWoCJozAY21Q8S9mW+jGRSGaBS6NkJoehj+gutU"
-    "NsYtjUm2MpcaWlaBqikawLMYWN4YCWCgp+iXiCMEKHaP/vz8xYvubLzXACX0aFNrZ9s+8ZhN1hP01WUqcLFcxlq8sPhW"
-    "0Zrt4s4XB+2Eo+fGEfPlPArJYQdrojUyo3ZJJdISMVQSfKtFMFaRKQRHeR0EG0GkGqdrQwDpQgXodtoRJHtlHPmAD3ma"
-    "RkIPcIkE6ctLStYm58w3RO1A1NsFfneMKnTYjyBcSFMjQjAsLwoDcnp4Vcg03qNqY7wkFgjq1nI10bhTXbBdmTlJIsNU"
-    "d5a5v+KVI3rki2KFwD1dvqzPJc3YD4lNOnzmjcc+xMD0DtVH4c1BYVVNf0OmiJ1H8Npx7YtjzLzzi2CMGjCv3L3aCmkc"
-    "iMagvhLv54zeL8MxhAnAD0kEYJLwXAWEJM1/Sn+0ghAoPP7kzU7jBHy1T08ccfz81dG7gSMePz76p6Mn8KDb7QLzoHZX"
-    "C4h4YDBqTCuNXiSGQO9zBYMbKqw7ByQJz8Fceucq5/fHITvv5PUnyNDYNVY8NAX3uEqbZFR5UGkpN173wbZDlVwqLGFY"
-    "UxQOgT2+W/MSXVBkCV0SETFIUxJUKy5XQFCD6ItFrKiwIbfWywKE7SREvyBXWg5pbDafcKY9Zv4X/FfRK9XDns+V5AQc"
-    "OlhmxfMxt+m/evry8ElX5yfIL818VHGMbuNAT+U6P5M4z6rQWPYuHTbRqGk8aqeXAsIIVcVu3lvrI1VgYpdi4gVePN07"
-    "IDxOC84hAMH1At8Hltxlv1S8gm8lfcNUB24JkMOzbBFV5JMgY7jalC3p0eCGahJGPC0wIv1X9po/92ghIPNgQnxFqGkD"
-    "V3LrACfS3fv3HrIKwtnArSS0Z4EzL1ntYdu0ZGdhbnikRU0moLeZaVJa8pYYGUFYALKlF5p4aYxeVa0npetQa6KpbN3y"
-    "Jude7J6tFY11kUdd57kjMXkTnm35bLyEYp2DqRxp1QGaUuhs9pc2dxxyexMqO153wKbk4ZXydKuD0sKxmsIamCyECOnm"
-    "7zWw8sdrCm5xttk2Bzfd7V2EXQq1Co0bN8w29aZt0+3iazvNtgFnWKuRN5N+E4KY0yhFUoxVEwGsgpieYKk/1FLsbrTy"
-    "XMma/sxu0Ab7Q0sh2uqDJ6sF0snvUC+vTppt141gl1iCTqRUtD4eFKNlbz2yx1XZKOuYCjn2vMR+GlsZvj+mf5zsTJNk"
-    "Hvfv3kUnV6+edcPo7O44ApN1FwSr19m/d9daOwSbVU6arUgVhuf8b7AqcZrDdk64snJ7yCWv59pDLu0hl/aQy7YOuWDM"
-    "e1K9p6FioKGuu0J6aZCn7zX0W7qzQpdGr2dXLsveeM8FVW2vh2bKuNd/MfVKW7Ts1xDXRUsMgFcpvDGQ1POLo1pBVcba"
-    "xm+Q34RRseGyim1XEMaUPq8f2iVtRGi6Az6FN7iqZxM9eQOWOZNfxQ+KJfDTIPmU4za9aKWPFZgUbfZHtJibtIN9EEH/"
-    "Ph2DfQ9AkkbaV1bRDGKwNFFhJXQXmt6I3weJAbJWLDo2s2PEqYLIk37xNg47qul1H+pZ00tttBBBVLwMo3O6BCLr8FT3"
-    "FZv557L21JWgbsR9ocELBu3ozV3bc1KasE1bdaFuC3tbdaGtupAbSlt1oa260Jwpb1PVhS3VS7bXSAMw/tnOyk0WStNr"
-    "wGos2frlytXHmMs7g6Rf6K35Amavovua46+3ZD1ig63+baTRRhptpDHYJET4lbz/tgZEWwPitteA2FYt+K1leKmUQY1H"
-    "W3ZaNim4sLq4wu3wL2qMautBtB5E60HcHg/ilhSOWVNr5YYlU2zTsSboHYa4uXOcMx63Q2Ffu/xKq89bfd7qc7Uy95TX"
-    "RANmEtQ8mYN4OyzB1TU18Ge7wWfbi5C61pFTJY/OmnVBHvntUO9bqbbU6vtW3/8y+r7mrJoWWnPu7rZahbRyUaoh9Zjs"
-    "DQi2piuegbzBHoVMNQvT6a8TWmy9ytznuKSs+apRledv46PLo5XDIr0rdn2+q1iS7ZZYni2XamvNUGuG2rDjli0j3Zba"
-    "lPUmJJDzSlyOfKXmVGElPWobhHSS7jNtmuAyM3nKN93I0Ov2bonRKGa3Wq3fav1W6zcNK3QRUJwZVFt1UQVudZ2a0kTZ"
-    "H7drZYoW2Vgl1ietbQW4URyx+Y21W8s7Z5PaLPO8siBvwaiknFMF2jqvF6+3MVZV35WFflcW9S0hSLV81w+9Eh1dwbei"
-    "z7Tob/lUZ+lgavPTlaXzkFQH2IZVe3z4lljndvNga71b6/25rHdqa+ScLauTU4HxTKJLfNOzSpldE9yP4D6Egf8rGfO2"
-    "yvxfUJX5giuVsULJjdJFxqheJVfbPBCuLnT57OU3//Mv/+ZCDA6ifRljhRkI/q1CnFv2tFKlUyZaebF2td3mGuKZrOiS"
-    "ot2xutCScfei173f5fK7VyvUg4Y6uK0XzG9tdkwN8QZecKk8clZ2/Pp+Xa9UgoPr2W/mJHJN+9vh7jWB0hbL/w0Uy2+d"
-    "7NbJ/oWc7GorZVmj3v69+w8efvX13zySw9GYbuq4qnFJdSHGYgthFLboCa1tBevNOu/0ZoqqRpB/V5elcJnUNILKpLAQ"
-    "HWG9vtMRH0feL8hSbeG1QCxADMD9wVp8GIAtsJhgEHtjpO0UWNBXEdYyxIonuvijFMNFWpMtxUWHUwVE7jVFBLwiQIAK"
-    "uEqhgzkBXMxV3sMovaVBF1OPYb4j9Z4QPzD5HRHJoISYHSXaqN1viBoyHEPXB1h0pX5THRPr0ZY6rYpy7c4fXKNzU/4W"
-    "60vHVIt65FHRX6QKeI3UFe/VOxCxYst2PKgjRDFEttH66lHj+YKI9hwd06SEoSYMFgPFSpdjRgq/Q+1fQiuN9W1Evn5Y"
-    "QKRuBTVaCnkmqTgnMg5VWih1YYf9OTG5t8k8AJPB6ONEpPdYcEFh9NjpUgpTJDM3yuISRx6P4nBr6Y47Y7BvCrWwZihd"
-    "xGBKoDL8AypaSoVMdclkj0q/Y9HjZQmz4qpKDrH7vYaIPc+giN1nSeR3nom74uj5d89fvds7AHRPqZ4ooszXhFSJamG1"
-    "JofJg8bymgIRu9D/u8O3L1chwLcLYfHqnT5EEJ2TAM1IX1g3CZ0EVh/4Zkv3AIkfYsUBNvWvC62KBA/JsSiZlaFd7AJA"
-    "YKEAh2bZsXaNmd/WzirHWkza49L6XmIKqVBhaeJkuvyheEFOF0eMlW1l4g09jAFxzG/1TUniDd2UJO53H32JMT+C1mhS"
-    "Q3R40X/tnwTClCfH9vb9SycBEfrxX3U64jsVqIhma7gUvHjGKRttfOLufHkgxiHpFAV2sgsjeHISnAR/MP3iH9u6mimo"
-    "v5ipcC1T5aVMO/jf/HVM9Mgx9zB9tluYkCB/EM+wzjVYBPyzI97C3LiGh569fvny6atvsIi15gGX7thwO6Ggv4BPOPBF"
-    "DQ7u4Cjxl2XucIRrIg5BSlmkcSmCvnLpfqXFaAS+Nhf1Tj9niRVZ1CEy4ce2+CoLIcwTHTIQcIau/ZSueJ3+5kUTgpuV"
-    "cvawarIuuI0xHatEUJgwTPi0iyT6DqfWroye3veUjlzf+GRdloJ+Stwvk1aL1p1sUYKdlqs7QOpzBaoYi4fnb4yKD2AG"
-    "uF3H1cWrQVRJBPj6E8Iz7csswHGXLl9LEOeGwJW1kWO0/8QToX16XUCEC1RzBXwqGr1gl6sMp1vHQ6Za/+s3756/fuXa"
-    "9flX3TqT1elPC9pfyMhDtW4K94M3AwJkl+w3l23oe2pst+MAbT/NFBbj0QogZYIRxHSeirOi/jB+t1DP3+3iHID2nLuC"
-    "lusZyCW7dkD9V9q/hCazeQJTn11KQIxXcs2QLfUdH27BFwRWIEv0gO8h4Ir4thfFlbu1aqVVChifiz9cQuYpl9vPLl7C"
-    "EGjXVObPYOYq8e+xdUEX1sy7zK4QIFcSrA4jnL8NwO1reqUriK6N9MKoppRJsiL+WbgI3FFftx/G9DK9IshcoGOJl/Zu"
-    "3HJpd9Qtnq0+sjgc/oBnqKV1WEr6RiuRTLquVwje9XD6Ki+pQRZA0pVKqbsswLeqar9oXKXfhNlurkS/a+zRIflcIJYx"
-    "PvhEP8UnrahR9cMfMyVJpD/BB+AXpP/g9z14/yk1J/RoHx64JvJ14Y8bBLEM8R5CpPiVwG0vFGXw9xG8hoMdNAoouekD"
-    "bFrSHwxi07CQIX/1yMLKCgmZAhsHdwz864cIHAM7QrYyRtOTeY+GmN7Olx9ao0jLAOI+rTCLhnLzeEnDv99L+Y7DHAS/"
-    "UdSjAT4gvshCHhr8NWIXBKN9Pn0TQ5BzFChkEO8O//GdePXDy787fAuK/BpXMID3fshLgv0izIpqmm6uawxT4C37BeIf"
-    "nr744RA6X1XMzG6NkyK+f/0jNFlZQiTnFaXBELTa8Cxj5YiLZ3Pcim6tuEug+jsCKwNorDrIUgZCaf+j7w9ffAtNV25h"
-    "W4Fn3d4BF3njNbtz+upGc8y+1rHE0KDs4JKTBDjsXP0/p9xzbA=="
+    "uJEQxbGtNXbXawroPn369Ln26T74uDMKZ3NfJV4Y7PR3Pp7snEXhYh6f7PSPj092TnYc/FeynCt45JzsHI6moVAXKlqK"
+    "eDGfh1GixgJfi6EcnTtiFAbwEh52T3YGDnQdR/KSen4DP4QU8VRC4zPvQgVCxuLvj16/Mk0n0vOp6bfwQ3iBSKZKXMql"
+    "WIYLaHsuJmFk2sZJGClqfJSEo3MRzlUkcRIxthjk2uAM4qnyJ9T+daAE/SXCCY1AzQzcS2/OYH+EH9nrAxw/FhMvihOx"
+    "2+ksVSzic28eU5OfFirGsfcMlLk3Oicob+CHiMOZSqZecCYmUTgjGsDwBTyFwRCxHYWLICEAz/CXgPVJVBQjTZQcTUUg"
+    "ZynGgZwzHXyl5g7iA4QN4ksViSCkYXmkgYNwZzMZjM3qmmU9Hjg9GBeedDpERQQNkMOAafFUTPxQJo7Y7/W+QLJ5CY9O"
+    "PSa+PKNmnU4Q6r8GTrDwfeo6DENfyUBceslUcOu7aUsLzFwmUx534vk8bvZyLJcFnLJ3MyAvUqvmtax/5Y1XdpzxKtQO"
+    "O1Yp48a8WrEfXnKHrN0o9MNIN4zUmNqdRUoF9GvoL1Sxhw/y5ese+9TqXrHJTC6Hqg41T6+Gl6hZoc1bNVcyETPsy631"
+    "q4n0Y8X8ZD8Y2DJsswmJcQH4O5QWfO6gZEuSbREO36uRzS7xSPrFnt+Hl2K2AMZOQkHvNYdBn4GtGhiDASMx8+IYuJvJ"
+    "uIiX9GMUyXhKv+aRx6tnz4RFTQs5ANo38wHVMlIWF/OfKRvbuFjiKoygZoils0qihSoLuGBxzZFSgdJEmSyuZmFErVSs"
+    "rrFGWCs6ajuTnuYsic0R5o9TD0ibNeJRvZ/1KoyXoE68UboQQ+/M5t5VMgAUDssyy28zsGYBsF0UhglqHzIt1Ppqx9nx"
+    "/VnM1icBbUHq6SNqNuTT/skOEI513FjFo8ibo66lF9+EowUKP2l+gX0dVHoCWMiXQ191xSGqS5egHg+6CNEVHmvteC5H"
+    "Cqg/l6DzwIpp5ShQEbFtgIbzKDyL5KwrngcX4bkCrkZYyN/uuZeMUNk+RqhPQLW9jwGJO48vJMj0kzsuazxX/+3mBULM"
+    "JPRGm5BMQSAR6B2A6QXzRXIEYGfSPQAh0Jo8FkB77q7Avvpg7eAJLOk4XIBadj+enJzshOf4/32BjOcI/D2WieRn3W73"
+    "ynXE5TSMlXDxucsYgB1zAUY2qtiVIlLxwk8YM6ABUhQUuEYcHvAyDIFmSAcanLtYgyGJgWmRoNBDD+klMcjAXleARQGJ"
+    "XlADnmB+DsQyPAkVRaA/6Sk1OfeCMf6b385UHMszlT2YotTDv6+u9AJIwD/o/Kwi8Fs+AEVHoLcPhIttYmCcRcyw8f/l"
+    "CPnoNFI/LTxU1fDIRbYAIvFaBupDcjxwycqm/OJ7ATQAzRUtAoEtuhlvxJqohmKx9p10XwcpImiGMZEqxTBGGvkh8Ie2"
+    "5UDE0QJ8D3AlZBeWOBgh0x5kQ/EqireH37rAwmcwFGoAwnQCSkwkgNnegXgM8hwtYuh7ikx3yt2eiESexWIa+mOBS6U9"
+    "lUCkrcGLWYBOBPnCGYAnEsOLEXtcGRKdzhC5ykVaxMBhwZJkMe4z874gUvFSe9YqanJkD0gOaBldzehe4JAQpPyPZCdv"
+    "qEuqwZIcWM6P7NyQkmC+1TYB/cTEQ6+n//HqCh7ZzN+845Vj66fMPS4qqOu4y5tNAtrAwhZaw9oYy1jE6CnR96dFmDCD"
+    "E18YSYEHJ4RZ7JMZRQIFi9lQRYUBQMjUGT6tGiEQ6WsEoD3KXH8DtBLBKmeTGk4k6pid/n73IQJmVzMHVzubNYDXuaK5"
+    "QUgF4TDsmOIw4BXM0J3sm4dOHc0NkJOdLhOBHNgCDBA01QjGvd69rzq9ffgfAzMeL8IDEXs90QazALuTeLOaAYh/rdXw"
+    "wbu6GuSGxYc4mFw90FbG0I74imEWC29886loj744ToktCSYsMQRdzDv/fPxlZ/Cn3eNe59HgS5SS7p/o919/oj/4+d7u"
+    "sTocUEv94E9/rMF5UFjhXne/Z9YWwwrEUAE27CpVxBfrWIa7XFHMR/EHQixLBDjJM0n2yKfY2rGHXRWtJF7iMwLPGH4D"
+    "nAgeoqQDHHuS+869PNgX3MapVTqpMiCqcTxUu7CWQmrOlBQ+IUj8ZZRtBUTrqYwiuazUPlbklRvteEBmKPU5iPKs0i3l"
+    "ixjK8dhDcNJ/Y1uAVE+VLVkRhx/RoXPJWrnG8epe16astwnrlP463b2B0r2+ii3q0evozkwpNlSEOQ3XUKvl1dXnVEY5"
+    "rVP5+lfUIdvQF1vQEEYhxBtqhCZCnolNKiCOxfRjrVkM12o2zJjLYpl0SbPFy+iYUSObVJ6YoKzAVc1T03igxJkBxIS8"
+    "3cpEiJQcvw785fe059KnEJR4hYOEC6VfcFxHGM/m4IIGidWj4FWnO8elqH/VTvKmXrTe0Kpi8dX7WhWw9BTqpSkKQPOW"
+    "OKlCtEKgDgZAGMXNfRmo6gE/rGLFZe3LMk9+IPDLIj+8Cb1gBTuUmD2vMmx5++XVR6U0l2fOa5aHe8Q8UTdtvZPZNLCp"
+    "2eTMOzPdXgVu1mbr9Z2Amh5aRDcSbyPF15BvRjAv4Gm+p0ip1fmfTSV8ir5z3rFuuoXcLLTGBYa15WlVLOPUOO/XX8Qm"
+    "89NbcDV6p4yOaT/4xTR6bve9wj3dMOW2KUPoTf4VGwj5vYCrbcpfree7ZYnUC9dIIKsyG+VlWpmS3HQtsPsK38o2nw2C"
+    "rVcIDWUxm8XMC55rwPs16j/+paTTmuEG2rmBa/lriXaa9y4uyOo8+OY+G6XMm259sh9HXch8c0KsYBHK6bMmoHMpNie/"
+    "7cEgaUTKuTVFN83FFeGpsYfospeVRohNtkk4X7dim21VhN1s46TKeyGS/2a8l63wO2Nas9MjxxW5F9zKlunRDMqtXUpK"
+    "6kBYQRkbAY+kwH2EPnWN1ERFKhgpTP4AD50E+JQB3MHsSnQOkCjDFoh8XqgLfW8gWND7emKVoSopTWUOoJAe3nWJCEyy"
+    "PmWo9vS2eDiZxGoVA4Pa9mYknL0cr/VoX8Cbec067+dloYf/qdSbGzPqzci6nha8DxKcmW2xRqmYdzYDAsswAAf5ZTSV"
+    "kRwlvANIZmXNll/6euMN1jJuPGVzEAuHIEE4ENhPyElCkqKEL2MMlepWzCKeRaV0Tin2n9EcIgpzFfwYRv4472HRAYfZ"
+    "aE7p1lWnHLIsYhaBXjN/2KYf2/Rjm35s049t+rFNP7bpxxql36Yf2/Rjm35s049N048ZXusSj22isk1UtonK39BW37YT"
+    "lRnF16Yo25zm7ySnqUaRSjqxXOj7QxmPPBVTbwy20Zz279OpeEcMF+m1Ct+Lazdvrtl9kwPwv8i6XTefd9Nl3UDo6xJa"
+    "p2muOlvVG2Sp24T3bzHhfUoJqtMsVWzb69Wp7jY13qbGG2qSNDVuOavrkuJtFr3Nov9esuh29H/N/Hm1sLRp+DYN36bh"
+    "KxTN7zgNz9exOQc/guBprkZEhF73PuNnFJO+z0wPL2BxDLXudfe7vU406u7r+Do6U8pcGI9P58tkqls++dv73UeV3PBn"
+    "ht3XiXlcJFQ9gaJr1lR+xxFjNfIlkFdfDndIv0xDCAF8RWzUBT0E//te+XPWa7MFhA3xIroAUvHt/3Ax9DFwACLFfLX6"
+    "Du4MpM/u8F1r8w9w2TzX3vzjwDhkyOE/lJlXgM/Hj+K9F7yXArhBfPxCDP1wBNHLF1c6c+6DJxdJX4DkjWCN9AzwKv7T"
+    "o2fPn/fFSE7++98d8X//+p//+1//wUrSmAPi/mRJ1Ep5Zw7B0th6hEx05odD6Z/K6Kx0moLLMdQmBi32tUKJ3Dpp5UnZ"
+    "+hXlFw7M6QWq8yB2w0h0cFeHL63vca0AUv+lTVlxrpawxMOlwBoUYDq0rtbia83FMpTxlPbG8XFYO73MFcuowLLXbO66"
+    "mAD7NGJX6+w+FxEoozdWw8VZHhk7rmwwIMzqUiSgChWd/6CDFwGmnICFWATKo6KJDo37ULGv2WDYkQRj6efKORh15+n6"
+    "Bbo8C9bFcPWILqNUQYiZ/GCvVaV1aILWIhGZk4HRWoZPZjGcgmcTywvgJmQ91y4Gsdvrg9wJstIHAvQ6SKM4UzyCLjyi"
+    "F5gbVcwrnnu+3xl7hc3r1NFtMKdLqgdS9sVsRwXmSJOoQEDb+BuwGO188lKz6hdjXT6GhBZFXPPAnXiPClygBwkogjcX"
+    "ZN67hdTEU35NArUhTVBz8NQcYSYpUIN0sCROXzDOIZhFzqzIKEH3lLhhHCZoMHgNiqipD3PfBGEbIsdjX+oyLiKkN8Ar"
+    "rOdGMBZHoE0oRVVBNucdrKxSU0zkozd2rHIqqGevGK9vn784pJU1iri6fIjYNXKgy9MQuStk4H04jG8k1frcF9GiL1Dh"
+    "0ZzQ8enQEtPsqIyMxEUHN95oXvFgrzGeMu7omn5qfCOByeN7GYFFZ4oZy4gVXzzajMY5LJtj6PvhZcdy7baIJlLPgmxY"
+    "A7e8wsYILvVBTMvWLm+EI61pFV7kPITkG5zjns5uoNQYpJrFLgiH4Rj5wgSsmgvSSdHcwT5NPDTUWLxouJzLOEaXqGJe"
+    "qFS2pUMNCujUBOLlszdE2Pgu5iSQsb2Jwn3shhSfjeY38x9UdKFKiKVYiRCLFqEiaM4ENNcOEfdmvo1mUJiiUejaCKHp"
+    "YfgLLl7ZGLc0JtnKWmpoWQWqpmgAz2JgeWMkgIGeol8ijhCg2D368/MXL7qz8V4DlNCjTa2dbfvEYzZZT9BXl6nAxXIZ"
+    "a/HC4ltFa7aLJ18ctBOOXhtHzJfzKCSHHayJ1siM2iWVSEvEUEnwrRbBWEWmEBzldRBsBJFqnO4NAaQLFaDbaUeQ7JVx"
+    "5AM+5GkaCT3ALRKkL28pWYecM98QtQNRbxf43TGq0GE/gnAhTY0IwbS8KAzI6eFdIdN5j6qN8ZZYIGhYy9VE4051wXZl"
+    "5iSJDFM9WOb+ileO6JEvimUD93T5sj6XNGM/JDbp8Jk3HvsQA9M7VB+FNweFXTXdhkwRO4/gtePeF8eYeecXwRg1YF65"
+    "e7UV0jgQjUF9Jd7PGb1fhmMIE4AfkgjAJOG5CghJWv+U/mgFIVB4/MmbncYJ+Gqfnjji+Pmro3cDRzx+fPRPR0/gQbfb"
+    "BeZB7a4WEPHAZNSYdhq9SAyB3ucKJjdUWHcOSBKeg7n0zlXO749Ddt7J60+QoXForHhoCu5xlTbJqPKk0lJuvO+DfYcq"
+    "uVRYwrCmKBwCe3y35iW6oMgSuiQiYpCmJKhWXK6AoAbRF4tYUWFD7q23BQjbSYh+Qa60HNLYHD7hTHvM/C/4r6JXqqc9"
+    "nyvJCTh0sMyO52Pu03/19OXhk67OT5Bfmvmo4hjdxoFeynV+JnGeVaGx7F06bKJR03jUT28FhBGqit28t9ZHqsDCLsXE"
+    "C7x4undAeJwWnEMAgvsFvg8suct+qXgFbSW1YaoDtwTI4Vm2iCrySZAx3G3KtvRockM1CSNeFpiR/it7zc092gjIPJgQ"
+    "XxFq2sCV3DrAiXT3/r2HrIJwNfAoCZ1Z4MxLVpDYNi3ZXZgbXmlRkwnobWaalJZ8JEZGEBaAbOmNJt4ao1dV+0npPtSa"
+    "aCrbt7zJvRd7ZGtHY13kUTd47kpM3oRnRz4bb6FY92AqZ1p1gaYUOpvzpc0dh9zZhMqB112wKXl4pTzd6qC0cK2msAcm"
+    "CyFCevh7Daz89ZqCW5wdts3BTU97F2GXQq1C58Yds0O9ad/0uPjaQbNjwBnWauTNpN+EIOY2SpEUY9VEAKsgpjdY6i+1"
+    "FIcbrbxXsmY8cxq0wfnQUoi2+uLJaoF08ifUy7uT5th1I9gllqAbKRW9jwfFaNlbj+xxVTbKuqZCjj1vsZ/GVobvj+kf"
+    "JzvTJJnH/bt30cnVu2fdMDq7O47AZN0Fwep19u/dtfYOwWaVk2YrUoXhOf8brEqc5rCdE66s3F5yyeu59pJLe8mlveSy"
+    "rUsuGPOeVJ9pqJhoqOuukF4a5Ol7Df2WnqzQpdHr2ZXLsjc+c0FV2+uhmTLu9S2mXumIlv0a4rpoiQHwKoU3BpJ6fnFW"
+    "K6jKWNv4DfKHMCoOXFax7QrCmNLn9VO7pIMITU/Ap/AGV/VsohdvwDJn8qvYoFgCPw2STzlu05tW+lqBSdFmf0SLuUk7"
+    "2BcR9O/TMdj3ACRppH1lFc0gBksTFVZCd6Hpjfh9kBgga8WiYzM7RpwqiDzpFx/jsKOaXvehXjW91UYbEUTFyzA6p49A"
+    "ZAOe6rFis/5c1p6GEjSMuC80eMGgHX24a3tOShO2aasu1B1hb6sutFUXclNpqy60VReaM+VtqrqwpXrJ9h5pAMY/O1m5"
+    "yUZp+m2wGku2frty9TXm8skg6RdGa76B2asYvub66y3Zj9jgqH8babSRRhtpDDYJEX4l77+tAdHWgLjtNSC2VQt+axle"
+    "KmVQ49GWnZZNCi6sLq5wO/yLGqPaehCtB9F6ELfHg7glhWPW1Fq5YckU23SsCXqHIR7uHOeMx+1Q2Ncuv9Lq81aft/pc"
+    "rcw95TXRgJkENU/mIN4OS3B1TQ382b7gs+1NSF3ryKmSR2fNviDP/Hao961UW2r1favvfxl9X3NXTQutuXd3W61CWrko"
+    "1ZB6TvYBBFvTFe9A3uCMQqaahRn01wkttl5l7nN8pKz5rlGV52/jo8ujlcMifSp2fb6rWJLtllieLZdqa81Qa4basOOW"
+    "bSPdltqU9SYkkPNKXI58peZUYSW9ahuEdJPuMx2a4DIzeco3PcjQ6/ZuidEoZrdard9q/VbrNw0rdBFQXBlUW3VRBR51"
+    "nZrSRNkft2tnijbZWCXWJ61tBbhRHLH5F2u3lnfOFrVZ5nllQd6CUUk5pwq0dV8vXm9jrKq+Kwv9rizqW0KQavmun3ol"
+    "OrqCb8WYadHf8q3O0sXU5rcrS/chqQ6wDav2+vAtsc7t4cHWerfW+3NZ79TWyDlbVienAuOZRJf4pneVMrsmeBzBYwgD"
+    "/1cy5m2V+b+gKvMFVypjhZIbpYuMUb1KrrZ5IFxd6PLZy2/+51/+zYUYHET7MsYKMxD8W4U4t+xppUqnTLTyZu1qu801"
+    "xDNZ0SVFu2N1oSXj7kWve7/L5XevVqgHDXVwWz8wv7XVMTXEG3jBpfLIWdnx6/t1vVIJDq5nv5mTyDXtb4e71wRKWyz/"
+    "N1Asv3WyWyf7F3Kyq62UZY16+/fuP3j41dd/80gOR2P6UsdVjUuqCzEWewijsEVPaG0rWG/Weac3U1Q1gvy7+lgKl0lN"
+    "I6hMCgvREdbrOx3xdeT9gizVFl4LxALEANwfrMWHAdgCiwkGsTdG2k6BBX0VYS1DrHiiiz9KMVykNdlSXHQ4VUDkXlNE"
+    "wCsCBKiAqxQ6mBPAxVzlPYzSrzToYuoxrHek3hPiBya/IyIZlBCzo0QbtfsNUUOGY+j6Aouu1G+qY2I92tKgVVGuPfiD"
+    "awxuyt9ifemYalGPPCr6i1QBr5GG4rN6ByJWbNmOB3WEKIbINlpfPWq8XhDRnqNjmpQw1ITBYqBY6XLMSGE71P4ltNJY"
+    "30bk64cFROp2UKOlkGeSinMi41ClhdIQdtifE5N7m6wDMBnMPk5E+h0LLiiMHjt9lMIUyczNsrjFkcejON1auuPJGByb"
+    "Qi2sGUofYjAlUBn+ARUtpUKmumSyR6XfsejxsoRZcVclh9j9XkPEnmdQxO6zJPI7z8RdcfT8u+ev3u0dALqnVE8UUebP"
+    "hFSJamG3JofJg8bymgIRuzD+u8O3L1chwF8XwuLVO32IIDonAZqRvrC+JHQSWGPgmy19B0j8ECsOsGl8XWhVJHhJjkXJ"
+    "7Azt4hAAAgsFOLTKjnVqzPy2TlY51mbSHpfW9xJTSIUKSxMn08cfih/I6eKMsbKtTLyhhzEgzvmt/lKSeENfShL3u4++"
+    "xJgfQWs0qSM6vOi/9k8CYcqTY3/7+0snARH68V91OuI7FaiIVmu4FLx5xikbbXzi7nx5IMYh6RQFdrILM3hyEpwEfzDj"
+    "4h/b+jRTUP9hpsJnmSo/yrSD/81/jokeOeY7TJ/tK0xIkD+IZ1jnGiwC/tkRb2FtXMNDz16/fPn01TdYxFrzgEvf2HA7"
+    "oaC/gE848EUNDu7gKPGXZe5whGsiDkFKWaRxKYK+cun7SovRCHxtLuqdNmeJFVnUITLhx774KgshzBMdMhBwhq79lK54"
+    "nf7mTROCm5Vy9rBqsi64jTEdq0RQmDBNaNpFEn2HS2tXRk+/95TOXH/xyfpYCvopcb9MWi1ad7JNCXZaru4Aqc8VqGIs"
+    "Hp7/YlR8ACvA/TquLl4NokoiwJ8/ITzTscwGHA/p8mcJ4twUuLI2coz2n3ghtE+vC4hwgWqugE9FoxfscpXhdOt4yFTr"
+    "f/3m3fPXr1y7Pv+qr85kdfrTgvYXMvJQrZvC/eDNgADZJfvNxzb0d2pst+MAbT+tFBbj0QogZYIRxHSeirOi/jB/t1DP"
+    "3+3iGoD2nLuCtusZyCW7dkD9V9q/hC6zeQJLn32UgBiv5JohW+pvfLgFXxBYgSzRA/4OAVfEt70ortytVSvtUsD8XPzh"
+    "EjJPudx+9uElDIF2TWX+DGauEv8eWxd0Yc26y+wTAuRKgtVhhPNfA3D7ml7pDqJrI70wqillkqyIfxYuAnfU1+2HOb1M"
+    "PxFkPqBjiZf2btxyaXfULZ6tPrI4HP6AZ6ildVhK+kYrkUy6rlcI3vVw+So/UoMsgKQrlVJ3WYBvVdV+0bhKvwmz3VyJ"
+    "ftfYo0PyuUAsY3zwiX6KT1pRo+qHP2ZKkkh/ggbgF6T/YPsevP+UmhN6tA8PXBP5uvDHDYJYhngPIVL8SuC2F4oy+PsI"
+    "XsPBARoFlNz1AXYt6Q8GsWlYyJC/emRhZYWETIGNgzsG/vVDBI6BHSFbGaPpxbxHU0y/zpefWqNIywDiMa0wi6Zy83hJ"
+    "w7/fS/mOwxwEv1HUowE+IL7IQh6a/DViFwSjfT79JYYg5yhQyCDeHf7jO/Hqh5d/d/gWFPk1PsEA3vshbwn2izArqmm6"
+    "uaExTIG37BeIf3j64odDGHxVMTO7Ny6K+P71j9BlZQmRnFeUBkPQa8O7jJUzLt7NcSuGteIugervCKwMoLHqIksZCKX9"
+    "j74/fPEtdF15hG0FnnVnB1zkjdfszulPN5pr9rWOJYYGZQeXnCTAYefq/wHGJHlu"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4942,25 +4942,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -5062,17 +5078,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -5143,10 +5166,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -5202,9 +5224,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

@@ -364,77 +364,78 @@ _DATA = (
     "3J2dmZ2dL87Qn3vTaBkHKvWjsDfsfR735kmUxXrcG15ejnvjXh9/6TSa3sDnce+X6E4ss+lCRDMRhUr4qVqKdKES+Kid"
     "ce+qD8MTVUz4yJ+FulXJSuiFCmZ9EUTzuR/OhdQAQMwjlU+9k35K836DDyILUz9A8CL1l7iCyGIRJXRlKoNAJfArnKpA"
     "j8RFkilxt1ChuRQoD4HCP4AGRC5l6FmyLHqXV/19/IHXQiAHLs1koBVOqtDBA3HYYKBThfxBsGaOYYsMVwKYB8vQwjCp"
-    "TFIFhJpGhE0FiJ10dd/r94JgqXlD0igKCHH4HMoljB2Oe8DHmCZ5Sk8TP8b9oxs/RdNsqcJU4hWBc/sijFJil5wEyhHv"
-    "JGyfS1AvrxyE6CJnkac6llMF2MUykanyhGGbiGVKO54uYGCcRPNELh1xEt5GN0pIWgX30o1lmMIuHyHQYzEY/K4BhxdH"
-    "tzLI1PELV9z5AMc1312Y+W/nZ6cimvyupinwL50uUCrShUwJ5gsA6Ydxlp5PF2op3RFKiwz1nUo0SR9NV+GtCqJYwRWh"
-    "Uy/K0r5wP4/H4150gz+HIgXR6Av87MlU8jXHce7dPghMpJVw8brLGChYFGAUq4odKUASsiBlzIAFyFAZWsThAu/CBFiG"
-    "bKDFeUppMXNMkJ8wwyzppxpOxK4j3oiZ9IOMBjCBVRpILpkIlSRRwldpyI0fevib7y6V1nKuigvAU0Lj/t5sgAT8w8Hf"
-    "VBIJ9Qk4Oo08NRIujtEgN5lm2PhTTlGMrhP1X5mfKFrFRakAJvFehupTenkFjKQjacQl8EMYkEYiyUKBI5xcNLThqWWY"
-    "NorBTO0jQwQRqIlTOYIaWRREqDSIP8jDaZaKnaVKpQM7HE5RZEf5SryH4uO7v7ogv3NYaSJBDyGesywArQJ47Y7EEeiY"
-    "JIMz7V2jyF3ztGORyrkWiyjwBG6UmCXRErc8Hy10lCVT2JEQCRB+qOEGcUsX1A4GExQpFxmhWUHgOdRDltxfiU+8z35p"
-    "Cw0zigt0CGgPXSPlftinE5ALP/JcKDjaDqmF0rGBvUQtsopZc7DQ0iA4ybFKUl+hevl8fw+XypLffeJ9v6ybCuVfV05f"
-    "sx5PQzxfujwatgN0SSsWv7F+AWmKbsCg4Mno43k1Mg6a1kJE9Sw9z8epMvhQXpXOYzvH6uudAaVk+FiFKsHS4TyWlHsy"
-    "ZCCBtftwvtVcJQ/QUUxEilI/DXjmCfCf7jaYjJBkCHqO7IjBLVHSOwuD1S8+4UBqlchl0b9V5gbrKpRptYyjFKxRaUZN"
-    "WMq+Qp1x3X2HpwqOseXt7FwnwBU7T4NmElV9b3hIO/B4iemCqrEn3bfeTrjqspd2yzbbzNx7axy55/HmnrzN1t+qTAiz"
-    "5STfZ7uFL/ed/W+9ixMwPEqGm+/is5xIJmzNgZReixlFvQa20RhmcpLuJJnnPjgbaHwFXJK07UOamqgZKH3YWJQCPxyP"
-    "Q7zKAF6gpUxuABK5SqGoWngH5m4gCjC7u6W4qKAqyeEwVCK7tNhxiQnMsiE5G7sOa89oNtNq7XmFAUs/9JcZ6N/hfkUC"
-    "93F24C/9bpNf1sQX/7XK0eyp9mwztn6dF0SvCufp4hGa+KIsgCAyDKCP8jJdQPgyTcGHNluBQx7ALsxvg2Y/m5lQqw3P"
-    "qvYIArh2tQY3JtlafFyCDsJI4DwhZ6lixRdInTprTv6MKLfMK3EppynH/g9UD4hCrMLfoiTwyuPviXYQhGWcNuJTvYji"
-    "GDg8CHzNeBZex28J+H1wmuwYgWPEDCzBnYmv4KyHeANk0Wm3J48HIZM5BcZNVNMoUWscRfRMwVPEZRhKaYtIdVY05yTz"
-    "5qpdc+aeL0IDbnokqSpLIt0AzNy9qvtJUz9WNU6eZ3MIbFC18m0OUywLfIwUwH9qZ+Fj5q7lnefrxdrjiTeR3in42e3c"
-    "uyIRAhNHsZSFniU+wWA3ebi350OQE8IurVjg7eLVywVX3pG7SLEFWpCF9dlM/J2odoZ0nLYEI3ZhlYCM48Cf0pHbw2SH"
-    "URINCuBcInll7ItLBeYXeXDwgpIMSvfRz40DCfuBJ74d8y7TKpy+gGMeyLTMcXupxnnght77jEjf15ifhw459mcmouuL"
-    "yYrsYzu2a4Z15Gs7noGcgNtoEHUm4FFUkKXbNWzfmJiM7hG/JqtU6Xac1w++p2zdchpfG03ISbutWtyqxU3UohWqXDey"
-    "WG1V5TdRlZb7qdWTVe5v1ecfoD7pgcQDTzyKNFGBRId84jYFuU1BPiIFWSD2qOTjNnP5Z8lclvyxZ8tZbrOhf4psaFk3"
-    "PDIPuk5LbNOp23TqNp26TadyOhVdYS6QYD94CuF7rKbEhH3nsOqUswdH18DJ0JZZLx1Q2XR1kiVzpWzthr6OV+nCDDr+"
-    "10Pn9RpP3RZqqORWeeijApshxB1SRQ5ESyaz0Rd5LEqKRebVH6SwwNcxPoZVoCQv6YpWybkdQ4TtlS4h2+dBNJHBNQTX"
-    "jRiAK4qq7mJJ39STBS30GXVDxSsPVBCNbKUMlSqJHbDLA8qjUOnFLpe7kMJEb65ax3SjVsA4CM6wigqUrdFuRuBLtJRM"
-    "i15EScqXo7XkqZA0FMhywQWW1m60m4oYIGMJO7RjtNyQK2Ga6Hlqks2ryOSmuduCGhMDKSgPhUZO4+nF05+AsjQ1Ps1V"
-    "0ahF1uC2+CYdlmUfqVKRZBWEb6pwjAuEpV2uWdFllFoYsZSfynvVqk+7oJWlojDLeLIKfAod26/5AlriMUTRc8sVTTv7"
-    "QxFC/Ih2bWSOqJgrXsHUzpkN5kEtdOnYD4KB5ydVsrDYrytNd5wKbHgvZdMONBIRLQgYq7iBiMVwOphooyyFZwog6dDi"
-    "ETcy8ELvUpUW+lyAokmENpGa+SrwNlExpDmYtL6wRKJnPxhgUedQMM4RGBITiicpOnQkDV6UYnEZ70EdNfWJ8lSbIMdr"
-    "35lKRBHRHZAV1nNTWIsTnl04RbVtT5cdLA5cUxL32ff6pZJA1LP3jNdfT359RztrFXF7EZzYsefAVFgSu1vOwO/RRG90"
-    "qmm3DS+GRSYUXYUBbTFRR5WQEjcdHF+recWr3c54Sj0whdrK2+jAVPG9owcGxDFrGTHK9PlZAdCw6o5hEER3g5Iz9Ixo"
-    "IvdKkK1oYI1p1BnBlckhl2ztaiMcaU/b8CLnISLf4AYTPjuhUh6caj52YTSJPJQLG+IZKciJItrBPs18NNRYfztZxVJr"
-    "dIla6EKl8lw61KKATk0o3r/9wF7fHj1Hglv+DJ+NdOX4chpv5j+gD9pALMdKRFh5i4qguxAQrQNi7ma+jRFQINEqdGOE"
-    "0PQw/CzhIvyuuOVu/LPspYFWVFF3RQNkFkOxjZEAAXqDfok4R4Bi5/zfT3791Vl6ux1QQo82t3Zl2yeO2GQdo69exBxa"
-    "rrQ5XlhAXrdmO7NAzvtoJ/pmbyCOWUEkQw47WBOjkRk1ftiXiomS4FtloacS28tATRIINoHYTufZFIB0q0J0O8uRF3tl"
-    "HPmAD3mdR0KvMKmA/OUkTB57hSXfELUDcW8H5L1vVWGf/QjChTQ1IgRk+UkUktPDeRQ7eZcq5jmJFApatuRqonGn4vYd"
-    "WThJosDULFa4v+K0L/bJF8WelV1Tgj/ksnz2Q4gniNTS97xA9fkeqo/anVEtD2XGkCli59GjZ7CzPn2sOr8IxqoBe8vd"
-    "XVvmz4GoBvWV+n8r+P0+8iBMAHlIEwCTRjcqJCRp/3P+oxWEQOHoi7+81in4al+O++Ly5PT84qovjo7O//P8GC44jrOL"
-    "Dz5FqDKIeIAY5VFuzk/EBPh9o4C4icLWCXroA+bSv1EVv19H7LyT15+iQOPS2LNje0a41UAyqkxU3o/AmRKcO1HpnQLR"
-    "WNfZgMCO9tbcRBcURcI09SAGpvfBNDxUemAMiKHItKLeHJ7NW8bYziL0Cyr9Echj326KmiaKDgk9JaRvda/UkB3HSiY0"
-    "GR0smyM84jnD0zfv3x0zTOOXFj6quES38cps5df8TJK8UpNR07vss4lGTeNzxQKnAqIEVcVO1VsbIldgY1di5oe+XuyO"
-    "CI/rmnMIQDBfEAQgkjvsl4pTGCtpDHMdpCVECdcgRSm1SlFfiYQzBietlAQj4iYKTipvC1BkvhW3ebhPiYDCg4nwFqFm"
-    "DFzDrQOcSHe/PPiBVRDuBvYu0TMJfkBYNNu1P8F9wkNZNZuBrmZByfnHjxVlAqEAnCeTXNLAmEDZAo0GFvnjyK9EUEV2"
-    "7ytPbtFWcdboWpfSvP+Yfxn3Fmka6+EePYs3AaETJfM9L4Fd2DvYP9gfvDzYK4XDwIRm5vSBfHF0w79Bmen8QUbf9Lv9"
-    "qZ4Io9UYt+fRW1aKjLwRG66qGedHsDPP5pv+uPWs4N68znl+at1bD8328q0fsfAbnC/fBs2YrNCE1MYUz9hIxFM4vnWq"
-    "HuAqY13G76qa+M+ByCSRfEqpFKY7Y2wL3HrSUPesu91EOYd3db9eTMzmYfmV/aZ5QL0PMjcz16z5zAM0zm0WX5IstvH6"
-    "0teomK49hWVuKpya2FMlS1BeeVRfyn5mhrWFQ0nmlqOPKLmhZt1i5LX6JNHkEMZXffM87/lU0t91Ecwf1FNWNjrFw5yn"
-    "WJ28bfxRqaa8OmOdzawUdHwnlqj9ieVWr2/1+v87vW5UNpNr1UZJfxG+34vy//YVad+8+fTZgpDSK0DK3P3ac85KWdZ3"
-    "pu0rqmmr7bfafqvtGSvWW9+Xqn/uCtLaC0QKbOq6/IN5vkGPyvlB/0i45hn72/c//e9//48rQhDY6I58eQgvSjUAz6zF"
-    "c3HsN8T38qpVi69V2lzwV2yXqWZwPHVrNmfvdt85dGw3x1ppslCvvteu/mfbHVvw1yHP16jMKmoEHx+s7Tce0HLx6ZOA"
-    "mQLU78zWbytb/74rW7fu19b9+kbuV7uVKlmj/ZcHh69++PGf/+W1nEw9Kqu/b/V18gLW+gxhFbbYF0bbCtab7Hc1HaRt"
-    "Z8OmnQ33pbT0ttd92+u+5kx0fQVI3quwbW9XOfP+yDeB1BhedLoXnN+2tD+1pb2SdigclFpuAasorvHVpkY3l92MdZV1"
-    "b/ANpOoTRIZYMmXfGOuH2vdQFy5AXAOVYIVJHCWpKcmRYpLNHcOwHBeTmKghctAVEQgYAQEqq5PCpEWEVRKYWLW9M6bE"
-    "XYMpTNTvhPgIRZPrV2TYQKwtS1NG8VVHFC9K/R9YgKupWHfqU1UkIgixLS0lZn6i05HQiv3vy6sGTmvyPmW0fnzdmXUx"
-    "xNoYPqcNDE1dFVZLYU7aY6RwHPqoDbTKiaaKOB08hUmwGYAa2IO8C4fLITHoL+XBqyg08mdVPH7oypQUAjNcm7I1WPFE"
-    "bSS2gIvhj6jkisqwTMGnT4XrWLK5amBWz91VEDvc74jYSQFF7LxNk2DwVuyJ85OfT04vdkeA7jW/ohhQ5ianNpGu5Qcr"
-    "mLw67LpVORCxA+tfvPv4/iEEuJsQS297w95gMBiHqPyGougcHIelJfDGszb/if/QihN1hISpFROp1DdG2M1iO+RlEEj+"
-    "gAnRXS76B8JMHRqVvJKUUltKvXXPQXKw5g4sxMTHFBES9NH0PooP1PsoDp3X/2TfS53XO41DDIcxuh2OQ2HrpnG66aUc"
-    "h8S+o38YDMTPKlT8bnQwVWxE2Wsyqlc78WokvIiOsQIH2gHcj8fhOPyLWRE/P2+XJQL/i3iLdayg0PDrQHwECu1bqN+e"
-    "vX//5vQnrFE1jHSphcYdRIK+AbM5uYT6B0KuaRqsmiymt6pzVG/fqG5zP+YF59g+mU0BV0a2GG5fXp5H9qI4HTgXbxVh"
-    "ur1iwnICztCNwXPEWf6ZGUFwi0pNH4siTT0t5k1YZ4BGATJhqIMc+hnLHcuFz3k7Z065fb970QuFBg82qc5Z+6b7wi9m"
-    "43f/Ajh9o0BVYWlwtR9Uj2ADeN7ANaWpIO4kTNzcRGhWX5xuV3S550BXCOCyWfT4rK9O22CiZsmVr1x9yuXtVBGaseVu"
-    "wnHWCJCtxD/7cHFyduqWa+8f6igravDzYvVbmfio9GxRPhjiQFXK8W0jjQ3lShZzhAEKbdMSNKmp58klYCqTxFe6KNjH"
-    "9/LXavVdB3cA/5KCK+hBCwMhUoj3p8ZLMYdxWD9+Da8CZdK+Gb/mxoAgkJ5+xT0GXO3+4EvzkT56v75LyLS//d5W3Rcw"
-    "K1X2u6x2V1GWb7ss2gPICwJ1zAhXK/3doeFXnqJ3y0hnqJvokDdet1+kY07Xv3mfSHqfd//Z3rhhy6vz60XbqFb8suYo"
-    "0lzwBa6N8a355p35qGqM/ihO1uNKvF0fN6+1/QwFABnXKJJ2+fB+V/X4onP9vc1iuZXie9daonf532zAC1/oo/hidDRq"
-    "ffiyVJIO9BcYANY1/4/j9+H+l9yS0KWXcMG10ZMLXzYIhBjiAUKkGIjAPV84w+BfIfiGCvgiNglKGPKPrxF0MyBhMp4c"
-    "Whg+HxDieUt8FeFOAYIF9AMCKkcHhODmbr6Bf7ifiwR75wj+Sc66AfjqkCjPnWwi/hEuN4Ixjphpfwgr9puqTvGggGb9"
-    "Sr9DaZpximFO58LV0mz0pGHq8xRAATln7BmYFn+mc7jWRUEXs+Eokbm1muKDyRxXOMXWVlTSx9hHjzlacX5x9hE5+Mjs"
-    "bxO8yXgOBpSi/Onk/BeA2jUhCvhWwZVs4zL369zcxnAfGHasGS8399o/5hnPsLbtrN2bmU9As0N+8kFYlBgEOB2yhQ/j"
-    "VMoFAriWNN6D0xspOoCxNq1WYrmFVGX6DINMah90PwMFU4V/vEclGDigtNoEZ/vu0N5gJyB6zbBY7/7/AD6a9wQ="
+    "TFIFhJpGhE0FiJ2EF5MoShFZ2gK6dd/r94JgqXmX0igKiBr4HMolABiOe8DcmIZ7Sk8TP8ZNpRs/RdNsqcJU4hWBc/si"
+    "jFLioZwEyhHvJOypS1AvrxyE6CK7kdE6llMFKMcykanyhOGliGVKYpAuYGCcRPNELh1xEt5GN0pIWgU32I1lmMLWHyHQ"
+    "YzEY/K4BhxdHtzLI1PELV9z5AMc1312Y+W/nZ6cimvyupikwNZ0uUFTShUwJ5gsA6Ydxlp5PF2op3RGKkAz1nUo0iSRN"
+    "V+GtCqJYwRWhUy/K0r5wP4/H4150gz+HIgV56Qv87MlU8jXHce7dPkhRpJVw8brLGChYFGAUq4odKUA8siBlzIAFyFAZ"
+    "WsThAu/CBFiGbKDFeUppMXN2kJ8wwyzppxqOya4j3oiZ9IOMBjCBVRpIWJkIlSRRwldpyI0fevib7y6V1nKuigvAU0Lj"
+    "/t5sgAT8w8HfVBIJ9Qk4Oo08NRIujtEgN5lm2PhTTlGMrhP1X5mfKFrFRakAJvFehupTenkFjKRzasQl8EMYkEYiyUKB"
+    "I5xcNLThqWWYNtrCTO0jQwQRqIlTOYIaWRREqEmIP8jDaZaKnaVKpQM7HE5RZEf5SryH4uO7v7ogv3NYaSJBOSGesywA"
+    "VQN47Y7EESieJIOD7l2jyF3ztGORyrkWiyjwBG6UmCXRErc8Hy10lCVT2JEQCRB+qOEGcUsX1A4GExQpFxmhWWvgOdRD"
+    "ltxfiU+8z35pCw0zigt0CGgPXSPlftinE5ALP/JcKDjaDqmF0rGBvUQtsopZc7DQ0iA4ybFKUl+hevl8fw+XypLffeJ9"
+    "v6ybCotQV05fMylPQzxfujwatgN0SSsWv7F+AWmKbsDK4MlANWxlnFQxQ0T1LD3Px6ky+FBelc5jO8fq650BpWQNWYUq"
+    "wdLhPJaUe7JuIIG1+3C+1VwlD9BRTESKUj8NeOYJ8J/uNpiMkGQIeo7siMEtUdI7C4PVLz7hQGqVyGXRv1XmBusqlGm1"
+    "jKMUrFFpRk1Yyg5EnXHdHYqnCo4x8O3sXCfAFeNPg2YSVX1veEg78HiJ6YKqsSfdt95OuOqyl3bLNtvM3KVrHLnncfGe"
+    "vM3WCatMCLPlJN9nu4Uv9539b72LEzA8Soab7+KznEgmbM2BlF6LGUW9BrbRGGZyku4kmec+OBtofAVckrTtQ5qaqBko"
+    "fdhYlAI/HI9DvMoAXqClTG4AErlKoahaeAfmbiAKMLu7pbiooCrJ4TBUIru02HGJCcyyITkbuw5rz2g202rteYUBSz/0"
+    "lxno3+F+RQL3cXbgL/1uk1/WxBf/tcrR7Kn2bDO2fp0XRK8K5+niEZr4oiyAIDIMoI/yMl1A+DJNwYc2W4FDHsAuzG+D"
+    "Zj+bmVCrDc+q9ggCuHa1Bjcm2Vp8XIIOwkjgPCFnqWLFF0idOmtO/owot8wrcSmnKcf+D1QPiEKswt+iJPDK4++JdhCE"
+    "ZZw24lO9iOIYODwIfM14Fl7Hbwn4fXCa7BiBY8QMLMGdia/grId4A2TRabcnjwchkzkFxk1U0yhRaxxF9EzBU8RlGEpp"
+    "i0h1VjTnJPPmql1z5p4vQgNueiSpKksi3QDM3L2q+0lTP1Y1Tp5ncwhsULXybQ5TLAt8jBTAf2pn4WPmruWd5+vF2uOJ"
+    "N5HeKfjZ7dy7IhECE0exlIWeJT7BYDd5uLfnQ5ATwi6tWODt4tXLBVfekbtIsQVakIX12Uz8nah2hnSctgQjdmGVgIzj"
+    "wJ/SkdvDZIdREg0K4FwieWXsi0sF5hd5cPCCkgxK99HPjQMJ+4Envh3zLtMqnL6AYx7ItMxxe6nGeeCG3vuMSN/XmJ+H"
+    "Djn2Zyai64vJiuxjO7ZrhnXkazuegZyA22gQdSbgUVSQpds1bN+YmIzuEb8mq1TpdpzXD76nbN1yGl8bTchJu61a3KrF"
+    "TdSiFapcN7JYbVXlN1GVlvup1ZNV7m/V5x+gPumBxANPPIo0UYFEh3ziNgW5TUE+IgVZIPao5OM2c/lnyVyW/LFny1lu"
+    "s6F/imxoWTc8Mg+6Tkts06nbdOo2nbpNp3I6FV1hLpBgP3gK4XuspsSEfeew6pSzB0fXwMnQllkvHVDZdHWSJXOlbO2G"
+    "vo5X6cIMOv7XQ+f1Gk/dFmqo5FZ56KMCmyHEHVJFDkRLJrPRF3ksSopF5tUfpLDA1zE+hlWgJC/pilbJuR1DhO2VLiHb"
+    "50E0kcE1BNeNGIAriqruYknf1JMFLfQZdUPFKw9UEI1spQyVKokdsMsDyqNQ6cUul7uQwkRvrlrHdKNWwDgIzrCKCpSt"
+    "0W5G4Eu0lEyLXkRJypejteSpkDQUyHLBBZbWbrSbihggYwk7tGO03JArYZroeWqSzavI5Ka524IaEwMpKA+FRk7j6cXT"
+    "n4CyNDU+zVXRqEXW4Lb4Jh2WZR+pUpFkFYRvqnCMC4SlXa5Z0WWUWhixlJ/Ke9WqT7uglaWiMMt4sgp8Ch3br/kCWuIx"
+    "RNFzyxVNO/tDEUL8iHZtZI6omCtewdTOmQ3mQS106dgPgoHnJ1WysNivK013nApseC9l0w40EhEtCBiruIGIxXA6mGij"
+    "LIVnCiDp0OIRNzLwQu9SlRb6XICiSYQ2kZr5KvA2UTGkOZi0vrBEomc/GGBR51AwzhEYEhOKJyk6dCQNXpRicRnvQR01"
+    "9YnyVJsgx2vfmUpEEdEdkBXWc1NYixOeXThFtW1Plx0sDlxTEvfZ9/qlkkDUs/eM119Pfn1HO2sVcXsRnNix58BUWBK7"
+    "W87A79FEb3SqabcNL4ZFJhRdhQFtMVFHlZASNx0cX6t5xavdznhKPTDV28rb6MBU8b2jBwbEMWsZMcr0+VkB0LDqjmEQ"
+    "RHeDkjP0jGgi90qQrWhgjWnUGcGVySGXbO1qIxxpT9vwIuchIt/gBhM+O6FSHpxqPnZhNIk8lAsb4hkpyIki2sE+zXw0"
+    "1Fh/O1nFUmt0iVroQqXyXDrUooBOTSjev/3AXt8ePUeCW/4Mn4105fhyGm/mP6AP2kAsx0pEWHmLiqC7EBCtA2LuZr6N"
+    "EVAg0Sp0Y4TQ9DD8LOEi/K645W78s+ylgVZUUXdFA2QWQ7GNkQABeoN+iThHgGLn/N9Pfv3VWXq7HVBCjza3dmXbJ47Y"
+    "ZB2jr17EHFqutDleWEBet2Y7s0DO+2gn+mZvII5ZQSRDDjtYE6ORGTV+2JeKiZLgW2WhpxLby0BNEgg2gdhO59kUgHSr"
+    "QnQ7y5EXe2Uc+YAPeZ1HQq8wqYD85SRMHnuFJd8QtQNxbwfkvW9VYZ/9CMKFNDUiBGT5SRSS08N5FDt5lyrmOYkUClq2"
+    "5Gqicafi9h1ZOEmiwNQsVri/4rQv9skXxUaWXVOCP+SyfPZDiCeI1NL3vED1+R6qj9qdUS0PZcaQKWLn0aNnsLM+faw6"
+    "vwjGqgF7y91dW+bPgagG9ZX6fyv4/T7yIEwAeUgTAJNGNyokJGn/c/6jFYRA4eiLv7zWKfhqX4774vLk9Pziqi+Ojs7/"
+    "8/wYLjiOs4sPPkWoMoh4gBjlUW7OT8QE+H2jgLiJwtYJeugD5tK/URW/X0fsvJPXn6JA49LYs2N7RrjVQDKqTFTej8CZ"
+    "Epw7UemdAtFY19mAwI721txEFxRFwjT1IAam98E0PFR6YAyIoci0ot4cns1bxtjOIvQLKv0RyGPfboqaJooOCT0lpG91"
+    "r9SQHcdKJjQZHSybIzziOcPTN+/fHTNM45cWPqq4RLfxymzl1/xMkrxSk1HTu+yziUZN43PFAqcCogRVxU7VWxsiV2Bj"
+    "V2Lmh75e7I4Ij+uacwhAMF8QBCCSO+yXilMYK2kMcx2kJUQJ1yBFKbVKUV+JhDMGJ62UBCPiJgpOKm8LUGS+Fbd5uE+J"
+    "gMKDifAWoWYMXMOtA5xId788+IFVEO4G9i7RMwl+QFh04LU/wX3CQ1k1m4GuZkHJ+cePFWUCoQCcJ5Nc0sCYQNkCjQYW"
+    "+ePIr0RQRXbvK09u0VZx1uhal9K8/5h/GfcWaRrr4R49izcBoRMl8z0vgV3YO9g/2B+8PNgrhcPAhGbm9IF8cXTDv0GZ"
+    "6fxBRt/0u/2pngij1Ri359FbVoqMvBEbrqoZ50ewM8/mm/649azg3rzOeX5q3VsPzfbyrR+x8BucL98GzZis0ITUxhTP"
+    "2EjEUzi+daoe4CpjXcbvqpr4z4HIJJF8SqkUpjtjbAvcetJQ96y73UQ5h3d1v15MzOZh+ZX9pnlAvQ8yNzPXrPnMAzTO"
+    "bRZfkiy28frS16iYrj2FZW4qnJrYUyVLUF55VF/KfmaGtYVDSeaWo48ouaFm3WLktfok0eQQxld98zzv+VTS33URzB/U"
+    "U1Y2OsXDnKdYnbyX/FGpprw6Y53NrBR0fCeWqP2J5Vavb/X6/zu9blQ2k2vVRkl/Eb7fi/L/9hVp37z59NmCkNJ7Qcrc"
+    "/dpzzkpZ1nem7Suqaavtt9p+q+0ZK9Zb35eqf+4K0toLRAps6rr8g3m+QY/K+UH/SLjmGfvb9z/973//jytCENjojnx5"
+    "CC9KNQDPrMVzcew3xPfyqlWLr1XaXPBXbJepZnA8dWs2Z+923zl0bDfHWmmyUK++167+Z9sdW/DXIc/XqMwqagQfH6zt"
+    "Nx7QcvHpk4CZAtTvzNZvK1v/vitbt+7X1v36Ru5Xu5UqWaP9lweHr3748Z//5bWcTD0qq79v9XXyAtb6DGEVttgXRtsK"
+    "1pvsdzUdpG1nw6adDfeltPS2133b677mTHR9BUjeq7Btb1c58/7IN4HUGF50uhec37a0P7WlvZJ2KByUWm4Bqyiu8dWm"
+    "RjeX3Yx1lXVv8A2k6hNEhlgyZd8Y64fa91AXLkBcA5VghUkcJakpyZFiks0dw7AcF5OYqCFy0BURCBgBASqrk8KkRYRV"
+    "EphYtb0zpsRdgylM1O+E+AhFk+tXZNhArC1LU0bxVUcUL0r9H1iAq6lYd+pTVSQiCLEtLSVmfqLTkdCK/e/LqwZOa/I+"
+    "ZbR+fN2ZdTHE2hg+pw0MTV0VVkthTtpjpHAc+qgNtMqJpoo4HTyFSbAZgBrYg7wLh8shMegv5cGrKDTyZ1U8fujKlBQC"
+    "M1ybsjVY8URtJLaAi+GPqOSKyrBMwadPhetYsrlqYFbP3VUQO9zviNhJAUXsvE2TYPBW7Inzk59PTi92R4DuNb+iGFDm"
+    "Jqc2ka7lByuYvDrsulU5ELED61+8+/j+IQS4mxBLb3vD3mAwGIeo/Iai6Bwch6Ul8MazNv+J/9CKE3WEhKkVE6nUN0bY"
+    "zWI75GUQSP6ACdFdLvoHwkwdGpW8kpRSW0q9dc9BcrDmDizExMcUERL00fQ+ig/U+ygOndf/ZN9Lndc7jUMMhzG6HY5D"
+    "YeumcbrppRyHxL6jfxgMxM8qVPxudDBVbETZazKqVzvxaiS8iI6xAgfaAdyPx+E4/ItZET8/b5clAv+LeIt1rKDQ8OtA"
+    "fAQK7Vuo3569f//m9CesUTWMdKmFxh1Egr4Bszm5hPoHQq5pGqyaLKa3qnNUb9+obnM/5gXn2D6ZTQFXRrYYbl9enkf2"
+    "ojgdOBdvFWG6vWLCcgLO0I3Bc8RZ/pkZQXCLSk0fiyJNPS3mTVhngEYBMmGogxz6Gcsdy4XPeTtnTrl9v3vRC4UGDzap"
+    "zln7pvvCL2bjd/8COH2jQFVhaXC1H1SPYAN43sA1pakg7iRM3NxEaFZfnG5XdLnnQFcI4LJZ9Pisr07bYKJmyZWvXH3K"
+    "5e1UEZqx5W7CcdYIkK3EP/twcXJ26pZr7x/qKCtq8PNi9VuZ+Kj0bFE+GOJAVcrxbSONDeVKFnOEAQpt0xI0qannySVg"
+    "KpPEV7oo2Mf38tdq9V0HdwD/koIr6EELAyFSiPenxksxh3FYP34NrwJl0r4Zv+bGgCCQnn7FPQZc7f7gS/ORPnq/vkvI"
+    "tL/93lbdFzArVfa7rHZXUZZvuyzaA8gLAnXMCFcr/d2h4VeeonfLSGeom+iQN163X6RjTte/eZ9Iep93/9neuGHLq/Pr"
+    "RduoVvyy5ijSXPAFro3xrfnmnfmoaoz+KE7W40q8XR83r7X9DAUAGdcoknb58H5X9fiic/29zWK5leJ711qid/nfbMAL"
+    "X+ij+GJ0NGp9+LJUkg70FxgA1jX/j+P34f6X3JLQpZdwwbXRkwtfNgiEGOIBQqQYiMA9XzjD4F8h+IYK+CI2CUoY8o+v"
+    "EXQzIGEynhxaGD4fEOJ5S3wV4U4BggX0AwIqRweE4OZuvoF/uJ+LBHvnCP5JzroB+OqQKM+dbCL+ES43gjGOmGl/CCv2"
+    "m6pO8aCAZv1Kv0NpmnGKYU7nwtXSbPSkYerzFEABOWfsGZgWf6ZzuNZFQRez4SiRubWa4oPJHFc4xdZWVNLH2EePOVpx"
+    "fnH2ETn4yOxvE7zJeA4GlKL86eT8F4DaNSEK+FbBlWzjMvfr3NzGcB8YdqwZLzf32j/mGc+wtu2s3ZuZT0CzQ37yQViU"
+    "GAQ4HbKFD+NUygUCuJY03oPTGyk6gLE2rVZiuYVUZfoMg0xqH3Q/AwVThX+8RyUYOKC02gRn++7Q3mAnIHrNsFjv/v8A"
+    "tOf9Bg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4367,25 +4368,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4487,17 +4504,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4568,10 +4592,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4627,9 +4650,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],

@@ -369,81 +369,81 @@ _DATA = (
     "h5ZpGbeues1tmBuutVo3kU5whu5GCHOnZGsV36n4lRZ436ED+0ypVas1jeKqrpfvPgl7i+dIolsVVrR8++lEpPe46SQa"
     "KrtgqXm5Wo4U9/4VODSQsRrNAugo+g5RrVglsa90YRrsEY0SEBi0xyZz0VDhnfh8fPn55Phi0xkA1tuPtDKLC6PsQq8Z"
     "zoIAiZbBrZhEoGSNUMFtMYqjCakMjOnHUThRYeKOmchxcd1yrJEWDRpxABRNlUwEyJaGdZcjQfcLfd/CfKC8sCdg6cm9"
-    "glVtg/YNxQ4JHeSaU2lXzHPkjF3YnNlkFsV6f+8nN9EsQY0H1c+NZ7TMKKo7KupFhVy5AyiP1ZviUKkuPzKY7dp72Ghu"
-    "BMFEsy1IoiggrYa/uVenu3GjAlbModKD2J8im+jG+2gwQ7lIYhz2baJFAEUKAtkPVFscy8GN8GjUq14bR/TQVpApmMqB"
-    "amk1lSAQhTaF9pSYyuQGFAvaQMNpHI1jOWmLk/AO1Bk2Jo4FrBSeNSXiEIc9Eq3WbxqoeHV4J4OZOnrlEeOFZ3570Pc/"
-    "Ls7PRNT/DfaqmMhkQKYruQE1wVGBq54fTmfJxeBGTaR3gPaOLZAm60HdQR1VEE3RJIDRGoJgm8L72u12N6Jb/G9HJPFM"
-    "NQX+PZSJ5GvtdvvBa4J9A60XHl73mAIFk8IY2ayigcZHz4KEKQMmIEvBGBrC4QLLoQ9MQ0bQ5NzFmQx5DLsJOQo9zJR+"
-    "olUw2mwL0HfpBzNqwAvMr2EkA20WoeI4ivkqNQElHuK/fHeitJZjlV0AnhIZDw9GABLoD1t/V3Ek1Bfg6ADs0IHwsI0G"
-    "zZlpHhv/yzvwOlb/PfNjRbN4qBfAJJZlqL4kVz1gJCqQVZjADxVt/HgGzgNatB3l0IarlmVaoHWZ285NZImgJWriVUqi"
-    "RiYFESgIc4hcHOzixkQlsg0yDgeotgfOXCxHMIC/eKDFY5irLwe3RCuYVbCrQNvmgTichdBdQ+drVLtr7nYkErRfNxG4"
-    "VxQWG0AQe9pa6GgWD0AqbCD9UMMN4ph2V9xq9VGxPGSHBiUL57QfdYf19yNxi6XtO4I0DMku0FYgSXpG1/2wSfsg3QLI"
-    "eaFgi7fJPDibBySK1mQ+ZQvCqkuNYEdPVZyQP+l8fXiAS67+L9/xoenaKBewFM3UMwDM81YD2k8+P9capAQTVBJWCweo"
-    "7UjijsZ2QQQS5KGRXwwBcpPAplNjFdfOkiEHaDDxQ38ym8DNHfwlv5hfP71+vfc6N/XP2z9v44wGSuCUoE/nI+MhSmsk"
-    "maRX0QvCtV4NTQ5GwTkYn+AUKiRyqoHKMnytAjMFlvKAOG+KbpZm6BLIJ8fl7dzcezhpCoByk/bBHCgZVktxWYCUm4zs"
-    "OEkQ4RJO5idqUlxsJj7nooxjOa8hZTHQylFw1SMmM+bq5NVj0q/h8EI4ludtezunwzvtPLe326/Jxsjh0MfxZPDJ3bIp"
-    "f8o2qEjTX8mCeMZyeHlD0iTqAMa1n2oWHtvQ+a1R2f0RDV5C34yG6OepCPF3BqoYJj45xUXTLNKEB16N8f5kAZhzKY9S"
-    "ZrjLdteXLqRMUzY52RE/CXj2dyxCknOzwszT8kJwFARzDWNiJYfnEBT+inBno0OYj3SGffKdMjcYSKGrVZMpAPQwcXoU"
-    "fFgWMJf2w8oB9HMd2rykV4uMVE3AU2GSnrcna3oY7j9LclZAq4kuH8hVQJDaE4jnCsZM/QSkUYwdCx4xiv2xH5pN+HTR"
-    "LEOzCVJqLEt589v2vT9sC/K6Kln4GaarAPQYqqYbjUO2e0mhAvgECgOExAOlxJ+oDnUFXAKeJBwoBJ3A8W6IV3mAV4jY"
-    "41sYiQK3UOSjjTb0XUFnoPdTVcaSKin4MatEdmnR8IgJzLIOhT2IP0g9RiOtFmHUOnBEaDPwJ/5ynXdynXe28X+VejRi"
-    "o/97qXUdWx/nBa1XhePk5omIPlVAUBkeoIn6MriRiJwgojeiwCYLqAvT25XA3qHzCciel8yHOIpCctoIEG0h0RKgc0x3"
-    "AoD37ZqdP6KVW+Y5XErXlFL/O5oHJGGqwr9GcTB02z880MHZZDClGH7R6ZkbmWag43kx6TqyXUe268h2HdmuI9t1ZPtj"
-    "RrYZcS8S064D5R8yUL5OA2UHES0Kkdfx9A8fT2eSfnIkXa0D64B8HZCvA/J1QO4G5Py4n6PxQeDrqRoQE7bbe0yfNUwW"
-    "HliMpS27oGV7m672Z/FYKZuNoK+nc/DW3Ojo3/fab6odkxm3g8GLuJOxRqsDWHrkjwGEBKoppnPQV9TddhJNAryt1QAg"
-    "X1P0o1k45DyEQioE2xhrTUl5kjlNmLJ+6k9JWPYSymAcRH0ZXMt4XDqW4HSZPC50jI8jfcfx55ZqbA9lZixIjzmwaSCU"
-    "hyMaAMFaFFNRRsEm53KQ9cRslnySzq2aqyE6d0wSAstrTJ3Rfmctjp8BaBGzB25FtcvLAvGMC6y6y63dpHrAMibgTBrG"
-    "5HU4xaNM3lD1Z+M8MS46XGJCBEwiAUui0ONp3MpoCmKwnCZ9pTwrerjIet+K2HSJaQEaD1SQS7ex1sI3ySWgvBFqbUMK"
-    "z8zoMUkVjIBw1pVVpXFdhqxZIjIfjRF7Rk9mcJsFYKDlHWgTqp7npuo0tjsQCQhychAtjMHgaIFZoNjbJIYZAXOjinXp"
-    "qR8EraEf55eFuWzLronP8cpQxvXzsEZaRAUBxkWuoGJT2B28aGM5xdDk99GmxS1udOCV3qT0IwRgQCKAoTA7JHOIGvkq"
-    "GK5iYshy8NKawi4Sg7hWC3MWO4JpxuxcIhzMRILojrRhGCWYNcUyKJKmvkwD6a9k/3jue5NmJyK6A7rCdm4Ac/FJ1jKc"
-    "YgfxfOWJaQL6zfNre4oGjLg8P/2ITCPLij6oPD+ljK0w/SysyzT76g+bTrYd2vkHpu2Xk4/HpFnWEVTnlomG3YcmfZGT"
-    "sctr+C3q65WsCmmb4UUHj7x4TcjbFqkYrY7SDCUqHaBwa/nF/ubSdErdMin4arjShs3Tex/7ieGY9cx4xuFTxiiuYb48"
-    "hUEQ3bccZPaCZCL3nJGtauCxa7Q0gTbn2vH185VoJJlW0VU4o8EjajUEq8LbvnSAZLQgXRStnTY3AgVEdP35VGqNkKxi"
-    "XWjUXsqGWxIQVIXi9N0nYqzeAtuO2c+hP4LVLs3xyWC6Gn7Bh0ElwlKqRIQH/2gIllcCWmul5XyegsISrUMxThBdH48/"
-    "iznHfVna0ojiRWRpRssSlJclA3QW48KViQAFeou4SFzggKJx8ZeTjx/bk+HmEiQhok69ret7xSE7rCOMFWS64bSc6/Sh"
-    "ZtmbNkaBHDfRTzSNbJyICr2cschM2j2l0CeiryRgO4iuVGwLBeiQGIeNIdDU6dEOjHSnQoS9bhDIqJAjL8Cw12kkto8n"
-    "HMhfPhFKz3dDB5uidSDuNUDfm9YUNhnHEC1kqQtPvMyhju28ScnofKIVCprWgboILihrvCEzkCYySs1kGfwWZ02xTVgY"
-    "S0I2TXZ7hzPeGQcRT5CoiT8cYuBK99B8FO4cFA7FTBtyRQxeh1RRNeJnSXnwjcNYM2BveZu1+fNt89A09BP/7xm/T6Mh"
-    "hCn4nDuOAn72SkSS/FP+oxeEQOXwmz+51glgxW9HTXF1cnZx2WuKw8OLv10cwYV2uw3Kg9ZdzSDigsWoIR0U+rHoA79v"
-    "FSyur7AuAVgS3YK79G9VLu7QEQcPFHUkqNA4NZbE2IIMftIpmVReVJroz8c22Nc+IqwrGcDBDrdqbiIERpUwNTMEEbmo"
-    "wFQS5ApMzBAdMdOUTSC5N4vMPJeNEBfkCg+Qx74VCp1iaNZ/c6ZRRMVm2dOpkjF1RoBlDywPuU/n7O3p8RGPaXBphlHF"
-    "FcLGnhHlYziTNM+p4Cmjyya7aLQ0PvUzRxFRjKaikUdrHeQKCHYOKDr09c3mAdFxXQCHMAieVwQBqGSDcak4g7aS2jDX"
-    "QVtC1HANWsR5GlSuIWGPwU5zTuRocX01ijjJA1dkfmW3ublPBxEZgonwFpFmHFwJ1gFNZLt3dl+zCUJpYGEQHTg90DnJ"
-    "3fUUdq7/hU+3ji8vT84+XJBsrOdFm4hRheYDlfaWPVuj8y1q6lxLz1v+/F/vP1y/Oz/75eTD9a/np8dpky0eOOv9aMt0"
-    "zCvU9La93bNmKgRtQ7CTP3njwx4SNC0OHYs4onO7I/fEDn7lO8KF9Iz7oZmvBq3L/HmZzB01GkELnYZ8pHksDBlDEAWW"
-    "yBwLahggYBdWffqXPn5eOvqtzNqpOXCuy/0B5uYUCeR5cVkB7ewj8cpQzkH908fJxUyfGipzuUMl0j6df758PKuodOjG"
-    "eT/PP1YoJBBVUXZ5/pfjM8fmds2ztyJmt/kEzxAxZxE1H0lZWjI9qbSA0/P3x2Wpu2kPy8fwafZRDT2P5zNZ8szV4vOw"
-    "CmyfZWQsDatzT/WrxL5sFlRJ4eS4SshXvcdpuap8XvR4DlRZId9+qBAnp6Q85fDZyW2qoOyx3KkSWZ/fXp6cF8VZTqui"
-    "EIUfVlxr51Hjn9Mf3Y2bJJnqztYWuhpzDtmO4vHWMAbnu7W7vbvd2tndck5hwfuWn94teGYZ3fK/YPF1tqFNDfE6bWud"
-    "tpXP1sGIq1v9QLyCaFSuVJd6+UfHT9DJ9LG8KdyulwgXjS/9wJ5qyutHs0Xm9S1u+FHwIoWcY/i1SBGGwFI/KK5qAVeZ"
-    "ape+Xv4JfkXGaZUqL2CMrcquXxri9rrbZZLT8XoP9WpihNd76KWiNNi+WKCfhmjXHDWYTBh+Lpn9iGdTq/ATXyM0vR6C"
-    "XwmHKhzMzdYZQdxpjsNVDOY63SLuU8yZYTMdKUmMynjpFuLmMbcDck1rNNnmVrp99/f3jODMWQ9FwsTI+yi+pddUZJNf"
-    "m5HMdGnVvZlX8JzCmU/wXILnaZpMoZdzNOvk/XXy/hPA7jp5/4dJ3v9Dq4Pdo4Us8+p5ZwvzYhC3cnRUny9dAv1/wwju"
-    "B4H0z0jTXgO/NfBbA78y8MvMo7E/K0M6GlHY0b4PcPtuVSUv+HqDFzy05j9r4NYjJ5q2HqMG9lVUc5RcCz6Y+mF8S41B"
-    "XXuPtfdYe4+i93BeLctG7nne4zt5ie9Yu1bpJ5wX6hYnf+wFuwV/EYLarBqNLOs0DOr+B7H65pRjbfPXNv+f3eYbM+7a"
-    "FcTIN7Y4IfthbcA/gOGvkFn2GugnmHSHoqIt/2QSVKnWgitF8HW4XKTx7vT9//3P/3rgYEAp7jWmuSSRW0TywsFBqq5l"
-    "Q1/zKLzWonP5aCYyUw7THqo7I6CtOywT5LSjh3pUYUft/ahvGXsx6djy0SVccKm0L6s4fXpSSCl5w5QyP2swU878gwGB"
-    "dZ308s9+vked9BqereHZHwTPqr2U4422d3b39l//9G8/v5H9wZBe0vBQiXfSCuhiD2ENttgWxtoKtpt1Z6irGara+Paf"
-    "6D0ZXGKTYu9sFxYANuZ6Xw/4efZOYS/VPnjDDxCoLwB/sLDDfjTCDzVE5cDbG1DBQMX0uBWTHHxTxN+fjW2qYkqLQeQF"
-    "QnaXJQRQERBAxT9SmNhAgBZzhXIUp28YMIXAGuQdq9+I8CynOpZhibCqUMUlcX9JEi+dKnksE9RUUjjwqXYLCQzNax34"
-    "weyB0IqdzFWvRJMb5bi0vC7Qkr1FoyaFQ5iRTO2dzSwrTVgTbblz//RmaVlBqHSLoDQpscSUm2ARCVZIDJkL2A4tf4ks"
-    "N6TL6e/uc6QC0gfSNKbpmIG5SgyhNL3pwFY+uCSUotY8HUWJ1DIlAbiDc1MMhIUgVN1v61p4/AOqRKHqFFMH51M9L1ay"
-    "zUuUFSPmHGF720sSdpKNIhrvkjhovRNb4uLkw8nZ5eYBkHvNH0UBkvndE1V7qBCJ5yjZ31tWVOkgogHzXx5/Pl1EAL/x"
-    "BSsSNzoA7VvdEO17R7hvd+mGziR46/d6QYv4T604FiaKTD2NSKS+NZqfPlhsZDm6+MCuKZzHa5tcIY1FIVy0Q/WBpLtU"
-    "4l98z0obl4gFSjLx+z6GY7jIz+adNeITvbNG7LXf/Kv9Qk5aiYM9EXwilux0Q2HLTHEA8xacbkhsPfyXVkt8UKHiLzX1"
-    "54IPSDjZx/gA3Z7OD8Qwou2twF21gfqjbtgN/5TOib9+tzfk4Ex/Eu+wBhDu4c+W+AwLzj6N8+789PTt2Xus8DOc9egF"
-    "BF4rEvQLuM+RHZopwDuDJJiXeU4ffGJIbT/2ZAMv8+0lfPnNbDAAMMkVj2lz+12lFFaLbBNhX7yVYWR7xWBiGpxHN464"
-    "Lc7Tv/lUgMbN6tx8LCkz1YgYtLBpAcMDy4SmbeTRBywWc8tG05fxpCu3n57K3mSBjhhEWOat/QxXFnazW354Bby+VWDT"
-    "sLQy/z4ffQAi4H4tz5T2wQ4g7eKXQxChxa862Tk9rtrWuUVw4SHqloEILAoDWyXXDnL9HhcIU03djFFFeZx2rRrZaubz"
-    "T5cn52eeW7+86K0gWR1zWvALe8FHC9nMVZ+5Jc320b55j4jrXg8wiCZhYcai+cpVqgcDiFt8pbOiZ/xwWKHe2WujFPBj"
-    "b1hLEN+aT2XRUoj/ZwZDQZfJNAHpZ0XbpHslzIOaaT/dVdiuoAxk1Pe5Tpsrhhd+1QvXRx8A84iY6o9z2crlbMxcpfIm"
-    "m+V5NEsFL7MSa8JoYK6Z4Hy1tNcx/EpPyTyX6FmiTXFzxdfAspjorP7DYLSo0/QdKvYNI53KL3sVi1/RwPiuDcmiTfgB"
-    "17r4US/zSS80OsaSZDvsaaWyno8CrHyNByoBMq9UbOrxJv6h6prF0nXMNpj0ckXMnvVKx+ln5fDCN/pTfDPWGu0//Jgo"
-    "SZv6GzQAt5v+H9tvw/1vqU+hSztwwbPxnQc/VgjVeMRdHJGiNBru5QIuHn4fhy+ZgW9ilbCJR36NI5s4x464OPrhfj+9"
-    "wY7lyIeX/+wYxshnlxacvhItv9ClIhE7EK3PDUOIwNXjCTP+3naqShwG4PDPigrMgPt7tPIUzdPin4DtcRgD5kxldZj3"
-    "/7bmrSOeXkcNQPeYT7I65REX1294eSoIvQMNK+dfV5Pk5B8WJnbiBWRBXfIdMO2c0Yt5kRxzs7MASCEYroB0BApgwI2H"
-    "/weYPUYa"
+    "glVtg/YNxQ4JHeSaU2lXzHPkjF3YnNlkFsV6f+8nN9EsQY0H1c+NZ7TMKKo7KupFhVy5AyiP1ZviUKkuPzKY7YoX4yhK"
+    "UJNp99Oth43mRhBMNBuIJIoCUnX4m4fqdDduVMDaOlR6EPtT5B3deB8NZigsSdzEvk00E6BdQSD7gWqLYzm4ER6NetVr"
+    "44geGhCyD1M5UC2tphKkpNDQ0EYTU5ncgLZBG2g4jaNxLCdtcRLegY7DbsWxgL/Cs/ZFHOKwR6LV+k0DFa8O72QwU0ev"
+    "PJKG8MxvD/r+x8X5mYj6v8EGFhOZDMieJTegOzgqsNrzw+ksuRjcqIn0DtAIslnSZFKoO+ioCqIp2gmwZEOQdlN4X7vd"
+    "7kZ0i//tiCSeqabAv4cykXyt3W4/eE0werAVhIfXPaZAwaQwRjaraKBF0rMgYcqACchSsJCGcLjAcugD05ARNDl3cSZD"
+    "HsMWQ45CDzOln2gVjDbbAjaB9IMZNeAF5tcwkoE2i1BxHMV8lZqAZg/xX747UVrLscouAE+JjIcHIwAJ9Ietv6s4EuoL"
+    "cHQAxulAeNhGg+bMNI+N/+VteR2r/575saJZPNQLYBLLMlRfkqseMBIVyCpM4IeKrEE8A48CLdqOcmjDVcsyLdDkzG3n"
+    "JrJE0BI18SolUSOTgggUhDlEfg+2dmOiEtkGGYcDVNsDZy6WI1jFXzzQ4jHM1ZeDW6IVbC0YW6Bt80AczkLorqHzNard"
+    "NXc7EgkatZsIfC4Ki60iiD1tLXQ0iwcgFbaafqjhBnFMuytutfqoWB6yQ4OShXPaj7rD+vuRuMXS9h1BGoZkF2grkCQ9"
+    "o+t+2KR9kG4B5LxQsMXbZB6czQMSRWsyn7IFYdWlRrCjpypOyMl0vj48wCVX/5fv+NB0bZSLYopm6hmo5nmrAe0nIJBr"
+    "DVKCCSoJq8UI1HYkcUdjuyACCfLQyC/GBblJYNOpsYprZ8ngBDSY+KE/mU3g5g7+kl/Mr59ev957nZv65+2ft3FGgy9w"
+    "StCn85HxEKU1kkzSq+ga4VqvhiYHuOAcDFpwChUSOdXoZRm+ViGcAkt5QJw3hTxLM3QJOJTj8nZu7j2cNEVFuUn7YA6U"
+    "DKuluCxqyk1GdpwkiBgKJ/MTNSkuNhOfc1HGsZzXkLIYfeUouOoRkxmIdfLqMenXcHghRsvztr2d0+Gddp7b2+3XZGPk"
+    "cOjjeDL45G7ZlD9lG1Sk6a9kQTxjOby8IWkSdYDt2k81C49t6PzWqOz+iAYvoW9GQ/TzVIT4OwNVDBOfnOKiaRZpwgOv"
+    "xnh/sgDMuZRHKTPcZbvrSxdSpimbnOyInwQ8+zsWIcm5WWHmaXkhOAqCuYYxsZLDc4gUf0W4s9EhzEc6wz75TpkbDKTQ"
+    "1arJFFB7mDg9Cj4si6JL+2HlqPq5Dm1e0qtFRqomCqowSc/bkzU9DPefJTkroNVEl4/uKiBI7bHEcwVjpn4C0igGlAWP"
+    "GMX+2A/NJny6aJah2QQpNZalvPlt+94ftgV5XZUs/AzTVQB6DFXTjcYh272kUAF8AoUBQuIpU+JPVIe6Ai4BTxIOFIJO"
+    "4Hg3xKs8wCtE7PEtjESBWyjy0UYb+q6gM9D7qSpjSZUU/JhVIru0aHjEBGZZh8IexB+kHqORVoswah04IrQZ+BN/uc47"
+    "uc472/i/Sj0asdH/vdS6jq2P84LWq8JxcvNERJ8qIKgMD9BEfRncSEROENEbUWCTBdSF6e1KYO/Q+QRkz0vmQxxFITlt"
+    "BIi2kGgJ0DmmOwHA+3bNzh/Ryi3zHC6la0qp/x3NA5IwVeFfozgYuu0fHujgbDKYUgy/6PTMjUwz0PG8mHQd2a4j23Vk"
+    "u45s15HtOrL9MSPbjLgXiWnXgfIPGShfp4Gyg4gWhcjrePqHj6czST85kq7WgXVAvg7I1wH5OiB3A3J+3M/R+CDw9VQN"
+    "iAnb7T2mzxomCw8sxtKWXdCyvU1X+7N4rJTNRtDX0zl4a2509O977TfVjsmM28HgRdzJWKPVASw98scAQgLVFNM56Cvq"
+    "bjuJJgHe1moAkK8p+tEsHHIeQiEVgm2MtaakPMmcJkxZP/WnJCx7CWUwDqK+DK5lPC4dS3C6TB4XOsbHkb7j+HNLNbaH"
+    "MjMWpMcc2DQQysMRDYBgLYqpKKNgk3M5yHpiNks+SedWzdUQnTsmCYHlNabOaL+zFsfPALSI2QO3otrlZYF4xgVW3eXW"
+    "blI9YBkTcCYNY/I6nOJRJm+o+rNxnhgXHS4xIQImkYAlUejxNG5lNAUxWE6TvlKeFT1cZL1vRWy6xLQAjQcqyKXbWGvh"
+    "m+QSUN4ItbYhhWdm9JikCkZAOOvKqtK4LkPWLBGZj8aIPaMnM7jNAjDQ8g60CVXPc1N1GtsdiAQEOTmIFsZgcLTA1FDs"
+    "bRLDjIC5UcW69NQPgtbQj/PLwly2ZdfE53hlKOP6eVgjLaKCAOMiV1CxKewOXrSxnGJo8vto0+IWNzrwSm9S+hECMCAR"
+    "wFCYHZI5RI18FQxXMTFkOXhpTWEXiUFcq4U5ix3BNGPKLhEOZiJBdEfaMIwSzJpiGRRJU1+mgfRXsn88971JsxMR3QFd"
+    "YTs3gLn4JGsZTrGDeL7yxDQB/eb5tT1FA0Zcnp9+RKaRZUUfVJ6fUsZWmH4W1mWaffWHTSfbDu38A9P2y8nHY9Is6wiq"
+    "c8tEw+5Dk77IGdrlNfwW9fVKVoW0zfCig0devCbkbYtUjFZHaYYSlQ5QuLX8Yn9zaTqlbpm8fDVcacPm6b2P/cRwzHpm"
+    "POPwKWMU1zBfnsIgiO5bDjJ7QTKRe87IVjXw2DVamkCbiO34+vlKNJJMq+gqnNHgEbUaglXhbV86QDJakC6K1k6bG4EC"
+    "Irr+fCq1RkhWsS40ai9lwy0JCKpCcfruEzFWb4Ftx+zn0B/Bapfm+GQwXQ2/4MOgEmEpVSLCg380BMsrAa210nI+T0Fh"
+    "idahGCeIro/Hn8Wc474sbWlE8SKyNKNlCcrLkgE6i3HhykSAAr1FXCQucEDRuPjLyceP7clwcwmSEFGn3tb1veKQHdYR"
+    "xgoy3XBaznX6ULPsTRujQI6b6CeaRjZORIVezlhkJu2eUugT0VcSsB1EVyq2hQJ0SIzDxhBo6vRoB0a6UyHCXjcIZFTI"
+    "kRdg2Os0EtvHEw7kL58Ipee7oYNN0ToQ9xqg701rCpuMY4gWstSFJ17mUMd23qRkdD7RCgVN60BdBBeUNd6QGUgTGaVm"
+    "sgx+i7Om2CYsjHUimya7vcMZ74yDiCdI1MQfDjFwpXtoPgp3DgqHYqYNuSIGr0Mqsxrxs6Q8+MZhrBmwt7zN2vz5tnlo"
+    "GvqJ//eM36fREMIUfM4dRwE/eyUiSf4p/9ELQqBy+M2fXOsEsOK3o6a4Ojm7uOw1xeHhxd8ujuBCu90G5UHrrmYQccFi"
+    "1JAOCv1Y9IHftwoW11dYlwAsiW7BXfq3Khd36IiDB4o6ElRonBpLYmxBBj/plEwqLypN9OdjG+xrHxHWlQzgYIdbNTcR"
+    "AqNKmJoZgohcVGAqCXIFJmaIjphpyiaQ3JtFZp7LRogLcoUHyGPfCoVOMTTrvznTKKJis+zpVMmYOiPAsgeWh9ync/b2"
+    "9PiIxzS4NMOo4gphY8+I8jGcSZrnVPCU0WWTXTRaGp/6maOIKEZT0cijtQ5yBQQ7BxQd+vpm84DouC6AQxgEzyuCAFSy"
+    "wbhUnEFbSW2Y66AtIWq4Bi3iPA0q15Cwx2CnOSdytLi+GkWc5IErMr+y29zcp4OIDMFEeItIMw6uBOuAJrLdO7uv2QSh"
+    "NLAwiA6cHuic5O56CjvX/8KnW8eXlydnHy5INtbzok3EqELzgUp7y56t0fkWNXWupectf/6v9x+u352f/XLy4frX89Pj"
+    "tMkWD5z1frRlOuYVanrb3u5ZMxWCtiHYyZ+88WEPCZoWh45FHNG53ZF7Yge/8h3hQnrG/dDMl4jWZf68TOaOGo2ghU5D"
+    "PtI8FoaMIYgCS2SOBTUMELALqz79Sx8/Lx39Vmbt1Bw41+X+AHNzigTyvLisgHb2kXhlKOeg/unj5GKmTw2VudyhEmmf"
+    "zj9fPp5VVDp047yf5x8rFBKIqii7PP/L8Zljc7vm2VsRs9t8gmeImLOImo+kLC2ZnlRawOn5++Oy1N20h+Vj+DT7qIae"
+    "x/OZLHnmavF5WAW2zzIylobVuaf6VWJfNguqpHByXCXkq97jtFxVPi96PAeqrJBvP1SIk1NSnnL47OQ2VVD2WO5UiazP"
+    "by9PzoviLKdVUYjCDyuutfOo8c/pj+7GTZJMdWdrC12NOYdsR/F4axiD893a3d7dbu3sbjmnsOB9y0/vFjyzjG75X7D4"
+    "OtvQpoZ4nba1TtvKZ+tgxNWtfiBeQTQqV6pLvfyj4yfoZPpY3hRu10uEi8aXfmBPNeX1o9ki8/oWN/woeJFCzjH8WqQI"
+    "Q2CpHxRXtYCrTLVLXy//BL8i47RKlRcwxlZl1y8NcXvd7TLJ6Xi9h3o1McLrPfRSURpsXyzQT0O0a44aTCYMP5fMfsSz"
+    "qVX4ia8Rml4Pwa+EQxUO5mbrjCDuNMfhKgZznW4R9ynmzLCZjpQkRmW8dAtx85jbAbmmNZpscyvdvvv7e0Zw5qyHImFi"
+    "5H0U39JrKrLJr81IZrq06t7MK3hO4cwneC7B8zRNptDLOZp18v46ef8JYHedvP/DJO//odXB7tFClnn1vLOFeTGIWzk6"
+    "qs+XLoH+v2EE94NA+mekaa+B3xr4rYFfGfhl5tHYn5UhHY0o7GjfB7h9t6qSF3y9wQseWvOfNXDrkRNNW49RA/sqqjlK"
+    "rgUfTP0wvqXGoK69x9p7rL1H0Xs475tlI/c87/GdvMR3rF2r9BPOW3aLkz/21t2CvwhBbVaNRpZ1GgZ1/4NYfXPKsbb5"
+    "a5v/z27zjRl37Qpi5BtbnJD9sDbgH8DwV8gsezf0E0y6Q1HRln8yCapUa8GVIvg6XC7SeHf6/v/+5389cDCgFPca01yS"
+    "yC0ieeHgIFXXsqGveRRea9G5fDQTmSmHaQ/VnRHQ1h2WCXLa0UM9qrCj9n7Ut4y9mHRs+egSLrhU2pdVnD49KaSUvGFK"
+    "mZ81mCln/sGAwLpOevlnP9+jTnoNz9bw7A+CZ9VeyvFG2zu7e/uvf/q3n9/I/mBIL2l4qMQ7aQV0sYewBltsC2NtBdvN"
+    "ujPU1QxVbXz7T/SeDC6xSbF3tgsLABtzva8H/Dx7p7CXah+84QcI1BeAP1jYYT8a4YcaonLg7Q2oYKBietyKSQ6+KeLv"
+    "z8Y2VTGlxSDyAiG7yxICqAgIoOIfKUxsIECLuUI5itM3DJhCYA3yjtVvRHiWUx3LsERYVajikri/JImXTpU8lglqKikc"
+    "+FS7hQSG5rUO/GD2QGjFTuaqV6LJjXJcWl4XaMneolGTwiHMSKb2zmaWlSasibbcuX96s7SsIFS6RVCalFhiyk2wiAQr"
+    "JIbMBWyHlr9ElhvS5fR39zlSAekDaRrTdMzAXCWGUJredGArH1wSSlFrno6iRGqZkgDcwbkpBsJCEKrut3UtPP4BVaJQ"
+    "dYqpg/Opnhcr2eYlyooRc46wve0lCTvJRhGNd0kctN6JLXFx8uHk7HLzAMi95o+iAMn87omqPVSIxHOU7O8tK6p0ENGA"
+    "+S+PP58uIoDf+IIViRsdgPatboj2vSPct7t0Q2cSvPV7vaBF/KdWHAsTRaaeRiRS3xrNTx8sNrIcXXxg1xTO47VNrpDG"
+    "ohAu2qH6QNJdKvEvvmeljUvEAiWZ+H0fwzFc5Gfzzhrxid5ZI/bab/7VfiEnrcTBngg+EUt2uqGwZaY4gHkLTjckth7+"
+    "S6slPqhQ8Zea+nPBBySc7GN8gG5P5wdiGNH2VuCu2kD9UTfshn9K58Rfv9sbcnCmP4l3WAMI9/BnS3yGBWefxnl3fnr6"
+    "9uw9VvgZznr0AgKvFQn6BdznyA7NFOCdQRLMyzynDz4xpLYfe7KBl/n2Er78ZjYYAJjkise0uf2uUgqrRbaJsC/eyjCy"
+    "vWIwMQ3OoxtH3Bbn6d98KkDjZnVuPpaUmWpEDFrYtIDhgWVC0zby6AMWi7llo+nLeNKV209PZW+yQEcMIizz1n6GKwu7"
+    "2S0/vAJe3yqwaVhamX+fjz4AEXC/lmdK+2AHkHbxyyGI0OJXneycHldt69wiuPAQdctABBaFga2Sawe5fo8LhKmmbsao"
+    "ojxOu1aNbDXz+afLk/Mzz61fXvRWkKyOOS34hb3go4Vs5qrP3JJm+2jfvEfEda8HGESTsDBj0XzlKtWDAcQtvtJZ0TN+"
+    "OKxQ7+y1UQr4sTesJYhvzaeyaCnE/zODoaDLZJqA9LOibdK9EuZBzbSf7ipsV1AGMur7XKfNFcMLv+qF66MPgHlETPXH"
+    "uWzlcjZmrlJ5k83yPJqlgpdZiTVhNDDXTHC+WtrrGH6lp2SeS/Qs0aa4ueJrYFlMdFb/YTBa1Gn6DhX7hpFO5Ze9isWv"
+    "aGB814Zk0Sb8gGtd/KiX+aQXGh1jSbId9rRSWc9HAVa+xgOVAJlXKjb1eBP/UHXNYuk6ZhtMerkiZs96peP0s3J44Rv9"
+    "Kb4Za432H35MlKRN/Q0agNtN/4/tt+H+t9Sn0KUduODZ+M6DHyuEajziLo5IURoN93IBFw+/j8OXzMA3sUrYxCO/xpFN"
+    "nGNHXBz9cL+f3mDHcuTDy392DGPks0sLTl+Jll/oUpGIHYjW54YhRODq8YQZf287VSUOA3D4Z0UFZsD9PVp5iuZp8U/A"
+    "9jiMAXOmsjrM+39b89YRT6+jBqB7zCdZnfKIi+s3vDwVhN6BhpXzr6tJcvIPCxM78QKyoC75Dph2zujFvEiOudlZAKQQ"
+    "DFdAOgIFMODGw/8DH4dMHA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -4399,25 +4399,41 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     aliases, and the built-in `completion`.
 
     `table["groups"]` holds `[path, [[name, help], ...]]`, the program ("") first;
+    `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
     `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
     """
     found: list[_Node] = []
+    commands = {row[0]: row for row in table["commands"]}
+    root, mode = table.get("root", ("", ""))
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
+        own: list[_Opt] = []
+        places: list[_Pos] = []
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
-        found.append((path, named, _tool_options(path, not path, config, False), []))
-    for path, aliases, confirm, options, positionals in table["commands"]:
+            if root in commands:
+                # NOTE: the root command's options are the program's own (`tool --mode fast`);
+                # its positionals too when it is the only command (no command words then).
+                _, _, _, options, positionals = commands[root]
+                own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
+                if mode == "alone":
+                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        taken = {name for flags, _, _, _ in own for name in flags}
+        tool = [
+            (tuple(name for name in names if name not in taken), key, values, text)
+            for names, key, values, text in _tool_options(path, not path, config, False)
+            if set(names) - taken
+        ]
+        found.append((path, named, own + tool, places))
+    for path, aliases, confirm, options, positionals in commands.values():
         # NOTE: an option's key is its command's path and its last long spelling (`--no-X`
         # comes after it, but a flag's value completes to nothing, so it has no key).
-        own: list[_Opt] = [
+        own = [
             (tuple(flags), f"{path}|{flags[-1]}", values, text) for flags, values, text in options
         ]
-        places: list[_Pos] = [
-            (i, values, variadic) for i, (values, variadic) in enumerate(positionals)
-        ]
+        places = [(i, values, variadic) for i, (values, variadic) in enumerate(positionals)]
         # NOTE: a tool-wide spelling the command's own option takes over (`shadows=True`) is
         # the option's on this command.
         taken = {name for flags, _, _, _ in own for name in flags}
@@ -4519,17 +4535,24 @@ def _sh_values(values: _Values, ident: str, bash: bool) -> str:
     return f" __{ident}_dynamic" if values == "dynamic" else ""
 
 
+def _with_values(nodes: list[_Node]) -> Iterator[tuple[_Node, list[_Opt]]]:
+    """Each node with its options that take a value, each value key once: the root command's
+    options sit on the program's node too, under the command's keys."""
+    seen: set[str] = set()
+    for node in nodes:
+        fresh = [opt for opt in node[2] if opt[2] is not None and opt[1] not in seen]
+        seen.update(opt[1] for opt in fresh)
+        yield node, fresh
+
+
 def _sh_cases(nodes: list[_Node], ident: str, bash: bool) -> list[str]:
     """The cases of `__ID_values`, bash's (`'key') ...`) or zsh's (`('key') ...`)."""
     q = _quote_sh
     left, right = ("", ")") if bash else ("(", ")")
     found = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                found.append(
-                    f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;"
-                )
+    for node, options in _with_values(nodes):
+        for opt in options:
+            found.append(f"        {left}{q(opt[1])}{right}{_sh_values(opt[2], ident, bash)} ;;")
         for pos in node[3]:
             where = q(node[0] + "#") + _where(pos)
             found.append(f"        {left}{where}{right}{_sh_values(pos[1], ident, bash)} ;;")
@@ -4600,10 +4623,9 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
 def _fish_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
     q = _quote_fish
     values: list[str] = []
-    for node in nodes:
-        for opt in node[2]:
-            if opt[2] is not None:
-                values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
+    for node, options in _with_values(nodes):
+        for opt in options:
+            values += [f"        case {q(opt[1])}", *_fish_values(opt[2], ident, '"$prefix"')]
         for pos in node[3]:
             where = q(f"{node[0]}#{_where(pos, '+')}")
             values += [f"        case {where}", *_fish_values(pos[1], ident, "''")]
@@ -4659,9 +4681,9 @@ def _pwsh_parts(nodes: list[_Node], ident: str) -> dict[str, list[str]]:
         ],
         "VALUES": [
             line
-            for node in nodes
+            for node, options in _with_values(nodes)
             for line in (
-                *(spec(opt[1], opt[2]) for opt in node[2] if opt[2] is not None),
+                *(spec(opt[1], opt[2]) for opt in options),
                 *(spec(f"{node[0]}#{_where(pos)}", pos[1]) for pos in node[3]),
             )
         ],
