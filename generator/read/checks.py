@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 
+import burgee
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, Param, TypeRef
 from burgee.model.reserved import (
@@ -29,6 +30,9 @@ from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_with
 from burgee.read.source import tree as parsed
 from burgee.runtime.errors import BUILTIN_ERRORS
+
+#: The names a handlers file may import from burgee.
+API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 
 
 class Checks(Reader):
@@ -217,6 +221,100 @@ class Checks(Reader):
                     if found is not None:
                         return found
         return None
+
+    def check_stripped_names(self, tree: ast.Module) -> None:
+        """A name of burgee's (`command`, `Option`, a group, `burgee.X`) used where the tool
+        keeps the code: it exists only while burgee reads the file (in a decorator or a
+        statement burgee removes, or an annotation, which the tool never evaluates)."""
+        kept = ("CommandError", "Context", "Outcome")
+        gone = {local for local, api in self.api.items() if api not in kept} | set(self.groups)
+        removed = self.removals.edits
+
+        def stripped(node: ast.AST) -> bool:
+            start, end = self.text.start(node), self.text.end(node)
+            return any(a <= start and end <= b for a, b, _ in removed)
+
+        def burgees(decorator: ast.expr) -> bool:
+            target = decorator.func if isinstance(decorator, ast.Call) else decorator
+            while isinstance(target, ast.Attribute):
+                target = target.value
+            return isinstance(target, ast.Name) and (target.id in gone or target.id in modules)
+
+        modules = self.api_modules
+        if not gone and not modules:
+            return
+        words = re.compile(r"\b(?:" + "|".join(map(re.escape, sorted(gone | modules))) + r")\b")
+        source = self.text.source
+
+        def mentions(nodes: list[ast.stmt]) -> bool:
+            # NOTE: a text search first: walking every statement's tree costs a big file a
+            # tenth of a second, and most mention none of these names.
+            return bool(nodes) and bool(
+                words.search(source, self.text.start(nodes[0]), self.text.end(nodes[-1]))
+            )
+
+        def visit(node: ast.AST, names: set[str]) -> None:
+            if id(node) in self.removals.statements:
+                return
+            if isinstance(node, ast.Module):
+                for statement in node.body:
+                    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                        visit(statement, names)
+                    elif mentions([statement]):
+                        visit(statement, names)
+                return
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                for decorator in node.decorator_list:
+                    # NOTE: burgee's decorators are removed, or reported where they stand.
+                    if not burgees(decorator) and not stripped(decorator):
+                        visit(decorator, names)
+                if isinstance(node, ast.ClassDef):
+                    for child in (*node.bases, *node.keywords, *node.body):
+                        visit(child, names)
+                    return
+                arguments = node.args
+                for default in (*arguments.defaults, *arguments.kw_defaults):
+                    if default is not None:
+                        visit(default, names)
+                if mentions(node.body):
+                    # NOTE: a parameter or a local of the same name is the function's own.
+                    local = {a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)}
+                    local |= {
+                        n.id
+                        for n in ast.walk(node)
+                        if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+                    }
+                    for child in node.body:
+                        visit(child, names - local)
+                return
+            if isinstance(node, ast.AnnAssign):
+                if node.value is not None:
+                    visit(node.value, names)
+                return
+            if isinstance(node, ast.Name) and node.id in names and not stripped(node):
+                self.error(
+                    node,
+                    f"{node.id!r} is burgee's, so the generated tool has no such name: use it "
+                    "as a decorator, in an annotation or in program(...)",
+                )
+            elif (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in self.api_modules
+                and node.attr in API_NAMES
+                and node.attr not in kept
+                and not stripped(node)
+            ):
+                self.error(
+                    node,
+                    f"{node.value.id}.{node.attr} is burgee's, so the generated tool has no "
+                    "such name: use it as a decorator or in an annotation",
+                )
+                return
+            for child in ast.iter_child_nodes(node):
+                visit(child, names)
+
+        visit(tree, gone)
 
     def check_names(self, tree: ast.Module) -> None:
         """Report duplicate command paths and clashes with the tool's reserved names."""

@@ -7,7 +7,6 @@ import re
 import string
 from pathlib import Path
 
-import burgee
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import (
     EFFECTS,
@@ -19,7 +18,7 @@ from burgee.model.ir import (
 )
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
-from burgee.read.checks import calls_log, with_outcomes
+from burgee.read.checks import API_NAMES, calls_log, with_outcomes
 from burgee.read.classes import read_type
 from burgee.read.declarations import Declarations, assignment, decorator_target
 from burgee.read.imports import (
@@ -71,7 +70,6 @@ _PROGRAM_KEYS = (
     "exit_codes",
 )
 #: The names a handlers file may import from burgee: its public API, read from the package.
-API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
 
 
 class ProgramReader(Declarations):
@@ -102,6 +100,7 @@ class ProgramReader(Declarations):
         self.check_lazy_imports(tree)
         self.check_misplaced_commands(tree)
         self.check_names(tree)
+        self.check_stripped_names(tree)
         self.check_records()
 
     def read_imports(self, statement: ast.Import | ast.ImportFrom) -> None:
