@@ -253,29 +253,33 @@ class Checks(Reader):
                 words.search(source, self.text.start(nodes[0]), self.text.end(nodes[-1]))
             )
 
-        def visit(node: ast.AST, names: set[str]) -> None:
+        # NOTE: a stack, not recursion: an expression may nest thousands deep (`1+1+...`).
+        todo: list[tuple[ast.AST, set[str]]] = [(tree, gone)]
+        while todo:
+            node, names = todo.pop()
             if id(node) in self.removals.statements:
-                return
+                continue
             if isinstance(node, ast.Module):
-                for statement in node.body:
-                    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                        visit(statement, names)
-                    elif mentions([statement]):
-                        visit(statement, names)
-                return
+                todo += [
+                    (statement, names)
+                    for statement in node.body
+                    if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                    or mentions([statement])
+                ]
+                continue
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                for decorator in node.decorator_list:
-                    # NOTE: burgee's decorators are removed, or reported where they stand.
-                    if not burgees(decorator) and not stripped(decorator):
-                        visit(decorator, names)
+                # NOTE: burgee's decorators are removed, or reported where they stand.
+                todo += [
+                    (decorator, names)
+                    for decorator in node.decorator_list
+                    if not burgees(decorator) and not stripped(decorator)
+                ]
                 if isinstance(node, ast.ClassDef):
-                    for child in (*node.bases, *node.keywords, *node.body):
-                        visit(child, names)
-                    return
+                    todo += [(child, names) for child in (*node.bases, *node.keywords, *node.body)]
+                    continue
                 arguments = node.args
-                for default in (*arguments.defaults, *arguments.kw_defaults):
-                    if default is not None:
-                        visit(default, names)
+                defaults = (*arguments.defaults, *arguments.kw_defaults)
+                todo += [(default, names) for default in defaults if default is not None]
                 if mentions(node.body):
                     # NOTE: a parameter or a local of the same name is the function's own.
                     local = {a.arg for a in ast.walk(arguments) if isinstance(a, ast.arg)}
@@ -284,13 +288,12 @@ class Checks(Reader):
                         for n in ast.walk(node)
                         if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
                     }
-                    for child in node.body:
-                        visit(child, names - local)
-                return
+                    todo += [(child, names - local) for child in node.body]
+                continue
             if isinstance(node, ast.AnnAssign):
                 if node.value is not None:
-                    visit(node.value, names)
-                return
+                    todo.append((node.value, names))
+                continue
             if isinstance(node, ast.Name) and node.id in names and not stripped(node):
                 self.error(
                     node,
@@ -310,11 +313,8 @@ class Checks(Reader):
                     f"{node.value.id}.{node.attr} is burgee's, so the generated tool has no "
                     "such name: use it as a decorator or in an annotation",
                 )
-                return
-            for child in ast.iter_child_nodes(node):
-                visit(child, names)
-
-        visit(tree, gone)
+                continue
+            todo += [(child, names) for child in ast.iter_child_nodes(node)]
 
     def check_names(self, tree: ast.Module) -> None:
         """Report duplicate command paths and clashes with the tool's reserved names."""
