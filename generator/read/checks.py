@@ -33,6 +33,9 @@ from burgee.runtime.errors import BUILTIN_ERRORS
 
 #: The names a handlers file may import from burgee.
 API_NAMES = frozenset(name for name in burgee.__all__ if not name.startswith("__"))
+#: Those of them the generated tool has too (the runtime's own classes); the rest exist only
+#: while burgee reads the file.
+KEPT_API = ("CommandError", "Context", "Outcome")
 
 
 class Checks(Reader):
@@ -226,7 +229,7 @@ class Checks(Reader):
         """A name of burgee's (`command`, `Option`, a group, `burgee.X`) used where the tool
         keeps the code: it exists only while burgee reads the file (in a decorator or a
         statement burgee removes, or an annotation, which the tool never evaluates)."""
-        kept = ("CommandError", "Context", "Outcome")
+        kept = KEPT_API
         gone = {local for local, api in self.api.items() if api not in kept} | set(self.groups)
         removed = self.removals.edits
 

@@ -18,7 +18,7 @@ from burgee.model.ir import (
 )
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
-from burgee.read.checks import API_NAMES, calls_log, with_outcomes
+from burgee.read.checks import API_NAMES, KEPT_API, calls_log, with_outcomes
 from burgee.read.classes import read_type
 from burgee.read.declarations import Declarations, assignment, decorator_target
 from burgee.read.imports import (
@@ -157,7 +157,7 @@ class ProgramReader(Declarations):
                 name = self.api_name(node)
                 if name is not None:
                     self.check_api_name(self.attr_span_node(node), name)
-                if name in ("CommandError", "Context", "Outcome"):
+                if name in KEPT_API:
                     self.removals.replace(self.text, node, node.attr)
 
     def check_api_name(self, node: ast.AST, name: str) -> None:
@@ -537,9 +537,7 @@ def _read(
     module_doc = docstrings.parse(ast.get_docstring(reader.tree)).description
     aliases = tuple(
         sorted(
-            (local, api)
-            for local, api in reader.api.items()
-            if local != api and api in ("CommandError", "Context", "Outcome")
+            (local, api) for local, api in reader.api.items() if local != api and api in KEPT_API
         )
     )
     declared = version or reader.program_args.get("version")
