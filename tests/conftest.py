@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 # NOTE: generated tools keep their compiled code in a private cache (runtime/boot.py); the
 # suite runs thousands of tools from temporary paths, so it gets a cache of its own rather
 # than filling the user's ~/.cache/burgee. Tests that are about the cache set their own.
-os.environ.setdefault("BURGEE_CACHE_DIR", tempfile.mkdtemp(prefix="burgee-test-cache-"))
+if "BURGEE_CACHE_DIR" not in os.environ:
+    os.environ["BURGEE_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="burgee-test-cache-")
+    atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
