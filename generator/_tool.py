@@ -360,106 +360,108 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtzGzeS/is47VWJrCMp+ZFkQ3pdpbO9Wd/FssvyVepKUmmGHJCaaDjDGwwlM7Gq9tfsD9tfsv0AMJgHpRFJJ/F5"
-    "UrsyOQ+g0Wh0f90NNH/dmyTzRSSzMIn3hnu/nu3N0mS5UGd7w9PTs72zvR7+M5MxfDrb+0HGMvUzKXyRJUkkpmkyh8+X"
-    "fhxEMlViGkZycLZ33oN3JpdyckVvvcBP5cfETZhdJstM3KRhFsYz4cer7BI+mPdjecNvp5J7hAvc6yJNfpaTzDyYymkq"
-    "1SU9/F72UxkHMoXn9WP7SmQShoiNYMdKKH8qoxW+Dv/BS8CBOZBmxsyDPT3vHcLY4Xs/oab7faB2scyw17M9bIku80Ue"
-    "UieQU38ZZUPxLPbn8vlgsRJjqcJAir8dHb/88dX7ky4Rja328RFuLE5ibiy7lEj2LPXnAm+LTnIt0xQaUOZ6B6//ZTAY"
-    "dJ2m4CEFE3hHa/qJugb1rXKb+fwBqYn5et6Ll1EEF3HapIgTmrORAKbTjArsFHgCPJVCZT5yRX4MM/GoK8KpuYscC5WY"
-    "h0rh1CfpP//+j7xnlaXhJMu7Nt9t3xmKhLjx0xjeVqLjiyhUmQApAOZbwZr4aRDGfhRmq55YglBMIj+VgQjkAkUknoRS"
-    "9YRaxYXOp0k6kXnf+qvtOpUgSRMQx1i4M59dAkHjZTqTUgRhgHwRM71YHJbapaZKUuRHKhHMUmTR2FeXPfEL/pmG6hJ6"
-    "C8TiBj7kLQg1ScNFpkQYZwm8BOwMwhTkPUlXDiuvwijqw431/Z389+sff7x4+fr9AQvtAV0YzAPqNb979MOr4w8ncB3X"
-    "DTWvW5tCYxJXkrPondXz4On0lQARTVJ1V0esHdxuQKSJI9V1AP+CgMAf5a9Q3G5wskAkg0SqnFX+EsQmLb26SpapXol2"
-    "bc9C1ClLJdMB3nGWTBROZKyk1ktvXn+gNo4WPrCl/3hwSF//8+Rl/0n/ReQvFffxLk0WaSgznyeO161uyukWmnO6qk7p"
-    "zaVMQXoSMWGFqVc/qkCnlcHB8dGbV25DfEfl85NfsTPkqyuz1Ic4cmrcPCdgjQgJWmQFEqNuQPeS9IfXMsa5xJViZoU7"
-    "1dx1pzPX4YUprQxyzaAKjJlOnbHQNzsO4HOcicvkRkiYE4F3ZYoiwRYpWUaBmICZmskekS4WfgbP4QA9mHbhLxbRyuOB"
-    "sO1IkyRDu0GmEv+c3+719qJortiaosEiwwKfWeEPz/YuZbSgxwsyCzdeJpPlXMaZTysc3+0RMyd+FPljsK3iFdLtUaun"
-    "5yR/HmpS5IsCOZN9JRc+ap1AaLOGY7gUyZR1hFb6A/E6vk6urCGHwXpafbEWEP3+zwpo2H927UdL+XzfY/Xu6e8evPlf"
-    "J2+PRTKmyZgjo5CTpAmxTVgjXhiDhjwB6Z/73giXHAuIErgk6XUZX8soWYBVAI2WBaBTe8L79ewMVu0V/h2KLF3CbODn"
-    "wM98vgam6tbrwUJOQBY9vO4xBWDWPNbLulc0DtouEGXAAmQoCiUTjnqTZmEMLEM2UOf8itMZcjiVpBLhDd1lmCkZTbsD"
-    "cSSmfhgt6QEeYHEMJOo8CFJtfJUeuQrjAP/lu3OplD+T+QXgKZFxe6snAHBQEvd/kWkiyK5OkkCOhIfPgLnNlorbxr/+"
-    "BMXoIpX/twTLQL14KBXAJJ7LWH7MTs+BkSg+RlxQUyrUI+kyFvjEwIqG0jw1DFN62etXe8gQrbuJU5ZAhSyKEkJ5pCGA"
-    "hxOwnZ05qL0BzHA8QZEd2Z60bX3/6q8eyO8Mehr7gCGRziksZUB0H7PuSDxbxvCyglcvUOQu+LXnIvPBjlwmsJpxojRM"
-    "jYV9WijQ6xOYkRgHACYUbNKSuKXy0fb7YxQpDxkBWAXwKa1DNWTJ/ZH4xPMcOlOomZFfoEVAc+hpKQ/jHq0AK/xknVAl"
-    "IZ8sUDEwKiQlypxjfeAbeRs2Wyx8SbfHV9EMAEEk0DBryU2cT9dAvOVHYaxFDDdEVCM0OBwiHag4C1BOa1XFXCdbi++w"
-    "ciXIMaJ51JKAyA1kNoZL8x6RAwwCGRIK1LRy9TQgNjkYkN509AqMBdXsasGqlVc1PQSqbiHTLEQjP/z19taC9Ye+eNtz"
-    "lbfxhcq6u5lvdBbD/95LP7AegehoIZwvkpQ8oTDrEiMYn6GgwCTEgR/hx3fgJYEUzZNgGUlmGK0K9GygabDUIDlosLTj"
-    "EcL6/UkjYtMlL3gAHDMJU08yRtSeIuEDFv9zWBX0WCxBGBUIcLxYGc8rS+aR6Jih9fRy7TnwFJG1wZ5d+JzQOMzSAh7C"
-    "smKbL83sC1hc2sCxOYbhZyA5IF2AuoE3uCRiLR4jVmFaEnssJyyr2BHdDEmwUHhyPuX6x3KNDQMM0hViLfYVb6a7sQCC"
-    "Ltf84m+gT95ONTKA+QLzRe+jtWaoY1pEvBzPQH303H4Q0cC18xpJRKKLvnYOlYpTbJ+CuS7OblfLOL0GrWJ3+Qr63CN4"
-    "uFNdS6xesyVSt2PsQ9zzWqKsr/556Gru6NdSpx24gkiPQWSkX6/1dhsG4EdLpBF4QtqM49iYuB3HCTL/IwahQH2AxoiN"
-    "Jn4y+L7r+qz1tOs4QmPSN4oz1HddiDp83nW76zBGrYiSXbkg3/A3G80GQZIq7Ui8HwQhduBH71zrYCdrE4Ri3ZUKP4D0"
-    "uSo1k7PBueinqb9axxoi3HoR5OyaDs9pTDGIoe8IGCy74G0crf6GzoseHPOXYfa1LN0BNQXoB4x9pm8gji3hrjweWZ6n"
-    "h8aXazAYrF8EqRgRAkVFTo386KOQgvuRKhkwZLKqZJqAomCUphGFDioh4GAFoizmMG9RTAFx+cgAZ1rO1Km7kAncKw5A"
-    "LNEdFNppjEm1MnlB6M/iRGXhBI13AH4UvDPIr6qdAZVGi6oJDGGZ21aL361qq6KaD+Z8o/VXJueoJGeZ9nBo6sBhQm9K"
-    "W1x2iE16wfpaZiiDWubrd+9YtQUEUfuEk9HYSAuAXdc0Vloos+NtLF1ZTKY1+aC6UZIkrSUJHeLSbVAMciZTM8BoOS9z"
-    "oPCEwmUCJv2OTkywZc0TVVGy4s/kOXQUOnSbpnhumEXcNsjcOJLz4hIyC7F2KmqIMPLhSkJhzgvTVySAVKUM1hNwny6n"
-    "AMO2qtyk9iqKfH2qj3S2vY9ErfpZ0leX4aLwpHG7Tcqvl2tVXHocUiUEIShIE1ehCDuLyM6Q0gSgXpkijACjJ6pCRCdb"
-    "6NfP4Zfo6d9X5JkMRZSAVZr4SgoYXSZ1RC4IZ6SB0I4g5gb9td/fR+S9f7EPblV2IyW5/XMO0nCYwUaY0eehd/FpDDLg"
-    "yx2OOdxcwpvJHH32gHkGvc4RWK/zNYrD2Bk37k731FJicj+7I6JZ4qiWGJtFKlMj4+WcdcDmqaWtZGxdUqp+dj8/QH9g"
-    "ymuNEJpsV2NAsqNs2Br08vk9hDJrf3t4b0brGgV3G0eZ4w/a1kGm4igIyvftqwI86yvWhxQPyCiNxFicIs0jnRfAEAr7"
-    "f67zcCSAs5gbo+ipz7oGLulwlUH9nDq0aa3uiNMGePvNi3eUSkCtDI0Ijn5SsBK8gy0My2+w5tZnYNdoAUzANl5au0rQ"
-    "/m5ry2V8eXA/oYRpMWcPcsiB+KKc4jCCgF3OkmAyNOno0Dde64LQNGYXWsZahtVjdKJicxdC54E2b4BI3dgo16g1PSCX"
-    "trybIlB+r5MTa6HyHzdQYkL0tXrUD2oyqeS1mQwjy9uNTxnaHi2xGShATDpmISJLfBWkmBNyCA3DmDM4uoF9TJamV6is"
-    "Y0KCxSTvAN7dQsXB22vEqGa8Hwqk+pRzNlbZxzx4xyMmMMuGlG/GDA/pgulUybLFtC4m+nhhHM4JkR0W1M0hgzhAwo1e"
-    "flR4+dEh/lcrSNNNIxjbsfV+XtB4ZTyrePTugOumxgogiAw30EN5AY2V+hP0WfRU4CN3UBfb27VqwqGzoY1D2njIvG9G"
-    "0j4IWggADZBof5rRSgFM7CvcibpuxhzmOVyyY7LUN9IPmznfSMJCxj8laRQU8RftVZpPFrR54q4NSybnnevHhjuBa5jb"
-    "5snbPHmbJ2/z5G2evM2Tt3nyNk9epb3Nk+8mT15K+zzkBFbNLLdZ9jbL3mbZ2yx7m2X/wrLsDl13HKWt0/htOr5Nx2/N"
-    "jTYd36bj23T8F52Od9NiD6mvUDNZbSa/zeS3mfw2k99m8h+WyXfH88Ac/jpF3G4FaLcCtFsB2q0A+VYAru/A+wAmAKgW"
-    "ckJMOBw8YfqMYuLMSjE4Qs890q4PP2BKT6iLBeWA6KHnf3ky+P7unQF5Gh+UzgyG0KcIg3Gq+4TTaKMCxxdwIgOTZzJh"
-    "MVYsbh42oziVw+9FuKAZMpeQ8bMoGfvRhZ/OKrsguCTK2sisM+WO+i+6KjqKjVb/jhIoI1Pqg2qtiA6Y+D4Zeqod0eUo"
-    "OalMhk5uIZYruQJejFcYUQfCM63ftMg7Y3GMiwJvm2GlrnVWN7zc3c25wPLabOwmPUcY1gGcVMqjSl4gx8tZkRgXbjbo"
-    "EAtIiAzUhxyTlwDrF9d/CurSxrbLvaJZS4zJzdXDfKxVV4NuJz4YmKhQUsWoiFCXEVFykmCouuMLT/foMUk1jJj7H925"
-    "qtWoTchaZu7GDpNE5LImVsv2SmhA+dd6m4znlmTpHA7BjxZk2Ua8RK3/Y4r/6Anmh2rGpRa2NJk7LOvYNBiTDjhU8Itr"
-    "3EPFg6ghQNvFLUSMnRyaalaXItAVnGjR4hK3gcAulZlB1AUkAgKKc8TrEDUNZRRso2I4lkhD6wkzSIwo9vtYlWoomOYE"
-    "TIl2btMMIR2nlBMKF/IclEmTH8G3CbfSf9z3jS6lpEMvICus5ya+2WDVhFNjBvubyg5WN1pT0+fXMOg5NY1Qz94yXX99"
-    "/eMrmlmjiOur+PB+KIqDc4koYnfNGvg5GautVrX2H4kXQ/K2aUxoLvs0xTQ6KuXk46RP8miheNptTKevTO3Cshv1wAVT"
-    "pJcjMsQxm9/FjWwZ72VDk9+YwihKbvoOHNohmcg9p+U81Qh0NSZwpaPdjq1dbUUjzWkdXTYn76srjCB0YikDzgikuAVp"
-    "nCCUsk6elgI7KBo72KdpiIYaC4iNVwtfKYRENeNCpbIrHWpTuBSYxdgagbwDiu3BrXAKo23M8flksR1+kOm1rBBmqaKY"
-    "IimC5kJAY+0Tc7fDNlpAYYhGoWsjhKaH21+mXEWwKW1ulnP7uTTb62wZuKZkUDJwB0SAAB0hLhEnlF3smI1I3QYkIaK1"
-    "1s61feIZm6zniNV9u+CUv1J6eWE6r2zNOtPIn/XQTvT03PTyXaRUMY01st7NrPNjY+kDtlpSrFwXY7RJP96vaOIp0NK1"
-    "jBF2ur4XozL2fABDXlhP6CmGFZC/HIaxOy5iBxuidiDudUDee0YV9hhHEC2kqZEgGFaYJjGBHo6kmJe7VPLPbAOkbh2o"
-    "icadqvN1fCdbmlOqO8vhrzjuiUPColhAtKtrCA65riDjEGU2Y8/DIMBt33SPSswV74xKkSj9DJkiBo8B5bX1jugi+MVm"
-    "jBowt7zu2jqF7IgqUF9Z+EvO7zdJAG4CyEOWQjNZciVjIpLm3/IfrSA4Cs8+hfMLcIvT7NPznjh9fXzy4bwnnj07+d+T"
-    "53ABd6rSzuxYLsHjgcFIjkiHqRgDv68wvzGWtMs0SpIrMJfhlSzgfpXoCDai/gwFGrvGoqOm6CVnUnwmlQdlCypyrATf"
-    "NUnrdaUZsbFnB2tuhrxzyxwNQArMDgKu2Fgo4qmb4KRfmJl9XzxlTO00QVxQKPCIPA7NpMhJKmmR4I4j/lZGpXrYi4X0"
-    "eQM4AiwTJXzG7wwxpfmc29S4NMeo4hRh47meyvtwZr7ZTa1Blz27a1+E9J4OBSQpqopOEa0NkSswsSsxDeNQXXZHRMdF"
-    "CRzivnaQhSgCkewwLhXHXdxBh88w1zn9AO4USBGl0LgwponT5GEwGtxYwkrlaYER6W/5bX48pEBAjmASvEWkaQNXgXVA"
-    "E++PfvwNqyCcDdzJJ4NBZVdW7RmW9jzKV3weRU6nwAde8HmElHd25dvbNepA28vuTl00MN/xuKkLuqPzJ3cE9qpkVUJ9"
-    "D4jcNT9lUiaJP24eN3jogZJG2HZzEpqfHSkT4mzOboxuC8nvOl/gsxwtqeDyvIr/7kj/XQ6eVEJu9hcfdjewjY6lVITF"
-    "PZCyqZLZ9VGTWn9tuzDududHyFvjvMmFclKd/26/gK7OsoUaHhyg56JDooMknR0EKeCQg8eHjw/7jx4fOAFhsEXV7OEd"
-    "OdNEnwUDOK9sMh+HilW4P9dxk15e0pvayjM0eg2f8/7rbF3ytyZTmegSi0T3ebHjB4zfOYtGNenXj5UPXTROTlO5/I03"
-    "m/d0Qf31twHMpyv0ekrPWI3AmxTpHEhzrjLVLn3nxWx1ecZ79UJyB2NM2fn1Q0O4vO52lWTb3vntejHRk3fOwmgULG3Q"
-    "Kf32gPWMLhis610fnI7Lv6TLhQkxa5N0YbW8DpfyLmYbiHYSdsv8MIBeF6q4HCisQ+eN9JrUsC53DmzyeMG9mXwogjG8"
-    "ROPUARZyP9kCJ+kV/fpGTsaF7ki3n+Nn4XQh+omwTfcKT/XzH1zSu2N2p9zaM9jtGez2DHZ7Bnsd7e0Z7PYM9r17rNvi"
-    "3NsfG3ajUTYqWxuM4sNhO4hF5fsG7z9F/NsHAFwv/ctw69pzy+255a/n3HIbS2hjCV9dLGFNyCCHPMbVP8iSIDkohBC2"
-    "jBdQH+Ku9v8I0YGvp3TJ/9ufMXCRaAxr7Z7c6D1wdBfpvj92AYXqaQVnBJsP/O5aCZU9r7pMwub9NSuLUNnyaSoiNO94"
-    "B7USHlIBoTI9Ozhl0LSsQVU0nB/Y3p3ntKOqB1+Im1UOgbRYtMWiLRa1WNQgkfkKkQFnrhzFsyUKRdDALYtCq78P9myr"
-    "NbXVmtpqTW21poeXhWl/b+iOKkUP2Bl7j/e3JdxeX5aoiuqn0x2j6l1VLfpCYHVb4+hrrnHUOlGtE9U6UdaJcgGBMS5b"
-    "ek5Gfdrmfh+XqS0muEUxwSLqcDhfJvKdPvxMdTS4CshIeLoAx4s3L//593944NXAOrghs5klboGQHe8IsSu0Oqun57X4"
-    "aC1k4XpguWjqUieDQF5rQTy4Phw8GXBZoNv1C8y0ev6l/mDdzmbH1AO7J3rOgK0Iep0SYtWtDffB3sNqKJ9q023UmK5P"
-    "92Ug3SattIXv/gCF71pE2iLS3wiR1lspxxodPnr85Ok333735+/98SSQBg/WAT698bn8hjAKWxwKrW0F6811YHA7RbVm"
-    "IX9VhU+5fIt1N/JVaJ0Amvwwu5gkAVL1uLSQ1gWHjgCJBIKLufj2JABIDld8S1JbsVEXVlPA41TiNMpgZKKeIvXjgVbE"
-    "lrA6j8gl8WlDEj84VQex7JOiElGTkI5ZIIEAmqgrQM6pAnyqJCv20/MKTWt8LJesb79vzDpwl64Ql2UVCnU1D6zRgTHK"
-    "gImizUEgLRWyCn6hS8x3h02JicUSxrygeaH93EusVBHTOR27P3WkqxfoyiK+GC9nFWJcD9Ol5dHjTWYMJAP4pDJhC1Fy"
-    "PQmEtlRV0lS5cEmoOM5FOr5pypQM4Af2TT4JFv2gzbqmhgm3P6LdRyY/hDWPwsmlrlq0qp8px2kvEPak6Wy9zlsRnRdZ"
-    "GvVfiANx8vqH18cfuiMg94IO6yDJXOezbn2VAgMFSp4+aTpVthHRgf4/vHr/5i4CUA255xDJ6nGXPdejdI4RFftzzgEO"
-    "zaGE4hEkHRjk3WI3equ59ocpkTByi2dQjSNdtINjs1yTQ2ClVOW61mgqaAhUFRi3me0NwVvon8WcH80rAOOJCks13thx"
-    "EV/xPxRTxiqetNuNa76IjNJIpD50qKUDXfSErioSy5ueCb50uYBfmJnKI1S+ipYblZgsl+Ed4KBwO52fheMQPToc1ntd"
-    "ydg5SfUf6MFj00wBvYfoFcHo8CwW5ngbvq4rI5/FxMRn/9bvC8MoKtarB0GMMFu1B4vVSAQJKUcZYD2Yfv/5WXwW/0k/"
-    "jp93XTMZm/+TeIFVqcBQ4Ne+eA9jNBVgXrx98+bo+CVWnNKs9KggptdPBH0DdrM3iKIKGGmSRasqk3vCMzBc0JEUYZ01"
-    "bPrWo0TWcjIBAMoVuOzjvDpFDsVFvtDxXbyV42pzReNoapxb13p/IN7azxxJoHbzukshljjS1bHQ0WH1B8qRF88AOfQD"
-    "Fi9yy5jZ4sx25Lo8s1PZFIGEGlY4qwV0P3fUGVTc7gOnryRoXSx5U6zurEYwAfxe39OFpkK9iZRLlRKZpisTk+IePa4g"
-    "qAoD4DwrbiLV8IanQcNcn+tYcS0pLlZH9Z2WjIiq7QzWCJCpq/f23YfXb489t5LeXfVh84p6tvTctZ+GqL9NiT1Wl25x"
-    "PXPmTFeUdZHICF1umqY5aGidgbYSMAEvJ5TOLg4YvleqvOcNcAYuZbTwBIWHuREaCvH+WKM/eGW+yNTQKR9IUldBa3zO"
-    "jHSWV4KHnj6g+rRrk8qqAKy4xpZWT+S3w/g8/OARMUdcGC8vqoROQcfU0MvbLNTM67LyXSVLO+1+XuyP0CUoZSa4WLfP"
-    "G2p+2Zia5xK9NJuVjYzk1fZy/wmEY32BPRjSG1vL11S6zZeWBjFetQQbqpXQ1Ry5Xwpf4BoYZqHdNFI1Wn/kK+thBdu8"
-    "ECevtpgsCgAyrlLyzOPF+0VV1xONq+kZt9MrlNLzjCV6RdAKFqXCC5/oo/ikdTRqffgylz4t6E/wANhX+398/hDuf7KW"
-    "hC49hgseeYIefNqhU8fNP8XmKwv2k9jGNeOWv/0em666ZTyMjR0sbvw75JRnnCtqcnM3iZsEJwjbtBXuizxo5OyYhr7B"
-    "hlxPhwjc3mXR7T/JB8+eBja/keOhG3z6hEZuHQYa/APcB2zmLH6rvQcu7QlTqCdBDQuzrDI+B2J0kAFgnTsxFn7NywcJ"
-    "XHag2Iz6ZizXs8Vy2RINC4vQ1Ey4ewU+Qk6Qk4NM+Cw+jWjo0TBXCd/q05CxC4uwn1Nz6vwcjFaz0pCA9F9xLHBYaKq+"
-    "0Ivn9sjnu0yX0ONDT8vX9X3PobECAbi19xSnHod7x7mlun5qtwUXWtceGDT9oA11dZ0VM+kerQ6GlvoXH3hGh2sxLvoo"
-    "FaRNeA063Lv9F+ZvXyE="
+    "eJztXQtz2ziS/is471VFqpNk5zEzN3I2Vb4kO5u7iZNKcrV1ZbtMSoRkjilSS1B2NBNX7a/ZH7a/5PoBgOBDMvXIzGTC"
+    "qV1H4gNoNBrdXzcarV8OxslsHsksTOKD4cEv5wfTNFnM1fnB8Ozs/OD8oIf/TGUMn84PfpCxTP1MCl9kSRKJSZrM4POV"
+    "HweRTJWYhJEcnB9c9OCd8ZUcX9Nbz/FT+TFxG2ZXySITt2mYhfFU+PEyu4IP5v1Y3vLbqeQe4QL3Ok+Tn+Q4Mw+mcpJK"
+    "dUUPv5P9VMaBTOF5/dgDJTIJQ8RGsGMllD+R0RJfh//gJeDADEgzY+bBnl30jmDs8L2fUNP9PlA7X2TY6/kBtkSX+SIP"
+    "qRPIib+IsqF4Gvsz+WwwX4qRVGEgxV9PTl/8+PLd+y4Rja328RFuLE5ibiy7kkj2NPVnAm+LTnIj0xQaUOZ6B6//eTAY"
+    "dJ2m4CEFE7imNf1EXYP6VrnNfP6A1MR8vejFiyiCizhtUsQJzdmxAKbTjArsFHgCPJVCZT5yRX4MM/GwK8KJuYscC5WY"
+    "hUrh1Cfpv/7xz7xnlaXhOMu7Nt9t3xmKhLj10xjeVqLjiyhUmQApAOZbwRr7aRDGfhRmy55YgFCMIz+VgQjkHEUkHodS"
+    "9YRaxoXOJ0k6lnnf+qvtOpUgSWMQx1i4M59dAUGjRTqVUgRhgHwRU71YHJbapaZKUuRHKhHMUmTRyFdXPfEz/pmE6gp6"
+    "C8T8Fj7kLQg1TsN5pkQYZwm8BOwMwhTkPUmXDiuvwyjqw43V/b3/n1c//nj54tW7QxbaQ7owmAXUa3735IeXpx/ew3Vc"
+    "N9S8bm0CjUlcSc6id1bPxtPpKwEimqRqXUesHdxuQKSJI9V1AP+CgMAf5S9R3G5xskAkg0SqnFX+AsQmLb26TBapXol2"
+    "bU9D1CkLJdMB3nGWTBSOZayk1kuvX32gNk7mPrCl/2hwRF//6/2L/uP+88hfKO7jbZrM01BmPk8cr1vdlNMtNOd0VZ3S"
+    "2yuZgvQkYswKU69+VIFOK4PD05PXL92G+I7K5ye/YmfIV9dmqQ9x5NS4eU7AGhEStMgSJEbdgu4l6Q9vZIxziSvFzAp3"
+    "qrnrTmeuwwtTWhnkikEVGDOZOGOhb3YcwOc4E1fJrZAwJwLvyhRFgi1SsogCMQYzNZU9Il3M/QyewwF6MO3Cn8+jpccD"
+    "YduRJkmGdoNMJf65uDvoHUTRTLE1RYNFhgU+s8Ifnh9cyWhOjxdkFm68SMaLmYwzn1Y4vtsjZo79KPJHYFvFS6Tbo1bP"
+    "Lkj+PNSkyBcFcib7Ss591DqB0GYNx3AlkgnrCK30B+JVfJNcW0MOg/W0+mItIPr9nxTQ8ODpjR8t5LMHHqt3T3/34M3/"
+    "fv/mVCQjmowZMgo5SZoQ24Q14oUxaMj3IP0z3zvGJccCogQuSXpdxjcySuZgFUCjZQHo1J7wfjk/h1V7jX+HIksXMBv4"
+    "OfAzn6+BqbrzerCQE5BFD697TAGYNY/1su4VjYO2C0QZsAAZikLJhKPepFkYAcuQDdQ5v+J0hhxOJalEeEN3GWZKRpPu"
+    "QJyIiR9GC3qAB1gcA4k6D4JUG1+lR67DOMB/+e5MKuVPZX4BeEpk3N3pCQAclMT9n2WaCLKr4ySQx8LDZ8DcZgvFbeNf"
+    "f4xidJnKvy/AMlAvHkoFMInnMpYfs7MLYCSKjxEX1JQK9Ui6iAU+MbCioTRPDcOUXvb61R4yROtu4pQlUCGLooRQHmkI"
+    "4OEYbGdnBmpvADMcj1Fkj21P2ra+e/kXD+R3Cj2NfMCQSOcEljIguo9Z91g8XcTwsoJXL1HkLvm1ZyLzwY5cJbCacaI0"
+    "TI2FfVoo0OtjmJEYBwAmFGzSgril8tH2+yMUKQ8ZAVgF8CmtQzVkyf2R+MTzHDpTqJmRX6BFQHPoaSkP4x6tACv8ZJ1Q"
+    "JSGfLFAxMCokJcqcY33gG3kbNlssfEm3x1fRDABBJNAwa8ltnE/XQLzhR2GsRQw3RFQjNDgcIh2oOAtQTmtVxVwnW4vv"
+    "sHIlyHFM82hsBWgbkNkYLs1Ex6PuvG6PCANWgTQJBQpbuRobsJscDEiDOhoGRoUKdzlnJcvrmx4CpTeXaRaiuR/+cndn"
+    "YfumL971XDVuvKKyFm/mJZ3H8L930g+sbyA6Whxn8yQlnyjMusQIRmooMsCfOPAj/PgW/CWQp1kSLCLJDKP1gT4ONA02"
+    "G2QITZd2QUJYyX/T2Nh0yUsfoMdUghCQtBG1Z0j4gBfCBawPeiyWIJYKRDmeL40PliWzSHTM0Hp64fYcoIoY26BQmFfA"
+    "nUi8WWTAQ1hgbP1zOYBlpk0dG2YYfgYyBHIG+Bt4g4sj1uJxzMpMy2SP5YSlFjuimyDh0DQKT84nLX+disPSRZwIKvIq"
+    "1P3D8gPN7kg4PQZLVZEm6DHVpkE/usXXdRvoFsgxAkiwwNKMqJf7Sgb2bi3OYCM09/kb6Kk3E404YPbBLNL7iAIYQpkW"
+    "EYfHU1BLPbcfREpw7aJGrpHcog+fQ7CiwNinQHKKstLVK4Zeg1axu3w9fu4RbO6s1xKrNUCJ1N0Yu4nbX0uUjQF8Hrqa"
+    "BxBqqdOOYUGkRyAy0q/XofsNL/CjJdIIlCFtxiFtTNye4w+Z/xGDW6A7AKLGRq8/HnzfdX3hetp1fKIx6VvFL+q7LkQz"
+    "Pu+63Xd4pFZEyUpdks/5q41mi+BLlXYk3g+CEDvwo7eudbCTtQ3esW5QhR/lEf3NoDyQnWGOQtDju00TREIg34g1EqVl"
+    "zY9gDQVLAa6wBqAsjR1cPWBQLcTkdxZz9EgA08quaaa8ukVHvwNmP1p2rZ0vGtjyCDW04C8wIzNV4k4+u85FP039JV8D"
+    "14UCBsH2TWjltO3rZoCVFsqz9CbGxe1P40Rl4RgBSTV0X8MilviVJKHvUroNa05OZcr3x0m0mMXrnlCIekFLrunE+MUr"
+    "nrijyKx2cykaY5cpk+fQUejQbZpCb2EWcduwjEaRnBWXulkqtVNRJcIKV1FO8ikvzF6xf+NEBKsoqFM2NTSYJXxBWiIG"
+    "xe47KhsX4RtYLn/FMINWF6yx2CG+kaU7YPjBO4FBZfoGepwlvyjfOShL4KY7QTU+ElhEUjQJqJcOhx/kRx/Vvpj7qZJB"
+    "r7DqwQEC08vaQAN0Hf5Fh4BNsqroCor+oQd9bFxcUlrUqWsayQ1XHCpcoBQJHd6JCawwec6SAzgcyAzfGeRX9wf9G5mp"
+    "JsDe6KXdcNF68FIV1XwwF1tZtDI5JyU5y7SVoqlTQzI7GsNy6MpsBNqoyHrbod9do7YKmLz2CWfvsVX/fzD1b+XDlYTC"
+    "nK/R/6QqV2v/+3U5hQJ3VeVmE76iyFdvypPOtvcJ5fWzpK+uwnnhSRMWM5vzvVyr4tLjzQ/C5ILCqXEV3HMwB9kZ0oYe"
+    "qFemCPdqMFKkQsT7O+jXz+Hp6+l/oMjXH4ooAas09gHSwugyqWPnQTglDYR2BHEu6K8H/QeIdh9cPhAjmd1KSWG5GYdT"
+    "OQxo94IwikDv4tMYBMSXOxwTvL2CN5MZYpOAeQa9ztBVXeW9F4exN26s35itpcTs0u6PiGZbvLXE2P3eMjUyXsxYB2y/"
+    "CbyTjK3aPq6f3c/v8m64Ob1CCM2+dGNAsqd96xXo5fP73GXW/vrw3ozWNQpuwlWZ4xslYJGpOAmC8n37qoj88TXrQ4qw"
+    "OQEE3gk61jt4GJTkiIrrPJwI4CzuYtPuhs+6Bi7pALBB/bzJbzegu8e8wYe3Xz9/S5t+qJWhEcG7E7SZAN7BDoblV1hz"
+    "q3MlVmgBTJVovLT2lUrxm62te+NZWszZg+SoVklOcRhBwC5nSTAZmnT01hRe64LQNGYXWsZahtVjdKJiexdC79hu3wCR"
+    "urVRrlFrekAubXk3RaD8Tm8efoGBErPpVatH/aAm54G8NpMLwPJ261MuRY+W2BQUIKYHZCEiS3wVpJg3zBEahnFhr/IB"
+    "pjWk16isY0KCxXSMAby7g4qDt1eIUc14PxRI9Sk7xM0QEB2PmMAsG1JmSHfA0pdMJkqWLaZ1MdHHC+NwRojsqKBujhjE"
+    "ARJu9PLDwssPj/C/WkGabBvB2I2t9/OCxivjacWjdwdcNzVWAEFkuIEeygtorNQfo8+ipwIfWUNdbG/XqgmHzoY2Dmnj"
+    "IXOGm6SMJVoIAA2QaH+S0UoBTOwrzBlfNWMO8xwu2TFZ6hvph+2cbyRhLuO/JWkUFPEXZRXOxnNKc1qXWmhyUqqB5Hty"
+    "9muY2+axtHksbR5Lm8fS5rG0eSxtHkubx9LmsbR5LG0ey1e4kfnV57GUtmU3OctcozfbLJg2C6bNgmmzYL4O4/EHyoJx"
+    "6FpTlKJO47fpMls77m26TJsu06bLtOkyf4h0GXfbepNKRTWT1WbatJk2baZNm2nTZtpslmnjjmfDHJtVirhN1WlTddpU"
+    "nXuM5FeVqsOVkjhPZwyAai7HxISjwWOmzygm3qssBkfouYfa9eEHTBEndTmnXVV66NmfHw++X5+5k6fZgNKZwhD6vF2l"
+    "neo+4TRKJOL4Ak5kYHZuTViMFYub2ZBRnMrh9zyc0wyZS8j4aZSM/OjST6eVLCUuLrYyMutMuaP+i66KjmKj1V9TTOzY"
+    "FM2iqmWiAya+T4aeqjB1OUpOKpOhk1vS7FougRejJUbUgfBM6zct8s5YHOOiwNtmWKmrhtYNL3d3cy6wvDYbu9nwJgzr"
+    "AE4qilUlL5CjxbRIjAs3G3SIBZhEBupDjshLgPWL6z8FdWlj2+Ve0awlxuTm6mE20qqrQbdjHwxMVChOZlREqAtyKTlO"
+    "MFTd8YWne/SYpBpGzPyP7lzVatQmZC0yN/HKbMtzgTCrZXslNKD8G53G5rnFzTpHQ/CjBVm2Y16i1v8xZfT0BPNDNeNS"
+    "c1vk0x2WdWwajEkHHCr4xTXuoeJB1BCg7eIOIsZODk01q0sR6FqItGhxidtAYJcKtiHqAhIBAcU54nWImoQyCnZRMRxL"
+    "pKH1hBkkRhT7fazvOBRMM+7Sa+c2zRDScZJGQuFCnoMyafIj+DbhTvqP+77VRQl16AVkhfUcJeqRQm/CqRGD/W1lB+sE"
+    "rqiO90sY9JzqgKhn75iuv7z68SXNrFHE9fXwOK2R4uBcbJGTIqpj+CkZqZ1WtfYfiRdD8rZpTGgu+zTFNDoqiujjpI/z"
+    "aKF40m1Mp69MFeCyG7XhginSyxEZ4pjd38VE04xzTdHkN6YwipLbvgOH9kgmcs9pOd9qBLoaE7jU0W7H1i53opHmtI4u"
+    "uyfvq2uMIHRiKQPeEUgxqW+UIJSyTp6WAjsoGjvYp0mIhhpLcY6Wc18phEQ140Klsi8dardwKTCLsTUCeYcU24Nb4QRG"
+    "25jjs/F8N/wg0xtZIcxSRTFFUgTNhYDG2ifm7oZttIDCEI1C10YITQ+3v0i5Hm9T2txdzt3n0iSs2oKqTcmgzcA9EAEC"
+    "dIK4RLyn3cWOSe3rNiAJEa21dq7tE0/ZZD1DrO7bBaezzXF54XZe2Zp1JpE/7aGd6Om56eV52VR7lDWyPm2g98dG0gds"
+    "taBYuS5rbDf9OAPYxFOgpRsZI+x0fS9GZez5AIa8tJ7QEwwrIH85DGMzLmIHG6J2IO51QN57RhX2GEcQLaSpkSAYVpgm"
+    "MYEejqSYl7tUPNck1lK3DtRE4051bju+s1uaU6o7y+GvOO2JI8KiWIq7q6vxDrlCL+MQZQ5LzMIgwER/uofqo3TnuBSJ"
+    "0s+QKWLwGNC+tj6xUAS/2IxRA+aW111Z8ZcdUQXqKwt/zvn9OgnATQB5yFJoJkuuZUxE0vxb/qMVBEfh6adwdglucZp9"
+    "etYTZ69O33+46ImnT9//3/tncAFzv+mYRCwX4PHAYCRHpMNUjIDf17i/MZKUtx0lyTWYy/BaFnC/SnQEG1F/hgKNXWP5"
+    "blM+mndSfCZ1oNPqdGlijpXgu2bTelWRY2zs6eGKmyFnbpmjO0iBySDg2seFcti6Cd70CzOT98VTxtROEsQFhVLJyOPQ"
+    "TIocp5IWCWYc8bcyKtXDns+lz0cqEGCZKOFTfmeIW5rPuE2NS3OMKs4QNl7oqbwPZ+bJbmoFuuzZUzUipPd0KCBJUVV0"
+    "imhtiFyBiV2KSRiH6qp7THRclsAhnhQBWYgiEMkO41Jx2sUMOnyGuc7bD+BOgRTRFhqXmDZxmjwMRoMbSVipPC0wIv0t"
+    "v82PhxQIyBFMgreING3gKrAOaOITB4++YRWEs4GZfDIYVLKyas+YtefF2vNiezovJicT4Cqrjzzeynli+fETjWHQkrPz"
+    "VBdbzPMnt3Vo93Q+bE2YsEpWJXC4QRyw+SmwMkn8cfsoxKYHvhoh5e1JaH62q0yIk+rdGCsXttLrPIvPcvSrgvLzX9fZ"
+    "H+m/ycGwSgDP/hLT/ga21bGxirC4B8a2VTL7PgpW6/3tFhTe7XwX+X68C3OpnI3Tf7dfQFdn2VwNDw/RD9IB1kGSTg+D"
+    "FFDN4aOjR0f9h48OnfAyWLbqXuSaHdhEn9UE50DZ1AAcKv46RnscrD0O1mb0D7+A42C9/MdriFX5Dqru8YK5ma1KzqgZ"
+    "RaJLFJMmuCh2vIFGcU5f068vrZ5sPhTVOHmEfhhqa9Hp6Z+OWn0bnO10iVGJ0jPWxnISMZ3Tas5Vprogf8VskrJ89eq1"
+    "wxrGmB9YWj00dGebrynb3sXdajHRk3fBwmggCyXQlX5ly0YuLtmZ1llZvF2ef0kXc7MKtMq/tLhJb2fwKQO7VpwN9UW+"
+    "tPW6UMXlQGFXOg+orZx2lHLn3SZ3zLk3k6+A7g1eonHqACiFhxjTJuk1/c5cTsal7ki3n/u3wulC9BNhm+4VnurnPy2q"
+    "s9f2Bxc2PzzYVh1pq460VUfaqiP1pLdVR77CqiPtj1vsfqzfje/aXZPa8C4f3txDdDfP673/lP+vH1Jz415fRqCkrSvQ"
+    "RiF+T1GIz1tXoI0ltLGEry6WsCJkkEMe4+ofZkmQHBZCCDvGCzjEva7930N04OspLfSH/RkgF4nGsNbuyTa4B47uYwP9"
+    "913gpHqayBnB9gNfX8ukkpOuy5hs31+zsiWVlGxTsaR5x3uoZbJJhZLK9OzhFFDTsiNV0TAVR/bqOe2pKskX4maVQyAt"
+    "Fm2xaItFLRY1SGS2RGTAO1eO4tkRhSJo4JZFodXfBnu21dTaamptNbW2mtrmZZva3+tbU0Vsg1zze7y/HeH26rJhVVQ/"
+    "mewZVe+rqtgXAqvbGmRfcw2y1olqnajWibJOlAsIjHHZ0XMy6tM299u4TG2xzx2KfRZRh8P5MpFvdXECqnPDVXqOhacL"
+    "5Dx//eJf//inB14NrINbMptZ4hbw2XNGiF2h1Vk9u6jFRyshC9fry0VTlyIaBPJGC+LhzdHg8YDLdt2tXmCm1Ysv9Qdf"
+    "9zY7pl7fPdFzBmxF0OuU+KumNtwHe4+qoXyqHblVY7p+5JeBdJu00ham/B0UpmwRaYtIfyVEWm+lHGt09PDR4yfffPvd"
+    "f37vj8aBNHiwDvDpxOfyG8IobHEktLYVrDdXgcHdFNWKhfxVFSbm8krW3chXoXUCaPLD7HKcBEjVo9JCWhUcOgEkEggu"
+    "tuTbkwAgOVyRMUltRVVd+FABj1OJ0yiDYxP1FKkfD7QitoTVeUQuiU8akvjBqQqKZdkUlXAbh3TMAgkE0ERdAXJOFeBT"
+    "JVmxn11UaFrhY7lkfft9Y9aBu3SNuCyrUKir7WANHYxRBkwUJQeBtFTIKviFLjHfHTUlJhYLGPOc5oXyuRdYSSamczo2"
+    "P/VYVxfRlX98MVpMK8S4HqZLy8NH28wYSAbwSWXCForlei8Ibanqq6lC45JQcZyLdHzTlCkZwA/sm3wSLMpDybqmxhC3"
+    "f0zZR2Z/yFRF4apiy/qZcpz2AmGPm87Wq7wV0XmepVH/uTgU71/98Or0Q/cYyL2kwzpIMtfhrVtfpcBAgZInj5tOlW1E"
+    "dKD/Dy/fvV5HAKoh9xwiWT3usud6lM4xomJ/zjnAoTmUUDyCpAODnC12a87lsz9MGwnHbnEbUvemqE7Ho469LkdpuXqO"
+    "wJrGynWy0WjQYKh+NyacHQzBb+ifx7xTmtfqxrMVln68sedy2+J/KbqM9XYp742rM4mMNpRIkeigSwe66Ald/4dKEegw"
+    "TJdLbYaZqRFEheZo4VEx2HLB7AEOChPr/Cwchejb4bDe6Zrjzpmq/0BfHptmCug9xLEIS4fnsTAH3fB1XcMcix4AE5/+"
+    "W78v7OlvLKutB0GMMEnbg/nyWAQJqUkZYOWmfv/ZeXwe/0k/jp/3Xd0cm/+TeI7148Bk4Ne+eAdjNLWanr95/frk9AXW"
+    "htOs9Kh0rddPBH0DdrNfiEILaGmcRcsqk3vCM4Bc0OEUYd02bPrOoy2txXgMUJRr5dnHeZ2KHJSLfMnju3grR9jmikbU"
+    "1Di3ri3AQLyxnzmmQO3mFdJCLEam69ihy8OKENQkL54BcugHLDPmFhy0ZdTtyHUhdacGMUIKNaxwVgvog9xlZ3hx9wA4"
+    "fS2XXImqWIddHcME8Ht9T5eEC3U6KRcVJjJNVyY6xT16XOtTFQbAO66YTqqBDk+DBrw+V73iqm9cVpIqsS0YG1XbGawQ"
+    "IFMB883bD6/enHpuzct1lZzz2pe2SOSNn4aoyU0xTFacbhlMc/pM1352MckxOt80TTPQ1Xov2krAGPwdgJp5PgcM3yvV"
+    "yPQGOANXMpp7ggLF3AgNhXh/qnEgvDKbZ2roFPokqavgNj5xRjrLKwFFTx9VfdK128uqALG4Gp5WT+TBw/g8/OARMSdc"
+    "wjIvZo7uQcdUu8zbLFS37LLyXSYLO+1+XpaTcCYoZSa4WGHTG2p+2eia5xK9MGnLRkbyupi5JwXCsboUJgzpta26bWpS"
+    "50tLwxmvWiwR1Uroao7cQ4UvcA1MtNAOG6karT/ylbVZaUUvxMmrLfuMAoCMqxQn9HjxflF1MEXjupfGAfUKRS89Y4le"
+    "EsiCRanwwif6KD5pHY1aH77MpE8L+hM8APbV/h+fP4L7n6wloUuP4IJHPqEHn/bo3nHzT7D5yoL9JHZx0rjlb7/HpqsO"
+    "Gg9ja1eLG/8OOeUZN4ua3N5h4ibBHcI27W9RFHnQyO0xDX2DDbk+DxG4u/Oi23+cD559Dmx+KxdEN/jkMY3cug40+A0c"
+    "CWzmPH6j/QguwgtTqCdBDQuzrDI+EWJ0kAFgnbUYC7/mhYQELjtQbEZ9M5br2bLWbImGhUVoqiesX4EPkRPsdcCnz+Ld"
+    "iI19G+YvIV19QjJ2ARL2eGZOol+A+WpWzhUw/0uODw4LTdUXf/HcHvnMl+kSetz0BH1d3/ccJCsQgOm+ZygEONw1Z5nq"
+    "+qlNFS60rn0xaHqjJLu6zoq76x6tEwaZ+ldaeEaHK9EueisVzE3IDTo8uPt/DGAw8Q=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -915,8 +917,8 @@ class Invalid(CommandError):
 
 
 class Stale(Outcome):
-    """gen --check: a file is missing or differs from what gen would write; the answer lists
-    them, and stderr shows each difference."""
+    """gen --check: a file is missing or differs from what gen would write; the answer names
+    them (`stale`), and stderr shows each difference."""
 
     name = "stale"
     exit_code = 1
@@ -941,6 +943,17 @@ class Refreshed:
     added: list[str]
     differs: list[str]
     patch: str | None
+
+
+@dataclass
+class Generated:
+    """What gen did: the files it wrote anew, those that already held its output (with
+    --check: those up to date), those missing or stale (--check only) and the warnings."""
+
+    written: list[str]
+    unchanged: list[str]
+    stale: list[str]
+    warnings: list[Problem]
 
 
 @dataclass
@@ -1014,14 +1027,16 @@ def gen(
     force: bool = False,
     completions: Path | None = None,
     skill_dir: Path | None = None,
-) -> list[str] | None:
+    ctx: Context = INJECTED,  # type: ignore[assignment]
+) -> Generated | None:
     """Generate a tool from a handlers file.
 
     Read HANDLERS (never importing it) and write one standalone Python module, and the files
     asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
     pyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes
     them all. Each file written is reported on stderr; with --check, each stale one with its
-    diff, and the answer is the files that are missing or stale (the outcome stale).
+    diff, and the answer (the outcome stale) says which files are missing or stale. As JSON,
+    the answer always says what became of each file, with the warnings.
     """
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
@@ -1039,15 +1054,22 @@ def gen(
             completions=completions,
             skill_dir=skill_dir,
         )
+        warnings: list[Problem] = []
+
+        def warn(warning: Any) -> None:
+            print(warning, file=sys.stderr)
+            warnings.append(_as_problem(warning))
+
         try:
-            stale = generate(args, lambda warning: print(warning, file=sys.stderr))
+            files = generate(args, warn)
         except GenerationError as error:
             raise _failed(error) from None
         except Refused as refused:
             raise _refused(refused.problems, refused.where) from None
-        if stale:
-            raise Stale(stale)
-        return None
+        answer = Generated(files.changed, files.unchanged, files.stale, warnings)
+        if files.stale:
+            raise Stale(answer)
+        return answer if ctx.json else None
 
 
 def check(
@@ -6945,7 +6967,7 @@ class _Stopped(CommandError):
 #: converter, default or ... if required, options: add_argument's keywords and the reader's).
 # fmt: off
 COMMANDS: dict[str, tuple[Any, ...]] = {
-    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("list", _Str)), (
+    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("record", "Generated")), (
         ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
         ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
         ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
@@ -6955,7 +6977,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate"))),
         ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
         ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
-    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer is the files that are missing or stale (the outcome stale)."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"))),
+    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer (the outcome stale) says which files are missing or stale. As JSON,\nthe answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
     "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
         ("handlers", (), "_Path", ..., (("help", "the handlers file"),)),
         ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors"))),
@@ -6993,7 +7015,7 @@ ERRORS: dict[str, tuple[int, str]] = {}
 OUTCOMES: dict[str, tuple[int, str]] = {
     "stale": (
         1,
-        "gen --check: a file is missing or differs from what gen would write; the answer lists\nthem, and stderr shows each difference.",
+        "gen --check: a file is missing or differs from what gen would write; the answer names\nthem (`stale`), and stderr shows each difference.",
     ),
 }
 
@@ -7010,6 +7032,15 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
             "warnings": ("list", ("record", "Problem")),
         },
         ("program", "version", "commands", "warnings"),
+    ),
+    "Generated": (
+        {
+            "written": ("list", _Str),
+            "unchanged": ("list", _Str),
+            "stale": ("list", _Str),
+            "warnings": ("list", ("record", "Problem")),
+        },
+        ("written", "unchanged", "stale", "warnings"),
     ),
     "Problem": (
         {"path": _Str, "line": _Int, "column": _Int, "severity": _Str, "message": _Str},

@@ -35,8 +35,8 @@ class Invalid(CommandError):
 
 
 class Stale(Outcome):
-    """gen --check: a file is missing or differs from what gen would write; the answer lists
-    them, and stderr shows each difference."""
+    """gen --check: a file is missing or differs from what gen would write; the answer names
+    them (`stale`), and stderr shows each difference."""
 
     name = "stale"
     exit_code = 1
@@ -61,6 +61,17 @@ class Refreshed:
     added: list[str]
     differs: list[str]
     patch: str | None
+
+
+@dataclass
+class Generated:
+    """What gen did: the files it wrote anew, those that already held its output (with
+    --check: those up to date), those missing or stale (--check only) and the warnings."""
+
+    written: list[str]
+    unchanged: list[str]
+    stale: list[str]
+    warnings: list[Problem]
 
 
 @dataclass
@@ -173,14 +184,16 @@ def gen(
     skill_dir: Annotated[
         Path | None, Option(help="also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md")
     ] = None,
-) -> list[str] | None:
+    ctx: Context = None,  # type: ignore[assignment]
+) -> Generated | None:
     """Generate a tool from a handlers file.
 
     Read HANDLERS (never importing it) and write one standalone Python module, and the files
     asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
     pyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes
     them all. Each file written is reported on stderr; with --check, each stale one with its
-    diff, and the answer is the files that are missing or stale (the outcome stale).
+    diff, and the answer (the outcome stale) says which files are missing or stale. As JSON,
+    the answer always says what became of each file, with the warnings.
     """
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
@@ -198,15 +211,22 @@ def gen(
             completions=completions,
             skill_dir=skill_dir,
         )
+        warnings: list[Problem] = []
+
+        def warn(warning: Any) -> None:
+            print(warning, file=sys.stderr)
+            warnings.append(_as_problem(warning))
+
         try:
-            stale = generate(args, lambda warning: print(warning, file=sys.stderr))
+            files = generate(args, warn)
         except GenerationError as error:
             raise _failed(error) from None
         except Refused as refused:
             raise _refused(refused.problems, refused.where) from None
-        if stale:
-            raise Stale(stale)
-        return None
+        answer = Generated(files.changed, files.unchanged, files.stale, warnings)
+        if files.stale:
+            raise Stale(answer)
+        return answer if ctx.json else None
 
 
 @command(effects="read_only", examples=["burgee check examples/todo/handlers.py"])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import textwrap
 from pathlib import Path
@@ -218,3 +219,35 @@ def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
     unknown = burgee("gen", cwd=project)
     assert unknown.returncode == 2
     assert "unknown key 'skill_dir' in [tool.burgee]" in unknown.stderr
+
+
+def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path: Path) -> None:
+    handlers = _handlers(
+        tmp_path,
+        HELLO + '\n\n@command(effects="read_only")\ndef listing() -> list[str]:\n    return []\n',
+    )
+    out, skills = tmp_path / "tool.py", tmp_path / "skills"
+    first = json.loads(burgee("gen", str(handlers), "-o", str(out), "--json").stdout)["data"]
+    assert first["written"] == [str(out)] and first["unchanged"] == []
+    assert [w["message"] for w in first["warnings"]] == [
+        "command 'listing' returns a list but does not say how long: add "
+        "cardinality='bounded' (a few items) or 'unbounded' (it can grow without limit)"
+    ]
+    assert first["warnings"][0]["path"] == str(handlers)
+    again = json.loads(
+        burgee("gen", str(handlers), "-o", str(out), "--skill-dir", str(skills), "--json").stdout
+    )["data"]
+    assert again["written"] == [
+        str(skills / "greeter" / "SKILL.md"),
+        str(skills / "AGENTS.md"),
+    ]
+    assert again["unchanged"] == [str(out)]
+    current = burgee("gen", str(handlers), "-o", str(out), "--check", "--json").stdout
+    assert json.loads(current)["data"] == {
+        "written": [],
+        "unchanged": [str(out)],
+        "stale": [],
+        "warnings": first["warnings"],
+    }
+    # NOTE: a person's output is the lines on stderr; stdout stays empty.
+    assert burgee("gen", str(handlers), "-o", str(out)).stdout == ""

@@ -76,12 +76,26 @@ def _source(handlers: Path) -> str:
     return decode(data, str(handlers))
 
 
-def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> list[str]:
+class Files:
+    """What `gen` did to each file: `changed` the paths written anew, `unchanged` those that
+    already held the output (with `--check`: those up to date), `stale` (`--check` only) those
+    missing or different."""
+
+    def __init__(self) -> None:
+        self.changed: list[str] = []
+        self.unchanged: list[str] = []
+        self.stale: list[str] = []
+
+    def record(self, done: dict[str, bool]) -> None:
+        for path, changed in done.items():
+            (self.changed if changed else self.unchanged).append(path)
+
+
+def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     """Generate (or with `args.check`, compare) the tool and the files asked for beside it.
 
-    Returns the files that are missing or stale (`--check`; else none); raises
-    GenerationError (the handlers' diagnostics) or Refused. Reports each file written, and each
-    stale one with its diff, on stderr.
+    Returns what became of each file; raises GenerationError (the handlers' diagnostics) or
+    Refused. Reports each file written, and each stale one with its diff, on stderr.
     """
     targets(args)
     handlers: Path = args.handlers
@@ -99,13 +113,16 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> list[st
         sidecar_files(source, str(handlers), args) if args.completions or args.skill_dir else {}
     )
     output: Path = args.output or handlers.with_name(f"{name.replace('-', '_')}.py")
+    files = Files()
     if args.check:
         difference = diff(output, text)
-        stale = [str(output)] if difference is not None else []
         if difference is not None:
             print(f"burgee: {output} is stale; regenerate it with burgee gen", file=sys.stderr)
             print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
-        return stale + check_sidecars(sidecars)
+        files.stale = ([str(output)] if difference is not None else []) + check_sidecars(sidecars)
+        stale = set(files.stale)
+        files.unchanged = [p for p in [str(output), *map(str, sidecars)] if p not in stale]
+        return files
     # NOTE: every file is checked before any is written: a refusal leaves nothing behind.
     problems = refusals(sidecars, args.force)
     refused = refusal(output, args.force)
@@ -113,13 +130,15 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> list[st
         problems.insert(0, refused)
     if problems:
         raise Refused(problems)
+    done: dict[str, bool] = {}
     try:
-        changed = write_atomic(output, text, force=args.force, executable=True)
-        print(written(output, changed), file=sys.stderr)
-        write_sidecars(sidecars)
+        done[str(output)] = write_atomic(output, text, force=args.force, executable=True)
+        print(written(output, done[str(output)]), file=sys.stderr)
+        write_sidecars(sidecars, done)
     except (WriteError, OSError) as error:
         raise Refused([str(error)], "io") from None
-    return []
+    files.record(done)
+    return files
 
 
 def check(handlers: Path, strict: bool, warn: Callable[[Diagnostic], None]) -> Program:

@@ -44,8 +44,10 @@ def refusals(files: dict[Path, str], force: bool) -> list[str]:
     return [problem for problem in found if problem is not None]
 
 
-def write_sidecars(files: dict[Path, str]) -> None:
-    """Write the extra files (each atomically); raises OSError."""
+def write_sidecars(files: dict[Path, str], done: dict[str, bool]) -> None:
+    """Write the extra files (each atomically), each reported on stderr and in `done` (path:
+    whether it changed); raises OSError."""
     for target, text in files.items():
         changed = write_atomic(target, text, force=True)
+        done[str(target)] = changed
         print(written(target, changed), file=sys.stderr)
