@@ -305,6 +305,35 @@ def test_diagnostics_in_a_bundled_sibling_name_its_file(tmp_path: Path) -> None:
     ]
 
 
+def test_every_sibling_that_cannot_be_read_is_reported_in_one_run(tmp_path: Path) -> None:
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "nul.py").write_bytes(b"X = 1\0\n")
+    (folder / "latin.py").write_bytes(b'Y = "\xff"\n')
+    (folder / "broken.py").write_text("def f(:\n", encoding="utf-8")
+    (folder / "fine.py").write_text("from nul import X\nZ = 1\n", encoding="utf-8")
+    imports = "from nul import X\nfrom latin import Y\nfrom broken import f\nfrom fine import W\n"
+    (folder / "handlers.py").write_text(imports + COMMAND, encoding="utf-8")
+    # NOTE: named as the handlers file was (sub/...), so each one opens from where gen ran.
+    result = burgee("gen", "sub/handlers.py", cwd=tmp_path)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        "sub/handlers.py:4:1: error: sub/fine.py has no top-level name 'W' to import",
+        "sub/broken.py:1:7: error: syntax error: invalid syntax",
+        "sub/latin.py:1:6: error: cannot decode byte 0xff as utf-8; save the file as UTF-8 or "
+        "declare its encoding (# coding: ...)",
+        "sub/nul.py:1:6: error: the file contains a NUL byte, which Python refuses",
+        "burgee: 4 errors; nothing written",
+    ]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "broken.py",
+        "fine.py",
+        "handlers.py",
+        "latin.py",
+        "nul.py",
+    ]
+
+
 def test_a_relative_import_of_a_package_sibling_is_bundled(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()

@@ -251,3 +251,22 @@ def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path:
     }
     # NOTE: a person's output is the lines on stderr; stdout stays empty.
     assert burgee("gen", str(handlers), "-o", str(out)).stdout == ""
+
+
+def test_gen_never_writes_over_its_input_even_with_force(tmp_path: Path) -> None:
+    # NOTE: a program named after its handlers file (greeter.py, no program(name=...)) has
+    # that very file as its default output; "use --force" would have destroyed the source.
+    handlers = tmp_path / "greeter.py"
+    handlers.write_text("from helpers import X\n" + HELLO, encoding="utf-8")
+    (tmp_path / "helpers.py").write_text("X = 1\n", encoding="utf-8")
+    source = handlers.read_bytes()
+    for extra in ([], ["--force"], ["--check"], ["-o", str(tmp_path / "helpers.py"), "--force"]):
+        result = burgee("gen", str(handlers), *extra)
+        assert result.returncode == 2, (extra, result.stderr)
+        assert "burgee never writes over its input, even with --force" in result.stderr
+        assert "use --force" not in result.stderr
+    assert handlers.read_bytes() == source
+    assert (tmp_path / "helpers.py").read_text(encoding="utf-8") == "X = 1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["greeter.py", "helpers.py"]
+    made = burgee("gen", str(handlers), "-o", str(tmp_path / "tool.py"))
+    assert made.returncode == 0, made.stderr

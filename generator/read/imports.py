@@ -12,6 +12,7 @@ refuses at the import line.
 from __future__ import annotations
 
 import ast
+import os
 import re
 import sys
 from dataclasses import dataclass, field
@@ -116,8 +117,9 @@ def project_version(path: str) -> str | None:
 
 
 class _Bundler:
-    def __init__(self, root: str) -> None:
-        self.root = root
+    def __init__(self, path: str) -> None:
+        #: The handlers file as the user named it: siblings are named the same way.
+        self.path = path
         self.problems: list[Diagnostic] = []
         self.third_party: dict[str, SourceSpan] = {}
         #: Sibling files already bundled (resolved path), and those being bundled now.
@@ -262,7 +264,7 @@ class _Bundler:
         self, path: str, statement: ast.ImportFrom, target: Path
     ) -> list[tuple[str, tuple[str, int]]]:
         resolved = target.resolve()
-        shown = _shown(target, self.root)
+        shown = _shown(target, self.path)
         names = statement.names
         if any(alias.name == "*" for alias in names):
             self.error(
@@ -278,16 +280,23 @@ class _Bundler:
             )
             return []
         if resolved in self.done:
-            self.check_names(path, statement, shown)
+            if shown in self.exports:  # NOTE: not when the file itself could not be read
+                self.check_names(path, statement, shown)
             return []
         try:
             source = decode(target.read_bytes(), shown)
+            check(source, shown)
         except OSError as error:
             self.error(
                 path, statement, f"cannot read {shown} to bundle it: {error.strerror or error}"
             )
             return []
-        check(source, shown)  # NOTE: raises GenerationError with the sibling's own syntax errors.
+        except GenerationError as error:
+            # NOTE: the sibling's own bad bytes or syntax, at their place; the other siblings
+            # are still read, so one run reports every file's problems.
+            self.problems += error.diagnostics
+            self.done.add(resolved)
+            return []
         self.active.append(resolved)
         try:
             code = self.lines(source, shown, top=False)
@@ -321,7 +330,7 @@ class _Bundler:
 def bundle(source: str, path: str) -> Bundle:
     """Sort the imports of a handlers file and bundle its sibling modules; raise
     GenerationError where a sibling cannot be bundled safely."""
-    bundler = _Bundler(str(Path(path).parent))
+    bundler = _Bundler(path)
     lines = bundler.lines(source, path, top=True)
     if not bundler.siblings:
         if bundler.problems:
@@ -352,11 +361,11 @@ def bundle(source: str, path: str) -> Bundle:
     )
 
 
-def _shown(target: Path, root: str) -> str:
-    try:
-        return str(target.relative_to(root)) if root not in ("", ".") else str(target)
-    except ValueError:
-        return str(target)
+def _shown(target: Path, handlers: str) -> str:
+    """A sibling file named as the handlers file is (relative to the same directory, or
+    absolute), so its diagnostics open in an editor from where gen ran."""
+    relative = os.path.relpath(target, Path(handlers).resolve().parent)
+    return os.path.normpath(os.path.join(os.path.dirname(handlers), relative))
 
 
 def _is_docstring(statement: ast.stmt) -> bool:

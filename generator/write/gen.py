@@ -14,8 +14,8 @@ from burgee.model.ir import Program
 from burgee.read.imports import load_toml, nearest_pyproject
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
-from burgee.write.generate import checked, generate, read
-from burgee.write.sidecars import check_sidecars, refusals, sidecar_files, write_sidecars
+from burgee.write.generate import checked, generate_program, read
+from burgee.write.sidecars import check_sidecars, sidecar_files, write_sidecars
 
 
 class Refused(Exception):
@@ -100,7 +100,7 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     targets(args)
     handlers: Path = args.handlers
     source = _source(handlers)
-    name, text = generate(
+    program, text = generate_program(
         source,
         str(handlers),
         output=args.output,
@@ -109,11 +109,13 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
         warn=warn,
         strict=args.strict,
     )
-    sidecars = (
-        sidecar_files(source, str(handlers), args) if args.completions or args.skill_dir else {}
-    )
-    output: Path = args.output or handlers.with_name(f"{name.replace('-', '_')}.py")
+    sidecars = sidecar_files(program, args) if args.completions or args.skill_dir else {}
+    output: Path = args.output or handlers.with_name(f"{program.name.replace('-', '_')}.py")
     files = Files()
+    writing = [output, *sidecars]
+    blocked = _inputs_in_the_way(writing, [handlers, *map(Path, program.bundled)])
+    if args.check and blocked:
+        raise Refused(list(blocked.values()))
     if args.check:
         difference = diff(output, text)
         if difference is not None:
@@ -121,13 +123,11 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
             print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
         files.stale = ([str(output)] if difference is not None else []) + check_sidecars(sidecars)
         stale = set(files.stale)
-        files.unchanged = [p for p in [str(output), *map(str, sidecars)] if p not in stale]
+        files.unchanged = [str(path) for path in writing if str(path) not in stale]
         return files
     # NOTE: every file is checked before any is written: a refusal leaves nothing behind.
-    problems = refusals(sidecars, args.force)
-    refused = refusal(output, args.force)
-    if refused is not None:
-        problems.insert(0, refused)
+    refused = (refusal(target, args.force) for target in writing if target not in blocked)
+    problems = [*blocked.values(), *(problem for problem in refused if problem is not None)]
     if problems:
         raise Refused(problems)
     done: dict[str, bool] = {}
@@ -139,6 +139,27 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
         raise Refused([str(error)], "io") from None
     files.record(done)
     return files
+
+
+def _inputs_in_the_way(targets: list[Path], inputs: list[Path]) -> dict[Path, str]:
+    """The files gen would write that are its own input (the handlers file, a sibling it
+    bundles): never replaced, --force or not. A program named after its handlers file
+    (`mytool.py`, no `program(name=...)`) would be written over it by default."""
+    problems = {}
+    for target in targets:
+        for source in inputs:
+            try:
+                same = target.exists() and os.path.samefile(target, source)
+            except OSError:
+                continue
+            if same:
+                what = "the handlers file" if source == inputs[0] else "a module the tool bundles"
+                problems[target] = (
+                    f"{target} is {what}: burgee never writes over its input, even with "
+                    "--force; name the output with -o (or the program with program(name=...))"
+                )
+                break
+    return problems
 
 
 def check(handlers: Path, strict: bool, warn: Callable[[Diagnostic], None]) -> Program:

@@ -57,10 +57,27 @@ def generate(
     """Generate the module for one handlers file; return (program name, module source).
     Warnings (things that generate, but the author should know) go to `warn`; with `strict`
     they are errors."""
+    program, text = generate_program(
+        source, path, output=output, name=name, version=version, warn=warn, strict=strict
+    )
+    return program.name, text
+
+
+def generate_program(
+    source: str,
+    path: str,
+    *,
+    output: Path | None = None,
+    name: str | None = None,
+    version: str | None = None,
+    warn: Callable[[Diagnostic], None] | None = None,
+    strict: bool = False,
+) -> tuple[Program, str]:
+    """`generate`, answering the program read (for the files written beside the tool)."""
     program = read(source, path, name=name, version=version)
     checked(program, path, warn=warn, strict=strict)
     with guarded(path):
-        return program.name, render(program, regenerate_command(path, output, program.name))
+        return program, render(program, regenerate_command(path, output, program.name))
 
 
 def checked(

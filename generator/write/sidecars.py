@@ -7,14 +7,13 @@ import sys
 from pathlib import Path
 
 from burgee.describe import skill
+from burgee.model.ir import Program
 from burgee.render import completions
-from burgee.write.files import diff, refusal, write_atomic, written
-from burgee.write.generate import read
+from burgee.write.files import diff, write_atomic, written
 
 
-def sidecar_files(source: str, path: str, args: argparse.Namespace) -> dict[Path, str]:
+def sidecar_files(program: Program, args: argparse.Namespace) -> dict[Path, str]:
     """Every extra file asked for, by path."""
-    program = read(source, path, name=args.name, version=args.program_version)
     found: dict[Path, str] = {}
     if args.completions:
         names = completions.file_names(program.name)
@@ -36,12 +35,6 @@ def check_sidecars(files: dict[Path, str]) -> list[str]:
             print(f"burgee: {target} is stale; regenerate it with burgee gen", file=sys.stderr)
             print(difference, file=sys.stderr, end="" if difference.endswith("\n") else "\n")
     return stale
-
-
-def refusals(files: dict[Path, str], force: bool) -> list[str]:
-    """Why some extra files may not be written (files burgee did not write), before any is."""
-    found = (refusal(target, force) for target in files)
-    return [problem for problem in found if problem is not None]
 
 
 def write_sidecars(files: dict[Path, str], done: dict[str, bool]) -> None:
