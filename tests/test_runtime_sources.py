@@ -387,3 +387,54 @@ def test_config_given_with_dash_dash_config_is_a_directory(project: Path) -> Non
     with pytest.raises(UsageError) as raised:
         _level(call)
     assert raised.value.message == f"--config {project}: a directory, not a file"
+
+
+#: Rows of `COMMANDS` as `burgee gen` writes them (only the inputs matter here).
+_ROWS: dict[str, tuple[Any, ...]] = {
+    "add": (
+        None,
+        "",
+        "",
+        (("title", (), "_Str", ..., ()), ("level", ("-l", "--level"), "_Int", 1, ())),
+    ),
+    "tasks purge": (None, "", "", (("done_only", ("--done-only",), "_Bool", True, ()),)),
+    "tasks list": (None, "", "", (("max_items", ("--max-items",), "_Int", 9, ()),)),
+}
+
+
+def test_config_keys_no_command_reads_are_warned_about_once(
+    monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install(monkeypatch, COMMANDS=_ROWS)
+    (project / "tool.toml").write_text(
+        "levle = 3\nlevel = 2\ndone-only = false\ntitle = 'x'\n"
+        "[add]\nlevel = 7\nmax_items = 1\n[tasks]\nmax-items = 2\nlevel = 1\n"
+        "[tasks.purge]\ndone_only = true\n[tasks.nosuch]\nx = 1\n[add.deeper]\ny = 2\n"
+    )
+    assert _level(_call({})) == 7
+    assert _level(_call({})) == 7
+    # NOTE: a positional (title) never reads config; a table under a command is no command.
+    assert capsys.readouterr().err.splitlines() == [
+        f"tool: warning: config tool.toml: no command reads {key}"
+        for key in (
+            "'add.deeper'",
+            "'add.max_items'",
+            "'levle' (did you mean 'level'?)",
+            "'tasks.level'",
+            "'tasks.nosuch'",
+            "'title'",
+        )
+    ]
+
+
+def test_a_pyproject_table_is_checked_and_an_empty_one_costs_nothing(
+    monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    install(monkeypatch, COMMANDS=_ROWS)
+    (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\nlvl = 1\n")
+    assert _level(_call({})) == 2
+    where = f"pyproject {project / 'pyproject.toml'} [tool.tool]"
+    assert capsys.readouterr().err == (
+        f"tool: warning: {where}: no command reads 'lvl' (did you mean 'level'?)\n"
+    )
+    assert sources._stray_keys({}) == []

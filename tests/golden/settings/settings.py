@@ -2863,6 +2863,43 @@ _CONFIG_FILES = (
 )
 
 
+def _stray_keys(table: dict[str, Any]) -> list[str]:
+    """The keys of a config table that no command reads (a typo, a renamed option), dotted
+    (`add.priorty`): warned about, not refused, as the file may be meant for another version
+    of the tool. A table named after a command or group holds that command's options."""
+    if not table:
+        return []
+    options: dict[str, set[str]] = {}
+    for path, entry in COMMANDS.items():
+        # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
+        options[path] = {
+            spelling
+            for name, flags, *_ in entry[3]
+            if flags
+            for spelling in (name, flags[-1].lstrip("-"))
+        }
+    stray: list[str] = []
+    # NOTE: a stack, not recursion: a hostile file may nest tables very deep.
+    scopes: list[tuple[str, dict[str, Any]]] = [("", table)]
+    while scopes:
+        prefix, scope = scopes.pop()
+        under = [path for path in options if path.startswith(prefix) or path + " " == prefix]
+        known = set().union(*(options[path] for path in under))
+        for key, value in scope.items():
+            path = prefix + key
+            if isinstance(value, dict) and any(
+                found == path or found.startswith(path + " ") for found in under
+            ):
+                scopes.append((path + " ", value))
+            elif key not in known:
+                import difflib
+
+                close = difflib.get_close_matches(key, sorted(known), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                stray.append(f"{'.'.join(path.split(' '))!r}{hint}")
+    return sorted(stray)
+
+
 class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
@@ -2948,6 +2985,10 @@ class _Sources:
         if key not in _FILES:
             read = self._read_config(self.config_path) if source == "config" else self._pyproject()
             _FILES[key] = read
+            for stray in _stray_keys(read[1]):
+                sys.stderr.write(
+                    f"{PROGRAM}: warning: {source} {read[0]}: no command reads {stray}\n"
+                )
         return _FILES[key]
 
     @staticmethod
