@@ -495,3 +495,24 @@ def test_an_optional_positional_with_choices_may_be_left_out(tmp_path: Path) -> 
     refused = run(tool, "pick", "medium", "--json")
     assert refused.code == 2
     assert "invalid choice: 'medium'" in refused.json()["error"]["message"]
+
+
+def test_a_hidden_option_is_left_out_of_help_and_still_works(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        from typing import Annotated
+
+        from burgee import Option, command
+
+
+        @command(effects="read_only")
+        def go(name: str = "x", internal: Annotated[str, Option(hidden=True)] = "") -> str:
+            """Go."""
+            return name + internal
+        ''',
+    )
+    shown = run(tool, "go", "--help")
+    assert shown.code == 0 and "--name NAME" in shown.out
+    assert "--internal" not in shown.out and "SUPPRESS" not in shown.out
+    assert run(tool, "go", "--internal", "!").out == "x!\n"

@@ -3429,6 +3429,11 @@ def _builder(inputs: tuple[tuple[Any, ...], ...]) -> Callable[[argparse.Argument
             keywords = {key: value for key, value in options if key in _PARSER_KEYWORDS}
             if "choices" in keywords and not flags and keywords.get("nargs") == "?":
                 keywords["choices"] = _Choices(keywords["choices"])
+            if keywords.get("help") == _HIDDEN:
+                # NOTE: argparse tells `SUPPRESS` by identity, and the table's string is another
+                # object. argparse is loaded whenever it is its parser being built (the quick
+                # reading's `_Recorder` needs no argparse, and takes the string as it is).
+                keywords["help"] = getattr(sys.modules.get("argparse"), "SUPPRESS", _HIDDEN)
             parser.add_argument(*(flags or (name,)), **keywords)
 
     return build
@@ -3440,7 +3445,7 @@ class _Choices(tuple):  # type: ignore[type-arg]
     supported Python's argparse makes it)."""
 
     def __contains__(self, value: object) -> bool:
-        return value == "==SUPPRESS==" or tuple.__contains__(self, value)
+        return value == _HIDDEN or tuple.__contains__(self, value)
 
 
 def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
@@ -3682,6 +3687,10 @@ def _batch_written(
 
 
 # ---- burgee: end of batch ----
+
+
+#: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
+_HIDDEN = "==SUPPRESS=="
 
 
 #: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
