@@ -361,3 +361,47 @@ def test_mcp_nan_in_params_is_a_parse_error(tool: Path) -> None:
     raw += b'{"name": "summary", "arguments": {"ratio": NaN}}}\n'
     messages, _, _, _ = exchange(tool, line(INIT) + raw)
     assert messages[1]["error"]["code"] == -32700
+
+
+def test_sys_exit_in_a_handler_is_its_failure_on_every_surface(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        import sys
+
+        from burgee import command
+
+
+        @command(effects="read_only")
+        def check(ok: bool = False) -> str:
+            """Exit early, as scripts do."""
+            if not ok:
+                sys.exit("not ok")
+            return "fine"
+
+
+        @command(effects="read_only")
+        def ping() -> str:
+            """Pong."""
+            return "pong"
+        ''',
+    )
+    error = {
+        "kind": "internal",
+        "message": "the handler called sys.exit('not ok') instead of returning",
+        "hint": "raise CommandError (or an error the command declares) to fail with a message",
+    }
+    answered = run(tool, "check", "--json")
+    assert (answered.code, answered.json()) == (1, {"ok": False, "error": error})
+    calls = [{"id": 1, "command": "check", "input": {}}, {"id": 2, "command": "ping", "input": {}}]
+    batch = run(tool, "--batch", stdin="".join(json.dumps(c) + "\n" for c in calls))
+    assert [json.loads(line) for line in batch.out.splitlines()] == [
+        {"id": 1, "ok": False, "error": error},
+        {"id": 2, "ok": True, "data": "pong"},
+    ]
+    call = {"name": "check", "arguments": {}}
+    request = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+    messages, _, _, code = exchange(tool, line(INIT) + line(request))
+    assert code == 0 and messages[-1]["id"] == 2
+    result = messages[-1]["result"]
+    assert result["isError"] and json.loads(result["content"][0]["text"])["error"] == error

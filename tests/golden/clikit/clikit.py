@@ -3402,6 +3402,13 @@ def _execute(
             result = _run_timed(command, call, timeout, json_mode)
     except Outcome as ended:
         result, outcome = ended.result, ended.name
+    except SystemExit as exited:
+        # NOTE: a script's habit; the tool would have ended without its envelope (a batch, with
+        # every line after), so it is the handler's failure, as on every surface.
+        raise _Internal(
+            f"the handler called sys.exit({exited.code!r}) instead of returning",
+            hint="raise CommandError (or an error the command declares) to fail with a message",
+        ) from None
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
