@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import ast
+import builtins
+import difflib
 import re
 
 import burgee
@@ -319,6 +321,32 @@ class Checks(Reader):
                 continue
             todo += [(child, names) for child in ast.iter_child_nodes(node)]
 
+    def check_group_variables(self, tree: ast.Module) -> None:
+        """`@notes.command` where `notes` is no group: a name the file never defines (a typo of
+        a group's variable) or a command's function. Either would stop the tool at start-up
+        (NameError, AttributeError). A name bound to anything else may be another library's
+        (`app.command` of Typer) and is left alone, as is every name under `import *`."""
+        if not self.not_groups or any(
+            isinstance(s, ast.ImportFrom) and s.names[0].name == "*" for s in tree.body
+        ):
+            return
+        bound = {name for name, _, _ in _top_level_bindings(tree)}
+        functions = {command.function for command in self.commands}
+        for name, node in self.not_groups:
+            if name in functions:
+                problem = f"{name!r} is a command, not a group (a group is made by group(...))"
+            elif name not in bound and not hasattr(builtins, name):
+                close = difflib.get_close_matches(name, list(self.groups), n=1)
+                problem = f"{name!r} is not defined" + (
+                    f"; did you mean the group {close[0]!r}?"
+                    if close
+                    else " (a group is made by group(...))"
+                )
+            else:
+                continue
+            use = f"{name}.{node.attr}" if isinstance(node, ast.Attribute) else name
+            self.error(node, f"{use}: {problem}")
+
     def check_names(self, tree: ast.Module) -> None:
         """Report duplicate command paths and clashes with the tool's reserved names."""
         seen: dict[tuple[str, ...], str] = {}
@@ -327,6 +355,13 @@ class Checks(Reader):
                 self.diagnostics.append(
                     Diagnostic(
                         span=group.span, message=f"group {' '.join(group.path)!r} is defined twice"
+                    )
+                )
+            elif len(group.path) == 1 and group.path[0] in RESERVED_COMMANDS:
+                self.diagnostics.append(
+                    Diagnostic(
+                        span=group.span,
+                        message=f"group name {group.path[0]!r} is reserved by the generated tool",
                     )
                 )
             seen[group.path] = "group"

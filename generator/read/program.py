@@ -100,6 +100,7 @@ class ProgramReader(Declarations):
         self.check_lazy_imports(tree)
         self.check_misplaced_commands(tree)
         self.check_names(tree)
+        self.check_group_variables(tree)
         self.check_stripped_names(tree)
         self.check_records()
 
@@ -273,9 +274,10 @@ class ProgramReader(Declarations):
             isinstance(func, ast.Attribute)
             and func.attr == api
             and isinstance(func.value, ast.Name)
-            and func.value.id in self.groups
         ):
-            return self.groups[func.value.id].path
+            if func.value.id in self.groups:
+                return self.groups[func.value.id].path
+            self.not_groups.append((func.value.id, func))
         return None
 
     def read_group(self, statement: ast.stmt, target: str, call: ast.Call) -> None:

@@ -58,6 +58,9 @@ class Reader:
         self.api_modules: set[str] = set()
         self.groups: dict[str, Group] = {}
         self.group_nodes: list[Group] = []
+        #: `@X.command`/`X.group(...)` whose X is no group read so far: (X, the node), checked
+        #: once the whole file is read (`check_group_variables`).
+        self.not_groups: list[tuple[str, ast.AST]] = []
         self.commands: list[Command] = []
         self.prompts: list[Prompt] = []
         self.resources: list[Resource] = []
