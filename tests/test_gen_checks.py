@@ -11,7 +11,7 @@ import pytest
 
 from burgee.model.diagnostics import GenerationError
 from burgee.write.generate import generate
-from tests.helpers import burgee
+from tests.helpers import burgee, run
 
 KITCHEN = '''\
 from typing import Annotated, Literal
@@ -150,6 +150,29 @@ def test_a_list_without_cardinality_warns_and_strict_refuses(tmp_path: Path) -> 
         "burgee: 1 error; nothing written",
     ]
     assert not (tmp_path / "tool.py").exists()
+
+
+def test_a_command_without_a_return_annotation_warns_and_returns_anything(
+    tmp_path: Path,
+) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        'from burgee import command\n\n\n@command(effects="read_only")\n'
+        'def hello(name: str = "world"):\n    """Greet."""\n    return f"Hello, {name}!"\n',
+        encoding="utf-8",
+    )
+    warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
+    assert warned.stderr.splitlines() == [
+        "handlers.py:4:1: warning: command 'hello' has no return annotation: its result is "
+        "neither described nor checked; annotate it (-> str, -> None, ...)",
+        "burgee: wrote tool.py",
+    ]
+    # NOTE: as its output schema says (any value): before, the runtime expected null.
+    result = run(tmp_path / "tool.py", "hello", "--json")
+    assert (result.code, result.json()["data"]) == (0, "Hello, world!")
+    tools = run(tmp_path / "tool.py", "--llms").json()["tools"]
+    schema = next(tool for tool in tools if tool["name"] == "hello")["outputSchema"]
+    assert schema["properties"]["result"] == {}
 
 
 def test_the_issue_example_is_refused_by_the_cli(tmp_path: Path) -> None:

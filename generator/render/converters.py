@@ -62,9 +62,10 @@ def converter_spec(ref: TypeRef, *, in_record: bool = False) -> str | tuple[obje
 
 
 def shape(ref: TypeRef | None) -> str:
-    """The result shape `_conform` checks normalised data against, for the type `ref`."""
+    """The result shape `_conform` checks normalised data against, for the type `ref` (None: no
+    return annotation, so any value, as the schemas say)."""
     if ref is None:
-        return _leaf("none")
+        return _leaf("any")
     if ref.kind in ("choice", "enum"):
         code = f'("in", {py(tuple(ref.choices))})'
     elif ref.kind == "list":

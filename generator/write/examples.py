@@ -52,6 +52,13 @@ def check(program: Program) -> list[Diagnostic]:
 
 def _warnings(command: Command) -> Iterator[Diagnostic]:
     returns = command.returns
+    if returns is None:
+        yield Diagnostic(
+            span=command.span,
+            level="warning",
+            message=f"command {command.name!r} has no return annotation: its result is "
+            "neither described nor checked; annotate it (-> str, -> None, ...)",
+        )
     if returns is not None and returns.kind == "list" and command.cardinality is None:
         yield Diagnostic(
             span=command.span,
