@@ -516,3 +516,35 @@ def test_a_hidden_option_is_left_out_of_help_and_still_works(tmp_path: Path) -> 
     assert shown.code == 0 and "--name NAME" in shown.out
     assert "--internal" not in shown.out and "SUPPRESS" not in shown.out
     assert run(tool, "go", "--internal", "!").out == "x!\n"
+
+
+def test_a_trailing_underscore_is_dropped_from_command_names_and_env_vars(
+    tmp_path: Path,
+) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        from typing import Annotated
+
+        from burgee import Option, command, program
+
+        program(name="lister", env_prefix="LS")
+
+
+        @command(effects="read_only", cardinality="bounded")
+        def list_(limit: int = 3) -> list[int]:
+            """List numbers."""
+            return list(range(limit))
+
+
+        @command(effects="read_only")
+        def tag(tags_: Annotated[dict[str, str], Option("--tag")] = {}) -> dict[str, str]:
+            """Echo tags."""
+            return tags_
+        ''',
+    )
+    assert run(tool, "list", "--limit", "2", "--json").json()["data"] == [0, 1]
+    names = [t["name"] for t in run(tool, "--llms").json()["tools"]]
+    assert names == ["help", "list", "tag", "output"]
+    assert "(env: LS_TAGS)" in run(tool, "tag", "--help").out
+    assert run(tool, "tag", "--json", env={"LS_TAGS": "a=1"}).json()["data"] == {"a": "1"}

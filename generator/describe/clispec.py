@@ -18,7 +18,7 @@ from typing import Any
 from burgee.describe import builtins
 from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
-from burgee.model.ir import Command, Param, Program, TypeRef
+from burgee.model.ir import Command, Param, Program, TypeRef, cli_word
 from burgee.runtime.deliver import _AGENT_LIMIT
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.flags import FLAGS, confirm_flag
@@ -47,7 +47,7 @@ def env_name(param: Param, program: Program) -> str | None:
     if not program.env_prefix:
         return None
     prefix = program.env_prefix if program.env_prefix.endswith("_") else program.env_prefix + "_"
-    return prefix + param.name.upper()
+    return prefix + cli_word(param.name).replace("-", "_").upper()
 
 
 def arg_type(ref: TypeRef) -> str:

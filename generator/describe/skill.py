@@ -167,9 +167,7 @@ def _surfaces(program: Program) -> list[str]:
         lines += ["## Prompts", ""]
         for prompt in program.prompts:
             args = " ".join(
-                f"--{p.name.replace('_', '-')} {p.name.upper()}"
-                if p.role == "option"
-                else p.name.upper()
+                f"{p.flag} {p.name.upper()}" if p.role == "option" else p.name.upper()
                 for p in prompt.params
                 if p.role != "context" and p.required
             )

@@ -46,6 +46,12 @@ TypeKind = Literal[
 ]
 
 
+def cli_word(identifier: str) -> str:
+    """A Python name as the command line spells it: `list_tasks` is `list-tasks`, and a
+    trailing underscore, there to dodge a keyword or a builtin (`list_`, `from_`), is dropped."""
+    return (identifier.rstrip("_") or identifier).replace("_", "-")
+
+
 class Node(BaseModel):
     """Base of every IR node: immutable, no unknown fields."""
 
@@ -143,7 +149,7 @@ class Param(Node):
             return self.name
         if self.long:
             return self.long
-        return "--" + (self.name.rstrip("_") or self.name).replace("_", "-")
+        return "--" + cli_word(self.name)
 
 
 class Command(Node):

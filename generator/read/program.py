@@ -15,6 +15,7 @@ from burgee.model.ir import (
     Group,
     Param,
     Program,
+    cli_word,
 )
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
@@ -361,7 +362,7 @@ class ProgramReader(Declarations):
             )
         elif effects not in EFFECTS:
             self.error(args["effects"], f"effects must be one of {', '.join(EFFECTS)}")
-        name = options.get("name") or node.name.replace("_", "-")
+        name = options.get("name") or cli_word(node.name)
         if not isinstance(name, str) or not _COMMAND_NAME.match(name):
             self.error(decorator, f"command name {name!r}: use letters, digits, '-' and '_'")
             return

@@ -6,7 +6,7 @@ import ast
 import re
 
 from burgee.model.diagnostics import Diagnostic
-from burgee.model.ir import Param, Prompt, Resource
+from burgee.model.ir import Param, Prompt, Resource, cli_word
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral
 from burgee.read.params import read_params
@@ -66,7 +66,7 @@ def read_prompt(
     options = _options(reader, call, (), "@prompt")
     if options is None:
         return None
-    name = str(options.get("name") or node.name.replace("_", "-"))
+    name = str(options.get("name") or cli_word(node.name))
     if not _NAME.match(name):
         reader.error(decorator, f"prompt name {name!r}: use letters, digits, '-' and '_'")
         return None
@@ -126,7 +126,7 @@ def read_resource(
             f"URI template {uri!r}: each placeholder appears once, with text between two",
         )
         return None
-    name = str(options.get("name") or node.name.replace("_", "-"))
+    name = str(options.get("name") or cli_word(node.name))
     if not _NAME.match(name):
         reader.error(decorator, f"resource name {name!r}: use letters, digits, '-' and '_'")
         return None
