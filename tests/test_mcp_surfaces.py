@@ -295,7 +295,7 @@ from burgee import command, prompt, resource
 
 
 @command(effects="read_only")
-def prompt_(x: int = 1) -> int:
+def prompt_count(x: int = 1) -> int:
     return x
 
 

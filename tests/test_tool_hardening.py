@@ -405,3 +405,47 @@ def test_sys_exit_in_a_handler_is_its_failure_on_every_surface(tmp_path: Path) -
     assert code == 0 and messages[-1]["id"] == 2
     result = messages[-1]["result"]
     assert result["isError"] and json.loads(result["content"][0]["text"])["error"] == error
+
+
+def test_an_env_var_supplies_a_required_option_on_every_surface(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        """
+        from typing import Annotated
+
+        from burgee import Option, command, program
+
+        program(name="scaler", env_prefix="SC")
+
+
+        @command(effects="idempotent")
+        def scale(name: str, replicas: Annotated[int, Option(min=0)]) -> int:
+            \"\"\"Scale a service.\"\"\"
+            return replicas
+
+
+        @command(effects="read_only")
+        def ping() -> str:
+            \"\"\"Pong.\"\"\"
+            return "pong"
+        """,
+    )
+    env = {"SC_REPLICAS": "3"}
+    for args in (["--name", "api", "--json"], ["--json", '{"name": "api"}']):
+        answered = run(tool, "scale", *args, env=env).json()
+        assert answered["data"] == 3
+        assert answered["meta"]["provenance"]["replicas"]["from"] == "env SC_REPLICAS"
+    missing = run(tool, "scale", "--json", '{"name": "api"}')
+    assert (missing.code, missing.error_line()["error"]["message"]) == (2, "replicas is required")
+    call = {"name": "scale", "arguments": {"name": "api"}}
+    request = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": call}
+    proc = subprocess.run(
+        [sys.executable, str(tool), "--mcp"],
+        input=line(INIT) + line(request),
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, **env},
+        check=False,
+    )
+    result = json.loads(proc.stdout.splitlines()[-1])["result"]
+    assert not result["isError"] and result["structuredContent"] == {"result": 3}

@@ -3640,9 +3640,8 @@ def _input_problems(command: str, raw: dict[str, Any]) -> dict[str, str]:
         return {}
     problems: dict[str, str] = {}
     properties = schema.get("properties", {})
-    for key in schema.get("required", ()):
-        if key not in raw:
-            problems[key] = f"{key} is required"
+    # NOTE: a required key left out is not refused here: an option's env var or config file
+    # may supply it, as on the command line; `_Call.value` reports it when nothing does.
     plain = _PLAIN_PROPERTIES.get(command)
     if plain is None:
         plain = _plain_properties(command, properties)
