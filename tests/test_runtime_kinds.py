@@ -219,8 +219,12 @@ def test_a_choice_is_matched_with_json_equality_as_its_schema_is() -> None:
     assert _problem(True, schema, "n", schema) is not None
     members = _member(enum.Enum("Size", [("S", 1), ("M", 2)]))
     assert members(2.0).name == "M"
+    assert members("2").name == "M"  # NOTE: as an env var or a config string gives it
     with pytest.raises(_Invalid):
         members(True)
+    # NOTE: a member's name is no value of it, from any source (argparse and the schemas agree).
+    with pytest.raises(_Invalid, match="'M' is not one of 1, 2"):
+        members("M")
 
 
 def test_an_integer_longer_than_python_reads_says_so() -> None:

@@ -1970,11 +1970,12 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
 
 
 def _member(enum: type[_E]) -> Callable[[object], _E]:
-    """A converter that accepts an enum member's value (or its name)."""
+    """A converter that accepts an enum member's value (as text too: a flag, an env var), as
+    the schemas and argparse's choices do; never its name."""
 
     def convert(value: object) -> _E:
         for member in enum:
-            if _same(value, member.value) or value == str(member.value) or value == member.name:
+            if _same(value, member.value) or value == str(member.value):
                 return member
         allowed = ", ".join(str(member.value) for member in enum)
         raise _Invalid(f"{_show(value)} is not one of {allowed}")
