@@ -548,3 +548,31 @@ def test_a_trailing_underscore_is_dropped_from_command_names_and_env_vars(
     assert names == ["help", "list", "tag", "output"]
     assert "(env: LS_TAGS)" in run(tool, "tag", "--help").out
     assert run(tool, "tag", "--json", env={"LS_TAGS": "a=1"}).json()["data"] == {"a": "1"}
+
+
+def test_a_positional_tuple_takes_its_items_as_words(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        from typing import Annotated, Any, Literal
+
+        from burgee import Argument, command
+
+
+        @command(effects="read_only")
+        def a(
+            mode: Annotated[Literal["x", "y"], Argument()],
+            point: Annotated[tuple[int, int], Argument()],
+            rest: Annotated[list[int], Argument()] = [],
+        ) -> dict[str, Any]:
+            """A."""
+            return {"mode": mode, "point": point, "rest": rest}
+        ''',
+    )
+    assert " a [-h] {x,y} point point [rest ...]\n" in run(tool, "a", "--help").out
+    expected = {"mode": "x", "point": [1, 2], "rest": [3]}
+    assert run(tool, "a", "x", "1", "2", "3", "--json").json()["data"] == expected
+    given = '{"mode": "x", "point": [1, 2], "rest": [3]}'
+    assert run(tool, "a", "--json", given).json()["data"] == expected
+    bad = run(tool, "a", "x", "1", "q", "--json")
+    assert (bad.code, bad.json()["error"]["message"]) == (2, "point: 'q' is not an integer")

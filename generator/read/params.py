@@ -458,6 +458,15 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
+        if kind == "tuple" and not param.required:
+            reader.diagnostics.append(
+                _diag(
+                    param,
+                    f"argument {param.name!r} of {fn}: a tuple with a default cannot be "
+                    "positional (it takes all its items or none); make it an option",
+                )
+            )
+            ok = False
         later = positionals[index + 1 :]
         if kind == "list" and later:
             reader.diagnostics.append(

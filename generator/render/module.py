@@ -97,6 +97,8 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
     if param.role == "argument":
         if ref.kind == "list":
             options["nargs"] = "+" if param.required else "*"
+        elif ref.kind == "tuple":
+            options["nargs"] = len(ref.items)  # NOTE: always required (read/params.py)
         elif not param.required:
             options["nargs"] = "?"
     else:

@@ -53,6 +53,11 @@ def positionals(
     """Positionals in an order argparse cannot parse."""
 
 
+@command(effects="read_only")
+def pair(at: Annotated[tuple[int, int], Argument()] = (0, 0)) -> None:
+    """A positional tuple takes all its items or none: it cannot have a default."""
+
+
 def main() -> None:
     """Clashes with the generated module's entry point."""
 
