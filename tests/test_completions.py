@@ -557,3 +557,18 @@ def test_fish_completes_after_an_opening_quote(tmp_path: Path) -> None:
         'odd go "se': ["semi;colon"],
         "odd go --mode 'x": ["x y"],
     }
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("pantry pr", ["prompt"]),
+        ("pantry prompt ", ["shopping-list", "recipe"]),
+        ("pantry resource ", ["pantry://inventory", "pantry://notes"]),
+    ],
+)
+def test_prompt_names_and_resource_uris_complete(line: str, expected: list[str]) -> None:
+    """`prompt` and `resource`, as root help lists them, and what they take: a prompt's name,
+    a resource's URI (a template has no fixed words to offer)."""
+    script = GOLDEN / "pantry" / "completions" / "pantry"
+    assert _bash_with(script, "pantry", line) == expected

@@ -285,6 +285,25 @@ def test_log_goes_to_stderr_on_the_command_line() -> None:
     ]
 
 
+def test_prompt_and_resource_have_help() -> None:
+    prompts = run(PANTRY, "prompt", "--help")
+    assert prompts.code == 0 and prompts.out.splitlines()[:6] == [
+        "usage: pantry prompt [-h] [NAME [--ARG VALUE ...]]",
+        "",
+        "List the prompts, or print one's messages (its arguments: prompt NAME --help).",
+        "",
+        "prompts:",
+        "  shopping-list  Write a shopping list for what is running out.",
+    ]
+    resources = run(PANTRY, "resource", "-h")
+    assert resources.code == 0 and resources.out.splitlines()[:2] == [
+        "usage: pantry resource [-h] [URI]",
+        "",
+    ]
+    assert "  pantry://items/{name}  One item, by name." in resources.out.splitlines()
+    assert run(PANTRY, "prompt", "recipe", "--help").out.startswith("usage: pantry prompt recipe")
+
+
 def test_help_lists_prompt_and_resource_only_when_present() -> None:
     assert "list the prompts, or print one" in run(PANTRY, "--help").out
     assert "list the prompts" not in run(MINIMAL, "--help").out

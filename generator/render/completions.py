@@ -16,6 +16,7 @@ import json
 from typing import Any
 
 from burgee.describe import skill
+from burgee.describe.mcp import PROMPT_COMMAND, RESOURCE_COMMAND
 from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
@@ -81,6 +82,15 @@ def table(program: Program) -> dict[str, Any]:
         for path in [(), *(g.path for g in program.groups)]
     ]
     commands = [_command_row(c) for c in program.commands if not c.hidden]
+    # NOTE: `prompt NAME` and `resource URI` complete as commands whose one positional is a
+    # prompt's name or a resource's URI (a template's URI has no fixed words to offer).
+    for (word, text, _), names in (
+        (PROMPT_COMMAND, [p.name for p in program.prompts]),
+        (RESOURCE_COMMAND, [r.uri for r in program.resources if "{" not in r.uri]),
+    ):
+        if program.prompts if word == "prompt" else program.resources:
+            groups[0][1].append([word, _help_line(text)])
+            commands.append([word, [], 0, [], [[names or "none", False]]])
     return {"groups": groups, "commands": commands, "root": list(program.root())}
 
 

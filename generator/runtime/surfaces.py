@@ -16,6 +16,7 @@ from burgee.runtime.deliver import _deliver
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _failure, _Internal
 from burgee.runtime.execute import _as_error, _debugging, _execute
+from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import _Any
 from burgee.runtime.mcp_io import _arguments, _McpError
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
@@ -235,8 +236,14 @@ def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], moder
 def _prompt_cli(invocation: _Invocation) -> object:
     """`mytool prompt`: list the prompts; `mytool prompt NAME [--ARG VALUE ...]`: its messages."""
     rest = invocation.rest[1:]
+    if rest[:1] and rest[0] in HELP_FLAGS:
+        return _surface_help(
+            "prompt [-h] [NAME [--ARG VALUE ...]]",
+            "List the prompts, or print one's messages (its arguments: prompt NAME --help).",
+            _document("mcp_prompts"),
+        )
     if not rest or rest[0].startswith("-"):
-        if rest and rest[0] not in ("-h", "--help"):
+        if rest:
             raise UsageError(f"unexpected {rest[0]!r}", hint=f"{PROGRAM} prompt NAME --help")
         return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
@@ -272,6 +279,13 @@ def _prompt_cli(invocation: _Invocation) -> object:
 def _resource_cli(invocation: _Invocation) -> object:
     """`mytool resource`: list the resources and templates; `mytool resource URI`: read it."""
     rest = invocation.rest[1:]
+    if rest[:1] and rest[0] in HELP_FLAGS:
+        return _surface_help(
+            "resource [-h] [URI]",
+            "List the resources and resource templates, or read one by its URI.",
+            _document("mcp_resources"),
+            _document("mcp_templates"),
+        )
     if not rest:
         return _listing(
             invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
@@ -297,6 +311,23 @@ def _resource_cli(invocation: _Invocation) -> object:
         return _PRINTED
     text = content["text"]
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return _PRINTED
+
+
+def _surface_help(usage: str, description: str, *texts: str) -> object:
+    """`prompt --help`, `resource --help`: usage, what it does, and what there is to name."""
+    import json
+
+    lines = [f"usage: {PROGRAM} {usage}", "", description]
+    for text in texts:
+        for kind, entries in json.loads(text).items():
+            if entries:
+                lines += ["", f"{kind.replace('resourceTemplates', 'templates')}:"]
+            for entry in entries:
+                shown = entry.get("uri") or entry.get("uriTemplate") or entry["name"]
+                summary = entry.get("description", "").split("\n")[0]
+                lines.append(f"  {shown}" + (f"  {summary}" if summary else ""))
+    sys.stdout.write("\n".join(lines) + "\n")
     return _PRINTED
 
 

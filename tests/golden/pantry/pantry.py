@@ -360,82 +360,83 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPQ1v28hyf2WrVyA2KtGOnbs2kmsgyOXdub3YQeziUFiGuRJXEs8UyXJJO3qJgf6a/rD+ks7HLr/l0JYveLkqQGyJ"
-    "3J2dmZ2dL87Qn3vTaBkHKvWjsDfsfR735kmUxXrcG15ejnvjXh9/6TSa3sDnce+X6E4ss+lCRDMRhUr4qVqKdKES+Kid"
-    "ce+qD8MTVUz4yJ+FulXJSuiFCmZ9EUTzuR/OhdQAQMwjlU+9k35K836DDyILUz9A8CL1l7iCyGIRJXRlKoNAJfArnKpA"
-    "j8RFkilxt1ChuRQoD4HCP4AGRC5l6FmyLHqXV/19/IHXQiAHLs1koBVOqtDBA3HYYKBThfxBsGaOYYsMVwKYB8vQwjCp"
-    "TFIFhJpGhE0FiJ2EF5MoShFZ2gK6dd/r94JgqXmX0igKiBr4HMolABiOe8DcmIZ7Sk8TP8ZNpRs/RdNsqcJU4hWBc/si"
-    "jFLioZwEyhHvJOypS1AvrxyE6CK7kdE6llMFKMcykanyhOGliGVKYpAuYGCcRPNELh1xEt5GN0pIWgU32I1lmMLWHyHQ"
-    "YzEY/K4BhxdHtzLI1PELV9z5AMc1312Y+W/nZ6cimvyupikwNZ0uUFTShUwJ5gsA6Ydxlp5PF2op3RGKkAz1nUo0iSRN"
-    "V+GtCqJYwRWhUy/K0r5wP4/H4150gz+HIgV56Qv87MlU8jXHce7dPkhRpJVw8brLGChYFGAUq4odKUA8siBlzIAFyFAZ"
-    "WsThAu/CBFiGbKDFeUppMXN2kJ8wwyzppxqOya4j3oiZ9IOMBjCBVRpIWJkIlSRRwldpyI0fevib7y6V1nKuigvAU0Lj"
-    "/t5sgAT8w8HfVBIJ9Qk4Oo08NRIujtEgN5lm2PhTTlGMrhP1X5mfKFrFRakAJvFehupTenkFjKRzasQl8EMYkEYiyUKB"
-    "I5xcNLThqWWYNtrCTO0jQwQRqIlTOYIaWRREqEmIP8jDaZaKnaVKpQM7HE5RZEf5SryH4uO7v7ogv3NYaSJBOSGesywA"
-    "VQN47Y7EESieJIOD7l2jyF3ztGORyrkWiyjwBG6UmCXRErc8Hy10lCVT2JEQCRB+qOEGcUsX1A4GExQpFxmhWWvgOdRD"
-    "ltxfiU+8z35pCw0zigt0CGgPXSPlftinE5ALP/JcKDjaDqmF0rGBvUQtsopZc7DQ0iA4ybFKUl+hevl8fw+XypLffeJ9"
-    "v6ybCotQV05fMylPQzxfujwatgN0SSsWv7F+AWmKbsDK4MlANWxlnFQxQ0T1LD3Px6ky+FBelc5jO8fq650BpWQNWYUq"
-    "wdLhPJaUe7JuIIG1+3C+1VwlD9BRTESKUj8NeOYJ8J/uNpiMkGQIeo7siMEtUdI7C4PVLz7hQGqVyGXRv1XmBusqlGm1"
-    "jKMUrFFpRk1Yyg5EnXHdHYqnCo4x8O3sXCfAFeNPg2YSVX1veEg78HiJ6YKqsSfdt95OuOqyl3bLNtvM3KVrHLnncfGe"
-    "vM3WCatMCLPlJN9nu4Uv9539b72LEzA8Soab7+KznEgmbM2BlF6LGUW9BrbRGGZyku4kmec+OBtofAVckrTtQ5qaqBko"
-    "fdhYlAI/HI9DvMoAXqClTG4AErlKoahaeAfmbiAKMLu7pbiooCrJ4TBUIru02HGJCcyyITkbuw5rz2g202rteYUBSz/0"
-    "lxno3+F+RQL3cXbgL/1uk1/WxBf/tcrR7Kn2bDO2fp0XRK8K5+niEZr4oiyAIDIMoI/yMl1A+DJNwYc2W4FDHsAuzG+D"
-    "Zj+bmVCrDc+q9ggCuHa1Bjcm2Vp8XIIOwkjgPCFnqWLFF0idOmtO/owot8wrcSmnKcf+D1QPiEKswt+iJPDK4++JdhCE"
-    "ZZw24lO9iOIYODwIfM14Fl7Hbwn4fXCa7BiBY8QMLMGdia/grId4A2TRabcnjwchkzkFxk1U0yhRaxxF9EzBU8RlGEpp"
-    "i0h1VjTnJPPmql1z5p4vQgNueiSpKksi3QDM3L2q+0lTP1Y1Tp5ncwhsULXybQ5TLAt8jBTAf2pn4WPmruWd5+vF2uOJ"
-    "N5HeKfjZ7dy7IhECE0exlIWeJT7BYDd5uLfnQ5ATwi6tWODt4tXLBVfekbtIsQVakIX12Uz8nah2hnSctgQjdmGVgIzj"
-    "wJ/SkdvDZIdREg0K4FwieWXsi0sF5hd5cPCCkgxK99HPjQMJ+4Envh3zLtMqnL6AYx7ItMxxe6nGeeCG3vuMSN/XmJ+H"
-    "Djn2Zyai64vJiuxjO7ZrhnXkazuegZyA22gQdSbgUVSQpds1bN+YmIzuEb8mq1TpdpzXD76nbN1yGl8bTchJu61a3KrF"
-    "TdSiFapcN7JYbVXlN1GVlvup1ZNV7m/V5x+gPumBxANPPIo0UYFEh3ziNgW5TUE+IgVZIPao5OM2c/lnyVyW/LFny1lu"
-    "s6F/imxoWTc8Mg+6Tkts06nbdOo2nbpNp3I6FV1hLpBgP3gK4XuspsSEfeew6pSzB0fXwMnQllkvHVDZdHWSJXOlbO2G"
-    "vo5X6cIMOv7XQ+f1Gk/dFmqo5FZ56KMCmyHEHVJFDkRLJrPRF3ksSopF5tUfpLDA1zE+hlWgJC/pilbJuR1DhO2VLiHb"
-    "50E0kcE1BNeNGIAriqruYknf1JMFLfQZdUPFKw9UEI1spQyVKokdsMsDyqNQ6cUul7uQwkRvrlrHdKNWwDgIzrCKCpSt"
-    "0W5G4Eu0lEyLXkRJypejteSpkDQUyHLBBZbWbrSbihggYwk7tGO03JArYZroeWqSzavI5Ka524IaEwMpKA+FRk7j6cXT"
-    "n4CyNDU+zVXRqEXW4Lb4Jh2WZR+pUpFkFYRvqnCMC4SlXa5Z0WWUWhixlJ/Ke9WqT7uglaWiMMt4sgp8Ch3br/kCWuIx"
-    "RNFzyxVNO/tDEUL8iHZtZI6omCtewdTOmQ3mQS106dgPgoHnJ1WysNivK013nApseC9l0w40EhEtCBiruIGIxXA6mGij"
-    "LIVnCiDp0OIRNzLwQu9SlRb6XICiSYQ2kZr5KvA2UTGkOZi0vrBEomc/GGBR51AwzhEYEhOKJyk6dCQNXpRicRnvQR01"
-    "9YnyVJsgx2vfmUpEEdEdkBXWc1NYixOeXThFtW1Plx0sDlxTEvfZ9/qlkkDUs/eM119Pfn1HO2sVcXsRnNix58BUWBK7"
-    "W87A79FEb3SqabcNL4ZFJhRdhQFtMVFHlZASNx0cX6t5xavdznhKPTDV28rb6MBU8b2jBwbEMWsZMcr0+VkB0LDqjmEQ"
-    "RHeDkjP0jGgi90qQrWhgjWnUGcGVySGXbO1qIxxpT9vwIuchIt/gBhM+O6FSHpxqPnZhNIk8lAsb4hkpyIki2sE+zXw0"
-    "1Fh/O1nFUmt0iVroQqXyXDrUooBOTSjev/3AXt8ePUeCW/4Mn4105fhyGm/mP6AP2kAsx0pEWHmLiqC7EBCtA2LuZr6N"
-    "EVAg0Sp0Y4TQ9DD8LOEi/K645W78s+ylgVZUUXdFA2QWQ7GNkQABeoN+iThHgGLn/N9Pfv3VWXq7HVBCjza3dmXbJ47Y"
-    "ZB2jr17EHFqutDleWEBet2Y7s0DO+2gn+mZvII5ZQSRDDjtYE6ORGTV+2JeKiZLgW2WhpxLby0BNEgg2gdhO59kUgHSr"
-    "QnQ7y5EXe2Uc+YAPeZ1HQq8wqYD85SRMHnuFJd8QtQNxbwfkvW9VYZ/9CMKFNDUiBGT5SRSS08N5FDt5lyrmOYkUClq2"
-    "5Gqicafi9h1ZOEmiwNQsVri/4rQv9skXxUaWXVOCP+SyfPZDiCeI1NL3vED1+R6qj9qdUS0PZcaQKWLn0aNnsLM+faw6"
-    "vwjGqgF7y91dW+bPgagG9ZX6fyv4/T7yIEwAeUgTAJNGNyokJGn/c/6jFYRA4eiLv7zWKfhqX4774vLk9Pziqi+Ojs7/"
-    "8/wYLjiOs4sPPkWoMoh4gBjlUW7OT8QE+H2jgLiJwtYJeugD5tK/URW/X0fsvJPXn6JA49LYs2N7RrjVQDKqTFTej8CZ"
-    "Epw7UemdAtFY19mAwI721txEFxRFwjT1IAam98E0PFR6YAyIoci0ot4cns1bxtjOIvQLKv0RyGPfboqaJooOCT0lpG91"
-    "r9SQHcdKJjQZHSybIzziOcPTN+/fHTNM45cWPqq4RLfxymzl1/xMkrxSk1HTu+yziUZN43PFAqcCogRVxU7VWxsiV2Bj"
-    "V2Lmh75e7I4Ij+uacwhAMF8QBCCSO+yXilMYK2kMcx2kJUQJ1yBFKbVKUV+JhDMGJ62UBCPiJgpOKm8LUGS+Fbd5uE+J"
-    "gMKDifAWoWYMXMOtA5xId788+IFVEO4G9i7RMwl+QFh04LU/wX3CQ1k1m4GuZkHJ+cePFWUCoQCcJ5Nc0sCYQNkCjQYW"
-    "+ePIr0RQRXbvK09u0VZx1uhal9K8/5h/GfcWaRrr4R49izcBoRMl8z0vgV3YO9g/2B+8PNgrhcPAhGbm9IF8cXTDv0GZ"
-    "6fxBRt/0u/2pngij1Ri359FbVoqMvBEbrqoZ50ewM8/mm/649azg3rzOeX5q3VsPzfbyrR+x8BucL98GzZis0ITUxhTP"
-    "2EjEUzi+daoe4CpjXcbvqpr4z4HIJJF8SqkUpjtjbAvcetJQ96y73UQ5h3d1v15MzOZh+ZX9pnlAvQ8yNzPXrPnMAzTO"
-    "bRZfkiy28frS16iYrj2FZW4qnJrYUyVLUF55VF/KfmaGtYVDSeaWo48ouaFm3WLktfok0eQQxld98zzv+VTS33URzB/U"
-    "U1Y2OsXDnKdYnbyX/FGpprw6Y53NrBR0fCeWqP2J5Vavb/X6/zu9blQ2k2vVRkl/Eb7fi/L/9hVp37z59NmCkNJ7Qcrc"
-    "/dpzzkpZ1nem7Suqaavtt9p+q+0ZK9Zb35eqf+4K0toLRAps6rr8g3m+QY/K+UH/SLjmGfvb9z/973//jytCENjojnx5"
-    "CC9KNQDPrMVzcew3xPfyqlWLr1XaXPBXbJepZnA8dWs2Z+923zl0bDfHWmmyUK++167+Z9sdW/DXIc/XqMwqagQfH6zt"
-    "Nx7QcvHpk4CZAtTvzNZvK1v/vitbt+7X1v36Ru5Xu5UqWaP9lweHr3748Z//5bWcTD0qq79v9XXyAtb6DGEVttgXRtsK"
-    "1pvsdzUdpG1nw6adDfeltPS2133b677mTHR9BUjeq7Btb1c58/7IN4HUGF50uhec37a0P7WlvZJ2KByUWm4Bqyiu8dWm"
-    "RjeX3Yx1lXVv8A2k6hNEhlgyZd8Y64fa91AXLkBcA5VghUkcJakpyZFiks0dw7AcF5OYqCFy0BURCBgBASqrk8KkRYRV"
-    "EphYtb0zpsRdgylM1O+E+AhFk+tXZNhArC1LU0bxVUcUL0r9H1iAq6lYd+pTVSQiCLEtLSVmfqLTkdCK/e/LqwZOa/I+"
-    "ZbR+fN2ZdTHE2hg+pw0MTV0VVkthTtpjpHAc+qgNtMqJpoo4HTyFSbAZgBrYg7wLh8shMegv5cGrKDTyZ1U8fujKlBQC"
-    "M1ybsjVY8URtJLaAi+GPqOSKyrBMwadPhetYsrlqYFbP3VUQO9zviNhJAUXsvE2TYPBW7Inzk59PTi92R4DuNb+iGFDm"
-    "Jqc2ka7lByuYvDrsulU5ELED61+8+/j+IQS4mxBLb3vD3mAwGIeo/Iai6Bwch6Ul8MazNv+J/9CKE3WEhKkVE6nUN0bY"
-    "zWI75GUQSP6ACdFdLvoHwkwdGpW8kpRSW0q9dc9BcrDmDizExMcUERL00fQ+ig/U+ygOndf/ZN9Lndc7jUMMhzG6HY5D"
-    "YeumcbrppRyHxL6jfxgMxM8qVPxudDBVbETZazKqVzvxaiS8iI6xAgfaAdyPx+E4/ItZET8/b5clAv+LeIt1rKDQ8OtA"
-    "fAQK7Vuo3569f//m9CesUTWMdKmFxh1Egr4Bszm5hPoHQq5pGqyaLKa3qnNUb9+obnM/5gXn2D6ZTQFXRrYYbl9enkf2"
-    "ojgdOBdvFWG6vWLCcgLO0I3Bc8RZ/pkZQXCLSk0fiyJNPS3mTVhngEYBMmGogxz6Gcsdy4XPeTtnTrl9v3vRC4UGDzap"
-    "zln7pvvCL2bjd/8COH2jQFVhaXC1H1SPYAN43sA1pakg7iRM3NxEaFZfnG5XdLnnQFcI4LJZ9Pisr07bYKJmyZWvXH3K"
-    "5e1UEZqx5W7CcdYIkK3EP/twcXJ26pZr7x/qKCtq8PNi9VuZ+Kj0bFE+GOJAVcrxbSONDeVKFnOEAQpt0xI0qannySVg"
-    "KpPEV7oo2Mf38tdq9V0HdwD/koIr6EELAyFSiPenxksxh3FYP34NrwJl0r4Zv+bGgCCQnn7FPQZc7f7gS/ORPnq/vkvI"
-    "tL/93lbdFzArVfa7rHZXUZZvuyzaA8gLAnXMCFcr/d2h4VeeonfLSGeom+iQN163X6RjTte/eZ9Iep93/9neuGHLq/Pr"
-    "RduoVvyy5ijSXPAFro3xrfnmnfmoaoz+KE7W40q8XR83r7X9DAUAGdcoknb58H5X9fiic/29zWK5leJ711qid/nfbMAL"
-    "X+ij+GJ0NGp9+LJUkg70FxgA1jX/j+P34f6X3JLQpZdwwbXRkwtfNgiEGOIBQqQYiMA9XzjD4F8h+IYK+CI2CUoY8o+v"
-    "EXQzIGEynhxaGD4fEOJ5S3wV4U4BggX0AwIqRweE4OZuvoF/uJ+LBHvnCP5JzroB+OqQKM+dbCL+ES43gjGOmGl/CCv2"
-    "m6pO8aCAZv1Kv0NpmnGKYU7nwtXSbPSkYerzFEABOWfsGZgWf6ZzuNZFQRez4SiRubWa4oPJHFc4xdZWVNLH2EePOVpx"
-    "fnH2ETn4yOxvE7zJeA4GlKL86eT8F4DaNSEK+FbBlWzjMvfr3NzGcB8YdqwZLzf32j/mGc+wtu2s3ZuZT0CzQ37yQViU"
-    "GAQ4HbKFD+NUygUCuJY03oPTGyk6gLE2rVZiuYVUZfoMg0xqH3Q/AwVThX+8RyUYOKC02gRn++7Q3mAnIHrNsFjv/v8A"
-    "tOf9Bg=="
+    "eJztXQtv28h2/itT3wKxUYl27Oy2kd0AQTZ3121iB7G3i8ISzJE4krimSJVD2tFNDPTX9If1l/Q8ZoZPOfRjg5utFtjE"
+    "Jjlnzpw5850Hz2E+b02SxTJSWZjEW4Otz8OtWZrkSz3cGlxcDLeGWz38S2fJ5Ap+Hm79ktyIRT6Zi2QqkliJMFMLkc1V"
+    "Cj9qb7g16sHjqSoGfOSfhbpW6UrouYqmPREls1kYz4TUQEDMEuWG3sgwo3G/wQ8ij7MwQvIiCxc4g8iXIknpykRGkUrh"
+    "r3iiIn0oztNciZu5is2lSAWW6DKFNTLZKNQZDedruofklmkYZ7icgbksTl6/fysu+v3XH38W//H63a9vR8XSkjydqCox"
+    "e5XJpUoGTM1eF79+PAYC8B+MAoEvZBxYEVtRXYx6e/gHXothNFyaykgrHFSRKT+Ij/X7OlO4V0jWjDFbJOOVgI2EaVAI"
+    "QGFUFm+FhJokxE2FSHmQE1/BIvI9T5ZL2MQ+SoHGpGoSLhUSqjFuJVYZv5Rxlq4Gu7thfK3iLElXRMRdjpNM6TIx5C9N"
+    "kgzlRppJXN5u9baiaKFZebMkiUiw8HMsFzDpYLgFOrekxwOlJ2m4RF2nGz8lk3wBc0u8InBsT8C0pFpyHClPvJWg6j5R"
+    "vRh5SNFHLcQ910s5USC9pUxlpgJhtlUsZUanI5vDgyC6WSoXnjiOr5MrJSTNgnrv80LFERJ9Jfr93zXw8OzoWka5evXM"
+    "Fzch0PHN7z6M/Lez0xORjH9Xkwz2N5vM8QRlc5kRzWdAMoyXeXY2mauF9A/xZMlY36hU00ml4QpkHSVLBVeEzoIkz3rC"
+    "/zwcDreSK/xzIDI4Rj2BPwcyk3zN87xbvweHK9FK+HjdZw4UTAo0ilnFtkSlz6OMOQMRoEBlbBmHC7wLYxAZioEm5yGl"
+    "yQykoDxhhJkyzDSgx44nXoupDKOcHuAFVtdAGsOLUGmapHyVHrkK4wD/5rsLpbWcqeICyJTYuL01GyCB/7j/N5UmQn0C"
+    "iU6SQB0KH5/RoDe5Ztr4p5ygGl2m6r/yMFU0i49aAULivYzVp+xiBIIk+DLqEoUxPJAlIs1jgU94TjW0kakVmDYgaob2"
+    "UCCCFqhJUo5BjSKKEgRYkg/KcJJnYnuhMunBDscTVNlDNxPvofj49q8+6O8MZhpLwGzkc5pHgMDA186hOAI8TnPAnOAS"
+    "Ve6Sh70SmZxpMU+iQOBGiSngBW65e1owAsDhwgWIMNZwg6Sli9X2+2NUKR8FoRnA8BzqAWvuO5IT73NY2kIjjOICHQLa"
+    "Q99oeRj36AQ45UeZCwVH2yNYKB0b2EtEkdWSkYOVlnEphZFpFiImDT7f3sKlsuZ3H3jbK2NTYSjr4PQ1S/swxt3U5adh"
+    "OwBLWrn4jfEFtCm5AuOLJ4OQ3ug4QTFTRHiWQRDiUBl9KM9K57FdYvX5TmGl5CQwhIKdJu3w7ruUWzK0oIG1+3C+1Uyl"
+    "d6yjGIgrysIs4pHHIH+62xAyUpIx4BzZEcMbOgGncbT6JSQeCFZpuaz618rcYKxCnVaLJZi8OCuNqClL2a+qC667n/VQ"
+    "xTG+Rrs41ylwxQ+hh6YSoX5rcEA7cH+N6cKqsSfdt94OGHXZS7tlj9tM5+k2jtzTeL4P3mbrD1YGxPli7PbZbuHzPW/v"
+    "W+/iGAyPkvHjd/FJTiQvbM2BhCigaUYR18A2GsNMTtKNJPPcA2cDja+AS5K2fWCCiymAPmwsakEYD4cxXmUCz9BSpldA"
+    "iVylWFQtvAdjH6EKMLq7pTivsCrJ4TCrRHFpse2TEFhkA3I2djxGz2Q61WrteYUHFmEcLnLA38FeRQP3bikMW4TdBj+v"
+    "qS/+16pH04fas8eJ9euyoPWqeJbN74HE52UFBJVhAj3Ul8kcwpdJBj602Qp85A7uYncbkP10akKtNj6r6BFFcG20hjde"
+    "srX4OAUdhEOB44ScZoqBL5I689ac/Cmt3AqvJCW3Jsf9HwgPyMJSxb8laRSUn7+ltZucQz0+bUbShdfxWwp+H5wm+4yg"
+    "nMMULMGNia/grMd4A3TRa7cn9ych0xkFxk1WIU5XaxxF9EzBU8RpPJMPcFtE0FlBznEezFQ7cjrPF6mBNAPSVJWniW4Q"
+    "ZumO6n4SJyIqkjzLZxDYILTybQ5TrAhCjBTAf2oX4X3GrpVdEOr52uOJN3G9E/Cz26U3IhVymSZDPU9DorEmm+Imr14u"
+    "pPKW3EWKLdCCzK3PZuLvVLULpOOwBRixcwsCcrmMwgkduV1MdhiQaKzAJH7K3BeXCs7PXXDwjJIMmHwDQ7qMJOwHnvh2"
+    "zrsMq0j6HI55JLOyxO2lmuRBGnr3MzJ9WxO+Cx0c96cmouuJ8YrsYzu3ax7rKNd2PiM5BrfRMOqNwaOoMEu3a9y+NjEZ"
+    "3SN5jVeZ0u08r3/4lrJ1i8ny0iAhJ+02sLiBxcfAolUqh42sVhuo/CZQaaWfWZysSn8Dn38AfNILiTveeBRpooKJDvnE"
+    "TQpyk4K8RwqyYOxeycdN5vLPkrks+WNPlrPcZEP/FNnQMjbcMw+6DiU26dRNOnWTTt2kUzmdiq4wF0iwHzyB8H2pJiSE"
+    "Pe+g6pSzB0fXwMnQVljPPYBsujrO05lStnZDXy5X2dw89OpfD7yXazx1W6ih0msVoI8KYoYQd0AVORAtuSIzF4sSsEhX"
+    "/UGABb6O8TEsgJK+ZCuaxUl7CRF2ULqEYp9FyVhGlxBcN2IAriiquoslvKknC1rWZ+CGilfuqCA6tJUyVKoktsEu9ymP"
+    "QqUXO1zuQoCJ3ly1julKrUBwEJxhFRWArUE3o/CltZRMi54nacaXk7XLUzEhFOhyIQXW1m5rNxUxsIwF7NC2QbkBV8I0"
+    "2QvUOJ9VmXGmuduEGhMDGYCHQiOn8fTi6U8BLE2NT3NWNGqJNbgtvkmHadlHqlQkWYAITRWOcYGwtMs3M/rMUosgFvJT"
+    "ea9a8bQLWzkXVlq7npT4KTC2V/MFtMRjiKrnlyuatvcGIob4Ee3aoTmiYqZ4BlM7ZzaYH2pZl16GUdQPwrS6LCz267qm"
+    "G04FNryXsmmHNdIiWhgwVvERKsZlrrTVDJYiMAWQdGjxiBsdeKZ3qEqLClmnNhHaZGoaqih4DMQQcvDSesIuEj37fh+L"
+    "OgeuNDdamVA8zdChI20IkgyLy3gP6qypT5SnegxzPPeNqUQUCd0BXWGcm8BcnPDsIimqbXu47mBx4JqSuM9h0CuVBCLO"
+    "3jJffz1+95Z21gJxexGc2LbnwFRYkrhbzsDvyVg/6lTTbhtZDIpMKLoKfdpiWh1VQkrcdHB8LfKKFzud+ZS6b4raVfCo"
+    "A1Pl94ZeGJDErGXEKDPkdwWwhlV3DqMouemXnKEnZBOlV6JsVQNrTJPODK5MDrlka1eP4pH2tI0vch4S8g2uMOGzHSsV"
+    "wKnmYxcn4yRAvbAhntECtyhaO9inaYiGGutvx6ul1BpdopZ1Iag8FYZaFtCpicX7Nx/Y69ul90hwK5ziu5GuEl9Mlo/z"
+    "H9AHbTDmuBIJVt4iEHRXAlprn4T7ON/GKCgs0QK6MUJoeph+nnIRflfenBv/JHtpqBVV1F3ZAJ3FUOzRTIACvUa/RJwh"
+    "QbF99u/H7955i2CnA0vo0TprV7Z94ohN1iv01YuYQ8uVNscLC8jr1mx7GslZD+1Ez+wNxDEriGTIYQdrYhCZWeOXfZkY"
+    "Kwm+VR4HKrW9DNQkgWRTiO20y6YApWsVo9tZjrzYK+PIB3zISxcJvcCkAsqXkzAu9opLviGiA0lvG/S9Z6Gwx34E8UJI"
+    "jQzBssI0icnp4TyKHbxDFfOcRIoFTVtyNdG4U3H7tiycJFFwaiYr3F9x0hN75ItiT82OKcEfcFk++yEkE2RqEQZBpHp8"
+    "D+Gjduewlocyz5ApYucxoHew0x79WHV+kYyFAXvL31lb5s+BqAb4ysK/FfJ+nwQQJoA+ZCmQyZIrFROTtP9O/mgFIVA4"
+    "+hIuLnUGvtqXVz1xcXxydj7qiaOjs/88ewUXPM/bwRefIlY5RDywGBVQbi5MxRjkfaVgcWOFrRP00gfMZXilKn6/Tth5"
+    "J68/Q4XGqbFnx/aMcKuBZFZ5Ua4fgTMlOHasshsFqrGuswGJHe2uuYkuKKqEaeqhti/ufTAND5UeGENiIHKtqDeHR/OW"
+    "MbfTBP2CSn8Eyji0m6ImqaJDQm8J6be6V2qWvVwqmdJgdLBsjvCIxwywu+0V0zR+aeGjigt0G0dmK7/mZ5LmlZqMmt5l"
+    "j000Ik3IFQucCkhShIrtqrc2QKnAxq7ENIxDPd85JD4ua84hEMF8QRSBSm6zXypO4FlJz7DUQVti1HANWpRRqxT1lUg4"
+    "Y3DSSkkwWtxYwUnlbYEVmd+K2/x4SImAwoNJ8BaxZgxcw60Dngi7n+//wBCEu4G9S/ROgl8QFs2A7W9wH/BSVk2ngNWs"
+    "KE5+/FpRphAKwHkyySUNgomULdBocOFeR34lgiqye195c4u2irNGl7qU5v1H98twa55lSz3YpXfxJiD0knS2G6SwC7v7"
+    "e/t7/ef7u6VwGITQzJzekS9OrvhvADPtXmT0TL/bn+qNMFqNYXsevWWmxOgbiWFUzTjfQ5wum2/649aLgnvzOuf5qXVv"
+    "PTXby7f+iXnYkHz5NiBjukITUnumeMdGKp7B8a2v6g6pMtdl/kbVxL8jItNU8imlUpjugrEtcOuXhtiz7naTZUdvdLte"
+    "TczmYfmV/U3zA/U+SGdmLhn5zAs0zm0Wv6T50sbri1AjMF0GCsvcVDwxsadKFwBeLqovZT9zI9rCoSRzy9FHkl5Rs27x"
+    "5KX6JNHkEMejnnmf93SQ9HddBPMH9ZSVjU7xMuchVse1td8r1eSqM9bZzEpBx3diidrfWG5wfYPr/+9w3UA2L9fCRgm/"
+    "iN/vBfy/fUXaN28+fbIgpPSJkrJ0v/aes1KW9Z2hfQWaNmi/QfsN2jNXjFvfF9Q/dQVp7QMiBTd1LP9g3m/Qq3J+0X8o"
+    "fPOO/c37n/73v//HFzEobHJDvjyEF6UagCdGcaeOvYb6XoxaUXwtaHPBX7FdpprBC9S12Zzd6z3vwLPdHGu1yVIdfa9d"
+    "/U+2O7bgr0Oer1GZVdQI3j9Y22u8oOXi0wcRMwWo35mt31S2/n1Xtm7cr4379Y3cr3YrVbJGe8/3D1788OM//8tLOZ4E"
+    "VFZ/2+rruALW+ghhAVvsCYO2gnGT/a6mg7TpbHhsZ8NtKS296XXf9LqvORNdPwHiehU27e3KCe+P/BJITeBFp3sh+U1L"
+    "+0Nb2itph8JBqeUWsIriEj9tarC57Gasq6x7jV8gVZ8gMsSSKfvF2DDWYYBYOAd1jVSKFSbLJM1MSY4U43zmGYE5Xkxi"
+    "osbIfldGIGAEBqisTgqTFhEWJDCxantnTIm7VvgR6d+J8UNUTa5fkXGDsbYsTZnFFx1ZPC/1f2ABrqZi3UlIVZHIIMS2"
+    "NJWYhqnODoVW7H9fjBo8rcn7lNn68WVn0S0h1sbwOWtwaOqqsFoKc9IBM4XPoY/aYKucaKqo0/5DhASbAayBPXBdOFwO"
+    "iUF/KQ9eZaGRP6vy8UNXoWQQmOHclK3BiidqI7EFXEz/kEquqAzLFHyGVLiOJZurBmf13F2FsYO9jowdF1TE9pssjfpv"
+    "xK44O/75+OR85xDYveRPFAPL3OTUptK1/GCFkxcHXbfKERHbMP/524/v72KAuwmx9HZrsNXv94cxgt9AFJ2Dw7g0Bd54"
+    "0uY/8atWnKgjJkytmMikvjLKbibbJi+DSPIPmBDd4aJ/WJipQ6OSV9JS8yX6auueh8vBmjuwEOMQU0S4oI+m91F8oN5H"
+    "ceC9/Cf7XWpX7zSMMRzG6HYwjIWtm8bhppdyGJP4jv6h3xc/q1jxt9HBVLERZa/JQK/2lqtDESR0jBU40B7w/moYD+O/"
+    "mBnx56ftskTifxFvsI4VAA1/7YuPsEL7Feo3p+/fvz75CWtUjSB9aqHx+4mg30DYnFxC/IGQa5JFq6aI6avqHNXbL6rb"
+    "3I/5wDm2T+YT4JWZLR63Hy93kb0oTgeOxVtFmG6vmLCciDN1Y/A8cep+ZkEQ3aJSM8SiSFNPi3kTxgxAFFgmPOqhhH7G"
+    "csdy4bNr53Qrt993L3qh0ODBJtUla790X/jFbPxun4GkrxRAFZYGV/tB9SFsAI/r+6Y0FdSdlImbm4jN6ofT7Yw+9xzo"
+    "ygK4bBY9Puur0zaYqFly5StXn3J5O1WE5my5m3S8NQpkK/FPP5wfn5745dr7uzrKihp8V6x+LdMQQc8W5YMhjlSlHN82"
+    "0thQrmQxDzFAoW1aAJKaeh6nAROZpqHSRcE+fpe/Vqvve7gD+C8p+IJetDARWgrJ/sR4KeYwDurHr+FVoE7aL+PX3BhQ"
+    "BMLpF9xjwNXud340H9dH39f3iZn2r9/bqvuCZqXKfodhd5Xkbttl0R5AXhDAMTNcrfT3B0ZeLkXvl5nOEZvokDc+t1+k"
+    "Y07Wf3mflvTedf/Z3rhBy6fz60XbCCthGTmKNBf8AteG+NV88818hBqDH8XJul+Jtx/i5rW2n6ECoOAaRdI+H97vqh5f"
+    "dK6/t1ksv1J871tL9Nb9mw144Qv9KL4YjEbUh18WStKB/gIPgHV1/+Pze3D/i7MkdOk5XPBt9OTDL48IhJjiPlKkGIjI"
+    "PV04w+RfIPkGBHwRjwlKmPKPL5F0MyDhZTw4tDBy3ifGXUt8leFOAYIl9AMSKkcHxODj3XxD/2DPqQR750j+Qc66Ifji"
+    "gFbunGxa/D1cbiRjHDHT/hBX7DdVneJBAWT9Sr9DaZhximFM58LV0mj0pGHo0xRAwXJO2TMwLf68zsFaFwVdzIajRObW"
+    "IsUHkzmuSMr8c1WV9DH20WOOVpydn35ECd4z+9skbzKe/T6lKH86PvsFqHZNiAK/VXIl27hwfp3vbAz3gWHHmvFyndf+"
+    "0WU849q2M7o3M5/AZof85J20KDEIdDpkC+/mqZQLBHItabw7hzdSdEBjbVqtJHJLqSr0KQaZ1D7of4YVTBT+4z0qxcAB"
+    "tdUmONt3h/YGOwHRa4bJtm7/D6JGXDQ="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -6580,8 +6581,14 @@ def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], moder
 def _prompt_cli(invocation: _Invocation) -> object:
     """`mytool prompt`: list the prompts; `mytool prompt NAME [--ARG VALUE ...]`: its messages."""
     rest = invocation.rest[1:]
+    if rest[:1] and rest[0] in HELP_FLAGS:
+        return _surface_help(
+            "prompt [-h] [NAME [--ARG VALUE ...]]",
+            "List the prompts, or print one's messages (its arguments: prompt NAME --help).",
+            _document("mcp_prompts"),
+        )
     if not rest or rest[0].startswith("-"):
-        if rest and rest[0] not in ("-h", "--help"):
+        if rest:
             raise UsageError(f"unexpected {rest[0]!r}", hint=f"{PROGRAM} prompt NAME --help")
         return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
@@ -6617,6 +6624,13 @@ def _prompt_cli(invocation: _Invocation) -> object:
 def _resource_cli(invocation: _Invocation) -> object:
     """`mytool resource`: list the resources and templates; `mytool resource URI`: read it."""
     rest = invocation.rest[1:]
+    if rest[:1] and rest[0] in HELP_FLAGS:
+        return _surface_help(
+            "resource [-h] [URI]",
+            "List the resources and resource templates, or read one by its URI.",
+            _document("mcp_resources"),
+            _document("mcp_templates"),
+        )
     if not rest:
         return _listing(
             invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
@@ -6642,6 +6656,23 @@ def _resource_cli(invocation: _Invocation) -> object:
         return _PRINTED
     text = content["text"]
     sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return _PRINTED
+
+
+def _surface_help(usage: str, description: str, *texts: str) -> object:
+    """`prompt --help`, `resource --help`: usage, what it does, and what there is to name."""
+    import json
+
+    lines = [f"usage: {PROGRAM} {usage}", "", description]
+    for text in texts:
+        for kind, entries in json.loads(text).items():
+            if entries:
+                lines += ["", f"{kind.replace('resourceTemplates', 'templates')}:"]
+            for entry in entries:
+                shown = entry.get("uri") or entry.get("uriTemplate") or entry["name"]
+                summary = entry.get("description", "").split("\n")[0]
+                lines.append(f"  {shown}" + (f"  {summary}" if summary else ""))
+    sys.stdout.write("\n".join(lines) + "\n")
     return _PRINTED
 
 

@@ -8,6 +8,8 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|stock' = 'stock'
         '|restock' = 'restock'
         '|wait' = 'wait'
+        '|prompt' = 'prompt'
+        '|resource' = 'resource'
         '|output' = 'output'
         '|completion' = 'completion'
     }
@@ -44,6 +46,20 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'wait|--spill-dir' = 'wait|--spill-dir'
         'wait|--field' = 'wait|--field'
         'wait|--explain' = 'wait|--explain'
+        'prompt|-o' = 'prompt|--output'
+        'prompt|--output' = 'prompt|--output'
+        'prompt|--timeout' = 'prompt|--timeout'
+        'prompt|--max-output' = 'prompt|--max-output'
+        'prompt|--spill-dir' = 'prompt|--spill-dir'
+        'prompt|--field' = 'prompt|--field'
+        'prompt|--explain' = 'prompt|--explain'
+        'resource|-o' = 'resource|--output'
+        'resource|--output' = 'resource|--output'
+        'resource|--timeout' = 'resource|--timeout'
+        'resource|--max-output' = 'resource|--max-output'
+        'resource|--spill-dir' = 'resource|--spill-dir'
+        'resource|--field' = 'resource|--field'
+        'resource|--explain' = 'resource|--explain'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -84,6 +100,20 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'wait|--spill-dir' = @('file')
         'wait|--field' = @('none')
         'wait|--explain' = @('none')
+        'prompt|--output' = @('choice', 'json', 'text')
+        'prompt|--timeout' = @('none')
+        'prompt|--max-output' = @('none')
+        'prompt|--spill-dir' = @('file')
+        'prompt|--field' = @('none')
+        'prompt|--explain' = @('none')
+        'prompt#0' = @('choice', 'shopping-list', 'recipe')
+        'resource|--output' = @('choice', 'json', 'text')
+        'resource|--timeout' = @('none')
+        'resource|--max-output' = @('none')
+        'resource|--spill-dir' = @('file')
+        'resource|--field' = @('none')
+        'resource|--explain' = @('none')
+        'resource#0' = @('choice', 'pantry://inventory', 'pantry://notes')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -96,13 +126,15 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'output#0' = @('none')
     }
     $listing = @{
-        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'print a shell completion script (bash, zsh, fish, pwsh)'))
+        '' = @(@('stock', 'How much of one item there is.'), @('restock', 'Restock every shelf, logging as it goes.'), @('wait', 'Wait until the time is up or the caller cancels; True when cancelled.'), @('prompt', 'list the prompts, or print one: prompt NAME [--ARG VALUE]'), @('resource', 'list the resources, or read one: resource URI'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'print a shell completion script (bash, zsh, fish, pwsh)'))
     }
     $flags = @{
         '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'stock' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'resource' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
         'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format (default: text)'), @('--output', 'output format (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
