@@ -77,18 +77,19 @@ def table(program: Program) -> dict[str, Any]:
             for alias in c.aliases
         ]
     )
-    groups = [
+    groups: list[list[Any]] = [
         [" ".join(path), [[p[-1], _help_line(text)] for _, p, text in members if p[:-1] == path]]
         for path in [(), *(g.path for g in program.groups)]
     ]
     commands = [_command_row(c) for c in program.commands if not c.hidden]
     # NOTE: `prompt NAME` and `resource URI` complete as commands whose one positional is a
     # prompt's name or a resource's URI (a template's URI has no fixed words to offer).
-    for (word, text, _), names in (
-        (PROMPT_COMMAND, [p.name for p in program.prompts]),
-        (RESOURCE_COMMAND, [r.uri for r in program.resources if "{" not in r.uri]),
+    uris = [r.uri for r in program.resources if "{" not in r.uri]
+    for (word, text, _), present, names in (
+        (PROMPT_COMMAND, bool(program.prompts), [p.name for p in program.prompts]),
+        (RESOURCE_COMMAND, bool(program.resources), uris),
     ):
-        if program.prompts if word == "prompt" else program.resources:
+        if present:
             groups[0][1].append([word, _help_line(text)])
             commands.append([word, [], 0, [], [[names or "none", False]]])
     return {"groups": groups, "commands": commands, "root": list(program.root())}
