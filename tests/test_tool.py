@@ -576,3 +576,32 @@ def test_a_positional_tuple_takes_its_items_as_words(tmp_path: Path) -> None:
     assert run(tool, "a", "--json", given).json()["data"] == expected
     bad = run(tool, "a", "x", "1", "q", "--json")
     assert (bad.code, bad.json()["error"]["message"]) == (2, "point: 'q' is not an integer")
+
+
+def test_a_context_may_be_annotated_optional(tmp_path: Path) -> None:
+    # NOTE: the spellings a type checker accepts with the default None.
+    tool = generate(
+        tmp_path,
+        '''
+        from typing import Optional
+
+        from burgee import Context, command
+
+
+        @command(effects="read_only")
+        def one(ctx: Optional[Context] = None) -> str:
+            """One."""
+            assert ctx is not None
+            return ctx.command
+
+
+        @command(effects="read_only")
+        def two(ctx: "Context | None" = None) -> str:
+            """Two."""
+            assert ctx is not None
+            return ctx.command
+        ''',
+    )
+    assert run(tool, "one", "--json").json()["data"] == "one"
+    assert run(tool, "two", "--json").json()["data"] == "two"
+    assert run(tool, "--llms").json()["tools"][1]["inputSchema"]["properties"] == {}

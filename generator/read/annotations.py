@@ -257,6 +257,15 @@ def literal_value(node: ast.expr) -> object:
     raise ValueError("not a literal")
 
 
+def without_none(node: ast.expr, names: Names) -> ast.expr:
+    """`T` of `Optional[T]`, `T | None` or `Union[T, None]`; else the node itself."""
+    if isinstance(node, ast.Subscript) and names.is_typing(node.value, "Optional"):
+        elements = subscript_elements(node)
+        return elements[0] if len(elements) == 1 else node
+    others = [m for m in _union_members(node, names) if not _is_none(m)]
+    return others[0] if len(others) == 1 else node
+
+
 def _union_members(node: ast.expr, names: Names) -> Iterator[ast.expr]:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
         yield from _union_members(node.left, names)

@@ -9,7 +9,12 @@ from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef
 from burgee.model.kinds import CONSTRUCTED, python_type, spelling
 from burgee.model.literals import py
-from burgee.read.annotations import NotLiteral, UnsupportedType, subscript_elements
+from burgee.read.annotations import (
+    NotLiteral,
+    UnsupportedType,
+    subscript_elements,
+    without_none,
+)
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
 from burgee.read.reader import Parameter, Reader
@@ -85,7 +90,15 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         if marker is not None:
             plain = reader.code(base) if not others else _without(reader, annotation, marker)
             reader.removals.replace(reader.text, annotation, plain)
-    if reader.api_name(base) == "Context":
+    # NOTE: `Optional[Context]` is the spelling a type checker accepts with the default None;
+    # a string annotation ("Context | None") names the same.
+    shown = base
+    if isinstance(shown, ast.Constant) and isinstance(shown.value, str):
+        try:
+            shown = ast.parse(shown.value, mode="eval").body
+        except SyntaxError:
+            pass
+    if reader.api_name(without_none(shown, reader.names)) == "Context":
         return _context_param(reader, param, name, span)
     role = "option"
     settings: dict[str, object] = {}
