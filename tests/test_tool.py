@@ -605,3 +605,36 @@ def test_a_context_may_be_annotated_optional(tmp_path: Path) -> None:
     assert run(tool, "one", "--json").json()["data"] == "one"
     assert run(tool, "two", "--json").json()["data"] == "two"
     assert run(tool, "--llms").json()["tools"][1]["inputSchema"]["properties"] == {}
+
+
+def test_a_command_that_is_not_destructive_asks_first_when_confirm_is_given(
+    tmp_path: Path,
+) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        from burgee import command
+
+
+        @command(effects="non_idempotent", confirm="Really send {to}?")
+        def send(to: str) -> str:
+            """Send a message."""
+            return f"sent to {to}"
+
+
+        @command(effects="non_idempotent")
+        def note(text: str) -> str:
+            """Write a note: no question asked."""
+            return text
+        ''',
+    )
+    stopped = run(tool, "send", "--to", "bob", "--json")
+    assert stopped.code == 4
+    assert stopped.json()["error"]["message"] == "send asks first: it runs only when confirmed"
+    assert stopped.json()["next"][0]["command"].endswith(" send --to bob --yes --json")
+    assert run(tool, "send", "--to", "bob", "--yes").out == "sent to bob\n"
+    assert run(tool, "note", "--text", "hi").out == "hi\n"
+    assert run(tool, "note", "--text", "hi", "--yes").code == 2
+    schema = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
+    assert schema["send"]["confirmation_bypass_arg"] == "--yes"
+    assert "confirmation_bypass_arg" not in schema["note"]

@@ -6573,10 +6573,11 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 
 # ---- burgee: loaded on first use: confirm ----
 def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation
+    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
 ) -> Callable[[_Call], None]:
-    """What a destructive command does before it runs without `--yes`: at a terminal, ask;
-    anywhere else (agents, CI, pipes) stop with `action_required` and the line to run."""
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
+    `action_required` and the line to run."""
 
     def confirm(call: _Call) -> None:
         if _interactive():
@@ -6586,7 +6587,8 @@ def _confirmation(
                 return
             message = "not confirmed: nothing ran"
         else:
-            message = f"{path} is destructive: it runs only when confirmed"
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
         import shlex
 
         flags = ["--yes"]
@@ -6696,7 +6698,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation)
+        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

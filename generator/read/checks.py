@@ -409,7 +409,7 @@ class Checks(Reader):
                         self.diagnostics.append(
                             Diagnostic(
                                 span=param.span,
-                                message=f"{flag} of destructive command {command.name!r} is the "
+                                message=f"{flag} of {command.name!r}, which asks first, is the "
                                 "tool's own confirmation flag (--yes/-y); remove the parameter, "
                                 "or use @command(confirm=False)",
                             )

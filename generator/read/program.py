@@ -413,7 +413,10 @@ class ProgramReader(Declarations):
             confirm = True
         doc = docstrings.parse(ast.get_docstring(node))
         params = read_params(self, node, doc)
-        if isinstance(confirm, str) and effects == "destructive":
+        # NOTE: a destructive command asks unless confirm=False; any other asks only when
+        # confirm= is given (a question, or True).
+        asks = confirm is not False and (effects == "destructive" or "confirm" in args)
+        if isinstance(confirm, str) and asks:
             self._check_question(args["confirm"], confirm, name, params)
         returns = None
         if node.returns is not None:
@@ -440,13 +443,7 @@ class ProgramReader(Declarations):
                 trust=trust,  # type: ignore[arg-type]
                 aliases=aliases,
                 root=root,
-                confirm=(
-                    None
-                    if effects != "destructive" or confirm is False
-                    else "Proceed?"
-                    if confirm is True
-                    else confirm
-                ),
+                confirm=(None if not asks else "Proceed?" if confirm is True else str(confirm)),
                 is_async=isinstance(node, ast.AsyncFunctionDef),
                 params=params,
                 returns=returns,
