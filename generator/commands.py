@@ -168,8 +168,8 @@ def gen(
     strict: Annotated[
         bool,
         Option(
-            help="treat warnings (no return annotation, a list result without cardinality, "
-            "undeclared dependencies, syntax newer than Python 3.9) as errors"
+            help="treat warnings (no docstring or return annotation, a list result without "
+            "cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors"
         ),
     ] = False,
     force: Annotated[

@@ -175,6 +175,22 @@ def test_a_command_without_a_return_annotation_warns_and_returns_anything(
     assert schema["properties"]["result"] == {}
 
 
+def test_a_command_without_a_docstring_warns(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(
+        'from burgee import command\n\n\n@command(effects="read_only")\n'
+        "def hello() -> str:\n    return 'hi'\n\n\n"
+        '@command(effects="read_only", hidden=True)\ndef quiet() -> str:\n    return ""\n',
+        encoding="utf-8",
+    )
+    warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
+    assert warned.stderr.splitlines() == [
+        "handlers.py:4:1: warning: command 'hello' has no docstring: its help, its MCP tool "
+        "description and its line in the skill are empty",
+        "burgee: wrote tool.py",
+    ]
+
+
 def test_the_issue_example_is_refused_by_the_cli(tmp_path: Path) -> None:
     handlers = tmp_path / "kitchen.py"
     handlers.write_text(KITCHEN.format(examples='"kitchen list --json"'), encoding="utf-8")

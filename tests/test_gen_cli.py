@@ -224,7 +224,8 @@ def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
 def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path: Path) -> None:
     handlers = _handlers(
         tmp_path,
-        HELLO + '\n\n@command(effects="read_only")\ndef listing() -> list[str]:\n    return []\n',
+        HELLO
+        + '\n\n@command(effects="read_only")\ndef listing() -> list[str]:\n    """L."""\n    return []\n',
     )
     out, skills = tmp_path / "tool.py", tmp_path / "skills"
     first = json.loads(burgee("gen", str(handlers), "-o", str(out), "--json").stdout)["data"]

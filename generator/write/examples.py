@@ -51,6 +51,13 @@ def check(program: Program) -> list[Diagnostic]:
 
 
 def _warnings(command: Command) -> Iterator[Diagnostic]:
+    if not command.summary and not command.hidden:
+        yield Diagnostic(
+            span=command.span,
+            level="warning",
+            message=f"command {command.name!r} has no docstring: its help, its MCP tool "
+            "description and its line in the skill are empty",
+        )
     returns = command.returns
     if returns is None:
         yield Diagnostic(
