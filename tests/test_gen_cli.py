@@ -225,7 +225,8 @@ def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path:
     handlers = _handlers(
         tmp_path,
         HELLO
-        + '\n\n@command(effects="read_only")\ndef listing() -> list[str]:\n    """L."""\n    return []\n',
+        + '\n\n@command(effects="read_only")\ndef listing() -> list[str]:\n'
+        + '    """L."""\n    return []\n',
     )
     out, skills = tmp_path / "tool.py", tmp_path / "skills"
     first = json.loads(burgee("gen", str(handlers), "-o", str(out), "--json").stdout)["data"]
