@@ -169,7 +169,15 @@ def test_a_config_file_that_is_not_a_table(project: Path) -> None:
     (project / "tool.json").write_text("[1, 2]")
     with pytest.raises(UsageError) as raised:
         _level(_call({}))
-    assert raised.value.message == "tool.json: expected a table of option values"
+    # NOTE: often the tool's own data file, named as the config file is: the message says so.
+    assert raised.value.message == (
+        "tool.json: expected a table of option values (it is read as tool's config file)"
+    )
+    assert raised.value.hint == (
+        "keep data in a file of another name, or name the config file with --config PATH; "
+        "tool looks for tool.toml, tool.json, ~/.config/tool/config.toml, "
+        "~/.config/tool/config.json"
+    )
 
 
 def test_a_config_file_that_does_not_parse(project: Path) -> None:

@@ -2955,6 +2955,11 @@ def _stray_keys(table: dict[str, Any]) -> list[str]:
     return sorted(stray)
 
 
+def _config_places() -> list[str]:
+    """Where the config file is looked for, as a person would write the paths."""
+    return [pattern.format(name=PROGRAM, config="~/.config") for pattern in _CONFIG_FILES]
+
+
 class _Sources:
     """Where a command's values come from: the call, then for an option its env var, the
     config file and `[tool.<name>]` in the nearest pyproject.toml, then the default."""
@@ -3115,7 +3120,14 @@ class _Sources:
         except RecursionError:
             raise UsageError(f"{path}: nested too deeply") from None
         if not isinstance(data, dict):
-            raise UsageError(f"{path}: expected a table of option values")
+            # NOTE: often a data file that happens to have the config file's name (notes.json
+            # of a tool named notes): say which file is read, and why.
+            raise UsageError(
+                f"{path}: expected a table of option values (it is read as {PROGRAM}'s config "
+                "file)",
+                hint=f"keep data in a file of another name, or name the config file with "
+                f"--config PATH; {PROGRAM} looks for {', '.join(_config_places())}",
+            )
         return data
 
 
