@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from burgee.runtime.context import _SECRETS, Context, _Command
 from burgee.runtime.errors import CommandError, UsageError, _ActionRequired, _failure, _Internal
 from burgee.runtime.execute import _as_error, _execute
-from burgee.runtime.kinds import _Any, _Decimal, _Int, _Null, _Str
+from burgee.runtime.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.output import _conform, _jsonable, _Redacting, _text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
@@ -135,6 +135,10 @@ def test_conform_names_the_path_and_what_was_expected(monkeypatch: pytest.Monkey
     assert _conform(True, _Int) == "result: expected an integer, got true"
     assert _conform(None, _Null) is None
     assert _conform([1, "x", None], _Any) is None
+    assert _conform(_jsonable(float("inf")), _Float) == (
+        "result: expected a number, got null (NaN and the infinities are null in JSON)"
+    )
+    assert _conform(None, _Int) == "result: expected an integer, got null"
 
 
 def test_text_shows_enum_values_not_member_names() -> None:
