@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GOLDEN, Run, run
+from tests.helpers import GOLDEN, REPO, Run, run
 
 CLEAN = {
     "SETTINGS_HOST": "",
@@ -82,6 +82,9 @@ def test_explain_does_not_run_the_handler(tool: Path) -> None:
     assert result.out.startswith('host = "refuse"   from flag --host')
     unknown = call(tool, "connect", "--explain", "nope")
     assert unknown.code == 2 and "no option" in unknown.error_line()["error"]["message"]
+    # NOTE: the options by their flags; `done`'s argument `id` has nothing to explain.
+    todo = run(REPO / "examples" / "todo" / "todo.py", "done", "1", "--explain", "nope")
+    assert todo.error_line()["error"]["hint"] == "options: --store"
 
 
 def test_provenance_rides_in_meta(tool: Path) -> None:

@@ -4222,9 +4222,11 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
             (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
         )
     if key not in command.keys:
-        keys = ", ".join(command.keys) or "none"
+        # NOTE: the options as flags (an argument has nothing to explain): what was read.
+        flags = [e["candidates"][0]["from"].removeprefix("flag ") for e in call.provenance.values()]
         raise UsageError(
-            f"{call.context.command} has no option {option!r}", hint=f"options: {keys}"
+            f"{call.context.command} has no option {option!r}",
+            hint=f"options: {', '.join(flags)}" if flags else "it has no options",
         )
     entry = call.provenance.get(key)
     if entry is None:
