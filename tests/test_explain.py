@@ -76,14 +76,16 @@ def test_explain_names_the_winner_and_the_candidates(tool: Path) -> None:
     assert explained["value"] == 8080
 
 
-def test_explain_does_not_run_the_handler(tool: Path) -> None:
+def test_explain_does_not_run_the_handler(tool: Path, tmp_path: Path) -> None:
     result = call(tool, "connect", "--host", "refuse", "--explain", "host")
     assert result.code == 0, result
     assert result.out.startswith('host = "refuse"   from flag --host')
     unknown = call(tool, "connect", "--explain", "nope")
     assert unknown.code == 2 and "no option" in unknown.error_line()["error"]["message"]
     # NOTE: the options by their flags; `done`'s argument `id` has nothing to explain.
-    todo = run(REPO / "examples" / "todo" / "todo.py", "done", "1", "--explain", "nope")
+    todo = run(
+        REPO / "examples" / "todo" / "todo.py", "done", "1", "--explain", "nope", cwd=tmp_path
+    )
     assert todo.error_line()["error"]["hint"] == "options: --store"
 
 
