@@ -516,6 +516,12 @@ def test_a_hidden_option_is_left_out_of_help_and_still_works(tmp_path: Path) -> 
     assert shown.code == 0 and "--name NAME" in shown.out
     assert "--internal" not in shown.out and "SUPPRESS" not in shown.out
     assert run(tool, "go", "--internal", "!").out == "x!\n"
+    # NOTE: nor is it offered for a mistyped flag.
+    hint = run(tool, "go", "--internl", "!", "--json").json()["error"]["hint"]
+    assert "did you mean" not in hint and "internal" not in hint
+    assert (
+        run(tool, "go", "--nme", "y", "--json").json()["error"]["hint"] == "did you mean '--name'?"
+    )
 
 
 def test_a_trailing_underscore_is_dropped_from_command_names_and_env_vars(

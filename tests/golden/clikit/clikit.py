@@ -4201,7 +4201,13 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             # them with spaces, and a value holding one would no longer be told from a flag.
             parsed, extras = self.parse_known_args(args, namespace)
             if extras:
-                hint = _closest_flag(extras, list(self._option_string_actions))
+                # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
+                shown = [
+                    flag
+                    for flag, action in self._option_string_actions.items()
+                    if action.help != _HIDDEN
+                ]
+                hint = _closest_flag(extras, shown)
                 raise UsageError(
                     _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
                 )
