@@ -631,6 +631,25 @@ def _on_sigterm() -> None:
         pass  # not the main thread (an embedding program): leave its signals alone
 
 
+#: The SIGINTs an MCP server received (`_on_sigint`): a KeyboardInterrupt without one was
+#: raised by a handler, and is that call's error, not the server's end.
+_SIGINTS: list[int] = []
+
+
+def _on_sigint() -> None:
+    """Ctrl-C raises KeyboardInterrupt as usual, and is recorded in `_SIGINTS`."""
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    def interrupt(number: int, frame: object) -> None:
+        _SIGINTS.append(number)
+        raise KeyboardInterrupt
+
+    try:
+        _signal.signal(_signal.SIGINT, interrupt)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
+
+
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 
@@ -6552,8 +6571,8 @@ class _McpServer:
         except (KeyboardInterrupt, _Terminated) as error:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
             # it does while the server waits for input (the call's on_exit callbacks have run
-            # by then); raised by a handler on a worker, it is an error.
-            if thread == self.main:
+            # by then); raised by a handler itself (no signal came), it is the call's error.
+            if thread == self.main and (isinstance(error, _Terminated) or _SIGINTS):
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise
@@ -6636,6 +6655,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
     _on_sigterm()
+    _on_sigint()
     try:
         return server.serve()
     except (KeyboardInterrupt, _Terminated) as error:

@@ -19,7 +19,7 @@ import pytest
 
 from tests.helpers import generate
 from tests.mcp_tool import HANDLERS
-from tests.mcp_wire import INIT, Server, line
+from tests.mcp_wire import INIT, Server, exchange, line
 
 #: Two handlers that misbehave on purpose, added to the MCP test tool.
 EXTRA = """
@@ -246,3 +246,15 @@ def test_a_terminal_that_goes_away_ends_the_input(tool: Path, busy: bool) -> Non
     assert proc.returncode == 0, err[-600:]
     assert [json.loads(raw)["id"] for raw in out.splitlines()] == ([1] if busy else [])
     assert b"cannot read stdin" in err
+
+
+def test_keyboard_interrupt_from_a_handler_on_the_main_thread(tool: Path) -> None:
+    """No Ctrl-C came: the call's error, and the server goes on (a real Ctrl-C stops it,
+    `test_signals_stop_the_server`)."""
+    data = line(INIT) + line(_call("kbi", "interrupt")) + line(_call(2, "slow", steps=1))
+    messages, _, stderr, code = exchange(tool, data)
+    assert code == 0, stderr
+    answers = {m["id"]: m["result"] for m in messages}
+    assert answers["kbi"]["isError"] is True
+    assert "KeyboardInterrupt" in answers["kbi"]["content"][0]["text"]
+    assert answers[2]["structuredContent"] == {"result": 1}

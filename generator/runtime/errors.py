@@ -120,6 +120,25 @@ def _on_sigterm() -> None:
         pass  # not the main thread (an embedding program): leave its signals alone
 
 
+#: The SIGINTs an MCP server received (`_on_sigint`): a KeyboardInterrupt without one was
+#: raised by a handler, and is that call's error, not the server's end.
+_SIGINTS: list[int] = []
+
+
+def _on_sigint() -> None:
+    """Ctrl-C raises KeyboardInterrupt as usual, and is recorded in `_SIGINTS`."""
+    import _signal  # type: ignore[import-not-found, unused-ignore]
+
+    def interrupt(number: int, frame: object) -> None:
+        _SIGINTS.append(number)
+        raise KeyboardInterrupt
+
+    try:
+        _signal.signal(_signal.SIGINT, interrupt)
+    except (ValueError, OSError):
+        pass  # not the main thread (an embedding program): leave its signals alone
+
+
 class _ActionRequired(CommandError):
     """The command stopped because the caller must decide or do something first."""
 

@@ -14,7 +14,14 @@ from typing import TYPE_CHECKING, Any, cast
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _delivered
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import BUILTIN_ERRORS, _failure, _on_sigterm, _Terminated
+from burgee.runtime.errors import (
+    _SIGINTS,
+    BUILTIN_ERRORS,
+    _failure,
+    _on_sigint,
+    _on_sigterm,
+    _Terminated,
+)
 from burgee.runtime.execute import (
     _TIMEOUT_GRACE,
     _as_error,
@@ -624,8 +631,8 @@ class _McpServer:
         except (KeyboardInterrupt, _Terminated) as error:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
             # it does while the server waits for input (the call's on_exit callbacks have run
-            # by then); raised by a handler on a worker, it is an error.
-            if thread == self.main:
+            # by then); raised by a handler itself (no signal came), it is the call's error.
+            if thread == self.main and (isinstance(error, _Terminated) or _SIGINTS):
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise
@@ -708,6 +715,7 @@ def _serve_mcp(invocation: _Invocation) -> int:
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
     _on_sigterm()
+    _on_sigint()
     try:
         return server.serve()
     except (KeyboardInterrupt, _Terminated) as error:
