@@ -19,7 +19,7 @@ from burgee.model.ir import (
 )
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
-from burgee.read.checks import API_NAMES, KEPT_API, calls_log, with_outcomes
+from burgee.read.checks import calls_log, with_outcomes
 from burgee.read.classes import read_type
 from burgee.read.declarations import Declarations, assignment, decorator_target
 from burgee.read.imports import (
@@ -31,6 +31,7 @@ from burgee.read.imports import (
     project_version,
     pyproject_dependencies,
 )
+from burgee.read.naming import API_NAMES, KEPT_API
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Decorator
