@@ -15,6 +15,7 @@ import pytest
 
 from burgee.runtime.mcp import _MCP_METHODS, _McpServer
 from burgee.runtime.mcp_io import _Codec, _read_line, _Stdout
+from burgee.runtime.mcp_methods import _mcp_discover, _mcp_initialize, _mcp_ping, _mcp_tools_list
 from tests.runtime_program import install
 
 TRICKY = [
@@ -218,9 +219,9 @@ def test_read_line_returns_the_line(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_mcp_methods_are_exactly_these() -> None:
     assert _MCP_METHODS == {
-        "initialize": _McpServer.initialize,
-        "ping": _McpServer.ping,
-        "server/discover": _McpServer.discover,
-        "tools/list": _McpServer.tools,
+        "initialize": _mcp_initialize,
+        "ping": _mcp_ping,
+        "server/discover": _mcp_discover,
+        "tools/list": _mcp_tools_list,
         "tools/call": _McpServer.call,
     }

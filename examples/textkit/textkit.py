@@ -5840,6 +5840,72 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
+#: are fixed when the tool is generated (`server/discover` and every `*/list`).
+_MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
+
+
+def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    asked = params.get("protocolVersion")
+    info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
+    if DESCRIPTION:
+        info["description"] = DESCRIPTION
+    server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    result: dict[str, Any] = {
+        "protocolVersion": server.version,
+        "capabilities": _capabilities(False),
+        "serverInfo": info,
+    }
+    if DESCRIPTION:
+        result["instructions"] = DESCRIPTION
+    return server.dumps(result)
+
+
+def _mcp_ping(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    if modern:
+        raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
+    return "{}"
+
+
+def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    if not modern:
+        raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+    discover: dict[str, Any] = {
+        "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
+        "capabilities": _capabilities(True),
+        **_MCP_CACHE,
+    }
+    if DESCRIPTION:
+        discover["instructions"] = DESCRIPTION
+    return server.complete(server.dumps(discover))
+
+
+def _capabilities(modern: bool) -> dict[str, Any]:
+    """Tools, and prompts, resources and logging when the program has them."""
+    found: dict[str, Any] = {"tools": {"listChanged": False}}
+    if "prompts/list" in _MCP_EXTRA:
+        found["prompts"] = {"listChanged": False}
+    if "resources/list" in _MCP_EXTRA:
+        found["resources"] = {"subscribe": False, "listChanged": False}
+    if "logging/setLevel" in _MCP_EXTRA and not modern:
+        found["logging"] = {}
+    return found
+
+
+def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    return _mcp_page(server, params, modern, _document("mcp_tools"))
+
+
+def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:
+    """A `*/list` result (one page, embedded as JSON text)."""
+    cursor = params.get("cursor")
+    if cursor is not None and cursor != "":
+        raise _McpError(-32602, "Invalid params: unknown cursor")
+    if modern:
+        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
+    return text
+
+
 #: The error of a request whose id is already in flight.
 _DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
@@ -6165,61 +6231,6 @@ class _McpServer:
         if result is not None:
             self.reply(ident, result)
 
-    def initialize(self, ident: str, params: dict[str, Any], modern: bool) -> str:
-        asked = params.get("protocolVersion")
-        info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
-        if DESCRIPTION:
-            info["description"] = DESCRIPTION
-        self.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
-        result: dict[str, Any] = {
-            "protocolVersion": self.version,
-            "capabilities": self.capabilities(False),
-            "serverInfo": info,
-        }
-        if DESCRIPTION:
-            result["instructions"] = DESCRIPTION
-        return self.dumps(result)
-
-    def ping(self, ident: str, params: dict[str, Any], modern: bool) -> str:
-        if modern:
-            raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
-        return "{}"
-
-    def discover(self, ident: str, params: dict[str, Any], modern: bool) -> str:
-        if not modern:
-            raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
-        discover: dict[str, Any] = {
-            "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
-            "capabilities": self.capabilities(True),
-            **_MCP_CACHE,
-        }
-        if DESCRIPTION:
-            discover["instructions"] = DESCRIPTION
-        return self.complete(self.dumps(discover))
-
-    def capabilities(self, modern: bool) -> dict[str, Any]:
-        """Tools, and prompts, resources and logging when the program has them."""
-        found: dict[str, Any] = {"tools": {"listChanged": False}}
-        if "prompts/list" in _MCP_EXTRA:
-            found["prompts"] = {"listChanged": False}
-        if "resources/list" in _MCP_EXTRA:
-            found["resources"] = {"subscribe": False, "listChanged": False}
-        if "logging/setLevel" in _MCP_EXTRA and not modern:
-            found["logging"] = {}
-        return found
-
-    def tools(self, ident: str, params: dict[str, Any], modern: bool) -> str:
-        return self.listing(params, modern, _document("mcp_tools"))
-
-    def listing(self, params: dict[str, Any], modern: bool, text: str) -> str:
-        """A `*/list` result (one page, embedded as JSON text)."""
-        cursor = params.get("cursor")
-        if cursor is not None and cursor != "":
-            raise _McpError(-32602, "Invalid params: unknown cursor")
-        if modern:
-            text = self.complete(self.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
-        return text
-
     def log(self, request: _Request | None, level: str, message: str, data: dict[str, Any]) -> None:
         """`ctx.log`: `notifications/message`, if the client asked for this level or a lower one
         (`logging/setLevel`, or a 2026-07-28 request's `_meta` logLevel), while the call runs."""
@@ -6461,18 +6472,13 @@ class _McpServer:
             del self.inflight[request.key]
 
 
-#: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
-#: are fixed when the tool is generated (`server/discover` and every `*/list`).
-_MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
-
-
 #: Each request method and the server's handler of it; a handler returns the result as JSON
 #: text, or None when it answers by itself (a tools/call may answer later, from a worker).
 _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | None]] = {
-    "initialize": _McpServer.initialize,
-    "ping": _McpServer.ping,
-    "server/discover": _McpServer.discover,
-    "tools/list": _McpServer.tools,
+    "initialize": _mcp_initialize,
+    "ping": _mcp_ping,
+    "server/discover": _mcp_discover,
+    "tools/list": _mcp_tools_list,
     "tools/call": _McpServer.call,
 }
 

@@ -46,6 +46,7 @@ TAIL = (
     "complete",
     "mcp_io",
     "mcp_http",
+    "mcp_methods",
     "mcp",
     "surfaces",
     "cli",
@@ -81,6 +82,7 @@ SECTIONS: dict[str, str] = {
     "completion_scripts": "describe",
     "mcp_io": "mcp",
     "mcp_http": "mcp",
+    "mcp_methods": "mcp",
     "mcp": "mcp",
     "surfaces": "mcp",
 }

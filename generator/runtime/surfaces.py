@@ -19,6 +19,7 @@ from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import _Any
 from burgee.runtime.mcp_io import _arguments, _McpError
+from burgee.runtime.mcp_methods import _mcp_page
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.program import (
     PROGRAM,
@@ -179,7 +180,7 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
 
 
 def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return server.listing(params, modern, _document("mcp_prompts"))
+    return _mcp_page(server, params, modern, _document("mcp_prompts"))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -198,13 +199,13 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return server.listing(params, modern, _document("mcp_resources"))
+    return _mcp_page(server, params, modern, _document("mcp_resources"))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return server.listing(params, modern, _document("mcp_templates"))
+    return _mcp_page(server, params, modern, _document("mcp_templates"))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

@@ -1,0 +1,82 @@
+"""The MCP methods that describe the server: `initialize`, `ping`, `server/discover` and
+`tools/list`, with what they share (the capabilities, one page of a `*/list`, the cache hint).
+
+Each takes (server, request id, params, whether the request is of the 2026-07-28 era) and
+returns its result as JSON text, as every entry of `mcp._MCP_METHODS` does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from burgee.runtime.embedded import _document
+from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _McpError
+from burgee.runtime.program import _MCP_EXTRA, DESCRIPTION, PROGRAM, VERSION
+
+if TYPE_CHECKING:
+    from burgee.runtime.mcp import _McpServer
+
+#: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
+#: are fixed when the tool is generated (`server/discover` and every `*/list`).
+_MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
+
+
+def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    asked = params.get("protocolVersion")
+    info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
+    if DESCRIPTION:
+        info["description"] = DESCRIPTION
+    server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    result: dict[str, Any] = {
+        "protocolVersion": server.version,
+        "capabilities": _capabilities(False),
+        "serverInfo": info,
+    }
+    if DESCRIPTION:
+        result["instructions"] = DESCRIPTION
+    return server.dumps(result)
+
+
+def _mcp_ping(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    if modern:
+        raise _McpError(-32601, "Method not found: ping (removed in 2026-07-28)")
+    return "{}"
+
+
+def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    if not modern:
+        raise _McpError(-32602, f"Invalid params: _meta {_MCP_META}protocolVersion is required")
+    discover: dict[str, Any] = {
+        "supportedVersions": [_MCP_MODERN, *_MCP_LEGACY],
+        "capabilities": _capabilities(True),
+        **_MCP_CACHE,
+    }
+    if DESCRIPTION:
+        discover["instructions"] = DESCRIPTION
+    return server.complete(server.dumps(discover))
+
+
+def _capabilities(modern: bool) -> dict[str, Any]:
+    """Tools, and prompts, resources and logging when the program has them."""
+    found: dict[str, Any] = {"tools": {"listChanged": False}}
+    if "prompts/list" in _MCP_EXTRA:
+        found["prompts"] = {"listChanged": False}
+    if "resources/list" in _MCP_EXTRA:
+        found["resources"] = {"subscribe": False, "listChanged": False}
+    if "logging/setLevel" in _MCP_EXTRA and not modern:
+        found["logging"] = {}
+    return found
+
+
+def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    return _mcp_page(server, params, modern, _document("mcp_tools"))
+
+
+def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:
+    """A `*/list` result (one page, embedded as JSON text)."""
+    cursor = params.get("cursor")
+    if cursor is not None and cursor != "":
+        raise _McpError(-32602, "Invalid params: unknown cursor")
+    if modern:
+        text = server.complete(server.dumps(_MCP_CACHE)[:-1] + "," + text[1:])
+    return text
