@@ -253,3 +253,13 @@ def test_what_a_handler_writes_to_stdout_in_any_way_is_redacted(
     stream.write("a hunter2-xyz\n")
     stream.writelines(["b hunter2-xyz\n", "c hunter2-xyz\n"])
     assert written.getvalue() == "a <secret:token>\nb <secret:token>\nc <secret:token>\n"
+
+
+def test_text_keeps_a_value_of_several_lines_together() -> None:
+    # NOTE: a further line of a value never reads as a key, an item or a table row.
+    assert _text({"name": "a", "notes": "one\ntwo"}) == "name:  a\nnotes: one\n       two"
+    assert _text(["a\nb", "c"]) == "- a\n  b\n- c"
+    assert _text(["a", "b"]) == "a\nb"
+    assert _text([{"x": "a\tb\nc", "y": 1}, {"x": "dd", "y": 2}]) == (
+        "x      y\na b c  1\ndd     2"
+    )

@@ -1692,17 +1692,24 @@ def _text(data: object) -> str:
         return f"result: {data}" if _looks_like_json(data) else data
     if isinstance(data, dict):
         width = max((len(str(key)) for key in data), default=0)
+        # NOTE: a value's further lines stay under its first, so they never read as keys.
+        below = "\n" + " " * (width + 2)
         return "\n".join(
-            f"{str(key) + ':':<{width + 1}} {_cell(value)}" for key, value in data.items()
+            f"{str(key) + ':':<{width + 1}} {_cell(value).replace(chr(10), below)}"
+            for key, value in data.items()
         )
     if isinstance(data, list):
         if not data:
             return "(no results)"
         if all(isinstance(row, dict) for row in data):
             return _table(data)
-        lines = "\n".join(_cell(item) for item in data)
-        # NOTE: one line can happen to be JSON on its own ("0", "true"); bullets prevent it.
-        return "\n".join(f"- {_cell(item)}" for item in data) if _looks_like_json(lines) else lines
+        items = [_cell(item) for item in data]
+        lines = "\n".join(items)
+        # NOTE: one line can happen to be JSON on its own ("0", "true"), and an item of several
+        # lines would read as several items; bullets prevent both.
+        if any("\n" in item for item in items) or _looks_like_json(lines):
+            return "\n".join("- " + item.replace("\n", "\n  ") for item in items)
+        return lines
     return f"result: {_cell(data)}"
 
 
@@ -1733,7 +1740,11 @@ def _table(rows: list[dict[str, Any]]) -> str:
     columns: list[str] = []
     for row in rows:
         columns.extend(key for key in row if key not in columns)
-    cells = [[_cell(row.get(column)).replace("\n", " ") for column in columns] for row in rows]
+    # NOTE: a table row is one line, and a tab would break its columns.
+    cells = [
+        [_cell(row.get(column)).replace("\n", " ").replace("\t", " ") for column in columns]
+        for row in rows
+    ]
     widths = [
         max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)
     ]
