@@ -272,3 +272,25 @@ def test_gen_never_writes_over_its_input_even_with_force(tmp_path: Path) -> None
     assert sorted(p.name for p in tmp_path.iterdir()) == ["greeter.py", "helpers.py"]
     made = burgee("gen", str(handlers), "-o", str(tmp_path / "tool.py"))
     assert made.returncode == 0, made.stderr
+
+
+def test_a_bad_program_name_is_reported_where_it_was_given(tmp_path: Path) -> None:
+    handlers = _handlers(
+        tmp_path,
+        HELLO.replace(
+            "from burgee import command",
+            "from burgee import command, program\nprogram(name='my tool')",
+        ),
+    )
+    rule = "letters, digits, '.', '-' and '_', starting with a letter or a digit"
+    in_file = burgee("gen", "handlers.py", "-o", "tool.py", cwd=handlers.parent)
+    assert in_file.stderr.splitlines()[0] == (
+        f"handlers.py:4:14: error: program name 'my tool' (from program(name=...)) is not a "
+        f"command name: {rule}"
+    )
+    flag = burgee("gen", "handlers.py", "-o", "tool.py", "--name", "Bad Name", cwd=handlers.parent)
+    assert flag.returncode == 2
+    assert flag.stderr.splitlines()[0] == (
+        f"burgee gen: error: --name 'Bad Name': a program name is {rule}"
+    )
+    assert not (handlers.parent / "tool.py").exists()

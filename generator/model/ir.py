@@ -46,6 +46,11 @@ TypeKind = Literal[
 ]
 
 
+#: What a program's name may be (it is the command people type, and a file and env prefix).
+PROGRAM_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+PROGRAM_NAME_RULE = "letters, digits, '.', '-' and '_', starting with a letter or a digit"
+
+
 def cli_word(identifier: str) -> str:
     """A Python name as the command line spells it: `list_tasks` is `list-tasks`, and a
     trailing underscore, there to dodge a keyword or a builtin (`list_`, `from_`), is dropped."""

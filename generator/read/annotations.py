@@ -152,6 +152,15 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
     if use != "param" and (qualified in _DICT or names.is_typing(node, "Any")):
         kind: TypeKind = "dict" if qualified in _DICT else "any"
         return TypeRef(kind=kind, source=source)
+    if qualified is not None and qualified.startswith("builtins."):
+        # NOTE: a supported type's name that the file never imported (`"Path"` in quotes).
+        bare = qualified.removeprefix("builtins.")
+        for spelling in SPELLINGS:
+            module, _, name = spelling.rpartition(".")
+            if name == bare and module != "builtins":
+                raise UnsupportedType(
+                    node, f"{bare} is not imported here: add `from {module} import {bare}`"
+                )
     raise UnsupportedType(node, f"unsupported type {source}; supported: {_supported(use)}")
 
 

@@ -342,8 +342,15 @@ def _default(
             return f"{enum.name}.{member}", values[member]
     if isinstance(node, ast.Call) and type_ref.kind in _CONSTRUCTORS:
         return _constructed_default(reader, node, type_ref, name)
-    if type_ref.kind == "dict" and isinstance(node, ast.Dict) and not node.keys:
-        return "{}", {}
+    if type_ref.kind == "dict" and isinstance(node, ast.Dict):
+        if not node.keys:
+            return "{}", {}
+        reader.error(
+            node,
+            f"the default of {name!r} must be {{}}: a dict default cannot hold entries "
+            "(fill them in inside the handler)",
+        )
+        return None
     if type_ref.kind == "tuple" and isinstance(node, ast.Tuple | ast.List):
         try:
             value = reader.literal(node, f"the default of {name!r}")

@@ -10,6 +10,8 @@ from pathlib import Path
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import (
     EFFECTS,
+    PROGRAM_NAME,
+    PROGRAM_NAME_RULE,
     TRUSTS,
     Command,
     Group,
@@ -40,7 +42,6 @@ from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
 from burgee.runtime.errors import BUILTIN_ERRORS
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 _REQUIREMENT = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*\s*(\[[^\]]*\])?\s*([;<>=!~@ (].*)?$")
 _COMMAND_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]*$")
 _SHORT = re.compile(r"^-[A-Za-z0-9]$")
@@ -217,6 +218,7 @@ class ProgramReader(Declarations):
         if self.program_args:
             self.error(call, "program(...) is called more than once")
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
+        self.program_nodes = args
         for key, value in args.items():
             if key == "exit_codes":
                 self.read_exit_codes(value)
@@ -501,9 +503,17 @@ def _read(
             Diagnostic(span=top, message="no commands found: decorate a function with @command")
         )
     program_name = name or reader.program_args.get("name") or _default_name(path)
-    if not isinstance(program_name, str) or not _NAME.match(program_name):
+    if not isinstance(program_name, str) or not PROGRAM_NAME.match(program_name):
+        given = reader.program_nodes.get("name") if not name else None
+        where = reader.span(given) if given is not None else top
+        what = "program(name=...)" if given is not None else "the handlers file's path"
+        fix = "" if given is not None else "; give one with program(name=...)"
         reader.diagnostics.append(
-            Diagnostic(span=top, message=f"program name {program_name!r} is not a command name")
+            Diagnostic(
+                span=where,
+                message=f"program name {program_name!r} (from {what}) is not a command name: "
+                f"{PROGRAM_NAME_RULE}{fix}",
+            )
         )
     reader.diagnostics.extend(
         found.model_copy(update={"span": bundled.place(found.span)})

@@ -66,6 +66,8 @@ class Reader:
         self.resources: list[Resource] = []
         self.errors: list[ErrorDecl] = []
         self.program_args: dict[str, object] = {}
+        #: The same arguments' nodes, where a problem with one is placed.
+        self.program_nodes: dict[str, ast.expr] = {}
         self.classes: dict[str, ast.ClassDef] = {}
         self.records: dict[str, Record] = {}
         self.enums: dict[str, EnumDecl] = {}

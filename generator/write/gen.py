@@ -10,7 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic
-from burgee.model.ir import Program
+from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
 from burgee.read.imports import load_toml, nearest_pyproject
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
@@ -98,6 +98,8 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     Refused. Reports each file written, and each stale one with its diff, on stderr.
     """
     targets(args)
+    if args.name is not None and not PROGRAM_NAME.match(args.name):
+        raise Refused([f"--name {args.name!r}: a program name is {PROGRAM_NAME_RULE}"], "gen")
     handlers: Path = args.handlers
     source = _source(handlers)
     program, text = generate_program(

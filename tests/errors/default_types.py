@@ -25,5 +25,6 @@ def mistyped(
     k: Optional[int] = None,
     m: float = 2,
     n: Literal[1, 2] = True,
+    o: dict[str, int] = {"a": 1},
 ) -> None:
     """Literal defaults of the wrong type: the handler would get them as written."""

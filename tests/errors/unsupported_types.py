@@ -25,3 +25,8 @@ def types(
 @command(effects="read_only")
 def empty_tuple(x: tuple[()] = ()) -> None:
     """A tuple of no values: nothing a command line could give."""
+
+
+@command(effects="read_only")
+def unimported(where: "Path" = ".") -> None:
+    """A supported type's name that the file never imported."""
