@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 from burgee.model.ir import Command, Program
+from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
 NAME_LIMIT = 64
@@ -66,6 +67,15 @@ def description(program: Program) -> str:
         if len(when) < 400
         else _shorten(what + when, DESCRIPTION_LIMIT)
     )
+
+
+def _quarantine_line(program: Program) -> list[str]:
+    """What the quarantine tags mean, and which commands' text comes in them (none: no line)."""
+    quarantined = [c.name for c in program.commands if c.trust in _QUARANTINED and not c.hidden]
+    if not quarantined:
+        return []
+    names = ", ".join(f"`{name}`" for name in quarantined)
+    return [f"- {_UNTRUSTED_NOTE} The commands that read such sources: {names}."]
 
 
 def _usage(command: Command, prog: str) -> str:
@@ -136,7 +146,8 @@ def body(program: Program, source: str) -> str:
         f"- Many calls at once: `{prog} --batch` reads JSON Lines"
         ' `{"id": ..., "command": "...", "input": {...}}` from stdin and answers one envelope'
         " line each, with its `id` (destructive commands need `--allow-destructive`).",
-        f"- {_UNTRUSTED_NOTE} A secret option's value never appears in output: `<secret:NAME>`.",
+        *_quarantine_line(program),
+        "- A secret option's value never appears in output: `<secret:NAME>`.",
         "",
         "## Exit codes",
         "",
