@@ -334,6 +334,22 @@ def test_every_sibling_that_cannot_be_read_is_reported_in_one_run(tmp_path: Path
     ]
 
 
+def test_the_tool_is_the_same_wherever_gen_runs_from(tmp_path: Path) -> None:
+    (tmp_path / "helpers.py").write_text("X = 1\n", encoding="utf-8")
+    (tmp_path / "handlers.py").write_text("from helpers import X\n" + COMMAND, encoding="utf-8")
+    (tmp_path / "sub").mkdir()
+    made = burgee("gen", "handlers.py", "-o", "tool.py", cwd=tmp_path)
+    assert made.returncode == 0, made.stderr
+    banner = "# ---- From handlers.py (with helpers.py) ----"
+    assert banner in (tmp_path / "tool.py").read_text(encoding="utf-8").splitlines()
+    for handlers, out in (
+        ("../handlers.py", "../tool.py"),
+        (tmp_path / "handlers.py", tmp_path / "tool.py"),
+    ):
+        again = burgee("gen", str(handlers), "-o", str(out), "--check", cwd=tmp_path / "sub")
+        assert again.returncode == 0, again.stderr
+
+
 def test_a_relative_import_of_a_package_sibling_is_bundled(tmp_path: Path) -> None:
     package = tmp_path / "pkg"
     package.mkdir()

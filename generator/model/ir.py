@@ -307,7 +307,7 @@ class Program(Node):
     #: The requirements of the tool's PEP 723 block (`program(dependencies=...)`, else the
     #: nearest pyproject.toml's, else the distributions of the third-party imports).
     dependencies: tuple[str, ...] = ()
-    #: Sibling files bundled into the tool, as shown to the user.
+    #: Sibling files bundled into the tool, relative to the handlers file's directory.
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()

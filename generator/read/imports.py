@@ -125,6 +125,7 @@ class _Bundler:
         #: Sibling files already bundled (resolved path), and those being bundled now.
         self.done: set[Path] = set()
         self.active: list[Path] = []
+        #: Bundled files, relative to the handlers file's directory.
         self.siblings: list[str] = []
         #: Top-level names defined (not imported) by bundled siblings: name -> file.
         self.bound: dict[str, str] = {}
@@ -303,7 +304,9 @@ class _Bundler:
         finally:
             self.active.pop()
         self.done.add(resolved)
-        self.siblings.append(shown)
+        # NOTE: the tool names it relative to the handlers file, wherever gen ran from: the
+        # same inputs write the same file.
+        self.siblings.append(os.path.relpath(target, Path(self.path).resolve().parent))
         tree = parsed(source)
         self.exports[shown] = _bindings(tree, imports=True)
         for name in _bindings(tree, imports=False):

@@ -115,7 +115,9 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     output: Path = args.output or handlers.with_name(f"{program.name.replace('-', '_')}.py")
     files = Files()
     writing = [output, *sidecars]
-    blocked = _inputs_in_the_way(writing, [handlers, *map(Path, program.bundled)])
+    blocked = _inputs_in_the_way(
+        writing, [handlers, *(handlers.parent / name for name in program.bundled)]
+    )
     if args.check and blocked:
         raise Refused(list(blocked.values()))
     if args.check:
