@@ -435,7 +435,7 @@ def test_config_keys_no_command_reads_are_warned_about_once(
     ]
 
 
-def test_a_pyproject_table_is_checked_and_an_empty_one_costs_nothing(
+def test_a_pyproject_table_is_checked_too(
     monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     install(monkeypatch, COMMANDS=_ROWS)
@@ -445,4 +445,25 @@ def test_a_pyproject_table_is_checked_and_an_empty_one_costs_nothing(
     assert capsys.readouterr().err == (
         f"tool: warning: {where}: no command reads 'lvl' (did you mean 'level'?)\n"
     )
-    assert sources._stray_keys({}) == []
+
+
+def test_stray_keys_know_prompts_and_quote_what_toml_quotes(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    from burgee.runtime import kinds, table
+
+    recipe = table._from_row(
+        (str, "A recipe.", kinds._Any, (("dish", ("--dish",), "_Str", ..., ()),), ()),
+        {"_Str": kinds._Str},
+    )
+    install(monkeypatch, COMMANDS=_ROWS, PROMPTS={"recipe": recipe})
+    # NOTE: a prompt's options are read from the top level and from `[prompt.recipe]`.
+    assert sources._stray_keys({"dish": "soup", "prompt": {"recipe": {"dish": "x"}}}) == []
+    assert sources._stray_keys({"prompt": {"recipe": {"dsh": "x"}}}) == [
+        "'prompt.recipe.dsh' (did you mean 'dish'?)"
+    ]
+    # NOTE: `_lookup` never reads a key that holds a space: no command's table is named so.
+    assert sources._stray_keys({"tasks purge": {"done_only": True}, "add title": "x"}) == [
+        "'\"add title\"'",
+        "'\"tasks purge\"'",
+    ]

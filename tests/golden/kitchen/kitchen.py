@@ -3316,40 +3316,51 @@ _CONFIG_FILES = (
 
 
 def _stray_keys(table: dict[str, Any]) -> list[str]:
-    """The keys of a config table that no command reads (a typo, a renamed option), dotted
-    (`add.priorty`): warned about, not refused, as the file may be meant for another version
-    of the tool. A table named after a command or group holds that command's options."""
+    """The keys of a config table that no command or prompt reads (a typo, a renamed option),
+    dotted (`add.priorty`): warned about, not refused, as the file may be meant for another
+    version of the tool. A table named after a command or group holds that command's options."""
     if not table:
         return []
-    options: dict[str, set[str]] = {}
+    options: dict[tuple[str, ...], set[str]] = {}
     for path, entry in COMMANDS.items():
         # NOTE: as `_lookup` reads them: an option's name or its last flag (positionals never).
-        options[path] = {
+        options[tuple(path.split())] = {
             spelling
             for name, flags, *_ in entry[3]
             if flags
             for spelling in (name, flags[-1].lstrip("-"))
         }
+    for name, prompt in PROMPTS.items():
+        # NOTE: a prompt's table is `[prompt.NAME]`; its arguments are all options.
+        recorder = _Recorder()
+        prompt.build(recorder)  # type: ignore[arg-type]
+        flags = {flag[2:] for flag in recorder.options if flag[:2] == "--"}
+        options[("prompt", name)] = flags | set(prompt.keys)
     stray: list[str] = []
     # NOTE: a stack, not recursion: a hostile file may nest tables very deep.
-    scopes: list[tuple[str, dict[str, Any]]] = [("", table)]
+    scopes: list[tuple[tuple[str, ...], dict[str, Any]]] = [((), table)]
     while scopes:
         prefix, scope = scopes.pop()
-        under = [path for path in options if path.startswith(prefix) or path + " " == prefix]
-        known = set().union(*(options[path] for path in under))
+        under = [found for found in options if found[: len(prefix)] == prefix]
+        known = set().union(*(options[found] for found in under))
         for key, value in scope.items():
-            path = prefix + key
-            if isinstance(value, dict) and any(
-                found == path or found.startswith(path + " ") for found in under
-            ):
-                scopes.append((path + " ", value))
+            where = (*prefix, key)
+            if isinstance(value, dict) and any(found[: len(where)] == where for found in under):
+                scopes.append((where, value))
             elif key not in known:
                 import difflib
 
                 close = difflib.get_close_matches(key, sorted(known), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                stray.append(f"{'.'.join(path.split(' '))!r}{hint}")
+                # NOTE: TOML's own spelling of the key: a part with a dot or a space is quoted.
+                dotted = ".".join(part if _bare(part) else _dumps(part) for part in where)
+                stray.append(f"{dotted!r}{hint}")
     return sorted(stray)
+
+
+def _bare(key: str) -> bool:
+    """A TOML bare key: ASCII letters, digits, '-' and '_'."""
+    return bool(key) and all(c.isascii() and (c.isalnum() or c in "-_") for c in key)
 
 
 def _config_places() -> list[str]:
