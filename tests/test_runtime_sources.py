@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from burgee.runtime import sources, values
+from burgee.runtime import kinds, sources, table, values
 from burgee.runtime.context import Context
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Int, _Str
@@ -450,8 +450,6 @@ def test_a_pyproject_table_is_checked_too(
 def test_stray_keys_know_prompts_and_quote_what_toml_quotes(
     monkeypatch: pytest.MonkeyPatch, project: Path
 ) -> None:
-    from burgee.runtime import kinds, table
-
     recipe = table._from_row(
         (str, "A recipe.", kinds._Any, (("dish", ("--dish",), "_Str", ..., ()),), ()),
         {"_Str": kinds._Str},
