@@ -386,3 +386,51 @@ def test_a_bad_uri_placeholder_is_named_by_its_name(tmp_path: Path) -> None:
     assert run(tool, "resource", "rows://row/2").out == "row 2\n"
     bad = run(tool, "resource", "rows://row/abc", "--json")
     assert (bad.code, bad.json()["error"]["message"]) == (2, "n: 'abc' is not an integer")
+
+
+def test_a_prompts_own_keyboard_interrupt_is_its_error(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        from burgee import command, prompt, resource
+
+
+        @command(effects="read_only")
+        def ok() -> str:
+            """Fine."""
+            return "fine"
+
+
+        @command(effects="read_only")
+        def other() -> str:
+            """A second command: each tool is then named after its command."""
+            return "other"
+
+
+        @prompt
+        def boom() -> str:
+            """Raises KeyboardInterrupt itself."""
+            raise KeyboardInterrupt
+
+
+        @resource("t://boom")
+        def bang() -> str:
+            """Raises KeyboardInterrupt itself."""
+            raise KeyboardInterrupt
+        ''',
+    )
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": {"name": "boom"}},
+        {"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": "t://boom"}},
+        {
+            "jsonrpc": "2.0",
+            "id": 3,
+            "method": "tools/call",
+            "params": {"name": "ok", "arguments": {}},
+        },
+    ]
+    messages, _, stderr, code = exchange(tool, b"".join(map(line, [INIT, *requests])))
+    assert code == 0, stderr
+    answers = {m["id"]: m for m in messages}
+    assert answers[1]["error"]["code"] == answers[2]["error"]["code"] == -32603
+    assert answers[3]["result"]["structuredContent"] == {"result": "fine"}

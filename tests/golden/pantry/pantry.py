@@ -6587,6 +6587,19 @@ def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
     return _McpError(code, failure.message, envelope)
 
 
+def _answered(work: Callable[[], _T], server: _McpServer) -> _T:
+    """What a prompt or a resource answers; every failure is a JSON-RPC error, a handler's own
+    KeyboardInterrupt too (a real Ctrl-C, recorded in `_SIGINTS`, stops the server)."""
+    try:
+        return work()
+    except KeyboardInterrupt as error:
+        if _SIGINTS:
+            raise
+        raise _mcp_failure(error, server) from None
+    except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
+        raise _mcp_failure(error, server) from None
+
+
 def _unknown_prompt(name: object) -> UsageError:
     """The error of a prompt the program does not have, on the command line and over MCP."""
     return UsageError(f"unknown prompt {name!r}", hint=f"prompts: {', '.join(PROMPTS)}")
@@ -6607,10 +6620,8 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
     if not isinstance(name, str) or name not in PROMPTS:
         raise _mcp_failure(_unknown_prompt(name), server)
     arguments = _arguments(params)
-    try:
-        result = _get_prompt(name, arguments, _mcp_context(server, "prompt " + name), "json", True)
-    except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
-        raise _mcp_failure(error, server) from None
+    context = _mcp_context(server, "prompt " + name)
+    result = _answered(lambda: _get_prompt(name, arguments, context, "json", True), server)
     text = server.dumps(result)
     return server.complete(text) if modern else text
 
@@ -6631,10 +6642,8 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     uri = params.get("uri")
     if not isinstance(uri, str):
         raise _McpError(-32602, "Invalid params: uri must be a string")
-    try:
-        result = _read_resource(uri, _mcp_context(server, "resource " + uri), True)
-    except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
-        raise _mcp_failure(error, server) from None
+    context = _mcp_context(server, "resource " + uri)
+    result = _answered(lambda: _read_resource(uri, context, True), server)
     if result is None:
         # NOTE: -32602, as the 2025-11-25 spec and the SDKs have it (-32002 is retired).
         raise _McpError(-32602, "Resource not found", {"uri": uri})
