@@ -384,6 +384,12 @@ def test_sys_exit_in_a_handler_is_its_failure_on_every_surface(tmp_path: Path) -
         def ping() -> str:
             """Pong."""
             return "pong"
+
+
+        @command(effects="read_only")
+        async def leave() -> str:
+            """Exit from an async handler."""
+            sys.exit("not ok")
         ''',
     )
     error = {
@@ -393,6 +399,10 @@ def test_sys_exit_in_a_handler_is_its_failure_on_every_surface(tmp_path: Path) -
     }
     answered = run(tool, "check", "--json")
     assert (answered.code, answered.json()) == (1, {"ok": False, "error": error})
+    # NOTE: from an async handler too, and asyncio logs nothing of it (no traceback).
+    left = run(tool, "leave", "--json")
+    assert (left.code, left.json()) == (1, {"ok": False, "error": error})
+    assert "Traceback" not in left.err and "never retrieved" not in left.err
     calls = [{"id": 1, "command": "check", "input": {}}, {"id": 2, "command": "ping", "input": {}}]
     batch = run(tool, "--batch", stdin="".join(json.dumps(c) + "\n" for c in calls))
     assert [json.loads(line) for line in batch.out.splitlines()] == [

@@ -3509,6 +3509,11 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
             # NOTE: waits for the handler to finish, without raising its CancelledError: the
             # first error is the one to report.
             loop.run_until_complete(asyncio.wait([task]))
+        elif not task.cancelled():
+            # NOTE: a SystemExit or KeyboardInterrupt of the handler's leaves the loop at once
+            # and stays stored in the task; taken here, asyncio does not log it as never
+            # retrieved (a traceback on stderr).
+            task.exception()
         raise
     finally:
         context._on_cancel.remove(cancel)
