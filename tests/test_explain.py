@@ -87,6 +87,17 @@ def test_explain_does_not_run_the_handler(tool: Path, tmp_path: Path) -> None:
         REPO / "examples" / "todo" / "todo.py", "done", "1", "--explain", "nope", cwd=tmp_path
     )
     assert todo.error_line()["error"]["hint"] == "options: --store"
+    given = '{"title": "x"}'
+    added = run(
+        REPO / "examples" / "todo" / "todo.py",
+        "add",
+        "--json",
+        given,
+        "--explain",
+        "x",
+        cwd=tmp_path,
+    )
+    assert added.error_line()["error"]["hint"] == "options: --priority, --tag, --due, --store"
 
 
 def test_provenance_rides_in_meta(tool: Path) -> None:

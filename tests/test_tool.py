@@ -522,6 +522,8 @@ def test_a_hidden_option_is_left_out_of_help_and_still_works(tmp_path: Path) -> 
     assert (
         run(tool, "go", "--nme", "y", "--json").json()["error"]["hint"] == "did you mean '--name'?"
     )
+    explained = run(tool, "go", "--explain", "nope", "--json").json()["error"]["hint"]
+    assert explained == "options: --name"
 
 
 def test_a_trailing_underscore_is_dropped_from_command_names_and_env_vars(

@@ -4799,8 +4799,14 @@ def _explain(command: _Command, call: _Call, invocation: _Invocation) -> object:
             (k for k, e in call.provenance.items() if e["candidates"][0]["from"] == label), ""
         )
     if key not in command.keys:
-        # NOTE: the options as flags (an argument has nothing to explain): what was read.
-        flags = [e["candidates"][0]["from"].removeprefix("flag ") for e in call.provenance.values()]
+        # NOTE: the options by their flags, as help shows them (an argument has nothing to
+        # explain, and a hidden option is not shown).
+        row = COMMANDS.get(call.context.command)
+        flags = [
+            flags[-1]
+            for _, flags, _, _, options in (row[3] if row else ())
+            if flags and ("help", _HIDDEN) not in options
+        ]
         raise UsageError(
             f"{call.context.command} has no option {option!r}",
             hint=f"options: {', '.join(flags)}" if flags else "it has no options",
