@@ -164,19 +164,29 @@ class NameChecks(Reader):
 
     def check_group_variables(self, tree: ast.Module) -> None:
         """`@notes.command` where `notes` is no group: a name the file never defines (a typo of
-        a group's variable) or a command's function. Either would stop the tool at start-up
-        (NameError, AttributeError). A name bound to anything else may be another library's
-        (`app.command` of Typer) and is left alone, as is every name under `import *`."""
-        if not self.not_groups or any(
-            isinstance(s, ast.ImportFrom) and s.names[0].name == "*" for s in tree.body
-        ):
+        a group's variable, a builtin), a command's function, or a group made only further
+        down. Each would stop the tool at start-up (NameError, AttributeError). A name bound to
+        anything else may be another library's (`app.command` of Typer) and is left alone, as
+        is every name the file does not define under `import *`."""
+        if not self.not_groups:
             return
+        star = any(isinstance(s, ast.ImportFrom) and s.names[0].name == "*" for s in tree.body)
         bound = {name for name, _, _ in _top_level_bindings(tree)}
         functions = {command.function for command in self.commands}
         for name, node in self.not_groups:
-            if name in functions:
+            group = self.groups.get(name)
+            if group is not None:
+                problem = (
+                    f"{name!r} is used before its group(...) line (line {group.span.line}); "
+                    "move that line up"
+                )
+            elif name in functions:
                 problem = f"{name!r} is a command, not a group (a group is made by group(...))"
-            elif name not in bound and not hasattr(builtins, name):
+            elif name not in bound and hasattr(builtins, name):
+                problem = (
+                    f"{name!r} is a Python builtin, not a group (a group is made by group(...))"
+                )
+            elif name not in bound and not star:
                 close = difflib.get_close_matches(name, list(self.groups), n=1)
                 problem = f"{name!r} is not defined" + (
                     f"; did you mean the group {close[0]!r}?"
@@ -234,7 +244,8 @@ class NameChecks(Reader):
             seen[command.path] = "command"
             for alias in command.aliases:
                 path = (*command.path[:-1], alias)
-                if path in seen or (len(path) == 1 and alias in RESERVED_COMMANDS):
+                taken = RESERVED_COMMANDS | set(self.surface_commands())
+                if path in seen or (len(path) == 1 and alias in taken):
                     self.diagnostics.append(
                         Diagnostic(
                             span=command.span,

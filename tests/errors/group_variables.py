@@ -32,3 +32,18 @@ def other() -> str:
 def typed() -> str:
     """Typer's own."""
     return "t"
+
+
+@later.command(effects="read_only")
+def early() -> str:
+    """Its group is made only below."""
+    return "e"
+
+
+later = group("later")
+
+
+@list.command(effects="read_only")
+def builtin() -> str:
+    """A builtin is no group."""
+    return "b"

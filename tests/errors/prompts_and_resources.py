@@ -1,8 +1,8 @@
 from burgee import command, prompt, resource
 
 
-@command(effects="read_only")
-def prompt_(x: int = 1) -> int:
+@command(effects="read_only", aliases=["resource"])
+def items(x: int = 1) -> int:
     return x
 
 
