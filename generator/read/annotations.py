@@ -108,6 +108,17 @@ def subscript_elements(node: ast.Subscript) -> list[ast.expr]:
 Code = Callable[[ast.AST], str]
 
 
+def quoted(node: ast.expr) -> ast.expr | None:
+    """The expression a string annotation holds (`"Context | None"`); None when it holds no
+    valid Python (Python 3.10 refuses a NUL with ValueError, later ones with SyntaxError)."""
+    if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+        return None
+    try:
+        return ast.parse(node.value, mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+
+
 def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
     """Resolve an annotation, raising UnsupportedType with a message that says what is."""
     source = node.id if isinstance(node, ast.Name) else code(node)
@@ -115,10 +126,9 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
         text = node.value
         if not isinstance(text, str):
             raise UnsupportedType(node, f"cannot read the annotation {source}")
-        try:
-            inner = ast.parse(text, mode="eval").body
-        except SyntaxError as exc:
-            raise UnsupportedType(node, f"the annotation {source} is not valid Python") from exc
+        inner = quoted(node)
+        if inner is None:
+            raise UnsupportedType(node, f"the annotation {source} is not valid Python")
         try:
             return resolve(inner, names, use, lambda n: ast.get_source_segment(text, n) or "")
         except UnsupportedType as exc:

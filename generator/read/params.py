@@ -12,6 +12,7 @@ from burgee.model.literals import py
 from burgee.read.annotations import (
     NotLiteral,
     UnsupportedType,
+    quoted,
     subscript_elements,
     without_none,
 )
@@ -92,12 +93,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             reader.removals.replace(reader.text, annotation, plain)
     # NOTE: `Optional[Context]` is the spelling a type checker accepts with the default None;
     # a string annotation ("Context | None") names the same.
-    shown = base
-    if isinstance(shown, ast.Constant) and isinstance(shown.value, str):
-        try:
-            shown = ast.parse(shown.value, mode="eval").body
-        except SyntaxError:
-            pass
+    shown = quoted(base) or base
     if reader.api_name(without_none(shown, reader.names)) == "Context":
         return _context_param(reader, param, name, span)
     role = "option"

@@ -30,3 +30,8 @@ def empty_tuple(x: tuple[()] = ()) -> None:
 @command(effects="read_only")
 def unimported(where: "Path" = ".") -> None:
     """A supported type's name that the file never imported."""
+
+
+@command(effects="read_only")
+def nul(x: "int\x00" = 1) -> None:
+    """A string annotation that holds no valid Python (Python 3.10 raises ValueError)."""
