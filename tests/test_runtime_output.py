@@ -135,10 +135,7 @@ def test_conform_names_the_path_and_what_was_expected(monkeypatch: pytest.Monkey
     assert _conform(True, _Int) == "result: expected an integer, got true"
     assert _conform(None, _Null) is None
     assert _conform([1, "x", None], _Any) is None
-    assert _conform(_jsonable(float("inf")), _Float) == (
-        "result: expected a number, got null (NaN and the infinities are null in JSON)"
-    )
-    assert _conform(None, _Int) == "result: expected an integer, got null"
+    assert _conform(None, _Float) == "result: expected a number, got null"
 
 
 def test_text_shows_enum_values_not_member_names() -> None:

@@ -646,3 +646,28 @@ def test_a_command_that_is_not_destructive_asks_first_when_confirm_is_given(
     schema = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
     assert schema["send"]["confirmation_bypass_arg"] == "--yes"
     assert "confirmation_bypass_arg" not in schema["note"]
+
+
+def test_a_float_result_that_is_not_a_json_number_says_what_it_was(tmp_path: Path) -> None:
+    tool = generate(
+        tmp_path,
+        '''
+        from burgee import command
+
+
+        @command(effects="read_only")
+        def ratio() -> float:
+            """NaN."""
+            return float("nan")
+
+
+        @command(effects="read_only")
+        def missing() -> float:
+            """None, where a float was promised."""
+            return None  # type: ignore[return-value]
+        ''',
+    )
+    nan = run(tool, "ratio", "--json").json()["error"]["message"]
+    assert nan == "result: nan is not a JSON number (NaN and the infinities are not)"
+    none = run(tool, "missing", "--json").json()["error"]["message"]
+    assert none == "result: expected a number, got null"

@@ -16,7 +16,7 @@ from burgee.runtime.errors import (
     _TimedOut,
 )
 from burgee.runtime.inputs import _input_problems
-from burgee.runtime.output import _QUIET, _conform, _emit, _jsonable
+from burgee.runtime.output import _QUIET, _conform, _emit, _finite, _jsonable
 from burgee.runtime.program import DEBUG_ENV, PROGRAM
 from burgee.runtime.sources import _meta
 
@@ -85,6 +85,9 @@ def _execute(
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
+        if type(result) is float and not _finite(result):
+            # NOTE: null by now (`_jsonable`): say what it was.
+            problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = {"ok": True, "data": data}
     if outcome is not None:

@@ -1676,15 +1676,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
-        if kind.check(data):
-            return None
-        # NOTE: a float the handler returned as NaN or an infinity is null by now (`_jsonable`).
-        why = (
-            " (NaN and the infinities are null in JSON)"
-            if data is None and kind.name == "float"
-            else ""
-        )
-        return f"{path}: expected {kind.expected}, got {_show(data)}{why}"
+        return None if kind.check(data) else f"{path}: expected {kind.expected}, got {_show(data)}"
     form = shape[0]
     if form == "null":
         return None if data is None else _conform(data, shape[1], path)
@@ -3334,6 +3326,9 @@ def _execute(
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
+        if type(result) is float and not _finite(result):
+            # NOTE: null by now (`_jsonable`): say what it was.
+            problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
     envelope: dict[str, Any] = {"ok": True, "data": data}
     if outcome is not None:
