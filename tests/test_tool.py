@@ -582,6 +582,7 @@ def test_a_positional_tuple_takes_its_items_as_words(tmp_path: Path) -> None:
     assert run(tool, "a", "x", "1", "2", "3", "--json").json()["data"] == expected
     given = '{"mode": "x", "point": [1, 2], "rest": [3]}'
     assert run(tool, "a", "--json", given).json()["data"] == expected
+    assert " a MODE POINT POINT [REST...]`" in run(tool, "--skill").out
     bad = run(tool, "a", "x", "1", "q", "--json")
     assert (bad.code, bad.json()["error"]["message"]) == (2, "point: 'q' is not an integer")
 

@@ -84,6 +84,8 @@ def _usage(command: Command, prog: str) -> str:
         if param.role == "argument":
             assert param.type is not None
             meta = param.name.upper() + ("..." if param.type.kind == "list" else "")
+            if param.type.kind == "tuple":
+                meta = " ".join([meta] * len(param.type.items))  # NOTE: one word per item
             words.append(meta if param.required else f"[{meta}]")
     if any(p.role == "option" and p.required for p in command.inputs):
         words.append("--OPTION VALUE")
