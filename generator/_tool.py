@@ -360,108 +360,108 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz2ziS/is471VFqpNk5zEzN3I2Vb4kO5u7iZNKcjV1ZbtMSoRkjilSS1B2NBNX7a/ZH7a/5PoBgOBDMvXI7GTC"
-    "qV1H4gNoNBrdXzcarV8PxslsHsksTOKD4cGv5wfTNFnM1fnB8Ozs/OD8oIf/TGUMn84PfpCxTP1MCl9kSRKJSZrM4POV"
-    "HweRTJWYhJEcnB9c9OCd8ZUcX9Nbz/FT+TFxG2ZXySITt2mYhfFU+PEyu4IP5v1Y3vLbqeQe4QL3Ok+Tn+U4Mw+mcpJK"
-    "dUUPv5P9VMaBTOF5/dgDJTIJQ8RGsGMllD+R0RJfh//gJeDADEgzY+bBnl30jmDs8L2fUNP9PlA7X2TY6/kBtkSX+SIP"
-    "qRPIib+IsqF4Gvsz+WwwX4qRVGEgxV9PTl/8+PLd+y4Rja328RFuLE5ibiy7kkj2NPVnAm+LTnIj0xQaUOZ6B6//eTAY"
-    "dJ2m4CEFE7imNf1EXYP6VrnNfP6A1MR8vejFiyiCizhtUsQJzdmxAKbTjArsFHgCPJVCZT5yRX4MM/GwK8KJuYscC5WY"
-    "hUrh1CfpP//+j7xnlaXhOMu7Nt9t3xmKhLj10xjeVqITJyJIxvgYNSZSmS3SGCQKyPNRsnsgDlGoMrijYH6s7I39NAjj"
-    "QueTJB3LvG/91XadSpCkMYhjLNyZz66AoNEinUopgjBAvoipXiwOS+1SUyUp8iOVCGYpsmjkq6ue+AX/TEJ1Bb0FYn4L"
-    "H/IWhBqn4TxTIoyzBF4CdgZhCvKepEuHlddhFPXhxur+3v/Pqx9/vHzx6t0hC+0hXRjMAuo1v3vyw8vTD+/hOq4bal63"
-    "NoHGJK4kZ9E7q2fj6fSVABFNUrWuI9YObjcg0sSR6jqAf2H24Y/ylyghtzhZIJJBIlXOKn8BMpGWXl0mi1SvRLu2pyHq"
-    "lIWS6QDvOEsmCscyVlLrpdevPlAbJ3Mf2NJ/NDiir//1/kX/cf955C8U9/E2TeZpKDOfJ47XrW7K6Raac7qqTuntlUxB"
-    "ehIxZoWpVz+qQKeVweHpyeuXbkN8R+Xzk1+xM+Sra7PUhzhyatw8J2CNCAlaZAkSo25B95L0hzcyxrnElWJmhTvV3HWn"
-    "M9fhhSmtDHLFoAqMmUycsdA3Ow7gc5yJq+RWSJgTgXclKQ22SMkiCsQYzNRU9oh0MfczeA4H6MG0C38+j5YeD4RtR5ok"
-    "GdoNMpX45+LuoHcQRTPF1hQNFhkW+MwKf3h+cCWjOT1ekFm48SIZL2YyZqVFxq5HzBz7UeSPwLaKl0i3R62eXZD8eahJ"
-    "kS8K5Ez2lZz7qHUCoc0ajuFKJBPWEVrpD8Sr+Ca5toYcButp9cVaQPT7Pyug4cHTGz9ayGcPPFbvnv7uwZv//f7NqUhG"
-    "NBkzZBRykjQhtglrxAtj0JDvQfpnvneMS44FRAlckvS6jG9klMzBKoBGywLQqT3h/Xp+Dqv2Gv8ORZYuYDbwc+BnPl8D"
-    "U3Xn9WAhJyCLHl73mAIwax7rZd2r6PhG6RNlwAJkKAolE456k2ZhBCxDNlDn/IrTGXI4laQS4Q3dZZgpGU26A3EiJn4Y"
-    "LegBHmBxDCTqPAhSbXyVHrkO4wD/5bszqZQ/lfkF4CmRcXenJwBwUBL3f5FpIsiujpNAHgsPnwFzmy0Ut41//TGK0WUq"
-    "/7YAy0C9eCgVwCSey1h+zM4ugJEoPkZcUFMq1CPpIhb4xMCKhtI8NQxTetnrV3vIEK27iVOWQIUsihJCeaQhgIdjsJ2d"
-    "Gai9AcxwPEaRPbY9adv67uVfPJDfKfQ08gFDIp0TWMqA6D5m3Zywfn+Es+8hzQArAErSklFDFrIfaUg8JaHDbU13foHk"
-    "ldjtaYEMATugsFo5JUOC2gOHFMhx5ANrLeIJSd/xIHnp+kY0hs3kmi/p9vgqamwgiGQPGJzcxjlnB+INPwpjLcKtIQIQ"
-    "oXHcEOlAHVdAXVoBKsbxZBbxHdaDhA6OieVGrYNiAPGK4dJMdDzqzuv2iDBgFUy8UKBblatcZTyWgwEpO0cZwKhQNy7n"
-    "rA95KdJDoJ/mMs1CtMzDX+/uLMLe9MW7nqtxjQNTVrjNHJrzGP73TvqBhfGAOVH0RTibJym5L2HWJUYwqEKRAf7EgR/h"
-    "x7fg2oA8zZJgEUlmGIkyuiPQNJhXkCG0MtpbCGHR/aQxqumSVymghKkEISBpI2rPkPABL4QLQIP0WCxBLBWIcjxfGncp"
-    "S2aR6Jih9fQa6zmYEi5awAjzChARiTeLDHgIC4wNdS4HsMy0VWIbCsPPQIZAzgAqA29wccRaPI5Z72iZ7LGcsNRiR3QT"
-    "JByaRuHJ+aTlr1PxLboI6UCbXYW6f1h+oIQdCafHYKkq0gQ9pto06Ee3+LpuAxG8HCPWA2MpzYh6uVtjEOrW4gzqXHOf"
-    "v4GeejPR4ABmHywYvY8Gm9GOaZFdG1BLPbcfBDVw7aJGrpHcorudo6WiwNinQHKKstLVK4Zeg1axu3w9fu4RbO5X1xKr"
-    "NUCJ1N0Yu4mHXkuUddc/D13Nff1a6rQPVxDpEYiM9Ot16H4jAfxoiTTCT0ib8R0bE7fnUIEfhdmyJxaxtfyBnGPAKR7D"
-    "GgeVuQTw/hFDVaBeAHDGRvU/HnzfdT3b+uHpaEPj0W0VjajvuhCb+LxLe9/BjlopJkN2SR7kbzaaLUIpVdqReD8IQuzA"
-    "j966BsRO1jaQyDo1FX6UR/STAYIgO8McqKD/dpsmCJZAvhGOJErLmh/BMguWAhxbjVFZGju4esDmWhTK7yzm6F8A7JVd"
-    "00xZAYiOfgeQQbTsWihQtMHlEWr0wV9gRmaqxJ18dp2Lfpr6S74Gjgi5/8H2TWj9te3rZoCVFsqz9CbGxe1P40Rl4Rgx"
-    "SzUQX8MilviVJKF7U7oNa05OZcr3x0m0mMXrnlAIjEFLrunEeLkrnrijOKt2Wim2Ypcpk+fQUejQbZoCaWEWcduwjEaR"
-    "nBWXulkqtVNRJcIKV1FO8ikvzF6xf+NnBKsoqFM2NTSYJXxBWsIaLbvA/eANLJe/YtBAqwvWWOBsjrPwRpbuADYABwYG"
-    "lekb6JSWXKd8H6AsgZvu69S4UWARSdEkoF46HEyQH31U++D2p0oGvcKqBx8JTC9rA43hdTAXfQY2yaqiKyiWh072sfGC"
-    "SWlRp65pJE9dceBvgVIkdLAmJjzD5DlLDhBzIDN8Z5Bf3Z930MhMNcH+Ri/tBp3Wg5eqqOaDudjKopXJOSnJWaatFE2d"
-    "GpLZ0TCXA1FmW88GTtbbDv3uGrVVgO21Tzg7ia36/4OpfysfriQU5nyN/idVuVr736/LKVq4qyo3W+oVRb56i510tr1P"
-    "KK+fJX11Fc4LT5rImdlq7+VaFZceb2UQJhcUcY2r4J7jPcjOkLbnQL0yRbjzgsEkFSLe30G/fo5ggJ7+B4rCAUMRJWCV"
-    "xj5AWhhdJnUkPAinpIHQjiDOBf31oP8A0e6DywdiJLNbKSlyN+OIK0cK7c4OBhroXXwa44T4cofDhrdX8GYyQ2wSMM+g"
-    "1xm6qqsc/OIw9saN9dustZSYPdf9EdFsw7aWGLt7W6ZGxosZ64Dtt3R3krFVm8H1s/v5Xd4Nt5pXCKHZZW4MSPa0C70C"
-    "vXx+n7vM2t8e3pvRukbBTZ8qc3yjdCoyFSdBUL5vXxWRP75mfUgRNieAwJtFx4J3VTBuyREV13k4EcBZ3JOmDRCfdQ1c"
-    "0jFig/p5y95uJ3ePeQ8Qb79+/pb2BVErQyOCNzBovwG8gx0My2+w5lZnPqzQApj40Hhp7Ssx4l+2tu6NZ2kxZw+So1ol"
-    "OcVhBAG7nCXBZGjS0btXeK0LQtOYXWgZaxlWj9GJiu1dCL2pu30DROrWRrlGrekBubTl3RSB8ju9v/gFBkrMvlitHvWD"
-    "mgwG8tpMugDL261PmRE9WmJTUICYQZCFiCzxVZBi3lNHaBjGhe3MB5j5kF6jso4JCRaTKwbw7g4qDt5eIUY14/1QINWn"
-    "XA83iUB0PGICs2xIeR7dAUtfMpkoWbaY1sVEHy+MwxkhsqOCujliEAdIuNHLDwsvPzzC/2oFabJtBGM3tt7PCxqvjKcV"
-    "j94dcN3UWAEEkeEGeigvoLFSf4w+i54KfGQNdbG9XasmHDob2jikjYfM+WqS8o9oIQA0QKL9SUYrBTCxrzADfNWMOcxz"
-    "uGTHZKlvpB+2c76RhLmMf0rSKCjiL8oRnI3nl5THtyZR0KStVAPJ92Tg1zC3TXVpU13aVJc21aVNdWlTXdpUlzbVpU11"
-    "GbapLm2qS7vX2aa6VFNdSju3mxxertGbbaJMmyjTJsq0iTJfh/H4AyXKOHStqUJRp/HbjJqtffs2o6bNqGkzatqMmj9E"
-    "Ro27s71JaaKayWqTcdpknDYZp03GaZNxNkvGccezYRrOKkXcZvO02TxtNs89RvKryubh0kicyjMGQDWXY2LC0eAx02cU"
-    "E+9VFoMj9NxD7frwA6Zqk7qc064qPfTsz48H369P7skzcUDpTGEIfd6u0k51n3Aa5RpxfAEnMjA7tyYsxorFTX7IKE7l"
-    "8HsezmmGzCVk/DRKRn506afTSiITVxNbGZl1ptxR/0VXRUex0eqvqR52bKpkUZky0QET3ydDT7WcuhwlJ5XJ0MmtYXYt"
-    "l8CL0RIj6kB4pvWbFnlnLI5xUeBtM6zUZULrhpe7uzkXWF6bjd1seBOGdQAnVcGqkhfI0WJaJMaFmw06xDJOIgP1IUfk"
-    "JcD6xfWfgrq0se1yr2jWEmNyc/UwG2nV1aDbsQ8GJipUIzMqItRlvZQcJxiq7vjC0z16TFINI2b+R3euajVqE7IWmZub"
-    "ZbblucyY1bK9EhpQ/o3OdPPcamadoyH40YIs2zEvUev/mLp5eoL5oZpxqbmt6ukOyzo2DcakAw4V/OIa91DxIGoI0HZx"
-    "BxFjJ4emmtUlJqtQ8UNatLjEbSCwC9KnMkRdQCIgoDhHvA5Rk1BGwS4qhmOJNLSeMIPEiGK/jwUdh4Jpxl167dymGUI6"
-    "TtJIKFzIc1AmTX4E3ybcSf9x37e6CqEOvYCssJ6jXD5S6E04NWKwv63sYGHAFTX2fg2DnlMOEPXsHdP1l1c/vqSZNYq4"
-    "vqoeZz5SHJyrK3JSRHUMPycjtdOq1v4j8WJI3jaNCc1ln6aYRkdVEH2c9HEeLRRPuo3p9JUp+1t2ozZcMEV6OSJDHLP7"
-    "u5iLmnE6Kpr8xhRGUXLbd+DQHslE7jkt51uNQFdjApc62u3Y2uVONNKc1tFl9+R9dY0RhE4sZcA7Ainm/Y0ShFLWydNS"
-    "YAdFYwf7NAnRUGPtzdFy7iuFkKhmXKhU9qVD7RYuBWYxtkYg75Bie3ArnMBoG3N8Np7vhh9keiMrhFmqKKZIiqC5ENBY"
-    "+8Tc3bCNFlAYolHo2gih6eH2FykX4G1Km7vLuftcmpxWW0G1KRm0GbgHIkCAThCXiPe0u9gxqX3dBiQhorXWzrV94imb"
-    "rGeI1X274HRCOi4v3M4rW7POJPKnPbQTPT03vTx1myqYskbWBxL0/thI+oCtFhQr13WM7aYfJwmbeAq0dCNjhJ2u78Wo"
-    "jD0fwJCX1hN6gmEF5C+HYWzGRexgQ9QOxL0OyHvPqMIe4wiihTQ1EgTDCtMkJtDDkRTzcpeq5ZrEWurWgZpo3DFIjig4"
-    "3y3NKdWd5fBXnPbEEWFRrL3d1eV3h1ySl3GIMucpZmEQ4FkAuofqo3TnuBSJ0s+QKWLwGNC+tj7UUAS/2IxRA+aW111Z"
-    "4pcdUQXqKwt/yfn9OgnATQB5yFJoJkuuZUxE0vxb/qMVBEfh6adwdglucZp9etYTZ69O33+46ImnT9//3/tncAHTw+kk"
-    "RSwX4PHAYCRHpMNUjIDf17i/MZKU2h0lyTWYy/BaFnC/SnQEG1F/hgKNXWO9blMvmndSfCZ1oNPqgIMq0070B3zXbFo/"
-    "tffogJCe1GfU2NPDFTdDztwyp3uQApNBoJJFOpaF+te6Cd70CzOT98VTxtROEsQFhCfJSibM49BMihynkhYJZhzxtzIq"
-    "1cOez6XPpy4QYJko4VN+Z4hbms+4TY1Lc4wqzhA2XuipvA9n5sluagW67NmDNyKk93QoIElRVXSKaG2IXIGJXYpJGIfq"
-    "qntMdFyWwCEeJgFZiCIQyQ7jUnHaxQw6fIa5ztsP4E6BFNEWGheqNnGaPAxGgxtJWKk8LTAi/S2/zY+HFAjIEUyCt4g0"
-    "beAqsA5o4kMJj75hFYSzgZl8MhhUsrJqj6G1R8raI2V7OlImJxPgKquPPN7KeWL58RONYdCSs/NUF1vM8ye3dWj3dIRs"
-    "TZiwSlYlcLhBHLD5QbEySfxx+yjEpmfCGiHl7UlofvyrTIiT6t0YKxe20us8i89yOqyC8vOf09kf6b/Xs2OVGJ/9dab9"
-    "jX2rk2UVeXLPlG2rh/Z9WqzWQdwtbrzbETByD3mj5lI5e6v/br+AOs+yuRoeHqKrpGOwgySdHgYpAJ/DR0ePjvoPHx06"
-    "EWgwftXtyjWbtIk+8Qn+g7LZAzhU/BmO9sRYe2KsTfoffgEnxnr5r+QQq/JNVt3jBXMzW5W/UTOKRBc6Jk1wUex4A43i"
-    "nOGmX2RaPdl8bqpxfgn9WNTWotPTPye1+jaY+XSJgYvSM9bGcp4xHeVqzlWmuiB/xYSTsnz16rXDGsaYX3JaPTT0eJuv"
-    "Kdvexd1qMdGTd8HCaCAL5diVfnnLBjcu2d/WiVu8o55/SRdzswq0yr+0uEnvePBBBLtWnD33Rb609bpQxeVAkVk6Mqit"
-    "nPalcv/e5n/MuTeT0oAeEF6iceoYKUWQGPYm6TX99lxOxqXuSLefu8DC6UL0E2Gb7hWe6uc/N6oT3PYHFzY/X9jWLmlr"
-    "l7S1S9raJW3tkrZ2SfPaJe2vaOxeHMCNEtu9l9ogMR8B3UOMOM8Ovr9WwG8fmHNDY19GLKWtTtAGKn5PgYrPW52gDTe0"
-    "4YavLtywIqqQQx4TDTjMkiA5LEQZdgwpcBR8Xfu/hwDC11Og6A/7e0MuEo1hrd2Ts3APHN3HNvzvu0xK9UySM4LtB76+"
-    "Ikols10XQ9m+v2bFTyqJ3abuSfOO91ARZZM6J5Xp2cNZoqbFS6qiYeqW7NVz2lNtky/EzSqHQFos2mLRFotaLGqQyGyJ"
-    "yIA3txzFsyMKRdDALYtCq/8a7NnWZGtrsrU12dqabJsXf2p/GHBNLbINMtbv8f52hNuri49VUf1ksmdUva/aZF8IrG4r"
-    "mX3NlcxaJ6p1olonyjpRLiAwxmVHz8moT9vcv8ZlakuG7lAytIg6HM6XiXyrSxxQtRyu9XMsPF1m5/nrF//8+z888Gpg"
-    "HdyS2cwStwzQnjNC7AqtzurZRS0+WglZuOpfLpq6oNEgkDdaEA9vjgaPB1z86271AjOtXnypvyy7t9kxVf/uiZ4zYCuC"
-    "XqdQYDW14T7Ye1QN5VMFyq0a01Uovwyk26SVtrzl76C8ZYtIW0T6GyHSeivlWKOjh48eP/nm2+/+83t/NA6kwYN1gE8n"
-    "PpffEEZhiyOhta1gvbkKDO6mqFYs5K+qvDEXabLuRr4KrRNAkx9ml+MkQKoelRbSquDQCSCRQHDJJt8eFgDJ4bqOSWrr"
-    "suryiUpiaj9OowyOTdRTpH480IrYElbnEbkkPmlI4gentigWd1NUCG4c0kkMJBBAE3UFyDlVgE+VZMV+dlGhaYWP5ZL1"
-    "7feNWQfu0jXisqxCoa7Zg5V4MEYZMFGUHATSUiGr4Be6xHx31JSYWCxgzHOaF8rnXmA9mpiO8tj81GNdo0TXD/LFaDGt"
-    "EON6mC4tDx9tM2MgGcAnlQlbbparxiC0pdqxppaNS0LFcS7S8U1TpmQAP7Bv8kmwtA8l65pKRdz+MWUfmf0hU1uFa5Mt"
-    "62fKcdoLhD1uOluv8lZE53mWRv3n4lC8f/XDq9MP3WMg95LO8yDJXM23bn2VAgMFSp48bjpVthHRgf4/vHz3eh0BqIbc"
-    "o4pk9bjLnutROieNiv05RwWH5lBC8ZSSDgxyttitObrP/jBtJBy7JXJI3ZvSPB2POva6HKXlGjwCKyMr18lGo0GDoSrg"
-    "mHB2MAS/oX8e805pXvEbz1ZY+vHGnot2i/+l6DJW7aW8N67xJDLaUCJFooMuHeiiJ3QVIapWoMMwXS7YGWam0hCVq6OF"
-    "RyVly2W3BzgoTKzzs3AUom+Hw3qnK5c7Z6r+A315bJopoPcQxyIsHZ7HwpyFw9d1JXSsiwBMfPpv/b6wB8SxOLceBDHC"
-    "JG0P5stjESSkJmWA9Z/6/Wfn8Xn8J/04ft53jXRs/k/iOVahA5OBX/viHYzRVHx6/ub165PTF1hhTrPSowK4Xj8R9A3Y"
-    "zX4hCi2gpXEWLatM7gnPAHJBh1OEdduw6TuPtrQW4zFAUa64Zx/ndSpyUC7yJY/v4q0cYZsrGlFT49y6tgAD8cZ+5pgC"
-    "tZvXWQuxpJmuhocuDytCUJO8eAbIoR+wWJlbttAWY7cj1+XYnUrGCCnUsMJZLaAPcped4cXdA+D0tVxyPatiNXd1DBPA"
-    "7/U9XVgu1OmkXJqYyDRdmegU9+hxxVBVGADvuGI6qQY6PA0a8PpcO4trx3FxSqrntmBsVG1nsEKATB3NN28/vHpz6rmV"
-    "M9fVg84raNpSkzd+GqImNyU1WXG6xTTN6TNdQdrFJMfofNM0zUBX671oKwFj8HcAaub5HDB8r1Rp0xvgDFzJaO4JChRz"
-    "IzQU4v2pxoHwymyeqaFTLpSkroLb+MQZ6SyvBBQ9fZr1SdduL6sCxOKaelo9kQcP4/Pwg0fEnHAhzLwkOroHHVMzM2+z"
-    "UCOzy8p3mSzstPt5cU/CmaCUmeBinU5vqPllo2ueS/TCpC0bGcmra+aeFAjH6oKaMKTXtna3qWydLy0NZ7xqyUVUK6Gr"
-    "OXIPFb7ANTDRQjtspGq0/shX1mYFGr0QJ6+2eDQKADKuUuLQ6+o5a1iP0rh0XqEYpWd0+0uCLSDmCi98oo/ik9Z6qEfh"
-    "y0z6tEQ+wQNgsez/8fkjuP/J6ma69AgueORlefBpjw4TN/8Em68sgU9iF7eHW/72e2y66vLwMLZ2Xrjx75BTnnFcqMnt"
-    "XRBuEhwMbNP+RkSRB40cCdPQN9iQ60UQgbu7A7r9x/ngGcVj81uBet3gk8c0cgvGafAbQHNs5jx+o5E5F8eFKdSToIaF"
-    "WVYZn7Ewq9pAms5a1IJf8+o9ApcdqAqjEBkd9Wy5adbtw8IiNCUL1q/Ah8gJxvHw6bP4C2Jjb4H5S9hRnzmMXciBPZ6Z"
-    "s90XYBCalVkFFP2SI27DQlP1FVc8t0c+RWW6hB43PZNe1/c9R7MKBGAC7RkKAQ53zemgun5qk28LrWvvBpreKG2trrPi"
-    "frVH64Rhm/71FJ7R4Ur8iPi/gmIJC0GHB3f/D0ZHBP8="
+    "eJztXQtz2ziS/is471VFqpNk5zEzN1I2Vb4kO5u7iZNKcjV1ZbtMSoRsjilSS1B2NBNX7a/ZH7a/5PoBgOBDMvXI7GTC"
+    "qV1H4gNoNBrdXzcarV8PJslsHsksTOKD4cGvZweXabKYq7OD4enp2cHZQQ//uZQxfDo7+EHGMvUzKXyRJUkkpmkyg89X"
+    "fhxEMlViGkZycHZw3oN3Jldyck1vPcdP5cfEbZhdJYtM3KZhFsaXwo+X2RV8MO/H8pbfTiX3CBe413ma/CwnmXkwldNU"
+    "qit6+J3spzIOZArP68ceKJFJGCI2gh0rofypjJb4OvwHLwEHZkCaGTMP9vS8dwRjh+/9hJru94Ha+SLDXs8OsCW6zBd5"
+    "SJ1ATv1FlA3F09ifyWeD+VKMpQoDKf56fPLix5fv3neJaGy1j49wY3ESc2PZlUSyL1N/JvC26CQ3Mk2hAWWud/D6nweD"
+    "QddpCh5SMIFrWtNP1DWob5XbzOcPSE3M1/NevIgiuIjTJkWc0JyNBDCdZlRgp8AT4KkUKvORK/JjmImHXRFOzV3kWKjE"
+    "LFQKpz5J//n3f+Q9qywNJ1netflu+85QJMStn8bwthKdOBFBMsHHqDGRymyRxiBRQJ6Pkt0DcYhClcEdBfNjZW/ip0EY"
+    "FzqfJulE5n3rr7brVIIkTUAcY+HOfHYFBI0X6aWUIggD5Iu41IvFYaldaqokRX6kEsEsRRaNfXXVE7/gn2morqC3QMxv"
+    "4UPeglCTNJxnSoRxlsBLwM4gTEHek3TpsPI6jKI+3Fjd3/v/efXjjxcvXr07ZKE9pAuDWUC95nePf3h58uE9XMd1Q83r"
+    "1qbQmMSV5Cx6Z/VsPJ2+EiCiSarWdcTawe0GRJo4Ul0H8C/MPvxR/hIl5BYnC0QySKTKWeUvQCbS0qvLZJHqlWjX9mWI"
+    "OmWhZDrAO86SicKJjJXUeun1qw/UxvHcB7b0Hw2O6Ot/vX/Rf9x/HvkLxX28TZN5GsrM54njdaubcrqF5pyuqlN6eyVT"
+    "kJ5ETFhh6tWPKtBpZXB4cvz6pdsQ31H5/ORX7Az56tos9SGOnBo3zwlYI0KCFlmCxKhb0L0k/eGNjHEucaWYWeFONXfd"
+    "6cx1eGFKK4NcMagCY6ZTZyz0zY4D+Bxn4iq5FRLmROBdSUqDLVKyiAIxATN1KXtEupj7GTyHA/Rg2oU/n0dLjwfCtiNN"
+    "kgztBplK/HN+d9A7iKKZYmuKBosMC3xmhT88O7iS0ZweL8gs3HiRTBYzGbPSImPXI2ZO/Cjyx2BbxUuk26NWT89J/jzU"
+    "pMgXBXIm+0rOfdQ6gdBmDcdwJZIp6wit9AfiVXyTXFtDDoP1tPpiLSD6/Z8V0PDg6Y0fLeSzBx6rd09/9+DN/37/5kQk"
+    "Y5qMGTIKOUmaENuENeKFMWjI9yD9M98b4ZJjAVEClyS9LuMbGSVzsAqg0bIAdGpPeL+encGqvca/Q5GlC5gN/Bz4mc/X"
+    "wFTdeT1YyAnIoofXPaYAzJrHeln3Kjq+UfpEGbAAGYpCyYSj3qRZGAPLkA3UOb/idIYcTiWpRHhDdxlmSkbT7kAci6kf"
+    "Rgt6gAdYHAOJOg+CVBtfpUeuwzjAf/nuTCrlX8r8AvCUyLi70xMAOCiJ+7/INBFkVydJIEfCw2fA3GYLxW3jX3+CYnSR"
+    "yr8twDJQLx5KBTCJ5zKWH7PTc2Akio8RF9SUCvVIuogFPjGwoqE0Tw3DlF72+tUeMkTrbuKUJVAhi6KEUB5pCODhBGxn"
+    "ZwZqbwAzHE9QZEe2J21b3738iwfyewk9jX3AkEjnFJYyILqPWTcnrN8f4+x7SDPACoCStGTUkIXsRxoST0nocFvTnV8g"
+    "eSV2e1ogQ8AOKKxWTsmQoPbAIQVyEvnAWot4QtJ3PEheur4RjWEzueZLuj2+ihobCCLZAwYnt3HO2YF4w4/CWItwa4gA"
+    "RGgcN0Q6UMcVUJdWgIpxPJlFfIf1IKGDEbHcqHVQDCBeMVyaiY5H3XndHhEGrIKJFwp0q3KVq4wncjAgZecoAxgV6sbl"
+    "nPUhL0V6CPTTXKZZiJZ5+OvdnUXYm75413M1rnFgygq3mUNzFsP/3kk/sDAeMCeKvghn8yQl9yXMusQIBlUoMsCfOPAj"
+    "/PgWXBuQp1kSLCLJDCNRRncEmgbzCjKEVkZ7CyEsup80RjVd8ioFlHApQQhI2ojaUyR8wAvhHNAgPRZLEEsFohzPl8Zd"
+    "ypJZJDpmaD29xnoOpoSLFjDCvAJEROLNIgMewgJjQ53LASwzbZXYhsLwM5AhkDOAysAbXByxFo8R6x0tkz2WE5Za7Ihu"
+    "goRD0yg8OZ+0/HUqvkUXIR1os6tQ9w/LD5SwI+H0GCxVRZqgx1SbBv3oFl/XbSCClxPEemAspRlRL3drDELdWpxBnWvu"
+    "8zfQU2+mGhzA7IMFo/fRYDPaMS2yawNqqef2g6AGrp3XyDWSW3S3c7RUFBj7FEhOUVa6esXQa9Aqdpevx889gs396lpi"
+    "tQYokbobYzfx0GuJsu7656Grua9fS5324QoiPQaRkX69Dt1vJIAfLZFG+AlpM75jY+L2HCrwozBb9sQitpY/kHMMOMUT"
+    "WOOgMpcA3j9iqArUCwDO2Kj+x4Pvu65nWz88HW1oPLqtohH1XRdiE593ae872FErxWTILsiD/M1Gs0UopUo7Eu8HQYgd"
+    "+NFb14DYydoGElmnpsKP8oh+MkAQZGeYAxX0327TBMESyDfCkURpWfMjWGbBUoBjqzEqS2MHVw/YXItC+Z3FHP0LgL2y"
+    "a5opKwDR0e8AMoiWXQsFija4PEKNPvgLzMhMlbiTz65z0U9Tf8nXwBEh9z/Yvgmtv7Z93Qyw0kJ5lt7EuLj9yzhRWThB"
+    "zFINxNewiCV+JUno3pRuw5qTlzLl+5MkWszidU8oBMagJdd0YrzcFU/cUZxVO60UW7HLlMlz6Ch06DZNgbQwi7htWEbj"
+    "SM6KS90sldqpqBJhhasoJ/mUF2av2L/xM4JVFNQpmxoazBI+Jy1hjZZd4H7wBpbLXzFooNUFayxwNidZeCNLdwAbgAMD"
+    "g8r0DXRKS65Tvg9QlsBN93Vq3CiwiKRoElAvHQ4myI8+qn1w+1Mlg15h1YOPBKaXtYHG8DqYiz4Dm2RV0RUUy0Mne2S8"
+    "YFJa1KlrGslTVxz4W6AUCR2siQnPMHnOkgPEHMgM3xnkV/fnHTQyU02wv9FLu0Gn9eClKqr5YM63smhlco5LcpZpK0VT"
+    "p4ZkdjTM5UCU2dazgZP1tkO/u0ZtFWB77RPOTmKr/v9g6t/KhysJhTlfo/9JVa7W/vfrcooW7qrKzZZ6RZGv3mInnW3v"
+    "E8rrZ0lfXYXzwpMmcma22nu5VsWlx1sZhMkFRVzjKrjneA+yM6TtOVCvTBHuvGAwSYWI93fQr58jGKCn/4GicMBQRAlY"
+    "pYkPkBZGl0kdCQ/CS9JAaEcQ54L+etB/gGj3wcUDMZbZrZQUuZtxxJUjhXZnBwMN9C4+jXFCfLnDYcPbK3gzmSE2CZhn"
+    "0OsMXdVVDn5xGHvjxvpt1lpKzJ7r/ohotmFbS4zdvS1TI+PFjHXA9lu6O8nYqs3g+tn9/C7vhlvNK4TQ7DI3BiR72oVe"
+    "gV4+v89dZu1vD+/NaF2j4KZPlTm+UToVmYrjICjft6+KyJ9csz6kCJsTQODNopHgXRWMW3JExXUejgVwFvekaQPEZ10D"
+    "l3SM2KB+3rK328ndEe8B4u3Xz9/SviBqZWhE8AYG7TeAd7CDYfkN1tzqzIcVWgATHxovrX0lRvzL1ta98Swt5uxBclSr"
+    "JKc4jCBgl7MkmAxNOnr3Cq91QWgaswstYy3D6jE6UbG9C6E3dbdvgEjd2ijXqDU9IJe2vJsiUH6n9xe/wECJ2Rer1aN+"
+    "UJPBQF6bSRdgebv1KTOiR0vsEhQgZhBkISJLfBWkmPfUERqGcWE78wFmPqTXqKxjQoLF5IoBvLuDioO3V4hRzXg/FEj1"
+    "KdfDTSIQHY+YwCwbUp5Hd8DSl0ynSpYtpnUx0ccL43BGiOyooG6OGMQBEm708sPCyw+P8L9aQZpuG8HYja3384LGK+PL"
+    "ikfvDrhuaqwAgshwAz2UF9BYqT9Bn0VPBT6yhrrY3q5VEw6dDW0c0sZD5nw1SflHtBAAGiDR/jSjlQKY2FeYAb5qxhzm"
+    "OVyyY7LUN9IP2znfSMJcxj8laRQU8RflCM4m8wvK41uTKGjSVqqB5Hsy8GuY26a6tKkubapLm+rSprq0qS5tqkub6tKm"
+    "ugzbVJc21aXd62xTXaqpLqWd200OL9fozTZRpk2UaRNl2kSZr8N4/IESZRy61lShqNP4bUbN1r59m1HTZtS0GTVtRs0f"
+    "IqPG3dnepDRRzWS1yThtMk6bjNMm47TJOJsl47jj2TANZ5UibrN52myeNpvnHiP5VWXzcGkkTuWZAKCaywkx4WjwmOkz"
+    "ion3KovBEXruoXZ9+AFTtUldzGlXlR569ufHg+/XJ/fkmTigdC5hCH3ertJOdZ9wGuUacXwBJzIwO7cmLMaKxU1+yChO"
+    "5fB7Hs5phswlZPxllIz96MJPLyuJTFxNbGVk1plyR/0XXRUdxUarv6Z62MhUyaIyZaIDJr5Php5qOXU5Sk4qk6GTW8Ps"
+    "Wi6BF+MlRtSB8EzrNy3yzlgc46LA22ZYqcuE1g0vd3dzLrC8Nhu72fAmDOsATqqCVSUvkOPFZZEYF2426BDLOIkM1Icc"
+    "k5cA6xfXfwrq0sa2y72iWUuMyc3Vw2ysVVeDbic+GJioUI3MqIhQl/VScpJgqLrjC0/36DFJNYyY+R/duarVqE3IWmRu"
+    "bpbZlucyY1bL9kpoQPk3OtPNc6uZdY6G4EcLsmwjXqLW/zF18/QE80M141JzW9XTHZZ1bBqMSQccKvjFNe6h4kHUEKDt"
+    "4g4ixk4OTTWrS0xWoeKHtGhxidtAYBekT2WIuoBEQEBxjngdoqahjIJdVAzHEmloPWEGiRHFfh8LOg4F04y79Nq5TTOE"
+    "dJykkVC4kOegTJr8CL5NuJP+475vdRVCHXoBWWE9R7l8pNCbcGrMYH9b2cHCgCtq7P0aBj2nHCDq2Tum6y+vfnxJM2sU"
+    "cX1VPc58pDg4V1fkpIjqGH5OxmqnVa39R+LFkLxtGhOayz5NMY2OqiD6OOmTPFoonnQb0+krU/a37EZtuGCK9HJEhjhm"
+    "93cxFzXjdFQ0+Y0pjKLktu/AoT2SidxzWs63GoGuxgQudbTbsbXLnWikObUmhtN61DXuBqYqT4ODSxhF6MRSBrwrkGLu"
+    "3zhBOGUdPS0JdmA0frBR0NaMQOjFeDn3lUJYVDM2VCz70qN2G5eCsxhfI6B3SPE9uBVOYSYac302me+GIWR6IyuEWaoo"
+    "rkjKoLkg0Fj7xNzd8I0WUhiiUeraEKH54fYXKRfhbUqbu9O5+1yavFZbRbUpGbQhuAciQICOEZuI97TD2DHpfd0GJCGq"
+    "tRbPtX/iKZutZ4jX8wWok9JxeeGWXtmidaaRf9lDW9HTc9PL07epiilrZX0oQe+RjaUP+GpB8XJdy9hu/HGisImpQEs3"
+    "Mkbo6fpfjMzY+wEceWG9oScYWkD+cijGZl3EDj5E7UDc64C894w67DGWIFpIWyNBMKwwTWICPhxNMS93qWKuSa6lbh24"
+    "iQYeA+WIhPMd05xS3VkOgcVJTxwRHsX6211dgnfIZXkZiyhzpmIWBgGeB6B7qD5Kd0alaJR+hswRA8iA9rb1wYYiAMZm"
+    "jBowt7zuyjK/7IwqUF9Z+EvO79dJAK4CyEOWQjNZci1jIpLm3/IfLSE4C08/hbMLcI3T7NOznjh9dfL+w3lPPH36/v/e"
+    "P4MLmCJOpyliuQCvBwYjOSodpmIM/L7GPY6xpPTuKEmuwWSG17KA/VWio9iI/DMUaOwaa3abmtG8m+IzqQOdWgccVJl2"
+    "pD/gu2bj+qm9R4eE9KQ+o8aeHq64GXL2ljnhgxSYLAKVLNKJLNTA1k3wxl+YmdwvnjKmdpogNiBMSRY8YR6HZlLkJJW0"
+    "SDDriL+Vkake9nwufT55gSDLRAqf8jtD3NZ8xm1qbJrjVHGK0PFcT+V9WDNPeFMrEGbPHr4RIb2nwwFJiqqiU0RsQ+QK"
+    "TOwSsEEcqqvuiOi4KAFEPFACshBFIJIdxqbipItZdPgMc523IMClAimibTQuVm1iNXkojAY3lrBSeVpgRPpbfpsfDykY"
+    "kKOrBG8RadrAVaAd0MQHEx59wyoIZwOz+WQwqGRm1R5Fa4+VtcfK9nSsTE6nwFVWH3nMlXPF8iMoGsOgJWcHqi6+mOdQ"
+    "buvU7ukY2ZpQYZWsSvBwg1hg88NiZZL44/aRiE3PhTVCytuT0PwIWJkQJ927MVYubKfXeRaf5YRYBeXnP6mzP9J/r+fH"
+    "KnE++wtN+xv7VqfLKvLknivbVg/t+8RYrYO4W+x4t2Ng5B7yZs2FcvZX/91+AXWeZXM1PDxEV0nHYQdJenkYpAB8Dh8d"
+    "PTrqP3x06EShwfhVtyzXbNQm+tQn+A/KZhDgUPGnONpTY+2psTbxf/gFnBrr5b+UQ6zKN1p1j+fMzWxVDkfNKBJd7Jg0"
+    "wXmx4w00inOOm36VafVk89mpxjkm9INRW4tOT/+k1OrbYObTJQYuSs9YG8u5xnScqzlXmeqC/BWTTsry1avXDmsYY37N"
+    "afXQ0ONtvqZse+d3q8VET945C6OBLJRnV/r1LRvcuGB/Wydv8a56/iVdzM0q0Cr/wuImvevBhxHsWnH23Rf50tbrQhWX"
+    "A0Vm6digtnLal8r9e5sDMufeTFoDekB4icapY6QUQWLYm6TX9PtzORkXuiPdfu4CC6cL0U+EbbpXeKqf/+SoTnLbH1zY"
+    "/IxhW7+krV/S1i9p65e09Uva+iXN65e0v6Sxe4EAN0ps915qg8R8DHQPMeI8Q/j+egG/fWDODY19GbGUtkJBG6j4PQUq"
+    "Pm+Fgjbc0IYbvrpww4qoQg55TDTgMEuC5LAQZdgxpMBR8HXt/x4CCF9PkaI/7G8OuUg0hrV2T87CPXB0H9vwv+9SKdVz"
+    "Sc4Ith/4+qoolex2XRBl+/6aFUCpJHab2ifNO95DVZRNap1UpmcP54maFjCpioapXbJXz2lP9U2+EDerHAJpsWiLRVss"
+    "arGoQSKzJSID3txyFM+OKBRBA7csCq3+a7BnW5etrcvW1mVr67JtXgCq/XHANfXINshYv8f72xFury5AVkX10+meUfW+"
+    "6pN9IbC6rWb2NVcza52o1olqnSjrRLmAwBiXHT0noz5tc/8al6ktG7pD2dAi6nA4XybyrS5xQBVzuN7PSHi61M7z1y/+"
+    "+fd/eODVwDq4JbOZJW4poD1nhNgVWp3V0/NafLQSsnDlv1w0dVGjQSBvtCAe3hwNHg+4ANjd6gVmWj3/Un9ddm+zYyr/"
+    "3RM9Z8BWBL1OscBqasN9sPeoGsqnKpRbNaYrUX4ZSLdJK22Jy99BicsWkbaI9DdCpPVWyrFGRw8fPX7yzbff/ef3/ngS"
+    "SIMH6wCfTnwuvyGMwhZHQmtbwXpzFRjcTVGtWMhfVYljLtJk3Y18FVongCY/zC4mSYBUPSotpFXBoWNAIoHgkk2+PSwA"
+    "ksO1HZPU1mbVJRSVxNR+nEYZjEzUU6R+PNCK2BJW5xG5JD5pSOIHp74oFndDLBzISUgnMZBAAE3UFReEGwklWbGfnldo"
+    "WuFjuWR9+31j1oG7dI24LKtQqGv2YCUejFEGTBQlB4G0VMgq+IUuMd8dNSUmFgsY85zmhfK5F1iPJqajPDY/daRrlOj6"
+    "Qb4YLy4rxLgepkvLw0fbzBhIBvBJZcKWnOWqMQhtqX6sqWXjklBxnIt0fNOUKRnAD+ybfBIs7UPJuqZSEbc/ouwjsz9k"
+    "aqtwbbJl/Uw5TnuBsMdNZ+tV3oroPM/SqP9cHIr3r354dfKhOwJyL+g8D5LMFX3r1lcpMFCg5MnjplNlGxEd6P/Dy3ev"
+    "1xGAasg9qkhWj7vsuR6lc9Ko2J9zVHBoDiUUTynpwCBni92ao/vsD9NGwsgtkUPq3pTm6XjUsdflKC3X4BFYHVm5TjYa"
+    "DRoMVQLHhLODIfgN/bOYd0rzqt94tsLSjzf2XLhb/C9Fl7FyL+W9cY0nkdGGEikSHXTpQBc9oasIUbUCHYbpctHOMDOV"
+    "hqhcHS08KitbLr09wEFhYp2fheMQfTsc1jtdvdw5U/Uf6Mtj00wBvYc4FmHp8CwW5iwcvq6roWNdBGDi03/r94U9II4F"
+    "uvUgiBEmaXswX45EkJCalAHWf+r3n53FZ/Gf9OP4ed910rH5P4nnWIUOTAZ+7Yt3MEZT8en5m9evj09eYIU5zUqPiuB6"
+    "/UTQN2A3+4UotICWJlm0rDK5JzwDyAUdThHWbcOm7zza0lpMJgBFueKefZzXqchBuciXPL6Lt3KEba5oRE2Nc+vaAgzE"
+    "G/uZYwrUbl5nLcSSZroaHro8rAhBTfLiGSCHfsBiZW7ZQluQ3Y5cl2R3qhkjpFDDCme1gD7IXXaGF3cPgNPXcsn1rIoV"
+    "3dUIJoDf63u6sFyo00m5PDGRaboy0Snu0eOKoaowAN5xxXRSDXR4GjTg9bl2FteO4+KUVM9twdio2s5ghQCZOppv3n54"
+    "9ebEcytnrqsJnVfQtKUmb/w0RE1uSmqy4nSLaZrTZ7qKtItJRuh80zTNQFfrvWgrARPwdwBq5vkcMHyvVGnTG+AMXMlo"
+    "7gkKFHMjNBTi/YnGgfDKbJ6pYblebwW38Ykz0lleCSh6+jTrk67dXlYFiMU19bR6Ig8exufhB4+IOeZCmHlZdHQPOqZm"
+    "Zt5moUZml5XvMlnYaffz4p6EM0EpM8HFOp3eUPPLRtc8l+iFSVs2MpJX18w9KRCO1QU1YUivbf1uU906X1oaznjVkouo"
+    "VkJXc+QeKnyBa2CihXbYSNVo/ZGvrM0KNHohTl5tAWkUAGRcpcSh19Vz1rAepXHpvEIxSs/o9pcEW0DMFV74RB/FJ631"
+    "UI/Cl5n0aYl8ggfAYtn/4/NHcP+T1c106RFc8MjL8uDTHh0mbv4JNl9ZAp/ELm4Pt/zt99h01eXhYWztvHDj3yGnPOO4"
+    "UJPbuyDcJDgY2Kb9nYgiDxo5Eqahb7Ah14sgAnd3B3T7j/PBM4rH5rcC9brBJ49p5BaM0+A3gObYzFn8RiNzLo4LU6gn"
+    "QQ0Ls6wyPmNhVrWBNJ21qAW/5tV7BC47UBVGITI66tly06zbh4VFaEoWrF+BD5ETjOPh02fxF8TG3gLzl7CjPnMYu5AD"
+    "ezw1Z7vPwSA0K7MKKPolR9yGhabqK654bo98isp0CT1ueia9ru97jmYVCMAE2lMUAhzumtNBdf3UJt8WWtfeDTS9Udpa"
+    "XWfF/WqP1gnDNv0LKjyjw5X4EfF/BcUSFoIOD+7+HzTpBhg="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -918,8 +918,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1236,7 +1236,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1333,7 +1334,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1375,7 +1376,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1673,8 +1674,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -7131,6 +7132,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

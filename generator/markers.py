@@ -178,8 +178,9 @@ def command(
     """Declare a function (or an `async def` one) as a command.
 
     `aliases`: other names it answers to. `root=True`: it runs when the command line names no
-    command. `confirm`: a destructive command asks before it runs (`--yes` skips the
-    question; `False` never asks; a string is the question, with `{param}` filled in).
+    command. `confirm`: a destructive command asks before it runs, and any other when given
+    (`--yes` skips the question; `False` never asks; a string is the question, with
+    `{param}` filled in).
 
     `max_output`: the most an agent gets of its answer, in characters (0: no limit); the rest is
     saved for `mytool output REF`. `sanitize=False`: a trusted command whose text is not

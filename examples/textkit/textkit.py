@@ -401,51 +401,51 @@ _DATA = (
     "AcZIg2hgQLvXNVRsZjOp2uqKQFcu0KLFJa51YDvbBe3LcgRvwCIAqVj7vipT41BFwTomhiwHD80TZpBoMTsdrMboCeY5"
     "AY9EjIOZyBEZkjYESY6hBs9BnTX16yyS4Vr2j/u+1hUEgqNT0BW2cyPoS4zTZNpKUsPFXNlddAc39S/ZHP8pDDxnJz/a"
     "2Rvm66fDt2+0B2ND3LwdXuyYdaArI0jcDWvgYzLM1lrVNNtaFj2BBo/GhN6zQ1NMo6MKBomTDgjaWF7xbLc1nzLr6HpC"
-    "Fay1YKr8cs0fScx4RvTj7OtxDPP2HEYQsHccVPWAbKL0HMpGNTBJkbRmcK5zRo6vna/FI81pE1/2WYLMLjFTsBMrFcCq"
-    "5mUXJ8MkQL0wsaLWAjsoGjv4p3GIjhrrZobzmcwyhEQN40Kj8lA21LCAoCYWR6/fkWCzR2Bb8QFVHI5htK0lPh3N1sMP"
-    "Kr1SC4xZrkQCAJoMQXsloLF2SLjrYRutoDBEY9C1E0LXw/SLlKvn2vJmw4EHmUtNrSx+assG6CzGdGszAQr0CnGJOEWC"
-    "Yuf0Pw7fvu1Og90WLCGitd7O9X3igF3WS8Tq0i64TM4zvbzw0UPdm+2MIznx0E94em48MZtD9E6AHbyJtsjM2jVV5+Vi"
-    "qCRgqyIOVGpqECmJj2RTCBIzm5YBShAWIex0IzhGZRz54GMDGwk9w+wEypezOfa5a+xgQ7QOJL0d0HfPmEKPcQTxYiIu"
-    "HFaYJjGBHk7ImMa7VOjG2ahYULcO1ETnjtWDiIItSBIlp7qzEv6KY0/sERbF8G5XV871uJqOcQjJBJmahkEQKY9/Q/NR"
-    "+2W/ltDS95ArYvCIOz0g+vfoYxX8IhljBsxP/u7S4jwORDMwX3n4WynvoySAMAH0IU+BTJ5cqpiYpPm38uc4eOfgczg9"
-    "h5g3zT+/9MSHw+PTs4EnDg5O//P0JVzodru7HPiqAiIeGIwKKMkXpmII8r5UMLihwpJHEElyCe4Sn+67uD9LGLwT6s9R"
-    "obFrLLY1tZ4xljhSoSywyoOCYD8tslwH0ZgFgF7yawWqcWB/o+1NelJfErGDR0t+RAiKKqGrcekJAC0hCfwV6UhValc1"
-    "iZ4oMkU1tdyap4y5HSeICwhPkpdMWMahmRQ1ShUtEtx3wN/qqFQPezZTMqXGCLBMsvGA2/SOXx29eck0NS4tMar4gLBx"
-    "oKfyNpxJmucUBy+iS49dNFqakNrpVECSoqnYqaK1HkoFJnYuxmEcZhe7+8THeQ0cAhHMF0QRqOQO41JxDPdKuoelzk+a"
-    "IJwCLcrp2TpVmEpYY7DSnGwaDW6oYKXytMCI9LfyZ749pERAiWAS/IlY0w5uAdYBT2S7Hz/5gU0QzgbWHKtAJxrdUxaa"
-    "N9GtuxVOjcdguFlrrDB5A5JMIS6AxaUzTUN8iqIhc1NGST9Nq8cwHwbLfV35wKthJO13wy0kPuzBE+3dbuWRUwM3q7bL"
-    "kY/lbNd55uS5/8l+6W9d5Pks6z16hP5GB7LdJJ08ClLQnkdP9p7sdR4/eeSE8aA+i6njFQnz5JL/BSOc2Sc5nq6v32yu"
-    "+xKb6/CxicqXPdRo4AnnyE7JoJr+v8PUOo9F6WyA5WLncwlaP3ShYwuWUzPnGCy/44LT+ct+Bu+SztEN1+6xq5MUFkQa"
-    "RvVRrZAqc+3yN6g+hWl4UN/0JHaFYMyBAsuHhvZ72c+LLFt6g5vlaqInb3AzsFOZ8Q31MyDYVQfndtuacd3n7E30003O"
-    "F5df0mJmciBhop8CZhnwfB6omQJjH490WK/SKbgCmzBxEsuFljhFGRIdNUvBeAjXVwHOUVk31w8s8iRIIIbRs6WBPsEg"
-    "jgqT9JJOPym7Odc9aMLmkAj2D5a4sIS9+j0HwmFh4Oknvg9ns39nm06+x23kX7yi/uEAj7vabskhlw9KW20P/iqw6vZt"
-    "wXVcVT9gq1FBnJxgeH+4tXoj8ULejjc3eE3QoMpS68TL6j3E3z/i++PsK96gtA1K26C021Ca42nPTn48+fzT4d+O3rD1"
-    "TEfd2Xx9mKb9zXZJfltY2t8Gi23qeW5Bd3+8ep6vftBKezyKaz5SS+Go3Ql2Pyx6W5VH7clWWfFxe4+LsE/XgCxuDnI3"
-    "JN4C5aa3d/N8r2Gg7SpIvhOEtwQBbODOBu5s4M4KuGMP67bG/Zd//E8UJZ746z/+N42CP62Pd6zvENs12tvfDPBsCv/a"
-    "Fv594zOt2qOCIv5mD+ZuK2qrO/jFxFF7vGBr2VqVt9V7dk4evy1pVdw/adW2xm0BTNljzO/+vHIJmrulAO47QTd3rpfb"
-    "gJ8N+NmAn9bgp/Ro1UdzjqkubWtpRR8EGfFTm/KpHfcpqD/h9PVtgNKmNJz535SG3/mRZaloyx5ZUnEKl9bsC19Xtbw+"
-    "+vH//uu/fRGDyiTXVCQIE+lU3TxwusgavMXJXYIMl4IGrtUtV6KuH+oG6kqvu0dXWJTJtXY3yw2ToTr4Xo+hfLDZMbW6"
-    "LXJ5C7WQZXlv+0ocp1b8010era4kpmvHvw+s2YbKpij9d1CUvgH4G4D/lQB+s5dyvNHe4ydPn/3w/F/+9YUcjgI6EeNm"
-    "CfjVVRf1FsIYbLEntLUVbDeXYd/1DNWShfyHOpSEa6Js9FauwlpIhpvzz/FFV5oBdy0t3SceiwKWAcAfBLPmBWJhnIUB"
-    "yvYCVDBSKRYuzJI015UeUgyLSVfbXsuLDuRqjDxpywigImCAqrWk0GEkAN4Jl3QnqT2SQVdOZzDfqfpIjO9jYMZlETJe"
-    "YEyHpi5XT1tzhZEV7kyMAqp7GSodAGkOkdkAJnSUJ+mcyqaoOobeC1bnoynodpl61pKpM+d4A6wvzagWdRRS0R8KCoAk"
-    "dcWRyL7IFDu7D4MFnupBv8vPD3fgRz/k16TsG+5wysKgYRfCAiNLEgcuP89ftJ41iOsvETTnC6LSnGFVEpbcBCwdvA89"
-    "0wJbbqaisr6e3Ge2QDuBtQyzB5owlx0i1KejK0wpTXWKanmYKh9tZ+kVBtjYN8VoWFlExzWYQimmv0+lTbQ9VhdWhvos"
-    "meuL+eLCquWAKow93WvJ2GFJRey8ztOo81o8EqeHPx8en+3uA7vn/AY/YJkPE2la47UEU4WTZ21X+5klInag/7M3749W"
-    "McDH/2CJ61YPQo9OP0b/0xP98qiffuz0gb+seVqP+EumOCKnfnUZlshldqn12yStdiodeOXjPc/JZ+1ygT3crmu+qLzU"
-    "nAG0eExOF0eE9W0yD4chBoc4pvf6vCLxjs4rEk+7L/7ZvLtRs0MNEQkjsO31Y2GKlLG9PgCpH5MMD/7U6YifVaz4DaLD"
-    "ueDUHRcjaoeUdWfzfREktJYV+M4uMP+yH/fjP5su8cu6ZyPFX+BkJOTxz+I11p6ClcavHfEeJGVfIvn65Ojo1fGPWFiq"
-    "Z8Qn7vxOIujbbk+fVYSdA2ob5dF8ca7oFaYcGJjXl5rwUb9NFM88KkYjMMhcaGtvN28KtcGBKJcatsWfSqRvrmhkT8SZ"
-    "uoYTXXFiP3Nug+iW5ZUhVjLqIlgMvdgAgXmCYcKtXRTRz1ij6FYr2zOY7MjNy1TLA0wQTmS9RdGa98qWuQPGFjfbIOpL"
-    "Nc9ovqqnOGX7MAPcruNrTQCSpJV8JAnxWXtNqenS56MCssoQ+Ilq5lmYwxOhobfkglUuGuWqdCrkLBgZLdLpLtMhU0F/"
-    "8u7s8OTYd2vmV50EU9bO2yLzK5mGaERNMT3DI7eM3m6+47NjXA+8j3kAmqkpWGb91larBCMIvUKVlYX2+B7cWo2938U5"
-    "wFcX+4Ly90yEhkLSP9YwEJpMZzlMfXlQACneAlxCtTRvoq3hM1AFsvvP+GwArlJf+ZJaHB+9z9YnZppfNmuq5Uualer4"
-    "XbYa86Sw8y7Lsn6Cd2DrmeFqhb7f0/KyiT7fZbrIM11Qv/h22zKqO17+olsa05E9tsccatNrev1tvdwabUvomo8yXIYv"
-    "cK2Pb77V771Fe6ONSLm67lac7Yc4fY0Hx6AKoOgWypv9XT1rLWvRTXzpVwrRfWPh39jXDuOFz/RRfNamD40pfJkqSYvk"
-    "M9wAzs/+wfv34PfP1kDTpcdwwTchnw9f1ojemOITpEiBG5F7uBiMyT8lhhOmvUYkxdSeIbWFRfpZrBMPMeUfkLITChmq"
-    "d45qmNzzF0hvMaJhOdw7NtFK8ITkYM+uq46/VYRhCOlhl+EFMbh+nKDpP92z+srwHsnfC+1rgs9In0qoT4O/A2ZHMhp9"
-    "6XMK4orL5gJEOjLiFAzQACzqXc4nAFT7hnNovTrNhWpPv4oVWM/evToD/o+rHNyncLCRk+UFDVVmyo2AZ2/+dgYcrL1v"
-    "vJGdFfsNG/jhsVcE87C72Jbz2OrJv4+qdMI4TJ+DyDrWW44IEdMvIlNCN8DP1s3/A4fWn0k="
+    "Fay1YKr8cs0fScx4RvTj7OtxDPP2HEYQsHccVPWAbKL0HMpGNTBJkbRmcK5zRo6vna/FI82pdTEU8MkM3BwlBezzBLiE"
+    "2YKdWKkAVjYvvTgZJgHqhokXtSbYgdH4wUcBrSlh2fPhfCazDGFRw9jQsDyUHTUsILCJxdHrdyTc7BHYV3xIFYdjmInW"
+    "Up+OZuthCJVeqQXGLFciARBNxqC9ItBYOyTc9fCNVlIYojHq2hGh+2H6RcoVdG15syHBg8ylplYWQLVlA3QW47q1mQAF"
+    "eoXYRJwiQbFz+h+Hb992p8FuC5YQ1VqP5/o/ccBu6yXi9XIBZnKe6eWFjx/qHm1nHMmJh77C03PjidkcIngC7eBRtFVm"
+    "1q6pQi8XQyUBXxVxoFJTh0iJfCSbQqCY2dQMUILQCKGnG8UxMuPoBx8d2GjoGWYoUL6c0bHPXmMHH6J1IOntgL57xhx6"
+    "jCWIFxN14bDCNIkJ+HBSxjTepWI3zkjFgrp14CY6eKwgRCRsgZIoOdWdlRBYHHtij/Aohni7unquxxV1jEVIJsjUNAyC"
+    "SHn8G5qP2i/7taSWvofcEQNI3O2RqrFHH6sAGMkYM2B+8neXFuhxMJqB+crD30p5HyUBhAqgD3kKZPLkUsXEJM2/lT/H"
+    "wjsHn8PpOcS9af75pSc+HB6fng08cXBw+p+nL+FCt9vd5eBXFRD1wGBUQIm+MBVDkPelgsENFZY9gkiSS3CZ+ITfxf5Z"
+    "wgCekH+OCo1dY8GtqfeMscyRimWBVR4UBPxpkeU6kMZMAPSSXytQjQP7G21x0pP6kogdPFryI8JQVAldkUtPAWgJSeCv"
+    "SEeqUr+qSfREkSmqq+XWPGXM7ThBbECYkjx4wjIOzaSoUapokeDeA/5WR6Z62LOZkik1RpBlEo4H3KZ3/OrozUumqbFp"
+    "iVPFB4SOAz2Vt2FN0jynQHgRYXrsotHShNROpwOSFE3FThWx9VAqMLFzwAZxmF3s7hMf5zWACEQwZxBFoJI7jE3FMdwr"
+    "6R6WOj9tgpAKtCin5+tUZSphjcFKczJqNLihgpXK0wIj0t/Kn/n2kJIBJbpK8CdiTTu4BWgHPJHtfvzkBzZBOBtYd6wC"
+    "nWx0T1po3ki37nY4NR6D4WatscLkTUgyhdgAFpfONg3xSYqGzU1ZJf1ErR7HfBgs93XlQ6+GkbTfEbeQ/LCHT7R3u5XH"
+    "Tg3crNoyRz6WM17nmZPr/if7pb91keezrPfoEfobHcx2k3TyKEhBex492Xuy13n85JETyoP6LKaPVyTNk0v+F4xwZp/m"
+    "eLrGfrPB7ktssMNHJypf9mCjgSecIzslg+ojgDtMrfNolM4HWC52Ppug9YMXOrpgOTVzlsHyOy44pb/sZ/Au6RzdcO0e"
+    "uzpJYUGkYVQf1QqpMtcuf4Pqk5iGh/VNT2NXCMYcKrB8aGi/l/28yLKlN7hZriZ68gY3AzuVGd9QPweCXXVwbreuGdd9"
+    "zt5EP+HknHH5JS1mJg8SJvpJYJYBz+eBmikw9vFIh/YqnYIrsEkTJ7lcaIlTlCHRUbMUjIdwfRXgHJV1c/3QIk+CBGIY"
+    "PVsa6BMM4qgwSS/pBJSym3PdgyZsDopg/2CJC0vYq99zIBwWBp5+6vtwNvt3tvHke9xK/sWr6h8O8Lir7ZY8cvmwtNUW"
+    "4a8Cq27fGlzHVfVDthoVxMkLhveHW6s3Ey/k7XiDg9cEDaostU68rN5H/P0jvj/O3uINStugtA1Kuw2lOZ727OTHk88/"
+    "Hf7t6A1bz3TUnc3Xh2na32yX5LeFpf1tsNimpucWdPfHq+n56oettMejuOYjtRSO2t1g98Oit1V61J5slVUft/e4CPt0"
+    "HcjiBiF3U+ItUG56ezfP9xoG2q6K5DtBeEsQwAbubODOBu6sgDv2wG5r3H/5x/9EUeKJv/7jf9Mo+NP6eMf6DrFdo739"
+    "zQDPpvivbfHfNz7Xqj0qKOJv9mDutsK2uoNfTBy1xwu2nq1ViVu9Z+f08duSVsX9k1Zt69wWwJQ9yvzuzyuXoLlbiuC+"
+    "E3Rz55q5DfjZgJ8N+GkNfkqPVn0055jq0raWVvRBkBE/tSmf2nGfgvoTTl/fBihtysOZ/015+J0fWZaKtuyRJRWocHnN"
+    "vvB1Zcvrox//77/+2xcxqExyTYWCMJFO5c0Dp4uswVuc3CXIcClo4HrdciXqGqJuoK70unt0hYWZXG93s9wwGaqD7/Uo"
+    "ygebHVOv2yKXt1APWZb4tq/GcerFP93l0epKYrp+/PvAmm2obArTfweF6RuAvwH4XwngN3spxxvtPX7y9NkPz//lX1/I"
+    "4SigUzFuloBfXXVRbyGMwRZ7QltbwXZzGfZdz1AtWch/qINJuCbKRm/lKqyFZLg5/xxfdqUZcNfS0n3isShgGQD8QTBr"
+    "XiIWxlkYoGwvQAUjlWLhwixJc13pIcWwmHS17bW86ECuxsiTtowAKgIGqFpLCh1GAuCdcFl3ktpjGXT1dAbznaqPxPg+"
+    "BmZcFiHjBcZ0aOpy9bQ1VxhZ4c7EKKC6l6HSAZDmEJkNYEJHeZLOqWyKqmPo3WB1PpqCbpepZy2ZOnOOOMD6UpyQQI1C"
+    "KvpDQQGQpK44EtkXmWJn92GwwFM96Hf5+eEO/OiH/JqUfcsdTlkYNOxCWGBkSeLA5ef5i9azBnH9JYLmfEFUmjOsSsKS"
+    "m4Clg/ehZ1pgy81UVNbXk/vMFmgnsJZh9kAT5rJDhPp0fIUppalOUS0PU+Wj7Sy9wgAb+6YYDSuL6MgGUyjF9PeptIm2"
+    "x+rCylCfJ3N9MV9cWLUcUIWxp3stGTssqYid13kadV6LR+L08OfD47PdfWD3nN/iByzzgSJNa7yWYKpw8qztaj+zRMQO"
+    "9H/25v3RKgb4CCAscd3qQejR6cfof3qiXx7304+dPvCXNU/sEX/JFEfk1K8uwxK5zC61fpuk1U6lA698vOc5+axdLrIP"
+    "c1PzReWl5hygxaNyujgirG+TeTgMMTjEMb3XZxaJd3RmkXjaffHP5v2Nmh1qiEgYgW2vHwtTpIzt9SFI/ZhkePCnTkf8"
+    "rGLFbxEdzgWn7rgYUTukrDub74sgobWswHd2gfmX/bgf/9l0iV/WPR8p/gKnIyGPfxavsfYUrDR+7Yj3ICn7IsnXJ0dH"
+    "r45/xMJSPSM+ced3EkHfdnv6vCLsHFDbKI/mi3NFrzHlwMC8wtSEj/qNonjuUTEagUHmQlt7u3lbqA0ORLnUsC3+VCJ9"
+    "c0UjeyLO1DWc6IoT+5lzG0S3LK8MsZJRF8Fi6MUGCMwTDBNu7aKIfsYaRbda2Z7DZEduXqhaHmKCcCLrLYrWvFu2zB0w"
+    "trjZBlFfqnlG81U9ySnbhxngdh1fawKQJK3kY0mIz9qrSk2XPh8VkFWGwE9UM8/CHJ4IDb0lF6xy0ShXpVMhZ8HIaJFO"
+    "d5kOmQr6k3dnhyfHvlszv+o0mLJ23haZX8k0RCNqiukZHrll9HbzHZ8f43rgfcwD0ExNwTLrN7daJRhB6BWqrCy0x3fh"
+    "1mrs/S7OAb6+2BeUv2ciNBSS/rGGgdBkOsth6msndSzAJVRL8zbaGj4DVSC7/4zPBuAq9ZUvqsXx0TttfWKm+YWzplq+"
+    "pFmpjt9lqzFPCjvvsizrJ3gHtp4Zrlbo+z0tL5vo812mizzTBfWLb7gto7rj5S+7pTEd2aN7zME2vaZX4NbLrdG2hK75"
+    "KMNl+ALX+vj2W/3uW7Q32oiUq+tuxdl+iNPXeHgMqgCKbqG82d/Vs9ayFt3El36lEN03Fv6NffUwXvhMH8VnbfrQmMKX"
+    "qZK0SD7DDeD87B+8fw9+/2wNNF16DBd8E/L58GWN6I0pPkGKFLgRuYeLwZj8U2I4YdprRFJM7RlSW1ikn8U68RBT/gEp"
+    "O6GQoXrnqIbJPX+B9BYjGpbDvWMTrQRPSA72/Lrq+FtFGIaQHnYZXhCD68cJmv7TPauvDO+R/L3Qvib4jPSphPo0+Dtg"
+    "diSj0Zc+pyCuuGwuQKQjI07BAA3Aot7lfAJAtW84h9ar01yo9vSrWIH17N2rM+D/uMrBfQoHGzlZXtBQZabcCHj25m9n"
+    "wMHa+8Yb2Vmx37CBHx57RTAPu4ttOY+tnvz7qEonjMP0WYisY73liBAx/SIyJXQD/Gzd/D8QW6Bi"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -903,8 +903,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1090,7 +1090,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1187,7 +1188,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1229,7 +1230,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1512,8 +1513,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -6965,6 +6966,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),)),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

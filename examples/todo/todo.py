@@ -399,52 +399,52 @@ _DATA = (
     "Q5aDh9YSdpBoO9ttLADpCuaZogVkHMxEjPCPtMENYyzS4Dkos6Y+z3zprWX/uO87U7cgQroDusJ2bgx9cSTVRFKwhCbe"
     "1eOVJ6IO6Df3n0ZxIIiL3tkpCi31T4v90yb/NbpPgrragC+e28qVMKCdv2fefj45PSbNso6guhpAbNt1aOpBaLor1uDv"
     "4UivZVVI24wsugINLo0JZUu1Tzw6qtuQqHQA063lFy93GvMpddsUNSp3rQVb5Pcu8mIjMeuZs9dpOIZ5cw59P7xr56Db"
-    "E7KJ0stRtqqBFTFhYwbnSpd9/XwtHmlOq/gi8BISNrnB8qvtQCkXrAov+yAchS7qhQ1IjRakg6Kx0+JGoIDVQqP5TGqN"
-    "kKxiXGjUnsqGWxYQVAXi7O0HEqzeJdAKt7wJjLaxxKfj2Xr4RUW3aoGxlCsRAlAnQ9BcCWislZbzcQoKQ7QOxThBdH1M"
-    "P+Hy3sa8pWHHk8yloZZVfTVlA3TWlL+uxwQo0Bvam/AJCYrtT/9xcnrambo7DVhCRJ1627zvFYfssI4wVpDpgtNyrs3y"
-    "woK3sjfdnvjyqoV+omXmpiVm81kUUsAA3sRYZGbtjmoSYzFSErBdErgqspWXVNCJZCOIRHWa+wFKtypA2JuPFBkVcuQF"
-    "GHaYRmIvMQWC8uWUUbqvIshhU7QOJL1t0PeWNYUtxjHEC1lqZAiG5UVhQKCLsz628Q5V+HHKKxDUbQ7qIrjAmklE4SlI"
-    "ExmnprMMfovzltgjLIylwTumZLDLZYSMg7SNUKee6/qqxffQfJTuHJSyZuYZckUMXnG3TqQmLfqzCL6RjDUD9pazU1uY"
-    "yIGwBvMVe3/P5H0WuhCmgD7EEZCJwxsVEJM0/6n80QtCoHL41ZsOdQxY8etRS1yenH+6GLTE4eGn3z4dwYVOpwPKg9Zd"
-    "JRBxwWCUS5lELxIjkPeNgsGNFBZ6gkjCG3CX3o0qxB065OCBoo4YFRq7xvpiW+EaYG0n1QYDqzyoBJhPdGyC+AtsO1Lx"
-    "nQLVOEzv0WYqM6lHROxwt+YmQmBUCVOATBCRlpAE/pJorAoVu4ZEVyRaUSUxt+YpY24nIeICwrPkJUOWsWcnRY0jRYsE"
-    "9xXxrzIqNsOezZSMqDECLJvRPOQ23fM3Z8dHTNPg0gyjikuEjQMzlQ/hTNK8XEn0IrpssYtGS+NRO5OKCCM0FdtFtNZF"
-    "qcDE2lcTOwfEx7AEDoEI5it8H1Rym3GpOIdnJT3DUgdtCVDDNWhRTIXdVGArYY3BSsul7GhwIzUJI54WGJH5ld3mxz1K"
-    "RGQIhrZ6EGvGwS3AOuCJbPf+81dsgnA2sNJauSabCQIbzmDlep9ZKXvvejQv1uuiPcSIQnMypbOLibdOHE7Z65jfaY7l"
-    "r//57v3wbe/855P3w196Z8d0e5eJZa2WPpXSukSt7uCtgTVHAWgVgprUHxia6IJoQmkQ6EDEEeoC/JupchLuqNQQLqTJ"
-    "7vtW8RSOvJ9tWi2sJhMgzQsErO4wy4CyTGUEcRAYE5PZ06AV5siEqgSeeeHycPyaZWKX7GdcgFbmRe4q4XFpr2Jr+a7I"
-    "ZjsgYZZSzRt++HjS+3hy8VtFqkteVfF6OSiHCfHD7F9Wcbdko2SBxYs37yvSf0lpotK9kg0Q2IObIgv9v/vbcQUMjC2v"
-    "j4rum779LDBCeWsD/zgRPNS59zx/TX+ATsTxTHd3d3FpmxxPJ4yudt0IDNvu873ne+3957u5DBdYtsVXJ0teGIU3/F9Y"
-    "7Dr/7pgOvNjskvhmuyQQNvarX/tV9BMyJZ60QXFwK0x++vLRHOdRP3Y+SqTxa0k6aaSemj16pP6Ja37hVXcboFE0Rwy5"
-    "VDNApJ5fHtUSqTLXef4GxfeUFbvIq5RmiWDsYSD1Q0PwUXd7keWU3uC+Xk3M5A1Y4e0rEnygfGxLijOHDH3M+35+uZL9"
-    "iJKZTdhNPY3OeeiCN4CQMhizWABGDydhYuQJTabgztMkX+5lTGIETZGxRHBpVrNx8xmkGCVzCLJ8HlLJL7MrbaVODbzc"
-    "zMyeiVoJ03OKI4xu6PSirP+h6dr0SKe9QLfime3zmcg6FNiZaEM0Q5208s+zV5CflcYW6KPAZP/U3nvZ3n/FgyRI/XTm"
-    "f1PcUWGYV8Msm+KOb1fc8YccwJGPLdKYtDKsGKGFMkapemOAXJYzzGFp+TCWroOUS4oBCijyzelpY7DfFM4urwV4GM1v"
-    "0PRDaHpTO/C91Q5swPYGbG/Adg3YTl2wcX1rQWh6vWoJfRvsu6nL+2aIcAXgt/pRSHmMt17u2HqWBzbK1GSOF6qpNvho"
-    "k238/kHRBgBtANAGAFUBoNQV7a8JfpCQ2P9mwGdTE/wA5lj3TLinfYNd/tJA8z1q+SLQ+mHUFZEWX5j2zo+HvfPTipfK"
-    "GyDzEJB5klLVjV/e+OU/xy/XbMQ2y91uKv/RvHdm2DLDXjCteZeet+DlDf6P9fo5ryKKHX8bGLA5d2A1VJATb5mBD2YP"
-    "OpVTcTHYgXBMHdbbs3f/+9//44gAbEJ4p/HlXhzm68RWfTX1AF5IV/yiTM1Gr7JXrnWjXEKe6Z+peOu46tZo2+7tXueF"
-    "2W14X7/4LNXBj3pM6pPNji0hb7AbcaF6N6s6fygltYgB9xaKaPg4g0cRM0ca/BjoqwmVzVkJ38FZCRuEu0G4f1LmqdpL"
-    "5bzR3v7zFy9f/fQv//pajsYuHdRyXwPuTJ1OuYWwBlvsCWNtBdvNOsS3nqGqWcj/UGflcBVdGphkq7AUfWA5xxC/CWcY"
-    "yK+lujzFm0AksAwA/mDtlv3Qnhdoz0XZXoMK+iqifWRhFJvaIClGyVXH2N6UFxOslBh53pQRQEXAANX3SWECJwFazIcQ"
-    "hFF6iIip9dcw35H6nRg/wComLqSRwQJjxXArz9yLhszZdCHgYMUVU0CFXUShp6qIMd/fyxX6syWRWHOsqT557FEhKIoC"
-    "oCJ1BbFBpAGVa8Xu7HKwwFNNDJpn66fXjScJAsIbRKPxAoemlAwLxLD6yWWm8Dk0+Qts5cPcguI+f4yQYNqBNXr5bghz"
-    "BShiaDrFxFY15VlYiOWLfLxqKpQYcA72TcEPFnnRyR22Zo3pH1CVGVWemRpXj2r1sUp1vsBZOY9QYOzFXkPGTjIqYvtt"
-    "HPntt2JXfDp5f3J+sXMA7A75K5LAMp8rU7V4StmJAicvG6+flIjYhv4vjj+eLWOAj3vCauOtLmD6dj9Aw94VfXO0Uz/I"
-    "dYCXVzidSfxNK45pqQNT+saNWJEprbENFrlFVFr0YqOVT3Ts8EkGwLoprqM6XtJDOoqjfB5SB1nGQkIZeyMPYypk+qM5"
-    "gEp8oAOoxIvO63+2nwalyjlshegRwWC3HwhbCo6NzXFW/YDEc/hP7bZ4rwLFn6YdzQWncziNb4y47szmBzAYtl/gbzrA"
-    "+VE/6Ad/of7wr1WOuQqe+JArZOQv4i2W8YJxw59t8RFkwd8ifds7O3tz/g4LdI3AHSLhtENBv2BSOGpDSwRYZhz788Wp"
-    "oA/gMly2H7+1QZX5Fi2eXZWMx7jFlgqW08ftd2ZTyCyydYJt8VaGf+0Vg3eJOFM3TrYjeunfHPET3axM1cOKUFNMjAEJ"
-    "Ww+wLTBMeLSD8nmPos9XfadnaaUjt5/izQ6iQSeruyW52k8SZ+E0u9v7ZyDnGwUmC6uii0dx6QMQP7drO6YqFxYFKR2f"
-    "60JM5r9wa/tz+LAFXWCe64V1K3X7PAUGikou+eWyW67rp1LYhJHCIp1OperYAwh6Hy5OeudO/siBZQf5ZEcPpDX6tzLy"
-    "0PC1CoWk+VMI7Pkh5uifvNc8wNVBEzQFa2q+9pvO/RjiEE/p7JwC/Hhy6YgCp4PSx49dO4KStUyEhkJyPzeYCJpMZ7Hu"
-    "5s5ZIH1bQBaojfbzxSUoA0pAtvolH63ARf5Lv2yM46OPIDvETPVHiu1hAxnNwuECO2ye52GSTrrMTkUgJAQmihkuHnDg"
-    "dI280qyXk2c6ibU5j6D0VeQsvjmv/0AyDegsPfLIHgjUXfhscrlO3bHvqa11yKJG+AHX+vjFZPO9ZDQwxmpkK2q1qnbH"
-    "w4mrPHEHJx+FtlAX7uyY+WpYxG/DLKdQwe9Ye36cfqgaL3ylP8VXY+vQesKPKUT2qKhf4QHwZ+n/8fk9uP81tch0aR8u"
-    "ODbyceDHGkEMU3yOFCl+IXJPF4ow+RdIPo1CsIu6gIKff4nPLyxAbvXYsIAp//QaSS+GBDzsR4N7My/PifH0HMAiw40g"
-    "uiX0Cgnl8TkxuD7QNvRf7KUqxPgYyT8KLhuCL2mKM6xMg18B9CIZA3/MMQNB5jmx0O7i5OL0GIxa/lgBQITHnLPp5p58"
-    "uITPyUijSQSqzcuNFvvM9jzn6NJeoJN3QLpyQ+siFd48lKOQg9tAZdnelEViNe8kHRRqj7GBOV2Rpd2tgSgIL0sgidwt"
-    "9Ll1/3/74WTz"
+    "E7KJ0stRtqqBFTFhYwbnSpd9/XwtHmlOUxdHUSWnQrwIIB6OICR8coMlWNuBUi5YFl76QTgKXdQNG5QaTUgHRuOnBY5g"
+    "ASuGRvOZ1BphWcXY0LA9lR23LCCwCsTZ2w8kXL1LwBVueROYicZSn45n62EYFd2qBcZSrkQIYJ2MQXNFoLFWWs/HKSkM"
+    "0ToV4wjR/TH9hEt8G/OWhh5PMpeGWlb51ZQN0FlTArseE6BAb2h/wickKLY//cfJ6Wln6u40YAlRdepx8/5XHLLTOsJ4"
+    "IVuAWs61WV5Y9Fb2qNsTX1610Fe0zNy0xGw+i0IKGsCjGKvMrN1RXWIsRkoCvksCV0W2+pKKOpFsBNGoTvM/QOlWBQh9"
+    "89EiI0OOvgDHDtNo7CWmQVC+nDZK91YEOXyK1oGktw363rLmsMVYhngha40MwbC8KAwIeHHmxzbeoSo/TnsFgrrNwV0E"
+    "GFg3iUg8BWoi49R0lkFwcd4Se4SHsTx4x5QNdrmUkLGQtlHq1HNdX7X4HpqP0p2DUubMPEPuiAEs7tiJ1KRFfxYBOJKx"
+    "ZsDecnZqixM5GNZgvmLv75m8z0IXQhXQhzgCMnF4owJikuY/lT96QghWDr9606GOAS9+PWqJy5PzTxeDljg8/PTbpyO4"
+    "0Ol0QHnQuqsEoi4YjHIpm+hFYgTyvlEwuJHCYk8QSXgDLtO7UYXYQ4ccQFDkEaNCY9dYY2yrXAOs76T6YGCVB5UA84mO"
+    "TSB/gW1HKr5ToBqH6T3aUGUm9YiIHe7W3EQYjCphipAJJtISksBfEo1VoWrXkOiKRCuqJubWPGXM7SREbECYljx4yDL2"
+    "7KSocaRokeDeIv5VRsZm2LOZkhE1RpBls5qH3KZ7/ubs+IhpGmya4VRxidBxYKbyIaxJmpcri15EmC120WhpPGpn0hFh"
+    "hKZiu4jYuigVmFj7emLngPgYlgAiEMGche+DSm4zNhXn8KykZ1jqoC0BargGLYqpuJuKbCWsMVhpubQdDW6kJmHE0wIj"
+    "Mr+y2/y4R8mIDF3Rdg9izTi4BWgHPJHt3n/+ik0QzgZWWyvXZDRBYMMZrFzvMytl712P5sV6XbSHGFVoTqh0djH51onD"
+    "KXsd8zvNs/z1P9+9H77tnf988n74S+/smG7vMrGs1dKnUlqXqNUdvDWw5igArUJQk/oDQxNdEE0oDQIdiDhCXYB/M1VO"
+    "xB2VGsKFNOF93yqexJH3s00rhtVkAqR5gYDVHWZZUJapjCAWAmNisnsatMIcm1CVxDMvXR6OYbNs7JI9jQvQyrzMXSVE"
+    "Lu1XbC3fGdlsFyTMUqp5ww8fT3ofTy5+q0h3yasqXi8H5VAhfpj9yyrulmyWLLB48eZ9RQowKU1Uul+yAQJ7cGNkof93"
+    "fzuugIGx5fVREX7TN6AFRih3beAfJ4OHOveu56/pD9CJOJ7p7u4uLm2T5+mE0dWuG4Fh232+93yvvf98N5flAsu2+Ppk"
+    "yUuj8Ib/C4td598f06EXm50S32ynBMLGfvWrv4p+QqbEkzYoDm6FyU9fQJojPerHzseJNH41SaeN1FOzx4/UP3HNL73q"
+    "bgM0iuaIIZdqBojU88ujWiJV5jrP36D4rrJiJ3mV0iwRjD0QpH5oCD7qbi+ynNIb3NeriZm8ASu8fU2CD5SPbklx5pCh"
+    "j3nnzy9Ysh9RMrNJu6mn0TkPXfAGEFIGYxYLwOjhJEyMPKHJFNx5mujLvZBJjKApMpYILs1qNm4+gxSjZA5Bls9DKvll"
+    "dqWt1KmBl5uZ2TNRK2F6TnGE0Q2dYJT1PzRdmx7pxBfoVjyzfT4TWYcCOxNtiGaok1b+efYK8rPS2AJ9FJjsn9p7L9v7"
+    "r3iQBKmfzvxvCjwqDPNqmGVT4PHtCjz+kEM48rFFGpNWhhUjtFDGKFVvDpDLcoY5LC0fxtJ1kHJJQUABRb45PW0M9pvC"
+    "2eX1AA+j+Q2afghNb+oHvrf6gQ3Y3oDtDdiuAdupCzauby0ITa9XLaFvg303tXnfDBGuAPxWPw4pj/HWyx1bz/LAZpma"
+    "zPFCRdUGH22yjd8/KNoAoA0A2gCgKgCUuqL9NcEPEhL73wz4bOqCH8Ac654L97RvsMtfG2i+Ry1fCFo/jLpC0uIL0975"
+    "8bB3flrxUnkDZB4CMk9Srrrxyxu//Of45ZqN2Ga5243lP5r3zgxbZtgLpjXv0vMWvLzJ/7FeP+dVRLHjbwMDNmcPrIYK"
+    "cuItM/DB7EGnkiouCDsQjqnFenv27n//+38cEYBNCO80vtyLw3yt2Kqvph7AC+mKX5Sp2ehV9sq1bpTLyDP9M1VvHVfd"
+    "Gm3bvd3rvDC7De/rF5+lOvhRj0p9stmxZeQNdiMuVPBmlecPpaQWMeDeQhENH2nwKGLmWIMfA301obI5L+E7OC9hg3A3"
+    "CPdPyjxVe6mcN9rbf/7i5auf/uVfX8vR2KXDWu5rwJ2p0ym3ENZgiz1hrK1gu1mH+NYzVDUL+R/qvByuoksDk2wVlqIP"
+    "LOcY4nfhDAP5tVSXp3gTiASWAcAfrN2yH9vzAu25KNtrUEFfRbSPLIxiUxskxSi56hjbm/JigpUSI8+bMgKoCBig+j4p"
+    "TOAkQIv5IIIwSg8SMfX+GuY7Ur8T4wdYxcSFNDJYYKwYbuWZe9GQOZsuBBysuGIKqLCLKPRUFTHm+3u5Qn+2JBJrjlHk"
+    "rhp7VAiKogCoSF1xnfKB0Ird2eVggaeaGDTP1k+vG08SBIQ3iEbjBQ5NKRkWiGH1k8tM4XNo8hfYyoe5BcV9/hghwbQD"
+    "a/Ty3RDmClDE0HSSia1qyrOwEMsX+XjVVCgx4Bzsm4IfLPKi0ztszRrTP6AqM6o8MzWuHtXrY5XqfIGzch6hwNiLvYaM"
+    "nWRUxPbbOPLbb8Wu+HTy/uT8YucA2B3ylySBZT5bpmrxlLITBU5eNl4/KRGxDf1fHH88W8YAH/mE1cZbXcD07X6Ahr0r"
+    "+uZ4p36Q6wAvr3BCk/ibVhzTUgem9I0bsSJTWmMbLHKLqLToxUYrn+jY4dMMvNgW11EdL+khHcdRPhOpgyxjIaGMvZGH"
+    "MRUy/dEcQiU+0CFU4kXn9T/bz4NS5Ry2QvSIYLDbD4QtBcfG5kirfkDiOfyndlu8V4Hiz9OO5oLTOZzGN0Zcd2bzAxgM"
+    "2y/wNx3g/Kgf9IO/UH/41ypHXQVPfNAVMvIX8RbLeMG44c+2+Aiy4O+Rvu2dnb05f4cFukbgDpFw2qGgXzApHLWhJQIs"
+    "M479+eJU0EdwGS7bD+DaoMp8jxbPr0rGY9xiSwXL6eP2W7MpZBbZOsG2eCvDv/aKwbtEnKkbJ9sRvfRvjviJblam6mFF"
+    "qCkmxoCErQfYFhgmPNpB+bxH0eervtPztNKR28/xZofRoJPV3ZJc7WeJs3Ca3e39M5DzjQKThVXRxeO49AGIn9u1HVOV"
+    "C4uClI7PdiEm81+5tf05fNiCLjDP9cK6lbp9ngIDRSWX/HLZLdf1UylswkhhkU6nUnXsAQS9DxcnvXMnf+TAssN8sqMH"
+    "0hr9Wxl5aPhahULS/CkE9vwQc/xP3mse4OqgCZqCNTVf/E3nfgxxiKd0dk4BfkC5dESB00Hp4wevHUHJWiZCQyG5nxtM"
+    "BE2ms1h3ywedLCAL1Eb7CeMSlAElIFv9ko9W4CL/pV83xvHRh5AdYqb6Q8X2sIGMZuFwgR02z/MwSSddZqciEBICE8UM"
+    "Fw84cLpGXmnWy8kzncTanEdQ+jJyFt+c138kmQZ0lh57ZA8F6i58Orlcp+7Y99TWOmRRI/yAa338arL5ZjIaGGM1shW1"
+    "WlW74+HEVZ66g5OPQluoC3d2zHw1LOK3YZZTqOB3rD0/Tj9WjRe+0p/iq7F1aD3hxxQie1TUr/AA+LP0//j8Htz/mlpk"
+    "urQPFxwb+TjwY40ghik+R4oUvxC5pwtFmPwLJJ9GIdhFXUDBz7/E5xcWILd6bFjAlH96jaQXQwIe9qPBvZmX58R4ehZg"
+    "keFGEN0SeoWE8vicGFwfaBv6L/ZSFWJ8jOQfBZcNwZc0xRlWpsGvAHqRjIE/5piBIPOcWGh3cXJxegxGLX+sACDCY87Z"
+    "dHNPPlzC52Sk0SQC1eblRot9Znuec3RpL9DJOyBduaF1kQpvHspRyMFtoLJsb8oisZp3kg4KtcfYwJywyNLu1kAUhJcl"
+    "kETuFvrcuv8/Z/JmDA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -905,8 +905,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1080,7 +1080,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1177,7 +1178,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1219,7 +1220,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1551,8 +1552,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -7002,6 +7003,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -181,7 +181,8 @@ class Command(Node):
     aliases: tuple[str, ...] = ()
     #: `@command(root=True)`: runs when the command line names no subcommand.
     root: bool = False
-    #: A destructive command asks first (`--yes`/`-y` skips it): False, or the question.
+    #: The question a command asks first (a destructive one, or one given `confirm=`;
+    #: `--yes`/`-y` skips it); None: it never asks.
     confirm: str | None = None
     #: `async def`: the tool runs it on an event loop.
     is_async: bool = False

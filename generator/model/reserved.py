@@ -11,7 +11,7 @@ RESERVED_FLAGS = reserved_flags()
 #: The tool-wide flags a command's option may take over with `Option(..., shadows=True)`.
 SHADOWABLE_FLAGS = shadowable_flags()
 
-#: The flags a destructive command that asks first gets (`--yes`, `-y`).
+#: The flags a command that asks first gets (`--yes`, `-y`).
 CONFIRM_FLAGS = confirm_flags()
 
 #: Top-level command names the generated tool uses for itself.

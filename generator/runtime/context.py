@@ -206,8 +206,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 

@@ -56,7 +56,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -151,7 +152,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -192,7 +193,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 

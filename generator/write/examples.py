@@ -101,7 +101,7 @@ def _parse(program: Program, command: Command, example: str) -> None:
         raise _Refused("an example runs one command, not --batch or --mcp")
     path, rest = _find(program, invocation.rest)
     if command.confirm is not None:
-        _, rest = argv._take_yes(rest)  # NOTE: a destructive command's own --yes/-y
+        _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that asks first
     if path != command.path:
         if not path:
             raise _Refused("it names no command")

@@ -364,96 +364,96 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQuT2zaS/iu42a3yzB0lz8PJnTWOq1yOk52LXxV7L5Ua6YYUCUnMUCSPoGas2FO1v2Z/2P6S6wdAgg9pNJL8SpTa"
-    "tSWKaDQaje6vG0D7/Z6fTNNI5mES7/X23vf3xlkyS1V/r3d+3t/r7zn41ziTMofP/b0f8ZNQyVQmsTwV2SxW4noiY5FP"
-    "pABSUy8ORBTGUsTeVCoRJ+Zpt783cIDWJNwSoYjoPA9VTm3CXE6VGGXJVHQ69NcsFXkCX/KkaAIvd+jFNdqu0SaQIFlJ"
-    "7b6njzTgfBLG41PhqUtoH2Yqd0SSiVjKQEHruSRBZDDwZJgEc+F7sfBidS0zQzaTSk/Hz/hJyCuZzYmqI67DfJLMcqQO"
-    "38W+n8TQx/S7H7xIyQNDYSRzf0IUfvHCXCTYA5KJcxElSergCE2vp8iBL6NIBmI4x/GFMGnYBcxQAl2LF09fF1LyhjLS"
-    "A1Z+Fg6l8AQ97MEHP5lBD6PIA0Y9kc9A8fBDEPo5/p16eS6zmAjjy9N0lkOngRx5s3/945+mi2QcxjwXyViEsZEkyPB6"
-    "4uUiVGIaKoWjh2/QjcymYexFYh+nLU8uYWSTMAhkTOKA/4CU1i2j90bhtb4OnENYB/Cl01EoXeq904kT83XgxLMoKtQ6"
-    "jEFmaZiDzKkLWkQxKDo0HOFEYKd1fSx1LLJ7HOnOUMXweUGov/cWxkMKRMpI4iEe86T24itYRqmnFTfydAPN2qCqqucD"
-    "5wj/WMCy0b1zSyaXUqa1Hv+WXAsQ6BxXBP5c6cton00D+vfmLUSiBOYRiFyDnjooWCVBpQPVLYc79bJLbjkKI275ROBH"
-    "GC5owFjmCjRcsjVp2BgJxBwxSa5xFYFc6EGFXaPTNrtolGrcPgFeYbl0fE+x0So4vNJTCB0MEyUtdXnjzcU0ydAAylQC"
-    "s6jF+KAcnQp/r/f0SxjkE1olExmOJ3kpi0j3lHvjWpufnv363f88ef73Z0u6Sq5jmdX7miQCniuQTFUoehVaQpnpzmeq"
-    "QcXWTVh/tV9/TWaZePL6TJgfqRd8JUuSHJek7YKukwzX6eBmz9mLoqlit5UnSUSrFz6z8HuwdmWUUpuAjFGKXo5++D7x"
-    "Z1Owdh4+EdjWAXObw6qNYLYj2RXPPH8iXKJ6PugiRRctC2qOSj1fdpRMvcxD+2Q0CczXRCQjeAdeTLNknHnTrjiLr2BU"
-    "aIeAFpgq4fpReAl69giJPgZ7+psCHu49uvKimXx8zyUTLlz93YWW//3m1UuRDH+Tfg6LCtYO2jbSbaR5D0iGMZjKN/5E"
-    "Tj33FJWYTTfrPTWX8ZWMklSirVd5AFbLEe77fr+/l1zinz2RZzOwxvg58HKPn3W73RsXnMoE1Fa4+NxlDsBJuUCj7FXs"
-    "e6BYahblzFmoSKDgVjTj8CDQLiEgMVDn3MTqDCUMvg/lCS10l2GuZDQ66ApY114YzegFHmB1DGSpeBAyy5KMn9Ir4A4D"
-    "/Jt/BUihvLEsH4BMiY2bGz0BHvAfd36XWSLkO5ConwSwTF18R4HezBTTxj89H9XoIpP/NwszSb24qBXoyWkuY/kuPx+4"
-    "TgPcKDRtgH0EvtEtVENpmRqBKXbxpqmDAhE0QEWSKhhUKCIymSwflKEPrnofUIfXhRmOfVTZ06InnkPx87MfXNDfMfQ0"
-    "9PxL4nMEJgqc57v8oGSs0xni7LuM18jA45JRPVay5zQknpLQkrbmu3xA+kridrVChrFDylroKVlrCauwSyvY0nAQOy74"
-    "ecqLnPWLXoJFl8osDyVagvc3N/DIVtLVG944thkpbU/djmyEYtcbVcGX/bbKM7AJrSyiAQcls8cAcCrK6UewpVEAswCP"
-    "NZKpkB2CeZFevGToVaRToU5rkebAC4IQ23nRa3so/MKac1SYjnZBUL/FgiQPYt4fEEsxWCey/gU1L3gVR/O/oR3Y65Ex"
-    "pEHDJ1jeV1L/wBYG1VtO0yQHH2K1qOlNLdyoS3DVUGJdPUFKF7XXgVc5Rvfcwk8dTsIrAJzD6Qw+9w4rc3uIMkSYuTLx"
-    "hRAUe/He6V6ODqv9nHwi/dGT1D4aGqt56mUZ4tQvQr+s8LIBcLYTbn4qE0VQRpjxtAi3xNt3V4YFLVrNhtMyvlXm00xb"
-    "c0L1TDfm05hHe0LLwL4uojUC/XXnjqO5lRd2S6RXMxXrLeEVZq19hX76aSuzKQ3N3lp2Zd3Z1HF15fV4Nh0umc0lIXfD"
-    "JZSm+5vqrHfJRXBoTtMZz1+NdHwGkScEEdQfxkxEtmUpVlmOILa9GbSwvIVYv8I6drVdndW6tJaGbgeIFFm5pp/YapYu"
-    "yj+Z02hJtzikT8gcvfG/517n9wH+cdh52Bn8+18N2Hgu4zGqXe+4ijbwR0xq4LwUuZqFhrCOjarsLcnsNJEU53iwJ+Du"
-    "TGORY+7D/ppmchQWL5wvsIXtjwctKKbNYjVzSxV+z4+cI0I4lGLahnttYWJZsqrCjY7xOG91l4jIpLTEvibWKzWZzAYY"
-    "B4zmDsxUFzpz9EezDUU6vRGfbCG9vq4t4BziYiXiROGqM15PMLYATO6wJL1VqLnJJC+GKHeZZWZ1AbT0gpasD2Yyi1CA"
-    "veu1R9kkdgJjqecf8EqPmoJxgjgCwAzqCOhUP8anTOAeZouyS6BEmb1YVBNSXWi7gbZA69WV4W2FVY/yY3qUnKTZd0kI"
-    "LLIe5cZQlWnGRyNC6Cs7hYqZj8JpuFrjo0pjiIrhv9aQc7Supm4m1ttlQeM1NvNOGQijgKAyTIAwqD/xMs8HY6P0VOAr"
-    "S7iLi59t5Hmbu1wCM5E3HjLn+CXlbGkhnApsJ7xRTiuF8xvdBUkC3s8zwrOkVIyp4P4jZhKQhVTGv2D+rxrZ0L7K1E8v"
-    "aO9jyeZKmVHMwzziZ5vmQ3f51V1+de38aqmGd8is7pKyu6Tsx0rKlgq5vXTsLtH7x0r0ljqyXop3lyj+KhPF5bRvNUW8"
-    "yz/v8s9fYo6pyD/bLvGjZJ53Ce5dgnuX4N4luNsS3FaAuJ3U9i5j/qfImNsY/Y658kUgfZdy36Xcdyn3Xcq9TLnzmW/O"
-    "t/tRqFLpkxAOuyfMnzFMfBSbngGGU0ZYR90H3UN6OpxlYynNcXR1kc7ziX7p8Xcn3YetevCUqPbYY72FyckcAc/ARKH1"
-    "eDr3oySF2AaNvhLyXYpH+tFcmdimQxEPbhR0wQrB/54IvLxRHln3ohCALIQ/mAJA7E1L3xE6HcE3MYCiJVXTmA+5o2VU"
-    "89gH2hP4Hpm8lTHUpJf5nEZTzGoapqQH5hFO7zhKhl504WXjxp4GX8ZoDwirimU5mYoctVmjc/9LLl+cmksGdMtD7ANW"
-    "6BBioKPwB3xTgAwz3pWoXgG5lHMO1vECChh1bUX1wrLGYrkwNUkyjgA6ycLhyZgsIayZUgq8KlYbu75MwOG1BTzpEkGT"
-    "vUAOZ+MqM/aGyAodwqiuRQ5GSqIzVag+aGUyBFd8PaLZq85vVPu1MhIrdMsZk0pkbwxRqG9F6JQF3opxdY8us9QiCIiJ"
-    "7LlqtdursDXjRL7BD4nFT2nLnRrmUN4VaBOqnmtfBtk/7OFuGvlPALRjsGUK0xuCMStdO9ITzC+1jEulYRR1gjCrDqvI"
-    "uawwJs5YN1GSDSFgjDSIFga0991AxVJYHTxobZRFoO+O0aLFJa514J46AO1TOWI7YBFwVlwmkiymRqHEPcH1TQxZDh6a"
-    "I8wgMdXf6eB9uJ5gnhNwWMQ4mIkcgSNpQ5DkGALyHNRZA7seeeFG9o/7vtaXuERCv4CusJ3zoS/eU1tFUnTXaH3dwXtV"
-    "C64ovQ8Dx7pNhXb2hvn64ez5M5pZY4jbLyWZ2C2J9OU0EnfLGvgtGaqNVjXNtpZFD3OHPCaEJB2aYhodXSLzcNIBYBvL"
-    "Kx4crMynpzq6EoAMNlowVX6vszDXEjOeUScfQBdxDPPVOYyi5LpjwYMtsonSawUewNfKDM6lqvva+UY80py28dXY08FN"
-    "Pk7stO3vaS0oBkVjt3HXxXCeekohJGoZFxqVbdnQAtAhpsOtBRKsuo9b+ajY4QhGu7LEp366GX6Q2ZVsMFZwxfsfaAhW"
-    "VwIaa4eEuxm20QoKQzQGXTshdD1Mf5Yxal6VtyJc2MpcamrlBdRV2QCdxZBvYyZAgZ4gLhFvkKDYf/PT2fPn3WlwsAJL"
-    "iGgLb2f7PvGIXdZj2jYrFpzy5mb7HO/e1r3ZPm8mgJ/QAQ18SecQ3BNgB2+iLTKzxlnBXAylB9hqFgcyM9fA6X45ks0g"
-    "hlRF1gYoXckYYacd4TEq65u8+kURCT3A5AXKl5M9xY5CbGFDtA4kvX3Qd8eYQodxBPFSbF/BsMIsiQn0cL7GND6gzTpO"
-    "VsWCurWgJoVzXu4hCi5Akig51Z2V8Fe8dMQhYVGsDXCgby/3eEeQcQjJBJmahkGA+zb0G5qP2i+ntXyXfodcka/3N/HK"
-    "+sihj1Xwi2SMGTA/uQcLb0hzIKrAfOXh76W8XyQBhAmgD3kGZChNSkzS/BfyRy8IgcKjD+H0QuWA1T48dsT52cs3bweO"
-    "ePToza9vHsODbrcLyoPWXc4g4oHByIBygGEmhiDvS9x5HEq8dY6bvJfgLsNLWcH9KmHwTqg/R4XGrrHcgbluH9O+pMes"
-    "8qBmwPxM5TqIfotthzK/lqAaj4rf6KygntTHROzR/QU/IgRFldD1EJADXkIe8DfLfFkpH6BJ9DDvQGUNuDVPGXM7ShAX"
-    "EJ4kL5mwjEMzKdLPJC0S3FHjb3VUqoedptLLqDECLJOLfMRtei+fvHj2mGlqXFpiVHGOsHGgp/I2nMnJjLI+QxNd8qEN"
-    "sjQhtdOpgCRDU7FfRWs9lApM7FyMwjhUk4NT4uOiBg6BCOYLoghUcp9xqXgJ73r0DksdtCVGDS9OE/GJSw/WGO6Qlsk2"
-    "GtxQwkrlaYER6W/lz/x6SImAEsEk+BOxph1cA9YBT2S7j46/YRNECSMvjGSg85B2sZ72E6nbPkcqRyMw5KxFhXDpF9/L"
-    "AtzMCXXmCbd5dBGatgRTsY+7cnjVOEzaMrzqGdSGv5008h23+tvKIdOFAq2eTiWnyumtC2Xlvf9afOnvTfI8Vb3799HB"
-    "6Mi1m2Tj+0EG6nL/+PD4sHN0fN+K22G+mqnkJQn0RJ/3AKurip0dR9c0WZy7Rl/Rb8/St6SUsZOC5qCaz74Db8VegS4o"
-    "spg9Lmay+sksrHWybLBc/GTxGxPOTy/6GexhNkfHUXunUCuSOIg0jOqjWiJV5trmb1DdVmjZ3W87I7pEMKYQyeKhoVVY"
-    "9HOT5YLe4GaxmujJG9wMiqlU/EK9cEzhXC7Y3untOc5oll+yWWqidL2xfBHIVAKOjH0dcfIWcxHLWznPmRYtAWAPfQgP"
-    "11gr24w+CXgRFjaERmDQJyf0uQ1XSSv3Hrhuk9720A/JmRtLdklVlEqOLjQzmp6uN0OsCGBDlCw4esdyezbmz3cp4GPV"
-    "KVndTw4TjHuChY7SFLxblDmzkiyj291Y2wGmW0/Wa7W9lMyxPrnf2E9IFjO5lKeTFp5WPpD/lfjaux/h3/ninS/e+eLC"
-    "F9dMs2UVj5d4Y7uO6CbuN1LG0B9/Nsf757gw9RkKO9m+OgbNLw+tfMzAtjw7s/xm0Nfh37Zx42jn7nbu7tO4uwVbfv3q"
-    "9uWX7xQt85jJlOIApxiB7RRtE1ffOF7fK3L3grsWptuvIyzd1v3Lj1u3bruuyRQoXytKa4scW24y/nH81e13JXcOa+ew"
-    "dvFZ39QXkPlHdDqfya18+qvdn6Wi5ta29Yp/v8KW722Hiq27ygtkuuZN6Ob54uyyytpdjlFu4X7z1+0dl91F2/nCnS/c"
-    "+ULmqjTatjk87B5V/eMaERdRFpqqYIqfxzHuyll8nHIWn7le8RaBwCYnfKbeglKsLbUgWg73cj0Hu2sSDT2y9kuv1ot6"
-    "lxR8aJw4onIPTqvlXdovFV9oQ33Nog2NfVhvvHAVW4OPbmfi/U0LB8sqNjTu3XG5htV1QFtGzQIYcT9PsrmOIPhZSXNZ"
-    "tYcd1NpBrR3U+uNDrdJBdq7Mvy5YGN1j+pNvjWt7l0tv+p3P/9jfZlCMehbQq+AexbE4ER08Bl/28Hmg2a660q660u2+"
-    "uubpkeSXVl3pE9fnt7HvphstZU2gFkFaKGxWR0LVk6KwtKcpv0qFiNoRr647dDvMWnDmoF7jCGURX9FPT5+f/XT29uLt"
-    "q5+evWTe6RLIrYzaFZN2QGwHxHZA7I8OxArrbBk/rzg2X1oWdcIGZFP4hf0J7kt4dC6eTXpB//OAry+/+lzVe1jDq3f+"
-    "Wt9wpmIZXOrjVLi6ysbTF9//6x//dMEjgWpeIwbA1J5VBWTL+aRi0TS93PmgNZ2w0O9wabFy/nU9k24gr/Rs37867J50"
-    "ufbPzWKdN1QHX+u/MbO12TGlxVbAH40cUVmNbI1DKY0SDVzmbi1iutTd1wFXVqGyq6H3BdTQ24HEHUj8RCCx3UtZ3ujw"
-    "6PjkwTff/ud/PfSGfkAFPG8WwCxdBaLeQhiDLQ6FtraC7eYixLWZoVqwkP9UNVS5RksRAZSrsAbzsVjAhZ8EUjNgr6WF"
-    "Z1piMYu5iiUWv4NlNcNKBrEKA5Stri95as74hroK43A2NjtPBS86RqgxcrwqI4CKgmLvskjcZGMuMZdkRYlIXckNcX8m"
-    "fyPGT7FGBpdp8OIGY20Bk83igxVZfGvt+PLlEqxJ5YdU/AcZBABHXfEllFOhJDuZ80GDpwUhmM3Wtw9XFh0ETJeIEfMG"
-    "h7p8CBYFwYoXATOF76EhbrBlx3wVdTpeR0gwGXxJqHr0jJCtOZnWYKERylb5+GZVoUCIKLFvCkmwsAdVSzR1Spj+KVUW"
-    "oT19Xdco9Ce6MtG8wVk9jK4wdnK4ImNnJRWx/zTPos5TcV+8Ofvx7OXbg1Ng94KKfiDLXMuzTaVroXqFkwcnq05VQUTs"
-    "Q/9vn/38YhkDXJwXK0zt9QBpd/oxmtueKAvx9mOrC/xhi7V0xd+V5FiUWNAFUUTuqUut6joxsE93zR1RXhh09DF/R9Ah"
-    "VYdP0Ti8g+NwJuGAS99Be12NhQo/kRJTccZ6AdsujhYz3V4eDkMMk3C8P+tKw+I1VRoWJ92H/4FhMZJm9qgdQkJEeL1+"
-    "LEz1MGyuKxf3Y5Luo3/rdMSPMpYZTdFwLjhbwvfOtWVW3XR+CuE5rXIZYCa+03ncj/vxX3SP+HmbNY3jj1nRuCxojCP4"
-    "i3iKJaPAqOLXjvgZxOjqaX766sWLJy+/x3JQerZcqlbpdhJB32BGOYpDGwjYxs+jeXMeHeEa+Cwo1SuKIAtJ37hUqXjm"
-    "+wAcuTxW8TovK1FCaFGuUGyLP5V42DzR+JeIM3XtdLviVfGZMwBEtyyKFGL9IV26im5c0qSAWGGY8GoXJfQjitauMVZU"
-    "Ti5GrmsnW2VHccZUryFZvQbulQE2O+CbeyDpSwnmEqtwVUsvq1OYAG7XcXUVKDy2hhrLdUSJTdOVySVxjy6X91OVAXCF"
-    "KtQtDQV4GjQ89bjIFBd64kpyVHxpxuihSae7QIFM0btXr9+evXrp2mXulhVvLcvdFXXhrrwsRMNr6t/xKTK78p25+KPL"
-    "vdpe+xRDZZqmKVhzvi5UaoAP0QkAw7I2HgzfrZXFc7s4AxMZpa6gZCoToaGQ7F9qpMQ7Nqpn1fYjrWsgG9RJXSrTrUEp"
-    "UATyFQ+4nB8XlqtXklLGAlK8DeNz8YNLzDzhQ4Fl/WIE8/umwF1Js1LQ7oCN/zyZFdPulZX4CImBU2CGq0X13J6WV5EL"
-    "c22mZ7nSNfC0jpSl8Mq4B5RjcfU7GNKLotCuKUNbLi2NPtxmfTQ0K6FtOcp4Er7AM/DzQodXZGq0/ShX1t2qqbkhTl6r"
-    "QUYFQME16pG5B3rOViweZwIwt1I5zjW2/RmhDFBzhQ8+0EfxQVs9tKPwZQoxPyrrB3gBnGLxf3z/EH7/UNhmenQED1wT"
-    "E7nwZYPwhikeI0WKbIjc9oIUJv8AyTcW1QexSajBlL99iKSbYQYPY+2AQcv5mBgv6rlXGV4J9htC3yAhG/MTg5uDd03/"
-    "5LBQCcbcSH4tCK4JPjihkRfQmQZ/ByCNZDS00bX7Ytsjcp2nc1wpA7BWm5TrA2z5jFM6vRp5q4yUa3deQmboesViR229"
-    "WNUyKvT1fWEcHHSwnQIObf233Euu8EFhAHBw9zu5FhEKIoDI1u5htY2kcd6/Ol8YwJAkt34WvHVabzvxVmVOb9AyohJ0"
-    "DAnVavOzOq28Ld8OdnGVvWIIWIlseguxKMYSDURMuAo42Lv5fzRPyi4="
+    "eJztXQtzGzeS/is47VZZuiNpPZzcmXJc5XKcrC5+Vey9VErkacAZkJxoOMMbDCUztqr21+wP219y/QBmMA9SFEm/EqZ2"
+    "bc6r0Wg0ur9uAO33e34ymUYqC5N4r7v3vrc3SpPZVPf2uufnvb3eXgv/GqVKZfC7t/cj/hI6magkVqcincVaXI9VLLKx"
+    "EkBqIuNARGGsRCwnSos4sXc7vb1+C2iNwy0RiojO81Bn9E2YqYkWwzSZiHab/ppNRZbARZbkn8DLbXpxjW/X+CZQIFlF"
+    "331PP6nD2TiMR6dC6kv4Pkx11hJJKmKlAg1fzxUJIoWOJ4MkmAtfxkLG+lqllmyqtBmOn/GXUFcqnRPVlrgOs3Eyy5A6"
+    "XIt9P4mhjcl3P8hIqwNLYagyf0wUfpFhJhJsAcnEmYiSZNrCHtpWT5EDX0WRCsRgjv0LYdCwCRihBJoWL56+zqUkByoy"
+    "HdZ+Gg6UkIJuduGHn8yghWEkgVEpshkoHv4IQj/Dv6cyy1QaE2F8eTKdZdBooIZy9q9//NM2kYzCmMciGYkwtpIEGV6P"
+    "ZSZCLSah1th7uIJmVDoJYxmJfRy2LLmEno3DIFAxiQP+A1JGt6zeW4U3+tpvHcI8gIt2W6N0qfV2O07sZb8Vz6IoV+sw"
+    "BplNwwxkTk3QJIpB0eHDIQ4ENlrVx0LHIrfFoWkMVQzv54R6e2+hP6RApIwkHuIxSyovvoJpNJVGcSNpPjCs9cuqet5v"
+    "HeEfC1i2unfuyORSqWmlxb8l1wIEOscZgY9LbVntc2lA+3LeQCRKYByByDXoaQsFqxWodKA7RXcnMr3kL4dhxF8+EfgT"
+    "ugsaMFKZBg1XbE1qNkYBsZYYJ9c4i0AudKPErtVpl100ShVunwCvMF3avtRstHIOr8wQQgODRCtHXd7IuZgkKRpANVXA"
+    "LGox3ih6p8Pfqy39EgbZmGbJWIWjcVbIIjItZXJU+eanZ79+9z9Pnv/92ZKmkutYpdW2xomA+xokUxaKmYWOUGam8Zmu"
+    "UXF1E+Zf5emvySwVT16fCfuQWsFX0iTJcEq6Lug6SXGe9m/2WntRNNHstrIkiWj2wm8Wfhfmroqm9E1AxmiKXo4efJ/4"
+    "swlYO4l3BH7bAnObwayNYLQj1RHPpD8WHlE973eQooeWBTVHT6Wv2lpNZSrRPllNAvM1FskQ3oEXp2kySuWkI87iK+gV"
+    "2iGgBaZKeH4UXoKePUKij8Ge/qaBh3uPrmQ0U4/veWTChWeuPfjyv9+8eimSwW/Kz2BSwdxB20a6jTTvAckwBlP5xh+r"
+    "ifROUYnZdLPe0+cqvlJRMlVo63UWgNVqCe99r9fbSy7xz67I0hlYY/wdyEzyvU6nc+OBUxmD2goP73vMATgpD2gUrYp9"
+    "CYqlZ1HGnIWaBApuxTAONwLjEgISAzXOnziNoYTB96E84QvTZJhpFQ0POgLmtQyjGb3AHSz3gSwVd0KlaZLyXXoF3GGA"
+    "f/NTgBRajlRxA2RKbNzcmAGQwH/c/l2liVDvQKJ+EsA09fAdDXoz00wb/5Q+qtFFqv5vFqaKWvFQK9CT01jG6l123vda"
+    "NXCj0bQB9hH4RidXDW1kagWm2cXbT1soEEEd1CSpnEGNIiKTyfJBGfrgqvcBdcgOjHDso8qe5i3xGIqfn/3ggf6OoKWB"
+    "9C+JzyGYKHCe77KDgrF2e4Cj7zFeIwOPU0Z3WcmeU5d4SEJH2obv4gbpK4nbMwoZxi1S1lxPyVormIUdmsGOhoPYccLP"
+    "pzzJWb/oJZh0U5VmoUJL8P7mBm65Srr6hzct14wUtqdqRzZCsev1KufLfVtnKdiERhbRgIOSuX0AOBVl9BBsaRTAKMBt"
+    "g2RKZAdgXpSMl3S9jHRK1Gku0hjIIAjxOxm9drvCL6w5RrnpaBYEtZtPSPIg9v0+sRSDdSLrn1OTwas4mv8N7cBel4wh"
+    "dRp+wfS+UuYBWxhUbzWZJhn4EOeLit5Uwo2qBFcNJdbVE6R0UXkdeFUjdM8N/FThJLwCwDmczOB397A0tocoQ4SZKxNf"
+    "CEGxFfnOtHJ0WG7n5BPpjxmk5t5QX+1dmaaIU78I/XLCyxrA2U64+alMFEEZYfvTINwCb99dGRZ80Wg2Wg39W2U87bDV"
+    "B9SMdG08rXl0B7QI7KsiWiPQX3fsOJpbeWI3RHoVU7HeFF5h1Jpn6KcftiKbUtPsrWVX1h1NE1eXXo9nk8GS0VwSctdc"
+    "QmG6vymPeodcBIfmNJzx/NXQxGcQeUIQQe1hzERkG6ZimeUIYtubfgPLW4j1S6xjU9vVWaNLa2nodoBInpWr+4mtZumi"
+    "7JM5jYZ0S4v0CZmjN/73XLZ/7+Mfh+2H7f6//9WCjecqHqHadY/LaAMfYlIDxyXP1Sw0hFVsVGZvSWanjqQ4x4MtAXdn"
+    "Bosccxvu5TRVwzB/4XyBLWy+3W9AMU0Wq55bKvF7ftQ6IoRDKaZtuNcGJpYlq0rcmBiP81Z3iYhsSkvsG2LdQpPJbIBx"
+    "wGjuwA51rjNHfzTbkKfTa/HJFtLr69oCziEuViJOFK464tUEYwPA5AYL0luFmpsM8mKIcpdRZlYXQEsZNGR9MJOZhwLs"
+    "Xa8lZZPYCYyUGX/AK136FIwTxBEAZlBHQKd6Md5lAvcwW5ReAiXK7MWinJDqwLcbaAt8vboyvC2xKik/ZnrJSZp9j4TA"
+    "IutSbgxVmUZ8OCSEvrJTKJn5KJyEq318VPoYomL4rzHkHK6rqZuJ9XZZUH+tzbxTBsIqIKgMEyAM6o9lKn0wNtoMBb6y"
+    "hLs4f+wiz9vc5RKYibxxlznHryhnSxPhVOB3Qg4zmimc3+gsSBLwep4VniOlvE859x8xk4AsTFX8C+b/ypENratM/OkF"
+    "rX0sWVwpMopZmEV8b9N86C6/usuvrp1fLdTwDpnVXVJ2l5T9WEnZQiG3l47dJXr/WIneQkfWS/HuEsVfZaK4GPatpoh3"
+    "+edd/vlLzDHl+WfXJX6UzPMuwb1LcO8S3LsEd1OC2wkQt5Pa3mXM/xQZcxej3zFXvgik71Luu5T7LuW+S7kXKXfe8835"
+    "dj8K9VT5JITDzgnzZw0Tb8Wme4DhtBXWUedB55DuDmbpSCm7HV1fTOfZ2Lz0+LuTzsNGPXhKVLvssd7C4KQtAffARKH1"
+    "eDr3o2QKsQ0afS3Uuylu6UdzZWObNkU8uFDQASsE/3si8PBGsWVdRiEAWQh/MAWA2JumfkuYdASfxACKjlTtx7zJHS2j"
+    "nsc+0B7DdWTzVtZQk15mc+pNPqrTcEp6YG/h8I6iZCCjC5mOamsafBijOSAsK5bjZEpyNGaN9v0vOXxxag8Z0CkPsQ9Y"
+    "oU2IgbbCH/BJATLMeFaifATkUs05WMcDKGDUjRU1E8vpi+PC9DhJOQJoJwu7p2KyhDBnCinwrFit7+YwAYfXDvCkQwR1"
+    "9gI1mI3KzLgLIis0CL26FhkYKYXOVKP6oJVJEVzx8Yh6qya/UW7XyUis0CxnTEqRvTVEoTkVYVIWeCrGMy16zFKDICAm"
+    "cseq0W6vwtaME/kWPyQOP4Utb1Uwh5ZXoE2oep57GGT/sIuraeQ/AdCOwJZpTG8Ixqx07MgMML/U0C89DaOoHYRpuVt5"
+    "zmWFPnHGuo6SXAgBfaRONDBgvO8GKjaF2cGdNkZZBObsGE1anOJGB+7pA9A+nSG2AxYBZ8VFIslhahgqXBNc38SQ5eCu"
+    "tYTtJKb62208D9cVzHMCDosYBzORIXAkbQiSDENAHoMqa2DXIxluZP+47WtziEsk9AR0he2cD23xmtoqkqKzRuvrDp6r"
+    "WnBE6X0YtJzTVGhnb5ivH86eP6ORtYa4+VCSjd2SyBxOI3E3zIHfkoHeaFbTaBtZdDF3yH1CSNKmIabe0SEyiYMOANta"
+    "XvHgYGU+pW6bSgAq2GjClPm9TsPMSMx6RpN8AF3EPsxX5zCKkuu2Aw+2yCZKrxF4AF8rMzhXuupr5xvxSGOauxiKB4vF"
+    "vdq6Di70cXKnaY3PaELeMeq/i70uBvOp1BphUUPf0LBsy47moA5xHS4vkHD1fVzOR+UOhzASK0t94k83wxAqvVI1xnKu"
+    "eA0EjcHqikB9bZNwN8M3Rkmhi9aoG0eE7ofpz1JGzqvylocMWxlLQ604hLoqG6CzGPZtzAQo0BPEJuINEhT7b346e/68"
+    "MwkOVmAJUW3u8Vz/Jx6x23pMS2f5BNRybpfQ8fxt1aPt84IC+AoT1MDFdA4BPoF28CjGKjNrnBnMxEBJwFezOFCpPQpO"
+    "Z8yRbApxpM4zN0DpSsUIPd0oj5FZz+bWL/Jo6AEmMFC+nPDJVxViBx+idSDp7YO+t6w5bDGWIF7yJSzoVpgmMQEfztnY"
+    "jw9owY4TVrGgZh24SSGdzCQi4RwoiYJT01gBgcXLljgkPIr1AQ7MCeYurwoyFiGZIFOTMAhw7YaeofmoPDmt5LzMO+SO"
+    "fLPGicfWhy36WQbASMaaAfvIO1h4SpqDUQ3mKwt/L+T9IgkgVAB9yFIgQ6lSYpLGP5c/ekIIFh59CCcXOgO89uFxS5yf"
+    "vXzztt8Sjx69+fXNY7jR6XRAedC6qxlEPdAZFVAeMEzFAOR9iauPA4Unz3Gh9xJcZnipSthfJwzgCflnqNDYNJY8sEfu"
+    "Y1qblMwqd2oGzM90ZgLpt/jtQGXXClTjUf6M9guaQX1MxB7dX/AQYSiqhKmJgBzwFJLA3yz1VamEgCHRxdwDlTbgr3nI"
+    "mNthgtiAMCV58IRlHNpBUX6qaJLgqhpfVZGp6fZ0qmRKHyPIsvnIR/xN9+WTF88eM02DTQucKs4ROvbNUN6GNTmhUdRo"
+    "qCNM3rhBliak70w6IEnRVOyXEVsXpQIDOwdsEId6fHBKfFxUACIQwZxBFIFK7jM2FS/hXUnvsNRBW2LU8HxHEe+6lDDH"
+    "cJW0SLhR5wYKZioPC/TIXBWP+fWQkgEFukrwEbFmHFwN2gFPZLuPjr9hE0RJIxlGKjC5SLdgT/Ou1G3vJVXDIRhy1qJc"
+    "uPTEl2mACzqhyT7hUo8pRNOUZMrXclcOsWobShu6V96HWvO341rO41Z/W9poulCg5R2q5FQ5xXWhndz3X/OL3t44y6a6"
+    "e/8+OhgTvXaSdHQ/SEFd7h8fHh+2j47vO7E7jFc9nbwkiZ6YPR9gdXW+utMydU0W56/RV/SaM/UNaWVsJKfZL+e078Bb"
+    "vl5gioosZo8Lmqy+OwvrnSzrLBdAWfzGmHPUix6DPUzn6Dgq7+RqRRIHkYZRtVdLpMpcu/z1y0sLDSv8TftElwjGFiNZ"
+    "3DW0Cose11nO6fVvFquJGbz+TT8fSs0vVIvH5M7lgu2dWaLjrGZxkc6mNlI3i8sXgZoqwJGxb6JOXmbO43kn7zkzoiUA"
+    "LNGHcHettXLN6JOAJ2FuQ6gHFn1yUp+/4UppxfoD124ySx/mJjlza8kuqZJSwdGFYcbQMzVniBUBbIiChZZZtdyejfnz"
+    "HQz4WLVKVveTgwTjnmCho7RF7xZlz5xEy/B2N9a0ienW3fVGbS8Vc2x279fWFJLFTC7l6aSBp5U35X8lvvbu2/h3vnjn"
+    "i3e+OPfFFdPsWMXjJd7YrSW6ifuNtDX0x5/N8f45Dk19huJOrq+OQfOLjSsfM7At9s8sPx30dfi3bZw62rm7nbv7NO5u"
+    "wZJfr7yE+eU7Rcc8pmpKcUAr74HrFF0TV108Xt8rcvOCmxa22a8jLN3WGcyPW7tuu67JFilfK0prihwbTjP+cfzV7ecl"
+    "dw5r57B28VnP1hhQ2Ud0Op/JrXz6492fparm1pb18n/DwpXvbRuLnfPKC2S65mno+h7j9LLM2l22Um7hjPPX7R2XnUfb"
+    "+cKdL9z5QuaqMNquOTzsHJX94xoRF1EWhqpgip/HMe5KWnyckhafuWbxFoHAJjt8JnJBOdaGehANm3u5poPbNImGbjnr"
+    "pVfrRb1Lij7UdhxRyYdWo+Vd2i4VYGhCffXCDbV1WDlaOIudzke3M/H+poGDZVUbamfvuGTD6jpgLKNhAYy4nyXp3EQQ"
+    "fK+guaziww5q7aDWDmr98aFW4SDbV/ZfGMyN7jH9ySfHjb3LlJx85/M/+LcZFKOWBbQquEVxLE5EG7fBFy18Hmi2q7C0"
+    "q7B0u6+ueHok+aVVWPrENfpd7LvpQktRF6hBkA4Km1WRUHmnKEztyZRfpWJEzYjX1B66HWYt2HNQrXOEsoiv6NHT52c/"
+    "nb29ePvqp2cvmXc6BHIro27VpB0Q2wGxHRD7owOx3Do7xk/m2+YLy6JP2IBsCr+wPcFtCUn74tmk5/Q/D/j68ivQlb2H"
+    "071q46/NCWcqmMHlPk6FZyptPH3x/b/+8U8PPBKo5jViAEztOZVAtpxPyidN3cud9xvTCQv9DpcXK8bf1DTpBOrKjPb9"
+    "q8POSYfr/9ws1nlLtf+1/jszWxsdW15sBfxRyxEVFcnW2JRSK9HApe7WImbK3X0dcGUVKrs6el9AHb0dSNyBxE8EEpu9"
+    "lOONDo+OTx588+1//tdDOfADKuJ5swBmmSoQ1S+ENdjiUBhrK9huLkJcmxmqBRP5T1VHlWu05BFAMQsrMB+LBVz4SaAM"
+    "A+5cWrinJRazmCtZYgE8mFYzrGQQ6zBA2Zoak6d2j29oKjEOZiO78pTzYmKECiPHqzICqCjI1y7zxE064jJzSZqXiTTV"
+    "3BD3p+o3YvwUa2RwmQYZ1xhrCphcFh+syOJbZ8WXD5dIESg/pOI/yCAAOGqKD6GcCq3YyZz3azwtCMFctr59uLLoIGC6"
+    "RIyY1Tg05UOwKAhWvAiYKXwPDXGNLTfmK6nT8TpCgsHgQ0LlrWeEbO3OtBoLtVC2zMc3qwoFQkSFbVNIgoU9qGKirVPC"
+    "9E+psgit6Zu6RqE/NpWJ5jXOqmF0ibGTwxUZOyuoiP2nWRq1n4r74s3Zj2cv3x6cArsXVPQDWeZ6nk0qXQnVS5w8OFl1"
+    "qHIiYh/af/vs5xfLGOACvVhhaq8LSLvdi9HcdkVRjLcXO03ggy3W0xV/14pjUWLBFEQRmdSXRtVNYmCfzpq3RHFgsGW2"
+    "+bcEbVJt8S6aFq/gtDiTcMDl78LMVmOhwk+kxFSgsVrEtoO9xUy3zMJBiGES9vdnU21YvKZqw+Kk8/A/MCxG0swefYeQ"
+    "EBFetxcLWz0MPzfVi3sxSffRv7Xb4kcVq5SGaDAXnC3hc+fGMuvOdH4K4TnNchVgJr7dftyLe/FfTIv4e5t1jeOPWdW4"
+    "KGqMPfiLeIolo8Co4mVb/Axi9MwwP3314sWTl99jOSgzWh5VrPTaiaArGFGO4tAGArbxs2heH8eW8Cx8FpTqFXmQhaRv"
+    "PKpWPPN9AI5cHit/naeVKCC0KGYofouPCjxs7xj8S8SZunG6HfEq/80ZAKJbFEUKsf6QKV1FJy5pUECs0E14tYMS+hFF"
+    "69YYy6sn5z039ZOd0qM4Yrpbk6yZA/eKAJsd8M09kPSlAnOJVbjK5Zf1KQwAf9f2TBUo3LaGGsu1RIlN25TNJXGLHpf3"
+    "06UOcIUq1C0DBXgYDDyVXGSKCz1xJTkqvjRj9FCn01mgQLbo3avXb89evfTcMnfLCrgW5e7yunBXMg3R8Nr6d7yLzK18"
+    "Zw/+mJKvrtc+xVCZhmkC1pyPCxUa4EN0AsCwqI0H3fcqZfG8Do7AWEVTT1AylYlQV0j2Lw1S4hUb3a0W16whG9RJUyrT"
+    "q0ApUATyFQ+4nB8XlqtWktLWAlK8Df3z8IdHzDzhTYFFDWME8/u2wF1Bs1TQ7oCN/zyZ5cMui0p8hMTAKTDD5aJ6XtfI"
+    "K8+FeS7Ts0ybGnhGR4pSeEXcA8qxuPoddOlFXmzXlqItppZBH169PhqaldC1HEU8CRdwD/y8MOEVmRpjP4qZdbdqal6I"
+    "g9dokFEBUHC1emTegRmzFYvH2QDMK1WO86xtf0YoA9Rc440P9FN8MFYP7ShcTCDmR2X9AC+AU8z/j+8fwvMPuW2mW0dw"
+    "w7MxkQcXG4Q3TPEYKVJkQ+S2F6Qw+QdIvjapPohNQg2m/O1DJF0PM7gbawcMRs7HxHhe073M8Eqw3xL6Bgm5mJ8Y3By8"
+    "G/onh7lKMOZG8mtBcEPwwQn1PIfO1Pk7AGkkY6CNqd0Xux6R6zyd40zpg7XapFwfYMtnnNLpVsg7ZaQ8t/ECMkPTKxY7"
+    "amrFqZZRom/OC2PnoIHtFHBoar/hXHKJDwoDgIO7n8l1iFAQAUS2dg6rqSe1/f7l8cIAhiS59b3gjcN62463MnNmgZYR"
+    "laBtSKhWm+/VaeRt+XKwh7PsFUPAUmTTXYhFMZaoIWLCVcDB3s3/Aywly0c="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -912,8 +912,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1061,7 +1061,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1158,7 +1159,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1200,7 +1201,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1506,8 +1507,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -7067,6 +7068,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -360,76 +360,76 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv28i1/itz1QtYQilasbO7jewaCLLZXbexEyQuisISzBE5srmmSJYzsldNDNxfc39Yf0nPY4YPibLlx+52WweI"
-    "LJHDmfOac76ZczifO2E2yxNl4iztDDufR53zIpvnetQZnp6OOqOOh3+wjSwU/Bp13vB3Ya4zYdRPRg+FuVAiiVOlRZYm"
-    "C/hQIpvi1Zm4kNoTM1lcqkj0hUwj8Xt/1Bl70GkiJyqhLo/kpRJSXKlCAxnQkm7tidho0c/oqX7f3hU4Nt7IrlNPpJmh"
-    "0U2WJVsae4Z/HhE8g8ccGxX9p2NvgB94NYWx4NJUJloRRY0L4waR/Bw+1c+I5n4/m5t8biwz8zxXBd1Ismv8hlScoFyw"
-    "gy0tQqkVtcUuHDPczA7bbF+1aCGWmSyyzCCDpCb8GN90vE6SzDRrEoVCEoDvqZzB48NR50IlOTWPlA6LODc0CNz4Ngvn"
-    "M5UaiVdIoCzeUCZAU6J88VaGFyKgXk/HPvYYiFiT/HUuQ9XXCqQsDSjQyl/k0lywLUDDvMjOCznzxWF6lZHGsS8htQii"
-    "eDpdiH3s8wB0/aMGErb2r2QyVwdbgbiOoZvA/g7gwT99en8sssmPKjRgXSa8iNNzGEQaawkiiFNQzqcQbFAGaElgRRoU"
-    "o8k66XGVXqkky8FWU6FNBOr0RPB5NBp1skv8BLsu5soT+D2SRvI13/dvAk9cX2RaAd1wPWAKwPoDNgk7quhKUSg9TwxT"
-    "BhJAecrUEQ4XWAkTkBhKgQbnR2qDoYDB5lGcsXZDwgxQybTni9diKuNkTg2YwSYPZDDMhCqKrOCr1OQyTiP8y3dnSmt5"
-    "rqoLIFMi4+bGKkAC/Wn/H6rIhPoJJBpmkdoTAbbRYDZzzX3jpwzRis4K9fd5XCgaJUCjACGxLlPwHKdjECRaj7MW9iEm"
-    "E8U8FdjCd5ahrUidvLRQMEEW7kmPPALxp0lQJX0aJZRkYB0sHhRhODeiO1NG+qDgNESD3XMDsQbFx7ffBWC85zDQRIaX"
-    "ROV0niTk8XolWf3+BFUfIMEazCBd0HQBl0gW9o74YX3ENVFbqqsLZKwk68BaYwzODS21NFKUjVAwA5GhSIUJ+LMIyUWp"
-    "IldgV8wiT1vp7GK4mVHzJdsfXz1+ffQWCCLDY4dbydUX77kp8IqyAMl26eaL3lCgH6PQYG/tkfysApJYG10LGTQ3uJ3v"
-    "k2eqTV0gAx3ZImfnxROHGoEzAY9rYoUe7vPNjUfEP+DBG6/uHuuRbtlDPkXkexh7EFXU1Cy11qYAr9dKKSpgGhfaEJ17"
-    "4jorIk2Rk4gFO8PwEZ9f3LNPrcIMGFnXKfXqpjwFJia7GgzDloyiGHuVyYc6k+SoHqrG0m3S99iomV7DGY5QXpRFIRet"
-    "hLvuxnhLpjCjKC6Wg8noPSj8B3SRnSFNKZIYfAPPd6XsDXa+OPnVLM8MRNfaE0uWV8GhZck/ITx6qPlZKjc0lb9SIHZg"
-    "RuDD1uYcZsKeVDqfsbBbwdOmNtkEWNRoKtkUyv5w6BJQNbgAdahzO/htvZdPQ7tZnMYzov1FY7gXLXbEgvtlzH7V1v8d"
-    "7NqpvEXAH2G4lviKLrSMZhwfriWFbQ+mAUZlITHAmXim2AUXCqKHSkMKhHE6GqVVwNnS7IULDmSpaEZ+H559xMSAp+/n"
-    "QitSJQERyyXNEdENSAgssiGhkJ5vZ850qtWyouvWW1nloGGVA3w6iWfxZg8vmfQA/7Xa0fTnNet1Yr1bFsSvSs/NxT3n"
-    "emmAYDLcgYf2El7AoiY04ACsKrDJLdSl5W3Ag++ndgHWRmf9cgqDw7XxGtqYZQsuCBvTRNgT+JyQU0MzBf2VNv6amT8l"
-    "zp3walIqeSqp/xndA5KQq/SvWZFE9fY3N7R8nYX5GS0xb1nD1kGaiU2inhKePaO+Z9T3a6C+ypCfFu89o8lnNPkfiSar"
-    "CXNvHNk+M57h6DMcfYajz3C0Dkd545mxaJjEOlchCWHg7zJ9zjHRhjBdqkLDqPPCH/gDujqZF+dKuR1xfZYvzIVtdPDH"
-    "Xf9Ve04GOx0Ki3e13VSlreDJgv7yBvq1XNAWqogynLa8ESuuL1SKtxd2e7XHjqUeNY1Z0EClvPM4Jw25Syj48ySbyORM"
-    "FucrSJxTNayyFo9TU7lTwjKL1uFQVuCW1MyeS0FQDkh0swLg9RQ+aa+8x2Igl4mZlGaC6FItAOaAwDA7Be7W+jdr8jVe"
-    "asFFX2QFB32b72tjr8IclRTYXjfj3SYbgI0ZRJCu9XNDTjKskhepyfy8ScwEoJiS6abCBq6uhQH3oTDMaZy/OP8LcJc2"
-    "e7I6Koa1zIXcyj3MJtZ1bTBsKCHAJI1Uj3MRsU2b8BpDY84ssCMGTFKLIGbyp7quWj3qJmTNTT0xYbIaPZWX9ZbQgJZX"
-    "YE1oekE9WdQdDAEgC4psewJ8YQoz9VzVEbOwCuZGLXzpPE6SfhQXTbYwibopT9eUK1zFL/XgDjwSEy0E2Lj4CBPLYXYw"
-    "09Zdgk/ixDJNWpzi1ga2dA+sTxtEXUAiIKDUBq0mUdNYJdFjXAx5DmbNE45JgR6kj8nyoWCaaS2PhIObMILWHJihzQwm"
-    "tFkHy6Spn/JExo/yfzz2tU3xiozu4BKB/FwIY4lpkc02khQlIx9uO5h1XZPD/BxHXi3Zin72hun67vDdW9Ksc8TtWUvR"
-    "dfPApq5J3C1z4Mdsoh81q0nbVhZDgQ6PeEKw0CcVE3eUYpaodIC+zvOKl72N6ZS6bytnVPSoCdOk97qIjZWYi4wYxWOq"
-    "FkAeFptTmMB6tV+DQ09IJkqv1rMzDUzeZxsTuFB6OdYuHkUj6bSNLgIPGWGDS6wU6aZKRTCredql2SSL0C7cIs9aQckU"
-    "8Q7xaRpjoMbChskil1ojJGrhC53KU/lQR4KkBP/Rmw8kWL2NWXQ07HgK3G4s8VmYPw4/qOJKrRBWUiUywL7kCDY3AuK1"
-    "T8J9HLaxBgosOodugxCGHu5/XnBx06a01bdpHq/Lck/N1adsSgbYbJI8ARFgQK8Rl4hP2KHofvrz4bt3/izqbUASItoy"
-    "2tVjn9jnkHWAWF2WE07LhbbTC/cPl6NZd5rIcw/jhGd144l8ActuAuwQTaxHZtKuqXzKiImSgK3maaQKVyRGxWfYbQGr"
-    "O13up0BPVypF2FlffDEq45UPYMizciX0ErcVUL68DePE9jqtYUP0DiS9Lti751yhxziCaHHrLWQrLrKUQA/vpLiHe1SL"
-    "xNtIqaBha1ATgzsW5SAKLkGSqCi1g1XwVxx7YkBYFMsDe7a4acgFT4xDSCZI1CyOogTWi3SPi3Aad/aWdqJsGwpFDB4B"
-    "teN+kUdfm+AXu3FuwN0KemsrqHghqsF9mfgflbyPsgiWCWAPpoBuTHapUiKS9F/KH6MgLBT2v8SzM20Aq3058MTp4fGn"
-    "k7En9vc//e3TAVzwfb9H29epmsOKB5hREe3OxYWYgLwvFTA3UVQ9lWTZJYTL+FI1cL/OGLwT6jdo0Dg01kK6YrwUq9Co"
-    "jhFIZabmQPxcG7uIPsFnJ8pcKzCN/fIeZbisUg+os/3tNTcRgqJJ2GJJpICnkAT65kWoGsWFtouhmGtFRY/8NKuMqZ1m"
-    "iAsIT1KUzFjGsVOKCgtFkwTsX/CvZVRq2c5zJQt6GAGW2yXc52eGWD12wH1aXFphVHGKsHFsVXkXziTLq1VvrqJLj0M0"
-    "epqYnrNbAVmBrqLbRGtDlApti0zjNNYXvT2i42wJHEInuF+QJGCSXcal4hjaSmrDUgdrSdHCNViRoRpUKgSUMMdgptW2"
-    "wYi5iYKZymoBjuyv6jY3j2kjoEIwWZlmtAFuBdYBTbzhs/MVuyDUBhb/qcjuENaroX/hYjc1nYJHZ3MqpUx3QlnAggFm"
-    "nd2CmmTo2BlLt201lUnFOxZa1TbgfZOj9dFs5vJRw92RN8WQyptbZ7q2H/2/5Y9R58KYXA+3tzG82HWrnxXn21EBxrK9"
-    "M9gZ9F/sbNdW7aCT1S3eWza2s0v+C4TqMuPi2dLQh2VVvaqKdCkxx7uQdjcXg82ofQO+ZbcY6SzJGje3qu/BXpkGsPXK"
-    "69niWumNEwRUSr2+N1dbvb7FBW89r7sNDrVYYORZalPiQFIaiDROlrm6RapMdZ2+cTNjsKxcr90ebhGMK3Vezxq6rHW3"
-    "V0ku+xvfrDcTq7zxzbhUpeYGy3XpZXQ6Y4dpM2+8JVr9KOa5W+bPYq2BuLNI5Qr8VRraJasqZuDNys2A2qbp3Iq2mhh6"
-    "aT4QtpYYnlgQzv01PbQUk+ovcWZhLQV9XgNlxSW9ilENfGZ7ro25cAkFsQV9bfEnk0Fh8+nc0XONS5V8/HWqfTePv2jV"
-    "iVobfvnLg+PhuiKOtQmYtmFWkjKtS9+Veg3vzuqQuytBNtoauHOnssxj3zHmmvqQ3whkWBMCn+P9c7z/L4v3a6J65fzB"
-    "ZdtNcOvRKvfU9DE7jw351u/ieBhGaJxaINn51eL/czHgz1sM2IxcNeUs0/TB7lRT0pNTtnsisNnSN0ff/vP//j8AgcPs"
-    "uta4TWGyejb3ieFGOe9X1XU6bg2wa4MjF29V1mvz0n6krqytbl8N/F2fazhu1k9b1+v4t/qGy5NpxxVvbYAFVyBeVe91"
-    "f9w0WEm1cSHhw0AYFxP+xjDVc5Xiv3eV4jPOfca5vxDObY9StWg0eLGz+/Krr7/5wys5CSMqkb5ZAxJtNm/5CeEcthgI"
-    "620F+811ePG5Sv2xVeqcay8XMdUsLJcWpPzYnOFBDHB9Z2kirasCeA1IJBKceZfCLmwEWA6X52VFWV5rq+A0yLhQqEY8"
-    "IQPWDpzikqlvHXFJWNs6q07iyw1JPKmViGKNjqZ6njCmNQoSCKCJhuJNwD2hFTv20/EKTWtWbnWyvn61sehgiXWJuMys"
-    "UGhTr5hQxWxhxERhO3R+K2Q1Vpt1Yr4ZbEpMKubAc056KY9/gfHjCCfIBZCW4KEbhcqzwtg0sBST+fkKMfV1a52WFzsP"
-    "0RhYBshJG1FWDXP5BkJbKgF2Kck6CSvL8SYdX20qFAPwA8emNQlmaKns1SWcuX/eRaW0sS1QianQDktMFu2aqm0FNAjb"
-    "3VRbh1UvovvGFEn/jdgWnw6/Pzw+6e0BuWd8qAqQzEXZbfNrabuhQcnL3U1VVXYiujD+yduPR7cRsJywoKjHQ3pLLz7c"
-    "gg8fdA4Mjk5vX2ChUmcIQL8/SnHEoSjftBilteHw+lO/LCH+ohUvh4kMm1sXRupLO/N5Z6VrR/R4Rd/j6kjo1CbsqTaI"
-    "pgfV7y6/4+AjK9SFiScxrsCQmY/2PRHxgd4TEbv+q9+7k5FoWHoMwSZix+EoFW4fAZ+2r52MUhLc/v/0++J7lSo+mwuE"
-    "wbtIXEdi3YX288UeiIR8mYLw5APpB6N0lP6OB8SvT/4+Cnb/O/EGK37Ar+PPvvgILNrzld68Pzp6ffwtFvNYQQZUaxz0"
-    "M0G/QNi8dkMvDIgmNLYwoSFiOteLQbM7/sgtrewRW/ieyTwMAS5ycVPZ3B2fVQJnUU1Le2xSDQW7Kxb1Uufcu/XSvnhf"
-    "fmeLp36rkhY8yCmxhUe4LGHhgisDNqGpjwL6HutC6hVi5XsvJefuhLGqaBzDvh4uC9YdtVatqhkB3GyBoC/VgrNgzfdm"
-    "9B7In5/rB7aEB/RLxsRF4ERl4+QuN2DApZm6QT5XF2mvhCKsBAtJJRcIcZEOVwFS4cyc0ctqP3679bh6xfcfTg7fHwf1"
-    "CsXb6u6rSsWypO9KFjG6Wle6CFgkUY2iRVdubCv166BhD1fHpKMZOFN7jFmp/hAWJLHSVVkjHgu3VNEY+Ch/PMcvELT7"
-    "y50QKyT5YwvU4JFZjoU7VVkmmdwKsEKDdAezLSG5wM7el1yJWTnttWe2IX90vFtAxLSfvuZqE6s+G7WIPfYVi2xeal1W"
-    "RZQEBMEJM8HNeshgaOVVbn8FdaLnRtvyxeXj3qqVzvH6k9+Io6PyFQn3AsFw9Ty45cI29Chx3WlUC0j44dPJZ8IdBIde"
-    "xrqOalbdrwwuiFF1rSX6qH4U20ohWdCzGtuw6s+tuIJGyV/gvPrb8gw+vPCFvoov1uGhC4UfM1jko6l+gQYQq8r/2H4A"
-    "97+Ubpku7cCFgBZBAXx7wvUMd/8Su1+ZAF/EY1Yl3PPXr7Dr1RUJs/HgtQV3/g1KKnDrCury4SsE7hLwP/ZZvonXlMFG"
-    "ON919BV2VAf5RODj0brtf7dinkE2dv8gzG07fLlLnJdYmZi/B3LGbkapOx2RS5BBhVYJtoyyLJM3iCyrWe3QTPdWwII/"
-    "qxo7d06jc4cMjLyyqJ89+7AxCd25kbfPwBcoCcZqzgQeBOdZJAT0bCFqWkMIrhjp3dvvTsTHw+9/OAEn/gTlpwCJ3/Ie"
-    "13B5qFrdU1CjhHOKKE6g4OnqcFoIuSsbG5ANMZ6x72+y6IbrcBWi4mVsRxgBxu/c/AsDzRmV"
+    "eJztXAtv28i1/itz1QtYQilasbO7jewaCLLZXbexEyQuisISzBE5srmmSJUzsldNDNxfc39Yf0nPY4YvUbb82N1u6wCR"
+    "JXI4c15zzjdzDudzJ8xm80SZOEs7w87nUec8zxZzPeoMT09HnVHHwz/YRuYKfo06b/i7MNeZMOono4fCXCiRxKnSIkuT"
+    "JXwokU3x6kxcSO2JmcwvVST6QqaR+L0/6ow96DSRE5VQl0fyUgkprlSugQxoSbf2RGy06Gf0VL9v7wocG29k16kn0szQ"
+    "6CbLki2NPcM/jwiewWOOjZL+07E3wA+8msJYcGkqE62IotqFcY1Ifg6f6mdEc7+fLcx8YSwzi/lc5XQjya7xG1JxgnLB"
+    "Dra0CKVW1Ba7cMxwMztsvX3ZooVYZjLPMoMMkprwY3zT8TpJMtOsSRQKSQC+p3IGjw9HnQuVzKl5pHSYx3NDg8CNb7Nw"
+    "MVOpkXiFBMriDWUCNCXKF29leCEC6vV07GOPgYg1yV/PZaj6WoGUpQEFWvmLuTQXbAvQcJ5n57mc+eIwvcpI49iXkFoE"
+    "UTydLsU+9nkAuv5RAwlb+1cyWaiDrUBcx9BNYH8H8OCfPr0/FtnkRxUasC4TXsTpOQwijbUEEcQpKOdTCDYoA7QksCIN"
+    "itFknfS4Sq9Uks3BVlOhTQTq9ETweTQadbJL/AS7zhfKE/g9kkbyNd/3bwJPXF9kWgHdcD1gCsD6AzYJO6roSpErvUgM"
+    "UwYSQHnK1BEOF1gJE5AYSoEG50cqg6GAweZRnLF2Q8IMUMm054vXYirjZEENmME6D2QwzITK8yznq9TkMk4j/Mt3Z0pr"
+    "ea7KCyBTIuPmxipAAv1p/x8qz4T6CSQaZpHaEwG20WA2C81946cM0YrOcvX3RZwrGiVAowAhsS5T8BynYxAkWo+zFvYh"
+    "JhP5IhXYwneWoa1Inby0UDBBlu5JjzwC8adJUAV9GiWUZGAdLB4UYbgwojtTRvqg4DREg91zA7EGxce33wVgvOcw0ESG"
+    "l0TldJEk5PF6BVn9/gRVHyDBGswgXdJ0AZdIFvaO+GF9xBVRW6rLC2SsJOvAWmMMzg0ttTBSlI1QMAORoUiFCfizCMlF"
+    "qSJXYFfMIk9b6exiuJlR8yXbH189fn30Fggiw2OHW8rVF++5KfCKsgDJdunmi95QoB+j0GBv7ZH8rAKSWBtdCRk0N7id"
+    "75NnqkxdIAMd2XLOzosnDjUCZwIe18QKPdznmxuPiH/Agzde1T1WI13TQz5F5HsYexBV1NQ0WmuTg9drpRQVMI1zbYjO"
+    "PXGd5ZGmyEnEgp1h+IjPL+7Zp1ZhBoys65R6dVOeAhOTXQ6GYUtGUYy9yuRDlUlyVA9VY+E26Xts1Eyv4QxHKC7KPJfL"
+    "VsJdd2O8JVOYURQXi8Fk9B4U/gO6yM6QphRJDL6B57tS9gY7X5z8ajbPDETXyhMNyyvhUFPyTwiPHmp+lsoNTeWvFIgd"
+    "mBH4sLU5h5mwJ5UuZizsVvC0qU3WARY1mko2haI/HLoAVDUuQB3q3A5+W+/F09BuFqfxjGh/URvuRYsdseB+GbNftfV/"
+    "B7t2Km8R8EcYriW+ogstohnHh2tJYduDaYBRWUgMcCaeKXbBuYLoodKQAmGcjkZpGXC2NHvhnANZKuqR34dnHzEx4On7"
+    "udCSVElAxHJJc0R0AxICi2xIKKTn25kznWrVVHTVekurHNSscoBPJ/Es3uzhhkkP8F+rHU1/XrNeJ9a7ZUH8qvTcXNxz"
+    "rhcGCCbDHXhoL+EFLGpCAw7AqgKb3EJdWtwGPPh+ahdgbXRWL6cwOFwbr6GNWbbggrAxTYQ9gc8JOTU0U9BfaeOvmflT"
+    "4twJryKlgqeC+p/RPSAJc5X+NcuTqNr+5oaWr7NwfkZLzFvWsFWQZmKTqKeEZ8+o7xn1/RqorzTkp8V7z2jyGU3+R6LJ"
+    "csLcG0e2z4xnOPoMR5/h6DMcrcJR3nhmLBomsZ6rkIQw8HeZPueYaEOYLpWhYdR54Q/8AV2dLPJzpdyOuD6bL82FbXTw"
+    "x13/VXtOBjsdCot3td1Upa3gyZL+8gb6tVzSFqqIMpy2vBErri9UireXdnu1x46lGjWNWdJAhbzn8Zw05C6h4M+TbCKT"
+    "M5mfryBxTtWwylo8TkXlTglNFq3DoazALamZPZeCoByQ6GY5wOspfNJeeY/FQC4TMyn1BNGlWgLMAYFhdgrcrfVv1uQr"
+    "vFSCi77Icg76Nt/Xxl6JOUopsL1uxrtNNgAbM4ggXevnhpxkWCUvUpPFeZ2YCUAxJdNNhQ1cXQsD7kNhmNM4f3H+5+Au"
+    "bfZkdVQMa5kLuaV7mE2s69pg2FBCgElqqR7nImKbNuE1hsacWWBHDJikFkHM5E9VXbV61E3IWphqYsJkFXpKL+s10ICW"
+    "V2BNaHpBNVnUHQwBIAuKbHsCfGEKM/VcVRGzsArmRi186XmcJP0ozutsYRJ1U56uKVe4il+qwR14JCZaCLBx8REmNofZ"
+    "wUxbdwk+iRPLNGlxilsb2NI9sD5tEHUBiYCAUhu06kRNY5VEj3Ex5DmYNU84JgV6kD4my4eCaaa1PBIObsIIWnNghjYz"
+    "mNBmHTRJUz/NExk/yv/x2Nc2xSsyuoNLBPJzIYwlpnk220hSlIx8uO1g1nVNDvNzHHmVZCv62Rum67vDd29Js84Rt2ct"
+    "RdfNA5u6JnG3zIEfs4l+1KwmbVtZDAU6POIJwUKfVEzcUYpZotIB+jrPK172NqZT6r6tnFHRoyZMnd7rPDZWYi4yYhSP"
+    "qVoAeVhuTmEC69V+BQ49IZkovUrPzjQweZ9tTOBS6WasXT6KRtJpEWJopSY1hDneFEMOMsIHl1gt0k2VimBm89RLs0kW"
+    "oW24hZ61hIIx4h9iFPQ1IxB6NlnOpdYIi1p4Q8fyVH7UkSApyX/05gMJV29jJh2NO56CJjaW+iycPw5DqPxKrRBWUCUy"
+    "wL/kDDY3BOK1T8J9HL6xRgosOqduAxGGH+5/kXOB06a0VbdqHq/LYl/N1ahsSgbYbJI8ARFgQK8Rm4hP2KHofvrz4bt3"
+    "/izqbUASotoi4lXjn9jnsHWAeL2cgFoutZ1euIfYjGjdaSLPPYwVntWNJ+ZLWHoTaIeIYr0yk3ZNJVRGTJQEfLVII5W7"
+    "QjEqQMNuc1jh6WJPBXq6UilCz+oCjJEZr34AR54Vq6GXuLWA8uWtGCe212kFH6J3IOl1wd495w49xhJEi1tzIVtxnqUE"
+    "fHg3xT3co3ok3kpKBQ1bgZsY4LEwB5FwAZRESakdrITA4tgTA8KjWCLYswVOQy56YixCMkGiZnEUJbBmpHtciFO7s9fY"
+    "jbJtKBwxgATkjntGHn2tA2DsxrkBdyvora2i4sWoBvdl4n+U8j7KIlgqgD2YHLox2aVKiUjSfyF/jISwWNj/Es/OtAG8"
+    "9uXAE6eHx59Oxp7Y3//0t08HcMH3/R5tYadqAaseYEZFtEMX52IC8r5UwNxEUQVVkmWXEDLjS1XD/jpjAE/I36BB49BY"
+    "D+kK8lKsRKNaRiCVmVoA8Qtt7EL6BJ+dKHOtwDT2i3uU5bJKPaDO9rfX3EQYiiZhCyaRAp5CEuhb5KGqFRjaLoZioRUV"
+    "PvLTrDKmdpohNiBMSRE8YxnHTikqzBVNErB/wb+ayNSyPZ8rmdPDCLLcTuE+PzPECrID7tNi0xKnilOEjmOryruwJlle"
+    "pYJzFWF6HKLR08T0nN0OyHJ0Fd06YhuiVGhrZBqnsb7o7REdZw2ACJ3gnkGSgEl2GZuKY2grqQ1LHawlRQvXYEWG6lCp"
+    "GFDCHIOZVtkKI+YmCmYqqwU4sr/K29w8ps2AEl1lRarRBrgVaAc08abPzlfsglAbWACoIrtLWK2I/oUL3tR0Ch6dzamQ"
+    "Mt0JZQ6LBph1dhtqkqFjZzzdtt1UJBbvWGyVW4H3TZBWR7PZy0cNd0fuFEMqb3Cd6cqe9P8WP0adC2Pmeri9jeHFrl39"
+    "LD/fjnIwlu2dwc6g/2Jnu7JyB52sbvPesrmdXfJfIFQXWRfPloc+LLPqlZWkjeQc70TaHV0MNqP2TfiWHWOksyBrXN+u"
+    "vgd7RSrA1iyvZ4vrpTdOElA59freXH31+hYXvP287jY41HyJkafRpsCBpDQQaZw0ubpFqkx1lb5xPWvQVK7Xbg+3CMaV"
+    "O69nDV3WuturJBf9jW/Wm4lV3vhmXKhSc4NmbXoRnc7YYdrsG2+Llj/yxdwt9Wex1kDcWaTmCvxVGtplq8pn4M2KDYHK"
+    "xunCiracGLoxHwhbSwxPLAjn/uoeWopJ+Zc4s7CWgj6vgbL8kl7HKAc+sz1Xxly6pILYgr62+JPJoLD5dO7ouc6lTED+"
+    "OhW/m8dftOpErQ2//OXB8XBdIcfaJEzbMCuJmdal70rNhndnhcjd1SAbbQ3cuVtZ5LLvGHNNjchvBDKsCYHP8f453v+X"
+    "xfs1Ub10/uCy7Ua49Wile6r7mJ3Hhnzrd3E8DCM0TiWQ7Pxq8f+5IPDnLQisR66Kcpo0fbA71ZT45LTtnghsxvTN0bf/"
+    "/L//D0DgMLuuNW5TmKya0X1iuFHM+1V1nY5bA+za4MgFXKX12ty0H6kra6vbVwN/1+c6jpv109b1Ov6tvuXyZNpxBVwb"
+    "YMEViFfWfN0fNw1WUm1cTPgwEMYFhb8xTPVcqfjvXan4jHOfce4vhHPbo1QlGg1e7Oy+/Orrb/7wSk7CiMqkb9aARJvN"
+    "az4hnMMWA2G9rWC/uQ4vPleqP7ZSnXPtxSKmnIXF0oKUH5szPIwBru80JtK6KoDXgEQiwZl3KezCRoDlcIlelhcltrYS"
+    "ToOMc4VqxFMyYO3AKS6Z+tYRF4S1rbOqJL7ckMSTSpko1uhgOW+kwpjWKEgggCYaijcB94RW7NhPxys0rVm5Vcn6+tXG"
+    "ooMl1iXiMrNCoU29YkIVs4URE4Xt0PmtkFVbbVaJ+WawKTGpWADPc9JLcQQMjB9HOEEugLQED97I1TzLjU0DSzFZnK8Q"
+    "U123Vml5sfMQjYFlgJy0EUXlMJdvILSlMmCXkqySsLIcr9Px1aZCMQA/cGxak2CGlkpfXcKZ++ddVEob2wKVmIrtsMRk"
+    "2a6pylZAjbDdTbV1WPYium9MnvTfiG3x6fD7w+OT3h6Qe8YHqwDJXJjdNr8a2w01Sl7ubqqqohPRhfFP3n48uo2AZsKC"
+    "oh4P6TVefrgFHz7oLBgcnd7AwEKlzhCAfn+U4ohDUbxtMUorw+H1p35hQvxFK14OExk2ty6M1Jd25vPOSteO6PGKvscV"
+    "krFxCXuqDaLpQTW8zfccfGSFujDxJMYVGDLz0b4rIj7QuyJi13/1e3c6Eg1LjyHYROw4HKXC7SPg0/bVk1FKgtv/n35f"
+    "fK9SxedzgTB4F4nrSKy70P58uQciIV+mIDz5QPrBKB2lv+MB8euTv5OC3f9OvMGKH/Dr+LMvPgKL9oylN++Pjl4ff4vF"
+    "PFaQAdUbB/1M0C8QNq/d0AsDogmNLUyoiZjO9mLQ7I5Acksre8wWvmuyCEOAi1zcVDR3R2gVwFmU09IenVRBwe6KRb3U"
+    "OfduvbQv3hff2eKp37KkBQ9zSmzhES5LWLjgyoBNaOqjgL7HupBqhVjx7kvBuTtlrCwcx7Cvh03BuuPWylU1I4CbLRD0"
+    "pVpyFqz+7ozeA/nzc/3AlvCAfsmYuBCcqKyd3uUGDLg0U9fI5+oi7RVQhJVgIankAiEu0uEqQCqcWTB6We3Hb7ceV6/4"
+    "/sPJ4fvjoFqheFvtfVmpWJT0Xck8RlfrShcBiySqVrToyo1ttX4VNOzh6ph0NANnao8yK9QfwoIkVrosa8Sj4RoVjYGP"
+    "8sez/AJBu7/cCbFCkj+2QA0emc2xcKdRF70CrNAg3eFsDSQX2Nn7kisxS6e99tw25I+OeAuImPYT2FxtYtlnrRaxx75i"
+    "mS0KrcuyiJKAIDhhJrheDxkMrbyK7a+gSvTCaFu+2DzyrVzpHK8//Y04Oipek3AvEQxXz4RrFrahR4mrTqNcQMIPn04/"
+    "E+4wOPQy1nWUs+p+ZXBBjKprLdNH9aPYVgrJgp7V2IZVf27FFdRK/gLn1d8W5/DhhS/0VXyxDg9dKPyYwSIfTfULNIBY"
+    "VfzH9gO4/6Vwy3RpBy4EtAgK4NsTrme4+5fY/coE+CIesyrhnr9+hV2vrkiYjQevLbjzb1BSgVtXUJcPXyFwl4D/sc/i"
+    "bby6DDbC+a6jr7CjKsgnAh+P1m3/uyXzDLKx+wdhbtvhy13ivMDKxPw9kDN2M0rdCYlcggwqtEqwZZRFmbxBZFnOaodm"
+    "urcCFvxZ1ti5sxqdO2Rg5BVF/ezZh7VJ6M6OvH0GvkBJMFZzJvAgOM8iIaBnC1HTCkJwxUjv3n53Ij4efv/DCTjxJyg/"
+    "BUj8lve4hs2hKnVPQYUSzimiOIGCp6vDaSHkrmxsQDbEeMa+w8miG67DVYiKm9iOMAKM37n5F2zqGq4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -878,8 +878,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -966,7 +966,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1063,7 +1064,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1105,7 +1106,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1342,8 +1343,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -6782,6 +6783,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("examples", ("diffy label notes -o upper --version 2",)),)),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -412,58 +412,58 @@ _DATA = (
     "X4x1pRcSWhRxzQN34j3gPlDH4EECiuDNBZn3biE18ZRfk0BtSBPUHDw1R5hJCtQgHaxe0xeMcwhmkTMrMkrQPSVuGIcJ"
     "GgxegyJq6sPcN0HYhsjx2Je64ooI6Q3wCuu5EYzFEWgTSlFVkM15B4ug1BQT+eiNHavyCerZK8br2+cvDmlljSKuLh8i"
     "do0c6EoyRO4KGXgfDuMbSbU+90W06AtUeDQndHw6tMQ0O6r4InHRwY03mlc82GuMp4w7uvyeGt9IYPL4XkZg0ZlixjJi"
-    "xRePNqNxDsvmGPp+eNmxXLstoonUsyAb1sAtr7Axgkt9ENOytcsb4UhrWoUXOQ8h+QbnuKezGyg1BqlmsQvCYThGvjAB"
-    "q+aCdFI0d7BPEw8NNdYZGi7nMo7RJaqYFyqVbelQgwI6NYF4+ewNETa+izkJZGxvonAfuyHFZ6P5zfwHFV2oEmIpViIE"
-    "X5sUQXMmoLl2iLg38200g8IUjULXRghND8NfcJ3JxrilMclW1lJDy4pFNUUDeBYDyxsjAQz0FP0ScYQAxe7Rn5+/eNGd"
-    "jfcaoIQebWrtbNsnHrPJeoK+ukwFLpbLWIsX1skqWrNdPPnioJ1w9No4Yr6cRyE57GBNtEZm1C6pmlkihkqCb7UIxioy"
-    "Ndsor4NgI4hU43RvCCBdqADdTjuCZK+MIx/wIU/TSOgBbpEgfXlLyTrknPmGqB2IervA745RhQ77EYQLaWpECKblRWFA"
-    "Tg/vCpnOe1QYjLfEAkHDWq4mGnestoZecOokiQxTPVjm/opXjuiRL4oV/vZ0pbE+Vx9jPyQ26fCZNx77EAPTO1QfhTcH"
-    "hV013YZMETuP4LXj3hfHmHnnF8EYNWBeuXu1xcw4EI1BfSXezxm9X4ZjCBOAH5IIwCThuQoISVr/lP5oBSFQePzJm53G"
-    "Cfhqn5444vj5q6N3A0c8fnz0T0dP4EG32wXmQe2uFhDxwGTUmHYavUgMgd7nCiY3VFgiDkgSnoO59M5Vzu+PQ3beyetP"
-    "kKFxaCxOaGrjBbi5QIUFAVWe1AKQX8SJDqLfYd+hSi4VVhtM39EtBb2oTwjY47s1L9EFRZbQ1QsRgzQlES4g6s/V+tMg"
-    "+mIRK6pByL31tgBhOwnRLyB/kqxkyDQ2h0840x4z/wv+q+iV6mnP50pyAg4dLLPj+Zj79F89fXn4pKvzE+SXZj6qOEa3"
-    "caCXcp2fSZxnFVMse5cOm2jUNB7101sBYYSqYjfvrfWRKrCwSzHxAi+e7h0QHqcF5xCA4H6B7wNL7rJfKl5BW0ltmOrA"
-    "LQFyeJYtoop8EmQMd5uyLT2a3FBNwoiXBWak/8pec3OPNgIyDybEV4SaNnAltw5wIt29f+8hqyBcDTxKQmcWOPOS1Q62"
-    "TUt2F+aGV1rUZAJ6m5kmpSUfiZERhAUgW3qjibfG6FXVflK6D7Ummsr2LW9y78Ue2drRWBd51A2euxKTN+HZkc/GWyjW"
-    "PZjKmVZdoCmFzuZ8aXPHIXc2oXLgdRdsSh5eKU+3OigtXKsp7IHJQoiQHv5eAyt/vabgFmeHbXNw09PeRdilUKvQuXHH"
-    "7FBv2jc9Lr520OwYcIa1Gnkz6TchiLmNUiTFWDURwCqI6Q2W+kstxeFGK++VrBnPnAZtcD60FKKtvniyWiCd/An18u6k"
-    "OXbdCHaJJehGSkXv40ExWvbWI3tclY2yrqmQY89b7KexleH7Y/rHyc40SeZx/+5ddHL17lk3jM7ujiMwWXdBsHqd/Xt3"
-    "rb1DsFnlpNmKVGF4zv8GqxKnOWznhIsgt5dc8nquveTSXnJpL7ls65ILxrwn1WcaKiYa6rorpJcGefpeQ7+lJyt0FfN6"
-    "duUK6o3PXFCB9XpopuJ6fYupVzqiZb+GuC5aYgC8SuGNgaSeX5zVCqoy1jZ+g/whjIoDl1Vsu4IwpvR5/dQu6SBC0xPw"
-    "KbzBVT2b6MUbsMyZ/Co2KFarT4PkU47b9KaVvlZgUrTZH9FibtIO9kUE/ft0DPY9AEkaaV9ZRTOIwdJEhZXQXWh6I34f"
-    "JAbIWrHo2MyOEacKIk/6xcc47Kim132oV01vtdFGBFHxMozO6XsN2YCneqzYrD+XtaehBA0j7gsNXjBoRx/u2p6T0oRt"
-    "2qoLdUfY26oLbdWF3FTaqgtt1YXmTHmbqi5sqV6yvUcagPHPTlZuslGafsarxpKt365cfY25fDJI+oXRmm9g9iqGr7n+"
-    "ekv2IzY46t9GGm2k0UYag01ChF/J+29rQLQ1IG57DYht1YLfWoaXShnUeLRlp2WTgguriyvcDv+ixqi2HkTrQbQexO3x"
-    "IG5J4Zg1tVZuWDLFNh1rgt5hiIc7xznjcTsU9rXLr7T6vNXnrT5XK3NPeU00YCZBzZM5iLfDElxdUwN/ti/4bHsTUtc6"
-    "cqrk0VmzL8gzvx3qfSvVllp93+r7X0bf19xV00Jr7t3dVquQVi5KNaSek30AwdZ0xTuQNzijkKlmYQb9dUKLrVeZ+xwf"
-    "KWu+a1Tl+dv46PJo5bBIn4pdn+8qlmS7JZZny6XaWjPUmqE27Lhl20i3pTZlvQkJ5LwSlyNfqTlVWEmv2gYh3aT7TIcm"
-    "uMxMnvJNDzL0ur1bYjSK2a1W67dav9X6TcMKXQQUVwbVVl1UgUddp6Y0UfbH7dqZok02Von1SWtbAW4UR2z+xdqt5Z2z"
-    "RW2WeV5ZkLdgVFLOqQJt3deL19sYq6rvykK/K4v6lhCkWr7rp16Jjq7gWzFmWvS3fKuzdDG1+e3K0n1IqgNsw6q9PnxL"
-    "rHN7eLC13q31/lzWO7U1cs6W1cmpwHgm0SW+6V2lzK4JHkfwGMLA/5WMeVtl/i+oynzBlcpYoeRG6SJjVK+Sq20eCFcX"
-    "unz28pv/+Zd/cyEGB9G+jLHCDAT/ViHOLXtaqdIpE628WbvabnMN8UxWdEnR7lhdaMm4e9Hr3u9y+d2rFepBQx3c1g/M"
-    "b211TA3xBl5wqTxyVnb8+n5dr1SCg+vZb+Ykck372+HuNYHSFsv/DRTLb53s1sn+hZzsaitlWaPe/r37Dx5+9fXfPJLD"
-    "0Zi+1HFV45LqQozFHsIobNETWtsK1pt13unNFFWNIP+uPpbCZVLTCCqTwkJ0hPX6Tkd8HXm/IEu1hdcCsQAxAPcHa/Fh"
-    "ALbAYoJB7I2RtlNgQV9FWMsQK57o4o9SDBdpTbYUFx1OFRC51xQR8IoAASrgKoUO5gRwMVd5D6P0Kw26mHoM6x2p94T4"
-    "gcnviEgGJcTsKNFG7X5D1JDhGLq+wKIr9ZvqmFiPtjRoVZRrD/7gGoOb8rdYXzqmWtQjj4r+IlXAa6Sh+KzegYgVW7bj"
-    "QR0hiiGyjdZXjxqvF0S05+iYJiUMNWGwGChWuhwzUtgOtX8JrTTWtxH5+mEBkbod1Ggp5Jmk4pzIOFRpoTSEHfbnxOTe"
-    "JusATAazjxORfseCCwqjx04fpTBFMnOzLG5x5PEoTreW7ngyBsemUAtrhtKHGEwJVIZ/QEVLqZCpLpnsUel3LHq8LGFW"
-    "3FXJIXa/1xCx5xkUsfssifzOM3FXHD3/7vmrd3sHgO4p1RNFlPkzIVWiWtityWHyoLG8pkDELoz/7vDty1UI8NeFsHj1"
-    "Th8iiM5JgGakL6wvCZ0E1hj4ZkvfARI/xIoDbBpfF1oVCV6SY1EyO0O7OASAwEIBDq2yY50aM7+tk1WOtZm0x6X1vcQU"
-    "UqHC0sTJ9PGH4gdyujhjrGwrE2/oYQyIc36rv5Qk3tCXksT97qMvMeZH0BpN6ogOL/qv/ZNAmPLk2N/+/tJJQIR+/Fed"
-    "jvhOBSqi1RouBW+eccpGG5+4O18eiHFIOkWBnezCDJ6cBCfBH8y4+Me2Ps0U1H+YqfBZpsqPMu3gf/OfY6JHjvkO02f7"
-    "ChMS5A/iGda5BouAf3bEW1gb1/DQs9cvXz599Q0WsdY84NI3NtxOKOgv4BMOfFGDgzs4SvxlmTsc4ZqIQ5BSFmlciqCv"
-    "XPq+0mI0Al+bi3qnzVliRRZ1iEz4sS++ykII80SHDAScoWs/pStep79504TgZqWcPayarAtuY0zHKhEUJkwTmnaRRN/h"
-    "0tqV0dPvPaUz1198sj6Wgn5K3C+TVovWnWxTgp2WqztA6nMFqhiLh+e/GBUfwApwv46ri1eDqJII8OdPCM90LLMBx0O6"
-    "/FmCODcFrqyNHKP9J14I7dPrAiJcoJor4FPR6AW7XGU43ToeMtX6X7959/z1K9euz7/qqzNZnf60oP2FjDxU66ZwP3gz"
-    "IEB2yX7zsQ39nRrb7ThA208rhcV4tAJImWAEMZ2n4qyoP8zfLdTzd7u4BqA9566g7XoGcsmuHVD/lfYvoctsnsDSZx8l"
-    "IMYruWbIlvobH27BFwRWIEv0gL9DwBXxbS+KK3dr1Uq7FDA/F3+4hMxTLreffXgJQ6BdU5k/g5mrxL/H1gVdWLPuMvuE"
-    "ALmSYHUY4fzXANy+ple6g+jaSC+MakqZJCvin4WLwB31dfthTi/TTwSZD+hY4qW9G7dc2h11i2erjywOhz/gGWppHZaS"
-    "vtFKJJOu6xWCdz1cvsqP1CALIOlKpdTdPb1qDevem8DVzRW9d42GPyQvBhg9xgef6Kf4pFUfKlP4Y6YkCcknaACWNv0H"
-    "2/fg/adUQdOjfXjgmljShT9uEBYyxHsIkSJCAre94I7B30fwGg4O0ChE464PsGtJIhnEpoEWQ/7qkYWVFWQxBTYOlxj4"
-    "1w8ROIZKhGxl1KMX8x5NMf3eXX5qjWIXA4jHtAIXmsrNIxAN/34v5TsOHBD8RnGEBviA+CILImjy14gGEIz2ovS3DYKc"
-    "6SUnXLw7/Md34tUPL//u8C2oxmt81AD84UPeZOsXYVbUp3RzQ6PjD2/Z0op/ePrih0MYfFV5MLs3Lor4/vWP0GVlUY6c"
-    "n5GGF9Brw9uBlTMu3nZxK4a1IhmB6u8I9DagsepqSBkIJdKPvj988S10XXkobAWeddl4F3njNTtI+mOI5uJ6rauGznbZ"
-    "ZSS3A3DYufp/3JMYtQ=="
+    "xRePNqNxDsvmGPp+eNmxXLstoonUsyAb1sAtr7Axgkt9ENOytcsb4UhrmpoYijqtzV6cQUj+wTnu6+wGSo1Bsln0gnAY"
+    "jpE3TNCqOSGdGM0fbBTAmpFDfTpczmUco1tUMTdULNvSowYFdGwC8fLZGyJufBfzEsjc3kThXnZDqs9G85v5ECq6UCXE"
+    "UqxECP42KYPmjEBz7RBxb+bfaCaFKRqlrg0Rmh+Gv+Bak41xS+OSraylhpYVjGqKBvAsBpc3RgIY6Cn6JuIIAYrdoz8/"
+    "f/GiOxvvNUAJvdrU4tn2Tzxms/UE/fVMAGO5jLV4Ya2sokXbxdMvDtoKR6+NI+bLeRSS0w4WRWtlRu2SKpolYqgk+FeL"
+    "YKwiU7eNcjsINoJoNU73hwDShQrQ9bSjSPbMOPoBP/I0jYYe4DYJ0pe3layDzpl/iNqBqLcL/O4YdeiwL0G4kLZGhGBa"
+    "XhQG5PjwzpDpvEfFwXhbLBA0rOVuooHHimvoCaeOksgw1YNlLrB45Yge+aNY5W9PVxvrcwUy9kVikxKfeeOxD3EwvUP1"
+    "UXhzUNhZ023IHLEDCZ477n9xnJl3gBGMUQPmlbtXW9CMg9EY1Ffi/ZzR+2U4hlAB+CGJAEwSnquAkKT1T+mPlhCChcef"
+    "vNlpnIC/9umJI46fvzp6N3DE48dH/3T0BB50u11gHtTuagFRD0xGjWm30YvEEOh9rmByQ4Vl4oAk4TmYTO9c5Xz/OGQH"
+    "njz/BBkah8YChaY+XoAbDFRcEFDlSS0A+UWc6ED6HfYdquRSYcXB9B3dVNCL+oSAPb5b8xLdUGQJXcEQMUjTEuECIv9c"
+    "vT8Noi8WsaI6hNxbbw0QtpMQfQPyKcmCh0xjcwCFs+0x87/gv4qeqZ72fK4kJ+HQyTK7no+5T//V05eHT7o6R0G+aean"
+    "imN0HQd6Kdf5msR5VkHFsofpsIlGTeNRP70dEEaoKnbzHlsfqQILuwTfIPDi6d4B4XFacBABCO4Z+D6w5C77puIVtJXU"
+    "hqkO3BIgh2cZI6rKJ0HGcMcp29ajyQ3VJIx4WWBG+q/sNTf3aDMg865CfEWoaQNXcu0AJ9Ld+/cesgrC1cDjJHRugbMv"
+    "Wf1g27Rk92FueK1FTSagt5lpUlrysRgZQWgAsqU3m3h7jF5V7Smle1FrIqps7/Imd1/ska1djXXRR93guWsxeROeHfts"
+    "vI1i3YWpnGnVJZpS+GzOmDZ3HHLnEyoHXnfJpuThlXJ1qwPTwtWawj6YLIQJ6QHwNbDyV2wKbnF24DYHNz3xXYRdCrcK"
+    "nRt3zA72pn3TI+NrB82OAmdYq5E3k34TgpgbKUVSjFUTAayCmN5iqb/YUhxutPJuyZrxzInQBmdESyHa6ssnqwXSyZ9S"
+    "L+9QmqPXjWCXWIJupVT0Ph4UI2ZvPbLHVRkp66oKOfa8zX4aW1m+P6Z/nOxMk2Qe9+/eRSdX76B1w+js7jgCk3UXBKvX"
+    "2b9319o/BJtVTpytSBeG5/xvsCpxmsd2TrgQcnvRJa/n2osu7UWX9qLLti66YMx7Un2uoWKioa69QnppkKfvNfRberpC"
+    "VzKvZ1euot743AUVWa+HZqqu17eYeqVjWvZriOuiJQbAqxTeGEjq+cVZraAqY23jN8gfxKg4dFnFtisIY8qf10/tkg4j"
+    "ND0Fn8IbXNWziV68AcucybFig2LF+jRIPuW4TW9a6asFJk2b/REt5ib1YF9G0L9Px2DfA5CkkfaVVTSDGCxNVlhJ3YWm"
+    "N+L3QWKArBWLjs3sGHGqIPKkX3yUw45qet2HetX0VhttRBAVL8PonL7ZkA14qseKzfpzaXsaStAw4r7Q4AWDdvQBr+05"
+    "KU3Ypq28UHeMva280FZeyE2lrbzQVl5ozpS3qfLClmom23ukARj/7HTlJhul6ae8aizZ+u3K1VeZy6eDpF8YrfkGZq9i"
+    "+JorsLdkP2KD4/5tpNFGGm2kMdgkRPiVvP+2DkRbB+K214HYVj34rWV4qZxBjUdbdlo2KbqwusDC7fAvaoxq60G0HkTr"
+    "QdweD+KWFI9ZU2/lhmVTbNOxJugdhni4c5wzHrdDYV+7BEurz1t93upztTL3lNdEA2YS1DyZg3g7LMHVNTXwZ/uKz7Y3"
+    "IXW9I6dKHp01+4I889uh3rdScanV962+/2X0fc1dNS205u7dbbUKafWiVEPqOdkHEGxNV7wHeYMzCplqFmbQXye02Hql"
+    "uc/xobLmu0ZVnr+Njy6RVg6L9KnY9fmuYlm2W2J5tlyurTVDrRlqw45bto10W+pT1puQQM4rcTnylZpTlZX0qm0Q0k26"
+    "z3RogkvN5Cnf9CBDr9u7JUajmN1qtX6r9Vut3zSs0IVAcWVQbdVFFXjUdWrKE2V/3K6dKdpkY5VYn7S2FeBGccTmX63d"
+    "Wt45W9RmmeeVRXkLRiXlnCrQ1n29eL2NsSr7riz2u7KwbwlBque7fuqV6OgqvhVjpoV/y7c6SxdTm9+uLN2HpFrANqza"
+    "68O3xDq3hwdb691a789lvVNbI+dsWZ2cCoxnEl3im95Vyuya4HEEjyEM/F/JmLeV5v+CKs0XXKmMFUpulC4yRjUrueLm"
+    "gXB1sctnL7/5n3/5NxdicBDtyxgrzEDwbxXj3LKnlSqdMtHKm7Wr7TbXEc9kRZcV7Y7VhZaMuxe97v0ul+C9WqEeNNTB"
+    "bf3I/NZWx9QRb+AFl0okZ6XHr+/X9UolOLim/WZOIte1vx3uXhMobcH830DB/NbJbp3sX8jJrrZSljXq7d+7/+DhV1//"
+    "zSM5HI3pax1XNS6pLsRY7CGMwhY9obWtYL1Z553eTFHVCPLv6oMpXCY1jaAyKSxER1iv73TE15H3C7JUW3gtEAsQA3B/"
+    "sBYfBmALLCYYxN4YaTsFFvRVhLUMseKJLv4oxXCR1mRLcdHhVAGRe00RAa8IEKACrlLoYE4AF3Ol9zBKv9SgC6rHsN6R"
+    "ek+IH5j8johkUELMjhJt1O43RA0ZjqHrCyy6Wr+pjon1aEuDVkW59uAPrjG4KX+L9aWR+liPjYr+IlXAa6Sh+KzegYgV"
+    "W7bjQR0hiiGyjdZXjxqvF0S05+iYJiUMNWGwGChWuhwzUtgOtX8JrTTWtxH5+mEBkbod1Ggp5Jmk4pzIOFRpoTSEHfbn"
+    "xOTeJusATAazjxORfsuCCwqjx04fpjBFMnOzLG5x5PEoTreW7ngyBsemUAtrhtLHGEwJVIZ/QEVLqZCpLpnsUfl3LHq8"
+    "LGFW3FXJIXa/1xCx5xkUsfssifzOM3FXHD3/7vmrd3sHgO4p1RNFlPlTIVWiWtityWHyoLG8pkDELoz/7vDty1UI8BeG"
+    "sHj1Th8iiM5JgGakL6yvCZ0E1hj4ZkvfAhI/xIoDbBpfF1oVCV6SY1EyO0O7OASAwEIBDq2yY50aM7+tk1WOtZm0x+X1"
+    "vcQUUqHC0sTJ9AGI4kdyujhjrGwrE2/oYQyIc36rv5Yk3tDXksT97qMvMeZH0BpN6ogOL/qv/ZNAmPLk2N/+BtNJQIR+"
+    "/FedjvhOBSqi1RouBW+eccpGG5+4O18eiHFIOkWBnezCDJ6cBCfBH8y4+Me2Ps8U1H+cqfBppsoPM+3gf/OfZKJHjvkW"
+    "02f7EhMS5A/iGda5BouAf3bEW1gb1/DQs9cvXz599Q0WsdY84NJ3NtxOKOgv4BMOfFGDgzs4SvxlmTsc4ZqIQ5BSFmlc"
+    "iqCvXPrG0mI0Al+bi3qnzVliRRZ1iEz4sS++ykII80SHDAScoWs/pStep79504TgZqWcPayarAtuY0zHKhEUJkwTmnaR"
+    "RN/h0tqV0dNvPqUz1199sj6Ygn5K3C+TVovWnWxTgp2WqztA6nMFqhiLh+e/GhUfwApwv46ri1eDqJII8CdQCM90LLMB"
+    "x0O6/FmCODcFrqyNHKP9J14I7dPrAiJcoJor4FPR6AW7XGU43ToeMtX6X7959/z1K9euz7/qyzNZnf60oP2FjDxU66Zw"
+    "P3gzIEB2yX7zsQ39rRrb7ThA208rhcV4tAJImWAEMZ2n4qyoP8zfLdTzd7u4BqA9566g7XoGcsmuHVD/lfYvoctsnsDS"
+    "F74KUnLNkC31Nz7cgi8IrECW6AF/h4Ar4tteFFfu1qqVdilgfi7+cAmZp1xuP/v4EoZAu6YyfwYzV4l/j60LurBm3WX2"
+    "CQFyJcHqMML5rwG4fU2vdAfRtZFeGNWUMklWxD8LF4E76uv2w5xepp8JMh/RscRLezduubQ76hbPVh9ZHA5/wDPU0jos"
+    "JX2jlUgmXdcrBO96uHyVH6pBFkDSlUqpu3t61RrWvTeBq5sreu8aDX9IXgwweowPPtFP8UmrPlSm8MdMSRKST9AALG36"
+    "D7bvwftPqYKmR/vwwDWxpAt/3CAsZIj3ECJFhARue8Edg7+P4DUcHKBRiMZdH2DXkkQyiE0DLYb81SMLKyvIYgpsHC4x"
+    "8K8fInAMlQjZyqhHL+Y9mmL6zbv81BrFLgYQj2kFLjSVm0cgGv79Xsp3HDgg+I3iCA3wAfFFFkTQ5K8RDSAY7UXpbxsE"
+    "OdNLTrh4d/iP78SrH17+3eFbUI3X+KgB+MOHvMnWL8KsqE/p5oZGxx/esqUV//D0xQ+HMPiq8mB2b1wU8f3rH6HLyqIc"
+    "OT8jDS+g14a3AytnXLzt4lYMa0UyAtXfEehtQGPV1ZAyEEqkH31/+OJb6LryUNgKPOuy8S7yxmt2kPQHEc3F9VpXDZ3t"
+    "sstIbgfgsHP1/y8XGc4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -939,8 +939,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1206,7 +1206,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1303,7 +1304,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1345,7 +1346,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1813,8 +1814,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -7475,6 +7476,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("examples", ("kitchen store pick apples --size small",)),)),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

@@ -360,67 +360,67 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztW41u28gRfpWtr0BkVKIV27k2smsgyOWubs92ELsoCkswV+TKZkQtWS5pR5cI6NP0wfoknZ9d/kiUT7F97RXwAXdn"
-    "kbuzM7Pz8+3M8vNWkMzSWOVRorcGW5+HW9dZUqRmuDW4vBxuDbe6+L8bFccJ/D3cOpdzQb+84dYI/oFHQGAmdeimuLGX"
-    "o24fJsOTXk/LmYLxMFgnWhEhnA5jiEKWJDnOpvXo1WKruxXHM8Ms5UkSE3n4m0kNaJ2UhofKBFmUogT04rskKGZK5xKf"
-    "CJzbFTrJRSDjWI5j5Yl3MrgRPlG9HHlI0ReREfmNEiaVgeoZlcpM5ioUVjiRyvxGJBMYAwPTLLnO5MwTx/o2mSohaRUh"
-    "jfBnkY5mMhaHSPVI9HofDTDx4vBWxoU6euGLuwgI+fa3D1P/fH52KpLxRxXkYibz4CbS17CMzInoC6AZ6bTIz4MbNZP+"
-    "gYhyIbW5U5kRoEuervStipNUwRNh8jAp8q7wPw+Hw61kiv8diDwrVFfg36HMJT/zPG/hd8XdTWKU8PG5zxwoWBRoVKuK"
-    "jhSZMkWcM2egA9So1I5xeMDbMAadoR5ocZ5SWwxVnIG+QKEwwy4Z5UbFk21PvBETGcUFDWABmzJMZGysECrLkoyf0pBp"
-    "pEP8P7+dKWPktaoegE6JjcXCboAE/nXvJ5UlQn0CjQZJqA6Ej2MMGE5hmDb+VwZoR1eZ+kcRZYpW8dEsQEm8l1p9yi9H"
-    "oEi0H2cvcaRhQJ6IrNACR3iVbRirVKcxI9StyuZubhc1IkhCQ6oqOTSoozgB+2AFoRKDIhedmcqlB1usAzTag2op3kXx"
-    "4d33PpjwNSw1lsGUOJ0UcSxy4Gy7xlqvN0YD8JFtA8ag5+Q2ZsB29iNJxbsS1RRuOa8ekMmSxn1rk5Hukr2WpooaEgo8"
-    "0SMvrhk5aB6dfp6yo7OJ0SBwvFRleaQwGnxeLOBR3U43n7joLoUSG96WY0k93D2MyXKZ+miTZ+DldsWJRCfBx3dJFodo"
-    "pfBchmGEbMj4fZ0e+cBD5S49sp0bWre0c4rHbvyIWNLg9BRVS2oyPNPx/E/oXlsDijGkQ/gLvOZW2RfsuGgyapYmOcTm"
-    "2oylvWC5WjfjAyzXYr8YliESWZeg+HQnyTG64Odo9QIeQYyOZmpAUzM1gTCkA4UOFOnhUONTJvACzT6bAiWKUlo0fcuD"
-    "uY+wBZh9nyk05b1osCrJ1a2UqC4jOj4pgVU2IC/fBubIPCYTo5Y3GpSurlVGi5HHFzN43m9YYR9nx9Es2mzyy8bkl338"
-    "p9WOJpz/fymzXqfWn9cFyav0dX5zj8BtW1MaIJgME+iivQQ3AB2CHNKX3Qoccg93unwN0fZsYmFOG5/1xxoWh2ejNbyx"
-    "yAxYFOUfcoQDgfOEnOTkKRCEpcm9NZ4/Icmd8mpaKmUquf8FwwOykCr9NwyN9fGLBYHEWZBeEZC7Byna5MaMR3ms2kL7"
-    "c+T/FUX+ape+Oua37+Zz6nhOHc+p4zl11FMHH8M4bwRxZFIVkBL63h7z15Y/4KBmnLb63kuvT0/HRXatlDsjmqt0nt/Y"
-    "QUd/3PNetxpCnayLfbTV+Zzel4pKo5RU6x6hxq7jZCzjK5ldr6Q7rjmwrltCRW2vnPaWObORgo6399QYDtxZmooZopNk"
-    "oicm8F867m3zgZhiHZYEmpWOqZoriMhzgYUWiJM2MFlbrclSywrmJsk4XfaSteIpTcEFzLDSAhvaZrLbEzOIMYPQ37EB"
-    "asAn5VX2QjUurpvMjAGDKKk3VTZIdSdy8HuF+cmg46HjZhDnbBFgdVXMR4nLlZVfz8Y25mywbCAhM8SNmoXz7cie/I0K"
-    "Eh0aLP74dkWfWWpRxEx+qu9VayjchK0iF1VGxQJKxU8VHrtLadzIW7AmND2/XvHo9AdCJ4JS0oGAIKZzI64Vr2Cra3aD"
-    "eVCLXCaN4rgXRllTLKwHbirTHRW9VoFHPSuDjCRECwM2oT3CxFLwDhbaxjkR2hopOS26uLWBF2YbrM/kCJeARYAu2mab"
-    "JlOTSCFefXiIocjBonWFE1JgBOlh3XcgmOcEcgAxDmEiRyxG1hAmOdZmeQ+WWVOf0lhGj4p/vPadrVWKhN6ArXCcC2At"
-    "McmS2Uaaonraw20Hy4drynCfo7BbqxlinF0wX98f//iOdtYF4vbCm+g4P7A1WFJ3iw98TMbmUV5Nu211MRAY8EgmzPI9"
-    "2mKSjmqlEjcdMKuLvGJ/e2M+penZboYKH+UwTX7vsii3GnOZ8UZpLMSDLaIM8805hAPlXa+GY56QTdRejbIzDaxCJxsz"
-    "OFdmOdfOH8Uj7WkbXwQeEsIGU2x5dLRSIXg1u51OxkmIduFOZ9YKSqFIdshPkwgTNVbox/NUGoOQqEUuDCpPFUMdCwhq"
-    "tDh5+54Ua3YgtmILR0cTkHZjjc+C9HH4QWW3aoWxkiuRAGSlQLC5EZCsPVLu47CNNVAQ0QV0m4Qw9TD9IuM+3aa8lQD8"
-    "SfbSUqvaLJuyATYbx0/ABBjQG8Ql4hwJis75X45//NGbhdsbsISItsx29dwnDjllHSFWl6XDGTk31r2ww7SczTqTWF53"
-    "MU907d50RTqH8zIBdsgmNiIza3fUB8zFWEnAVoUOVea6ndRHRbIZHMtMWQgBSrdKI+ysn5kYlfHJBzDkVXkS2sd6AOqX"
-    "6ydObW90DRtidCDtdcDeuy4UdhlHEC8UqZEhECvKEk2gh0sgbvI2tdS4/qMFLVuDmpjcsU+JKLgESaLi1C5WwV9x2hV9"
-    "wqLY6962PboB9+0Yh5BOkKlZFIax6vI7DB9Lbw6WSkh2DKUiBo+A2rHQ06U/m+AXybgw4F7522vbgFyaMhC+8uinSt8n"
-    "SQjHBLCHPAMyeTJVmpik/S/1j1kQDgqHX6LZlckBq3056orL49Pzi1FXHB6e//38CB54ngfGg9FdFXDiAWFUSGW1KBNj"
-    "0PdUgXBjhc1VUEkyhXQZTVUD95uEwTuh/hwNGpfGtr7rKmtsplJLHlhloQpgvjC5PURf4Nyxyu8UmMZh+Y7KyHZTj4jY"
-    "4c6alwhB0SRs3x85YBeSwF+RBarRJbckBqIwirr3PJu3jLmdJIgLCE9SlkxYx5HbFBVkipwE7F/wr2VUasVOUyUzmowA"
-    "y5X3DnnO4PTNybsjpmlxaYVRxSXCxpHdyp/DmWR5tWsIq+iyyykaI01E82wpIMkwVHSaaG2AWoGNnYtJpCNzs31AfFwt"
-    "gUMggvWCOAaT7DAuFacwVtIY1jpYi0YLN2BFOV2moF62BB8DT6vVr0i4sQJP5W0Bieyv6jUPj6gQUCGYBF8RazbBrcA6"
-    "4Ili98vdVxyCcDfwdoMKbWmvfmvmQb1oNZlAXGajKHVFbwKZAewH37GFJANKiDnotteL+M+vOS+tdi4wGXFZ6MrUSrC/"
-    "LX+AaHmemsHODgZme+Lzkux6J8xAzTu7/d1+7+XuTu28C3perWreU8tNpvx/iFambDJ07ZWX9WVUjLHD9oJxS3UTFylp"
-    "jpql1a/grSxb2/sm69njuy4bF7TpKsx9wvLdmPUjbrhUuu41xJFsjgF3aUwJf0jjoNIoXpbqHq0y13X+Rs0Kd0lEZplk"
-    "O4dT2WzdEi2KcZdU1ouGnrru9SrLJb3RYr2Z2M0bLUblVhoesHyvqAzKVxwnbKeIK4HVj6xI3el2Fhl07atQpQrwlw7s"
-    "SU1lM3D/8gxcqxUWVrUEHCXGXhbXhYUy/BC3FqFR/nK+PqULchWxK0uHpo+6trf1dCHgf9RmbcL9Gj/LQfm9PUpQVYpr"
-    "agfCt+Wstyff/fuf//IBb8K+3xnMIwBaa+W2J47kpUWuhvLLUWswXxu2uS1WbZgtHHqhurXbs3Pb9/Y8LrIv1huUozr6"
-    "f73n82S749piP5NkOWktNUGqTtrmJbhaW3apFsIt2gcRs23a/7Ns/9z//XX3f58R2DMC+y8hsPYsVctG/Ze7e/uvvv39"
-    "H17LcRDS5ZNFK9ope8XLM4QL2KIvbLQVHDcZeq1CpOf7P4+9/8PF0BJeV164hKHxVH6Fd+ktA3VfWlepfaNFAW4A8AdL"
-    "cO4bhUibKETd3oAJxirDikWaZLkt8UgxLq49G3tLXiwAX2Jkd1NGABUBA1SmlcLCfwFWzL3cJCvvYtiWqYH9ztRHYvwA"
-    "i1FcD5F6hbG200idxf0NWbyo3SfAho6h5k8QUZUdGQQAR0uJSZQZwMpGcZK5HK3wtOZ8U2fr29cbqw7OLVPEiPkKh7ZO"
-    "h9U3LC2FzBSOw0C8wlb9QNUwp92HKAk2A1gzuShvdXB5HZEtXdFwJaM6CyvnxCYfrzZVSg7oA9emIwlW0OhagisIMv0D"
-    "KuFRWc82ECJqhGILYL7C2fIZtcHYXn9Dxo4rKqLzNs/i3luxI86Pfzg+vdg+AHav+JsYYJkvzbSZ9NI5uMHJ/t6mW1US"
-    "ER1Y/+Ldh5P7GOCLZdjK2RoA0u4NNYbbgajd9hrq2hr45oLK/fz9jbWKHqkbi8ue+KtRfL4ksraaKHJpptZ83dwOnd23"
-    "uREMzNnaJLVByNLoqsLydS4POcI6rMyjcYRnGeTpg73JJt7TTTax573+nfuaya5HExG4IQ4bDLVwzTScb6/GDTXp4PA3"
-    "vZ74QWnF39SN54JLC1w0t/HTeOn8AA7R5IsKQr0HzB8N9VB/45bEH+5TJfpiT7YojGZ8I95ixwJCDf7siQ/Ad/mR09uz"
-    "k5M3p99hO8Lqx6fbEn4vEfQLdMiHG1wDUn6Qx/NVzdEndowq3ed17uxhv3bDm3JFEACe4vZMOdx9yVYiS1EZLs7FVxVM"
-    "dE8sLCTiTN3mIk+clX/zwZjoVkV5VFVsWyeI29mdwdlBTBjqoYp+wMp2vcdV3twrJXcf+1XXXjAXmcGqat13j9XBkxPT"
-    "4gWoeqogjGAbqHn3zxzADvC8nm/bEGDGZCN8kYX4XPqMzi3pc4PZNETgHonpljmSN8LiNsltDm41cC+Tyv8Fp9VVOt46"
-    "G3J917P3F8dnp36903rf/aGq41q2Jm9lFmFIci1YSJOxajRf3bUJe+Oons8O8BBJOzWDOGe/KiyNIADcHilTtWfpe9Vm"
-    "Z9b3cA/w01pfULWPiZAopP1TiyFgyizNYeur9jIZ3krOR7N0X0ougQwwBYqi+9xR5t7mvR9Ronz0vaVPzLR/DOl6rBXN"
-    "Rk91m0PoPCnKfZdVM5gwCoRWZrjZ1/UHVl9llcivM13kxrZhV7++rI4Ep+s/xCSZTsrLXu4q1KDt88zlJh3GlqgePqqz"
-    "FvyAZ0P8MtN+l4nxxgaRyru+rqXnR7h9rdeN0ARQdStNMX/b7tqGHUx3OPEb7UvfRfh35Wex+OAL/Sm+2NCHwRR+zOA8"
-    "jOb6BQZAKir/xfF9eP+lDND06CU88N15wYcfj4D+THEXKRLqJ3JPB+CZ/D6SX3GrL+IxMJwpf/saSa9CcBbjwWDa6nmX"
-    "GC8vFTcZ3ggSO0KvkFAdDxODjwe2lv5evzQJxqNI/kHw1BLc3yPJS1hJwn8FyEQyFuDYBrJuZEUCgRCpat1iGHDGCcxe"
-    "O+aZg/WpFMHQakqntADkthb/ARJ28oQ="
+    "eJztWwtv28gR/itbX4HYqEQrtnNtJNdAkMtd3Z7tIHZRFJZgrsiVzYhcslzSji4R0F/TH9Zf0nns8qGHT7F97RXwAXdn"
+    "kbuzM7Pz+HZm+XkrSJMsVkWU6q3+1ufh1nWelpkZbvUvL4dbw60O/u9GxXEKfw+3zuVM0C9vuDWCf+AREEikDt0UN/Zy"
+    "1OnBZHjS7WqZKBgPg3WqFRHC6TCGKORpWuBsWo9ezbc6W3GcGGapSNOYyMPfTKpP62Q0PFQmyKMMJaAX36VBmShdSHwi"
+    "cG5H6LQQgYxjOY6VJ97J4Eb4RPVy5CFFX0RGFDdKmEwGqmtUJnNZqFBY4UQmixuRTmAMDMzy9DqXiSeO9W06VULSKkIa"
+    "4SeRjhIZi0OkeiS63Y8GmHhxeCvjUh298MVdBIR8+9uHqX8+PzsV6fijCgqRyCK4ifQ1LCMLIvoCaEY6K4vz4EYl0h+I"
+    "qBBSmzuVGwG65OlK36o4zRQ8EaYI07LoCP/zcDjcSqf4374o8lJ1BP4dykLyM8/z5n5H3N2kRgkfn/vMgYJFgUa9qtiW"
+    "IlemjAvmDHSAGpXaMQ4PeBvGoDPUAy3OUxqLoYpz0BcoFGbYJaPCqHiy44k3YiKjuKQBLGBbhomMjRVC5Xma81MaMo10"
+    "iP/nt4kyRl6r+gHolNiYz+0GSOBfd39SeSrUJ9BokIZqIHwcY8BwSsO08b8yQDu6ytU/yihXtIqPZgFK4r3U6lNxOQJF"
+    "ov04e4kjDQOKVOSlFjjCq23DWKU6jRmhblU+c3M7qBFBEhpSVcWhQR3FKdgHKwiVGJSF2E5UIT3YYh2g0Q7qpXgXxYd3"
+    "3/tgwtew1FgGU+J0UsaxKICznQZr3e4YDcBHtg0Yg56R25g+29mPJBXvStRQuOW8fkAmSxr3rU1GukP2Wpkqakgo8ESP"
+    "vLhh5KB5dPpZxo7OJkaDwPEylReRwmjweT6HR0073XzivLMQSmx4W4wlzXD3MCarZZqjTZGDl9sVJxKdBB/fpXkcopXC"
+    "cxmGEbIh4/dNeuQDD5W78sjV3NC6lZ1TPHbjR8SSBqenqFpRk+GZjmd/Qvfa6lOMIR3CX+A1t8q+YMdFk1FJlhYQmxsz"
+    "FvaC5Vq5GR9guRX2i2EZIpF1CYpPd5IcowN+jlYv4BHE6ChRfZqaqwmEIR0odKBID4canzKBF2j2+RQoUZTSou1bHsx9"
+    "hC3A7PtMoS3vRYtVSa5upUR1GbHtkxJYZX3y8h1gjsxjMjFqcaNB6epa5bQYeXyZwPNeywp7ODuOkmizyS9bk1/28J+V"
+    "djTh/P9LmfU6tf68Lkhepa+Lm3sEXrU1lQGCyTCBDtpLcAPQISggfdmtwCH3cKer1xBtzyYW5qzis/lYw+LwbLSGNxaZ"
+    "AYui/EOOMBA4T8hJQZ4CQViawlvj+ROS3CmvoaVKpor7XzA8IAuZ0n/D0NgcP58TSEyC7IqA3D1I0SY3ZjwqYrUqtD9H"
+    "/l9R5K936atj/urdfE4dz6njOXU8p45m6uBjGOeNII5MpgJSQs/bZ/5W5Q84qBmnrZ730uvR03GZXyvlzojmKpsVN3bQ"
+    "0R/3vdcrDaFJ1sU+2upiRu8rRWVRRqp1j1Bj13E6lvGVzK+X0h3XHFjXK0JFY6+c9hY5s5GCjrf31BgG7ixNxQyxneai"
+    "KybwXzru7fCBmGIdlgTalY6pmimIyDOBhRaIkzYwWVttyNLICuYmzTlddtO14ilNwQXMsNYCG9pmstsTM4iRQOjftgGq"
+    "zyflZfZCNS6v28yMAYMoqTdVNkh1Jwrwe4X5yaDjoePmEOdsEWB5VcxHqcuVtV8nYxtzNlg2kJAZ4lbNwvl2ZE/+RgWp"
+    "Dg0Wf3y7os8srVBEIj8192plKNyErbIQdUbFAkrNTx0eOwtp3MhbsCY0Pb9Z8dju9YVOBaWkgYAgpgsjrhWvYKtrdoN5"
+    "0Aq5TBbFcTeM8rZYWA/cVKY7KnotA49mVgYZSYgVDNiE9ggTy8A7WGgb50Roa6TktOji1gZemB2wPlMgXAIWAbpom23a"
+    "TE0ihXj14SGGIgeL1hFOSIERpIt1375gnlPIAcQ4hIkCsRhZQ5gWWJvlPVhkTX3KYhk9Kv7x2ne2VilSegO2wnEugLXE"
+    "JE+TjTRF9bSH2w6WD9eU4T5HYadRM8Q4O2e+vj/+8R3trAvEqwtvYtv5ga3BkrpX+MDHdGwe5dW021YXfYEBj2TCLN+l"
+    "LSbpqFYqcdMBs7rIKw52NuZTmq7tZqjwUQ7T5vcujwqrMZcZb5TGQjzYIsow25xDOFDedRs45gnZRO01KDvTwCp0ujGD"
+    "M2UWc+3sUTzSnlYpho5Y0kCam0S5KQhApIQPptj22NZKheDZ7Ho6Hach2oY7oVlLqAQj+SFHAa2E0OPVeJZJYxAWrZAN"
+    "A8tTxVHHAgIbLU7eviflml2Ir9jG0dEEdmJjrSdB9jgMofJbtcRYxZVIAbZSMNjcEEjWLin3cfjGGimI6IK6TUSYfph+"
+    "mXOvblPeKhD+JHtpqdWtlk3ZAJuN4ydgAgzoDWITcY4Exfb5X45//NFLwp0NWEJUW2W8Zv4Th5y2jhCv1w5o5MxY98Iu"
+    "02JG257E8rqDuaJj96YjshmcmQm0Q0axUZlZu6NeYCHGSgK+KnWoctfxpF4qks3haGaqYghQulUaoWfz3MTIjE8/gCOv"
+    "qtPQAdYEUL9cQ3Fqe6Mb+BCjA2lvG+y948Jhh7EE8ULRGhkCsaI81QR8uAziJu9QW41rQFrQsg24iQkee5WIhCugJGpO"
+    "7WI1BBanHdEjPIr97h3bp+tz746xCOkEmUqiMIxVh99h+Fh4M1goI9kxlI4YQAJyx2JPh/5sA2Ak48KAe+XvrG0FcnnK"
+    "QPgqop9qfZ+kIRwVwB6KHMgU6VRpYpL2v9I/ZkI4LBx+iZIrUwBe+3LUEZfHp+cXo444PDz/+/kRPPA8D4wHo7sq4dQD"
+    "wqiQSmtRLsag76kC4cYKG6ygknQKKTOaqhb2NykDeEL+BRo0Lo2tfddZ1thQpbY8sMpClcB8aQp7kL7AuWNV3CkwjcPq"
+    "HZWS7aYeEbHD3TUvEYaiSdjeP3LALiSBvzIPVKtTbkn0RWkUdfB5Nm8ZcztJERsQpqQMnrKOI7cpKsgVOQnYv+Bfi8jU"
+    "ip1lSuY0GUGWK/Ed8pz+6ZuTd0dM02LTGqeKS4SOI7uVP4c1yfIaVxGWEWaHUzRGmojm2XJAmmOo2G4jtj5qBTZ2BthA"
+    "R+ZmZ0B8XC0ARCCCNYM4BpPcZmwqTmGspDGsdbAWjRZuwIoKulBB/WwJPgae1qhhkXBjBZ7K2wIS2V/1ax4eUTGgRlcp"
+    "viLWbIJbgnbAE8Xul3uvOAThbuANBxXa8l7z5syD+tFqMoG4zEZR6YreBDIH6A++Y4tJBpQQc9BdXTPiP7/mzLTcvcBk"
+    "xKWhK9Mow/62+gGiFUVm+ru7GJjtqc9L8+vdMAc17+719nrdl3u7jTMv6Hm5snlPPTed8v8hWpmq0dCx117Wl1Ixxg5X"
+    "F41XVDhxkYrmqF1e/QreqtK1vXOynj2+77JxUZuuw9wnLN+PWT/ihsul615DHMlnGHAXxlTwhzQOKo3iRanu0Spz3eRv"
+    "1K5yV0Rknku2cziZJeuWWKEYd1FlvWjoqeteL7Nc0RvN15uJ3bzRfFRtpeEBi3eLqqB8xXHCdou4Glj/yMvMnXCTyKBr"
+    "X4UqU4C/dGBPaypPwP2rc3CjXlha1RJwlBh7WVwXFqrwQ9xahEb5y/n6lC7J1cSuLB2aPurY/tbThYD/Uau1Dfcb/CwG"
+    "5ff2KEGVKa6rDYRvS1pvT7779z//5QPehH2/M5hHALQ2Sm5PHMkri1wO5ZejlcF8bdjm1li9YbZ46IXq1m7P7m3P2/e4"
+    "0D5fb1CO6uj/9a7Pk+2Oa439TJLlpLXQCKm7aZuX4Rqt2YVaCLdpH0TMtmr/z7L9cw/4190DfkZgzwjsv4TAVmepRjbq"
+    "vdzbP3j17e//8FqOg5AuoMxXop2qX7w4Q7iALXrCRlvBcZOh1zJEer4D9Ng7QFwMreB17YULGBpP5Vd4n94y0PSldZXa"
+    "N1qU4AYAf7AE575TiLSJQtTtDZhgrHKsWGRpXtgSjxTj8tqzsbfixQLwBUb2NmUEUBEwQGVaKSz8F2DF3M9N8+o+hm2b"
+    "GtjvXH0kxgdYjOJ6iNRLjK06jTRZPNiQxYvGnQJs6KAiQhVEVGVHBgHA0VLcBBoIozjJXI6WeFpzvmmy9e3rjVUH55Yp"
+    "YsRiiUNbp8PqG5aWQmYKx2EgXmKreaBqmdPeQ5QEmwGsmUJUNzu4vI7Ilq5puJJRk4Wlc2Kbj1ebKqUA9IFr05EEK2h0"
+    "NcEVBJn+gEp4VNazDYSImqHYApgtcbZ4Rm0xtt/bkLHjmorYflvkcfet2BXnxz8cn17sDIDdK/4uBljmizOrTHrhHNzi"
+    "5GB/062qiIhtWP/i3YeT+xjgy2XYytnqA9LuDjWG275o3Pga6sYa+OaCyv38DY61ii6pG4vLnvirUXy+JLK2migKaabW"
+    "fN3cbTq773AzOCpcbZLaIGRpdF1h8UqXhxxhHVYW0TjCswzy9MHeZhPv6Tab2Pde/8590WTXo4kI3BCH9YdauGYazrfX"
+    "44aadHD4m25X/KC04u/qxjPBpQUumtv4abxsNoBDNPmiglDvAfNHQz3U37gl8Yf7XIm+2pMrFEYzvhFvsWMBoQZ/dsUH"
+    "4Lv60Ont2cnJm9PvsB1h9ePTjQm/mwr6BTrkww2uASk/KOLZsuboMztGle4TO3f2sF+84W25MggAT3F7phruvmarkKWo"
+    "DRfn4qsaJronFhYScaZuc5Enzqq/+WBMdOuiPKoqtq0TxO3szuDsICYM9VBFP2Blu9njqm7vVZK7D/7qqy+Yi0x/WbXu"
+    "28f64MmJaf4CVD1VEEawDdS+/2cGsAM8r+vbNgSYMdkIX2YhPhc+pXNL+txgNi0RuEdiOlWO5I2wuE1ym4NbDdzLpPJ/"
+    "yWl1mY63zoZc3/Xs/cXx2anf7LTed4eo7rhWrclbmUcYklwLFtJkrFrNV3dtwt46auazAR4iaacSiHP2y8LKCALA7ZEy"
+    "dXuWvlltd2Z9D/cAP6/1BVX7mAiJQto/tRgCpiRZAVu/cL9jKeejWbqvJRdABpgCRdED7ihzb/PeDylRPvrm0idmVn8Q"
+    "6XqsNc1WT3WHQ+gsLat9l3UzmDAKhFZmuN3X9ftWX1WVyG8yXRbGtmGXv8CsjwSn6z/GJJlOqgtf7jpUf9UnmotNOowt"
+    "UTN81Gct+AHPhvh1pv02E+ONDSK1d31dS8+PcPtWXjlCE0DVLTXF/B27axt2MN3hxG+1L30X4d9Vn8bigy/0p/hiQx8G"
+    "U/iRwHkYzfULDIBUVP2L43vw/ksVoOnRS3jgu/OCDz8eAf2Z4h5SJNRP5J4OwDP5AyS/5FZfxGNgOFP+9jWSXobgLMaD"
+    "wbTV8x4xXl0sbjO8ESR2hF4hoSYeJgYfD2wt/f1eZRKMR5H8g+CpJXiwT5JXsJKE/wqQiWQswLENZN3KigQCIVI1usUw"
+    "4IwTmL16zDP761MpgqHllE5pAchtzf8De6/znQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -868,8 +868,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -931,7 +931,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1028,7 +1029,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1070,7 +1071,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1302,8 +1303,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -6723,6 +6724,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), ()),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {

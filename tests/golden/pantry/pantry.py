@@ -360,82 +360,82 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv28h2/itT3wKxUYl27Oy2kd0AQTZ3121iB7G3i8ISzJE4krimSJVD2tFNDPTX9If1l/Q8ZoZPOfRjg5utFtjE"
-    "Jjlnzpw5850Hz2E+b02SxTJSWZjEW4Otz8OtWZrkSz3cGlxcDLeGWz38S2fJ5Ap+Hm79ktyIRT6Zi2QqkliJMFMLkc1V"
-    "Cj9qb7g16sHjqSoGfOSfhbpW6UrouYqmPREls1kYz4TUQEDMEuWG3sgwo3G/wQ8ij7MwQvIiCxc4g8iXIknpykRGkUrh"
-    "r3iiIn0oztNciZu5is2lSAWW6DKFNTLZKNQZDedruofklmkYZ7icgbksTl6/fysu+v3XH38W//H63a9vR8XSkjydqCox"
-    "e5XJpUoGTM1eF79+PAYC8B+MAoEvZBxYEVtRXYx6e/gHXothNFyaykgrHFSRKT+Ij/X7OlO4V0jWjDFbJOOVgI2EaVAI"
-    "QGFUFm+FhJokxE2FSHmQE1/BIvI9T5ZL2MQ+SoHGpGoSLhUSqjFuJVYZv5Rxlq4Gu7thfK3iLElXRMRdjpNM6TIx5C9N"
-    "kgzlRppJXN5u9baiaKFZebMkiUiw8HMsFzDpYLgFOrekxwOlJ2m4RF2nGz8lk3wBc0u8InBsT8C0pFpyHClPvJWg6j5R"
-    "vRh5SNFHLcQ910s5USC9pUxlpgJhtlUsZUanI5vDgyC6WSoXnjiOr5MrJSTNgnrv80LFERJ9Jfr93zXw8OzoWka5evXM"
-    "Fzch0PHN7z6M/Lez0xORjH9Xkwz2N5vM8QRlc5kRzWdAMoyXeXY2mauF9A/xZMlY36hU00ml4QpkHSVLBVeEzoIkz3rC"
-    "/zwcDreSK/xzIDI4Rj2BPwcyk3zN87xbvweHK9FK+HjdZw4UTAo0ilnFtkSlz6OMOQMRoEBlbBmHC7wLYxAZioEm5yGl"
-    "yQykoDxhhJkyzDSgx44nXoupDKOcHuAFVtdAGsOLUGmapHyVHrkK4wD/5rsLpbWcqeICyJTYuL01GyCB/7j/N5UmQn0C"
-    "iU6SQB0KH5/RoDe5Ztr4p5ygGl2m6r/yMFU0i49aAULivYzVp+xiBIIk+DLqEoUxPJAlIs1jgU94TjW0kakVmDYgaob2"
-    "UCCCFqhJUo5BjSKKEgRYkg/KcJJnYnuhMunBDscTVNlDNxPvofj49q8+6O8MZhpLwGzkc5pHgMDA107BWL8/xt33kWfN"
-    "WINHRg9Yyd7RknhLwpK0Dd/FBdJXErdvFDKMe6SsTk9RPELBKfToBJc0HMSOB3615EPO+sUQksLINAsRPgafb2/hUllJ"
-    "uw+87ZVhpLBpdRz5mlF8GONu6vLTOgNbNWvl4jeGAtj45ArsJCoxgbJRR0JNpohIKoMgxKEy+lCelY5Ou8Tq853CSsme"
-    "M9qBSSXt8O67lFuyiWDqa/fhKKqZSu9YRzEQV5SFWcQjj0H+dLchZKQkY4AkgnzDG9rr0zha/RISD4SAtFz4Cc70tTI3"
-    "GFZQp9ViCdYpzkojaspSdoHqguvuEj1UcYxb0C7OdQpccRnooalEVN4aHNAO3F9jurBqoL/71tsBoy57abfscZvpnNLG"
-    "kXsaJ/XB22xdt8qAOF+M3T7bLXy+5+19610cg1uiZPz4XXySE8kLW3MgwWFvWjzENfBcjA0lf+ZGkiXtgV+AdlLAJUnb"
-    "PjBxwBRAHzYWtSCMh8MYrzKBZ2gp0yugRF5NLKrG2IOxj1AFGN3dUpxXWJXkG5hVori02PZJCCyyAfkFOx6jZzKdarX2"
-    "vMIDizAOFzng72CvooF7txQxLcJug5/X1Bf/a9Wj6UPt2ePE+nVZ0HpVPMvm90Di87ICgsowgR7qy2QOkcYkA3fXbAU+"
-    "cgd3sbsNyH46NVFRG59V9IgiuDZawxsv2Vp8nIIOwqHAcUJOM8XAF0mdeWtO/pRWboVXkpJbk+P+D4QHZGGp4t+SNArK"
-    "z9/S2k16oB5KNoPewuv4LQW/D06TfUZQemAKluDGhEJw1mO8AbrotduT+5OQ6Yxi2CarEFKrNY4ieqbgKeI0ngnd3RYR"
-    "dFaQc5wHM9WOnM7zRWogzYA0VeVpohuEWbqjup/EOYOKJM/yGcQgCK18W0xhN5wIQowUwH9qF+F9xq6VXRDq+drjiTdx"
-    "vRPws9ulNyIVckkhQz1PQ6KxJvHhJq9eLqTyltxFii3Qgsytz2ZC5VS1C6TjsAUYsXMLAnK5jMIJHbldzEsYkGiswORo"
-    "ytwXlwrOz11w8IzyAZgnA0O6jCTsB574ds67DKtI+hyOeSSzssTtpZrkQRp69zMyfVsTvgsdHPenJqLrifGK7GM7t2se"
-    "6yjXdj4jOQa30TDqjcGjqDBLt2vcvjYxGd0jeY1XmdLtPK9/+JYSa4vJ8tIgIefXNrC4gcXHwKJVKoeNrFYbqPwmUGml"
-    "n1mcrEp/A59/AHzSu4M7Xk4UaaKCiQ75xE0KcpOCvEcKsmDsXsnHTebyz5K5LPljT5az3GRD/xTZ0DI23DMPug4lNunU"
-    "TTp1k07dpFM5nYquMNcysB88gfB9qSYkhD3voOqUswdH18DJ0FZYzz2AbLo6ztOZUrbMQl8uV9ncPPTqXw+8l2s8dVtT"
-    "odJrFaCPCmKGEHdAxTMQLbl6MBeLErBIV6hBgAW+jvExLICSvmQrmsVJewkRdlC6hGKfRclYRpcQXDdiAC7+qbqLJbyp"
-    "Jwta1mfghupM7ij2ObRFLVRVJLbBLvcpj0KlFztcmUKAid5cteToSq1AcBCcYcETgK1BN6PwpbWUTIueJ2nGl5O1y1Mx"
-    "IRTociEF1tZuazfFK7CMBezQtkG5ARetNNkL1DifVZlxprnbhBoTAxmAh0Ijp/H04ulPASxNOU5zVjRqiTW4Lb5Jh2nZ"
-    "R6oUD1mACE0VjnGBsArLNzP6zFKLIBbyU3mvWvG0C1s510Bau56U+CkwtlfzBbTEY4iq55eLj7b3BiKG+BHt2qE5omKm"
-    "eAZT5mY2mB9qWZdehlHUD8K0uiysy+u6phtOBTa8l7JphzXSIloYMFbxESrGFam01QyWIjC1inRo8YgbHXimd0D7IGzC"
-    "mtOpTYQ2mZqGKgoeAzGEHLy0nrCLRM++38f6y4Groo1WJhRPM3ToSBuCJMMaSd6DOmvqE+WpHsMcz31jigZFQndAVxjn"
-    "JjAXJzy7SIpq2x6uO1jHt6Yk7nMY9ErVe4izt8zXX4/fvaWdtUDcXgQntu05MMWQJO6WM/B7MtaPOtW020YWgyITiq5C"
-    "n7aYVkdFixI3HRxfi7zixU5nPqXum/pzFTzqwFT5vaEXBiQxaxkxygz5XQGsYdWdwyhKbvolZ+gJ2UTplShb1cBy0KQz"
-    "gyuTQy7Z2tWjeKQ9beOLnIeEfIMrTPhsx0oFcKr52MXJOAlQL2yIZ7TALYrWDvZpGqKhxlLZ8WoptUaXqGVdCCpPhaGW"
-    "BXRqYvH+zQf2+nbpPRLcCqf4bqSrxBeT5eP8B/RBG4w5rkQCji8BQXcloLX2SbiP822MgsISLaAbI4Smh+nnKdfLd+XN"
-    "ufFPspeGWlHw3JUN0FkMxR7NBCjQa/RLxBkSFNtn/3787p23CHY6sIQerbN2ZdsnjthkvUJfvYg5tFxpc7yw1rtuzban"
-    "kZz10E70zN5AHLOCSIYcdrAmBpGZNX7Zl4mxkuBb5XGgUtt2QP0MSDaF2E67bApQulYxup3lyIu9Mo58wIe8dJHQC0wq"
-    "oHw5CeNir7jkGyI6kPS2Qd97Fgp77EcQL4TUyBAsK0yTmJwezqPYwTtU3M5JpFjQtCVXE407NgygF+ycJFFwaiYr3F9x"
-    "0hN75Iti+8uOqZYfcAU9+yEkE2RqEQZBpHp8D+Gjduewlocyz5ApYucxoHew0x79WHV+kYyFAXvL31lbkc+BqAb4ysK/"
-    "FfJ+nwQQJoA+ZCmQyZIrFROTtP9O/mgFIVA4+hIuLnUGvtqXVz1xcXxydj7qiaOjs/88ewUXPM/bwRefIlY5RDywGBVQ"
-    "bi5MxRjkfaVgcWOFXQ700gfMZXilKn6/Tth5J68/Q4XGqbG9xrZ3xPg6gVpjgFVeVA7M5zozQfQ5jh2r7EaBahy5e/Ru"
-    "zWzqKyJ2tLvmJrqgqBKm/4Y6tOgISWE6tMrtKobEQORaURsNj+YtY26nCfoF5E+SlUxYxqHdFDVJFR0SektIv9W9UrPs"
-    "5VLJlAajg2VzhEc8ZoCNaK+YpvFLCx9VXKDbODJb+TU/kzSv1A/U9C57bKIRaUKuWOBUQJIiVGxXvbUBSgU2diWmYRzq"
-    "+c4h8XFZcw6BCOYLoghUcpv9UnECz0p6hqUO2hKjhmvQooy6mqivRMIZg5NWSoLR4sYKTipvC6zI/Fbc5sdDSgQUHkyC"
-    "t4g1Y+Aabh3wRNj9fP8HhiDcDWwzoncS/IKw6Ntrf4P7gJeyajoFrGZFcfLj14oyhVAAzpNJLmkQTKRsgUaDC/c68isR"
-    "VJHd+8qbW7RVnDW61KU07z+6X4Zb8yxb6sEuvYs3AaGXpLPdIIVd2N3f29/rP9/fLYXDIIRm5vSOfHFyxX8DmGn3IqNn"
-    "WtP+VG+E0WoM2/PoLTMlRt9IDKNqxvke4nTZfNPKtl4U3EbXOc9PXXbrqdm2u/VPzMOG5Mu3ARnTFZqQ2jPFOzZS8QyO"
-    "b31Vd0iVuS7zN6om/h0RmaaSTymVwnQXjG2BW780xJ51t5ssO3qj2/VqYjYPy6/sb5ofqLcsOjNzychnXqBxbrP4Jc2X"
-    "Nl5fhBqB6TJQWOam4omJPVW6APByUX0p+5kb0RYOJZlbjj6S9Ir6aosnL9UniSaHOB71zPu8p4Okv+simD+op6xsdIqX"
-    "OQ+xOq4D/V6pJledsc5mVgo6vhNL1P7GcoPrG1z/f4frBrJ5uRY2SvhF/H4v4P/tK9K+efPpkwUhpa+JlKX7tfeclbKs"
-    "7wztK9C0QfsN2m/Qnrli3Pq+oP6pK0hrHxApuKlj+QfzfoNelfOL/kPhm3fsb97/9L///T++iEFhkxvy5SG8KNUAPDGK"
-    "O3XsNdT3YtSK4mtBmwv+iu0y1QxeoK7N5uxe73kHnu3mWKtNluroe+3qf7LdsQV/HfJ8jcqsokbw/sHaXuMFLRefPoiY"
-    "KUD9zmz9prL177uydeN+bdyvb+R+tVupkjXae75/8OKHH//5X17K8SSgsvrbVl/HFbDWRwgL2GJPGLQVjJvsdzUdpE1n"
-    "w2M7G25LaelNr/um133Nmej6CRDXq7Bpb1dOeH/kl0BqAi863QvJb1raH9rSXkk7FA5KLbeAVRSX+BVSg81lN2NdZd3r"
-    "WOTgIUBkiCVT9uOuYazDALFwDuoaqRQrTJZJmpmSHCnG+cwzAnO8mMREjZH9roxAwAgMUFmdFCYtIixIYGLV9s6YEnet"
-    "8HvPvxPjh6iaXL8i4wZjbVmaMosvOrJ4Xur/wAJcTcW6k5CqIpFBiG1pKjENU50dCq3Y/74YNXhak/cps/Xjy86iW0Ks"
-    "jeFz1uDQ1FVhtRTmpANmCp9DH7XBVjnRVFGn/YcICTYDWAN74LpwuBwSg/5SHrzKQiN/VuXjh65CySAww7kpW4MVT9RG"
-    "Ygu4mP4hlVxRGZYp+AypcB1LNlcNzuq5uwpjB3sdGTsuqIjtN1ka9d+IXXF2/PPxyfnOIbB7yV8TBpa5yalNpWv5wQon"
-    "Lw66bpUjIrZh/vO3H9/fxQB3E2Lp7dZgq9/vD2MEv4EoOgeHcWkKvPGkzX/iV604UUdMmFoxkUl9ZZTdTLZNXgaR5B8w"
-    "IbrDRf+wMFOHRiWvpKXmo/HV1j0Pl4M1d2AhxiGmiHBBH03vo/hAvY/iwHv5T/YT0q7eaRhjOIzR7WAYC1s3jcNNL+Uw"
-    "JvEd/UO/L35WseLPmIOpYiPKXpOBXu0tV4ciSOgYK3CgPeD91TAexn8xM+LPT9tlicT/It5gHSsAGv7aFx9hhfYr1G9O"
-    "379/ffIT1qgaQfrUQuP3E0G/gbA5uYT4AyHXJItWTRHTB9A5qrcfP7e5H/MtcmyfzCfAKzNbPG6/M+4ie1GcDhyLt4ow"
-    "3V4xYTkRZ+rG4Hni1P3MgiC6RaVmiEWRpp4W8yaMGYAosEx41EMJ/YzljuXCZ9fO6VZuP8Ve9EKhwYNNqkvWfpS+8IvZ"
-    "+N0+A0lfKYAqLA2u9oPqQ9gAHtf3TWkqqDspEzc3EZvVb5zbGX3uOdCVBXDZLHp81lenbTBRs+TKV64+5fJ2qgjN2XI3"
-    "6XhrFMhW4p9+OD8+PfHLtfd3dZQVNfiuWP1apiGCni3KB0McqUo5vm2ksaFcyWIeYoBC27QAJDX1PE4DJjJNQ6WLgn38"
-    "hH6tVt/3cAfwHz3wBb1oYSK0FJL9ifFSzGEc1I9fw6tAnbQfsa+5MaAIhNMvuMeAq93v/L49ro8+he8TM+0fqrdV9wXN"
-    "SpX9DsPuKsndtsuiPYC8IIBjZrha6e8PjLxcit4vM50jNtEhb3wZv0jHnKz/SD4t6b3r/rO9cYOWT+fXi7YRVsIychRp"
-    "LvgFrg3xq/nmm/kINQY/ipN1vxJvP8TNa20/QwVAwTWKpP0ds2cdK9ptXsivlLP7Ftvfun+wAC98oR/FF4N6iKPwy0JJ"
-    "OiJf4AGwV+5/fH4P7n9x2EyXnsMF38YjPvzyiNCCKe4jRYoqiNzTBQhM/gWSbxyqL+Ixbj5T/vElkm66+LyMBzvrRs77"
-    "xLhrMq8y3MnltoR+QEJlf5sYfLzjbOgf7DmVYH8XyT/I/TUEXxzQyp3bSou/hxOLZIxrYxoK4opFpDpOPCiAVV/pICgN"
-    "M24mjOlcCloajb4pDH2akiJYzinbWtM0z+scrDX66LQ1XA8yYBYpPphcbEVS5t9qqiRksTMds57i7Pz0I0rwnvnUJnmT"
-    "Q+z3Ken30/HZL0C1a4oR+K2SK1mbhfOUfIfa3FmFPWDGb3R+8EeXQ4xr2879S81cIrDZIeN3Jy1KtQGdDvm3u3kqZdeA"
-    "XEti7M7hjaQX0FibqCqJ3FKqCn2KYRs15PmfYQUTNU8icJ/RFUdttSnD9t2hvcHeOvRDYbKt2/8DyBz7bA=="
+    "eJztXQ1v20hz/itbvwVioxLt2LlrI7sBglzeO7eJHcS+HgpLMFfiSuKZIlUuaUdvYqC/pj+sv6Tzsbv8lEN/XPDmqgMu"
+    "sUnu7Ozs7Mwzwxnm89YkWSwjlYVJvDXY+jzcmqVJvtTDrcHFxXBruNXDv3SWTK7g5+HWL8mNWOSTuUimIomVCDO1ENlc"
+    "pfCj9oZbox48nqpiwEf+Wahrla6Enqto2hNRMpuF8UxIDQTELFFu6I0MMxr3G/wg8jgLIyQvsnCBM4h8KZKUrkxkFKkU"
+    "/oonKtKH4jzNlbiZq9hcilRgiS5TWCOTjUKd0XC+pntIbpmGcYbLGZjL4uT1+7fiot9//fFn8R+v3/36dlQsLcnTiaoS"
+    "s1eZXKpkwNTsdfHrx2MgAP/BKBD4QsaBFbEV1cWot4d/4LUYRsOlqYy0wkEVmfKD+Fi/rzOFe4VkzRizRTJeCdhImAaF"
+    "ABRGZfFWSKhJQtxUiJQHOfEVLCLf82S5hE3soxRoTKom4VIhoRrjVmKV8UsZZ+lqsLsbxtcqzpJ0RUTc5TjJlC4TQ/7S"
+    "JMlQbqSZxOXtVm8rihaalTdLkogECz/HcgGTDoZboHNLejxQepKGS9R1uvFTMskXMLfEKwLH9gRMS6olx5HyxFsJqu4T"
+    "1YuRhxR91ELcc72UEwXSW8pUZioQZlvFUmZ0OrI5PAiim6Vy4Ynj+Dq5UkLSLKj3Pi9UHCHRV6Lf/10DD8+OrmWUq1fP"
+    "fHETAh3f/O7DyH87Oz0Ryfh3Nclgf7PJHE9QNpcZ0XwGJMN4mWdnk7laSP8QT5aM9Y1KNZ1UGq5A1lGyVHBF6CxI8qwn"
+    "/M/D4XArucI/ByKDY9QT+HMgM8nXPM+79XtwuBKthI/XfeZAwaRAo5hVbEtU+jzKmDMQAQpUxpZxuMC7MAaRoRhoch5S"
+    "msyYFJQnjDBThpkG67HjiddiKsMopwd4gdU1kMbwIlSaJilfpUeuwjjAv/nuQmktZ6q4ADIlNm5vzQZI4D/u/02liVCf"
+    "QKKTJFCHwsdnNOhNrpk2/iknqEaXqfqvPEwVzeKjVoCQeC9j9Sm7GIEgyXwZdYnCGB7IEpHmscAnPKca2sjUCkwbI2qG"
+    "9lAgghaoSVKOQY0iihI0sCQflOEkz8T2QmXSgx2OJ6iyh24m3kPx8e1ffdDfGcw0lmCzkc9pHoEFBr52Csb6/THuvo88"
+    "a7Y1eGT0gJXsHS2JtyQsSdvwXVwgfSVx+0Yhw7hHyur0FMUjFJxCj05wScNB7HjgV0s+5KxfbEJSGJlmIZqPwefbW7hU"
+    "VtLuA297ZTNS+LS6HfmaU3wY427q8tM6A181a+XiNzYFsPHJFfhJVGIyykYdyWoyRbSkMghCHCqjD+VZ6ei0S6w+3yms"
+    "lPw5WztwqaQd3n2Xcks+EVx97T4cRTVT6R3rKAbiirIwi3jkMcif7jaEjJRkDCaJTL7hDf31aRytfgmJB7KAtFz4Cc70"
+    "tTI32KygTqvFErxTnJVG1JSlDIHqgusOiR6qOAYWtItznQJXIAM9NJVolbcGB7QD99eYLqwa09996+2AUZe9tFv2uM10"
+    "oLRx5J4GpD54my10qwyI88XY7bPdwud73t633sUxwBIl48fv4pOcSF7YmgMJgL3p8dCuAXIxPpTwzI0kT9oDXIB+UsAl"
+    "Sds+MHHAFIw+bCxqQRgPhzFeZQLP0FOmV0CJUE0sqs7Yg7GPUAUY3d1TnFdYlYQNzCpRXFps+yQEFtmAcMGOx9YzmU61"
+    "Wnte4YFFGIeLHOzvYK+igXu3FDEtwm6Dn9fUF/9r1aPpQ/3Z48T6dVnQelU8y+b3sMTnZQUElWECPdSXyRwijUkGcNds"
+    "BT5yB3exuw2W/XRqoqI2PqvWI4rg2mgNb7xk6/FxCjoIhwLHCTnNFBu+SOrMW3Pyp7RyK7ySlNyaHPd/oHlAFpYq/i1J"
+    "o6D8/C2t3aQH6qFkM+gtUMdvKeA+OE32GUHpgSl4ghsTCsFZj/EG6KLX7k/uT0KmM4phm6xCSK3WAEVEpoAUcRrPhO5u"
+    "i8h0ViznOA9mqt1yOuSL1ECaAWmqytNENwizdEd1nMQ5g4okz/IZxCBoWvm2mMJuOBGEGCkAfmoX4X3GrpVdEOr52uOJ"
+    "N3G9E8DZ7dIbkQq5pJChnqch0ViT+HCTVy8XUnlLcJFiC/Qgc4vZTKicqnaBdBy2ACd2bo2AXC6jcEJHbhfzEsZINFZg"
+    "cjRl7otLBefnLjh4RvkAzJOBI11GEvYDT3w7512GVSR9Dsc8kllZ4vZSTfIgDb37GZm+rQnfhQ6O+1MT0fXEeEX+sZ3b"
+    "NY91lGs7n5EcA2w0jHpjQBQVZul2jdvXJiajeySv8SpTup3n9Q/fUmJtMVleGkvI+bWNWdyYxceYRatUzjayWm1M5Tcx"
+    "lVb6mbWTVelvzOcfYD7p3cEdLyeKNFHBRId84iYFuUlB3iMFWTB2r+TjJnP5Z8lclvDYk+UsN9nQP0U2tGwb7pkHXWcl"
+    "NunUTTp1k07dpFM5nYpQmGsZGAdPIHxfqgkJYc87qIJyRnB0DUCGtsJ67oHJpqvjPJ0pZcss9OVylc3NQ6/+9cB7uQap"
+    "25oKlV6rADEqiBlC3AEVz0C05OrBXCxKhkW6Qg0yWIB1DMawBpT0JVvRLE7aS4iwg9IlFPssSsYyuoTguhEDcPFPFS6W"
+    "7E09WdCyPmNuqM7kjmKfQ1vUQlVFYhv8cp/yKFR6scOVKWQwEc1VS46u1AoEB8EZFjyBsTXWzSh8aS0l16LnSZrx5WTt"
+    "8lRMFgp0uZACa2u3tZviFVjGAnZo21i5ARetNNkL1DifVZlxrrnbhBoTAxkYD4VOTuPpxdOfgrE05TjNWdGpJdbhtmCT"
+    "DtMyRqoUD1kDEZoqHAOBsArLNzP6zFKLIBbyU3mvWu1pF7ZyroG0fj0p8VPY2F4NC2iJxxBVzy8XH23vDUQM8SP6tUNz"
+    "RMVM8QymzM1sMD/Usi69DKOoH4RpdVlYl9d1TTecCmygl7JrhzXSIloYMF7xESrGFam01WwsRWBqFenQ4hE3OvBM74D2"
+    "QdiENadTmwhtMjUNVRQ8xsSQ5eCl9YRdJCL7fh/rLweuijZamVA8zRDQkTYESYY1krwHddbUJ8pTPYY5nvvGFA2KhO6A"
+    "rrCdm8BcnPDsIimqbXu47mAd35qSuM9h0CtV76GdvWW+/nr87i3trDXE7UVwYtueA1MMSeJuOQO/J2P9qFNNu21kMSgy"
+    "oQgV+rTFtDoqWpS46QB8reUVL3Y68yl139Sfq+BRB6bK7w29MCCJWc+IUWbI7wpgDavuHEZRctMvgaEnZBOlV6JsVQPL"
+    "QZPODK5MDrnka1eP4pH2tAp7pAY3Nw1TnRGASAgfXGHSZztWKoCTzUcvTsZJgLphwzyjCW5htH7wUUBrQRD0crxaSq0R"
+    "FrWsDQ3LU9lRywICm1i8f/OBkd8uvUuCW+EU3490lfpisnwchkAc2mDMcSUSAL9kDLorAq21T8J9HL4xSgpLtEbdOCJ0"
+    "P0w/T7lmvitvDso/yV4aakXRc1c2QGcxHHs0E6BArxGbiDMkKLbP/v343TtvEex0YAlRrfN4Zf8njthtvUK8XhxALVfa"
+    "HC+s9657tO1pJGc99BU9szcQy6wgmiHQDh7FWGVmjV/4ZWKsJOCrPA5UalsPqKcByaYQ32mXUQFK1ypG6FmOvhiZcfQD"
+    "OPLSRUMvMLGA8uVEjIu/4hI+ROtA0tsGfe9Zc9hjLEG8kLVGhmBZYZrEBHw4l2IH71CBOyeSYkHTluAmOnhsGkAk7ICS"
+    "KDg1kxUQWJz0xB7hUWyB2TEV8wOuomcsQjJBphZhEESqx/fQfNTuHNZyUeYZckcMIAN6Dzvt0Y9VAIxkrBmwt/ydtVX5"
+    "HIxqMF9Z+LdC3u+TAEIF0IcsBTJZcqViYpL238kfPSEEC0dfwsWlzgCvfXnVExfHJ2fno544Ojr7z7NXcMHzvB18+Sli"
+    "lUPUA4tRAeXnwlSMQd5XChY3VtjpQC9+wGWGV6qC/XXCAJ6Qf4YKjVNji41t8YjxlQK1xwCrvKgcmM91ZgLpcxw7VtmN"
+    "AtU4cvfo/ZrZ1FdE7Gh3zU2EoagSpgeHurToCElhurTKLSuGxEDkWlErDY/mLWNupwliA8KU5METlnFoN0VNUkWHhN4U"
+    "0m91ZGqWvVwqmdJgBFk2T3jEYwbYjPaKaRpsWuBUcYHQcWS28mtYkzSv1BPURJg9dtFoaUKuWuB0QJKiqdiuIrYBSgU2"
+    "dgXYIA71fOeQ+LisAUQggjmDKAKV3GZsKk7gWUnPsNRBW2LUcA1alFFnE/WWSDhjcNJKiTBa3FjBSeVtgRWZ34rb/HhI"
+    "yYACXSV4i1gzDq4B7YAnst3P939gE4S7ga1G9F6CXxIWvXvtb3Ef8GJWTadgq1lRnPz41aJMIRyA82QSTBoEEylbpNHg"
+    "wr2S/EoUVWT4vvL2Fn0VZ44udSnV+4/ul+HWPMuWerBL7+NNUOgl6Ww3SGEXdvf39vf6z/d3SyExCKGZPb0jZ5xc8d9g"
+    "zLR7mdEz7Wl/qrfC6DWG7bn0lpkSo28khlE163wPcbqMvmlnWy8KbqXrnOunTrv11Gzr3fon5mFD8uXbYBnTFbqQ2jPF"
+    "ezZS8QyOb31Vd0iVuS7zN6om/x0RmaaSTymVw3QXjG2DW780tD3rbjdZdvRGt+vVxGwelmDZ3zQ/UG9bdG7mki2feYnG"
+    "+c3ilzRf2ph9EWo0TJeBwlI3FU9M/KnSBRgvF9mXMqC5EW0BKMndcvSRpFfUW1s8eak+SXQ5xPGoZ97pPZ1J+rsuhPmD"
+    "+srKTqd4ofMQr+O60O+VbnIVGut8ZqWo4zvxRO1vLTd2fWPX/9/ZdWOyebnWbJTsF/H7vRj/b1+V9s0bUJ8sCCl9UaQs"
+    "3a+966yUZn1n1r5imjbWfmPtN9aeuWK79X2Z+qeuIq19RKTgpm7LP5j3G/S6nF/2HwrfvGd/8/6n//3v//FFDAqb3BCW"
+    "h/CiVAfwxFbcqWOvob4Xo1YrvtZoc9FfsV2mosEL1LXZnN3rPe/Asx0da7XJUh19r539T7Y7tuivQ56vUZ1V1AneP1jb"
+    "a7yg5QLUBxEzRajfma/fVLf+fVe3buDXBn59I/jV7qVK3mjv+f7Bix9+/Od/eSnHk4BK629bsY4rYq2PENZgiz1hrK1g"
+    "u8m4qwmQNt0Nj+1uuC2lpTf97pt+9zVnoutnQFy/wqbFXTnh/ZFfA6kJvOh2LyS/aWt/aFt7Je1QAJRabgGrKC7xS6TG"
+    "NpdhxrrKutexyAEhQGSIJVP2A69hrMMAbeEc1DVSKVaYLJM0MyU5UozzmWcE5ngxiYkaI/tdGYGAERigsjopTFpEWCOB"
+    "iVXbP2PK3LXCbz7/Towfompy/YqMG4y1ZWnKLL7oyOJ5qQcEC3BREAHYOaqKRAYhtqWpuGj3UGjF+Pti1OBpTd6nzNaP"
+    "LzuLbgmxNobPWYNDU1eF1VKYkw6YKXwOMWqDrXKiqaJO+w8REmwGsAb+wHXicDkkBv2lPHiVhUb+rMrHD12FkkFghnNT"
+    "tgYrnqiVxBZwMf1DKrmiMixT8BlS8TqWbK4anNVzdxXGDvY6MnZcUBHbb7I06r8Ru+Ls+Ofjk/OdQ2D3kr8oDCxzo1Ob"
+    "StfygxVOXhx03SpHRGzD/OdvP76/iwHuKMTS263BVr/fH8Zo/Aai6B4cxqUp8MaTNgCKX7XiRB0xYWrFRCb1lVF2M9k2"
+    "oQwiyT9gQnSHC//DzNahUckraan5cHy1fc/D5WDNHXiIcYgpIlzQR9P/KD5Q/6M48F7+k/2MtKt3GsYYDmN0OxjGwtZN"
+    "43DTTzmMSXxH/9Dvi59VrPhT5uCq2IkyajKmV3vL1aEIEjrGCgC0B7y/GsbD+C9mRvz5aTstkfhfxBusYwWDhr/2xUdY"
+    "of0S9ZvT9+9fn/yENapGkD610fj9RNBvIGxOLqH9gZBrkkWrpojpI+gc1dsPoNvcj/keObZQ5hPglZktHrffGneRvShO"
+    "B47FW0WYbq+YsJyIM3Xj8Dxx6n5mQRDdolIzxKJIU0+LeRO2GWBRYJnwqIcS+hnLHcuFz66l063cfo696IdChwebVJes"
+    "/TB9gYvZ+d0+A0lfKTBVWBpc7QnVh7ABPK7vm9JUUHdSJm5wIjar3zm3M/rcc6ArC+CyWUR8FqvTNpioWXLlK1efcnk7"
+    "VYTm7LmbdLw1CmQr8U8/nB+fnvjl2vu7usqKGnxXrH4t0xCNni3KB0ccqUo5vm2ksaFcyWMeYoBC27QAS2rqeZwGTGSa"
+    "hkoXBfv4Gf1arb7v4Q7gP3zgC3rRwkRoKST7E4NSzGEc1I9fA1WgTtoP2ddgDCgC2ekX3GPA1e53fuMe10efw/eJmfaP"
+    "1duq+4Jmpcp+h83uKsndtsuiPYBQEJhjZrha6e8PjLxcit4vM52jbaJD3vg6fpGOOVn/oXxa0nvXAWj74wYtn8+vF22j"
+    "WQnLlqNIc8EvcG2IX843381HU2PsR3Gy7lfi7Ye4ea0taKgAKLhGkbS/Y/asY0W7zQv5lXJ239r2t+4fLcALX+hH8cVY"
+    "PbSj8MtCSToiX+AB8Ffuf3x+D+5/cbaZLj2HC76NR3z45RGhBVPcR4oUVRC5pwsQmPwLJN84VF/EY2A+U/7xJZJuQnxe"
+    "xoPBupHzPjHuGs2rDHeC3JbQD0iojLeJwccDZ0P/YM+pBONdJP8g+GsIvjiglTvYSou/B4hFMgbamIaCuOIRqY4TDwrY"
+    "qq90EJSGGZgJYzqXgpZGIzaFoU9TUgTLOWVfaxrneZ2DtU4fQVsDepADs5big8nFViRl/r2mSkIWu9Mx6ynOzk8/ogTv"
+    "mU9tkjc5xH6fkn4/HZ/9AlS7phiB3yq5krdZOKTkO6vNnVXYA2Zwo8PBH10OMa5tO/cvNXOJwGaHjN+dtCjVBnQ65N/u"
+    "5qmUXQNyLYmxO4c3kl5AY22iqiRyS6kq9CmGbdSQ53+GFUzUPIkAPiMUR221KcP23aG9wd46xKEw2dbt/wHv9fyF"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -899,8 +899,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1038,7 +1038,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1135,7 +1136,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1177,7 +1178,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1441,8 +1442,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:

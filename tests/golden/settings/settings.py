@@ -362,87 +362,87 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcZLsxM7cRPYZCBJPxrexHcQ+7C0swWxJLZljiuSxKTvaxMA9zT3YPcnVTzfZ/JNlyzNBdrXA"
-    "Tiyyf6qqq6u+alaRXzeG0TQOVOpH4UZ342tvY5JEs1j3NrqXl72N3kYL/xlGYaiGKfzqbZzLubi7VokSfiruolkwEub2"
-    "vgij9NoPJ8LXeC2Vw1SNOr2NfgvGkHEczGmEt/iXSK+V0CpNob3eF1LfaDH2E522RJQInUaxxmlCGHMQjeZiKEMhQ32n"
-    "EjtgoqZRqmjECxiLfwoV0oz9YhNkQl9Hd8wB/CGiMOsymItQTpUddxwlE8W8/kJ/CmlbbsYqAmFB52C+xdP0Wyie6VSG"
-    "Iyu0XFqX/dYOzA3X2u3rSKc4Q28jhLkzsrVKblXyQgu879CBfWJq1W7HUVLX9eLdJ2Fv8RxpdKPCmpZvPx2L7B43nUYj"
-    "ZRmWmtnVcqy4968goaFM1HgWQEcxcIhqJypNfKVL02CPaJzCgkF7bDIXmyq8FZ+PLj4fH51vOQMAv4NIK8NcGOUX+q1w"
-    "FgRItAxuxDQCJdsMFdwW4ySaksrAmH4ShVMVpu6YqZyU+ZYTjbRo0Ih9oChWMhWwtjSsy44E3S/1fQvzgfLCngDW0zsF"
-    "XO2A9o3ES1p0WNeCSrvLPEfJWMbmLCbDFOv9nZ9eR7MUNR5UvzCe0TKjqO6oqBc168odQHms3pSHynT5gcFsV7yYRFGK"
-    "mky7n27db7Q2gmCq2UCkURSQqsPfPFS3t3GtAtbWkdLDxI9RdnTjfTSc4WJJkib2baGZAO0KAjkIVEccyeG18GjUy34H"
-    "R/TQgJB9iOVQtbWKJaySQkNDG03EMr0GbYM20DBOokkipx1xHN6CjsNuxbFAvsKz9kUc4LCHot3+TQMVLw5uZTBThy88"
-    "Wg3hmd8e9P2P87NTEQ1+gw0spjIdkj1Lr0F3cFQQteeH8Sw9H16rqfT20QiyWdJkUqg76KgKohjtBFiyEax2S3hfe73e"
-    "RnSD/+2KNJmplsC/RzKVfK3T6dx7LTB6sBWEh9c9pkDBpDBGPqvYRIukZ0HKlIEQUKRgIQ3hcIHXYQBCQ0HQ5NzFmQxl"
-    "DFsMJQo9zJR+qlUw3uoI2ATSD2bUgBks8jCWgTZMqCSJEr5KTUCzR/gv350qreVE5RdApkTG/b1ZAAn0h+2/qyQS6gtI"
-    "dAjGaV942EaD5sw0j43/5W15laj/nvmJolk81AsQEq9lqL6kl30QJCqQVZjADxVZg2QGHgVadBzl0EaqVmRaoMmZ284t"
-    "FIkgFjXJKiNRo5CCCBSEJUR+D7b25lSlsgNrHA5RbfeduXgdwSr+4oEWT2CugRzeEK1ga8HYAm1bLnHt9gB1wEPKNehD"
-    "OKeto7usah+JMV4Y35G5oT2/QFpLQveMWvphi1Q201YUklCwGzu0kx09B+Hjxp/HvNlZy6gRbL5YJSn5g+7X+3u45Krq"
-    "8h3vW645cQFH2aI8AYA8jRtQVPLZhdYanF84qSWs0Z1T27HEzYftgghWkIdGebELL0wC+0NNVNI4S+75ocHUD/3pbAo3"
-    "X+Iv+cX8+un1693Xhal/3vl5B2c0UACnBH06GxtjXuGR1iS7il4MrvUbaHIwBs7B+AKnUCGRUw80lpFrHRgpiZQHxHkz"
-    "dLK0QJdALgUp7xTm3sVJMwBTmHQADkPJsH4VlwU4hcnI5NIKItzByfxUTcvM5svnXJRJIucNpCwGSgUKLvskZMZM3aJ6"
-    "TAcNEl4Ip4qy7ewUdPhlpyjtnc5rsjFyNPJxPBl8crdsJp+qDSrT9FeyIJ6xHF7RkLSIOoBhnceahYc2dHFr1HZ/QIOX"
-    "0DejIfppKkLynYEqhqlP/mvRNIs04Z65MY6aLABLLpNRJgyXbZe/jJEqTfnkZEf8NODZ3/ES0jq3asw8sReCoyBEagST"
-    "KDk6g6DuV0QmG12CZ6Qz8BeMdavMDcY86GrVNAaAHaZOj5IPywPeyn5YOQB+qkObV/RqkZFqCFhqTNLT9mRDDyP9J62c"
-    "XaDVlq4YiNVAkMYThKcujJn6EUijHPuVPGKU+BM/NJvw8UuzDM0mnmiwLNXNb9v3/7AtyHzVivAzTFeDvTGqzDYaR1d3"
-    "klA9+ARC7ELigVDqT1WXugIuAU8SDhWCTpB4L8SrPMALROzJDYxEMVYoioFBB/quoDPQ+7EqY0mVFKcYLlFcWmx6JAQW"
-    "WZciFMQfpB7jsVaLMGoTOCK0GfhTf7nOLwudX+7g/2r1aMxG//dS6yaxPiwL4leFk/T6kYg+U0BQGR6ghfoyvJaInCD4"
-    "NkuBTRZQF2a3a4G9Q+cjkD2zzOctiqJn2ggQbSHREqBzQncCgPedhp0/Js6t8BwpZTxl1P+O5gFJiFX41ygJRm77+3s6"
-    "45oO4ys6h1pw0OVGpjnoeFpMuo5s15HtOrJdR7bryHYd2f6YkW1O3LPEtOtA+YcMlK+yQNlBRItC5HU8/cPH0/lKPzqS"
-    "rteBdUC+DsjXAfk6IHcDcn4yz9H4MPB1rIYkhJ3OLtNnDZOFBxZjaSsuaNnZoauDWTJRyiYO6Kt4Dt6aGx3++27nTb1j"
-    "MuN2MXgRtzLRaHUAS4/9CYCQQLVEPAd9Rd3tpNE0wNtaDQHytcQgmoUjThkoZS2wjbHWlJQnndOEmehjP6bFspdwDSZB"
-    "NJDBlUwmlWMJzmwp4kLH+Dir7zj+AqvG9lASxYJMln2bsUEpM2ITIFibYirKKNjitAuynph4UsynuVFzNULnjvk8YHmN"
-    "qTPa7/Di+BmAFgl74HbUyF4eiOdSYNVdjneTlQFsTMGZbBqT1+VsjCp5IzWYTYrEuOhwiQkRMIkULIlCj6dxK6MpSMBy"
-    "mkyT6qzo4SLrfWti0yWmBWg8VEEhM8ZaC98kl4DyRqi1m1J4ZkaPSaoRBISz7lrVGtdlyJqlIvfRGLHn9OQGt1UCBlre"
-    "gjah6nluVs3mThciAUFODqKFCRgcLTCLE3ubHC6zwNyohi8d+0HQHvlJkS1MO1uWJz7Hq0IZ188Dj8REDQHGRa6gYjHs"
-    "DmbaWE4xMql4tGlxixsdeKG3QPt0igAMSAQwFOaHZA5RY18Fo1VMDFkOZq0lLJMYxLXbmF7YFUwzZtcS4WAmUkR3pA2j"
-    "KMUUQF6DMmnqSxxIfyX7x3PfmYw4EdEd0BW2c0OYi0+ylpEUO4inK09CE9Bvnl/bUzQQxMXZyUcUGllW9EHV+SllbIXp"
-    "Z2FTptlXf9RyEuPQzt8zbb8cfzwizbKOoD63TGzafWgyDTmZusrDb9FAr2RVSNuMLLp45MU8oWzbpGLEHWUESlQ6QOHW"
-    "8ou9raXplLptUujVaKUNW6T3LvFTIzHrmfGMw6fkTuRhvjyFQRDdtR1k9oxkovScka1q4LFrtDSBNmfa8fXzlWikNa2j"
-    "q3RGg0fUagRWhbd95QDJaEHGFPFOmxuBAiK6wTyWWiMkq+ELjdpz2XBLAoKqUJy8+0SC1dtg2zFROfTHwO3SEp8O49Xw"
-    "Cz4MqhCWUSUiPPhHQ7C8EhCvtZbzaQoKLFqHYpwguj4ef5ZwOvqytGURxbOspRktzyVelgzQWYwLVyYCFOgt4iJxjgOK"
-    "zfO/HH/82JmOtpYgCRF15m1d3ysO2GEdYqwgsw2n5VxnDzWr3nRzHMhJC/1Ey6yNE1GhlzMWmUm7o2z3VAyUBGwH0ZVK"
-    "bE4/HRLjsAkEmjo72oGRblWIsNcNAhkVcuQFGPYqi8T28IQD5csnQtn5buhgU7QOJL1N0PeWNYUtxjFEC1nq0hMvc6hj"
-    "O29R3jifaIWCpnWgLoILzMZHFJ6BNJFTaibL4bc4bYkdwsJY0rFlEtG7nJzOOIhkgkRN/dEIA1e6h+ajdGe/dChm2pAr"
-    "YvA6ooqoMT9LKoJvHMaaAXvL22pMde+Yh6ahn/p/z+V9Eo0gTMHn3EkU8LNXIpLWP5M/ekEIVA6++dMrnQJW/HbYEpfH"
-    "p+cX/ZY4ODj/2/khXOh0OqA8aN3VDCIuYEaN6KDQT8QA5H2jgLmBwhICEEl0A+7Sv1GFuENHHDxQ1JGiQuPUWL1iayf4"
-    "SadkUpmpGRA/06kJ4i+wr31EeJDdo3QDs6iHNNjBdsNNhMCoEqa8hSAibSEJ9M2SoSrUgpghumKmKZtAcm9eMvNcNkJc"
-    "QHiWvGTEMvbtotAphmb9N2caZVRs2I5jJRPqjADLHlgecJ/u6duTo0Me0+DSHKOKS4SNfbOUD+FM0jyn2KaKLlvsotHS"
-    "+NTPHEVECZqKzSJa66JUYGHngKJDX19v7RMdVyVwCIPgeUUQgEpuMi4Vp9BWUhuWOmhLiBquQYs4T4PKNSTsMdhpzokc"
-    "MTdQ44iTPJAj8yu/zc19OojIEUyEt4g04+AqsA5oItv98tVrNkG4GljDQwdO93ROcnsVw871v/Dp1tHFxfHph3NaG+t5"
-    "0SZiVKH5QKWzbc/W6HyLmjrXsvOWP//X+w9X785Ofzn+cPXr2clR1mSbB857P9gyG/MSNb1jb/etmQpB2xDsFE/e+LCH"
-    "FpqYQ8ciDunc7tA9sYNfxY5wITvjvm8VqzmbMn+eJ3NHjcfQQmchH2keL4ZMIIgCS2SOBTUMELALqz/9yx4/Lx391mbt"
-    "NBw4N+X+gHALigTreX5RA+3sI/HaUM5B/fHD5GKmTwOVhdyhCmmfzj5fPJxVVDl047yfpx8rlBKI6ii7OPvL0aljc3vm"
-    "2VsZs9t8gicsMWcRtR5IWVoyPanCwMnZ+6PqqrtpD8vH8Fn2UQM9D+czWfLM1fLzsBpsn2dkLA2rC0/165Z92SyoisLJ"
-    "Sd0iX/YfpuWy9nnRwzlQVYV8+6FmOTkl5TGHz05uUw1lD+VOVcj6/Pbi+Ky8nNW0KgpR+GHFlXYeNf45+9HbuE7TWHe3"
-    "t9HVmHPITpRMtkcJON/tVzuvdtovX207p7DgfatP7xY8s4xu+F+w+Drf0Kbcd522tU7bKmbrYMTVq38gXkM0KlemS/3i"
-    "o+NH6GT2WN7UWDevCNd3L/3Ansq/m0ez9eDNLa75UfAihZxj+LVIEUYgUj8oc7VAqky1S1+/+AS/JuO0TpUXCMZWZTez"
-    "hri96XaV5Gy8/n2zmpjF69/3s6U02L5cS5+FaFccNZhMGH4umf9IZrFV+KmvEZpejcCvhCMVDudm64wh7jTH4SoBc51t"
-    "Efcp5syImY6UJEZlzLqFuEXM7YBc0xpNtrmVbd+9vV2zcOashyJhEuRdlNzQGyXyya/MSGa6rOrezCt4TuHMJ3guwfO0"
-    "TKbQ8zmadfL+Onn/EWB3nbz/wyTv/6HVwe7RQp559bSzhXk5iFs5OmrOl66A/r9hBPeDQPonpGmvgd8a+K2BXxX45ebR"
-    "2J+VIR2NKOxo3we4fbeqkmd8vcEzHlrznw1w64ETTVuP0QD7aqo5Kq4FH0z9ML6lwaCuvcfae6y9R9l7OK+GZSP3NO/x"
-    "nbzEd6xdq/UTzgtxy5M/9ILckr8IQW1WjUaWdRoGdf+DWH1zyrG2+Wub/89u840Zd+0KYuRrW5yQ/7A24B/A8NesWf4a"
-    "50eYdIeisi3/ZBJUqdaCK0XwzbVcpPHu5P3//c//euBgQCnuNKa5pJFbRPLMwUGmrlVD3/AovNGic/lovmSmHKYzUrdm"
-    "gbZvsUyQ047um1GFHbX/o75l7NlWx5aPLuGCK6V9ecXp45NCKskbppT5SYOZcuYfDAis66SXf/bzPeqk1/BsDc/+IHhW"
-    "76Ucb7Tz8tXu3uuf/u3nN3IwHNFLGu5r8U5WAV3uIazBFjvCWFvBdrPpDHU1Q9UY3/4TvSeDS2wy7J3vwhLAxlzvqyE/"
-    "z35Z2kuND95CMYNtAPAHCzvs9x38UENUDrK9BhUMVEKPWzHJwTdF/IPZxKYqZrQYRF4i5NWyhAAqAgKo+EcKExsI0GKu"
-    "UI6S7A0DphBYw3on6jciPM+pTmRYIawuVHFJ3FuSxAunSh7LBDWVFA59qt1CAkPzWgd+MLsvtGInc9mv0ORGOS4tr0u0"
-    "5G/RaEjhEGYkU3tnM8sqEzZEW+7cP71Zeq0gVLpBUJpWRGLKTbCIBCskRiwFbIeWv0KWG9IV9PfVU1YFVh9I05imYwbm"
-    "KjGE0vSmA1v54JJQiVqLdJRXpFEoKcAdnJtiICwEoep+W9fC4+9TJQpVp5g6OJ/qebGSbV6hrBwxFwjb3VmSsON8FLH5"
-    "Lk2C9juxLc6PPxyfXmztA7lX/P0SIJnfPVG3h0qReIGSvd1llyobRGzC/BdHn08WEcBvfMGKxI0uQPt2L0T73hXu2116"
-    "oTMJ3vq9XtAi/lMrjoWJIlNPI1Kpb4zmZw8WN/McXXxg1xLO47UtrpDGohAu2qH6QNJdKvEvv2elgyxigZJM/YGP4Rgy"
-    "+dm8s0Z8onfWiN3Om3+1H7PJKnGwJ4JPxJLdXihsmSkOYN6C0wtJrAf/0m6LDypU/FGlwVzwAQkn+xgfoDvxfF+MItre"
-    "CtxVB6g/7IW98E/ZnPjrd3tDDs70J/EOawDhHv5si8/AcP5pnHdnJydvT99jhZ+RrEcvIPDakaBfIH2O7NBMAd4ZpsG8"
-    "KnP6NhNDavtdJht4mc8k4ctvZsMhgEmueMya208gZbBa5JsI++KtHCPbKwYT0+A8unHEHXGW/c2nAjRuXufmY0mZqUbE"
-    "oIVNCxgeYBOadlBGH7BYzC0bzV7Gk3FuvxKVv8kCHTEsYVW29otZedjNbvn+Bcj6RoFNw9LK4vt89D4sAfdre6a0D3YA"
-    "aRe/HIIILX+Ayc7pcdW2LjDBhYeoWwYi8FIY2Cq5dpDr97hAmGrqZowqquN0GtXIVjOffbo4Pjv13PrlRW8FyeuYs4Jf"
-    "2As+WshWofrMLWm2j/bNe0Rc97qPQTQtFmYsmg9SZXowhLjFVzovesZvfJXqnb0OrgJ+lw1rCZIb81UrYoXkf2owFHSZ"
-    "ximsfl60TbpXwTyomfYrW6XtCspARn2P67S5YnjhB7iQP/pWl0fE1H9Hy1Yu52MWKpW32CzPo1m28DIvsSaMBuaaCS5W"
-    "S3tdI6/slMxziZ6l2hQ313y4K4+JTpu/4UVMnWTvULFvGOnWftmrXPyKBsZ3bUgebcIPuNbDj3qZT3qh0TGWJN9hjyuV"
-    "9XxcwNrXeKASoPAqxabellm3JSuDbXjmFcqCPWvnj7JvquGFb/Sn+GbsH1pU+DFVkrbJN2gAjiz7P7bfgfvfMitNl17C"
-    "Bc9GTB78WCH44RFf4YgU99BwzxfC8PB7OHxlY30TqwQiPPJrHNlEDnbExfEE9/vpDXasxhLM/pOjArM+r4jh7CVjRUaX"
-    "wvZ2IOLPBfZE4OoI3Yy/u5OpEgNrHP5JONsMuLdLnGf4mJh/BFrGYQw8MrXKYdGj2iqyrnh8ZTJAxyM+G+pWR1xcEeEV"
-    "qSA8DDSsnNFcT5KT0Vea2EHgKIKmdDYQ2hnjAfNqNpZmdwE0QXhZA5LIzcKAG/f/D64B61Q="
+    "eJztXQtv20iS/it93gVi4yT5mbmJ7DMQJJ6Mb2M7iH3YW1iCSYktmWOK5LEpO9rEwP2a+2H3S64e3WTzJcuSZ4LsaoGd"
+    "WGQ/qquqq75qVpFfN4bRJA5k6kfhRnfja29jnETTWPU2utfXvY3eRgv/GUZhKIcp/OptXLoz8XArEyn8VDxE08AT+vah"
+    "CKP01g/Hwld4LXWHqfQ6vY1+C8Zw4ziY0Qhv8S+R3kqhZJpCe3UoXHWnxMhPVNoSUSJUGsUKpwlhzEHkzcTQDYUbqgeZ"
+    "mAETOYlSSSNewVj8U8iQZuwXm+Ai1G30wCuAP0QUZl0GMxG6E2nGHUXJWPJaf6E/hWtabsYyAmZB52C2xdP0W8ieycQN"
+    "PcO0nFvX/dYOzA3X2u3bSKU4Q28jhLkzspVM7mXySgm8b9GBfWJq1W7HUVLX9erdJ2Fu8RxpdCfDmpZvP52K7B43nUSe"
+    "NAt2FS9XuSPJvX8FDg3dRI6mAXQUA4uodiLTxJeqNA32iEYpCAzaY5OZ2JThvfh8cvX59ORyyxoA1juIlNSLC6P8Qr8V"
+    "ToMAiXaDOzGJQMk2Qwm3xSiJJqQyMKafROFEhqk9ZuqOy+t2xwppUaARh0BRLN1UgGxpWHs5Luh+qe9bmA+UF/YELD19"
+    "kLCqHdA+T+yS0EGuBZW2xTxDzpiFzZhNelGs9w9+ehtNU9R4UP3CeFrLtKLao6Je1MiVO4DyGL0pD5Xp8hODma54MYmi"
+    "FDWZdj/detxobQTBRLGBSKMoIFWHv3mobm/jVgasrZ5Uw8SPkXd04300nKKwXOIm9m2hmQDtCgJ3EMiOOHGHt8KhUa/7"
+    "HRzRQQNC9iF2h7KtZOyClCQaGtpoInbTW9A2aAMN4yQaJ+6kI07De9Bx2K04FvBXOMa+iCMc9li0278poOLV0b0bTOXx"
+    "K4ekIRz924G+/3F5cS6iwW+wgcXETYdkz9Jb0B0cFVjt+GE8TS+Ht3LiOodoBNksKTIp1B10VAZRjHYCLJkH0m4J52uv"
+    "19uI7vC/XZEmU9kS+Lfnpi5f63Q6j04LjB5sBeHgdYcpkDApjJHPKjbRIqlpkDJlwARkKVhITThcYDkMgGnICJqcu1iT"
+    "IY9hiyFHoYee0k+VDEZbHQGbwPWDKTXgBRbXMHIDpRchkyRK+Co1Ac328F++O5FKuWOZXwCeEhmPj1oALtAftv8uk0jI"
+    "L8DRIRinQ+FgGwWaM1U8Nv6Xt+VNIv976ieSZnFQL4BJLMtQfkmv+8BIVCCjMIEfSrIGyRQ8CrToWMqhNFcNy5RAkzMz"
+    "nVvIEkFLVMSrjESFTAoiUBDmEPk92NqbE5m6HZBxOES1PbTmYjmCVfzFAS0ew1wDd3hHtIKtBWMLtG3ZxLXbA9QBBylX"
+    "oA/hjLaO6rKqfaSFsWB8i+ea9vwCaS0x3dFq6YctUtlMW5FJQsJu7NBOtvQcmI8bfxbzZmcto0aw+WKZpOQPul8fH+GS"
+    "raqLd3xs2ebEBhxli7IEAFluNaCo5LMLrRU4v3BcS1ijO6e2Ixc3H7YLIpAgD438YhdemAT2hxzLpHGW3PNDg4kf+pPp"
+    "BG7u4i/3i/710+vX+68LU/+88/MOzqihAE4J+nQx0sa8skaSSXYVvRhc6zfQZGEMnIPxBU4hQyKnHmgswtc6MFJiKQ+I"
+    "82boZGGGLoBcClzeKcy9j5NmAKYw6QAchnTDeikuCnAKk5HJJQki3MHJ/FROyovNxWdddJPEnTWQMh8oFSi47hOTGTN1"
+    "i+oxGTRweC6cKvK2s1PQ4d1Okds7nddkY1zP83E8N/hkb9mMP1UbVKbpr2RBHG05nKIhaRF1AMM6zzULT23o4tao7f6E"
+    "Bi+gb1pD1HIqQvydgiqGqU/+a9408zThkVejHTVZAOZcxqOMGfay7fVlC6nSlE9OdsRPA579HYuQ5NyqMfO0vBAcBSFS"
+    "zZhEut4FBHW/IjLZ6BI8I52Bv2Cse6lvMOZBVysnMQDsMLV6lHxYHvBW9sPKAfCyDm1W0at5RqohYKkxScvtyYYemvtL"
+    "Sc4IaDXRFQOxGgjSeIKwrGD01M9AGuXYr+QRo8Qf+6HehM8XzSI063iiwbJUN79p3//DtiCvq5aFn2G6GuyNUWW20Ti6"
+    "enAJ1YNPIMQuXDwQSv2J7FJXwCXgScKhRNAJHO+FeJUHeIWIPbmDkSjGCkUxMOhA3xV0Bno/V2UMqS7FKXqVyC4lNh1i"
+    "ArOsSxEK4g9Sj9FIyXkYtQkcEdoM/Im/WOfdQufdHfxfrR6N2Oj/XmrdxNaneUHrleE4vX0mos8UEFSGB2ihvgxvXURO"
+    "EHxrUWCTOdSF2e1aYG/R+Qxkz0vm8xZJ0TNtBIi2kGgXoHNCdwKA952GnT+ilRvmWVzK1pRR/zuaByQhluFfoyTw7PaP"
+    "j3TGNRnGN3QONeegy45Mc9CxXEy6jmzXke06sl1HtuvIdh3Z/piRbU7ci8S060D5hwyUb7JA2UJE80LkdTz9w8fTuaSf"
+    "HUnX68A6IF8H5OuAfB2Q2wE5P5nnaHwY+CqWQ2LCTmef6TOGycADg7GUYRe07OzQ1cE0GUtpEgfUTTwDb82Njv99v/Om"
+    "3jHpcbsYvIh7N1FodQBLj/wxgJBAtkQ8A31F3e2k0STA20oOAfK1xCCahh6nDJSyFtjGGGtKypPOaMKM9bEfk7DMJZTB"
+    "OIgGbnDjJuPKsQRnthRxoWV8LOlbjr+wVG17KIliTibLocnYoJQZsQkQrE0xFWUUbHHaBVlPTDwp5tPcyZn00LljPg9Y"
+    "Xm3qtPZba7H8DECLhD1wO2pcXh6I51xg1V1s7TorA5YxAWeyqU1el7MxquR5cjAdF4mx0eECEyJgEilYEokeT+FWRlOQ"
+    "gOXUmSbVWdHDRcb71sSmC0wL0Hgog0JmjLEWvk4uAeWNUGs3XeHoGR0mqYYREM7asqo1rouQNU1F7qMxYs/pyQ1uqwQM"
+    "lHsP2oSq59hZNZs7XYgEBDk5iBbGYHCUwCxO7K1zuLSAuVHNulTsB0Hb85PisjDtbNE18TleFcrYfh7WSIuoIUC7yBVU"
+    "LIbdwYvWllN4OhWPNi1uca0Dr9QWaJ9KEYABiQCGwvyQzCJq5MvAW8XEkOXgpbWEWSQGce02phd2BdOM2bVEOJiJFNEd"
+    "aYMXpZgCyDIokya/xIHrr2T/eO4HnREnIroDusJ2bghz8UnWIpxiB7G88iQ0Af3m+ZU5RQNGXF2cfUSmkWVFH1Sdn1LG"
+    "Vph+GjZlmn31vZaVGId2/pFp++X04wlplnEE9bllYtPsQ51pyMnU1TX8Fg3USlaFtE3zootHXrwm5G2bVIxWRxmBLiod"
+    "oHBj+cXB1sJ0uqqtU+ilt9KGLdL7kPip5pjxzHjG4VNyJ65htjiFQRA9tC1k9oJkIveskY1q4LFrtDCBJmfa8vWzlWgk"
+    "mWYujoLG/NiodE6Dx9TSA8vCW79yiKQ1IVsYrZ82OIIFRHWDWewqhbCsZm1o2F7KjhsSEFiF4uzdJ2Ku2gb7jsnKoT8C"
+    "SSzM9ckwXg3D4AOhCmEZVSLCw380BosrAq211noup6SwRONUtCNE98fjTxNOSV+UtiyqeBFZ6tHyfOJFyQCdxdhwZSJA"
+    "gd4iNhKXOKDYvPzL6cePnYm3tQBJiKozj2v7X3HETusY44V8Ayp3prIHm1WPujkK3HELfUVLy8aKqtDTaavMpD1Qxnsq"
+    "BtIFfAcRlkxMXj8dFOOwCQSbKjvegZHuZYjQ1w4EGRly9AU49iaLxg7wlAP5y6dC2RlvaOFTtA7EvU3Q95Yxhy3GMkQL"
+    "WevSUy99sGM6b1HuOJ9qhYKmteAuAgzMyEckngE1kVOqJ8shuDhviR3Cw1jWsaWT0bucoM5YiHiCRE18z8Pgle6h+Sjd"
+    "OSwdjOk25I4YwHpUFTXi50lFAI7DGDNgbjlbjenuHf3gNPRT/+85v88iD0IVfNadRAE/fyUiSf4Z/9ETQrBy9M2f3KgU"
+    "8OK345a4Pj2/vOq3xNHR5d8uj+FCp9MB5UHrLqcQdcFipEeHhX4iBsDvOwmLG0gsIwCWRHfgMv07WYg9VMQBBEUeKSo0"
+    "To0VLKZ+gp92ukwqL2oKxE9VqgP5K+xrHhMeZfco5UAL9ZgGO9puuIkwGFVCl7gQTKQt5AJ902QoC/UgeoiumCrKKHC5"
+    "N4tMP5uNEBsQpiUPHjGPfSMUOslQrP/6XKOMjPWy41i6CXVGkGUOLY+4T/f87dnJMY+psWmOU8U1Qse+FuVTWJM0zyq4"
+    "qSLMFrtotDQ+9dPHEVGCpmKziNi6yBUQ7AywQeir261DouOmBBBhEDyzCAJQyU3GpuIc2rrUhrkO2hKihivQIs7VoJIN"
+    "F/YY7DTrVI4WN5CjiBM9cEX6V36bm/t0GJGjqwhvEWnawVWgHdBEtnt37zWbIJQG1vHQodMjnZXc38Swc/0vfMJ1cnV1"
+    "ev7hkmRjPC/aRIwsFB+qdLbN+RqdcVFT61p25vLn/3r/4ebdxfkvpx9ufr04O8mabPPAee8nW2ZjXqOmd8ztvjFTIWgb"
+    "gp3i6Rsf+JCgaXHoWMQxnd0d26d28KvYES5k59yPrWJFZ1P2z8tk78jRCFqoLOwjzWNhuAkEUmCJ9NGgggECdmH1J4DZ"
+    "I+iFI+DazJ2GQ+em/B9gbkGRQJ6XVzXQzjwWrw3nLOQfP00uZvs0UFnIH6qQ9uni89XTmUWVgzfO/Vn+aKGURFRH2dXF"
+    "X07OLZvb08/fypjd5BQsIWLOJGo9kba0YIpSZQFnF+9PqlK3Ux8Wj+OzDKQGep7OaTLk6avlZ2I12D7PylgYVhee7NeJ"
+    "fdFMqIrCueM6IV/3n6bluvaZ0dN5UFWFfPuhRpyclvKcA2grv6mGsqfypypkfX57dXpRFmc1tYpCFH5gcaOsx41/zn70"
+    "Nm7TNFbd7W10NfosshMl420vAee7vbezt9Pe3du2TmLB+1af4M15bhnd8b9g8VW+oXXJ7zp1a526VczYwYirV/9QvIZo"
+    "VK5Ml/rFx8fP0Mns0byus26WCNd4L/zQnkrAm0czNeHNLW75cfA8hZxh+DVPETxgqR+UVzWHq0y1TV+/+BS/Juu0TpXn"
+    "MMZUZjcvDXF70+0qydl4/cdmNdHC6z/2M1FqbF+up89CtBuOGnQ2DD+bzH8k09go/MRXCE1vPPAroSfD4UxvnRHEnfpI"
+    "XCZgrrMtYj/JnGo205GSi1EZL91A3CLmtkCubo0mW9/Ktu/Bwb4WnD7roUiYGPkQJXf0Vol88hs9kp4uq7zX8wqeU1jz"
+    "CZ5L8DwtnS30co5mncC/TuB/BthdJ/D/MAn8f2iFsH20kGdfLXe2MCsHcStHR8050xXQ/zeM4H4QSL9EqvYa+K2B3xr4"
+    "VYFfbh61/VkZ0tGIwoz2fYDbd6ssecFXHLzgoTX/2QC3njjRNDUZDbCvpqKj4lrwwdQP41saDOrae6y9x9p7lL2H9XpY"
+    "NnLLeY/v5CW+Y/1arZ+wXopbnvypl+SW/EUIarNqNLKo09Co+x/E6utTjrXNX9v8f3abr824bVcQI9+aAoX8h7EB/wCG"
+    "v0Zm+aucn2HSLYrKtvyTTlCleguuFsG313Khxruz9//3P//rgIMBpXhQmOaSRnYhyQsHB5m6Vg19w6PwRovOJaS5yHRJ"
+    "TMeT91pA2/dYKshpR4/NqMKM2v9R3zT2YtIxJaQLuOBKeV9edfr8pJBK8oYuZ15qMF3S/IMBgXWt9OLPfr5HrfQanq3h"
+    "2R8Ez+q9lOWNdnb39g9e//RvP79xB0OPXtTwWIt3sirocg9hDLbYEdraCrabTWeoqxmqxvj2n+hdGVxik2HvfBeWADbm"
+    "et8M+Xn2bmkvNT54C8UUtgHAHyzsMN948EMFUTnw9hZUMJAJPW7FJAdfF/IPpmOTqpjRohF5iZC9RQkBVAQEUPGPK3Rs"
+    "IECLuUo5SrK3DOhiYAXyTuRvRHieU524YYWwulDFJvFgQRKvrEp5LBNERnhy6FPtFhIY6lc78IPZQ6EkO5nrfoUmO8qx"
+    "aXldoiV/k0ZDCofQI+naO5NZVpmwIdqy5/7pzcKyglDpDkFpWmGJLjfBIhKskPCYC9gOLX+FLDukK+jv3jJSAekDaQrT"
+    "dPTAXCWGUJredmAqH2wSKlFrkY6yRBqZkgLcwbkpBsJCEKrwN3UtPP4hVaJQdYqug/Opphcr2WYVysoRc4Gw/Z0FCTvN"
+    "RxGb79IkaL8T2+Ly9MPp+dXWIZB7w98wAZL5/RN1e6gUiRcoOdhfVFTZIGIT5r86+Xw2jwB+6wtWJG50Adq3eyHa966w"
+    "3/DSC61J8Nbv9ZIW8Z9KcixMFOl6GpG66k5rfvZgcTPP0cUHdi1hPV7b4ippPzVFO1QfSLpLZf7ld610cIlYoOSm/sDH"
+    "cAwX+Vm/t0Z8ovfWiP3Om381H7TJKnGwJ4JPxJLdXihMmSkOoN+E0wuJrUf/0m6LDzKU/GGlwUzwAQkn+2gfoDrx7FB4"
+    "EW1vCe6qA9Qf98Je+KdsTvz1u70lB2f6k3iHNYBwD3+2xWdYcP55nHcXZ2dvz99jhZ/mrEMvIXDakaBfwH2O7NBMAd4Z"
+    "psGsynP6PhNDavNtJhN46U8l4QtwpsMhgEmueMyam88gZbBa5JsI++KtHCObKxoT0+A8unbEHXGR/c2nAjRuXufmY0mZ"
+    "rkbEoIVNCxgeWCY07SCPPmCxmF02mr2QJ1u5+VJU/jYLdMQgwipvzVez8rCb3fLjK+D1nQSbhqWVxXf6qEMQAfdrO7q0"
+    "D3YAaRe/IIIILX+EyczpcNW2KiyCCw9RtzREYFFo2Opy7SDX73GBMNXUTRlVVMfpNKqRqWa++HR1enHu2PXL894Mktcx"
+    "ZwW/sBd8tJCtQvWZXdJsHu3rd4nY7vUQg2gSFmYs6o9SZXowhLjFlyovesbvfJXqnZ0OSgG/zYa1BMmd/rIVLYX4f64x"
+    "FHSZxClIv/TWhArmQc00X9oqbVdQBjLqB1ynzRXDcz/Cheuj73U5REz9t7RM5XI+ZqFSeYvN8iyaZoJ38xJrwmhgrpng"
+    "YrW009X8yk7JHJvoaap0cXPNx7vymOi8+TtetKiz7D0q5i0j3dqve5WLX9HA+LYNyaNN+AHXevhhL/1ZLzQ62pLkO+x5"
+    "pbKOjwKsfZUHKgEyr1Js6mxpuS1YGWzCM6dQFuwYO3+SfVcNL3yjP8U3bf/QosKPiXRpm3yDBuDIsv9j+x24/y2z0nRp"
+    "Fy44JmJy4McKwQ+PuIcjUtxDw71cCMPDH+DwlY31TawSiPDIr3FkHTmYEefHE9zvpzfYsRpL8PKXjgq0fPZowdmLxooL"
+    "XQjbm4FofTawJwJXR+h6/P2dTJUYWOPwS+FsPeDBPq08w8e0+GegZRxGwyNdqxwWPaqpIuuK51cmA3Q84bOhbnXE+RUR"
+    "TpEKwsNAw8oZzfUkWRl9pYktBI4saEpnA6ZdMB7Qr2djbnbnQBOElzUgidwsDLjx+P/vyext"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -898,8 +898,8 @@ class _Command:
         self.sanitize = sanitize
         #: `@command(trust=)`: where its data comes from; external and untrusted are quarantined.
         self.trust = trust
-        #: A destructive command's question (`@command(confirm=)`), asked on the command line
-        #: unless `--yes`; None: it runs without asking.
+        #: The question of a command that asks first (destructive, or `@command(confirm=)`),
+        #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
 
 
@@ -1040,7 +1040,8 @@ class Flag:
         #: The flags it cannot be given with (a usage error), where it would mean nothing.
         self.not_with = not_with
         #: "root": only for the tool itself (`tool --version`); "any": on every command too;
-        #: "confirm": on the commands that ask before they run (destructive ones).
+        #: "confirm": on the commands that ask before they run (destructive ones, and those
+        #: given `confirm=`).
         self.scope = scope
         self.short = short
         #: The values it accepts, when they are a fixed set.
@@ -1137,7 +1138,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--yes",
         "",
-        "run a destructive command without asking (needed where nobody can answer)",
+        "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
     ),
@@ -1179,7 +1180,7 @@ def _flag(name: str) -> Flag | None:
 
 
 def confirm_flag() -> Flag:
-    """The flag that answers a destructive command's question (`--yes`)."""
+    """The flag that answers the question of a command that asks first (`--yes`)."""
     return next(flag for flag in FLAGS if flag.scope == "confirm")
 
 
@@ -1458,8 +1459,8 @@ class _Call:
         self.explaining = False
         #: Keys already refused by the input schema: their problems are known.
         self.refused: set[str] = set()
-        #: Asks before the handler runs, once every value is known (a destructive command on
-        #: the command line, without `--yes`); raises to stop it.
+        #: Asks before the handler runs, once every value is known (a command that asks first,
+        #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
 
     def _label(self, key: str, flag: str | None) -> str:
@@ -6908,6 +6909,9 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), (("effects", "withheld"), ("discard", True))),
 }
 # fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
 
 #: Each group's children, for help and for finding the command in argv.
 GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
