@@ -1,5 +1,7 @@
 """JSON input (`--json '<object>'`, MCP `arguments`) checked against the command's published
-`inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error.
+`inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error. One
+exception: a top-level key the schema requires may be left out, as an option's env var or
+config file may supply it (`_Call.value` reports it when nothing does).
 
 Only the keywords burgee's schemas use are read (type, enum, const, anyOf, items, prefixItems,
 minItems, maxItems, properties, required, additionalProperties, minimum, maximum, pattern,
