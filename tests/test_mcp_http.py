@@ -23,6 +23,8 @@ from tests.helpers import GOLDEN, generate, run
 from tests.mcp_conformance import HANDLERS as CONFORMANCE_HANDLERS
 from tests.mcp_conformance import NOT_APPLICABLE
 from tests.mcp_tool import HANDLERS as MCP_TOOL_HANDLERS
+from tests.mcp_wire import INIT as WIRE_INIT
+from tests.mcp_wire import exchange, line
 from tests.node_clients import CONFORMANCE, HttpServer, node
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -340,3 +342,42 @@ def test_sessions_are_bounded_least_recently_used_first(pantry: HttpServer) -> N
     # NOTE: 256 sessions live; the 258th to begin ended `second`, the least recently used.
     assert post(pantry.port, listing, {"Mcp-Session-Id": second})[0] == 404
     assert post(pantry.port, listing, {"Mcp-Session-Id": first})[0] == 200
+
+
+def test_a_result_with_undecodable_bytes_is_answered_over_http_as_over_stdio(
+    tmp_path: Path,
+) -> None:
+    """A handler's text decoded with `surrogateescape` holds lone surrogates: written as JSON's
+    own escape, the answer is valid JSON on both transports (over HTTP it was never sent)."""
+    tool = generate(
+        tmp_path,
+        """
+        from burgee import command
+
+
+        @command(effects="read_only")
+        def raw() -> str:
+            \"\"\"Bytes that are not UTF-8, as a child process might print them.\"\"\"
+            return b"caf\\xe9".decode("utf-8", "surrogateescape")
+
+
+        @command(effects="read_only")
+        def ping() -> str:
+            \"\"\"Pong.\"\"\"
+            return "pong"
+        """,
+    )
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "raw"}}
+    call["params"]["arguments"] = {}  # type: ignore[index]
+    messages, _, _, _ = exchange(tool, line(WIRE_INIT) + line(call))
+    over_stdio = messages[-1]["result"]["structuredContent"]
+    assert over_stdio == {"result": "caf\udce9"}
+    server = HttpServer(tool)
+    try:
+        sid = session(server.port)
+        status, _, body = post(server.port, call, {"Mcp-Session-Id": sid})
+        assert status == 200
+        (answer,) = events(body)
+        assert answer["result"]["structuredContent"] == over_stdio
+    finally:
+        server.stop(signal.SIGTERM)

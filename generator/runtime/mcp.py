@@ -40,6 +40,7 @@ from burgee.runtime.mcp_io import (
     _print_config,
     _read_line,
     _Stdout,
+    _wire,
 )
 from burgee.runtime.mcp_methods import (
     _mcp_discover,
@@ -174,7 +175,7 @@ class _McpServer:
             if sink is not None:
                 sink(text)
                 return
-        data = (text + "\n").encode("utf-8", "backslashreplace")
+        data = _wire(text + "\n")
         while data and not self.broken:
             try:
                 data = data[os.write(self.out, data) :]

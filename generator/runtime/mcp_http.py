@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _load_json
-from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _http_address
+from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _http_address, _wire
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         def answer(
             self, status: int, body: str = "", headers: dict[str, str] | None = None
         ) -> None:
-            data = body.encode("utf-8")
+            data = _wire(body)
             self.send_response(status)
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
@@ -232,7 +232,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 if not stream:
                     written.append(text)
                     return
-                event = f"event: message\ndata: {text}\n\n".encode()
+                event = _wire(f"event: message\ndata: {text}\n\n")
                 try:
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
                     self.wfile.flush()

@@ -22,6 +22,13 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
+def _wire(text: str) -> bytes:
+    """A protocol message as bytes. A lone surrogate (bytes a handler decoded with
+    `surrogateescape`) has no UTF-8; written as `\\udcXX` it is JSON's own escape of it, inside
+    the string it sits in, so the message stays valid JSON and says what the handler returned."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 class _Codec:
     """JSON for the protocol, from CPython's C accelerator when there is one.
 

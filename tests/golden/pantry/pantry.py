@@ -5231,6 +5231,13 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
+def _wire(text: str) -> bytes:
+    """A protocol message as bytes. A lone surrogate (bytes a handler decoded with
+    `surrogateescape`) has no UTF-8; written as `\\udcXX` it is JSON's own escape of it, inside
+    the string it sits in, so the message stays valid JSON and says what the handler returned."""
+    return text.encode("utf-8", "backslashreplace")
+
+
 class _Codec:
     """JSON for the protocol, from CPython's C accelerator when there is one.
 
@@ -5573,7 +5580,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         def answer(
             self, status: int, body: str = "", headers: dict[str, str] | None = None
         ) -> None:
-            data = body.encode("utf-8")
+            data = _wire(body)
             self.send_response(status)
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
@@ -5713,7 +5720,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 if not stream:
                     written.append(text)
                     return
-                event = f"event: message\ndata: {text}\n\n".encode()
+                event = _wire(f"event: message\ndata: {text}\n\n")
                 try:
                     self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
                     self.wfile.flush()
@@ -5955,7 +5962,7 @@ class _McpServer:
             if sink is not None:
                 sink(text)
                 return
-        data = (text + "\n").encode("utf-8", "backslashreplace")
+        data = _wire(text + "\n")
         while data and not self.broken:
             try:
                 data = data[os.write(self.out, data) :]
