@@ -4,6 +4,8 @@ execution path as flags and MCP."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -205,3 +207,32 @@ def test_batch_from_a_file_and_its_errors(tool: Path) -> None:
     assert bad_jobs.code == 2
     with_command = run(tool, "--batch", "-", "slow", stdin="")
     assert with_command.code == 2
+
+
+@pytest.mark.parametrize("from_file", [False, True])
+def test_a_batch_whose_reader_goes_away_ends_quietly_with_141(
+    tmp_path: Path, from_file: bool
+) -> None:
+    """`--batch FILE | head`: the broken pipe is no problem of the file (it was a usage
+    error, exit 2), as with the calls on stdin."""
+    tool = generate(
+        tmp_path,
+        'from burgee import command\n\n\n@command(effects="read_only")\n'
+        'def echo(text: str) -> str:\n    """Echo."""\n    return text * 200\n',
+    )
+    calls = tmp_path / "calls.jsonl"
+    calls.write_text(
+        "".join(
+            json.dumps({"id": i, "command": "echo", "input": {"text": "x"}}) + "\n"
+            for i in range(2000)
+        ),
+        encoding="utf-8",
+    )
+    given = f"--batch {calls}" if from_file else f"--batch < {calls}"
+    result = subprocess.run(
+        ["bash", "-c", f"set -o pipefail; {sys.executable} {tool} {given} | head -c 2"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stderr, result.stdout) == (141, "", '{"')

@@ -6705,10 +6705,13 @@ def _batch(invocation: _Invocation) -> int:
     if not invocation.batch:
         return _run_batch(sys.stdin, invocation)
     try:
-        with open(invocation.batch, encoding="utf-8", errors="replace") as lines:
-            return _run_batch(lines, invocation)
+        lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
     except OSError as error:
         raise UsageError(f"--batch {invocation.batch}: {error.strerror}") from None
+    # NOTE: only opening the file is the caller's mistake; a broken pipe while answering
+    # (`| head`) ends quietly, as everywhere (`_main`).
+    with lines:
+        return _run_batch(lines, invocation)
 
 
 # ---- burgee: end of batch ----
