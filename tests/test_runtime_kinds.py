@@ -230,3 +230,17 @@ def test_a_choice_is_matched_with_json_equality_as_its_schema_is() -> None:
 def test_an_integer_longer_than_python_reads_says_so() -> None:
     with pytest.raises(_Invalid, match="has too many digits for an integer"):
         _Int.convert("9" * 5000)
+
+
+def test_json_input_refuses_what_json_cannot_give_back() -> None:
+    from burgee.runtime.kinds import _load_json  # noqa: PLC0415
+
+    assert _load_json('{"a": 1.5, "b": 1e300, "c": -2e-300}') == {
+        "a": 1.5,
+        "b": 1e300,
+        "c": -2e-300,
+    }
+    # NOTE: Python's json reads these as NaN and infinities; no answer could echo them back.
+    for text in ('{"id": 1e400}', "[-1e999]", '{"x": NaN}', "Infinity"):
+        with pytest.raises(ValueError, match=r"too large a number|is not a JSON value"):
+            _load_json(text)

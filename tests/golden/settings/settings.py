@@ -1271,7 +1271,16 @@ def _load_json(text: str | bytes) -> Any:
     anything else, NaN and the infinities included, which Python's json would read."""
     import json
 
-    return json.loads(text, parse_constant=_not_json)
+    return json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
+
+
+def _finite_float(text: str) -> float:
+    """A JSON number with a fraction or an exponent; one too large for a float (`1e400`) would
+    read as an infinity, which JSON has not, and which no answer could give back."""
+    value = float(text)
+    if value - value != 0:
+        raise ValueError(f"{text} is too large a number")
+    return value
 
 
 def _plain_number(text: str) -> bool:
