@@ -599,7 +599,11 @@ class _McpServer:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
-                content += '},{"type":"text","text":' + string("".join(printed))
+                # NOTE: what the handler printed reaches the agent as its answer does: made
+                # safe, quarantined and cut (the full text paged back with `output REF`).
+                said: dict[str, Any] = {"ok": True, "data": "".join(printed)}
+                said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
+                content += '},{"type":"text","text":' + string(said["data"])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
