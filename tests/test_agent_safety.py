@@ -383,3 +383,20 @@ def test_what_a_handler_prints_reaches_an_mcp_client_made_safe(tmp_path: Path) -
     assert wrapped.endswith("\n</untrusted_tool_output>")
     cut = many.content[1].text  # type: ignore[union-attr]
     assert len(cut) < 41_000 and "full output:" in cut
+
+
+def test_a_page_of_a_quarantined_answer_is_quarantined_too(tool: Path) -> None:
+    """Any page of an untrusted answer an agent got cut, read back with `output REF`: however
+    it falls, no page is free of the tags (the first page may hold none of its own)."""
+    agent = {"CLAUDECODE": "1"}
+    cut = run(tool, "fetch", "--json", "--max-output", "20", env=agent).json()
+    ref = cut["meta"]["truncated"]["ref"]
+    for offset in ("0", "5", "40"):
+        page = run(tool, "output", ref, "--offset", offset, "--limit", "30", "--json", env=agent)
+        text = page.json()["data"]["text"]
+        assert text.startswith("<untrusted_tool_output>\n"), text
+        assert text.endswith("\n</untrusted_tool_output>") and text.count("</untrusted") == 1
+    # NOTE: a person's own cut answer held no tags: its pages are as they were.
+    person = run(tool, "big", "--count", "200", "--json", "--max-output", "100").json()
+    page = run(tool, "output", person["meta"]["truncated"]["ref"], "--json").json()
+    assert "untrusted" not in page["data"]["text"]

@@ -2945,8 +2945,9 @@ def _read_spill(
     ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
 ) -> dict[str, Any]:
     """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
-    characters), "text" (at most `limit` characters from `offset`), "next" (the offset of the
-    next page, or None after the last)}`. A usage error for a malformed or unknown reference;
+    characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
+    the output held quarantined text), "next" (the offset of the next page, or None after the
+    last)}`. A usage error for a malformed or unknown reference;
     `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
     bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
     if not _spill_is_ref(ref):
@@ -2972,6 +2973,10 @@ def _read_spill(
         raise UsageError(f"saved output {ref} cannot be read: {error}") from None
     page = text[offset : offset + limit]
     end = offset + len(page)
+    if f"<{_QUARANTINE_TAG}>" in text:
+        # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
+        # have no tags of its own left, so it is quarantined as a whole.
+        page = _quarantine(page)
     return {
         "ref": ref,
         "offset": offset,
