@@ -400,3 +400,15 @@ def test_a_page_of_a_quarantined_answer_is_quarantined_too(tool: Path) -> None:
     person = run(tool, "big", "--count", "200", "--json", "--max-output", "100").json()
     page = run(tool, "output", person["meta"]["truncated"]["ref"], "--json").json()
     assert "untrusted" not in page["data"]["text"]
+
+
+def test_text_output_that_was_cut_says_so_on_stderr(tool: Path) -> None:
+    """In text a list's cut leaves no marker in place (a string's does): stderr says where
+    it was cut and how to read it all back."""
+    cut = run(tool, "big", "--count", "200", "--max-output", "300")
+    assert cut.code == 0 and "line 0" in cut.out
+    (notice,) = [line for line in cut.err.splitlines() if "cut to --max-output" in line]
+    assert notice.startswith("safe: cut to --max-output at $.data.lines, $.data.body; ")
+    ref = notice.rsplit(" ", 1)[1]
+    assert run(tool, "output", ref).code == 0
+    assert "cut to" not in run(tool, "big", "--count", "2").err
