@@ -572,3 +572,22 @@ def test_prompt_names_and_resource_uris_complete(line: str, expected: list[str])
     a resource's URI (a template has no fixed words to offer)."""
     script = GOLDEN / "pantry" / "completions" / "pantry"
     assert _bash_with(script, "pantry", line) == expected
+
+
+def test_fish_completes_file_names_after_an_option_and_equals(tmp_path: Path) -> None:
+    if shutil.which("fish") is None:
+        pytest.skip("fish is not installed")
+    (tmp_path / "foo.json").write_text("[]", encoding="utf-8")
+    (tmp_path / "fab.txt").write_text("", encoding="utf-8")
+    script = tmp_path / "todo.fish"
+    script.write_text(run(REPO / "examples" / "todo" / "todo.py", "completion", "fish").out)
+    proc = subprocess.run(
+        ["fish", "--no-config", "-c", f"source {script}; complete -C 'todo list --store=f'"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert sorted(proc.stdout.split()) == ["--store=fab.txt", "--store=foo.json"]

@@ -5160,7 +5160,8 @@ def _fish_values(values: _Values, ident: str, prefix: str) -> list[str]:
             f"            __{ident}_add {prefix}" + "".join(f" {_quote_fish(c)}" for c in values)
         ]
     if values == "file":
-        return ['            __fish_complete_path "$cur"']
+        # NOTE: after `--path=`, each file name goes after that prefix, as a choice does.
+        return [f'            __{ident}_add {prefix} (__fish_complete_path "$cur")']
     return [f"            __{ident}_dynamic {prefix}"] if values == "dynamic" else []
 
 

@@ -232,18 +232,18 @@ function __clikit_values --argument-names key cur prefix
         case '|--timeout'
         case '|--max-output'
         case '|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case '|--field'
         case '|--explain'
         case '|--batch'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
         case 'greet|--output'
             __clikit_add "$prefix" 'json' 'text'
         case 'greet|--timeout'
         case 'greet|--max-output'
         case 'greet|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'greet|--field'
         case 'greet|--explain'
         case 'greet#0'
@@ -255,7 +255,7 @@ function __clikit_values --argument-names key cur prefix
         case 'list-items|--timeout'
         case 'list-items|--max-output'
         case 'list-items|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'list-items|--field'
         case 'list-items|--explain'
         case 'delete|--output'
@@ -263,7 +263,7 @@ function __clikit_values --argument-names key cur prefix
         case 'delete|--timeout'
         case 'delete|--max-output'
         case 'delete|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'delete|--field'
         case 'delete|--explain'
         case 'delete#0'
@@ -273,18 +273,18 @@ function __clikit_values --argument-names key cur prefix
         case 'reset|--timeout'
         case 'reset|--max-output'
         case 'reset|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'reset|--field'
         case 'reset|--explain'
         case 'fetch|--delay'
         case 'fetch|--mark'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'fetch|--output'
             __clikit_add "$prefix" 'json' 'text'
         case 'fetch|--timeout'
         case 'fetch|--max-output'
         case 'fetch|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'fetch|--field'
         case 'fetch|--explain'
         case 'label|--name'
@@ -296,7 +296,7 @@ function __clikit_values --argument-names key cur prefix
         case 'label|--timeout'
         case 'label|--max-output'
         case 'label|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'label|--field'
         case 'label|--explain'
         case 'login|--user'
@@ -306,7 +306,7 @@ function __clikit_values --argument-names key cur prefix
         case 'login|--timeout'
         case 'login|--max-output'
         case 'login|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'login|--field'
         case 'login|--explain'
         case 'completion#0'
@@ -318,7 +318,7 @@ function __clikit_values --argument-names key cur prefix
         case 'output|--timeout'
         case 'output|--max-output'
         case 'output|--spill-dir'
-            __fish_complete_path "$cur"
+            __clikit_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
         case 'output#0'

@@ -92,18 +92,18 @@ function __diffy_values --argument-names key cur prefix
         case '|--timeout'
         case '|--max-output'
         case '|--spill-dir'
-            __fish_complete_path "$cur"
+            __diffy_add "$prefix" (__fish_complete_path "$cur")
         case '|--field'
         case '|--explain'
         case '|--batch'
-            __fish_complete_path "$cur"
+            __diffy_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
         case 'compare|--output'
             __diffy_add "$prefix" 'json' 'text'
         case 'compare|--timeout'
         case 'compare|--max-output'
         case 'compare|--spill-dir'
-            __fish_complete_path "$cur"
+            __diffy_add "$prefix" (__fish_complete_path "$cur")
         case 'compare|--field'
         case 'compare|--explain'
         case 'compare#0'
@@ -114,7 +114,7 @@ function __diffy_values --argument-names key cur prefix
         case 'label|--timeout'
         case 'label|--max-output'
         case 'label|--spill-dir'
-            __fish_complete_path "$cur"
+            __diffy_add "$prefix" (__fish_complete_path "$cur")
         case 'label|--field'
         case 'label|--explain'
         case 'label#0'
@@ -127,7 +127,7 @@ function __diffy_values --argument-names key cur prefix
         case 'output|--timeout'
         case 'output|--max-output'
         case 'output|--spill-dir'
-            __fish_complete_path "$cur"
+            __diffy_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
         case 'output#0'

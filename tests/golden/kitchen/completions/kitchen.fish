@@ -226,18 +226,18 @@ function __kitchen_values --argument-names key cur prefix
         case '|--timeout'
         case '|--max-output'
         case '|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case '|--field'
         case '|--explain'
         case '|--batch'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
         case 'store|--output'
             __kitchen_add "$prefix" 'json' 'text'
         case 'store|--timeout'
         case 'store|--max-output'
         case 'store|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store|--field'
         case 'store|--explain'
         case 'store shelf|--output'
@@ -245,12 +245,12 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf|--timeout'
         case 'store shelf|--max-output'
         case 'store shelf|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store shelf|--field'
         case 'store shelf|--explain'
         case 'types|--ratio'
         case 'types|--path'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'types|--day'
         case 'types|--moment'
         case 'types|--at'
@@ -269,7 +269,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'types|--timeout'
         case 'types|--max-output'
         case 'types|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'types|--field'
         case 'types|--explain'
         case 'types#0'
@@ -281,7 +281,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'draw|--timeout'
         case 'draw|--max-output'
         case 'draw|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'draw|--field'
         case 'draw|--explain'
         case 'fail|--output'
@@ -289,7 +289,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'fail|--timeout'
         case 'fail|--max-output'
         case 'fail|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'fail|--field'
         case 'fail|--explain'
         case 'fail#0'
@@ -299,7 +299,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'store wipe|--timeout'
         case 'store wipe|--max-output'
         case 'store wipe|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store wipe|--field'
         case 'store wipe|--explain'
         case 'store shelf count|--output'
@@ -307,7 +307,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf count|--timeout'
         case 'store shelf count|--max-output'
         case 'store shelf count|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store shelf count|--field'
         case 'store shelf count|--explain'
         case 'store shelf count#+'
@@ -317,7 +317,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'store shelf nap|--timeout'
         case 'store shelf nap|--max-output'
         case 'store shelf nap|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store shelf nap|--field'
         case 'store shelf nap|--explain'
         case 'store pick|--store'
@@ -326,13 +326,13 @@ function __kitchen_values --argument-names key cur prefix
             __kitchen_dynamic "$prefix"
         case 'store pick|--count'
         case 'store pick|--into'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store pick|--output'
             __kitchen_add "$prefix" 'json' 'text'
         case 'store pick|--timeout'
         case 'store pick|--max-output'
         case 'store pick|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'store pick|--field'
         case 'store pick|--explain'
         case 'store pick#0'
@@ -346,7 +346,7 @@ function __kitchen_values --argument-names key cur prefix
         case 'output|--timeout'
         case 'output|--max-output'
         case 'output|--spill-dir'
-            __fish_complete_path "$cur"
+            __kitchen_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
         case 'output#0'

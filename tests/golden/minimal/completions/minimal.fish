@@ -78,11 +78,11 @@ function __minimal_values --argument-names key cur prefix
         case '|--timeout'
         case '|--max-output'
         case '|--spill-dir'
-            __fish_complete_path "$cur"
+            __minimal_add "$prefix" (__fish_complete_path "$cur")
         case '|--field'
         case '|--explain'
         case '|--batch'
-            __fish_complete_path "$cur"
+            __minimal_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
         case 'hello|--name'
         case 'hello|--output'
@@ -90,7 +90,7 @@ function __minimal_values --argument-names key cur prefix
         case 'hello|--timeout'
         case 'hello|--max-output'
         case 'hello|--spill-dir'
-            __fish_complete_path "$cur"
+            __minimal_add "$prefix" (__fish_complete_path "$cur")
         case 'hello|--field'
         case 'hello|--explain'
         case 'completion#0'
@@ -102,7 +102,7 @@ function __minimal_values --argument-names key cur prefix
         case 'output|--timeout'
         case 'output|--max-output'
         case 'output|--spill-dir'
-            __fish_complete_path "$cur"
+            __minimal_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
         case 'output#0'

@@ -136,18 +136,18 @@ function __pantry_values --argument-names key cur prefix
         case '|--timeout'
         case '|--max-output'
         case '|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case '|--field'
         case '|--explain'
         case '|--batch'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
         case 'stock|--output'
             __pantry_add "$prefix" 'json' 'text'
         case 'stock|--timeout'
         case 'stock|--max-output'
         case 'stock|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case 'stock|--field'
         case 'stock|--explain'
         case 'stock#0'
@@ -157,7 +157,7 @@ function __pantry_values --argument-names key cur prefix
         case 'restock|--timeout'
         case 'restock|--max-output'
         case 'restock|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case 'restock|--field'
         case 'restock|--explain'
         case 'wait|--seconds'
@@ -166,7 +166,7 @@ function __pantry_values --argument-names key cur prefix
         case 'wait|--timeout'
         case 'wait|--max-output'
         case 'wait|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case 'wait|--field'
         case 'wait|--explain'
         case 'prompt|--output'
@@ -174,7 +174,7 @@ function __pantry_values --argument-names key cur prefix
         case 'prompt|--timeout'
         case 'prompt|--max-output'
         case 'prompt|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case 'prompt|--field'
         case 'prompt|--explain'
         case 'prompt#0'
@@ -184,7 +184,7 @@ function __pantry_values --argument-names key cur prefix
         case 'resource|--timeout'
         case 'resource|--max-output'
         case 'resource|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case 'resource|--field'
         case 'resource|--explain'
         case 'resource#0'
@@ -198,7 +198,7 @@ function __pantry_values --argument-names key cur prefix
         case 'output|--timeout'
         case 'output|--max-output'
         case 'output|--spill-dir'
-            __fish_complete_path "$cur"
+            __pantry_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
         case 'output#0'

@@ -164,24 +164,24 @@ function __settings_values --argument-names key cur prefix
         case '|--timeout'
         case '|--max-output'
         case '|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case '|--field'
         case '|--explain'
         case '|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case '|--batch'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
         case 'remote|--output'
             __settings_add "$prefix" 'json' 'text'
         case 'remote|--timeout'
         case 'remote|--max-output'
         case 'remote|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'remote|--field'
         case 'remote|--explain'
         case 'remote|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'connect|--host'
         case 'connect|--port'
         case 'connect|--token'
@@ -195,43 +195,43 @@ function __settings_values --argument-names key cur prefix
         case 'connect|--timeout'
         case 'connect|--max-output'
         case 'connect|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'connect|--field'
         case 'connect|--explain'
         case 'connect|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'apply|--output'
             __settings_add "$prefix" 'json' 'text'
         case 'apply|--timeout'
         case 'apply|--max-output'
         case 'apply|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'apply|--field'
         case 'apply|--explain'
         case 'apply|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'remote show|--name'
         case 'remote show|--output'
             __settings_add "$prefix" 'json' 'text'
         case 'remote show|--timeout'
         case 'remote show|--max-output'
         case 'remote show|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'remote show|--field'
         case 'remote show|--explain'
         case 'remote show|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'remote forget|--name'
         case 'remote forget|--output'
             __settings_add "$prefix" 'json' 'text'
         case 'remote forget|--timeout'
         case 'remote forget|--max-output'
         case 'remote forget|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'remote forget|--field'
         case 'remote forget|--explain'
         case 'remote forget|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'completion#0'
             __settings_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case 'output|--offset'
@@ -241,11 +241,11 @@ function __settings_values --argument-names key cur prefix
         case 'output|--timeout'
         case 'output|--max-output'
         case 'output|--spill-dir'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
         case 'output|--config'
-            __fish_complete_path "$cur"
+            __settings_add "$prefix" (__fish_complete_path "$cur")
         case 'output#0'
         case '*'
             return 1
