@@ -6,8 +6,9 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.deliver import _write_error
+from burgee.runtime.deliver import _QUARANTINED, _write_error
 from burgee.runtime.errors import (
+    BUILTIN_ERRORS,
     CommandError,
     Outcome,
     _Internal,
@@ -82,6 +83,15 @@ def _execute(
             f"the handler called sys.exit({exited.code!r}) instead of returning",
             hint="raise CommandError (or an error the command declares) to fail with a message",
         ) from None
+    except Exception as error:
+        # NOTE: what the handler of an external or untrusted command raised may carry the text
+        # it read: marked, so an agent gets it quarantined (`deliver._failed`). The tool's own
+        # errors (usage, timeout, ...) are not the handler's.
+        if command.trust in _QUARANTINED and (
+            not isinstance(error, CommandError) or error.kind not in BUILTIN_ERRORS
+        ):
+            error._trust = command.trust  # type: ignore[attr-defined]
+        raise
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
@@ -161,7 +171,9 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
     hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
-    return _Internal(f"{type(error).__name__}: {error}", hint=hint)
+    internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
+    internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
+    return internal
 
 
 def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) -> object:

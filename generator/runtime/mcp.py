@@ -12,11 +12,10 @@ import sys
 from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
-from burgee.runtime.deliver import _delivered
+from burgee.runtime.deliver import _QUARANTINED, _delivered, _failed
 from burgee.runtime.errors import (
     _SIGINTS,
     BUILTIN_ERRORS,
-    _failure,
     _on_sigint,
     _on_sigterm,
     _Terminated,
@@ -55,7 +54,7 @@ from burgee.runtime.program import (
     PROGRAM,
     VERSION,
 )
-from burgee.runtime.sanitize import _neutralise, _redact_text
+from burgee.runtime.sanitize import _neutralise, _quarantine, _quarantined, _redact_text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
@@ -77,10 +76,20 @@ _MCP_PATIENCE = 0.02
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "level", "sanitize", "server", "token")
+    __slots__ = (
+        "cancelled",
+        "context",
+        "key",
+        "last",
+        "level",
+        "quarantine",
+        "sanitize",
+        "server",
+        "token",
+    )
 
     def __init__(
-        self, server: _McpServer, key: str, context: Context, token: object, sanitize: bool
+        self, server: _McpServer, key: str, context: Context, token: object, command: _Command
     ) -> None:
         self.server = server
         self.key = key
@@ -91,7 +100,9 @@ class _Request:
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
-        self.sanitize = sanitize
+        self.sanitize = command.sanitize
+        #: Whether they are quarantined, as its answer is (an external or untrusted command).
+        self.quarantine = command.trust in _QUARANTINED
 
     def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
         self.server.progress(self, done, total, message)
@@ -403,6 +414,8 @@ class _McpServer:
                 payload = {"message": message, **_jsonable(data)}
             except TypeError:
                 payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
+        if request is not None and request.quarantine:
+            payload = _quarantined(payload)
         logger = request.context.command if request is not None else PROGRAM
         params = {"level": level, "logger": logger, "data": payload}
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
@@ -461,7 +474,7 @@ class _McpServer:
         context = Context(entry[0], True)
         if self.debug:
             context._verbose = True
-        request = _Request(self, ident, context, token, command.sanitize)
+        request = _Request(self, ident, context, token, command)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
             if modern and isinstance(meta, dict):
@@ -522,6 +535,8 @@ class _McpServer:
         if isinstance(message, str):
             # NOTE: progress reaches the agent too: neutralised like results (secrets: `write`).
             params["message"] = message if not request.sanitize else _neutralise(message)
+            if request.quarantine:
+                params["message"] = _quarantine(params["message"])
         with self.lock:
             # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
             if self.inflight.get(request.key) is not request or request.cancelled:
@@ -586,9 +601,9 @@ class _McpServer:
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise
-            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
+            envelope, whole = _delivered(_failed(_as_error(error, self.debug), True), None, True)
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
+            envelope, whole = _delivered(_failed(_as_error(error, self.debug), True), None, True)
         finally:
             context.close()
             del self.stdout.buffers[thread]
