@@ -512,6 +512,17 @@ def test_a_tool_in_a_zip_archive_runs(tmp_path: Path) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("minimal ")
+    # NOTE: `python -m minimal`: the module is `__main__`, its loader knows it as `minimal`.
+    proc = subprocess.run(
+        [sys.executable, "-m", "minimal", "--version"],
+        env={**_environment(tmp_path / "cache"), "PYTHONPATH": str(archive)},
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("minimal ")
 
 
 #: Code that sends its own process SIGINT while it is being defined, as a Ctrl-C in the

@@ -170,8 +170,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             text = source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
+        # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
+        # name its spec has.
+        spec = namespace.get("__spec__")
+        name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(namespace.get("__name__")) if get_source else None
+            text = get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
             text = None
     at = -1 if text is None else text.find(_CODE_OPEN)
@@ -453,6 +457,7 @@ _DATA = (
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
         "_neutralise",
+        "_quarantine",
         "_quarantined",
         "_read_spill",
         "_redact",
@@ -2863,6 +2868,21 @@ def _delivered(
     return _truncate(envelope, most, ref), None
 
 
+def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
+    """The failure envelope of `error` for this caller. For an agent, what the handler of an
+    external or untrusted command raised (`execute._execute` marks it) is quarantined as its
+    answer would be: the message, the hint and the details, with `meta.trust`."""
+    envelope = _failure(error)
+    trust = getattr(error, "_trust", None)
+    if agent and trust is not None:
+        body = envelope["error"]
+        for key in ("message", "hint", "details"):
+            if key in body:
+                body[key] = _quarantined(body[key])
+        envelope["meta"] = {"trust": trust}
+    return envelope
+
+
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     """Report an error: the envelope on stdout in JSON mode, and always last on stderr; an
     error with its own text for people shows only that, without --json."""
@@ -2870,7 +2890,7 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
         return error.exit_code
     agent = json_mode and _agent() is not None
-    line = _dumps(_deliver(_failure(error), None, agent=agent))
+    line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n")
     text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
@@ -3423,6 +3443,15 @@ def _execute(
             f"the handler called sys.exit({exited.code!r}) instead of returning",
             hint="raise CommandError (or an error the command declares) to fail with a message",
         ) from None
+    except Exception as error:
+        # NOTE: what the handler of an external or untrusted command raised may carry the text
+        # it read: marked, so an agent gets it quarantined (`deliver._failure_envelope`). The
+        # tool's own errors (usage, timeout, ...) are not the handler's.
+        if command.trust in _QUARANTINED and (
+            not isinstance(error, CommandError) or error.kind not in BUILTIN_ERRORS
+        ):
+            error._trust = command.trust  # type: ignore[attr-defined]
+        raise
     data = _jsonable(result)
     problem = _conform(data, command.returns)
     if problem is not None:
@@ -3464,7 +3493,9 @@ def _as_error(error: BaseException, debug: bool) -> CommandError:
         lines = traceback.format_exception(type(error), error, error.__traceback__)
         _emit(sys.stderr, "".join(lines))
     hint = None if debug else f"rerun with --debug (or {DEBUG_ENV}=1) to see the traceback"
-    return _Internal(f"{type(error).__name__}: {error}", hint=hint)
+    internal = _Internal(f"{type(error).__name__}: {error}", hint=hint)
+    internal._trust = getattr(error, "_trust", None)  # type: ignore[attr-defined]
+    return internal
 
 
 # ---- burgee: loaded on first use: timeout ----
@@ -3725,7 +3756,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _deliver(_failure(error), None, agent=True)
+        failure = _deliver(_failure_envelope(error, True), None, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
@@ -3744,7 +3775,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
-        envelope = _failure(_as_error(error, debug))
+        envelope = _failure_envelope(_as_error(error, debug), True)
     finally:
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir
@@ -5964,10 +5995,20 @@ _MCP_PATIENCE = 0.02
 class _Request:
     """One tools/call in flight."""
 
-    __slots__ = ("cancelled", "context", "key", "last", "level", "sanitize", "server", "token")
+    __slots__ = (
+        "cancelled",
+        "context",
+        "key",
+        "last",
+        "level",
+        "quarantine",
+        "sanitize",
+        "server",
+        "token",
+    )
 
     def __init__(
-        self, server: _McpServer, key: str, context: Context, token: object, sanitize: bool
+        self, server: _McpServer, key: str, context: Context, token: object, command: _Command
     ) -> None:
         self.server = server
         self.key = key
@@ -5978,7 +6019,9 @@ class _Request:
         #: The `ctx.log` level a 2026-07-28 request asked for in its `_meta`, if any.
         self.level: str | None = None
         #: Whether its progress messages are neutralised (`@command(sanitize=False)`: not).
-        self.sanitize = sanitize
+        self.sanitize = command.sanitize
+        #: Whether they are quarantined, as its answer is (an external or untrusted command).
+        self.quarantine = command.trust in _QUARANTINED
 
     def report(self, done: float, total: float | None = None, message: str | None = None) -> None:
         self.server.progress(self, done, total, message)
@@ -6290,6 +6333,8 @@ class _McpServer:
                 payload = {"message": message, **_jsonable(data)}
             except TypeError:
                 payload = {"message": message, **{k: repr(v) for k, v in data.items()}}
+        if request is not None and request.quarantine:
+            payload = _quarantined(payload)
         logger = request.context.command if request is not None else PROGRAM
         params = {"level": level, "logger": logger, "data": payload}
         text = '{"jsonrpc":"2.0","method":"notifications/message","params":'
@@ -6348,7 +6393,7 @@ class _McpServer:
         context = Context(entry[0], True)
         if self.debug:
             context._verbose = True
-        request = _Request(self, ident, context, token, command.sanitize)
+        request = _Request(self, ident, context, token, command)
         context._report = _no_progress if token is None else request.report
         if "logging/setLevel" in _MCP_EXTRA:
             if modern and isinstance(meta, dict):
@@ -6409,6 +6454,8 @@ class _McpServer:
         if isinstance(message, str):
             # NOTE: progress reaches the agent too: neutralised like results (secrets: `write`).
             params["message"] = message if not request.sanitize else _neutralise(message)
+            if request.quarantine:
+                params["message"] = _quarantine(params["message"])
         with self.lock:
             # NOTE: `is`, not `in`: the client may have reused the id of an answered call.
             if self.inflight.get(request.key) is not request or request.cancelled:
@@ -6473,9 +6520,13 @@ class _McpServer:
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise
-            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
+            envelope, whole = _delivered(
+                _failure_envelope(_as_error(error, self.debug), True), None, True
+            )
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope, whole = _delivered(_failure(_as_error(error, self.debug)), None, True)
+            envelope, whole = _delivered(
+                _failure_envelope(_as_error(error, self.debug), True), None, True
+            )
         finally:
             context.close()
             del self.stdout.buffers[thread]

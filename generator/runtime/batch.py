@@ -16,7 +16,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import Context
-from burgee.runtime.deliver import _deliver, _failed
+from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
     CommandError,
@@ -80,7 +80,7 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
         if unknown:
             raise UsageError(f"unknown key {unknown[0]!r}", hint="keys: id, command, input")
     except CommandError as error:
-        failure = _deliver(_failed(error, True), None, agent=True)
+        failure = _deliver(_failure_envelope(error, True), None, agent=True)
         return ident, "now", lambda: failure
     lane = "parallel" if command.effects == _PARALLEL else "alone"
     name = str(path)
@@ -99,7 +99,7 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
         call.spill_dir = invocation.spill_dir
         envelope = _execute(command, call)
     except Exception as error:  # noqa: BLE001 (one failing call is its own error line)
-        envelope = _failed(_as_error(error, debug), True)
+        envelope = _failure_envelope(_as_error(error, debug), True)
     finally:
         context.close()
     limit, spill_dir = invocation.max_output, invocation.spill_dir

@@ -164,8 +164,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             text = source.read()
     except (OSError, UnicodeDecodeError):
         get_source = getattr(namespace.get("__loader__"), "get_source", None)
+        # NOTE: under `python -m tool` the module is `__main__`; its loader knows it by the
+        # name its spec has.
+        spec = namespace.get("__spec__")
+        name = getattr(spec, "name", None) or namespace.get("__name__")
         try:
-            text = get_source(namespace.get("__name__")) if get_source else None
+            text = get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
             text = None
     at = -1 if text is None else text.find(_CODE_OPEN)

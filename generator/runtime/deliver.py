@@ -98,7 +98,7 @@ def _delivered(
     return _truncate(envelope, most, ref), None
 
 
-def _failed(error: CommandError, agent: bool) -> dict[str, Any]:
+def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
     """The failure envelope of `error` for this caller. For an agent, what the handler of an
     external or untrusted command raised (`execute._execute` marks it) is quarantined as its
     answer would be: the message, the hint and the details, with `meta.trust`."""
@@ -120,7 +120,7 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
         return error.exit_code
     agent = json_mode and _agent() is not None
-    line = _dumps(_deliver(_failed(error, agent), None, agent=agent))
+    line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n")
     text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")

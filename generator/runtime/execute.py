@@ -85,8 +85,8 @@ def _execute(
         ) from None
     except Exception as error:
         # NOTE: what the handler of an external or untrusted command raised may carry the text
-        # it read: marked, so an agent gets it quarantined (`deliver._failed`). The tool's own
-        # errors (usage, timeout, ...) are not the handler's.
+        # it read: marked, so an agent gets it quarantined (`deliver._failure_envelope`). The
+        # tool's own errors (usage, timeout, ...) are not the handler's.
         if command.trust in _QUARANTINED and (
             not isinstance(error, CommandError) or error.kind not in BUILTIN_ERRORS
         ):

@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
-from burgee.runtime.deliver import _QUARANTINED, _delivered, _failed
+from burgee.runtime.deliver import _QUARANTINED, _delivered, _failure_envelope
 from burgee.runtime.errors import (
     _SIGINTS,
     BUILTIN_ERRORS,
@@ -601,9 +601,13 @@ class _McpServer:
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise
-            envelope, whole = _delivered(_failed(_as_error(error, self.debug), True), None, True)
+            envelope, whole = _delivered(
+                _failure_envelope(_as_error(error, self.debug), True), None, True
+            )
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
-            envelope, whole = _delivered(_failed(_as_error(error, self.debug), True), None, True)
+            envelope, whole = _delivered(
+                _failure_envelope(_as_error(error, self.debug), True), None, True
+            )
         finally:
             context.close()
             del self.stdout.buffers[thread]

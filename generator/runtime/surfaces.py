@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _new_parser, _read_json_input
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
-from burgee.runtime.deliver import _deliver, _failed
+from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import _SIGINTS, UsageError, _Internal
 from burgee.runtime.execute import _as_error, _debugging, _execute
@@ -169,7 +169,7 @@ def _mcp_failure(error: BaseException, server: _McpServer) -> _McpError:
     `data` is the tool's failure envelope."""
     failure = _as_error(error, server.debug)
     code = -32602 if isinstance(failure, UsageError) else -32603
-    envelope = _deliver(_failed(failure, True), None, agent=True)
+    envelope = _deliver(_failure_envelope(failure, True), None, agent=True)
     return _McpError(code, failure.message, envelope)
 
 
