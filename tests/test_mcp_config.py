@@ -165,3 +165,30 @@ def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
     )
     answer = json.loads(proc.stdout.splitlines()[1])
     assert answer["result"]["structuredContent"] == {"result": str(home)}
+
+
+def test_a_tool_inside_a_zipapp_configures_the_archive(tmp_path: Path) -> None:
+    """In a zipapp the tool's file cannot be run; the archive can, and that is what is named."""
+    folder = tmp_path / "app"
+    folder.mkdir()
+    (folder / "pantry.py").write_bytes(PANTRY.read_bytes())
+    (folder / "__main__.py").write_text("import pantry\n\npantry.main()\n", encoding="utf-8")
+    archive = tmp_path / "app.pyz"
+    subprocess.run([sys.executable, "-m", "zipapp", str(folder), "-o", str(archive)], check=True)
+    printed = subprocess.run(
+        [sys.executable, str(archive), "--mcp", "--print-config"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    server = json.loads(printed.stdout)["mcpServers"]["pantry"]
+    assert server["args"] == [str(archive), "--mcp"]
+    answered = subprocess.run(
+        [server["command"], *server["args"]],
+        input=line(INIT).decode(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert json.loads(answered.stdout)["result"]["serverInfo"]["name"] == "pantry"

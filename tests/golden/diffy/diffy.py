@@ -5421,8 +5421,11 @@ def _print_config(options: _McpOptions) -> int:
             server = {"command": name, "args": ["--mcp"]}
         else:
             # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute.
+            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
+            # archive (a zipapp) the file cannot be run; the archive itself can.
             module = os.path.abspath(__file__)
+            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
+                module = os.path.abspath(sys.argv[0])
             server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
