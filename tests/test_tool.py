@@ -609,10 +609,18 @@ def test_a_context_may_be_annotated_optional(tmp_path: Path) -> None:
             """Two."""
             assert ctx is not None
             return ctx.command
+
+
+        @command(effects="read_only")
+        def three(ctx: Optional["Context"] = None) -> str:
+            """Three."""
+            assert ctx is not None
+            return ctx.command
         ''',
     )
     assert run(tool, "one", "--json").json()["data"] == "one"
     assert run(tool, "two", "--json").json()["data"] == "two"
+    assert run(tool, "three", "--json").json()["data"] == "three"
     assert run(tool, "--llms").json()["tools"][1]["inputSchema"]["properties"] == {}
 
 

@@ -93,8 +93,8 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             reader.removals.replace(reader.text, annotation, plain)
     # NOTE: `Optional[Context]` is the spelling a type checker accepts with the default None;
     # a string annotation ("Context | None") names the same.
-    shown = quoted(base) or base
-    if reader.api_name(without_none(shown, reader.names)) == "Context":
+    shown = without_none(quoted(base) or base, reader.names)
+    if reader.api_name(quoted(shown) or shown) == "Context":
         return _context_param(reader, param, name, span)
     role = "option"
     settings: dict[str, object] = {}
