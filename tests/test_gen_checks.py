@@ -178,15 +178,20 @@ def test_a_command_without_a_return_annotation_warns_and_returns_anything(
 def test_a_command_without_a_docstring_warns(tmp_path: Path) -> None:
     handlers = tmp_path / "handlers.py"
     handlers.write_text(
-        'from burgee import command\n\n\n@command(effects="read_only")\n'
+        'from burgee import command, prompt, resource\n\n\n@command(effects="read_only")\n'
         "def hello() -> str:\n    return 'hi'\n\n\n"
-        '@command(effects="read_only", hidden=True)\ndef quiet() -> str:\n    return ""\n',
+        '@command(effects="read_only", hidden=True)\ndef quiet() -> str:\n    return ""\n\n\n'
+        "@prompt\ndef ask() -> str:\n    return 'q'\n\n\n"
+        '@resource("t://x")\ndef x() -> str:\n    return "x"\n',
         encoding="utf-8",
     )
     warned = burgee("gen", "handlers.py", "--name", "tool", "-o", "tool.py", cwd=tmp_path)
     assert warned.stderr.splitlines() == [
         "handlers.py:4:1: warning: command 'hello' has no docstring: its help, its MCP tool "
         "description and its line in the skill are empty",
+        "handlers.py:14:1: warning: prompt 'ask' has no docstring: its MCP description is empty",
+        "handlers.py:19:1: warning: resource 't://x' has no docstring: its MCP description is "
+        "empty",
         "burgee: wrote tool.py",
     ]
 

@@ -15,7 +15,7 @@ import json
 import shlex
 from collections.abc import Iterable, Iterator
 
-from burgee.model.diagnostics import Diagnostic
+from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
 from burgee.render.module import parser_arguments, shadows
 from burgee.runtime import argv
@@ -47,6 +47,20 @@ def check(program: Program) -> list[Diagnostic]:
                 message = f"example '{example}' does not parse: {problem}"
                 found.append(Diagnostic(span=span, message=message))
         found.extend(_warnings(command))
+    # NOTE: a prompt's or resource's docstring is its MCP description, as a command's is.
+    surfaces: list[tuple[str, str, str, SourceSpan]] = [
+        *(("prompt", p.name, p.summary, p.span) for p in program.prompts),
+        *(("resource", r.uri, r.summary, r.span) for r in program.resources),
+    ]
+    for what, name, summary, span in surfaces:
+        if not summary:
+            found.append(
+                Diagnostic(
+                    span=span,
+                    level="warning",
+                    message=f"{what} {name!r} has no docstring: its MCP description is empty",
+                )
+            )
     return found
 
 
