@@ -14,7 +14,7 @@ from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
 from burgee.read.imports import load_toml, nearest_pyproject
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
-from burgee.write.generate import checked, generate_program, read
+from burgee.write.generate import checked, generate, read
 from burgee.write.sidecars import check_sidecars, sidecar_files, write_sidecars
 
 
@@ -102,7 +102,7 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
         raise Refused([f"--name {args.name!r}: a program name is {PROGRAM_NAME_RULE}"], "gen")
     handlers: Path = args.handlers
     source = _source(handlers)
-    program, text = generate_program(
+    program, text = generate(
         source,
         str(handlers),
         output=args.output,

@@ -53,27 +53,10 @@ def generate(
     version: str | None = None,
     warn: Callable[[Diagnostic], None] | None = None,
     strict: bool = False,
-) -> tuple[str, str]:
-    """Generate the module for one handlers file; return (program name, module source).
-    Warnings (things that generate, but the author should know) go to `warn`; with `strict`
-    they are errors."""
-    program, text = generate_program(
-        source, path, output=output, name=name, version=version, warn=warn, strict=strict
-    )
-    return program.name, text
-
-
-def generate_program(
-    source: str,
-    path: str,
-    *,
-    output: Path | None = None,
-    name: str | None = None,
-    version: str | None = None,
-    warn: Callable[[Diagnostic], None] | None = None,
-    strict: bool = False,
 ) -> tuple[Program, str]:
-    """`generate`, answering the program read (for the files written beside the tool)."""
+    """Generate the module for one handlers file; return the program read and the module's
+    source. Warnings (things that generate, but the author should know) go to `warn`; with
+    `strict` they are errors."""
     program = read(source, path, name=name, version=version)
     checked(program, path, warn=warn, strict=strict)
     with guarded(path):
