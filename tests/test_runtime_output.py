@@ -260,3 +260,20 @@ def test_text_keeps_a_value_of_several_lines_together() -> None:
     assert _text([{"x": "a\tb\nc", "y": 1}, {"x": "dd", "y": 2}]) == (
         "x      y\na b c  1\ndd     2"
     )
+
+
+def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    from burgee.runtime.context import _agent  # noqa: PLC0415
+
+    for variable in ("AI_AGENT", "CLAUDECODE", "CURSOR_AGENT", "CODEX_THREAD_ID", "GEMINI_CLI"):
+        monkeypatch.delenv(variable, raising=False)
+    assert _agent() is None
+    for off in ("", "0", "false", "No", " off "):
+        monkeypatch.setenv("CLAUDECODE", off)
+        assert _agent() is None, off
+    monkeypatch.setenv("CLAUDECODE", "1")
+    assert _agent() == "claude-code"
+    monkeypatch.setenv("AI_AGENT", "0")
+    assert _agent() == "claude-code"
+    monkeypatch.setenv("AI_AGENT", " my-agent ")
+    assert _agent() == "my-agent"

@@ -6,6 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.context import _switched_on
 from burgee.runtime.deliver import _QUARANTINED, _write_error
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
@@ -149,8 +150,7 @@ def _await(context: Context, work: Coroutine[Any, Any, _T]) -> _T:
 def _debugging(flag: bool) -> bool:
     """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
-    value = os.environ.get(DEBUG_ENV, "").strip().lower()
-    return flag or value not in ("", "0", "false", "no", "off")
+    return flag or _switched_on(DEBUG_ENV)
 
 
 def _as_error(error: BaseException, debug: bool) -> CommandError:

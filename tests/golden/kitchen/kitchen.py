@@ -765,12 +765,17 @@ _AGENTS = (
 )
 
 
+def _switched_on(variable: str) -> bool:
+    """An environment variable set to anything but empty or false-like (`0`, `false`, `no`,
+    `off`): how the tool reads every switch it takes from the environment."""
+    return os.environ.get(variable, "").strip().lower() not in ("", "0", "false", "no", "off")
+
+
 def _agent() -> str | None:
     """The coding agent named by the environment, if any (`AI_AGENT` names itself)."""
-    named = os.environ.get("AI_AGENT", "").strip()
-    if named:
-        return named
-    return next((agent for variable, agent in _AGENTS if os.environ.get(variable)), None)
+    if _switched_on("AI_AGENT"):
+        return os.environ["AI_AGENT"].strip()
+    return next((agent for variable, agent in _AGENTS if _switched_on(variable)), None)
 
 
 def _interactive() -> bool:
@@ -3831,8 +3836,7 @@ def _execute(
 def _debugging(flag: bool) -> bool:
     """Tracebacks were asked for: `--debug`, or the tool's debug environment variable set to
     anything but an empty or false-like value (`0`, `false`, `no`, `off`)."""
-    value = os.environ.get(DEBUG_ENV, "").strip().lower()
-    return flag or value not in ("", "0", "false", "no", "off")
+    return flag or _switched_on(DEBUG_ENV)
 
 
 def _as_error(error: BaseException, debug: bool) -> CommandError:
