@@ -169,7 +169,7 @@ def test_the_nodes_of_a_table() -> None:
                 "        case 'store pick|-s' 'store pick|--size'",
                 "            __tool_x_add \"$prefix\" 'small' 'big'",
                 "        case 'load#+'",
-                '            __fish_complete_path "$cur"',
+                "            __tool_x_add '' (__fish_complete_path \"$cur\")",
                 "            printf \"%s\\t%s\\n\" 'load' 'Load files; it\\'s \"quoted\".'",
                 "            printf \"%s\\t%s\\n\" '--fresh' 'Fresh @ID@ @PROG@'",
             ],
