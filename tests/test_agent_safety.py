@@ -412,6 +412,9 @@ def test_text_output_that_was_cut_says_so_on_stderr(tool: Path) -> None:
     ref = notice.rsplit(" ", 1)[1]
     assert run(tool, "output", ref).code == 0
     assert "cut to" not in run(tool, "big", "--count", "2").err
+    # NOTE: over the limit with nothing that could be cut (strings this short never are).
+    uncut = run(tool, "big", "--count", "2", "--max-output", "5").err
+    assert "safe: over --max-output, uncut; full output: safe output " in uncut
 
 
 QUARANTINE_GAPS = '''

@@ -7206,9 +7206,8 @@ def _main(args: list[str]) -> int:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
                 where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
-                _emit(
-                    sys.stderr, f"{PROGRAM}: cut to --max-output at {paths}; full output: {where}\n"
-                )
+                what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
+                _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
         return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
