@@ -564,6 +564,8 @@ def test_fish_completes_after_an_opening_quote(tmp_path: Path) -> None:
     [
         ("pantry pr", ["prompt"]),
         ("pantry prompt ", ["shopping-list", "recipe"]),
+        ("pantry prompt recipe --di", ["--dish"]),
+        ("pantry prompt shopping-list --b", ["--budget"]),
         ("pantry resource ", ["pantry://inventory", "pantry://notes"]),
     ],
 )

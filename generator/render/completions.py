@@ -82,16 +82,19 @@ def table(program: Program) -> dict[str, Any]:
         for path in [(), *(g.path for g in program.groups)]
     ]
     commands = [_command_row(c) for c in program.commands if not c.hidden]
-    # NOTE: `prompt NAME` and `resource URI` complete as commands whose one positional is a
-    # prompt's name or a resource's URI (a template's URI has no fixed words to offer).
-    uris = [r.uri for r in program.resources if "{" not in r.uri]
-    for (word, text, _), present, names in (
-        (PROMPT_COMMAND, bool(program.prompts), [p.name for p in program.prompts]),
-        (RESOURCE_COMMAND, bool(program.resources), uris),
-    ):
-        if present:
-            groups[0][1].append([word, _help_line(text)])
-            commands.append([word, [], 0, [], [[names or "none", False]]])
+    # NOTE: `prompt NAME --ARG VALUE` completes as a group of commands, one a prompt; `resource
+    # URI` as a command whose one positional is a resource's URI (a template's URI has no fixed
+    # words to offer).
+    if program.prompts:
+        groups[0][1].append([PROMPT_COMMAND[0], _help_line(PROMPT_COMMAND[1])])
+        groups.append(["prompt", [[p.name, _help_line(p.summary)] for p in program.prompts]])
+        for prompt in program.prompts:
+            options = [[[a.flag], "none", _help_line(a.help)] for a in prompt.params if a.flag]
+            commands.append([f"prompt {prompt.name}", [], 0, options, []])
+    if program.resources:
+        uris = [r.uri for r in program.resources if "{" not in r.uri]
+        groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
+        commands.append([RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]])
     return {"groups": groups, "commands": commands, "root": list(program.root())}
 
 
