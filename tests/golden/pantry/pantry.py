@@ -6832,17 +6832,11 @@ def _resource_cli(invocation: _Invocation) -> object:
 
 def _surface_help(usage: str, description: str, *texts: str) -> object:
     """`prompt --help`, `resource --help`: usage, what it does, and what there is to name."""
-    import json
-
     lines = [f"usage: {PROGRAM} {usage}", "", description]
-    for text in texts:
-        for kind, entries in json.loads(text).items():
-            if entries:
-                lines += ["", f"{kind.replace('resourceTemplates', 'templates')}:"]
-            for entry in entries:
-                shown = entry.get("uri") or entry.get("uriTemplate") or entry["name"]
-                summary = entry.get("description", "").split("\n")[0]
-                lines.append(f"  {shown}" + (f"  {summary}" if summary else ""))
+    for kind, entries in _entries(texts).items():
+        if entries:
+            lines += ["", f"{kind.replace('resourceTemplates', 'templates')}:"]
+        lines += [f"  {shown}" + (f"  {summary}" if summary else "") for shown, summary in entries]
     sys.stdout.write("\n".join(lines) + "\n")
     return _PRINTED
 
@@ -6856,14 +6850,30 @@ def _listing(invocation: _Invocation, what: str, *texts: str) -> object:
         data.update(json.loads(text))
     if invocation.json:
         return {"ok": True, "data": data}
-    for entries in data.values():
-        for entry in entries:
-            shown = entry.get("uri") or entry.get("uriTemplate") or entry["name"]
-            summary = entry.get("description", "").split("\n")[0]
+    for entries in _entries(texts).values():
+        for shown, summary in entries:
             sys.stdout.write(f"{shown}\n" + (f"    {summary}\n" if summary else ""))
     if not data or not any(data.values()):
         raise UsageError(f"this tool has no {what}")
     return _PRINTED
+
+
+def _entries(texts: tuple[str, ...]) -> dict[str, list[tuple[str, str]]]:
+    """Each list of the documents (prompts, resources, templates): every entry as its name (or
+    URI, or URI template) and the first line of its description."""
+    import json
+
+    found: dict[str, list[tuple[str, str]]] = {}
+    for text in texts:
+        for kind, entries in json.loads(text).items():
+            found[kind] = [
+                (
+                    entry.get("uri") or entry.get("uriTemplate") or entry["name"],
+                    entry.get("description", "").split("\n")[0],
+                )
+                for entry in entries
+            ]
+    return found
 
 
 # ---- burgee: end of mcp ----
