@@ -44,6 +44,20 @@ def interrupt(delay: float = 0.05) -> int:
     \"\"\"Raise KeyboardInterrupt, as `_thread.interrupt_main()` or a library might.\"\"\"
     time.sleep(delay)
     raise KeyboardInterrupt
+
+
+@command(effects="read_only")
+def swallow() -> str:
+    \"\"\"Catch a real Ctrl-C (sent to this very process) and go on.\"\"\"
+    import os
+    import signal
+
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(5)
+    except KeyboardInterrupt:
+        return "swallowed"
+    return "not interrupted"
 """
 
 
@@ -246,6 +260,20 @@ def test_a_terminal_that_goes_away_ends_the_input(tool: Path, busy: bool) -> Non
     assert proc.returncode == 0, err[-600:]
     assert [json.loads(raw)["id"] for raw in out.splitlines()] == ([1] if busy else [])
     assert b"cannot read stdin" in err
+
+
+def test_a_swallowed_ctrl_c_does_not_make_a_later_keyboard_interrupt_stop_the_server(
+    tool: Path,
+) -> None:
+    """A handler that caught a real Ctrl-C went on; the next handler's own KeyboardInterrupt is
+    still that call's error, not the server's end."""
+    calls = [_call(1, "swallow"), _call("kbi", "interrupt"), _call(2, "slow", steps=1)]
+    messages, _, stderr, code = exchange(tool, line(INIT) + b"".join(map(line, calls)))
+    assert code == 0, stderr
+    answers = {m["id"]: m["result"] for m in messages}
+    assert answers[1]["structuredContent"] == {"result": "swallowed"}
+    assert answers["kbi"]["isError"] is True
+    assert answers[2]["structuredContent"] == {"result": 1}
 
 
 def test_keyboard_interrupt_from_a_handler_on_the_main_thread(tool: Path) -> None:

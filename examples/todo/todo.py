@@ -623,9 +623,9 @@ def _on_sigterm() -> None:
         pass  # not the main thread (an embedding program): leave its signals alone
 
 
-#: The SIGINTs an MCP server received (`_on_sigint`): a KeyboardInterrupt without one was
-#: raised by a handler, and is that call's error, not the server's end.
-_SIGINTS: list[int] = []
+#: The KeyboardInterrupt the last Ctrl-C raised in an MCP server (`_on_sigint`): any other one
+#: was raised by a handler, and is that call's error, not the server's end.
+_SIGINTS: list[BaseException] = []
 
 
 def _on_sigint() -> None:
@@ -633,13 +633,21 @@ def _on_sigint() -> None:
     import _signal  # type: ignore[import-not-found, unused-ignore]
 
     def interrupt(number: int, frame: object) -> None:
-        _SIGINTS.append(number)
-        raise KeyboardInterrupt
+        # NOTE: the exception itself, not a count: a handler that swallowed a Ctrl-C must not
+        # make its later KeyboardInterrupt of its own stop the server.
+        error = KeyboardInterrupt()
+        _SIGINTS[:] = [error]
+        raise error
 
     try:
         _signal.signal(_signal.SIGINT, interrupt)
     except (ValueError, OSError):
         pass  # not the main thread (an embedding program): leave its signals alone
+
+
+def _from_ctrl_c(error: BaseException) -> bool:
+    """Whether Ctrl-C raised `error`, rather than a handler."""
+    return any(error is seen for seen in _SIGINTS)
 
 
 class _ActionRequired(CommandError):
@@ -6561,7 +6569,7 @@ class _McpServer:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
             # it does while the server waits for input (the call's on_exit callbacks have run
             # by then); raised by a handler itself (no signal came), it is the call's error.
-            if thread == self.main and (isinstance(error, _Terminated) or _SIGINTS):
+            if thread == self.main and (isinstance(error, _Terminated) or _from_ctrl_c(error)):
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any, cast
 from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _QUARANTINED, _delivered, _failure_envelope
 from burgee.runtime.errors import (
-    _SIGINTS,
     BUILTIN_ERRORS,
+    _from_ctrl_c,
     _on_sigint,
     _on_sigterm,
     _Terminated,
@@ -597,7 +597,7 @@ class _McpServer:
             # NOTE: Ctrl-C or SIGTERM while a call runs on the main thread stops the server, as
             # it does while the server waits for input (the call's on_exit callbacks have run
             # by then); raised by a handler itself (no signal came), it is the call's error.
-            if thread == self.main and (isinstance(error, _Terminated) or _SIGINTS):
+            if thread == self.main and (isinstance(error, _Terminated) or _from_ctrl_c(error)):
                 with self.lock:
                     self.inflight.pop(request.key, None)
                 raise

@@ -14,7 +14,7 @@ from burgee.runtime.argv import _new_parser, _read_json_input
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import _SIGINTS, UsageError, _Internal
+from burgee.runtime.errors import UsageError, _from_ctrl_c, _Internal
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import _Any
@@ -179,7 +179,7 @@ def _answered(work: Callable[[], _T], server: _McpServer) -> _T:
     try:
         return work()
     except KeyboardInterrupt as error:
-        if _SIGINTS:
+        if _from_ctrl_c(error):
             raise
         raise _mcp_failure(error, server) from None
     except Exception as error:  # noqa: BLE001 (every failure is a JSON-RPC error)
