@@ -9,6 +9,7 @@ import decimal
 import enum
 import io
 import pathlib
+import sys
 import uuid
 from typing import Any
 
@@ -202,6 +203,18 @@ def test_execute_rejects_a_result_that_does_not_match() -> None:
     call = _Call({}, "json", Context("add", True), _Sources("add"))
     with pytest.raises(_Internal, match=r"result\.unit: expected one of g, pc, got 'kg'"):
         _execute(command, call)
+
+
+def test_execute_says_a_result_is_nested_too_deeply() -> None:
+    """Past Python's recursion limit, a clear internal error instead of a RecursionError's."""
+    value: object = "x"
+    for _ in range(sys.getrecursionlimit() + 10):
+        value = [value]
+    command = _command(lambda call: value, ("list", ("list", _Str)))
+    call = _Call({}, "json", Context("add", True), _Sources("add"))
+    with pytest.raises(_Internal, match="result: nested too deeply to write as JSON") as raised:
+        _execute(command, call)
+    assert raised.value.hint is not None and "flatter" in raised.value.hint
 
 
 def test_call_collects_every_problem() -> None:

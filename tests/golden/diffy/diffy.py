@@ -3294,8 +3294,16 @@ def _execute(
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
-    data = _jsonable(result)
-    problem = _conform(data, command.returns)
+    try:
+        data = _jsonable(result)
+        problem = _conform(data, command.returns)
+    except RecursionError:
+        # NOTE: Python's recursion limit, reached at about 500 levels (1,000 from 3.12): the
+        # walkers after this one (cuts, neutralising, text) take no more frames a level.
+        raise _Internal(
+            "result: nested too deeply to write as JSON",
+            hint="return flatter data (the handler's result nests lists or objects hundreds deep)",
+        ) from None
     if problem is not None:
         if type(result) is float and not _finite(result):
             # NOTE: null by now (`_jsonable`): say what it was.
