@@ -148,6 +148,10 @@ def test_security_defaults(pantry: HttpServer) -> None:
     assert json.loads(response.read())["error"]["message"].startswith("Payload Too Large")
     connection.close()
     assert post(port, None, raw=b"{not json")[0] == 400
+    # NOTE: read as every input is (`test_no_input_takes_nan_or_infinity`, stdio included).
+    too_large = b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": 1e400}}'
+    status, _, body = post(port, None, raw=too_large)
+    assert (status, json.loads(body)["error"]["code"]) == (400, -32700)
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.request("GET", "/mcp")
     response = connection.getresponse()

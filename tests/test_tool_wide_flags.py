@@ -261,18 +261,26 @@ def test_prompts_and_resources_reach_an_agent_neutralised(tool: Path) -> None:
     assert run(tool, "prompt", "about", "--topic", CONTROL).out == f"About {CONTROL}\n"
 
 
-@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity"])
-def test_no_input_takes_nan_or_infinity(tool: Path, tmp_path: Path, value: str) -> None:
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ("NaN", "is not a JSON value"),
+        ("Infinity", "is not a JSON value"),
+        ("-Infinity", "is not a JSON value"),
+        ("1e400", "is too large a number"),
+    ],
+)
+def test_no_input_takes_nan_or_infinity(tool: Path, tmp_path: Path, value: str, why: str) -> None:
+    """Every reader refuses them alike: a batch line, `--json` and MCP over stdio (over HTTP:
+    `test_mcp_http`)."""
     batch = run(tool, "--batch", stdin=f'{{"id": {value}, "command": "echo", "input": {{}}}}\n')
     assert batch.code == 120, batch
     answer = json.loads(batch.out)
     assert answer["id"] is None
-    assert answer["error"]["message"] == f"not valid JSON: {value} is not a JSON value"
+    assert answer["error"]["message"] == f"not valid JSON: {value} {why}"
     flag = run(tool, "echo", "--json", f'{{"text": {value}}}')
     assert flag.code == 2
-    assert flag.json()["error"]["message"] == (
-        f"--json input is not valid JSON: {value} is not a JSON value"
-    )
+    assert flag.json()["error"]["message"] == f"--json input is not valid JSON: {value} {why}"
     raw = b'{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":'
     proc = subprocess.run(
         [sys.executable, str(tool), "--mcp"],

@@ -95,7 +95,8 @@ def _not_json(name: str) -> Any:
 def _load_json(text: str | bytes) -> Any:
     """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
     `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
-    anything else, NaN and the infinities included, which Python's json would read."""
+    anything else, NaN and the infinities included, which Python's json would read. (MCP over
+    stdio runs `_json`'s scanner itself, with these same rules: `mcp_io._Codec`.)"""
     import json
 
     return json.loads(text, parse_constant=_not_json, parse_float=_finite_float)

@@ -29,6 +29,7 @@ from burgee.runtime.execute import (
 from burgee.runtime.kinds import _Float
 from burgee.runtime.mcp_http import _serve_http
 from burgee.runtime.mcp_io import (
+    _MCP_BATCHES,
     _MCP_LEGACY,
     _MCP_META,
     _MCP_MODERN,
@@ -313,9 +314,9 @@ class _McpServer:
     def batch(self, messages: list[Any]) -> None:
         """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
         none for notifications; each call runs on this thread."""
-        if self.version != "2025-03-26" or not messages:
-            why = "batches need protocol 2025-03-26"
-            if self.version == "2025-03-26":
+        if self.version != _MCP_BATCHES or not messages:
+            why = f"batches need protocol {_MCP_BATCHES}"
+            if self.version == _MCP_BATCHES:
                 why = "an empty batch"
             self.fail("null", -32600, f"Invalid Request: {why}")
             return

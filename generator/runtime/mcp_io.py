@@ -8,15 +8,17 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
-from burgee.runtime.kinds import _load_json, _not_json
+from burgee.runtime.kinds import _finite_float, _load_json, _not_json
 from burgee.runtime.output import _dumps
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
 
+#: The one protocol version with JSON-RPC batches (added in it, removed in the next).
+_MCP_BATCHES = "2025-03-26"
 #: The protocol versions of the handshake era, newest first, and of the stateless one.
-_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", _MCP_BATCHES, "2024-11-05")
 _MCP_MODERN = "2026-07-28"
 #: The prefix of the protocol's own `_meta` keys.
 _MCP_META = "io.modelcontextprotocol/"
@@ -52,7 +54,8 @@ class _Codec:
             return
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
-        self.parse_float, self.parse_int = float, int
+        # NOTE: `1e400` is refused as every other reader refuses it (`_load_json`).
+        self.parse_float, self.parse_int = _finite_float, int
         self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)

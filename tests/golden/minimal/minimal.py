@@ -1172,7 +1172,8 @@ def _not_json(name: str) -> Any:
 def _load_json(text: str | bytes) -> Any:
     """JSON text as JSON defines it, the one reader of every input the tool is given (`--json`,
     `--batch` lines, MCP over HTTP, JSON config files, JSON on the command line): ValueError for
-    anything else, NaN and the infinities included, which Python's json would read."""
+    anything else, NaN and the infinities included, which Python's json would read. (MCP over
+    stdio runs `_json`'s scanner itself, with these same rules: `mcp_io._Codec`.)"""
     import json
 
     return json.loads(text, parse_constant=_not_json, parse_float=_finite_float)
@@ -5147,8 +5148,12 @@ def _complete(words: list[str]) -> int:
 
 
 # ---- burgee: loaded on first use: mcp ----
+#: The one protocol version with JSON-RPC batches (added in it, removed in the next).
+_MCP_BATCHES = "2025-03-26"
+
+
 #: The protocol versions of the handshake era, newest first, and of the stateless one.
-_MCP_LEGACY = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
+_MCP_LEGACY = ("2025-11-25", "2025-06-18", _MCP_BATCHES, "2024-11-05")
 
 
 _MCP_MODERN = "2026-07-28"
@@ -5188,7 +5193,8 @@ class _Codec:
             return
         self.strict = True
         self.object_hook = self.object_pairs_hook = None
-        self.parse_float, self.parse_int = float, int
+        # NOTE: `1e400` is refused as every other reader refuses it (`_load_json`).
+        self.parse_float, self.parse_int = _finite_float, int
         self.parse_constant = _not_json
         codec: Any = _json
         scan = codec.make_scanner(self)
@@ -6031,9 +6037,9 @@ class _McpServer:
     def batch(self, messages: list[Any]) -> None:
         """A JSON-RPC batch (protocol 2025-03-26 only): one array of the answers, in order,
         none for notifications; each call runs on this thread."""
-        if self.version != "2025-03-26" or not messages:
-            why = "batches need protocol 2025-03-26"
-            if self.version == "2025-03-26":
+        if self.version != _MCP_BATCHES or not messages:
+            why = f"batches need protocol {_MCP_BATCHES}"
+            if self.version == _MCP_BATCHES:
                 why = "an empty batch"
             self.fail("null", -32600, f"Invalid Request: {why}")
             return
