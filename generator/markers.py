@@ -85,10 +85,10 @@ class CommandError(Exception):
     envelope's `error.details`) and optional `text`: what a person reads on stderr instead of
     the usual lines (without --json; JSON callers get the envelope as always). A class with a
     built-in kind and its exit code (`kind = "usage"`, `exit_code = 2`) raises the built-in
-    error itself.
+    error itself. Raised as it is, it is an `internal` error with your message.
     """
 
-    kind: str = "error"
+    kind: str = "internal"
     exit_code: int = 1
     retryable: bool = False
 

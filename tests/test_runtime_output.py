@@ -17,8 +17,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from burgee import CommandError as AuthoredError
 from burgee.runtime.context import _SECRETS, Context, _Command
-from burgee.runtime.errors import CommandError, UsageError, _ActionRequired, _failure, _Internal
+from burgee.runtime.errors import (
+    BUILTIN_ERRORS,
+    CommandError,
+    UsageError,
+    _ActionRequired,
+    _failure,
+    _Internal,
+)
 from burgee.runtime.execute import _as_error, _execute
 from burgee.runtime.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
 from burgee.runtime.output import _conform, _jsonable, _Redacting, _text
@@ -178,6 +186,19 @@ def test_failure_of_a_plain_error_and_an_internal_one() -> None:
     assert isinstance(internal, _Internal)
     assert _failure(internal)["error"]["message"] == "ZeroDivisionError: division by zero"
     assert internal.exit_code == 1
+
+
+def test_a_bare_command_error_is_internal_in_the_runtime_and_in_burgee_itself() -> None:
+    """The authoring class `burgee.CommandError` (what a handler's own tests import) and the
+    runtime's say the same: a kind every table documents."""
+    bare = _as_error(CommandError("disk full", hint="free some space"), debug=False)
+    assert _failure(bare)["error"] == {
+        "kind": "internal",
+        "message": "disk full",
+        "hint": "free some space",
+    }
+    assert bare.exit_code == BUILTIN_ERRORS["internal"][0]
+    assert (AuthoredError.kind, AuthoredError.exit_code) == ("internal", bare.exit_code)
 
 
 def _command(run: Any, returns: Any, keys: tuple[str, ...] = ()) -> _Command:

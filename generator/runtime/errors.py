@@ -40,7 +40,9 @@ class CommandError(Exception):
     """A failure the tool declares: a kind, an exit code, a message, an optional hint,
     optional details (data) and optional text for people."""
 
-    kind = "error"
+    # NOTE: raised as it is (`raise CommandError("...")`), it is an `internal` error with the
+    # handler's message: a kind every table documents. A declared error names its own.
+    kind = "internal"
     exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 

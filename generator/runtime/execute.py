@@ -89,7 +89,9 @@ def _execute(
         # it read: marked, so an agent gets it quarantined (`deliver._failure_envelope`). The
         # tool's own errors (usage, timeout, ...) are not the handler's.
         if command.trust in _QUARANTINED and (
-            not isinstance(error, CommandError) or error.kind not in BUILTIN_ERRORS
+            not isinstance(error, CommandError)
+            or type(error) is CommandError
+            or error.kind not in BUILTIN_ERRORS
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise

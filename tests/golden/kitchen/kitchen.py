@@ -577,7 +577,9 @@ class CommandError(Exception):
     """A failure the tool declares: a kind, an exit code, a message, an optional hint,
     optional details (data) and optional text for people."""
 
-    kind = "error"
+    # NOTE: raised as it is (`raise CommandError("...")`), it is an `internal` error with the
+    # handler's message: a kind every table documents. A declared error names its own.
+    kind = "internal"
     exit_code = BUILTIN_ERRORS["internal"][0]
     retryable = False
 
@@ -3822,7 +3824,9 @@ def _execute(
         # it read: marked, so an agent gets it quarantined (`deliver._failure_envelope`). The
         # tool's own errors (usage, timeout, ...) are not the handler's.
         if command.trust in _QUARANTINED and (
-            not isinstance(error, CommandError) or error.kind not in BUILTIN_ERRORS
+            not isinstance(error, CommandError)
+            or type(error) is CommandError
+            or error.kind not in BUILTIN_ERRORS
         ):
             error._trust = command.trust  # type: ignore[attr-defined]
         raise
