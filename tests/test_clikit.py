@@ -307,14 +307,17 @@ def test_the_schema_declares_the_bypass(tool: Path) -> None:
 
 
 def _at_a_terminal(
-    tool: Path, argv: list[str], answers: list[tuple[bytes, bytes]]
+    tool: Path,
+    argv: list[str],
+    answers: list[tuple[bytes, bytes]],
+    env: dict[str, str] | None = None,
 ) -> tuple[int, str]:
     """Run the tool in a pseudo-terminal of its own (its controlling terminal, as in a shell);
     each time it shows a question, type the answer."""
     pid, controller = pty.fork()
     if pid == 0:  # pragma: no cover (the child)
         os.chdir(tool.parent)
-        os.execve(sys.executable, [sys.executable, str(tool), *argv], _person())
+        os.execve(sys.executable, [sys.executable, str(tool), *argv], {**_person(), **(env or {})})
     seen = b""
     pending = list(answers)
     deadline = time.monotonic() + 30
@@ -347,6 +350,41 @@ def test_at_a_terminal_no_runs_nothing() -> None:
     code, seen = _at_a_terminal(tool, ["delete", "report"], [(b"[y/N]", b"n\n")])
     assert code == 4, seen
     assert "not confirmed: nothing ran" in seen and "deleted" not in seen
+
+
+ROLLBACK = """
+from enum import Enum
+from typing import Annotated
+
+from burgee import Argument, Option, command, program
+
+program(name="ops", env_prefix="OPS")
+
+
+class Env(str, Enum):
+    STAGING = "staging"
+    PROD = "prod"
+
+
+@command(effects="destructive", confirm="Roll back {service} by {steps} in {env} as {token}?")
+def rollback(
+    service: Annotated[str, Argument()],
+    steps: Annotated[int, Argument()] = 1,
+    env: Env = Env.STAGING,
+    token: Annotated[str, Option(secret=True)] = "",
+) -> str:
+    \"\"\"Roll a service back.\"\"\"
+    return f"{service} {env.value}"
+"""
+
+
+def test_the_question_shows_the_values_from_defaults_env_and_config(tmp_path: Path) -> None:
+    """What the command will act on, wherever the value came from; a secret as its name."""
+    tool = generate(tmp_path, ROLLBACK)
+    env = {"OPS_ENV": "prod", "OPS_TOKEN": "hunter2-token"}
+    code, seen = _at_a_terminal(tool, ["rollback", "api"], [(b"[y/N]", b"n\n")], env)
+    assert "Roll back api by 1 in prod as <secret:token>? [y/N] " in seen, seen
+    assert code == 4 and "hunter2" not in seen
 
 
 # ---- async handlers ----------------------------------------------------------------------

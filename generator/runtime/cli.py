@@ -10,7 +10,7 @@ from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_inpu
 from burgee.runtime.batch import _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
-from burgee.runtime.context import Context, _interactive
+from burgee.runtime.context import _SECRETS, Context, _interactive
 from burgee.runtime.deliver import _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
 from burgee.runtime.errors import (
@@ -46,9 +46,10 @@ from burgee.runtime.program import (
     VERSION,
 )
 from burgee.runtime.quickargs import _quick_parse
+from burgee.runtime.sanitize import _redact_text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
-from burgee.runtime.values import _Call
+from burgee.runtime.values import _Call, _jsonable_text
 
 if TYPE_CHECKING:
     import argparse
@@ -131,7 +132,7 @@ def _confirmation(
 
     def confirm(call: _Call) -> None:
         if _interactive():
-            sys.stderr.write(f"{_question(question, call.raw)} [y/N] ")
+            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
             sys.stderr.flush()
             if sys.stdin.readline().strip().lower() in ("y", "yes"):
                 return
@@ -158,21 +159,19 @@ def _confirmation(
     return confirm
 
 
-def _question(question: str, raw: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the call's values filled in (unknown names kept)."""
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
 
     class Values(dict):  # type: ignore[type-arg]
         def __missing__(self, key: str) -> str:
             return "{" + key + "}"
 
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
     try:
-        return question.format_map(Values({k: _show_raw(v) for k, v in raw.items()}))
+        return _redact_text(question.format_map(shown), _SECRETS)
     except (ValueError, IndexError, AttributeError):
         return question
-
-
-def _show_raw(value: object) -> str:
-    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def run(invocation: _Invocation) -> object:

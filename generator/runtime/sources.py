@@ -174,6 +174,8 @@ class _Sources:
         entry = call.provenance.get(key)
         if entry is not None and "secret" not in entry:
             entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
+        if call.confirm is not None:
+            call.settled[key] = value
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:

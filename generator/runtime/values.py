@@ -60,6 +60,9 @@ class _Call:
         #: Asks before the handler runs, once every value is known (a command that asks first,
         #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
+        #: The value each parameter ended up with, from wherever it came (its default, an env
+        #: var, ...): what the question of `confirm` shows. Kept only when it asks.
+        self.settled: dict[str, Any] = {}
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key

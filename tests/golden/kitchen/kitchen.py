@@ -1847,6 +1847,9 @@ class _Call:
         #: Asks before the handler runs, once every value is known (a command that asks first,
         #: on the command line, without `--yes`); raises to stop it.
         self.confirm: Callable[[_Call], None] | None = None
+        #: The value each parameter ended up with, from wherever it came (its default, an env
+        #: var, ...): what the question of `confirm` shows. Kept only when it asks.
+        self.settled: dict[str, Any] = {}
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -3478,6 +3481,8 @@ class _Sources:
         entry = call.provenance.get(key)
         if entry is not None and "secret" not in entry:
             entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
+        if call.confirm is not None:
+            call.settled[key] = value
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:
@@ -7221,7 +7226,7 @@ def _confirmation(
 
     def confirm(call: _Call) -> None:
         if _interactive():
-            sys.stderr.write(f"{_question(question, call.raw)} [y/N] ")
+            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
             sys.stderr.flush()
             if sys.stdin.readline().strip().lower() in ("y", "yes"):
                 return
@@ -7248,24 +7253,22 @@ def _confirmation(
     return confirm
 
 
-def _question(question: str, raw: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the call's values filled in (unknown names kept)."""
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
 
     class Values(dict):  # type: ignore[type-arg]
         def __missing__(self, key: str) -> str:
             return "{" + key + "}"
 
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
     try:
-        return question.format_map(Values({k: _show_raw(v) for k, v in raw.items()}))
+        return _redact_text(question.format_map(shown), _SECRETS)
     except (ValueError, IndexError, AttributeError):
         return question
 
 
 # ---- burgee: end of confirm ----
-
-
-def _show_raw(value: object) -> str:
-    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
 def run(invocation: _Invocation) -> object:
