@@ -17,7 +17,7 @@ from tests.helpers import generate, run
 from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
-"""Hardened: 100% of the edge cases."""
+"""Hardened: 100% of the edge cases, as %(prog)s says."""
 
 from __future__ import annotations
 
@@ -81,6 +81,12 @@ def wait(seconds: float = 30.0, ctx: Context = None) -> str:
 
 
 @command(effects="read_only")
+def unit(unit: Literal["%", "px"] = "px") -> str:
+    """Echo a unit, 100% of %(prog)s's."""
+    return unit
+
+
+@command(effects="read_only")
 def when(day: datetime.date = datetime.date(2026, 1, 1)) -> str:
     """Echo a day."""
     return day.isoformat()
@@ -103,6 +109,11 @@ def test_percent_in_help_texts(tool: Path) -> None:
         assert "Traceback" not in result.err
         assert result.code == 0, result
     assert "Summarise 100% of it." in run(tool, "--help").out
+    # NOTE: as written: argparse would %-format `%(prog)s` (and fail on the other `%`).
+    assert "100% of the edge cases, as %(prog)s says." in run(tool, "--help").out
+    shown = run(tool, "unit", "--help")
+    assert shown.code == 0, shown
+    assert "[--unit {%,px}]" in shown.out and "100% of %(prog)s's." in shown.out
 
 
 def test_non_utf8_arguments_give_valid_json(tool: Path) -> None:

@@ -213,6 +213,12 @@ def _terminal_width() -> int:
         return int(columns) - 2 if usable else 78
 
 
+def _as_written(text: str) -> str:
+    """Text argparse shows as it is: it %-formats a description or epilog holding `%(prog)`,
+    which a docstring means literally, as every other surface shows it."""
+    return text.replace("%", "%%") if "%(prog)" in text else text
+
+
 def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting."""
     import argparse
@@ -252,8 +258,8 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     parser = Parser(
         prog=prog,
-        description=description or None,
-        epilog=epilog or None,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
         formatter_class=formatter,
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,

@@ -104,8 +104,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
     own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
-    # NOTE: the usage line stays the command's own.
-    parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
+    # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
+    usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
+    parser.usage = usage.replace("%", "%%")
     group = parser.add_argument_group("tool-wide flags")
     for flag in flags_at(False, _CONFIG, command.confirm is not None):
         names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)

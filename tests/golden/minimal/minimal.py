@@ -3987,6 +3987,12 @@ def _terminal_width() -> int:
         return int(columns) - 2 if usable else 78
 
 
+def _as_written(text: str) -> str:
+    """Text argparse shows as it is: it %-formats a description or epilog holding `%(prog)`,
+    which a docstring means literally, as every other surface shows it."""
+    return text.replace("%", "%%") if "%(prog)" in text else text
+
+
 def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting."""
     import argparse
@@ -4026,8 +4032,8 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
 
     parser = Parser(
         prog=prog,
-        description=description or None,
-        epilog=epilog or None,
+        description=_as_written(description) or None,
+        epilog=_as_written(epilog) or None,
         formatter_class=formatter,
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
@@ -6480,8 +6486,9 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
     own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
-    # NOTE: the usage line stays the command's own.
-    parser.usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
+    # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
+    usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
+    parser.usage = usage.replace("%", "%%")
     group = parser.add_argument_group("tool-wide flags")
     for flag in flags_at(False, _CONFIG, command.confirm is not None):
         names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
