@@ -54,6 +54,49 @@ def _refused(tmp_path: Path, source: str | bytes) -> list[str]:
 # -- 11: things that generated a tool that could not run -------------------------------------
 
 
+def test_a_handler_that_yields_is_refused_at_its_first_yield(tmp_path: Path) -> None:
+    """A generator would run as a result, and fail every time; a function inside one may."""
+    source = """
+from burgee import command, prompt
+
+
+@command(effects="read_only", cardinality="bounded")
+def tail(n: int = 2) -> list[str]:
+    \"\"\"Lines.\"\"\"
+    def helper():
+        yield 1
+    if n:
+        yield from range(n)
+    yield "x"
+
+
+@command(effects="read_only")
+async def follow(n: int = 2) -> int:
+    \"\"\"Follow.\"\"\"
+    yield n
+
+
+@prompt()
+def ask(topic: str) -> str:
+    \"\"\"Ask.\"\"\"
+    yield topic
+
+
+@command(effects="read_only")
+def fine() -> list[int]:
+    \"\"\"Not a generator: its helpers are.\"\"\"
+    numbers = (lambda: (yield 1))()
+    return [len(list(x for x in range(3)))]
+"""
+    lines = _refused(tmp_path, source)
+    assert [line.split(" error: ")[0] for line in lines] == [
+        "handlers.py:11:9:",
+        "handlers.py:18:5:",
+        "handlers.py:24:5:",
+    ]
+    assert all("yields: a handler returns its whole answer" in line for line in lines)
+
+
 def test_positional_only_parameters_are_passed_positionally(tmp_path: Path) -> None:
     # NOTE: the decision: a `/` in a handler's signature changes nothing for the tool's
     # users (flags and arguments stay as they are); the generated call passes those

@@ -204,7 +204,7 @@ def _resolve_subscript(
                 node, f"{source}: a dict parameter is dict[str, T] with T one of {_shown()}"
             )
         return TypeRef(kind="dict", source=source, value=value)
-    if use == "param" and qualified in _TUPLE:
+    if use != "field" and qualified in _TUPLE:
         if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elements):
             raise UnsupportedType(node, f"{source}: use list[T] for any number of values")
         items = tuple(resolve(e, names, use, code) for e in elements)

@@ -56,6 +56,13 @@ def read_params(
     for param in parameters:
         if param.kind in ("*", "**"):
             reader.error(param, f"{fn}: *args and **kwargs cannot be command parameters")
+    found = _yields(node)
+    if found:
+        reader.error(
+            found[0],
+            f"{fn} yields: a handler returns its whole answer; collect the items in a list "
+            "and return it",
+        )
     for param in parameters:
         if param.kind in ("*", "**"):
             continue
@@ -67,6 +74,22 @@ def read_params(
             params.append(result)
     _check_params(reader, params, fn)
     return tuple(params)
+
+
+def _yields(node: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.expr]:
+    """The `yield`s of the function itself (not of a function or class inside it), in order:
+    a generator would be run as a result, and fail every time."""
+    found: list[ast.expr] = []
+    todo: list[ast.AST] = list(node.body)
+    while todo:
+        item = todo.pop()
+        if isinstance(item, (ast.Yield, ast.YieldFrom)):
+            found.append(item)
+        elif not isinstance(
+            item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            todo.extend(ast.iter_child_nodes(item))
+    return sorted(found, key=lambda item: (item.lineno, item.col_offset))
 
 
 def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Param | None:
