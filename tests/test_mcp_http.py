@@ -13,6 +13,7 @@ import socket
 import struct
 import subprocess
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ from tests.mcp_conformance import HANDLERS as CONFORMANCE_HANDLERS
 from tests.mcp_conformance import NOT_APPLICABLE
 from tests.mcp_tool import HANDLERS as MCP_TOOL_HANDLERS
 from tests.mcp_wire import INIT as WIRE_INIT
-from tests.mcp_wire import exchange, line
+from tests.mcp_wire import MODERN_META, exchange, line
 from tests.node_clients import CONFORMANCE, HttpServer, node
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
@@ -385,3 +386,117 @@ def test_a_result_with_undecodable_bytes_is_answered_over_http_as_over_stdio(
         assert answer["result"]["structuredContent"] == over_stdio
     finally:
         server.stop(signal.SIGTERM)
+
+
+ENDINGS = '''
+import time
+from pathlib import Path
+
+from burgee import Context, command
+
+
+@command(effects="read_only")
+def wait(mark: str, seconds: float = 30.0, ctx: Context = None) -> str:
+    """Wait until cancelled or done; write how it ended to the file `mark`."""
+    ctx.on_exit(lambda: Path(mark).write_text("cancelled" if ctx.cancelled.is_set() else "done"))
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not ctx.cancelled.is_set():
+        time.sleep(0.01)
+    return "woke"
+
+
+@command(effects="read_only")
+def hello() -> str:
+    """Say hello (a second command: a tool of one command is named as the program)."""
+    return "hello"
+'''
+
+
+def _modern(ident: Any, method: str, **params: Any) -> dict[str, Any]:
+    message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+    if ident is not None:
+        message["id"] = ident
+    message["params"] = {**params, "_meta": MODERN_META}
+    return message
+
+
+def _wait_call(ident: Any, mark: Path, seconds: float) -> dict[str, Any]:
+    arguments = {"mark": str(mark), "seconds": seconds}
+    return _modern(ident, "tools/call", name="wait", arguments=arguments)
+
+
+def _ended(mark: Path, within: float = 20) -> str:
+    deadline = time.monotonic() + within
+    while not mark.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return mark.read_text() if mark.exists() else "still running"
+
+
+@pytest.fixture(scope="module")
+def endings(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return generate(tmp_path_factory.mktemp("endings"), ENDINGS)
+
+
+def test_2026_requests_of_two_clients_are_apart(endings: Path, tmp_path: Path) -> None:
+    """Session-less requests stand alone: two clients may use the same id at once, and one's
+    `notifications/cancelled` cancels nothing of the other's (over HTTP, a client cancels by
+    closing its connection)."""
+    server = HttpServer(endings)
+    try:
+        plain = {"Accept": "application/json"}
+        got: list[tuple[int, dict[str, str], bytes]] = []
+        calls = [
+            threading.Thread(
+                target=lambda n=n: got.append(
+                    post(server.port, _wait_call(1, tmp_path / f"m{n}", 0.6), plain)
+                )
+            )
+            for n in range(2)
+        ]
+        for call in calls:
+            call.start()
+        time.sleep(0.2)
+        stray = _modern(None, "notifications/cancelled", requestId=1)
+        assert post(server.port, stray, plain)[0] == 202
+        for call in calls:
+            call.join(30)
+        answers = [json.loads(body) for status, _, body in got if status == 200]
+        assert [a["result"]["structuredContent"] for a in answers] == [{"result": "woke"}] * 2
+        assert [_ended(tmp_path / f"m{n}") for n in range(2)] == ["done", "done"]
+    finally:
+        server.stop(signal.SIGTERM)
+
+
+def test_a_2026_client_closing_its_connection_cancels_its_call(
+    endings: Path, tmp_path: Path
+) -> None:
+    """The 2026-07-28 way to cancel over HTTP: the server MUST treat a disconnect so."""
+    server = HttpServer(endings)
+    try:
+        body = json.dumps(_wait_call(1, tmp_path / "mark", 30)).encode()
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        head = f"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {len(body)}\r\n"
+        head += "Content-Type: application/json\r\nAccept: text/event-stream\r\n\r\n"
+        sock.sendall(head.encode() + body)
+        time.sleep(0.4)
+        sock.close()
+        assert _ended(tmp_path / "mark") == "cancelled"
+    finally:
+        server.stop(signal.SIGTERM)
+
+
+@pytest.mark.parametrize("modern", [True, False])
+def test_sigterm_lets_the_calls_in_flight_end(endings: Path, tmp_path: Path, modern: bool) -> None:
+    """As over stdio: cancelled, with the grace period for `finally` and on_exit."""
+    server = HttpServer(endings)
+    headers = {"Accept": "application/json"}
+    call = _wait_call(1, tmp_path / "mark", 30)
+    if not modern:
+        headers["Mcp-Session-Id"] = session(server.port)
+        call["params"].pop("_meta")
+    waiting = threading.Thread(target=lambda: post(server.port, call, headers), daemon=True)
+    waiting.start()
+    time.sleep(0.4)
+    code, err = server.stop(signal.SIGTERM)
+    assert code == 0, err
+    assert (tmp_path / "mark").read_text() == "cancelled"

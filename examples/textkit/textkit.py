@@ -5731,6 +5731,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     import signal
     import socket
     import threading
+    import time
     import uuid
 
     assert options.http is not None
@@ -5747,8 +5748,12 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
             f"{PROGRAM}: warning: serving MCP on {host} without --token-env: anyone who can"
             " reach the port can call every tool\n"
         )
+    # NOTE: owns the protocol's stdout; each 2026-07-28 request gets a server of its own made
+    # from it, so ids, in-flight calls and cancellations never mix between clients.
     stateless = make(debug)
     sessions: dict[str, Any] = {}
+    #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
+    busy: dict[Any, int] = {}
     guard = threading.Lock()
     slots = threading.BoundedSemaphore(_HTTP_WORKERS)
     versions = (_MCP_MODERN, *_MCP_LEGACY)
@@ -5841,6 +5846,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 self.close_connection = True
                 return
             body = self.rfile.read(int(length))
+            watch = False
             try:
                 message = _load_json(body)
             except (ValueError, RecursionError):
@@ -5869,7 +5875,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                     self.refuse(404, "Not Found: no such session (initialize again)")
                     return
             elif items and all(_modern(m) for m in items):
-                server = stateless
+                server = make(debug, stateless)
+                watch = any(m.get("method") == "tools/call" for m in requests)
                 header = self.headers.get("MCP-Protocol-Version")
                 meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
                 if header is not None and header != meta:
@@ -5879,6 +5886,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 self.refuse(400, "Bad Request: Mcp-Session-Id header is required")
                 return
             if not requests:
+                # NOTE: a 2026-07-28 `notifications/cancelled` reaches a server of its own, and
+                # cancels nothing: over HTTP, a client cancels by closing its connection.
                 server.handle(body)
                 self.answer(202, "", headers)
                 return
@@ -5887,10 +5896,46 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
             if not stream and "application/json" not in accept and "*/*" not in accept:
                 self.refuse(406, "Not Acceptable: accept application/json or text/event-stream")
                 return
-            self.exchange(server, body, stream, headers)
+            with guard:
+                busy[server] = busy.get(server, 0) + 1
+            try:
+                self.exchange(server, body, stream, headers, watch)
+            finally:
+                with guard:
+                    busy[server] -= 1
+                    if not busy[server]:
+                        del busy[server]
 
-        def exchange(self, server: Any, body: bytes, stream: bool, headers: dict[str, str]) -> None:
-            """Dispatch on this thread; stream what it writes, or answer once."""
+        def exchange(
+            self, server: Any, body: bytes, stream: bool, headers: dict[str, str], watch: bool
+        ) -> None:
+            """Dispatch on this thread; stream what it writes, or answer once. `watch`: a client
+            that closes its connection meanwhile cancels the call (2026-07-28)."""
+            done = threading.Event()
+            if watch:
+                threading.Thread(target=self.watch, args=(server, done), daemon=True).start()
+            try:
+                self.dispatch(server, body, stream, headers)
+            finally:
+                done.set()
+
+        def watch(self, server: Any, done: threading.Event) -> None:
+            """Until `done`: the client closing its connection abandons the server's calls."""
+            import select
+
+            connection = self.connection
+            try:
+                while not done.is_set():
+                    if select.select([connection], [], [], 0.1)[0]:
+                        # NOTE: readable: either the end of the connection, or the client's
+                        # next request on it (it is still there; nothing more to watch).
+                        if not connection.recv(1, socket.MSG_PEEK):
+                            server.abandon()
+                        return
+            except (OSError, ValueError):
+                server.abandon()
+
+        def dispatch(self, server: Any, body: bytes, stream: bool, headers: dict[str, str]) -> None:
             written: list[str] = []
             if stream:
                 self.send_response(200)
@@ -5963,7 +6008,15 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         sys.stderr.flush()
         httpd.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
-        pass
+        # NOTE: as over stdio: the calls still running are cancelled and given the grace
+        # period, so their `finally` blocks and on_exit callbacks run.
+        with guard:
+            running = [*busy, *sessions.values()]
+        for server in running:
+            server.abandon()
+        deadline = time.monotonic() + _TIMEOUT_GRACE
+        for server in running:
+            server.wait(deadline)
     finally:
         httpd.server_close()
     sys.stderr.write(f"{PROGRAM}: stopped\n")
@@ -6204,14 +6257,22 @@ class _McpServer:
         `_TIMEOUT_GRACE` seconds to end, so their `finally` blocks and on_exit callbacks run."""
         import time
 
-        # NOTE: without the lock: the signal may have come while this thread held it; copying
+        self.abandon()
+        self.wait(time.monotonic() + _TIMEOUT_GRACE)
+
+    def abandon(self) -> None:
+        """Cancel every call in flight, unanswered: the client stopped the server or went away;
+        it did not cancel a call."""
+        # NOTE: without the lock: a signal may have come while this thread held it; copying
         # the dict is one step under the GIL.
-        running = list(self.inflight.values())
-        for request in running:
-            # NOTE: unanswered: the client stopped the server, it did not cancel the call.
+        for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
-        deadline = time.monotonic() + _TIMEOUT_GRACE
+
+    def wait(self, deadline: float) -> None:
+        """Until the calls in flight have ended (their on_exit callbacks run), or `deadline`."""
+        import time
+
         while self.inflight and time.monotonic() < deadline:
             time.sleep(0.005)
 

@@ -232,14 +232,22 @@ class _McpServer:
         `_TIMEOUT_GRACE` seconds to end, so their `finally` blocks and on_exit callbacks run."""
         import time
 
-        # NOTE: without the lock: the signal may have come while this thread held it; copying
+        self.abandon()
+        self.wait(time.monotonic() + _TIMEOUT_GRACE)
+
+    def abandon(self) -> None:
+        """Cancel every call in flight, unanswered: the client stopped the server or went away;
+        it did not cancel a call."""
+        # NOTE: without the lock: a signal may have come while this thread held it; copying
         # the dict is one step under the GIL.
-        running = list(self.inflight.values())
-        for request in running:
-            # NOTE: unanswered: the client stopped the server, it did not cancel the call.
+        for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
-        deadline = time.monotonic() + _TIMEOUT_GRACE
+
+    def wait(self, deadline: float) -> None:
+        """Until the calls in flight have ended (their on_exit callbacks run), or `deadline`."""
+        import time
+
         while self.inflight and time.monotonic() < deadline:
             time.sleep(0.005)
 
