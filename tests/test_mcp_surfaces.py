@@ -174,6 +174,8 @@ def test_batches_are_answered_under_2025_03_26_only() -> None:
                 "params": {"name": "recipe", "arguments": {"dish": "tea"}},
             },
             {"jsonrpc": "2.0", "id": 3, "method": "no/such"},
+            {"jsonrpc": "2.0", "id": 4, "method": "initialize", "params": {}},
+            {"jsonrpc": "2.0", "id": 5, "method": "prompts/get", "params": {}},
         ]
     )
     only_notifications = line([{"jsonrpc": "2.0", "method": "notifications/initialized"}])
@@ -184,10 +186,15 @@ def test_batches_are_answered_under_2025_03_26_only() -> None:
     assert code == 0
     assert len(messages) == 3, raw
     answers = messages[1]
-    assert [answer["id"] for answer in answers] == [1, "two", 3]
+    assert [answer["id"] for answer in answers] == [1, "two", 3, 4, 5]
     assert answers[0]["result"]["structuredContent"] == {"name": "salt", "count": 1}
     assert answers[1]["result"]["messages"][0]["content"]["text"] == "What do I need for tea?"
     assert answers[2]["error"]["code"] == -32601
+    assert answers[3]["error"]["message"] == "Invalid Request: initialize cannot be part of a batch"
+    assert answers[4]["error"] == {
+        "code": -32602,
+        "message": "Invalid params: name must be a string",
+    }
     assert messages[2] == {
         "jsonrpc": "2.0",
         "id": None,

@@ -203,7 +203,9 @@ def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], mo
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     name = params.get("name")
-    if not isinstance(name, str) or name not in PROMPTS:
+    if not isinstance(name, str):
+        raise _McpError(-32602, "Invalid params: name must be a string")
+    if name not in PROMPTS:
         raise _mcp_failure(_unknown_prompt(name), server)
     arguments = _arguments(params)
     context = _mcp_context(server, "prompt " + name)

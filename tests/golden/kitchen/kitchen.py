@@ -6849,9 +6849,8 @@ class _McpServer:
         try:
             for message in messages:
                 if isinstance(message, dict) and message.get("method") == "initialize":
-                    self.fail(
-                        "null", -32600, "Invalid Request: initialize cannot be part of a batch"
-                    )
+                    why = "Invalid Request: initialize cannot be part of a batch"
+                    self.fail(self.ident(message.get("id")) or "null", -32600, why)
                     continue
                 try:
                     self.message(message)
@@ -6863,6 +6862,13 @@ class _McpServer:
                 answers = self.batches.pop(thread)
         if answers:
             self.send("[" + ",".join(answers) + "]")
+
+    def ident(self, request_id: object) -> str | None:
+        """A request's id as the answer gives it back (JSON text); None if it is no id."""
+        # NOTE: JSON gives exact ints and strs; a bool, a float, null or an object is no id.
+        if type(request_id) is int:
+            return str(request_id)
+        return self.dumps(request_id) if type(request_id) is str else None
 
     def message(self, message: object) -> None:
         """One JSON-RPC message: a request, a notification, or an answer to ignore."""
@@ -6876,16 +6882,12 @@ class _McpServer:
             else:
                 self.fail("null", -32600, "Invalid Request: no method")
             return
-        request_id = message["id"]
-        usable = isinstance(request_id, (str, int)) and not isinstance(request_id, bool)
-        ident = "null"
-        if usable:
-            ident = str(request_id) if type(request_id) is int else self.dumps(request_id)
+        ident = self.ident(message["id"])
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
-                self.fail(ident, -32600, "Invalid Request: no method")
+                self.fail(ident or "null", -32600, "Invalid Request: no method")
             return
-        if not usable:
+        if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
             return
         try:
@@ -6901,11 +6903,11 @@ class _McpServer:
     def notify(self, method: str, params: object) -> None:
         if method != "notifications/cancelled" or not isinstance(params, dict):
             return
-        request_id = params.get("requestId")
-        if isinstance(request_id, bool) or not isinstance(request_id, (str, int)):
+        ident = self.ident(params.get("requestId"))
+        if ident is None:
             return
         with self.lock:
-            request = self.inflight.get(self.dumps(request_id))
+            request = self.inflight.get(ident)
             if request is not None:
                 request.cancelled = True
         if request is not None:
