@@ -161,6 +161,29 @@ def test_security_defaults(pantry: HttpServer) -> None:
     connection.request("POST", "/other", b"{}", BOTH)
     assert connection.getresponse().status == 404
     connection.close()
+    # NOTE: every answer of the endpoint is JSON, http.server's own errors too.
+    for method, status in (("PUT", 405), ("OPTIONS", 405), ("FOO", 501)):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request(method, "/mcp", b"{}", BOTH)
+        response = connection.getresponse()
+        assert (response.status, response.getheader("Content-Type")) == (
+            status,
+            "application/json",
+        ), method
+        assert json.loads(response.read())["error"]["code"] == -32600
+        connection.close()
+    text = {**BOTH, "Content-Type": "text/plain"}
+    assert post(port, INIT, text)[0] == 415  # a browser sends text/plain without a preflight
+    assert post(port, INIT, {"Content-Type": "application/json; charset=utf-8"})[0] == 200
+    body = json.dumps(INIT).encode()
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        b"Accept: application/json\r\nContent-Length: %d\r\nContent-Length: 5\r\n\r\n%s"
+        % (len(body), body)
+    )
+    assert sock.recv(4096).startswith(b"HTTP/1.1 400 ")
+    sock.close()
 
 
 def test_bearer_token() -> None:

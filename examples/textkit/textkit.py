@@ -5815,6 +5815,17 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                     405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE"
                 )
 
+        do_PUT = do_PATCH = do_OPTIONS = do_GET
+
+        def send_error(
+            self, code: int, message: str | None = None, explain: str | None = None
+        ) -> None:
+            # NOTE: http.server's own errors (a method it has no handler for, a bad request
+            # line) as JSON too, as every other answer of the endpoint; never an HTML page.
+            self.close_connection = True
+            phrase = http.HTTPStatus(code).phrase
+            self.refuse(code, f"{phrase}: {message}" if message else phrase)
+
         def do_DELETE(self) -> None:
             if not self.checked():
                 return
@@ -5837,13 +5848,26 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 slots.release()
 
         def post(self) -> None:
+            lengths = self.headers.get_all("Content-Length") or []
+            if len(lengths) > 1 or (lengths and "Transfer-Encoding" in self.headers):
+                # NOTE: where a proxy and this server could read different bodies (request
+                # smuggling, RFC 9112 6.3): refused, and the connection closed.
+                self.close_connection = True
+                self.refuse(400, "Bad Request: one Content-Length, without Transfer-Encoding")
+                return
             length = self.headers.get("Content-Length", "")
             if not length.isdigit():
+                self.close_connection = True  # NOTE: whatever body came stays unread
                 self.refuse(411, "Length Required")
                 return
             if int(length) > _HTTP_LIMIT:
                 self.refuse(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
                 self.close_connection = True
+                return
+            media = self.headers.get("Content-Type", "").partition(";")[0].strip().lower()
+            if media != "application/json":
+                self.close_connection = True  # NOTE: its body stays unread
+                self.refuse(415, "Unsupported Media Type: send application/json")
                 return
             body = self.rfile.read(int(length))
             watch = False
