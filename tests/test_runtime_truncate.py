@@ -17,15 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from burgee.runtime import truncate
+from burgee.runtime import spill
 from burgee.runtime.errors import UsageError
-from burgee.runtime.truncate import (
-    _SPILL_KEEP,
-    _read_spill,
-    _spill,
-    _truncate,
-    _truncate_marker,
-)
+from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
+from burgee.runtime.truncate import _truncate, _truncate_marker
 from tests.runtime_program import install
 
 REF = "0123456789abcdef"
@@ -427,7 +422,7 @@ def test_the_default_directory_is_private(tmp_path: Path, monkeypatch: pytest.Mo
     # NOTE: a relative XDG_CACHE_HOME is ignored, as the XDG spec says.
     monkeypatch.setenv("XDG_CACHE_HOME", "relative")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert truncate._spill_directory() == str(tmp_path / "home" / ".cache" / "mytool" / "output")
+    assert spill._spill_directory() == str(tmp_path / "home" / ".cache" / "mytool" / "output")
 
 
 def test_old_and_surplus_spill_files_are_pruned(tmp_path: Path) -> None:

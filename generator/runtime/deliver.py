@@ -17,7 +17,8 @@ from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.output import _dumps, _emit, _text
 from burgee.runtime.program import _MAX_OUTPUT
 from burgee.runtime.sanitize import _neutralise, _quarantined, _redact, _sanitized
-from burgee.runtime.truncate import _PAGE, _read_spill, _spill, _truncate
+from burgee.runtime.spill import _PAGE, _read_spill, _spill
+from burgee.runtime.truncate import _truncate
 from burgee.runtime.values import _within
 
 if TYPE_CHECKING:

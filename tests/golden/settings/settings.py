@@ -2018,21 +2018,6 @@ _TRUNCATE_NEAR = 1000
 _TRUNCATE_TEXT_FLOOR = 256
 
 
-#: Spill files kept at most, and their age limit in seconds (7 days).
-_SPILL_KEEP = 200
-
-
-_SPILL_MAX_AGE = 7 * 24 * 3600
-
-
-#: Temporary files of an interrupted save are removed after an hour.
-_SPILL_STALE = 3600
-
-
-#: A reference: this many lowercase hexadecimal digits of the SHA-256 of the saved text.
-_SPILL_REF_DIGITS = 16
-
-
 def _truncate_marker(omitted: int, ref: str | None) -> str:
     """What stands in for the middle of a cut string."""
     where = f"full output: {ref}" if ref is not None else "the full output could not be saved"
@@ -2458,153 +2443,6 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     return {**envelope, "data": shrunk, "meta": merged}
 
 
-def _spill_directory() -> str:
-    """`<user cache dir>/<PROGRAM>/output`: $XDG_CACHE_HOME or ~/.cache; %LOCALAPPDATA%."""
-    if os.name == "nt":
-        base = os.environ.get("LOCALAPPDATA") or os.path.join(
-            os.path.expanduser("~"), "AppData", "Local"
-        )
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):  # the XDG spec: a relative path is to be ignored
-            base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, PROGRAM, "output")
-
-
-def _spill_is_ref(ref: object) -> bool:
-    return (
-        isinstance(ref, str)
-        and len(ref) == _SPILL_REF_DIGITS
-        and all(c in "0123456789abcdef" for c in ref)
-    )
-
-
-def _spill(text: str, directory: str | None = None) -> str | None:
-    """Save `text` (the full output, as written) and return its reference, or None if it could
-    not be saved; never raises.
-
-    The file is `<directory>/<ref>.txt` (by default in `_spill_directory()`, made with mode
-    0o700), where ref is the first 16 hex digits of the SHA-256 of the text: saving the same
-    text again writes nothing and keeps the same reference. Written to a temporary file and
-    renamed into place, so a reader never sees half a file. After a save, files beyond the
-    newest `_SPILL_KEEP`, or older than 7 days, are removed.
-    """
-    try:
-        import hashlib
-        import tempfile
-
-        folder = directory if directory is not None else _spill_directory()
-        # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
-        data = text.encode("utf-8", "surrogatepass")
-        ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
-        os.makedirs(folder, 0o700, exist_ok=True)
-        if directory is None:
-            os.chmod(folder, 0o700)
-        target = os.path.join(folder, f"{ref}.txt")
-        if os.path.isfile(target) and os.path.getsize(target) == len(data):
-            os.utime(target)  # saved before: it counts as new for pruning
-        else:
-            handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-            try:
-                with os.fdopen(handle, "wb") as stream:
-                    stream.write(data)
-                os.replace(temporary, target)
-            except BaseException:
-                if os.path.exists(temporary):
-                    os.unlink(temporary)
-                raise
-    except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
-        return None
-    _spill_prune(folder, target)
-    return ref
-
-
-def _spill_prune(folder: str, keep: str) -> None:
-    """Remove spill files beyond the newest `_SPILL_KEEP` or older than `_SPILL_MAX_AGE`
-    (never `keep`), and temporary files of interrupted saves; best effort, never raises."""
-    import time
-
-    now = time.time()
-    found: list[tuple[float, str]] = []
-    try:
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                name = entry.name
-                spilled = name.endswith(".txt") and _spill_is_ref(name[:-4])
-                if not spilled and not (name.startswith(".") and name.endswith(".tmp")):
-                    continue
-                try:
-                    changed = entry.stat(follow_symlinks=False).st_mtime
-                except OSError:
-                    continue
-                if spilled:
-                    found.append((changed, entry.path))
-                elif changed < now - _SPILL_STALE:
-                    os.unlink(entry.path)
-        found.sort(reverse=True)
-        for position, (changed, path) in enumerate(found):
-            if path != keep and (position >= _SPILL_KEEP or changed < now - _SPILL_MAX_AGE):
-                try:
-                    os.unlink(path)
-                except OSError:
-                    continue  # removed by another process meanwhile, or not ours to remove
-    except OSError:
-        return
-
-
-# ---- burgee: end of agent ----
-
-
-#: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
-_PAGE = 100_000
-
-
-# ---- burgee: loaded on first use: agent ----
-def _read_spill(
-    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
-) -> dict[str, Any]:
-    """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
-    characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
-    the output held quarantined text), "next" (the offset of the next page, or None after the
-    last)}`. A usage error for a malformed or unknown reference;
-    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
-    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
-    if not _spill_is_ref(ref):
-        raise UsageError(
-            f"{ref!r} is not a saved-output reference",
-            hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
-            "as in meta.truncated.ref",
-        )
-    folder = directory if directory is not None else _spill_directory()
-    try:
-        with open(
-            os.path.join(folder, f"{ref}.txt"), encoding="utf-8", errors="surrogatepass", newline=""
-        ) as stream:
-            text = stream.read()
-    except FileNotFoundError:
-        elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
-        raise UsageError(
-            f"no saved output {ref}: it has expired or was never saved",
-            hint=f"outputs are kept {_SPILL_MAX_AGE // 86400} days, the newest {_SPILL_KEEP} "
-            f"only; run the command again{elsewhere}",
-        ) from None
-    except (OSError, ValueError) as error:
-        raise UsageError(f"saved output {ref} cannot be read: {error}") from None
-    page = text[offset : offset + limit]
-    end = offset + len(page)
-    if f"<{_QUARANTINE_TAG}>" in text:
-        # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
-        # have no tags of its own left, so it is quarantined as a whole.
-        page = _quarantine(page)
-    return {
-        "ref": ref,
-        "offset": offset,
-        "length": len(text),
-        "text": page,
-        "next": end if end < len(text) else None,
-    }
-
-
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
 #: Llama 2 and Mistral, Mistral's tool and prompt markers, Gemma, Hermes/Qwen tool calls and
 #: reasoning tags. NOTE: `<s>` is also HTML's strike-through tag; it reads the same neutralised.
@@ -2762,6 +2600,168 @@ def _quarantined(value: Any) -> Any:
     dict keys are left as they are (they are the shape; `_sanitized` and `_redact` cover
     them)."""
     return _sanitize_walk(value, _quarantine, keys=False)
+
+
+#: Spill files kept at most, and their age limit in seconds (7 days).
+_SPILL_KEEP = 200
+
+
+_SPILL_MAX_AGE = 7 * 24 * 3600
+
+
+#: Temporary files of an interrupted save are removed after an hour.
+_SPILL_STALE = 3600
+
+
+#: A reference: this many lowercase hexadecimal digits of the SHA-256 of the saved text.
+_SPILL_REF_DIGITS = 16
+
+
+def _spill_directory() -> str:
+    """`<user cache dir>/<PROGRAM>/output`: $XDG_CACHE_HOME or ~/.cache; %LOCALAPPDATA%."""
+    if os.name == "nt":
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(
+            os.path.expanduser("~"), "AppData", "Local"
+        )
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # the XDG spec: a relative path is to be ignored
+            base = os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, PROGRAM, "output")
+
+
+def _spill_is_ref(ref: object) -> bool:
+    return (
+        isinstance(ref, str)
+        and len(ref) == _SPILL_REF_DIGITS
+        and all(c in "0123456789abcdef" for c in ref)
+    )
+
+
+def _spill(text: str, directory: str | None = None) -> str | None:
+    """Save `text` (the full output, as written) and return its reference, or None if it could
+    not be saved; never raises.
+
+    The file is `<directory>/<ref>.txt` (by default in `_spill_directory()`, made with mode
+    0o700), where ref is the first 16 hex digits of the SHA-256 of the text: saving the same
+    text again writes nothing and keeps the same reference. Written to a temporary file and
+    renamed into place, so a reader never sees half a file. After a save, files beyond the
+    newest `_SPILL_KEEP`, or older than 7 days, are removed.
+    """
+    try:
+        import hashlib
+        import tempfile
+
+        folder = directory if directory is not None else _spill_directory()
+        # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
+        data = text.encode("utf-8", "surrogatepass")
+        ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+        os.makedirs(folder, 0o700, exist_ok=True)
+        if directory is None:
+            os.chmod(folder, 0o700)
+        target = os.path.join(folder, f"{ref}.txt")
+        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+            os.utime(target)  # saved before: it counts as new for pruning
+        else:
+            handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+            try:
+                with os.fdopen(handle, "wb") as stream:
+                    stream.write(data)
+                os.replace(temporary, target)
+            except BaseException:
+                if os.path.exists(temporary):
+                    os.unlink(temporary)
+                raise
+    except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
+        return None
+    _spill_prune(folder, target)
+    return ref
+
+
+def _spill_prune(folder: str, keep: str) -> None:
+    """Remove spill files beyond the newest `_SPILL_KEEP` or older than `_SPILL_MAX_AGE`
+    (never `keep`), and temporary files of interrupted saves; best effort, never raises."""
+    import time
+
+    now = time.time()
+    found: list[tuple[float, str]] = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                spilled = name.endswith(".txt") and _spill_is_ref(name[:-4])
+                if not spilled and not (name.startswith(".") and name.endswith(".tmp")):
+                    continue
+                try:
+                    changed = entry.stat(follow_symlinks=False).st_mtime
+                except OSError:
+                    continue
+                if spilled:
+                    found.append((changed, entry.path))
+                elif changed < now - _SPILL_STALE:
+                    os.unlink(entry.path)
+        found.sort(reverse=True)
+        for position, (changed, path) in enumerate(found):
+            if path != keep and (position >= _SPILL_KEEP or changed < now - _SPILL_MAX_AGE):
+                try:
+                    os.unlink(path)
+                except OSError:
+                    continue  # removed by another process meanwhile, or not ours to remove
+    except OSError:
+        return
+
+
+# ---- burgee: end of agent ----
+
+
+#: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
+_PAGE = 100_000
+
+
+# ---- burgee: loaded on first use: agent ----
+def _read_spill(
+    ref: str, offset: int = 0, limit: int = _PAGE, directory: str | None = None
+) -> dict[str, Any]:
+    """One page of a saved output: `{"ref", "offset", "length" (of the whole text, in
+    characters), "text" (at most `limit` characters from `offset`; between quarantine tags when
+    the output held quarantined text), "next" (the offset of the next page, or None after the
+    last)}`. A usage error for a malformed or unknown reference;
+    `offset` is 0 or more and `limit` 1 or more (the `output` command's reader checks its
+    bounds, `deliver._OUTPUT_INPUTS`, as every command's)."""
+    if not _spill_is_ref(ref):
+        raise UsageError(
+            f"{ref!r} is not a saved-output reference",
+            hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
+            "as in meta.truncated.ref",
+        )
+    folder = directory if directory is not None else _spill_directory()
+    try:
+        with open(
+            os.path.join(folder, f"{ref}.txt"), encoding="utf-8", errors="surrogatepass", newline=""
+        ) as stream:
+            text = stream.read()
+    except FileNotFoundError:
+        elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
+        raise UsageError(
+            f"no saved output {ref}: it has expired or was never saved",
+            hint=f"outputs are kept {_SPILL_MAX_AGE // 86400} days, the newest {_SPILL_KEEP} "
+            f"only; run the command again{elsewhere}",
+        ) from None
+    except (OSError, ValueError) as error:
+        raise UsageError(f"saved output {ref} cannot be read: {error}") from None
+    page = text[offset : offset + limit]
+    end = offset + len(page)
+    if f"<{_QUARANTINE_TAG}>" in text:
+        # NOTE: an answer quarantined for an agent (untrusted text inside); a page of it may
+        # have no tags of its own left, so it is quarantined as a whole.
+        page = _quarantine(page)
+    return {
+        "ref": ref,
+        "offset": offset,
+        "length": len(text),
+        "text": page,
+        "next": end if end < len(text) else None,
+    }
 
 
 # ---- burgee: end of agent ----
