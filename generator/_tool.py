@@ -72,25 +72,41 @@ def _cache_directory() -> "str | None":
     if chosen == "off":
         return None
     if chosen:
-        return _private(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return _private(chosen, _may_write())
+    base = _user_cache()
+    found = _private(os.path.join(base, "burgee"), _may_write()) if base else None
+    return found if found is not None else _private(_temporary_cache(), _may_write())
+
+
+def _user_cache() -> "str | None":
+    """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
+    code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
-        base = os.environ.get("LOCALAPPDATA", base)
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(
+            os.path.expanduser("~"), "AppData", "Local"
+        )
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # NOTE: the XDG spec: a relative one is to be ignored
+            base = os.path.join(os.path.expanduser("~"), ".cache")
     # NOTE: no home (`~` stays `~` without HOME or a passwd entry): never the working directory.
-    found = _private(os.path.join(base, "burgee")) if os.path.isabs(base) else None
-    if found is None:
-        temporary = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
-        getuid = getattr(os, "getuid", None)
-        found = _private(os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}"))
-    return found
+    return base if os.path.isabs(base) else None
 
 
-def _private(chosen: str) -> "str | None":
-    """`chosen`, made if need be, when only this user may write in it; else None."""
+def _temporary_cache() -> str:
+    """This user's directory in the temporary directory: where the cache goes when the user's
+    cache directory cannot be used (`_private` checks it is this user's alone)."""
+    temporary = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
+    getuid = getattr(os, "getuid", None)
+    return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
+
+
+def _private(chosen: str, make: bool) -> "str | None":
+    """`chosen` (made if need be and `make`) when only this user may write in it; else None."""
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
-        if not _may_write():
+        if not make:
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
@@ -2832,17 +2848,17 @@ _SPILL_STALE = 3600
 _SPILL_REF_DIGITS = 16
 
 
-def _spill_directory() -> str:
-    """`<user cache dir>/<PROGRAM>/output`: $XDG_CACHE_HOME or ~/.cache; %LOCALAPPDATA%."""
-    if os.name == "nt":
-        base = os.environ.get("LOCALAPPDATA") or os.path.join(
-            os.path.expanduser("~"), "AppData", "Local"
-        )
-    else:
-        base = os.environ.get("XDG_CACHE_HOME", "")
-        if not os.path.isabs(base):  # the XDG spec: a relative path is to be ignored
-            base = os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, PROGRAM, "output")
+def _spill_directories() -> list[tuple[str, str | None]]:
+    """Where outputs are saved, in order: `<user cache>/<PROGRAM>/output` (`boot._user_cache`),
+    then the same under this user's temporary cache directory, the code cache's fallback (a
+    read-only home); each with the directory that must be this user's alone first, if any."""
+    base = _user_cache()
+    found: list[tuple[str, str | None]] = []
+    if base is not None:
+        found.append((os.path.join(base, PROGRAM, "output"), None))
+    temporary = _temporary_cache()
+    found.append((os.path.join(temporary, PROGRAM, "output"), temporary))
+    return found
 
 
 def _spill_is_ref(ref: object) -> bool:
@@ -2857,40 +2873,50 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     """Save `text` (the full output, as written) and return its reference, or None if it could
     not be saved; never raises.
 
-    The file is `<directory>/<ref>.txt` (by default in `_spill_directory()`, made with mode
-    0o700), where ref is the first 16 hex digits of the SHA-256 of the text: saving the same
-    text again writes nothing and keeps the same reference. Written to a temporary file and
-    renamed into place, so a reader never sees half a file. After a save, files beyond the
-    newest `_SPILL_KEEP`, or older than 7 days, are removed.
+    The file is `<directory>/<ref>.txt` (by default in the first of `_spill_directories()`
+    where it can be saved, made with mode 0o700), where ref is the first 16 hex digits of the
+    SHA-256 of the text: saving the same text again writes nothing and keeps the same
+    reference. Written to a temporary file and renamed into place, so a reader never sees half
+    a file. After a save, files beyond the newest `_SPILL_KEEP`, or older than 7 days, are
+    removed.
     """
-    try:
-        import hashlib
-        import tempfile
+    import hashlib
 
-        folder = directory if directory is not None else _spill_directory()
-        # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
-        data = text.encode("utf-8", "surrogatepass")
-        ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
-        os.makedirs(folder, 0o700, exist_ok=True)
-        if directory is None:
-            os.chmod(folder, 0o700)
+    # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
+    data = text.encode("utf-8", "surrogatepass")
+    ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+    places = [(directory, None)] if directory is not None else _spill_directories()
+    for folder, private in places:
+        if private is not None and _private(private, True) is None:
+            continue  # NOTE: another user's, or open to others: they could read it
         target = os.path.join(folder, f"{ref}.txt")
-        if os.path.isfile(target) and os.path.getsize(target) == len(data):
-            os.utime(target)  # saved before: it counts as new for pruning
-        else:
-            handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
-            try:
-                with os.fdopen(handle, "wb") as stream:
-                    stream.write(data)
-                os.replace(temporary, target)
-            except BaseException:
-                if os.path.exists(temporary):
-                    os.unlink(temporary)
-                raise
-    except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
-        return None
-    _spill_prune(folder, target)
-    return ref
+        try:
+            _spill_write(folder, target, data, private=directory is None)
+        except Exception:  # noqa: BLE001 (a failed save only means it cannot be paged back)
+            continue
+        _spill_prune(folder, target)
+        return ref
+    return None
+
+
+def _spill_write(folder: str, target: str, data: bytes, private: bool) -> None:
+    import tempfile
+
+    os.makedirs(folder, 0o700, exist_ok=True)
+    if private:
+        os.chmod(folder, 0o700)
+    if os.path.isfile(target) and os.path.getsize(target) == len(data):
+        os.utime(target)  # saved before: it counts as new for pruning
+        return
+    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(data)
+        os.replace(temporary, target)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -2949,11 +2975,18 @@ def _read_spill(
             hint=f"a reference is {_SPILL_REF_DIGITS} hexadecimal digits (0-9, a-f), "
             "as in meta.truncated.ref",
         )
-    folder = directory if directory is not None else _spill_directory()
+    places = [(directory, None)] if directory is not None else _spill_directories()
+    found = [
+        os.path.join(folder, f"{ref}.txt")
+        for folder, private in places
+        if private is None or _private(private, False) is not None
+    ]
+    # NOTE: a folder that is no folder (a file in its place) also means nothing saved there.
+    path = next((path for path in found if os.path.isfile(path)), None)
     try:
-        with open(
-            os.path.join(folder, f"{ref}.txt"), encoding="utf-8", errors="surrogatepass", newline=""
-        ) as stream:
+        if path is None:
+            raise FileNotFoundError
+        with open(path, encoding="utf-8", errors="surrogatepass", newline="") as stream:
             text = stream.read()
     except FileNotFoundError:
         elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from burgee.runtime import spill
+from burgee.runtime import boot, spill
 from burgee.runtime.errors import UsageError
 from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
 from burgee.runtime.truncate import _truncate, _truncate_marker
@@ -422,7 +422,35 @@ def test_the_default_directory_is_private(tmp_path: Path, monkeypatch: pytest.Mo
     # NOTE: a relative XDG_CACHE_HOME is ignored, as the XDG spec says.
     monkeypatch.setenv("XDG_CACHE_HOME", "relative")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert spill._spill_directory() == str(tmp_path / "home" / ".cache" / "mytool" / "output")
+    first, _ = spill._spill_directories()[0]
+    assert first == str(tmp_path / "home" / ".cache" / "mytool" / "output")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX permissions")
+def test_a_home_that_cannot_be_written_saves_in_the_code_caches_fallback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the code cache goes too (`boot._cache_directory`): this user's private directory
+    in the temporary directory; never one that others may write in."""
+    install(monkeypatch, PROGRAM="mytool")
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".cache").write_text("a file, not a directory")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.delenv("BURGEE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    ref = _spill("the full output")
+    assert ref is not None
+    saved = Path(boot._temporary_cache()) / "mytool" / "output" / f"{ref}.txt"
+    assert saved.read_text() == "the full output"
+    assert _read_spill(ref)["text"] == "the full output"
+    assert Path(boot._cache_directory() or "") == saved.parents[2]
+    # NOTE: open to others: someone else could have planted the text an agent reads back.
+    os.chmod(boot._temporary_cache(), 0o777)
+    with pytest.raises(UsageError, match="no saved output"):
+        _read_spill(ref)
+    assert _spill("more output") is None
 
 
 def test_old_and_surplus_spill_files_are_pruned(tmp_path: Path) -> None:

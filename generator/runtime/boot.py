@@ -69,25 +69,41 @@ def _cache_directory() -> "str | None":
     if chosen == "off":
         return None
     if chosen:
-        return _private(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        return _private(chosen, _may_write())
+    base = _user_cache()
+    found = _private(os.path.join(base, "burgee"), _may_write()) if base else None
+    return found if found is not None else _private(_temporary_cache(), _may_write())
+
+
+def _user_cache() -> "str | None":
+    """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
+    code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
-        base = os.environ.get("LOCALAPPDATA", base)
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(
+            os.path.expanduser("~"), "AppData", "Local"
+        )
+    else:
+        base = os.environ.get("XDG_CACHE_HOME", "")
+        if not os.path.isabs(base):  # NOTE: the XDG spec: a relative one is to be ignored
+            base = os.path.join(os.path.expanduser("~"), ".cache")
     # NOTE: no home (`~` stays `~` without HOME or a passwd entry): never the working directory.
-    found = _private(os.path.join(base, "burgee")) if os.path.isabs(base) else None
-    if found is None:
-        temporary = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
-        getuid = getattr(os, "getuid", None)
-        found = _private(os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}"))
-    return found
+    return base if os.path.isabs(base) else None
 
 
-def _private(chosen: str) -> "str | None":
-    """`chosen`, made if need be, when only this user may write in it; else None."""
+def _temporary_cache() -> str:
+    """This user's directory in the temporary directory: where the cache goes when the user's
+    cache directory cannot be used (`_private` checks it is this user's alone)."""
+    temporary = os.environ.get("TMPDIR") or os.environ.get("TEMP") or "/tmp"
+    getuid = getattr(os, "getuid", None)
+    return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
+
+
+def _private(chosen: str, make: bool) -> "str | None":
+    """`chosen` (made if need be and `make`) when only this user may write in it; else None."""
     try:
         found = os.stat(chosen)
     except FileNotFoundError:
-        if not _may_write():
+        if not make:
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
