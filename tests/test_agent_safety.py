@@ -175,6 +175,26 @@ def test_an_agent_gets_the_default_limit_schema_valid(tool: Path) -> None:
     jsonschema.validate(envelope, schema)
 
 
+def test_a_long_input_echoed_in_provenance_does_not_unbound_the_answer(tool: Path) -> None:
+    """A short result of a 1,000,000-character input: the echo in meta.provenance is cut too,
+    on the command line for an agent and over MCP, and the full answer pages back."""
+    long = "z" * 1_000_000
+    (answer,) = _mcp(tool, [("leak", {"how": long})])
+    text = _text_of(answer)
+    assert len(text) < 20_000
+    envelope = json.loads(text)
+    assert envelope["data"]["token"] == ""  # the result itself is whole
+    [cut] = envelope["meta"]["truncated"]["cuts"]
+    assert cut["path"] == "$.meta.provenance.how.value"
+    (page,) = _mcp(tool, [("output", {"ref": envelope["meta"]["truncated"]["ref"]})])
+    assert long[:1000] in _text_of(page)
+    given = json.dumps({"how": long})
+    agent = run(tool, "leak", "--json", "-", stdin=given, env={"CLAUDECODE": "1"})
+    assert len(agent.out) < 20_000 and agent.json()["meta"]["truncated"]["cuts"] == [cut]
+    # NOTE: a person asked for everything: as it is.
+    assert len(run(tool, "leak", "--json", "-", stdin=given).out) > 1_000_000
+
+
 def test_mcp_results_are_cut_and_the_output_tool_pages_back(tool: Path) -> None:
     (big,) = _mcp(tool, [("big", {})])
     text = _text_of(big)

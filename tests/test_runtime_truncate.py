@@ -182,6 +182,22 @@ def test_no_limit_and_data_that_fits_come_back_as_they_are() -> None:
     assert _truncate(envelope, 10_001, REF) is not envelope
 
 
+def test_provenance_echoing_a_long_input_gets_a_quarter_of_the_limit() -> None:
+    """The inputs echoed in meta.provenance would make the answer as long as the input."""
+    label = {"source": "json", "from": "json label", "value": "y" * 100_000}
+    envelope = _envelope("ok", provenance={"label": label, "n": {"value": 3}})
+    result = _truncate(envelope, 4_000, REF)
+    shown = result["meta"]["provenance"]
+    assert _size(shown) <= 1_000 + len(_truncate_marker(99_999, REF))
+    assert shown["n"] == {"value": 3} and shown["label"]["from"] == "json label"
+    assert result["data"] == "ok"
+    [cut] = result["meta"]["truncated"]["cuts"]
+    assert cut["path"] == "$.meta.provenance.label.value" and cut["omitted"] > 90_000
+    assert envelope["meta"]["provenance"]["label"] is label  # the original is left alone
+    short = _envelope("ok", provenance={"n": {"value": 3}})
+    assert _truncate(short, 4_000, REF) is short
+
+
 def test_a_string_keeps_its_head_and_tail_around_the_marker() -> None:
     text = "".join(chr(ord("a") + i % 26) for i in range(5000))
     result = _check(text, 300)

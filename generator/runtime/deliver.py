@@ -18,7 +18,7 @@ from burgee.runtime.output import _dumps, _emit, _text
 from burgee.runtime.program import _MAX_OUTPUT
 from burgee.runtime.sanitize import _neutralise, _quarantined, _redact, _sanitized
 from burgee.runtime.spill import _PAGE, _read_spill, _spill
-from burgee.runtime.truncate import _truncate
+from burgee.runtime.truncate import _over, _truncate
 from burgee.runtime.values import _within
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def _delivered(
     if quarantine:
         meta = {**envelope.get("meta", {}), "trust": command.trust}  # type: ignore[union-attr]
         envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
-    if most <= 0 or len(_dumps(envelope["data"])) <= most:
+    if not _over(envelope, most):
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)

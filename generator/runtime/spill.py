@@ -63,33 +63,35 @@ def _spill(text: str, directory: str | None = None) -> str | None:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
         target = os.path.join(folder, f"{ref}.txt")
-        try:
-            _spill_write(folder, target, data, private=directory is None)
-        except Exception:  # noqa: BLE001 (a failed save only means it cannot be paged back)
-            continue
-        _spill_prune(folder, target)
-        return ref
+        if _spill_write(folder, target, data, private=directory is None):
+            _spill_prune(folder, target)
+            return ref
     return None
 
 
-def _spill_write(folder: str, target: str, data: bytes, private: bool) -> None:
+def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
+    """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
     import tempfile
 
-    os.makedirs(folder, 0o700, exist_ok=True)
-    if private:
-        os.chmod(folder, 0o700)
-    if os.path.isfile(target) and os.path.getsize(target) == len(data):
-        os.utime(target)  # saved before: it counts as new for pruning
-        return
-    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+        os.makedirs(folder, 0o700, exist_ok=True)
+        if private:
+            os.chmod(folder, 0o700)
+        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+            os.utime(target)  # saved before: it counts as new for pruning
+            return True
+        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+    except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
+        return False
+    return True
 
 
 def _spill_prune(folder: str, keep: str) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.output import _dumps
+
 if TYPE_CHECKING:
     from array import array
     from collections.abc import Callable
@@ -378,7 +380,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
-    Data that fits comes back as it is (the same object). Otherwise a new envelope: long strings
+    The envelope's `meta.provenance` (the inputs, echoed) is shrunk the same way to a quarter of
+    `limit`, its cuts listed under `$.meta.provenance`. When both fit, `envelope` itself comes
+    back. Otherwise a new envelope: long strings
     keep a head (70%) and a tail (30%), cut where a line ends if one is within a quarter of
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
@@ -412,11 +416,46 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     """
     if limit <= 0:
         return envelope
+    meta = envelope.get("meta")
+    notes = meta.get("provenance") if isinstance(meta, dict) else None
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
+    # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
+    # full answer is saved first, as for data).
+    shown = _shrunk(notes, limit // 4, ref, "$.meta.provenance") if notes is not None else None
+    if data is None and shown is None:
+        return envelope
+    merged = dict(meta) if isinstance(meta, dict) else {}
+    cuts: list[dict[str, Any]] = []
+    for part in (data, shown):
+        if part is not None:
+            cuts += part[1]
+    if shown is not None:
+        merged["provenance"] = shown[0]
+    merged["truncated"] = {"ref": ref, "cuts": cuts}
+    return {**envelope, "data": envelope.get("data") if data is None else data[0], "meta": merged}
+
+
+def _over(envelope: dict[str, Any], limit: int) -> bool:
+    """Whether `_truncate` would cut `envelope`'s data, or its provenance (the inputs echoed)."""
+    if limit <= 0:
+        return False
+    meta = envelope.get("meta")
+    notes = meta.get("provenance") if isinstance(meta, dict) else None
+    return len(_dumps(envelope.get("data"))) > limit or (
+        notes is not None and len(_dumps(notes)) > limit // 4
+    )
+
+
+def _shrunk(
+    data: Any, limit: int, ref: str | None, path: str
+) -> tuple[Any, list[dict[str, Any]]] | None:
+    """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
+    paths under `path`); None when it fits as it is."""
     import json
 
-    data = envelope.get("data")
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
-        return envelope
+        return None
     plan = _Truncation(ref)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
@@ -448,8 +487,5 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
                     low = middle
             chosen = high
             break
-    shrunk, _, _ = plan.shrink(data, *caps(chosen), "$.data")
-    meta = envelope.get("meta")
-    merged = dict(meta) if isinstance(meta, dict) else {}
-    merged["truncated"] = {"ref": ref, "cuts": plan.cuts}
-    return {**envelope, "data": shrunk, "meta": merged}
+    shrunk, _, _ = plan.shrink(data, *caps(chosen), path)
+    return shrunk, plan.cuts

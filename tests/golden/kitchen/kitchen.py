@@ -491,6 +491,7 @@ _DATA = (
 _LAZY: dict[str, tuple[str, ...]] = {
     "agent": (
         "_neutralise",
+        "_over",
         "_quarantine",
         "_quarantined",
         "_read_spill",
@@ -2797,7 +2798,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
-    Data that fits comes back as it is (the same object). Otherwise a new envelope: long strings
+    The envelope's `meta.provenance` (the inputs, echoed) is shrunk the same way to a quarter of
+    `limit`, its cuts listed under `$.meta.provenance`. When both fit, `envelope` itself comes
+    back. Otherwise a new envelope: long strings
     keep a head (70%) and a tail (30%), cut where a line ends if one is within a quarter of
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
@@ -2831,11 +2834,46 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     """
     if limit <= 0:
         return envelope
+    meta = envelope.get("meta")
+    notes = meta.get("provenance") if isinstance(meta, dict) else None
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
+    # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
+    # full answer is saved first, as for data).
+    shown = _shrunk(notes, limit // 4, ref, "$.meta.provenance") if notes is not None else None
+    if data is None and shown is None:
+        return envelope
+    merged = dict(meta) if isinstance(meta, dict) else {}
+    cuts: list[dict[str, Any]] = []
+    for part in (data, shown):
+        if part is not None:
+            cuts += part[1]
+    if shown is not None:
+        merged["provenance"] = shown[0]
+    merged["truncated"] = {"ref": ref, "cuts": cuts}
+    return {**envelope, "data": envelope.get("data") if data is None else data[0], "meta": merged}
+
+
+def _over(envelope: dict[str, Any], limit: int) -> bool:
+    """Whether `_truncate` would cut `envelope`'s data, or its provenance (the inputs echoed)."""
+    if limit <= 0:
+        return False
+    meta = envelope.get("meta")
+    notes = meta.get("provenance") if isinstance(meta, dict) else None
+    return len(_dumps(envelope.get("data"))) > limit or (
+        notes is not None and len(_dumps(notes)) > limit // 4
+    )
+
+
+def _shrunk(
+    data: Any, limit: int, ref: str | None, path: str
+) -> tuple[Any, list[dict[str, Any]]] | None:
+    """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
+    paths under `path`); None when it fits as it is."""
     import json
 
-    data = envelope.get("data")
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
-        return envelope
+        return None
     plan = _Truncation(ref)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
@@ -2867,11 +2905,8 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
                     low = middle
             chosen = high
             break
-    shrunk, _, _ = plan.shrink(data, *caps(chosen), "$.data")
-    meta = envelope.get("meta")
-    merged = dict(meta) if isinstance(meta, dict) else {}
-    merged["truncated"] = {"ref": ref, "cuts": plan.cuts}
-    return {**envelope, "data": shrunk, "meta": merged}
+    shrunk, _, _ = plan.shrink(data, *caps(chosen), path)
+    return shrunk, plan.cuts
 
 
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
@@ -3090,33 +3125,35 @@ def _spill(text: str, directory: str | None = None) -> str | None:
         if private is not None and _private(private, True) is None:
             continue  # NOTE: another user's, or open to others: they could read it
         target = os.path.join(folder, f"{ref}.txt")
-        try:
-            _spill_write(folder, target, data, private=directory is None)
-        except Exception:  # noqa: BLE001 (a failed save only means it cannot be paged back)
-            continue
-        _spill_prune(folder, target)
-        return ref
+        if _spill_write(folder, target, data, private=directory is None):
+            _spill_prune(folder, target)
+            return ref
     return None
 
 
-def _spill_write(folder: str, target: str, data: bytes, private: bool) -> None:
+def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
+    """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
     import tempfile
 
-    os.makedirs(folder, 0o700, exist_ok=True)
-    if private:
-        os.chmod(folder, 0o700)
-    if os.path.isfile(target) and os.path.getsize(target) == len(data):
-        os.utime(target)  # saved before: it counts as new for pruning
-        return
-    handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-        os.replace(temporary, target)
-    except BaseException:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        raise
+        os.makedirs(folder, 0o700, exist_ok=True)
+        if private:
+            os.chmod(folder, 0o700)
+        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+            os.utime(target)  # saved before: it counts as new for pruning
+            return True
+        handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
+        try:
+            with os.fdopen(handle, "wb") as stream:
+                stream.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            if os.path.exists(temporary):
+                os.unlink(temporary)
+            raise
+    except Exception:  # noqa: BLE001 (a failed save only means the output cannot be paged back)
+        return False
+    return True
 
 
 def _spill_prune(folder: str, keep: str) -> None:
@@ -3283,7 +3320,7 @@ def _delivered(
     if quarantine:
         meta = {**envelope.get("meta", {}), "trust": command.trust}  # type: ignore[union-attr]
         envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
-    if most <= 0 or len(_dumps(envelope["data"])) <= most:
+    if not _over(envelope, most):
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
