@@ -50,9 +50,18 @@ def test_root_help_lists_commands_groups_and_exit_codes(kitchen: Path) -> None:
     assert "75   busy" in result.out and "3    missing" in result.out
 
 
-def test_no_arguments_prints_help(kitchen: Path) -> None:
-    result = run(kitchen)
-    assert result.code == 0 and "usage: kitchen" in result.out
+def test_a_group_without_its_command_is_a_usage_error_after_its_help(kitchen: Path) -> None:
+    """As in Click: exit 2 in every mode; a person reads the help first (on stderr)."""
+    for argv in ((), ("store",)):
+        result = run(kitchen, *argv)
+        assert (result.code, result.out) == (2, ""), result
+        assert result.err.startswith(f"usage: kitchen{''.join(' ' + a for a in argv)} ")
+        assert "kitchen: error: missing command\nhint: commands: " in result.err
+        assert json.loads(result.err.splitlines()[-1])["error"]["kind"] == "usage"
+        answer = run(kitchen, *argv, "--json")
+        assert (answer.code, answer.json()["error"]["message"]) == (2, "missing command")
+        assert "usage:" not in answer.err
+    assert run(kitchen, "store", "--help").code == 0
 
 
 def test_group_help_at_every_level(kitchen: Path) -> None:

@@ -198,7 +198,11 @@ def run(invocation: _Invocation) -> object:
             raise UsageError(
                 f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
             )
-        if invocation.json and not rest:
+        if not rest:
+            # NOTE: a usage error, as Click's: a script that left out the command must see it
+            # fail, whichever mode it runs in; a person gets the help first, on stderr.
+            if not invocation.json:
+                sys.stderr.write(_group_help(path))
             children = ", ".join(name for name, _ in GROUPS[path])
             raise UsageError("missing command", hint=f"commands: {children}")
         sys.stdout.write(_group_help(path))
