@@ -430,3 +430,16 @@ def test_a_negative_number_is_a_value_not_a_flag(number: str) -> None:
 def test_only_hidden_words_left_over_say_how_many() -> None:
     assert _unrecognized(["--tokn", "s3cret"]) == "unrecognized arguments: --tokn (and 1 more)"
     assert _unrecognized(["-1x"]) == "unrecognized arguments: 1 not shown"
+
+
+def test_no_flag_is_suggested_for_the_words_after_a_double_dash() -> None:
+    """After `--` every word is a value: `--limit` there is no mistyped flag."""
+    parser = _new_parser("db query")
+    parser.add_argument("sql")
+    parser.add_argument("--limit")
+    with pytest.raises(UsageError) as after:
+        parser.parse_args(["--", "-1", "--limit", "1"])
+    assert after.value.hint == "every word after '--' is an argument, not a flag"
+    with pytest.raises(UsageError) as before:
+        parser.parse_args(["--limt", "2", "x", "--", "--limit"])
+    assert before.value.hint == "did you mean '--limit'?"

@@ -84,6 +84,11 @@ def test_command_help_shows_options_defaults_and_examples(kitchen: Path, todo: P
 
 def test_version(todo: Path) -> None:
     assert run(todo, "--version").out == "todo 1.0.0\n"
+    misplaced = run(todo, "add", "--version", "--json")
+    assert misplaced.code == 2
+    assert misplaced.json()["error"]["message"] == (
+        "--version is a flag of the tool, not of the command 'add'"
+    )
 
 
 # ---- output ----

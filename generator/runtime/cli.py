@@ -189,7 +189,8 @@ def run(invocation: _Invocation) -> object:
         path, rest = _find(invocation.rest)
     if invocation.version and path:
         raise UsageError(
-            f"--version is the tool's, not {path!r}'s", hint=f"run '{PROGRAM} --version'"
+            f"--version is a flag of the tool, not of the command {path!r}",
+            hint=f"run '{PROGRAM} --version'",
         )
     if path in GROUPS:
         if invocation.version:

@@ -4260,7 +4260,17 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                     for flag, action in self._option_string_actions.items()
                     if action.help != _HIDDEN
                 ]
-                hint = _closest_flag(extras, shown)
+                given = list(args or ())
+                # NOTE: the words left after `--` are values: no flag is suggested for them.
+                after = given[given.index("--") + 1 :] if "--" in given else []
+                ending = 0
+                while ending < min(len(extras), len(after)) and (
+                    extras[-1 - ending] == after[-1 - ending]
+                ):
+                    ending += 1
+                hint = _closest_flag(extras[: len(extras) - ending], shown)
+                if not hint and ending:
+                    hint = "every word after '--' is an argument, not a flag"
                 raise UsageError(
                     _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
                 )
@@ -6914,7 +6924,8 @@ def run(invocation: _Invocation) -> object:
         path, rest = _find(invocation.rest)
     if invocation.version and path:
         raise UsageError(
-            f"--version is the tool's, not {path!r}'s", hint=f"run '{PROGRAM} --version'"
+            f"--version is a flag of the tool, not of the command {path!r}",
+            hint=f"run '{PROGRAM} --version'",
         )
     if path in GROUPS:
         if invocation.version:
