@@ -7420,15 +7420,15 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
         ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
         ("version", ("--version",), "_Str", None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
-        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale"))),
-        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (no docstring or return annotation, a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors"))),
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate"))),
+        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale (default: off)"))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (no docstring or return annotation, a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors (default: off)"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate (default: off)"))),
         ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
         ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
     ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer (the outcome stale) says which files are missing or stale. As JSON,\nthe answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
     "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
         ("handlers", (), "_Path", ..., (("help", "the handlers file"),)),
-        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors"))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
     ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
     "new": (new, "Create a new tool project.", _Null, (
         ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
@@ -7436,11 +7436,11 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
         ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
         ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
-        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option"))),
+        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option (default: off)"))),
     ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
     "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
         ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
-        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply`"))),
+        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply` (default: off)"))),
     ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
 }
 # fmt: on

@@ -24,6 +24,12 @@ def test_count_reads_files_or_stdin(textkit: Path) -> None:
     assert stdin.json()["data"] == [{"name": "-", "lines": 2, "words": 3, "chars": 6}]
 
 
+def test_help_says_which_switches_are_on(textkit: Path) -> None:
+    shown = run(textkit, "tidy", "lines", "--help", env={"COLUMNS": "100"}).out
+    assert "--strip, --no-strip   Strip blanks around each line (default: on)" in shown
+    assert "Drop repeated lines, keeping the first (default: off)" in shown
+
+
 def test_search_and_its_errors(textkit: Path) -> None:
     found = run(textkit, "search", "-i", "todo", "notes.txt")
     assert found.out.splitlines() == ["name       line  text", "notes.txt  2     TODO: fix"]

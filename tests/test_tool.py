@@ -79,7 +79,7 @@ def test_command_help_shows_options_defaults_and_examples(kitchen: Path, todo: P
     assert "How urgent it is. (default: low)" in result.out
     assert "-t TAG, --tag TAG" in result.out and "(repeatable)" in result.out
     assert "examples:\n  todo add 'buy milk' --priority high -t shop" in result.out
-    assert "--flag, --no-flag" in run(kitchen, "types", "--help").out
+    assert "A boolean with --flag/--no-flag. (default: off)" in run(kitchen, "types", "--help").out
 
 
 def test_version(todo: Path) -> None:

@@ -7257,12 +7257,12 @@ class _Stopped(CommandError):
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "count": (count, "Count lines, words and characters, like wc.", ("list", ("record", "Counts")), (
         ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to count (default: standard input)"), ("many", True), ("fresh", True))),
-        ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals"))),
+        ("total", ("--total",), "_Bool", False, (("action", "boolean_optional"), ("help", "Add a line with the totals (default: off)"))),
     ), (("examples", ("textkit count notes.txt todo.md", "textkit count < notes.txt")),)),
     "search": (search, "Print the lines that match a pattern, like grep -n.", ("list", ("record", "Match")), (
         ("pattern", (), "_Str", ..., (("help", "A regular expression"),)),
         ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to search (default: standard input)"), ("many", True), ("fresh", True))),
-        ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case"))),
+        ("ignore_case", ("-i", "--ignore-case"), "_Bool", False, (("action", "boolean_optional"), ("help", "Match without regard to case (default: off)"))),
         ("limit", ("-n", "--limit"), "_Int", None, (("help", "Stop after this many matches"), ("nullable", True))),
     ), (("examples", ("textkit search 'TODO|FIXME' src.py",)),)),
     "tidy slug": (slug, "Make a URL slug: ASCII letters and digits joined by a separator.", _Str, (
@@ -7273,8 +7273,8 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     "tidy lines": (lines, "Normalize lines: strip, change case, drop blanks and (optionally) duplicates.", ("list", _Str), (
         ("files", (), "_Path", list, (("nargs", "*"), ("help", "Files to read (default: standard input)"), ("many", True), ("fresh", True))),
         ("case", ("--case",), ("_member", "Case"), lambda: Case.KEEP, (("choices", ("keep", "lower", "upper")), ("help", "(default: keep)"), ("fresh", True))),
-        ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first"))),
-        ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line"))),
+        ("unique", ("-u", "--unique"), "_Bool", False, (("action", "boolean_optional"), ("help", "Drop repeated lines, keeping the first (default: off)"))),
+        ("strip", ("--strip",), "_Bool", True, (("action", "boolean_optional"), ("help", "Strip blanks around each line (default: on)"))),
     ), (("examples", ("textkit tidy lines notes.txt --case lower --unique",)),)),
 }
 # fmt: on

@@ -7301,7 +7301,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
     "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
-        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (env: TODO_ALL)"), ("env", "TODO_ALL"))),
+        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
         ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo list --all",)),)),
@@ -7310,7 +7310,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
     "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
-        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
+        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (default: on) (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
         ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
     ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
 }

@@ -48,6 +48,9 @@ def _help(param: Param, program: Program) -> str:
         parts.append(f"(default: computed when it runs, by {param.default_factory}())")
     elif param.required and param.role == "option":
         parts.append("(required)")
+    elif param.type.kind == "bool" and param.role == "option" and type(param.default) is bool:
+        # NOTE: in words: argparse would wrap a `--no-x` at its hyphens.
+        parts.append(f"(default: {'on' if param.default else 'off'})")
     elif (
         not param.required
         and not param.secret

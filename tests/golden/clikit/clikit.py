@@ -7351,7 +7351,7 @@ class _Stopped(CommandError):
 COMMANDS: dict[str, tuple[Any, ...]] = {
     "greet": (greet, "Greet someone; runs when the command line names no command.", _Str, (
         ("name", (), "_Str", "world", (("nargs", "?"), ("help", "Who to greet (default: world)"))),
-        ("shout", ("--shout",), "_Bool", False, (("action", "boolean_optional"), ("help", "Greet in capitals."))),
+        ("shout", ("--shout",), "_Bool", False, (("action", "boolean_optional"), ("help", "Greet in capitals. (default: off)"))),
     ), (("examples", ("clikit greet Ada --shout",)),)),
     "list-items": (list_items, "List the items from --from up to --to.", ("list", _Int), (
         ("from_", ("-f", "--from"), ("_within", "_Int", 0, None), 0, (("dest", "from_"), ("metavar", "FROM"), ("help", "The first item (default: 0) (at least 0)"))),

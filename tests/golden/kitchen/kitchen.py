@@ -7749,7 +7749,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("text", (), "_Str", ..., (("help", 'A "quoted" text with a \\ backslash'),)),
         ("number", (), "_Int", ..., (("help", "An integer"),)),
         ("ratio", ("--ratio",), "_Float", 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
-        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag."))),
+        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag. (default: off)"))),
         ("path", ("--path",), "_Path", lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
         ("day", ("--day",), "_Date", lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
         ("moment", ("--moment",), "_DateTime", None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
@@ -7771,7 +7771,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
     ), ()),
     "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
     "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"),)),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
     ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
     "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
         ("names", (), "_Str", ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),

@@ -7206,12 +7206,12 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("token", ("--token",), "_Str", None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
         ("mode", ("--mode",), ("_choice", "fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
         ("retries", ("--retries",), ("_within", "_Int", 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
-        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment)."))),
+        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment). (default: off)"))),
         ("tag", ("--tag",), "_Str", list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
         ("ratio", ("--ratio",), ("_within", "_Float", 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
     ), (("examples", ("settings connect --host example.org --port 443",)),)),
     "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
-        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
+        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
     ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
     "remote show": (show, "Show one remote by name.", _Str, (
         ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
