@@ -296,6 +296,12 @@ def test_text_keeps_a_value_of_several_lines_together() -> None:
     )
 
 
+def test_table_columns_line_up_on_a_terminal_with_wide_and_combining_characters() -> None:
+    rows = [{"name": "日本語", "n": 1}, {"name": "ascii", "n": 22}, {"name": "e\u0301te", "n": 3}]
+    assert _text(rows) == "name    n\n日本語  1\nascii   22\ne\u0301te     3"
+    assert _text({"名前": "x", "name": "y"}) == "名前: x\nname: y"
+
+
 def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
     from burgee.runtime.context import _agent  # noqa: PLC0415
 

@@ -1830,11 +1830,11 @@ def _text(data: object) -> str:
     if isinstance(data, str):
         return f"result: {data}" if _looks_like_json(data) else data
     if isinstance(data, dict):
-        width = max((len(str(key)) for key in data), default=0)
+        width = max((_width(str(key)) for key in data), default=0)
         # NOTE: a value's further lines stay under its first, so they never read as keys.
         below = "\n" + " " * (width + 2)
         return "\n".join(
-            f"{str(key) + ':':<{width + 1}} {_cell(value).replace(chr(10), below)}"
+            f"{key}:{' ' * (width - _width(str(key)))} {_cell(value).replace(chr(10), below)}"
             for key, value in data.items()
         )
     if isinstance(data, list):
@@ -1884,12 +1884,25 @@ def _table(rows: list[dict[str, Any]]) -> str:
         [_cell(row.get(column)).replace("\n", " ").replace("\t", " ") for column in columns]
         for row in rows
     ]
-    widths = [
-        max(len(column), *(len(line[i]) for line in cells)) for i, column in enumerate(columns)
-    ]
     lines = [columns, *cells]
+    sizes = [[_width(cell) for cell in line] for line in lines]
+    widths = [max(size[i] for size in sizes) for i in range(len(columns))]
     return "\n".join(
-        "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(line)).rstrip() for line in lines
+        "  ".join(cell + " " * (widths[i] - sizes[row][i]) for i, cell in enumerate(line)).rstrip()
+        for row, line in enumerate(lines)
+    )
+
+
+def _width(text: str) -> int:
+    """How many columns a terminal gives `text`: two for a wide character (CJK, most emoji),
+    none for a combining one."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
     )
 
 
