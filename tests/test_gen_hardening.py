@@ -97,6 +97,28 @@ def fine() -> list[int]:
     assert all("yields: a handler returns its whole answer" in line for line in lines)
 
 
+def test_an_option_may_not_read_the_tools_debug_variable(tmp_path: Path) -> None:
+    """`env_prefix` "T3" and an option `debug`: T3_DEBUG would also show every traceback."""
+    source = """
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="t3", env_prefix="T3")
+
+
+@command(effects="read_only")
+def show(debug: Annotated[str, Option("--dbg")] = "low", level: int = 1) -> str:
+    \"\"\"Show.\"\"\"
+    return debug
+"""
+    [line] = _refused(tmp_path, source)
+    assert line.startswith("handlers.py:10:10: error: --dbg reads the env var T3_DEBUG")
+    fixed = source.replace('Option("--dbg")', 'Option("--dbg", env="T3_LEVEL_NAME")')
+    (tmp_path / "handlers.py").write_text(fixed)
+    assert burgee("gen", "handlers.py", "-o", "tool.py", cwd=tmp_path).returncode == 0
+
+
 def test_positional_only_parameters_are_passed_positionally(tmp_path: Path) -> None:
     # NOTE: the decision: a `/` in a handler's signature changes nothing for the tool's
     # users (flags and arguments stay as they are); the generated call passes those

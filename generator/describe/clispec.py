@@ -18,7 +18,7 @@ from typing import Any
 from burgee.describe import builtins
 from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
-from burgee.model.ir import Command, Param, Program, TypeRef, cli_word
+from burgee.model.ir import Command, Param, Program, TypeRef
 from burgee.runtime.deliver import _AGENT_LIMIT
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.flags import FLAGS, confirm_flag
@@ -36,18 +36,6 @@ EXPLAIN = (
 
 #: clispec's type of the kinds that are not in the runtime's type table.
 _ARG_TYPES = {"record": "object", "dict": "object", "tuple": "array"}
-
-
-def env_name(param: Param, program: Program) -> str | None:
-    """The environment variable an option reads, if any: its own, else the program's prefix."""
-    if param.role != "option" or param.env == "":
-        return None
-    if param.env:
-        return param.env
-    if not program.env_prefix:
-        return None
-    prefix = program.env_prefix if program.env_prefix.endswith("_") else program.env_prefix + "_"
-    return prefix + cli_word(param.name).replace("-", "_").upper()
 
 
 def arg_type(ref: TypeRef) -> str:
@@ -82,7 +70,7 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["enum"] = list(item.choices)
     if param.help:
         entry["description"] = param.help
-    env = env_name(param, program)
+    env = program.env_of(param)
     if env:
         entry["env"] = env
     if param.secret:

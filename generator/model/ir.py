@@ -324,6 +324,23 @@ class Program(Node):
             return root.name, "alone"
         return root.name, "words" if any(p.role == "argument" for p in root.inputs) else "flags"
 
+    @property
+    def debug_env(self) -> str:
+        """The environment variable that turns on tracebacks (`--debug` for every call)."""
+        return self.name.upper().replace("-", "_").replace(".", "_") + "_DEBUG"
+
+    def env_of(self, param: Param) -> str | None:
+        """The environment variable an option reads, if any: its own, else the program's
+        prefix and its name."""
+        if param.role != "option" or param.env == "":
+            return None
+        if param.env:
+            return param.env
+        if not self.env_prefix:
+            return None
+        prefix = self.env_prefix if self.env_prefix.endswith("_") else self.env_prefix + "_"
+        return prefix + cli_word(param.name).replace("-", "_").upper()
+
     def builtin_errors(self) -> dict[str, tuple[int, str]]:
         """The built-in error kinds (`runtime/errors.BUILTIN_ERRORS`) with this program's moved
         exit codes (`program(exit_codes=...)`): kind -> (exit code, description)."""

@@ -16,7 +16,7 @@ import re
 
 import burgee
 from burgee.model.diagnostics import Diagnostic
-from burgee.model.ir import Command, Param
+from burgee.model.ir import Command, Param, Program
 from burgee.model.reserved import (
     CONFIRM_FLAGS,
     RESERVED_COMMANDS,
@@ -412,4 +412,22 @@ def _top_level_bindings(tree: ast.Module) -> list[tuple[str, ast.AST, ast.stmt]]
             if isinstance(node, _INNER_SCOPES):
                 continue
             stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def env_clashes(program: Program) -> list[Diagnostic]:
+    """An option whose environment variable is the tool's debug switch (an `env_prefix` that
+    is the program's name and an option `debug`, say): setting it would show tracebacks."""
+    found: list[Diagnostic] = []
+    for command in program.commands:
+        for param in command.params:
+            if program.env_of(param) == program.debug_env:
+                found.append(
+                    Diagnostic(
+                        span=param.span,
+                        message=f"{param.flag} reads the env var {program.debug_env}, which "
+                        "turns on the tool's tracebacks; give it another with "
+                        'Option(env=...), or env="" for none',
+                    )
+                )
     return found

@@ -33,7 +33,7 @@ from burgee.read.imports import (
     project_version,
     pyproject_dependencies,
 )
-from burgee.read.naming import API_NAMES, KEPT_API
+from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Decorator
@@ -554,7 +554,7 @@ def _read(
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
     commands = with_outcomes(reader.commands, reader.outcomes, source)
-    return Program(
+    program = Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),
         distribution=project[0] if project else None,
@@ -582,6 +582,10 @@ def _read(
         dependencies=dependencies if third_party else (),
         bundled=tuple(bundled.siblings),
     )
+    clashes = env_clashes(program)
+    if clashes:
+        raise GenerationError(clashes)
+    return program
 
 
 def nearest_project(path: str) -> tuple[str, str] | None:

@@ -9,7 +9,6 @@ from typing import Any
 
 from burgee import __version__
 from burgee.describe import documents
-from burgee.describe.clispec import env_name
 from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
 from burgee.model.literals import call, py
@@ -81,7 +80,7 @@ def _help(param: Param, program: Program) -> str:
     ]
     if bounds:
         parts.append(f"({' and '.join(bounds)})")
-    env = env_name(param, program)
+    env = program.env_of(param)
     if env:
         parts.append(f"(env: {env})")
     text = " ".join(parts)
@@ -173,7 +172,7 @@ def _input_row(param: Param, program: Program) -> str:
         spec = ("_within", spec, param.minimum, param.maximum)
     default, fresh = _default(param)
     options = [f"({py(key)}, {py(value)})" for key, value in parser.items()]
-    env = env_name(param, program)
+    env = program.env_of(param)
     reader: list[tuple[str, object]] = [
         ("many", ref.kind == "list"),
         ("nullable", ref.nullable),
@@ -420,7 +419,7 @@ def render(program: Program, regenerate: str) -> str:
         f"DISTRIBUTION = {py(program.distribution or '')}",
         f"DESCRIPTION = {py(program.description)}",
         f"REQUIRES_PYTHON = {py(f'>=3.{program.python_minor}')}",
-        f"DEBUG_ENV = {py(program.name.upper().replace('-', '_').replace('.', '_') + '_DEBUG')}",
+        f"DEBUG_ENV = {py(program.debug_env)}",
         "GROUP_HELP: dict[str, str] = " + py({" ".join(g.path): g.help for g in program.groups}),
         *_root_constants(program),
         "EXIT_CODES: dict[str, int] = " + py(dict(program.exit_codes)),
