@@ -317,3 +317,24 @@ def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyP
     assert _agent() == "claude-code"
     monkeypatch.setenv("AI_AGENT", " my-agent ")
     assert _agent() == "my-agent"
+
+
+def test_ci_and_force_tty_are_switches_read_as_every_other(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from burgee.runtime.context import _interactive  # noqa: PLC0415
+
+    for variable in ("AI_AGENT", "CLAUDECODE", "CURSOR_AGENT", "CODEX_THREAD_ID", "GEMINI_CLI"):
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
+    for on in ("1", "true", "yes"):
+        monkeypatch.setenv("FORCE_TTY", on)
+        assert _interactive(), on
+    monkeypatch.setenv("FORCE_TTY", "0")
+    assert not _interactive()
+    monkeypatch.setattr(sys.stdin, "isatty", lambda: True, raising=False)
+    for off in ("", "0", "false"):
+        monkeypatch.setenv("CI", off)
+        assert _interactive(), off
+    monkeypatch.setenv("CI", "true")
+    assert not _interactive()

@@ -773,9 +773,9 @@ def _agent() -> str | None:
 
 def _interactive() -> bool:
     """A person can answer: a terminal on stdin, no CI and no agent, or FORCE_TTY=1."""
-    if os.environ.get("FORCE_TTY") == "1":
+    if _switched_on("FORCE_TTY"):
         return True
-    return sys.stdin.isatty() and not os.environ.get("CI") and _agent() is None
+    return sys.stdin.isatty() and not _switched_on("CI") and _agent() is None
 
 
 #: The MCP (syslog) log levels of `ctx.log`, least to most severe.
