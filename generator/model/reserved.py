@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse, runtime_names
 from burgee.runtime.flags import confirm_flags, reserved_flags, shadowable_flags
+from burgee.runtime.shells import _TOOL_WORDS
 
 #: Flags every command of the generated tool accepts, or that the tool reserves.
 RESERVED_FLAGS = reserved_flags()
@@ -15,7 +16,7 @@ SHADOWABLE_FLAGS = shadowable_flags()
 CONFIRM_FLAGS = confirm_flags()
 
 #: Top-level command names the generated tool uses for itself.
-RESERVED_COMMANDS = frozenset({"schema", "completion", "__complete", "help", "output"})
+RESERVED_COMMANDS = _TOOL_WORDS
 
 #: Top-level command names the tool takes for its prompts and resources, when it has some
 #: (`mytool prompt NAME`, `mytool resource URI`): word -> what it serves.

@@ -31,7 +31,6 @@ from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
     ALIASES,
-    COMMANDS,
     DESCRIPTION,
     DISTRIBUTION,
     ERRORS,
@@ -183,7 +182,8 @@ def run(invocation: _Invocation) -> object:
     if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
         return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
-    if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
+    if invocation.rest[:1] == ["output"]:
+        # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = "output", invocation.rest[1:]
     else:
         path, rest = _find(invocation.rest)

@@ -57,7 +57,7 @@ def _builtin(args: list[str]) -> int:
 def _completion_usage(name: str) -> str:
     """`PROG completion --help`: what the scripts do and how to install each one."""
     return (
-        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
         f"completes with a function (through '{name} __complete').\n\n"

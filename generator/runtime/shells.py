@@ -15,8 +15,13 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 #: The built-in commands every tool has, after its own: name -> summary (root help, completion).
 _BUILTIN_COMMANDS = {
     "output": _OUTPUT.summary,
-    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+    "completion": f"print a shell completion script ({', '.join(_SHELLS)})",
 }
+
+#: Every top-level word the tool takes for itself, which no command or group may be named:
+#: the commands above, `schema`, the completion scripts' `__complete`, and `help`, kept free
+#: for what people type when they want help.
+_TOOL_WORDS = frozenset({*_BUILTIN_COMMANDS, "schema", "__complete", "help"})
 
 
 # NOTE: one renderer for `completion SHELL` and for `burgee gen --completions` (which calls

@@ -4909,7 +4909,7 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 #: The built-in commands every tool has, after its own: name -> summary (root help, completion).
 _BUILTIN_COMMANDS = {
     "output": _OUTPUT.summary,
-    "completion": "print a shell completion script (bash, zsh, fish, pwsh)",
+    "completion": f"print a shell completion script ({', '.join(_SHELLS)})",
 }
 
 
@@ -5283,7 +5283,7 @@ def _builtin(args: list[str]) -> int:
 def _completion_usage(name: str) -> str:
     """`PROG completion --help`: what the scripts do and how to install each one."""
     return (
-        f"usage: {name} completion {{bash,zsh,fish,pwsh}}\n\n"
+        f"usage: {name} completion {{{','.join(_SHELLS)}}}\n\n"
         f"Print the shell completion script of {name}. It completes commands, groups, options,\n"
         f"choices and file names; pressing TAB never runs {name}, except for values its author\n"
         f"completes with a function (through '{name} __complete').\n\n"
@@ -6815,7 +6815,8 @@ def run(invocation: _Invocation) -> object:
     if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
         return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
-    if invocation.rest[:1] == ["output"] and "output" not in COMMANDS:
+    if invocation.rest[:1] == ["output"]:
+        # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = "output", invocation.rest[1:]
     else:
         path, rest = _find(invocation.rest)
