@@ -9,6 +9,7 @@ from typing import Literal
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
 from burgee.model.kinds import SPELLINGS
+from burgee.runtime.kinds import TYPES
 
 Use = Literal["param", "return", "field"]
 
@@ -33,7 +34,7 @@ _DICT = {"builtins.dict", "typing.Dict", "typing.Mapping", "collections.abc.Mapp
 _TUPLE = {"builtins.tuple", "typing.Tuple"}
 _TYPING = {"typing", "typing_extensions"}
 #: What a tuple's values and a dict parameter's values may be: one word each on the command line.
-_SCALARS = {"str", "int", "float", "bool", "path", "date", "datetime", "time", "uuid", "decimal"}
+_SCALARS = {name for name, kind in TYPES.items() if kind.word}
 
 
 class UnsupportedType(Exception):

@@ -1362,8 +1362,9 @@ class _Type:
     base: ClassVar[str] = ""
     #: JSON Schema keywords beyond its Python type's (a count is never negative).
     schema: ClassVar[dict[str, Any]] = {}
-    #: How argparse takes it, when not as one value (a count: `-vvv`).
-    action: ClassVar[str] = ""
+    #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
+    #: be such a type; a count is a repeated flag).
+    word: ClassVar[bool] = True
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -1423,11 +1424,11 @@ class _Count(_Type):
     """`Annotated[int, Option("-v", count=True)]`: how often a flag is given (`-vvv` is 3)."""
 
     name = "count"
+    word = False
     base = "builtins.int"
     expected = "a count (0 or more)"
     clispec = "count"
     schema: ClassVar[dict[str, Any]] = {"minimum": 0}
-    action = "count"
 
     @staticmethod
     def convert(value: object) -> int:
@@ -1521,6 +1522,7 @@ class _Path(_Type):
 
 class _Any(_Type):
     name = "any"
+    word = False
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"

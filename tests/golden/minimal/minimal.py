@@ -1232,8 +1232,9 @@ class _Type:
     base: ClassVar[str] = ""
     #: JSON Schema keywords beyond its Python type's (a count is never negative).
     schema: ClassVar[dict[str, Any]] = {}
-    #: How argparse takes it, when not as one value (a count: `-vvv`).
-    action: ClassVar[str] = ""
+    #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
+    #: be such a type; a count is a repeated flag).
+    word: ClassVar[bool] = True
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -1317,6 +1318,7 @@ class _Float(_Type):
 
 class _Any(_Type):
     name = "any"
+    word = False
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"

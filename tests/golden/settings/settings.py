@@ -1346,8 +1346,9 @@ class _Type:
     base: ClassVar[str] = ""
     #: JSON Schema keywords beyond its Python type's (a count is never negative).
     schema: ClassVar[dict[str, Any]] = {}
-    #: How argparse takes it, when not as one value (a count: `-vvv`).
-    action: ClassVar[str] = ""
+    #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
+    #: be such a type; a count is a repeated flag).
+    word: ClassVar[bool] = True
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -1463,6 +1464,7 @@ class _Bool(_Type):
 
 class _Any(_Type):
     name = "any"
+    word = False
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
@@ -1470,6 +1472,7 @@ class _Any(_Type):
 
 class _Null(_Type):
     name = "none"
+    word = False
     spellings = ("builtins.None",)
     expected = "null"
 
