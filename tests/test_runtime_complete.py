@@ -288,6 +288,16 @@ def test_tool_flags_after_the_command_are_not_positionals() -> None:
     assert len(SEEN) == 3
 
 
+def test_json_input_before_or_after_the_command_is_read_as_argv_reads_it() -> None:
+    """`--json '{...}'` takes its object, so the words after it are still the command path;
+    a word that is no object is not its value."""
+    assert _candidates(["--json", "{}", "store", "pick", ""]) == ["A1", "A2", "B1"]
+    assert _candidates(["--json", "store", "pick", "A"]) == ["A1", "A2"]
+    assert _candidates(["store", "pick", "--json", "{}", "B"]) == ["B1"]
+    assert [context["positionals"] for _, context in SEEN] == [[], [], []]
+    assert _candidates(["store", "pick", "--json", "{"]) == []  # NOTE: JSON text: nothing
+
+
 def test_a_negated_switch_and_positionals_after_double_dash() -> None:
     assert _candidates(["load", "--no-fresh", "a", "--", "-b", ""]) == ["A1", "A2", "B1"]
     assert SEEN[-1][1] == {

@@ -90,19 +90,16 @@ class _Invocation:
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 # NOTE: `-` is stdin, as for `--json -`.
-                following = tokens[index] if index < len(tokens) else "-x"
-                if not has_value and (following == "-" or not following.startswith("-")):
-                    has_value, value = "=", following
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
                     index += 1
                 self.batch = value if has_value and value != "-" else ""
                 continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
-                if not has_value and index < len(tokens):
-                    following = tokens[index]
-                    if following.startswith("{") or following == "-":
-                        has_value, value = "=", following
-                        index += 1
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
+                    index += 1
                 self.json = True
                 if has_value:
                     if self.json_input is not None:

@@ -117,7 +117,7 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
     """One tool-wide flag in a help text (a parser's, or a group's of one)."""
     if not flag.metavar:
         parser.add_argument(*names, action="store_true", help=flag.help)
-    elif flag.name == "--json":
+    elif flag.optional:
         parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
     else:
         parser.add_argument(*names, metavar=flag.metavar, help=flag.help)

@@ -103,8 +103,8 @@ def _candidates(words: list[str]) -> list[str]:
         name, has_value, _ = token.partition("=")
         tool_flag = _flag(name)
         if tool_flag is not None:
-            taking = tool_flag.metavar and tool_flag.name != "--json" and not has_value
-            index += 2 if taking else 1
+            following = before[index + 1] if index + 1 < len(before) else partial
+            index += 2 if not has_value and tool_flag.takes(following) else 1
             continue
         child = f"{node} {token}".lstrip()
         child = ALIASES.get(child, child)
@@ -125,11 +125,15 @@ def _candidates(words: list[str]) -> list[str]:
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
     want: Any = None
-    rest = skip = False
+    rest = False
+    #: A tool-wide flag just seen, whose value the next word may be.
+    pending: Any = None
     for token in before[index:]:
-        if skip:
-            skip = False
-        elif want is not None:
+        if pending is not None:
+            taken, pending = pending.takes(token), None
+            if taken:
+                continue
+        if want is not None:
             _remember(want, token, options, raw)
             want = None
         elif rest or not token.startswith("-") or token == "-":
@@ -149,13 +153,7 @@ def _candidates(words: list[str]) -> list[str]:
                 continue
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
-                tool_flag = _flag(flag)
-                skip = (
-                    tool_flag is not None
-                    and tool_flag.metavar != ""
-                    and tool_flag.name != "--json"
-                    and not has_value
-                )
+                pending = _flag(flag) if not has_value else None
                 continue
             if slot[2] == "flag":
                 options[slot[0]] = True
@@ -163,8 +161,8 @@ def _candidates(words: list[str]) -> list[str]:
                 _remember(slot, value, options, raw)
             else:
                 want = slot
-    if skip:
-        return []
+    if pending is not None and pending.takes(partial):
+        return []  # NOTE: the value of a tool-wide flag
     if want is None and not rest and partial.startswith("-") and "=" in partial:
         flag, _, partial = partial.partition("=")
         want = by_flag.get(flag)

@@ -26,6 +26,7 @@ class Flag:
         "metavar",
         "name",
         "not_with",
+        "optional",
         "scope",
         "short",
     )
@@ -43,6 +44,7 @@ class Flag:
         goes_with: tuple[str, ...] = (),
         not_with: tuple[str, ...] = (),
         kind: str = "string",
+        optional: str = "",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
@@ -64,6 +66,17 @@ class Flag:
         self.choices = choices
         #: Only when the program reads a config file.
         self.config_only = config_only
+        #: A value that may be left out: "object" (the next word is its value when it opens a
+        #: JSON object, or is `-`), "word" (when it is `-` or no flag); "" when it always has one.
+        self.optional = optional
+
+    def takes(self, word: str) -> bool:
+        """Whether `word`, right after this flag (without `=`), is its value."""
+        if self.optional == "object":
+            return word.startswith("{") or word == "-"
+        if self.optional == "word":
+            return word == "-" or not word.startswith("-")
+        return self.metavar != ""
 
 
 #: How many read-only calls of a `--batch` run at once unless `--jobs` says.
@@ -78,6 +91,7 @@ FLAGS: tuple[Flag, ...] = (
         "OBJECT",
         "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
         " as a JSON object keyed by parameter name",
+        optional="object",
     ),
     Flag(
         "--output",
@@ -126,6 +140,7 @@ FLAGS: tuple[Flag, ...] = (
         " line each",
         scope="root",
         kind="path",
+        optional="word",
     ),
     Flag(
         "--jobs",

@@ -53,7 +53,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
-        if not flag.metavar or flag.name == "--json":
+        if not flag.metavar or flag.optional == "object":
             values = None
         elif flag.choices:
             values = list(flag.choices)

@@ -1213,6 +1213,7 @@ class Flag:
         "metavar",
         "name",
         "not_with",
+        "optional",
         "scope",
         "short",
     )
@@ -1230,6 +1231,7 @@ class Flag:
         goes_with: tuple[str, ...] = (),
         not_with: tuple[str, ...] = (),
         kind: str = "string",
+        optional: str = "",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
@@ -1251,6 +1253,17 @@ class Flag:
         self.choices = choices
         #: Only when the program reads a config file.
         self.config_only = config_only
+        #: A value that may be left out: "object" (the next word is its value when it opens a
+        #: JSON object, or is `-`), "word" (when it is `-` or no flag); "" when it always has one.
+        self.optional = optional
+
+    def takes(self, word: str) -> bool:
+        """Whether `word`, right after this flag (without `=`), is its value."""
+        if self.optional == "object":
+            return word.startswith("{") or word == "-"
+        if self.optional == "word":
+            return word == "-" or not word.startswith("-")
+        return self.metavar != ""
 
 
 #: How many read-only calls of a `--batch` run at once unless `--jobs` says.
@@ -1267,6 +1280,7 @@ FLAGS: tuple[Flag, ...] = (
         "OBJECT",
         "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
         " as a JSON object keyed by parameter name",
+        optional="object",
     ),
     Flag(
         "--output",
@@ -1315,6 +1329,7 @@ FLAGS: tuple[Flag, ...] = (
         " line each",
         scope="root",
         kind="path",
+        optional="word",
     ),
     Flag(
         "--jobs",
@@ -4539,19 +4554,16 @@ class _Invocation:
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 # NOTE: `-` is stdin, as for `--json -`.
-                following = tokens[index] if index < len(tokens) else "-x"
-                if not has_value and (following == "-" or not following.startswith("-")):
-                    has_value, value = "=", following
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
                     index += 1
                 self.batch = value if has_value and value != "-" else ""
                 continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
-                if not has_value and index < len(tokens):
-                    following = tokens[index]
-                    if following.startswith("{") or following == "-":
-                        has_value, value = "=", following
-                        index += 1
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
+                    index += 1
                 self.json = True
                 if has_value:
                     if self.json_input is not None:
@@ -5459,7 +5471,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
-        if not flag.metavar or flag.name == "--json":
+        if not flag.metavar or flag.optional == "object":
             values = None
         elif flag.choices:
             values = list(flag.choices)
@@ -5863,8 +5875,8 @@ def _candidates(words: list[str]) -> list[str]:
         name, has_value, _ = token.partition("=")
         tool_flag = _flag(name)
         if tool_flag is not None:
-            taking = tool_flag.metavar and tool_flag.name != "--json" and not has_value
-            index += 2 if taking else 1
+            following = before[index + 1] if index + 1 < len(before) else partial
+            index += 2 if not has_value and tool_flag.takes(following) else 1
             continue
         child = f"{node} {token}".lstrip()
         child = ALIASES.get(child, child)
@@ -5885,11 +5897,15 @@ def _candidates(words: list[str]) -> list[str]:
     raw: dict[str, Any] = {}
     positionals: list[Any] = []
     want: Any = None
-    rest = skip = False
+    rest = False
+    #: A tool-wide flag just seen, whose value the next word may be.
+    pending: Any = None
     for token in before[index:]:
-        if skip:
-            skip = False
-        elif want is not None:
+        if pending is not None:
+            taken, pending = pending.takes(token), None
+            if taken:
+                continue
+        if want is not None:
             _remember(want, token, options, raw)
             want = None
         elif rest or not token.startswith("-") or token == "-":
@@ -5909,13 +5925,7 @@ def _candidates(words: list[str]) -> list[str]:
                 continue
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
-                tool_flag = _flag(flag)
-                skip = (
-                    tool_flag is not None
-                    and tool_flag.metavar != ""
-                    and tool_flag.name != "--json"
-                    and not has_value
-                )
+                pending = _flag(flag) if not has_value else None
                 continue
             if slot[2] == "flag":
                 options[slot[0]] = True
@@ -5923,8 +5933,8 @@ def _candidates(words: list[str]) -> list[str]:
                 _remember(slot, value, options, raw)
             else:
                 want = slot
-    if skip:
-        return []
+    if pending is not None and pending.takes(partial):
+        return []  # NOTE: the value of a tool-wide flag
     if want is None and not rest and partial.startswith("-") and "=" in partial:
         flag, _, partial = partial.partition("=")
         want = by_flag.get(flag)
@@ -7407,7 +7417,7 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
     """One tool-wide flag in a help text (a parser's, or a group's of one)."""
     if not flag.metavar:
         parser.add_argument(*names, action="store_true", help=flag.help)
-    elif flag.name == "--json":
+    elif flag.optional:
         parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
     else:
         parser.add_argument(*names, metavar=flag.metavar, help=flag.help)

@@ -1047,6 +1047,7 @@ class Flag:
         "metavar",
         "name",
         "not_with",
+        "optional",
         "scope",
         "short",
     )
@@ -1064,6 +1065,7 @@ class Flag:
         goes_with: tuple[str, ...] = (),
         not_with: tuple[str, ...] = (),
         kind: str = "string",
+        optional: str = "",
     ) -> None:
         self.name = name
         #: What its value looks like, or "" for a switch.
@@ -1085,6 +1087,17 @@ class Flag:
         self.choices = choices
         #: Only when the program reads a config file.
         self.config_only = config_only
+        #: A value that may be left out: "object" (the next word is its value when it opens a
+        #: JSON object, or is `-`), "word" (when it is `-` or no flag); "" when it always has one.
+        self.optional = optional
+
+    def takes(self, word: str) -> bool:
+        """Whether `word`, right after this flag (without `=`), is its value."""
+        if self.optional == "object":
+            return word.startswith("{") or word == "-"
+        if self.optional == "word":
+            return word == "-" or not word.startswith("-")
+        return self.metavar != ""
 
 
 #: How many read-only calls of a `--batch` run at once unless `--jobs` says.
@@ -1101,6 +1114,7 @@ FLAGS: tuple[Flag, ...] = (
         "OBJECT",
         "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
         " as a JSON object keyed by parameter name",
+        optional="object",
     ),
     Flag(
         "--output",
@@ -1149,6 +1163,7 @@ FLAGS: tuple[Flag, ...] = (
         " line each",
         scope="root",
         kind="path",
+        optional="word",
     ),
     Flag(
         "--jobs",
@@ -4124,19 +4139,16 @@ class _Invocation:
             if flag.name == "--batch":
                 # NOTE: the file is optional (stdin otherwise); no command may follow.
                 # NOTE: `-` is stdin, as for `--json -`.
-                following = tokens[index] if index < len(tokens) else "-x"
-                if not has_value and (following == "-" or not following.startswith("-")):
-                    has_value, value = "=", following
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
                     index += 1
                 self.batch = value if has_value and value != "-" else ""
                 continue
             if flag.name == "--json":
                 # NOTE: the input is optional; a next word counts only when it looks like one.
-                if not has_value and index < len(tokens):
-                    following = tokens[index]
-                    if following.startswith("{") or following == "-":
-                        has_value, value = "=", following
-                        index += 1
+                if not has_value and index < len(tokens) and flag.takes(tokens[index]):
+                    has_value, value = "=", tokens[index]
+                    index += 1
                 self.json = True
                 if has_value:
                     if self.json_input is not None:
@@ -5044,7 +5056,7 @@ def _tool_options(path: str, root: bool, config: bool, confirm: bool) -> list[_O
     found: list[_Opt] = []
     for flag in flags_at(root, config, confirm):
         values: _Values
-        if not flag.metavar or flag.name == "--json":
+        if not flag.metavar or flag.optional == "object":
             values = None
         elif flag.choices:
             values = list(flag.choices)
@@ -6862,7 +6874,7 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
     """One tool-wide flag in a help text (a parser's, or a group's of one)."""
     if not flag.metavar:
         parser.add_argument(*names, action="store_true", help=flag.help)
-    elif flag.name == "--json":
+    elif flag.optional:
         parser.add_argument(*names, nargs="?", metavar=flag.metavar, help=flag.help)
     else:
         parser.add_argument(*names, metavar=flag.metavar, help=flag.help)
