@@ -83,7 +83,7 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["hidden"] = True
     if param.prompt is not None:
         entry["burgee_prompt"] = param.prompt
-    if param.role == "option" and param.flag[2:].replace("-", "_") != param.name:
+    if param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name
     return entry

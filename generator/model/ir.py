@@ -148,6 +148,12 @@ class Param(Node):
     span: SourceSpan
 
     @property
+    def renamed(self) -> bool:
+        """An option whose flag does not spell its JSON key (`Option("--from")`, `list_`): the
+        key is given apart (clispec's `burgee_key`, argparse's `dest`)."""
+        return self.role == "option" and self.flag[2:].replace("-", "_") != self.name
+
+    @property
     def flag(self) -> str:
         """The command-line spelling: `--kebab-name` for options, the name for arguments."""
         if self.role == "argument":

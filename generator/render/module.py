@@ -105,8 +105,7 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["nargs"] = "?"
     else:
         flags = (param.short, param.flag) if param.short else (param.flag,)
-        renamed = param.flag[2:].replace("-", "_") != param.name
-        if renamed:
+        if param.renamed:
             options["dest"] = param.name
         if ref.kind == "bool":
             options["action"] = _BOOL_ACTION
@@ -121,7 +120,8 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             upper = param.flag[2:].upper().replace("-", "_")
             options["metavar"] = tuple(metavar(i) or upper for i in ref.items)
         elif ref.kind != "count":
-            if not shown and renamed and ref.kind != "bool" and item.kind not in ("choice", "enum"):
+            plain = ref.kind != "bool" and item.kind not in ("choice", "enum")
+            if not shown and param.renamed and plain:
                 shown = param.flag[2:].upper().replace("-", "_")
             if shown:
                 options["metavar"] = shown
