@@ -104,10 +104,13 @@ def _one_json_document(out: str) -> object:
 
 
 def test_percent_in_help_texts(tool: Path) -> None:
-    for args in ((), ("--help",), ("tools", "--help")):
+    for args in (("--help",), ("tools", "--help")):
         result = run(tool, *args)
         assert "Traceback" not in result.err
         assert result.code == 0, result
+    # NOTE: no command named: the help, on stderr, before the usage error.
+    bare = run(tool)
+    assert bare.code == 2 and "Summarise 100% of it." in bare.err and "Traceback" not in bare.err
     assert "Summarise 100% of it." in run(tool, "--help").out
     # NOTE: as written: argparse would %-format `%(prog)s` (and fail on the other `%`).
     assert "100% of the edge cases, as %(prog)s says." in run(tool, "--help").out
