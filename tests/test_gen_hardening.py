@@ -97,6 +97,22 @@ def fine() -> list[int]:
     assert all("yields: a handler returns its whole answer" in line for line in lines)
 
 
+def test_a_tuple_result_is_refused_and_the_message_offers_no_tuple(tmp_path: Path) -> None:
+    """A cut answer loses the middle of a long list, which a tuple's schema would not allow."""
+    source = """
+from burgee import command
+
+
+@command(effects="read_only")
+def origin(offset: tuple[int, int] = (0, 0)) -> tuple[int, int]:
+    \"\"\"A tuple parameter is fine; a tuple result is not.\"\"\"
+    return offset
+"""
+    [line] = _refused(tmp_path, source)
+    assert line.startswith("handlers.py:6:49: error: return type of origin: unsupported type")
+    assert "list[T]" in line and "tuple" not in line.split("supported:")[1]
+
+
 def test_an_option_may_not_read_the_tools_debug_variable(tmp_path: Path) -> None:
     """`env_prefix` "T3" and an option `debug`: T3_DEBUG would also show every traceback."""
     source = """

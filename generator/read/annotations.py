@@ -26,7 +26,10 @@ def _supported(use: Use) -> str:
     if use == "param":
         return SUPPORTED
     extra = "typing.Any, dict" + (" and None" if use == "return" else "")
-    return f"{SUPPORTED}; in a result also {extra}"
+    # NOTE: no tuple in a result: an answer cut for an agent loses the middle of a long list,
+    # and a tuple's schema says how many items it has (use a list, or a dataclass).
+    plain = SUPPORTED.replace(", tuple[T1, T2, ...]", "")
+    return f"{plain}; in a result also {extra}"
 
 
 _LIST = {"builtins.list", "typing.List", "typing.Sequence", "collections.abc.Sequence"}
@@ -205,7 +208,7 @@ def _resolve_subscript(
                 node, f"{source}: a dict parameter is dict[str, T] with T one of {_shown()}"
             )
         return TypeRef(kind="dict", source=source, value=value)
-    if use != "field" and qualified in _TUPLE:
+    if use == "param" and qualified in _TUPLE:
         if any(isinstance(e, ast.Constant) and e.value is Ellipsis for e in elements):
             raise UnsupportedType(node, f"{source}: use list[T] for any number of values")
         items = tuple(resolve(e, names, use, code) for e in elements)

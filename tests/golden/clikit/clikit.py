@@ -1877,8 +1877,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("tuple", items), ("null", inner) for an optional, ("record", name) for a dataclass or
-    TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -1892,15 +1891,6 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
                 return None
         allowed = ", ".join(map(str, shape[1]))
         return f"{path}: expected one of {allowed}, got {_show(data)}"
-    if form == "tuple":
-        items = shape[1]
-        if not isinstance(data, list) or len(data) != len(items):
-            return f"{path}: expected a list of {len(items)} items, got {_show(data)}"
-        for index, item_shape in enumerate(items):
-            problem = _conform(data[index], item_shape, f"{path}[{index}]")
-            if problem:
-                return problem
-        return None
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: expected a list, got {_show(data)}"
