@@ -371,7 +371,7 @@ def rollback(
     service: Annotated[str, Argument()],
     steps: Annotated[int, Argument()] = 1,
     env: Env = Env.STAGING,
-    token: Annotated[str, Option(secret=True)] = "",
+    token: Annotated[str, Option(secret=True)] = "dev-default-token",
 ) -> str:
     \"\"\"Roll a service back.\"\"\"
     return f"{service} {env.value}"
@@ -385,6 +385,10 @@ def test_the_question_shows_the_values_from_defaults_env_and_config(tmp_path: Pa
     code, seen = _at_a_terminal(tool, ["rollback", "api"], [(b"[y/N]", b"n\n")], env)
     assert "Roll back api by 1 in prod as <secret:token>? [y/N] " in seen, seen
     assert code == 4 and "hunter2" not in seen
+    # NOTE: a secret's default is no more shown than one from the environment.
+    code, seen = _at_a_terminal(tool, ["rollback", "api"], [(b"[y/N]", b"n\n")])
+    assert "Roll back api by 1 in staging as <secret:token>? [y/N] " in seen, seen
+    assert "dev-default" not in seen
 
 
 # ---- async handlers ----------------------------------------------------------------------

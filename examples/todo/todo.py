@@ -1660,18 +1660,18 @@ class _Call:
         # NOTE: a default, or a nullable parameter's None, is a value of its type already.
         kept: _T = raw
         if source == "default":
-            return self.sources.settle(self, key, kept)
+            return self.sources.settle(self, key, kept, secret)
         if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
                 also = f" (or set {env})" if env and self.source == "flag" else ""
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
         if raw is None:
-            return self.sources.settle(self, key, kept)
+            return self.sources.settle(self, key, kept, secret)
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
-            return self.sources.settle(self, key, convert(raw))
+            return self.sources.settle(self, key, convert(raw), secret)
         except ValueError as error:
             reason = "not a valid value (secret, not shown)" if secret else error
             self.problems.append(f"{label}: {reason}")
@@ -3254,13 +3254,14 @@ class _Sources:
             call.provenance[key] = entry
         return chosen
 
-    def settle(self, call: _Call, key: str, value: _T) -> _T:
+    def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T:
         """Record the value a parameter ends up with (never a secret's); return it."""
         entry = call.provenance.get(key)
         if entry is not None and "secret" not in entry:
             entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
         if call.confirm is not None:
-            call.settled[key] = value
+            # NOTE: a secret's default too is never shown (`--help` hides it as well).
+            call.settled[key] = f"<secret:{key}>" if secret else value
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:

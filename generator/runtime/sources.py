@@ -169,13 +169,14 @@ class _Sources:
             call.provenance[key] = entry
         return chosen
 
-    def settle(self, call: _Call, key: str, value: _T) -> _T:
+    def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T:
         """Record the value a parameter ends up with (never a secret's); return it."""
         entry = call.provenance.get(key)
         if entry is not None and "secret" not in entry:
             entry["value"] = value if type(value) in _PLAIN else _jsonable(value)
         if call.confirm is not None:
-            call.settled[key] = value
+            # NOTE: a secret's default too is never shown (`--help` hides it as well).
+            call.settled[key] = f"<secret:{key}>" if secret else value
         return value
 
     def _layers(self, key: str, flag: str, env: str | None) -> Iterator[tuple[str, str, Any]]:

@@ -101,18 +101,18 @@ class _Call:
         # NOTE: a default, or a nullable parameter's None, is a value of its type already.
         kept: _T = raw
         if source == "default":
-            return self.sources.settle(self, key, kept)
+            return self.sources.settle(self, key, kept, secret)
         if raw is _REQUIRED or (raw is None and not nullable):
             if default is _REQUIRED:
                 also = f" (or set {env})" if env and self.source == "flag" else ""
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
         if raw is None:
-            return self.sources.settle(self, key, kept)
+            return self.sources.settle(self, key, kept, secret)
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
-            return self.sources.settle(self, key, convert(raw))
+            return self.sources.settle(self, key, convert(raw), secret)
         except ValueError as error:
             reason = "not a valid value (secret, not shown)" if secret else error
             self.problems.append(f"{label}: {reason}")
