@@ -172,6 +172,14 @@ def test_security_defaults(pantry: HttpServer) -> None:
         ), method
         assert json.loads(response.read())["error"]["code"] == -32600
         connection.close()
+    # NOTE: read raw: http.client drops whatever follows the head of an answer to HEAD.
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(b"HEAD /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    raw = b""
+    while chunk := sock.recv(4096):
+        raw += chunk
+    sock.close()
+    assert raw.startswith(b"HTTP/1.1 405 ") and raw.endswith(b"\r\n\r\n"), raw
     text = {**BOTH, "Content-Type": "text/plain"}
     assert post(port, INIT, text)[0] == 415  # a browser sends text/plain without a preflight
     assert post(port, INIT, {"Content-Type": "application/json; charset=utf-8"})[0] == 200

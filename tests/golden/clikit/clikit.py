@@ -5970,7 +5970,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
-            self.wfile.write(data)
+            if self.command != "HEAD":  # NOTE: RFC 9110: an answer to HEAD has no content
+                self.wfile.write(data)
 
         def refuse(self, status: int, message: str, code: int = -32600, **headers: str) -> None:
             error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
@@ -6007,7 +6008,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                     405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE"
                 )
 
-        do_PUT = do_PATCH = do_OPTIONS = do_GET
+        do_HEAD = do_PUT = do_PATCH = do_OPTIONS = do_GET
 
         def send_error(
             self, code: int, message: str | None = None, explain: str | None = None
