@@ -302,11 +302,17 @@ def test_table_columns_line_up_on_a_terminal_with_wide_and_combining_characters(
     assert _text({"名前": "x", "name": "y"}) == "名前: x\nname: y"
 
 
+def _no_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    from burgee.runtime.context import _AGENTS  # noqa: PLC0415
+
+    for variable in ("AI_AGENT", *(name for name, _ in _AGENTS)):
+        monkeypatch.delenv(variable, raising=False)
+
+
 def test_an_agent_is_named_by_a_variable_switched_on(monkeypatch: pytest.MonkeyPatch) -> None:
     from burgee.runtime.context import _agent  # noqa: PLC0415
 
-    for variable in ("AI_AGENT", "CLAUDECODE", "CURSOR_AGENT", "CODEX_THREAD_ID", "GEMINI_CLI"):
-        monkeypatch.delenv(variable, raising=False)
+    _no_agent(monkeypatch)
     assert _agent() is None
     for off in ("", "0", "false", "No", " off "):
         monkeypatch.setenv("CLAUDECODE", off)
@@ -324,8 +330,7 @@ def test_ci_and_force_tty_are_switches_read_as_every_other(
 ) -> None:
     from burgee.runtime.context import _interactive  # noqa: PLC0415
 
-    for variable in ("AI_AGENT", "CLAUDECODE", "CURSOR_AGENT", "CODEX_THREAD_ID", "GEMINI_CLI"):
-        monkeypatch.delenv(variable, raising=False)
+    _no_agent(monkeypatch)
     monkeypatch.setattr(sys.stdin, "isatty", lambda: False, raising=False)
     for on in ("1", "true", "yes"):
         monkeypatch.setenv("FORCE_TTY", on)
