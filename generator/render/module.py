@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import inspect
 import json
 from collections.abc import Iterator
 from typing import Any
@@ -22,6 +23,7 @@ from burgee.render.imports import ImportBlock
 from burgee.render.join import Joined, join
 from burgee.render.sections import wrap
 from burgee.runtime.catalog import BOOT, code_names, generated_names, parse
+from burgee.runtime.context import _Command
 from burgee.runtime.kinds import _characters, _choice_text, _number
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
 
@@ -209,6 +211,14 @@ def _tuple(items: list[str]) -> str:
     return f"({items[0]},)" if len(items) == 1 else f"({', '.join(items)})"
 
 
+#: The details a command's row may leave out: the runtime's own defaults (`_Command`).
+_ROW_DEFAULTS = {
+    name: parameter.default
+    for name, parameter in inspect.signature(_Command.__init__).parameters.items()
+    if parameter.kind is inspect.Parameter.KEYWORD_ONLY
+}
+
+
 def command_row(command: Command, program: Program, indent: str = "    ") -> str:
     """One command's row of its table: `(handler, summary, result shape, inputs, details)`
     (see `runtime/table.py`), each input on a line of its own (the table is left as written by
@@ -218,16 +228,15 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         details.append(("description", py(command.description)))
     if command.examples:
         details.append(("examples", py(command.examples)))
-    if command.effects != "read_only":
-        details.append(("effects", py(command.effects)))
-    if command.max_output is not None:
-        details.append(("max_output", py(command.max_output)))
-    if not command.sanitize:
-        details.append(("sanitize", "False"))
-    if command.trust != "workspace":
-        details.append(("trust", py(command.trust)))
-    if command.confirm is not None:
-        details.append(("confirm", py(command.confirm)))
+    chosen = (
+        ("effects", command.effects),
+        ("max_output", command.max_output),
+        ("sanitize", command.sanitize),
+        ("trust", command.trust),
+        ("confirm", command.confirm),
+    )
+    # NOTE: a value the runtime's `_Command` takes by default is left out of the row.
+    details += [(key, py(value)) for key, value in chosen if value != _ROW_DEFAULTS[key]]
     for index, param in enumerate(command.params):
         if param.role == "context":
             details.append(("context", str(index) if param.positional_only else py(param.name)))
