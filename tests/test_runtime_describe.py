@@ -113,6 +113,10 @@ def test_schema_of_an_unknown_command() -> None:
     assert (error.message, error.hint) == ("unknown command 'nope'", "run 'tool schema' for all")
     error = _refused("--schema", "tasks", "prge")
     assert (error.message, error.hint) == ("unknown command 'prge'", "did you mean 'purge'?")
+    # NOTE: the path, or a group, as help shows them; never a hidden command.
+    assert _refused("schema", "task", "purg").hint == "did you mean 'tasks purge'?"
+    assert _refused("schema", "taks").hint == "did you mean 'tasks'?"
+    assert _refused("schema", "debug-dum").hint == "run 'tool schema' for all"
 
 
 def test_config_is_refused_by_a_tool_without_one() -> None:

@@ -4492,12 +4492,15 @@ def _find(tokens: list[str]) -> tuple[str, list[str]]:
 
 
 # ---- burgee: loaded on first use: argparse ----
-def _did_you_mean(word: str, names: list[str]) -> str:
-    """`did you mean 'list'?` for the closest of `names`, else the list of them."""
+def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:
+    """`did you mean 'list'?` for the closest of `names`, else `otherwise` (by default the list
+    of them)."""
     import difflib
 
     close = difflib.get_close_matches(word, names, n=1)
-    return f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return otherwise if otherwise is not None else f"commands: {', '.join(names)}"
 
 
 # ---- burgee: end of argparse ----
@@ -4603,7 +4606,11 @@ def _describe(invocation: _Invocation) -> object | None:
         return _print_json(document, asked.get("--field"), json_text=False)
     chosen = [c for c in commands if c["name"] == path or c["name"].startswith(path + " ")]
     if not chosen:
-        raise UsageError(f"unknown command {path!r}", hint=f"run '{PROGRAM} schema' for all")
+        # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
+        shown = [c["name"] for c in commands if not c.get("hidden")]
+        shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
+        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
     document["commands"] = [c for c in chosen if not c.get("hidden") or c["name"] == path]

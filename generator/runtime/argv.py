@@ -351,12 +351,15 @@ def _find(tokens: list[str]) -> tuple[str, list[str]]:
     return node, tokens[index:]
 
 
-def _did_you_mean(word: str, names: list[str]) -> str:
-    """`did you mean 'list'?` for the closest of `names`, else the list of them."""
+def _did_you_mean(word: str, names: list[str], otherwise: str | None = None) -> str:
+    """`did you mean 'list'?` for the closest of `names`, else `otherwise` (by default the list
+    of them)."""
     import difflib
 
     close = difflib.get_close_matches(word, names, n=1)
-    return f"did you mean '{close[0]}'?" if close else f"commands: {', '.join(names)}"
+    if close:
+        return f"did you mean '{close[0]}'?"
+    return otherwise if otherwise is not None else f"commands: {', '.join(names)}"
 
 
 def _take_yes(rest: list[str]) -> tuple[bool, list[str]]:

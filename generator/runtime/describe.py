@@ -6,7 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.argv import _find
+from burgee.runtime.argv import _did_you_mean, _find
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _Explained
 from burgee.runtime.flags import HELP_FLAGS
@@ -70,7 +70,11 @@ def _describe(invocation: _Invocation) -> object | None:
         return _print_json(document, asked.get("--field"), json_text=False)
     chosen = [c for c in commands if c["name"] == path or c["name"].startswith(path + " ")]
     if not chosen:
-        raise UsageError(f"unknown command {path!r}", hint=f"run '{PROGRAM} schema' for all")
+        # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
+        shown = [c["name"] for c in commands if not c.get("hidden")]
+        shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
+        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
     document["commands"] = [c for c in chosen if not c.get("hidden") or c["name"] == path]
