@@ -4941,7 +4941,10 @@ _@ID@_completion() {
         [[ -n $REPLY ]] && __@ID@_values "$REPLY"
     elif [[ -z $rest && $cur == -* ]]; then
         __@ID@_flags "$node"
-    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+    elif __@ID@_values "$node#$pos" || __@ID@_values "$node#*"; then
+        # NOTE: the first word may be the root command's argument or a command's name.
+        [[ -z $node$rest && $pos == 0 ]] && __@ID@_children ""
+    elif [[ -z $rest ]]; then
         __@ID@_children "$node" || __@ID@_flags "$node"
     fi
     if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
@@ -5049,7 +5052,10 @@ _@ID@() {
         fi
     elif [[ -z $rest && $cur == -* ]]; then
         __@ID@_flags "$node"
-    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+    elif __@ID@_values "$node#$pos" || __@ID@_values "$node#*"; then
+        # NOTE: the first word may be the root command's argument or a command's name.
+        [[ -z $node$rest && $pos == 0 ]] && __@ID@_children ""
+    elif [[ -z $rest ]]; then
         __@ID@_children "$node" || __@ID@_flags "$node"
     fi
     return 0
@@ -5160,8 +5166,12 @@ function __@ID@_complete
         test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __@ID@_flags $node
-    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
- "$cur" ''; and test -z "$rest"
+    else if __@ID@_values "$node#$pos" "$cur" ''; or __@ID@_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __@ID@_children ''
+        end
+    else if test -z "$rest"
         __@ID@_children $node; or __@ID@_flags $node
     end
 end
@@ -5215,13 +5225,17 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
     elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
     elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
     elseif (-not $rest) { $offer = $flags[$node] }
+    # NOTE: the first word may be the root command's argument or a command's name.
+    $extra = @()
+    if ($key -and -not $want -and -not $prefix -and -not $rest -and $node -eq '' -and@+
+ $pos -eq 0 -and $listing.ContainsKey('')) { $extra = $listing[''] }
     if ($key -and $values.ContainsKey($key)) {
         $spec = $values[$key]
         switch ($spec[0]) {
             'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
             'file' {
                 [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
-                return
+                if (-not $extra) { return }
             }
             'dynamic' {
                 $program = $words[0]
@@ -5234,7 +5248,7 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
             }
         }
     }
-    foreach ($item in $offer) {
+    foreach ($item in @($offer) + @($extra)) {
         if ($item[0].StartsWith($cur)) {
             $text = $prefix + $item[0]
             $tip = if ($item[1]) { $item[1] } else { $item[0] }
@@ -5293,7 +5307,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root, mode = table.get("root", ("", ""))
+    root = table.get("root", ("", ""))[0]
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -5301,12 +5315,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
             if root in commands:
-                # NOTE: the root command's options are the program's own (`tool --mode fast`);
-                # its positionals too when it is the only command (no command words then).
+                # NOTE: the root command's options and positionals are the program's own
+                # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
+                # first positional.
                 _, _, _, options, positionals = commands[root]
                 own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
-                if mode == "alone":
-                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+                places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text)

@@ -593,3 +593,84 @@ def test_fish_completes_file_names_after_an_option_and_equals(tmp_path: Path) ->
     )
     assert (proc.returncode, proc.stderr) == (0, "")
     assert sorted(proc.stdout.split()) == ["--store=fab.txt", "--store=foo.json"]
+
+
+ROOTED = '''
+"""Ft: files."""
+
+from pathlib import Path
+from typing import Annotated
+
+from burgee import Argument, command, program
+
+program(name="ft", version="1.0.0")
+
+
+@command(effects="read_only", root=True)
+def stat(paths: Annotated[list[Path], Argument()], lines: bool = False) -> list[str]:
+    """Stat files (the root command)."""
+    return [str(p) for p in paths]
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Another command."""
+    return "x"
+'''
+
+
+def test_the_root_commands_argument_completes_beside_the_commands(tmp_path: Path) -> None:
+    """`ft FILE` runs the root command: the first word completes to files and commands, a
+    later one to files only (a command's name there would be read as a file)."""
+    for needed in ("bash", "zsh", "fish"):
+        if shutil.which(needed) is None:
+            pytest.skip(f"{needed} is not installed")
+    tool = generate(tmp_path, ROOTED)
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / "alpha.txt").write_text("x", encoding="utf-8")
+    scripts = {shell: tmp_path / f"ft.{shell}" for shell in ("bash", "zsh", "fish")}
+    for shell, script in scripts.items():
+        script.write_text(run(tool, "completion", shell).out, encoding="utf-8")
+
+    def offered(shell: str, line: str) -> set[str]:
+        if shell == "bash":
+            program = f"cd '{work}'\n" + f"source '{scripts['bash']}'\n"
+            words = line.split(" ")
+            quoted = " ".join(f"'{w}'" for w in words)
+            program = (
+                f"source {BASH_COMPLETION}\n{program}COMP_WORDS=({quoted})\n"
+                f"COMP_CWORD={len(words) - 1}\n_ft_completion\n"
+                "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
+            )
+            argv = ["bash", "--norc", "--noprofile", "-c", program]
+        elif shell == "zsh":
+            words = line.split(" ")
+            quoted = " ".join(f"'{w}'" for w in words)
+            argv = [
+                "zsh",
+                "-f",
+                "-c",
+                f"{ZSH_HARNESS}\nsource '{scripts['zsh']}'\ncd '{work}'\n"
+                f"words=({quoted}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}\n_ft\n",
+            ]
+        else:
+            argv = [
+                "fish",
+                "--no-config",
+                "-c",
+                f"source '{scripts['fish']}'; complete -C '{line}'",
+            ]
+        proc = subprocess.run(
+            argv, cwd=work, capture_output=True, text=True, timeout=60, check=False
+        )
+        assert (proc.returncode, proc.stderr) == (0, ""), (shell, proc.stderr)
+        return {word.split("\t")[0] for word in proc.stdout.splitlines() if word}
+
+    files = {"bash": "alpha.txt", "zsh": "<files>", "fish": "alpha.txt"}
+    for shell in scripts:
+        first = offered(shell, "ft ")
+        assert {files[shell], "stat", "other", "output", "completion"} <= first, (shell, first)
+        assert offered(shell, "ft o") >= {"other", "output"}, shell
+        later = offered(shell, "ft alpha.txt ")
+        assert files[shell] in later and not {"stat", "other"} & later, (shell, later)

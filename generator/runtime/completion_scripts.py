@@ -112,7 +112,10 @@ _@ID@_completion() {
         [[ -n $REPLY ]] && __@ID@_values "$REPLY"
     elif [[ -z $rest && $cur == -* ]]; then
         __@ID@_flags "$node"
-    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+    elif __@ID@_values "$node#$pos" || __@ID@_values "$node#*"; then
+        # NOTE: the first word may be the root command's argument or a command's name.
+        [[ -z $node$rest && $pos == 0 ]] && __@ID@_children ""
+    elif [[ -z $rest ]]; then
         __@ID@_children "$node" || __@ID@_flags "$node"
     fi
     if declare -F __ltrim_colon_completions >/dev/null 2>&1; then
@@ -220,7 +223,10 @@ _@ID@() {
         fi
     elif [[ -z $rest && $cur == -* ]]; then
         __@ID@_flags "$node"
-    elif ! __@ID@_values "$node#$pos" && ! __@ID@_values "$node#*" && [[ -z $rest ]]; then
+    elif __@ID@_values "$node#$pos" || __@ID@_values "$node#*"; then
+        # NOTE: the first word may be the root command's argument or a command's name.
+        [[ -z $node$rest && $pos == 0 ]] && __@ID@_children ""
+    elif [[ -z $rest ]]; then
         __@ID@_children "$node" || __@ID@_flags "$node"
     fi
     return 0
@@ -331,8 +337,12 @@ function __@ID@_complete
         test -n "$key"; and __@ID@_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __@ID@_flags $node
-    else if not __@ID@_values "$node#$pos" "$cur" ''; and not __@ID@_values "$node#+"@+
- "$cur" ''; and test -z "$rest"
+    else if __@ID@_values "$node#$pos" "$cur" ''; or __@ID@_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __@ID@_children ''
+        end
+    else if test -z "$rest"
         __@ID@_children $node; or __@ID@_flags $node
     end
 end
@@ -386,13 +396,17 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
     elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
     elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
     elseif (-not $rest) { $offer = $flags[$node] }
+    # NOTE: the first word may be the root command's argument or a command's name.
+    $extra = @()
+    if ($key -and -not $want -and -not $prefix -and -not $rest -and $node -eq '' -and@+
+ $pos -eq 0 -and $listing.ContainsKey('')) { $extra = $listing[''] }
     if ($key -and $values.ContainsKey($key)) {
         $spec = $values[$key]
         switch ($spec[0]) {
             'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
             'file' {
                 [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
-                return
+                if (-not $extra) { return }
             }
             'dynamic' {
                 $program = $words[0]
@@ -405,7 +419,7 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
             }
         }
     }
-    foreach ($item in $offer) {
+    foreach ($item in @($offer) + @($extra)) {
         if ($item[0].StartsWith($cur)) {
             $text = $prefix + $item[0]
             $tip = if ($item[1]) { $item[1] } else { $item[0] }

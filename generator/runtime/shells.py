@@ -77,7 +77,7 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
-    root, mode = table.get("root", ("", ""))
+    root = table.get("root", ("", ""))[0]
     for path, children in table["groups"]:
         named = [(name, text) for name, text in children]
         own: list[_Opt] = []
@@ -85,12 +85,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
         if not path:
             named += [(name, _help_line(text)) for name, text in _BUILTIN_COMMANDS.items()]
             if root in commands:
-                # NOTE: the root command's options are the program's own (`tool --mode fast`);
-                # its positionals too when it is the only command (no command words then).
+                # NOTE: the root command's options and positionals are the program's own
+                # (`tool --mode fast`, `tool FILE`); the scripts offer the commands beside its
+                # first positional.
                 _, _, _, options, positionals = commands[root]
                 own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
-                if mode == "alone":
-                    places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+                places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text)

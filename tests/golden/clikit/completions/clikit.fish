@@ -238,6 +238,7 @@ function __clikit_values --argument-names key cur prefix
         case '|--batch'
             __clikit_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case '#0'
         case 'greet|--output'
             __clikit_add "$prefix" 'json' 'text'
         case 'greet|--timeout'
@@ -603,7 +604,12 @@ function __clikit_complete
         test -n "$key"; and __clikit_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __clikit_flags $node
-    else if not __clikit_values "$node#$pos" "$cur" ''; and not __clikit_values "$node#+" "$cur" ''; and test -z "$rest"
+    else if __clikit_values "$node#$pos" "$cur" ''; or __clikit_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __clikit_children ''
+        end
+    else if test -z "$rest"
         __clikit_children $node; or __clikit_flags $node
     end
 end

@@ -271,7 +271,12 @@ function __diffy_complete
         test -n "$key"; and __diffy_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __diffy_flags $node
-    else if not __diffy_values "$node#$pos" "$cur" ''; and not __diffy_values "$node#+" "$cur" ''; and test -z "$rest"
+    else if __diffy_values "$node#$pos" "$cur" ''; or __diffy_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __diffy_children ''
+        end
+    else if test -z "$rest"
         __diffy_children $node; or __diffy_flags $node
     end
 end

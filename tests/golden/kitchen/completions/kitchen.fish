@@ -616,7 +616,12 @@ function __kitchen_complete
         test -n "$key"; and __kitchen_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __kitchen_flags $node
-    else if not __kitchen_values "$node#$pos" "$cur" ''; and not __kitchen_values "$node#+" "$cur" ''; and test -z "$rest"
+    else if __kitchen_values "$node#$pos" "$cur" ''; or __kitchen_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __kitchen_children ''
+        end
+    else if test -z "$rest"
         __kitchen_children $node; or __kitchen_flags $node
     end
 end

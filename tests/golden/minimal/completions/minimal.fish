@@ -232,7 +232,12 @@ function __minimal_complete
         test -n "$key"; and __minimal_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __minimal_flags $node
-    else if not __minimal_values "$node#$pos" "$cur" ''; and not __minimal_values "$node#+" "$cur" ''; and test -z "$rest"
+    else if __minimal_values "$node#$pos" "$cur" ''; or __minimal_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __minimal_children ''
+        end
+    else if test -z "$rest"
         __minimal_children $node; or __minimal_flags $node
     end
 end

@@ -95,13 +95,16 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
     elseif ($values.ContainsKey("$node#*")) { $key = "$node#*" }
     elseif (-not $rest -and $listing.ContainsKey($node)) { $offer = $listing[$node] }
     elseif (-not $rest) { $offer = $flags[$node] }
+    # NOTE: the first word may be the root command's argument or a command's name.
+    $extra = @()
+    if ($key -and -not $want -and -not $prefix -and -not $rest -and $node -eq '' -and $pos -eq 0 -and $listing.ContainsKey('')) { $extra = $listing[''] }
     if ($key -and $values.ContainsKey($key)) {
         $spec = $values[$key]
         switch ($spec[0]) {
             'choice' { $offer = @($spec | Select-Object -Skip 1 | ForEach-Object { ,@($_, $_) }) }
             'file' {
                 [System.Management.Automation.CompletionCompleters]::CompleteFilename($cur)
-                return
+                if (-not $extra) { return }
             }
             'dynamic' {
                 $program = $words[0]
@@ -113,7 +116,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
             }
         }
     }
-    foreach ($item in $offer) {
+    foreach ($item in @($offer) + @($extra)) {
         if ($item[0].StartsWith($cur)) {
             $text = $prefix + $item[0]
             $tip = if ($item[1]) { $item[1] } else { $item[0] }

@@ -468,7 +468,12 @@ function __pantry_complete
         test -n "$key"; and __pantry_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __pantry_flags $node
-    else if not __pantry_values "$node#$pos" "$cur" ''; and not __pantry_values "$node#+" "$cur" ''; and test -z "$rest"
+    else if __pantry_values "$node#$pos" "$cur" ''; or __pantry_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __pantry_children ''
+        end
+    else if test -z "$rest"
         __pantry_children $node; or __pantry_flags $node
     end
 end

@@ -450,7 +450,12 @@ function __settings_complete
         test -n "$key"; and __settings_values $key "$parts[2]" "$parts[1]="
     else if test -z "$rest"; and string match -q -- '-*' "$cur"
         __settings_flags $node
-    else if not __settings_values "$node#$pos" "$cur" ''; and not __settings_values "$node#+" "$cur" ''; and test -z "$rest"
+    else if __settings_values "$node#$pos" "$cur" ''; or __settings_values "$node#+" "$cur" ''
+        # NOTE: the first word may be the root command's argument or a command's name.
+        if test -z "$node$rest"; and test $pos -eq 0
+            __settings_children ''
+        end
+    else if test -z "$rest"
         __settings_children $node; or __settings_flags $node
     end
 end
