@@ -5982,14 +5982,17 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         httpd.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:
         # NOTE: as over stdio: the calls still running are cancelled and given the grace
-        # period, so their `finally` blocks and on_exit callbacks run.
-        with guard:
-            running = [*busy, *sessions.values()]
-        for server in running:
-            server.abandon()
+        # period, so their `finally` blocks and on_exit callbacks run. Looked at again each
+        # time: a request read just before the stop may start its call only now.
         deadline = time.monotonic() + _TIMEOUT_GRACE
-        for server in running:
-            server.wait(deadline)
+        while time.monotonic() < deadline:
+            with guard:
+                running = list(busy)
+            if not running:
+                break
+            for server in running:
+                server.abandon()
+            time.sleep(0.005)
     finally:
         httpd.server_close()
     sys.stderr.write(f"{PROGRAM}: stopped\n")
