@@ -69,7 +69,14 @@ def _words(line: str) -> list[str]:
     return words
 
 
-def bash(env: dict[str, str], line: str, *, with_bash_completion: bool = True) -> list[str]:
+def bash(
+    env: dict[str, str],
+    line: str,
+    *,
+    with_bash_completion: bool = True,
+    script: Path = SCRIPTS / "kitchen",
+) -> list[str]:
+    """What bash offers for `line` in $WORK, from a tool's script (the file named as the tool)."""
     if shutil.which("bash") is None:
         pytest.skip("bash is not installed")
     words = _words(line)
@@ -77,15 +84,16 @@ def bash(env: dict[str, str], line: str, *, with_bash_completion: bool = True) -
     if with_bash_completion and not BASH_COMPLETION.exists():
         pytest.skip("bash-completion is not installed")
     quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
-    script = (
-        f"{load}source '{SCRIPTS / 'kitchen'}'\n"
+    name = script.name
+    program = (
+        f"{load}source '{script}'\n"
         f'cd "$WORK"\nCOMP_WORDS=({quoted})\nCOMP_CWORD={len(words) - 1}\n'
         f"COMP_LINE='{line}'\nCOMP_POINT=${{#COMP_LINE}}\n"
-        '_kitchen_completion kitchen "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"\n'
+        f'_{name}_completion {name} "${{COMP_WORDS[COMP_CWORD]}}" "${{COMP_WORDS[COMP_CWORD-1]}}"\n'
         "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
     )
     proc = subprocess.run(
-        ["bash", "--norc", "--noprofile", "-c", script],
+        ["bash", "--norc", "--noprofile", "-c", program],
         env=env,
         capture_output=True,
         text=True,
@@ -115,17 +123,18 @@ compadd() {
 """
 
 
-def zsh(env: dict[str, str], line: str) -> list[str]:
+def zsh(env: dict[str, str], line: str, *, script: Path = SCRIPTS / "_kitchen") -> list[str]:
+    """What zsh offers for `line` in $WORK, from a tool's script (named as its function)."""
     if shutil.which("zsh") is None:
         pytest.skip("zsh is not installed")
     words = line.split(" ")
     quoted = " ".join("'" + w.replace("'", "'\\''") + "'" for w in words)
-    script = (
-        f"{ZSH_HARNESS}\nsource '{SCRIPTS / '_kitchen'}'\ncd \"$WORK\"\n"
-        f"words=({quoted}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}\n_kitchen\n"
+    program = (
+        f"{ZSH_HARNESS}\nsource '{script}'\ncd \"$WORK\"\n"
+        f"words=({quoted}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}\n{script.name}\n"
     )
     proc = subprocess.run(
-        ["zsh", "-f", "-c", script],
+        ["zsh", "-f", "-c", program],
         env=env,
         capture_output=True,
         text=True,
@@ -137,12 +146,13 @@ def zsh(env: dict[str, str], line: str) -> list[str]:
     return [w for w in proc.stdout.splitlines() if w]
 
 
-def fish(env: dict[str, str], line: str) -> list[str]:
+def fish(env: dict[str, str], line: str, *, script: Path = SCRIPTS / "kitchen.fish") -> list[str]:
+    """What fish offers for `line` in $WORK, from a tool's script."""
     if shutil.which("fish") is None:
         pytest.skip("fish is not installed")
-    script = f"source '{SCRIPTS / 'kitchen.fish'}'; cd $WORK; complete -C '{line}'"
+    program = f"source '{script}'; cd $WORK; complete -C '{line}'"
     proc = subprocess.run(
-        ["fish", "--no-config", "-c", script],
+        ["fish", "--no-config", "-c", program],
         env=env,
         capture_output=True,
         text=True,
@@ -629,43 +639,13 @@ def test_the_root_commands_argument_completes_beside_the_commands(tmp_path: Path
     work = tmp_path / "work"
     work.mkdir()
     (work / "alpha.txt").write_text("x", encoding="utf-8")
-    scripts = {shell: tmp_path / f"ft.{shell}" for shell in ("bash", "zsh", "fish")}
+    scripts = {"bash": tmp_path / "ft", "zsh": tmp_path / "_ft", "fish": tmp_path / "ft.fish"}
     for shell, script in scripts.items():
         script.write_text(run(tool, "completion", shell).out, encoding="utf-8")
+    env = {**os.environ, "WORK": str(work)}
 
     def offered(shell: str, line: str) -> set[str]:
-        if shell == "bash":
-            program = f"cd '{work}'\n" + f"source '{scripts['bash']}'\n"
-            words = line.split(" ")
-            quoted = " ".join(f"'{w}'" for w in words)
-            program = (
-                f"source {BASH_COMPLETION}\n{program}COMP_WORDS=({quoted})\n"
-                f"COMP_CWORD={len(words) - 1}\n_ft_completion\n"
-                "printf '%s\\n' \"${COMPREPLY[@]}\"\n"
-            )
-            argv = ["bash", "--norc", "--noprofile", "-c", program]
-        elif shell == "zsh":
-            words = line.split(" ")
-            quoted = " ".join(f"'{w}'" for w in words)
-            argv = [
-                "zsh",
-                "-f",
-                "-c",
-                f"{ZSH_HARNESS}\nsource '{scripts['zsh']}'\ncd '{work}'\n"
-                f"words=({quoted}); CURRENT={len(words)}; PREFIX=${{words[CURRENT]}}\n_ft\n",
-            ]
-        else:
-            argv = [
-                "fish",
-                "--no-config",
-                "-c",
-                f"source '{scripts['fish']}'; complete -C '{line}'",
-            ]
-        proc = subprocess.run(
-            argv, cwd=work, capture_output=True, text=True, timeout=60, check=False
-        )
-        assert (proc.returncode, proc.stderr) == (0, ""), (shell, proc.stderr)
-        return {word.split("\t")[0] for word in proc.stdout.splitlines() if word}
+        return set(SHELLS[shell](env, line, script=scripts[shell]))
 
     files = {"bash": "alpha.txt", "zsh": "<files>", "fish": "alpha.txt"}
     for shell in scripts:
