@@ -6181,7 +6181,9 @@ class _McpServer:
         import time
 
         self.abandon()
-        self.wait(time.monotonic() + _TIMEOUT_GRACE)
+        deadline = time.monotonic() + _TIMEOUT_GRACE
+        while self.inflight and time.monotonic() < deadline:
+            time.sleep(0.005)
 
     def abandon(self) -> None:
         """Cancel every call in flight, unanswered: the client stopped the server or went away;
@@ -6191,13 +6193,6 @@ class _McpServer:
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
-
-    def wait(self, deadline: float) -> None:
-        """Until the calls in flight have ended (their on_exit callbacks run), or `deadline`."""
-        import time
-
-        while self.inflight and time.monotonic() < deadline:
-            time.sleep(0.005)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():
