@@ -65,8 +65,7 @@ def servers(ctx: Context) -> list[Server]:
         except BenchError as exc:
             ctx.skip(f"MCP: burgee row skipped: {exc}")
         else:
-            # NOTE: pip's console script imports `re` to tidy argv[0]; uv's does not. The
-            # goal is judged on the pip row; this one shows what the launcher costs.
+            # NOTE: the goal is judged on the pip row; this one shows uv's launcher.
             try:
                 by_uv = burgee.install("burgee-hello-mcp-uv", module, "hello-mcp", installer="uv")
                 argv = (str(by_uv.script("hello-mcp")), "--mcp")

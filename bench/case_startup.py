@@ -1,11 +1,11 @@
 """Case 1: start-up of one command (`hello greet --name x`) for 1-, 50- and 500-command programs.
 
 Peers: the burgee-generated tool (run as a script, with its code cache and without it, and
-installed as a console script by pip and by uv), hand-written argparse, click, typer and
-cyclopts. Each runs from its own venv with that venv's
-interpreter. All commands of all sizes run in one interleaved, shuffled series of rounds, and
-each figure is also given as the median per-round ratio to `python -c pass` from a bare venv of
-the same base interpreter.
+installed as a console script by the current pip, by the older pip whose wrapper imports `re`
+and by uv), hand-written argparse, click, typer and cyclopts. Each runs from its own venv with
+that venv's interpreter. All commands of all sizes run in one interleaved, shuffled series of
+rounds, and each figure is also given as the median per-round ratio to `python -c pass` from a
+bare venv of the same base interpreter.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ GOALS = {
 VARIANTS = (
     ("burgee-installed", "burgee, installed by pip (console script)"),
     ("burgee-installed-uv", "burgee, installed by uv (console script)"),
+    ("burgee-installed-old-pip", "burgee, installed by pip < 25.2 (wrapper imports re)"),
     ("burgee-installed-nocache", "burgee, installed by pip, no code cache"),
     ("burgee-script", "burgee, run as a script"),
     ("burgee-script-nocache", "burgee, run as a script, no code cache"),
@@ -96,6 +97,12 @@ def build_commands(ctx: Context) -> Measured:
                 add("burgee-installed-nocache", n, (str(installed.script("hello")),), nocache)
                 by_uv = burgee.install(f"burgee-hello-uv-{n}", module, "hello", installer="uv")
                 add("burgee-installed-uv", n, (str(by_uv.script("hello")),))
+                # NOTE: the pip that `python -m venv` bundles with Python 3.11 writes the
+                # wrapper that imports `re`; pip 25.2 and newer (the row above) does not.
+                old = burgee.install(
+                    f"burgee-hello-old-pip-{n}", module, "hello", installer="pip-bundled"
+                )
+                add("burgee-installed-old-pip", n, (str(old.script("hello")),))
             except BenchError as exc:
                 ctx.skip(f"start-up, burgee, {n} commands: {exc}")
         add("argparse", n, (py, str(programs.write_program(directory, "argparse", n))))

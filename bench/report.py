@@ -76,6 +76,8 @@ def machine(ctx: Context, load_before: str) -> list[str]:
     """Bullet lines describing where and on what the numbers were measured."""
     cpus = os.cpu_count() or 0
     versions = ", ".join(f"{k} {v}" for k, v in sorted(ctx.versions.items())) or "none"
+    roles = {"pip": "", "pip-bundled": " (as `python -m venv` bundles it)", "uv": ""}
+    installers = ", ".join(f"{v}{roles[k]}" for k, v in sorted(ctx.venvs.installers.items()))
     return [
         f"Date: {datetime.datetime.now().astimezone():%Y-%m-%d %H:%M %Z}",
         f"CPU: {cpu_model()}, {cpus} logical CPUs; memory {memory_gib()}",
@@ -84,6 +86,7 @@ def machine(ctx: Context, load_before: str) -> list[str]:
         f"Load average (1/5/15 min): {load_before} at start, {load_average()} at end",
         f"burgee checkout: {git_describe(ctx.repo)}",
         f"Peer versions: {versions}",
+        f"Installers: {installers or 'none'}",
         f"Mode: {'QUICK smoke run: too few repetitions to quote' if ctx.quick else 'full'}",
     ]
 
