@@ -474,8 +474,8 @@ def test_default_factory_runs_on_every_call(tool: Path) -> None:
     [
         (["--name", "Bad"], "--name: 'Bad' does not match ^[a-z][a-z0-9-]*$"),
         (["--name", "a" * 21], "--name: 'aaaaaaaaaaaaaaaaaaaaa' is longer than 20 characters"),
-        (["-l", "novalue"], "--tag: 'novalue' is not KEY=VALUE"),
-        (["--size", "1", "x"], "--size: 'x' is not an integer"),
+        (["-l", "novalue"], "--tag: expected KEY=VALUE, got 'novalue'"),
+        (["--size", "1", "x"], "--size: expected an integer, got 'x'"),
         (["--owner", ""], "--owner: '' is shorter than 1 character"),
     ],
 )

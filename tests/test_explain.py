@@ -113,7 +113,7 @@ def test_bad_values_name_their_source(tool: Path) -> None:
     result = call(tool, "connect", SETTINGS_MODE="urgent")
     assert result.code == 2
     message = result.error_line()["error"]["message"]
-    assert message == "env SETTINGS_MODE: 'urgent' is not one of fast, safe"
+    assert message == "env SETTINGS_MODE: expected one of fast, safe, got 'urgent'"
     (tool.parent / "settings.toml").write_text("[connect]\nport = 0\n", "utf-8")
     result = call(tool, "connect")
     assert result.code == 2

@@ -392,7 +392,7 @@ def test_a_bad_uri_placeholder_is_named_by_its_name(tmp_path: Path) -> None:
     tool = generate(tmp_path, ROWS)
     assert run(tool, "resource", "rows://row/2").out == "row 2\n"
     bad = run(tool, "resource", "rows://row/abc", "--json")
-    assert (bad.code, bad.json()["error"]["message"]) == (2, "n: 'abc' is not an integer")
+    assert (bad.code, bad.json()["error"]["message"]) == (2, "n: expected an integer, got 'abc'")
 
 
 def test_a_prompts_own_keyboard_interrupt_is_its_error(tmp_path: Path) -> None:

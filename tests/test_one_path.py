@@ -209,3 +209,76 @@ def test_flags_json_input_and_mcp_agree(surfaces: Surfaces, data: st.DataObject)
         schema = success["properties"]["data"]
         wrapped = schema.get("type") != "object"
         assert result["structuredContent"] == ({"result": data_} if wrapped else data_)
+
+
+def _keyed(message: str, command: dict[str, Any]) -> str:
+    """A usage message with each flag named by its JSON key, as JSON input names it
+    (`--max-size: ...` -> `max_size: ...`)."""
+    for arg in command.get("args", []):
+        name = arg["name"]
+        if name.startswith("--"):
+            key = arg.get("burgee_key", name[2:].replace("-", "_"))
+            message = message.replace(f"{name}:", f"{key}:")
+    return message
+
+
+#: The input types whose flags take a word that may not be one (a count takes none, a switch
+#: none, a string any; a decimal's JSON check names the schema's first branch, a number).
+TYPED = {"integer", "number", "date", "datetime", "time", "uuid"}
+
+
+def _typed_inputs(surfaces: Surfaces) -> list[tuple[str, str]]:
+    """Each command's inputs that take a typed word: numbers, dates, choices."""
+    cases = []
+    for name in sorted(c for c in surfaces.commands if c not in SLOW):
+        for arg in surfaces.commands[name].get("args", []):
+            if arg["type"] in TYPED or "enum" in arg:
+                key = arg.get("burgee_key", arg["name"].lstrip("-").replace("-", "_"))
+                cases.append((name, key))
+    return cases
+
+
+def _typed(
+    cases: list[tuple[str, str]], surfaces: Surfaces
+) -> st.SearchStrategy[tuple[str, dict[str, Any], str, str]]:
+    """A command, valid input for it, and one of its typed inputs with the text it will be
+    given instead."""
+
+    def for_case(case: tuple[str, str]) -> st.SearchStrategy[tuple[str, dict[str, Any], str, str]]:
+        name, key = case
+        valid = from_schema(surfaces.commands[name]["input_schema"], custom_formats=FORMATS)
+        text = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=8)
+        # NOTE: a word that starts with '-' is a flag to argparse, not a value.
+        words = text.filter(lambda t: not t.startswith("-") and t.strip() == t)
+        return st.tuples(st.just(name), valid, st.just(key), words)
+
+    return st.sampled_from(cases).flatmap(for_case)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_a_bad_value_is_told_alike_by_flags_and_json_input(
+    surfaces: Surfaces, data: st.DataObject
+) -> None:
+    """The same text given to a typed input (a number, a choice) as a flag or a positional
+    word and as a JSON string is refused in the same words: only the label differs, a flag
+    on the command line and a key in JSON."""
+    cases = _typed_inputs(surfaces)
+    if not cases:
+        pytest.skip("no command of this program takes a number or a choice")
+    command, values, key, text = data.draw(_typed(cases, surfaces))
+    values = {**values, key: text}
+    assume(_representable(values))
+    by_json = surfaces.cli(
+        *command.split(), *surfaces.confirmed(command), "--json", json.dumps(values)
+    )
+    by_flags = surfaces.cli(*surfaces.argv(command, values))
+    given_json, flags = json.loads(by_json.stdout), json.loads(by_flags.stdout)
+    assume(not flags["ok"] and not given_json["ok"])
+    assert flags["error"]["kind"] == given_json["error"]["kind"] == "usage", (flags, given_json)
+    message = _keyed(flags["error"]["message"], surfaces.commands[command])
+    assert message == given_json["error"]["message"], (by_flags.args, values)

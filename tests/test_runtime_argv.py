@@ -179,14 +179,17 @@ def test_a_value_flag_with_no_value(name: str) -> None:
 @pytest.mark.parametrize("words", [["-o", "yaml"], ["--output=yaml"], ["--output", ""]])
 def test_bad_output(words: list[str]) -> None:
     value = words[-1].partition("=")[2] if "=" in words[-1] else words[-1]
-    assert _usage(words).message == f"--output must be json or text, not {value!r}"
+    assert _usage(words).message == f"--output: expected json or text, got {value!r}"
+
+
+MAX_OUTPUT_WANTED = "--max-output: expected a whole number of characters from 0 to"
 
 
 @pytest.mark.parametrize(
     "text", ["0", "-1", "nan", "NaN", "inf", "-inf", "1e400", "text", "", "0.0"]
 )
 def test_bad_timeout(text: str) -> None:
-    message = f"--timeout must be a positive number of seconds, not {text!r}"
+    message = f"--timeout: expected a positive number of seconds, got {text!r}"
     assert _usage(["--timeout", text]).message == message
     assert _usage([f"--timeout={text}"]).message == message
 
@@ -327,7 +330,7 @@ def test_parser_errors_become_usage_errors() -> None:
     parser.add_argument("name")
     with pytest.raises(UsageError) as raised:
         parser.parse_args(["x", "--count", "many"])
-    assert raised.value.message == "argument --count: invalid int value: 'many'"
+    assert raised.value.message == "--count: invalid int value: 'many'"
     assert raised.value.hint == "run 'tool add --help' for usage"
     with pytest.raises(UsageError, match=r"^the following arguments are required: name$"):
         parser.parse_args([])
@@ -381,11 +384,11 @@ def test_batch_reads_stdin_without_a_file_or_with_a_dash(words: list[str], batch
 @pytest.mark.parametrize(
     ("words", "message"),
     [
-        (["--max-output", "-1"], "--max-output must be a whole number of characters from 0 to"),
-        (["--max-output", "9" * 23], "--max-output must be a whole number of characters from 0 to"),
-        (["--max-output", "\u0663"], "--max-output must be a whole number of characters from 0 to"),
-        (["--batch", "--jobs", "0"], "--jobs must be a whole number from 1 to 999"),
-        (["--batch", "--jobs", "\u0663"], "--jobs must be a whole number from 1 to 999"),
+        (["--max-output", "-1"], MAX_OUTPUT_WANTED),
+        (["--max-output", "9" * 23], MAX_OUTPUT_WANTED),
+        (["--max-output", "\u0663"], MAX_OUTPUT_WANTED),
+        (["--batch", "--jobs", "0"], "--jobs: expected a whole number from 1 to 999"),
+        (["--batch", "--jobs", "\u0663"], "--jobs: expected a whole number from 1 to 999"),
     ],
 )
 def test_counts_of_tool_wide_flags_say_their_range(words: list[str], message: str) -> None:

@@ -22,6 +22,9 @@ SCHEMA = {
         "maybe": {"type": ["string", "null"]},
         "token": {"type": "string"},
         "tags": {"type": "array", "items": {"type": "string"}},
+        "level": {"type": "integer", "enum": [1, 2]},
+        "limit": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+        "strict": {"type": "boolean", "enum": [True]},
     },
     "required": ["name"],
     "additionalProperties": False,
@@ -59,6 +62,13 @@ def test_plain_properties_are_known_by_type_alone() -> None:
         ({"name": "x", "small": 0}, {"small": "small: 0 is less than the minimum 1"}),
         ({"name": "x", "maybe": None}, {}),
         ({"name": "x", "token": 5}, {"token": "token: not a valid value (secret, not shown)"}),
+        # NOTE: the choices say more than the type, and are what a flag given "x" is told.
+        ({"name": "x", "level": "x"}, {"level": "level: expected one of 1, 2, got 'x'"}),
+        ({"name": "x", "strict": False}, {"strict": "strict: expected one of true, got false"}),
+        # NOTE: `int | None` given something else: told about the int, never "or null".
+        ({"name": "x", "limit": "x"}, {"limit": "limit: expected an integer, got 'x'"}),
+        ({"name": "x", "limit": 0}, {"limit": "limit: 0 is less than the minimum 1"}),
+        ({"name": "x", "limit": None}, {}),
         # NOTE: a required key left out is for `_Call.value` to report: an env var or config
         # file may supply it.
         ({}, {}),

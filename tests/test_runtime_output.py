@@ -246,7 +246,8 @@ def test_call_collects_every_problem() -> None:
     with pytest.raises(UsageError) as raised:
         call.check()
     assert raised.value.message == (
-        "a: 'x' is not an integer; b: 'y' is not a decimal number; c is required"
+        "a: expected an integer, got 'x'; b: expected a decimal number as text, got 'y';"
+        " c is required"
     )
 
 

@@ -190,7 +190,7 @@ def test_a_bad_config_value_names_where_it_came_from(project: Path) -> None:
     (project / "tool.toml").write_text('level = "high"\n')
     with pytest.raises(UsageError) as raised:
         _level(_call({}))
-    assert raised.value.message == "config tool.toml: 'high' is not an integer"
+    assert raised.value.message == "config tool.toml: expected an integer, got 'high'"
 
 
 def test_a_list_option_from_env_and_from_config(
@@ -386,8 +386,9 @@ def test_a_bad_answer_to_a_prompt_names_the_option(
     monkeypatch.setattr(values, "_ask", lambda question, default, secret: "12x34")
     call = _call({})
     call.value("pin", _Int.convert, flag="--pin", prompt="PIN", secret=secret)
-    reason = "is not an integer" if shown else "not a valid value (secret, not shown)"
-    assert call.problems == [f"--pin: {shown} {reason}" if shown else f"--pin: {reason}"]
+    hidden = "not a valid value (secret, not shown)"
+    reason = f"expected an integer, got {shown}" if shown else hidden
+    assert call.problems == [f"--pin: {reason}"]
 
 
 def test_config_given_with_dash_dash_config_is_a_directory(project: Path) -> None:

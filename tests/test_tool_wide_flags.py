@@ -137,7 +137,7 @@ def test_an_error_in_argv_itself_answers_in_json_for_every_json_spelling(
     result = run(tool, "echo", "--text", "hi", *words)
     assert result.code == 2, result
     envelope = json.loads(result.out)
-    message = "--timeout must be a positive number of seconds, not 'soon'"
+    message = "--timeout: expected a positive number of seconds, got 'soon'"
     assert envelope["error"]["message"] == message
 
 

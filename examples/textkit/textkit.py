@@ -1301,6 +1301,36 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: What a value of each JSON type is called in `_expected`'s words: the input schema's check
+#: says it, and so do the types whose values are of that JSON type.
+_JSON_EXPECTED = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def _expected(wanted: str, value: object) -> str:
+    """What a value that is not what was wanted gets told, the one wording of every reader (a
+    flag, an env var, a config file, JSON input, the input schema's check): `expected an
+    integer, got 'abc'`."""
+    return f"expected {wanted}, got {_show(value)}"
+
+
+def _one_of(choices: tuple[Any, ...] | list[Any]) -> str:
+    """`one of a, b, c`: what a `Literal` or an enum wants, as `_expected` says it."""
+    return "one of " + ", ".join(map(_choice_text, choices))
+
+
+def _choice_text(choice: object) -> str:
+    """A choice (of a `Literal` or an enum) as the command line spells it: `red`, `3`, `true`."""
+    return str(choice).lower() if isinstance(choice, bool) else str(choice)
+
+
 def _same(one: object, other: object) -> bool:
     """JSON equality, for the input schema's `enum`/`const` and the converters of choices
     alike: 1 equals 1.0, but true is not 1."""
@@ -1424,13 +1454,13 @@ class _Type:
 class _Str(_Type):
     name = "str"
     spellings = ("builtins.str",)
-    expected = "a string"
+    expected = _JSON_EXPECTED["string"]
 
     @staticmethod
     def convert(value: object) -> str:
         if isinstance(value, str):
             return value
-        raise _Invalid(f"expected a string, got {_show(value)}")
+        raise _Invalid(_expected(_Str.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1440,7 +1470,7 @@ class _Str(_Type):
 class _Int(_Type):
     name = "int"
     spellings = ("builtins.int",)
-    expected = "an integer"
+    expected = _JSON_EXPECTED["integer"]
     clispec = "integer"
 
     @staticmethod
@@ -1457,7 +1487,7 @@ class _Int(_Type):
                 if value.lstrip("+-").isdigit():
                     # NOTE: Python 3.11+ reads at most 4300 digits (`sys.set_int_max_str_digits`).
                     raise _Invalid(f"{_show(value)} has too many digits for an integer") from None
-        raise _Invalid(f"{_show(value)} is not an integer")
+        raise _Invalid(_expected(_Int.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1467,7 +1497,7 @@ class _Int(_Type):
 class _Float(_Type):
     name = "float"
     spellings = ("builtins.float",)
-    expected = "a number"
+    expected = _JSON_EXPECTED["number"]
     clispec = "number"
 
     @staticmethod
@@ -1483,7 +1513,7 @@ class _Float(_Type):
         # NOTE: NaN and the infinities have no JSON spelling: refused, in and out.
         if number is not None and number - number == 0:
             return number
-        raise _Invalid(f"{_show(value)} is not a (finite) number")
+        raise _Invalid(_expected(_Float.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1506,7 +1536,7 @@ _BOOLEANS = {
 class _Bool(_Type):
     name = "bool"
     spellings = ("builtins.bool",)
-    expected = "true or false"
+    expected = _JSON_EXPECTED["boolean"]
     clispec = "boolean"
 
     @staticmethod
@@ -1515,7 +1545,7 @@ class _Bool(_Type):
             return value
         if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
             return _BOOLEANS[value.strip().lower()]
-        raise _Invalid(f"{_show(value)} is not true or false")
+        raise _Invalid(_expected(_Bool.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1534,7 +1564,7 @@ class _Path(_Type):
     def convert(value: object) -> _pathlib.Path:
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
-        raise _Invalid(f"expected a path, got {_show(value)}")
+        raise _Invalid(_expected(_Path.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -1655,8 +1685,12 @@ class _Call:
         if key in self.refused:
             return cast("list[_T]", default)
         if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
-            shown = "(secret, not shown)" if secret else f"got {_show(raw)}"
-            self.problems.append(f"{self._label(key, flag)}: expected a list, {shown}")
+            reason = (
+                "not a valid value (secret, not shown)"
+                if secret
+                else _expected(_JSON_EXPECTED["array"], raw)
+            )
+            self.problems.append(f"{self._label(key, flag)}: {reason}")
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
@@ -1721,10 +1755,10 @@ def _as_list(value: object) -> list[Any]:
             try:
                 items = _load_json(value)
             except (ValueError, RecursionError):
-                raise _Invalid(f"{_show(value)} is not a JSON array") from None
+                raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
         return [item.strip() for item in value.split(",") if item.strip()]
-    raise _Invalid(f"expected a list, got {_show(value)}")
+    raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
 def _within(
@@ -1750,8 +1784,7 @@ def _member(enum: type[_E]) -> Callable[[object], _E]:
         for member in enum:
             if _same(value, member.value) or value == str(member.value):
                 return member
-        allowed = ", ".join(str(member.value) for member in enum)
-        raise _Invalid(f"{_show(value)} is not one of {allowed}")
+        raise _Invalid(_expected(_one_of([member.value for member in enum]), value))
 
     return convert
 
@@ -1829,7 +1862,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
-        return None if kind.check(data) else f"{path}: expected {kind.expected}, got {_show(data)}"
+        return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
     form = shape[0]
     if form == "null":
         return None if data is None else _conform(data, shape[1], path)
@@ -1837,11 +1870,10 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         for choice in shape[1]:
             if type(data) is type(choice) and data == choice:
                 return None
-        allowed = ", ".join(map(str, shape[1]))
-        return f"{path}: expected one of {allowed}, got {_show(data)}"
+        return f"{path}: {_expected(_one_of(shape[1]), data)}"
     if form == "list":
         if not isinstance(data, list):
-            return f"{path}: expected a list, got {_show(data)}"
+            return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
         item_shape = shape[1]
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
             return None  # NOTE: a list of a plain type, checked without a path for each item
@@ -1851,7 +1883,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
                 return problem
         return None
     if not isinstance(data, dict):
-        return f"{path}: expected an object, got {_show(data)}"
+        return f"{path}: {_expected(_JSON_EXPECTED['object'], data)}"
     if form == "map":
         item_shape = shape[1]
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):
@@ -3403,17 +3435,6 @@ def _is_type(value: object, name: str) -> bool:
     return isinstance(value, dict)
 
 
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-    "array": "a list",
-    "object": "an object",
-}
-
-
 # ---- burgee: loaded on first use: validate ----
 def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     """What is wrong with `value` for `schema` (the first thing), or None."""
@@ -3424,23 +3445,30 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         return _problem(value, root.get("$defs", {}).get(ref[8:]), path, root)
     if "anyOf" in schema:
         branches = schema["anyOf"]
+        if value is not None:
+            # NOTE: `int | None` given a word: what is wrong is said of the int, as a flag is
+            # told (null is no answer to a bad word).
+            branches = [
+                b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")
+            ] or branches
         found = [_problem(value, branch, path, root) for branch in branches]
         if None in found:
             return None
         kinds = [b.get("type") for b in branches if isinstance(b, dict)]
         names = [kind for kind in kinds if isinstance(kind, str)]
         if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
-            wanted = " or ".join(_TYPE_NAMES.get(kind, kind) for kind in names)
-            return f"{path}: expected {wanted}, got {_show(value)}"
+            wanted = " or ".join(_JSON_EXPECTED.get(kind, kind) for kind in names)
+            return f"{path}: {_expected(wanted, value)}"
         return next(problem for problem in found if problem)
+    # NOTE: the choices before the type: `expected one of 1, 2` says more than `an integer`,
+    # and is what a flag given the same text is told.
+    if "const" in schema and not _same(value, schema["const"]):
+        return f"{path}: {_expected(_show(schema['const']), value)}"
+    if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
+        return f"{path}: {_expected(_one_of(schema['enum']), value)}"
     kind = schema.get("type")
     if isinstance(kind, str) and not _is_type(value, kind):
-        return f"{path}: expected {_TYPE_NAMES.get(kind, kind)}, got {_show(value)}"
-    if "const" in schema and not _same(value, schema["const"]):
-        return f"{path}: expected {_show(schema['const'])}, got {_show(value)}"
-    if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
-        allowed = ", ".join(str(choice) for choice in schema["enum"])
-        return f"{path}: expected one of {allowed}, got {_show(value)}"
+        return f"{path}: {_expected(_JSON_EXPECTED.get(kind, kind), value)}"
     problem = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         problem = _out_of_bounds(value, schema.get("minimum"), schema.get("maximum"))
@@ -4226,8 +4254,8 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
         if flag.choices and value not in flag.choices:
-            allowed = " or ".join(flag.choices)
-            raise UsageError(f"{name} must be {allowed}, not {value!r}")
+            wanted = " or ".join(flag.choices)
+            raise UsageError(f"{name}: {_expected(wanted, value)}")
         if name == "--output":
             self.json = value == "json"
         elif name == "--debug":
@@ -4242,14 +4270,12 @@ class _Invocation:
             self.timeout = _seconds(value)
         elif name == "--jobs":
             if not (_digits(value, 3) and int(value) > 0):
-                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+                raise UsageError(f"--jobs: {_expected('a whole number from 1 to 999', value)}")
             self.jobs = int(value)
         elif name == "--max-output":
             if not _digits(value, 9):
-                raise UsageError(
-                    f"--max-output must be a whole number of characters from 0 to 999999999,"
-                    f" not {value!r}"
-                )
+                wanted = "a whole number of characters from 0 to 999999999"
+                raise UsageError(f"--max-output: {_expected(wanted, value)}")
             self.max_output = int(value)
         elif name == "--spill-dir":
             self.spill_dir = value
@@ -4291,7 +4317,7 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = 0.0
     if not (seconds > 0 and _finite(seconds)):
-        raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
+        raise UsageError(f"--timeout: {_expected('a positive number of seconds', text)}")
     return seconds
 
 
@@ -4349,10 +4375,24 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 )
             return parsed
 
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
+            # long flag or the key named), not in argparse's words.
+            if action.choices is not None and value not in action.choices:
+                label = action.option_strings[-1] if action.option_strings else action.dest
+                wanted = _one_of(list(action.choices))
+                raise UsageError(
+                    f"{label}: {_expected(wanted, value)}",
+                    hint=f"run '{self.prog} --help' for usage",
+                )
+
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
             # word may be a mistyped secret.
             message = message.partition(" explicit argument '")[0]
+            # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
+            # messages start `argument --count: `).
+            message = message[9:] if message.startswith("argument ") else message
             if message.endswith(": ignored"):
                 message += " explicit argument"
             raise UsageError(message, hint=f"run '{self.prog} --help' for usage")

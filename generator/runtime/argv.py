@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
-from burgee.runtime.kinds import _load_json
+from burgee.runtime.kinds import _expected, _load_json, _one_of
 from burgee.runtime.output import _finite
 from burgee.runtime.program import (
     _CONFIG,
@@ -132,8 +132,8 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
         if flag.choices and value not in flag.choices:
-            allowed = " or ".join(flag.choices)
-            raise UsageError(f"{name} must be {allowed}, not {value!r}")
+            wanted = " or ".join(flag.choices)
+            raise UsageError(f"{name}: {_expected(wanted, value)}")
         if name == "--output":
             self.json = value == "json"
         elif name == "--debug":
@@ -148,14 +148,12 @@ class _Invocation:
             self.timeout = _seconds(value)
         elif name == "--jobs":
             if not (_digits(value, 3) and int(value) > 0):
-                raise UsageError(f"--jobs must be a whole number from 1 to 999, not {value!r}")
+                raise UsageError(f"--jobs: {_expected('a whole number from 1 to 999', value)}")
             self.jobs = int(value)
         elif name == "--max-output":
             if not _digits(value, 9):
-                raise UsageError(
-                    f"--max-output must be a whole number of characters from 0 to 999999999,"
-                    f" not {value!r}"
-                )
+                wanted = "a whole number of characters from 0 to 999999999"
+                raise UsageError(f"--max-output: {_expected(wanted, value)}")
             self.max_output = int(value)
         elif name == "--spill-dir":
             self.spill_dir = value
@@ -193,7 +191,7 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = 0.0
     if not (seconds > 0 and _finite(seconds)):
-        raise UsageError(f"--timeout must be a positive number of seconds, not {text!r}")
+        raise UsageError(f"--timeout: {_expected('a positive number of seconds', text)}")
     return seconds
 
 
@@ -250,10 +248,24 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 )
             return parsed
 
+        def _check_value(self, action: argparse.Action, value: Any) -> None:
+            # NOTE: a choice that is not one says so as a converter does (`_expected`, the
+            # long flag or the key named), not in argparse's words.
+            if action.choices is not None and value not in action.choices:
+                label = action.option_strings[-1] if action.option_strings else action.dest
+                wanted = _one_of(list(action.choices))
+                raise UsageError(
+                    f"{label}: {_expected(wanted, value)}",
+                    hint=f"run '{self.prog} --help' for usage",
+                )
+
         def error(self, message: str) -> NoReturn:
             # NOTE: argparse quotes the value a flag was given where it takes none (`-hX`); the
             # word may be a mistyped secret.
             message = message.partition(" explicit argument '")[0]
+            # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
+            # messages start `argument --count: `).
+            message = message[9:] if message.startswith("argument ") else message
             if message.endswith(": ignored"):
                 message += " explicit argument"
             raise UsageError(message, hint=f"run '{self.prog} --help' for usage")

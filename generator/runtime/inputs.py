@@ -15,8 +15,11 @@ from typing import Any
 
 from burgee.runtime.embedded import _document
 from burgee.runtime.kinds import (
+    _JSON_EXPECTED,
     _badly_sized,
+    _expected,
     _mismatched,
+    _one_of,
     _out_of_bounds,
     _same,
     _show,
@@ -90,17 +93,6 @@ def _is_type(value: object, name: str) -> bool:
     return isinstance(value, dict)
 
 
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "true or false",
-    "null": "null",
-    "array": "a list",
-    "object": "an object",
-}
-
-
 def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
     """What is wrong with `value` for `schema` (the first thing), or None."""
     if not isinstance(schema, dict):
@@ -110,23 +102,30 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         return _problem(value, root.get("$defs", {}).get(ref[8:]), path, root)
     if "anyOf" in schema:
         branches = schema["anyOf"]
+        if value is not None:
+            # NOTE: `int | None` given a word: what is wrong is said of the int, as a flag is
+            # told (null is no answer to a bad word).
+            branches = [
+                b for b in branches if not (isinstance(b, dict) and b.get("type") == "null")
+            ] or branches
         found = [_problem(value, branch, path, root) for branch in branches]
         if None in found:
             return None
         kinds = [b.get("type") for b in branches if isinstance(b, dict)]
         names = [kind for kind in kinds if isinstance(kind, str)]
         if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
-            wanted = " or ".join(_TYPE_NAMES.get(kind, kind) for kind in names)
-            return f"{path}: expected {wanted}, got {_show(value)}"
+            wanted = " or ".join(_JSON_EXPECTED.get(kind, kind) for kind in names)
+            return f"{path}: {_expected(wanted, value)}"
         return next(problem for problem in found if problem)
+    # NOTE: the choices before the type: `expected one of 1, 2` says more than `an integer`,
+    # and is what a flag given the same text is told.
+    if "const" in schema and not _same(value, schema["const"]):
+        return f"{path}: {_expected(_show(schema['const']), value)}"
+    if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
+        return f"{path}: {_expected(_one_of(schema['enum']), value)}"
     kind = schema.get("type")
     if isinstance(kind, str) and not _is_type(value, kind):
-        return f"{path}: expected {_TYPE_NAMES.get(kind, kind)}, got {_show(value)}"
-    if "const" in schema and not _same(value, schema["const"]):
-        return f"{path}: expected {_show(schema['const'])}, got {_show(value)}"
-    if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
-        allowed = ", ".join(str(choice) for choice in schema["enum"])
-        return f"{path}: expected one of {allowed}, got {_show(value)}"
+        return f"{path}: {_expected(_JSON_EXPECTED.get(kind, kind), value)}"
     problem = None
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         problem = _out_of_bounds(value, schema.get("minimum"), schema.get("maximum"))

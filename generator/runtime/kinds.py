@@ -26,6 +26,31 @@ def _show(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+#: What a value of each JSON type is called in `_expected`'s words: the input schema's check
+#: says it, and so do the types whose values are of that JSON type.
+_JSON_EXPECTED = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "true or false",
+    "null": "null",
+    "array": "a list",
+    "object": "an object",
+}
+
+
+def _expected(wanted: str, value: object) -> str:
+    """What a value that is not what was wanted gets told, the one wording of every reader (a
+    flag, an env var, a config file, JSON input, the input schema's check): `expected an
+    integer, got 'abc'`."""
+    return f"expected {wanted}, got {_show(value)}"
+
+
+def _one_of(choices: tuple[Any, ...] | list[Any]) -> str:
+    """`one of a, b, c`: what a `Literal` or an enum wants, as `_expected` says it."""
+    return "one of " + ", ".join(map(_choice_text, choices))
+
+
 def _choice_text(choice: object) -> str:
     """A choice (of a `Literal` or an enum) as the command line spells it: `red`, `3`, `true`."""
     return str(choice).lower() if isinstance(choice, bool) else str(choice)
@@ -193,13 +218,13 @@ class _Type:
 class _Str(_Type):
     name = "str"
     spellings = ("builtins.str",)
-    expected = "a string"
+    expected = _JSON_EXPECTED["string"]
 
     @staticmethod
     def convert(value: object) -> str:
         if isinstance(value, str):
             return value
-        raise _Invalid(f"expected a string, got {_show(value)}")
+        raise _Invalid(_expected(_Str.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -209,7 +234,7 @@ class _Str(_Type):
 class _Int(_Type):
     name = "int"
     spellings = ("builtins.int",)
-    expected = "an integer"
+    expected = _JSON_EXPECTED["integer"]
     clispec = "integer"
 
     @staticmethod
@@ -226,7 +251,7 @@ class _Int(_Type):
                 if value.lstrip("+-").isdigit():
                     # NOTE: Python 3.11+ reads at most 4300 digits (`sys.set_int_max_str_digits`).
                     raise _Invalid(f"{_show(value)} has too many digits for an integer") from None
-        raise _Invalid(f"{_show(value)} is not an integer")
+        raise _Invalid(_expected(_Int.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -259,7 +284,7 @@ class _Count(_Type):
 class _Float(_Type):
     name = "float"
     spellings = ("builtins.float",)
-    expected = "a number"
+    expected = _JSON_EXPECTED["number"]
     clispec = "number"
 
     @staticmethod
@@ -275,7 +300,7 @@ class _Float(_Type):
         # NOTE: NaN and the infinities have no JSON spelling: refused, in and out.
         if number is not None and number - number == 0:
             return number
-        raise _Invalid(f"{_show(value)} is not a (finite) number")
+        raise _Invalid(_expected(_Float.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -298,7 +323,7 @@ _BOOLEANS = {
 class _Bool(_Type):
     name = "bool"
     spellings = ("builtins.bool",)
-    expected = "true or false"
+    expected = _JSON_EXPECTED["boolean"]
     clispec = "boolean"
 
     @staticmethod
@@ -307,7 +332,7 @@ class _Bool(_Type):
             return value
         if isinstance(value, str) and value.strip().lower() in _BOOLEANS:
             return _BOOLEANS[value.strip().lower()]
-        raise _Invalid(f"{_show(value)} is not true or false")
+        raise _Invalid(_expected(_Bool.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -326,7 +351,7 @@ class _Path(_Type):
     def convert(value: object) -> _pathlib.Path:
         if isinstance(value, str) and value:
             return _pathlib.Path(value)
-        raise _Invalid(f"expected a path, got {_show(value)}")
+        raise _Invalid(_expected(_Path.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -350,7 +375,7 @@ class _Date(_Type):
                 return _datetime.date.fromisoformat(value)
             except ValueError:
                 pass
-        raise _Invalid(f"{_show(value)} is not a date (YYYY-MM-DD)")
+        raise _Invalid(_expected(_Date.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -376,7 +401,7 @@ class _DateTime(_Type):
                 return _datetime.datetime.fromisoformat(text[:10] + ("T" + time if time else ""))
             except ValueError:
                 pass
-        raise _Invalid(f"{_show(value)} is not a date-time (YYYY-MM-DDTHH:MM:SS)")
+        raise _Invalid(_expected(_DateTime.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -401,7 +426,7 @@ class _Time(_Type):
                 return _datetime.time.fromisoformat(time)
             except ValueError:
                 pass
-        raise _Invalid(f"{_show(value)} is not a time (HH:MM[:SS])")
+        raise _Invalid(_expected(_Time.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -421,7 +446,7 @@ class _Uuid(_Type):
         try:
             return _uuid.UUID(_Str.convert(value))
         except ValueError:
-            raise _Invalid(f"{_show(value)} is not a UUID") from None
+            raise _Invalid(_expected(_Uuid.expected, value)) from None
 
     @staticmethod
     def check(value: object) -> bool:
@@ -455,7 +480,7 @@ class _Decimal(_Type):
         if isinstance(value, float) and value - value != 0:
             # NOTE: JSON input's 1e400 reads as inf: exact only as text.
             raise _Invalid('a number too large for a float: give it as text, such as "1e400"')
-        raise _Invalid(f"{_show(value)} is not a decimal number")
+        raise _Invalid(_expected(_Decimal.expected, value))
 
     @staticmethod
     def check(value: object) -> bool:
@@ -476,7 +501,7 @@ class _Null(_Type):
     name = "none"
     word = False
     spellings = ("builtins.None",)
-    expected = "null"
+    expected = _JSON_EXPECTED["null"]
 
     @staticmethod
     def check(value: object) -> bool:

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _SECRETS
-from burgee.runtime.kinds import _show, _Type
+from burgee.runtime.kinds import _JSON_EXPECTED, _expected, _one_of, _Type
 from burgee.runtime.program import RECORDS
 from burgee.runtime.sanitize import _redact_text
 
@@ -84,7 +84,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
-        return None if kind.check(data) else f"{path}: expected {kind.expected}, got {_show(data)}"
+        return None if kind.check(data) else f"{path}: {_expected(kind.expected, data)}"
     form = shape[0]
     if form == "null":
         return None if data is None else _conform(data, shape[1], path)
@@ -92,11 +92,10 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
         for choice in shape[1]:
             if type(data) is type(choice) and data == choice:
                 return None
-        allowed = ", ".join(map(str, shape[1]))
-        return f"{path}: expected one of {allowed}, got {_show(data)}"
+        return f"{path}: {_expected(_one_of(shape[1]), data)}"
     if form == "list":
         if not isinstance(data, list):
-            return f"{path}: expected a list, got {_show(data)}"
+            return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
         item_shape = shape[1]
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data)):
             return None  # NOTE: a list of a plain type, checked without a path for each item
@@ -106,7 +105,7 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
                 return problem
         return None
     if not isinstance(data, dict):
-        return f"{path}: expected an object, got {_show(data)}"
+        return f"{path}: {_expected(_JSON_EXPECTED['object'], data)}"
     if form == "map":
         item_shape = shape[1]
         if not isinstance(item_shape, tuple) and all(map(item_shape.check, data.values())):

@@ -8,13 +8,15 @@ from typing import TYPE_CHECKING, Any, cast
 from burgee.runtime.context import _SECRETS, _interactive
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
 from burgee.runtime.kinds import (
+    _JSON_EXPECTED,
     _badly_sized,
     _choice_text,
+    _expected,
     _load_json,
     _mismatched,
+    _one_of,
     _out_of_bounds,
     _same,
-    _show,
     _wrong_count,
 )
 
@@ -135,8 +137,12 @@ class _Call:
         if key in self.refused:
             return cast("list[_T]", default)
         if raw is not None and raw is not _REQUIRED and not isinstance(raw, list):
-            shown = "(secret, not shown)" if secret else f"got {_show(raw)}"
-            self.problems.append(f"{self._label(key, flag)}: expected a list, {shown}")
+            reason = (
+                "not a valid value (secret, not shown)"
+                if secret
+                else _expected(_JSON_EXPECTED["array"], raw)
+            )
+            self.problems.append(f"{self._label(key, flag)}: {reason}")
             return cast("list[_T]", default)
 
         def convert_all(items: object) -> list[_T]:
@@ -201,10 +207,10 @@ def _as_list(value: object) -> list[Any]:
             try:
                 items = _load_json(value)
             except (ValueError, RecursionError):
-                raise _Invalid(f"{_show(value)} is not a JSON array") from None
+                raise _Invalid(_expected("a JSON array", value)) from None
             return _as_list(items) if isinstance(items, list) else [items]
         return [item.strip() for item in value.split(",") if item.strip()]
-    raise _Invalid(f"expected a list, got {_show(value)}")
+    raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
 
 
 def _within(
@@ -230,7 +236,7 @@ def _choice(*choices: Any) -> Callable[[object], Any]:
             text = _choice_text(choice)
             if _same(value, choice) or value == text:
                 return choice
-        raise _Invalid(f"{_show(value)} is not one of {', '.join(map(str, choices))}")
+        raise _Invalid(_expected(_one_of(choices), value))
 
     return convert
 
@@ -243,8 +249,7 @@ def _member(enum: type[_E]) -> Callable[[object], _E]:
         for member in enum:
             if _same(value, member.value) or value == str(member.value):
                 return member
-        allowed = ", ".join(str(member.value) for member in enum)
-        raise _Invalid(f"{_show(value)} is not one of {allowed}")
+        raise _Invalid(_expected(_one_of([member.value for member in enum]), value))
 
     return convert
 
@@ -257,9 +262,9 @@ def _fields(
         try:
             value = _load_json(value)
         except (ValueError, RecursionError):
-            raise _Invalid(f"{_show(value)} is not a JSON object") from None
+            raise _Invalid(_expected("a JSON object", value)) from None
     if not isinstance(value, dict):
-        raise _Invalid(f"expected an object, got {_show(value)}")
+        raise _Invalid(_expected(_JSON_EXPECTED["object"], value))
     unknown = sorted(set(value) - set(converters))
     if unknown:
         raise _Invalid(f"unknown field {unknown[0]!r} (fields: {', '.join(converters)})")
@@ -280,7 +285,7 @@ def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]:
 
     def convert_all(value: object) -> list[_T]:
         if not isinstance(value, list):
-            raise _Invalid(f"expected a list, got {_show(value)}")
+            raise _Invalid(_expected(_JSON_EXPECTED["array"], value))
         return [convert(item) for item in value]
 
     return convert_all
@@ -319,7 +324,7 @@ def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
                 try:
                     value = _load_json(value)
                 except (ValueError, RecursionError):
-                    raise _Invalid(f"{_show(value)} is not a JSON object") from None
+                    raise _Invalid(_expected("a JSON object", value)) from None
             else:
                 value = [item.strip() for item in value.split(",") if item.strip()]
         if isinstance(value, list):
@@ -331,11 +336,11 @@ def _pairs(convert: Callable[[Any], _T]) -> Callable[[object], dict[str, _T]]:
                 # NOTE: `=V` is the key "", as a JSON object may have it.
                 key, equals, text = str(item).partition("=")
                 if not equals:
-                    raise _Invalid(f"{_show(item)} is not KEY=VALUE")
+                    raise _Invalid(_expected("KEY=VALUE", item))
                 pairs[key] = text
             value = pairs
         if not isinstance(value, dict):
-            raise _Invalid(f"expected an object of KEY=VALUE pairs, got {_show(value)}")
+            raise _Invalid(_expected("an object of KEY=VALUE pairs", value))
         found = {}
         for key, item in value.items():
             try:
