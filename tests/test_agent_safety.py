@@ -521,3 +521,12 @@ def test_errors_progress_and_logs_of_untrusted_commands_are_quarantined(tmp_path
         next(m for m in messages if m.get("id") == 3)["result"]["content"][0]["text"]
     )
     assert _wrapped(answer["error"]["message"])
+
+
+def test_an_external_command_tells_mcp_it_reaches_outside(tmp_path: Path) -> None:
+    """`trust="external"` is data from outside the machine: its tool says `openWorldHint`,
+    as `open_world=True` says `trust="external"`; untrusted data (a file) says nothing."""
+    tool = generate(tmp_path, QUARANTINE_GAPS)
+    tools = {t["name"]: t for t in run(tool, "--llms").json()["tools"]}
+    assert tools["chatty"]["annotations"]["openWorldHint"] is True
+    assert "openWorldHint" not in tools["failing"]["annotations"]

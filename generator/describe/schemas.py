@@ -334,8 +334,13 @@ def tool_hints(command: Command) -> dict[str, bool]:
         "destructiveHint": effects == "destructive",
         "idempotentHint": effects in ("read_only", "idempotent"),
     }
-    if command.open_world is not None:
-        hints["openWorldHint"] = command.open_world
+    open_world = command.open_world
+    if open_world is None and command.trust == "external":
+        # NOTE: the converse of `open_world=True` meaning `trust="external"`: data from outside
+        # the machine is data the command reached for.
+        open_world = True
+    if open_world is not None:
+        hints["openWorldHint"] = open_world
     return hints
 
 

@@ -265,7 +265,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.partition(" explicit argument '")[0]
             # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
             # messages start `argument --count: `).
-            message = message[9:] if message.startswith("argument ") else message
+            message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
             raise UsageError(message, hint=f"run '{self.prog} --help' for usage")

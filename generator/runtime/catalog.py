@@ -48,6 +48,7 @@ TAIL = (
     "mcp_io",
     "mcp_http",
     "mcp_methods",
+    "mcp_loop",
     "mcp",
     "surfaces",
     "cli",
@@ -85,6 +86,7 @@ SECTIONS: dict[str, str] = {
     "mcp_io": "mcp",
     "mcp_http": "mcp",
     "mcp_methods": "mcp",
+    "mcp_loop": "mcp",
     "mcp": "mcp",
     "surfaces": "mcp",
 }

@@ -4334,7 +4334,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.partition(" explicit argument '")[0]
             # NOTE: `--count: ...`, as a converter's problem names the flag (argparse's own
             # messages start `argument --count: `).
-            message = message[9:] if message.startswith("argument ") else message
+            message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
             raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
@@ -6218,14 +6218,156 @@ def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: st
     return text
 
 
-#: The error of a request whose id is already in flight.
-_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
-
-
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
 #: NOTE: not 5 ms, Python's GIL switch interval: a watchdog waking that often kept taking the
 #: GIL from a busy main thread, and pipelined calls fell to a ninth (2,057/s against 18,197/s).
 _MCP_PATIENCE = 0.02
+
+
+class _McpLoop:
+    """stdin read by the main thread, or by the watchdog while a call holds the main thread;
+    the worker threads that run calls when the main thread is busy."""
+
+    def __init__(self) -> None:
+        import _thread
+
+        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
+        self.lock = _thread.allocate_lock()
+        #: The calls in flight by id (`mcp._Request`s): the server's; the loop waits for them.
+        self.inflight: dict[str, Any] = {}
+        self.idle: list[Any] = []
+        self.thread = _thread.get_ident
+        self.main = self.thread()
+        #: Counts the calls the main thread has started; `running` is the current one, or 0.
+        self.started = self.running = 0
+        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
+        self.relaying = self.waiting = self.parked = False
+        self.handed: bytes | None = None
+        self.wake = _thread.allocate_lock()
+        self.wake.acquire()
+        self.unpark = _thread.allocate_lock()
+        self.unpark.acquire()
+        self.watching = False
+
+    def dispatch(self, line: bytes) -> None:
+        """Answer one line of input (the protocol's: `mcp._McpServer`)."""
+        raise NotImplementedError
+
+    def begin(self) -> None:
+        """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
+        parked, watches again."""
+        self.started += 1
+        self.running = self.started
+        if self.parked:
+            self.parked = False
+            self.unpark.release()
+
+    def watchdog(self) -> None:
+        """Start the watchdog, the first time a call runs on the main thread."""
+        if not self.watching:
+            import _thread
+
+            self.watching = True
+            try:
+                _thread.start_new_thread(self.watch, ())
+            except RuntimeError as error:
+                sys.stderr.write(
+                    f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
+                )
+
+    def serve(self) -> int:
+        readline = sys.stdin.buffer.readline
+        while True:
+            # NOTE: without the lock: `relaying` only turns true while the main thread runs a
+            # call, and the watchdog sets `handed` before it clears `relaying`.
+            line = (
+                _read_line(readline) if not self.relaying and self.handed is None else self.take()
+            )
+            if not line:
+                break
+            self.dispatch(line)
+        while self.inflight:
+            import time
+
+            time.sleep(0.002)
+        return 0
+
+    def take(self) -> bytes:
+        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
+        with self.lock:
+            wait = self.waiting = self.handed is None
+        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted (Windows).
+        while wait and not self.wake.acquire(timeout=0.25):
+            pass
+        line, self.handed = self.handed, None
+        return line or b""
+
+    def watch(self) -> None:
+        """The watchdog: take over reading stdin while a call on the main thread runs long."""
+        import time
+
+        quiet = 0
+        while True:
+            running, started = self.running, self.started
+            time.sleep(_MCP_PATIENCE)
+            with self.lock:
+                # NOTE: not after the end of input was handed back: nothing is left to read.
+                relay = running != 0 and self.running == running and self.handed is None
+                quiet = quiet + 1 if self.started == started else 0
+                # NOTE: parked after a quiet second, so an idle server does not wake up 200
+                # times a second; the next call unparks it.
+                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
+                self.relaying = relay
+            if relay:
+                self.relay()
+            elif park:
+                self.unpark.acquire()
+                quiet = 0
+
+    def relay(self) -> None:
+        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
+        readline = sys.stdin.buffer.readline
+        while True:
+            line = _read_line(readline)
+            with self.lock:
+                back = self.waiting or not line
+                if back:
+                    self.handed = line
+                    self.relaying = False
+                    if self.waiting:
+                        self.waiting = False
+                        self.wake.release()
+            if back:
+                return
+            self.dispatch(line)
+
+    def submit(self, job: Callable[[], None]) -> None:
+        """Run `job` on an idle worker thread, or on a new one."""
+        import _thread
+
+        try:
+            worker = self.idle.pop()
+        except IndexError:
+            worker = [job, _thread.allocate_lock()]
+            worker[1].acquire()
+            _thread.start_new_thread(self.work, (worker,))
+            return
+        worker[0] = job
+        worker[1].release()
+
+    def work(self, worker: list[Any]) -> None:
+        while True:
+            job, worker[0] = worker[0], None
+            try:
+                job()
+            except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
+                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
+            self.idle.append(worker)
+            worker[1].acquire()
+
+
+#: The error of a request whose id is already in flight.
+_DUPLICATE = (-32600, "Invalid Request: this id is already in use")
 
 
 class _Request:
@@ -6267,16 +6409,11 @@ def _no_progress(done: float, total: float | None = None, message: str | None = 
     """Progress of a call that asked for none (it must not reach a terminal either)."""
 
 
-class _McpServer:
-    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras.
+class _McpServer(_McpLoop):
+    """A JSON-RPC 2.0 server on stdin/stdout, one message per line, both protocol eras: each
+    line `_McpLoop` reads is `dispatch`ed here."""
 
-    The main thread reads stdin and runs each tools/call itself, as a plain loop would: no
-    thread hand-off on the way, which is what makes lock-step calls fast. A watchdog thread
-    notices a call that runs longer than `_MCP_PATIENCE` and takes over reading, so
-    cancellations still arrive and further calls run at once, on worker threads. The next
-    line it reads after the long call ends goes back to the main thread, which reads again.
-    """
-
+    inflight: dict[str, _Request]
     #: The tool-wide flags given with `--mcp` that apply to every call: `--max-output`,
     #: `--spill-dir`, `--config` (set by `_serve_mcp`).
     limit: int | None = None
@@ -6284,26 +6421,9 @@ class _McpServer:
     config: str | None = None
 
     def __init__(self, debug: bool, shared: _McpServer | None = None) -> None:
-        import _thread
-
+        _McpLoop.__init__(self)
         self.codec = _Codec()
         self.debug = debug
-        #: Serializes writes to stdout and the state shared with the watchdog and the workers.
-        self.lock = _thread.allocate_lock()
-        self.inflight: dict[str, _Request] = {}
-        self.idle: list[Any] = []
-        self.thread = _thread.get_ident
-        self.main = self.thread()
-        #: Counts the calls the main thread has started; `running` is the current one, or 0.
-        self.started = self.running = 0
-        #: The watchdog is reading stdin; `handed` is the line it passes back to the main thread.
-        self.relaying = self.waiting = self.parked = False
-        self.handed: bytes | None = None
-        self.wake = _thread.allocate_lock()
-        self.wake.acquire()
-        self.unpark = _thread.allocate_lock()
-        self.unpark.acquire()
-        self.watching = False
         self.out: int
         self.stdout: _Stdout
         if shared is not None:
@@ -6364,23 +6484,6 @@ class _McpServer:
     def dumps(self, value: object) -> str:
         return self.codec.compact(value)
 
-    def serve(self) -> int:
-        readline = sys.stdin.buffer.readline
-        while True:
-            # NOTE: without the lock: `relaying` only turns true while the main thread runs a
-            # call, and the watchdog sets `handed` before it clears `relaying`.
-            line = (
-                _read_line(readline) if not self.relaying and self.handed is None else self.take()
-            )
-            if not line:
-                break
-            self.dispatch(line)
-        while self.inflight:
-            import time
-
-            time.sleep(0.002)
-        return 0
-
     def stop(self) -> None:
         """Ctrl-C or SIGTERM: cancel the calls still running on workers and give them
         `_TIMEOUT_GRACE` seconds to end, so their `finally` blocks and on_exit callbacks run."""
@@ -6407,55 +6510,6 @@ class _McpServer:
             except Exception as error:  # noqa: BLE001 (the server must outlive any message)
                 sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
                 self.fail("null", -32603, "Internal error")
-
-    def take(self) -> bytes:
-        """The next line, from the watchdog: it is reading stdin, or has just stopped."""
-        with self.lock:
-            wait = self.waiting = self.handed is None
-        # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted (Windows).
-        while wait and not self.wake.acquire(timeout=0.25):
-            pass
-        line, self.handed = self.handed, None
-        return line or b""
-
-    def watch(self) -> None:
-        """The watchdog: take over reading stdin while a call on the main thread runs long."""
-        import time
-
-        quiet = 0
-        while True:
-            running, started = self.running, self.started
-            time.sleep(_MCP_PATIENCE)
-            with self.lock:
-                # NOTE: not after the end of input was handed back: nothing is left to read.
-                relay = running != 0 and self.running == running and self.handed is None
-                quiet = quiet + 1 if self.started == started else 0
-                # NOTE: parked after a quiet second, so an idle server does not wake up 200
-                # times a second; the next call unparks it.
-                park = self.parked = self.running == 0 and quiet * _MCP_PATIENCE > 1
-                self.relaying = relay
-            if relay:
-                self.relay()
-            elif park:
-                self.unpark.acquire()
-                quiet = 0
-
-    def relay(self) -> None:
-        """Read stdin while the main thread is busy; hand the first line it can take back to it."""
-        readline = sys.stdin.buffer.readline
-        while True:
-            line = _read_line(readline)
-            with self.lock:
-                back = self.waiting or not line
-                if back:
-                    self.handed = line
-                    self.relaying = False
-                    if self.waiting:
-                        self.waiting = False
-                        self.wake.release()
-            if back:
-                return
-            self.dispatch(line)
 
     def handle(self, line: bytes) -> None:
         try:
@@ -6655,11 +6709,7 @@ class _McpServer:
                 raise _McpError(*_DUPLICATE)
             self.inflight[ident] = request
             if inline:
-                self.started += 1
-                self.running = self.started
-                if self.parked:
-                    self.parked = False
-                    self.unpark.release()
+                self.begin()
         if not inline:
             try:
                 self.submit(lambda: self.run(request, command, entry[1], arguments, modern))
@@ -6668,16 +6718,7 @@ class _McpServer:
                     del self.inflight[ident]
                 raise _McpError(-32603, f"Internal error: {error}") from None
             return
-        if not self.watching:
-            import _thread
-
-            self.watching = True
-            try:
-                _thread.start_new_thread(self.watch, ())
-            except RuntimeError as error:
-                sys.stderr.write(
-                    f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
-                )
+        self.watchdog()
         try:
             self.run(request, command, entry[1], arguments, modern)
         finally:
@@ -6706,30 +6747,6 @@ class _McpServer:
             request.last = done
             text = '{"jsonrpc":"2.0","method":"notifications/progress","params":'
             self.write(text + self.dumps(params) + "}")
-
-    def submit(self, job: Callable[[], None]) -> None:
-        """Run `job` on an idle worker thread, or on a new one."""
-        import _thread
-
-        try:
-            worker = self.idle.pop()
-        except IndexError:
-            worker = [job, _thread.allocate_lock()]
-            worker[1].acquire()
-            _thread.start_new_thread(self.work, (worker,))
-            return
-        worker[0] = job
-        worker[1].release()
-
-    def work(self, worker: list[Any]) -> None:
-        while True:
-            job, worker[0] = worker[0], None
-            try:
-                job()
-            except BaseException as error:  # noqa: BLE001 (a worker outlives any call)
-                sys.stderr.write(f"{PROGRAM}: mcp: internal error: {error!r}\n")
-            self.idle.append(worker)
-            worker[1].acquire()
 
     def run(
         self,
