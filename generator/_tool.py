@@ -380,108 +380,108 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz2ziS/is471VFqpNk5zEzN1I2Vb4kO5u7iZNKcjV1ZbtMSoRsjilSS1B2NBNX7a/ZH7a/5PoBgOBDMvXI7GTC"
-    "qV1H4gNoNBrdXzcarV8PJslsHsksTOKD4cGvZweXabKYq7OD4enp2cHZQQ//uZQxfDo7+EHGMvUzKXyRJUkkpmkyg89X"
-    "fhxEMlViGkZycHZw3oN3Jldyck1vPcdP5cfEbZhdJYtM3KZhFsaXwo+X2RV8MO/H8pbfTiX3CBe413ma/CwnmXkwldNU"
-    "qit6+J3spzIOZArP68ceKJFJGCI2gh0rofypjJb4OvwHLwEHZkCaGTMP9vS8dwRjh+/9hJru94Ha+SLDXs8OsCW6zBd5"
-    "SJ1ATv1FlA3F09ifyWeD+VKMpQoDKf56fPLix5fv3neJaGy1j49wY3ESc2PZlUSyL1N/JvC26CQ3Mk2hAWWud/D6nweD"
-    "QddpCh5SMIFrWtNP1DWob5XbzOcPSE3M1/NevIgiuIjTJkWc0JyNBDCdZlRgp8AT4KkUKvORK/JjmImHXRFOzV3kWKjE"
-    "LFQKpz5J//n3f+Q9qywNJ1netflu+85QJMStn8bwthKdOBFBMsHHqDGRymyRxiBRQJ6Pkt0DcYhClcEdBfNjZW/ip0EY"
-    "FzqfJulE5n3rr7brVIIkTUAcY+HOfHYFBI0X6aWUIggD5Iu41IvFYaldaqokRX6kEsEsRRaNfXXVE7/gn2morqC3QMxv"
-    "4UPeglCTNJxnSoRxlsBLwM4gTEHek3TpsPI6jKI+3Fjd3/v/efXjjxcvXr07ZKE9pAuDWUC95nePf3h58uE9XMd1Q83r"
-    "1qbQmMSV5Cx6Z/VsPJ2+EiCiSarWdcTawe0GRJo4Ul0H8C/MPvxR/hIl5BYnC0QySKTKWeUvQCbS0qvLZJHqlWjX9mWI"
-    "OmWhZDrAO86SicKJjJXUeun1qw/UxvHcB7b0Hw2O6Ot/vX/Rf9x/HvkLxX28TZN5GsrM54njdaubcrqF5pyuqlN6eyVT"
-    "kJ5ETFhh6tWPKtBpZXB4cvz6pdsQ31H5/ORX7Az56tos9SGOnBo3zwlYI0KCFlmCxKhb0L0k/eGNjHEucaWYWeFONXfd"
-    "6cx1eGFKK4NcMagCY6ZTZyz0zY4D+Bxn4iq5FRLmROBdSUqDLVKyiAIxATN1KXtEupj7GTyHA/Rg2oU/n0dLjwfCtiNN"
-    "kgztBplK/HN+d9A7iKKZYmuKBosMC3xmhT88O7iS0ZweL8gs3HiRTBYzGbPSImPXI2ZO/Cjyx2BbxUuk26NWT89J/jzU"
-    "pMgXBXIm+0rOfdQ6gdBmDcdwJZIp6wit9AfiVXyTXFtDDoP1tPpiLSD6/Z8V0PDg6Y0fLeSzBx6rd09/9+DN/37/5kQk"
-    "Y5qMGTIKOUmaENuENeKFMWjI9yD9M98b4ZJjAVEClyS9LuMbGSVzsAqg0bIAdGpPeL+encGqvca/Q5GlC5gN/Bz4mc/X"
-    "wFTdeT1YyAnIoofXPaYAzJrHeln3Kjq+UfpEGbAAGYpCyYSj3qRZGAPLkA3UOb/idIYcTiWpRHhDdxlmSkbT7kAci6kf"
-    "Rgt6gAdYHAOJOg+CVBtfpUeuwzjAf/nuTCrlX8r8AvCUyLi70xMAOCiJ+7/INBFkVydJIEfCw2fA3GYLxW3jX3+CYnSR"
-    "yr8twDJQLx5KBTCJ5zKWH7PTc2Akio8RF9SUCvVIuogFPjGwoqE0Tw3DlF72+tUeMkTrbuKUJVAhi6KEUB5pCODhBGxn"
-    "ZwZqbwAzHE9QZEe2J21b3738iwfyewk9jX3AkEjnFJYyILqPWTcnrN8f4+x7SDPACoCStGTUkIXsRxoST0nocFvTnV8g"
-    "eSV2e1ogQ8AOKKxWTsmQoPbAIQVyEvnAWot4QtJ3PEheur4RjWEzueZLuj2+ihobCCLZAwYnt3HO2YF4w4/CWItwa4gA"
-    "RGgcN0Q6UMcVUJdWgIpxPJlFfIf1IKGDEbHcqHVQDCBeMVyaiY5H3XndHhEGrIKJFwp0q3KVq4wncjAgZecoAxgV6sbl"
-    "nPUhL0V6CPTTXKZZiJZ5+OvdnUXYm75413M1rnFgygq3mUNzFsP/3kk/sDAeMCeKvghn8yQl9yXMusQIBlUoMsCfOPAj"
-    "/PgWXBuQp1kSLCLJDCNRRncEmgbzCjKEVkZ7CyEsup80RjVd8ioFlHApQQhI2ojaUyR8wAvhHNAgPRZLEEsFohzPl8Zd"
-    "ypJZJDpmaD29xnoOpoSLFjDCvAJEROLNIgMewgJjQ53LASwzbZXYhsLwM5AhkDOAysAbXByxFo8R6x0tkz2WE5Za7Ihu"
-    "goRD0yg8OZ+0/HUqvkUXIR1os6tQ9w/LD5SwI+H0GCxVRZqgx1SbBv3oFl/XbSCClxPEemAspRlRL3drDELdWpxBnWvu"
-    "8zfQU2+mGhzA7IMFo/fRYDPaMS2yawNqqef2g6AGrp3XyDWSW3S3c7RUFBj7FEhOUVa6esXQa9Aqdpevx889gs396lpi"
-    "tQYokbobYzfx0GuJsu7656Grua9fS5324QoiPQaRkX69Dt1vJIAfLZFG+AlpM75jY+L2HCrwozBb9sQitpY/kHMMOMUT"
-    "WOOgMpcA3j9iqArUCwDO2Kj+x4Pvu65nWz88HW1oPLqtohH1XRdiE593ae872FErxWTILsiD/M1Gs0UopUo7Eu8HQYgd"
-    "+NFb14DYydoGElmnpsKP8oh+MkAQZGeYAxX0327TBMESyDfCkURpWfMjWGbBUoBjqzEqS2MHVw/YXItC+Z3FHP0LgL2y"
-    "a5opKwDR0e8AMoiWXQsFija4PEKNPvgLzMhMlbiTz65z0U9Tf8nXwBEh9z/Yvgmtv7Z93Qyw0kJ5lt7EuLj9yzhRWThB"
-    "zFINxNewiCV+JUno3pRuw5qTlzLl+5MkWszidU8oBMagJdd0YrzcFU/cUZxVO60UW7HLlMlz6Ch06DZNgbQwi7htWEbj"
-    "SM6KS90sldqpqBJhhasoJ/mUF2av2L/xM4JVFNQpmxoazBI+Jy1hjZZd4H7wBpbLXzFooNUFayxwNidZeCNLdwAbgAMD"
-    "g8r0DXRKS65Tvg9QlsBN93Vq3CiwiKRoElAvHQ4myI8+qn1w+1Mlg15h1YOPBKaXtYHG8DqYiz4Dm2RV0RUUy0Mne2S8"
-    "YFJa1KlrGslTVxz4W6AUCR2siQnPMHnOkgPEHMgM3xnkV/fnHTQyU02wv9FLu0Gn9eClKqr5YM63smhlco5LcpZpK0VT"
-    "p4ZkdjTM5UCU2dazgZP1tkO/u0ZtFWB77RPOTmKr/v9g6t/KhysJhTlfo/9JVa7W/vfrcooW7qrKzZZ6RZGv3mInnW3v"
-    "E8rrZ0lfXYXzwpMmcma22nu5VsWlx1sZhMkFRVzjKrjneA+yM6TtOVCvTBHuvGAwSYWI93fQr58jGKCn/4GicMBQRAlY"
-    "pYkPkBZGl0kdCQ/CS9JAaEcQ54L+etB/gGj3wcUDMZbZrZQUuZtxxJUjhXZnBwMN9C4+jXFCfLnDYcPbK3gzmSE2CZhn"
-    "0OsMXdVVDn5xGHvjxvpt1lpKzJ7r/ohotmFbS4zdvS1TI+PFjHXA9lu6O8nYqs3g+tn9/C7vhlvNK4TQ7DI3BiR72oVe"
-    "gV4+v89dZu1vD+/NaF2j4KZPlTm+UToVmYrjICjft6+KyJ9csz6kCJsTQODNopHgXRWMW3JExXUejgVwFvekaQPEZ10D"
-    "l3SM2KB+3rK328ndEe8B4u3Xz9/SviBqZWhE8AYG7TeAd7CDYfkN1tzqzIcVWgATHxovrX0lRvzL1ta98Swt5uxBclSr"
-    "JKc4jCBgl7MkmAxNOnr3Cq91QWgaswstYy3D6jE6UbG9C6E3dbdvgEjd2ijXqDU9IJe2vJsiUH6n9xe/wECJ2Rer1aN+"
-    "UJPBQF6bSRdgebv1KTOiR0vsEhQgZhBkISJLfBWkmPfUERqGcWE78wFmPqTXqKxjQoLF5IoBvLuDioO3V4hRzXg/FEj1"
-    "KdfDTSIQHY+YwCwbUp5Hd8DSl0ynSpYtpnUx0ccL43BGiOyooG6OGMQBEm708sPCyw+P8L9aQZpuG8HYja3384LGK+PL"
-    "ikfvDrhuaqwAgshwAz2UF9BYqT9Bn0VPBT6yhrrY3q5VEw6dDW0c0sZD5nw1SflHtBAAGiDR/jSjlQKY2FeYAb5qxhzm"
-    "OVyyY7LUN9IP2znfSMJcxj8laRQU8RflCM4m8wvK41uTKGjSVqqB5Hsy8GuY26a6tKkubapLm+rSprq0qS5tqkub6tKm"
-    "ugzbVJc21aXd62xTXaqpLqWd200OL9fozTZRpk2UaRNl2kSZr8N4/IESZRy61lShqNP4bUbN1r59m1HTZtS0GTVtRs0f"
-    "IqPG3dnepDRRzWS1yThtMk6bjNMm47TJOJsl47jj2TANZ5UibrN52myeNpvnHiP5VWXzcGkkTuWZAKCaywkx4WjwmOkz"
-    "ion3KovBEXruoXZ9+AFTtUldzGlXlR569ufHg+/XJ/fkmTigdC5hCH3ertJOdZ9wGuUacXwBJzIwO7cmLMaKxU1+yChO"
-    "5fB7Hs5phswlZPxllIz96MJPLyuJTFxNbGVk1plyR/0XXRUdxUarv6Z62MhUyaIyZaIDJr5Php5qOXU5Sk4qk6GTW8Ps"
-    "Wi6BF+MlRtSB8EzrNy3yzlgc46LA22ZYqcuE1g0vd3dzLrC8Nhu72fAmDOsATqqCVSUvkOPFZZEYF2426BDLOIkM1Icc"
-    "k5cA6xfXfwrq0sa2y72iWUuMyc3Vw2ysVVeDbic+GJioUI3MqIhQl/VScpJgqLrjC0/36DFJNYyY+R/duarVqE3IWmRu"
-    "bpbZlucyY1bL9kpoQPk3OtPNc6uZdY6G4EcLsmwjXqLW/zF18/QE80M141JzW9XTHZZ1bBqMSQccKvjFNe6h4kHUEKDt"
-    "4g4ixk4OTTWrS0xWoeKHtGhxidtAYBekT2WIuoBEQEBxjngdoqahjIJdVAzHEmloPWEGiRHFfh8LOg4F04y79Nq5TTOE"
-    "dJykkVC4kOegTJr8CL5NuJP+475vdRVCHXoBWWE9R7l8pNCbcGrMYH9b2cHCgCtq7P0aBj2nHCDq2Tum6y+vfnxJM2sU"
-    "cX1VPc58pDg4V1fkpIjqGH5OxmqnVa39R+LFkLxtGhOayz5NMY2OqiD6OOmTPFoonnQb0+krU/a37EZtuGCK9HJEhjhm"
-    "93cxFzXjdFQ0+Y0pjKLktu/AoT2SidxzWs63GoGuxgQudbTbsbXLnWikObUmhtN61DXuBqYqT4ODSxhF6MRSBrwrkGLu"
-    "3zhBOGUdPS0JdmA0frBR0NaMQOjFeDn3lUJYVDM2VCz70qN2G5eCsxhfI6B3SPE9uBVOYSYac302me+GIWR6IyuEWaoo"
-    "rkjKoLkg0Fj7xNzd8I0WUhiiUeraEKH54fYXKRfhbUqbu9O5+1yavFZbRbUpGbQhuAciQICOEZuI97TD2DHpfd0GJCGq"
-    "tRbPtX/iKZutZ4jX8wWok9JxeeGWXtmidaaRf9lDW9HTc9PL07epiilrZX0oQe+RjaUP+GpB8XJdy9hu/HGisImpQEs3"
-    "Mkbo6fpfjMzY+wEceWG9oScYWkD+cijGZl3EDj5E7UDc64C894w67DGWIFpIWyNBMKwwTWICPhxNMS93qWKuSa6lbh24"
-    "iQYeA+WIhPMd05xS3VkOgcVJTxwRHsX6211dgnfIZXkZiyhzpmIWBgGeB6B7qD5Kd0alaJR+hswRA8iA9rb1wYYiAMZm"
-    "jBowt7zuyjK/7IwqUF9Z+EvO79dJAK4CyEOWQjNZci1jIpLm3/IfLSE4C08/hbMLcI3T7NOznjh9dfL+w3lPPH36/v/e"
-    "P4MLmCJOpyliuQCvBwYjOSodpmIM/L7GPY6xpPTuKEmuwWSG17KA/VWio9iI/DMUaOwaa3abmtG8m+IzqQOdWgccVJl2"
-    "pD/gu2bj+qm9R4eE9KQ+o8aeHq64GXL2ljnhgxSYLAKVLNKJLNTA1k3wxl+YmdwvnjKmdpogNiBMSRY8YR6HZlLkJJW0"
-    "SDDriL+Vkake9nwufT55gSDLRAqf8jtD3NZ8xm1qbJrjVHGK0PFcT+V9WDNPeFMrEGbPHr4RIb2nwwFJiqqiU0RsQ+QK"
-    "TOwSsEEcqqvuiOi4KAFEPFACshBFIJIdxqbipItZdPgMc523IMClAimibTQuVm1iNXkojAY3lrBSeVpgRPpbfpsfDykY"
-    "kKOrBG8RadrAVaAd0MQHEx59wyoIZwOz+WQwqGRm1R5Fa4+VtcfK9nSsTE6nwFVWH3nMlXPF8iMoGsOgJWcHqi6+mOdQ"
-    "buvU7ukY2ZpQYZWsSvBwg1hg88NiZZL44/aRiE3PhTVCytuT0PwIWJkQJ927MVYubKfXeRaf5YRYBeXnP6mzP9J/r+fH"
-    "KnE++wtN+xv7VqfLKvLknivbVg/t+8RYrYO4W+x4t2Ng5B7yZs2FcvZX/91+AXWeZXM1PDxEV0nHYQdJenkYpAB8Dh8d"
-    "PTrqP3x06EShwfhVtyzXbNQm+tQn+A/KZhDgUPGnONpTY+2psTbxf/gFnBrr5b+UQ6zKN1p1j+fMzWxVDkfNKBJd7Jg0"
-    "wXmx4w00inOOm36VafVk89mpxjkm9INRW4tOT/+k1OrbYObTJQYuSs9YG8u5xnScqzlXmeqC/BWTTsry1avXDmsYY37N"
-    "afXQ0ONtvqZse+d3q8VET945C6OBLJRnV/r1LRvcuGB/Wydv8a56/iVdzM0q0Cr/wuImvevBhxHsWnH23Rf50tbrQhWX"
-    "A0Vm6digtnLal8r9e5sDMufeTFoDekB4icapY6QUQWLYm6TX9PtzORkXuiPdfu4CC6cL0U+EbbpXeKqf/+SoTnLbH1zY"
-    "/IxhW7+krV/S1i9p65e09Uva+iXN65e0v6Sxe4EAN0ps915qg8R8DHQPMeI8Q/j+egG/fWDODY19GbGUtkJBG6j4PQUq"
-    "Pm+Fgjbc0IYbvrpww4qoQg55TDTgMEuC5LAQZdgxpMBR8HXt/x4CCF9PkaI/7G8OuUg0hrV2T87CPXB0H9vwv+9SKdVz"
-    "Sc4Ith/4+qoolex2XRBl+/6aFUCpJHab2ifNO95DVZRNap1UpmcP54maFjCpioapXbJXz2lP9U2+EDerHAJpsWiLRVss"
-    "arGoQSKzJSID3txyFM+OKBRBA7csCq3+a7BnW5etrcvW1mVr67JtXgCq/XHANfXINshYv8f72xFury5AVkX10+meUfW+"
-    "6pN9IbC6rWb2NVcza52o1olqnSjrRLmAwBiXHT0noz5tc/8al6ktG7pD2dAi6nA4XybyrS5xQBVzuN7PSHi61M7z1y/+"
-    "+fd/eODVwDq4JbOZJW4poD1nhNgVWp3V0/NafLQSsnDlv1w0dVGjQSBvtCAe3hwNHg+4ANjd6gVmWj3/Un9ddm+zYyr/"
-    "3RM9Z8BWBL1OscBqasN9sPeoGsqnKpRbNaYrUX4ZSLdJK22Jy99BicsWkbaI9DdCpPVWyrFGRw8fPX7yzbff/ef3/ngS"
-    "SIMH6wCfTnwuvyGMwhZHQmtbwXpzFRjcTVGtWMhfVYljLtJk3Y18FVongCY/zC4mSYBUPSotpFXBoWNAIoHgkk2+PSwA"
-    "ksO1HZPU1mbVJRSVxNR+nEYZjEzUU6R+PNCK2BJW5xG5JD5pSOIHp74oFndDLBzISUgnMZBAAE3UFReEGwklWbGfnldo"
-    "WuFjuWR9+31j1oG7dI24LKtQqGv2YCUejFEGTBQlB4G0VMgq+IUuMd8dNSUmFgsY85zmhfK5F1iPJqajPDY/daRrlOj6"
-    "Qb4YLy4rxLgepkvLw0fbzBhIBvBJZcKWnOWqMQhtqX6sqWXjklBxnIt0fNOUKRnAD+ybfBIs7UPJuqZSEbc/ouwjsz9k"
-    "aqtwbbJl/Uw5TnuBsMdNZ+tV3oroPM/SqP9cHIr3r354dfKhOwJyL+g8D5LMFX3r1lcpMFCg5MnjplNlGxEd6P/Dy3ev"
-    "1xGAasg9qkhWj7vsuR6lc9Ko2J9zVHBoDiUUTynpwCBni92ao/vsD9NGwsgtkUPq3pTm6XjUsdflKC3X4BFYHVm5TjYa"
-    "DRoMVQLHhLODIfgN/bOYd0rzqt94tsLSjzf2XLhb/C9Fl7FyL+W9cY0nkdGGEikSHXTpQBc9oasIUbUCHYbpctHOMDOV"
-    "hqhcHS08KitbLr09wEFhYp2fheMQfTsc1jtdvdw5U/Uf6Mtj00wBvYc4FmHp8CwW5iwcvq6roWNdBGDi03/r94U9II4F"
-    "uvUgiBEmaXswX45EkJCalAHWf+r3n53FZ/Gf9OP4ed910rH5P4nnWIUOTAZ+7Yt3MEZT8en5m9evj09eYIU5zUqPiuB6"
-    "/UTQN2A3+4UotICWJlm0rDK5JzwDyAUdThHWbcOm7zza0lpMJgBFueKefZzXqchBuciXPL6Lt3KEba5oRE2Nc+vaAgzE"
-    "G/uZYwrUbl5nLcSSZroaHro8rAhBTfLiGSCHfsBiZW7ZQluQ3Y5cl2R3qhkjpFDDCme1gD7IXXaGF3cPgNPXcsn1rIoV"
-    "3dUIJoDf63u6sFyo00m5PDGRaboy0Snu0eOKoaowAN5xxXRSDXR4GjTg9bl2FteO4+KUVM9twdio2s5ghQCZOppv3n54"
-    "9ebEcytnrqsJnVfQtKUmb/w0RE1uSmqy4nSLaZrTZ7qKtItJRuh80zTNQFfrvWgrARPwdwBq5vkcMHyvVGnTG+AMXMlo"
-    "7gkKFHMjNBTi/YnGgfDKbJ6pYblebwW38Ykz0lleCSh6+jTrk67dXlYFiMU19bR6Ig8exufhB4+IOeZCmHlZdHQPOqZm"
-    "Zt5moUZml5XvMlnYaffz4p6EM0EpM8HFOp3eUPPLRtc8l+iFSVs2MpJX18w9KRCO1QU1YUivbf1uU906X1oaznjVkouo"
-    "VkJXc+QeKnyBa2CihXbYSNVo/ZGvrM0KNHohTl5tAWkUAGRcpcSh19Vz1rAepXHpvEIxSs/o9pcEW0DMFV74RB/FJ631"
-    "UI/Cl5n0aYl8ggfAYtn/4/NHcP+T1c106RFc8MjL8uDTHh0mbv4JNl9ZAp/ELm4Pt/zt99h01eXhYWztvHDj3yGnPOO4"
-    "UJPbuyDcJDgY2Kb9nYgiDxo5Eqahb7Ah14sgAnd3B3T7j/PBM4rH5rcC9brBJ49p5BaM0+A3gObYzFn8RiNzLo4LU6gn"
-    "QQ0Ls6wyPmNhVrWBNJ21qAW/5tV7BC47UBVGITI66tly06zbh4VFaEoWrF+BD5ETjOPh02fxF8TG3gLzl7CjPnMYu5AD"
-    "ezw1Z7vPwSA0K7MKKPolR9yGhabqK654bo98isp0CT1ueia9ru97jmYVCMAE2lMUAhzumtNBdf3UJt8WWtfeDTS9Udpa"
-    "XWfF/WqP1gnDNv0LKjyjw5X4EfF/BcUSFoIOD+7+HzTpBhg="
+    "eJztXQtz2ziS/is471VFqpNk5zEzN3I2Vb4kO5u7iZNKcjV1ZbtMSoRkjilSS1B2NBNX7a/ZH7a/5PoBgOBDMvXI7GTC"
+    "qV1H4gNoNBrdXzcarV8PxslsHsksTOKD4cGv5wfTNFnM1fnB8Ozs/OD8oIf/TGUMn84PfpCxTP1MCl9kSRKJSZrM4POV"
+    "HweRTJWYhJEcnB9c9OCd8ZUcX9Nbz/FT+TFxG2ZXySITt2mYhfFU+PEyu4IP5v1Y3vLbqeQe4QL3Ok+Tn+U4Mw+mcpJK"
+    "dUUPv5P9VMaBTOF5/dgDJTIJQ8RGsGMllD+R0RJfh//gJeDADEgzY+bBnl30jmDs8L2fUNP9PlA7X2TY6/kBtkSX+SIP"
+    "qRPIib+IsqF4Gvsz+WwwX4qRVGEgxV9PTl/8+PLd+y4Rja328RFuLE5ibiy7kkj2NPVnAm+LTnIj0xQaUOZ6B6//eTAY"
+    "dJ2m4CEFE7imNf1EXYP6VrnNfP6A1MR8vejFiyiCizhtUsQJzdmxAKbTjArsFHgCPJVCZT5yRX4MM/GwK8KJuYscC5WY"
+    "hUrh1CfpP//+j7xnlaXhOMu7Nt9t3xmKhLj10xjeVqITJyJIxvgYNSZSmS3SGCQKyPNRsnsgDlGoMrijYH6s7I39NAjj"
+    "QueTJB3LvG/91XadSpCkMYhjLNyZz66AoNEinUopgjBAvoipXiwOS+1SUyUp8iOVCGYpsmjkq6ue+AX/TEJ1Bb0FYn4L"
+    "H/IWhBqn4TxTIoyzBF4CdgZhCvKepEuHlddhFPXhxur+3v/Pqx9/vHzx6t0hC+0hXRjMAuo1v3vyw8vTD+/hOq4bal63"
+    "NoHGJK4kZ9E7q2fj6fSVABFNUrWuI9YObjcg0sSR6jqAf2H24Y/ylyghtzhZIJJBIlXOKn8BMpGWXl0mi1SvRLu2pyHq"
+    "lIWS6QDvOEsmCscyVlLrpdevPlAbJ3Mf2NJ/NDiir//1/kX/cf955C8U9/E2TeZpKDOfJ47XrW7K6Raac7qqTuntlUxB"
+    "ehIxZoWpVz+qQKeVweHpyeuXbkN8R+Xzk1+xM+Sra7PUhzhyatw8J2CNCAlaZAkSo25B95L0hzcyxrnElWJmhTvV3HWn"
+    "M9fhhSmtDHLFoAqMmUycsdA3Ow7gc5yJq+RWSJgTgXclKQ22SMkiCsQYzNRU9oh0MfczeA4H6MG0C38+j5YeD4RtR5ok"
+    "GdoNMpX45+LuoHcQRTPF1hQNFhkW+MwKf3h+cCWjOT1ekFm48SIZL2YyZqVFxq5HzBz7UeSPwLaKl0i3R62eXZD8eahJ"
+    "kS8K5Ez2lZz7qHUCoc0ajuFKJBPWEVrpD8Sr+Ca5toYcButp9cVaQPT7Pyug4cHTGz9ayGcPPFbvnv7uwZv//f7NqUhG"
+    "NBkzZBRykjQhtglrxAtj0JDvQfpnvneMS44FRAlckvS6jG9klMzBKoBGywLQqT3h/Xp+Dqv2Gv8ORZYuYDbwc+BnPl8D"
+    "U3Xn9WAhJyCLHl73mAIwax7rZd2r6PhG6RNlwAJkKAolE456k2ZhBCxDNlDn/IrTGXI4laQS4Q3dZZgpGU26A3EiJn4Y"
+    "LegBHmBxDCTqPAhSbXyVHrkO4wD/5bszqZQ/lfkF4CmRcXenJwBwUBL3f5FpIsiujpNAHgsPnwFzmy0Ut41//TGK0WUq"
+    "/7YAy0C9eCgVwCSey1h+zM4ugJEoPkZcUFMq1CPpIhb4xMCKhtI8NQxTetnrV3vIEK27iVOWQIUsihJCeaQhgIdjsJ2d"
+    "Gai9AcxwPEaRPbY9adv67uVfPJDfKfQ08gFDIp0TWMqA6D5m3Zywfn+Es+8hzQArAErSklFDFrIfaUg8JaHDbU13foHk"
+    "ldjtaYEMATugsFo5JUOC2gOHFMhx5ANrLeIJSd/xIHnp+kY0hs3kmi/p9vgqamwgiGQPGJzcxjlnB+INPwpjLcKtIQIQ"
+    "oXHcEOlAHVdAXVoBKsbxZBbxHdaDhA6OieVGrYNiAPGK4dJMdDzqzuv2iDBgFUy8UKBblatcZTyWgwEpO0cZwKhQNy7n"
+    "rA95KdJDoJ/mMs1CtMzDX+/uLMLe9MW7nqtxjQNTVrjNHJrzGP73TvqBhfGAOVH0RTibJym5L2HWJUYwqEKRAf7EgR/h"
+    "x7fg2oA8zZJgEUlmGIkyuiPQNJhXkCG0MtpbCGHR/aQxqumSVymghKkEISBpI2rPkPABL4QLQIP0WCxBLBWIcjxfGncp"
+    "S2aR6Jih9fQa6zmYEi5awAjzChARiTeLDHgIC4wNdS4HsMy0VWIbCsPPQIZAzgAqA29wccRaPI5Z72iZ7LGcsNRiR3QT"
+    "JByaRuHJ+aTlr1PxLboI6UCbXYW6f1h+oIQdCafHYKkq0gQ9pto06Ee3+LpuAxG8HCPWA2MpzYh6uVtjEOrW4gzqXHOf"
+    "v4GeejPR4ABmHywYvY8Gm9GOaZFdG1BLPbcfBDVw7aJGrpHcorudo6WiwNinQHKKstLVK4Zeg1axu3w9fu4RbO5X1xKr"
+    "NUCJ1N0Yu4mHXkuUddc/D13Nff1a6rQPVxDpEYiM9Ot16H4jAfxoiTTCT0ib8R0bE7fnUIEfhdmyJxaxtfyBnGPAKR7D"
+    "GgeVuQTw/hFDVaBeAHDGRvU/HnzfdT3b+uHpaEPj0W0VjajvuhCb+LxLe9/BjlopJkN2SR7kbzaaLUIpVdqReD8IQuzA"
+    "j966BsRO1jaQyDo1FX6UR/STAYIgO8McqKD/dpsmCJZAvhGOJErLmh/BMguWAhxbjVFZGju4esDmWhTK7yzm6F8A7JVd"
+    "00xZAYiOfgeQQbTsWihQtMHlEWr0wV9gRmaqxJ18dp2Lfpr6S74Gjgi5/8H2TWj9te3rZoCVFsqz9CbGxe1P40Rl4Rgx"
+    "SzUQX8MilviVJKF7U7oNa05OZcr3x0m0mMXrnlAIjEFLrunEeLkrnrijOKt2Wim2Ypcpk+fQUejQbZoCaWEWcduwjEaR"
+    "nBWXulkqtVNRJcIKV1FO8ikvzF6xf+NnBKsoqFM2NTSYJXxBWsIaLbvA/eANLJe/YtBAqwvWWOBsjrPwRpbuADYABwYG"
+    "lekb6JSWXKd8H6AsgZvu69S4UWARSdEkoF46HEyQH31U++D2p0oGvcKqBx8JTC9rA43hdTAXfQY2yaqiKyiWh072sfGC"
+    "SWlRp65pJE9dceBvgVIkdLAmJjzD5DlLDhBzIDN8Z5Bf3Z930MhMNcH+Ri/tBp3Wg5eqqOaDudjKopXJOSnJWaatFE2d"
+    "GpLZ0TCXA1FmW88GTtbbDv3uGrVVgO21Tzg7ia36/4OpfysfriQU5nyN/idVuVr736/LKVq4qyo3W+oVRb56i510tr1P"
+    "KK+fJX11Fc4LT5rImdlq7+VaFZceb2UQJhcUcY2r4J7jPcjOkLbnQL0yRbjzgsEkFSLe30G/fo5ggJ7+B4rCAUMRJWCV"
+    "xj5AWhhdJnUkPAinpIHQjiDOBf31oP8A0e6DywdiJLNbKSlyN+OIK0cK7c4OBhroXXwa44T4cofDhrdX8GYyQ2wSMM+g"
+    "1xm6qqsc/OIw9saN9dustZSYPdf9EdFsw7aWGLt7W6ZGxosZ64Dtt3R3krFVm8H1s/v5Xd4Nt5pXCKHZZW4MSPa0C70C"
+    "vXx+n7vM2t8e3pvRukbBTZ8qc3yjdCoyFSdBUL5vXxWRP75mfUgRNieAwJtFx4J3VTBuyREV13k4EcBZ3JOmDRCfdQ1c"
+    "0jFig/p5y95uJ3ePeQ8Qb79+/pb2BVErQyOCNzBovwG8gx0My2+w5lZnPqzQApj40Hhp7Ssx4l+2tu6NZ2kxZw+So1ol"
+    "OcVhBAG7nCXBZGjS0btXeK0LQtOYXWgZaxlWj9GJiu1dCL2pu30DROrWRrlGrekBubTl3RSB8ju9v/gFBkrMvlitHvWD"
+    "mgwG8tpMugDL261PmRE9WmJTUICYQZCFiCzxVZBi3lNHaBjGhe3MB5j5kF6jso4JCRaTKwbw7g4qDt5eIUY14/1QINWn"
+    "XA83iUB0PGICs2xIeR7dAUtfMpkoWbaY1sVEHy+MwxkhsqOCujliEAdIuNHLDwsvPzzC/2oFabJtBGM3tt7PCxqvjKcV"
+    "j94dcN3UWAEEkeEGeigvoLFSf4w+i54KfGQNdbG9XasmHDob2jikjYfM+WqS8o9oIQA0QKL9SUYrBTCxrzADfNWMOcxz"
+    "uGTHZKlvpB+2c76RhLmMf0rSKCjiL8oRnI3nl5THtyZR0KStVAPJ92Tg1zC3TXVpU13aVJc21aVNdWlTXdpUlzbVpU11"
+    "GbapLm2qS7vX2aa6VFNdSju3mxxertGbbaJMmyjTJsq0iTJfh/H4AyXKOHStqUJRp/HbjJqtffs2o6bNqGkzatqMmj9E"
+    "Ro27s71JaaKayWqTcdpknDYZp03GaZNxNkvGccezYRrOKkXcZvO02TxtNs89RvKryubh0kicyjMGQDWXY2LC0eAx02cU"
+    "E+9VFoMj9NxD7frwA6Zqk7qc064qPfTsz48H369P7skzcUDpTGEIfd6u0k51n3Aa5RpxfAEnMjA7tyYsxorFTX7IKE7l"
+    "8HsezmmGzCVk/DRKRn506afTSiITVxNbGZl1ptxR/0VXRUex0eqvqR52bKpkUZky0QET3ydDT7WcuhwlJ5XJ0MmtYXYt"
+    "l8CL0RIj6kB4pvWbFnlnLI5xUeBtM6zUZULrhpe7uzkXWF6bjd1seBOGdQAnVcGqkhfI0WJaJMaFmw06xDJOIgP1IUfk"
+    "JcD6xfWfgrq0se1yr2jWEmNyc/UwG2nV1aDbsQ8GJipUIzMqItRlvZQcJxiq7vjC0z16TFINI2b+R3euajVqE7IWmZub"
+    "ZbblucyY1bK9EhpQ/o3OdPPcamadoyH40YIs2zEvUev/mLp5eoL5oZpxqbmt6ukOyzo2DcakAw4V/OIa91DxIGoI0HZx"
+    "BxFjJ4emmtUlJqtQ8UNatLjEbSCwC9KnMkRdQCIgoDhHvA5Rk1BGwS4qhmOJNLSeMIPEiGK/jwUdh4Jpxl167dymGUI6"
+    "TtJIKFzIc1AmTX4E3ybcSf9x37e6CqEOvYCssJ6jXD5S6E04NWKwv63sYGHAFTX2fg2DnlMOEPXsHdP1l1c/vqSZNYq4"
+    "vqoeZz5SHJyrK3JSRHUMPycjtdOq1v4j8WJI3jaNCc1ln6aYRkdVEH2c9HEeLRRPuo3p9JUp+1t2ozZcMEV6OSJDHLP7"
+    "u5iLmnE6Kpr8xhRGUXLbd+DQHslE7jkt51uNQFdjApc62u3Y2uVONNKcWhPDaT3qGncDU5WnwcEljCJ0YikD3hVIMfdv"
+    "lCCcso6elgQ7MBo/2Choa0Yg9HK0nPtKISyqGRsqln3pUbuNS8FZjK8R0Duk+B7cCicwE425PhvPd8MQMr2RFcIsVRRX"
+    "JGXQXBBorH1i7m74RgspDNEodW2I0Pxw+4uUi/A2pc3d6dx9Lk1eq62i2pQM2hDcAxEgQCeITcR72mHsmPS+bgOSENVa"
+    "i+faP/GUzdYzxOv5AtRJ6bi8cEuvbNE6k8if9tBW9PTc9PL0bapiylpZH0rQe2Qj6QO+WlC8XNcytht/nChsYirQ0o2M"
+    "EXq6/hcjM/Z+AEdeWm/oCYYWkL8cirFZF7GDD1E7EPc6IO89ow57jCWIFtLWSBAMK0yTmIAPR1PMy12qmGuSa6lbB26i"
+    "gcdAOSLhfMc0p1R3lkNgcdoTR4RHsf52V5fgHXJZXsYigGFRV/CuwMyfK3PGYhYGAYX1wbSMkzQAV0niXXgUnCbVPS5F"
+    "p3QzZJ4YUAa0160POhQBMXZg1IK55XVXlv1l51SBOsvCX3L+v04CcB1APrIUmsmSaxkT+SQPdj7QMoLz8PRTOLsEVznN"
+    "Pj3ribNXp+8/XPTE06fv/+/9M7iAKeN0uiKWC/CCYDCSo9RhKkbA/2vc8xhJSveOkuQaTGh4LQu+gEp0VBs9gQwFHLvG"
+    "Gt6mhjTvrvhM6kCn2gEHVaYd6w/4rtnIfmrv0aEhPcnPqLGnhytuhpzNZU78IAUmq0Ali3QsCzWxdRO8ERhmJheMp4yp"
+    "nSSIFQhjkkVPmMehmRQ5TiUtGsxC4m9lpKqHPZ9Ln09iIOgykcOn/M4QtzmfcZsaq+a4VZwhlLzQU3kf9swT4NQKxNmz"
+    "h3FESO/p8ACIOR7EKSK4IXIFJnYJWCEO1RVIPtJxWQKMeMAEZCGKQCQ7jFXFaRez6vAZ5jpvSYCLBVJE22pcvNrEbvLQ"
+    "GA1uJGHl8rTAiPS3/DY/HlJwIEdbCd4i0rTBq0A9oIkPKjz6hlUSzgZm98lgUMnUqj2a1h4za4+Z7emYmZxMgKusPvIY"
+    "LOeO5UdSNKZBy84OVV28Mc+p3NbJ3dOxsjWhwypZlWDiBrHB5ofHyiTxx+0jE5ueE2uEnLcnofmRsDIhTvp3Y+xc2F6v"
+    "8zQ+y4mxCurPf2Jnf6T/Xs+TVeJ+9heb9jf2rU6bVeTJPWe2rR7a9wmyWodxt1jybsfCyF3kzZtL5ey3/rv9Auo8y+Zq"
+    "eHiIrpOOyw6SdHoYpAB8Dh8dPTrqP3x06ESlwfhVtzDXbNwm+hQo+A/KZhTgUPGnOdpTZO0psvYgwPALOEXWy385h1iV"
+    "b7zqHi+Ym9mqnI6aUSS6+DFpgotixxtoFOdcN/1K0+rJ5rNUjXNO6Aekthadnv6JqdW3wcynSwxclJ6xNpZzj+l4V3Ou"
+    "MtUF+SsmoZTlq1evHdYwxvy60+qhocfbfE3Z9i7uVouJnrwLFkYDWSjvrvRrXDa4ccn+tk7m4l32/Eu6mJtVoFX+pcVN"
+    "eheEDyfYteLswy/ypa3XhSouB4rU0jFCbeW0L5X79zYnZM69mTQH9IDwEo1Tx0wpgsSwN0mv6ffocjIudUe6/dwFFk4X"
+    "op8I23Sv8FQ//wlSnfS2P7iw+ZnDtp5JW8+krWfS1jNp65m09Uya1zNpf1lj94IBbpTY7r3UBon5WOgeYsR5xvD99QN+"
+    "+8CcGxr7MmIpbcWCNlDxewpUfN6KBW24oQ03fHXhhhVRhRzymGjAYZYEyWEhyrBjSIGj4Ova/z0EEL6eokV/2N8gcpFo"
+    "DGvtnpyFe+DoPrbhf9+lU6rnlJwRbD/w9VVSKtnuukDK9v01K4hSSfQ2tVCad7yHKimb1D6pTM8ezhc1LWhSFQ1Ty2Sv"
+    "ntOe6p18IW5WOQTSYtEWi7ZY1GJRg0RmS0QGvLnlKJ4dUSiCBm5ZFFr912DPtk5bW6etrdPW1mnbvCBU+2OBa+qTbZCx"
+    "fo/3tyPcXl2QrIrqJ5M9o+p91Sv7QmB1W93sa65u1jpRrRPVOlHWiXIBgTEuO3pORn3a5v41LlNbRnSHMqJF1OFwvkzk"
+    "W13ygCrocP2fY+Hp0jvPX7/459//4YFXA+vglsxmlrilgfacEWJXaHVWzy5q8dFKyMKVAHPR1EWOBoG80YJ4eHM0eDzg"
+    "gmB3qxeYafXiS/212b3NjqkEeE/0nAFbEfQ6xQOrqQ33wd6jaiifqlJu1ZiuTPllIN0mrbQlL38HJS9bRNoi0t8IkdZb"
+    "KccaHT189PjJN99+95/f+6NxIA0erAN8OvG5/IYwClscCa1tBevNVWBwN0W1YiF/VSWPuWiTdTfyVWidAJr8MLscJwFS"
+    "9ai0kFYFh04AiQSCSzj59rAASA7XekxSW6tVl1RUElP7cRplcGyiniL144FWxJawOo/IJfFJQxI/OPVGsdgbYuFAjkM6"
+    "iYEEAmiirrhA3LFQkhX72UWFphU+lkvWt983Zh24S9eIy7IKhbpmD1biwRhlwERRchBIS4Wsgl/oEvPdUVNiYrGAMc9p"
+    "Xiife4H1aGI6ymPzU491jRJdP8gXo8W0QozrYbq0PHy0zYyBZACfVCZsCVquGoPQlurJmlo2LgkVx7lIxzdNmZIB/MC+"
+    "ySfB0j6UrGsqFXH7x5R9ZPaHTG0VrlW2rJ8px2kvEPa46Wy9ylsRnedZGvWfi0Px/tUPr04/dI+B3Es6z4Mkc4XfuvVV"
+    "CgwUKHnyuOlU2UZEB/r/8PLd63UEoBpyjyqS1eMue65H6Zw0KvbnHBUcmkMJxVNKOjDI2WK35ug++8O0kXDslsghdW9K"
+    "83Q86tjrcpSWa/AIrJasXCcbjQYNhiqDY8LZwRD8hv55zDuleRVwPFth6ccbey7kLf6XostYyZfy3rjGk8hoQ4kUiQ66"
+    "dKCLntBVhKhagQ7DdLmIZ5iZSkNUvo4WHpWZLZfiHuCgMLHOz8JRiL4dDuudrmbunKn6D/TlsWmmgN5DHIuwdHgeC3MW"
+    "Dl/X1dGxLgIw8em/9fvCHhDHgt16EMQIk7Q9mC+PRZCQmpQB1n/q95+dx+fxn/Tj+HnfddOx+T+J51iFDkwGfu2LdzBG"
+    "U/Hp+ZvXr09OX2CFOc1Kj4riev1E0DdgN/uFKLSAlsZZtKwyuSc8A8gFHU4R1m3Dpu882tJajMcARbninn2c16nIQbnI"
+    "lzy+i7dyhG2uaERNjXPr2gIMxBv7mWMK1G5eZy3Ekma6Gh66PKwIQU3y4hkgh37AYmVuGUNboN2OXJdod6obI6RQwwpn"
+    "tYA+yF12hhd3D4DTWKyQ6lkVK7yrY5gAfq/v6cJyoU4n5XLFRKbpykSnuEePK4iqwgB4xxXTSTXQ4WnQgNfn2llcO46L"
+    "VVI9twVjo2o7gxUCZOpqvnn74dWbU8+tpLmuRnReUdOWnrzx0xA1uSmxyYrTLa5pTp/pqtIuJjlG55umaQa6Wu9FWwkY"
+    "g78DUDPP54Dhe6XKm94AZ+BKRnNPUKCYG6GhEO9PNQ6EV2bzTA3L9XsruI1PnJHO8kpA0dOnWZ907fayKkAsrqmn1RN5"
+    "8DA+Dz94RMwJF83My6Sje9DRNTSdNgvVM7usfJfJwk67nxf7JJwJSpkJLtbt9IaaXza65rlEL0zaspGRvLpm7kmBcKwu"
+    "qAlDem3reZtq1/nS0nDGq5ZcRLUSupoj91DhC1wDEy20w0aqRuuPfGVtVqDRC3HyagtKowAg4yolDr2unrOG9SiNS+cV"
+    "ilF6Rre/JNgCYq7wwif6KD5prYd6FL7MpE9L5BM8ABbL/h+fP4L7n6xupkuP4IJHXpYHn/boMHHzT7D5yhL4JHZxe7jl"
+    "b7/HpqsuDw9ja+eFG/8OOeUZx4Wa3N4F4SbBwcA27e9GFHnQyJEwDX2DDbleBBG4uzug23+cD55RPDa/FajXDT55TCO3"
+    "YJwGvwE0x2bO4zcamXNxXJhCPQlqWJhllfEZC7OqDaTprEUt+DWv3iNw2YGqMAqR0VHPlp9m3T4sLEJTsmD9CnyInGAc"
+    "D58+i78gNvYWmL+EHfWZw9iFHNjjmTnbfQEGoVmZVUDRLzniNiw0VV9xxXN75FNUpkvocdMz6XV933M0q0AAJtCeoRDg"
+    "cNecDqrrpzb5ttC69m6g6Y3S1uo6K+5Xe7ROGLbpX1ThGR2uxI+I/ysolrAQdHhw9//uGQt6"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2338,6 +2338,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2353,6 +2354,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2363,6 +2365,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2380,12 +2385,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2411,12 +2418,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2447,12 +2456,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2465,6 +2481,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2552,13 +2570,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2585,10 +2610,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2610,7 +2640,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2623,7 +2657,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2643,7 +2677,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2654,7 +2714,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2685,7 +2748,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2715,7 +2780,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2723,7 +2788,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -3173,7 +3238,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

@@ -530,3 +530,48 @@ def test_an_external_command_tells_mcp_it_reaches_outside(tmp_path: Path) -> Non
     tools = {t["name"]: t for t in run(tool, "--llms").json()["tools"]}
     assert tools["chatty"]["annotations"]["openWorldHint"] is True
     assert "openWorldHint" not in tools["failing"]["annotations"]
+
+
+MAPS = '''
+from typing import TypedDict
+
+from burgee import command
+
+
+class Tally(TypedDict):
+    name: str
+    counts: dict[str, int]
+
+
+@command(effects="read_only")
+def words(n: int = 5000) -> dict[str, int]:
+    """Counts by word."""
+    return {f"word{i}": i for i in range(n)}
+
+
+@command(effects="read_only")
+def tally(n: int = 5000) -> Tally:
+    """One named tally."""
+    return {"name": "all", "counts": {f"word{i}": i for i in range(n)}}
+'''
+
+
+def test_a_map_result_is_cut_to_the_limit_and_still_matches_its_schema(tmp_path: Path) -> None:
+    """A `dict[str, int]` of 5,000 words is cut like a list, on the command line for an agent
+    and over MCP: the answer is within the limit, valid, and its cut is listed."""
+    tool = generate(tmp_path, MAPS)
+    for command, path in (("words", "$.data"), ("tally", "$.data.counts")):
+        answer = run(tool, command, "--json", env={"CLAUDECODE": "1"}).json()
+        assert len(json.dumps(answer["data"], ensure_ascii=False)) <= 40_000
+        [cut] = answer["meta"]["truncated"]["cuts"]
+        assert cut["path"] == path and cut["omitted"] > 1000
+        schema = json.loads(run(tool, "schema", command).out)["commands"][0]["stdout_schema"]
+        jsonschema.validate(answer, schema)
+    tools = {t["name"]: t for t in run(tool, "--llms").json()["tools"]}
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call"}
+    call["params"] = {"name": "tally", "arguments": {}}
+    messages, _, _, _ = exchange(tool, b"".join(map(line, [INIT, call])))
+    result = next(m for m in messages if m.get("id") == 1)["result"]
+    structured = result["structuredContent"]
+    assert structured["name"] == "all" and 2 <= len(structured["counts"]) < 5000
+    jsonschema.validate(structured, tools["tally"]["outputSchema"])

@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 
 from burgee.runtime import boot, spill
 from burgee.runtime.errors import UsageError
+from burgee.runtime.kinds import _Any, _Int, _Str
+from burgee.runtime.program import RECORDS
 from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
-from burgee.runtime.truncate import _truncate, _truncate_marker
+from burgee.runtime.truncate import _truncate, _truncate_maps, _truncate_marker
 from tests.runtime_program import install
 
 REF = "0123456789abcdef"
@@ -99,14 +101,31 @@ def _split(kept: int) -> tuple[int, int]:
     return kept - tail, tail
 
 
-def _compare(before: Any, after: Any, path: str, cuts: dict[str, int], ref: str | None) -> None:
-    """`after` is `before` with at most the cuts listed: same keys, same types, same scalars."""
+def _compare(
+    before: Any,
+    after: Any,
+    path: str,
+    cuts: dict[str, int],
+    ref: str | None,
+    *,
+    maps: frozenset[int] = frozenset(),
+) -> None:
+    """`after` is `before` with at most the cuts listed: same keys (a map: its first and last),
+    same types, same scalars."""
     assert type(after) is type(before), path
     if isinstance(before, dict):
-        assert list(after) == list(before), path
-        for key in before:
+        keys = list(before)
+        if len(after) < len(before):
+            assert id(before) in maps, f"{path}: a record lost keys"
+            assert cuts.pop(path) == len(before) - len(after), path
+            head, tail = _split(len(after))
+            keys = keys[:head] + keys[len(keys) - tail :]
+        else:
+            assert path not in cuts, path
+        assert list(after) == keys, path
+        for key in keys:
             step = f".{key}" if key.isidentifier() else f"[{json.dumps(key, ensure_ascii=False)}]"
-            _compare(before[key], after[key], path + step, cuts, ref)
+            _compare(before[key], after[key], path + step, cuts, ref, maps=maps)
     elif isinstance(before, list):
         if len(after) == len(before):
             assert path not in cuts
@@ -120,7 +139,7 @@ def _compare(before: Any, after: Any, path: str, cuts: dict[str, int], ref: str 
                 for n, (i, item) in enumerate(pairs)
             ]
         for kept, (index, item) in zip(after, pairs):  # noqa: B905 (same length)
-            _compare(item, kept, f"{path}[{index}]", cuts, ref)
+            _compare(item, kept, f"{path}[{index}]", cuts, ref, maps=maps)
     elif isinstance(before, str) and after != before:
         omitted = cuts.pop(path)
         marker = _truncate_marker(omitted, ref)
@@ -135,11 +154,12 @@ def _compare(before: Any, after: Any, path: str, cuts: dict[str, int], ref: str 
         assert path not in cuts
 
 
-def _check(data: object, limit: int, ref: str | None = REF) -> dict[str, Any]:
-    """Truncate `data` and check every promise `_truncate` makes; the result."""
+def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -> dict[str, Any]:
+    """Truncate `data` (of the return type `shape`) and check every promise `_truncate`
+    makes; the result."""
     envelope = _envelope(data)
     text = json.dumps(envelope, ensure_ascii=False)
-    result = _truncate(envelope, limit, ref)
+    result = _truncate(envelope, limit, ref, shape)
     assert json.dumps(envelope, ensure_ascii=False) == text  # the input is never changed
     if limit <= 0 or _size(data) <= limit:
         assert result is envelope
@@ -154,11 +174,13 @@ def _check(data: object, limit: int, ref: str | None = REF) -> dict[str, Any]:
         assert cut["path"] not in cuts
         assert cut["omitted"] > 0
         cuts[cut["path"]] = cut["omitted"]
-    _compare(data, result["data"], "$.data", cuts, ref)
+    maps: set[int] = set()
+    _truncate_maps(data, shape, maps)
+    _compare(data, result["data"], "$.data", cuts, ref, maps=frozenset(maps))
     assert not cuts, f"cuts listed but not made: {cuts}"
     if _size(result["data"]) > limit + _markers(data, result, ref):
         # NOTE: the documented exception: nothing smaller can be made, so this is the smallest.
-        assert result["data"] == _truncate(envelope, 1, ref)["data"]
+        assert result["data"] == _truncate(envelope, 1, ref, shape)["data"]
     return result
 
 
@@ -388,6 +410,67 @@ _SHRINKABLE = st.recursive(
 @given(_SHRINKABLE, st.floats(0.01, 1.1), st.sampled_from([REF, None]))
 def test_shrinkable_data_keeps_the_bound(data: Any, share: float, ref: str | None) -> None:
     _check(data, max(1, round(_size(data) * share)), ref)
+
+
+# Maps: a `dict[str, X]` result loses entries as a list loses items; a record never a key.
+
+
+def test_a_map_with_too_many_keys_loses_its_middle_entries() -> None:
+    data = {f"key{i}": "v" * 200 for i in range(10_000)}
+    result = _check(data, 1000, shape=("map", _Str))
+    shrunk = result["data"]
+    assert _size(shrunk) <= 1000
+    keys = list(shrunk)
+    assert keys[0] == "key0" and keys[-1] == "key9999"
+    [cut] = result["meta"]["truncated"]["cuts"]
+    assert cut == {"path": "$.data", "omitted": 10_000 - len(shrunk)}
+
+
+def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setitem(
+        RECORDS, "Tally", ({"name": _Str, "counts": ("map", _Int), "extra": _Any}, ("name",))
+    )
+    extra = {f"x{i}": i for i in range(500)}  # NOTE: `Any`: a dict of its own, never a map
+    tallies = [
+        {"name": f"t{n}", "counts": {f"w{i}": i for i in range(300)}, "extra": extra}
+        for n in range(3)
+    ]
+    result = _check(tallies, 8000, shape=("list", ("record", "Tally")))
+    cuts = {cut["path"] for cut in result["meta"]["truncated"]["cuts"]}
+    assert any(path.endswith(".counts") for path in cuts)
+    assert not any(path.endswith(".extra") for path in cuts)
+    for tally in result["data"]:
+        assert set(tally) == {"name", "counts", "extra"} and tally["extra"] == extra
+
+
+_MAP_VALUES = st.recursive(
+    st.integers() | _TEXT,
+    lambda children: st.lists(children, max_size=20),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.dictionaries(st.text(max_size=12), _MAP_VALUES, max_size=120),
+    st.floats(0.01, 1.1),
+    st.sampled_from([REF, None]),
+)
+def test_maps_keep_the_schema_and_the_bound(
+    data: dict[str, Any], share: float, ref: str | None
+) -> None:
+    _check(data, max(1, round(_size(data) * share)), ref, shape=("map", _Any))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.dictionaries(st.text(max_size=6), st.integers(), max_size=40), max_size=30),
+    st.floats(0.01, 1.1),
+)
+def test_lists_of_maps_keep_the_bound(data: list[dict[str, int]], share: float) -> None:
+    _check(data, max(1, round(_size(data) * share)), REF, shape=("list", ("map", _Int)))
 
 
 # Spill files.

@@ -383,89 +383,90 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTi/EzuIvsCBJnMjO9iO4i92D1EgtkSWzJjitTyxx5NYuCe5oB7gXuBfZN7kquf7maTomTa"
-    "cpIJRoNJIlHs6urq6qqvil3NT1ujZDqLVB4m8VZv61N/a5ImxSzrb/U+fOhv9bc8/GeUFHEOn/tbr/GTiMJYZZ64TtIg"
-    "EzIOxOhCpnKUqxSuRuGlEtejbn9r4EHbTMl0dEGN36UhNM4vFBOATzIXU5mPLoQUM5lD+1i3n6RqJjqxIZKHwZxIvFfX"
-    "aZgrkatfcwHUEmg5ipSMVSrGSTrFBgO3CbKfRcWEWh9JIC3FX96/FXitJ16dvj48FDB8ZJ1GEoSTMM/ExwQ4DMRwDrdn"
-    "agajy5PUcEPcE8Fj6FJG4W96RD2R5Wk481Ae8USJkcyUJ4I0mYlhJONL7mInmaG4ZRTNd0VQzKJwJHOVMesDD8U9ncKN"
-    "ZhKM9D8MvD0YD1zpdPIklxGx0OnEifk68OIiiuDiqyAAxpEncR3mFyRzuifDTkgo4zBSQCBPC6UlZmfK6SjUfYSTOElV"
-    "BwdU9lq5aPs+ognFbpMiF6mayDSAzoW5jejGmkoUTsMcr/a34iRm2qc5yEuOYUqA7zADDYnnrCaqZF/fPYYhKeJ+cTyo"
-    "AULPvSs7O5+1fi1zU83cVP7aiVQ8yS9qd74uWI2ROA6tZLNcCM2cOpwZLXJZszLqb10qNaPOouRapfSpmM2UZtryWmhe"
-    "izj8e+HMjflup+VH1EJYVQp0LTArGDsJ4wkNZhymWW7pdkiTS3r6qyV3it+tVoPNAMVWEiYeKS9RMmQ8TZIc9ZpsC43j"
-    "ZsvbiqJpxuYnT5KIFB8+x3IKrXv9rQsVMSuBykbQLy4f+uHHZFRMVZxLvCKwrSfiJAddiyI5jFRXvEGefKL6YdBFir4I"
-    "M569mRwpow0gE73s0BJdiGTMszpLk0kqp11xGF8lZD2QlpAZEAUbdBnm4gCpvhSdzscMmNg+uJJRoV5u+7z0fP3dh6b/"
-    "fnpyLJLhRzXSdo9lD1YQiW4DzTCeFfkpaPpU+vsCiMs4u0bbBErEzVV8paJkpuAKWJsA1pgn/E/9fn8rucS/ewKl7Qn8"
-    "HMhc8rVut3vjg8W+SDIlfLzumyUlfKBR9ip2JKhJVkQ5cwYyQInK2DAOF3gahiAzlAN1zk2czlDEqSKDBy10l2BaVTTe"
-    "7YpXYizDqKAbeIDVMdBq4UGoNIWlSlfplsswDvBf/nWqskxOVHkBZEps3NzoCZDAf9z5TaWJUL+CREdJoPaFj/dkoDhF"
-    "xrTxb1i5oEfnqfp7EaaKevFRLUBIPJcxTPmHAQgS9cfoi3ZmiUiLWOAd3VI3Mi1UI7FMqCuVzk1bDyUiaITsGyyHGcoo"
-    "SkA/WEAoxBGYnZ2pymUXpjhGpxHsl13xLIr3b37yQYUn0NVQji55acOaJZe567DW6QxRAXxk21gvWDbgxEjP3tKoeFZC"
-    "R+Ca8/ICqSxJ3Nc6GYIXR321qkqOCK1Dl1axo+QgeVz08xkvdFYxugkWHli7PEQb2ft0cwOXXD1t3/DGc01JCWXqtuRO"
-    "0OZ+o2CDqD8CjJmaqwgjcmqLxodaWmpoeWPwYTfuRZmmct44jJ+wB/K3NJ6dQI0lrEyEJjAc9MXE+K5uTD+ivR0QfcYR"
-    "ldEMwTQBwGrsbBXOqJCn9UyTKIMgZPjzzpUN33DPSbbmpy7YOr+o1Dy51bllYWVo9VFxSULdxo60In1aMkHaqVd+B4Ok"
-    "Jui48QZSrFU3IE/Lb8A7rHkiN8oMeS4q1X2UxNDx5mEeqVLRs6qSGdE2KVlDp0bcpDQyBgdBHthOhgxO4mj+C5rirR75"
-    "I5oL+AQW9krpH9jIo3lR01mSgx93WtTWrRNG1Cf1XmHFfRewprdEBZqWCELgIpIp2PYZyC2jH1BuX9EWsPTuaAwY3p8z"
-    "Jm1tElbD/wajQKpLUQD2AW7oZKzxX9MCcS8jFIVrgwYuVscQFS6QSoOK24kefGujdQIWyaJFVPF7W6ZVdgdhwbLmt1gd"
-    "1lFqX7U0pAvfmaFxo8Ym7V43g3Bfw7Nifhr4PLvQORKMTos0NrkSHhgK04mClxM1awSCQG4FIfG5CYmbdakJWbUKlysd"
-    "Pt9rUIZSxb78emyzCL6RcpaOvi7oB05HfQcgF4V8R7dW+rM61V+Sa1JPIJrrJU0yY1GouJjyvK9OzThAy7i82xYXE0Tm"
-    "TNqmtbttm9Zpdrw6q9O6t1uyPpVOtPp+ZefZSqN+F2uZh90o5veo1YvRO4YnMjYJAYK515LSAh4hXVjicEmKPJyqHjVN"
-    "1VilKh4pTB+Ecb8f41UmsI02OL0ESpSjiUU1s9CFtmvYAGh9N29Vsiop0aFHieLKxI5PQmCR9SjHsdvluU3G40zVjbbr"
-    "jaZhHE5p6e5V9HOvhjxvafy40vjxHv7XqEfjL+uilon1dlnQeO/qu89cBQSVYQIe6kvpvLu3Q0j4ObY/PxDIR954yJyu"
-    "VZR9o4WwL7CdjQDAIcoMI/plM+YIz5GSHZPl/guaB2RhpuK/JmkUuPff3FCKfDqanVMae0WevExu1aL9O6S1NmmxTVps"
-    "kxb7XqJVJy1WjuS+CbFNYm2TWLvN524Sa5vE2v1zF+c2seaO5QFSaps83SZP9zvL052XyKNU9ofP0G1ygJsc4CYH+P3n"
-    "AEuVuXP2r9kQbJKImyTiJom4SSK6SUTejsgZxFEUZjM1IiHsdZ8yfxbA8CZBungFk2OkBTd29+jqsEgnSpm9ktn5bA6B"
-    "Kd/08t+edl80KwKT7XFiyTPhM9oOerRJBoqgA0CStO7Ku2B64H/a0ms2X6LUMu3ksFlIG1QnIC7chFgnIa4vVGx2psIf"
-    "3JvN9slYYlK8fG6FwAsonNFEm0s4f5MoGcroXKaThTQs7wRe6vUdzTFzWZeTtluUPFyx83ff7HClLcYksg6WQfAmzF3e"
-    "psoDBxNf3X98qeYc9mB4AVZbm0m9cpyxOD4qu0hSHWYkS4dXYqRSCjYgaDF2vY+VoaKD62j/6iJ7gRqakLIJvbToEEYF"
-    "mA+skEJvSdlONCMpWF29NXexV/SOifHcpZWZDrUFbNHtSIKfiio7iet5lUyNkhjUe0cKX/foM0sNgsBqBRdPNBnmNmzp"
-    "INAAhOYw0KuBikxegTah6vnuPuSdvR6sMUEOcl+AScVs8kTlOiNOe971BPNNDePKZmEUdYIwrQ7Lxg8txnRNC34RBrkY"
-    "AcZIg2hgQLvXNVRsZjOp2uqKQFcu0KLFJa51YDvbBe3LcgRvwCIAqVj7vipT41BFwTomhiwHD80TZpBoMTsdrMboCeY5"
-    "AY9EjIOZyBEZkjYESY6hBs9BnTX16yyS4Vr2j/u+1hUEgqNT0BW2cyPoS4zTZNpKUsPFXNlddAc39S/ZHP8pDDxnJz/a"
-    "2Rvm66fDt2+0B2ND3LwdXuyYdaArI0jcDWvgYzLM1lrVNNtaFj2BBo/GhN6zQ1NMo6MKBomTDgjaWF7xbLc1nzLr6HpC"
-    "Fay1YKr8cs0fScx4RvTj7OtxDPP2HEYQsHccVPWAbKL0HMpGNTBJkbRmcK5zRo6vna/FI82pdTEU8MkM3BwlBezzBLiE"
-    "2YKdWKkAVjYvvTgZJgHqhokXtSbYgdH4wUcBrSlh2fPhfCazDGFRw9jQsDyUHTUsILCJxdHrdyTc7BHYV3xIFYdjmInW"
-    "Up+OZuthCJVeqQXGLFciARBNxqC9ItBYOyTc9fCNVlIYojHq2hGh+2H6RcoVdG15syHBg8ylplYWQLVlA3QW47q1mQAF"
-    "eoXYRJwiQbFz+h+Hb992p8FuC5YQ1VqP5/o/ccBu6yXi9XIBZnKe6eWFjx/qHm1nHMmJh77C03PjidkcIngC7eBRtFVm"
-    "1q6pQi8XQyUBXxVxoFJTh0iJfCSbQqCY2dQMUILQCKGnG8UxMuPoBx8d2GjoGWYoUL6c0bHPXmMHH6J1IOntgL57xhx6"
-    "jCWIFxN14bDCNIkJ+HBSxjTepWI3zkjFgrp14CY6eKwgRCRsgZIoOdWdlRBYHHtij/Aohni7unquxxV1jEVIJsjUNAyC"
-    "SHn8G5qP2i/7taSWvofcEQNI3O2RqrFHH6sAGMkYM2B+8neXFuhxMJqB+crD30p5HyUBhAqgD3kKZPLkUsXEJM2/lT/H"
-    "wjsHn8PpOcS9af75pSc+HB6fng08cXBw+p+nL+FCt9vd5eBXFRD1wGBUQIm+MBVDkPelgsENFZY9gkiSS3CZ+ITfxf5Z"
-    "wgCekH+OCo1dY8GtqfeMscyRimWBVR4UBPxpkeU6kMZMAPSSXytQjQP7G21x0pP6kogdPFryI8JQVAldkUtPAWgJSeCv"
-    "SEeqUr+qSfREkSmqq+XWPGXM7ThBbECYkjx4wjIOzaSoUapokeDeA/5WR6Z62LOZkik1RpBlEo4H3KZ3/OrozUumqbFp"
-    "iVPFB4SOAz2Vt2FN0jynQHgRYXrsotHShNROpwOSFE3FThWx9VAqMLFzwAZxmF3s7hMf5zWACEQwZxBFoJI7jE3FMdwr"
-    "6R6WOj9tgpAKtCin5+tUZSphjcFKczJqNLihgpXK0wIj0t/Kn/n2kJIBJbpK8CdiTTu4BWgHPJHtfvzkBzZBOBtYd6wC"
-    "nWx0T1po3ki37nY4NR6D4WatscLkTUgyhdgAFpfONg3xSYqGzU1ZJf1ErR7HfBgs93XlQ6+GkbTfEbeQ/LCHT7R3u5XH"
-    "Tg3crNoyRz6WM17nmZPr/if7pb91keezrPfoEfobHcx2k3TyKEhBex492Xuy13n85JETyoP6LKaPVyTNk0v+F4xwZp/m"
-    "eLrGfrPB7ktssMNHJypf9mCjgSecIzslg+ojgDtMrfNolM4HWC52Ppug9YMXOrpgOTVzlsHyOy44pb/sZ/Au6RzdcO0e"
-    "uzpJYUGkYVQf1QqpMtcuf4Pqk5iGh/VNT2NXCMYcKrB8aGi/l/28yLKlN7hZriZ68gY3AzuVGd9QPweCXXVwbreuGdd9"
-    "zt5EP+HknHH5JS1mJg8SJvpJYJYBz+eBmikw9vFIh/YqnYIrsEkTJ7lcaIlTlCHRUbMUjIdwfRXgHJV1c/3QIk+CBGIY"
-    "PVsa6BMM4qgwSS/pBJSym3PdgyZsDopg/2CJC0vYq99zIBwWBp5+6vtwNvt3tvHke9xK/sWr6h8O8Lir7ZY8cvmwtNUW"
-    "4a8Cq27fGlzHVfVDthoVxMkLhveHW6s3Ey/k7XiDg9cEDaostU68rN5H/P0jvj/O3uINStugtA1Kuw2lOZ727OTHk88/"
-    "Hf7t6A1bz3TUnc3Xh2na32yX5LeFpf1tsNimpucWdPfHq+n56oettMejuOYjtRSO2t1g98Oit1V61J5slVUft/e4CPt0"
-    "HcjiBiF3U+ItUG56ezfP9xoG2q6K5DtBeEsQwAbubODOBu6sgDv2wG5r3H/5x/9EUeKJv/7jf9Mo+NP6eMf6DrFdo739"
-    "zQDPpvivbfHfNz7Xqj0qKOJv9mDutsK2uoNfTBy1xwu2nq1ViVu9Z+f08duSVsX9k1Zt69wWwJQ9yvzuzyuXoLlbiuC+"
-    "E3Rz55q5DfjZgJ8N+GkNfkqPVn0055jq0raWVvRBkBE/tSmf2nGfgvoTTl/fBihtysOZ/015+J0fWZaKtuyRJRWocHnN"
-    "vvB1Zcvrox//77/+2xcxqExyTYWCMJFO5c0Dp4uswVuc3CXIcClo4HrdciXqGqJuoK70unt0hYWZXG93s9wwGaqD7/Uo"
-    "ygebHVOv2yKXt1APWZb4tq/GcerFP93l0epKYrp+/PvAmm2obArTfweF6RuAvwH4XwngN3spxxvtPX7y9NkPz//lX1/I"
-    "4SigUzFuloBfXXVRbyGMwRZ7QltbwXZzGfZdz1AtWch/qINJuCbKRm/lKqyFZLg5/xxfdqUZcNfS0n3isShgGQD8QTBr"
-    "XiIWxlkYoGwvQAUjlWLhwixJc13pIcWwmHS17bW86ECuxsiTtowAKgIGqFpLCh1GAuCdcFl3ktpjGXT1dAbznaqPxPg+"
-    "BmZcFiHjBcZ0aOpy9bQ1VxhZ4c7EKKC6l6HSAZDmEJkNYEJHeZLOqWyKqmPo3WB1PpqCbpepZy2ZOnOOOMD6UpyQQI1C"
-    "KvpDQQGQpK44EtkXmWJn92GwwFM96Hf5+eEO/OiH/JqUfcsdTlkYNOxCWGBkSeLA5ef5i9azBnH9JYLmfEFUmjOsSsKS"
-    "m4Clg/ehZ1pgy81UVNbXk/vMFmgnsJZh9kAT5rJDhPp0fIUppalOUS0PU+Wj7Sy9wgAb+6YYDSuL6MgGUyjF9PeptIm2"
-    "x+rCylCfJ3N9MV9cWLUcUIWxp3stGTssqYid13kadV6LR+L08OfD47PdfWD3nN/iByzzgSJNa7yWYKpw8qztaj+zRMQO"
-    "9H/25v3RKgb4CCAscd3qQejR6cfof3qiXx7304+dPvCXNU/sEX/JFEfk1K8uwxK5zC61fpuk1U6lA698vOc5+axdLrIP"
-    "c1PzReWl5hygxaNyujgirG+TeTgMMTjEMb3XZxaJd3RmkXjaffHP5v2Nmh1qiEgYgW2vHwtTpIzt9SFI/ZhkePCnTkf8"
-    "rGLFbxEdzgWn7rgYUTukrDub74sgobWswHd2gfmX/bgf/9l0iV/WPR8p/gKnIyGPfxavsfYUrDR+7Yj3ICn7IsnXJ0dH"
-    "r45/xMJSPSM+ced3EkHfdnv6vCLsHFDbKI/mi3NFrzHlwMC8wtSEj/qNonjuUTEagUHmQlt7u3lbqA0ORLnUsC3+VCJ9"
-    "c0UjeyLO1DWc6IoT+5lzG0S3LK8MsZJRF8Fi6MUGCMwTDBNu7aKIfsYaRbda2Z7DZEduXqhaHmKCcCLrLYrWvFu2zB0w"
-    "trjZBlFfqnlG81U9ySnbhxngdh1fawKQJK3kY0mIz9qrSk2XPh8VkFWGwE9UM8/CHJ4IDb0lF6xy0ShXpVMhZ8HIaJFO"
-    "d5kOmQr6k3dnhyfHvlszv+o0mLJ23haZX8k0RCNqiukZHrll9HbzHZ8f43rgfcwD0ExNwTLrN7daJRhB6BWqrCy0x3fh"
-    "1mrs/S7OAb6+2BeUv2ciNBSS/rGGgdBkOsth6msndSzAJVRL8zbaGj4DVSC7/4zPBuAq9ZUvqsXx0TttfWKm+YWzplq+"
-    "pFmpjt9lqzFPCjvvsizrJ3gHtp4Zrlbo+z0tL5vo812mizzTBfWLb7gto7rj5S+7pTEd2aN7zME2vaZX4NbLrdG2hK75"
-    "KMNl+ALX+vj2W/3uW7Q32oiUq+tuxdl+iNPXeHgMqgCKbqG82d/Vs9ayFt3El36lEN03Fv6NffUwXvhMH8VnbfrQmMKX"
-    "qZK0SD7DDeD87B+8fw9+/2wNNF16DBd8E/L58GWN6I0pPkGKFLgRuYeLwZj8U2I4YdprRFJM7RlSW1ikn8U68RBT/gEp"
-    "O6GQoXrnqIbJPX+B9BYjGpbDvWMTrQRPSA72/Lrq+FtFGIaQHnYZXhCD68cJmv7TPauvDO+R/L3Qvib4jPSphPo0+Dtg"
-    "diSj0Zc+pyCuuGwuQKQjI07BAA3Aot7lfAJAtW84h9ar01yo9vSrWIH17N2rM+D/uMrBfQoHGzlZXtBQZabcCHj25m9n"
-    "wMHa+8Yb2Vmx37CBHx57RTAPu4ttOY+tnvz7qEonjMP0WYisY73liBAx/SIyJXQD/Gzd/D8QW6Bi"
+    "eJztXY1u20iSfpVe7wG2cZLi/EzuIvsCBJnMjO9iO4i92D1EgtkSWzJjiuTyxx5NYuCe5oB7gXuBfZN7kquf7maTomTa"
+    "cpIJRoNJIlHs6urq6qqvil3NT1vjeJaEKg/iaKu/9WmwNU3jIskGW/0PHwZbg60O/jOOiyiHz4Ot1/hJhEGkso64jlM/"
+    "EzLyxfhCpnKcqxSuhsGlEtfj3mBr2IG2mZLp+IIav0sDaJxfKCYAn2QuZjIfXwgpEplD+0i3n6YqEd3IEMkDf04k3qvr"
+    "NMiVyNWvuQBqMbQch0pGKhWTOJ1hg6HbBNnPwmJKrY8kkJbiL+/fCrzWF69OXx8eChg+sk4j8YNpkGfiYwwc+mI0h9sz"
+    "lcDo8jg13BD3RPAYupRh8JseUV9keRokHZRHNFViLDPVEX4aJ2IUyuiSu9iJExS3DMP5rvCLJAzGMlcZsz7soLhnM7jR"
+    "TIKR/odhZw/GA1e63TzOZUgsdLtRbL4OO1ERhnDxle8D48iTuA7yC5I53ZNhJySUSRAqIJCnhdISszPldBToPoJpFKeq"
+    "iwMqe61ctH0f0YRit3GRi1RNZepD58LcRnQjTSUMZkGOVwdbURwx7dMc5CUnMCXAd5CBhkRzVhNVsq/vnsCQFHG/OB7U"
+    "AKHn3pWdnc9av5a5mWZuJn/thiqa5he1O18XrMZIHIdWslkuhGZOHc6MFrmsWRkNti6VSqizML5WKX0qkkRppi2vhea1"
+    "iIK/F87cmO92Wn5ELYRVpUDXfLOCsZMgmtJgJkGa5ZZulzS5pKe/WnKn+N1qNdgMUGwlYeKR8hIlQ8bTOM5Rr8m20Dhu"
+    "tjpbYTjL2PzkcRyS4sPnSM6gdX+wdaFCZsVX2Rj6xeVDP/wYj4uZinKJVwS27YgozkHXwlCOQtUTb5Anj6h+GPaQoieC"
+    "jGcvkWNltAFkopcdWqILEU94VpM0nqZy1hOH0VVM1gNpCZkBUbBBl0EuDpDqS9HtfsyAie2DKxkW6uW2x0vP0989aPrv"
+    "pyfHIh59VGNt91j2YAWR6DbQDKKkyE9B02fS2xdAXEbZNdomUCJurqIrFcaJgitgbXxYYx3hfRoMBlvxJf7dFyjtjsDP"
+    "vswlX+v1ejceWOyLOFPCw+ueWVLCAxplr2JHgppkRZgzZyADlKiMDONwgadhBDJDOVDn3MTpDEWcKjJ40EJ3CaZVhZPd"
+    "nnglJjIIC7qBB1gdA60WHoRKU1iqdJVuuQwiH//lX2cqy+RUlRdApsTGzY2eAAn8R93fVBoL9StIdBz7al94eE8GilNk"
+    "TBv/hpULenSeqr8XQaqoFw/VAoTEcxnBlH8YgiBRf4y+aGcWi7SIBN7RK3Uj00I1EsuEulLp3LTtoEQEjZB9g+UwQxmF"
+    "MegHCwiFOAazszNTuezBFEfoNPz9siueRfH+zU8eqPAUuhrJ8SUvbViz5DJ3Hda63REqgIdsG+sFywacGOnZWxoVz0rg"
+    "CFxzXl4glSWJe1onA/DiqK9WVckRoXXo0Sp2lBwkj4t+nvBCZxWjm2DhgbXLA7SR/U83N3DJ1dP2DW86rikpoUzdltwJ"
+    "2txvFGwQ9UeAMTNzFWFETm3R+FBLSw0tbwQ+7Ma9KNNUzhuH8RP2QP6WxrPjq4mElYnQBIaDvpgY39WN6Ue0t0Oizzii"
+    "MpoRmCYAWI2drcIZFfK0nmkSpe8HDH/eubLhG+45ydb81AVb5xeVmie3OrcsrAytPiouSajX2JFWpE9LJkg79crvYJDU"
+    "FB033kCKteoG5Gn5DXiHNU/kRpmhjotKdR8lMXS8eZCHqlT0rKpkRrRNStbQqRE3KY2MwEGQB7aTIf2TKJz/gqZ4q0/+"
+    "iOYCPoGFvVL6BzbyaF7ULIlz8ONOi9q6dcKI+qTeK6y47wLW9JaoQNMSQQhchDIF256A3DL6AeX2FW0BS++OxoDh/Tlj"
+    "0tYmYTX8bzAKpLoUBWAf4IZOJhr/NS0Q9zJCUbg2bOBidQxR4QKpNKi4nejhtzZaJ2CRLFpEFb+3ZVpldxAWLGt+i9Vh"
+    "HaX2VUtDuvCdGRo3amzS7nUzCPc1PCvmp4HPswudI8HotEgjkyvhgaEwnSh4OVGzRiAI5FYQEp+bkLhZl5qQVatwudLh"
+    "870GZShV7MuvxzaL4BspZ+no64J+4HTUdwByUch3dGulP6tT/SW+JvUEorle0iQzFoWKihnP++rUjAO0jMu7bXExQWTO"
+    "pG1au9u2aZ1mx6uzOq17uyXrU+lEq+9Xdp6tNOp3sZZ52I1ifo9avRi9Y3giI5MQIJh7LSkt0CGkC0scLkmRBzPVp6ap"
+    "mqhURWOF6YMgGgwivMoEttEGp5dAiXI0kahmFnrQdg0bAK3v5q1KViUlOvQoUVyZ2PFICCyyPuU4dns8t/Fkkqm60Xa9"
+    "0SyIghkt3b2Kfu7VkOctjR9XGj/ew/8a9WjyZV3UMrHeLgsa711995mrgKAyTKCD+lI6797tEBJ+juzPDwTykTceMqdr"
+    "FWXfaCHsC2xnIwBwiDLDiH7ZjDnCc6Rkx2S5/4LmAVlIVPTXOA199/6bG0qRz8bJOaWxV+TJy+RWLdq/Q1prkxbbpMU2"
+    "abHvJVp10mLlSO6bENsk1jaJtdt87iaxtkms3T93cW4Ta+5YHiCltsnTbfJ0v7M83XmJPEplf/gM3SYHuMkBbnKA338O"
+    "sFSZO2f/mg3BJom4SSJukoibJKKbROTtiJxBHIdBlqgxCWGv95T5swCGNwnSxSuYHCMtuLG3R1dHRTpVyuyVzM6TOQSm"
+    "fNPLf3vae9GsCEy2z4mljgmf0XbQo00yUAQdAJKkdVfeA9MD/9OWXrP5EqWWaSeHzQLaoDoFceEmxDoJcX2hIrMzFf7g"
+    "3my2T8YSk+LlcysEXkBBQhNtLuH8TcN4JMNzmU4X0rC8E3ip13c0x8xlXU7ablHycMXO332zw5W2GJPIulgGwZswd3mb"
+    "Kg8cTHx1//GlmnPYg+EFWG1tJvXKccbi+KjsIk51mBEvHV6JkUop2ICgxdj1PlaGig6uo/2ri+z5amRCyib00qJDGBVg"
+    "PrBCCr0lZTvRjKRgdfXW3MVe0TvGxnOXVmY20hawRbdjCX4qrOwkrudVMjWOI1DvHSk83aPHLDUIAqsVXDzRZJjbsKWD"
+    "QAMQmsPATg1UZPIKtAlVz3P3Ie/s9WGNCXKQ+wJMKmaTpyrXGXHa864nmG9qGFeWBGHY9YO0OiwbP7QY0zUt+EUY5GIE"
+    "GCMNooEB7V7XULHEZlK11RW+rlygRYtLXOvAdrYL2pflCN6ARQBSkfZ9VaYmgQr9dUwMWQ4eWkeYQaLF7HaxGqMvmOcY"
+    "PBIxDmYiR2RI2uDHOYYaPAd11tSvSSiDtewf932tKwgER6egK2znxtCXmKTxrJWkRou5srvoDm7qX7I5/lPgd5yd/Ghn"
+    "b5ivnw7fvtEejA1x83Z4sWPWga6MIHE3rIGP8Shba1XTbGtZ9AUaPBoTes8uTTGNjioYJE46IGhjecWz3dZ8yqyr6wmV"
+    "v9aCqfLLNX8kMeMZ0Y+zr8cxzNtzGELA3nVQ1QOyidJzKBvVwCRF3JrBuc4ZOb52vhaPNKfWxVDAJzNwc5QUsM8T4BJm"
+    "C3YipXxY2bz0ongU+6gbJl7UmmAHRuMHHwW0ZoRlz0fzRGYZwqKGsaFheSg7alhAYBOJo9fvSLjZI7Cv+JAqCiYwE62l"
+    "Phsn62EIlV6pBcYsVyIGEE3GoL0i0Fi7JNz18I1WUhiiMeraEaH7YfpFyhV0bXmzIcGDzKWmVhZAtWUDdBbjurWZAAV6"
+    "hdhEnCJBsXP6H4dv3/Zm/m4LlhDVWo/n+j9xwG7rJeL1cgFmcp7p5YWPH+oebWcSymkHfUVHz01HJHOI4Am0g0fRVplZ"
+    "u6YKvVyMlAR8VUS+Sk0dIiXykWwKgWJmUzNACUIjhJ5uFMfIjKMffHRgo6FnmKFA+XJGxz57jRx8iNaBpLcD+t4x5rDD"
+    "WIJ4MVEXDitI44iADydlTONdKnbjjFQkqFsHbqKDxwpCRMIWKImSU91ZCYHFcUfsER7FEG9XV8/1uaKOsQhtXMlyToDP"
+    "ZEIyQiZnge+Hiusgx7gnAlOpGc0WBE3Z7n4tyaXJkHtiQIm7P1I16dDHKiDGDoxZMD95u0sL9jg4zcCc5cFvpfyPYh9C"
+    "B9CPPAUyeXypImKf9MHOB8fGOwefg9k5xMFp/vllR3w4PD49G3bEwcHpf56+hAu9Xm+Xg2FVQBQEg1E+Jf6CVIxA/pcK"
+    "BjdSWAYJ4osvwYXiE383FshiBvQUCeSo4Ng1FuCa+s8Iyx6peBZY5UEVwHyR5TqwxswA9JJfK1CVA/sbbXnSk/ySiB08"
+    "WvIjwlJUEV2hS08FaElJ4K9Ix6pSz6pJ9EWRKaqz5dY8ZcztJEasQBiTPHrMMg7MpKhxqmjR4F4E/lZHqnrYSaJkSo0R"
+    "dJkE5AG36R+/OnrzkmlqrFriVvEBoeRQT+Vt2JM0zykYXkScHXbZqMsBtdPpAVBzYHSniuD6KBWY2DlghSjILkDzkY/z"
+    "GmAEIphDCENQyR3GquIY7pV0D0udnz5BiAValNPzdqo6lbAeVcfNsNHgRgpWLk8LjEh/K3/m2wNKDpRoK8afiDXt8Bag"
+    "HvBEtvzxkx/YJOFsYB2y8nXy0T15oXlj3brb49RkAoactcYKkzclyRRiBVhcOvs0wicrGkY3ZZn0E7Z6XPNhuNz3lQ/B"
+    "GkbSfofcQjLEHkbR3g1XHkM1cLNqCx35XM6AnWdO7vuf7JfB1kWeJ1n/0SP0Pzq47cXp9JGfgvY8erL3ZK/7+MkjJ7QH"
+    "9VlMJ69IoseX/C8Y4cw+3enomvvNhrsvseEOH6WofNmDjgaecI7slAyrjwTuMLXOo1I6L2C52PmsgtYPYugog+XUzNkG"
+    "y++44BT/sp/Bu6RzdMO1e+zqJIUFkQZhfVQrpMpcu/wNq09mGh7eNz2dXSEYc8jA8qGh/V728yLLlt7wZrma6Mkb3gzt"
+    "VGZ8Q/1cCHbV/rndymZc9zl7E/3Ek3PI5Ze0SExeJIj1k8EsA57PfZUoMPbRWIf6Kp2BK7BJFCfZXGiJU9Qh0VGzFIyH"
+    "cH0V4ByV9XL9ECOP/RhiGj1bGvgTDOIoMU4v6USUsptz3YMmbA6OYP9giQtLuFO/50A4LAw7+inww9ns39lGlO9xa/kX"
+    "r7J/OMDjrrZb8srlw9NWW4a/Cqy6fatwHVfVD91qVBAnTxjcH26t3ly8kMfjDQ+dJmhQZal1Imb1vuLvH/H9cfYab1Da"
+    "BqVtUNptKM3xtGcnP558/unwb0dv2Hqm414yXx+maX+zXZLfFpb2t8FimxqfW9DdH6/G56sfvtIej+KaD9VSOGp3h90P"
+    "i95W+VF70lVWgdze4yLs03UhixuG3E2Kt0C52e3dPN9rGGi7qpLvBOEtQQAbuLOBOxu4swLu2AO8rXH/5R//E4ZxR/z1"
+    "H/+bhv6f1sc71neI7Rrt7W8GeDbFgG2LAb/xOVftUUERfbMHc7cVutUd/GLiqD1esPVtrUre6j07p5HflrQq7p+0alv3"
+    "tgCm7NHmd39euQTN3VIU952gmzvX0G3Azwb8bMBPa/BTerTqoznHVJe2tbSiD4KM+KlN+dSO+xTUn3D6+jZAaVMuzvxv"
+    "ysXv/MiyVLRljyypYIXLbfaFpytdXh/9+H//9d+eiEBl4msqHISJdCpxHjhdZA3e4uQuQYZLQQPX75YrUdcU9Xx1pdfd"
+    "oyss1OT6u5vlhslQHX6vR1M+2OyY+t0WubyF+siy5Ld9dY5TP/7pLo9WVxLT9eTfB9ZsQ2VTqP47KFTfAPwNwP9KAL/Z"
+    "SzneaO/xk6fPfnj+L//6Qo7GPp2ScbME/Oqqi3oLYQy22BPa2gq2m8uw73qGaslC/kMdVMI1UjZ6K1dhLSTDzfnn+PIr"
+    "zYC7lpbuE49EAcsA4A+CWfNSsSDKAh9lewEqGKoUCxeSOM11pYcUo2La07bX8qIDuRojT9oyAqgIGKDqLSl0GAmAd8pl"
+    "3nFqj2nQ1dQZzHeqPhLj+xiYcVmEjBYY06Gpy9XT1lxhZIU7E0Of6l5GSgdAmkNk1ocJHedxOqcyKqqOoXeF1floCrpd"
+    "pp61ZOrMOfIA601xQnw1DqgIEAUFQJK64khkX2SKnd2H4QJP9aDf5eeHO/CjH/JrUvatdzhlgd+wC2GBkSWJA5ef5y9a"
+    "zxrE9ZcImvMFUWnOsCoJS258lg7eh55pgS03U1FZX0/uM1ugncBahtkDTZjLEBHq03EWppSmOkW1PEyVj7az9AoDbOyb"
+    "YjSsLKIjHEyhFNPfp9Im2h6rCy0Dfb7M9cV8cWHVckAVxp7utWTssKQidl7nadh9LR6J08OfD4/PdveB3XN+qx+wzAeM"
+    "NK3xWoKpwsmztqv9zBIRO9D/2Zv3R6sY4COBsOR1qw+hR3cQof/pi0F5/M8gcvrAX9Y8wUf8JVMckVO/ugxL5DK71Ppt"
+    "klY7lQ465eO9jpPP2uWi+yA3NV9UbmrOBVo8OqeHI8L6NpkHowCDQxzTe32GkXhHZxiJp70X/2ze56jZoYaIhBHY9geR"
+    "MEXL2F4fijSISIYHf+p2xc8qUvxW0dFccOqOixG1Q8p6yXxf+DGtZQW+swfMvxxEg+jPpkv8su55SdEXOC0JefyzeI21"
+    "p2Cl8WtXvAdJ2RdLvj45Onp1/CMWluoZ8Yg7rxsL+rbb1+cXYeeA2sZ5OF+cK3qtKQcG5pWmJnzUbxjFc5CK8RgMMhfa"
+    "2tvN20NtcCDKpYZt8acS6ZsrGtkTcaau4URPnNjPnNsgumV5ZYCVjLoIFkMvNkBgnmCYcGsPRfQz1ii61cv2XCY7cvOC"
+    "1fJQE4QTWX9RtOZds2XugLHFzTaIGouUab6qJztl+zAD3K7raU0AkqSVfEwJ8Vl7danp0uOjA7LKEPiJataxMIcnQkNv"
+    "yQWrXDTKVepUyFkwMlqk01umQ6ai/uTd2eHJsefW0K86HaaspbdF51cyDdCImuJ6hkduWb3dfMfnybgeeB/zADRTM7DM"
+    "+k2uVgnGEHoFKisL7/HduLWae6+Hc4CvM/YE5e+ZCA2FpH+sYSA0mSU5TH3t5I4FuIRqad5OW8NnoApk95/xWQFcpb7y"
+    "xbU4PnrHrUfMNL+AVlfPOzQrdfO7bDXmcWHnXZZl/gTvwNYzw9WKfa+v5WUTfZ7LdJFnuqB+8Y23ZVR3vPzltzSmI3uU"
+    "jznopt/0Stx6uTXalsA1H2W4DF/g2gDfhqvfhYv2RhuRcnXdrTjbC3D6Gg+TQRVA0S2UN3u7etZa1qKb+NKrFKJ7xsK/"
+    "sa8ixguf6aP4rE0fGlP4MlOSFslnuAGcn/2D9+/B75+tgaZLj+GCZ0I+D76sEb0xxSdIkQI3IvdwMRiTf0oMx0x7jUiK"
+    "qT1DaguL9LNYJx5iyj8gZScUMlTvHNUwuecvkN5iRMNyuHdsopXgCcnBnmdXHX+rCMMQ0sMuwwticP04QdN/umf1leE9"
+    "kr8X2tcEn5E+lVCfBn8HzI5kNPrS5xREFZfNBYh0ZMQpGKAhWNS7nE8AqPYN59D6dZoL1Z5eFSuwnr17dQb8H1c5uE/h"
+    "YCMnywsaqsyUGwHP3vztDDhYe994Izsr9hs28MNjrwjmYXexLeex1ZN/D1XphHGYPhuRday/HBEipl9EpoRugJ+tm/8H"
+    "JESlxA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2181,6 +2182,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2196,6 +2198,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2206,6 +2209,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2223,12 +2229,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2254,12 +2262,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2290,12 +2300,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2308,6 +2325,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2395,13 +2414,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2428,10 +2454,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2453,7 +2484,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2466,7 +2501,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2486,7 +2521,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2497,7 +2558,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2528,7 +2592,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2558,7 +2624,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2566,7 +2632,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -3016,7 +3082,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

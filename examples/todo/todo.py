@@ -424,47 +424,47 @@ _DATA = (
     "0ToV4wjR/TH9hEt8G/OWhh5PMpeGWlb51ZQN0FlTArseE6BAb2h/wickKLY//cfJ6Wln6u40YAlRdepx8/5XHLLTOsJ4"
     "IVuAWs61WV5Y9Fb2qNsTX1610Fe0zNy0xGw+i0IKGsCjGKvMrN1RXWIsRkoCvksCV0W2+pKKOpFsBNGoTvM/QOlWBQh9"
     "89EiI0OOvgDHDtNo7CWmQVC+nDZK91YEOXyK1oGktw363rLmsMVYhngha40MwbC8KAwIeHHmxzbeoSo/TnsFgrrNwV0E"
-    "GFg3iUg8BWoi49R0lkFwcd4Se4SHsTx4x5QNdrmUkLGQtlHq1HNdX7X4HpqP0p2DUubMPEPuiAEs7tiJ1KRFfxYBOJKx"
-    "ZsDecnZqixM5GNZgvmLv75m8z0IXQhXQhzgCMnF4owJikuY/lT96QghWDr9606GOAS9+PWqJy5PzTxeDljg8/PTbpyO4"
-    "0Ol0QHnQuqsEoi4YjHIpm+hFYgTyvlEwuJHCYk8QSXgDLtO7UYXYQ4ccQFDkEaNCY9dYY2yrXAOs76T6YGCVB5UA84mO"
-    "TSB/gW1HKr5ToBqH6T3aUGUm9YiIHe7W3EQYjCphipAJJtISksBfEo1VoWrXkOiKRCuqJubWPGXM7SREbECYljx4yDL2"
-    "7KSocaRokeDeIv5VRsZm2LOZkhE1RpBls5qH3KZ7/ubs+IhpGmya4VRxidBxYKbyIaxJmpcri15EmC120WhpPGpn0hFh"
-    "hKZiu4jYuigVmFj7emLngPgYlgAiEMGche+DSm4zNhXn8KykZ1jqoC0BargGLYqpuJuKbCWsMVhpubQdDW6kJmHE0wIj"
-    "Mr+y2/y4R8mIDF3Rdg9izTi4BWgHPJHt3n/+ik0QzgZWWyvXZDRBYMMZrFzvMytl712P5sV6XbSHGFVoTqh0djH51onD"
-    "KXsd8zvNs/z1P9+9H77tnf988n74S+/smG7vMrGs1dKnUlqXqNUdvDWw5igArUJQk/oDQxNdEE0oDQIdiDhCXYB/M1VO"
-    "xB2VGsKFNOF93yqexJH3s00rhtVkAqR5gYDVHWZZUJapjCAWAmNisnsatMIcm1CVxDMvXR6OYbNs7JI9jQvQyrzMXSVE"
-    "Lu1XbC3fGdlsFyTMUqp5ww8fT3ofTy5+q0h3yasqXi8H5VAhfpj9yyrulmyWLLB48eZ9RQowKU1Uul+yAQJ7cGNkof93"
-    "fzuugIGx5fVREX7TN6AFRih3beAfJ4OHOveu56/pD9CJOJ7p7u4uLm2T5+mE0dWuG4Fh232+93yvvf98N5flAsu2+Ppk"
-    "yUuj8Ib/C4td598f06EXm50S32ynBMLGfvWrv4p+QqbEkzYoDm6FyU9fQJojPerHzseJNH41SaeN1FOzx4/UP3HNL73q"
-    "bgM0iuaIIZdqBojU88ujWiJV5jrP36D4rrJiJ3mV0iwRjD0QpH5oCD7qbi+ynNIb3NeriZm8ASu8fU2CD5SPbklx5pCh"
-    "j3nnzy9Ysh9RMrNJu6mn0TkPXfAGEFIGYxYLwOjhJEyMPKHJFNx5mujLvZBJjKApMpYILs1qNm4+gxSjZA5Bls9DKvll"
-    "dqWt1KmBl5uZ2TNRK2F6TnGE0Q2dYJT1PzRdmx7pxBfoVjyzfT4TWYcCOxNtiGaok1b+efYK8rPS2AJ9FJjsn9p7L9v7"
-    "r3iQBKmfzvxvCjwqDPNqmGVT4PHtCjz+kEM48rFFGpNWhhUjtFDGKFVvDpDLcoY5LC0fxtJ1kHJJQUABRb45PW0M9pvC"
-    "2eX1AA+j+Q2afghNb+oHvrf6gQ3Y3oDtDdiuAdupCzauby0ITa9XLaFvg303tXnfDBGuAPxWPw4pj/HWyx1bz/LAZpma"
-    "zPFCRdUGH22yjd8/KNoAoA0A2gCgKgCUuqL9NcEPEhL73wz4bOqCH8Ac654L97RvsMtfG2i+Ry1fCFo/jLpC0uIL0975"
-    "8bB3flrxUnkDZB4CMk9Srrrxyxu//Of45ZqN2Ga5243lP5r3zgxbZtgLpjXv0vMWvLzJ/7FeP+dVRLHjbwMDNmcPrIYK"
-    "cuItM/DB7EGnkiouCDsQjqnFenv27n//+38cEYBNCO80vtyLw3yt2Kqvph7AC+mKX5Sp2ehV9sq1bpTLyDP9M1VvHVfd"
-    "Gm3bvd3rvDC7De/rF5+lOvhRj0p9stmxZeQNdiMuVPBmlecPpaQWMeDeQhENH2nwKGLmWIMfA301obI5L+E7OC9hg3A3"
-    "CPdPyjxVe6mcN9rbf/7i5auf/uVfX8vR2KXDWu5rwJ2p0ym3ENZgiz1hrK1gu1mH+NYzVDUL+R/qvByuoksDk2wVlqIP"
-    "LOcY4nfhDAP5tVSXp3gTiASWAcAfrN2yH9vzAu25KNtrUEFfRbSPLIxiUxskxSi56hjbm/JigpUSI8+bMgKoCBig+j4p"
-    "TOAkQIv5IIIwSg8SMfX+GuY7Ur8T4wdYxcSFNDJYYKwYbuWZe9GQOZsuBBysuGIKqLCLKPRUFTHm+3u5Qn+2JBJrjlHk"
-    "rhp7VAiKogCoSF1xnfKB0Ird2eVggaeaGDTP1k+vG08SBIQ3iEbjBQ5NKRkWiGH1k8tM4XNo8hfYyoe5BcV9/hghwbQD"
-    "a/Ty3RDmClDE0HSSia1qyrOwEMsX+XjVVCgx4Bzsm4IfLPKi0ztszRrTP6AqM6o8MzWuHtXrY5XqfIGzch6hwNiLvYaM"
-    "nWRUxPbbOPLbb8Wu+HTy/uT8YucA2B3ylySBZT5bpmrxlLITBU5eNl4/KRGxDf1fHH88W8YAH/mE1cZbXcD07X6Ahr0r"
-    "+uZ4p36Q6wAvr3BCk/ibVhzTUgem9I0bsSJTWmMbLHKLqLToxUYrn+jY4dMMvNgW11EdL+khHcdRPhOpgyxjIaGMvZGH"
-    "MRUy/dEcQiU+0CFU4kXn9T/bz4NS5Ry2QvSIYLDbD4QtBcfG5kirfkDiOfyndlu8V4Hiz9OO5oLTOZzGN0Zcd2bzAxgM"
-    "2y/wNx3g/Kgf9IO/UH/41ypHXQVPfNAVMvIX8RbLeMG44c+2+Aiy4O+Rvu2dnb05f4cFukbgDpFw2qGgXzApHLWhJQIs"
-    "M479+eJU0EdwGS7bD+DaoMp8jxbPr0rGY9xiSwXL6eP2W7MpZBbZOsG2eCvDv/aKwbtEnKkbJ9sRvfRvjviJblam6mFF"
-    "qCkmxoCErQfYFhgmPNpB+bxH0eervtPztNKR28/xZofRoJPV3ZJc7WeJs3Ca3e39M5DzjQKThVXRxeO49AGIn9u1HVOV"
-    "C4uClI7PdiEm81+5tf05fNiCLjDP9cK6lbp9ngIDRSWX/HLZLdf1UylswkhhkU6nUnXsAQS9DxcnvXMnf+TAssN8sqMH"
-    "0hr9Wxl5aPhahULS/CkE9vwQc/xP3mse4OqgCZqCNTVf/E3nfgxxiKd0dk4BfkC5dESB00Hp4wevHUHJWiZCQyG5nxtM"
-    "BE2ms1h3ywedLCAL1Eb7CeMSlAElIFv9ko9W4CL/pV83xvHRh5AdYqb6Q8X2sIGMZuFwgR02z/MwSSddZqciEBICE8UM"
-    "Fw84cLpGXmnWy8kzncTanEdQ+jJyFt+c138kmQZ0lh57ZA8F6i58Orlcp+7Y99TWOmRRI/yAa338arL5ZjIaGGM1shW1"
-    "WlW74+HEVZ66g5OPQluoC3d2zHw1LOK3YZZTqOB3rD0/Tj9WjRe+0p/iq7F1aD3hxxQie1TUr/AA+LP0//j8Htz/mlpk"
-    "urQPFxwb+TjwY40ghik+R4oUvxC5pwtFmPwLJJ9GIdhFXUDBz7/E5xcWILd6bFjAlH96jaQXQwIe9qPBvZmX58R4ehZg"
-    "keFGEN0SeoWE8vicGFwfaBv6L/ZSFWJ8jOQfBZcNwZc0xRlWpsGvAHqRjIE/5piBIPOcWGh3cXJxegxGLX+sACDCY87Z"
-    "dHNPPlzC52Sk0SQC1eblRot9Znuec3RpL9DJOyBduaF1kQpvHspRyMFtoLJsb8oisZp3kg4KtcfYwJywyNLu1kAUhJcl"
-    "kETuFvrcuv8/Z/JmDA=="
+    "GFg3iUg8BWoi49R0lkFwcd4Se4SHsTx4x5QNdrmUkLEQYGi0FVxwOJUzbaPWqee6ELdS9ec4jFwI1RTehUchaNM7B6VM"
+    "miFD7okBLe7gidSkRX8WATl2YM2CveXs1BYrcnCswZzF3t8z+Z+FLoQuoB9xBGTi8EYFxD7pQzof6BkheDn86k2HOgb8"
+    "+PWoJS5Pzj9dDFri8PDTb5+O4EKn0wFlQmuvEojCYDDKpeyiF4kRyP9GweBGCos/QXzhDbhQ70YVYhEdckBBkUiMCo5d"
+    "Y82xrXoNsN6T6oWBVR5UAswnOjaB/QW2Han4ToGqHKb3aIOVmeQjIna4W3MTYTGqiClKJthIS0oCf0k0VoUqXkOiKxKt"
+    "qLqYW/OUMbeTELECYVzy6CHL2LOTosaRokWDe434Vxkpm2HPZkpG1BhBl81yHnKb7vmbs+MjpmmwaoZbxSVCyYGZyoew"
+    "J2lerkx6EXG22GWjLnvUzqQnQM2B0e0iguuiVGBi7euKnQPiY1gCjEAEcxi+Dyq5zVhVnMOzkp5hqYO2BKjhGrQopmJv"
+    "KrqVsB5VK5/Go8GN1CSMeFpgROZXdpsf9yg5kaEt2v5BrBmHtwD1gCey5fvPX7FJwtnA6mvlmgwnCGw4g5XrfWal7L3r"
+    "0bxYL4z2EaMMzQmWzi4m4zpxOGUvZH6neZe//ue798O3vfOfT94Pf+mdHdPtXSaWtVr6VErrErW6g7cG1lAFoFUIclL/"
+    "YGiiS6IJpUGgQxFHqAvwb6bKibmjUkO4kCbA71vFkznyfrdpBbGaTIA0LxCwwsMsK8oylRHERmBMTLZPg1aYYxSqknrm"
+    "JczDMW2WnV2yx3EBapmXu6uEzKX9i63lOyWb7YqEWUo1b/jh40nv48nFbxXpL3lVxevloBw6xA+zf1nF3ZLNkwUWL968"
+    "r0gJJqWJSvdPNkBkD26ULPT/7m/HFbAwtrw+KuJv+ka0wAjlsg0c5OTwUOfe/fw1/QE6Eccz3d3dxaVt8j6dMLradSMw"
+    "bLvP957vtfef7+ayXmDZFl+nLHmJFN7wf2Gx6/z7ZDoEY7Nz4pvtnEDY2K9+FVjRT8iUeNIGxcGtMPnpC0lzxEf92Pl4"
+    "kcavKun0kXpq9jiS+ieu+SVY3W2ARtEcMeRSzQCRen55VEukylzn+RsU311W7CyvUpolgrEHhNQPDcFH3e1FllN6g/t6"
+    "NTGTN2CFt69N8IHyUS4pzhwy9DF7APiFS/YjSmY2iTf1NDrnoQveAELMYMxiARg9nISJkSc0mYI7TxN/uRc0iRE0RcoS"
+    "waVZzcbNZ5BilMwh/PJ5SCW/zK60lTo18HIzM3smiiVMzymPMLqhE42y/oema9MjnQAD3Ypnts9nIutQYGeiDdEMddLK"
+    "P89eQX5WGlugjwKT/VN772V7/xUPkiD105n/TcFHhWFeDbNsCj6+XcHHH3IoRz62SGPSyrBihBbKGKXqzQJyWQ4xh6Xl"
+    "w1i6DlIuKRAooMg3p6eNwX5TOLu8PuBhNL9B0w+h6U09wfdWT7AB2xuwvQHbNWA7dcHG9a0Foel1qyX0bbDvplbvmyHC"
+    "FYDf6scj5THeerlj61ke2DxTkzleqLDa4KNNtvH7B0UbALQBQBsAVAWAUle0vyb4QUJi/5sBn02d8AOYY91z4p72DXb5"
+    "6wPN96zlC0Prh1FXWFp8Ydo7Px72zk8rXipvgMxDQOZJylc3fnnjl/8cv1yzMdssd7vR/Efz3plhywx7wbTmXXregpc3"
+    "/T/W6+e8iih2/G1gwOYsgtVQQU68ZQY+mD3pVGLFBWIHwjG1WW/P3v3vf/+PIwKwCeEdbgjGV6i52rFVX009gBfSFb8o"
+    "U7PRq+yVa90ol5Vn+meq4DquujXatnu713lhdhve1y8+S3Xwox6d+mSzY8vKG+xGXKjozSrRH0pJLWLAvYWiGj7i4FHE"
+    "zDEHPwb6akJlc37Cd3B+wgbhbhDun5R5qvZSOW+0t//8xctXP/3Lv76Wo7FLh7fc14A7U6dTbiGswRZ7wlhbwXazDvGt"
+    "Z6hqFvI/1Pk5XFWXBibZKixFH1jOMcTvxBkG8mupLk/xJhAJLAOAP1i7ZT++5wXac1G216CCvopoH1kYxaY2SIpRctUx"
+    "tjflxQQrJUaeN2UEUBEwQPV+UpjASYAW88EEYZQeLGLq/zXMd6R+J8YPsIqJC2lksMBYMdzKM/eiIXM2XQg4WHHFFFBh"
+    "F1HoqSpizPf3coX+bIkk1iCjyF019qgwFEUBUJG64rrlA6EVu7PLwQJPNTFonq2fXjeeJAgIbxCNxgscmlIyLBDD6ieX"
+    "mcLn0OQvsJUPcwuK+/wxQoJpB9bo5bshzBWhiKHpZBNb1ZRnYSGWL/LxqqlQYsA52DcFP1jkRad52Jo1pn9AVWZUeWZq"
+    "Xj2q38eq1fkCZ+U8QoGxF3sNGTvJqIjtt3Hkt9+KXfHp5P3J+cXOAbA75C9LAst81kzV4illJwqcvGy8flIiYhv6vzj+"
+    "eLaMAT4CCquPt7qA6dv9AA17V/TNcU/9INcBXl7hxCbxN604pqUOTOkbN2JFprTGNlhkLolt0YuNVj7RscOnG3ixLa6j"
+    "ul7SQzqeo3xGUgdZxkJCGXsjD2MqZPqjOZRKfKBDqcSLzut/tp8Lpco5bIXoEcFgtx8IWxqOjc0RV/2AxHP4T+22eK8C"
+    "xZ+rHc0Fp3M4jW+MuO7M5gcwGLZf4G86wPlRP+gHf6H+8K9Vjr4KnvjgK2TkL+ItlvGCccOfbfERZMHfJ33bOzt7c/4O"
+    "C3SNwB0i4bRDQb9gUjhqQ0sEWGYc+/PFqaCP4jJcth/EtUGV+T4tnmeVjMe4xZYKltPH7bdnU8gssnWCbfFWhn/tFYN3"
+    "iThTN062I3rp3xzxE92sTNXDilBTTIwBCVsPsC0wTHi0g/J5j6LPV4Gn52ulI7ef580Op0Enq7sludrPFGfhNLvb+2cg"
+    "Z6z0pqro4vFc+gDEz+3ajqnKhUVBSsdnvRCT+a/e2v4cPnxBF5jnemHdSt0+T4GBopJLfrnsluv8qRQ2YaSwSKdTqTr2"
+    "QILeh4uT3rmTP4Jg2eE+2VEEac3+rYw8NHytQiFp/lQCe56IOQ4o7zUPcHXQBE3BmpovAKdzP4Y4xFM6O7cAP6hcOrLA"
+    "6aD08QPYjqBkLROhoZDczw0mgibTWay75YNPFpAFaqP9pHEJyoASkK1+yUctcJH/0q8d4/jow8gOMVP94WJz+ECOZuHY"
+    "gR02z/MwSSddZqckEBICE8UMFw88cLpGXmnWy8kzncTanEdQ+lJyFt+c1380mQZ0lh6DZA8J6i58Srlcp+7Y99TWOmRR"
+    "I/yAa338irL5hjIaGGM1shW1WlW74+HEVZ7Cg5OPQluoC3d2zHw1LOK3YZZTqOB3rD0/Tj9ejRe+0p/iq7F1aD3hxxQi"
+    "e1TUr/AA+LP0//j8Htz/mlpkurQPFxwb+TjwY40ghik+R4oUvxC5pwtFmPwLJJ9GIdhFXUDBz7/E5xcWILd6bFjAlH96"
+    "jaQXQwIe9qPBvZmX58R4ejZgkeFGEN0SeoWE8vicGFwfaBv6L/ZSFWJ8jOQfBZcNwZc0xRlWpsGvAHqRjIE/5piBIPOc"
+    "WGh3cXJxegxGLX+sACDCY87ZdHNPPlzC52Sk0SQC1eblRot9Znuec3RpL9DJOyBduaF1kQpvHspRyMFtoLJsb8oisZp3"
+    "kg4KtcfYwJy4yNLu1kAUhJclkETuFvrcuv8/2lxrbg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2215,6 +2215,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2230,6 +2231,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2240,6 +2242,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2257,12 +2262,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2288,12 +2295,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2324,12 +2333,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2342,6 +2358,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2429,13 +2447,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2462,10 +2487,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2487,7 +2517,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2500,7 +2534,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2520,7 +2554,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2531,7 +2591,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2562,7 +2625,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2592,7 +2657,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2600,7 +2665,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -3050,7 +3115,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

@@ -262,9 +262,9 @@ def agents(program: Program) -> dict[str, Any]:
         "truncation": (
             "An answer to an agent (MCP, --batch, or --json when the environment names an "
             f"agent) longer than {limit} characters of data (a command's max_output, or "
-            "--max-output N, 0 for none) is cut: long strings in the middle, long lists in "
-            "the middle; meta.truncated lists each cut and a ref, and `output REF` (the MCP "
-            "tool `output`) pages back the full text."
+            "--max-output N, 0 for none) is cut: long strings, lists and maps in the middle "
+            "(a record keeps its keys); meta.truncated lists each cut and a ref, and "
+            "`output REF` (the MCP tool `output`) pages back the full text."
         ),
         "sanitization": (
             "Model control tokens in what an agent reads (<|im_start|>, [INST], <<SYS>>, ...) "

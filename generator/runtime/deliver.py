@@ -96,7 +96,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

@@ -384,96 +384,96 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtzGzeS/is47VZZuiNpPZzcmXJc5XKcrC5+Vey9VErkacAZkJxoOMMbDCUztqr21+wP219y/QBmMA9SFEm/EqZ2"
-    "bc6r0Wg0ur9uAO33e34ymUYqC5N4r7v3vrc3SpPZVPf2uufnvb3eXgv/GqVKZfC7t/cj/hI6magkVqcincVaXI9VLLKx"
-    "EkBqIuNARGGsRCwnSos4sXc7vb1+C2iNwy0RiojO81Bn9E2YqYkWwzSZiHab/ppNRZbARZbkn8DLbXpxjW/X+CZQIFlF"
-    "331PP6nD2TiMR6dC6kv4Pkx11hJJKmKlAg1fzxUJIoWOJ4MkmAtfxkLG+lqllmyqtBmOn/GXUFcqnRPVlrgOs3Eyy5A6"
-    "XIt9P4mhjcl3P8hIqwNLYagyf0wUfpFhJhJsAcnEmYiSZNrCHtpWT5EDX0WRCsRgjv0LYdCwCRihBJoWL56+zqUkByoy"
-    "HdZ+Gg6UkIJuduGHn8yghWEkgVEpshkoHv4IQj/Dv6cyy1QaE2F8eTKdZdBooIZy9q9//NM2kYzCmMciGYkwtpIEGV6P"
-    "ZSZCLSah1th7uIJmVDoJYxmJfRy2LLmEno3DIFAxiQP+A1JGt6zeW4U3+tpvHcI8gIt2W6N0qfV2O07sZb8Vz6IoV+sw"
-    "BplNwwxkTk3QJIpB0eHDIQ4ENlrVx0LHIrfFoWkMVQzv54R6e2+hP6RApIwkHuIxSyovvoJpNJVGcSNpPjCs9cuqet5v"
-    "HeEfC1i2unfuyORSqWmlxb8l1wIEOscZgY9LbVntc2lA+3LeQCRKYByByDXoaQsFqxWodKA7RXcnMr3kL4dhxF8+EfgT"
-    "ugsaMFKZBg1XbE1qNkYBsZYYJ9c4i0AudKPErtVpl100ShVunwCvMF3avtRstHIOr8wQQgODRCtHXd7IuZgkKRpANVXA"
-    "LGox3ih6p8Pfqy39EgbZmGbJWIWjcVbIIjItZXJU+eanZ79+9z9Pnv/92ZKmkutYpdW2xomA+xokUxaKmYWOUGam8Zmu"
-    "UXF1E+Zf5emvySwVT16fCfuQWsFX0iTJcEq6Lug6SXGe9m/2WntRNNHstrIkiWj2wm8Wfhfmroqm9E1AxmiKXo4efJ/4"
-    "swlYO4l3BH7bAnObwayNYLQj1RHPpD8WHlE973eQooeWBTVHT6Wv2lpNZSrRPllNAvM1FskQ3oEXp2kySuWkI87iK+gV"
-    "2iGgBaZKeH4UXoKePUKij8Ge/qaBh3uPrmQ0U4/veWTChWeuPfjyv9+8eimSwW/Kz2BSwdxB20a6jTTvAckwBlP5xh+r"
-    "ifROUYnZdLPe0+cqvlJRMlVo63UWgNVqCe99r9fbSy7xz67I0hlYY/wdyEzyvU6nc+OBUxmD2goP73vMATgpD2gUrYp9"
-    "CYqlZ1HGnIWaBApuxTAONwLjEgISAzXOnziNoYTB96E84QvTZJhpFQ0POgLmtQyjGb3AHSz3gSwVd0KlaZLyXXoF3GGA"
-    "f/NTgBRajlRxA2RKbNzcmAGQwH/c/l2liVDvQKJ+EsA09fAdDXoz00wb/5Q+qtFFqv5vFqaKWvFQK9CT01jG6l123vda"
-    "NXCj0bQB9hH4RidXDW1kagWm2cXbT1soEEEd1CSpnEGNIiKTyfJBGfrgqvcBdcgOjHDso8qe5i3xGIqfn/3ggf6OoKWB"
-    "9C+JzyGYKHCe77KDgrF2e4Cj7zFeIwOPU0Z3WcmeU5d4SEJH2obv4gbpK4nbMwoZxi1S1lxPyVormIUdmsGOhoPYccLP"
-    "pzzJWb/oJZh0U5VmoUJL8P7mBm65Srr6hzct14wUtqdqRzZCsev1KufLfVtnKdiERhbRgIOSuX0AOBVl9BBsaRTAKMBt"
-    "g2RKZAdgXpSMl3S9jHRK1Gku0hjIIAjxOxm9drvCL6w5RrnpaBYEtZtPSPIg9v0+sRSDdSLrn1OTwas4mv8N7cBel4wh"
-    "dRp+wfS+UuYBWxhUbzWZJhn4EOeLit5Uwo2qBFcNJdbVE6R0UXkdeFUjdM8N/FThJLwCwDmczOB397A0tocoQ4SZKxNf"
-    "CEGxFfnOtHJ0WG7n5BPpjxmk5t5QX+1dmaaIU78I/XLCyxrA2U64+alMFEEZYfvTINwCb99dGRZ80Wg2Wg39W2U87bDV"
-    "B9SMdG08rXl0B7QI7KsiWiPQX3fsOJpbeWI3RHoVU7HeFF5h1Jpn6KcftiKbUtPsrWVX1h1NE1eXXo9nk8GS0VwSctdc"
-    "QmG6vymPeodcBIfmNJzx/NXQxGcQeUIQQe1hzERkG6ZimeUIYtubfgPLW4j1S6xjU9vVWaNLa2nodoBInpWr+4mtZumi"
-    "7JM5jYZ0S4v0CZmjN/73XLZ/7+Mfh+2H7f6//9WCjecqHqHadY/LaAMfYlIDxyXP1Sw0hFVsVGZvSWanjqQ4x4MtAXdn"
-    "Bosccxvu5TRVwzB/4XyBLWy+3W9AMU0Wq55bKvF7ftQ6IoRDKaZtuNcGJpYlq0rcmBiP81Z3iYhsSkvsG2LdQpPJbIBx"
-    "wGjuwA51rjNHfzTbkKfTa/HJFtLr69oCziEuViJOFK464tUEYwPA5AYL0luFmpsM8mKIcpdRZlYXQEsZNGR9MJOZhwLs"
-    "Xa8lZZPYCYyUGX/AK136FIwTxBEAZlBHQKd6Md5lAvcwW5ReAiXK7MWinJDqwLcbaAt8vboyvC2xKik/ZnrJSZp9j4TA"
-    "IutSbgxVmUZ8OCSEvrJTKJn5KJyEq318VPoYomL4rzHkHK6rqZuJ9XZZUH+tzbxTBsIqIKgMEyAM6o9lKn0wNtoMBb6y"
-    "hLs4f+wiz9vc5RKYibxxlznHryhnSxPhVOB3Qg4zmimc3+gsSBLwep4VniOlvE859x8xk4AsTFX8C+b/ypENratM/OkF"
-    "rX0sWVwpMopZmEV8b9N86C6/usuvrp1fLdTwDpnVXVJ2l5T9WEnZQiG3l47dJXr/WIneQkfWS/HuEsVfZaK4GPatpoh3"
-    "+edd/vlLzDHl+WfXJX6UzPMuwb1LcO8S3LsEd1OC2wkQt5Pa3mXM/xQZcxej3zFXvgik71Luu5T7LuW+S7kXKXfe8835"
-    "dj8K9VT5JITDzgnzZw0Tb8Wme4DhtBXWUedB55DuDmbpSCm7HV1fTOfZ2Lz0+LuTzsNGPXhKVLvssd7C4KQtAffARKH1"
-    "eDr3o2QKsQ0afS3Uuylu6UdzZWObNkU8uFDQASsE/3si8PBGsWVdRiEAWQh/MAWA2JumfkuYdASfxACKjlTtx7zJHS2j"
-    "nsc+0B7DdWTzVtZQk15mc+pNPqrTcEp6YG/h8I6iZCCjC5mOamsafBijOSAsK5bjZEpyNGaN9v0vOXxxag8Z0CkPsQ9Y"
-    "oU2IgbbCH/BJATLMeFaifATkUs05WMcDKGDUjRU1E8vpi+PC9DhJOQJoJwu7p2KyhDBnCinwrFit7+YwAYfXDvCkQwR1"
-    "9gI1mI3KzLgLIis0CL26FhkYKYXOVKP6oJVJEVzx8Yh6qya/UW7XyUis0CxnTEqRvTVEoTkVYVIWeCrGMy16zFKDICAm"
-    "cseq0W6vwtaME/kWPyQOP4Utb1Uwh5ZXoE2oep57GGT/sIuraeQ/AdCOwJZpTG8Ixqx07MgMML/U0C89DaOoHYRpuVt5"
-    "zmWFPnHGuo6SXAgBfaRONDBgvO8GKjaF2cGdNkZZBObsGE1anOJGB+7pA9A+nSG2AxYBZ8VFIslhahgqXBNc38SQ5eCu"
-    "tYTtJKb62208D9cVzHMCDosYBzORIXAkbQiSDENAHoMqa2DXIxluZP+47WtziEsk9AR0he2cD23xmtoqkqKzRuvrDp6r"
-    "WnBE6X0YtJzTVGhnb5ivH86eP6ORtYa4+VCSjd2SyBxOI3E3zIHfkoHeaFbTaBtZdDF3yH1CSNKmIabe0SEyiYMOANta"
-    "XvHgYGU+pW6bSgAq2GjClPm9TsPMSMx6RpN8AF3EPsxX5zCKkuu2Aw+2yCZKrxF4AF8rMzhXuupr5xvxSGOauxiKB4vF"
-    "vdq6Di70cXKnaY3PaELeMeq/i70uBvOp1BphUUPf0LBsy47moA5xHS4vkHD1fVzOR+UOhzASK0t94k83wxAqvVI1xnKu"
-    "eA0EjcHqikB9bZNwN8M3Rkmhi9aoG0eE7ofpz1JGzqvylocMWxlLQ604hLoqG6CzGPZtzAQo0BPEJuINEhT7b346e/68"
-    "MwkOVmAJUW3u8Vz/Jx6x23pMS2f5BNRybpfQ8fxt1aPt84IC+AoT1MDFdA4BPoF28CjGKjNrnBnMxEBJwFezOFCpPQpO"
-    "Z8yRbApxpM4zN0DpSsUIPd0oj5FZz+bWL/Jo6AEmMFC+nPDJVxViBx+idSDp7YO+t6w5bDGWIF7yJSzoVpgmMQEfztnY"
-    "jw9owY4TVrGgZh24SSGdzCQi4RwoiYJT01gBgcXLljgkPIr1AQ7MCeYurwoyFiGZIFOTMAhw7YaeofmoPDmt5LzMO+SO"
-    "fLPGicfWhy36WQbASMaaAfvIO1h4SpqDUQ3mKwt/L+T9IgkgVAB9yFIgQ6lSYpLGP5c/ekIIFh59CCcXOgO89uFxS5yf"
-    "vXzztt8Sjx69+fXNY7jR6XRAedC6qxlEPdAZFVAeMEzFAOR9iauPA4Unz3Gh9xJcZnipSthfJwzgCflnqNDYNJY8sEfu"
-    "Y1qblMwqd2oGzM90ZgLpt/jtQGXXClTjUf6M9guaQX1MxB7dX/AQYSiqhKmJgBzwFJLA3yz1VamEgCHRxdwDlTbgr3nI"
-    "mNthgtiAMCV58IRlHNpBUX6qaJLgqhpfVZGp6fZ0qmRKHyPIsvnIR/xN9+WTF88eM02DTQucKs4ROvbNUN6GNTmhUdRo"
-    "qCNM3rhBliak70w6IEnRVOyXEVsXpQIDOwdsEId6fHBKfFxUACIQwZxBFIFK7jM2FS/hXUnvsNRBW2LU8HxHEe+6lDDH"
-    "cJW0SLhR5wYKZioPC/TIXBWP+fWQkgEFukrwEbFmHFwN2gFPZLuPjr9hE0RJIxlGKjC5SLdgT/Ou1G3vJVXDIRhy1qJc"
-    "uPTEl2mACzqhyT7hUo8pRNOUZMrXclcOsWobShu6V96HWvO341rO41Z/W9poulCg5R2q5FQ5xXWhndz3X/OL3t44y6a6"
-    "e/8+OhgTvXaSdHQ/SEFd7h8fHh+2j47vO7E7jFc9nbwkiZ6YPR9gdXW+utMydU0W56/RV/SaM/UNaWVsJKfZL+e078Bb"
-    "vl5gioosZo8Lmqy+OwvrnSzrLBdAWfzGmHPUix6DPUzn6Dgq7+RqRRIHkYZRtVdLpMpcu/z1y0sLDSv8TftElwjGFiNZ"
-    "3DW0Cose11nO6fVvFquJGbz+TT8fSs0vVIvH5M7lgu2dWaLjrGZxkc6mNlI3i8sXgZoqwJGxb6JOXmbO43kn7zkzoiUA"
-    "LNGHcHettXLN6JOAJ2FuQ6gHFn1yUp+/4UppxfoD124ySx/mJjlza8kuqZJSwdGFYcbQMzVniBUBbIiChZZZtdyejfnz"
-    "HQz4WLVKVveTgwTjnmCho7RF7xZlz5xEy/B2N9a0ienW3fVGbS8Vc2x279fWFJLFTC7l6aSBp5U35X8lvvbu2/h3vnjn"
-    "i3e+OPfFFdPsWMXjJd7YrSW6ifuNtDX0x5/N8f45Dk19huJOrq+OQfOLjSsfM7At9s8sPx30dfi3bZw62rm7nbv7NO5u"
-    "wZJfr7yE+eU7Rcc8pmpKcUAr74HrFF0TV108Xt8rcvOCmxa22a8jLN3WGcyPW7tuu67JFilfK0prihwbTjP+cfzV7ecl"
-    "dw5r57B28VnP1hhQ2Ud0Op/JrXz6492fparm1pb18n/DwpXvbRuLnfPKC2S65mno+h7j9LLM2l22Um7hjPPX7R2XnUfb"
-    "+cKdL9z5QuaqMNquOTzsHJX94xoRF1EWhqpgip/HMe5KWnyckhafuWbxFoHAJjt8JnJBOdaGehANm3u5poPbNImGbjnr"
-    "pVfrRb1Lij7UdhxRyYdWo+Vd2i4VYGhCffXCDbV1WDlaOIudzke3M/H+poGDZVUbamfvuGTD6jpgLKNhAYy4nyXp3EQQ"
-    "fK+guaziww5q7aDWDmr98aFW4SDbV/ZfGMyN7jH9ySfHjb3LlJx85/M/+LcZFKOWBbQquEVxLE5EG7fBFy18Hmi2q7C0"
-    "q7B0u6+ueHok+aVVWPrENfpd7LvpQktRF6hBkA4Km1WRUHmnKEztyZRfpWJEzYjX1B66HWYt2HNQrXOEsoiv6NHT52c/"
-    "nb29ePvqp2cvmXc6BHIro27VpB0Q2wGxHRD7owOx3Do7xk/m2+YLy6JP2IBsCr+wPcFtCUn74tmk5/Q/D/j68ivQlb2H"
-    "071q46/NCWcqmMHlPk6FZyptPH3x/b/+8U8PPBKo5jViAEztOZVAtpxPyidN3cud9xvTCQv9DpcXK8bf1DTpBOrKjPb9"
-    "q8POSYfr/9ws1nlLtf+1/jszWxsdW15sBfxRyxEVFcnW2JRSK9HApe7WImbK3X0dcGUVKrs6el9AHb0dSNyBxE8EEpu9"
-    "lOONDo+OTx588+1//tdDOfADKuJ5swBmmSoQ1S+ENdjiUBhrK9huLkJcmxmqBRP5T1VHlWu05BFAMQsrMB+LBVz4SaAM"
-    "A+5cWrinJRazmCtZYgE8mFYzrGQQ6zBA2Zoak6d2j29oKjEOZiO78pTzYmKECiPHqzICqCjI1y7zxE064jJzSZqXiTTV"
-    "3BD3p+o3YvwUa2RwmQYZ1xhrCphcFh+syOJbZ8WXD5dIESg/pOI/yCAAOGqKD6GcCq3YyZz3azwtCMFctr59uLLoIGC6"
-    "RIyY1Tg05UOwKAhWvAiYKXwPDXGNLTfmK6nT8TpCgsHgQ0LlrWeEbO3OtBoLtVC2zMc3qwoFQkSFbVNIgoU9qGKirVPC"
-    "9E+psgit6Zu6RqE/NpWJ5jXOqmF0ibGTwxUZOyuoiP2nWRq1n4r74s3Zj2cv3x6cArsXVPQDWeZ6nk0qXQnVS5w8OFl1"
-    "qHIiYh/af/vs5xfLGOACvVhhaq8LSLvdi9HcdkVRjLcXO03ggy3W0xV/14pjUWLBFEQRmdSXRtVNYmCfzpq3RHFgsGW2"
-    "+bcEbVJt8S6aFq/gtDiTcMDl78LMVmOhwk+kxFSgsVrEtoO9xUy3zMJBiGES9vdnU21YvKZqw+Kk8/A/MCxG0swefYeQ"
-    "EBFetxcLWz0MPzfVi3sxSffRv7Xb4kcVq5SGaDAXnC3hc+fGMuvOdH4K4TnNchVgJr7dftyLe/FfTIv4e5t1jeOPWdW4"
-    "KGqMPfiLeIolo8Co4mVb/Axi9MwwP3314sWTl99jOSgzWh5VrPTaiaArGFGO4tAGArbxs2heH8eW8Cx8FpTqFXmQhaRv"
-    "PKpWPPN9AI5cHit/naeVKCC0KGYofouPCjxs7xj8S8SZunG6HfEq/80ZAKJbFEUKsf6QKV1FJy5pUECs0E14tYMS+hFF"
-    "69YYy6sn5z039ZOd0qM4Yrpbk6yZA/eKAJsd8M09kPSlAnOJVbjK5Zf1KQwAf9f2TBUo3LaGGsu1RIlN25TNJXGLHpf3"
-    "06UOcIUq1C0DBXgYDDyVXGSKCz1xJTkqvjRj9FCn01mgQLbo3avXb89evfTcMnfLCrgW5e7yunBXMg3R8Nr6d7yLzK18"
-    "Zw/+mJKvrtc+xVCZhmkC1pyPCxUa4EN0AsCwqI0H3fcqZfG8Do7AWEVTT1AylYlQV0j2Lw1S4hUb3a0W16whG9RJUyrT"
-    "q0ApUATyFQ+4nB8XlqtWktLWAlK8Df3z8IdHzDzhTYFFDWME8/u2wF1Bs1TQ7oCN/zyZ5cMui0p8hMTAKTDD5aJ6XtfI"
-    "K8+FeS7Ts0ybGnhGR4pSeEXcA8qxuPoddOlFXmzXlqItppZBH169PhqaldC1HEU8CRdwD/y8MOEVmRpjP4qZdbdqal6I"
-    "g9dokFEBUHC1emTegRmzFYvH2QDMK1WO86xtf0YoA9Rc440P9FN8MFYP7ShcTCDmR2X9AC+AU8z/j+8fwvMPuW2mW0dw"
-    "w7MxkQcXG4Q3TPEYKVJkQ+S2F6Qw+QdIvjapPohNQg2m/O1DJF0PM7gbawcMRs7HxHhe073M8Eqw3xL6Bgm5mJ8Y3By8"
-    "G/onh7lKMOZG8mtBcEPwwQn1PIfO1Pk7AGkkY6CNqd0Xux6R6zyd40zpg7XapFwfYMtnnNLpVsg7ZaQ8t/ECMkPTKxY7"
-    "amrFqZZRom/OC2PnoIHtFHBoar/hXHKJDwoDgIO7n8l1iFAQAUS2dg6rqSe1/f7l8cIAhiS59b3gjcN62463MnNmgZYR"
-    "laBtSKhWm+/VaeRt+XKwh7PsFUPAUmTTXYhFMZaoIWLCVcDB3s3/Aywly0c="
+    "eJztXQmT2zaW/ivYnqly964k9+Fk12rHVS7HyfTGV8WeTaVa2iZEQhLTFKklqG4rdlfNr5kfNr9k3wGQ4CG1WpKvRKkZ"
+    "W6KIh4eHh3cB+Px+z08m00hlYRLvdffe9/ZGaTKb6t5e9/y8t9fba+Ffo1SpDD739n7ET0InE5XE6lSks1iL67GKRTZW"
+    "AkhNZByIKIyViOVEaREn9mmnt9dvAa1xuCVCEdF5HuqM2oSZmmgxTJOJaLfpr9lUZAl8yZK8CbzcphfXaLtGm0CBZBW1"
+    "+54+0oCzcRiPToXUl9A+THXWEkkqYqUCDa3nigSRwsCTQRLMhS9jIWN9rVJLNlXaTMfP+EmoK5XOiWpLXIfZOJllSB2+"
+    "i30/iaGPyXc/yEirA0thqDJ/TBR+kWEmEuwBycSZiJJk2sIR2l5PkQNfRZEKxGCO4wth0rALmKEEuhYvnr7OpSQHKjID"
+    "1n4aDpSQgh524YOfzKCHYSSBUSmyGSgefghCP8O/pzLLVBoTYXx5Mp1l0GmghnL2r3/803aRjMKY5yIZiTC2kgQZXo9l"
+    "JkItJqHWOHr4Bt2odBLGMhL7OG1ZcgkjG4dBoGISB/wHpIxuWb23Cm/0td86hHUAX9ptjdKl3tvtOLFf+614FkW5Wocx"
+    "yGwaZiBz6oIWUQyKDg2HOBHYaVUfCx2L3B6HpjNUMXyeE+rtvYXxkAKRMpJ4iMcsqbz4CpbRVBrFjaRpYFjrl1X1vN86"
+    "wj8WsGx179yRyaVS00qPf0uuBQh0jisCfy71ZbXPpQH9y3kDkSiBeQQi16CnLRSsVqDSge4Uw53I9JJbDsOIWz4R+BGG"
+    "CxowUpkGDVdsTWo2RgGxlhgn17iKQC70oMSu1WmXXTRKFW6fAK+wXNq+1Gy0cg6vzBRCB4NEK0dd3si5mCQpGkA1VcAs"
+    "ajE+KEanw9+rPf0SBtmYVslYhaNxVsgiMj1lclRp89OzX7/7nyfP//5sSVfJdazSal/jRMBzDZIpC8WsQkcoM9P5TNeo"
+    "uLoJ66/y66/JLBVPXp8J+yP1gq+kSZLhknRd0HWS4jrt3+y19qJootltZUkS0eqFzyz8LqxdFU2pTUDGaIpejn74PvFn"
+    "E7B2Ep8IbNsCc5vBqo1gtiPVEc+kPxYeUT3vd5Cih5YFNUdPpa/aWk1lKtE+WU0C8zUWyRDegRenaTJK5aQjzuIrGBXa"
+    "IaAFpkp4fhRegp49QqKPwZ7+poGHe4+uZDRTj+95ZMKFZ7570PK/37x6KZLBb8rPYFHB2kHbRrqNNO8ByTAGU/nGH6uJ"
+    "9E5Ridl0s95TcxVfqSiZKrT1OgvAarWE977X6+0ll/hnV2TpDKwxfg5kJvlZp9O58cCpjEFthYfPPeYAnJQHNIpexb4E"
+    "xdKzKGPOQk0CBbdiGIcHgXEJAYmBOucmTmcoYfB9KE9oYboMM62i4UFHwLqWYTSjF3iA5TGQpeJBqDRNUn5Kr4A7DPBv"
+    "/hVCCi1HqngAMiU2bm7MBEjgP27/rtJEqHcgUT8JYJl6+I4GvZlppo1/Sh/V6CJV/zcLU0W9eKgV6MlpLmP1Ljvve61a"
+    "cKPRtEHsI/CNTq4a2sjUCkyzi7dNWygQQQPUJKmcQY0iIpPJ8kEZ+uCq9yHqkB2Y4dhHlT3Ne+I5FD8/+8ED/R1BTwPp"
+    "XxKfQzBR4DzfZQcFY+32AGff43iNDDwuGd1lJXtOQ+IpCR1pG76LB6SvJG7PKGQYt0hZcz0la61gFXZoBTsaDmLHBT+f"
+    "8iJn/aKXYNFNVZqFCi3B+5sbeOQq6eoNb1quGSlsT9WObBTFrjeqnC/3bZ2lYBMaWUQDDkrmjgHCqSijH8GWRgHMAjw2"
+    "kUyJ7ADMi5LxkqGXI50SdVqLNAcyCEJsJ6PX7lD4hTXnKDcdzYKgfvMFSR7Evt8nlmKwTmT9c2oyeBVH87+hHdjrkjGk"
+    "QcMnWN5XyvzAFgbVW02mSQY+xGlR0ZtKulGV4KqpxLp6gpQuKq8Dr2qE7rmBn2o4Ca9A4BxOZvC5e1ia20OUIYaZKxNf"
+    "GIJiL/Kd6eXosNzPySfSHzNJzaOhsdqnMk0xTv0i9MtJL2sBznbSzU9loiiUEXY8DcIt4u27K8OCFo1mo9UwvlXm005b"
+    "fULNTNfm05pHd0KLxL4qojUS/XXnjrO5lRd2Q6ZXMRXrLeEVZq15hX76aSuqKTXN3lp1Zd3ZNHl16fV4Nhksmc0lKXfN"
+    "JRSm+5vyrHfIRXBqTtMZz18NTX4GmSckEdQf5kxEtmEpllmOILe96TewvIVcv8Q6drVdnTW6tJaGbicQyatydT+x1Spd"
+    "lH0yp9FQbmmRPiFz9Mb/nsv2733847D9sN3/97/aYOO5ikeodt3jcrSBP2JRA+clr9UsNITV2KjM3pLKTj2S4hoP9gTc"
+    "nZlY5Jj7cL9OUzUM8xfOF9jC5sf9hiimyWLVa0slfs+PWkcU4VCJaRvutYGJZcWqEjcmx+O61V0yIlvSEvuGWLfQZDIb"
+    "YBwwmzuwU53rzNEfzTbk5fRafrKF8vq6toBriIuViAuFq854tcDYEGByhwXprYaam0zy4hDlLrPMrC4ILWXQUPXBSmae"
+    "CrB3vZZUTWInMFJm/iFe6VJTME6QR0AwgzoCOtWL8SkTuIfVovQSKFFlLxblglQH2m6gLdB6dWV4W2JVUn3MjJKLNPse"
+    "CYFF1qXaGKoyzfhwSBH6yk6hZOajcBKu1vio1BiyYvivMeUcrqupm4n1dlnQeK3NvFMFwiogqAwToBjUH8tU+mBstJkK"
+    "fGUJd3H+sxt53uYul4SZyBsPmWv8imq2tBBOBbYTcpjRSuH6RmdBkYD386zwHCnlY8q5/4iVBGRhquJfsP5XzmxoX2Xi"
+    "Ty9o72PJ5kpRUczCLOJnm9ZDd/XVXX117fpqoYZ3qKzuirK7ouzHKsoWCrm9cuyu0PvHKvQWOrJeiXdXKP4qC8XFtG+1"
+    "RLyrP+/qz19ijSmvP7su8aNUnncF7l2Be1fg3hW4mwrcToK4ndL2rmL+p6iYuzH6HWvli4L0Xcl9V3Lfldx3Jfei5M5n"
+    "vrne7kehniqfhHDYOWH+rGHio9j0DGI4bYV11HnQOaSng1k6UsoeR9cX03k2Ni89/u6k87BRD54S1S57rLcwOWlLwDMw"
+    "UWg9ns79KJlCboNGXwv1bopH+tFc2dymTRkPbhR0wArB/54IvLxRHFmXUQiBLKQ/WALA2JuWfkuYcgTfxACKjlRtYz7k"
+    "jpZRz2MfaI/he2TrVtZQk15mcxpNPqvTcEp6YB/h9I6iZCCjC5mOansafBmjOSEsK5bjZEpyNGaNzv0vuXxxai8Z0C0P"
+    "sQ+xQpsiBjoKf8A3Bcgw412J8hWQSzXnZB0voIBRN1bULCxnLI4L0+Mk5QygnSwcnorJEsKaKaTAq2K1sZvLBJxeO4En"
+    "XSKosxeowWxUZsbdEFmhQxjVtcjASCl0phrVB61MisEVX4+o92rqG+V+nYrECt1yxaSU2VtDFJpbEaZkgbdiPNOjxyw1"
+    "CAJyIneuGu32KmzNuJBv44fE4aew5a1KzKHlFWgTqp7nXgbZP+zibhr5TwhoR2DLNJY3BMesdO3ITDC/1DAuPQ2jqB2E"
+    "aXlYec1lhTFxxboeJbkhBIyRBtHAgPG+G6jYFFYHD9oYZRGYu2O0aHGJGx24pw9A+3SGsR2wCHFWXBSSHKaGocI9wfVN"
+    "DFkOHlpL2EFiqb/dxvtwXcE8J+CwiHEwExkGjqQNQZJhCshzUGUN7Hokw43sH/d9bS5xiYR+AV1hO+dDX7yntoqk6K7R"
+    "+rqD96oWXFF6HwYt5zYV2tkb5uuHs+fPaGatIW6+lGRztyQyl9NI3A1r4LdkoDda1TTbRhZdrB3ymDAkadMU0+joEpnE"
+    "SYcA21pe8eBgZT6lbhskABVstGDK/F6nYWYkZj2jKT6ALuIY5qtzGEXJddsJD7bIJkqvMfAAvlZmcK501dfON+KR5jR3"
+    "MZQPFpt7tX0d3Ojj4k7THp/RhHxgNH439roYzKdSawyLGsaGhmVbdjQP6jCuw+0FEq6+j9v5qNzhEGZiZalP/OlmMYRK"
+    "r1SNsZwr3gNBY7C6ItBY2yTczeIbo6QwRGvUjSNC98P0ZylHzqvylqcMW5lLQ624hLoqG6CzmPZtzAQo0BOMTcQbJCj2"
+    "3/x09vx5ZxIcrMASRrW5x3P9n3jEbusxbZ3lC1DLud1Cx/u3VY+2zxsK4CtMUgNfpnNI8CloB49irDKzxpXBTAyUhPhq"
+    "FgcqtVfB6Y45kk0hj9R55QYoXakYQ083y+PIrGdr6xd5NvQACxgoXy745LsKsRMfonUg6e2DvresOWxxLEG85FtYMKww"
+    "TWIKfLhmYxsf0IYdF6xiQd064SaldDKTGAnngZIoODWdFSGweNkShxSPIj7AgbnB3OVdQY5FIIZFW8Fp4UROSUbI5CQM"
+    "IC/kq+h+kga0z6xptiBp0genlRqYIUPuyTd7nth22KKP5YAYO7Bmwf7kHSy8Nc3JqQZzloW/F/J/kQSQOoB+ZCmQodIp"
+    "sU/6kM8HekZIHh59CCcXOoP47cPjljg/e/nmbb8lHj168+ubx/Cg0+mAMqG1VzPIgmAwKqC6YJiKAcj/EncjBwpvouPG"
+    "7yW40PBSlXIBnXBAT5lAhgqOXSMEgr2CH9NepWRWeVAzYH6mM5NYv8W2A5VdK1CVR/lvdH7QTPJjIvbo/oIfMSxFFTEY"
+    "CcgBLykJ/M1SX5UgBQyJLtYiCOqAW/OUMbfDBGMFijHJoycs49BOivJTRYsGd9n4WzVSNcOeTpVMqTEGXbY++YjbdF8+"
+    "efHsMdM0sWoRt4pzDCX7Zipviz25wFFgNtQjTj7IQbocUjtTHgA1B0b3yxFcF6UCEzuHWCEO9fjglPi4qASMQARrCFEE"
+    "KrnPsap4Ce9KeoelDtoSo4bnJ4z4FKaE9Yi7pkUBjgY3ULByeVpgROZb8TO/HlJxoIi2EvyJWDMOrxbqAU9ky4+Ov2GT"
+    "REUkGUYqMLVJF8Cn+ZTqts+WquEQDDtrUS5c+sWXaYAbPKGpRuHWjwGmaSo65Xu7K6dctQOmDcMrn0ut+d9xrQZyq/8t"
+    "HTxdKNDyiVVyslzyutBOLfyv+Zfe3jjLprp7/z46HJPNdpJ0dD9IQV3uHx8eH7aPju87uTzMV728vKSonpgzIGB1db7b"
+    "0zI4J4vr2egres2V+4YyM3aS0+yXa9x34C3fPzAgI4vZY4CT1U9rIf7JssEyIMriN8Zcs170M9jDdI6Oo/JOrlYkcRBp"
+    "GFVHtUSqzLXLX7+81dCw4990bnSJYCw4yeKhoVVY9HOd5Zxe/2axmpjJ69/086nU/EIVTCZ3Lhds78yWHVc5iy/pbGoz"
+    "d7PZfBGoqYK4MvZNFsrbznl+79RBZ0a0FBBL9CE8XGutXDP6JOBFmNsQGoGNRrnIz20YOa3Yj2AsJ7MVYh6SM7eW7JKQ"
+    "lQqOLgwzhp7BoCFWBLAhChZaZhdzezbmz3dR4GNhl6zuJwcJ5kHBQkdpQfAWVdOcwsvwdjfWdKjp1tP2Rm0hm6D3zWn+"
+    "2h5DspjJpTydNPC08iH9r8TX3v1Y/84X73zxzhfnvrhimh2reLzEG7vYopu430hbQ3/82Rzvn+MS1WcAe3J9dQyaXxxk"
+    "+ZiJbXGeZvltoa/Dv23jFtLO3e3c3adxdwu2AHvlLc0v3yk65jFVU8oDWvkIXKfomrjqZvL6XpG7F9y1sN1+HWnptu5k"
+    "flwsu+26JgtavlaW1pQ5Ntxu/OP4q9vvT+4c1s5h7fKznsUcUNlHdDqfya18+uvenwVlc2vbevm/aeHK97aDxs795QUy"
+    "XfN2dP3McXpZZu0uRyu3cOf56/aOy+6n7XzhzhfufCFzVRht1xwedo7K/nGNjIsoC0NVMMXP4xh3EBcfB+LiM2MYbzEQ"
+    "2OSEz0QugGdtwIdoOOzLGA9u1yQaeuTsl16tl/UuAYGonTgiCIhWo+Vd2i8BMjRFfXUgh9o+rBwtXMXO4KPbmXh/08DB"
+    "MhSH2l08hnBYXQeMZTQsgBH3sySdmwyCnxU0lyFA7EKtXai1C7X++KFW4SDbV/ZfHMyN7jH9yTfJjb3LlJx85/M/ALhZ"
+    "KEY9C+hVcI/iWJyINh6DL3r4PKHZDnFph7h0u6+ueHok+aUhLn1izH439t10o6XACWoQpBOFzaqRUPmkKCztyZRfJXCi"
+    "5ojXYBHdHmYtOHNQxT1CWcRX9NPT52c/nb29ePvqp2cvmXe6BHIroy6K0i4Q2wViu0Dsjx6I5dbZMX4yPzZfWBZ9wgZk"
+    "0/AL+xPcl5B0Lp5Nek7/8wRfXz4iXdl7OMOrdv7a3HgmAA2G/zgVnkHeePri+3/9458eeCRQzWuMAbC05yCDbLmelC+a"
+    "upc77zeWExb6HYYbK+bfYJx0AnVlZvv+1WHnpMN4QDeLdd5S7X+t/+7M1mbHwo2tEH/UakQFQtkah1JqkA0MfbcWMQN/"
+    "93WEK6tQ2eHqfQG4ersgcRckfqIgsdlLOd7o8Oj45ME33/7nfz2UAz8gUM+bBWGWQYGothDWYItDYaytYLu5KOLazFAt"
+    "WMh/KlxVxmzJM4BiFVbCfAQLuPCTQBkG3LW08ExLLGYxI1siIB4sqxkiGcQ6DFC2BnPy1J7xDQ0y42A2sjtPOS8mR6gw"
+    "crwqIxAVBfneZV64SUcMO5ekOWykQXfDuD9VvxHjp4iRwTANMq4x1pQwuSw+WJHFt86OL18ukSJQfkhgQMggBHDUFV9C"
+    "ORVasZM579d4WpCCuWx9+3Bl0UHCdIkxYlbj0MCHICgIIl4EzBS+h4a4xpab85XU6XgdIcFk8CWh8tEzimztybQaC7VU"
+    "tszHN6sKBVJEhX1TSoLAHoSgaHFKmP4pIYvQnr7BOQr9sUEqmtc4q6bRJcZODldk7KygIvafZmnUfiruizdnP569fHtw"
+    "CuxeEOgHssz4nk0qXUnVS5w8OFl1qnIiYh/6f/vs5xfLGGDAXkSc2utCpN3uxWhuu6IA5+3FThf4wxbxdcXfteJclFgw"
+    "gCgik/rSqLopDOzTXXMGS+ILgy1zzL8l6JBqi0/RtHgHp8WVhAOGwwszi8ZCQFCkxATYWAW17eBosdIts3AQYpqE4/3Z"
+    "oA+L14Q+LE46D/8D02IkzexROwwJMcLr9mJh0cSwuUEz7sUk3Uf/1m6LH1WsUpqiwVxwtYTvnRvLrDvT+Smk57TKVYCV"
+    "+Hb7cS/uxX8xPeLnbeIcxx8T5bgAOcYR/EU8RcgoMKr4tS1+BjF6Zpqfvnrx4snL7xEOysyWRwiWXjsR9A1mlLM4tIEQ"
+    "2/hZNK/PY0t4NnwWVOoVeZKFpG88Qi+e+T4EjgyPlb/Oy0oUIbQoVii2xZ+KeNg+MfEvEWfqxul2xKv8M1cAiG4BihQi"
+    "/pCBrqIblzQpIFYYJrzaQQn9iKJ1McdyNOV85AZP2YEixRnT3ZpkzRq4VyTY7IBv7oGkEVmMULjKcMz6FCaA27U9gwKF"
+    "x9ZQYxlblNi0XdlaEvfoMdyfLg2AEapQt0wowNNgwlPJIFMM9MTIcgS+NOPooU6ns0CBLAjeq9dvz1699FzYu2WArgX8"
+    "XY4TdyXTEA2vxcPjU2QuEp69+GMgYF2vfYqpMk3TBKw5XxcqNMCH7AQCwwIrD4bvVWDyvA7OwFhFU09QMZWJ0FBI9i9N"
+    "pMQ7NrpbBdusRTaokwY606uEUqAI5CseMLwfA8tVkaS0tYCUb8P4PPzgETNP+FBggWmMwfy+AbxzaJag7g7Y+M+TWT7t"
+    "skDmo0gMnAIzXAbZ87pGXnktzHOZnmXaYOAZHSmg8Iq8B5RjMfodDOlFDr5roWmLpWWiD6+Oj4ZmJXQtR5FPwhd4Bn5e"
+    "mPSKTI2xH8XKuhuamhfi5DUaZFQAFFwNj8w7MHO2InicTcC8EnKcZ237M4oyQM01PvhAH8UHY/XQjsKXCeT8qKwf4AVw"
+    "ivn/8f1D+P1Dbpvp0RE88GxO5MGXDdIbpniMFCmzIXLbS1KY/AMkX1tUH8QmqQZT/vYhkq6nGTyMtRMGI+djYjzHeC8z"
+    "vFLYbwl9g4TcmJ8Y3Dx4N/RPDnOV4Jgbya8VghuCD05o5HnoTIO/QyCNZExoY7D7YtcjMs7TOa6UPlirTeD6ILZ8xiWd"
+    "boW8AyPluZ0XITN0vSLYUVMvDlpGib65L4yDgw62A+DQ1H/DveQSH5QGAAd3v5PrEKEkAohs7R5W00hq5/3L84UJDEly"
+    "62fBG6f1thNvZebMBi1HVIKOIaFabX5Wp5G35dvBHq6yVxwCljKb7sJYFHOJWkRMcRVwsHfz/wsG0Kk="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2234,6 +2234,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2249,6 +2250,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2259,6 +2261,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2276,12 +2281,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2307,12 +2314,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2343,12 +2352,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2361,6 +2377,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2448,13 +2466,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2481,10 +2506,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2506,7 +2536,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2519,7 +2553,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2539,7 +2573,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2550,7 +2610,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2581,7 +2644,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2611,7 +2676,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2619,7 +2684,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -3069,7 +3134,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

@@ -380,76 +380,77 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv28i1/itz1QtYQilasbO7jewaCLLZXbexEyQuisISzBE5srmmSJUzsldNDNxfc39Yf0nPY4YvUbb82N1u6wCR"
-    "JXI4c15zzjdzDudzJ8xm80SZOEs7w87nUec8zxZzPeoMT09HnVHHwz/YRuYKfo06b/i7MNeZMOono4fCXCiRxKnSIkuT"
-    "JXwokU3x6kxcSO2JmcwvVST6QqaR+L0/6ow96DSRE5VQl0fyUgkprlSugQxoSbf2RGy06Gf0VL9v7wocG29k16kn0szQ"
-    "6CbLki2NPcM/jwiewWOOjZL+07E3wA+8msJYcGkqE62IotqFcY1Ifg6f6mdEc7+fLcx8YSwzi/lc5XQjya7xG1JxgnLB"
-    "Dra0CKVW1Ba7cMxwMztsvX3ZooVYZjLPMoMMkprwY3zT8TpJMtOsSRQKSQC+p3IGjw9HnQuVzKl5pHSYx3NDg8CNb7Nw"
-    "MVOpkXiFBMriDWUCNCXKF29leCEC6vV07GOPgYg1yV/PZaj6WoGUpQEFWvmLuTQXbAvQcJ5n57mc+eIwvcpI49iXkFoE"
-    "UTydLsU+9nkAuv5RAwlb+1cyWaiDrUBcx9BNYH8H8OCfPr0/FtnkRxUasC4TXsTpOQwijbUEEcQpKOdTCDYoA7QksCIN"
-    "itFknfS4Sq9Uks3BVlOhTQTq9ETweTQadbJL/AS7zhfKE/g9kkbyNd/3bwJPXF9kWgHdcD1gCsD6AzYJO6roSpErvUgM"
-    "UwYSQHnK1BEOF1gJE5AYSoEG50cqg6GAweZRnLF2Q8IMUMm054vXYirjZEENmME6D2QwzITK8yznq9TkMk4j/Mt3Z0pr"
-    "ea7KCyBTIuPmxipAAv1p/x8qz4T6CSQaZpHaEwG20WA2C81946cM0YrOcvX3RZwrGiVAowAhsS5T8BynYxAkWo+zFvYh"
-    "JhP5IhXYwneWoa1Inby0UDBBlu5JjzwC8adJUAV9GiWUZGAdLB4UYbgwojtTRvqg4DREg91zA7EGxce33wVgvOcw0ESG"
-    "l0TldJEk5PF6BVn9/gRVHyDBGswgXdJ0AZdIFvaO+GF9xBVRW6rLC2SsJOvAWmMMzg0ttTBSlI1QMAORoUiFCfizCMlF"
-    "qSJXYFfMIk9b6exiuJlR8yXbH189fn30Fggiw2OHW8rVF++5KfCKsgDJdunmi95QoB+j0GBv7ZH8rAKSWBtdCRk0N7id"
-    "75NnqkxdIAMd2XLOzosnDjUCZwIe18QKPdznmxuPiH/Agzde1T1WI13TQz5F5HsYexBV1NQ0WmuTg9drpRQVMI1zbYjO"
-    "PXGd5ZGmyEnEgp1h+IjPL+7Zp1ZhBoys65R6dVOeAhOTXQ6GYUtGUYy9yuRDlUlyVA9VY+E26Xts1Eyv4QxHKC7KPJfL"
-    "VsJdd2O8JVOYURQXi8Fk9B4U/gO6yM6QphRJDL6B57tS9gY7X5z8ajbPDETXyhMNyyvhUFPyTwiPHmp+lsoNTeWvFIgd"
-    "mBH4sLU5h5mwJ5UuZizsVvC0qU3WARY1mko2haI/HLoAVDUuQB3q3A5+W+/F09BuFqfxjGh/URvuRYsdseB+GbNftfV/"
-    "B7t2Km8R8EcYriW+ogstohnHh2tJYduDaYBRWUgMcCaeKXbBuYLoodKQAmGcjkZpGXC2NHvhnANZKuqR34dnHzEx4On7"
-    "udCSVElAxHJJc0R0AxICi2xIKKTn25kznWrVVHTVekurHNSscoBPJ/Es3uzhhkkP8F+rHU1/XrNeJ9a7ZUH8qvTcXNxz"
-    "rhcGCCbDHXhoL+EFLGpCAw7AqgKb3EJdWtwGPPh+ahdgbXRWL6cwOFwbr6GNWbbggrAxTYQ9gc8JOTU0U9BfaeOvmflT"
-    "4twJryKlgqeC+p/RPSAJc5X+NcuTqNr+5oaWr7NwfkZLzFvWsFWQZmKTqKeEZ8+o7xn1/RqorzTkp8V7z2jyGU3+R6LJ"
-    "csLcG0e2z4xnOPoMR5/h6DMcrcJR3nhmLBomsZ6rkIQw8HeZPueYaEOYLpWhYdR54Q/8AV2dLPJzpdyOuD6bL82FbXTw"
-    "x13/VXtOBjsdCot3td1Upa3gyZL+8gb6tVzSFqqIMpy2vBErri9UireXdnu1x46lGjWNWdJAhbzn8Zw05C6h4M+TbCKT"
-    "M5mfryBxTtWwylo8TkXlTglNFq3DoazALamZPZeCoByQ6GY5wOspfNJeeY/FQC4TMyn1BNGlWgLMAYFhdgrcrfVv1uQr"
-    "vFSCi77Icg76Nt/Xxl6JOUopsL1uxrtNNgAbM4ggXevnhpxkWCUvUpPFeZ2YCUAxJdNNhQ1cXQsD7kNhmNM4f3H+5+Au"
-    "bfZkdVQMa5kLuaV7mE2s69pg2FBCgElqqR7nImKbNuE1hsacWWBHDJikFkHM5E9VXbV61E3IWphqYsJkFXpKL+s10ICW"
-    "V2BNaHpBNVnUHQwBIAuKbHsCfGEKM/VcVRGzsArmRi186XmcJP0ozutsYRJ1U56uKVe4il+qwR14JCZaCLBx8REmNofZ"
-    "wUxbdwk+iRPLNGlxilsb2NI9sD5tEHUBiYCAUhu06kRNY5VEj3Ex5DmYNU84JgV6kD4my4eCaaa1PBIObsIIWnNghjYz"
-    "mNBmHTRJUz/NExk/yv/x2Nc2xSsyuoNLBPJzIYwlpnk220hSlIx8uO1g1nVNDvNzHHmVZCv62Rum67vDd29Js84Rt2ct"
-    "RdfNA5u6JnG3zIEfs4l+1KwmbVtZDAU6POIJwUKfVEzcUYpZotIB+jrPK172NqZT6r6tnFHRoyZMnd7rPDZWYi4yYhSP"
-    "qVoAeVhuTmEC69V+BQ49IZkovUrPzjQweZ9tTOBS6WasXT6KRtJpEWJopSY1hDneFEMOMsIHl1gt0k2VimBm89RLs0kW"
-    "oW24hZ61hIIx4h9iFPQ1IxB6NlnOpdYIi1p4Q8fyVH7UkSApyX/05gMJV29jJh2NO56CJjaW+iycPw5DqPxKrRBWUCUy"
-    "wL/kDDY3BOK1T8J9HL6xRgosOqduAxGGH+5/kXOB06a0VbdqHq/LYl/N1ahsSgbYbJI8ARFgQK8Rm4hP2KHofvrz4bt3"
-    "/izqbUASotoi4lXjn9jnsHWAeL2cgFoutZ1euIfYjGjdaSLPPYwVntWNJ+ZLWHoTaIeIYr0yk3ZNJVRGTJQEfLVII5W7"
-    "QjEqQMNuc1jh6WJPBXq6UilCz+oCjJEZr34AR54Vq6GXuLWA8uWtGCe212kFH6J3IOl1wd495w49xhJEi1tzIVtxnqUE"
-    "fHg3xT3co3ok3kpKBQ1bgZsY4LEwB5FwAZRESakdrITA4tgTA8KjWCLYswVOQy56YixCMkGiZnEUJbBmpHtciFO7s9fY"
-    "jbJtKBwxgATkjntGHn2tA2DsxrkBdyvora2i4sWoBvdl4n+U8j7KIlgqgD2YHLox2aVKiUjSfyF/jISwWNj/Es/OtAG8"
-    "9uXAE6eHx59Oxp7Y3//0t08HcMH3/R5tYadqAaseYEZFtEMX52IC8r5UwNxEUQVVkmWXEDLjS1XD/jpjAE/I36BB49BY"
-    "D+kK8lKsRKNaRiCVmVoA8Qtt7EL6BJ+dKHOtwDT2i3uU5bJKPaDO9rfX3EQYiiZhCyaRAp5CEuhb5KGqFRjaLoZioRUV"
-    "PvLTrDKmdpohNiBMSRE8YxnHTikqzBVNErB/wb+ayNSyPZ8rmdPDCLLcTuE+PzPECrID7tNi0xKnilOEjmOryruwJlle"
-    "pYJzFWF6HKLR08T0nN0OyHJ0Fd06YhuiVGhrZBqnsb7o7REdZw2ACJ3gnkGSgEl2GZuKY2grqQ1LHawlRQvXYEWG6lCp"
-    "GFDCHIOZVtkKI+YmCmYqqwU4sr/K29w8ps2AEl1lRarRBrgVaAc08abPzlfsglAbWACoIrtLWK2I/oUL3tR0Ch6dzamQ"
-    "Mt0JZQ6LBph1dhtqkqFjZzzdtt1UJBbvWGyVW4H3TZBWR7PZy0cNd0fuFEMqb3Cd6cqe9P8WP0adC2Pmeri9jeHFrl39"
-    "LD/fjnIwlu2dwc6g/2Jnu7JyB52sbvPesrmdXfJfIFQXWRfPloc+LLPqlZWkjeQc70TaHV0MNqP2TfiWHWOksyBrXN+u"
-    "vgd7RSrA1iyvZ4vrpTdOElA59freXH31+hYXvP287jY41HyJkafRpsCBpDQQaZw0ubpFqkx1lb5xPWvQVK7Xbg+3CMaV"
-    "O69nDV3WuturJBf9jW/Wm4lV3vhmXKhSc4NmbXoRnc7YYdrsG2+Llj/yxdwt9Wex1kDcWaTmCvxVGtplq8pn4M2KDYHK"
-    "xunCiracGLoxHwhbSwxPLAjn/uoeWopJ+Zc4s7CWgj6vgbL8kl7HKAc+sz1Xxly6pILYgr62+JPJoLD5dO7ouc6lTED+"
-    "OhW/m8dftOpErQ2//OXB8XBdIcfaJEzbMCuJmdal70rNhndnhcjd1SAbbQ3cuVtZ5LLvGHNNjchvBDKsCYHP8f453v+X"
-    "xfs1Ub10/uCy7Ua49Wile6r7mJ3Hhnzrd3E8DCM0TiWQ7Pxq8f+5IPDnLQisR66Kcpo0fbA71ZT45LTtnghsxvTN0bf/"
-    "/L//D0DgMLuuNW5TmKya0X1iuFHM+1V1nY5bA+za4MgFXKX12ty0H6kra6vbVwN/1+c6jpv109b1Ov6tvuXyZNpxBVwb"
-    "YMEViFfWfN0fNw1WUm1cTPgwEMYFhb8xTPVcqfjvXan4jHOfce4vhHPbo1QlGg1e7Oy+/Orrb/7wSk7CiMqkb9aARJvN"
-    "az4hnMMWA2G9rWC/uQ4vPleqP7ZSnXPtxSKmnIXF0oKUH5szPIwBru80JtK6KoDXgEQiwZl3KezCRoDlcIlelhcltrYS"
-    "ToOMc4VqxFMyYO3AKS6Z+tYRF4S1rbOqJL7ckMSTSpko1uhgOW+kwpjWKEgggCYaijcB94RW7NhPxys0rVm5Vcn6+tXG"
-    "ooMl1iXiMrNCoU29YkIVs4URE4Xt0PmtkFVbbVaJ+WawKTGpWADPc9JLcQQMjB9HOEEugLQED97I1TzLjU0DSzFZnK8Q"
-    "U123Vml5sfMQjYFlgJy0EUXlMJdvILSlMmCXkqySsLIcr9Px1aZCMQA/cGxak2CGlkpfXcKZ++ddVEob2wKVmIrtsMRk"
-    "2a6pylZAjbDdTbV1WPYium9MnvTfiG3x6fD7w+OT3h6Qe8YHqwDJXJjdNr8a2w01Sl7ubqqqohPRhfFP3n48uo2AZsKC"
-    "oh4P6TVefrgFHz7oLBgcnd7AwEKlzhCAfn+U4ohDUbxtMUorw+H1p35hQvxFK14OExk2ty6M1Jd25vPOSteO6PGKvscV"
-    "krFxCXuqDaLpQTW8zfccfGSFujDxJMYVGDLz0b4rIj7QuyJi13/1e3c6Eg1LjyHYROw4HKXC7SPg0/bVk1FKgtv/n35f"
-    "fK9SxedzgTB4F4nrSKy70P58uQciIV+mIDz5QPrBKB2lv+MB8euTv5OC3f9OvMGKH/Dr+LMvPgKL9oylN++Pjl4ff4vF"
-    "PFaQAdUbB/1M0C8QNq/d0AsDogmNLUyoiZjO9mLQ7I5Acksre8wWvmuyCEOAi1zcVDR3R2gVwFmU09IenVRBwe6KRb3U"
-    "OfduvbQv3hff2eKp37KkBQ9zSmzhES5LWLjgyoBNaOqjgL7HupBqhVjx7kvBuTtlrCwcx7Cvh03BuuPWylU1I4CbLRD0"
-    "pVpyFqz+7ozeA/nzc/3AlvCAfsmYuBCcqKyd3uUGDLg0U9fI5+oi7RVQhJVgIankAiEu0uEqQCqcWTB6We3Hb7ceV6/4"
-    "/sPJ4fvjoFqheFvtfVmpWJT0Xck8RlfrShcBiySqVrToyo1ttX4VNOzh6ph0NANnao8yK9QfwoIkVrosa8Sj4RoVjYGP"
-    "8sez/AJBu7/cCbFCkj+2QA0emc2xcKdRF70CrNAg3eFsDSQX2Nn7kisxS6e99tw25I+OeAuImPYT2FxtYtlnrRaxx75i"
-    "mS0KrcuyiJKAIDhhJrheDxkMrbyK7a+gSvTCaFu+2DzyrVzpHK8//Y04Oipek3AvEQxXz4RrFrahR4mrTqNcQMIPn04/"
-    "E+4wOPQy1nWUs+p+ZXBBjKprLdNH9aPYVgrJgp7V2IZVf27FFdRK/gLn1d8W5/DhhS/0VXyxDg9dKPyYwSIfTfULNIBY"
-    "VfzH9gO4/6Vwy3RpBy4EtAgK4NsTrme4+5fY/coE+CIesyrhnr9+hV2vrkiYjQevLbjzb1BSgVtXUJcPXyFwl4D/sc/i"
-    "bby6DDbC+a6jr7CjKsgnAh+P1m3/uyXzDLKx+wdhbtvhy13ivMDKxPw9kDN2M0rdCYlcggwqtEqwZZRFmbxBZFnOaodm"
-    "urcCFvxZ1ti5sxqdO2Rg5BVF/ezZh7VJ6M6OvH0GvkBJMFZzJvAgOM8iIaBnC1HTCkJwxUjv3n53Ij4efv/DCTjxJyg/"
-    "BUj8lve4hs2hKnVPQYUSzimiOIGCp6vDaSHkrmxsQDbEeMa+w8miG67DVYiKm9iOMAKM37n5F2zqGq4="
+    "eJztXAtv28i1/itz1QvYQinasbO7jewaCLLZXbexEyQuisISzBE5srmmSJYzsldNDNxfc39Yf0nPY4YvUbb82N1u6wCR"
+    "JXI4c15zzjdzDudzL8xmeaJMnKW9Ye/zqHdeZPNcj3rD09NRb9Tz8A+2kYWCX6PeG/4uzHUmjPrJ6KEwF0okcaq0yNJk"
+    "AR9KZFO8OhMXUntiJotLFYmBkGkkfu+PemMPOk3kRCXU5ZG8VEKKK1VoIANa0q09ERstBhk9NRjYuwLHxhvZdeqJNDM0"
+    "usmyZENjz/DPI4Jn8Jhjo6L/dOxt4wdeTWEsuDSViVZEUePCuEEkP4dPDTKieTDI5iafG8vMPM9VQTeS7Bq/IRUnKBfs"
+    "YEOLUGpFbbELxww3s8M221ctOohlJossM8ggqQk/xjc9r5ckM82aRKGQBOB7Kmfw+HDUu1BJTs0jpcMizg0NAje+zcL5"
+    "TKVG4hUSKIs3lAnQlChfvJXhhQio19Oxjz0GItYkf53LUA20AilLAwq08he5NBdsC9AwL7LzQs58cZheZaRx7EtILYIo"
+    "nk4XYh/7PABd/6iBhI39K5nM1cFGIK5j6CawvwN48E+f3h+LbPKjCg1Ylwkv4vQcBpHGWoII4hSU8ykEG5QBWhJYkQbF"
+    "aLJOelylVyrJcrDVVGgTgTo9EXwejUa97BI/wa6LufIEfo+kkXzN9/2bwBPXF5lWQDdcD5gCsP6ATcKOKjalKJSeJ4Yp"
+    "AwmgPGXqCIcLrIQJSAylQIPzI7XBUMBg8yjOWLshYQaoZNr3xWsxlXEypwbMYJMHMhhmQhVFVvBVanIZpxH+5bszpbU8"
+    "V9UFkCmRcXNjFSCB/nTwD1VkQv0EEg2zSO2JANtoMJu55r7xU4ZoRWeF+vs8LhSNEqBRgJBYlyl4jtMxCBKtx1kL+xCT"
+    "iWKeCmzhO8vQVqROXloomCAL96RHHoH40ySokj6NEkoysA4WD4ownBuxOVNG+qDgNESD3XMDsQbFx7ffBWC85zDQRIaX"
+    "ROV0niTk8folWYPBBFUfIMEazCBd0HQBl0gW9o74YX3ENVFbqqsLZKwk68BaYwzODS21NFKUjVAwA5GhSIUJ+LMIyUWp"
+    "IldgV8wiT1vp7GK4nlHzJdsfXz1+ffQWCCLDY4dbydUX77kp8IqyAMlu0s0X/aFAP0ahwd7aI/lZBSSxNroWMmhucDvf"
+    "J89Um7pABjqyRc7OiycONQJnAh7XxAo93OebG4+If8CDN17dPdYjXdtDPkXkexh7EFXU1LRaa1OA1+ukFBUwjQttiM49"
+    "cZ0VkabIScSCnWH4iM8v7tmnVmEGjKzqlHp1U54CE5NdDYZhS0ZRjL3K5EOdSXJUD1Vj6Tbpe2zUTK/gDEcoL8qikItO"
+    "wl13Y7wlU5hRFBfLwWT0HhT+A7rI3pCmFEkMvoHnu1L2BjtfnPxqlmcGomvtiZblVXCoLfknhEcPNT9L5Zqm8lcKxA7M"
+    "CHzY2pzDTNiTSuczFnYneFrXJpsAixpNJZtC2R8OXQKqBhegDnVuB7+t9/JpaDeL03hGtL9oDPeiw45YcL+M2S/b+r+D"
+    "XTuVdwj4IwzXEV/RhZbRjOPDtaSw7cE0wKgsJAY4E88Uu+BCQfRQaUiBME5Ho7QKOBuavXDBgSwVzcjvw7OPmBjw9P1c"
+    "aEWqJCBiuaQ5IjYDEgKLbEgopO/bmTOdatVWdN16K6vcbljlNj6dxLN4vYdbJr2N/zrtaPrzmvUqsd4tC+JXpefm4p5z"
+    "vTRAMBnuwEN7CS9gURMacABWFdjkFurS8jbgwfdTuwDrorN+OYXB4dp4BW3MsgUXhI1pIuwJfE7IqaGZgv5KG3/FzJ8S"
+    "5054NSmVPJXU/4zuAUnIVfrXrEiievubG1q+zsL8jJaYt6xh6yDNxCZRTwnPnlHfM+r7NVBfZchPi/ee0eQzmvyPRJPV"
+    "hLk3juyeGc9w9BmOPsPRZzhah6O88cxYNExinauQhLDt7zJ9zjHRhjBdqkLDqPfC3/a36epkXpwr5XbE9Vm+MBe20cEf"
+    "d/1X3TkZ7HQoLN7VdlOVtoInC/rLG+jXckFbqCLKcNryRqy4vlAp3l7Y7dU+O5Z61DRmQQOV8s7jnDTkLqHgz5NsIpMz"
+    "WZwvIXFO1bDKOjxOTeVOCW0WrcOhrMAtqZk9l4KgHJDYzAqA11P4pL3yPouBXCZmUpoJoku1AJgDAsPsFLhb69+sydd4"
+    "qQUXfZEVHPRtvq+LvQpzVFJge12Pd5tsADZmEEE2rZ8bcpJhmbxITebnTWImAMWUTNcVNnB1LQy4D4VhTuP8xflfgLu0"
+    "2ZPlUTGsZS7kVu5hNrGua41hQwkBJmmkepyLiG3ahNcYGnNmgR0xYJI6BDGTP9V11elR1yFrbuqJCZPV6Km8rNdCA1pe"
+    "gTWh6QX1ZNHm9hAAsqDItifAF6YwU89VHTELq2Bu1MGXzuMkGURx0WQLk6jr8nRNucJl/FIP7sAjMdFBgI2LjzCxHGYH"
+    "M23dJfgkTizTpMUpbm1gQ/fB+rRB1AUkAgJKbdBqEjWNVRI9xsWQ52DWPOGYFOhBBpgsHwqmmdbySDi4CSNozYEZ2sxg"
+    "Qpt10CZN/ZQnMn6U/+Oxr22KV2R0B5cI5OdCGEtMi2y2lqQoGflw28Gs64oc5uc48mrJVvSzN0zXd4fv3pJmnSPuzlqK"
+    "TTcPbOqaxN0xB37MJvpRs5q0bWUxFOjwiCcECwNSMXFHKWaJSgfo6zyveNlfm06pB7ZyRkWPmjBNeq+L2FiJuciIUTym"
+    "agHkYbE+hQmsVwc1OPSEZKL0aj0708DkfbY2gQul27F28SgaSadliKGVmtQQ5nhTDDnICB9cYrXIZqpUBDObp16aTbII"
+    "bcMt9KwllIwR/xCjoK8ZgdCzySKXWiMs6uANHctT+VFHgqQk/9GbDyRcvYWZdDTueAqaWFvqszB/HIZQxZVaIqykSmSA"
+    "f8kZrG8IxOuAhPs4fGONFFh0Tt0GIgw/3P+84AKndWmrb9U8XpflvpqrUVmXDLDZJHkCIsCAXiM2EZ+wQ7H56c+H7975"
+    "s6i/BkmIasuIV49/Yp/D1gHi9WoCarnQdnrhHmI7om1OE3nuYazwrG48kS9g6U2gHSKK9cpM2jWVUBkxURLw1TyNVOEK"
+    "xagADbstYIWnyz0V6OlKpQg96wswRma8+gEceVauhl7i1gLKl7dinNhepzV8iN6BpLcJ9u45d+gxliBa3JoL2YqLLCXg"
+    "w7sp7uE+1SPxVlIqaNga3MQAj4U5iIRLoCQqSu1gFQQWx57YJjyKJYJ9W+A05KInxiKAYbnqBgU5kznJCImcxVGUKC5U"
+    "C7MigqWSwrvQFBZNur/X2p2y3VB4YkAJSB73kDz62gTEOIBzC+5W0F9ZVcWLUw3uzMT/qOR/lEWwdAD7MAV0Y7JLlRL5"
+    "ZA+lPjAywuJh/0s8O9MG8NuXA0+cHh5/Ohl7Yn//098+HcAF3/f7tKWdqjmsgoAZFdGOXVyICcj/UgFzE0UVVUmWXUII"
+    "jS9VYy2gMwb0tBIwaOA4NNZHugK9FCvTqLYRSGWm5kD8XBu7sD7BZyfKXCswlf3yHmW9rJIPqLP9rRU3EZaiidgCSqSA"
+    "p5QE+uZFqBoFh7aLoZhrRYWQ/DSrjKmdZogVCGNSRM9YxrFTigoLRZMG5oPgX22katnOcyULehhBl9s53OdnhlhRdsB9"
+    "Wqxa4VZxilBybFV5F/Yky6tVdC4jTo9DNtpyTM/Z7QEwcyxWayK4IUqFtkqmcRrrC7B8pOOsBRihE9xDSBIwyU3GquIY"
+    "2kpqw1IHa0nRwjVYkaG6VCoOlDAflVffGiPmJgpmLqsFOLK/qtvcPKbNgQptZWXq0Qa8JagHNPEm0M5X7JJQG1gQqCK7"
+    "a1ivkP6FC+DUdAoens2plDLdCWUBiwiYdXZbapKho2d83bX9VCYa71h8VVuD902Y1kez2cxHDXdHLhVDLG94nenaHvX/"
+    "lj9GvQtjcj3c2sJwY9eyflacb0UFGMvWzvbO9uDFzlZtJQ86Wd72vWWzO7vkv0CoLrMwni0XfVim1asqS1vJOt6ZtDu8"
+    "GGxG3ZvyHTvISGdJ1ri5fX0P9srUgK1hXs0W10+vnTSg8urVvbl669UtLng7etVtcKjFAiNPq02JC0lpINI4aXN1i1SZ"
+    "6jp942YWoa1cr9sebhGMK39ezRq6rFW3l0ku+xvfrDYTq7zxzbhUpeYG7Vr1MjqdscO02TjeJq1+FPPcLf1nsdZA3Fmk"
+    "cgX+Kg3tMlYVM/Bm5QZBbSN1bkVbTQzdmg+EtSWGJxaEc39NDy3FpPpLnFmYS0Gf10RZcUmvZ1QDn9mea2MuXJJBbEBf"
+    "G/zJZFDYfDp39Fz3UiUkf50K4PXjL1p1olaGX/7y4Hi4qrBjZVKma5ilRE3nUniphsO7s2Lk7uqQtbYK7ty9LHPbd4y5"
+    "ombkNwIZVoTA53j/HO//y+L9iqheOX9w2XZj3Hq0yj01fczOY0O+9bs4HoYRGqcWSHZ+tfj/XCD48xYINiNXTTltmj7Y"
+    "nWtKhHIad08ENoP65ujbf/7f/wcgcJhd17htiHuktQzvE8ONct4vq+t03BlgVwZHLuiqrNfmqv1IXVlb3bra9nd9ruu4"
+    "WT1tXa/j3+pbL0+mHVfQtQYWXIJ4VQ3Y/XHT9lLqjYsLHwbCuMDwN4apnisX/70rF59x7jPO/YVwbneUqkWj7Rc7uy+/"
+    "+vqbP7ySkzCisumbFSDRZvPaTwjnsMW2sN5WsN9chRefK9cfW7nOufdyEVPNwnJpQcqPzRkezgDXd1oTaVVVwGtAIpHg"
+    "TLwUdmEjwHK4ZC8rypJbWxmnQcaFQjXiqRmwduAUl0x964hLwrrWWXUSX65J4kmtbBRrdrC8N1JhTGsUJBBAEw3Fm4B7"
+    "Qit27KfjJZpWrNzqZH39am3RwRLrEnGZWaLQpl4xoYrZwoiJwnbo/JbIaqw268R8s70uMamYA8856aU8EgbGjyOcIBdA"
+    "WoIHcRQqzwpj08BSTObnS8TU1611Wl7sPERjYBkgJ21EWUnM5RwIbaks2KUk6yQsLcebdHy1rlAMwA8cm9YkmKGlUliX"
+    "cOb+eReV0sa2YCWm4jssOVl0a6q2FdAgbHddbR1WvYjNN6ZIBm/Elvh0+P3h8Ul/D8g944NWgGQu1O6aX63thgYlL3fX"
+    "VVXZidiE8U/efjy6jYB2woKiHg/ptV6GuAUfPuhsGByd3sjAwqXeEID+YJTiiENRvn0xSmvD4fWnfoFC/EUrXg4TGTa3"
+    "LozUl3bm887Kph3R4xV9nysmY+MS9lQrRNODanrb7z34yAp1YeJJjCswZOajfXdEfKB3R8Su/+r37rQkGpYeQ7CJ2HE4"
+    "SoXbR8Cn7asoo5QEt/8/g4H4XqWKz+sCYfAuEteRWHeh/XyxByIhX6YgPPlA+sEoHaW/4wHx65O/o4Ld/068wYof8Ov4"
+    "cyA+Aov2zKU374+OXh9/i8U8VpAB1R8Hg0zQLxA2r93QCwOiCY0tTGiImM76YtDsjkRySyt77Ba+ezIPQ4CLXNxUNndH"
+    "apXAWVTT0h6lVEPB7opFvdQ59269tC/el9/Z4qnfqqQFD3dKbOERLktYuODKgE1o6qOAvse6kHrFWPkuTMm5O3WsKiTH"
+    "sK+HbcG649eqVTUjgJsNEDSWhVGGqfkujd4D+fNzg8CW8IB+yZi4MJyobJzm5QYMuFRTN8jn6iLtlVCElWAhqeQCIS7S"
+    "4apAKpyZM3pZ7sfvth5Xv/j+w8nh++OgXrF4Wy1+VblYlvhdySJGV+tKGQGLJKpRxOjKj231fh007OHqmHQ0A2dqjzYr"
+    "1R/CgiRWuipzxKPiWhWOgY/yx7P9AkG7v9wJsUKSP7ZADR6Z5Vi406qTXgJWaJDusLYWkgvs7H3JlZmV0155jhvyR0e+"
+    "BURM94lstlax1mejSrHPvmKRzUuty6qokoAgOGEmuFkfGQytvMrtr6BO9NxoW77YPgKuWukcrz4Njjg6Kl+bcC8VDJfP"
+    "iGsXtqFHietOo1pAwg+fTkMT7nA49DLWdVSz6n5lcEGMquss20f1o9iWCsmCvtXYmlV/bsUVNEr+AufV35bn8uGFL/RV"
+    "fLEOD10o/JjBIh9N9Qs0gFhV/sf223D/S+mW6dIOXAhoERTAtydcz3D3L7H7pQnwRTxmVcI9f/0Ku15ekTAbD15bcOff"
+    "oKQCt66gLh++QuAuAf9jn+XbeU0ZrIXzXUdfYUd1kE8EPh6t2/53K+YZZGP3D8LctsOXu8R5iZWJ+XsgZ+xmlLoTE7kE"
+    "GVRolWDLKMuyeYPIsprVDs1s3gpY8GdVY+fObnTukIGRVxb5s2cfNiahO0vy9hn4AiXBWM2ZwIPgPIuEgJ4tRE1rCMEV"
+    "I717+92J+Hj4/Q8n4MSfoPwUIPFb3uMatoeq1T0FNUo4p4jiBAqerg6ng5C7srEB2RDjGftOJ4tuuApXISpuYzvCCDB+"
+    "7+Zf5J8gEA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2006,6 +2007,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2021,6 +2023,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2031,6 +2034,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2048,12 +2054,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2079,12 +2087,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2115,12 +2125,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2133,6 +2150,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2220,13 +2239,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2253,10 +2279,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2278,7 +2309,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2291,7 +2326,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2311,7 +2346,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2322,7 +2383,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2353,7 +2417,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2383,7 +2449,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2391,7 +2457,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -2841,7 +2907,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

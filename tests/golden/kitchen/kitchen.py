@@ -383,107 +383,107 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdty40Z2v9LRrmukGORQc7Ez1GS2JmPZnuzcajSOk5IYoUk2RYxAgAZAaegZVeVH8pqqVOUlr3nNn6RS+Y6cSzfQ"
-    "uJEQxbGtNXbXawroPn369Ln26T74uDMKZ3NfJV4Y7PR3Pp7snEXhYh6f7PSPj092TnYc/FeynCt45JzsHI6moVAXKlqK"
-    "eDGfh1GixgJfi6EcnTtiFAbwEh52T3YGDnQdR/KSen4DP4QU8VRC4zPvQgVCxuLvj16/Mk0n0vOp6bfwQ3iBSKZKXMql"
-    "WIYLaHsuJmFk2sZJGClqfJSEo3MRzlUkcRIxthjk2uAM4qnyJ9T+daAE/SXCCY1AzQzcS2/OYH+EH9nrAxw/FhMvihOx"
-    "2+ksVSzic28eU5OfFirGsfcMlLk3Oicob+CHiMOZSqZecCYmUTgjGsDwBTyFwRCxHYWLICEAz/CXgPVJVBQjTZQcTUUg"
-    "ZynGgZwzHXyl5g7iA4QN4ksViSCkYXmkgYNwZzMZjM3qmmU9Hjg9GBeedDpERQQNkMOAafFUTPxQJo7Y7/W+QLJ5CY9O"
-    "PSa+PKNmnU4Q6r8GTrDwfeo6DENfyUBceslUcOu7aUsLzFwmUx534vk8bvZyLJcFnLJ3MyAvUqvmtax/5Y1XdpzxKtQO"
-    "O1Yp48a8WrEfXnKHrN0o9MNIN4zUmNqdRUoF9GvoL1Sxhw/y5ese+9TqXrHJTC6Hqg41T6+Gl6hZoc1bNVcyETPsy631"
-    "q4n0Y8X8ZD8Y2DJsswmJcQH4O5QWfO6gZEuSbREO36uRzS7xSPrFnt+Hl2K2AMZOQkHvNYdBn4GtGhiDASMx8+IYuJvJ"
-    "uIiX9GMUyXhKv+aRx6tnz4RFTQs5ANo38wHVMlIWF/OfKRvbuFjiKoygZoils0qihSoLuGBxzZFSgdJEmSyuZmFErVSs"
-    "rrFGWCs6ajuTnuYsic0R5o9TD0ibNeJRvZ/1KoyXoE68UboQQ+/M5t5VMgAUDssyy28zsGYBsF0UhglqHzIt1Ppqx9nx"
-    "/VnM1icBbUHq6SNqNuTT/skOEI513FjFo8ibo66lF9+EowUKP2l+gX0dVHoCWMiXQ191xSGqS5egHg+6CNEVHmvteC5H"
-    "Cqg/l6DzwIpp5ShQEbFtgIbzKDyL5KwrngcX4bkCrkZYyN/uuZeMUNk+RqhPQLW9jwGJO48vJMj0kzsuazxX/+3mBULM"
-    "JPRGm5BMQSAR6B2A6QXzRXIEYGfSPQAh0Jo8FkB77q7Avvpg7eAJLOk4XIBadj+enJzshOf4/32BjOcI/D2WieRn3W73"
-    "ynXE5TSMlXDxucsYgB1zAUY2qtiVIlLxwk8YM6ABUhQUuEYcHvAyDIFmSAcanLtYgyGJgWmRoNBDD+klMcjAXleARQGJ"
-    "XlADnmB+DsQyPAkVRaA/6Sk1OfeCMf6b385UHMszlT2YotTDv6+u9AJIwD/o/Kwi8Fs+AEVHoLcPhIttYmCcRcyw8f/l"
-    "CPnoNFI/LTxU1fDIRbYAIvFaBupDcjxwycqm/OJ7ATQAzRUtAoEtuhlvxJqohmKx9p10XwcpImiGMZEqxTBGGvkh8Ie2"
-    "5UDE0QJ8D3AlZBeWOBgh0x5kQ/EqireH37rAwmcwFGoAwnQCSkwkgNmehVqnM0QGcBHtGJghWJLYxH3msxc0K14VzyK4"
-    "xjx7QCxLFHc1T3qBQ/yasipSiByXLkmxxeRA+Y/sh5A8M4tp9Y0uXeKhg9L/eHUFj2w+bd7xyrFVSebJFnXJdTzbzSYB"
-    "bWANCq3jJDJGrIjRU6LvT4swYV6kJTRMDQ9OCLPYJ4uHBAoWs6GKCgOAPKgzfFo1QiDS1whAO3+5/gZoJYJVfiE1nEhU"
-    "Bzv9/e5DBMxeYQ6u9gtrAK/zGnODkLbAYdiHxGHAgM/Q8+ubh04dzQ2Qk50uE4F8zQIMUF+qEYx7vXtfdXr78D8GZpxT"
-    "hAci9nqibVsBdifxZjUDEP9aq+GDI3Q1yA2LD3EwuXqgrYyhfeYVwywW3vjmU9HOd3GcElsSTFhiiI+Yd/75+MvO4E+7"
-    "x73Oo8GXKCXdP9Hvv/5Ef/Dzvd1jdTiglvrBn/5Yg/OgsMK97n7PrC1GAIihAmzYq6kIBdaxDHe5ovCMQgWEWJYI8Gdn"
-    "kkyHT2GwYw+7KrBIvMRnBJ4x/AY4ETxEScci9iT3nXt5sC+4jVOrdFJlQFTj0KV2YS2F1JwpKdJBkPjLKNsKiNZTGUVy"
-    "Wal9rCApN9rxgMxQ6h4Q5VmlW8oXMZTjsYfgpP/GtgCpnipbsiIOP6Lv5ZK1co2P1L2uTVlvE9Yp/XW6ewOle30VW9Sj"
-    "19GdmVJsqAhzGq6hVsurq8+pjHJap/L1r6hDtqEvtqAhjEKIN9QITYQ8E5tUQByL6cdasxiu1WyYMZfFMumSZouX0TGj"
-    "RjapPDFBWYGrmqem8UCJMwMI33hnlIkQKTl+HfjL72l7pE/RIvEK/IL450LpFxyCEcazObigQWL1KHjV6SZvKUBftem7"
-    "qRet956qWHz1FlQFLD2FemmKAtC8JU6qEK0QqIMBEAZcc18GqnrAD6tYcVn7ssyTHwj8ssgPb0IvWMEOJWbPqwxb3n55"
-    "9VEpzeWZ85rl4R4xT9RNW286Ng1savYj885Mt1eBm7Uven0noKaHFtGNxNtI8TXkmxHMC3iamilSanWqZlMJn6LvnHes"
-    "m+72NgutcYFhbXlaFcs4Nc779Rexyfz0blmN3imjY9oPfjGNntsor3BPN8yObcoQej9+xQZCfi/gapvyV+v5blki9cI1"
-    "EsiqJER5mVZmDzddC+y+wreyzWeDYOsVQkNZzGYx84LnGvB+jfqPfynptGa4gXZu4Fr+WqKdpqiLC7I6Zb25z0bZ7aZb"
-    "n+zHURcy35y7KliEcqarCehcNszJb3swSBqR0mNN0U3TZkV4auwhuuxlpRFik20STq2t2GZbFWE32zip8l6I5L8Z72Ur"
-    "/M6Y1uz0yHFFmgS3smV6ioLSYJeS8i8QVlByRcAjKXAfoU9dIzVRkQpGCvM0wEMnAT5lAHcwuxKdAyRKhgUin8LpQt8b"
-    "CBb0vp5YZahKyiiZsyKkh3ddIgKTrE/JpD29LR5OJrFaxcCgtr0ZCWcvx2s92hfwZl6zzvt5Wejhfyr15saMejOyrqcF"
-    "74MEZ2ZbrFEq5p3NgMAyDMBBfhlNZSRHCe8AkllZs+WXvt54g7WMG0/ZnJnCIUgQDgT2E3KSkKQo4csYQ6W6FbOIZ1Ep"
-    "nVOK/Wc0h4jCXAU/hpE/zntYdBZhNpqf0nmBFQcSsixiFoFeM3/Yph/b9GObfmzTj236sU0/tunHGqXfph/b9GObfmzT"
-    "j03Tjxle6xKPbaKyTVS2icrf0FbfthOVGcXXpijbnObvJKepRpFKOrFc6Ks+GY88FVNvDLbRHMzv06l4RwwX6Q0I34tr"
-    "N2+u2X2TA/C/yLpdN59302XdQOjrElqnaa46W9UbZKnbhPdvMeF9Sgmq0yxVbNvr1anuNjXepsYbapI0NW45q+uS4m0W"
-    "vc2i/16y6Hb0f838ebWwtGn4Ng3fpuErFM3vOA3PN6c5Bz+C4GmuRkSEXvc+42cUk77PTA8vYHEMte5197u9TjTq7uv4"
-    "OjpTytztjk/ny2SqWz752/vdR5Xc8GeG3deJeVwkVD2BwlhOUKUcR4zVyJdAXn2P2yH9Mg0hBPAVsVEX9BD873vlz1mv"
-    "zRYQNsSL6AJIxRf1w8XQx8ABiBTz1eo7uDOQPrvDd63NP8Bl81x7848D45Ahh/9QZl4BPh8/ivde8F4K4Abx8Qsx9MMR"
-    "RC9fXOnMuQ+eXCR9AZI3gjXSM8Bb80+Pnj1/3hcjOfnvf3fE//3rf/7vf/0HK0ljDoj7kyVRK+WdOQRLY+sRMtGZHw6l"
-    "fyqjs9JpCq6cUJsYtNjXCiVy66SVJ2XrV1RKODCnF6gkg9gNI9HBXR2+tL7H1/pJ/Zc2ZcW5WsISD5cCy0WA6dC6Wouv"
-    "NRfLUMZT2hvHx2Ht9DJXLKMCy16zuet7/+zTiF2ts/t837+M3lgNF2d5ZOy4ssGAMKtLkYAqVHT+gw5eBJhyAhZiESiP"
-    "iiY6NO5Dxb5mg2FHEoyln6u8YNSdp+sX6EoqWMLC1SO6jFIFIWbyg71WldahCVqLRGROBkZrGT6ZxXAKnk0sL4CbkPVc"
-    "u27Dbq8PcifISh8I0OsgjeJM8Qi6RoheYG5UMa947vl+Z+wVNq9TR7fBnC6pdEfZF7MdFZgjTaICAW3jb8BitPPJS82q"
-    "X4x1pRcSWhRxzQN34j3gPlDH4EECiuDNBZn3biE18ZRfk0BtSBPUHDw1R5hJCtQgHaxe0xeMcwhmkTMrMkrQPSVuGIcJ"
-    "GgxegyJq6sPcN0HYhsjx2Je64ooI6Q3wCuu5EYzFEWgTSlFVkM15B4ug1BQT+eiNHavyCerZK8br2+cvDmlljSKuLh8i"
-    "do0c6EoyRO4KGXgfDuMbSbU+90W06AtUeDQndHw6tMQ0O6r4InHRwY03mlc82GuMp4w7uvyeGt9IYPL4XkZg0ZlixjJi"
-    "xRePNqNxDsvmGPp+eNmxXLstoonUsyAb1sAtr7Axgkt9ENOytcsb4UhrmpoYijqtzV6cQUj+wTnu6+wGSo1Bsln0gnAY"
-    "jpE3TNCqOSGdGM0fbBTAmpFDfTpczmUco1tUMTdULNvSowYFdGwC8fLZGyJufBfzEsjc3kThXnZDqs9G85v5ECq6UCXE"
-    "UqxECP42KYPmjEBz7RBxb+bfaCaFKRqlrg0Rmh+Gv+Bak41xS+OSraylhpYVjGqKBvAsBpc3RgIY6Cn6JuIIAYrdoz8/"
-    "f/GiOxvvNUAJvdrU4tn2Tzxms/UE/fVMAGO5jLV4Ya2sokXbxdMvDtoKR6+NI+bLeRSS0w4WRWtlRu2SKpolYqgk+FeL"
-    "YKwiU7eNcjsINoJoNU73hwDShQrQ9bSjSPbMOPoBP/I0jYYe4DYJ0pe3layDzpl/iNqBqLcL/O4YdeiwL0G4kLZGhGBa"
-    "XhQG5PjwzpDpvEfFwXhbLBA0rOVuooHHimvoCaeOksgw1YNlLrB45Yge+aNY5W9PVxvrcwUy9kVikxKfeeOxD3EwvUP1"
-    "UXhzUNhZ023IHLEDCZ477n9xnJl3gBGMUQPmlbtXW9CMg9EY1Ffi/ZzR+2U4hlAB+CGJAEwSnquAkKT1T+mPlhCChcef"
-    "vNlpnIC/9umJI46fvzp6N3DE48dH/3T0BB50u11gHtTuagFRD0xGjWm30YvEEOh9rmByQ4Vl4oAk4TmYTO9c5Xz/OGQH"
-    "njz/BBkah8YChaY+XoAbDFRcEFDlSS0A+UWc6ED6HfYdquRSYcXB9B3dVNCL+oSAPb5b8xLdUGQJXcEQMUjTEuECIv9c"
-    "vT8Noi8WsaI6hNxbbw0QtpMQfQPyKcmCh0xjcwCFs+0x87/gv4qeqZ72fK4kJ+HQyTK7no+5T//V05eHT7o6R0G+aean"
-    "imN0HQd6Kdf5msR5VkHFsofpsIlGTeNRP70dEEaoKnbzHlsfqQILuwTfIPDi6d4B4XFacBABCO4Z+D6w5C77puIVtJXU"
-    "hqkO3BIgh2cZI6rKJ0HGcMcp29ajyQ3VJIx4WWBG+q/sNTf3aDMg865CfEWoaQNXcu0AJ9Ld+/cesgrC1cDjJHRugbMv"
-    "Wf1g27Rk92FueK1FTSagt5lpUlrysRgZQWgAsqU3m3h7jF5V7Smle1FrIqps7/Imd1/ska1djXXRR93guWsxeROeHfts"
-    "vI1i3YWpnGnVJZpS+GzOmDZ3HHLnEyoHXnfJpuThlXJ1qwPTwtWawj6YLIQJ6QHwNbDyV2wKbnF24DYHNz3xXYRdCrcK"
-    "nRt3zA72pn3TI+NrB82OAmdYq5E3k34TgpgbKUVSjFUTAayCmN5iqb/YUhxutPJuyZrxzInQBmdESyHa6ssnqwXSyZ9S"
-    "L+9QmqPXjWCXWIJupVT0Ph4UI2ZvPbLHVRkp66oKOfa8zX4aW1m+P6Z/nOxMk2Qe9+/eRSdX76B1w+js7jgCk3UXBKvX"
-    "2b9319o/BJtVTpytSBeG5/xvsCpxmsd2TrgQcnvRJa/n2osu7UWX9qLLti66YMx7Un2uoWKioa69QnppkKfvNfRberpC"
-    "VzKvZ1euot743AUVWa+HZqqu17eYeqVjWvZriOuiJQbAqxTeGEjq+cVZraAqY23jN8gfxKg4dFnFtisIY8qf10/tkg4j"
-    "ND0Fn8IbXNWziV68AcucybFig2LF+jRIPuW4TW9a6asFJk2b/REt5ib1YF9G0L9Px2DfA5CkkfaVVTSDGCxNVlhJ3YWm"
-    "N+L3QWKArBWLjs3sGHGqIPKkX3yUw45qet2HetX0VhttRBAVL8PonL7ZkA14qseKzfpzaXsaStAw4r7Q4AWDdvQBr+05"
-    "KU3Ypq28UHeMva280FZeyE2lrbzQVl5ozpS3qfLClmom23ukARj/7HTlJhul6ae8aizZ+u3K1VeZy6eDpF8YrfkGZq9i"
-    "+JorsLdkP2KD4/5tpNFGGm2kMdgkRPiVvP+2DkRbB+K214HYVj34rWV4qZxBjUdbdlo2KbqwusDC7fAvaoxq60G0HkTr"
-    "QdweD+KWFI9ZU2/lhmVTbNOxJugdhni4c5wzHrdDYV+7BEurz1t93upztTL3lNdEA2YS1DyZg3g7LMHVNTXwZ/uKz7Y3"
-    "IXW9I6dKHp01+4I889uh3rdScanV962+/2X0fc1dNS205u7dbbUKafWiVEPqOdkHEGxNV7wHeYMzCplqFmbQXye02Hql"
-    "uc/xobLmu0ZVnr+Njy6RVg6L9KnY9fmuYlm2W2J5tlyurTVDrRlqw45bto10W+pT1puQQM4rcTnylZpTlZX0qm0Q0k26"
-    "z3RogkvN5Cnf9CBDr9u7JUajmN1qtX6r9Vut3zSs0IVAcWVQbdVFFXjUdWrKE2V/3K6dKdpkY5VYn7S2FeBGccTmX63d"
-    "Wt45W9RmmeeVRXkLRiXlnCrQ1n29eL2NsSr7riz2u7KwbwlBque7fuqV6OgqvhVjpoV/y7c6SxdTm9+uLN2HpFrANqza"
-    "68O3xDq3hwdb691a789lvVNbI+dsWZ2cCoxnEl3im95Vyuya4HEEjyEM/F/JmLeV5v+CKs0XXKmMFUpulC4yRjUrueLm"
-    "gXB1sctnL7/5n3/5NxdicBDtyxgrzEDwbxXj3LKnlSqdMtHKm7Wr7TbXEc9kRZcV7Y7VhZaMuxe97v0ul+C9WqEeNNTB"
-    "bf3I/NZWx9QRb+AFl0okZ6XHr+/X9UolOLim/WZOIte1vx3uXhMobcH830DB/NbJbp3sX8jJrrZSljXq7d+7/+DhV1//"
-    "zSM5HI3pax1XNS6pLsRY7CGMwhY9obWtYL1Z553eTFHVCPLv6oMpXCY1jaAyKSxER1iv73TE15H3C7JUW3gtEAsQA3B/"
-    "sBYfBmALLCYYxN4YaTsFFvRVhLUMseKJLv4oxXCR1mRLcdHhVAGRe00RAa8IEKACrlLoYE4AF3Ol9zBKv9SgC6rHsN6R"
-    "ek+IH5j8johkUELMjhJt1O43RA0ZjqHrCyy6Wr+pjon1aEuDVkW59uAPrjG4KX+L9aWR+liPjYr+IlXAa6Sh+KzegYgV"
-    "W7bjQR0hiiGyjdZXjxqvF0S05+iYJiUMNWGwGChWuhwzUtgOtX8JrTTWtxH5+mEBkbod1Ggp5Jmk4pzIOFRpoTSEHfbn"
-    "xOTeJusATAazjxORfsuCCwqjx04fpjBFMnOzLG5x5PEoTreW7ngyBsemUAtrhtLHGEwJVIZ/QEVLqZCpLpnsUfl3LHq8"
-    "LGFW3FXJIXa/1xCx5xkUsfssifzOM3FXHD3/7vmrd3sHgO4p1RNFlPlTIVWiWtityWHyoLG8pkDELoz/7vDty1UI8BeG"
-    "sHj1Th8iiM5JgGakL6yvCZ0E1hj4ZkvfAhI/xIoDbBpfF1oVCV6SY1EyO0O7OASAwEIBDq2yY50aM7+tk1WOtZm0x+X1"
-    "vcQUUqHC0sTJ9AGI4kdyujhjrGwrE2/oYQyIc36rv5Yk3tDXksT97qMvMeZH0BpN6ogOL/qv/ZNAmPLk2N/+BtNJQIR+"
-    "/FedjvhOBSqi1RouBW+eccpGG5+4O18eiHFIOkWBnezCDJ6cBCfBH8y4+Me2Ps8U1H+cqfBppsoPM+3gf/OfZKJHjvkW"
-    "02f7EhMS5A/iGda5BouAf3bEW1gb1/DQs9cvXz599Q0WsdY84NJ3NtxOKOgv4BMOfFGDgzs4SvxlmTsc4ZqIQ5BSFmlc"
-    "iqCvXPrG0mI0Al+bi3qnzVliRRZ1iEz4sS++ykII80SHDAScoWs/pStep79504TgZqWcPayarAtuY0zHKhEUJkwTmnaR"
-    "RN/h0tqV0dNvPqUz1199sj6Ygn5K3C+TVovWnWxTgp2WqztA6nMFqhiLh+e/GhUfwApwv46ri1eDqJII8CdQCM90LLMB"
-    "x0O6/FmCODcFrqyNHKP9J14I7dPrAiJcoJor4FPR6AW7XGU43ToeMtX6X7959/z1K9euz7/qyzNZnf60oP2FjDxU66Zw"
-    "P3gzIEB2yX7zsQ39rRrb7ThA208rhcV4tAJImWAEMZ2n4qyoP8zfLdTzd7u4BqA9566g7XoGcsmuHVD/lfYvoctsnsDS"
-    "F74KUnLNkC31Nz7cgi8IrECW6AF/h4Ar4tteFFfu1qqVdilgfi7+cAmZp1xuP/v4EoZAu6YyfwYzV4l/j60LurBm3WX2"
-    "CQFyJcHqMML5rwG4fU2vdAfRtZFeGNWUMklWxD8LF4E76uv2w5xepp8JMh/RscRLezduubQ76hbPVh9ZHA5/wDPU0jos"
-    "JX2jlUgmXdcrBO96uHyVH6pBFkDSlUqpu3t61RrWvTeBq5sreu8aDX9IXgwweowPPtFP8UmrPlSm8MdMSRKST9AALG36"
-    "D7bvwftPqYKmR/vwwDWxpAt/3CAsZIj3ECJFhARue8Edg7+P4DUcHKBRiMZdH2DXkkQyiE0DLYb81SMLKyvIYgpsHC4x"
-    "8K8fInAMlQjZyqhHL+Y9mmL6zbv81BrFLgYQj2kFLjSVm0cgGv79Xsp3HDgg+I3iCA3wAfFFFkTQ5K8RDSAY7UXpbxsE"
-    "OdNLTrh4d/iP78SrH17+3eFbUI3X+KgB+MOHvMnWL8KsqE/p5oZGxx/esqUV//D0xQ+HMPiq8mB2b1wU8f3rH6HLyqIc"
-    "OT8jDS+g14a3AytnXLzt4lYMa0UyAtXfEehtQGPV1ZAyEEqkH31/+OJb6LryUNgKPOuy8S7yxmt2kPQHEc3F9VpXDZ3t"
-    "sstIbgfgsHP1/y8XGc4="
+    "eJztPWtz28Z2f2WrezOWGpCm/EhqyvUd11ES9/o1ltO0I7ECCCxFWCDAAKBkxtZM/0i/dqYz/dKv/dp/0un0d/Q8doHF"
+    "i4QoOolukMQxCe6ePXv2PPfsHnzccaPZPJCpH4U7w52PJztncbSYJyc7w+Pjk52THQv/SpdzCY+sk51DdxoJeSHjpUgW"
+    "83kUp9IT+LMYO+65JdwohB/hYf9kZ2RBVy92LqnnN/BBOCKZOtD4zL+QoXAS8fdHr1/pphPHD6jpt/BB+KFIp1JcOkux"
+    "jBbQ9lxMoli3TdIoltT4KI3ccxHNZezgJBJsMSq0wRkkUxlMqP3rUAr6JqIJjUDNNNxLf85gf4QP+c8HOH4iJn6cpGK3"
+    "11vKRCTn/jyhJj8tZIJj72koc989Jyhv4INIoplMp354JiZxNCMawPAlPIXGELF1o0WYEoBn+EnA+qQyTpAm0nGnInRm"
+    "GcahM2c6BFLOLcQHCBsmlzIWYUTD8kgjC+HOZk7o6dXVy3o8sgYwLjzp9YiKCBogRyHT4qmYBJGTWmJ/MPgCyeanPDr1"
+    "mATOGTXr9cJIfRtZ4SIIqOs4igLphOLST6eCW9/NWhpg5k465XEnfsDj5j96zrKEU/7bDMiL1Gr42Wn+yfdWdpzxKjQO"
+    "68mMcRNerSSILrlD3s6NgihWDWPpUbuzWMqQPo2DhSz3CEC+AtVjn1rdKzeZOcuxbELNV6vhp3JWavNWzqWTihn25dbq"
+    "p4kTJJL5yXwwMmXYZBMS4xLwdygt+NxCyXZItkU0fi9dk10S1wnKPb+PLsVsAYydRoJ+VxwGfUamamAMRozEzE8S4G4m"
+    "4yJZ0gc3dpIpfZrHPq+eORMWNSXkAGhfzwdUiysNLuavGRubuBjiKrSg5ohls0rjhawKuGBxLZBSgtJEmSyvZmlEpVSM"
+    "rolCWCk6ajtzfMVZDjZHmD9OfSBt3ohH9X9Wq+AtQZ34brYQY//M5N5VMgAUjqoyy7/mYPUCYLs4ilLUPmRaqPXVjrUT"
+    "BLOErU8K2oLU00fUbMinw5MdIBzrOE8mbuzPUdfSD99E7gKFnzS/wL4WKj0BLBQ440D2xSGqS5ugHo/6CNEWPmvtZO64"
+    "Eqg/d0DngRVTylGgImLbAA3ncXQWO7O+eB5eROcSuBphIX/b537qorJ9jFCfgGp7nwASdx5fOCDTT+7YrPFs9d0uCoSY"
+    "OdAbbUI6BYFEoHcAph/OF+kRgJ059gEIgdLkiQDac3cJ9jUAawdPYEm9aAFq2f54cnKyE53j/4cCGc8S+NlzUoef9fv9"
+    "K9sSl9MokcLG5zZjAHbMBhj5qGLXEbFMFkHKmAENkKKgwBXi8ICXYQw0QzrQ4NzFGAxJDEyLBIUeakg/TUAG9voCLApI"
+    "9IIa8ASLcyCW4UnIOAb9SU+pybkfevg3/zqTSeKcyfzBFKUe/r66UgvgAP5h72cZg9/yASjqgt4+EDa2SYBxFgnDxv87"
+    "LvLRaSx/WvioquGRjWwBROK1DOWH9Hhkk5XN+CXwQ2gAmitehAJb9HPeSBRRNcUS5TupvhZSRNAMEyJVhmGCNAoi4A9l"
+    "y4GI7gJ8D3AlnD4scegi0x7kQ/EqireH39rAwmcwFGoAwnQCSkykgNmegVqvN0YGsBHtBJghXJLYJEPmsxc0K14V3yC4"
+    "wjx/QCxLFLcVT/qhRfyasSpSiByXPkmxweRA+Y/sh5A8M4sp9Y0uXeqjgzL8eHUFj0w+bd/xyjJVSe7JlnXJdTzbzSYB"
+    "bWANSq2TNNZGrIzRU6LvT4soZV6kJdRMDQ9OCLMkIIuHBAoXs7GMSwOAPMgzfFo3QiiynxGAcv4K/TXQWgTr/EJqOHFQ"
+    "HewM9/sPETB7hQW4yi9sALzOaywMQtoCh2EfEocBAz5Dz2+oH1pNNNdATnb6TATyNUswQH3JVjDuDe591Rvsw38MTDun"
+    "CA9E7PVE2bYS7F7qzxoGIP41ViMAR+hqVBgWH+JgzuqBtjKG8plXDLNY+N7Np6Kc7/I4FbYkmLDEEB8x7/zz8Ze90Z92"
+    "jwe9R6MvUUr6f6LPf/2JvvDzvd1jeTiilurBn/7YgPOotMKD/v5Ary1GAIihBGzYq6kJBdaxDHe5ovCMQgWEWJUI8Gdn"
+    "DpmOgMJgyxx2VWCR+mnACDxj+C1wIniIkopFzEnuW/eKYF9wG6tR6WTKgKjGoUvjwhoKqT1TUqSDIPGTVrY1EI2nThw7"
+    "y1rtYwRJhdGOR2SGMveAKM8q3VC+iKHjeT6Cc4I3pgXI9FTVkpVx+BF9L5usla19pP51bcp6m7BO6a/T3Rso3eur2LIe"
+    "vY7uzJViS0VY0HAttVpRXX1OZVTQOrU//4o6ZBv6YgsaQiuEZEON0EbIc7HJBMQymN5TmkVzrWLDnLkMlsmWNF+8nI45"
+    "NfJJFYkJygpc1SI1tQdKnBlC+MY7o0yEWDre6zBYfk/bI0OKFolX4BPEPxdS/cAhGGE8m4MLGqZGj5JXnW3yVgL0VZu+"
+    "m3rRau+pjsVXb0HVwFJTaJamOATNW+GkGtGKgDoYAGHANQ+cUNYP+GEVKy4bf6zy5AcCvyzzw5vID1ewQ4XZiyrDlLdf"
+    "Xn3USnN15rxmRbhHzBNN01abjm0Dm4b9yKIz0x/U4Gbsi17fCWjooUR0I/HWUnwN+WYEiwKepWbKlFqdqtlUwqfoOxcd"
+    "67a7ve1Ca1xgWFueVs0yTrXzfv1FbDM/tVvWoHeq6Oj2o19Moxc2ymvc0w2zY5syhNqPX7GBUNwLuNqm/DV6vluWSLVw"
+    "rQSyLglRXaaV2cNN1wK7r/CtTPPZIth6hdBQFvNZzPzwuQK836D+k19KOo0ZbqCdW7iWv5ZoZynq8oKsTllv7rNRdrvt"
+    "1if7cdSFzDfnrkoWoZrpagO6kA2zitseDJJGpPRYW3SztFkZnvR8RJe9rCxCbLNNwqm1FdtsqyLsdhsndd4Lkfw3471s"
+    "hd8Z04adHserSZPgVraTnaKgNNilQ/kXCCsouSLgkSNwH2FIXWM5kbEMXYl5GuChkxCfMoA7mF2JzwESJcNCUUzh9KHv"
+    "DQQLel9PrHJUHcoo6bMipId3bSICk2xIyaQ9tS0eTSaJXMXAoLb9GQnnoMBrA9oX8Gd+u877RVkY4D+1enNjRr0ZWdfT"
+    "gvdBwjO9LdYqFfPOZEBgGQZgIb+4Uyd23JR3AMmsrNnyy37eeIO1ihtPWZ+ZwiFIEA4E9hPOJCVJkSJwEgyVmlbMIJ5B"
+    "pWxOGfaf0RwiCnMZ/hjFgVf0sOgswsydn9J5gRUHEvIsYh6BXjN/2KUfu/Rjl37s0o9d+rFLP3bpxwal36Ufu/Rjl37s"
+    "0o9t0485XusSj12isktUdonK39BW37YTlTnF16You5zm7ySnKd1Ypr3EWairPjmPPBVT3wPbqA/mD+lUvCXGi+wGROAn"
+    "jZs31+y+yQH4X2TdrpvPu+mybiD0TQmt0yxXna/qDbLUXcL7t5jwPqUE1WmeKjbt9epUd5ca71LjLTVJlho3nNV1SfEu"
+    "i95l0X8vWXQz+r9m/rxeWLo0fJeG79LwNYrmd5yG55vTnIN3IXiaS5eIMOjfZ/y0YlL3menhBSyOpta9/n5/0Ivd/r6K"
+    "r+MzKfXd7uR0vkynquWTv73ff1TLDX9m2EOVmMdFQtUTSozlBFXKsYQn3cAB8qp73Bbpl2kEIUAgiY36oIfgv+9lMGe9"
+    "NltA2JAs4gsgFV/UjxbjAAMHIFLCV6vv4M5A9uwO37XWf4DL5oX2+o8F45Ahh38oMy8Bn48fxXs/fO8I4Abx8QsxDiIX"
+    "opcvrlTmPABPLnYCAZLnwhqpGeCt+adHz54/HwrXmfz3v1vi//71P//3v/6DlaQ2B8T96ZKolfHOHIIlz3iETHQWRGMn"
+    "OHXis8ppCq6c0JgYNNjXCCUK66SUJ2XrV1RKONCnF6gkg9iNYtHDXR2+tL7H1/pJ/Vc2ZcW5XMISj5cCy0WA6VC6Womv"
+    "MRfDUCZT2hvHx1Hj9HJXLKcCy167uat7/+zTiF2ls4d837+KnifHi7MiMmZc2WJAmNWlSEEVSjr/QQcvQkw5AQuxCFRH"
+    "RRMdafehZl+zxbCuA8YyKFRe0OrOV/ULVCUVLGFhqxFtRqmGEDPng7lWtdahDVqLVOROBkZrOT65xbBKnk3iXAA3IevZ"
+    "Zt2G3cEQ5E6QlT4QoNdBGsWZ5BFUjRC1wNyoZl7J3A+CnueXNq8zR7fFnC6pdEfVFzMdFZgjTaIGAWXjb8BitPPJS82q"
+    "X3iq0gsJLYq44oE7yR5wH6hj8CABRfDmwtx7N5Ca+DJoSKC2pAlqDp6aJfQkBWqQHlavGQrGOQKzyJkVJ07RPSVu8KIU"
+    "DQavQRk1+WEe6CBsQ+R47EtVcUVE9AvwCus5F8biCLQNpagqyOa8g0VQGoqJfPQ9y6h8gnr2ivH69vmLQ1pZrYjry4eI"
+    "XS0HqpIMkbtGBt5H4+RGUq3OfREthgIVHs0JHZ8eLTHNjiq+OLjo4MZrzSse7LXG00l6qvye9G4kMEV8L2Ow6EwxbRmx"
+    "4otPm9E4h2V7DIMguuwZrt0W0UTqGZA1a+CWV9QawaU6iGnY2uWNcKQ1zUwMRZ3GZi/OICL/4Bz3dXZDKT2QbBa9MBpH"
+    "HvKGDloVJ2QTo/mDjQJYM3KoT8fLuZMk6BbVzA0Vy7b0qEYBHZtQvHz2hoib3MW8BDK3P5G4l92S6jN3fjMfQsYXsoJY"
+    "hpWIwN8mZdCeEWiuPSLuzfwbxaQwRa3UlSFC88PwF1xrsjVuWVyylbVU0PKCUW3RAJ7F4PLGSAADPUXfRBwhQLF79Ofn"
+    "L170Z95eC5TQq80snmn/xGM2W0/QX88FMHGWiRIvrJVVtmi7ePrFQlthqbWxxHw5jyNy2sGiKK3MqF1SRbNUjKUD/tUi"
+    "9GSs67ZRbgfBxhCtJtn+EEC6kCG6nmYUyZ4ZRz/gR55m0dAD3CZB+vK2knHQOfcPUTsQ9XaB3y2tDi32JQgX0taIEEzL"
+    "j6OQHB/eGdKd96g4GG+LhYKGNdxNNPBYcQ094cxREjmmarDcBRavLDEgfxSr/O2pamNDrkDGvgj4sKgruE7ZzJknOkU+"
+    "8z0PglGqG+dGsQehksRfoSkETcneQWmnTYEh88QOJXjyuB/GcWfRIcYBtFrQP9l7jQXOODhNQJ2l/s85/V9GHoQOwB9p"
+    "DGDS6FyGhD7xQ7YeaBkheHj8yZ+dJin4b5+eWOL4+aujdyNLPH589E9HT+BBv98HZkJtLxcQBcFkpEe7j34sxkD/cwmT"
+    "G0ssGwfki87BhPrnshALJBE79BQJpMjgODQWLNT18kLccKBig4AqT2oByC+SVAXW77DvWKaXEisQZr/RzQW1yE8I2OO7"
+    "DT+iW4osoioaIgZZmiJaxK4s1P9TIIZikUiqS8i91VYBYTuJ0FcgH5MsesQ01gdSOPuesDwI/lb2VNW053PpcFIOnS69"
+    "C/qY+wxfPX15+KSvchbkq+Z+qzhGV3KklnKd70mcZxRYrHqcFpts5GWf+qntAWBzQHS36MENkSqwsEvwFUI/mQLnIx6n"
+    "JYcRgOAeQhAAS+6yrypeQVuH2jDVgVtC5PA8g0RV+hyQR9yByrf5aHJjOYliXhaYkfqW/8zNfdocyL2tCH8i1JTBq7h6"
+    "gBPp8v17D1kl4Wrg8RI6x8DZmLyesGlq8vsxN7zmIicT0OPMNBkt+ZiME0OoALKlNp94u4x+qttjyvam1kRY+V7mTe7C"
+    "mCMbuxzropGmwQvXZIomPT8G2npbxbgbUzvTuks1lXBanzlt70gUzivUDrzu0k3F46vk7lYHqqWrNqV9MacUNmQHwtfA"
+    "Kl65KbnJ+QHcAtzsBHgZdiX8KnVu3TE/6Jv1zY6Qrx00PxqcYy1df+YEbQiib6iUSeHJNgJYBzG71dJ80aU8nLvyrsma"
+    "8fQJ0RZnRish2+rLKKsF0iqeWq/uWOqj2K1gV1iCbqnU9D4elSNofz2yx3UZKuPqCjn6vO1+mhhZvz9mX052pmk6T4Z3"
+    "76LTq3bU+lF8dteLwWTdBcEa9Pbv3TX2E8FmVRNpK9KH0Tn/DVYlyfLa1gkXRu4uvhT1XHfxpbv40l182dbFF4x5T+rP"
+    "OdRMNFK1WEgvjYr0vYZ+y05bqMrmzezKVdVbn8OgouvN0HQV9uYWU79ybMv8GeK6eIkB8CqF5wFJ/aA8qxVUZaxN/EbF"
+    "gxk1hzDr2HYFYXQ59OapXdLhhLan4jN4o6tmNlGLN2KZ0zlXbFCuYJ8Fyacct6lNLHXVQKdt8y/xYq5TEeblBPX51AP7"
+    "HoIkucpXlvEMYrAseWEkeReK3ojfBwcDZKVYVGxmxohTCZEnfeKjHWZUM+g/VKumtt5oI4KoeBnF5/QOh3zAUzVWotef"
+    "S93TUIKGEfeFAi8YtKUOfG3PSWnDNl0lhqZj7V0lhq4SQ2EqXSWGrhJDe6a8TZUYtlRD2dwjDcH456ctN9kozV7t1WDJ"
+    "1m9Xrr7aXD0t5ASl0dpvYA5qhm+4EntL9iM2OP7fRRpdpNFFGqNNQoRfyfvv6kJ0dSFue12IbdWH31qGl8obNHi0Vadl"
+    "kyIMqwsu3A7/osGodh5E50F0HsTt8SBuSTGZNfVXblhGxTQda4LecYSHPb2C8bgdCvvaJVk6fd7p806fy5W5p6ImGjGT"
+    "oObJHcTbYQmurqmBP9tbfba9CanqH1l18mit2Rfkmd8O9b6VCkydvu/0/S+j7xvurimh1XfxbqtVyKoZZRpSzck8gGBq"
+    "uvK9yBucUchVs9CD/jqhxdYrz32OF5e13zWq8/xNfFTJtGpYpE7Frs93lcu03RLLs+XybZ0Z6sxQF3bcsm2k21KvstmE"
+    "hM68FpejQMo5VV3Jrt6GEd2k+0yHJrj0TJHybQ8yDPqDW2I0ytmtTut3Wr/T+m3DClUYFFcG1VZTVIFHXae6XFH+5Xbt"
+    "TNEmG6vE5qS1qQA3iiM2f4vt1vLO+aK2yzyvLNJbMioZ59SBNu7rJettjFHpd2Xx35WFfisIUn3f9VOvRUdV9a0ZMysE"
+    "XL3VWbmY2v52ZeU+JNUGNmE1Xh++Jda5OzzYWe/Oen8u653ZGmfOltUqqMBk5qBLfNO7SrldEzyO4DGEhv8rGfOu8vxf"
+    "UOX5kiuVs0LFjVJFx6iGJVfgPBC2Kn757OU3//Mv/2ZDDA6ifYkVnzD4N4pzbtnTypROlWjVzdrVdpvriueyosqM9j15"
+    "oSTj7sWgf7/PJXmvVqgHBXV0W186v7XV0XXFW3jBlZLJeSny6/t1g0oJDq5xv5mTyHXub4e71wZKV0D/N1BAv3OyOyf7"
+    "F3Ky662UYY0G+/fuP3j41dd/88gZux69veOqwSVVhRjLPYRW2GIglLYVrDebvNObKaoGQf5dvUCFy6ZmEVQuhaXoCOv1"
+    "nbp8HXm/JEuNhddCsQAxAPcHa/FhALbAYoJh4ntI2ymwYCBjrGWIFU9U8UdHjBdZTbYMFxVOlRC51xYR8IoAASro6ggV"
+    "zAngYq78HsXZmxtUgfUE1juW7wnxA53fEbETVhAzo0QTtfstUUOGY+jqAouq3q+rY2J92sqgdVGuOfiDawyuy+FivWmk"
+    "PtZjoyLASBXwGmkoPqt3IBLJlu141ESIcohsovXVo9brBRHtOTqmaQVDRRgsBoqVLj1GCtuh9q+glcX6JiJfPywh0rSD"
+    "Gi+Fc+ZQcU5kHKq0UBnCDPsLYnJvk3UAJoPZJ6nI3m3BBYbRY6cXVegimYVZlrc4iniUp9tIdzwZg2NTqIU1Q+nlDLoE"
+    "KsM/oKKlVMhUlVD2qRw8FkFeVjAr76oUELs/aInY8xyK2H2WxkHvmbgrjp5/9/zVu70DQPeU6okiyvzqkDpRLe3WFDB5"
+    "0FpeMyBiF8Z/d/j25SoE+I1DWMx6ZwgRRO8kRDMyFMbbhU5CYwz8ZUvvBhI/JJIDbBpfFVoVKV6SY1HSO0O7OASAwEIB"
+    "Fq2yZZwa05+Nk1WWsZm0x+X2/VQXUqFC08TJ9EKI8ktz+jhjrGzrpP7YxxgQ5/xWvT1JvKG3J4n7/UdfYsyPoBWa1BEd"
+    "XvRfhyeh0OXKsb/5TqaTkAj9+K96PfGdDGVMqzVeCt4845SNMj5Jf748EF5EOkWCnezDDJ6chCfhH/S4+GVbr2sKm1/W"
+    "VHpVU+2Lmnbw3+IrmuiRpd/N9NnezIQE+YN4hnWuwSLg1554C2tjax569vrly6evvsEi1ooHbHrvht2LBH0DPuHAFzU4"
+    "uINuGiyr3GEJW0ccgpSyyOJSBH1l0zuXFq4LvjYX9c6as8SKPOoQufBjX/wpDyH0ExUyEHCGrvyUvnidfeZNE4Kbl3L2"
+    "sWqyKriNMR2rRFCYME1o2kcSfYdLa1ZKz94Blc1cvQXKeIEK+inJsEpaJVp38k0Jdlqu7gCpsSA6FQ8vvkUqOYAV4H49"
+    "WxWvBlElEeBXohCe2Vh6A46HtPk1BUlhClxZGzlG+U+8EMqnVwVEuEA1V8SnotELdrmqcPpNPKSr979+8+7561e2Wa9/"
+    "1Zto8rr9WYH7Cyf2Ua3rQv7gzYAAmSX89cs31LtrTLfjAG0/rRQW41EKIGMCF2I6XyZ5kX+Yv12q72/3cQ1Ae85tQdv1"
+    "DOSSXTug/ivlX0KX2TyFpS+9JaTimiFbqnd+2CVfEFiBLNEDfi8BV8Q3vSiu3K1UK+1SwPxs/GATMk+5NH/+MiYMgXZV"
+    "pX4DZqFG/x5bF3Rh9bo7+SsFyJUEq8MIF98OYA8VvbIdRNtEeqFVU8YkeRH/PFwE7miu2w9zepm9Nki/VMcQL+Xd2NXS"
+    "7qhbfFN95HE4fIFnqKVVWEr6RimRXLquVwje9nH5al9cgyyApKuUUrf31Kq1rHuvA1e7UPTe1hr+kLwYYPQEH3yij+KT"
+    "Un2oTOHLTDokJJ+gAVja7A+2H8DvnzIFTY/24YGtY0kbvtwgLGSI9xAiRYQEbnvBHYO/j+AVHBygVYjGXR9g14pEMohN"
+    "Ay2G/NUjAysjyGIKbBwuMfCvHyJwDJUI2dqoRy3mPZpi9g684tRaxS4aEI9pBC40lZtHIAr+/UHGdxw4IPiN4ggF8AHx"
+    "RR5E0OSvEQ0gGOVFqXcbhAXTS064eHf4j+/Eqx9e/t3hW1CN13ipAfjDh7zJNizDrKlPaReGRscffmVLK/7h6YsfDmHw"
+    "VeXBzN64KOL71z9Cl5VFOQp+RhZeQK8NbwfWzrh828WuGdaIZASqvyPQ24DGqqshVSCUSD/6/vDFt9B15aGwFXg2ZeNt"
+    "5I3X7CCpFyTqi+uNrho621WXkdwOwGHn6v8BMcMfMA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2537,6 +2537,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2552,6 +2553,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2562,6 +2564,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2579,12 +2584,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2610,12 +2617,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2646,12 +2655,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2664,6 +2680,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2751,13 +2769,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2784,10 +2809,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2809,7 +2839,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2822,7 +2856,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2842,7 +2876,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2853,7 +2913,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2884,7 +2947,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2914,7 +2979,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2922,7 +2987,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -3372,7 +3437,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

@@ -380,67 +380,67 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztWwtv28gR/itbX4HYqEQrtnNtJNdAkMtd3Z7tIHZRFJZgrsiVzYhcslzSji4R0F/TH9Zf0nns8qGHT7F97RXwAXdn"
-    "kbuzM7Pz+HZm+XkrSJMsVkWU6q3+1ufh1nWelpkZbvUvL4dbw60O/u9GxXEKfw+3zuVM0C9vuDWCf+AREEikDt0UN/Zy"
-    "1OnBZHjS7WqZKBgPg3WqFRHC6TCGKORpWuBsWo9ezbc6W3GcGGapSNOYyMPfTKpP62Q0PFQmyKMMJaAX36VBmShdSHwi"
-    "cG5H6LQQgYxjOY6VJ97J4Eb4RPVy5CFFX0RGFDdKmEwGqmtUJnNZqFBY4UQmixuRTmAMDMzy9DqXiSeO9W06VULSKkIa"
-    "4SeRjhIZi0OkeiS63Y8GmHhxeCvjUh298MVdBIR8+9uHqX8+PzsV6fijCgqRyCK4ifQ1LCMLIvoCaEY6K4vz4EYl0h+I"
-    "qBBSmzuVGwG65OlK36o4zRQ8EaYI07LoCP/zcDjcSqf4374o8lJ1BP4dykLyM8/z5n5H3N2kRgkfn/vMgYJFgUa9qtiW"
-    "IlemjAvmDHSAGpXaMQ4PeBvGoDPUAy3OUxqLoYpz0BcoFGbYJaPCqHiy44k3YiKjuKQBLGBbhomMjRVC5Xma81MaMo10"
-    "iP/nt4kyRl6r+gHolNiYz+0GSOBfd39SeSrUJ9BokIZqIHwcY8BwSsO08b8yQDu6ytU/yihXtIqPZgFK4r3U6lNxOQJF"
-    "ov04e4kjDQOKVOSlFjjCq23DWKU6jRmhblU+c3M7qBFBEhpSVcWhQR3FKdgHKwiVGJSF2E5UIT3YYh2g0Q7qpXgXxYd3"
-    "3/tgwtew1FgGU+J0UsaxKICznQZr3e4YDcBHtg0Yg56R25g+29mPJBXvStRQuOW8fkAmSxr3rU1GukP2Wpkqakgo8ESP"
-    "vLhh5KB5dPpZxo7OJkaDwPEylReRwmjweT6HR0073XzivLMQSmx4W4wlzXD3MCarZZqjTZGDl9sVJxKdBB/fpXkcopXC"
-    "cxmGEbIh4/dNeuQDD5W78sjV3NC6lZ1TPHbjR8SSBqenqFpRk+GZjmd/Qvfa6lOMIR3CX+A1t8q+YMdFk1FJlhYQmxsz"
-    "FvaC5Vq5GR9guRX2i2EZIpF1CYpPd5IcowN+jlYv4BHE6ChRfZqaqwmEIR0odKBID4canzKBF2j2+RQoUZTSou1bHsx9"
-    "hC3A7PtMoS3vRYtVSa5upUR1GbHtkxJYZX3y8h1gjsxjMjFqcaNB6epa5bQYeXyZwPNeywp7ODuOkmizyS9bk1/28J+V"
-    "djTh/P9LmfU6tf68Lkhepa+Lm3sEXrU1lQGCyTCBDtpLcAPQISggfdmtwCH3cKer1xBtzyYW5qzis/lYw+LwbLSGNxaZ"
-    "AYui/EOOMBA4T8hJQZ4CQViawlvj+ROS3CmvoaVKpor7XzA8IAuZ0n/D0NgcP58TSEyC7IqA3D1I0SY3ZjwqYrUqtD9H"
-    "/l9R5K936atj/urdfE4dz6njOXU8p45m6uBjGOeNII5MpgJSQs/bZ/5W5Q84qBmnrZ730uvR03GZXyvlzojmKpsVN3bQ"
-    "0R/3vdcrDaFJ1sU+2upiRu8rRWVRRqp1j1Bj13E6lvGVzK+X0h3XHFjXK0JFY6+c9hY5s5GCjrf31BgG7ixNxQyxneai"
-    "KybwXzru7fCBmGIdlgTalY6pmimIyDOBhRaIkzYwWVttyNLICuYmzTlddtO14ilNwQXMsNYCG9pmstsTM4iRQOjftgGq"
-    "zyflZfZCNS6v28yMAYMoqTdVNkh1Jwrwe4X5yaDjoePmEOdsEWB5VcxHqcuVtV8nYxtzNlg2kJAZ4lbNwvl2ZE/+RgWp"
-    "Dg0Wf3y7os8srVBEIj8192plKNyErbIQdUbFAkrNTx0eOwtp3MhbsCY0Pb9Z8dju9YVOBaWkgYAgpgsjrhWvYKtrdoN5"
-    "0Aq5TBbFcTeM8rZYWA/cVKY7KnotA49mVgYZSYgVDNiE9ggTy8A7WGgb50Roa6TktOji1gZemB2wPlMgXAIWAbpom23a"
-    "TE0ihXj14SGGIgeL1hFOSIERpIt1375gnlPIAcQ4hIkCsRhZQ5gWWJvlPVhkTX3KYhk9Kv7x2ne2VilSegO2wnEugLXE"
-    "JE+TjTRF9bSH2w6WD9eU4T5HYadRM8Q4O2e+vj/+8R3trAvEqwtvYtv5ga3BkrpX+MDHdGwe5dW021YXfYEBj2TCLN+l"
-    "LSbpqFYqcdMBs7rIKw52NuZTmq7tZqjwUQ7T5vcujwqrMZcZb5TGQjzYIsow25xDOFDedRs45gnZRO01KDvTwCp0ujGD"
-    "M2UWc+3sUTzSnlYpho5Y0kCam0S5KQhApIQPptj22NZKheDZ7Ho6Hach2oY7oVlLqAQj+SFHAa2E0OPVeJZJYxAWrZAN"
-    "A8tTxVHHAgIbLU7eviflml2Ir9jG0dEEdmJjrSdB9jgMofJbtcRYxZVIAbZSMNjcEEjWLin3cfjGGimI6IK6TUSYfph+"
-    "mXOvblPeKhD+JHtpqdWtlk3ZAJuN4ydgAgzoDWITcY4Exfb5X45//NFLwp0NWEJUW2W8Zv4Th5y2jhCv1w5o5MxY98Iu"
-    "02JG257E8rqDuaJj96YjshmcmQm0Q0axUZlZu6NeYCHGSgK+KnWoctfxpF4qks3haGaqYghQulUaoWfz3MTIjE8/gCOv"
-    "qtPQAdYEUL9cQ3Fqe6Mb+BCjA2lvG+y948Jhh7EE8ULRGhkCsaI81QR8uAziJu9QW41rQFrQsg24iQkee5WIhCugJGpO"
-    "7WI1BBanHdEjPIr97h3bp+tz746xCOkEmUqiMIxVh99h+Fh4M1goI9kxlI4YQAJyx2JPh/5sA2Ak48KAe+XvrG0FcnnK"
-    "QPgqop9qfZ+kIRwVwB6KHMgU6VRpYpL2v9I/ZkI4LBx+iZIrUwBe+3LUEZfHp+cXo444PDz/+/kRPPA8D4wHo7sq4dQD"
-    "wqiQSmtRLsag76kC4cYKG6ygknQKKTOaqhb2NykDeEL+BRo0Lo2tfddZ1thQpbY8sMpClcB8aQp7kL7AuWNV3CkwjcPq"
-    "HZWS7aYeEbHD3TUvEYaiSdjeP3LALiSBvzIPVKtTbkn0RWkUdfB5Nm8ZcztJERsQpqQMnrKOI7cpKsgVOQnYv+Bfi8jU"
-    "ip1lSuY0GUGWK/Ed8pz+6ZuTd0dM02LTGqeKS4SOI7uVP4c1yfIaVxGWEWaHUzRGmojm2XJAmmOo2G4jtj5qBTZ2BthA"
-    "R+ZmZ0B8XC0ARCCCNYM4BpPcZmwqTmGspDGsdbAWjRZuwIoKulBB/WwJPgae1qhhkXBjBZ7K2wIS2V/1ax4eUTGgRlcp"
-    "viLWbIJbgnbAE8Xul3uvOAThbuANBxXa8l7z5syD+tFqMoG4zEZR6YreBDIH6A++Y4tJBpQQc9BdXTPiP7/mzLTcvcBk"
-    "xKWhK9Mow/62+gGiFUVm+ru7GJjtqc9L8+vdMAc17+719nrdl3u7jTMv6Hm5snlPPTed8v8hWpmq0dCx117Wl1Ixxg5X"
-    "F41XVDhxkYrmqF1e/QreqtK1vXOynj2+77JxUZuuw9wnLN+PWT/ihsul615DHMlnGHAXxlTwhzQOKo3iRanu0Spz3eRv"
-    "1K5yV0Rknku2cziZJeuWWKEYd1FlvWjoqeteL7Nc0RvN15uJ3bzRfFRtpeEBi3eLqqB8xXHCdou4Glj/yMvMnXCTyKBr"
-    "X4UqU4C/dGBPaypPwP2rc3CjXlha1RJwlBh7WVwXFqrwQ9xahEb5y/n6lC7J1cSuLB2aPurY/tbThYD/Uau1Dfcb/CwG"
-    "5ff2KEGVKa6rDYRvS1pvT7779z//5QPehH2/M5hHALQ2Sm5PHMkri1wO5ZejlcF8bdjm1li9YbZ46IXq1m7P7m3P2/e4"
-    "0D5fb1CO6uj/9a7Pk+2Oa439TJLlpLXQCKm7aZuX4Rqt2YVaCLdpH0TMtmr/z7L9cw/4190DfkZgzwjsv4TAVmepRjbq"
-    "vdzbP3j17e//8FqOg5AuoMxXop2qX7w4Q7iALXrCRlvBcZOh1zJEer4D9Ng7QFwMreB17YULGBpP5Vd4n94y0PSldZXa"
-    "N1qU4AYAf7AE575TiLSJQtTtDZhgrHKsWGRpXtgSjxTj8tqzsbfixQLwBUb2NmUEUBEwQGVaKSz8F2DF3M9N8+o+hm2b"
-    "GtjvXH0kxgdYjOJ6iNRLjK06jTRZPNiQxYvGnQJs6KAiQhVEVGVHBgHA0VLcBBoIozjJXI6WeFpzvmmy9e3rjVUH55Yp"
-    "YsRiiUNbp8PqG5aWQmYKx2EgXmKreaBqmdPeQ5QEmwGsmUJUNzu4vI7Ilq5puJJRk4Wlc2Kbj1ebKqUA9IFr05EEK2h0"
-    "NcEVBJn+gEp4VNazDYSImqHYApgtcbZ4Rm0xtt/bkLHjmorYflvkcfet2BXnxz8cn17sDIDdK/4uBljmizOrTHrhHNzi"
-    "5GB/062qiIhtWP/i3YeT+xjgy2XYytnqA9LuDjWG275o3Pga6sYa+OaCyv38DY61ii6pG4vLnvirUXy+JLK2migKaabW"
-    "fN3cbTq773AzOCpcbZLaIGRpdF1h8UqXhxxhHVYW0TjCswzy9MHeZhPv6Tab2Pde/8590WTXo4kI3BCH9YdauGYazrfX"
-    "44aadHD4m25X/KC04u/qxjPBpQUumtv4abxsNoBDNPmiglDvAfNHQz3U37gl8Yf7XIm+2pMrFEYzvhFvsWMBoQZ/dsUH"
-    "4Lv60Ont2cnJm9PvsB1h9ePTjQm/mwr6BTrkww2uASk/KOLZsuboMztGle4TO3f2sF+84W25MggAT3F7phruvmarkKWo"
-    "DRfn4qsaJronFhYScaZuc5Enzqq/+WBMdOuiPKoqtq0TxO3szuDsICYM9VBFP2Blu9njqm7vVZK7D/7qqy+Yi0x/WbXu"
-    "28f64MmJaf4CVD1VEEawDdS+/2cGsAM8r+vbNgSYMdkIX2YhPhc+pXNL+txgNi0RuEdiOlWO5I2wuE1ym4NbDdzLpPJ/"
-    "yWl1mY63zoZc3/Xs/cXx2anf7LTed4eo7rhWrclbmUcYklwLFtJkrFrNV3dtwt46auazAR4iaacSiHP2y8LKCALA7ZEy"
-    "dXuWvlltd2Z9D/cAP6/1BVX7mAiJQto/tRgCpiRZAVu/cL9jKeejWbqvJRdABpgCRdED7ihzb/PeDylRPvrm0idmVn8Q"
-    "6XqsNc1WT3WHQ+gsLat9l3UzmDAKhFZmuN3X9ftWX1WVyG8yXRbGtmGXv8CsjwSn6z/GJJlOqgtf7jpUf9UnmotNOowt"
-    "UTN81Gct+AHPhvh1pv02E+ONDSK1d31dS8+PcPtWXjlCE0DVLTXF/B27axt2MN3hxG+1L30X4d9Vn8bigy/0p/hiQx8G"
-    "U/iRwHkYzfULDIBUVP2L43vw/ksVoOnRS3jgu/OCDz8eAf2Z4h5SJNRP5J4OwDP5AyS/5FZfxGNgOFP+9jWSXobgLMaD"
-    "wbTV8x4xXl0sbjO8ESR2hF4hoSYeJgYfD2wt/f1eZRKMR5H8g+CpJXiwT5JXsJKE/wqQiWQswLENZN3KigQCIVI1usUw"
-    "4IwTmL16zDP761MpgqHllE5pAchtzf8De6/znQ=="
+    "eJztWwtPHMkR/isdLpJB2R3WgC/xQpAsn+9CcoBliKKIXTG9M70wZqZnMt0L3rNXyq/JD8svST2657EPbg1ccpE46e7Y"
+    "me7q6up6fFXV83kjyrMiVTbJ9UZ/4/Ng46rMJ4UZbPQvLgYbg40O/u9apWkOfw82zuRU0K9gsDGEf+AREMikjv0UP/Zi"
+    "2OnBZHjS7WqZKRgPg3WuFRHC6TCGKJR5bnE2rUevZhudjTTNDLNk8zwl8vA3k+rTOgUNj5WJyqTAHdCL7/JokiltJT4R"
+    "OLcjdG5FJNNUjlIViHcyuhYhUb0YBkgxFIkR9loJU8hIdY0qZCmtioXbnCikvRb5GMbAwKLMr0qZBeJI3+Y3SkhaRUgj"
+    "wizRSSZTcYBUD0W3+9EAEy8ObmU6UYcvQnGXAKHQ/Q5h6p/PTk9EPvqoIisyaaPrRF/BMtIS0RdAM9HFxJ5F1yqT4b5I"
+    "rJDa3KnSCJAlT1f6VqV5oeCJMDbOJ7Yjws+DwWAjv8H/9oUtJ6oj8O9YWsnPgiCYhR1xd50bJUJ8HjIHChYFGvWqYlOK"
+    "UplJapkzkAFKVGrPODzgYxiBzFAOtDhPaSyGIi5BXiBQmOGWTKxR6XgrEG/EWCbphAbwBtt7GMvUuE2ossxLfkpDbhId"
+    "4//5baaMkVeqfgAyJTZmM3cAEvjX3Z9UmQv1CSQa5bHaFyGOMaA4E8O08b8yQj26LNU/JkmpaJUQ1QKExGep1Sd7MQRB"
+    "ov54fUkTDQNsLsqJFjgiqHXDOKF6iRmhblU59XM7KBFBOzQkqopDgzJKc9APFhAKMZpYsZkpKwM4Yh2h0u7XS/Epig/v"
+    "vg9Bha9gqZGMbojT8SRNhQXOthqsdbsjVIAQ2TagDHpKZmP6rGc/0q74VJKGwB3n9QNSWZJ46HQy0R3S10pVUUJCgSUG"
+    "ZMUNJQfJo9FPCzZ0VjEaBIZXqNImCr3B59kMHjX1dP2Js86cK3Hubd6XNN3dw5islmmONrYEK3crjiUaCT6+y8s0Ri2F"
+    "5zKOE2RDpu+b9MgGHrrvyiKXc0PrVnpO/tiPHxJLGoyevGpFTcanOp3+Cc1ro08+hmQIf4HV3Cr3gg0XVUZlRW7BNzdm"
+    "zJ0F72vpYXyA5ZboL7pl8ETOJMg/3UkyjA7YOWq9gEfgo5NM9WlqqcbghnSk0IASPRhofMoEXqDalzdAibyUFm3bCmDu"
+    "I3QBZt+nCu39nrdYlWTqbpcoLiM2QxICi6xPVr4FzJF6jMdGzR80CF1dqZIWI4ufZPC819LCHs5OkyxZb/LL1uSXPfxn"
+    "qR6NOf7/Umq9Sqw/Lwvar9JX9vqeDS87mkoBQWWYQAf1JboG6BBZCF/uKHDIPdzp6jV429OxgznL+Gw+1rA4PBuu4I23"
+    "zIBFUfwhQ9gXOE/IsSVLAScsjQ1WWP6Ydu6F15BStaeK+1/QPSALhdJ/Q9fYHD+bEUjMouKSgNw9SNEFN2Y8sala5tqf"
+    "Pf+vyPPXp/TVPn/5aT6HjufQ8Rw6nkNHM3RwGsZxI0oTU6iIhNALdpm/ZfEDEjXjpdULXgY9ejqalFdK+RzRXBZTe+0G"
+    "Hf5xN3i9VBGaZL3vo6O2U3pfCapIChKtf4QSu0rzkUwvZXm1EO645sCyXuIqGmflpTfPmfMUlN7eU2PY97k0FTPEZl6K"
+    "rhjDfynd2+KEmHwdlgTalY4bNVXgkacCCy3gJ51jcrra2EsjKpjrvORw2c1Xbk9pci6ghrUUWNHW27vLmGEbGbj+Teeg"
+    "+pwpL7IXq9Hkqs3MCDCIknpdYcOu7oQFu1cYnwwaHhpuCX7OFQEWV8V4lPtYWdt1NnI+Z41lIwmRIW3VLLxtJy7zNyrK"
+    "dWyw+BO6FUNmaYkgMvmpeVZLXeE6bE2sqCMqFlBqfmr32JkL40begjah6oXNisdmry90Ligk7QtwYtoacaV4BVddcwfM"
+    "g5bsyxRJmnbjpGxvC+uB6+7pjopei8CjGZVhj7SJJQy4gPYIFSvAOnjTzs+J2NVIyWjRxJ0OvDBboH3GIlwCFgG6aBdt"
+    "2kyNE4V49eEuhjwHb60j/CYFepAu1n37gnnOIQYQ4+AmLGIx0oY4t1ib5TOYZ019KlKZPMr/8dp3rlYpcnoDusJ+LoK1"
+    "xLjMs7UkRfW0h+sOlg9XlOE+J3GnUTNEPztjvr4/+vEdnax3xMsLb2LT24GrwZK4l9jAx3xkHmXVdNpOFn2BDo/2hFG+"
+    "S0dMu6NaqcRDB8zqPa/Y21qbT2m6rpuh4kcZTJvfuzKxTmI+Ml4rjYV40EXcw3R9DiGhvOs2cMwTsonSa1D2qoFV6Hxt"
+    "BqfKzMfa6aN4pDOtQgylWNJAmBsnpbEEIHLCBzfY9tjUSsVg2Wx6Oh/lMeqGz9CcJlQbo/1DjAJaGaHHy9G0kMYgLFqy"
+    "N3QsT+VHPQsIbLQ4fvuehGu2wb9iG0cnYziJtaWeRcXjMIQqb9UCYxVXIgfYSs5gfUWgvXZJuI/DN05JYYveqbtAhOGH"
+    "6U9K7tWty1sFwp/kLB21utWyLhugs2n6BEyAAr1BbCLOkKDYPPvL0Y8/Blm8tQZLiGqriNeMf+KAw9Yh4vXaAI2cGmde"
+    "2GWaj2ib41RedTBWdNzZdEQxhZyZQDtEFOeVmbU76gVaMVIS8NVEx6r0HU/qpSLZElIzUxVDgNKt0gg9m3kTIzPOfgBH"
+    "XlbZ0B7WBFC+XEPxYnujG/gQvQNJbxP0vePdYYexBPFC3hoZgm0lZa4J+HAZxE/eorYa14C0oGUbcBMDPPYqEQlXQEnU"
+    "nLrFaggsTjqiR3gU+91brk/X594dYxHAsOgruMOXyYJkhExmSRynijuuUV7GkCopfAtDIWkyW/tzZSVHhsITA0pA8lj8"
+    "6dCfbUCMC3i34F+FWytbg1yuMuDObPJTLf/jPIbUAfTDlkDG5jdKE/ukD9V5YGSE5OHgS5JdGgv47cthR1wcnZydDzvi"
+    "4ODs72eH8CAIAlAm9PZqAlkQbEbFVGpLSjEC+d8o2NxIYcMVxJffQAhNblQrFzA5A3rKBCwqOC6NrX7fadbYYKU2PbDK"
+    "m5oA8xNjXWJ9jnNHyt4pUJWD6h2Vlt0hHxKxg+0VLxGWooq4uwDIAZuUBP4mZaRanXNHoi8mRlFHn2fzkTG34xyxAmFM"
+    "iug5yzjxh6KiUpHRgD0I/jWPVN22i0LJkiYj6PIlvwOe0z95c/zukGk6rFrjVnGBUHLojvLnsCdpXuNqwiLi7HDIRl1O"
+    "aJ4rD4CaA6ObbQTXR6nAwU4BK+jEXIPmIx+Xc4ARiGANIU1BJTcZq4oTGCtpDEsdtEWjhhvQIksXLKi/LcEeVadZ06LN"
+    "jRRYLh8L7Mj9ql/z8ISKAzXayvEVseYC3gLUA57Il7/cecUuCU8Dbzyo2JX7mjdpHtSfVuMx+GlWikpW9CaSJaQCYDuu"
+    "uGRACCk74eU1JP7za3KoxW4GBicuFV2aRln2t9UP2Jq1helvb6OjdllgkJdX23EJYt7e6e30ui93ths5MMh5sdJ5T303"
+    "v+H/g7cyVeOh467BrC6too8dLC8iL6l44iIVzWG73PoVvFWlbHcHZTV7fP9l7SI3XY+5b7N8X2b1iGsun656DX6knKLD"
+    "nRtTwSGSOIg0Sed3dY9Umesmf8N21bsiIstSsp5DppatWmKJYPzFldVbQ0td9XqR5YrecLZaTdzhDWfD6igND5i/a1Q5"
+    "5Uv2E657xNXB+kc5KXzGmyUGTfsyVoUCPKYjl72pMgPzr/LiRv1w4kRLQFKi7+XterdQuR/i1iE2il/e1m/o0lxN7NLR"
+    "oenDjut3PZ0L+B+1Xtvwv8HPvFN+71ILqlRxnW1fhK7E9fb4u3//818h4E849zvEdQhiGyW4J/bklUYuuvKL4VJnvtJt"
+    "c6usPjBXTAxideuOZ/u2F+wGXHifrVYoT3X4/3r358lOx7fKfibIctCaa4zU3bX1y3KNVu1cbYTbtg8i5lq3/2fR/rkn"
+    "/OvuCT8jsGcE9l9CYMujVCMa9V7u7O69+vb3f3gtR1FMF1JmS9FO1T+enyG8wxY94bytYL/J0GsRIj3fCXrsnSAujlbw"
+    "urbCOQyNWfkl3q93DDRtaVXl9o0WEzADgD9YgvPfLSTaJDHK9hpUMFUlViyKvLSuxCPFaHIVON9b8eIA+BwjO+syAqgI"
+    "GKCyrRQO/gvQYu7v5mV1P8O1UQ2cd6k+EuP7WIzieojUC4wty0aaLO6tyeJ5444BNnhQELGKEqq6I4MA4GgpbgrtC6M4"
+    "yFwMF3hakd802fr29dqig7zlBjGiXeDQ1emw+oalpZiZwnHoiBfYaiZULXXaeYiQ4DCANWNFddODy+2IbOnahi8ZNVlY"
+    "yBPbfLxaVygW0AeuTSkJVtDoqoIvCDL9fSrhUVnPNRQSao5iS2C6wNl8jtpibLe3JmNHNRWx+daWafet2BZnRz8cnZxv"
+    "7QO7l/ydDLDMF2mWqfRcHtziZG933aOqiIhNWP/83Yfj+xjgy2bY2tnoA9LuDjS6275o3AAb6MYa+OacGgH8TY7Tii6J"
+    "G4vLgfirUZxfEllXTRRWmhunvn7uJuXuW9wcTqyvTVJbhDSNri/MX/EKkCOsw0qbjBLMZZCnD+52m3hPt9vEbvD6d/4L"
+    "J7ceTUTghjisP9DCN9dwvrsuN9Akg4PfdLviB6UVf2c3mgouLXDR3PlPExTTfUiiyRYVuPoAmD8c6IH+xi+JP/znS/QV"
+    "n1wiMJrxjXiLHQtwNfizKz4A39WHT29Pj4/fnHyH7Qgnn5BuUITdXNAvkCEnN7gGhPzIptNFydFnd4wq/Sd3PvdwX8Dh"
+    "7blJFAGe4vZMNdx/3VYhS1ErLs7FVzVM9E8cLCTiTN3FokCcVn9zYkx066I8iip1rRPE7WzOYOywTRgaoIh+wMp2s+dV"
+    "3eardu4/AKyvwmAsMv1F0fpvIevEkwPT7AWIGltb1AZq3wc0+3ACPK8bujYEqDHpCF9uIT7nPq3zS4bccDatLXCPxHSq"
+    "GMkH4XCb5DYHtxq4t0nl/wmH1UU6wSod8n3Y0/fnR6cnYbPzet+doroDW7Uqb2WZoEvyLVkIk6lqNWP9NQp3C6kZz/Yx"
+    "iaSTysDPuS8NKyWIALcnytTtWvqGtd2pDQM8A/zcNhRU7WMitBWS/onDEDAlKywc/dx9j4WYj2rpv56cAxmgCuRF97jD"
+    "zL3Nez+sxP3RN5ghMbP8A0nXc23QbHVbt9iFTvNJde6ybg4TRgHXygy3+7xh38mrqhKFTaYn1rg27OIXmXVKcLL640za"
+    "03F1Acxfj+ov+2RzvkmHviVpuo8614If8GyAX2u6bzXR3zgnUlvX17X0wgSPb+kVJFQBFN1CUyzccqe2ZgfTJydhq30Z"
+    "eg//rvpUFh98oT/FF+f60JnCjwzyYVTXLzAAQlH1L47vwfsvlYOmRy/hQejzhRB+PAL6M8UdpEion8g9HYBn8ntIfsGs"
+    "vojHwHCm/O1rJL0IwXkbDwbTTs47xHh10bjN8FqQ2BN6hYSaeJgYfDywdfR3e5VKMB5F8g+Cp47g3i7tvIKVtPmvAJlI"
+    "xgEc10DWrahIIBA8VaNbDANOOYC5q8g8s786lCIYWgzpFBaA3MbsP8ib+P8="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1958,6 +1958,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -1973,6 +1974,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -1983,6 +1985,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2000,12 +2005,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2031,12 +2038,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2067,12 +2076,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2085,6 +2101,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2172,13 +2190,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2205,10 +2230,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2230,7 +2260,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2243,7 +2277,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2263,7 +2297,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2274,7 +2334,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2305,7 +2368,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2335,7 +2400,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2343,7 +2408,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -2793,7 +2858,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

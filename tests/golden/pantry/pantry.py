@@ -380,83 +380,83 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtv28h2/itT3wKxUYl27Oy2kd0AQTZ3121iB7G3i8ISzJE4krimSJVD2tFNDPTX9If1l/Q8ZoZPOfRjg5utFtjE"
-    "Jjlnzpw5850Hz2E+b02SxTJSWZjEW4Otz8OtWZrkSz3cGlxcDLeGWz38S2fJ5Ap+Hm79ktyIRT6Zi2QqkliJMFMLkc1V"
-    "Cj9qb7g16sHjqSoGfOSfhbpW6UrouYqmPREls1kYz4TUQEDMEuWG3sgwo3G/wQ8ij7MwQvIiCxc4g8iXIknpykRGkUrh"
-    "r3iiIn0oztNciZu5is2lSAWW6DKFNTLZKNQZDedruofklmkYZ7icgbksTl6/fysu+v3XH38W//H63a9vR8XSkjydqCox"
-    "e5XJpUoGTM1eF79+PAYCoyo3JNl5slyCKPpIixeegkyFFPaOoFmmQPdmLjOUQZrHMd5I8qyQ+CRcMlNn+WwGMgcKfFFM"
-    "YT43NowF7YdH7Izgedj/hYwDu+N25y5GvT38A6/FsBi4NJWRVmYRxRbzg/hYv68zhaqDZM0YozEyXgnQK5iGJoZB5d2u"
-    "kFCThLipECkPMltUl1yVjyRVNRK/kZJmCQ1kudGz4zyYqayNaVRzfH6p4qCHklN5mlQXYHhx4i8zEYR6XiN7DrqCl5Hs"
-    "JEmuKrRKqlUIH+eQcZauBru7YXytYljZimi5y3GSKZKX3R+cMk2SDHeUjjDJ73artxVFC82nPEuSiLYcfo7lAiYdDLfg"
-    "cC7p8UDpSRouERToxk/JJF/A3BKvCBzbEzAtnUE5jpQn3koQlk9UL0YeUvRR3fBw6KWcKNjXpUxlpgJhFE4sZUYwks3h"
-    "QRDkLJULTxzH18kV6j/SQoDweaHiCIm+Ev3+7xp4eHZ0LaNcvXrmi5sQ6Pjmdx9G/tvZ6YlIxr+rSQaal03meFgyPABI"
-    "8xmQDONlnp1N5moh/UOEIBnrG5VqgjQarkDWUQKnJ8EDE8BR6wn/83A43Equ8M+ByABvegJ/DmQm+Zrnebd+Dw5bopXw"
-    "8brPHCiYFGgUs4ptPJ86jzLmDESAApWxZRwu8C6MQWQoBpqch5QmM9iL8oQRZsow0wCzO554LaYyjHJ6gBdYXQNpDC9C"
-    "pWmS8lV65CqMA/yb7y6U1nKmigsgU2Lj9tZsgAT+4/7fVJoI9QkkOkkCdSh8fEaD3uSaaeOfcoJqdJmq/8rDVNEsPmoF"
-    "CIn3MlafsosRCJJw3qhLFMbwABwcgD+BT3hONbSRqRWYNtbGDO2hQAQtUJOkHIMaRRQlaIlIPijDSZ6J7YXKpAc7HE9Q"
-    "ZQ/dTLyH4uPbv/qgv4CzYizBuCGf0zwCUwV87RSMAbrg7vvIs2YUxCOjB6xk72hJvCVhSdqG7+IC6SuJ2zcKGcY9Ulan"
-    "pygeoeAUenSCSxoOYscDv1ryIWf9YghJYWSahQgfg8+3t3CprKTdB972yjBSGP86jnzNe3gY427q8tM6A6M+a+XiN4YC"
-    "2PjkChwKVGJETKuOhJpMEZFUBkGIQ2X0oTwrHZ12idXnO4WVkuPDaAe+B2mHd9+l3JK1Bp+odh+Oopqp9I51FANxRVmY"
-    "RTzyGORPdxtCRkoyBkgiyDe8oWNzGkerX0LigRCQlgs/wZm+VuYGwwrqtFoswTrFWWlETVnKvmJdcN19x4cqjnFY2sW5"
-    "ToErzgw9NJWIyluDA9qB+2tMF1YN9Hffejtg1GUv7ZY9bjOd9944ck/jzT94m61TWRkQ54ux22e7hc/3vL1vvYtjcEuU"
-    "jB+/i09yInlhaw4kRDZNi4e4Bp6LsaHkz9xIsqQ98AvQTgqJAQlu+8AETFMAfdhYjkmGwxivMoFnaCnTK6BEXk0sqsbY"
-    "g7GPUAUY3d1SnFdYleQbmFWiuLTY9kkILLIB+QU7HqNnMp1qtfa8wgOLMA4XOeDvYK+igXu3FFouwm6Dn9fUF/9r1aPp"
-    "Q+3Z48T6dVnQelU8y+b3QOLzsgKCyjABCtMmc4g0Jhm4u2Yr8JE7uIvdbUD206mJitr4rKJHFMG10RreeMnW4uMUdBAO"
-    "BY4TcpopBr5Iaozi1+1YSXglKbk1Oe7/QHhAFiAE/i1Jo6D8/C2t3eRR6qFkM69ReB33zXC02ZP7k5DpjGLYJqucLGh1"
-    "FKspg+oWEXRWkNOmEu7yfFsTClXCLN1R3U9yGZ5Ckp1zPS0c3WfsWtlxjmPNEahlOlqkNyIVctkzQz1PQ6KxJvHhJq9e"
-    "LqTyltxFii3Qgsytz2ZC5VS1C6TjsAUYsXMLAnK5jMIJHbldzEsYkGiswORoytwXlwrOz11w8IzyAZhQBEO6jCTsB574"
-    "ds67DKtI+hyOeSSzssTtpZrkQRp69zMyfVsTvgsdHPenJqLrifGK7GM7t2se6yjXdj4jOQa30TDqjcGjqDBLt2vcvjYx"
-    "Gd0jeY1XmdLtPK9/+JYSa4vJ8tIgIefXNrC4gcXHwKJVKoeNrFYbqPwmUGmln1mcrEp/A59/AHzSu4M7Xk4UaaKCiQ75"
-    "xE0KcpOCvEcKsmDsXsnHTebyz5K5LPljT5az3GRD/xTZ0DI23DMPug4lNunUTTp1k07dpFM5nYquMNcysB88gfB9qSYk"
-    "hD3voOqUswdH18DJ0FZYzz2AbLo6ztOZUrbMQl8uV9ncPPTqXw+8l2s8dVtTodJrFaCPCmKGEHdAxTMQLbnCOReLErBI"
-    "V6hBgAW+jvExLICSvmQrmsVJewkRdlC6hGKfRclYRpcQXDdiAC7+qbqLJbypJwta1mfghupM7ij2ObRFLVRVJLbBLvcp"
-    "j0KlFztcmUKAid5cteToSq1AcBCcYcETgK1BN6PwpbWUTIueJ2nGl5O1y1MxIRTociEF1tZuazfFK7CMBezQtkG5ARet"
-    "NNkL1DifVZlxprnbhBoTAxmAh0Ijp/H04ulPASxNOU5zVjRqiTW4Lb5Jh2nZR6oUD1mACE0VjnGBsArLNzP6zFKLIBby"
-    "U3mvWvG0C1s5F4tau56U+CkwtlfzBbTEY4iq55eLj7b3BiKG+BHt2qE5omKmeAZT5mY2mB9qWZdehlHUD8K0uiysy+u6"
-    "phtOBTa8l7JphzXSIloYMFbxESrGpbu01QyWIjC1inRo8YgbHXimd0D7IGzC4typTYQ2mZqGKgoeAzGEHLy0nrCLRM++"
-    "38f6y4ErN45WJhRPM3ToSBuCJMMaSd6DOmvqE+WpHsMcz31jigZFQndAVxjnJjAXJzy7SIpq2x6uO1jHt6Yk7nMY9ErV"
-    "e4izt8zXX4/fvaWdtUDcXgQntu05MMWQJO6WM/B7MtaPOtW020YWgyITiq5Cn7aYVkdFixI3HRxfi7zixU5nPqXum0J9"
-    "FTzqwFT5vaEXBiQxaxkxygz5XQGsYdWdwyhKbvolZ+gJ2UTplShb1cBy0KQzgyuTQy7Z2tWjeKQ9rbo9UoOZm4apzsiB"
-    "SMg/uMKkz3asVAAnm49enIyTAHXDhnlGE9zCaP1go4DWglzQy/FqKbVGt6hlbQgsT4WjlgV0bGLx/s0H9vx26V0S3Aqn"
-    "+H6kq9QXk+XjfAj0QxuMOa5EAs4vgUF3RaC19km4j/NvjJLCEi2oG0OE5ofp5ynXzHflzbnyT7KXhlpR9NyVDdBZDMce"
-    "zQQo0Gv0TcQZEhTbZ/9+/O6dtwh2OrCEXq2zeGX7J47YbL1Cf704gFqutDleWO9dt2jb00jOemgremZvIJZZQTRDTjtY"
-    "FIPKzBq/8MvEWEnwr/I4UKltPaCeBiSbQnynXUYFKF2rGF3PcvTFnhlHP+BHXrpo6AUmFlC+nIhx8Vdc8g8RHUh626Dv"
-    "PQuHPfYliBdCa2QIlhWmSUyOD+dS7OAdKnDnRFIsaNqSu4kGHpsG0BN2jpIoODWTFS6wOOmJPfJHsatlx1TMD7iKnn0R"
-    "kgkytQiDIFI9vofwUbtzWMtFmWfIHLEDGdB72GmPfqw6wEjGwoC95e+srcrnYFQDfGXh3wp5v08CCBVAH7IUyGTJlYqJ"
-    "Sdp/J3+0hBAsHH0JF5c6A3/ty6ueuDg+OTsf9cTR0dl/nr2CC57n7eDLTxGrHKIeWIwKKD8XpmIM8r5SsLixwk4HevED"
-    "JjO8UhXfXyfswJPnn6FC49TYYmNbPGJ8pUDtMcAqLyoH5nOdmUD6HMeOVXajQDWO3D16v2Y29RURO9pdcxPdUFQJ04ND"
-    "7Wx0hKQw7WzllhVDYiByraiVhkfzljG30wR9A/IpyYInLOPQboqapIoOCb0ppN/qnqlZ9nKpZEqD0cmyecIjHjPArr1X"
-    "TNP4poWfKi7QdRyZrfyar0maV+oJanqYPTbRiDQhVy1wOiBJESq2qx7bAKUCG7sC3yAO9XznkPi4rDmIQARzBlEEKrnN"
-    "vqk4gWclPcNSB22JUcM1aFFGnU3UWyLhjMFJKyXCaHFjBSeVtwVWZH4rbvPjISUDCu8qwVvEmjFwDdcOeCLsfr7/A0MQ"
-    "7ga2GtF7CX5JWHQVtr/FfcCLWTWdAlazojj58atFmUI4AOfJJJg0CCZStkijwYV7JfmVKKrI8H3l7S3aKs4cXepSqvcf"
-    "3S/DrXmWLfVgl97Hm6DQS9LZbpDCLuzu7+3v9Z/v75ZCYhBCM3t6R844ueK/Acy0e5nRM+1pf6q3wmg1hu259JaZEqNv"
-    "JIZRNet8D3G6jL5pZ1svCm6l65zrp0679dRs6936J+ZhQ/Ll24CM6QpNSO2Z4j0bqXgGx7e+qjukylyX+RtVk/+OiExT"
-    "yaeUymG6C8a2wa1fGmLPuttNlh290e16NTGbhyVY9jfND9TbFp2ZuWTkMy/ROL9Z/JLmSxuzL0KNwHQZKCx1U/HExJ8q"
-    "XQB4uci+lAHNjWgLh5LMLUcfSXpFvbXFk5fqk0STQxyPeuad3tNB0t91Icwf1FdWNjrFC52HWB3XH3+vdJOr0FhnMytF"
-    "Hd+JJWp/a7nB9Q2u/7/DdQPZvFwLGyX8In6/F/D/9lVp37wB9cmCkNK3TsrS/dq7zkpp1neG9hVo2qD9Bu03aM9cMW59"
-    "X1D/1FWktY+IFNzUsfyDeb9Br8v5Zf+h8M179jfvf/rf//4fX8SgsMkN+fIQXpTqAJ4YxZ069hrqezFqRfG1oM1Ff8V2"
-    "mYoGL1DXZnN2r/e8A892dKzVJkt19L129j/Z7tiivw55vkZ1VlEneP9gba/xgpYLUB9EzBShfme2flPd+vdd3bpxvzbu"
-    "1zdyv9qtVMka7T3fP3jxw4///C8v5XgSUGn9bauv44pY6yOEBWyxJwzaCsZN9ruaDtKmu+Gx3Q23pbT0pt990+++5kx0"
-    "/QyI61fYtLgrJ7w/8msgNYEX3e6F5Ddt7Q9ta6+kHQoHpZZbwCqKS/wSqcHmspuxrrLudSxy8BAgMsSSKfuB1zDWYYBY"
-    "OAd1jVSKFSbLJM1MSY4U43zmGYE5XkxiosbIfldGIGAEBqisTgqTFhEWJDCxavtnTJm7Vvhx7N+J8UNUTa5fkXGDsbYs"
-    "TZnFFx1ZPC/1gGABLgoiAJyjqkhkEGJbmoqLdg+FVux/X4waPK3J+5TZ+vFlZ9EtIdbG8DlrcGjqqrBaCnPSATOFz6GP"
-    "2mCrnGiqqNP+Q4QEmwGsgT1wnThcDolBfykPXmWhkT+r8vFDV6FkEJjh3JStwYonaiWxBVxM/5BKrqgMyxR8hlS8jiWb"
-    "qwZn9dxdhbGDvY6MHRdUxPabLI36b8SuODv++fjkfOcQ2L3kLwoDy9zo1KbStfxghZMXB123yhER2zD/+duP7+9igDsK"
-    "sfR2a7DV7/eHMYLfQBTdg8O4NAXeeNIGQPGrVpyoIyZMrZjIpL4yym4m2yYvg0jyD5gQ3eHC/zCzdWhU8kpaar6wX23f"
-    "83A5WHMHFmIcYooIF/TR9D+KD9T/KA68l/9kPyPt6p2GMYbDGN0OhrGwddM43PRTDmMS39E/9PviZxUr/pQ5mCo2ouw1"
-    "GejV3nJ1KIKEjrECB9oD3l8N42H8FzMj/vy0nZZI/C/iDdaxAqDhr33xEVZov0T95vT9+9cnP2GNqhGkT200fj8R9BsI"
-    "m5NLiD8Qck2yaNUUMX0EnaN6+wF0m/sx3yPHFsp8Arwys8Xj9lvjLrIXxenAsXirCNPtFROWE3GmbgyeJ07dzywIoltU"
-    "aoZYFGnqaTFvwpgBiALLhEc9lNDPWO5YLnx2LZ1u5fZz7EU/FBo82KS6ZO2H6Qu/mI3f7TOQ9JUCqMLS4GpPqD6EDeBx"
-    "fd+UpoK6kzJxgxOxWf3OuZ3R554DXVkAl82ix2d9ddoGEzVLrnzl6lMub6eK0Jwtd5OOt0aBbCX+6Yfz49MTv1x7f1dX"
-    "WVGD74rVr2UaIujZonwwxJGqlOPbRhobypUs5iEGKLRNC0BSU8/jNGAi0zRUuijYx8/o12r1fQ93AP/hA1/QixYmQksh"
-    "2Z8YL8UcxkH9+DW8CtRJ+yH7mhsDikA4/YJ7DLja/c5v3OP66HP4PjHT/rF6W3Vf0KxU2e8w7K6S3G27LNoDyAsCOGaG"
-    "q5X+/sDIy6Xo/TLTOWITHfLG1/GLdMzJ+g/l05Leuw5A2x83aPl8fr1oG2ElLCNHkeaCX+DaEL+cb76bj1Bj8KM4Wfcr"
-    "8fZD3LzWFjRUABRco0ja3zF71rGi3eaF/Eo5u2+x/a37Rwvwwhf6UXwxqIc4Cr8slKQj8gUeAHvl/sfn9+D+F4fNdOk5"
-    "XPBtPOLDL48ILZjiPlKkqILIPV2AwORfIPnGofoiHuPmM+UfXyLppovPy3iws27kvE+Mu0bzKsOdXG5L6AckVPa3icHH"
-    "O86G/sGeUwn2d5H8g9xfQ/DFAa3cua20+Hs4sUjGuDamoSCuWESq48SDAlj1lQ6C0jDjZsKYzqWgpdHom8LQpykpguWc"
-    "sq01jfO8zsFao49OW8P1IANmkeKDycVWJNX2ryYJ8y8libPz048owXvmU5vkTQ6R//Ej8dPx2S9AtWuKEfitkitZm4Xz"
-    "lHyH2txZhT1gxm90fvBHl0OMa9vO/UvNXCKw2SHjdyctSrUBnQ75t7t5KmXXgFxLYuzO4Y2kF9BYm6gqidxSqgp9imEb"
-    "NeT5n2EFEzVPInCf0RVHbbUpw/bdob3B3jr0Q2Gyrdv/A4D3YC0="
+    "eJztPQ1v28hyf2XrVyA2KtGOnbs2shsgyOXduU3sIPb1UFiCuRJXEs8UqXJJO3qJgf6a/rD+ks7H7vJTDv1xwctVAWJL"
+    "JHd2dmZ2vnaG/rw1SRbLSGVhEm8Ntj4Pt2Zpki/1cGtwcTHcGm718JfOkskVfB5u/ZLciEU+mYtkKpJYiTBTC5HNVQof"
+    "tTfcGvXg8VQVAz7yZ6GuVboSeq6iaU9EyWwWxjMhNQAQs0S5oTcyzGjcb/BB5HEWRgheZOECZxD5UiQpXZnIKFIp/Ion"
+    "KtKH4jzNlbiZq9hcilRggS5TWCODjUKd0XC+pnsIbpmGcYbLGZjL4uT1+7fiot9//fFn8R+v3/36dlQsLcnTiaoCs1cZ"
+    "XKpkwNDsdfHrx2MAMKpiQ5SdJ8slkKKPsHjhKdBUSGHvCJplCnBv5jJDGqR5HOONJM8Kik/CJSN1ls9mQHOAwBfFFOZz"
+    "Y8NYED88QmcEzwP/FzIOLMct5y5GvT38gddiWAxcmspIK7OIgsX8ID7W7+tMoeggWDPGSIyMVwLkCqahiWFQmdsVEGqS"
+    "EDYVIOVBhkV1ylXxSFJVA/EbCWmW0ECmGz07zoOZytqQRjHH55cqDnpIOZWnSXUBBhdH/jISQajnNbDnICt4GcFOkuSq"
+    "AqskWgXxcQ4ZZ+lqsLsbxtcqhpWtCJa7HCeZInpZ/uCUaZJkyFHawkS/263eVhQtNO/yLEkiYjl8juUCJh0Mt2BzLunx"
+    "QOlJGi5RKdCNn5JJvoC5JV4ROLYnYFrag3IcKU+8lUAsn6BejDyE6KO44ebQSzlRwNelTGWmAmEETixlRmokm8ODQMhZ"
+    "KheeOI6vkyuUf4SFCsLnhYojBPpK9Pu/a8Dh2dG1jHL16pkvbkKA45vvPoz8t7PTE5GMf1eTDCQvm8xxs2S4ARDmMwAZ"
+    "xss8O5vM1UL6h6iCZKxvVKpJpdFwBbSOEtg9CW6YALZaT/ifh8PhVnKFPwciA33TE/g5kJnka57n3fo92GyJVsLH6z5j"
+    "oGBSgFHMKrZxf+o8yhgzIAESVMYWcbjAXBgDyZAMNDkPKU1mdC/SE0aYKcNMg5rd8cRrMZVhlNMDvMDqGkhieBEqTZOU"
+    "r9IjV2Ec4G++u1Bay5kqLgBNCY3bW8MACfjH/b+pNBHqE1B0kgTqUPj4jAa5yTXDxp9ygmJ0mar/ysNU0Sw+SgUQiXkZ"
+    "q0/ZxQgISXreiEsUxvAAbBxQfwKf8JxoaENTSzBtrI0Z2kOCCFqgJko5BDWSKErQEhF9kIaTPBPbC5VJDzgcT1BkD91M"
+    "zEPx8e1ffZBf0LNiLMG4IZ7TPAJTBXjtFIiBdkHu+4izZi2IW0YPWMje0ZKYJWGJ2gbv4gLJK5HbNwIZxj0SVienSB6h"
+    "YBd6tINLEg5kxw2/WvImZ/liFZLCyDQLUX0MPt/ewqWykHYfeNsrq5HC+Nf1yNe8h4ch7qYuP60zMOqzVix+Y1UAjE+u"
+    "wKFAIUaNacWRtCZDRE0qgyDEoTL6UJ6Vtk47xerzncJKyfFhbQe+B0mHd9+l3JK1Bp+odh+2opqp9I51FANxRVmYRTzy"
+    "GOhPdxtERkgyBpVEKt/gho7NaRytfgkJB9KAtFz4BHv6WpkbrFZQptViCdYpzkojasJS9hXrhOvuOz5UcIzD0k7OdQJc"
+    "cWbooalErbw1OCAO3F9iuqBqVH931tsBoy68tCx7HDOd997Yck/jzT+YzdaprAyI88XY8dmy8Pmet/etuTgGt0TJ+PFc"
+    "fJIdyQtbsyEhsmlaPNRr4LkYG0r+zI0kS9oDvwDtpJAYkCDbByZgmoLSB8ZyTDIcxniVATxDS5leASTyamJRNcYejH2E"
+    "KMDo7pbivIKqJN/ArBLJpcW2T0Rgkg3IL9jxWHsm06lWa/crPLAI43CRg/4d7FUkcO+WQstF2G3w85r44r9WOZo+1J49"
+    "jqxfpwWtV8WzbH4PTXxeFkAQGQZAYdpkDpHGJAN317ACH7kDu9jdBs1+OjVRURueVe0RRXBttAY3XrK1+DgFbYRDgeOE"
+    "nGaKFV8kNUbx6zhWIl6JSm5NDvs/UD0gChAC/5akUVB+/pbWbvIo9VCymdcovI77Zjja7Mn9Qch0RjFsE1VOFrQ6itWU"
+    "QZVFpDormtOmEu7yfFsTClXATN1R3U9yGZ6Ckp1zPS0Y3WfsWtpxjmPNFqhlOlqoNyIRctkzAz1PQ4KxJvHhJq9eLqjy"
+    "ltxFii3Qgsytz2ZC5VS1E6TjsAUYsXOrBORyGYUT2nK7mJcwSqKxApOjKWNfXCowP3fBwTPKB2BCEQzpMpLAD9zx7Zh3"
+    "GVah9Dls80hmZYrbSzXKAzX07mdE+rZGfBc6OOxPTUTXE+MV2cd2bNc81pGu7XhGcgxuo0HUG4NHUUGWbtewfW1iMrpH"
+    "9BqvMqXbcV7/8C0l1haT5aXRhJxf26jFjVp8jFq0QuV0I4vVRlV+E1VpqZ9ZPVml/kZ9/gHqk84O7jicKNJEBRId8omb"
+    "FOQmBXmPFGSB2L2Sj5vM5Z8lc1nyx54sZ7nJhv4psqFl3XDPPOg6LbFJp27SqZt06iadyulUdIW5loH94AmE70s1ISLs"
+    "eQdVp5w9OLoGToa2xHrugcqmq+M8nSllyyz05XKVzc1Dr/71wHu5xlO3NRUqvVYB+qhAZghxB1Q8A9GSK5xzsSgpFukK"
+    "NUhhga9jfAyrQEleshXN4qi9hAg7KF1Css+iZCyjSwiuGzEAF/9U3cWSvqknC1rWZ9QN1ZncUexzaItaqKpIbINd7lMe"
+    "hUovdrgyhRQmenPVkqMrtQLCQXCGBU+gbI12MwJfWkvJtOh5kmZ8OVm7PBWThgJZLqjA0tpt7aZ4BZaxAA5tGy034KKV"
+    "JnqBGuezKjLONHebUGNiIAPlodDIady9uPtTUJamHKc5Kxq1xBrcFt+kw7TsI1WKh6yCCE0VjnGBsArLNzP6jFILIRby"
+    "U5lXrfq0C1o5F4tau56U8Cl0bK/mC2iJ2xBFzy8XH23vDUQM8SPatUOzRcVM8QymzM0wmB9qWZdehlHUD8K0uiysy+u6"
+    "phtOBTa8l7JphzXSIloQMFbxESLGpbvEalaWIjC1irRpcYsbGXimd0D6IGzC4typTYQ2kZqGKgoeo2JIc/DSesIuEj37"
+    "fh/rLweu3DhamVA8zdChI2kIkgxrJJkHddTUJ8pTPQY5nvvGFA2KhO6ArLCem8BcnPDsQimqbXu47GAd35qSuM9h0CtV"
+    "76GevWW8/nr87i1x1iri9iI4sW33gSmGJHK37IHfk7F+1K4mbhtaDIpMKLoKfWIxrY6KFiUyHRxfq3nFi53OeErdN4X6"
+    "KnjUhqnie0MHBkQxaxkxygz5rADWsOqOYRQlN/2SM/SEaCL1SpCtaGA5aNIZwZXJIZds7epROBJPq26P1GDmpmGqM3Ig"
+    "EvIPrjDpsx0rFcDO5q0XJ+MkQNmwYZ6RBLcwWj/YKIC1IBf0crxaSq3RLWpZGyqWp9KjFgV0bGLx/s0H9vx26SwJboVT"
+    "PB/pSvXFZPk4HwL90AZiDiuRgPNLyqC7INBa+0Tcx/k3RkhhiVapG0OE5ofh5ynXzHfFzbnyT8JLA60oeu6KBsgshmOP"
+    "RgIE6DX6JuIMAYrts38/fvfOWwQ7HVBCr9ZZvLL9E0dstl6hv15sQC1X2mwvrPeuW7TtaSRnPbQVPcMbiGVWEM2Q0w4W"
+    "xWhlRo0P/DIxVhL8qzwOVGpbD6inAcGmEN9pl1EBSNcqRtezHH2xZ8bRD/iRly4aeoGJBaQvJ2Jc/BWX/EPUDkS9bZD3"
+    "nlWHPfYlCBfS1ogQLCtMk5gcH86l2ME7VODOiaRY0LQldxMNPDYNoCfsHCVRYGomK1xgcdITe+SPYlfLjqmYH3AVPfsi"
+    "4MOiruC4cCGXRCNEchEGQaS49WGSpAGESgrvwqMQNOmdw1puyoAh88QOZUDnstMefaw6xDiBVQv2lr+ztkqfg1MN6iwL"
+    "/1bQ/30SQOgA8pGlACZLrlRM6JM8OH6gZYTg4ehLuLjUGfhvX171xMXxydn5qCeOjs7+8+wVXPA8bwcPQ0WscoiCYDEq"
+    "oHxdmIox0P9KweLGCjsf6CAITGh4pSqxgE7YoadIIEMBx6mx5ca2fMR4xEDtMoAqLyoH5HOdmcD6HMeOVXajQFSO3D06"
+    "bzNMfkXAjnbX3ES3FEXE9ORQexttKSlMe1u5hcWAGIhcK2qt4dHMMsZ2mqCvQD4mWfSEaRxapqhJqmjT0Mkhfat7qmbZ"
+    "y6WSKQ1Gp8vmDY94zAC7+F4xTOOrFn6ruEBXcmRY+TXfkySv1CPU9Dh7bLJRlkOuYuD0AIg5ILpd9eAGSBVg7Ap8hTjU"
+    "c5B8xOOy5jACEMwhRBGI5Db7quIEnpX0DFMdpCVGCdcgRRl1OlGviYT9qHrlxBgtbqxg5zJbYEXmW3GbHw8pOVB4Wwne"
+    "ItSMwWu4eoAT6fLn+z+wSkJuYOsRnVPwoWHRZdh+qvuAg1o1nYLuZkFx9OOjRplCeAD7ySScNBAmUrZoo4GFO6L8SlRV"
+    "ZPy+cpqLtoszSZe6lPr9R/dluDXPsqUe7NL5vAkSvSSd7QYpcGF3f29/r/98f7cUIgMRmtnUO3LIyRX/BmWm3eFGz7Sr"
+    "/alOidFqDNtz6y0zJUbeiAyjahb6HuR0GX7T3raeFNxa1zn3T51366HZVrz1T8zDBuXLt0Ezpis0IbVninM3EvEMtm99"
+    "VXdQlbEu4zeqHgY4IDJNJe9SKo/pThjbFrd+aah71t1uouzgjW7Xi4lhHpZk2W+aH6i3MTozc8mazxyqcb6z+JLmSxvD"
+    "L0KNiukyUFj6puKJiUdVugDl5SL9UkY0N6QtHEwytxyNJOkV9doWT16qTxJNDmE86pkzvqdTSX/XhTF/UJ9Z2egUBzwP"
+    "sTquX/5e6SdXsbHOZlaKPL4TS9R+irnR6xu9/v9OrxuVzcu1aqOkvwjf70X5f/sqtW/ekPpkQUjp3Sdl6n7t7LNSqvWd"
+    "afuKatpo+42232h7xor11vel6p+6qrT2UpECm7ou/2DOO+j4nA//D4Vvzt3fvP/pf//7f3wRg8AmN+TLQ3hRqgt4Yi3u"
+    "xLHXEN+LUasWX6u0uQiwYJepcPACdW2Ys3u95x14tsNjrTRZqKPvtdP/ybhjiwA75Pka1VpF3eD9g7W9xoEtF6Q+CJgp"
+    "Sv3ObP2m2vXvu9p1435t3K9v5H61W6mSNdp7vn/w4ocf//lfXsrxJKBS+9tWX8cVtdZHCKuwxZ4w2law3mS/q+kgbbod"
+    "HtvtcFtKS2/63zf972v2RNfXgrj+hU3Lu3LE+yPfDlIjeNH9XlB+0+b+0Db3StqhcFBquQWsorjEN5Ma3Vx2M9ZV2r2O"
+    "RQ4eAkSGWDJlX/gaxjoMUBfOQVwjlWKFyTJJM1OSI8U4n3mGYA4Xk5ioIbLfFREIGAEBKrOTwqRFhFUSmFi1/TSm7F0r"
+    "fFn274T4IYom16/IuIFYW5amjOKLjiiel3pCsCAXCRGAnqMqSUQQYluaiot4D4VW7H9fjBo4rcn7lNH68WVn0i0h1sbw"
+    "OWtgaOqqsFoKc9IBI4XPoY/aQKucaKqI0/5DiATMANTAHrjOHC6PxKC/lAevotDIn1Xx+KErUTIIzHBuytZgxRO1ltgC"
+    "LoZ/SCVXVIZlCkBDKmbHEs5VA7N67q6C2MFeR8SOCyhi+02WRv03YlecHf98fHK+cwjoXvIbhgFlbnxqE+lafrCCyYuD"
+    "rqxyQMQ2zH/+9uP7uxDgDkMsxd0abPX7/WGMym8gim7CYVyaAm88aUOg+FUrTtQREqZWTGRSXxlhN5Ntk5dBIPkDJkR3"
+    "uBEgzGwdGpXAkpSaN+5X2/k8XA7W3IGFGIeYIsIFfTT9kOID9UOKA+/lP9nXSrt6p2GM4TBGt4NhLGwdNQ43/ZXDmMh3"
+    "9A/9vvhZxYpfbQ6mio0oe01G9WpvuToUQULbWIED7QHur4bxMP6LmRE/P23nJQL/i3iDdayg0PBrX3yEFdo3U785ff/+"
+    "9clPWKNqCOlTW43fTwR9A2Jzcgn1D4RckyxaNUlML0XnqN6+EN3mfsz7ybGlMp8Aroxs8bh997iL7EWxO3As3irCdHvF"
+    "hOUEnKEbg+eJU/eZCUFwi0rNEIsiTT0t5k1YZ4BGgWXCox5S6GcsdywXQrsWT7dy+3r2oj8KDR4wqU5Z+6L6wi9m43f7"
+    "DCiN5c5UGlztEdWHwAAe1/dNaSqIOwkTNzwRmtX3ntsZfe5B0JUFcNksenzWVyc2mKhZcuUrV59yuTtVhOZsuZtwvDUC"
+    "ZCvzTz+cH5+e+OVa/Lu6zIqafFe8fi3TEJWeLdIHQxypSnm+bayxoVzJYh5igEJsWoAmNfU8TgImMk1DpYsCfnytfq12"
+    "3/eQA/iHEHxBBy0MhJZCtD8xXorZjIP69mt4FSiT9sX2NTcGBIH09AvuOeBq9zvfeY/ro9fj+4RM+8vrTRV+CWal/n6H"
+    "1e4qyR3bZdEuQF4QqGNGuFr57w8MvVyK3i8jnaNuok3eeFt+kY45Wf/ifFrSe9cRaPvlBi2v068XbaNaCcuao0hzwRe4"
+    "NsQ36Zv36KOqMfqj2Fn3K/H2Q2Rea0saCgASrlEk7e8YnnWsaLd5Ib9Szu5b3f7W/REDvPCFPoovRuuhHoUvCyVpi3yB"
+    "B8Beuf/4/B7c/+J0M116Dhd8G4/48OURoQVD3EeIFFUQuKcLEBj8CwTf2FRfxGPcfIb840sE3XTxeRkPdtYNnfcJcdd4"
+    "XkW4k8ttAf2AgMr+NiH4eMfZwD/YcyLB/i6Cf5D7awC+OKCVO7eVFn8PJxbBGNfGNBTEFYtIdZy4UUBXfaWDoDTMuJkw"
+    "pnMpaGk0+qYw9GlKimA5p2xrTSM9r3Ow1uij09ZwPciAWU3xweRiK5Rq+ytKwvzlJHF2fvoRKXjPfGoTvMkh8h9DEj8d"
+    "n/0CULumGAHfKriStVk4T8l3Wps7q7AHzPiNzg/+6HKIcY3t3L/UzCUCmh0yfnfColQbwOmQf7sbp1J2DcC1JMbuHN5I"
+    "egGMtYmqEsktpCrRpxi2UUOe/xlWMFHzJAL3GV1xlFabMmznDvEGe+vQD4XJtm7/DzLUZY8="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2098,6 +2098,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2113,6 +2114,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2123,6 +2125,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2140,12 +2145,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2171,12 +2178,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2207,12 +2216,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2225,6 +2241,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2312,13 +2330,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2345,10 +2370,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2370,7 +2400,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2383,7 +2417,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2403,7 +2437,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2414,7 +2474,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2445,7 +2508,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2475,7 +2540,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2483,7 +2548,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -2933,7 +2998,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:

@@ -423,46 +423,47 @@ _DATA = (
     "SSzM9ckwXg3D4AOhCmEZVSLCw380BosrAq211noup6SwRONUtCNE98fjTxNOSV+UtiyqeBFZ6tHyfOJFyQCdxdhwZSJA"
     "gd4iNhKXOKDYvPzL6cePnYm3tQBJiKozj2v7X3HETusY44V8Ayp3prIHm1WPujkK3HELfUVLy8aKqtDTaavMpD1Qxnsq"
     "BtIFfAcRlkxMXj8dFOOwCQSbKjvegZHuZYjQ1w4EGRly9AU49iaLxg7wlAP5y6dC2RlvaOFTtA7EvU3Q95Yxhy3GMkQL"
-    "WevSUy99sGM6b1HuOJ9qhYKmteAuAgzMyEckngE1kVOqJ8shuDhviR3Cw1jWsaWT0bucoM5YiHiCRE18z8Pgle6h+Sjd"
-    "OSwdjOk25I4YwHpUFTXi50lFAI7DGDNgbjlbjenuHf3gNPRT/+85v88iD0IVfNadRAE/fyUiSf4Z/9ETQrBy9M2f3KgU"
-    "8OK345a4Pj2/vOq3xNHR5d8uj+FCp9MB5UHrLqcQdcFipEeHhX4iBsDvOwmLG0gsIwCWRHfgMv07WYg9VMQBBEUeKSo0"
-    "To0VLKZ+gp92ukwqL2oKxE9VqgP5K+xrHhMeZfco5UAL9ZgGO9puuIkwGFVCl7gQTKQt5AJ902QoC/UgeoiumCrKKHC5"
-    "N4tMP5uNEBsQpiUPHjGPfSMUOslQrP/6XKOMjPWy41i6CXVGkGUOLY+4T/f87dnJMY+psWmOU8U1Qse+FuVTWJM0zyq4"
-    "qSLMFrtotDQ+9dPHEVGCpmKziNi6yBUQ7AywQeir261DouOmBBBhEDyzCAJQyU3GpuIc2rrUhrkO2hKihivQIs7VoJIN"
-    "F/YY7DTrVI4WN5CjiBM9cEX6V36bm/t0GJGjqwhvEWnawVWgHdBEtnt37zWbIJQG1vHQodMjnZXc38Swc/0vfMJ1cnV1"
-    "ev7hkmRjPC/aRIwsFB+qdLbN+RqdcVFT61p25vLn/3r/4ebdxfkvpx9ufr04O8mabPPAee8nW2ZjXqOmd8ztvjFTIWgb"
-    "gp3i6Rsf+JCgaXHoWMQxnd0d26d28KvYES5k59yPrWJFZ1P2z8tk78jRCFqoLOwjzWNhuAkEUmCJ9NGgggECdmH1J4DZ"
-    "I+iFI+DazJ2GQ+em/B9gbkGRQJ6XVzXQzjwWrw3nLOQfP00uZvs0UFnIH6qQ9uni89XTmUWVgzfO/Vn+aKGURFRH2dXF"
-    "X07OLZvb08/fypjd5BQsIWLOJGo9kba0YIpSZQFnF+9PqlK3Ux8Wj+OzDKQGep7OaTLk6avlZ2I12D7PylgYVhee7NeJ"
-    "fdFMqIrCueM6IV/3n6bluvaZ0dN5UFWFfPuhRpyclvKcA2grv6mGsqfypypkfX57dXpRFmc1tYpCFH5gcaOsx41/zn70"
-    "Nm7TNFbd7W10NfosshMl420vAee7vbezt9Pe3du2TmLB+1af4M15bhnd8b9g8VW+oXXJ7zp1a526VczYwYirV/9QvIZo"
-    "VK5Ml/rFx8fP0Mns0byus26WCNd4L/zQnkrAm0czNeHNLW75cfA8hZxh+DVPETxgqR+UVzWHq0y1TV+/+BS/Juu0TpXn"
-    "MMZUZjcvDXF70+0qydl4/cdmNdHC6z/2M1FqbF+up89CtBuOGnQ2DD+bzH8k09go/MRXCE1vPPAroSfD4UxvnRHEnfpI"
-    "XCZgrrMtYj/JnGo205GSi1EZL91A3CLmtkCubo0mW9/Ktu/Bwb4WnD7roUiYGPkQJXf0Vol88hs9kp4uq7zX8wqeU1jz"
-    "CZ5L8DwtnS30co5mncC/TuB/BthdJ/D/MAn8f2iFsH20kGdfLXe2MCsHcStHR8050xXQ/zeM4H4QSL9EqvYa+K2B3xr4"
-    "VYFfbh61/VkZ0tGIwoz2fYDbd6ssecFXHLzgoTX/2QC3njjRNDUZDbCvpqKj4lrwwdQP41saDOrae6y9x9p7lL2H9XpY"
-    "NnLLeY/v5CW+Y/1arZ+wXopbnvypl+SW/EUIarNqNLKo09Co+x/E6utTjrXNX9v8f3abr824bVcQI9+aAoX8h7EB/wCG"
-    "v0Zm+aucn2HSLYrKtvyTTlCleguuFsG313Khxruz9//3P//rgIMBpXhQmOaSRnYhyQsHB5m6Vg19w6PwRovOJaS5yHRJ"
-    "TMeT91pA2/dYKshpR4/NqMKM2v9R3zT2YtIxJaQLuOBKeV9edfr8pJBK8oYuZ15qMF3S/IMBgXWt9OLPfr5HrfQanq3h"
-    "2R8Ez+q9lOWNdnb39g9e//RvP79xB0OPXtTwWIt3sirocg9hDLbYEdraCrabTWeoqxmqxvj2n+hdGVxik2HvfBeWADbm"
-    "et8M+Xn2bmkvNT54C8UUtgHAHyzsMN948EMFUTnw9hZUMJAJPW7FJAdfF/IPpmOTqpjRohF5iZC9RQkBVAQEUPGPK3Rs"
-    "IECLuUo5SrK3DOhiYAXyTuRvRHieU524YYWwulDFJvFgQRKvrEp5LBNERnhy6FPtFhIY6lc78IPZQ6EkO5nrfoUmO8qx"
-    "aXldoiV/k0ZDCofQI+naO5NZVpmwIdqy5/7pzcKyglDpDkFpWmGJLjfBIhKskPCYC9gOLX+FLDukK+jv3jJSAekDaQrT"
-    "dPTAXCWGUJredmAqH2wSKlFrkY6yRBqZkgLcwbkpBsJCEKrwN3UtPP4hVaJQdYqug/Opphcr2WYVysoRc4Gw/Z0FCTvN"
-    "RxGb79IkaL8T2+Ly9MPp+dXWIZB7w98wAZL5/RN1e6gUiRcoOdhfVFTZIGIT5r86+Xw2jwB+6wtWJG50Adq3eyHa966w"
-    "3/DSC61J8Nbv9ZIW8Z9KcixMFOl6GpG66k5rfvZgcTPP0cUHdi1hPV7b4ippPzVFO1QfSLpLZf7ld610cIlYoOSm/sDH"
-    "cAwX+Vm/t0Z8ovfWiP3Om381H7TJKnGwJ4JPxJLdXihMmSkOoN+E0wuJrUf/0m6LDzKU/GGlwUzwAQkn+2gfoDrx7FB4"
-    "EW1vCe6qA9Qf98Je+KdsTvz1u70lB2f6k3iHNYBwD3+2xWdYcP55nHcXZ2dvz99jhZ/mrEMvIXDakaBfwH2O7NBMAd4Z"
-    "psGsynP6PhNDavNtJhN46U8l4QtwpsMhgEmueMyam88gZbBa5JsI++KtHCObKxoT0+A8unbEHXGR/c2nAjRuXufmY0mZ"
-    "rkbEoIVNCxgeWCY07SCPPmCxmF02mr2QJ1u5+VJU/jYLdMQgwipvzVez8rCb3fLjK+D1nQSbhqWVxXf6qEMQAfdrO7q0"
-    "D3YAaRe/IIIILX+EyczpcNW2KiyCCw9RtzREYFFo2Opy7SDX73GBMNXUTRlVVMfpNKqRqWa++HR1enHu2PXL894Mktcx"
-    "ZwW/sBd8tJCtQvWZXdJsHu3rd4nY7vUQg2gSFmYs6o9SZXowhLjFlyovesbvfJXqnZ0OSgG/zYa1BMmd/rIVLYX4f64x"
-    "FHSZxClIv/TWhArmQc00X9oqbVdQBjLqB1ynzRXDcz/Cheuj73U5REz9t7RM5XI+ZqFSeYvN8iyaZoJ38xJrwmhgrpng"
-    "YrW009X8yk7JHJvoaap0cXPNx7vymOi8+TtetKiz7D0q5i0j3dqve5WLX9HA+LYNyaNN+AHXevhhL/1ZLzQ62pLkO+x5"
-    "pbKOjwKsfZUHKgEyr1Js6mxpuS1YGWzCM6dQFuwYO3+SfVcNL3yjP8U3bf/QosKPiXRpm3yDBuDIsv9j+x24/y2z0nRp"
-    "Fy44JmJy4McKwQ+PuIcjUtxDw71cCMPDH+DwlY31TawSiPDIr3FkHTmYEefHE9zvpzfYsRpL8PKXjgq0fPZowdmLxooL"
-    "XQjbm4FofTawJwJXR+h6/P2dTJUYWOPwS+FsPeDBPq08w8e0+GegZRxGwyNdqxwWPaqpIuuK51cmA3Q84bOhbnXE+RUR"
-    "TpEKwsNAw8oZzfUkWRl9pYktBI4saEpnA6ZdMB7Qr2djbnbnQBOElzUgidwsDLjx+P/vyext"
+    "WevSUy99sGM6b1HuOJ9qhYKmteAuAgzMyEckngE1kVOqJ8shuDhviR3Cw1jWsaWT0bucoM5YCDA02gqOSSduTDxCIie+"
+    "5wWS6wqGUeJBqCbxLjSFoE1tHZYOyvQw5J4Y0HpUJTXi50tFQI4TGLNgbjlbjenvHf0gNfRT/+85/88iD0IXfPadRAE/"
+    "jyXySR8yeaBnhODl6Js/uVEp4Mdvxy1xfXp+edVviaOjy79dHsOFTqcDyoTWXk4hCoPFSI8OD/1EDID/dxIWN5BYVgDs"
+    "i+7Ahfp3shCLqIgDCopEUlRwnBorWkw9BT/9dJlUXtQUiJ+qVAf2V9jXPDY8yu5RCoIW8jENdrTdcBNhMaqILnkh2Ehb"
+    "ygX6pslQFupD9BBdMVWUYeBybxaZflYbIVYgjEsePWIe+0YodLKheD/oc44yUtbLjmPpJtQZQZc5xDziPt3zt2cnxzym"
+    "xqo5bhXXCCX7WpRPYU/SPKsAp4o4W+yyUZd96qePJ0DNgdDNIoLrIldAsDPACqGvbrcOiY6bEmCEQfAMIwhAJTcZq4pz"
+    "aOtSG+Y6aEuIGq5Aizh3g0o4XNiPsmWf0tHiBnIUceIHrkj/ym9zc58OJ3K0FeEtIk07vArUA5rIlu/uvWaThNLAuh46"
+    "hHqks5P7mxh2rv+FT7xOrq5Ozz9ckmyMJ0YbiZGG4kOWzrY5b6MzL2pqXcvOYP78X+8/3Ly7OP/l9MPNrxdnJ1mTbR44"
+    "7/1ky2zMa9T0jrndNwYsBG1D8FM8jeMDIBI0LQ4djTims7xj+xQPfhU7woXs3PuxVazwbMoGeplsHjkaQQuVhYGkeSwM"
+    "N4HACiyRPipUMEDALq3+RDB7JL1wRFybydNwCN2UDwTMLSgSyPPyqgbqmcfkteGdFQnET5OL2T8NVBbyiSqkfbr4fPV0"
+    "plHlII5zgZY/aiglFdVRdnXxl5Nzy+b29PO4MoY3OQZLiJgzi1pPpDEtmLJUWcDZxfuTqtTtVIjF4/osI6mBnqdznAx5"
+    "+mr5GVkN1s+zNBaG2YUn/XViXzQzqqJw7rhOyNf9p2m5rn2G9HReVFUh336oESenqTznQNrKd6qh7Kl8qgpZn99enV6U"
+    "xVlNtaKQhR9g3Cjr8eOfsx+9jds0jVV3extdjT6b7ETJeNtLwPlu7+3s7bR397atk1nwvtUnenOeY0Z3/C9YfJVvaF0C"
+    "vE7lWqdyFTN4MOLq1T8kryEalSvTpX7xcfIzdDJ7VK/rrpslwjXfCz/Ep5Lw5tFMjXhzi1t+PDxPIWcYfs1TBA9Y6gfl"
+    "Vc3hKlNt09cvPtWvyUKtU+U5jDGV2s1LQ9zedLtKcjZe/7FZTbTw+o/9TJQa25fr67MQ7YajBp0dw88q8x/JNDYKP/EV"
+    "QtMbD/xK6MlwONNbZwRxpz4ilwmY62yL2E82p5rNdMTkYlTGSzcQt4i5LZCrW6PJ1rey7XtwsK8Fp89+KBImRj5EyR29"
+    "ZSKf/EaPpKfLKvH1vILnFNZ8gucSPE9LZw+9nKNZJ/SvE/qfAXbXCf0/TEL/H1oxbB8t5NlYy50tzMpB3MrRUXMOdQX0"
+    "/w0juB8E0i+Rur0GfmvgtwZ+VeCXm0dtf1aGdDSiMKN9H+D23SpNXvCVBy94aM1/NsCtJ040TY1GA+yrqfCouBZ8MPXD"
+    "+JYGg7r2HmvvsfYeZe9hvS6Wjdxy3uM7eYnvWM9W6yesl+SWJ3/qpbklfxGC2qwajSzqNDTq/gex+vqUY23z1zb/n93m"
+    "azNu2xXEyLemYCH/YWzAP4Dhr5FZ/mrnZ5h0i6KyLf+kE1ap/oKrR/Bttly48e7s/f/9z/864GBAKR4wWxDP5qzCkhcO"
+    "DjJ1rRr6hkfhjRadS0pzkekSmY4n77WAtu+xdJDTjh6bUYUZtf+jvnnsxaRjSkoXcMGVcr+8CvX5SSGV5A1d3rzUYLrE"
+    "+QcDAuva6cWf/XyP2uk1PFvDsz8IntV7Kcsb7ezu7R+8/unffn7jDoYevbjhsRbvZFXR5R7CGGyxI7S1FWw3m85QVzNU"
+    "jfHtP9G7M7jkJsPe+S4sAWzM9b4Z8vPs3dJeanzwFoopbAOAP1jYYb754IcKonLg7S2oYCATetyKSQ6+LuwfTMcmVTGj"
+    "RSPyEiF7ixICqAgIoGIgV+jYQIAWc9VylGRvHdDFwQrkncjfiPA8pzpxwwphdaGKTeLBgiReWZXzWDaIjPDk0KdaLiQw"
+    "1K964Aezh0JJdjLX/QpNdpRj0/K6REv+Zo2GFA6hR9K1eCazrDJhQ7Rlz/3Tm4VlBaHSHYLStMISXW6CRSRYIeExF7Ad"
+    "Wv4KWXZIV9DfvWWkAtIH0hSm6eiBuWoMoTS9/cBUPtgkVKLWIh1liTQyJQW4g3NTDISFIFTxb+paePxDqkSh6hRdF+dT"
+    "jS9Wts0qlJUj5gJh+zsLEnaajyI236VJ0H4ntsXl6YfT86utQyD3hr9pAiTz+yjq9lApEi9QcrC/qKiyQcQmzH918vls"
+    "HgH8FhisUNzoArRv90K0711hv/GlF1qT4K3f66Ut4j+V5FiYKNL1NCJ11Z3W/OzB4maeo4sP7FrCery2xVXTfmqKdqhe"
+    "kHSXyv7L717p4BKxQMlN/YGP4Rgu8rN+j434RO+xEfudN/9qPnCTVeJgTwSfiCW7vVCYslMcQL8ZpxcSW4/+pd0WH2Qo"
+    "+UNLg5ngAxJO9tE+QHXi2aHwItreEtxVB6g/7oW98E/ZnPjrd3trDs70J/EOawDhHv5si8+w4PxzOe8uzs7enr/HCj/N"
+    "WYdeSuC0I0G/gPsc2aGZArwzTINZlef0vSaG1OZbTSbw0p9OwhfiTIdDAJNc8Zg1N59FymC1yDcR9sVbOUY2VzQmpsF5"
+    "dO2IO+Ii+5tPBWjcvM7Nx5IyXY2IQQubFjA8sExo2kEefcBiMbuMNHtBT7Zy8+Wo/O0W6IhBhFXemq9o5WE3u+XHV8Br"
+    "LBel0sriO37UIYiA+7UdXdoHO4C0i18YQYSWP8pk5nS4ilsVFsGFh6hbGiKwKDRsdbl2kOv3uGCYauqmjCqq43Qa1chU"
+    "N198ujq9OHfseuZ5bwrJ65qzAmDYCz5ayFah+swucTaP9vW7RWz3eohBNAkLMxb1R6oyPRhC3OJLlRdB43e/SvXPTgel"
+    "gN9qw1qC5E5/6YqWQvw/1xgKukziFKRfeotCBfOgZpovb5W2KygDGfUDrtvmiuG5H+XC9dH3uxwipv7bWrqS2RqzUMO8"
+    "xWZ5Fk0zwbt5yTVhNDDXTHCxetrpan5lp2SOTfQ0Vbq4ueZjXnlMdN78XS9a1Fn2XhXz1pFu7de+ysWvaGB824bk0Sb8"
+    "gGs9/NCX/swXGh1tSfId9rxSWcdHAda+2gOVAJlXKTZ1trTcFqwMNuGZUygLdoydP8m+s4YXvtGf4pu2f2hR4cdEurRN"
+    "vkEDcGTZ/7H9Dtz/lllpurQLFxwTMTnwY4Xgh0fcwxEp7qHhXi6E4eEPcPjKxvomVglEeOTXOLKOHMyI8+MJ7vfTG+xY"
+    "jSV4+UtHBVo+e7Tg7MVjxYUuhO3NQLQ+G9gTgasjdD3+/k6mSgyscfilcLYe8GCfVp7hY1r8M9AyDqPhka5VDose1VSR"
+    "dcXzK5MBOp7w2VC3OuL8iginSAXhYaBh5YzmepKsjL7SxBYCRxY0pbMB0y4YD+jXtTE3u3OgCcLLGpBEbhYG3Hj8fwWU"
+    "8c8="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -2123,6 +2124,7 @@ class _TruncateIndex:
         "deep_text",
         "items",
         "items_steps",
+        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2138,6 +2140,7 @@ class _TruncateIndex:
         texts: list[int],
         items: list[int],
         deep: tuple[int, int],
+        keyed: list[int] | None = None,
     ) -> None:
         from array import array
         from itertools import accumulate
@@ -2148,6 +2151,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
+        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
+        #: of entry i's `"key": ` and `, `.
+        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2165,12 +2171,14 @@ def _truncate_order(values: list[int], least: int, most: int) -> tuple[array[int
 
 
 class _Truncation:
-    """One truncation: the index of the data's large containers, and the cuts of the result."""
+    """One truncation: the index of the data's large containers, and the cuts of the result.
+    `maps`: the ids of the dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
 
-    def __init__(self, ref: str | None) -> None:
+    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
+        self.maps = maps
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.index: dict[int, _TruncateIndex] = {}
@@ -2196,12 +2204,14 @@ class _Truncation:
             ):
                 return found
         keys: list[str] | None = None
+        keyed: list[int] | None = None
         values: list[Any] = node
         size = 2 * len(node)
         if kind is dict:
             keys = list(node)
             values = list(node.values())
-            size = sum(map(len, map(self.quote, keys))) + 4 * len(keys)
+            keyed = [len(self.quote(key)) + 4 for key in keys]
+            size = sum(keyed)
         kinds = set(map(type, values))
         texts: list[int]
         items: list[int]
@@ -2232,12 +2242,19 @@ class _Truncation:
         # NOTE: `{"a": 1, "b": 2}`: 2 brackets, and per item `"key": ` and `, ` (bar the last).
         size += sum(sizes) + (0 if values else 2)
         deep_text = max(texts, default=0)
-        deep_items = max(max(items, default=0), 0 if keys is not None else len(values))
+        cappable = keys is None or id(node) in self.maps
+        deep_items = max(max(items, default=0), len(values) if cappable else 0)
         if size >= _TRUNCATE_INDEXED and (
             deep_text > _TRUNCATE_SHORT or deep_items > _TRUNCATE_FEWEST
         ):
             self.index[id(node)] = _TruncateIndex(
-                size, keys, sizes, texts, items, (deep_text, deep_items)
+                size,
+                keys,
+                sizes,
+                texts,
+                items,
+                (deep_text, deep_items),
+                keyed if keys is not None and cappable else None,
             )
         return size, deep_text, deep_items
 
@@ -2250,6 +2267,8 @@ class _Truncation:
         pairs: Any
         if type(node) is dict:
             pairs = node.items()
+            if id(node) in self.maps:
+                deep_items = len(node)
         else:
             size = 2 * len(node)
             deep_items = len(node)
@@ -2337,13 +2356,20 @@ class _Truncation:
         marked = 0
         if type(node) is dict:
             built: dict[str, Any] = {}
-            for key, value in node.items():
+            entries: Any = node.items()
+            if id(node) in self.maps and len(node) > item_cap:
+                head, tail = _truncate_split_items(item_cap)
+                listed = list(entries)
+                entries = listed[:head] + listed[len(listed) - tail :]
+                if path is not None:
+                    self.cuts.append({"path": path, "omitted": len(listed) - head - tail})
+            for key, value in entries:
                 child = None if path is None else _truncate_path(path, key, quote)
                 new, length, more = self.shrink(value, text_cap, item_cap, child)
                 size += len(quote(key)) + 4 + length
                 marked += more
                 built[key] = new
-            return (node if path is None else built), size - (2 if node else 0), marked
+            return (node if path is None else built), size - (2 if entries else 0), marked
         count = len(node)
         positions: Any = range(count)
         if count > item_cap:
@@ -2370,10 +2396,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        capped = index.keys is None and count > item_cap
+        keyed = index.keyed
+        capped = (index.keys is None or keyed is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
-            size = 2 * head + 2 * tail + sizes[head] + sizes[count] - sizes[count - tail]
+            size = sizes[head] + sizes[count] - sizes[count - tail]
+            if keyed is None:
+                size += 2 * head + 2 * tail
+            else:
+                size += keyed[head] + keyed[count] - keyed[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2395,7 +2426,11 @@ class _Truncation:
         if path is not None:
             if capped:
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-                built = node[:head] + node[count - tail :]
+                if index.keys is None:
+                    built = node[:head] + node[count - tail :]
+                else:
+                    kept = (*index.keys[:head], *index.keys[count - tail :])
+                    built = {key: node[key] for key in kept}
             elif positions:
                 built = list(node) if index.keys is None else dict(node)
         marked = 0
@@ -2408,7 +2443,7 @@ class _Truncation:
             size += length - (sizes[position + 1] - sizes[position])
             marked += more
             if path is not None:
-                if capped and position >= head:
+                if capped and position >= head and index.keys is None:
                     key = head + position - (count - tail)
                 built[key] = new
         return built, size, marked
@@ -2428,7 +2463,33 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
-def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str, Any]:
+def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    kind = type(data)
+    if form == "null":
+        _truncate_maps(data, inner, found)
+    elif form == "list" and kind is list and isinstance(inner, tuple):
+        for item in data:
+            _truncate_maps(item, inner, found)
+    elif form == "map" and kind is dict:
+        found.add(id(data))
+        if isinstance(inner, tuple):
+            for item in data.values():
+                _truncate_maps(item, inner, found)
+    elif form == "record" and kind is dict:
+        fields = RECORDS[inner][0]
+        for key, item in data.items():
+            _truncate_maps(item, fields.get(key), found)
+
+
+def _truncate(
+    envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
+) -> dict[str, Any]:
     """`envelope` (`{"ok": true, "data": ..., "meta"?: ...}`) with its data shrunk to `limit`
     characters of `json.dumps(data, ensure_ascii=False)`; 0 (or less) means no limit.
 
@@ -2439,7 +2500,10 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
     either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
     newline when the tail starts a line); long arrays keep their first (70%) and last items,
     at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. A
+    numbers, booleans and nulls are never changed, so the data still matches its schema. With
+    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
+    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
+    counts the entries left out. A
     string is cut only when the marker is shorter than what it replaces, and strings of at most
     `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
     "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
@@ -2470,7 +2534,9 @@ def _truncate(envelope: dict[str, Any], limit: int, ref: str | None) -> dict[str
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data")
+    maps: set[int] = set()
+    _truncate_maps(envelope.get("data"), shape, maps)
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2500,7 +2566,7 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str
+    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
 ) -> tuple[Any, list[dict[str, Any]]] | None:
     """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
     paths under `path`); None when it fits as it is."""
@@ -2508,7 +2574,7 @@ def _shrunk(
 
     if len(json.dumps(data, ensure_ascii=False)) <= limit:
         return None
-    plan = _Truncation(ref)
+    plan = _Truncation(ref, maps)
     _, longest_text, longest_items = plan.survey(data)
     floor = min(longest_text, max(_TRUNCATE_TEXT_FLOOR, limit // 16))
     first = longest_text - floor
@@ -2958,7 +3024,7 @@ def _delivered(
         return envelope, None
     # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
     ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
-    return _truncate(envelope, most, ref), None
+    return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 
 def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
