@@ -44,6 +44,16 @@ _MARKER_KEYS = {
     ),
 }
 _LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
+#: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how
+#: an error says them (the others are checked where they are read).
+_SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
+    "help": ((str,), "a string"),
+    "hidden": ((bool,), "True or False"),
+    "secret": ((bool,), "True or False"),
+    "count": ((bool,), "True or False"),
+    "shadows": ((bool,), "True or False"),
+    "prompt": ((bool, str), "True, False or the question to ask"),
+}
 
 
 def read_params(
@@ -121,6 +131,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return _context_param(reader, param, name, span)
     role = "option"
     settings: dict[str, object] = {}
+    mistyped = False
     if isinstance(marker, ast.Call):
         kind = reader.api_name(marker.func) or ""
         role = "argument" if kind == "Argument" else "option"
@@ -137,6 +148,12 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
                 settings[key] = reader.literal(value, f"{kind}({key}=...)")
             except NotLiteral:
                 return None
+            types, what = _SETTING_TYPES.get(key, ((object,), ""))
+            if not isinstance(settings[key], types):
+                reader.error(value, f"{kind}({key}=...) of {name!r} must be {what}")
+                mistyped = True
+        if mistyped:
+            return None
     try:
         type_ref = read_type(reader, base, "param")
     except UnsupportedType as exc:

@@ -216,7 +216,10 @@ class ProgramReader(Declarations):
     def read_program_call(self, call: ast.Call) -> None:
         """Read the literal arguments of `program(...)`."""
         if self.program_args:
+            # NOTE: the first call is the program's; this one is not read (its arguments would
+            # mix with the first's).
             self.error(call, "program(...) is called more than once")
+            return
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
         self.program_nodes = args
         for key, value in args.items():
@@ -244,7 +247,7 @@ class ProgramReader(Declarations):
             if not isinstance(self.program_args[key], expected):
                 self.error(value, f"program({key}=...) must be a {expected.__name__}")
         prefix = self.program_args.get("env_prefix")
-        if isinstance(prefix, str) and not _ENV.match(prefix):
+        if isinstance(prefix, str) and not _ENV.match(prefix) and "env_prefix" in args:
             self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
 
     def read_exit_codes(self, value: ast.expr) -> None:
@@ -300,6 +303,9 @@ class ProgramReader(Declarations):
         if not isinstance(name, str) or not _COMMAND_NAME.match(name):
             self.error(call, "group() needs a name: letters, digits, '-' and '_'")
             return
+        if not isinstance(help_text, str):
+            self.error(args["help"], "group(help=...) must be a string")
+            help_text = ""
         group = Group(path=(*parent, name), help=str(help_text or ""), span=self.span(call))
         self.groups[target] = group
         self.group_nodes.append(group)
@@ -365,10 +371,13 @@ class ProgramReader(Declarations):
             )
         elif effects not in EFFECTS:
             self.error(args["effects"], f"effects must be one of {', '.join(EFFECTS)}")
-        name = options.get("name") or cli_word(node.name)
-        if not isinstance(name, str) or not _COMMAND_NAME.match(name):
-            self.error(decorator, f"command name {name!r}: use letters, digits, '-' and '_'")
-            return
+        given = options.get("name") or cli_word(node.name)
+        named = isinstance(given, str) and bool(_COMMAND_NAME.match(given))
+        if not named:
+            # NOTE: the command is not made, but the rest of it is still checked: every
+            # problem is reported at once.
+            self.error(decorator, f"command name {given!r}: use letters, digits, '-' and '_'")
+        name = given if isinstance(given, str) and named else node.name
         examples = options.get("examples", ())
         if not isinstance(examples, tuple) or not all(isinstance(e, str) for e in examples):
             self.error(args["examples"], "examples must be a list of strings")
@@ -406,10 +415,14 @@ class ProgramReader(Declarations):
                 "each other than the command's name",
             )
             aliases = ()
-        root = options.get("root", False)
-        if not isinstance(root, bool):
-            self.error(args["root"], "root must be True or False")
-            root = False
+        flags: dict[str, bool | None] = {}
+        for key, default in (("root", False), ("hidden", False), ("open_world", None)):
+            flags[key] = found = options.get(key, default)  # type: ignore[assignment]
+            if not (isinstance(found, bool) or (found is None and default is None)):
+                either = "True, False or None" if default is None else "True or False"
+                self.error(args[key], f"{key} must be {either}")
+                flags[key] = default
+        root = bool(flags["root"])
         confirm = options.get("confirm", True)
         if not isinstance(confirm, (bool, str)) or confirm == "":
             self.error(args["confirm"], "confirm must be True, False or the question to ask")
@@ -427,7 +440,7 @@ class ProgramReader(Declarations):
                 returns = read_type(self, node.returns, "return")
             except UnsupportedType as exc:
                 self.error(exc.node, f"return type of {node.name}: {exc.message}")
-        if effects not in EFFECTS:
+        if effects not in EFFECTS or not named:
             return
         self.commands.append(
             Command(
@@ -439,8 +452,8 @@ class ProgramReader(Declarations):
                 examples=examples,
                 example_spans=example_spans,
                 cardinality=cardinality,
-                hidden=bool(options.get("hidden", False)),
-                open_world=options.get("open_world"),  # type: ignore[arg-type]
+                hidden=bool(flags["hidden"]),
+                open_world=flags["open_world"],
                 max_output=max_output if isinstance(max_output, int) else None,
                 sanitize=sanitize is not False,
                 trust=trust,  # type: ignore[arg-type]
