@@ -475,13 +475,13 @@ _DATA = (
     "tYA+yF12hhd3D4DTWKyQ6lkVK7yrY5gAfq/v6cJyoU4n5XLFRKbpykSnuEePK4iqwgB4xxXTSTXQ4WnQgNfn2llcO46L"
     "VVI9twVjo2o7gxUCZOpqvnn74dWbU8+tpLmuRnReUdOWnrzx0xA1uSmxyYrTLa5pTp/pqtIuJjlG55umaQa6Wu9FWwkY"
     "g78DUDPP54Dhe6XKm94AZ+BKRnNPUKCYG6GhEO9PNQ6EV2bzTA3L9XsruI1PnJHO8kpA0dOnWZ907fayKkAsrqmn1RN5"
-    "8DA+Dz94RMwJF83My6Sje9DRNTSdNgvVM7usfJfJwk67nxf7JJwJSpkJLtbt9IaaXza65rlEL0zaspGRvLpm7kmBcKwu"
-    "qAlDem3reZtq1/nS0nDGq5ZcRLUSupoj91DhC1wDEy20w0aqRuuPfGVtVqDRC3HyagtKowAg4yolDr2unrOG9SiNS+cV"
-    "ilF6Rre/JNgCYq7wwif6KD5prYd6FL7MpE9L5BM8ABbL/h+fP4L7n6xupkuP4IJHXpYHn/boMHHzT7D5yhL4JHZxe7jl"
-    "b7/HpqsuDw9ja+eFG/8OOeUZx4Wa3N4F4SbBwcA27e9GFHnQyJEwDX2DDbleBBG4uzug23+cD55RPDa/FajXDT55TCO3"
-    "YJwGvwE0x2bO4zcamXNxXJhCPQlqWJhllfEZC7OqDaTprEUt+DWv3iNw2YGqMAqR0VHPlp9m3T4sLEJTsmD9CnyInGAc"
-    "D58+i78gNvYWmL+EHfWZw9iFHNjjmTnbfQEGoVmZVUDRLzniNiw0VV9xxXN75FNUpkvocdMz6XV933M0q0AAJtCeoRDg"
-    "cNecDqrrpzb5ttC69m6g6Y3S1uo6K+5Xe7ROGLbpX1ThGR2uxI+I/ysolrAQdHhw9//uGQt6"
+    "8DA+Dz94RMwJF83My6Sje9BpVEOzyyp4mSzs5Pt5yU9Cm6Camexi9U5vqLlmY2yeS/rCJC8bSclrbOb+FIjI6rKaMLDX"
+    "tqq3qXmdLzANarxq4UVULqGrP3I/Fb7ANTDUQrttpHC0FsnX12ZlGr0Qp7C2rDSKATKuUujQ6+qZa1iV0jh2XqEkpWc0"
+    "/EsCLyDsCi98oo/ik9Z9qE3hy0z6tFA+wQNgt+z/8fkjuP/Jami69AgueORrefBpj24TN/8Em68shE9iF+eHW/72e2y6"
+    "6vjwMLZ2Ybjx75BTnnFfqMntHRFuEtwMbNP+ekSRB43cCdPQN9iQ60sQgbs7Bbr9x/ngGctj81tBe93gk8c0cgvJafAb"
+    "AHRs5jx+o/E5l8iFKdSToIaFWVYZn7Qwq9oAm85a7IJf8xo+ApcdqAqjEBkj9WwRatbww8IiNIUL1q/Ah8gJRvPw6bN4"
+    "DWJjn4H5SwhSnzyMXeCBPZ6ZE94XYBCaFVsFLP2S427DQlP1dVc8t0c+S2W6hB43PZle1/c9B7QKBGAa7RkKAQ53zRmh"
+    "un5qU3ALrWsfB5reKHmtrrPirrVH64TBm/5dFZ7R4UoUiV5ABcsSIoIOD+7+H3DuDXc="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names

@@ -259,3 +259,30 @@ def test_withheld_commands_are_never_mentioned_for_agents(tmp_path: Path) -> Non
         assert "vault peek" in text, where
         assert "incinerate" not in text and "Burn it all" not in text, where
     assert "(peek)" in texts["SKILL.md"]
+
+
+ROOT_ONLY = '''
+from typing import Annotated
+
+from burgee import Argument, command, program
+
+program(name="hello")
+
+
+@command(effects="read_only", root=True)
+def greet(name: Annotated[str, Argument()] = "world") -> str:
+    """Greet someone."""
+    return f"Hello, {name}!"
+'''
+
+
+def test_a_root_only_program_is_taught_without_a_command_word(tmp_path: Path) -> None:
+    """The only command of a program, its root command, has no command word: the skill must
+    say `hello [NAME]`, and what it says must run."""
+    tool = generate(tmp_path, ROOT_ONLY)
+    skill = run(tool, "--skill").out
+    assert "- `hello [NAME]`: Greet someone." in skill
+    assert "hello greet" not in skill and "COMMAND" not in skill
+    assert run(tool, "Ada", "--json").json()["data"] == "Hello, Ada!"
+    assert run(tool, "--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
+    assert run(tool, "schema").code == 0

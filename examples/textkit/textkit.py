@@ -460,13 +460,12 @@ _DATA = (
     "1fJQE4QTWX9RtOZds2XugLHFzTaIGouUab6qJztl+zAD3K7raU0AkqSVfEwJ8Vl7danp0uOjA7LKEPiJataxMIcnQkNv"
     "yQWrXDTKVepUyFkwMlqk01umQ6ai/uTd2eHJsefW0K86HaaspbdF51cyDdCImuJ6hkduWb3dfMfnybgeeB/zADRTM7DM"
     "+k2uVgnGEHoFKisL7/HduLWae6+Hc4CvM/YE5e+ZCA2FpH+sYSA0mSU5TH3t5I4FuIRqad5OW8NnoApk95/xWQFcpb7y"
-    "xbU4PnrHrUfMNL+AVlfPOzQrdfO7bDXmcWHnXZZl/gTvwNYzw9WKfa+v5WUTfZ7LdJFnuqB+8Y23ZVR3vPzltzSmI3uU"
-    "jznopt/0Stx6uTXalsA1H2W4DF/g2gDfhqvfhYv2RhuRcnXdrTjbC3D6Gg+TQRVA0S2UN3u7etZa1qKb+NKrFKJ7xsK/"
-    "sa8ixguf6aP4rE0fGlP4MlOSFslnuAGcn/2D9+/B75+tgaZLj+GCZ0I+D76sEb0xxSdIkQI3IvdwMRiTf0oMx0x7jUiK"
-    "qT1DaguL9LNYJx5iyj8gZScUMlTvHNUwuecvkN5iRMNyuHdsopXgCcnBnmdXHX+rCMMQ0sMuwwticP04QdN/umf1leE9"
-    "kr8X2tcEn5E+lVCfBn8HzI5kNPrS5xREFZfNBYh0ZMQpGKAhWNS7nE8AqPYN59D6dZoL1Z5eFSuwnr17dQb8H1c5uE/h"
-    "YCMnywsaqsyUGwHP3vztDDhYe994Izsr9hs28MNjrwjmYXexLeex1ZN/D1XphHGYPhuRday/HBEipl9EpoRugJ+tm/8H"
-    "JESlxA=="
+    "xbU4PnrHrUfMNL+AtlX1/C7bjnlc2NmXZbE/gTyw+Mx2tW7f62up2XSf57Je5Jkuq198720Z2x0vfwUujezIHuhjjrvp"
+    "N70Yt150jRYmcI1IGTTDF7g2wHfi6jfiotXRpqRcY3cr0fYCnMTGI2VQEVB0C0XO3q6eu5YV6SbK9Crl6J6x82/sC4nx"
+    "wmf6KD5rA4gmFb7MlKSl8hluABdo/+D9e/D7Z2um6dJjuOCZwM+DL2vEcEzxCVKk8I3IPVwkxuSfEsMx014jnmJqz5Da"
+    "wlL9LNaJipjyD0jZCYgM1TvHNkzu+QuktxjXsBzuHaFoJXhCcrCn2lXH3yrOMIT0sMsggxhcP1rQ9J/uWX1lkI/k74X5"
+    "NcFnpE8l4KfB3wG5IxmNwfRpBVHFcXMZIh0ccQoGaAgW9S6nFAC2fcOZtH6d5kLNp1dFDKxn716dAf/HVQ7uUz7YyMny"
+    "soYqM+V2wLM3fzsDDtbePd7Izopdhw388NgrgnnYvWzLeWz1/N9DVTphNKZPSGQd6y/HhYjsF/EpYRzgZ+vm/wFEBKfB"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names

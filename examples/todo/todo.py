@@ -458,13 +458,13 @@ _DATA = (
     "iThTN062I3rp3xzxE92sTNXDilBTTIwBCVsPsC0wTHi0g/J5j6LPV4Gn52ulI7ef580Op0Enq7sludrPFGfhNLvb+2cg"
     "Z6z0pqro4vFc+gDEz+3ajqnKhUVBSsdnvRCT+a/e2v4cPnxBF5jnemHdSt0+T4GBopJLfrnsluv8qRQ2YaSwSKdTqTr2"
     "QILeh4uT3rmTP4Jg2eE+2VEEac3+rYw8NHytQiFp/lQCe56IOQ4o7zUPcHXQBE3BmpovAKdzP4Y4xFM6O7cAP6hcOrLA"
-    "6aD08QPYjqBkLROhoZDczw0mgibTWay75YNPFpAFaqP9pHEJyoASkK1+yUctcJH/0q8d4/jow8gOMVP94WJz+ECOZuHY"
-    "gR02z/MwSSddZqckEBICE8UMFw88cLpGXmnWy8kzncTanEdQ+lJyFt+c1380mQZ0lh6DZA8J6i58Srlcp+7Y99TWOmRR"
-    "I/yAa338irL5hjIaGGM1shW1WlW74+HEVZ7Cg5OPQluoC3d2zHw1LOK3YZZTqOB3rD0/Tj9ejRe+0p/iq7F1aD3hxxQi"
-    "e1TUr/AA+LP0//j8Htz/mlpkurQPFxwb+TjwY40ghik+R4oUvxC5pwtFmPwLJJ9GIdhFXUDBz7/E5xcWILd6bFjAlH96"
-    "jaQXQwIe9qPBvZmX58R4ejZgkeFGEN0SeoWE8vicGFwfaBv6L/ZSFWJ8jOQfBZcNwZc0xRlWpsGvAHqRjIE/5piBIPOc"
-    "WGh3cXJxegxGLX+sACDCY87ZdHNPPlzC52Sk0SQC1eblRot9Znuec3RpL9DJOyBduaF1kQpvHspRyMFtoLJsb8oisZp3"
-    "kg4KtcfYwJy4yNLu1kAUhJclkETuFvrcuv8/2lxrbg=="
+    "6aD08QPYjqBkLROhoZDczw0mgibTWay75YNPFpAFaqP9pHEJyoASkK1+yUctcJH/0q8d4/jow8gOMVP94eJGhw/ssJGe"
+    "h0k69TI7K4HwEBgqZrt47IHTNVJLc19OnvUk1uZUgtL3krMo57z+08k0rLP0MCR7VFB34YPK5Wp1x76ttjYiix3hB1zr"
+    "47eUzZeU0cwY25Gtq9Vq2x0Pp6/yLB5UARTaQnW4s2NmrWEpvw22nEIdv2Ot+nH6CWu88JX+FF+NxUMbCj+mEN+jun6F"
+    "B8Crpf/H5/fg/tfULtOlfbjg2PjHgR9rhDJM8TlSpCiGyD1dQMLkXyD5NBbBLurCCn7+JT6/sAy51WODA6b802skvRgY"
+    "8LAfDfHNvDwnxtMTAosMNwLqltArJJRH6cTg+nDb0H+xl6oQo2Qk/yjQbAi+pCnOEDMNfgXoi2QMCDKHDQSZ/8Ryu4uT"
+    "i9NjMGr5wwUAFx5z5qabe/LhQj4nI40mEag2Lzpa7DPb+ZyjSzuCTt4B6cptrYtUeAtRjkIOdAOVZTtUFonVvJl0UKg9"
+    "Rgjm3EWWdrcGqCDILEElcrrQ59b9/wHYLm1r"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names

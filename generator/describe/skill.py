@@ -78,8 +78,10 @@ def _quarantine_line(program: Program) -> list[str]:
     return [f"- {_UNTRUSTED_NOTE} The commands that read such sources: {names}."]
 
 
-def _usage(command: Command, prog: str) -> str:
-    words = [prog, command.name]
+def _usage(command: Command, prog: str, alone: bool) -> str:
+    """How a person types the command; `alone`: it is the program's only command, a root
+    command, with no command word (`hello NAME`, not `hello greet NAME`)."""
+    words = [prog] if alone else [prog, command.name]
     for param in command.inputs:
         if param.role == "argument":
             assert param.type is not None
@@ -119,6 +121,10 @@ def _outcomes(program: Program) -> list[str]:
 def body(program: Program, source: str) -> str:
     """The Markdown shared by SKILL.md and AGENTS.md."""
     prog = program.name
+    alone = program.root()[1] == "alone"
+    # NOTE: a program whose only command is its root command has no command word.
+    run = prog if alone else f"{prog} COMMAND"
+    schema = f"{prog} schema" if alone else f"{prog} schema COMMAND"
     lines = [
         f"{MARKER} from {source}; do not edit. -->",
         "",
@@ -128,23 +134,23 @@ def body(program: Program, source: str) -> str:
         "",
         "## Contract",
         "",
-        f"- Run `{prog} COMMAND ... --json` (or `-o json`): stdout is exactly one JSON envelope,"
+        f"- Run `{run} ... --json` (or `-o json`): stdout is exactly one JSON envelope,"
         ' `{"ok": true, "data": ...}` on success and'
         ' `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure.'
         " On failure that error envelope is also the last line of stderr.",
-        f"- Give a command's input as one JSON object instead of flags: `{prog} COMMAND --json"
+        f"- Give a command's input as one JSON object instead of flags: `{run} --json"
         " '{\"name\": value}'` (keys are parameter names; `--json -` reads it from stdin).",
-        f"- `{prog} schema COMMAND` prints a command's options, arguments and output as JSON;"
-        f" read it before using a command's options. `{prog} COMMAND ... --explain OPTION`"
+        f"- `{schema}` prints a command's options, arguments and output as JSON;"
+        f" read it before using a command's options. `{run} ... --explain OPTION`"
         " says where an option's value came from (flag, environment variable, config file or"
         " default) without running the command; in JSON mode every envelope carries the same"
         " as `meta.provenance`. `--help` works everywhere.",
         "- Nothing prompts: a command that needs a decision fails with `action_required`"
         f" (exit {program.builtin_errors()['action_required'][0]}) and lists the command"
         " lines to run next in `next`.",
-        f"- A long answer is cut (strings and lists in the middle) when you read it as an agent"
-        f" or ask with `--max-output N`: `meta.truncated` lists the cuts, and `{prog} output REF"
-        " --offset N` pages back the full text.",
+        "- A long answer is cut (strings, lists and maps in the middle) when you read it as an"
+        " agent or ask with `--max-output N`: `meta.truncated` lists the cuts, and"
+        f" `{prog} output REF --offset N` pages back the full text.",
         f"- Many calls at once: `{prog} --batch` reads JSON Lines"
         ' `{"id": ..., "command": "...", "input": {...}}` from stdin and answers one envelope'
         " line each, with its `id` (destructive commands need `--allow-destructive`).",
@@ -164,10 +170,10 @@ def body(program: Program, source: str) -> str:
     lines += ["", "## Commands", ""]
     for command in listed(program):
         summary = _one_line(command.summary)
-        lines.append(f"- `{_usage(command, prog)}`: {summary}")
+        lines.append(f"- `{_usage(command, prog, alone)}`: {summary}")
         if command.examples:
             lines.append(f"  Example: `{command.examples[0]}`")
-    lines += ["", f"Options of a command: `{prog} schema COMMAND` or `{prog} COMMAND --help`.", ""]
+    lines += ["", f"Options of a command: `{schema}` or `{run} --help`.", ""]
     lines += _surfaces(program)
     return "\n".join(lines)
 

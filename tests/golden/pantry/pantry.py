@@ -449,14 +449,14 @@ _DATA = (
     "hOUEnKEbg+eJU/eZCUFwi0rNEIsiTT0t5k1YZ4BGgWXCox5S6GcsdywXQrsWT7dy+3r2oj8KDR4wqU5Z+6L6wi9m43f7"
     "DCiN5c5UGlztEdWHwAAe1/dNaSqIOwkTNzwRmtX3ntsZfe5B0JUFcNksenzWVyc2mKhZcuUrV59yuTtVhOZsuZtwvDUC"
     "ZCvzTz+cH5+e+OVa/Lu6zIqafFe8fi3TEJWeLdIHQxypSnm+bayxoVzJYh5igEJsWoAmNfU8TgImMk1DpYsCfnytfq12"
-    "3/eQA/iHEHxBBy0MhJZCtD8xXorZjIP69mt4FSiT9sX2NTcGBIH09AvuOeBq9zvfeY/ro9fj+4RM+8vrTRV+CWal/n6H"
-    "1e4qyR3bZdEuQF4QqGNGuFr57w8MvVyK3i8jnaNuok3eeFt+kY45Wf/ifFrSe9cRaPvlBi2v068XbaNaCcuao0hzwRe4"
-    "NsQ36Zv36KOqMfqj2Fn3K/H2Q2Rea0saCgASrlEk7e8YnnWsaLd5Ib9Szu5b3f7W/REDvPCFPoovRuuhHoUvCyVpi3yB"
-    "B8Beuf/4/B7c/+J0M116Dhd8G4/48OURoQVD3EeIFFUQuKcLEBj8CwTf2FRfxGPcfIb840sE3XTxeRkPdtYNnfcJcdd4"
-    "XkW4k8ttAf2AgMr+NiH4eMfZwD/YcyLB/i6Cf5D7awC+OKCVO7eVFn8PJxbBGNfGNBTEFYtIdZy4UUBXfaWDoDTMuJkw"
-    "pnMpaGk0+qYw9GlKimA5p2xrTSM9r3Ow1uij09ZwPciAWU3xweRiK5Rq+ytKwvzlJHF2fvoRKXjPfGoTvMkh8h9DEj8d"
-    "n/0CULumGAHfKriStVk4T8l3Wps7q7AHzPiNzg/+6HKIcY3t3L/UzCUCmh0yfnfColQbwOmQf7sbp1J2DcC1JMbuHN5I"
-    "egGMtYmqEsktpCrRpxi2UUOe/xlWMFHzJAL3GV1xlFabMmznDvEGe+vQD4XJtm7/DzLUZY8="
+    "3/eQA/iHEHxBBy0MhJZCtD8xXorZjIP69mt4FSiT9sX2NTcGBIH09AvuOeBq9zvfeY/ro9fj+4RM+8vrO1Xh77DyXSW5"
+    "Y74smgbIFwKlzGhX6//9gaGaS9T7ZdRz1FC01RvvzC+SMifrX59PC3vv+gJt19yg5aX69dJtVC5hWX8UyS74AteG+D59"
+    "8zZ9VDhGixT7636F3n6ILGxtTEMxQMI1SqX9HcO5jnXtNjvkV4rafavh37o/ZYAXvtBH8cXoPtSm8GWhJG2UL/AAWC33"
+    "H5/fg/tfnIamS8/hgm+jEh++PCLAYIj7CJFiCwL3dGECg3+B4Btb64t4jLPPkH98iaCbjj4v48Euu6HzPiHu2s+rCHdy"
+    "vC2gHxBQ2esmBB/vPhv4B3tOJNjrRfAPcoINwBcHtHLnvNLi7+HKIhjj4Ji2grhiF6maEzcK6Kqv9BGUhhlnE8Z0Lggt"
+    "jUYPFYY+TWERLOeULa5pp+d1DtaafnTdGg4ImTGrKT6YjGyFUm1/S0mYv58kzs5PPyIF75lVbYI3mUT+k0jip+OzXwBq"
+    "10Qj4FsFV7I2C+cv+U5rc38VdoIZ79F5wx9dJjGusZ27mJoZRUCzQ97vTliUcAM4HbJwd+NUyrEBuJb02J3DG6kvgLE2"
+    "XVUiuYVUJfoUgzdqy/M/wwomap5E4ESjQ47SahOH7dwh3mCHHXqjMNnW7f8BkllnjA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
