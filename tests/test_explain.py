@@ -68,7 +68,7 @@ def test_explain_names_the_winner_and_the_candidates(tool: Path) -> None:
     first, candidates = result.out.splitlines()
     assert first == 'mode = "safe"   from env SETTINGS_MODE'
     assert "flag --mode (unset)" in candidates
-    assert 'config settings.json "fast"' in candidates
+    assert 'config settings.json mode "fast"' in candidates
     assert 'default "safe"' in candidates
     explained = call(tool, "connect", "--explain", "--port", "--json").json()["data"]
     # NOTE: settings.json sets only mode, so port falls through every source to its default.

@@ -190,7 +190,7 @@ def test_a_bad_config_value_names_where_it_came_from(project: Path) -> None:
     (project / "tool.toml").write_text('level = "high"\n')
     with pytest.raises(UsageError) as raised:
         _level(_call({}))
-    assert raised.value.message == "config tool.toml: expected an integer, got 'high'"
+    assert raised.value.message == "config tool.toml level: expected an integer, got 'high'"
 
 
 def test_a_list_option_from_env_and_from_config(
@@ -221,14 +221,15 @@ def test_provenance_names_the_source_what_it_overrides_and_the_value(
     (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
     (project / "tool.toml").write_text("level = 3\n")
     monkeypatch.setenv("TOOL_LEVEL", "4")
-    pyproject = f"pyproject {project / 'pyproject.toml'} [tool.tool]"
+    # NOTE: a place that holds a value is named with the key that holds it.
+    pyproject = f"pyproject {project / 'pyproject.toml'} [tool.tool] level"
     call = _call({})
     call.sources.full = True
     assert _level(call) == 4
     entry = {
         "source": "env",
         "from": "env TOOL_LEVEL",
-        "overrides": ["config tool.toml", pyproject],
+        "overrides": ["config tool.toml level", pyproject],
         "value": 4,
     }
     assert call.provenance == {"level": entry}
@@ -239,7 +240,7 @@ def test_provenance_names_the_source_what_it_overrides_and_the_value(
     assert call.provenance["level"] == {
         "source": "flag",
         "from": "flag --level",
-        "overrides": ["env TOOL_LEVEL", "config tool.toml", pyproject],
+        "overrides": ["env TOOL_LEVEL", "config tool.toml level", pyproject],
         "value": 5,
     }
 
@@ -272,7 +273,7 @@ def test_explaining_lists_every_candidate(monkeypatch: pytest.MonkeyPatch, proje
         "candidates": [
             {"source": "flag", "from": "flag --level"},
             {"source": "env", "from": "env TOOL_LEVEL", "value": "4"},
-            {"source": "config", "from": "config tool.toml", "value": 3},
+            {"source": "config", "from": "config tool.toml level", "value": 3},
             {"source": "pyproject", "from": pyproject},
             {"source": "default", "from": "default", "value": 1},
         ],
@@ -311,7 +312,7 @@ def test_a_secret_is_never_recorded(monkeypatch: pytest.MonkeyPatch, project: Pa
         "token": {
             "source": "env",
             "from": "env TOOL_TOKEN",
-            "overrides": ["config tool.toml"],
+            "overrides": ["config tool.toml token"],
             "secret": True,
         }
     }
@@ -322,7 +323,7 @@ def test_a_secret_is_never_recorded(monkeypatch: pytest.MonkeyPatch, project: Pa
     assert call.provenance["token"]["candidates"] == [
         {"source": "flag", "from": "flag --token"},
         {"source": "env", "from": "env TOOL_TOKEN", "set": True},
-        {"source": "config", "from": "config tool.toml", "set": True},
+        {"source": "config", "from": "config tool.toml token", "set": True},
         {"source": "pyproject", "from": f"pyproject {project / 'pyproject.toml'} [tool.tool]"},
     ]
     assert "value" not in call.provenance["token"]

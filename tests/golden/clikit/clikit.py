@@ -3384,7 +3384,10 @@ class _Sources:
         for source in ("config", "pyproject"):
             path, table = self._file(source)
             where = f"{source} {path}" if path else f"{source} (no file found)"
-            yield source, where, self._lookup(table, self.command, key, flag)
+            value, name = self._lookup(table, self.command, key, flag)
+            # NOTE: the key too, when it is there: a bad value's error names it, as an env
+            # var's names the variable (`config tool.toml show.retries: ...`).
+            yield source, f"{where} {name}" if name else where, value
 
     def _file(self, source: str) -> tuple[str, dict[str, Any]]:
         # NOTE: read once per process, so an MCP server does not search the disk on every call.
@@ -3399,19 +3402,21 @@ class _Sources:
         return _FILES[key]
 
     @staticmethod
-    def _lookup(table: dict[str, Any], command: str, key: str, flag: str) -> Any:
-        """A key in the command's own table (`[add]`, `[tasks.purge]`), else at the top level."""
-        scopes = [table]
+    def _lookup(table: dict[str, Any], command: str, key: str, flag: str) -> tuple[Any, str]:
+        """A key in the command's own table (`[add]`, `[tasks.purge]`), else at the top level:
+        its value and its dotted name (`tasks.purge.force`); `_REQUIRED` and "" when absent."""
+        scopes: list[tuple[str, dict[str, Any]]] = [("", table)]
         section: Any = table
-        for part in command.split():
+        words = command.split()
+        for depth, part in enumerate(words, 1):
             section = section.get(part) if isinstance(section, dict) else None
             if isinstance(section, dict):
-                scopes.insert(0, section)
-        for scope in scopes:
+                scopes.insert(0, (".".join(words[:depth]) + ".", section))
+        for prefix, scope in scopes:
             for name in (key, flag.lstrip("-")):
                 if name in scope:
-                    return scope[name]
-        return _REQUIRED
+                    return scope[name], prefix + name
+        return _REQUIRED, ""
 
     @staticmethod
     def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]:
