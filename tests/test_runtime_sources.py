@@ -165,6 +165,22 @@ def test_the_user_config_dir(project: Path) -> None:
     assert _level(_call({})) == 13
 
 
+def test_a_relative_xdg_config_home_is_ignored(
+    monkeypatch: pytest.MonkeyPatch, project: Path
+) -> None:
+    """The XDG spec: a relative $XDG_CONFIG_HOME is invalid and is to be ignored (it would
+    name a folder of whatever the working directory is)."""
+    (project / "rel" / "tool").mkdir(parents=True)
+    (project / "rel" / "tool" / "config.json").write_text('{"level": 42}')
+    monkeypatch.setenv("XDG_CONFIG_HOME", "rel")
+    monkeypatch.setenv("HOME", str(project / "home"))
+    assert _level(_call({})) != 42
+    (project / "home" / ".config" / "tool").mkdir(parents=True)
+    (project / "home" / ".config" / "tool" / "config.json").write_text('{"level": 7}')
+    sources._FILES.clear()
+    assert _level(_call({})) == 7
+
+
 def test_a_config_file_that_is_not_a_table(project: Path) -> None:
     (project / "tool.json").write_text("[1, 2]")
     with pytest.raises(UsageError) as raised:

@@ -3729,8 +3729,12 @@ class _Sources:
                 what = "a directory, not a file" if os.path.isdir(explicit) else "no such file"
                 raise UsageError(f"--config {explicit}: {what}")
             return explicit, _Sources._load(explicit)
-        home = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+        home = os.environ.get("XDG_CONFIG_HOME", "")
+        if not os.path.isabs(home):  # NOTE: the XDG spec: a relative one is to be ignored
+            home = os.path.join(os.path.expanduser("~"), ".config")
         for pattern in _CONFIG_FILES:
+            if "{config}" in pattern and not os.path.isabs(home):
+                continue  # NOTE: no home (`~` unexpanded): never a folder of the working directory
             path = os.path.normpath(pattern.format(name=PROGRAM, config=home))
             if os.path.isfile(path):
                 return path, _Sources._load(path)
