@@ -167,6 +167,52 @@ def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
     assert answer["result"]["structuredContent"] == {"result": str(home)}
 
 
+COUNT = """
+from burgee import command, program
+
+program(name="counted", config=True)
+
+
+@command(effects="read_only")
+def show(count: int = 1) -> str:
+    \"\"\"The count.\"\"\"
+    return "x" * count
+"""
+
+
+def test_the_printed_server_is_the_one_just_tried(tmp_path: Path) -> None:
+    """The tool-wide flags given with `--mcp` (`--config`, `--max-output`, `--debug`) apply to
+    every call, so the printed configuration carries them, a path made absolute: the client
+    starts the server elsewhere."""
+    tool = generate(tmp_path, COUNT)
+    (tmp_path / "team.toml").write_text("count = 300\n")
+    printed = run(
+        tool, "--mcp", "--config", "team.toml", "--max-output", "100", "--debug", "--print-config"
+    )
+    server = json.loads(printed.out)["mcpServers"]["counted"]
+    assert server["args"][1:] == [
+        "--mcp",
+        "--config",
+        str(tmp_path / "team.toml"),
+        "--max-output",
+        "100",
+        "--debug",
+    ]
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "counted"}}
+    proc = subprocess.run(
+        [server["command"], *server["args"]],
+        input=line(INIT) + line(call),
+        capture_output=True,
+        timeout=60,
+        check=False,
+        cwd="/",
+    )
+    answer = json.loads(proc.stdout.splitlines()[1])["result"]["structuredContent"]
+    # NOTE: 300 characters from the config file, cut to the limit given with --mcp.
+    text = answer["result"]
+    assert text.startswith("x" * 20) and "characters omitted" in text and len(text) < 300
+
+
 def test_a_tool_inside_a_zipapp_configures_the_archive(tmp_path: Path) -> None:
     """In a zipapp the tool's file cannot be run; the archive can, and that is what is named."""
     folder = tmp_path / "app"

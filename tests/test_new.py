@@ -130,7 +130,7 @@ def test_rejects_a_bad_answer_without_leaving_anything(tmp_path: Path) -> None:
     assert proc.stderr.startswith("burgee new: error: invalid description")
     proc = burgee("new", "tool", "--license", "WTFPL", cwd=tmp_path)
     assert proc.returncode == 2
-    assert "invalid choice" in proc.stderr
+    assert "--license: expected one of MIT, Apache-2.0" in proc.stderr
     assert list(tmp_path.iterdir()) == []
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -280,5 +281,13 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     given_json, flags = json.loads(by_json.stdout), json.loads(by_flags.stdout)
     assume(not flags["ok"] and not given_json["ok"])
     assert flags["error"]["kind"] == given_json["error"]["kind"] == "usage", (flags, given_json)
-    message = _keyed(flags["error"]["message"], surfaces.commands[command])
-    assert message == given_json["error"]["message"], (by_flags.args, values)
+    # NOTE: the problem of this key: other drawn values may be refused too, and argparse stops
+    # at a bad choice before the converters see the rest.
+    keys = "|".join(re.escape(k) for k in sorted(values, key=len, reverse=True))
+
+    def of_key(message: str) -> set[str]:
+        return {p for p in re.split(f"; (?=(?:{keys}): )", message) if p.startswith(f"{key}: ")}
+
+    by_flag = of_key(_keyed(flags["error"]["message"], surfaces.commands[command]))
+    by_key = of_key(given_json["error"]["message"])
+    assert by_flag and by_flag == by_key, (by_flags.args, values, by_flag, by_key)

@@ -230,5 +230,5 @@ def test_a_converter_named_as_data_is_the_one_its_code_would_be(
 def test_a_converter_named_as_data_refuses_what_its_code_refuses() -> None:
     with pytest.raises(ValueError, match="more than the maximum 5"):
         _converter(("_within", "_Int", 1, 5), NAMES)("6")
-    with pytest.raises(ValueError, match="not one of fast, slow"):
+    with pytest.raises(ValueError, match="expected one of fast, slow"):
         _converter(("_choice", "fast", "slow"), NAMES)("medium")

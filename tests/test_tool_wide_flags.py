@@ -167,9 +167,7 @@ def test_a_value_argparse_takes_for_a_short_flag_is_not_shown(tool: Path) -> Non
     # NOTE: argparse reads `-hunter2` as `-h` with the value `unter2`.
     result = run(tool, "login", "--token", "t", "--tokn", "-hunter2", "--json")
     assert result.code == 2, result
-    assert json.loads(result.out)["error"]["message"] == (
-        "argument -h/--help: ignored explicit argument"
-    )
+    assert json.loads(result.out)["error"]["message"] == ("-h/--help: ignored explicit argument")
     assert "unter2" not in result.out + result.err
 
 

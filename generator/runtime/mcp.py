@@ -541,12 +541,29 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 }
 
 
+def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) -> list[str]:
+    """The tool-wide flags given with `--mcp` that every call reads, as a client must repeat
+    them; a path made absolute (from `--cwd`, where the server reads it), since a client starts
+    the server from a folder of its own."""
+    base = os.path.abspath(cwd or os.curdir)
+    words: list[str] = []
+    if config is not None:
+        words += ["--config", os.path.join(base, config)]
+    if invocation.max_output is not None:
+        words += ["--max-output", str(invocation.max_output)]
+    if invocation.spill_dir is not None:
+        words += ["--spill-dir", os.path.join(base, invocation.spill_dir)]
+    if invocation.debug:
+        words.append("--debug")
+    return words
+
+
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
     options = _McpOptions(invocation.rest, invocation.print_config)
-    if options.print_config:
-        return _print_config(options)
     config = invocation.config()
+    if options.print_config:
+        return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))
 
     def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
         server = _McpServer(debug, shared)

@@ -220,9 +220,11 @@ class _McpOptions:
             raise UsageError("--token-env goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
 
 
-def _print_config(options: _McpOptions) -> int:
+def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
-    reads (`--client`), with `--env` and `--cwd`; for `--http`, the URL to connect to."""
+    reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
+    (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
+    to connect to."""
     import json
     import shutil
 
@@ -259,6 +261,7 @@ def _print_config(options: _McpOptions) -> int:
             if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
                 module = os.path.abspath(sys.argv[0])
             server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
+        server["args"] += list(flags)
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]

@@ -5760,9 +5760,11 @@ class _McpOptions:
             raise UsageError("--token-env goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
 
 
-def _print_config(options: _McpOptions) -> int:
+def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     """Print the configuration that starts this tool as an MCP server, in the shape the client
-    reads (`--client`), with `--env` and `--cwd`; for `--http`, the URL to connect to."""
+    reads (`--client`), with `--env`, `--cwd` and the tool-wide `flags` given with `--mcp`
+    (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
+    to connect to."""
     import json
     import shutil
 
@@ -5799,6 +5801,7 @@ def _print_config(options: _McpOptions) -> int:
             if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
                 module = os.path.abspath(sys.argv[0])
             server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
+        server["args"] += list(flags)
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6890,12 +6893,29 @@ _MCP_METHODS: dict[str, Callable[[_McpServer, str, dict[str, Any], bool], str | 
 }
 
 
+def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) -> list[str]:
+    """The tool-wide flags given with `--mcp` that every call reads, as a client must repeat
+    them; a path made absolute (from `--cwd`, where the server reads it), since a client starts
+    the server from a folder of its own."""
+    base = os.path.abspath(cwd or os.curdir)
+    words: list[str] = []
+    if config is not None:
+        words += ["--config", os.path.join(base, config)]
+    if invocation.max_output is not None:
+        words += ["--max-output", str(invocation.max_output)]
+    if invocation.spill_dir is not None:
+        words += ["--spill-dir", os.path.join(base, invocation.spill_dir)]
+    if invocation.debug:
+        words.append("--debug")
+    return words
+
+
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
     options = _McpOptions(invocation.rest, invocation.print_config)
-    if options.print_config:
-        return _print_config(options)
     config = invocation.config()
+    if options.print_config:
+        return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))
 
     def make(debug: bool, shared: _McpServer | None = None) -> _McpServer:
         server = _McpServer(debug, shared)
