@@ -268,3 +268,31 @@ def test_golden_is_current_and_deterministic(case: str, tmp_path: Path) -> None:
         assert result.returncode == 0, result.stderr
         fresh = (tmp_path / committed.name).read_text(encoding="utf-8")
         assert fresh == committed.read_text(encoding="utf-8"), f"run {REGEN}"
+
+
+def _records(node: Any) -> list[dict[str, Any]]:
+    """Every record (a dataclass's or TypedDict's object: it has a title) inside a schema."""
+    found = []
+    if isinstance(node, dict):
+        if "properties" in node and "title" in node:
+            found.append(node)
+        for value in node.values():
+            found += _records(value)
+    elif isinstance(node, list):
+        for value in node:
+            found += _records(value)
+    return found
+
+
+def test_a_record_admits_only_its_fields() -> None:
+    """The tool refuses a field a record does not have, in input and in a result, so every
+    record's schema says `additionalProperties: false`: a client that checks against the
+    published schema is not misled."""
+    records = []
+    for name in ("kitchen", "pantry", "clikit"):
+        tool = golden_output(GOLDEN / name)
+        for entry in run(tool, "--llms").json()["tools"]:
+            records += _records([entry["inputSchema"], entry["outputSchema"]])
+        records += _records(schemas_in(run(tool, "schema").json()))
+    assert len(records) >= 3
+    assert all(record.get("additionalProperties") is False for record in records), records

@@ -97,6 +97,9 @@ class _Types:
             fields[field.name] = kind if field.required else NotRequired[kind]
         built = TypedDict(record.name, fields)  # type: ignore[misc]
         built.__doc__ = record.doc or None
+        # NOTE: the tool refuses a field the record does not have (`unknown field`), in input
+        # and in a result: the schema says so, `additionalProperties: false`.
+        built.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
         return built
 
     def _dataclass(self, record: Record) -> Any:
@@ -111,7 +114,12 @@ class _Types:
                 fields.append((field.name, kind, dataclasses.field(default_factory=_unknown)))
         built = dataclasses.make_dataclass(record.name, fields)
         built.__doc__ = record.doc or None
+        built.__pydantic_config__ = _CLOSED  # type: ignore[attr-defined]
         return built
+
+
+#: A record's fields are all it may have.
+_CLOSED = pydantic.ConfigDict(extra="forbid")
 
 
 def _unknown() -> None:
