@@ -219,6 +219,14 @@ def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
     unknown = burgee("gen", cwd=project)
     assert unknown.returncode == 2
     assert "unknown key 'skill_dir' in [tool.burgee]" in unknown.stderr
+    # NOTE: a pyproject.toml that does not parse is said to, where: not that it lacks the table.
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8").replace('"bin/greeter.py"', "bin/greeter.py"),
+        encoding="utf-8",
+    )
+    broken = burgee("gen", cwd=project)
+    assert broken.returncode == 2
+    assert broken.stderr == f"burgee gen: error: {pyproject.resolve()}:7:10: Invalid value\n"
 
 
 def test_gen_json_answers_the_files_written_unchanged_and_the_warnings(tmp_path: Path) -> None:

@@ -95,6 +95,24 @@ def load_toml(path: Path) -> dict[str, Any] | None:
         return None
 
 
+def toml_error(path: Path) -> str | None:
+    """Why a TOML file cannot be read, as a located error where it has a place
+    (`pyproject.toml:9:10: Expected ...`); None when it reads."""
+    try:
+        tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        return f"{path}: cannot read it: {error.strerror}"
+    except UnicodeDecodeError:
+        return f"{path}: not UTF-8 text"
+    except tomllib.TOMLDecodeError as error:
+        text = str(error)
+        at = re.search(r" \(at line (\d+), column (\d+)\)$", text)
+        if at is None:
+            return f"{path}: {text}"
+        return f"{path}:{at[1]}:{at[2]}: {text[: at.start()]}"
+    return None
+
+
 def pyproject_dependencies(path: str) -> tuple[str, ...]:
     """`[project].dependencies` of the nearest pyproject.toml above the handlers file."""
     found = nearest_pyproject(path)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic
 from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
-from burgee.read.imports import load_toml, nearest_pyproject
+from burgee.read.imports import load_toml, nearest_pyproject, toml_error
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
 from burgee.write.generate import checked, generate, read
@@ -45,6 +45,9 @@ def targets(args: argparse.Namespace) -> None:
         return
     found = nearest_pyproject(Path.cwd() / "pyproject.toml")
     data = load_toml(found) if found is not None else None
+    if found is not None and data is None:
+        # NOTE: its [tool.burgee] may be there: say why it cannot be read, not that it is not.
+        raise Refused([toml_error(found) or f"{found}: cannot be read"], "gen")
     table = data.get("tool", {}).get("burgee") if isinstance(data, dict) else None
     if found is None or not isinstance(table, dict):
         raise Refused(
