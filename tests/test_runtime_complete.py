@@ -106,7 +106,7 @@ def test_the_nodes_of_a_table() -> None:
     # flags; `output REF` completes its paging options, and nothing for the reference.
     assert root[1][-2:] == [
         ("output", "Read back the full text of an answer that was cut."),
-        ("completion", "print a shell completion script (bash, zsh, fish, pwsh)"),
+        ("completion", "Print a shell completion script (bash, zsh, fish, pwsh)."),
     ]
     assert [o[0] for o in nodes["output"][2][:2]] == [("--offset",), ("--limit",)]
     assert nodes["output"][3] == [(0, "none", False)]
@@ -157,8 +157,8 @@ def test_the_nodes_of_a_table() -> None:
                 "        ('load#'*) _files ;;",
                 "        ('') __tool_x_describe 'store' 'Stock operations.' 'load'"
                 " 'Load files; it'\\''s \"quoted\".' 'output' 'Read back the full text of an"
-                " answer that was cut.' 'completion' 'print a shell completion script (bash, zsh,"
-                " fish, pwsh)' ;;",
+                " answer that was cut.' 'completion' 'Print a shell completion script (bash, zsh,"
+                " fish, pwsh).' ;;",
             ],
         ),
         (

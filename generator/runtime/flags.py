@@ -96,7 +96,7 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--output",
         "FORMAT",
-        "output format (default: text)",
+        f"output format, {' or '.join(FORMATS)} (default: text)",
         short="-o",
         choices=FORMATS,
     ),

@@ -15,7 +15,7 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 #: The built-in commands every tool has, after its own: name -> summary (root help, completion).
 _BUILTIN_COMMANDS = {
     "output": _OUTPUT.summary,
-    "completion": f"print a shell completion script ({', '.join(_SHELLS)})",
+    "completion": f"Print a shell completion script ({', '.join(_SHELLS)}).",
 }
 
 #: Every top-level word the tool takes for itself, which no command or group may be named:
