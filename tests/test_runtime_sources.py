@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -463,6 +464,38 @@ def test_a_pyproject_table_is_checked_too(
     assert capsys.readouterr().err == (
         f"tool: warning: {where}: no command reads 'lvl' (did you mean 'level'?)\n"
     )
+
+
+def test_a_pyproject_that_does_not_parse_is_a_warning(
+    monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Someone else's pyproject.toml, mid-edit perhaps: the tool still works in that folder."""
+    install(monkeypatch, COMMANDS=_ROWS)
+    (project / "pyproject.toml").write_text("[tool.tool\nlevel = 2\n")
+    assert _level(_call({})) == 1
+    path = project / "pyproject.toml"
+    err = capsys.readouterr().err
+    assert err.startswith(f"tool: warning: {path}: Expected ']' at the end of a table")
+    assert err.endswith("; [tool.tool] not read\n")
+
+
+def test_without_a_toml_reader_a_pyproject_table_is_said_to_be_unread(
+    monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Python 3.9 and 3.10 have no tomllib: `[tool.tool]` is not read, and the tool says so
+    (a warning, and `--explain` names the file as not read), never a silent default."""
+    monkeypatch.setitem(sys.modules, "tomllib", None)  # NOTE: `import tomllib` then fails
+    (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
+    call = _call({})
+    call.sources.full = True
+    call.explaining = True
+    assert call.value("level", _Int.convert, 1, flag="--level", env="TOOL_LEVEL") == 1
+    where = f"{project / 'pyproject.toml'} [tool.tool]"
+    assert capsys.readouterr().err == (
+        f"tool: warning: {where} not read: reading TOML needs Python 3.11 or later\n"
+    )
+    pyproject = call.provenance["level"]["candidates"][-2]
+    assert pyproject["from"] == f"pyproject {where} (not read: TOML needs Python 3.11 or later)"
 
 
 def test_stray_keys_know_prompts_and_quote_what_toml_quotes(

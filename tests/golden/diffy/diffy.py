@@ -3217,17 +3217,44 @@ class _Sources:
         while True:
             path = os.path.join(directory, "pyproject.toml")
             if os.path.isfile(path):
-                # NOTE: someone else's pyproject.toml: anything may sit where ours would.
-                tools = _Sources._load(path, optional=True).get("tool")
-                table = tools.get(PROGRAM, {}) if isinstance(tools, dict) else {}
-                return f"{path} [tool.{PROGRAM}]", table if isinstance(table, dict) else {}
+                return _Sources._tool_table(path)
             parent = os.path.dirname(directory)
             if parent == directory:
                 return "", {}
             directory = parent
 
     @staticmethod
-    def _load(path: str, *, optional: bool = False) -> dict[str, Any]:
+    def _tool_table(path: str) -> tuple[str, dict[str, Any]]:
+        """`[tool.<name>]` of a pyproject.toml, someone else's file perhaps (anything may sit
+        where ours would, and it may be mid-edit): what cannot be read is a warning and an
+        empty table, never a tool that stops working in that folder."""
+        where = f"{path} [tool.{PROGRAM}]"
+        try:
+            import tomllib  # novermin (Python < 3.11 lands in the except)  # noqa: F401
+        except ImportError:
+            # NOTE: no TOML reader before Python 3.11: said when the file has our table.
+            try:
+                with open(path, encoding="utf-8", errors="replace") as file:
+                    ours = f"[tool.{PROGRAM}]" in file.read().replace(" ", "")
+            except OSError:
+                ours = False
+            if ours:
+                sys.stderr.write(
+                    f"{PROGRAM}: warning: {where} not read: reading TOML needs Python 3.11 "
+                    "or later\n"
+                )
+            return f"{where} (not read: TOML needs Python 3.11 or later)", {}
+        try:
+            data = _Sources._load(path)
+        except UsageError as error:
+            sys.stderr.write(f"{PROGRAM}: warning: {error.message}; [tool.{PROGRAM}] not read\n")
+            return f"{where} (not read)", {}
+        tools = data.get("tool")
+        table = tools.get(PROGRAM, {}) if isinstance(tools, dict) else {}
+        return where, table if isinstance(table, dict) else {}
+
+    @staticmethod
+    def _load(path: str) -> dict[str, Any]:
         """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
         try:
             with open(path, "rb") as file:
@@ -3237,8 +3264,6 @@ class _Sources:
                     try:
                         import tomllib  # novermin (Python < 3.11 lands in the except)
                     except ImportError:
-                        if optional:
-                            return {}
                         raise UsageError(
                             f"{path}: reading TOML needs Python 3.11 or later",
                             hint=f"use {PROGRAM}.json instead",
