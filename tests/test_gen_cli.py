@@ -302,3 +302,27 @@ def test_a_bad_program_name_is_reported_where_it_was_given(tmp_path: Path) -> No
         f"burgee gen: error: --name 'Bad Name': a program name is {rule}"
     )
     assert not (handlers.parent / "tool.py").exists()
+
+
+def test_a_renamed_program_is_told_of_the_files_left_under_its_old_name(tmp_path: Path) -> None:
+    """Files burgee wrote from this handlers file under the old name are named in warnings
+    (never deleted); another tool's skill in the same folder is not."""
+    handlers = _handlers(tmp_path)
+    project = handlers.parent
+    sides = ("--skill-dir", "skill", "--completions", "completions")
+    assert burgee("gen", "handlers.py", "--name", "greeter", *sides, cwd=project).returncode == 0
+    other = project / "other.py"
+    other.write_text(HELLO, encoding="utf-8")
+    made = burgee("gen", "other.py", "--name", "other", *sides, "-o", "o.py", cwd=project)
+    assert made.returncode == 0, made.stderr
+    renamed = burgee("gen", "handlers.py", "--name", "hello", *sides, cwd=project)
+    assert renamed.returncode == 0, renamed.stderr
+    warned = [line for line in renamed.stderr.splitlines() if ": warning: " in line]
+    stale = ["skill/greeter/SKILL.md", "completions/greeter", "completions/_greeter"]
+    stale += ["completions/greeter.fish", "completions/greeter.ps1"]
+    assert warned == [
+        f"handlers.py:1:1: warning: {path} was generated from this file under another program"
+        " name; remove it if the program was renamed"
+        for path in stale
+    ]
+    assert (project / "skill" / "greeter" / "SKILL.md").exists()

@@ -9,13 +9,13 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from burgee.model.diagnostics import Diagnostic
+from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
 from burgee.read.imports import load_toml, nearest_pyproject, toml_error
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
 from burgee.write.generate import checked, generate, read
-from burgee.write.sidecars import check_sidecars, sidecar_files, write_sidecars
+from burgee.write.sidecars import check_sidecars, orphans, sidecar_files, write_sidecars
 
 
 class Refused(Exception):
@@ -145,6 +145,15 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     except (WriteError, OSError) as error:
         raise Refused([str(error)], "io") from None
     files.record(done)
+    for orphan in orphans(program, args):
+        warn(
+            Diagnostic(
+                span=SourceSpan(path=str(handlers), line=1, column=1),
+                message=f"{orphan} was generated from this file under another program name; "
+                "remove it if the program was renamed",
+                level="warning",
+            )
+        )
     return files
 
 
