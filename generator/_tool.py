@@ -380,108 +380,108 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfK6ymd7s76LH2X7KnUlqQQQGEqIQICLASUzsar21+wP219y/ZgZDAiQAh/OxjFS"
-    "uzKJx0xPT0/31z09zV8Pwmw6S2QRZ+nB6ODX04OLPJvP1OnB6OTk9OD0wMN/LmQKn04PfpCpzINCikAUWZaISZ5N4fNl"
-    "kEaJzJWYxIkcnh6cefBOeCnDK3rrGX5afkzcxMVlNi/ETR4XcXohgnRRXMIH834qb/jtXHKPcIF7neXZzzIszIO5nORS"
-    "XdLD7+Qgl2kkc3heP3ZPiULCELER7FgJFUxkssDX4T94CTgwBdLMmHmwJ2feEYwdvg8yanowAGpn8wJ7PT3AlugyX+Qh"
-    "9SI5CeZJMRKP02AqnwxnCzGWKo6k+OvT189/fPHufZ+IxlYH+Ag3lmYpN1ZcSiT7Ig+mAm+LXnYt8xwaUOZ6D6//eTgc"
-    "9p2m4CEFE7imNf1EU4P61nKb5fwBqZn5eual8ySBizhtUqQZzdmxAKbTjArsFHgCPJVCFQFyRX6MC3G/L+KJuYsci5WY"
-    "xkrh1Gf5P//+j7JnVeRxWJRdm++27wJFQtwEeQpvK9FLMxFlIT5GjYlcFvM8BYkC8gKUbA/EIYlVAXcUzI+VvTDIozit"
-    "dD7J8lCWfeuvtutcgiSFII6pcGe+uASCxvP8QkoRxRHyRVzoxeKw1C41tSRFQaIywSxFFo0DdemJX/DPJFaX0FskZjfw"
-    "oWxBqDCPZ4UScVpk8BKwM4pzkPcsXzisvIqTZAA3Vvf3/n9e/vjj+fOX7w5ZaA/pwnAaUa/l3ac/vHj94T1cx3VDzevW"
-    "JtCYxJXkLHpn9Ww8nYESIKJZrtZ1xNrB7QZEmjhSXwfwL8w+/FHBAiXkBicLRDLKpCpZFcxBJvKlVxfZPNcr0a7tixh1"
-    "ylzJfIh3nCWTxKFMldR66dXLD9TG01kAbBk8GB7R1/96/3zwcPAsCeaK+3ibZ7M8lkXAE8frVjfldAvNOV3Vp/TmUuYg"
-    "PZkIWWHq1Y8q0GllePj66asXbkN8R5XzU16xMxSoK7PURzhyatw8J2CNCAlaZAESo25A95L0x9cyxbnElWJmhTvV3HWn"
-    "s9ThlSmtDXLFoCqMmUycsdA3Ow7gc1qIy+xGSJgTgXclKQ22SNk8iUQIZupCekS6mAUFPIcD9GHaRTCbJQufB8K2I8+y"
-    "Au0GmUr8c3Z74B0kyVSxNUWDRYYFPrPCH50eXMpkRo9XZBZuPM/C+VSmrLTI2HnEzDBIkmAMtlW8QLp9avXkjOTPR02K"
-    "fFEgZ3Kg5CxArRMJbdZwDJcim7CO0Ep/KF6m19mVNeQwWF+rL9YCYjD4WQEN9x5fB8lcPrnns3r39Xcf3vzv929ei2xM"
-    "kzFFRiEnSRNim7BG/DgFDfkepH8a+Me45FhAlMAlSa/L9Fom2QysAmi0IgKd6gn/19NTWLVX+HckinwOs4Gfo6AI+BqY"
-    "qlvfg4WcgSz6eN1nCsCs+ayXda+iFxilT5QBC5ChKJRMOOpNmoUxsAzZQJ3zK05nyOFckkqEN3SXcaFkMukPxVMxCeJk"
-    "Tg/wAKtjIFHnQZBq46v0yFWcRvgv351KpYILWV4AnhIZt7d6AgAHZengF5lnguxqmEXyWPj4DJjbYq64bfwbhChG57n8"
-    "2xwsA/Xio1QAk3guU/mxODkDRqL4GHFBTalQj+TzVOATQysaSvPUMEzpZa9f9ZAhWncTpyyBClmUZITySEMAD0Ownb0p"
-    "qL0hzHAaosge2560bX334i8+yO8F9DQOAEMinRNYyoDoPhb9krDBYIyz7yPNACsAStKSUSMWsh9pSDwlscNtTXd5geSV"
-    "2O1rgYwBO6CwWjklQ4LaA4cUyTAJgLUW8cSk73iQvHQDIxqjdnLNl3R7fBU1NhBEsgcMzm7SkrND8YYfhbFW4dYIAYjQ"
-    "OG6EdKCOq6AurQAV43gyi/gO60FCB8fEcqPWQTGAeKVwaSp6PnXn9z0iDFgFEy8U6FblKleZhnI4JGXnKAMYFerGxYz1"
-    "IS9Fegj000zmRYyWefTr7a1F2Ju+eOu5Gtc4MMsKt51Dc5rC/97JILIwHjAnir6Ip7MsJ/clLvrECAZVKDLAnzQKEvz4"
-    "FlwbkKdpFs0TyQwjUUZ3BJoG8woyhFZGewsxLLqfNEY1XfIqBZRwIUEISNqI2hMkfMgL4QzQID2WShBLBaKczhbGXSqy"
-    "aSJ6ZmieXmOegynhogWMMK8AEZF4s8iAh7DA2FCXcgDLTFsltqEw/AJkCOQMoDLwBhdHqsXjmPWOlkmP5YSlFjuimyDh"
-    "0DQKT8knLX+9mm/RR0gH2uwy1v3D8gMl7Eg4PQZLVZEm8Jhq02CQ3ODrug1E8DJErAfGUpoReaVbYxDq1uIM6lxzn7+B"
-    "nnoz0eAAZh8sGL2PBpvRjmmRXRtQS57bD4IauHbWINdIbtXdLtFSVWDsUyA5VVnp6xVDr0Gr2F25Hj/3CDb3qxuJ1Rpg"
-    "idTdGLuJh95IlHXXPw9d7X39Ruq0D1cR6TGIjAyadeh+IwH86BJphJ+QNuM7tiZuz6GCIImLhSfmqbX8kZxhwCkNYY2D"
-    "ylwAeP+IoSpQLwA4U6P6Hw6/77uebfPwdLSh9ei2ikY0d12JTXzepb3vYEejFJMhOycP8jcbzRahlDrtSHwQRTF2ECRv"
-    "XQNiJ2sbSGSdmho/1vXWMOCfDE4E0RqVOAbdu5s8QywF4o9oJVNaFIMEVmG0EOD3agjLwtrDxQUm2YJUfmc+Q/cDULHs"
-    "m2aW9YPo6XcAOCSLvkUKVRO9zAANTvgLTNhULTGvnHznYpDnwYKvgZ9C0YFo+ya0etv2dTPAWgsbTuKbFFVDcJFmqohD"
-    "RDz1MH4DB3m9rKQYnaOl27Bi5YXM+X6YJfNpuu4JhbAadOyaToyPvOKJW4rSapeXIjN2kTN5Dh2VDt2mKQwXFwm3DRwd"
-    "J3JaVRRmoTXOVJ0IK3tVMSolojK51f6NlxKtoqBJVTXQYBTAGekYa/KsegiiN7Ca/oohh4rkgKsaFvG1XLoDyALcHxhU"
-    "oW+gS7vkeJW7CMsSuOmuUIMTBvaU9FAG2qfHoQj5MUCjIWZBrmTkVZQCeFhguFlZaA9Ah4LR42CDrmqqhCKB6KIfGx+a"
-    "dBp16hpW8vMVhw3nKEVCh3pSQkNMnrPkAG9HssB3huXV/fkWrYxcG8/BqK3dgNd66FMX1XIwZ1vZww3V4dMlMSy0jaOZ"
-    "VSMyWhpDc5TL7BnaqMx6y6PfXaPVKj5B4xPONmVnPL4u42HFxxWUikissR6kaFfbjrstAUUqdzUEZju/ZgZWb++Txrf3"
-    "CUIOimygLuNZ5UkTtTPb/F6pk3Fl8jYK+QOCor1p3bHgWBOyM6atQVDOTBHu+mAgS8Xoa+ygnT9HIEJP/z1FoYiRSDKw"
-    "aWEAeBlGV0gdhY/iC1JQaIUQRIN6uze4h1D63vk9MZbFjZQUNZxytJejlHZXCYMc9C4+jTFKfLnHIcubS3gzmyKyiZhn"
-    "0OsU3eRVwYXqMPbGjfVbvI2UmP3e/RHRbrO4kRi7c7xMjUznU9YB228n7yRjqzaim2f387vbG25zrxBCs8PdGs7saQd8"
-    "Bfb5/P7+Mmt/e+fAjNY1Cm7q1jLHN0rlIlPxNIqW79tXRRKEV6wPKbrnRCd4o+pY8I4Oxkw5muO6Hk8FcBb3w2nzJWBd"
-    "A5d0fNr4DJwuYLey+8e8/4i3Xz17S3uSqJWhEcGbJ7TXAb7FDoblN1hzq7MuVmgBTLpovbT2lZTxL1tbu8bS9Cpg95Qj"
-    "aktijKOMIvZnl+SWkUtPb6zhtT7IVGtuouFs5GczhCcqtndA9H7z9g0QqVvb7Aatpwfk0lZ2U8XR7/TW5xcYhTFbdo1q"
-    "NogakivIqTOZDCxvNwElbXi0Ai9AP2JyQxEj8MRXQYp5ux+RY5xWdlrvYVJGfoW6PCWgWM37GMK7O2hAeHuFGDWM90OF"
-    "1IDSUNz8BtHziQnMshGloPSHLH3ZZKLkskG1Hii6gHEaTwmwHVW00RFjPADKrV6+X3n5/hH+1yhIk23DI7ux9W5e0Hhl"
-    "elFz+N0BN02NFUAQGW7AQ3kBjZUHIbo0eirwkTXUpfZ2o5pw6GxpApE2HjKn0klKjaKFAMgBiQ4mBa0UgMyBwuT0VTPm"
-    "MM/hkh2Tpb6VftjON0cSZjL9KcuTqArPKH1xGs7OKcVwTQ6jyaipR6nvOBzQwNwuC6fLwumycLosnC4Lp8vC6bJwuiyc"
-    "Lguny8LpsnC6jdQuC2fvWThL28KbnMpukN8uh6fL4elyeLocns70fFU5PA5da4pzNNmLLtln67hCl+zTJft0yT5dss8f"
-    "ItnH3VXfpGJTw2R1eUJdnlCXJ9TlCXV5QnvNE3LHs2GG0Co93SUadYlGXaLRHTb0q0o04oJSnGUUAt6ayZCYcDR8yPQZ"
-    "xcTbqNXYCT13X3tG/ICpdaXOZ7ThSw89+fPD4ffr847KJCFQOhcwhAFvlWmfe0AwjtKgOPyAExmZTWUTNWPF4uZlFBTG"
-    "cvg9i2c0Q+YSMv4iycZBch7kF7UcK67BtjLs60z5KtxgQuRo9dfUXDs2tcWouJvogYkfkKGnClh9DsGTymRk5VZ+u5IL"
-    "4MV4geF6ILzQ+k2LvDMWx7gocMYZderiqk3DK73hkgssr+3GbvbiCeJ6gsrZwZDI6JTolCqJ1YmN5Hh+USXNxaYtusdS"
-    "WKIAZSLH5FLAakZtkIPytGH05V7RyGXGAJfKYjrWiqxFt2EA5iapVHQzCiPWpdGUDDMMe/cC4esefSapgRHT4KM7c436"
-    "tQ1Z88JNIjP5A1yqzepcbwkbqOBap+T5bkW43tEInG5Bdu6YF6x1lkztQT3B/FDDuNTMVkZ1h2W9oBZj0tGJGppxTX2s"
-    "eBANBGgruYOIsUdEU83KE7NqqIAkLWFc8DZq2AfpUwViMCAR8FBa4l+HqEksk2gXhcOBRxqaJ8wgcdkNBlgUcySYZswX"
-    "0J5wXiDA42ySjGKLPAfLpMmP4OnEO2lD7vtGV3LUcRqQFdZ6lHRI6r0Np8YM/beVHSyuuKJO4a9x5DklFVHr3jJdf3n5"
-    "4wuaWaOWmysTcoomBc25QiWnZ9TH8HM2Vjutau1NEi9G5JrTmNB4DmiKaXRUSTLASQ/L0KJ41G9NZ6BM6eRlp2rDBVOl"
-    "l8M3xDG7lYxJswXnzSIAaE1hkmQ3Awcc7ZFM5J7TcrltCXS1JnChQ+OO5V3sRCPNqTUxnGCkrnDrMFdlvh5cwphCL5Uy"
-    "4i2EHJMUxxmCK+v2aUmwA6Pxg42CtqYESc/Hi1mgFIKkhrGhYtmXHrVbwhTJxWAcwb5DCgbCrXgCM9Ga69NwthuGkPm1"
-    "rBFmqaIgJCmD9oJAYx0Qc3fDN1pIYYhGqWtDhOaH25/nXMi4LW3utujuc2kScG0l2rZk0O7hHogAAXqK2ES8p+3InslD"
-    "7LcgCTGutXiu/ROP2Ww9QfReLkCdPY/LC/f/li1ab5IEFx7aCk/PjVfmmVMlWNbK+vSE3lAbywDw1ZyC67oetN0l5Ixm"
-    "E2GBlq5litDT9cYYmbEvBDjy3PpGjzDQgPzlwIzN4EgdfIjagbjXA3n3jDr0GEsQLaStkSAYVpxnKQEfjq2Yl/tUddhk"
-    "AVO3DtxEA49RdUTC5fZqSanurITA4rUnjgiPYg3zvi5jPOLSxoxFAMOiruAthGkwU+YwyDSOItoDANMSZnkEjpPEu/Ao"
-    "uFCqf7wUq9LNkHliQBnRxrg+kVEFxNiBUQvmlt9fWTqZXVUF6qyIfyn5/yqLwHUA+ShyaKbIrmRK5JM82PlAywjOw+NP"
-    "8fQcHOe8+PTEEycvX7//cOaJx4/f/9/7J3ABc9vpGEgq5+AFwWAkx6zjXIyB/1e4QTKWlJeeZNkVmND4SlZ8AZXpGDd6"
-    "AgUKOHaNddBNHW7eigmY1KHO6gMOqkK72R/wXbPr/djeo9NNepKfUGOPD1fcjDlxzBxNQgpMCoLK5nkoK3XFdRO8axgX"
-    "Ju2Mp4ypnWSIFQhjkkXPmMexmRQZ5pIWDWY08bdlpKqHPZvJgI+MIOgyccTH/M4I90SfcJsaq5a4VZwglDzTU3kX9ixz"
-    "7dQKxOnZU0Mipvd0sADEHE8MVRHcCLkCE7sArJDG6hIkH+k4XwKMeBIGZCFJQCR7jFXF6z4m8OEzzHXeoAAXC6SI9uC4"
-    "ALiJ5JSBMhrcWMLK5WmBEelv5W1+PKbgQIm2MrxFpGmDV4N6QBOfqHjwDasknA1MJJTRsJb11XiGrjsP152H29N5ODmZ"
-    "AFdZfZQRWU40K8/OaEyDlp0dqqboY5m+ua2Tu6fzb2sCiXWyaqHFDSKF7U+5LZPEH7ePTGx6oK0Vct6ehPZn15YJcTLN"
-    "W2Pnyl58k6fxWY621VB/+TNF+yP993rwrRb3s796tb+xb3UsriZP7oG4bfXQvo+6NTqMu8WSdzu/Ru4ib+WcK2f39d/t"
-    "F1DnRTFTo8NDdJ10XHaY5ReHUQ7A5/DB0YOjwf0Hh05UGoxffUNzzTZupo+rgv+gbH4BDhV/3qQ77tYdd+vOHPzxj7t5"
-    "5W8XEavKTVzd4xlzs1iVH9IwikwXkCY9clbteAN95Bxfp9/JWj3ZfOirdf4K/YTX1qLj6R/5Wn0bQEK+wLDH0jPWQnOa"
-    "M51Da89Vproif9WElmX58pqVxxrGmN/XWj009Jfbrynb3tntajHRk3fGwmgAD+XwLf0emg2NnLO3rhPDeI++/JLPZ2YV"
-    "aItwblGX3kPhcxB2rTi7+PNyaet1oarLgeK8dN5Rq1TtiZXRAZtfMuPeTMoE+k94icapI64Uf2LQnOVX9IuAJRnnuiPd"
-    "fulAC6cLMciEbdqrPDUofwRWJ9DtD2xsfjiyK9vSlW3pyrZ0ZVu6si1d2Zb2ZVu6XyfZvbKBG2O2OzeNIWY+gbqHCHOZ"
-    "fXx3oYPfPqznBta+kEhMV1qhC3P8YcIcn7e0Qhes6IIVX12wYkVMogRMJpZwWGRRdliJUewYkOAQ+7r2fw/hh6+nNtMf"
-    "9necXBybwlq7I1/iDjC7jxSA33eNl/oZKWcE2w98fTmXWqa9ruSyfX/tKrfUksxN0Zb2He+hnMsmRVpq07OHs01tK6/U"
-    "RcMUXdmr37WnwixfiJO2HEDpsGiHRTssarGoQSLTBSID3hpzFM+OKBRBA7csKq3+a7BnV1CuKyjXFZTrCsptXrmq+8HF"
-    "NYXUNsiWv8P72xFur66cVkf1k8meUfW+Cqt9IbC6K8PWdkPkKyzD1vlYnY/V+VjWx3LxgrE9OzpWRn3a5v41HlVXDnWH"
-    "cqhVUOJwfpnIt7oaAxX34dJEx8LXVYGevXr+z7//wwenB9bBDZnNInOrFu053cSu0Pqsnpw1wqeViIZLFpaiqesvDSN5"
-    "rQXx8Ppo+HDIlctuVy8w0+rZl/qLvXubHVOy8I7gOuO5KiZ2qhzWMx/uQsVH9Ug/lc/cqjFdQvPLAMJtWulqc/4OanN2"
-    "iLRDpL8RIm22Uo41Orr/4OGjb7797j+/D8ZhJA0ebAJ8Oqt6+Q1hFLY4ElrbCtabq8DgbopqxUL+qmozcz0p626Uq9A6"
-    "ATT5cXEeZhFS9WBpIa3ODB1jQRyqLhXYkwggOVyGMsttUVld7VFJPDeA0yijYxMUFXmQDrUitoQ1eUQuiY9akvjBKYWK"
-    "degQC0cyjOmYBxIIoIm64tp1x0JJVuwnZzWaVvhYLlnfft+adeAuXSEuK2oU6nJCWCQIQ5gRE0W5QyAtNbIqfqFLzHdH"
-    "bYlJxRzGPKN5oWTxOZbKSemckE1fPdblU3Rpo0CM5xc1YlwP06Xl/oNtZgwkA/ikCmGr43JBG4S2VOrWlNlxSag5zlU6"
-    "vmnLlALgB/ZNPglWHaJcXlNEids/puQks31kyr5wGbVF80w5TnuFsIdtZ+tl2YroPSvyZPBMHIr3L394+fpD/xjIPafD"
-    "QkgyFx9uWl9LgYEKJY8etp0q24joQf8fXrx7tY4AVEPuOUiyetyl53qUzjGman/OOcSROfFQPQKlA4OcTHZjygawP0z7"
-    "DMdu9R5S96ZqUM+njv0+R2m5PJDAQs7KdbLRaNBgqIQ55qMdjMBvGJymvJFalivHgxuWfryx54rj4n8puoxFhiktjstP"
-    "iYL2m0iR6KBLD7rwhC5wRJUSdBimz/VF48IUQaLKerTwqALucs3wIQ4K8+6CIh7H6NvhsN7psuvOga3/QF8em2YK6D3E"
-    "sQhLR6epMAft8HVdxh1rMgATH//bYCDs6XOsLK4HQYwwOd3D2eJYRBmpSRlhaarB4Mlpepr+ST+On/dd4B2b/5N4hgXy"
-    "wGTg14F4B2M0xaievXn16unr51j8TrPSp3q9/iCj+uM+sJv9QhRaQEthkSzqTPaEbwC5oJMvwrpt2PStTzte8zAEKMrF"
-    "AO3jvE5FCcpFueTxXbxVImxzRSNqapxb1xZgKN7YzxxToHbLEnAxVlvThfrQ5WFFCGqSF88QOfQD1lFzKyzaSvJ25LqW"
-    "vFN4GSGFGtU4qwX0XumyM7y4vQecxjqKVGqrWopeHcME8HsDX9e8i3W2KVdSJjJNVyY6xT36XNxUVQbAG7KYbaqBDk+D"
-    "BrwBl/XisnZcR5NKzc0ZG9XbGa4QIFPy883bDy/fvPbdIp/ryleXxT5tVczrII9Rk5vqn6w43bqf5mibLnjtYpJjdL5p"
-    "mqagq/VWtZWAEPwdgJplugcM318qCuoPcQYuZTLzBQWKuREaCvH+tcaB8Mp0VqjRcmnhGm7j42yks/wloOjro7KP+nb3"
-    "WVUgFpf70+qJPHgYn48ffCLmKdfzLCu4o3vQa1Xes88qeJHN7eQHZTVSQpugmpnsamFRf6S5ZmNsvkv63OQ2G0kpy3+W"
-    "/hSIyOqKnzCwV7bguCnHXS4wDWr8ek1IVC6xqz9KPxW+wDUw1EK7baRwtBYp19dmFST9GKewseI1igEyrlaD0e/rmWtZ"
-    "MNM4dn6lWqZvNPwLAi8g7AovfKKP4pPWfahN4ctUBrRQPsEDYLfs//H5I7j/yWpouvQALvjka/nwaY9uEzf/CJuvLYRP"
-    "Yhfnh1v+9ntsuu748DC2dmG48e+QU75xX6jJ7R0RbhLcDGzT/rBFlQet3AnT0DfYkOtLEIG7OwW6/Yfl4BnLY/NbQXvd"
-    "4KOHNHILyWnwGwB0bOY0faPxOVfvhSnUk6BGlVlWBR/EMKvaAJveWuyCX8sCQQKXHagKoxAZI3m2PjZr+FFlEZqqCOtX"
-    "4H3kBKN5+PRZvAaxsc/A/CUEqQ8mpi7wwB5PzPHxMzAI7erAApZ+wXG3UaWp5qIuvtsjH7UyXUKPmx57b+r7jvNbFQIw"
-    "y/YEhQCHu+YIUVM/jRm6lda1jwNNb5Tb1tRZddfap3XC4E3/5AvP6GglikQvoIZlCRFBhwe3/w8ul8Hg"
+    "eJztXQtz20aS/itz2qsyWQdS8iPJhfK6ymd7s76LZZftq9SVpBJAYCghAgEuBpTMxKraX7M/bH/J9WNmMCBAGnw4WcdI"
+    "7cokHjM9PT3dX/f0NH89CLPpLJFFnKUHo4Nfzw4u82w+U2cHo9PTs4OzAw//uZQpfDo7+EGmMg8KKQJRZFkiJnk2hc9X"
+    "QRolMldiEidyeHZw7sE74ZUMr+mtZ/hp+TFxGxdX2bwQt3lcxOmlCNJFcQUfzPupvOW3c8k9wgXudZZnP8uwMA/mcpJL"
+    "dUUPv5WDXKaRzOF5/dg9JQoJQ8RGsGMlVDCRyQJfh//gJeDAFEgzY+bBnp57RzB2+D7IqOnBAKidzQvs9ewAW6LLfJGH"
+    "1IvkJJgnxUg8ToOpfDKcLcRYqjiS4q9PT57/+OLtuz4Rja0O8BFuLM1Sbqy4kkj2ZR5MBd4WvexG5jk0oMz1Hl7/83A4"
+    "7DtNwUMKJnBNa/qJpgb1reU2y/kDUjPz9dxL50kCF3HapEgzmrNjAUynGRXYKfAEeCqFKgLkivwQF+J+X8QTcxc5Fisx"
+    "jZXCqc/yf/79H2XPqsjjsCi7Nt9t3wWKhLgN8hTeVqKXZiLKQnyMGhO5LOZ5ChIF5AUo2R6IQxKrAu4omB8re2GQR3Fa"
+    "6XyS5aEs+9Zfbde5BEkKQRxT4c58cQUEjef5pZQiiiPki7jUi8VhqV1qakmKgkRlglmKLBoH6soTv+CfSayuoLdIzG7h"
+    "Q9mCUGEezwol4rTI4CVgZxTnIO9ZvnBYeR0nyQBurO7v3f+8/PHHi+cv3x6y0B7SheE0ol7Lu09/eHHy/h1cx3VDzevW"
+    "JtCYxJXkLHpn9Ww8nYESIKJZrtZ1xNrB7QZEmjhSXwfwL8w+/FHBAiXkFicLRDLKpCpZFcxBJvKlVxfZPNcr0a7tyxh1"
+    "ylzJfIh3nCWTxKFMldR66dXL99TG01kAbBk8GB7R1/9693zwcPAsCeaK+3iTZ7M8lkXAE8frVjfldAvNOV3Vp/T2SuYg"
+    "PZkIWWHq1Y8q0GlleHjy9NULtyG+o8r5Ka/YGQrUtVnqIxw5NW6eE7BGhAQtsgCJUbege0n64xuZ4lziSjGzwp1q7rrT"
+    "WerwypTWBrliUBXGTCbOWOibHQfwOS3EVXYrJMyJwLuSlAZbpGyeRCIEM3UpPSJdzIICnsMB+jDtIpjNkoXPA2HbkWdZ"
+    "gXaDTCX+Ob878A6SZKrYmqLBIsMCn1nhj84OrmQyo8crMgs3nmfhfCpTVlpk7DxiZhgkSTAG2ypeIN0+tXp6TvLnoyZF"
+    "viiQMzlQchag1omENms4hiuRTVhHaKU/FC/Tm+zaGnIYrK/VF2sBMRj8rICGe49vgmQun9zzWb37+rsPb/73u9cnIhvT"
+    "ZEyRUchJ0oTYJqwRP05BQ74D6Z8G/jEuORYQJXBJ0usyvZFJNgOrABqtiECnesL/9ewMVu01/h2JIp/DbODnKCgCvgam"
+    "6s73YCFnIIs+XveZAjBrPutl3avoBUbpE2XAAmQoCiUTjnqTZmEMLEM2UOf8itMZcjiXpBLhDd1lXCiZTPpD8VRMgjiZ"
+    "0wM8wOoYSNR5EKTa+Co9ch2nEf7Ld6dSqeBSlheAp0TG3Z2eAMBBWTr4ReaZILsaZpE8Fj4+A+a2mCtuG/8GIYrRRS7/"
+    "NgfLQL34KBXAJJ7LVH4oTs+BkSg+RlxQUyrUI/k8FfjE0IqG0jw1DFN62etXPWSI1t3EKUugQhYlGaE80hDAwxBsZ28K"
+    "am8IM5yGKLLHtidtW9+++IsP8nsJPY0DwJBI5wSWMiC6D0W/JGwwGOPs+0gzwAqAkrRk1IiF7EcaEk9J7HBb011eIHkl"
+    "dvtaIGPADiisVk7JkKD2wCFFMkwCYK1FPDHpOx4kL93AiMaonVzzJd0eX0WNDQSR7AGDs9u05OxQvOZHYaxVuDVCACI0"
+    "jhshHajjKqhLK0DFOJ7MIr7DepDQwTGx3Kh1UAwgXilcmoqeT935fY8IA1bBxAsFulW5ylWmoRwOSdk5ygBGhbpxMWN9"
+    "yEuRHgL9NJN5EaNlHv16d2cR9qYv3nmuxjUOzLLCbefQnKXwv7cyiCyMB8yJoi/i6SzLyX2Jiz4xgkEVigzwJ42CBD++"
+    "AdcG5GmaRfNEMsNIlNEdgabBvIIMoZXR3kIMi+4njVFNl7xKASVcShACkjai9hQJH/JCOAc0SI+lEsRSgSins4Vxl4ps"
+    "moieGZqn15jnYEq4aAEjzCtARCTeLDLgISwwNtSlHMAy01aJbSgMvwAZAjkDqAy8wcWRavE4Zr2jZdJjOWGpxY7oJkg4"
+    "NI3CU/JJy1+v5lv0EdKBNruKdf+w/EAJOxJOj8FSVaQJPKbaNBgkt/i6bgMRvAwR64GxlGZEXunWGIS6tTiDOtfc52+g"
+    "p15PNDiA2QcLRu+jwWa0Y1pk1wbUkuf2g6AGrp03yDWSW3W3S7RUFRj7FEhOVVb6esXQa9Aqdleux889gs396kZitQZY"
+    "InU3xm7ioTcSZd31z0NXe1+/kTrtw1VEegwiI4NmHbrfSAA/ukQa4SekzfiOrYnbc6ggSOJi4Yl5ai1/JGcYcEpDWOOg"
+    "MhcA3j9gqArUCwDO1Kj+h8Pv+65n2zw8HW1oPbqtohHNXVdiE593ae872NEoxWTILsiD/M1Gs0UopU47Eh9EUYwdBMkb"
+    "14DYydoGElmnpsaPdb01DPgngxNBtEYljkH37jbPEEuB+CNayZQWxSCBVRgtBPi9GsKysPZwcYFJtiCV35nP0P0AVCz7"
+    "ppll/SB6+h0ADsmib5FC1UQvM0CDE/4CEzZVS8wrJ9+5GOR5sOBr4KdQdCDavgmt3rZ93Qyw1sKGk/g6RdUQXKaZKuIQ"
+    "EU89jN/AQV4vKylG52jpNqxYeSlzvh9myXyarntCIawGHbumE+Mjr3jijqK02uWlyIxd5EyeQ0elQ7dpCsPFRcJtA0fH"
+    "iZxWFYVZaI0zVSfCyl5VjEqJqExutX/jpUSrKGhSVQ00GAVwTjrGmjyrHoLoNaymv2LIoSI54KqGRXwjl+4AsgD3BwZV"
+    "6Bvo0i45XuUuwrIEbror1OCEgT0lPZSB9ulxKEJ+CNBoiFmQKxl5FaUAHhYYblYW2gPQoWD0ONigq5oqoUgguujHxocm"
+    "nUaduoaV/HzFYcM5SpHQoZ6U0BCT5yw5wNuRLPCdYXn1a/ctdsV36xHWdqZ1Q836dIk5hTaXJCRqRPZPw3EOmJntRxvg"
+    "WW/E9LtrFGTFvWh8wtnx7OzQ12WHrPi4glIRiTWGiHT2ajP0aaNCQc9dbYrJDKhZlNWZAmQ87H1Co4MiG6ireFZ50gQA"
+    "TcaAV6p3XJm8I0OuhaDAcVr3UThsheyMaZcRdB9ThBtIGBNTMbotOyj6zxHT0NN/T1FUYySSDMxjGAD0htEVUgf0o/iS"
+    "FBQaNMTjoN7uDe4hKr93cU+MZXErJQUgpxw45oCn3aDCeAm9i09juBNf7nH08/YK3symCJIi5hn0OkWPe5WtqA5jb9xY"
+    "v1vcSInZOt4fEe32nRuJsZvQy9TIdD5lHbD9zvROMrZqT7t5dj+/577hjvkKITSb5a0hy5420/eGbzYNHSyz9rf3M8xo"
+    "XaPgZoEtc3yjrDAyFU+jaPm+fVUkQXjN+pAChU6gg/e8jgVvDmH4lQNDrhfzVABncWud9nEC1jVwSUNp435w5oHdFe8f"
+    "81Ym3n717A1tb6JWhkYE78PQtgm4KTsYlt9gza1O4FihBTB/o/XS2ld+x++2tnYNy+lVwJ4uB+eWxBhHGUXsGi/JLSOX"
+    "nt6jw2t9kKnW3ETD2cjPZghPVGzvgOit6+0bIFK3ttkNWk8PyKWt7KaKo9/qXdQvMKBjdv8a1WwQNeRpkFNnkiJY3m4D"
+    "yv/waAVegn7EPIkiRuCJr4IUc+YAIsc4rWza3sP8jvwadXlKQLGaQjKEd3fQgPD2CjFqGO/7CqkBZbS4qRKi5xMTmGUj"
+    "ymbpD1n6sslEyWWDaj1QdAHjNJ4SYDuqaKMjxngAlFu9fL/y8v0j/K9RkCYso59Lxa1i66d5QeOV6WXN4XcH3DQ1VgBB"
+    "ZLgBD+UFNFYehOjS6KnAR9ZQl9rbjWrCobOlCUTaeMiclScpy4oWAiAHJDqYFLRSADIHCvPcV82YwzyHS3ZMlvpW+mE7"
+    "3xxJmMn0pyxPoio8o0zIaTi7oGzFNemQJjmnHvD+xDmDBuZ2CT1dQk+X0NMl9HQJPV1CT5fQ0yX0dAk9XUJPl9DTbaR2"
+    "CT17T+hZ2hbe5IB3g/x26UBdOlCXDtSlA3VWrEsH2i4dyKFrTcmQJtPT5Q1trfm7vKEub6jLG+ryhv4QeUPuBv0mdaQa"
+    "JqtLOepSjrqUoy7lqEs52mvKkTueDZONVunpLmepy1nqcpY+YUO/qpwlLnPFCUsh4K2ZDIkJR8OHTJ9RTBzYrMZO6Ln7"
+    "2jPiB0wFLnUxo71jeujJnx8Ov1+fwlTmG4HSuYQhDHjXTfvcA4JxlFHF4QecyMjsT5uoGSsWN8WjoDCWw+9ZPKMZMpeQ"
+    "8ZdJNg6SiyC/rKVrcWW4ZlBWnfJVuMFE29Hqr6kEd2wqnlHJOdEDEz8gQ091ufoczSeVycjKrUd3LRfAi/ECI/9AeKH1"
+    "mxZ5ZyyOcVHgjDPq1CVfm4ZXesMlF1he243dbOsTxPUEFdmDIZHRKdEp1TerExvJ8fyySpqLTVt0jwW6RAHKRI7JpYDV"
+    "jNogB+VpQ+XLvaKRy4wBLpXFdKwVWYtuwwDMTVKpM2cURqwLtikZZhj27gXC1z36TFIDI6bBB3fmGvVrG7LmhZuPZlIR"
+    "uICc1bneEjZQwY3O7vPdOnW9oxE43YLs3DEvWOssmYqIeoL5oYZxqZmt1+oOy3pBLcakoxM1NOOa+ljxIBoI0FZyBxFj"
+    "j4immpUnJuhQWUtawrjgbdSwD9KnCsRgQCLgobTEvw5Rk1gm0S4KhwOPNDRPmEHishsMsFTnSDDNmHqgPeG8QIDHiSkZ"
+    "xRZ5DpZJkx/A04l30obc962uL6njNCArrPUof5HUextOjRn6bys7WPJxRfXEX+PIcwo9ota9Y7r+8vLHFzSzRi0310vk"
+    "bE8KmnPdTM70qI/h52ysdlrV2pskXozINacxofEc0BTT6Ki+ZYCTHpahRfGo35rOQJmCzstO1YYLpkovh2+IY3ZXGvNv"
+    "C07BRQDQmsIkyW4HDjjaI5nIPaflctsS6GpN4EKHxh3Lu9iJRppTa2I4V0ld49ZhrsrUP7iEMYVeKmXEWwg55juOMwRX"
+    "1u3TkmAHRuMHGwVtTQmSXowXs0ApBEkNY0PFsi89areEKZKLwTiCfYcUDIRb8QRmojXXp+FsNwwh8xtZI8xSRUFIUgbt"
+    "BYHGOiDm7oZvtJDCEI1S14YIzQ+3P8+5vHJb2txt0d3n0uTy2vq4bcmg3cM9EAEC9BSxiXhH25E9k9LYb0ESYlxr8Vz7"
+    "Jx6z2XqC6L1cgDoRH5cX7v8tW7TeJAkuPbQVnp4br0wMofq0rJX1QQy9oTaWAeCrOQXXdZVqu0vIydEmwgIt3cgUoafr"
+    "jTEyY18IcOSF9Y0eYaAB+cuBGZvBkTr4ELUDca8H8u4ZdegxliBaSFsjQTCsOM9SAj4cWzEv96kWskkopm4duIkGHqPq"
+    "iITL7dWSUt1ZCYHFiSeOCI9iZfW+Lq484oLLjEUAw6Ku4C2EaTBT5lzJNI4i2gMA0xJmeQSOk8S78Ci4UKp/vBSr0s2Q"
+    "eWJAGdHGuD7cUQXE2IFRC+aW319Z0JldVQXqrIh/Kfn/KovAdQD5KHJopsiuZUrkkzzY+UDLCM7D44/x9AIc57z4+MQT"
+    "py9P3r0/98Tjx+/+790TuIBp8nSiJJVz8IJgMJJj1nEuxsD/a9wgGUtKcU+y7BpMaHwtK76AynSMGz2BAgUcu8bq7KY6"
+    "OG/FBEzqUCcIAgdVod3s9/iu2fV+bO/RQSk9yU+osceHK27GnINmTjkhBSYFQWXzPJSVaue6Cd41jAuTwcZTxtROMsQK"
+    "hDHJomfM49hMigxzSYsGM5r42zJS1cOezWTAOV4Iukwc8TG/M8I90SfcpsaqJW4Vpwglz/VUfgp7lml7agXi9OwBJBHT"
+    "ezpYAGKOh4+qCG6EXIGJXQBWSGN1BZKPdFwsAUZMXQNZSBIQyR5jVXHSx1xAfIa5zhsU4GKBFNEeHJclN5GcMlBGgxtL"
+    "WLk8LTAi/a28zY/HFBwo0VaGt4g0bfBqUA9o4sMZD75hlYSzgTmJMhrWsr4aj+N1R+u6o3V7OlonJxPgKquPMiLLiWbl"
+    "MRyNadCys0PVFH0s01q3dXL3lLC6JpBYJ6sWWtwgUtj+wNwySfxx+8jEpmfjWiHn7UlofwxumRAnab01dq7sxTd5Gp/l"
+    "lFwN9Zc/nrQ/0v9Vz9DV4n72t7j2N/atTtjV5Mk9W7etHtr3qblGh3G3WPJuR+HIXeStnAvl7L7+u/0C6rwoZmp0eIiu"
+    "k47LDrP88jDKAfgcPjh6cDS4/+DQiUqD8atvaK7Zxs30yVfwH5TNL8Ch4o+udCfnupNz3ZmDP/7JOa/8RSViVbmJq3s8"
+    "Z24Wq/JDGkaR6bLWpEfOqx1voI+ck/D0612rJ5vPj7XOX6EfFttadDz902OrbwNIyBcY9lh6xlpoTnOmI23tucpUV+Sv"
+    "mtCyLF9es/JYwxjzq1+rh4b+cvs1Zds7v1stJnryzlkYDeChHL6lX2mzoZEL9tZ1Yhjv0Zdf8vnMrAJtES4s6tJ7KHwO"
+    "wq4VZxd/Xi5tvS5UdTlQnJeOTmqVqj2xMjpg80tm3JtJmUD/CS/ROHXEleJPDJqz/Jp+p7Ak40J3pNsvHWjhdCEGmbBN"
+    "e5WnBuVP0+oEuv2Bja/lnGVXAaarANNVgOkqwGwtq10FmJ0qwHS/mbJ7kQQ3xmx3bhpDzHwC9cuLMP8WsUA3GveFhG+6"
+    "egxdbOQPExv5vPUYughHF+H46iIcKwIZJcoyAYjDIouyw0pgY8coBsfl17XfxSy+0NpQf9ifpHJxdArL9hP5Gp8A0/tI"
+    "QfjXrjFTP6PljGD7ga8vJ1PL9NeVZLbvr13lmFqSuyka077jPZST2aRITG169nC2qm3ll7pomKIve3Xh9lQY5gvx95bt"
+    "TgdrO1jbwVoLaw0SmS4QGfDWnKN4dgS0CBq4ZVFp9feBsV1Bu66gXVfQritot6v31v12ZKWQ2wbZ+p/w/naE26srt9VR"
+    "/WSyZ1S9r8JuXwis7srAtd1b+QrLwHU+VudjdT6W9bFcvGBsz46OlVGftrnfx6PqyrHuUI61Ckoczi8T+UZXg6DiQlwa"
+    "6Vj4uirRs1fP//n3f/jg9MA6uCWzWWRu1aQ9p7vYFVqf1dPzRvi0EtFwycRSNHX9p2Ekb7QgHt4cDR8OuXLa3eoFZlo9"
+    "/1J/fHhvs2NKJn4iuM54roqJnSqL9SSKT6Hio3qkn8p3btWYLuH5ZQDhNq10tUH/BWqDdoi0Q6S/ESJttlKONTq6/+Dh"
+    "o2++/e4/vw/GYSQNHmwCfDqre/kNYRS2OBJa2wrWm6vA4G6KasVC/qpqQ3M9K+tulKvQOgE0+XFxEWYRUvVgaSGtTjId"
+    "Y0Eeqm4V2JMQIDlcBjPLbVFbXW1SSTy3gNMoo2MTFBV5kA61IraENXlELomPWpL43inFinXwEAtHMozpmAkSCKCJuuLa"
+    "ecdCSVbsp+c1mlb4WC5Z337fmnXgLl0jLitqFOpyRlikCEOYERNFSUYgLTWyKn6hS8x3R22JScUcxjyjeaFk9TmW6knp"
+    "nJLNhD3W5Vt0aaVAjOeXNWJcD9Ol5f6DbWYMJAP4pAphq/NyQR2EtlRq15T5cUmoOc5VOr5py5QC4Af2TT4JVj2itGBT"
+    "xInbP6bkJLN9ZMrOcBm3RfNMOU57hbCHbWfrZdmK6D0r8mTwTByKdy9/eHnyvn8M5F7QYSUkmYsfN62vpcBAhZJHD9tO"
+    "lW1E9KD/9y/evlpHAKoh9xwmWT3u0nM9SucYVbU/5xzkyJy4qB7B0oFBTia7NWUL2B+mfYZjt3oQqXtTtajnU8d+n6O0"
+    "XJ5IYCFp5TrZaDRoMFRCHfPRDkbgNwzOUt5ILcul48ERSz/e2HPFc/G/FF3GIseUFsflr0RB+02kSHTQpQddeEIXWKJK"
+    "DToM0+f6pnFhijBRZT9aeFSBd7lm+RAHhXl3QRGPY/TtcFhvddl358DYf6Avj00zBfQe4liEpaOzVJiDfvi6LiOPNSGA"
+    "iY//bTAQ9vQ7VjbXgyBGmPTw4WxxLKKM1KSMsDTWYPDkLD1L/6Qfx8/7LjCPzf9JPMMCfWAy8OtAvIUxmmJYz16/evX0"
+    "5DkW39Os9KlesD/IqP65D+xmvxCFFtBSWCSLOpM94RtALqiKv7BuGzZ959OO1zwMAYpyMUL7OK9TUYJyUS55fBdvlQjb"
+    "XNGImhrn1rUFGIrX9jPHFKjdsgRdjNXedKFAdHlYEYKa5MUzRA79gHXc3AqPtpK9HbmuZe8UfkZIoUY1zmoBvVe67Awv"
+    "7u4Bp7GOI5X6qpbCV8cwAfzewNc192KdbcqVnIlM05WJTnGPPhdXVZUB8IYsZptqoMPToAFvwGXFuKwe1/GkUndzxkb1"
+    "doYrBMiUHH395v3L1ye+W2R0Xfnsstiorcp5E+QxanJTfZQVp1t31Byt0wW3XUxyjM43TdMUdLXeqrYSEIK/A1CzTPeA"
+    "4ftLRUn9Ic7AlUxmvqBAMTdCQyHen2gcCK9MZ4UaLZc2ruE2Pk5HOstfAoq+Pqr7qG93n1UFYnG5Qa2eyIOH8fn4wSdi"
+    "nnI90bKCPLoHvVblRfusghfZ3E5+UFZDJbQJqpnJrhY29UeaazbG5rukz01us5GUsvxo6U+BiKyuOAoDe2ULnpty4OUC"
+    "06DGr9ekROUSu/qj9FPhC1wDQy2020YKR2uRcn1tVsHSj3EKGytuoxgg42o1IP2+nrmWBTuNY+dXqnX6RsO/IPACwq7w"
+    "wkf6KD5q3YfaFL5MZUAL5SM8AHbL/h+fP4L7H62GpksP4IJPvpYPn/boNnHzj7D52kL4KHZxfrjlb7/HpuuODw9jaxeG"
+    "G/8OOeUb94Wa3N4R4SbBzcA27Q9rVHnQyp0wDX2DDbm+BBG4u1Og239YDp6xPDa/FbTXDT56SCO3kJwGvwFAx2bO0tca"
+    "n3P1YJhCPQlqVJllVfBBDLOqDbDprcUu+LUsUCRw2YGqMAqRMZJn63Ozhh9VFqGpyrB+Bd5HTjCah0+fxWsQG/sMzF9C"
+    "kPqMY+oCD+zx1BxfPweD0K4OLWDpFxx3G1Waai4q47s98qmtSp+bHrxv6v0Th8EqJGCe7SmKAXW++hBRUz+NObqV1rWX"
+    "A01vlN3W1Fl139qnlcLwTf/oDM/paCWORD+ghmYJE0GHB3f/Dz7bJ0I="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1129,7 +1129,7 @@ def gen(
 
 
 def check(
-    handlers: Path,
+    handlers: Path | None = None,
     strict: bool = False,
 ) -> Checked:
     """Check a handlers file without writing anything.
@@ -1140,18 +1140,29 @@ def check(
     """
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
-        from burgee.write.gen import Refused
+        from burgee.write.gen import Refused, targets
         from burgee.write.gen import check as read_handlers
 
         warnings: list[Problem] = []
         try:
+            if handlers is None:
+                # NOTE: as gen finds it: `[tool.burgee]` of the nearest pyproject.toml.
+                import argparse
+
+                found_in = argparse.Namespace(
+                    handlers=None, output=None, completions=None, skill_dir=None
+                )
+                targets(found_in)
+                handlers = found_in.handlers
+                assert handlers is not None  # NOTE: `targets` refuses otherwise
             found = read_handlers(
                 handlers, strict, lambda warning: warnings.append(_as_problem(warning))
             )
         except GenerationError as error:
             raise _failed(error) from None
         except Refused as refused:
-            raise _refused(refused.problems, refused.where) from None
+            where = "check" if refused.where == "gen" else refused.where
+            raise _refused(refused.problems, where) from None
         return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
 
 
@@ -7639,7 +7650,7 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
     ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer (the outcome stale) says which files are missing or stale. As JSON,\nthe answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
     "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
-        ("handlers", (), "_Path", ..., (("help", "the handlers file"),)),
+        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
         ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
     ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
     "new": (new, "Create a new tool project.", _Null, (

@@ -231,7 +231,10 @@ def gen(
 
 @command(effects="read_only", examples=["burgee check examples/todo/handlers.py"])
 def check(
-    handlers: Annotated[Path, Argument(help="the handlers file")],
+    handlers: Annotated[
+        Path | None,
+        Argument(help="the handlers file (default: [tool.burgee] handlers in pyproject.toml)"),
+    ] = None,
     strict: Annotated[bool, Option(help="treat warnings as errors")] = False,
 ) -> Checked:
     """Check a handlers file without writing anything.
@@ -242,18 +245,29 @@ def check(
     """
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
-        from burgee.write.gen import Refused
+        from burgee.write.gen import Refused, targets
         from burgee.write.gen import check as read_handlers
 
         warnings: list[Problem] = []
         try:
+            if handlers is None:
+                # NOTE: as gen finds it: `[tool.burgee]` of the nearest pyproject.toml.
+                import argparse
+
+                found_in = argparse.Namespace(
+                    handlers=None, output=None, completions=None, skill_dir=None
+                )
+                targets(found_in)
+                handlers = found_in.handlers
+                assert handlers is not None  # NOTE: `targets` refuses otherwise
             found = read_handlers(
                 handlers, strict, lambda warning: warnings.append(_as_problem(warning))
             )
         except GenerationError as error:
             raise _failed(error) from None
         except Refused as refused:
-            raise _refused(refused.problems, refused.where) from None
+            where = "check" if refused.where == "gen" else refused.where
+            raise _refused(refused.problems, where) from None
         return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
 
 

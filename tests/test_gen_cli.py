@@ -326,3 +326,17 @@ def test_a_renamed_program_is_told_of_the_files_left_under_its_old_name(tmp_path
         for path in stale
     ]
     assert (project / "skill" / "greeter" / "SKILL.md").exists()
+
+
+def test_check_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
+    handlers = _handlers(tmp_path)
+    project = handlers.parent
+    none = burgee("check", cwd=project)
+    assert none.returncode == 2
+    assert none.stderr.startswith("burgee check: error: give a handlers file, or add")
+    (project / "pyproject.toml").write_text(
+        '[tool.burgee]\nhandlers = "handlers.py"\n', encoding="utf-8"
+    )
+    found = burgee("check", "--json", cwd=project)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["data"]["program"] == "greeter"
