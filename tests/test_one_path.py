@@ -228,6 +228,14 @@ def _keyed(message: str, command: dict[str, Any]) -> str:
 TYPED = {"integer", "number", "date", "datetime", "time", "uuid"}
 
 
+def _numeric(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def _typed_inputs(surfaces: Surfaces) -> list[tuple[str, str]]:
     """Each command's inputs that take a typed word: numbers, dates, choices."""
     cases = []
@@ -249,8 +257,9 @@ def _typed(
         name, key = case
         valid = from_schema(surfaces.commands[name]["input_schema"], custom_formats=FORMATS)
         text = st.text(st.characters(codec="utf-8", exclude_characters="\x00"), max_size=8)
-        # NOTE: a word that starts with '-' is a flag to argparse, not a value.
-        words = text.filter(lambda t: not t.startswith("-") and t.strip() == t)
+        # NOTE: a word that starts with '-' is a flag to argparse, not a value; a word that is
+        # a number is one on the command line but a string in JSON (refused there as one).
+        words = text.filter(lambda t: not t.startswith("-") and t.strip() == t and not _numeric(t))
         return st.tuples(st.just(name), valid, st.just(key), words)
 
     return st.sampled_from(cases).flatmap(for_case)
