@@ -340,3 +340,13 @@ def test_check_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None
     found = burgee("check", "--json", cwd=project)
     assert found.returncode == 0, found.stderr
     assert json.loads(found.stdout)["data"]["program"] == "greeter"
+
+
+def test_a_place_that_cannot_be_written_is_named_not_its_temporary_file(tmp_path: Path) -> None:
+    handlers = _handlers(tmp_path)
+    # NOTE: /proc takes no new files, root or not (a read-only folder would not stop root).
+    failed = burgee("gen", str(handlers), "-o", "/proc/burgee-test.py")
+    assert failed.returncode == 2
+    assert failed.stderr == (
+        "burgee: error: /proc/burgee-test.py: cannot write it: No such file or directory\n"
+    )

@@ -66,8 +66,12 @@ def write_atomic(path: Path, text: str, *, force: bool = False, executable: bool
         same = False
     if same:
         return False
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as error:
+        # NOTE: the file asked for, not the temporary name beside it that could not be made.
+        raise WriteError(f"{path}: cannot write it: {error.strerror or error}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as file:
             file.write(text)
