@@ -219,6 +219,15 @@ def test_gen_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:
     unknown = burgee("gen", cwd=project)
     assert unknown.returncode == 2
     assert "unknown key 'skill_dir' in [tool.burgee]" in unknown.stderr
+    pyproject.write_text(
+        pyproject.read_text(encoding="utf-8")
+        .replace('skill_dir = "x"\n', "")
+        .replace('handlers = "handlers.py"', "handlers = 3"),
+        encoding="utf-8",
+    )
+    typed = burgee("gen", cwd=project)
+    assert typed.returncode == 2
+    assert typed.stderr.endswith("[tool.burgee] handlers must be a path (a string)\n")
     # NOTE: a pyproject.toml that does not parse is said to, where: not that it lacks the table.
     pyproject.write_text(
         pyproject.read_text(encoding="utf-8").replace('"bin/greeter.py"', "bin/greeter.py"),

@@ -321,6 +321,14 @@ class NameChecks(Reader):
                 message = (
                     f"{name!r} is defined by the generated module; import it under another name"
                 )
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and any(
+                command.function == name for command in self.commands
+            ):
+                # NOTE: the command may keep its name: only the function's is taken.
+                message = (
+                    f"{name!r} is defined by the generated module; rename the function and"
+                    f' keep the command\'s name with @command(name="{name}", ...)'
+                )
             else:
                 message = f"{name!r} is defined by the generated module; rename it"
             self.diagnostics.append(Diagnostic(span=self.span(node), message=message))

@@ -60,6 +60,8 @@ def targets(args: argparse.Namespace) -> None:
         raise Refused(
             [f"{found}: unknown key {unknown[0]!r} in [tool.burgee] (known: {known})"], "gen"
         )
+    if "handlers" in table and not isinstance(table["handlers"], str):
+        raise Refused([f"{found}: [tool.burgee] handlers must be a path (a string)"], "gen")
     if not isinstance(table.get("handlers"), str):
         raise Refused([f'{found}: [tool.burgee] needs handlers = "handlers.py"'], "gen")
     for key, attribute in _PROJECT_KEYS.items():

@@ -8,3 +8,9 @@ from burgee.markers import Option as Opt
 def hello() -> str:
     """Say hello."""
     return str(generate) + str(Opt) + str(burgee.runtime.kinds)
+
+
+@command(effects="read_only")
+def run() -> str:
+    """A command function named as a function of the generated module."""
+    return "ran"
