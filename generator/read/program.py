@@ -302,7 +302,9 @@ class ProgramReader(Declarations):
             return
         if not isinstance(name, str) or not _COMMAND_NAME.match(name):
             self.error(call, "group() needs a name: letters, digits, '-' and '_'")
-            return
+            # NOTE: its commands are still read, under the variable's name, so their own
+            # problems are reported now too (nothing is written either way).
+            name = target
         if not isinstance(help_text, str):
             self.error(args["help"], "group(help=...) must be a string")
             help_text = ""

@@ -21,3 +21,11 @@ def status(
 @command(effects="read_only", name="Bad Name", max_output=-1, examples="x")
 def named(token: Annotated[str, Option(env="bad env")] = "") -> None:
     """A bad name does not hide the rest."""
+
+
+bad = group("Bad Group")
+
+
+@bad.command(effects="read_only")
+def inside(size: Annotated[int, Option(min=5, max=1)] = 3) -> None:
+    """A bad group name does not hide its commands' problems."""
