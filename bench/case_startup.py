@@ -97,8 +97,7 @@ def build_commands(ctx: Context) -> Measured:
                 add("burgee-installed-nocache", n, (str(installed.script("hello")),), nocache)
                 by_uv = burgee.install(f"burgee-hello-uv-{n}", module, "hello", installer="uv")
                 add("burgee-installed-uv", n, (str(by_uv.script("hello")),))
-                # NOTE: the pip that `python -m venv` bundles with Python 3.11 writes the
-                # wrapper that imports `re`; pip 25.2 and newer (the row above) does not.
+                # NOTE: the pip `python -m venv` bundles: its wrapper imports `re`.
                 old = burgee.install(
                     f"burgee-hello-old-pip-{n}", module, "hello", installer="pip-bundled"
                 )

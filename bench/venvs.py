@@ -5,10 +5,8 @@ are installed into it by one shared pip (`pip --python <venv python> install ...
 carries setuptools' `distutils-precedence.pth`, which would add about 0.7 ms to every start
 of a Python 3.11 venv made with pip. A venv is rebuilt when what it should contain changes.
 
-The shared pip is the current one from PyPI: pip 25.2 and newer write a console-script
-wrapper that no longer imports `re` (about 0.6x `python -c pass` on its own). The pip that
-`python -m venv` bundles (23.2.1 with Python 3.11.7) still writes the old wrapper; installer
-"pip-bundled" installs with it, for the row that shows what such a user sees.
+The shared pip is the current one (`CURRENT_PIP`); installer "pip-bundled" uses the pip that
+`python -m venv` bundles instead (why both: bench/README.md).
 """
 
 from __future__ import annotations
@@ -16,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -214,10 +213,11 @@ class VenvManager:
 
 
 def _older(version: str, than: str) -> bool:
-    """Whether a dotted version is below another (an unreadable one counts as older)."""
-    try:
-        return tuple(int(p) for p in version.split(".")[:3]) < tuple(
-            int(p) for p in than.split(".")
-        )
-    except ValueError:
-        return True
+    """Whether a dotted version is below another, by the leading digits of each part (a
+    pre-release such as 25.3b1 counts as 25.3); one with no number at all counts as older."""
+
+    def parts(text: str) -> tuple[int, ...]:
+        return tuple(int(m[1]) for m in map(re.compile(r"^(\d+)").match, text.split(".")) if m)
+
+    mine = parts(version)
+    return not mine or mine[:3] < parts(than)

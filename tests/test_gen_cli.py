@@ -314,27 +314,34 @@ def test_a_bad_program_name_is_reported_where_it_was_given(tmp_path: Path) -> No
 
 
 def test_a_renamed_program_is_told_of_the_files_left_under_its_old_name(tmp_path: Path) -> None:
-    """Files burgee wrote from this handlers file under the old name are named in warnings
-    (never deleted); another tool's skill in the same folder is not."""
+    """The module gen replaces names the program it was: the skill and completion files of
+    that old name are named in warnings (never deleted). Another tool's files in the same
+    folders, from a handlers.py of its own, are not."""
     handlers = _handlers(tmp_path)
     project = handlers.parent
-    sides = ("--skill-dir", "skill", "--completions", "completions")
-    assert burgee("gen", "handlers.py", "--name", "greeter", *sides, cwd=project).returncode == 0
-    other = project / "other.py"
-    other.write_text(HELLO, encoding="utf-8")
-    made = burgee("gen", "other.py", "--name", "other", *sides, "-o", "o.py", cwd=project)
-    assert made.returncode == 0, made.stderr
-    renamed = burgee("gen", "handlers.py", "--name", "hello", *sides, cwd=project)
+    shared = ("--skill-dir", str(tmp_path / "skills"), "--completions", str(tmp_path / "comp"))
+    first = burgee("gen", "handlers.py", "--name", "greeter", "-o", "tool.py", *shared, cwd=project)
+    assert first.returncode == 0, first.stderr
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    (elsewhere / "handlers.py").write_text(HELLO, encoding="utf-8")
+    other = burgee("gen", "handlers.py", "--name", "other", *shared, cwd=elsewhere)
+    assert other.returncode == 0, other.stderr
+    assert ": warning: " not in other.stderr
+    renamed = burgee("gen", "handlers.py", "--name", "hello", "-o", "tool.py", *shared, cwd=project)
     assert renamed.returncode == 0, renamed.stderr
     warned = [line for line in renamed.stderr.splitlines() if ": warning: " in line]
-    stale = ["skill/greeter/SKILL.md", "completions/greeter", "completions/_greeter"]
-    stale += ["completions/greeter.fish", "completions/greeter.ps1"]
+    old = [tmp_path / "skills" / "greeter" / "SKILL.md"]
+    old += [tmp_path / "comp" / name for name in ("greeter", "_greeter", "greeter.fish")]
+    old += [tmp_path / "comp" / "greeter.ps1"]
     assert warned == [
-        f"handlers.py:1:1: warning: {path} was generated from this file under another program"
-        " name; remove it if the program was renamed"
-        for path in stale
+        f"handlers.py:1:1: warning: {path} is 'greeter''s, the program tool.py was before;"
+        " remove it if that program was renamed"
+        for path in old
     ]
-    assert (project / "skill" / "greeter" / "SKILL.md").exists()
+    assert all(path.exists() for path in old)
+    again = burgee("gen", "handlers.py", "--name", "hello", "-o", "tool.py", *shared, cwd=project)
+    assert ": warning: " not in again.stderr  # NOTE: said once, on the run that renamed it
 
 
 def test_check_without_a_handlers_file_reads_tool_burgee(tmp_path: Path) -> None:

@@ -224,8 +224,8 @@ def _keyed(message: str, command: dict[str, Any]) -> str:
 
 
 #: The input types whose flags take a word that may not be one (a count takes none, a switch
-#: none, a string any; a decimal's JSON check names the schema's first branch, a number).
-TYPED = {"integer", "number", "date", "datetime", "time", "uuid"}
+#: none, a string any).
+TYPED = {"integer", "number", "date", "datetime", "time", "uuid", "decimal"}
 
 
 def _numeric(text: str) -> bool:
@@ -288,7 +288,9 @@ def test_a_bad_value_is_told_alike_by_flags_and_json_input(
     )
     by_flags = surfaces.cli(*surfaces.argv(command, values))
     given_json, flags = json.loads(by_json.stdout), json.loads(by_flags.stdout)
-    assume(not flags["ok"] and not given_json["ok"])
+    # NOTE: a word that is no number is refused, or taken, by both alike.
+    assert flags["ok"] == given_json["ok"], (by_flags.args, values, flags, given_json)
+    assume(not flags["ok"])
     assert flags["error"]["kind"] == given_json["error"]["kind"] == "usage", (flags, given_json)
     # NOTE: the problem of this key: other drawn values may be refused too, and argparse stops
     # at a bad choice before the converters see the rest.

@@ -179,7 +179,7 @@ def test_a_value_flag_with_no_value(name: str) -> None:
 @pytest.mark.parametrize("words", [["-o", "yaml"], ["--output=yaml"], ["--output", ""]])
 def test_bad_output(words: list[str]) -> None:
     value = words[-1].partition("=")[2] if "=" in words[-1] else words[-1]
-    assert _usage(words).message == f"--output: expected json or text, got {value!r}"
+    assert _usage(words).message == f"--output: expected one of json, text, got {value!r}"
 
 
 MAX_OUTPUT_WANTED = "--max-output: expected a whole number of characters from 0 to"

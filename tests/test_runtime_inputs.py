@@ -24,7 +24,9 @@ SCHEMA = {
         "tags": {"type": "array", "items": {"type": "string"}},
         "level": {"type": "integer", "enum": [1, 2]},
         "limit": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
-        "strict": {"type": "boolean", "enum": [True]},
+        "strict": {"type": "boolean", "const": True},
+        "grade": {"anyOf": [{"type": "integer", "enum": [1, 2]}, {"type": "null"}]},
+        "amount": {"anyOf": [{"type": "number"}, {"type": "string", "pattern": "^[0-9.]+$"}]},
     },
     "required": ["name"],
     "additionalProperties": False,
@@ -65,6 +67,14 @@ def test_plain_properties_are_known_by_type_alone() -> None:
         # NOTE: the choices say more than the type, and are what a flag given "x" is told.
         ({"name": "x", "level": "x"}, {"level": "level: expected one of 1, 2, got 'x'"}),
         ({"name": "x", "strict": False}, {"strict": "strict: expected one of true, got false"}),
+        # NOTE: `Literal[1, 2] | None` given a word: its choices, as a flag is told.
+        ({"name": "x", "grade": "x"}, {"grade": "grade: expected one of 1, 2, got 'x'"}),
+        # NOTE: a decimal's text that is no number: the converter says so (as for a flag).
+        ({"name": "x", "amount": "abc"}, {}),
+        (
+            {"name": "x", "amount": True},
+            {"amount": "amount: expected a number or a string, got true"},
+        ),
         # NOTE: `int | None` given something else: told about the int, never "or null".
         ({"name": "x", "limit": "x"}, {"limit": "limit: expected an integer, got 'x'"}),
         ({"name": "x", "limit": 0}, {"limit": "limit: 0 is less than the minimum 1"}),

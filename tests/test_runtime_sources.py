@@ -479,13 +479,19 @@ def test_a_pyproject_that_does_not_parse_is_a_warning(
     assert err.endswith("; [tool.tool] not read\n")
 
 
+@pytest.mark.parametrize(
+    "text", ["[tool.tool]\nlevel = 2\n", "[tool.tool.add]\nlevel = 2\n", "tool.tool.level = 2\n"]
+)
 def test_without_a_toml_reader_a_pyproject_table_is_said_to_be_unread(
-    monkeypatch: pytest.MonkeyPatch, project: Path, capsys: pytest.CaptureFixture[str]
+    monkeypatch: pytest.MonkeyPatch,
+    project: Path,
+    capsys: pytest.CaptureFixture[str],
+    text: str,
 ) -> None:
     """Python 3.9 and 3.10 have no tomllib: `[tool.tool]` is not read, and the tool says so
     (a warning, and `--explain` names the file as not read), never a silent default."""
     monkeypatch.setitem(sys.modules, "tomllib", None)  # NOTE: `import tomllib` then fails
-    (project / "pyproject.toml").write_text("[tool.tool]\nlevel = 2\n")
+    (project / "pyproject.toml").write_text(text)
     call = _call({})
     call.sources.full = True
     call.explaining = True

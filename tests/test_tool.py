@@ -367,7 +367,7 @@ def test_internal_errors_hide_the_traceback_unless_asked(kitchen: Path) -> None:
         (["types", "a", "1", "--color", "pink"], "--color: expected one of"),
         (["types", "a", "one"], "number: expected an integer, got 'one'"),
         (["store", "shelf", "bogus"], "unknown command 'bogus'"),
-        (["--output", "yaml", "types"], "--output: expected json or text, got 'yaml'"),
+        (["--output", "yaml", "types"], "--output: expected one of json, text, got 'yaml'"),
     ],
 )
 def test_usage_errors(kitchen: Path, args: list[str], message: str) -> None:

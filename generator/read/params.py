@@ -47,7 +47,7 @@ _LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
 #: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how
 #: an error says them (the others are checked where they are read).
 _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
-    "help": ((str,), "a string"),
+    "help": ((str, type(None)), "a string"),
     "hidden": ((bool,), "True or False"),
     "secret": ((bool,), "True or False"),
     "count": ((bool,), "True or False"),

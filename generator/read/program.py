@@ -215,11 +215,12 @@ class ProgramReader(Declarations):
 
     def read_program_call(self, call: ast.Call) -> None:
         """Read the literal arguments of `program(...)`."""
-        if self.program_args:
+        if self.program_seen:
             # NOTE: the first call is the program's; this one is not read (its arguments would
             # mix with the first's).
             self.error(call, "program(...) is called more than once")
             return
+        self.program_seen = True
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
         self.program_nodes = args
         for key, value in args.items():
@@ -247,7 +248,7 @@ class ProgramReader(Declarations):
             if not isinstance(self.program_args[key], expected):
                 self.error(value, f"program({key}=...) must be a {expected.__name__}")
         prefix = self.program_args.get("env_prefix")
-        if isinstance(prefix, str) and not _ENV.match(prefix) and "env_prefix" in args:
+        if isinstance(prefix, str) and not _ENV.match(prefix):
             self.error(args["env_prefix"], f"env_prefix {prefix!r} is not a valid variable name")
 
     def read_exit_codes(self, value: ast.expr) -> None:
@@ -305,7 +306,7 @@ class ProgramReader(Declarations):
             # NOTE: its commands are still read, under the variable's name, so their own
             # problems are reported now too (nothing is written either way).
             name = target
-        if not isinstance(help_text, str):
+        if help_text is not None and not isinstance(help_text, str):
             self.error(args["help"], "group(help=...) must be a string")
             help_text = ""
         group = Group(path=(*parent, name), help=str(help_text or ""), span=self.span(call))

@@ -66,6 +66,8 @@ class Reader:
         self.resources: list[Resource] = []
         self.errors: list[ErrorDecl] = []
         self.program_args: dict[str, object] = {}
+        #: `program(...)` was called (its arguments may all be left out).
+        self.program_seen = False
         #: The same arguments' nodes, where a problem with one is placed.
         self.program_nodes: dict[str, ast.expr] = {}
         self.classes: dict[str, ast.ClassDef] = {}

@@ -132,8 +132,7 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
         if flag.choices and value not in flag.choices:
-            wanted = " or ".join(flag.choices)
-            raise UsageError(f"{name}: {_expected(wanted, value)}")
+            raise UsageError(f"{name}: {_expected(_one_of(flag.choices), value)}")
         if name == "--output":
             self.json = value == "json"
         elif name == "--debug":

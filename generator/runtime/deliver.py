@@ -172,7 +172,9 @@ _OUTPUT = _Command(
     tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
-    ("map", _Any),
+    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
+    # cut, it loses the middle of its text, not a key.
+    _Any,
     description="Read back the full text of an answer that was cut, a page at a time: the"
     " reference is in\nthe answer's marker and in meta.truncated.ref.",
     examples=(f"output 0123456789abcdef --offset 0 --limit {_PAGE}",),

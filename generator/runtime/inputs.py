@@ -22,7 +22,6 @@ from burgee.runtime.kinds import (
     _one_of,
     _out_of_bounds,
     _same,
-    _show,
     _wrong_count,
 )
 
@@ -111,16 +110,22 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         found = [_problem(value, branch, path, root) for branch in branches]
         if None in found:
             return None
+        if len(found) == 1:
+            return found[0]  # NOTE: `Optional[Literal[1, 2]]` given "x": one of 1, 2
         kinds = [b.get("type") for b in branches if isinstance(b, dict)]
         names = [kind for kind in kinds if isinstance(kind, str)]
-        if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
-            wanted = " or ".join(_JSON_EXPECTED.get(kind, kind) for kind in names)
-            return f"{path}: {_expected(wanted, value)}"
+        if len(names) == len(kinds):
+            if not any(_is_type(value, kind) for kind in names):
+                wanted = " or ".join(_JSON_EXPECTED.get(kind, kind) for kind in names)
+                return f"{path}: {_expected(wanted, value)}"
+            # NOTE: of one branch's JSON type, and refused by it (a decimal's text that is no
+            # number): the converter says what it wanted, as it does for a flag.
+            return None
         return next(problem for problem in found if problem)
     # NOTE: the choices before the type: `expected one of 1, 2` says more than `an integer`,
     # and is what a flag given the same text is told.
     if "const" in schema and not _same(value, schema["const"]):
-        return f"{path}: {_expected(_show(schema['const']), value)}"
+        return f"{path}: {_expected(_one_of([schema['const']]), value)}"
     if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
         return f"{path}: {_expected(_one_of(schema['enum']), value)}"
     kind = schema.get("type")

@@ -265,9 +265,15 @@ class _Sources:
             # NOTE: no TOML reader before Python 3.11: said when the file has our table.
             try:
                 with open(path, encoding="utf-8", errors="replace") as file:
-                    ours = f"[tool.{PROGRAM}]" in file.read().replace(" ", "")
+                    text = file.read()
             except OSError:
-                ours = False
+                text = ""
+            import re
+
+            # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
+            # `tool.NAME.level = 1`: any of them is our table.
+            name = re.escape(PROGRAM)
+            ours = re.search(rf"""^\s*\[?\s*tool\s*\.\s*["']?{name}["']?\s*[.\]=]""", text, re.M)
             if ours:
                 sys.stderr.write(
                     f"{PROGRAM}: warning: {where} not read: reading TOML needs Python 3.11 "

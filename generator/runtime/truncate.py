@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 #: Strings this short are never cut: every marker is longer than what it would save.
 _TRUNCATE_SHORT = 40
-#: Arrays keep at least this many items (the first and the last).
+#: Arrays and maps keep at least this many items (the first and the last).
 _TRUNCATE_FEWEST = 2
 #: Containers whose JSON is shorter are walked on each try; longer ones are indexed once.
 _TRUNCATE_INDEXED = 2048
@@ -70,9 +70,9 @@ class _TruncateIndex:
         "by_text",
         "deep_items",
         "deep_text",
+        "entries",
         "items",
         "items_steps",
-        "keyed",
         "keys",
         "size",
         "sizes",
@@ -99,9 +99,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
-        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
-        #: of entry i's `"key": ` and `, `.
-        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
+        #: For a map (a dict that may lose entries): entries[i + 1] - entries[i] is the JSON
+        #: length of entry i's `"key": ` and `, `.
+        self.entries = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -344,15 +344,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        keyed = index.keyed
-        capped = (index.keys is None or keyed is not None) and count > item_cap
+        entries = index.entries
+        capped = (index.keys is None or entries is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
             size = sizes[head] + sizes[count] - sizes[count - tail]
-            if keyed is None:
+            if entries is None:
                 size += 2 * head + 2 * tail
             else:
-                size += keyed[head] + keyed[count] - keyed[count - tail]
+                size += entries[head] + entries[count] - entries[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -411,6 +411,21 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
+def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a return type holds a map anywhere (most hold none: their data is not walked)."""
+    if not isinstance(shape, tuple):
+        return False
+    form, inner = shape[0], shape[1]
+    if form == "map":
+        return True
+    if form in ("null", "list"):
+        return _truncate_has_map(inner, seen)
+    if form == "record" and inner not in seen:
+        fields = RECORDS[inner][0].values()
+        return any(_truncate_has_map(field, seen | {inner}) for field in fields)
+    return False
+
+
 def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
     """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
     `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
@@ -443,26 +458,26 @@ def _truncate(
 
     The envelope's `meta.provenance` (the inputs, echoed) is shrunk the same way to a quarter of
     `limit`, its cuts listed under `$.meta.provenance`. When both fit, `envelope` itself comes
-    back. Otherwise a new envelope: long strings
-    keep a head (70%) and a tail (30%), cut where a line ends if one is within a quarter of
-    either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
-    newline when the tail starts a line); long arrays keep their first (70%) and last items,
-    at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. With
-    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
-    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
-    counts the entries left out. A
-    string is cut only when the marker is shorter than what it replaces, and strings of at most
-    `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
-    "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
-    array; indexes are those of the original data), added to the envelope's own meta; parts
-    with nothing cut are shared with `envelope`, not copied.
+    back. Otherwise a new envelope: long strings keep a head (70%) and a tail (30%), cut where
+    a line ends if one is within a quarter of either piece (and 1,000 characters), with
+    `_truncate_marker` in between (followed by a newline when the tail starts a line); long
+    arrays keep their first (70%) and last items, at least one of each, with nothing put in
+    their place. With the command's return type `shape`, a map (`dict[str, X]`, which the
+    schema lets have any keys) is cut as an array is: its first (70%) and last entries stay, in
+    order. Every other object (a record: a dataclass, a TypedDict, or data of no known type)
+    keeps every key, and numbers, booleans and nulls are never changed, so the data still
+    matches its schema. A string is cut only when the marker is shorter than what it replaces,
+    and strings of at most `_TRUNCATE_SHORT` characters never are. `meta.truncated` is
+    `{"ref": ref, "cuts": [{"path": "$.data[3].text", "omitted": N}, ...]}` (N in characters
+    for a string, in items for an array, in entries for a map; indexes are those of the
+    original data), added to the envelope's own meta; parts with nothing cut are shared with
+    `envelope`, not copied.
 
     The bound: with M the total length of the markers in the result as they appear in its JSON
     (each newline after a marker counts 2, as `\\n`), `len(json.dumps(result["data"],
     ensure_ascii=False)) <= limit + M`. Where it can, it does better: the whole result within
-    `limit`, markers included. Where even the smallest result it makes is over the bound (an
-    object with 10,000 keys, a number longer than the limit, ...), that smallest one comes back:
+    `limit`, markers included. Where even the smallest result it makes is over the bound (a
+    record with 10,000 keys, a number longer than the limit, ...), that smallest one comes back:
     every string at its shortest cut, every array at its first and last item (the same data as
     for `limit=1`), still valid, with its cuts listed.
 
@@ -483,7 +498,8 @@ def _truncate(
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
     maps: set[int] = set()
-    _truncate_maps(envelope.get("data"), shape, maps)
+    if _truncate_has_map(shape):
+        _truncate_maps(envelope.get("data"), shape, maps)
     data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the

@@ -15,7 +15,13 @@ from burgee.read.imports import load_toml, nearest_pyproject, toml_error
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
 from burgee.write.generate import checked, generate, read
-from burgee.write.sidecars import check_sidecars, orphans, sidecar_files, write_sidecars
+from burgee.write.sidecars import (
+    check_sidecars,
+    orphans,
+    previous_program,
+    sidecar_files,
+    write_sidecars,
+)
 
 
 class Refused(Exception):
@@ -60,9 +66,7 @@ def targets(args: argparse.Namespace) -> None:
         raise Refused(
             [f"{found}: unknown key {unknown[0]!r} in [tool.burgee] (known: {known})"], "gen"
         )
-    if "handlers" in table and not isinstance(table["handlers"], str):
-        raise Refused([f"{found}: [tool.burgee] handlers must be a path (a string)"], "gen")
-    if not isinstance(table.get("handlers"), str):
+    if "handlers" not in table:
         raise Refused([f'{found}: [tool.burgee] needs handlers = "handlers.py"'], "gen")
     for key, attribute in _PROJECT_KEYS.items():
         value = table.get(key)
@@ -140,6 +144,7 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     if problems:
         raise Refused(problems)
     done: dict[str, bool] = {}
+    previous = previous_program(output)
     try:
         done[str(output)] = write_atomic(output, text, force=args.force, executable=True)
         print(written(output, done[str(output)]), file=sys.stderr)
@@ -147,12 +152,12 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
     except (WriteError, OSError) as error:
         raise Refused([str(error)], "io") from None
     files.record(done)
-    for orphan in orphans(program, args):
+    for orphan in orphans(previous, program, args):
         warn(
             Diagnostic(
                 span=SourceSpan(path=str(handlers), line=1, column=1),
-                message=f"{orphan} was generated from this file under another program name; "
-                "remove it if the program was renamed",
+                message=f"{orphan} is {previous!r}'s, the program {output} was before; remove "
+                "it if that program was renamed",
                 level="warning",
             )
         )

@@ -2034,7 +2034,7 @@ _QUIET = _Quiet()
 _TRUNCATE_SHORT = 40
 
 
-#: Arrays keep at least this many items (the first and the last).
+#: Arrays and maps keep at least this many items (the first and the last).
 _TRUNCATE_FEWEST = 2
 
 
@@ -2096,9 +2096,9 @@ class _TruncateIndex:
         "by_text",
         "deep_items",
         "deep_text",
+        "entries",
         "items",
         "items_steps",
-        "keyed",
         "keys",
         "size",
         "sizes",
@@ -2125,9 +2125,9 @@ class _TruncateIndex:
         self.keys = keys
         #: sizes[i + 1] - sizes[i]: the JSON length of child i (of its value, in a dict).
         self.sizes = array("q", accumulate(sizes, initial=0))
-        #: For a map (a dict that may lose entries): keyed[i + 1] - keyed[i] is the JSON length
-        #: of entry i's `"key": ` and `, `.
-        self.keyed = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
+        #: For a map (a dict that may lose entries): entries[i + 1] - entries[i] is the JSON
+        #: length of entry i's `"key": ` and `, `.
+        self.entries = array("q", accumulate(keyed, initial=0)) if keyed is not None else None
         self.texts = array("q", texts)
         self.items = array("q", items)
         self.by_text, self.text_steps = _truncate_order(texts, _TRUNCATE_SHORT, deep[0])
@@ -2370,15 +2370,15 @@ class _Truncation:
         sizes = index.sizes
         head, tail = count, 0
         size = index.size
-        keyed = index.keyed
-        capped = (index.keys is None or keyed is not None) and count > item_cap
+        entries = index.entries
+        capped = (index.keys is None or entries is not None) and count > item_cap
         if capped:
             head, tail = _truncate_split_items(item_cap)
             size = sizes[head] + sizes[count] - sizes[count - tail]
-            if keyed is None:
+            if entries is None:
                 size += 2 * head + 2 * tail
             else:
-                size += keyed[head] + keyed[count] - keyed[count - tail]
+                size += entries[head] + entries[count] - entries[count - tail]
         # NOTE: a string at most _TRUNCATE_SHORT over the cap is never cut (see `cut`).
         reach = text_cap + _TRUNCATE_SHORT
         by_text = bisect_right(index.text_steps, reach)
@@ -2437,6 +2437,21 @@ def _truncate_path(path: str, key: str | int, quote: Callable[[str], str]) -> st
     return f"{path}.{text}" if text.isidentifier() else f"{path}[{quote(text)}]"
 
 
+def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
+    """Whether a return type holds a map anywhere (most hold none: their data is not walked)."""
+    if not isinstance(shape, tuple):
+        return False
+    form, inner = shape[0], shape[1]
+    if form == "map":
+        return True
+    if form in ("null", "list"):
+        return _truncate_has_map(inner, seen)
+    if form == "record" and inner not in seen:
+        fields = RECORDS[inner][0].values()
+        return any(_truncate_has_map(field, seen | {inner}) for field in fields)
+    return False
+
+
 def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
     """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
     `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
@@ -2469,26 +2484,26 @@ def _truncate(
 
     The envelope's `meta.provenance` (the inputs, echoed) is shrunk the same way to a quarter of
     `limit`, its cuts listed under `$.meta.provenance`. When both fit, `envelope` itself comes
-    back. Otherwise a new envelope: long strings
-    keep a head (70%) and a tail (30%), cut where a line ends if one is within a quarter of
-    either piece (and 1,000 characters), with `_truncate_marker` in between (followed by a
-    newline when the tail starts a line); long arrays keep their first (70%) and last items,
-    at least one of each, with nothing put in their place; every key of every object stays, and
-    numbers, booleans and nulls are never changed, so the data still matches its schema. With
-    the command's return type `shape`, a map (`dict[str, X]`, which the schema lets have any
-    keys) is cut as an array is: its first (70%) and last entries stay, in order, and its cut
-    counts the entries left out. A
-    string is cut only when the marker is shorter than what it replaces, and strings of at most
-    `_TRUNCATE_SHORT` characters never are. `meta.truncated` is `{"ref": ref, "cuts": [{"path":
-    "$.data[3].text", "omitted": N}, ...]}` (N in characters for a string, in items for an
-    array; indexes are those of the original data), added to the envelope's own meta; parts
-    with nothing cut are shared with `envelope`, not copied.
+    back. Otherwise a new envelope: long strings keep a head (70%) and a tail (30%), cut where
+    a line ends if one is within a quarter of either piece (and 1,000 characters), with
+    `_truncate_marker` in between (followed by a newline when the tail starts a line); long
+    arrays keep their first (70%) and last items, at least one of each, with nothing put in
+    their place. With the command's return type `shape`, a map (`dict[str, X]`, which the
+    schema lets have any keys) is cut as an array is: its first (70%) and last entries stay, in
+    order. Every other object (a record: a dataclass, a TypedDict, or data of no known type)
+    keeps every key, and numbers, booleans and nulls are never changed, so the data still
+    matches its schema. A string is cut only when the marker is shorter than what it replaces,
+    and strings of at most `_TRUNCATE_SHORT` characters never are. `meta.truncated` is
+    `{"ref": ref, "cuts": [{"path": "$.data[3].text", "omitted": N}, ...]}` (N in characters
+    for a string, in items for an array, in entries for a map; indexes are those of the
+    original data), added to the envelope's own meta; parts with nothing cut are shared with
+    `envelope`, not copied.
 
     The bound: with M the total length of the markers in the result as they appear in its JSON
     (each newline after a marker counts 2, as `\\n`), `len(json.dumps(result["data"],
     ensure_ascii=False)) <= limit + M`. Where it can, it does better: the whole result within
-    `limit`, markers included. Where even the smallest result it makes is over the bound (an
-    object with 10,000 keys, a number longer than the limit, ...), that smallest one comes back:
+    `limit`, markers included. Where even the smallest result it makes is over the bound (a
+    record with 10,000 keys, a number longer than the limit, ...), that smallest one comes back:
     every string at its shortest cut, every array at its first and last item (the same data as
     for `limit=1`), still valid, with its cuts listed.
 
@@ -2509,7 +2524,8 @@ def _truncate(
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
     maps: set[int] = set()
-    _truncate_maps(envelope.get("data"), shape, maps)
+    if _truncate_has_map(shape):
+        _truncate_maps(envelope.get("data"), shape, maps)
     data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
@@ -3074,7 +3090,9 @@ _OUTPUT = _Command(
     tuple(name for name, *_ in _OUTPUT_INPUTS),
     _build_output,
     _run_output,
-    ("map", _Any),
+    # NOTE: a page is a record of fixed keys (ref, offset, length, text, next), never a map:
+    # cut, it loses the middle of its text, not a key.
+    _Any,
     description="Read back the full text of an answer that was cut, a page at a time: the"
     " reference is in\nthe answer's marker and in meta.truncated.ref.",
     examples=(f"output 0123456789abcdef --offset 0 --limit {_PAGE}",),
@@ -3326,9 +3344,15 @@ class _Sources:
             # NOTE: no TOML reader before Python 3.11: said when the file has our table.
             try:
                 with open(path, encoding="utf-8", errors="replace") as file:
-                    ours = f"[tool.{PROGRAM}]" in file.read().replace(" ", "")
+                    text = file.read()
             except OSError:
-                ours = False
+                text = ""
+            import re
+
+            # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
+            # `tool.NAME.level = 1`: any of them is our table.
+            name = re.escape(PROGRAM)
+            ours = re.search(rf"""^\s*\[?\s*tool\s*\.\s*["']?{name}["']?\s*[.\]=]""", text, re.M)
             if ours:
                 sys.stderr.write(
                     f"{PROGRAM}: warning: {where} not read: reading TOML needs Python 3.11 "
@@ -3470,16 +3494,22 @@ def _problem(value: object, schema: Any, path: str, root: Any) -> str | None:
         found = [_problem(value, branch, path, root) for branch in branches]
         if None in found:
             return None
+        if len(found) == 1:
+            return found[0]  # NOTE: `Optional[Literal[1, 2]]` given "x": one of 1, 2
         kinds = [b.get("type") for b in branches if isinstance(b, dict)]
         names = [kind for kind in kinds if isinstance(kind, str)]
-        if len(names) == len(kinds) and not any(_is_type(value, kind) for kind in names):
-            wanted = " or ".join(_JSON_EXPECTED.get(kind, kind) for kind in names)
-            return f"{path}: {_expected(wanted, value)}"
+        if len(names) == len(kinds):
+            if not any(_is_type(value, kind) for kind in names):
+                wanted = " or ".join(_JSON_EXPECTED.get(kind, kind) for kind in names)
+                return f"{path}: {_expected(wanted, value)}"
+            # NOTE: of one branch's JSON type, and refused by it (a decimal's text that is no
+            # number): the converter says what it wanted, as it does for a flag.
+            return None
         return next(problem for problem in found if problem)
     # NOTE: the choices before the type: `expected one of 1, 2` says more than `an integer`,
     # and is what a flag given the same text is told.
     if "const" in schema and not _same(value, schema["const"]):
-        return f"{path}: {_expected(_show(schema['const']), value)}"
+        return f"{path}: {_expected(_one_of([schema['const']]), value)}"
     if "enum" in schema and not any(_same(value, choice) for choice in schema["enum"]):
         return f"{path}: {_expected(_one_of(schema['enum']), value)}"
     kind = schema.get("type")
@@ -4270,8 +4300,7 @@ class _Invocation:
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
         if flag.choices and value not in flag.choices:
-            wanted = " or ".join(flag.choices)
-            raise UsageError(f"{name}: {_expected(wanted, value)}")
+            raise UsageError(f"{name}: {_expected(_one_of(flag.choices), value)}")
         if name == "--output":
             self.json = value == "json"
         elif name == "--debug":
