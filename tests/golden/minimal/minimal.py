@@ -2964,6 +2964,10 @@ _OUTPUT = _Command(
 _NOWHERE: tuple[str, str, Any] = ("", "", _REQUIRED)
 
 
+#: Where a pyproject.toml holds the tool's table (`%s`: its name, escaped).
+_OUR_PYPROJECT_TABLE = r"""^\s*\[?\s*tool\s*\.\s*["']?%s["']?\s*[.\]=]"""
+
+
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3211,8 +3215,7 @@ class _Sources:
 
             # NOTE: `[tool.NAME]`, `[tool.NAME.add]`, `[tool."NAME"]` or a dotted key
             # `tool.NAME.level = 1`: any of them is our table.
-            name = re.escape(PROGRAM)
-            ours = re.search(rf"""^\s*\[?\s*tool\s*\.\s*["']?{name}["']?\s*[.\]=]""", text, re.M)
+            ours = re.search(_OUR_PYPROJECT_TABLE % re.escape(PROGRAM), text, re.MULTILINE)
             if ours:
                 sys.stderr.write(
                     f"{PROGRAM}: warning: {where} not read: reading TOML needs Python 3.11 "
