@@ -626,3 +626,16 @@ def test_pages_concatenate_to_the_saved_text(text: str, size: int) -> None:
             pages.append(page["text"])
             offset = page["next"]
         assert "".join(pages) == text
+
+
+def test_a_map_given_as_input_is_cut_in_provenance_too() -> None:
+    """The echo of a `dict[str, str]` input of 3,000 entries: cut as a map is (provenance has
+    no schema), so the answer stays within its bound."""
+    labels = {f"k{i}": "v" * 10 for i in range(3000)}
+    echo = {"labels": {"source": "json", "from": "json labels", "value": labels}}
+    result = _truncate(_envelope("ok", provenance=echo), 4_000, REF)
+    shown = result["meta"]["provenance"]
+    assert _size(shown) <= 1_000
+    assert shown["labels"]["source"] == "json" and "k0" in shown["labels"]["value"]
+    cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
+    assert cuts["$.meta.provenance.labels.value"] > 2900

@@ -2593,6 +2593,18 @@ def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
             _truncate_maps(item, fields.get(key), found)
 
 
+def _truncate_dicts(data: Any, found: set[int]) -> None:
+    """Add to `found` the ids of every dict in `data`."""
+    kind = type(data)
+    if kind is dict:
+        found.add(id(data))
+        for item in data.values():
+            _truncate_dicts(item, found)
+    elif kind is list:
+        for item in data:
+            _truncate_dicts(item, found)
+
+
 def _truncate(
     envelope: dict[str, Any], limit: int, ref: str | None, shape: Any = None
 ) -> dict[str, Any]:
@@ -2647,7 +2659,13 @@ def _truncate(
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
-    shown = _shrunk(notes, limit // 4, ref, "$.meta.provenance") if notes is not None else None
+    shown = None
+    if notes is not None:
+        # NOTE: the echo has no schema (`meta` is any object): every object in it may lose
+        # entries, the options' own table too, so a long map given as input is cut as well.
+        dicts: set[int] = set()
+        _truncate_dicts(notes, dicts)
+        shown = _shrunk(notes, limit // 4, ref, "$.meta.provenance", frozenset(dicts))
     if data is None and shown is None:
         return envelope
     merged = dict(meta) if isinstance(meta, dict) else {}
