@@ -114,6 +114,9 @@ def test_http_url_forms() -> None:
         (["--client", "emacs"], "unknown client 'emacs'"),
         (["--client"], "--client needs a value"),
         (["--env", "NOEQUALS"], "--env 'NOEQUALS': write NAME=VALUE"),
+        # NOTE: a name no shell and no TOML bare key takes.
+        (["--env", "ÜBER=2"], "--env 'ÜBER=2': 'ÜBER' is not a variable name"),
+        (["--env", "A.B=2"], "--env 'A.B=2': 'A.B' is not a variable name"),
         (["--cwd", "/no/such/dir/15"], "--cwd '/no/such/dir/15': not a directory"),
         (["--verbose"], "unexpected '--verbose' with --mcp"),
         (["extra"], "unexpected 'extra' with --mcp"),
@@ -126,6 +129,15 @@ def test_errors_for_what_it_does_not_understand(args: list[str], message: str) -
     assert result.code == 2
     assert result.out == ""
     assert result.error_line()["error"]["message"].startswith(message)
+
+
+def test_a_config_file_that_is_not_there_is_refused_before_it_is_registered(
+    tmp_path: Path,
+) -> None:
+    tool = generate(tmp_path, COUNT)
+    result = run(tool, "--mcp", "--config", "missing.toml", "--print-config")
+    assert result.code == 2 and result.out == ""
+    assert result.error_line()["error"]["message"] == "--config missing.toml: no such file"
 
 
 def test_client_and_env_need_print_config() -> None:

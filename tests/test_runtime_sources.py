@@ -166,6 +166,14 @@ def test_the_user_config_dir(project: Path) -> None:
     assert _level(_call({})) == 13
 
 
+def test_a_null_in_a_config_file_is_refused_as_json_input_null_is(project: Path) -> None:
+    """Not taken for "unset" (the default used, the config named as its source)."""
+    (project / "tool.json").write_text('{"level": null}')
+    with pytest.raises(UsageError) as raised:
+        _level(_call({}))
+    assert raised.value.message == "config tool.json level: expected an integer, got null"
+
+
 def test_a_relative_xdg_config_home_is_ignored(
     monkeypatch: pytest.MonkeyPatch, project: Path
 ) -> None:

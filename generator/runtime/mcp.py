@@ -15,6 +15,7 @@ from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _QUARANTINED, _delivered, _failure_envelope
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
+    UsageError,
     _from_ctrl_c,
     _on_sigint,
     _on_sigterm,
@@ -548,7 +549,11 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
     base = os.path.abspath(cwd or os.curdir)
     words: list[str] = []
     if config is not None:
-        words += ["--config", os.path.join(base, config)]
+        path = os.path.join(base, config)
+        if not os.path.isfile(path):
+            # NOTE: as `--cwd` is checked: a registration whose every call would fail is refused.
+            raise UsageError(f"--config {config}: no such file")
+        words += ["--config", path]
     if invocation.max_output is not None:
         words += ["--max-output", str(invocation.max_output)]
     if invocation.spill_dir is not None:

@@ -200,8 +200,13 @@ class _McpOptions:
                 self.client = value
             elif name == "--env":
                 key, equals, setting = value.partition("=")
-                if not equals or not key or not key.replace("_", "a").isalnum():
+                if not equals:
                     raise UsageError(f"--env {value!r}: write NAME=VALUE")
+                if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
+                    raise UsageError(
+                        f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
+                        "digits and '_', not starting with a digit)"
+                    )
                 self.env[key] = setting
             elif name == "--cwd":
                 if not os.path.isdir(value):
@@ -281,7 +286,9 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     import json
 
     def key(text: str) -> str:
-        return text if text.replace("_", "a").replace("-", "a").isalnum() else json.dumps(text)
+        # NOTE: a TOML bare key is ASCII letters, digits, '_' and '-'; anything else is quoted.
+        bare = text.isascii() and text.replace("_", "a").replace("-", "a").isalnum()
+        return text if bare else json.dumps(text)
 
     lines = [f"[mcp_servers.{key(name)}]"]
     env = server.pop("env", None)

@@ -104,12 +104,15 @@ class _Call:
         kept: _T = raw
         if source == "default":
             return self.sources.settle(self, key, kept, secret)
-        if raw is _REQUIRED or (raw is None and not nullable):
+        # NOTE: a config file's null is a value, and not one of this type: refused below as
+        # `--json` input's null is, never taken for "unset" with the config named as its source.
+        from_file = source in ("config", "pyproject")
+        if raw is _REQUIRED or (raw is None and not nullable and not from_file):
             if default is _REQUIRED:
                 also = f" (or set {env})" if env and self.source == "flag" else ""
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
-        if raw is None:
+        if raw is None and nullable:
             return self.sources.settle(self, key, kept, secret)
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)

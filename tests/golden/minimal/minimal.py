@@ -1442,12 +1442,15 @@ class _Call:
         kept: _T = raw
         if source == "default":
             return self.sources.settle(self, key, kept, secret)
-        if raw is _REQUIRED or (raw is None and not nullable):
+        # NOTE: a config file's null is a value, and not one of this type: refused below as
+        # `--json` input's null is, never taken for "unset" with the config named as its source.
+        from_file = source in ("config", "pyproject")
+        if raw is _REQUIRED or (raw is None and not nullable and not from_file):
             if default is _REQUIRED:
                 also = f" (or set {env})" if env and self.source == "flag" else ""
                 self.problems.append(f"{self._label(key, flag)} is required{also}")
             return fallback
-        if raw is None:
+        if raw is None and nullable:
             return self.sources.settle(self, key, kept, secret)
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
@@ -5675,8 +5678,13 @@ class _McpOptions:
                 self.client = value
             elif name == "--env":
                 key, equals, setting = value.partition("=")
-                if not equals or not key or not key.replace("_", "a").isalnum():
+                if not equals:
                     raise UsageError(f"--env {value!r}: write NAME=VALUE")
+                if not (key.isascii() and key.replace("_", "a").isalnum()) or key[0].isdigit():
+                    raise UsageError(
+                        f"--env {value!r}: {key!r} is not a variable name (ASCII letters, "
+                        "digits and '_', not starting with a digit)"
+                    )
                 self.env[key] = setting
             elif name == "--cwd":
                 if not os.path.isdir(value):
@@ -5756,7 +5764,9 @@ def _codex_toml(name: str, server: dict[str, Any]) -> str:
     import json
 
     def key(text: str) -> str:
-        return text if text.replace("_", "a").replace("-", "a").isalnum() else json.dumps(text)
+        # NOTE: a TOML bare key is ASCII letters, digits, '_' and '-'; anything else is quoted.
+        bare = text.isascii() and text.replace("_", "a").replace("-", "a").isalnum()
+        return text if bare else json.dumps(text)
 
     lines = [f"[mcp_servers.{key(name)}]"]
     env = server.pop("env", None)
@@ -6835,7 +6845,11 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
     base = os.path.abspath(cwd or os.curdir)
     words: list[str] = []
     if config is not None:
-        words += ["--config", os.path.join(base, config)]
+        path = os.path.join(base, config)
+        if not os.path.isfile(path):
+            # NOTE: as `--cwd` is checked: a registration whose every call would fail is refused.
+            raise UsageError(f"--config {config}: no such file")
+        words += ["--config", path]
     if invocation.max_output is not None:
         words += ["--max-output", str(invocation.max_output)]
     if invocation.spill_dir is not None:
