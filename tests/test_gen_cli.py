@@ -366,3 +366,33 @@ def test_a_place_that_cannot_be_written_is_named_not_its_temporary_file(tmp_path
     assert failed.stderr == (
         "burgee: error: /proc/burgee-test.py: cannot write it: No such file or directory\n"
     )
+
+
+NONE_SPELLED_OUT = '''
+"""Every argument whose default is None, spelled out: it says nothing."""
+from typing import Annotated
+
+from burgee import Argument, Option, command, group, program
+
+program(name=None, version=None, description=None, env_prefix=None, max_output=None,
+        exit_codes=None)
+things = group("things", help=None)
+
+
+@things.command(effects="read_only", name=None, cardinality=None, open_world=None, max_output=None)
+def one(
+    x: Annotated[
+        int, Option(help=None, env=None, complete=None, min=None, default_factory=None)
+    ] = 1,
+    y: Annotated[str, Argument(help=None, complete=None)] = "a",
+) -> str:
+    """One."""
+    return f"{x}{y}"
+'''
+
+
+def test_none_spelled_out_is_the_default(tmp_path: Path) -> None:
+    handlers = _handlers(tmp_path, NONE_SPELLED_OUT)
+    made = burgee("gen", str(handlers), "-o", str(tmp_path / "tool.py"))
+    assert made.returncode == 0, made.stderr
+    assert run(tmp_path / "tool.py", "things", "one", "b").out == "1b\n"

@@ -139,6 +139,8 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         args = reader.call_args(marker, positional, allowed, f"{kind}()")
         for key, value in args.items():
             if key in ("complete", "default_factory"):
+                if isinstance(value, ast.Constant) and value.value is None:
+                    continue  # NOTE: the signature's own default, spelled out
                 if not isinstance(value, ast.Name):
                     reader.error(value, f"{key}= must name a function defined in this file")
                     return None

@@ -62,6 +62,17 @@ _COMMAND_KEYS = {
     "root",
     "confirm",
 }
+#: The arguments of `program()` and `@command` whose default is None: None says nothing.
+_NONE_IS_UNSAID = frozenset(
+    {"name", "version", "description", "env_prefix", "max_output", "exit_codes"}
+    | {"cardinality", "open_world"}
+)
+
+
+def _is_none(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 _PROGRAM_KEYS = (
     "name",
     "version",
@@ -224,6 +235,8 @@ class ProgramReader(Declarations):
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
         self.program_nodes = args
         for key, value in args.items():
+            if _is_none(value) and key in _NONE_IS_UNSAID:
+                continue  # NOTE: the signature's own default, spelled out
             if key == "exit_codes":
                 self.read_exit_codes(value)
                 continue
@@ -362,6 +375,8 @@ class ProgramReader(Declarations):
         args = self.call_args(call, (), _COMMAND_KEYS, "@command")
         options: dict[str, object] = {}
         for key, value in args.items():
+            if _is_none(value) and key in _NONE_IS_UNSAID:
+                continue  # NOTE: the signature's own default, spelled out
             try:
                 options[key] = self.literal(value, f"@command({key}=...)")
             except NotLiteral:
@@ -396,7 +411,7 @@ class ProgramReader(Declarations):
             self.error(args["cardinality"], "cardinality must be single, bounded or unbounded")
             cardinality = None
         max_output = options.get("max_output")
-        if "max_output" in args:
+        if "max_output" in options:
             self.check_max_output(args["max_output"], max_output, "@command")
         sanitize = options.get("sanitize", True)
         if not isinstance(sanitize, bool):
