@@ -13,6 +13,7 @@ from typing import Any, get_args
 import pytest
 
 from burgee.model.ir import TypeKind
+from burgee.runtime import kinds
 from burgee.runtime.errors import _Invalid
 from burgee.runtime.inputs import _problem
 from burgee.runtime.kinds import TYPES, _Count, _Float, _Int, _Str, _Type
@@ -244,3 +245,13 @@ def test_json_input_refuses_what_json_cannot_give_back() -> None:
     for text in ('{"id": 1e400}', "[-1e999]", '{"x": NaN}', "Infinity"):
         with pytest.raises(ValueError, match=r"too large a number|is not a JSON value"):
             _load_json(text)
+
+
+def test_a_toml_date_is_a_midnight_and_is_shown_as_toml_writes_it() -> None:
+    """A TOML config file gives dates and times as objects: a date alone for a datetime
+    option is its midnight (as the text is), and a refused one reads as TOML writes it."""
+    assert kinds._DateTime.convert(datetime.date(2026, 1, 2)) == datetime.datetime(2026, 1, 2)
+    with pytest.raises(ValueError) as raised:
+        kinds._Date.convert(datetime.datetime(2026, 1, 2, 10, 0))
+    assert str(raised.value) == "expected a date (YYYY-MM-DD), got 2026-01-02T10:00:00"
+    assert kinds._show(datetime.time(10, 0)) == "10:00:00"

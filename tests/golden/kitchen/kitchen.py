@@ -1413,7 +1413,9 @@ def _show(value: object) -> str:
     speaks JSON), cut to 60 characters."""
     if value is None or isinstance(value, bool):
         return "null" if value is None else "true" if value else "false"
-    text = repr(value)
+    # NOTE: a TOML date or time as TOML writes it (`2026-01-01`), not as Python's repr.
+    dated = type(value).__module__ == "datetime" and hasattr(value, "isoformat")
+    text = value.isoformat() if dated else repr(value)  # type: ignore[attr-defined]
     return text if len(text) <= 60 else text[:57] + "..."
 
 
@@ -1762,6 +1764,9 @@ class _DateTime(_Type):
     def convert(value: object) -> _datetime.datetime:
         if isinstance(value, _datetime.datetime):
             return value  # a TOML date-time
+        if type(value) is _datetime.date:
+            # NOTE: a TOML date alone is its midnight, as the text of one is.
+            return _datetime.datetime(value.year, value.month, value.day)
         text = value if isinstance(value, str) else ""
         time = _iso_time(text[11:]) if len(text) > 11 and text[10] in "Tt " else None
         if _shaped(text[:10], "####-##-##") and (len(text) == 10 or time is not None):

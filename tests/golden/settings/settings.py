@@ -1248,7 +1248,9 @@ def _show(value: object) -> str:
     speaks JSON), cut to 60 characters."""
     if value is None or isinstance(value, bool):
         return "null" if value is None else "true" if value else "false"
-    text = repr(value)
+    # NOTE: a TOML date or time as TOML writes it (`2026-01-01`), not as Python's repr.
+    dated = type(value).__module__ == "datetime" and hasattr(value, "isoformat")
+    text = value.isoformat() if dated else repr(value)  # type: ignore[attr-defined]
     return text if len(text) <= 60 else text[:57] + "..."
 
 
