@@ -250,7 +250,7 @@ class NameChecks(Reader):
                         Diagnostic(
                             span=command.span,
                             message=f"alias {' '.join(path)!r} of {command.name!r} is already "
-                            f"the name of a {seen.get(path, 'command of the tool')}",
+                            f"taken, by {_a(seen.get(path, 'command of the tool'))}",
                         )
                     )
                 seen[path] = f"alias of {command.name!r}"
@@ -439,3 +439,8 @@ def env_clashes(program: Program) -> list[Diagnostic]:
                     )
                 )
     return found
+
+
+def _a(what: str) -> str:
+    """`a command`, `an alias of 'lead'`."""
+    return ("an " if what[:1] in "aeiou" else "a ") + what

@@ -389,7 +389,7 @@ class ProgramReader(Declarations):
             )
         elif effects not in EFFECTS:
             self.error(args["effects"], f"effects must be one of {', '.join(EFFECTS)}")
-        given = options.get("name") or cli_word(node.name)
+        given = options["name"] if "name" in options else cli_word(node.name)
         named = isinstance(given, str) and bool(_COMMAND_NAME.match(given))
         if not named:
             # NOTE: the command is not made, but the rest of it is still checked: every

@@ -29,3 +29,13 @@ bad = group("Bad Group")
 @bad.command(effects="read_only")
 def inside(size: Annotated[int, Option(min=5, max=1)] = 3) -> None:
     """A bad group name does not hide its commands' problems."""
+
+
+@command(effects="read_only", name="")
+def unnamed() -> None:
+    """An empty name is no name (not the function's)."""
+
+
+@command(effects="read_only", aliases=["ok", "ok"])
+def lead() -> None:
+    """The same alias twice."""
