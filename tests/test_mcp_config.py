@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tomllib
@@ -159,14 +160,10 @@ def where() -> str:
 """
 
 
-def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
-    tool = generate(tmp_path, WHERE)
-    home = tmp_path / "home"
-    home.mkdir()
-    printed = run(tool, "--mcp", "--print-config", "--cwd", str(home))
-    ((name, server),) = json.loads(printed.out)["mcpServers"].items()
-    # NOTE: the tool of a one-command program is named after the program.
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name}}
+def _call_printed(server: dict[str, Any], tool: str) -> Any:
+    """Start the server as a printed configuration says, from `/` (as a client does, from a
+    folder of its own), call `tool` once and return its structuredContent."""
+    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool}}
     proc = subprocess.run(
         [server["command"], *server["args"]],
         input=line(INIT) + line(call),
@@ -175,8 +172,17 @@ def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
         check=False,
         cwd="/",
     )
-    answer = json.loads(proc.stdout.splitlines()[1])
-    assert answer["result"]["structuredContent"] == {"result": str(home)}
+    return json.loads(proc.stdout.splitlines()[1])["result"]["structuredContent"]
+
+
+def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
+    tool = generate(tmp_path, WHERE)
+    home = tmp_path / "home"
+    home.mkdir()
+    printed = run(tool, "--mcp", "--print-config", "--cwd", str(home))
+    ((name, server),) = json.loads(printed.out)["mcpServers"].items()
+    # NOTE: the tool of a one-command program is named after the program.
+    assert _call_printed(server, name) == {"result": str(home)}
 
 
 COUNT = """
@@ -210,16 +216,7 @@ def test_the_printed_server_is_the_one_just_tried(tmp_path: Path) -> None:
         "100",
         "--debug",
     ]
-    call = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "counted"}}
-    proc = subprocess.run(
-        [server["command"], *server["args"]],
-        input=line(INIT) + line(call),
-        capture_output=True,
-        timeout=60,
-        check=False,
-        cwd="/",
-    )
-    answer = json.loads(proc.stdout.splitlines()[1])["result"]["structuredContent"]
+    answer = _call_printed(server, "counted")
     # NOTE: 300 characters from the config file, cut to the limit given with --mcp.
     text = answer["result"]
     assert text.startswith("x" * 20) and "characters omitted" in text and len(text) < 300
