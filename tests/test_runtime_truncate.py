@@ -639,3 +639,13 @@ def test_a_map_given_as_input_is_cut_in_provenance_too() -> None:
     assert shown["labels"]["source"] == "json" and "k0" in shown["labels"]["value"]
     cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
     assert cuts["$.meta.provenance.labels.value"] > 2900
+
+
+def test_many_options_lose_middle_entries_of_provenance_and_each_entry_its_keys_never() -> None:
+    echo = {f"opt{i}": {"source": "default", "from": "default", "value": i} for i in range(40)}
+    result = _truncate(_envelope("x" * 5_000, provenance=echo), 2_000, REF)
+    shown = result["meta"]["provenance"]
+    assert 2 <= len(shown) < 40 and "opt0" in shown and "opt39" in shown
+    assert all(set(entry) == {"source", "from", "value"} for entry in shown.values())
+    cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
+    assert cuts["$.meta.provenance"] == 40 - len(shown)

@@ -517,11 +517,14 @@ def _truncate(
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
     shown = None
-    if notes is not None:
-        # NOTE: the echo has no schema (`meta` is any object): every object in it may lose
-        # entries, the options' own table too, so a long map given as input is cut as well.
-        dicts: set[int] = set()
-        _truncate_dicts(notes, dicts)
+    if isinstance(notes, dict):
+        # NOTE: the echo has no schema (`meta` is any object): the table of options and every
+        # object inside a value (a map given as input) may lose entries; each option's own
+        # entry (source, from, value) keeps its keys.
+        dicts = {id(notes)}
+        for entry in notes.values():
+            if isinstance(entry, dict):
+                _truncate_dicts(entry.get("value"), dicts)
         shown = _shrunk(notes, limit // 4, ref, "$.meta.provenance", frozenset(dicts))
     if data is None and shown is None:
         return envelope
