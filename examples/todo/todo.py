@@ -3251,6 +3251,13 @@ _NOWHERE: tuple[str, str, Any] = ("", "", _REQUIRED)
 _OUR_PYPROJECT_TABLE = r"""^\s*\[?\s*tool\s*\.\s*["']?%s["']?\s*[.\]=]"""
 
 
+def _config_file(path: str, given: str) -> None:
+    """A usage error when `--config` (as `given`) names no file at `path`."""
+    if not os.path.isfile(path):
+        what = "a directory, not a file" if os.path.isdir(path) else "no such file"
+        raise UsageError(f"--config {given}: {what}")
+
+
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3451,9 +3458,7 @@ class _Sources:
     def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]:
         """The config file: `--config PATH`, else ./<name>.toml|json, else the user config dir."""
         if explicit is not None:
-            if not os.path.isfile(explicit):
-                what = "a directory, not a file" if os.path.isdir(explicit) else "no such file"
-                raise UsageError(f"--config {explicit}: {what}")
+            _config_file(explicit, explicit)
             return explicit, _Sources._load(explicit)
         home = os.environ.get("XDG_CONFIG_HOME", "")
         if not os.path.isabs(home):  # NOTE: the XDG spec: a relative one is to be ignored
@@ -7108,9 +7113,8 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
     words: list[str] = []
     if config is not None:
         path = os.path.join(base, config)
-        if not os.path.isfile(path):
-            # NOTE: as `--cwd` is checked: a registration whose every call would fail is refused.
-            raise UsageError(f"--config {config}: no such file")
+        # NOTE: checked now, as `--cwd` is: a registration whose every call would fail is refused.
+        _config_file(path, config)
         words += ["--config", path]
     if invocation.max_output is not None:
         words += ["--max-output", str(invocation.max_output)]

@@ -18,7 +18,7 @@ from burgee.read.annotations import (
 )
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
-from burgee.read.reader import Parameter, Reader
+from burgee.read.reader import Parameter, Reader, is_none
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
@@ -139,7 +139,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         args = reader.call_args(marker, positional, allowed, f"{kind}()")
         for key, value in args.items():
             if key in ("complete", "default_factory"):
-                if isinstance(value, ast.Constant) and value.value is None:
+                if is_none(value):
                     continue  # NOTE: the signature's own default, spelled out
                 if not isinstance(value, ast.Name):
                     reader.error(value, f"{key}= must name a function defined in this file")

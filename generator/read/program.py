@@ -36,7 +36,7 @@ from burgee.read.imports import (
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
-from burgee.read.reader import Decorator
+from burgee.read.reader import Decorator, is_none
 from burgee.read.source import check, longest_line, marker_lines, statements_with
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
@@ -63,14 +63,10 @@ _COMMAND_KEYS = {
     "confirm",
 }
 #: The arguments of `program()` and `@command` whose default is None: None says nothing.
-_NONE_IS_UNSAID = frozenset(
-    {"name", "version", "description", "env_prefix", "max_output", "exit_codes"}
-    | {"cardinality", "open_world"}
-)
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
+_NONE_IS_UNSAID = frozenset({
+    "name", "version", "description", "env_prefix", "max_output", "exit_codes", "cardinality",
+    "open_world",
+})  # fmt: skip
 
 
 _PROGRAM_KEYS = (
@@ -235,7 +231,7 @@ class ProgramReader(Declarations):
         args = self.call_args(call, _PROGRAM_KEYS, set(_PROGRAM_KEYS), "program()")
         self.program_nodes = args
         for key, value in args.items():
-            if _is_none(value) and key in _NONE_IS_UNSAID:
+            if is_none(value) and key in _NONE_IS_UNSAID:
                 continue  # NOTE: the signature's own default, spelled out
             if key == "exit_codes":
                 self.read_exit_codes(value)
@@ -375,7 +371,7 @@ class ProgramReader(Declarations):
         args = self.call_args(call, (), _COMMAND_KEYS, "@command")
         options: dict[str, object] = {}
         for key, value in args.items():
-            if _is_none(value) and key in _NONE_IS_UNSAID:
+            if is_none(value) and key in _NONE_IS_UNSAID:
                 continue  # NOTE: the signature's own default, spelled out
             try:
                 options[key] = self.literal(value, f"@command({key}=...)")

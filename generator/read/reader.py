@@ -12,6 +12,11 @@ from burgee.read.source import text, tree
 from burgee.read.strip import Removals
 
 
+def is_none(node: ast.AST) -> bool:
+    """`None` written out: for an argument whose default is None, the same as leaving it out."""
+    return isinstance(node, ast.Constant) and node.value is None
+
+
 @dataclass
 class Decorator:
     """A decorator: its expression, placed at its `@` (ast places it at the expression)."""

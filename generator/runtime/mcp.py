@@ -15,7 +15,6 @@ from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _QUARANTINED, _delivered, _failure_envelope
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
-    UsageError,
     _from_ctrl_c,
     _on_sigint,
     _on_sigterm,
@@ -57,7 +56,7 @@ from burgee.runtime.program import (
     VERSION,
 )
 from burgee.runtime.sanitize import _neutralise, _quarantine, _quarantined, _redact_text
-from burgee.runtime.sources import _Sources
+from burgee.runtime.sources import _config_file, _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
 
@@ -550,9 +549,8 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
     words: list[str] = []
     if config is not None:
         path = os.path.join(base, config)
-        if not os.path.isfile(path):
-            # NOTE: as `--cwd` is checked: a registration whose every call would fail is refused.
-            raise UsageError(f"--config {config}: no such file")
+        # NOTE: checked now, as `--cwd` is: a registration whose every call would fail is refused.
+        _config_file(path, config)
         words += ["--config", path]
     if invocation.max_output is not None:
         words += ["--max-output", str(invocation.max_output)]
