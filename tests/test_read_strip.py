@@ -111,10 +111,10 @@ EDGE_CODE = textwrap.dedent(
 def test_markers_are_cut_out_and_everything_else_is_kept_as_written() -> None:
     program = read(EDGE, "handlers.py")
     assert program.user_code == EDGE_CODE
-    # NOTE: `from __future__` goes (the tool has its own); typing names still used stay.
-    assert (
-        program.user_imports == "import os  # os\nfrom typing import Annotated, Literal, Optional\n"
-    )
+    # NOTE: `from __future__` goes (the tool has its own); typing names still used stay, under
+    # `if TYPE_CHECKING:` since only annotations use them.
+    assert program.user_imports == "import os  # os\n"
+    assert program.user_checking == "from typing import Annotated, Literal, Optional\n"
 
 
 def test_windows_line_endings_are_kept() -> None:

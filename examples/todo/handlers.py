@@ -16,9 +16,6 @@ from burgee import Argument, CommandError, Context, Option, command, group, prog
 
 program(name="todo", version="1.0.0", env_prefix="TODO", config=True)
 
-Priority = Literal["low", "high"]
-
-
 class NotFound(CommandError):
     """The task does not exist."""
 

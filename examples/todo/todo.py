@@ -506,17 +506,16 @@ import datetime as _datetime
 import json
 import pathlib as _pathlib
 from dataclasses import asdict, dataclass, field
-from datetime import date
 from pathlib import Path
-from typing import Literal
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from array import array
     from collections.abc import Callable, Iterable, Iterator, Sequence
+    from datetime import date
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar, cast
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -948,9 +947,6 @@ class _Command:
 
 
 # ---- From handlers.py ----
-
-
-Priority = Literal["low", "high"]
 
 
 class NotFound(CommandError):
@@ -4740,15 +4736,20 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
-def _document(name: str) -> str:
+def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from).
+    The MCP server passes its own JSON reader (`mcp_io._Codec`): importing `json` would cost
+    its `tools/list` more than the rest of a session's start."""
     if not _DOCUMENTS:
         import binascii
-        import json
         import zlib
 
-        _DOCUMENTS.update(json.loads(zlib.decompress(binascii.a2b_base64(_DATA))))
+        if load is None:
+            import json
+
+            load = json.loads
+        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(_DATA)).decode("utf-8")))
     return _DOCUMENTS[name]
 
 
@@ -6469,7 +6470,7 @@ def _capabilities(modern: bool) -> dict[str, Any]:
 
 
 def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools"))
+    return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
 
 
 def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:

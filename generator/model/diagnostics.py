@@ -31,7 +31,8 @@ class Diagnostic(BaseModel):
 
     span: SourceSpan
     message: str
-    level: Literal["error", "warning"] = "error"
+    #: A note says what the tool will cost or do, and is never made an error (`--strict`).
+    level: Literal["error", "warning", "note"] = "error"
 
     def __str__(self) -> str:
         # NOTE: one diagnostic, one line: a message that quotes code written over several

@@ -306,8 +306,11 @@ class Program(Node):
     exit_codes: tuple[tuple[str, int], ...] = ()
     records: tuple[Record, ...]
     enums: tuple[EnumDecl, ...]
-    #: The handlers file with burgee's markers removed, split where imports end.
+    #: The handlers file with burgee's markers removed, split where imports end: the imports
+    #: the code needs when it runs, those only its annotations use (`if TYPE_CHECKING:`),
+    #: and the rest.
     user_imports: str
+    user_checking: str = ""
     user_code: str
     #: Third-party modules the handlers import: (top-level module, distribution to install).
     third_party: tuple[tuple[str, str], ...] = ()

@@ -17,6 +17,7 @@ import ast
 import bisect
 from dataclasses import dataclass, field
 
+from burgee.read.runtime_use import runtime_names
 from burgee.read.source import Text
 from burgee.runtime.catalog import code_names
 
@@ -59,8 +60,22 @@ class _Unit:
     lead: int
 
 
-def strip(text: Text, tree: ast.Module, removals: Removals) -> tuple[str, str]:
-    """The user code without burgee's markers, as (import statements, everything else)."""
+@dataclass(frozen=True)
+class Stripped:
+    """The user code without burgee's markers."""
+
+    #: The import statements the code needs when it runs.
+    imports: str
+    #: Those whose names the code uses only in annotations (for `if TYPE_CHECKING:`).
+    checking: str
+    #: Everything else.
+    code: str
+    #: (name, module) of each `typing`/`typing_extensions` name the code uses when it runs.
+    typing_at_run_time: tuple[tuple[str, str], ...] = ()
+
+
+def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
+    """The user code without burgee's markers, its imports split by when they are needed."""
     units = _units(text, tree)
     kept = [u for u in units if not any(id(s) in removals.statements for s in u.statements)]
     if kept and _is_docstring(kept[0]):
@@ -80,8 +95,14 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> tuple[str, str]:
     code = rest_code.strip("\r\n") + newline if rest_code.strip() else ""
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
     used = code_names(code)
-    import_code = "".join(_pruned(text, unit, used, newline) for unit in imports)
-    return import_code, code
+    running = frozenset(runtime_names(ast.parse(code))) if code else frozenset()
+    pruned = [_pruned(text, unit, used, running, newline) for unit in imports]
+    return Stripped(
+        imports="".join(p.imports for p in pruned),
+        checking="".join(p.checking for p in pruned),
+        code=code,
+        typing_at_run_time=tuple(t for p in pruned for t in p.typing_at_run_time),
+    )
 
 
 def _units(text: Text, tree: ast.Module) -> list[_Unit]:
@@ -176,29 +197,73 @@ def _is_docstring(unit: _Unit) -> bool:
     )
 
 
-def _pruned(text: Text, unit: _Unit, used: frozenset[str], newline: str) -> str:
-    """An import line without `__future__` imports, and typing names only burgee's markers
-    used (the generated module says `from __future__ import annotations` itself, and every
-    other __future__ feature is mandatory on the Pythons it supports)."""
+def _pruned(
+    text: Text, unit: _Unit, used: frozenset[str], running: frozenset[str], newline: str
+) -> Stripped:
+    """An import line without `__future__` imports, typing names only burgee's markers used
+    and `TYPE_CHECKING` (the generated module says `from __future__ import annotations` and
+    defines `TYPE_CHECKING` itself, and every other __future__ feature is mandatory on the
+    Pythons it supports), split into what runs and what only annotations use."""
     kept: list[str] = []
+    checking: list[str] = []
+    typing_names: list[tuple[str, str]] = []
     changed = False
     for statement in unit.statements:
-        if isinstance(statement, ast.ImportFrom) and statement.level == 0:
-            module = statement.module or ""
-            if module == "__future__":
-                changed = True
-                continue
-            if module in ("typing", "typing_extensions") and statement.names[0].name != "*":
-                aliases = [a for a in statement.names if (a.asname or a.name) in used]
-                if len(aliases) != len(statement.names):
-                    changed = True
-                    if aliases:
-                        names = ", ".join(
-                            a.name + (f" as {a.asname}" if a.asname else "") for a in aliases
-                        )
-                        kept.append(f"from {module} import {names}")
-                    continue
-        kept.append(text.code(statement))
+        aliases, module = _imported(statement)
+        if aliases is None:
+            kept.append(text.code(statement))
+            continue
+        if module == "__future__":
+            changed = True
+            continue
+        every = len(aliases)
+        if module in _TYPING:
+            aliases = [
+                a
+                for a in aliases
+                if (a.asname or a.name) in used and (a.name, a.asname) != ("TYPE_CHECKING", None)
+            ]
+        at_run_time = [a for a in aliases if _bound(a) not in used or _bound(a) in running]
+        annotations = [a for a in aliases if a not in at_run_time]
+        if module in _TYPING or (module is None and any(a.name in _TYPING for a in aliases)):
+            typing_names += [(_bound(a), module or a.name) for a in at_run_time]
+        if len(at_run_time) == every:
+            kept.append(text.code(statement))
+            continue
+        changed = True
+        if at_run_time:
+            kept.append(_statement(statement, at_run_time))
+        if annotations:
+            checking.append(_statement(statement, annotations) + newline)
+    found = tuple(typing_names)
     if not changed:
-        return _edited(text, (unit.first, unit.last), [], newline)
-    return "; ".join(kept) + newline if kept else ""
+        whole = _edited(text, (unit.first, unit.last), [], newline)
+        return Stripped(imports=whole, checking="", code="", typing_at_run_time=found)
+    line = "; ".join(kept) + newline if kept else ""
+    return Stripped(imports=line, checking="".join(checking), code="", typing_at_run_time=found)
+
+
+#: The modules whose names are annotations' own (`Literal`, `Optional`, `Annotated`, ...).
+_TYPING = ("typing", "typing_extensions")
+
+
+def _imported(statement: ast.stmt) -> tuple[list[ast.alias] | None, str | None]:
+    """The names an absolute import binds and its module (None for `import a, b`); None for
+    the names of a statement that is kept as written (relative or star imports)."""
+    if isinstance(statement, ast.Import):
+        return list(statement.names), None
+    if isinstance(statement, ast.ImportFrom) and statement.level == 0:
+        if statement.names[0].name != "*":
+            return list(statement.names), statement.module or ""
+    return None, None
+
+
+def _bound(alias: ast.alias) -> str:
+    return alias.asname or alias.name.split(".")[0]
+
+
+def _statement(statement: ast.stmt, aliases: list[ast.alias]) -> str:
+    names = ", ".join(a.name + (f" as {a.asname}" if a.asname else "") for a in aliases)
+    if isinstance(statement, ast.ImportFrom):
+        return f"from {statement.module} import {names}"
+    return f"import {names}"

@@ -373,6 +373,8 @@ def imports(program: Program, joined: Joined) -> tuple[str, str]:
     block.add_source("\n".join(joined.imports))
     checking = ImportBlock()
     code: list[str] = []
+    checking.add_source(program.user_checking)
+    user |= checking.bound()
     for line in joined.checking:
         if not line.startswith(("import ", "from ")):
             code.append(line)

@@ -69,7 +69,7 @@ def _capabilities(modern: bool) -> dict[str, Any]:
 
 
 def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools"))
+    return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
 
 
 def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:

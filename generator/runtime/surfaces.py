@@ -198,7 +198,7 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
 
 
 def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_prompts"))
+    return _mcp_page(server, params, modern, _document("mcp_prompts", server.codec.load))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -217,13 +217,13 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_resources"))
+    return _mcp_page(server, params, modern, _document("mcp_resources", server.codec.load))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_templates"))
+    return _mcp_page(server, params, modern, _document("mcp_templates", server.codec.load))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

@@ -70,14 +70,17 @@ def checked(
     warn: Callable[[Diagnostic], None] | None = None,
     strict: bool = False,
 ) -> None:
-    """Check what reading alone does not (every example parses; the warnings): warnings go to
-    `warn` (with `strict` they are errors); raises GenerationError with the errors."""
+    """Check what reading alone does not (every example parses; the warnings): warnings and
+    notes go to `warn` (with `strict` warnings are errors); raises GenerationError with the
+    errors."""
     with guarded(path):
         found = [*program.warnings, *examples.check(program)]
     if strict:
-        found = [d.model_copy(update={"level": "error"}) for d in found]
+        found = [
+            d.model_copy(update={"level": "error"}) if d.level == "warning" else d for d in found
+        ]
     for warning in found:
-        if warning.level == "warning" and warn is not None:
+        if warning.level != "error" and warn is not None:
             warn(warning)
     problems = sorted(
         (d for d in found if d.level == "error"), key=lambda d: (d.span.line, d.span.column)

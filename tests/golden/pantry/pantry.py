@@ -4623,15 +4623,20 @@ def _read_json_input(text: str) -> dict[str, Any]:
 _DOCUMENTS: dict[str, str] = {}
 
 
-def _document(name: str) -> str:
+def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
     """One embedded document: schema, llms, mcp_tools, mcp_prompts, mcp_resources,
-    mcp_templates, skill or completion (the table the completion scripts are rendered from)."""
+    mcp_templates, skill or completion (the table the completion scripts are rendered from).
+    The MCP server passes its own JSON reader (`mcp_io._Codec`): importing `json` would cost
+    its `tools/list` more than the rest of a session's start."""
     if not _DOCUMENTS:
         import binascii
-        import json
         import zlib
 
-        _DOCUMENTS.update(json.loads(zlib.decompress(binascii.a2b_base64(_DATA))))
+        if load is None:
+            import json
+
+            load = json.loads
+        _DOCUMENTS.update(load(zlib.decompress(binascii.a2b_base64(_DATA)).decode("utf-8")))
     return _DOCUMENTS[name]
 
 
@@ -6352,7 +6357,7 @@ def _capabilities(modern: bool) -> dict[str, Any]:
 
 
 def _mcp_tools_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_tools"))
+    return _mcp_page(server, params, modern, _document("mcp_tools", server.codec.load))
 
 
 def _mcp_page(server: _McpServer, params: dict[str, Any], modern: bool, text: str) -> str:
@@ -7201,7 +7206,7 @@ def _mcp_context(server: _McpServer, path: str) -> Context:
 
 
 def _mcp_prompts_list(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_prompts"))
+    return _mcp_page(server, params, modern, _document("mcp_prompts", server.codec.load))
 
 
 def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
@@ -7220,13 +7225,13 @@ def _mcp_prompt_get(server: _McpServer, ident: str, params: dict[str, Any], mode
 def _mcp_resources_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_resources"))
+    return _mcp_page(server, params, modern, _document("mcp_resources", server.codec.load))
 
 
 def _mcp_templates_list(
     server: _McpServer, ident: str, params: dict[str, Any], modern: bool
 ) -> str:
-    return _mcp_page(server, params, modern, _document("mcp_templates"))
+    return _mcp_page(server, params, modern, _document("mcp_templates", server.codec.load))
 
 
 def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

@@ -1,0 +1,75 @@
+"""Which names the user code needs when it runs, as against only in its annotations.
+
+The generated module is compiled as under `from __future__ import annotations`, so an
+annotation is never evaluated: a name used only in annotations (`Literal`, `Optional`, a class
+imported for a parameter's type) needs no import at run time, and its import goes under
+`if TYPE_CHECKING:` where type checkers still read it. Importing `typing` alone costs a run
+about as much as the rest of a plain command's start-up.
+
+An annotation is evaluated after all where a library reads a class's annotations while the
+class is made (pydantic, attrs, NamedTuple and TypedDict bases), and `dataclass` looks for
+`ClassVar`, `InitVar` and `KW_ONLY` among its fields' annotations by name; so only a plain
+class, or one decorated with `dataclass` alone, has annotations that never run, and those three
+names always count.
+"""
+
+from __future__ import annotations
+
+import ast
+
+#: Names `dataclass` looks for in its fields' annotations (as text, in the module's namespace).
+_DATACLASS_MARKERS = frozenset({"ClassVar", "InitVar", "KW_ONLY"})
+
+
+def runtime_names(tree: ast.AST) -> dict[str, ast.Name]:
+    """Every name the code loads or stores when it runs, with its first such use (annotations
+    that are never evaluated left out)."""
+    found: dict[str, ast.Name] = {}
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Name):
+            found.setdefault(node.id, node)
+            continue
+        stack.extend(_evaluated_children(node))
+    return found
+
+
+def _evaluated_children(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of `node` that run, its unevaluated annotations left out."""
+    if isinstance(node, ast.arg):
+        return []  # NOTE: a parameter is its name and its annotation, which never runs
+    read = isinstance(node, ast.ClassDef) and not _annotations_never_read(node)
+    children: list[ast.AST] = []
+    for child in ast.iter_child_nodes(node):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and child is node.returns:
+            continue
+        if isinstance(child, ast.AnnAssign) and not (read or _marks_dataclass(child)):
+            children += [n for n in (child.target, child.value) if n is not None]
+            continue
+        children.append(child)
+    return children
+
+
+def _annotations_never_read(node: ast.ClassDef) -> bool:
+    if node.bases or node.keywords:
+        return False
+    return all(_is_dataclass(d) for d in node.decorator_list)
+
+
+def _is_dataclass(decorator: ast.expr) -> bool:
+    target = decorator.func if isinstance(decorator, ast.Call) else decorator
+    if isinstance(target, ast.Name):
+        return target.id == "dataclass"
+    return (
+        isinstance(target, ast.Attribute)
+        and target.attr == "dataclass"
+        and isinstance(target.value, ast.Name)
+        and target.value.id == "dataclasses"
+    )
+
+
+def _marks_dataclass(statement: ast.AnnAssign) -> bool:
+    names = {n.id for n in ast.walk(statement.annotation) if isinstance(n, ast.Name)}
+    attributes = {n.attr for n in ast.walk(statement.annotation) if isinstance(n, ast.Attribute)}
+    return bool((names | attributes) & _DATACLASS_MARKERS)

@@ -1,0 +1,170 @@
+"""What a generated tool imports when it starts.
+
+Imports only annotations use never run (`read/runtime_use.py`).
+
+The tool is compiled as under `from __future__ import annotations`, so a handlers file written
+as the docs show it (`from typing import Annotated, Literal`) must not make every run import
+`typing`; where the code does use a typing name at run time, gen says so in a note.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+from burgee.read.runtime_use import runtime_names
+from burgee.write.generate import checked, generate, read
+from tests.helpers import GOLDEN, REPO
+from tests.mcp_wire import INIT, line
+
+#: Handlers written the way docs/handlers.md shows them.
+DOCS_STYLE = textwrap.dedent(
+    '''\
+    """Greet: says hello."""
+    from dataclasses import dataclass
+    from datetime import date
+    from typing import Annotated, Literal, Optional
+
+    from burgee import Argument, Option, command
+
+
+    @dataclass
+    class Greeting:
+        """What was said."""
+
+        text: str
+        when: Optional[date] = None
+
+
+    @command(effects="read_only")
+    def hello(
+        name: Annotated[str, Argument(help="Who to greet")],
+        style: Literal["plain", "loud"] = "plain",
+        times: Annotated[int, Option("-n", min=1, max=5)] = 1,
+        tags: Annotated[list[str], Option("-t")] = [],
+    ) -> Greeting:
+        """Greet someone."""
+        words: list[str] = [name] * times
+        return Greeting(" ".join(words).upper() if style == "loud" else " ".join(words))
+    '''
+)
+
+
+def _uses(code: str) -> set[str]:
+    return set(runtime_names(ast.parse(textwrap.dedent(code))))
+
+
+def test_parameter_return_and_variable_annotations_never_run() -> None:
+    uses = _uses(
+        """
+        x: Final = 1
+        def f(a: A, *b: B, c: C = d, **e: E) -> R:
+            local: L = a
+            return local
+        """
+    )
+    assert uses == {"x", "d", "local", "a"}
+
+
+def test_class_annotations_run_where_a_library_may_read_them() -> None:
+    # NOTE: a plain class or a dataclass never evaluates its annotations, but dataclass looks
+    # for ClassVar/InitVar/KW_ONLY by name; pydantic & co. read them while the class is made.
+    dataclass = "@dataclass\nclass A:\n    x: Plain\n    y: ClassVar[int] = 0\n"
+    assert _uses(dataclass) == {"dataclass", "x", "y", "ClassVar", "int"}
+    model = "class A(BaseModel):\n    x: Optional[int]\n"
+    assert _uses(model) == {"BaseModel", "x", "Optional", "int"}
+    assert _uses("@attrs.define\nclass A:\n    x: Optional[int]\n") == {
+        "attrs",
+        "x",
+        "Optional",
+        "int",
+    }
+
+
+def test_a_docs_style_tool_never_imports_typing_when_it_runs(tmp_path: Path) -> None:
+    handlers = tmp_path / "handlers.py"
+    handlers.write_text(DOCS_STYLE, encoding="utf-8")
+    program, source = generate(DOCS_STYLE, str(handlers), output=tmp_path / "greet.py")
+    assert program.user_imports == "from dataclasses import dataclass\n"
+    assert "from typing import Annotated, Literal, Optional" not in source
+    tool = tmp_path / "greet.py"
+    tool.write_text(source, encoding="utf-8")
+    # NOTE: -S: no site-packages, whose .pth files may import typing themselves.
+    result = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(tool), "hello", "Ada", "-n", "2", "--json"],
+        capture_output=True,
+        text=True,
+        check=False,
+        env={"BURGEE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""},
+    )
+    assert result.returncode == 0, result.stderr
+    assert '"text": "Ada Ada"' in result.stdout or '"text":"Ada Ada"' in result.stdout
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()}
+    assert "typing" not in imported
+    assert "dataclasses" in imported  # NOTE: the check sees imports: the tool does need this one
+
+
+def test_a_typing_name_used_when_the_code_runs_stays_and_gen_notes_it(tmp_path: Path) -> None:
+    source = DOCS_STYLE.replace(
+        "    return Greeting(",
+        "    words = cast(list[str], words)\n    return Greeting(",
+    ).replace("Literal, Optional", "Literal, Optional, cast")
+    path = str(tmp_path / "handlers.py")
+    program, _ = generate(source, path)
+    assert program.user_imports.splitlines()[-1] == "from typing import cast"
+    # NOTE: `Annotated` goes: burgee's markers were all its uses.
+    assert (
+        program.user_checking == "from datetime import date\nfrom typing import Literal, Optional\n"
+    )
+    notes: list[str] = []
+    checked(read(source, path), path, warn=lambda d: notes.append(str(d)), strict=True)
+    line = source.splitlines().index("    words = cast(list[str], words)") + 1
+    assert notes == [
+        f"{path}:{line}:13: note: the tool imports typing on every run, which costs about as "
+        "much as the rest of a command's start-up: cast is used here outside annotations; names "
+        "used only in annotations are never imported when the tool runs"
+    ]
+
+
+def test_the_examples_do_not_import_typing_when_they_run() -> None:
+    for tool in sorted((REPO / "examples").glob("*/*.py")):
+        if tool.name == "handlers.py":
+            continue
+        imports = [line for line in tool.read_text(encoding="utf-8").splitlines()]
+        assert not [line for line in imports if line.startswith(("from typing ", "import typing"))]
+
+
+def test_an_mcp_session_lists_its_tools_without_importing_json(tmp_path: Path) -> None:
+    # NOTE: the golden with prompts and resources, so their lists are read the same way.
+    tool = GOLDEN / "pantry" / "pantry.py"
+    calls = [
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        *({"jsonrpc": "2.0", "id": n, "method": m} for n, m in enumerate(LISTS, 1)),
+    ]
+    result = subprocess.run(
+        [sys.executable, "-S", "-X", "importtime", str(tool), "--mcp"],
+        input=b"".join(line(message) for message in [INIT, *calls]),
+        capture_output=True,
+        check=False,
+        env={"BURGEE_CACHE_DIR": str(tmp_path / "cache"), "PATH": ""},
+    )
+    answers = [json.loads(text) for text in result.stdout.splitlines()]
+    assert [a["id"] for a in answers] == list(range(len(LISTS) + 1))
+    assert [sorted(a["result"]) for a in answers[1:]] == [[key] for key in LISTS.values()]
+    assert all(a["result"][LISTS[m]] for a, m in zip(answers[1:], LISTS, strict=True))
+    imported = {row.rsplit("|", 1)[-1].strip() for row in result.stderr.decode().splitlines()}
+    assert "json" not in imported
+    assert "zlib" in imported  # NOTE: the check sees the imports: the lists were decoded
+
+
+#: The lists a session starts with, and the key of each answer.
+LISTS = {
+    "tools/list": "tools",
+    "prompts/list": "prompts",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+}
