@@ -6646,6 +6646,9 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # NOTE: every answer has a status line and headers: http.server answers a line that
+        # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
+        default_request_version = "HTTP/1.1"
         server_version = PROGRAM
         timeout = _HTTP_PATIENCE
         # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
