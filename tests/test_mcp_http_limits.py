@@ -128,6 +128,13 @@ def test_malformed_lengths_and_hosts_get_400(
     assert raw(pantry_server.port, request).startswith(b"HTTP/1.1 400 "), value
 
 
+def test_a_line_that_is_no_request_gets_a_status_line(pantry_server: HttpServer) -> None:
+    """http.server answered it as HTTP/0.9 would: the JSON error alone, no status line."""
+    for line in (b"\x00\xff", b"GET /mcp", b"POST /mcp"):
+        answer = raw(pantry_server.port, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+        assert answer.startswith((b"HTTP/1.1 400 ", b"HTTP/1.1 405 ")), answer
+
+
 def test_two_host_headers_get_400(pantry_server: HttpServer) -> None:
     body = json.dumps(INIT).encode()
     request = (
