@@ -296,6 +296,28 @@ if __name__ == "__main__":
     mcp.run()
 '''
 
+SDK_HTTP_SERVER = '''"""The official MCP SDK (2.x) server with one tool, over streamable HTTP
+under uvicorn (JSON answers, sessions): `python server_mcp-sdk-http.py PORT`."""
+
+import sys
+
+import uvicorn
+from mcp.server.mcpserver import MCPServer
+
+mcp = MCPServer("hello")
+
+
+@mcp.tool()
+def greet(name: str) -> dict[str, str]:
+    """Say hello."""
+    return {"greeting": f"Hello, {name}!"}
+
+
+if __name__ == "__main__":
+    app = mcp.streamable_http_app(json_response=True)
+    uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
+'''
+
 FASTMCP_SERVER = '''"""The fastmcp package's server with one tool."""
 
 from fastmcp import FastMCP
@@ -337,6 +359,7 @@ def ping() -> str:
 MCP_SOURCES = {
     "stdlib": STDLIB_MCP_SERVER,
     "mcp-sdk": SDK_MCP_SERVER,
+    "mcp-sdk-http": SDK_HTTP_SERVER,
     "fastmcp": FASTMCP_SERVER,
     "burgee": BURGEE_MCP_HANDLERS,
 }

@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import case_gen
+import case_http
 import case_mcp
 import case_memory
 import case_startup
@@ -35,6 +36,7 @@ REPO = BENCH.parent
 CASES: dict[str, Callable[[Context], Section]] = {
     "startup": case_startup.run,
     "mcp": case_mcp.run,
+    "http": case_http.run,
     "gen": case_gen.run,
     "memory": case_memory.run,
 }

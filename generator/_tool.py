@@ -6051,8 +6051,8 @@ _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${en
 
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
-    `--http [HOST:]PORT`, `--token-env NAME`. Not tool-wide flags: a command may have
-    options of these names."""
+    `--http [HOST:]PORT`, `--token-env NAME`, `--allow-host NAME`... Not tool-wide flags: a
+    command may have options of these names."""
 
     def __init__(self, rest: list[str], print_config: bool) -> None:
         self.print_config = print_config
@@ -6061,15 +6061,17 @@ class _McpOptions:
         self.cwd: str | None = None
         self.http: str | None = None
         self.token_env: str | None = None
+        #: `--allow-host`: more names the `Host` of a request may give (lower case).
+        self.allow_hosts: list[str] = []
         tokens = list(rest)
         while tokens:
             token = tokens.pop(0)
             name, has_value, value = token.partition("=")
-            if name not in ("--client", "--env", "--cwd", "--http", "--token-env"):
+            if name not in ("--client", "--env", "--cwd", "--http", "--token-env", "--allow-host"):
                 raise UsageError(
                     f"unexpected {token!r} with --mcp",
-                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --cwd DIR;"
-                    " --print-config also --client NAME and --env NAME=VALUE",
+                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --allow-host NAME,"
+                    " --cwd DIR; --print-config also --client NAME and --env NAME=VALUE",
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -6097,6 +6099,8 @@ class _McpOptions:
                 self.cwd = os.path.abspath(value)
             elif name == "--http":
                 self.http = value
+            elif name == "--allow-host":
+                self.allow_hosts.append(value.strip().lower())
             else:
                 self.token_env = value
         if not print_config and (self.client or self.env):
@@ -6104,8 +6108,9 @@ class _McpOptions:
                 "--client and --env go with --print-config",
                 hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
             )
-        if self.token_env is not None and self.http is None:
-            raise UsageError("--token-env goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+        if self.http is None and (self.token_env is not None or self.allow_hosts):
+            name = "--token-env" if self.token_env is not None else "--allow-host"
+            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6125,9 +6130,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 f"{client} reads only stdio servers from its configuration file",
                 hint="leave out --http, or add the URL in the client's own settings",
             )
-        host, port = _http_address(options.http)
-        shown = f"[{host}]" if ":" in host else host
-        server = {url_key: f"http://{shown}:{port}/mcp"}
+        server = {url_key: _url(*_http_address(options.http))}
         if kind or client == "claude-code":
             server = {"type": "http", **server}
         if options.token_env:
@@ -6187,36 +6190,66 @@ def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
     host = host.strip("[]") if colon else "127.0.0.1"
-    if not port.isdigit() or not 0 <= int(port) <= 65535 or (colon and not host):
+    digits = port.isascii() and port.isdigit()  # NOTE: str.isdigit alone takes '²'
+    if not digits or not 0 <= int(port) <= 65535 or (colon and not host):
         raise UsageError(f"--http {text!r}: write PORT or HOST:PORT", hint="--http 8000")
     return host, int(port)
+
+
+#: The addresses that mean every address of the machine.
+_WILDCARDS = ("0.0.0.0", "::")
+
+
+def _url(host: str, port: int) -> str:
+    """The URL of the endpoint for a client on this machine (loopback for a wildcard)."""
+    if host in _WILDCARDS:
+        host = "127.0.0.1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/mcp"
 
 
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 
 
-#: How many requests are served at once (more are answered 503), and how many sessions live
-#: (the least recently used one ends when another begins).
+#: How many requests are served at once, once read (more are answered 503), and how many
+#: sessions live (the least recently used one ends when another begins).
 _HTTP_WORKERS = 32
 
 
 _HTTP_SESSIONS = 256
 
 
-#: Seconds a client may take to send a request, or to read an answer.
+#: Seconds a client may take to send the head of a request (its line and headers; on a
+#: connection kept alive, counted from the previous answer), and then its body: one deadline
+#: for each, however the bytes trickle in.
+_HTTP_HEAD_SECONDS = 30.0
+
+
+_HTTP_BODY_SECONDS = 30.0
+
+
+#: Seconds a client may take to take in one write of an answer.
 _HTTP_PATIENCE = 30
 
 
 _LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 
-def _hostname(authority: str) -> str:
-    """The host of `host[:port]` (`[v6]:port` too), lower case."""
+def _hostname(authority: str) -> str | None:
+    """The host of `host[:port]` (`[v6]:port` too), lower case; None if it is not that."""
     authority = authority.strip().lower()
     if authority.startswith("["):
-        return authority[1:].partition("]")[0]
-    return authority.rpartition(":")[0] if authority.count(":") == 1 else authority
+        host, bracket, rest = authority[1:].partition("]")
+        if not bracket:
+            return None
+    else:
+        host, colon, rest = authority.partition(":")
+        rest = colon + rest
+    port = rest[1:]
+    if rest and not (rest[0] == ":" and port.isascii() and port.isdigit()):
+        return None
+    return host
 
 
 def _modern(message: object) -> bool:
@@ -6230,6 +6263,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
     import hmac
     import http.server
+    import io
     import json
     import signal
     import socket
@@ -6244,8 +6278,16 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         token = os.environ.get(options.token_env, "")
         if not token:
             raise UsageError(f"--token-env {options.token_env}: that variable is empty or unset")
+    wildcard = host in _WILDCARDS
     loopback = host in _LOOPBACK or host.startswith("127.")
-    allowed = {host, *_LOOPBACK} if loopback else {host}
+    # NOTE: DNS rebinding: a page whose name resolves to this machine sends that name as its
+    # Host. Only the names of this server pass: loopback ones where it listens there (every
+    # address included), the address it was given, and those --allow-host names.
+    allowed = set(options.allow_hosts)
+    if loopback or wildcard:
+        allowed.update(_LOOPBACK)
+    if not wildcard:
+        allowed.add(host.lower())
     if not loopback and token is None:
         sys.stderr.write(
             f"{PROGRAM}: warning: serving MCP on {host} without --token-env: anyone who can"
@@ -6254,6 +6296,11 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     # NOTE: owns the protocol's stdout; each 2026-07-28 request gets a server of its own made
     # from it, so ids, in-flight calls and cancellations never mix between clients.
     stateless = make(debug)
+    # NOTE: every message of a request goes to the request's sink; one that found none must
+    # not reach stdout either, which nobody reads: once its pipe is full, the server blocks.
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, stateless.out)
+    os.close(null)
     sessions: dict[str, Any] = {}
     #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
     busy: dict[Any, int] = {}
@@ -6261,10 +6308,60 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     slots = threading.BoundedSemaphore(_HTTP_WORKERS)
     versions = (_MCP_MODERN, *_MCP_LEGACY)
 
+    class Reads(io.RawIOBase):
+        """A connection's reads, all under one deadline (`until`), not each its own: a client
+        sending a byte now and then is held to it too."""
+
+        def __init__(self, connection: socket.socket) -> None:
+            self.connection = connection
+            self.until = 0.0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            left = self.until - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("timed out")  # noqa: UP041 (3.9: not yet TimeoutError)
+            self.connection.settimeout(min(left, _HTTP_PATIENCE))
+            try:
+                return self.connection.recv_into(buffer)
+            finally:
+                self.connection.settimeout(_HTTP_PATIENCE)  # for the answer's writes
+
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        # NOTE: every answer has a status line and headers: http.server answers a line that
+        # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
+        default_request_version = "HTTP/1.1"
         server_version = PROGRAM
         timeout = _HTTP_PATIENCE
+        # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
+        # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
+        disable_nagle_algorithm = True
+        reads: Reads
+        #: The request was read to its end: a refusal leaves nothing unread on the connection.
+        whole: bool
+
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()
+            self.reads = Reads(self.connection)
+            self.rfile = io.BufferedReader(self.reads)
+
+        def handle_one_request(self) -> None:
+            # NOTE: on a connection kept alive, the wait for the next request counts: an idle
+            # connection ends as a slow one does. (Either holds a thread, never a slot.)
+            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
+            self.whole = False
+            super().handle_one_request()
+
+        def parse_request(self) -> bool:
+            parsed = super().parse_request()
+            if parsed:
+                lengths = self.headers.get_all("Content-Length")
+                self.whole = lengths in (None, ["0"]) and "Transfer-Encoding" not in self.headers
+            return parsed
 
         def log_message(self, format: str, *args: Any) -> None:
             if debug:
@@ -6287,6 +6384,10 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         def refuse(self, status: int, message: str, code: int = -32600, **headers: str) -> None:
             error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
             shown = {name.replace("_", "-"): value for name, value in headers.items()}
+            if not self.whole:
+                # NOTE: what follows on the connection could be the rest of this request's
+                # body, taken for the next request (RFC 9112 6.3): the connection ends.
+                shown["Connection"] = "close"
             self.answer(status, json.dumps(error), shown)
 
         def checked(self) -> bool:
@@ -6294,8 +6395,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
             if self.path.partition("?")[0] != "/mcp":
                 self.refuse(404, "Not Found: the MCP endpoint is /mcp")
                 return False
-            if _hostname(self.headers.get("Host", "")) not in allowed:
-                self.refuse(403, "Forbidden: this Host is not served")
+            hosts = self.headers.get_all("Host") or []
+            name = _hostname(hosts[0]) if len(hosts) == 1 else None
+            if name is None:
+                self.refuse(400, "Bad Request: send one Host header, HOST[:PORT]")
+                return False
+            if name not in allowed:
+                self.refuse(403, "Forbidden: this Host is not served (see --allow-host)")
                 return False
             origin = self.headers.get("Origin")
             if origin is not None and _hostname(origin.partition("://")[2]) not in allowed:
@@ -6326,7 +6432,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         ) -> None:
             # NOTE: http.server's own errors (a method it has no handler for, a bad request
             # line) as JSON too, as every other answer of the endpoint; never an HTML page.
-            self.close_connection = True
+            self.whole = False  # NOTE: the connection ends, and the answer says so
             phrase = http.HTTPStatus(code).phrase
             self.refuse(code, f"{phrase}: {message}" if message else phrase)
 
@@ -6343,37 +6449,54 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
         def do_POST(self) -> None:
             if not self.checked():
                 return
+            body = self.body()
+            if body is None:
+                return
+            # NOTE: only now: a client slow to send its request holds no slot meanwhile.
             if not slots.acquire(blocking=False):
                 self.refuse(503, "Service Unavailable: too many requests at once", Retry_After="1")
                 return
             try:
-                self.post()
+                self.post(body)
             finally:
                 slots.release()
 
-        def post(self) -> None:
+        def body(self) -> bytes | None:
+            """The request's body, read to its end within its deadline; None: refused."""
             lengths = self.headers.get_all("Content-Length") or []
             if len(lengths) > 1 or (lengths and "Transfer-Encoding" in self.headers):
                 # NOTE: where a proxy and this server could read different bodies (request
-                # smuggling, RFC 9112 6.3): refused, and the connection closed.
-                self.close_connection = True
+                # smuggling, RFC 9112 6.3).
                 self.refuse(400, "Bad Request: one Content-Length, without Transfer-Encoding")
-                return
-            length = self.headers.get("Content-Length", "")
-            if not length.isdigit():
-                self.close_connection = True  # NOTE: whatever body came stays unread
+                return None
+            if not lengths:
                 self.refuse(411, "Length Required")
-                return
+                return None
+            length = lengths[0].strip()
+            if not (length.isascii() and length.isdigit()):  # NOTE: str.isdigit takes '²'
+                self.refuse(400, "Bad Request: Content-Length is not a number")
+                return None
             if int(length) > _HTTP_LIMIT:
                 self.refuse(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
-                self.close_connection = True
-                return
+                return None
             media = self.headers.get("Content-Type", "").partition(";")[0].strip().lower()
             if media != "application/json":
-                self.close_connection = True  # NOTE: its body stays unread
                 self.refuse(415, "Unsupported Media Type: send application/json")
-                return
-            body = self.rfile.read(int(length))
+                return None
+            self.reads.until = time.monotonic() + _HTTP_BODY_SECONDS
+            try:
+                body = self.rfile.read(int(length))
+            except socket.timeout:  # noqa: UP041 (3.9: not yet TimeoutError)
+                took = f"the body took more than {_HTTP_BODY_SECONDS:g} s"
+                self.refuse(408, f"Request Timeout: {took}")
+                return None
+            if len(body) < int(length):
+                self.close_connection = True  # the client ended the connection
+                return None
+            self.whole = True
+            return body
+
+        def post(self, body: bytes) -> None:
             watch = False
             try:
                 message = _load_json(body)
@@ -6415,9 +6538,12 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 return
             if not requests:
                 # NOTE: a 2026-07-28 `notifications/cancelled` reaches a server of its own, and
-                # cancels nothing: over HTTP, a client cancels by closing its connection.
-                server.handle(body)
-                self.answer(202, "", headers)
+                # cancels nothing: over HTTP, a client cancels by closing its connection. What
+                # the server writes here is an error: the body holds no message (`null`, `[]`,
+                # an object without a method).
+                errors: list[str] = []
+                self.run(server, body, errors.append)
+                self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
                 return
             accept = self.headers.get("Accept", "")
             stream = "text/event-stream" in accept
@@ -6485,12 +6611,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            thread = threading.get_ident()
-            server.sinks[thread] = sink
-            try:
-                server.handle(body)
-            finally:
-                del server.sinks[thread]
+            self.run(server, body, sink)
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -6502,17 +6623,35 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
             # notification's does, not a 200 without a JSON body.
             self.answer(200 if answers else 202, answers[-1] if answers else "", headers)
 
+        def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
+            """`server.handle(body)`, what it writes on this thread going to `sink`."""
+            thread = threading.get_ident()
+            server.sinks[thread] = sink
+            try:
+                server.handle(body)
+            finally:
+                del server.sinks[thread]
+
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
         #: Connections waiting to be accepted; more than `_HTTP_WORKERS` (they get a 503).
         request_queue_size = 4 * _HTTP_WORKERS
         address_family = socket.AF_INET6 if ":" in host else socket.AF_INET
 
+        def server_bind(self) -> None:
+            if host == "::":
+                # NOTE: every address, IPv4's too, whatever the system's default for IPv6.
+                try:
+                    self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+                except (OSError, AttributeError):
+                    pass
+            super().server_bind()
+
         def handle_error(self, request: Any, client_address: Any) -> None:
             # NOTE: a client that went away mid-request is not the server's error; anything
             # else is one line on stderr (with --debug, the traceback), not socketserver's dump.
             error = sys.exc_info()[1]
-            if isinstance(error, (ConnectionError, TimeoutError)):
+            if isinstance(error, (ConnectionError, TimeoutError, socket.timeout)):
                 return
             sys.stderr.write(f"{PROGRAM}: mcp: a request failed: {error!r}\n")
             if debug:
@@ -6530,9 +6669,9 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     except OSError as error:
         raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
     bound = httpd.server_address[1]
-    shown = f"[{host}]" if ":" in host else host
+    where = f" on every address of this machine ({host})," if wildcard else ""
     try:
-        sys.stderr.write(f"{PROGRAM}: MCP over HTTP at http://{shown}:{bound}/mcp\n")
+        sys.stderr.write(f"{PROGRAM}: MCP over HTTP{where} at {_url(host, bound)}\n")
         sys.stderr.flush()
         httpd.serve_forever(poll_interval=0.25)
     except KeyboardInterrupt:

@@ -45,11 +45,15 @@ def node() -> Path:
 
 
 class HttpServer:
-    """A generated tool serving MCP over HTTP on a free loopback port (`--http 0`)."""
+    """A generated tool serving MCP over HTTP on a free port (`--http 0`: loopback), and what it
+    wrote to stdout once stopped (`out`)."""
 
-    def __init__(self, tool: Path, *extra: str, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, tool: Path, *extra: str, env: dict[str, str] | None = None, address: str = "0"
+    ) -> None:
+        self.out = ""
         self.proc = subprocess.Popen(
-            [sys.executable, str(tool), "--mcp", "--http", "0", *extra],
+            [sys.executable, str(tool), "--mcp", "--http", address, *extra],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -60,7 +64,7 @@ class HttpServer:
         assert err is not None
         deadline = time.monotonic() + 30
         line = ""
-        while time.monotonic() < deadline and "MCP over HTTP at " not in line:
+        while time.monotonic() < deadline and "MCP over HTTP " not in line:
             line = err.readline()
             if not line and self.proc.poll() is not None:
                 raise AssertionError(f"the server did not start: {err.read()}")
@@ -69,5 +73,5 @@ class HttpServer:
 
     def stop(self, signal: int) -> tuple[int, str]:
         self.proc.send_signal(signal)
-        _, err = self.proc.communicate(timeout=30)
+        self.out, err = self.proc.communicate(timeout=30)
         return self.proc.returncode, err

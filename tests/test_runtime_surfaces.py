@@ -81,12 +81,15 @@ def test_http_address_and_host_header() -> None:
     assert _http_address("8000") == ("127.0.0.1", 8000)
     assert _http_address("0.0.0.0:80") == ("0.0.0.0", 80)
     assert _http_address("[::1]:9") == ("::1", 9)
-    for wrong in ("x", ":80", "host:", "1:99999"):
+    for wrong in ("x", ":80", "host:", "1:99999", "\u00b2", "host:\u00b9\u00b2"):
         with pytest.raises(UsageError):
             _http_address(wrong)
     assert _hostname("LocalHost:8000") == "localhost"
     assert _hostname("[::1]:8000") == "::1"
     assert _hostname("127.0.0.1") == "127.0.0.1"
+    # NOTE: not a host: the request gets 400, never taken for the host it looks like.
+    for wrong in ("[::1", "[::1]x", "[::1]:", "::1", "127.0.0.1:8o", "a:\u00b2", "a:1:2"):
+        assert _hostname(wrong) is None, wrong
 
 
 def test_mcp_options(tmp_path: Any) -> None:
@@ -100,5 +103,11 @@ def test_mcp_options(tmp_path: Any) -> None:
     )
     with pytest.raises(UsageError, match="--token-env goes with --http"):
         _McpOptions(["--token-env", "T"], False)
+    with pytest.raises(UsageError, match="--allow-host goes with --http"):
+        _McpOptions(["--allow-host", "a.example"], False)
+    options = _McpOptions(
+        ["--http", "0.0.0.0:80", "--allow-host", "A.example", "--allow-host=b"], False
+    )
+    assert options.allow_hosts == ["a.example", "b"]
     with pytest.raises(UsageError, match="go with --print-config"):
         _McpOptions(["--env", "A=1"], False)

@@ -168,8 +168,8 @@ _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${en
 
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
-    `--http [HOST:]PORT`, `--token-env NAME`. Not tool-wide flags: a command may have
-    options of these names."""
+    `--http [HOST:]PORT`, `--token-env NAME`, `--allow-host NAME`... Not tool-wide flags: a
+    command may have options of these names."""
 
     def __init__(self, rest: list[str], print_config: bool) -> None:
         self.print_config = print_config
@@ -178,15 +178,17 @@ class _McpOptions:
         self.cwd: str | None = None
         self.http: str | None = None
         self.token_env: str | None = None
+        #: `--allow-host`: more names the `Host` of a request may give (lower case).
+        self.allow_hosts: list[str] = []
         tokens = list(rest)
         while tokens:
             token = tokens.pop(0)
             name, has_value, value = token.partition("=")
-            if name not in ("--client", "--env", "--cwd", "--http", "--token-env"):
+            if name not in ("--client", "--env", "--cwd", "--http", "--token-env", "--allow-host"):
                 raise UsageError(
                     f"unexpected {token!r} with --mcp",
-                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --cwd DIR;"
-                    " --print-config also --client NAME and --env NAME=VALUE",
+                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --allow-host NAME,"
+                    " --cwd DIR; --print-config also --client NAME and --env NAME=VALUE",
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
@@ -214,6 +216,8 @@ class _McpOptions:
                 self.cwd = os.path.abspath(value)
             elif name == "--http":
                 self.http = value
+            elif name == "--allow-host":
+                self.allow_hosts.append(value.strip().lower())
             else:
                 self.token_env = value
         if not print_config and (self.client or self.env):
@@ -221,8 +225,9 @@ class _McpOptions:
                 "--client and --env go with --print-config",
                 hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
             )
-        if self.token_env is not None and self.http is None:
-            raise UsageError("--token-env goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+        if self.http is None and (self.token_env is not None or self.allow_hosts):
+            name = "--token-env" if self.token_env is not None else "--allow-host"
+            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -242,9 +247,7 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 f"{client} reads only stdio servers from its configuration file",
                 hint="leave out --http, or add the URL in the client's own settings",
             )
-        host, port = _http_address(options.http)
-        shown = f"[{host}]" if ":" in host else host
-        server = {url_key: f"http://{shown}:{port}/mcp"}
+        server = {url_key: _url(*_http_address(options.http))}
         if kind or client == "claude-code":
             server = {"type": "http", **server}
         if options.token_env:
@@ -304,6 +307,19 @@ def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
     host = host.strip("[]") if colon else "127.0.0.1"
-    if not port.isdigit() or not 0 <= int(port) <= 65535 or (colon and not host):
+    digits = port.isascii() and port.isdigit()  # NOTE: str.isdigit alone takes '²'
+    if not digits or not 0 <= int(port) <= 65535 or (colon and not host):
         raise UsageError(f"--http {text!r}: write PORT or HOST:PORT", hint="--http 8000")
     return host, int(port)
+
+
+#: The addresses that mean every address of the machine.
+_WILDCARDS = ("0.0.0.0", "::")
+
+
+def _url(host: str, port: int) -> str:
+    """The URL of the endpoint for a client on this machine (loopback for a wildcard)."""
+    if host in _WILDCARDS:
+        host = "127.0.0.1"
+    shown = f"[{host}]" if ":" in host else host
+    return f"http://{shown}:{port}/mcp"

@@ -1,0 +1,228 @@
+"""`mytool --mcp --http` under clients that misbehave or are many: deadlines for slow senders,
+bodies that hold no request, malformed lengths and hosts, wildcard addresses, and no Nagle
+stall between lock-step requests."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import re
+import select
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers import run
+from tests.node_clients import HttpServer
+from tests.test_mcp_http import BOTH, INIT, PANTRY, post, session
+
+#: The deadlines of a patched copy of the tool (`quick_pantry`): seconds for the head of a
+#: request, and for its body.
+DEADLINE = 1.0
+
+
+def quick_pantry(tmp_path: Path) -> Path:
+    """The pantry tool with its deadlines lowered to `DEADLINE`, so a test of them takes
+    seconds, not the 30 s a client gets."""
+    text, count = re.subn(
+        r"^(_HTTP_(?:HEAD|BODY)_SECONDS) = .*$",
+        rf"\1 = {DEADLINE}",
+        PANTRY.read_text(encoding="utf-8"),
+        flags=re.MULTILINE,
+    )
+    assert count == 2, "the deadlines are no longer named so"
+    tool = tmp_path / "pantry.py"
+    tool.write_text(text, encoding="utf-8")
+    return tool
+
+
+def raw(port: int, data: bytes) -> bytes:
+    """What the server answers to `data` sent on a connection of its own, to its end (the
+    request says `Connection: close`)."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    sock.sendall(data)
+    got = b""
+    try:
+        while chunk := sock.recv(65536):
+            got += chunk
+    finally:
+        sock.close()
+    return got
+
+
+def test_lock_step_calls_over_one_connection_are_not_delayed(tmp_path: Path) -> None:
+    """Each answer is sent as soon as it is written: Nagle's algorithm held back its last
+    segment until the client's delayed ACK, about 45 ms a request on loopback."""
+    server = HttpServer(PANTRY)
+    try:
+        sid = session(server.port)
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+        call = {"jsonrpc": "2.0", "method": "tools/call"}
+        call["params"] = {"name": "stock", "arguments": {"name": "flour"}}
+        for accept in ("application/json", "text/event-stream"):
+            headers = {**BOTH, "Accept": accept, "Mcp-Session-Id": sid}
+            started = time.perf_counter()
+            for ident in range(50):
+                connection.request("POST", "/mcp", json.dumps({**call, "id": ident}), headers)
+                response = connection.getresponse()
+                assert (response.status, b"flour" in response.read()) == (200, True)
+            # NOTE: generous (a few ms each is usual); 50 stalls take 2.2 s at the least.
+            assert time.perf_counter() - started < 2, accept
+        connection.close()
+    finally:
+        server.stop(signal.SIGTERM)
+
+
+def test_bodies_that_hold_no_request_get_400_and_nothing_reaches_stdout() -> None:
+    """Their error was written to the process's stdout, where nobody reads: after some
+    hundreds the pipe was full and the server blocked."""
+    server = HttpServer(PANTRY)
+    try:
+        sid = session(server.port)
+        inside = {"Mcp-Session-Id": sid}
+        for body in (None, [], 5, "text", {}, {"jsonrpc": "2.0"}, {"jsonrpc": "2.0", "id": 3}):
+            status, headers, answer = post(server.port, body, inside)
+            assert (status, headers["Content-Type"]) == (400, "application/json"), body
+            assert json.loads(answer)["error"]["code"] == -32600, body
+        modern = {"jsonrpc": "2.0", "params": {"_meta": {}}}
+        modern["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "2026-07-28"
+        status, _, answer = post(server.port, modern)
+        assert (status, json.loads(answer)["error"]["code"]) == (400, -32600)
+        for body in (None, [], 5, {"jsonrpc": "2.0"}):
+            assert post(server.port, body)[0] == 400, body  # outside a session
+        note = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+        assert post(server.port, note, inside)[:1] == (202,)
+    finally:
+        code, err = server.stop(signal.SIGTERM)
+    assert (code, server.out) == (0, "")
+    assert "Traceback" not in err, err
+
+
+@pytest.mark.parametrize(
+    ("header", "value"),
+    [
+        ("Content-Length", b"\xb2"),  # '²' in ISO-8859-1, as http.server reads a header
+        ("Content-Length", b"\xb9\xb2"),
+        ("Content-Length", "\u00b2".encode()),
+        ("Content-Length", b"-1"),
+        ("Content-Length", b"+5"),
+        ("Host", b"[::1"),
+        ("Host", b"[::1]x"),
+        ("Host", b"127.0.0.1:8o"),
+    ],
+)
+def test_malformed_lengths_and_hosts_get_400(
+    pantry_server: HttpServer, header: str, value: bytes
+) -> None:
+    """Else an `initialize` that opens a session: the header alone is wrong."""
+    body = json.dumps(INIT).encode()
+    head = {"Host": b"127.0.0.1", "Content-Length": b"%d" % len(body), header: value}
+    lines = b"".join(b"%s: %s\r\n" % (name.encode(), text) for name, text in head.items())
+    request = b"POST /mcp HTTP/1.1\r\nContent-Type: application/json\r\nAccept: application/json"
+    request += b"\r\nConnection: close\r\n%s\r\n%s" % (lines, body)
+    assert raw(pantry_server.port, request).startswith(b"HTTP/1.1 400 "), value
+
+
+def test_a_line_that_is_no_request_gets_a_status_line(pantry_server: HttpServer) -> None:
+    """http.server answered it as HTTP/0.9 would: the JSON error alone, no status line."""
+    for line in (b"\x00\xff", b"GET /mcp", b"POST /mcp"):
+        answer = raw(pantry_server.port, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+        assert answer.startswith((b"HTTP/1.1 400 ", b"HTTP/1.1 405 ")), answer
+
+
+def test_two_host_headers_get_400(pantry_server: HttpServer) -> None:
+    body = json.dumps(INIT).encode()
+    request = (
+        b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example\r\nConnection: close\r\n"
+        b"Content-Length: %d\r\n"
+        b"Content-Type: application/json\r\nAccept: application/json\r\n\r\n%s" % (len(body), body)
+    )
+    assert raw(pantry_server.port, request).startswith(b"HTTP/1.1 400 ")
+
+
+@pytest.fixture(scope="module")
+def pantry_server() -> Any:
+    server = HttpServer(PANTRY)
+    yield server
+    _, err = server.stop(signal.SIGTERM)
+    assert "Error" not in err and "Traceback" not in err, err
+
+
+@pytest.mark.parametrize("address", ["0.0.0.0:0", "[::]:0"])
+def test_a_wildcard_address_serves_loopback_and_the_names_allowed(address: str) -> None:
+    if ":" in address[1:3] and not socket.has_ipv6:
+        pytest.skip("no IPv6")
+    server = HttpServer(PANTRY, "--allow-host", "Mcp.Example", address=address)
+    try:
+        port = server.port
+        assert server.url == f"http://127.0.0.1:{port}/mcp"  # the URL a local client uses
+        assert post(port, INIT)[0] == 200  # Host: 127.0.0.1:PORT
+        assert post(port, INIT, {"Host": f"localhost:{port}"})[0] == 200
+        assert post(port, INIT, {"Host": f"mcp.example:{port}"})[0] == 200
+        assert post(port, INIT, {"Host": "evil.example"})[0] == 403
+        assert post(port, INIT, {"Origin": "http://evil.example"})[0] == 403
+    finally:
+        server.stop(signal.SIGTERM)
+
+
+def test_allow_host_goes_with_http() -> None:
+    assert run(PANTRY, "--mcp", "--allow-host", "mcp.example").code == 2
+
+
+def _slow(port: int, head: bytes, drip: bytes, until: float, ended: list[float]) -> None:
+    """Send `head`, then one byte of `drip` every 0.25 s, until the server answers or closes
+    the connection (or `until`); record when, after the start."""
+    started = time.monotonic()
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    try:
+        sock.sendall(head)
+        for byte in drip:
+            if select.select([sock], [], [], 0.25)[0] or time.monotonic() > until:
+                break
+            sock.sendall(bytes([byte]))
+        else:
+            select.select([sock], [], [], max(0, until - time.monotonic()))
+    except OSError:
+        pass  # reset: the server ended it
+    finally:
+        sock.close()
+    ended.append(time.monotonic() - started)
+
+
+def test_slow_senders_hold_no_slot_and_meet_their_deadline(tmp_path: Path) -> None:
+    """A byte every 0.25 s kept each read within its own time limit, so 32 such bodies held
+    every slot and any other client got 503; now the head and the body of a request each have
+    one deadline, and a request holds a slot only once it is read."""
+    server = HttpServer(quick_pantry(tmp_path))
+    try:
+        port = server.port
+        until = time.monotonic() + 8
+        body_head = (
+            b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b"Accept: application/json\r\nContent-Length: 1000\r\n\r\n"
+        )
+        senders = [(body_head, b"{" * 40)] * 36  # more than the 32 slots
+        senders += [(b"POST /mcp HTTP/1.1\r\n", b"Host: 127.0.0.1\r\n" * 3)] * 8
+        senders += [(b"", b"")] * 4  # a connection that says nothing (an idle keep-alive)
+        ended: list[float] = []
+        threads = [
+            threading.Thread(target=_slow, args=(port, head, drip, until, ended))
+            for head, drip in senders
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(DEADLINE / 2)
+        assert post(port, INIT)[0] == 200  # served meanwhile
+        for thread in threads:
+            thread.join(15)
+        assert len(ended) == len(senders)
+        # NOTE: generous: the deadline, then a loaded machine's delay.
+        assert max(ended) < DEADLINE + 3, sorted(ended)
+    finally:
+        code, err = server.stop(signal.SIGTERM)
+    assert code == 0 and "Traceback" not in err, err
