@@ -313,6 +313,79 @@ def test_wrap_and_unwrap_are_inverse() -> None:
     assert wrap(odd) == "a = 1\nx = '''1'''\nb = 2\n"
 
 
+#: A module docstring that shows the code's opening lines, as a description of burgee's layout
+#: could: the code is the tool's own, never the docstring's.
+FORGED_DOC = (
+    f'"""How it looks:\n\n{boot._CODE_OPEN}\ndef main(argv=None):\n    return 3\n\'\'\'\n"""\n'
+)
+
+
+def test_a_docstring_that_shows_the_code_opening_is_not_run(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    path.write_text(FORGED_DOC + path.read_text(encoding="utf-8"), encoding="utf-8")
+    assert _run(path)["result"] == 42
+    # NOTE: the line numbers are still the file's own.
+    code, padding = boot._source(str(path), {})
+    assert path.read_text(encoding="utf-8").splitlines()[len(padding)] == "VALUE = 41 + 1"
+    assert code.startswith("\nVALUE = 41 + 1\n")
+
+
+def test_a_docstring_that_shows_the_markers_stays_as_it_is() -> None:
+    """`wrap` and `unwrap` find the markers the template writes, not their text in the
+    module's docstring (a description may show any text: `program(description=...)`)."""
+    marked = "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
+    close = "'''\nmain = _boot(globals(), _LAZY)\n"
+    doc = f'"""Layout:\n{marked}{boot._CODE_OPEN}\nx\n{close}"""\n'
+    plain = f"{doc}a = 1\n{marked}b = 2\n"
+    wrapped = wrap(plain)
+    assert wrapped.startswith(doc)
+    assert f"a = 1\n{boot._CODE_OPEN}\nx = 1\n{close}b = 2\n" in wrapped
+    assert unwrap(wrapped) == f"{doc}a = 1\nx = 1\nb = 2\n"
+    # NOTE: a marker's text that is not a line of its own cuts nothing.
+    inline = plain.replace("\nx = 1\n", "\nx = 1  # ---- burgee: end of code ----\n")
+    assert f"x = 1  # ---- burgee: end of code ----\n{close}" in wrap(inline)
+
+
+FORGED_HANDLERS = f'''
+"""A tool whose description shows burgee's layout.
+
+{boot._CODE_OPEN}
+def main(argv=None):
+    print("FORGED")
+    return 3
+\'\'\'
+"""
+
+from burgee import command, program
+
+program(name="forged", version="1.0.0")
+
+
+@command(effects="read_only")
+def hello() -> str:
+    """Say hello."""
+    return "hello"
+'''
+
+
+def test_a_generated_tool_whose_docstring_shows_the_code_opening_runs_its_own_code(
+    tmp_path: Path,
+) -> None:
+    tool = generate(tmp_path, FORGED_HANDLERS, "forged.py")
+    for _ in range(2):  # NOTE: compiled, then from the cache
+        proc = subprocess.run(
+            [sys.executable, str(tool), "hello"],
+            env=_environment(tmp_path / "cache"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (proc.returncode, proc.stdout) == (0, "hello\n"), proc.stderr
+    plain = unwrap(tool.read_text(encoding="utf-8"))
+    assert 'def main(argv=None):\n    print("FORGED")' in plain
+    compile(plain, str(tool), "exec")
+
+
 def _tool(tmp_path: Path) -> Path:
     tool = tmp_path / "minimal.py"
     tool.write_bytes(golden_output(GOLDEN / "minimal").read_bytes())

@@ -194,8 +194,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             text = get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
             text = None
-    at = -1 if text is None else text.find(_CODE_OPEN)
-    if text is None or at < 0:
+    # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
+    # show the opening's text (a description of burgee's layout), and the code, a raw string
+    # without ''', cannot hold it.
+    at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
+    end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
+    if text is None or end < 0:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -204,7 +208,7 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             "was edited away); install the tool with its .py file"
         )
     start = at + len(_CODE_OPEN)
-    return text[start : text.find("'''", start)], "\n" * (text.count("\n", 0, start) + 1)
+    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> "CodeType":
