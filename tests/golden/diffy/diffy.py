@@ -42,6 +42,13 @@ _ANNOTATIONS = 0x1000000
 _KEEP = 64
 
 
+#: An entry begins with a digest of the rest (`_sealed`): its key and length.
+_DIGEST_KEY = 2
+
+
+_DIGEST_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -102,23 +109,49 @@ def _temporary_cache() -> str:
 
 
 def _private(chosen: str, make: bool) -> "str | None":
-    """`chosen` (made if need be and `make`) when only this user may write in it; else None."""
+    """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
+    this user may write in; else None."""
+    import stat
+
     try:
-        found = os.stat(chosen)
+        found = os.lstat(chosen)
     except FileNotFoundError:
         if not make:
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
-            found = os.stat(chosen)
+            found = os.lstat(chosen)
         except (OSError, ValueError):
             return None
     except (OSError, ValueError):
         return None
-    getuid = getattr(os, "getuid", None)
-    if getuid is not None and (found.st_uid != getuid() or found.st_mode & 0o022):
+    # NOTE: `lstat`: another user may plant a symlink in the temporary directory that points
+    # at one of this user's own private directories (~/.ssh), which would pass the checks.
+    if not stat.S_ISDIR(found.st_mode) or not _owned(found):
         return None  # NOTE: others could plant code in it
     return chosen
+
+
+def _owned(found: "os.stat_result") -> bool:
+    """Whether what `found` describes is this user's and no one else may write it."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
+
+
+def _read_owned(path: str) -> bytes:
+    """The bytes of the file at `path`, when it is a regular file of this user's that no one
+    else may write, opened without following a symlink; else OSError (FileNotFoundError when
+    there is none)."""
+    import stat
+
+    # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    with open(handle, "rb") as stream:
+        found = os.fstat(handle)
+        if not stat.S_ISREG(found.st_mode) or not _owned(found):
+            raise PermissionError(f"{path} is not a file of this user's alone")
+        return stream.read()
 
 
 def _key(path: str) -> "tuple[str, str] | None":
@@ -221,21 +254,45 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     directory = _cache_directory()
     key = None if directory is None else _key(path)
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
-    if entry:
+    if entry and key is not None:
         try:
-            with open(entry, "rb") as cached:
-                hot, sections = marshal.loads(cached.read())
-            return hot, sections
+            body = _unsealed(key[1], _read_owned(entry))
+            if body is not None:
+                hot, sections = marshal.loads(body)
+                return hot, sections
         except (OSError, EOFError, ValueError, TypeError):
-            pass
+            pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
         return hot, pieces
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, marshal.dumps((hot, compiled)))
+    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
     return hot, compiled
+
+
+def _digest(data: "bytes | memoryview") -> bytes:
+    # NOTE: why this digest: the module's docstring.
+    import _imp
+
+    return _imp.source_hash(_DIGEST_KEY, data)
+
+
+def _sealed(name: str, data: bytes) -> bytes:
+    """An entry as written: the digest of the rest, the entry's name, then `data`."""
+    body = name.encode() + b"\0" + data
+    return _digest(body) + body
+
+
+def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+    """The data of an entry read back; None when its digest or its name is not right (a bit
+    flipped on disk, a file cut short, another file's entry under this name)."""
+    head = name.encode() + b"\0"
+    body = memoryview(entry)[_DIGEST_SIZE:]
+    if body[: len(head)] != head or entry[:_DIGEST_SIZE] != _digest(body):
+        return None
+    return body[len(head) :]
 
 
 def _may_write() -> bool:
@@ -248,7 +305,11 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
     quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
-        with open(temporary, "wb") as out:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+        # NOTE: a new file of this user's alone (O_EXCL: never through what is there).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
             out.write(data)
         os.replace(temporary, entry)
         kept = []
@@ -257,7 +318,7 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
             if name.startswith(prefix + "-") and path != entry:
                 os.unlink(path)
             elif name.endswith(".code") and path != entry:
-                kept.append((os.stat(path).st_mtime_ns, path))
+                kept.append((os.lstat(path).st_mtime_ns, path))
         for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
             os.unlink(path)
     except OSError:
