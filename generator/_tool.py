@@ -146,11 +146,21 @@ def _read_owned(path: str) -> bytes:
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    try:
+        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        import errno
+
+        if error.errno != errno.ELOOP:
+            raise
+        raise PermissionError(f"{path} is a symlink") from None
     with open(handle, "rb") as stream:
         found = os.fstat(handle)
         if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(f"{path} is not a file of this user's alone")
+            raise PermissionError(
+                f"{path} is not a file of this user's alone (another user's, or open to others' "
+                "writes, or no regular file)"
+            )
         return stream.read()
 
 
@@ -3165,13 +3175,25 @@ def _spill(text: str, directory: str | None = None) -> str | None:
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
+    import stat
     import tempfile
 
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+        try:
+            before = os.lstat(target)
+        except FileNotFoundError:
+            before = None
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the right
+        # name may be theirs, planted: only this user's own is taken for an earlier save.
+        if (
+            before is not None
+            and stat.S_ISREG(before.st_mode)
+            and _owned(before)
+            and before.st_size == len(data)
+        ):
             os.utime(target)  # saved before: it counts as new for pruning
             return True
         handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
@@ -3221,6 +3243,19 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
+def _spill_text(paths: list[str]) -> str:
+    """The text of the first of `paths` there is, read only from a file of this user's that no
+    one else may write (`boot._read_owned`): in a directory others may write in, a file of the
+    right name may be theirs, and its text would be served as the tool's output."""
+    for path in paths:
+        try:
+            data = _read_owned(path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # NOTE: a folder that is no folder (a file in its place): nothing saved
+        return data.decode("utf-8", "surrogatepass")
+    raise FileNotFoundError
+
+
 # ---- burgee: end of agent ----
 
 
@@ -3250,13 +3285,8 @@ def _read_spill(
         for folder, private in places
         if private is None or _private(private, False) is not None
     ]
-    # NOTE: a folder that is no folder (a file in its place) also means nothing saved there.
-    path = next((path for path in found if os.path.isfile(path)), None)
     try:
-        if path is None:
-            raise FileNotFoundError
-        with open(path, encoding="utf-8", errors="surrogatepass", newline="") as stream:
-            text = stream.read()
+        text = _spill_text(found)
     except FileNotFoundError:
         elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
         raise UsageError(

@@ -152,11 +152,21 @@ def _read_owned(path: str) -> bytes:
 
     # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-    handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    try:
+        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        import errno
+
+        if error.errno != errno.ELOOP:
+            raise
+        raise PermissionError(f"{path} is a symlink") from None
     with open(handle, "rb") as stream:
         found = os.fstat(handle)
         if not stat.S_ISREG(found.st_mode) or not _owned(found):
-            raise PermissionError(f"{path} is not a file of this user's alone")
+            raise PermissionError(
+                f"{path} is not a file of this user's alone (another user's, or open to others' "
+                "writes, or no regular file)"
+            )
         return stream.read()
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from burgee.runtime.boot import _private, _temporary_cache, _user_cache
+from burgee.runtime.boot import _owned, _private, _read_owned, _temporary_cache, _user_cache
 from burgee.runtime.errors import UsageError
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.sanitize import _QUARANTINE_TAG, _quarantine
@@ -71,13 +71,25 @@ def _spill(text: str, directory: str | None = None) -> str | None:
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
+    import stat
     import tempfile
 
     try:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+        try:
+            before = os.lstat(target)
+        except FileNotFoundError:
+            before = None
+        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the right
+        # name may be theirs, planted: only this user's own is taken for an earlier save.
+        if (
+            before is not None
+            and stat.S_ISREG(before.st_mode)
+            and _owned(before)
+            and before.st_size == len(data)
+        ):
             os.utime(target)  # saved before: it counts as new for pruning
             return True
         handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
@@ -127,6 +139,19 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
+def _spill_text(paths: list[str]) -> str:
+    """The text of the first of `paths` there is, read only from a file of this user's that no
+    one else may write (`boot._read_owned`): in a directory others may write in, a file of the
+    right name may be theirs, and its text would be served as the tool's output."""
+    for path in paths:
+        try:
+            data = _read_owned(path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # NOTE: a folder that is no folder (a file in its place): nothing saved
+        return data.decode("utf-8", "surrogatepass")
+    raise FileNotFoundError
+
+
 #: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
 _PAGE = 100_000
 
@@ -152,13 +177,8 @@ def _read_spill(
         for folder, private in places
         if private is None or _private(private, False) is not None
     ]
-    # NOTE: a folder that is no folder (a file in its place) also means nothing saved there.
-    path = next((path for path in found if os.path.isfile(path)), None)
     try:
-        if path is None:
-            raise FileNotFoundError
-        with open(path, encoding="utf-8", errors="surrogatepass", newline="") as stream:
-            text = stream.read()
+        text = _spill_text(found)
     except FileNotFoundError:
         elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
         raise UsageError(
