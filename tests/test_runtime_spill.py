@@ -114,3 +114,15 @@ def test_a_symlinked_temporary_directory_is_not_saved_in(
     (ssh / "mytool" / "output" / f"{_ref(TEXT)}.txt").write_text(PLANTED)
     with pytest.raises(UsageError, match="no saved output"):
         _read_spill(_ref(TEXT))
+
+
+def test_a_damaged_saved_output_is_refused(tmp_path: Path) -> None:
+    """A reference is its text's digest: a file changed on disk (a bit flipped, cut short)
+    is not served as the tool's output."""
+    ref = _spill(TEXT, str(tmp_path))
+    assert ref is not None
+    saved = tmp_path / f"{ref}.txt"
+    for damaged in (TEXT.replace("full", "fall"), TEXT[:-3]):
+        saved.write_text(damaged)
+        with pytest.raises(UsageError, match="damaged"):
+            _read_spill(ref, directory=str(tmp_path))

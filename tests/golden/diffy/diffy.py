@@ -2796,6 +2796,14 @@ def _spill_directories() -> list[tuple[str, str | None]]:
     return found
 
 
+def _spill_ref(data: bytes) -> str:
+    """The reference of a saved text: the start of its SHA-256, so a file changed on disk is
+    seen when it is read back."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+
+
 def _spill_is_ref(ref: object) -> bool:
     return (
         isinstance(ref, str)
@@ -2815,11 +2823,9 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     a file. After a save, files beyond the newest `_SPILL_KEEP`, or older than 7 days, are
     removed.
     """
-    import hashlib
-
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
-    ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+    ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories()
     for folder, private in places:
         if private is not None and _private(private, True) is None:
@@ -2833,7 +2839,6 @@ def _spill(text: str, directory: str | None = None) -> str | None:
 
 def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
     """Whether `data` could be saved as `target`, made in `folder` (0o700 if `private`)."""
-    import stat
     import tempfile
 
     try:
@@ -2841,17 +2846,13 @@ def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
         if private:
             os.chmod(folder, 0o700)
         try:
-            before = os.lstat(target)
-        except FileNotFoundError:
-            before = None
-        # NOTE: in a directory others may write in (a shared --spill-dir), a file of the right
-        # name may be theirs, planted: only this user's own is taken for an earlier save.
-        if (
-            before is not None
-            and stat.S_ISREG(before.st_mode)
-            and _owned(before)
-            and before.st_size == len(data)
-        ):
+            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+            # right name may be theirs, planted; or the file was damaged on disk: only this
+            # user's own, holding the text, is taken for an earlier save.
+            saved = _read_owned(target) == data
+        except OSError:
+            saved = False
+        if saved:
             os.utime(target)  # saved before: it counts as new for pruning
             return True
         handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
@@ -2901,15 +2902,18 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
-def _spill_text(paths: list[str]) -> str:
-    """The text of the first of `paths` there is, read only from a file of this user's that no
-    one else may write (`boot._read_owned`): in a directory others may write in, a file of the
-    right name may be theirs, and its text would be served as the tool's output."""
+def _spill_text(ref: str, paths: list[str]) -> str:
+    """The text saved as `ref` in the first of `paths` there is, read only from a file of this
+    user's that no one else may write (`boot._read_owned`: in a directory others may write in,
+    a file of the right name may be theirs, and its text would be served as the tool's
+    output), and only when it is still the text the reference names."""
     for path in paths:
         try:
             data = _read_owned(path)
         except (FileNotFoundError, NotADirectoryError):
             continue  # NOTE: a folder that is no folder (a file in its place): nothing saved
+        if _spill_ref(data) != ref:
+            raise ValueError(f"{path} is damaged: it no longer holds the text saved as {ref}")
         return data.decode("utf-8", "surrogatepass")
     raise FileNotFoundError
 
@@ -2944,7 +2948,7 @@ def _read_spill(
         if private is None or _private(private, False) is not None
     ]
     try:
-        text = _spill_text(found)
+        text = _spill_text(ref, found)
     except FileNotFoundError:
         elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
         raise UsageError(
