@@ -28,8 +28,8 @@ checked before anything in it is unmarshalled: a bit flipped on disk, a file cut
 another file's entry under its name is a miss, compiled again and replaced, never run
 (marshal trusts its input: a flipped bit could crash the interpreter). The digest is
 `_imp.source_hash` (SipHash, 64 bits, what hash-based `.pyc` files use): already imported and
-as fast as `zlib.crc32` (about 0.35 ms for the 450-580 kB entry of a 500-command tool, whose
-start-up is some 30 ms), where zlib's import costs as much again and `hashlib.blake2b` took
+as fast as `zlib.crc32` (0.15-0.4 ms for the 580 kB entry of a 500-command tool, whose run
+takes some 22 ms of CPU), where zlib's import costs as much again and `hashlib.blake2b` took
 five times as long after a 10 ms import. It guards against corruption, not an attacker: no
 one else can write in the directory.
 
