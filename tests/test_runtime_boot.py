@@ -63,7 +63,7 @@ def test_the_code_runs_and_is_cached_privately(tmp_path: Path, cache: Path) -> N
         assert stat.S_IMODE(cache.stat().st_mode) == 0o700
     # NOTE: the next run reads the entry: different code planted in it proves it.
     planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
-    entries[0].write_bytes(marshal.dumps((planted, {})))
+    entries[0].write_bytes(boot._sealed(entries[0].stem, marshal.dumps((planted, {}))))
     assert _run(path)["result"] == 7
 
 
@@ -267,6 +267,65 @@ def test_a_corrupt_entry_is_recompiled(tmp_path: Path, cache: Path) -> None:
     assert entry.read_bytes() != b"\x00not marshal"
 
 
+NAMED = '\nNAME = "forty-two"\n\n\ndef main(argv=None):\n    return NAME\n'
+
+
+def test_a_flipped_bit_in_an_entry_is_recompiled_not_run(tmp_path: Path, cache: Path) -> None:
+    """A bit flipped on disk that marshal would still read (here in a string constant) is
+    caught by the entry's digest: the code is compiled again and the entry replaced."""
+    path = _module(tmp_path, NAMED)
+    assert _run(path)["result"] == "forty-two"
+    (entry,) = cache.iterdir()
+    good = entry.read_bytes()
+    at = good.index(b"forty-two") + len("forty-tw")
+    entry.write_bytes(good[:at] + bytes([good[at] ^ 0x01]) + good[at + 1 :])
+    assert _run(path)["result"] == "forty-two"
+    assert entry.read_bytes() == good
+
+
+def test_an_entry_under_another_files_name_is_not_run(tmp_path: Path, cache: Path) -> None:
+    """Entries swapped (copied, restored from a backup): each holds its own name, checked."""
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    one = _module(tmp_path / "one")
+    two = _module(tmp_path / "two", NAMED)
+    _run(one)
+    (first,) = cache.iterdir()
+    _run(two)
+    (second,) = set(cache.iterdir()) - {first}
+    second.write_bytes(first.read_bytes())
+    assert _run(two)["result"] == "forty-two"
+
+
+def test_an_entry_that_is_a_symlink_or_another_users_is_not_read(
+    tmp_path: Path, cache: Path
+) -> None:
+    if not hasattr(os, "getuid") or os.getuid() != 0:
+        pytest.skip("POSIX permissions, as root (to give a file away)")
+    path = _module(tmp_path)
+    _run(path)
+    (entry,) = cache.iterdir()
+    # NOTE: a whole, valid entry for this very file, whose code answers 7: only where it is
+    # keeps it from running.
+    planted = compile("def main(argv=None):\n    return 7\n", str(path), "exec")
+    sealed = boot._sealed(entry.stem, marshal.dumps((planted, {})))
+    elsewhere = tmp_path / "planted.code"
+    elsewhere.write_bytes(sealed)
+    entry.unlink()
+    entry.symlink_to(elsewhere)
+    assert _run(path)["result"] == 42
+    assert not entry.is_symlink() and elsewhere.read_bytes() == sealed
+    entry.write_bytes(sealed)
+    os.chown(entry, 65534, 65534)
+    assert _run(path)["result"] == 42
+    entry.write_bytes(sealed)
+    entry.chmod(0o666)
+    assert _run(path)["result"] == 42
+    entry.write_bytes(sealed)
+    entry.chmod(0o600)
+    assert _run(path)["result"] == 7  # NOTE: the same entry, this user's alone: it is read
+
+
 def test_python_b_reads_but_never_writes(
     tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -311,6 +370,79 @@ def test_wrap_and_unwrap_are_inverse() -> None:
     # NOTE: code a raw triple-quoted string cannot hold stays plain.
     odd = plain.replace("x = 1", "x = '''1'''")
     assert wrap(odd) == "a = 1\nx = '''1'''\nb = 2\n"
+
+
+#: A module docstring that shows the code's opening lines, as a description of burgee's layout
+#: could: the code is the tool's own, never the docstring's.
+FORGED_DOC = (
+    f'"""How it looks:\n\n{boot._CODE_OPEN}\ndef main(argv=None):\n    return 3\n\'\'\'\n"""\n'
+)
+
+
+def test_a_docstring_that_shows_the_code_opening_is_not_run(tmp_path: Path, cache: Path) -> None:
+    path = _module(tmp_path)
+    path.write_text(FORGED_DOC + path.read_text(encoding="utf-8"), encoding="utf-8")
+    assert _run(path)["result"] == 42
+    # NOTE: the line numbers are still the file's own.
+    code, padding = boot._source(str(path), {})
+    assert path.read_text(encoding="utf-8").splitlines()[len(padding)] == "VALUE = 41 + 1"
+    assert code.startswith("\nVALUE = 41 + 1\n")
+
+
+def test_a_docstring_that_shows_the_markers_stays_as_it_is() -> None:
+    """`wrap` and `unwrap` find the markers the template writes, not their text in the
+    module's docstring (a description may show any text: `program(description=...)`)."""
+    marked = "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
+    close = "'''\nmain = _boot(globals(), _LAZY)\n"
+    doc = f'"""Layout:\n{marked}{boot._CODE_OPEN}\nx\n{close}"""\n'
+    plain = f"{doc}a = 1\n{marked}b = 2\n"
+    wrapped = wrap(plain)
+    assert wrapped.startswith(doc)
+    assert f"a = 1\n{boot._CODE_OPEN}\nx = 1\n{close}b = 2\n" in wrapped
+    assert unwrap(wrapped) == f"{doc}a = 1\nx = 1\nb = 2\n"
+    # NOTE: a marker's text that is not a line of its own cuts nothing.
+    inline = plain.replace("\nx = 1\n", "\nx = 1  # ---- burgee: end of code ----\n")
+    assert f"x = 1  # ---- burgee: end of code ----\n{close}" in wrap(inline)
+
+
+FORGED_HANDLERS = f'''
+"""A tool whose description shows burgee's layout.
+
+{boot._CODE_OPEN}
+def main(argv=None):
+    print("FORGED")
+    return 3
+\'\'\'
+"""
+
+from burgee import command, program
+
+program(name="forged", version="1.0.0")
+
+
+@command(effects="read_only")
+def hello() -> str:
+    """Say hello."""
+    return "hello"
+'''
+
+
+def test_a_generated_tool_whose_docstring_shows_the_code_opening_runs_its_own_code(
+    tmp_path: Path,
+) -> None:
+    tool = generate(tmp_path, FORGED_HANDLERS, "forged.py")
+    for _ in range(2):  # NOTE: compiled, then from the cache
+        proc = subprocess.run(
+            [sys.executable, str(tool), "hello"],
+            env=_environment(tmp_path / "cache"),
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert (proc.returncode, proc.stdout) == (0, "hello\n"), proc.stderr
+    plain = unwrap(tool.read_text(encoding="utf-8"))
+    assert 'def main(argv=None):\n    print("FORGED")' in plain
+    compile(plain, str(tool), "exec")
 
 
 def _tool(tmp_path: Path) -> Path:
@@ -426,6 +558,33 @@ def test_a_read_only_home_falls_back_to_a_private_temporary_directory(
     assert Path(found).name.startswith("burgee-")
     if hasattr(os, "getuid"):
         assert stat.S_IMODE(Path(found).stat().st_mode) == 0o700
+
+
+@pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX permissions")
+def test_a_fallback_that_is_a_symlink_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another user plants `burgee-UID` in the temporary directory as a symlink to one of
+    this user's private directories (~/.ssh): it passes the owner and mode checks when
+    followed, so the cache would write there. It is refused; so is another user's."""
+    monkeypatch.delenv("BURGEE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-is-a-file"))
+    (tmp_path / "home-is-a-file").write_text("")
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    ssh = tmp_path / "ssh"
+    ssh.mkdir(mode=0o700)
+    planted = Path(boot._temporary_cache())
+    planted.symlink_to(ssh)
+    assert boot._cache_directory() is None
+    assert _run(_module(tmp_path))["result"] == 42
+    assert list(ssh.iterdir()) == []
+    if os.getuid() == 0:
+        planted.unlink()
+        planted.mkdir(mode=0o700)
+        os.chown(planted, 65534, 65534)
+        assert boot._cache_directory() is None
 
 
 GC_CODE = "\nimport gc\n\nCOLLECTING = gc.isenabled()\n\n\ndef main(argv=None):\n    return 0\n"

@@ -14,7 +14,7 @@ from burgee.runtime.boot import _CODE_OPEN
 
 BEGIN = "# ---- burgee: code ----\n"
 END = "# ---- burgee: end of code ----\n"
-#: What the two markers become around the code (`_boot` finds the code by the first).
+#: What the two markers become around the code (`_boot` finds the code by the last opening).
 OPEN = _CODE_OPEN + "\n"
 CLOSE = "'''\nmain = _boot(globals(), _LAZY)\n"
 #: The module's `from __future__` line, and what it becomes when its code is in the string:
@@ -26,10 +26,14 @@ FUTURE_NOTE = "# _boot compiles the code as under `from __future__ import annota
 def wrap(text: str) -> str:
     """The module with its marked code in the string; plain (markers removed) when the code
     cannot sit in a raw triple-quoted string."""
-    before, begin, rest = text.partition(BEGIN)
-    code, end, after = rest.partition(END)
+    # NOTE: each marker is a line of its own, the template's the last BEGIN: the module's
+    # docstring, before it, may show any text, and no line of the handlers' code (after it)
+    # begins as a marker does (`read/source.marker_lines`).
+    before, begin, rest = text.rpartition("\n" + BEGIN)
+    code, end, after = rest.partition("\n" + END)
     if not (begin and end):
         raise ValueError("the generated module has no marked code")
+    before, code = before + "\n", code + "\n"
     if "'''" in code or code.endswith("\\\n"):
         return before + code + after
     return before.replace(FUTURE, FUTURE_NOTE, 1) + OPEN + code + CLOSE + after
@@ -37,7 +41,8 @@ def wrap(text: str) -> str:
 
 def unwrap(text: str) -> str:
     """The plain module: the code of the string back where it runs from."""
-    before, begin, rest = text.partition(OPEN)
+    # NOTE: the last opening, as `boot._source` finds it: the docstring may show its text.
+    before, begin, rest = text.rpartition(OPEN)
     code, end, after = rest.partition(CLOSE)
     if not (begin and end):
         return text

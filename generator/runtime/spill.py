@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from burgee.runtime.boot import _private, _temporary_cache, _user_cache
+from burgee.runtime.boot import _private, _read_owned, _temporary_cache, _user_cache
 from burgee.runtime.errors import UsageError
 from burgee.runtime.program import PROGRAM
 from burgee.runtime.sanitize import _QUARANTINE_TAG, _quarantine
@@ -34,6 +34,14 @@ def _spill_directories() -> list[tuple[str, str | None]]:
     return found
 
 
+def _spill_ref(data: bytes) -> str:
+    """The reference of a saved text: the start of its SHA-256, so a file changed on disk is
+    seen when it is read back."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+
+
 def _spill_is_ref(ref: object) -> bool:
     return (
         isinstance(ref, str)
@@ -53,11 +61,9 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     a file. After a save, files beyond the newest `_SPILL_KEEP`, or older than 7 days, are
     removed.
     """
-    import hashlib
-
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
-    ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+    ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories()
     for folder, private in places:
         if private is not None and _private(private, True) is None:
@@ -77,7 +83,14 @@ def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+        try:
+            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+            # right name may be theirs, planted; or the file was damaged on disk: only this
+            # user's own, holding the text, is taken for an earlier save.
+            saved = _read_owned(target) == data
+        except OSError:
+            saved = False
+        if saved:
             os.utime(target)  # saved before: it counts as new for pruning
             return True
         handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
@@ -127,6 +140,22 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
+def _spill_text(ref: str, paths: list[str]) -> str:
+    """The text saved as `ref` in the first of `paths` there is, read only from a file of this
+    user's that no one else may write (`boot._read_owned`: in a directory others may write in,
+    a file of the right name may be theirs, and its text would be served as the tool's
+    output), and only when it is still the text the reference names."""
+    for path in paths:
+        try:
+            data = _read_owned(path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # NOTE: a folder that is no folder (a file in its place): nothing saved
+        if _spill_ref(data) != ref:
+            raise ValueError(f"{path} is damaged: it no longer holds the text saved as {ref}")
+        return data.decode("utf-8", "surrogatepass")
+    raise FileNotFoundError
+
+
 #: `output REF`'s page length when none is asked for (the `output` command's `--limit`).
 _PAGE = 100_000
 
@@ -152,13 +181,8 @@ def _read_spill(
         for folder, private in places
         if private is None or _private(private, False) is not None
     ]
-    # NOTE: a folder that is no folder (a file in its place) also means nothing saved there.
-    path = next((path for path in found if os.path.isfile(path)), None)
     try:
-        if path is None:
-            raise FileNotFoundError
-        with open(path, encoding="utf-8", errors="surrogatepass", newline="") as stream:
-            text = stream.read()
+        text = _spill_text(ref, found)
     except FileNotFoundError:
         elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
         raise UsageError(

@@ -44,6 +44,13 @@ _ANNOTATIONS = 0x1000000
 _KEEP = 64
 
 
+#: An entry begins with a digest of the rest (`_sealed`): its key and length.
+_DIGEST_KEY = 2
+
+
+_DIGEST_SIZE = 8
+
+
 #: The lines that open the code in the file; the string begins with the newline after them.
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
@@ -104,23 +111,59 @@ def _temporary_cache() -> str:
 
 
 def _private(chosen: str, make: bool) -> "str | None":
-    """`chosen` (made if need be and `make`) when only this user may write in it; else None."""
+    """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
+    this user may write in; else None."""
+    import stat
+
     try:
-        found = os.stat(chosen)
+        found = os.lstat(chosen)
     except FileNotFoundError:
         if not make:
             return None
         try:
             os.makedirs(chosen, mode=0o700, exist_ok=True)
-            found = os.stat(chosen)
+            found = os.lstat(chosen)
         except (OSError, ValueError):
             return None
     except (OSError, ValueError):
         return None
-    getuid = getattr(os, "getuid", None)
-    if getuid is not None and (found.st_uid != getuid() or found.st_mode & 0o022):
+    # NOTE: `lstat`: another user may plant a symlink in the temporary directory that points
+    # at one of this user's own private directories (~/.ssh), which would pass the checks.
+    if not stat.S_ISDIR(found.st_mode) or not _owned(found):
         return None  # NOTE: others could plant code in it
     return chosen
+
+
+def _owned(found: "os.stat_result") -> bool:
+    """Whether what `found` describes is this user's and no one else may write it."""
+    getuid = getattr(os, "getuid", None)
+    return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
+
+
+def _read_owned(path: str) -> bytes:
+    """The bytes of the file at `path`, when it is a regular file of this user's that no one
+    else may write, opened without following a symlink; else OSError (FileNotFoundError when
+    there is none)."""
+    import stat
+
+    # NOTE: O_NONBLOCK: a FIFO in a shared directory would block the open until a writer came.
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        handle = os.open(path, flags | getattr(os, "O_BINARY", 0))
+    except OSError as error:
+        import errno
+
+        if error.errno != errno.ELOOP:
+            raise
+        raise PermissionError(f"{path} is a symlink") from None
+    with open(handle, "rb") as stream:
+        found = os.fstat(handle)
+        if not stat.S_ISREG(found.st_mode) or not _owned(found):
+            raise PermissionError(
+                f"{path} is not a file of this user's alone (another user's, or open to others' "
+                "writes, or no regular file)"
+            )
+        return stream.read()
 
 
 def _key(path: str) -> "tuple[str, str] | None":
@@ -193,8 +236,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             text = get_source(name) if get_source else None
         except (ImportError, OSError, UnicodeDecodeError):
             text = None
-    at = -1 if text is None else text.find(_CODE_OPEN)
-    if text is None or at < 0:
+    # NOTE: the last opening, at a line's start: the module's docstring, before the code, may
+    # show the opening's text (a description of burgee's layout), and the code, a raw string
+    # without ''', cannot hold it.
+    at = -1 if text is None else text.rfind("\n" + _CODE_OPEN) + 1
+    end = -1 if text is None or not at else text.find("'''", at + len(_CODE_OPEN))
+    if text is None or end < 0:
         # NOTE: a frozen (PyInstaller) or sourceless install has only the .pyc, which has no
         # code: there is nothing to run, so say why instead of a traceback.
         raise SystemExit(
@@ -203,7 +250,7 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
             "was edited away); install the tool with its .py file"
         )
     start = at + len(_CODE_OPEN)
-    return text[start : text.find("'''", start)], "\n" * (text.count("\n", 0, start) + 1)
+    return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
 def _compile(text: str, path: str) -> "CodeType":
@@ -219,21 +266,45 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     directory = _cache_directory()
     key = None if directory is None else _key(path)
     entry = "" if directory is None or key is None else os.path.join(directory, key[1] + ".code")
-    if entry:
+    if entry and key is not None:
         try:
-            with open(entry, "rb") as cached:
-                hot, sections = marshal.loads(cached.read())
-            return hot, sections
+            body = _unsealed(key[1], _read_owned(entry))
+            if body is not None:
+                hot, sections = marshal.loads(body)
+                return hot, sections
         except (OSError, EOFError, ValueError, TypeError):
-            pass
+            pass  # NOTE: a bad entry is a miss: compiled again, and replaced
     code, padding = _source(path, namespace)
     pieces = {name: padding + text[1:] for name, text in _pieces(code).items()}
     hot = _compile(pieces.pop(""), path)
     if directory is None or key is None or not _may_write():
         return hot, pieces
     compiled = {name: marshal.dumps(_compile(text, path)) for name, text in pieces.items()}
-    _store(directory, key[0], entry, marshal.dumps((hot, compiled)))
+    _store(directory, key[0], entry, _sealed(key[1], marshal.dumps((hot, compiled))))
     return hot, compiled
+
+
+def _digest(data: "bytes | memoryview") -> bytes:
+    # NOTE: why this digest: the module's docstring.
+    import _imp
+
+    return _imp.source_hash(_DIGEST_KEY, data)
+
+
+def _sealed(name: str, data: bytes) -> bytes:
+    """An entry as written: the digest of the rest, the entry's name, then `data`."""
+    body = name.encode() + b"\0" + data
+    return _digest(body) + body
+
+
+def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+    """The data of an entry read back; None when its digest or its name is not right (a bit
+    flipped on disk, a file cut short, another file's entry under this name)."""
+    head = name.encode() + b"\0"
+    body = memoryview(entry)[_DIGEST_SIZE:]
+    if body[: len(head)] != head or entry[:_DIGEST_SIZE] != _digest(body):
+        return None
+    return body[len(head) :]
 
 
 def _may_write() -> bool:
@@ -246,7 +317,11 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
     quietly, whatever happens."""
     temporary = f"{entry}.{os.getpid()}.tmp"
     try:
-        with open(temporary, "wb") as out:
+        if os.path.lexists(temporary):
+            os.unlink(temporary)  # NOTE: left by a process that died with this one's id
+        # NOTE: a new file of this user's alone (O_EXCL: never through what is there).
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        with open(os.open(temporary, flags, 0o600), "wb") as out:
             out.write(data)
         os.replace(temporary, entry)
         kept = []
@@ -255,7 +330,7 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
             if name.startswith(prefix + "-") and path != entry:
                 os.unlink(path)
             elif name.endswith(".code") and path != entry:
-                kept.append((os.stat(path).st_mtime_ns, path))
+                kept.append((os.lstat(path).st_mtime_ns, path))
         for _, path in sorted(kept)[: max(0, len(kept) - _KEEP + 1)]:
             os.unlink(path)
     except OSError:
@@ -2837,6 +2912,14 @@ def _spill_directories() -> list[tuple[str, str | None]]:
     return found
 
 
+def _spill_ref(data: bytes) -> str:
+    """The reference of a saved text: the start of its SHA-256, so a file changed on disk is
+    seen when it is read back."""
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+
+
 def _spill_is_ref(ref: object) -> bool:
     return (
         isinstance(ref, str)
@@ -2856,11 +2939,9 @@ def _spill(text: str, directory: str | None = None) -> str | None:
     a file. After a save, files beyond the newest `_SPILL_KEEP`, or older than 7 days, are
     removed.
     """
-    import hashlib
-
     # NOTE: lone surrogates (from undecodable argv bytes) are kept, not refused.
     data = text.encode("utf-8", "surrogatepass")
-    ref = hashlib.sha256(data).hexdigest()[:_SPILL_REF_DIGITS]
+    ref = _spill_ref(data)
     places = [(directory, None)] if directory is not None else _spill_directories()
     for folder, private in places:
         if private is not None and _private(private, True) is None:
@@ -2880,7 +2961,14 @@ def _spill_write(folder: str, target: str, data: bytes, private: bool) -> bool:
         os.makedirs(folder, 0o700, exist_ok=True)
         if private:
             os.chmod(folder, 0o700)
-        if os.path.isfile(target) and os.path.getsize(target) == len(data):
+        try:
+            # NOTE: in a directory others may write in (a shared --spill-dir), a file of the
+            # right name may be theirs, planted; or the file was damaged on disk: only this
+            # user's own, holding the text, is taken for an earlier save.
+            saved = _read_owned(target) == data
+        except OSError:
+            saved = False
+        if saved:
             os.utime(target)  # saved before: it counts as new for pruning
             return True
         handle, temporary = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=folder)
@@ -2930,6 +3018,22 @@ def _spill_prune(folder: str, keep: str) -> None:
         return
 
 
+def _spill_text(ref: str, paths: list[str]) -> str:
+    """The text saved as `ref` in the first of `paths` there is, read only from a file of this
+    user's that no one else may write (`boot._read_owned`: in a directory others may write in,
+    a file of the right name may be theirs, and its text would be served as the tool's
+    output), and only when it is still the text the reference names."""
+    for path in paths:
+        try:
+            data = _read_owned(path)
+        except (FileNotFoundError, NotADirectoryError):
+            continue  # NOTE: a folder that is no folder (a file in its place): nothing saved
+        if _spill_ref(data) != ref:
+            raise ValueError(f"{path} is damaged: it no longer holds the text saved as {ref}")
+        return data.decode("utf-8", "surrogatepass")
+    raise FileNotFoundError
+
+
 # ---- burgee: end of agent ----
 
 
@@ -2959,13 +3063,8 @@ def _read_spill(
         for folder, private in places
         if private is None or _private(private, False) is not None
     ]
-    # NOTE: a folder that is no folder (a file in its place) also means nothing saved there.
-    path = next((path for path in found if os.path.isfile(path)), None)
     try:
-        if path is None:
-            raise FileNotFoundError
-        with open(path, encoding="utf-8", errors="surrogatepass", newline="") as stream:
-            text = stream.read()
+        text = _spill_text(ref, found)
     except FileNotFoundError:
         elsewhere = "" if directory is not None else "; saved with --spill-dir? give it again"
         raise UsageError(
