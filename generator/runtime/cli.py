@@ -26,7 +26,16 @@ from burgee.runtime.errors import (
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at
 from burgee.runtime.mcp import _serve_mcp
-from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
+from burgee.runtime.output import (
+    _PRINTED,
+    _QUIET,
+    _dumps,
+    _emit,
+    _jsonable,
+    _Redacting,
+    _stdin_apart,
+    _text,
+)
 from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
@@ -437,8 +446,13 @@ def _batch(invocation: _Invocation) -> int:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     invocation.config()  # NOTE: refuses --config where there is no config file, first
+    # NOTE: a handler that reads standard input finds it empty, never the calls.
+    calls = _stdin_apart()
     if not invocation.batch:
-        return _run_batch(sys.stdin, invocation)
+        import io
+
+        return _run_batch(io.TextIOWrapper(calls, "utf-8", "replace"), invocation)
+    calls.close()
     try:
         lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
     except OSError as error:

@@ -483,7 +483,7 @@ if TYPE_CHECKING:
     from array import array
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -1892,6 +1892,36 @@ class _Quiet:
 
 #: The one `_Quiet` of this process (the command line runs one call).
 _QUIET = _Quiet()
+
+
+def _stdin_apart() -> Any:
+    """The caller's stream (the MCP requests, the `--batch` calls) as a binary file of the
+    reader's own, and an empty standard input for everything else: file descriptor 0 becomes
+    the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
+    the end of input at once, never the stream's next line."""
+    stream = sys.stdin
+    try:
+        own = stream is not None and stream.fileno() == 0
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        own = False
+    if not own:
+        # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
+        import io
+
+        text = stream.read() if stream is not None else ""
+        sys.stdin = io.StringIO()
+        return io.BytesIO(text.encode("utf-8", "surrogateescape"))
+    try:
+        kept = os.dup(0)
+    except OSError:
+        return open(os.devnull, "rb")  # NOTE: no descriptor 0: nothing to read
+    try:
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+    except OSError:
+        pass  # NOTE: no null device (a sandbox): handlers read the stream as before
+    return open(kept, "rb")
 
 
 # ---- burgee: loaded on first use: agent ----
@@ -6255,6 +6285,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Reads the next line of requests (`serve`).
+        self.readline: Callable[[], bytes] = bytes
 
     def dispatch(self, line: bytes) -> None:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
@@ -6274,6 +6306,12 @@ class _McpLoop:
         if not self.watching:
             import _thread
 
+            # NOTE: imported here, on the main thread, before any thread of the server starts:
+            # the first import of `threading` takes its thread for the main one, and Python 3.12
+            # then waits at exit for that thread (the watchdog or a worker, which never end).
+            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+            import threading  # noqa: F401
+
             self.watching = True
             try:
                 _thread.start_new_thread(self.watch, ())
@@ -6282,8 +6320,10 @@ class _McpLoop:
                     f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
                 )
 
-    def serve(self) -> int:
-        readline = sys.stdin.buffer.readline
+    def serve(self, requests: BinaryIO) -> int:
+        """Answer each line of `requests` (the stdio stream, kept apart from the handlers'
+        standard input by `output._stdin_apart`) until it ends."""
+        readline = self.readline = requests.readline
         while True:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
@@ -6297,7 +6337,23 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.ended()
         return 0
+
+    def ended(self) -> None:
+        """The input has ended and every call is answered; Python may still wait at exit (for a
+        thread a handler left): SIGTERM now ends the process at once, with its exit code, as
+        raising inside the interpreter's shutdown would only print a traceback and exit 0."""
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        def end(number: int, frame: object) -> None:
+            sys.stderr.flush()
+            os._exit(BUILTIN_ERRORS["terminated"][0])
+
+        try:
+            _signal.signal(_signal.SIGTERM, end)
+        except (ValueError, OSError):
+            pass  # not the main thread (an embedding program): leave its signals alone
 
     def take(self) -> bytes:
         """The next line, from the watchdog: it is reading stdin, or has just stopped."""
@@ -6333,7 +6389,7 @@ class _McpLoop:
 
     def relay(self) -> None:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
-        readline = sys.stdin.buffer.readline
+        readline = self.readline
         while True:
             line = _read_line(readline)
             with self.lock:
@@ -6883,13 +6939,16 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+    # NOTE: a handler that reads standard input finds it empty, never the requests.
+    requests = _stdin_apart()
     if options.http is not None:
+        requests.close()
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
     _on_sigterm()
     _on_sigint()
     try:
-        return server.serve()
+        return server.serve(requests)
     except (KeyboardInterrupt, _Terminated) as error:
         server.stop()
         if server.relaying:
@@ -7293,8 +7352,13 @@ def _batch(invocation: _Invocation) -> int:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     invocation.config()  # NOTE: refuses --config where there is no config file, first
+    # NOTE: a handler that reads standard input finds it empty, never the calls.
+    calls = _stdin_apart()
     if not invocation.batch:
-        return _run_batch(sys.stdin, invocation)
+        import io
+
+        return _run_batch(io.TextIOWrapper(calls, "utf-8", "replace"), invocation)
+    calls.close()
     try:
         lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
     except OSError as error:
