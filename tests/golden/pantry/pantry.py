@@ -6334,6 +6334,11 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
 
 
+#: The hint of a `resources/read`: read anew each time (a handler makes it), and perhaps the
+#: user's own data, so never shared across users.
+_MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
+
+
 def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     asked = params.get("protocolVersion")
     info: dict[str, Any] = {"name": PROGRAM, "version": VERSION}
@@ -7297,8 +7302,9 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     if result is None:
         # NOTE: -32602, as the 2025-11-25 spec and the SDKs have it (-32002 is retired).
         raise _McpError(-32602, "Resource not found", {"uri": uri})
-    text = server.dumps(result)
-    return server.complete(text) if modern else text
+    if modern:
+        return server.complete(server.dumps({**_MCP_READ_CACHE, **result}))
+    return server.dumps(result)
 
 
 def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
