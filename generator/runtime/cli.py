@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _take_yes
-from burgee.runtime.batch import _run_batch
+from burgee.runtime.batch import _BatchFailed, _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import _SECRETS, Context, _interactive
@@ -441,7 +441,15 @@ def _installed_version() -> str:
 
 
 def _batch(invocation: _Invocation) -> int:
-    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call; a batch with a failed call
+    ends with its error on stderr (stdout has only the calls' lines, `--json` or not)."""
+    try:
+        return _batch_calls(invocation)
+    except _BatchFailed as error:
+        return _write_error(error, False, PROGRAM)
+
+
+def _batch_calls(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
