@@ -46,10 +46,14 @@ class Server:
     """A running server for lock-step exchanges."""
 
     def __init__(
-        self, tool: Path, cwd: Path | None = None, env: dict[str, str] | None = None
+        self,
+        tool: Path,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        python: str = sys.executable,
     ) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, str(tool), "--mcp"],
+            [python, str(tool), "--mcp"],
             cwd=cwd,
             env=env,
             stdin=subprocess.PIPE,
@@ -69,5 +73,7 @@ class Server:
         return json.loads(raw)
 
     def close(self) -> tuple[bytes, str, int]:
+        if self.proc.stdin is not None and self.proc.stdin.closed:
+            self.proc.stdin = None
         out, err = self.proc.communicate(timeout=30)
         return out, err.decode("utf-8", "replace"), self.proc.returncode

@@ -236,3 +236,26 @@ def test_a_batch_whose_reader_goes_away_ends_quietly_with_141(
         check=False,
     )
     assert (result.returncode, result.stderr, result.stdout) == (141, "", '{"')
+
+
+def test_a_failed_batch_ends_with_its_json_error_on_stderr(tool: Path) -> None:
+    """Exit 125, and as every failure, the JSON error last on stderr (it wrote none)."""
+    stdin = _lines(
+        {"id": 1, "command": "slow", "input": {"n": 1, "seconds": 0}},
+        {"id": 2, "command": "nope"},
+        {"id": 3, "command": "slow", "input": {"n": "x"}},
+    )
+    result = run(tool, "--batch", stdin=stdin)
+    assert result.code == 125
+    assert [a["id"] for a in _answers(result.out)] == [1, 2, 3]
+    error = result.error_line()["error"]
+    assert error["kind"] == "batch_failed"
+    assert error["message"] == "2 of 3 calls failed; each one's line says why"
+    assert error["details"] == {"failed": 2, "calls": 3}
+    assert result.err.splitlines()[-2] == (
+        "batcher: error: 2 of 3 calls failed; each one's line says why"
+    )
+    # NOTE: a batch whose calls all succeed writes no error.
+    good = run(tool, "--batch", stdin=_lines({"id": 1, "command": "slow", "input": {"n": 1}}))
+    assert good.code == 0
+    assert "error" not in good.err

@@ -13,9 +13,10 @@ from typing import Any
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+from mcp_types import _v2026_07_28 as modern
 
 from tests.helpers import GOLDEN, burgee, generate, run
-from tests.mcp_wire import INIT, exchange, line
+from tests.mcp_wire import INIT, MODERN_META, exchange, line
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
 MINIMAL = GOLDEN / "minimal" / "minimal.py"
@@ -441,3 +442,36 @@ def test_a_prompts_own_keyboard_interrupt_is_its_error(tmp_path: Path) -> None:
     answers = {m["id"]: m for m in messages}
     assert answers[1]["error"]["code"] == answers[2]["error"]["code"] == -32603
     assert answers[3]["result"]["structuredContent"] == {"result": "fine"}
+
+
+def test_every_modern_answer_is_the_sdks_2026_07_28_result() -> None:
+    """Each describing or reading method answers a 2026-07-28 request with the result the
+    era's schema requires (the official SDK's models, `mcp_types`): `resources/read` included,
+    which answered without `ttlMs`/`cacheScope` while the lists carried them."""
+    meta = {"_meta": MODERN_META}
+    requests: dict[str, tuple[str, dict[str, Any], Any]] = {
+        "discover": ("server/discover", {}, modern.DiscoverResult),
+        "tools": ("tools/list", {}, modern.ListToolsResult),
+        "prompts": ("prompts/list", {}, modern.ListPromptsResult),
+        "resources": ("resources/list", {}, modern.ListResourcesResult),
+        "templates": ("resources/templates/list", {}, modern.ListResourceTemplatesResult),
+        "read": ("resources/read", {"uri": "pantry://inventory"}, modern.ReadResourceResult),
+        "get": (
+            "prompts/get",
+            {"name": "recipe", "arguments": {"dish": "soup"}},
+            modern.GetPromptResult,
+        ),
+    }
+    data = b"".join(
+        line({"jsonrpc": "2.0", "id": key, "method": method, "params": {**meta, **extra}})
+        for key, (method, extra, _) in requests.items()
+    )
+    messages, _, stderr, code = exchange(PANTRY, data)
+    assert code == 0, stderr
+    answers = {m["id"]: m for m in messages}
+    for key, (_, _, model) in requests.items():
+        assert "result" in answers[key], answers[key]
+        model.model_validate(answers[key]["result"])
+    # NOTE: what a read gives is made anew each time, and may be the user's own.
+    read = answers["read"]["result"]
+    assert (read["ttlMs"], read["cacheScope"]) == (0, "private")

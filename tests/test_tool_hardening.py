@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from burgee.runtime.sources import _CONFIG_BYTES
 from tests.helpers import generate, run
 from tests.mcp_wire import INIT, exchange, line
 
@@ -473,3 +474,54 @@ def test_an_env_var_supplies_a_required_option_on_every_surface(tmp_path: Path) 
     )
     result = json.loads(proc.stdout.splitlines()[-1])["result"]
     assert not result["isError"] and result["structuredContent"] == {"result": 3}
+
+
+#: A config file one byte over the bound, in each place one is read: (file, its text around
+#: the padding, the flags that name it).
+_OVERSIZED = {
+    "--config": ("big.json", '{"summary": {"text": "%s"}}', ("--config", "big.json")),
+    "found here": ("hard.json", '{"summary": {"text": "%s"}}', ()),
+    "config dir": ("xdg/hard/config.toml", '[summary]\ntext = "%s"\n', ()),
+}
+
+
+@pytest.mark.parametrize("where", sorted(_OVERSIZED))
+def test_a_config_file_over_the_bound_is_a_usage_error(
+    tmp_path: Path, tool: Path, where: str
+) -> None:
+    """Read whole, a 200 MB JSON config took 425 MB of memory and a TOML of 200,000 keys 19 s:
+    over `_CONFIG_BYTES` it is refused, naming the file, before it is read."""
+    if where == "config dir" and sys.version_info < (3, 11):
+        pytest.skip("TOML needs Python 3.11")
+    name, shape, flags = _OVERSIZED[where]
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    padding = _CONFIG_BYTES + 1 - len(shape % "")
+    path.write_text(shape % ("a" * padding), encoding="utf-8")
+    assert path.stat().st_size == _CONFIG_BYTES + 1
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "xdg")}
+    result = run(tool, "summary", "--json", *flags, env=env, cwd=tmp_path)
+    assert result.code == 2, result
+    error = result.json()["error"]
+    assert error["kind"] == "usage"
+    assert name.rpartition("/")[2] in error["message"]
+    assert "1 MiB" in error["message"]
+    # NOTE: at the bound it is read.
+    path.write_text(shape % ("a" * (padding - 1)), encoding="utf-8")
+    result = run(tool, "summary", "--json", *flags, env=env, cwd=tmp_path)
+    assert result.code == 0, result
+    assert len(result.json()["data"]["text"]) == padding - 1
+
+
+def test_a_pyproject_over_the_bound_is_not_read(tmp_path: Path, tool: Path) -> None:
+    """Someone else's pyproject.toml perhaps: over the bound, a warning naming it and no table,
+    never a tool that stops working in that folder."""
+    if sys.version_info < (3, 11):
+        pytest.skip("TOML needs Python 3.11")
+    shape = '[tool.hard.summary]\ntext = "x"\n[tool.other]\npad = "%s"\n'
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(shape % ("a" * (_CONFIG_BYTES + 1 - len(shape % ""))), "utf-8")
+    result = run(tool, "summary", "--json", cwd=tmp_path)
+    assert result.code == 0, result
+    assert result.json()["data"]["text"] == ""
+    assert f"warning: {pyproject}: larger than 1 MiB" in result.err

@@ -458,90 +458,91 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wGxcZTi/EzuIvsCBJnMjO9iO4i92D1EgtkSWzJjiuTyxx5NYuCeZoF9gXuBfZN7kquf7uaPSJm2"
-    "nL8dDSaJRLGrq6urq74qdjU/bk2ieRyozI/CrcHWx+HWLInyOB1uDd6/H24Ntxz8ZxLlYQafh1uv8JMI/FCljriKEi8V"
-    "MvTE5FwmcpKpBK4G/oUSV5P+cGvkQNtUyWRyTo3fJj40zs4VE4BPMhNzmU3OhRSxzKB9qNvPEhWLXmiIZL63IBLv1FXi"
-    "Z0pk6tdMALUIWk4CJUOViGmUzLHBqNwE2U+DfEatDyWQluJP794IvDYQL09eHRwIGD6yTiPx/JmfpeJDBBx6YryA21MV"
-    "w+iyKDHcEPdE8Ai6lIH/mx7RQKRZ4scOyiOcKTGRqXKEl0SxGAcyvOAutqMYxS2DYLEjvDwO/InMVMqsjxwU93wON5pJ"
-    "MNJ/P3J2YTxwpdfLokwGxEKvF0bm68gJ8yCAiy89DxhHnsSVn52TzOmeFDshoUz9QAGBLMmVlpidqVJHvu7Dn4VRono4"
-    "oKLXykXb9yFNKHYb5ZlI1EwmHnQuzG1EN9RUAn/uZ3h1uBVGIdM+yUBecgpTAnz7KWhIuGA1UQX7+u4pDEkR98vjQQ0Q"
-    "eu7LsrPzWevXMjfXzM3lr71AhbPsvHbnq5zVGInj0Ao2i4XQzGmJM6NFZdasjIZbF0rF1FkQXamEPuVxrDTTltdc85qH"
-    "/l/z0tyY73ZafkQthFWlQNc8s4KxEz+c0WCmfpJmlm6PNLmgp79acif43Wo12AxQbCVh4pFyi5Ih40kUZajXZFtoHNdb"
-    "zlYQzFM2P1kUBaT48DmUc2g9GG6dq4BZ8VQ6gX5x+dAPP0aTfK7CTOIVgW0dEUYZ6FoQyHGg+uI18uQS1fejPlJ0hZ/y"
-    "7MVyoow2gEz0skNLdC6iKc9qnESzRM774iC8jMh6IC0hUyAKNujCz8Q+Un0her0PKTDxYP9SBrl68cDlpefq7y40/c+T"
-    "4yMRjT+oibZ7LHuwgkj0AdD0wzjPTkDT59LdE0BchukV2iZQIm6uwksVRLGCK2BtPFhjjnA/DofDregC/x4IlLYj8LMn"
-    "M8nX+v3+tQsW+zxKlXDxumuWlHCBRtGr2JagJmkeZMwZyAAlKkPDOFzgaRiDzFAO1Dk3KXWGIk4UGTxoobsE06qC6U5f"
-    "vBRT6Qc53cADrI6BVgsPQiUJLFW6Srdc+KGH//Kvc5WmcqaKCyBTYuP6Wk+ABP7D3m8qiYT6FSQ6iTy1J1y8JwXFyVOm"
-    "jX/DygU9OkvUX3M/UdSLi2oBQuK5DGHK349AkKg/Rl+0M4tEkocC7+gXupFqoRqJpUJdqmRh2jooEUEjZN9gOUxRRkEE"
-    "+sECQiFOwOxsz1Um+zDFIToNb6/oimdRvHv9kwsqPIOuxnJywUsb1iy5zJ0Sa73eGBXARbaN9YJlA06M9OwNjYpnxS8J"
-    "XHNeXCCVJYm7Wid98OKor1ZVyRGhdejTKi4pOUgeF/0i5oXOKkY3wcIDa5f5aCMHH6+v4VJZT7s3vHbKpqSAMnVbcito"
-    "c7dRsEHUHwHGzM1VhBEZtUXjQy0tNbS8Ifiw6/JFmSRy0TiMn7AH8rc0nm1PTSWsTIQmMBz0xcT4jm5MP6K9HRF9xhGV"
-    "0YzBNAHAauxsFc6okKf1TJMoPc9n+PO2LBu+4Y6TbM1PXbCrOmsYDuo8z3116lmWKToF1GsSYL+RD61nH1vmT/v8yu9g"
-    "r9QM/TreQHq36gbkqf0GvMNaL/KyzJBTBq26j4IY+uXMzwJVrIO0qoNG8k062NCpmQ3SKRmC/yAHbedKesdhsPgFLfXW"
-    "gNwVzQV8AgN8qfQPZpZ8T83jKAM3X2pRW9alKKM+qXeKOu66vjW9FhVoWkGIkPNAJmD6Y5BbSj+g3L6gqWDp3dJWMPo/"
-    "Y8ja2WKsjg4abAapLgUJtKDDxfFUw8OmBVK+jEgVro0auFgdYlS4QCoNKm4nevSN27RjMFgWa+IKuLPhWmWWEFS0Nb/B"
-    "KLEKU/uqISJV+c7sUDnmbFL+dfMPd7VLK+angc/Tc51hwdg2T0KTaeGBoTBLMXQ7UbOEIITkVhBQn5mAulmXmnBZp2C7"
-    "0uGz3QZlKFTs8y/XLovgKylngQPqgr7nZNZ3AJFRyLf0eoW7q1P9Jboi9QSimV7SJDMWhQrzOc/76sROCYcZj3jT4mKC"
-    "yJxJ+nT2xl2TQs1+WeeEOvd2Q86o0olW3y/sWztp1DexlnnYjWJ+h1q9HPtj9CJDk04gFHwlKangEBCGJQ6XpMj8uRpQ"
-    "00RNVaLCicLkgx8OhyFeZQIP0AYnF0CJMjyhqOYl+tB2DRsArW/nrQpWJaVJ9ChRXKnYdkkILLIBZUh2+jy30XSaqrrR"
-    "LnujuR/6c1q6uxX93K0B0xsaP6o0frSL/zXq0fTzuqg2sd4sCxrvbX33aVkBQWWYgIP6Ujjv/s0QEn4O7c/3FAMgbzxk"
-    "TvYqyt3RQtgT2M4GCOAQZYoBf9uMlYRXkpIdk+X+M5oHZCFW4Z+jJPDK919fU4J9PonPKAm+IstepMZqyYBbJMU2SbVN"
-    "Um2TVPvnS6oVI7lrOm2Tltuk5W5yyZu03CYt99kyH2c2LVceyz0k5DZZvk2W7xvL8p0VwKRQ9vvP720yiJsM4iaD+P1n"
-    "EAuVuXXusNkQbFKQmxTkJgW5SUGWU5C8FZLzj5PAT2M1ISHs9p8wfxbA8AZFungJk2OkBTf2d+nqOE9mSpl9mulZvIC4"
-    "lW968R9P+s+bFYHJDjjv5JjoGm0HPRglA0XQASBJUnflfTA98D9tJzYbP1FqqXZy2MynzbEzEBdugKyTEFfnKjS7YuEP"
-    "7gtn+2QsMSletrBC4AXkxzTR5hLO3yyIxjI4k8lsKYnLu5BbvX5Jc9oiU223KPW4YtfxntldS9ubSWQ9LMHgDaA7vEWW"
-    "Bw4mvrr3+UItOOzB8AKstjaTeuWUxlLyUel5lOgwI2odXoGRCinYgKDD2PUeWoaKjqAN3TAkUo0C5dFO2mVmPTU2AWYT"
-    "lunQPYwRECDYJIW+k1KjaFQSsMF6k/Byr+grI+PHC5szH2t72KHbiQSvFVT2NNeTMKmaRCEo+7YUru7RZZYaBIF1E2V0"
-    "0WSmu7ClQ0IDF5qDQqcGMVJ5CbqFiuiWd0Rv7w5gxQlyl3sCDCymnmcq09l12n2vJ5hvahhXGvtB0PP8pDosG010GNMV"
-    "Lf9lUFRGDDBGGkQDA9rZrqFisU27ahssPF1DQUsYF7zWgQfpDmhfmiGUAxYBVoXaE1aZmvoq8NYxOGRHeGiOMIPEZdfr"
-    "YV3IQDDPEfgnYhyMRoY4kbTBizIMPHgO6qypX+NA+mtZQ+77StcyCI5VQVfY6k2gLzFNonknSY2XM2e30R0sL2jZpv/R"
-    "95xSTQFa3Wvm66eDN6+1P2Oz3LwxX2ybdaBrNEjcDWvgQzRO11rVNNtaFgOBBo/GhL60R1NMo6NaComTDnjaWF7xdKcz"
-    "nzLt6cpG5a21YKr8cvUhScz4SfTq7PlxDIvuHAYQvvdKGOse2UTplSgb1cCURdSZwYXOIJU872ItHmlOrYuh8E+m4OYo"
-    "RWAfPsAlzB1sh0p5sLJ56YXROPJQN0z0qDXBDozGDz4KaM0J2Z6NF7FMUwRJDWNDw3JfdtSwgDAnFIev3pJw04dgX/GJ"
-    "VuhPYSY6S30+idfDECq5VEuMWa5EBJCajEF3RaCx9ki46+EbraQwRGPUtSNC98P084Rr+bryZgOEe5lLTa0oxerKBugs"
-    "RnlrMwEK9BKxiThBgmL75L8O3rzpz72dDiwhxrUer+z/xD67rReI3osFmMpFqpcXPoyoe7TtaSBnDvoKR8+NI+IFxPME"
-    "4cGjaKvMrF1RrWAmxkoCvspDTyWmIpLS+kg2gbAxtYkaoASBEkLPckzHyIxjIXyQYGOjp5ivQPlyfsc+qA1L+BCtA0lv"
-    "G/TdMebQYSxBvJgYDIflJ1FIwIdTNKbxDpXdcX4qFNRtCW6ig8daRkTCFiiJglPdWQGBxZEjdgmPYsC3o+v4Blzbx1iE"
-    "NsGkGafD5zImGSGTc9/zAsUVmRPcQIGJ1ZRmC0KodGevlvLSZMg9MaDEnSSJmjr0sQqIsQNjFsxP7k5r6SCHqimYs8z/"
-    "rZD/YeRB6AD6kSVAJosuVEjskz7Y+eBIeXv/kz8/g6g4yT69cMT7g6OT05Ej9vdP/vvkBVzo9/s7HBqrHKIgGIzyKA3o"
-    "J2IM8r9QMLixwoJMEF90AS4UtweUY4E0YkBPkUCGCo5dYymwqUQNsQCTyniBVR5UDsznaabDbMwTQC/ZlQJV2be/0fYp"
-    "PckviNj+w5YfEZaiiuhaYXpGQEtKAn95MlGVylpNYiDyVFHFL7fmKWNupxFiBcKY5NEjlrFvJkVNEkWLBjcu8Lc6UtXD"
-    "jmMlE2qMoMukI/e5zeDo5eHrF0xTY9UCt4r3CCVHeipvwp6keaXS5WXE6bDLRl32qZ1OFoCaA6PbVQQ3QKnAxC4AK4R+"
-    "eg6aj3yc1QAjEMGMQhCASm4zVhVHcK+ke1jq/CwKQizQooyevlP9q4T1qJxyvo0GN1awcnlaYET6W/Ez3+5TcqBAWxH+"
-    "RKxph7cE9YAnsuWPHv/AJglnAyuiladTkeUzIJo36a271U5Np2DIWWusMHkHk0wgVoDFpXNRY3zOomF0U85JP2+rxzXv"
-    "R+2+r3gk1jCS7rvtlpIh9liM7m648lCqgZtV2/HI53I+7CwtZcL/xX4Zbp1nWZwOHj5E/6OD236UzB56CWjPw8e7j3d7"
-    "jx4/LIX2oD7LyeUVKfXogv8FI5zaZz2Orv7fbN77Cpv38LmLytqeijTwhFNoZ2xUfX5wi5kvPVelgw3axc6HKnR+akNn"
-    "LrRTM4cwtN9xzs8D2n4G55Ms0EvX7rGLl/QZROoH9VGtkCpzXeZvVH2M0/Ckv+lR7grBmNMQ2oeG5r3t52WWLb3Rdbua"
-    "6MkbXY/sVKZ8Q/0AC/bk3pndFmc8+xk7G/14lFPMxZckj03axI/0Y8Q0BZ7PPBUr8AXhRGcCVDIHT2FzLKVcdK4lTkGJ"
-    "RD+uDZB2IGVXBjBIpf1MP/HIIi+CkEfPlo4LCCVxEBklF3R0S9HNme5BEzYnXLD7sMSFJezU79kXJRZGjn5kfH8m/Rvb"
-    "tfI97mL/7PX+94eHyqvthrRz8aS10/bjL4K6bt52XIdd9dPBGhWklEb0747GVm9UXkrz8e4IpwkaVFnqnKdZvUf5nx4Q"
-    "/n72LW9A3AbEbUDcTSCu5IhPj388/vTTwV8OX7NxTSb9eLE+itPu6EFB/oGwtL8OVNuUE90A/n5/5URf/BiY7nAV13yg"
-    "WtGq3Wl2N6h6UxVJ7TlZUVFyc4/LqFDXmCxvNypveLwB6c1v7ubZbsNAu1WofCcAsAUBbODOBu5s4M4KuGMPIrfG/Zd/"
-    "/D0IIkf8+R//mwTeH9bHO9Z3iAc12g++GuDZFBZ2LSz8yidudUcFefjVHuvdVDRXd/DLeaXueMHWynUqn6v3XDpV/aac"
-    "Vn73nFbXGrolMGWPaL/9084WNHdDgd13gm5uXY+3AT8b8LMBP53BT+HRqk/uSqa6sK2FFb0XZMQPdYqHetynoP5Eqa+v"
-    "A5Q2pefM/6b0/NZPNAtFa3uiSeUuXKyzJ1xdJ/Pq8Mf/+5+/uSIElYmuqAgRJrJUx3PP6SJr8JYntwUZtoIGrgUuVqKu"
-    "SOp76lKvu4eXWPTJtXzX7YbJUB19r4dk3tvsmFrgDrm8pVrLony4e21PqRb9422evK4kpmvTvw+s2YXKpuj9Gyh63wD8"
-    "DcD/QgC/2UuVvNHuo8dPnv7w7N/+/bkcTzw6ceO6Bfzqmo16C2EMttgV2toKtptt2Hc9Q9WykH9Xh55whZWN3opVWAvJ"
-    "cGv/Gb7ESzNQXkutu8xDkcMyAPiDYNa8HM0PU99D2Z6DCgYqwbKHOEoyXScixTif9bXttbzoQK7GyOOujAAqAgao9ksK"
-    "HUYC4J1xkXiU2CMfdC12CvOdqA/E+B4GZlxUIcMlxnRoWubqSWeuMLLCjYuBR1UzY6UDIM0hMuvBhE6yKFlQERbV1tA7"
-    "z+p8NAXdZaaedmTqtHRgAlar4oR4auJTCSEKCoAkdcWRyJ5IFTu796MlnupBf5mfH27Bj37Ir0nZt/fhlPlewy6EJUZa"
-    "Egdlfp497zxrENdfIGjOlkSlOcOaJizY8Vg6eB96piW2ypmKyvp6fJfZAu0E1lLMHmjCXMSIUJ8OwzCFONUpquVhqnx0"
-    "naWXGGBj3xSjYV0SHQBhyqyY/h4VRtHuWV2m6euzaq7OF8sLq5YDqjD2ZLcjYwcFFbH9KkuC3ivxUJwc/HxwdLqzB+ye"
-    "8dsJgWU+nqRpjdcSTBVOnnZd7aeWiNiG/k9fvztcxQAfL4QFs1sDCD16wxD9z0AMi6OEhmGpD/xlzdOAxJ9SxRE59auL"
-    "uEQm0wut3yZptV3pwCke7zmlfNYOl+z7makYo2JVc8bQ8jE8fRwRVsfJzB/7GBzimN7p85DEWzoPSTzpP/9X815KzQ41"
-    "RCSMwHYwDIUpecb2+oClYUgy3P9Dryd+VqHit6OOF4JTd1zKqB1S2o8Xe8KLaC0r8J19YP7FMByGfzRd4pd1z14KP8PJ"
-    "S8jjH8UrrFwFK41fe+IdSMq+IPPV8eHhy6MfsSxVz4hL3Lm9iE4GcncG+iwk7BxQ2yQLFstzRa9n5cDAvJrVhI/6Tal4"
-    "plI+mYBB5jJde7t5C6oNDkSx1LAt/lQgfXNFI3siztQ1nOiLY/uZcxtEtyjO9LEOUpfQYujFBgjMEwwTbu2jiH7GCsdy"
-    "7bM948mO3LwotjgSBeFEOlgWrXlnbpE7YGxx/QBEjSXONF/VU6LSPZgBbtdztSYASdJKPuSE+Ky9gtV06fLBA2llCPxE"
-    "NXUszOGJ0NBbcrkrl5xyjTuVgeaMjJbp9Nt0yNTjH789PTg+cssV+KvOlikq8W3J+qVMfDSipjSf4VG5KN9uvuPTaMoe"
-    "eA/zADRTc7DM+o20VgkmEHr5Ki3K9vEdv7WKfbePc4CvZXYF5e+ZCA2FpH+kYSA0mccZTH3t3I8luIRqad6yW8NnoApk"
-    "95/ySQNc477yBbw4PnpXr0vMNL9It1Pt/Q7bjkWU29mXxVEBBPLA4jPb1ap/d6ClZtN9bpn1PEt1Uf7y+3uL2O6o/VW+"
-    "NLJDexyQOSxn0PSC33rJNloYv2xEiqAZvsC1Ib7bV7/ZF62ONiXFGrtdgbfr4yQ2HkiDioCiWyqRdnf03HWsZzdRplsp"
-    "ZneNnX9tX6yMFz7RR/FJG0A0qfBlriQtlU9wA7hA+wfv34XfP1kzTZcewQXXBH4ufFkjhmOKj5EihW9E7v4iMSb/hBiO"
-    "mPYa8RRTe4rUlpbqJ7FOVMSUf0DKpYDIUL11bMPknj1HestxDcvhzhGKVoLHJAd7Jl51/J3iDENID7sIMojB9aMFTf/J"
-    "rtVXBvlI/k6YXxN8SvpUAH4a/C2QO5LRGEyfdRBWHDdXKdKxEydggEZgUW9zxgFg29ecSRvUaS6VhLpVxMB69vblKfB/"
-    "VOXgLtWFjZy0lzVUmSm2A56+/sspcLD27vFGdlbsOmzgh8deEcz97mVr57HT838XVemY0Zg+X5F1bNCOCxHZL+NTwjjA"
-    "z9b1/wO8lfLf"
+    "eJztXY1u20iSfpVe7wG2cJTi/EzuIvsCBElmxnexHcRe7B4iwWyJLZkxRXL5Y0eTGLinWWBf4F5g3+Se5Oqnu/kjSqYt"
+    "529Hg0kiUWR1dXV11VfVXc1PW+NoFgcq86Nwq7/1abA1TaI8Tgdb/ffvB1uDLQf/GUd5mMHnwdZL/CQCP1SpI66ixEuF"
+    "DD0xPpeJHGcqgauBf6HE1bg32Bo68GyqZDI+p4ffJj48nJ0rJgCfZCZmMhufCylimcHzoX5+mqhYdENDJPO9OZF4p64S"
+    "P1MiUx8zAdQieHIcKBmqREyiZIYPDMuPIPtpkE/p6UMJpKX407s3Aq/1xYuTlwcHArqPrFNPPH/qZ6n4EAGHnhjN4fZU"
+    "xdC7LEoMN8Q9ETyCJmXg/6Z71Bdplvixg/IIp0qMZaoc4SVRLEaBDC+4iZ0oRnHLIJh3hJfHgT+WmUqZ9aGD4p7N4EYz"
+    "CEb674fOLvQHrnS7WZTJgFjodsPIfB06YR4EcPGF5wHjyJO48rNzkjndk2IjJJSJHyggkCW50hKzI1VqyNdt+NMwSlQX"
+    "O1S0Wrlo2z6kAcVmozwTiZrKxIPGhbmN6IaaSuDP/AyvDrbCKGTaJxnIS05gSIBvPwUNCeesJqpgX989gS4p4n6xP6gB"
+    "Qo99WXZ2PGvtWuZmmrmZ/NgNVDjNzmt3vsxZjZE4dq1gs5gIzZyWODNaVGbNymiwdaFUTI0F0ZVK6FMex0ozbXnNNa95"
+    "6P81L42N+W6H5RVqIcwqBbrmmRmMjfjhlDoz8ZM0s3S7pMkFPf3VkjvB71arwWaAYisJA4+UlygZMp5EUYZ6TbaF+nG9"
+    "5WwFwSxl85NFUUCKD59DOYOn+4OtcxUwK55Kx9AuTh/64VU0zmcqzCReEfisI8IoA10LAjkKVE+8Rp5covp+2EOKrvBT"
+    "Hr1YjpXRBpCJnnZoic5FNOFRjZNomshZTxyElxFZD6QlZApEwQZd+JnYR6rPRbf7IQUmtvcvZZCr59suTz1Xf3fh0f88"
+    "OT4S0eiDGmu7x7IHK4hEt4GmH8Z5dgKaPpPungDiMkyv0DaBEvHjKrxUQRQruALWxoM55gj302Aw2Iou8O++QGk7Aj97"
+    "MpN8rdfrXbtgsc+jVAkXr7tmSgkXaBStih0JapLmQcacgQxQojI0jMMFHoYRyAzlQI3zI6XGUMSJIoMHT+gmwbSqYNLp"
+    "iRdiIv0gpxu4g9U+0GzhTqgkgalKV+mWCz/08F/+dabSVE5VcQFkSmxcX+sBkMB/2P1NJZFQH0Gi48hTe8LFe1JQnDxl"
+    "2vg3zFzQo7NE/TX3E0WtuKgWICQeyxCG/P0QBIn6Y/RFO7NIJHko8I5eoRupFqqRWCrUpUrm5lkHJSKoh+wbLIcpyiiI"
+    "QD9YQCjEMZidnZnKZA+GOESn4e0VTfEoinevf3ZBhafQ1EiOL3hqw5wll9kpsdbtjlABXGTbWC+YNuDESM/eUK94VPyS"
+    "wDXnxQVSWZK4q3XSBy+O+mpVlRwRWocezeKSkoPkcdLPY57orGJ0E0w8sHaZjzay/+n6Gi6V9bT9g9dO2ZQUUKZuS24D"
+    "bQYh/P+Lf6lgwCMRoaoL6hUOKEwfCQ+DcoUe+j79w9W5D6YIhlHN4mwOX+FhFDjPIm1Xdg5fvnXM0HT6Ygpt0BASEbox"
+    "mZLJS+8sSzbL+iOAqZm5imAmo2fRBNKTlhra/xA86XX5okwSOW8U5s/YAnl9kuqOpyYS7EO/JpWOfph+RKs/JPqMZiq9"
+    "GYF0AOY1NrYK7VTIk1UhVZKe5zMIe1uWDd9wR1WzRrAu2FWNNXQHZx5rYFUBWZYpuiacXSTAXiMfWts/LRk/jTwqv4PV"
+    "VFNEF3gDaf+qG5Cn5TfgHdaGkq9nhpwydNZtFMQQHWR+FqhiNqZVHTSSb9LBhkbNaJBOyRC8GMEEO1bSOw6D+a/oL7b6"
+    "5DRpLOATuIFLpX8wo+R7MG+jDGZe6YmacSnFOvVBvUvs84NbGd2rJYrYNI8xWsgDmYAbjGH0UvoBR+8rGiwew1taLI6E"
+    "zhi+t7ZbqyOlBstFE4gCJjIr4fx4oqFy0zQtX0bUDteGDVysDrcqXCCVholmB3r4nVvWYzCbFnfjPLyz+VxlHBFgLXv8"
+    "BtPIKkzPV80hqcoPZg3L8XeT8q+bi7mrXVoxPg18np7rbBPG+XkSmqwTdwyFWconLCdqphCE0/zUTH48M8mFZl1qwqit"
+    "Eg+VBp/uNihDoWJffrq2mQTfSDkLNFIX9P0m9n5wR/4VvS/K4pa+t3C6daq/Rlc0SYBopg0LjRyLQoX5jLVvdaqthEmN"
+    "X75pijNBZM6k4VpjgrZpumZ0oLN0rVu7IYtXaURPoq/s4Vtp1HdhUbjbjWJ+h1q9mI3BSE6GJsFDEcGVpDSPQ0EBGBq4"
+    "BFPdn6k+PZqoiUpUOFZoGHy0KniVCWyjJ0gugBLl3EJRzRT14Nk1bAA8fTufWbAqKXGle4niSsWOS0JgkfUpZ9Xp8dhG"
+    "k0mq6q6j7BNnfujPaOruVvRztwaPb3j4YeXhh7v4X6MeTb6so1wm1ptlQf29LYI4LSsgqAwTcFBfCgjRuxnIws+h/fme"
+    "IhHkjbvM6XdF2VSaCHsCn7NhCrhlmWLyY9mIlYRXkpLtk+X+C5oHZCFW4Z+jJPDK919f05LHbByf0bLEinWPIllZS4y0"
+    "XYFtgpCbNOcmzfk9BOObNOc/QZqz6MmdNnc0qMUmUbpJlG4Spd/YNm8SpV87F3VmE6XlvtxDinSTd93kXb+zvOtZAY8K"
+    "Zb/nrZQNg7jJ6W5yupucbqWRTU63dU63UJlbZ3ObzdEmKbxJCm+SwpukcDkpzNuFOSM8Dvw0VmMSwm7vMfNnYRRv4qWL"
+    "lzA4RlpwY2+Xro7yZKqU2cucnsVziJ75puf/8bj3rFkRmGyfc3COifHRdtCCORkogg4AjJK6K9egiLbcm83RDITYyeFj"
+    "Pm0gR0yDm4TrJBgS6Z3j8AdrJ9g+GUtMipfNrRB4AvkxDbS5hOM3DaKRDM4AKy2k1Xmn/lKvX9KcZfGxtluUhl2xM3/P"
+    "7ECnEgASWRfLlHiTdMepwbpKfcCFmnPwhUEOWG1tJvXMKfWl5KPS8yjRwU60tHsFRiqkYMOSFn3X+8wZKjqCih6gS6Qa"
+    "Bcqj3eaLzHpqZMLcJizTonnoIyBAsEkKfSelidGoJGCD9Ub6xVbRV0bGjxc2ZzbS9rBFs2MJXiuo7Puvp4JSNY5CUPYd"
+    "KVzdosssNQgCa4vK6KLJTLdhSwemBi40h6ZODWKk8hJ0CxXRLVcN7Oz2MZYhd7knwMBiGn6qMr3SQBUqeoD5poZ+pbEf"
+    "BF3PT6rdstFEiz5d0fRfBEVlxAB9pE40MKCd7RoqFtsUtLbBwtN1RjSFccJrHdhOO6B9aYZQDlgEWBVqT1hlauKrwFvH"
+    "4JAd4a5hbMifcNp1u1g71RfMcwT+iRgHo5EhTiRt8KIMAw8egzpr6mMcSH8ta8htX+l6H8ERM+gKW70xtCUmSTRrJanR"
+    "Yv7uNrqDJThLSlk++Z5TqrtBq3vNfP188Oa19mdslpuLV8SOmQe6jonE3TAHPkSjdK1ZTaOtZdEXaPCoT+hLuzTE1Duq"
+    "N5I46ICnjeUVTzqt+ZRpV1f/Km+tCVPllyt0SWLGT6JXZ8+PfZi35zCA8L1bwlj3yCZKr0TZqAamLKLWDM51Hqvkeedr"
+    "8Uhjal0MhX8yBTdHKQK7BAKXMHewEyrlwczmqRdGo8hD3TDRo9YE2zHqP/gooDUjZHs2mscyTREkNfQNDct92VHDAsKc"
+    "UBy+fEvCTR+AfcXVvdCfwEi0lvpsHK+HIVSic2plxixXIgJITcagvSJQX7sk3PXwjVZS6KIx6toRofth+nnC9a5tebMB"
+    "wr2MpaZWlCu2ZQN0FqO8tZkABXqB2EScIEGxc/JfB2/e9GZepwVLiHGtxyv7P7HPbus5ovdiAqZynurphUsidY+2Mwnk"
+    "1EFf4eixcUQ8h3ieIDx4FG2VmbUrqqfNxEhJwFd56KnEVA3T4gKSTSBsTG2iBihBoITQsxzTMTLjWAiXM2xs9ATzFShf"
+    "zu/Y5eKwhA/ROpD0Knlmh7EE8WJiMOyWn0QhAR9O0ZiHO1SayvmpUFCzJbiJDh7rfREJW6AkCk51YwUEFkeO2CU8igFf"
+    "R9e69rn+lbEIbUtKM07Kz2RMMkImZ77nBYqrlse4mQQTqymNFoRQaWevlvLSZMg9MaDEXTWJmjj0sQqIsQFjFsxPbmdp"
+    "eS2HqimYs8z/rZD/YeRB6AD6kSVAJosuVEjskz7Y8eBIeWf/sz87g6g4yT4/d8T7g6OT06Ej9vdP/vvkOVzo9XodDo1V"
+    "DlEQdEZ5lAb0EzEC+V8o6NxIYdEyiC+6ABeKWyXKsUAaMaCnSCBDBcemsVzeVGuHWKRM6xHAKncqB+bzNNNhNuYJoJXs"
+    "SoGq7NvfaEObHuTnRGz/wZIfEZaiiuhFD1ojoCklgb88GatK9bkm0Rd5qqgqnp/mIWNuJxFiBcKY5NEjlrFvBkWNE0WT"
+    "BrdP8Lc6UtXdjmMlE3oYQZdJR+7zM/2jF4evnzNNjVUL3CreI5Qc6qG8CXuS5pXK+xcRp8MuG3XZp+d0sgDUHBjdqSK4"
+    "PkoFBnYOWCH003PQfOTjrAYYgQhmFIIAVHKHsao4gnsl3cNS5xUxCLFAizLaA0A14hLmo3LK+Tbq3EjBzOVhgR7pb8XP"
+    "fLtPyYECbUX4E7GmHd4C1AOeyJY/fPQTmyQcDTw1QHk6FVk+J6V52+Q6mx8pVzKZgCFnrbHC5N1cMoFYASaXzkWNcJ1F"
+    "w+imnJNeb6vHNe+Hy31fsSTW0JP2Ow8XkiH26Jj2briyKNXAzaqtieRzOR92lpYy4f9ivwy2zrMsTvsPHqD/0cFtL0qm"
+    "D7wEtOfBo91Hu92Hjx6UQntQn8Xk8oqUenTB/4IRTu1aj6NPyNhsZPwGGxlx3UVly1ZFGnjCIbQjNqyuH9xi5EvrqnT4"
+    "x3Kx88EjrVdt6FyS5dTMQSXL7zjn9YBlP4PzSebopWv32MlL+gwi9YN6r1ZIlbku8zesLuM0rPQ3LeWuEIw5MWR519C8"
+    "L/t5kWVLb3i9XE304A2vh3YoU76hfsgLe3LvzG7OM579jJ2NXh7lFHPxJcljkzbxI72MmKbA85mnYgW+IBzrTIBKZuAp"
+    "bI6llIvOtcQpKJHox7UB0g6k7MoABqm0l+kVjyzyIgh59GjpuIBQEgeRUXJBxxsVzZzpFjRhcwoMuw9LXFjCTv2efVFi"
+    "YejoJeP7M+nf2a6VH3FH/xc9jeJ+8VB5tt2Qdi5WWlttgv4qqOvmzc912FU/Qa9RQUppRP/uaGz1dumFNB/vjnCaoEGV"
+    "pdZ5mtU7pf/pAeHvZ/f0BsRtQNwGxN0E4kqO+PT41fHnnw/+cviajWsy7sXz9VGcdkfbBfltYWl/G6i2KWq6Afz9/oqa"
+    "vvrxQO3hKs75QC1Fq3an2d2g6k21LLV1sqKu5eYWF1GhrnRZ3G5U3vB4A9Kb3dzM092Gjrark/lBAOASBLCBOxu4s4E7"
+    "K+COPazfGvdf//H3IIgc8ed//G8SeH9YH+9Y3yG2a7S3vxng2ZQ3ti1v/IYnsd0OFeThN1vWu6loru7gF/NK7fGCrZVr"
+    "VT5Xb7n05oGbclr53XNabWvoFsCUfY3B7Vc7l6C5GwrsfhB0c+t6vA342YCfDfhpDX4Kj1ZduSuZ6sK2Flb0XpARL+oU"
+    "i3rcpqD2RKmtbwOUNqXnzP+m9PzWK5qFoi1b0aRyFy7W2ROurpN5efjq//7nb64IQWWiKypChIEs1fHcc7rIGrzFwV2C"
+    "DJeCBq4FLmairkjqeepSz7sHl1j0ybV818sNk6E6/FGPLb230TG1wC1yeQu1lkX5cPvanlIt+qfbrLyuJKZr038MrNmG"
+    "yqbo/Tsoet8A/A3A/0oAv9lLlbzR7sNHj5/89PTf/v2ZHI09OnHjegn41TUb9SeEMdhiV2hrK9huLsO+6xmqJRP5d3Xo"
+    "CVdY2eitmIW1kAy39p/hi+40A+W5tHSXeShymAYAfxDMmhcI+mHqeyjbc1DBQCVY9hBHSabrRKQY5dOetr2WFx3I1Rh5"
+    "1JYRQEXAANV+SaHDSHssF1Y3mSMfdC12CuOdqA/E+B4GZlxUIcMFxnRoWubqcWuuMLLCjYuBR1UzI6UDIM0hMuvBgI6z"
+    "KJlTERbV1tB7Aet8NAXdZaaetGTqtHRgAlar4oB4auxTCSEKCoAkNcWRyJ5IFTu798MFnupBf5mfn27Bj17k16TsGy5x"
+    "yHyvYRfCAiNLEgdlfp4+az1qENdfIGjOFkSlOcOaJjoljqWD96FnWmCrnKmozK9Hdxkt0E5gLcXsgSbMRYwI9ekwDFOI"
+    "Ux2iWh6mykfbUXqBATa2TTEa1iXRARCmzIrp71FhFO2e1WWavj6r5up8vjixajmgCmOPd1sydlBQETsvsyTovhQPxMnB"
+    "LwdHp509YPeM3+AJLPPxJE1zvJZgqnDypO1sP7VExA60f/r63eEqBvh4ISyY3epD6NEdhOh/+mJQHCU0CEtt4C9rngYk"
+    "/pQqjsipXV3EJTKZXmj9NkmrnUoDTrG855TyWR0u2fczUzFGxarmjKHFY3h62COsjpOZP/IxOMQ+vdPnIYm3dB6SeNx7"
+    "9q/m3a2aHXoQkTAC2/4gFKbkGZ/XBywNQpLh/h+6XfGLChW/QXg0F5y641JG7ZDSXjzfE15Ec1mB7+wB888H4SD8o2kS"
+    "v6x79lL4BU5eQh7/KF5i5SpYafzaFe9AUvYlsi+PDw9fHL3CslQ9Ii5x53YjOhnI7fT1WUh07OVHoBLMF8eKXmHMgYF5"
+    "fbEJH/XbhPFMpXw8BoPMZbr2dvOmYBsciGKq4bP4U4H0zRWN7Ik4U9dwoieO7WfObRDdojjTxzpIXUKLoRcbIDBP0E24"
+    "tYciwmNBRbn22Z7xZHtuXqZcHImCcCLtL4rWvFe6yB0wtrjeBlFjiTONV/WUqHQPRoCf67paE4AkaSUfckJ81l5TbJp0"
+    "+eCBtNIFXlFNneL0URoIDb0ll7tyySnXuFMZaM7IaJFOb5kOmXr847enB8dHbrkCf9XZMkUlvi1Zv5SJj0bUlOYzPCoX"
+    "5dvNd3waTdkD72EegEZqBpZZv7XZKsEYQi9fpUXZPr4Hu1ax7/ZwDPDV5a6g/D0Toa6Q9I80DIRHZnEGQ18792MBLqFa"
+    "mjdR1/AZqALZ/Sd80gDXuK98STX2j95n7RIzzS+bblV732HbMY9yO/qyOCqAQB5YfGa7WvXv9rXUbLrPLbOeZ6kuyl98"
+    "x3UR2x0tf9019ezQHgdkDsvpN70Eu16yjRbGLxuRImiGL3BtgO+/1m+/RqujTUkxx25X4O36OIiNB9KgIqDoFkqk3Y4e"
+    "u5b17CbKdCvF7K6x86/ty8fxwmf6KD5rA4gmFb7MlKSp8hluABdo/+D9u/D7Z2um6dJDuOCawM+FL2vEcEzxEVKk8I3I"
+    "3V8kxuQfE8MR014jnmJqT5DawlT9LNaJipjyT0i5FBAZqreObZjc02dIbzGuYTncOULRSvCI5GDPxKv2v1WcYQjpbhdB"
+    "BjG4frSg6T/etfrKIB/J3wnza4JPSJ8KwE+dvwVyRzIag+mzDsKK4+YqRTp24gQM0BAs6m3OOABs+5ozaf06zYWSULeK"
+    "GFjP3r44Bf6PqhzcpbqwkZPlZQ1VZortgKev/3IKHKy9e7yRnRW7Dhv44b5XBHO/e9mW89hq/d9FVTpmNKbPV2Qd6y/H"
+    "hYjsF/EpYRzgZ+v6/wHfpw0t"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -593,7 +594,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from pathlib import Path
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
@@ -2193,6 +2194,36 @@ class _Quiet:
 _QUIET = _Quiet()
 
 
+def _stdin_apart() -> Any:
+    """The caller's stream (the MCP requests, the `--batch` calls) as a binary file of the
+    reader's own, and an empty standard input for everything else: file descriptor 0 becomes
+    the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
+    the end of input at once, never the stream's next line."""
+    stream = sys.stdin
+    try:
+        own = stream is not None and stream.fileno() == 0
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        own = False
+    if not own:
+        # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
+        import io
+
+        text = stream.read() if stream is not None else ""
+        sys.stdin = io.StringIO()
+        return io.BytesIO(text.encode("utf-8", "surrogateescape"))
+    try:
+        kept = os.dup(0)
+    except OSError:
+        return open(os.devnull, "rb")  # NOTE: no descriptor 0: nothing to read
+    try:
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+    except OSError:
+        pass  # NOTE: no null device (a sandbox): handlers read the stream as before
+    return open(kept, "rb")
+
+
 # ---- burgee: loaded on first use: agent ----
 #: Strings this short are never cut: every marker is longer than what it would save.
 _TRUNCATE_SHORT = 40
@@ -3324,6 +3355,25 @@ def _config_file(path: str, given: str) -> None:
         raise UsageError(f"--config {given}: {what}")
 
 
+#: The most a config file (a pyproject.toml too) may hold: 1 MiB, far more than any real one
+#: needs; a bigger one would be read whole (a 200 MB JSON took 425 MB of memory, and TOML takes
+#: about a second a MiB to read).
+_CONFIG_BYTES = 1 << 20
+
+
+def _config_text(path: str, errors: str = "strict") -> str:
+    """A config file's text; a usage error naming it when it holds more than `_CONFIG_BYTES`
+    (checked as it is read: a file's size may not say, or may change)."""
+    with open(path, "rb") as file:
+        data = file.read(_CONFIG_BYTES + 1)
+    if len(data) > _CONFIG_BYTES:
+        raise UsageError(
+            f"{path}: larger than {_CONFIG_BYTES >> 20} MiB, more than a config file may hold",
+            hint="a config file holds option values; keep data in files of other names",
+        )
+    return data.decode("utf-8", errors)
+
+
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3561,9 +3611,8 @@ class _Sources:
         except ImportError:
             # NOTE: no TOML reader before Python 3.11: said when the file has our table.
             try:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    text = file.read()
-            except OSError:
+                text = _config_text(path, "replace")
+            except (OSError, UsageError):
                 text = ""
             import re
 
@@ -3589,18 +3638,18 @@ class _Sources:
     def _load(path: str) -> dict[str, Any]:
         """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
         try:
-            with open(path, "rb") as file:
-                if path.endswith(".json"):
-                    data = _load_json(file.read().decode("utf-8"))
-                else:
-                    try:
-                        import tomllib  # novermin (Python < 3.11 lands in the except)
-                    except ImportError:
-                        raise UsageError(
-                            f"{path}: reading TOML needs Python 3.11 or later",
-                            hint=f"use {PROGRAM}.json instead",
-                        ) from None
-                    data = tomllib.load(file)
+            text = _config_text(path)
+            if path.endswith(".json"):
+                data = _load_json(text)
+            else:
+                try:
+                    import tomllib  # novermin (Python < 3.11 lands in the except)
+                except ImportError:
+                    raise UsageError(
+                        f"{path}: reading TOML needs Python 3.11 or later",
+                        hint=f"use {PROGRAM}.json instead",
+                    ) from None
+                data = tomllib.loads(text)
         except (OSError, ValueError) as error:
             raise UsageError(f"{path}: {error}") from None
         except RecursionError:
@@ -4204,9 +4253,23 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
+class _BatchFailed(CommandError):
+    """At least one call of the batch failed: the batch's own error, after every line."""
+
+    kind = "batch_failed"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+    def __init__(self, failed: int, calls: int) -> None:
+        super().__init__(
+            f"{failed} of {calls} calls failed; each one's line says why",
+            details={"failed": failed, "calls": calls},
+        )
+
+
 def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
-    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
+    """Run every call; write one line each; 0 when all succeeded, else raise `_BatchFailed`.
+    The tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each
+    call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor, wait
 
@@ -4258,7 +4321,9 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     finally:
         workers.shutdown(wait=True)
         _QUIET.stop()
-    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+    if failed:
+        raise _BatchFailed(len(failed), len(pending))
+    return 0
 
 
 def _batch_written(
@@ -6722,6 +6787,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Reads the next line of requests (`serve`).
+        self.readline: Callable[[], bytes] = bytes
 
     def dispatch(self, line: bytes) -> None:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
@@ -6741,6 +6808,12 @@ class _McpLoop:
         if not self.watching:
             import _thread
 
+            # NOTE: imported here, on the main thread, before any thread of the server starts:
+            # the first import of `threading` takes its thread for the main one, and Python 3.12
+            # then waits at exit for that thread (the watchdog or a worker, which never end).
+            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+            import threading  # noqa: F401
+
             self.watching = True
             try:
                 _thread.start_new_thread(self.watch, ())
@@ -6749,8 +6822,10 @@ class _McpLoop:
                     f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
                 )
 
-    def serve(self) -> int:
-        readline = sys.stdin.buffer.readline
+    def serve(self, requests: BinaryIO) -> int:
+        """Answer each line of `requests` (the stdio stream, kept apart from the handlers'
+        standard input by `output._stdin_apart`) until it ends."""
+        readline = self.readline = requests.readline
         while True:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
@@ -6764,7 +6839,23 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.ended()
         return 0
+
+    def ended(self) -> None:
+        """The input has ended and every call is answered; Python may still wait at exit (for a
+        thread a handler left): SIGTERM now ends the process at once, with its exit code, as
+        raising inside the interpreter's shutdown would only print a traceback and exit 0."""
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        def end(number: int, frame: object) -> None:
+            sys.stderr.flush()
+            os._exit(BUILTIN_ERRORS["terminated"][0])
+
+        try:
+            _signal.signal(_signal.SIGTERM, end)
+        except (ValueError, OSError):
+            pass  # not the main thread (an embedding program): leave its signals alone
 
     def take(self) -> bytes:
         """The next line, from the watchdog: it is reading stdin, or has just stopped."""
@@ -6800,7 +6891,7 @@ class _McpLoop:
 
     def relay(self) -> None:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
-        readline = sys.stdin.buffer.readline
+        readline = self.readline
         while True:
             line = _read_line(readline)
             with self.lock:
@@ -7350,13 +7441,16 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+    # NOTE: a handler that reads standard input finds it empty, never the requests.
+    requests = _stdin_apart()
     if options.http is not None:
+        requests.close()
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
     _on_sigterm()
     _on_sigint()
     try:
-        return server.serve()
+        return server.serve(requests)
     except (KeyboardInterrupt, _Terminated) as error:
         server.stop()
         if server.relaying:
@@ -7755,13 +7849,26 @@ def _installed_version() -> str:
 
 # ---- burgee: loaded on first use: batch ----
 def _batch(invocation: _Invocation) -> int:
-    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call; a batch with a failed call
+    ends with its error on stderr (stdout has only the calls' lines, `--json` or not)."""
+    try:
+        return _batch_calls(invocation)
+    except _BatchFailed as error:
+        return _write_error(error, False, PROGRAM)
+
+
+def _batch_calls(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     invocation.config()  # NOTE: refuses --config where there is no config file, first
+    # NOTE: a handler that reads standard input finds it empty, never the calls.
+    calls = _stdin_apart()
     if not invocation.batch:
-        return _run_batch(sys.stdin, invocation)
+        import io
+
+        return _run_batch(io.TextIOWrapper(calls, "utf-8", "replace"), invocation)
+    calls.close()
     try:
         lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
     except OSError as error:

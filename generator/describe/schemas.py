@@ -352,9 +352,18 @@ def tool_hints(command: Command) -> dict[str, bool]:
     return hints
 
 
+#: What an agent needs to know of a command that reads standard input (`Command.reads_stdin`).
+_STDIN_NOTE = (
+    "Given no other input, it reads standard input, which is empty when called as a tool "
+    "(MCP, --batch): give the input as arguments."
+)
+
+
 def tool(command: Command, program: Program) -> dict[str, Any]:
     """One entry of an MCP `tools/list`-shaped manifest, named by the command path."""
     description = command.description or command.summary
+    if command.reads_stdin:
+        description += f"\n\n{_STDIN_NOTE}"
     if command.trust in _QUARANTINED:
         # NOTE: the agent reads this before it calls: what the tags will mean.
         description += f"\n\n{_UNTRUSTED_NOTE}"

@@ -192,6 +192,9 @@ class Command(Node):
     confirm: str | None = None
     #: `async def`: the tool runs it on an event loop.
     is_async: bool = False
+    #: Its handler reads standard input (itself or through a helper it calls, as written):
+    #: empty over MCP and in `--batch`, which its description says.
+    reads_stdin: bool = False
     #: The declared outcomes it can end with (those its handler names; an outcome no handler
     #: names, raised by a helper, is every command's).
     outcomes: tuple[str, ...] = ()

@@ -3,8 +3,8 @@
 - `Checks` (on top of `naming.NameChecks`, the checks of names): exit codes never shared
   (built-in, moved, declared errors and outcomes), burgee's modules imported inside functions
   must exist, `@command` only on top-level functions, records that do not contain themselves.
-- `with_outcomes()`: each command's outcomes, those its handler names; `calls_log()`: whether
-  the handlers call `.log(...)`.
+- `with_outcomes()`: each command's outcomes, those its handler names; `with_stdin()`: the
+  commands that read standard input; `calls_log()`: whether the handlers call `.log(...)`.
 """
 
 from __future__ import annotations
@@ -245,4 +245,68 @@ def calls_log(source: str) -> bool:
         and node.func.attr == "log"
         for statement in statements
         for node in ast.walk(statement)
+    )
+
+
+#: The words of a statement that may read standard input (`_reads_stdin` decides).
+_STDIN_WORDS = r"stdin|\binput\b|fileinput|\b(?:open|read|fdopen)\b"
+
+
+def _reads_stdin(node: ast.AST) -> bool:
+    """Whether code reads standard input as written: `sys.stdin` (or `sys.__stdin__`),
+    `input()`, `fileinput`, `"/dev/stdin"`, or descriptor 0 (`open(0)`, `os.read(0, n)`,
+    `os.fdopen(0)`)."""
+    for inner in ast.walk(node):
+        if isinstance(inner, ast.Attribute) and inner.attr in ("stdin", "__stdin__"):
+            return True
+        if isinstance(inner, ast.Name) and inner.id == "fileinput":
+            return True
+        if isinstance(inner, ast.Constant) and inner.value == "/dev/stdin":
+            return True
+        if not isinstance(inner, ast.Call):
+            continue
+        function = inner.func
+        name = function.id if isinstance(function, ast.Name) else getattr(function, "attr", "")
+        if name == "input":
+            return True
+        first = inner.args[0] if inner.args else None
+        if (
+            name in ("open", "read", "fdopen")
+            and isinstance(first, ast.Constant)
+            and type(first.value) is int
+            and first.value == 0
+        ):
+            return True
+    return False
+
+
+def with_stdin(commands: tuple[Command, ...], source: str) -> tuple[Command, ...]:
+    """Each command whose handler reads standard input, itself or through the top-level
+    functions it calls (by name, in this file), marked `reads_stdin`."""
+    readers = {
+        node.name
+        for node in statements_with(source, _STDIN_WORDS)
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and _reads_stdin(node)
+    }
+    if not readers:
+        return commands
+    found = readers
+    while found:
+        # NOTE: only the functions whose text names a reader found so far can call one.
+        words = "|".join(re.escape(name) for name in sorted(found))
+        found = {
+            node.name
+            for node in statements_with(source, rf"\b(?:{words})\b", inside=True)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+            and node.name not in readers
+            and any(
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id in found
+                for call in ast.walk(node)
+            )
+        }
+        readers |= found
+    return tuple(
+        c.model_copy(update={"reads_stdin": True}) if c.function in readers else c for c in commands
     )

@@ -21,7 +21,7 @@ from burgee.model.ir import (
 )
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
-from burgee.read.checks import calls_log, with_outcomes
+from burgee.read.checks import calls_log, with_outcomes, with_stdin
 from burgee.read.classes import read_type
 from burgee.read.declarations import Declarations, assignment, decorator_target
 from burgee.read.imports import (
@@ -582,7 +582,7 @@ def _read(
     )
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
-    commands = with_outcomes(reader.commands, reader.outcomes, source)
+    commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
     program = Program(
         name=str(program_name),
         version=str(declared or (project[1] if project else "0.1.0")),

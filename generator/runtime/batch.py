@@ -106,9 +106,23 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
+class _BatchFailed(CommandError):
+    """At least one call of the batch failed: the batch's own error, after every line."""
+
+    kind = "batch_failed"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+    def __init__(self, failed: int, calls: int) -> None:
+        super().__init__(
+            f"{failed} of {calls} calls failed; each one's line says why",
+            details={"failed": failed, "calls": calls},
+        )
+
+
 def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
-    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
+    """Run every call; write one line each; 0 when all succeeded, else raise `_BatchFailed`.
+    The tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each
+    call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor, wait
 
@@ -160,7 +174,9 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     finally:
         workers.shutdown(wait=True)
         _QUIET.stop()
-    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+    if failed:
+        raise _BatchFailed(len(failed), len(pending))
+    return 0
 
 
 def _batch_written(

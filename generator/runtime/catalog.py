@@ -79,6 +79,7 @@ SECTIONS: dict[str, str] = {
     "cli._question": "confirm",
     "batch": "batch",
     "cli._batch": "batch",
+    "cli._batch_calls": "batch",
     "describe": "describe",
     "complete": "describe",
     "shells": "describe",

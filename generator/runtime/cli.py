@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _take_yes
-from burgee.runtime.batch import _run_batch
+from burgee.runtime.batch import _BatchFailed, _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
 from burgee.runtime.context import _SECRETS, Context, _interactive
@@ -26,7 +26,16 @@ from burgee.runtime.errors import (
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at
 from burgee.runtime.mcp import _serve_mcp
-from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
+from burgee.runtime.output import (
+    _PRINTED,
+    _QUIET,
+    _dumps,
+    _emit,
+    _jsonable,
+    _Redacting,
+    _stdin_apart,
+    _text,
+)
 from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
@@ -432,13 +441,26 @@ def _installed_version() -> str:
 
 
 def _batch(invocation: _Invocation) -> int:
-    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call; a batch with a failed call
+    ends with its error on stderr (stdout has only the calls' lines, `--json` or not)."""
+    try:
+        return _batch_calls(invocation)
+    except _BatchFailed as error:
+        return _write_error(error, False, PROGRAM)
+
+
+def _batch_calls(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     invocation.config()  # NOTE: refuses --config where there is no config file, first
+    # NOTE: a handler that reads standard input finds it empty, never the calls.
+    calls = _stdin_apart()
     if not invocation.batch:
-        return _run_batch(sys.stdin, invocation)
+        import io
+
+        return _run_batch(io.TextIOWrapper(calls, "utf-8", "replace"), invocation)
+    calls.close()
     try:
         lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
     except OSError as error:

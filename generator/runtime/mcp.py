@@ -48,7 +48,7 @@ from burgee.runtime.mcp_methods import (
     _mcp_ping,
     _mcp_tools_list,
 )
-from burgee.runtime.output import _finite, _jsonable
+from burgee.runtime.output import _finite, _jsonable, _stdin_apart
 from burgee.runtime.program import (
     _MCP_EXTRA,
     _MCP_NAMES,
@@ -576,13 +576,16 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+    # NOTE: a handler that reads standard input finds it empty, never the requests.
+    requests = _stdin_apart()
     if options.http is not None:
+        requests.close()
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
     _on_sigterm()
     _on_sigint()
     try:
-        return server.serve()
+        return server.serve(requests)
     except (KeyboardInterrupt, _Terminated) as error:
         server.stop()
         if server.relaying:

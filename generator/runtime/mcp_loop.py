@@ -8,14 +8,17 @@ again. `mcp._McpServer` is the protocol on top: it answers each line (`dispatch`
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.mcp_io import _read_line
 from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import BinaryIO
 
 #: Seconds a call may hold the main thread before the watchdog takes over reading stdin.
 #: NOTE: not 5 ms, Python's GIL switch interval: a watchdog waking that often kept taking the
@@ -47,6 +50,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Reads the next line of requests (`serve`).
+        self.readline: Callable[[], bytes] = bytes
 
     def dispatch(self, line: bytes) -> None:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
@@ -66,6 +71,12 @@ class _McpLoop:
         if not self.watching:
             import _thread
 
+            # NOTE: imported here, on the main thread, before any thread of the server starts:
+            # the first import of `threading` takes its thread for the main one, and Python 3.12
+            # then waits at exit for that thread (the watchdog or a worker, which never end).
+            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+            import threading  # noqa: F401
+
             self.watching = True
             try:
                 _thread.start_new_thread(self.watch, ())
@@ -74,8 +85,10 @@ class _McpLoop:
                     f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
                 )
 
-    def serve(self) -> int:
-        readline = sys.stdin.buffer.readline
+    def serve(self, requests: BinaryIO) -> int:
+        """Answer each line of `requests` (the stdio stream, kept apart from the handlers'
+        standard input by `output._stdin_apart`) until it ends."""
+        readline = self.readline = requests.readline
         while True:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
@@ -89,7 +102,23 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.ended()
         return 0
+
+    def ended(self) -> None:
+        """The input has ended and every call is answered; Python may still wait at exit (for a
+        thread a handler left): SIGTERM now ends the process at once, with its exit code, as
+        raising inside the interpreter's shutdown would only print a traceback and exit 0."""
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        def end(number: int, frame: object) -> None:
+            sys.stderr.flush()
+            os._exit(BUILTIN_ERRORS["terminated"][0])
+
+        try:
+            _signal.signal(_signal.SIGTERM, end)
+        except (ValueError, OSError):
+            pass  # not the main thread (an embedding program): leave its signals alone
 
     def take(self) -> bytes:
         """The next line, from the watchdog: it is reading stdin, or has just stopped."""
@@ -125,7 +154,7 @@ class _McpLoop:
 
     def relay(self) -> None:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
-        readline = sys.stdin.buffer.readline
+        readline = self.readline
         while True:
             line = _read_line(readline)
             with self.lock:

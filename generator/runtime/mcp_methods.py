@@ -1,5 +1,5 @@
 """The MCP methods that describe the server: `initialize`, `ping`, `server/discover` and
-`tools/list`, with what they share (the capabilities, one page of a `*/list`, the cache hint).
+`tools/list`, with what they share (the capabilities, one page of a `*/list`, the cache hints).
 
 Each takes (server, request id, params, whether the request is of the 2026-07-28 era) and
 returns its result as JSON text, as every entry of `mcp._MCP_METHODS` does.
@@ -19,6 +19,9 @@ if TYPE_CHECKING:
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
+#: The hint of a `resources/read`: read anew each time (a handler makes it), and perhaps the
+#: user's own data, so never shared across users.
+_MCP_READ_CACHE = {"ttlMs": 0, "cacheScope": "private"}
 
 
 def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

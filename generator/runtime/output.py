@@ -332,3 +332,33 @@ class _Quiet:
 
 #: The one `_Quiet` of this process (the command line runs one call).
 _QUIET = _Quiet()
+
+
+def _stdin_apart() -> Any:
+    """The caller's stream (the MCP requests, the `--batch` calls) as a binary file of the
+    reader's own, and an empty standard input for everything else: file descriptor 0 becomes
+    the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
+    the end of input at once, never the stream's next line."""
+    stream = sys.stdin
+    try:
+        own = stream is not None and stream.fileno() == 0
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        own = False
+    if not own:
+        # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
+        import io
+
+        text = stream.read() if stream is not None else ""
+        sys.stdin = io.StringIO()
+        return io.BytesIO(text.encode("utf-8", "surrogateescape"))
+    try:
+        kept = os.dup(0)
+    except OSError:
+        return open(os.devnull, "rb")  # NOTE: no descriptor 0: nothing to read
+    try:
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+    except OSError:
+        pass  # NOTE: no null device (a sandbox): handlers read the stream as before
+    return open(kept, "rb")

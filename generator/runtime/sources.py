@@ -36,6 +36,25 @@ def _config_file(path: str, given: str) -> None:
         raise UsageError(f"--config {given}: {what}")
 
 
+#: The most a config file (a pyproject.toml too) may hold: 1 MiB, far more than any real one
+#: needs; a bigger one would be read whole (a 200 MB JSON took 425 MB of memory, and TOML takes
+#: about a second a MiB to read).
+_CONFIG_BYTES = 1 << 20
+
+
+def _config_text(path: str, errors: str = "strict") -> str:
+    """A config file's text; a usage error naming it when it holds more than `_CONFIG_BYTES`
+    (checked as it is read: a file's size may not say, or may change)."""
+    with open(path, "rb") as file:
+        data = file.read(_CONFIG_BYTES + 1)
+    if len(data) > _CONFIG_BYTES:
+        raise UsageError(
+            f"{path}: larger than {_CONFIG_BYTES >> 20} MiB, more than a config file may hold",
+            hint="a config file holds option values; keep data in files of other names",
+        )
+    return data.decode("utf-8", errors)
+
+
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -273,9 +292,8 @@ class _Sources:
         except ImportError:
             # NOTE: no TOML reader before Python 3.11: said when the file has our table.
             try:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    text = file.read()
-            except OSError:
+                text = _config_text(path, "replace")
+            except (OSError, UsageError):
                 text = ""
             import re
 
@@ -301,18 +319,18 @@ class _Sources:
     def _load(path: str) -> dict[str, Any]:
         """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
         try:
-            with open(path, "rb") as file:
-                if path.endswith(".json"):
-                    data = _load_json(file.read().decode("utf-8"))
-                else:
-                    try:
-                        import tomllib  # novermin (Python < 3.11 lands in the except)
-                    except ImportError:
-                        raise UsageError(
-                            f"{path}: reading TOML needs Python 3.11 or later",
-                            hint=f"use {PROGRAM}.json instead",
-                        ) from None
-                    data = tomllib.load(file)
+            text = _config_text(path)
+            if path.endswith(".json"):
+                data = _load_json(text)
+            else:
+                try:
+                    import tomllib  # novermin (Python < 3.11 lands in the except)
+                except ImportError:
+                    raise UsageError(
+                        f"{path}: reading TOML needs Python 3.11 or later",
+                        hint=f"use {PROGRAM}.json instead",
+                    ) from None
+                data = tomllib.loads(text)
         except (OSError, ValueError) as error:
             raise UsageError(f"{path}: {error}") from None
         except RecursionError:

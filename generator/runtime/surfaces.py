@@ -19,7 +19,7 @@ from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import _Any
 from burgee.runtime.mcp_io import _arguments, _McpError
-from burgee.runtime.mcp_methods import _mcp_page
+from burgee.runtime.mcp_methods import _MCP_READ_CACHE, _mcp_page
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.program import (
     PROGRAM,
@@ -235,8 +235,9 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     if result is None:
         # NOTE: -32602, as the 2025-11-25 spec and the SDKs have it (-32002 is retired).
         raise _McpError(-32602, "Resource not found", {"uri": uri})
-    text = server.dumps(result)
-    return server.complete(text) if modern else text
+    if modern:
+        return server.complete(server.dumps({**_MCP_READ_CACHE, **result}))
+    return server.dumps(result)
 
 
 def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

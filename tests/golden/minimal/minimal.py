@@ -558,7 +558,7 @@ if TYPE_CHECKING:
     from array import array
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, ClassVar, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -1969,6 +1969,36 @@ class _Quiet:
 _QUIET = _Quiet()
 
 
+def _stdin_apart() -> Any:
+    """The caller's stream (the MCP requests, the `--batch` calls) as a binary file of the
+    reader's own, and an empty standard input for everything else: file descriptor 0 becomes
+    the null device, so a handler's `sys.stdin`, `input()`, `open(0)` and child processes find
+    the end of input at once, never the stream's next line."""
+    stream = sys.stdin
+    try:
+        own = stream is not None and stream.fileno() == 0
+    except (AttributeError, OSError, ValueError):  # NOTE: io.UnsupportedOperation is both
+        own = False
+    if not own:
+        # NOTE: `invoke()`'s text (or no stdin at all): no descriptor to keep apart.
+        import io
+
+        text = stream.read() if stream is not None else ""
+        sys.stdin = io.StringIO()
+        return io.BytesIO(text.encode("utf-8", "surrogateescape"))
+    try:
+        kept = os.dup(0)
+    except OSError:
+        return open(os.devnull, "rb")  # NOTE: no descriptor 0: nothing to read
+    try:
+        empty = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(empty, 0)
+        os.close(empty)
+    except OSError:
+        pass  # NOTE: no null device (a sandbox): handlers read the stream as before
+    return open(kept, "rb")
+
+
 # ---- burgee: loaded on first use: agent ----
 #: Strings this short are never cut: every marker is longer than what it would save.
 _TRUNCATE_SHORT = 40
@@ -3100,6 +3130,25 @@ def _config_file(path: str, given: str) -> None:
         raise UsageError(f"--config {given}: {what}")
 
 
+#: The most a config file (a pyproject.toml too) may hold: 1 MiB, far more than any real one
+#: needs; a bigger one would be read whole (a 200 MB JSON took 425 MB of memory, and TOML takes
+#: about a second a MiB to read).
+_CONFIG_BYTES = 1 << 20
+
+
+def _config_text(path: str, errors: str = "strict") -> str:
+    """A config file's text; a usage error naming it when it holds more than `_CONFIG_BYTES`
+    (checked as it is read: a file's size may not say, or may change)."""
+    with open(path, "rb") as file:
+        data = file.read(_CONFIG_BYTES + 1)
+    if len(data) > _CONFIG_BYTES:
+        raise UsageError(
+            f"{path}: larger than {_CONFIG_BYTES >> 20} MiB, more than a config file may hold",
+            hint="a config file holds option values; keep data in files of other names",
+        )
+    return data.decode("utf-8", errors)
+
+
 #: Config files already read: (source, --config path) -> (where, table).
 _FILES: dict[tuple[str, str | None], tuple[str, dict[str, Any]]] = {}
 
@@ -3337,9 +3386,8 @@ class _Sources:
         except ImportError:
             # NOTE: no TOML reader before Python 3.11: said when the file has our table.
             try:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    text = file.read()
-            except OSError:
+                text = _config_text(path, "replace")
+            except (OSError, UsageError):
                 text = ""
             import re
 
@@ -3365,18 +3413,18 @@ class _Sources:
     def _load(path: str) -> dict[str, Any]:
         """A TOML or JSON file as a table; a usage error names the file when it cannot be read."""
         try:
-            with open(path, "rb") as file:
-                if path.endswith(".json"):
-                    data = _load_json(file.read().decode("utf-8"))
-                else:
-                    try:
-                        import tomllib  # novermin (Python < 3.11 lands in the except)
-                    except ImportError:
-                        raise UsageError(
-                            f"{path}: reading TOML needs Python 3.11 or later",
-                            hint=f"use {PROGRAM}.json instead",
-                        ) from None
-                    data = tomllib.load(file)
+            text = _config_text(path)
+            if path.endswith(".json"):
+                data = _load_json(text)
+            else:
+                try:
+                    import tomllib  # novermin (Python < 3.11 lands in the except)
+                except ImportError:
+                    raise UsageError(
+                        f"{path}: reading TOML needs Python 3.11 or later",
+                        hint=f"use {PROGRAM}.json instead",
+                    ) from None
+                data = tomllib.loads(text)
         except (OSError, ValueError) as error:
             raise UsageError(f"{path}: {error}") from None
         except RecursionError:
@@ -3980,9 +4028,23 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     return _deliver(envelope, command, agent=True, limit=limit, spill_dir=spill_dir)
 
 
+class _BatchFailed(CommandError):
+    """At least one call of the batch failed: the batch's own error, after every line."""
+
+    kind = "batch_failed"
+    exit_code = BUILTIN_ERRORS["batch_failed"][0]
+
+    def __init__(self, failed: int, calls: int) -> None:
+        super().__init__(
+            f"{failed} of {calls} calls failed; each one's line says why",
+            details={"failed": failed, "calls": calls},
+        )
+
+
 def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
-    """Run every call; write one line each; 0 when all succeeded, else `batch_failed`. The
-    tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each call."""
+    """Run every call; write one line each; 0 when all succeeded, else raise `_BatchFailed`.
+    The tool-wide flags (`--max-output`, `--spill-dir`, `--config`, `--debug`) apply to each
+    call."""
     import threading
     from concurrent.futures import Future, ThreadPoolExecutor, wait
 
@@ -4034,7 +4096,9 @@ def _run_batch(lines: Iterable[str], invocation: _Invocation) -> int:
     finally:
         workers.shutdown(wait=True)
         _QUIET.stop()
-    return BUILTIN_ERRORS["batch_failed"][0] if failed else 0
+    if failed:
+        raise _BatchFailed(len(failed), len(pending))
+    return 0
 
 
 def _batch_written(
@@ -6498,6 +6562,8 @@ class _McpLoop:
         self.unpark = _thread.allocate_lock()
         self.unpark.acquire()
         self.watching = False
+        #: Reads the next line of requests (`serve`).
+        self.readline: Callable[[], bytes] = bytes
 
     def dispatch(self, line: bytes) -> None:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
@@ -6517,6 +6583,12 @@ class _McpLoop:
         if not self.watching:
             import _thread
 
+            # NOTE: imported here, on the main thread, before any thread of the server starts:
+            # the first import of `threading` takes its thread for the main one, and Python 3.12
+            # then waits at exit for that thread (the watchdog or a worker, which never end).
+            # A cancellation read by the watchdog imports it there (`Context.cancelled`).
+            import threading  # noqa: F401
+
             self.watching = True
             try:
                 _thread.start_new_thread(self.watch, ())
@@ -6525,8 +6597,10 @@ class _McpLoop:
                     f"{PROGRAM}: mcp: no watchdog ({error}): a long call delays what follows\n"
                 )
 
-    def serve(self) -> int:
-        readline = sys.stdin.buffer.readline
+    def serve(self, requests: BinaryIO) -> int:
+        """Answer each line of `requests` (the stdio stream, kept apart from the handlers'
+        standard input by `output._stdin_apart`) until it ends."""
+        readline = self.readline = requests.readline
         while True:
             # NOTE: without the lock: `relaying` only turns true while the main thread runs a
             # call, and the watchdog sets `handed` before it clears `relaying`.
@@ -6540,7 +6614,23 @@ class _McpLoop:
             import time
 
             time.sleep(0.002)
+        self.ended()
         return 0
+
+    def ended(self) -> None:
+        """The input has ended and every call is answered; Python may still wait at exit (for a
+        thread a handler left): SIGTERM now ends the process at once, with its exit code, as
+        raising inside the interpreter's shutdown would only print a traceback and exit 0."""
+        import _signal  # type: ignore[import-not-found, unused-ignore]
+
+        def end(number: int, frame: object) -> None:
+            sys.stderr.flush()
+            os._exit(BUILTIN_ERRORS["terminated"][0])
+
+        try:
+            _signal.signal(_signal.SIGTERM, end)
+        except (ValueError, OSError):
+            pass  # not the main thread (an embedding program): leave its signals alone
 
     def take(self) -> bytes:
         """The next line, from the watchdog: it is reading stdin, or has just stopped."""
@@ -6576,7 +6666,7 @@ class _McpLoop:
 
     def relay(self) -> None:
         """Read stdin while the main thread is busy; hand the first line it can take back to it."""
-        readline = sys.stdin.buffer.readline
+        readline = self.readline
         while True:
             line = _read_line(readline)
             with self.lock:
@@ -7126,13 +7216,16 @@ def _serve_mcp(invocation: _Invocation) -> int:
 
     if options.cwd:
         os.chdir(options.cwd)
+    # NOTE: a handler that reads standard input finds it empty, never the requests.
+    requests = _stdin_apart()
     if options.http is not None:
+        requests.close()
         return _serve_http(options, _debugging(invocation.debug), make)
     server = make(_debugging(invocation.debug))
     _on_sigterm()
     _on_sigint()
     try:
-        return server.serve()
+        return server.serve(requests)
     except (KeyboardInterrupt, _Terminated) as error:
         server.stop()
         if server.relaying:
@@ -7531,13 +7624,26 @@ def _installed_version() -> str:
 
 # ---- burgee: loaded on first use: batch ----
 def _batch(invocation: _Invocation) -> int:
-    """`--batch [FILE]`: every line of FILE (or stdin) is one call."""
+    """`--batch [FILE]`: every line of FILE (or stdin) is one call; a batch with a failed call
+    ends with its error on stderr (stdout has only the calls' lines, `--json` or not)."""
+    try:
+        return _batch_calls(invocation)
+    except _BatchFailed as error:
+        return _write_error(error, False, PROGRAM)
+
+
+def _batch_calls(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
     invocation.config()  # NOTE: refuses --config where there is no config file, first
+    # NOTE: a handler that reads standard input finds it empty, never the calls.
+    calls = _stdin_apart()
     if not invocation.batch:
-        return _run_batch(sys.stdin, invocation)
+        import io
+
+        return _run_batch(io.TextIOWrapper(calls, "utf-8", "replace"), invocation)
+    calls.close()
     try:
         lines = open(invocation.batch, encoding="utf-8", errors="replace")  # noqa: SIM115
     except OSError as error:
