@@ -416,8 +416,9 @@ class ProgramReader(Declarations):
         if trust not in TRUSTS:
             self.error(args["trust"], f"trust must be one of {', '.join(TRUSTS)}")
             trust = "workspace"
-        if trust == "workspace" and options.get("open_world") is True:
-            # NOTE: a command that reaches the open world brings back what it found there.
+        if "trust" not in args and options.get("open_world") is True:
+            # NOTE: a command that reaches the open world brings back what it found there,
+            # unless its author says where its data comes from (`trust=` wins).
             trust = "external"
         aliases = options.get("aliases", ())
         if not isinstance(aliases, tuple) or not all(
