@@ -309,7 +309,7 @@ class Program(Node):
     #: The handlers file with burgee's markers removed, split where imports end.
     user_imports: str
     user_code: str
-    #: Third-party modules the handlers import: (top-level module, distribution to install).
+    #: Third-party modules the handlers import: (top-level module, requirement to install).
     third_party: tuple[tuple[str, str], ...] = ()
     #: The requirements of the tool's PEP 723 block (`program(dependencies=...)`, else the
     #: nearest pyproject.toml's, else the distributions of the third-party imports).

@@ -27,11 +27,11 @@ from burgee.read.declarations import Declarations, assignment, decorator_target
 from burgee.read.imports import (
     Bundle,
     bundle,
-    distribution,
     load_toml,
     nearest_pyproject,
     project_version,
     pyproject_dependencies,
+    requirement,
 )
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.params import read_params
@@ -558,7 +558,7 @@ def _read(
         tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
     ) or pyproject_dependencies(path)
     third_party = tuple(
-        (module, distribution(module, dependencies)) for module in sorted(bundled.third_party)
+        (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
     )
     warnings = [newer] if newer is not None else []
     if third_party and not dependencies:
