@@ -162,6 +162,11 @@ class Param(Node):
             return self.long
         return "--" + cli_word(self.name)
 
+    @property
+    def placeholder(self) -> str:
+        """The word for an option's value where its type says no more (`--from` → FROM)."""
+        return self.flag[2:].upper().replace("-", "_")
+
 
 class Command(Node):
     """A handler function exposed as a command."""
