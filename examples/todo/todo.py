@@ -676,11 +676,13 @@ class _ActionRequired(CommandError):
     exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
-        for step in steps:
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
@@ -850,9 +852,10 @@ class Context:
             _SECRETS[value] = name
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
+        `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
     def on_exit(self, callback: Callable[[], object]) -> None:

@@ -156,11 +156,13 @@ class _ActionRequired(CommandError):
     exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
-        for step in steps:
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
