@@ -75,6 +75,10 @@ def mcp_view(program: Program) -> McpView:
         tools.append(body)
         wraps = wraps_result(command)
         names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
+        if program.root()[1] == "alone" and command.name not in (name, builtins.NAME):
+            # NOTE: a root command alone is listed under the program's name; `--llms` names
+            # it by its command, and a client that calls that name reaches it too.
+            names.append(f"    {py(command.name)}: ({py(command.name)}, {wraps}),")
     if problems:
         raise GenerationError(problems)
     if builtins.NAME not in seen:
