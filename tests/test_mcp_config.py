@@ -215,7 +215,7 @@ def test_the_printed_server_is_the_one_just_tried(tmp_path: Path) -> None:
         "100",
         "--debug",
     ]
-    answer = _call_printed(server, "counted")
+    answer = _call_printed(server, "show")
     # NOTE: 300 characters from the config file, cut to the limit given with --mcp.
     text = answer["result"]
     assert text.startswith("x" * 20) and "characters omitted" in text and len(text) < 300
