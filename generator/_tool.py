@@ -763,11 +763,13 @@ class _ActionRequired(CommandError):
     exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
-        for step in steps:
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
@@ -937,9 +939,10 @@ class Context:
             _SECRETS[value] = name
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
+        `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
     def on_exit(self, callback: Callable[[], object]) -> None:
@@ -7677,6 +7680,15 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
     own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
+    row = COMMANDS.get(path)
+    required = (
+        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+    )
+    for action in parser._actions:
+        if action.dest in required:
+            # NOTE: shown as required (no brackets) in help only: the parser that reads
+            # values must let an env var, a config file or a prompt give it.
+            action.required = True
     # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")

@@ -575,3 +575,33 @@ def test_a_map_result_is_cut_to_the_limit_and_still_matches_its_schema(tmp_path:
     structured = result["structuredContent"]
     assert structured["name"] == "all" and 2 <= len(structured["counts"]) < 5000
     jsonschema.validate(structured, tools["tally"]["outputSchema"])
+
+
+OPEN_BUT_TRUSTED = '''
+from burgee import command
+
+
+@command(effects="read_only", open_world=True, trust="workspace")
+def fetch() -> str:
+    """Reads a mirror in the workspace that a sync filled from outside."""
+    return "<|im_start|> kept as data"
+
+
+@command(effects="read_only", open_world=True)
+def crawl() -> str:
+    """Reads the web."""
+    return "page"
+'''
+
+
+def test_an_explicit_trust_wins_over_open_world(tmp_path: Path) -> None:
+    """`open_world=True` means `trust="external"` only when `trust=` is not given: an explicit
+    `trust="workspace"` is kept (not quarantined), and the tool still reaches outside."""
+    tool = generate(tmp_path, OPEN_BUT_TRUSTED)
+    commands = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
+    assert commands["fetch"]["burgee_trust"] == "workspace"
+    assert commands["crawl"]["burgee_trust"] == "external"
+    answer = run(tool, "fetch", "--json", env={"CLAUDECODE": "1"}).json()
+    assert "untrusted_tool_output" not in answer["data"]
+    tools = {t["name"]: t for t in run(tool, "--llms").json()["tools"]}
+    assert tools["fetch"]["annotations"]["openWorldHint"] is True

@@ -198,6 +198,10 @@ def test_a_program_whose_only_command_is_root_has_no_subcommand_level(tmp_path: 
     assert called["data"] == "Hello, Ada!"
     answer = _mcp_call(tool, "hello", {"name": "Ada"})
     assert answer["structuredContent"] == {"result": "Hello, Ada!"}
+    # NOTE: the name --llms gives it works over MCP too (it is not listed twice).
+    assert [t["name"] for t in _mcp_tools(tool)] == ["hello", "output"]
+    answer = _mcp_call(tool, "greet", {"name": "Ada"})
+    assert answer["structuredContent"] == {"result": "Hello, Ada!"}
 
 
 def test_two_root_commands_are_refused(tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from mcp.client.stdio import stdio_client
 from burgee.model.diagnostics import GenerationError
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.write.generate import generate
+from tests import helpers
 from tests.helpers import GOLDEN, burgee
 
 HELPERS = '''\
@@ -207,7 +208,7 @@ def test_without_the_dependency_a_command_that_needs_it_fails_cleanly(
         assert "Traceback" not in result.stderr
         error = json.loads(result.stderr.strip().splitlines()[-1])["error"]
         assert error["kind"] == "missing_dependency"
-        assert error["hint"] == "pip install tinydep"
+        assert error["hint"] == "pip install 'tinydep>=0.1'"
         assert "tinydep" in error["message"]
 
 
@@ -231,7 +232,7 @@ def test_without_the_dependency_mcp_serves_and_answers_a_clear_error(
     assert shout.is_error
     envelope = json.loads(shout.content[0].text)
     assert envelope["error"]["kind"] == "missing_dependency"
-    assert envelope["error"]["hint"] == "pip install tinydep"
+    assert envelope["error"]["hint"] == "pip install 'tinydep>=0.1'"
 
 
 def _refused(tmp_path: Path, files: dict[str, str]) -> list[str]:
@@ -466,3 +467,34 @@ def test_an_import_inside_a_handler_that_fails_is_a_missing_dependency(tmp_path:
         "installed",
         "hint": "pip install burgee_no_such_package_xyz",
     }
+
+
+PINNED = """
+import burgee_absent_pkg
+import burgee_absent_two
+
+from burgee import command, program
+
+program(name="pinned", dependencies=["burgee-absent-pkg>=4.9", "burgee_absent_two==1.0"])
+
+
+@command(effects="read_only")
+def size() -> str:
+    \"\"\"Needs the first.\"\"\"
+    return burgee_absent_pkg.naturalsize(1)
+
+
+@command(effects="read_only")
+def other() -> str:
+    \"\"\"Needs the second.\"\"\"
+    return burgee_absent_two.VALUE
+"""
+
+
+def test_the_missing_dependency_hint_keeps_the_declared_version(tmp_path: Path) -> None:
+    """The hint installs what the PEP 723 block declares, pin included, quoted where the shell
+    would read `>` as a redirection: the line runs as shown."""
+    tool = helpers.generate(tmp_path, PINNED)
+    answers = [helpers.run(tool, name, "--json").json() for name in ("size", "other")]
+    hints = [answer["error"]["hint"] for answer in answers]
+    assert hints == ["pip install 'burgee-absent-pkg>=4.9'", "pip install burgee_absent_two==1.0"]

@@ -251,3 +251,42 @@ def test_a_handler_may_use_stdout_as_a_text_stream(tmp_path: Path) -> None:
     cli = run(streams, "chatty", "--json")
     assert cli.json()["data"] == "ok utf-8"
     assert "one two\nby descriptor\nby buffer\n" in cli.err
+
+
+ONE_COMMAND = '''
+from typing import Annotated
+
+from burgee import Argument, command, program
+
+program(name="mytool", version="1.0.0")
+
+
+@command(effects="read_only")
+def find(pattern: Annotated[str, Argument()]) -> list[str]:
+    """Find what matches."""
+    return [pattern]
+'''
+
+
+def test_a_one_command_program_names_its_tool_alike_everywhere(tmp_path: Path) -> None:
+    """`mytool find`: the command line, `--llms`, the skill and MCP all call it `find` (only a
+    root command, which has no command word, is named after the program); the server the
+    printed configuration starts answers the `--llms` name."""
+    tool = generate(tmp_path, ONE_COMMAND)
+    assert run(tool, "find", "x", "--json").json()["data"] == ["x"]
+    named = [t["name"] for t in run(tool, "--llms").json()["tools"]]
+    assert named == ["help", "find", "output"]
+    assert "- `mytool find PATTERN`: Find what matches." in run(tool, "--skill").out
+    printed = json.loads(run(tool, "--mcp", "--print-config").out)["mcpServers"]
+    assert list(printed) == ["mytool"]
+    server = printed["mytool"]
+
+    async def go() -> tuple[list[str], Any]:
+        spec = StdioServerParameters(command=server["command"], args=server["args"])
+        async with Client(spec, mode="legacy") as client:
+            listed = [t.name for t in (await client.list_tools()).tools]
+            return listed, await client.call_tool(named[1], {"pattern": "x"})
+
+    listed, answer = asyncio.run(go())
+    assert listed == ["find", "output"]
+    assert answer.structured_content == {"result": ["x"]}

@@ -180,9 +180,8 @@ def test_the_printed_cwd_is_where_the_server_runs(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
     printed = run(tool, "--mcp", "--print-config", "--cwd", str(home))
-    ((name, server),) = json.loads(printed.out)["mcpServers"].items()
-    # NOTE: the tool of a one-command program is named after the program.
-    assert _call_printed(server, name) == {"result": str(home)}
+    (server,) = json.loads(printed.out)["mcpServers"].values()
+    assert _call_printed(server, "where") == {"result": str(home)}
 
 
 COUNT = """
@@ -216,7 +215,7 @@ def test_the_printed_server_is_the_one_just_tried(tmp_path: Path) -> None:
         "100",
         "--debug",
     ]
-    answer = _call_printed(server, "counted")
+    answer = _call_printed(server, "show")
     # NOTE: 300 characters from the config file, cut to the limit given with --mcp.
     text = answer["result"]
     assert text.startswith("x" * 20) and "characters omitted" in text and len(text) < 300

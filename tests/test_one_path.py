@@ -55,13 +55,10 @@ class Surfaces:
         self.server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
         self.next_id = 1
         listed = self.mcp("tools/list", {})["result"]["tools"]
-        # NOTE: a tool is named after its command path (or the program, when it is the only one).
-        single = len(listed) == 1 and len(self.commands) == 1
-        self.tool_names = {
-            path: (listed[0]["name"] if single else path.replace(" ", "_"))
-            for path in self.commands
-            if single or path.replace(" ", "_") in {t["name"] for t in listed}
-        }
+        # NOTE: a tool is named after its command path (no golden program is one root command).
+        served = {t["name"] for t in listed}
+        named = {path: path.replace(" ", "_") for path in self.commands}
+        self.tool_names = {path: name for path, name in named.items() if name in served}
 
     def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

@@ -286,3 +286,48 @@ def test_a_root_only_program_is_taught_without_a_command_word(tmp_path: Path) ->
     assert run(tool, "Ada", "--json").json()["data"] == "Hello, Ada!"
     assert run(tool, "--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
     assert run(tool, "schema").json()["name"] == "hello"  # the document, not a greeting
+
+
+REQUIRED_OPTIONS = '''
+from datetime import date
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="bm", version="1.0.0")
+
+
+@command(effects="idempotent")
+def sync(
+    *,
+    limit: int = 10,
+    token: Annotated[str, Option(secret=True)],
+    since: date,
+    from_: Annotated[str, Option("--from", "-f")],
+    dry_run: bool = False,
+) -> str:
+    """Sync bookmarks."""
+    return f"{token[:1]} {since} {from_} {limit} {dry_run}"
+
+
+@command(effects="read_only")
+def other() -> str:
+    """Other."""
+    return "x"
+'''
+
+
+def test_required_options_are_shown_as_typed_in_usage_and_skill(tmp_path: Path) -> None:
+    """The usage line shows a required option without brackets; the skill's synopsis shows the
+    command's real required options as an agent types them (the others stay behind `schema`),
+    and it runs."""
+    tool = generate(tmp_path, REQUIRED_OPTIONS)
+    usage = " ".join(run(tool, "sync", "--help").out.split("\n\n")[0].split())
+    assert usage == (
+        "usage: bm sync [-h] [--limit LIMIT] --token TOKEN --since YYYY-MM-DD -f FROM"
+        " [--dry-run | --no-dry-run]"
+    )
+    synopsis = "bm sync --token TOKEN --since YYYY-MM-DD --from FROM"
+    assert f"- `{synopsis}`: Sync bookmarks." in run(tool, "--skill").out
+    typed = ["sync", "--token", "t0k", "--since", "2026-01-02", "--from", "web"]
+    assert run(tool, *typed).out == "t 2026-01-02 web 10 False\n"

@@ -694,3 +694,39 @@ def test_a_float_result_that_is_not_a_json_number_says_what_it_was(tmp_path: Pat
     assert nan == "result: nan is not a JSON number (NaN and the infinities are not)"
     none = run(tool, "missing", "--json").json()["error"]["message"]
     assert none == "result: expected a number, got null"
+
+
+PLAIN_NEXT = '''
+from burgee import Context, command, program
+
+program(name="shipit", version="1.0.0")
+
+
+@command(effects="destructive", confirm=False)
+def deploy(target: str = "staging", yes: bool = False, ctx: Context = None) -> str:
+    """Deploy."""
+    if not yes:
+        ctx.action_required(
+            reason="confirm",
+            message="deploying needs a decision",
+            next=["deploy --target prod --yes", {"command": "deploy --yes", "when": "for staging"}],
+        )
+    return target
+'''
+
+
+def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
+    """`next=["deploy --target prod --yes"]`, the natural spelling, is a command line like
+    `{"command": ...}`: an `action_required` answer (exit 4), not an internal error."""
+    tool = generate(tmp_path, PLAIN_NEXT)
+    result = run(tool, "deploy", "--json")
+    assert result.code == 4, result
+    answer = result.json()
+    assert answer["next"] == [
+        {"command": "shipit deploy --target prod --yes --json"},
+        {"command": "shipit deploy --yes --json", "when": "for staging"},
+    ]
+    assert answer["error"]["hint"] == (
+        "run 'shipit deploy --target prod --yes --json';"
+        " run 'shipit deploy --yes --json' for staging"
+    )

@@ -22,8 +22,9 @@ _NAME = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 def tool_name(command: Command, program: Program) -> str:
-    """The MCP name of a command: its path joined with `_`, or the program's name."""
-    if len(program.commands) == 1:
+    """The MCP name of a command: its path joined with `_`; the program's name for a root
+    command that is the program's only one, as on the command line (`hello NAME`)."""
+    if program.root()[1] == "alone":
         return re.sub(r"[^A-Za-z0-9_-]", "_", program.name)[:64]
     return "_".join(command.path)
 
@@ -74,6 +75,10 @@ def mcp_view(program: Program) -> McpView:
         tools.append(body)
         wraps = wraps_result(command)
         names.append(f"    {py(name)}: ({py(command.name)}, {wraps}),")
+        if program.root()[1] == "alone" and command.name not in (name, builtins.NAME):
+            # NOTE: a root command alone is listed under the program's name; `--llms` names
+            # it by its command, and a client that calls that name reaches it too.
+            names.append(f"    {py(command.name)}: ({py(command.name)}, {wraps}),")
     if problems:
         raise GenerationError(problems)
     if builtins.NAME not in seen:

@@ -2,7 +2,8 @@
 
 The skill is small on purpose: what the tool is for, the contract an agent relies on
 (`--json` and the envelope, `--explain`, `schema`, every exit code with its error kind),
-and one line plus the first example per command. Options stay behind `PROG schema CMD`.
+and one line plus the first example per command: how it is typed (its arguments and required
+options). The other options stay behind `PROG schema CMD`.
 Front-matter values are JSON-quoted strings, which the skills-ref validator reads exactly.
 """
 
@@ -13,6 +14,7 @@ import re
 from pathlib import Path
 
 from burgee.model.ir import Command, Program
+from burgee.model.kinds import option_words
 from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 
@@ -89,8 +91,9 @@ def _usage(command: Command, prog: str, alone: bool) -> str:
             if param.type.kind == "tuple":
                 meta = " ".join([meta] * len(param.type.items))  # NOTE: one word per item
             words.append(meta if param.required else f"[{meta}]")
-    if any(p.role == "option" and p.required for p in command.inputs):
-        words.append("--OPTION VALUE")
+    # NOTE: the options a call cannot do without, as an agent types them; the others stay
+    # behind `schema` (the skill is small on purpose).
+    words += [option_words(p) for p in command.inputs if p.role == "option" and p.required]
     return " ".join(words)
 
 

@@ -162,6 +162,11 @@ class Param(Node):
             return self.long
         return "--" + cli_word(self.name)
 
+    @property
+    def placeholder(self) -> str:
+        """The word for an option's value where its type says no more (`--from` → FROM)."""
+        return self.flag[2:].upper().replace("-", "_")
+
 
 class Command(Node):
     """A handler function exposed as a command."""
@@ -315,7 +320,7 @@ class Program(Node):
     user_imports: str
     user_checking: str = ""
     user_code: str
-    #: Third-party modules the handlers import: (top-level module, distribution to install).
+    #: Third-party modules the handlers import: (top-level module, requirement to install).
     third_party: tuple[tuple[str, str], ...] = ()
     #: The requirements of the tool's PEP 723 block (`program(dependencies=...)`, else the
     #: nearest pyproject.toml's, else the distributions of the third-party imports).

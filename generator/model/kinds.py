@@ -11,7 +11,7 @@ import builtins
 import importlib
 from typing import Any, cast
 
-from burgee.model.ir import TypeKind
+from burgee.model.ir import Param, TypeKind, TypeRef
 from burgee.runtime.kinds import TYPES
 
 #: Kinds the reader resolves by other means: `Any` is a typing special form, `None` a literal.
@@ -42,3 +42,29 @@ def python_type(kind: str) -> Any:
     module, _, name = spelling(kind).rpartition(".")
     source = builtins if module == "builtins" else importlib.import_module(module)
     return getattr(source, name)
+
+
+def metavar(ref: TypeRef) -> str:
+    """How help shows an option's value, where its type says more than its name ("" if not)."""
+    if ref.kind == "record":
+        return "JSON"
+    if ref.kind == "dict":
+        return "KEY=VALUE"
+    spec = TYPES.get(ref.kind)
+    return spec.metavar if spec is not None else ""
+
+
+def option_words(param: Param) -> str:
+    """An option as one types it: its flag and its value's placeholder (`--since SINCE`,
+    `--day YYYY-MM-DD`, `--size W H`), a flag alone for a switch (both spellings of a
+    required bool: `--force|--no-force`)."""
+    assert param.type is not None
+    ref = param.type
+    if ref.kind == "bool":
+        return f"{param.flag}|--no-{param.flag[2:]}" if param.required else param.flag
+    if ref.kind == "count":
+        return param.flag
+    if ref.kind == "tuple":
+        return " ".join([param.flag, *(metavar(i) or param.placeholder for i in ref.items)])
+    item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    return f"{param.flag} {metavar(item) or param.placeholder}"

@@ -3,6 +3,7 @@
 - `Checks` (on top of `naming.NameChecks`, the checks of names): exit codes never shared
   (built-in, moved, declared errors and outcomes), burgee's modules imported inside functions
   must exist, `@command` only on top-level functions, records that do not contain themselves.
+- `check_context_uses()`: a handler's `ctx.X` names something `Context` has.
 - `with_outcomes()`: each command's outcomes, those its handler names; `with_stdin()`: the
   commands that read standard input; `calls_log()`: whether the handlers call `.log(...)`.
 """
@@ -10,13 +11,17 @@
 from __future__ import annotations
 
 import ast
+import difflib
+import functools
 import re
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, ErrorDecl, OutcomeDecl, TypeRef
 from burgee.read.naming import NameChecks
+from burgee.read.reader import Reader
 from burgee.read.source import nested_imports, statements_with
 from burgee.read.source import tree as parsed
+from burgee.runtime.context import Context
 from burgee.runtime.errors import BUILTIN_ERRORS
 
 
@@ -310,3 +315,41 @@ def with_stdin(commands: tuple[Command, ...], source: str) -> tuple[Command, ...
     return tuple(
         c.model_copy(update={"reads_stdin": True}) if c.function in readers else c for c in commands
     )
+
+
+@functools.cache
+def _context_names() -> frozenset[str]:
+    """What a handler's Context has: the runtime class's attributes, and those its `__init__`
+    sets (read from a real one, so this never lags behind the class)."""
+    return frozenset(dir(Context)) | frozenset(vars(Context("", json=False)))
+
+
+def check_context_uses(
+    reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, name: str
+) -> None:
+    """Every `NAME.X` a handler reads, where NAME is its Context parameter, must be something
+    `Context` has: a misspelt `ctx.progess(...)` would otherwise fail only when it runs, as an
+    internal error."""
+    known = _context_names()
+    uses: list[ast.Attribute] = []
+    stack: list[ast.AST] = [*node.body]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            inner = item.args
+            every = [*inner.posonlyargs, *inner.args, *inner.kwonlyargs, inner.vararg, inner.kwarg]
+            if any(arg is not None and arg.arg == name for arg in every):
+                continue  # NOTE: another `ctx` in there, not the Context
+        if isinstance(item, ast.Attribute) and isinstance(item.value, ast.Name):
+            if item.value.id == name:
+                uses.append(item)
+        stack.extend(ast.iter_child_nodes(item))
+    # NOTE: an attribute the handler sets itself is its own to read back.
+    own = {use.attr for use in uses if isinstance(use.ctx, ast.Store)}
+    public = sorted(n for n in known if not n.startswith("_"))
+    for use in sorted(uses, key=lambda u: (u.lineno, u.col_offset)):
+        if use.attr in known or use.attr in own:
+            continue
+        close = difflib.get_close_matches(use.attr, public, n=1)
+        advice = f"did you mean {close[0]!r}?" if close else f"it has {', '.join(public)}"
+        reader.error(reader.attr_span_node(use), f"Context has no attribute {use.attr!r}; {advice}")

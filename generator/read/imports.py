@@ -64,14 +64,14 @@ class Bundle:
         return SourceSpan(path=path, line=line, column=span.column)
 
 
-def distribution(module: str, dependencies: tuple[str, ...]) -> str:
-    """The distribution that provides `module`: a declared dependency of that name, else the
-    usual name for it."""
+def requirement(module: str, dependencies: tuple[str, ...]) -> str:
+    """What to install for `module`: its declared requirement as written (`humanize>=4.9`:
+    the version pin is part of what to install), else the usual distribution name for it."""
     wanted = _normal(_DISTRIBUTIONS.get(module, module))
-    for requirement in dependencies:
-        found = _REQUIREMENT_NAME.match(requirement)
+    for declared in dependencies:
+        found = _REQUIREMENT_NAME.match(declared)
         if found and _normal(found[1]) in (wanted, _normal(module)):
-            return found[1]
+            return declared.strip()
     return _DISTRIBUTIONS.get(module, module)
 
 

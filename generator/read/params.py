@@ -16,6 +16,7 @@ from burgee.read.annotations import (
     subscript_elements,
     without_none,
 )
+from burgee.read.checks import check_context_uses
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
 from burgee.read.reader import Parameter, Reader, is_none
@@ -83,6 +84,9 @@ def read_params(
                 result = result.model_copy(update={"positional_only": True})
             params.append(result)
     _check_params(reader, params, fn)
+    context = next((p.name for p in params if p.role == "context"), None)
+    if context is not None:
+        check_context_uses(reader, node, context)
     return tuple(params)
 
 

@@ -27,11 +27,11 @@ from burgee.read.declarations import Declarations, assignment, decorator_target
 from burgee.read.imports import (
     Bundle,
     bundle,
-    distribution,
     load_toml,
     nearest_pyproject,
     project_version,
     pyproject_dependencies,
+    requirement,
 )
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.params import read_params
@@ -417,8 +417,9 @@ class ProgramReader(Declarations):
         if trust not in TRUSTS:
             self.error(args["trust"], f"trust must be one of {', '.join(TRUSTS)}")
             trust = "workspace"
-        if trust == "workspace" and options.get("open_world") is True:
-            # NOTE: a command that reaches the open world brings back what it found there.
+        if "trust" not in args and options.get("open_world") is True:
+            # NOTE: a command that reaches the open world brings back what it found there,
+            # unless its author says where its data comes from (`trust=` wins).
             trust = "external"
         aliases = options.get("aliases", ())
         if not isinstance(aliases, tuple) or not all(
@@ -558,7 +559,7 @@ def _read(
         tuple(str(d) for d in declared) if isinstance(declared, tuple) and declared else ()
     ) or pyproject_dependencies(path)
     third_party = tuple(
-        (module, distribution(module, dependencies)) for module in sorted(bundled.third_party)
+        (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
     )
     warnings = [newer] if newer is not None else []
     warnings += _typing_notes(reader, stripped.typing_at_run_time)

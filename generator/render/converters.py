@@ -78,13 +78,3 @@ def shape(ref: TypeRef | None) -> str:
     else:
         code = _leaf(ref.kind)
     return f'("null", {code})' if ref.nullable and ref.kind != "none" else code
-
-
-def metavar(ref: TypeRef) -> str:
-    """How help shows an option's value, where its type says more than its name ("" if not)."""
-    if ref.kind == "record":
-        return "JSON"
-    if ref.kind == "dict":
-        return "KEY=VALUE"
-    spec = TYPES.get(ref.kind)
-    return spec.metavar if spec is not None else ""

@@ -12,10 +12,11 @@ from burgee import __version__
 from burgee.describe import documents
 from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
+from burgee.model.kinds import metavar
 from burgee.model.literals import call, py
 from burgee.model.reserved import RESERVED_FLAGS
 from burgee.render.completions import template_values
-from burgee.render.converters import converter, converter_spec, metavar, shape
+from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
@@ -119,12 +120,11 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["nargs"] = len(ref.items)
         shown = metavar(item)
         if ref.kind == "tuple":
-            upper = param.flag[2:].upper().replace("-", "_")
-            options["metavar"] = tuple(metavar(i) or upper for i in ref.items)
+            options["metavar"] = tuple(metavar(i) or param.placeholder for i in ref.items)
         elif ref.kind != "count":
             plain = ref.kind != "bool" and item.kind not in ("choice", "enum")
             if not shown and param.renamed and plain:
-                shown = param.flag[2:].upper().replace("-", "_")
+                shown = param.placeholder
             if shown:
                 options["metavar"] = shown
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.

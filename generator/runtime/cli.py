@@ -40,6 +40,7 @@ from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
     ALIASES,
+    COMMANDS,
     DESCRIPTION,
     DISTRIBUTION,
     ERRORS,
@@ -112,6 +113,15 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
     own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
+    row = COMMANDS.get(path)
+    required = (
+        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+    )
+    for action in parser._actions:
+        if action.dest in required:
+            # NOTE: shown as required (no brackets) in help only: the parser that reads
+            # values must let an env var, a config file or a prompt give it.
+            action.required = True
     # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")

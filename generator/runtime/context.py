@@ -123,9 +123,10 @@ class Context:
             _SECRETS[value] = name
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
+        `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
     def on_exit(self, callback: Callable[[], object]) -> None:

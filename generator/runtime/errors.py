@@ -156,11 +156,13 @@ class _ActionRequired(CommandError):
     exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
-        for step in steps:
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
@@ -203,14 +205,19 @@ class _Missing:
     """
 
     def __init__(self, module: str, package: str, error: ImportError) -> None:
+        #: The module, the requirement that provides it (`humanize>=4.9`), the import's error.
         self._missing = (module, package, str(error))
 
     def _fail(self) -> NoReturn:
+        import shlex
+
         module, package, reason = self._missing
         raise _MissingDependency(
             f"this command needs the package {package!r} (module {module!r}), which is not"
             f" installed: {reason}",
-            hint=f"pip install {package}",
+            # NOTE: `package` is the requirement as declared; a pin like `>=4.9` is quoted, or
+            # the shell would read `>` as a redirection.
+            hint=f"pip install {shlex.quote(package)}",
         )
 
     def __getattr__(self, name: str) -> Any:

@@ -459,96 +459,96 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQmT2zaW/ivYnqly964k9+Fk12rHVS7HyfTGV8WeTaVa2iZEQhLTFKklqG4rdlfNr5kfNr9k3wGQ4CG1WpKvRKkZ"
-    "W6KIh4eHh3cB+Px+z08m00hlYRLvdffe9/ZGaTKb6t5e9/y8t9fba+Ffo1SpDD739n7ET0InE5XE6lSks1iL67GKRTZW"
-    "AkhNZByIKIyViOVEaREn9mmnt9dvAa1xuCVCEdF5HuqM2oSZmmgxTJOJaLfpr9lUZAl8yZK8CbzcphfXaLtGm0CBZBW1"
-    "+54+0oCzcRiPToXUl9A+THXWEkkqYqUCDa3nigSRwsCTQRLMhS9jIWN9rVJLNlXaTMfP+EmoK5XOiWpLXIfZOJllSB2+"
-    "i30/iaGPyXc/yEirA0thqDJ/TBR+kWEmEuwBycSZiJJk2sIR2l5PkQNfRZEKxGCO4wth0rALmKEEuhYvnr7OpSQHKjID"
-    "1n4aDpSQgh524YOfzKCHYSSBUSmyGSgefghCP8O/pzLLVBoTYXx5Mp1l0GmghnL2r3/803aRjMKY5yIZiTC2kgQZXo9l"
-    "JkItJqHWOHr4Bt2odBLGMhL7OG1ZcgkjG4dBoGISB/wHpIxuWb23Cm/0td86hHUAX9ptjdKl3tvtOLFf+614FkW5Wocx"
-    "yGwaZiBz6oIWUQyKDg2HOBHYaVUfCx2L3B6HpjNUMXyeE+rtvYXxkAKRMpJ4iMcsqbz4CpbRVBrFjaRpYFjrl1X1vN86"
-    "wj8WsGx179yRyaVS00qPf0uuBQh0jisCfy71ZbXPpQH9y3kDkSiBeQQi16CnLRSsVqDSge4Uw53I9JJbDsOIWz4R+BGG"
-    "CxowUpkGDVdsTWo2RgGxlhgn17iKQC70oMSu1WmXXTRKFW6fAK+wXNq+1Gy0cg6vzBRCB4NEK0dd3si5mCQpGkA1VcAs"
-    "ajE+KEanw9+rPf0SBtmYVslYhaNxVsgiMj1lclRp89OzX7/7nyfP//5sSVfJdazSal/jRMBzDZIpC8WsQkcoM9P5TNeo"
-    "uLoJ66/y66/JLBVPXp8J+yP1gq+kSZLhknRd0HWS4jrt3+y19qJootltZUkS0eqFzyz8LqxdFU2pTUDGaIpejn74PvFn"
-    "E7B2Ep8IbNsCc5vBqo1gtiPVEc+kPxYeUT3vd5Cih5YFNUdPpa/aWk1lKtE+WU0C8zUWyRDegRenaTJK5aQjzuIrGBXa"
-    "IaAFpkp4fhRegp49QqKPwZ7+poGHe4+uZDRTj+95ZMKFZ7570PK/37x6KZLBb8rPYFHB2kHbRrqNNO8ByTAGU/nGH6uJ"
-    "9E5Ridl0s95TcxVfqSiZKrT1OgvAarWE977X6+0ll/hnV2TpDKwxfg5kJvlZp9O58cCpjEFthYfPPeYAnJQHNIpexb4E"
-    "xdKzKGPOQk0CBbdiGIcHgXEJAYmBOucmTmcoYfB9KE9oYboMM62i4UFHwLqWYTSjF3iA5TGQpeJBqDRNUn5Kr4A7DPBv"
-    "/hVCCi1HqngAMiU2bm7MBEjgP27/rtJEqHcgUT8JYJl6+I4GvZlppo1/Sh/V6CJV/zcLU0W9eKgV6MlpLmP1Ljvve61a"
-    "cKPRtEHsI/CNTq4a2sjUCkyzi7dNWygQQQPUJKmcQY0iIpPJ8kEZ+uCq9yHqkB2Y4dhHlT3Ne+I5FD8/+8ED/R1BTwPp"
-    "XxKfQzBR4DzfZQcFY+32AGff43iNDDwuGd1lJXtOQ+IpCR1pG76LB6SvJG7PKGQYt0hZcz0la61gFXZoBTsaDmLHBT+f"
-    "8iJn/aKXYNFNVZqFCi3B+5sbeOQq6eoNb1quGSlsT9WObBTFrjeqnC/3bZ2lYBMaWUQDDkrmjgHCqSijH8GWRgHMAjw2"
-    "kUyJ7ADMi5LxkqGXI50SdVqLNAcyCEJsJ6PX7lD4hTXnKDcdzYKgfvMFSR7Evt8nlmKwTmT9c2oyeBVH87+hHdjrkjGk"
-    "QcMnWN5XyvzAFgbVW02mSQY+xGlR0ZtKulGV4KqpxLp6gpQuKq8Dr2qE7rmBn2o4Ca9A4BxOZvC5e1ia20OUIYaZKxNf"
-    "GIJiL/Kd6eXosNzPySfSHzNJzaOhsdqnMk0xTv0i9MtJL2sBznbSzU9loiiUEXY8DcIt4u27K8OCFo1mo9UwvlXm005b"
-    "fULNTNfm05pHd0KLxL4qojUS/XXnjrO5lRd2Q6ZXMRXrLeEVZq15hX76aSuqKTXN3lp1Zd3ZNHl16fV4Nhksmc0lKXfN"
-    "JRSm+5vyrHfIRXBqTtMZz18NTX4GmSckEdQf5kxEtmEpllmOILe96TewvIVcv8Q6drVdnTW6tJaGbicQyatydT+x1Spd"
-    "lH0yp9FQbmmRPiFz9Mb/nsv2733847D9sN3/97/aYOO5ikeodt3jcrSBP2JRA+clr9UsNITV2KjM3pLKTj2S4hoP9gTc"
-    "nZlY5Jj7cL9OUzUM8xfOF9jC5sf9hiimyWLVa0slfs+PWkcU4VCJaRvutYGJZcWqEjcmx+O61V0yIlvSEvuGWLfQZDIb"
-    "YBwwmzuwU53rzNEfzTbk5fRafrKF8vq6toBriIuViAuFq854tcDYEGByhwXprYaam0zy4hDlLrPMrC4ILWXQUPXBSmae"
-    "CrB3vZZUTWInMFJm/iFe6VJTME6QR0AwgzoCOtWL8SkTuIfVovQSKFFlLxblglQH2m6gLdB6dWV4W2JVUn3MjJKLNPse"
-    "CYFF1qXaGKoyzfhwSBH6yk6hZOajcBKu1vio1BiyYvivMeUcrqupm4n1dlnQeK3NvFMFwiogqAwToBjUH8tU+mBstJkK"
-    "fGUJd3H+sxt53uYul4SZyBsPmWv8imq2tBBOBbYTcpjRSuH6RmdBkYD386zwHCnlY8q5/4iVBGRhquJfsP5XzmxoX2Xi"
-    "Ty9o72PJ5kpRUczCLOJnm9ZDd/XVXX117fpqoYZ3qKzuirK7ouzHKsoWCrm9cuyu0PvHKvQWOrJeiXdXKP4qC8XFtG+1"
-    "RLyrP+/qz19ijSmvP7su8aNUnncF7l2Be1fg3hW4mwrcToK4ndL2rmL+p6iYuzH6HWvli4L0Xcl9V3Lfldx3Jfei5M5n"
-    "vrne7kehniqfhHDYOWH+rGHio9j0DGI4bYV11HnQOaSng1k6UsoeR9cX03k2Ni89/u6k87BRD54S1S57rLcwOWlLwDMw"
-    "UWg9ns79KJlCboNGXwv1bopH+tFc2dymTRkPbhR0wArB/54IvLxRHFmXUQiBLKQ/WALA2JuWfkuYcgTfxACKjlRtYz7k"
-    "jpZRz2MfaI/he2TrVtZQk15mcxpNPqvTcEp6YB/h9I6iZCCjC5mOansafBmjOSEsK5bjZEpyNGaNzv0vuXxxai8Z0C0P"
-    "sQ+xQpsiBjoKf8A3Bcgw412J8hWQSzXnZB0voIBRN1bULCxnLI4L0+Mk5QygnSwcnorJEsKaKaTAq2K1sZvLBJxetwTd"
-    "a4EhkWsrwlC6UlBnNlCD2ajMmrs9skL3MMZrkYHJUuhaNSoT2pwUQy2+LFHv1VQ7yv069YkVuuX6SSnPt2YpNHckTAED"
-    "78h4pkePWWoQBGRI7sw1WvFV2JpxWd9GE4nDT2HZW5UIRMsr0C1URM+9GrJ/2MW9NfKmEN6OwLJpLHYIjmDpEpKZYH6p"
-    "YVx6GkZROwjT8rDyCswKY+L6dT1mcgMKGCMNooEB44s3ULEprBUetDHRIjA3yWgJ44I3OnBPH4D26QwjPWARoq64KCs5"
-    "TA1DhTuE6xscsiM8tJawg8Rl127j7biuYJ4TcF/EOBiNDMNI0oYgyTAh5DmosgZWPpLhRtaQ+742V7pEQr+ArrDV86Ev"
-    "3mFbRVJ082h93cFbVgsuLL0Pg5Zztwqt7g3z9cPZ82c0s9YsN19RsplcEpmraiTuhjXwWzLQG61qmm0jiy5WEnlMGKC0"
-    "aYppdHSlTOKkQ7htLa94cLAyn1K3DS6ACjZaMGV+r9MwMxKzftKUIkAXcQzz1TmMouS67QQLW2QTpdcYhgBfKzM4V7rq"
-    "eecb8UhzmrsYyg6Lrb7aLg9u+3Gpp2nHz2hCPjAavxuJXQzmU6k1BkkNY0PDsi07mod4GOXhZgMJV9/HzX1U7nAIM7Gy"
-    "1Cf+dLMYQqVXqsZYzhXviKAxWF0RaKxtEu5m8Y1RUhiiNerGEaH7YfqzlOPoVXnLE4itzKWhVlxJXZUN0FlMAjdmAhTo"
-    "CcYm4g0SFPtvfjp7/rwzCQ5WYAlj3Nzjuf5PPGK39Zg20vIFqOXcbqjjbdyqR9vn7QXwFSbFgS/TOaT7FMKDRzFWmVnj"
-    "OmEmBkpCfDWLA5Xai+F04xzJppBV6ryOA5SuVIyhp5vzcWTWs5X2izw3eoDlDJQvl3/yPYbYiQ/ROpD09kHfW9YctjiW"
-    "IF7yDS0YVpgmMQU+XMGxjQ9o+47LV7Ggbp1wkxI8mUmMhPNASRScms6KEFi8bIlDikcRLeDA3Gfu8h4hxyIQw6Kt4CRx"
-    "IqckI2RyEgaQJfLFdD9JA9p11jRbkELpg9NKRcyQIffkmx1QbDts0cdyQIwdWLNgf/IOFt6h5lRVgznLwt8L+b9IAkgd"
-    "QD+yFMhQIZXYJ33I5wM9IyQPjz6EkwudQfz24XFLnJ+9fPO23xKPHr359c1jeNDpdECZ0NqrGWRBMBgVUJUwTMUA5H+J"
-    "e5MDhffScRv4ElxoeKlKuYBOOKCnTCBDBceuERDBXsiPaedSMqs8qBkwP9OZSbPfYtuByq4VqMqj/Dc6TWgm+TERe3R/"
-    "wY8YlqKKGMQE5ICXlAT+ZqmvSgADhkQXKxMEfMCtecqY22GCsQLFmOTRE5ZxaCdF+amiRYN7bvytGqmaYU+nSqbUGIMu"
-    "W618xG26L5+8ePaYaZpYtYhbxTmGkn0zlbfFnlzuKBAc6hEnH+sgXQ6pnSkWgJoDo/vlCK6LUoGJnUOsEId6fHBKfFxU"
-    "AkYgghWFKAKV3OdYVbyEdyW9w1IHbYlRw/PzRnwmU8J6xD3UohxHgxsoWLk8LTAi8634mV8PqThQRFsJ/kSsGYdXC/WA"
-    "J7LlR8ffsEmikpIMIxWYSqUL59N8ZnXbJ03VcAiGnbUoFy794ss0wO2e0NSmcCPIwNQ0laDynd6VU67acdOG4ZVPqdb8"
-    "77hWA7nV/5aOoS4UaPn8KjlZLoBdaKcy/tf8S29vnGVT3b1/Hx2OyWY7STq6H6SgLvePD48P20fH951cHuarXmxeUmJP"
-    "zIkQsLo63/tpGdSTxdVt9BW95jp+Q9EZO8lp9ssV7zvwlu8mGMiRxewx3MnqZ7cQDWXZYBkeZfEbY65gL/oZ7GE6R8dR"
-    "eSdXK5I4iDSMqqNaIlXm2uWvX954aNj/bzpFukQwFqpk8dDQKiz6uc5yTq9/s1hNzOT1b/r5VGp+oQotkzuXC7Z3ZgOP"
-    "q5zFl3Q2tZm72Xq+CNRUQVwZ+yYL5U3oPL936qAzI1oKiCX6EB6utVauGX0S8CLMbQiNwEajXPLnNoyjVuxOMLKT2Rgx"
-    "D8mZW0t2SThLBUcXhhlDzyDSECsC2BAFCy2zp7k9G/PnuzbwsZBMVveTgwTzoGCho7SQeIuqaU7hZXi7G2s64nTr2Xuj"
-    "tpBN0PvmbH9tjyFZzORSnk4aeFr5yP5X4mvvfsh/54t3vnjni3NfXDHNjlU8XuKNXaTRTdxvpK2hP/5sjvfPcaXqM0A/"
-    "ub46Bs0vjrV8zMS2OF2z/O7Q1+HftnEnaefudu7u07i7BVuAvfKW5pfvFB3zmKop5QGtfASuU3RNXHUzeX2vyN0L7lrY"
-    "br+OtHRbNzQ/LrLddl2ThTBfK0tryhwb7jr+cfzV7bcpdw5r57B2+VnPIhCo7CM6nc/kVj795e/Pgrm5tW29/F+4cOV7"
-    "20Fj5zbzApmueVe6fuY4vSyzdpejlVu4Af11e8dlt9V2vnDnC3e+kLkqjLZrDg87R2X/uEbGRZSFoSqY4udxjDvAi48D"
-    "ePGZEY23GAhscsJnIheAtTagRTQc9mXEB7drEg09cvZLr9bLepdAQtROHBEgRKvR8i7tl+AZmqK+OqxDbR9WjhauYmfw"
-    "0e1MvL9p4GAZpkPtZh4DOqyuA8YyGhbAiPtZks5NBsHPCprL8CB2odYu1NqFWn/8UKtwkO0r++8P5kb3mP7ke+XG3mVK"
-    "Tr7z+Z8D3CwUo54F9Cq4R3EsTkQbj8EXPXye0GyHv7TDX7rdV1c8PZL80vCXPjGCvxv7brrRUqAGNQjSicJm1UiofFIU"
-    "lvZkyq8SVFFzxGuQiW4PsxacOaiiIKEs4iv66enzs5/O3l68ffXTs5fMO10CuZVRF1NpF4jtArFdIPZHD8Ry6+wYP5kf"
-    "my8siz5hA7Jp+IX9Ce5LSDoXzyY9p/95gq8vH5+u7D2c4VU7f21uPBOABsN/nArPIG88ffH9v/7xTw88EqjmNcYAWNpz"
-    "kEG2XE/KF03dy533G8sJC/0Og48V828wTjqBujKzff/qsHPSYXSgm8U6b6n2v9Z/hWZrs2PBx1aIP2o1ogKvbI1DKTXI"
-    "BgbCW4uYAcP7OsKVVajsUPa+AJS9XZC4CxI/UZDY7KUcb3R4dHzy4Jtv//O/HsqBHxDE582CMMugQFRbCGuwxaEw1law"
-    "3VwUcW1mqBYs5D8VyipjtuQZQLEKK2E+ggVc+EmgDAPuWlp4piUWs5hxLhEQD5bVDJEMYh0GKFuDQHlqz/iGBqdxMBvZ"
-    "naecF5MjVBg5XpURiIqCfO8yL9ykI4adS9IcRNKgu2Hcn6rfiPFTxMhgmAYZ1xhrSphcFh+syOJbZ8eXL5dIESg/JDAg"
-    "ZBACOOqKL6GcCq3YyZz3azwtSMFctr59uLLoIGG6xBgxq3Fo4EMQFAQRLwJmCt9DQ1xjy835Sup0vI6QYDL4klD56BlF"
-    "tvZkWo2FWipb5uObVYUCKaLCviklQWAPQlC0OCVM/5SQRWhP3+Achf7YIBXNa5xV0+gSYyeHKzJ2VlAR+0+zNGo/FffF"
-    "m7Mfz16+PTgFdi8I9ANZZnzPJpWupOolTh6crDpVORGxD/2/ffbzi2UMMHwvIk7tdSHSbvdiNLddUUD19mKnC/xhi2i7"
-    "4u9acS5KLBhAFJFJfWlU3RQG9umuOYMl8YXBljnm3xJ0SLXFp2havIPT4krCAcPhhZlFYyEgKFJiAmysQtx2cLRY6ZZZ"
-    "OAgxTcLx/mywiMVrwiIWJ52H/4FpMZJm9qgdhoQY4XV7sbBoYtjcYBv3YpLuo39rt8WPKlYpTdFgLrhawvfOjWXWnen8"
-    "FNJzWuUqwEp8u/24F/fiv5ge8fM2UY/jj4l5XEAe4wj+Ip4iZBQYVfzaFj+DGD0zzU9fvXjx5OX3CAdlZssjBEuvnRAi"
-    "rwczylkc2kCIbfwsmtfnsSU8Gz4LKvWKPMlC0jceYRnPfB8CR4bHyl/nZSWKEFoUKxTb4k9FPGyfmPiXiDN143Q74lX+"
-    "mSsARLcARQoRf8hAV9GNS5oUECsME17toIR+RNG6mGM5tnI+coOu7ECR4ozpbk2yZg3cKxJsdsA390DSiCxGKFxlcGZ9"
-    "ChPA7dqeQYHCY2uosYwtSmzarmwtiXv0GO5PlwbACFWoWyYU4Gkw4alkkCkGemJkOQJfmnH0UKfTWaBAFgTv1eu3Z69e"
-    "ei7s3TJA1wL+LseJu5JpiIbX4uHxKTIXCc9e/DEQsK7XPsVUmaZpAtacrwsVGuBDdgKBYYGVB8P3KjB5XgdnYKyiqSeo"
-    "mMpEaCgk+5cmUuIdG92tgm3WIhvUSQOd6VVCKVAE8hUPGN6PgeWqSFLaWkDKt2F8Hn7wiJknfCiwwDTGYH5/JcC7A3YB"
-    "82SWT74s8PkoHgPXwGyXofa8rpFaXhHzXNZnmTZIeEZTCkC8IvsBFVmMgQcDe5FD8FqA2mKBmRjEq6OkoXEJXftRZJXw"
-    "BZ6BtxcmySKDY6xIsb7uhqnmhTiFjWYZ1QAFV0Ml8w7MzK0IIWfTMK+EH+dZC/+MYg1Qdo0PPtBH8cHYPrSm8GUCmT+q"
-    "7Ad4AVxj/n98/xB+/5BbaHp0BA88mxl58GWDJIcpHiNFym+I3PZSFSb/AMnXltYHsUnCwZS/fYik68kGD2PttMHI+ZgY"
-    "z5HeywyvFPxbQt8gITfyJwY3D+EN/ZPDXCU48kbyawXihuCDExp5HkDT4O8QTiMZE+AYBL/Y9YuM9nSOK6UP1moT0D6I"
-    "MJ9xYadbIe+ASXlu50XgDF2vCHnU1IuDmVGib24N4+Cgg+3AODT133A7ucQHJQPAwd1v5jpEKJUAIlu7jdU0ktqp//J8"
-    "YRpDktz6ifDGab3t3FuZObNNy3GVoMNIqFabn9hp5G35prCHq+wVB4Kl/Ka7MCLFjKIWF1N0BRzs3fw/tcTXkg=="
+    "eJztXQlzGzeW/itYzVRZ2iVpHU52TTmucjlKRhtfZSubmpK4arAbJDtqdnMbTSmMrar5NfPD5pfsO4Bu9EGKIukrYWrG"
+    "JpuNh4eHh3cB+Px+x0/Gk0hlYRLvdHfeX+wM02Q60Rc73fPzi52LnRb+NUyVyuDzxc6P+EnoZKySWB2LdBprcTNSschG"
+    "SgCpsYwDEYWxErEcKy3ixD7tXOz0WkBrFG6IUER0XoQ6ozZhpsZaDNJkLNpt+ms6EVkCX7IkbwIvt+nFFdqu0CZQIFlF"
+    "7b6njzTgbBTGw2Mh9RW0D1OdtUSSilipQEPrmSJBpDDwpJ8EM+HLWMhY36jUkk2VNtPxFj8Jda3SGVFtiZswGyXTDKnD"
+    "d7HrJzH0Mf7uBxlptWcpDFTmj4jCLzLMRII9IJk4E1GSTFo4QtvrMXLgqyhSgejPcHwhTBp2ATOUQNfi5fM3uZRkX0Vm"
+    "wNpPw74SUtDDLnzwkyn0MIgkMCpFNgXFww9B6Gf490RmmUpjIowvjyfTDDoN1EBO//WPf9oukmEY81wkQxHGVpIgw5uR"
+    "zESoxTjUGkcP36AblY7DWEZiF6ctS65gZKMwCFRM4oD/gJTRLav3VuGNvvZa+7AO4Eu7rVG61Hu7HSf2a68VT6MoV+sw"
+    "BplNwgxkTl3QIopB0aHhACcCO63qY6FjkdvjwHSGKobPc0IXO2cwHlIgUkYSD/GYJZUXX8MymkijuJE0DQxrvbKqnvda"
+    "B/jHHJat7p07MrlSalLp8W/JjQCBznBF4M+lvqz2uTSgfzlrIBIlMI9A5Ab0tIWC1QpUOtCdYrhjmV5xy0EYcctnAj/C"
+    "cEEDhirToOGKrUnNxigg1hKj5AZXEciFHpTYtTrtsotGqcLtM+AVlkvbl5qNVs7htZlC6KCfaOWoyzs5E+MkRQOoJgqY"
+    "RS3GB8XodPh7tadfwiAb0SoZqXA4ygpZRKanTA4rbX46+ft3//Psxc8nC7pKbmKVVvsaJQKea5BMWShmFTpCmZrOp7pG"
+    "xdVNWH+VX/+eTFPx7M2psD9SL/hKmiQZLknXBd0kKa7T3u1OayeKxprdVpYkEa1e+MzC78LaVdGE2gRkjCbo5eiH7xN/"
+    "OgZrJ/GJwLYtMLcZrNoIZjtSHXEi/ZHwiOp5r4MUPbQsqDl6In3V1moiU4n2yWoSmK+RSAbwDrw4SZNhKscdcRpfw6jQ"
+    "DgEtMFXC86PwCvTsCRJ9Cvb0Vw08PHhyLaOpevrAIxMuPPPdg5b//e71K5H0f1V+BosK1g7aNtJtpPkASIYxmMp3/kiN"
+    "pXeMSsymm/Wemqv4WkXJRKGt11kAVqslvPcXFxc7yRX+2RVZOgVrjJ8DmUl+1ul0bj1wKiNQW+Hhc485ACflAY2iV7Er"
+    "QbH0NMqYs1CTQMGtGMbhQWBcQkBioM65idMZShh8H8oTWpguw0yraLDXEbCuZRhN6QUeYHkMZKl4ECpNk5Sf0ivgDgP8"
+    "m3+FkELLoSoegEyJjdtbMwES+I/bv6s0Eeo3kKifBLBMPXxHg95MNdPGP6WPanSZqv+bhqmiXjzUCvTkNJex+i0773mt"
+    "WnCj0bRB7CPwjU6uGtrI1ApMs4u3TVsoEEED1CSpnEGNIiKTyfJBGfrgqnch6pAdmOHYR5U9znviORRvT37wQH+H0FNf"
+    "+lfE5wBMFDjP37K9grF2u4+z73G8RgYel4zuspK9oCHxlISOtA3fxQPSVxK3ZxQyjFukrLmekrVWsAo7tIIdDQex44Kf"
+    "TXiRs37RS7DoJirNQoWW4P3tLTxylXT5hrct14wUtqdqR9aKYlcbVc6X+7bOUrAJjSyiAQclc8cA4VSU0Y9gS6MAZgEe"
+    "m0imRLYP5kXJeMHQy5FOiTqtRZoDGQQhtpPRG3co/MKKc5SbjmZBUL/5giQPYt/vEUsxWCey/jk1GbyOo9nf0A7sdMkY"
+    "0qDhEyzva2V+YAuD6q3GkyQDH+K0qOhNJd2oSnDZVGJVPUFKl5XXgVc1RPfcwE81nIRXIHAOx1P43N0vze0+yhDDzKWJ"
+    "zw1BsRf5m+nlYL/cz9En0h8zSc2jobHapzJNMU79IvTLSS9rAc5m0s1PZaIolBF2PA3CLeLt+yvDnBaNZqPVML5l5tNO"
+    "W31CzUzX5tOaR3dCi8S+KqIVEv1V546zuaUXdkOmVzEVqy3hJWateYV++mkrqik1zd5YdWXV2TR5den1eDruL5jNBSl3"
+    "zSUUpvub8qx3yEVwak7TGc9eD0x+BpknJBHUH+ZMRLZhKZZZjiC3ve01sLyBXL/EOna1WZ01urSShm4mEMmrcnU/sdEq"
+    "XZR9MqfRUG5pkT4hc/TG/57L9u89/GO//bjd+/e/2mDjhYqHqHbdw3K0gT9iUQPnJa/VzDWE1diozN6Cyk49kuIaD/YE"
+    "3J2aWOSQ+3C/TlI1CPMXzufYwubHvYYopsli1WtLJX7PD1oHFOFQiWkT7rWBiUXFqhI3JsfjutV9MiJb0hK7hli30GQy"
+    "G2AcMJvbs1Od68zBH8025OX0Wn6ygfL6qraAa4jzlYgLhcvOeLXA2BBgcocF6Y2GmutM8vwQ5T6zzKzOCS1l0FD1wUpm"
+    "ngqwd72RVE1iJzBUZv4hXulSUzBOkEdAMIM6Ajp1EeNTJvAAq0XpFVCiyl4sygWpDrRdQ1ug9fLKcFZiVVJ9zIySizS7"
+    "HgmBRdal2hiqMs34YEAR+tJOoWTmo3AcLtf4oNQYsmL4rzHlHKyqqeuJ9W5Z0HitzbxXBcIqIKgME6AY1B/JVPpgbLSZ"
+    "CnxlAXdx/rMbed7lLheEmcgbD5lr/IpqtrQQjgW2E3KQ0Urh+kZnTpGA9/Os8Bwp5WPKuf+IlQRkYaLiX7D+V85saF9l"
+    "7E8uae9jweZKUVHMwiziZ+vWQ7f11W19deX6aqGG96isbouy26LsxyrKFgq5uXLsttD7xyr0FjqyWol3Wyj+KgvFxbRv"
+    "tES8rT9v689fYo0prz+7LvGjVJ63Be5tgXtb4N4WuJsK3E6CuJnS9rZi/qeomLsx+j1r5fOC9G3JfVty35bctyX3ouTO"
+    "Z7653u5HoZ4on4Sw3zli/qxh4qPY9AxiOG2FddB51Nmnp/1pOlTKHkfXl5NZNjIvPf3uqPO4UQ+eE9Uue6wzmJy0JeAZ"
+    "mCi0Hs9nfpRMILdBo6+F+m2CR/rRXNncpk0ZD24UdMAKwf+eCby8URxZl1EIgSykP1gCwNibln5LmHIE38QAio5UbWM+"
+    "5I6WUc9iH2iP4Htk61bWUJNeZjMaTT6rk3BCemAf4fQOo6Qvo0uZDmt7GnwZozkhLCuW42RKcjRmjc79L7h8cWwvGdAt"
+    "D7ELsUKbIgY6Cr/HNwXIMONdifIVkCs142QdL6CAUTdW1CwsZyyOC9OjJOUMoJ3MHZ6KyRLCmimkwKtiubGbywScXrcE"
+    "3WuBIZFrK8JQulJQZzZQ/emwzJq7PbJE9zDGG5GByVLoWjUqE9qcFEMtvixR79VUO8r9OvWJJbrl+kkpz7dmKTR3JEwB"
+    "A+/IeKZHj1lqEARkSO7MNVrxZdiaclnfRhOJw09h2VuVCETLa9AtVETPvRqyu9/FvTXyphDeDsGyaSx2CI5g6RKSmWB+"
+    "qWFcehJGUTsI0/Kw8grMEmPi+nU9ZnIDChgjDaKBAeOL11CxCawVHrQx0SIwN8loCeOCNzrwQO+B9ukMIz1gEaKuuCgr"
+    "OUwNQoU7hKsbHLIjPLSWsIPEZddu4+24rmCeE3BfxDgYjQzDSNKGIMkwIeQ5qLIGVj6S4VrWkPu+MVe6REK/gK6w1fOh"
+    "L95hW0ZSdPNodd3BW1ZzLiy9D4OWc7cKre4t8/XD6YsTmllrlpuvKNlMLonMVTUSd8Ma+DXp67VWNc22kUUXK4k8JgxQ"
+    "2jTFNDq6UiZx0iHctpZXPNpbmk+p2wYXQAVrLZgyvzdpmBmJWT9pShGgiziG2fIcRlFy03aChQ2yidJrDEOAr6UZnCld"
+    "9byztXikOc1dDGWHxVZfbZcHt/241NO042c0IR8Yjd+NxC77s4nUGoOkhrGhYdmUHc1DPIzycLOBhKsf4uY+Knc4gJlY"
+    "Wupjf7JeDKHSa1VjLOeKd0TQGCyvCDTWNgl3vfjGKCkM0Rp144jQ/TD9acpx9LK85QnERubSUCuupC7LBugsJoFrMwEK"
+    "9AxjE/EOCYrddz+dvnjRGQd7S7CEMW7u8Vz/J56w23pKG2n5AtRyZjfU8TZu1aPt8vYC+AqT4sCXyQzSfQrhwaMYq8ys"
+    "cZ0wE30lIb6axoFK7cVwunGOZFPIKnVexwFK1yrG0NPN+Tgyu7CV9ss8N3qE5QyUL5d/8j2G2IkP0TqQ9HZB31vWHLY4"
+    "liBe8g0tGFaYJjEFPlzBsY33aPuOy1exoG6dcJMSPJlJjITzQEkUnJrOihBYvGqJfYpHES1gz9xn7vIeIcciEMOireAk"
+    "cSwnJCNkchwGkCXyxXQ/SQPaddY0W5BC6b3jSkXMkCH35JsdUGw7aNHHckCMHVizYH/y9ubeoeZUVYM5y8LfC/m/TAJI"
+    "HUA/shTIUCGV2Cd9yOcDPSMkD08+hONLnUH89uFpS5yfvnp31muJJ0/e/f3dU3jQ6XRAmdDaqylkQTAYFVCVMExFH+R/"
+    "hXuTfYX30nEb+ApcaHilSrmATjigp0wgQwXHrhEQwV7Ij2nnUjKrPKgpMD/VmUmzz7BtX2U3ClTlSf4bnSY0k/yUiD15"
+    "OOdHDEtRRQxiAnLAS0oCf9PUVyWAAUOii5UJAj7g1jxlzO0gwViBYkzy6AnLOLSTovxU0aLBPTf+Vo1UzbAnEyVTaoxB"
+    "l61WPuE23VfPXp48ZZomVi3iVnGOoWTPTOVdsSeXOwoEh3rEycc6SJdDameKBaDmwOhuOYLrolRgYmcQK8ShHu0dEx+X"
+    "lYARiGBFIYpAJXc5VhWv4F1J77DUQVti1PD8vBGfyZSwHnEPtSjH0eD6ClYuTwuMyHwrfubXQyoOFNFWgj8Ra8bh1UI9"
+    "4Ils+cHhN2ySqKQkw0gFplLpwvk0n1nd9ElTNRiAYWctyoVLv/gyDXC7JzS1KdwIMjA1TSWofKd36ZSrdty0YXjlU6o1"
+    "/zuq1UDu9L+lY6hzBVo+v0pOlgtgl9qpjP81/3KxM8qyie4+fIgOx2SznSQdPgxSUJeHh/uH++2Dw4dOLg/zVS82Lyix"
+    "J+ZECFhdne/9tAzqyfzqNvqKi+Y6fkPRGTvJafbKFe978JbvJhjIkfnsMdzJ8me3EA1l0WAZHmX+GyOuYM/7GexhOkPH"
+    "UXknVyuSOIg0jKqjWiBV5trlr1feeGjY/286RbpAMBaqZP7Q0CrM+7nOck6vdztfTczk9W57+VRqfqEKLZM7l0u2d2YD"
+    "j6ucxZd0OrGZu9l6vgzUREFcGfsmC+VN6Dy/d+qgUyNaCogl+hAerrVWrhl9FvAizG0IjcBGo1zy5zaMo1bsTjCyk9kY"
+    "MQ/JmVtLdkU4SwVHl4YZQ88g0hArAtgQBQsts6e5ORvz57s28LGQTJb3k/0E86BgrqO0kHjzqmlO4WVwtxtrOuJ059l7"
+    "o7aQTdD75mx/bY8hmc/kQp6OGnha+sj+V+Jr73/If+uLt75464tzX1wxzY5VPFzgjV2k0XXcb6StoT/8bI73z3Gl6jNA"
+    "P7m+OgbNL461fMzEtjhds/ju0Nfh3zZxJ2nr7rbu7tO4uzlbgBflLc0v3yk65jFVE8oDWvkIXKfomrjqZvLqXpG7F9y1"
+    "sN1+HWnppm5oflxku826JgthvlKW1pQ5Ntx1/OP4q7tvU24d1tZhbfOzC4tAoLKP6HQ+k1v59Je/Pwvm5sa29fJ/4cKV"
+    "710HjZ3bzHNkuuJd6fqZ4/SqzNp9jlZu4Ab01+0dF91W2/rCrS/c+kLmqjDarjnc7xyU/eMKGRdRFoaqYIqfxzFuAS8+"
+    "DuDFZ0Y03mAgsM4Jn7GcA9bagBbRcNiXER/crkk09MjZL71eLetdAAlRO3FEgBCtRsu7sF+CZ2iK+uqwDrV9WDmcu4qd"
+    "wUd3M/H+toGDRZgOtZt5DOiwvA4Yy2hYACPuZ0k6MxkEPytoLsKD2IZa21BrG2r98UOtwkG2r+2/P5gb3UP6k++VG3uX"
+    "KTn+zud/DnC9UIx6FtCr4B7FoTgSbTwGX/TweUKzLf7SFn/pbl9d8fRI8kvDX/rECP5u7LvuRkuBGtQgSCcKm1YjofJJ"
+    "UVja4wm/SlBFzRGvQSa6O8yac+agioKEsoiv6afnL05/Oj27PHv908kr5p0ugdzJqIuptA3EtoHYNhD7owdiuXV2jJ/M"
+    "j80XlkUfsQFZN/zC/gT3JSSdi2eTntP/PMHXl49PV/YezvCqnb8xN54JQIPhP46FZ5A3nr/8/l//+KcHHglU8wZjACzt"
+    "OcggG64n5Yum7uXOe43lhLl+h8HHivk3GCedQF2b2X54vd856jA60O18nbdUe1/rv0Kzsdmx4GNLxB+1GlGBV7bCoZQa"
+    "ZAMD4a1EzIDhfR3hyjJUtih7XwDK3jZI3AaJnyhIbPZSjjfaPzg8evTNt//5X49l3w8I4vN2TphlUCCqLYQ12GJfGGsr"
+    "2G7Oi7jWM1RzFvKfCmWVMVvyDKBYhZUwH8ECLv0kUIYBdy3NPdMSi2nMOJcIiAfLaopIBrEOA5StQaA8tmd8Q4PT2J8O"
+    "7c5TzovJESqMHC7LCERFQb53mRdu0iHDziVpDiJp0N0w7k/Vr8T4MWJkMEyDjGuMNSVMLouPlmTxzNnx5cslUgTKDwkM"
+    "CBmEAI664ksox0IrdjLnvRpPc1Iwl61vHy8tOkiYrjBGzGocGvgQBAVBxIuAmcL30BDX2HJzvpI6Ha4iJJgMviRUPnpG"
+    "ka09mVZjoZbKlvn4ZlmhQIqosG9KSRDYgxAULU4J0z8mZBHa0zc4R6E/MkhFsxpn1TS6xNjR/pKMnRZUxO7zLI3az8VD"
+    "8e70x9NXZ3vHwO4lgX4gy4zv2aTSlVS9xMmjo2WnKicidqH/s5O3LxcxwPC9iDi104VIu30Ro7ntigKq9yJ2usAfNoi2"
+    "K37WinNRYsEAoohM6iuj6qYwsEt3zRksiS8Mtswx/5agQ6otPkXT4h2cFlcS9hgOL8wsGgsBQZESE2BjFeK2g6PFSrfM"
+    "wn6IaRKO963BIhZvCItYHHUe/wemxUia2aN2GBJihNe9iIVFE8PmBtv4IibpPvm3dlv8qGKV0hT1Z4KrJXzv3Fhm3ZnM"
+    "jiE9p1WuAqzEt9tPL+KL+C+mR/y8SdTj+GNiHheQxziCv4jnCBkFRhW/tsVbEKNnpvn565cvn736HuGgzGx5hGDptRNC"
+    "5PVgRjmLQxsIsY2fRbP6PLaEZ8NnQaVekSdZSPrWIyzjqe9D4MjwWPnrvKxEEUKLYoViW/ypiIftExP/EnGmbpxuR7zO"
+    "P3MFgOgWoEgh4g8Z6Cq6cUmTAmKFYcKrHZTQjyhaF3Msx1bOR27QlR0oUpwx3a1J1qyBB0WCzQ749gFIGpHFCIWrDM6s"
+    "j2ECuF3bMyhQeGwNNZaxRYlN25WtJXGPHsP96dIAGKEKdcuEAjwNJjyVDDLFQE+MLEfgS1OOHup0OnMUyILgvX5zdvr6"
+    "lefC3i0CdC3g73KcuGuZhmh4LR4enyJzkfDsxR8DAet67WNMlWmaxmDN+bpQoQE+ZCcQGBZYeTB8rwKT53VwBkYqmniC"
+    "iqlMhIZCsn9lIiXesdHdKthmLbJBnTTQmV4llAJFIF/xiOH9GFiuiiSlrQWkfBvG5+EHj5h5xocCC0xjDOZ3lwK822MX"
+    "MEum+eTLAp+P4jFwDcx2GWrP6xqp5RUxz2V9mmmDhGc0pQDEK7IfUJH5GHgwsJc5BK8FqC0WmIlBvDpKGhqX0LUfRVYJ"
+    "X+AZeHthkiwyOMaKFOvrfphqXohT2GiWUQ1QcDVUMm/PzNySEHI2DfNK+HGetfAnFGuAsmt88IE+ig/G9qE1hS9jyPxR"
+    "ZT/AC+Aa8//j+/vw+4fcQtOjA3jg2czIgy9rJDlM8RApUn5D5DaXqjD5R0i+trQ+iHUSDqb87WMkXU82eBgrpw1GzofE"
+    "eI70XmZ4qeDfEvoGCbmRPzG4fghv6B/t5yrBkTeSXykQNwQfHdHI8wCaBn+PcBrJmADHIPjFrl9ktKdzXCk9sFbrgPZB"
+    "hHnChZ1uhbwDJuW5nReBM3S9JORRUy8OZkaJvrk1jIODDjYD49DUf8Pt5BIflAwAB/e/mesQoVQCiGzsNlbTSGqn/svz"
+    "hWkMSXLjJ8Ibp/Wuc29l5txt2p/fnbzN92npSAlq2PqHdxrZXLw/7OGCe80xYSnV6c4NTjG5qIXIFGgBBzu3/w8xTNt2"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -757,11 +757,13 @@ class _ActionRequired(CommandError):
     exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
-        for step in steps:
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
@@ -931,9 +933,10 @@ class Context:
             _SECRETS[value] = name
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
+        `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
     def on_exit(self, callback: Callable[[], object]) -> None:
@@ -7604,6 +7607,15 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
     own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
+    row = COMMANDS.get(path)
+    required = (
+        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+    )
+    for action in parser._actions:
+        if action.dest in required:
+            # NOTE: shown as required (no brackets) in help only: the parser that reads
+            # values must let an env var, a config file or a prompt give it.
+            action.required = True
     # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")

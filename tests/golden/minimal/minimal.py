@@ -455,67 +455,67 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztW41O5MgRfpUOF2lBmTGzwF6yA0Fa7e1dSA5YLURRxIxwj90DXuy2427Dzu2OlKfJg+VJUj/dtuePmwUuuUicdHeM"
-    "3V1dVV0/X1e1P29EeVakyia53uhvfB5sXJV5VZjBRv/iYrAx2Ojg/65Vmubw92DjTE4E/QoGG0P4Bx4BgUzq2E/xYy+G"
-    "nR5MhifdrpaZgvEwWOdaESGcDmOIQpnnFmfTevRqutHZSNPMMEs2z1MiD38zqT6tU9DwWJmoTAqUgF58l0dVprSV+ETg"
-    "3I7QuRWRTFM5SlUg3snoWoRE9WIYIMVQJEbYayVMISPVNaqQpbQqFk44UUh7LfIxjIGBRZlflTILxJG+zW+UkLSKkEaE"
-    "WaKTTKbiAKkeim73owEmXhzcyrRShy9CcZcAodD9DmHqn89OT0Q++qgiKzJpo+tEX8Ey0hLRF0Az0UVlz6JrlclwXyRW"
-    "SG3uVGkE6JKnK32r0rxQ8EQYG+eV7Yjw82Aw2Mhv8L99YctKdQT+HUsr+VkQBNOwI+6uc6NEiM9D5kDBokCjWVVsSlEq"
-    "U6WWOQMdoEal9ozDA96GEegM9UCL85TWYqjiEvQFCoUZbsnEGpWOtwLxRoxlklY0gAWclWEsU+OEUGWZl/yUhtwkOsb/"
-    "89tMGSOvVPMAdEpsTKduAyTwr7s/qTIX6hNoNMpjtS9CHGPAcCrDtPG/MkI7uizVP6qkVLRKiGYBSuK91OqTvRiCItF+"
-    "vL2kiYYBNhdlpQWOCBrbME6pXmNGqFtVTvzcDmpEkISGVFVzaFBHaQ72wQpCJUaVFZuZsjKALdYRGu1+sxTvovjw7vsQ"
-    "TPgKlhrJ6IY4HVdpKixwttVirdsdoQGEyLYBY9ATchvTZzv7kaTiXUlaCnecNw/IZEnjobPJRHfIXmtTRQ0JBZ4YkBe3"
-    "jBw0j04/KdjR2cRoEDheoUqbKIwGn6dTeNS20/UnTjtzocSFt/lY0g53D2OyXqY92tgSvNytOJboJPj4Li/TGK0Unss4"
-    "TpANmb5v0yMfeKjctUcu54bWre2c4rEfPySWNDg9RdWamoxPdTr5E7rXRp9iDOkQ/gKvuVXuBTsumozKitxCbG7NmNsL"
-    "lmvpZnyA5ZbYL4ZliETOJSg+3UlyjA74OVq9gEcQo5NM9WlqqcYQhnSk0IESPRhofMoEXqDZlzdAiaKUFrO+FcDcR9gC"
-    "zL7PFGblPZ9hVZKrOylRXUZshqQEVlmfvHwLmCPzGI+Nmt9oULq6UiUtRh5fZfC8N2OFPZydJlmy3uSXM5Nf9vCfpXY0"
-    "5vz/S5n1KrX+vC5IXqWv7PU9Ai/bmtoAwWSYQAftJboG6BBZSF9uK3DIPdzp+jVE29OxgznL+Gw/1rA4PBuu4I1FZsCi"
-    "KP+QI+wLnCfk2JKnQBCWxgYrPH9MknvltbRUy1Rz/wuGB2ShUPpvGBrb46dTAolZVFwSkLsHKbrkxownNlXLQvtz5P8V"
-    "Rf5ml7465i/fzefU8Zw6nlPHc+popw4+hnHeiNLEFCoiJfSCXeZvWf6Ag5rx2uoFL4MePR1V5ZVS/oxoLouJvXaDDv+4"
-    "G7xeaghtsj720VbbCb2vFVUkBanWP0KNXaX5SKaXsrxaSHdcc2BdLwkVrb3y2pvnzEUKOt7eU2PY92dpKmaIzbwUXTGG"
-    "/9Jxb4sPxBTrsCQwW+m4URMFEXkisNACcdIFJmerLVlaWcFc5yWny26+UjylKbiAGTZaYENbT3Z3YgYxMglZgMo3IBJl"
-    "i00Xrvp8bl5kNlaj6mqWtREgEiX1uqoHGe+EhSigMFsZdEN04xKinisJLK6K2Sn3mbPx8mzkItAay0YS8kQ6U8Hwnp64"
-    "OoBRUa5jg6Wg0K0YMktLFJHJT+2dWxoY12GrsqLJr1hOafhpgmVnLqkbeQu2hYYYtusfm72+0LmgBLUvIKRpa8SV4hVc"
-    "rc1tMA9aIpcpkjTtxkk5KxZWB9eV6Y5KYIswpJ2jQUYSYgkDLr09wsQK8BUW2kU9EbuKKbkwOryzgRdmC6zPWARPwCIA"
-    "Ge1yzyxT40Qhen14wKE4wqJ1hBcS3a7bxSpwXzDPOWQEYhyChkVkRtYQ5xYrtbwH86ypT0Uqk0dFQ177zlUuRU5vwFY4"
-    "6kWwlhiXebaWpqi69nDbwWLiiqLc5yTutCqIGHWnzNf3Rz++o531YXl5GU5sej9wFVlS9xIf+JiPzKO8mnbb6aIvMOCR"
-    "TJjzu7TFJB1VTiVuOiBYH3nF3tbafErTdb0NFT/KYWb5vSsT6zTm8+S10liWB1tEGSbrcwjHy7tuC9U8IZuovRZlbxpY"
-    "k87XZnCizHzmnTyKR9rTOsXQgUsaSHPjpDSW4EROaOEGmyCbWqkYPJtdT+ejPEbb8Oc1Zwm1YCQ/5CiglRGWvBxNCmkM"
-    "gqQlsmFgeao46llAmKPF8dv3pFyzDfEVmzo6GcNOrK31LCoehyFUeasWGKu5EjmAWAoG6xsCydol5T4O3zgjBRF9UHeJ"
-    "CNMP069K7tyty1sNyZ9kLx21pvGyLhtgs2n6BEyAAb1BbCLOkKDYPPvL0Y8/Blm8tQZLiHHrjNfOf+KA09YhovfGAY2c"
-    "GOde2HOaz2ib41RedTBXdNzedEQxgRM0QXjIKC4qM2t31Bm0YqQk4KtKx6r0/U/qrCLZEg5qpi6NAKVbpRF6tk9RjMz4"
-    "LAQ48rI+G+1hhQD1yxUVr7Y3uoUPMTqQ9jbB3js+HHYYSxAvFK2RIRArKXNNwIeLIn7yFjXZuCKkBS3bgpuY4LFziUi4"
-    "Bkqi4dQt1kBgcdIRPcKj2P3ecl27PnfyGIsAhsVYwf2+TBakI2QyS+I4Vdx/jfIyhoOTwrcwFI5QZmt/rsjkyFB6YkAJ"
-    "SB5LQR36cxYQ4wI+LPhX4dbKRiEXrwyEM5v81Oj/OI/h6AD2YUsgY/MbpYl9sod6PzAzwuHh4EuSXRoL+O3LYUdcHJ2c"
-    "nQ874uDg7O9nh/AgCAIwJoz2qoJTEAijYiq8JaUYgf5vFAg3Uth+BfXlN5BCkxs1cxYwOQN6OglYNHBcGhv/vu+ssd1K"
-    "TXtglYWqgPnKWHfMPse5I2XvFJjKQf2OCs1ukw+J2MH2ipcIS9FE3M0A5IBdSgJ/VRmpmT66I9EXlVHU3+fZvGXM7ThH"
-    "rEAYkzJ6zjpO/KaoqFTkNOAPgn/NI1UndlEoWdJkBF2+AHjAc/onb47fHTJNh1Ub3CouEEoO3Vb+HPYky2tdVFhEnB1O"
-    "2WjLCc1zxQIwc2B0cxbB9VErsLETwAo6Mddg+cjH5RxgBCJYUUhTMMlNxqriBMZKGsNaB2vRaOEGrMjSdQvqdkvwR9Vp"
-    "V7hIuJECz+VtAYncr+Y1D0+oONCgrRxfEWsu4S1APeCJYvnLnVccknA38P6Dil3xr32v5kHdajUeQ5xmo6h1RW8iWcJR"
-    "AHzHlZoMKCHlILy8osR/fs0ZarG3gcmJC0eXplWk/W39A0SztjD97W0M1O4UGOTl1XZcgpq3d3o7ve7Lne3WGRj0vFj3"
-    "vKfam9/w/yFamboN0XGXYlYXWjHGDpaXlJfUP3GRmuZwtvj6FbzVhW13I2U1e3wbZu2SN12WuU9Yvj2zesQ1F1NXvYY4"
-    "Uk4w4M6NqeEQaRxUmqTzUt2jVea6zd9wtgZeE5FlKdnO4aSWrVpiiWL8NZbVoqGnrnq9yHJNbzhdbSZu84bTYb2VhgfM"
-    "3zyqg/IlxwnXS+LqYPOjrAp/4s0Sg659GatCAR7TkTu9qTID96/Pxa36YeVUS0BSYuxlcX1YqMMPcesQG+Uv7+s3dIWu"
-    "IXbp6ND0Ycd1v54uBPyPGrGz8L/Fz3xQfu+OFlSp4jrbvghdievt8Xf//ue/QsCfsO93iOsQxLZKcE8cyWuLXAzlF8Ol"
-    "wXxl2ObGWbNhrpgYxOrWbc/2bS/YDbgMP11tUJ7q8P/1JtCT7Y5vnP1MkuWkNdcmaXpt65flWo3budoIN3EfRMw1cv/P"
-    "sv1zh/jX3SF+RmDPCOy/hMCWZ6lWNuq93Nnde/Xt7//wWo6imK6nTJeinbqbPD9D+IAtesJFW8Fxk6HXIkR6viH02BtC"
-    "XByt4XXjhXMYGk/ll3jb3jHQ9qVVlds3WlTgBgB/sATnv2JItEli1O01mGCqSqxYFHlpXYlHilF1FbjYW/PiAPgcIzvr"
-    "MgKoCBigsq0UDv4LsGLu7+ZlfVvDtVEN7HepPhLj+1iM4nqI1AuMLTuNtFncW5PF89YdA2zwoCJiFSVUdUcGAcDRUtwU"
-    "2hdGcZK5GC7wtOJ802br29drqw7OLTeIEe0Ch65Oh9U3LC3FzBSOw0C8wFb7QDVjTjsPURJsBrBmrKhvenC5HZEtXdvw"
-    "JaM2CwvnxFk+Xq2rFAvoA9emIwlW0Oiqgi8IMv19KuFRWc81FBJqjmJLYLLA2fwZdYax3d6ajB01VMTmW1um3bdiW5wd"
-    "/XB0cr61D+xe8lczwDJfpFlm0nPn4BlO9nbX3aqaiNiE9c/ffTi+jwG+eoatnY0+IO3uQGO47YvWfbCBbq2Bb86pEcBf"
-    "6Dir6JK6sbgciL8axedLIuuqicJKc+PM18/dpLP7FjeHE+trk9QWIUuj6wvzF74C5AjrsNImowTPMsjTB3fXTbynu25i"
-    "N3j9O/+9k1uPJiJwQxzWH2jhm2s4312eG2jSwcFvul3xg9KKv7obTQSXFrho7uKnCYrJPhyiyRcVhPoAmD8c6IH+xi+J"
-    "P/zHTPRNn1yiMJrxjXiLHQsINfizKz4A3/VnUG9Pj4/fnHyH7Qinn5BuUITdnG6EhaBDPtzgGpDyI5tOFjVHH+ExqvQf"
-    "4Pmzh/seDu/SVVEEeIrbM/Vw/61bjSxFY7g4F181MNE/cbCQiDN1l4sCcVr/zQdjotsU5VFVqWudIG5ndwZnBzFhaIAq"
-    "+gEr2+2eV323r5bcfw7YXIXBXGT6i6r1X0Y2B09OTNMXoGpsbVEbaPZ2oNmHHeB53dC1IcCMyUb4cgvxOfehnV8y5Iaz"
-    "mRGBeySmU+dI3giH2yS3ObjVwL1NKv9XnFYX6QSrbMj3YU/fnx+dnoTtzut9d4qaDmzdqryVZYIhybdkIU2maqYZ669R"
-    "uFtI7Xy2j4dI2qkM4pz77rA2gghwe6JM066lL1pnO7VhgHuAH9+Ggqp9TIREIe2fOAwBU7LCwtbP3fdYyPlolv5byjmQ"
-    "AaZAUXSPO8zc27z3M0uUj77IDImZ5Z9LrtVz3eJAOsmrevdl0yImpAIBltme7faGfae1ulYUtlmvrHHN2MWvNJuDwcnq"
-    "DzZJsuP6Gpi/JNVf9hnnfKsOI0zSDiLNiQt+wLMBfsHpvt/EqONCSeNjX9fYCxPcxKUXkdAQUHULrbFwy+3dmn1Mf0QJ"
-    "Z5qYoY/z7+rPZ/HBF/pTfHEBEEMq/MjgVIxG+wUGQEKq/8XxPXj/pQ7T9OglPAj9qSGEH484ADDFHaRI2J/IPR2MZ/J7"
-    "SH7Bub6Ix4BxpvztayS9CMRZjAdDaqfnHWK8vm48y/BawNgTeoWE2qiYGHw8vHX0d3u1STAqRfIPAqmO4N4uSV6DSxL+"
-    "K6AmknEwx7WR9UxuJCgIkarVM4YBp5zG3IVkntlfnVAREi0mdkoOQG5j+h+5g//o"
+    "eJztG4tu3LjxV1hfgdjorryxnWuzdg0EudzV7dkOYhdF4V1YXIlrK5YoVaTs7CUL9Gv6Yf2SzoOUtC/fxva1V8ABkqwk"
+    "cjgznPeQnzeiPCtSZZNcb/Q3Pg82rsq8Ksxgo39xMdgYbHTwv2uVpjn8HmycyYmgp2CwMYQ/8AoAZFLHfoofezHs9GAy"
+    "vOl2tcwUjIfBOteKAOF0GEMQyjy3OJvWo0/Tjc5GmmaGUbJ5nhJ4+M2g+rROQcNjZaIyKZAC+vBdHlWZ0lbiG4FzO0Ln"
+    "VkQyTeUoVYF4J6NrERLUi2GAEEORGGGvlTCFjFTXqEKW0qpYOOJEIe21yMcwBgYWZX5VyiwQR/o2v1FC0ipCGhFmiU4y"
+    "mYoDhHoout2PBpB4cXAr00odvgjFXQKAQvccwtQ/n52eiHz0UUVWZNJG14m+gmWkJaAvAGaii8qeRdcqk+G+SKyQ2typ"
+    "0gjgJU9X+laleaHgjTA2zivbEeHnwWCwkd/gv31hy0p1BP6OpZX8LgiCadgRd9e5USLE9yFjoGBRgNGsKjalKJWpUsuY"
+    "AQ+Qo1J7xOEFb8MIeIZ8oMV5SmsxZHEJ/AKGwgy3ZGKNSsdbgXgjxjJJKxrABM7SMJapcUSossxLfktDbhId4//8NVPG"
+    "yCvVvACeEhrTqdsACfjr7k+qzIX6BByN8ljtixDHGBCcyjBs/FdGKEeXpfpHlZSKVglRLIBJvJdafbIXQ2Akyo+XlzTR"
+    "MMDmoqy0wBFBIxvGMdVzzAh1q8qJn9tBjgii0BCragwN8ijNQT6YQcjEqLJiM1NWBrDFOkKh3W+W4l0UH959H4IIX8FS"
+    "IxndEKbjKk2FBcy2Wqh1uyMUgBDRNiAMekJqY/osZz8SVbwrSYvhDvPmBYkscTx0MpnoDslrLarIIaFAEwPS4paQA+dR"
+    "6ScFKzqLGA0CxStUaROF1uDzdAqv2nK6/sRpZ86UOPM2b0va5u5hSNbLtEcbW4KWuxXHEpUEX9/lZRqjlMJ7GccJoiHT"
+    "9214pAMPpbvWyOXY0Lq1nJM99uOHhJIGpSerWkOT8alOJ39C9drok40hHsIv0Jpb5T6w4qLIqKzILdjm1oy5vWC6lm7G"
+    "B1huifyiWQZL5FSC7NOdJMXogJ6j1At4BTY6yVSfppZqDGZIRwoVKNGDgca3DOAFin15A5DISmkxq1sBzH2ELMDs+0Rh"
+    "lt7zGVQlqbqjEtllxGZITGCW9UnLtwA5Eo/x2Kj5jQamqytV0mKk8VUG73szUtjD2WmSJetNfjkz+WUP/yyVozH7/19K"
+    "rFex9ed5QfQqfWWv7yF42dbUAggiwwA6KC/RNYQOkQX35bYCh9yDna4/g7U9HbswZxme7dcaFod3wxW4MckcsCjyP6QI"
+    "+wLnCTm2pClghKWxwQrNHxPlnnktLtU01dj/guYBUSiU/huaxvb46ZSCxCwqLimQuz9SdObdJjZVywz7s93/Fdn9Zpe+"
+    "2uIv381nx/HsOJ4dx7PjaDsOTsLYa0RpYgoVERN6wS7j5w2TS43oJaRpxnOrF7wMevR2VJVXSvkM0VwWE3vtBh3+cTd4"
+    "vVQQ2mC97aOtthP6XjOqSApirX+FHLtK85FML2V5teDsuOLAvF5iKlp75bk3j5mzFJTc3lNh2PeZNJUyxGZeiq4Yw7+U"
+    "7G1xOky2DgsCs3WOGzVRYJEnAsssYCedYXKy2qKl5RXMdV6yu+zmK8lTmowLiGHDBRa09Wh3+TKQkUnwAlS8AZLIW2w6"
+    "c9XnrHkR2ViNqqtZ1EYQjyip12U90HgnLFgBhd7KoBqiGpdg9VxBYHFV9E6595yNlmcjZ4HWWDaS4CfSmfqF1/TEVQGM"
+    "inIdGywEhW7FkFFawohMfmrv3FLDuA5alRWNf8ViSoNPYyw7c07dyFuQLRTEsF392Oz1hc4FOah9ASZNWyOuFK/gKm1u"
+    "g3nQErpMkaRpN07KWbKwNrguTXdUAFsMQ9o+GmgkIpYg4NzbI0SsAF1hop3VE7Grl5IKo8I7GXhhtkD6jMXgCVCEQEY7"
+    "3zOL1DhRGL0+3OCQHWHSOsITiWrX7WINuC8Y5xw8AiEORsNiZEbSEOcW67S8B/OoqU9FKpNHWUNe+87VLUVOX0BW2OpF"
+    "sJYYl3m2FqeotvZw2cFS4oqS3Ock7rTqh2h1p4zX90c/vqOd9WZ5eRFObHo9cPVYYvcSHfiYj8yjtJp22/GiL9DgEU3o"
+    "87u0xUQd1U0lbjpEsN7yir2ttfGUpus6Gyp+lMLM4ntXJtZxzPvJa6WxKA+yiDRM1scQ0su7biuqeUI0kXstyF40sCKd"
+    "r43gRJl5zzt5FI60p7WLoYRLGnBz46Q0lsKJnKKFG2yBbGqlYtBsVj2dj/IYZcPna04SasKIfvBRACujWPJyNCmkMRgk"
+    "LaENDctT2VGPAoY5Why/fU/MNdtgX7Glo5Mx7MTaXM+i4nExhCpv1QJiNVYihyCWjMH6gkC0dom5j4tvnJACid6oO0eE"
+    "7ofhVyX37dbFrQ7Jn2QvHbSm7bIuGiCzafoESIAAvcHYRJwhQLF59pejH38MsnhrDZQwxq09Xtv/iQN2W4cYvTcKaOTE"
+    "OPXCjtO8R9scp/Kqg76i4/amI4oJZNAUwoNHcVaZUbujvqAVIyUhvqp0rErf/aS+KoItIVEzdWkEIN0qjaFnO4viyIxz"
+    "IYgjL+vcaA8rBMhfrqh4tr3RrfgQrQNxbxPkvePNYYdjCcKFrDUiBGQlZa4p8OGiiJ+8RS02rghpQcu2wk108Ni3xEi4"
+    "DpREg6lbrAmBxUlH9Cgexd73luvZ9bmPx7EIxLBoK7jbl8mCeIRIZkkcp4q7r1FexpA4KfwKQyGFMlv7c0UmB4bcEweU"
+    "EMljKahDP2cDYlzAmwX/Kdxa2Sbk4pUBc2aTnxr+H+cxpA4gH7YEMDa/UZrQJ3mo9wM9IyQPB1+S7NJYiN++HHbExdHJ"
+    "2fmwIw4Ozv5+dggvgiAAYUJrryrIgoAYFVPhLSnFCPh/o4C4kcLmK7AvvwEXmtyomVzA5BzQUyZgUcBxaWz7+66zxmYr"
+    "tewBVSaqAuQrY12afY5zR8reKRCVg/oblZndJh8SsIPtFR8xLEURcecCEANWKQn4VWWkZrroDkRfVEZRd59n85YxtuMc"
+    "YwWKMcmj58zjxG+KikpFSgP6IPhpPlJ1ZBeFkiVNxqDLFwAPeE7/5M3xu0OG6WLVJm4VFxhKDt1W/lzsSZLXOqawGHF2"
+    "2GWjLCc0zxULQMwB0c3ZCK6PXIGNnUCsoBNzDZKPeFzOBYwABCsKaQoiucmxqjiBsZLGMNdBWjRKuAEpsnTYgnrdEvRR"
+    "ddoVLiJupEBzeVuAIvfUfObhCRUHmmgrx0+EmnN4C6Ee4ES2/OXOKzZJuBt4+kHFrvjXPlXzoF61Go/BTrNQ1LyiL5Es"
+    "IRUA3XGlJgNMSNkIL68o8c+vyaEWexvonLhwdGlaRdrf1g9AmrWF6W9vo6F2WWCQl1fbcQls3t7p7fS6L3e2Wzkw8Hmx"
+    "7nlPtTe/4f/BWpm6DdFxR2JWF1rRxg6Wl5SX1D9xkRrmcLb4+hW41YVtdx5lNXp8FmbtkjcdlbmPWD47s3rENRdTV30G"
+    "O1JO0ODOjanDIeI4sDRJ56m6h6uMdRu/4WwNvAYiy1KynEOmlq1aYglj/CGW1aShpq76vIhyDW84XS0mbvOG02G9lYYH"
+    "zJ87qo3yJdsJ10vi6mDzUFaFz3izxKBqX8aqUBCP6chlb6rMQP3rvLhVP6wcaymQlGh7mVxvFmrzQ9i6iI38l9f1GzpA"
+    "1wC7dHBo+rDjul9PZwL+R43Y2fC/hc+8UX7vUguqVHGdbV+ErsT19vi7f//zXyHEn7DvdxjXYRDbKsE9sSWvJXLRlF8M"
+    "lxrzlWabG2fNhrliYhCrW7c927e9YDfgMvx0tUB5qMP/13NAT7Y7vnH2M06WndZcm6Tpta1flms1budqI9zEfRAw18j9"
+    "P/P2zx3iX3eH+DkCe47A/ksR2HIv1fJGvZc7u3uvvv39H17LURTT8ZTp0min7ibPzxDeYIuecNZWsN3k0GsxRHo+IfTY"
+    "E0JcHK3D60YL52JozMov8ay9Q6CtS6sqt2+0qEANIPzBEpy/w5Bok8TI22sQwVSVWLEo8tK6Eo8Uo+oqcLa3xsUF4HOI"
+    "7KyLCERFgACVbaVw4b8AKeb+bl7WpzVcG9XAfpfqIyG+j8UorodIvYDYsmykjeLemiiet84YYIMHGRGrKKGqOyIIARwt"
+    "xU2hfWEUO5mL4QJOK/KbNlrfvl6bdZC33GCMaBcwdHU6rL5haSlmpHAcGuIFtNoJ1Yw47TyESbAZgJqxoj7pweV2jGzp"
+    "2IYvGbVRWMgTZ/F4tS5TLEQfuDalJFhBo6MKviDI8PephEdlPddQSKg5ii2ByQJm8znqDGK7vTURO2qgiM23tky7b8W2"
+    "ODv64ejkfGsf0L3kOzOAMh+kWSbSc3nwDCZ7u+tuVQ1EbML65+8+HN+HAB89w9bORh8i7e5Ao7nti9Z5sIFurYFfzqkR"
+    "wPdznFR0id1YXA7EX43i/JLAumqisNLcOPH1czcpd9/i5nBifW2S2iIkaXR8Yf7AV4AYYR1W2mSUYC6DOH1wZ93Eezrr"
+    "JnaD17/zt53cejQRAzeMw/oDLXxzDee7w3MDTTw4+E23K35QWvGdu9FEcGmBi+bOfpqgmOxDEk26qMDUB4D84UAP9Dd+"
+    "SXzwV5noRp9cwjCa8Y14ix0LMDX42BUfAO/6EtTb0+PjNyffYTvC8SekExRhN6cTYSHwkJMbXANcfmTTySLn6AoeR5X+"
+    "+p3PPdxtODxLV0URxFPcnqmH+5tudWQpGsHFufipCRP9GxcWEnCG7nxRIE7r35wYE9ymKI+sSl3rBON2VmdQdiAThgbI"
+    "oh+wst3uedVn+2rK/WXA5igM+iLTX2StvxfZJJ7smKYvgNXY2qI20OzpQLMPO8DzuqFrQ4AYk4zw4RbCc+6anV8y5Iaz"
+    "mSGBeySmU/tI3ggXt0luc3CrgXubVP6v2K0uwglWyZDvw56+Pz86PQnbndf7zhQ1Hdi6VXkrywRNkm/JgptM1Uwz1h+j"
+    "cKeQ2v5sH5NI2qkM7Jy7dVgLQQRxe6JM066l+6yzndowwD3Aq7ehoGofAyFSiPsnLoaAKVlhYevnznss+HwUS3+Tci7I"
+    "AFEgK7rHHWbubd57yRLpo/uYISGz/LLkWj3XLTakk7yqd182LWKKVMDAMtqz3d6w77hW14rCNuqVNa4Zu3hHs0kMTlZf"
+    "1yTKjutjYP6QVH/ZJc75Vh1amKRtRJqMCx7g3QDvb7rbm2h1nClpdOzrGnthgpu49CASCgKybqE1Fm65vVuzj+lTlHCm"
+    "iRl6O/+uvjyLL77QT/HFGUA0qfCQQVaMQvsFBoBDqv/i+B58/1KbaXr1El6EPmsI4eERCQBD3EGIFPsTuKcL4xn8HoJf"
+    "UK4v4jHBOEP+9jWCXgzEmYwHh9SOzzuEeH3ceBbhtQJjD+gVAmpHxYTg48NbB3+3V4sER6UI/kFBqgO4t0uU18ElEf8V"
+    "oSaCcWGOayPrGd9IoSBYqlbPGAacshtzB5J5Zn+1Q8WQaNGxk3MAcBvT/wBnlv8V"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -718,11 +718,13 @@ class _ActionRequired(CommandError):
     exit_code = BUILTIN_ERRORS["action_required"][0]
 
     def __init__(
-        self, reason: str, message: str, steps: Sequence[dict[str, str]], json: bool
+        self, reason: str, message: str, steps: Sequence[dict[str, str] | str], json: bool
     ) -> None:
         self.reason = reason
         self.next: list[dict[str, str]] = []
-        for step in steps:
+        for given in steps:
+            # NOTE: a plain string, the natural spelling, is the command line itself.
+            step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
             if line.split(" ", 1)[0] != PROGRAM:
                 line = f"{PROGRAM} {line}"
@@ -892,9 +894,10 @@ class Context:
             _SECRETS[value] = name
 
     def action_required(
-        self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()
+        self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
     ) -> NoReturn:
-        """Stop: the caller must act first. `next` lists commands, e.g. `{"command": "x --yes"}`."""
+        """Stop: the caller must act first. `next` lists commands: `"x --yes"`, or
+        `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
     def on_exit(self, callback: Callable[[], object]) -> None:
@@ -7287,6 +7290,15 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
     own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
+    row = COMMANDS.get(path)
+    required = (
+        {name for name, flags, _, default, _ in row[3] if flags and default is ...} if row else ()
+    )
+    for action in parser._actions:
+        if action.dest in required:
+            # NOTE: shown as required (no brackets) in help only: the parser that reads
+            # values must let an env var, a config file or a prompt give it.
+            action.required = True
     # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
@@ -7702,7 +7714,7 @@ _MCP_EXTRA: dict[str, Any] = {}
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "minimal": ("hello", True),
+    "hello": ("hello", True),
     "output": ("output", False),
 }
 
