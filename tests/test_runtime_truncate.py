@@ -22,7 +22,13 @@ from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.program import RECORDS
 from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
-from burgee.runtime.truncate import _truncate, _truncate_maps, _truncate_marker
+from burgee.runtime.truncate import (
+    _over,
+    _truncate,
+    _truncate_maps,
+    _truncate_marker,
+    _Truncation,
+)
 from tests.runtime_program import install
 
 REF = "0123456789abcdef"
@@ -410,6 +416,63 @@ _SHRINKABLE = st.recursive(
 @given(_SHRINKABLE, st.floats(0.01, 1.1), st.sampled_from([REF, None]))
 def test_shrinkable_data_keeps_the_bound(data: Any, share: float, ref: str | None) -> None:
     _check(data, max(1, round(_size(data) * share)), ref)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    _SHRINKABLE | _JSON,
+    st.integers(0, 3000),
+    st.integers(0, 400) | st.just(1 << 62),
+    st.integers(2, 40) | st.just(1 << 62),
+    st.sampled_from([0, 1]),
+)
+def test_a_try_stops_over_its_budget_and_is_exact_within_it(
+    data: Any, budget: int, text_cap: int, item_cap: int, free: int
+) -> None:
+    """A try measures only until it is over its budget: within it, the length is exact (that of
+    the result those caps build, less its markers' when they are left out); over it, only
+    said to be over."""
+    plan = _Truncation(REF, frozenset())
+    plan.text_cap, plan.item_cap, plan.free = text_cap, item_cap, free
+    exact = plan.measure(data, 1 << 62)
+    built = plan.build(data, "$.data")
+    if not free:
+        assert exact == _size(built)
+    measured = plan.measure(data, budget)
+    if exact <= budget:
+        assert measured == exact
+    else:
+        assert measured > budget
+
+
+def test_data_exactly_at_the_limit_is_not_cut_and_one_over_it_is() -> None:
+    records = [{"id": i, "name": f"user {i}", "tags": ["a", "b"]} for i in range(1000)]
+    size = _size(records)
+    at = _envelope(records)
+    assert _truncate(at, size, REF) is at
+    assert not _over(at, size)
+    assert _over(at, size - 1)
+    result = _check(records, size - 1)
+    assert _size(result["data"]) <= size - 1
+    assert result["data"][0] == records[0] and result["data"][-1] == records[-1]
+    # NOTE: the most that fits: one item more than kept (the split kept) would not.
+    kept = len(result["data"])
+    head, tail = _split(kept + 1)
+    assert _size([*records[:head], *records[1000 - tail :]]) > size - 1
+
+
+def test_a_long_list_of_records_keeps_as_many_as_fit() -> None:
+    records = [
+        {"id": i, "name": f"user {i}", "email": f"user{i}@example.com", "tags": ["a"]}
+        for i in range(100_000)
+    ]
+    result = _check(records, 40_000)
+    kept = len(result["data"])
+    assert _size(result["data"]) <= 40_000
+    head, tail = _split(kept + 1)
+    assert _size([*records[:head], *records[len(records) - tail :]]) > 40_000
+    [cut] = result["meta"]["truncated"]["cuts"]
+    assert cut == {"path": "$.data", "omitted": 100_000 - kept}
 
 
 # Maps: a `dict[str, X]` result loses entries as a list loses items; a record never a key.
