@@ -25,6 +25,7 @@ import case_gen
 import case_mcp
 import case_memory
 import case_startup
+import case_truncate
 import report
 from context import FULL, QUICK, Context, Section
 from harness import BenchError
@@ -37,6 +38,7 @@ CASES: dict[str, Callable[[Context], Section]] = {
     "mcp": case_mcp.run,
     "gen": case_gen.run,
     "memory": case_memory.run,
+    "truncate": case_truncate.run,
 }
 MIN_ROUNDS = 15
 
