@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burgee.runtime import boot, spill
+from burgee.runtime.deliver import _deliver
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.program import RECORDS
@@ -712,3 +713,20 @@ def test_many_options_lose_middle_entries_of_provenance_and_each_entry_its_keys_
     assert all(set(entry) == {"source", "from", "value"} for entry in shown.values())
     cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
     assert cuts["$.meta.provenance"] == 40 - len(shown)
+
+
+@pytest.mark.parametrize("token", ["", "<|im_start|>"])
+def test_an_agents_long_answer_is_neutralised_saved_whole_and_cut(
+    token: str, tmp_path: Path
+) -> None:
+    """The answer's text, made once, is what is saved; the walk that neutralises control
+    tokens is left out only when that text has none."""
+    data = [{"id": i, "text": f"line {i} {token}"} for i in range(2000)]
+    envelope = _envelope(data)
+    delivered = _deliver(envelope, None, agent=True, limit=2000, spill_dir=str(tmp_path))
+    cut = delivered["meta"]["truncated"]
+    assert 2 < len(delivered["data"]) < 2000 and _size(delivered["data"]) <= 2000
+    assert "<|im_start|>" not in json.dumps(delivered, ensure_ascii=False)
+    saved = _read_spill(cut["ref"], directory=str(tmp_path))["text"]
+    assert "<|im_start|>" not in saved
+    assert len(json.loads(saved)["data"]) == 2000

@@ -2720,6 +2720,7 @@ def _delivered(
 
     whole: str | None = None
     encoded = envelope
+    clean = False
     if not _SECRETS and not quarantine:
         # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
         # anything needs neutralising and whether the data can be over the limit (the text is
@@ -2730,7 +2731,9 @@ def _delivered(
             return envelope, whole
     if _SECRETS:
         envelope = _redact(envelope, _SECRETS)
-    if agent and not trusted:
+    if agent and not trusted and not clean:
+        # NOTE: not when the text above had nothing to neutralise: no string in it has either
+        # (walking a long answer to find nothing was a quarter of the call).
         envelope = _sanitized(envelope)
     if not envelope.get("ok"):
         return envelope, None
