@@ -26,7 +26,6 @@ from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
 from burgee.runtime.truncate import (
     _over,
     _truncate,
-    _truncate_maps,
     _truncate_marker,
     _Truncation,
 )
@@ -161,6 +160,27 @@ def _compare(
         assert path not in cuts
 
 
+def _maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    if form == "null":
+        _maps(data, inner, found)
+    elif form == "list" and isinstance(data, list):
+        for item in data:
+            _maps(item, inner, found)
+    elif form == "map" and isinstance(data, dict):
+        found.add(id(data))
+        for item in data.values():
+            _maps(item, inner, found)
+    elif form == "record" and isinstance(data, dict):
+        for key, item in data.items():
+            _maps(item, RECORDS[inner][0].get(key), found)
+
+
 def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -> dict[str, Any]:
     """Truncate `data` (of the return type `shape`) and check every promise `_truncate`
     makes; the result."""
@@ -182,7 +202,7 @@ def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -
         assert cut["omitted"] > 0
         cuts[cut["path"]] = cut["omitted"]
     maps: set[int] = set()
-    _truncate_maps(data, shape, maps)
+    _maps(data, shape, maps)
     _compare(data, result["data"], "$.data", cuts, ref, maps=frozenset(maps))
     assert not cuts, f"cuts listed but not made: {cuts}"
     if _size(result["data"]) > limit + _markers(data, result, ref):
@@ -507,6 +527,26 @@ def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys(
     assert not any(path.endswith(".extra") for path in cuts)
     for tally in result["data"]:
         assert set(tally) == {"name", "counts", "extra"} and tally["extra"] == extra
+
+
+def test_maps_are_known_by_their_type_in_a_long_list_of_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An `Optional[dict[str, int]]` field of each of 5,000 records: the maps the cut reaches
+    lose entries, the records keep their keys, and `Any` data is never a map."""
+    monkeypatch.setitem(
+        RECORDS, "Row", ({"id": _Int, "counts": ("null", ("map", _Int)), "extra": _Any}, ("id",))
+    )
+    rows = [
+        {"id": i, "counts": {f"w{j}": j for j in range(60)} if i % 2 else None, "extra": {}}
+        for i in range(5000)
+    ]
+    rows[0]["extra"] = {f"x{j}": j for j in range(300)}
+    result = _check(rows, 3000, shape=("null", ("list", ("record", "Row"))))
+    cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
+    assert cuts.pop("$.data") > 4900
+    assert cuts and all(re.fullmatch(r"\$\.data\[\d+\]\.counts", path) for path in cuts)
+    assert result["data"][0]["extra"] == rows[0]["extra"]
 
 
 _MAP_VALUES = st.recursive(

@@ -2084,14 +2084,19 @@ def _truncate_split(count: int) -> tuple[int, int]:
 
 class _Truncation:
     """One truncation: the caps of the try under way (strings cut to `text_cap` characters,
-    arrays and maps to `item_cap` items), and the cuts of the result. `maps`: the ids of the
-    dicts that may lose entries as arrays lose items (`_truncate_maps`)."""
+    arrays and maps to `item_cap` items), and the cuts of the result. The dicts that may lose
+    entries as arrays lose items (maps) are those whose ids are in `maps`, and those the data's
+    type `shape` (a command's return type, as `output._conform` reads it) says are maps,
+    `dict[str, X]`: a record may not (see `_truncate_form`)."""
 
-    def __init__(self, ref: str | None, maps: frozenset[int] = frozenset()) -> None:
+    def __init__(
+        self, ref: str | None, maps: frozenset[int] = frozenset(), shape: Any = None
+    ) -> None:
         from json.encoder import encode_basestring
 
         self.ref = ref
         self.maps = maps
+        self.shape = shape if _truncate_has_map(shape) else None
         #: JSON text of a string (quotes and escapes included), as `json.dumps` writes it.
         self.quote: Callable[[str], str] = encode_basestring
         self.text_cap = self.item_cap = _TRUNCATE_NONE
@@ -2103,9 +2108,9 @@ class _Truncation:
         """Whether `node` at these caps is at most `limit` characters of JSON (less its
         markers' when `free`)."""
         self.text_cap, self.item_cap = text_cap, item_cap
-        return self.measure(node, limit) <= limit
+        return self.measure(node, limit, self.shape) <= limit
 
-    def measure(self, node: Any, budget: int) -> int:
+    def measure(self, node: Any, budget: int, shape: Any = None) -> int:
         """`node`'s JSON length at the caps (less its markers' when `free`): exact when it is at
         most `budget`, else some length over `budget`, found without measuring the rest. So a
         try visits about `budget` characters' worth of the data, however long the data is."""
@@ -2113,9 +2118,9 @@ class _Truncation:
         if kind is str:
             return self.measure_text(node, budget)
         if kind is list:
-            return self.measure_list(node, budget)
+            return self.measure_list(node, budget, shape)
         if kind is dict:
-            return self.measure_dict(node, budget)
+            return self.measure_dict(node, budget, shape)
         return _truncate_scalar(node)
 
     def measure_text(self, text: str, budget: int) -> int:
@@ -2129,39 +2134,51 @@ class _Truncation:
         _, size, marked = self.cut(text, cap, None)
         return size - marked * self.free
 
-    def measure_list(self, node: list[Any], budget: int) -> int:
+    def measure_list(self, node: list[Any], budget: int, shape: Any = None) -> int:
         count = len(node)
         if not count:
             return 2
+        shapes = _truncate_inner(shape, "list")
         if count <= self.item_cap:
-            return self.measure_values(node, budget)
+            return self.measure_values(node, budget, shapes)
         from itertools import chain, islice
 
         head, tail = _truncate_split_items(self.item_cap)
         ending = map(node.__getitem__, range(count - tail, count))
-        return self.measure_values(chain(islice(node, head), ending), budget)
+        return self.measure_values(chain(islice(node, head), ending), budget, shapes)
 
-    def measure_dict(self, node: dict[str, Any], budget: int) -> int:
+    def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
         keys: Iterable[str] = node
         count = len(node)
-        if count > self.item_cap and id(node) in self.maps:
+        if count > self.item_cap and self.is_map(node, shape):
             kept = _truncate_kept(node, *_truncate_split_items(self.item_cap))
             keys, count = kept, len(kept)
         # NOTE: `{"a": 1, "b": 2}`: per entry `"key": ` and the value, and `, ` or a bracket.
         size = sum(map(len, map(self.quote, keys))) + 2 * count
         if size > budget:
             return size
-        return size + self.measure_values(map(node.__getitem__, keys), budget - size)
+        values = map(node.__getitem__, keys)
+        return size + self.measure_values(values, budget - size, _truncate_fields(shape, keys))
 
-    def measure_values(self, values: Iterable[Any], budget: int) -> int:
-        """The JSON length of `values`, each with the `, ` after it (after the last: the
-        brackets), until it is over `budget`."""
+    def is_map(self, node: dict[str, Any], shape: Any) -> bool:
+        """Whether `node` may lose entries as an array loses items."""
+        form = _truncate_form(shape)
+        return id(node) in self.maps or (form is not None and form[0] == "map")
+
+    def measure_values(
+        self, values: Iterable[Any], budget: int, shapes: Iterator[Any] | None = None
+    ) -> int:
+        """The JSON length of `values` (their types: `shapes`, when one may hold a map), each
+        with the `, ` after it (after the last: the brackets), until it is over `budget`."""
         quote = self.quote
         reach = self.text_cap + _TRUNCATE_SHORT
         size = 0
+        shape = None
         for value in values:
+            if shapes is not None:
+                shape = next(shapes)
             form = type(value)
             # NOTE: most values are short strings and numbers: measured here, not by a call.
             if form is str and len(value) <= reach and len(value) < budget:
@@ -2173,9 +2190,9 @@ class _Truncation:
             elif value is False:
                 size += 7
             elif form is dict:
-                size += self.measure_dict(value, budget - size - 2) + 2
+                size += self.measure_dict(value, budget - size - 2, shape) + 2
             elif form is list:
-                size += self.measure_list(value, budget - size - 2) + 2
+                size += self.measure_list(value, budget - size - 2, shape) + 2
             elif form is str:
                 size += self.measure_text(value, budget - size - 2) + 2
             else:
@@ -2219,9 +2236,9 @@ class _Truncation:
         self.cuts.append({"path": path, "omitted": omitted})
         return kept_head + marker + kept_tail, size, marked
 
-    def build(self, node: Any, path: str) -> Any:
-        """`node` at the caps, its cuts recorded (paths under `path`); a part with nothing cut
-        is `node`'s own, not a copy."""
+    def build(self, node: Any, path: str, shape: Any = None) -> Any:
+        """`node` (of the type `shape`) at the caps, its cuts recorded (paths under `path`); a
+        part with nothing cut is `node`'s own, not a copy."""
         kind = type(node)
         if kind is str:
             return self.cut(node, self.text_cap, path)[0]
@@ -2232,20 +2249,62 @@ class _Truncation:
                 head, tail = _truncate_split_items(self.item_cap)
                 positions = [*range(head), *range(count - tail, count)]
                 self.cuts.append({"path": path, "omitted": count - head - tail})
-            kept = [self.build(node[i], f"{path}[{i}]") for i in positions]
+            shapes = _truncate_inner(shape, "list")
+            kept = [
+                self.build(node[i], f"{path}[{i}]", None if shapes is None else next(shapes))
+                for i in positions
+            ]
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
             keys: Iterable[str] = node
-            if len(node) > self.item_cap and id(node) in self.maps:
+            if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
                 self.cuts.append({"path": path, "omitted": len(node) - len(kept_keys)})
                 keys = kept_keys
             quote = self.quote
-            built = {key: self.build(node[key], _truncate_path(path, key, quote)) for key in keys}
+            fields = _truncate_fields(shape, keys)
+            built = {
+                key: self.build(
+                    node[key],
+                    _truncate_path(path, key, quote),
+                    None if fields is None else next(fields),
+                )
+                for key in keys
+            }
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
+    """A return type (`output._conform`'s reading of it) as a container's: `("list", item)`,
+    `("map", value)` or `("record", name)`; None for any other (a kind, Any), and None for
+    None. `Optional[X]` is X's."""
+    while isinstance(shape, tuple) and shape[0] == "null":
+        shape = shape[1]
+    return shape if isinstance(shape, tuple) else None
+
+
+def _truncate_inner(shape: Any, form: str) -> Iterator[Any] | None:
+    """The types of the items of a list (`form` "list") or of the values of a map, when the
+    container is of the type `shape` and they may hold a map; else None."""
+    found = _truncate_form(shape)
+    if found is None or found[0] != form or not _truncate_has_map(found[1]):
+        return None
+    from itertools import repeat
+
+    return repeat(found[1])
+
+
+def _truncate_fields(shape: Any, keys: Iterable[str]) -> Iterator[Any] | None:
+    """The types of the values at `keys` of a dict of the type `shape` (a record's fields, a
+    map's values), when one may hold a map; else None."""
+    found = _truncate_form(shape)
+    if found is None or found[0] != "record":
+        return _truncate_inner(shape, "map")
+    fields = RECORDS[found[1]][0]
+    return map(fields.get, keys) if _truncate_has_map(found) else None
 
 
 def _truncate_kept(node: dict[str, Any], head: int, tail: int) -> list[str]:
@@ -2315,30 +2374,6 @@ def _truncate_has_map(shape: Any, seen: frozenset[str] = frozenset()) -> bool:
     return False
 
 
-def _truncate_maps(data: Any, shape: Any, found: set[int]) -> None:
-    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
-    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
-    lose items and still match the schema; a record may not."""
-    if not isinstance(shape, tuple):
-        return
-    form, inner = shape[0], shape[1]
-    kind = type(data)
-    if form == "null":
-        _truncate_maps(data, inner, found)
-    elif form == "list" and kind is list and isinstance(inner, tuple):
-        for item in data:
-            _truncate_maps(item, inner, found)
-    elif form == "map" and kind is dict:
-        found.add(id(data))
-        if isinstance(inner, tuple):
-            for item in data.values():
-                _truncate_maps(item, inner, found)
-    elif form == "record" and kind is dict:
-        fields = RECORDS[inner][0]
-        for key, item in data.items():
-            _truncate_maps(item, fields.get(key), found)
-
-
 def _truncate_dicts(data: Any, found: set[int]) -> None:
     """Add to `found` the ids of every dict in `data`."""
     kind = type(data)
@@ -2387,11 +2422,11 @@ def _truncate(
     least cut that fits is found by steps that double, then halve. Each try measures the data
     at its caps and stops as soon as it is over the limit: it visits about `limit` characters'
     worth of the data, however long the data is (a list of 100,000 records cut to 40,000
-    characters: about 20 tries of 300 records each); only a return type with a map in it has
-    the data walked once, to find the maps. Measured (CPU seconds, CPython 3.11, a busy 2-core
-    machine; limit 100,000): a string of 200,000 lines (8.7 MB) 0.004; 1,000,000 integers
-    0.04; 1,000,000 strings of 100 characters 0.004; 1,000,000 records of three fields 0.04
-    (`json.dumps` alone: 0.66); objects nested 100 levels deep 0.002. Like `json.dumps`, it
+    characters: about 20 tries of 300 records each), and a map is known by the type of the
+    value that holds it as the try reaches it. Measured (CPU seconds, CPython 3.11, a busy
+    2-core machine; limit 100,000): a string of 200,000 lines (8.7 MB) 0.004; 1,000,000
+    integers 0.04; 1,000,000 strings of 100 characters 0.004; 1,000,000 records of three fields
+    0.04 (`json.dumps` alone: 0.66); objects nested 100 levels deep 0.002. Like `json.dumps`, it
     walks nesting by recursion: data nested ~900 levels deep is refused by `json.dumps` first
     (RecursionError).
     """
@@ -2399,10 +2434,7 @@ def _truncate(
         return envelope
     meta = envelope.get("meta")
     notes = meta.get("provenance") if isinstance(meta, dict) else None
-    maps: set[int] = set()
-    if _truncate_has_map(shape):
-        _truncate_maps(envelope.get("data"), shape, maps)
-    data = _shrunk(envelope.get("data"), limit, ref, "$.data", frozenset(maps))
+    data = _shrunk(envelope.get("data"), limit, ref, "$.data", shape=shape)
     # NOTE: provenance echoes the inputs, which may be as long as any answer: it gets a
     # quarter of the limit, so the whole answer stays bounded (cut only for an agent, and the
     # full answer is saved first, as for data).
@@ -2444,11 +2476,16 @@ def _over(envelope: dict[str, Any], limit: int) -> bool:
 
 
 def _shrunk(
-    data: Any, limit: int, ref: str | None, path: str, maps: frozenset[int] = frozenset()
+    data: Any,
+    limit: int,
+    ref: str | None,
+    path: str,
+    maps: frozenset[int] = frozenset(),
+    shape: Any = None,
 ) -> tuple[Any, list[dict[str, Any]]] | None:
-    """`data` shrunk to `limit` characters of JSON (as `_truncate` does), with its cuts (their
-    paths under `path`); None when it fits as it is."""
-    plan = _Truncation(ref, maps)
+    """`data` (of the type `shape`) shrunk to `limit` characters of JSON (as `_truncate` does),
+    with its cuts (their paths under `path`); None when it fits as it is."""
+    plan = _Truncation(ref, maps, shape)
     if plan.fits(data, limit, _TRUNCATE_NONE, _TRUNCATE_NONE):
         return None
     floor = max(_TRUNCATE_TEXT_FLOOR, limit // 16)
@@ -2461,7 +2498,7 @@ def _shrunk(
             caps = _truncate_caps(plan, data, limit, floor)
             break
     plan.text_cap, plan.item_cap = caps
-    return plan.build(data, path), plan.cuts
+    return plan.build(data, path, plan.shape), plan.cuts
 
 
 #: Control tokens matched exactly (case-sensitive, as tokenizers do), besides any `<|name|>`:
