@@ -58,7 +58,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"comma-separated subset of: {', '.join(CASES)} (default: all)",
     )
     parser.add_argument(
-        "--rounds", type=int, help="measured rounds for start-up and generation (default: 31 / 15)"
+        "--rounds",
+        type=int,
+        help="measured rounds for start-up, generation and truncation (default: 31 / 15)",
     )
     parser.add_argument(
         "--cache",
