@@ -165,6 +165,31 @@ def {fn}(name: str, count: int = 1, shout: bool = False) -> str:
 '''
 
 
+#: The same program written as docs/handlers.md shows handlers: typing imports, `Annotated`
+#: options with help, and an example per command (`burgee gen` parses every example).
+BURGEE_EXAMPLES_HEADER = '''"""{desc}"""
+
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="hello", version="1.0.0")
+
+'''
+BURGEE_EXAMPLES_CMD = '''
+@command(effects="read_only", examples=["hello {fn} --name Ada --count 2 --shout"])
+def {fn}(
+    name: Annotated[str, Option(help="Who to greet")],
+    count: Annotated[int, Option(help="How many greetings")] = 1,
+    shout: Annotated[bool, Option(help="Greet in capitals")] = False,
+) -> str:
+    """{help}"""
+    text = f"Hello, {{name}}!"
+    return text.upper() if shout else text
+
+'''
+
+
 def click_program(n: int) -> str:
     return _join(CLICK_HEADER, CLICK_CMD, CLICK_FOOTER, n)
 
@@ -182,19 +207,25 @@ def burgee_handlers(n: int) -> str:
     return _join(BURGEE_HEADER, BURGEE_CMD, "", n)
 
 
+def burgee_examples_handlers(n: int) -> str:
+    """`burgee_handlers` with typing imports, `Annotated` options and an example per command."""
+    return _join(BURGEE_EXAMPLES_HEADER, BURGEE_EXAMPLES_CMD, "", n)
+
+
 WRITERS: dict[str, Callable[[int], str]] = {
     "argparse": argparse_program,
     "click": click_program,
     "typer": typer_program,
     "cyclopts": cyclopts_program,
     "burgee": burgee_handlers,
+    "burgee-examples": burgee_examples_handlers,
 }
 
 
 def write_program(directory: Path, peer: str, n: int) -> Path:
     """Write peer's N-command program (for burgee: its handlers file) and return its path."""
     directory.mkdir(parents=True, exist_ok=True)
-    stem = f"handlers_{n}" if peer == "burgee" else f"hello_{peer}_{n}"
+    stem = f"handlers_{n}" if peer == "burgee" else f"hello_{peer}_{n}".replace("-", "_")
     path = directory / f"{stem}.py"
     path.write_text(WRITERS[peer](n))
     return path

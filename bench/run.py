@@ -26,6 +26,7 @@ import case_http
 import case_mcp
 import case_memory
 import case_startup
+import case_truncate
 import report
 from context import FULL, QUICK, Context, Section
 from harness import BenchError
@@ -39,6 +40,7 @@ CASES: dict[str, Callable[[Context], Section]] = {
     "http": case_http.run,
     "gen": case_gen.run,
     "memory": case_memory.run,
+    "truncate": case_truncate.run,
 }
 MIN_ROUNDS = 15
 
@@ -58,7 +60,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help=f"comma-separated subset of: {', '.join(CASES)} (default: all)",
     )
     parser.add_argument(
-        "--rounds", type=int, help="measured rounds for start-up and generation (default: 31 / 15)"
+        "--rounds",
+        type=int,
+        help="measured rounds for start-up, generation and truncation (default: 31 / 15)",
     )
     parser.add_argument(
         "--cache",

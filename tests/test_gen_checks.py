@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from burgee.model.diagnostics import GenerationError
+from burgee.render import module
+from burgee.write import examples
 from burgee.write.generate import generate
 from tests.helpers import burgee, run
 
@@ -208,3 +210,30 @@ def test_the_issue_example_is_refused_by_the_cli(tmp_path: Path) -> None:
         "burgee: 1 error; nothing written",
     ]
     assert not (tmp_path / "kitchen_tool.py").exists()
+
+
+def test_the_examples_check_reads_the_program_once_not_once_per_example(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each example is read against the program's commands and the flags they take over; made
+    per example, that walked every command for each, and `gen` grew with the square of them."""
+    walks: list[object] = []
+
+    def counted(program: object) -> dict[str, tuple[str, ...]]:
+        walks.append(program)
+        return module.shadows(program)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(examples, "shadows", counted)
+    command = textwrap.dedent(
+        '''
+        @command(effects="read_only", examples=["many c{n} --name Ada"])
+        def c{n}(name: str) -> str:
+            """Greet."""
+            return name
+        '''
+    )
+    source = "from burgee import command, program\n\nprogram(name='many')\n" + "".join(
+        command.format(n=n) for n in range(20)
+    )
+    generate(source, "many.py")
+    assert len(walks) == 1

@@ -18,11 +18,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from burgee.runtime import boot, spill
+from burgee.runtime.deliver import _deliver
 from burgee.runtime.errors import UsageError
 from burgee.runtime.kinds import _Any, _Int, _Str
 from burgee.runtime.program import RECORDS
 from burgee.runtime.spill import _SPILL_KEEP, _read_spill, _spill
-from burgee.runtime.truncate import _truncate, _truncate_maps, _truncate_marker
+from burgee.runtime.truncate import (
+    _over,
+    _truncate,
+    _truncate_marker,
+    _Truncation,
+)
 from tests.runtime_program import install
 
 REF = "0123456789abcdef"
@@ -154,6 +160,27 @@ def _compare(
         assert path not in cuts
 
 
+def _maps(data: Any, shape: Any, found: set[int]) -> None:
+    """Add to `found` the ids of the dicts in `data` that `shape` (a command's return type, as
+    `output._conform` reads it) says are maps, `dict[str, X]`: they may lose entries as arrays
+    lose items and still match the schema; a record may not."""
+    if not isinstance(shape, tuple):
+        return
+    form, inner = shape[0], shape[1]
+    if form == "null":
+        _maps(data, inner, found)
+    elif form == "list" and isinstance(data, list):
+        for item in data:
+            _maps(item, inner, found)
+    elif form == "map" and isinstance(data, dict):
+        found.add(id(data))
+        for item in data.values():
+            _maps(item, inner, found)
+    elif form == "record" and isinstance(data, dict):
+        for key, item in data.items():
+            _maps(item, RECORDS[inner][0].get(key), found)
+
+
 def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -> dict[str, Any]:
     """Truncate `data` (of the return type `shape`) and check every promise `_truncate`
     makes; the result."""
@@ -175,7 +202,7 @@ def _check(data: object, limit: int, ref: str | None = REF, shape: Any = None) -
         assert cut["omitted"] > 0
         cuts[cut["path"]] = cut["omitted"]
     maps: set[int] = set()
-    _truncate_maps(data, shape, maps)
+    _maps(data, shape, maps)
     _compare(data, result["data"], "$.data", cuts, ref, maps=frozenset(maps))
     assert not cuts, f"cuts listed but not made: {cuts}"
     if _size(result["data"]) > limit + _markers(data, result, ref):
@@ -412,6 +439,63 @@ def test_shrinkable_data_keeps_the_bound(data: Any, share: float, ref: str | Non
     _check(data, max(1, round(_size(data) * share)), ref)
 
 
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    _SHRINKABLE | _JSON,
+    st.integers(0, 3000),
+    st.integers(0, 400) | st.just(1 << 62),
+    st.integers(2, 40) | st.just(1 << 62),
+    st.sampled_from([0, 1]),
+)
+def test_a_try_stops_over_its_budget_and_is_exact_within_it(
+    data: Any, budget: int, text_cap: int, item_cap: int, free: int
+) -> None:
+    """A try measures only until it is over its budget: within it, the length is exact (that of
+    the result those caps build, less its markers' when they are left out); over it, only
+    said to be over."""
+    plan = _Truncation(REF, frozenset())
+    plan.text_cap, plan.item_cap, plan.free = text_cap, item_cap, free
+    exact = plan.measure(data, 1 << 62)
+    built = plan.build(data, "$.data")
+    if not free:
+        assert exact == _size(built)
+    measured = plan.measure(data, budget)
+    if exact <= budget:
+        assert measured == exact
+    else:
+        assert measured > budget
+
+
+def test_data_exactly_at_the_limit_is_not_cut_and_one_over_it_is() -> None:
+    records = [{"id": i, "name": f"user {i}", "tags": ["a", "b"]} for i in range(1000)]
+    size = _size(records)
+    at = _envelope(records)
+    assert _truncate(at, size, REF) is at
+    assert not _over(at, size)
+    assert _over(at, size - 1)
+    result = _check(records, size - 1)
+    assert _size(result["data"]) <= size - 1
+    assert result["data"][0] == records[0] and result["data"][-1] == records[-1]
+    # NOTE: the most that fits: one item more than kept (the split kept) would not.
+    kept = len(result["data"])
+    head, tail = _split(kept + 1)
+    assert _size([*records[:head], *records[1000 - tail :]]) > size - 1
+
+
+def test_a_long_list_of_records_keeps_as_many_as_fit() -> None:
+    records = [
+        {"id": i, "name": f"user {i}", "email": f"user{i}@example.com", "tags": ["a"]}
+        for i in range(100_000)
+    ]
+    result = _check(records, 40_000)
+    kept = len(result["data"])
+    assert _size(result["data"]) <= 40_000
+    head, tail = _split(kept + 1)
+    assert _size([*records[:head], *records[len(records) - tail :]]) > 40_000
+    [cut] = result["meta"]["truncated"]["cuts"]
+    assert cut == {"path": "$.data", "omitted": 100_000 - kept}
+
+
 # Maps: a `dict[str, X]` result loses entries as a list loses items; a record never a key.
 
 
@@ -443,6 +527,26 @@ def test_maps_inside_lists_and_records_are_cut_and_the_records_keep_their_keys(
     assert not any(path.endswith(".extra") for path in cuts)
     for tally in result["data"]:
         assert set(tally) == {"name", "counts", "extra"} and tally["extra"] == extra
+
+
+def test_maps_are_known_by_their_type_in_a_long_list_of_records(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An `Optional[dict[str, int]]` field of each of 5,000 records: the maps the cut reaches
+    lose entries, the records keep their keys, and `Any` data is never a map."""
+    monkeypatch.setitem(
+        RECORDS, "Row", ({"id": _Int, "counts": ("null", ("map", _Int)), "extra": _Any}, ("id",))
+    )
+    rows = [
+        {"id": i, "counts": {f"w{j}": j for j in range(60)} if i % 2 else None, "extra": {}}
+        for i in range(5000)
+    ]
+    rows[0]["extra"] = {f"x{j}": j for j in range(300)}
+    result = _check(rows, 3000, shape=("null", ("list", ("record", "Row"))))
+    cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
+    assert cuts.pop("$.data") > 4900
+    assert cuts and all(re.fullmatch(r"\$\.data\[\d+\]\.counts", path) for path in cuts)
+    assert result["data"][0]["extra"] == rows[0]["extra"]
 
 
 _MAP_VALUES = st.recursive(
@@ -649,3 +753,20 @@ def test_many_options_lose_middle_entries_of_provenance_and_each_entry_its_keys_
     assert all(set(entry) == {"source", "from", "value"} for entry in shown.values())
     cuts = {cut["path"]: cut["omitted"] for cut in result["meta"]["truncated"]["cuts"]}
     assert cuts["$.meta.provenance"] == 40 - len(shown)
+
+
+@pytest.mark.parametrize("token", ["", "<|im_start|>"])
+def test_an_agents_long_answer_is_neutralised_saved_whole_and_cut(
+    token: str, tmp_path: Path
+) -> None:
+    """The answer's text, made once, is what is saved; the walk that neutralises control
+    tokens is left out only when that text has none."""
+    data = [{"id": i, "text": f"line {i} {token}"} for i in range(2000)]
+    envelope = _envelope(data)
+    delivered = _deliver(envelope, None, agent=True, limit=2000, spill_dir=str(tmp_path))
+    cut = delivered["meta"]["truncated"]
+    assert 2 < len(delivered["data"]) < 2000 and _size(delivered["data"]) <= 2000
+    assert "<|im_start|>" not in json.dumps(delivered, ensure_ascii=False)
+    saved = _read_spill(cut["ref"], directory=str(tmp_path))["text"]
+    assert "<|im_start|>" not in saved
+    assert len(json.loads(saved)["data"]) == 2000

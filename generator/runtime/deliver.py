@@ -75,6 +75,9 @@ def _delivered(
     if not agent and most <= 0 and not _SECRETS:
         return envelope, None  # a person, no limit asked for, nothing secret: as it is
 
+    whole: str | None = None
+    encoded = envelope
+    clean = False
     if not _SECRETS and not quarantine:
         # NOTE: the common case, in one C-speed pass: the whole envelope as text says whether
         # anything needs neutralising and whether the data can be over the limit (the text is
@@ -85,7 +88,9 @@ def _delivered(
             return envelope, whole
     if _SECRETS:
         envelope = _redact(envelope, _SECRETS)
-    if agent and not trusted:
+    if agent and not trusted and not clean:
+        # NOTE: not when the text above had nothing to neutralise: no string in it has either
+        # (walking a long answer to find nothing was a quarter of the call).
         envelope = _sanitized(envelope)
     if not envelope.get("ok"):
         return envelope, None
@@ -94,8 +99,14 @@ def _delivered(
         envelope = {**envelope, "data": _quarantined(envelope["data"]), "meta": meta}
     if not _over(envelope, most):
         return envelope, None
-    # NOTE: saved before it is cut: the full `--json` envelope, or the full text output.
-    ref = _spill(_text(envelope["data"]) if text else _dumps(envelope), spill_dir)
+    # NOTE: saved before it is cut: the full `--json` envelope (the text made above, when
+    # nothing has changed the envelope since: encoding a long answer again was a sixth of the
+    # call), or the full text output.
+    if text:
+        full = _text(envelope["data"])
+    else:
+        full = whole if whole is not None and envelope is encoded else _dumps(envelope)
+    ref = _spill(full, spill_dir)
     return _truncate(envelope, most, ref, command.returns if command is not None else None), None
 
 

@@ -14,6 +14,7 @@ import io
 import json
 import shlex
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
@@ -33,16 +34,43 @@ class _Refused(Exception):
     """Why an example does not parse."""
 
 
+@dataclass(frozen=True)
+class _Facts:
+    """What every example of a program is read against, made once per program (made per
+    example, it walked every command for each: generation grew with the square of the commands).
+    """
+
+    #: The flags the program's commands take over (`render.module.shadows`).
+    shadows: dict[str, tuple[str, ...]]
+    commands: frozenset[tuple[str, ...]]
+    #: An alias's path -> its command's path.
+    aliases: dict[tuple[str, ...], tuple[str, ...]]
+    #: Every group's path, and the program's own ().
+    groups: frozenset[tuple[str, ...]]
+    root: Command | None
+
+    @classmethod
+    def of(cls, program: Program) -> _Facts:
+        return cls(
+            shadows=shadows(program),
+            commands=frozenset(c.path for c in program.commands),
+            aliases={(*c.path[:-1], a): c.path for c in program.commands for a in c.aliases},
+            groups=frozenset({g.path for g in program.groups} | {()}),
+            root=next((c for c in program.commands if c.root), None),
+        )
+
+
 def check(program: Program) -> list[Diagnostic]:
     """Every example of every command that does not parse, and the warnings about the program
     an agent or the clispec scorer would stumble on."""
     found: list[Diagnostic] = []
+    facts = _Facts.of(program)
     for command in program.commands:
         for index, example in enumerate(command.examples):
             spans = command.example_spans
             span = spans[index] if index < len(spans) else command.span
             try:
-                _parse(program, command, example)
+                _parse(program, facts, command, example)
             except _Refused as problem:
                 message = f"example '{example}' does not parse: {problem}"
                 found.append(Diagnostic(span=span, message=message))
@@ -102,18 +130,18 @@ def _words(example: str) -> list[str]:
     return words
 
 
-def _parse(program: Program, command: Command, example: str) -> None:
+def _parse(program: Program, facts: _Facts, command: Command, example: str) -> None:
     words = _words(example)
     if not words or words[0] != program.name:
         raise _Refused(f"it must start with the program's name, {program.name!r}")
     try:
         # NOTE: with the flags the program's commands take over (`Option(shadows=True)`).
-        invocation = _Invocation(words[1:], shadows(program))
+        invocation = _Invocation(words[1:], facts.shadows)
     except UsageError as error:
         raise _Refused(error.message) from None
     if invocation.batch is not None or invocation.mcp:
         raise _Refused("an example runs one command, not --batch or --mcp")
-    path, rest = _find(program, invocation.rest)
+    path, rest = _find(program, facts, invocation.rest)
     if command.confirm is not None:
         _, rest = argv._take_yes(rest)  # NOTE: the --yes/-y of a command that asks first
     if path != command.path:
@@ -157,13 +185,10 @@ def _missing(program: Program, command: Command, given: Iterable[str]) -> None:
             raise _Refused(f"{param.flag} is required")
 
 
-def _find(program: Program, tokens: list[str]) -> tuple[tuple[str, ...], list[str]]:
+def _find(program: Program, facts: _Facts, tokens: list[str]) -> tuple[tuple[str, ...], list[str]]:
     """The command path at the start of `tokens`, as the tool's `_find` reads it (aliases
     and the root command included)."""
-    commands = {c.path for c in program.commands}
-    aliases = {(*c.path[:-1], a): c.path for c in program.commands for a in c.aliases}
-    groups = {g.path for g in program.groups} | {()}
-    root = next((c for c in program.commands if c.root), None)
+    commands, aliases, groups, root = facts.commands, facts.aliases, facts.groups, facts.root
     if root is not None and len(program.commands) == 1:
         return root.path, tokens  # NOTE: no subcommand level at all
     node: tuple[str, ...] = ()
