@@ -26,7 +26,16 @@ from burgee.runtime.errors import (
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at
 from burgee.runtime.mcp import _serve_mcp
-from burgee.runtime.output import _PRINTED, _QUIET, _dumps, _emit, _jsonable, _Redacting, _text
+from burgee.runtime.output import (
+    _PRINTED,
+    _QUIET,
+    _dumps,
+    _emit,
+    _jsonable,
+    _Redacting,
+    _Status,
+    _text,
+)
 from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
@@ -278,11 +287,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         _freeze()
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Redacting(sys.stdout), _Redacting(sys.stderr)
+    status = _Status(sys.stderr)
+    sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     finally:
         sys.stdout, sys.stderr = streams
+        status.clear()
 
 
 def _freeze() -> None:
