@@ -29,7 +29,7 @@ from burgee.runtime.errors import (
 )
 from burgee.runtime.execute import _as_error, _execute
 from burgee.runtime.kinds import _Any, _Decimal, _Float, _Int, _Null, _Str
-from burgee.runtime.output import _conform, _jsonable, _Redacting, _text
+from burgee.runtime.output import _conform, _jsonable, _Redacting, _Status, _text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.values import _Call
 from tests.runtime_program import install
@@ -281,7 +281,7 @@ def test_what_a_handler_writes_to_stdout_in_any_way_is_redacted(
 ) -> None:
     monkeypatch.setitem(_SECRETS, "hunter2-xyz", "token")
     written = io.StringIO()
-    stream = _Redacting(written)
+    stream = _Redacting(written, _Status(io.StringIO()))
     stream.write("a hunter2-xyz\n")
     stream.writelines(["b hunter2-xyz\n", "c hunter2-xyz\n"])
     assert written.getvalue() == "a <secret:token>\nb <secret:token>\nc <secret:token>\n"

@@ -33,6 +33,7 @@ from burgee.runtime.output import (
     _emit,
     _jsonable,
     _Redacting,
+    _Status,
     _stdin_apart,
     _text,
 )
@@ -297,11 +298,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         _freeze()
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Redacting(sys.stdout), _Redacting(sys.stderr)
+    status = _Status(sys.stderr)
+    sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     finally:
         sys.stdout, sys.stderr = streams
+        status.clear()
 
 
 def _freeze() -> None:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import NoReturn
 
+    from burgee.runtime.output import _Status
     from burgee.runtime.values import _Call
 
 #: Every secret value this process has seen (value -> name): an option given `secret=True`
@@ -88,11 +89,11 @@ class Context:
         if self._report is not None:
             self._report(done, total, message)
             return
-        if not sys.stderr.isatty():
+        status: _Status | None = getattr(sys.stderr, "status", None)
+        if status is None or not sys.stderr.isatty():
             return
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
-        sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
-        sys.stderr.flush()
+        status.show(f"{self.command}: {amount} {message or ''}".rstrip())
 
     def log(self, level: str, message: str, **data: object) -> None:
         """Log `message` (and `data`): to an MCP client that asked for the level, else to

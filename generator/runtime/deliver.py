@@ -126,18 +126,29 @@ def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr; an
-    error with its own text for people shows only that, without --json."""
+    """Report an error: the envelope on stdout in JSON mode, and last on stderr for programs
+    and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only the
+    message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
+        return error.exit_code
+    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    if not json_mode and _agent() is None and _is_terminal(sys.stderr):
+        _emit(sys.stderr, text)
         return error.exit_code
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n")
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
     _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
     return error.exit_code
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False  # NOTE: a closed or replaced stream is nobody's terminal
 
 
 #: The inputs of `output`, read by its reader, argparse, completion and every document that

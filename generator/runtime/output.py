@@ -255,6 +255,9 @@ def _emit(stream: Any, text: str) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
     that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
     No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
+    status: _Status | None = getattr(stream, "status", None)
+    if status is not None:
+        status.clear()
     if _SECRETS:
         text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
@@ -280,14 +283,37 @@ def _emit(stream: Any, text: str) -> None:
         view = view[os.write(descriptor, view) :]
 
 
-class _Redacting:
-    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
-    secrets the process has seen (`<secret:NAME>`) on its way out."""
+class _Status:
+    """The one line `ctx.progress` keeps at the bottom of a terminal (on stderr): erased before
+    anything else is written there or on stdout, so no text lands on its line, and at the end
+    of the run, whatever ended it."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
+        self.shown = False
+
+    def show(self, text: str) -> None:
+        self.shown = True
+        self.stream.write(f"\r\x1b[K{text}")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.shown = False
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+class _Redacting:
+    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
+    secrets the process has seen (`<secret:NAME>`) on its way out, after the status line."""
+
+    def __init__(self, stream: Any, status: _Status) -> None:
+        self.stream = stream
+        self.status = status
 
     def write(self, text: str) -> int:
+        self.status.clear()
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
         return int(self.stream.write(text))

@@ -897,11 +897,11 @@ class Context:
         if self._report is not None:
             self._report(done, total, message)
             return
-        if not sys.stderr.isatty():
+        status: _Status | None = getattr(sys.stderr, "status", None)
+        if status is None or not sys.stderr.isatty():
             return
         amount = f"{done:g}/{total:g}" if total else f"{done:g}"
-        sys.stderr.write(f"\r\x1b[K{self.command}: {amount} {message or ''}")
-        sys.stderr.flush()
+        status.show(f"{self.command}: {amount} {message or ''}".rstrip())
 
     def log(self, level: str, message: str, **data: object) -> None:
         """Log `message` (and `data`): to an MCP client that asked for the level, else to
@@ -2167,6 +2167,9 @@ def _emit(stream: Any, text: str) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
     that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
     No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
+    status: _Status | None = getattr(stream, "status", None)
+    if status is not None:
+        status.clear()
     if _SECRETS:
         text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
@@ -2192,14 +2195,37 @@ def _emit(stream: Any, text: str) -> None:
         view = view[os.write(descriptor, view) :]
 
 
-class _Redacting:
-    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
-    secrets the process has seen (`<secret:NAME>`) on its way out."""
+class _Status:
+    """The one line `ctx.progress` keeps at the bottom of a terminal (on stderr): erased before
+    anything else is written there or on stdout, so no text lands on its line, and at the end
+    of the run, whatever ended it."""
 
     def __init__(self, stream: Any) -> None:
         self.stream = stream
+        self.shown = False
+
+    def show(self, text: str) -> None:
+        self.shown = True
+        self.stream.write(f"\r\x1b[K{text}")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.shown = False
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+class _Redacting:
+    """sys.stdout or sys.stderr while the tool runs: what a handler prints is cleaned of the
+    secrets the process has seen (`<secret:NAME>`) on its way out, after the status line."""
+
+    def __init__(self, stream: Any, status: _Status) -> None:
+        self.stream = stream
+        self.status = status
 
     def write(self, text: str) -> int:
+        self.status.clear()
         if _SECRETS:
             text = _redact_text(text, _SECRETS)
         return int(self.stream.write(text))
@@ -3213,18 +3239,29 @@ def _failure_envelope(error: CommandError, agent: bool) -> dict[str, Any]:
 
 
 def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
-    """Report an error: the envelope on stdout in JSON mode, and always last on stderr; an
-    error with its own text for people shows only that, without --json."""
+    """Report an error: the envelope on stdout in JSON mode, and last on stderr for programs
+    and agents; a person at a terminal (stderr a terminal, no --json, no agent) reads only the
+    message and hint. An error with its own text for people shows only that, without --json."""
     if error.text is not None and not json_mode:
         _emit(sys.stderr, error.text if error.text.endswith("\n") else error.text + "\n")
+        return error.exit_code
+    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
+    if not json_mode and _agent() is None and _is_terminal(sys.stderr):
+        _emit(sys.stderr, text)
         return error.exit_code
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
         _emit(sys.stdout, line + "\n")
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
     _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
     return error.exit_code
+
+
+def _is_terminal(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, OSError, ValueError):
+        return False  # NOTE: a closed or replaced stream is nobody's terminal
 
 
 #: The inputs of `output`, read by its reader, argparse, completion and every document that
@@ -7685,11 +7722,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         _freeze()
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = _Redacting(sys.stdout), _Redacting(sys.stderr)
+    status = _Status(sys.stderr)
+    sys.stdout, sys.stderr = _Redacting(sys.stdout, status), _Redacting(sys.stderr, status)
     try:
         return _main(sys.argv[1:] if argv is None else list(argv))
     finally:
         sys.stdout, sys.stderr = streams
+        status.clear()
 
 
 def _freeze() -> None:
