@@ -73,6 +73,46 @@ def test_a_moved_internal_code_is_the_exit_code(tmp_path: Path) -> None:
     assert failed.error_line()["error"]["kind"] == "internal"
 
 
+CLICK_STYLE = """
+from burgee import CommandError, command, program
+
+program(name="port", exit_codes={"internal": 70})
+
+
+class Failed(CommandError):
+    \"\"\"What Click's ClickException was: exit 1.\"\"\"
+
+    kind = "failed"
+    exit_code = 1
+
+
+@command(effects="read_only")
+def go() -> str:
+    \"\"\"Fail as the Click original did.\"\"\"
+    raise Failed("it did not work")
+"""
+
+
+def test_a_moved_internal_code_frees_exit_code_1_for_a_declared_error(tmp_path: Path) -> None:
+    tool = generate(tmp_path, CLICK_STYLE)
+    failed = run(tool, "go", "--json")
+    assert (failed.code, failed.error_line()["error"]["kind"]) == (1, "failed")
+    codes = {e["kind"]: e["exit_code"] for e in run(tool, "schema").json()["errors"]}
+    assert (codes["failed"], codes["internal"]) == (1, 70)
+
+
+def test_exit_code_1_is_internals_until_it_is_moved(tmp_path: Path) -> None:
+    (tmp_path / "handlers.py").write_text(
+        CLICK_STYLE.replace(', exit_codes={"internal": 70}', ""), encoding="utf-8"
+    )
+    result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "port.py"))
+    assert result.returncode == 2
+    assert (
+        "exit_code 1 of Failed must be between 1 and 125 and not one of the built-in codes: "
+        "1 (internal), 2 (usage)" in result.stderr
+    )
+
+
 def test_mcp_returns_the_result_and_names_the_outcome() -> None:
     params = StdioServerParameters(command=sys.executable, args=[str(DIFFY), "--mcp"])
 

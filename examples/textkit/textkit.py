@@ -4349,19 +4349,16 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
     if not recorder.plain:
         return None
     found: dict[str, Any] = {}
-    #: The positional words, and whether an option came between two of them.
+    #: The positional words, wherever they stand among the options (argparse reads the line
+    #: intermixed: `_new_parser`).
     loose: list[str] = []
-    split = False
     index = 0
     while index < len(words):
         word = words[index]
         index += 1
         if word[:1] != "-" or word == "-":
-            if loose and split:
-                return None
             loose.append(word)
             continue
-        split = bool(loose)
         name, has_value, value = word.partition("=")
         argument = recorder.options.get(name)
         if argument is None or (has_value and name[:2] != "--"):
@@ -4595,6 +4592,19 @@ def _as_written(text: str) -> str:
     return text.replace("%", "%%") if "%(prog)" in text else text
 
 
+#: What a word after `--` starts with while argparse reads it (`_new_parser`): no flag does.
+_MASK = "\x00--"
+
+
+def _unmasked(value: Any) -> Any:
+    """A parsed value with the mask of the words after `--` taken off."""
+    if isinstance(value, str):
+        return value[len(_MASK) :] if value[: len(_MASK)] == _MASK else value
+    if isinstance(value, list):
+        return [_unmasked(item) for item in value]
+    return value
+
+
 def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting."""
     import argparse
@@ -4605,7 +4615,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         ) -> argparse.Namespace:
             # NOTE: argparse's own, but the unknown words as argv has them: its message joins
             # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self.parse_known_args(args, namespace)
+            parsed, extras = self._intermixed(list(args or ()))
             if extras:
                 # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
                 shown = [
@@ -4629,7 +4639,19 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 )
             return parsed
 
+        def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
+            """Read as Click, Typer and git read a line: options may come between positionals
+            (`commit a.txt -m x b.txt`), up to `--`. argparse's intermixed reading (before
+            Python 3.13) takes the words after `--` for options, so each is masked until read."""
+            cut = args.index("--") if "--" in args else len(args)
+            masked = [*args[:cut], *(_MASK + word for word in args[cut + 1 :])]
+            parsed, extras = self.parse_known_intermixed_args(masked)
+            for name, value in vars(parsed).items():
+                setattr(parsed, name, _unmasked(value))
+            return parsed, _unmasked(extras)
+
         def _check_value(self, action: argparse.Action, value: Any) -> None:
+            value = _unmasked(value)
             # NOTE: a choice that is not one says so as a converter does (`_expected`, the
             # long flag or the key named), not in argparse's words.
             if action.choices is not None and value not in action.choices:

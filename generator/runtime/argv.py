@@ -213,6 +213,19 @@ def _as_written(text: str) -> str:
     return text.replace("%", "%%") if "%(prog)" in text else text
 
 
+#: What a word after `--` starts with while argparse reads it (`_new_parser`): no flag does.
+_MASK = "\x00--"
+
+
+def _unmasked(value: Any) -> Any:
+    """A parsed value with the mask of the words after `--` taken off."""
+    if isinstance(value, str):
+        return value[len(_MASK) :] if value[: len(_MASK)] == _MASK else value
+    if isinstance(value, list):
+        return [_unmasked(item) for item in value]
+    return value
+
+
 def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.ArgumentParser:
     """An ArgumentParser whose errors become usage errors instead of exiting."""
     import argparse
@@ -223,7 +236,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         ) -> argparse.Namespace:
             # NOTE: argparse's own, but the unknown words as argv has them: its message joins
             # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self.parse_known_args(args, namespace)
+            parsed, extras = self._intermixed(list(args or ()))
             if extras:
                 # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
                 shown = [
@@ -247,7 +260,19 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 )
             return parsed
 
+        def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
+            """Read as Click, Typer and git read a line: options may come between positionals
+            (`commit a.txt -m x b.txt`), up to `--`. argparse's intermixed reading (before
+            Python 3.13) takes the words after `--` for options, so each is masked until read."""
+            cut = args.index("--") if "--" in args else len(args)
+            masked = [*args[:cut], *(_MASK + word for word in args[cut + 1 :])]
+            parsed, extras = self.parse_known_intermixed_args(masked)
+            for name, value in vars(parsed).items():
+                setattr(parsed, name, _unmasked(value))
+            return parsed, _unmasked(extras)
+
         def _check_value(self, action: argparse.Action, value: Any) -> None:
+            value = _unmasked(value)
             # NOTE: a choice that is not one says so as a converter does (`_expected`, the
             # long flag or the key named), not in argparse's words.
             if action.choices is not None and value not in action.choices:

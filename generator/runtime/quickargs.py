@@ -98,19 +98,16 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
     if not recorder.plain:
         return None
     found: dict[str, Any] = {}
-    #: The positional words, and whether an option came between two of them.
+    #: The positional words, wherever they stand among the options (argparse reads the line
+    #: intermixed: `_new_parser`).
     loose: list[str] = []
-    split = False
     index = 0
     while index < len(words):
         word = words[index]
         index += 1
         if word[:1] != "-" or word == "-":
-            if loose and split:
-                return None
             loose.append(word)
             continue
-        split = bool(loose)
         name, has_value, value = word.partition("=")
         argument = recorder.options.get(name)
         if argument is None or (has_value and name[:2] != "--"):
