@@ -6,7 +6,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _take_yes
+from burgee.runtime.argv import (
+    _find,
+    _Invocation,
+    _keep_argv_secrets,
+    _new_parser,
+    _read_json_input,
+    _take_yes,
+)
 from burgee.runtime.batch import _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
@@ -397,6 +404,7 @@ def _main(args: list[str]) -> int:
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
         return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
+        _keep_argv_secrets(args)
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
         return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)

@@ -506,6 +506,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_did_you_mean",
         "_digits",
         "_group_help",
+        "_keep_argv_secrets",
         "_new_parser",
         "_tool_flags",
     ),
@@ -4981,7 +4982,9 @@ def _unrecognized(words: list[str]) -> str:
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag or word.startswith("-"):
+        elif after_flag or word.startswith("-") or '"' in word:
+            # NOTE: a word holding a JSON string may be `--json` input that is no object
+            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:
@@ -4992,6 +4995,38 @@ def _unrecognized(words: list[str]) -> str:
         return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _keep_argv_secrets(argv: Sequence[str]) -> None:
+    """Before a usage error is written: every value argv gives an option that is secret in
+    any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
+    (an option given before its command, the words after a command `--schema` does not know,
+    a word `--json` input leaves over). Only on an error: a run that succeeds reads each
+    secret as it converts it (`values._keep_secret`)."""
+    takes: dict[str, tuple[str, int]] = {}
+    for row in COMMANDS.values():
+        for name, flags, _, _, options in row[3]:
+            settings = dict(options)
+            if settings.get("secret"):
+                nargs = settings.get("nargs")
+                for flag in flags:
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+    if not takes:
+        return
+    index = 0
+    while index < len(argv) and argv[index] != "--":
+        word = argv[index]
+        index += 1
+        flag, has_value, value = word.partition("=")
+        if flag not in takes and word[:2] in takes and word[:2] != "--":
+            flag, has_value, value = word[:2], "=", word[2:].removeprefix("=")
+        if flag not in takes:
+            continue
+        name, count = takes[flag]
+        values = [value] if has_value else list(argv[index : index + count])
+        for text in values:
+            if text:
+                _SECRETS[text] = name
 
 
 def _looks_like_flag(word: str) -> bool:
@@ -5133,8 +5168,10 @@ def _describe(invocation: _Invocation) -> object | None:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):
             extra = []  # NOTE: the root command, named by no word: its words are values
-        if extra and extra[0] not in HELP_FLAGS:
-            path = " ".join((path, *extra)).strip()
+        # NOTE: the command's own options (and their values) say nothing of which command, as
+        # with --help: `tool login --token T --schema` is login's schema.
+        extra = extra[: next((i for i, word in enumerate(extra) if word[:1] == "-"), None)]
+        path = " ".join((path, *extra)).strip()
     else:
         return None
     import json
@@ -7979,6 +8016,7 @@ def _main(args: list[str]) -> int:
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
         return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
+        _keep_argv_secrets(args)
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
         return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)
