@@ -2220,11 +2220,15 @@ def _width(text: str) -> int:
     )
 
 
-def _emit(stream: Any, text: str) -> None:
+def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
     that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
-    No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
-    if _SECRETS:
+    No secret the process has seen is ever written: each becomes `<secret:NAME>`; JSON text
+    comes redacted as data (`sanitize._redact`, `redact=False`), which this would break (a
+    secret of digits in a number)."""
+    if not redact:
+        stream = stream.stream if isinstance(stream, _Redacting) else stream
+    elif _SECRETS:
         text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
@@ -2967,23 +2971,30 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
-def _sanitize_walk(value: Any, change: Callable[[str], str], keys: bool) -> Any:
-    """`change` applied to every string in JSON data (dict keys too when `keys`); the same
+def _sanitize_walk(
+    value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
+) -> Any:
+    """`change` applied to every string in JSON data (dict keys too when `keys`; with
+    `numbers`, a number's JSON text too: it becomes a string when that changes); the same
     object back when nothing changed, at any depth. Keys that become equal merge (the later
     value wins)."""
     if isinstance(value, str):
         return change(value)
+    if numbers and type(value) in (int, float):
+        text = repr(value)
+        changed_text = change(text)
+        return value if changed_text is text else changed_text
     if isinstance(value, dict):
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
             new_key = change(key) if keys and isinstance(key, str) else key
-            new_item = _sanitize_walk(item, change, keys)
+            new_item = _sanitize_walk(item, change, keys, numbers)
             changed = changed or new_key is not key or new_item is not item
             mapped[new_key] = new_item
         return mapped if changed else value
     if isinstance(value, (list, tuple)):
-        items = [_sanitize_walk(item, change, keys) for item in value]
+        items = [_sanitize_walk(item, change, keys, numbers) for item in value]
         if all(items[index] is value[index] for index in range(len(items))):
             return value
         return items if isinstance(value, list) else tuple(items)
@@ -3027,12 +3038,14 @@ def _redact_text(text: str, secrets: dict[str, str]) -> str:
 
 
 def _redact(value: Any, secrets: dict[str, str]) -> Any:
-    """`_redact_text` over every string in JSON data, dict keys included; the same object when
-    no secret occurs."""
+    """`_redact_text` over every string in JSON data, dict keys included, and over the JSON
+    text of every number: a number that shows a secret becomes that text, redacted (a string:
+    the data stays JSON, where redacting its serialised text would not); the same object when
+    no secret occurs. (true, false and null are left as they are.)"""
     ordered = _redaction_order(secrets)
     if not ordered:
         return value
-    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), keys=True)
+    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), True, True)
 
 
 def _quarantine(text: str) -> str:
@@ -3336,9 +3349,11 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
-        _emit(sys.stdout, line + "\n")
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
-    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
+        _emit(sys.stdout, line + "\n", redact=False)
+    else:
+        hint = f"hint: {error.hint}\n" if error.hint else ""
+        _emit(sys.stderr, f"{prog}: error: {error.message}\n{hint}")
+    _emit(sys.stderr, line + "\n", redact=False)
     return error.exit_code
 
 
@@ -6901,8 +6916,10 @@ class _McpServer(_McpLoop):
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
-        if _SECRETS:
-            text = _redact_text(text, _SECRETS)
+        if _SECRETS and _redact_text(text, _SECRETS) is not text:
+            # NOTE: a secret in the message (a progress or log message, say; an answer's data
+            # was redacted on delivery): redacted as data, so the message stays JSON.
+            text = self.dumps(_redact(self.codec.load(text), _SECRETS))
         if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
             answers = self.batches.get(self.thread())
             if answers is not None:
@@ -7682,7 +7699,7 @@ def _main(args: list[str]) -> int:
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            _emit(sys.stdout, _dumps(envelope) + "\n")
+            _emit(sys.stdout, _dumps(_redact(envelope, _SECRETS)) + "\n", redact=False)
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:

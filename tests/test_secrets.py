@@ -51,7 +51,7 @@ def unlock(
     }
     if number:
         said["number"] = int(token)
-        said["ratio"] = float(token) / 10
+        said["ratio"] = float(token)
     return said
 '''
 
@@ -111,6 +111,27 @@ def test_a_secret_is_redacted_as_given_and_as_written(
     for text in hidden:
         assert text not in configured.out + configured.err, (text, configured)
         assert text not in raw, (text, raw)
+
+
+@pytest.mark.parametrize("how", ["flag", "env", "json"])
+def test_a_secret_of_digits_keeps_the_answer_json(tool: Path, how: str) -> None:
+    """A text secret the handler turns into a number: the number is redacted as its text
+    would be (it becomes the string), and `--json` stays one JSON document."""
+    given = {
+        "flag": (["unlock", "--token", "20261231", "--number", "--json"], None),
+        "env": (["unlock", "--number", "--json"], {"VAULT_TOKEN": "20261231"}),
+        "json": (["unlock", "--json", '{"token": "20261231", "number": true}'], None),
+    }
+    argv, env = given[how]
+    answer = run(tool, *argv, env=env)
+    assert "20261231" not in answer.out + answer.err
+    data = json.loads(answer.out)["data"]
+    assert data["number"] == "<secret:token>"
+    assert data["ratio"] == "<secret:token>.0"
+    raw = _mcp(tool, {"token": "20261231", "number": True})
+    assert b"20261231" not in raw
+    for message in raw.splitlines():
+        json.loads(message)
 
 
 SECRET = "hunter2-S3CR3T"

@@ -52,7 +52,7 @@ from burgee.runtime.program import (
     VERSION,
 )
 from burgee.runtime.quickargs import _quick_parse
-from burgee.runtime.sanitize import _redact_text
+from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call, _jsonable_text
@@ -389,7 +389,7 @@ def _main(args: list[str]) -> int:
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            _emit(sys.stdout, _dumps(envelope) + "\n")
+            _emit(sys.stdout, _dumps(_redact(envelope, _SECRETS)) + "\n", redact=False)
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:

@@ -123,9 +123,11 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
-        _emit(sys.stdout, line + "\n")
-    text = f"{prog}: error: {error.message}\n" + (f"hint: {error.hint}\n" if error.hint else "")
-    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
+        _emit(sys.stdout, line + "\n", redact=False)
+    else:
+        hint = f"hint: {error.hint}\n" if error.hint else ""
+        _emit(sys.stderr, f"{prog}: error: {error.message}\n{hint}")
+    _emit(sys.stderr, line + "\n", redact=False)
     return error.exit_code
 
 
