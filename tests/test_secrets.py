@@ -176,3 +176,10 @@ def test_no_usage_error_shows_a_secret(tool: Path, argv: list[str]) -> None:
         assert answer.code == 2, answer
         assert SECRET not in answer.out + answer.err, answer
         assert answer.error_line()["error"]["kind"] == "usage"
+
+
+def test_a_tool_wide_flag_is_never_taken_for_a_secret(tool: Path) -> None:
+    """`--token --field x`: the tool takes `--field` out before the command's parser sees it,
+    so it is no value of `--token`, and its own error names it."""
+    answer = run(tool, "unlock", "--token", "--field", "x")
+    assert answer.error_line()["error"]["message"] == "--field goes with schema, --schema or --llms"

@@ -170,13 +170,13 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             return None
         type_ref = type_ref.model_copy(update={"kind": "count"})
     if settings.get("secret"):
-        number = _not_text(type_ref)
-        if number is not None:
+        unfit = _not_text(type_ref)
+        if unfit is not None:
             reader.error(
                 written["secret"],
                 f"secret=True of {name!r} needs a type whose values are text, not "
-                f"{number}: it is written as the text <secret:{name}> in its place, which "
-                f"{number} cannot hold; take it as str (pattern= can keep it to digits)",
+                f"{unfit}: it is written as the text <secret:{name}> in its place, which "
+                f"{unfit} cannot hold; take it as str (pattern= can keep it to digits)",
             )
             return None
     default_code, default, required = None, None, True
@@ -251,8 +251,11 @@ def _not_text(ref: TypeRef) -> str | None:
     """What in a secret's type is not text (a number, a boolean, a record, a choice of
     numbers), as written; None when every value of it is a JSON string."""
     if ref.kind in ("list", "tuple", "dict"):
-        parts = (ref.item, ref.value, *ref.items)
-        return next((found for part in parts if part for found in [_not_text(part)] if found), None)
+        for part in (ref.item, ref.value, *ref.items):
+            found = _not_text(part) if part is not None else None
+            if found is not None:
+                return found
+        return None
     if ref.kind in ("choice", "enum"):
         return None if all(isinstance(c, str) for c in ref.choices) else ref.source
     return None if ref.kind in TEXT else ref.source

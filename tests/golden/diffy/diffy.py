@@ -4505,9 +4505,11 @@ def _keep_argv_secrets(argv: Sequence[str]) -> None:
         if flag not in takes:
             continue
         name, count = takes[flag]
-        values = [value] if has_value else list(argv[index : index + count])
+        # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
+        # takes it out first.
+        values = [value] if has_value else argv[index : index + count]
         for text in values:
-            if text:
+            if text and _flag(text.partition("=")[0]) is None:
                 _SECRETS[text] = name
 
 
