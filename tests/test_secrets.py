@@ -23,7 +23,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Literal, Optional
 
-from burgee import Option, command, program
+from burgee import Context, Option, command, program
 
 program(name="vault", version="1.0.0", config=True)
 
@@ -53,6 +53,13 @@ def unlock(
         said["number"] = int(token)
         said["ratio"] = float(token)
     return said
+
+
+@command(effects="read_only")
+def account(ctx: Context = None) -> dict:
+    """Read an account number, a secret the handler names itself."""
+    ctx.secret(12345678, "account")
+    return {"number": 12345678, "text": "account 12345678"}
 '''
 
 KEY = "A1B2C3D4-0000-4000-8000-00000000ABCD"
@@ -183,3 +190,13 @@ def test_a_tool_wide_flag_is_never_taken_for_a_secret(tool: Path) -> None:
     so it is no value of `--token`, and its own error names it."""
     answer = run(tool, "unlock", "--token", "--field", "x")
     assert answer.error_line()["error"]["message"] == "--field goes with schema, --schema or --llms"
+
+
+def test_a_number_a_handler_calls_secret_is_redacted(tool: Path) -> None:
+    """`ctx.secret(12345678)`: a number is kept as its text (it was once ignored, silently)."""
+    answer = run(tool, "account", "--json")
+    assert "12345678" not in answer.out + answer.err
+    assert answer.json()["data"] == {
+        "number": "<secret:account>",
+        "text": "account <secret:account>",
+    }
