@@ -7631,7 +7631,10 @@ def _main(args: list[str]) -> int:
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            _emit(sys.stdout, _dumps(_redact(envelope, _SECRETS)) + "\n", redact=False)
+            # NOTE: redacted as data, so it stays JSON (delivery did most; not `--explain`'s);
+            # `_redact` is in a section of its own, which a run with no secret never loads.
+            shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
+            _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:
