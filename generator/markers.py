@@ -143,8 +143,9 @@ class Context:
         (`logging/setLevel`), a line on stderr on the command line (warning and above, or
         every level with `--debug`)."""
 
-    def secret(self, value: str, name: str = "secret") -> None:
-        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
+    def secret(self, value: str | float, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
+        number is kept as its text (a number that shows it is written as that text redacted)."""
 
     def action_required(
         self, *, reason: str, message: str, next: Sequence[dict[str, str]] = ()

@@ -433,6 +433,8 @@ def test_a_negative_number_is_a_value_not_a_flag(number: str) -> None:
 def test_only_hidden_words_left_over_say_how_many() -> None:
     assert _unrecognized(["--tokn", "s3cret"]) == "unrecognized arguments: --tokn (and 1 more)"
     assert _unrecognized(["-1x"]) == "unrecognized arguments: 1 not shown"
+    # NOTE: a word holding a JSON string may be `--json` input that is no object: a secret.
+    assert _unrecognized(['["s3cret"]', "[1]"]) == "unrecognized arguments: [1] (and 1 more)"
 
 
 def test_no_flag_is_suggested_for_the_words_after_a_double_dash() -> None:

@@ -233,6 +233,24 @@ def test_redact_reaches_keys_and_nested_values() -> None:
     assert "hunter22" not in json.dumps(out)
 
 
+def test_a_number_that_shows_a_secret_becomes_its_text_redacted() -> None:
+    """Redacted as data, not in the serialised text: the answer stays JSON."""
+    secrets = {"20261231": "PIN"}
+    data = {"n": 20261231, "f": 20261231.5, "in": 1202612319, "no": 2026, "ok": True, "x": None}
+    out = _redact(data, secrets)
+    assert out == {
+        "n": "<secret:PIN>",
+        "f": "<secret:PIN>.5",
+        "in": "1<secret:PIN>9",
+        "no": 2026,
+        "ok": True,
+        "x": None,
+    }
+    assert "20261231" not in json.dumps(out)
+    kept = {"n": [1, 2.5], "ok": False}
+    assert _redact(kept, secrets) is kept
+
+
 # --- quarantine ------------------------------------------------------------------------
 
 OPENING = re.compile(r"<\s*untrusted_tool_output\s*>", re.IGNORECASE)

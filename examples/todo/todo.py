@@ -562,6 +562,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_did_you_mean",
         "_digits",
         "_group_help",
+        "_keep_argv_secrets",
         "_new_parser",
         "_tool_flags",
     ),
@@ -919,8 +920,11 @@ class Context:
         """The coding agent running this tool, when the environment names one."""
         return _agent()
 
-    def secret(self, value: str, name: str = "secret") -> None:
-        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
+    def secret(self, value: str | float, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
+        number is kept as its text (a number that shows it is written as that text redacted)."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = repr(value)
         if isinstance(value, str) and value:
             _SECRETS[value] = name
 
@@ -1754,9 +1758,7 @@ class _Call:
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
         if secret and source != "default":
-            for text in raw if isinstance(raw, list) else (raw,):
-                if isinstance(text, str) and text:
-                    _SECRETS[text] = key
+            _keep_secret(raw, key)
         # NOTE: a default, or a nullable parameter's None, is a value of its type already.
         kept: _T = raw
         if source == "default":
@@ -1774,11 +1776,14 @@ class _Call:
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
-            return self.sources.settle(self, key, convert(raw), secret)
+            converted = convert(raw)
         except ValueError as error:
             reason = "not a valid value (secret, not shown)" if secret else error
             self.problems.append(f"{label}: {reason}")
             return fallback
+        if secret:
+            _keep_secret(converted, key)
+        return self.sources.settle(self, key, converted, secret)
 
     def values(
         self,
@@ -1835,6 +1840,22 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _keep_secret(value: object, name: str) -> None:
+    """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
+    a secret, as given and as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
+    without leading zeros, a path without `./`): any spelling of it is redacted."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _keep_secret(item, name)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _keep_secret(item, name)
+    elif value is not None and value is not _REQUIRED:
+        text = _jsonable(value)
+        if isinstance(text, str) and text:
+            _SECRETS[text] = name
 
 
 def _ask(question: str, default: object, secret: bool) -> str | None:
@@ -2141,14 +2162,18 @@ def _width(text: str) -> int:
     )
 
 
-def _emit(stream: Any, text: str) -> None:
+def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
     that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
-    No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
+    No secret the process has seen is ever written: each becomes `<secret:NAME>`; JSON text
+    comes redacted as data (`sanitize._redact`, `redact=False`), which this would break (a
+    secret of digits in a number). The status line (`_Status`) is erased first."""
     status: _Status | None = getattr(stream, "status", None)
     if status is not None:
         status.clear()
-    if _SECRETS:
+    if not redact:
+        stream = stream.stream if isinstance(stream, _Redacting) else stream
+    elif _SECRETS:
         text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
     if buffer is None:
@@ -2821,23 +2846,30 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
-def _sanitize_walk(value: Any, change: Callable[[str], str], keys: bool) -> Any:
-    """`change` applied to every string in JSON data (dict keys too when `keys`); the same
+def _sanitize_walk(
+    value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
+) -> Any:
+    """`change` applied to every string in JSON data (dict keys too when `keys`; with
+    `numbers`, a number's JSON text too: it becomes a string when that changes); the same
     object back when nothing changed, at any depth. Keys that become equal merge (the later
     value wins)."""
     if isinstance(value, str):
         return change(value)
+    if numbers and type(value) in (int, float):
+        text = repr(value)
+        changed_text = change(text)
+        return value if changed_text is text else changed_text
     if isinstance(value, dict):
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
             new_key = change(key) if keys and isinstance(key, str) else key
-            new_item = _sanitize_walk(item, change, keys)
+            new_item = _sanitize_walk(item, change, keys, numbers)
             changed = changed or new_key is not key or new_item is not item
             mapped[new_key] = new_item
         return mapped if changed else value
     if isinstance(value, (list, tuple)):
-        items = [_sanitize_walk(item, change, keys) for item in value]
+        items = [_sanitize_walk(item, change, keys, numbers) for item in value]
         if all(items[index] is value[index] for index in range(len(items))):
             return value
         return items if isinstance(value, list) else tuple(items)
@@ -2881,12 +2913,14 @@ def _redact_text(text: str, secrets: dict[str, str]) -> str:
 
 
 def _redact(value: Any, secrets: dict[str, str]) -> Any:
-    """`_redact_text` over every string in JSON data, dict keys included; the same object when
-    no secret occurs."""
+    """`_redact_text` over every string in JSON data, dict keys included, and over the JSON
+    text of every number: a number that shows a secret becomes that text, redacted (a string:
+    the data stays JSON, where redacting its serialised text would not); the same object when
+    no secret occurs. (true, false and null are left as they are.)"""
     ordered = _redaction_order(secrets)
     if not ordered:
         return value
-    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), keys=True)
+    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), True, True)
 
 
 def _quarantine(text: str) -> str:
@@ -3230,8 +3264,10 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
-        _emit(sys.stdout, line + "\n")
-    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
+        _emit(sys.stdout, line + "\n", redact=False)
+    else:
+        _emit(sys.stderr, text)
+    _emit(sys.stderr, line + "\n", redact=False)
     return error.exit_code
 
 
@@ -4747,7 +4783,9 @@ def _unrecognized(words: list[str]) -> str:
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag or word.startswith("-"):
+        elif after_flag or word.startswith("-") or '"' in word:
+            # NOTE: a word holding a JSON string may be `--json` input that is no object
+            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:
@@ -4758,6 +4796,40 @@ def _unrecognized(words: list[str]) -> str:
         return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _keep_argv_secrets(argv: Sequence[str]) -> None:
+    """Before a usage error is written: every value argv gives an option that is secret in
+    any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
+    (an option given before its command, the words after a command `--schema` does not know,
+    a word `--json` input leaves over). Only on an error: a run that succeeds reads each
+    secret as it converts it (`values._keep_secret`)."""
+    takes: dict[str, tuple[str, int]] = {}
+    for row in COMMANDS.values():
+        for name, flags, _, _, options in row[3]:
+            settings = dict(options)
+            if settings.get("secret"):
+                nargs = settings.get("nargs")
+                for flag in flags:
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+    if not takes:
+        return
+    index = 0
+    while index < len(argv) and argv[index] != "--":
+        word = argv[index]
+        index += 1
+        flag, has_value, value = word.partition("=")
+        if flag not in takes and word[:2] in takes and word[:2] != "--":
+            flag, has_value, value = word[:2], "=", word[2:].removeprefix("=")
+        if flag not in takes:
+            continue
+        name, count = takes[flag]
+        # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
+        # takes it out first.
+        values = [value] if has_value else argv[index : index + count]
+        for text in values:
+            if text and _flag(text.partition("=")[0]) is None:
+                _SECRETS[text] = name
 
 
 def _looks_like_flag(word: str) -> bool:
@@ -4904,8 +4976,10 @@ def _describe(invocation: _Invocation) -> object | None:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):
             extra = []  # NOTE: the root command, named by no word: its words are values
-        if extra and extra[0] not in HELP_FLAGS:
-            path = " ".join((path, *extra)).strip()
+        # NOTE: the command's own options (and their values) say nothing of which command, as
+        # with --help: `tool login --token T --schema` is login's schema.
+        extra = extra[: next((i for i, word in enumerate(extra) if word[:1] == "-"), None)]
+        path = " ".join((path, *extra)).strip()
     else:
         return None
     import json
@@ -6991,8 +7065,10 @@ class _McpServer(_McpLoop):
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
-        if _SECRETS:
-            text = _redact_text(text, _SECRETS)
+        if _SECRETS and _redact_text(text, _SECRETS) is not text:
+            # NOTE: a secret in the message (a progress or log message, say; an answer's data
+            # was redacted on delivery): redacted as data, so the message stays JSON.
+            text = self.dumps(_redact(self.codec.load(text), _SECRETS))
         if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
             answers = self.batches.get(self.thread())
             if answers is not None:
@@ -7786,7 +7862,10 @@ def _main(args: list[str]) -> int:
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            _emit(sys.stdout, _dumps(envelope) + "\n")
+            # NOTE: redacted as data, so it stays JSON (delivery did most; not `--explain`'s);
+            # `_redact` is in a section of its own, which a run with no secret never loads.
+            shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
+            _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:
@@ -7801,6 +7880,7 @@ def _main(args: list[str]) -> int:
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
         return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
+        _keep_argv_secrets(args)
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
         return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)

@@ -28,6 +28,10 @@ SPELLINGS: dict[str, TypeKind] = {
 #: Kinds whose values are instances of a standard-library class (`Path`, `date`, ...).
 CONSTRUCTED = tuple(kind for kind, spec in TYPES.items() if spec.module)
 
+#: Kinds whose every value a tool writes as a JSON string (the only ones a secret may have: it
+#: is redacted as text, `<secret:NAME>`).
+TEXT: tuple[TypeKind, ...] = ("str", "path", "date", "datetime", "time", "uuid", "decimal")
+
 
 def spelling(kind: str) -> str:
     """The canonical annotation of a leaf kind (`datetime.date`; a count's is `int`)."""

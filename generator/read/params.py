@@ -7,7 +7,7 @@ import re
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Param, TypeRef
-from burgee.model.kinds import CONSTRUCTED, python_type, spelling
+from burgee.model.kinds import CONSTRUCTED, TEXT, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import (
     NotLiteral,
@@ -135,12 +135,15 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         return _context_param(reader, param, name, span)
     role = "option"
     settings: dict[str, object] = {}
+    #: Where each setting is written, for a problem with it.
+    written: dict[str, ast.expr] = {}
     mistyped = False
     if isinstance(marker, ast.Call):
         kind = reader.api_name(marker.func) or ""
         role = "argument" if kind == "Argument" else "option"
         allowed, positional = _MARKER_KEYS[kind]
         args = reader.call_args(marker, positional, allowed, f"{kind}()")
+        written = dict(args)
         for key, value in args.items():
             if key in ("complete", "default_factory"):
                 if is_none(value):
@@ -170,6 +173,16 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             reader.error(param, f"count=True of {name!r} needs the type int, not {type_ref.source}")
             return None
         type_ref = type_ref.model_copy(update={"kind": "count"})
+    if settings.get("secret"):
+        unfit = _not_text(type_ref)
+        if unfit is not None:
+            reader.error(
+                written["secret"],
+                f"secret=True of {name!r} needs a type whose values are text, not "
+                f"{unfit}: it is written as the text <secret:{name}> in its place, which "
+                f"{unfit} cannot hold; take it as str (pattern= can keep it to digits)",
+            )
+            return None
     default_code, default, required = None, None, True
     factory = settings.get("default_factory")
     if factory is not None and _is_ellipsis(param.default):
@@ -236,6 +249,20 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default=default,
         span=span,
     )
+
+
+def _not_text(ref: TypeRef) -> str | None:
+    """What in a secret's type is not text (a number, a boolean, a record, a choice of
+    numbers), as written; None when every value of it is a JSON string."""
+    if ref.kind in ("list", "tuple", "dict"):
+        for part in (ref.item, ref.value, *ref.items):
+            found = _not_text(part) if part is not None else None
+            if found is not None:
+                return found
+        return None
+    if ref.kind in ("choice", "enum"):
+        return None if all(isinstance(c, str) for c in ref.choices) else ref.source
+    return None if ref.kind in TEXT else ref.source
 
 
 def _bounds(

@@ -6,6 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.context import _SECRETS
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
 from burgee.runtime.kinds import _expected, _load_json, _one_of
@@ -340,7 +341,9 @@ def _unrecognized(words: list[str]) -> str:
             shown.append(flag)
             hidden += bool(has_value)
             after_flag = True
-        elif after_flag or word.startswith("-"):
+        elif after_flag or word.startswith("-") or '"' in word:
+            # NOTE: a word holding a JSON string may be `--json` input that is no object
+            # (`--json '["S3CR3T"]'`, which `--json` does not take): a secret is text.
             hidden += 1
             after_flag = False
         else:
@@ -351,6 +354,40 @@ def _unrecognized(words: list[str]) -> str:
         return f"unrecognized arguments: {hidden} not shown"
     more = f" (and {hidden} more)" if hidden else ""
     return "unrecognized arguments: " + " ".join(shown) + more
+
+
+def _keep_argv_secrets(argv: Sequence[str]) -> None:
+    """Before a usage error is written: every value argv gives an option that is secret in
+    any command is a secret (`_SECRETS`), so no message shows it, whichever words it quotes
+    (an option given before its command, the words after a command `--schema` does not know,
+    a word `--json` input leaves over). Only on an error: a run that succeeds reads each
+    secret as it converts it (`values._keep_secret`)."""
+    takes: dict[str, tuple[str, int]] = {}
+    for row in COMMANDS.values():
+        for name, flags, _, _, options in row[3]:
+            settings = dict(options)
+            if settings.get("secret"):
+                nargs = settings.get("nargs")
+                for flag in flags:
+                    takes[flag] = (name, nargs if isinstance(nargs, int) else 1)
+    if not takes:
+        return
+    index = 0
+    while index < len(argv) and argv[index] != "--":
+        word = argv[index]
+        index += 1
+        flag, has_value, value = word.partition("=")
+        if flag not in takes and word[:2] in takes and word[:2] != "--":
+            flag, has_value, value = word[:2], "=", word[2:].removeprefix("=")
+        if flag not in takes:
+            continue
+        name, count = takes[flag]
+        # NOTE: a tool-wide flag is never an option's value (`--token --json`): the tool
+        # takes it out first.
+        values = [value] if has_value else argv[index : index + count]
+        for text in values:
+            if text and _flag(text.partition("=")[0]) is None:
+                _SECRETS[text] = name
 
 
 def _looks_like_flag(word: str) -> bool:

@@ -6,7 +6,14 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _take_yes
+from burgee.runtime.argv import (
+    _find,
+    _Invocation,
+    _keep_argv_secrets,
+    _new_parser,
+    _read_json_input,
+    _take_yes,
+)
 from burgee.runtime.batch import _BatchFailed, _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
@@ -56,7 +63,7 @@ from burgee.runtime.program import (
     VERSION,
 )
 from burgee.runtime.quickargs import _quick_parse
-from burgee.runtime.sanitize import _redact_text
+from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call, _jsonable_text
@@ -404,7 +411,10 @@ def _main(args: list[str]) -> int:
         if envelope is _PRINTED:
             return 0
         if invocation.json:
-            _emit(sys.stdout, _dumps(envelope) + "\n")
+            # NOTE: redacted as data, so it stays JSON (delivery did most; not `--explain`'s);
+            # `_redact` is in a section of its own, which a run with no secret never loads.
+            shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
+            _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
             text = _text(_jsonable(envelope["data"]))
             if text:
@@ -419,6 +429,7 @@ def _main(args: list[str]) -> int:
         # NOTE: a declared outcome (a data state, like diff's 1) exits with its own code.
         return OUTCOMES[envelope["outcome"]][0] if "outcome" in envelope else 0
     except CommandError as error:
+        _keep_argv_secrets(args)
         return _write_error(error, json_mode, PROGRAM)
     except KeyboardInterrupt:
         return _write_error(_Interrupted("interrupted (Ctrl-C)"), json_mode, PROGRAM)

@@ -118,8 +118,11 @@ class Context:
         """The coding agent running this tool, when the environment names one."""
         return _agent()
 
-    def secret(self, value: str, name: str = "secret") -> None:
-        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`."""
+    def secret(self, value: str | float, name: str = "secret") -> None:
+        """Never write `value` (say, a token read from a file): it becomes `<secret:NAME>`. A
+        number is kept as its text (a number that shows it is written as that text redacted)."""
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            value = repr(value)
         if isinstance(value, str) and value:
             _SECRETS[value] = name
 

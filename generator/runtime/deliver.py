@@ -139,8 +139,10 @@ def _write_error(error: CommandError, json_mode: bool, prog: str) -> int:
     agent = json_mode and _agent() is not None
     line = _dumps(_deliver(_failure_envelope(error, agent), None, agent=agent))
     if json_mode:
-        _emit(sys.stdout, line + "\n")
-    _emit(sys.stderr, ("" if json_mode else text) + line + "\n")
+        _emit(sys.stdout, line + "\n", redact=False)
+    else:
+        _emit(sys.stderr, text)
+    _emit(sys.stderr, line + "\n", redact=False)
     return error.exit_code
 
 

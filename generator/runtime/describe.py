@@ -57,8 +57,10 @@ def _describe(invocation: _Invocation) -> object | None:
         path, extra = _find(rest) if rest else ("", [])
         if len(extra) == len(rest):
             extra = []  # NOTE: the root command, named by no word: its words are values
-        if extra and extra[0] not in HELP_FLAGS:
-            path = " ".join((path, *extra)).strip()
+        # NOTE: the command's own options (and their values) say nothing of which command, as
+        # with --help: `tool login --token T --schema` is login's schema.
+        extra = extra[: next((i for i, word in enumerate(extra) if word[:1] == "-"), None)]
+        path = " ".join((path, *extra)).strip()
     else:
         return None
     import json

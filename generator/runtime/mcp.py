@@ -55,7 +55,13 @@ from burgee.runtime.program import (
     PROGRAM,
     VERSION,
 )
-from burgee.runtime.sanitize import _neutralise, _quarantine, _quarantined, _redact_text
+from burgee.runtime.sanitize import (
+    _neutralise,
+    _quarantine,
+    _quarantined,
+    _redact,
+    _redact_text,
+)
 from burgee.runtime.sources import _config_file, _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call
@@ -149,8 +155,10 @@ class _McpServer(_McpLoop):
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
-        if _SECRETS:
-            text = _redact_text(text, _SECRETS)
+        if _SECRETS and _redact_text(text, _SECRETS) is not text:
+            # NOTE: a secret in the message (a progress or log message, say; an answer's data
+            # was redacted on delivery): redacted as data, so the message stays JSON.
+            text = self.dumps(_redact(self.codec.load(text), _SECRETS))
         if self.batches and text[:22] == '{"jsonrpc":"2.0","id":':
             answers = self.batches.get(self.thread())
             if answers is not None:

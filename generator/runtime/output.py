@@ -251,14 +251,18 @@ def _width(text: str) -> int:
     )
 
 
-def _emit(stream: Any, text: str) -> None:
+def _emit(stream: Any, text: str, *, redact: bool = True) -> None:
     """Write `text` and flush. What the stream cannot encode (a lone surrogate, from argv bytes
     that were not UTF-8) is written as a `\\uXXXX` escape: in JSON text, the same character.
-    No secret the process has seen is ever written: each becomes `<secret:NAME>`."""
+    No secret the process has seen is ever written: each becomes `<secret:NAME>`; JSON text
+    comes redacted as data (`sanitize._redact`, `redact=False`), which this would break (a
+    secret of digits in a number). The status line (`_Status`) is erased first."""
     status: _Status | None = getattr(stream, "status", None)
     if status is not None:
         status.clear()
-    if _SECRETS:
+    if not redact:
+        stream = stream.stream if isinstance(stream, _Redacting) else stream
+    elif _SECRETS:
         text = _redact_text(text, _SECRETS)
     buffer = getattr(stream, "buffer", None)
     if buffer is None:

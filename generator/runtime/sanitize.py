@@ -9,7 +9,9 @@ redacted, untrusted text quarantined between tags. Pure functions over text and 
   `[INST]` reads `\u27e6INST\u27e7`: still legible, no longer the token. Only whole tokens
   change (`<s>` but not `<span>` or `a < b | c > d`), and neutralising twice is neutralising
   once.
-- `_redact` / `_redact_text`: every occurrence of a secret's value becomes `<secret:NAME>`.
+- `_redact` / `_redact_text`: every occurrence of a secret's value becomes `<secret:NAME>`;
+  in JSON data (`_redact`), in the strings and in the text of numbers, so what the tool
+  writes as JSON is redacted before it is serialised and stays JSON.
 - `_quarantine` / `_quarantined`: text wrapped in `<untrusted_tool_output>` tags that the text
   itself cannot open or close (see `_UNTRUSTED_NOTE`).
 
@@ -95,23 +97,30 @@ def _neutralise(text: str) -> str:
     return text if result == text else result
 
 
-def _sanitize_walk(value: Any, change: Callable[[str], str], keys: bool) -> Any:
-    """`change` applied to every string in JSON data (dict keys too when `keys`); the same
+def _sanitize_walk(
+    value: Any, change: Callable[[str], str], keys: bool, numbers: bool = False
+) -> Any:
+    """`change` applied to every string in JSON data (dict keys too when `keys`; with
+    `numbers`, a number's JSON text too: it becomes a string when that changes); the same
     object back when nothing changed, at any depth. Keys that become equal merge (the later
     value wins)."""
     if isinstance(value, str):
         return change(value)
+    if numbers and type(value) in (int, float):
+        text = repr(value)
+        changed_text = change(text)
+        return value if changed_text is text else changed_text
     if isinstance(value, dict):
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
             new_key = change(key) if keys and isinstance(key, str) else key
-            new_item = _sanitize_walk(item, change, keys)
+            new_item = _sanitize_walk(item, change, keys, numbers)
             changed = changed or new_key is not key or new_item is not item
             mapped[new_key] = new_item
         return mapped if changed else value
     if isinstance(value, (list, tuple)):
-        items = [_sanitize_walk(item, change, keys) for item in value]
+        items = [_sanitize_walk(item, change, keys, numbers) for item in value]
         if all(items[index] is value[index] for index in range(len(items))):
             return value
         return items if isinstance(value, list) else tuple(items)
@@ -155,12 +164,14 @@ def _redact_text(text: str, secrets: dict[str, str]) -> str:
 
 
 def _redact(value: Any, secrets: dict[str, str]) -> Any:
-    """`_redact_text` over every string in JSON data, dict keys included; the same object when
-    no secret occurs."""
+    """`_redact_text` over every string in JSON data, dict keys included, and over the JSON
+    text of every number: a number that shows a secret becomes that text, redacted (a string:
+    the data stays JSON, where redacting its serialised text would not); the same object when
+    no secret occurs. (true, false and null are left as they are.)"""
     ordered = _redaction_order(secrets)
     if not ordered:
         return value
-    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), keys=True)
+    return _sanitize_walk(value, lambda text: _redact_ordered(text, ordered), True, True)
 
 
 def _quarantine(text: str) -> str:

@@ -19,6 +19,7 @@ from burgee.runtime.kinds import (
     _same,
     _wrong_count,
 )
+from burgee.runtime.output import _jsonable
 
 if TYPE_CHECKING:
     import enum
@@ -97,9 +98,7 @@ class _Call:
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
         if secret and source != "default":
-            for text in raw if isinstance(raw, list) else (raw,):
-                if isinstance(text, str) and text:
-                    _SECRETS[text] = key
+            _keep_secret(raw, key)
         # NOTE: a default, or a nullable parameter's None, is a value of its type already.
         kept: _T = raw
         if source == "default":
@@ -117,11 +116,14 @@ class _Call:
         if source in ("flag", "json", "uri", "prompt"):
             label = self._label(key, flag)
         try:
-            return self.sources.settle(self, key, convert(raw), secret)
+            converted = convert(raw)
         except ValueError as error:
             reason = "not a valid value (secret, not shown)" if secret else error
             self.problems.append(f"{label}: {reason}")
             return fallback
+        if secret:
+            _keep_secret(converted, key)
+        return self.sources.settle(self, key, converted, secret)
 
     def values(
         self,
@@ -178,6 +180,22 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _keep_secret(value: object, name: str) -> None:
+    """Every text in a secret option's value (an item of a list or a tuple, a dict's value) is
+    a secret, as given and as the tool writes it (`_jsonable`: a UUID in lower case, a Decimal
+    without leading zeros, a path without `./`): any spelling of it is redacted."""
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            _keep_secret(item, name)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _keep_secret(item, name)
+    elif value is not None and value is not _REQUIRED:
+        text = _jsonable(value)
+        if isinstance(text, str) and text:
+            _SECRETS[text] = name
 
 
 def _ask(question: str, default: object, secret: bool) -> str | None:
