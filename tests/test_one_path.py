@@ -4,8 +4,7 @@ A property-based differential test over every golden program: hypothesis draws i
 from each command's own input schema (and breaks some of them), and each input goes through
 the three surfaces of the real generated tool. The `--json` envelope must be byte for byte
 the MCP text content; the flags' envelope must say the same (`data`, or the error), except
-for how a parameter is named in a usage message (a flag there, a key in JSON). The same tool
-built with `gen --plain` must answer the `--json` call exactly as the default form does.
+for how a parameter is named in a usage message (a flag there, a key in JSON).
 """
 
 from __future__ import annotations
@@ -24,7 +23,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from tests.helpers import GOLDEN, plain_build
+from tests.helpers import GOLDEN
 from tests.mcp_wire import INIT, Server
 from tests.regen import golden_output
 
@@ -46,7 +45,6 @@ class Surfaces:
         source = golden_output(GOLDEN / program)
         self.tool = work / source.name
         shutil.copy(source, self.tool)
-        self.plain = plain_build(GOLDEN / program, work / "plain")
         self.work = work
         self.env = _environment()
         document = json.loads(self.cli("schema").stdout)
@@ -65,9 +63,9 @@ class Surfaces:
             if single or path.replace(" ", "_") in {t["name"] for t in listed}
         }
 
-    def cli(self, *args: str, plain: bool = False) -> subprocess.CompletedProcess[str]:
+    def cli(self, *args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, str(self.plain if plain else self.tool), *args],
+            [sys.executable, str(self.tool), *args],
             capture_output=True,
             text=True,
             encoding="utf-8",
@@ -192,14 +190,6 @@ def test_flags_json_input_and_mcp_agree(surfaces: Surfaces, data: st.DataObject)
     )
     by_flags = surfaces.cli(*surfaces.argv(command, values))
     assert "Traceback" not in by_flags.stderr + by_json.stderr
-    by_plain = surfaces.cli(
-        *command.split(), *surfaces.confirmed(command), "--json", json.dumps(values), plain=True
-    )
-    assert (by_plain.returncode, by_plain.stdout, by_plain.stderr) == (
-        by_json.returncode,
-        by_json.stdout,
-        by_json.stderr,
-    )
     given_json = json.loads(by_json.stdout)
     flags = json.loads(by_flags.stdout)
     if valid:

@@ -3,8 +3,9 @@ the default form does.
 
 Each golden program and example is built both ways and asked the same things (help, every
 command with --json input and bad input, the documents, errors, an MCP session over stdio);
-every answer must be the same, byte for byte. tests/test_golden.py lints and type-checks the
-plain builds; tests/test_one_path.py runs its drawn inputs through them too.
+every answer must be the same, byte for byte, as must the answers to `--json` input drawn
+from each command's input schema (and broken), as in tests/test_one_path.py.
+tests/test_golden.py lints and type-checks the plain builds.
 """
 
 from __future__ import annotations
@@ -21,11 +22,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from burgee.render.join import _unquoted
 from burgee.runtime.boot import _CODE_OPEN, SECTION_BEGIN
+from burgee.runtime.catalog import Chunk
 from tests.helpers import GOLDEN, REPO, burgee, run
 from tests.mcp_wire import INIT, line
 from tests.regen import golden_output
+from tests.test_one_path import PROGRAMS, _environment, _inputs
 
 CASES = sorted(p.parent for p in GOLDEN.glob("*/handlers.py")) + sorted(
     p.parent for p in (REPO / "examples").glob("*/handlers.py")
@@ -38,7 +44,7 @@ def _id(case: Path) -> str:
     return str(case.relative_to(REPO))
 
 
-def _environment(home: Path) -> dict[str, str]:
+def _home_environment(home: Path) -> dict[str, str]:
     keep = ("PATH", "SYSTEMROOT", "PYTHONPATH", "BURGEE_CACHE_DIR")
     return {k: v for k, v in os.environ.items() if k in keep} | {
         "HOME": str(home),
@@ -53,7 +59,7 @@ def _answers(module: Path, work: Path) -> list[tuple[list[str], int, str, str]]:
     (work / "home").mkdir(parents=True)
     tool = work / module.name
     shutil.copy(module, tool)
-    env = _environment(work / "home")
+    env = _home_environment(work / "home")
 
     def ask(*args: str, stdin: bytes = b"") -> tuple[list[str], int, str, str]:
         done = subprocess.run(
@@ -130,6 +136,64 @@ def test_the_plain_form_answers_as_the_default_form(
     default = _answers(golden_output(case), tmp_path / "run")
     assert _answers(plain, tmp_path / "run") == default
     assert "Traceback" not in "".join(err for _, _, _, err in default)
+
+
+class _Pair:
+    """One golden program, built both ways, in one scratch folder."""
+
+    def __init__(self, program: str, plain: Path, work: Path) -> None:
+        self.default = work / golden_output(GOLDEN / program).name
+        shutil.copy(golden_output(GOLDEN / program), self.default)
+        self.plain = work / "plain.py"
+        shutil.copy(plain, self.plain)
+        self.work = work
+        self.env = _environment()
+        document = json.loads(self.ask(self.default, "schema").stdout)
+        self.commands = {c["name"]: c for c in document["commands"] if c["name"] != "schema"}
+
+    def ask(self, tool: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(tool), *args],
+            capture_output=True,
+            text=True,
+            encoding="utf-8",
+            cwd=self.work,
+            env=self.env,
+            timeout=60,
+            check=False,
+        )
+
+
+@pytest.fixture(scope="module", params=PROGRAMS)
+def pair(
+    request: pytest.FixtureRequest,
+    plain_tool: Callable[[Path], Path],
+    tmp_path_factory: pytest.TempPathFactory,
+) -> _Pair:
+    program = request.param
+    return _Pair(program, plain_tool(GOLDEN / program), tmp_path_factory.mktemp(program))
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(data=st.data())
+def test_drawn_json_input_gets_the_same_answer_from_both_forms(
+    pair: _Pair, data: st.DataObject
+) -> None:
+    command, values, _ = data.draw(_inputs(pair))
+    bypass = pair.commands[command].get("confirmation_bypass_arg")
+    args = [*command.split(), *([bypass] if bypass else []), "--json", json.dumps(values)]
+    default, plain = pair.ask(pair.default, *args), pair.ask(pair.plain, *args)
+    assert (plain.returncode, plain.stdout, plain.stderr) == (
+        default.returncode,
+        default.stdout,
+        default.stderr,
+    )
+    assert "Traceback" not in default.stderr
 
 
 def _handler_names(handlers: Path) -> set[str]:
@@ -216,6 +280,20 @@ def test_a_plain_tool_puts_the_usual_ctrl_c_back_once_imported(
         [sys.executable, "-c", script], capture_output=True, text=True, check=True
     )
     assert done.stdout == "True\n"
+
+
+def test_the_start_up_code_loses_its_quotes_in_the_plain_form() -> None:
+    """runtime/boot.py quotes what Python 3.9 cannot evaluate without `from __future__ import
+    annotations`; under it (the plain form) the quotes are what ruff calls unneeded (UP037).
+    Each is replaced by its text, at ast's places (UTF-8 byte columns), and what the text
+    names is then used (an import of `Callable` for type checkers)."""
+    text = 'def f(a: "é | None", b: int) -> "Callable[[], object]":\n    x: "list[int]" = []\n'
+    chunk = Chunk("boot", frozenset({"f"}), frozenset({"int"}), text, True)
+    plain = _unquoted(chunk)
+    assert plain.text == (
+        "def f(a: é | None, b: int) -> Callable[[], object]:\n    x: list[int] = []\n"
+    )
+    assert {"Callable", "int", "list", "object"} <= plain.uses
 
 
 # ---- gen: choosing the form ----

@@ -107,7 +107,6 @@ def _unquoted(chunk: Chunk) -> Chunk:
     """A start-up chunk with its quoted annotations unquoted: `runtime/boot.py` runs without
     `from __future__ import annotations` and quotes what Python 3.9 cannot evaluate, which
     the plain module, under it, needs no more (ruff's UP037)."""
-    lines = chunk.text.splitlines(keepends=True)
     quoted = [
         annotation
         for node in ast.walk(ast.parse(chunk.text))
@@ -116,15 +115,17 @@ def _unquoted(chunk: Chunk) -> Chunk:
     ]
     if not quoted:
         return chunk
-    # NOTE: from the last to the first, so the places ast gave stay right; each is on one
-    # line, and the runtime's annotations are ASCII (byte columns are characters).
+    data = chunk.text.encode()
+    # NOTE: ast's columns count UTF-8 bytes: each line's start, as a byte offset.
+    starts = [0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    # NOTE: from the last to the first, so the places ast gave stay right.
     for node in sorted(quoted, key=lambda n: (n.lineno, n.col_offset), reverse=True):
-        line = lines[node.lineno - 1]
-        assert node.end_col_offset is not None and node.end_lineno == node.lineno
-        lines[node.lineno - 1] = (
-            line[: node.col_offset] + str(node.value) + line[node.end_col_offset :]
-        )
-    text = "".join(lines)
+        begin = starts[node.lineno - 1] + node.col_offset
+        end = starts[(node.end_lineno or node.lineno) - 1] + (node.end_col_offset or 0)
+        data = data[:begin] + str(node.value).encode() + data[end:]
+    text = data.decode()
     return replace(chunk, text=text, uses=chunk.uses | names_used(ast.parse(text)))
 
 
