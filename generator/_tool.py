@@ -55,7 +55,8 @@ _CODE_OPEN = (
 )
 
 
-#: SIGINTs that arrived while `_boot` ran (`main` answers the first as `interrupted`).
+#: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
+#: as `interrupted`).
 _INTERRUPTED: "list[int]" = []
 
 
@@ -455,108 +456,110 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfK6ymd7s76LZZftq9SVpBJAYCghAgEuBpTMxKraX7M/bH/J9WNmMCBAGnw4WcdI"
-    "7cokHjM9PT3dX/f0NH89CLPpLJFFnKUHo4Nfzw4u82w+U2cHo9PTs4OzAw//uZQpfDo7+EGmMg8KKQJRZFkiJnk2hc9X"
-    "QRolMldiEidyeHZw7sE74ZUMr+mtZ/hp+TFxGxdX2bwQt3lcxOmlCNJFcQUfzPupvOW3c8k9wgXudZZnP8uwMA/mcpJL"
-    "dUUPv5WDXKaRzOF5/dg9JQoJQ8RGsGMlVDCRyQJfh//gJeDAFEgzY+bBnp57RzB2+D7IqOnBAKidzQvs9ewAW6LLfJGH"
-    "1IvkJJgnxUg8ToOpfDKcLcRYqjiS4q9PT57/+OLtuz4Rja0O8BFuLM1Sbqy4kkj2ZR5MBd4WvexG5jk0oMz1Hl7/83A4"
-    "7DtNwUMKJnBNa/qJpgb1reU2y/kDUjPz9dxL50kCF3HapEgzmrNjAUynGRXYKfAEeCqFKgLkivwQF+J+X8QTcxc5Fisx"
-    "jZXCqc/yf/79H2XPqsjjsCi7Nt9t3wWKhLgN8hTeVqKXZiLKQnyMGhO5LOZ5ChIF5AUo2R6IQxKrAu4omB8re2GQR3Fa"
-    "6XyS5aEs+9Zfbde5BEkKQRxT4c58cQUEjef5pZQiiiPki7jUi8VhqV1qakmKgkRlglmKLBoH6soTv+CfSayuoLdIzG7h"
-    "Q9mCUGEezwol4rTI4CVgZxTnIO9ZvnBYeR0nyQBurO7v3f+8/PHHi+cv3x6y0B7SheE0ol7Lu09/eHHy/h1cx3VDzevW"
-    "JtCYxJXkLHpn9Ww8nYESIKJZrtZ1xNrB7QZEmjhSXwfwL8w+/FHBAiXkFicLRDLKpCpZFcxBJvKlVxfZPNcr0a7tyxh1"
-    "ylzJfIh3nCWTxKFMldR66dXL99TG01kAbBk8GB7R1/9693zwcPAsCeaK+3iTZ7M8lkXAE8frVjfldAvNOV3Vp/T2SuYg"
-    "PZkIWWHq1Y8q0GlleHjy9NULtyG+o8r5Ka/YGQrUtVnqIxw5NW6eE7BGhAQtsgCJUbege0n64xuZ4lziSjGzwp1q7rrT"
-    "WerwypTWBrliUBXGTCbOWOibHQfwOS3EVXYrJMyJwLuSlAZbpGyeRCIEM3UpPSJdzIICnsMB+jDtIpjNkoXPA2HbkWdZ"
-    "gXaDTCX+Ob878A6SZKrYmqLBIsMCn1nhj84OrmQyo8crMgs3nmfhfCpTVlpk7DxiZhgkSTAG2ypeIN0+tXp6TvLnoyZF"
-    "viiQMzlQchag1omENms4hiuRTVhHaKU/FC/Tm+zaGnIYrK/VF2sBMRj8rICGe49vgmQun9zzWb37+rsPb/73u9cnIhvT"
-    "ZEyRUchJ0oTYJqwRP05BQ74D6Z8G/jEuORYQJXBJ0usyvZFJNgOrABqtiECnesL/9ewMVu01/h2JIp/DbODnKCgCvgam"
-    "6s73YCFnIIs+XveZAjBrPutl3avoBUbpE2XAAmQoCiUTjnqTZmEMLEM2UOf8itMZcjiXpBLhDd1lXCiZTPpD8VRMgjiZ"
-    "0wM8wOoYSNR5EKTa+Co9ch2nEf7Ld6dSqeBSlheAp0TG3Z2eAMBBWTr4ReaZILsaZpE8Fj4+A+a2mCtuG/8GIYrRRS7/"
-    "NgfLQL34KBXAJJ7LVH4oTs+BkSg+RlxQUyrUI/k8FfjE0IqG0jw1DFN62etXPWSI1t3EKUugQhYlGaE80hDAwxBsZ28K"
-    "am8IM5yGKLLHtidtW9+++IsP8nsJPY0DwJBI5wSWMiC6D0W/JGwwGOPs+0gzwAqAkrRk1IiF7EcaEk9J7HBb011eIHkl"
-    "dvtaIGPADiisVk7JkKD2wCFFMkwCYK1FPDHpOx4kL93AiMaonVzzJd0eX0WNDQSR7AGDs9u05OxQvOZHYaxVuDVCACI0"
-    "jhshHajjKqhLK0DFOJ7MIr7DepDQwTGx3Kh1UAwgXilcmoqeT935fY8IA1bBxAsFulW5ylWmoRwOSdk5ygBGhbpxMWN9"
-    "yEuRHgL9NJN5EaNlHv16d2cR9qYv3nmuxjUOzLLCbefQnKXwv7cyiCyMB8yJoi/i6SzLyX2Jiz4xgkEVigzwJ42CBD++"
-    "AdcG5GmaRfNEMsNIlNEdgabBvIIMoZXR3kIMi+4njVFNl7xKASVcShACkjai9hQJH/JCOAc0SI+lEsRSgSins4Vxl4ps"
-    "moieGZqn15jnYEq4aAEjzCtARCTeLDLgISwwNtSlHMAy01aJbSgMvwAZAjkDqAy8wcWRavE4Zr2jZdJjOWGpxY7oJkg4"
-    "NI3CU/JJy1+v5lv0EdKBNruKdf+w/EAJOxJOj8FSVaQJPKbaNBgkt/i6bgMRvAwR64GxlGZEXunWGIS6tTiDOtfc52+g"
-    "p15PNDiA2QcLRu+jwWa0Y1pk1wbUkuf2g6AGrp03yDWSW3W3S7RUFRj7FEhOVVb6esXQa9Aqdleux889gs396kZitQZY"
-    "InU3xm7ioTcSZd31z0NXe1+/kTrtw1VEegwiI4NmHbrfSAA/ukQa4SekzfiOrYnbc6ggSOJi4Yl5ai1/JGcYcEpDWOOg"
-    "MhcA3j9gqArUCwDO1Kj+h8Pv+65n2zw8HW1oPbqtohHNXVdiE593ae872NEoxWTILsiD/M1Gs0UopU47Eh9EUYwdBMkb"
-    "14DYydoGElmnpsaPdb01DPgngxNBtEYljkH37jbPEEuB+CNayZQWxSCBVRgtBPi9GsKysPZwcYFJtiCV35nP0P0AVCz7"
-    "ppll/SB6+h0ADsmib5FC1UQvM0CDE/4CEzZVS8wrJ9+5GOR5sOBr4KdQdCDavgmt3rZ93Qyw1sKGk/g6RdUQXKaZKuIQ"
-    "EU89jN/AQV4vKylG52jpNqxYeSlzvh9myXyarntCIawGHbumE+Mjr3jijqK02uWlyIxd5EyeQ0elQ7dpCsPFRcJtA0fH"
-    "iZxWFYVZaI0zVSfCyl5VjEqJqExutX/jpUSrKGhSVQ00GAVwTjrGmjyrHoLoNaymv2LIoSI54KqGRXwjl+4AsgD3BwZV"
-    "6Bvo0i45XuUuwrIEbror1OCEgT0lPZSB9ulxKEJ+CNBoiFmQKxl5FaUAHhYYblYW2gPQoWD0ONigq5oqoUgguujHxocm"
-    "nUaduoaV/HzFYcM5SpHQoZ6U0BCT5yw5wNuRLPCdYXn1a/ctdsV36xHWdqZ1Q836dIk5hTaXJCRqRPZPw3EOmJntRxvg"
-    "WW/E9LtrFGTFvWh8wtnx7OzQ12WHrPi4glIRiTWGiHT2ajP0aaNCQc9dbYrJDKhZlNWZAmQ87H1Co4MiG6ireFZ50gQA"
-    "TcaAV6p3XJm8I0OuhaDAcVr3UThsheyMaZcRdB9ThBtIGBNTMbotOyj6zxHT0NN/T1FUYySSDMxjGAD0htEVUgf0o/iS"
-    "FBQaNMTjoN7uDe4hKr93cU+MZXErJQUgpxw45oCn3aDCeAm9i09juBNf7nH08/YK3symCJIi5hn0OkWPe5WtqA5jb9xY"
-    "v1vcSInZOt4fEe32nRuJsZvQy9TIdD5lHbD9zvROMrZqT7t5dj+/577hjvkKITSb5a0hy5420/eGbzYNHSyz9rf3M8xo"
-    "XaPgZoEtc3yjrDAyFU+jaPm+fVUkQXjN+pAChU6gg/e8jgVvDmH4lQNDrhfzVABncWud9nEC1jVwSUNp435w5oHdFe8f"
-    "81Ym3n717A1tb6JWhkYE78PQtgm4KTsYlt9gza1O4FihBTB/o/XS2ld+x++2tnYNy+lVwJ4uB+eWxBhHGUXsGi/JLSOX"
-    "nt6jw2t9kKnW3ETD2cjPZghPVGzvgOit6+0bIFK3ttkNWk8PyKWt7KaKo9/qXdQvMKBjdv8a1WwQNeRpkFNnkiJY3m4D"
-    "yv/waAVegn7EPIkiRuCJr4IUc+YAIsc4rWza3sP8jvwadXlKQLGaQjKEd3fQgPD2CjFqGO/7CqkBZbS4qRKi5xMTmGUj"
-    "ymbpD1n6sslEyWWDaj1QdAHjNJ4SYDuqaKMjxngAlFu9fL/y8v0j/K9RkCYso59Lxa1i66d5QeOV6WXN4XcH3DQ1VgBB"
-    "ZLgBD+UFNFYehOjS6KnAR9ZQl9rbjWrCobOlCUTaeMiclScpy4oWAiAHJDqYFLRSADIHCvPcV82YwzyHS3ZMlvpW+mE7"
-    "3xxJmMn0pyxPoio8o0zIaTi7oGzFNemQJjmnHvD+xDmDBuZ2CT1dQk+X0NMl9HQJPV1CT5fQ0yX0dAk9XUJPl9DTbaR2"
-    "CT17T+hZ2hbe5IB3g/x26UBdOlCXDtSlA3VWrEsH2i4dyKFrTcmQJtPT5Q1trfm7vKEub6jLG+ryhv4QeUPuBv0mdaQa"
-    "JqtLOepSjrqUoy7lqEs52mvKkTueDZONVunpLmepy1nqcpY+YUO/qpwlLnPFCUsh4K2ZDIkJR8OHTJ9RTBzYrMZO6Ln7"
-    "2jPiB0wFLnUxo71jeujJnx8Ov1+fwlTmG4HSuYQhDHjXTfvcA4JxlFHF4QecyMjsT5uoGSsWN8WjoDCWw+9ZPKMZMpeQ"
-    "8ZdJNg6SiyC/rKVrcWW4ZlBWnfJVuMFE29Hqr6kEd2wqnlHJOdEDEz8gQ091ufoczSeVycjKrUd3LRfAi/ECI/9AeKH1"
-    "mxZ5ZyyOcVHgjDPq1CVfm4ZXesMlF1he243dbOsTxPUEFdmDIZHRKdEp1TerExvJ8fyySpqLTVt0jwW6RAHKRI7JpYDV"
-    "jNogB+VpQ+XLvaKRy4wBLpXFdKwVWYtuwwDMTVKpM2cURqwLtikZZhj27gXC1z36TFIDI6bBB3fmGvVrG7LmhZuPZlIR"
-    "uICc1bneEjZQwY3O7vPdOnW9oxE43YLs3DEvWOssmYqIeoL5oYZxqZmt1+oOy3pBLcakoxM1NOOa+ljxIBoI0FZyBxFj"
-    "j4immpUnJuhQWUtawrjgbdSwD9KnCsRgQCLgobTEvw5Rk1gm0S4KhwOPNDRPmEHishsMsFTnSDDNmHqgPeG8QIDHiSkZ"
-    "xRZ5DpZJkx/A04l30obc962uL6njNCArrPUof5HUextOjRn6bys7WPJxRfXEX+PIcwo9ota9Y7r+8vLHFzSzRi0310vk"
-    "bE8KmnPdTM70qI/h52ysdlrV2pskXozINacxofEc0BTT6Ki+ZYCTHpahRfGo35rOQJmCzstO1YYLpkovh2+IY3ZXGvNv"
-    "C07BRQDQmsIkyW4HDjjaI5nIPaflctsS6GpN4EKHxh3Lu9iJRppTa2I4V0ld49ZhrsrUP7iEMYVeKmXEWwg55juOMwRX"
-    "1u3TkmAHRuMHGwVtTQmSXowXs0ApBEkNY0PFsi89areEKZKLwTiCfYcUDIRb8QRmojXXp+FsNwwh8xtZI8xSRUFIUgbt"
-    "BYHGOiDm7oZvtJDCEI1S14YIzQ+3P8+5vHJb2txt0d3n0uTy2vq4bcmg3cM9EAEC9BSxiXhH25E9k9LYb0ESYlxr8Vz7"
-    "Jx6z2XqC6L1cgDoRH5cX7v8tW7TeJAkuPbQVnp4br0wMofq0rJX1QQy9oTaWAeCrOQXXdZVqu0vIydEmwgIt3cgUoafr"
-    "jTEyY18IcOSF9Y0eYaAB+cuBGZvBkTr4ELUDca8H8u4ZdegxliBaSFsjQTCsOM9SAj4cWzEv96kWskkopm4duIkGHqPq"
-    "iITL7dWSUt1ZCYHFiSeOCI9iZfW+Lq484oLLjEUAw6Ku4C2EaTBT5lzJNI4i2gMA0xJmeQSOk8S78Ci4UKp/vBSr0s2Q"
-    "eWJAGdHGuD7cUQXE2IFRC+aW319Z0JldVQXqrIh/Kfn/KovAdQD5KHJopsiuZUrkkzzY+UDLCM7D44/x9AIc57z4+MQT"
-    "py9P3r0/98Tjx+/+790TuIBp8nSiJJVz8IJgMJJj1nEuxsD/a9wgGUtKcU+y7BpMaHwtK76AynSMGz2BAgUcu8bq7KY6"
-    "OG/FBEzqUCcIAgdVod3s9/iu2fV+bO/RQSk9yU+osceHK27GnINmTjkhBSYFQWXzPJSVaue6Cd41jAuTwcZTxtROMsQK"
-    "hDHJomfM49hMigxzSYsGM5r42zJS1cOezWTAOV4Iukwc8TG/M8I90SfcpsaqJW4Vpwglz/VUfgp7lml7agXi9OwBJBHT"
-    "ezpYAGKOh4+qCG6EXIGJXQBWSGN1BZKPdFwsAUZMXQNZSBIQyR5jVXHSx1xAfIa5zhsU4GKBFNEeHJclN5GcMlBGgxtL"
-    "WLk8LTAi/a28zY/HFBwo0VaGt4g0bfBqUA9o4sMZD75hlYSzgTmJMhrWsr4aj+N1R+u6o3V7OlonJxPgKquPMiLLiWbl"
-    "MRyNadCys0PVFH0s01q3dXL3lLC6JpBYJ6sWWtwgUtj+wNwySfxx+8jEpmfjWiHn7UlofwxumRAnab01dq7sxTd5Gp/l"
-    "lFwN9Zc/nrQ/0v9Vz9DV4n72t7j2N/atTtjV5Mk9W7etHtr3qblGh3G3WPJuR+HIXeStnAvl7L7+u/0C6rwoZmp0eIiu"
-    "k47LDrP88jDKAfgcPjh6cDS4/+DQiUqD8atvaK7Zxs30yVfwH5TNL8Ch4o+udCfnupNz3ZmDP/7JOa/8RSViVbmJq3s8"
-    "Z24Wq/JDGkaR6bLWpEfOqx1voI+ck/D0612rJ5vPj7XOX6EfFttadDz902OrbwNIyBcY9lh6xlpoTnOmI23tucpUV+Sv"
-    "mtCyLF9es/JYwxjzq1+rh4b+cvs1Zds7v1stJnryzlkYDeChHL6lX2mzoZEL9tZ1Yhjv0Zdf8vnMrAJtES4s6tJ7KHwO"
-    "wq4VZxd/Xi5tvS5UdTlQnJeOTmqVqj2xMjpg80tm3JtJmUD/CS/ROHXEleJPDJqz/Jp+p7Ak40J3pNsvHWjhdCEGmbBN"
-    "e5WnBuVP0+oEuv2Bja/lnGVXAaarANNVgOkqwGwtq10FmJ0qwHS/mbJ7kQQ3xmx3bhpDzHwC9cuLMP8WsUA3GveFhG+6"
-    "egxdbOQPExv5vPUYughHF+H46iIcKwIZJcoyAYjDIouyw0pgY8coBsfl17XfxSy+0NpQf9ifpHJxdArL9hP5Gp8A0/tI"
-    "QfjXrjFTP6PljGD7ga8vJ1PL9NeVZLbvr13lmFqSuyka077jPZST2aRITG169nC2qm3ll7pomKIve3Xh9lQY5gvx95bt"
-    "TgdrO1jbwVoLaw0SmS4QGfDWnKN4dgS0CBq4ZVFp9feBsV1Bu66gXVfQritot6v31v12ZKWQ2wbZ+p/w/naE26srt9VR"
-    "/WSyZ1S9r8JuXwis7srAtd1b+QrLwHU+VudjdT6W9bFcvGBsz46OlVGftrnfx6PqyrHuUI61Ckoczi8T+UZXg6DiQlwa"
-    "6Vj4uirRs1fP//n3f/jg9MA6uCWzWWRu1aQ9p7vYFVqf1dPzRvi0EtFwycRSNHX9p2Ekb7QgHt4cDR8OuXLa3eoFZlo9"
-    "/1J/fHhvs2NKJn4iuM54roqJnSqL9SSKT6Hio3qkn8p3btWYLuH5ZQDhNq10tUH/BWqDdoi0Q6S/ESJttlKONTq6/+Dh"
-    "o2++/e4/vw/GYSQNHmwCfDqre/kNYRS2OBJa2wrWm6vA4G6KasVC/qpqQ3M9K+tulKvQOgE0+XFxEWYRUvVgaSGtTjId"
-    "Y0Eeqm4V2JMQIDlcBjPLbVFbXW1SSTy3gNMoo2MTFBV5kA61IraENXlELomPWpL43inFinXwEAtHMozpmAkSCKCJuuLa"
-    "ecdCSVbsp+c1mlb4WC5Z337fmnXgLl0jLitqFOpyRlikCEOYERNFSUYgLTWyKn6hS8x3R22JScUcxjyjeaFk9TmW6knp"
-    "nJLNhD3W5Vt0aaVAjOeXNWJcD9Ol5f6DbWYMJAP4pAphq/NyQR2EtlRq15T5cUmoOc5VOr5py5QC4Af2TT4JVj2itGBT"
-    "xInbP6bkJLN9ZMrOcBm3RfNMOU57hbCHbWfrZdmK6D0r8mTwTByKdy9/eHnyvn8M5F7QYSUkmYsfN62vpcBAhZJHD9tO"
-    "lW1E9KD/9y/evlpHAKoh9xwmWT3u0nM9SucYVbU/5xzkyJy4qB7B0oFBTia7NWUL2B+mfYZjt3oQqXtTtajnU8d+n6O0"
-    "XJ5IYCFp5TrZaDRoMFRCHfPRDkbgNwzOUt5ILcul48ERSz/e2HPFc/G/FF3GIseUFsflr0RB+02kSHTQpQddeEIXWKJK"
-    "DToM0+f6pnFhijBRZT9aeFSBd7lm+RAHhXl3QRGPY/TtcFhvddl358DYf6Avj00zBfQe4liEpaOzVJiDfvi6LiOPNSGA"
-    "iY//bTAQ9vQ7VjbXgyBGmPTw4WxxLKKM1KSMsDTWYPDkLD1L/6Qfx8/7LjCPzf9JPMMCfWAy8OtAvIUxmmJYz16/evX0"
-    "5DkW39Os9KlesD/IqP65D+xmvxCFFtBSWCSLOpM94RtALqiKv7BuGzZ959OO1zwMAYpyMUL7OK9TUYJyUS55fBdvlQjb"
-    "XNGImhrn1rUFGIrX9jPHFKjdsgRdjNXedKFAdHlYEYKa5MUzRA79gHXc3AqPtpK9HbmuZe8UfkZIoUY1zmoBvVe67Awv"
-    "7u4Bp7GOI5X6qpbCV8cwAfzewNc192KdbcqVnIlM05WJTnGPPhdXVZUB8IYsZptqoMPToAFvwGXFuKwe1/GkUndzxkb1"
-    "doYrBMiUHH395v3L1ye+W2R0Xfnsstiorcp5E+QxanJTfZQVp1t31Byt0wW3XUxyjM43TdMUdLXeqrYSEIK/A1CzTPeA"
-    "4ftLRUn9Ic7AlUxmvqBAMTdCQyHen2gcCK9MZ4UaLZc2ruE2Pk5HOstfAoq+Pqr7qG93n1UFYnG5Qa2eyIOH8fn4wSdi"
-    "nnI90bKCPLoHvVblRfusghfZ3E5+UFZDJbQJqpnJrhY29UeaazbG5rukz01us5GUsvxo6U+BiKyuOAoDe2ULnpty4OUC"
-    "06DGr9ekROUSu/qj9FPhC1wDQy2020YKR2uRcn1tVsHSj3EKGytuoxgg42o1IP2+nrmWBTuNY+dXqnX6RsO/IPACwq7w"
-    "wkf6KD5q3YfaFL5MZUAL5SM8AHbL/h+fP4L7H62GpksP4IJPvpYPn/boNnHzj7D52kL4KHZxfrjlb7/HpuuODw9jaxeG"
-    "G/8OOeUb94Wa3N4R4SbBzcA27Q9rVHnQyp0wDX2DDbm+BBG4u1Og239YDp6xPDa/FbTXDT56SCO3kJwGvwFAx2bO0tca"
-    "n3P1YJhCPQlqVJllVfBBDLOqDbDprcUu+LUsUCRw2YGqMAqRMZJn63Ozhh9VFqGpyrB+Bd5HTjCah0+fxWsQG/sMzF9C"
-    "kPqMY+oCD+zx1BxfPweD0K4OLWDpFxx3G1Waai4q47s98qmtSp+bHrxv6v0Th8EqJGCe7SmKAXW++hBRUz+NObqV1rWX"
-    "A01vlN3W1Fl139qnlcLwTf/oDM/paCWORD+ghmYJE0GHB3f/Dz7bJ0I="
+    "eJztXQtz20aS/itz2qsyWQdS8iPJhfK6Smd7s76LH2X7KnUlqQQQGEqIQICLASUzsar21+wP219y/ZgZDAiQBh/OxjFc"
+    "iU3iMdPT09P9dU9P89eDMJvOElnEWXowOvj17OAyz+YzdXYwOj09Ozg78PCfS5nCp7ODH2Qq86CQIhBFliVikmdT+HwV"
+    "pFEicyUmcSKHZwfnHrwTXsnwmt56ip+WHxO3cXGVzQtxm8dFnF6KIF0UV/DBvJ/KW347l9wjXOBeZ3n2swwL82AuJ7lU"
+    "V/TwWznIZRrJHJ7Xj91TopAwRGwEO1ZCBROZLPB1+AMvAQemQJoZMw/29Nw7grHD90FGTQ8GQO1sXmCvZwfYEl3mizyk"
+    "XiQnwTwpRuJxGkzlk+FsIcZSxZEUfz159ezH52/f9YlobHWAj3BjaZZyY8WVRLIv82Aq8LboZTcyz6EBZa738Pqfh8Nh"
+    "32kKHlIwgWta0080NahvLbdZzh+Qmpmv5146TxK4iNMmRZrRnB0LYDrNqMBOgSfAUylUESBX5Ie4EPf7Ip6Yu8ixWIlp"
+    "rBROfZb/8+//KHtWRR6HRdm1+W77LlAkxG2Qp/C2Er00E1EW4mPUmMhlMc9TkCggL0DJ9kAcklgVcEfB/FjZC4M8itNK"
+    "55MsD2XZt/5qu84lSFII4pgKd+aLKyBoPM8vpRRRHCFfxKVeLA5L7VJTS1IUJCoTzFJk0ThQV574Bf+axOoKeovE7BY+"
+    "lC0IFebxrFAiTosMXgJ2RnEO8p7lC4eV13GSDODG6v7e/c+LH3+8ePbi7SEL7SFdGE4j6rW8e/LD81fv38H1snVgRZyW"
+    "vNJfl0SEpBDvCODldCQkyNsCZiMFSUDuB/AtzCLpGWGiQQKhkVEvPLE8S9y1HscEhiFxDTvqxlm3GwtSoAQsjixX6zpi"
+    "veR2A4uJ5qK+AuFfHqkKFjiyWxQTWAxRJlXJxmAO0pgvvbrI5rnWAVarXMaozeZK5kO84yzWJA5lqqTWiC9fvKc2TmYB"
+    "sGXwYHhEX//r3bPBw8HTJJgr7uNNns3yWBYBiwxrDN2U0y0053RVF6bbK5nDPGciZFWt9Q4qX6eV4eGrk5fP3Yb4jirn"
+    "p7xiZyhQ10YuRjhyatw8hxKl5SlI1S1ofVp38Y1McS5xjZpZ4U41d93pLK1HZUprg1wxqApjJhNnLPTNjgP4nBbiKrsV"
+    "EuZE4F1J6optYTZPIhGCgbyEdYCki1lQwHM4QB+mXQSzWbLweSBstfIsK9BikZHGv87vDryDJJkqtuNoKsmkwWc2NaOz"
+    "gyuZzOjxiszCjWdZOJ/KlNUlmVlaj6AhkyQYg1UXz5Fun1o9PSf581GHI18UyJkcKDkLUN9FQhtUHMOVyCasnbS5GYoX"
+    "6U12bSEEDNbXipP1jxgMflZAw73HN0Eyl0/u+WxYfP3dhzf/+93rVyIb02RMkVHISdLB2CasET9OQTe/A+mfBv4xLjkW"
+    "ECVwSdLrMr2RSTYDLQS6tIhAm3vC//XsDFbtNf49EkU+h9nAz1FQBHwNjOSd78FCzkAWfbzuMwVgUH22CLpX0QuMuSHK"
+    "gAXIUBRKJhw1Ns3CGFiGbKDO+RWnM+RwLkkZwxu6y7hQMpn0h+JETII4mdMDPMDqGEjUeRCk2vgqPXIdpxH+y3enUqng"
+    "UpYXgKdExt2dngBAYFk6+EXmmSCLjkr7WPj4DBj6Yq64bfw7CFGMLnL5tznYJOrFR6kAJvFcpvJDcXoOjETxMeKCmlKh"
+    "HsnnqcAnhlY0lOapYZjSy16/6iFDtO4mTlkCFbIoyQhfkoYAHoZgtXtTUHtDmOE0RJE9tj1pq/72+V98kN9L6GkcAHpF"
+    "OiewlAFLfij6JWGDwRhn30eaAdAAiKUlo0YsZD/SkHhKYofbmu7yAskrsdvXAhkDakFhtXJKhgS1Bw4pkmESAGst1opJ"
+    "3/EgeekGRjRG7eSaL+n2+CpqbCCIZA8YnN2mJWeH4jU/CmOtAr0RQh+hEeQI6UAdV8F7WgEqNvFkFvEd1oOEG46J5Uat"
+    "g2IA8Urh0lT0fOrO73tEGLAKJl4o0K3KVa4yDeVwSMrOUQYwKtSNixnrQ16K9BDop5nMixgt8+jXuzuL7Td98c5zNa5x"
+    "nZYVbjtX6iyF/97KILIOBKBdFH0RT2dZTo5TXPSJEQy3UGSAP2kUJPjxDThVIE/TLJonkhlGooyOEDQN5hVxFkyI9lNi"
+    "WHQ/aXRsuuRVCijhUoIQkLQRtadI+JAXwjngUHoslSCWCkQ5nS2Mo1Zk00T0zNA8vcY8B83CRQtVPYaLML2AUXEMZq0B"
+    "K0HbpNpiS7I9wLMk0caJTSlwoQBRAnEDrA4swjWSaik5ZvWjRdNjcWHhRWRwltJtFHWUoZJdWgx7Neemj8gOlNpVrPuH"
+    "VQi62BF0egwn8kSRSvDcBoPkFl/XbaALIUOEfGAzpRmRV/pVBqhuLdWg1fUk8DdQV68nGiMgOg8Keh/tNoMe0yJDcNBO"
+    "ntsPYhu4dt4g3khu1d8vQVNVbuxTIEBVkenrhUOvQavYXbksP/cINnfsG4nVimCJ1N0Yu0mIoJEoGy/4PHS1DzY0Uqdd"
+    "uYpIj0FkZNCsSvcbiuBHl0gjGIW0GReyNXF7jlUESVwsPDFPLQCI5AwjXmkIaxxU5gIw/AeMlYF6AdyZGgvwcPh933Vw"
+    "m4enwx2tR7dVOKS560pw5PMu7X1HWxqlmOzZBTmSv9lotojlNNKuIzkrtYMVidZE7jcWhAsnxNhGJHoIXsD/vAasjtgi"
+    "lzexvIUPkRzPL/Fa/1iU4amRG0AgKhzlTsgILzm6geQ5SGAVRwuwVapRaSHPgiiKcbhB8sa1uVa+twGT1h2sTcW63hrY"
+    "/5NB2LAaRyUCRMf4Ns8QhYLGQGiSKb167ZBlosE/86OH+gjgjIX3/M58ho4b+BOyb5pZVqmip98BrJUs+hZcVVHNMgM0"
+    "nuMvIENTtcS8cr04F4M8DxZ8DTw8iqtE2zehLcK2r5sB1lrYcBJfp6hNg8s0U0UcIkisb700cJBVzEqKcfUt3QYlJ2Hl"
+    "8P0wS+bTdN0TCpcxmKU1nZjowoon7iiyroMFFNOyepHJc+iodOg2TQHMuEi4beDoOJHTqm41C61xpupEWNmrilEpEZXJ"
+    "rfZv/LtoFQVNirOBBqMAzknHWJRg1UMQvYbV9FcM1lQkB5z8sIhv5NIdAGPgOMKgCn0DgwFLLmu587MsgZvu5DW4rwBB"
+    "SA9loH16rP/lhwDtLGjxXMnIqygF0MeAdVhZaKdJB9GhZY2BVE2VUAwVgxvHJvpAOo06dbEIRUgUB1znKEVCB8nYEWTy"
+    "nCUHhiuSBb4zLK9+7e7YrpB4PSjdzrRuqFlPlphTaHNJQqJGZP+0B8OhRrNlbENj642YfneNgqx4ZI1POLvUnR36uuyQ"
+    "FR9XUCoiscYQkc5ebYY+bVQoXLyrTTHZHDWLsjq7g4yHvU9odFBkA3UVzypPGtfAZHl4pXrHlcl7WeSNCQq5p3W3jiN9"
+    "yM6Y9mdB9zFFuPWGYUQVo6e3g6L/HGEgPf33FAWCRiLJwDyGAUBvGF0h9VZIFF+SgkKDhngc1Nu9wT1E5fcu7omxLG6l"
+    "pNDtlEPuHCq2W3sYYqJ38Wn0tfDlHseNb6/gzWyKIClinkGvUwxSrLIV1WHsjRvr99kbKTGb7vsjot2OfSMxdvt+mRqZ"
+    "zqesA7bf099JxlZlAzTP7ucPdmyYa7BCCE2aQWvIsqc0hL3hm01DB8us/e39DDNa1yi4mXvLHN8ok49MxUkULd+3r4ok"
+    "CK9ZH1Js1Ql08G7hseBtNYxYc6zK9WJOBHAWkxJoByxgXQOXNJQ27gfnbNh8gv4xbwLj7ZdP39DGMGplaERvXeEWHLop"
+    "OxiW32DNrU59WaEFMPOl9dLaV2bMv2xt7RqW06uAPV0Ozi2JMY4yitg1XpJbRi49va2J1/ogU625iYazkZ/NEJ6o2N4B"
+    "0Zv+2zdApG5tsxu0nh6QS1vZTRVHv9Xbzl9gQMdsmDaq2SBqyHAhp86kk7C83QaUOePRCrwE/YgZJkWMwBNfBSnmnAtE"
+    "jnHKyRq6gXuYGZNfoy5PCShWk2+G8O4OGhDeXiFGDeN9XyE1oFwgN8lE9HxiArNsRHlA/SFLXzaZKLlsUK0Hii5gnMZT"
+    "AmxHFW10xBgPgHKrl+9XXr5/hH8aBWnCMvq5VNwqtn6aFzRemV7WHH53wE1TYwUQRIYb8FBeQGPlQYgujZ4KfGQNdam9"
+    "3agmHDpbmkCkjYfM+YyS8tNoIQByQKKDSUErBSBzoPBswqoZc5jncMmOyVLfSj9s55sjCTOZ/pTlSVSFZ5RDOg1nF5Tn"
+    "uSaR1KQ11QPenzgb0sDcLhWqS4XqUqG6VKguFapLhepSobwuFapLhepSobpUqC4VqtuC/t1sQX/1qVBLG+qblDNokN8u"
+    "kapLpOoSqbpEqs6KdYlU2yVSOXStKZDTZHq6jKutNX+XcdVlXHUZV13G1R8i48pNbdikalrDZHXJWl2yVpes1SVrdcla"
+    "e03WcsezYZrWKj3dZXt12V5dttcnbOhXle3FpdU41SsEvDWTITHhaPiQ6TOKiQOb1dgJPXdfe0b8gKn6pi5mtN1ODz35"
+    "88Ph9+uTv8pMLVA6lzCEAe+6aZ97QDCOctE4/IATGZktfRM1Y8XiZsUUFMZy+D2LZzRD5hIy/jLJxkFyEeSXtUQ3rkbY"
+    "DMqqU74KN5hoO1r9NdUHj02VPSpzKHpg4gdk6KkWXJ+j+aQyGVm5NRCv5QJ4MV5g5B8IL7R+0yLvjMUxLgqccUadusBx"
+    "0/BKb7jkAstru7GbnWOCuJ6gwo4wJDI6zmYz1tSrE0vb1lXSXGzaonssCicKUCZyTC4FrGbUBjkoTxsqX+4VjVxmDHCp"
+    "LKZjrchadBsGYG6SSm1DozBiXSRQyTDDsHcvEL7u0WeSGhgxDT64M9eoX9uQNS/cjDuTvcFFC63O9ZawgQpudF6k79ZG"
+    "7B2NwOkWZOeOecFaZ8lU4TS5BfRQw7jUzFYndodlvaAWY9LRiRqacU19rHgQDQRoK7mDiLFHRFPNyhNzmqiUKi1hXPA2"
+    "atgH6VMFYjAgEfBQWuJfh6hJLJNoF4XDgUcamifMIHHZDQZYHnYkmGZMPdCecF4gwONcnoxiizwHy6TJD2XJ5y2J475v"
+    "dU1THacBWWGtRymfpN7bcGrM0H9b2cEyoysqdv4aR55TXBS17h3T9ZcXPz6nmTVqublGJyfIUtCca7Vypkd9DD9nY7XT"
+    "qtbeJPFiRK45jQmN54CmmEZHNVUDnPSwDC2KR/3WdAbKlC9fdqo2XDBVejl8Qxyzu9KYslxw1jICgNYUJkl2O3DA0R7J"
+    "RO45LZfblkBXawIXOjTuWN7FTjTSnFoTw7lK6hq3DnNVZkvCJYwp9FIpI95CyDFFdJwhuLJun5YEOzAaP9goaGtKkPRi"
+    "vJgFSiFIahgbKpZ96VG7JUyRXAzGEew7pGAg3IonMBOtuT4NZ7thCJnfyBphlioKQpIyaC8INNYBMXc3fKOFFIZolLo2"
+    "RGh+uP15ziW929LmbovuPpcm/dnWZG5LBu0e7oEIEKATxCbiHW1H9kwWaL8FSYhxrcVz7Z94zGbrCaL3cgHqswu4vHD/"
+    "b9mi9SZJcOmhrfD03HhlYgjVRGatrI+w6A21sQwAX80puK4ro9tdQs4nNxEWaOlGpgg9XW+MkRn7QoAjL6xv9AgDDchf"
+    "DszYDI7UwYeoHYh7PZB3z6hDj7EE0ULaGgmCYcV5lhLw4diKeblP9bdNDjZ168BNNPAYVUckXG6vlpTqzkoILF554ojw"
+    "KFbz7+uC3iMu8s1YBDAs6greQpgGM2VO5EzjKKI9ADAtYZZH4DhJvAuPgguF6bHVWJVuhswTA8qINsb1eZgqIMYOjFow"
+    "t/z+yiLi7KoqUGdF/EvJ/5dZBK4DyEeRQzNFdi1TIp/kwc4HWkZwHh5/jKcX4Djnxccnnjh98erd+3NPPH787v/ePYEL"
+    "eLKADuGkcg5eEAxGcsw6zsUY+H+NGyRjSacCkiy7BhMaX8uKL6AyHeNGT6BAAceu8RcBTEV63ooJmNShThAEDqpCu9nv"
+    "8V2z6/3Y3qMjZnqSn1Bjjw9X3Iw5B82cD0MKbBJ0Ns9DWamwr5vgXcO4MBlsPGVM7SRDrEAYkyx6xjyOzaTIMJe0aDCj"
+    "ib8tI1U97NlMBpzjhaDLxBEf8zsj3BN9wm1qrFriVnGKUPJcT+WnsGeZtqdWIE59OAplOab3dLAAxBzPa1UR3Ai5AhO7"
+    "AKyQxuoKJB/puFgCjJi6BrKQJCCSPcaq4lUfcwHxGeY6b1CAiwVSxInqVArfRHLKQBkNbixh5fK0wIj0t/I2Px5TcKBE"
+    "WxneItK0watBPaCJz7M8+IZVEs4G5iTKaFjL+mo8yNgdSuwOJe73UKKcTIC5rEXKwCznm5UHmDS0QQPPflVTELLMbt3W"
+    "191T3uqaeGKdrFqEcYOAYfujhssk8cftAxSbnipsBaC3J6H9AcJlQpzc9dYQurIl3+RwfJbzhTXwX/5u1/5I/72ePqyF"
+    "/+wP0O1v7FudTazJk3sqcVs9tO/zho1+424h5d0OEdZ8/XrAdFMn/w90XpB8at7vulDOFvW/2y9g7IpipkaHh+hf6uD1"
+    "MMsvD6Mc0OHhg6MHR4P7Dw6d0D1Ag/qu75q97kyfqAYnS9kkDGQ8/hpSd7ywO17YHcz44x8v9MqfOiNWlTvdusdz5max"
+    "KommYRSZrppOeuS82vEG+sipsEA/q7d6svmQXeskH/rFv61Fx9O/Cbj6NkCofIGxoaVnnDPyuNbo3F97rjLVFfmrZv0s"
+    "y5fXrDzWMMb8HN/qoWFQof2asu2d360WEz155yyMBg5SouPSzyfa+NEFhzR09hwnMpRf8vnMrAJtES4sJtUbTXxYxK4V"
+    "J9VhXi5tvS5UdTlQMJzOl2qVqv3UMoRik3Bm3JvJK0HvEi/ROHVYmoJ0DG+y/Jp+QLQk40J3pNsvwwvC6UIMMmGb9ipP"
+    "Dcpfq9ZZhvsDG1/LYdSuslBXWairLNRVFtpaVrvKQl1lod+2slD3K0a7F99wNy3sjmDjngWfbP7ytix+i+CyG979QiJe"
+    "XZ2PLpz0hwknfd46H11QqAsKfXVBoRWxnxJlmZjNYZFF2WElFrRj4Ie3Mta134V5vtCaY3/YH4lzcXQKy/YTCUCfANP7"
+    "yGn5fdcuqp/9c0aw/cDXlymqnSDRFYq2769dRaLa4QlTjKh9x3soU7RJ8aHa9OzhzF7bikJ10TDFhPbqwu2p4NAX4u8t"
+    "250O1nawtoO1FtYaJDJdIDLg3UxH8ewIaBE0cMui0uq/BsZ2hRK7QoldocSuUOKu3lv3a66VAoEbHP/4hPe3I9xeXRGw"
+    "juonkz2j6n0VDPxCYHVXXrDt3spXWF6w87E6H6vzsayP5eIFY3t2dKyM+rTN/Ws8qq7M7w5lfqugxOH8MpFvdJURKlrF"
+    "JbeOha+rXT19+eyff/+HD04PrINbMptF5lbj2nO6i12h9Vk9PW+ETysRDZfiLEVT1xUbRvJGC+LhzdHw4ZAr8t2tXmCm"
+    "1fMv9efA9zY7phTnJ4LrjOeqmNip3llPovgUKj6qR/qpLOxWjenSsF8GEG7TSldz9ndQc7ZDpB0i/Y0QabOVcqzR0f0H"
+    "Dx998+13//l9MA4jafBgE+DTicPLbwijsMWR0NpWsN5cBQZ3U1QrFvJXVXOc66RZd6NchdYJoMmPiwvMOofrD5YW0uok"
+    "0zEWeqKqaYE9PAKSw+VVs9wWS9ZVTJXEox44jTI6ttnteZAOtSK2hDV5RC6Jj1qS+N4p8Yv1FRELRzKM6WQOEgigibri"
+    "mozHQklW7KfnNZpW+FguWd9+35p1Olu/UoSYKdRlsrD4FYYwIyaKkoxAWmpkVfxCl5jvjtoSk4o5jHlG80LJ6nMsAZXS"
+    "0S6bCXus6wHpkl2BGM8va8S4HqZLy/0H28wYSAbwSRXCVn3mQk0IbamEsykf5ZJQc5yrdHzTlikFwA/sm3wSrKZFacGm"
+    "OBi3f0zJSWb7yNQx4vKAi+aZcpz2CmEP287Wi7IV0Xta5MngqTgU71788OLV+/4xkHtB57uQZC6q3bS+lgIDFUoePWw7"
+    "VbYR0YP+3z9/+3IdAaiG3KOrZPW4S8/1KJ2TZ9X+nKOjI3PionpqTQcGOZns1lR6YH+Y9hmO3epRpO7Z85mC1qeO/T5H"
+    "abnelcAC5cp1stFo0GCoND/mox2MwG8YnKW8kVqW4ceDI5Z+vLHnSvrifym6jMWzKS2Oy6qJgvabSJHooEsPuvCErthF"
+    "xS10GKbPdXPjwlT1ooqRtPCosvNyLfwhDgrz7oIiHsfo2+Gw3uqfE3DO2P0H+vLYNFNA7yGORVg6OkuFORuJr+ufJ8Ay"
+    "GsDEx/82GAhbMAAr5utBECNMevhwtjgWUUZqUkZYcm0weHKWnqV/0o/j533/cAE2/yfxFAs/gsnArwPxFsZoqqs9ff3y"
+    "5cmrZ1jUUbPSpzrU/iCjuvo+sJv9QhRaQEthkSzqTPaEbwC5oF+HENZtw6bvfNrxmochQFEucmkf53UqSlAuyiWP7+Kt"
+    "EmGbKxpRU+PcurYAQ/HafuaYArVbljaMsYqgLkCJLo8+wzbRi2eIHPoB6wO6lUPtLyTYkevfSHAKiiOkUKMaZ7WA3itd"
+    "doYXd/eA01gflGrHVX9iQR3DBPB7A1/Xcox1tilXCCcyTVcmOsU9+ly0V1UGwBuymG2qgQ5Pgwa8AVep43KNXB+WSijO"
+    "GRvV2xmuECBTyvb1m/cvXr/y3eK168qyl0VsbbXXmyCPUZObqrasON16tuZonS7k7mKSY3S+aZqmoKv1VrWVgBD8nVg6"
+    "6R4wfH+p2K0/xBm4ksnMFxQo5kZoKMT7VxoHwivTWaFGyyWza7iNj9ORzvKXgKKvTzc/6tvdZ1WBWFzGUqsn8uBhfD5+"
+    "8ImYE65TW/4yAboHvVZla/usghfZ3E5+UFbZJbQJqpnJrhbM9UeaazbG5rukz01us5GUsqxt6U+BiKyuZAsDe2kL6Zsy"
+    "8+UC06DGr9c6ReUSu/qj9FPhC1wDQy2020YKR2uRcn1tVhnVj3EKGyu5oxgg42q1Rf2+nrmWhWCNY+dXqsD6RsM/J/AC"
+    "wq7wwkf6KD5q3YfaFL5MZUAL5SM8AHbL/o/PH8H9j1ZD06UHcMEnX8uHT3t0m7j5R9h8bSF8FLs4P9zyt99j03XHh4ex"
+    "tQvDjX+HnPKN+0JNbu+IcJPgZmCb9gdbqjxo5U6Yhr7Bhlxfggjc3SnQ7T8sB89YHpvfCtrrBh89pJFbSE6D3wCgYzNn"
+    "6WuNz7kqNUyhngQ1qsyyKvgghlnVBtj01mIX/FrWdBK47EBVGIXIGMmzdd9Zw48qi9AUsli/Au8jJxjNw6fP4jWIjX0G"
+    "5i8hSH3GMXWBB/Z4ao6vn4NBaFffGLD0c467jSpNNdfh8d0e+dRWpc9ND9439f6Jw2AVEjDP9hTFgDpffYioqZ/GHN1K"
+    "69rLgaY3ym5r6qy6b+3TSmH4pn/MiOd0tBJHoh9QQ7OEiaDDg7v/B102BJI="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1163,16 +1166,17 @@ def gen(
     force: bool = False,
     completions: Path | None = None,
     skill_dir: Path | None = None,
+    plain: bool | None = None,
     ctx: Context = INJECTED,  # type: ignore[assignment]
 ) -> Generated | None:
     """Generate a tool from a handlers file.
 
     Read HANDLERS (never importing it) and write one standalone Python module, and the files
     asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
-    pyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes
-    them all. Each file written is reported on stderr; with --check, each stale one with its
-    diff, and the answer (the outcome stale) says which files are missing or stale. As JSON,
-    the answer always says what became of each file, with the warnings.
+    pyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`
+    refreshes them all. Each file written is reported on stderr; with --check, each stale one
+    with its diff, and the answer (the outcome stale) says which files are missing or stale.
+    As JSON, the answer always says what became of each file, with the warnings.
     """
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
@@ -1189,6 +1193,7 @@ def gen(
             force=force,
             completions=completions,
             skill_dir=skill_dir,
+            plain=plain,
         )
         warnings: list[Problem] = []
 
@@ -7974,8 +7979,8 @@ def _main(args: list[str]) -> int:
             invocation = _Invocation(args, strict=False)
             json_mode = invocation.json
         if _INTERRUPTED:
-            # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
-            # here, where the tool can say so, instead of as a traceback.
+            # NOTE: Ctrl-C while the tool's code was being defined (`_hold_interrupts` held
+            # it): answered here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
         if invocation is None:
@@ -8109,7 +8114,8 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate (default: off)"))),
         ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
         ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
-    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes\nthem all. Each file written is reported on stderr; with --check, each stale one with its\ndiff, and the answer (the outcome stale) says which files are missing or stale. As JSON,\nthe answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
+        ("plain", ("--plain",), "_Bool", None, (("action", "boolean_optional"), ("help", "write the plain form: every line ordinary code, nothing compiled from a string or cached (for packagers, reviews, debuggers); --no-plain: the default form (default: the form the output file already has)"), ("nullable", True))),
+    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`\nrefreshes them all. Each file written is reported on stderr; with --check, each stale one\nwith its diff, and the answer (the outcome stale) says which files are missing or stale.\nAs JSON, the answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
     "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
         ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
         ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),

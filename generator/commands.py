@@ -184,16 +184,24 @@ def gen(
     skill_dir: Annotated[
         Path | None, Option(help="also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md")
     ] = None,
+    plain: Annotated[
+        bool | None,
+        Option(
+            help="write the plain form: every line ordinary code, nothing compiled from a "
+            "string or cached (for packagers, reviews, debuggers); --no-plain: the default form "
+            "(default: the form the output file already has)"
+        ),
+    ] = None,
     ctx: Context = None,  # type: ignore[assignment]
 ) -> Generated | None:
     """Generate a tool from a handlers file.
 
     Read HANDLERS (never importing it) and write one standalone Python module, and the files
     asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
-    pyproject.toml (handlers, output, completions, skill-dir), so one `burgee gen` refreshes
-    them all. Each file written is reported on stderr; with --check, each stale one with its
-    diff, and the answer (the outcome stale) says which files are missing or stale. As JSON,
-    the answer always says what became of each file, with the warnings.
+    pyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`
+    refreshes them all. Each file written is reported on stderr; with --check, each stale one
+    with its diff, and the answer (the outcome stale) says which files are missing or stale.
+    As JSON, the answer always says what became of each file, with the warnings.
     """
     with _Pipeline():
         from burgee.model.diagnostics import GenerationError
@@ -210,6 +218,7 @@ def gen(
             force=force,
             completions=completions,
             skill_dir=skill_dir,
+            plain=plain,
         )
         warnings: list[Problem] = []
 

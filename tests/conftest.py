@@ -6,6 +6,12 @@ import atexit
 import os
 import shutil
 import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import plain_build
 
 # NOTE: generated tools keep their compiled code in a private cache (runtime/boot.py); the
 # suite runs thousands of tools from temporary paths, so it gets a cache of its own rather
@@ -13,3 +19,17 @@ import tempfile
 if "BURGEE_CACHE_DIR" not in os.environ:
     os.environ["BURGEE_CACHE_DIR"] = _CACHE = tempfile.mkdtemp(prefix="burgee-test-cache-")
     atexit.register(shutil.rmtree, _CACHE, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def plain_tool(tmp_path_factory: pytest.TempPathFactory) -> Callable[[Path], Path]:
+    """The `burgee gen --plain` build of a golden case or an example (built once a session)."""
+    folder = tmp_path_factory.mktemp("plain")
+    built: dict[Path, Path] = {}
+
+    def build(case: Path) -> Path:
+        if case not in built:
+            built[case] = plain_build(case, folder)
+        return built[case]
+
+    return build

@@ -10,6 +10,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from tests.regen import golden_output
+
 REPO = Path(__file__).resolve().parent.parent
 GOLDEN = REPO / "tests" / "golden"
 ERRORS = REPO / "tests" / "errors"
@@ -37,6 +39,25 @@ def generate(tmp_path: Path, source: str, name: str = "handlers.py", *extra: str
     handlers.write_text(textwrap.dedent(source), encoding="utf-8")
     out = tmp_path / "tool.py"
     result = burgee("gen", str(handlers), "-o", str(out), *extra)
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+#: What a golden case or an example is made from: its handlers, and the pyproject.toml its
+#: version may come from.
+CASE_INPUTS = ("handlers.py", "pyproject.toml")
+
+
+def plain_build(case: Path, folder: Path) -> Path:
+    """The tool of a golden case or an example built with `burgee gen --plain`, in
+    `folder/<case>/` (named as the committed module is), with the case's inputs beside it."""
+    work = folder / case.name
+    work.mkdir(parents=True)
+    for name in CASE_INPUTS:
+        if (case / name).exists():
+            (work / name).write_bytes((case / name).read_bytes())
+    out = work / golden_output(case).name
+    result = burgee("gen", "handlers.py", "-o", out.name, "--plain", cwd=work)
     assert result.returncode == 0, result.stderr
     return out
 

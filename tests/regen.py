@@ -77,6 +77,7 @@ def regenerate_self() -> None:
         force=False,
         completions=None,
         skill_dir=None,
+        plain=None,
     )
     here = Path.cwd()
     os.chdir(REPO)

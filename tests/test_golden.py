@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from burgee.render.embedded import decode, normalized
 from burgee.render.sections import OPEN, unwrap
 from burgee.runtime.complete import _completion_script
-from tests.helpers import GOLDEN, REGEN, REPO, burgee
+from tests.helpers import CASE_INPUTS, GOLDEN, REGEN, REPO, burgee
 from tests.regen import example_gen_args, golden_gen_args, golden_output
 
 CASES = sorted(p.parent for p in GOLDEN.glob("*/handlers.py")) + sorted(
@@ -25,18 +26,11 @@ MODULES = [golden_output(case) for case in CASES]
 
 
 @pytest.fixture(scope="module")
-def plain(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """Each module with its `_CODE` back as plain code: what linters and type checkers read
-    (the code in the string is the code that runs)."""
-    folder = tmp_path_factory.mktemp("plain")
-    found = []
-    for module in MODULES:
-        path = folder / module.parent.name / module.name
-        path.parent.mkdir()
-        path.write_text(unwrap(module.read_text(encoding="utf-8")), encoding="utf-8")
-        path.chmod(0o755)
-        found.append(path)
-    return found
+def plain(plain_tool: Callable[[Path], Path]) -> list[Path]:
+    """Each module built with `burgee gen --plain`: the code its `_CODE` string holds, as
+    ordinary code that linters and type checkers read, and a form users get
+    (tests/test_plain.py: it answers as the default form does)."""
+    return [plain_tool(case) for case in CASES]
 
 
 def _id(path: Path) -> str:
@@ -60,12 +54,8 @@ def test_committed_output_is_current(case: Path, tmp_path: Path) -> None:
     )
 
 
-#: What a case is made from: its handlers, and the pyproject.toml its version may come from.
-INPUTS = ("handlers.py", "pyproject.toml")
-
-
 def _copy_inputs(case: Path, work: Path) -> None:
-    for name in INPUTS:
+    for name in CASE_INPUTS:
         if (case / name).exists():
             shutil.copy(case / name, work / name)
 
@@ -86,7 +76,7 @@ def _committed_outputs(case: Path) -> set[str]:
     """The committed files regen writes for `case`: in a golden case, everything but its
     handlers.py; in an example (which also holds data of its own), the module, whatever is
     under OUTPUT_DIRS and any SKILL.md or AGENTS.md."""
-    files = _files(case) - set(INPUTS)
+    files = _files(case) - set(CASE_INPUTS)
     if case.parent == GOLDEN:
         return files
     return {
@@ -115,7 +105,7 @@ def test_every_regenerated_file_is_committed_and_current(case: Path, tmp_path: P
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    produced = _files(work) - set(INPUTS)
+    produced = _files(work) - set(CASE_INPUTS)
     committed = _committed_outputs(case) | {name for name in produced if (case / name).exists()}
     hint = f"run `{REGEN}` and review the diff"
     assert sorted(produced - committed) == [], f"generated but not committed; {hint}"
@@ -155,26 +145,16 @@ def test_generated_module_compiles_and_stands_alone(module: Path) -> None:
 def test_ruff_is_clean(plain: list[Path]) -> None:
     ruff = [sys.executable, "-m", "ruff", "check", "--isolated", "--no-cache"]
     result = subprocess.run(
-        [*ruff, *map(str, MODULES)], capture_output=True, text=True, check=False
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    # NOTE: the file as written has no `from __future__ import annotations` (its start-up
-    # code quotes what Python 3.9 cannot evaluate); the plain view puts the import back for
-    # the code of `_CODE`, which makes those quotes look unneeded to ruff (UP037).
-    result = subprocess.run(
-        [*ruff, "--extend-ignore", "UP037", *map(str, plain)],
-        capture_output=True,
-        text=True,
-        check=False,
+        [*ruff, *map(str, [*MODULES, *plain])], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_ruff_format_is_clean() -> None:
+def test_ruff_format_is_clean(plain: list[Path]) -> None:
     # NOTE: gen formats every module with ruff at burgee's line length; nothing to reformat.
     result = subprocess.run(
         [sys.executable, "-m", "ruff", "format", "--check", "--isolated", "--line-length", "100"]
-        + [str(module) for module in MODULES],
+        + [str(module) for module in [*MODULES, *plain]],
         capture_output=True,
         text=True,
         check=False,

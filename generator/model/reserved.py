@@ -24,7 +24,12 @@ RESERVED_WHEN = {"prompt": "prompts", "resource": "resources"}
 
 #: Module-level names the generated module itself defines (constants, tables, the runtime's
 #: classes and functions): a handlers file that defined one would replace it.
-RUNTIME_NAMES: frozenset[str] = runtime_names() | {"TYPE_CHECKING", "cast", "_LAZY"}
+RUNTIME_NAMES: frozenset[str] = runtime_names() | {
+    "TYPE_CHECKING",
+    "cast",
+    "_LAZY",
+    "_release_interrupts",  # NOTE: the plain form's (`gen --plain`)
+}
 
 
 def _runtime_imports() -> dict[str, frozenset[str]]:

@@ -12,15 +12,21 @@ The chunks of the modules in `catalog.SECTIONS` (but `catalog.ALWAYS`) are marke
 sections the tool compiles on first use (`runtime/boot.py`): a function of one that other
 code uses gets a stand-in (`Joined.lazy`); anything else other code uses of it (a class, a
 table) stays in the code that always runs.
+
+The plain form (`burgee gen --plain`) has no sections and no compiled-once code: every kept
+chunk is ordinary code defined at import, and only the start-up code its runtime uses (the
+cache directories `spill` shares, the held Ctrl-C) is kept, its quoted annotations unquoted
+(the plain module is under `from __future__ import annotations`).
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from burgee.runtime.boot import SECTION_BEGIN, SECTION_END
-from burgee.runtime.catalog import ALWAYS, BOOT, HEAD, SECTIONS, TAIL, Chunk, parse
+from burgee.runtime.catalog import ALWAYS, BOOT, HEAD, SECTIONS, TAIL, Chunk, names_used, parse
 
 
 @dataclass(frozen=True)
@@ -42,16 +48,19 @@ class Joined:
         return repr(self.lazy)
 
 
-def join(roots: Iterable[str]) -> Joined:
-    """The runtime that a program's own code (which uses the names `roots`) needs."""
+def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
+    """The runtime that a program's own code (which uses the names `roots`) needs; `plain`:
+    for the plain form, without sections, and only the start-up code that is used."""
     roots = set(roots)
-    every = [(m, c) for m in (*HEAD, *TAIL, BOOT) for c in parse(m)[0]]
+    boot_chunks = [_unquoted(c) if plain else c for c in parse(BOOT)[0]]
+    every = [(m, c) for m in (*HEAD, *TAIL) for c in parse(m)[0]]
+    every += [(BOOT, c) for c in boot_chunks]
     binders: dict[str, list[Chunk]] = {}
     for _, chunk in every:
         for name in chunk.binds:
             binders.setdefault(name, []).append(chunk)
     kept: set[int] = set()
-    wanted = [*roots, *(name for chunk in parse(BOOT)[0] for name in chunk.binds)]
+    wanted = [*roots, *(() if plain else (name for c in boot_chunks for name in c.binds))]
     seen: set[str] = set()
     while wanted:
         name = wanted.pop()
@@ -63,7 +72,7 @@ def join(roots: Iterable[str]) -> Joined:
                 kept.add(id(chunk))
                 wanted.extend(chunk.uses)
     chosen = [(m, c) for m, c in every if id(c) in kept]
-    section, lazy = _sections(chosen, roots)
+    section, lazy = ({}, {}) if plain else _sections(chosen, roots)
     head, tail = _Layout(), _Layout()
     boot: list[str] = []
     checking_code: list[str] = []
@@ -92,6 +101,41 @@ def join(roots: Iterable[str]) -> Joined:
         boot="\n\n\n".join(boot),
         lazy=lazy,
     )
+
+
+def _unquoted(chunk: Chunk) -> Chunk:
+    """A start-up chunk with its quoted annotations unquoted: `runtime/boot.py` runs without
+    `from __future__ import annotations` and quotes what Python 3.9 cannot evaluate, which
+    the plain module, under it, needs no more (ruff's UP037)."""
+    quoted = [
+        annotation
+        for node in ast.walk(ast.parse(chunk.text))
+        for annotation in _annotations(node)
+        if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str)
+    ]
+    if not quoted:
+        return chunk
+    data = chunk.text.encode()
+    # NOTE: ast's columns count UTF-8 bytes: each line's start, as a byte offset.
+    starts = [0]
+    for line in data.splitlines(keepends=True):
+        starts.append(starts[-1] + len(line))
+    # NOTE: from the last to the first, so the places ast gave stay right.
+    for node in sorted(quoted, key=lambda n: (n.lineno, n.col_offset), reverse=True):
+        begin = starts[node.lineno - 1] + node.col_offset
+        end = starts[(node.end_lineno or node.lineno) - 1] + (node.end_col_offset or 0)
+        data = data[:begin] + str(node.value).encode() + data[end:]
+    text = data.decode()
+    return replace(chunk, text=text, uses=chunk.uses | names_used(ast.parse(text)))
+
+
+def _annotations(node: ast.AST) -> list[ast.expr | None]:
+    """The annotations a node holds itself (a function's returns, an argument's, a variable's)."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+        return [node.returns]
+    if isinstance(node, ast.arg | ast.AnnAssign):
+        return [node.annotation]
+    return []
 
 
 class _Layout:

@@ -417,8 +417,9 @@ def _without(block: str, taken: str) -> str:
     return "\n".join(line for line in block.splitlines() if line not in done)
 
 
-def render(program: Program, regenerate: str) -> str:
-    """The complete source of the generated module."""
+def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
+    """The complete source of the generated module; `plain`: its plain form (`gen --plain`),
+    every line ordinary code, nothing compiled from a string or cached."""
     refs = [p.type for c in program.commands for p in c.inputs if p.type is not None]
     records = {r.name: r for r in program.records}
     input_records = _input_records(refs, records)
@@ -480,17 +481,20 @@ def render(program: Program, regenerate: str) -> str:
         "_complete_values = _candidates" if completion["slot_tables"] else "",
     ]
     roots = {"main", "invoke", "_Command", "_from_row", "Any"}
+    if plain:
+        roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
     # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
     roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
-    joined = join(roots)
+    joined = join(roots, plain=plain)
     import_block, type_checking = imports(program, joined)
-    top = boot_imports()
+    top = "" if plain else boot_imports()
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
         burgee_version=__version__,
         program=program,
         regenerate=regenerate,
+        plain=plain,
         script_block=script_block(program),
         third_party=guarded,
         docstring=docstring(program.description),
@@ -525,7 +529,8 @@ def render(program: Program, regenerate: str) -> str:
         **completion,
         mcp=mcp,
     )
-    return wrap(formatted(source, f"{program.name.replace('-', '_')}.py"))
+    text = formatted(source, f"{program.name.replace('-', '_')}.py")
+    return text if plain else wrap(text)
 
 
 def _root_constants(program: Program) -> list[str]:

@@ -67,7 +67,8 @@ _DIGEST_SIZE = 8
 _CODE_OPEN = (
     "# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----\nr'''"
 )
-#: SIGINTs that arrived while `_boot` ran (`main` answers the first as `interrupted`).
+#: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
+#: as `interrupted`).
 _INTERRUPTED: "list[int]" = []
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
 #: rest of the runtime exists; `errors.BUILTIN_ERRORS` reads it.

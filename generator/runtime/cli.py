@@ -386,8 +386,8 @@ def _main(args: list[str]) -> int:
             invocation = _Invocation(args, strict=False)
             json_mode = invocation.json
         if _INTERRUPTED:
-            # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
-            # here, where the tool can say so, instead of as a traceback.
+            # NOTE: Ctrl-C while the tool's code was being defined (`_hold_interrupts` held
+            # it): answered here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
         if invocation is None:

@@ -14,7 +14,7 @@ from burgee.model.ir import PROGRAM_NAME, PROGRAM_NAME_RULE, Program
 from burgee.read.imports import load_toml, nearest_pyproject, toml_error
 from burgee.read.source import decode
 from burgee.write.files import WriteError, diff, refusal, write_atomic, written
-from burgee.write.generate import checked, generate, read
+from burgee.write.generate import checked, default_output, generate, read
 from burgee.write.sidecars import (
     check_sidecars,
     orphans,
@@ -35,18 +35,20 @@ class Refused(Exception):
         self.where = where
 
 
-#: `[tool.burgee]` keys: the `gen` option each one fills in.
+#: `[tool.burgee]` keys: the `gen` option each one fills in (a path; `plain`: true or false).
 _PROJECT_KEYS = {
     "handlers": "handlers",
     "output": "output",
     "completions": "completions",
     "skill-dir": "skill_dir",
+    "plain": "plain",
 }
 
 
 def targets(args: argparse.Namespace) -> None:
     """Without a handlers file, fill in `gen`'s targets from `[tool.burgee]` of the nearest
-    pyproject.toml (paths relative to it); options given on the command line win."""
+    pyproject.toml (paths relative to it; `plain`, the form); options given on the command
+    line win."""
     if args.handlers is not None:
         return
     found = nearest_pyproject(Path.cwd() / "pyproject.toml")
@@ -70,7 +72,12 @@ def targets(args: argparse.Namespace) -> None:
         raise Refused([f'{found}: [tool.burgee] needs handlers = "handlers.py"'], "gen")
     for key, attribute in _PROJECT_KEYS.items():
         value = table.get(key)
-        if value is None or getattr(args, attribute) is not None:
+        if value is None or getattr(args, attribute, None) is not None:
+            continue
+        if key == "plain":
+            if not isinstance(value, bool):
+                raise Refused([f"{found}: [tool.burgee] plain must be true or false"], "gen")
+            setattr(args, attribute, value)
             continue
         if not isinstance(value, str):
             raise Refused([f"{found}: [tool.burgee] {key} must be a path (a string)"], "gen")
@@ -119,9 +126,11 @@ def gen(args: argparse.Namespace, warn: Callable[[Diagnostic], None]) -> Files:
         version=args.program_version,
         warn=warn,
         strict=args.strict,
+        # NOTE: neither --plain/--no-plain nor [tool.burgee]: the form of the file on disk.
+        plain=args.plain,
     )
     sidecars = sidecar_files(program, args) if args.completions or args.skill_dir else {}
-    output: Path = args.output or handlers.with_name(f"{program.name.replace('-', '_')}.py")
+    output: Path = args.output or default_output(handlers, program.name)
     files = Files()
     writing = [output, *sidecars]
     blocked = _inputs_in_the_way(

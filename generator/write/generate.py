@@ -13,6 +13,10 @@ from burgee.model.ir import Program
 from burgee.read.program import read_program
 from burgee.render.module import render
 from burgee.write import examples
+from burgee.write.files import HEAD_LINES, is_generated
+
+#: `burgee gen`'s option for the plain form, as the header's regenerate line gives it.
+PLAIN_FLAG = "--plain"
 
 
 @contextmanager
@@ -36,12 +40,42 @@ def read(source: str, path: str, *, name: str | None = None, version: str | None
         return read_program(source, path, name=name, version=version)
 
 
-def regenerate_command(handlers: str, output: Path | None, name: str) -> str:
-    """The `burgee gen` line to put in the header, relative to the output's directory."""
-    out = output or Path(handlers).with_name(f"{name.replace('-', '_')}.py")
+def default_output(handlers: Path, name: str) -> Path:
+    """Where the tool goes without `-o`: `<name>.py` beside the handlers file."""
+    return handlers.with_name(f"{name.replace('-', '_')}.py")
+
+
+def regenerate_command(
+    handlers: str, output: Path | None, name: str, *, plain: bool = False
+) -> str:
+    """The `burgee gen` line to put in the header, relative to the output's directory; with
+    `--plain` for the plain form (how `gen` tells a plain file on disk, `is_plain`)."""
+    out = output or default_output(Path(handlers), name)
     here = out.resolve().parent
     source = os.path.relpath(Path(handlers).resolve(), here)
-    return f"burgee gen {shlex.quote(source)} -o {shlex.quote(out.name)}"
+    line = f"burgee gen {shlex.quote(source)} -o {shlex.quote(out.name)}"
+    return f"{line} {PLAIN_FLAG}" if plain else line
+
+
+def is_plain(path: Path) -> bool:
+    """Whether `path` holds a tool burgee wrote in the plain form: the `burgee gen` line of its
+    header ends in `--plain` (`regenerate_command`)."""
+    if not is_generated(path):
+        return False
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            head = [file.readline() for _ in range(HEAD_LINES)]
+    except OSError:
+        return False
+    for line in head:
+        if line.startswith("#     burgee gen "):
+            try:
+                words = shlex.split(line[1:])
+            except ValueError:
+                return False
+            # NOTE: burgee gen SOURCE -o OUTPUT [--plain]: an output named --plain is no flag.
+            return words[5:] == [PLAIN_FLAG]
+    return False
 
 
 def generate(
@@ -53,14 +87,19 @@ def generate(
     version: str | None = None,
     warn: Callable[[Diagnostic], None] | None = None,
     strict: bool = False,
+    plain: bool | None = False,
 ) -> tuple[Program, str]:
     """Generate the module for one handlers file; return the program read and the module's
-    source. Warnings (things that generate, but the author should know) go to `warn`; with
-    `strict` they are errors."""
+    source (`plain`: its plain form; None: the form of the output file already there).
+    Warnings (things that generate, but the author should know) go to `warn`; with `strict`
+    they are errors."""
     program = read(source, path, name=name, version=version)
     checked(program, path, warn=warn, strict=strict)
+    if plain is None:
+        plain = is_plain(output or default_output(Path(path), program.name))
+    regenerate = regenerate_command(path, output, program.name, plain=plain)
     with guarded(path):
-        return program, render(program, regenerate_command(path, output, program.name))
+        return program, render(program, regenerate, plain=plain)
 
 
 def checked(

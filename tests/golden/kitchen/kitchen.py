@@ -58,7 +58,8 @@ _CODE_OPEN = (
 )
 
 
-#: SIGINTs that arrived while `_boot` ran (`main` answers the first as `interrupted`).
+#: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
+#: as `interrupted`).
 _INTERRUPTED: "list[int]" = []
 
 
@@ -8294,8 +8295,8 @@ def _main(args: list[str]) -> int:
             invocation = _Invocation(args, strict=False)
             json_mode = invocation.json
         if _INTERRUPTED:
-            # NOTE: Ctrl-C while the tool's code was being defined (`_boot` held it): answered
-            # here, where the tool can say so, instead of as a traceback.
+            # NOTE: Ctrl-C while the tool's code was being defined (`_hold_interrupts` held
+            # it): answered here, where the tool can say so, instead of as a traceback.
             del _INTERRUPTED[:]
             raise KeyboardInterrupt
         if invocation is None:
