@@ -1,5 +1,8 @@
 """Case 1: start-up of one command (`hello greet --name x`) for 1-, 50- and 500-command programs.
 
+burgee's programs are written as docs/handlers.md shows handlers (`programs.BURGEE_EXAMPLES_CMD`:
+typing imports, `Annotated` options, a `Literal`, a list, an example each), and the tools of
+examples/ are timed too (`EXAMPLES`), as a script and installed.
 Peers: the burgee-generated tool (run as a script, with its code cache and without it, and
 installed as a console script by the current pip, by the older pip whose wrapper imports `re`
 and by uv), hand-written argparse, click, typer and cyclopts. Each runs from its own venv with
@@ -11,6 +14,7 @@ bare venv of the same base interpreter.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import programs
 from burgee_tool import Burgee
@@ -38,6 +42,12 @@ VARIANTS = (
     ("typer", "typer"),
     ("cyclopts", "cyclopts"),
 )
+#: The examples/ tools timed: name, the command line, what it prints.
+EXAMPLES = (
+    ("todo", ("list", "--store", "missing-tasks.json"), "(no results)"),
+    ("textkit", ("count", "words.txt"), "words.txt"),
+)
+REPO = Path(__file__).resolve().parent.parent
 REFERENCES = (
     ("true", "/bin/true (process floor)"),
     ("pass", "python -c pass"),
@@ -86,7 +96,7 @@ def build_commands(ctx: Context) -> Measured:
     for n in ctx.budget.startup_sizes:
         if burgee is not None:
             try:
-                handlers = programs.write_program(directory, "burgee", n)
+                handlers = programs.write_program(directory, "burgee-examples", n)
                 module = burgee.generate(handlers, directory / f"hello_{n}.py")
                 add("burgee-script", n, (py, str(module)))
                 # NOTE: what a run costs when the cache cannot be used (read-only home, `off`).
@@ -110,9 +120,45 @@ def build_commands(ctx: Context) -> Measured:
             if venv is not None:
                 path = programs.write_program(directory, peer, n)
                 add(peer, n, (str(venv.python), str(path)))
+    if burgee is not None:
+        commands += _example_commands(ctx, burgee, directory)
     measured = Measured(commands, sizes, variants)
     ctx.memo["startup-commands"] = measured
     return measured
+
+
+def _example_commands(ctx: Context, burgee: Burgee, directory: Path) -> list[Command]:
+    """The tools of examples/, generated afresh from their handlers, as a script and installed
+    by pip, each running one command that reads what it is given."""
+    py = str(ctx.base().python)
+    (directory / "words.txt").write_text("one two three\nfour five\n", encoding="utf-8")
+    found: list[Command] = []
+    for name, args, expect in EXAMPLES:
+        words = tuple(str(directory / w) if w == "words.txt" else w for w in args)
+        try:
+            source = REPO / "examples" / name / "handlers.py"
+            module = burgee.generate(source, directory / f"{name}.py")
+            installed = burgee.install(f"burgee-example-{name}", module, name)
+            runs = (
+                Command(
+                    f"example-{name}",
+                    f"examples/{name} as a script",
+                    (py, str(module), *words),
+                    expect,
+                ),
+                Command(
+                    f"example-{name}-installed",
+                    f"examples/{name}, installed by pip: `{name} {' '.join(args)}`",
+                    (str(installed.script(name)), *words),
+                    expect,
+                ),
+            )
+            for cmd in runs:
+                check_output(cmd, clean_env())
+            found += runs
+        except BenchError as exc:
+            ctx.skip(f"start-up, examples/{name}: {exc}")
+    return found
 
 
 def run(ctx: Context) -> Section:
@@ -136,6 +182,7 @@ def run(ctx: Context) -> Section:
     )
     section.tables.append(("Summary: median ms (x python -c pass)", summary(series, measured)))
     section.tables.append(("Details", details(series, measured)))
+    section.tables.append(("The examples' tools", examples_table(series, measured)))
     ref = series["pass"]
     section.notes.append(
         f"`python -c pass` median {fmt_ms(ref.median_ms())} ms, p90 {fmt_ms(ref.p90_ms())} ms."
@@ -181,6 +228,18 @@ def details(series: dict[str, Series], measured: Measured) -> Table:
                 fmt_ms(s.cpu_median_ms()),
             ]
         )
+    return table
+
+
+def examples_table(series: dict[str, Series], measured: Measured) -> Table:
+    table = Table(["command", "wall median ms", "x python -c pass"], right={1, 2})
+    for cmd in measured.commands:
+        if cmd.key.startswith("example-"):
+            s = series[cmd.key]
+            words = " ".join(cmd.argv[2:] if cmd.argv[0].endswith("python") else cmd.argv[1:])
+            table.rows.append(
+                [f"{cmd.label}: `{words}`", fmt_ms(s.median_ms()), fmt_ratio(s.ratio())]
+            )
     return table
 
 

@@ -166,10 +166,12 @@ def {fn}(name: str, count: int = 1, shout: bool = False) -> str:
 
 
 #: The same program written as docs/handlers.md shows handlers: typing imports, `Annotated`
-#: options with help, and an example per command (`burgee gen` parses every example).
+#: options with help, a `Literal` choice, a repeatable list option, and an example per command
+#: (`burgee gen` parses every example). The start-up case times this shape (issue 34: a tool
+#: that copied `from typing import ...` imported typing on every run).
 BURGEE_EXAMPLES_HEADER = '''"""{desc}"""
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from burgee import Option, command, program
 
@@ -182,9 +184,11 @@ def {fn}(
     name: Annotated[str, Option(help="Who to greet")],
     count: Annotated[int, Option(help="How many greetings")] = 1,
     shout: Annotated[bool, Option(help="Greet in capitals")] = False,
+    style: Literal["plain", "formal"] = "plain",
+    tag: Annotated[list[str], Option("-t", help="A tag; repeat for more")] = [],
 ) -> str:
     """{help}"""
-    text = f"Hello, {{name}}!"
+    text = f"Good day, {{name}}." if style == "formal" else f"Hello, {{name}}!"
     return text.upper() if shout else text
 
 '''
