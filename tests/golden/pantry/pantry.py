@@ -7760,7 +7760,14 @@ def _group_help(group: str) -> str:
         import textwrap
 
         parts.append(_exit_codes())
-        agents = textwrap.wrap(_for_agents(), _terminal_width(), subsequent_indent="  ")
+        # NOTE: a path (AGENTS.md's) is never cut at its hyphens.
+        agents = textwrap.wrap(
+            _for_agents(),
+            _terminal_width(),
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
 
@@ -7873,6 +7880,10 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
+    # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
+    # %-formats it again: a choice `%` is written `%%` first.
+    usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
+    parser.usage = usage.replace("%", "%%")
     flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
