@@ -307,7 +307,7 @@ def test_the_schema_declares_the_bypass(tool: Path) -> None:
     commands = {c["name"]: c for c in run(tool, "schema").json()["commands"]}
     assert commands["delete"]["confirmation_bypass_arg"] == "--yes"
     assert "confirmation_bypass_arg" not in commands["reset"]
-    assert "-y, --yes" in run(tool, "delete", "--help").out
+    assert "-y/--yes" in run(tool, "delete", "--help").out
 
 
 def _at_a_terminal(

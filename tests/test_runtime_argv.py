@@ -20,7 +20,7 @@ from tests.runtime_program import install
 
 def _usage(args: list[str]) -> UsageError:
     with pytest.raises(UsageError) as raised:
-        _Invocation(args)
+        _Invocation(args, config=True)
     return raised.value
 
 
@@ -61,7 +61,8 @@ def test_the_table_covers_every_flag() -> None:
 @pytest.mark.parametrize("name", sorted(_EVERY_FLAG))
 def test_every_flag_is_taken_out_of_argv(name: str) -> None:
     words, read, expected = _EVERY_FLAG[name]
-    invocation = _Invocation(["add", *words, "x"])
+    # NOTE: `--config` is a tool-wide flag only where the program reads a config file.
+    invocation = _Invocation(["add", *words, "x"], config=True)
     assert read(invocation) == expected
     if name != "--yes":
         assert invocation.rest == ["add", "x"]
@@ -71,8 +72,8 @@ def test_every_flag_is_taken_out_of_argv(name: str) -> None:
 def test_a_value_flag_takes_its_value_after_equals_or_as_the_next_word(flag: Any) -> None:
     value = flag.choices[0] if flag.choices else "7"
     partner = [name for name in flag.goes_with if name.startswith("-")][:1]
-    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"])
-    next_word = _Invocation([*partner, flag.name, value, "add"])
+    after_equals = _Invocation([*partner, f"{flag.name}={value}", "add"], config=True)
+    next_word = _Invocation([*partner, flag.name, value, "add"], config=True)
     assert after_equals.rest == next_word.rest == ["add"]
     assert vars(after_equals) == vars(next_word)
     assert vars(next_word) != vars(_Invocation(["add"]))

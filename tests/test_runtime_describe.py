@@ -119,8 +119,13 @@ def test_schema_of_an_unknown_command() -> None:
     assert _refused("schema", "debug-dum").hint == "run 'tool schema' for all"
 
 
-def test_config_is_refused_by_a_tool_without_one() -> None:
-    assert _refused("--config", "x.toml", "add").message == "--config: tool reads no config file"
+def test_config_is_no_flag_of_a_tool_without_one() -> None:
+    """A program that reads no config file leaves `--config` to its commands (issue 35)."""
+    invocation = _Invocation(["--config", "x.toml", "add"])
+    assert (invocation.rest, invocation.config()) == (["--config", "x.toml", "add"], None)
+    assert _describe(invocation) is None
+    read = _Invocation(["--config", "x.toml", "add"], config=True)
+    assert (read.rest, read.config()) == (["add"], "x.toml")
 
 
 def test_anything_else_is_not_a_description(capsys: pytest.CaptureFixture[str]) -> None:

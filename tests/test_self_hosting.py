@@ -38,7 +38,7 @@ def test_console_script_and_module_are_the_generated_tool() -> None:
             [*command, "--help"], capture_output=True, text=True, check=True
         ).stdout
         for word in ("gen", "check", "new", "refresh", "completion"):
-            assert f"\n    {word} " in help_text, help_text
+            assert f"\n  {word} " in help_text, help_text
         assert "  1    stale (an outcome, not a failure)\n" in help_text
         assert "  2    usage\n" in help_text and "  70   internal\n" in help_text
         version = subprocess.run(

@@ -1,12 +1,16 @@
 """What a person at a real terminal sees (a pty): errors without the JSON line meant for
-programs, and a progress line that never leaves text behind on its line."""
+programs, a progress line that never leaves text behind on its line, and a root help that
+leads with the commands."""
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pty
+import struct
 import subprocess
 import sys
+import termios
 from pathlib import Path
 
 import pytest
@@ -45,9 +49,12 @@ def tool(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return generate(tmp_path_factory.mktemp("counter"), HANDLERS)
 
 
-def at_terminal(tool: Path, *args: str, **env: str) -> tuple[list[str], int]:
-    """Run the tool with stdout and stderr on one pty; the screen's lines and the exit code."""
+def at_terminal(tool: Path, *args: str, columns: int = 0, **env: str) -> tuple[list[str], int]:
+    """Run the tool with stdout and stderr on one pty (`columns` wide, when given); the
+    screen's lines and the exit code."""
     leader, follower = pty.openpty()
+    if columns:
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     clean = {k: v for k, v in os.environ.items() if k not in ("CI", "CLAUDECODE", "AI_AGENT")}
     proc = subprocess.Popen(
         [sys.executable, str(tool), *args],
@@ -132,3 +139,23 @@ def test_a_pipe_keeps_the_json_line(tool: Path) -> None:
     )
     assert proc.returncode == 3
     assert proc.stderr.splitlines()[-1].startswith('{"ok": false, "error": {"kind": "too_many"')
+
+
+def test_the_root_help_leads_with_the_commands_and_fits_a_screen(tool: Path) -> None:
+    """Issue 36: the commands come right after the description, the tool-wide flags after them,
+    compactly (a line or two a group); a small tool's help fits in 45 lines of 80 columns."""
+    lines, code = at_terminal(tool, "--help", columns=80)
+    assert code == 0
+    assert len(lines) <= 45, "\n".join(lines)
+    assert all(len(line) <= 80 for line in lines)
+    assert lines[0] == "usage: counter [-h] [FLAGS] COMMAND ..."
+    commands = lines.index("commands:")
+    flags = lines.index("tool-wide flags ('counter help flags' explains each):")
+    assert lines[commands + 1].split() == ["count", "Count", "to", "N,", "showing", "progress."]
+    assert commands < flags
+    groups = [line.split(":")[0].strip() for line in lines[flags + 1 :] if line[2:3] != " "]
+    assert groups[:5] == ["output", "run", "describe", "agents", "MCP"]
+    assert "--help" not in " ".join(lines[:commands])
+    explained, code = at_terminal(tool, "help", "flags", columns=80)
+    assert code == 0
+    assert "  --mcp                 serve the commands as MCP tools over stdio" in explained

@@ -82,6 +82,20 @@ def test_command_help_shows_options_defaults_and_examples(kitchen: Path, todo: P
     assert "A boolean with --flag/--no-flag. (default: off)" in run(kitchen, "types", "--help").out
 
 
+def test_help_is_a_word_too_and_explains_the_flags(kitchen: Path) -> None:
+    """`help` is `--help`, `help COMMAND...` is `COMMAND... --help`, and `help flags` explains
+    each tool-wide flag that help only lists (issue 36)."""
+    for words in ((), ("store",), ("store", "shelf"), ("types",)):
+        assert run(kitchen, "help", *words).out == run(kitchen, *words, "--help").out
+    listed = run(kitchen, "--help").out.partition("tool-wide flags (")[2]
+    assert "--timeout SECONDS" in listed and "cancel the command" not in listed
+    explained = run(kitchen, "help", "flags")
+    assert explained.code == 0
+    assert "--timeout SECONDS     cancel the command after this many seconds" in explained.out
+    sections = [line for line in explained.out.splitlines() if line.endswith(":")]
+    assert sections == ["output:", "run:", "describe:", "agents:", "MCP:"]
+
+
 def test_version(todo: Path) -> None:
     assert run(todo, "--version").out == "todo 1.0.0\n"
     misplaced = run(todo, "add", "--version", "--json")

@@ -217,7 +217,7 @@ def test_mcp_applies_max_output_and_spill_dir_to_every_call(tool: Path, tmp_path
     assert json.loads(text)["data"] == "x" * 300
 
 
-def test_mcp_refuses_a_config_file_the_tool_does_not_read(tool: Path) -> None:
+def test_mcp_refuses_a_config_flag_the_tool_does_not_have(tool: Path) -> None:
     proc = subprocess.run(
         [sys.executable, str(tool), "--mcp", "--config", "nowhere.toml"],
         input=b"",
@@ -226,7 +226,7 @@ def test_mcp_refuses_a_config_file_the_tool_does_not_read(tool: Path) -> None:
         check=False,
     )
     assert proc.returncode == 2
-    assert b"--config: flagged reads no config file" in proc.stderr
+    assert b"unexpected '--config' with --mcp" in proc.stderr
 
 
 def test_output_reads_back_from_the_spill_dir_it_was_saved_in(tool: Path, tmp_path: Path) -> None:

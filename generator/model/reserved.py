@@ -9,6 +9,9 @@ from burgee.runtime.shells import _TOOL_WORDS
 #: Flags every command of the generated tool accepts, or that the tool reserves.
 RESERVED_FLAGS = reserved_flags()
 
+#: Those of a program that reads no config file: `--config` is free there.
+RESERVED_WITHOUT_CONFIG = reserved_flags(config=False)
+
 #: The tool-wide flags a command's option may take over with `Option(..., shadows=True)`.
 SHADOWABLE_FLAGS = shadowable_flags()
 

@@ -548,8 +548,10 @@ def _root_constants(program: Program) -> list[str]:
 
 def shadows(program: Program) -> dict[str, tuple[str, ...]]:
     """`SHADOWS`: each command (and alias) path -> the tool-wide spellings its own options take
-    over (`Option(..., shadows=True)`)."""
+    over (`Option(..., shadows=True)`); "" -> those of the root command of a program that has
+    no other, which argv never names (they are taken over from its first word)."""
     table: dict[str, tuple[str, ...]] = {}
+    root, mode = program.root()
     for command in program.commands:
         spellings = tuple(
             sorted(
@@ -563,6 +565,8 @@ def shadows(program: Program) -> dict[str, tuple[str, ...]]:
         if spellings:
             for last in (command.path[-1], *command.aliases):
                 table[" ".join((*command.path[:-1], last))] = spellings
+            if mode == "alone" and command.name == root:
+                table[""] = spellings
     return table
 
 

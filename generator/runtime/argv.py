@@ -16,7 +16,6 @@ from burgee.runtime.program import (
     ALIASES,
     COMMANDS,
     GROUPS,
-    PROGRAM,
     ROOT,
     ROOT_MODE,
     SHADOWS,
@@ -33,20 +32,23 @@ if TYPE_CHECKING:
 
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
-    those that the command named first takes over with its own options (`SHADOWS`)."""
+    those that the command named first takes over with its own options (`SHADOWS`; under ""
+    those of a program whose only command is its root, which no word names)."""
 
     def __init__(
         self,
         argv: Sequence[str],
         shadows: dict[str, tuple[str, ...]] | None = None,
         *,
+        config: bool | None = None,
         strict: bool = True,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
-        #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
+        #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
         table = SHADOWS if shadows is None else shadows
+        reads_config = _CONFIG if config is None else config
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -70,7 +72,7 @@ class _Invocation:
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
-        shadowed: tuple[str, ...] = ()
+        shadowed: tuple[str, ...] = table.get("", ())
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -80,7 +82,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name)
+            flag = None if name in shadowed else _flag(name, reads_config)
             if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
@@ -110,7 +112,8 @@ class _Invocation:
             try:
                 if flag.metavar and not has_value:
                     # NOTE: another of the tool's flags is not a value (`--field --json`).
-                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                    ended = index >= len(tokens)
+                    if ended or _flag(tokens[index].partition("=")[0], reads_config) is not None:
                         raise UsageError(f"{name} needs a value")
                     value = tokens[index]
                     index += 1
@@ -124,11 +127,9 @@ class _Invocation:
             raise self.problem
 
     def config(self) -> str | None:
-        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
-        path = self.asked.get("--config")
-        if path is not None and not _CONFIG:
-            raise UsageError(f"--config: {PROGRAM} reads no config file")
-        return path
+        """`--config PATH`, when given (a tool-wide flag only where the program reads a config
+        file: elsewhere it is no flag of the tool's, and a command may take it)."""
+        return self.asked.get("--config")
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -197,15 +198,19 @@ def _seconds(text: str) -> float:
 
 def _terminal_width() -> int:
     try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns - 2
+        size = os.get_terminal_size(sys.stdout.fileno()).columns
     except (OSError, ValueError, AttributeError):
         # NOTE: AttributeError: stdout replaced by one without a file descriptor (the MCP
         # server's, while a handler runs).
-        columns = os.environ.get("COLUMNS", "")
-        # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
-        # int() can read it.
-        usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
-        return int(columns) - 2 if usable else 78
+        size = 0
+    if size > 20:
+        return size - 2
+    # NOTE: not a terminal, or one that knows no size (a pty nobody sized says 0).
+    columns = os.environ.get("COLUMNS", "")
+    # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
+    # int() can read it.
+    usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
+    return int(columns) - 2 if usable else 78
 
 
 def _as_written(text: str) -> str:

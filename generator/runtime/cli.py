@@ -13,10 +13,11 @@ from burgee.runtime.argv import (
     _new_parser,
     _read_json_input,
     _take_yes,
+    _terminal_width,
 )
 from burgee.runtime.batch import _BatchFailed, _run_batch
 from burgee.runtime.boot import _INTERRUPTED
-from burgee.runtime.complete import _BUILTINS, _builtin, _root_extras
+from burgee.runtime.complete import _BUILTINS, _builtin
 from burgee.runtime.context import _SECRETS, Context, _interactive
 from burgee.runtime.deliver import _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
@@ -31,7 +32,7 @@ from burgee.runtime.errors import (
     _Terminated,
 )
 from burgee.runtime.execute import _as_error, _debugging, _execute
-from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at
+from burgee.runtime.flags import HELP_FLAGS, Flag, flags_at, grouped
 from burgee.runtime.mcp import _serve_mcp
 from burgee.runtime.output import (
     _PRINTED,
@@ -64,6 +65,7 @@ from burgee.runtime.program import (
 )
 from burgee.runtime.quickargs import _quick_parse
 from burgee.runtime.sanitize import _redact, _redact_text
+from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
 from burgee.runtime.values import _Call, _jsonable_text
@@ -85,24 +87,117 @@ def _exit_codes() -> str:
 
 
 def _group_help(group: str) -> str:
-    """Help for the program or one of its groups: what it does, its flags, what it contains."""
+    """Help for the program or one of its groups: what it does and what it contains, then its
+    flags, compactly (as Click and Typer lead with the commands)."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _exit_codes() + _for_agents() if not group else ""
-    parser = _new_parser(prog, description, epilog)
-    for flag in flags_at(not group, _CONFIG, False):
-        _add_flag(parser, flag, (flag.short, flag.name) if flag.short else (flag.name,))
-    children = parser.add_subparsers(title="commands", metavar="COMMAND")
+    rows = []
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
         aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
-        shown = summary + (" (the default command)" if path == ROOT else "")
-        children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
+        label = f"{name} ({', '.join(aliases)})" if aliases else name
+        rows.append((label, summary + (" (the default command)" if path == ROOT else "")))
     if not group:
-        _root_extras(children)
-        for word, (summary, _) in _EXTRA_COMMANDS.items():
-            children.add_parser(word, help=summary)
-    return parser.format_help()
+        rows += _BUILTIN_COMMANDS.items()
+        rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
+    parts = [f"usage: {prog} [-h] [FLAGS] COMMAND ...\n"]
+    if description.strip():
+        parts.append(description.strip("\n") + "\n")
+    parts.append("commands:\n" + _rows(rows))
+    parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
+    if not group:
+        import textwrap
+
+        parts.append(_exit_codes())
+        # NOTE: a path (AGENTS.md's) is never cut at its hyphens.
+        agents = textwrap.wrap(
+            _for_agents(),
+            _terminal_width(),
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+        parts.append("\n".join(agents) + "\n")
+    return "\n".join(parts)
+
+
+def _rows(rows: list[tuple[str, str]]) -> str:
+    """Names and what each is, as argparse lays out options: the text from one column on,
+    on the next line after a name too long for the first."""
+    import textwrap
+
+    column = min(max(len(label) for label, _ in rows), 20) + 4
+    width = max(_terminal_width() - column, 20)
+    lines = []
+    for label, text in rows:
+        wrapped = textwrap.wrap(" ".join(text.split()), width) or [""]
+        if len(label) + 4 > column:
+            lines.append(f"  {label}\n")
+        else:
+            lines.append(f"  {label:<{column - 2}}{wrapped.pop(0)}\n")
+        lines += [f"{'':<{column}}{line}\n" for line in wrapped]
+    return "".join(lines)
+
+
+def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags as help lists them after the commands or options: their spellings
+    only, a line or two for each group (`help flags` explains each); none of `shadowed`."""
+    width = _terminal_width()
+    lines = [f"tool-wide flags ('{PROGRAM} help flags' explains each):\n"]
+    for group, members in grouped(flags):
+        pieces = []
+        for flag in members:
+            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            if names:
+                value = f"[{flag.metavar}]" if flag.optional else flag.metavar
+                pieces.append(f"{names} {value}".rstrip())
+        prefix = f"  {group + ':':<10}"
+        rows: list[list[str]] = [[]]
+        used = len(prefix)
+        for index, spelled in enumerate(pieces):
+            piece = spelled + ("," if index + 1 < len(pieces) else "")
+            if rows[-1] and used + 1 + len(piece) > width:
+                rows.append([])
+                used = len(prefix)
+            used += len(piece) + bool(rows[-1])
+            rows[-1].append(piece)
+        for index, row in enumerate(rows):
+            if row:
+                lines.append((prefix if index == 0 else " " * len(prefix)) + " ".join(row) + "\n")
+    return "".join(lines)
+
+
+def _flags_help() -> str:
+    """`PROG help flags`: every tool-wide flag explained, in its group."""
+    parser = _new_parser(f"{PROGRAM} help flags")
+    formatter = parser._get_formatter()
+    import textwrap
+
+    about = (
+        f"The flags {PROGRAM} answers itself, before or after the command; a command's own"
+        " option of the same spelling takes it over on that command. -h or --help shows the"
+        " help of the tool, a group or a command."
+    )
+    formatter.add_text(textwrap.fill(about, _terminal_width()))
+    for group, members in grouped(flags_at(True, _CONFIG, True)):
+        section = parser.add_argument_group(group)
+        for flag in members:
+            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+        formatter.start_section(group)
+        formatter.add_arguments(section._group_actions)
+        formatter.end_section()
+    return formatter.format_help()
+
+
+def _help(invocation: _Invocation) -> object:
+    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
+    `help COMMAND...` (as `COMMAND... --help`)."""
+    words = invocation.rest[1:]
+    if words == ["flags"]:
+        sys.stdout.write(_flags_help())
+        return _PRINTED
+    invocation.rest = [*words, "--help"]
+    return run(invocation)
 
 
 def _command_epilog(path: str, command: _Command) -> str:
@@ -118,8 +213,8 @@ def _command_epilog(path: str, command: _Command) -> str:
 
 
 def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
-    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
-    own options take over (`SHADOWS`)."""
+    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
+    after its own options, but those its own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
     row = COMMANDS.get(path)
     required = (
@@ -130,14 +225,12 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
-    # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
+    # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
+    # %-formats it again: a choice `%` is written `%%` first.
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
-    group = parser.add_argument_group("tool-wide flags")
-    for flag in flags_at(False, _CONFIG, command.confirm is not None):
-        names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
-        if names:
-            _add_flag(group, flag, names)
+    flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
+    parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
 def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
@@ -209,6 +302,9 @@ def run(invocation: _Invocation) -> object:
     if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
         return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
+    if invocation.rest[:1] == ["help"]:
+        # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
+        return _help(invocation)
     if invocation.rest[:1] == ["output"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = "output", invocation.rest[1:]
@@ -477,7 +573,6 @@ def _batch_calls(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    invocation.config()  # NOTE: refuses --config where there is no config file, first
     # NOTE: a handler that reads standard input finds it empty, never the calls.
     calls = _stdin_apart()
     if not invocation.batch:

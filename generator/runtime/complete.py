@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError
@@ -20,10 +20,7 @@ from burgee.runtime.program import (
     _complete_values,
     _completion_slots,
 )
-from burgee.runtime.shells import _BUILTIN_COMMANDS, _SHELLS, _completion_script
-
-if TYPE_CHECKING:
-    import argparse
+from burgee.runtime.shells import _SHELLS, _completion_script
 
 #: Words answered before argv is parsed at all.
 _BUILTINS = ("completion", "__complete")
@@ -72,12 +69,6 @@ def _completion_usage(name: str) -> str:
     )
 
 
-def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
-    """The root help's built-in commands: output and completion."""
-    for name, summary in _BUILTIN_COMMANDS.items():
-        children.add_parser(name, help=summary)
-
-
 def _complete(words: list[str]) -> int:
     """Print the values a `complete=` function offers for the last word; never fail."""
     try:
@@ -101,7 +92,7 @@ def _candidates(words: list[str]) -> list[str]:
     while index < len(before) and node in GROUPS and ROOT_MODE != "alone":
         token = before[index]
         name, has_value, _ = token.partition("=")
-        tool_flag = _flag(name)
+        tool_flag = _flag(name, _CONFIG)
         if tool_flag is not None:
             following = before[index + 1] if index + 1 < len(before) else partial
             index += 2 if not has_value and tool_flag.takes(following) else 1
@@ -153,7 +144,7 @@ def _candidates(words: list[str]) -> list[str]:
                 continue
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
-                pending = _flag(flag) if not has_value else None
+                pending = _flag(flag, _CONFIG) if not has_value else None
                 continue
             if slot[2] == "flag":
                 options[slot[0]] = True

@@ -23,12 +23,13 @@ if TYPE_CHECKING:
 
 
 def _for_agents() -> str:
-    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    """The root help's closing paragraph: every surface an agent can use, in one place (one
+    line: help wraps it to the terminal's width)."""
     return (
-        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
-        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
-        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
-        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+        f"For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json"
+        " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
+        f" them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;"
+        f" `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}."
     )
 
 
@@ -47,7 +48,6 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
         return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:

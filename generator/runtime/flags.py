@@ -21,6 +21,7 @@ class Flag:
         "choices",
         "config_only",
         "goes_with",
+        "group",
         "help",
         "kind",
         "metavar",
@@ -37,6 +38,7 @@ class Flag:
         metavar: str,
         help: str,
         *,
+        group: str,
         scope: str = "any",
         short: str = "",
         choices: tuple[str, ...] = (),
@@ -47,6 +49,8 @@ class Flag:
         optional: str = "",
     ) -> None:
         self.name = name
+        #: Which of `FLAG_GROUPS` help lists it in (compactly: `help flags` explains each).
+        self.group = group
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
         #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
@@ -82,6 +86,9 @@ class Flag:
 #: How many read-only calls of a `--batch` run at once unless `--jobs` says.
 BATCH_JOBS = 4
 
+#: The groups help lists the tool-wide flags in, in this order (each flag names its own).
+FLAG_GROUPS = ("output", "run", "describe", "agents", "MCP")
+
 #: The values of `--output` (`-o`); text unless asked.
 FORMATS = ("json", "text")
 
@@ -92,6 +99,7 @@ FLAGS: tuple[Flag, ...] = (
         "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
         " as a JSON object keyed by parameter name",
         optional="object",
+        group="output",
     ),
     Flag(
         "--output",
@@ -99,8 +107,9 @@ FLAGS: tuple[Flag, ...] = (
         f"output format, {' or '.join(FORMATS)} (default: text)",
         short="-o",
         choices=FORMATS,
+        group="output",
     ),
-    Flag("--debug", "", "show tracebacks of internal errors"),
+    Flag("--debug", "", "show tracebacks of internal errors", group="run"),
     Flag(
         "--timeout",
         "SECONDS",
@@ -109,6 +118,7 @@ FLAGS: tuple[Flag, ...] = (
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
+        group="run",
     ),
     Flag(
         "--max-output",
@@ -116,22 +126,41 @@ FLAGS: tuple[Flag, ...] = (
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
         kind="integer",
+        group="output",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
-    Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
+    Flag(
+        "--spill-dir",
+        "PATH",
+        "where the full text of a cut answer is saved",
+        kind="path",
+        group="output",
+    ),
+    Flag(
+        "--schema",
+        "",
+        "print the clispec document (or one command's) instead of running",
+        group="describe",
+    ),
     Flag(
         "--field",
         "FIELD",
         "print only the part at this dotted path",
         goes_with=("schema", "--schema", "--llms"),
+        group="describe",
     ),
-    Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
+    Flag(
+        "--explain",
+        "OPTION",
+        "print where an option's value came from instead of running",
+        group="describe",
+    ),
     Flag(
         "--config",
         "PATH",
         "read option values from this TOML or JSON file",
         config_only=True,
         kind="path",
+        group="run",
     ),
     Flag(
         "--batch",
@@ -141,6 +170,7 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         kind="path",
         optional="word",
+        group="agents",
     ),
     Flag(
         "--jobs",
@@ -149,6 +179,7 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         kind="integer",
         goes_with=("--batch",),
+        group="agents",
     ),
     Flag(
         "--as-completed",
@@ -156,6 +187,7 @@ FLAGS: tuple[Flag, ...] = (
         "write each answer when it is ready",
         scope="root",
         goes_with=("--batch",),
+        group="agents",
     ),
     Flag(
         "--allow-destructive",
@@ -163,6 +195,7 @@ FLAGS: tuple[Flag, ...] = (
         "run destructive commands too",
         scope="root",
         goes_with=("--batch",),
+        group="agents",
     ),
     Flag(
         "--yes",
@@ -170,14 +203,22 @@ FLAGS: tuple[Flag, ...] = (
         "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        group="run",
     ),
-    Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
-    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag(
-        "--print-config", "", "print the client configuration", scope="root", goes_with=("--mcp",)
+        "--llms", "", "print the commands as an MCP tools/list manifest", scope="root", group="MCP"
     ),
-    Flag("--version", "", "print the version and exit", scope="root"),
-    Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
+    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root", group="MCP"),
+    Flag(
+        "--print-config",
+        "",
+        "print the client configuration",
+        scope="root",
+        goes_with=("--mcp",),
+        group="MCP",
+    ),
+    Flag("--version", "", "print the version and exit", scope="root", group="describe"),
+    Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root", group="agents"),
 )
 
 #: The help flags: argparse answers them, at every level.
@@ -197,10 +238,17 @@ def flags_at(root: bool, config: bool, confirm: bool) -> list[Flag]:
     ]
 
 
-def _flag(name: str) -> Flag | None:
-    """The tool-wide flag spelled `name` (long or short), if there is one."""
+def grouped(flags: list[Flag]) -> list[tuple[str, list[Flag]]]:
+    """`flags` in their groups (`FLAG_GROUPS`), each group's in the order of `FLAGS`."""
+    groups = [(group, [flag for flag in flags if flag.group == group]) for group in FLAG_GROUPS]
+    return [(group, members) for group, members in groups if members]
+
+
+def _flag(name: str, config: bool = True) -> Flag | None:
+    """The tool-wide flag spelled `name` (long or short), if there is one; `--config` only
+    where the program reads a config file (`config`): elsewhere the spelling is free."""
     for flag in FLAGS:
-        if flag.scope == "confirm":
+        if flag.scope == "confirm" or (flag.config_only and not config):
             continue  # NOTE: a command's own flag, read once its command is known
         if name == flag.name or (flag.short and name == flag.short):
             return flag
@@ -218,11 +266,12 @@ def confirm_flags() -> frozenset[str]:
     return frozenset((flag.name, flag.short))
 
 
-def reserved_flags() -> frozenset[str]:
-    """Every spelling a handler's option may not take: the flags, shorts and `--no-` forms."""
+def reserved_flags(config: bool = True) -> frozenset[str]:
+    """Every spelling a handler's option may not take: the flags, shorts and `--no-` forms
+    (`--config` only in a program that reads a config file, `config`)."""
     names = set(HELP_FLAGS)
     for flag in FLAGS:
-        if flag.scope == "confirm":
+        if flag.scope == "confirm" or (flag.config_only and not config):
             continue
         names.add(flag.name)
         names.add("--no-" + flag.name[2:])

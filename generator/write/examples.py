@@ -136,7 +136,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         raise _Refused(f"it must start with the program's name, {program.name!r}")
     try:
         # NOTE: with the flags the program's commands take over (`Option(shadows=True)`).
-        invocation = _Invocation(words[1:], facts.shadows)
+        invocation = _Invocation(words[1:], facts.shadows, config=program.config)
     except UsageError as error:
         raise _Refused(error.message) from None
     if invocation.batch is not None or invocation.mcp:

@@ -568,18 +568,20 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_truncate",
     ),
     "argparse": (
+        "_add_flag",
         "_command_epilog",
         "_did_you_mean",
         "_digits",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
+        "_terminal_width",
         "_tool_flags",
     ),
     "async": ("_await",),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
-    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json", "_root_extras"),
+    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
@@ -1144,6 +1146,7 @@ class Flag:
         "choices",
         "config_only",
         "goes_with",
+        "group",
         "help",
         "kind",
         "metavar",
@@ -1160,6 +1163,7 @@ class Flag:
         metavar: str,
         help: str,
         *,
+        group: str,
         scope: str = "any",
         short: str = "",
         choices: tuple[str, ...] = (),
@@ -1170,6 +1174,8 @@ class Flag:
         optional: str = "",
     ) -> None:
         self.name = name
+        #: Which of `FLAG_GROUPS` help lists it in (compactly: `help flags` explains each).
+        self.group = group
         #: What its value looks like, or "" for a switch.
         self.metavar = metavar
         #: Its value's clispec type ("boolean" for a switch); a "path" completes as a file.
@@ -1206,6 +1212,10 @@ class Flag:
 BATCH_JOBS = 4
 
 
+#: The groups help lists the tool-wide flags in, in this order (each flag names its own).
+FLAG_GROUPS = ("output", "run", "describe", "agents", "MCP")
+
+
 #: The values of `--output` (`-o`); text unless asked.
 FORMATS = ("json", "text")
 
@@ -1217,6 +1227,7 @@ FLAGS: tuple[Flag, ...] = (
         "answer with one JSON envelope on stdout; with a value (or - for stdin), the input"
         " as a JSON object keyed by parameter name",
         optional="object",
+        group="output",
     ),
     Flag(
         "--output",
@@ -1224,8 +1235,9 @@ FLAGS: tuple[Flag, ...] = (
         f"output format, {' or '.join(FORMATS)} (default: text)",
         short="-o",
         choices=FORMATS,
+        group="output",
     ),
-    Flag("--debug", "", "show tracebacks of internal errors"),
+    Flag("--debug", "", "show tracebacks of internal errors", group="run"),
     Flag(
         "--timeout",
         "SECONDS",
@@ -1234,6 +1246,7 @@ FLAGS: tuple[Flag, ...] = (
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
+        group="run",
     ),
     Flag(
         "--max-output",
@@ -1241,22 +1254,41 @@ FLAGS: tuple[Flag, ...] = (
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
         kind="integer",
+        group="output",
     ),
-    Flag("--spill-dir", "PATH", "where the full text of a cut answer is saved", kind="path"),
-    Flag("--schema", "", "print the clispec document (or one command's) instead of running"),
+    Flag(
+        "--spill-dir",
+        "PATH",
+        "where the full text of a cut answer is saved",
+        kind="path",
+        group="output",
+    ),
+    Flag(
+        "--schema",
+        "",
+        "print the clispec document (or one command's) instead of running",
+        group="describe",
+    ),
     Flag(
         "--field",
         "FIELD",
         "print only the part at this dotted path",
         goes_with=("schema", "--schema", "--llms"),
+        group="describe",
     ),
-    Flag("--explain", "OPTION", "print where an option's value came from instead of running"),
+    Flag(
+        "--explain",
+        "OPTION",
+        "print where an option's value came from instead of running",
+        group="describe",
+    ),
     Flag(
         "--config",
         "PATH",
         "read option values from this TOML or JSON file",
         config_only=True,
         kind="path",
+        group="run",
     ),
     Flag(
         "--batch",
@@ -1266,6 +1298,7 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         kind="path",
         optional="word",
+        group="agents",
     ),
     Flag(
         "--jobs",
@@ -1274,6 +1307,7 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         kind="integer",
         goes_with=("--batch",),
+        group="agents",
     ),
     Flag(
         "--as-completed",
@@ -1281,6 +1315,7 @@ FLAGS: tuple[Flag, ...] = (
         "write each answer when it is ready",
         scope="root",
         goes_with=("--batch",),
+        group="agents",
     ),
     Flag(
         "--allow-destructive",
@@ -1288,6 +1323,7 @@ FLAGS: tuple[Flag, ...] = (
         "run destructive commands too",
         scope="root",
         goes_with=("--batch",),
+        group="agents",
     ),
     Flag(
         "--yes",
@@ -1295,14 +1331,22 @@ FLAGS: tuple[Flag, ...] = (
         "run a command that asks first without asking (needed where nobody can answer)",
         short="-y",
         scope="confirm",
+        group="run",
     ),
-    Flag("--llms", "", "print the commands as an MCP tools/list manifest", scope="root"),
-    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root"),
     Flag(
-        "--print-config", "", "print the client configuration", scope="root", goes_with=("--mcp",)
+        "--llms", "", "print the commands as an MCP tools/list manifest", scope="root", group="MCP"
     ),
-    Flag("--version", "", "print the version and exit", scope="root"),
-    Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root"),
+    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root", group="MCP"),
+    Flag(
+        "--print-config",
+        "",
+        "print the client configuration",
+        scope="root",
+        goes_with=("--mcp",),
+        group="MCP",
+    ),
+    Flag("--version", "", "print the version and exit", scope="root", group="describe"),
+    Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root", group="agents"),
 )
 
 
@@ -1323,10 +1367,17 @@ def flags_at(root: bool, config: bool, confirm: bool) -> list[Flag]:
     ]
 
 
-def _flag(name: str) -> Flag | None:
-    """The tool-wide flag spelled `name` (long or short), if there is one."""
+def grouped(flags: list[Flag]) -> list[tuple[str, list[Flag]]]:
+    """`flags` in their groups (`FLAG_GROUPS`), each group's in the order of `FLAGS`."""
+    groups = [(group, [flag for flag in flags if flag.group == group]) for group in FLAG_GROUPS]
+    return [(group, members) for group, members in groups if members]
+
+
+def _flag(name: str, config: bool = True) -> Flag | None:
+    """The tool-wide flag spelled `name` (long or short), if there is one; `--config` only
+    where the program reads a config file (`config`): elsewhere the spelling is free."""
     for flag in FLAGS:
-        if flag.scope == "confirm":
+        if flag.scope == "confirm" or (flag.config_only and not config):
             continue  # NOTE: a command's own flag, read once its command is known
         if name == flag.name or (flag.short and name == flag.short):
             return flag
@@ -4535,20 +4586,23 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
 
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
-    those that the command named first takes over with its own options (`SHADOWS`)."""
+    those that the command named first takes over with its own options (`SHADOWS`; under ""
+    those of a program whose only command is its root, which no word names)."""
 
     def __init__(
         self,
         argv: Sequence[str],
         shadows: dict[str, tuple[str, ...]] | None = None,
         *,
+        config: bool | None = None,
         strict: bool = True,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
-        #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
+        #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
         table = SHADOWS if shadows is None else shadows
+        reads_config = _CONFIG if config is None else config
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -4572,7 +4626,7 @@ class _Invocation:
         tokens = list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
-        shadowed: tuple[str, ...] = ()
+        shadowed: tuple[str, ...] = table.get("", ())
         while index < len(tokens):
             token = tokens[index]
             index += 1
@@ -4582,7 +4636,7 @@ class _Invocation:
             name, has_value, value = token.partition("=")
             if token[:2] == "-o" and token[2:] in FORMATS:
                 name, has_value, value = "-o", "=", token[2:]
-            flag = None if name in shadowed else _flag(name)
+            flag = None if name in shadowed else _flag(name, reads_config)
             if flag is None:
                 self.rest.append(token)
                 if table and not shadowed and token[:1] != "-":
@@ -4612,7 +4666,8 @@ class _Invocation:
             try:
                 if flag.metavar and not has_value:
                     # NOTE: another of the tool's flags is not a value (`--field --json`).
-                    if index >= len(tokens) or _flag(tokens[index].partition("=")[0]) is not None:
+                    ended = index >= len(tokens)
+                    if ended or _flag(tokens[index].partition("=")[0], reads_config) is not None:
                         raise UsageError(f"{name} needs a value")
                     value = tokens[index]
                     index += 1
@@ -4626,11 +4681,9 @@ class _Invocation:
             raise self.problem
 
     def config(self) -> str | None:
-        """`--config PATH`, when given; a usage error for a tool that reads no config file."""
-        path = self.asked.get("--config")
-        if path is not None and not _CONFIG:
-            raise UsageError(f"--config: {PROGRAM} reads no config file")
-        return path
+        """`--config PATH`, when given (a tool-wide flag only where the program reads a config
+        file: elsewhere it is no flag of the tool's, and a command may take it)."""
+        return self.asked.get("--config")
 
     def _take(self, flag: Flag, value: str) -> None:
         name = flag.name
@@ -4704,15 +4757,19 @@ def _seconds(text: str) -> float:
 # ---- burgee: loaded on first use: argparse ----
 def _terminal_width() -> int:
     try:
-        return os.get_terminal_size(sys.stdout.fileno()).columns - 2
+        size = os.get_terminal_size(sys.stdout.fileno()).columns
     except (OSError, ValueError, AttributeError):
         # NOTE: AttributeError: stdout replaced by one without a file descriptor (the MCP
         # server's, while a handler runs).
-        columns = os.environ.get("COLUMNS", "")
-        # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
-        # int() can read it.
-        usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
-        return int(columns) - 2 if usable else 78
+        size = 0
+    if size > 20:
+        return size - 2
+    # NOTE: not a terminal, or one that knows no size (a pty nobody sized says 0).
+    columns = os.environ.get("COLUMNS", "")
+    # NOTE: isdecimal, not isdigit (a superscript two is a digit int() refuses); short, so
+    # int() can read it.
+    usable = columns.isdecimal() and len(columns) < 6 and int(columns) > 20
+    return int(columns) - 2 if usable else 78
 
 
 def _as_written(text: str) -> str:
@@ -5004,12 +5061,13 @@ def _document(name: str, load: Callable[[str], Any] | None = None) -> str:
 
 # ---- burgee: loaded on first use: describe ----
 def _for_agents() -> str:
-    """The root help's closing paragraph: every surface an agent can use, in one place."""
+    """The root help's closing paragraph: every surface an agent can use, in one place (one
+    line: help wraps it to the terminal's width)."""
     return (
-        f"\nFor agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json\n"
-        f"  answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves\n"
-        f"  them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;\n"
-        f"  `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}.\n"
+        f"For agents: `{PROGRAM} schema` (or --schema) prints every command as JSON; --json"
+        " answers one JSON envelope; --llms lists the commands as MCP tools and --mcp serves"
+        f" them; `{PROGRAM} COMMAND --explain OPTION` says where an option's value came from;"
+        f" `{PROGRAM} --skill` prints an Agent Skill{_agents_md()}."
     )
 
 
@@ -5031,7 +5089,6 @@ def _agents_md() -> str:
 def _describe(invocation: _Invocation) -> object | None:
     """Answer `schema`, `--schema` or `--llms` from the embedded documents; else None."""
     asked, rest = invocation.asked, invocation.rest
-    invocation.config()  # NOTE: refuses --config where there is no config file, first
     if "--llms" in asked:
         return _print_json(_document("llms"), asked.get("--field"))
     if rest[:1] == ["schema"]:
@@ -5585,6 +5642,7 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
     }
 }
 """
+# ---- burgee: end of describe ----
 
 
 #: The shells a tool writes completion scripts for.
@@ -5598,6 +5656,7 @@ _BUILTIN_COMMANDS = {
 }
 
 
+# ---- burgee: loaded on first use: describe ----
 def _help_line(text: str, limit: int = 80) -> str:
     """The first paragraph of a help text on one line, cut at `limit` characters."""
     first = " ".join(text.strip().split("\n\n")[0].split())
@@ -5981,12 +6040,6 @@ def _completion_usage(name: str) -> str:
         f"  fish  {name} completion fish > ~/.config/fish/completions/{name}.fish\n"
         f"  pwsh  {name} completion pwsh >> $PROFILE   (PowerShell 7.3 or later)\n"
     )
-
-
-def _root_extras(children: argparse._SubParsersAction[Any]) -> None:
-    """The root help's built-in commands: output and completion."""
-    for name, summary in _BUILTIN_COMMANDS.items():
-        children.add_parser(name, help=summary)
 
 
 def _complete(words: list[str]) -> int:
@@ -7594,26 +7647,123 @@ def _exit_codes() -> str:
 
 # ---- burgee: loaded on first use: argparse ----
 def _group_help(group: str) -> str:
-    """Help for the program or one of its groups: what it does, its flags, what it contains."""
+    """Help for the program or one of its groups: what it does and what it contains, then its
+    flags, compactly (as Click and Typer lead with the commands)."""
     prog = f"{PROGRAM} {group}".strip()
     description = GROUP_HELP.get(group, "") if group else DESCRIPTION
-    epilog = _exit_codes() + _for_agents() if not group else ""
-    parser = _new_parser(prog, description, epilog)
-    for flag in flags_at(not group, _CONFIG, False):
-        _add_flag(parser, flag, (flag.short, flag.name) if flag.short else (flag.name,))
-    children = parser.add_subparsers(title="commands", metavar="COMMAND")
+    rows = []
     for name, summary in GROUPS[group]:
         path = f"{group} {name}".lstrip()
         aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
-        shown = summary + (" (the default command)" if path == ROOT else "")
-        children.add_parser(name, aliases=aliases, help=shown.replace("%", "%%"))
+        label = f"{name} ({', '.join(aliases)})" if aliases else name
+        rows.append((label, summary + (" (the default command)" if path == ROOT else "")))
     if not group:
-        _root_extras(children)
-        for word, (summary, _) in _EXTRA_COMMANDS.items():
-            children.add_parser(word, help=summary)
-    return parser.format_help()
+        rows += _BUILTIN_COMMANDS.items()
+        rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
+    parts = [f"usage: {prog} [-h] [FLAGS] COMMAND ...\n"]
+    if description.strip():
+        parts.append(description.strip("\n") + "\n")
+    parts.append("commands:\n" + _rows(rows))
+    parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
+    if not group:
+        import textwrap
+
+        parts.append(_exit_codes())
+        # NOTE: a path (AGENTS.md's) is never cut at its hyphens.
+        agents = textwrap.wrap(
+            _for_agents(),
+            _terminal_width(),
+            subsequent_indent="  ",
+            break_on_hyphens=False,
+            break_long_words=False,
+        )
+        parts.append("\n".join(agents) + "\n")
+    return "\n".join(parts)
 
 
+# ---- burgee: end of argparse ----
+
+
+def _rows(rows: list[tuple[str, str]]) -> str:
+    """Names and what each is, as argparse lays out options: the text from one column on,
+    on the next line after a name too long for the first."""
+    import textwrap
+
+    column = min(max(len(label) for label, _ in rows), 20) + 4
+    width = max(_terminal_width() - column, 20)
+    lines = []
+    for label, text in rows:
+        wrapped = textwrap.wrap(" ".join(text.split()), width) or [""]
+        if len(label) + 4 > column:
+            lines.append(f"  {label}\n")
+        else:
+            lines.append(f"  {label:<{column - 2}}{wrapped.pop(0)}\n")
+        lines += [f"{'':<{column}}{line}\n" for line in wrapped]
+    return "".join(lines)
+
+
+def _compact_flags(flags: list[Flag], shadowed: tuple[str, ...] = ()) -> str:
+    """The tool-wide flags as help lists them after the commands or options: their spellings
+    only, a line or two for each group (`help flags` explains each); none of `shadowed`."""
+    width = _terminal_width()
+    lines = [f"tool-wide flags ('{PROGRAM} help flags' explains each):\n"]
+    for group, members in grouped(flags):
+        pieces = []
+        for flag in members:
+            names = "/".join(n for n in (flag.short, flag.name) if n and n not in shadowed)
+            if names:
+                value = f"[{flag.metavar}]" if flag.optional else flag.metavar
+                pieces.append(f"{names} {value}".rstrip())
+        prefix = f"  {group + ':':<10}"
+        rows: list[list[str]] = [[]]
+        used = len(prefix)
+        for index, spelled in enumerate(pieces):
+            piece = spelled + ("," if index + 1 < len(pieces) else "")
+            if rows[-1] and used + 1 + len(piece) > width:
+                rows.append([])
+                used = len(prefix)
+            used += len(piece) + bool(rows[-1])
+            rows[-1].append(piece)
+        for index, row in enumerate(rows):
+            if row:
+                lines.append((prefix if index == 0 else " " * len(prefix)) + " ".join(row) + "\n")
+    return "".join(lines)
+
+
+def _flags_help() -> str:
+    """`PROG help flags`: every tool-wide flag explained, in its group."""
+    parser = _new_parser(f"{PROGRAM} help flags")
+    formatter = parser._get_formatter()
+    import textwrap
+
+    about = (
+        f"The flags {PROGRAM} answers itself, before or after the command; a command's own"
+        " option of the same spelling takes it over on that command. -h or --help shows the"
+        " help of the tool, a group or a command."
+    )
+    formatter.add_text(textwrap.fill(about, _terminal_width()))
+    for group, members in grouped(flags_at(True, _CONFIG, True)):
+        section = parser.add_argument_group(group)
+        for flag in members:
+            _add_flag(section, flag, (flag.short, flag.name) if flag.short else (flag.name,))
+        formatter.start_section(group)
+        formatter.add_arguments(section._group_actions)
+        formatter.end_section()
+    return formatter.format_help()
+
+
+def _help(invocation: _Invocation) -> object:
+    """`help` (the tool's help), `help flags` (each tool-wide flag explained), and
+    `help COMMAND...` (as `COMMAND... --help`)."""
+    words = invocation.rest[1:]
+    if words == ["flags"]:
+        sys.stdout.write(_flags_help())
+        return _PRINTED
+    invocation.rest = [*words, "--help"]
+    return run(invocation)
+
+
+# ---- burgee: loaded on first use: argparse ----
 def _command_epilog(path: str, command: _Command) -> str:
     """What a command's help shows after its options: its aliases, its examples, and the
     tool-wide flags that apply to it."""
@@ -7627,8 +7777,8 @@ def _command_epilog(path: str, command: _Command) -> str:
 
 
 def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -> None:
-    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), but those its
-    own options take over (`SHADOWS`)."""
+    """A command's help lists the tool-wide flags that apply to it too (`FLAGS`), compactly
+    after its own options, but those its own options take over (`SHADOWS`)."""
     shadowed = SHADOWS.get(path, ())
     row = COMMANDS.get(path)
     required = (
@@ -7639,14 +7789,12 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
-    # NOTE: the usage line stays the command's own; argparse %-formats it again (a choice `%`).
+    # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
+    # %-formats it again: a choice `%` is written `%%` first.
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
-    group = parser.add_argument_group("tool-wide flags")
-    for flag in flags_at(False, _CONFIG, command.confirm is not None):
-        names = tuple(n for n in (flag.short, flag.name) if n and n not in shadowed)
-        if names:
-            _add_flag(group, flag, names)
+    flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
+    parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
 
 def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
@@ -7725,6 +7873,9 @@ def run(invocation: _Invocation) -> object:
     if invocation.rest and invocation.rest[0] in _EXTRA_COMMANDS:
         # NOTE: `prompt` and `resource`, when the program has some (never a command's name).
         return _EXTRA_COMMANDS[invocation.rest[0]][1](invocation)
+    if invocation.rest[:1] == ["help"]:
+        # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
+        return _help(invocation)
     if invocation.rest[:1] == ["output"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
         path, rest = "output", invocation.rest[1:]
@@ -7994,7 +8145,6 @@ def _batch_calls(invocation: _Invocation) -> int:
     if invocation.rest:
         raise UsageError(f"unexpected {invocation.rest[0]!r}: --batch reads its calls from input")
     _on_sigterm()
-    invocation.config()  # NOTE: refuses --config where there is no config file, first
     # NOTE: a handler that reads standard input finds it empty, never the calls.
     calls = _stdin_apart()
     if not invocation.batch:
