@@ -6088,7 +6088,7 @@ def _http_address(text: str) -> tuple[str, int]:
     """`--http [HOST:]PORT`: loopback unless a host is named (`[::1]:8000` for IPv6)."""
     host, colon, port = text.rpartition(":")
     host = host.strip("[]") if colon else "127.0.0.1"
-    digits = port.isascii() and port.isdigit()  # NOTE: str.isdigit alone takes '²'
+    digits = port.isascii() and port.isdigit()  # NOTE: str.isdigit alone takes a superscript two
     if not digits or not 0 <= int(port) <= 65535 or (colon and not host):
         raise UsageError(f"--http {text!r}: write PORT or HOST:PORT", hint="--http 8000")
     return host, int(port)
@@ -6371,7 +6371,9 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 self.refuse(411, "Length Required")
                 return None
             length = lengths[0].strip()
-            if not (length.isascii() and length.isdigit()):  # NOTE: str.isdigit takes '²'
+            if not (
+                length.isascii() and length.isdigit()
+            ):  # NOTE: str.isdigit takes a superscript two
                 self.refuse(400, "Bad Request: Content-Length is not a number")
                 return None
             if int(length) > _HTTP_LIMIT:
