@@ -44,6 +44,10 @@ def broken(partial: str) -> list[str]:
     raise RuntimeError("no rooms today")
 
 
+def interrupted(partial: str) -> list[str]:
+    raise KeyboardInterrupt
+
+
 def many(partial: str) -> list[str]:
     return [f"n{i:03}" for i in range(250)]
 
@@ -59,6 +63,7 @@ def visit(
     room: Annotated[str, Option(complete=broken)],
     count: Annotated[str, Option(complete=many)] = "",
     tone: Literal["warm", "cold"] = "warm",
+    mood: Annotated[str, Option(complete=interrupted)] = "",
 ) -> str:
     """Visit a room."""
     return room
@@ -176,6 +181,8 @@ def test_context_failures_prints_and_the_limit_of_one_answer(tmp_path: Path) -> 
             request(7, visit, "count", ""),
             request(8, visit, "tone", "c"),
             request(9, visit, "room", "", context={"arguments": "not an object"}),
+            request(10, visit, "mood", ""),
+            request(11, visit, "tone", "w"),
         ]
     )
     messages, _, stderr, code = exchange(tool, data)
@@ -198,6 +205,9 @@ def test_context_failures_prints_and_the_limit_of_one_answer(tmp_path: Path) -> 
     assert (answers[7]["total"], answers[7]["hasMore"]) == (250, True)
     assert answers[8]["values"] == ["cold"]
     assert answers[9]["values"] == []
+    # NOTE: the completer's own KeyboardInterrupt is its failure; the server goes on.
+    assert answers[10]["values"] == []
+    assert answers[11]["values"] == ["warm"]
     assert "a completer's print must not reach the protocol" in stderr
 
 

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import UsageError
+from burgee.runtime.errors import UsageError, _from_ctrl_c
 from burgee.runtime.flags import HELP_FLAGS, _flag
 from burgee.runtime.program import (
     _CONFIG,
@@ -199,6 +199,12 @@ def _offered(
             value = str(value)
             if value.startswith(partial) and "\n" not in value:
                 found.append((value, " ".join(str(description).split())))
+    except KeyboardInterrupt as error:
+        # NOTE: the completer's own KeyboardInterrupt, as any failure; a real Ctrl-C (recorded
+        # in `_SIGINTS`) still stops the MCP server.
+        if _from_ctrl_c(error):
+            raise
+        return []
     except Exception:  # noqa: BLE001
         # NOTE: a completer that raises offers nothing: TAB never prints an error, and an MCP
         # client gets an empty list, as it would from a completer with nothing to offer.

@@ -5875,6 +5875,12 @@ def _offered(
             value = str(value)
             if value.startswith(partial) and "\n" not in value:
                 found.append((value, " ".join(str(description).split())))
+    except KeyboardInterrupt as error:
+        # NOTE: the completer's own KeyboardInterrupt, as any failure; a real Ctrl-C (recorded
+        # in `_SIGINTS`) still stops the MCP server.
+        if _from_ctrl_c(error):
+            raise
+        return []
     except Exception:  # noqa: BLE001
         # NOTE: a completer that raises offers nothing: TAB never prints an error, and an MCP
         # client gets an empty list, as it would from a completer with nothing to offer.
