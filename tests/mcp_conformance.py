@@ -3,8 +3,7 @@ against: the suite's own test tools, prompts and resources, each as burgee expre
 
 Left out, because burgee has no such thing: image, audio, embedded-resource and mixed content
 in tool results (a tool's content is its JSON envelope), sampling and elicitation (requests
-from the server to the client), `completion/complete`, and resource subscriptions
-(`NOT_APPLICABLE` below).
+from the server to the client), and resource subscriptions (`NOT_APPLICABLE` below).
 """
 
 HANDLERS = '''
@@ -15,7 +14,9 @@ from __future__ import annotations
 import base64
 import time
 
-from burgee import CommandError, Context, command, prompt, resource
+from typing import Annotated
+
+from burgee import CommandError, Context, Option, command, prompt, resource
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
@@ -71,8 +72,12 @@ def simple_prompt() -> str:
     return "This is a simple prompt for testing."
 
 
+def first_values(partial: str) -> list[str]:
+    return ["test", "testing", "other"]
+
+
 @prompt(name="test_prompt_with_arguments")
-def prompt_with_arguments(arg1: str, arg2: str) -> str:
+def prompt_with_arguments(arg1: Annotated[str, Option(complete=first_values)], arg2: str) -> str:
     """A prompt with two arguments.
 
     Args:
@@ -130,7 +135,6 @@ def template_data(id: str) -> dict[str, object]:
 
 #: The suite's scenarios this server cannot pass, and why.
 NOT_APPLICABLE = {
-    "completion-complete": "burgee offers no completion/complete",
     "tools-call-image": "a tool's content is its JSON envelope, never an image",
     "tools-call-audio": "a tool's content is its JSON envelope, never audio",
     "tools-call-embedded-resource": "a tool's content is its JSON envelope",

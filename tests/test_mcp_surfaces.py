@@ -154,6 +154,7 @@ def test_capabilities_only_for_what_the_program_has() -> None:
         "tools",
         "prompts",
         "resources",
+        "completions",
         "logging",
     }
 
@@ -356,8 +357,8 @@ def test_generator_reports_every_surface_problem(tmp_path: Path) -> None:
     assert errors == [
         "handlers.py:10:1: error: 'prompt' is the generated tool's command for the prompts of "
         "this program; rename the command or its group",
-        "handlers.py:16:12: error: argument 'count' of prompt 'review' must be a str: MCP prompt "
-        "arguments are strings",
+        "handlers.py:16:12: error: argument 'count' of prompt 'review' must be a str (or a "
+        "Literal of strings): MCP prompt arguments are strings",
         "handlers.py:21:1: error: resource 'mem://items/{name}': placeholder {name} is not a "
         "parameter of item",
         "handlers.py:21:10: error: resource 'mem://items/{name}': parameter 'other' of item is "

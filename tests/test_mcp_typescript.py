@@ -27,6 +27,11 @@ PLAN = {
         "pantry://labels/a.bin",
     ],
     "cancel": {"name": "wait", "arguments": {"seconds": 20}},
+    "complete": [
+        [{"type": "ref/prompt", "name": "shopping-list"}, {"name": "store", "value": "L"}],
+        [{"type": "ref/prompt", "name": "recipe"}, {"name": "course", "value": "d"}],
+        [{"type": "ref/resource", "uri": "pantry://items/{name}"}, {"name": "name", "value": "s"}],
+    ],
 }
 
 
@@ -54,7 +59,13 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
             seen = drive(tmp_path, {"url": server.url})
         finally:
             server.stop(signal.SIGTERM)
-    assert set(seen["capabilities"]) == {"tools", "prompts", "resources", "logging"}
+    assert set(seen["capabilities"]) == {
+        "tools",
+        "prompts",
+        "resources",
+        "completions",
+        "logging",
+    }
     assert seen["tools"] == ["stock", "restock", "wait", "output"]
     assert seen["calls"]["stock"]["structuredContent"] == {"name": "salt", "count": 1}
     assert json.loads(seen["calls"]["stock"]["text"]) == {
@@ -85,6 +96,7 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
     assert [m["role"] for m in seen["got"]["recipe"]] == ["user", "assistant"]
     assert seen["resources"] == ["pantry://inventory", "pantry://notes"]
     assert seen["templates"] == ["pantry://items/{name}", "pantry://labels/{name}.bin"]
+    assert seen["completed"] == [["Lidl", "Leclerc"], ["dessert"], ["sugar", "salt"]]
     read = seen["read"]
     assert json.loads(read["pantry://inventory"]["text"]) == {"flour": 3, "sugar": 0, "salt": 1}
     assert read["pantry://notes"]["text"] == "Buy sugar before Friday.\n"

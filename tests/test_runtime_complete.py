@@ -330,8 +330,8 @@ def test_complete_prints_one_value_a_line(capsys: pytest.CaptureFixture[str]) ->
 
 def test_a_completer_that_raises_offers_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     stdout = sys.stdout
-    with pytest.raises(RuntimeError):
-        _candidates(["store", "pick", "--color", ""])
+    # NOTE: contained where the completer is called (`_offered`), for MCP's answers too.
+    assert _candidates(["store", "pick", "--color", ""]) == []
     assert sys.stdout is stdout
     assert _complete(["store", "pick", "--color", ""]) == 0
     captured = capsys.readouterr()

@@ -144,6 +144,7 @@ _RESOURCE_METHODS = (
     ("resources/read", "_mcp_resource_read"),
 )
 _LOG_METHODS = (("logging/setLevel", "_mcp_set_level"),)
+_COMPLETE_METHODS = (("completion/complete", "_mcp_complete"),)
 #: The CLI's built-in commands for them: word -> (help, runtime function).
 PROMPT_COMMAND = (
     "prompt",
@@ -157,6 +158,21 @@ RESOURCE_COMMAND = (
 )
 
 
+def completing(program: Program) -> list[Prompt | Resource]:
+    """The prompts and resource templates one of whose arguments completes (`completion/
+    complete`): with a `complete=` function, or from its choices (a `Literal`, an enum)."""
+    every: list[Prompt | Resource] = [*program.prompts, *program.resources]
+    return [
+        surface
+        for surface in every
+        if any(
+            p.complete or (p.type is not None and p.type.kind in ("choice", "enum"))
+            for p in surface.params
+            if p.role != "context"
+        )
+    ]
+
+
 def extra_tables(program: Program) -> tuple[list[str], list[str]]:
     """The source lines of `_MCP_EXTRA` (method -> function) and `_EXTRA_COMMANDS`."""
     methods: list[tuple[str, str]] = []
@@ -167,6 +183,8 @@ def extra_tables(program: Program) -> tuple[list[str], list[str]]:
     if program.resources:
         methods += _RESOURCE_METHODS
         commands.append(RESOURCE_COMMAND)
+    if completing(program):
+        methods += _COMPLETE_METHODS
     if program.logging:
         methods += _LOG_METHODS
     return (

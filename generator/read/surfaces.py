@@ -58,6 +58,17 @@ def _inputs(
     return params if len(reader.diagnostics) == before else None
 
 
+def _textual(param: Param) -> bool:
+    """Whether a prompt's argument is a string: a `str`, or a `Literal` of strings (which
+    `completion/complete` offers)."""
+    ref = param.type
+    if ref is None:
+        return False
+    return ref.kind == "str" or (
+        ref.kind == "choice" and all(isinstance(c, str) for c in ref.choices)
+    )
+
+
 def read_prompt(
     reader: Reader, node: ast.FunctionDef | ast.AsyncFunctionDef, decorator: Decorator
 ) -> Prompt | None:
@@ -74,10 +85,10 @@ def read_prompt(
     if params is None:
         return None
     for param in params:
-        if param.role != "context" and (param.type is None or param.type.kind != "str"):
+        if param.role != "context" and not _textual(param):
             message = (
-                f"argument {param.name!r} of prompt {name!r} must be a str: MCP prompt "
-                "arguments are strings"
+                f"argument {param.name!r} of prompt {name!r} must be a str (or a Literal of "
+                "strings): MCP prompt arguments are strings"
             )
             reader.diagnostics.append(Diagnostic(span=param.span, message=message))
             return None

@@ -16,8 +16,8 @@ import json
 from typing import Any
 
 from burgee.describe import skill
-from burgee.describe.mcp import PROMPT_COMMAND, RESOURCE_COMMAND
-from burgee.model.ir import Command, Param, Program, TypeRef
+from burgee.describe.mcp import PROMPT_COMMAND, RESOURCE_COMMAND, completing
+from burgee.model.ir import Command, Param, Program, Prompt, TypeRef
 from burgee.model.literals import py
 from burgee.render.converters import converter
 from burgee.runtime.kinds import _choice_text
@@ -89,7 +89,12 @@ def table(program: Program) -> dict[str, Any]:
         groups[0][1].append([PROMPT_COMMAND[0], _help_line(PROMPT_COMMAND[1])])
         groups.append(["prompt", [[p.name, _help_line(p.summary)] for p in program.prompts]])
         for prompt in program.prompts:
-            options = [[[a.flag], "none", _help_line(a.help)] for a in prompt.params if a.flag]
+            # NOTE: a prompt's `complete=` values are offered over MCP only (`completion/complete`).
+            options = [
+                [[a.flag], "none" if a.complete else _values(a), _help_line(a.help)]
+                for a in prompt.params
+                if a.flag
+            ]
             commands.append([f"prompt {prompt.name}", [], 0, options, []])
     if program.resources:
         uris = [r.uri for r in program.resources if "{" not in r.uri]
@@ -176,3 +181,27 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
             rows.append(f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity})")
         tables.append((command.name, rows))
     return tables
+
+
+def surface_slots(program: Program) -> list[str]:
+    """The entries of `_MCP_COMPLETIONS` (`completion/complete`): per prompt or resource
+    template with an argument that completes, each argument as (name, convert, `complete=`
+    function, its arity, choices)."""
+    counts = arities(program.user_code)
+    entries = []
+    for surface in completing(program):
+        word = "prompt" if isinstance(surface, Prompt) else "resource"
+        key = f"{word} {surface.name if isinstance(surface, Prompt) else surface.uri}"
+        rows = []
+        for param in surface.params:
+            if param.role == "context":
+                continue
+            assert param.type is not None
+            fn = param.complete or "None"
+            arity = counts.get(param.complete, 2) if param.complete else 0
+            choices = py(tuple(_choices(param.type)))
+            rows.append(
+                f"        ({py(param.name)}, {converter(param.type)}, {fn}, {arity}, {choices}),\n"
+            )
+        entries.append(f"    {py(key)}: (\n{''.join(rows)}    ),")
+    return entries

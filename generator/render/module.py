@@ -15,7 +15,7 @@ from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, T
 from burgee.model.kinds import metavar
 from burgee.model.literals import call, py
 from burgee.model.reserved import RESERVED_FLAGS
-from burgee.render.completions import template_values
+from burgee.render.completions import surface_slots, template_values
 from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
@@ -444,6 +444,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
     completion = template_values(program)
+    completions = surface_slots(program)
     mcp = mcp_view(program)
     data = encode(
         {
@@ -473,7 +474,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         *(_converter_code(p) for c in program.commands for p in c.inputs),
         *(_converter_code(p) for s in program.prompts for p in surface_command(s).inputs),
         *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
-        "x = {" + "\n".join(prompts + resources) + "}",
+        "x = {" + "\n".join(prompts + resources + completions) + "}",
         "x = {" + "\n".join(extra_methods + extra_commands) + "}",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
@@ -514,6 +515,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         commands=commands,
         prompts=prompts,
         resources=resources,
+        mcp_completions=completions,
         extra_methods=extra_methods,
         extra_commands=extra_commands,
         records=shapes,

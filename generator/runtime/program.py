@@ -80,6 +80,10 @@ PROMPTS: dict[str, _Command] = {}
 RESOURCES: dict[str, tuple[str | None, _Command]] = {}
 #: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
 _MCP_EXTRA: dict[str, Any] = {}
+#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
+#: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
+#: template one of whose arguments completes.
+_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 

@@ -11,6 +11,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _new_parser, _read_json_input
+from burgee.runtime.complete import _coerce, _offered
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.embedded import _document
@@ -22,6 +23,7 @@ from burgee.runtime.mcp_io import _arguments, _McpError
 from burgee.runtime.mcp_methods import _MCP_READ_CACHE, _mcp_page
 from burgee.runtime.output import _PRINTED, _dumps, _jsonable
 from burgee.runtime.program import (
+    _MCP_COMPLETIONS,
     PROGRAM,
     PROMPTS,
     RESOURCES,
@@ -238,6 +240,61 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     if modern:
         return server.complete(server.dumps({**_MCP_READ_CACHE, **result}))
     return server.dumps(result)
+
+
+#: The most values one `completion/complete` answer may hold.
+_MCP_MOST_VALUES = 100
+
+
+def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    """`completion/complete`: the values a prompt's argument or a resource template's
+    placeholder may take that start with what is typed: its choices, then what its `complete=`
+    function offers (called as TAB calls it, `complete._offered`)."""
+    ref, argument = params.get("ref"), params.get("argument")
+    if not isinstance(ref, dict) or not isinstance(argument, dict):
+        raise _McpError(-32602, "Invalid params: ref and argument must be objects")
+    kind = ref.get("type")
+    if kind == "ref/prompt":
+        name = ref.get("name")
+        if name not in PROMPTS:
+            raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
+        key, keys, what = f"prompt {name}", PROMPTS[name].keys, f"prompt {name!r}"
+    elif kind == "ref/resource":
+        uri = ref.get("uri")
+        if not isinstance(uri, str) or "{" not in uri or uri not in RESOURCES:
+            raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
+        key, keys = f"resource {uri}", RESOURCES[uri][1].keys
+        what = f"resource template {uri!r}"
+    else:
+        raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")
+    wanted, partial = argument.get("name"), argument.get("value", "")
+    if wanted not in keys:
+        raise _McpError(-32602, f"Invalid params: {what} has no argument {wanted!r}")
+    if not isinstance(partial, str):
+        raise _McpError(-32602, "Invalid params: argument.value must be a string")
+    given = params.get("context")
+    given = given.get("arguments") if isinstance(given, dict) else None
+    raw = {
+        name: text
+        for name, text in (given.items() if isinstance(given, dict) else ())
+        if name != wanted and name in keys and isinstance(text, str)
+    }
+    slots = {slot[0]: slot for slot in _MCP_COMPLETIONS.get(key, ())}
+    values: list[str] = []
+    slot = slots.get(wanted)
+    if slot is not None:
+        # NOTE: the context a shell's completer gets: the other values, converted where they
+        # convert (`complete._coerce`), and as typed.
+        options = {name: _coerce(slots[name][1], text) for name, text in raw.items()}
+        context = {"path": key, "options": options, "positionals": [], "raw": raw}
+        values = [choice for choice in slot[4] if choice.startswith(partial)]
+        if slot[2] is not None:
+            values += [value for value, _ in _offered(slot[2], slot[3], partial, context)]
+        values = list(dict.fromkeys(values))
+    found: dict[str, Any] = {"values": values[:_MCP_MOST_VALUES], "total": len(values)}
+    found["hasMore"] = len(values) > _MCP_MOST_VALUES
+    text = server.dumps({"completion": found})
+    return server.complete(text) if modern else text
 
 
 def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:

@@ -40,6 +40,10 @@ seen.read = {};
 for (const uri of plan.resources ?? []) {
   seen.read[uri] = (await client.readResource({ uri })).contents[0];
 }
+seen.completed = [];
+for (const [ref, argument] of plan.complete ?? []) {
+  seen.completed.push((await client.complete({ ref, argument })).completion.values);
+}
 if (plan.cancel) {
   const controller = new AbortController();
   const started = Date.now();

@@ -6304,7 +6304,7 @@ def _complete(words: list[str]) -> int:
     try:
         found = _complete_values(words)
     except Exception:  # noqa: BLE001
-        # NOTE: a completer that raises offers nothing; TAB must never print an error.
+        # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
     return 0
@@ -6359,7 +6359,7 @@ def _candidates(words: list[str]) -> list[str]:
             want = None
         elif rest or not token.startswith("-") or token == "-":
             slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
-            positionals.append(_coerce(slot, token) if slot else token)
+            positionals.append(_coerce(slot[3], token) if slot else token)
             if slot is not None:
                 _remember(slot, token, options, raw, into=False)
         elif token == "--":
@@ -6398,23 +6398,44 @@ def _candidates(words: list[str]) -> list[str]:
     # NOTE: a completer's prints must not reach the shell.
     sys.stdout = open(os.devnull, "w")  # noqa: SIM115
     try:
-        offered = want[4](partial) if want[5] == 1 else want[4](partial, context)
-        found = []
+        offered = _offered(want[4], want[5], partial, context)
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return [value + (f"\t{text}" if text else "") for value, text in offered]
+
+
+def _offered(
+    complete: Callable[..., Any], arity: int, partial: str, context: dict[str, Any]
+) -> list[tuple[str, str]]:
+    """What a `complete=` function offers for `partial`, as (value, description) pairs: the
+    values that start with `partial`, on one line each; nothing when the function fails
+    (TAB in a shell and `completion/complete` over MCP both call it here)."""
+    found = []
+    try:
+        offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
             value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
             value = str(value)
             if value.startswith(partial) and "\n" not in value:
-                text = " ".join(str(description).split())
-                found.append(value + (f"\t{text}" if text else ""))
-    finally:
-        sys.stdout.close()
-        sys.stdout = stdout
+                found.append((value, " ".join(str(description).split())))
+    except KeyboardInterrupt as error:
+        # NOTE: the completer's own KeyboardInterrupt, as any failure; a real Ctrl-C (recorded
+        # in `_SIGINTS`) still stops the MCP server.
+        if _from_ctrl_c(error):
+            raise
+        return []
+    except Exception:  # noqa: BLE001
+        # NOTE: a completer that raises offers nothing: TAB never prints an error, and an MCP
+        # client gets an empty list, as it would from a completer with nothing to offer.
+        return []
     return found
 
 
-def _coerce(slot: tuple[Any, ...], text: str) -> Any:
+def _coerce(convert: Callable[[str], Any], text: str) -> Any:
+    """A typed value converted as a run converts it, or as typed where that fails."""
     try:
-        return slot[3](text)
+        return convert(text)
     except (ValueError, TypeError):
         return text
 
@@ -6431,11 +6452,11 @@ def _remember(
     if mode in ("append", "args"):
         raw.setdefault(name, []).append(text)
         if into:
-            options.setdefault(name, []).append(_coerce(slot, text))
+            options.setdefault(name, []).append(_coerce(slot[3], text))
     else:
         raw[name] = text
         if into:
-            options[name] = _coerce(slot, text)
+            options[name] = _coerce(slot[3], text)
 
 
 # ---- burgee: end of describe ----
@@ -7288,12 +7309,14 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
-    """Tools, and prompts, resources and logging when the program has them."""
+    """Tools, and prompts, resources, completions and logging when the program has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
     if "prompts/list" in _MCP_EXTRA:
         found["prompts"] = {"listChanged": False}
     if "resources/list" in _MCP_EXTRA:
         found["resources"] = {"subscribe": False, "listChanged": False}
+    if "completion/complete" in _MCP_EXTRA:
+        found["completions"] = {}
     if "logging/setLevel" in _MCP_EXTRA and not modern:
         found["logging"] = {}
     return found

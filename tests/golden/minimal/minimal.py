@@ -5730,7 +5730,7 @@ def _complete(words: list[str]) -> int:
     try:
         found = _complete_values(words)
     except Exception:  # noqa: BLE001
-        # NOTE: a completer that raises offers nothing; TAB must never print an error.
+        # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
     return 0
@@ -6586,12 +6586,14 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
-    """Tools, and prompts, resources and logging when the program has them."""
+    """Tools, and prompts, resources, completions and logging when the program has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
     if "prompts/list" in _MCP_EXTRA:
         found["prompts"] = {"listChanged": False}
     if "resources/list" in _MCP_EXTRA:
         found["resources"] = {"subscribe": False, "listChanged": False}
+    if "completion/complete" in _MCP_EXTRA:
+        found["completions"] = {}
     if "logging/setLevel" in _MCP_EXTRA and not modern:
         found["logging"] = {}
     return found

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
-from burgee import Argument, Context, command, program, prompt, resource
+from burgee import Argument, Context, Option, command, program, prompt, resource
 
 program(name="pantry", version="1.0.0")
 
@@ -51,8 +51,18 @@ def wait(seconds: float = 10.0, ctx: Context = None) -> bool:
     return cancelled
 
 
+def stores(partial: str, context: dict[str, Any]) -> list[str | tuple[str, str]]:
+    """The stores a shopping list may be for (`completion/complete` offers them)."""
+    return [("Lidl", "discount"), ("Leclerc", "hypermarket"), "Monoprix"]
+
+
+def shelves(partial: str) -> list[str]:
+    """The items there are, for `pantry://items/{name}`."""
+    return list(ITEMS)
+
+
 @prompt
-def shopping_list(store: str, budget: str = "20") -> str:
+def shopping_list(store: Annotated[str, Option(complete=stores)], budget: str = "20") -> str:
     """Write a shopping list for what is running out.
 
     Args:
@@ -64,14 +74,18 @@ def shopping_list(store: str, budget: str = "20") -> str:
 
 
 @prompt(name="recipe")
-def suggest(dish: str) -> list[dict[str, str]]:
+def suggest(
+    dish: str, course: Literal["starter", "main", "dessert"] = "main"
+) -> list[dict[str, str]]:
     """Suggest a recipe from what is in stock.
 
     Args:
         dish: The dish to cook.
+        course: Which course it is.
     """
+    as_course = "" if course == "main" else f", as a {course}"
     return [
-        {"role": "user", "content": f"What do I need for {dish}?"},
+        {"role": "user", "content": f"What do I need for {dish}{as_course}?"},
         {"role": "assistant", "content": "Let me check the pantry first."},
     ]
 
@@ -89,7 +103,7 @@ def notes() -> str:
 
 
 @resource("pantry://items/{name}", mime_type="application/json")
-def item(name: str) -> Item:
+def item(name: Annotated[str, Argument(complete=shelves)]) -> Item:
     """One item, by name."""
     return Item(name=name, count=ITEMS.get(name, 0))
 

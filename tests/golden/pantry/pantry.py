@@ -456,83 +456,84 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtu20iSv9LnPSA2TqIdOzN3kX0Bgkx2xneJHcSeGxwswWyJLYljitSySTvaxMB9zX3YfcnVo7v5lEM/JtjsKkBs"
-    "iWRXV1dV16ur6M9bk2SxjFQWJvHWYOvzcGuWJvlSD7cGFxfDreFWD3/pLJlcwefh1i/JjVjkk7lIpiKJlQgztRDZXKXw"
-    "UXvDrVEPHk9VMeAjfxbqWqUroecqmvZElMxmYTwTUgMAMUuUG3ojw4zG/QYfRB5nYYTgRRYucAaRL0WS0pWJjCKVwq94"
-    "oiJ9KM7TXImbuYrNpUgFFugyhTUy2CjUGQ3na7qH4JZpGGe4nIG5LE5ev38rLvr91x9/Fv/1+t2vb0fF0pI8nagqMHuV"
-    "waVKBgzNXhe/fjwGAKMqNkTZebJcAin6CIsXngJNhRT2jqBZpgD3Zi4zpEGaxzHeSPKsoPgkXDJSZ/lsBjQHCHxRTGE+"
-    "NzaMBfHDI3RG8DzwfyHjwHLccu5i1NvDH3gthsXApamMtDKLKFjMD+Jj/b7OFIoOgjVjjMTIeCVArmAamhgGlbldAaEm"
-    "CWFTAVIeZFhUp1wVjyRVNRC/kZBmCQ1kutGz4zyYqawNaRRzfH6p4qCHlFN5mlQXYHBx5C8jEYR6XgN7DrKClxHsJEmu"
-    "KrBKolUQH+eQcZauBru7YXytYljZimC5y3GSKaKX5Q9OmSZJhhylLUz0u93qbUXRQvMuz5IkIpbD51guYNLBcAs255Ie"
-    "D5SepOESlQLd+CmZ5AuYW+IVgWN7AqalPSjHkfLEWwnE8gnqxchDiD6KG24OvZQTBXxdylRmKhBG4MRSZqRGsjk8CISc"
-    "pXLhieP4OrlC+UdYqCB8Xqg4QqCvRL//uwYcnh1dyyhXr5754iYEOL757sPI/zg7PRHJ+Hc1yUDysskcN0uGGwBhPgOQ"
-    "YbzMs7PJXC2kf4gqSMb6RqWaVBoNV0DrKIHdk+CGCWCr9YT/eTgcbiVX+HMgMtA3PYGfA5lJvuZ53q3fg82WaCV8vO4z"
-    "BgomBRjFrGIb96fOo4wxAxIgQWVsEYcLzIUxkAzJQJPzkNJkRvciPWGEmTLMNKjZHU+8FlMZRjk9wAusroEkhheh0jRJ"
-    "+So9chXGAf7muwultZyp4gLQlNC4vTUMkIB/3P+rShOhPgFFJ0mgDoWPz2iQm1wzbPwpJyhGl6n6Sx6mimbxUSqASMzL"
-    "WH3KLkZASNLzRlyiMIYHYOOA+hP4hOdEQxuaWoJpY23M0B4SRNACNVHKIaiRRFGClojogzSc5JnYXqhMesDheIIie+hm"
-    "Yh6Kj2//7IP8gp4VYwnGDfGc5hGYKsBrp0AMtAty30ecNWtB3DJ6wEL2jpbELAlL1DZ4FxdIXoncvhHIMO6RsDo5RfII"
-    "BbvQox1cknAgO2741ZI3OcsXq5AURqZZiOpj8Pn2Fi6VhbT7wNteWY0Uxr+uR77mPTwMcTd1+WmdgVGftWLxG6sCYHxy"
-    "BQ4FCjFqTCuOpDUZImpSGQQhDpXRh/KstHXaKXbXiBZ0ToEQ5BexMgTXhITHu+9Kb8mYg8tUuw87Vc1Uescyi4G44CzM"
-    "Ih55DOyhuw0eICQZg8Yii2BwQ7/nNI5Wv4SEAylIWi58gi1/rcwNS4gwUIslGK84K42oyVLZlawTrrtr+VC5Mv5MOznX"
-    "yXfF16GHphKV9tbggDhwf4HqgqqxDN1ZbweMuvCyJLuPYKZz7hs78mmc/Qez2fqclQFxvhg7PlsWPt/z9r41F8fgtSgZ"
-    "P56LT7IjeWFrNiQEPk2DiHoNHBtjYsnduZFkaHvgNqAZFRLjFWT7wMRTU7AJwFgOWYbDGK8ygGdoSNMrgEROTyyqttqD"
-    "sY8QBRjd3ZCcV1CV5DqYVSK5tNj2iQhMsgG5DTsea89kOtVq7X6FBxZhHC5y0L+DvYoE7t1S5LkIuw1+XhNf/NcqR9OH"
-    "mrvHkfXrtKD1qniWze+hic/LAggiwwAoipvMIRCZZOANG1bgI3dgF7vboNlPpyZoasOzqj2iCK6N1uDGS7YWH6egjXAo"
-    "cJyQ00yx4oukxiB/HcdKxCtRya3JYf8HqgdEASLk35I0CsrP39LaTZqlHmk20x6F13HfBEibPbk/CJnOKMRtosq5hFY/"
-    "sppRqLKIVGdFc9pMw12OcWu+oQqYqTuq+0kuAVRQsnMqqAWj+4xdSztOgazZArVESAv1RiRCLrlmoOdpSDDW5EXc5NXL"
-    "BVXekrtIoQdakLn12Uwknap2gnQctgAjdm6VgFwuo3BCW24X0xZGSTRWYFI4ZeyLSwXm5y44eEbpAsw3giFdRhL4gTu+"
-    "HfMuwyqUPodtHsmsTHF7qUZ5oIbe/YxI39aI70IHh/2pCfh6Yrwi+9iO7ZrHOtK1Hc9IjsFtNIh6Y/AoKsjS7Rq2r01M"
-    "RveIXuNVpnQ7zusfvqW822KyvDSakNNvG7W4UYuPUYtWqJxuZLHaqMpvoiot9TOrJ6vU36jPP0B90tHCHWcXRZqoQKJD"
-    "unGTodxkKJ8uQ1kgdq/c5Cax+feS2Cy5a0+W0twkS/8ukqVl3XDPNOk6LbHJtm6yrZts6ybbytlW9JS5EoLd5AlE90s1"
-    "ISLseQdVn509OLoGToa2xHrugcqmq+M8nSllizT05XKVzc1Dr/79wHu5xpG3FRkqvVYBurBAZoiAB1R6A8GUK7tzoSop"
-    "FunKPEhhga9jfAyrQEleshXN4qi9hAA8KF1Css+iZCyjS4i9GyEClw5V3cWSvqnnElrWZ9QNVancUSp0aEtiqCZJbINd"
-    "7lOahQo3driuhRQmenPVgqUrtQLCQeyG5VKgbI12MwJfWkvJtOh5kmZ8OVm7PBWThgJZLqjA0tpt7ab0BZaxkGBKqAoL"
-    "HQ7cTNtG5w24AKaJbKDG+ayKmjPU3abXmEXIQJUoNHka9zLqghRUpyntac6KJi6x5rfFU+kwLXtMlUIkqy5CU9FjHCKs"
-    "6PLNjD6j1EKIhfxU5lyrdu2CVs6Fp9bKJyV8Co3bq3kGWuKmREH0y4VM23sDEUOwiVbu0GxYMVM8gymZMwzmh1rWpZdh"
-    "FPWDMK0uC2v8uq7phvOGDV+mbOhhjbSIFgSMjXyEiHEZMLGaVacITN0jbWHc8EYGnukdkD4IorDQd2qzpk2kpqGKgsco"
-    "HNIjvLSesIvEbdfvYy3nwJUuRysTmKcZunckDUGSYb0l86COmvpESa3HIMdz35gCRJHQHZAV1noTmIuzo10oRXVyD5cd"
-    "rAlcU173OQx6pUpA1Lq3jNefj9+9Jc5atdxeUCe27T4whZVE7pY98Hsy1o/a1cRtQ4tBkTZFx6FPLKbVUQGkRKaDG2w1"
-    "r3ix0xlPqfum6F8Fj9owVXxv6HSBKGbtJMacIR8swBpW3TGMouSmX3KNnhBNpF4JshUNLC1NOiO4MgnnkuVdPQpH4mnV"
-    "CZIazNw0THVG7kRC3sIVpoC2Y6UC2Nm89eJknAQoGzboM5LgFkbrBxsFsBbkkF6OV0upNTpJLWtDxfJUetSigG5OLN6/"
-    "+cB+4C4dPMGtcIqHKV2pvpgsH+dDoFfaQMxhJRJwhUkZdBcEWmufiPs4/8YIKSzRKnVjiND8MPw85fr7rrg5x/5JeGmg"
-    "FQXUXdEAmcXg7NFIgAC9Rt9EnCFAsX32n8fv3nmLYKcDSujjOotXtn/iiM3WK/Teiw2o5Uqb7YW143WLtj2N5KyHtqJn"
-    "eAORzQpiG3LhwaIYrcyo8elgJsZKgn+Vx4FKbRsD9Ucg2BSiPe3yKwDpWsXoepZjMfbMOBYCP/LSxUYvMM2A9OW0jIvG"
-    "4pJ/iNqBqLcN8t6z6rDHvgThQtoaEYJlhWkSk+PDmRU7eIeK5TmtFAuatuRuooHHBgT0hJ2jJApMzWSFCyxOemKP/FHs"
-    "kNkx1fcDrshnXwR8WNQVHCUu5JJohEguwiCIFLdRTJI0gMBJ4V14FEIovXNYy1QZMGSe2KEM6BB32qOPVYcYJ7Bqwd7y"
-    "d9ZW/HOoqkGdZeFfC/q/TwIIHUA+shTAZMmVigl9kgfHD7SMEDwcfQkXlzoD/+3Lq564OD45Ox/1xNHR2X+fvYILnuft"
-    "4MmpiFUOURAsRgWUvQtTMQb6XylY3FhhFwWdGoEJDa9UJRbQCTv0FAlkKOA4Nbbv2PaRGA8cqPUGUOVF5YB8rjMTZp/j"
-    "2LHKbhSIypG7R4dzhsmvCNjR7pqb6JaiiJj+HmqVoy0lhWmVK7fDGBADkWtFbTo8mlnG2E4T9BXIxySLnjCNQ8sUNUkV"
-    "bRo6ZqRvdU/VLHu5VDKlweh02SziEY8ZYEfgK4ZpfNXCbxUX6EqODCu/5nuS5JX6jZoeZ49NNspyyCUPnCwAMQdEt6se"
-    "3ACpAoxdga8Qh3oOko94XNYcRgCCGYUoApHcZl9VnMCzkp5hqoO0xCjhGqQoo64p6luRsB9Vr5wmo8WNFexcZgusyHwr"
-    "bvPjISUHCm8rwVuEmjF4DVcPcCJd/nz/B1ZJyA1sY6JTCz5CLDoW24+AH3Cqq6ZT0N0sKI5+fPAoUwgPYD+Z9JMGwkTK"
-    "Vng0sHAHll+Jqor831eOftF2cV7pUpcSwf/svgy35lm21INdOsw3QaKXpLPdIAUu7O7v7e/1n+/vlkJkIEIzt3pHRjm5"
-    "4t+gzLQ76uiZ1rd/pCNlNCrD9kR8y0yJEUei0qiasr4Htd1xgOmkW08K7uLrfFBATX7rodmuv/VPzMMG5cu3QXGmK7Qw"
-    "tWeKQzoSjQx2d31Vd1CVsS7jN6qeHDggMk0lb2IqtelOGNuBt35pqJrW3W6i7OCNbteLiWEelnfZb5ofqHdMOit0yYrR"
-    "nMBxOrT4kuZLG+IvQo166zJQWEan4okJV1W6AN3mEgGlhGluSFv4n2SNOVhJ0itq6y2evFSfJFokwnjUMweCT6ex/qaL"
-    "bP6gnrWyTSpOgx5ilFxr/r2yU668Y51JrVSEfCeGqv3Ic6PXN3r9H06vG5VtHDijNkr6i/D9XpT/ty9p++bNrU8Wo5Re"
-    "s1Km7teORit1Xd+Ztq+opo2232j7jbZnrFhvfV+q/qlLUGvvLymwqevyD+Y4hE7XuTbgUPjmWP7N+5/+73/+1xcxCGxy"
-    "Q748hBelsoEn1uJOHHsN8b0YtWrxtUqbKwYLdpkCCC9Q14Y5u9d73oFnu0XWSpOFOvpe3xrwZNyxFYMd0oCN0q6iyPD+"
-    "wdpe4zyXq1cfBMxUsH5ntn5TGvu3XRq7cb827tc3cr/arVTJGu093z948cOP//pvL+V4ElBd/m2rr+MqYOsjhFXYYk8Y"
-    "bStYb7Lf1XSQNq0Rj22NuC2lpTe99Jte+jV7ousrRlyzw6Z9Xjni/ZFvGqkRvOikLyi/aZl/aMt8Je1QOCi13AIWWVzi"
-    "S1CNbi67GetO7V/HIgcPASJDrKiy75YNYx0GqAvnIK6RSrEAZZmkmanYkWKczzxDMIeLSUzUENnviggEjIAAVeFJYdIi"
-    "wioJTKza5htTFa8Vvpf7d0L8EEWTy1tk3ECsLUtTRvFFRxTPSy0jWK+LhAhAz1ERJSIIsS1NxTW+h0Ir9r8vRg2c1uR9"
-    "ymj9+LIz6ZYQa2P4nDUwNGVXWEyFOemAkcLn0EdtoFVONFXEaf8hRAJmAGpgD1zjDldPYtBfyoNXUWjkz6p4/NCVKBkE"
-    "Zjg3ZWuwIIo6T2x9F8M/pIosqtIy9aEh1bpjheeqgVk9d1dB7GCvI2LHBRSx/SZLo/4bsSvOjn8+PjnfOQR0L/llxoAy"
-    "90W1iXQtP1jB5MVBV1Y5IGIb5j9/+/H9XQhwOyJW6m4Ntvr9/jBG5TcQRevhMC5NgTeetHtQ/KoVJ+oICVNKJjKpr4yw"
-    "m8m2ycsgkPwBE6I73CcQZrZMjSpkSUrNy/2rvX8eLgdL8sBCjENMEeGCPprmSfGBmifFgffyX+wbrF290zDGcBij28Ew"
-    "FrbMGoebZsxhTOQ7+qd+X/ysYsVvUQdTxUaUvSajerW3XB2KIKFtrMCB9gD3V8N4GP/JzIifn7ZNE4H/SbzBMldQaPi1"
-    "Lz7CCu1LsN+cvn//+uQnLGE1hPSp68bvJ9RF6AOxObmE+gdCrkkWrZokpvevc1Rv371ucz/mVejYf5lPAFdGtnjcvubc"
-    "Rfai2B04Fm8VYbq9YsJyAs7QjcHzxKn7zIQguEUhZ4g1k6bcFvMmrDNAo8Ay4VEPKfQzVkOW66RdP6hbuX0TfNE+hQYP"
-    "mFSnrH0nfuEXs/G7fQaUxmpoqhyuNpTqQ2AAj+v7pnIVxJ2EifuhCM3qK9btjD63KOjKAriqFj0+66sTG0zULLkwlotT"
-    "uRqeCkZzttxNON4aAbKF+6cfzo9PT/xyqf5dTWhFyb6rbb+WaYhKz9bwgyGOVKV63/bd2FCuZDEPMUAhNi1Ak5p6HicB"
-    "E5mmodJFfT++wb9W2u97yAH8mwu+oIMWBkJLIdqfGC/FbMZBffs1vAqUSfsO/ZobA4JAevoFtyRwMfydr9fH9dGb+H1C"
-    "pv09+Z2K9HdY+a6S3DFfFj0F5AuBUma0q+0B/sBQzSXq/TLqOWoo2uqN1/MXSZmT9W/qp4W9d22Dtqlu0PL+/nplNyqX"
-    "sKw/imQXfIFrQ3x1v3lxPyoco0WK/XW/OnA/RBa29q2hGCDhGpXU/o7hXMeyd5sd8is1777V8G/dX03AC1/oo/hidB9q"
-    "U/iyUJI2yhd4AKyW+4/P78H9L05D06XncMG3UYkPXx4RYDDEfYRIsQWBe7owgcG/QPCNrfVFPMbZZ8g/vkTQTUefl/Fg"
-    "l93QeZ8Qd93pVYQ7Od4W0A8IqOx1E4KPd58N/IM9JxLs9SL4BznBBuCLA1q5c15p8fdwZRGMcXBM10FcsYtUzYkbBXTV"
-    "V9oMSsOMswljOheElkajhwpDn6awCJZzyhbXdNvzOgdrTT+6bg0HhMyY1RQfTEa2Qqm2P9skzJ9qEmfnpx+RgvfMqjbB"
-    "m0wi//Ul8dPx2S8AtWuiEfCtgitZm4Xzl3yntbn9ChvFjPfovOGPLpMY19jOTU7NjCKg2SHvdycsSrgBnA5ZuLtxKuXY"
-    "AFxLeuzO4Y3UF8BYm64qkdxCqhJ9isEbde35n2EFEzVPInCi0SFHabWJw3buEG+wAQ+9UZhs6/b/Ad1Bj5E="
+    "eJztPYty20hyvzLRpcpShYRky7uJKcVVLq9vV4ktuSxtXCmRJQyJIYkVCDAYQDLPVtV9zX1YviT9mBk8KUOPddZ33Kq1"
+    "SADT09Pd06/pBj9vTZLFMlJZmMRbg63Pw61ZmuRLPdwanJ8Pt4ZbPfyjs2RyCZ+HW78k12KRT+YimYokViLM1EJkc5XC"
+    "R+0Nt0Y9eDxVxYAP/FmoK5WuhJ6raNoTUTKbhfFMSA0AxCxRbui1DDMa9xE+iDzOwgjBiyxc4AwiX4okpSsTGUUqhT/x"
+    "REX6QJyluRLXcxWbS5EKLNBlCmtksFGoMxrO13QPwS3TMM5wOQNzWRy/evdGnPf7rz78LP7r1dtf34yKpSV5OlFVYPYq"
+    "g0uVDBiavS5+/XAEAEZVbIiy82S5BFL0ERYvPAWaCinsHUGzTAHu9VxmSIM0j2O8keRZQfFJuGSkTvPZDGgOEPiimMJ8"
+    "bmwYC+KHR+iM4Hng/0LGgeW45dz5qLeH/+C1GBYDl6Yy0sosomAxP4iP9fs6Uyg6CNaMMRIj45UAuYJpaGIYVOZ2BYSa"
+    "JIRNBUh5kGFRnXJVPJJU1UB8JCHNEhrIdKNnx3kwU1kb0ijm+PxSxUEPKafyNKkuwODiyF9GIgj1vAb2DGQFLyPYSZJc"
+    "ltCYgKBoZdipM5lmKqUxCxnG9CFQWqvUYPpxHgJ2PAj3UFjFqySmBSMRXxln6WqwuxvGVyoGKq0ItLscJ5ki2lte41xp"
+    "kmQoHaQOiBc3W72tKFpo1hhZkkQkPvA5lguYdDDcgo2+tGhP0nCJCoZu/JRM8gXMLfGKwLE9AdPSfpbjSHnijYSl+QT1"
+    "fOQhRB9FFzeaXsqJAhlZylRmKhBGeMVSZqSSsjk8CEyZpXLhiaP4KrnEvYSwUNn4vFBxiEBfin7/Nw04PDm8klGuXj7x"
+    "xXUIcHzz3YeR/3F6ciyS8W9qkoEUZ5M5brwMNxPCfAIgw3iZZ6eTuVpI/wBZIWN9rVJN6pGGK6B1lMBOTHDzBbBte8L/"
+    "PBwOt5JL/HcgMtBdPYGfA5lJvuZ53o3fg42bAId9vO4zBgomBRjFrGIb97rOo4wxAxIgQWVsEYcLzIUxkAzJQJPzkNJk"
+    "Ro8jPWGEmTLMNKjsHU+8ElMZRjk9wAusroEkhheh0jRJ+So9chnGAf7luwuQYzlTxQWgKaFxc2MYIAH/uP8XlSZCfQKK"
+    "TpJAHQgfn4GdkeWaYeO/coJidJGq/8nDVNEsPkoFEIl5GatP2fkICEk2w4hLFMbwAGxCUKUCn/CcaGhDU0swbSyXGdpD"
+    "gghaoCZKOQQ1kihK0KoRfZCGkzwT2wuVSQ84HE9QZA/cTMxD8eHNn32QX9DZYizBUCKe0zwCswd47RSIgaZC7vuIs2aN"
+    "iltGD1jI3tKSmCVhidoG7+ICySuR2zcCGcY9ElYnp0geoWAXerSDSxIOZMcNv1ryJmf5YhWSwsg0C1F9DD7f3MClspB2"
+    "H3jTK6uRwpGo65GveSL3Q9xNXX5aZ+AgzFqx+MiqABifXIJzgkKMGtOKI2lNhoiaVAZBiENl9L48K22ddordNqIFnRMg"
+    "BPlYrAzBzSHh8e660htyDMD9qt2HnapmaJjWLrMYiAvOwizikUfAHrrb4AFCkjFoLLIIBjf0oU7iaPVLSDiQgqTlwifY"
+    "8lfK3LCECAO1WILxirPSiJosld3SOuG6u6n3lSvjG7WTc518V/wmemgqUWlvDfaJA3cXqC6oGsvQnfV2wKgLL0uy+wBm"
+    "ukChsSMfJ3C4N5ut/1oZEOeLseOzZeHTPW/vW3NxDF6LkvHDufgoO5IXtmZDQhDVNIio18CxMSaW3J1rSYa2B24DmlEh"
+    "MfZBtg9MbDYFmwCM5fBnOIzxKgN4goY0vQRI5PTEomqrPRj7AFGA0d0NyVkFVUmug1klkkuLbZ+IwCQbkNuw47H2TKZT"
+    "rdbuV4whwjhc5KB/B3sVCdy7oSh2EXYb/LQmvvhfqxxN72vuHkbWr9OC1qviWTa/gyY+KwsgiAwDoIhwModAZAKhmjas"
+    "wEduwS52t0Gzn0xN0NSGZ1V7RBFcG63BjZdsLT5OQRvhQOA4IaeZYsUXSY0Jg3UcKxGvRCW3Jof976geEAWItj8maRSU"
+    "n7+htZuUTT3SbKZQCq/jrsmUNntydxAynVGI20SV8xKtfmQ1O1FlEanOiua0WYvbHOPW3EUVMFN3VPeTXDKpoGTntFIL"
+    "RncZu5Z2nE5ZswVqSZWvUc8mW1oZ0ZJYaSca5UZs5s+gm6chgVmTaHEYVC8XZH5D/ifFMmiS5tYJNKF5qtop3HHYAqzi"
+    "mdUqcrmMwgnt4V3Mgxit01iByQmVsS8uFZifuWjjCeUfMBkKlnkZSWAwqpB2zLsMq1D6DPRGJLMyxe2lGuWBGnr3MyJ9"
+    "UyO+i0Uc9icmguyJ8YoMbju2ax7rSNd2PCM5Bj/UIOqNTbbPIUu3a9i+MkEe3SN6jVeZ0u04r3/4hhJ5i8nywqhWzudt"
+    "9OxGz/6h9KyVUqdsWU43uveb6F5L/cwq3ir1N/r4d9DHdPhxy+lKkcgqkOiQEN3kUDc51MfLoRaI3Sl7ukm9/r2kXkv+"
+    "36MlXTfp3L+LdG5ZN9wxkbtOS2zywZt88CYfvMkHcz4YPWWu1WA3eRKFEIRPiAh73n7VZ2cPjq6Bk6EtsZ56oLLp6jhP"
+    "Z0rZMhJ9sVxlc/PQy3/f916sceRtzYhKr1SALiyQGULqARUHQTDligxdqEqKRbpCFFJY4OsYH8MqUJKXbEWzOGovIaIP"
+    "SpeQ7LMoGcvoAoL5RojAxU1Vd7Gkb+pxdsv6jLqhOppbipkObNEOVU2JbbDLfcrbUGnJDlfekMJEb65aUnWpVkA4iN2w"
+    "oAuUrdFuRuBLaymZFj1PsAoOLydrl6di0lAgywUVWFq7rd0U58AyFhJMCdWJocOBm2nb6LwBl+g0kQ3UOJ9VUXOGutv0"
+    "GrMIGagShSZP415GXZCC6jTFR81Z0cQl1vy2eCodpmWPqVIqZdVFaGqOjEOENWe+mdFnlFoIsZCfypxr1a5d0Mq5zNZa"
+    "+aSET6FxezXPQEvclCiIfrnUantvIGIINtHKHZgNK2aKZzBFfYbB/FDLuvQyjKJ+EKbVZWEVYtc1XXMisuHLlA09rJEW"
+    "0YKAsZEPEDEueiZWs+oUganMpC2MG97IwBO9A9IHQRSWNU9tGraJ1DRUUfAQhUN6hJfWE3aRuO36faw2HbhC7WhlAvM0"
+    "Q/eOpCFIMqwIZR7UUVOfKKn1EOR47mtTIikSugOywlpvAnNxurULpaiS7/6yg1WLawoAP4dBr1SriFr3hvH689HbN8RZ"
+    "q5bbS/7Ett0HpvSTyN2yB35LxvpBu5q4bWgxKNKm6Dj0icW0OirRlMh0cIOt5hXPdzrjKXXftDio4EEbporvNR1XEMWs"
+    "ncSYM+STCljDqjuGUZRc90uu0SOiidQrQbaigcWvSWcEVybhXLK8qwfhSDytOkFSg5mbhqnOyJ1IyFu4xBTQdqxUADub"
+    "t16cjJMAZcMGfUYS3MJo/WCjANaCHNKL8WoptUYnqWVtqFgeS49aFNDNicW71+/ZD9ylkyy4FU7xdKYr1ReT5cN8CPRK"
+    "G4g5rEQCrjApg+6CQGvtE3Ef5t8YIYUlWqVuDBGaH4afp9wh0BU359g/Ci8NtKLEuysaILMYnD0YCRCgV+ibiFMEKLZP"
+    "//Po7VtvEex0QAl9XGfxyvZPHLLZeonee7EBtVxps72wur1u0bankZz10Fb0DG8gsllBbEMuPFgUo5UZNT5uzMRYSfCv"
+    "8jhQqW20oA4OBJtCtKddfgUgXakYXc9yLMaeGcdC4EdeuNjoOaYZkL6clnHRWFzyD1E7EPW2Qd57Vh322JcgXEhbI0Kw"
+    "rDBNYnJ8OLNiB+9QOT+nlWJB05bcTTTw2CKBnrBzlESBqZmscIHFcU/skT+K/UA7pj9gwD0D7IuAD4u6gqPEhVwSjRDJ"
+    "RRgEkeJGj0mSBhA4KbwLj0IIpXcOapkqA4bMEzuUAZ0KT3v0seoQ4wRWLdhb/s7angQOVTWosyz8S0H/d0kAoQPIR5YC"
+    "mCy5VDGhT/Lg+IGWEYKHwy/h4oK6nL687Inzo+PTs1FPHB6e/vfpS7jged4OnpyKWOUQBcFiVEDZuzAVY6D/pYLFjRX2"
+    "edCpEZjQ8FJVYgGdsENPkUCGAo5TY4ORbXCJ8cCBmoMAVV5UDsjnOjNh9hmOHavsWoGoHLp7dDhnmPySgB3urrmJbimK"
+    "iOlAosZA2lJSmMbAcsOOATEQOR+JSx7NLGNspwn6CuRjkkVPmMahZYqapIo2DR0z0re6p2qWvVwqmdJgdLpsFvGQxwyw"
+    "//ElwzS+auG3inN0JUeGlV/zPUnySh1RTY+zxyYbZTnkGgpOFoCYA6LbVQ9ugFQBxq7AV4hDPQfJRzwuag4jAMGMQhSB"
+    "SG6zryqO4VlJzzDVQVpilHANUpRRXxd11kjYj6pXTpPR4sYKdi6zBVZkvhW3+fGQkgOFt5XgLULNGLyGqwc4kS5/+uwH"
+    "VknIDWy0olMLPkIs+jPbj4DvcaqrplPQ3Swojn588ChTCA9gP5n0kwbCRMqWjDSwcAeWX4mqivzfV45+0XZxXulClxLB"
+    "/+y+DLfmWbbUg106zDdBopeks90gBS7sPtt7ttd/+my3FCIDEZq51Vsyyskl/wVlpt1RR8805/0jHSmjURm2J+JbZkqM"
+    "OBKVRtWU9R2o7Y4DTK/felJwn2HngwJqQ1wPzfYlrn9iHjYoX74NijNdoYWpPVMc0pFoZLC766u6haqMdRm/UfXkwAGR"
+    "aSp5E1OpTXfC2B7B9UtD1bTudhNlB290s15MDPOwvMt+0/xAvafTWaELVozmBI7TocWXNF/aEH8RatRbF4HCujwVT0y4"
+    "qtIF6DaXCCglTHND2sL/JGvMwUqSXlLjcfHkhfok0SIRxqOeORB8PI31hy6y+Z266so2qTgNuo9Rci8iuFN2ypV3rDOp"
+    "lYqQ78RQtR95bvT6Rq//w+l1o7KNA2fURkl/Eb7fi/L/9iVt37z99tFilNJLZcrU/drRaKWu6zvT9hXVtNH2G22/0faM"
+    "Feut70vVP3YJau0NKwU2dV3+3hyH0Ok61wYcCN8cy79+99P//vVvvohBYJNr8uUhvCiVDTyyFnfi2GuI7/moVYuvVdpc"
+    "MViwyxRAeIG6MszZvdrz9j3bLbJWmizU0ff6XoNH446tGOyQBmyUdhVFhncP1vYa57lcvXovYKaC9Tuz9ZvS2D92aezG"
+    "/dq4X9/I/Wq3UiVrtPf02f7zH3781397IceTgOryb1p9HVcBWx8hrMIWe8JoW8F6k/2upoO0aY14aGvETSktvWnO3zTn"
+    "r9kT/28vQXHdE5t+fOW48Xu+C6VG8KI1v6D8pgf/vj34lTxG4fHUkhVYtXGB7301yr7st6wrA3gVixxcDgg1sUTLvk43"
+    "jHUYoHKdg7hGKsWKlmWSZqYESIpxPvMMwRwuJtNRQ+RZV0QgAgUEqKxPCpNnEVbrYKbWdvOYMnut8LXmvxHiByiaXC8j"
+    "4wZibWmfMorPO6J4VupBwQJgJEQAipOqMhFBCJZpKi4aPhBasUN/PmrgtCaRVEbrxxedSbeE4B3j8ayBoanjwuosTHIH"
+    "jBQ+h05vA61y5qoiTs/uQyRgBqAGBsZ1AnE5JmYRSon1KgqNhFwVjx+6EiWDSA/npvQPVlhRK4stGGP4B1TiRWVfpuA0"
+    "pOJ5LBldNTCrJwMriO3vdUTsqIAitl9nadR/LXbF6dHPR8dnOweA7gW/vxlQ5karNpGuJRwrmDzf78oqB0Rsw/xnbz68"
+    "uw0B7m/E0t+twVa/3x/GqPwGouhlHMalKfDGo7Yjil+14swfIWFq00Qm9aURdjPZNrktBJI/YIZ1hxsPwszWvVHJLUmp"
+    "+W2EajOhh8vBGj+wEOMQc064oA+mG1O8p25Mse+9+Bf70m5XQDWMMb7GcHkwjIWt28bhprtzGBP5Dv+p3xc/q1jxi+PB"
+    "VLERZTfMqF7tLVcHIkhoGyvwyD3A/eUwHsZ/MjPi58ft+0TgfxKvsW4WFBp+7YsPsEL73u/XJ+/evTr+CWtiDSF9auPx"
+    "+wm1JfpAbM5Wof6BGG6SRasmiemV85wmsK+bt8kk8/Z3bOjMJ4ArI1s8bt/s7lIFotgdOBZvFXG/vWLifALO0I3B88SJ"
+    "+8yEILhFZWiIRZimfhcTMawzQKPAMuFRDyn0M5ZXlguvXYOpW7l9+X3Rj4UGD5hUp6z9GYDCOWbjd/MEKI3l1VSKXO1Q"
+    "1QfAAB7X900pLIg7CRM3WBGa1bfK2xl97nnQlQVwmS56fNb5JzaYMFxypS1Xu3J5PVWg5my5m3C8NQJkOwFO3p8dnRz7"
+    "5dr/27raih4AVyx/JdMQlZ5tCgBDHKlKO4Bt5LGxYcliHmDEQ2xagCY1BUJOAiYyTUOli4YB/NGCWq+A7yEH8GcmfEEn"
+    "NwyElkK0PzZeitmMg/r2a3gVKJP2ZwNqbgwIAunp59zjwNX1t/6iAK6PfnzAJ2TafxqgU9X/DivfVZI75suiSYF8IVDK"
+    "jHa138AfGKq5zL9fRj1HDUVbvfGLBEWW53j9jxPQwt65PkTbpTdo+cmCeqk4KpewrD+K7Bl8gWtD/LUC81sFqHCMFin2"
+    "190Ky/0QWdjaCIdigIRrlGb7O4ZzHevobbrJrxTR+1bDv3E/FIEXvtBH8cXoPtSm8GWhJG2UL/AAWC33Pz6/B/e/OA1N"
+    "l57CBd9GJT58eUCAwRCfIUSKLQjc44UJDP45gm9srS/iIc4+Q/7xBYJuOvq8jHu77IbOzwhx1+5eRbiT420B/YCAyl43"
+    "Ifhw99nA399zIsFeL4K/lxNsAD7fp5U755UWfwdXFsEYB8e0McQVu0jlobhRQFd9pW+hNMw4mzCmc4VpaTR6qDD0cSqV"
+    "YDknbHFN+z6vc7DW9KPr1nBAyIxZTfHepHgrlGr71SthfulKnJ6dfEAK3jFN2wRvUpP841Xip6PTXwBq18wl4FsFV7I2"
+    "C+cv+U5rcz8Xdp4Z79F5wx9cJjGusZ27ppoZRUCzQ97vVliUcAM4HbJwt+NUyrEBuJb02K3DG6kvgLE2XVUiuYVUJfoU"
+    "gzdqA/Q/wwomap5E4ESjQ47SahOH7dwh3mBHH3qjMNnWzf8BF639RA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -563,8 +564,17 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
-    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
+    "describe": (
+        "_builtin",
+        "_coerce",
+        "_explain",
+        "_for_agents",
+        "_loosen",
+        "_offered",
+        "_print_json",
+    ),
     "mcp": (
+        "_mcp_complete",
         "_mcp_prompt_get",
         "_mcp_prompts_list",
         "_mcp_resource_read",
@@ -589,7 +599,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
@@ -1067,6 +1077,16 @@ def wait(seconds: float = 10.0, ctx: Context = INJECTED) -> bool:
     return cancelled
 
 
+def stores(partial: str, context: dict[str, Any]) -> list[str | tuple[str, str]]:
+    """The stores a shopping list may be for (`completion/complete` offers them)."""
+    return [("Lidl", "discount"), ("Leclerc", "hypermarket"), "Monoprix"]
+
+
+def shelves(partial: str) -> list[str]:
+    """The items there are, for `pantry://items/{name}`."""
+    return list(ITEMS)
+
+
 def shopping_list(store: str, budget: str = "20") -> str:
     """Write a shopping list for what is running out.
 
@@ -1078,14 +1098,18 @@ def shopping_list(store: str, budget: str = "20") -> str:
     return f"Write a shopping list for {store} (at most {budget} euros): {low}."
 
 
-def suggest(dish: str) -> list[dict[str, str]]:
+def suggest(
+    dish: str, course: Literal["starter", "main", "dessert"] = "main"
+) -> list[dict[str, str]]:
     """Suggest a recipe from what is in stock.
 
     Args:
         dish: The dish to cook.
+        course: Which course it is.
     """
+    as_course = "" if course == "main" else f", as a {course}"
     return [
-        {"role": "user", "content": f"What do I need for {dish}?"},
+        {"role": "user", "content": f"What do I need for {dish}{as_course}?"},
         {"role": "assistant", "content": "Let me check the pantry first."},
     ]
 
@@ -1859,6 +1883,19 @@ def _within(
         return cast("_T", number)
 
     return check
+
+
+def _choice(*choices: Any) -> Callable[[object], Any]:
+    """A converter that accepts one of `choices` (as itself, or as text on the command line)."""
+
+    def convert(value: object) -> Any:
+        for choice in choices:
+            text = _choice_text(choice)
+            if _same(value, choice) or value == text:
+                return choice
+        raise _Invalid(_expected(_one_of(choices), value))
+
+    return convert
 
 
 _MISSING: Any = object()
@@ -5870,10 +5907,45 @@ def _complete(words: list[str]) -> int:
     try:
         found = _complete_values(words)
     except Exception:  # noqa: BLE001
-        # NOTE: a completer that raises offers nothing; TAB must never print an error.
+        # NOTE: TAB must never print an error, for words it cannot read either.
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
     return 0
+
+
+def _offered(
+    complete: Callable[..., Any], arity: int, partial: str, context: dict[str, Any]
+) -> list[tuple[str, str]]:
+    """What a `complete=` function offers for `partial`, as (value, description) pairs: the
+    values that start with `partial`, on one line each; nothing when the function fails
+    (TAB in a shell and `completion/complete` over MCP both call it here)."""
+    found = []
+    try:
+        offered = complete(partial) if arity == 1 else complete(partial, context)
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                found.append((value, " ".join(str(description).split())))
+    except KeyboardInterrupt as error:
+        # NOTE: the completer's own KeyboardInterrupt, as any failure; a real Ctrl-C (recorded
+        # in `_SIGINTS`) still stops the MCP server.
+        if _from_ctrl_c(error):
+            raise
+        return []
+    except Exception:  # noqa: BLE001
+        # NOTE: a completer that raises offers nothing: TAB never prints an error, and an MCP
+        # client gets an empty list, as it would from a completer with nothing to offer.
+        return []
+    return found
+
+
+def _coerce(convert: Callable[[str], Any], text: str) -> Any:
+    """A typed value converted as a run converts it, or as typed where that fails."""
+    try:
+        return convert(text)
+    except (ValueError, TypeError):
+        return text
 
 
 # ---- burgee: end of describe ----
@@ -6731,12 +6803,14 @@ def _mcp_discover(server: _McpServer, ident: str, params: dict[str, Any], modern
 
 
 def _capabilities(modern: bool) -> dict[str, Any]:
-    """Tools, and prompts, resources and logging when the program has them."""
+    """Tools, and prompts, resources, completions and logging when the program has them."""
     found: dict[str, Any] = {"tools": {"listChanged": False}}
     if "prompts/list" in _MCP_EXTRA:
         found["prompts"] = {"listChanged": False}
     if "resources/list" in _MCP_EXTRA:
         found["resources"] = {"subscribe": False, "listChanged": False}
+    if "completion/complete" in _MCP_EXTRA:
+        found["completions"] = {}
     if "logging/setLevel" in _MCP_EXTRA and not modern:
         found["logging"] = {}
     return found
@@ -7665,6 +7739,61 @@ def _mcp_resource_read(server: _McpServer, ident: str, params: dict[str, Any], m
     return server.dumps(result)
 
 
+#: The most values one `completion/complete` answer may hold.
+_MCP_MOST_VALUES = 100
+
+
+def _mcp_complete(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
+    """`completion/complete`: the values a prompt's argument or a resource template's
+    placeholder may take that start with what is typed: its choices, then what its `complete=`
+    function offers (called as TAB calls it, `complete._offered`)."""
+    ref, argument = params.get("ref"), params.get("argument")
+    if not isinstance(ref, dict) or not isinstance(argument, dict):
+        raise _McpError(-32602, "Invalid params: ref and argument must be objects")
+    kind = ref.get("type")
+    if kind == "ref/prompt":
+        name = ref.get("name")
+        if name not in PROMPTS:
+            raise _McpError(-32602, f"Invalid params: unknown prompt {name!r}")
+        key, keys, what = f"prompt {name}", PROMPTS[name].keys, f"prompt {name!r}"
+    elif kind == "ref/resource":
+        uri = ref.get("uri")
+        if not isinstance(uri, str) or "{" not in uri or uri not in RESOURCES:
+            raise _McpError(-32602, f"Invalid params: unknown resource template {uri!r}")
+        key, keys = f"resource {uri}", RESOURCES[uri][1].keys
+        what = f"resource template {uri!r}"
+    else:
+        raise _McpError(-32602, "Invalid params: ref.type must be ref/prompt or ref/resource")
+    wanted, partial = argument.get("name"), argument.get("value", "")
+    if wanted not in keys:
+        raise _McpError(-32602, f"Invalid params: {what} has no argument {wanted!r}")
+    if not isinstance(partial, str):
+        raise _McpError(-32602, "Invalid params: argument.value must be a string")
+    given = params.get("context")
+    given = given.get("arguments") if isinstance(given, dict) else None
+    raw = {
+        name: text
+        for name, text in (given.items() if isinstance(given, dict) else ())
+        if name != wanted and name in keys and isinstance(text, str)
+    }
+    slots = {slot[0]: slot for slot in _MCP_COMPLETIONS.get(key, ())}
+    values: list[str] = []
+    slot = slots.get(wanted)
+    if slot is not None:
+        # NOTE: the context a shell's completer gets: the other values, converted where they
+        # convert (`complete._coerce`), and as typed.
+        options = {name: _coerce(slots[name][1], text) for name, text in raw.items()}
+        context = {"path": key, "options": options, "positionals": [], "raw": raw}
+        values = [choice for choice in slot[4] if choice.startswith(partial)]
+        if slot[2] is not None:
+            values += [value for value, _ in _offered(slot[2], slot[3], partial, context)]
+        values = list(dict.fromkeys(values))
+    found: dict[str, Any] = {"values": values[:_MCP_MOST_VALUES], "total": len(values)}
+    found["hasMore"] = len(values) > _MCP_MOST_VALUES
+    text = server.dumps({"completion": found})
+    return server.complete(text) if modern else text
+
+
 def _mcp_set_level(server: _McpServer, ident: str, params: dict[str, Any], modern: bool) -> str:
     """`logging/setLevel`: send `ctx.log` messages of this level and above (legacy era)."""
     if modern:
@@ -8368,6 +8497,7 @@ PROMPTS: dict[str, _Command] = {
     ), ())),
     "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
         ("dish", ("--dish",), "_Str", ..., (("help", "The dish to cook. (required)"),)),
+        ("course", ("--course",), ("_choice", "starter", "main", "dessert"), "main", (("choices", ("starter", "main", "dessert")), ("help", "Which course it is. (default: main)"))),
     ), ())),
 }
 # fmt: on
@@ -8378,11 +8508,29 @@ RESOURCES: dict[str, tuple[str | None, _Command]] = {
     "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
     "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
     "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
+        ("name", (), "_Str", ..., ()),
     ), ()))),
     "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
         ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
     ), ()))),
+}
+# fmt: on
+
+#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
+#: (name, convert, `complete=` function or None, its arity, choices).
+# fmt: off
+_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {
+    "prompt shopping-list": (
+        ("store", _Str.convert, stores, 2, ()),
+        ("budget", _Str.convert, None, 0, ()),
+    ),
+    "prompt recipe": (
+        ("dish", _Str.convert, None, 0, ()),
+        ("course", _choice("starter", "main", "dessert"), None, 0, ("starter", "main", "dessert")),
+    ),
+    "resource pantry://items/{name}": (
+        ("name", _Str.convert, shelves, 1, ()),
+    ),
 }
 # fmt: on
 
@@ -8417,6 +8565,7 @@ _MCP_EXTRA: dict[str, Any] = {
     "resources/list": _mcp_resources_list,
     "resources/templates/list": _mcp_templates_list,
     "resources/read": _mcp_resource_read,
+    "completion/complete": _mcp_complete,
     "logging/setLevel": _mcp_set_level,
 }
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
