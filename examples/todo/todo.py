@@ -6576,9 +6576,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 self.refuse(411, "Length Required")
                 return None
             length = lengths[0].strip()
-            if not (
-                length.isascii() and length.isdigit()
-            ):  # NOTE: str.isdigit takes a superscript two
+            # NOTE: str.isdigit alone takes a superscript two.
+            if not (length.isascii() and length.isdigit()):
                 self.refuse(400, "Bad Request: Content-Length is not a number")
                 return None
             if int(length) > _HTTP_LIMIT:
