@@ -10,6 +10,7 @@ from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import Program
+from burgee.read.imports import load_toml, nearest_pyproject
 from burgee.read.program import read_program
 from burgee.render.module import render
 from burgee.write import examples
@@ -36,9 +37,29 @@ def read(source: str, path: str, *, name: str | None = None, version: str | None
         return read_program(source, path, name=name, version=version)
 
 
+def _output(handlers: str, output: Path | None, name: str) -> Path:
+    return output or Path(handlers).with_name(f"{name.replace('-', '_')}.py")
+
+
+def shipped_as(handlers: str, output: Path | None, name: str) -> str:
+    """How the tool is run as shipped: the `[project.scripts]` entry of the nearest
+    pyproject.toml named as the program or running its module (`NAME = "MODULE:main"`, as
+    `burgee new` writes it), else `python FILE.py`."""
+    module = _output(handlers, output, name).stem
+    found = nearest_pyproject(handlers)
+    data = load_toml(found) if found is not None else None
+    project = data.get("project") if data is not None else None
+    scripts = project.get("scripts") if isinstance(project, dict) else None
+    for script, target in scripts.items() if isinstance(scripts, dict) else ():
+        runs = isinstance(target, str) and target.partition(":")[0].rpartition(".")[2] == module
+        if script == name or runs:
+            return str(script)
+    return f"python {shlex.quote(module + '.py')}"
+
+
 def regenerate_command(handlers: str, output: Path | None, name: str) -> str:
     """The `burgee gen` line to put in the header, relative to the output's directory."""
-    out = output or Path(handlers).with_name(f"{name.replace('-', '_')}.py")
+    out = _output(handlers, output, name)
     here = out.resolve().parent
     source = os.path.relpath(Path(handlers).resolve(), here)
     return f"burgee gen {shlex.quote(source)} -o {shlex.quote(out.name)}"
@@ -58,6 +79,8 @@ def generate(
     source. Warnings (things that generate, but the author should know) go to `warn`; with
     `strict` they are errors."""
     program = read(source, path, name=name, version=version)
+    invocation = shipped_as(path, output, program.name)
+    program = program.model_copy(update={"invocation": invocation})
     checked(program, path, warn=warn, strict=strict)
     with guarded(path):
         return program, render(program, regenerate_command(path, output, program.name))
