@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -231,3 +232,34 @@ def test_print_config_under_uv_run_registers_uv_not_its_cache(tmp_path: Path) ->
 )
 def test_uv_cached_interpreters_are_told_apart(path: str, cached: bool) -> None:
     assert _uv_cached(path) is cached
+
+
+MOVES = '''
+import os
+
+from burgee import Context, command, program
+
+program(name="mover", version="1.0.0")
+
+
+@command(effects="idempotent")
+def go(to: str, yes: bool = False, ctx: Context = None) -> str:
+    """Change folder, then ask."""
+    os.chdir(to)
+    if not yes:
+        ctx.action_required(reason="confirm", message="sure?", next=[f"go --to {to} --yes"])
+    return "went"
+'''
+
+
+def test_a_handler_that_changes_folder_still_gets_a_line_that_runs(tmp_path: Path) -> None:
+    """The tool was started as `python tool.py` from its folder; its handler moved elsewhere
+    before the line was made: the path is still the tool's."""
+    home = tmp_path / "tool"
+    home.mkdir()
+    tool = generate(home, MOVES)
+    stopped = _shell(f"{shlex.quote(sys.executable)} {tool.name} go --to {tmp_path} --json", home)
+    assert stopped.returncode == 4, stopped
+    line = json.loads(stopped.stdout)["next"][0]["command"]
+    ran = _shell(line, tmp_path)
+    assert ran.returncode == 0, (line, ran.stderr)

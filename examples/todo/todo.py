@@ -783,7 +783,11 @@ def _invoked_as() -> list[str]:
 
     main = sys.modules.get("__main__")
     spec = getattr(main, "__spec__", None)
-    script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
     if __name__ != "__main__":
         # NOTE: imported: by an installed entry point (`from tool import main`, whose script
         # is argv[0]), or by another program (a test, an embedding): its name is not ours.
@@ -795,7 +799,8 @@ def _invoked_as() -> list[str]:
         # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
         # sys.path), the tool (one file) is run by its path instead.
         origin = os.path.realpath(spec.origin or "")
-        here = os.path.join(os.path.realpath(os.getcwd()), "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
         if __name__ != "__main__" or not origin.startswith(here):
             return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
         script = origin
