@@ -367,3 +367,11 @@ def test_documents_say_how_the_shipped_tool_is_run(tmp_path: Path) -> None:
     assert "- `bookmarks sync`: Sync bookmarks." in installed
     assert "- Run it as `bookmarks`, the command its package installs." in installed
     assert "python tool.py" not in installed
+
+
+def test_burgees_own_skill_names_its_installed_command() -> None:
+    """burgee's `[project.scripts]` entry is named as the program (it runs another module that
+    calls the generated one): the skill says `burgee`, not the file."""
+    skill = burgee("--skill").stdout
+    assert "- Run `burgee COMMAND ... --json`" in skill
+    assert "_tool.py" not in skill
