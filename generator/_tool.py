@@ -776,8 +776,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -785,6 +787,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4400,7 +4460,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4897,9 +4959,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4922,7 +4982,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4934,7 +4994,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -5193,7 +5257,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6350,11 +6414,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6363,7 +6427,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6384,19 +6447,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6409,6 +6468,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7964,15 +8037,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -8169,7 +8240,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import textwrap
@@ -82,6 +83,12 @@ class Run:
 
     def __repr__(self) -> str:
         return f"Run(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+def invoked(tool: Path) -> str:
+    """How a line the tool prints starts (`next[]`, hints) when `run()` ran it: the interpreter
+    and the tool's absolute path, so that it runs from any folder."""
+    return shlex.join([sys.executable, str(tool.resolve())])
 
 
 def run(

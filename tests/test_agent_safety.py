@@ -14,7 +14,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
-from tests.helpers import GOLDEN, burgee, generate, run
+from tests.helpers import GOLDEN, burgee, generate, invoked, run
 from tests.mcp_wire import INIT, exchange, line
 
 HANDLERS = '''
@@ -434,7 +434,7 @@ def test_text_output_that_was_cut_says_so_on_stderr(tool: Path) -> None:
     assert "cut to" not in run(tool, "big", "--count", "2").err
     # NOTE: over the limit with nothing that could be cut (strings this short never are).
     uncut = run(tool, "big", "--count", "2", "--max-output", "5").err
-    assert "safe: over --max-output, uncut; full output: safe output " in uncut
+    assert f"safe: over --max-output, uncut; full output: {invoked(tool)} output " in uncut
 
 
 QUARANTINE_GAPS = '''

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import generate, run
+from tests.helpers import generate, invoked, run
 
 HANDLERS = '''
 """Batches."""
@@ -181,12 +181,9 @@ def test_bad_lines_destructive_and_withheld_calls_get_error_lines(tool: Path) ->
     assert [a["ok"] for a in answers] == [True] + [False] * 7 + [True]
     kinds = [a["error"]["kind"] for a in answers if not a["ok"]]
     assert kinds == ["usage", "usage", "action_required", "usage", "usage", "usage", "usage"]
-    assert answers[3]["next"] == [
-        {"command": "batcher --batch --allow-destructive", "when": "to run it too"}
-    ]
-    assert answers[3]["error"]["hint"] == (
-        "run 'batcher --batch --allow-destructive' to run it too"
-    )
+    again = f"{invoked(tool)} --batch --allow-destructive"
+    assert answers[3]["next"] == [{"command": again, "when": "to run it too"}]
+    assert answers[3]["error"]["hint"] == f"run '{again}' to run it too"
     allowed = run(
         tool, "--batch", "--allow-destructive", stdin=_lines({"id": 1, "command": "wipe"})
     )

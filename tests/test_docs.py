@@ -221,9 +221,13 @@ class Page:
 
     def add_tool(self, name: str, source: str, where: str) -> None:
         """Generate the tool NAME from a handlers source and put it on the page's PATH."""
+        # NOTE: the tool itself, run by its shebang through a link of its name: installed under
+        # its name, it prints the lines it suggests (`next[]`, hints) with that name, as the
+        # pages show them. Pages copy the file (`todo.py`).
         out = self.bin / f"{name.replace('-', '_')}.py"
         shutil.copyfile(generated(name, source, where), out)
-        self.wrapper(name, f'exec {shlex.quote(sys.executable)} {shlex.quote(str(out))} "$@"')
+        out.chmod(0o755)
+        (self.bin / name).symlink_to(out.name)
 
     def shell(self, command: str) -> str:
         proc = subprocess.run(

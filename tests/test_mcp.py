@@ -276,7 +276,7 @@ def test_a_one_command_program_names_its_tool_alike_everywhere(tmp_path: Path) -
     assert run(tool, "find", "x", "--json").json()["data"] == ["x"]
     named = [t["name"] for t in run(tool, "--llms").json()["tools"]]
     assert named == ["help", "find", "output"]
-    assert "- `mytool find PATTERN`: Find what matches." in run(tool, "--skill").out
+    assert "- `python tool.py find PATTERN`: Find what matches." in run(tool, "--skill").out
     printed = json.loads(run(tool, "--mcp", "--print-config").out)["mcpServers"]
     assert list(printed) == ["mytool"]
     server = printed["mytool"]

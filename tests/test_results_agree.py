@@ -15,7 +15,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp.types import TextContent
 
-from tests.helpers import generate, run
+from tests.helpers import generate, invoked, run
 
 HANDLERS = '''
 """Pantry."""
@@ -183,9 +183,9 @@ def test_the_payloads_themselves(tool: Path) -> None:
         "error": {
             "kind": "action_required",
             "message": "clearing cannot be undone",
-            "hint": "run 'pantry clear --yes --json' to clear anyway",
+            "hint": f"run '{invoked(tool)} clear --yes --json' to clear anyway",
         },
-        "next": [{"command": "pantry clear --yes --json", "when": "to clear anyway"}],
+        "next": [{"command": f"{invoked(tool)} clear --yes --json", "when": "to clear anyway"}],
     }
 
 

@@ -155,7 +155,8 @@ def test_llms_manifest(tool: Path) -> None:
     tools = manifest["tools"]
     assert tools[0]["name"] == "help"
     assert tools[0]["inputSchema"] == {"type": "object", "properties": {}}
-    assert f"{tool.stem} <name> --json '<value>'" in tools[0]["description"]
+    # NOTE: no project installs these tools under a name: `--llms` says to run the file.
+    assert f"python {tool.name} <name> --json '<value>'" in tools[0]["description"]
     listed = {
         c["name"] for c in document["commands"] if not c.get("withheld") and c["name"] != "schema"
     }

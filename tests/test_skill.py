@@ -74,11 +74,11 @@ def test_skill_contract_and_commands() -> None:
     for needle in (
         '{"ok": true, "data": ...}',
         "--explain",
-        "kitchen schema COMMAND",
+        "python kitchen.py schema COMMAND",
         "| 75 | `busy` | Try again in a moment. |",
         "| 2 | `usage` |",
-        "- `kitchen store shelf count NAMES...`: Count letters in each name.",
-        "  Example: `kitchen store wipe --yes`",
+        "- `python kitchen.py store shelf count NAMES...`: Count letters in each name.",
+        "  Example: `python kitchen.py store wipe --yes`",
     ):
         assert needle in text
     assert "secret-sauce" not in text and "secret_sauce" not in text
@@ -258,7 +258,7 @@ def test_withheld_commands_are_never_mentioned_for_agents(tmp_path: Path) -> Non
         "--skill": run(tmp_path / "vault.py", "--skill").out,
     }
     for where, text in texts.items():
-        assert "vault peek" in text, where
+        assert "python vault.py peek" in text, where
         assert "incinerate" not in text and "Burn it all" not in text, where
     assert "(peek)" in texts["SKILL.md"]
 
@@ -283,7 +283,7 @@ def test_a_root_only_program_is_taught_without_a_command_word(tmp_path: Path) ->
     say `hello [NAME]`, and what it says must run."""
     tool = generate(tmp_path, ROOT_ONLY)
     skill = run(tool, "--skill").out
-    assert "- `hello [NAME]`: Greet someone." in skill
+    assert "- `python tool.py [NAME]`: Greet someone." in skill
     assert "hello greet" not in skill and "COMMAND" not in skill
     assert run(tool, "Ada", "--json").json()["data"] == "Hello, Ada!"
     assert run(tool, "--json", '{"name": "Ada"}').json()["data"] == "Hello, Ada!"
@@ -329,7 +329,51 @@ def test_required_options_are_shown_as_typed_in_usage_and_skill(tmp_path: Path) 
         "usage: bm sync [-h] [--limit LIMIT] --token TOKEN --since YYYY-MM-DD -f FROM"
         " [--dry-run | --no-dry-run]"
     )
-    synopsis = "bm sync --token TOKEN --since YYYY-MM-DD --from FROM"
+    synopsis = "python tool.py sync --token TOKEN --since YYYY-MM-DD --from FROM"
     assert f"- `{synopsis}`: Sync bookmarks." in run(tool, "--skill").out
     typed = ["sync", "--token", "t0k", "--since", "2026-01-02", "--from", "web"]
     assert run(tool, *typed).out == "t 2026-01-02 web 10 False\n"
+
+
+SHIPPED = '''
+from burgee import command, program
+
+program(name="bm", version="1.0.0")
+
+
+@command(effects="read_only")
+def sync() -> str:
+    """Sync bookmarks."""
+    return "synced"
+'''
+
+
+def test_documents_say_how_the_shipped_tool_is_run(tmp_path: Path) -> None:
+    """The skill, AGENTS.md and `--llms` are read later, elsewhere: they name the command the
+    project installs (`[project.scripts]`), else say to run the file with python."""
+    (tmp_path / "alone").mkdir()
+    alone = generate(tmp_path / "alone", SHIPPED)
+    skill = run(alone, "--skill").out
+    assert "- Run it as `python tool.py` from its folder" in skill
+    assert "- `python tool.py sync`: Sync bookmarks." in skill
+    llms = run(alone, "--llms").json()["tools"][0]["description"]
+    assert "Invoke a tool as `python tool.py <name> --json" in llms
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "pyproject.toml").write_text(
+        '[project]\nname = "bookmarks"\nversion = "1.0.0"\n\n'
+        '[project.scripts]\nbookmarks = "tool:main"\n',
+        encoding="utf-8",
+    )
+    installed = run(generate(project, SHIPPED), "--skill").out
+    assert "- `bookmarks sync`: Sync bookmarks." in installed
+    assert "- Run it as `bookmarks`, the command its package installs." in installed
+    assert "python tool.py" not in installed
+
+
+def test_burgees_own_skill_names_its_installed_command() -> None:
+    """burgee's `[project.scripts]` entry is named as the program (it runs another module that
+    calls the generated one): the skill says `burgee`, not the file."""
+    skill = burgee("--skill").stdout
+    assert "- Run `burgee COMMAND ... --json`" in skill
+    assert "_tool.py" not in skill

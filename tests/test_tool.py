@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import GOLDEN, REPO, generate, run
+from tests.helpers import GOLDEN, REPO, generate, invoked, run
 
 
 @pytest.fixture(scope="module")
@@ -736,11 +736,12 @@ def test_action_required_takes_plain_command_lines(tmp_path: Path) -> None:
     result = run(tool, "deploy", "--json")
     assert result.code == 4, result
     answer = result.json()
+    shipit = invoked(tool)
     assert answer["next"] == [
-        {"command": "shipit deploy --target prod --yes --json"},
-        {"command": "shipit deploy --yes --json", "when": "for staging"},
+        {"command": f"{shipit} deploy --target prod --yes --json"},
+        {"command": f"{shipit} deploy --yes --json", "when": "for staging"},
     ]
     assert answer["error"]["hint"] == (
-        "run 'shipit deploy --target prod --yes --json';"
-        " run 'shipit deploy --yes --json' for staging"
+        f"run '{shipit} deploy --target prod --yes --json';"
+        f" run '{shipit} deploy --yes --json' for staging"
     )

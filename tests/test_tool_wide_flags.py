@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.helpers import generate, run
+from tests.helpers import generate, invoked, run
 from tests.mcp_wire import INIT, line
 
 HANDLERS = '''
@@ -177,9 +177,9 @@ def test_the_retry_line_of_a_destructive_command_puts_yes_before_the_double_dash
     result = run(tool, "wipe", "--json", "--", "-x")
     assert result.code == 5, result
     step = json.loads(result.out)["next"][0]["command"]
-    assert step == "flagged wipe --yes --json -- -x"
+    assert step == f"{invoked(tool)} wipe --yes --json -- -x"
     again = subprocess.run(
-        [sys.executable, str(tool), *step.split()[1:]],
+        step.split(),
         capture_output=True,
         text=True,
         check=False,

@@ -459,91 +459,92 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cJTi/EzuIvsCBElmxnexHcRe7B4iwWyJLZkxRXL5Y0eTGLinWWBf4F5g3+Se5Oqnu/kjSqYt"
-    "529Hg0kiUWR1dXV11VfVXc1PW+NoFgcq86Nwq7/1abA1TaI8Tgdb/ffvB1uDLQf/GUd5mMHnwdZL/CQCP1SpI66ixEuF"
-    "DD0xPpeJHGcqgauBf6HE1bg32Bo68GyqZDI+p4ffJj48nJ0rJgCfZCZmMhufCylimcHzoX5+mqhYdENDJPO9OZF4p64S"
-    "P1MiUx8zAdQieHIcKBmqREyiZIYPDMuPIPtpkE/p6UMJpKX407s3Aq/1xYuTlwcHArqPrFNPPH/qZ6n4EAGHnhjN4fZU"
-    "xdC7LEoMN8Q9ETyCJmXg/6Z71Bdplvixg/IIp0qMZaoc4SVRLEaBDC+4iZ0oRnHLIJh3hJfHgT+WmUqZ9aGD4p7N4EYz"
-    "CEb674fOLvQHrnS7WZTJgFjodsPIfB06YR4EcPGF5wHjyJO48rNzkjndk2IjJJSJHyggkCW50hKzI1VqyNdt+NMwSlQX"
-    "O1S0Wrlo2z6kAcVmozwTiZrKxIPGhbmN6IaaSuDP/AyvDrbCKGTaJxnIS05gSIBvPwUNCeesJqpgX989gS4p4n6xP6gB"
-    "Qo99WXZ2PGvtWuZmmrmZ/NgNVDjNzmt3vsxZjZE4dq1gs5gIzZyWODNaVGbNymiwdaFUTI0F0ZVK6FMex0ozbXnNNa95"
-    "6P81L42N+W6H5RVqIcwqBbrmmRmMjfjhlDoz8ZM0s3S7pMkFPf3VkjvB71arwWaAYisJA4+UlygZMp5EUYZ6TbaF+nG9"
-    "5WwFwSxl85NFUUCKD59DOYOn+4OtcxUwK55Kx9AuTh/64VU0zmcqzCReEfisI8IoA10LAjkKVE+8Rp5covp+2EOKrvBT"
-    "Hr1YjpXRBpCJnnZoic5FNOFRjZNomshZTxyElxFZD6QlZApEwQZd+JnYR6rPRbf7IQUmtvcvZZCr59suTz1Xf3fh0f88"
-    "OT4S0eiDGmu7x7IHK4hEt4GmH8Z5dgKaPpPungDiMkyv0DaBEvHjKrxUQRQruALWxoM55gj302Aw2Iou8O++QGk7Aj97"
-    "MpN8rdfrXbtgsc+jVAkXr7tmSgkXaBStih0JapLmQcacgQxQojI0jMMFHoYRyAzlQI3zI6XGUMSJIoMHT+gmwbSqYNLp"
-    "iRdiIv0gpxu4g9U+0GzhTqgkgalKV+mWCz/08F/+dabSVE5VcQFkSmxcX+sBkMB/2P1NJZFQH0Gi48hTe8LFe1JQnDxl"
-    "2vg3zFzQo7NE/TX3E0WtuKgWICQeyxCG/P0QBIn6Y/RFO7NIJHko8I5eoRupFqqRWCrUpUrm5lkHJSKoh+wbLIcpyiiI"
-    "QD9YQCjEMZidnZnKZA+GOESn4e0VTfEoinevf3ZBhafQ1EiOL3hqw5wll9kpsdbtjlABXGTbWC+YNuDESM/eUK94VPyS"
-    "wDXnxQVSWZK4q3XSBy+O+mpVlRwRWocezeKSkoPkcdLPY57orGJ0E0w8sHaZjzay/+n6Gi6V9bT9g9dO2ZQUUKZuS24D"
-    "bQYh/P+Lf6lgwCMRoaoL6hUOKEwfCQ+DcoUe+j79w9W5D6YIhlHN4mwOX+FhFDjPIm1Xdg5fvnXM0HT6Ygpt0BASEbox"
-    "mZLJS+8sSzbL+iOAqZm5imAmo2fRBNKTlhra/xA86XX5okwSOW8U5s/YAnl9kuqOpyYS7EO/JpWOfph+RKs/JPqMZiq9"
-    "GYF0AOY1NrYK7VTIk1UhVZKe5zMIe1uWDd9wR1WzRrAu2FWNNXQHZx5rYFUBWZYpuiacXSTAXiMfWts/LRk/jTwqv4PV"
-    "VFNEF3gDaf+qG5Cn5TfgHdaGkq9nhpwydNZtFMQQHWR+FqhiNqZVHTSSb9LBhkbNaJBOyRC8GMEEO1bSOw6D+a/oL7b6"
-    "5DRpLOATuIFLpX8wo+R7MG+jDGZe6YmacSnFOvVBvUvs84NbGd2rJYrYNI8xWsgDmYAbjGH0UvoBR+8rGiwew1taLI6E"
-    "zhi+t7ZbqyOlBstFE4gCJjIr4fx4oqFy0zQtX0bUDteGDVysDrcqXCCVholmB3r4nVvWYzCbFnfjPLyz+VxlHBFgLXv8"
-    "BtPIKkzPV80hqcoPZg3L8XeT8q+bi7mrXVoxPg18np7rbBPG+XkSmqwTdwyFWconLCdqphCE0/zUTH48M8mFZl1qwqit"
-    "Eg+VBp/uNihDoWJffrq2mQTfSDkLNFIX9P0m9n5wR/4VvS/K4pa+t3C6daq/Rlc0SYBopg0LjRyLQoX5jLVvdaqthEmN"
-    "X75pijNBZM6k4VpjgrZpumZ0oLN0rVu7IYtXaURPoq/s4Vtp1HdhUbjbjWJ+h1q9mI3BSE6GJsFDEcGVpDSPQ0EBGBq4"
-    "BFPdn6k+PZqoiUpUOFZoGHy0KniVCWyjJ0gugBLl3EJRzRT14Nk1bAA8fTufWbAqKXGle4niSsWOS0JgkfUpZ9Xp8dhG"
-    "k0mq6q6j7BNnfujPaOruVvRztwaPb3j4YeXhh7v4X6MeTb6so1wm1ptlQf29LYI4LSsgqAwTcFBfCgjRuxnIws+h/fme"
-    "IhHkjbvM6XdF2VSaCHsCn7NhCrhlmWLyY9mIlYRXkpLtk+X+C5oHZCFW4Z+jJPDK919f05LHbByf0bLEinWPIllZS4y0"
-    "XYFtgpCbNOcmzfk9BOObNOc/QZqz6MmdNnc0qMUmUbpJlG4Spd/YNm8SpV87F3VmE6XlvtxDinSTd93kXb+zvOtZAY8K"
-    "Zb/nrZQNg7jJ6W5yupucbqWRTU63dU63UJlbZ3ObzdEmKbxJCm+SwpukcDkpzNuFOSM8Dvw0VmMSwm7vMfNnYRRv4qWL"
-    "lzA4RlpwY2+Xro7yZKqU2cucnsVziJ75puf/8bj3rFkRmGyfc3COifHRdtCCORkogg4AjJK6K9egiLbcm83RDITYyeFj"
-    "Pm0gR0yDm4TrJBgS6Z3j8AdrJ9g+GUtMipfNrRB4AvkxDbS5hOM3DaKRDM4AKy2k1Xmn/lKvX9KcZfGxtluUhl2xM3/P"
-    "7ECnEgASWRfLlHiTdMepwbpKfcCFmnPwhUEOWG1tJvXMKfWl5KPS8yjRwU60tHsFRiqkYMOSFn3X+8wZKjqCih6gS6Qa"
-    "Bcqj3eaLzHpqZMLcJizTonnoIyBAsEkKfSelidGoJGCD9Ub6xVbRV0bGjxc2ZzbS9rBFs2MJXiuo7Puvp4JSNY5CUPYd"
-    "KVzdosssNQgCa4vK6KLJTLdhSwemBi40h6ZODWKk8hJ0CxXRLVcN7Oz2MZYhd7knwMBiGn6qMr3SQBUqeoD5poZ+pbEf"
-    "BF3PT6rdstFEiz5d0fRfBEVlxAB9pE40MKCd7RoqFtsUtLbBwtN1RjSFccJrHdhOO6B9aYZQDlgEWBVqT1hlauKrwFvH"
-    "4JAd4a5hbMifcNp1u1g71RfMcwT+iRgHo5EhTiRt8KIMAw8egzpr6mMcSH8ta8htX+l6H8ERM+gKW70xtCUmSTRrJanR"
-    "Yv7uNrqDJThLSlk++Z5TqrtBq3vNfP188Oa19mdslpuLV8SOmQe6jonE3TAHPkSjdK1ZTaOtZdEXaPCoT+hLuzTE1Duq"
-    "N5I46ICnjeUVTzqt+ZRpV1f/Km+tCVPllyt0SWLGT6JXZ8+PfZi35zCA8L1bwlj3yCZKr0TZqAamLKLWDM51Hqvkeedr"
-    "8Uhjal0MhX8yBTdHKQK7BAKXMHewEyrlwczmqRdGo8hD3TDRo9YE2zHqP/gooDUjZHs2mscyTREkNfQNDct92VHDAsKc"
-    "UBy+fEvCTR+AfcXVvdCfwEi0lvpsHK+HIVSic2plxixXIgJITcagvSJQX7sk3PXwjVZS6KIx6toRofth+nnC9a5tebMB"
-    "wr2MpaZWlCu2ZQN0FqO8tZkABXqB2EScIEGxc/JfB2/e9GZepwVLiHGtxyv7P7HPbus5ovdiAqZynurphUsidY+2Mwnk"
-    "1EFf4eixcUQ8h3ieIDx4FG2VmbUrqqfNxEhJwFd56KnEVA3T4gKSTSBsTG2iBihBoITQsxzTMTLjWAiXM2xs9ATzFShf"
-    "zu/Y5eKwhA/ROpD0Knlmh7EE8WJiMOyWn0QhAR9O0ZiHO1SayvmpUFCzJbiJDh7rfREJW6AkCk51YwUEFkeO2CU8igFf"
-    "R9e69rn+lbEIbUtKM07Kz2RMMkImZ77nBYqrlse4mQQTqymNFoRQaWevlvLSZMg9MaDEXTWJmjj0sQqIsQFjFsxPbmdp"
-    "eS2HqimYs8z/rZD/YeRB6AD6kSVAJosuVEjskz7Y8eBIeWf/sz87g6g4yT4/d8T7g6OT06Ej9vdP/vvkOVzo9XodDo1V"
-    "DlEQdEZ5lAb0EzEC+V8o6NxIYdEyiC+6ABeKWyXKsUAaMaCnSCBDBcemsVzeVGuHWKRM6xHAKncqB+bzNNNhNuYJoJXs"
-    "SoGq7NvfaEObHuTnRGz/wZIfEZaiiuhFD1ojoCklgb88GatK9bkm0Rd5qqgqnp/mIWNuJxFiBcKY5NEjlrFvBkWNE0WT"
-    "BrdP8Lc6UtXdjmMlE3oYQZdJR+7zM/2jF4evnzNNjVUL3CreI5Qc6qG8CXuS5pXK+xcRp8MuG3XZp+d0sgDUHBjdqSK4"
-    "PkoFBnYOWCH003PQfOTjrAYYgQhmFIIAVHKHsao4gnsl3cNS5xUxCLFAizLaA0A14hLmo3LK+Tbq3EjBzOVhgR7pb8XP"
-    "fLtPyYECbUX4E7GmHd4C1AOeyJY/fPQTmyQcDTw1QHk6FVk+J6V52+Q6mx8pVzKZgCFnrbHC5N1cMoFYASaXzkWNcJ1F"
-    "w+imnJNeb6vHNe+Hy31fsSTW0JP2Ow8XkiH26Jj2briyKNXAzaqtieRzOR92lpYy4f9ivwy2zrMsTvsPHqD/0cFtL0qm"
-    "D7wEtOfBo91Hu92Hjx6UQntQn8Xk8oqUenTB/4IRTu1aj6NPyNhsZPwGGxlx3UVly1ZFGnjCIbQjNqyuH9xi5EvrqnT4"
-    "x3Kx88EjrVdt6FyS5dTMQSXL7zjn9YBlP4PzSebopWv32MlL+gwi9YN6r1ZIlbku8zesLuM0rPQ3LeWuEIw5MWR519C8"
-    "L/t5kWVLb3i9XE304A2vh3YoU76hfsgLe3LvzG7OM579jJ2NXh7lFHPxJcljkzbxI72MmKbA85mnYgW+IBzrTIBKZuAp"
-    "bI6llIvOtcQpKJHox7UB0g6k7MoABqm0l+kVjyzyIgh59GjpuIBQEgeRUXJBxxsVzZzpFjRhcwoMuw9LXFjCTv2efVFi"
-    "YejoJeP7M+nf2a6VH3FH/xc9jeJ+8VB5tt2Qdi5WWlttgv4qqOvmzc912FU/Qa9RQUppRP/uaGz1dumFNB/vjnCaoEGV"
-    "pdZ5mtU7pf/pAeHvZ/f0BsRtQNwGxN0E4kqO+PT41fHnnw/+cviajWsy7sXz9VGcdkfbBfltYWl/G6i2KWq6Afz9/oqa"
-    "vvrxQO3hKs75QC1Fq3an2d2g6k21LLV1sqKu5eYWF1GhrnRZ3G5U3vB4A9Kb3dzM092Gjrark/lBAOASBLCBOxu4s4E7"
-    "K+COPazfGvdf//H3IIgc8ed//G8SeH9YH+9Y3yG2a7S3vxng2ZQ3ti1v/IYnsd0OFeThN1vWu6loru7gF/NK7fGCrZVr"
-    "VT5Xb7n05oGbclr53XNabWvoFsCUfY3B7Vc7l6C5GwrsfhB0c+t6vA342YCfDfhpDX4Kj1ZduSuZ6sK2Flb0XpARL+oU"
-    "i3rcpqD2RKmtbwOUNqXnzP+m9PzWK5qFoi1b0aRyFy7W2ROurpN5efjq//7nb64IQWWiKypChIEs1fHcc7rIGrzFwV2C"
-    "DJeCBq4FLmairkjqeepSz7sHl1j0ybV818sNk6E6/FGPLb230TG1wC1yeQu1lkX5cPvanlIt+qfbrLyuJKZr038MrNmG"
-    "yqbo/Tsoet8A/A3A/0oAv9lLlbzR7sNHj5/89PTf/v2ZHI09OnHjegn41TUb9SeEMdhiV2hrK9huLsO+6xmqJRP5d3Xo"
-    "CVdY2eitmIW1kAy39p/hi+40A+W5tHSXeShymAYAfxDMmhcI+mHqeyjbc1DBQCVY9hBHSabrRKQY5dOetr2WFx3I1Rh5"
-    "1JYRQEXAANV+SaHDSHssF1Y3mSMfdC12CuOdqA/E+B4GZlxUIcMFxnRoWubqcWuuMLLCjYuBR1UzI6UDIM0hMuvBgI6z"
-    "KJlTERbV1tB7Aet8NAXdZaaetGTqtHRgAlar4oB4auxTCSEKCoAkNcWRyJ5IFTu798MFnupBf5mfn27Bj17k16TsGy5x"
-    "yHyvYRfCAiNLEgdlfp4+az1qENdfIGjOFkSlOcOaJjoljqWD96FnWmCrnKmozK9Hdxkt0E5gLcXsgSbMRYwI9ekwDFOI"
-    "Ux2iWh6mykfbUXqBATa2TTEa1iXRARCmzIrp71FhFO2e1WWavj6r5up8vjixajmgCmOPd1sydlBQETsvsyTovhQPxMnB"
-    "LwdHp509YPeM3+AJLPPxJE1zvJZgqnDypO1sP7VExA60f/r63eEqBvh4ISyY3epD6NEdhOh/+mJQHCU0CEtt4C9rngYk"
-    "/pQqjsipXV3EJTKZXmj9NkmrnUoDTrG855TyWR0u2fczUzFGxarmjKHFY3h62COsjpOZP/IxOMQ+vdPnIYm3dB6SeNx7"
-    "9q/m3a2aHXoQkTAC2/4gFKbkGZ/XBywNQpLh/h+6XfGLChW/QXg0F5y641JG7ZDSXjzfE15Ec1mB7+wB888H4SD8o2kS"
-    "v6x79lL4BU5eQh7/KF5i5SpYafzaFe9AUvYlsi+PDw9fHL3CslQ9Ii5x53YjOhnI7fT1WUh07OVHoBLMF8eKXmHMgYF5"
-    "fbEJH/XbhPFMpXw8BoPMZbr2dvOmYBsciGKq4bP4U4H0zRWN7Ik4U9dwoieO7WfObRDdojjTxzpIXUKLoRcbIDBP0E24"
-    "tYciwmNBRbn22Z7xZHtuXqZcHImCcCLtL4rWvFe6yB0wtrjeBlFjiTONV/WUqHQPRoCf67paE4AkaSUfckJ81l5TbJp0"
-    "+eCBtNIFXlFNneL0URoIDb0ll7tyySnXuFMZaM7IaJFOb5kOmXr847enB8dHbrkCf9XZMkUlvi1Zv5SJj0bUlOYzPCoX"
-    "5dvNd3waTdkD72EegEZqBpZZv7XZKsEYQi9fpUXZPr4Hu1ax7/ZwDPDV5a6g/D0Toa6Q9I80DIRHZnEGQ18792MBLqFa"
-    "mjdR1/AZqALZ/Sd80gDXuK98STX2j95n7RIzzS+bblV732HbMY9yO/qyOCqAQB5YfGa7WvXv9rXUbLrPLbOeZ6kuyl98"
-    "x3UR2x0tf9019ezQHgdkDsvpN70Eu16yjRbGLxuRImiGL3BtgO+/1m+/RqujTUkxx25X4O36OIiNB9KgIqDoFkqk3Y4e"
-    "u5b17CbKdCvF7K6x86/ty8fxwmf6KD5rA4gmFb7MlKSp8hluABdo/+D9u/D7Z2um6dJDuOCawM+FL2vEcEzxEVKk8I3I"
-    "3V8kxuQfE8MR014jnmJqT5DawlT9LNaJipjyT0i5FBAZqreObZjc02dIbzGuYTncOULRSvCI5GDPxKv2v1WcYQjpbhdB"
-    "BjG4frSg6T/etfrKIB/J3wnza4JPSJ8KwE+dvwVyRzIag+mzDsKK4+YqRTp24gQM0BAs6m3OOABs+5ozaf06zYWSULeK"
-    "GFjP3r44Bf6PqhzcpbqwkZPlZQ1VZortgKev/3IKHKy9e7yRnRW7Dhv44b5XBHO/e9mW89hq/d9FVTpmNKbPV2Qd6y/H"
-    "hYjsF/EpYRzgZ+v6/wHfpw0t"
+    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM76L7SD2YvYQCWZLbMmMKZLLHzuaxMA9zQH3AvcC+yb3JFc/3c0fkTJt"
+    "efKzo8EkkSiyurq6uuqr6q7mx61JNI8DlflRuDXY+jjcmiVRHqfDrcG7d8Ot4ZaD/0yiPMzg83DrJX4SgR+q1BHXUeKl"
+    "QoaemFzIRE4ylcDVwL9U4nrSH26NHHg2VTKZXNDDbxIfHs4uFBOATzITc5lNLoQUsczg+VA/P0tULHqhIZL53oJIvFXX"
+    "iZ8pkakPmQBqETw5CZQMVSKmUTLHB0blR5D9NMhn9PSRBNJS/OXta4HXBuLF6cvDQwHdR9apJ54/87NUvI+AQ0+MF3B7"
+    "qmLoXRYlhhvinggeQ5My8H/TPRqINEv82EF5hDMlJjJVjvCSKBbjQIaX3MROFKO4ZRAsdoWXx4E/kZlKmfWRg+Kez+FG"
+    "MwhG+u9Gzh70B670elmUyYBY6PXCyHwdOWEeBHDxhecB48iTuPazC5I53ZNiIySUqR8oIJAludISsyNVasjXbfizMEpU"
+    "DztUtFq5aNs+ogHFZqM8E4maycSDxoW5jeiGmkrgz/0Mrw63wihk2qcZyEtOYUiAbz8FDQkXrCaqYF/fPYUuKeJ+uT+o"
+    "AUKPfVl2djxr7Vrm5pq5ufzQC1Q4yy5qd77MWY2ROHatYLOYCM2cljgzWlRmzcpouHWpVEyNBdG1SuhTHsdKM215zTWv"
+    "eej/LS+Njfluh+VH1EKYVQp0zTMzGBvxwxl1ZuonaWbp9kiTC3r6qyV3it+tVoPNAMVWEgYeKbcoGTKeRFGGek22hfpx"
+    "s+VsBcE8ZfOTRVFAig+fQzmHpwfDrQsVMCueSifQLk4f+uHHaJLPVZhJvCLwWUeEUQa6FgRyHKi+eIU8uUT13aiPFF3h"
+    "pzx6sZwoow0gEz3t0BJdiGjKoxon0SyR8744DK8ish5IS8hUuPECVDwkU3TpZ/14IQ6Q/nPR671P4YftgysZ5Or5tsuT"
+    "0NXfXSDy76cnxyIav1cTbQF5FMAeIvltoO6HcZ6dgs7Ppbsv/AxMR3qNVgrUiR9X4ZUKoljBFbA7Hsw2R7gfh8PhVnSJ"
+    "fw8Eyt0R+NmTmeRr/X7/xgXbfRGlSrh43TWTS7hAo2hV7EhQmDQPMuYMpIGylaFhHC7wgIxBeigRapwfKTWGwk4UmT54"
+    "QjcJRlYF092+eCGm0g9yuoE7WO0DzRvuhEoSmLR0lW659EMP/+Vf5ypN5UwVF0CmxMbNjR4ACfyHvd9UEgn1ASQ6iTy1"
+    "L1y8JwUVylOmjX/DHAaNOk/U33I/UdSKiwoCQuKxDGHU341AkKhJRnO0W4tEkocC7+g3aUmqxWtklwp1pZKFoeKgbAT1"
+    "lf2F5TVFaQURaAqLCsU5AVO0M1eZ7MNgh+hIvP2mRnlkxdtXP7mg4DNodCwnlzzxYUbTrbuN7PZ6Y1QPFztlrBxML3B2"
+    "pIWvqc88Zn5pOHRviguk0DQertZYH7w9arNVZHJYaEX6NNtLUwDGBY3DImaDwApIN8EEBauY+WhLBx9vbuBSWYu7P3jj"
+    "lE1OAXnqNucuEGgYwv8/+1cK1CESEU4EQb3CQYbJJeFhUL3QQx+pf7i+8MFkwdCqeZwt4Cs8jALnOabtz87RyzeOGZrd"
+    "gZhBGzSYRIRuTGZkGtN7y5LNt/4IoGturiLoyehZNJX0pKWGfiIEj3tTviiTRC4ahfkTtkDogKS646mpBOsxqEllVz9M"
+    "P6J3GBF9Rj2V3oxBOgAHGxtbhYoq5MnmkCpJz/MZrL0py4ZvuKeqWRNZF+yqxhq6gzOPNbCqgCzLFF0Yzi4SYL+RD63t"
+    "H1vGTyOUyu9gU9UMUQjeQNq/6gbkqf0GvMNaWMIEzJBThti6jYIYoojMzwJVzMa0qoNG8k062NCoGQ3SKRmCjyM4YcdK"
+    "eidhsPgFvcnWgFwqjQV8AidxpfQPZpR8D+ZtlMHMKz1RMy6lmKg+qPeJkb5xK6N71aKITfMYo4o8kAm4xhhGL6UfcPQ+"
+    "o8HiMbyjxeKI6Zxhfme7tTqiarBcNIEosCKzEi5OphpSN03T8mVE93Bt1MDF6rCswgVSaZhodqBHX7llPQGzaVE5zsN7"
+    "m89VxhExVtvjt5hGVmF6vmoOSVW+MWtYjtOblH/dnM197dKK8Wng8+xCZ6UwH5AnoclOccdQmKW8QztRM4Ug7Oan5vLD"
+    "uUlCNOtSE0btlKCoNPj9XoMyFCr2+0/XLpPgCylngUbqgn7YBOA37sg/o/dFWdzR9xZOt071l+iaJgkQzbRhoZFjUagw"
+    "n7P2rU7JlTCp8cu3TXEmiMyZdF1nTNA1ndeMDnQ2r3Nrt2T7Ko3oSfSZPXwnjfoqLAp3u1HMb1Grl/MyGMnJ0CR9KCK4"
+    "lpT6cSgoAEMDl2Cq+3M1oEcTNVWJCicKDYOPVgWvMoFt9ATJJVCijFwoqtmjPjy7hg2Ap+/mMwtWJSWzdC9RXKnYcUkI"
+    "LLIBZa92+zy20XSaqrrrKPvEuR/6c5q6exX93KvB41seflx5+PEe/teoR9Pf11G2ifV2WVB/74ogzsoKCCrDBBzUlwJC"
+    "9G8HsvBzaH9+oEgEeeMuc5peUa6VJsK+wOdsmAJuWaaY/GgbsZLwSlKyfbLc/47mAVmIVfhrlARe+f6bG1oamU/ic1q+"
+    "WLE+UiQra4mRriu1TRByk+bcpDm/hmB8k+b8B0hzFj251yaQBrXYJEo3idJNovQL2+ZNovRz56LObaK03JcHSJFu8q6b"
+    "vOtXlnc9L+BRoewPvOWyYRA3Od1NTneT0600ssnpds7pFipz52xusznaJIU3SeFNUniTFC4nhXkLMWeEJ4GfxmpCQtjr"
+    "P2X+LIzifbx08QoGx0gLbuzv0dVxnsyUMjud03PeAEw3Pf+3p/0fmhWByQ44B+eYGB9tBy2Yk4Ei6ADAKKm7cg2KaGu+"
+    "2TrNQIidHD7m0/ZyxDS4SbhOgiGR3lcOf7DGgu2TscSkeNnCCoEnkB/TQJtLOH6zIBrL4Byw0lJanffxt3r9kua0xcfa"
+    "blEadsW+/X2zP50KBEhkPSxn4k3Su04N1lWqBy7VgoMvDHLAamszqWdOqS8lH5VeRIkOdqLW7hUYqZCCDUs69F3vOGeo"
+    "6AgqiYAukWoUKI/2nS8z66mxCXObsEyH5qGPgADBJin0nZQmRqOSgA3Wm+uXW0VfGRk/Xtic+Vjbww7NTiR4raBSFVBP"
+    "BaVqEoWg7DtSuLpFl1lqEATWIJXRRZOZ7sKWDkwNXGgOTZ0axEjlFegWKqJbrh/Y2RtgLEPucl+AgcU0/ExleqWB6lf0"
+    "APNNDf1KYz8Iep6fVLtlo4kOfbqm6b8MisqIAfpInWhgQDvbNVQstilobYOFp+uRaArjhNc6sJ3ugvalGUI5YBFgVag9"
+    "YZWpqa8Cbx2DQ3aEu4axIX/CadfrYY3VQDDPEfgnYhyMRoY4kbTBizIMPHgM6qypD3Eg/bWsIbd9rauBBEfMoCts9SbQ"
+    "lpgm0byTpMbL+bu76A4W6LSUsnz0PadUi4NW94b5+unw9Svtz9gsNxeviB0zD3SVE4m7YQ68j8bpWrOaRlvLYiDQ4FGf"
+    "0Jf2aIipd1SNJHHQAU8byyue7XbmU6Y9XSWsvLUmTJVfruQliRk/iV6dPT/2YdGdwwDC914JYz0gmyi9EmWjGpiyiDoz"
+    "uNB5rJLnXazFI42pdTEU/skU3BylCOwSCFzC3MFOqJQHM5unXhiNIw91w0SPWhNsx6j/4KOA1pyQ7fl4Ecs0RZDU0Dc0"
+    "LA9lRw0LCHNCcfTyDQk3fQT2FVf3Qn8KI9FZ6vNJvB6GUInOqZUZs1yJCCA1GYPuikB97ZFw18M3Wkmhi8aoa0eE7ofp"
+    "5wnXxXblzQYIDzKWmlpRwtiVDdBZjPLWZgIU6AViE3GKBMXO6X8cvn7dn3u7HVhCjGs9Xtn/iQN2W88RvRcTMJWLVE8v"
+    "XBKpe7SdaSBnDvoKR4+NI+IFxPME4cGjaKvMrF1TtW0mxkoCvspDTyWmppgWF5BsAmFjahM1QAkCJYSe5ZiOkRnHQric"
+    "YWOjZ5ivQPlyfscuF4clfIjWgaRXyTM7jCWIFxODYbf8JAoJ+HCKxjy8S+WqnJ8KBTVbgpvo4LEaGJGwBUqi4FQ3VkBg"
+    "ceyIPcKjGPDt6vrXAdfEMhahbUlpxkn5uYxJRsjk3Pe8QHFN8wQ3k2BiNaXRghAq3d2vpbw0GXJPDChxV02ipg59rAJi"
+    "bMCYBfOTu9taaMuhagrmLPN/K+R/FHkQOoB+ZAmQyaJLFRL7pA92PDhS3jn45M/PISpOsk/PHfHu8Pj0bOSIg4PT/zx9"
+    "Dhf6/f4uh8YqhygIOqM8SgP6iRiD/C8VdG6ssKQZxBddggvFrRLlWCCNGNBTJJChgmPTWFZvarlDLFym9QhglTuVA/N5"
+    "mukwG/ME0Ep2rUBVDuxvtKFND/JzInbwqOVHhKWoInrRg9YIaEpJ4C9PJqpSm65JDESeKqqZ56d5yJjbaYRYgTAmefSI"
+    "ZeybQVGTRNGkwe0T/K2OVHW341jJhB5G0GXSkQf8zOD4xdGr50xTY9UCt4p3CCVHeihvw56keaXi/2XE6bDLRl326Tmd"
+    "LAA1B0Z3qghugFKBgV0AVgj99AI0H/k4rwFGIIIZhSAAldxhrCqO4V5J97DUeUUMQizQooz2AFCNuIT5qJxyvo06N1Yw"
+    "c3lYoEf6W/Ez3+5TcqBAWxH+RKxph7cE9YAnsuWPn3zHJglHA88UUJ5ORZbPU2neNrnO5kfKlUynYMhZa6wweTeXTCBW"
+    "gMmlc1FjXGfRMLop56TX2+pxzbtRu+8rlsQaetJ95+FSMsQeMdPdDVcWpRq4WbU1kXwu58PO01Im/J/sl+HWRZbF6eDR"
+    "I/Q/OrjtR8nskZeA9jx6svdkr/f4yaNSaA/qs5xcXpFSjy75XzDCqV3rcfT5GZuNjF9gIyOuu6isbVWkgSccQjtio+r6"
+    "wR1GvrSuSkeDtIudjyXpvGpDp5a0UzPHmLTfccHrAW0/g/NJFuila/fYyUv6DCL1g3qvVkiVuS7zN6ou4zSs9Dct5a4Q"
+    "jDkxpL1raN7bfl5m2dIb3bSriR680c3IDmXKN9SPgGFP7p3bzXnGs5+zs9HLo5xiLr4keWzSJn6klxHTFHg+91SswBeE"
+    "E50JUMkcPIXNsZRy0bmWOAUlEv24NkDagZRdGcAglfYzveKRRV4EIY8eLR0XEEriIDJKLukYpKKZc92CJqwXkLT7sMSF"
+    "JezU7zkQJRZGjl4yfjiT/pXtWvkWd/T/rqdRPCweKs+2W9LOxUprp03QnwV13b75uQ676iftNSpIKY3o3x+Nrd4uvZTm"
+    "490RThM0qLLUOU+zeqf0Pzwg/OPsnt6AuA2I24C420BcyRGfnfx48umnw78evWLjmkz68WJ9FKfd0XZBfltY2l8Gqm2K"
+    "mm4Bf3+8oqbPfjxQd7iKcz5QrWjV7jS7H1S9rZaltk5W1LXc3uIyKtSVLsvbjcobHm9BevPbm/l+r6Gj3epkvhEA2IIA"
+    "NnBnA3c2cGcF3LGH+lvj/svf/ycIIkf8+vf/TQLvT+vjHes7xHaN9vYXAzyb8sau5Y1f8CS2u6GCPPxiy3q3Fc3VHfxy"
+    "Xqk7XrC1cp3K5+otl95QcFtOK79/TqtrDd0SmLKvO7j7amcLmrulwO4bQTd3rsfbgJ8N+NmAn87gp/Bo1ZW7kqkubGth"
+    "RR8EGfGiTrGox20Kak+U2voyQGlTes78b0rP77yiWSha24omlbtwsc6+cHWdzMujH//vv/7bFSGoTHRNRYgwkKU6ngdO"
+    "F1mDtzy4LciwFTRwLXAxE3VFUt9TV3rePbrCok+u5btpN0yG6uhbPbb0wUbH1AJ3yOUt1VoW5cPda3tKtegf77LyupKY"
+    "rk3/NrBmFyqbovevoOh9A/A3AP8zAfxmL1XyRnuPnzx99t33//KvP8jxxKMTN25awK+u2ag/IYzBFntCW1vBdrMN+65n"
+    "qFom8h/q0BOusLLRWzELayEZbu0/x5ffaQbKc6l1l3kocpgGAH8QzJrXC/ph6nso2wtQwUAlWPYQR0mm60SkGOezvra9"
+    "lhcdyNUYedKVEUBFwADVfkmhw0h7LBdWN5kjH3Qtdgrjnaj3xPg+BmZcVCHDJcZ0aFrm6mlnrjCywo2LgUdVM2OlAyDN"
+    "ITLrwYBOsihZUBEW1dbQGwLrfDQF3WWmnnVk6qx0YAJWq+KAeGriUwkhCgqAJDXFkci+SBU7u3ejJZ7qQX+Zn+/uwI9e"
+    "5Nek7Psvcch8r2EXwhIjLYmDMj/f/9B51CCuv0TQnC2JSnOGNU10ShxLB+9Dz7TEVjlTUZlfT+4zWqCdwFqK2QNNmIsY"
+    "EerTYRimEKc6RLU8TJWPrqP0AgNsbJtiNKxLogMgTJkV09+nwijaPavLNH19Vs31xWJ5YtVyQBXGnu51ZOywoCJ2XmZJ"
+    "0HspHonTw58Pj89294Hdc36rJ7DMx5M0zfFagqnCybOus/3MEhE70P7Zq7dHqxjg44WwYHZrAKFHbxii/xmIYXGU0DAs"
+    "tYG/rHkakPhLqjgip3Z1EZfIZHqp9dskrXYqDTjF8p5Tymftcsm+n5mKMSpWNWcMLR/D08ceYXWczPyxj8Eh9umtPg9J"
+    "vOEXoj7t//DP5s2u5uWo+CAiYQS2g2EoTMkzPq8PWBqGJMODP/V64mcVKn7T8HghOHXHpYzaIaX9eLEvvIjmsgLf2Qfm"
+    "nw/DYfhn0yR+WffspfB3OHkJefyzeImVq2Cl8WtPvOVBaHxTsqsP+oB5OY0CKlJUoL5UQO0UJ1kiQxBxYZ4PRhXvNiXT"
+    "2tSh3bMdwbpgFNqvugybkwjaJBIfmgHXofpQzEj0DacNL759eXJ09OL4Ryyl1VrkkkTdXkSnGbm7A31+Ex3V+QF6HiyW"
+    "9YteyszBjHkhswl59fuR8RyofDIBJ8KlxfZ28+5jG9CIwjzgs/hTEZ2YKzoaIeJMXUOgvjixnzkfQ3SLglIfazd12S+G"
+    "i2w0waRCN+FWEhYeZSrK9dr2XCrbc/N66OIYF4RA6WCVkM07s4vMByOjm20QOhZok7ZVz7hK92Es+Lmeq/UYhp1Ui49o"
+    "IY5bX8FsGnf5AIW00i1eGU6d4hRVGhwdQkgu2+XSWa7Vp3LWnBHeMp3GVytXNcycMHDy5uzw5Ngtnymw6rSc4mwBW4R/"
+    "JRMf3YI5bIABX/mYAbudkM/XKWOKfcxs0DjOwdfod1NbFZlAMOmrtDiIAOdV7QwCt4/jgi9tdwWtSDAR6gqNyLEGtvDI"
+    "PM5AMWonmSwBQFRa8+btGuIE9SBP9ozPTuCq/ZUv5cb+0fu7XWKm+ZXanU4T2GVruIhyqweyOPyAYCv4MGa7eo6BO9BS"
+    "swlMt8x6nqX6mIFVb/Iu4tbj9pd6Ux+P7FFH5iCgxslYvOq7XpiONskvm50iNQBf4NoQ3/Kt3/GNdkobn2Iu3q2M3fVx"
+    "YBuP3UHlQHEuFYK7u3o8O1btm1jarZTsu8abvbKvXccLn+ij+KRNJhph+DJXkqbPJ7gBHL39g/fvwe+frGGnS4/hgmvC"
+    "Wxe+rBGpMsUnSJGCVCL3cPEmk39KDEdMe42okak9Q2pL0/eTWCf2Y8rfIeVS2Geo3jmCY3Lf/4D0lqM3lsO94zCtBE9I"
+    "Dvbkv2r/O0VThpDudhFKEYPrx0Sa/tM9q68cyiD5e0U2muAz0qcirKHO3yE+QTIaaeoTHcIWB89VmXTMximYohHY27uc"
+    "6QBY/hVnDhvtZEsxrNuGNlgL37w4g94dV7m6T4XlLdy1F3m0MVhskzx79dcz4GrtXfW3sLhiX+ZKHllGFQE+7L6/Lnx3"
+    "2jXhomqeMPbTp1KyzjYPWQ2PYpSxCisTtgJut27+H7KQlv4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -766,8 +767,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -775,6 +778,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4231,7 +4292,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4728,9 +4791,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4753,7 +4814,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4765,7 +4826,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -5024,7 +5089,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6181,11 +6246,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6194,7 +6259,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6215,19 +6279,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6240,6 +6300,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7795,15 +7869,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -8000,7 +8072,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

@@ -459,88 +459,89 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1y2ziSfhWcd6ti10mynZ+5i+xzVSrxZHxnW6nEW3NTlkqERMjmmCK1BGlHm7jqnmYfbJ/k+gfgn0iZsjyX5FZb"
-    "szMWSTQajUb31000+GVrHE5nvoq9MNjqbn3pb11FYTLT/a3u5WV/q7/Vwv9I14W/+ltvXFdIEUt90+lvDVpwx/d0TLdO"
-    "4Q+6o1siCSZe4Olr5YowUBp++0pr0W5L37cNXbhDDc9kdGOICqkFXrfPEDl6qDdTkUQeNVAU8bUSd9ehrwR2j08PCs8j"
-    "y7MkuuIOPqppeKuYNzGJwim1z1oO4BkQwlQGrh02j/dy0NoDWvC73Z5FXhh58dwOO7wj2tfe1TVe6m/9Et4J7DKIhQf/"
-    "aB4DtmX5tNuxvOJHAzv0N8DU1YGI1EzJWEzCSEzDSKUN226iSi1+vVYB0xdwU2z/Bv9rn521373byTps69iQ6W9NPJ9b"
-    "XsCY//NT71zgFZAAdAgSdDUJg2RD0iAKpruJ9LUyojXznBOJNMOCOTV/BSH/GLSCxPfh0kkw9hNXiVQbzARZPhcl0gv8"
-    "uZmpOy++BuZgpPDYUw1ukNe9/Pz+ASLjYVg9hM72bWfYfzuEoWaCy11KxWcUF6/WinBNaWC7KAxj1Hta7fivwf1Wa8v3"
-    "p5oNQhyGPi0M+DuQU+ijC4qv/Bk97io9jrwZrk268S4cJ1NYBbRaBbZtiSCMxRhUQ4581RHHcnwtHKJ6OeggRQf1GZnT"
-    "MzlWba1mElY7DNYsSzGToAvhhNVhFoVXkZx2xElwG94otB1AC20HEHVDcYgkj8Da/K6Bg2eHt9JP1NEzhzXKMb8daEdC"
-    "Cke/q3EspjIeX3vBFcsLKT4Dgl4wS+JP42s1lc4BLjwZ6DsVoRUyMlbBrfLDGU6T0LEbJnFLOF/6/f5WeIP/7oo4SlRL"
-    "4N+ujCVf63Q6904LjZhWwsHrDnMA1tIBGlmvYluCgdCJHzNnIAAUpwws42gKaA5GIDAUAnXOTXKdoXwjEBZIE1qYLr1Y"
-    "K3+y0xFvxER6fkIP8ACLYyC95kGoKAojvkqP3HiBi//lu1Mw9BIUPr0AMiU27u/NBEjgP2j/TUWhUJ9BouPQVQfCwWc0"
-    "aE2imTb+W45RiYaR+mviRYp6cVAnlLEOTqA+x5cDECQqj1UW30OfE4ciSgKBT3SMYmgjUSsuLdStiua2YQvFIWh4muSU"
-    "sqdRQH4IysHSQQmOk1hsT1UsOzC/wRjV9cD0w/MnPh7/7IDmXkE/Izm+IR4nsLJFDDztWKba7RHOu4PcatCBYE5LRXdZ"
-    "vU5pMDwZXk7OhufsAmkqCdoxqugFLVLTVENRMELB6uvQys3pNggcF/p8xoubNYsegsUGrjf2FFqAL/f3cCmvns0b3rfy"
-    "5sMCirL1KACMx/EIz3gxWsLC4zqOYHFX9vkrL3hAHiA8ImddPVJQQTJl67jo85tQr8AF9NRE4vrEJ4gudkzuEPv0YjXV"
-    "NQO4z/cro0jOqwVZAy0KfV8OkBqhDOwLdK83MYYeWoA9IlJgKrhhBS95DtFrwbVBpYiXwZYCT0gFuTKObQlf6BTW5KuR"
-    "p1xkD/lLjRLphlE57ANU28MOpP8hr5dkQauXz7IWFUz3ApVbIWXl99yS4oD9VVcqMpqzZGks6n7lIwyeCrdH4C2VDMz9"
-    "KnVqOEVmFdihrLgMKubFYzOTmx4rAZh8kGFRf6xNQToyADfLIQezECnpIjz9BR1aYXbAAYCjulWlO56rprMwhpWfv1Ey"
-    "hGn8VJ7lFeKpx9pJAuvVE1nBUB2YLyyPVMtTW/YILajU+dq44Ie0HqsbiSYTakBfefFs7Mt3aF8aELfTOWhijyjKWMkc"
-    "YYuSNUqTMmWdqE7SPNbw1OtQzSrDfiEcw3Y/wupe1JENMPh/s3D/AGBQsRKLyaPFuV6a1HzsusQZHHISqjEsWJakKqwO"
-    "GuQPsHifbJnWr7WnVStj+RvBTWa+ZiKlW5GowLSbDGzigyR5Jyn90QKHgOkNAZfANXhT1aWmkZqoSAVjheGeF/T7AV5l"
-    "As8wxRHdACVKRAWimEHpQNs19Bda11iFGhXJWJWU0DGjRHFpse2QEFhkXUrnYLRKOjCZaBUvcWJTWAlTShzsFbRsD1v7"
-    "3tRr1ni/0Hh/D/9XCRQmj3Ux64n1YVnQeFVwhSt6JZefKiCoDBNoob6Mr2Ukx7GKtJkKfGQJd0F6u9Lr5PhcwbLwkDkh"
-    "rSjFSAvhQGA7IScxrRQwx5LMcd2M5YSXk1I6ppT7PxD/IQszFfwaRr5bNBv0EmA6ng0pUb/kTYBN5WX+s5zE2yT5Nkm+"
-    "HzNM3yT5Nlj+KZN8GV+rpfc2ycFNcnCTHPznsUvfd3IwG0VtWnCTP9zkDzdr+1vnD4dZ/jDj7qHM4SbT+P36+R8z05jX"
-    "vRVzjHUquUlVblKVm1TlJlWZpSp5cyfnKcfgnWZqTELY67xg/lLPGGIOEK7cwsxYUe139jp7dHWELlPZPafgQufxtXno"
-    "6D9edF5XawHQ7JJlCTgSJf8obtQsRk2QmYfogI2Bfy7Im/owdLzf2WVHgRuWWyKM8BpZNnQpyDhYu7kwm73FNjxw0XvX"
-    "G3666H08Nrk1a25Juwhm5eZm5s1oNu0lnKQrPxxJfyijq4WMLu+crvaLRfWoQ5LGOFE0vmSn9IHdEUxbsmlgbUpj0u7V"
-    "Hd7WS+YVg4bifu0bNWex4F5xMM3GFprlkRtLzhHp6zBix98Oa4eX5YIzKbBuNxu72f3LKKMlaBM6DIkc1LaxkF3eA7zI"
-    "rKtGyVWRtTwkatA9jPFOxGB4FDpIjSsfLUcEhtbsbV7sFR1iaJ11ZlimI2P0GnQ7luCa/MI+bGtcPLOtWatxGAAw2pbC"
-    "MT06zFKFIKbyc37mKm1xE7aSWGQuHV8AZPxk9rlVwhFa3oJuoSI6+b3c23tdEYSCfOKBkJju1+JKcQ+mYsBMMD9UMS49"
-    "83y/7XpRcVgpEG0wpjvayL+IfPKwAMZIg6hgwHjUNVQMYrmAB20MLcTzXPRBSxgXvNGBZ3oHtE/HiNeARcBOQYauc0xN"
-    "POW76xgcsiM8tJawg8Rl125jIUtXMM8UOyDjYDRiBIOkDW4YY7EJz0GZNfV55ktvLWvIfd+Z+gsR0h3QFbZ6Y+iL46om"
-    "koIlNPGuHq88EXVAv7n/NKYDQVz0zk5RaKm3WuyfihXW6D4J6mocvnhuK1eKgVb/nnn7+eT0mDTLuoXqqgaxbdehqWuh"
-    "6a5Yg7+HI72WVSFtM7LoCjS4NCaULdVw8eio/kSi0gFot5ZfvNxpzKfUbVOcqdy1FmyR37vIi43ErJ/O3tzhGObNOfT9"
-    "8K6dA3JPyCZKL0fZqgZW9oSNGZwrXfb887V4pDlNXRzFmJwY8SIAfDiCkNDKDZaSbQdKuWBZeOkH4Sh0UTdsiGo0IR0Y"
-    "jZ8WOEIHrHwazWdSawRpFWNDw/ZUdtyygDArEGdvP5Bw9S7BWLjlTWAmGkt9Op6th2FUdKsWGEu5EiFAdzIGzRWBxlpp"
-    "PR+npDBE61SMI0T3x/QTLlVuzFsaiDzJXBpqWQVbUzZAZ00p73pMgAK9oa0Qn5Cg2P70Xyenp52pu9OAJcTYqcfN+19x"
-    "yE7rCKOHbAFqOddmeWHxXtmjbk98edVCX9Eyc9MSs/ksCimEAI9irDKzdkf1lbEYKQn4LglcFdkqUipORbIRxKY6zQYB"
-    "pVsVIPTNx46MDDkWAxw7TGOzl5gUQflyEindxhHk8ClaB5LeNuh7y5rDFmMZ4oWsNTIEw/KiMCDgxXkg23iHqhU5CRYI"
-    "6jYHdxFgYP0nIvEUqImMU9NZBsHFeUvsER7GMucdU/7Y5ZJIxkKAodFWcOHkVM60jWGnnutCFEtVrOMwciFwU3gXHoUQ"
-    "Tu8clPJqhgy5Jwa0uFkoUpMW/VkE5NiBNQv2lrNTW3TJobIGcxZ7f8vkfxa6ELqAfsQRkInDGxUQ+6QP6XygZ4Tg5fCr"
-    "Nx3qGPDj16OWuDw5/3QxaInDw0+/fTqCC51OB5QJrb1KIAqDwSiXco1eJEYg/xsFgxspLGIF8YU34EK9G1WIRXTIAQVF"
-    "IjEqOHaNtdO2ejfAulWqewZWeVAJMJ/o2IT5F9h2pOI7BapymN6jvVxmko+I2OFuzU2ExagipriaYCMtKQn8JdFYFaqR"
-    "DYmuSLSiKmluzVPG3E5CxAqEccmjhyxjz06KGkeKFg1ua+JfZaRshj2bKRlRYwRdNud5yG2652/Ojo+YpsGqGW4Vlwgl"
-    "B2YqH8KepHm5cu9FxNlil4267FE7k6wANQdGt4sIrotSgYm1Ly92DoiPYQkwAhHMaPg+qOQ2Y1VxDs9KeoalDtoSoIZr"
-    "0KKYitapeFjCelStfFKPBjdSkzDiaYERmV/ZbX7co+REhrZoKwmxZhzeAtQDnsiW7z9/xSYJZwOryJVr8p0gsOEMVq73"
-    "mZWy965H82K9MNpHjDI0p1s6u5ia68ThlL2Q+Z1mYf783+/eD9/2zn8+eT/8pXd2TLd3mVjWaulTKa1L1OoO3hpYQxWA"
-    "ViHISf2DoYkuiSaUBoEORRyhLsC/mSqn6Y5KDeFCmg6/bxVPGMn73aaV0GoyAdK8QMAKD7McKctURhAbgTExuT8NWmGO"
-    "g6hK8ZlXMg/HtFmudsl2ygWoZV71rhIyl7ZKtpZvymy2ARNmKdW84YePJ72PJxe/VaS/5FUVr5eDcugQP8z+ZRV3S/Zp"
-    "Fli8ePO+IiWYlCYq3arZAJE9uCez0P+7vxxXwMLY8vqoiL/p+9ECI5TZNnCQU8VDnXsT9Of0B+hEHM90d3cXl7bJ+3TC"
-    "6GrXjcCw7T7fe77X3n++m8t6gWVbfLmy5JVSeMP/hcWu82+X6TCPzTaLfv4l1He0zQJRZb/6vWFFPyFT4jkdFAe3gm6k"
-    "by/NSSb1Y+dTVBq/16RDVuqp2VNX6p+45jdmdbcBOUVzhJhLNQNE6vnlUS2RKnOd529QfNFZsce9SmmWCMaeg1I/NMQm"
-    "dbcXWU7pDe7r1cRM3oAV3r5VwQfKJ9akMHTIyMhsGOD3MdmPKJnZHN/U0+i7hy44C4hAgzGLBVD2cBImRp7QZArePs0L"
-    "5t7fJEbQFEhLxJ5mNRsUkCGOUTKH6MznIZXcNnvaVurzwAnOzOyZIJcgP2dEwuiGDm7K+h+ark2PdNANdCue2T6fiaxD"
-    "gZ2JNgQ71Ekr/zw7DflZaWyBLgws+k/tvZft/Vc8SELcT+cdNqUnFYZ5NUizKT35dqUnf8jhIvnQIw1ZK6OOEVooY5Sq"
-    "dxbIZSnGHNSWD0PtOny1pBahADLfnJ42jgWaot3lpQgPg/0N2H4IbG9KF75v3L1AfIPFN1h8g8VrsHjqoY1nXAth08ta"
-    "S+jbQONN1eA3A4wr4MLVj3nKQ8D1Ms/Wszyw9aYm77xQzLWBT5tc5Q+PmTb4aIOPNvioCh+lnmp/TWyEhMT+N8NFm4rl"
-    "ByDJuufdPe3r8fInGppviMvXoNYPo66Gtfg2tnd+POydn1a8sd7gnEfinHqwsvHLG7/87fxyza5vs9ztLvYfzXtnhi0z"
-    "7AXTmnfpeQterih4rNfPeRVR7PjbwIDNsQeroYKceMsMfDAb3ql+i6vPDoRjCr/enr37x//83REB2ITwDncb4wvYXGHa"
-    "qi+2HsAL6YpflKnZRVb2yrVulCvYM/0zJXYdV90abdu93eu8MFsZ7+sXn6U6+FGPgH2y2bEV7A22Oi4UD2dF7w9lrBYx"
-    "4N5CxQ6fpvAoYuZEhR8DfTWhsjmq4Ts4qmGDcDcI9/8o81TtpXLeaG//+YuXr376t39/LUdjl86Jua8Bd6YIqNxCWIMt"
-    "9oSxtoLtZh3iW89Q1Szkf6qjerhkLw1MslVYij6wVmSIH9MzDOTXUl2e4k0gElgGAH+wMMx+odALtOeibK9BBX0V0S60"
-    "MIpN4ZEUo+SqY2xvyosJVkqMPG/KCKAiYICKCaUwgZMALeZTD8IoPcPEHC6gYb4j9TsxfoAlUlylI4MFxorhVp65Fw2Z"
-    "s+lCwMGKy7GACruIQk9VEWO+v5cr9GfrL7HAGUXuqrFHVacoCoCK1BUXRR8IrdidXQ4WeKqJQfNs/fS68SRBQHiDaDRe"
-    "4NDUqWH1GZZWucwUPocmf4GtfJhbUNznjxESTDuwRu/mDWEuN0UMTcem2JKpPAsLsXyRj1dNhRIDzsG+KfjBCjI6KsQW"
-    "xDH9Aypho7I2U1Dr0eEAWBI7X+CsnEcoMPZiryFjJxkVsf02jvz2W7ErPp28Pzm/2DkAdof8+U1gmQ+yqVo8pexEgZOX"
-    "jddPSkRsQ/8Xxx/PljHAp01hafNWFzB9ux+gYe+KvjlZqh/kOsDLKxwOJf6iFce01IGpq+NGrMiU1tgGi8z1ti16sdHK"
-    "Jzp2+OgEL7aVe1Q0THpIZ3+Uj2PqIMtYpShjb+RhTIVMfzTnX4kPdP6VeNF5/a/2m6pUloetED0iGOz2A2HrzrGxOU2r"
-    "H5B4Dv+l3RbvVaD4m76jueB0DqfxjRHXndn8AAbD9gv8TQc4P+oH/eBP1B/+tcopW8ETn7GFjPxJvMUaYTBu+LMtPoIs"
-    "+COub3tnZ2/O32H1rxG4QyScdkgHQDkwKRy1oSUCLDOO/fniVNCXgxku268G26DKfMQXj85KxmPcoEvV0Onj9gO9KWQW"
-    "2TrBtngrw7/2isG7RJypGyfbEb30b474iW5WA+thuampVMaAhK0H2BYYJjzaQfm8R9HnS8zTo7zSkdtvGGcn36CT1d2S"
-    "XO23nLNwmt3t/TOQM5aRU8l18SQwfQDi53Ztx5T8wqIgpeODZIjJ/KeBbX8On+ygC8xzMbJupW6fp8BAUcn1xFzTy4cI"
-    "UJ1twkhhkU6nUnXsaQe9DxcnvXMnf77BspODsnMO0gMBbmXkoeFrFapU80ce2MNKzFlDea95gKuDJmgK1tR8Jjmd+zHE"
-    "IZ7S2aEI+NXp0nkITgelj18JdwQla5kIDYXkfm4wETSZzmLdLZ+qsoAsUBvtd59LUAaUgGz1Sz7HgU8QWPpJaBwffT3a"
-    "IWaqv+7c6GSDHTbS8zBJp15mBzEQHgJDxWwXz1RwukZqae7LybOexNoceVD6qHQW5ZzXf1+ahnWWnrRkzyHqLnx1ulwK"
-    "79i31dZGZLEj/IBrffzgtPncNJoZYzuydbVa4bzj4fRVHvSDKoBCWyg9d3bMrDU8J8AGW07hkADHWvXj9DvfeOEr/Sm+"
-    "GouHNhR+TCG+R3X9Cg+AV0v/j8/vwf2vqV2mS/twwbHxjwM/1ghlmOJzpEhRDJF7uoCEyb9A8mksgl3UhRX8/Et8fmEZ"
-    "cqvHBgdM+afXSHoxMOBhPxrim3l5Toynxw8WGW4E1C2hV0goj9KJwfXhtqH/Yi9VIUbJSP5RoNkQfElTnCFmGvwK0BfJ"
-    "GBBkTjIIMv+JxXoXJxenx2DU8icXAC485sxNN/fkw2WATkYaTSJQbV6ytNhntjE6R5d2BJ28A9KVu14XqfAWohyFHOgG"
-    "Kst2qCwSq3kz6aBQe4wQzKGOLO1uDVBBkFmCSuR0oc+t+/8FKaDbog=="
+    "eJztXQtz2ziS/is471bFrqNkO4+5i+xzVSrxZHxnW6nEW3NTlkqERMjmmCK1BGVHm7jqfs3+sP0l1w+Ab8r0Yy7JrbZm"
+    "ZyySaDQaje6vm2jwy8Ykms0DlfhRuNHb+DLYuIijxVwPNnrn54ONwYaD/5GeB38NNt54npAikfqqO9gYOnAn8HVCt47h"
+    "D7qjHbEIp37o60vliShUGn4HSmvR6cggsA09uEMNT2R8ZYgKqQVet88QOXqoP1exRB41UBTJpRI3l1GgBHaPTw8LzyPL"
+    "80V8wR18VLPoWjFvYhpHM2qftRzCMyCEmQw9O2we7/nQ2QFa8LvTmcd+FPvJ0g47uiHal/7FJV4abPwS3QjsMkyED/9o"
+    "HgO2Zfl0Oom84EdDO/Q3wNTFnojVXMlETKNYzKJYpQ073kKVWvx6qUKmL+Cm2PwN/tc5Oem8e7eVddjRiSEz2Jj6Abc8"
+    "gzH/56f+qcArIAHoECToaRIGyYakQRRMd1MZaGVEa+Y5JxJphgVzav4KI/4xdMJFEMClo3ASLDwlUm0wE2T5rEqkHwZL"
+    "M1M3fnIJzMFI4bGnGtwwr3v5+f0DRMbDsHoIne3azrD/TgRDzQSXu5SKzyguXm0U4SOlge3iKEpQ72m147+GtxvORhDM"
+    "NBuEJIoCWhjwdyhn0EcPFF8Fc3rcU3oS+3Ncm3TjXTRZzGAV0GoV2NYRYZSICaiGHAeqKw7l5FK4RPV82EWKLuozMqfn"
+    "cqI6Ws0lrHYYrFmWYi5BF6Ipq8M8ji5iOeuKo/A6ulJoO4AW2g53vkwuqVcv6s6XYh+JH4Dd+V3D1Wf71zJYqINnLuuW"
+    "a367QIHEFY1/V5NEzGQyufTDC5Yc0n4GpP1wvkg+TS7VTLp7uARlqG9UjPbISFuF1yqI5jhhQidetEgc4X4ZDAYb0RX+"
+    "uyeSeKEcgX97MpF8rdvt3roOmjOthIvXXeYA7KYLNLJexaYEU6EXQcKcgShQsDK0jKNRoNkYg+hQHNQ5N8l1hpKOQWwg"
+    "V2hhuvQTrYLpVle8EVPpBwt6gAdYHANpOA9CxXEU81V65MoPPfwv352ByZeg+ukFkCmxcXtrJkAC/2HnbyqOhPoMEp1E"
+    "ntoTLj6jQX8Wmmnjv+UE1WkUq78u/FhRLy5qhzJ2wg3V5+R8CIJENbJqE/jofZJIxItQ4BPdiopoI1srOC3UtYqXloSD"
+    "ghE0UE0SSxnVKKogAjVhOaEsJ4tEbM5UIrsw0+EEVXiv0iPPqfh4+LMLen0BPY7l5Ir4nsK6FwnwuVVltNMZo1a4OBYN"
+    "GhIuaUnpHivfMQ2Vp8rPzYIZR3aB9JimwTWK6ocOKXGqvyg2oWCVdmmF5zQfpgMNwnLORoD1jh6CRQkuOvEVWoovt7dw"
+    "Ka+87RveOnkzY4FH2coUgMjDeIRn/AQtZuFxncSw9Gv7/JXNASAUEB6Rs5AAKahwMWMrWsUGbajX4Ad6aipx9eITRBc7"
+    "JreJffqJmumGAdzm+5VxLJf1gmyAIIW+z4dIjdAI9gW6158ahwAtwFoRKTAk3LCGlzyH6N3g2rBWxKvgTYEnpIJcGQe4"
+    "gi90Ho/kq5VHrbKH/KUmi3TDqBz2AartYwcy+JDXS7Kv9ctnVYsapvuhyq2QsvL7XklxwDqrCxUbzVmxNKq6X/sIg6zC"
+    "7TH4UiVDc79OnVpOkVkFdij3XAY18+KzmclNj5UATD7IsKg/1qYgHRmCE+bQhFmIlfQQxv6C7q4wO+AUwI1dq9Id31Oz"
+    "eZTAys/fKBnCNM4qz/I94q6H2kkC9fUTWcNQE+gvLI9Uy1Nb9gAtqNX5xvjhh7Qe9zcSbSbUQMLy4lnbl+/QvrQgbqdz"
+    "2MYeUQxyL3OELUrWKE3elHWiPpnzUMPTrEMNqwz7hWAN2/0Iq7uqI2tg8P9m4f4BwKBmJRaTTNW5Xpn8fOi6xBkccbKq"
+    "NSxYlcwqrA4a5A+weJ9smTavtadVK2P5W8FNZr5hIqVXk7LA9JwMbTKEJHkjKSXigEPARIeAS+Aa/JnqUdNYTVWswonC"
+    "cM8PB4MQrzKBZ5jiiK+AEqWpQlHMqnSh7SP0F1o3WIUGFclYlZTkMaNEcWmx6ZIQWGQ9SuxgtEo6MJ1qlaxwYjNYCTNK"
+    "HOwUtGwHWwf+zG/XeLfQeHcH/1cLFKYPdTGPE+vdsqDxqvACV/S9XH6qgKAyTMBBfZlcylhOEhVrMxX4yAruwvR2rdfJ"
+    "8XkPy8JD5sS1ogQkLYQ9ge2EnCa0UsAcSzLHTTOWE15OSumYUu7/QPyHLMxV+GsUB17RbNDLgtlkPqKE/oo3BjaVl/nP"
+    "chJvneRbJ/l+zDB9neRbY/mnTPJlfN0vvbdODq6Tg+vk4D+PXfq+k4PZKBrTguv84Tp/uF7b3zp/OMryhxl3d2UO15nG"
+    "79fP/5iZxrzu3TPH2KSS61TlOlW5TlWuU5VZqpI3fHKecgLeaa4mJISd7gvmL/WMEeYA4co1zIwV1W53p7tDV8foMpXd"
+    "kQoulLZr0kMH//Gi+7peC4BmjyxLyJEo+UdxpeYJaoLMPEQXbAz8c0beNICh4/3uNjsK3M7siCjGa2TZ0KUg42DtcKco"
+    "OTSxCQ+c9d/1R5/O+h8PTW7NmlvSLoJZubmZ+3OaTXsJJ+kiiMYyGMn4opLR5X3V9X6xqB5NSNIYJ4rGV+yj3rP7hWnD"
+    "Ng2sQ2lM2r26xZt+ybxi0FDczX2lliwW3FMOptnYQrM8cmPJOSJ9GcXs+DtR4/CyXHAmBdbtdmM3+4AZZTiCtqjDkMhB"
+    "bRoL2ePdwFVmPTVeXBRZy0OiFt3DGG9EAoZHoYPUuPLRcsRgaM1+52qv6BAj66wzwzIbG6PXotuJBNcUFHZpW+Pim23N"
+    "Wk2iEIDRphSu6dFllmoEMZOf8zNXa4vbsLVIRObS8QVAxk9mn50SjtDyGnQLFdHN7+re3OmJMBLkE/eExHS/FheKezD1"
+    "BGaC+aGacem5HwQdz4+Lw0qBaIsx3dA2/yryycMCGCMNooYB41EfoWIQy4U8aGNoIZ7n4hBawrjgjQ4801ugfTpBvAYs"
+    "AnYKM3SdY2rqq8B7jMEhO8JDc4QdJC67TgcLXnqCeabYARkHo5EgGCRt8KIEi1J4Dsqsqc/zQPqPsobc942pzhAR3QFd"
+    "Yas3gb44rmojKVhCU//i4coTUwf0m/tPYzoQxFn/5BiFlnqrav9UrPCI7hdhU43DF99zcuUZaPVvmbefj44PSbOsW6iv"
+    "ahCbdh2aqhea7po1+Hs01o+yKqRtRhY9gQaXxoSypVovHh1Vp0hUOgDt1vKLl1ut+ZS6Y4o4lfeoBVvk9yb2EyMx66ez"
+    "N3c4hmV7DoMguunkgNwTsonSy1G2qoF1P1FrBpdKlz3/8lE80pymLo5iTE6M+DEAPhxBRGjlCgvNNkOlPLAsvPTDaBx5"
+    "qBs2RDWakA6Mxk8LHKED1kWNl3OpNYK0mrGhYXsqO25ZQJgVipO3H0i4eptgLNzypzATraU+m8wfh2FUfK0qjKVciQig"
+    "OxmD9opAY621ng9TUhiidSrGEaL7Y/oLLmluzVsaiDzJXBpqWVVbWzZAZ03J7+OYAAV6Q1shPiFBsfnpv46Oj7szb6sF"
+    "S4ixU4+b979in53WAUYP2QLUcqnN8sKCvrJH3ZwG8sJBX+GYuXHEfDmPIwohwKMYq8ys3VD1ZSLGSgK+W4Seim2NKRWx"
+    "ItkYYlOdZoOA0rUKEfrmY0dGhhyLAY4dpbHZS0yKoHw5iZRu4whz+BStA0lvE/TdsebQYSxDvJC1RoZgWH4chQS8OA9k"
+    "G29RBSMnwUJB3ebgLgIMrA5FJJ4CNZFxajrLILg4dcQO4WEsh94yJZE9LpNkLAQYGm0FF1PO5FzbGHbmex5EsVTjOoli"
+    "DwI3hXfhUQjh9NZeKa9myJB7YkCLm4ViNXXozyIgxw6sWbC33K3G8ksOlTWYs8T/Wyb/k8iD0AX0I4mBTBJdqZDYJ31I"
+    "5wM9IwQv+1/92UgngB+/Hjji/Oj009nQEfv7n377dAAXut0uKBNae7WAKAwGozzKNfqxGIP8rxQMbqywxBXEF12BC/Wv"
+    "VCEW0REHFBSJJKjg2DXWWNva3hBrWak+GljlQS2A+YVOTJh/hm3HKrlRoCr76T3ay2Um+YCI7W833ERYjCpiirAJNtKS"
+    "ksDfIp6oQq2yIdETC62ohppb85Qxt9MIsQJhXPLoEcvYt5OiJrGiRYPbmvhXGSmbYc/nSsbUGEGXzXnuc5ve6ZuTwwOm"
+    "abBqhlvFOULJoZnKu7AnaV6uGLyKOB122ajLPrUzyQpQc2B0s4jgeigVmFj78mJrj/gYlQAjEMGMRhCASm4yVhWn8Kyk"
+    "Z1jqoC0hargGLUqopJ2KhyWsR+Xkk3o0uLGaRjFPC4zI/Mpu8+M+JScytEVbSYg14/AqUA94Ilu++/wVmyScDawxV57J"
+    "d4LARnNYuf5nVsr+uz7Ni/XCaB8xytCcbuluU010Es3YC5nfaRbmz//97v3obf/056P3o1/6J4d0e5uJZa1WPpXSOket"
+    "7uKtoTVUIWgVgpzUPxia6JJoQmkQ6FDEAeoC/JupcpruoNQQLqTp8FuneBJJ3u+2rYRW0ymQ5gUCVniU5UhZpjKG2AiM"
+    "icn9adAKc2xEXYrPvJK5O6bNcrUrtlNWoJZ51XufkLm0VdJZvSmz3QZMmKVU80YfPh71Px6d/VaT/pIXdbyeD8uhQ3I3"
+    "++d13K3Yp1lg8ezN+5qU4KI0UelWzRaI7M49mYX+3/3lsAYWJpbXB0X8bd+PFhihzLaBg5wqHuncm6A/pz9AJ5Jkrnvb"
+    "27i0Td6nG8UX214Mhm37+c7znc7u8+1c1gssW/XlyopXStEV/xcWu86/XaajPtbbLAb5l1Df0TYLRJWD+veGNf1ETInn"
+    "dFgc3D10I317ac45aR47n7HS+r0mHcHSTM2eydL8xCW/MWu6DcgpXiLEXKkZIFI/KI9qhVSZ6zx/w+KLzpo97nVKs0Iw"
+    "9hyU5qEhNmm6XWU5pTe8bVYTM3lDVnj7VgUfKJ9nk8LQESMjs2GA38dkP+LF3Ob4Zr5G3z3ywFlABBpOWCyAskfTaGHk"
+    "CU1m4O3TvGDu/c3CCJoCaYnY06xmgwIyxDFeLCE6C3hIJbfNntZJfR44wbmZPRPkEuTnjEgUX9EBT1n/I9O16RFxloBu"
+    "xTPb5zORdSiwM9GBYIc6cfLPs9OQn5XGFujCwKL/1Nl52dl9xYMkxP103mFdelJjmO8HadalJ9+u9OQPOVwkH3qkIWtt"
+    "1DFGC2WMUv3OArkqxZiD2vJuqN2Er1bUIhRA5pvj49axQFu0u7oU4W6wvwbbd4HtdenC9427K8TXWHyNxddYvAGLpx7a"
+    "eMZHIWx6WWsJfRtovK4a/GaA8R648P7HPOUh4OMyz9az3LH1piHvXCnmWsOnda7yh8dMa3y0xkdrfFSHj1JPtftIbISE"
+    "xO43w0XriuU7IMljz7t72tfj5U85tN8Ql69BbR5GUw1r8W1s//Rw1D89rnljvcY5D8Q5zWBl7ZfXfvnb+eWGXd9mudtd"
+    "7D+a984MW2bYC6Y179LzFrxcUfBQr5/zKqLY8beBAetjD+6HCnLiLTPwwWx4p/otrj7bE64p/Hp78u4f//N3V4RgE6Ib"
+    "3G2ML2BzhWn3fbF1B15IV3xVpmYXWdkrN7pRrmDP9M+U2HU9dW20bft6p/vCbGW8bV58lurwRz0C9slmx1awt9jqWCke"
+    "zore78pYVTHgTqVih09TeBAxc6LCj4G+2lBZH9XwHRzVsEa4a4T7f5R5qvdSOW+0s/v8xctXP/3bv7+W44lH58TcNoA7"
+    "UwRUbiGswRY7wlhbwXazCfE9zlA1LOR/qqN6uGQvDUyyVViKPrBWZIQf2DMM5NdSU57iTSgWsAwA/mBhmP1+oR9q30PZ"
+    "XoIKBiqmXWhRnJjCIynGi4uusb0pLyZYKTHyvC0jgIqAASomlMIETgK0mE89iOL0DBNzuICG+Y7V78T4HpZIcZWODCuM"
+    "FcOtPHMvWjJn04WAgxWXYwEVdhGFnuoixnx/L+/Rn62/xAJnFLmnJj5VnaIoACpSV1wUvSe0Ynd2Pqzw1BCD5tn66XXr"
+    "SYKA8ArRaFLh0NSpYfUZllZ5zBQ+hya/wlY+zC0o7vOHCAmmHVijd/OGMJebIoamY1NsyVSehUosX+TjVVuhJIBzsG8K"
+    "frCCjI4KsQVxTH+PStiorM0U1Pp0OACWxC4rnJXzCAXGXuy0ZOwooyI23yZx0HkrtsWno/dHp2dbe8DuiD/JCSzzQTZ1"
+    "i6eUnShw8rL1+kmJiE3o/+zw48kqBvi0KSxt3ugBpu8MQjTsPTEwJ0sNwlwHePkeh0OJv2jFMS11YOrquBErMqU1NsEi"
+    "c72tQy82nHyiY4uPTvATW7lHRcOkh3T2R/k4pi6yjFWKMvHHPsZUyPRHc/6V+MCfK33Rff2v9ourVJaHrRA9IhjsDUJh"
+    "686xsTlNaxCSePb/pdMR71Wo+Nu/46XgdA6n8Y0R1935cg8Gw/YL/E0XOD8YhIPwT9Qf/nWfU7bCJz5jCxn5k3iLNcJg"
+    "3PBnR3xkMVc/UOya81xgUU2jgGpBFege1ak74sI3hxtg1xCHYDYGJg2ftpXpxk6h0UqtCO6xRrH8aqrdObQ29oyYwN5d"
+    "h2pwMUjvWh7Ln5x92z85eXP6DmuVjXq4NGC3E9FxVS5wwzEm9gHIa5IEy6ri0FeQGdzbLyDbENB8kBgP+lpMJridmGq3"
+    "08ftx4ZTgC+yVY1t8VaG1u0Vg86JOFM3kKAr+unfnJ8gulnFro/FsaauGsMntnVgCWGY8ChJ6j1OS74gPj14LB25/R5z"
+    "dk4PQgLda5Sw/UJ1lgZgmHD7DCSO5e9UKl48wUzvwURwu45rSpVhtkmj+AAcYrf+g8e2Z5fPptCFAXE5tXZS4MLTYsC0"
+    "5IporkrmYxCoUnjBWKdKp/ot46Ji2ZMb+h/Ojvqnbv6shlWnIGVnNqSHG1zL2Ecj7hQqbvPHN9iDV8y5SXkEsIcrnaZv"
+    "Bp7BfAY61YwJxFS+0tkBD7iQSmc7uF2cEfwyuiso8cxEaCg0F6cG30GT2TzRvfIJMRWUhLpqv3BdgmWgGOR3XvKZFHwa"
+    "wsqPX+P46DvZLjFT//XqVqc0bLHDWUaLVAlkdqgEYTswusx28XwIt2eklubx3Dzri0Sb4xsaP5qdxW6nzd/PpgGepOdH"
+    "2dOVqgsw+6p2udTftW/jrVXJYmP4AdcG+EFt8zltNEzG2mTr734HA7g+TmntQUaoFijISmm9u2VmsuU5CDaYdAuHILjW"
+    "ax2m3zbHC1/pT/HV2Ei0uvBjpiQtnK/wAHjt9P/4/A7c/5pacrq0CxdcG9+58OMRoRpTfI4UKUojck8XcDH5F0g+jbWw"
+    "i6awiZ9/ic9Xlia3emjww5R/eo2kq4EPD/vBIYyZl+fEeHq8YpHhVoGIJfQKCeWjEGLw8eGEof9iJ1UhjgKQ/IOCAkPw"
+    "JU1xFhHQ4O8B7ZGMAXnmpIawzs9iWeLZ0dnxIZi8/BkNgIAPOUdVtUbtSh/duu7QiEJP7Qu2VvGRbRCv7Yv2SB29g+5q"
+    "9wGvoszbq2qp5kIToLxqH8+qDhre5Lo4SX3GI+YQTJ69KoUyQELA2wjbyNkDRxu3/wsqUGLU"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -761,8 +762,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -770,6 +773,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4259,7 +4320,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4756,9 +4819,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4781,7 +4842,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4793,7 +4854,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -5052,7 +5117,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6209,11 +6274,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6222,7 +6287,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6243,19 +6307,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6268,6 +6328,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7823,15 +7897,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -8028,7 +8100,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

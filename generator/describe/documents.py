@@ -38,7 +38,7 @@ def manifest(program: Program) -> dict[str, Any]:
     tools: list[dict[str, Any]] = [
         {
             "name": "help",
-            "description": HELP_TOOL.format(prog=program.name)
+            "description": HELP_TOOL.format(prog=program.invocation or program.name)
             + _quarantined(program)
             + _outcomes(program),
             "inputSchema": empty,

@@ -123,7 +123,7 @@ def _outcomes(program: Program) -> list[str]:
 
 def body(program: Program, source: str) -> str:
     """The Markdown shared by SKILL.md and AGENTS.md."""
-    prog = program.name
+    prog = program.invocation or program.name
     alone = program.root()[1] == "alone"
     # NOTE: a program whose only command is its root command has no command word.
     run = prog if alone else f"{prog} COMMAND"
@@ -131,12 +131,13 @@ def body(program: Program, source: str) -> str:
     lines = [
         f"{MARKER} from {source}; do not edit. -->",
         "",
-        f"# {prog}",
+        f"# {program.name}",
         "",
-        program.description.strip() or f"`{prog}` is a command-line tool.",
+        program.description.strip() or f"`{program.name}` is a command-line tool.",
         "",
         "## Contract",
         "",
+        *_run_as(program),
         f"- Run `{run} ... --json` (or `-o json`): stdout is exactly one JSON envelope,"
         ' `{"ok": true, "data": ...}` on success and'
         ' `{"ok": false, "error": {"kind": ..., "message": ..., "hint": ...}}` on failure.'
@@ -175,15 +176,32 @@ def body(program: Program, source: str) -> str:
         summary = _one_line(command.summary)
         lines.append(f"- `{_usage(command, prog, alone)}`: {summary}")
         if command.examples:
-            lines.append(f"  Example: `{command.examples[0]}`")
+            # NOTE: an example names the program (`todo add x`): it is run the same way.
+            example = command.examples[0]
+            if example.split(" ", 1)[0] == program.name:
+                example = prog + example[len(program.name) :]
+            lines.append(f"  Example: `{example}`")
     lines += ["", f"Options of a command: `{schema}` or `{run} --help`.", ""]
     lines += _surfaces(program)
     return "\n".join(lines)
 
 
+def _run_as(program: Program) -> list[str]:
+    """How to run the tool, said when it is not by its name: a file, not installed."""
+    if not program.invocation or program.invocation == program.name:
+        return []
+    if not program.invocation.startswith("python "):
+        return [f"- Run it as `{program.invocation}`, the command its package installs."]
+    return [
+        f"- Run it as `{program.invocation}` from its folder (elsewhere, give the file's path):"
+        f" its project installs no command for it. Where it is installed as `{program.name}`,"
+        " use that."
+    ]
+
+
 def _surfaces(program: Program) -> list[str]:
     """The prompts and resources, read from the command line as an MCP client reads them."""
-    prog = program.name
+    prog = program.invocation or program.name
     lines: list[str] = []
     if program.prompts:
         lines += ["## Prompts", ""]

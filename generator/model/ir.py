@@ -298,6 +298,11 @@ class Program(Node):
     max_output: int | None = None
     #: The oldest Python 3 minor version its handlers' syntax runs on (9 unless newer).
     python_minor: int = 9
+    #: How the shipped tool is run, for what is written once for later (the skill, AGENTS.md,
+    #: `--llms`): the name a `[project.scripts]` entry of its project installs it under, else
+    #: `python FILE.py` (`write/generate.py`); empty: its name (a program not generated to a
+    #: file). What the tool prints when it runs starts as it was run (`runtime/errors.py`).
+    invocation: str = ""
     #: Warnings: things that generate, but that the author should know.
     warnings: tuple[Diagnostic, ...] = ()
     source_name: str

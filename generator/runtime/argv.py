@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _SECRETS
-from burgee.runtime.errors import UsageError
+from burgee.runtime.errors import UsageError, _run_hint
 from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
 from burgee.runtime.kinds import _expected, _load_json, _one_of
 from burgee.runtime.output import _finite
@@ -16,6 +16,7 @@ from burgee.runtime.program import (
     ALIASES,
     COMMANDS,
     GROUPS,
+    PROGRAM,
     ROOT,
     ROOT_MODE,
     SHADOWS,
@@ -261,9 +262,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -286,7 +285,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -298,7 +297,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 

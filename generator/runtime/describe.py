@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.argv import _did_you_mean, _find
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import UsageError, _Explained
+from burgee.runtime.errors import UsageError, _Explained, _run_hint
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.output import _PRINTED, _dumps
 from burgee.runtime.program import ALIASES, COMMANDS, PROGRAM
@@ -75,7 +75,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)

@@ -15,7 +15,7 @@ from burgee.runtime.complete import _coerce, _offered
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import UsageError, _from_ctrl_c, _Internal
+from burgee.runtime.errors import UsageError, _command_line, _from_ctrl_c, _Internal
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import _Any
@@ -319,7 +319,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
         )
     if not rest or rest[0].startswith("-"):
         if rest:
-            raise UsageError(f"unexpected {rest[0]!r}", hint=f"{PROGRAM} prompt NAME --help")
+            raise UsageError(f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help"))
         return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
     command = PROMPTS.get(name)
@@ -366,14 +366,15 @@ def _resource_cli(invocation: _Invocation) -> object:
             invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
         )
     if len(rest) > 1 or rest[0].startswith("-"):
-        raise UsageError(f"unexpected {rest[-1]!r}", hint=f"{PROGRAM} resource URI")
+        raise UsageError(f"unexpected {rest[-1]!r}", hint=_command_line("resource URI"))
     context = Context("resource " + rest[0], invocation.json)
     context._verbose = _debugging(invocation.debug)
     agent = invocation.json and context.agent is not None
     result = _read_resource(rest[0], context, agent)
     if result is None:
+        listing = _command_line("resource")
         raise UsageError(
-            f"no resource at {rest[0]!r}", hint=f"'{PROGRAM} resource' lists the URIs and templates"
+            f"no resource at {rest[0]!r}", hint=f"'{listing}' lists the URIs and templates"
         )
     content = result["contents"][0]
     if invocation.json:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from burgee.model.diagnostics import Diagnostic, GenerationError, SourceSpan
 from burgee.model.ir import Program
+from burgee.read.imports import load_toml, nearest_pyproject
 from burgee.read.program import read_program
 from burgee.render.module import render
 from burgee.write import examples
@@ -43,6 +44,22 @@ def read(source: str, path: str, *, name: str | None = None, version: str | None
 def default_output(handlers: Path, name: str) -> Path:
     """Where the tool goes without `-o`: `<name>.py` beside the handlers file."""
     return handlers.with_name(f"{name.replace('-', '_')}.py")
+
+
+def shipped_as(handlers: str, output: Path | None, name: str) -> str:
+    """How the tool is run as shipped: the `[project.scripts]` entry of the nearest
+    pyproject.toml named as the program or running its module (`NAME = "MODULE:main"`, as
+    `burgee new` writes it), else `python FILE.py`."""
+    module = (output or default_output(Path(handlers), name)).stem
+    found = nearest_pyproject(handlers)
+    data = load_toml(found) if found is not None else None
+    project = data.get("project") if data is not None else None
+    scripts = project.get("scripts") if isinstance(project, dict) else None
+    for script, target in scripts.items() if isinstance(scripts, dict) else ():
+        runs = isinstance(target, str) and target.partition(":")[0].rpartition(".")[2] == module
+        if script == name or runs:
+            return str(script)
+    return f"python {shlex.quote(module + '.py')}"
 
 
 def regenerate_command(
@@ -94,6 +111,8 @@ def generate(
     Warnings (things that generate, but the author should know) go to `warn`; with `strict`
     they are errors."""
     program = read(source, path, name=name, version=version)
+    invocation = shipped_as(path, output, program.name)
+    program = program.model_copy(update={"invocation": invocation})
     checked(program, path, warn=warn, strict=strict)
     if plain is None:
         plain = is_plain(output or default_output(Path(path), program.name))

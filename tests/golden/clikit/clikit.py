@@ -460,96 +460,98 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQlzGzeW/itYzVRZ2iVpHU52TTmucjlKRhtfZSubmpK4arAbJDtqdnMbTSmMrar5NfPD5pfsO4Bu9EGKIukrYWrG"
-    "JpuNh4eHh3cB+Px+x0/Gk0hlYRLvdHfeX+wM02Q60Rc73fPzi52LnRb+NUyVyuDzxc6P+EnoZKySWB2LdBprcTNSschG"
-    "SgCpsYwDEYWxErEcKy3ixD7tXOz0WkBrFG6IUER0XoQ6ozZhpsZaDNJkLNpt+ms6EVkCX7IkbwIvt+nFFdqu0CZQIFlF"
-    "7b6njzTgbBTGw2Mh9RW0D1OdtUSSilipQEPrmSJBpDDwpJ8EM+HLWMhY36jUkk2VNtPxFj8Jda3SGVFtiZswGyXTDKnD"
-    "d7HrJzH0Mf7uBxlptWcpDFTmj4jCLzLMRII9IJk4E1GSTFo4QtvrMXLgqyhSgejPcHwhTBp2ATOUQNfi5fM3uZRkX0Vm"
-    "wNpPw74SUtDDLnzwkyn0MIgkMCpFNgXFww9B6Gf490RmmUpjIowvjyfTDDoN1EBO//WPf9oukmEY81wkQxHGVpIgw5uR"
-    "zESoxTjUGkcP36AblY7DWEZiF6ctS65gZKMwCFRM4oD/gJTRLav3VuGNvvZa+7AO4Eu7rVG61Hu7HSf2a68VT6MoV+sw"
-    "BplNwgxkTl3QIopB0aHhACcCO63qY6FjkdvjwHSGKobPc0IXO2cwHlIgUkYSD/GYJZUXX8MymkijuJE0DQxrvbKqnvda"
-    "B/jHHJat7p07MrlSalLp8W/JjQCBznBF4M+lvqz2uTSgfzlrIBIlMI9A5Ab0tIWC1QpUOtCdYrhjmV5xy0EYcctnAj/C"
-    "cEEDhirToOGKrUnNxigg1hKj5AZXEciFHpTYtTrtsotGqcLtM+AVlkvbl5qNVs7htZlC6KCfaOWoyzs5E+MkRQOoJgqY"
-    "RS3GB8XodPh7tadfwiAb0SoZqXA4ygpZRKanTA4rbX46+ft3//Psxc8nC7pKbmKVVvsaJQKea5BMWShmFTpCmZrOp7pG"
-    "xdVNWH+VX/+eTFPx7M2psD9SL/hKmiQZLknXBd0kKa7T3u1OayeKxprdVpYkEa1e+MzC78LaVdGE2gRkjCbo5eiH7xN/"
-    "OgZrJ/GJwLYtMLcZrNoIZjtSHXEi/ZHwiOp5r4MUPbQsqDl6In3V1moiU4n2yWoSmK+RSAbwDrw4SZNhKscdcRpfw6jQ"
-    "DgEtMFXC86PwCvTsCRJ9Cvb0Vw08PHhyLaOpevrAIxMuPPPdg5b//e71K5H0f1V+BosK1g7aNtJtpPkASIYxmMp3/kiN"
-    "pXeMSsymm/Wemqv4WkXJRKGt11kAVqslvPcXFxc7yRX+2RVZOgVrjJ8DmUl+1ul0bj1wKiNQW+Hhc485ACflAY2iV7Er"
-    "QbH0NMqYs1CTQMGtGMbhQWBcQkBioM65idMZShh8H8oTWpguw0yraLDXEbCuZRhN6QUeYHkMZKl4ECpNk5Sf0ivgDgP8"
-    "m3+FkELLoSoegEyJjdtbMwES+I/bv6s0Eeo3kKifBLBMPXxHg95MNdPGP6WPanSZqv+bhqmiXjzUCvTkNJex+i0773mt"
-    "WnCj0bRB7CPwjU6uGtrI1ApMs4u3TVsoEEED1CSpnEGNIiKTyfJBGfrgqnch6pAdmOHYR5U9znviORRvT37wQH+H0FNf"
-    "+lfE5wBMFDjP37K9grF2u4+z73G8RgYel4zuspK9oCHxlISOtA3fxQPSVxK3ZxQyjFukrLmekrVWsAo7tIIdDQex44Kf"
-    "TXiRs37RS7DoJirNQoWW4P3tLTxylXT5hrct14wUtqdqR9aKYlcbVc6X+7bOUrAJjSyiAQclc8cA4VSU0Y9gS6MAZgEe"
-    "m0imRLYP5kXJeMHQy5FOiTqtRZoDGQQhtpPRG3co/MKKc5SbjmZBUL/5giQPYt/vEUsxWCey/jk1GbyOo9nf0A7sdMkY"
-    "0qDhEyzva2V+YAuD6q3GkyQDH+K0qOhNJd2oSnDZVGJVPUFKl5XXgVc1RPfcwE81nIRXIHAOx1P43N0vze0+yhDDzKWJ"
-    "zw1BsRf5m+nlYL/cz9En0h8zSc2jobHapzJNMU79IvTLSS9rAc5m0s1PZaIolBF2PA3CLeLt+yvDnBaNZqPVML5l5tNO"
-    "W31CzUzX5tOaR3dCi8S+KqIVEv1V546zuaUXdkOmVzEVqy3hJWateYV++mkrqik1zd5YdWXV2TR5den1eDruL5jNBSl3"
-    "zSUUpvub8qx3yEVwak7TGc9eD0x+BpknJBHUH+ZMRLZhKZZZjiC3ve01sLyBXL/EOna1WZ01urSShm4mEMmrcnU/sdEq"
-    "XZR9MqfRUG5pkT4hc/TG/57L9u89/GO//bjd+/e/2mDjhYqHqHbdw3K0gT9iUQPnJa/VzDWE1diozN6Cyk49kuIaD/YE"
-    "3J2aWOSQ+3C/TlI1CPMXzufYwubHvYYopsli1WtLJX7PD1oHFOFQiWkT7rWBiUXFqhI3JsfjutV9MiJb0hK7hli30GQy"
-    "G2AcMJvbs1Od68zBH8025OX0Wn6ygfL6qraAa4jzlYgLhcvOeLXA2BBgcocF6Y2GmutM8vwQ5T6zzKzOCS1l0FD1wUpm"
-    "ngqwd72RVE1iJzBUZv4hXulSUzBOkEdAMIM6Ajp1EeNTJvAAq0XpFVCiyl4sygWpDrRdQ1ug9fLKcFZiVVJ9zIySizS7"
-    "HgmBRdal2hiqMs34YEAR+tJOoWTmo3AcLtf4oNQYsmL4rzHlHKyqqeuJ9W5Z0HitzbxXBcIqIKgME6AY1B/JVPpgbLSZ"
-    "CnxlAXdx/rMbed7lLheEmcgbD5lr/IpqtrQQjgW2E3KQ0Urh+kZnTpGA9/Os8Bwp5WPKuf+IlQRkYaLiX7D+V85saF9l"
-    "7E8uae9jweZKUVHMwiziZ+vWQ7f11W19deX6aqGG96isbouy26LsxyrKFgq5uXLsttD7xyr0FjqyWol3Wyj+KgvFxbRv"
-    "tES8rT9v689fYo0prz+7LvGjVJ63Be5tgXtb4N4WuJsK3E6CuJnS9rZi/qeomLsx+j1r5fOC9G3JfVty35bctyX3ouTO"
-    "Z7653u5HoZ4on4Sw3zli/qxh4qPY9AxiOG2FddB51Nmnp/1pOlTKHkfXl5NZNjIvPf3uqPO4UQ+eE9Uue6wzmJy0JeAZ"
-    "mCi0Hs9nfpRMILdBo6+F+m2CR/rRXNncpk0ZD24UdMAKwf+eCby8URxZl1EIgSykP1gCwNibln5LmHIE38QAio5UbWM+"
-    "5I6WUc9iH2iP4Htk61bWUJNeZjMaTT6rk3BCemAf4fQOo6Qvo0uZDmt7GnwZozkhLCuW42RKcjRmjc79L7h8cWwvGdAt"
-    "D7ELsUKbIgY6Cr/HNwXIMONdifIVkCs142QdL6CAUTdW1CwsZyyOC9OjJOUMoJ3MHZ6KyRLCmimkwKtiubGbywScXrcE"
-    "3WuBIZFrK8JQulJQZzZQ/emwzJq7PbJE9zDGG5GByVLoWjUqE9qcFEMtvixR79VUO8r9OvWJJbrl+kkpz7dmKTR3JEwB"
-    "A+/IeKZHj1lqEARkSO7MNVrxZdiaclnfRhOJw09h2VuVCETLa9AtVETPvRqyu9/FvTXyphDeDsGyaSx2CI5g6RKSmWB+"
-    "qWFcehJGUTsI0/Kw8grMEmPi+nU9ZnIDChgjDaKBAeOL11CxCawVHrQx0SIwN8loCeOCNzrwQO+B9ukMIz1gEaKuuCgr"
-    "OUwNQoU7hKsbHLIjPLSWsIPEZddu4+24rmCeE3BfxDgYjQzDSNKGIMkwIeQ5qLIGVj6S4VrWkPu+MVe6REK/gK6w1fOh"
-    "L95hW0ZSdPNodd3BW1ZzLiy9D4OWc7cKre4t8/XD6YsTmllrlpuvKNlMLonMVTUSd8Ma+DXp67VWNc22kUUXK4k8JgxQ"
-    "2jTFNDq6UiZx0iHctpZXPNpbmk+p2wYXQAVrLZgyvzdpmBmJWT9pShGgiziG2fIcRlFy03aChQ2yidJrDEOAr6UZnCld"
-    "9byztXikOc1dDGWHxVZfbZcHt/241NO042c0IR8Yjd+NxC77s4nUGoOkhrGhYdmUHc1DPIzycLOBhKsf4uY+Knc4gJlY"
-    "Wupjf7JeDKHSa1VjLOeKd0TQGCyvCDTWNgl3vfjGKCkM0Rp144jQ/TD9acpx9LK85QnERubSUCuupC7LBugsJoFrMwEK"
-    "9AxjE/EOCYrddz+dvnjRGQd7S7CEMW7u8Vz/J56w23pKG2n5AtRyZjfU8TZu1aPt8vYC+AqT4sCXyQzSfQrhwaMYq8ys"
-    "cZ0wE30lIb6axoFK7cVwunGOZFPIKnVexwFK1yrG0NPN+Tgyu7CV9ss8N3qE5QyUL5d/8j2G2IkP0TqQ9HZB31vWHLY4"
-    "liBe8g0tGFaYJjEFPlzBsY33aPuOy1exoG6dcJMSPJlJjITzQEkUnJrOihBYvGqJfYpHES1gz9xn7vIeIcciEMOireAk"
-    "cSwnJCNkchwGkCXyxXQ/SQPaddY0W5BC6b3jSkXMkCH35JsdUGw7aNHHckCMHVizYH/y9ubeoeZUVYM5y8LfC/m/TAJI"
-    "HUA/shTIUCGV2Cd9yOcDPSMkD08+hONLnUH89uFpS5yfvnp31muJJ0/e/f3dU3jQ6XRAmdDaqylkQTAYFVCVMExFH+R/"
-    "hXuTfYX30nEb+ApcaHilSrmATjigp0wgQwXHrhEQwV7Ij2nnUjKrPKgpMD/VmUmzz7BtX2U3ClTlSf4bnSY0k/yUiD15"
-    "OOdHDEtRRQxiAnLAS0oCf9PUVyWAAUOii5UJAj7g1jxlzO0gwViBYkzy6AnLOLSTovxU0aLBPTf+Vo1UzbAnEyVTaoxB"
-    "l61WPuE23VfPXp48ZZomVi3iVnGOoWTPTOVdsSeXOwoEh3rEycc6SJdDameKBaDmwOhuOYLrolRgYmcQK8ShHu0dEx+X"
-    "lYARiGBFIYpAJXc5VhWv4F1J77DUQVti1PD8vBGfyZSwHnEPtSjH0eD6ClYuTwuMyHwrfubXQyoOFNFWgj8Ra8bh1UI9"
-    "4Ils+cHhN2ySqKQkw0gFplLpwvk0n1nd9ElTNRiAYWctyoVLv/gyDXC7JzS1KdwIMjA1TSWofKd36ZSrdty0YXjlU6o1"
-    "/zuq1UDu9L+lY6hzBVo+v0pOlgtgl9qpjP81/3KxM8qyie4+fIgOx2SznSQdPgxSUJeHh/uH++2Dw4dOLg/zVS82Lyix"
-    "J+ZECFhdne/9tAzqyfzqNvqKi+Y6fkPRGTvJafbKFe978JbvJhjIkfnsMdzJ8me3EA1l0WAZHmX+GyOuYM/7GexhOkPH"
-    "UXknVyuSOIg0jKqjWiBV5trlr1feeGjY/286RbpAMBaqZP7Q0CrM+7nOck6vdztfTczk9W57+VRqfqEKLZM7l0u2d2YD"
-    "j6ucxZd0OrGZu9l6vgzUREFcGfsmC+VN6Dy/d+qgUyNaCogl+hAerrVWrhl9FvAizG0IjcBGo1zy5zaMo1bsTjCyk9kY"
-    "MQ/JmVtLdkU4SwVHl4YZQ88g0hArAtgQBQsts6e5ORvz57s28LGQTJb3k/0E86BgrqO0kHjzqmlO4WVwtxtrOuJ059l7"
-    "o7aQTdD75mx/bY8hmc/kQp6OGnha+sj+V+Jr73/If+uLt75464tzX1wxzY5VPFzgjV2k0XXcb6StoT/8bI73z3Gl6jNA"
-    "P7m+OgbNL461fMzEtjhds/ju0Nfh3zZxJ2nr7rbu7tO4uzlbgBflLc0v3yk65jFVE8oDWvkIXKfomrjqZvLqXpG7F9y1"
-    "sN1+HWnppm5oflxku826JgthvlKW1pQ5Ntx1/OP4q7tvU24d1tZhbfOzC4tAoLKP6HQ+k1v59Je/Pwvm5sa29fJ/4cKV"
-    "710HjZ3bzHNkuuJd6fqZ4/SqzNp9jlZu4Ab01+0dF91W2/rCrS/c+kLmqjDarjnc7xyU/eMKGRdRFoaqYIqfxzFuAS8+"
-    "DuDFZ0Y03mAgsM4Jn7GcA9bagBbRcNiXER/crkk09MjZL71eLetdAAlRO3FEgBCtRsu7sF+CZ2iK+uqwDrV9WDmcu4qd"
-    "wUd3M/H+toGDRZgOtZt5DOiwvA4Yy2hYACPuZ0k6MxkEPytoLsKD2IZa21BrG2r98UOtwkG2r+2/P5gb3UP6k++VG3uX"
-    "KTn+zud/DnC9UIx6FtCr4B7FoTgSbTwGX/TweUKzLf7SFn/pbl9d8fRI8kvDX/rECP5u7LvuRkuBGtQgSCcKm1YjofJJ"
-    "UVja4wm/SlBFzRGvQSa6O8yac+agioKEsoiv6afnL05/Oj27PHv908kr5p0ugdzJqIuptA3EtoHYNhD7owdiuXV2jJ/M"
-    "j80XlkUfsQFZN/zC/gT3JSSdi2eTntP/PMHXl49PV/YezvCqnb8xN54JQIPhP46FZ5A3nr/8/l//+KcHHglU8wZjACzt"
-    "OcggG64n5Yum7uXOe43lhLl+h8HHivk3GCedQF2b2X54vd856jA60O18nbdUe1/rv0Kzsdmx4GNLxB+1GlGBV7bCoZQa"
-    "ZAMD4a1EzIDhfR3hyjJUtih7XwDK3jZI3AaJnyhIbPZSjjfaPzg8evTNt//5X49l3w8I4vN2TphlUCCqLYQ12GJfGGsr"
-    "2G7Oi7jWM1RzFvKfCmWVMVvyDKBYhZUwH8ECLv0kUIYBdy3NPdMSi2nMOJcIiAfLaopIBrEOA5StQaA8tmd8Q4PT2J8O"
-    "7c5TzovJESqMHC7LCERFQb53mRdu0iHDziVpDiJp0N0w7k/Vr8T4MWJkMEyDjGuMNSVMLouPlmTxzNnx5cslUgTKDwkM"
-    "CBmEAI664ksox0IrdjLnvRpPc1Iwl61vHy8tOkiYrjBGzGocGvgQBAVBxIuAmcL30BDX2HJzvpI6Ha4iJJgMviRUPnpG"
-    "ka09mVZjoZbKlvn4ZlmhQIqosG9KSRDYgxAULU4J0z8mZBHa0zc4R6E/MkhFsxpn1TS6xNjR/pKMnRZUxO7zLI3az8VD"
-    "8e70x9NXZ3vHwO4lgX4gy4zv2aTSlVS9xMmjo2WnKicidqH/s5O3LxcxwPC9iDi104VIu30Ro7ntigKq9yJ2usAfNoi2"
-    "K37WinNRYsEAoohM6iuj6qYwsEt3zRksiS8Mtswx/5agQ6otPkXT4h2cFlcS9hgOL8wsGgsBQZESE2BjFeK2g6PFSrfM"
-    "wn6IaRKO963BIhZvCItYHHUe/wemxUia2aN2GBJihNe9iIVFE8PmBtv4IibpPvm3dlv8qGKV0hT1Z4KrJXzv3Fhm3ZnM"
-    "jiE9p1WuAqzEt9tPL+KL+C+mR/y8SdTj+GNiHheQxziCv4jnCBkFRhW/tsVbEKNnpvn565cvn736HuGgzGx5hGDptRNC"
-    "5PVgRjmLQxsIsY2fRbP6PLaEZ8NnQaVekSdZSPrWIyzjqe9D4MjwWPnrvKxEEUKLYoViW/ypiIftExP/EnGmbpxuR7zO"
-    "P3MFgOgWoEgh4g8Z6Cq6cUmTAmKFYcKrHZTQjyhaF3Msx1bOR27QlR0oUpwx3a1J1qyBB0WCzQ749gFIGpHFCIWrDM6s"
-    "j2ECuF3bMyhQeGwNNZaxRYlN25WtJXGPHsP96dIAGKEKdcuEAjwNJjyVDDLFQE+MLEfgS1OOHup0OnMUyILgvX5zdvr6"
-    "lefC3i0CdC3g73KcuGuZhmh4LR4enyJzkfDsxR8DAet67WNMlWmaxmDN+bpQoQE+ZCcQGBZYeTB8rwKT53VwBkYqmniC"
-    "iqlMhIZCsn9lIiXesdHdKthmLbJBnTTQmV4llAJFIF/xiOH9GFiuiiSlrQWkfBvG5+EHj5h5xocCC0xjDOZ3lwK822MX"
-    "MEum+eTLAp+P4jFwDcx2GWrP6xqp5RUxz2V9mmmDhGc0pQDEK7IfUJH5GHgwsJc5BK8FqC0WmIlBvDpKGhqX0LUfRVYJ"
-    "X+AZeHthkiwyOMaKFOvrfphqXohT2GiWUQ1QcDVUMm/PzNySEHI2DfNK+HGetfAnFGuAsmt88IE+ig/G9qE1hS9jyPxR"
-    "ZT/AC+Aa8//j+/vw+4fcQtOjA3jg2czIgy9rJDlM8RApUn5D5DaXqjD5R0i+trQ+iHUSDqb87WMkXU82eBgrpw1GzofE"
-    "eI70XmZ4qeDfEvoGCbmRPzG4fghv6B/t5yrBkTeSXykQNwQfHdHI8wCaBn+PcBrJmADHIPjFrl9ktKdzXCk9sFbrgPZB"
-    "hHnChZ1uhbwDJuW5nReBM3S9JORRUy8OZkaJvrk1jIODDjYD49DUf8Pt5BIflAwAB/e/mesQoVQCiGzsNlbTSGqn/svz"
-    "hWkMSXLjJ8Ibp/Wuc29l5txt2p/fnbzN92npSAlq2PqHdxrZXLw/7OGCe80xYSnV6c4NTjG5qIXIFGgBBzu3/w8xTNt2"
+    "eJztXQlzGzeW/itYzVRZ2m3SOpzsmnJc5XKUjDa+ylY2NSVx1WA3SHbU7O5tNKUwtqrm18wPm1+y7wD6JkWR9JUwNWOT"
+    "zcbDw8PDuwB8fr/jxZMkVFkQRzu9nfcXO6M0nib6Yqd3fn6xc7Hj4F+jVKkMPl/s/IifhI4nKo7UsUinkRY3YxWJbKwE"
+    "kJrIyBdhECkRyYnSIort0+7FTt8BWuNgQ4RCovMi0Bm1CTI10WKYxhPR6dBf00RkMXzJ4rwJvNyhF1dou0IbX4FkFbX7"
+    "nj7SgLNxEI2OhdRX0D5IdeaIOBWRUr6G1jNFgkhh4PEg9mfCk5GQkb5RqSWbKm2m4y1+EupapTOi6oibIBvH0wypw3ex"
+    "68UR9DH57gcZarVnKQxV5o2Jwi8yyESMPSCZKBNhHCcOjtD2eowceCoMlS8GMxxfAJOGXcAMxdC1ePn8TS4lOVChGbD2"
+    "0mCghBT0sAcfvHgKPQxDCYxKkU1B8fCDH3gZ/p3ILFNpRITx5UkyzaBTXw3l9F//+KftIh4FEc9FPBJBZCUJMrwZy0wE"
+    "WkwCrXH08A26UekkiGQodnHasvgKRjYOfF9FJA74D0gZ3bJ6bxXe6Gvf2Yd1AF86HY3Spd47nSi2X/tONA3DXK2DCGSW"
+    "BBnInLqgRRSBokPDIU4EdlrXx0LHwnKPQ9MZqhg+zwld7JzBeEiBSBlJPMRjFtdefA3LKJFGcUNpGhjW+lVVPe87B/jH"
+    "HJat7p2XZHKlVFLr8W/xjQCBznBF4M+Vvqz2lWlA/3LWQiSMYR6ByA3oqYOC1QpU2tfdYrgTmV5xy2EQcstnAj/CcEED"
+    "RirToOGKrUnDxigg5ohxfIOrCORCDyrsWp0us4tGqcbtM+AVlkvHk5qNVs7htZlC6GAQa1VSl3dyJiZxigZQJQqYRS3G"
+    "B8XodPB7vadfAj8b0yoZq2A0zgpZhKanTI5qbX46+ft3//Psxc8nC7qKbyKV1vsaxwKea5BMVShmFZaEMjWdT3WDSlk3"
+    "Yf3Vfv17PE3Fszenwv5IveAraRxnuCTLLugmTnGd9m93nJ0wnGh2W1kch7R64TMLvwdrV4UJtfHJGCXo5eiH72NvOgFr"
+    "J/GJwLYOmNsMVm0Isx2qrjiR3li4RPW830WKLloW1BydSE91tEpkKtE+WU0C8zUW8RDegReTNB6lctIVp9E1jArtENAC"
+    "UyXcBGw19OqFwRUINZmJJ0j+KVjWXzU8f/DkWoZT9fSBS8ZcuOa7CzT++93rVyIe/Kq8DJYXrCK0cqTlSP0BEA8iMJrv"
+    "vLGaSPcY1ZmNOK8Aaq6iaxXGiUKrrzMf7Jcj3PcXFxc78RX+2RNZOgW7jJ99mUl+1u12b11wL2NQYOHic5c5AHflAo2i"
+    "V7ErQcX0NMyYs0CTaMHBGMbhgW+cg08Coc65SakzlDV4QZQstDBdBplW4XCvK2CFyyCc0gs8wOoYyGbxIFSaxik/pVfA"
+    "Mfr4N/8KwYWWI1U8AJkSG7e3ZgIk8B91fldpLNRvIFEv9mHBuviOBg2aaqaNf0oPFeoyVf83DVJFvbioH+jTaS4j9Vt2"
+    "3nedRpij0chBFCTwjW6LkmgjXSs6zW7fEnFQNIKGqklmOasahUVmlCWF0vTAfe9CJCK7MNeRh2p83NInz6t4e/KDC9o9"
+    "gj4H0rsi3odgwMC1/pbttTHb6QxQN1yO68gR4NLSPVbBFzRgnrCgNBdmLMUD0maaDNeoaxA5pMq5FpNVV7Bau7TSS/oP"
+    "k4KGYZawMWDto5dgcSYqzQKFFuP97S08Kqvw8g1vnbK5KWxU3d6sFe2uNqqcr/LbOkvBYrSyiIYeVLA8Bgi7wox+BJsb"
+    "+jAL8NhEPBWyAzA+SkYLhl6NiCrUaaXSHEjfD7CdDN+Uh8IvrDhHuWFpFwT1my9X8jT2/T6xFIHtIi+RU5P+6yic/Q2t"
+    "xE6PTCUNGj7B4r9W5ge2P6jeapLEGfiaUoua3tTSkroEl005VtUTpHRZex14VSN04y381MNOeAUC7GAyhc+9/crc7qMM"
+    "MRxdmvjcUBV7kb+ZXg72q/0cfSL9MZPUPhoaq30q0xTj2S9Cv0ppaCMQ2kxa+qlMFAU6wo6nRbhFXH5/ZZjTotVsOC3j"
+    "W2Y+7bQ1J9TMdGM+rXksT2hRAKiLaIWCwKpzx1nf0gu7JSOsmYrVlvASs9a+Qj/9tBVVl4Zmb6wKs+psmvy78no0nQwW"
+    "zOaC1LzhEgrT/U111rvkIjiFp+mMZq+HJo+DDBVSDOoPcysi27IUqyyHkAPf9ltY3kBNoMI6drVZnTW6tJKGbiYQyat3"
+    "TT+x0WpemH0yp9FSlnFIn5A5euN/z2Xn9z7+sd953On/+19tsPFCRSNUu95hNdrAH7H4gfOS13TmGsJ6bFRlb0EFqBlJ"
+    "cS0IewLuTk0scsh9lL8mqRoG+Qvnc2xh++N+SxTTZrGaNagKv+cHzgFFOFSK2oR7bWFiUVGrwo3J8bi+dZ+MyJa+xK4h"
+    "1is0mcwGGAfM5vbsVOc6c/BHsw152b2Rn2ygDL+qLeBa43wl4oLisjNeL0S2BJjcYUF6o6HmOpM8P0S5zywzq3NCS+m3"
+    "1H+w4pmnAuxdbyRVmNgJjJSZf4hXetQUjBPkERDMoI6ATl1E+JQJPMBqUXoFlKjuF4lqkaoLbdfQFmi9vDKcVViVVDMz"
+    "o+Qiza5LQmCR9ahKhqpMMz4cUoS+tFOomPkwmATLNT6oNIasGP5rTTmHq2rqemK9WxY0Xmsz71WBsAoIKsMEKAb1xjKV"
+    "HhgbbaYCX1nAXZT/XI4873KXC8JM5I2HzHsBiiq6tBCOBbYTcpjRSuH6RndOkYD3/azwSlLKx5Rz/xErCchCoqJfsP5X"
+    "zWxo/2XiJZe0R7JgE6aoKGZBFvKzdeuh2/rqtr66cn21UMN7VFa3RdltUfZjFWULhdxcOXZb6P1jFXoLHVmtxLstFH+V"
+    "heJi2jdaIt7Wn7f15y+xxpTXn8su8aNUnrcF7m2Be1vg3ha42wrcpQRxM6XtbcX8T1ExL8fo96yVzwvStyX3bcl9W3Lf"
+    "ltyLkjufA+d6uxcGOlEeCWG/e8T8WcPEp7HpGcRw2grroPuou09PB9N0pJQ9rK4v+RQ3vfT0u6Pu41Y9eE5Ue+yxzmBy"
+    "UkfAMzBRaD2ez7wwTiC3QaOvhfotwQP/aK5sbtOhjAc3CrpgheB/zwRe8iiOscswgEAW0h8sAWDsTUvfEaYcwTc2gGJJ"
+    "qrYxH3xHy6hnkQe0x/A9tHUra6hJL7MZjSaf1SRISA/sI5zeURgPZHgp01FjT4OvarQnhFXFKjmZihyNWaNbAQuuZhzb"
+    "Kwh0B0TsQqzQoYiBjsLv8T0CMsx4k6J6QeRKzThZx4sqYNSNFTULqzSWkgvT4zjlDKATzx2eisgSwpoppMCrYrmxm2sF"
+    "nF47gm69wJDItRVhKF0uaDLrq8F0VGWtvD2yRPcwxhuRgclS6Fo1KhPanBRDLb5A0ezVVDuq/ZbqE0t0y/WTSp5vzVJg"
+    "7kiYAgbeoHFNjy6z1CIIyJDKM9dqxZdha8plfRtNxCV+Csvu1CIQLa9Bt1AR3fIlkd39Hu6tkTeF8HYElk1jsUNwBEtX"
+    "lMwE80st49JJEIYdP0irw8orMEuMievXzZipHFDAGGkQLQwYX7yGiiWwVnjQxkQL39w4oyWMC97owAO9B9qnM4z0gEWI"
+    "uqKirFRiahgo3CFc3eCQHeGhOcIOEpddp4O36HqCeY7BfRHjYDQyDCNJG/w4w4SQ56DOGlj5UAZrWUPu+8Zc+BIx/QK6"
+    "wlbPg754h20ZSdHNo9V1B+9gzbmw9D7wndJ9K7S6t8zXD6cvTmhmrVluv6JkM7k4NBfZSNwta+DXeKDXWtU020YWPawk"
+    "8pgwQOnQFNPo6MKZxEmHcNtaXvFob2k+pe4Y/ADlr7VgqvzepEFmJGb9pClFgC7iGGbLcxiG8U2nFCxskE2UXmsYAnwt"
+    "zeBM6brnna3FI81p7mIoOyy2+hq7PLjtx6Weth0/own5wGj85UjscjBLpNYYJLWMDQ3LpuxoHuJhlIebDSRc/RA391G5"
+    "gyHMxNJSn3jJejGESq9Vg7GcK94RQWOwvCLQWDsk3PXiG6OkMERr1I0jQvfD9Kcpx9HL8pYnEBuZS0OtuKa6LBugs5gE"
+    "rs0EKNAzjE3EOyQodt/9dPriRXfi7y3BEsa4uccr+z/xhN3WU9pIyxegljO7oY43dOsebZe3F8BXmBQHviQzSPcphAeP"
+    "Yqwys8Z1wkwMlIT4ahr5KrXXxulmOpJNIavUeR0HKF2rCEPPcs7HkdmFrbRf5rnRIyxnoHy5/JPvMUSl+BCtA0lvF/Td"
+    "sebQ4ViCeMk3tGBYQRpHFPhwBcc23qPtOy5fRYK6LYWblODJTGIknAdKouDUdFaEwOKVI/YpHkVUgT1zx7nHe4Qci0AM"
+    "i7aCk8SJTEhGyOQk8CFL5GvrXpz6tOusabYghdJ7x7WKmCFD7skzO6DYdujQx2pAjB1Ys2B/cvfm3qbmVFWDOcuC3wv5"
+    "v4x9SB1AP7IUyFAhldgnfcjnAz0jJA9PPgSTS51B/PbhqSPOT1+9O+s74smTd39/9xQedLtdUCa09moKWRAMRvlUJQxS"
+    "MQD5X+He5EDhrXXcBr4CFxpcqUouoGMO6CkTyFDBsWsETrDX9SPauZTMKg9qCsxPdWbS7DNsO1DZjQJVeZL/RqcJzSQ/"
+    "JWJPHs75EcNSVBGDrIAc8JKSwN809VQFfsCQ6GFlgmARuDVPGXM7jDFWoBiTPHrMMg7spCgvVbRocM+Nv9UjVTPsJFEy"
+    "pcYYdNlq5RNu03v17OXJU6ZpYtUibhXnGEr2zVTeFXtyuaPAd2hGnHysg3Q5oHamWABqDozuViO4HkoFJnYGsUIU6PHe"
+    "MfFxWQsYgQhWFMIQVHKXY1XxCt6V9A5LHbQlQg3PzxvxmUwJ6xH3UItyHA1uoGDl8rTAiMy34md+PaDiQBFtxfgTsWYc"
+    "XiPUA57Ilh8cfsMmiUpKMgiVbyqVZdif9jOrmz5pqoZDMOysRblw6RdPpj5u9wSmNoUbQQbOpq0Ele/0Lp1yNY6btgyv"
+    "ekq14X/HjRrInf63cgx1rkCr51fJyXIB7FKXKuN/zb9c7IyzLNG9hw/R4Zhsthuno4d+Cury8HD/cL9zcPiwlMvDfDWL"
+    "zQtK7LE5EQJWV+d7P47BRJlf3UZfcdFex28pOmMnOc1+teJ9D97y3QQDSDKfPQZDWf7sFmKlLBosg6fMf2PMFex5P4M9"
+    "TGfoOGrv5GpFEgeRBmF9VAukylyX+etXNx5a9v/bTpEuEIyFKpk/NLQK835uspzT69/OVxMzef3bfj6Vml+oA8/kzuWS"
+    "7Z3ZwOMqZ/ElnSY2czdbz5e+ShTElZFnslDehM7z+1IddGpESwGxRB/Cw7XWqmxGn/m8CHMbQiOw0SiX/LkN460VuxOM"
+    "AGU2RsxDcubWkl0RHlPB0aVhxtDjbRC2aALYEAULjtnT3JyN+fNdG/hYSCbL+8lBjHmQP9dRWui8edW0UuFleLcbazvi"
+    "dOfZe6O2kE3Q++Zsf2OPIZ7P5EKejlp4WvrI/lfia+9/yH/ri7e+eOuLc19cM80lq3i4wBuXEUnXcb+htob+8LM53j/H"
+    "larPAP1U9tURaH5xrOVjJrbF6ZrFd4e+Dv+2iTtJW3e3dXefxt3N2QK8qG5pfvlOsWQeU5VQHuDkIyg7xbKJq28mr+4V"
+    "uXvBXQvb7deRlm7qhubHRbbbrGuyUOcrZWltmWPLXcc/jr+6+zbl1mFtHdY2P7uwCAQq+4hO5zO5lU9/+fuzYG5ubFsv"
+    "/5cwyvK966Bx6TbzHJmueFe6eeY4vaqydp+jlRu4Af11e8dFt9W2vnDrC7e+kLkqjHbZHO53D6r+cYWMiygLQ1Uwxc/j"
+    "GLeAFx8H8OIzIxpvMBBY54TPRM4Ba21Bi2g57MuID+WuSTT0qLRfer1a1rsAEqJx4ogAIZxWy7uwX4JnaIv6mrAOjX1Y"
+    "OZq7ikuDD+9m4v1tCweLMB0aN/MY0GF5HTCW0bAARtzL4nRmMgh+VtBchAexDbW2odY21Prjh1qFg+xc23+nMDe6h/Qn"
+    "3ys39i5TcvKdx/9s4HqhGPUsoFfBPYpDcSQ6eAy+6OHzhGZb/KUt/tLdvrrm6ZHkl4a/9IkR/Mux77obLQVqUIsgS1HY"
+    "tB4JVU+KwtKeJPwqQRW1R7wGmejuMGvOmYM6ChLKIrqmn56/OP3p9Ozy7PVPJ6+Yd7oEciejZUylbSC2DcS2gdgfPRDL"
+    "rXPJ+Mn82HxhWfQRG5B1wy/sT3BfQtK5eDbpOf3PE3x9+fh0Ve9RGl698zfmxjMBaDD8x7FwDfLG85ff/+sf/3TBI4Fq"
+    "3mAMgKW9EjLIhutJ+aJpernzfms5Ya7fYfCxYv4NxknXV9dmth9e73ePuowOdDtf5y3V/tf6r9BsbHYs+NgS8UejRlTg"
+    "la1wKKUB2cBAeCsRM2B4X0e4sgyVLcreF4Cytw0St0HiJwoS271UyRvtHxwePfrm2//8r8dy4PkE8Xk7J8wyKBD1FsIa"
+    "bLEvjLUVbDfnRVzrGao5C/lPhbLKmC15BlCswlqYj2ABl17sK8NAeS3NPdMSiWnEOJcIiAfLaopIBpEOfJStQaA8tmd8"
+    "A4PTOJiO7M5TzovJEWqMHC7LCERFfr53mRdu0hHDzsVpDiJp0N0w7k/Vr8T4MWJkMEyDjBqMtSVMZRYfLcniWWnHly+X"
+    "SOErLyAwIGQQAjjqii+hHAut2Mmc9xs8zUnBymx9+3hp0UHCdIUxYtbg0MCHICgIIl74zBS+h4a4wVY556uo0+EqQoLJ"
+    "4EtC1aNnFNnak2kNFhqpbJWPb5YVCqSICvumlASBPQhB0eKUMP1jQhahPX2DcxR4Y4NUNGtwVk+jK4wd7S/J2GlBRew+"
+    "z9Kw81w8FO9Ofzx9dbZ3DOxeEugHssz4nm0qXUvVK5w8Olp2qnIiYhf6Pzt5+3IRAwzfi4hTOz2ItDsXEZrbniigei+i"
+    "Uhf4wwbRdsXPWnEuSiwYQBSRSX1lVN0UBnbprjmDJfGFQccc83cEHVJ1+BSNwzs4DlcS9hgOL8gsGgsBQZESE2BjHeK2"
+    "i6PFSrfMgkGAaRKO963BIhZvCItYHHUf/wemxUia2aN2GBJihNe7iIRFE8PmBtv4IiLpPvm3Tkf8qCKV0hQNZoKrJXzv"
+    "3Fhm3U1mx5Ce0ypXPlbiO52nF9FF9BfTI37eJOpx9DExjwvIYxzBX8RzhIwCo4pfO+ItzxCYD5fBnq1Qk5lrADYz3AAI"
+    "CRxIgdbTvT9HjAKDdocneiAvwdNBMOP4toUqMxayjHhDWwko0V8M/Bmn2saSEhvcv+sQLBOm7V3LZ4ND8fz1y5fPXn2P"
+    "AFZGv1zC3HQ7MWEIu8AR553YD0RjXhbOmprnCNcG/IKK0yJPC5H0rUvoy1PPg1CXAb3y19kQiCLoF4VNwbb4UxHB2ycm"
+    "YifiTN2ECV3xOv/MNQuiW8A4BYiYZMC26I4oqREoAgwTXiVZ/YhTU0ZJy9Gg85EbPOgSeCrqmO4tkLFZvw+K4gAHD7cP"
+    "QOaIikYIYlVgaX0MU8HtOq5BsMIjd6hXjItKDDc7tRUx7ttl0EJdGRTjbOEKMQENT40JsiVDZTFcFePjEYTUlGOgJp3u"
+    "neplQf1evzk7ff3KLcP4LQKoLeD8cty7a5kG6Egsvh+fiisj+9mLTAbSthyFHGPqT5M4Ae/E158K/fAg24JAt8D+wyVV"
+    "g/1zuzgrYxUmrqDiMBOhodB8vDKRH+9A6V4dPLQRqaHGGihQtxYagnKQ73vEcIUMlFdHxtLWolP9AMbn4geXmHnGhxwL"
+    "jGZMTnaXAvDbY5c2i6e5GsgCb5DiS3B1zHYVOtDtGanlFT63zPo00wbZr6EzBdRfkdeBssxH94MhvszBhS30bttCNHGW"
+    "20SCQ3MUlC1OkTnDF3gGEY0wiSSZKGN3inV4P9w4N8BpbXU9qBoozAbymrtnZnNJmDybaroVjDzXerETiqdgAWh88IE+"
+    "ig/GWqL9hS8TJWnxfIAXwP3n/8f39+H3D7lNp0cH8MC12Z8LX9ZI5JjiIVKkHI7IbS4dY/KPkHxjuX0Q6yRVTPnbx0i6"
+    "mVDxMFZOjYycD4nxHM2+yvBSCY4l9A0SKmc3xOD6aYqhf7SfqwRnF0h+pWTDEHx0RCPPkwQa/D1SBiRjgjiDUhi1+0/G"
+    "tjrHNdMHW7YORCHE0ydcxmozSg0QLbedoSJ1AHaWBH1a3HMJP2ROn+YuNQoBOt0MuMVinlpub8/hjdIm4Or+d5hbyVH6"
+    "BeQ2doNt8TgbdybmzTqmgyT7jZ+sv0M57jpJOI/h8hb4z+9O3uZ74HRcB3V3/YNRd7C+eBfexSX/mmPWSkLZRqseRmNq"
+    "tCDAp5AQ+Nu5/X8skXd5"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -768,8 +770,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -777,6 +781,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4323,7 +4385,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4820,9 +4884,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4845,7 +4907,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4857,7 +4919,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -5116,7 +5182,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6273,11 +6339,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6286,7 +6352,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6307,19 +6372,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6332,6 +6393,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7887,15 +7962,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -8092,7 +8165,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

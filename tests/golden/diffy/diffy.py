@@ -456,77 +456,78 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv28i1/itz1QvYQinasbO7jewaCLLZXbexEyQuisISzBE5srmmSJYzsldNDNxfc39Yf0nPY4YvUbb82N1u6wCR"
-    "JXI4c15zzjdzDudzL8xmeaJMnKW9Ye/zqHdeZPNcj3rD09NRb9Tz8A+2kYWCX6PeG/4uzHUmjPrJ6KEwF0okcaq0yNJk"
-    "AR9KZFO8OhMXUntiJotLFYmBkGkkfu+PemMPOk3kRCXU5ZG8VEKKK1VoIANa0q09ERstBhk9NRjYuwLHxhvZdeqJNDM0"
-    "usmyZENjz/DPI4Jn8Jhjo6L/dOxt4wdeTWEsuDSViVZEUePCuEEkP4dPDTKieTDI5iafG8vMPM9VQTeS7Bq/IRUnKBfs"
-    "YEOLUGpFbbELxww3s8M221ctOohlJossM8ggqQk/xjc9r5ckM82aRKGQBOB7Kmfw+HDUu1BJTs0jpcMizg0NAje+zcL5"
-    "TKVG4hUSKIs3lAnQlChfvJXhhQio19Oxjz0GItYkf53LUA20AilLAwq08he5NBdsC9AwL7LzQs58cZheZaRx7EtILYIo"
-    "nk4XYh/7PABd/6iBhI39K5nM1cFGIK5j6CawvwN48E+f3h+LbPKjCg1Ylwkv4vQcBpHGWoII4hSU8ykEG5QBWhJYkQbF"
-    "aLJOelylVyrJcrDVVGgTgTo9EXwejUa97BI/wa6LufIEfo+kkXzN9/2bwBPXF5lWQDdcD5gCsP6ATcKOKjalKJSeJ4Yp"
-    "AwmgPGXqCIcLrIQJSAylQIPzI7XBUMBg8yjOWLshYQaoZNr3xWsxlXEypwbMYJMHMhhmQhVFVvBVanIZpxH+5bszpbU8"
-    "V9UFkCmRcXNjFSCB/nTwD1VkQv0EEg2zSO2JANtoMJu55r7xU4ZoRWeF+vs8LhSNEqBRgJBYlyl4jtMxCBKtx1kL+xCT"
-    "iWKeCmzhO8vQVqROXloomCAL96RHHoH40ySokj6NEkoysA4WD4ownBuxOVNG+qDgNESD3XMDsQbFx7ffBWC85zDQRIaX"
-    "ROV0niTk8folWYPBBFUfIMEazCBd0HQBl0gW9o74YX3ENVFbqqsLZKwk68BaYwzODS21NFKUjVAwA5GhSIUJ+LMIyUWp"
-    "IldgV8wiT1vp7GK4nlHzJdsfXz1+ffQWCCLDY4dbydUX77kp8IqyAMlu0s0X/aFAP0ahwd7aI/lZBSSxNroWMmhucDvf"
-    "J89Um7pABjqyRc7OiycONQJnAh7XxAo93OebG4+If8CDN17dPdYjXdtDPkXkexh7EFXU1LRaa1OA1+ukFBUwjQttiM49"
-    "cZ0VkabIScSCnWH4iM8v7tmnVmEGjKzqlHp1U54CE5NdDYZhS0ZRjL3K5EOdSXJUD1Vj6Tbpe2zUTK/gDEcoL8qikItO"
-    "wl13Y7wlU5hRFBfLwWT0HhT+A7rI3pCmFEkMvoHnu1L2BjtfnPxqlmcGomvtiZblVXCoLfknhEcPNT9L5Zqm8lcKxA7M"
-    "CHzY2pzDTNiTSuczFnYneFrXJpsAixpNJZtC2R8OXQKqBhegDnVuB7+t9/JpaDeL03hGtL9oDPeiw45YcL+M2S/b+r+D"
-    "XTuVdwj4IwzXEV/RhZbRjOPDtaSw7cE0wKgsJAY4E88Uu+BCQfRQaUiBME5Ho7QKOBuavXDBgSwVzcjvw7OPmBjw9P1c"
-    "aEWqJCBiuaQ5IjYDEgKLbEgopO/bmTOdatVWdN16K6vcbljlNj6dxLN4vYdbJr2N/zrtaPrzmvUqsd4tC+JXpefm4p5z"
-    "vTRAMBnuwEN7CS9gURMacABWFdjkFurS8jbgwfdTuwDrorN+OYXB4dp4BW3MsgUXhI1pIuwJfE7IqaGZgv5KG3/FzJ8S"
-    "5054NSmVPJXU/4zuAUnIVfrXrEiievubG1q+zsL8jJaYt6xh6yDNxCZRTwnPnlHfM+r7NVBfZchPi/ee0eQzmvyPRJPV"
-    "hLk3juyeGc9w9BmOPsPRZzhah6O88cxYNExinauQhLDt7zJ9zjHRhjBdqkLDqPfC3/a36epkXpwr5XbE9Vm+MBe20cEf"
-    "d/1X3TkZ7HQoLN7VdlOVtoInC/rLG+jXckFbqCLKcNryRqy4vlAp3l7Y7dU+O5Z61DRmQQOV8s7jnDTkLqHgz5NsIpMz"
-    "WZwvIXFO1bDKOjxOTeVOCW0WrcOhrMAtqZk9l4KgHJDYzAqA11P4pL3yPouBXCZmUpoJoku1AJgDAsPsFLhb69+sydd4"
-    "qQUXfZEVHPRtvq+LvQpzVFJge12Pd5tsADZmEoIJZb2AJQo6m9brDTnlsExspCbz8yZpEwBmSqbrih54vBYGnInCoKdx"
-    "NqM3KMB52lzK8qgY5DIXgCtnMZtYR7bGsKGEcJM0Ej/OYcQ2icIrDo0ZtMCOGDBJHYKYyZ/qmuv0r+uQNTf1NIXJavRU"
-    "PtdrYQMtr8C20BCDeupoc3sIcFlQnNsT4BlTmLfnqo6fhVUwN+rgS+dxkgyiuGiyhSnVdXm6pszhMpqph3rgkZjoIMBG"
-    "yUeYWA5zhZm2zhM8FKeZaQrjhLc2sKH7YH3aIAYDEgEPpTaENYmaxiqJHuNwyI8wa55wTOK0GwwwdT4UTDOt7JFwcBpG"
-    "0AoE87WZwfQ266BNmvopT2T8KG/IY1/bhK/I6A4uGMjrhTCWmBbZbC1JUWry4baDOdgVGc3PceTVUq/odW+Yru8O370l"
-    "zTq33J3DFJtuHthENom7Yw78mE30o2Y1advKYijQ4RFPCB0GpGLijhLOEpUOQNh5XvGyvzadUg9sHY2KHjVhmvReF7Gx"
-    "EnNxEmN6TLUDyMNifQoTWL0OauDoCclE6dV6dqaBqfxsbQIXSrcj7+JRNJJOyxBD6zapIczxFhlykBFauMTakc1UqQhm"
-    "Nk+9NJtkEdqGW/ZZSygZI/4hRkFfM4KkZ5NFLrVGkNTBGzqWp/KjjgRJKf+jNx9IuHoL8+po3PEUNLG21Gdh/jgMoYor"
-    "tURYSZXIAA2TM1jfEIjXAQn3cfjGGimw6Jy6DUQYfrj/ecHlTuvSVt+4ebwuy102V7GyLhlgs0nyBESAAb1GbCI+YYdi"
-    "89OfD9+982dRfw2SEOOWEa8e/8Q+h60DRO/VBNRyoe30wh3FdkTbnCby3MNY4VndeCJfwEKcIDxEFOuVmbRrKqgyYqIk"
-    "4Kt5GqnClY1RORp2W8B6T5c7LNDTlUoRetaXY4zMeC0EOPKsXBu9xI0GlC9vzDixvU5r+BC9A0lvE+zdc+7QYyxBtLgV"
-    "GLIVF1lKwIf3VtzDfapO4o2lVNCwNbiJAR7LdBAJl0BJVJTawSoILI49sU14FAsG+7bcacglUIxFAMNyDQ4KciZzkhES"
-    "OYujKFFcthZmRQQLJ4V3oSksoXR/r7VXZbuh8MSAEpA87ih59LUJiHEA5xbcraC/ssaKl6oa3JmJ/1HJ/yiLYOkA9mEK"
-    "6MZklyol8skeSn1gZITFw/6XeHamDeC3LweeOD08/nQy9sT+/qe/fTqAC77v92mDO1VzWAUBMyqi/bu4EBOQ/6UC5iaK"
-    "6quSLLuEEBpfqsZaQGcM6GklYNDAcWislnTleinWqVGlI5DKTM2B+Lk2dpl9gs9OlLlWYCr75T3KgVklH1Bn+1srbiIs"
-    "RROx5ZRIAU8pCfTNi1A1yg9tF0Mx14rKIvlpVhlTO80QKxDGpIiesYxjpxQVFoomDcwHwb/aSNWynedKFvQwgi63j7jP"
-    "zwyxvuyA+7RYtcKt4hSh5Niq8i7sSZZXq+9cRpweh2y05Zies5sFYOZYutZEcEOUCm2cTOM01hdg+UjHWQswQie4o5Ak"
-    "YJKbjFXFMbSV1IalDtaSooVrsCJDVapUKihhPiqvvlFGzE0UzFxWC3Bkf1W3uXlMmwMV2srKRKQNeEtQD2jiLaGdr9gl"
-    "oTawPFBFdg+xXi/9C5fDqekUPDybUylluhPKAhYRMOvsJtUkQ0fP+LprM6pMO96x+Ko2Cu+bPq2PZnObjxrujswqhlje"
-    "/jrTtR3r/y1/jHoXxuR6uLWF4cauZf2sON+KCjCWrZ3tne3Bi52t2koedLK8CXzL1nd2yX+BUF3mZDxbPPqwvKtX1Zm2"
-    "Une8T2n3ezHYjLq36Dv2k5HOkqxxczP7HuyViQJb0byaLa6mXjuFQMXWq3tz1derW1zw5vSq2+BQiwVGnlabEheS0kCk"
-    "cdLm6hapMtV1+sbNnEJbuV63PdwiGFcMvZo1dFmrbi+TXPY3vlltJlZ545txqUrNDdqV62V0OmOHaXNzvE1a/SjmuVv6"
-    "z2KtgbizSOUK/FUa2mWsKmbgzcoNgtpG6tyKtpoYujUfCGtLDE8sCOf+mh5aikn1lzizMJeCPq+JsuKSXtaoBj6zPdfG"
-    "XLiUg9iAvjb4k8mgsPl07ui5CqZKT/469cDrx1+06kStDL/85cHxcFWZx8oUTdcwS2mbzqXwUkWHd2f9yN21ImttFdy5"
-    "e1lmuu8Yc0UFyW8EMqwIgc/x/jne/5fF+xVRvXL+4LLtxrj1aJV7avqYnceGfOt3cTwMIzROLZDs/Grx/7lc8OctF2xG"
-    "rppy2jR9sDvXlAjlNO6eCGwG9c3Rt//8v/8PQOAwu65x2xD3SGsZ3ieGG+W8X1bX6bgzwK4MjlzeVVmvzVX7kbqytrp1"
-    "te3v+lzlcbN62rpex7/Vd2CeTDuuvGsNLLgE8aqKsPvjpu2l1BuXGj4MhHG54W8MUz3XMf571zE+49xnnPsL4dzuKFWL"
-    "RtsvdnZffvX1N394JSdhREXUNytAos3mtZ8QzmGLbWG9rWC/uQovPtexP7aOnXPv5SKmmoXl0oKUH5szPKoBru+0JtKq"
-    "qoDXgEQiwZl4KezCRoDlcMleVpQFuLYyToOMC4VqxDM0YO3AKS6Z+tYRl4R1rbPqJL5ck8STWtko1uxgsW+kwpjWKEgg"
-    "gCYaijcB94RW7NhPx0s0rVi51cn6+tXaooMl1iXiMrNEoU29YkIVs4URE4Xt0PktkdVYbdaJ+WZ7XWJSMQeec9JLeUAM"
-    "jB9HOEEugLQEj+UoVJ4VxqaBpZjMz5eIqa9b67S82HmIxsAyQE7aiLKSmMs5ENpSWbBLSdZJWFqON+n4al2hGIAfODat"
-    "STBDS6WwLuHM/fMuKqWNbcFKTMV3WHKy6NZUbSugQdjuuto6rHoRm29MkQzeiC3x6fD7w+OT/h6Qe8bHrgDJXKjdNb9a"
-    "2w0NSl7urquqshOxCeOfvP14dBsB7YQFRT0e0mu9GnELPnzQSTE4Or2fgYVLvSEA/cEoxRGHonwXY5TWhsPrT/06hfiL"
-    "VrwcJjJsbl0YqS/tzOedlU07oscr+j5XTMbGJeypVoimB9X0tt+C8JEV6sLEkxhXYMjMR/smifhAb5KIXf/V793ZSTQs"
-    "PYZgE7HjcJQKt4+AT9sXU0YpCW7/fwYD8b1KFZ/eBcLgXSSuI7HuQvv5Yg9EQr5MQXjygfSDUTpKf8cD4tcnf2MFu/+d"
-    "eIMVP+DX8edAfAQW7QlMb94fHb0+/haLeawgA6o/DgYZvU8RgLB57YZeGBBNaGxhQkPEdPIXg2Z3QJJbWtlDuPBNlHkY"
-    "Alzk4qayuTtgqwTOopqW9mClGgp2Vyzqpc65d+ulffG+/M4WT/1WJS141FNiC49wWcLCBVcGbEJTHwX0PdaF1CvGyjdj"
-    "Ss7dGWRVITmGfT1sC9YdxlatqhkB3GyAoLEsjDJMzTdr9B7In58bBLaEB/RLxsSF4URl42wvN2DApZq6QT5XF2mvhCKs"
-    "BAtJJRcIcZEOVwVS4cyc0ctyP3639bj6xfcfTg7fHwf1isXbavGrysWyxO9KFjG6WlfKCFgkUY0iRld+bKv366BhD1fH"
-    "pKMZOFN70Fmp/hAWJLHSVZkjHhzXqnAMfJQ/nvQXCNr95U6IFZL8sQVq8Mgsx8KdVp30ErBCg3RHt7WQXGBn70uuzKyc"
-    "9spT3ZA/OgAuIGK6z2dbq1axzx5jkc1L3cuqtJLgILhiJrtZJRkMrdTKTbCgTvrcaFvE2D4WrlrvHK8+IY74OipfnnCv"
-    "FgyXz41rl7ehX4nrrqNaRsIPn05IE+7AOPQ11oFUc+t+xXBBjArsLN5HI0CxLZWTBX2rtzVr/9y6K2gU/gXOt78tz+rD"
-    "C1/oq/hi3R46Uvgxg6U+GuwXaAARq/yP7bfh/pfSOdOlHbgQ0FIogG9PuKrh7l9i90vT4It4zNqEe/76FXa9vC5hNh68"
-    "wuDOv0FJBW51QV0+fJ3AXcIqAPss39FrymAttO86+go7qkN9IvDxmN32v1sxz1Abu38Q8rYdvtwlzkvETMzfAz9jN6PU"
-    "naLIhcigQqsEW0xZFs8bxJfVrHaYZvNW2II/q0o7d56jc4cMj7yy1J/9+7AxCd35krfPwBcoCUZszgQeBOpZJAT3bDlq"
-    "WsMJriTp3dvvTsTHw+9/OAEn/gRFqACM3/JO17A9VK36KahRwplFFCdQ8HTVOB2E3JWTDciGGNXYNztZdMNV6AqxcRvh"
-    "EVKA8Xs3/wJ/mSb5"
+    "eJztXAtv28i1/itz1QtYQilasbO7N7JrIMhmt25jJ0h8sSgswRyRI5trimQ5I3vVxEB/TX9Yf0nPY4YPibLlx+52WweI"
+    "LPExc15zznfmHPJzJ8xmeaJMnKWdYefzqHNeZPNcjzrD09NRZ9Tx8A9eIwsFv0adN/xdmOtMGPWT0UNhLpRI4lRpkaXJ"
+    "Aj6UyKZ4dCYupPbETBaXKhJ9IdNI/N4fdcYeDJrIiUpoyCN5qYQUV6rQQAZcSaf2RGy06Gd0V79vzwqcG09k16kn0szQ"
+    "7CbLki2NI8M/jwiewW2OjYr+07E3wA88msJccGgqE62IosaBcYNIvg/v6mdEc7+fzU0+N5aZeZ6rgk4k2TV+QypOUC44"
+    "wJYWodSKrsUhHDN8mZ22eX11RQuxzGSRZQYZJDXhx/im43WSZKZZkygUkgB8T+UMbh+OOhcqyenySOmwiHNDk8CJb7Nw"
+    "PlOpkXiEBMriDWUCNCXKF29leCECGvV07OOIgYg1yV/nMlR9rUDK0oACrfxFLs0F2wJcmBfZeSFnvjhMrzLSOI4lpBZB"
+    "vjAXMGsUT6cLP1+IfRz9ALT+o4bDW/tXMpmrg61AXMcwYGB/BzDEnz69PxbZ5EcVGrAzE17E6TlMJ421CRHEKajpUwjW"
+    "KAO0KbAnDSrSZKd0u0qvVJLlYLWp0CYCxXoi+DwajTrZJX6ChRdz5Qn8Hkkj+Zjv+zeBJ64vMq1EgMcDpgDWQcDGYWcV"
+    "XSkKpeeJYcpAFihZmTrC4QCrYwKyQ3nQ5HxLbTIUNVg/ChbusFPCWlDJtOeL12Iq42ROFzCDTR7IdJgJVRRZwUfpkss4"
+    "jfAvn50preW5qg6ATImMmxurAAn0p/2/qSIT6ieQaJhFak8EeI0GA5prHhs/ZYj2dFaov87jQtEsAZoHCIl1mYIPOR2D"
+    "INGOnN2wNzGZKOapwCv8VRvRVrhOclooWDQLN4ZHXoI41SSyklKNskoysBMWFAoznBvRnSkjfVB1GqIR761OyVoVH99+"
+    "F4Bpn8OUExleEuXTeZKQP+y1kNrvT9AwAmRHg5GkC1pW4DrJ/t4Rt6ytuKYIy0l1gEyZNBFYW43BCaIdlyaMkhMKVioy"
+    "GakwAb8XIeEoc+QUrI7Z5uUtndUMNzN5PmTH46PHr4/eAkFkluyYK1n74j1fCryiOEDaXTr5ojcU6O8ohNhTeyRJq5Qk"
+    "1kbXQgutHL7O98mD1RY2kIEOb5Gzk+NlRReB0wHPbGKFnvDzzY1HxD/gxhuv7kbrEXHZkz5FhHwYexB91NQsXa1NAT6x"
+    "lVJUwDQutCE698R1VkSaIiwRC3aGYSY+v7jnmFqFGTCyblAa1TkECmBMdjUZhjcZRTGOKpMPdSbJjT1UjaVTpe+xUTO9"
+    "hjOcoTwoi0IuWgl3w43xlExhRVH8LCeT0XtQ+B/RgXaGtKRIYvAN/OKVsifYNePiV7M8MxCFa3csWV4Fm5Yl/4Qw6qHm"
+    "Z6nc0FR+oDDtQI/Am63NOWyFI6l0PmNht4KsTW2yCcTooqlkUyjHw6lL4NXgAtShzu3kt41e3g3XzeI0nhHtLxrTvWix"
+    "IxbcL2P2q7b+72DXTuUtAv4I07VEWnShZTTj+HAtKZR7sAwwPguJAc7EM8UuuFAQPVQaUiCM09EorQLOlmYvXHAgS0UT"
+    "Dfhw7yMWBtx9PxdakSoJnFguaY2IbkBCYJENCY/0fLtyplOtlhVdt97KKgcNqxzg3Uk8ize7ecmkB/iv1Y6mP69ZrxPr"
+    "3bIgflV6bi7uudZLAwST4QE8tJfwApKf0IADsKrAS26hLi1PAx58P7WJWhud9cMpTA7HxmtoY5YtuCDkTAthT+B9Qk4N"
+    "rRT0V9r4a1b+lDh3wqtJqeSppP5ndA9IQq7SH7IiierX39xQmjsL8zNKRW/JdesgzcQmUU8Jz55R3zPq+zVQX2XIT4v3"
+    "ntHkM5r8j0ST1YK5N45sXxnPcPQZjj7D0Wc4WoejvBnNWDRMYp2rkIQw8HeZPueYaE+YDlWhYdR54Q/8AR2dzItzpdx+"
+    "uT7jrWS66OAPu/6r9toNDjoUFu9qu6lKW8GTBf3l7fVruaAtVBFluGx5I1ZcX6gUTy/s9mqPHUs9ahqzoIlKeedxThpy"
+    "h1Dw50k2kcmZLM5XkDgXclhlLR6npnKnhGUWrcOhmsEthZs9V6CgCpHoZgXA6yl80l55j8VALhPrLM3y0aVaAMwBgWEV"
+    "C9yt9W/W5Gu81IKLvsgKDvq2LtjGXoU5KimwvW7Guy07ABszCcGEamLAEgWdrvV6Qy4+rBIbqcn8vEnaBICZkummogce"
+    "r4UBZ6Iw6GlczegNCnCetr6yOisGucwF4MpZzCbWkW0wbSgh3CSNspBzGLEtonDGobG+FtgZAyapRRAz+VNdc63+dROy"
+    "5qZepjBZjZ7K53pL2EDLK7AtNMSgXkTqDoYAlwXFuT0BnjGFdXuu6vhZWAXzRS186TxOkn4UF022sPS6KU/XVFdcRTP1"
+    "UA88EhMtBNgo+QgTy2GtMNPWeYKH4nI0LWFc8NYGtnQPrE8bxGBAIuCh1IawJlHTWCXRYxwO+RFmzROOSVx2/T6W2IeC"
+    "aabMHgkHp2EEZSBYzc0MlsFZB8ukqZ/yRMaP8oY897UtB4uMzmDCQF4vhLnEtMhmG0mKSpMPtx2s0K6paH6OI69WjkWv"
+    "e8N0fXf47i1p1rnl9hqm6Lp1YMvcJO6WNfBjNtGPWtWkbSuLoUCHRzwhdOiTiok7KkdLVDoAYed5xcvexnRK3bf9Nip6"
+    "1IJp0ntdxMZKzMVJjOkxdRYgD4vNKUwge+3XwNETkonSq43sTAML/dnGBC6UXo68i0fRSDotQwzlbVJDmOMtMuQgI7Rw"
+    "iZ0l3VSpCFY2L700m2QR2oZL+6wllIwR/xCjYKwZQdKzySKXWiNIauENHctT+VFHgqSS/9GbDyRcvY11dTTueAqa2Fjq"
+    "szB/HIZQxZVaIaykSmSAhskZbG4IxGufhPs4fGONFFh0Tt0GIgw/PP684LaoTWmrb9w8XpflLpvrYtmUDLDZJHkCIsCA"
+    "XiM2EZ9wQNH99OfDd+/8WdTbgCTEuGXEq8c/sc9h6wDRe7UAtVxou7xwR3E5onWniTz3MFZ4VjeeyBeQiBOEh4hivTKT"
+    "dk3tVkZMlAR8NU8jVbimMmpbw2ELyPd0ucMCI12pFKFnPR1jZMa5EODIszI3eokbDShf3phxYnud1vAhegeSXhfs3XPu"
+    "0GMsQbS4DAzZiossJeDDeyvu5h51LPHGUipo2hrcxACPbTqIhEugJCpK7WQVBBbHnhgQHsXGwp5tgRpyWxRjEcCw3IOD"
+    "gpzJnGSERM7iKEoUN7WFWRFB4qTwLFwKKZTu7S3tVdlhKDwxoAQkjztKHn1tAmKcwLkFdyrore224lRVgzsz8d8q+R9l"
+    "EaQOYB+mgGFMdqlSIp/sodQHRkZIHva/xLMzbQC/fTnwxOnh8aeTsSf29z/95dMBHPB9v0cb3KmaQxYEzKiI9u/iQkxA"
+    "/pcKmJso6q9KsuwSQmh8qRq5gM4Y0FMmYNDAcWrsqnTNfCn2rlFHJJDKTM2B+Lk2Ns0+wXsnylwrMJX98hzVwKySD2iw"
+    "/e01JxGWoonYtkukgJeUBPrmRagazYl2iKGYa0VNk3w3q4ypnWaIFQhjUkTPWMaxU4oKC0WLBtaD4F/LSNWynedKFnQz"
+    "gi63j7jP9wyxv+yAx7RYtcKt4hSh5Niq8i7sSZZX6/5cRZweh2y05Zjus5sFYObYutZEcEOUCm2cTOM01hdg+UjH2RJg"
+    "hEFwRyFJwCS7jFXFMVwr6RqWOlhLihauwYoM9bBSq6CE9ai8+kYZMTdRsHJZLcCR/VWd5stj2hyo0FZWFiJtwFuBekAT"
+    "bwntfMUuCbWB7YEqsnuI9b7qX7gdTk2n4OHZnEop05lQFpBEwKqzm1STDB094+u2zaiy7HhH8lVtFN63fFqfzdY2HzXd"
+    "HZVVDLG8/XWmazvW/1v+GHUujMn1cHsbw43NZf2sON+OCjCW7Z3BzqD/Yme7lsmDTlY3gW/Z+s4u+S8QqsuajGebRx9W"
+    "d/WqPtOl0h3vU9r9Xgw2o/Yt+pb9ZKSzJGvc3My+B3tlocD2O69ni3utNy4hUCv2+tFcb/b6Ky54c3rdaXCoxQIjz9I1"
+    "JS4kpYFI42SZq1ukylTX6Rs3awrLyvXa7eEWwbhm6PWsoctad3qV5HK88c16M7HKG9+MS1VqvmC5r72MTmfsMG1tjrdJ"
+    "qx/FPHep/yzWGog7i1SuwF+loU1jVTEDb1ZuENQ2UudWtNXC0EvrgbC2xPDEgnDur+mhpZhUf4kzC3Mp6HNOlBWX9FBH"
+    "NfGZHbk258KVHMQWjLXFn0wGhc2nc0fPXTBVefLX6QfePP6iVSdqbfjlLw+Oh+vaPNaWaNqmWSnbtKbCKx0d3p39I3f3"
+    "imy0VXDn7mVZ6b5jzjUdJL8RyLAmBD7H++d4/18W79dE9cr5g8u2G+PWo1Xuqeljdh4b8q3fxfkwjNA8tUCy86vF/+d2"
+    "wZ+3XbAZuWrKWabpg925pkIol3H3RGArqG+Ovv3n3/8RgMBhdV3jtiHukdYqvE8MN8p1v6qu03FrgF0bHLm9q7JeW6v2"
+    "I3VlbXX7auDv+tzlcbN+2bpRx7/VZ2CeTDuuvWsDLLgC8aqOsPvjpsFK6Y1bDR8Gwrjd8DeGqZ77GP+9+xifce4zzv2F"
+    "cG57lKpFo8GLnd2XX339zf+9kpMwoibqmzUg0Vbzlu8QzmGLgbDeVrDfXIcXn/vYH9vHzrX3MompVmGZWpDyY3OGr2qA"
+    "4ztLC2ldV8BrQCKR4Eq8FDaxEWA53LKXFWUDru2M0yDjQqEa8b0akDtwiUumvnXEJWFteVadxJcbknhSaxvFnh1s9o1U"
+    "GFOOggQCaKKpeBNwT2jFjv10vELTmsytTtbXrzYWHaRYl4jLzAqFtvSKBVWsFkZMFF6Hzm+FrEa2WSfmm8GmxKRiDjzn"
+    "pJfy9TEwfxzhArkA0hJ8LUeh8qwwtgwsxWR+vkJMPW+t0/Ji5yEaA8sAOWkjyk5ibudAaEttwa4kWSdhJR1v0vHVpkIx"
+    "AD9wbspJsEJLrbCu4Mzj8y4qlY1tw0pMzXfYcrJo11RtK6BB2O6m2jqsRhHdN6ZI+m/Etvh0+P3h8UlvD8g949euAMnc"
+    "qN22vpa2GxqUvNzdVFXlIKIL85+8/Xh0GwHLBQuKejylt/RoxC348EFvisHZ6fkMbFzqDAHo90cpzjgU5bMYo7Q2HR5/"
+    "6scpxP9rxekwkWFr68JIfWlXPu+sdO2MHmf0Pe6YjI0r2FOvEC0P6uldfgrCR1ZoCBNPYszAkJmP9kkS8YFfSrTrv/q9"
+    "e7MSv6AIb0OwidhxOEqF20fAu+2DKaOUBLf/P/2++F6lit/yBcLgXSTuI7HuQvv5Yg9EQr5MQXjygfSDUTpKf8cT4tcn"
+    "f2IFh/+deIMdP+DX8WdffGTptbxgLLDt0TDnNEuotUOBqVPbmSfOY9urOIWlDtkItkODMvBq12hmfTQ67NJpYTcVcvuD"
+    "bV7jBNv6cqKCpg886qlBK/UdlStvjHrz/ujo9fG32HxkFR9Qv3TQz+j5jwDo4VwTZwEEFhrbSNEwCXqPGYN890Inlwra"
+    "V4rhkzPzMAR4y81Y5eXudWEl0BeVG7EvgqqhdnfEonQanEe3UcUX78vvvEJp3KoFB19NldhGKUyj2BjA9QKbcCmJ6ntU"
+    "TL3DrXySp+TcvVGtanxHmKKH60XsXjJX7QcwdrnZApFjQxvVxprPBOk90ATf1w9s8xEonIyKW9qJ3jXvLHNTB9xuqhss"
+    "cYeU9ko4xYqxsFpykxM3GnFnIzX/zBmBrY7T8jaypm25bsz3H04O3x8H9f7L254sqPowy4bFK1nEGDhcYyYtn0ZLpmum"
+    "ts8i1CHQHub6pMEZhAb7KrfSOEJIr2Klq6ZNXE1L/ZqBjzrB9xsGgvayeRBihbRxbGEn3DLLsQ1pqet7BSaiubrX1C3h"
+    "0sD6opfcZ1qFoLVvsEP+6GV3ARHT/ga6jTove+z/Ftm8tAJZNYoSuIXAwmQ3ez6DoZVauaUX1EmfG21bMte/+K7K447X"
+    "vwOPODwqHwpxj0y0LMLqzXjLDXzoieK6s6kSZfjh0zvghHslHnon63KqNXi/dr8gRqW2Pp6AhoGiXGmYC3pWlxt2N7rM"
+    "Mmi0NgYuer0t31CIB77QV/HFOkp0vfBjpiQtnS9wAcTk8j9eP4DzX0p3Tod24EBAyV4A354wb+PhX+LwK0vji3hM9sUj"
+    "f/0Kh17NvJiNB+dQPPg3KKnA5U805MMzIR4S8hwcs3wKsSmDjfIZN9BXOFA9mSECH5+V2PF3K+Y5mcDhH5Rb2AFf7hLn"
+    "ZU5AzN8jQ8BhRql7TyS3WoMKrRJsu2j5eIBBBF2taoeCurcCHfxZ9RK6N1Y6F8mAyisfZmCfP2wsQvcGzdtX4AuUBGNS"
+    "ZwIPSltYJARobcNt2oonXPvVu7ffnYiPh9//8QRc/BM03EIS8JZ39Vp8dkvPV9BKHVdWUdhA1dN1I91K3F3V6YBsjbGR"
+    "fcaVRdwy1jJaQ/y9HkUS8gDqOjf/ApvAn3A="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -739,8 +740,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -748,6 +751,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4054,7 +4115,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4551,9 +4614,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4576,7 +4637,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4588,7 +4649,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -4847,7 +4912,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6004,11 +6069,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6017,7 +6082,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6038,19 +6102,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6063,6 +6123,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7618,15 +7692,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -7823,7 +7895,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

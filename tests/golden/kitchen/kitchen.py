@@ -459,107 +459,108 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPWtz28Z2f2WrezOWGpCm/EhqyvUd11ES9/o1lu+kHYkVQGApwgIBBgAlM7Zm+kf6tTOd6Zd+7df+k06nv6PnsQss"
-    "XiRE0U7UIIljElycPXv27Hnunv2440azeSBTPwp3hjsfT3bO4mgxT052hsfHJzsnOxb+lS7nEh5ZJzuH7jQS8kLGS5Es"
-    "5vMoTqUn8GcxdtxzS7hRCD/Cw/7JzsiCV73YuaQ3v4MPwhHJ1IHGZ/6FDIWTiL8/ev1KN504fkBNv4cPwg9FOpXi0lmK"
-    "ZbSAtudiEsW6bZJGsaTGR2nknotoLmMHB5Fgi1GhDY4gmcpgQu1fh1LQNxFNqAdqpuFe+nMG+xN8yH8+wP4TMfHjJBW7"
-    "vd5SJiI59+cJNfl5IRPse09DmfvuOUF5Ax9EEs1kOvXDMzGJoxnRALov4Sk0hoitGy3ClAA8w08C5ieVcYI0kY47FaEz"
-    "yzAOnTnTIZBybiE+QNgwuZSxCCPqlnsaWQh3NnNCT8+untbjkTWAfuFJr0dURNAAOQqZFk/FJIic1BL7g8FXSDY/5d7p"
-    "jUngnFGzXi+M1LeRFS6CgF4dR1EgnVBc+ulUcOu7WUsDzNxJp9zvxA+43/xHz1mWcMp/mwF5kVoNPzvNP/neyhdnPAuN"
-    "3XoyY9yEZysJokt+IW/nRkEUq4ax9KjdWSxlSJ/GwUKW3whgfQXqjX1qda/cZOYsx7IJNV/Nhp/KWanNWzmXTipm+C63"
-    "Vj9NnCCRzE/mg5G5hk02oWVcAv4OVws+t3BlO7S2RTR+L12TXRLXCcpv/hhditkCGDuNBP2uOAzeGZmigTEYMRIzP0mA"
-    "u5mMi2RJH9zYSab0aR77PHvmSHipqUUOgPb1eEC0uNLgYv6asbGJi7FchV6oOWLZqNJ4IasLXPByLZBSgtDENVmezVKP"
-    "SqgYryYKYSXoqO3M8RVnOdgcYf409YG0eSPu1f9FzYK3BHHiu9lEjP0zk3tXrQGgcFRds/xrDlZPALaLoyhF6UOqhVpf"
-    "7Vg7QTBLWPukIC1IPH1EyYZ8OjzZAcKxjPNk4sb+HGUt/fBd5C5w8ZPkF/iuhUJPAAsFzjiQfXGI4tImqMejPkK0hc9S"
-    "O5k7rgTqzx2QeaDFlHAUKIhYN0DDeRydxc6sL56HF9G5BK5GWMjf9rmfuihsHyPUJyDa3ieAxJ3HFw6s6Sd3bJZ4tvpu"
-    "FxeEmDnwNuqEdAoLEoHeAZh+OF+kRwB25tgHsAiUJE8E0J5fl6BfA9B28ASm1IsWIJbtjycnJzvROf5/KJDxLIGfPSd1"
-    "+Fm/37+yLXE5jRIpbHxuMwagx2yAkfcqdh0Ry2QRpIwZ0AApCgJcIQ4PeBrGQDOkA3XOrxidIYmBaZGg8Ibq0k8TWAN7"
-    "fQEaBVb0ghrwAItjIJbhQcg4BvlJT6nJuR96+Df/OpNJ4pzJ/MEUVz38fXWlJsAB/MPeLzIGu+UDUNQFuX0gbGyTAOMs"
-    "EoaN/3dc5KPTWP688FFUwyMb2QKIxHMZyg/p8cgmLZvxS+CH0AAkV7wIBbbo57yRKKJqiiXKdlLvWkgRQSNMiFQZhgnS"
-    "KIiAP5QuByK6C7A9wJRw+jDFoYtMe5B3xbMo3h5+bwMLn0FXKAEI0wkIMZECZnsGar3eGBnARrQTYIZwScsmGTKfvaBR"
-    "8az4BsEV5vkDYlmiuK140g8t4teMVZFCZLj0aRUbTA6U/8h2CK1nZjElvtGkS300UIYfr67gkcmn7V+8skxRkluyZVly"
-    "Hct2s0FAG5iDUuskjbUSK2P0lOj78yJKmRdpCjVTw4MTwiwJSOMhgcLFbCzjUgewHuQZPq3rIRTZzwhAGX+F9zXQWgTr"
-    "7EJqOHFQHOwM9/sPETBbhQW4yi5sALzOaix0QtICu2EbErsBBT5Dy2+oH1pNNNdATnb6TASyNUswQHzJVjDuDe590xvs"
-    "w38MTBunCA+W2OuJ0m0l2L3UnzV0QPxrzEYAhtDVqNAtPsTOnNUdbaUPZTOv6Gax8L2bD0UZ3+V+KmxJMGGKwT9i3vmn"
-    "4697oz/tHg96j0Zf4yrp/4k+//Un+sLP93aP5eGIWqoHf/pjA86j0gwP+vsDPbfoASCGErBhq6bGFVjHMvzKFbln5Cog"
-    "xOqKAHt25pDqCMgNtsxuVzkWqZ8GjMAzht8CJ4KHKClfxBzkvnWvCPYFt7EahU4mDIhq7Lo0TqwhkNozJXk6CBI/aWFb"
-    "A9F46sSxs6yVPoaTVOjteERqKDMPiPIs0g3hixg6nucjOCd4Y2qATE5VNdmqN2pQ/AlNM5uUma1NqP51Vc56lbFOJ6wT"
-    "7RvI5OtL4LKYvY5ozWVmSzlZEIAthV5Rmn1OWVUQSrU//4oiZhviZAsCRMuLZEOB0UYG5MsmWyCWwfSeEjyaaxUb5sxl"
-    "sEw2pfnk5XTMqZEPqkhMkGVgyRapqQ1U4swQvDsOnDIRYul4r8Ng+SNFT4bkTBKvwCdwjy6k+kFLJsB4NgcLNUyNN0pG"
-    "dxYDrvjvq2LCmxrZKjS1gVRdHcCq6UqNsHmxxSEI5gqjXRMtWJgR0Ba9K/Tm5oETynp8Pqxi5GXjj1WO/kDgl2VuehP5"
-    "4QpmqiyVosAxV+uXFz61sqA6cp7SItwj5qimYauIZluvqSHYWbSU+oMa3Iyg69YsDLXANxIOBsO2lQ6MYFE8ZHmfMqVW"
-    "54E2lQ9TNMyLVnvbUHI7vx0nGOaWh1UzjVPtGVx/EtuMT4XiGsRSFR3dfvTF9EEhCl9j3G6YetuUIVSwf0V0ohhouNrm"
-    "+mu0m7e8ItXEtVqQdRmO6jStTE1uOhf4+grLzNSuLTy5VwgN12I+ipkfPleA9xvEf/KlVud6k2CVdG5hmP5aSzvLf5cn"
-    "ZHU+fHOLj1LnbeOqbObRK6S+OTFW0gjVNFob0IVUm1WMqTBI6pFyb23RzXJyZXjS8xFdtrIy/7JNDIbzditieKv883ZR"
-    "mTrrhUj+m7FetsLvjGlDGMnxanIwGCd3si0alGO7dCi5A14HZW4EPHIERiGG9GosJzKWoSsxCQQ8dBLiUwZwB1M38TlA"
-    "okxbKIr5oT68e4OFBW9fb1nlqDqUrtIbUUgO79pEBCbZkDJVeyrmHk0miVzFwCC2/RktzkGB1wYUVfBnfruX94trYYD/"
-    "1MrNjRn1ZmRdTwuOooRnOqjWKs/zzmRAYBkGYCG/uFMndtyU44ekVtYEDLOfN47eVnHjIesNWdgFLYQDge8JZ5LSSpEi"
-    "cBJ0lZpmzCCeQaVsTBn2n1EdIgpzGf4UxYFXtLBoo8PMnZ/SZoQVux3yFGXugV4zOdnlNrvcZpfb7HKbXW6zy212uc0u"
-    "t9nlNrvcZpfb/Ly5zRyvdVnNLgvaZUG7LGiXBW3IguYUX5v/7BKmv5OEqXRjmfYSZ6EOKeU88lRMfQ80qz5SMKT9/JYY"
-    "L7KzG4GfNEaGrvn6Jlv3v8i8XTdZeNNp3WDRN2XLTrNEeD6rN0iBd9n032I2/ZSyX6d5HtrU16vz6F3evcu7t5QkWd7d"
-    "MFbXZdy7FH2Xov+9pOjN2ME1k/P1i6XL8Xc5/i7HXyNofsc5fj7zzQl+F5ynuXSJCIP+fcZPCyZ1EpseXsDkaGrd6+/3"
-    "B73Y7e8r/zo+k1KfSk9O58t0qlo++dv7/Ue13PBnhj1UWX+cJBQ9oURfTlCNH0t40g0cIK86gW6RfJlG4AIEktioD3II"
-    "/vtRBnOWa7MFuA3JIr4AUnGJgWgxDtBxACIlfCj8DkYGsmd3+JS4/gNcNi+0138s6IcUOfxDaX8J+Hz8KN774XtHADeI"
-    "j1+JcRC54L18daXS8gFYcrETCFh5LsyRGgGe93969Oz586Fwncl//Zsl/vdf/uN//vPfWUhqdUDcny6JWhnvzMFZ8oxH"
-    "yERnQTR2glMnPqts1eCaD41ZR4N9m6KaSnjSVoAVNR4O9NYIKiYhdqNY9DCqw8ft97ggAYn/SsxWnMslTPF4KbDQBagO"
-    "JavV8jXGYijKZEqRdXwcNQ4vN8VyKvDaazd2VbGAbRpLUPkMGBIx2q6S4EOuW1BF1pPjxVkRNdPLbNE9jPFSpCAYJW01"
-    "oT0eIaavgKF4QVR7RYUdaWOiJsrZolvXAdUZFCpIaOHnqzoMqiIMluKwVY82o1RDiJnzwZy5Wl3RBq1FKnKTA323HJ9c"
-    "f1glOydxLoC3kBFts/7E7mAIq1CQzj4QIOVhbYozyT2oWidqgrlRzbiSuR8EPc8vhbIzs7fFmC6pBEnVMjPNFhgjDaIG"
-    "AaXxb8BiFAflqWZFIDxVsYaWMC54xQN3kj3gPhDOYE8CimDbhbktbyA18WXQkIxtSROUIzw0S+hB4rLr9bAKz1AwzhEo"
-    "Sc6zOHGKxipxgxelqD54DsqoyQ/zQLtkGyLHfV+qyjEiol+AV1jqudAX+6NtKEXVTTbnHSzm0lAU5aPvWUYFF5S6V4zX"
-    "989fHNLMarFcXwZF7Op1oCriELlr1sD7aJzcaFWrLWZEi6FAgUdjQjOoR1NMo6PKNQ5OOhj1WvKKB3ut8XSSniojKL0b"
-    "LZgivpcx6HemmNaTWLnGp9A0jmHZHsMgiC57hqG3RTSRegZkzRoYAItaI7hUez4Nzbu8EY40p5mKIR/UCP3iCCKyFs4x"
-    "yrMbSunByualF0bjyEPe0C6s4oRsYDR+0FEAa0bm9el4OXeSBI2kmrGhYNmWHNUooJkTipfP3hBxk7uYpUDm9icSI9st"
-    "qT5z5zezIWR8ISuIZViJCKxvEgbtGYHG2iPi3sy+UUwKQ9RCXSkiVD8Mf8E1M1vjlnkpW5lLBS0vfNUWDeBZdDVvjAQw"
-    "0FO0TcQRAhS7R39+/uJFf+bttUAJbdxM45n6TzxmtfUErfd8ASbOMlHLC2t+lTXaLu6ksVBXWGpuLDFfzuOITHjQKEoq"
-    "M2qXVJktFWPpgH21CD0Z6/pzlOlBsDH4rkkWLQJIFzJE09P0KdkyY18I7MjTzDd6gEETpC8HmYw91bl9iNKBqLcL/G5p"
-    "cWixLUG4kLRGhGBYfhyFZPhwnEi/vEdFzjhIFgrq1jA3UcFj5Ti0hDNDSeSYqs5yE1i8ssSA7FGsVrinqqYNuZIa2yJg"
-    "w6Ks4HprM2ee6IT5zPc8cE2p/p0bxR44ThJ/habgQiV7B6W4mwJD6okNSrDkMTrGXmjRIMYOtFjQP9l7jYXa2FVNQJyl"
-    "/i85/V9GHrgOwB9pDGDS6FyGhD7xQzYfqBnBeXj8yZ+dJinYb5+eWOL4+aujdyNLPH589I9HT+BBv98HZkJpLxfgBcFg"
-    "pEexSD8WY6D/uYTBjSWWvwPyReegQv1zWfAFkogNevIEUmRw7BoLL+q6fyGGH6hoIqDKg1oA8oskVW72O3x3LNNLiZUU"
-    "s9/okISa5CcE7PHdhh/RLEUWUZUZEYMsaREtYlcW6hgqEEOxSCTVV+S3VeCAsJ1EaCuQjUkaPWIa6+0pnItPeD0I/la2"
-    "VNWw53PpcIoOjS4dE33M7wxfPX15+KSvMhhkq+Z2qzhGU3KkpnKd7UmcZxSKrFqcFqts5GWf3lPBAmBzQHS3aMENkSow"
-    "sUuwFUI/mQLnIx6nJYMRgGBEIQiAJXfZVhWvoK1DbZjqwC0hcnieT6Jqgw6sR4xH5UE/GtxYTqKYpwVGpL7lP3Nzn4ID"
-    "ubUV4U+EmlJ4FVMPcCJZvn/vIYsknA3cbEK7Gjg3k9dFNlVNfhTnhidq5GQCcpyZJqMlb5pxYnAVYG2pUBQHz+inuohT"
-    "Fqla42Hlkc2bHLsxezaiHOu8kabOCydyiio931LaOqxiHMOpHWnd+Z2KO633r7Y3JAq7F2o7Xne+p2LxVTJ5qx3V0qme"
-    "UlzMKbkN2ebyNbCKp3tKZnK+mbcAN9tNXoZdcb9KL7d+Md80nL2bbUdf22m+zTjHWrr+zAnaEEQfhimTwpNtFmAdxOwA"
-    "TfOZmnJ37spjLWv60/tFW+wgrbhsq8+9rF6QVnEHfDViqbd1t4JdYQk6EFPz9vGo7EH765E9rstXGadkyNDnIPxpYuQA"
-    "/5h9OdmZpuk8Gd69i0aviqj1o/jsrheDyroLC2vQ279314gngs6qptVWJBOjc/4btEqSZbmtEy7w3J2xKSPVnbHpztjU"
-    "i5fujM2Wz9igS3xSvymiZqCRqgpDYmtUpO81xF+2NUMVcG9mVy4e33rTBtWWb4ami803t5j6lT1e5s/g9sVL9I9XCTwP"
-    "SOoH5VGtoCpjbeI3Ku7iqNmxWce2Kwijq743D+2SdjK03UKfwRtdNbOJmrwRrzmdksUG5UL9mQ99ym6dinGpcwk6q5t/"
-    "iRdznakwTzKoz6ceqP8QVpKrTGkZz8BFy3IbRg54oeiN+H1w0H9WgkW5bqYLOZXgmNIn3gdiOj2D/kM1ayoyR3EKouJl"
-    "FJ/TVRV5h6eqr0TPP1f0p64EdSPuCwVeMGhL7Q7bng3Thm26mhBNe+C7mhBdTYjCULqaEF1NiPZMeZtqQmypFrQZQg1B"
-    "+edbMzeJo2Y3mDVosvXRzNXHpKubiZyg1Fv7+OagpvuG87O3O1yx6qxA52l0nkbnaYw2cRF+Jeu/K0FRr5K7EhTVoFr9"
-    "idDbXoJiW3Xut5Y+pkoKDfZw1eTZpN7D6toOt8M6aVDJnf3R2R+d/XF77I9bUrdmTamXG1ZsMVXHGpd5HOFOUq+gPG6H"
-    "wL529ZdOnnfyvJPncmXmqiiJRswkKHlyA/F2aIKra0rgz3Y70bZDmKrUklW3Hq01UUUe+e0Q71sp9tTJ+07efxl533Aw"
-    "Ti1afdDvtmqFrHBSJiHVmMztC6akKx+6vMEOh1w0C93pr+NabL3I3ee4gK191KjO8jfxUdXZqm6R2nK7PltWrgh3SzTP"
-    "livFdWqoU0Od23HLwki3pTRmswoJnXktLkeBlHMq6ZKd6w0jOqb3mbZccF2bIuXbboMY9Ae3RGmUs1ud1O+kfif127oV"
-    "qgYpzgyKrSavAjfKTnUtpPzL7YpMUZCNRWJz0toUgBv5EZvfxru1vHM+qe0yzyvrAZeUSsY5daCNw4DJeh1jFBVeWWd4"
-    "ZU3hCoJUSnj90GvRUQWEa/rMag5Xj4xWTr22P7pZOWxJZYhNWI1nk2+Jdu62Hnbau9Pen0t7Z7rGmbNmtQoiMJk5aBLf"
-    "9KRTrtcE9yO4D6Hh/0rKvCty//+oyH3JlMpZoWJGqYpmVCCTy3seCFtV1nz28rv//ud/tcEHh6V9ieWk0Pk3Kn9u2dLK"
-    "hE6VaNVg7Wq9zSXM87Wiapj2PXmhVsbdi0H/fp+r/16tEA8K6qi5Mv9vu7D+1mZHlzBvYQVXqjPnVc+vb9cNKvU9uJz+"
-    "ZkYil9S/HeZeGyhdrf7fQK3+zsjujOwvZGTXaylDGw32791/8PCbb//mkTN2Pboo5KrBJFVVHstvCC2wxUAoaStYbjZZ"
-    "pzcTVA0L+Xd1VwvXZM08qHwVlrwjLAZ46vJh5v3SWmo8+hOKBSwDMH+w0B86YAusVBgmvoe0nQILBjLGQolYL0VVlnTE"
-    "eJEVfMtwUe5UCZF7bREBqwgQoGqxjlDOnAAu5rLyUZxdEqGqtycw37F8T4gf6PyOiJ2wgpjpJZqo3W+JGjIcQ1cHWNTV"
-    "ALr0Jha/rXRa5+WanT+4Rue61i4Ws0bqY7E3qjCMVAGrkbrivXoHIpGs2Y5HTYQou8gmWt88aj1f4NGeo2GaVjBUhMFK"
-    "o1hG02OksB1K/wpama9vIvLtwxIiTRHUeCmcM4cqfyLjUJ2GShem219YJvc2mQdgMhh9kors4gyuXowWO92CoStwFkZZ"
-    "DnEU8SgPt5HuuDMG+yZXCwuS0s0Pur4qwz+giqhUJVXVZ/ap1jxWWF5WMCtHVQqI3R+0ROx5DkXsPkvjoPdM3BVHz394"
-    "/urd3gGge0rFShFlvpekbqmWojUFTB60Xq8ZELEL/b87fPtyFQJ8uRFWyt4ZggfROwlRjQyFcZHRSWj0gb9s6Roi8ZdE"
-    "soNN/asqriLFQ3K8lHRkaBe7ABBYZsCiWbaMXWP6s7GzyjKCSXtcy99PdRkWqmJNnEy3TZTv5+njiLFsrpP6Yx99QBzz"
-    "W3VRk3hDFzWJ+/1HX6PPj6AVmvQiGrxovw5PQqFroeP75vVPJyER+vFf9XriBxnKmGZrvBQcPOOUjVI+SX++PBBeRDJF"
-    "gp7swwienIQn4R90v/hlWzdDhc33QpVuhaq9E2oH/y3eBkWPLH0N1Ge7BAoJ8gfxDItog0bArz3xFubG1jz07PXLl09f"
-    "fYcVshUP2HSph92L6JIiG/iEHV+U4GAOummwrHKHJWztcQgSyiLzSxH0lU3XOy1cF2xtrhieNecVK3KvQ+SLH9/Fn3IX"
-    "Qj9RLgMBZ+jKTumL19lnDpoQ3LxOtI8lmVU1b/TpWCSCwIRhQtM+kugHnFqzDHt23VQ2cnXhlHE7C9opybBKWrW07uRB"
-    "CTZaru4AqbHaOlUmL15YlRzADPB7PVtVxoalSkuA71shPLO+dACOu7T5DoSkMAQu240co+wnnghl06vyI1z9msvtU0Xq"
-    "BZtcVTj9Jh7SVwO8fvPu+etXtnkZwKprbvJLAbLq+RdO7KNY17cEgDUDC8i8H0Df7KEuxjHNjgPU/TRTWMpHCYCMCVzw"
-    "6XyZ5DcIwPjt0uUBdh/nAKTn3BYUrmcgl2zaAfVfKfsSXpnNU5j60hUkFdMM2VJdKGKXbEFgBdJED/jSAy63b1pRXBZc"
-    "iVaKUsD4bPxgEzJPue5/ftMTukC7ra4B2GMdg4asnn0nv7WADErQPYx28QICe6iolsURbRP1hRZQGavk9wTkTiPwSPPV"
-    "ADCyl9nNRPreHmORKRvHrlaPRwnjm0Ik98bhCzxDWa2cU5I6SpTka+x6teZtHyex9m4cZAQkXaVau72n5q5laX3tvtqF"
-    "uvq2lvOHZMsAuyf44BN9FJ+UAESRCl9m0qGl8gkagL7N/mD7Afz+KRPT9GgfHtjao7Thyw2cQ4Z4DyGSX0jgtufiMfj7"
-    "CF7BwQ5aOWr86gN8tbIuGcSm7hZD/uaRgZXhajEFNnaaGPi3DxE4OkyEbK3voybzHg0xu2avOLRWHowGxH0a7gsN5eZ+"
-    "iIJ/f5DxHbsPCH4jb0IBfEB8kbsSNPhr+AQIRtlS6vqEsKCAyRQX7w7/4Z149ZeXf3f4FkTjNe5NAKv4kENtwzLMmhqX"
-    "dqFrNP+FqvFFAhC6XlVgzHwXp0T8+PoneGVlYY6CrZG5GPDWhicEa8dbPvFi13RreDMChd8RSG1AY9XxkCoQSqYf/Xj4"
-    "4nt4deXGsBV4NmXkbeSM12wkqRsY9eH1RnMNDe6q2UimB+Cwc/V/6cePWQ=="
+    "eJztPdty20h2v9LR7pSlDEhTvszElOMtx6OZcda3srzlpCRGAImmCAsEOAAomWOrKj+S11SlKi95zWv+JJXKd+RcuoHG"
+    "lRBFz4wy2N3ZoYDG6dOnT59r9+lPO5NwvvBl4oXBznDn08nOWRQuF/HJzvD4+GTnZMfCfyWrhYRH1snO4WQWCnkho5WI"
+    "l4tFGCXSFfhajJ3JuSUmYQAv4WH/ZGdkwadu5FzSl9/BD+GIeOZA4zPvQgbCicXfH71+pZtOHc+npt/DD+EFIplJcems"
+    "xCpcQttzMQ0j3TZOwkhS46MknJyLcCEjBwcRY4tRrg2OIJ5Jf0rtXwdS0F8inFIP1EzDvfQWDPY9/MheH2D/sZh6UZyI"
+    "3V5vJWMRn3uLmJr8tJQx9r2noSy8yTlBeQM/RBzOZTLzgjMxjcI50QC6L+ApNIaI7SRcBgkBeIa/BMxPIqMYaSKdyUwE"
+    "zjzFOHAWTAdfyoWF+ABhg/hSRiIIqVvuaWQh3PncCVw9u3paj0fWAPqFJ70eURFBA+QwYFo8FVM/dBJL7A8GXyHZvIR7"
+    "py+mvnNGzXq9IFR/jaxg6fv06TgMfekE4tJLZoJb301bGmAWTjLjfqeez/1mL11nVcApezcH8iK1al479a88t/HDOc9C"
+    "bbeuTBk35tmK/fCSP8jaTUI/jFTDSLrU7iySMqBfY38pi1/4sL589cU+tbpXbDJ3VmNZh5qnZsNL5LzQ5q1cSCcRc/yW"
+    "W6tXU8ePJfOT+WBkrmGTTWgZF4C/w9WCzy1c2Q6tbRGOP8iJyS7xxPGLX/4YXor5Ehg7CQW9VxwG34xM0cAYjBiJuRfH"
+    "wN1MxmW8oh+TyIln9GsReTx75kh4qalFDoD29XhAtEykwcX8Z8rGJi7GchV6oWaIpaNKoqUsL3DByzVHSglCE9dkcTYL"
+    "PSqhYnwaK4SVoKO2c8dTnOVgc4T5fuYBabNG3Kv3s5oFdwXixJukEzH2zkzubVoDQOGwvGb5bQZWTwC2i8IwQelDqoVa"
+    "X+1YO74/j1n7JCAtSDx9QsmGfDo82QHCsYxzZTyJvAXKWnrxXThZ4uInyS/wWwuFngAW8p2xL/viEMWlTVCPR32EaAuP"
+    "pXa8cCYSqL9wQOaBFlPCUaAgYt0ADRdReBY58754HlyE5xK4GmEhf9uLVTKDXs+9ZAIyt79YiccI/wkIuQ8xvLjz+MKB"
+    "1f3kjs2yz1Z/2/mlIeYOAEDtkMxgaSL4OwDdCxbL5Aggzx37AJaDkumxgFngzyVoWh/0HjyByXXDJQho+9PJyclOeI7/"
+    "PxTIgpbA366TOPys3+9f2Za4nIWxFDY+txkD0Gg2wMh6FbuOiGS89BPGDKiBtAVRrhCHBzwhY6AeUoQ650+MzpDYwL5I"
+    "WvhCdeklMayGvb4A3QJre0kNeID5MRDz8CBkFIEkpafU5NwLXPw3v53LOHbOZPZghusf/n11pSbAAfyD3s8yAgvmI1B0"
+    "AhL8QNjYJgYWWsYMG//fmSBHnUbyp6WHQhse2cggQCSey0B+TI5HNunblHN8L4AGIMOiZSCwRb+KS2JFXk27WNlTCoqF"
+    "tBE01piIluIaI7X8EDhF6Xcg52QJ9giYF04fJjuYICMfVHXKMyveHn5vA4OfQacoHwj7KYg4kQC2e5Xo9npjZA8bBxUD"
+    "qwQrWl7xkLnwBY2Z58wzpkONJntADE3zYSuO9QKLuDllZKQfGTh9Wu3GEoB5+cT2Cq17ZkAl5tH0Szw0ZIafrq7gkcnF"
+    "7T+8skyRk1m8RZlzHQt4s0FAG5iNQus4ibSyK2L0lOj70zJMmFNpMjXLw4MTwiz2STMigYLlfCyjQgewWuQZPq3qIRDp"
+    "awSgjMTc9xpoJYJV9iM1nDooLHaG+/2HCJitxxxcZT/WAF5nXeY6IVmC3bCtid2Aop+jhTjUD606mmsgJzt9JgLZpAUY"
+    "INxkKxj3Bve+6Q324X8MTBuxCA+W2Oup0oEF2L3Em9d0QPxrzIYPBtPVKNctPsTOnOaOttKHsq0bulkuPffmQ1FGerGf"
+    "ElsSTJhi8KOYd/7p+Ove6E+7x4Peo9HXuEr6f6Lff/2Z/uDne7vH8nBELdWDP/2xBudRYYYH/f2Bnlv0FBBDCdiw9VPh"
+    "MqxjGf7kitw4cikQYnlFgN07d0id+OQuW2a3TQ5I4iU+I/CM4bfAieAhSspnMQe5b93Lg33BbaxaoZMKA6Iauzi1E2sI"
+    "pPZMSR4RgsRfWthWQDSeOlHkrCqlj+FM5Xo7HpEaSo0HojyLdEP4IoaO63oIzvHfmBoglVNlTdb0RQWK79Fws0mZ2drA"
+    "6l9X5axXGet0wjrRvoFMvr4ELorZ64jWTGa2lJM5AdhS6OWl2ZeUVTmhVPn6VxQx2xAnWxAgWl7EGwqMNjIgWzbpArEM"
+    "pneV4NFcq9gwYy6DZdIpzSYvo2NGjWxQeWKCLANLNk9NbaASZwbg+3GAlYkQScd9HfirHynKMiRXk3gFfoHzdCHVCy2Z"
+    "AOP5AizUIDG+KBjdaay45Oc3xY43NbJVCGsDqdoc6KroSo2wfrFFAQjmEqNdEy1YmCHQFr0r9OsWvhPIanw+NjHyqvZl"
+    "maM/EvhVkZvehF7QwEylpZIXOOZq/eWFT6UsKI+cpzQP94g5qm7YKvLZ1muqCYrmLaX+oAI3Izi7NQtDLfCNhIPBsG2l"
+    "AyOYFw9pfqhIqeZ80abyYYaGed5qbxtybue34wTD3PKwKqZxpj2D609im/GpQF2NWCqjo9uPfjF9kIvWVxi3G6boNmUI"
+    "lRRoiE7kAw1X21x/tXbzllekmrhWC7IqE1KepsYU5qZzgZ83WGamdm3hyb1CaLgWs1HMveC5ArxfI/7jX2p1rjcJmqRz"
+    "C8P011raaZ68OCHNefPNLT5KsbeNq7KZR5+Q+uYEWkEjlNNtbUDnUnJWPqbCIKlHytG1RTfN3RXhSddDdNnKSv3LNjEY"
+    "zu81xPCa/PN2UZkq64VI/puxXrbC74xpTRjJcSuyMRgnd9KtHJSBu3Qo4QNeB+VwBDxyBEYhhvRpJKcyksFEYmIIeOgk"
+    "wKcM4A6mbqJzgER5uEDkc0Z9+PYGCwu+vt6yylB1KIWlN6yQHN61iQhMsiHlrPZUzD2cTmPZxMAgtr05Lc5BjtcGFFXw"
+    "5l67j/fza2GA/6mUmxsz6s3Iup4WHEUJznRQrVWe553JgMAyDMBCfpnMnMiZJBw/JLWyJmCYvt44elvGjYesN25hF7QQ"
+    "DgR+J5xpQitFCt+J0VWqmzGDeAaV0jGl2H9BdYgoLGTwPox8N29h0YaI+WRxSpsWGnZFZCnKzAO9ZnKyy212uc0ut9nl"
+    "NrvcZpfb7HKbXW6zy212uc0ut/llc5sZXuuyml0WtMuCdlnQLgtakwXNKL42/9klTH8nCVM5iWTSi52lOsyU8chTMfNc"
+    "0Kz6mMGQ9vNbYrxMT3b4XlwbGbrm55ts3f9F5u26ycKbTusGi74uW3aaJsKzWb1BCrzLpv8Ws+mnlP06zfLQpr5uzqN3"
+    "efcu795SkqR5d8NYXZdx71L0XYr+95KiN2MH10zOVy+WLsff5fi7HH+FoPkd5/j5HDgn+CfgPC3khIgw6N9n/LRgUoex"
+    "6eEFTI6m1r3+fn/Qiyb9feVfR2dS6jPr8Skf5aaWT/72fv9RJTf8mWEPVdYfJwlFTyDRlxNUC8gSrpz4DpBXnUq3SL7M"
+    "QnABfEls1Ac5BP/7UfoLlmvzJbgN8TK6AFJxAYJwOfbRcQAixXwo/A5GBtJnd/iUuP4HuGyRa6//saAfUuTwH0r7S8Dn"
+    "0yfxwQs+OAK4QXz6Soz9cALey1dXKi3vgyUXOb6AlTeBOVIjwGoAT4+ePX8+FBNn+l//Zon//Zf/+J///HcWklodEPcn"
+    "K6JWyjsLcJZc4xEy0Zkfjh3/1InOSls1uCJEbdbRYN+6qKYSnrQVoKECxIHeGkGlJsRuGIkeRnX4uP0elysg8V+K2Ypz"
+    "uYIpHq8EFsQA1aFktVq+xlgMRRnPKLKOj8Pa4WWmWEYFXnvtxq5qF7BNYwkqrgFDIkbbVRJ8yBUMysi6crw8y6Nmepkt"
+    "uocxXooEBKOkrSa0xyPA9BUwFC+Icq+osENtTFREOVt0O3FAdfq5+hJa+HmqDoOqHIOFOmzVo80oVRBi7nw0Z65SV7RB"
+    "a5mIzORA3y3DJ9MfVsHOiZ0L4C1kRNusRLE7GMIqFKSzDwRIeVib4kxyD6oSippgblQxrnjh+X7P9Qqh7NTsbTGmSypQ"
+    "UrbMTLMFxkiDqEBAafwbsBjFQXmqWREIV1W2oSWMC17xwJ14D7gPhDPYk4Ai2HZBZssbSE096dckY1vSBOUID80SepC4"
+    "7Ho9rNYzFIxzCEqS8yxOlKCxStzghgmqD56DImry48LXLtmGyHHfl6qujAjpDfAKS70J9MX+aBtKUXWTzXkHS73UFEX5"
+    "5LmWUdUFpe4V4/X98xeHNLNaLFeXQRG7eh2oejlE7oo18CEcxzda1WqLGdFiKFDg0ZjQDOrRFNPoqK6Ng5MORr2WvOLB"
+    "Xms8nbinyg1K90YLJo/vZQT6nSmm9SRWwfMoNI1jWLXH0PfDy55h6G0RTaSeAVmzBgbAwtYIrtSeT0Pzrm6EI81pqmLI"
+    "BzVCvziCkKyFc4zy7AZSurCyeekF4Th0kTe0C6s4IR0YjR90FMCak3l9Ol4tnDhGI6libChYtiVHNQpo5gTi5bM3RNz4"
+    "LmYpkLm9qcTIdkuqzyeLm9kQMrqQJcRSrEQI1jcJg/aMQGPtEXFvZt8oJoUhaqGuFBGqH4a/5NqarXFLvZStzKWClhXD"
+    "aosG8Cy6mjdGAhjoKdom4ggBit2jPz9/8aI/d/daoIQ2bqrxTP0nHrPaeoLWe7YAY2cVq+WFdcCKGm0Xd9JYqCssNTeW"
+    "WKwWUUgmPGgUJZUZtUuq25aIsXTAvloGrox0dTrK9CDYCHzXOI0WAaQLGaDpafqUbJmxLwR25GnqGz3AoAnSl4NMxp7q"
+    "zD5E6UDU2wV+t7Q4tNiWIFxIWiNCMCwvCgMyfDhOpD/eo8JnHCQLBHVrmJuo4LGuHFrCqaEkMkxVZ5kJLF5ZYkD2KFY1"
+    "3FOV1IZcXY1tEbBhUVZwDba5s4h1wnzuuS64plQdbxJGLjhOEt9CU3Ch4r2DQtxNgSH1xAYlWPIYHWMvNG8QYwdaLOhX"
+    "9l5tyTZ2VWMQZ4n3c0b/l6ELrgPwRxIBmCQ8lwGhT/yQzgdqRnAeHn/25qdxAvbb5yeWOH7+6ujdyBKPHx/949ETeNDv"
+    "94GZUNrLJXhBMBjpUizSi8QY6H8uYXBjicXxgHzhOahQ71zmfIE4ZIOePIEEGRy7xgKNuipggOEHKq4IqPKgloD8Mk6U"
+    "m/0Ovx3L5FICqzxO39EhCTXJTwjY47s1L9EsRRZRFRwRgzRpES6jicxVOVQghmIZS6q+yF+rwAFhOw3RViAbkzR6yDTW"
+    "21M4Fx/zehD8V9FSVcNeLKTDKTo0unRM9DF/M3z19OXhk77KYJCtmtmt4hhNyZGaynW2J3GeUUaybHFarLKRlz36TgUL"
+    "gM0B0d28BTdEqsDErsBWCLx4BpyPeJwWDEYAghEF3weW3GVbVbyCtg61YaoDtwTI4Vk+iaoNOrAeMR6VBf1ocGM5DSOe"
+    "FhiR+it7zc09Cg5k1laIrwg1pfBKph7gRLJ8/95DFkk4G7jZhHY1cG4mq59sqprsKM4NT9TI6RTkODNNSkveNONE4CrA"
+    "2lKhKA6e0auqiFMaqVrjYWWRzZscuzF7NqIc67yRus5zJ3LyKj3bUto6rGIcw6kcadX5nZI7rfevtjckcrsXKjted76n"
+    "ZPGVMnnNjmrhVE8hLuYU3IZ0c/kaWPnTPQUzOdvMm4Ob7iYvwi65X4WPW3+YbRpOv023o6/tNNtmnGEtJ97c8dsQRB+G"
+    "KZLClW0WYBXE9ABN/ZmaYneTxmMta/rT+0Vb7CAtuWzN516aF6SV3wFfjljqbd2tYJdYgg7EVHx9PCp60N56ZI+r8lXG"
+    "KRky9DkIfxobOcA/pn+c7MySZBEP795Fo1dF1PphdHbXjUBl3YWFNejt37trxBNBZ5XTag3JxPCc/w1aJU6z3NYJl3/u"
+    "ztgUkerO2HRnbKrFS3fGZstnbNAlPqneFFEx0FBVhSGxNcrT9xriL92aocq717Mrl5ZvvWmDKs/XQ9Ol6OtbzLzSHi/z"
+    "Nbh90Qr94yaB5wJJPb84qgaqMtYmfqP8Lo6KHZtVbNtAGF31vX5ol7SToe0W+hTe6KqeTdTkjXjN6ZQsNiiW8U996FN2"
+    "61SMS51L0Fnd7I9oudCZCvMkg/p96oL6D2AlTZQpLaM5uGhpbsPIAS8VvRG/jw76z0qwKNfNdCFnEhxT+sX7QEynZ9B/"
+    "qGZNReYoTkFUvAyjc7rSIuvwVPUV6/mnvR7kfsaCuhH3hQIvGLSldodtz4ZpwzZdTYi6PfBdTYiuJkRuKF1NiK4mRHum"
+    "vE01IbZUC9oMoQag/LOtmZvEUdObzmo02fpoZvMx6fJmIscv9NY+vjmo6L7m/OztDlc0nRXoPI3O0+g8jdEmLsKvZP13"
+    "JSiqVXJXgqIcVKs+EXrbS1Bsq8791tLHVEmhxh4umzyb1Htoru1wO6yTGpXc2R+d/dHZH7fH/rgldWvWlHq5YcUWU3Ws"
+    "cZnHIe4kdXPK43YI7GtXf+nkeSfPO3kuGzNXeUk0YiZByZMZiLdDE1xdUwJ/sduJth3CVKWWrKr1aK2JKvLIb4d430qx"
+    "p07ed/L+l5H3NQfj1KLVB/1uq1ZICyelElKNydy+YEq64qHLG+xwyESz0J3+Oq7F1ovcfYkL2NpHjaosfxMfVZ2t7Bap"
+    "Lbfrs2XFinC3RPNsuVJcp4Y6NdS5HbcsjHRbSmPWq5DAWVTicuRLuaCSLum53iCkY3pfaMsF17XJU77tNohBf3BLlEYx"
+    "u9VJ/U7qd1K/rVuhapDizKDYqvMqcKPsTNdCyv64XZEpCrKxSKxPWpsCcCM/YvPbeLeWd84mtV3mubEecEGppJxTBdo4"
+    "DBiv1zFGUeHGOsONNYVLCFIp4fVDr0RHFRCu6DOtOVw+Mlo69dr+6GbpsCWVITZh1Z5NviXaudt62GnvTnt/Ke2d6hpn"
+    "wZrVyonAeO6gSXzTk06ZXhPcj+A+hIb/Kynzrsj9/6Mi9wVTKmOFkhmlKppRgUwu73kgbFVZ89nL7/77n//VBh8clvYl"
+    "lpNC59+o/LllSysVOmWilYO1zXqbS5hna0XVMO278kKtjLsXg/79Plf/vWoQDwrqqL4y/2+7sP7WZkeXMG9hBZeqM2dV"
+    "z69v1w1K9T24nP5mRiKX1L8d5l4bKF2t/t9Arf7OyO6M7F/IyK7WUoY2Guzfu//g4Tff/s0jZzxx6aKQqxqTVFV5LH4h"
+    "tMAWA6GkrWC5WWed3kxQ1Szk39VdLVyTNfWgslVY8I6wGODphA8z7xfWUu3Rn0AsYRmA+YOF/tABW2KlwiD2XKTtDFjQ"
+    "lxEWSsR6KaqypCPGy7TgW4qLcqcKiNxriwhYRYAAVYt1hHLmBHAxl5UPo/SSCFW9PYb5juQHQvxA53dE5AQlxEwv0UTt"
+    "fkvUkOEYujrAoq4G0KU3sfhtqdMqL9fs/ME1Ote1drGYNVIfi71RhWGkCliN1BXv1TsQsWTNdjyqI0TRRTbR+uZR6/kC"
+    "j/YcDdOkhKEiDFYaxTKaLiOF7VD6l9BKfX0TkW8fFhCpi6BGK+GcOVT5ExmH6jSUujDd/twyubfJPACTwejjRKQXZ3D1"
+    "YrTY6RYMXYEzN8piiCOPR3G4tXTHnTHYN7laWJCUbn7Q9VUZ/gFVRKUqqao+s0e15rHC8qqEWTGqkkPs/qAlYs8zKGL3"
+    "WRL5vWfirjh6/sPzV+/2DgDdUypWiijzvSRVS7UQrclh8qD1ek2BiF3o/93h25dNCPDlRlgpe2cIHkTvJEA1MhTGRUYn"
+    "gdEHvtnSNUTiL7FkB5v6V1VcRYKH5Hgp6cjQLnYBILDMgEWzbBm7xvRvY2eVZQST9riWv5foMixUxZo4mW6bKN7P08cR"
+    "Y9lcJ/HGHvqAOOa36qIm8YYuahL3+4++Rp8fQSs06UM0eNF+HZ4EQtdCx+/N659OAiL047/q9cQPMpARzdZ4JTh4xikb"
+    "pXzi/mJ1INyQZIoEPdmHETw5CU6CP+h+8Y9t3QwV1N8LVbgVqvJOqB38b/42KHpk6WugvtglUEiQP4hnWEQbNAL+2RNv"
+    "edpBMNl8vVY6U4uVre4cAUkxDX2qlyxhQVEtd4sqVXCMAkgDrhxGrICPsLWu3q7kOwr7VDSSXoQZeq8qwnN0QukBwkMh"
+    "YFtUqhpDHX2NaRlH8ez1y5dPX32HVb0V39p0EYndC+liJRtwYmcdewITdpL4qzJHW8LWXpIgRSJSXxpBX9l0JdVyMgH/"
+    "gKucp81ZyojMUxKZwMJv8VXm9ugnys0h4Axd2VZ98Tr9zYEegpvVtvawjLSqQI5+KItxEPIwTGhKxPoBJ8csHZ9ekZWO"
+    "XF2SZdwog7ZVPGwishIMd7KQCptcV3eA6Fgrnuqq56/big9gLvi7nq3qesO0E2vxbTGEcUWvOpDIndt8l0OcGxaXH0fO"
+    "V3YgT47yTVQZFa7izdcGUGXtJZuOZTj99RymLzt4/ebd89evbPN6g6aLe7JrDtL7AC6cyENFpe89oIWUu/FA31Wirvox"
+    "DakDtGZoHrE4kRJpKYtMwEv1ZJzdiYDrqnAdgt3HeQF9sLAFJSAYyCUbqzAjr5TFDJ/MFwkwRuFSlZKxiUyrrkixC9Yt"
+    "sAfp1gd8jQNfIGDahVzoXCkLirvA+Gz8YRMyT/kmg+zuKnTqdltdbLDHWhNNc80HTnYPA5nIoE0Z7fyVCvZQUS2NjNom"
+    "6kstciuYJrsDIXOIgVvqrz2AMb5Mb13SdxJVLkZlydnlGvkokzxT7GQxB/gDnqFGUi44ySklfLK1eL2K+raHE1t5AxAy"
+    "B5KzVJPe3lPz2fICAe2k27nbA2ytzQ7JYoMlEOODz/RTfFYiE4Uw/DGXDi2fz9AArIr0H2w/gPefU8FOj/bhga39Zhv+"
+    "uIELzBDvIUTyfgnc9hxZBn8fwSs42EErd5Q/fYCfltYqg9jUqWTI3zwysDIcSqbAxq4hA//2IQJHt5CQrfTw1GTeoyGm"
+    "lwnmh9bKT9OAuE/DSaOh3NzbUvDvD1K+YycJwW/kMymAD4gvMoeJBn8NzwfBKItRXRIR1Chqcj3Eu8N/eCde/eXl3x2+"
+    "BcF5jXsiwAs45NBipbxj6BXVPe0adNAFEqrOGYlHQKepyFo1FJw68ePr9/BxY5mSGtsldb3g+w1PTq6hS/FMUB05Sp6f"
+    "QBF6BLIfUGs6StMEjrYgHP14+OJ7ANK4na7VKOp2NNjIc6/ZOFM3WOrD/y0MRnQDmoxZMn4Aw52r/wNIeRzE"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -788,8 +789,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -797,6 +800,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4580,7 +4641,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -5077,9 +5140,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -5102,7 +5163,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -5114,7 +5175,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -5373,7 +5438,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6679,11 +6744,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6692,7 +6757,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6713,19 +6777,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6738,6 +6798,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -8293,15 +8367,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -8498,7 +8570,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

@@ -456,67 +456,68 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4tu3LjxV1hfgdjorryxnWuzdg0EudzV7dkOYhdF4V1YXIlrK5YoVaTs7CUL9Gv6Yf2SzoOUtC/fxva1V8ABkqwk"
-    "cjgznPeQnzeiPCtSZZNcb/Q3Pg82rsq8Ksxgo39xMdgYbHTwv2uVpjn8HmycyYmgp2CwMYQ/8AoAZFLHfoofezHs9GAy"
-    "vOl2tcwUjIfBOteKAOF0GEMQyjy3OJvWo0/Tjc5GmmaGUbJ5nhJ4+M2g+rROQcNjZaIyKZAC+vBdHlWZ0lbiG4FzO0Ln"
-    "VkQyTeUoVYF4J6NrERLUi2GAEEORGGGvlTCFjFTXqEKW0qpYOOJEIe21yMcwBgYWZX5VyiwQR/o2v1FC0ipCGhFmiU4y"
-    "mYoDhHoout2PBpB4cXAr00odvgjFXQKAQvccwtQ/n52eiHz0UUVWZNJG14m+gmWkJaAvAGaii8qeRdcqk+G+SKyQ2typ"
-    "0gjgJU9X+laleaHgjTA2zivbEeHnwWCwkd/gv31hy0p1BP6OpZX8LgiCadgRd9e5USLE9yFjoGBRgNGsKjalKJWpUsuY"
-    "AQ+Qo1J7xOEFb8MIeIZ8oMV5SmsxZHEJ/AKGwgy3ZGKNSsdbgXgjxjJJKxrABM7SMJapcUSossxLfktDbhId4//8NVPG"
-    "yCvVvACeEhrTqdsACfjr7k+qzIX6BByN8ljtixDHGBCcyjBs/FdGKEeXpfpHlZSKVglRLIBJvJdafbIXQ2Akyo+XlzTR"
-    "MMDmoqy0wBFBIxvGMdVzzAh1q8qJn9tBjgii0BCragwN8ijNQT6YQcjEqLJiM1NWBrDFOkKh3W+W4l0UH959H4IIX8FS"
-    "IxndEKbjKk2FBcy2Wqh1uyMUgBDRNiAMekJqY/osZz8SVbwrSYvhDvPmBYkscTx0MpnoDslrLarIIaFAEwPS4paQA+dR"
-    "6ScFKzqLGA0CxStUaROF1uDzdAqv2nK6/sRpZ86UOPM2b0va5u5hSNbLtEcbW4KWuxXHEpUEX9/lZRqjlMJ7GccJoiHT"
-    "9214pAMPpbvWyOXY0Lq1nJM99uOHhJIGpSerWkOT8alOJ39C9drok40hHsIv0Jpb5T6w4qLIqKzILdjm1oy5vWC6lm7G"
-    "B1huifyiWQZL5FSC7NOdJMXogJ6j1At4BTY6yVSfppZqDGZIRwoVKNGDgca3DOAFin15A5DISmkxq1sBzH2ELMDs+0Rh"
-    "lt7zGVQlqbqjEtllxGZITGCW9UnLtwA5Eo/x2Kj5jQamqytV0mKk8VUG73szUtjD2WmSJetNfjkz+WUP/yyVozH7/19K"
-    "rFex9ed5QfQqfWWv7yF42dbUAggiwwA6KC/RNYQOkQX35bYCh9yDna4/g7U9HbswZxme7dcaFod3wxW4MckcsCjyP6QI"
-    "+wLnCTm2pClghKWxwQrNHxPlnnktLtU01dj/guYBUSiU/huaxvb46ZSCxCwqLimQuz9SdObdJjZVywz7s93/Fdn9Zpe+"
-    "2uIv381nx/HsOJ4dx7PjaDsOTsLYa0RpYgoVERN6wS7j5w2TS43oJaRpxnOrF7wMevR2VJVXSvkM0VwWE3vtBh3+cTd4"
-    "vVQQ2mC97aOtthP6XjOqSApirX+FHLtK85FML2V5teDsuOLAvF5iKlp75bk3j5mzFJTc3lNh2PeZNJUyxGZeiq4Yw7+U"
-    "7G1xOky2DgsCs3WOGzVRYJEnAsssYCedYXKy2qKl5RXMdV6yu+zmK8lTmowLiGHDBRa09Wh3+TKQkUnwAlS8AZLIW2w6"
-    "c9XnrHkR2ViNqqtZ1EYQjyip12U90HgnLFgBhd7KoBqiGpdg9VxBYHFV9E6595yNlmcjZ4HWWDaS4CfSmfqF1/TEVQGM"
-    "inIdGywEhW7FkFFawohMfmrv3FLDuA5alRWNf8ViSoNPYyw7c07dyFuQLRTEsF392Oz1hc4FOah9ASZNWyOuFK/gKm1u"
-    "g3nQErpMkaRpN07KWbKwNrguTXdUAFsMQ9o+GmgkIpYg4NzbI0SsAF1hop3VE7Grl5IKo8I7GXhhtkD6jMXgCVCEQEY7"
-    "3zOL1DhRGL0+3OCQHWHSOsITiWrX7WINuC8Y5xw8AiEORsNiZEbSEOcW67S8B/OoqU9FKpNHWUNe+87VLUVOX0BW2OpF"
-    "sJYYl3m2FqeotvZw2cFS4oqS3Ock7rTqh2h1p4zX90c/vqOd9WZ5eRFObHo9cPVYYvcSHfiYj8yjtJp22/GiL9DgEU3o"
-    "87u0xUQd1U0lbjpEsN7yir2ttfGUpus6Gyp+lMLM4ntXJtZxzPvJa6WxKA+yiDRM1scQ0su7biuqeUI0kXstyF40sCKd"
-    "r43gRJl5zzt5FI60p7WLoYRLGnBz46Q0lsKJnKKFG2yBbGqlYtBsVj2dj/IYZcPna04SasKIfvBRACujWPJyNCmkMRgk"
-    "LaENDctT2VGPAoY5Why/fU/MNdtgX7Glo5Mx7MTaXM+i4nExhCpv1QJiNVYihyCWjMH6gkC0dom5j4tvnJACid6oO0eE"
-    "7ofhVyX37dbFrQ7Jn2QvHbSm7bIuGiCzafoESIAAvcHYRJwhQLF59pejH38MsnhrDZQwxq09Xtv/iQN2W4cYvTcKaOTE"
-    "OPXCjtO8R9scp/Kqg76i4/amI4oJZNAUwoNHcVaZUbujvqAVIyUhvqp0rErf/aS+KoItIVEzdWkEIN0qjaFnO4viyIxz"
-    "IYgjL+vcaA8rBMhfrqh4tr3RrfgQrQNxbxPkvePNYYdjCcKFrDUiBGQlZa4p8OGiiJ+8RS02rghpQcu2wk108Ni3xEi4"
-    "DpREg6lbrAmBxUlH9Cgexd73luvZ9bmPx7EIxLBoK7jbl8mCeIRIZkkcp4q7r1FexpA4KfwKQyGFMlv7c0UmB4bcEweU"
-    "EMljKahDP2cDYlzAmwX/Kdxa2Sbk4pUBc2aTnxr+H+cxpA4gH7YEMDa/UZrQJ3mo9wM9IyQPB1+S7NJYiN++HHbExdHJ"
-    "2fmwIw4Ozv5+dggvgiAAYUJrryrIgoAYFVPhLSnFCPh/o4C4kcLmK7AvvwEXmtyomVzA5BzQUyZgUcBxaWz7+66zxmYr"
-    "tewBVSaqAuQrY12afY5zR8reKRCVg/oblZndJh8SsIPtFR8xLEURcecCEANWKQn4VWWkZrroDkRfVEZRd59n85YxtuMc"
-    "YwWKMcmj58zjxG+KikpFSgP6IPhpPlJ1ZBeFkiVNxqDLFwAPeE7/5M3xu0OG6WLVJm4VFxhKDt1W/lzsSZLXOqawGHF2"
-    "2GWjLCc0zxULQMwB0c3ZCK6PXIGNnUCsoBNzDZKPeFzOBYwABCsKaQoiucmxqjiBsZLGMNdBWjRKuAEpsnTYgnrdEvRR"
-    "ddoVLiJupEBzeVuAIvfUfObhCRUHmmgrx0+EmnN4C6Ee4ES2/OXOKzZJuBt4+kHFrvjXPlXzoF61Go/BTrNQ1LyiL5Es"
-    "IRUA3XGlJgNMSNkIL68o8c+vyaEWexvonLhwdGlaRdrf1g9AmrWF6W9vo6F2WWCQl1fbcQls3t7p7fS6L3e2Wzkw8Hmx"
-    "7nlPtTe/4f/BWpm6DdFxR2JWF1rRxg6Wl5SX1D9xkRrmcLb4+hW41YVtdx5lNXp8FmbtkjcdlbmPWD47s3rENRdTV30G"
-    "O1JO0ODOjanDIeI4sDRJ56m6h6uMdRu/4WwNvAYiy1KynEOmlq1aYglj/CGW1aShpq76vIhyDW84XS0mbvOG02G9lYYH"
-    "zJ87qo3yJdsJ10vi6mDzUFaFz3izxKBqX8aqUBCP6chlb6rMQP3rvLhVP6wcaymQlGh7mVxvFmrzQ9i6iI38l9f1GzpA"
-    "1wC7dHBo+rDjul9PZwL+R43Y2fC/hc+8UX7vUguqVHGdbV+ErsT19vi7f//zXyHEn7DvdxjXYRDbKsE9sSWvJXLRlF8M"
-    "lxrzlWabG2fNhrliYhCrW7c927e9YDfgMvx0tUB5qMP/13NAT7Y7vnH2M06WndZcm6Tpta1flms1budqI9zEfRAw18j9"
-    "P/P2zx3iX3eH+DkCe47A/ksR2HIv1fJGvZc7u3uvvv39H17LURTT8ZTp0min7ibPzxDeYIuecNZWsN3k0GsxRHo+IfTY"
-    "E0JcHK3D60YL52JozMov8ay9Q6CtS6sqt2+0qEANIPzBEpy/w5Bok8TI22sQwVSVWLEo8tK6Eo8Uo+oqcLa3xsUF4HOI"
-    "7KyLCERFgACVbaVw4b8AKeb+bl7WpzVcG9XAfpfqIyG+j8UorodIvYDYsmykjeLemiiet84YYIMHGRGrKKGqOyIIARwt"
-    "xU2hfWEUO5mL4QJOK/KbNlrfvl6bdZC33GCMaBcwdHU6rL5haSlmpHAcGuIFtNoJ1Yw47TyESbAZgJqxoj7pweV2jGzp"
-    "2IYvGbVRWMgTZ/F4tS5TLEQfuDalJFhBo6MKviDI8PephEdlPddQSKg5ii2ByQJm8znqDGK7vTURO2qgiM23tky7b8W2"
-    "ODv64ejkfGsf0L3kOzOAMh+kWSbSc3nwDCZ7u+tuVQ1EbML65+8+HN+HAB89w9bORh8i7e5Ao7nti9Z5sIFurYFfzqkR"
-    "wPdznFR0id1YXA7EX43i/JLAumqisNLcOPH1czcpd9/i5nBifW2S2iIkaXR8Yf7AV4AYYR1W2mSUYC6DOH1wZ93Eezrr"
-    "JnaD17/zt53cejQRAzeMw/oDLXxzDee7w3MDTTw4+E23K35QWvGdu9FEcGmBi+bOfpqgmOxDEk26qMDUB4D84UAP9Dd+"
-    "SXzwV5noRp9cwjCa8Y14ix0LMDX42BUfAO/6EtTb0+PjNyffYTvC8SekExRhN6cTYSHwkJMbXANcfmTTySLn6AoeR5X+"
-    "+p3PPdxtODxLV0URxFPcnqmH+5tudWQpGsHFufipCRP9GxcWEnCG7nxRIE7r35wYE9ymKI+sSl3rBON2VmdQdiAThgbI"
-    "oh+wst3uedVn+2rK/WXA5igM+iLTX2StvxfZJJ7smKYvgNXY2qI20OzpQLMPO8DzuqFrQ4AYk4zw4RbCc+6anV8y5Iaz"
-    "mSGBeySmU/tI3ggXt0luc3CrgXubVP6v2K0uwglWyZDvw56+Pz86PQnbndf7zhQ1Hdi6VXkrywRNkm/JgptM1Uwz1h+j"
-    "cKeQ2v5sH5NI2qkM7Jy7dVgLQQRxe6JM066l+6yzndowwD3Aq7ehoGofAyFSiPsnLoaAKVlhYevnznss+HwUS3+Tci7I"
-    "AFEgK7rHHWbubd57yRLpo/uYISGz/LLkWj3XLTakk7yqd182LWKKVMDAMtqz3d6w77hW14rCNuqVNa4Zu3hHs0kMTlZf"
-    "1yTKjutjYP6QVH/ZJc75Vh1amKRtRJqMCx7g3QDvb7rbm2h1nClpdOzrGnthgpu49CASCgKybqE1Fm65vVuzj+lTlHCm"
-    "iRl6O/+uvjyLL77QT/HFGUA0qfCQQVaMQvsFBoBDqv/i+B58/1KbaXr1El6EPmsI4eERCQBD3EGIFPsTuKcL4xn8HoJf"
-    "UK4v4jHBOEP+9jWCXgzEmYwHh9SOzzuEeH3ceBbhtQJjD+gVAmpHxYTg48NbB3+3V4sER6UI/kFBqgO4t0uU18ElEf8V"
-    "oSaCcWGOayPrGd9IoSBYqlbPGAacshtzB5J5Zn+1Q8WQaNGxk3MAcBvT/wBnlv8V"
+    "eJztG4tu28jxV7a+ApFRiVZs59rIroEgl7u6je0gdnEoLMFckSuZMV/lLu3oEgH9mn5Yv6Tz2CUpifIpdq69AxwgiUju"
+    "zs7Mznt2P20FWZLHykRZujXY+jTcmhZZmevh1uDycrg13Orif9cqjjP4Pdw6lzNBT95wawR/4BUASGQauilu7OWo24fJ"
+    "8KbXS2WiYDwMTrNUESCcDmMIQpFlBmfTevRpvtXdiuNEM0omy2ICD78Z1IDWyWl4qHRQRDlSQB++y4IyUamR+Ebg3K5I"
+    "MyMCGcdyHCtPvJHBtfAJ6uXIQ4i+iLQw10roXAaqp1UuC2lUKCxxIpfmWmQTGAMD8yKbFjLxxHF6m90oIWkVIbXw85m5"
+    "hlWTKI0SGXv5TBwi/CPR633Q8OHZ4a2MS3X0zBd3EYD07bMPQP56fnYqsvEHFRiRSBNcR+kUFpSGwD8D6FGal+Y8uFaJ"
+    "9A9EZIRM9Z0qtACu8nSV3qo4yxW8EdqEWWm6wv80HA63shv8dyBMUaquwN+hNJLfeZ4397vi7jrTSvj43mcMFCwKMOpV"
+    "RUeKQukyNowZcAN5K1OHOLzgDRkD95AjtDhPaSyGzC6Ac8BamGGXjIxW8WTbE6/EREZxSQOYwEUaJjLWlghVFFnBb2nI"
+    "TZSG+D9/TZTWcqrqF8BTQmM+txsgAf+095MqMqE+AkeDLFQHwscxGkSo1Awb/5UBStRVof5ZRoWiVXwUEGAS72WqPprL"
+    "ETASJclJThylMMBkoihTgSO8NinRlr2Od1qoW1XMHJQu8kYQrZqYVuGqkVtxBpLCrEJ2BqURnUQZ6cFmpwEK8kHboryz"
+    "4v2b730Q8CksOpbBDWE/KeNYGMB2uxXdXm+M4uEjURpEJZ2ReukBS+Fbopn3LGpsh6WmfkECTfvhW4mN0i5JcyXIyD+h"
+    "QGM90vaGCsC+oHGY5WwQWABpEChorgoTKbQan+ZzeNWU4s0nzrtLJseawWWb0zSLD0OyWqY5WpsCbIBdcSJRhfD1XVbE"
+    "IcowvJdhGCEaMn7XhEca8lC6K31tx4bWrbSA7LYbPyKUUjAJZH0raDI8S+PZX1D5tgZkgYiH8At06lbZD6zWKDIqyTMD"
+    "NrwxY2kvmK7WzXgPy7VIMppvsFNWTch63UlSli5YAZR/Aa/AlkeJGtDUQk3ASKWBQqWK0uEwxbcM4BmKfXEDkMiGgXYs"
+    "6JsHcx8hCzD7PlFYpPdiAVVJ6m+pRHZp0fGJCcyyAen7NiBH4jGZaLW80cB0NVUFLUZKXybwvr8ghX2cHUdJtNnk5wuT"
+    "n/fxT6scTThO+KXEeh1bf54XRK9Kp+b6HoLbtqYSQBAZBtBFeQmuIcQIDDg3uxU45B7s0uozWNuziQ2H2vBsvk5hcXg3"
+    "WoMbk8yBjSLvRIpwIHCekBNDmgJGWGrjrdH8CVHumNfgUkVThf0vaB4QhVylP6JpbI6fzymYTIL8igK++yNKa95NZGLV"
+    "Ztif7P6vyO7Xu/TFFr99N58cx5PjeHIcT46j6Tg4MWOvEcSRzlVATOh7e4yfM0w2O6KXkLppx62+99zr09txWUyVcvmj"
+    "vuK0igYd/XnPe9kqCE2wzvbRVpsZfa8YlUc5sda9Qo5N42ws4ytZTFecHdcjmNctpqKxV457y5hZS0Gp7z31hwOXZ1Oh"
+    "Q3SyQvTEBP6lZG+bk2WydVguWKyC3KiZAos8E1iOATtpDZOV1QYtDa+gr7OC3WUvW0ueSsm4gBjWXGBB24x2mzkDGYkE"
+    "L0ClHSCJvEXHmqsB58+ryIZqXE4XURtDPKJkuinrgcY7YcAKKPRWGtUQ1bgAq2eLBKuronfKnOestTwZWwu0wbKBBD8R"
+    "L1Q3nKZHtgqgVZClocYykW9X9BmlFkYk8mNz51oN4yZolUbU/hVLLTU+tbHsLjl1LW9BtlAQ/WYdpNMfiDQT5KAOBJi0"
+    "1GgxVbyCrcPZDeZBLXTpPIrjXhgVi2RhDXFTmu6oPLYahjR9NNBIRLQgYN3bI0QsB11hoq3VE6Gtq5IKo8JbGXimt0H6"
+    "tMHgCVCEQCa1vmcRqUmkMHp9uMEhO8KkdYUjEtWu18Na8UAwzhl4BEIcjIbByIykIcwM1nN5D5ZRUx/zWEaPsoa89p2t"
+    "aoqMvoCssNULYC0xKbJkI05Rbe3hsoOFxjUluU9R2G3UFNHqzhmv74/fvqGddWa5vQgnOk4PbLWW2N2iAx+ysX6UVtNu"
+    "W14MBBo8ogl9fo+2mKijqqrETYcI1llesb+9MZ5S92wHRIWPUphFfO+KyFiOOT95rVIs2YMsIg2zzTGE9PKu14hqviKa"
+    "yL0GZCcaWK/ONkZwpvSy5509Ckfa08rFUMIlNbi5SVRoQ+FERtHCDTZIOqlSIWg2q16ajbMQZcPla1YSKsKIfvBRACuh"
+    "WPJqPMul1hgktdCGhuVr2VGHAoY5qTh5/Y6Yq3fAvmLDJ40msBMbcz0J8sfFEKq4VSuIVViJDIJYMgabCwLR2iPmPi6+"
+    "sUIKJDqjbh0Ruh+GXxbc39sUtyok/yp7aaHVrZhN0QCZjeOvgAQI0CuMTcQ5AhSd878dv33rJeH2BihhjFt5vKb/E4fs"
+    "to4weq8VUMuZtuqFXahlj9aZxHLaRV/RtXvTFfkMMmgK4cGjWKvMqN1R19CIsZIQX5VpqArXG6X+K4ItIFHTVWkEIN2q"
+    "FEPPZhbFkRnnQhBHXlW50T5WCJC/XFFxbHuVNuJDtA7EvQ7Ie9eZwy7HEoQLWWtECMiKiiylwIeLIm7yNrXduCKUClq2"
+    "EW6ig8euJkbCVaAkakztYnUILE67ok/xKPbIt20fb8C9PY5FIIZFW8EdwETmxCNEMonCMFbcmw2yIoTESeFXGAoplN4+"
+    "WCoyWTDknjighEgeS0Fd+rkYEOMCziy4T/722oYhF680mDMT/VTz/yQLIXUA+TAFgDHZjUoJfZKHaj/QM0LycPg5Sq60"
+    "gfjt81FXXB6fnl+MuuLw8Pwf50fwwvM8ECa09qqELAiIUSEV3qJCjIH/NwqIGytszQL7shtwodGNWsgFdMYBPWUCBgUc"
+    "l8bjAa4nnWIDllr7gCoTVQLypTY2zb7AuWNl7hSIymH1jcrMdpOPCNjhzpqPGJaiiNjzA4gBq5QE/MoiUAs9dgtiIEqt"
+    "qPfPs3nLGNtJhrECxZjk0TPmceQ2RQWFIqUBfRD8tBypWrLzXMmCJmPQ5QqAhzxncPrq5M0Rw7Sxah23iksMJUd2K38u"
+    "9iTJaxxiWI04u+yyUZYjmmeLBSDmgGhnMYIbIFdgY2cQK6SRvgbJRzyulgJGAIIVhTgGkexwrCpOYaykMcx1kJYUJVyD"
+    "FBk6ikG9bgn6qLrNChcRN1agubwtQJF9qj/z8IiKA3W0leEnQs06vJVQD3AiW/589wWbJNwNPBuhQlv8a56+eVCvWk0m"
+    "YKdZKCpe0ZdAFpAKgO7YUpMGJsRshNsrSvzzS3Ko1d4GOicuHF3pRpH299UDkGZMrgc7O2iobRboZcV0JyyAzTu7/d1+"
+    "7/nuTiMHBj6v1j3vqfZmN/w/WCtdtSG69sDM+kIr2thhe0m5pf6Ji1QwR4vF1y/ArSps29Mq69HjkzIbl7zpIM19xPLJ"
+    "mvUjrrmYuu4z2JFihgZ3aUwVDhHHgaVRvEzVPVxlrJv4jRZr4BUQWRSS5RwytWTdEi2McYdY1pOGmrru8yrKFbzRfL2Y"
+    "2M0bzUfVVmoesHwqqTLKV2wnbC+Jq4P1Q1HmLuNNIo2qfRWqXEE8lgY2e1NFAupf5cWN+mFpWUuBpETby+Q6s1CZH8LW"
+    "Rmzkv5yu39BBuxrYlYVD00dd2/36eibg/9SIXQz/G/gsG+V3NrWgShXX2Q6Eb0tcr0+++8+//u1D/An7fodxHQaxjRLc"
+    "V7bklUSumvLLUasxX2u2uXFWb5gtJnqhurXbs3Pb9/Y8LsPP1wuUgzr6rZ4D+mq74xpnP+Nk2WkttUnqXtvmZblG43ap"
+    "NsJN3AcBs43c35i3f+oQ/7o7xE8R2FME9j+KwNq9VMMb9Z/v7u2/+PaPf3opx0FIx1PmrdFO1U1eniGcwRZ9Ya2tYLvJ"
+    "oddqiPR0QuixJ4S4OFqF17UWLsXQmJVf4fl7i0BTl9ZVbl+logQ1gPAHS3DuhkOU6ihE3l6DCMaqwIpFnhXGlnikGJdT"
+    "z9reChcbgC8hsrspIhAVAQJUtpXChv8CpJj7u1lRndawbVQN+12oD4T4ARajuB4i0xXE2rKRJor7G6J40ThjgA0eZESo"
+    "goiq7oggBHC0FDeFDoRW7GQuRys4rclvmmh9+3Jj1kHecoMxolnB0NbpsPqGpaWQkcJxaIhX0GomVAvitPsQJsFmAGra"
+    "iOqkB5fbMbKlYxuuZNREYSVPXMTjxaZMMRB94NqUkmAFjY4quIIgwz+gEh6V9WxDIaLmKLYEZiuYLeeoC4jt9TdE7LiG"
+    "IjqvTRH3XosdcX78w/HpxfYBoHvF92gAZT5I0ybSS3nwAib7e5tuVQVEdGD9izfvT+5DgI+eYWtnawCRdm+YorkdiMZ5"
+    "sGHaWAO/XFAjgL46qegRu7G47Im/a8X5JYG11URhpL6x4uvmdih33+bmcGRcbZLaIiRpdHxh+cCXhxhhHVaaaBxhLoM4"
+    "vbdn3cQ7vkK05738g7sL5a4T4UQM3DAOGwxT4ZprON8enhumxIPD3/V64geVKr6bN54JLi1w0dzaT+3lswNIokkXFZh6"
+    "D5A/GqbD9Bu3JD749jfd/JMtDKMZ34jX2LEAU4OPPfGeWdJ608+3BzxAyidZTMVpBcJAjbOumEa22zoBZYBwHQ90AI9x"
+    "tGuVWcOBVqRSa+wHIQk/2vYbZ6DWwBAejo4u9QUwnfUcpi0Xt16fnZy8Ov0OWyh2T3069eH3MjrF5gNOnJDhShCmBCae"
+    "re42XSrkSNhdKHT5kr3fh+f/yiCAGJBbStVwd3evioZFrWw4Fz/Voa17Y0NZAs7Qrf/0xFn1m5N5gls3EnB7Y9vuwVyD"
+    "TRAYKCAThhKzfsDNafbpqvOIFeXuemN9fAf9px7cx2R357NOm9mtzp8B07ExR02sxbON+gD2guf1fNtEgW0n0eKjOYTx"
+    "2iuEbnGfG+d6gSzu9ehu5et5c2z8Kbldwy0T7tFSG6Pk8GAVTuvVwEUJc53ls3cXx2enfrOXfN8pqbqnXDVfb2URoZF1"
+    "TWZSpIX2sjsYYs9VNT30AabFtI8JWG57t7ISkQAykUjpugFNerXYe/Y93Be8dOwLql8yECKFduTURkUwJckNCMbSCZaV"
+    "KAaF1t0cXQqbQDzIL+xzz5y7tfdeKkX66P6pT8i0XwndqIu8za5hlpWVHMi66U2xF7gMRnuxf+0PLNeq6pffRL002raX"
+    "77uJWic9p+svpRKNJ9URN3cArFUZ66uqyw1JtElR0+zUeSU8wLsh3lK1d1TRTlnjU+vil7Uv/Qg3tvW4FQoHsnOlAehv"
+    "2/3csFvrEjF/oVXrO2/2pro2jC8+00/x2ZpMNMLwkEDuj4L8GQaA263+4vg+fP9cGXZ69Rxe+C438uHhEWkOQ9xFiJTh"
+    "ELivl6ww+H0Ev6Jwn8VjUg6G/O1LBL2abjAZD04cLJ93CfHqUPUiwhuF/w7QCwTUjP0JwccH8Rb+Xr8SCY69EfyDQnEL"
+    "cH+PKK9CaCL+CwJqBGODOdssT9f4UAp9wY41euQw9IzdnT2AzTBabc2yC8bA6r7wgNwJLLE1/y9OKm26"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -729,8 +730,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -738,6 +741,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4006,7 +4067,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4503,9 +4566,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4528,7 +4589,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4540,7 +4601,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -4799,7 +4864,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -5956,11 +6021,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -5969,7 +6034,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -5990,19 +6054,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6015,6 +6075,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7570,15 +7644,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -7775,7 +7847,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

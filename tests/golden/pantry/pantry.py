@@ -456,84 +456,85 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20hyvzLRpcpShYRky7uJKcVVLq9vV4ktuSxtXCmRJQyJIYkVCDAYQDLPVtV9zX1YviT9mBk8KUOPddZ33Kq1"
-    "SADT09Pd06/pBj9vTZLFMlJZmMRbg63Pw61ZmuRLPdwanJ8Pt4ZbPfyjs2RyCZ+HW78k12KRT+YimYokViLM1EJkc5XC"
-    "R+0Nt0Y9eDxVxYAP/FmoK5WuhJ6raNoTUTKbhfFMSA0AxCxRbui1DDMa9xE+iDzOwgjBiyxc4AwiX4okpSsTGUUqhT/x"
-    "REX6QJyluRLXcxWbS5EKLNBlCmtksFGoMxrO13QPwS3TMM5wOQNzWRy/evdGnPf7rz78LP7r1dtf34yKpSV5OlFVYPYq"
-    "g0uVDBiavS5+/XAEAEZVbIiy82S5BFL0ERYvPAWaCinsHUGzTAHu9VxmSIM0j2O8keRZQfFJuGSkTvPZDGgOEPiimMJ8"
-    "bmwYC+KHR+iM4Hng/0LGgeW45dz5qLeH/+C1GBYDl6Yy0sosomAxP4iP9fs6Uyg6CNaMMRIj45UAuYJpaGIYVOZ2BYSa"
-    "JIRNBUh5kGFRnXJVPJJU1UB8JCHNEhrIdKNnx3kwU1kb0ijm+PxSxUEPKafyNKkuwODiyF9GIgj1vAb2DGQFLyPYSZJc"
-    "ltCYgKBoZdipM5lmKqUxCxnG9CFQWqvUYPpxHgJ2PAj3UFjFqySmBSMRXxln6WqwuxvGVyoGKq0ItLscJ5ki2lte41xp"
-    "kmQoHaQOiBc3W72tKFpo1hhZkkQkPvA5lguYdDDcgo2+tGhP0nCJCoZu/JRM8gXMLfGKwLE9AdPSfpbjSHnijYSl+QT1"
-    "fOQhRB9FFzeaXsqJAhlZylRmKhBGeMVSZqSSsjk8CEyZpXLhiaP4KrnEvYSwUNn4vFBxiEBfin7/Nw04PDm8klGuXj7x"
-    "xXUIcHzz3YeR/3F6ciyS8W9qkoEUZ5M5brwMNxPCfAIgw3iZZ6eTuVpI/wBZIWN9rVJN6pGGK6B1lMBOTHDzBbBte8L/"
-    "PBwOt5JL/HcgMtBdPYGfA5lJvuZ53o3fg42bAId9vO4zBgomBRjFrGIb97rOo4wxAxIgQWVsEYcLzIUxkAzJQJPzkNJk"
-    "Ro8jPWGEmTLMNKjsHU+8ElMZRjk9wAusroEkhheh0jRJ+So9chnGAf7luwuQYzlTxQWgKaFxc2MYIAH/uP8XlSZCfQKK"
-    "TpJAHQgfn4GdkeWaYeO/coJidJGq/8nDVNEsPkoFEIl5GatP2fkICEk2w4hLFMbwAGxCUKUCn/CcaGhDU0swbSyXGdpD"
-    "gghaoCZKOQQ1kihK0KoRfZCGkzwT2wuVSQ84HE9QZA/cTMxD8eHNn32QX9DZYizBUCKe0zwCswd47RSIgaZC7vuIs2aN"
-    "iltGD1jI3tKSmCVhidoG7+ICySuR2zcCGcY9ElYnp0geoWAXerSDSxIOZMcNv1ryJmf5YhWSwsg0C1F9DD7f3MClspB2"
-    "H3jTK6uRwpGo65GveSL3Q9xNXX5aZ+AgzFqx+MiqABifXIJzgkKMGtOKI2lNhoiaVAZBiENl9L48K22ddordNqIFnRMg"
-    "BPlYrAzBzSHh8e660htyDMD9qt2HnapmaJjWLrMYiAvOwizikUfAHrrb4AFCkjFoLLIIBjf0oU7iaPVLSDiQgqTlwifY"
-    "8lfK3LCECAO1WILxirPSiJosld3SOuG6u6n3lSvjG7WTc518V/wmemgqUWlvDfaJA3cXqC6oGsvQnfV2wKgLL0uy+wBm"
-    "ukChsSMfJ3C4N5ut/1oZEOeLseOzZeHTPW/vW3NxDF6LkvHDufgoO5IXtmZDQhDVNIio18CxMSaW3J1rSYa2B24DmlEh"
-    "MfZBtg9MbDYFmwCM5fBnOIzxKgN4goY0vQRI5PTEomqrPRj7AFGA0d0NyVkFVUmug1klkkuLbZ+IwCQbkNuw47H2TKZT"
-    "rdbuV4whwjhc5KB/B3sVCdy7oSh2EXYb/LQmvvhfqxxN72vuHkbWr9OC1qviWTa/gyY+KwsgiAwDoIhwModAZAKhmjas"
-    "wEduwS52t0Gzn0xN0NSGZ1V7RBFcG63BjZdsLT5OQRvhQOA4IaeZYsUXSY0Jg3UcKxGvRCW3Jof976geEAWItj8maRSU"
-    "n7+htZuUTT3SbKZQCq/jrsmUNntydxAynVGI20SV8xKtfmQ1O1FlEanOiua0WYvbHOPW3EUVMFN3VPeTXDKpoGTntFIL"
-    "RncZu5Z2nE5ZswVqSZWvUc8mW1oZ0ZJYaSca5UZs5s+gm6chgVmTaHEYVC8XZH5D/ifFMmiS5tYJNKF5qtop3HHYAqzi"
-    "mdUqcrmMwgnt4V3Mgxit01iByQmVsS8uFZifuWjjCeUfMBkKlnkZSWAwqpB2zLsMq1D6DPRGJLMyxe2lGuWBGnr3MyJ9"
-    "UyO+i0Uc9icmguyJ8YoMbju2ax7rSNd2PCM5Bj/UIOqNTbbPIUu3a9i+MkEe3SN6jVeZ0u04r3/4hhJ5i8nywqhWzudt"
-    "9OxGz/6h9KyVUqdsWU43uveb6F5L/cwq3ir1N/r4d9DHdPhxy+lKkcgqkOiQEN3kUDc51MfLoRaI3Sl7ukm9/r2kXkv+"
-    "36MlXTfp3L+LdG5ZN9wxkbtOS2zywZt88CYfvMkHcz4YPWWu1WA3eRKFEIRPiAh73n7VZ2cPjq6Bk6EtsZ56oLLp6jhP"
-    "Z0rZMhJ9sVxlc/PQy3/f916sceRtzYhKr1SALiyQGULqARUHQTDligxdqEqKRbpCFFJY4OsYH8MqUJKXbEWzOGovIaIP"
-    "SpeQ7LMoGcvoAoL5RojAxU1Vd7Gkb+pxdsv6jLqhOppbipkObNEOVU2JbbDLfcrbUGnJDlfekMJEb65aUnWpVkA4iN2w"
-    "oAuUrdFuRuBLaymZFj1PsAoOLydrl6di0lAgywUVWFq7rd0U58AyFhJMCdWJocOBm2nb6LwBl+g0kQ3UOJ9VUXOGutv0"
-    "GrMIGagShSZP415GXZCC6jTFR81Z0cQl1vy2eCodpmWPqVIqZdVFaGqOjEOENWe+mdFnlFoIsZCfypxr1a5d0Mq5zNZa"
-    "+aSET6FxezXPQEvclCiIfrnUantvIGIINtHKHZgNK2aKZzBFfYbB/FDLuvQyjKJ+EKbVZWEVYtc1XXMisuHLlA09rJEW"
-    "0YKAsZEPEDEueiZWs+oUganMpC2MG97IwBO9A9IHQRSWNU9tGraJ1DRUUfAQhUN6hJfWE3aRuO36faw2HbhC7WhlAvM0"
-    "Q/eOpCFIMqwIZR7UUVOfKKn1EOR47mtTIikSugOywlpvAnNxurULpaiS7/6yg1WLawoAP4dBr1SriFr3hvH689HbN8RZ"
-    "q5bbS/7Ett0HpvSTyN2yB35LxvpBu5q4bWgxKNKm6Dj0icW0OirRlMh0cIOt5hXPdzrjKXXftDio4EEbporvNR1XEMWs"
-    "ncSYM+STCljDqjuGUZRc90uu0SOiidQrQbaigcWvSWcEVybhXLK8qwfhSDytOkFSg5mbhqnOyJ1IyFu4xBTQdqxUADub"
-    "t16cjJMAZcMGfUYS3MJo/WCjANaCHNKL8WoptUYnqWVtqFgeS49aFNDNicW71+/ZD9ylkyy4FU7xdKYr1ReT5cN8CPRK"
-    "G4g5rEQCrjApg+6CQGvtE3Ef5t8YIYUlWqVuDBGaH4afp9wh0BU359g/Ci8NtKLEuysaILMYnD0YCRCgV+ibiFMEKLZP"
-    "//Po7VtvEex0QAl9XGfxyvZPHLLZeonee7EBtVxps72wur1u0bankZz10Fb0DG8gsllBbEMuPFgUo5UZNT5uzMRYSfCv"
-    "8jhQqW20oA4OBJtCtKddfgUgXakYXc9yLMaeGcdC4EdeuNjoOaYZkL6clnHRWFzyD1E7EPW2Qd57Vh322JcgXEhbI0Kw"
-    "rDBNYnJ8OLNiB+9QOT+nlWJB05bcTTTw2CKBnrBzlESBqZmscIHFcU/skT+K/UA7pj9gwD0D7IuAD4u6gqPEhVwSjRDJ"
-    "RRgEkeJGj0mSBhA4KbwLj0IIpXcOapkqA4bMEzuUAZ0KT3v0seoQ4wRWLdhb/s7angQOVTWosyz8S0H/d0kAoQPIR5YC"
-    "mCy5VDGhT/Lg+IGWEYKHwy/h4oK6nL687Inzo+PTs1FPHB6e/vfpS7jged4OnpyKWOUQBcFiVEDZuzAVY6D/pYLFjRX2"
-    "edCpEZjQ8FJVYgGdsENPkUCGAo5TY4ORbXCJ8cCBmoMAVV5UDsjnOjNh9hmOHavsWoGoHLp7dDhnmPySgB3urrmJbimK"
-    "iOlAosZA2lJSmMbAcsOOATEQOR+JSx7NLGNspwn6CuRjkkVPmMahZYqapIo2DR0z0re6p2qWvVwqmdJgdLpsFvGQxwyw"
-    "//ElwzS+auG3inN0JUeGlV/zPUnySh1RTY+zxyYbZTnkGgpOFoCYA6LbVQ9ugFQBxq7AV4hDPQfJRzwuag4jAMGMQhSB"
-    "SG6zryqO4VlJzzDVQVpilHANUpRRXxd11kjYj6pXTpPR4sYKdi6zBVZkvhW3+fGQkgOFt5XgLULNGLyGqwc4kS5/+uwH"
-    "VknIDWy0olMLPkIs+jPbj4DvcaqrplPQ3Swojn588ChTCA9gP5n0kwbCRMqWjDSwcAeWX4mqivzfV45+0XZxXulClxLB"
-    "/+y+DLfmWbbUg106zDdBopeks90gBS7sPtt7ttd/+my3FCIDEZq51Vsyyskl/wVlpt1RR8805/0jHSmjURm2J+JbZkqM"
-    "OBKVRtWU9R2o7Y4DTK/felJwn2HngwJqQ1wPzfYlrn9iHjYoX74NijNdoYWpPVMc0pFoZLC766u6haqMdRm/UfXkwAGR"
-    "aSp5E1OpTXfC2B7B9UtD1bTudhNlB290s15MDPOwvMt+0/xAvafTWaELVozmBI7TocWXNF/aEH8RatRbF4HCujwVT0y4"
-    "qtIF6DaXCCglTHND2sL/JGvMwUqSXlLjcfHkhfok0SIRxqOeORB8PI31hy6y+Z266so2qTgNuo9Rci8iuFN2ypV3rDOp"
-    "lYqQ78RQtR95bvT6Rq//w+l1o7KNA2fURkl/Eb7fi/L/9iVt37z99tFilNJLZcrU/drRaKWu6zvT9hXVtNH2G22/0faM"
-    "Feut70vVP3YJau0NKwU2dV3+3hyH0Ok61wYcCN8cy79+99P//vVvvohBYJNr8uUhvCiVDTyyFnfi2GuI7/moVYuvVdpc"
-    "MViwyxRAeIG6MszZvdrz9j3bLbJWmizU0ff6XoNH446tGOyQBmyUdhVFhncP1vYa57lcvXovYKaC9Tuz9ZvS2D92aezG"
-    "/dq4X9/I/Wq3UiVrtPf02f7zH3781397IceTgOryb1p9HVcBWx8hrMIWe8JoW8F6k/2upoO0aY14aGvETSktvWnO3zTn"
-    "r9kT/28vQXHdE5t+fOW48Xu+C6VG8KI1v6D8pgf/vj34lTxG4fHUkhVYtXGB7301yr7st6wrA3gVixxcDgg1sUTLvk43"
-    "jHUYoHKdg7hGKsWKlmWSZqYESIpxPvMMwRwuJtNRQ+RZV0QgAgUEqKxPCpNnEVbrYKbWdvOYMnut8LXmvxHiByiaXC8j"
-    "4wZibWmfMorPO6J4VupBwQJgJEQAipOqMhFBCJZpKi4aPhBasUN/PmrgtCaRVEbrxxedSbeE4B3j8ayBoanjwuosTHIH"
-    "jBQ+h05vA61y5qoiTs/uQyRgBqAGBsZ1AnE5JmYRSon1KgqNhFwVjx+6EiWDSA/npvQPVlhRK4stGGP4B1TiRWVfpuA0"
-    "pOJ5LBldNTCrJwMriO3vdUTsqIAitl9nadR/LXbF6dHPR8dnOweA7gW/vxlQ5karNpGuJRwrmDzf78oqB0Rsw/xnbz68"
-    "uw0B7m/E0t+twVa/3x/GqPwGouhlHMalKfDGo7Yjil+14swfIWFq00Qm9aURdjPZNrktBJI/YIZ1hxsPwszWvVHJLUmp"
-    "+W2EajOhh8vBGj+wEOMQc064oA+mG1O8p25Mse+9+Bf70m5XQDWMMb7GcHkwjIWt28bhprtzGBP5Dv+p3xc/q1jxi+PB"
-    "VLERZTfMqF7tLVcHIkhoGyvwyD3A/eUwHsZ/MjPi58ft+0TgfxKvsW4WFBp+7YsPsEL73u/XJ+/evTr+CWtiDSF9auPx"
-    "+wm1JfpAbM5Wof6BGG6SRasmiemV85wmsK+bt8kk8/Z3bOjMJ4ArI1s8bt/s7lIFotgdOBZvFXG/vWLifALO0I3B88SJ"
-    "+8yEILhFZWiIRZimfhcTMawzQKPAMuFRDyn0M5ZXlguvXYOpW7l9+X3Rj4UGD5hUp6z9GYDCOWbjd/MEKI3l1VSKXO1Q"
-    "1QfAAB7X900pLIg7CRM3WBGa1bfK2xl97nnQlQVwmS56fNb5JzaYMFxypS1Xu3J5PVWg5my5m3C8NQJkOwFO3p8dnRz7"
-    "5dr/27raih4AVyx/JdMQlZ5tCgBDHKlKO4Bt5LGxYcliHmDEQ2xagCY1BUJOAiYyTUOli4YB/NGCWq+A7yEH8GcmfEEn"
-    "NwyElkK0PzZeitmMg/r2a3gVKJP2ZwNqbgwIAunp59zjwNX1t/6iAK6PfnzAJ2TafxqgU9X/DivfVZI75suiSYF8IVDK"
-    "jHa138AfGKq5zL9fRj1HDUVbvfGLBEWW53j9jxPQwt65PkTbpTdo+cmCeqk4KpewrD+K7Bl8gWtD/LUC81sFqHCMFin2"
-    "190Ky/0QWdjaCIdigIRrlGb7O4ZzHevobbrJrxTR+1bDv3E/FIEXvtBH8cXoPtSm8GWhJG2UL/AAWC33Pz6/B/e/OA1N"
-    "l57CBd9GJT58eUCAwRCfIUSKLQjc44UJDP45gm9srS/iIc4+Q/7xBYJuOvq8jHu77IbOzwhx1+5eRbiT420B/YCAyl43"
-    "Ifhw99nA399zIsFeL4K/lxNsAD7fp5U755UWfwdXFsEYB8e0McQVu0jlobhRQFd9pW+hNMw4mzCmc4VpaTR6qDD0cSqV"
-    "YDknbHFN+z6vc7DW9KPr1nBAyIxZTfHepHgrlGr71SthfulKnJ6dfEAK3jFN2wRvUpP841Xip6PTXwBq18wl4FsFV7I2"
-    "C+cv+U5rcz8Xdp4Z79F5wx9cJjGusZ27ppoZRUCzQ97vVliUcAM4HbJwt+NUyrEBuJb02K3DG6kvgLE2XVUiuYVUJfoU"
-    "gzdqA/Q/wwomap5E4ESjQ47SahOH7dwh3mBHH3qjMNnWzf8BF639RA=="
+    "eJztPYty20hyvzLRpcpShaRky7uJKcVVLq9vV4ktuSxtXCmRJQyJIYkVCDAYQDLPVtV9zX1YviT9mBm8ZeixzvqOW7UW"
+    "CWB6erp7+jXd4OetabxchSoN4mhruPV5tDVP4mylR1vD8/PR1mirh390Gk8v4fNo65f4Wiyz6ULEMxFHSgSpWop0oRL4"
+    "qAejrXEPHk9UPuADfxbqSiVroRcqnPVEGM/nQTQXUgMAMY+VG3otg5TGfYQPIovSIETwIg2WOIPIViJO6MpUhqFK4E80"
+    "VaE+EGdJpsT1QkXmUqh8C3SVwBoZbBjolIbzNd1DcKskiFJcztBcFsev3r0R5/3+qw8/i/969fbXN+N8aXGWTFUZmL3K"
+    "4BIlfYZmr4tfPxwBgHEZG6LsIl6tgBR9hMULT4CmQgp7R9AsM4B7vZAp0iDJoghvxFmaU3warBip02w+B5oDBL4oZjCf"
+    "GxtEgvgxIHTG8Dzwfykj33Lccu583NvDf/BaBIuBSzMZamUWkbOYH8TH+n2dKhQdBGvGGImR0VqAXME0NDEMKnK7BEJN"
+    "Y8KmBKQ4yLCoSrkyHnGiKiA+kpCmMQ1kutGzk8yfq7QJaRRzfH6lIr+HlFNZEpcXYHBx5C8i4Qd6UQF7BrKClxHsNI4v"
+    "C2hMQVC0MuzUqUxSldCYpQwi+uArrVViMP24CAA7HoR7KCjjVRDTnJGIr4zSZD3c3Q2iKxUBldYE2l2O4lQR7S2vca4k"
+    "jlOUDlIHxIubrd5WGC41a4w0jkMSH/gcySVMOhxtwUZfWbSnSbBCBUM3foqn2RLmlnhF4NiegGlpP8tJqAbijYSleQT1"
+    "fDxAiB6KLm40vZJTBTKykolMlS+M8IqVTEklpQt4EJgyT+RyII6iq/gS9xLCQmXjrdbpAmbl9Q5Wa3GI4F+Kfv83Ddef"
+    "HF7JMFMvn3jiOgCInvnuAYz/OD05FvHkNzVNQZ7T6QK3YIrbCqE/AeBBtMrS0+lCLaV3gEyRkb5WiSZFScMVUD2MYU/G"
+    "uA192MA94X0ejUZb8SX+OxQpaLGewM++TCVfGwwGN14PtnAMvPbwuscYKJgUYOSzim3c9ToLU8YMiIGklZFFHC4wPyZA"
+    "PCQITc5DCpMZjY6UhRFmyiDVoLx3BuKVmMkgzOgBXmB5DSQ7vAiVJHHCV+mRyyDy8S/fXYJEy7nKLwBNCY2bG8MACfhH"
+    "/b+oJBbqE1B0GvvqQHj4DOyRNNMMG/+VUxSoi0T9TxYkimbxUD6ASMzLSH1Kz8dASLIeRnDCIIIHYDuCUhX4xKBBSLSh"
+    "riWdNtbMAOkhaQQtVRPNHKoaiRXGaOmIUkjNaZaK7aVK5QB4HU1RjA8a5mS+ig9v/uzBVdDoYiLBjCLusywEowi47jQh"
+    "CxoNZcPDFWnWvLi19JBF8C0tmBkWFHhh1pJfIGkmZnhGXIOoR6LspBiJJxTs1gHt9IL8A1NQMaxXrAxY+ljVJDAySQNU"
+    "M8PPNzdwqSjC3Qfe9IrqJnc4qvrmax7L/RB3Uxef1ik4EvNGLD6yogBhiC/BiUERR81qhZW0K0NEjSt9P8ChMnxfnJU2"
+    "VjPFbhvRgM4JEIJ8MVaaysrPXVd6Qw4EuGmV+7CP1RwNWOsy84G44DRIQx55BOyhuzUeICQZgT4jy2FwQ1/rJArXvwSE"
+    "A6lPWi58AoVwpcwNS4jAV8sVGLkoLYyoyFLRfa0Srrs7e1+5Mj5UMznb5LvkX9FDM4kqfWu4Txy4u0B1QdXYje6stwPG"
+    "XXhZkN0HMNMFFLUd+TgBxr3ZbP3c0oAoW04cny0Ln+4N9r41Fyfg0ygZPZyLj7IjeWEtGxKCrbppRL0Gbo8xu+QMXUsy"
+    "vj1wKtCgCokxErJ9aGK4GdgEYCyHSaNRhFcZwBM0pMklQCKXKBJl+z2AsQ8QBRjd3ZCclVCV5E6YVSK5tNj2iAhMsiE5"
+    "EDsD1p7xbKZV637FWCOIgmUG+ne4V5LAvRuKdpdBt8FPK+KL/zXK0ey+5u5hZP06LWi9Kpqnizto4rOiAILIMACKHKcL"
+    "CFimENJpwwp85BbsIncbNPvJzARXTXiWtUcYwrVxC268ZGvxcQraCAcCxwk5SxUrvlBqTCy0caxAvAKV3Joc9r+jekAU"
+    "ICr/GCehX3z+htZuUjvViLSeasm9jrsmXZrsyd1ByGROoXAdVc5fNPqR5SxGmUWkOkua02Y3bnOMG3McZcBM3XHVT3JJ"
+    "p5ySndNPDRjdZWwr7Tjt0rIFKsmXr1HPJmUaGdGQgGkmGuVQbIbQoJslAYFpScg4DMqXczK/If+TYhk0SQvrBJrAPVHN"
+    "FO44bAlW8cxqFblahcGU9vAuZkmM1qmtwOSOitjnl3LMz1y08YSyE5g0Bcu8CiUwGFVIM+ZdhpUofQZ6I5RpkeL2UoXy"
+    "QA29+xmRvqkQ38UiDvsTE0H2xGRNBrcZ25bHOtK1Gc9QTsAPNYgOJiYr6JCl2xVsX5kgj+4RvSbrVOlmnNsfvqGE33K6"
+    "ujCqlfN+Gz270bN/KD1rpdQpW5bTje79JrrXUj+1irdM/Y0+/h30MR2S3HIKkyeyciQ6JEQ3OdRNDvXxcqg5YnfKnm5S"
+    "r38vqdeC//doSddNOvfvIp1b1A13TOS2aYlNPniTD97kgzf5YM4Ho6fM9RvsJk/DAILwKRFhb7Bf9tnZg6Nr4GRoS6yn"
+    "A1DZdHWSJXOlbJGJvuDqC3ro5b/vD160OPIMV2iVXCkfXVggM4TUQyodgmDKFSO6UJUUi3RlKqSwwNcxPoZVoCQv6Zpm"
+    "cdReQUTvFy4h2edhPJHhBQTztRCBS5/K7mJB31Tj7Ib1GXVDVTa3lDod2JIeqqkS22CX+5S3odKSHa7LIYWJ3ly54OpS"
+    "rYFwELth4RcoW6PdjMAX1lIwLXoRY7UcXo5bl6ci0lAgyzkVWFq7rd2U6cAylhJMCVWRocOBm2nb6LwhF+vUkfXVJJuX"
+    "UXOGutv0GrMIKagShSZP415GXZCA6jQFSfVZ0cTF1vw2eCodpmWPqVRIZdVFYGqOjEOEFWmemdFjlBoIsZSfipxr1K5d"
+    "0Mq4HNda+biAT65xexXPQEvclCiIXrHoantvKCIINtHKHZgNK+aKZzAlf4bB/FDDuvQqCMO+HyTlZWG1Ytc1XXMisubL"
+    "FA09rJEW0YCAsZEPEDEujiZWs+oUvqngpC2MG97IwBO9A9IHQRSWP89sGraO1CxQof8QhUN6hJfWE3aRuO36faxKHbqC"
+    "7nBtAvMkRfeOpMGPU6wcZR5UUVOfKKn1EOR47mtTQCliugOywlpvCnNxurULpaiS7/6ygzWNLQWAnwO/V6hfRK17w3j9"
+    "+ejtG+KsVcvNJX9i2+4DUxhK5G7YA7/FE/2gXU3cNrQY5mlTdBz6xGJaHRVwSmQ6uMFW84rnO53xlLpvWiGU/6ANU8b3"
+    "mo4riGLWTmLMGfBJBaxh3R3DMIyv+wXX6BHRROoVIFvRwNLYuDOCa5NwLlje9YNwJJ6WnSCpwczNgkSn5E7E5C1cYgpo"
+    "O1LKh53NWy+KJ7GPsmGDPiMJbmG0frBRAGtJDunFZL2SWqOT1LA2VCyPpUctCujmROLd6/fsB+7SSRbcCmZ4OtOV6svp"
+    "6mE+BHqlNcQcViIGV5iUQXdBoLX2ibgP82+MkMISrVI3hgjND8PPEu4k6Iqbc+wfhZcGWl723RUNkFkMzh6MBAjQK/RN"
+    "xCkCFNun/3n09u1g6e90QAl9XGfxivZPHLLZeonee74BtVxrs72w4r1q0bZnoZz30Fb0DG8gsllDbEMuPFgUo5UZNT5u"
+    "TMVESfCvsshXiW3DoE4PBJtAtKddfgUgXakIXc9iLMaeGcdC4EdeuNjoOaYZkL6clnHRWFTwD1E7EPW2Qd57Vh322Jcg"
+    "XEhbI0KwrCCJI3J8OLNiB+9QiT+nlSJB0xbcTTTw2ECBnrBzlESOqZksd4HFcU/skT+KfUM7pmdgyH0E7IuAD4u6gqPE"
+    "pVwRjRDJZeD7oeI2kGmc+BA4KbwLj0IIpXcOKpkqA4bMEzuUPp0Kz3r0sewQ4wRWLdhb3k5rdwKHqhrUWRr8Jaf/u9iH"
+    "0AHkI00ATBpfqojQJ3lw/EDLCMHD4ZdgeUHdUF9e9sT50fHp2bgnDg9P//v0JVwYDAY7eHIqIpVBFASLUT5l74JETID+"
+    "lwoWN1HYBUKnRmBCg0tVigV0zA49RQIpCjhOjY1Itv0lwgMHaiICVHlRGSCf6dSE2Wc4dqLSawWicuju0eGcYfJLAna4"
+    "23IT3VIUEdOpRA2EtKWkMA2ExXYeA2IoMj4SlzyaWcbYzmL0FcjHJIseM40DyxQ1TRRtGjpmpG9VT9Use7VSMqHB6HTZ"
+    "LOIhjxlin+RLhml81dxvFefoSo4NK7/me5LkFfql6h5nj002ynLANRScLAAxB0S3yx7cEKkCjF2DrxAFegGSj3hcVBzG"
+    "IKKMQhiCSG6zryqO4VlJzzDVQVoilHANUpRS1xd11kjYj6pXTJPR4iYKdi6zBVZkvuW3+fGAkgO5txXjLULNGLyaqwc4"
+    "kS5/+uwHVknIDWzDolMLPkLM+zibj4DvcaqrZjPQ3Swojn588CgTCA9gP5n0kwbChMqWjNSwcAeWX4mq8vzfV45+0XZx"
+    "XulCFxLB/+y+jLYWabrSw106zDdB4iBO5rt+AlzYfbb3bK//9NluIUQGItRzq7dklONL/gvKTLujjp5p3ftHOlJGozJq"
+    "TsQ3zBQbcSQqjcsp6ztQ2x0HmE7AdlJwF2LngwJqUmyHZrsW259YBDXKF2+D4kzWaGEqz+SHdCQaKezu6qpuoSpjXcRv"
+    "XD45cEBkkkjexFRq050wtkewfWmomtpu11F28MY37WJimIflXfab5geqHZ/OCl2wYjQncJwOzb8k2cqG+MtAo9668BXW"
+    "5aloasJVlSxBt7lEQCFhmhnS5v4nWWMOVuLkkhqU8ycv1CeJFokwHvfMgeDjaaw/dJHN79RVV7RJ+WnQfYySe2HBnbJT"
+    "rryjzaSWKkK+E0PVfOS50esbvf4Pp9eNyjYOnFEbBf1F+H4vyv/bl7R98/bbR4tRCi+fKVL3a0ejpbqu70zbl1TTRttv"
+    "tP1G2zNWrLe+L1X/2CWolTes5NhUdfl7cxxCp+tcG3AgPHMs//rdT//71795IgKBja/Jl4fwolA28Mha3Iljrya+5+NG"
+    "Ld6qtLliMGeXKYAY+OrKMGf3am+wP7DdIq3SZKGOv9f3Gjwad2zFYIc0YK20Ky8yvHuwtlc7z+Xq1XsBMxWs35mt35TG"
+    "/rFLYzfu18b9+kbuV7OVKlijvafP9p//8OO//tsLOZn6VJd/0+jruArY6ghhFbbYE0bbCtab7HfVHaRNa8RDWyNuCmnp"
+    "TXP+pjm/ZU/8v70ExXVPbPrxlePG7/kulArB89b8nPKbHvz79uCX8hi5x1NJVmDVxgW+C9Yo+6Lf0lYG8CoSGbgcEGpi"
+    "iZZ92W4Q6cBH5boAcQ1VghUtqzhJTQmQFJNsPjAEc7iYTEcFkWddEYEIFBCgsj4pTJ5FWK2DmVrbzWPK7LXC15//Rogf"
+    "oGhyvYyMaog1pX2KKD7viOJZoQcFC4CRED4oTqrKRAQhWKapuGj4QGjFDv35uIZTSyKpiNaPLzqTbgXBO8bjaQ1DU8eF"
+    "1VmY5PYZKXwOnd4aWsXMVUmcnt2HSMAMQA0MjOsE4nJMzCIUEutlFGoJuTIeP3QlSgqRHs5N6R+ssKJWFlswxvAPqMSL"
+    "yr5MwWlAxfNYMrquYVZNBpYQ29/riNhRDkVsv06TsP9a7IrTo5+Pjs92DgDdC36nM6DMjVZNIl1JOJYweb7flVUOiNiG"
+    "+c/efHh3GwLc34ilv1vDrX6/P4pQ+Q1F3ss4igpT4I1HbUcUv2rFmT9CwtSmiVTqSyPsZrJtclsIJH/ADOsONx4Eqa17"
+    "o5JbklLzGwrlZsIBLgdr/MBCTALMOeGCPphuTPGe34W9P3jxL/aV3q6AahRhfI3h8nAUCVu3jcNNd+coIvId/lO/L35W"
+    "keIXzIOpYiPKbphRvXqwWh8IP6ZtrMAjHwDuL0fRKPqTmRE/P27fJwL/k3iNdbOg0PBrX3xg4jW92d4zXUawlWZxSBWS"
+    "YCkVVW/3xDwwJf8z2HFPNHVDATPwaVuvbbQTqiqHDjryuNiPpgacPVKjxRgNmt/rUW0qYj+weNbfVP765N27V8c/YRWv"
+    "Yb1HjUdeP6ZGSg8w4vwazgNR5zQN13WhoFfoc2LDvj7fpr/M2+yxBTWbAnWZvPnj9k31Lrkh8v2MY/FWnqmwV0xmgoAz"
+    "dGOiB+LEfWbWEdy8ljXAslFTcYypI9ZyoANhmfAo0epnZE2xVNy1xLqV25f55x1kaKJBrNppbH/gIHfs2XDfPAGaY2k4"
+    "lVGXu2v1AbCCx/U9U8YLPCe54uYwQrjtffl2bo87N3RpUVxsjH6rDWGINSaZILlemGt2uUmA6mgz9j/qcJpehF8WL9vZ"
+    "cPL+7Ojk2Cv2MtzWpZf3NLji/yuZBKjEbZMD7aFSe4NtTLKxbsEDOMAIjpi4BMtgCp6cfExlkgRK5w0QuKUqvQ/eALmC"
+    "P6/hCTqJYiC0FOLHsfG6jHIZVtVJzUtCibU/klBxy0A4yO48554N7ha49fcTcH30UwseIdP88weduhh22Jis48yJgcyb"
+    "Lsi3AyPDaJf7J7yhoZo7yfCKqGeocUkR3PKrC3n+6rj9Bxhoie9ch6XtP2zaiPnPMlTL4VEdBUWNk2cI4QtcG+EvMpjf"
+    "Y0AVZfROvg/vVjzvBcjWxmY/FA0kZq383Nsx3OzYK2BTal6pUcCzVuyN+4EMvPCFPoovRlui/oUvSyVp83yBB8Ayu//x"
+    "+T24/8XpdLr0FC54NvLy4MsDgiiG+AwhUvxE4B4vFGLwzxF8bbt9EQ8JaBjyjy8QdD2Y4WXcOywxdH5GiLuW/jLCnYIL"
+    "C+gHBFSMLAjBh4cIBv7+nhMJ9uwR/L0cfQPw+T6t3DnotPg7uOsIxjhxplUjarGfVAyLWwY02Ve6NBoBGCcbRneurG2E"
+    "gz46AHmcWi1Y7Alba/MCA6ZCk7KsOhDoFN7i2pAxtLrlvUl8t9C26dfDhPnFMHF6dvIBaX7HNPZtE5kkLv8cmPjp6PQX"
+    "gN81xwtraANcsGhL56d5zgpwDxx26xn/1UUQH1z2tYVC7kfr6vlYQL1D1rQjVEpcAsQO2cyueBaylgC4IeHYEVAtrQjQ"
+    "WlOBjUyyMMtsmmGITM2W3mdY31QtKDTDIAJ3hE3PNvOTuIl9k+gtw7RbN/8HB3+R0Q=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -767,8 +768,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -776,6 +779,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4183,7 +4244,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4680,9 +4743,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4705,7 +4766,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4717,7 +4778,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -4976,7 +5041,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6168,11 +6233,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6181,7 +6246,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6202,19 +6266,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6227,6 +6287,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7815,7 +7889,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
         )
     if not rest or rest[0].startswith("-"):
         if rest:
-            raise UsageError(f"unexpected {rest[0]!r}", hint=f"{PROGRAM} prompt NAME --help")
+            raise UsageError(f"unexpected {rest[0]!r}", hint=_command_line("prompt NAME --help"))
         return _listing(invocation, "prompts", _document("mcp_prompts"))
     name = rest[0]
     command = PROMPTS.get(name)
@@ -7862,14 +7936,15 @@ def _resource_cli(invocation: _Invocation) -> object:
             invocation, "resources", _document("mcp_resources"), _document("mcp_templates")
         )
     if len(rest) > 1 or rest[0].startswith("-"):
-        raise UsageError(f"unexpected {rest[-1]!r}", hint=f"{PROGRAM} resource URI")
+        raise UsageError(f"unexpected {rest[-1]!r}", hint=_command_line("resource URI"))
     context = Context("resource " + rest[0], invocation.json)
     context._verbose = _debugging(invocation.debug)
     agent = invocation.json and context.agent is not None
     result = _read_resource(rest[0], context, agent)
     if result is None:
+        listing = _command_line("resource")
         raise UsageError(
-            f"no resource at {rest[0]!r}", hint=f"'{PROGRAM} resource' lists the URIs and templates"
+            f"no resource at {rest[0]!r}", hint=f"'{listing}' lists the URIs and templates"
         )
     content = result["contents"][0]
     if invocation.json:
@@ -8182,15 +8257,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -8387,7 +8460,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

@@ -458,88 +458,89 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpU+7wKxcZLsxM7cRPYZCDKejG9jO4h92FtYgkmJLZljiuSxKTvaxMA9zT7YPsnVTzfZ/JNpyzNBZrXA"
-    "TiyS3V1dVV31VbOq+WVjHM3iQKZ+FG70N74MNqZJNI/VYKN/eTnYGGx08J9xFIZynMKvwca5uxB31zKRwk/FXTQPPKFv"
-    "74swSq/9cCp8hddSd5xKrzfYGHagDzeOgwX18Bb/Eum1FEqmKTyv9oWrbpSY+IlKOyJKhEqjWOEwIfQ5iryFGLuhcEN1"
-    "JxPTYSJnUSqpxwvoi38KGdKIw+IjOAl1Hd3xDOAPEYVZk9FChO5Mmn4nUTKVPNef6U/hmic3YxkBs6BxsNjiYYYdZM9s"
-    "5oaeYVrOrcthZwfGhmvd7nWkUhxhsBHC2BnZSia3MnmhBN636MA2MT3V7cZRUtf04t1HYW7xGGl0I8OaJ99+PBbZPX50"
-    "FnnSTNhVPF3lTiS3/gU4NHYTOZkH0FCMLKK6iUwTX6rSMNgimqQgMHgeH1mITRneik9HF5+Oj863rA5gvqNIST25MMov"
-    "DDvhPAiQaDe4EbMIlGwzlHBbTJJoRioDffpJFM5kmNp9pu60PG93qpAWBRqxDxTF0k0FyJa6tafjgu6X2r6F8UB5YU3A"
-    "1NM7CbPaAe3zxEsSOsi1oNK2mBfIGTOxBbNJT4r1/s5Pr6N5ihoPql/oT2uZVlS7V9SLGrlyA1AeozflrjJdfqAz0xQv"
-    "JlGUoibT6qdb9xudjSCYKTYQaRQFpOrwN3fVH2xcy4C11ZNqnPgx8o5u/BSN5ygsl7iJbTtoJkC7gsAdBbInjtzxtXCo"
-    "18thD3t00ICQfYjdsewqGbsgJYmGhhaaiN30GrQNnoEH4ySaJu6sJ47DW9BxWK3YF/BXOMa+iAPs9lB0u78qoOLFwa0b"
-    "zOXhC4ekIRz924G2/3V+diqi0a+wgMXMTcdkz9Jr0B3sFVjt+GE8T8/H13LmOvtoBNksKTIp1Bx0VAZRjHYCLJkH0u4I"
-    "58tgMNiIbvC/fZEmc9kR+Lfnpi5f6/V6904HjB4sBeHgdYcpkDAo9JGPKjbRIql5kDJlwARkKVhITThcYDmMgGnICBqc"
-    "m1iDIY9hiSFHoYUe0k+VDCZbPQGLwPWDOT3AEyzOYeIGSk9CJkmU8FV6BDTbw3/57kwq5U5lfgF4SmTc32sBuEB/2P27"
-    "TCIhPwNHx2Cc9oWDzyjQnLnivvG/vCyvEvm/cz+RNIqDegFMYlmG8nN6OQRGogIZhQn8UJI1SObgUeCJnqUcSnPVsEwJ"
-    "NDkL07iDLBE0RUW8ykhUyKQgAgVhDpHfg6W9OZOp2wMZh2NU231rLJYjWMWfHdDiKYw1csc3RCvYWjC2QNuWTVy3O0Id"
-    "cJByBfoQLmjpqD6r2geaGAvGt3iuac8vkNYS0x2tln7YIZXNtBWZJCSsxh6tZEvPgfm48BcxL3bWMnoIFl8sk5T8Qf/L"
-    "/T1cslW1fcP7jm1ObMBRtihPACBPmw0oKvnswtMKnF84rSWs0Z3TsxMXFx8+F0QgQe4a+cUuvDAIrA85lUnjKLnnhwdm"
-    "fujP5jO4+RJ/uZ/1rx9ev959XRj6x50fd3BEDQVwSNCns4k25pU5kkyyq+jF4NqwgSYLY+AYjC9wCBkSOfVAow1f68BI"
-    "iaXcIY6boZPWDG2BXApc3imMvYuDZgCmMOgIHIZ0w3optgU4hcHI5JIEEe7gYH4qZ+XJ5uKzLrpJ4i4aSFkOlAoUXA6J"
-    "yYyZ+kX1mI0aOLwUThV529sp6PDLXpHbO73XZGNcz/OxPzf4aC/ZjD9VG7SsRQ3JfyUD42jD4hTtTIeIB5TWe6zVeGi9"
-    "F1dObfMHFLyFOmoFUk/TIGL/HDQ1TH1yb8uGWaYo9zwb7cfJQDDnMh5lzLCnbc8vm0iVpnxwMjN+GvDo71iEJOdOjReg"
-    "6YXgRwiwasYk0vXOIOb7BYHLRp/QG+kM/AV93Up9w2iT78lZDPg7TK0WJReXx8OV5bJyfPxUf7eo6NUyG9YQz9RYrGdd"
-    "spr7T5KctdxXEF0xTqtBKI0bDE8VjB76EUCkHBqWHGaU+FM/1Ivw8aJpQ7MONxosS3Xxm+eHv9sS5HnVsvATDFcDzTHo"
-    "zBYaB193LoF+8AkE6IWL+0WpP5N9agqwBTxJOJaISYHjgxCvcgcvENAnN9AThWChKMYNPWi7gs5A68eqjCHVpTBGzxLZ"
-    "pcSmQ0xglvUpgEF4QuoxmSi5DMI2YScCo4E/89s1fllo/HIH/1erRxM2+r+VWjex9WFe0HxlOE2vH4FPL2wFBJXhDjqo"
-    "L+NrF4EVxOZaFPjIEurC7HYt7rfofATw5ynzdoyk4JoWAgRjSLQLyDqhOwGg/17Dyp/QzA3zLC5lc8qo/w3NA5IQy/Cv"
-    "URJ49vP397QFNhvHV7RNtWQfzA5cc9DxtJB1HfiuA9914LsOfNeB7zrw/UMGvjlxzxLyruPo7zKOvsriaAswLYug1+H2"
-    "dx9u55J+dKBdrwPreH0dr6/j9XW8bsfr/F6fg/Vx4KtYjokJO71dps8YJgMPDMZShl3wZG+Hro7myVRKk3agruIFeGt+"
-    "6PA/d3tv6h2T7rePsY24dROFVgew9MSfAggJZEfEC9BX1N1eGs0CvK3kGCBfR4yieehxwkEp54FtjLGmpDzpggbMWB/7"
-    "MQnLXEIZTINo5AZXbjKt7FpwXkwRF1rGx5J+U9igbQ+lYCzJg9k3+R6UcCM2AYJ1KeSifIQtTtog64lpK8VsnBu5kB46"
-    "d8wGAsurTZ3Wfmsulp8BaJGwB+5GjdPL4/ScC6y67eauczpgGjMXBEcpRjAl8j+b2gD2ObOjSqwnR/NpkTQbK7YYHuGT"
-    "SMGuSPR/Chc2GoYE7KjOWqmOiv4uMr64JpBtMSwA5bEMClk2xnb4OlEFVDlCHd50haNHdJikGkZA7GtLrtbUtiFrnorc"
-    "Y2N4n9OTm99OCSYo9xZ0CxXRsTN0Nnf6EBcIcnkQO0zB/CiBGaHYWueDaQHzQzXzUrEfBF3PT4rTwhS2tnPiTb8qsLG9"
-    "PsyRJlFDgHaYK6hYDGuFJ63tqPB0Wh8tYVzwWgdeqC3QPpUiHAMSARqF+Y6aRdTEl4G3isEhO8JT6wgzSVx23S6mKvYF"
-    "04yZukQ4GI0UsR5pgxelmE7IMiiTJj/HgeuvZA157DudXSciugO6wlZvDGPxtlcbTrG7eLryJDQA/ebxldlyA0ZcnJ18"
-    "QKaRnUWPVB2f0s9WGH4eNmWtffG9jpVkh1b/nmn7+fjDEWmWcQv1eWpi06xDnbXIidnVOfwajdRKVoW0TfOijxtgPCfk"
-    "bZdUjGZH2YUuKh1gcmP5xd5Wazpd1dXp+NJbacEW6b1L/FRzzPhp3PHwKVEU57BoT2EQRHddC6c9I5nIPatnoxq4Rxu1"
-    "JtDkX1uef7ESjSTTzMVRCJlvIpV2bXBPW3pgWXjpV7aUtCZkE6P50wJH6IAYb7SIXaUQpNXMDQ3bc9lxQwLCrFCcvPtI"
-    "zFXbYN8x8Tn0JyCJ1lyfjePVMAy+PaoQllElInxTgMagvSLQXGut59OUFKZonIp2hOj+uP95wuntbWnLYoxnkaXuLc9N"
-    "bksG6CxGiisTAQr0FrGROMcOxeb5X44/fOjNvK0WJCHGzjyu7X/FATutQ4we8gWo3IXK3oJWPermJHCnHfQVHS0bK8ZC"
-    "T6etMpN2R9nzqRhJF/AdxFsyMTUCtG2M3SYQeqpsswd6upUhQl87LGRkyLEY4NirLDbbwz0P5C/vEWU7vqGFT9E6EPc2"
-    "Qd87xhx2GMsQLWStS6/I9DaPabxFeei8xxUKGtaCuwgwMLsfkXgG1EROqR4sh+DitCN2CA9jiciWTmzvc7I7YyHA0Ggr"
-    "OEKduTHxCImc+Z4XSK5RGEeJB4GbxLvwKIRwamu/tG2muyH3xIDWo4qrCb9tKgJyHMCYBXPL2WpMpe/pt66hn/p/z/l/"
-    "EnkQuuCL8iQK+OUtkU/6kMkDPSMELwdf/dmVSgE/fj3siMvj0/OLYUccHJz/7fwQLvR6PVAmtPZyDlEYTEZ6tJXoJ2IE"
-    "/L+RMLmRxBIFYF90Ay7Uv5GFWERFHFBQJJKiguPQWB1jajP4VanLpPKk5kD8XKU6zL/AtuYd40F2j/IVtJAPqbOD7Yab"
-    "CItRRXT5DMFGWlIu0DdPxrJQa6K76Iu5onQEl1uzyPSL3QixAmFc8ugR89g3QqF9DsXrQe96lJGynnYcSzehxgi6zJbm"
-    "Abfpn749OTrkPjVWzXGruEQoOdSifAh7kuZZxTxVxNlhl4267FM7vVkBag6EbhYRXB+5AoJdAFYIfXW9tU90XJUAI3SC"
-    "OxpBACq5yVhVnMKzLj3DXAdtCVHDFWgRJ3pQOYgL61F27D07mtxITiLOEsEZ6V/5bX7cp82JHG1FeItI0w6vAvWAJrLl"
-    "L1+9ZpOE0sAaIdqSuqedlNurGFau/5n3v44uLo5P35+TbIwnRhuJkYbiLZfettl9ox0wetS6lu3I/Pl/fnp/9e7s9Ofj"
-    "91e/nJ0cZY9sc8d56wefzPq8RE3vmdtDY8BC0DYEP8W9Od4OIkHT5NDRiEPa2Tu09/TgV7EhXMh2we87xWrRptSh50n9"
-    "kZMJPKGyMJA0j4XhJhBYgSXSG4cKOgjYpdXvD2YvqFtHxLVpPw1b0k3JQ8DcgiKBPM8vaqCeeWleG95ZkUD8MLmYKtRA"
-    "ZSH5qELax7NPFw+nJVU24jhx6OlbDaUMpDrKLs7+cnRq2dyBfjtXxvAm4+AJIuY0pM4DOU8t85sqEzg5++moKnU7MaJ9"
-    "XJ+lLzXQ83BClCFPXy2/MavB+nnORmuYXXjvXyf2tmlUFYVzp3VCvhw+TMtl7Rulh5Ooqgr59n2NODlp5TEb0lZyVA1l"
-    "DyVfVcj69Pbi+KwszmpeFoUs/DrjSlkvI/+c/RhsXKdprPrb2+hq9N5kL0qm214Cznf71c6rne7LV9vWzix43+r7vSVv"
-    "NaMb/hcsvsoXtC4nXud9FRfZOu/rgbwvDMgG9W/Ua4hG3ctUbVh89/wIlc3e6+sS72aJcHl56zf+VH3e3JspR29+4prf"
-    "JS9TyAVGZ8sUwQOW+kF5Vku4ylTb9A2LKQA1Ga11qryEMaYovHlqCOubbldJzvob3jeriRbe8H6YiVJD/3IpfxbBXXFQ"
-    "oVNp+FVm/iOZx0bhZ75C5HrlgdsJPRmOF3rpTCAs1TvoMgFrni0R+8XnXLOZdqBcDNq05dQIuAjJLQysn0aLrm9ly3dv"
-    "b1cLTm8NUaBMjLyLkhs60CIf/Er3pIfLiv71uILHFNZ4gscSPE5Hpxo9nx9aFwesiwMegYXXxQHfTXHA71p9bO885Klb"
-    "T9t6WJRjvJWDp+aE60pM8DcM8L5vxL8sz3sN/NbAbw38qsAvN4/a/qwM6ahHYXr7NsDtm5WlPOPxCc+4p81/NsCtBzY8"
-    "TUFHA+yrKQepuBZ8b/Xd+JYGg7r2HmvvsfYeZe9hnUzLRu5p3uMbeYlvWPxW6yes83jLgz90Pm/JX4SgNqtGI22dhkbd"
-    "fxCrr3c51jZ/bfP/1W2+NuO2XUGMfG3qGfIfxgb8AQx/jczyU6QfYdItisq2/KPOZ6XyDC4uwYNzua7j3clP//y/fzjg"
-    "YEAp7jCZEPfmrLqTZw4OMnWtGvqGN+WNFp3rT3OR6QqanidvtYC2b7HOkLOS7ptRhel1+L2eYvZs0jH1py1ccKU2MC9Z"
-    "fXzOSCW3Q9dCP6kzXQ/9nQGBdaF1+3c/36LQeg3P1vDsd4Jn9V7K8kY7L1/t7r3+4T9+fOOOxh6d8nBfi3eyEupyC2EM"
-    "ttgR2toKtptNe6irGarG+PZf6KANrsjJsHe+CksAG1PBr8b8PvtlaS01vngLxRyWAcAfrPswn5fwQwVROfD2GlQwkAm9"
-    "bsUkB1+fAjCaT00mY0aLRuQlQl61JQRQERBAtUKu0LGBAC3mouYoyY4o0LXDCuSdyF+J8DzlOnHDCmF1oYpN4l5LEi+s"
-    "wnqsKkRGeHLsU6kXEhjqcyH4xey+UJKdzOWwQpMd5di0vC7Rkh/D0ZDCIXRPulTPZJZVBmyItuyxf3jTWlYQKt0gKE0r"
-    "LNHVKFhjggUUHnMBn0PLXyHLDukK+vvqKVIB6QNpCtN0dMdcVIZQmg5HMIURNgmVqLVIR1kijUxJAe7g2BQDYZ0IHQhg"
-    "yl64/30qVKHiFV0251MJMBa+LSqUlSPmAmG7Oy0JO857EZvv0iTovhPb4vz4/fHpxdY+kHvFn08Bkvm4iro1VIrEC5Ts"
-    "7bYVVdaJ2ITxL44+nSwjgI+MwQLGjT5A++4gRPveF/bxMIPQGgRv/VYnvIj/VpJjYaJIl9uI1FU3WvOzF4ubeY4uvrDr"
-    "COv12hYXVfupqemhckLSXToVoHxQSw+niPVLbuqPfAzHcJKf9KE34iMdeiN2e2/+3XxLJyvUwZYIPhFL9gehMFWp2IE+"
-    "RmcQElsP/q3bFe9lKPmbTqOF4A0STvbRPkD14sW+8CJa3hLcVQ+oPxyEg/BP2Zj46zc7YgdH+pN4hyWCcA9/dsUnmHD+"
-    "ZZ53Zycnb09/wgJAzVmHzixwuhGdAeMA9zmyQzMFeGecBosqz+nTUAypzWehTOClv9KEp+fMx2MAk1wQmT1uvsCUwWqR"
-    "LyJsi7dyjGyuaExMnXPv2hH3xFn2N+8KUL95GZyPFWe6WBGDFjYtYHhgmvBoD3n0HmvJ7CrT7DSfbObmI1X54RfoiEGE"
-    "Vd6aD3blYTe75fsXwGusJqXKy+KBQGofRMDtuo6u/IMVQNrF50kQoeXvP5kxHS7yVoVJcF0i6paGCCwKDVtdLi3k8j6u"
-    "J6aSuzmjimo/vUY1MsXPZx8vjs9OHbvcedlBInnZc1YfDGvBRwvZKRSn2RXQ5tW+PnrEdq/7GESTsDBjUX8PK9ODMcQt"
-    "vlR5jTR+YqxUHu30UAr4WTisJUhu9Ee1aCrE/1ONoaDJLE5B+qVDFiqYBzXTfOSrtFxBGcio73FZNxcUL/3+F86PPhXm"
-    "EDH1n/FqVei8xcZ5Ec0z8bt5XTYhNTDaTHaxxNrpa65le2WOTfo8VboCuubrYXlkdNr8ITGa2kl2+Io5mqRf+3mxcoUs"
-    "mhnftiR5zAk/4NoAvyymvyuGpkfbk3ydPa6e1vFRjLXnf6AqIPMqFanOlpZey/JhE6Q5hdphx1j7o+zDbnjhK/0pvmor"
-    "iHYVfsykS4vlKzwA7iz7Pz6/A/e/ZraaLr2EC46Jmxz4sUIIxD2+wh4p+qHuni+Q4e73sPvK8voqVglHuOfX2LOOH0yP"
-    "y6MKbvfDG2xYjSh4+k+ODbR8XtGEs9PJihNthfBNRzQ/G94TgavjdN3/7k6mSgyvsfsnoW3d4d4uzTxDyTT5R2Bm7EaD"
-    "JF3QHBb9qqkl64vHly8DgDziHaJ+tcfldRFOkQpCxUDDynnN9SRZeX2lgS0cjixoSmoDpp0xKtBnujE3+0sACoLMGqhE"
-    "zhY63Lj/f0zeG+A="
+    "eJztPYtS28iWv9LLvVWBWtuQQGYnhqUqlWEy7A2QCmzN3sIuJFtto0GWtGoZ4ptQtV+zH7ZfsufRLbVeRmBmUpnrW3Un"
+    "WOrHefV5dJ/T+rIxjmZxIFM/Cjf6G18GG9MkmsdqsNG/vBxsDDY6+M84CkM5TuHXYOPcXYi7a5lI4afiLpoHntCv90UY"
+    "pdd+OBW+wmepO06l1xtsDDswhhvHwYJGeIt/ifRaCiXTFNqrfeGqGyUmfqLSjogSodIoVjhNCGOOIm8hxm4o3FDdycQM"
+    "mMhZlEoa8QLG4p9ChjTjsNgEkVDX0R1jAH+IKMy6jBYidGfSjDuJkqlkXH+mP4VrWm7GMgJiQedgscXTDDtIntnMDT1D"
+    "tJxal8PODswNz7rd60ilOMNgI4S5M7CVTG5l8kIJfG/BgX1iatXtxlFS1/Xi3UdhXvEcaXQjw5qWbz8ei+wdN51FnjQI"
+    "u4rRVe5Ecu9fgEJjN5GTeQAdxcgCqpvINPGlKk2DPaJJCgyD9thkITZleCs+HV18Oj4637IGAHxHkZIauTDKHww74TwI"
+    "EGg3uBGzCIRsM5TwWkySaEYiA2P6SRTOZJjaY6butIy3O1UIiwKJ2AeIYummAnhLw9rouCD7pb5vYT4QXlgTgHp6JwGr"
+    "HZA+T7wkpgNfCyJts3mBlDGILZhMGimW+zs/vY7mKUo8iH5hPC1lWlDtUVEuavjKHUB4jNyUh8pk+YHBTFd8mERRipJM"
+    "q59e3W90NoJgplhBpFEUkKjD3zxUf7BxLQOWVk+qceLHSDt68VM0niOzXKIm9u2gmgDpCgJ3FMieOHLH18KhUS+HPRzR"
+    "QQVC+iF2x7KrZOwClyQqGlpoInbTa5A2aAMN4ySaJu6sJ47DW5BxWK04FtBXOPECaB1maqYXL8QBTnAout3fFLx5cXDr"
+    "BnN5+MIhvghH/3ZglP84PzsV0eg3WMpi5qZj0mzpNUgRjg9Ed/wwnqfn42s5c519VIesoBQpF+oO0iqDKEaNATrNA753"
+    "hPNlMBhsRDf4375Ik7nsCPzbc1OXn/V6vXunA+oPFoVw8LnDEEiYFMbIZxWbqJvUPEgZMiAHEhd0pQYcHjBHRkA+JAlN"
+    "zl2syZDasNiQttBDT+mnSgaTrZ6A5eD6wZwaMIJFHCZuoDQSMkmihJ9SE5BxD//ltzOplDuV+QOgKYFxf68Z4AL8Yfcf"
+    "MomE/AwUHYOa2hcOtlEgQ3PFY+N/eYFeJfK/534iaRYHJQSIxLwM5ef0cgiERFEyohP4oSS9kMzBtkCLXq2YKE1fQzwl"
+    "UA0tzDAdJI4gZBVRLQNWIbmCCESFaUW2EJb75kymbg+4HY5RlPdrZ2Xegs782QEZn8KsI3d8Q/CDJgZVDPBu1QPc7Y5Q"
+    "QhzES4G0hAtaYqrPgviB0Ga2+RZHND75A5JpYomjhdYPOyTQmSwjCYWEVdujFW+tAmANKohFzEqBZZAawSKNZZKS3eh/"
+    "ub+HR7Ygt+9437HVju2YlDXPExyVp2EDYky2vdBagZEMp7WANZp9ajtxcWliuyACDvLQSC829YVJYPXIqUwaZ8k9BGgw"
+    "80N/Np/By5f4y/2sf/3w+vXu68LUP+78uIMzapcBpwR5OptopV/BkXiSPUVrB8+GDTBZvgjOwX4ITiFDAqfeIWlD1zqn"
+    "pURSHhDnzbyY1gRt4eEUqLxTmHsXJ80cncKkIzAn0g3rudjWESpMRgqZOIhuEU7mp3JWRjZnn/XQTRJ30QDKcoeqAMHl"
+    "kIjMvlW/KB6zUQOFl7pdRdr2dgoy/LJXpPZO7zXpGNfzfBzPDT7aSzajT1UHLetRA/KvpGAcrVicop7pEPDgzfUeqzUe"
+    "Wu/FlVPb/QEBbyGOWoDU0ySIyD8HSQ1Tn0zesmmWCco9Y6OtPCkIplxGo4wYNto2fhkiVZjyyUnN+GnAs79jFhKfOzVW"
+    "gNALwY6QY6sJk0jXO4PY8Bd0azb65NuRzMBfMNat1C+MNPmenMXgp4ep1aNk4vK4ubJcVo6jn2rvFhW5WqbDGuKeGo31"
+    "rEtWU/9JnLOW+wqsK8ZzNR5K40bEUxmjp36EI1IOIUsGM0r8qR/qRfh41rSBWQcjDZqluvhN++EftgQZr1oSfoLpapx0"
+    "DE6zhcah2Z1LgQDYBHLthYv7Sqk/k33qCm4LWJJwLNEnBYoPQnzKA7xAhz65gZEoQAtFMZboQd8VZAZ6P1ZkDKguhTYa"
+    "SySXEpsOEYFJ1qdQBt0TEo/JRMllLmyT70TOaODP/HadXxY6v9zB/9XK0YSV/u8l1k1kfZgWhK8Mp+n1I/zTC1sAQWR4"
+    "gA7Ky/jaRccKInfNCmyyBLowe13r91twPsLxZ5R520ZS6E0LAYIxBNoFzzqhNwF4/72GlT8hzA3xLCplOGXQ/47qAUGI"
+    "ZfhrlASe3f7+nrbKZuP4irazluyX2YFr7nQ8LWRdB77rwHcd+K4D33Xguw58/5SBbw7cs4S86zj6u4yjr7I42nKYlkXQ"
+    "63D7uw+3c04/OtCul4F1vL6O19fx+jpet+N1PuvnYH0c+CqWYyLCTm+X4TOKybgHxsdShlzQsrdDT0fzZCqlSUpQV3xS"
+    "T40O/32396beMOlx+xjbiFs3Uah1wJee+FNwQgLZEfEC5BVlt5dGswBfKzkGl68jRtE89DgJoZQRwTrGaFMSnnRBE2ak"
+    "j/2YmGUeIQ+mQTRygys3mVZ2LThrpugXWsrH4n5T2KB1DyVoLMmS2TfZIJSOIzbBBetSyEX5CFuc0kHaE5Nairk6N3Ih"
+    "PTTumDUEmlerOi39Fi6WnQHXImEL3I0a0cvj9JwKLLrtcNfZHYDGzAXGUQISoET2Z1MrwD7neFSB9eRoPi2CZvuKLaZH"
+    "90mkoFck2j+FCxsVQwJ6VGeyVGdFexcZW1wTyLaYFhzlsQwKOThGd/g6UQVEOUIZ3nSFo2d0GKQaQkDsa3OuVtW2AWue"
+    "itxiY3ifw5Or307JTVDuLcgWCqJj5+ps7vQhLhBk8iB2mIL6UQIzR7G3zhbTDOZGNXip2A+CrucnRbQw1a0tTrzpV3Vs"
+    "bKsPOBISNQBog7mCiMWwVhhprUeFp9P/aAnjgtcy8EJtgfSpFN0xABFcozDfUbOAmvgy8FZROKRHGLWOMEjisut2MaWx"
+    "LxhmzOglwEFppOjrkTR4UYpph8yDMmjycxy4/krakOe+07l3IqI3ICus9cYwF297taEUm4unC09CE9Bvnl+ZLTcgxMXZ"
+    "yQckGulZtEjV+Sn9bIXp52FT1toX3+tYiXeo9e8Ztp+PPxyRZBmzUJ+nJjbNOtQ5jZzAXcXht2ikVtIqJG2aFn3cAGOc"
+    "kLZdEjHCjnIPXRQ68MmN5hd7W63hdFVXp+1Lb6UFW4T3LvFTTTFjp3HHw6c0UsRh0R7CIIjuupaf9oxgIvWskY1o4B5t"
+    "1BpAk6dtWf7FSjASTzMTRyFkvolU2rXBPW3pgWbhpV/ZUtKSkCFG+NMCR9cBfbzRInaVQietBjdUbM+lxw0I6GaF4uTd"
+    "RyKu2gb9jmnRoT8BTrSm+mwcr+bD4OlRBbAMKhHhSQEqg/aCQLjWas+nCSmgaIyKNoRo/nj8ecJp8G1hy2KMZ+GlHi3P"
+    "V24LBsgsRoorAwEC9BZ9I3GOA4rN878df/jQm3lbLUBCHzuzuLb9FQdstA4xesgXoHIXKjsFrVrUzUngTjtoKzqaN1aM"
+    "hZZOa2UG7Y5y61Mxki74dxBvycRUENC2MQ6bQOipss0eGOlWhuj62mEhe4Yci4Efe5XFZnu454H05T2ibMc3tPxT1A5E"
+    "vU2Q945Rhx32ZQgW0talIzK9zWM6b1FuOu9xhYKmtdxddDAw9x898cxREzmkerLcBRenHbFD/jCWkmzpZPc+J8CzLwQ+"
+    "NOoKjlBnbkw0QiBnvucFkisYxlHiQeAm8S00hRBObe2Xts30MGSe2KH1qDJrwqdNRYccJzBqwbxythqT6nv61DX0U/8f"
+    "Of1PIg9CFzwoT6KAD28JfJKHjB9oGSF4Ofjqz65UCv7j18OOuDw+Pb8YdsTBwfnfzw/hQa/XA2FCbS/nEIUBMtKjrUQ/"
+    "ESOg/40E5EYSCxiAfNENmFD/RhZiERVxQEGRSIoCjlNjFY2p3OCjUpdBZaTmAPxcpTrMv8C+5ozxIHtH+QqayYc02MF2"
+    "w0t0i1FEdJkNuY20pFyAb56MZaESRQ/RF3NF6Qgu92aW6YPdCH0F8nHJokdMY98whfY5FK8HvetR9pQ12nEs3YQ6o9Nl"
+    "tjQPuE//9O3J0SGPqX3V3G8Vl+hKDjUrH/I9SfKsUp+qx9lhk42y7FM/vVkBYg6AbhY9uD5SBRi7AF8h9NX11j7BcVVy"
+    "GGEQ3NEIAhDJTfZVxSm0dakNUx2kJUQJVyBFnOhB5SAurEfZsffsCLmRnEScJYIY6V/5a27u0+ZE7m1F+IpA0wav4uoB"
+    "TKTLX756zSoJuYEVRLQldU87KbdXMaxc/zPvfx1dXByfvj8n3hhLjDoSIw3FWy697azaBXfAqKn1LNuR+et//fT+6t3Z"
+    "6c/H769+OTs5ypps88B57wdbZmNeoqT3zOuhUWAhSBs6P8W9Od4OIkYTcmhoxCHt7B3ae3rwq9gRHmS74PedYlVpU+rQ"
+    "86T+yMkEWqgsDCTJY2a4CQRWoIn0xqGCAQI2afX7g9kBdeuIuDbtp2FLuil5CIhbECTg5/lFjatnDs1rwzsrEogfBhdT"
+    "hRqgLCQfVUD7ePbp4uG0pMpGHCcOPX2roZSBVAfZxdnfjk4tnTvQp3NlH95kHDyBxZyG1Hkg56llflMFgZOzn46qXLcT"
+    "I9rH9Vn6UgM8DydEGfD00/KJWY2vn+dstHazC+f+dWxvm0ZVETh3Wsfky+HDsFzWnig9nERVFci372vYyUkrj9mQtpKj"
+    "aiB7KPmqAtantxfHZ2V2VvOyKGTh44wrZR1G/jX7Mdi4TtNY9be30dTovclelEy3vQSM7/arnVc73Zevtq2dWbC+1fO9"
+    "Jaea0Q3/Cxpf5QtaFxuv876Ki2yd9/VA3hcGZIP6E/UaoFH2MlEbFs+eHyGy2bm+LgBv5ggXn7c+8afa9ObRTLF6c4tr"
+    "PkteJpALjM6WCYIHJPWDMlZLqMpQ2/ANiykANRmtdaK8hDCmKLwZNXTrm15XQc7GG943i4lm3vB+mLFSu/7lQv8sgrvi"
+    "oEKn0vBRZv4jmcdG4Ge+Qs/1ygOzE3oyHC/00plAWKp30GUC2jxbIvbB51yTmXagXAzatObUHnDRJbd8YN0aNbp+lS3f"
+    "vb1dzTi9NUSBMhHyLkpu6OKLfPIrPZKezkQiRu0KnlNY8wmeS/A8HZ1q9Hx2aF0csC4OeIQvvC4O+G6KA/7Q6mN75yFP"
+    "3Xra1sOiHOOtHDw1J1xXYoK/Y4D3fXv8y/K8147f2vFbO35Vxy9Xj1r/rOzS0YjCjPZtHLdvVpbyjNcnPOOeNv/Z4G49"
+    "sOFpCjoa3L6acpCKacFzq+/GtjQo1LX1WFuPtfUoWw/rBltWck+zHt/ISnzD4rdaO2Hd21ue/KF7fEv2IgSxWTUaaWs0"
+    "tNf9J9H6epdjrfPXOv+fXedrNW7rFfSRr009Q/7D6IA/geKv4Vl+2/QjVLoFUVmXf9T5rFSewcUl+8LRdR3vTn76v//5"
+    "XwcMDAjFHSYT4t6cVXfyzMFBJq5VRd9wUt6o0bn+NGeZrqDpefJWM2j7FusMOSvpvtmrMKMOv9dbzJ6NO6b+tIUJrtQG"
+    "5iWrj88ZqeR26FroJw2m66G/M0dgXWjd/uznWxRar92ztXv2B7ln9VbKskY7L1/t7r3+4d9+fOOOxh7d8nBf6+9kJdTl"
+    "HsIobLEjtLYVrDeb9lBXU1SN8e0/0UUbXJGT+d75Kiw52JgKfjXm8+yXpbXUePAWijksA3B/sO7DfHzCDxVE5UDbaxDB"
+    "QCZ03IpJDr6+BWA0n5pMxgwW7ZGXAHnVFhDwigAAqhVyhY4NBEgxFzVHSXZFga4dVsDvRP5GgOcp14kbVgCrC1VsEPda"
+    "gnhhFdZjVSESwpNjn0q9EMBQ3wvBB7P7Qkk2MpfDCkx2lGPD8roES34NR0MKh9Aj6VI9k1lWmbAh2rLn/uFNa15BqHSD"
+    "TmlaIYmuRsEaEyyg8JgK2A41fwUsO6QryO+rp3AFuA+gKUzT0QNzURm60nQ5gimMsEGoRK1FOMocaSRKCu4Ozk0xENaJ"
+    "0IUApuyFx9+nQhUqXtFlcz6VAGPh26ICWTliLgC2u9MSsON8FLH5Lk2C7juxLc6P3x+fXmztA7hX/EkVAJmvq6hbQ6VI"
+    "vADJ3m5bVmWDiE2Y/+Lo08kyAPjKGCxg3OiDa98dhKjf+8K+HmYQWpPgq9/rhhfxn0pyLEwQ6XIbkbrqRkt+drC4mefo"
+    "4oFdR1jHa1tcVO2npqaHyglJdulWgPJFLT1EEeuX3NQf+RiOIZKf9KU34iN/nma39+ZfzZd2skId7InOJ/qS/UEoTFUq"
+    "DqCv0RmERNaDf+l2xXsZSv7202gheIOEk320DcBv3+wLL6LlLcFc9QD6w0E4CP+SzYm/frcrdnCmv4h3WCII7/BnV3xi"
+    "WtZ/gcrRVzrAiptEAZWDSRBMqtrpiKmv65sRJohV8AoF4A62NsWpWomhRstUDCYcIe6/mtofCr+1siNADAROh0rxMJjv"
+    "GVjrvif07uzk5O3pT1i2qOXBoZsWnG5EN9c4ABXHozgXeGnjNFhUJYU+d8WBgPnUlQkX9ZencN75eAwuMJdxZs3NV6Wy"
+    "YEDkSx/74qvcszdPtCdPg/Po2n3oibPsb97LoHHz4j0f6+R0iSWGWqwQQV0CmtCUqPUe2WPXxmZ3EGWYmw9v5Vd2oPsA"
+    "greMyuZzZPm2AbsV9y+A6lgNS5WjxQuN1D4wg/t1HV25CJwn6eL7MAjk5q9bmdkdLldXBcS4whJXiXZ2mD3aAXe5SJIL"
+    "FbkymooH5+wfVcep/2hVUchMQffZx4vjs1PHLuFedjlKXsqd1TzD+vZR63cKBXd2VbdJV9DXqdguwz5uDBArMQtTf/cr"
+    "k5IxxGK+VHndNy6uUsm300PO4CfxsD4iudEfDyNUiCen2i+ELrM4BdkoXRxR8eNQbs1nzUoqCASEDNUel6pzkfTSL54h"
+    "fvRxNIeAqf9cWavi7S02OItongmCm9eak/cJhojBLpaNO31NtWz/z7FBn6dKV3Uv/UpaHvedNn8wjZA8ya6WMRev1C/I"
+    "/DNq5UpgVEy+rXvy2Bp+wLMBfkFNfz8NlZXWQPl6fFzdsOMja2vvOUHxQIJWKm+dLc3RlmXSJhh1CjXSjrFqR9lH7fDB"
+    "V/pTfNV6EzUx/JhJlxbQV2gAZjv7P7bfgfdfM+1Oj17CA8fEhw78WCHU4xFf4YgU5dFwzxew8fB7OHxlyX0Vq4RdPPJr"
+    "HFnHSWbE5dET9/vhDXasRk6M/pNjIM2fV4RwdgtbEdFWkYwZiPCzwxgCcPV4RI+/u5OJEocROPyTogo94N4uYZ5FA4T8"
+    "I2IDHEY7g7pwO2yyv6Z6ri8eX7ANLvMR74nVa7BWNSFOE2QUGwBcK2d3PwSmlefYCIwVoSCpmtL9gMxn7GXo2+6Y/vXz"
+    "ll0fdGmXOmZkxmGSjfv/BwjLmu4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -755,8 +756,10 @@ class _ActionRequired(CommandError):
             # NOTE: a plain string, the natural spelling, is the command line itself.
             step = {"command": given} if isinstance(given, str) else given
             line = step.get("command", "").strip()
-            if line.split(" ", 1)[0] != PROGRAM:
-                line = f"{PROGRAM} {line}"
+            # NOTE: `deploy --yes` or `shipit deploy --yes`: either way, run as this run was.
+            if line.split(" ", 1)[0] == PROGRAM:
+                line = line[len(PROGRAM) :].lstrip()
+            line = _command_line(line)
             if json and "--json" not in line.split():
                 line = _with_flag(line, "--json")
             self.next.append({**step, "command": line})
@@ -764,6 +767,64 @@ class _ActionRequired(CommandError):
             f"run '{s['command']}'" + (f" {s['when']}" if s.get("when") else "") for s in self.next
         )
         super().__init__(message, hint=hint or None)
+
+
+def _invoked_as() -> list[str]:
+    """The words that run this tool again, as it runs now, from any folder: its name when an
+    installed script of that name on PATH ran, else the interpreter and the absolute path
+    (`python -m pkg.tool` stays so when the module is found without the current folder); none
+    when another program imported the tool (a test, an embedding). Only a printed command line
+    asks (`shutil` costs an import)."""
+    import os
+    import shutil
+    import sys
+
+    main = sys.modules.get("__main__")
+    spec = getattr(main, "__spec__", None)
+    # NOTE: the main module's file is absolute (Python 3.9+), whatever folder a handler or
+    # `--cwd` moved to since; in an archive (a zipapp) it is not a file, the archive is.
+    script = getattr(main, "__file__", None) or ""
+    if not os.path.isfile(script):
+        script = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    if __name__ != "__main__":
+        # NOTE: imported: by an installed entry point (`from tool import main`, whose script
+        # is argv[0]), or by another program (a test, an embedding): its name is not ours.
+        ours = sys.modules.get(__name__)
+        names = list(vars(main).values()) if main is not None else []
+        if not any(v is ours or getattr(v, "__module__", None) == __name__ for v in names):
+            return []
+    if spec is not None and spec.name not in ("__main__", None):
+        # NOTE: `python -m pkg.tool`. Found through the current folder (`-m` puts it first on
+        # sys.path), the tool (one file) is run by its path instead.
+        origin = os.path.realpath(spec.origin or "")
+        start = sys.path[0] if sys.path and sys.path[0] else os.getcwd()  # NOTE: `-m`'s cwd
+        here = os.path.join(os.path.realpath(start), "")
+        if __name__ != "__main__" or not origin.startswith(here):
+            return [sys.executable or "python", "-m", spec.name.removesuffix(".__main__")]
+        script = origin
+    if not os.path.isfile(script):
+        return []
+    name = os.path.basename(script)
+    found = shutil.which(name) if not name.endswith(".py") else None
+    if found and os.path.realpath(found) == os.path.realpath(script):
+        return [name]
+    if __name__ != "__main__" and os.access(script, os.X_OK):
+        return [os.path.abspath(script)]  # NOTE: an entry point's own script, off PATH
+    return [sys.executable or "python", os.path.abspath(script)]
+
+
+def _command_line(words: str) -> str:
+    """`words` (a command line after the tool's name, quoted as a shell reads it) as a line a
+    shell runs from any folder: `_invoked_as()` (else the tool's name) before them."""
+    import shlex
+
+    prefix = shlex.join(_invoked_as() or [PROGRAM])
+    return f"{prefix} {words}" if words else prefix
+
+
+def _run_hint(words: str) -> str:
+    """A hint to run the tool with `words` (after its name), as `_command_line` spells it."""
+    return f"run '{_command_line(words)}'"
 
 
 def _with_flag(line: str, flag: str) -> str:
@@ -4171,7 +4232,9 @@ def _batch_call(line: str, invocation: _Invocation) -> tuple[Any, str, Any]:
             # `--yes`): `action_required`, with the line that decides.
             import shlex
 
-            rerun = shlex.join(["--batch", *([invocation.batch] if invocation.batch else [])])
+            # NOTE: the file by its absolute path: the line may be run from another folder.
+            calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+            rerun = shlex.join(["--batch", *calls])
             raise _ActionRequired(
                 "confirm",
                 f"{path} is destructive: a batch runs it only with --allow-destructive",
@@ -4668,9 +4731,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 hint = _closest_flag(extras[: len(extras) - ending], shown)
                 if not hint and ending:
                     hint = "every word after '--' is an argument, not a flag"
-                raise UsageError(
-                    _unrecognized(extras), hint=hint or f"run '{self.prog} --help' for usage"
-                )
+                raise UsageError(_unrecognized(extras), hint=hint or self._for_usage())
             return parsed
 
         def _intermixed(self, args: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -4693,7 +4754,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                 wanted = _one_of(list(action.choices))
                 raise UsageError(
                     f"{label}: {_expected(wanted, value)}",
-                    hint=f"run '{self.prog} --help' for usage",
+                    hint=self._for_usage(),
                 )
 
         def error(self, message: str) -> NoReturn:
@@ -4705,7 +4766,11 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
             message = message.removeprefix("argument ")
             if message.endswith(": ignored"):
                 message += " explicit argument"
-            raise UsageError(message, hint=f"run '{self.prog} --help' for usage")
+            raise UsageError(message, hint=self._for_usage())
+
+        def _for_usage(self) -> str:
+            words = self.prog.removeprefix(PROGRAM).strip()
+            return f"{_run_hint(f'{words} --help'.lstrip())} for usage"
 
     width = _terminal_width()
 
@@ -4964,7 +5029,7 @@ def _describe(invocation: _Invocation) -> object | None:
         # NOTE: the commands and groups help shows (`schema stor pik`: `store pick`?).
         shown = [c["name"] for c in commands if not c.get("hidden")]
         shown += sorted({name.rpartition(" ")[0] for name in shown} - {""})
-        hint = _did_you_mean(path, shown, f"run '{PROGRAM} schema' for all")
+        hint = _did_you_mean(path, shown, f"{_run_hint('schema')} for all")
         raise UsageError(f"unknown command {path!r}", hint=hint)
     if len(chosen) == 1 and chosen[0]["name"] == path and "--field" in asked:
         return _print_json(chosen[0], asked["--field"], json_text=False)
@@ -6121,11 +6186,11 @@ class _McpOptions:
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
-                hint=f"{PROGRAM} --mcp --print-config --client vscode --env NAME=VALUE",
+                hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
         if self.http is None and (self.token_env is not None or self.allow_hosts):
             name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=f"{PROGRAM} --mcp --http 8000")
+            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -6134,7 +6199,6 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
     (`--config`, `--max-output`, ...: the server the person just tried); for `--http`, the URL
     to connect to."""
     import json
-    import shutil
 
     client = options.client
     top, kind, url_key = _CLIENTS.get(client or "", ("mcpServers", None, "url"))
@@ -6155,19 +6219,15 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
     else:
-        name = os.path.basename(sys.argv[0] or "")
-        found = shutil.which(name) if name and not name.endswith(".py") else None
-        if found and os.path.realpath(found) == os.path.realpath(sys.argv[0]):
-            server = {"command": name, "args": ["--mcp"]}
-        else:
-            # NOTE: in a generated tool, `__file__` is the tool itself; a client started from
-            # a desktop does not see this shell's PATH, so the path is absolute. Inside an
-            # archive (a zipapp) the file cannot be run; the archive itself can.
-            module = os.path.abspath(__file__)
-            if not os.path.isfile(module) and os.path.isfile(sys.argv[0] or ""):
-                module = os.path.abspath(sys.argv[0])
-            server = {"command": sys.executable or "python", "args": [module, "--mcp"]}
-        server["args"] += list(flags)
+        # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
+        # program, it is what runs). A client started from a desktop does not see this shell's
+        # PATH: the interpreter's path is absolute.
+        words = _invoked_as() or [sys.executable or "python", os.path.abspath(__file__)]
+        if len(words) == 2 and _uv_cached(words[0]):
+            # NOTE: `uv run tool.py` runs it in an environment of uv's cache, which
+            # `uv cache clean` removes: the client runs it through uv instead.
+            words = [os.environ.get("UV") or "uv", "run", "--script", words[1]]
+        server = {"command": words[0], "args": [*words[1:], "--mcp", *flags]}
         if options.cwd:
             # NOTE: the tool changes directory itself: not every client has a `cwd` setting.
             server["args"] += ["--cwd", options.cwd]
@@ -6180,6 +6240,20 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
         return 0
     sys.stdout.write(json.dumps({top: {PROGRAM: server}}, indent=2) + "\n")
     return 0
+
+
+def _uv_cached(executable: str) -> bool:
+    """Whether `executable` is in one of uv's cached environments (those `uv run` makes for a
+    script with dependencies, or for `--with`), which `uv cache clean` removes."""
+    path = os.path.normcase(os.path.abspath(executable))
+    cache = os.environ.get("UV_CACHE_DIR")
+    if cache and path.startswith(os.path.join(os.path.normcase(os.path.abspath(cache)), "")):
+        return True
+    parts = path.split(os.sep)
+    for at, part in enumerate(parts):
+        if part.startswith(("environments-v", "archive-v", "builds-v")):
+            return "uv" in parts[:at]
+    return False
 
 
 def _codex_toml(name: str, server: dict[str, Any]) -> str:
@@ -7735,15 +7809,13 @@ def run(invocation: _Invocation) -> object:
     if invocation.version and path:
         raise UsageError(
             f"--version is a flag of the tool, not of the command {path!r}",
-            hint=f"run '{PROGRAM} --version'",
+            hint=_run_hint("--version"),
         )
     if path in GROUPS:
         if invocation.version:
             return {"ok": True, "data": _version()}
         if rest and rest[0] not in HELP_FLAGS:
-            raise UsageError(
-                f"unknown option {rest[0]!r}", hint=f"run '{PROGRAM} --help' for usage"
-            )
+            raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
             # NOTE: a usage error, as Click's: a script that left out the command must see it
             # fail, whichever mode it runs in; a person gets the help first, on stderr.
@@ -7940,7 +8012,7 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = f"{PROGRAM} output {cut['ref']}" if cut["ref"] else "it was not saved"
+                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")
