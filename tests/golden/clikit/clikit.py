@@ -460,96 +460,101 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQlzGzeW/itYzVRZ2iVpHU52TTmucjlKRhtfZSubmpK4arAbJDtqdnMbTSmMrar5NfPD5pfsO4Bu9EGKIukrYWrG"
-    "JpuNh4eHh3cB+Px+x0/Gk0hlYRLvdHfeX+wM02Q60Rc73fPzi52LnRb+NUyVyuDzxc6P+EnoZKySWB2LdBprcTNSschG"
-    "SgCpsYwDEYWxErEcKy3ixD7tXOz0WkBrFG6IUER0XoQ6ozZhpsZaDNJkLNpt+ms6EVkCX7IkbwIvt+nFFdqu0CZQIFlF"
-    "7b6njzTgbBTGw2Mh9RW0D1OdtUSSilipQEPrmSJBpDDwpJ8EM+HLWMhY36jUkk2VNtPxFj8Jda3SGVFtiZswGyXTDKnD"
-    "d7HrJzH0Mf7uBxlptWcpDFTmj4jCLzLMRII9IJk4E1GSTFo4QtvrMXLgqyhSgejPcHwhTBp2ATOUQNfi5fM3uZRkX0Vm"
-    "wNpPw74SUtDDLnzwkyn0MIgkMCpFNgXFww9B6Gf490RmmUpjIowvjyfTDDoN1EBO//WPf9oukmEY81wkQxHGVpIgw5uR"
-    "zESoxTjUGkcP36AblY7DWEZiF6ctS65gZKMwCFRM4oD/gJTRLav3VuGNvvZa+7AO4Eu7rVG61Hu7HSf2a68VT6MoV+sw"
-    "BplNwgxkTl3QIopB0aHhACcCO63qY6FjkdvjwHSGKobPc0IXO2cwHlIgUkYSD/GYJZUXX8MymkijuJE0DQxrvbKqnvda"
-    "B/jHHJat7p07MrlSalLp8W/JjQCBznBF4M+lvqz2uTSgfzlrIBIlMI9A5Ab0tIWC1QpUOtCdYrhjmV5xy0EYcctnAj/C"
-    "cEEDhirToOGKrUnNxigg1hKj5AZXEciFHpTYtTrtsotGqcLtM+AVlkvbl5qNVs7htZlC6KCfaOWoyzs5E+MkRQOoJgqY"
-    "RS3GB8XodPh7tadfwiAb0SoZqXA4ygpZRKanTA4rbX46+ft3//Psxc8nC7pKbmKVVvsaJQKea5BMWShmFTpCmZrOp7pG"
-    "xdVNWH+VX/+eTFPx7M2psD9SL/hKmiQZLknXBd0kKa7T3u1OayeKxprdVpYkEa1e+MzC78LaVdGE2gRkjCbo5eiH7xN/"
-    "OgZrJ/GJwLYtMLcZrNoIZjtSHXEi/ZHwiOp5r4MUPbQsqDl6In3V1moiU4n2yWoSmK+RSAbwDrw4SZNhKscdcRpfw6jQ"
-    "DgEtMFXC86PwCvTsCRJ9Cvb0Vw08PHhyLaOpevrAIxMuPPPdg5b//e71K5H0f1V+BosK1g7aNtJtpPkASIYxmMp3/kiN"
-    "pXeMSsymm/Wemqv4WkXJRKGt11kAVqslvPcXFxc7yRX+2RVZOgVrjJ8DmUl+1ul0bj1wKiNQW+Hhc485ACflAY2iV7Er"
-    "QbH0NMqYs1CTQMGtGMbhQWBcQkBioM65idMZShh8H8oTWpguw0yraLDXEbCuZRhN6QUeYHkMZKl4ECpNk5Sf0ivgDgP8"
-    "m3+FkELLoSoegEyJjdtbMwES+I/bv6s0Eeo3kKifBLBMPXxHg95MNdPGP6WPanSZqv+bhqmiXjzUCvTkNJex+i0773mt"
-    "WnCj0bRB7CPwjU6uGtrI1ApMs4u3TVsoEEED1CSpnEGNIiKTyfJBGfrgqnch6pAdmOHYR5U9znviORRvT37wQH+H0FNf"
-    "+lfE5wBMFDjP37K9grF2u4+z73G8RgYel4zuspK9oCHxlISOtA3fxQPSVxK3ZxQyjFukrLmekrVWsAo7tIIdDQex44Kf"
-    "TXiRs37RS7DoJirNQoWW4P3tLTxylXT5hrct14wUtqdqR9aKYlcbVc6X+7bOUrAJjSyiAQclc8cA4VSU0Y9gS6MAZgEe"
-    "m0imRLYP5kXJeMHQy5FOiTqtRZoDGQQhtpPRG3co/MKKc5SbjmZBUL/5giQPYt/vEUsxWCey/jk1GbyOo9nf0A7sdMkY"
-    "0qDhEyzva2V+YAuD6q3GkyQDH+K0qOhNJd2oSnDZVGJVPUFKl5XXgVc1RPfcwE81nIRXIHAOx1P43N0vze0+yhDDzKWJ"
-    "zw1BsRf5m+nlYL/cz9En0h8zSc2jobHapzJNMU79IvTLSS9rAc5m0s1PZaIolBF2PA3CLeLt+yvDnBaNZqPVML5l5tNO"
-    "W31CzUzX5tOaR3dCi8S+KqIVEv1V546zuaUXdkOmVzEVqy3hJWateYV++mkrqik1zd5YdWXV2TR5den1eDruL5jNBSl3"
-    "zSUUpvub8qx3yEVwak7TGc9eD0x+BpknJBHUH+ZMRLZhKZZZjiC3ve01sLyBXL/EOna1WZ01urSShm4mEMmrcnU/sdEq"
-    "XZR9MqfRUG5pkT4hc/TG/57L9u89/GO//bjd+/e/2mDjhYqHqHbdw3K0gT9iUQPnJa/VzDWE1diozN6Cyk49kuIaD/YE"
-    "3J2aWOSQ+3C/TlI1CPMXzufYwubHvYYopsli1WtLJX7PD1oHFOFQiWkT7rWBiUXFqhI3JsfjutV9MiJb0hK7hli30GQy"
-    "G2AcMJvbs1Od68zBH8025OX0Wn6ygfL6qraAa4jzlYgLhcvOeLXA2BBgcocF6Y2GmutM8vwQ5T6zzKzOCS1l0FD1wUpm"
-    "ngqwd72RVE1iJzBUZv4hXulSUzBOkEdAMIM6Ajp1EeNTJvAAq0XpFVCiyl4sygWpDrRdQ1ug9fLKcFZiVVJ9zIySizS7"
-    "HgmBRdal2hiqMs34YEAR+tJOoWTmo3AcLtf4oNQYsmL4rzHlHKyqqeuJ9W5Z0HitzbxXBcIqIKgME6AY1B/JVPpgbLSZ"
-    "CnxlAXdx/rMbed7lLheEmcgbD5lr/IpqtrQQjgW2E3KQ0Urh+kZnTpGA9/Os8Bwp5WPKuf+IlQRkYaLiX7D+V85saF9l"
-    "7E8uae9jweZKUVHMwiziZ+vWQ7f11W19deX6aqGG96isbouy26LsxyrKFgq5uXLsttD7xyr0FjqyWol3Wyj+KgvFxbRv"
-    "tES8rT9v689fYo0prz+7LvGjVJ63Be5tgXtb4N4WuJsK3E6CuJnS9rZi/qeomLsx+j1r5fOC9G3JfVty35bctyX3ouTO"
-    "Z7653u5HoZ4on4Sw3zli/qxh4qPY9AxiOG2FddB51Nmnp/1pOlTKHkfXl5NZNjIvPf3uqPO4UQ+eE9Uue6wzmJy0JeAZ"
-    "mCi0Hs9nfpRMILdBo6+F+m2CR/rRXNncpk0ZD24UdMAKwf+eCby8URxZl1EIgSykP1gCwNibln5LmHIE38QAio5UbWM+"
-    "5I6WUc9iH2iP4Htk61bWUJNeZjMaTT6rk3BCemAf4fQOo6Qvo0uZDmt7GnwZozkhLCuW42RKcjRmjc79L7h8cWwvGdAt"
-    "D7ELsUKbIgY6Cr/HNwXIMONdifIVkCs142QdL6CAUTdW1CwsZyyOC9OjJOUMoJ3MHZ6KyRLCmimkwKtiubGbywScXrcE"
-    "3WuBIZFrK8JQulJQZzZQ/emwzJq7PbJE9zDGG5GByVLoWjUqE9qcFEMtvixR79VUO8r9OvWJJbrl+kkpz7dmKTR3JEwB"
-    "A+/IeKZHj1lqEARkSO7MNVrxZdiaclnfRhOJw09h2VuVCETLa9AtVETPvRqyu9/FvTXyphDeDsGyaSx2CI5g6RKSmWB+"
-    "qWFcehJGUTsI0/Kw8grMEmPi+nU9ZnIDChgjDaKBAeOL11CxCawVHrQx0SIwN8loCeOCNzrwQO+B9ukMIz1gEaKuuCgr"
-    "OUwNQoU7hKsbHLIjPLSWsIPEZddu4+24rmCeE3BfxDgYjQzDSNKGIMkwIeQ5qLIGVj6S4VrWkPu+MVe6REK/gK6w1fOh"
-    "L95hW0ZSdPNodd3BW1ZzLiy9D4OWc7cKre4t8/XD6YsTmllrlpuvKNlMLonMVTUSd8Ma+DXp67VWNc22kUUXK4k8JgxQ"
-    "2jTFNDq6UiZx0iHctpZXPNpbmk+p2wYXQAVrLZgyvzdpmBmJWT9pShGgiziG2fIcRlFy03aChQ2yidJrDEOAr6UZnCld"
-    "9byztXikOc1dDGWHxVZfbZcHt/241NO042c0IR8Yjd+NxC77s4nUGoOkhrGhYdmUHc1DPIzycLOBhKsf4uY+Knc4gJlY"
-    "Wupjf7JeDKHSa1VjLOeKd0TQGCyvCDTWNgl3vfjGKCkM0Rp144jQ/TD9acpx9LK85QnERubSUCuupC7LBugsJoFrMwEK"
-    "9AxjE/EOCYrddz+dvnjRGQd7S7CEMW7u8Vz/J56w23pKG2n5AtRyZjfU8TZu1aPt8vYC+AqT4sCXyQzSfQrhwaMYq8ys"
-    "cZ0wE30lIb6axoFK7cVwunGOZFPIKnVexwFK1yrG0NPN+Tgyu7CV9ss8N3qE5QyUL5d/8j2G2IkP0TqQ9HZB31vWHLY4"
-    "liBe8g0tGFaYJjEFPlzBsY33aPuOy1exoG6dcJMSPJlJjITzQEkUnJrOihBYvGqJfYpHES1gz9xn7vIeIcciEMOireAk"
-    "cSwnJCNkchwGkCXyxXQ/SQPaddY0W5BC6b3jSkXMkCH35JsdUGw7aNHHckCMHVizYH/y9ubeoeZUVYM5y8LfC/m/TAJI"
-    "HUA/shTIUCGV2Cd9yOcDPSMkD08+hONLnUH89uFpS5yfvnp31muJJ0/e/f3dU3jQ6XRAmdDaqylkQTAYFVCVMExFH+R/"
-    "hXuTfYX30nEb+ApcaHilSrmATjigp0wgQwXHrhEQwV7Ij2nnUjKrPKgpMD/VmUmzz7BtX2U3ClTlSf4bnSY0k/yUiD15"
-    "OOdHDEtRRQxiAnLAS0oCf9PUVyWAAUOii5UJAj7g1jxlzO0gwViBYkzy6AnLOLSTovxU0aLBPTf+Vo1UzbAnEyVTaoxB"
-    "l61WPuE23VfPXp48ZZomVi3iVnGOoWTPTOVdsSeXOwoEh3rEycc6SJdDameKBaDmwOhuOYLrolRgYmcQK8ShHu0dEx+X"
-    "lYARiGBFIYpAJXc5VhWv4F1J77DUQVti1PD8vBGfyZSwHnEPtSjH0eD6ClYuTwuMyHwrfubXQyoOFNFWgj8Ra8bh1UI9"
-    "4Ils+cHhN2ySqKQkw0gFplLpwvk0n1nd9ElTNRiAYWctyoVLv/gyDXC7JzS1KdwIMjA1TSWofKd36ZSrdty0YXjlU6o1"
-    "/zuq1UDu9L+lY6hzBVo+v0pOlgtgl9qpjP81/3KxM8qyie4+fIgOx2SznSQdPgxSUJeHh/uH++2Dw4dOLg/zVS82Lyix"
-    "J+ZECFhdne/9tAzqyfzqNvqKi+Y6fkPRGTvJafbKFe978JbvJhjIkfnsMdzJ8me3EA1l0WAZHmX+GyOuYM/7GexhOkPH"
-    "UXknVyuSOIg0jKqjWiBV5trlr1feeGjY/286RbpAMBaqZP7Q0CrM+7nOck6vdztfTczk9W57+VRqfqEKLZM7l0u2d2YD"
-    "j6ucxZd0OrGZu9l6vgzUREFcGfsmC+VN6Dy/d+qgUyNaCogl+hAerrVWrhl9FvAizG0IjcBGo1zy5zaMo1bsTjCyk9kY"
-    "MQ/JmVtLdkU4SwVHl4YZQ88g0hArAtgQBQsts6e5ORvz57s28LGQTJb3k/0E86BgrqO0kHjzqmlO4WVwtxtrOuJ059l7"
-    "o7aQTdD75mx/bY8hmc/kQp6OGnha+sj+V+Jr73/If+uLt75464tzX1wxzY5VPFzgjV2k0XXcb6StoT/8bI73z3Gl6jNA"
-    "P7m+OgbNL461fMzEtjhds/ju0Nfh3zZxJ2nr7rbu7tO4uzlbgBflLc0v3yk65jFVE8oDWvkIXKfomrjqZvLqXpG7F9y1"
-    "sN1+HWnppm5oflxku826JgthvlKW1pQ5Ntx1/OP4q7tvU24d1tZhbfOzC4tAoLKP6HQ+k1v59Je/Pwvm5sa29fJ/4cKV"
-    "710HjZ3bzHNkuuJd6fqZ4/SqzNp9jlZu4Ab01+0dF91W2/rCrS/c+kLmqjDarjnc7xyU/eMKGRdRFoaqYIqfxzFuAS8+"
-    "DuDFZ0Y03mAgsM4Jn7GcA9bagBbRcNiXER/crkk09MjZL71eLetdAAlRO3FEgBCtRsu7sF+CZ2iK+uqwDrV9WDmcu4qd"
-    "wUd3M/H+toGDRZgOtZt5DOiwvA4Yy2hYACPuZ0k6MxkEPytoLsKD2IZa21BrG2r98UOtwkG2r+2/P5gb3UP6k++VG3uX"
-    "KTn+zud/DnC9UIx6FtCr4B7FoTgSbTwGX/TweUKzLf7SFn/pbl9d8fRI8kvDX/rECP5u7LvuRkuBGtQgSCcKm1YjofJJ"
-    "UVja4wm/SlBFzRGvQSa6O8yac+agioKEsoiv6afnL05/Oj27PHv908kr5p0ugdzJqIuptA3EtoHYNhD7owdiuXV2jJ/M"
-    "j80XlkUfsQFZN/zC/gT3JSSdi2eTntP/PMHXl49PV/YezvCqnb8xN54JQIPhP46FZ5A3nr/8/l//+KcHHglU8wZjACzt"
-    "OcggG64n5Yum7uXOe43lhLl+h8HHivk3GCedQF2b2X54vd856jA60O18nbdUe1/rv0Kzsdmx4GNLxB+1GlGBV7bCoZQa"
-    "ZAMD4a1EzIDhfR3hyjJUtih7XwDK3jZI3AaJnyhIbPZSjjfaPzg8evTNt//5X49l3w8I4vN2TphlUCCqLYQ12GJfGGsr"
-    "2G7Oi7jWM1RzFvKfCmWVMVvyDKBYhZUwH8ECLv0kUIYBdy3NPdMSi2nMOJcIiAfLaopIBrEOA5StQaA8tmd8Q4PT2J8O"
-    "7c5TzovJESqMHC7LCERFQb53mRdu0iHDziVpDiJp0N0w7k/Vr8T4MWJkMEyDjGuMNSVMLouPlmTxzNnx5cslUgTKDwkM"
-    "CBmEAI664ksox0IrdjLnvRpPc1Iwl61vHy8tOkiYrjBGzGocGvgQBAVBxIuAmcL30BDX2HJzvpI6Ha4iJJgMviRUPnpG"
-    "ka09mVZjoZbKlvn4ZlmhQIqosG9KSRDYgxAULU4J0z8mZBHa0zc4R6E/MkhFsxpn1TS6xNjR/pKMnRZUxO7zLI3az8VD"
-    "8e70x9NXZ3vHwO4lgX4gy4zv2aTSlVS9xMmjo2WnKicidqH/s5O3LxcxwPC9iDi104VIu30Ro7ntigKq9yJ2usAfNoi2"
-    "K37WinNRYsEAoohM6iuj6qYwsEt3zRksiS8Mtswx/5agQ6otPkXT4h2cFlcS9hgOL8wsGgsBQZESE2BjFeK2g6PFSrfM"
-    "wn6IaRKO963BIhZvCItYHHUe/wemxUia2aN2GBJihNe9iIVFE8PmBtv4IibpPvm3dlv8qGKV0hT1Z4KrJXzv3Fhm3ZnM"
-    "jiE9p1WuAqzEt9tPL+KL+C+mR/y8SdTj+GNiHheQxziCv4jnCBkFRhW/tsVbEKNnpvn565cvn736HuGgzGx5hGDptRNC"
-    "5PVgRjmLQxsIsY2fRbP6PLaEZ8NnQaVekSdZSPrWIyzjqe9D4MjwWPnrvKxEEUKLYoViW/ypiIftExP/EnGmbpxuR7zO"
-    "P3MFgOgWoEgh4g8Z6Cq6cUmTAmKFYcKrHZTQjyhaF3Msx1bOR27QlR0oUpwx3a1J1qyBB0WCzQ749gFIGpHFCIWrDM6s"
-    "j2ECuF3bMyhQeGwNNZaxRYlN25WtJXGPHsP96dIAGKEKdcuEAjwNJjyVDDLFQE+MLEfgS1OOHup0OnMUyILgvX5zdvr6"
-    "lefC3i0CdC3g73KcuGuZhmh4LR4enyJzkfDsxR8DAet67WNMlWmaxmDN+bpQoQE+ZCcQGBZYeTB8rwKT53VwBkYqmniC"
-    "iqlMhIZCsn9lIiXesdHdKthmLbJBnTTQmV4llAJFIF/xiOH9GFiuiiSlrQWkfBvG5+EHj5h5xocCC0xjDOZ3lwK822MX"
-    "MEum+eTLAp+P4jFwDcx2GWrP6xqp5RUxz2V9mmmDhGc0pQDEK7IfUJH5GHgwsJc5BK8FqC0WmIlBvDpKGhqX0LUfRVYJ"
-    "X+AZeHthkiwyOMaKFOvrfphqXohT2GiWUQ1QcDVUMm/PzNySEHI2DfNK+HGetfAnFGuAsmt88IE+ig/G9qE1hS9jyPxR"
-    "ZT/AC+Aa8//j+/vw+4fcQtOjA3jg2czIgy9rJDlM8RApUn5D5DaXqjD5R0i+trQ+iHUSDqb87WMkXU82eBgrpw1GzofE"
-    "eI70XmZ4qeDfEvoGCbmRPzG4fghv6B/t5yrBkTeSXykQNwQfHdHI8wCaBn+PcBrJmADHIPjFrl9ktKdzXCk9sFbrgPZB"
-    "hHnChZ1uhbwDJuW5nReBM3S9JORRUy8OZkaJvrk1jIODDjYD49DUf8Pt5BIflAwAB/e/mesQoVQCiGzsNlbTSGqn/svz"
-    "hWkMSXLjJ8Ibp/Wuc29l5txt2p/fnbzN92npSAlq2PqHdxrZXLw/7OGCe80xYSnV6c4NTjG5qIXIFGgBBzu3/w8xTNt2"
+    "eJztPYty20aSvzKn3SpLdySth5M7U46rXI6T1cWvspVLbYk8AQRGJCIQ4GFAyYytqv2a/bD9kuvHDDB4URRJP4PUrkyC"
+    "QE9Pd08/Zxrvd7x4OgtlGsTRTn/n/WBnnMTzmRrs9M/OBjuDnQ7+M06kTOHzYOdn/CRUPJVxJI9FMo+UuJ7ISKQTKQDU"
+    "1I18EQaRFJE7lUpEsbnaG+wMOwBrEmwJUEhwngcqpWeCVE6VuEjiqeh26Z/5TKQxfEnj7BG4uUs3rvHsGs/4Eigr6bkf"
+    "6SNNOJ0E0fhYuOoSng8SlXZEnIhISl/B0wtJhEhg4vEo9hfCcyPhRupaJgZsIpVmxxv8JOSVTBYEtSOug3QSz1OEDt/F"
+    "rhdHMMb0h5/cUMk9A+FCpt6EIPzmBqmIcQQEE6UijONZB2doRj1GDDwZhtIXowXOLwCm4RDAoRiGFi+evs6o5I5kqCes"
+    "vCQYSeEKutiHD148hxEuQhcQdUU6B8HDD37gpfjvzE1TmUQEGG+ezuYpDOrLC3f+r3/808x+HvHc54S1O5vBZIUzC2bv"
+    "UIwc4cdS9Zko4jpOANYFgBVPXr8WgSLewTP3VAem8ruKebhuNx8gjMcBD/E8HosgMqwCJl1P3BSBTAOlkLzwDeYhk2kQ"
+    "uaHYRdhpfAmkmwS+LyOiN/wHoLTwmoVlVpReEMPOPiw0+NLtKmQfjd7tRrH5OuxE8zDM1k0QAVNmQQpMpSFolUawkuDB"
+    "C+Q0DloW+FyIQ3vECz0YyjBezwANdk5hPiShJO1EHsIxjUs3voJ1OnP1yghd/YBGbVhcC2fDzgH+aUDZCPeZRZNLKWel"
+    "Ef8WXwsg6AKXHP5cGMuItw0DxncXNUDCGPgIQK5hIXSQsErCmvFVL5/u1E0u+cmLIOQnnwj8CNMFCRjLVMESkqyuKkpM"
+    "ArCOmMTXKJFAF7pQQNcsGhtd1HolbJ8ArrAeu56rWCtmGF5pFsIAo1hJS1zeugsxjRPUsHImAVmUYryQz04Ff5RH+i3w"
+    "0wmti4kMxpM0p0WoR0rdcemZX579/Yf/efL812dLhoqvI5mUx5rEAq4roEyBKLzMLZLM9NAzUHVxVCOpr+kH5CU8i4RG"
+    "XZgPHqg4dEGf5Gsrv5LRq34xdfILaTLPFpfWExaOcw18rirztFcPaIjSr3+P56ihToT5keiAtyRxnKLSsK0wajVYycOb"
+    "nc5OGE4VW+40jkPSL/CZxaMP2kWGTDif9PEMDT398GPszaeg8F28IvDZDlicFPRKCPIYyp545noT4RDUs2EPITpGgaqZ"
+    "68mukjM3QQJmsg4afCLiC7gHbpwl8Thxpz1xEl3BrFBTAixS1l4YXAKDHiHQx0YP33t05YZz+fieQ5wTjv7uwJP//fbV"
+    "SxGPfpdeCsseVjdqX1p9CPMegAwisBZvvYmcus4xcp+tF69MelxGVzKMZxLNnUp90Ksd4bwfDAY78SX+7QtkbkfgZ99N"
+    "Xb7W6/VuHLCrE1hYwsHrDmMAdtoBGPmoYtcF0VfzMGXMAkUEBRulEYcLvraKPpGBBudHrMGQwmD+kZ7whB4ySJUML/Z6"
+    "AjSPG4RzuoEnWJwDSSxPQiZJnPBVugU8Ah//5V/Bq1LuWOYXgKaExs2NZoAL+EfdP2QSC/kOKOrFPigSB+9RIDdzxbDx"
+    "r+uhGJ0n8v/mQSJpFAelAp0Z4mUk36VnQ6dT8e+UWbB4Ry8TDaVpagimtEHXj3aQIIImqIhSGYIKSURKnemDNPTAW9kF"
+    "x8vtAYcjD0X2OBuJeSjePPvJAfkdw0gj17skPC9AKYB5f5fu5Yh1uyPkvsMuK5kgXDLgcZCQPacpMUsCi9oa7/wCySuR"
+    "29ECGUQdEtZMTsmeSFiFPVrBloQD2XHBL2a8yFm+6CZYdDOZpIFETfD+5gYu2UK6+oM3HVuN5LqnrEc2cuTXm1WGl323"
+    "ShPQCbUoookBIbPnAB5lmNKPoEtDsABIKO1rFcCOQL1IN1oy9aIvVoBOa5F44Pp+gM+54Wt7KnzDmjzKVEc9IWjcbEGS"
+    "BTH3DwmlCLQTaf8Mmuu/isLF31AP7PRJGdKk4RMs7yupf2ANg+Itp7M4BRtiPVGSm1LEVabgqtHUunKCkM5LtwOucozm"
+    "uQafssMLt4BrH0zn8Lm/X+DtPtIQHeGVgTc6yTiK+06PcrBfHOfoE8mPZlL9bGiu5qqbJOhJfxHyZUXYFQdnOxH3p1JR"
+    "5MoIM58a4uYRwd2FoeGJWrXRqZnfKvw0bKsyVHO6wk+jHm2G5rmNMonWyHWsyzuON1de2DWxaElVrLeEV+Ba/Qr99GzL"
+    "E0oVyd5agmldburIv3B7NJ+OlnBzSVKgYhJy1f1dkes9MhGcPCB2RotXFzo+g9gYgggaD2MmAluzFIsohxB93wxrUN5C"
+    "NqKAOg61XZnVsrSWhG7HEckSk1U7sdVEZZh+MqNRkxDqkDwhcnTH/5653T+G+Ge/+7A7/Pe/GmfjuYzGKHb9w6K3gT9i"
+    "UgP5kmWTGhVh2Tcqorck91T1pDgLhSMBdifaFznkMeyvs0ReBNkNZw26sP7ysMaLqdNY1exXAd+zg84BeTiUBNuGea1B"
+    "Ylk6rYCNjvE4s3aXiMgk3cSuBtbPJZnUBigHjOb2DKszmTn4xnSDqShUPI7tVhgwFYfpqg30A4BdncmnjIfOr2h6JmPV"
+    "7O/XCmnzQjk1E0VZEgCaEoqqvFxorZis7V2Qb0jolhTWEeObJ3OXxO/VwLzoYxN9t+pibyLcza5Zo3TX+WZ5PasSfm+h"
+    "vrWuKHOKvFn8OA++qriU8+c1vOUBc9BfM5trlBij2hA5uX5NUhMT9Vmky87jtUvJUvZxxlLzH9zxPj0KthfCZPDVUUZA"
+    "pgYR6ToCcA+TocklQKLEdSSK+dYePLuBtMDTd9MdOaoupX/1LDkHuesQEZhkfUr9oigTxy8uKABd2ecpeDFhMA1We/ig"
+    "8PDBPv5Xm1G5WFdSNyPr7bSg+RqX4E4JNiOAIDIMgEIsb+ImrgfKRmlW4C1LsIuyn+3A6jZvcEkUhbjxlLmEJakkQQvh"
+    "WOBz2syb9F2vIQfGBXVDPItK2Zwy7D9iogxRmMnoN0xvF40DlQ2n3uycSntLaod5wjwN0pCvbZrub8sHbflg7fJBLoZ3"
+    "KBy0NYe25vCxag65QG6v2tDWMb6tOkYuI+tVMNo6yFdZB8nZvtUKSFteacsrX2AKNS+v2CbxoxRW2vpNW79p6zdt/aZa"
+    "v7E8rY9ZuWnLRG2Z6JsuE1lplu0UiNq605+i7mRHunesODWFum3hqi1ctYWrtnCVF674YBBXrbwwUDPpERH2e0eMn1FM"
+    "fF6HroEHpgyxDnoPevt0dTRPxlKaM0vqPPM9BjuPfzjqPayVg6cEtc8W6xSYk3QEXAMVhdrj6cIL41mqBCp9JeS7GZ77"
+    "QnVlMgRdyhtgua0HWgj+90TgCb/8XJMbBhAOglOIiTSMYGnpd4RO6vFxPYBoUdU8zCehUDOqReQB7Al8D0321yhqkst0"
+    "QbPJuApOK8mBuYTsHYfxyA3PtS9YqAyyw1qfVikKlmVkCnTUao0Ohy05oXdsTqLRUUCxC75ClzwGOi+1x8fJSDGj7108"
+    "J3gpF5zywlOKoNS1FtULy5qLZcLUJE7YX+zGjdOTEWlCWDM5FXhVrDZ3feKMk1QdQb4/TIlMWx7M0bmzKrK+HM3HRdRs"
+    "53WF4WGO1yIFlSXRtCoUJtQ5CbpafKKuOqrOGRbHtbJ8KwzLWchCtsyopUAfpNNpQDxI6egRHUaphhBT953NuVotvgpa"
+    "cy6OGW8itvDJNXun5IEo9wpkCwXRsc8P7u73sUJN1hTc2zHGOZgyFOzB0klVzWC+qWZeahaEYdcPkuK0sjzmCnPiKlDV"
+    "Z7IdCpgjTaIGAW2LNxCxGawVnrRW0RAL83FjWsK44LUM3FN7IH0qRU8PUASvK8qTsxZSF4EM/U0UDukRnhoG3PwJl123"
+    "i0eo+4JxjsF8EeKgNFJ0I0ka/DjFtArzoIwaaPnQDTbShjz2tT73K2L6BWSFtZ4HY3GdehVK0fHU9WUHY+iGU63vA79j"
+    "HcBFrXvDeP108vwZcdao5fpzrCaSi0N9npnIXbMGfo9HaqNVTdzWtOhjPp7nhA5Kl1hMs6OEgYtMB3fbaF7xYG9lPF3V"
+    "1f1zpL/Rginie50EqaaYsZM6oQeyiHNYrI5hGMbXXctZ2CKaSL1aNwTwWhnBhVRly7vYCEfiaWZiKDrMC+aVWikWzzlh"
+    "Wlc315KQTYzmb3ti56PFzFUKnaSauaFi2ZYezVw89PKwZEfEVfdxiwwKd3ABnFiZ6lNvtpkPIZMrWUEsw4rriqgMVhcE"
+    "mmuXiLuZf6OFFKZolLo2RGh+GP48YT96VdyyAGIrvNTQ8r4Fq6IBMotB4MZIgAA9Qd9EvEWAYvftLyfPn/em/t4KKKGP"
+    "m1k82/6JR2y2HlM5OluAyl2YbSnYsqFs0Xa5SAe2Qoc48GW2gHCfXHiwKForM2qcJ0zFSLrgX80jXyYmeU5tSRBsAlGl"
+    "yvI4AOlKRuh62jEfe2YDU686z2KjB5jOQPpy+ier1EWWf4jagai3C/LeMeqww74E4ZKVhWFaQRJH5PhwBsc8vEdFcE5f"
+    "RYKGtdxNCvDc1EVPOHOURI6pHix3gcXLjtgnfxRbyuzpphd9rrSzLwI+LOoKDhKn7oxohEhOAx+iRO5e4mGZAvduKOIW"
+    "hFBq77iUEdNgyDx5eh8BPnvRoY9FhxgHMGrB/OTsNTba4FBVgTpLgz9y+r+IfQgdQD7SBMBQIpXQJ3nI+IGWEYKHRx+C"
+    "6blKwX/78Lgjzk5evj0ddsSjR2///vYxXOj1eiBMqO3lHKIgmIz0KUsYJGIE9L/ECv9IYvMS3ExxCSY0uJSFWEDF7NBT"
+    "JJCigOPQ2DXHdG2JqP7vMqo8qTkgP1epDrNP8dmRTK8liMqj7Dfak6uZ/JiAPbrf8CO6pSgiuq0OYsBLygX85oknC11o"
+    "NIg+ZiaoOw4/zSxjbC9i9BXIxySLHjONA8MU6SWSFg1Wrvlb2VPV057NpJvQw+h0mWzlI36m//LJi2ePGab2VXO/VZyh"
+    "KznUrLzN9+R0R97mp+px8uYokuWAntPJAhBzQHS36MH1kSrA2AX4ClGgJnvHhMd5yWEEIJhRCEMQyV32VcVLuNele5jq"
+    "IC0RSni2a493NruwHnEnQp6Oo8mNJKxcZgvMSH/Lf+bbA0oO5N5WjD8RatrgVVw9wIl0+cHhd6ySKKXkBqH0dabS7kpX"
+    "v/N72/u15cUFKHaWooy49IvnJj6WewKdm8JCkO62VpeCyvZLrBxyVTZt10yvuNe7Yn8nlRzIrfa3UEtsJGhxFzgZWU6A"
+    "nSsrM/7X7MtgZ5KmM9W/fx8Njo5me3Eyvu8nIC73D/cP97sHh/etWB74VU02L0mxx3pfFWhdldV+cALYGqs5u422YlCf"
+    "x69JOuMgGcxhMeN9B9yyaoLuS9WMHvfEWn0HJLbMWjZZ7qHVfMeEM9hNP4M+TBZoOEr3ZGJFFAeSBmF5Vkuoyljb+A2L"
+    "hYeaqn1doX8JYUw/q+apoVZo+rmKcgZveNMsJpp5w5thxkrFN5T7j2XG5Zz1nS7gcZYz/5LMZyZy16Xnc1/OJPiVkaej"
+    "UC5CZ/G9lQeda9KSQ+yiDeHpGm1lq9EnPi/CTIfQDIw3yil/fobbgebVCW7/pwsj+iIZc6PJLqkZX47RuUZGw9NtywgV"
+    "AWiIHIWOrmluT8f8+Q7ffKx2V6vbyVGMcZDfaChNZ9embJqVeLm43YzVbRS89QSLFluIJuh+fUKmUmOIm5FcitNRDU4r"
+    "H3z5Smzt3Y/KtLa4tcWtLc5scUk1W1rxcIk1thtmb2J+Q2UU/eFnM7x/joOJn6E/oG2rI5D8fFvLxwxs8901y0/gfR32"
+    "bRsn+1pz15q7T2PuGkqAg2JJ88s3ipZ6TOSM4oBONgPbKNoqrlxMXt8q8vCChxZm2K8jLN3WOeeP2/50u6bJvIljrSit"
+    "LnKsOTH87dir288ktwarNVhtfDYwfTxk+hGNzmcyK5++hcJnacy8tbJe9qImm763bTS2egI00HTNjgPVPcfJZRG1u2yt"
+    "3EIfga/bOi47rdbawtYWtraQscqVtq0O93sHRfu4RsRFkIWGKhji5zGMbduYj9M25jO3vd+iI7DJDp+p29DyuKbnSs1m"
+    "X+6bYg9NpKFLVr30ar2od0ljlcqOI2qr0qnVvEvHpSYndV5ftTlKpQ7rjhtXsTX58HYk3t/UYLCsM0rlZB63RVldBrRm"
+    "1CiAEvfSOFnoCIKv5TCXdVVpXa3W1WpdrW/f1coNZPfKvEY3U7qH9JfPlWt9l0p3+oPHb7XdzBWjkQWMKnhEcSiORBe3"
+    "wecjfB7XrO1i1nYxu91Wlyw9gvzSuph9Aa952W4BhhpP3e4NNWwNqHb6KsCm8arAz4YreJt1ruayvl9abWLhNJ0k8Xw8"
+    "yZybogdomnI0TNryR2erxAVHtRKwpItYGZ/CW8Rrd5refgqg9Sxbz7L1LL91z9KYGy++VprMVtscra5ot/9mfiSqKx7D"
+    "2KHuTJhTBJ/Be2ybT34JzSc/8SvAbDdn0z0mecPE5QZ/3uD2GN8iAT+Sb6UujfXJPt2UcW2fqtwAEmkRXdFPT5+f/HJy"
+    "en766pdnLxl3Ov96K6J2O8nWU2g9hdZT+MY9hVw7W8rPzU4M5ppFHbEC2TTzhOMJHku4dCSQVXoG//N4Dl9+a96i9bCm"
+    "Vx78tW72Qr3DuPPZsXB007GnL3781z/+6YBFAtG8xvQH+g9WU7Qtl9KyRVO1cg3BfaPd4b6rOf91e7eeL680t+9f7feO"
+    "euzn3jTLvIE6/FpfY7k17pi+qyv4H5XyWN6qdY39uJVuVdwDeC1gug/w1+GurAKlbTD8BTQYbp3E1kn8RE5ivZWyrNH+"
+    "weHRg+++/8//euiOPJ+6m980uFm6AVb5CWEUttgXWtsK1ptNHtdmiqphIf+pGsxzu7osAshXYcnNxz5J517sS42AvZYa"
+    "t/NGYh5xi2/sBQzLao5NnCIV+Ehb3Xz72BxvCnSL6tF8bDbdZLjoGKGEyOGqiIBX5GfbtrLEjc514VFW0z9bN7ZFvz+R"
+    "vxPix9gejDtUuVEFsbqAyUbxwYoonlqb3fhcrSt86QXUBxERBAeOhuLzt8dCSTYyZ8MKTg0hmI3W9w9XJh0ETJfoI6YV"
+    "DHXnNOyHhs2+fEYK70NFXEHLjvkK4nS4DpGAGXw+urjrnjxbsym/gkIllC3i8d2qRIEQUeLYFJJgTzNqHm1atDH8Y2qq"
+    "RtsZdYvHwJvoJo2LCmblMLqA2NH+ioid5FDE7tM0CbtPxX3x9uTnk5ene8eA7jn1O0OUubV5nUiXQvUCJg+OVmVVBkTs"
+    "wvinz968WIYAv7kAm23u9MHT7g4iVLd9kb+lYBBZQ+APW3zRgPhVSY5FCQXdC06krrrUoq4TA7vUZof7RHKvhI4+4dgR"
+    "dD6nwxuIO7x5pYM57w6nE/b6dgLcrohTY8JKi/8eThkr/W4ajAKMlXDSb/S7GExa/aj38D9Mbp1xpOfQL0Q3rz+IhOmm"
+    "io/rdzsMIiLxo3/rdsXPMpIJ8Wm0EJwy4b47Wj2r3mxxDDE6LXXp406EbvfxIBpEf9Ej4udtvvUh+pjvfMhf+YAz+It4"
+    "ii0zQbPi167AnQ6O5vXTVy9ePHn5I7bD1NxyqIO3043pjQQOcJRDOVSE4OB4abio8rEjHONDC8r3iizSQtA3Dr3LYe55"
+    "4D1ye9Dsdl5bIvejRb5M8Vn8KXeKzRXtBBNwhq4tb0+8yj5zGoDg5k0hA+y/qFt3UscJYgqQFaYJt/aQQj8jae2eq9m7"
+    "JbKZ67dLWK3YkWOqX6GsXgP38iibrfDNPaA0dlalLqTFl1OoY2CAruI5ugsmbttHieXe6oSmGcoklHhEh9sdq8IEuEMn"
+    "ypapffHxLfZRXW6yyY0uubMuNZ+cswtRhdNrECDTBPjV69OTVy8du+3vsob2efvfrE/ulZsEqH1NP2DeRW93AjYHn3UL"
+    "fNt0H2O8TGyagkrXe3cyCfAgRAHvMO8VjPt9Sm2CnR5yADfxOIIyqgyEpkK0f6ndJS7bqH652XjFvUGZ1K3DnZI/BYJA"
+    "BuMBtzfmxrrlTprKaEAKumF+Dn5wCJknfCgif6cDevS7KzX83WM7sIjnGfPdvD8xOWVgHxjtYqthp6+plqXFHBv1eap0"
+    "J2AtKXlD4DwEAhFp7gEME3uRvYLANOjPF5h2RJxql1hULoGtP/LQEr7ANTD5QkdapHC0FsnX1916yjoBsrBWLaMYIOEq"
+    "XVmdPc25FVvomljMKfTPdYyGf0YOBwi7wgsf6KP4oHUfalP4MoXwH0X2A9wApjH7P96/D79/yDQ0XTqAC44Jjxz4skGk"
+    "wxAPESIFOQRue/EKg3+A4CtL64PYJOpgyN8/RNDViIOnsXbsoOl8SIhnb7opIrxSBGAAfYeAbPefENzcj9fwj/YzkWD3"
+    "G8Gv5Y1rgA+OaOaZF02Tv4NPjWC0g6M7GEe2XeRul2e4UoagrTZpWgwe5jPO7vRL4K1mmo49eO49w9ArtnysG8XqGVaA"
+    "r7um4ORggO20saobv6Y7SwEPiggAg7t3JrGAUDwBQLZ2Gr1uJpVTj0V+YSxDlNz6ibhatt62779IZLD7uOH47Mmbn9+C"
+    "tUJx/mgbluvQbdheVqSgXVD+9e2zN1lFmTa/4DLYfJtRLS2XV7Id1Aqv2HEtxGP9Rg8aI6CKH0/eIGCwc/P/GdmnEg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1119,6 +1124,16 @@ def label(
         owner: Who owns it.
     """
     return {"name": name, "verbose": verbose, "size": size, "tags": tag, "owner": owner}
+
+
+def run_app(
+    app: str,
+    args: list[str] = [],
+    python: str = "3",
+    isolated: bool = False,
+) -> dict[str, Any]:
+    """Run an app as `pipx run` does: every word after APP is the app's, --json and --help too."""
+    return {"app": app, "args": args, "python": python, "isolated": isolated}
 
 
 def login(
@@ -4409,15 +4424,28 @@ _KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
 _NARGS = (None, "?", "*", "+")
 
 
+#: argparse's `REMAINDER`, the `nargs` of a pass-through argument (`Argument(passthrough=True)`):
+#: every word from its first one is its (`_pass_start`), flags of the tool's own included.
+_PASS = "..."
+
+
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
         self.nargs: str | None = options.get("nargs")
+        #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
+        self.takes = (
+            self.nargs
+            if isinstance(self.nargs, int)
+            else 1
+            if self.action in ("store", "append")
+            else 0
+        )
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         if options.get("dest"):
@@ -4436,6 +4464,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.options: dict[str, _Argument] = {}
         self.positionals: list[_Argument] = []
+        #: The pass-through argument (`nargs=_PASS`), the last positional, not among them.
+        self.passthrough: _Argument | None = None
         #: False once a call used something the quick reading does not model.
         self.plain = True
 
@@ -4445,6 +4475,9 @@ class _Recorder:
             return
         argument = _Argument(names, options)
         if names[0][:1] != "-":
+            if argument.nargs == _PASS:
+                self.passthrough = argument
+                return
             if len(names) != 1 or argument.action != "store" or argument.nargs not in _NARGS:
                 self.plain = False
             self.positionals.append(argument)
@@ -4477,7 +4510,12 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
     recorder = _recorded(command)
     if not recorder.plain:
         return None
+    start = _pass_start(recorder, words)
+    words, passed = words[:start], words[start:]
     found: dict[str, Any] = {}
+    if passed:
+        assert recorder.passthrough is not None
+        found[recorder.passthrough.dest] = passed
     #: The positional words, wherever they stand among the options (argparse reads the line
     #: intermixed: `_new_parser`).
     loose: list[str] = []
@@ -4533,6 +4571,54 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
     return not loose
 
 
+def _pass_start(recorder: _Recorder, words: list[str]) -> int:
+    """Where the pass-through argument's words begin (`len(words)`: nowhere): at the first
+    positional word when it is the only positional, else right after the word of the one
+    before it, whatever follows (`tool run APP --help` gives `--help` to APP), as argparse's
+    `REMAINDER` reads a line. A `--` before it ends the options; from the start on, every
+    word is passed as it is, a `--` too. `_Invocation` stops taking the tool-wide flags there."""
+    if recorder.passthrough is None:
+        return len(words)
+    before = len(recorder.positionals)
+    seen = 0
+    ended = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not ended and word == "--":
+            ended = True
+            continue
+        if not ended and not _positional(word, recorder):
+            option = recorder.options.get(word)
+            index += option.takes if option is not None else 0
+            continue
+        if seen == before:
+            return index - 1
+        seen += 1
+        if seen == before:
+            return index
+    return len(words)
+
+
+def _positional(word: str, recorder: _Recorder) -> bool:
+    """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
+    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv._new_parser`) or holds a space, and is no
+    option's flag (`--size=3` names one)."""
+    if word[:1] != "-" or word == "-":
+        return True
+    if word in recorder.options or word.partition("=")[0] in recorder.options:
+        return False
+    mantissa, exponent, power = word[1:].replace("E", "e").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    number = (whole.isdecimal() and (not fraction or fraction.isdecimal())) or (
+        not whole and fraction.isdecimal()
+    )
+    if exponent:
+        number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
+    return number or " " in word
+
+
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
     those that the command named first takes over with its own options (`SHADOWS`)."""
@@ -4543,12 +4629,16 @@ class _Invocation:
         shadows: dict[str, tuple[str, ...]] | None = None,
         *,
         strict: bool = True,
+        arguments: Callable[[str], _Recorder | None] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
         JSON spellings came after the bad flag (`--timeout x -o json`)."""
         #: `SHADOWS`, or another program's (`burgee gen` parses examples with it).
         table = SHADOWS if shadows is None else shadows
+        #: The arguments of the command at a path as typed (`_arguments_at`, or another
+        #: program's): where a pass-through argument begins, the tool's flags end.
+        lookup = _arguments_at if arguments is None else arguments
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -4573,9 +4663,17 @@ class _Invocation:
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = ()
+        #: The arguments of the command named, once it has a pass-through argument, and
+        #: where its words begin in `rest` (`Argument(passthrough=True)`).
+        passing, begins = _passing(lookup, ROOT, 0) if ROOT_MODE == "alone" else (None, 0)
         while index < len(tokens):
             token = tokens[index]
             index += 1
+            if passing is not None:
+                words = self.rest[begins:]
+                if _pass_start(passing, [*words, token]) <= len(words):
+                    self.rest.extend(tokens[index - 1 :])
+                    break
             if token == "--":
                 self.rest.extend(tokens[index - 1 :])
                 break
@@ -4585,9 +4683,11 @@ class _Invocation:
             flag = None if name in shadowed else _flag(name)
             if flag is None:
                 self.rest.append(token)
-                if table and not shadowed and token[:1] != "-":
-                    words = " ".join(word for word in self.rest if word[:1] != "-")
-                    shadowed = table.get(words, ())
+                if token[:1] != "-" and (not shadowed or passing is None):
+                    named = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = shadowed or table.get(named, ())
+                    if passing is None and ROOT_MODE != "alone":
+                        passing, begins = _passing(lookup, named, len(self.rest))
                 continue
             given.append(flag)
             if flag.name == "--batch":
@@ -4667,6 +4767,29 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _arguments_at(named: str) -> _Recorder | None:
+    """The arguments of the command (or alias) at the path `named`, as typed."""
+    path = ALIASES.get(named, named)
+    command = _command(path) if path in COMMANDS else None
+    return _recorded(command) if command is not None else None
+
+
+def _passing(
+    lookup: Callable[[str], _Recorder | None], named: str, end: int
+) -> tuple[_Recorder | None, int]:
+    """The arguments of the command the words `named` name, when it has a pass-through argument,
+    and where its own words begin in argv's rest (`end`, past the command's words): the root
+    command's, from the start, when the first word names no command."""
+    found = lookup(named)
+    # NOTE: a first word that names nothing is the root command's (`_find`).
+    unnamed = named not in COMMANDS and named not in GROUPS and named not in ALIASES
+    if found is None and ROOT and " " not in named and unnamed:
+        found, end = lookup(ROOT), 0
+    if found is None or found.passthrough is None:
+        return None, 0
+    return found, end
+
+
 # ---- burgee: loaded on first use: argparse ----
 def _digits(value: str, most: int) -> bool:
     """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
@@ -4739,12 +4862,33 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        #: The command's arguments as `_quick_parse` reads them: where a pass-through
+        #: argument begins (`_pass_start`) is found the same way on both paths.
+        recorded: _Recorder
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.recorded = _Recorder()
+            super().__init__(*args, **options)
+
+        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+            self.recorded.add_argument(*names, **options)
+            if options.get("nargs") == _PASS:
+                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
+                # which reads the rest intermixed, as it cannot with a REMAINDER.
+                options["nargs"] = "*"
+            return super().add_argument(*names, **options)
+
         def parse_args(  # type: ignore[override]
             self, args: Sequence[str] | None = None, namespace: None = None
         ) -> argparse.Namespace:
+            given = list(args or ())
+            start = _pass_start(self.recorded, given)
             # NOTE: argparse's own, but the unknown words as argv has them: its message joins
             # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self._intermixed(list(args or ()))
+            parsed, extras = self._intermixed(given[:start])
+            if start < len(given):
+                assert self.recorded.passthrough is not None
+                setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
                 # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
                 shown = [
@@ -4752,7 +4896,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                     for flag, action in self._option_string_actions.items()
                     if action.help != _HIDDEN
                 ]
-                given = list(args or ())
+                given = given[:start]
                 # NOTE: the words left after `--` are values: no flag is suggested for them.
                 after = given[given.index("--") + 1 :] if "--" in given else []
                 ending = 0
@@ -7754,8 +7898,12 @@ def run(invocation: _Invocation) -> object:
     command = _command(path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
+    #: The words before a pass-through argument's (all of them without one): only they
+    #: may be the command's own `--yes` or `--help`.
+    own = _pass_start(_recorded(command), rest)
     if command.confirm is not None:
-        yes, rest = _take_yes(rest)
+        yes, head = _take_yes(rest[:own])
+        own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
         if ROOT_MODE == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
@@ -7777,7 +7925,7 @@ def run(invocation: _Invocation) -> object:
                 _command_epilog(path, command),
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
+            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -8052,6 +8200,12 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("tag", ("-l", "--tag"), ("_pairs", "_Str"), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
         ("owner", ("--owner",), ("_matching", "_Str", None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
     ), (("examples", ("clikit label -vv --size 2 3 -l team=core",)),)),
+    "run": (run_app, "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.", ("map", _Any), (
+        ("app", (), "_Str", ..., (("help", "The app to run"),)),
+        ("args", (), "_Str", list, (("nargs", "..."), ("help", "The app's own arguments"), ("many", True), ("fresh", True))),
+        ("python", ("-p", "--python"), "_Str", "3", (("help", "The Python to run it with (default: 3)"),)),
+        ("isolated", ("--isolated",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("examples", ("clikit run cowsay --json -p hi",)), ("effects", "non_idempotent"))),
     "login": (login, "Log in; asks for what is missing at a terminal (the token hidden).", ("map", _Any), (
         ("user", ("-u", "--user"), "_Str", ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
@@ -8073,6 +8227,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "label",
             "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
+        ),
+        (
+            "run",
+            "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.",
         ),
         ("login", "Log in; asks for what is missing at a terminal (the token hidden)."),
     ),
@@ -8103,6 +8261,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "reset": ("reset", False),
     "fetch": ("fetch", False),
     "label": ("label", False),
+    "run": ("run", False),
     "login": ("login", False),
     "output": ("output", False),
 }
