@@ -33,7 +33,12 @@ from burgee import Argument, Option, command, program
 program(name="runner", version="1.0.0")
 
 
-@command(effects="non_idempotent", name="run")
+@command(
+    effects="non_idempotent",
+    name="run",
+    aliases=["r"],
+    examples=["runner run cowsay --json '{\\"say\\": 1}' -p x"],
+)
 def run_app(
     app: Annotated[str, Argument(help="The app to run")],
     args: Annotated[list[str], Argument(passthrough=True, help="The app's arguments")] = [],
@@ -102,6 +107,7 @@ def _data(module: Any, *argv: str) -> Any:
         # NOTE: a value starting with "-" sends the line to argparse, which must agree.
         (["run", "--python=-x", "APP", "--python=y"], {"python": "-x", "args": ["--python=y"]}),
         (["run", "-5", "--json"], {"app": "-5", "args": ["--json"]}),
+        (["r", "APP", "--json"], {"app": "APP", "args": ["--json"]}),
     ],
 )
 def test_every_word_after_the_app_is_the_apps(
@@ -126,6 +132,13 @@ def test_a_lone_pass_through_starts_at_its_first_word(
     runner: Any, argv: list[str], expected: dict[str, Any]
 ) -> None:
     assert _data(runner, "--json", *argv) == expected
+
+
+def test_an_example_passes_the_tool_wide_flags_on(runner: Any) -> None:
+    """`gen` checked the example (`--json '{...}'` after the app is the app's, not JSON input
+    the command would refuse beside its arguments); the tool runs it alike."""
+    data = _data(runner, "--json", "run", "cowsay", "--json", '{"say": 1}', "-p", "x")
+    assert data["args"] == ["--json", '{"say": 1}', "-p", "x"]
 
 
 def test_the_tool_wide_flags_before_the_app_still_count(runner: Any) -> None:
@@ -183,3 +196,38 @@ def test_a_tuple_option_given_too_few_words_is_a_usage_error(runner: Any) -> Non
     result = runner.invoke(["--json", "run", "-e", "A"])
     assert result.exit_code == 2
     assert result.envelope["error"]["message"] == "-e/--env: expected 2 arguments"
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "-5",
+        "-.5",
+        "-1.",
+        "-1e3",
+        "-1E+3",
+        "-1e",
+        "-e3",
+        "-1.2.3",
+        "-+1",
+        "-\u0663",
+        "-a b",
+        "-",
+        "--python=-x",
+        "--nope=1",
+        "-p",
+        "-px",
+        "--",
+        "-x",
+        "x",
+        "1",
+    ],
+)
+def test_where_it_begins_tells_options_from_words_as_argparse_does(runner: Any, word: str) -> None:
+    """`_pass_start` counts the positional words before the pass-through argument as argparse
+    reads them (a negative number or a word with a space is one; `--python=-x` is no word)."""
+    command = runner._command("run")
+    parser = runner._new_parser("runner run")
+    command.build(parser)
+    recorder = runner._recorded(command)
+    assert runner._positional(word, recorder) == (parser._parse_optional(word) is None)
