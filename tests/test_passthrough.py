@@ -57,6 +57,15 @@ def exec_line(
 ) -> dict[str, Any]:
     """Run a command line: the first word that is no option starts it."""
     return {"line": line, "quiet": quiet}
+
+
+@command(effects="destructive")
+def ssh(
+    host: Annotated[str, Argument()],
+    remote: Annotated[list[str], Argument(passthrough=True)] = [],
+) -> dict[str, Any]:
+    """Run a command on a host; asks first."""
+    return {"host": host, "remote": remote}
 '''
 
 
@@ -139,6 +148,15 @@ def test_an_example_passes_the_tool_wide_flags_on(runner: Any) -> None:
     the command would refuse beside its arguments); the tool runs it alike."""
     data = _data(runner, "--json", "run", "cowsay", "--json", '{"say": 1}', "-p", "x")
     assert data["args"] == ["--json", '{"say": 1}', "-p", "x"]
+
+
+def test_only_a_yes_before_the_pass_through_confirms(runner: Any) -> None:
+    assert _data(runner, "--json", "ssh", "--yes", "h", "rm", "--yes") == {
+        "host": "h",
+        "remote": ["rm", "--yes"],
+    }
+    result = runner.invoke(["--json", "ssh", "h", "rm", "--yes"])
+    assert result.envelope["error"]["kind"] == "action_required"
 
 
 def test_the_tool_wide_flags_before_the_app_still_count(runner: Any) -> None:
