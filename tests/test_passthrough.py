@@ -249,3 +249,44 @@ def test_where_it_begins_tells_options_from_words_as_argparse_does(runner: Any, 
     command.build(parser)
     recorder = runner._recorded(command)
     assert runner._positional(word, recorder) == (parser._parse_optional(word) is None)
+
+
+LAUNCHER = '''\
+"""A launcher whose root command passes a command line on."""
+from typing import Annotated, Any
+
+from burgee import Argument, command, program
+
+program(name="launch", version="1.0.0")
+
+
+@command(effects="non_idempotent", root=True)
+def start(
+    line: Annotated[list[str], Argument(passthrough=True)],
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """Run a command line."""
+    return {"line": line, "quiet": quiet}
+
+
+@command(effects="read_only")
+def status() -> str:
+    """Say how it goes."""
+    return "ok"
+'''
+
+
+@pytest.fixture(scope="module")
+def launcher(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return _load(tmp_path_factory.mktemp("launcher"), LAUNCHER, "launcher")
+
+
+def test_a_root_commands_pass_through_starts_at_a_word_that_names_nothing(launcher: Any) -> None:
+    assert _data(launcher, "--json", "--quiet", "ls", "-la", "--json") == {
+        "line": ["ls", "-la", "--json"],
+        "quiet": True,
+    }
+    assert _data(launcher, "--json", "status", "--json") == "ok"
+    # NOTE: the tool's own words are never the root command's, as `cli.run` reads them.
+    result = launcher.invoke(["schema", "--field", "name"])
+    assert result.stdout.strip() == '"launch"'

@@ -13,6 +13,7 @@ from burgee.runtime.kinds import _expected, _load_json, _one_of
 from burgee.runtime.output import _finite
 from burgee.runtime.program import (
     _CONFIG,
+    _EXTRA_COMMANDS,
     ALIASES,
     COMMANDS,
     GROUPS,
@@ -22,6 +23,7 @@ from burgee.runtime.program import (
     SHADOWS,
 )
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS, _pass_start, _recorded, _Recorder
+from burgee.runtime.shells import _TOOL_WORDS
 from burgee.runtime.table import _command
 
 if TYPE_CHECKING:
@@ -194,8 +196,10 @@ def _passing(
     and where its own words begin in argv's rest (`end`, past the command's words): the root
     command's, from the start, when the first word names no command."""
     found = lookup(named)
-    # NOTE: a first word that names nothing is the root command's (`_find`).
-    unnamed = named not in COMMANDS and named not in GROUPS and named not in ALIASES
+    # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
+    # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
+    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = unnamed and named not in _TOOL_WORDS
     if found is None and ROOT and " " not in named and unnamed:
         found, end = lookup(ROOT), 0
     if found is None or found.passthrough is None:

@@ -42,13 +42,8 @@ class _Argument:
         self.action: str = options.get("action", "store")
         self.nargs: str | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
-        self.takes = (
-            self.nargs
-            if isinstance(self.nargs, int)
-            else 1
-            if self.action in ("store", "append")
-            else 0
-        )
+        nargs = self.nargs
+        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         if options.get("dest"):

@@ -4689,13 +4689,8 @@ class _Argument:
         self.action: str = options.get("action", "store")
         self.nargs: str | None = options.get("nargs")
         #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
-        self.takes = (
-            self.nargs
-            if isinstance(self.nargs, int)
-            else 1
-            if self.action in ("store", "append")
-            else 0
-        )
+        nargs = self.nargs
+        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         if options.get("dest"):
@@ -5031,8 +5026,10 @@ def _passing(
     and where its own words begin in argv's rest (`end`, past the command's words): the root
     command's, from the start, when the first word names no command."""
     found = lookup(named)
-    # NOTE: a first word that names nothing is the root command's (`_find`).
-    unnamed = named not in COMMANDS and named not in GROUPS and named not in ALIASES
+    # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
+    # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
+    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = unnamed and named not in _TOOL_WORDS
     if found is None and ROOT and " " not in named and unnamed:
         found, end = lookup(ROOT), 0
     if found is None or found.passthrough is None:
@@ -5979,6 +5976,7 @@ Register-ArgumentCompleter -Native -CommandName @QPROG@ -ScriptBlock {
     }
 }
 """
+# ---- burgee: end of describe ----
 
 
 #: The shells a tool writes completion scripts for.
@@ -5992,6 +5990,13 @@ _BUILTIN_COMMANDS = {
 }
 
 
+#: Every top-level word the tool takes for itself, which no command or group may be named:
+#: the commands above, `schema`, the completion scripts' `__complete`, and `help`, kept free
+#: for what people type when they want help.
+_TOOL_WORDS = frozenset({*_BUILTIN_COMMANDS, "schema", "__complete", "help"})
+
+
+# ---- burgee: loaded on first use: describe ----
 def _help_line(text: str, limit: int = 80) -> str:
     """The first paragraph of a help text on one line, cut at `limit` characters."""
     first = " ".join(text.strip().split("\n\n")[0].split())
