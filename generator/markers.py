@@ -24,11 +24,22 @@ _F = TypeVar("_F", bound=Callable[..., Any])
 
 
 class Argument:
-    """Marks a parameter as positional: `Annotated[str, Argument(help="...")]`."""
+    """Marks a parameter as positional: `Annotated[str, Argument(help="...")]`.
 
-    def __init__(self, *, help: str | None = None, complete: Callable[..., Any] | None = None):
+    `passthrough=True`, on the last argument, a `list[str]`: every word from its first one is
+    its, flags included (`tool run APP --app-flag`, as `pipx run` and `uv run` read a line).
+    """
+
+    def __init__(
+        self,
+        *,
+        help: str | None = None,
+        complete: Callable[..., Any] | None = None,
+        passthrough: bool = False,
+    ):
         self.help = help
         self.complete = complete
+        self.passthrough = passthrough
 
 
 class Option:

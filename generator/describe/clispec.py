@@ -7,7 +7,8 @@ clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, 
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key), `burgee_default_factory`,
-`burgee_prompt`.
+`burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
+flags included).
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     if param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name
+    if param.passthrough:
+        entry["burgee_passthrough"] = True
     return entry
 
 

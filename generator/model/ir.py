@@ -145,6 +145,8 @@ class Param(Node):
     positional_only: bool = False
     #: `Option(..., shadows=True)`: it may take a tool-wide flag's spelling on its command.
     shadows: bool = False
+    #: `Argument(passthrough=True)`: every word from its first one is its, flags included.
+    passthrough: bool = False
     span: SourceSpan
 
     @property

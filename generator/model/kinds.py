@@ -68,7 +68,7 @@ def option_words(param: Param) -> str:
         return f"{param.flag}|--no-{param.flag[2:]}" if param.required else param.flag
     if ref.kind == "count":
         return param.flag
-    if ref.kind == "tuple":
-        return " ".join([param.flag, *(metavar(i) or param.placeholder for i in ref.items)])
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
+    if item.kind == "tuple":
+        return " ".join([param.flag, *(metavar(i) or param.placeholder for i in item.items)])
     return f"{param.flag} {metavar(item) or param.placeholder}"

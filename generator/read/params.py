@@ -6,7 +6,7 @@ import ast
 import re
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.model.ir import Param, TypeRef
+from burgee.model.ir import Param, TypeRef, cli_word
 from burgee.model.kinds import CONSTRUCTED, TEXT, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import (
@@ -23,7 +23,7 @@ from burgee.read.reader import Parameter, Reader, is_none
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
-    "Argument": ({"help", "complete"}, ()),
+    "Argument": ({"help", "complete", "passthrough"}, ()),
     "Option": (
         {
             "help",
@@ -53,6 +53,7 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "secret": ((bool,), "True or False"),
     "count": ((bool,), "True or False"),
     "shadows": ((bool,), "True or False"),
+    "passthrough": ((bool,), "True or False"),
     "prompt": ((bool, str), "True, False or the question to ask"),
 }
 
@@ -173,6 +174,15 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             reader.error(param, f"count=True of {name!r} needs the type int, not {type_ref.source}")
             return None
         type_ref = type_ref.model_copy(update={"kind": "count"})
+    if settings.get("passthrough") and not (
+        type_ref.kind == "list" and type_ref.item is not None and type_ref.item.kind == "str"
+    ):
+        reader.error(
+            written["passthrough"],
+            f"passthrough=True of {name!r} needs the type list[str], not {type_ref.source}: "
+            "it takes the words as they are given",
+        )
+        return None
     if settings.get("secret"):
         unfit = _not_text(type_ref)
         if unfit is not None:
@@ -244,6 +254,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         prompt=prompt or None,
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
+        passthrough=settings.get("passthrough") is True,
         required=required,
         default_code=default_code,
         default=default,
@@ -556,10 +567,38 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
-        later = positionals[index + 1 :]
-        if kind == "list" and later:
+        item = param.type.item
+        if kind == "list" and item is not None and item.kind == "tuple":
             reader.diagnostics.append(
-                _diag(param, f"list argument {param.name!r} of {fn} must be the last argument")
+                _diag(
+                    param,
+                    f"argument {param.name!r} of {fn}: a list of tuples cannot be positional "
+                    "(nothing would tell where one tuple ends); make it an option, repeated "
+                    f"as --{cli_word(param.name)} {' '.join(['VALUE'] * len(item.items))}",
+                )
+            )
+            ok = False
+        later = positionals[index + 1 :]
+        if param.passthrough and later:
+            reader.diagnostics.append(
+                _diag(
+                    param,
+                    f"pass-through argument {param.name!r} of {fn} must be the last argument: "
+                    "every word from its first one is its",
+                )
+            )
+            ok = False
+        elif kind == "list" and later:
+            # NOTE: argparse's `copy SRC... DST` takes its last word for DST; Click refuses
+            # it, and a list that must leave words for later arguments is a guess for a
+            # caller that names them (JSON, MCP) as much as for a person.
+            after = ", ".join(f"{p.name!r} (--{cli_word(p.name)})" for p in later)
+            reader.diagnostics.append(
+                _diag(
+                    param,
+                    f"list argument {param.name!r} of {fn} must be the last argument: "
+                    f"make {after} an option, or move the list last",
+                )
             )
             ok = False
         if not param.required and any(p.required for p in later):

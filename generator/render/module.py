@@ -26,7 +26,7 @@ from burgee.render.sections import wrap
 from burgee.runtime.catalog import BOOT, code_names, generated_names, parse
 from burgee.runtime.context import _Command
 from burgee.runtime.kinds import _characters, _choice_text, _number
-from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
+from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
 
 
 def docstring(text: str) -> str:
@@ -100,7 +100,9 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
     flags: tuple[str, ...] = ()
     options: dict[str, Any] = {}
     if param.role == "argument":
-        if ref.kind == "list":
+        if param.passthrough:
+            options["nargs"] = _PASS  # NOTE: argparse's REMAINDER; its words: `_pass_start`
+        elif ref.kind == "list":
             options["nargs"] = "+" if param.required else "*"
         elif ref.kind == "tuple":
             options["nargs"] = len(ref.items)  # NOTE: always required (read/params.py)
@@ -116,11 +118,12 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["action"] = "append"
         elif ref.kind == "count":
             options["action"] = "count"
-        elif ref.kind == "tuple":
-            options["nargs"] = len(ref.items)
+        if item.kind == "tuple":
+            # NOTE: `--size W H`, and a list of them repeated (`--set K V --set K2 V2`).
+            options["nargs"] = len(item.items)
         shown = metavar(item)
-        if ref.kind == "tuple":
-            options["metavar"] = tuple(metavar(i) or param.placeholder for i in ref.items)
+        if item.kind == "tuple":
+            options["metavar"] = tuple(metavar(i) or param.placeholder for i in item.items)
         elif ref.kind != "count":
             plain = ref.kind != "bool" and item.kind not in ("choice", "enum")
             if not shown and param.renamed and plain:

@@ -13,6 +13,7 @@ from burgee.runtime.kinds import _expected, _load_json, _one_of
 from burgee.runtime.output import _finite
 from burgee.runtime.program import (
     _CONFIG,
+    _EXTRA_COMMANDS,
     ALIASES,
     COMMANDS,
     GROUPS,
@@ -21,11 +22,13 @@ from burgee.runtime.program import (
     ROOT_MODE,
     SHADOWS,
 )
-from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN
+from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS, _pass_start, _recorded, _Recorder
+from burgee.runtime.shells import _TOOL_WORDS
+from burgee.runtime.table import _command
 
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
     from typing import NoReturn
 
     from burgee.runtime.flags import Flag
@@ -43,6 +46,7 @@ class _Invocation:
         *,
         config: bool | None = None,
         strict: bool = True,
+        arguments: Callable[[str], _Recorder | None] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
@@ -50,6 +54,9 @@ class _Invocation:
         #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
         table = SHADOWS if shadows is None else shadows
         reads_config = _CONFIG if config is None else config
+        #: The arguments of the command at a path as typed (`_arguments_at`, or another
+        #: program's): where a pass-through argument begins, the tool's flags end.
+        lookup = _arguments_at if arguments is None else arguments
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -74,9 +81,17 @@ class _Invocation:
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
+        #: The arguments of the command named, once it has a pass-through argument, and
+        #: where its words begin in `rest` (`Argument(passthrough=True)`).
+        passing, begins = _passing(lookup, ROOT, 0) if ROOT_MODE == "alone" else (None, 0)
         while index < len(tokens):
             token = tokens[index]
             index += 1
+            if passing is not None:
+                words = self.rest[begins:]
+                if _pass_start(passing, [*words, token]) <= len(words):
+                    self.rest.extend(tokens[index - 1 :])
+                    break
             if token == "--":
                 self.rest.extend(tokens[index - 1 :])
                 break
@@ -86,9 +101,11 @@ class _Invocation:
             flag = None if name in shadowed else _flag(name, reads_config)
             if flag is None:
                 self.rest.append(token)
-                if table and not shadowed and token[:1] != "-":
-                    words = " ".join(word for word in self.rest if word[:1] != "-")
-                    shadowed = table.get(words, ())
+                if token[:1] != "-" and (not shadowed or passing is None):
+                    named = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = shadowed or table.get(named, ())
+                    if passing is None and ROOT_MODE != "alone":
+                        passing, begins = _passing(lookup, named, len(self.rest))
                 continue
             given.append(flag)
             if flag.name == "--batch":
@@ -167,6 +184,31 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _arguments_at(named: str) -> _Recorder | None:
+    """The arguments of the command (or alias) at the path `named`, as typed."""
+    path = ALIASES.get(named, named)
+    command = _command(path) if path in COMMANDS else None
+    return _recorded(command) if command is not None else None
+
+
+def _passing(
+    lookup: Callable[[str], _Recorder | None], named: str, end: int
+) -> tuple[_Recorder | None, int]:
+    """The arguments of the command the words `named` name, when it has a pass-through argument,
+    and where its own words begin in argv's rest (`end`, past the command's words): the root
+    command's, from the start, when the first word names no command."""
+    found = lookup(named)
+    # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
+    # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
+    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = unnamed and named not in _TOOL_WORDS
+    if found is None and ROOT and " " not in named and unnamed:
+        found, end = lookup(ROOT), 0
+    if found is None or found.passthrough is None:
+        return None, 0
+    return found, end
+
+
 def _digits(value: str, most: int) -> bool:
     """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
     return 0 < len(value) <= most and value.isascii() and value.isdecimal()
@@ -238,12 +280,33 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        #: The command's arguments as `_quick_parse` reads them: where a pass-through
+        #: argument begins (`_pass_start`) is found the same way on both paths.
+        recorded: _Recorder
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.recorded = _Recorder()
+            super().__init__(*args, **options)
+
+        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+            self.recorded.add_argument(*names, **options)
+            if options.get("nargs") == _PASS:
+                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
+                # which reads the rest intermixed, as it cannot with a REMAINDER.
+                options["nargs"] = "*"
+            return super().add_argument(*names, **options)
+
         def parse_args(  # type: ignore[override]
             self, args: Sequence[str] | None = None, namespace: None = None
         ) -> argparse.Namespace:
+            given = list(args or ())
+            start = _pass_start(self.recorded, given)
             # NOTE: argparse's own, but the unknown words as argv has them: its message joins
             # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self._intermixed(list(args or ()))
+            parsed, extras = self._intermixed(given[:start])
+            if start < len(given):
+                assert self.recorded.passthrough is not None
+                setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
                 # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
                 shown = [
@@ -251,7 +314,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                     for flag, action in self._option_string_actions.items()
                     if action.help != _HIDDEN
                 ]
-                given = list(args or ())
+                given = given[:start]
                 # NOTE: the words left after `--` are values: no flag is suggested for them.
                 after = given[given.index("--") + 1 :] if "--" in given else []
                 ending = 0

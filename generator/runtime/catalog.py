@@ -93,7 +93,16 @@ SECTIONS: dict[str, str] = {
 }
 #: Functions of those modules that a plain run of a command calls: they always run.
 ALWAYS = frozenset(
-    {"_describe", "_find", "_take_yes", "_read_json_input", "_seconds", "_unrelated"}
+    {
+        "_describe",
+        "_find",
+        "_take_yes",
+        "_read_json_input",
+        "_seconds",
+        "_unrelated",
+        "_passing",
+        "_arguments_at",
+    }
 )
 
 

@@ -65,7 +65,7 @@ from burgee.runtime.program import (
     SHADOWS,
     VERSION,
 )
-from burgee.runtime.quickargs import _quick_parse
+from burgee.runtime.quickargs import _pass_start, _quick_parse, _recorded
 from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.sources import _Sources
@@ -334,8 +334,12 @@ def run(invocation: _Invocation) -> object:
     command = _command(path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
+    #: The words before a pass-through argument's (all of them without one): only they
+    #: may be the command's own `--yes` or `--help`.
+    own = _pass_start(_recorded(command), rest)
     if command.confirm is not None:
-        yes, rest = _take_yes(rest)
+        yes, head = _take_yes(rest[:own])
+        own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
         if ROOT_MODE == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
@@ -357,7 +361,7 @@ def run(invocation: _Invocation) -> object:
                 _command_epilog(path, command),
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
+            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)

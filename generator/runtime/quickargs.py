@@ -27,17 +27,23 @@ _BOOL_ACTION = "boolean_optional"
 #: The add_argument keywords the quick reading understands; any other sends the line to argparse.
 _KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
 _NARGS = (None, "?", "*", "+")
+#: argparse's `REMAINDER`, the `nargs` of a pass-through argument (`Argument(passthrough=True)`):
+#: every word from its first one is its (`_pass_start`), flags of the tool's own included.
+_PASS = "..."
 
 
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
         self.nargs: str | None = options.get("nargs")
+        #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
+        nargs = self.nargs
+        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         if options.get("dest"):
@@ -56,6 +62,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.options: dict[str, _Argument] = {}
         self.positionals: list[_Argument] = []
+        #: The pass-through argument (`nargs=_PASS`), the last positional, not among them.
+        self.passthrough: _Argument | None = None
         #: False once a call used something the quick reading does not model.
         self.plain = True
 
@@ -65,6 +73,9 @@ class _Recorder:
             return
         argument = _Argument(names, options)
         if names[0][:1] != "-":
+            if argument.nargs == _PASS:
+                self.passthrough = argument
+                return
             if len(names) != 1 or argument.action != "store" or argument.nargs not in _NARGS:
                 self.plain = False
             self.positionals.append(argument)
@@ -97,7 +108,12 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
     recorder = _recorded(command)
     if not recorder.plain:
         return None
+    start = _pass_start(recorder, words)
+    words, passed = words[:start], words[start:]
     found: dict[str, Any] = {}
+    if passed:
+        assert recorder.passthrough is not None
+        found[recorder.passthrough.dest] = passed
     #: The positional words, wherever they stand among the options (argparse reads the line
     #: intermixed: `_new_parser`).
     loose: list[str] = []
@@ -151,3 +167,51 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
             return False
         found[argument.dest] = taken if argument.nargs in ("+", "*") else taken[0]
     return not loose
+
+
+def _pass_start(recorder: _Recorder, words: list[str]) -> int:
+    """Where the pass-through argument's words begin (`len(words)`: nowhere): at the first
+    positional word when it is the only positional, else right after the word of the one
+    before it, whatever follows (`tool run APP --help` gives `--help` to APP), as argparse's
+    `REMAINDER` reads a line. A `--` before it ends the options; from the start on, every
+    word is passed as it is, a `--` too. `_Invocation` stops taking the tool-wide flags there."""
+    if recorder.passthrough is None:
+        return len(words)
+    before = len(recorder.positionals)
+    seen = 0
+    ended = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not ended and word == "--":
+            ended = True
+            continue
+        if not ended and not _positional(word, recorder):
+            option = recorder.options.get(word)
+            index += option.takes if option is not None else 0
+            continue
+        if seen == before:
+            return index - 1
+        seen += 1
+        if seen == before:
+            return index
+    return len(words)
+
+
+def _positional(word: str, recorder: _Recorder) -> bool:
+    """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
+    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv._new_parser`) or holds a space, and is no
+    option's flag (`--size=3` names one)."""
+    if word[:1] != "-" or word == "-":
+        return True
+    if word in recorder.options or word.partition("=")[0] in recorder.options:
+        return False
+    mantissa, exponent, power = word[1:].replace("E", "e").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    number = (whole.isdecimal() and (not fraction or fraction.isdecimal())) or (
+        not whole and fraction.isdecimal()
+    )
+    if exponent:
+        number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
+    return number or " " in word

@@ -13,8 +13,9 @@ import contextlib
 import io
 import json
 import shlex
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
@@ -24,7 +25,11 @@ from burgee.runtime.argv import _Invocation, _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import TYPES
+from burgee.runtime.quickargs import _Recorder
 from burgee.runtime.table import _builder
+
+if TYPE_CHECKING:
+    import argparse
 
 #: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
 _OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
@@ -136,7 +141,12 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         raise _Refused(f"it must start with the program's name, {program.name!r}")
     try:
         # NOTE: with the flags the program's commands take over (`Option(shadows=True)`).
-        invocation = _Invocation(words[1:], facts.shadows, config=program.config)
+        invocation = _Invocation(
+            words[1:],
+            facts.shadows,
+            config=program.config,
+            arguments=_arguments(program, facts),
+        )
     except UsageError as error:
         raise _Refused(error.message) from None
     if invocation.batch is not None or invocation.mcp:
@@ -152,13 +162,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         _missing(program, command, _json_input(command, invocation.json_input, rest))
         return
     parser = _new_parser(f"{program.name} {command.name}")
-    # NOTE: the tool's own builder, given the flags and add_argument keywords of the command's
-    # rows in the table (converters and defaults are the reader's, not needed here).
-    rows = []
-    for param in command.inputs:
-        flags, options = parser_arguments(param, program)
-        rows.append((param.name, flags, None, None, tuple(options.items())))
-    _builder(tuple(rows))(parser)
+    _build(program, command)(parser)
     words_before = rest[: rest.index("--")] if "--" in rest else rest
     if any(word in HELP_FLAGS for word in words_before):
         raise _Refused("it asks for help; an example runs the command")
@@ -174,6 +178,33 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
         if param.name in raw:
             _convert(param, raw[param.name])
     _missing(program, command, raw.keys())
+
+
+def _build(program: Program, command: Command) -> Callable[[argparse.ArgumentParser], None]:
+    """The tool's own builder, given the flags and add_argument keywords of the command's rows
+    in the table (converters and defaults are the reader's, not needed here)."""
+    rows = []
+    for param in command.inputs:
+        flags, options = parser_arguments(param, program)
+        rows.append((param.name, flags, None, None, tuple(options.items())))
+    return _builder(tuple(rows))
+
+
+def _arguments(program: Program, facts: _Facts) -> Callable[[str], _Recorder | None]:
+    """What `_Invocation` asks of the words that name a command: its arguments as the quick
+    reading records them (where a pass-through argument begins, the tool's flags end)."""
+
+    def arguments(named: str) -> _Recorder | None:
+        path = tuple(named.split(" "))
+        path = facts.aliases.get(path, path)
+        command = next((c for c in program.commands if c.path == path), None)
+        if command is None:
+            return None
+        recorder = _Recorder()
+        _build(program, command)(cast("argparse.ArgumentParser", recorder))
+        return recorder
+
+    return arguments
 
 
 def _missing(program: Program, command: Command, given: Iterable[str]) -> None:

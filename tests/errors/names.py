@@ -68,3 +68,29 @@ def _text(data: object) -> str:
 
 
 _run_status = None
+
+
+@command(effects="read_only")
+def copy(
+    sources: Annotated[list[str], Argument()],
+    target: Annotated[str, Argument()],
+) -> None:
+    """argparse's `copy SRC... DST`: refused with a way out."""
+
+
+@command(effects="read_only")
+def pairs(settings: Annotated[list[tuple[str, str]], Argument()]) -> None:
+    """A list of tuples as positionals: nothing tells where one ends."""
+
+
+@command(effects="read_only")
+def runner(
+    args: Annotated[list[str], Argument(passthrough=True)],
+    last: Annotated[str, Argument()],
+) -> None:
+    """A pass-through argument takes every word from its first one: it must be last."""
+
+
+@command(effects="read_only")
+def one_word(app: Annotated[str, Argument(passthrough=True)]) -> None:
+    """A pass-through argument takes words as they are: a list[str]."""

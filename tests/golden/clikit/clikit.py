@@ -460,98 +460,103 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQlzGzeW/itYzVRZ2m3SOpzsmnJc5XKUjDa+ylY2NSVx1WA3SHbU7O5tNKUwtqrm18wPm1+y7wD6JkWR9JUwNWOT"
-    "zcbDw8PDuwB8fr/jxZMkVFkQRzu9nfcXO6M0nib6Yqd3fn6xc7Hj4F+jVKkMPl/s/IifhI4nKo7UsUinkRY3YxWJbKwE"
-    "kJrIyBdhECkRyYnSIort0+7FTt8BWuNgQ4RCovMi0Bm1CTI10WKYxhPR6dBf00RkMXzJ4rwJvNyhF1dou0IbX4FkFbX7"
-    "nj7SgLNxEI2OhdRX0D5IdeaIOBWRUr6G1jNFgkhh4PEg9mfCk5GQkb5RqSWbKm2m4y1+EupapTOi6oibIBvH0wypw3ex"
-    "68UR9DH57gcZarVnKQxV5o2Jwi8yyESMPSCZKBNhHCcOjtD2eowceCoMlS8GMxxfAJOGXcAMxdC1ePn8TS4lOVChGbD2"
-    "0mCghBT0sAcfvHgKPQxDCYxKkU1B8fCDH3gZ/p3ILFNpRITx5UkyzaBTXw3l9F//+KftIh4FEc9FPBJBZCUJMrwZy0wE"
-    "WkwCrXH08A26UekkiGQodnHasvgKRjYOfF9FJA74D0gZ3bJ6bxXe6Gvf2Yd1AF86HY3Spd47nSi2X/tONA3DXK2DCGSW"
-    "BBnInLqgRRSBokPDIU4EdlrXx0LHwnKPQ9MZqhg+zwld7JzBeEiBSBlJPMRjFtdefA3LKJFGcUNpGhjW+lVVPe87B/jH"
-    "HJat7p2XZHKlVFLr8W/xjQCBznBF4M+Vvqz2lWlA/3LWQiSMYR6ByA3oqYOC1QpU2tfdYrgTmV5xy2EQcstnAj/CcEED"
-    "RirToOGKrUnDxigg5ohxfIOrCORCDyrsWp0us4tGqcbtM+AVlkvHk5qNVs7htZlC6GAQa1VSl3dyJiZxigZQJQqYRS3G"
-    "B8XodPB7vadfAj8b0yoZq2A0zgpZhKanTI5qbX46+ft3//Psxc8nC7qKbyKV1vsaxwKea5BMVShmFZaEMjWdT3WDSlk3"
-    "Yf3Vfv17PE3Fszenwv5IveAraRxnuCTLLugmTnGd9m93nJ0wnGh2W1kch7R64TMLvwdrV4UJtfHJGCXo5eiH72NvOgFr"
-    "J/GJwLYOmNsMVm0Isx2qrjiR3li4RPW830WKLloW1BydSE91tEpkKtE+WU0C8zUW8RDegReTNB6lctIVp9E1jArtENAC"
-    "UyXcBGw19OqFwRUINZmJJ0j+KVjWXzU8f/DkWoZT9fSBS8ZcuOa7CzT++93rVyIe/Kq8DJYXrCK0cqTlSP0BEA8iMJrv"
-    "vLGaSPcY1ZmNOK8Aaq6iaxXGiUKrrzMf7Jcj3PcXFxc78RX+2RNZOgW7jJ99mUl+1u12b11wL2NQYOHic5c5AHflAo2i"
-    "V7ErQcX0NMyYs0CTaMHBGMbhgW+cg08Coc65SakzlDV4QZQstDBdBplW4XCvK2CFyyCc0gs8wOoYyGbxIFSaxik/pVfA"
-    "Mfr4N/8KwYWWI1U8AJkSG7e3ZgIk8B91fldpLNRvIFEv9mHBuviOBg2aaqaNf0oPFeoyVf83DVJFvbioH+jTaS4j9Vt2"
-    "3nedRpij0chBFCTwjW6LkmgjXSs6zW7fEnFQNIKGqklmOasahUVmlCWF0vTAfe9CJCK7MNeRh2p83NInz6t4e/KDC9o9"
-    "gj4H0rsi3odgwMC1/pbttTHb6QxQN1yO68gR4NLSPVbBFzRgnrCgNBdmLMUD0maaDNeoaxA5pMq5FpNVV7Bau7TSS/oP"
-    "k4KGYZawMWDto5dgcSYqzQKFFuP97S08Kqvw8g1vnbK5KWxU3d6sFe2uNqqcr/LbOkvBYrSyiIYeVLA8Bgi7wox+BJsb"
-    "+jAL8NhEPBWyAzA+SkYLhl6NiCrUaaXSHEjfD7CdDN+Uh8IvrDhHuWFpFwT1my9X8jT2/T6xFIHtIi+RU5P+6yic/Q2t"
-    "xE6PTCUNGj7B4r9W5ge2P6jeapLEGfiaUoua3tTSkroEl005VtUTpHRZex14VSN04y381MNOeAUC7GAyhc+9/crc7qMM"
-    "MRxdmvjcUBV7kb+ZXg72q/0cfSL9MZPUPhoaq30q0xTj2S9Cv0ppaCMQ2kxa+qlMFAU6wo6nRbhFXH5/ZZjTotVsOC3j"
-    "W2Y+7bQ1J9TMdGM+rXksT2hRAKiLaIWCwKpzx1nf0gu7JSOsmYrVlvASs9a+Qj/9tBVVl4Zmb6wKs+psmvy78no0nQwW"
-    "zOaC1LzhEgrT/U111rvkIjiFp+mMZq+HJo+DDBVSDOoPcysi27IUqyyHkAPf9ltY3kBNoMI6drVZnTW6tJKGbiYQyat3"
-    "TT+x0WpemH0yp9FSlnFIn5A5euN/z2Xn9z7+sd953On/+19tsPFCRSNUu95hNdrAH7H4gfOS13TmGsJ6bFRlb0EFqBlJ"
-    "cS0IewLuTk0scsh9lL8mqRoG+Qvnc2xh++N+SxTTZrGaNagKv+cHzgFFOFSK2oR7bWFiUVGrwo3J8bi+dZ+MyJa+xK4h"
-    "1is0mcwGGAfM5vbsVOc6c/BHsw152b2Rn2ygDL+qLeBa43wl4oLisjNeL0S2BJjcYUF6o6HmOpM8P0S5zywzq3NCS+m3"
-    "1H+w4pmnAuxdbyRVmNgJjJSZf4hXetQUjBPkERDMoI6ATl1E+JQJPMBqUXoFlKjuF4lqkaoLbdfQFmi9vDKcVViVVDMz"
-    "o+Qiza5LQmCR9ahKhqpMMz4cUoS+tFOomPkwmATLNT6oNIasGP5rTTmHq2rqemK9WxY0Xmsz71WBsAoIKsMEKAb1xjKV"
-    "HhgbbaYCX1nAXZT/XI4873KXC8JM5I2HzHsBiiq6tBCOBbYTcpjRSuH6RndOkYD3/azwSlLKx5Rz/xErCchCoqJfsP5X"
-    "zWxo/2XiJZe0R7JgE6aoKGZBFvKzdeuh2/rqtr66cn21UMN7VFa3RdltUfZjFWULhdxcOXZb6P1jFXoLHVmtxLstFH+V"
-    "heJi2jdaIt7Wn7f15y+xxpTXn8su8aNUnrcF7m2Be1vg3ha42wrcpQRxM6XtbcX8T1ExL8fo96yVzwvStyX3bcl9W3Lf"
-    "ltyLkjufA+d6uxcGOlEeCWG/e8T8WcPEp7HpGcRw2grroPuou09PB9N0pJQ9rK4v+RQ3vfT0u6Pu41Y9eE5Ue+yxzmBy"
-    "UkfAMzBRaD2ez7wwTiC3QaOvhfotwQP/aK5sbtOhjAc3CrpgheB/zwRe8iiOscswgEAW0h8sAWDsTUvfEaYcwTc2gGJJ"
-    "qrYxH3xHy6hnkQe0x/A9tHUra6hJL7MZjSaf1SRISA/sI5zeURgPZHgp01FjT4OvarQnhFXFKjmZihyNWaNbAQuuZhzb"
-    "Kwh0B0TsQqzQoYiBjsLv8T0CMsx4k6J6QeRKzThZx4sqYNSNFTULqzSWkgvT4zjlDKATzx2eisgSwpoppMCrYrmxm2sF"
-    "nF47gm69wJDItRVhKF0uaDLrq8F0VGWtvD2yRPcwxhuRgclS6Fo1KhPanBRDLb5A0ezVVDuq/ZbqE0t0y/WTSp5vzVJg"
-    "7kiYAgbeoHFNjy6z1CIIyJDKM9dqxZdha8plfRtNxCV+Csvu1CIQLa9Bt1AR3fIlkd39Hu6tkTeF8HYElk1jsUNwBEtX"
-    "lMwE80st49JJEIYdP0irw8orMEuMievXzZipHFDAGGkQLQwYX7yGiiWwVnjQxkQL39w4oyWMC97owAO9B9qnM4z0gEWI"
-    "uqKirFRiahgo3CFc3eCQHeGhOcIOEpddp4O36HqCeY7BfRHjYDQyDCNJG/w4w4SQ56DOGlj5UAZrWUPu+8Zc+BIx/QK6"
-    "wlbPg754h20ZSdHNo9V1B+9gzbmw9D7wndJ9K7S6t8zXD6cvTmhmrVluv6JkM7k4NBfZSNwta+DXeKDXWtU020YWPawk"
-    "8pgwQOnQFNPo6MKZxEmHcNtaXvFob2k+pe4Y/ADlr7VgqvzepEFmJGb9pClFgC7iGGbLcxiG8U2nFCxskE2UXmsYAnwt"
-    "zeBM6brnna3FI81p7mIoOyy2+hq7PLjtx6Weth0/own5wGj85UjscjBLpNYYJLWMDQ3LpuxoHuJhlIebDSRc/RA391G5"
-    "gyHMxNJSn3jJejGESq9Vg7GcK94RQWOwvCLQWDsk3PXiG6OkMERr1I0jQvfD9Kcpx9HL8pYnEBuZS0OtuKa6LBugs5gE"
-    "rs0EKNAzjE3EOyQodt/9dPriRXfi7y3BEsa4uccr+z/xhN3WU9pIyxegljO7oY43dOsebZe3F8BXmBQHviQzSPcphAeP"
-    "Yqwys8Z1wkwMlIT4ahr5KrXXxulmOpJNIavUeR0HKF2rCEPPcs7HkdmFrbRf5rnRIyxnoHy5/JPvMUSl+BCtA0lvF/Td"
-    "sebQ4ViCeMk3tGBYQRpHFPhwBcc23qPtOy5fRYK6LYWblODJTGIknAdKouDUdFaEwOKVI/YpHkVUgT1zx7nHe4Qci0AM"
-    "i7aCk8SJTEhGyOQk8CFL5GvrXpz6tOusabYghdJ7x7WKmCFD7skzO6DYdujQx2pAjB1Ys2B/cvfm3qbmVFWDOcuC3wv5"
-    "v4x9SB1AP7IUyFAhldgnfcjnAz0jJA9PPgSTS51B/PbhqSPOT1+9O+s74smTd39/9xQedLtdUCa09moKWRAMRvlUJQxS"
-    "MQD5X+He5EDhrXXcBr4CFxpcqUouoGMO6CkTyFDBsWsETrDX9SPauZTMKg9qCsxPdWbS7DNsO1DZjQJVeZL/RqcJzSQ/"
-    "JWJPHs75EcNSVBGDrIAc8JKSwN809VQFfsCQ6GFlgmARuDVPGXM7jDFWoBiTPHrMMg7spCgvVbRocM+Nv9UjVTPsJFEy"
-    "pcYYdNlq5RNu03v17OXJU6ZpYtUibhXnGEr2zVTeFXtyuaPAd2hGnHysg3Q5oHamWABqDozuViO4HkoFJnYGsUIU6PHe"
-    "MfFxWQsYgQhWFMIQVHKXY1XxCt6V9A5LHbQlQg3PzxvxmUwJ6xH3UItyHA1uoGDl8rTAiMy34md+PaDiQBFtxfgTsWYc"
-    "XiPUA57Ilh8cfsMmiUpKMgiVbyqVZdif9jOrmz5pqoZDMOysRblw6RdPpj5u9wSmNoUbQQbOpq0Ele/0Lp1yNY6btgyv"
-    "ekq14X/HjRrInf63cgx1rkCr51fJyXIB7FKXKuN/zb9c7IyzLNG9hw/R4Zhsthuno4d+Cury8HD/cL9zcPiwlMvDfDWL"
-    "zQtK7LE5EQJWV+d7P47BRJlf3UZfcdFex28pOmMnOc1+teJ9D97y3QQDSDKfPQZDWf7sFmKlLBosg6fMf2PMFex5P4M9"
-    "TGfoOGrv5GpFEgeRBmF9VAukylyX+etXNx5a9v/bTpEuEIyFKpk/NLQK835uspzT69/OVxMzef3bfj6Vml+oA8/kzuWS"
-    "7Z3ZwOMqZ/ElnSY2czdbz5e+ShTElZFnslDehM7z+1IddGpESwGxRB/Cw7XWqmxGn/m8CHMbQiOw0SiX/LkN460VuxOM"
-    "AGU2RsxDcubWkl0RHlPB0aVhxtDjbRC2aALYEAULjtnT3JyN+fNdG/hYSCbL+8lBjHmQP9dRWui8edW0UuFleLcbazvi"
-    "dOfZe6O2kE3Q++Zsf2OPIZ7P5EKejlp4WvrI/lfia+9/yH/ri7e+eOuLc19cM80lq3i4wBuXEUnXcb+htob+8LM53j/H"
-    "larPAP1U9tURaH5xrOVjJrbF6ZrFd4e+Dv+2iTtJW3e3dXefxt3N2QK8qG5pfvlOsWQeU5VQHuDkIyg7xbKJq28mr+4V"
-    "uXvBXQvb7deRlm7qhubHRbbbrGuyUOcrZWltmWPLXcc/jr+6+zbl1mFtHdY2P7uwCAQq+4hO5zO5lU9/+fuzYG5ubFsv"
-    "/5cwyvK966Bx6TbzHJmueFe6eeY4vaqydp+jlRu4Af11e8dFt9W2vnDrC7e+kLkqjHbZHO53D6r+cYWMiygLQ1Uwxc/j"
-    "GLeAFx8H8OIzIxpvMBBY54TPRM4Ba21Bi2g57MuID+WuSTT0qLRfer1a1rsAEqJx4ogAIZxWy7uwX4JnaIv6mrAOjX1Y"
-    "OZq7ikuDD+9m4v1tCweLMB0aN/MY0GF5HTCW0bAARtzL4nRmMgh+VtBchAexDbW2odY21Prjh1qFg+xc23+nMDe6h/Qn"
-    "3ys39i5TcvKdx/9s4HqhGPUsoFfBPYpDcSQ6eAy+6OHzhGZb/KUt/tLdvrrm6ZHkl4a/9IkR/Mux77obLQVqUIsgS1HY"
-    "tB4JVU+KwtKeJPwqQRW1R7wGmejuMGvOmYM6ChLKIrqmn56/OP3p9Ozy7PVPJ6+Yd7oEciejZUylbSC2DcS2gdgfPRDL"
-    "rXPJ+Mn82HxhWfQRG5B1wy/sT3BfQtK5eDbpOf3PE3x9+fh0Ve9RGl698zfmxjMBaDD8x7FwDfLG85ff/+sf/3TBI4Fq"
-    "3mAMgKW9EjLIhutJ+aJpernzfms5Ya7fYfCxYv4NxknXV9dmth9e73ePuowOdDtf5y3V/tf6r9BsbHYs+NgS8UejRlTg"
-    "la1wKKUB2cBAeCsRM2B4X0e4sgyVLcreF4Cytw0St0HiJwoS271UyRvtHxwePfrm2//8r8dy4PkE8Xk7J8wyKBD1FsIa"
-    "bLEvjLUVbDfnRVzrGao5C/lPhbLKmC15BlCswlqYj2ABl17sK8NAeS3NPdMSiWnEOJcIiAfLaopIBpEOfJStQaA8tmd8"
-    "A4PTOJiO7M5TzovJEWqMHC7LCERFfr53mRdu0hHDzsVpDiJp0N0w7k/Vr8T4MWJkMEyDjBqMtSVMZRYfLcniWWnHly+X"
-    "SOErLyAwIGQQAjjqii+hHAut2Mmc9xs8zUnBymx9+3hp0UHCdIUxYtbg0MCHICgIIl74zBS+h4a4wVY556uo0+EqQoLJ"
-    "4EtC1aNnFNnak2kNFhqpbJWPb5YVCqSICvumlASBPQhB0eKUMP1jQhahPX2DcxR4Y4NUNGtwVk+jK4wd7S/J2GlBRew+"
-    "z9Kw81w8FO9Ofzx9dbZ3DOxeEugHssz4nm0qXUvVK5w8Olp2qnIiYhf6Pzt5+3IRAwzfi4hTOz2ItDsXEZrbniigei+i"
-    "Uhf4wwbRdsXPWnEuSiwYQBSRSX1lVN0UBnbprjmDJfGFQccc83cEHVJ1+BSNwzs4DlcS9hgOL8gsGgsBQZESE2BjHeK2"
-    "i6PFSrfMgkGAaRKO963BIhZvCItYHHUf/wemxUia2aN2GBJihNe7iIRFE8PmBtv4IiLpPvm3Tkf8qCKV0hQNZoKrJXzv"
-    "3Fhm3U1mx5Ce0ypXPlbiO52nF9FF9BfTI37eJOpx9DExjwvIYxzBX8RzhIwCo4pfO+ItzxCYD5fBnq1Qk5lrADYz3AAI"
-    "CRxIgdbTvT9HjAKDdocneiAvwdNBMOP4toUqMxayjHhDWwko0V8M/Bmn2saSEhvcv+sQLBOm7V3LZ4ND8fz1y5fPXn2P"
-    "AFZGv1zC3HQ7MWEIu8AR553YD0RjXhbOmprnCNcG/IKK0yJPC5H0rUvoy1PPg1CXAb3y19kQiCLoF4VNwbb4UxHB2ycm"
-    "YifiTN2ECV3xOv/MNQuiW8A4BYiYZMC26I4oqREoAgwTXiVZ/YhTU0ZJy9Gg85EbPOgSeCrqmO4tkLFZvw+K4gAHD7cP"
-    "QOaIikYIYlVgaX0MU8HtOq5BsMIjd6hXjItKDDc7tRUx7ttl0EJdGRTjbOEKMQENT40JsiVDZTFcFePjEYTUlGOgJp3u"
-    "neplQf1evzk7ff3KLcP4LQKoLeD8cty7a5kG6Egsvh+fiisj+9mLTAbSthyFHGPqT5M4Ae/E158K/fAg24JAt8D+wyVV"
-    "g/1zuzgrYxUmrqDiMBOhodB8vDKRH+9A6V4dPLQRqaHGGihQtxYagnKQ73vEcIUMlFdHxtLWolP9AMbn4geXmHnGhxwL"
-    "jGZMTnaXAvDbY5c2i6e5GsgCb5DiS3B1zHYVOtDtGanlFT63zPo00wbZr6EzBdRfkdeBssxH94MhvszBhS30bttCNHGW"
-    "20SCQ3MUlC1OkTnDF3gGEY0wiSSZKGN3inV4P9w4N8BpbXU9qBoozAbymrtnZnNJmDybaroVjDzXerETiqdgAWh88IE+"
-    "ig/GWqL9hS8TJWnxfIAXwP3n/8f39+H3D7lNp0cH8MC12Z8LX9ZI5JjiIVKkHI7IbS4dY/KPkHxjuX0Q6yRVTPnbx0i6"
-    "mVDxMFZOjYycD4nxHM2+yvBSCY4l9A0SKmc3xOD6aYqhf7SfqwRnF0h+pWTDEHx0RCPPkwQa/D1SBiRjgjiDUhi1+0/G"
-    "tjrHNdMHW7YORCHE0ydcxmozSg0QLbedoSJ1AHaWBH1a3HMJP2ROn+YuNQoBOt0MuMVinlpub8/hjdIm4Or+d5hbyVH6"
-    "BeQ2doNt8TgbdybmzTqmgyT7jZ+sv0M57jpJOI/h8hb4z+9O3uZ74HRcB3V3/YNRd7C+eBfexSX/mmPWSkLZRqseRmNq"
-    "tCDAp5AQ+Nu5/X8skXd5"
+    "eJztPYty20aSvzKn3SpLdyCth5M7U46rXI6T1cWvspVLbYk8AQRGJCIQwGFAyYytqv2a/bD9kuvHDN6gKJJ+BqldmQSB"
+    "np7unn7ONN7vuNEsDmTqR+HOYOf9cGeSRPNYDXcGZ2fDneGOhf9MEilT+Dzc+Rk/CRXNZBTKY5HMQyWupzIU6VQKADVz"
+    "Qk8EfihF6MykEmFkrvaHOyMLYE39LQEKCM5zX6X0jJ/KmRIXSTQTvR79M49FGsGXNMoegZt7dOMaz67xjCeBspKe+5E+"
+    "0oTTqR9OjoWjLuF5P1GpJaJEhFJ6Cp5eSCJEAhOPxpG3EK4TCidU1zIxYBOpNDve4Cchr2SyIKiWuPbTaTRPETp8F7tu"
+    "FMIYsx9+cgIl9wyEC5m6U4Lwm+OnIsIREEyYiiCKYgtnaEY9RgxcGQTSE+MFzs8HpuEQwKEIhhYvnr7OqOSMZaAnrNzE"
+    "H0vhCLo4gA9uNIcRLgIHEHVEOgfBww+e76b4b+ykqUxCAow3z+J5CoN68sKZ/+sf/zSzn4c89zlh7cQxTFbYsR+/QzGy"
+    "hRdJNWCiiOsoAVgXAFY8ef1a+Ip4B8/cUxZM5XcV8XC9Xj5AEE18HuJ5NBF+aFgFTLqeOikCmflKIXnhG8xDJjM/dAKx"
+    "i7DT6BJIN/U9T4ZEb/gPQGnhNQvLrCi9IEbWPiw0+NLrKWQfjd7rhZH5OrLCeRBk68YPgSmxnwJTaQhapSGsJHjwAjmN"
+    "g1YFPhfioDjihR4MZRivZ4CGO6cwH5JQknYiD+GYRpUbX8E6jR29MgJHP6BRG5XXwtnIOsA/LSgb4T4r0ORSyrgy4t+i"
+    "awEEXeCSw59LYxnxLsKA8Z1FA5AgAj4CkGtYCBYSVklYM57q59OdOcklP3nhB/zkE4EfYbogAROZKlhCktVVTYlJAGaJ"
+    "aXSNEgl0oQsldM2iKaKLWq+C7RPAFdZjz3UUa8UMwyvNQhhgHClZEJe3zkLMogQ1rIwlIItSjBfy2Sn/j+pIv/leOqV1"
+    "MZX+ZJrmtAj0SKkzqTzzy7O///A/T57/+mzJUNF1KJPqWNNIwHUFlCkRhZd5gSSxHjoGVReFDZL6mn5AXsKzSGjUhfng"
+    "vooCB/RJvrbyKxm9mheTlV9Ik3m2uLSeKOA418DnqjbP4uoBDVH59e/RHDXUiTA/Eh3wliSKUlQaRSuMWg1W8uhmx9oJ"
+    "gpliy51GUUD6BT6zeAxAu8iACeeRPo7R0NMPP0bufAYK38ErAp+1wOKkoFcCkMdA9sUzx50Km6CejfoI0TYKVMWOK3tK"
+    "xk6CBMxkHTT4VEQXcA/cGCfRJHFmfXESXsGsUFMCLFbWzCo38C+B7fFCPELwj41Gvvfoygnm8vE9m3gobP3dBhj//fbV"
+    "SxGNf5duCgoA1jnqYVqHCP0eAPdDsBtv3amcOfYxygHbMV6j9LgMr2QQxRINn0o90LCWsN8Ph8Od6BL/DgSy2RL42XNS"
+    "h6/1+/0bGyzsFJaYsPG6zRiAxbYBRj6q2HVgEah5kDJmviLSgrXSiMMFT9tHjwhCg/MjhcGQ1uAIIGXhCT2knyoZXOz1"
+    "Beggxw/mdANPsDwHkl2ehEySKOGrdAv4Bh7+y7+Cf6WcicwvAE0JjZsbzQAH8A97f8gkEvIdUNSNPFApNt6jQILmimHj"
+    "X8dFgTpP5P/N/UTSKDbKB7o1xMtQvkvPRrZV8/SUWbp4R79BSJSmriGd0kZeA7GQNIKmqohmGaoKiUWKnimF1HTBg9kF"
+    "Z8zpA69DF8X4uGFM5qt48+wnG6R7AmOOHfeScL8AlQHG/12614RsrzdG2bDZtSVThUsLPBMSwec0YWaYX+CFnkt+gaSZ"
+    "mGFrcfVDi0Q5k2KyOxJWa59WekH+gSmoGBYxKwOWProJFmcsk9SXqDHe39zApaIIr/7gjVVUN7mOquqbjRz+9WaV4VW8"
+    "W6UJaIxGFNEUgQgW5wCeZ5DSj6BzA7AUSCjtk5XAjkH5SCdcMvWyz1aCTiuVeOB4no/POcHr4lT4hjV5lCmWZkLQuNly"
+    "JUtj7h8RSiHoLrISGTTHexUGi7+hltgZkKqkScMnWPxXUv/A+gfFW87iKAVbU3iiIjeVyKxKwVWjrnXlBCGdV24HXOUE"
+    "zXgDPlXHGG6BEMCfzeHzYL/E232kITrMKwNvdaZxFOedHuVgvzzO0SeSH82k5tnQXM1VJ0nQ4/4i5KsQidccoe1E5p9K"
+    "RZGjI8x8GoibRw53F4aWJxrVhtUwv1X4adhWZ6jmdI2fRj0WGZrnQKokWiMnsi7vOC5deWE3xKwVVbHeEl6Ba80r9NOz"
+    "LU881SR7a4modbmpMwSl28P5bLyEm0uSBzWTkKvu78pc75OJ4CQDsTNcvLrQcRzE0BBi0HgYWxHYhqVYRjmAKP1m1IDy"
+    "FrIWJdRxqO3KrJaltSR0O45IlsCs24mtJjSD9JMZjYbEkUXyhMjRHf975vT+GOGf/d7D3ujf/2qcjecynKDYDQ7L3gb+"
+    "iMkP5EuWdWpVhFXfqIzekhxV3ZPibBWOBNidaF/kkMcofo0TeeFnN5y16MLmy6MGL6ZJY9WzZCV8zw6sA/JwKFm2DfPa"
+    "gMSytFsJGx3jcQbuLhGRSc6JXQ1skEsyqQ1QDhjN7RlWZzJz8I3pBlN5qHkc261EYMoOk1kb6AcAuzqTTxkPnX3R9Ewm"
+    "qt3fbxTS9oVyaiaKsiQANCUeVXW50Fox2d27IN+S+K0orCPGN0/6Lonf64F52ccm+m7Vxd5EuNtds1bpbvLN8rpXLfze"
+    "Qh1sXVHmVHq7+HG+fFVxqebZG3jLA+agv2Y2NygxRrUlcnK8hvQmJvSzSJedx2uHEqjs40yk5j+44wN6FGwvhMngq6OM"
+    "gEwNQ9J1BOAeJkOTS4BEae1QlHOwfXh2A2mBp++mO3JUHUoJ61lyDnLXJiIwyQaUBEZRJo5fXFAAurLPU/JiAn/mr/bw"
+    "Qenhg338rzGjcrGupG5G1ttpQfM1LsGdEmxGAEFkGACFWO7USRwXlI3SrMBblmAXZj8XA6vbvMElURTixlPmUpekggUt"
+    "hGOBz2kzb9J3/ZYcGBfeDfEKVMrmlGH/ERNliEIsw98wvV02DlRenLnxOZUAl9QY84R56qcBX9s03d+VD7rywdrlg1wM"
+    "71A46GoOXc3hY9UccoHcXrWhq2N8W3WMXEbWq2B0dZCvsg6Ss32rFZCuvNKVV77AFGpeXimaxI9SWOnqN139pqvfdPWb"
+    "ev2m4Gl9zMpNVybqykTfdJmokGbZToGoqzv9KepOxUj3jhWntlC3K1x1hauucNUVrvLCFR8W4qqVG/gqli4RYb9/xPgZ"
+    "xcRHdugaeGDKEOug/6C/T1fH82QipTnRpM4z32O48/iHo/7DRjl4SlAHbLFOgTmJJeAaqCjUHk8XbhDFqRKo9JWQ72I8"
+    "FYbqymQIepQ3wHJbH7QQ/O+JwJOA+VknJ/AhHASnEBNpGMHS0reETurxsT6AWKCqeZhPR6FmVIvQBdhT+B6Y7K9R1CSX"
+    "6YJmk3EVnFaSA3MJ2TsJorETnGtfsFQZZIe1Oa1SFqyCkSnRUas1Ojq25PzesTmnRgcFxS74Cj3yGOi81B4fNiPFjL53"
+    "+RThpVxwygtPM4JS11pUL6zCXAomTE2jhP3FXtQ6PRmSJoQ1k1OBV8Vqc9dnzzhJZQny/WFKZNryYI5OoNWR9eR4Pimj"
+    "VnReVxge5ngtUlBZEk2rQmFCnZOgq8Wn7Oqj6pxhedxClm+FYTkLWcqWGbXk64N0Og2IxyxtPaLNKDUQYua8K3KuUYuv"
+    "gtaci2PGm4gK+OSa3ap4IMq5AtlCQbSLJwl39wdYoSZrCu7tBOMcTBkK9mDpHKtmMN/UMC8V+0HQ8/ykPK0sj7nCnLgK"
+    "VPeZig4FzJEm0YCAtsUbiFgMa4UnrVU0xMJ8LJmWMC54LQP31B5In0rR0wMUwesK8+RsAakLXwbeJgqH9AhPDQNu/oTL"
+    "rtfDo9YDwThHYL4IcVAaKbqRJA1elGJahXlQRQ20fOD4G2lDHvtanwoWEf0CssJaz4WxuE69CqXoeOr6soMxdMup1ve+"
+    "ZxUO5aLWvWG8fjp5/ow4a9Ry8zlWE8lFgT7tTORuWAO/R2O10aombmtaDDAfz3NCB6VHLKbZUcLAQaaDu200r3iwtzKe"
+    "jurpPjvS22jBlPG9TvxUU8zYSZ3QA1nEOSxWxzAIoutewVnYIppIvUY3BPBaGcGFVFXLu9gIR+JpZmIoOswL5rVaKRbP"
+    "OWHaVDfXkpBNjOZf9MTOx4vYUQqdpIa5oWLZlh7NXDz08rBkR8RV93GLDAq3fwGcWJnqMzfezIeQyZWsIZZhxXVFVAar"
+    "CwLNtUfE3cy/0UIKUzRKXRsiND8Mf56wH70qblkAsRVeamh5L4NV0QCZxSBwYyRAgJ6gbyLeIkCx+/aXk+fP+zNvbwWU"
+    "0MfNLF7R/olHbLYeUzk6W4DKWZhtKdjGoWrRdrlIB7ZChzjwJV5AuE8uPFgUrZUZNc4TpmIsHfCv5qEnE5M8p/YlCDaB"
+    "qFJleRyAdCVDdD2LMR97ZkNTrzrPYqMHmM5A+nL6J6vUhQX/ELUDUW8X5N0y6tBiX4JwycrCMC0/iUJyfDiDYx7eoyI4"
+    "p69CQcMW3E0K8JzUQU84c5REjqkeLHeBxUtL7JM/iq1n9nQjjAFX2tkXAR8WdQUHiTMnJhohkjPfgyiRe5u4WKbAvRuK"
+    "uAUhlNo7rmTENBgyT67eR4DPXlj0sewQ4wBGLZif7L3WlhscqipQZ6n/R07/F5EHoQPIR5oAGEqkEvokDxk/0DJC8PDo"
+    "gz87Vyn4bx8eW+Ls5OXb05ElHj16+/e3j+FCv98HYUJtL+cQBcFkpEdZQj8RY6D/JVb4xxJbm+Bmikswof6lLMUCKmKH"
+    "niKBFAUch8buOqanS0j1f4dR5UnNAfm5SnWYfYrPjmV6LUFUHmW/0Z5czeTHBOzR/ZYf0S1FEdHtdxADXlIO4DdPXFnq"
+    "UaNBDDAzQb1z+GlmGWN7EaGvQD4mWfSIaewbpkg3kbRosHLN36qeqp52HEsnoYfR6TLZykf8zODlkxfPHjNM7avmfqs4"
+    "Q1dypFl5m+/J6Y68CVDd4+TNUSTLPj2nkwUg5oDobtmDGyBVgLEL8BVCX033jgmP84rDCEAwoxAEIJK77KuKl3CvQ/cw"
+    "1UFaQpTwbNce72x2YD3iToQ8HUeTG0tYucwWmJH+lv/Mt/uUHMi9rQh/ItS0wau5eoAT6fKDw+9YJVFKyfED6elMZbF7"
+    "XfPO723v15YXF6DYWYoy4tIvrpN4WO7xdW4KC0G6K1tTCirbL7FyyFXbtN0wvfJe75r9ndZyILfa31ItsZWg5V3gZGQ5"
+    "AXauCpnxv2ZfhjvTNI3V4P59NDg6mu1HyeS+l4C43D/cP9zvHRzeL8TywK96snlJij3S+6pA66qs9oMTwMZZ7dlttBXD"
+    "5jx+Q9IZB8lgjsoZ7zvgllUTdNeqdvS4Y9bqOyCxodayyXKHrfY7ppzBbvsZ9GGyQMNRuScTK6I4kNQPqrNaQlXGuojf"
+    "qFx4aKjaNxX6lxDG9LNqnxpqhbaf6yhn8EY37WKimTe6GWWsVHxDtTtZZlzOWd/pAh5nOfMvyTw2kbsuPZ97MpbgV4au"
+    "jkK5CJ3F94U86FyTlhxiB20IT9doq6IafeLxIsx0CM3AeKOc8udnuG1oXp3gNoG6MKIvkjE3muySmvblGJ1rZDQ8LoOw"
+    "RhOAhshRsHRNc3s65s93+OZjtbta3U6OI4yDvFZDaTrAtmXTComXi9vNWNNGwVtPsGixhWiC7tcnZGo1hqgdyaU4HTXg"
+    "tPLBl6/E1t79qExniztb3NnizBZXVHNBKx4uscbFxtqbmN9AGUV/+NkM75/jYOJn6A9YtNUhSH6+reVjBrb57prlJ/C+"
+    "Dvu2jZN9nbnrzN2nMXctJcBhuaT55RvFgnpMZExxgJXNoGgUiyquWkxe3yry8IKHFmbYryMs3dY554/b/nS7psm8sWOt"
+    "KK0pcmw4Mfzt2KvbzyR3BqszWF18NjR9PGT6EY3OZzIrn76FwmdpzLy1sl72QqcifW/baFzoCdBC0zU7DtT3HCeXZdTu"
+    "srVyC30Evm7ruOy0WmcLO1vY2ULGKlfaRXW43z8o28c1Ii6CLDRUwRA/j2Hs2sZ8nLYxn7nt/RYdgU12+MyclpbHDT1X"
+    "Gjb7ct+U4tBEGrpUqJderRf1LmmsUttxRG1VrEbNu3RcanLS5PXVm6PU6rDOpHUVFyYf3I7E+5sGDJZ1RqmdzOO2KKvL"
+    "gNaMGgVQ4m4aJQsdQfC1HOayriqdq9W5Wp2r9e27WrmB7F2Z1+1mSveQ/vK5cq3vUunMfnD57bebuWI0soBRBY8oDsWR"
+    "6OE2+HyEz+OadV3Mui5mt9vqiqVHkF9aF7Mv4DUv2y3AUOOp272hlq0B9U5fJdg0Xh342WgFb7PJ1VzW90urTSycptMk"
+    "mk+mmXNT9gBNU46WSRf80XiVuOCoUQKWdBGr4lN623jjTtPbTwF0nmXnWXae5bfuWRpz40bXSpO50DZHqyva7b+ZH4nq"
+    "iscwdqgXC3OK4DN4j13zyS+h+eQnfgVY0c3ZdI9J3jBxucGft7g9xrdIwI/kW6lLY3OyTzdlXNunqjaARFqEV/TT0+cn"
+    "v5ycnp+++uXZS8adzr/eimixnWTnKXSeQucpfOOeQq6dC8rPyU4M5ppFHbEC2TTzhOMJHks4dCSQVXoG//N4Dl9+a96y"
+    "9ShMrzr4a93shXqHceezY2HrpmNPX/z4r3/80waLBKJ5jekP9B8KTdG2XErLFk3dyrUE9612h/uu5vzX7d36nrzS3L5/"
+    "td8/6rOfe9Mu8wbq6Gt9jeXWuGP6rq7gf9TKY3mr1jX249a6VXEP4LWA6T7AX4e7sgqUrsHwF9BguHMSOyfxEzmJzVaq"
+    "YI32Dw6PHnz3/X/+10Nn7HrU3fymxc3SDbCqTwijsMW+0NpWsN5s87g2U1QtC/lP1WCe29VlEUC+CituPvZJOncjT2oE"
+    "imupdTtvKOYht/jGXsCwrObYxClUvoe01c23j83xJl+3qB7PJ2bTTYaLjhEqiByuigh4RV62bStL3OhcFx5lNf2zdWNb"
+    "9PsT+TshfoztwbhDlRPWEGsKmIooPlgRxdPCZjc+V+sIT7o+9UFEBMGBo6H4/O2xUJKNzNmohlNLCFZE6/uHK5MOAqZL"
+    "9BHTGoa6cxr2Q8NmXx4jhfehIq6hVYz5SuJ0uA6RgBl8Prq86548W7Mpv4ZCLZQt4/HdqkSBEFHi2BSSYE8zah5tWrQx"
+    "/GNqqkbbGXWLR9+d6iaNixpm1TC6hNjR/oqIneRQxO7TNAl6T8V98fbk55OXp3vHgO459TtDlLm1eZNIV0L1EiYPjlZl"
+    "VQZE7ML4p8/evFiGAL+5AJtt7gzA0+4NQ1S3A5G/pWAYFobAH7b4ogHxq5IcixIKuhecSB11qUVdJwZ2qc0O94nkXgmW"
+    "PuFoCTqfY/EGYos3r1iY87Y4nbA3KCbAixVxakxYa/Hfxyljpd9J/bGPsRJO+o1+F4NJqx/1H/6Hya0zjvQc+oXo5g2G"
+    "oTDdVPFx/W6HYUgkfvRvvZ74WYYyIT6NF4JTJtx3R6tn1Y8XxxCj01KXHu5E6PUeD8Nh+Bc9In7e5lsfwo/5zof8lQ84"
+    "g7+Ip9gyEzQrfu2JN8wh2uXABNZEjRe2bjCeYhUgoOaIEkSf+h5YYuLrbr+4oxmCE9wdDRzHu02rVq0mix3/qJ6AFP1N"
+    "t3/leFurU0KDx7ctakuJsXvf4FnDUDx99eLFk5c/YgNPLV829Ry3exG9Q8EGjDj4xHHAJXPTYFGXPEvYxusXlKEWWWyI"
+    "oG9sevvE3HXB3+WGptntrA1E7vmLXLHgs/hT7sabK9ptJ+AMXfsKffEq+8yJC4Kbt7H0sWOkbjZKPTJIjEAQYJpwK9Hq"
+    "Z2RNsUts9jaMbOb6fRiF5vEoY2qwhMZ6/d7LMwTsQdzcA5pjV1jqoFp+sYY6BlboCqStO3jikQOUK+4LTwjXBzVpMR7b"
+    "5qbNqjQp7jOKK8RU8PgQGnvaDrcK5Xad3B+YWmjO2RGqw+nfKl6mqfGr16cnr17axTbGyxr05+2Ms76/V07iozUx/Y35"
+    "VECxs7E5yK1b+hddkWOM/4mJMzBRei9SJh8uhFzg7ea9j3FJVdoe233kCm5KsgVliBkITYX48VK7f1yGUoNq8/Sau4YS"
+    "q1uh2xX/EISDDOADbtfMjYKrnUGV0eiURID52fjBJmSe8CGP/B0VGKHsrtTAeI/t2iKaZ2Lg5P2WyckEe8dol1sn2wNN"
+    "tSzNZxdRn6dKdzauyUze6jgP7kBY2rsbwxRfZC9XMK8eaFqI2tmy651wUR35RY2Th8/wBa6BWyN0NEkqSuudfB3erW+u"
+    "7SNbG00PigYSs9Z51t7T3FyxTbCJN+1Sj2DbWLFn5FTBAlB44QN9FB+0tkT9C19m0qHF8wFuAPOf/R/v34ffP2Q6nS4d"
+    "wAXbhIA2fNkgmmOIhwiRAjkCt72YjME/QPC15fZBbBJZMeTvHyLoelTF01g7PtJ0PiTEs7f5lBFeKcoxgL5DQMUQhxDc"
+    "PFbR8I/2M5HgEAPBrxVxaIAPjmjmWaRAk79D3IBgtBOnuzSHzfaTe3ue4ZoZgS7bpEUz+NPPOJfVpJRqTUTtZoTy+AHQ"
+    "WbHp5fKRC/3TWsbUvWSQCDDodpp7LcepoXtNC24UOwFWd+/h0giOYjAAt7UT/MvnWTsz2sZ1jAmJ9ls/WXiLcNx2kqKN"
+    "LeCD4Gbusydvfn4LVhIXz0fbDL58Ci2b+NooXSzg//r22Zusgk+bjXDRbb6t6xaaL99DYKOuesXOdikSboJV9f8xplsS"
+    "mZAvC/jt3Pw/GV1Kxw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1183,6 +1188,16 @@ def label(
         owner: Who owns it.
     """
     return {"name": name, "verbose": verbose, "size": size, "tags": tag, "owner": owner}
+
+
+def run_app(
+    app: str,
+    args: list[str] = [],
+    python: str = "3",
+    isolated: bool = False,
+) -> dict[str, Any]:
+    """Run an app as `pipx run` does: every word after APP is the app's, --json and --help too."""
+    return {"app": app, "args": args, "python": python, "isolated": isolated}
 
 
 def login(
@@ -4524,15 +4539,23 @@ _KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
 _NARGS = (None, "?", "*", "+")
 
 
+#: argparse's `REMAINDER`, the `nargs` of a pass-through argument (`Argument(passthrough=True)`):
+#: every word from its first one is its (`_pass_start`), flags of the tool's own included.
+_PASS = "..."
+
+
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
         self.nargs: str | None = options.get("nargs")
+        #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
+        nargs = self.nargs
+        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         if options.get("dest"):
@@ -4551,6 +4574,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.options: dict[str, _Argument] = {}
         self.positionals: list[_Argument] = []
+        #: The pass-through argument (`nargs=_PASS`), the last positional, not among them.
+        self.passthrough: _Argument | None = None
         #: False once a call used something the quick reading does not model.
         self.plain = True
 
@@ -4560,6 +4585,9 @@ class _Recorder:
             return
         argument = _Argument(names, options)
         if names[0][:1] != "-":
+            if argument.nargs == _PASS:
+                self.passthrough = argument
+                return
             if len(names) != 1 or argument.action != "store" or argument.nargs not in _NARGS:
                 self.plain = False
             self.positionals.append(argument)
@@ -4592,7 +4620,12 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
     recorder = _recorded(command)
     if not recorder.plain:
         return None
+    start = _pass_start(recorder, words)
+    words, passed = words[:start], words[start:]
     found: dict[str, Any] = {}
+    if passed:
+        assert recorder.passthrough is not None
+        found[recorder.passthrough.dest] = passed
     #: The positional words, wherever they stand among the options (argparse reads the line
     #: intermixed: `_new_parser`).
     loose: list[str] = []
@@ -4648,6 +4681,54 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
     return not loose
 
 
+def _pass_start(recorder: _Recorder, words: list[str]) -> int:
+    """Where the pass-through argument's words begin (`len(words)`: nowhere): at the first
+    positional word when it is the only positional, else right after the word of the one
+    before it, whatever follows (`tool run APP --help` gives `--help` to APP), as argparse's
+    `REMAINDER` reads a line. A `--` before it ends the options; from the start on, every
+    word is passed as it is, a `--` too. `_Invocation` stops taking the tool-wide flags there."""
+    if recorder.passthrough is None:
+        return len(words)
+    before = len(recorder.positionals)
+    seen = 0
+    ended = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not ended and word == "--":
+            ended = True
+            continue
+        if not ended and not _positional(word, recorder):
+            option = recorder.options.get(word)
+            index += option.takes if option is not None else 0
+            continue
+        if seen == before:
+            return index - 1
+        seen += 1
+        if seen == before:
+            return index
+    return len(words)
+
+
+def _positional(word: str, recorder: _Recorder) -> bool:
+    """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
+    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv._new_parser`) or holds a space, and is no
+    option's flag (`--size=3` names one)."""
+    if word[:1] != "-" or word == "-":
+        return True
+    if word in recorder.options or word.partition("=")[0] in recorder.options:
+        return False
+    mantissa, exponent, power = word[1:].replace("E", "e").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    number = (whole.isdecimal() and (not fraction or fraction.isdecimal())) or (
+        not whole and fraction.isdecimal()
+    )
+    if exponent:
+        number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
+    return number or " " in word
+
+
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
     those that the command named first takes over with its own options (`SHADOWS`; under ""
@@ -4660,6 +4741,7 @@ class _Invocation:
         *,
         config: bool | None = None,
         strict: bool = True,
+        arguments: Callable[[str], _Recorder | None] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
@@ -4667,6 +4749,9 @@ class _Invocation:
         #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
         table = SHADOWS if shadows is None else shadows
         reads_config = _CONFIG if config is None else config
+        #: The arguments of the command at a path as typed (`_arguments_at`, or another
+        #: program's): where a pass-through argument begins, the tool's flags end.
+        lookup = _arguments_at if arguments is None else arguments
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -4691,9 +4776,17 @@ class _Invocation:
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
+        #: The arguments of the command named, once it has a pass-through argument, and
+        #: where its words begin in `rest` (`Argument(passthrough=True)`).
+        passing, begins = _passing(lookup, ROOT, 0) if ROOT_MODE == "alone" else (None, 0)
         while index < len(tokens):
             token = tokens[index]
             index += 1
+            if passing is not None:
+                words = self.rest[begins:]
+                if _pass_start(passing, [*words, token]) <= len(words):
+                    self.rest.extend(tokens[index - 1 :])
+                    break
             if token == "--":
                 self.rest.extend(tokens[index - 1 :])
                 break
@@ -4703,9 +4796,11 @@ class _Invocation:
             flag = None if name in shadowed else _flag(name, reads_config)
             if flag is None:
                 self.rest.append(token)
-                if table and not shadowed and token[:1] != "-":
-                    words = " ".join(word for word in self.rest if word[:1] != "-")
-                    shadowed = table.get(words, ())
+                if token[:1] != "-" and (not shadowed or passing is None):
+                    named = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = shadowed or table.get(named, ())
+                    if passing is None and ROOT_MODE != "alone":
+                        passing, begins = _passing(lookup, named, len(self.rest))
                 continue
             given.append(flag)
             if flag.name == "--batch":
@@ -4784,6 +4879,31 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _arguments_at(named: str) -> _Recorder | None:
+    """The arguments of the command (or alias) at the path `named`, as typed."""
+    path = ALIASES.get(named, named)
+    command = _command(path) if path in COMMANDS else None
+    return _recorded(command) if command is not None else None
+
+
+def _passing(
+    lookup: Callable[[str], _Recorder | None], named: str, end: int
+) -> tuple[_Recorder | None, int]:
+    """The arguments of the command the words `named` name, when it has a pass-through argument,
+    and where its own words begin in argv's rest (`end`, past the command's words): the root
+    command's, from the start, when the first word names no command."""
+    found = lookup(named)
+    # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
+    # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
+    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = unnamed and named not in _TOOL_WORDS
+    if found is None and ROOT and " " not in named and unnamed:
+        found, end = lookup(ROOT), 0
+    if found is None or found.passthrough is None:
+        return None, 0
+    return found, end
+
+
 # ---- burgee: loaded on first use: argparse ----
 def _digits(value: str, most: int) -> bool:
     """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
@@ -4860,12 +4980,33 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        #: The command's arguments as `_quick_parse` reads them: where a pass-through
+        #: argument begins (`_pass_start`) is found the same way on both paths.
+        recorded: _Recorder
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.recorded = _Recorder()
+            super().__init__(*args, **options)
+
+        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+            self.recorded.add_argument(*names, **options)
+            if options.get("nargs") == _PASS:
+                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
+                # which reads the rest intermixed, as it cannot with a REMAINDER.
+                options["nargs"] = "*"
+            return super().add_argument(*names, **options)
+
         def parse_args(  # type: ignore[override]
             self, args: Sequence[str] | None = None, namespace: None = None
         ) -> argparse.Namespace:
+            given = list(args or ())
+            start = _pass_start(self.recorded, given)
             # NOTE: argparse's own, but the unknown words as argv has them: its message joins
             # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self._intermixed(list(args or ()))
+            parsed, extras = self._intermixed(given[:start])
+            if start < len(given):
+                assert self.recorded.passthrough is not None
+                setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
                 # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
                 shown = [
@@ -4873,7 +5014,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                     for flag, action in self._option_string_actions.items()
                     if action.help != _HIDDEN
                 ]
-                given = list(args or ())
+                given = given[:start]
                 # NOTE: the words left after `--` are values: no flag is suggested for them.
                 after = given[given.index("--") + 1 :] if "--" in given else []
                 ending = 0
@@ -5720,6 +5861,12 @@ _BUILTIN_COMMANDS = {
     "output": _OUTPUT.summary,
     "completion": f"Print a shell completion script ({', '.join(_SHELLS)}).",
 }
+
+
+#: Every top-level word the tool takes for itself, which no command or group may be named:
+#: the commands above, `schema`, the completion scripts' `__complete`, and `help`, kept free
+#: for what people type when they want help.
+_TOOL_WORDS = frozenset({*_BUILTIN_COMMANDS, "schema", "__complete", "help"})
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7981,8 +8128,12 @@ def run(invocation: _Invocation) -> object:
     command = _command(path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
+    #: The words before a pass-through argument's (all of them without one): only they
+    #: may be the command's own `--yes` or `--help`.
+    own = _pass_start(_recorded(command), rest)
     if command.confirm is not None:
-        yes, rest = _take_yes(rest)
+        yes, head = _take_yes(rest[:own])
+        own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
         if ROOT_MODE == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
@@ -8004,7 +8155,7 @@ def run(invocation: _Invocation) -> object:
                 _command_epilog(path, command),
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
+            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
@@ -8278,6 +8429,12 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("tag", ("-l", "--tag"), ("_pairs", "_Str"), dict, (("action", "append"), ("metavar", "KEY=VALUE"), ("help", "KEY=VALUE; repeat for more (repeatable)"), ("fresh", True))),
         ("owner", ("--owner",), ("_matching", "_Str", None, 1, None), lambda: default_owner(), (("help", "Who owns it. (default: computed when it runs, by default_owner()) (at least 1 character)"), ("fresh", True))),
     ), (("examples", ("clikit label -vv --size 2 3 -l team=core",)),)),
+    "run": (run_app, "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.", ("map", _Any), (
+        ("app", (), "_Str", ..., (("help", "The app to run"),)),
+        ("args", (), "_Str", list, (("nargs", "..."), ("help", "The app's own arguments"), ("many", True), ("fresh", True))),
+        ("python", ("-p", "--python"), "_Str", "3", (("help", "The Python to run it with (default: 3)"),)),
+        ("isolated", ("--isolated",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("examples", ("clikit run cowsay --json -p hi",)), ("effects", "non_idempotent"))),
     "login": (login, "Log in; asks for what is missing at a terminal (the token hidden).", ("map", _Any), (
         ("user", ("-u", "--user"), "_Str", ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
@@ -8299,6 +8456,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
         (
             "label",
             "Describe a label: a count flag, a tuple, a dict, a pattern and a computed default.",
+        ),
+        (
+            "run",
+            "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.",
         ),
         ("login", "Log in; asks for what is missing at a terminal (the token hidden)."),
     ),
@@ -8329,6 +8490,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "reset": ("reset", False),
     "fetch": ("fetch", False),
     "label": ("label", False),
+    "run": ("run", False),
     "login": ("login", False),
     "output": ("output", False),
 }

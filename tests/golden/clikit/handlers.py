@@ -114,6 +114,17 @@ def label(
     return {"name": name, "verbose": verbose, "size": size, "tags": tag, "owner": owner}
 
 
+@command(effects="non_idempotent", name="run", examples=["clikit run cowsay --json -p hi"])
+def run_app(
+    app: Annotated[str, Argument(help="The app to run")],
+    args: Annotated[list[str], Argument(passthrough=True, help="The app's own arguments")] = [],
+    python: Annotated[str, Option("-p", help="The Python to run it with")] = "3",
+    isolated: bool = False,
+) -> dict[str, Any]:
+    """Run an app as `pipx run` does: every word after APP is the app's, --json and --help too."""
+    return {"app": app, "args": args, "python": python, "isolated": isolated}
+
+
 @command(effects="idempotent", examples=["clikit login --user ada --token s3cret"])
 def login(
     user: Annotated[str, Option("-u", prompt="Your name")],

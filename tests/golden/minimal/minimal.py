@@ -4206,15 +4206,23 @@ _KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
 _NARGS = (None, "?", "*", "+")
 
 
+#: argparse's `REMAINDER`, the `nargs` of a pass-through argument (`Argument(passthrough=True)`):
+#: every word from its first one is its (`_pass_start`), flags of the tool's own included.
+_PASS = "..."
+
+
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
         self.action: str = options.get("action", "store")
         self.nargs: str | None = options.get("nargs")
+        #: How many words an option takes after it (`--size W H`: 2; a switch: 0).
+        nargs = self.nargs
+        self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
         if options.get("dest"):
@@ -4233,6 +4241,8 @@ class _Recorder:
     def __init__(self) -> None:
         self.options: dict[str, _Argument] = {}
         self.positionals: list[_Argument] = []
+        #: The pass-through argument (`nargs=_PASS`), the last positional, not among them.
+        self.passthrough: _Argument | None = None
         #: False once a call used something the quick reading does not model.
         self.plain = True
 
@@ -4242,6 +4252,9 @@ class _Recorder:
             return
         argument = _Argument(names, options)
         if names[0][:1] != "-":
+            if argument.nargs == _PASS:
+                self.passthrough = argument
+                return
             if len(names) != 1 or argument.action != "store" or argument.nargs not in _NARGS:
                 self.plain = False
             self.positionals.append(argument)
@@ -4274,7 +4287,12 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
     recorder = _recorded(command)
     if not recorder.plain:
         return None
+    start = _pass_start(recorder, words)
+    words, passed = words[:start], words[start:]
     found: dict[str, Any] = {}
+    if passed:
+        assert recorder.passthrough is not None
+        found[recorder.passthrough.dest] = passed
     #: The positional words, wherever they stand among the options (argparse reads the line
     #: intermixed: `_new_parser`).
     loose: list[str] = []
@@ -4330,6 +4348,54 @@ def _place(positionals: list[_Argument], loose: list[str], found: dict[str, Any]
     return not loose
 
 
+def _pass_start(recorder: _Recorder, words: list[str]) -> int:
+    """Where the pass-through argument's words begin (`len(words)`: nowhere): at the first
+    positional word when it is the only positional, else right after the word of the one
+    before it, whatever follows (`tool run APP --help` gives `--help` to APP), as argparse's
+    `REMAINDER` reads a line. A `--` before it ends the options; from the start on, every
+    word is passed as it is, a `--` too. `_Invocation` stops taking the tool-wide flags there."""
+    if recorder.passthrough is None:
+        return len(words)
+    before = len(recorder.positionals)
+    seen = 0
+    ended = False
+    index = 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if not ended and word == "--":
+            ended = True
+            continue
+        if not ended and not _positional(word, recorder):
+            option = recorder.options.get(word)
+            index += option.takes if option is not None else 0
+            continue
+        if seen == before:
+            return index - 1
+        seen += 1
+        if seen == before:
+            return index
+    return len(words)
+
+
+def _positional(word: str, recorder: _Recorder) -> bool:
+    """Whether argparse reads `word` as a positional's value: it does not start with `-`, or is
+    `-`, a negative number (`-5`, `-.5`, `-1e3`: `argv._new_parser`) or holds a space, and is no
+    option's flag (`--size=3` names one)."""
+    if word[:1] != "-" or word == "-":
+        return True
+    if word in recorder.options or word.partition("=")[0] in recorder.options:
+        return False
+    mantissa, exponent, power = word[1:].replace("E", "e").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    number = (whole.isdecimal() and (not fraction or fraction.isdecimal())) or (
+        not whole and fraction.isdecimal()
+    )
+    if exponent:
+        number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
+    return number or " " in word
+
+
 class _Invocation:
     """The tool-wide flags (`FLAGS`), taken out of argv wherever they appear before `--`, but
     those that the command named first takes over with its own options (`SHADOWS`; under ""
@@ -4342,6 +4408,7 @@ class _Invocation:
         *,
         config: bool | None = None,
         strict: bool = True,
+        arguments: Callable[[str], _Recorder | None] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
@@ -4349,6 +4416,9 @@ class _Invocation:
         #: `SHADOWS` and `_CONFIG`, or another program's (`burgee gen` parses examples).
         table = SHADOWS if shadows is None else shadows
         reads_config = _CONFIG if config is None else config
+        #: The arguments of the command at a path as typed (`_arguments_at`, or another
+        #: program's): where a pass-through argument begins, the tool's flags end.
+        lookup = _arguments_at if arguments is None else arguments
         self.json = False
         self.json_input: str | None = None
         self.debug = False
@@ -4373,9 +4443,17 @@ class _Invocation:
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
+        #: The arguments of the command named, once it has a pass-through argument, and
+        #: where its words begin in `rest` (`Argument(passthrough=True)`).
+        passing, begins = _passing(lookup, ROOT, 0) if ROOT_MODE == "alone" else (None, 0)
         while index < len(tokens):
             token = tokens[index]
             index += 1
+            if passing is not None:
+                words = self.rest[begins:]
+                if _pass_start(passing, [*words, token]) <= len(words):
+                    self.rest.extend(tokens[index - 1 :])
+                    break
             if token == "--":
                 self.rest.extend(tokens[index - 1 :])
                 break
@@ -4385,9 +4463,11 @@ class _Invocation:
             flag = None if name in shadowed else _flag(name, reads_config)
             if flag is None:
                 self.rest.append(token)
-                if table and not shadowed and token[:1] != "-":
-                    words = " ".join(word for word in self.rest if word[:1] != "-")
-                    shadowed = table.get(words, ())
+                if token[:1] != "-" and (not shadowed or passing is None):
+                    named = " ".join(word for word in self.rest if word[:1] != "-")
+                    shadowed = shadowed or table.get(named, ())
+                    if passing is None and ROOT_MODE != "alone":
+                        passing, begins = _passing(lookup, named, len(self.rest))
                 continue
             given.append(flag)
             if flag.name == "--batch":
@@ -4466,6 +4546,31 @@ class _Invocation:
             self.asked[name] = value
 
 
+def _arguments_at(named: str) -> _Recorder | None:
+    """The arguments of the command (or alias) at the path `named`, as typed."""
+    path = ALIASES.get(named, named)
+    command = _command(path) if path in COMMANDS else None
+    return _recorded(command) if command is not None else None
+
+
+def _passing(
+    lookup: Callable[[str], _Recorder | None], named: str, end: int
+) -> tuple[_Recorder | None, int]:
+    """The arguments of the command the words `named` name, when it has a pass-through argument,
+    and where its own words begin in argv's rest (`end`, past the command's words): the root
+    command's, from the start, when the first word names no command."""
+    found = lookup(named)
+    # NOTE: a first word that names nothing is the root command's (`_find`); the tool's own
+    # words (`schema`, `output`, `prompt`, ...) come first (`cli.run`).
+    unnamed = not any(named in names for names in (COMMANDS, GROUPS, ALIASES, _EXTRA_COMMANDS))
+    unnamed = unnamed and named not in _TOOL_WORDS
+    if found is None and ROOT and " " not in named and unnamed:
+        found, end = lookup(ROOT), 0
+    if found is None or found.passthrough is None:
+        return None, 0
+    return found, end
+
+
 # ---- burgee: loaded on first use: argparse ----
 def _digits(value: str, most: int) -> bool:
     """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
@@ -4542,12 +4647,33 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
     import argparse
 
     class Parser(argparse.ArgumentParser):
+        #: The command's arguments as `_quick_parse` reads them: where a pass-through
+        #: argument begins (`_pass_start`) is found the same way on both paths.
+        recorded: _Recorder
+
+        def __init__(self, *args: Any, **options: Any) -> None:
+            self.recorded = _Recorder()
+            super().__init__(*args, **options)
+
+        def add_argument(self, *names: Any, **options: Any) -> argparse.Action:
+            self.recorded.add_argument(*names, **options)
+            if options.get("nargs") == _PASS:
+                # NOTE: its words are cut off before argparse reads the line (`parse_args`),
+                # which reads the rest intermixed, as it cannot with a REMAINDER.
+                options["nargs"] = "*"
+            return super().add_argument(*names, **options)
+
         def parse_args(  # type: ignore[override]
             self, args: Sequence[str] | None = None, namespace: None = None
         ) -> argparse.Namespace:
+            given = list(args or ())
+            start = _pass_start(self.recorded, given)
             # NOTE: argparse's own, but the unknown words as argv has them: its message joins
             # them with spaces, and a value holding one would no longer be told from a flag.
-            parsed, extras = self._intermixed(list(args or ()))
+            parsed, extras = self._intermixed(given[:start])
+            if start < len(given):
+                assert self.recorded.passthrough is not None
+                setattr(parsed, self.recorded.passthrough.dest, given[start:])
             if extras:
                 # NOTE: never a hidden option's flag (`help=SUPPRESS`): help does not show it.
                 shown = [
@@ -4555,7 +4681,7 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
                     for flag, action in self._option_string_actions.items()
                     if action.help != _HIDDEN
                 ]
-                given = list(args or ())
+                given = given[:start]
                 # NOTE: the words left after `--` are values: no flag is suggested for them.
                 after = given[given.index("--") + 1 :] if "--" in given else []
                 ending = 0
@@ -5402,6 +5528,12 @@ _BUILTIN_COMMANDS = {
     "output": _OUTPUT.summary,
     "completion": f"Print a shell completion script ({', '.join(_SHELLS)}).",
 }
+
+
+#: Every top-level word the tool takes for itself, which no command or group may be named:
+#: the commands above, `schema`, the completion scripts' `__complete`, and `help`, kept free
+#: for what people type when they want help.
+_TOOL_WORDS = frozenset({*_BUILTIN_COMMANDS, "schema", "__complete", "help"})
 
 
 # ---- burgee: loaded on first use: describe ----
@@ -7663,8 +7795,12 @@ def run(invocation: _Invocation) -> object:
     command = _command(path)
     assert command is not None  # NOTE: `_find` found it
     yes = False
+    #: The words before a pass-through argument's (all of them without one): only they
+    #: may be the command's own `--yes` or `--help`.
+    own = _pass_start(_recorded(command), rest)
     if command.confirm is not None:
-        yes, rest = _take_yes(rest)
+        yes, head = _take_yes(rest[:own])
+        own, rest = len(head), head + rest[own:]
     if invocation.json_input is not None:
         if ROOT_MODE == "alone" and rest == [path]:
             rest = []  # NOTE: `tool CMD --json '{...}'`, the way --llms says to call every tool
@@ -7686,7 +7822,7 @@ def run(invocation: _Invocation) -> object:
                 _command_epilog(path, command),
             )
             command.build(parser)
-            if any(word in HELP_FLAGS for word in rest[: [*rest, "--"].index("--")]):
+            if any(word in HELP_FLAGS for word in rest[: [*rest[:own], "--"].index("--")]):
                 _tool_flags(parser, command, path)
             if explaining:
                 _loosen(parser)
