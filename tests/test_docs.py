@@ -227,7 +227,9 @@ class Page:
         out = self.bin / f"{name.replace('-', '_')}.py"
         shutil.copyfile(generated(name, source, where), out)
         out.chmod(0o755)
-        (self.bin / name).symlink_to(out.name)
+        link = self.bin / name
+        link.unlink(missing_ok=True)  # NOTE: a page may generate the same tool twice
+        link.symlink_to(out.name)
 
     def shell(self, command: str) -> str:
         proc = subprocess.run(
