@@ -91,6 +91,20 @@ def invoked(tool: Path) -> str:
     return shlex.join([sys.executable, str(tool.resolve())])
 
 
+def load_tool(tmp_path: Path, source: str, name: str) -> Any:
+    """Generate a tool from a handlers source and import it in this process, under a module
+    name of its own, for tests that call its `invoke()`."""
+    import importlib.util  # noqa: PLC0415
+
+    path = generate(tmp_path, source)
+    spec = importlib.util.spec_from_file_location(f"tool_{name}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # NOTE: dataclasses look their module up while defined
+    spec.loader.exec_module(module)
+    return module
+
+
 def run(
     tool: Path,
     *args: str,

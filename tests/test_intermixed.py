@@ -9,15 +9,11 @@ tests/test_quickargs.py checks the two agree on random lines).
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tests.helpers import generate
+from tests.helpers import load_tool
 
 VCS = '''\
 """A git-like tool."""
@@ -68,24 +64,14 @@ def render(
 '''
 
 
-def _load(tmp_path: Path, source: str, name: str) -> Any:
-    path = generate(tmp_path, source)
-    spec = importlib.util.spec_from_file_location(f"intermixed_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def vcs(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return _load(tmp_path_factory.mktemp("vcs"), VCS, "vcs")
+    return load_tool(tmp_path_factory.mktemp("vcs"), VCS, "vcs")
 
 
 @pytest.fixture(scope="module")
 def tpl(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return _load(tmp_path_factory.mktemp("tpl"), TEMPLATE, "tpl")
+    return load_tool(tmp_path_factory.mktemp("tpl"), TEMPLATE, "tpl")
 
 
 def _data(module: Any, *argv: str) -> Any:

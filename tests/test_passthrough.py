@@ -12,16 +12,13 @@ the golden clikit's `run`, a pass-through command.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
-from tests.helpers import generate
+from tests.helpers import load_tool
 from tests.mcp_wire import INIT, Server
 
 RUNNER = '''\
@@ -69,19 +66,9 @@ def ssh(
 '''
 
 
-def _load(tmp_path: Path, source: str, name: str) -> Any:
-    path = generate(tmp_path, source)
-    spec = importlib.util.spec_from_file_location(f"passthrough_{name}", path)
-    assert spec is not None and spec.loader is not None
-    module: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
 def runner(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return _load(tmp_path_factory.mktemp("runner"), RUNNER, "runner")
+    return load_tool(tmp_path_factory.mktemp("runner"), RUNNER, "runner")
 
 
 def _data(module: Any, *argv: str) -> Any:
@@ -278,7 +265,7 @@ def status() -> str:
 
 @pytest.fixture(scope="module")
 def launcher(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    return _load(tmp_path_factory.mktemp("launcher"), LAUNCHER, "launcher")
+    return load_tool(tmp_path_factory.mktemp("launcher"), LAUNCHER, "launcher")
 
 
 def test_a_root_commands_pass_through_starts_at_a_word_that_names_nothing(launcher: Any) -> None:
