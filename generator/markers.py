@@ -40,6 +40,11 @@ class Option:
     no value came from anywhere. `default_factory=fn` makes the default on every run.
     `shadows=True` lets the option take a tool-wide flag's spelling (`-o`, `--output`,
     `--version`, ...) on its own command, where the option wins.
+
+    A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
+    (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
+    spelled `--no-...` is the off form alone: `Option("--no-input")` sets `input` False (default
+    True). The JSON key stays the parameter's name either way.
     """
 
     def __init__(
@@ -59,6 +64,7 @@ class Option:
         prompt: bool | str = False,
         default_factory: Callable[[], Any] | None = None,
         shadows: bool = False,
+        off: str | Literal[False] | None = None,
     ):
         self.names = names
         self.short = next((n for n in names if not n.startswith("--")), None)
@@ -76,6 +82,7 @@ class Option:
         self.prompt = prompt
         self.default_factory = default_factory
         self.shadows = shadows
+        self.off = off
 
 
 class CommandError(Exception):

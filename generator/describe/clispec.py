@@ -86,6 +86,10 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     if param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name
+    if param.off is not None:
+        # NOTE: a bool's off form is `--no-` and its flag unless said otherwise: `--deep`, none
+        # (`--force` alone), or the flag itself (`--no-input`).
+        entry["burgee_off"] = list(param.off)
     return entry
 
 

@@ -145,6 +145,9 @@ class Param(Node):
     positional_only: bool = False
     #: `Option(..., shadows=True)`: it may take a tool-wide flag's spelling on its command.
     shadows: bool = False
+    #: A bool option's flags that set it False: None for the usual `--no-` form of its long
+    #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
+    off: tuple[str, ...] | None = None
     span: SourceSpan
 
     @property
@@ -161,6 +164,21 @@ class Param(Node):
         if self.long:
             return self.long
         return "--" + cli_word(self.name)
+
+    @property
+    def negatives(self) -> tuple[str, ...]:
+        """The flags that set a bool option False (`--no-force`, `--deep`, none)."""
+        if self.off is not None:
+            return self.off
+        return ("--no-" + self.flag[2:],)
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every word an option answers to: its short flag, its long flag, a bool's negatives."""
+        own = (self.short, self.flag) if self.short else (self.flag,)
+        if self.type is None or self.type.kind != "bool":
+            return own
+        return own + tuple(name for name in self.negatives if name not in own)
 
     @property
     def placeholder(self) -> str:

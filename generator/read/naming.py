@@ -46,7 +46,9 @@ class NameChecks(Reader):
     def check_reserved_flags(self, command: Command, param: Param) -> None:
         """A command's option may not take a tool-wide flag's spelling, unless it says so
         (`Option(..., shadows=True)`): then it wins on its own command."""
-        spellings = [s for s in (param.short, param.flag) if s in RESERVED_FLAGS]
+        # NOTE: the usual `--no-X` is reserved exactly when `--X` is; a named off form is checked.
+        named = (param.short, param.flag, *(param.off or ()))
+        spellings = [s for s in named if s in RESERVED_FLAGS]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
         if param.shadows and command.root:
             flag = spellings[0] if spellings else param.flag
@@ -256,8 +258,9 @@ class NameChecks(Reader):
                 seen[path] = f"alias of {command.name!r}"
             if command.confirm is not None:
                 for param in command.inputs:
-                    if param.flag in CONFIRM_FLAGS or param.short in CONFIRM_FLAGS:
-                        flag = param.short if param.short in CONFIRM_FLAGS else param.flag
+                    clash = [s for s in param.spellings if s in CONFIRM_FLAGS]
+                    if param.role == "option" and clash:
+                        flag = clash[0]
                         self.diagnostics.append(
                             Diagnostic(
                                 span=param.span,

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import ast
 import re
+from typing import Literal
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.model.ir import Param, TypeRef
+from burgee.model.ir import Param, TypeRef, cli_word
 from burgee.model.kinds import CONSTRUCTED, TEXT, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import (
@@ -40,6 +41,7 @@ _MARKER_KEYS = {
             "prompt",
             "default_factory",
             "shadows",
+            "off",
         },
         ("name", "other_name"),
     ),
@@ -220,6 +222,13 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         )
         return None
     short, long = _names(reader, param, settings, name)
+    off = _off(reader, param, settings, type_ref, (short, long))
+    if off is False:
+        return None
+    if off is not None and not _off_default(
+        reader, param, (short, long), off, default=default, required=required
+    ):
+        return None
     bounds = _bounds(reader, param, settings, type_ref, name)
     if bounds is None:
         return None
@@ -244,6 +253,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         prompt=prompt or None,
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
+        off=off,
         required=required,
         default_code=default_code,
         default=default,
@@ -357,12 +367,93 @@ def _names(
             long = flag
         elif isinstance(flag, str) and _valid_short(flag) and short is None:
             short = flag
+        elif isinstance(flag, str) and "/" in flag:
+            on, _, off = flag.partition("/")
+            reader.error(
+                param,
+                f"flag {flag!r} of {name!r}: burgee names the off form apart: "
+                f"Option({on.strip()!r}, off={off.strip()!r})",
+            )
         else:
             reader.error(
                 param,
                 f"flag {flag!r} of {name!r} must look like -x or --long-name (one of each at most)",
             )
     return short, long
+
+
+def _off(
+    reader: Reader,
+    param: Parameter,
+    settings: dict[str, object],
+    ref: TypeRef,
+    names: tuple[str | None, str | None],
+) -> tuple[str, ...] | Literal[False] | None:
+    """A bool option's flags that set it False (`Param.off`); False after an error.
+
+    `Option(off="--deep")` names one, `off=False` none; a flag spelled `--no-...` is itself the
+    off form (`Option("--no-input")` sets `input` False), unless the parameter's own name says
+    no (`no_input`: `--no-input` sets it True, with no `--no-no-input`)."""
+    name = param.name
+    short, long = names
+    flag = long or "--" + cli_word(name)
+    if ref.kind != "bool":
+        if "off" in settings:
+            reader.error(param, f"off= of {name!r} needs a bool option, not {ref.source}")
+            return False
+        return None
+    negated = flag.startswith("--no-") and not name.startswith("no_")
+    if "off" not in settings:
+        if not flag.startswith("--no-"):
+            return None
+        return tuple(n for n in (short, flag) if n) if negated else ()
+    off = settings["off"]
+    if off is False:
+        found: tuple[str, ...] = ()
+    elif isinstance(off, str) and (_LONG.match(off) or _valid_short(off)):
+        found = (off,)
+    else:
+        reader.error(param, f"off= of {name!r} must be a flag (-x or --long-name) or False")
+        return False
+    if negated:
+        reader.error(
+            param,
+            f"{flag} of {name!r} is already its off form (it sets {name!r} False); remove off=",
+        )
+        return False
+    if off in (short, flag):
+        reader.error(param, f"off={off!r} of {name!r} is also its on form; give another flag")
+        return False
+    return found
+
+
+def _off_default(
+    reader: Reader,
+    param: Parameter,
+    names: tuple[str | None, str | None],
+    off: tuple[str, ...],
+    *,
+    default: object,
+    required: bool,
+) -> bool:
+    """A bool option's flags must be able to change its default: a flag that only sets False
+    needs the default True, one with no off form the default False."""
+    name = param.name
+    flag = names[1] or "--" + cli_word(name)
+    if flag in off and (required or default is False):
+        reader.error(
+            param,
+            f"{flag} only sets {name!r} False (it is the off form): give {name!r} the default True",
+        )
+        return False
+    if not off and (required or default is True):
+        reader.error(
+            param,
+            f"{flag} of {name!r} has no off form (off=False), so it only sets {name!r} True: "
+            f"give {name!r} the default False",
+        )
+        return False
+    return True
 
 
 def _valid_short(short: str) -> bool:
@@ -533,7 +624,6 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
             _diag(extra, f"{fn} has more than one Context parameter ({extra.name!r})")
         )
         ok = False
-    shorts: dict[str, str] = {}
     positionals = [p for p in params if p.role == "argument"]
     for index, param in enumerate(positionals):
         assert param.type is not None
@@ -571,44 +661,18 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
-    flags = {p.flag: p for p in params if p.role == "option"}
+    # NOTE: every word an option answers to is its own: a short, a long flag, a bool's off form.
+    spelled: dict[str, str] = {}
     for param in params:
-        if param.role != "option" or param.type is None or param.type.kind != "bool":
+        if param.role != "option":
             continue
-        if param.flag.startswith("--no-"):
-            # NOTE: argparse reads every `--no-...` of a bool option as False, its own too.
-            positive = "--" + param.flag[5:]
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"bool option {param.name!r} of {fn} is spelled {param.flag}, which can only "
-                    f"mean False; spell it {positive}, with default True: {positive} and "
-                    f"{param.flag} then both work",
-                )
-            )
-            ok = False
-            continue
-        negative = flags.get("--no-" + param.flag[2:])
-        if negative is not None:
-            reader.diagnostics.append(
-                _diag(
-                    negative,
-                    f"{negative.flag} of {negative.name!r} clashes with the negative form of "
-                    f"bool option {param.name!r} ({param.flag}/{negative.flag}); rename one",
-                )
-            )
-            ok = False
-    for param in params:
-        if param.short is not None:
-            if param.short in shorts:
+        for word in param.spellings:
+            if word in spelled:
                 reader.diagnostics.append(
-                    _diag(
-                        param,
-                        f"{param.short} is used by both {shorts[param.short]!r} and {param.name!r}",
-                    )
+                    _diag(param, f"{word} is used by both {spelled[word]!r} and {param.name!r}")
                 )
                 ok = False
-            shorts[param.short] = param.name
+            spelled[word] = param.name
     return ok
 
 

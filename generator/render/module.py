@@ -50,6 +50,8 @@ def _help(param: Param, program: Program) -> str:
         parts.append(f"(default: computed when it runs, by {param.default_factory}())")
     elif param.required and param.role == "option":
         parts.append("(required)")
+    elif param.type.kind == "bool" and param.role == "option" and param.flag in param.negatives:
+        pass  # NOTE: `--no-color`: a flag that only turns it off; "(default: on)" would mislead
     elif param.type.kind == "bool" and param.role == "option" and type(param.default) is bool:
         # NOTE: in words: argparse would wrap a `--no-x` at its hyphens.
         parts.append(f"(default: {'on' if param.default else 'off'})")
@@ -112,6 +114,8 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["dest"] = param.name
         if ref.kind == "bool":
             options["action"] = _BOOL_ACTION
+            if param.off is not None:
+                options["off"] = param.off
         elif ref.kind in ("list", "dict"):
             options["action"] = "append"
         elif ref.kind == "count":
@@ -556,7 +560,7 @@ def shadows(program: Program) -> dict[str, tuple[str, ...]]:
                 spelling
                 for param in command.inputs
                 if param.shadows
-                for spelling in (param.short, param.flag)
+                for spelling in (param.short, param.flag, *(param.off or ()))
                 if spelling in RESERVED_FLAGS
             )
         )

@@ -459,107 +459,112 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPWtz28Z2f2WrezOWGpCm/EhqyvUd11ES9/o1lu+kHYkVQGApwgIBBgAlM7Zm+kf6tTOd6Zd+7df+k06nv6PnsQss"
-    "XiRE0U7UIIljElycPXv27Hnunv2440azeSBTPwp3hjsfT3bO4mgxT052hsfHJzsnOxb+lS7nEh5ZJzuH7jQS8kLGS5Es"
-    "5vMoTqUn8GcxdtxzS7hRCD/Cw/7JzsiCV73YuaQ3v4MPwhHJ1IHGZ/6FDIWTiL8/ev1KN504fkBNv4cPwg9FOpXi0lmK"
-    "ZbSAtudiEsW6bZJGsaTGR2nknotoLmMHB5Fgi1GhDY4gmcpgQu1fh1LQNxFNqAdqpuFe+nMG+xN8yH8+wP4TMfHjJBW7"
-    "vd5SJiI59+cJNfl5IRPse09DmfvuOUF5Ax9EEs1kOvXDMzGJoxnRALov4Sk0hoitGy3ClAA8w08C5ieVcYI0kY47FaEz"
-    "yzAOnTnTIZBybiE+QNgwuZSxCCPqlnsaWQh3NnNCT8+untbjkTWAfuFJr0dURNAAOQqZFk/FJIic1BL7g8FXSDY/5d7p"
-    "jUngnFGzXi+M1LeRFS6CgF4dR1EgnVBc+ulUcOu7WUsDzNxJp9zvxA+43/xHz1mWcMp/mwF5kVoNPzvNP/neyhdnPAuN"
-    "3XoyY9yEZysJokt+IW/nRkEUq4ax9KjdWSxlSJ/GwUKW3whgfQXqjX1qda/cZOYsx7IJNV/Nhp/KWanNWzmXTipm+C63"
-    "Vj9NnCCRzE/mg5G5hk02oWVcAv4OVws+t3BlO7S2RTR+L12TXRLXCcpv/hhditkCGDuNBP2uOAzeGZmigTEYMRIzP0mA"
-    "u5mMi2RJH9zYSab0aR77PHvmSHipqUUOgPb1eEC0uNLgYv6asbGJi7FchV6oOWLZqNJ4IasLXPByLZBSgtDENVmezVKP"
-    "SqgYryYKYSXoqO3M8RVnOdgcYf409YG0eSPu1f9FzYK3BHHiu9lEjP0zk3tXrQGgcFRds/xrDlZPALaLoyhF6UOqhVpf"
-    "7Vg7QTBLWPukIC1IPH1EyYZ8OjzZAcKxjPNk4sb+HGUt/fBd5C5w8ZPkF/iuhUJPAAsFzjiQfXGI4tImqMejPkK0hc9S"
-    "O5k7rgTqzx2QeaDFlHAUKIhYN0DDeRydxc6sL56HF9G5BK5GWMjf9rmfuihsHyPUJyDa3ieAxJ3HFw6s6Sd3bJZ4tvpu"
-    "FxeEmDnwNuqEdAoLEoHeAZh+OF+kRwB25tgHsAiUJE8E0J5fl6BfA9B28ASm1IsWIJbtjycnJzvROf5/KJDxLIGfPSd1"
-    "+Fm/37+yLXE5jRIpbHxuMwagx2yAkfcqdh0Ry2QRpIwZ0AApCgJcIQ4PeBrGQDOkA3XOrxidIYmBaZGg8Ibq0k8TWAN7"
-    "fQEaBVb0ghrwAItjIJbhQcg4BvlJT6nJuR96+Df/OpNJ4pzJ/MEUVz38fXWlJsAB/MPeLzIGu+UDUNQFuX0gbGyTAOMs"
-    "EoaN/3dc5KPTWP688FFUwyMb2QKIxHMZyg/p8cgmLZvxS+CH0AAkV7wIBbbo57yRKKJqiiXKdlLvWkgRQSNMiFQZhgnS"
-    "KIiAP5QuByK6C7A9wJRw+jDFoYtMe5B3xbMo3h5+bwMLn0FXKAEI0wkIMZECZnsGar3eGBnARrQTYIZwScsmGTKfvaBR"
-    "8az4BsEV5vkDYlmiuK140g8t4teMVZFCZLj0aRUbTA6U/8h2CK1nZjElvtGkS300UIYfr67gkcmn7V+8skxRkluyZVly"
-    "Hct2s0FAG5iDUuskjbUSK2P0lOj78yJKmRdpCjVTw4MTwiwJSOMhgcLFbCzjUgewHuQZPq3rIRTZzwhAGX+F9zXQWgTr"
-    "7EJqOHFQHOwM9/sPETBbhQW4yi5sALzOaix0QtICu2EbErsBBT5Dy2+oH1pNNNdATnb6TASyNUswQHzJVjDuDe590xvs"
-    "w38MTBunCA+W2OuJ0m0l2L3UnzV0QPxrzEYAhtDVqNAtPsTOnNUdbaUPZTOv6Gax8L2bD0UZ3+V+KmxJMGGKwT9i3vmn"
-    "4697oz/tHg96j0Zf4yrp/4k+//Un+sLP93aP5eGIWqoHf/pjA86j0gwP+vsDPbfoASCGErBhq6bGFVjHMvzKFbln5Cog"
-    "xOqKAHt25pDqCMgNtsxuVzkWqZ8GjMAzht8CJ4KHKClfxBzkvnWvCPYFt7EahU4mDIhq7Lo0TqwhkNozJXk6CBI/aWFb"
-    "A9F46sSxs6yVPoaTVOjteERqKDMPiPIs0g3hixg6nucjOCd4Y2qATE5VNdmqN2pQ/AlNM5uUma1NqP51Vc56lbFOJ6wT"
-    "7RvI5OtL4LKYvY5ozWVmSzlZEIAthV5Rmn1OWVUQSrU//4oiZhviZAsCRMuLZEOB0UYG5MsmWyCWwfSeEjyaaxUb5sxl"
-    "sEw2pfnk5XTMqZEPqkhMkGVgyRapqQ1U4swQvDsOnDIRYul4r8Ng+SNFT4bkTBKvwCdwjy6k+kFLJsB4NgcLNUyNN0pG"
-    "dxYDrvjvq2LCmxrZKjS1gVRdHcCq6UqNsHmxxSEI5gqjXRMtWJgR0Ba9K/Tm5oETynp8Pqxi5GXjj1WO/kDgl2VuehP5"
-    "4QpmqiyVosAxV+uXFz61sqA6cp7SItwj5qimYauIZluvqSHYWbSU+oMa3Iyg69YsDLXANxIOBsO2lQ6MYFE8ZHmfMqVW"
-    "54E2lQ9TNMyLVnvbUHI7vx0nGOaWh1UzjVPtGVx/EtuMT4XiGsRSFR3dfvTF9EEhCl9j3G6YetuUIVSwf0V0ohhouNrm"
-    "+mu0m7e8ItXEtVqQdRmO6jStTE1uOhf4+grLzNSuLTy5VwgN12I+ipkfPleA9xvEf/KlVud6k2CVdG5hmP5aSzvLf5cn"
-    "ZHU+fHOLj1LnbeOqbObRK6S+OTFW0gjVNFob0IVUm1WMqTBI6pFyb23RzXJyZXjS8xFdtrIy/7JNDIbzditieKv883ZR"
-    "mTrrhUj+m7FetsLvjGlDGMnxanIwGCd3si0alGO7dCi5A14HZW4EPHIERiGG9GosJzKWoSsxCQQ8dBLiUwZwB1M38TlA"
-    "okxbKIr5oT68e4OFBW9fb1nlqDqUrtIbUUgO79pEBCbZkDJVeyrmHk0miVzFwCC2/RktzkGB1wYUVfBnfruX94trYYD/"
-    "1MrNjRn1ZmRdTwuOooRnOqjWKs/zzmRAYBkGYCG/uFMndtyU44ekVtYEDLOfN47eVnHjIesNWdgFLYQDge8JZ5LSSpEi"
-    "cBJ0lZpmzCCeQaVsTBn2n1EdIgpzGf4UxYFXtLBoo8PMnZ/SZoQVux3yFGXugV4zOdnlNrvcZpfb7HKbXW6zy212uc0u"
-    "t9nlNrvcZpfb/Ly5zRyvdVnNLgvaZUG7LGiXBW3IguYUX5v/7BKmv5OEqXRjmfYSZ6EOKeU88lRMfQ80qz5SMKT9/JYY"
-    "L7KzG4GfNEaGrvn6Jlv3v8i8XTdZeNNp3WDRN2XLTrNEeD6rN0iBd9n032I2/ZSyX6d5HtrU16vz6F3evcu7t5QkWd7d"
-    "MFbXZdy7FH2Xov+9pOjN2ME1k/P1i6XL8Xc5/i7HXyNofsc5fj7zzQl+F5ynuXSJCIP+fcZPCyZ1EpseXsDkaGrd6+/3"
-    "B73Y7e8r/zo+k1KfSk9O58t0qlo++dv7/Ue13PBnhj1UWX+cJBQ9oURfTlCNH0t40g0cIK86gW6RfJlG4AIEktioD3II"
-    "/vtRBnOWa7MFuA3JIr4AUnGJgWgxDtBxACIlfCj8DkYGsmd3+JS4/gNcNi+0138s6IcUOfxDaX8J+Hz8KN774XtHADeI"
-    "j1+JcRC54L18daXS8gFYcrETCFh5LsyRGgGe93969Oz586Fwncl//Zsl/vdf/uN//vPfWUhqdUDcny6JWhnvzMFZ8oxH"
-    "yERnQTR2glMnPqts1eCaD41ZR4N9m6KaSnjSVoAVNR4O9NYIKiYhdqNY9DCqw8ft97ggAYn/SsxWnMslTPF4KbDQBagO"
-    "JavV8jXGYijKZEqRdXwcNQ4vN8VyKvDaazd2VbGAbRpLUPkMGBIx2q6S4EOuW1BF1pPjxVkRNdPLbNE9jPFSpCAYJW01"
-    "oT0eIaavgKF4QVR7RYUdaWOiJsrZolvXAdUZFCpIaOHnqzoMqiIMluKwVY82o1RDiJnzwZy5Wl3RBq1FKnKTA323HJ9c"
-    "f1glOydxLoC3kBFts/7E7mAIq1CQzj4QIOVhbYozyT2oWidqgrlRzbiSuR8EPc8vhbIzs7fFmC6pBEnVMjPNFhgjDaIG"
-    "AaXxb8BiFAflqWZFIDxVsYaWMC54xQN3kj3gPhDOYE8CimDbhbktbyA18WXQkIxtSROUIzw0S+hB4rLr9bAKz1AwzhEo"
-    "Sc6zOHGKxipxgxelqD54DsqoyQ/zQLtkGyLHfV+qyjEiol+AV1jqudAX+6NtKEXVTTbnHSzm0lAU5aPvWUYFF5S6V4zX"
-    "989fHNLMarFcXwZF7Op1oCriELlr1sD7aJzcaFWrLWZEi6FAgUdjQjOoR1NMo6PKNQ5OOhj1WvKKB3ut8XSSniojKL0b"
-    "LZgivpcx6HemmNaTWLnGp9A0jmHZHsMgiC57hqG3RTSRegZkzRoYAItaI7hUez4Nzbu8EY40p5mKIR/UCP3iCCKyFs4x"
-    "yrMbSunByualF0bjyEPe0C6s4oRsYDR+0FEAa0bm9el4OXeSBI2kmrGhYNmWHNUooJkTipfP3hBxk7uYpUDm9icSI9st"
-    "qT5z5zezIWR8ISuIZViJCKxvEgbtGYHG2iPi3sy+UUwKQ9RCXSkiVD8Mf8E1M1vjlnkpW5lLBS0vfNUWDeBZdDVvjAQw"
-    "0FO0TcQRAhS7R39+/uJFf+bttUAJbdxM45n6TzxmtfUErfd8ASbOMlHLC2t+lTXaLu6ksVBXWGpuLDFfzuOITHjQKEoq"
-    "M2qXVJktFWPpgH21CD0Z6/pzlOlBsDH4rkkWLQJIFzJE09P0KdkyY18I7MjTzDd6gEETpC8HmYw91bl9iNKBqLcL/G5p"
-    "cWixLUG4kLRGhGBYfhyFZPhwnEi/vEdFzjhIFgrq1jA3UcFj5Ti0hDNDSeSYqs5yE1i8ssSA7FGsVrinqqYNuZIa2yJg"
-    "w6Ks4HprM2ee6IT5zPc8cE2p/p0bxR44ThJ/habgQiV7B6W4mwJD6okNSrDkMTrGXmjRIMYOtFjQP9l7jYXa2FVNQJyl"
-    "/i85/V9GHrgOwB9pDGDS6FyGhD7xQzYfqBnBeXj8yZ+dJinYb5+eWOL4+aujdyNLPH589I9HT+BBv98HZkJpLxfgBcFg"
-    "pEexSD8WY6D/uYTBjSWWvwPyReegQv1zWfAFkogNevIEUmRw7BoLL+q6fyGGH6hoIqDKg1oA8oskVW72O3x3LNNLiZUU"
-    "s9/okISa5CcE7PHdhh/RLEUWUZUZEYMsaREtYlcW6hgqEEOxSCTVV+S3VeCAsJ1EaCuQjUkaPWIa6+0pnItPeD0I/la2"
-    "VNWw53PpcIoOjS4dE33M7wxfPX15+KSvMhhkq+Z2qzhGU3KkpnKd7UmcZxSKrFqcFqts5GWf3lPBAmBzQHS3aMENkSow"
-    "sUuwFUI/mQLnIx6nJYMRgGBEIQiAJXfZVhWvoK1DbZjqwC0hcnieT6Jqgw6sR4xH5UE/GtxYTqKYpwVGpL7lP3Nzn4ID"
-    "ubUV4U+EmlJ4FVMPcCJZvn/vIYsknA3cbEK7Gjg3k9dFNlVNfhTnhidq5GQCcpyZJqMlb5pxYnAVYG2pUBQHz+inuohT"
-    "Fqla42Hlkc2bHLsxezaiHOu8kabOCydyiio931LaOqxiHMOpHWnd+Z2KO633r7Y3JAq7F2o7Xne+p2LxVTJ5qx3V0qme"
-    "UlzMKbkN2ebyNbCKp3tKZnK+mbcAN9tNXoZdcb9KL7d+Md80nL2bbUdf22m+zTjHWrr+zAnaEEQfhimTwpNtFmAdxOwA"
-    "TfOZmnJ37spjLWv60/tFW+wgrbhsq8+9rF6QVnEHfDViqbd1t4JdYQk6EFPz9vGo7EH765E9rstXGadkyNDnIPxpYuQA"
-    "/5h9OdmZpuk8Gd69i0aviqj1o/jsrheDyroLC2vQ279314gngs6qptVWJBOjc/4btEqSZbmtEy7w3J2xKSPVnbHpztjU"
-    "i5fujM2Wz9igS3xSvymiZqCRqgpDYmtUpO81xF+2NUMVcG9mVy4e33rTBtWWb4ami803t5j6lT1e5s/g9sVL9I9XCTwP"
-    "SOoH5VGtoCpjbeI3Ku7iqNmxWce2Kwijq743D+2SdjK03UKfwRtdNbOJmrwRrzmdksUG5UL9mQ99ym6dinGpcwk6q5t/"
-    "iRdznakwTzKoz6ceqP8QVpKrTGkZz8BFy3IbRg54oeiN+H1w0H9WgkW5bqYLOZXgmNIn3gdiOj2D/kM1ayoyR3EKouJl"
-    "FJ/TVRV5h6eqr0TPP1f0p64EdSPuCwVeMGhL7Q7bng3Thm26mhBNe+C7mhBdTYjCULqaEF1NiPZMeZtqQmypFrQZQg1B"
-    "+edbMzeJo2Y3mDVosvXRzNXHpKubiZyg1Fv7+OagpvuG87O3O1yx6qxA52l0nkbnaYw2cRF+Jeu/K0FRr5K7EhTVoFr9"
-    "idDbXoJiW3Xut5Y+pkoKDfZw1eTZpN7D6toOt8M6aVDJnf3R2R+d/XF77I9bUrdmTamXG1ZsMVXHGpd5HOFOUq+gPG6H"
-    "wL529ZdOnnfyvJPncmXmqiiJRswkKHlyA/F2aIKra0rgz3Y70bZDmKrUklW3Hq01UUUe+e0Q71sp9tTJ+07efxl533Aw"
-    "Ti1afdDvtmqFrHBSJiHVmMztC6akKx+6vMEOh1w0C93pr+NabL3I3ee4gK191KjO8jfxUdXZqm6R2nK7PltWrgh3SzTP"
-    "livFdWqoU0Od23HLwki3pTRmswoJnXktLkeBlHMq6ZKd6w0jOqb3mbZccF2bIuXbboMY9Ae3RGmUs1ud1O+kfif127oV"
-    "qgYpzgyKrSavAjfKTnUtpPzL7YpMUZCNRWJz0toUgBv5EZvfxru1vHM+qe0yzyvrAZeUSsY5daCNw4DJeh1jFBVeWWd4"
-    "ZU3hCoJUSnj90GvRUQWEa/rMag5Xj4xWTr22P7pZOWxJZYhNWI1nk2+Jdu62Hnbau9Pen0t7Z7rGmbNmtQoiMJk5aBLf"
-    "9KRTrtcE9yO4D6Hh/0rKvCty//+oyH3JlMpZoWJGqYpmVCCTy3seCFtV1nz28rv//ud/tcEHh6V9ieWk0Pk3Kn9u2dLK"
-    "hE6VaNVg7Wq9zSXM87Wiapj2PXmhVsbdi0H/fp+r/16tEA8K6qi5Mv9vu7D+1mZHlzBvYQVXqjPnVc+vb9cNKvU9uJz+"
-    "ZkYil9S/HeZeGyhdrf7fQK3+zsjujOwvZGTXaylDGw32791/8PCbb//mkTN2Pboo5KrBJFVVHstvCC2wxUAoaStYbjZZ"
-    "pzcTVA0L+Xd1VwvXZM08qHwVlrwjLAZ46vJh5v3SWmo8+hOKBSwDMH+w0B86YAusVBgmvoe0nQILBjLGQolYL0VVlnTE"
-    "eJEVfMtwUe5UCZF7bREBqwgQoGqxjlDOnAAu5rLyUZxdEqGqtycw37F8T4gf6PyOiJ2wgpjpJZqo3W+JGjIcQ1cHWNTV"
-    "ALr0Jha/rXRa5+WanT+4Rue61i4Ws0bqY7E3qjCMVAGrkbrivXoHIpGs2Y5HTYQou8gmWt88aj1f4NGeo2GaVjBUhMFK"
-    "o1hG02OksB1K/wpama9vIvLtwxIiTRHUeCmcM4cqfyLjUJ2GShem219YJvc2mQdgMhh9kors4gyuXowWO92CoStwFkZZ"
-    "DnEU8SgPt5HuuDMG+yZXCwuS0s0Pur4qwz+giqhUJVXVZ/ap1jxWWF5WMCtHVQqI3R+0ROx5DkXsPkvjoPdM3BVHz394"
-    "/urd3gGge0rFShFlvpekbqmWojUFTB60Xq8ZELEL/b87fPtyFQJ8uRFWyt4ZggfROwlRjQyFcZHRSWj0gb9s6Roi8ZdE"
-    "soNN/asqriLFQ3K8lHRkaBe7ABBYZsCiWbaMXWP6s7GzyjKCSXtcy99PdRkWqmJNnEy3TZTv5+njiLFsrpP6Yx99QBzz"
-    "W3VRk3hDFzWJ+/1HX6PPj6AVmvQiGrxovw5PQqFroeP75vVPJyER+vFf9XriBxnKmGZrvBQcPOOUjVI+SX++PBBeRDJF"
-    "gp7swwienIQn4R90v/hlWzdDhc33QpVuhaq9E2oH/y3eBkWPLH0N1Ge7BAoJ8gfxDItog0bArz3xFubG1jz07PXLl09f"
-    "fYcVshUP2HSph92L6JIiG/iEHV+U4GAOummwrHKHJWztcQgSyiLzSxH0lU3XOy1cF2xtrhieNecVK3KvQ+SLH9/Fn3IX"
-    "Qj9RLgMBZ+jKTumL19lnDpoQ3LxOtI8lmVU1b/TpWCSCwIRhQtM+kugHnFqzDHt23VQ2cnXhlHE7C9opybBKWrW07uRB"
-    "CTZaru4AqbHaOlUmL15YlRzADPB7PVtVxoalSkuA71shPLO+dACOu7T5DoSkMAQu240co+wnnghl06vyI1z9msvtU0Xq"
-    "BZtcVTj9Jh7SVwO8fvPu+etXtnkZwKprbvJLAbLq+RdO7KNY17cEgDUDC8i8H0Df7KEuxjHNjgPU/TRTWMpHCYCMCVzw"
-    "6XyZ5DcIwPjt0uUBdh/nAKTn3BYUrmcgl2zaAfVfKfsSXpnNU5j60hUkFdMM2VJdKGKXbEFgBdJED/jSAy63b1pRXBZc"
-    "iVaKUsD4bPxgEzJPue5/ftMTukC7ra4B2GMdg4asnn0nv7WADErQPYx28QICe6iolsURbRP1hRZQGavk9wTkTiPwSPPV"
-    "ADCyl9nNRPreHmORKRvHrlaPRwnjm0Ik98bhCzxDWa2cU5I6SpTka+x6teZtHyex9m4cZAQkXaVau72n5q5laX3tvtqF"
-    "uvq2lvOHZMsAuyf44BN9FJ+UAESRCl9m0qGl8gkagL7N/mD7Afz+KRPT9GgfHtjao7Thyw2cQ4Z4DyGSX0jgtufiMfj7"
-    "CF7BwQ5aOWr86gN8tbIuGcSm7hZD/uaRgZXhajEFNnaaGPi3DxE4OkyEbK3voybzHg0xu2avOLRWHowGxH0a7gsN5eZ+"
-    "iIJ/f5DxHbsPCH4jb0IBfEB8kbsSNPhr+AQIRtlS6vqEsKCAyRQX7w7/4Z149ZeXf3f4FkTjNe5NAKv4kENtwzLMmhqX"
-    "dqFrNP+FqvFFAhC6XlVgzHwXp0T8+PoneGVlYY6CrZG5GPDWhicEa8dbPvFi13RreDMChd8RSG1AY9XxkCoQSqYf/Xj4"
-    "4nt4deXGsBV4NmXkbeSM12wkqRsY9eH1RnMNDe6q2UimB+Cwc/V/6cePWQ=="
+    "eJztPdty3MZyvzLhOS6RMXa1pCQ7Wio6pSPTtnJ0K1GnnBS5IbCLIRciFoABLKm1xKr8SF5Tlaq85DWv+ZNUKt+RvswA"
+    "g9suuFxJpg3bsrDATE9PT09f5tL9YWsSziJfpl4YbA23PhxvncXhPEqOt4ZHR8dbx1sW/pUuIgmvrOOtg8k0FPJCxguR"
+    "zKMojFPpCvwsxs7k3BKTMICP8LJ/vDWyoKobO5dU8zt4EI5Ipg4UPvMuZCCcRPzD4auXuuip4/lU9Ht4EF4g0qkUl85C"
+    "LMI5lD0Xp2GsyyZpGEsqfJiGk3MRRjJ2sBMJlhgVymAPkqn0T6n8q0AK+iXCU2qBimm4l17EYH+Ch/zzPrafiFMvTlKx"
+    "3estZCKScy9KqMjPc5lg2zsaSuRNzgnKa3gQSTiT6dQLzsRpHM6IBtC8LhtD3VAVf8PPusgQHk5950xEjhdbwgkA5VOk"
+    "AgDxw0Ba+vull05FEGafSzQQuvdIiUk4D1Jq7Sk+CRj7VMYJ0ls6EwDjzDJqBE7ENPaljCzsKwxakFzKGFqjLnFLIwvh"
+    "zmZO4GrO0SxzNLIG0C686fVohBA0QAb0CfQT6EHopJbYHQy+wiHxUm6damDvqFivF4Tq18gK5r5PVcdh6EsgC/WfS9/N"
+    "ShpgIiedcrunns/t5h9dZ1HCKf82g6FDajV8dpo/ee7SijMehcZmXZlNioRHK/HDS66Ql5uEfhhnfORSubNYyoCexv5c"
+    "lmv4MHd9VWOXSu2Vi8ycxVg2oeap0fBSOSuVeSMj6aRihnW5tPp06viJZH4yX4xM+WCyCYmIEvC3OBPxvYVSwyG5IcLx"
+    "Ozkx2SWZOH655o/hpZjNgbHTUNB3xWFQZ2SKHcZgxEjMvCQB7mYyzpMFPUxiJ5nSUxR7PHpmT3iqKQECgHZ1f2BGTqTB"
+    "xfwzY2MTF2O6Cj1Rc8SyXqXxXFYnuODpWiClBIGMc7I8mqUWlcAyqiYKYSVEqezM8RRnOVgcYf409YC0eSFu1ftFjYK7"
+    "AHHiTbKBGHtnJvcumwNA4bA6Z/lrDrY6ALk8NXpzqHszdXyaR/TLBalmDMSrwF+QPAcxDYIx5vnG2MC4ZZNNFX/tAzmE"
+    "74ylnxgSqzS6uUg/hRdaEptgQehW2aG2k0iMOAxTFLGkm6n01Za15fuzhNV3CiKRZPAHFN84GYfHW9AoC3JXJpPYi1BZ"
+    "0YfvwskcJRypToF1LZTsAuYJdMyXfXGAOsEmqEejPkK0hcdqL4mciQQWixwQ7GAGKA0gUNqycoWCURyexc6sL54FF+G5"
+    "BDogLJzE9rmXTlCjPEKoj0F+v0sAiTuPLhwQXI/v2CzWbfXbLs56MXOgNirVdApSB4HeAZheEM3TQwA7c+x9mOlKXSUC"
+    "GIyrSzBQfDAX4A3wrRvOQffYH46Pj7fCc/z/UODssgQ+u07q8Lt+v39lW+JyGiZS2PjeZgzAELABRt6q2HaQB+d+ypgB"
+    "DZCiqLwZcXjBwzAGmiEdqHGuYjSGJAZ2RoJCDdWklybAPzt9AWoTxNacCnAHi30gluFOyDgGvqW3VOTcC1z8m7/OZJI4"
+    "ZzJ/MUXRBn9fXakBcAD/oPeLjMHwew8UnYBy2hc2lkmAceYJw8b/OxPko5NY/jz3UB/BKxvZAojEYxnI9+nRyCZTIuMX"
+    "3wugAIjneB4ILNHPeSNRRNUUS5TxqepaSBFBPUyIVBmGCdIIjKQzbbAAESdzMN7AFnP6MMTBBJl2P2+KR1G8OfjeBhY+"
+    "g6ZQzLFAwKmbAmY7Bmq93hgZwEa0E2CGYEHTJhkynz2nXvGoeAbBFeb5C2JZoriteNILLOLXjFWRQmSd9WkWG0wOlP/A"
+    "xhbNZ2YxpaPQJk49tMKGH66u4JXJp+0rXlmmKMldgbIsuY5rsF4noAyMQal0ksZaU5cxekL0/XkepsyLNISaqeHFMWGW"
+    "+KTWkUDBfDaWcakBmA/yDN/WtRCI7DMCUBZuob4GWotgnfFLBU8dFAdbw93+AwTMpm8BrjJ+GwCvMo0LjZC0wGbYUMZm"
+    "0I1A83aoX1pNNNdAjrf6TAQyqEswQHzJVjD2Bnvf9Aa78B8D0xY4woMp9upU6bYS7F7qzRoaIP41RsMHa+9qVGgWX2Jj"
+    "zvKGNtKGcgyWNDOfe+7Nu6I8jHI7FbYkmDDE4AQy7/zz0de90Z+2jwa9h6OvcZb0/0TPf/uRfvD7ne0jeTCikurFn/7Y"
+    "gPOoNMKD/u5Ajy26OYihBGzYqqnxd1axDFe5Ih+UTDSEWJ0RYLTPHFIdPq0jWGazy7yn1Et9RuApw2+BE8FDlJTDZXZy"
+    "19orgn3OZaxGoZMJA6Ia+2eNA2sIpPZMSe4cgsQnLWxrIBpvnTh2FrXSx/AEC60djUgNZeYBUZ5FuiF8EUPHdT0E5/iv"
+    "TQ2QyamqJltWowbFn9A0s0mZ2dqE6l9X5axWGat0wirRvoZMvr4ELovZ64jWXGa2lJMFAdhS6BWl2aeUVQWhVPv5C4qY"
+    "TYiTDQgQLS+SNQVGGxmQT5tsglgG07tK8GiuVWyYM5fBMtmQ5oOX0zGnRt6pIjFBloElW6SmNlCJMwPw7njlmYkQS8fF"
+    "lYQfaYloSM4k8Qo8gXt0IdUHLZkA41kEFmqQGjVKRne2iF7x35ctqq9rZKv1tzWk6vJVupqmVA+bJ1scgGCuMNo10YKJ"
+    "GQJt0btCby7ynUDW4/N+GSMvGj9WOfo9gV+Uuel16AVLmKkyVYoCx5ytn1/41MqCas95SItwD5mjmrqtlm3bek0NK7pF"
+    "S6k/qMHNWFnemIWhJvhawsFg2LbSgREsiods46xMqeUbaevKhyka5kWrve16eTu/HQcYxpa7VTOMU+0ZXH8Q2/RPLcU1"
+    "iKUqOrr86LPpg8JWQ41xu+be5boModa8l6xOFBcarjY5/xrt5g3PSDVwrSZk3TZOdZiW7r+uOxZYfYllZmrXFp7cS4SG"
+    "czHvxcwLninAuw3iP/lcs3O1SbBMOrcwTL/U1M4OEJQHZPmBgvUtPtqVaruuymYeVSH1zbt/JY1Q3StsA7qwn2gV11QY"
+    "JLVIG4xt0c02HsvwpOshumxlZf5lmzUY3pxcsoa3zD9vtypTZ72ovcNfifWyQX43D8FUV5M2dijmC80Pvencevm+bie6"
+    "wCFEyKJz0Apwcc+6FuRqZd40POYGd43Wt3Cb/0Rtd1/LVvh1T4M1jPiaecCoNlDYcWv2InG/yMnOY9Fe86VDm5w4BXAH"
+    "U8ArR+Bq3JCqxvJUxjKYSNwMBVl6HOBbBnAHtzDjc4BEO86BKO6T9qHuDSYQ1L7e9MlRdWjbVp86I3tk2yYiMMmGtGO7"
+    "o/aeYLIncpkgB/PFm5GSGhS4bUCra97Ma1d5t6gTBvhPrf2wNqfejKyracGricGZXlxutd/51mRAYBkGYCG/TKZO7ExS"
+    "Xkcn82rFwnn2ee1djCpu3GV9shOboImwL7CecE5TmikSJGCCSwZNI2YQz6BS1qcM+09oFiIKkQx+CmPfLXoadOBnNolO"
+    "6FDOklM/+VZ9vhJzzU36bo+/2+Pv9vi7Pf5uj7/b4+/2+Ls9/m6Pv9vj7/b4P+0ef47Xqt397jRAdxqgOw3QnQZoOA2Q"
+    "U3zlOYDu4MDv5OCAnMQy7SXOXN1IzHnkiZh6LmhWfbVmSPdaLDGeZ3eYfC9pXBm6ZvV1rrB8lnG77qb5TYd1M7sHtIt2"
+    "kh0IyUf1BkdBulMlv8ZTJSe0/XWSn8cw9fXy8yTd+ZPu/ElLSZKdPzGM1VUnT7qjKt1RlV/rHv0Gp4Z5VMVcQtjkIZXu"
+    "CEx3BOZ3fQTGnFjXPPzSNIO6MzTdGZrrkbU7Q/PbPkPDsUX4AM3E95JITogIg/49xk8LJhXxg15ewOBoau31d/uDXjzp"
+    "76r1q/hMSh39JDmJFulUlXz89/f6D2u54S8Me6hO1eAgoegJJK6VCArGZwlXTnwHyKsinVgkX6YhuNi+JDbqgxyC/36U"
+    "fsRybTYHtzyZxxdAKg5lE87HPjrmQKSEg4/cwZW37N0djkai/wCXRYXy+o8F7ZChDP/QsRoJ+Hz4IN55wTtHADeID1+J"
+    "sQ/6MBFfXaljLz54SrHjC5h5Exgj1QOMK/Pk8OmzZ0MxcU7/+98t8X//+p//+1//wUJSqwPi/nRB1Mp4J/Ii4jb9Cpno"
+    "zA/Hjn/ixGeVo1AcW6hxV99g36ZdAyU8yaJaEktoXx89oqBFYjuMRQ9NLw7rssOBb0j8V/ZExLlcwBCPFwIDKoHqULJa"
+    "TV+jL4aiTKa0c4Wvw8bu5a5OTgWee+36riLjsM9gCQrTBF0iRttWEnzI8XGqyLpyPD8romYaOy2ahz5eihQEo6SjXHSG"
+    "KsDtYWAonhDVVlFhh9qYqNlFaNHsxAHV6RciFWnh56l4Pyq8GoZ8slWLNqNUQ4iZ894cuVpd0QateSpykwPXRnJ8cv1h"
+    "leycxLkA3kJGtM04R9uDIfoHpLP3BUh5mJviTHILKqaWGmAuVNOvJPJ8v+d6pa2izK1s0adLCnVVtcxMswX6SJ2oQUBp"
+    "/BuwGO0z8FCzIhCuioxGUxgnvOKBO8kOcB8IZ7AnAUWw7YLcVzaQOvWk33DYoSVNUI5w1yyhO4nTrtfDaG9DwTiH2k8C"
+    "oZGisUrc4IYpqg8egzJq8n3k6yWPNZHjti9VhDIR0hfgFZZ6E2iL13vaUIqiaK3POxg0rCH41gfPtYxIYSh1rxiv7589"
+    "P6CR1WK5PtyW2NbzQEVeI3LXzIF34Ti50axWRziJFkOBAo/6hGZQj4aYekcR0hwcdDDqteQV93da4+kkPRXvV7o3mjBF"
+    "fC9j0O9MMa0nMUKaR1s/2IdFewxxnaBnGHobRBOpZ0DWrIELzGFrBBfqTLWheRc3wpHGNFMx5IMaWyvYg5CshXNcRd0O"
+    "pHRhZvPUC8Jx6CJvaBdWcULWMeo/6CiANSPz+mS8iJwkQSOppm8oWDYlRzUKaOYE4sXT10Tc5C7uAiJze6cSd45aUn02"
+    "iW5mQ8j4QlYQy7ASIVjfJAzaMwL1tUfEvZl9o5gUuqiFulJEqH4Y/pyDW7fGLfNSNjKWCloeYLEtGsCz6GreGAlgoCdo"
+    "m4hDBCi2D//y7Pnz/szdaYES2riZxjP1n3jEausxWu/5BEycRaKmF8aWLGu0bVxYtVBXWGpsLBEtojgkEx40ipLKjNol"
+    "RQBNxVg6YF/NA1fGOs4p7aQi2Bh81yRbLQJIFzJA09P0KdkyY18I7MiTzDe6j4smSF9eZDLuLOT2IUoHot428LulxaHF"
+    "tgThQtIaEYJueXEYkOHD60S68g4F0+RFskBQs4a5iQoeI5SiJZwZSiLHVDWWm8DipSUGZI9i6N8dFZ1zyBE72RYBGxZl"
+    "Bcf1nDlRog+kzDzXBdeU4qxOwtgFx0niVygKLlSys19ad1NgSD2xQQmWPK6OsRdaNIixAS0W9Cd7pzEgKLuqCYiz1Psl"
+    "p/+L0AXXAfgjjQFMGp7LgNAnfsjGAzUjOA+PPnqzkyQF++3jY0scPXt5+HZkiUePDv/p8DG86Pf7wEwo7eUcvCDojHRp"
+    "LdKLxRjofy6hc2OJYVaBfOE5qFDvXBZ8gSRkg548gRQZHJvGAL86vmyAyw8UnBdQ5U7NAfl5kio3+y3WHcv0UmLE3uwb"
+    "XUJSg/yYgD262/ARzVJkERUBGDHINgXDeTyRhXi5CsRQzBNJcXy5tlo4IGxPQ7QVyMYkjR4yjfXxLz7rkvB8EPyrbKmq"
+    "bkeRdHgLHI0uvSb6iOsMXz55cfC4r3YIyVbN7VZxhKbkSA3lKtuTOM8ISFy1OC1W2cjLHtVTiwXA5oDodtGCGyJVYGAX"
+    "YCsEXjIFzkc8TkoGIwDBFQXfB5bcZltVvISyDpVhqgO3BMjh+X4tRbXV20n5oh91bixPw5iHBXqkfuWfubhHiwO5tRXi"
+    "J0JNKbyKqQc4kSzf3XvAIglHAw9z0akh3uzJkwyYqia/6nbDG2vy9BTkODNNRks+lObE4CrA3FJLUbx4Rp/qVpyylaoV"
+    "Hla+snmTa21my8YqxypvpKnxwo23okrPj2y3XlYxrrnV9rTuflzFndbnw9sbEoVNtNqGV92fq1h8lZ3y5Y5q6dZcaV3M"
+    "KbkN2eWNFbCKt+dKZnJ+WL4AN7utUYZdcb9KlVtXzA/lZ3Wz6x4rG82P8edYy4k3c/w2BNGXzcqkcGWbCVgHMbug1nxn"
+    "rdzcZOm1sRXt6fPYLU5oV1y25ffKlk9Iq3jDpLpiqa9NtIJdYQm6cFZT+2hU9qC91cge1e1XGbfQyNDnRfiTxNgD/GP2"
+    "43hrmqZRMrx7F41etaLWD+Ozu24MKusuTKxBb3fvrrGeCDqruq22ZDMxPOe/Qask5okCSiTQ3WErI9XdYevusNWLl+4O"
+    "24bvsKFLfFx/KKKmo6EKxURia1Sk7zXEX3Y0QyUKaWZXTlLS+tAG5TBphqaTmjSXmHqVM5TmZ3D74gX6x8sEngsk9fxy"
+    "r5ZQlbE28RsVT3HUnIiuY9slhNHZRZq7dkknGdpeUcngja6a2UQN3ojnnN6SxQLlhDCZD33Cbp1a41L3fvSubv4jnkd6"
+    "p8K8KaSeT1xQ/wHMpIkypWU8Axct29sw9oDnit6I33sH/WclWJTrZrqQUwmOKT3xORDT6Rn0H6hRUytztE5BVLwM43NK"
+    "iZQ3eKLaSvT4c+YYakpQM+KeUOAFg7bU6bDN2TBt2KaLudLupGcXc6WLudLFXOlirrRmytsUc2VDOQfMJdQAlH9+NHOd"
+    "ddQsHWiDJlu9mrk8DEH1MJHjl1prv745qGm+4X767V6uWHZZoPM0Ok+j8zRG67gIX8j670K81KvkLsRLdVGt2vPfQoiX"
+    "TeVT2dj28VTdd2y3e7xOPJXlsVNuh3XSoJI7+6OzPzr74/bYH7ckLtSKUEo3jIhkqo4VLvM4xJOkbkF53A6Bfe3oSp08"
+    "7+R5J8/l0p2roiQaMZOg5MkNxNuhCa6uKYE/WRa8TS9hqoAiVt18tFasKnLPb4d430gwtU7ed/L+88j7hotxatLqi363"
+    "VStkgckyCan6ZB5fMCVd+dLlDU445KJZ6Ea/jGux8SCSnyLRZ/tVozrL38RHRT+sukXqyO3q3bJyxMVbonk2HImxU0Od"
+    "Gurcjlu2jHRbQs82q5DAiWpxOfSljCikS3avNwjpmt4nOnLBcW2KlG97DGLQH9wSpVHe3eqkfif1O6nf1q3Iw5yS2Gry"
+    "KvCg7FTHQsp/3K6VKVpkY5HYvGltCsC1/Ij1s75vbN85H9R2O89L4/6WlErGOXWgjcuAyWodYwTtXhrHe2nM7gqCFKp7"
+    "dddr0VEBumvazGJ6V6+MVm69tr+6WblsSWG+TViNd5NviXbujh522rvT3p9Ke2e6xolYs1oFEZjMHDSJb3rTKddrgtsR"
+    "3IbQ8L+QMu+SSPyGkkjUmVJmloZPm03hGuc2vqDtpfMvWHVyvmh+Ha62PhoQaMjZoOQHkI3HFWMCy6gmlkUQ1oXRaL1T"
+    "2oBVJeGDwudc8qjkTVYRzTGqIHvjPd2lnFlKJFHErJZwnFTiRuiUW+nsxM5O7OzE37edaCrSgqnIMtyqSMkN2IuxFoPa"
+    "ZMS2RKGdW2k3dkmQvkQSpJJ5mI94hSgq4C3FT+fo7/vCVoHXn7747n/+5d9sEYA0Ci8x2ijuDRmB4Te8EJfJmqo5WN3L"
+    "X76swxlu8imhQtz3XXmhJsDdi0H/Xp+TQ1wtkQoK6qg5cdOvO+/SxkZHZ7hpYahXknfkSXGuv+w3qIR/42xLawFTGZdu"
+    "h5XXBkqXyulXkMqps6072/oz2db1WsrQRoPdvXv3H3zz7d89dMYTl/LIXTVYoCoIeLmG0AJbDISStoLlZpMRejNB1TCR"
+    "f1ep/Dhkf+Y45bOw5BRhrOiTCce62S3Npcab4YGYwzQA8wfjQKPfNcdA1kHiuUjbKbCgL2OMo43h9FTgcUeM51k84AwX"
+    "5UWVENlriwhYRa7gZAKOUD6cAC7mrENhnOUQU8l9EhjvWL4jxPf18R8RO0EFMdM5NFG71xI1ZDiGru43q8xROjI75kao"
+    "NFrn3JqN379G4zoVA+Y6QepjLGBKQIFUAauRmuKrHPsikazZjkZNhCh7xiZa3zxsPV7gwJ6jYZpWMFSEwUD0GGXdZaSw"
+    "HEr/ClqZi28i8u2DEiJNi7zxQjhnDgWGR8ahMF6VJkxvvzBN9tYZB2Ay6H2SiiyvGie3QIudkqTpAO2FXpZXNop4lLvb"
+    "SHc8OI1tk6uF8eopMZgOv8/w9ylgPgXRV+k7PEpFhAk4FhXMyospBcTuDVoi9iyHIrafprHfeyruisNnPzx7+XZnH9A9"
+    "oVj2iDKnraubqqVFmgIm91vP1wyI2Ib23x68ebEMAc59iYlUtobgQfSOA1QjQ2HkuTwOjDbwy4ayVIq/JpIdbGpfBfkX"
+    "KcZQ4KmkF4K2sQkAgVGoLBply7hUoJ+Ng/eWsddoFdeRdjjzk5fqoH2U84QYm3KTlbM59pEAmGTBSb2xhy4hkuCNSusp"
+    "XlNaT3Gv//BrXAJA0Aprqoj2L5qzw+NA6Mw5WN9MFnocEN0f/U2vJ36QgYxp8MYLwUtnfMBH6aKkHy32hRuSiJGgNvvQ"
+    "g8fHwXHwB90u/thUHtGgOYtoKYdobQbRLfy3mDuUXlk6aegnSxmKBPmDeIopV0BB4M+eeANjY2uWevrqxYsnL7/DfCqK"
+    "B2xKAWf3QkppaQOfsB+MAh2sw0nqL6rcYQlbOyCCZLTI3FQEfWVTMtD5ZAKmN+eXyYrzBBa5EyJyWYB18VPuUeg3yoMg"
+    "4AxdmS198Sp75jUUgptnFfEwgYfK/YIuHktIkJ/QTSjaRxL9gENrJu3JkpNmPVfpSY1cfmi2JMMqadXUupOvUbANc3UH"
+    "SI25eSiPTTG9abIPI8D1erbKowJTlaYAZ+cjPLO29HocN2lzxqyk0AVO8oIco8wpHghl4qtgdZwrhZMzUf6SOVtgVTj9"
+    "Jh7SiaRevX777NVL20wdtSwpYp5CKsu1dOHEHkp5nVMKjBuYQGY2KZ0HTqVRNK2QfTQFaKQw8KMSABkTTMDF82SS55uC"
+    "/tulVFN2H8cAhGlkC1qsZyCXbOkB9V8qcxOqzKI0GZYT1lUsNWRLlX7OLpmGwAqkmO5ziixOzmQaVZxERolWWrSA/tn4"
+    "YBMyTzhLVJ4XFD2i7VZJo3ZY5aBdq0ffyXNckX0JqojRLqarsoeKatmyom2iPtcCKmOVPKtU7kMCjzQnkoKevcjyWOos"
+    "j8YkUyaPXc01hBLGM4VI7pzDD3iHslr5qiR1lCjJ59j1MhPZHg5ibSZFZAQkXSW3j72jxq5lIibtzdqFLEy2lvMHZNoA"
+    "uyf44iM9io9KAKJIhR8z6dBU+QgFQN9mf7D8AL5/zMQ0vdqFF7Z2MG34cQNfkSHuIURyEwnc5jw+Bn8PwSs42EArv42r"
+    "3seqlXnJINb1vhjyNw8NrAzPiymwtg/FwL99gMDRfyJka10hNZh71MUsKXOxa60cGg2I2zS8GerKzd0SBf/eIOM79iYQ"
+    "/FrOhQJ4n/gi9yyo89dwERCMsqVUsq2goIDJMhdvD/7xrXj51xd/PngDovEaWbbAKj7glbdhGWZNRHS70DR6A0JFhCUB"
+    "CE0vC0dr1sUhET+++gmqLA3jVrA1Mo8Daq0ZT6K2v+X70XZNs4ZzI1D4HYLUBjSWXSauAqGjl4c/Hjz/HqouvUawBM+m"
+    "85t1WOu9e93m5g7bLUFw1YEBG1n4FVtzKrG4jsnUaFeiZ1C1b8lGAly2rv4frMn6UQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1252,6 +1257,23 @@ def pick(
 ) -> dict[str, Any]:
     """Pick something from a shelf."""
     return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
+
+
+def restock(
+    shelf: str,
+    shallow: bool = True,
+    color: bool = True,
+    force: bool = False,
+    no_cache: bool = False,
+) -> dict[str, Any]:
+    """Restock a shelf: a flag pair, an off form alone, a flag with no off form."""
+    return {
+        "shelf": shelf,
+        "shallow": shallow,
+        "color": color,
+        "force": force,
+        "cache": not no_cache,
+    }
 
 
 # ---- The inputs that are JSON objects: their converters ----
@@ -4338,7 +4360,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
-_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
@@ -4663,12 +4685,13 @@ def _batch_written(
 _HIDDEN = "==SUPPRESS=="
 
 
-#: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
+#: The action name of a bool option's flags (`_new_parser` registers it): its names set True, and
+#: its `off` names False (`--no-` and each long name, when it has no `off`).
 _BOOL_ACTION = "boolean_optional"
 
 
 #: The add_argument keywords the quick reading understands; any other sends the line to argparse.
-_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
+_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest", "off"))
 
 
 _NARGS = (None, "?", "*", "+")
@@ -4677,7 +4700,7 @@ _NARGS = (None, "?", "*", "+")
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "off")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
@@ -4685,6 +4708,9 @@ class _Argument:
         self.nargs: str | None = options.get("nargs")
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
+        self.off: tuple[str, ...] = ()
+        if self.action == _BOOL_ACTION:
+            self.off = options["off"] if "off" in options else _negatives(names)
         if options.get("dest"):
             self.dest = options["dest"]  # NOTE: `Option("--from")` of parameter `from_`
         elif names[0][:1] == "-":
@@ -4720,8 +4746,14 @@ class _Recorder:
             if name[:2] != "--" and len(name) != 2:
                 self.plain = False
             self.options[name] = argument
-            if argument.action == _BOOL_ACTION and name[:2] == "--":
-                self.options["--no-" + name[2:]] = argument
+        if argument.action == _BOOL_ACTION:
+            for name in argument.off:
+                self.options[name] = argument
+
+
+def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The usual off form of a bool option's flags: `--no-` and each long name."""
+    return tuple("--no-" + name[2:] for name in names if name[:2] == "--")
 
 
 #: Each command's recorded arguments, read on first use.
@@ -4760,7 +4792,7 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
         if argument.action == _BOOL_ACTION:
             if has_value:
                 return None
-            found[argument.dest] = name[:5] != "--no-" or name in argument.names
+            found[argument.dest] = name not in argument.off
             continue
         if not has_value:
             if index >= len(words):
@@ -5080,7 +5112,35 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
-    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+
+    class Switch(argparse.Action):
+        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
+        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
+
+        def __init__(
+            self,
+            option_strings: Sequence[str],
+            dest: str,
+            off: Sequence[str] | None = None,
+            **options: Any,
+        ) -> None:
+            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
+            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
+            super().__init__(names, dest, nargs=0, **options)
+
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            setattr(namespace, self.dest, option_string not in self.off)
+
+        def format_usage(self) -> str:
+            return " | ".join(self.option_strings)
+
+    parser.register("action", _BOOL_ACTION, Switch)
     import re
 
     # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
@@ -6322,17 +6382,12 @@ def _candidates(words: list[str]) -> list[str]:
         else:
             flag, has_value, value = token.partition("=")
             slot = by_flag.get(flag)
-            if slot is None and flag.startswith("--no-"):
-                slot = by_flag.get("--" + flag[5:])
-                if slot is not None and slot[2] == "flag":
-                    options[slot[0]] = False
-                continue
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
                 pending = _flag(flag) if not has_value else None
                 continue
-            if slot[2] == "flag":
-                options[slot[0]] = True
+            if slot[2] in ("flag", "off"):
+                options[slot[0]] = slot[2] == "flag"
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
@@ -8461,6 +8516,13 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
         ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
     ), (("examples", ("kitchen store pick apples --size small",)),)),
+    "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
+        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
+        ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
+        ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
+        ("no_cache", ("--no-cache",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "(default: off)"))),
+    ), (("examples", ("kitchen store restock apples --deep --no-color",)), ("effects", "idempotent"))),
 }
 # fmt: on
 
@@ -8479,6 +8541,7 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
         ("shelf", "One shelf of the store."),
         ("wipe", "Wipe the store; asks first (--yes skips the question)."),
         ("pick", "Pick something from a shelf."),
+        ("restock", "Restock a shelf: a flag pair, an off form alone, a flag with no off form."),
     ),
     "store shelf": (
         ("count", "Count letters in each name."),
@@ -8552,6 +8615,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "store_wipe": ("store wipe", False),
     "store_shelf_count": ("store shelf count", True),
     "store_pick": ("store pick", False),
+    "store_restock": ("store restock", False),
     "output": ("output", False),
 }
 
@@ -8565,6 +8629,18 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
             ("size", ("--size",), "value", _Str.convert, sizes, 1),
             ("count", ("--count",), "value", _Int.convert, None, 0),
             ("into", ("--into",), "value", _Path.convert, None, 0),
+        )
+    if path == "store restock":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
+            ("shallow", ("--deep",), "off", None, None, 0),
+            ("color", (), "flag", _Bool.convert, None, 0),
+            ("color", ("--no-color",), "off", None, None, 0),
+            ("force", ("--force",), "flag", _Bool.convert, None, 0),
+            ("force", (), "off", None, None, 0),
+            ("no_cache", ("--no-cache",), "flag", _Bool.convert, None, 0),
+            ("no_cache", (), "off", None, None, 0),
         )
     return ()
 
