@@ -6,8 +6,8 @@ its v0.3 schema defines; burgee's own keys are chosen so none is one edit away f
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
-`burgee_key` (an option whose flag is not its JSON key), `burgee_default_factory`,
-`burgee_prompt`.
+`burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
+forms, when not the usual `--no-`), `burgee_default_factory`, `burgee_prompt`.
 """
 
 from __future__ import annotations
