@@ -7,7 +7,9 @@ clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, 
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
 `burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
-forms, when not the usual `--no-`), `burgee_default_factory`, `burgee_prompt`.
+forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
+true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
+`burgee_prompt`.
 """
 
 from __future__ import annotations
@@ -86,6 +88,10 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
     if param.renamed:
         # NOTE: `Option("--from")`: the flag is not the JSON input's key.
         entry["burgee_key"] = param.name
+    if param.metavar:
+        entry["burgee_metavar"] = param.metavar
+    if param.deprecated is not None:
+        entry["burgee_deprecated"] = param.deprecated or True
     if param.off is not None:
         # NOTE: a bool's off form is `--no-` and its flag unless said otherwise: `--deep`, none
         # (`--force` alone), or the flag itself (`--no-input`).
@@ -191,6 +197,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.outcomes:
         entry["outcomes"] = list(command.outcomes)
+    if command.deprecated is not None:
+        entry["stability"] = "deprecated"
     if command.examples:
         words = example_args(command.examples[0], program)
         for alias in command.aliases:
@@ -215,6 +223,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     entry["burgee_trust"] = command.trust
     if command.max_output is not None:
         entry["burgee_max_output"] = command.max_output
+    if command.deprecated:
+        entry["burgee_deprecated"] = command.deprecated
     if not command.sanitize:
         entry["burgee_sanitize"] = False
     entry["usage_examples"] = list(command.examples)

@@ -148,6 +148,10 @@ class Param(Node):
     #: A bool option's flags that set it False: None for the usual `--no-` form of its long
     #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
     off: tuple[str, ...] | None = None
+    #: `Option(metavar="FILE")`, `Argument(metavar="SRC")`: the word shown for its value.
+    metavar: str | None = None
+    #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
+    deprecated: str | None = None
     span: SourceSpan
 
     @property
@@ -213,6 +217,10 @@ class Command(Node):
     #: The question a command asks first (a destructive one, or one given `confirm=`;
     #: `--yes`/`-y` skips it); None: it never asks.
     confirm: str | None = None
+    #: `@command(deprecated=...)`: the reason ("" for none); None: not deprecated.
+    deprecated: str | None = None
+    #: `@command(short_help=...)`: its line in a group's listing (None: its summary).
+    short_help: str | None = None
     #: `async def`: the tool runs it on an event loop.
     is_async: bool = False
     #: Its handler reads standard input (itself or through a helper it calls, as written):
@@ -229,6 +237,13 @@ class Command(Node):
     def name(self) -> str:
         """The space-separated command path."""
         return " ".join(self.path)
+
+    @property
+    def listed(self) -> str:
+        """Its line in its group's listing (help, completion): `short_help=` or its summary,
+        marked when deprecated."""
+        text = self.short_help if self.short_help is not None else self.summary
+        return f"(deprecated) {text}".rstrip() if self.deprecated is not None else text
 
     @property
     def ident(self) -> str:

@@ -69,6 +69,7 @@ def option_words(param: Param) -> str:
     if ref.kind == "count":
         return param.flag
     if ref.kind == "tuple":
-        return " ".join([param.flag, *(metavar(i) or param.placeholder for i in ref.items)])
+        words = (param.metavar or metavar(i) or param.placeholder for i in ref.items)
+        return " ".join([param.flag, *words])
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
-    return f"{param.flag} {metavar(item) or param.placeholder}"
+    return f"{param.flag} {param.metavar or metavar(item) or param.placeholder}"

@@ -16,7 +16,7 @@ import re
 
 import burgee
 from burgee.model.diagnostics import Diagnostic
-from burgee.model.ir import Command, Param, Program
+from burgee.model.ir import Command, Param, Program, cli_word
 from burgee.model.reserved import (
     CONFIRM_FLAGS,
     RESERVED_COMMANDS,
@@ -328,9 +328,8 @@ class NameChecks(Reader):
                 command.function == name for command in self.commands
             ):
                 # NOTE: the command may keep its name: only the function's is taken.
-                message = (
-                    f"{name!r} is defined by the generated module; rename the function and"
-                    f' keep the command\'s name with @command(name="{name}", ...)'
+                message = _renaming(
+                    name, next(c for c in self.commands if c.function == name), taken
                 )
             else:
                 message = f"{name!r} is defined by the generated module; rename it"
@@ -447,3 +446,22 @@ def env_clashes(program: Program) -> list[Diagnostic]:
 def _a(what: str) -> str:
     """`a command`, `an alias of 'lead'`."""
     return ("an " if what[:1] in "aeiou" else "a ") + what
+
+
+def _renaming(function: str, command: Command, taken: frozenset[str] | set[str]) -> str:
+    """How to fix a command function named as the generated module names its own (`main`,
+    `run`): `run_` is still the command `run` (a trailing underscore is dropped), or with
+    `@command(name=...)` the function can be called anything."""
+    problem = f"{function!r} is defined by the generated module"
+    other = function + "_"
+    if other in taken:
+        return (
+            f"{problem}; rename the function and keep the command's name with "
+            f'@command(name="{command.path[-1]}", ...)'
+        )
+    if command.path[-1] == cli_word(other):
+        return (
+            f"{problem}; name the function {other}: its command is still called "
+            f"{command.path[-1]!r} (a trailing underscore is dropped)"
+        )
+    return f"{problem}; name the function {other} (its command keeps its name= from @command)"

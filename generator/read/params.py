@@ -24,7 +24,7 @@ from burgee.read.reader import Parameter, Reader, is_none
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
-    "Argument": ({"help", "complete"}, ()),
+    "Argument": ({"help", "complete", "metavar"}, ()),
     "Option": (
         {
             "help",
@@ -42,6 +42,8 @@ _MARKER_KEYS = {
             "default_factory",
             "shadows",
             "off",
+            "metavar",
+            "deprecated",
         },
         ("name", "other_name"),
     ),
@@ -56,7 +58,11 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "count": ((bool,), "True or False"),
     "shadows": ((bool,), "True or False"),
     "prompt": ((bool, str), "True, False or the question to ask"),
+    "metavar": ((str,), "a string"),
+    "deprecated": ((bool, str), "True, False or the reason"),
 }
+#: A metavar: one word, as argparse's usage lines need it.
+_METAVAR = re.compile(r"^[^\s\[\]()|]+$")
 
 
 def read_params(
@@ -229,6 +235,9 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         reader, param, (short, long), off, default=default, required=required
     ):
         return None
+    word = settings.get("metavar")
+    if word is not None and not _metavar_fits(reader, written["metavar"], word, type_ref, name):
+        return None
     bounds = _bounds(reader, param, settings, type_ref, name)
     if bounds is None:
         return None
@@ -254,6 +263,8 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         off=off,
+        metavar=word,  # type: ignore[arg-type]
+        deprecated=_deprecated(settings.get("deprecated", False)),
         required=required,
         default_code=default_code,
         default=default,
@@ -451,6 +462,24 @@ def _off_default(
             param,
             f"{flag} of {name!r} has no off form (off=False), so it only sets {name!r} True: "
             f"give {name!r} the default False",
+        )
+        return False
+    return True
+
+
+def _deprecated(given: object) -> str | None:
+    """`deprecated=`: None (False), "" (True) or the reason."""
+    return None if given is False else "" if given is True else str(given)
+
+
+def _metavar_fits(reader: Reader, node: ast.expr, shown: object, ref: TypeRef, name: str) -> bool:
+    """`metavar=` names a value: one word, on an input that takes one."""
+    if ref.kind in ("bool", "count"):
+        reader.error(node, f"metavar= of {name!r}: a {ref.kind} option takes no value to name")
+        return False
+    if not isinstance(shown, str) or not _METAVAR.match(shown) or not shown.isprintable():
+        reader.error(
+            node, f"metavar= of {name!r} must be one word (no spaces, brackets, parentheses or |)"
         )
         return False
     return True

@@ -69,9 +69,9 @@ def table(program: Program) -> dict[str, Any]:
     children in source order, aliases beside their command, and each visible command."""
     members = sorted(
         [(g.span.line, g.path, g.help) for g in program.groups]
-        + [(c.span.line, c.path, c.summary) for c in program.commands if not c.hidden]
+        + [(c.span.line, c.path, c.listed) for c in program.commands if not c.hidden]
         + [
-            (c.span.line, (*c.path[:-1], alias), c.summary)
+            (c.span.line, (*c.path[:-1], alias), c.listed)
             for c in program.commands
             if not c.hidden
             for alias in c.aliases

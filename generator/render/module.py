@@ -88,9 +88,16 @@ def _help(param: Param, program: Program) -> str:
     env = program.env_of(param)
     if env:
         parts.append(f"(env: {env})")
+    if param.deprecated is not None:
+        parts.append(_deprecation(param.deprecated))
     text = " ".join(parts)
     # NOTE: argparse %-formats help strings, so a literal % must be doubled.
     return text.replace("%", "%%")
+
+
+def _deprecation(reason: str) -> str:
+    """How help marks a deprecated option or command."""
+    return f"(deprecated: {reason})" if reason else "(deprecated)"
 
 
 def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], dict[str, Any]]:
@@ -108,6 +115,8 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["nargs"] = len(ref.items)  # NOTE: always required (read/params.py)
         elif not param.required:
             options["nargs"] = "?"
+        if param.metavar:
+            options["metavar"] = param.metavar
     else:
         flags = (param.short, param.flag) if param.short else (param.flag,)
         if param.renamed:
@@ -124,11 +133,14 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["nargs"] = len(ref.items)
         shown = metavar(item)
         if ref.kind == "tuple":
-            options["metavar"] = tuple(metavar(i) or param.placeholder for i in ref.items)
+            words = (param.metavar or metavar(i) or param.placeholder for i in ref.items)
+            options["metavar"] = tuple(words)
         elif ref.kind != "count":
             plain = ref.kind != "bool" and item.kind not in ("choice", "enum")
             if not shown and param.renamed and plain:
                 shown = param.placeholder
+            if param.metavar:
+                shown = param.metavar
             if shown:
                 options["metavar"] = shown
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
@@ -228,8 +240,11 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
     (see `runtime/table.py`), each input on a line of its own (the table is left as written by
     the formatter), indented under a row that starts at `indent`."""
     details: list[tuple[str, str]] = []
-    if command.description != command.summary:
-        details.append(("description", py(command.description)))
+    description = command.description
+    if command.deprecated is not None:
+        description = f"{description}\n\n{_deprecation(command.deprecated)}".lstrip()
+    if description != command.summary:
+        details.append(("description", py(description)))
     if command.examples:
         details.append(("examples", py(command.examples)))
     chosen = (
@@ -238,6 +253,13 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         ("sanitize", command.sanitize),
         ("trust", command.trust),
         ("confirm", command.confirm),
+        ("deprecated", command.deprecated),
+        (
+            "deprecated_flags",
+            tuple(
+                (p.name, p.flag, p.deprecated) for p in command.inputs if p.deprecated is not None
+            ),
+        ),
     )
     # NOTE: a value the runtime's `_Command` takes by default is left out of the row.
     details += [(key, py(value)) for key, value in chosen if value != _ROW_DEFAULTS[key]]
@@ -306,7 +328,7 @@ def _group_entries(program: Program) -> Iterator[str]:
     """Each group's visible children, in the order the handlers file defines them."""
     members = sorted(
         [(g.span.line, g.path, g.help.split("\n\n")[0]) for g in program.groups]
-        + [(c.span.line, c.path, c.summary) for c in program.commands if not c.hidden]
+        + [(c.span.line, c.path, c.listed) for c in program.commands if not c.hidden]
     )
     for path in [(), *(g.path for g in program.groups)]:
         children = tuple((p[-1], text) for _, p, text in members if p[:-1] == path)

@@ -30,5 +30,7 @@ def caching(
     deep: Annotated[bool, Option("--deep", off="--deep")] = False,
     shallow: Annotated[bool, Option(off="--no-cache")] = False,
     odd: Annotated[bool, Option(off="deep")] = False,
+    named: Annotated[bool, Option(metavar="YES")] = False,
+    spaced: Annotated[str, Option(metavar="TWO WORDS")] = "",
 ) -> None:
     """Bool options whose flags cannot change their default, or are spelled wrong."""

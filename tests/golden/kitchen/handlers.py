@@ -222,7 +222,8 @@ def pick(
 
 @store.command(effects="idempotent", examples=["kitchen store restock apples --deep --no-color"])
 def restock(
-    shelf: Annotated[str, Argument(help="The shelf", complete=shelf_names)],
+    shelf: Annotated[str, Argument(help="The shelf", complete=shelf_names, metavar="SHELF_NAME")],
+    into: Annotated[Path | None, Option(metavar="DIR", help="Where the stock comes from")] = None,
     shallow: Annotated[
         bool, Option("-S", "--shallow", off="--deep", help="Only the front row")
     ] = True,

@@ -459,112 +459,113 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdty3MZyvzLhOS6RMXa1pCQ7Wio6pSPTtnJ0K1GnnBS5IbCLIRciFoABLKm1xKr8SF5Tlaq85DWv+ZNUKt+RvswA"
-    "g9suuFxJpg3bsrDATE9PT09f5tL9YWsSziJfpl4YbA23PhxvncXhPEqOt4ZHR8dbx1sW/pUuIgmvrOOtg8k0FPJCxguR"
-    "zKMojFPpCvwsxs7k3BKTMICP8LJ/vDWyoKobO5dU8zt4EI5Ipg4UPvMuZCCcRPzD4auXuuip4/lU9Ht4EF4g0qkUl85C"
-    "LMI5lD0Xp2GsyyZpGEsqfJiGk3MRRjJ2sBMJlhgVymAPkqn0T6n8q0AK+iXCU2qBimm4l17EYH+Ch/zzPrafiFMvTlKx"
-    "3estZCKScy9KqMjPc5lg2zsaSuRNzgnKa3gQSTiT6dQLzsRpHM6IBtC8LhtD3VAVf8PPusgQHk5950xEjhdbwgkA5VOk"
-    "AgDxw0Ba+vull05FEGafSzQQuvdIiUk4D1Jq7Sk+CRj7VMYJ0ls6EwDjzDJqBE7ENPaljCzsKwxakFzKGFqjLnFLIwvh"
-    "zmZO4GrO0SxzNLIG0C686fVohBA0QAb0CfQT6EHopJbYHQy+wiHxUm6damDvqFivF4Tq18gK5r5PVcdh6EsgC/WfS9/N"
-    "ShpgIiedcrunns/t5h9dZ1HCKf82g6FDajV8dpo/ee7SijMehcZmXZlNioRHK/HDS66Ql5uEfhhnfORSubNYyoCexv5c"
-    "lmv4MHd9VWOXSu2Vi8ycxVg2oeap0fBSOSuVeSMj6aRihnW5tPp06viJZH4yX4xM+WCyCYmIEvC3OBPxvYVSwyG5IcLx"
-    "Ozkx2SWZOH655o/hpZjNgbHTUNB3xWFQZ2SKHcZgxEjMvCQB7mYyzpMFPUxiJ5nSUxR7PHpmT3iqKQECgHZ1f2BGTqTB"
-    "xfwzY2MTF2O6Cj1Rc8SyXqXxXFYnuODpWiClBIGMc7I8mqUWlcAyqiYKYSVEqezM8RRnOVgcYf409YC0eSFu1ftFjYK7"
-    "AHHiTbKBGHtnJvcumwNA4bA6Z/lrDrY6ALk8NXpzqHszdXyaR/TLBalmDMSrwF+QPAcxDYIx5vnG2MC4ZZNNFX/tAzmE"
-    "74ylnxgSqzS6uUg/hRdaEptgQehW2aG2k0iMOAxTFLGkm6n01Za15fuzhNV3CiKRZPAHFN84GYfHW9AoC3JXJpPYi1BZ"
-    "0YfvwskcJRypToF1LZTsAuYJdMyXfXGAOsEmqEejPkK0hcdqL4mciQQWixwQ7GAGKA0gUNqycoWCURyexc6sL54FF+G5"
-    "BDogLJzE9rmXTlCjPEKoj0F+v0sAiTuPLhwQXI/v2CzWbfXbLs56MXOgNirVdApSB4HeAZheEM3TQwA7c+x9mOlKXSUC"
-    "GIyrSzBQfDAX4A3wrRvOQffYH46Pj7fCc/z/UODssgQ+u07q8Lt+v39lW+JyGiZS2PjeZgzAELABRt6q2HaQB+d+ypgB"
-    "DZCiqLwZcXjBwzAGmiEdqHGuYjSGJAZ2RoJCDdWklybAPzt9AWoTxNacCnAHi30gluFOyDgGvqW3VOTcC1z8m7/OZJI4"
-    "ZzJ/MUXRBn9fXakBcAD/oPeLjMHwew8UnYBy2hc2lkmAceYJw8b/OxPko5NY/jz3UB/BKxvZAojEYxnI9+nRyCZTIuMX"
-    "3wugAIjneB4ILNHPeSNRRNUUS5TxqepaSBFBPUyIVBmGCdIIjKQzbbAAESdzMN7AFnP6MMTBBJl2P2+KR1G8OfjeBhY+"
-    "g6ZQzLFAwKmbAmY7Bmq93hgZwEa0E2CGYEHTJhkynz2nXvGoeAbBFeb5C2JZoriteNILLOLXjFWRQmSd9WkWG0wOlP/A"
-    "xhbNZ2YxpaPQJk49tMKGH66u4JXJp+0rXlmmKMldgbIsuY5rsF4noAyMQal0ksZaU5cxekL0/XkepsyLNISaqeHFMWGW"
-    "+KTWkUDBfDaWcakBmA/yDN/WtRCI7DMCUBZuob4GWotgnfFLBU8dFAdbw93+AwTMpm8BrjJ+GwCvMo0LjZC0wGbYUMZm"
-    "0I1A83aoX1pNNNdAjrf6TAQyqEswQHzJVjD2Bnvf9Aa78B8D0xY4woMp9upU6bYS7F7qzRoaIP41RsMHa+9qVGgWX2Jj"
-    "zvKGNtKGcgyWNDOfe+7Nu6I8jHI7FbYkmDDE4AQy7/zz0de90Z+2jwa9h6OvcZb0/0TPf/uRfvD7ne0jeTCikurFn/7Y"
-    "gPOoNMKD/u5Ajy26OYihBGzYqqnxd1axDFe5Ih+UTDSEWJ0RYLTPHFIdPq0jWGazy7yn1Et9RuApw2+BE8FDlJTDZXZy"
-    "19orgn3OZaxGoZMJA6Ia+2eNA2sIpPZMSe4cgsQnLWxrIBpvnTh2FrXSx/AEC60djUgNZeYBUZ5FuiF8EUPHdT0E5/iv"
-    "TQ2QyamqJltWowbFn9A0s0mZ2dqE6l9X5axWGat0wirRvoZMvr4ELovZ64jWXGa2lJMFAdhS6BWl2aeUVQWhVPv5C4qY"
-    "TYiTDQgQLS+SNQVGGxmQT5tsglgG07tK8GiuVWyYM5fBMtmQ5oOX0zGnRt6pIjFBloElW6SmNlCJMwPw7njlmYkQS8fF"
-    "lYQfaYloSM4k8Qo8gXt0IdUHLZkA41kEFmqQGjVKRne2iF7x35ctqq9rZKv1tzWk6vJVupqmVA+bJ1scgGCuMNo10YKJ"
-    "GQJt0btCby7ynUDW4/N+GSMvGj9WOfo9gV+Uuel16AVLmKkyVYoCx5ytn1/41MqCas95SItwD5mjmrqtlm3bek0NK7pF"
-    "S6k/qMHNWFnemIWhJvhawsFg2LbSgREsiods46xMqeUbaevKhyka5kWrve16eTu/HQcYxpa7VTOMU+0ZXH8Q2/RPLcU1"
-    "iKUqOrr86LPpg8JWQ41xu+be5boModa8l6xOFBcarjY5/xrt5g3PSDVwrSZk3TZOdZiW7r+uOxZYfYllZmrXFp7cS4SG"
-    "czHvxcwLninAuw3iP/lcs3O1SbBMOrcwTL/U1M4OEJQHZPmBgvUtPtqVaruuymYeVSH1zbt/JY1Q3StsA7qwn2gV11QY"
-    "JLVIG4xt0c02HsvwpOshumxlZf5lmzUY3pxcsoa3zD9vtypTZ72ovcNfifWyQX43D8FUV5M2dijmC80Pvencevm+bie6"
-    "wCFEyKJz0Apwcc+6FuRqZd40POYGd43Wt3Cb/0Rtd1/LVvh1T4M1jPiaecCoNlDYcWv2InG/yMnOY9Fe86VDm5w4BXAH"
-    "U8ArR+Bq3JCqxvJUxjKYSNwMBVl6HOBbBnAHtzDjc4BEO86BKO6T9qHuDSYQ1L7e9MlRdWjbVp86I3tk2yYiMMmGtGO7"
-    "o/aeYLIncpkgB/PFm5GSGhS4bUCra97Ma1d5t6gTBvhPrf2wNqfejKyracGricGZXlxutd/51mRAYBkGYCG/TKZO7ExS"
-    "Xkcn82rFwnn2ee1djCpu3GV9shOboImwL7CecE5TmikSJGCCSwZNI2YQz6BS1qcM+09oFiIKkQx+CmPfLXoadOBnNolO"
-    "6FDOklM/+VZ9vhJzzU36bo+/2+Pv9vi7Pf5uj7/b4+/2+Ls9/m6Pv9vj7/b4P+0ef47Xqt397jRAdxqgOw3QnQZoOA2Q"
-    "U3zlOYDu4MDv5OCAnMQy7SXOXN1IzHnkiZh6LmhWfbVmSPdaLDGeZ3eYfC9pXBm6ZvV1rrB8lnG77qb5TYd1M7sHtIt2"
-    "kh0IyUf1BkdBulMlv8ZTJSe0/XWSn8cw9fXy8yTd+ZPu/ElLSZKdPzGM1VUnT7qjKt1RlV/rHv0Gp4Z5VMVcQtjkIZXu"
-    "CEx3BOZ3fQTGnFjXPPzSNIO6MzTdGZrrkbU7Q/PbPkPDsUX4AM3E95JITogIg/49xk8LJhXxg15ewOBoau31d/uDXjzp"
-    "76r1q/hMSh39JDmJFulUlXz89/f6D2u54S8Me6hO1eAgoegJJK6VCArGZwlXTnwHyKsinVgkX6YhuNi+JDbqgxyC/36U"
-    "fsRybTYHtzyZxxdAKg5lE87HPjrmQKSEg4/cwZW37N0djkai/wCXRYXy+o8F7ZChDP/QsRoJ+Hz4IN55wTtHADeID1+J"
-    "sQ/6MBFfXaljLz54SrHjC5h5Exgj1QOMK/Pk8OmzZ0MxcU7/+98t8X//+p//+1//wUJSqwPi/nRB1Mp4J/Ii4jb9Cpno"
-    "zA/Hjn/ixGeVo1AcW6hxV99g36ZdAyU8yaJaEktoXx89oqBFYjuMRQ9NLw7rssOBb0j8V/ZExLlcwBCPFwIDKoHqULJa"
-    "TV+jL4aiTKa0c4Wvw8bu5a5OTgWee+36riLjsM9gCQrTBF0iRttWEnzI8XGqyLpyPD8romYaOy2ahz5eihQEo6SjXHSG"
-    "KsDtYWAonhDVVlFhh9qYqNlFaNHsxAHV6RciFWnh56l4Pyq8GoZ8slWLNqNUQ4iZ894cuVpd0QateSpykwPXRnJ8cv1h"
-    "leycxLkA3kJGtM04R9uDIfoHpLP3BUh5mJviTHILKqaWGmAuVNOvJPJ8v+d6pa2izK1s0adLCnVVtcxMswX6SJ2oQUBp"
-    "/BuwGO0z8FCzIhCuioxGUxgnvOKBO8kOcB8IZ7AnAUWw7YLcVzaQOvWk33DYoSVNUI5w1yyhO4nTrtfDaG9DwTiH2k8C"
-    "oZGisUrc4IYpqg8egzJq8n3k6yWPNZHjti9VhDIR0hfgFZZ6E2iL13vaUIqiaK3POxg0rCH41gfPtYxIYSh1rxiv7589"
-    "P6CR1WK5PtyW2NbzQEVeI3LXzIF34Ti50axWRziJFkOBAo/6hGZQj4aYekcR0hwcdDDqteQV93da4+kkPRXvV7o3mjBF"
-    "fC9j0O9MMa0nMUKaR1s/2IdFewxxnaBnGHobRBOpZ0DWrIELzGFrBBfqTLWheRc3wpHGNFMx5IMaWyvYg5CshXNcRd0O"
-    "pHRhZvPUC8Jx6CJvaBdWcULWMeo/6CiANSPz+mS8iJwkQSOppm8oWDYlRzUKaOYE4sXT10Tc5C7uAiJze6cSd45aUn02"
-    "iW5mQ8j4QlYQy7ASIVjfJAzaMwL1tUfEvZl9o5gUuqiFulJEqH4Y/pyDW7fGLfNSNjKWCloeYLEtGsCz6GreGAlgoCdo"
-    "m4hDBCi2D//y7Pnz/szdaYES2riZxjP1n3jEausxWu/5BEycRaKmF8aWLGu0bVxYtVBXWGpsLBEtojgkEx40ipLKjNol"
-    "RQBNxVg6YF/NA1fGOs4p7aQi2Bh81yRbLQJIFzJA09P0KdkyY18I7MiTzDe6j4smSF9eZDLuLOT2IUoHot428LulxaHF"
-    "tgThQtIaEYJueXEYkOHD60S68g4F0+RFskBQs4a5iQoeI5SiJZwZSiLHVDWWm8DipSUGZI9i6N8dFZ1zyBE72RYBGxZl"
-    "Bcf1nDlRog+kzDzXBdeU4qxOwtgFx0niVygKLlSys19ad1NgSD2xQQmWPK6OsRdaNIixAS0W9Cd7pzEgKLuqCYiz1Psl"
-    "p/+L0AXXAfgjjQFMGp7LgNAnfsjGAzUjOA+PPnqzkyQF++3jY0scPXt5+HZkiUePDv/p8DG86Pf7wEwo7eUcvCDojHRp"
-    "LdKLxRjofy6hc2OJYVaBfOE5qFDvXBZ8gSRkg548gRQZHJvGAL86vmyAyw8UnBdQ5U7NAfl5kio3+y3WHcv0UmLE3uwb"
-    "XUJSg/yYgD262/ARzVJkERUBGDHINgXDeTyRhXi5CsRQzBNJcXy5tlo4IGxPQ7QVyMYkjR4yjfXxLz7rkvB8EPyrbKmq"
-    "bkeRdHgLHI0uvSb6iOsMXz55cfC4r3YIyVbN7VZxhKbkSA3lKtuTOM8ISFy1OC1W2cjLHtVTiwXA5oDodtGCGyJVYGAX"
-    "YCsEXjIFzkc8TkoGIwDBFQXfB5bcZltVvISyDpVhqgO3BMjh+X4tRbXV20n5oh91bixPw5iHBXqkfuWfubhHiwO5tRXi"
-    "J0JNKbyKqQc4kSzf3XvAIglHAw9z0akh3uzJkwyYqia/6nbDG2vy9BTkODNNRks+lObE4CrA3FJLUbx4Rp/qVpyylaoV"
-    "Hla+snmTa21my8YqxypvpKnxwo23okrPj2y3XlYxrrnV9rTuflzFndbnw9sbEoVNtNqGV92fq1h8lZ3y5Y5q6dZcaV3M"
-    "KbkN2eWNFbCKt+dKZnJ+WL4AN7utUYZdcb9KlVtXzA/lZ3Wz6x4rG82P8edYy4k3c/w2BNGXzcqkcGWbCVgHMbug1nxn"
-    "rdzcZOm1sRXt6fPYLU5oV1y25ffKlk9Iq3jDpLpiqa9NtIJdYQm6cFZT+2hU9qC91cge1e1XGbfQyNDnRfiTxNgD/GP2"
-    "43hrmqZRMrx7F41etaLWD+Ozu24MKusuTKxBb3fvrrGeCDqruq22ZDMxPOe/Qask5okCSiTQ3WErI9XdYevusNWLl+4O"
-    "24bvsKFLfFx/KKKmo6EKxURia1Sk7zXEX3Y0QyUKaWZXTlLS+tAG5TBphqaTmjSXmHqVM5TmZ3D74gX6x8sEngsk9fxy"
-    "r5ZQlbE28RsVT3HUnIiuY9slhNHZRZq7dkknGdpeUcngja6a2UQN3ojnnN6SxQLlhDCZD33Cbp1a41L3fvSubv4jnkd6"
-    "p8K8KaSeT1xQ/wHMpIkypWU8Axct29sw9oDnit6I33sH/WclWJTrZrqQUwmOKT3xORDT6Rn0H6hRUytztE5BVLwM43NK"
-    "iZQ3eKLaSvT4c+YYakpQM+KeUOAFg7bU6bDN2TBt2KaLudLupGcXc6WLudLFXOlirrRmytsUc2VDOQfMJdQAlH9+NHOd"
-    "ddQsHWiDJlu9mrk8DEH1MJHjl1prv745qGm+4X767V6uWHZZoPM0Ok+j8zRG67gIX8j670K81KvkLsRLdVGt2vPfQoiX"
-    "TeVT2dj28VTdd2y3e7xOPJXlsVNuh3XSoJI7+6OzPzr74/bYH7ckLtSKUEo3jIhkqo4VLvM4xJOkbkF53A6Bfe3oSp08"
-    "7+R5J8/l0p2roiQaMZOg5MkNxNuhCa6uKYE/WRa8TS9hqoAiVt18tFasKnLPb4d430gwtU7ed/L+88j7hotxatLqi363"
-    "VStkgckyCan6ZB5fMCVd+dLlDU445KJZ6Ea/jGux8SCSnyLRZ/tVozrL38RHRT+sukXqyO3q3bJyxMVbonk2HImxU0Od"
-    "Gurcjlu2jHRbQs82q5DAiWpxOfSljCikS3avNwjpmt4nOnLBcW2KlG97DGLQH9wSpVHe3eqkfif1O6nf1q3Iw5yS2Gry"
-    "KvCg7FTHQsp/3K6VKVpkY5HYvGltCsC1/Ij1s75vbN85H9R2O89L4/6WlErGOXWgjcuAyWodYwTtXhrHe2nM7gqCFKp7"
-    "dddr0VEBumvazGJ6V6+MVm69tr+6WblsSWG+TViNd5NviXbujh522rvT3p9Ke2e6xolYs1oFEZjMHDSJb3rTKddrgtsR"
-    "3IbQ8L+QMu+SSPyGkkjUmVJmloZPm03hGuc2vqDtpfMvWHVyvmh+Ha62PhoQaMjZoOQHkI3HFWMCy6gmlkUQ1oXRaL1T"
-    "2oBVJeGDwudc8qjkTVYRzTGqIHvjPd2lnFlKJFHErJZwnFTiRuiUW+nsxM5O7OzE37edaCrSgqnIMtyqSMkN2IuxFoPa"
-    "ZMS2RKGdW2k3dkmQvkQSpJJ5mI94hSgq4C3FT+fo7/vCVoHXn7747n/+5d9sEYA0Ci8x2ijuDRmB4Te8EJfJmqo5WN3L"
-    "X76swxlu8imhQtz3XXmhJsDdi0H/Xp+TQ1wtkQoK6qg5cdOvO+/SxkZHZ7hpYahXknfkSXGuv+w3qIR/42xLawFTGZdu"
-    "h5XXBkqXyulXkMqps6072/oz2db1WsrQRoPdvXv3H3zz7d89dMYTl/LIXTVYoCoIeLmG0AJbDISStoLlZpMRejNB1TCR"
-    "f1ep/Dhkf+Y45bOw5BRhrOiTCce62S3Npcab4YGYwzQA8wfjQKPfNcdA1kHiuUjbKbCgL2OMo43h9FTgcUeM51k84AwX"
-    "5UWVENlriwhYRa7gZAKOUD6cAC7mrENhnOUQU8l9EhjvWL4jxPf18R8RO0EFMdM5NFG71xI1ZDiGru43q8xROjI75kao"
-    "NFrn3JqN379G4zoVA+Y6QepjLGBKQIFUAauRmuKrHPsikazZjkZNhCh7xiZa3zxsPV7gwJ6jYZpWMFSEwUD0GGXdZaSw"
-    "HEr/ClqZi28i8u2DEiJNi7zxQjhnDgWGR8ahMF6VJkxvvzBN9tYZB2Ay6H2SiiyvGie3QIudkqTpAO2FXpZXNop4lLvb"
-    "SHc8OI1tk6uF8eopMZgOv8/w9ylgPgXRV+k7PEpFhAk4FhXMyospBcTuDVoi9iyHIrafprHfeyruisNnPzx7+XZnH9A9"
-    "oVj2iDKnraubqqVFmgIm91vP1wyI2Ib23x68ebEMAc59iYlUtobgQfSOA1QjQ2HkuTwOjDbwy4ayVIq/JpIdbGpfBfkX"
-    "KcZQ4KmkF4K2sQkAgVGoLBply7hUoJ+Ng/eWsddoFdeRdjjzk5fqoH2U84QYm3KTlbM59pEAmGTBSb2xhy4hkuCNSusp"
-    "XlNaT3Gv//BrXAJA0Aprqoj2L5qzw+NA6Mw5WN9MFnocEN0f/U2vJ36QgYxp8MYLwUtnfMBH6aKkHy32hRuSiJGgNvvQ"
-    "g8fHwXHwB90u/thUHtGgOYtoKYdobQbRLfy3mDuUXlk6aegnSxmKBPmDeIopV0BB4M+eeANjY2uWevrqxYsnL7/DfCqK"
-    "B2xKAWf3QkppaQOfsB+MAh2sw0nqL6rcYQlbOyCCZLTI3FQEfWVTMtD5ZAKmN+eXyYrzBBa5EyJyWYB18VPuUeg3yoMg"
-    "4AxdmS198Sp75jUUgptnFfEwgYfK/YIuHktIkJ/QTSjaRxL9gENrJu3JkpNmPVfpSY1cfmi2JMMqadXUupOvUbANc3UH"
-    "SI25eSiPTTG9abIPI8D1erbKowJTlaYAZ+cjPLO29HocN2lzxqyk0AVO8oIco8wpHghl4qtgdZwrhZMzUf6SOVtgVTj9"
-    "Jh7SiaRevX777NVL20wdtSwpYp5CKsu1dOHEHkp5nVMKjBuYQGY2KZ0HTqVRNK2QfTQFaKQw8KMSABkTTMDF82SS55uC"
-    "/tulVFN2H8cAhGlkC1qsZyCXbOkB9V8qcxOqzKI0GZYT1lUsNWRLlX7OLpmGwAqkmO5ziixOzmQaVZxERolWWrSA/tn4"
-    "YBMyTzhLVJ4XFD2i7VZJo3ZY5aBdq0ffyXNckX0JqojRLqarsoeKatmyom2iPtcCKmOVPKtU7kMCjzQnkoKevcjyWOos"
-    "j8YkUyaPXc01hBLGM4VI7pzDD3iHslr5qiR1lCjJ59j1MhPZHg5ibSZFZAQkXSW3j72jxq5lIibtzdqFLEy2lvMHZNoA"
-    "uyf44iM9io9KAKJIhR8z6dBU+QgFQN9mf7D8AL5/zMQ0vdqFF7Z2MG34cQNfkSHuIURyEwnc5jw+Bn8PwSs42EArv42r"
-    "3seqlXnJINb1vhjyNw8NrAzPiymwtg/FwL99gMDRfyJka10hNZh71MUsKXOxa60cGg2I2zS8GerKzd0SBf/eIOM79iYQ"
-    "/FrOhQJ4n/gi9yyo89dwERCMsqVUsq2goIDJMhdvD/7xrXj51xd/PngDovEaWbbAKj7glbdhGWZNRHS70DR6A0JFhCUB"
-    "CE0vC0dr1sUhET+++gmqLA3jVrA1Mo8Daq0ZT6K2v+X70XZNs4ZzI1D4HYLUBjSWXSauAqGjl4c/Hjz/HqouvUawBM+m"
-    "85t1WOu9e93m5g7bLUFw1YEBG1n4FVtzKrG4jsnUaFeiZ1C1b8lGAly2rv4frMn6UQ=="
+    "eJztPWtz20hyf2Wiuy1LWZCm/NiNKcdXPq921zm/yvKVk5IYASRGIiwQ4AKgZK6tqvyRfE1VqvIlX/M1/ySVyu9IP2aA"
+    "wZMQRT+0i7vbWwoY9PT09PRjpqf7w9YknM19mXhhsDXc+nC0dRqFi3l8tDU8PDzaOtqy8F/Jci7hkXW0tT+ZhkKey2gp"
+    "4sV8HkaJdAW+FmNncmaJSRjAS3jYP9oaWfCpGzkX9OUP8EM4Ip460PjUO5eBcGLxDwcvX+imJ47nU9Mf4YfwApFMpbhw"
+    "lmIZLqDtmTgJI902TsJIUuODJJyciXAuIwcHEWOLUa4NjiCeSv+E2r8MpKC/RHhCPVAzDffCmzPYt/Aje72H/cfixIvi"
+    "RGz3eksZi/jMm8fU5JeFjLHvHQ1l7k3OCMor+CHicCaTqRecipMonBENoHvdNoJvQ9X8Nf/WTYbw48R3TsXc8SJLOAGg"
+    "fIJUACB+GEhLv7/wkqkIwvR1gQZCjx4pMQkXQUK9PcFfAuY+kVGM9JbOBMA4s5QagTNnGvtSzi0cK0xaEF/ICHqjIXFP"
+    "IwvhzmZO4GrO0SxzOLIG0C886fVohhA0QAb0CfRjGEHoJJbYHQy+wSnxEu6dvsDRUbNeLwjVXyMrWPg+fToOQ18CWWj8"
+    "3Pp22tIAM3eSKfd74vncb/bSdZYFnLJ3M5g6pFbNa6f+lec2fjjjWajt1pXpooh5tmI/vOAPsnaT0A+jlI9cancaSRnQ"
+    "r7G/kMUvfFi7vvpil1rdKTaZOcuxrEPNU7PhJXJWaPNazqWTiBl+y63VqxPHjyXzk/lgZMoHk01IRBSAv8GViM8tlBoO"
+    "yQ0Rjt/Jicku8cTxi1/+HF6I2QIYOwkFvVccBt+MTLHDGIwYiZkXx8DdTMZFvKQfk8iJp/RrHnk8e+ZIeKkpAQKAdvV4"
+    "YEVOpMHF/GfKxiYuxnIVeqFmiKWjSqKFLC9wwcs1R0oJAhnXZHE2Cz0qgWV8GiuElRCltjPHU5zlYHOE+XbqAWmzRtyr"
+    "96uaBXcJ4sSbpBMx9k5N7m1aA0DhsLxm+W0GtjwBmTw1CVEB7e1URqmIB6ELAgykOoroFIkDTYSp49Pyo79cEIbG/L0M"
+    "/CWBgU9Bnka8TLlbmO50jarmr3ygovCdsfRjQ9AVmCLTBCfwQAtwEyzI6jIXVdIGRx2FYYKSmVQ6tb7csrZ8fxaz1k9A"
+    "kpLo/oBSH9fw8GgLOmX578p4Enlz1HH04odwskDBSBpX4LcWKgQBywsG5su+2EdVYhPUw1EfIdrCY20Zz52JBM6cO6AP"
+    "wHpQikOgkGadDA3nUXgaObO+eBqch2cS6ICwcO3bZ14yQUX0EKE+ArH/LgYkbj08d0DePbplszaw1d92XliImQNfoy5O"
+    "piCsEOgtgOkF80VyAGBnjr0HAkJpuVgAX/LnEuwaH6wMeAL84oYLUFn2h6Ojo63wDP9/KHBRWgJ/u07i8LN+v39pW+Ji"
+    "GsZS2PjcZgyA02yAkfUqth1k3YWfMGZAA6Qo6nxGHB7wNIyBZkgH6pw/MTpDEgNbI0HhC9Wll8TAPzt9AdoWpN2CGvAA"
+    "82MgluFByCgCvqWn1OTMC1z8N7+FpRI7pzJ7MEWJCP++vFQT4AD+Qe9XGYG9+B4oOgGdtidsbBMD4yxiho3/70yQj44j"
+    "+cvCQzUGj2y1HHkuA/k+ORzZZIGk/OJ7ATQAqR4tAoEt+hlvxIqommKxslnVtxZSRNAIYyJVimGMNALb6lTbOUDEyQJs"
+    "PjDhnD5McTBBpt3LuuJZFK/3f7SBhU+hK5SOLBBw6SaA2Y6BWq83RgawEe0YmCFY0rKJh8xnz2hUPCueQXCFefaAWJYo"
+    "biue9AKL+DVlVaQQGXV9WsUGkwPlP7CNRuuZWUypNjSlEw+Nt+GHy0t4ZPJp+w8vLVOUZB5EUZZcxaNYbxDQBuag0DpO"
+    "Iq3gixg9Jvr+sggT5kWaQs3U8OCIMIt9sgaQQMFiNpZRoQNYD/IUn1b1EIj0NQJQhnHuew20EsEqm5kanjgoDraGu/37"
+    "CJgt5hxcZTPXAF5lUec6IWmB3bB9jd2g94FW8VA/tOporoEcbfWZCGSHF2CA+JKtYNwZ3PmuN9iF/zEwbbgjPFhiL0+U"
+    "bivA7iXerKYD4l9jNnwwEi9HuW7xIXbmNHe0kT6UP9HQzWLhudcfinJMiv2U2JJgwhSD78i888+H3/ZGf9o+HPQejL7F"
+    "VdL/E/3+24/0Bz/f2T6U+yNqqR786Y81OI8KMzzo7w703KJ3hBhKwIatmgo3aRXL8CeX5LqSiYYQyysCbP2ZQ6rDp+0H"
+    "y+y2yelKvMRnBJ4w/BY4ETxESflp5iB3rTt5sM+4jVUrdFJhQFRjt652Yg2B1J4pyQtEkPhLC9sKiMZTJ4qcZaX0MRzI"
+    "XG+HI1JDqXlAlGeRbghfxNBxXQ/BOf4rUwOkcqqsyZq+qEDxLZpmNikzW5tQ/auqnNUqY5VOWCXa15DJV5fARTF7FdGa"
+    "ycyWcjInAFsKvbw0+5SyKieUKl9/QRGzCXGyAQGi5UW8psBoIwOyZZMuEMtgelcJHs21ig0z5jJYJp3SbPIyOmbUyAaV"
+    "JybIMrBk89TUBipxZgDeHW9YMxEi6bi4k/Az7SwNyZkkXoFf4B6dS/VCSybAeDYHCzVIjC8KRne6917y35v24tc1stW2"
+    "3RpStXlzr6IrNcL6xRYFIJhLjHZFtGBhhkBb9K7Qm5v7TiCr8XnfxMjL2pdljn5P4JdFbnoVekEDM5WWSl7gmKv18wuf"
+    "SllQHjlPaR7uAXNU3bDVbm9br6lmIzhvKfUHFbgZG9IbszDUAl9LOBgM21Y6MIJ58ZCetxUp1Xz+tq58mKJhnrfa226z"
+    "t/PbcYJhbnlYFdM41Z7B1SexzfjUVlyNWCqjo9uPPps+yJ1QVBi3ax55rssQas+7YXciv9Fwucn1V2s3b3hFqolrtSCr"
+    "Tn/K09R4bLvuXODnDZaZqV1beHIvEBquxWwUMy94qgDv1oj/+HOtztUmQZN0bmGYfqmlncYdFCekOQ5hfYuPTqXa7quy"
+    "mUefkPrmQ8OCRigfMbYBnTuGtPJ7KgySeqRzybbopueVRXjS9RBdtrJS/7LNHgyfQjbs4TX55+12ZaqsF3V2+JVYLxvk"
+    "dzN2prybtLFYmi+zPj4NsxTXTf0ZeJm3LDKF+SS89ZlC1fF4DjTNbt5jaQU4f5BeCXK1hVHHM+ape4UpYmHIwrE6g7+S"
+    "AfN1r801PIuKxcmo1lDYcSsOSPEQy0ljy+gA/MKhk1dcl3isKuCRI3CLcEifRvIEWDeYSDyhBQF/FOBTBnALz1WjM4BE"
+    "x+CByB/e9uHba6xq+PpqazpD1aGzZB1BR0bStk1EYJIN6Rh5Rx2IgQSKZZN2AZvKm5HmHOS4bUBbft7Ma/fxbl5RDfA/"
+    "lUbN2px6PbKupgVvcQanese71SHsG5MBgWUYgIX8Mpk6kTNJeHOfbL4Vu/np67WPVsq48ZB1lCp2QQthT+B3wjlJaKVI"
+    "kIAx7mPUzZhBPINK6ZhS7D+hrYoozGXwNox8N+/+UBTSbDI/pkihhlCkLH4g2x66YuRAF3jQBR50gQdd4EEXeNAFHnSB"
+    "B13gQRd40AUedIEHnzbwIMNrVchBF6LQhSh0IQpdiEJNiEJG8ZXBCV00w+8kmkFOIpn0YmehbldmPPJYTD0XNKu+7zOk"
+    "yzaWGC/Si1W+F9fuDF3x83Xu1XyWebvqSf51p3Uzpwd0tHecRqlks3qN+JQu1OVrDHU5puOv4yxIxNTXzUEuXVBMFxTT"
+    "UpKkQTGGsboqHKaLn+niZ77WM/oNLg0zfsbcQthk5EwXl9PF5XRxOddc8xuPyzFX+xUjcuqWdRfY0wX2XI2sXWDPbzuw"
+    "h7OwcFTPxPfiuZwQEQb9u4yfFkwqNwo9PIfJ0dS609/tD3rRpL+rNtWiUyl1npj4eL5Mpqrlo7+/239QyQ1/YdhDFeqD"
+    "k4SiJ5C4gSMo26ElXDnxHSCvygljkXyZhuD3+5LYqA9yCP73s/TnLNdmizgR8SI6B1Jx0p9wMfZxtwCIFHOallu4HZg+"
+    "u8V5W/Q/wGXzXHv9jwX9kPUO/6FYHwn4fPgg3nnBO0cAN4gP34ixD/owFt9cqlgcH9y3yPEFrLwJzJEaAWbgeXzw5OnT"
+    "oZg4J//975b4v3/9z//9r/9gIanVAXF/siRqpbwz9+bEbfoRMtGpH44d/9iJTkvxWZyFqTbUwGDfuqMMJTzJzGvIurSn"
+    "46EovZPYDiPRQ3uQE+DscIogEv+lgxpxJpcwxeOlwNRToDqUrFbL1xiLoSjjKR2n4eOwdniZ/5VRgddeu7GrHEJsQ1qC"
+    "ElrBkIjRtpUEH3ImoTKyrhwvTvOomcZOi+5hjBciAcEoKb6MArsCPLMGhuIFUe4VFXaojYmKo40W3U4cUJ1+LqeTFn6e"
+    "yoyk8tdhcixb9WgzShWEmDnvzZmr1BVt0FokIjM5cMMmwyfTH1bBzomdc+AtZETbzAi1PRii00I6e0+AlIe1KU4l96Cy"
+    "j6kJ5kYV44rnnu/3XK9wfpW6GS3GdJH6E3nLzDRbYIw0iAoElMa/BovR4QdPNSsC4aoccrSEccErHrgV7wD3gXAGexJQ"
+    "BNsuyHwnA6kTT/o1ERgtaYJyhIdmCT1IXHa9HubFGwrGOdR+EgiNBI1V4gY3TFB98BwUUZPv577eh1kTOe77QuVyEyG9"
+    "AV5hqTeBvngTqg2lKN/Y+ryD6dVq0pR98FzLyKmGUveS8frx6bN9mlktlqsTk4ltvQ5Ujjoid8UaeBeO42utahVXSrQY"
+    "ChR4NCY0g3o0xTQ6yiXn4KSDUa8lr7i30xpPJ+6phMrSvdaCyeN7EYF+Z4ppPYm55Dw6j8IxLNtjiPsEPcPQ2yCaSD0D"
+    "smYN3PUOWyO4VIHehuZdXgtHmtNUxZAPapz34AhCshbOcGt3O5DShZXNSy8Ix6GLvKFdWMUJ6cBo/KCjANaMzOvj8XLu"
+    "xDEaSRVjQ8GyKTmqUUAzJxDPn7wi4sa38WgSmds7kXic1ZLqs8n8ejaEjM5lCbEUKxGC9U3CoD0j0Fh7RNzr2TeKSWGI"
+    "WqgrRYTqh+EvOHt4a9xSL2Ujc6mgZako26IBPIuu5rWRAAZ6jLaJOECAYvvgL0+fPevP3J0WKKGNm2o8U/+Jh6y2HqH1"
+    "ni3A2FnGanlhFs6iRtvG3V4LdYWl5sYS8+U8CsmEB42ipDKjdkG5UhMxlg7YV4vAlZHOCEu7pwg2At81TneLANK5DND0"
+    "NH1KtszYFwI78jj1je7hpgnSlzeZjIsUmX2I0oGotw38bmlxaLEtQbiQtEaEYFheFAZk+PA+kf54h9KO8iZZIKhbw9xE"
+    "BY+5XNESTg0lkWGqOstMYPHCEgOyRzG38o7KYzrk3KZsi4ANi7KCM6DOnHmso2RmnuuCa0oZaSdh5ILjJPEtNAUXKt7Z"
+    "K+y7KTCkntigBEsed8fYC80bxNiBFgv6lb1TmzqVXdUYxFni/ZrR/3nogusA/JFEACYJz2RA6BM/pPOBmhGch4cfvdlx"
+    "nID99vGRJQ6fvjh4M7LEw4cH/3TwCB70+31gJpT2cgFeEAxGurQX6UViDPQ/kzC4scQ9eCBfeAYq1DuTOV8gDtmgJ08g"
+    "QQbHrjEVss7EG+D2A6UxBlR5UAtAfhEnys1+g9+OZXIhMbdx+o5uRqlJfkTAHt6ueYlmKbKIypWMGKQnleEimshcZmEF"
+    "YigWsaSMx/y12jggbE9CtBXIxiSNHjKNdUwaB+DEvB4E/1W0VNWw53Pp8Lk8Gl16T/QhfzN88fj5/qO+OrYkWzWzW8Uh"
+    "mpIjNZWrbE/iPCN1c9nitFhlIy979J3aLAA2B0S38xbcEKkCE7sEWyHw4ilwPuJxXDAYAQjuKPg+sOQ226riBbR1qA1T"
+    "HbglQA7PDpEp/68+48o2/WhwY3kSRjwtMCL1V/aam3u0OZBZWyG+ItSUwiuZeoATyfLdO/dZJOFsYIQZhTLxYU9WxcFU"
+    "Ndn9u2teo5MnJyDHmWlSWnKknBOBqwBrS21F8eYZvaracUp3qlZ4WNnO5nXu2pk9G7scq7yRus5z1/DyKj2LI2+9rWLc"
+    "vascadWlvZI7rYPW2xsSuUO0yo5XXeorWXylk9NmR7Vwla+wL+YU3Ib0RskKWPkrfQUzOYvgz8FNr5AUYZfcr8LHrT/M"
+    "bgqk36Z3UFZ2mt0tyLCWE2/m+G0Iom/AFUnhyjYLsApiemuu/iJdsbtJ4122Ff3pIPEWYeMll635slvzgrTy117KO5b6"
+    "Lkcr2CWWoFtwFV8fjooetLca2cOq8yrjahwZ+rwJfxwbZ4B/TP842pomyTwe3r6NRq/aUeuH0eltNwKVdRsW1qC3e+e2"
+    "sZ8IOqt8rNZwmBie8b9Bq8RmRAGVXOgu1hWR6i7WdRfrqsVLd7Fuwxfr0CU+qg6KqBhoqJJWkdga5el7BfGXhmaokir1"
+    "7MrlXFoHbVC1l3pouvxLfYupVwrsNF+D2xct0T9uEngukNTzi6NqoCpjbeI3ykdxVIRpV7FtA2F0HZb6oV1QJEPbezMp"
+    "vNFlPZuoyRvxmtNHstigWDon9aGP2a1Te1zqMpI+1c3+iBZzfVJhXl9Sv49dUP8BrKSJMqVlNAMXLT3bMM6AF4reiN97"
+    "B/1nJViU62a6kFMJjin94jgQ0+kZ9O+rWVM7c7RPQVS8CKMzKh6VdXis+or1/HONHepKUDfirlDgBYO2VHTY5myYNmzT"
+    "JYJpF+nZJYLpEsF0iWC6RDCtmfImJYLZUHUGcws1AOWfhWaus4+a1lut0WSrdzObcyOUg4kcv9Bb+/3NQUX3NZfmb/Z2"
+    "RdNlgc7T6DyNztMYreMifCHrv8s7U62Su7wz5U218sh/C3lnNlV5ZmPHx1N137Hd6fE6SV6aE7rcDOukRiV39kdnf3T2"
+    "x82xP25IsqoV+Z2umabJVB0rXOZxiJGkbk553AyBfeWUT5087+R5J89l48lVXhKNmElQ8mQG4s3QBJdXlMCfrF7gprcw"
+    "VUIRq2o9Wit2FXnkN0O8byTDWyfvO3n/eeR9zcU4tWj1Rb+bqhXSbGmphFRjMsMXTElXvHR5jQiHTDQL3emXcS02ntny"
+    "U5REbb9rVGX5m/iolIxlt0iF3K4+LSumgbwhmmfD6SE7NdSpoc7tuGHbSDclH269CgmceSUuB76Uc0rpkt7rDUK6pveJ"
+    "Qi44r02e8m3DIAb9wQ1RGsXTrU7qd1K/k/pt3YoszSmJrTqvAgNlpzoXUvbHzdqZok02Fon1h9amAFzLj0hTgV85v/fG"
+    "zp2zSW138tyYjLigVFLOqQJtXAaMV+sYI5N4Y3LxxkTiJQQpf/jqoVeio7KGV/SZJhovXxkt3Xptf3WzdNmS0j6bsGrv"
+    "Jt8Q7dyFHnbau9Pen0p7p7rGmbNmtXIiMJ45aBJf96ZTptcE9yO4D6HhfyFl3lW2+A1VtqgypczSEZ+2xMMV4jY+n+2V"
+    "rVpUiedORA0Oft5/9uMxpjMqGyNXsB8q2bixIEQFLj88fV1hgekyEVaVOspbiQerjaQaOtWUllBIwuwy+2HqYjmvSLkR"
+    "hFXZPlof6NZgVapLofA5k8w8WZdlRDOMSshe++i5cQEV6l3kMaskHNe+uBY6xV46c7YzZztz9vdtzpr6PmfRsgy3SlJy"
+    "A2ZtpMWgtmyxL5Hr5yaat10Bqa6AVI1pnbFhiSgqWTDlnufM+XvCVknrnzz/4X/+5d9sEYCIDC8wUyueqxlJ9Te8iZkK"
+    "wDKPluMgmrfEuDpQtk5VeYC+K8/Vqrx9Pujf7XNhjcsGUaWgjuqLXn3dNas2Nju6OlALJ6dU+CQrKHT1LdNBKXUeV6pa"
+    "C5iqVnUzTM82ULoyWF9BGazO4O8M/s9k8FdrKUMbDXbv3L13/7vv/+6BM564VIPvssYsVgnUi18ILbDFQChpK1hu1lnG"
+    "1xNUNQv5d1UGkcsdpN5ctgoLnhrm2T6ecJ6g3cJaqr1VH4gFLAMwfzCHNjqDC0wCHsSei7SdAgv6MsIc5JiKUCVtd8R4"
+    "keZSTnFRrl0BkTttEQGryBVciMERyrEUwMVcsSmM0vprqjBSDPMdyXeE+J4OnRKRE5QQMz1WE7W7LVFDhmPo6m64qrql"
+    "s9qj31PqtMrjNju/d4XOdRkLrBOD1Mc8ylS8A6kCViN1xddg9kQsWbMdjuoIUXTXTbS+e9B6vsCrPkPDNClhqAiDSfwx"
+    "Q73LSGE7lP4ltNJ9BxOR7+8XEKnbII+Wwjl1KKk+Mg6lQCt1YW5B5JbJnXXmAZgMRh8nIq1Jx4VB0GKnAnM6uX1ulMXt"
+    "ljwexeHW0h2DzrFvcrUw1z8VVdOlCxj+HhUboAIEqvSJR2WcsHjJsoRZcYcnh9jdQUvEnmZQxPaTJPJ7T8RtcfD0p6cv"
+    "3uzsAbrHVAcAUeaSf1VLtbBzlMPkXuv1mgIR29D/m/3Xz5sQ4LqhWIRmawgeRO8oQDUyFEaN0KPA6APfbKjCp/hrLNnB"
+    "pv5VgQSRYP4JXkp6d2obuwAQmMHLolm2jAsZ+rdxacEyzmmt/ObWDlfN8hKd8JDqxRBjU123YiXMPhIAC1Q4iTf20CVE"
+    "ErxWJVHFKyqJKu72H3yLWwAIWmFNH6L9i+bs8CgQuuoQfm8WWj0KiO4P/6bXEz/JQEY0eeOl4P08Do5Suijuz5d7wg1J"
+    "xEhQm30YwaOj4Cj4g+4X/9hUDdagvgJrof5qZfXVLfxvvu4qPbJ0wdVPVm4VCfIH8QTL1YCCwD974jXMja1Z6snL588f"
+    "v/gBa9EoHrCpfJ7dC6kcqA18wn4wCnSwDieJvyxzhyVs7YAIktEidVMR9KVNhVQXkwmY3lybJ23OC1hkTojIZAF+i68y"
+    "j0I/UR4EAWfoymzpi5fpb95DIbhZRRYPi5+oujno4rGEBPkJw4SmfSTRTzi1ZsGjtLBrOnJV2tWog4hmSzwsk1YtrVvZ"
+    "HgXbMJe3gNRY14hqAOVLw8Z7MAP8Xc9WNWhgqdIS4MqGhGfal96P4y5trjYW54bABXKQY5Q5xROhTHyV6I/rzHBhK6r9"
+    "smALrAynX8dDugjXy1dvnr58YZtlt5oKSmblt9I6VedO5KGU1/W4wLiBBWRW4tI19FQJStMK2UNTgGYKk2YqAZAywQRc"
+    "PE/GWa0uGL9dKNNl93EOQJjObUEnCAzkgi09oP4LZW7CJ7N5Eg+Lxf5KlhqypSrdZxdMQ2AFUkz3uLwYF7YyjSouwKNE"
+    "K21awPhs/GETMo+5wlZWUxU9ou1WBbd2WOWgXatn38nqg5F9CaqI0c6X+rKHimrptqJtor7QAipllawiV+ZDAo/UF+GC"
+    "kT1Pa4DqCpnGIlMmj12u04QSxjOFSOacwx/wDGW18lVJ6ihRkq2xq1V1sj2cxMoqlMgISLpSXSR7R81dyyJW2pu1cxWs"
+    "bC3n98m0AXaP8cFH+ik+KgGIIhX+mEmHlspHaAD6Nv0H2w/g/cdUTNOjXXhgawfThj+u4SsyxDsIkdxEArc5j4/B30Xw"
+    "Cg520Mpv40/v4aeldckg1vW+GPJ3DwysDM+LKbC2D8XAv7+PwNF/ImQrXSE1mXdoiGlB6/zQWjk0GhD3aXgzNJTruyUK"
+    "/t1BynfsTSD4tZwLBfAe8UXmWdDgr+AiIBhlS6lCZUFOAZNlLt7s/+Mb8eKvz/+8/xpE4xUqlIFVvM87b8MizIps8nau"
+    "a/QGhMqmSwIQum5K5Wt+i1Mifn75Fj5pTIGXszVSjwO+WjMXR+V4i3fL7YpuDedGoPA7AKkNaDRdxC4DobBVipmDTxuv"
+    "YDTgWRf7WoW1DijI4vSg481FKzZguSqUwUY+fskmnarMrpNa1RqX6B6UjVwylACXrcv/B78t4WE="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1018,6 +1019,8 @@ class _Command:
     __slots__ = (
         "build",
         "confirm",
+        "deprecated",
+        "deprecated_flags",
         "description",
         "effects",
         "examples",
@@ -1045,6 +1048,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        deprecated: str | None = None,
+        deprecated_flags: tuple[tuple[str, str, str], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -1066,6 +1071,10 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
+        self.deprecated = deprecated
+        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
+        self.deprecated_flags = deprecated_flags
 
 
 Ctx = Context
@@ -1261,6 +1270,7 @@ def pick(
 
 def restock(
     shelf: str,
+    into: Path | None = None,
     shallow: bool = True,
     color: bool = True,
     force: bool = False,
@@ -8231,6 +8241,8 @@ def run(invocation: _Invocation) -> object:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
+    if command.deprecated is not None or command.deprecated_flags:
+        _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
     if invocation.json:
@@ -8468,6 +8480,19 @@ class _Stopped(CommandError):
     exit_code = BUILTIN_ERRORS["terminated"][0]
 
 
+def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+    """A line on stderr for a deprecated command, and for each deprecated option given (by
+    its flag, or its key in `--json` input); never in the envelope on stdout."""
+    used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
+    for key, flag, reason in command.deprecated_flags:
+        if key in raw:
+            used.append((flag if source == "flag" else repr(key), reason))
+    for what, reason in used:
+        sys.stderr.write(
+            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+        )
+
+
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
@@ -8517,7 +8542,8 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
     ), (("examples", ("kitchen store pick apples --size small",)),)),
     "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
-        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
+        ("shelf", (), "_Str", ..., (("metavar", "SHELF_NAME"), ("help", "The shelf"))),
+        ("into", ("--into",), "_Path", None, (("metavar", "DIR"), ("help", "Where the stock comes from"), ("nullable", True))),
         ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
         ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
         ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
@@ -8633,6 +8659,7 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
     if path == "store restock":
         return (
             ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("into", ("--into",), "value", _Path.convert, None, 0),
             ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
             ("shallow", ("--deep",), "off", None, None, 0),
             ("color", (), "flag", _Bool.convert, None, 0),

@@ -942,6 +942,8 @@ class _Command:
     __slots__ = (
         "build",
         "confirm",
+        "deprecated",
+        "deprecated_flags",
         "description",
         "effects",
         "examples",
@@ -969,6 +971,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        deprecated: str | None = None,
+        deprecated_flags: tuple[tuple[str, str, str], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -990,6 +994,10 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
+        self.deprecated = deprecated
+        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
+        self.deprecated_flags = deprecated_flags
 
 
 # ---- From handlers.py ----
@@ -7504,6 +7512,8 @@ def run(invocation: _Invocation) -> object:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
+    if command.deprecated is not None or command.deprecated_flags:
+        _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
     if invocation.json:
@@ -7739,6 +7749,19 @@ def _batch_calls(invocation: _Invocation) -> int:
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
+
+
+def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+    """A line on stderr for a deprecated command, and for each deprecated option given (by
+    its flag, or its key in `--json` input); never in the envelope on stdout."""
+    used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
+    for key, flag, reason in command.deprecated_flags:
+        if key in raw:
+            used.append((flag if source == "flag" else repr(key), reason))
+    for what, reason in used:
+        sys.stderr.write(
+            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+        )
 
 
 # ---- Tables: commands, groups, errors, result shapes ----
