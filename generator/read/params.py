@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Literal
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
-from burgee.model.ir import Param, TypeRef, cli_word
+from burgee.model.ir import Param, TypeRef
 from burgee.model.kinds import CONSTRUCTED, TEXT, python_type, spelling
 from burgee.model.literals import py
 from burgee.read.annotations import (
@@ -20,6 +19,7 @@ from burgee.read.annotations import (
 from burgee.read.checks import check_context_uses
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
+from burgee.read.flags import deprecation, metavar_fits, names, off_default, off_forms
 from burgee.read.reader import Parameter, Reader, is_none
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -48,7 +48,6 @@ _MARKER_KEYS = {
         ("name", "other_name"),
     ),
 }
-_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
 #: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how
 #: an error says them (the others are checked where they are read).
 _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
@@ -61,8 +60,6 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "metavar": ((str,), "a string"),
     "deprecated": ((bool, str), "True, False or the reason"),
 }
-#: A metavar: one word, as argparse's usage lines need it.
-_METAVAR = re.compile(r"^[^\s\[\]()|]+$")
 
 
 def read_params(
@@ -227,16 +224,16 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
         )
         return None
-    short, long = _names(reader, param, settings, name)
-    off = _off(reader, param, settings, type_ref, (short, long))
+    short, long = names(reader, param, settings, name)
+    off = off_forms(reader, param, settings, type_ref, (short, long))
     if off is False:
         return None
-    if off is not None and not _off_default(
+    if off is not None and not off_default(
         reader, param, (short, long), off, default=default, required=required
     ):
         return None
     word = settings.get("metavar")
-    if word is not None and not _metavar_fits(reader, written["metavar"], word, type_ref, name):
+    if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
         return None
     bounds = _bounds(reader, param, settings, type_ref, name)
     if bounds is None:
@@ -264,7 +261,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         shadows=settings.get("shadows") is True,
         off=off,
         metavar=word,  # type: ignore[arg-type]
-        deprecated=_deprecated(settings.get("deprecated", False)),
+        deprecated=deprecation(settings.get("deprecated", False)),
         required=required,
         default_code=default_code,
         default=default,
@@ -363,130 +360,6 @@ def _default_within(
             reader.error(node, f"the default {value} of {name!r} must be {shown}")
             return False
     return True
-
-
-def _names(
-    reader: Reader, param: Parameter, settings: dict[str, object], name: str
-) -> tuple[str | None, str | None]:
-    """`Option("--from", "-f")`: a short flag, a long one, or both, in either order."""
-    short = long = None
-    for key in ("name", "other_name"):
-        flag = settings.get(key)
-        if flag is None:
-            continue
-        if isinstance(flag, str) and _LONG.match(flag) and long is None:
-            long = flag
-        elif isinstance(flag, str) and _valid_short(flag) and short is None:
-            short = flag
-        elif isinstance(flag, str) and "/" in flag:
-            on, _, off = flag.partition("/")
-            reader.error(
-                param,
-                f"flag {flag!r} of {name!r}: burgee names the off form apart: "
-                f"Option({on.strip()!r}, off={off.strip()!r})",
-            )
-        else:
-            reader.error(
-                param,
-                f"flag {flag!r} of {name!r} must look like -x or --long-name (one of each at most)",
-            )
-    return short, long
-
-
-def _off(
-    reader: Reader,
-    param: Parameter,
-    settings: dict[str, object],
-    ref: TypeRef,
-    names: tuple[str | None, str | None],
-) -> tuple[str, ...] | Literal[False] | None:
-    """A bool option's flags that set it False (`Param.off`); False after an error.
-
-    `Option(off="--deep")` names one, `off=False` none; a flag spelled `--no-...` is itself the
-    off form (`Option("--no-input")` sets `input` False), unless the parameter's own name says
-    no (`no_input`: `--no-input` sets it True, with no `--no-no-input`)."""
-    name = param.name
-    short, long = names
-    flag = long or "--" + cli_word(name)
-    if ref.kind != "bool":
-        if "off" in settings:
-            reader.error(param, f"off= of {name!r} needs a bool option, not {ref.source}")
-            return False
-        return None
-    negated = flag.startswith("--no-") and not name.startswith("no_")
-    if "off" not in settings:
-        if not flag.startswith("--no-"):
-            return None
-        return tuple(n for n in (short, flag) if n) if negated else ()
-    off = settings["off"]
-    if off is False:
-        found: tuple[str, ...] = ()
-    elif isinstance(off, str) and (_LONG.match(off) or _valid_short(off)):
-        found = (off,)
-    else:
-        reader.error(param, f"off= of {name!r} must be a flag (-x or --long-name) or False")
-        return False
-    if negated:
-        reader.error(
-            param,
-            f"{flag} of {name!r} is already its off form (it sets {name!r} False); remove off=",
-        )
-        return False
-    if off in (short, flag):
-        reader.error(param, f"off={off!r} of {name!r} is also its on form; give another flag")
-        return False
-    return found
-
-
-def _off_default(
-    reader: Reader,
-    param: Parameter,
-    names: tuple[str | None, str | None],
-    off: tuple[str, ...],
-    *,
-    default: object,
-    required: bool,
-) -> bool:
-    """A bool option's flags must be able to change its default: a flag that only sets False
-    needs the default True, one with no off form the default False."""
-    name = param.name
-    flag = names[1] or "--" + cli_word(name)
-    if flag in off and (required or default is False):
-        reader.error(
-            param,
-            f"{flag} only sets {name!r} False (it is the off form): give {name!r} the default True",
-        )
-        return False
-    if not off and (required or default is True):
-        reader.error(
-            param,
-            f"{flag} of {name!r} has no off form (off=False), so it only sets {name!r} True: "
-            f"give {name!r} the default False",
-        )
-        return False
-    return True
-
-
-def _deprecated(given: object) -> str | None:
-    """`deprecated=`: None (False), "" (True) or the reason."""
-    return None if given is False else "" if given is True else str(given)
-
-
-def _metavar_fits(reader: Reader, node: ast.expr, shown: object, ref: TypeRef, name: str) -> bool:
-    """`metavar=` names a value: one word, on an input that takes one."""
-    if ref.kind in ("bool", "count"):
-        reader.error(node, f"metavar= of {name!r}: a {ref.kind} option takes no value to name")
-        return False
-    if not isinstance(shown, str) or not _METAVAR.match(shown) or not shown.isprintable():
-        reader.error(
-            node, f"metavar= of {name!r} must be one word (no spaces, brackets, parentheses or |)"
-        )
-        return False
-    return True
-
-
-def _valid_short(short: str) -> bool:
-    return len(short) == 2 and short[0] == "-" and short[1].isascii() and short[1].isalnum()
 
 
 def _is_marker(reader: Reader, node: ast.expr) -> bool:
