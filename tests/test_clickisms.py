@@ -135,6 +135,16 @@ def test_the_schema_says_what_is_deprecated(cp2: Any) -> None:
     assert args["--verbose"]["burgee_deprecated"] is True
     assert args["--level"]["burgee_deprecated"] == "use --depth"
     assert "burgee_deprecated" not in args["source"]
+    # NOTE: JSON Schema's own annotation, in the input schema agents and MCP clients read.
+    properties = commands["cp"]["input_schema"]["properties"]
+    assert properties["level"]["deprecated"] is True
+    assert "deprecated" not in properties["source"]
+
+
+def test_an_agent_reads_that_a_command_is_deprecated(cp2: Any) -> None:
+    tools = {tool["name"]: tool for tool in cp2.invoke(["--llms"]).envelope["tools"]}
+    assert tools["cp"]["description"].endswith("\n\nDeprecated: use copy")
+    assert "Deprecated" not in tools["copy"]["description"]
 
 
 def test_completion_lists_the_short_help(cp2: Any) -> None:
