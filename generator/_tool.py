@@ -1055,6 +1055,8 @@ class _Command:
     __slots__ = (
         "build",
         "confirm",
+        "deprecated",
+        "deprecated_flags",
         "description",
         "effects",
         "examples",
@@ -1082,6 +1084,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        deprecated: str | None = None,
+        deprecated_flags: tuple[tuple[str, str, str], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -1103,6 +1107,10 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
+        self.deprecated = deprecated
+        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
+        self.deprecated_flags = deprecated_flags
 
 
 # ---- From commands.py ----
@@ -4261,7 +4269,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
-_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
@@ -4588,12 +4596,13 @@ def _batch_written(
 _HIDDEN = "==SUPPRESS=="
 
 
-#: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
+#: The action name of a bool option's flags (`_new_parser` registers it): its names set True, and
+#: its `off` names False (`--no-` and each long name, when it has no `off`).
 _BOOL_ACTION = "boolean_optional"
 
 
 #: The add_argument keywords the quick reading understands; any other sends the line to argparse.
-_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
+_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest", "off"))
 
 
 _NARGS = (None, "?", "*", "+")
@@ -4607,7 +4616,7 @@ _PASS = "..."
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "off", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
@@ -4618,6 +4627,9 @@ class _Argument:
         self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
+        self.off: tuple[str, ...] = ()
+        if self.action == _BOOL_ACTION:
+            self.off = options["off"] if "off" in options else _negatives(names)
         if options.get("dest"):
             self.dest = options["dest"]  # NOTE: `Option("--from")` of parameter `from_`
         elif names[0][:1] == "-":
@@ -4658,8 +4670,14 @@ class _Recorder:
             if name[:2] != "--" and len(name) != 2:
                 self.plain = False
             self.options[name] = argument
-            if argument.action == _BOOL_ACTION and name[:2] == "--":
-                self.options["--no-" + name[2:]] = argument
+        if argument.action == _BOOL_ACTION:
+            for name in argument.off:
+                self.options[name] = argument
+
+
+def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The usual off form of a bool option's flags: `--no-` and each long name."""
+    return tuple("--no-" + name[2:] for name in names if name[:2] == "--")
 
 
 #: Each command's recorded arguments, read on first use.
@@ -4703,7 +4721,7 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
         if argument.action == _BOOL_ACTION:
             if has_value:
                 return None
-            found[argument.dest] = name[:5] != "--no-" or name in argument.names
+            found[argument.dest] = name not in argument.off
             continue
         if not has_value:
             if index >= len(words):
@@ -5139,7 +5157,35 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
-    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+
+    class Switch(argparse.Action):
+        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
+        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
+
+        def __init__(
+            self,
+            option_strings: Sequence[str],
+            dest: str,
+            off: Sequence[str] | None = None,
+            **options: Any,
+        ) -> None:
+            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
+            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
+            super().__init__(names, dest, nargs=0, **options)
+
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            setattr(namespace, self.dest, option_string not in self.off)
+
+        def format_usage(self) -> str:
+            return " | ".join(self.option_strings)
+
+    parser.register("action", _BOOL_ACTION, Switch)
     import re
 
     # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
@@ -8221,6 +8267,8 @@ def run(invocation: _Invocation) -> object:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
+    if command.deprecated is not None or command.deprecated_flags:
+        _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
     if invocation.json:
@@ -8455,6 +8503,19 @@ def _batch_calls(invocation: _Invocation) -> int:
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
+
+
+def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+    """A line on stderr for a deprecated command, and for each deprecated option given (by
+    its flag, or its key in `--json` input); never in the envelope on stdout."""
+    used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
+    for key, flag, reason in command.deprecated_flags:
+        if key in raw:
+            used.append((flag if source == "flag" else repr(key), reason))
+    for what, reason in used:
+        sys.stderr.write(
+            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+        )
 
 
 # ---- Tables: commands, groups, errors, result shapes ----

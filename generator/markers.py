@@ -28,6 +28,7 @@ class Argument:
 
     `passthrough=True`, on the last argument, a `list[str]`: every word from its first one is
     its, flags included (`tool run APP --app-flag`, as `pipx run` and `uv run` read a line).
+    `metavar="SRC"`: the word help, usage and the Agent Skill show for it (default: its name).
     """
 
     def __init__(
@@ -36,10 +37,12 @@ class Argument:
         help: str | None = None,
         complete: Callable[..., Any] | None = None,
         passthrough: bool = False,
+        metavar: str | None = None,
     ):
         self.help = help
         self.complete = complete
         self.passthrough = passthrough
+        self.metavar = metavar
 
 
 class Option:
@@ -51,6 +54,13 @@ class Option:
     no value came from anywhere. `default_factory=fn` makes the default on every run.
     `shadows=True` lets the option take a tool-wide flag's spelling (`-o`, `--output`,
     `--version`, ...) on its own command, where the option wins.
+    `metavar="FILE"`: the word help, usage and the Agent Skill show for its value.
+    `deprecated=True` (or the reason): help says so, and using it warns on stderr.
+
+    A bool option is `--force` and `--no-force`. `off="--deep"` names its off form
+    (`--shallow`/`--deep`); `off=False` leaves it out (`--force` alone, default False). A flag
+    spelled `--no-...` is the off form alone: `Option("--no-input")` sets `input` False (default
+    True). The JSON key stays the parameter's name either way.
     """
 
     def __init__(
@@ -70,6 +80,9 @@ class Option:
         prompt: bool | str = False,
         default_factory: Callable[[], Any] | None = None,
         shadows: bool = False,
+        off: str | Literal[False] | None = None,
+        metavar: str | None = None,
+        deprecated: bool | str = False,
     ):
         self.names = names
         self.short = next((n for n in names if not n.startswith("--")), None)
@@ -87,6 +100,9 @@ class Option:
         self.prompt = prompt
         self.default_factory = default_factory
         self.shadows = shadows
+        self.off = off
+        self.metavar = metavar
+        self.deprecated = deprecated
 
 
 class CommandError(Exception):
@@ -186,13 +202,17 @@ def command(
     aliases: Sequence[str] = (),
     root: bool = False,
     confirm: bool | str = True,
+    deprecated: bool | str = False,
+    short_help: str | None = None,
 ) -> Callable[[_F], _F]:
     """Declare a function (or an `async def` one) as a command.
 
     `aliases`: other names it answers to. `root=True`: it runs when the command line names no
     command. `confirm`: a destructive command asks before it runs, and any other when given
     (`--yes` skips the question; `False` never asks; a string is the question, with
-    `{param}` filled in).
+    `{param}` filled in). `deprecated=True` (or the reason): help and `schema` say so, and
+    running it warns on stderr. `short_help`: its line in its group's listing (default: the
+    docstring's first line).
 
     `max_output`: the most an agent gets of its answer, in characters (0: no limit); the rest is
     saved for `mytool output REF`. `sanitize=False`: a trusted command whose text is not
@@ -228,6 +248,8 @@ class Group:
         aliases: Sequence[str] = (),
         root: bool = False,
         confirm: bool | str = True,
+        deprecated: bool | str = False,
+        short_help: str | None = None,
     ) -> Callable[[_F], _F]:
         """Declare a function as a command of this group (see `command`)."""
         return command(effects=effects)

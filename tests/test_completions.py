@@ -169,7 +169,12 @@ SHELLS = {"bash": bash, "zsh": zsh, "fish": fish}
 STATIC = [
     ("kitchen ", COMMANDS),
     ("kitchen st", ["store"]),
-    ("kitchen store ", ["shelf", "wipe", "pick"]),
+    ("kitchen store ", ["shelf", "wipe", "pick", "restock"]),
+    # NOTE: a bool's declared off forms only: `--deep` of `--shallow`, `--no-color` alone, no
+    # `--no-force` (`off=False`), `--no-cache` on its own (no `--no-no-cache`).
+    ("kitchen store restock a --dee", ["--deep"]),
+    ("kitchen store restock a --no-", ["--no-color", "--no-cache"]),
+    ("kitchen store restock a --fo", ["--force"]),
     ("kitchen store shelf ", ["count", "nap"]),
     ("kitchen --json store shelf n", ["nap"]),
     ("kitchen types hello 3 --mode ", ["fast", "slow"]),
@@ -241,7 +246,12 @@ def test_dynamic_values_run_the_tool(shell: str, env: dict[str, str]) -> None:
 
 
 def test_bash_without_bash_completion(env: dict[str, str]) -> None:
-    assert bash(env, "kitchen store ", with_bash_completion=False) == ["shelf", "wipe", "pick"]
+    assert bash(env, "kitchen store ", with_bash_completion=False) == [
+        "shelf",
+        "wipe",
+        "pick",
+        "restock",
+    ]
     assert bash(env, "kitchen types hello 3 --mode ", with_bash_completion=False) == [
         "fast",
         "slow",

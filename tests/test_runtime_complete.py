@@ -65,6 +65,8 @@ def _slots(path: str) -> tuple[tuple[Any, ...], ...]:
             ("size", ("-s", "--size"), "value", _Str.convert, sizes, 1),
             ("count", ("--count",), "value", _Int.convert, None, 0),
             ("fresh", ("--fresh",), "flag", None, None, 0),
+            # NOTE: a bool's off form is a slot of its own (`render/completions.slot_tables`).
+            ("fresh", ("--no-fresh",), "off", None, None, 0),
             ("tag", ("--tag",), "append", _Int.convert, None, 0),
             ("color", ("--color",), "value", _Str.convert, broken, 1),
         )

@@ -6,7 +6,9 @@ its v0.3 schema defines; burgee's own keys are chosen so none is one edit away f
 clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, `env`,
 `secret`, `withheld`, `hidden`, `burgee_effects`, `burgee_trust`, `burgee_max_output`,
 `burgee_sanitize`, `explain`, `config`, `burgee_agents`, `burgee_aliases`, `burgee_root`,
-`burgee_key` (an option whose flag is not its JSON key), `burgee_default_factory`,
+`burgee_key` (an option whose flag is not its JSON key), `burgee_off` (a bool option's off
+forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
+true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
 `burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
 flags included).
 """
@@ -89,6 +91,14 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         entry["burgee_key"] = param.name
     if param.passthrough:
         entry["burgee_passthrough"] = True
+    if param.metavar:
+        entry["burgee_metavar"] = param.metavar
+    if param.deprecated is not None:
+        entry["burgee_deprecated"] = param.deprecated or True
+    if param.off is not None:
+        # NOTE: a bool's off form is `--no-` and its flag unless said otherwise: `--deep`, none
+        # (`--force` alone), or the flag itself (`--no-input`).
+        entry["burgee_off"] = list(param.off)
     return entry
 
 
@@ -190,6 +200,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     entry["errors"] = sorted({*BUILTIN_ERRORS, *(e.kind for e in program.errors)})
     if command.outcomes:
         entry["outcomes"] = list(command.outcomes)
+    if command.deprecated is not None:
+        entry["stability"] = "deprecated"
     if command.examples:
         words = example_args(command.examples[0], program)
         for alias in command.aliases:
@@ -214,6 +226,8 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
     entry["burgee_trust"] = command.trust
     if command.max_output is not None:
         entry["burgee_max_output"] = command.max_output
+    if command.deprecated:
+        entry["burgee_deprecated"] = command.deprecated
     if not command.sanitize:
         entry["burgee_sanitize"] = False
     entry["usage_examples"] = list(command.examples)

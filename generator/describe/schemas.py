@@ -228,6 +228,8 @@ def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
         elif not param.required and not param.secret:
             default = param.default
             prop["default"] = list(default) if isinstance(default, tuple) else default
+        if param.deprecated is not None:
+            prop["deprecated"] = True  # NOTE: JSON Schema's own annotation (2019-09 and later)
         if param.required:
             required.append(param.name)
             if prop.get("type") == "array":
@@ -367,6 +369,8 @@ def tool(command: Command, program: Program) -> dict[str, Any]:
     if command.trust in _QUARANTINED:
         # NOTE: the agent reads this before it calls: what the tags will mean.
         description += f"\n\n{_UNTRUSTED_NOTE}"
+    if command.deprecated is not None:
+        description += "\n\nDeprecated" + (f": {command.deprecated}" if command.deprecated else ".")
     return {
         "name": command.name,
         "description": description,

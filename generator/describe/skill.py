@@ -87,7 +87,9 @@ def _usage(command: Command, prog: str, alone: bool) -> str:
     for param in command.inputs:
         if param.role == "argument":
             assert param.type is not None
-            meta = param.name.upper() + ("..." if param.type.kind == "list" else "")
+            meta = (param.metavar or param.name.upper()) + (
+                "..." if param.type.kind == "list" else ""
+            )
             if param.type.kind == "tuple":
                 meta = " ".join([meta] * len(param.type.items))  # NOTE: one word per item
             words.append(meta if param.required else f"[{meta}]")

@@ -147,6 +147,13 @@ class Param(Node):
     shadows: bool = False
     #: `Argument(passthrough=True)`: every word from its first one is its, flags included.
     passthrough: bool = False
+    #: A bool option's flags that set it False: None for the usual `--no-` form of its long
+    #: flag; `Option(off="--deep")`, `off=False` (none), or every flag of `Option("--no-input")`.
+    off: tuple[str, ...] | None = None
+    #: `Option(metavar="FILE")`, `Argument(metavar="SRC")`: the word shown for its value.
+    metavar: str | None = None
+    #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
+    deprecated: str | None = None
     span: SourceSpan
 
     @property
@@ -163,6 +170,21 @@ class Param(Node):
         if self.long:
             return self.long
         return "--" + cli_word(self.name)
+
+    @property
+    def negatives(self) -> tuple[str, ...]:
+        """The flags that set a bool option False (`--no-force`, `--deep`, none)."""
+        if self.off is not None:
+            return self.off
+        return ("--no-" + self.flag[2:],)
+
+    @property
+    def spellings(self) -> tuple[str, ...]:
+        """Every word an option answers to: its short flag, its long flag, a bool's negatives."""
+        own = (self.short, self.flag) if self.short else (self.flag,)
+        if self.type is None or self.type.kind != "bool":
+            return own
+        return own + tuple(name for name in self.negatives if name not in own)
 
     @property
     def placeholder(self) -> str:
@@ -197,6 +219,10 @@ class Command(Node):
     #: The question a command asks first (a destructive one, or one given `confirm=`;
     #: `--yes`/`-y` skips it); None: it never asks.
     confirm: str | None = None
+    #: `@command(deprecated=...)`: the reason ("" for none); None: not deprecated.
+    deprecated: str | None = None
+    #: `@command(short_help=...)`: its line in a group's listing (None: its summary).
+    short_help: str | None = None
     #: `async def`: the tool runs it on an event loop.
     is_async: bool = False
     #: Its handler reads standard input (itself or through a helper it calls, as written):
@@ -213,6 +239,13 @@ class Command(Node):
     def name(self) -> str:
         """The space-separated command path."""
         return " ".join(self.path)
+
+    @property
+    def listed(self) -> str:
+        """Its line in its group's listing (help, completion): `short_help=` or its summary,
+        marked when deprecated."""
+        text = self.short_help if self.short_help is not None else self.summary
+        return f"(deprecated) {text}".rstrip() if self.deprecated is not None else text
 
     @property
     def ident(self) -> str:

@@ -61,14 +61,15 @@ def metavar(ref: TypeRef) -> str:
 def option_words(param: Param) -> str:
     """An option as one types it: its flag and its value's placeholder (`--since SINCE`,
     `--day YYYY-MM-DD`, `--size W H`), a flag alone for a switch (both spellings of a
-    required bool: `--force|--no-force`)."""
+    required bool: `--force|--no-force`, `--shallow|--deep`)."""
     assert param.type is not None
     ref = param.type
     if ref.kind == "bool":
-        return f"{param.flag}|--no-{param.flag[2:]}" if param.required else param.flag
+        return "|".join((param.flag, *param.negatives)) if param.required else param.flag
     if ref.kind == "count":
         return param.flag
     item = ref.item if ref.kind == "list" and ref.item is not None else ref
     if item.kind == "tuple":
-        return " ".join([param.flag, *(metavar(i) or param.placeholder for i in item.items)])
-    return f"{param.flag} {metavar(item) or param.placeholder}"
+        words = (param.metavar or metavar(i) or param.placeholder for i in item.items)
+        return " ".join([param.flag, *words])
+    return f"{param.flag} {param.metavar or metavar(item) or param.placeholder}"

@@ -16,7 +16,7 @@ import re
 
 import burgee
 from burgee.model.diagnostics import Diagnostic
-from burgee.model.ir import Command, Param, Program
+from burgee.model.ir import Command, Param, Program, cli_word
 from burgee.model.reserved import (
     CONFIRM_FLAGS,
     RESERVED_COMMANDS,
@@ -50,7 +50,9 @@ class NameChecks(Reader):
         in a program whose only command it is (`--config` is free where no config is read)."""
         config = bool(self.program_args.get("config", False))
         reserved = RESERVED_FLAGS if config else RESERVED_WITHOUT_CONFIG
-        spellings = [s for s in (param.short, param.flag) if s in reserved]
+        # NOTE: the usual `--no-X` is reserved exactly when `--X` is; a named off form is checked.
+        named = (param.short, param.flag, *(param.off or ()))
+        spellings = [s for s in named if s in reserved]
         taken = [s for s in spellings if s not in SHADOWABLE_FLAGS]
         if param.shadows and command.root and len(self.commands) > 1 and not taken:
             flag = spellings[0] if spellings else param.flag
@@ -262,8 +264,9 @@ class NameChecks(Reader):
                 seen[path] = f"alias of {command.name!r}"
             if command.confirm is not None:
                 for param in command.inputs:
-                    if param.flag in CONFIRM_FLAGS or param.short in CONFIRM_FLAGS:
-                        flag = param.short if param.short in CONFIRM_FLAGS else param.flag
+                    clash = [s for s in param.spellings if s in CONFIRM_FLAGS]
+                    if param.role == "option" and clash:
+                        flag = clash[0]
                         self.diagnostics.append(
                             Diagnostic(
                                 span=param.span,
@@ -331,9 +334,8 @@ class NameChecks(Reader):
                 command.function == name for command in self.commands
             ):
                 # NOTE: the command may keep its name: only the function's is taken.
-                message = (
-                    f"{name!r} is defined by the generated module; rename the function and"
-                    f' keep the command\'s name with @command(name="{name}", ...)'
+                message = _renaming(
+                    name, next(c for c in self.commands if c.function == name), taken
                 )
             else:
                 message = f"{name!r} is defined by the generated module; rename it"
@@ -450,3 +452,22 @@ def env_clashes(program: Program) -> list[Diagnostic]:
 def _a(what: str) -> str:
     """`a command`, `an alias of 'lead'`."""
     return ("an " if what[:1] in "aeiou" else "a ") + what
+
+
+def _renaming(function: str, command: Command, taken: frozenset[str] | set[str]) -> str:
+    """How to fix a command function named as the generated module names its own (`main`,
+    `run`): `run_` is still the command `run` (a trailing underscore is dropped), or with
+    `@command(name=...)` the function can be called anything."""
+    problem = f"{function!r} is defined by the generated module"
+    other = function + "_"
+    if other in taken:
+        return (
+            f"{problem}; rename the function and keep the command's name with "
+            f'@command(name="{command.path[-1]}", ...)'
+        )
+    if command.path[-1] == cli_word(other):
+        return (
+            f"{problem}; name the function {other}: its command is still called "
+            f"{command.path[-1]!r} (a trailing underscore is dropped)"
+        )
+    return f"{problem}; name the function {other} (its command keeps its name= from @command)"

@@ -19,11 +19,12 @@ from burgee.read.annotations import (
 from burgee.read.checks import check_context_uses
 from burgee.read.classes import read_type
 from burgee.read.docstrings import Docstring
+from burgee.read.flags import deprecation, metavar_fits, names, off_default, off_forms
 from burgee.read.reader import Parameter, Reader, is_none
 
 _ENV = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MARKER_KEYS = {
-    "Argument": ({"help", "complete", "passthrough"}, ()),
+    "Argument": ({"help", "complete", "passthrough", "metavar"}, ()),
     "Option": (
         {
             "help",
@@ -40,11 +41,13 @@ _MARKER_KEYS = {
             "prompt",
             "default_factory",
             "shadows",
+            "off",
+            "metavar",
+            "deprecated",
         },
         ("name", "other_name"),
     ),
 }
-_LONG = re.compile(r"^--[A-Za-z0-9][A-Za-z0-9-]*$")
 #: The settings of `Option(...)`/`Argument(...)` that take a plain value: its types, and how
 #: an error says them (the others are checked where they are read).
 _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
@@ -55,6 +58,8 @@ _SETTING_TYPES: dict[str, tuple[tuple[type, ...], str]] = {
     "shadows": ((bool,), "True or False"),
     "passthrough": ((bool,), "True or False"),
     "prompt": ((bool, str), "True, False or the question to ask"),
+    "metavar": ((str,), "a string"),
+    "deprecated": ((bool, str), "True, False or the reason"),
 }
 
 
@@ -229,7 +234,17 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             param, f"env={env!r} of {name!r} must be a variable name (letters, digits, '_')"
         )
         return None
-    short, long = _names(reader, param, settings, name)
+    short, long = names(reader, param, settings, name)
+    off = off_forms(reader, param, settings, type_ref, (short, long))
+    if off is False:
+        return None
+    if off is not None and not off_default(
+        reader, param, (short, long), off, default=default, required=required
+    ):
+        return None
+    word = settings.get("metavar")
+    if word is not None and not metavar_fits(reader, written["metavar"], word, type_ref, name):
+        return None
     bounds = _bounds(reader, param, settings, type_ref, name)
     if bounds is None:
         return None
@@ -255,6 +270,9 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
         default_factory=factory,  # type: ignore[arg-type]
         shadows=settings.get("shadows") is True,
         passthrough=settings.get("passthrough") is True,
+        off=off,
+        metavar=word,  # type: ignore[arg-type]
+        deprecated=deprecation(settings.get("deprecated", False)),
         required=required,
         default_code=default_code,
         default=default,
@@ -353,31 +371,6 @@ def _default_within(
             reader.error(node, f"the default {value} of {name!r} must be {shown}")
             return False
     return True
-
-
-def _names(
-    reader: Reader, param: Parameter, settings: dict[str, object], name: str
-) -> tuple[str | None, str | None]:
-    """`Option("--from", "-f")`: a short flag, a long one, or both, in either order."""
-    short = long = None
-    for key in ("name", "other_name"):
-        flag = settings.get(key)
-        if flag is None:
-            continue
-        if isinstance(flag, str) and _LONG.match(flag) and long is None:
-            long = flag
-        elif isinstance(flag, str) and _valid_short(flag) and short is None:
-            short = flag
-        else:
-            reader.error(
-                param,
-                f"flag {flag!r} of {name!r} must look like -x or --long-name (one of each at most)",
-            )
-    return short, long
-
-
-def _valid_short(short: str) -> bool:
-    return len(short) == 2 and short[0] == "-" and short[1].isascii() and short[1].isalnum()
 
 
 def _is_marker(reader: Reader, node: ast.expr) -> bool:
@@ -544,7 +537,6 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
             _diag(extra, f"{fn} has more than one Context parameter ({extra.name!r})")
         )
         ok = False
-    shorts: dict[str, str] = {}
     positionals = [p for p in params if p.role == "argument"]
     for index, param in enumerate(positionals):
         assert param.type is not None
@@ -610,44 +602,18 @@ def _check_params(reader: Reader, params: list[Param], fn: str) -> bool:
                 )
             )
             ok = False
-    flags = {p.flag: p for p in params if p.role == "option"}
+    # NOTE: every word an option answers to is its own: a short, a long flag, a bool's off form.
+    spelled: dict[str, str] = {}
     for param in params:
-        if param.role != "option" or param.type is None or param.type.kind != "bool":
+        if param.role != "option":
             continue
-        if param.flag.startswith("--no-"):
-            # NOTE: argparse reads every `--no-...` of a bool option as False, its own too.
-            positive = "--" + param.flag[5:]
-            reader.diagnostics.append(
-                _diag(
-                    param,
-                    f"bool option {param.name!r} of {fn} is spelled {param.flag}, which can only "
-                    f"mean False; spell it {positive}, with default True: {positive} and "
-                    f"{param.flag} then both work",
-                )
-            )
-            ok = False
-            continue
-        negative = flags.get("--no-" + param.flag[2:])
-        if negative is not None:
-            reader.diagnostics.append(
-                _diag(
-                    negative,
-                    f"{negative.flag} of {negative.name!r} clashes with the negative form of "
-                    f"bool option {param.name!r} ({param.flag}/{negative.flag}); rename one",
-                )
-            )
-            ok = False
-    for param in params:
-        if param.short is not None:
-            if param.short in shorts:
+        for word in param.spellings:
+            if word in spelled:
                 reader.diagnostics.append(
-                    _diag(
-                        param,
-                        f"{param.short} is used by both {shorts[param.short]!r} and {param.name!r}",
-                    )
+                    _diag(param, f"{word} is used by both {spelled[word]!r} and {param.name!r}")
                 )
                 ok = False
-            shorts[param.short] = param.name
+            spelled[word] = param.name
     return ok
 
 

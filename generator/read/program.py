@@ -62,6 +62,8 @@ _COMMAND_KEYS = {
     "aliases",
     "root",
     "confirm",
+    "deprecated",
+    "short_help",
 }
 #: The arguments of `program()` and `@command` whose default is None: None says nothing.
 _NONE_IS_UNSAID = frozenset({
@@ -443,6 +445,14 @@ class ProgramReader(Declarations):
         if not isinstance(confirm, (bool, str)) or confirm == "":
             self.error(args["confirm"], "confirm must be True, False or the question to ask")
             confirm = True
+        deprecated = options.get("deprecated", False)
+        if not isinstance(deprecated, (bool, str)):
+            self.error(args["deprecated"], "deprecated must be True, False or the reason")
+            deprecated = False
+        short_help = options.get("short_help")
+        if short_help is not None and (not isinstance(short_help, str) or "\n" in short_help):
+            self.error(args["short_help"], "short_help must be one line of text")
+            short_help = None
         doc = docstrings.parse(ast.get_docstring(node))
         params = read_params(self, node, doc)
         # NOTE: a destructive command asks unless confirm=False; any other asks only when
@@ -476,6 +486,10 @@ class ProgramReader(Declarations):
                 aliases=aliases,
                 root=root,
                 confirm=(None if not asks else "Proceed?" if confirm is True else str(confirm)),
+                deprecated=(
+                    None if deprecated is False else "" if deprecated is True else str(deprecated)
+                ),
+                short_help=short_help,
                 is_async=isinstance(node, ast.AsyncFunctionDef),
                 params=params,
                 returns=returns,

@@ -55,7 +55,7 @@ def _command_row(command: Command) -> list[Any]:
         flags = [param.short] if param.short else []
         text = _help_line(param.help)
         if param.type.kind == "bool":
-            options.append([[*flags, param.flag, "--no-" + param.flag[2:]], None, text])
+            options.append([list(param.spellings), None, text])
         elif param.type.kind == "count":
             options.append([[*flags, param.flag], None, text])
         else:
@@ -69,9 +69,9 @@ def table(program: Program) -> dict[str, Any]:
     children in source order, aliases beside their command, and each visible command."""
     members = sorted(
         [(g.span.line, g.path, g.help) for g in program.groups]
-        + [(c.span.line, c.path, c.summary) for c in program.commands if not c.hidden]
+        + [(c.span.line, c.path, c.listed) for c in program.commands if not c.hidden]
         + [
-            (c.span.line, (*c.path[:-1], alias), c.summary)
+            (c.span.line, (*c.path[:-1], alias), c.listed)
             for c in program.commands
             if not c.hidden
             for alias in c.aliases
@@ -154,7 +154,7 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
     """Per command with a `complete=` parameter: its path and the Python source of its slots.
 
     A slot is `(name, flags, mode, convert, complete, arity)`; `mode` is `arg`, `args`,
-    `flag`, `value` or `append`.
+    `flag` (True), `off` (a bool's off form: False), `value` or `append`.
     """
     tables = []
     counts: dict[str, int] | None = None
@@ -168,17 +168,24 @@ def slot_tables(program: Program) -> list[tuple[str, list[str]]]:
         for param in inputs:
             assert param.type is not None
             ref = param.type
+            off: list[str] = []
             item = ref.item if ref.kind == "list" and ref.item else ref
             if param.role == "argument":
                 flags: tuple[str, ...] = ()
                 mode = "args" if ref.kind == "list" else "arg"
+            elif ref.kind == "bool":
+                # NOTE: its off form is a slot of its own, the only one of a `--no-input`.
+                flags = tuple(name for name in param.spellings if name not in param.negatives)
+                mode = "flag"
+                off.append(f"({py(param.name)}, {py(param.negatives)}, 'off', None, None, 0)")
             else:
                 flags = ((param.short,) if param.short else ()) + (param.flag,)
-                mode = "flag" if ref.kind == "bool" else "append" if ref.kind == "list" else "value"
+                mode = "append" if ref.kind == "list" else "value"
             fn = param.complete or "None"
             arity = counts.get(param.complete, 2) if param.complete else 0
             code = converter(item)
             rows.append(f"({py(param.name)}, {py(flags)}, {py(mode)}, {code}, {fn}, {arity})")
+            rows.extend(off)
         tables.append((command.name, rows))
     return tables
 

@@ -50,6 +50,8 @@ def _help(param: Param, program: Program) -> str:
         parts.append(f"(default: computed when it runs, by {param.default_factory}())")
     elif param.required and param.role == "option":
         parts.append("(required)")
+    elif param.type.kind == "bool" and param.role == "option" and param.flag in param.negatives:
+        pass  # NOTE: `--no-color`: a flag that only turns it off; "(default: on)" would mislead
     elif param.type.kind == "bool" and param.role == "option" and type(param.default) is bool:
         # NOTE: in words: argparse would wrap a `--no-x` at its hyphens.
         parts.append(f"(default: {'on' if param.default else 'off'})")
@@ -86,9 +88,16 @@ def _help(param: Param, program: Program) -> str:
     env = program.env_of(param)
     if env:
         parts.append(f"(env: {env})")
+    if param.deprecated is not None:
+        parts.append(_deprecation(param.deprecated))
     text = " ".join(parts)
     # NOTE: argparse %-formats help strings, so a literal % must be doubled.
     return text.replace("%", "%%")
+
+
+def _deprecation(reason: str) -> str:
+    """How help marks a deprecated option or command."""
+    return f"(deprecated: {reason})" if reason else "(deprecated)"
 
 
 def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], dict[str, Any]]:
@@ -108,12 +117,16 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["nargs"] = len(ref.items)  # NOTE: always required (read/params.py)
         elif not param.required:
             options["nargs"] = "?"
+        if param.metavar:
+            options["metavar"] = param.metavar
     else:
         flags = (param.short, param.flag) if param.short else (param.flag,)
         if param.renamed:
             options["dest"] = param.name
         if ref.kind == "bool":
             options["action"] = _BOOL_ACTION
+            if param.off is not None:
+                options["off"] = param.off
         elif ref.kind in ("list", "dict"):
             options["action"] = "append"
         elif ref.kind == "count":
@@ -123,11 +136,14 @@ def parser_arguments(param: Param, program: Program) -> tuple[tuple[str, ...], d
             options["nargs"] = len(item.items)
         shown = metavar(item)
         if item.kind == "tuple":
-            options["metavar"] = tuple(metavar(i) or param.placeholder for i in item.items)
+            words = (param.metavar or metavar(i) or param.placeholder for i in item.items)
+            options["metavar"] = tuple(words)
         elif ref.kind != "count":
             plain = ref.kind != "bool" and item.kind not in ("choice", "enum")
             if not shown and param.renamed and plain:
                 shown = param.placeholder
+            if param.metavar:
+                shown = param.metavar
             if shown:
                 options["metavar"] = shown
     # NOTE: argparse's "invalid choice" would print a secret; the converter checks it instead.
@@ -227,8 +243,11 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
     (see `runtime/table.py`), each input on a line of its own (the table is left as written by
     the formatter), indented under a row that starts at `indent`."""
     details: list[tuple[str, str]] = []
-    if command.description != command.summary:
-        details.append(("description", py(command.description)))
+    description = command.description
+    if command.deprecated is not None:
+        description = f"{description}\n\n{_deprecation(command.deprecated)}".lstrip()
+    if description != command.summary:
+        details.append(("description", py(description)))
     if command.examples:
         details.append(("examples", py(command.examples)))
     chosen = (
@@ -237,6 +256,13 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
         ("sanitize", command.sanitize),
         ("trust", command.trust),
         ("confirm", command.confirm),
+        ("deprecated", command.deprecated),
+        (
+            "deprecated_flags",
+            tuple(
+                (p.name, p.flag, p.deprecated) for p in command.inputs if p.deprecated is not None
+            ),
+        ),
     )
     # NOTE: a value the runtime's `_Command` takes by default is left out of the row.
     details += [(key, py(value)) for key, value in chosen if value != _ROW_DEFAULTS[key]]
@@ -305,7 +331,7 @@ def _group_entries(program: Program) -> Iterator[str]:
     """Each group's visible children, in the order the handlers file defines them."""
     members = sorted(
         [(g.span.line, g.path, g.help.split("\n\n")[0]) for g in program.groups]
-        + [(c.span.line, c.path, c.summary) for c in program.commands if not c.hidden]
+        + [(c.span.line, c.path, c.listed) for c in program.commands if not c.hidden]
     )
     for path in [(), *(g.path for g in program.groups)]:
         children = tuple((p[-1], text) for _, p, text in members if p[:-1] == path)
@@ -563,7 +589,7 @@ def shadows(program: Program) -> dict[str, tuple[str, ...]]:
                 spelling
                 for param in command.inputs
                 if param.shadows
-                for spelling in (param.short, param.flag)
+                for spelling in (param.short, param.flag, *(param.off or ()))
                 if spelling in RESERVED_FLAGS
             )
         )

@@ -22,7 +22,15 @@ from burgee.runtime.program import (
     ROOT_MODE,
     SHADOWS,
 )
-from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS, _pass_start, _recorded, _Recorder
+from burgee.runtime.quickargs import (
+    _BOOL_ACTION,
+    _HIDDEN,
+    _PASS,
+    _negatives,
+    _pass_start,
+    _recorded,
+    _Recorder,
+)
 from burgee.runtime.shells import _TOOL_WORDS
 from burgee.runtime.table import _command
 
@@ -379,7 +387,35 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
-    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+
+    class Switch(argparse.Action):
+        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
+        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
+
+        def __init__(
+            self,
+            option_strings: Sequence[str],
+            dest: str,
+            off: Sequence[str] | None = None,
+            **options: Any,
+        ) -> None:
+            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
+            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
+            super().__init__(names, dest, nargs=0, **options)
+
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            setattr(namespace, self.dest, option_string not in self.off)
+
+        def format_usage(self) -> str:
+            return " | ".join(self.option_strings)
+
+    parser.register("action", _BOOL_ACTION, Switch)
     import re
 
     # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).

@@ -367,6 +367,8 @@ def run(invocation: _Invocation) -> object:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
+    if command.deprecated is not None or command.deprecated_flags:
+        _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
     if invocation.json:
@@ -597,3 +599,16 @@ def _batch_calls(invocation: _Invocation) -> int:
 class _Stopped(CommandError):
     kind = "terminated"
     exit_code = BUILTIN_ERRORS["terminated"][0]
+
+
+def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+    """A line on stderr for a deprecated command, and for each deprecated option given (by
+    its flag, or its key in `--json` input); never in the envelope on stdout."""
+    used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
+    for key, flag, reason in command.deprecated_flags:
+        if key in raw:
+            used.append((flag if source == "flag" else repr(key), reason))
+    for what, reason in used:
+        sys.stderr.write(
+            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+        )

@@ -140,17 +140,12 @@ def _candidates(words: list[str]) -> list[str]:
         else:
             flag, has_value, value = token.partition("=")
             slot = by_flag.get(flag)
-            if slot is None and flag.startswith("--no-"):
-                slot = by_flag.get("--" + flag[5:])
-                if slot is not None and slot[2] == "flag":
-                    options[slot[0]] = False
-                continue
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
                 pending = _flag(flag, _CONFIG) if not has_value else None
                 continue
-            if slot[2] == "flag":
-                options[slot[0]] = True
+            if slot[2] in ("flag", "off"):
+                options[slot[0]] = slot[2] == "flag"
             elif has_value:
                 _remember(slot, value, options, raw)
             else:

@@ -171,6 +171,8 @@ class _Command:
     __slots__ = (
         "build",
         "confirm",
+        "deprecated",
+        "deprecated_flags",
         "description",
         "effects",
         "examples",
@@ -198,6 +200,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        deprecated: str | None = None,
+        deprecated_flags: tuple[tuple[str, str, str], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -219,6 +223,10 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
+        self.deprecated = deprecated
+        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
+        self.deprecated_flags = deprecated_flags
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -22,10 +22,11 @@ if TYPE_CHECKING:
 
 #: argparse's `SUPPRESS` ("leave it out"), spelled here so the build functions need no argparse.
 _HIDDEN = "==SUPPRESS=="
-#: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
+#: The action name of a bool option's flags (`_new_parser` registers it): its names set True, and
+#: its `off` names False (`--no-` and each long name, when it has no `off`).
 _BOOL_ACTION = "boolean_optional"
 #: The add_argument keywords the quick reading understands; any other sends the line to argparse.
-_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
+_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest", "off"))
 _NARGS = (None, "?", "*", "+")
 #: argparse's `REMAINDER`, the `nargs` of a pass-through argument (`Argument(passthrough=True)`):
 #: every word from its first one is its (`_pass_start`), flags of the tool's own included.
@@ -35,7 +36,7 @@ _PASS = "..."
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "off", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
@@ -46,6 +47,9 @@ class _Argument:
         self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
+        self.off: tuple[str, ...] = ()
+        if self.action == _BOOL_ACTION:
+            self.off = options["off"] if "off" in options else _negatives(names)
         if options.get("dest"):
             self.dest = options["dest"]  # NOTE: `Option("--from")` of parameter `from_`
         elif names[0][:1] == "-":
@@ -86,8 +90,14 @@ class _Recorder:
             if name[:2] != "--" and len(name) != 2:
                 self.plain = False
             self.options[name] = argument
-            if argument.action == _BOOL_ACTION and name[:2] == "--":
-                self.options["--no-" + name[2:]] = argument
+        if argument.action == _BOOL_ACTION:
+            for name in argument.off:
+                self.options[name] = argument
+
+
+def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The usual off form of a bool option's flags: `--no-` and each long name."""
+    return tuple("--no-" + name[2:] for name in names if name[:2] == "--")
 
 
 #: Each command's recorded arguments, read on first use.
@@ -131,7 +141,7 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
         if argument.action == _BOOL_ACTION:
             if has_value:
                 return None
-            found[argument.dest] = name[:5] != "--no-" or name in argument.names
+            found[argument.dest] = name not in argument.off
             continue
         if not has_value:
             if index >= len(words):

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
-_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
 _CALL_DETAILS = ("context", "await_with", "discard")
 

@@ -14,3 +14,9 @@ def hello() -> str:
 def run() -> str:
     """A command function named as a function of the generated module."""
     return "ran"
+
+
+@command(effects="read_only", name="start")
+def main() -> str:
+    """Named otherwise, but its function still takes the generated module's `main`."""
+    return "started"

@@ -20,7 +20,17 @@ def options(
 
 @command(effects="read_only")
 def caching(
+    sure: Annotated[bool, Option(off=False)],
     no_cache: bool = False,
     colour: Annotated[bool, Option("--no-colour")] = False,
+    shout: Annotated[bool, Option("--shout/--whisper")] = False,
+    force: Annotated[bool, Option(off=False)] = True,
+    level: Annotated[int, Option(off="--flat")] = 1,
+    input: Annotated[bool, Option("--no-input", off="--input")] = True,
+    deep: Annotated[bool, Option("--deep", off="--deep")] = False,
+    shallow: Annotated[bool, Option(off="--no-cache")] = False,
+    odd: Annotated[bool, Option(off="deep")] = False,
+    named: Annotated[bool, Option(metavar="YES")] = False,
+    spaced: Annotated[str, Option(metavar="TWO WORDS")] = "",
 ) -> None:
-    """Bool options spelled as their own negative form."""
+    """Bool options whose flags cannot change their default, or are spelled wrong."""

@@ -218,3 +218,18 @@ def pick(
 ) -> dict[str, Any]:
     """Pick something from a shelf."""
     return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
+
+
+@store.command(effects="idempotent", examples=["kitchen store restock apples --deep --no-color"])
+def restock(
+    shelf: Annotated[str, Argument(help="The shelf", complete=shelf_names, metavar="SHELF_NAME")],
+    into: Annotated[Path | None, Option(metavar="DIR", help="Where the stock comes from")] = None,
+    shallow: Annotated[
+        bool, Option("-S", "--shallow", off="--deep", help="Only the front row")
+    ] = True,
+    color: Annotated[bool, Option("--no-color", help="Plain labels")] = True,
+    force: Annotated[bool, Option(off=False, help="Restock a full shelf")] = False,
+    no_cache: bool = False,
+) -> dict[str, Any]:
+    """Restock a shelf: a flag pair, an off form alone, a flag with no off form."""
+    return {"shelf": shelf, "shallow": shallow, "color": color, "force": force, "cache": not no_cache}

@@ -459,108 +459,115 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPdty20h2v9LR7pSlDEhTvszElOMtx6OZcda3srzlpCRGAImmCAsEOAAomWOrKj+S11SlKi95zWv+JJXKd+RcuoHG"
-    "lRBFz4wy2N3ZoYDG6dOnT59r9+lPO5NwvvBl4oXBznDn08nOWRQuF/HJzvD4+GTnZMfCfyWrhYRH1snO4WQWCnkho5WI"
-    "l4tFGCXSFfhajJ3JuSUmYQAv4WH/ZGdkwadu5FzSl9/BD+GIeOZA4zPvQgbCicXfH71+pZtOHc+npt/DD+EFIplJcems"
-    "xCpcQttzMQ0j3TZOwkhS46MknJyLcCEjBwcRY4tRrg2OIJ5Jf0rtXwdS0F8inFIP1EzDvfQWDPY9/MheH2D/sZh6UZyI"
-    "3V5vJWMRn3uLmJr8tJQx9r2noSy8yTlBeQM/RBzOZTLzgjMxjcI50QC6L+ApNIaI7SRcBgkBeIa/BMxPIqMYaSKdyUwE"
-    "zjzFOHAWTAdfyoWF+ABhg/hSRiIIqVvuaWQh3PncCVw9u3paj0fWAPqFJ70eURFBA+QwYFo8FVM/dBJL7A8GXyHZvIR7"
-    "py+mvnNGzXq9IFR/jaxg6fv06TgMfekE4tJLZoJb301bGmAWTjLjfqeez/1mL11nVcApezcH8iK1al479a88t/HDOc9C"
-    "bbeuTBk35tmK/fCSP8jaTUI/jFTDSLrU7iySMqBfY38pi1/4sL589cU+tbpXbDJ3VmNZh5qnZsNL5LzQ5q1cSCcRc/yW"
-    "W6tXU8ePJfOT+WBkrmGTTWgZF4C/w9WCzy1c2Q6tbRGOP8iJyS7xxPGLX/4YXor5Ehg7CQW9VxwG34xM0cAYjBiJuRfH"
-    "wN1MxmW8oh+TyIln9GsReTx75kh4qalFDoD29XhAtEykwcX8Z8rGJi7GchV6oWaIpaNKoqUsL3DByzVHSglCE9dkcTYL"
-    "PSqhYnwaK4SVoKO2c8dTnOVgc4T5fuYBabNG3Kv3s5oFdwXixJukEzH2zkzubVoDQOGwvGb5bQZWTwC2i8IwQelDqoVa"
-    "X+1YO74/j1n7JCAtSDx9QsmGfDo82QHCsYxzZTyJvAXKWnrxXThZ4uInyS/wWwuFngAW8p2xL/viEMWlTVCPR32EaAuP"
-    "pXa8cCYSqL9wQOaBFlPCUaAgYt0ADRdReBY58754HlyE5xK4GmEhf9uLVTKDXs+9ZAIyt79YiccI/wkIuQ8xvLjz+MKB"
-    "1f3kjs2yz1Z/2/mlIeYOAEDtkMxgaSL4OwDdCxbL5Aggzx37AJaDkumxgFngzyVoWh/0HjyByXXDJQho+9PJyclOeI7/"
-    "PxTIgpbA366TOPys3+9f2Za4nIWxFDY+txkD0Gg2wMh6FbuOiGS89BPGDKiBtAVRrhCHBzwhY6AeUoQ650+MzpDYwL5I"
-    "WvhCdeklMayGvb4A3QJre0kNeID5MRDz8CBkFIEkpafU5NwLXPw3v53LOHbOZPZghusf/n11pSbAAfyD3s8yAgvmI1B0"
-    "AhL8QNjYJgYWWsYMG//fmSBHnUbyp6WHQhse2cggQCSey0B+TI5HNunblHN8L4AGIMOiZSCwRb+KS2JFXk27WNlTCoqF"
-    "tBE01piIluIaI7X8EDhF6Xcg52QJ9giYF04fJjuYICMfVHXKMyveHn5vA4OfQacoHwj7KYg4kQC2e5Xo9npjZA8bBxUD"
-    "qwQrWl7xkLnwBY2Z58wzpkONJntADE3zYSuO9QKLuDllZKQfGTh9Wu3GEoB5+cT2Cq17ZkAl5tH0Szw0ZIafrq7gkcnF"
-    "7T+8skyRk1m8RZlzHQt4s0FAG5iNQus4ibSyK2L0lOj70zJMmFNpMjXLw4MTwiz2STMigYLlfCyjQgewWuQZPq3qIRDp"
-    "awSgjMTc9xpoJYJV9iM1nDooLHaG+/2HCJitxxxcZT/WAF5nXeY6IVmC3bCtid2Aop+jhTjUD606mmsgJzt9JgLZpAUY"
-    "INxkKxj3Bve+6Q324X8MTBuxCA+W2Oup0oEF2L3Em9d0QPxrzIYPBtPVKNctPsTOnOaOttKHsq0bulkuPffmQ1FGerGf"
-    "ElsSTJhi8KOYd/7p+Ove6E+7x4Peo9HXuEr6f6Lff/2Z/uDne7vH8nBELdWDP/2xBudRYYYH/f2Bnlv0FBBDCdiw9VPh"
-    "MqxjGf7kitw4cikQYnlFgN07d0id+OQuW2a3TQ5I4iU+I/CM4bfAieAhSspnMQe5b93Lg33BbaxaoZMKA6Iauzi1E2sI"
-    "pPZMSR4RgsRfWthWQDSeOlHkrCqlj+FM5Xo7HpEaSo0HojyLdEP4IoaO63oIzvHfmBoglVNlTdb0RQWK79Fws0mZ2drA"
-    "6l9X5axXGet0wjrRvoFMvr4ELorZ64jWTGa2lJM5AdhS6OWl2ZeUVTmhVPn6VxQx2xAnWxAgWl7EGwqMNjIgWzbpArEM"
-    "pneV4NFcq9gwYy6DZdIpzSYvo2NGjWxQeWKCLANLNk9NbaASZwbg+3GAlYkQScd9HfirHynKMiRXk3gFfoHzdCHVCy2Z"
-    "AOP5AizUIDG+KBjdaay45Oc3xY43NbJVCGsDqdoc6KroSo2wfrFFAQjmEqNdEy1YmCHQFr0r9OsWvhPIanw+NjHyqvZl"
-    "maM/EvhVkZvehF7QwEylpZIXOOZq/eWFT6UsKI+cpzQP94g5qm7YKvLZ1muqCYrmLaX+oAI3Izi7NQtDLfCNhIPBsG2l"
-    "AyOYFw9pfqhIqeZ80abyYYaGed5qbxtybue34wTD3PKwKqZxpj2D609im/GpQF2NWCqjo9uPfjF9kIvWVxi3G6boNmUI"
-    "lRRoiE7kAw1X21x/tXbzllekmrhWC7IqE1KepsYU5qZzgZ83WGamdm3hyb1CaLgWs1HMveC5ArxfI/7jX2p1rjcJmqRz"
-    "C8P011raaZ68OCHNefPNLT5KsbeNq7KZR5+Q+uYEWkEjlNNtbUDnUnJWPqbCIKlHytG1RTfN3RXhSddDdNnKSv3LNjEY"
-    "zu81xPCa/PN2UZkq64VI/puxXrbC74xpTRjJcSuyMRgnd9KtHJSBu3Qo4QNeB+VwBDxyBEYhhvRpJKcyksFEYmIIeOgk"
-    "wKcM4A6mbqJzgER5uEDkc0Z9+PYGCwu+vt6yylB1KIWlN6yQHN61iQhMsiHlrPZUzD2cTmPZxMAgtr05Lc5BjtcGFFXw"
-    "5l67j/fza2GA/6mUmxsz6s3Iup4WHEUJznRQrVWe553JgMAyDMBCfpnMnMiZJBw/JLWyJmCYvt44elvGjYesN25hF7QQ"
-    "DgR+J5xpQitFCt+J0VWqmzGDeAaV0jGl2H9BdYgoLGTwPox8N29h0YaI+WRxSpsWGnZFZCnKzAO9ZnKyy212uc0ut9nl"
-    "NrvcZpfb7HKbXW6zy212uc0ut/llc5sZXuuyml0WtMuCdlnQLgtakwXNKL42/9klTH8nCVM5iWTSi52lOsyU8chTMfNc"
-    "0Kz6mMGQ9vNbYrxMT3b4XlwbGbrm55ts3f9F5u26ycKbTusGi74uW3aaJsKzWb1BCrzLpv8Ws+mnlP06zfLQpr5uzqN3"
-    "efcu795SkqR5d8NYXZdx71L0XYr+95KiN2MH10zOVy+WLsff5fi7HH+FoPkd5/j5HDgn+CfgPC3khIgw6N9n/LRgUoex"
-    "6eEFTI6m1r3+fn/Qiyb9feVfR2dS6jPr8Skf5aaWT/72fv9RJTf8mWEPVdYfJwlFTyDRlxNUC8gSrpz4DpBXnUq3SL7M"
-    "QnABfEls1Ac5BP/7UfoLlmvzJbgN8TK6AFJxAYJwOfbRcQAixXwo/A5GBtJnd/iUuP4HuGyRa6//saAfUuTwH0r7S8Dn"
-    "0yfxwQs+OAK4QXz6Soz9cALey1dXKi3vgyUXOb6AlTeBOVIjwGoAT4+ePX8+FBNn+l//Zon//Zf/+J///HcWklodEPcn"
-    "K6JWyjsLcJZc4xEy0Zkfjh3/1InOSls1uCJEbdbRYN+6qKYSnrQVoKECxIHeGkGlJsRuGIkeRnX4uP0elysg8V+K2Ypz"
-    "uYIpHq8EFsQA1aFktVq+xlgMRRnPKLKOj8Pa4WWmWEYFXnvtxq5qF7BNYwkqrgFDIkbbVRJ8yBUMysi6crw8y6Nmepkt"
-    "uocxXooEBKOkrSa0xyPA9BUwFC+Icq+osENtTFREOVt0O3FAdfq5+hJa+HmqDoOqHIOFOmzVo80oVRBi7nw0Z65SV7RB"
-    "a5mIzORA3y3DJ9MfVsHOiZ0L4C1kRNusRLE7GMIqFKSzDwRIeVib4kxyD6oSippgblQxrnjh+X7P9Qqh7NTsbTGmSypQ"
-    "UrbMTLMFxkiDqEBAafwbsBjFQXmqWREIV1W2oSWMC17xwJ14D7gPhDPYk4Ai2HZBZssbSE096dckY1vSBOUID80SepC4"
-    "7Ho9rNYzFIxzCEqS8yxOlKCxStzghgmqD56DImry48LXLtmGyHHfl6qujAjpDfAKS70J9MX+aBtKUXWTzXkHS73UFEX5"
-    "5LmWUdUFpe4V4/X98xeHNLNaLFeXQRG7eh2oejlE7oo18CEcxzda1WqLGdFiKFDg0ZjQDOrRFNPoqK6Ng5MORr2WvOLB"
-    "Xms8nbinyg1K90YLJo/vZQT6nSmm9SRWwfMoNI1jWLXH0PfDy55h6G0RTaSeAVmzBgbAwtYIrtSeT0Pzrm6EI81pqmLI"
-    "BzVCvziCkKyFc4zy7AZSurCyeekF4Th0kTe0C6s4IR0YjR90FMCak3l9Ol4tnDhGI6libChYtiVHNQpo5gTi5bM3RNz4"
-    "LmYpkLm9qcTIdkuqzyeLm9kQMrqQJcRSrEQI1jcJg/aMQGPtEXFvZt8oJoUhaqGuFBGqH4a/5NqarXFLvZStzKWClhXD"
-    "aosG8Cy6mjdGAhjoKdom4ggBit2jPz9/8aI/d/daoIQ2bqrxTP0nHrPaeoLWe7YAY2cVq+WFdcCKGm0Xd9JYqCssNTeW"
-    "WKwWUUgmPGgUJZUZtUuq25aIsXTAvloGrox0dTrK9CDYCHzXOI0WAaQLGaDpafqUbJmxLwR25GnqGz3AoAnSl4NMxp7q"
-    "zD5E6UDU2wV+t7Q4tNiWIFxIWiNCMCwvCgMyfDhOpD/eo8JnHCQLBHVrmJuo4LGuHFrCqaEkMkxVZ5kJLF5ZYkD2KFY1"
-    "3FOV1IZcXY1tEbBhUVZwDba5s4h1wnzuuS64plQdbxJGLjhOEt9CU3Ch4r2DQtxNgSH1xAYlWPIYHWMvNG8QYwdaLOhX"
-    "9l5tyTZ2VWMQZ4n3c0b/l6ELrgPwRxIBmCQ8lwGhT/yQzgdqRnAeHn/25qdxAvbb5yeWOH7+6ujdyBKPHx/949ETeNDv"
-    "94GZUNrLJXhBMBjpUizSi8QY6H8uYXBjicXxgHzhOahQ71zmfIE4ZIOePIEEGRy7xgKNuipggOEHKq4IqPKgloD8Mk6U"
-    "m/0Ovx3L5FICqzxO39EhCTXJTwjY47s1L9EsRRZRFRwRgzRpES6jicxVOVQghmIZS6q+yF+rwAFhOw3RViAbkzR6yDTW"
-    "21M4Fx/zehD8V9FSVcNeLKTDKTo0unRM9DF/M3z19OXhk77KYJCtmtmt4hhNyZGaynW2J3GeUUaybHFarLKRlz36TgUL"
-    "gM0B0d28BTdEqsDErsBWCLx4BpyPeJwWDEYAghEF3weW3GVbVbyCtg61YaoDtwTI4Vk+iaoNOrAeMR6VBf1ocGM5DSOe"
-    "FhiR+it7zc09Cg5k1laIrwg1pfBKph7gRLJ8/95DFkk4G7jZhHY1cG4mq59sqprsKM4NT9TI6RTkODNNSkveNONE4CrA"
-    "2lKhKA6e0auqiFMaqVrjYWWRzZscuzF7NqIc67yRus5zJ3LyKj3bUto6rGIcw6kcadX5nZI7rfevtjckcrsXKjted76n"
-    "ZPGVMnnNjmrhVE8hLuYU3IZ0c/kaWPnTPQUzOdvMm4Ob7iYvwi65X4WPW3+YbRpOv023o6/tNNtmnGEtJ97c8dsQRB+G"
-    "KZLClW0WYBXE9ABN/ZmaYneTxmMta/rT+0Vb7CAtuWzN516aF6SV3wFfjljqbd2tYJdYgg7EVHx9PCp60N56ZI+r8lXG"
-    "KRky9DkIfxobOcA/pn+c7MySZBEP795Fo1dF1PphdHbXjUBl3YWFNejt37trxBNBZ5XTag3JxPCc/w1aJU6z3NYJl3/u"
-    "ztgUkerO2HRnbKrFS3fGZstnbNAlPqneFFEx0FBVhSGxNcrT9xriL92aocq717Mrl5ZvvWmDKs/XQ9Ol6OtbzLzSHi/z"
-    "Nbh90Qr94yaB5wJJPb84qgaqMtYmfqP8Lo6KHZtVbNtAGF31vX5ol7SToe0W+hTe6KqeTdTkjXjN6ZQsNiiW8U996FN2"
-    "61SMS51L0Fnd7I9oudCZCvMkg/p96oL6D2AlTZQpLaM5uGhpbsPIAS8VvRG/jw76z0qwKNfNdCFnEhxT+sX7QEynZ9B/"
-    "qGZNReYoTkFUvAyjc7rSIuvwVPUV6/mnvR7kfsaCuhH3hQIvGLSldodtz4ZpwzZdTYi6PfBdTYiuJkRuKF1NiK4mRHum"
-    "vE01IbZUC9oMoQag/LOtmZvEUdObzmo02fpoZvMx6fJmIscv9NY+vjmo6L7m/OztDlc0nRXoPI3O0+g8jdEmLsKvZP13"
-    "JSiqVXJXgqIcVKs+EXrbS1Bsq8791tLHVEmhxh4umzyb1Htoru1wO6yTGpXc2R+d/dHZH7fH/rgldWvWlHq5YcUWU3Ws"
-    "cZnHIe4kdXPK43YI7GtXf+nkeSfPO3kuGzNXeUk0YiZByZMZiLdDE1xdUwJ/sduJth3CVKWWrKr1aK2JKvLIb4d430qx"
-    "p07ed/L+l5H3NQfj1KLVB/1uq1ZICyelElKNydy+YEq64qHLG+xwyESz0J3+Oq7F1ovcfYkL2NpHjaosfxMfVZ2t7Bap"
-    "Lbfrs2XFinC3RPNsuVJcp4Y6NdS5HbcsjHRbSmPWq5DAWVTicuRLuaCSLum53iCkY3pfaMsF17XJU77tNohBf3BLlEYx"
-    "u9VJ/U7qd1K/rVuhapDizKDYqvMqcKPsTNdCyv64XZEpCrKxSKxPWpsCcCM/YvPbeLeWd84mtV3mubEecEGppJxTBdo4"
-    "DBiv1zFGUeHGOsONNYVLCFIp4fVDr0RHFRCu6DOtOVw+Mlo69dr+6GbpsCWVITZh1Z5NviXaudt62GnvTnt/Ke2d6hpn"
-    "wZrVyonAeO6gSXzTk06ZXhPcj+A+hIb/Kynzrsj9/6Mi9wVTKmOFkhmlKppRgUwu73kgbFVZ89nL7/77n//VBh8clvYl"
-    "lpNC59+o/LllSysVOmWilYO1zXqbS5hna0XVMO278kKtjLsXg/79Plf/vWoQDwrqqL4y/2+7sP7WZkeXMG9hBZeqM2dV"
-    "z69v1w1K9T24nP5mRiKX1L8d5l4bKF2t/t9Arf7OyO6M7F/IyK7WUoY2Guzfu//g4Tff/s0jZzxx6aKQqxqTVFV5LH4h"
-    "tMAWA6GkrWC5WWed3kxQ1Szk39VdLVyTNfWgslVY8I6wGODphA8z7xfWUu3Rn0AsYRmA+YOF/tABW2KlwiD2XKTtDFjQ"
-    "lxEWSsR6KaqypCPGy7TgW4qLcqcKiNxriwhYRYAAVYt1hHLmBHAxl5UPo/SSCFW9PYb5juQHQvxA53dE5AQlxEwv0UTt"
-    "fkvUkOEYujrAoq4G0KU3sfhtqdMqL9fs/ME1Ote1drGYNVIfi71RhWGkCliN1BXv1TsQsWTNdjyqI0TRRTbR+uZR6/kC"
-    "j/YcDdOkhKEiDFYaxTKaLiOF7VD6l9BKfX0TkW8fFhCpi6BGK+GcOVT5ExmH6jSUujDd/twyubfJPACTwejjRKQXZ3D1"
-    "YrTY6RYMXYEzN8piiCOPR3G4tXTHnTHYN7laWJCUbn7Q9VUZ/gFVRKUqqao+s0e15rHC8qqEWTGqkkPs/qAlYs8zKGL3"
-    "WRL5vWfirjh6/sPzV+/2DgDdUypWiijzvSRVS7UQrclh8qD1ek2BiF3o/93h25dNCPDlRlgpe2cIHkTvJEA1MhTGRUYn"
-    "gdEHvtnSNUTiL7FkB5v6V1VcRYKH5Hgp6cjQLnYBILDMgEWzbBm7xvRvY2eVZQST9riWv5foMixUxZo4mW6bKN7P08cR"
-    "Y9lcJ/HGHvqAOOa36qIm8YYuahL3+4++Rp8fQSs06UM0eNF+HZ4EQtdCx+/N659OAiL047/q9cQPMpARzdZ4JTh4xikb"
-    "pXzi/mJ1INyQZIoEPdmHETw5CU6CP+h+8Y9t3QwV1N8LVbgVqvJOqB38b/42KHpk6WugvtglUEiQP4hnWEQbNAL+2RNv"
-    "edpBMNl8vVY6U4uVre4cAUkxDX2qlyxhQVEtd4sqVXCMAkgDrhxGrICPsLWu3q7kOwr7VDSSXoQZeq8qwnN0QukBwkMh"
-    "YFtUqhpDHX2NaRlH8ez1y5dPX32HVb0V39p0EYndC+liJRtwYmcdewITdpL4qzJHW8LWXpIgRSJSXxpBX9l0JdVyMgH/"
-    "gKucp81ZyojMUxKZwMJv8VXm9ugnys0h4Axd2VZ98Tr9zYEegpvVtvawjLSqQI5+KItxEPIwTGhKxPoBJ8csHZ9ekZWO"
-    "XF2SZdwog7ZVPGwishIMd7KQCptcV3eA6Fgrnuqq56/big9gLvi7nq3qesO0E2vxbTGEcUWvOpDIndt8l0OcGxaXH0fO"
-    "V3YgT47yTVQZFa7izdcGUGXtJZuOZTj99RymLzt4/ebd89evbPN6g6aLe7JrDtL7AC6cyENFpe89oIWUu/FA31Wirvox"
-    "DakDtGZoHrE4kRJpKYtMwEv1ZJzdiYDrqnAdgt3HeQF9sLAFJSAYyCUbqzAjr5TFDJ/MFwkwRuFSlZKxiUyrrkixC9Yt"
-    "sAfp1gd8jQNfIGDahVzoXCkLirvA+Gz8YRMyT/kmg+zuKnTqdltdbLDHWhNNc80HTnYPA5nIoE0Z7fyVCvZQUS2NjNom"
-    "6kstciuYJrsDIXOIgVvqrz2AMb5Mb13SdxJVLkZlydnlGvkokzxT7GQxB/gDnqFGUi44ySklfLK1eL2K+raHE1t5AxAy"
-    "B5KzVJPe3lPz2fICAe2k27nbA2ytzQ7JYoMlEOODz/RTfFYiE4Uw/DGXDi2fz9AArIr0H2w/gPefU8FOj/bhga39Zhv+"
-    "uIELzBDvIUTyfgnc9hxZBn8fwSs42EErd5Q/fYCfltYqg9jUqWTI3zwysDIcSqbAxq4hA//2IQJHt5CQrfTw1GTeoyGm"
-    "lwnmh9bKT9OAuE/DSaOh3NzbUvDvD1K+YycJwW/kMymAD4gvMoeJBn8NzwfBKItRXRIR1Chqcj3Eu8N/eCde/eXl3x2+"
-    "BcF5jXsiwAs45NBipbxj6BXVPe0adNAFEqrOGYlHQKepyFo1FJw68ePr9/BxY5mSGtsldb3g+w1PTq6hS/FMUB05Sp6f"
-    "QBF6BLIfUGs6StMEjrYgHP14+OJ7ANK4na7VKOp2NNjIc6/ZOFM3WOrD/y0MRnQDmoxZMn4Aw52r/wNIeRzE"
+    "eJztPWtz3EZyf2XCO5fIGLtaSrIdLxVd6WTZVs56lKgrJUVuCOxiyIWJBWAAS2otsSp/JF9Tlap8ydd8zT9JpfI70o8Z"
+    "YPBccLmSTRt35/MSGPT09PT0Y6an+/3OLFxEvky9MNgZ77w/3jmLw2WUHO+Mj46Od453LPxXuookPLKOd57O5qGQFzJe"
+    "iWQZRWGcSlfgazF1ZueWmIUBvISHw+OdiQWfurFzSV9+Az+EI5K5A43PvAsZCCcR/3D48oVueup4PjX9Fn4ILxDpXIpL"
+    "ZyVW4RLanovTMNZtkzSMJTU+TMPZuQgjGTs4iARbTAptcATJXPqn1P5lIAX9JcJT6oGaabiXXsRg38KP/PUB9p+IUy9O"
+    "UrE7GKxkIpJzL0qoyU9LmWDfexpK5M3OCcor+CGScCHTuRecidM4XBANoHvdNoZvQ9X8Nf/WTcbw49R3zkTkeLElnABQ"
+    "PkUqABA/DKSl31966VwEYfa6RAOhR4+UmIXLIKXenuAvAXOfyjhBektnBmCcRUaNwImYxr6UkYVjhUkLkksZQ280JO5p"
+    "YiHcxcIJXM05mmWOJtYI+oUngwHNEIIGyIA+gX4MIwid1BL7o9FnOCVeyr3TFzg6ajYYBKH6a2IFS9+nT6dh6EsgC42f"
+    "W9/NWhpgIiedc7+nns/95i9dZ1XCKX+3gKlDajW8dppfeW7rhwuehcZuXZktioRnK/HDS/4gbzcL/TDO+MildmexlAH9"
+    "mvpLWf7Ch7Xrqy/2qdW9cpOFs5rKJtQ8NRteKhelNq9lJJ1ULPBbbq1enTp+IpmfzAcTUz6YbEIiogT8Da5EfG6h1HBI"
+    "bohw+qOcmeySzBy//OX34aVYLIGx01DQe8Vh8M3EFDuMwYSRWHhJAtzNZFwmK/oxi51kTr+i2OPZM0fCS00JEAC0r8cD"
+    "K3ImDS7mPzM2NnExlqvQCzVHLBtVGi9ldYELXq4FUkoQyLgmy7NZ6lEJLOPTRCGshCi1XTie4iwHmyPMt3MPSJs34l69"
+    "n9UsuCsQJ94sm4ipd2Zyb9saAAqH1TXLb3Ow1QnI5alJiBpob+cyzkQ8CF0QYCDVUURnSBxqIswdn5Yf/eWCMDTm72Xg"
+    "rwgMfAryNOZlyt3CdGdrVDV/5QMVhe9MpZ8Ygq7EFLkmOIUHWoCbYEFWV7moljY46jgMU5TMpNKp9dWOteP7i4S1fgqS"
+    "lET3e5T6uIbHxzvQKct/Vyaz2ItQx9GLb8LZEgUjaVyB31qoEAQsLxiYL4fiKaoSm6AeTYYI0RYea8skcmYSODNyQB+A"
+    "9aAUh0AhzToZGkZxeBY7i6F4FlyE5xLogLBw7dvRKp1Dr+deChQIhtFKPET4j0AB/JjAizsPLxyQfI/u2KwXbPW3XRQb"
+    "YuEAANTK6RzEFoK/A9C9IFqmhwB54dgHICqUvksEcCh/LsHC8cHegCfAOW64BOVlvz8+Pt4Jz/H/xwKXpyXwt+ukDj8b"
+    "DodXtiUu52EihY3PbcYAeM4GGHmvYtdBJl76KWMG1EDaovZnxOEBT8gUqIcUoc75E6MzJDYwOJIWvlBdemkCnLQ3FKB3"
+    "Qe4tqQEPsDgGYh4ehIxj4GB6Sk3OvcDFf/NbWDSJcybzB3OUjfDvqys1AQ7gHwx+ljFYju+AojPQbgfCxjYJsNAyYdj4"
+    "/84MOeoklj8tPVRo8MhWC5PnMpDv0qOJTbZIxjm+F0ADkO/xMhDYYljHJYkir6ZdouxYBcVC2ggaa0JEy3BNkFpgb51p"
+    "2wfIOVuCHQhmnTOEyQ5myMgHdZ3yzIrXT7+1gcHPoFOUnSwucGGngO1eLbqDwRTZw8ZBJcAqwYqWVzJmLvyBxsxz5hnT"
+    "oUaTPyCGpvmwFcd6gUXcnDEy0o+MvyGtdmMJwLy8Z1uO1j0zoFKBaHKnHhp54/dXV/DI5OLuH15ZpsjJPY2yzLmO57HZ"
+    "IKANzEapdZLG2hAoY/SY6PvTMkyZU2kyNcvDg2PCLPHJakACBcvFVMalDmC1yDN8WtdDILLXCEAZ0IXvNdBaBOtsa2p4"
+    "6qCw2BnvD79AwGxZF+Aq27oB8DrLu9AJyRLshu1w7Aa9FLSex/qh1URzDeR4Z8hEIHu9BAOEm+wE497o3peD0T78j4Fp"
+    "Ax/hwRJ7eap0YAn2IPUWDR0Q/xqz4YMxeTUpdIsPsTOnvaOt9KH8jpZulkvPvflQlANT7qfClgQTphh8TOadfz76fDD5"
+    "0+7RaPD15HNcJcM/0e+//UB/8PO93SP5dEIt1YM//bEB50lphkfD/ZGeW/SiEEMJ2LD1U+NOrWMZ/uSKXFwy5RBidUWA"
+    "T7BwSJ34tE1hmd22OWepl/qMwBOG3wEngocoKX/OHOS+da8I9gduYzUKnUwYENXY/WucWEMgdWdK8hYRJP7SwrYGovHU"
+    "iWNnVSt9DEez0NvRhNRQZjwQ5VmkG8IXMXRc10Nwjv/K1ACZnKpqsrYvalB8i4abTcrM1gbW8LoqZ73KWKcT1on2DWTy"
+    "9SVwWcxeR7TmMrOjnCwIwI5CryjNPqasKgil2te/oIjZhjjZggDR8iLZUGB0kQH5sskWiGUwvasEj+ZaxYY5cxksk01p"
+    "Pnk5HXNq5IMqEhNkGViyRWpqA5U4MwDfjze2mQixdFzccfiedqDG5GoSr8AvcJ4upHqhJRNgvIjAQg1S44uS0Z3t0Vf8"
+    "/LY9+02NbLW9t4FUbd8ErOlKjbB5scUBCOYKo10TLViYIdAWvSv06yLfCWQ9Pu/aGHnV+LLK0e8I/KrMTa9CL2hhpspS"
+    "KQocc7V+euFTKwuqI+cpLcI9ZI5qGrbaFe7qNTVsGBctpeGoBjdj43prFoZa4BsJB4Nhu0oHRrAoHrJzuTKl2s/pNpUP"
+    "czTMi1Z71+34bn47TjDMLQ+rZhrn2jO4/iR2GZ/aqGsQS1V0dPvJJ9MHhZOMGuN2w6PRTRlC7Y237E4UNxqutrn+Gu3m"
+    "La9INXGdFmTdKVF1mlqPdzedC/y8xTIztWsHT+4FQsO1mI9i4QXPFOD9BvGffKrVud4kaJPOHQzTX2ppZ/EJ5Qlpj1fY"
+    "3OKj06uu+6ps5tEnpL75cLGkEapHkV1AF44rreKeCoOkHun8siu62blmGZ50PUSXrazMv+yyB8OnlS17eG3+ebddmTrr"
+    "RZ0x/kqsly3yuxljU91N2lrMzS+zPj4Os5TXTfNZeZW3LDKF+cS885lC3TF6ATTNbtFj6QS4eOBeC3K9hdHEM+bpfI0p"
+    "YmFow4k6q7+WAfPrXpsbeBY1i5NRbaCw49YcleIhlpPFoNHx+KVDp7G4LvGAVcAjR+AW4Zg+jeUpsG4wk3hqCwL+OMCn"
+    "DOAOnqvG5wCJDskDUTzQHcK3N1jV8PX11nSOqkPnyzrSjoykXZuIwCQb04HynjoQAwmUyDbtAjaVtyDNOSpw24i2/LyF"
+    "1+3j/aKiGuF/ao2ajTn1ZmRdTwve4gzO9I53p0PYNyYDAsswAAv5ZTZ3YmeW8uY+2XxrdvOz1xsfrVRx4yHraFbsghbC"
+    "gcDvhHOa0kqRIAET3MdomjGDeAaVsjFl2H9EWxVRiGTwNox9t+j+ULTSYhadUERRS8hSHj+Qbw9dM3KgDzzoAw/6wIM+"
+    "8KAPPOgDD/rAgz7woA886AMP+sCDjxt4kOO1LuSgD1HoQxT6EIU+RKEhRCGn+NrghD6a4XcSzSBnsUwHibNUtzBzHnks"
+    "5p4LmlXfARrTZRtLTJfZtSvfSxp3hq75+Sb3aj7JvF33JP+m07qd0wM62jvJolTyWb1BfEof6vJrDHU5oeOvkzxIxNTX"
+    "7UEufVBMHxTTUZJkQTGGsbouHKaPn+njZ36tZ/RbXBpm/Iy5hbDNyJk+LqePy+njcm645rcel2Ou9mtG5DQt6z6wpw/s"
+    "uR5Z+8Ce33ZgD2dm4aieme8lkZwREUbD+4yfFkwqPQo9vIDJ0dS6N9wfjgbxbLivNtXiMyl1FpnkhJOrUMtHf39/+HUt"
+    "N/yFYY9VqA9OEoqeQOIGjqCsiJZw5cx3gLwqT4xF8mUegt/vS2KjIcgh+N/30o9Yri2WSSqSZXwBpOKUQOFy6uNuARAp"
+    "4TQtd3A7MHt2h/O26H+Ay6JCe/2PBf2Q9Q7/oVgfCfi8fy9+9IIfHQHcIN5/JqY+6MNEfHalYnF8cN9ixxew8mYwR2oE"
+    "mJ/n8eGTZ8/GYuac/ve/W+L//vU///e//oOFpFYHxP3piqiV8U7kRcRt+hEy0ZkfTh3/xInPKvFZnKOpMdTAYN+mowwl"
+    "PMnMa8nJdKDjoSj5k9gNYzFAe5AT4OxxAiES/5WDGnEuVzDF05XAFFWgOpSsVsvXGIuhKJM5Hafh47BxeLn/lVOB1163"
+    "satsQmxDWoLSXcGQiNF2lQQfc06hKrKunC7PiqiZxk6H7mGMlyIFwSgpvowCuwI8swaG4gVR7RUVdqiNiZqjjQ7dzhxQ"
+    "nX4h45MWfp7KjKTy3GHqLFv1aDNKNYRYOO/MmavVFV3QWqYiNzlwwybHJ9cfVsnOSZwL4C1kRNvMDbU7GqPTQjr7QICU"
+    "h7UpziT3oHKTqQnmRjXjSiLP9weuVzq/ytyMDmO6zPyJomVmmi0wRhpEDQJK49+Axejwg6eaFYFwVa45WsK44BUP3En2"
+    "gPtAOIM9CSiCbRfkvpOB1Kkn/YYIjI40QTnCQ7OEHiQuu8EA8+eNBeMcaj8JhEaKxipxgxumqD54DsqoyXeRr/dhNkSO"
+    "+75Umd5ESG+AV1jqzaAv3oTqQinKN7Y572DytYY0Ze891zLyrKHUvWK8vn32w1OaWS2W6xOTiV29DlQGOyJ3zRr4MZwm"
+    "N1rVKq6UaDEWKPBoTGgGDWiKaXSUac7BSQejXkte8WCvM55OMlCJl6V7owVTxPcyBv3OFNN6EnP2enQehWNYdccQ9wkG"
+    "hqG3RTSRegZkzRq46x12RnClAr0Nzbu6EY40p5mKIR/UOO/BEYRkLZzj1u5uIKULK5uXXhBOQxd5Q7uwihOygdH4QUcB"
+    "rAWZ1yfTVeQkCRpJNWNDwbItOapRQDMnEM+fvCLiJnfxaBKZ2zuVeJzVkeqLWXQzG0LGF7KCWIaVCMH6JmHQnRForAMi"
+    "7s3sG8WkMEQt1JUiQvXD8JecZbwzbpmXspW5VNDy9JRd0QCeRVfzxkgAAz1G20QcIkCxe/iXZz/8MFy4ex1QQhs303im"
+    "/hMPWW09Qus9X4CJs0rU8sLMnGWNtou7vRbqCkvNjSWiVRSHZMKDRlFSmVG7pEyqqZhKB+yrZeDKWOeLpd1TBBuD75pk"
+    "u0UA6UIGaHqaPiVbZuwLgR15kvlGD3DTBOnLm0zGRYrcPkTpQNTbBX63tDi02JYgXEhaI0IwLC8OAzJ8eJ9If7xHqUh5"
+    "kywQ1K1hbqKCx0yvaAlnhpLIMVWd5SaweGGJEdmjmIN5T+U2HXO+U7ZFwIZFWcFZURdOlOgomYXnuuCaUr7aWRi74DhJ"
+    "fAtNwYVK9g5K+24KDKknNijBksfdMfZCiwYxdqDFgn5l7zUmUWVXNQFxlno/5/R/HrrgOgB/pDGAScNzGRD6xA/ZfKBm"
+    "BOfh4QdvcZKkYL99eGSJo2cvDt9MLPHw4eE/HT6CB8PhEJgJpb1cghcEg5Eu7UV6sZgC/c8lDG4qcQ8eyBeegwr1zmXB"
+    "F0hCNujJE0iRwbFrTJms8/QGuP1A6Y4BVR7UEpBfJqlys9/gt1OZXkpglYfZO7oZpSb5EQF7eLfhJZqlyCIqpzJikJ1U"
+    "hst4Jgt5hxWIsVgmkvIh89dq44CwPQ3RViAbkzR6yDTWMWkcgJPwehD8V9lSVcOOIunwuTwaXXpP9CF/M37x+PnTR0N1"
+    "bEm2am63iiM0JSdqKtfZnsR5RmLnqsVpscpGXvboO7VZAGwOiO4WLbgxUgUmdgW2QuAlc+B8xOOkZDACENxR8H1gyV22"
+    "VcULaOtQG6Y6cEuAHJ4fIlP+X33GlW/60eCm8jSMeVpgROqv/DU392hzILe2QnxFqCmFVzH1ACeS5fv3vmCRhLOBEWYU"
+    "ysSHPXm1B1PV5PfvbniNTp6eghxnpsloyZFyTgyuAqwttRXFm2f0qm7HKdupWuNh5TubN7lrZ/Zs7HKs80aaOi9cwyuq"
+    "9DyOvPO2inH3rnakdZf2Ku60DlrvbkgUDtFqO153qa9i8VVOTtsd1dJVvtK+mFNyG7IbJWtgFa/0lczkPIK/ADe7QlKG"
+    "XXG/Sh93/jC/KZB9m91BWdtpfrcgx1rOvIXjdyGIvgFXJoUruyzAOojZrbnmi3Tl7matd9nW9KeDxDuEjVdctvbLbu0L"
+    "0ipee6nuWOq7HJ1gV1iCbsHVfH00KXvQ3npkj+rOq4yrcWTo8yb8SWKcAf4x++N4Z56mUTK+exeNXrWjNgzjs7tuDCrr"
+    "Liys0WD/3l1jPxF0VvVYreUwMTznf4NWScyIAirI0F+sKyPVX6zrL9bVi5f+Yt2WL9ahS3xcHxRRM9BQJa0isTUp0vca"
+    "4i8LzVAFV5rZlYu9dA7aoFowzdB0cZjmFnOvEthpvga3L16hf9wm8FwgqeeXR9VCVcbaxG9SjOKoCdOuY9sWwug6LM1D"
+    "u6RIhq73ZjJ4k6tmNlGTN+E1p49ksUG5sE7mQ5+wW6f2uNRlJH2qm/8RLyN9UmFeX1K/T1xQ/wGspJkypWW8ABctO9sw"
+    "zoCXit6I3zsH/WclWJTrZrqQcwmOKf3iOBDT6RkNv1CzpnbmaJ+CqHgZxudUZCrv8ET1lej5p1gPcj8TQd2I+0KBFwza"
+    "UtFh27NhurBNnwimW6RnnwimTwTTJ4LpE8F0ZsrblAhmS9UZzC3UAJR/Hpq5yT5qVpe1QZOt381sz41QDSZy/FJv3fc3"
+    "RzXdN1yav93bFW2XBXpPo/c0ek9jsomL8AtZ/33emXqV3OedqW6qVUf+W8g7s63KM1s7Pp6r+47dTo83SfLSntDldlgn"
+    "DSq5tz96+6O3P26P/XFLklWtye90wzRNpupY4zJPQ4wkdQvK43YI7GunfOrleS/Pe3kuW0+uipJowkyCkic3EG+HJri6"
+    "pgT+aPUCt72FqRKKWHXr0Vqzq8gjvx3ifSsZ3np538v7TyPvGy7GqUWrL/rdVq2QZUvLJKQakxm+YEq68qXLG0Q45KJZ"
+    "6E5/Gddi65ktP0ZJ1O67RnWWv4mPSslYdYtUyO3607JyGshbonm2nB6yV0O9Gurdjlu2jXRb8uE2q5DAiWpxOfSljCil"
+    "S3avNwjpmt5HCrngvDZFyncNgxgNR7dEaZRPt3qp30v9Xup3dSvyNKcktpq8CgyUnetcSPkft2tnijbZWCQ2H1qbAnAj"
+    "PyJLBX7t/N5bO3fOJ7XbyXNrMuKSUsk4pw60cRkwWa9jjEzircnFWxOJVxCk/OHrh16LjsoaXtNnlmi8emW0cuu1+9XN"
+    "ymVLSvtswmq8m3xLtHMfethr7157fyztnekaJ2LNahVEYLJw0CS+6U2nXK8J7kdwH0LD/4WUeV/Z4jdU2aLOlDJLR3zc"
+    "Eg/XiNv4dLZXvmpRJV44MTU4/P7pD9+eYDqjqjFyDfuhlo1bC0LU4PLNs9c1FpguE2HVqaOilXi43khqoFNDaQmFJMwu"
+    "sx+mLpZRTcqNIKzL9tH5QLcBq0pdCoXPuWTmybusIppjVEH2xkfPrQuoVO+iiFkt4bj2xY3QKffSm7O9Odubs79vc9bU"
+    "9wWLlmW4VZGSWzBrYy0GtWWLfYlCP7fRvO0LSPUFpBpM65wNK0RRyYIp9zxnzj8Qtkpa/+T5N//zL/9miwBEZHiJmVrx"
+    "XM1Iqr/lTcxMAFZ5tBoH0b4lxtWB8nWqygMMXXmhVuXdi9Hw/pALa1y1iCoFddJc9OrXXbNqa7OjqwN1cHIqhU/ygkLX"
+    "3zIdVVLncaWqjYCpalW3w/TsAqUvg/UrKIPVG/y9wf+JDP56LWVoo9H+vfsPvvjyq7/72pnOXKrBd9VgFqsE6uUvhBbY"
+    "YiSUtBUsN5ss45sJqoaF/Lsqg8jlDjJvLl+FJU8N82yfzDhP0H5pLTXeqg/EEpYBmD+YQxudwSUmAQ8Sz0XazoEFfRlj"
+    "DnJMRaiStjtiusxyKWe4KNeuhMi9roiAVeQKLsTgCOVYCuBirtgUxln9NVUYKYH5juWPhPiBDp0SsRNUEDM9VhO1+x1R"
+    "Q4Zj6OpuuKq6pbPao99T6bTO4zY7f3CNznUZC6wTg9THPMpUvAOpAlYjdcXXYA5EIlmzHU2aCFF21020vvy683yBV32O"
+    "hmlawVARBpP4Y4Z6l5HCdij9K2hl+w4mIl99UUKkaYM8XgnnzKGk+sg4lAKt0oW5BVFYJvc2mQdgMhh9koqsJh0XBkGL"
+    "nQrM6eT2hVGWt1uKeJSH20h3DDrHvsnVwlz/VFRNly5g+AdUbIAKEKjSJx6VccLiJasKZuUdngJi90cdEXuWQxG7T9LY"
+    "HzwRd8Xhs++evXizdwDonlAdAESZS/7VLdXSzlEBkwed12sGROxC/2+evn7ehgDXDcUiNDtj8CAGxwGqkbEwaoQeB0Yf"
+    "+GZLFT7FXxPJDjb1rwokiBTzT/BS0rtTu9gFgMAMXhbNsmVcyNC/jUsLlnFOaxU3t/a4apaX6oSHVC+GGJvqupUrYQ6R"
+    "AFigwkm9qYcuIZLgtSqJKl5RSVRxf/j157gFgKAV1vQh2r9ozo6PA6GrDuH3ZqHV44Do/vBvBgPxnQxkTJM3XQnez+Pg"
+    "KKWLkmG0OhBuSCJGgtocwggeHQfHwR90v/jHtmqwBs0VWEv1V2urr+7gf4t1V+mRpQuufrRyq0iQP4gnWK4GFAT+ORCv"
+    "edpBTtlcyDabqWhlq+p+IDhOQ58qk0hYX1Q1yaKccLxlAaQBzw73C4GPsLWuk6TEPcr+TFKSmoQZeqtqL/FmhVILhIdC"
+    "wLaoKAzufAw1plUcxZOXz58/fvEN1s9RfGtTyT97EFIJUxtwYt8dewKLdpb6qypHW8LWTpMgvSIy1xpBX9lU/HU5m4G7"
+    "wPWEsuYsdETuOIlcfuG3+Cr3gvQT5fUQcIauTK2heJn95n0fgptXkfGwYIuq9YNuKUt1kPkwTGhKxPoOJ8cs0pQVo81G"
+    "rsrRGrUb0dRKxm1EVoLhTr7DwhbY1R0gOlZlogpGxcK2yQHMBX83sFUFHZh2Yi2uy0gY1/Sq9xW5c5urpiWFYXGhH+R8"
+    "ZRby5ChXRSUs5Ho5XKCLatgs2ZKswhmu5zBdVuzlqzfPXr6wzUJibSUy84JiWeWtCyf2UG/pCmO0kAq1xXRVQFVU07Sr"
+    "DtC4oXnENKBKpGUsMgOn1ZNJXn0M11Wp8Jg9xHkB9RDZgs5EGMgl264wIy+UAQ2fLKI0GZfLF1ZsT2RaVYzQLhm7wB6k"
+    "ah9wwTQu1WWaiVxSSCkL2oaB8dn4wyZkHnPNsLxKLPp4u51KiO2xEkVLXfOBk1c8I4sZlCujXSxeZo8V1bKNUttEfalF"
+    "bg3T5NXGcv8YuKW5wBiM8XlW31RX/6xdjMqws6vVqFAmeabYybcg4A94hhpJeeQkp5Twydfi9WpX2R5ObG2tTWQOJGel"
+    "+pO9p+azY6ku7bPbhTpdttZmT8mAgyWQ4IMP9FN8UCIThTD8sZAOLZ8P0ACsiuwfbD+C9x8ywU6P9uGBrd1oG/64gUfM"
+    "EO8hRHKGCdz2/FoGfx/BKzjYQSfvlD99gJ9W1iqD2NTHZMhffm1gZfiXTIGNPUUG/tUXCBy9REK21uFTk3mPhpiV7S4O"
+    "rZPbpgFxn4bPRkO5ufOl4N8fZXzHPhOC38iFUgAfEF/k/hMN/hqOEIJRFqMqxxY0KGryRMSbp//4Rrz46/M/P30NgvMa"
+    "FdnAC3jKO4218o6h1+TRtxvQQY9IqIzCJB4BnbZ0xvVQcOrE9y/fwsetCQEbbJfME4PvN8xRsoYu5dv3TeSoOIICRegh"
+    "yH5Are3Sehs4CvalSEMA0npxpdMommKH28ekQzPyiEdAZntxn50wXxceYuOqecnmpap2rxOFdTB50ZFpM8fJfANMd67+"
+    "HyUVdn4="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1068,6 +1075,8 @@ class _Command:
     __slots__ = (
         "build",
         "confirm",
+        "deprecated",
+        "deprecated_flags",
         "description",
         "effects",
         "examples",
@@ -1095,6 +1104,8 @@ class _Command:
         sanitize: bool = True,
         trust: str = "workspace",
         confirm: str | None = None,
+        deprecated: str | None = None,
+        deprecated_flags: tuple[tuple[str, str, str], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -1116,6 +1127,10 @@ class _Command:
         #: The question of a command that asks first (destructive, or `@command(confirm=)`),
         #: asked on the command line unless `--yes`; None: it runs without asking.
         self.confirm = confirm
+        #: `@command(deprecated=)`: the reason ("" for none); None: not deprecated.
+        self.deprecated = deprecated
+        #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
+        self.deprecated_flags = deprecated_flags
 
 
 Ctx = Context
@@ -1307,6 +1322,24 @@ def pick(
 ) -> dict[str, Any]:
     """Pick something from a shelf."""
     return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
+
+
+def restock(
+    shelf: str,
+    into: Path | None = None,
+    shallow: bool = True,
+    color: bool = True,
+    force: bool = False,
+    no_cache: bool = False,
+) -> dict[str, Any]:
+    """Restock a shelf: a flag pair, an off form alone, a flag with no off form."""
+    return {
+        "shelf": shelf,
+        "shallow": shallow,
+        "color": color,
+        "force": force,
+        "cache": not no_cache,
+    }
 
 
 # ---- The inputs that are JSON objects: their converters ----
@@ -4442,7 +4475,7 @@ def _run_timed(command: _Command, call: _Call, seconds: float, json_mode: bool) 
 
 #: The keywords of an input's options that go to `parser.add_argument`; the others are the
 #: reader's.
-_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help"))
+_PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
@@ -4769,12 +4802,13 @@ def _batch_written(
 _HIDDEN = "==SUPPRESS=="
 
 
-#: The action name `_new_parser` registers for `argparse.BooleanOptionalAction` (--x/--no-x).
+#: The action name of a bool option's flags (`_new_parser` registers it): its names set True, and
+#: its `off` names False (`--no-` and each long name, when it has no `off`).
 _BOOL_ACTION = "boolean_optional"
 
 
 #: The add_argument keywords the quick reading understands; any other sends the line to argparse.
-_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest"))
+_KNOWN = frozenset(("action", "nargs", "metavar", "help", "choices", "dest", "off"))
 
 
 _NARGS = (None, "?", "*", "+")
@@ -4788,7 +4822,7 @@ _PASS = "..."
 class _Argument:
     """One `add_argument` call, as the quick reading needs it."""
 
-    __slots__ = ("action", "choices", "dest", "names", "nargs", "takes")
+    __slots__ = ("action", "choices", "dest", "names", "nargs", "off", "takes")
 
     def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None:
         self.names = names
@@ -4799,6 +4833,9 @@ class _Argument:
         self.takes = nargs if isinstance(nargs, int) else int(self.action in ("store", "append"))
         choices = options.get("choices")
         self.choices: tuple[str, ...] | None = tuple(choices) if choices is not None else None
+        self.off: tuple[str, ...] = ()
+        if self.action == _BOOL_ACTION:
+            self.off = options["off"] if "off" in options else _negatives(names)
         if options.get("dest"):
             self.dest = options["dest"]  # NOTE: `Option("--from")` of parameter `from_`
         elif names[0][:1] == "-":
@@ -4839,8 +4876,14 @@ class _Recorder:
             if name[:2] != "--" and len(name) != 2:
                 self.plain = False
             self.options[name] = argument
-            if argument.action == _BOOL_ACTION and name[:2] == "--":
-                self.options["--no-" + name[2:]] = argument
+        if argument.action == _BOOL_ACTION:
+            for name in argument.off:
+                self.options[name] = argument
+
+
+def _negatives(names: tuple[str, ...]) -> tuple[str, ...]:
+    """The usual off form of a bool option's flags: `--no-` and each long name."""
+    return tuple("--no-" + name[2:] for name in names if name[:2] == "--")
 
 
 #: Each command's recorded arguments, read on first use.
@@ -4884,7 +4927,7 @@ def _quick_parse(command: _Command, words: list[str]) -> dict[str, Any] | None:
         if argument.action == _BOOL_ACTION:
             if has_value:
                 return None
-            found[argument.dest] = name[:5] != "--no-" or name in argument.names
+            found[argument.dest] = name not in argument.off
             continue
         if not has_value:
             if index >= len(words):
@@ -5320,7 +5363,35 @@ def _new_parser(prog: str, description: str = "", epilog: str = "") -> argparse.
         argument_default=argparse.SUPPRESS,
         allow_abbrev=False,
     )
-    parser.register("action", _BOOL_ACTION, argparse.BooleanOptionalAction)
+
+    class Switch(argparse.Action):
+        """A bool option's flags: its names set True, its `off` names False (`--no-X` of each
+        long name, as `argparse.BooleanOptionalAction`, unless the table names them)."""
+
+        def __init__(
+            self,
+            option_strings: Sequence[str],
+            dest: str,
+            off: Sequence[str] | None = None,
+            **options: Any,
+        ) -> None:
+            self.off = tuple(_negatives(tuple(option_strings)) if off is None else off)
+            names = [*option_strings, *(name for name in self.off if name not in option_strings)]
+            super().__init__(names, dest, nargs=0, **options)
+
+        def __call__(
+            self,
+            parser: argparse.ArgumentParser,
+            namespace: argparse.Namespace,
+            values: object,
+            option_string: str | None = None,
+        ) -> None:
+            setattr(namespace, self.dest, option_string not in self.off)
+
+        def format_usage(self) -> str:
+            return " | ".join(self.option_strings)
+
+    parser.register("action", _BOOL_ACTION, Switch)
     import re
 
     # NOTE: `-1e3` is a number, as `-5` and `-.5` are to argparse (not an unknown flag).
@@ -6564,17 +6635,12 @@ def _candidates(words: list[str]) -> list[str]:
         else:
             flag, has_value, value = token.partition("=")
             slot = by_flag.get(flag)
-            if slot is None and flag.startswith("--no-"):
-                slot = by_flag.get("--" + flag[5:])
-                if slot is not None and slot[2] == "flag":
-                    options[slot[0]] = False
-                continue
             if slot is None:
                 # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
                 pending = _flag(flag, _CONFIG) if not has_value else None
                 continue
-            if slot[2] == "flag":
-                options[slot[0]] = True
+            if slot[2] in ("flag", "off"):
+                options[slot[0]] = slot[2] == "flag"
             elif has_value:
                 _remember(slot, value, options, raw)
             else:
@@ -8551,6 +8617,8 @@ def run(invocation: _Invocation) -> object:
                 _loosen(parser)
             raw = vars(parser.parse_args(rest))
         source = "flag"
+    if command.deprecated is not None or command.deprecated_flags:
+        _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
     if invocation.json:
@@ -8787,6 +8855,19 @@ class _Stopped(CommandError):
     exit_code = BUILTIN_ERRORS["terminated"][0]
 
 
+def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: str) -> None:
+    """A line on stderr for a deprecated command, and for each deprecated option given (by
+    its flag, or its key in `--json` input); never in the envelope on stdout."""
+    used = [("command " + repr(path), command.deprecated)] if command.deprecated is not None else []
+    for key, flag, reason in command.deprecated_flags:
+        if key in raw:
+            used.append((flag if source == "flag" else repr(key), reason))
+    for what, reason in used:
+        sys.stderr.write(
+            f"{PROGRAM}: warning: {what} is deprecated{': ' + reason if reason else ''}\n"
+        )
+
+
 # ---- Tables: commands, groups, errors, result shapes ----
 
 #: Every command: path -> (handler, summary, result shape, inputs, details), made into a
@@ -8835,6 +8916,14 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
         ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
     ), (("examples", ("kitchen store pick apples --size small",)),)),
+    "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
+        ("shelf", (), "_Str", ..., (("metavar", "SHELF_NAME"), ("help", "The shelf"))),
+        ("into", ("--into",), "_Path", None, (("metavar", "DIR"), ("help", "Where the stock comes from"), ("nullable", True))),
+        ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
+        ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
+        ("no_cache", ("--no-cache",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "(default: off)"))),
+    ), (("examples", ("kitchen store restock apples --deep --no-color",)), ("effects", "idempotent"))),
 }
 # fmt: on
 
@@ -8853,6 +8942,7 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
         ("shelf", "One shelf of the store."),
         ("wipe", "Wipe the store; asks first (--yes skips the question)."),
         ("pick", "Pick something from a shelf."),
+        ("restock", "Restock a shelf: a flag pair, an off form alone, a flag with no off form."),
     ),
     "store shelf": (
         ("count", "Count letters in each name."),
@@ -8926,6 +9016,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "store_wipe": ("store wipe", False),
     "store_shelf_count": ("store shelf count", True),
     "store_pick": ("store pick", False),
+    "store_restock": ("store restock", False),
     "output": ("output", False),
 }
 
@@ -8939,6 +9030,19 @@ def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
             ("size", ("--size",), "value", _Str.convert, sizes, 1),
             ("count", ("--count",), "value", _Int.convert, None, 0),
             ("into", ("--into",), "value", _Path.convert, None, 0),
+        )
+    if path == "store restock":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("into", ("--into",), "value", _Path.convert, None, 0),
+            ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
+            ("shallow", ("--deep",), "off", None, None, 0),
+            ("color", (), "flag", _Bool.convert, None, 0),
+            ("color", ("--no-color",), "off", None, None, 0),
+            ("force", ("--force",), "flag", _Bool.convert, None, 0),
+            ("force", (), "off", None, None, 0),
+            ("no_cache", ("--no-cache",), "flag", _Bool.convert, None, 0),
+            ("no_cache", (), "off", None, None, 0),
         )
     return ()
 

@@ -14,6 +14,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store|shelf' = 'store shelf'
         'store|wipe' = 'store wipe'
         'store|pick' = 'store pick'
+        'store|restock' = 'store restock'
         'store shelf|count' = 'store shelf count'
         'store shelf|nap' = 'store shelf nap'
     }
@@ -111,6 +112,14 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick|--spill-dir' = 'store pick|--spill-dir'
         'store pick|--field' = 'store pick|--field'
         'store pick|--explain' = 'store pick|--explain'
+        'store restock|--into' = 'store restock|--into'
+        'store restock|-o' = 'store restock|--output'
+        'store restock|--output' = 'store restock|--output'
+        'store restock|--timeout' = 'store restock|--timeout'
+        'store restock|--max-output' = 'store restock|--max-output'
+        'store restock|--spill-dir' = 'store restock|--spill-dir'
+        'store restock|--field' = 'store restock|--field'
+        'store restock|--explain' = 'store restock|--explain'
         'output|--offset' = 'output|--offset'
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
@@ -208,6 +217,14 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick|--field' = @('none')
         'store pick|--explain' = @('none')
         'store pick#0' = @('dynamic')
+        'store restock|--into' = @('file')
+        'store restock|--output' = @('choice', 'json', 'text')
+        'store restock|--timeout' = @('none')
+        'store restock|--max-output' = @('none')
+        'store restock|--spill-dir' = @('file')
+        'store restock|--field' = @('none')
+        'store restock|--explain' = @('none')
+        'store restock#0' = @('dynamic')
         'completion#0' = @('choice', 'bash', 'zsh', 'fish', 'pwsh')
         'output|--offset' = @('none')
         'output|--limit' = @('none')
@@ -221,7 +238,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
     }
     $listing = @{
         '' = @(@('types', 'Echo every supported type back, converted.'), @('draw', 'Draw a shape given as JSON.'), @('fail', 'Fail in the way you ask for.'), @('store', 'Stock operations.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
-        'store' = @(@('shelf', 'One shelf of the store.'), @('wipe', 'Wipe the store; asks first (--yes skips the question).'), @('pick', 'Pick something from a shelf.'))
+        'store' = @(@('shelf', 'One shelf of the store.'), @('wipe', 'Wipe the store; asks first (--yes skips the question).'), @('pick', 'Pick something from a shelf.'), @('restock', 'Restock a shelf: a flag pair, an off form alone, a flag with no off form.'))
         'store shelf' = @(@('count', 'Count letters in each name.'), @('nap', 'Sleep, then answer nothing.'))
     }
     $flags = @{
@@ -235,6 +252,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf count' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'store shelf nap' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'store pick' = @(@('-s', 'Which store'), @('--store', 'Which store'), @('--size', 'How big'), @('--count', ''), @('--into', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store restock' = @(@('--into', 'Where the stock comes from'), @('-S', 'Only the front row'), @('--shallow', 'Only the front row'), @('--deep', 'Only the front row'), @('--no-color', 'Plain labels'), @('--force', 'Restock a full shelf'), @('--no-cache', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
         'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
