@@ -86,7 +86,8 @@ def test_the_schema_and_the_skill_show_the_metavars(cp2: Any) -> None:
     assert args["source"]["burgee_metavar"] == "SRC"
     assert args["--into"]["burgee_metavar"] == "DIR"
     skill = cp2.invoke(["--skill"]).stdout
-    assert "`cp2 copy SRC --into DIR`" in skill
+    # NOTE: the skill names the tool as shipped (`python tool.py`: no [project.scripts] here).
+    assert "`python tool.py copy SRC --into DIR`" in skill
 
 
 def test_a_deprecated_command_and_option_warn_on_stderr_only(cp2: Any) -> None:
