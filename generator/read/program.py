@@ -36,8 +36,8 @@ from burgee.read.imports import (
 from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
-from burgee.read.reader import Decorator, Reader, is_none
-from burgee.read.runtime_use import runtime_names
+from burgee.read.reader import Decorator, is_none
+from burgee.read.runtime_use import typing_notes
 from burgee.read.source import check, longest_line, marker_lines, statements_with
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
@@ -576,7 +576,7 @@ def _read(
         (module, requirement(module, dependencies)) for module in sorted(bundled.third_party)
     )
     warnings = [newer] if newer is not None else []
-    warnings += _typing_notes(reader, stripped.typing_at_run_time)
+    warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
     if third_party and not dependencies:
         dependencies = tuple(sorted({package for _, package in third_party}))
         first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
@@ -658,22 +658,3 @@ def _default_name(path: str) -> str:
 
 def _max_output(value: object) -> int | None:
     return value if type(value) is int and value >= 0 else None
-
-
-def _typing_notes(reader: Reader, at_run_time: tuple[tuple[str, str], ...]) -> list[Diagnostic]:
-    """A note at the first use of a `typing` name that makes the tool import `typing` on
-    every run (names only annotations use are imported for type checkers alone)."""
-    if not at_run_time:
-        return []
-    name, module = at_run_time[0]
-    found: ast.AST | None = runtime_names(reader.tree).get(name)
-    # NOTE: an import nothing uses still runs; the note is then at the first import.
-    node = found or next(s for s in reader.tree.body if isinstance(s, ast.Import | ast.ImportFrom))
-    others = sorted({n for n, _ in at_run_time} - {name})
-    also = f" (and {', '.join(others)})" if others else ""
-    message = (
-        f"the tool imports {module} on every run, which costs about as much as the rest of a "
-        f"command's start-up: {name}{also} is used here outside annotations; names used only "
-        f"in annotations are never imported when the tool runs"
-    )
-    return [Diagnostic(span=reader.span(node), level="note", message=message)]

@@ -16,6 +16,9 @@ names always count.
 from __future__ import annotations
 
 import ast
+from collections.abc import Callable
+
+from burgee.model.diagnostics import Diagnostic, SourceSpan
 
 #: Names `dataclass` looks for in its fields' annotations (as text, in the module's namespace).
 _DATACLASS_MARKERS = frozenset({"ClassVar", "InitVar", "KW_ONLY"})
@@ -73,3 +76,26 @@ def _marks_dataclass(statement: ast.AnnAssign) -> bool:
     names = {n.id for n in ast.walk(statement.annotation) if isinstance(n, ast.Name)}
     attributes = {n.attr for n in ast.walk(statement.annotation) if isinstance(n, ast.Attribute)}
     return bool((names | attributes) & _DATACLASS_MARKERS)
+
+
+def typing_notes(
+    tree: ast.Module,
+    span: Callable[[ast.AST], SourceSpan],
+    at_run_time: tuple[tuple[str, str], ...],
+) -> list[Diagnostic]:
+    """A note at the first use of a `typing` name that makes the tool import `typing` on
+    every run (names only annotations use are imported for type checkers alone)."""
+    if not at_run_time:
+        return []
+    name, module = at_run_time[0]
+    found: ast.AST | None = runtime_names(tree).get(name)
+    # NOTE: an import nothing uses still runs; the note is then at the first import.
+    node = found or next(s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom))
+    others = sorted({n for n, _ in at_run_time} - {name})
+    also = f" (and {', '.join(others)})" if others else ""
+    message = (
+        f"the tool imports {module} on every run, which costs about as much as the rest of a "
+        f"command's start-up: {name}{also} is used here outside annotations; names used only "
+        f"in annotations are never imported when the tool runs"
+    )
+    return [Diagnostic(span=span(node), level="note", message=message)]
