@@ -15,6 +15,7 @@ from burgee.runtime import argv
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _unrecognized
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import FLAGS
+from burgee.runtime.flags import FLAGS
 from tests.runtime_program import install
 
 
@@ -454,8 +455,6 @@ def test_no_flag_is_suggested_for_the_words_after_a_double_dash() -> None:
 def test_each_flag_sets_what_its_table_row_says() -> None:
     """A flag's row is all its reading needs: the attribute it sets exists on the invocation,
     an integer's bounds are given, and what a switch or a value sets is read back as typed."""
-    from burgee.runtime.flags import FLAGS
-
     blank = _Invocation([])
     for flag in FLAGS:
         if flag.dest:
