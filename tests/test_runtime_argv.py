@@ -15,7 +15,6 @@ from burgee.runtime import argv
 from burgee.runtime.argv import _find, _Invocation, _new_parser, _read_json_input, _unrecognized
 from burgee.runtime.errors import UsageError
 from burgee.runtime.flags import FLAGS
-from burgee.runtime.flags import FLAGS
 from tests.runtime_program import install
 
 
