@@ -1,0 +1,101 @@
+"""The runtime's stubs: what type checkers and linters see of names defined in the code string."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from burgee.render.stubs import stubs
+from burgee.runtime.catalog import runtime_names
+from tests.helpers import REPO
+
+#: What the generated module's plain code and a user's tests call.
+PUBLIC = ("main", "invoke", "Invoked", "Context", "CommandError", "Outcome", "UsageError")
+
+#: A user's test of the tool: `import tool; tool.invoke([...])`.
+USE = """\
+from typing import Any, assert_type
+
+import public as tool
+
+result = tool.invoke(["x"], input="", env={"A": "1"})
+assert_type(result.exit_code, int)
+assert_type(result.stdout, str)
+assert_type(result.envelope, Any)
+assert_type(tool.main(["x"]), int)
+assert_type(tool.main(), int)
+
+
+def failing(ctx: tool.Context) -> None:
+    ctx.progress(1, 2)
+    if ctx.interactive:
+        raise tool.UsageError("no")
+    raise tool.CommandError("no", hint="later")
+"""
+
+
+def _module(names: tuple[str, ...] | frozenset[str]) -> str:
+    """A module holding the stubs of `names` as the generated module does."""
+    block = textwrap.indent(stubs(names), "    ")
+    return f'"""Stubs."""\n\nfrom __future__ import annotations\n\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n{block}'
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    found = tmp_path_factory.mktemp("stubs")
+    (found / "public.py").write_text(_module(PUBLIC), encoding="utf-8")
+    (found / "every.py").write_text(_module(runtime_names()), encoding="utf-8")
+    (found / "use.py").write_text(USE, encoding="utf-8")
+    return found
+
+
+def _run(*args: str, cwd: Path) -> str:
+    result = subprocess.run(
+        [sys.executable, "-m", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def test_stubs_pass_mypy_strict(folder: Path) -> None:
+    # NOTE: one run for every file: mypy is slow.
+    _run("mypy", "--strict", "--cache-dir", str(folder / "cache"), "public.py", "every.py", "use.py", cwd=folder)
+
+
+def test_stubs_pass_ruff(folder: Path) -> None:
+    files = ["public.py", "every.py", "use.py"]
+    _run("ruff", "check", "--no-cache", "--config", str(REPO / "pyproject.toml"), *files, cwd=folder)
+    # NOTE: the generated module is checked with ruff's defaults.
+    _run("ruff", "check", "--no-cache", "--isolated", *files, cwd=folder)
+    _run("ruff", "format", "--check", "--isolated", "--line-length", "100", *files, cwd=folder)
+
+
+def test_a_function_keeps_its_signature_and_brings_what_it_names() -> None:
+    text = stubs(["invoke"])
+    assert (
+        "def invoke(\n    argv: Sequence[str], *, input: str = \"\", env: dict[str, str] | None = None\n) -> Invoked: ..."
+        in text
+    )
+    assert "from collections.abc import Sequence\n" in text
+    assert "class Invoked:\n" in text
+    assert "    exit_code: int\n" in text
+    assert "    def envelope(self) -> Any: ..." in text
+
+
+def test_the_program_own_names_can_be_left_to_the_caller() -> None:
+    assert "\nPROGRAM: str" in stubs(["Context"])
+    assert "PROGRAM" not in stubs(["Context"], defined=["PROGRAM"])
+
+
+def test_output_is_the_same_whatever_the_order() -> None:
+    names = sorted(runtime_names())
+    assert stubs(names) == stubs(reversed(names))
+
+
+def test_a_name_the_runtime_does_not_bind_is_refused() -> None:
+    with pytest.raises(LookupError, match="no_such_name"):
+        stubs(["invoke", "no_such_name"])
