@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import textwrap
@@ -9,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from burgee.render.stubs import stubs
+from burgee.render.format import formatted
+from burgee.render.stubs import _Binding, _stub, _text, stubs
 from burgee.runtime.catalog import runtime_names
 from tests.helpers import REPO
 
@@ -37,6 +39,85 @@ def failing(ctx: tool.Context) -> None:
     raise tool.CommandError("no", hint="later")
 """
 
+#: Shapes the runtime has none of today, as a runtime module could write them.
+SHAPES = """\
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import NamedTuple, assert_type, overload
+
+
+@dataclass(frozen=True)
+class Point:
+    x: int
+    y: int = 0
+    tags: list[str] = field(default_factory=list)
+
+    @property
+    def norm(self) -> int:
+        return self.x + self.y
+
+
+class Pair(NamedTuple):
+    a: str
+    b: int = 1
+
+
+@overload
+def one(x: int) -> int: ...
+@overload
+def one(x: str) -> str: ...
+def one(x: int | str) -> int | str:
+    return x
+
+
+async def fetch(url: str, *, tries: int = 3, size: int = len("abc")) -> bytes:
+    return url.encode() * tries * size
+
+
+class Outer:
+    class Inner:
+        value: int = 1
+
+    @staticmethod
+    def make(n: int = -1) -> Outer:
+        return Outer()
+
+    @classmethod
+    def build(cls) -> Iterator[Outer]:
+        yield cls()
+"""
+
+SHAPES_USE = """
+point = Point(1)
+assert_type(point.y, int)
+assert_type(Point(1, 2, ["a"]).norm, int)
+assert_type(Pair("a").b, int)
+assert_type(one(1), int)
+assert_type(one("s"), str)
+assert_type(Outer.make(), Outer)
+assert_type(Outer.Inner().value, int)
+assert_type(list(Outer.build()), list[Outer])
+
+
+async def go() -> bytes:
+    return await fetch("u", tries=1)
+"""
+
+
+def _shapes() -> str:
+    """SHAPES's stubs under TYPE_CHECKING, and code that uses them."""
+    tree = ast.parse(SHAPES)
+    imports = "\n".join(ast.unparse(n) for n in tree.body if isinstance(n, ast.ImportFrom))
+    code = "\n\n".join(
+        _text(_stub(_Binding(0, "shapes", node, checking=False)), {})
+        for node in tree.body
+        if not isinstance(node, ast.ImportFrom)
+    )
+    head = f"from __future__ import annotations\n\n{imports}\n"
+    block = textwrap.indent(code, "    ")
+    text = f"{head}\nTYPE_CHECKING = False\nif TYPE_CHECKING:\n{block}\n{SHAPES_USE}"
+    return formatted(text, "shapes.py")
+
 
 def _module(names: tuple[str, ...] | frozenset[str]) -> str:
     """A module holding the stubs of `names` as the generated module does."""
@@ -51,6 +132,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (found / "public.py").write_text(_module(PUBLIC), encoding="utf-8")
     (found / "every.py").write_text(_module(runtime_names()), encoding="utf-8")
     (found / "use.py").write_text(USE, encoding="utf-8")
+    (found / "shapes.py").write_text(_shapes(), encoding="utf-8")
     return found
 
 
@@ -72,12 +154,13 @@ def test_stubs_pass_mypy_strict(folder: Path) -> None:
         "public.py",
         "every.py",
         "use.py",
+        "shapes.py",
         cwd=folder,
     )
 
 
 def test_stubs_pass_ruff(folder: Path) -> None:
-    files = ["public.py", "every.py", "use.py"]
+    files = ["public.py", "every.py", "use.py", "shapes.py"]
     # NOTE: the runtime's signatures, which mirror argparse's and JSON-RPC's (pyproject.toml
     # lets the runtime have them).
     config = ["--config", str(REPO / "pyproject.toml"), "--extend-ignore", "PLR0917"]

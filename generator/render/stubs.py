@@ -24,21 +24,10 @@ from burgee.runtime.catalog import BOOT, HEAD, TAIL, parse
 
 #: The placeholders of the per-program names: stubbed only when no runtime module binds them.
 _MODULES = (BOOT, *HEAD, *TAIL, "program")
-#: What a variable's value may be made of and be kept (never run: ruff sees the name bound).
-_LITERAL = (
-    ast.Constant,
-    ast.Name,
-    ast.Attribute,
-    ast.Load,
-    ast.UnaryOp,
-    ast.BinOp,
-    ast.Tuple,
-    ast.List,
-    ast.Set,
-    ast.Dict,
-    ast.operator,
-    ast.unaryop,
-)
+#: What a variable's value may be made of and be kept (never run: ruff sees the name bound),
+#: besides operators.
+_LITERAL = (ast.Constant, ast.Name, ast.Attribute, ast.Load, ast.UnaryOp, ast.BinOp)
+_COLLECTIONS = (ast.Tuple, ast.List, ast.Set, ast.Dict)
 #: The longest value kept as written.
 _SHORT = 60
 _ANY = "Any"
@@ -130,6 +119,8 @@ def stubs(names: Iterable[str], *, defined: Iterable[str] = ()) -> str:
                 elif used == _ANY:
                     block.add_source("from typing import Any")
     ignores = dict(ignore for bindings in index.values() for b in bindings for ignore in b.ignores)
+    if not chosen:
+        return ""
     code = "\n\n".join(_text(chosen[p], ignores) for p in sorted(chosen))
     text = f"{block.render()}\n{code}" if block.bound() else code
     # NOTE: laid out as the caller's block will be: indented, under an `if`.
@@ -188,7 +179,8 @@ def _kept(value: ast.expr) -> bool:
     """Whether a value is short, literal, and names only what is bound (so written as is)."""
     if len(ast.unparse(value)) > _SHORT:
         return False
-    if not all(isinstance(n, _LITERAL) for n in ast.walk(value)):
+    kinds = (*_LITERAL, *_COLLECTIONS, ast.operator, ast.unaryop)
+    if not all(isinstance(n, kinds) for n in ast.walk(value)):
         return False
     # NOTE: `ast.unparse` writes "\uff5c" as the character, which ruff's RUF001 rejects.
     if any(isinstance(n, ast.Constant) and not str(n.value).isascii() for n in ast.walk(value)):
@@ -272,7 +264,11 @@ def _is_record(node: ast.ClassDef) -> bool:
 
 
 def _last(node: ast.expr) -> str:
-    return node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+    return node.attr if isinstance(node, ast.Attribute) else _name(node)
+
+
+def _name(node: ast.expr) -> str:
+    return node.id if isinstance(node, ast.Name) else ""
 
 
 def _member(item: ast.stmt, owner: ast.ClassDef, record: bool) -> Iterator[ast.stmt]:
@@ -331,26 +327,18 @@ def _instance_attributes(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
             if a.annotation is not None
         }
         for statement in ast.walk(method):
-            for target, annotation, value in _assignments(statement):
-                if not (
-                    isinstance(target, ast.Attribute)
-                    and isinstance(target.value, ast.Name)
-                    and target.value.id == this
-                ):
+            if not isinstance(statement, ast.Assign | ast.AnnAssign):
+                continue
+            annotation = getattr(statement, "annotation", None)
+            targets = getattr(statement, "targets", [getattr(statement, "target", None)])
+            for target in targets:
+                if not (isinstance(target, ast.Attribute) and _name(target.value) == this):
                     continue
                 if annotation is not None:
                     found[target.attr] = _unquoted(annotation)
                 elif target.attr not in found:
-                    found[target.attr] = _type(_infer(value, scope) or _ANY)
+                    found[target.attr] = _type(_infer(statement.value, scope) or _ANY)
     return sorted(found.items(), key=lambda item: item[0])
-
-
-def _assignments(node: ast.AST) -> list[tuple[ast.expr, ast.expr | None, ast.expr | None]]:
-    if isinstance(node, ast.Assign):
-        return [(target, None, node.value) for target in node.targets]
-    if isinstance(node, ast.AnnAssign):
-        return [(node.target, node.annotation, node.value)]
-    return []
 
 
 def _infer(value: ast.expr | None, scope: dict[str, str]) -> str | None:
@@ -398,25 +386,13 @@ def _called(value: ast.Call, scope: dict[str, str]) -> str | None:
         return name
     if name in ("str", "int", "float", "bool", "bytes", "object") and not bindings:
         return name
-    if name in ("frozenset", "set", "list", "tuple") and len(value.args) == 1:
-        inner = _elements(value.args[0], scope)
-        if inner is not None:
-            return f"tuple[{inner}, ...]" if name == "tuple" else f"{name}[{inner}]"
+    collection = value.args[0] if len(value.args) == 1 else None
+    if name in ("frozenset", "set", "list", "tuple") and isinstance(
+        collection, ast.Tuple | ast.List | ast.Set
+    ):
+        inner = _joined([_infer(e, scope) for e in collection.elts])
+        return inner and (f"tuple[{inner}, ...]" if name == "tuple" else f"{name}[{inner}]")
     return None
-
-
-def _elements(value: ast.expr, scope: dict[str, str]) -> str | None:
-    """The type of the items of a literal collection (a starred one's items too)."""
-    if not isinstance(value, ast.Tuple | ast.List | ast.Set):
-        return None
-    found: list[str | None] = []
-    for element in value.elts:
-        if isinstance(element, ast.Starred):
-            kind = _infer(element.value, scope)
-            found.append(kind and _item(kind, None))
-        else:
-            found.append(_infer(element, scope))
-    return _joined(found)
 
 
 def _joined(types: list[str | None]) -> str | None:
