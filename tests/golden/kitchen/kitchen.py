@@ -1464,7 +1464,8 @@ class Flag:
             return True
         if self.kind == "integer":
             low, high = self.bounds
-            # NOTE: ASCII digits only, and few of them: int() takes "١٢" and "1_000".
+            # NOTE: ASCII digits only, and few of them: int() also takes other scripts'
+            # digits and "1_000".
             if not (value.isascii() and value.isdecimal() and len(value) <= len(str(high))):
                 value = "-1"
             if not low <= int(value) <= high:
