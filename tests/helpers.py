@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import subprocess
 import sys
 import textwrap
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from tests.regen import golden_output
 
@@ -94,15 +97,45 @@ def invoked(tool: Path) -> str:
 def load_tool(tmp_path: Path, source: str, name: str) -> Any:
     """Generate a tool from a handlers source and import it in this process, under a module
     name of its own, for tests that call its `invoke()`."""
+    return import_tool(generate(tmp_path, source), f"tool_{name}")
+
+
+def import_tool(path: Path, name: str) -> Any:
+    """Import the generated tool at `path` in this process as the module `name` (replacing
+    one of that name), for tests that call its `invoke()`."""
     import importlib.util  # noqa: PLC0415
 
-    path = generate(tmp_path, source)
-    spec = importlib.util.spec_from_file_location(f"tool_{name}", path)
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # NOTE: dataclasses look their module up while defined
     spec.loader.exec_module(module)
     return module
+
+
+class InProcess:
+    """A generated tool asked in this process through its `invoke()`, as a fresh process run
+    in `cwd` with exactly the environment `env` would be (nothing of the test's own)."""
+
+    def __init__(self, path: Path, name: str, cwd: Path, env: dict[str, str]) -> None:
+        self.cwd, self.env = cwd, env
+        with self.inside():
+            self.module = import_tool(path, name)
+
+    @contextlib.contextmanager
+    def inside(self) -> Iterator[None]:
+        before = os.getcwd()
+        os.chdir(self.cwd)
+        try:
+            with mock.patch.dict(os.environ, self.env, clear=True):
+                yield
+        finally:
+            os.chdir(before)
+
+    def ask(self, *args: str) -> Any:
+        """The tool's `Invoked` answer to `args` (exit code, stdout, stderr)."""
+        with self.inside():
+            return self.module.invoke(list(args))
 
 
 def run(

@@ -4,7 +4,9 @@ the default form does.
 Each golden program and example is built both ways and asked the same things (help, every
 command with --json input and bad input, the documents, errors, an MCP session over stdio);
 every answer must be the same, byte for byte, as must the answers to `--json` input drawn
-from each command's input schema (and broken), as in tests/test_one_path.py.
+from each command's input schema (and broken), as in tests/test_one_path.py. The questions
+are asked in this process through each form's `invoke()` (`helpers.InProcess`), but the MCP
+session, a process of its own; the tests after them run both forms as processes.
 tests/test_golden.py lints and type-checks the plain builds.
 """
 
@@ -28,7 +30,7 @@ from hypothesis import strategies as st
 from burgee.render.join import _unquoted
 from burgee.runtime.boot import _CODE_OPEN, SECTION_BEGIN
 from burgee.runtime.catalog import Chunk
-from tests.helpers import GOLDEN, REPO, burgee, run
+from tests.helpers import GOLDEN, REPO, InProcess, burgee, run
 from tests.mcp_wire import INIT, line
 from tests.regen import golden_output
 from tests.test_one_path import PROGRAMS, _environment, _inputs
@@ -54,15 +56,21 @@ def _home_environment(home: Path) -> dict[str, str]:
 
 
 def _answers(module: Path, work: Path) -> list[tuple[list[str], int, str, str]]:
-    """Everything the tool answers to a fixed set of questions, asked in a fresh `work`."""
+    """Everything the tool answers to a fixed set of questions, asked in a fresh `work`: in
+    this process through its `invoke()` (as a fresh process in `work` with only `env` would
+    be), but the MCP session, which reads the process's own stdin."""
     shutil.rmtree(work, ignore_errors=True)
     (work / "home").mkdir(parents=True)
     tool = work / module.name
     shutil.copy(module, tool)
     env = _home_environment(work / "home")
+    inside = InProcess(tool, f"answers_{work.name}_{len(sys.modules)}", work, env)
 
     def ask(*args: str, stdin: bytes = b"") -> tuple[list[str], int, str, str]:
-        done = subprocess.run(
+        if args != ("--mcp",):
+            done = inside.ask(*args)
+            return list(args), done.exit_code, done.stdout, done.stderr
+        process = subprocess.run(
             [sys.executable, str(tool), *args],
             input=stdin,
             capture_output=True,
@@ -71,11 +79,9 @@ def _answers(module: Path, work: Path) -> list[tuple[list[str], int, str, str]]:
             timeout=60,
             check=False,
         )
-        out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
-        if args == ("--mcp",):
-            # NOTE: answers to different requests may come in either order.
-            out = "\n".join(sorted(out.splitlines()))
-        return list(args), done.returncode, out, err
+        # NOTE: answers to different requests may come in either order.
+        out = "\n".join(sorted(process.stdout.decode("utf-8").splitlines()))
+        return list(args), process.returncode, out, process.stderr.decode("utf-8")
 
     answers = [
         ask(*args)
@@ -139,7 +145,8 @@ def test_the_plain_form_answers_as_the_default_form(
 
 
 class _Pair:
-    """One golden program, built both ways, in one scratch folder."""
+    """One golden program, built both ways, in one scratch folder, each asked in this process
+    through its `invoke()`."""
 
     def __init__(self, program: str, plain: Path, work: Path) -> None:
         self.default = work / golden_output(GOLDEN / program).name
@@ -148,25 +155,23 @@ class _Pair:
         shutil.copy(plain, self.plain)
         self.work = work
         self.env = _environment()
+        self.tools = {
+            tool: InProcess(tool, f"pair_{program}_{tool.stem}", work, self.env)
+            for tool in (self.default, self.plain)
+        }
         document = json.loads(self.ask(self.default, "schema").stdout)
         self.commands = {c["name"]: c for c in document["commands"] if c["name"] != "schema"}
 
     def ask(self, tool: Path, *args: str) -> subprocess.CompletedProcess[str]:
-        """Run one of the two files; the command lines it prints (`next[]`, hints) name its own
+        """Ask one of the two files; the command lines it prints (`next[]`, hints) name its own
         path, the one difference allowed between them, so it reads TOOL in the answer."""
-        done = subprocess.run(
-            [sys.executable, str(tool), *args],
-            capture_output=True,
-            text=True,
-            encoding="utf-8",
-            cwd=self.work,
-            env=self.env,
-            timeout=60,
-            check=False,
+        done = self.tools[tool].ask(*args)
+        return subprocess.CompletedProcess(
+            args,
+            done.exit_code,
+            done.stdout.replace(str(tool), "TOOL"),
+            done.stderr.replace(str(tool), "TOOL"),
         )
-        done.stdout = done.stdout.replace(str(tool), "TOOL")
-        done.stderr = done.stderr.replace(str(tool), "TOOL")
-        return done
 
 
 @pytest.fixture(scope="module", params=PROGRAMS)
