@@ -65,12 +65,12 @@ from burgee.runtime.program import (
     SHADOWS,
     VERSION,
 )
-from burgee.runtime.quickargs import _pass_start, _quick_parse, _recorded
+from burgee.runtime.quickargs import _pass_start, _quick_parse, _recorded, _typed
 from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
-from burgee.runtime.values import _Call, _jsonable_text
+from burgee.runtime.values import _apart_text, _Call, _jsonable_text
 
 if TYPE_CHECKING:
     import argparse
@@ -209,6 +209,14 @@ def _command_epilog(path: str, command: _Command) -> str:
     aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
+    if command.exclusive:
+        longs = {name: flags[-1] for name, flags, *_ in COMMANDS[path][3] if flags}
+        parts.append(
+            "".join(
+                _apart_text(tuple(longs[key] for key in keys), required) + "\n"
+                for keys, required in command.exclusive
+            )
+        )
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -377,6 +385,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    if command.exclusive and source == "flag":
+        call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
