@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
-from tests.helpers import load_tool
+from tests.helpers import ERRORS, load_tool
 from tests.mcp_wire import INIT, Server
 
 EXPORTER = '''\
@@ -185,11 +185,23 @@ def test_a_config_file_value_gives_way_to_a_flag(tool: Any, tmp_path: Path) -> N
     )
 
 
-def test_help_shows_the_groups(tool: Any) -> None:
-    result = tool.invoke(["export", "--help"])
+@pytest.mark.parametrize("given", [[], ["-j", "x", "-c", "y"]])
+def test_help_shows_the_groups(tool: Any, given: list[str]) -> None:
+    """In the usage line as argparse shows a group, and in words after the options; asked
+    for, help is help, whatever else the line gives."""
+    result = tool.invoke(["export", *given, "--help"], env={"COLUMNS": "200"})
     assert result.exit_code == 0
+    usage = result.stdout.splitlines()[0]
+    assert "[-j PATH | -c PATH | --html-out PATH] (--name NAME | --ref REF)" in usage
     assert "at most one of: --json-out, --csv-out, --html-out\n" in result.stdout
     assert "exactly one of: --name, --ref\n" in result.stdout
+
+
+def test_examples_are_checked_against_the_groups() -> None:
+    """`burgee gen` parses each example as the tool will: tests/errors/exclusive_examples.py."""
+    expected = (ERRORS / "exclusive_examples.stderr").read_text(encoding="utf-8")
+    assert "does not parse: --json-out cannot be given with --csv-out" in expected
+    assert "does not parse: --name or --ref is required" in expected
 
 
 def _document(tool: Any) -> Any:

@@ -8013,10 +8013,21 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
+    # NOTE: the usage line shows each group of options given apart as argparse does
+    # (`[-j PATH | --csv-out PATH]`, a required one in parentheses); the groups are taken off
+    # before it parses: `values._apart` checks them, for every surface alike.
+    actions = {action.dest: action for action in parser._actions}
+    shown = []
+    for keys, needed in command.exclusive:
+        group = parser.add_mutually_exclusive_group(required=needed)
+        group._group_actions.extend(actions[key] for key in keys)
+        shown.append(group)
     # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
     # %-formats it again: a choice `%` is written `%%` first.
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
+    for group in shown:
+        parser._mutually_exclusive_groups.remove(group)
     flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
