@@ -197,6 +197,37 @@ def test_help_shows_the_groups(tool: Any, given: list[str]) -> None:
     assert "exactly one of: --name, --ref\n" in result.stdout
 
 
+HIDDEN = '''\
+"""Hidden."""
+from typing import Annotated
+
+from burgee import Option, command, program
+
+program(name="hider", version="1.0.0")
+
+
+@command(effects="read_only", exclusive=[("fast", "slow", "legacy")])
+def go(
+    fast: bool = False,
+    slow: bool = False,
+    legacy: Annotated[bool, Option(hidden=True)] = False,
+) -> str:
+    """Go."""
+    return "gone"
+'''
+
+
+def test_a_hidden_option_of_a_group_stays_out_of_help(tmp_path: Path) -> None:
+    hider = load_tool(tmp_path, HIDDEN, "exclusive_hidden")
+    result = hider.invoke(["go", "--help"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result
+    assert "[--fast | --no-fast | --slow | --no-slow]" in result.stdout.splitlines()[0]
+    assert "at most one of: --fast, --slow\n" in result.stdout
+    assert "legacy" not in result.stdout
+    message = hider.invoke(["--json", "go", "--slow", "--legacy"]).envelope["error"]["message"]
+    assert message == "--slow cannot be given with --legacy"
+
+
 def test_examples_are_checked_against_the_groups() -> None:
     """`burgee gen` parses each example as the tool will: tests/errors/exclusive_examples.py."""
     expected = (ERRORS / "exclusive_examples.stderr").read_text(encoding="utf-8")

@@ -65,7 +65,7 @@ from burgee.runtime.program import (
     SHADOWS,
     VERSION,
 )
-from burgee.runtime.quickargs import _pass_start, _quick_parse, _recorded, _typed
+from burgee.runtime.quickargs import _HIDDEN, _pass_start, _quick_parse, _recorded, _typed
 from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.sources import _Sources
@@ -210,10 +210,15 @@ def _command_epilog(path: str, command: _Command) -> str:
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
     if command.exclusive:
-        longs = {name: flags[-1] for name, flags, *_ in COMMANDS[path][3] if flags}
+        # NOTE: a hidden option stays out of help here too.
+        longs = {
+            name: flags[-1]
+            for name, flags, _, _, options in COMMANDS[path][3]
+            if flags and ("help", _HIDDEN) not in options
+        }
         parts.append(
             "".join(
-                _apart_text(tuple(longs[key] for key in keys), required) + "\n"
+                _apart_text(tuple(longs[key] for key in keys if key in longs), required) + "\n"
                 for keys, required in command.exclusive
             )
         )
@@ -238,11 +243,12 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
     # NOTE: the usage line shows each group of options given apart as argparse does
     # (`[-j PATH | --csv-out PATH]`, a required one in parentheses); the groups are taken off
     # before it parses: `values._apart` checks them, for every surface alike.
-    actions = {action.dest: action for action in parser._actions}
+    actions = {action.dest: action for action in parser._actions if action.help != _HIDDEN}
     shown = []
     for keys, needed in command.exclusive:
         group = parser.add_mutually_exclusive_group(required=needed)
-        group._group_actions.extend(actions[key] for key in keys)
+        # NOTE: never a hidden option (argparse's usage line trips over one in a group).
+        group._group_actions.extend(actions[key] for key in keys if key in actions)
         shown.append(group)
     # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
     # %-formats it again: a choice `%` is written `%%` first.
