@@ -204,6 +204,8 @@ def command(
     confirm: bool | str = True,
     deprecated: bool | str = False,
     short_help: str | None = None,
+    exclusive: Sequence[Sequence[str]] = (),
+    one_of: Sequence[Sequence[str]] = (),
 ) -> Callable[[_F], _F]:
     """Declare a function (or an `async def` one) as a command.
 
@@ -213,6 +215,10 @@ def command(
     `{param}` filled in). `deprecated=True` (or the reason): help and `schema` say so, and
     running it warns on stderr. `short_help`: its line in its group's listing (default: the
     docstring's first line).
+
+    `exclusive=[("json_out", "csv_out")]`: options (by parameter name) of which a call gives
+    at most one; `one_of=[("name", "ref")]`: exactly one. Each needs a default (None), and
+    the handler gets the defaults of those not given.
 
     `max_output`: the most an agent gets of its answer, in characters (0: no limit); the rest is
     saved for `mytool output REF`. `sanitize=False`: a trusted command whose text is not
@@ -250,6 +256,8 @@ class Group:
         confirm: bool | str = True,
         deprecated: bool | str = False,
         short_help: str | None = None,
+        exclusive: Sequence[Sequence[str]] = (),
+        one_of: Sequence[Sequence[str]] = (),
     ) -> Callable[[_F], _F]:
         """Declare a function as a command of this group (see `command`)."""
         return command(effects=effects)

@@ -10,7 +10,8 @@ clispec key (clispec's `near-miss-key` lint): `input_schema`, `usage_examples`, 
 forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the reason, or
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
 `burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
-flags included).
+flags included), `burgee_exclusive` (a command's groups of options given apart: each its
+`args` flags, and `required` for exactly one).
 """
 
 from __future__ import annotations
@@ -230,6 +231,12 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["burgee_deprecated"] = command.deprecated
     if not command.sanitize:
         entry["burgee_sanitize"] = False
+    if command.exclusive:
+        flags = {p.name: p.flag for p in command.inputs}
+        entry["burgee_exclusive"] = [
+            {"args": [flags[name] for name in group.names], "required": group.required}
+            for group in command.exclusive
+        ]
     entry["usage_examples"] = list(command.examples)
     entry["input_schema"] = {"$schema": DIALECT, **input_schema(command, program)}
     return entry

@@ -22,6 +22,7 @@ from burgee.model.kinds import python_type
 from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.kinds import TYPES, _Decimal
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
+from burgee.runtime.values import _apart_text
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -239,8 +240,31 @@ def _input_schema(command: Command, schemas: _Schemas) -> dict[str, Any]:
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
+    refused = _refused_together(command)
+    if refused is not None:
+        schema["not"] = refused
     schema["additionalProperties"] = False
     return schema
+
+
+def _refused_together(command: Command) -> dict[str, Any] | None:
+    """`@command(exclusive=, one_of=)` as one `not` at the root (MCP clients refuse `anyOf`,
+    `oneOf` and `allOf` there): never two keys of a group, nor none of a `one_of` group.
+    `runtime/inputs.py` leaves it to `values._apart`, which knows env vars and config files
+    too, as it leaves a required key."""
+    refused: list[dict[str, Any]] = []
+    for group in command.exclusive:
+        names = group.names
+        refused += [
+            {"required": [first, second]}
+            for index, first in enumerate(names)
+            for second in names[index + 1 :]
+        ]
+        if group.required:
+            refused.append({"properties": dict.fromkeys(names, False)})
+    if not refused:
+        return None
+    return refused[0] if len(refused) == 1 else {"anyOf": refused}
 
 
 def _bound(prop: dict[str, Any], param: Param) -> None:
@@ -369,6 +393,11 @@ def tool(command: Command, program: Program) -> dict[str, Any]:
     if command.trust in _QUARANTINED:
         # NOTE: the agent reads this before it calls: what the tags will mean.
         description += f"\n\n{_UNTRUSTED_NOTE}"
+    if command.exclusive:
+        # NOTE: for a client that does not read the schema's `not`: its keys, as given.
+        description += "\n\n" + "; ".join(
+            _apart_text(group.names, group.required).capitalize() for group in command.exclusive
+        )
     if command.deprecated is not None:
         description += "\n\nDeprecated" + (f": {command.deprecated}" if command.deprecated else ".")
     return {

@@ -17,6 +17,7 @@ from burgee.model.ir import Command, Program
 from burgee.model.kinds import option_words
 from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
+from burgee.runtime.values import _apart_text
 
 NAME_LIMIT = 64
 DESCRIPTION_LIMIT = 1024
@@ -96,7 +97,24 @@ def _usage(command: Command, prog: str, alone: bool) -> str:
     # NOTE: the options a call cannot do without, as an agent types them; the others stay
     # behind `schema` (the skill is small on purpose).
     words += [option_words(p) for p in command.inputs if p.role == "option" and p.required]
+    options = {p.name: p for p in command.inputs}
+    words += [
+        "(" + " | ".join(option_words(options[name]) for name in group.names) + ")"
+        for group in command.exclusive
+        if group.required
+    ]
     return " ".join(words)
+
+
+def _apart(command: Command) -> list[str]:
+    """A command's groups of options a call gives at most one of (those it gives exactly one
+    of are in its usage)."""
+    flags = {p.name: p.flag for p in command.inputs}
+    return [
+        f"  Give {_apart_text(tuple(flags[name] for name in group.names), False)}."
+        for group in command.exclusive
+        if not group.required
+    ]
 
 
 def _errors(program: Program) -> list[tuple[int, str, str]]:
@@ -177,6 +195,7 @@ def body(program: Program, source: str) -> str:
     for command in listed(program):
         summary = _one_line(command.summary)
         lines.append(f"- `{_usage(command, prog, alone)}`: {summary}")
+        lines += _apart(command)
         if command.examples:
             # NOTE: an example names the program (`todo add x`): it is run the same way.
             example = command.examples[0]

@@ -192,6 +192,15 @@ class Param(Node):
         return self.flag[2:].upper().replace("-", "_")
 
 
+class Exclusive(Node):
+    """`@command(exclusive=[...])` (at most one of its options given) or `one_of=[...]`
+    (exactly one): a group of options, by parameter name, in the order written."""
+
+    names: tuple[str, ...]
+    required: bool = False
+    span: SourceSpan
+
+
 class Command(Node):
     """A handler function exposed as a command."""
 
@@ -232,6 +241,8 @@ class Command(Node):
     #: names, raised by a helper, is every command's).
     outcomes: tuple[str, ...] = ()
     params: tuple[Param, ...]
+    #: `@command(exclusive=..., one_of=...)`: its groups of options given apart.
+    exclusive: tuple[Exclusive, ...] = ()
     returns: TypeRef | None = None
     span: SourceSpan
 

@@ -24,6 +24,7 @@ from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.checks import calls_log, with_outcomes, with_stdin
 from burgee.read.classes import read_type
 from burgee.read.declarations import Declarations, assignment, decorator_target
+from burgee.read.exclusive import GROUP_KEYS, read_exclusive
 from burgee.read.imports import (
     Bundle,
     bundle,
@@ -64,6 +65,7 @@ _COMMAND_KEYS = {
     "confirm",
     "deprecated",
     "short_help",
+    *GROUP_KEYS,
 }
 #: The arguments of `program()` and `@command` whose default is None: None says nothing.
 _NONE_IS_UNSAID = frozenset({
@@ -374,8 +376,8 @@ class ProgramReader(Declarations):
         args = self.call_args(call, (), _COMMAND_KEYS, "@command")
         options: dict[str, object] = {}
         for key, value in args.items():
-            if is_none(value) and key in _NONE_IS_UNSAID:
-                continue  # NOTE: the signature's own default, spelled out
+            if (is_none(value) and key in _NONE_IS_UNSAID) or key in GROUP_KEYS:
+                continue  # NOTE: the signature's own default, spelled out; groups: below
             try:
                 options[key] = self.literal(value, f"@command({key}=...)")
             except NotLiteral:
@@ -455,6 +457,7 @@ class ProgramReader(Declarations):
             short_help = None
         doc = docstrings.parse(ast.get_docstring(node))
         params = read_params(self, node, doc)
+        exclusive = read_exclusive(self, args, node, params, name)
         # NOTE: a destructive command asks unless confirm=False; any other asks only when
         # confirm= is given (a question, or True).
         asks = confirm is not False and (effects == "destructive" or "confirm" in args)
@@ -492,6 +495,7 @@ class ProgramReader(Declarations):
                 short_help=short_help,
                 is_async=isinstance(node, ast.AsyncFunctionDef),
                 params=params,
+                exclusive=exclusive,
                 returns=returns,
                 span=self.span(decorator),
             )

@@ -263,12 +263,15 @@ def command_row(command: Command, program: Program, indent: str = "    ") -> str
                 (p.name, p.flag, p.deprecated) for p in command.inputs if p.deprecated is not None
             ),
         ),
+        ("exclusive", tuple((group.names, group.required) for group in command.exclusive)),
     )
     # NOTE: a value the runtime's `_Command` takes by default is left out of the row.
     details += [(key, py(value)) for key, value in chosen if value != _ROW_DEFAULTS[key]]
     for index, param in enumerate(command.params):
         if param.role == "context":
             details.append(("context", str(index) if param.positional_only else py(param.name)))
+    if command.exclusive:
+        details.append(("apart", "_apart"))
     if command.is_async:
         details.append(("await_with", "_await"))
     elif command.returns is not None and command.returns.kind == "none":

@@ -66,12 +66,12 @@ from burgee.runtime.program import (
     SHADOWS,
     VERSION,
 )
-from burgee.runtime.quickargs import _pass_start, _quick_parse, _recorded
+from burgee.runtime.quickargs import _HIDDEN, _pass_start, _quick_parse, _recorded, _typed
 from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.sources import _Sources
 from burgee.runtime.table import _command
-from burgee.runtime.values import _Call, _jsonable_text
+from burgee.runtime.values import _apart_text, _Call, _jsonable_text
 
 if TYPE_CHECKING:
     import argparse
@@ -210,6 +210,19 @@ def _command_epilog(path: str, command: _Command) -> str:
     aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
+    if command.exclusive:
+        # NOTE: a hidden option stays out of help here too.
+        longs = {
+            name: flags[-1]
+            for name, flags, _, _, options in COMMANDS[path][3]
+            if flags and ("help", _HIDDEN) not in options
+        }
+        parts.append(
+            "".join(
+                _apart_text(tuple(longs[key] for key in keys if key in longs), required) + "\n"
+                for keys, required in command.exclusive
+            )
+        )
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -228,10 +241,22 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
+    # NOTE: the usage line shows each group of options given apart as argparse does
+    # (`[-j PATH | --csv-out PATH]`, a required one in parentheses); the groups are taken off
+    # before it parses: `values._apart` checks them, for every surface alike.
+    actions = {action.dest: action for action in parser._actions if action.help != _HIDDEN}
+    shown = []
+    for keys, needed in command.exclusive:
+        group = parser.add_mutually_exclusive_group(required=needed)
+        # NOTE: never a hidden option (argparse's usage line trips over one in a group).
+        group._group_actions.extend(actions[key] for key in keys if key in actions)
+        shown.append(group)
     # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
     # %-formats it again: a choice `%` is written `%%` first.
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
+    for group in shown:
+        parser._mutually_exclusive_groups.remove(group)
     flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
@@ -378,6 +403,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    if command.exclusive and source == "flag":
+        call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)

@@ -176,6 +176,7 @@ class _Command:
         "description",
         "effects",
         "examples",
+        "exclusive",
         "keys",
         "max_output",
         "returns",
@@ -202,6 +203,7 @@ class _Command:
         confirm: str | None = None,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -227,6 +229,8 @@ class _Command:
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
         self.deprecated_flags = deprecated_flags
+        #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
+        self.exclusive = exclusive
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,7 +1,9 @@
 """JSON input (`--json '<object>'`, MCP `arguments`) checked against the command's published
-`inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error. One
-exception: a top-level key the schema requires may be left out, as an option's env var or
-config file may supply it (`_Call.value` reports it when nothing does).
+`inputSchema`, exactly: what the schema allows runs, what it refuses is a usage error. Two
+exceptions, both for what an option's env var or config file may supply: a top-level key the
+schema requires may be left out (`_Call.value` reports it when nothing does), and the root's
+`not` (`@command(exclusive=, one_of=)`: never two keys of a group, nor none of a `one_of`
+group) is `values._apart`'s check, which counts what the env vars and config files give too.
 
 Only the keywords burgee's schemas use are read (type, enum, const, anyOf, items, prefixItems,
 minItems, maxItems, properties, required, additionalProperties, minimum, maximum, pattern,

@@ -225,3 +225,20 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
+    """Each option given in `words` and the flag it was first typed as (`-j`, `--json-out`,
+    `--no-color`), in the order typed, up to `--` or a pass-through argument's words: what a
+    message about options given together names (`values._apart`)."""
+    typed: dict[str, str] = {}
+    for word in words[: _pass_start(recorder, words)]:
+        if word == "--":
+            break
+        name = word.partition("=")[0]
+        if name not in recorder.options and name[:2] != "--":
+            name = word[:2]  # NOTE: a short flag with its value attached (`-jout.json`)
+        argument = recorder.options.get(name)
+        if argument is not None:
+            typed.setdefault(argument.dest, name)
+    return typed

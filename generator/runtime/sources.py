@@ -158,6 +158,8 @@ class _Sources:
         else:
             first = (call.source, call.source + " " + key, given)
         layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        # NOTE: another option of its group was given (`values._apart`): the call wins.
+        layered = layered and key not in call.unread
         if layered or call.explaining:
             found = [first]
             if layered:

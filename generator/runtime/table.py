@@ -20,7 +20,8 @@ inputs are not all constants); `positional`: the handler takes it by position on
 A command's details are pairs too: `_Command`'s keywords, and how to call the handler
 (`context`: the keyword, or the position, of its injected `Context`; `await_with`: `_await`,
 which runs an `async def` handler's coroutine; `discard`: it returns None whatever its body
-returns).
+returns; `apart`: `values._apart`, which checks the groups of options given apart that
+`_Command.exclusive` holds).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ if TYPE_CHECKING:
 #: reader's.
 _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "help", "off"))
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart")
 
 #: Each command's `_Command`, made from its row the first time a run asks for it.
 _MADE: dict[str, _Command] = {}
@@ -71,7 +72,7 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
-    run = _reader(handler, inputs, converters, how, checks)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -127,11 +128,15 @@ def _reader(
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
+    exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
 ) -> Callable[[_Call], object]:
-    """The function that reads every input of one call and calls the handler with them."""
+    """The function that reads every input of one call and calls the handler with them
+    (`exclusive`: its groups of options given apart, which `how["apart"]` checks before and
+    after)."""
     context = how.get("context")
     await_with = how.get("await_with")
     discard = bool(how.get("discard"))
+    apart = how.get("apart")
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
@@ -153,9 +158,14 @@ def _reader(
             )
         )
 
+    #: Each option's long flag, for what a group's problem names.
+    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
+        if apart is not None:
+            apart(call, exclusive, longs, False)
         for (
             name,
             convert,
@@ -189,6 +199,8 @@ def _reader(
                 args.append(value)
             else:
                 given[name] = value
+        if apart is not None:
+            apart(call, exclusive, longs, True)
         if isinstance(context, int):
             args.insert(context, call.context)
         elif context is not None:

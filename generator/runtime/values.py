@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from burgee.runtime.context import _SECRETS, _interactive
 from burgee.runtime.errors import UsageError, _Explained, _Invalid
+from burgee.runtime.flags import _either
 from burgee.runtime.kinds import (
     _JSON_EXPECTED,
     _badly_sized,
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
 
 #: A parameter with no value (and no default): distinct from every value, None included.
 _REQUIRED: Any = object()
+#: The places an option's value may come from when the call does not give it.
+_LAYERS = ("env", "config", "pyproject")
 
 
 class _Call:
@@ -44,6 +47,12 @@ class _Call:
     spill_dir: str | None = None
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
+    #: The options whose env var and config file are not read: another of their group was
+    #: given (`_apart`).
+    unread: frozenset[str] | set[str] = frozenset()
+    #: On the command line, the flag each option was first typed as, in the order typed
+    #: (`quickargs._typed`): what a message about a group names.
+    typed: dict[str, str] | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -66,6 +75,8 @@ class _Call:
         #: The value each parameter ended up with, from wherever it came (its default, an env
         #: var, ...): what the question of `confirm` shows. Kept only when it asks.
         self.settled: dict[str, Any] = {}
+        #: The options whose value came from an env var or a config file, and from where.
+        self.layered: dict[str, str] = {}
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -103,6 +114,8 @@ class _Call:
         kept: _T = raw
         if source == "default":
             return self.sources.settle(self, key, kept, secret)
+        if source in _LAYERS:
+            self.layered[key] = label
         # NOTE: a config file's null is a value, and not one of this type: refused below as
         # `--json` input's null is, never taken for "unset" with the config named as its source.
         from_file = source in ("config", "pyproject")
@@ -180,6 +193,54 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _apart(
+    call: _Call,
+    groups: tuple[tuple[tuple[str, ...], bool], ...],
+    longs: dict[str, str],
+    read: bool,
+) -> None:
+    """`@command(exclusive=, one_of=)` (its row names this function only then). Before any
+    value is read: two options of a group given in the call is a problem; one given leaves
+    the others' env vars and config files unread (what the call says wins: they keep their
+    defaults). Once every value is `read`: of a group the call gave none of, an env var or a
+    config file may give one option at most (each named with where it came from), and a
+    `one_of` group needs one."""
+    typed = call.typed or {}
+
+    def named(key: str) -> str:
+        # NOTE: as typed, else its long flag; its key in JSON.
+        return typed.get(key) or call._label(key, longs.get(key))
+
+    def together(names: list[str]) -> None:
+        call.problems.append(f"{names[0]} cannot be given with {' and '.join(names[1:])}")
+
+    unread: set[str] = set()
+    for keys, required in groups:
+        given = [key for key in keys if key in call.raw]
+        if not read:
+            if len(given) > 1:
+                order = list(typed or call.raw)
+                given.sort(key=lambda key: order.index(key) if key in order else len(order))
+                together([named(key) for key in given])
+            if given:
+                unread.update(key for key in keys if key not in given)
+            continue
+        if given:
+            continue
+        layered = [key for key in keys if key in call.layered]
+        if len(layered) > 1:
+            together([f"{named(key)} ({call.layered[key]})" for key in layered])
+        elif required and not layered:
+            call.problems.append(f"{_either(tuple(named(key) for key in keys))} is required")
+    if not read:
+        call.unread = unread
+
+
+def _apart_text(named: tuple[str, ...], required: bool) -> str:
+    """A group of options given apart, as help, the skill and `--llms` say it."""
+    return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
 def _keep_secret(value: object, name: str) -> None:

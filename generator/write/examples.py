@@ -27,9 +27,13 @@ from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import TYPES
 from burgee.runtime.quickargs import _Recorder
 from burgee.runtime.table import _builder
+from burgee.runtime.values import _apart, _Call
 
 if TYPE_CHECKING:
     import argparse
+
+    from burgee.runtime.context import Context
+    from burgee.runtime.sources import _Sources
 
 #: Where a shell would end one command (`tool list | jq .`): the example is what comes before.
 _OPERATORS = frozenset({"|", "||", "&", "&&", ";", ">", ">>", "<", "(", ")"})
@@ -159,7 +163,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
             raise _Refused("it names no command")
         raise _Refused(f"it runs {' '.join(path)!r}, not {command.name!r}")
     if invocation.json_input is not None:
-        _missing(program, command, _json_input(command, invocation.json_input, rest))
+        _missing(program, command, _json_input(command, invocation.json_input, rest), "json")
         return
     parser = _new_parser(f"{program.name} {command.name}")
     _build(program, command)(parser)
@@ -207,13 +211,37 @@ def _arguments(program: Program, facts: _Facts) -> Callable[[str], _Recorder | N
     return arguments
 
 
-def _missing(program: Program, command: Command, given: Iterable[str]) -> None:
-    """A required value the example leaves out, unless an env var or a config file may give it."""
-    present = set(given)
+def _missing(
+    program: Program, command: Command, given: Iterable[str], source: str = "flag"
+) -> None:
+    """A required value the example leaves out, unless an env var or a config file may give
+    it; two options of a group given apart (`@command(exclusive=, one_of=)`), or none of a
+    `one_of` group that nothing else may give, as the tool's own check (`values._apart`) says."""
+    ordered = dict.fromkeys(given)
+    present = set(ordered)
     for param in command.inputs:
-        elsewhere = program.config or (param.env if param.env is not None else program.env_prefix)
-        if param.required and param.name not in present and not elsewhere:
+        if param.required and param.name not in present and not _elsewhere(program, param):
             raise _Refused(f"{param.flag} is required")
+    if not command.exclusive:
+        return
+    call = _Call(ordered, source, cast("Context", None), cast("_Sources", None))
+    longs = {param.name: param.flag for param in command.inputs}
+    groups = tuple((group.names, group.required) for group in command.exclusive)
+    _apart(call, groups, longs, False)
+    inputs = {param.name: param for param in command.inputs}
+    unreachable = tuple(
+        (names, required)
+        for names, required in groups
+        if not any(_elsewhere(program, inputs[name]) for name in names)
+    )
+    _apart(call, unreachable, longs, True)
+    if call.problems:
+        raise _Refused("; ".join(call.problems))
+
+
+def _elsewhere(program: Program, param: Param) -> bool:
+    """An env var or a config file may give the option its value."""
+    return bool(program.config or (param.env if param.env is not None else program.env_prefix))
 
 
 def _find(program: Program, facts: _Facts, tokens: list[str]) -> tuple[tuple[str, ...], list[str]]:

@@ -460,103 +460,111 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20aSvzKn3SpLdyCth5M7U46rXI6T1cWvspVLbYk8AQRGJCIQwGFAyYytqv2a/bD9kuvHDN6gKJJ+BqldmQSB"
-    "np7unn7ONN7vuNEsDmTqR+HOYOf9cGeSRPNYDXcGZ2fDneGOhf9MEilT+Dzc+Rk/CRXNZBTKY5HMQyWupzIU6VQKADVz"
-    "Qk8EfihF6MykEmFkrvaHOyMLYE39LQEKCM5zX6X0jJ/KmRIXSTQTvR79M49FGsGXNMoegZt7dOMaz67xjCeBspKe+5E+"
-    "0oTTqR9OjoWjLuF5P1GpJaJEhFJ6Cp5eSCJEAhOPxpG3EK4TCidU1zIxYBOpNDve4Cchr2SyIKiWuPbTaTRPETp8F7tu"
-    "FMIYsx9+cgIl9wyEC5m6U4Lwm+OnIsIREEyYiiCKYgtnaEY9RgxcGQTSE+MFzs8HpuEQwKEIhhYvnr7OqOSMZaAnrNzE"
-    "H0vhCLo4gA9uNIcRLgIHEHVEOgfBww+e76b4b+ykqUxCAow3z+J5CoN68sKZ/+sf/zSzn4c89zlh7cQxTFbYsR+/QzGy"
-    "hRdJNWCiiOsoAVgXAFY8ef1a+Ip4B8/cUxZM5XcV8XC9Xj5AEE18HuJ5NBF+aFgFTLqeOikCmflKIXnhG8xDJjM/dAKx"
-    "i7DT6BJIN/U9T4ZEb/gPQGnhNQvLrCi9IEbWPiw0+NLrKWQfjd7rhZH5OrLCeRBk68YPgSmxnwJTaQhapSGsJHjwAjmN"
-    "g1YFPhfioDjihR4MZRivZ4CGO6cwH5JQknYiD+GYRpUbX8E6jR29MgJHP6BRG5XXwtnIOsA/LSgb4T4r0ORSyrgy4t+i"
-    "awEEXeCSw59LYxnxLsKA8Z1FA5AgAj4CkGtYCBYSVklYM57q59OdOcklP3nhB/zkE4EfYbogAROZKlhCktVVTYlJAGaJ"
-    "aXSNEgl0oQsldM2iKaKLWq+C7RPAFdZjz3UUa8UMwyvNQhhgHClZEJe3zkLMogQ1rIwlIItSjBfy2Sn/j+pIv/leOqV1"
-    "MZX+ZJrmtAj0SKkzqTzzy7O///A/T57/+mzJUNF1KJPqWNNIwHUFlCkRhZd5gSSxHjoGVReFDZL6mn5AXsKzSGjUhfng"
-    "vooCB/RJvrbyKxm9mheTlV9Ik3m2uLSeKOA418DnqjbP4uoBDVH59e/RHDXUiTA/Eh3wliSKUlQaRSuMWg1W8uhmx9oJ"
-    "gpliy51GUUD6BT6zeAxAu8iACeeRPo7R0NMPP0bufAYK38ErAp+1wOKkoFcCkMdA9sUzx50Km6CejfoI0TYKVMWOK3tK"
-    "xk6CBMxkHTT4VEQXcA/cGCfRJHFmfXESXsGsUFMCLFbWzCo38C+B7fFCPELwj41Gvvfoygnm8vE9m3gobP3dBhj//fbV"
-    "SxGNf5duCgoA1jnqYVqHCP0eAPdDsBtv3amcOfYxygHbMV6j9LgMr2QQxRINn0o90LCWsN8Ph8Od6BL/DgSy2RL42XNS"
-    "h6/1+/0bGyzsFJaYsPG6zRiAxbYBRj6q2HVgEah5kDJmviLSgrXSiMMFT9tHjwhCg/MjhcGQ1uAIIGXhCT2knyoZXOz1"
-    "Beggxw/mdANPsDwHkl2ehEySKOGrdAv4Bh7+y7+Cf6WcicwvAE0JjZsbzQAH8A97f8gkEvIdUNSNPFApNt6jQILmimHj"
-    "X8dFgTpP5P/N/UTSKDbKB7o1xMtQvkvPRrZV8/SUWbp4R79BSJSmriGd0kZeA7GQNIKmqohmGaoKiUWKnimF1HTBg9kF"
-    "Z8zpA69DF8X4uGFM5qt48+wnG6R7AmOOHfeScL8AlQHG/12614RsrzdG2bDZtSVThUsLPBMSwec0YWaYX+CFnkt+gaSZ"
-    "mGFrcfVDi0Q5k2KyOxJWa59WekH+gSmoGBYxKwOWProJFmcsk9SXqDHe39zApaIIr/7gjVVUN7mOquqbjRz+9WaV4VW8"
-    "W6UJaIxGFNEUgQgW5wCeZ5DSj6BzA7AUSCjtk5XAjkH5SCdcMvWyz1aCTiuVeOB4no/POcHr4lT4hjV5lCmWZkLQuNly"
-    "JUtj7h8RSiHoLrISGTTHexUGi7+hltgZkKqkScMnWPxXUv/A+gfFW87iKAVbU3iiIjeVyKxKwVWjrnXlBCGdV24HXOUE"
-    "zXgDPlXHGG6BEMCfzeHzYL/E232kITrMKwNvdaZxFOedHuVgvzzO0SeSH82k5tnQXM1VJ0nQ4/4i5KsQidccoe1E5p9K"
-    "RZGjI8x8GoibRw53F4aWJxrVhtUwv1X4adhWZ6jmdI2fRj0WGZrnQKokWiMnsi7vOC5deWE3xKwVVbHeEl6Ba80r9NOz"
-    "LU881SR7a4modbmpMwSl28P5bLyEm0uSBzWTkKvu78pc75OJ4CQDsTNcvLrQcRzE0BBi0HgYWxHYhqVYRjmAKP1m1IDy"
-    "FrIWJdRxqO3KrJaltSR0O45IlsCs24mtJjSD9JMZjYbEkUXyhMjRHf975vT+GOGf/d7D3ujf/2qcjecynKDYDQ7L3gb+"
-    "iMkP5EuWdWpVhFXfqIzekhxV3ZPibBWOBNidaF/kkMcofo0TeeFnN5y16MLmy6MGL6ZJY9WzZCV8zw6sA/JwKFm2DfPa"
-    "gMSytFsJGx3jcQbuLhGRSc6JXQ1skEsyqQ1QDhjN7RlWZzJz8I3pBlN5qHkc261EYMoOk1kb6AcAuzqTTxkPnX3R9Ewm"
-    "qt3fbxTS9oVyaiaKsiQANCUeVXW50Fox2d27IN+S+K0orCPGN0/6Lonf64F52ccm+m7Vxd5EuNtds1bpbvLN8rpXLfze"
-    "Qh1sXVHmVHq7+HG+fFVxqebZG3jLA+agv2Y2NygxRrUlcnK8hvQmJvSzSJedx2uHEqjs40yk5j+44wN6FGwvhMngq6OM"
-    "gEwNQ9J1BOAeJkOTS4BEae1QlHOwfXh2A2mBp++mO3JUHUoJ61lyDnLXJiIwyQaUBEZRJo5fXFAAurLPU/JiAn/mr/bw"
-    "Qenhg338rzGjcrGupG5G1ttpQfM1LsGdEmxGAEFkGACFWO7USRwXlI3SrMBblmAXZj8XA6vbvMElURTixlPmUpekggUt"
-    "hGOBz2kzb9J3/ZYcGBfeDfEKVMrmlGH/ERNliEIsw98wvV02DlRenLnxOZUAl9QY84R56qcBX9s03d+VD7rywdrlg1wM"
-    "71A46GoOXc3hY9UccoHcXrWhq2N8W3WMXEbWq2B0dZCvsg6Ss32rFZCuvNKVV77AFGpeXimaxI9SWOnqN139pqvfdPWb"
-    "ev2m4Gl9zMpNVybqykTfdJmokGbZToGoqzv9KepOxUj3jhWntlC3K1x1hauucNUVrvLCFR8W4qqVG/gqli4RYb9/xPgZ"
-    "xcRHdugaeGDKEOug/6C/T1fH82QipTnRpM4z32O48/iHo/7DRjl4SlAHbLFOgTmJJeAaqCjUHk8XbhDFqRKo9JWQ72I8"
-    "FYbqymQIepQ3wHJbH7QQ/O+JwJOA+VknJ/AhHASnEBNpGMHS0reETurxsT6AWKCqeZhPR6FmVIvQBdhT+B6Y7K9R1CSX"
-    "6YJmk3EVnFaSA3MJ2TsJorETnGtfsFQZZIe1Oa1SFqyCkSnRUas1Ojq25PzesTmnRgcFxS74Cj3yGOi81B4fNiPFjL53"
-    "+RThpVxwygtPM4JS11pUL6zCXAomTE2jhP3FXtQ6PRmSJoQ1k1OBV8Vqc9dnzzhJZQny/WFKZNryYI5OoNWR9eR4Pimj"
-    "VnReVxge5ngtUlBZEk2rQmFCnZOgq8Wn7Oqj6pxhedxClm+FYTkLWcqWGbXk64N0Og2IxyxtPaLNKDUQYua8K3KuUYuv"
-    "gtaci2PGm4gK+OSa3ap4IMq5AtlCQbSLJwl39wdYoSZrCu7tBOMcTBkK9mDpHKtmMN/UMC8V+0HQ8/ykPK0sj7nCnLgK"
-    "VPeZig4FzJEm0YCAtsUbiFgMa4UnrVU0xMJ8LJmWMC54LQP31B5In0rR0wMUwesK8+RsAakLXwbeJgqH9AhPDQNu/oTL"
-    "rtfDo9YDwThHYL4IcVAaKbqRJA1elGJahXlQRQ20fOD4G2lDHvtanwoWEf0CssJaz4WxuE69CqXoeOr6soMxdMup1ve+"
-    "ZxUO5aLWvWG8fjp5/ow4a9Ry8zlWE8lFgT7tTORuWAO/R2O10aombmtaDDAfz3NCB6VHLKbZUcLAQaaDu200r3iwtzKe"
-    "jurpPjvS22jBlPG9TvxUU8zYSZ3QA1nEOSxWxzAIoutewVnYIppIvUY3BPBaGcGFVFXLu9gIR+JpZmIoOswL5rVaKRbP"
-    "OWHaVDfXkpBNjOZf9MTOx4vYUQqdpIa5oWLZlh7NXDz08rBkR8RV93GLDAq3fwGcWJnqMzfezIeQyZWsIZZhxXVFVAar"
-    "CwLNtUfE3cy/0UIKUzRKXRsiND8Mf56wH70qblkAsRVeamh5L4NV0QCZxSBwYyRAgJ6gbyLeIkCx+/aXk+fP+zNvbwWU"
-    "0MfNLF7R/olHbLYeUzk6W4DKWZhtKdjGoWrRdrlIB7ZChzjwJV5AuE8uPFgUrZUZNc4TpmIsHfCv5qEnE5M8p/YlCDaB"
-    "qFJleRyAdCVDdD2LMR97ZkNTrzrPYqMHmM5A+nL6J6vUhQX/ELUDUW8X5N0y6tBiX4JwycrCMC0/iUJyfDiDYx7eoyI4"
-    "p69CQcMW3E0K8JzUQU84c5REjqkeLHeBxUtL7JM/iq1n9nQjjAFX2tkXAR8WdQUHiTMnJhohkjPfgyiRe5u4WKbAvRuK"
-    "uAUhlNo7rmTENBgyT67eR4DPXlj0sewQ4wBGLZif7L3WlhscqipQZ6n/R07/F5EHoQPIR5oAGEqkEvokDxk/0DJC8PDo"
-    "gz87Vyn4bx8eW+Ls5OXb05ElHj16+/e3j+FCv98HYUJtL+cQBcFkpEdZQj8RY6D/JVb4xxJbm+Bmikswof6lLMUCKmKH"
-    "niKBFAUch8buOqanS0j1f4dR5UnNAfm5SnWYfYrPjmV6LUFUHmW/0Z5czeTHBOzR/ZYf0S1FEdHtdxADXlIO4DdPXFnq"
-    "UaNBDDAzQb1z+GlmGWN7EaGvQD4mWfSIaewbpkg3kbRosHLN36qeqp52HEsnoYfR6TLZykf8zODlkxfPHjNM7avmfqs4"
-    "Q1dypFl5m+/J6Y68CVDd4+TNUSTLPj2nkwUg5oDobtmDGyBVgLEL8BVCX033jgmP84rDCEAwoxAEIJK77KuKl3CvQ/cw"
-    "1UFaQpTwbNce72x2YD3iToQ8HUeTG0tYucwWmJH+lv/Mt/uUHMi9rQh/ItS0wau5eoAT6fKDw+9YJVFKyfED6elMZbF7"
-    "XfPO723v15YXF6DYWYoy4tIvrpN4WO7xdW4KC0G6K1tTCirbL7FyyFXbtN0wvfJe75r9ndZyILfa31ItsZWg5V3gZGQ5"
-    "AXauCpnxv2ZfhjvTNI3V4P59NDg6mu1HyeS+l4C43D/cP9zvHRzeL8TywK96snlJij3S+6pA66qs9oMTwMZZ7dlttBXD"
-    "5jx+Q9IZB8lgjsoZ7zvgllUTdNeqdvS4Y9bqOyCxodayyXKHrfY7ppzBbvsZ9GGyQMNRuScTK6I4kNQPqrNaQlXGuojf"
-    "qFx4aKjaNxX6lxDG9LNqnxpqhbaf6yhn8EY37WKimTe6GWWsVHxDtTtZZlzOWd/pAh5nOfMvyTw2kbsuPZ97MpbgV4au"
-    "jkK5CJ3F94U86FyTlhxiB20IT9doq6IafeLxIsx0CM3AeKOc8udnuG1oXp3gNoG6MKIvkjE3muySmvblGJ1rZDQ8LoOw"
-    "RhOAhshRsHRNc3s65s93+OZjtbta3U6OI4yDvFZDaTrAtmXTComXi9vNWNNGwVtPsGixhWiC7tcnZGo1hqgdyaU4HTXg"
-    "tPLBl6/E1t79qExniztb3NnizBZXVHNBKx4uscbFxtqbmN9AGUV/+NkM75/jYOJn6A9YtNUhSH6+reVjBrb57prlJ/C+"
-    "Dvu2jZN9nbnrzN2nMXctJcBhuaT55RvFgnpMZExxgJXNoGgUiyquWkxe3yry8IKHFmbYryMs3dY554/b/nS7psm8sWOt"
-    "KK0pcmw4Mfzt2KvbzyR3BqszWF18NjR9PGT6EY3OZzIrn76FwmdpzLy1sl72QqcifW/baFzoCdBC0zU7DtT3HCeXZdTu"
-    "srVyC30Evm7ruOy0WmcLO1vY2ULGKlfaRXW43z8o28c1Ii6CLDRUwRA/j2Hs2sZ8nLYxn7nt/RYdgU12+MyclpbHDT1X"
-    "Gjb7ct+U4tBEGrpUqJderRf1LmmsUttxRG1VrEbNu3RcanLS5PXVm6PU6rDOpHUVFyYf3I7E+5sGDJZ1RqmdzOO2KKvL"
-    "gNaMGgVQ4m4aJQsdQfC1HOayriqdq9W5Wp2r9e27WrmB7F2Z1+1mSveQ/vK5cq3vUunMfnD57bebuWI0soBRBY8oDsWR"
-    "6OE2+HyEz+OadV3Mui5mt9vqiqVHkF9aF7Mv4DUv2y3AUOOp272hlq0B9U5fJdg0Xh342WgFb7PJ1VzW90urTSycptMk"
-    "mk+mmXNT9gBNU46WSRf80XiVuOCoUQKWdBGr4lN623jjTtPbTwF0nmXnWXae5bfuWRpz40bXSpO50DZHqyva7b+ZH4nq"
-    "iscwdqgXC3OK4DN4j13zyS+h+eQnfgVY0c3ZdI9J3jBxucGft7g9xrdIwI/kW6lLY3OyTzdlXNunqjaARFqEV/TT0+cn"
-    "v5ycnp+++uXZS8adzr/eimixnWTnKXSeQucpfOOeQq6dC8rPyU4M5ppFHbEC2TTzhOMJHks4dCSQVXoG//N4Dl9+a96y"
-    "9ShMrzr4a93shXqHceezY2HrpmNPX/z4r3/80waLBKJ5jekP9B8KTdG2XErLFk3dyrUE9612h/uu5vzX7d36nrzS3L5/"
-    "td8/6rOfe9Mu8wbq6Gt9jeXWuGP6rq7gf9TKY3mr1jX249a6VXEP4LWA6T7AX4e7sgqUrsHwF9BguHMSOyfxEzmJzVaq"
-    "YI32Dw6PHnz3/X/+10Nn7HrU3fymxc3SDbCqTwijsMW+0NpWsN5s87g2U1QtC/lP1WCe29VlEUC+CituPvZJOncjT2oE"
-    "imupdTtvKOYht/jGXsCwrObYxClUvoe01c23j83xJl+3qB7PJ2bTTYaLjhEqiByuigh4RV62bStL3OhcFx5lNf2zdWNb"
-    "9PsT+TshfoztwbhDlRPWEGsKmIooPlgRxdPCZjc+V+sIT7o+9UFEBMGBo6H4/O2xUJKNzNmohlNLCFZE6/uHK5MOAqZL"
-    "9BHTGoa6cxr2Q8NmXx4jhfehIq6hVYz5SuJ0uA6RgBl8Prq86548W7Mpv4ZCLZQt4/HdqkSBEFHi2BSSYE8zah5tWrQx"
-    "/GNqqkbbGXWLR9+d6iaNixpm1TC6hNjR/oqIneRQxO7TNAl6T8V98fbk55OXp3vHgO459TtDlLm1eZNIV0L1EiYPjlZl"
-    "VQZE7ML4p8/evFiGAL+5AJtt7gzA0+4NQ1S3A5G/pWAYFobAH7b4ogHxq5IcixIKuhecSB11qUVdJwZ2qc0O94nkXgmW"
-    "PuFoCTqfY/EGYos3r1iY87Y4nbA3KCbAixVxakxYa/Hfxyljpd9J/bGPsRJO+o1+F4NJqx/1H/6Hya0zjvQc+oXo5g2G"
-    "oTDdVPFx/W6HYUgkfvRvvZ74WYYyIT6NF4JTJtx3R6tn1Y8XxxCj01KXHu5E6PUeD8Nh+Bc9In7e5lsfwo/5zof8lQ84"
-    "g7+Ip9gyEzQrfu2JN8wh2uXABNZEjRe2bjCeYhUgoOaIEkSf+h5YYuLrbr+4oxmCE9wdDRzHu02rVq0mix3/qJ6AFP1N"
-    "t3/leFurU0KDx7ctakuJsXvf4FnDUDx99eLFk5c/YgNPLV829Ry3exG9Q8EGjDj4xHHAJXPTYFGXPEvYxusXlKEWWWyI"
-    "oG9sevvE3HXB3+WGptntrA1E7vmLXLHgs/hT7sabK9ptJ+AMXfsKffEq+8yJC4Kbt7H0sWOkbjZKPTJIjEAQYJpwK9Hq"
-    "Z2RNsUts9jaMbOb6fRiF5vEoY2qwhMZ6/d7LMwTsQdzcA5pjV1jqoFp+sYY6BlboCqStO3jikQOUK+4LTwjXBzVpMR7b"
-    "5qbNqjQp7jOKK8RU8PgQGnvaDrcK5Xad3B+YWmjO2RGqw+nfKl6mqfGr16cnr17axTbGyxr05+2Ms76/V07iozUx/Y35"
-    "VECxs7E5yK1b+hddkWOM/4mJMzBRei9SJh8uhFzg7ea9j3FJVdoe233kCm5KsgVliBkITYX48VK7f1yGUoNq8/Sau4YS"
-    "q1uh2xX/EISDDOADbtfMjYKrnUGV0eiURID52fjBJmSe8CGP/B0VGKHsrtTAeI/t2iKaZ2Lg5P2WyckEe8dol1sn2wNN"
-    "tSzNZxdRn6dKdzauyUze6jgP7kBY2rsbwxRfZC9XMK8eaFqI2tmy651wUR35RY2Th8/wBa6BWyN0NEkqSuudfB3erW+u"
-    "7SNbG00PigYSs9Z51t7T3FyxTbCJN+1Sj2DbWLFn5FTBAlB44QN9FB+0tkT9C19m0qHF8wFuAPOf/R/v34ffP2Q6nS4d"
-    "wAXbhIA2fNkgmmOIhwiRAjkCt72YjME/QPC15fZBbBJZMeTvHyLoelTF01g7PtJ0PiTEs7f5lBFeKcoxgL5DQMUQhxDc"
-    "PFbR8I/2M5HgEAPBrxVxaIAPjmjmWaRAk79D3IBgtBOnuzSHzfaTe3ue4ZoZgS7bpEUz+NPPOJfVpJRqTUTtZoTy+AHQ"
-    "WbHp5fKRC/3TWsbUvWSQCDDodpp7LcepoXtNC24UOwFWd+/h0giOYjAAt7UT/MvnWTsz2sZ1jAmJ9ls/WXiLcNx2kqKN"
-    "LeCD4Gbusydvfn4LVhIXz0fbDL58Ci2b+NooXSzg//r22Zusgk+bjXDRbb6t6xaaL99DYKOuesXOdikSboJV9f8xplsS"
-    "mZAvC/jt3Pw/GV1Kxw=="
+    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoWV/8KlvZVErkCSAxJGGBABcDSmZsVe2v2R+2v+T6MQMMXhRFUn4FqV2Z"
+    "BIGZnp6e7q+7Bz0fdobRdBbIxI/Cne7Oh97OOI7mM9Xb6Z6d9XZ6Oy38ZxxLmcDn3s7P+EmoaCqjUB6LeB4qcTWRoUgm"
+    "UkBTUzf0ROCHUoTuVCoRRuZqp7fTb0FbE39LDQXUznNfJfSMn8ipEqM4mop2m/6Zz0QSwZckSh+Bm9t04xrPrvGMJ4Gz"
+    "kp77kT7SgJOJH46Phasu4Hk/VklLRLEIpfQUPL2QxIgYBh4NIm8hhm4o3FBdydg0G0ulp+MNfhLyUsYLarUlrvxkEs0T"
+    "bB2+i91hFEIf0x9+cgMl90wLI5kMJ9TCb66fiAh7wGbCRARRNGvhCE2vx0jBUAaB9MRggePzYdKwC5ihCLoWL56+Trnk"
+    "DmSgB6yGsT+QwhV0sQsfhtEcehgFLhDqimQOgocfPH+Y4L8zN0lkHFLDePN0Nk+gU0+O3Pm///kvM/p5yGOfE9XubAaD"
+    "Fc7Mn71HMXKEF0nVZaaIqyiGtkbQrHjy+rXwFc0dPHNPtWAo71TE3bXbWQdBNPa5i+fRWPihmSqYpKuJm2AjU18pZC98"
+    "g3HIeOqHbiB2se0kugDWTXzPk2HKb/l+FsU8ZSf0EVjOItQi+fZIAubTAcy718Lx/O/bVy/x4tO3fxe78N2NxzM3VvIe"
+    "dD5P5m4QLIR8PwyYbPgPmtYLxCxes2r1ouu39mExw5d2W6GIEDXtdhiZr/1WOA+CdG36IUz8zE9AcHAYfdIEIdAND45Q"
+    "mrDT4qLKFkpg9zjSneE6wetpQ72dU+AZrQJiB/GLaEyiwo2vgGMzV6++wNUPaNL6+fV21m8d4J8aks0COrN4ciHlrNDj"
+    "36IrAQxd4LLGn3N9mSVktwH9u4uKRoIIZAUauYLF1kLGKgnr0lOdbLhTN77gJ0d+wE8+EfgRhgtSNpaJIpkhlVhSlBIa"
+    "a4lJdIVSD3yhCzlyzcK0yUXJK1D7BGiFNd8euoo1b0rhpZ5C6GAQKWmJy1t3IaZRjFpcziQQiysFL2SjU/4fxZ5+871k"
+    "QmtvIv3xJMl4EeieEndceOaXk99/+PuT57+eLOkqugplXOxrEgm4roAzOaawKrFYMtNdz0CdRmGFpL6mH3Au4VlkNOrb"
+    "rHNfRYELOitbW9mVlF/Vi6mVXUjiebq4tC6yaJzrxueqNE579YAWKvz6ezRHLfhMmB9TPqTqyermne4GVWRb6wdLOH+L"
+    "YfWxlkJjlfU8VJe1t6Myy99dIYKn2riCpssJYDuWoyW3kvK0yADr4Q4tJZdeKMwDq844ihJUmzbWQdsBuqx/vdPaCYKp"
+    "YnyURFFAGhY+M31d0K8yYNHxyOrNEE7RDz9Gw/kUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9azfwRYdY6YUECzbSoLi"
+    "RxFKVzvYyYmIRnAP3DiLo3HsTjviWXgJ84r2CNpik8jCOgz8CxD82UI8wuYfG7t379GlG8zl43sOSbFw9HcH2mDzM3gn"
+    "hwmoQNB0aO1IE2HrwG/HD8E6vx1O5NR1jnElMFpgLUWPy/BSBtFMIrxQiQdC0RLOh16vtxNd4N+uQEFvCfzsuYnL1zqd"
+    "zrUDOGYCSkY4eN1hCgAXOdBG1ivYRVADah4kTJmviLWACTThcMHTKMQjhlDn/IjVGfIa4BZyFp7QXfqJksForyNAC7t+"
+    "MKcbeID5MdDq5UHIOI5ivkq3AALz8F/+FVCscscyuwA8JTKur/UEuEB/2P5DxhGYduDoMPJAqTp4jwIJmituG/+CJINA"
+    "ncfyH3MfIANeclA+EDzSXIbyfXLWd1olPK2M8sI7OhVCojR3DeuUhlK6kRayRtBQFfEsJVUhs8jUMaeQm0PAibsAed0O"
+    "zHU4RDE+ruiT51W8OfnJAekeQ58Dd3hBtI9gsQLEep/sVRHbbg9QNhx2IMhY49IC/Eci+JwGzBPmW3Ohx5JdIGmmyXC0"
+    "uPphi0Q5lWKyvBJWa4dWuiX/MCmoGBYzVgYsfXQTLM6ZjBNfosb4cH0Nl2wRXv3B65atbjIdVdQ3G7lV640qpcu+WyUx"
+    "aIxKEtEYgwjaYwB8HyT0I+jcAGwlMkqj0lyzA1A+0g2XDD2PWnOt00qlOXA9z8fn3OC1PRS+Yc05ShVLNSOo33S5kqUx"
+    "9/eJpBB0F1mJtDXXexUGi7+hltjpkqqkQcMnWPyXUv/A+gfFW05nUQK2xnqiIDcF/7fIwVV923XlBFs6L9wOtMoxGu4K"
+    "eoquAdwCjpY/ncPn7n5ubveRh+gyrNx4rTuBvbjvdS8H+/l+jj6R/OhJqh4NjdVcdeMYfY4vQr6seEcJCG0n/vGpVBQB"
+    "HWHGU8HcDLjeXhhqnqhUG62K8a0yn2bayhOqZ7o0n0Y92hOaRZqKLFoj8rTu3LFnvvLCrvDaC6pivSW8wqxVr9BPP21Z"
+    "eK8k2VsL9607mzpGkrvdOG81s7kkfFIyCZnq/i4/6x0yERxmoekMF69G2o8bRTG4GNQf+lbUbMVSzJMcBHCtX0HyFuI2"
+    "OdKxq+3KrJaltSR0O0AkDROX7cRWw8ZB8smMRkXorEXyhMTRHf935rb/6OOf/fbDdv8//2rAxnMZjlHsuod5tIE/YvgH"
+    "5yWNu9UqwiI2ypO3JEpXRlIcr8OegLpnGoscch/211ksR356w1mNLqy+3K9AMVUaqxwnzNF7dtA6IIRD4cJtmNcKIpYF"
+    "HnPUaB+PY5C38YhMeFLs6sa6mSST2gDlgN7cnpnqVGYOvjHdYPI7JcSx3XwPhuwwmLWBfoBmV5/kU6ZDR180P+Oxqsf7"
+    "lUJav1BOzUBRljBfRIFHVVwutFZMfPs2xNeEvgsK64jpzcLeS/z3smOex9jE361C7E2Eux6a1Up3FTbLsosl93sL2cZ1"
+    "RZmTCfXixxmDVcWlmGmomFvuMGv6a57mCiVmJXyLzNlyAniugMJeL+R9G10UkmmkuH1mWAvuc4cJ3G/6BEnphfC/J/a9"
+    "o65A9XhOcfqhusQPx+LEehRvQWJbglIx68qa6eWucXgpRVVG1XBFj/TTEJMlwCppyQCnTcj6nZZSaZW90mTWdlqNMA/W"
+    "osF280rzYPJztzIYYVQxc3lNk4mbPdt9GkBVTMdwhO+o8QmMLmDeaXr63xYQY0proj+uV5GiwaRkGq1jB/jKpSQQ+2lj"
+    "qW2YP5VdehT4B8shHEq0cz7qJMJr1ABqOnDXoSVKzYUin0fqwLMbWLxU6lfFPxmpLqW19Cg5j7LrEBOYZV1KZKE5pgkf"
+    "jSiItrLflvPEAn/qr/bwQe7hg338rzIqPFrX2m7G1pt5QeM1bs2tkgRGAEFkuAEKEw0nbgwqRcZKTwXesoS6MP15uSa8"
+    "le7jIXO6XlLSlRbCscDntKtiUhCdmjg+G1vDPItL6ZhS6u8w2I8kzGT4G6bo8gCXtkhMh7Nz2sawZJ9ElvRL/CTga5um"
+    "LJsUaJMCXTsFmonhLZKfTd60yZveVd40E8jtZUybXOy3lYvNZGS9LGyTy/0qc7nZtG81i9ukiJsU8RcYfchSxLZJvJPk"
+    "cJODbnLQTQ66yUGXc9AW0rrL7HOT6m5S3d90qtsKs2wnyd3kzv8UufNMbu4iay5umTNvsvkV0t9k85tsfpPN//IhrZXN"
+    "t+OHt8zj1wUQm+0AzXaAZjtAsx0g2w7Ar5HzXoBh4KuZHBIT9jtHTJ9RTPwyN10Dv1YZZh10HnT26epgHo+lNO+6q/PU"
+    "o+vtPP7hqPOwUg6eUqtd9gNOYXLiloBroKJQezxdDINoliiBUFoBopphvQBUVybu2qZoLG5iMOhKYI2I7C14N/BdJcHV"
+    "xvQExgU1mNKpEi74AC1aXDUP83vzqBnVIhxC2xP4HpicmlHUJJfJgkaTzurMn5EcmEs4veMgGrjBufawc/stOAxQDXby"
+    "gmVB9xwftVqjogJLKjscmwoGVEJC7ALUbZMfRm/S73EZAlLMiIbz9SUu5IITCVjnApS61qJ6YVljsUyYmpCLgJej2uHJ"
+    "kDShRg3W8uivNnZdlYChY4vwNGJ4Mm1ZiIxqE5SJ9eRgPs6TZsOfFbqHMV6JBFSWRNOqUJhQ58TowHL9hXKvOhOT79dC"
+    "ait0y7mdXA7CqCVfl1jQyRUswOHoHh0mqYIRU/e9PXOVWnwVsua85cCgiciiJ9PsrQICUe4lyBYKomPXmNjd7+K+H7Km"
+    "xwL0bwi6YCy5B13hRE8w31QxLjXzg6Dt+XF+WKl3scKYOLdexkw2oIAx0iAqCNC2eAMRm8Fa4UFrFS08XbCGljAueC0D"
+    "99QeSJ9KEOkBiYC6wsx7sYga+TLwNlE4pEd4aBjG5E+47NptLMLTFUxzBOaLCAelkSCMJGnwogSD1TwHRdJAyweuv5E2"
+    "5L6vdL0YEdEvICus9YbQF+/+WYVTVLhkfdnByGRNvZMPvteyyrWg1r1mun569vyEZtao5eoKJyY+FgW6Dg6xu2INvIsG"
+    "aqNVTbOtedHFLCePCQFKm6aYRkdhWBcnHeC20bziwd7KdLqqretcSm+jBZOn94rCAMQxYyd1mgRkEcewWJ3CIIiu2hZY"
+    "2CKZyL1KGAJ0rUzgQqqi5V1sRCPNaWpiyDvMtiGVdqDgliROQ1XtRtKSkA6Mxm8jsfPBYuYqhSCpYmyoWLalR1OIhygP"
+    "N0IQc9V93HiIwu2PYCZW5vp0ONsMQ8j4UpYIS6ni3RqoDFYXBBprm5i7Gb7RQgpDNEpdGyI0P9z+PGYcvSptqQOxlbnU"
+    "rWVVrlYlA2QWncCNiQABeoLYRLzFBsXu21+ePX/emXp7K5CEGDe1eLb9E4/YbD2mTT7pAlTuwmz2wwJfRYu2y1sfwFZo"
+    "Fwe+zBbg7hOEB4uitTKTxtmXRAykC/hqHnoyNilJKmyHzcbgVao0jgMtXcoQoaft8zEy65ldAOepb/QAwxnIXw7/pPsf"
+    "QgsfonYg7u2CvLeMOmwxliBa0s02MCw/jkICPhzBMQ/v0dYiDl+Fgrq14CY5eG7iIhJOgZLIKNWdZRBYvGyJfcKjWMRw"
+    "T5dI6/L+JcYigGFRV7CTOHVnxCMkcup74CVy1bshJn9xR5yi2QIXSu0dFyJiuhkyT0O9OwufHbXoYx4QYwdGLZifnL3a"
+    "YmzsqipQZ4n/R8b/F5EHrgPIRxJDM5SeIvJJHtL5QMsIzsOjj/70XCWA3z4+bomzZy/fnvZb4tGjt7+/fQwXOp0OCBNq"
+    "ezkHLwgGIz2KEvqxGAD/L3Df1EBi0TvconYBJtS/kDlfQEUM6MkTSFDAsWusu2iq/YW0q8plUnlQcyB+rhLtZp/iswOZ"
+    "XEkQlUfpb/Smg57kx9TYo/s1PyIsRRHRhRmRAl5SLtA3j4cyV71QN9HFyARVVeSnecqY2lGEWIEwJln0iHnsm0mRw1jS"
+    "osH9QPytiFT1sGcz6cb0MIIuE618xM90Xz55cfKY29RYNcOt4gyhZF9P5U3Yk8MdWXnIMuLkLackyz49p4MFIOZA6G4e"
+    "wXWRKzCxC8AKoa8me8dEx3kBMEIjGFEIAhDJXcaq4iXc69I9zHWQlhAlPN0Lze+LuLAecX9XFo6jwQ0krFyeFhiR/pb9"
+    "zLf7FBzI0FaEPxFp2uCVoB7QRLr84PA7VkkUUnL9QHo6UmlXdrZNzd0VApSjESh2lqKUuZx0cWMPk+i+jk1hel1Xea0K"
+    "QaVpmJVdrtKrMBXDy79BU7K/k1IM5Eb7m8tG1TI0/24NGVkOgJ0rKzL+1/RLb2eSJDPVvX+f6ujy9U4Uj+97MYjL/cP9"
+    "w/32weF9y5eH+SoHm5eE2CO9WxW0rkpzPzgALKlaH91GW9GrjuNXBJ2xk7TNfj7ifQva0myCrmdaTx7XUl19XzmWWl02"
+    "WK69Wn/HhCPYdT+DPowXaDgK96RiRRwHlvpBcVRLuMpU2/T184mHir1QVdunljDGVDqtHxpqhbqfyySn7fWv68VET16f"
+    "c6gmVkn7nAp1a1Pjcs76TifwOMqZfYnnM+O56w09556cScCV4VB7oby1J/XvrTjoXLOWALGLNoSHa7SVrUafeLwIUx1C"
+    "IzBolEP+/AyX1M+yE1xAWidG9EUy5kaTXVA554yic02Mbo/TIKzRBJAhMhJaOqe5PR3z53ul8a4Koa5uJwcR+kFeraE0"
+    "pyPURdOswMvoZjNWtf36xvcCtdiCN0H36/cOSzmGqJ7IpTQdVdC08uuEX4mtvf0LiI0tbmxxY4tTW1xQzZZWPFxije1D"
+    "ZzYxv4Eyiv7wsxneP8fr3p+hcrRtq0OQ/Gxby106ttnumuXvNX8d9m0b70s35q4xd5/G3NWkAHv5lOaXbxQt9RjL9O0I"
+    "PQLbKNoqrphMXt8qcveCuxam26/DLd1W9Yi7LYy/XdNkTrNby0ur8hwr6jB8O/bq5koPjcFqDFbjn/VMdSSZ3KHR+Uxm"
+    "5dMXpvksR3ZsLa2XHnZq8/emjcZWpZUanq5Zx6W85zi+yJN2m62VW6jO8nVbx2UvqzW2sLGFjS1kqjKlbavD/c5B3j6u"
+    "4XFRy0K3KrjFz2MYm2Jcd1OM6zMfiLRFILDJDp+pW3MYRkUlq4rNvlyNyu6aWEOXrHzp5Xpe75JyVaUdR1SsqlWpeZf2"
+    "S6WjqlBfueRUKQ/rjmtXsTX44GYiPlxXULCs3lTpzTwuNrW6DGjNqEkAJT5MonihPQi+lrW5rFZVA7UaqNVArW8famUG"
+    "sn15qSFXqnQP6S+/V671XSLd6Q9DUlYbQjHqWUCvgnsUh+JItHEbfNbD54FmTW3Ipjbkzba6YOmxyS+tNuQXcADgdhMw"
+    "VM7vZjRUszWgXD8x1zb1V278rL8C2qyCmsuqKWq1iYnTZBJH8/EkBTd5BGiKctQM2sKjs1X8gqNKCVhSm7FIT1aVsVWF"
+    "BW6igOWyQZYNsmyQ5TeOLI25GUZXSrPZKpuj1RXt9t8MR6K64j6MHWrPhHmL4DOgx6ak75dQ0vcTHw5rw5xN95hkZWiX"
+    "G/x5Dewx2CIGHMm3Uu3b6mCfLnW7NqYqltVFXoSX9NPT589+eXZ6fvrql5OXTDu9/3ojoXaR3gYpNEihQQrfOFLItLOl"
+    "/Nz0jcFMs6gjViCbRp6wP8F9CZdeCWSVnrb/eZDDl1/w/Cs7jLtomTdMyNFkl96ATzOllml+V+8J31B9u2ifh+pySZcr"
+    "95CV1C52cPss4w3Vs4sdmLqqq++YXaU0drHIts0yUyO7VYMxmwhFgzsa3NHgDst+WXrQfhGE9Ti02OHAxSrAw2zeTc0W"
+    "r/is24IhsXR8v0I50aKzH04J1aq18BBpif5yAMQDF9xW+vrJO2EN9PMgoObQizpamkMvirrxGzv0Io9irHVT5NprXUeR"
+    "yvJyUeFj4eh6vk9f/Pjvf/7LgTkF7XuFmUUMzVn1hrcMilO7UF4BNXmzWmjF/MoUi66c3PHkpVYj9y/3O0daQV3Xq3XT"
+    "ar/+pI4v+6CNrc1OCXrXh/ZKO8+yUxBWB+7WXoJ8a/p4jbUa00dsfB2IfJVWmrM7voCzOxo/qPGDPpEfVG2lLGu0f3B4"
+    "9OC77//7fx66g6GnAUY1gNe1ZYtPCKOwxb7Q2law3qyD8pspqpqF/Kc6u4krQadObrYKC54sliA9H0ae1ATYa6n2TblQ"
+    "zEM+PQeP2YBlNcf6qKHyPeStPtfm2Lhuvj79ZTAfm/3sKS3aDS4QcrgqIYCKvPSNiDQnqtPIGLo1R9PoMyMwpB7Ld0T4"
+    "MVbe5eKvblgirComYJP4YEUST633SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYyZ/0STTVRBpus7x+uzDpwWi4QIyYlCnVR"
+    "Yiw1jHV0PSYK70NFXCLLDmvkxOlwHSbBZHDpofwLrYRszfuuJRJK0Zo8Hd+typQE0IerI/dULpjOZTHVj7n9Y6pXTG8K"
+    "6erp/nCi658vSpQVI0U5wo72VyTsWdaK2H2axEH7qbgv3j77+dnL071jIPecSgkjyXxqUJVIF6JROUoeHK06VWkjYhf6"
+    "Pz1582IZAXwoGNax3+kC0m73QlS3XZEdANYLrS7why2e4SV+VZJ9USJBl1kWiasutKjrkNMuVbDkEuxchqyli4fgOakK"
+    "f6J381q8L7yF20lanKlriV5vDuj9+72uvcnE3nVKxb9Lx2h1cOwUPEj8gY9OE47+jT7vzGxdOeo8/C+zf4WJpecQICLe"
+    "6/ZCYU4swMf1+Wm9kHj96D/abfGzDGVMEzZYCA7/cW1LradVZ7Y4Bmed1rz0cLdvu/24F/bCv+ge8fM2T1YL7/JctexY"
+    "NRzBX8RTLEuP8Rn42hZveIZoJzEzWDN1tnD0IT4J7rQJqAC5hDVAtcVaYuzrEzXwrUHwUjCyBjOOd5vjELS+tKtq054d"
+    "5Ohv+ogFdry1XiUyuH+nRaXf0YnvGDpLFIqnr168ePLyRyySr+XLoXN9nHZE55Q5QBF7odiPnXLMSV5LOAb+C8rGiNRJ"
+    "xKavHTrhbT4cAvDlQwPS21ktiMwFEJmGwWfxpwzPmysav1Pj3LoGDR3xKv3MEQxqNysV72NVdl3Qn+rQkRiBIMAw4Vbi"
+    "1c84NfZJDOmJc+nI9Zlz1gFNKGOqu4THev3ey0IFDCWu7wHP8eQFOqUgf3idOoap0Lv8HF0lH1/rRbnis5eI4HKnJj7G"
+    "fTt8MIrKDYpr+eMKMbvkuNADQ26dreaS+HwGB5WpnzMiKrfTuVG8zMEhr16fPnv10rGPCll2CFZ2ZEh6tsalG/toVswZ"
+    "IvzmrX16iCmWpI/NsjHJMQYCaBKnYKv0fv9UPobgewHszc4XwSVVOFrE6eCs4MZ/R1AyhBuhodB8vNQ4kLd6qW7xgKIS"
+    "bkOJ1ccNOQWgCMJBlvABH4nCh3EUq+8ro9EpmgDjc/CDQ8Q84Reps3Pg0FXZXemQkD02cItonoqBm51pQmgTDB+TnT+e"
+    "xOlqrqXxPscmfZ4ofXpISWay40QyLw+Epf4EERjii/QAM3O8V9VC1KjLKZ82gerItzVO5kfDF7gG+EZot5JUlNY72Tq8"
+    "3dkUjo/TWml6UDSQmaXTHZw9PZsrHsVhHE8ndw6HY6zYCaErWAAKL3ykj+Kj1paof+HLVLq0eD7CDWD+0//j/fvw+8dU"
+    "p9OlA7jgGF/QgS8buHXc4iG2SB4dNbc954ybf4DNl5bbR7GJi8Utf/8Qmy67VzyMtR0lzedDIjw9MTNP8ErujmnoO2zI"
+    "9nWIwM2dFt3+0X4qEuxrYPNruR66wQdHNPLUZaDB38KBwGY0iNMnoYTV9pPr55/hmumDLtvkGBTA0ycc1KpSSqVC/U41"
+    "QZkjAeSsWFh+ec9WjeKaPnW9RmQCdLqdArrLaaqoEFlDGzlRQNXt6yRWNkfOGDS3tSpZy8dZqstSN+voHBLvt1694wbh"
+    "uOlt5bppAQyCL0yePXnz81uwkrh47uyFy+VDqHlRpo7T9ibZX9+evEl3ydKGflx0m786cQPPl+/TrSFcb27Z1btbcLGC"
+    "UqTNMgii9oDyu9idKm65NxWGzm6VffuoK7LdQTjNemvQTZy6aUOPg2r9FfsluaBBVWNFVwnd3yVOHMF+IHDn+v8BfnSf"
+    "2w=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1064,6 +1072,7 @@ class _Command:
         "description",
         "effects",
         "examples",
+        "exclusive",
         "keys",
         "max_output",
         "returns",
@@ -1090,6 +1099,7 @@ class _Command:
         confirm: str | None = None,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -1115,6 +1125,8 @@ class _Command:
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
         self.deprecated_flags = deprecated_flags
+        #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
+        self.exclusive = exclusive
 
 
 # ---- From handlers.py ----
@@ -1219,6 +1231,18 @@ def login(
 ) -> dict[str, Any]:
     """Log in; asks for what is missing at a terminal (the token hidden)."""
     return {"user": user, "token_length": len(token)}
+
+
+def export(
+    json_out: Path | None = None,
+    csv_out: Path | None = None,
+    name: str | None = None,
+    ref: int | None = None,
+    compact: bool = False,
+) -> dict[str, Any]:
+    """Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive
+    groups: at most one output, exactly one item)."""
+    return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -1865,6 +1889,10 @@ class _Any(_Type):
 _REQUIRED: Any = object()
 
 
+#: The places an option's value may come from when the call does not give it.
+_LAYERS = ("env", "config", "pyproject")
+
+
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
@@ -1873,6 +1901,12 @@ class _Call:
     spill_dir: str | None = None
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
+    #: The options whose env var and config file are not read: another of their group was
+    #: given (`_apart`).
+    unread: frozenset[str] | set[str] = frozenset()
+    #: On the command line, the flag each option was first typed as, in the order typed
+    #: (`quickargs._typed`): what a message about a group names.
+    typed: dict[str, str] | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -1895,6 +1929,8 @@ class _Call:
         #: The value each parameter ended up with, from wherever it came (its default, an env
         #: var, ...): what the question of `confirm` shows. Kept only when it asks.
         self.settled: dict[str, Any] = {}
+        #: The options whose value came from an env var or a config file, and from where.
+        self.layered: dict[str, str] = {}
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -1932,6 +1968,8 @@ class _Call:
         kept: _T = raw
         if source == "default":
             return self.sources.settle(self, key, kept, secret)
+        if source in _LAYERS:
+            self.layered[key] = label
         # NOTE: a config file's null is a value, and not one of this type: refused below as
         # `--json` input's null is, never taken for "unset" with the config named as its source.
         from_file = source in ("config", "pyproject")
@@ -2009,6 +2047,54 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _apart(
+    call: _Call,
+    groups: tuple[tuple[tuple[str, ...], bool], ...],
+    longs: dict[str, str],
+    read: bool,
+) -> None:
+    """`@command(exclusive=, one_of=)` (its row names this function only then). Before any
+    value is read: two options of a group given in the call is a problem; one given leaves
+    the others' env vars and config files unread (what the call says wins: they keep their
+    defaults). Once every value is `read`: of a group the call gave none of, an env var or a
+    config file may give one option at most (each named with where it came from), and a
+    `one_of` group needs one."""
+    typed = call.typed or {}
+
+    def named(key: str) -> str:
+        # NOTE: as typed, else its long flag; its key in JSON.
+        return typed.get(key) or call._label(key, longs.get(key))
+
+    def together(names: list[str]) -> None:
+        call.problems.append(f"{names[0]} cannot be given with {' and '.join(names[1:])}")
+
+    unread: set[str] = set()
+    for keys, required in groups:
+        given = [key for key in keys if key in call.raw]
+        if not read:
+            if len(given) > 1:
+                order = list(typed or call.raw)
+                given.sort(key=lambda key: order.index(key) if key in order else len(order))
+                together([named(key) for key in given])
+            if given:
+                unread.update(key for key in keys if key not in given)
+            continue
+        if given:
+            continue
+        layered = [key for key in keys if key in call.layered]
+        if len(layered) > 1:
+            together([f"{named(key)} ({call.layered[key]})" for key in layered])
+        elif required and not layered:
+            call.problems.append(f"{_either(tuple(named(key) for key in keys))} is required")
+    if not read:
+        call.unread = unread
+
+
+def _apart_text(named: tuple[str, ...], required: bool) -> str:
+    """A group of options given apart, as help, the skill and `--llms` say it."""
+    return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -3701,6 +3787,8 @@ class _Sources:
         else:
             first = (call.source, call.source + " " + key, given)
         layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        # NOTE: another option of its group was given (`values._apart`): the call wins.
+        layered = layered and key not in call.unread
         if layered or call.explaining:
             found = [first]
             if layered:
@@ -4287,7 +4375,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart")
 
 
 #: Each command's `_Command`, made from its row the first time a run asks for it.
@@ -4315,7 +4403,7 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
-    run = _reader(handler, inputs, converters, how, checks)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -4371,11 +4459,15 @@ def _reader(
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
+    exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
 ) -> Callable[[_Call], object]:
-    """The function that reads every input of one call and calls the handler with them."""
+    """The function that reads every input of one call and calls the handler with them
+    (`exclusive`: its groups of options given apart, which `how["apart"]` checks before and
+    after)."""
     context = how.get("context")
     await_with = how.get("await_with")
     discard = bool(how.get("discard"))
+    apart = how.get("apart")
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
@@ -4397,9 +4489,14 @@ def _reader(
             )
         )
 
+    #: Each option's long flag, for what a group's problem names.
+    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
+        if apart is not None:
+            apart(call, exclusive, longs, False)
         for (
             name,
             convert,
@@ -4433,6 +4530,8 @@ def _reader(
                 args.append(value)
             else:
                 given[name] = value
+        if apart is not None:
+            apart(call, exclusive, longs, True)
         if isinstance(context, int):
             args.insert(context, call.context)
         elif context is not None:
@@ -4819,6 +4918,23 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
+    """Each option given in `words` and the flag it was first typed as (`-j`, `--json-out`,
+    `--no-color`), in the order typed, up to `--` or a pass-through argument's words: what a
+    message about options given together names (`values._apart`)."""
+    typed: dict[str, str] = {}
+    for word in words[: _pass_start(recorder, words)]:
+        if word == "--":
+            break
+        name = word.partition("=")[0]
+        if name not in recorder.options and name[:2] != "--":
+            name = word[:2]  # NOTE: a short flag with its value attached (`-jout.json`)
+        argument = recorder.options.get(name)
+        if argument is not None:
+            typed.setdefault(argument.dest, name)
+    return typed
 
 
 class _Invocation:
@@ -8077,6 +8193,19 @@ def _command_epilog(path: str, command: _Command) -> str:
     aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
+    if command.exclusive:
+        # NOTE: a hidden option stays out of help here too.
+        longs = {
+            name: flags[-1]
+            for name, flags, _, _, options in COMMANDS[path][3]
+            if flags and ("help", _HIDDEN) not in options
+        }
+        parts.append(
+            "".join(
+                _apart_text(tuple(longs[key] for key in keys if key in longs), required) + "\n"
+                for keys, required in command.exclusive
+            )
+        )
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -8095,10 +8224,22 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
+    # NOTE: the usage line shows each group of options given apart as argparse does
+    # (`[-j PATH | --csv-out PATH]`, a required one in parentheses); the groups are taken off
+    # before it parses: `values._apart` checks them, for every surface alike.
+    actions = {action.dest: action for action in parser._actions if action.help != _HIDDEN}
+    shown = []
+    for keys, needed in command.exclusive:
+        group = parser.add_mutually_exclusive_group(required=needed)
+        # NOTE: never a hidden option (argparse's usage line trips over one in a group).
+        group._group_actions.extend(actions[key] for key in keys if key in actions)
+        shown.append(group)
     # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
     # %-formats it again: a choice `%` is written `%%` first.
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
+    for group in shown:
+        parser._mutually_exclusive_groups.remove(group)
     flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
@@ -8252,6 +8393,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    if command.exclusive and source == "flag":
+        call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
@@ -8539,6 +8682,13 @@ COMMANDS: dict[str, tuple[Any, ...]] = {
         ("user", ("-u", "--user"), "_Str", ..., (("help", "(required) (asked at a terminal when not given)"), ("prompt", "Your name"))),
         ("token", ("--token",), "_Str", ..., (("help", "Your API token (required) (asked at a terminal when not given) (env: CLIKIT_TOKEN)"), ("env", "CLIKIT_TOKEN"), ("secret", True), ("prompt", "Your API token"))),
     ), (("examples", ("clikit login --user ada --token s3cret",)), ("effects", "idempotent"))),
+    "export": (export, "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).", ("map", _Any), (
+        ("json_out", ("-j", "--json-out"), "_Path", None, (("metavar", "PATH"), ("help", "Write JSON here"), ("nullable", True))),
+        ("csv_out", ("--csv-out",), "_Path", None, (("metavar", "PATH"), ("help", "Write CSV here"), ("nullable", True))),
+        ("name", ("--name",), "_Str", None, (("help", "The item's name"), ("nullable", True))),
+        ("ref", ("--ref",), ("_within", "_Int", 1, None), None, (("help", "The item's number (at least 1)"), ("nullable", True))),
+        ("compact", ("--compact",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("description", "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive\ngroups: at most one output, exactly one item)."), ("examples", ("clikit export --name report -j out.json",)), ("exclusive", ((("json_out", "csv_out"), False), (("name", "ref"), True))), ("apart", _apart))),
 }
 # fmt: on
 
@@ -8562,6 +8712,10 @@ GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
             "Run an app as `pipx run` does: every word after APP is the app's, --json and --help too.",
         ),
         ("login", "Log in; asks for what is missing at a terminal (the token hidden)."),
+        (
+            "export",
+            "Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive groups: at most one output, exactly one item).",
+        ),
     ),
 }
 
@@ -8592,6 +8746,7 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "label": ("label", False),
     "run": ("run", False),
     "login": ("login", False),
+    "export": ("export", False),
     "output": ("output", False),
 }
 

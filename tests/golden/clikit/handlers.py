@@ -132,3 +132,21 @@ def login(
 ) -> dict[str, Any]:
     """Log in; asks for what is missing at a terminal (the token hidden)."""
     return {"user": user, "token_length": len(token)}
+
+
+@command(
+    effects="read_only",
+    exclusive=[("json_out", "csv_out")],
+    one_of=[("name", "ref")],
+    examples=["clikit export --name report -j out.json"],
+)
+def export(
+    json_out: Annotated[Path | None, Option("-j", help="Write JSON here")] = None,
+    csv_out: Annotated[Path | None, Option(help="Write CSV here")] = None,
+    name: Annotated[str | None, Option(help="The item's name")] = None,
+    ref: Annotated[int | None, Option(help="The item's number", min=1)] = None,
+    compact: bool = False,
+) -> dict[str, Any]:
+    """Export one item, named or numbered, as JSON or CSV (as argparse's mutually exclusive
+    groups: at most one output, exactly one item)."""
+    return {"json_out": json_out, "csv_out": csv_out, "name": name, "ref": ref, "compact": compact}

@@ -1057,6 +1057,7 @@ class _Command:
         "description",
         "effects",
         "examples",
+        "exclusive",
         "keys",
         "max_output",
         "returns",
@@ -1083,6 +1084,7 @@ class _Command:
         confirm: str | None = None,
         deprecated: str | None = None,
         deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
     ) -> None:
         self.summary = summary
         #: The docstring's text (None: just the summary, as most commands have).
@@ -1108,6 +1110,8 @@ class _Command:
         self.deprecated = deprecated
         #: `Option(deprecated=)`: (key, flag, reason) of each deprecated option.
         self.deprecated_flags = deprecated_flags
+        #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
+        self.exclusive = exclusive
 
 
 # ---- From handlers.py ----
@@ -1810,6 +1814,10 @@ class _Any(_Type):
 _REQUIRED: Any = object()
 
 
+#: The places an option's value may come from when the call does not give it.
+_LAYERS = ("env", "config", "pyproject")
+
+
 class _Call:
     """The raw input of one command call, converted parameter by parameter."""
 
@@ -1818,6 +1826,12 @@ class _Call:
     spill_dir: str | None = None
     #: The hint of the usage error `check` raises (the keys of a JSON input with unknown ones).
     hint: str | None = None
+    #: The options whose env var and config file are not read: another of their group was
+    #: given (`_apart`).
+    unread: frozenset[str] | set[str] = frozenset()
+    #: On the command line, the flag each option was first typed as, in the order typed
+    #: (`quickargs._typed`): what a message about a group names.
+    typed: dict[str, str] | None = None
 
     def __init__(
         self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
@@ -1840,6 +1854,8 @@ class _Call:
         #: The value each parameter ended up with, from wherever it came (its default, an env
         #: var, ...): what the question of `confirm` shows. Kept only when it asks.
         self.settled: dict[str, Any] = {}
+        #: The options whose value came from an env var or a config file, and from where.
+        self.layered: dict[str, str] = {}
 
     def _label(self, key: str, flag: str | None) -> str:
         return flag if flag and self.source == "flag" else key
@@ -1877,6 +1893,8 @@ class _Call:
         kept: _T = raw
         if source == "default":
             return self.sources.settle(self, key, kept, secret)
+        if source in _LAYERS:
+            self.layered[key] = label
         # NOTE: a config file's null is a value, and not one of this type: refused below as
         # `--json` input's null is, never taken for "unset" with the config named as its source.
         from_file = source in ("config", "pyproject")
@@ -1954,6 +1972,11 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+def _apart_text(named: tuple[str, ...], required: bool) -> str:
+    """A group of options given apart, as help, the skill and `--llms` say it."""
+    return f"{'exactly' if required else 'at most'} one of: {', '.join(named)}"
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -3587,6 +3610,8 @@ class _Sources:
         else:
             first = (call.source, call.source + " " + key, given)
         layered = flag is not None and (env or _CONFIG) and (given is _REQUIRED or self.full)
+        # NOTE: another option of its group was given (`values._apart`): the call wins.
+        layered = layered and key not in call.unread
         if layered or call.explaining:
             found = [first]
             if layered:
@@ -4131,7 +4156,7 @@ _PARSER_KEYWORDS = frozenset(("action", "nargs", "dest", "metavar", "choices", "
 
 
 #: The details of a command that say how to call its handler, not what `_Command` keeps.
-_CALL_DETAILS = ("context", "await_with", "discard")
+_CALL_DETAILS = ("context", "await_with", "discard", "apart")
 
 
 #: Each command's `_Command`, made from its row the first time a run asks for it.
@@ -4159,7 +4184,7 @@ def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Com
     checks = bool(inputs) or keywords.get("confirm") is not None
     found = globals() if names is None else names
     converters = tuple(_converter(spec, found) for _, _, spec, _, _ in inputs)
-    run = _reader(handler, inputs, converters, how, checks)
+    run = _reader(handler, inputs, converters, how, checks, keywords.get("exclusive", ()))
     keys = tuple(name for name, *_ in inputs)
     return _Command(summary, keys, _builder(inputs), run, returns, **keywords)
 
@@ -4215,11 +4240,15 @@ def _reader(
     converters: tuple[Callable[[Any], Any], ...],
     how: dict[str, Any],
     checks: bool,
+    exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
 ) -> Callable[[_Call], object]:
-    """The function that reads every input of one call and calls the handler with them."""
+    """The function that reads every input of one call and calls the handler with them
+    (`exclusive`: its groups of options given apart, which `how["apart"]` checks before and
+    after)."""
     context = how.get("context")
     await_with = how.get("await_with")
     discard = bool(how.get("discard"))
+    apart = how.get("apart")
     # NOTE: what each input needs is worked out once per command, not on every call (an MCP
     # server runs the same command thousands of times).
     plan = []
@@ -4241,9 +4270,14 @@ def _reader(
             )
         )
 
+    #: Each option's long flag, for what a group's problem names.
+    longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
+
     def run(call: _Call) -> object:
         args: list[Any] = []
         given: dict[str, Any] = {}
+        if apart is not None:
+            apart(call, exclusive, longs, False)
         for (
             name,
             convert,
@@ -4277,6 +4311,8 @@ def _reader(
                 args.append(value)
             else:
                 given[name] = value
+        if apart is not None:
+            apart(call, exclusive, longs, True)
         if isinstance(context, int):
             args.insert(context, call.context)
         elif context is not None:
@@ -4663,6 +4699,23 @@ def _positional(word: str, recorder: _Recorder) -> bool:
     if exponent:
         number = number and (power[1:] if power[:1] in ("+", "-") else power).isdecimal()
     return number or " " in word
+
+
+def _typed(recorder: _Recorder, words: list[str]) -> dict[str, str]:
+    """Each option given in `words` and the flag it was first typed as (`-j`, `--json-out`,
+    `--no-color`), in the order typed, up to `--` or a pass-through argument's words: what a
+    message about options given together names (`values._apart`)."""
+    typed: dict[str, str] = {}
+    for word in words[: _pass_start(recorder, words)]:
+        if word == "--":
+            break
+        name = word.partition("=")[0]
+        if name not in recorder.options and name[:2] != "--":
+            name = word[:2]  # NOTE: a short flag with its value attached (`-jout.json`)
+        argument = recorder.options.get(name)
+        if argument is not None:
+            typed.setdefault(argument.dest, name)
+    return typed
 
 
 class _Invocation:
@@ -8357,6 +8410,19 @@ def _command_epilog(path: str, command: _Command) -> str:
     aliases = [a.rpartition(" ")[2] for a, p in ALIASES.items() if p == path]
     if aliases:
         parts.append(f"aliases: {', '.join(aliases)}\n")
+    if command.exclusive:
+        # NOTE: a hidden option stays out of help here too.
+        longs = {
+            name: flags[-1]
+            for name, flags, _, _, options in COMMANDS[path][3]
+            if flags and ("help", _HIDDEN) not in options
+        }
+        parts.append(
+            "".join(
+                _apart_text(tuple(longs[key] for key in keys if key in longs), required) + "\n"
+                for keys, required in command.exclusive
+            )
+        )
     if command.examples:
         parts.append("examples:\n" + "".join(f"  {line}\n" for line in command.examples))
     return "\n".join(parts)
@@ -8375,10 +8441,22 @@ def _tool_flags(parser: argparse.ArgumentParser, command: _Command, path: str) -
             # NOTE: shown as required (no brackets) in help only: the parser that reads
             # values must let an env var, a config file or a prompt give it.
             action.required = True
+    # NOTE: the usage line shows each group of options given apart as argparse does
+    # (`[-j PATH | --csv-out PATH]`, a required one in parentheses); the groups are taken off
+    # before it parses: `values._apart` checks them, for every surface alike.
+    actions = {action.dest: action for action in parser._actions if action.help != _HIDDEN}
+    shown = []
+    for keys, needed in command.exclusive:
+        group = parser.add_mutually_exclusive_group(required=needed)
+        # NOTE: never a hidden option (argparse's usage line trips over one in a group).
+        group._group_actions.extend(actions[key] for key in keys if key in actions)
+        shown.append(group)
     # NOTE: argparse's intermixed reading sets the usage line to the one it formats, and
     # %-formats it again: a choice `%` is written `%%` first.
     usage = parser.format_usage().partition("usage: ")[2].rstrip("\n")
     parser.usage = usage.replace("%", "%%")
+    for group in shown:
+        parser._mutually_exclusive_groups.remove(group)
     flags = _compact_flags(flags_at(False, _CONFIG, command.confirm is not None), shadowed)
     parser.epilog = f"{parser.epilog}\n{flags}" if parser.epilog else flags
 
@@ -8532,6 +8610,8 @@ def run(invocation: _Invocation) -> object:
         _QUIET.start()
     call = _Call(raw, source, context, _Sources(path, invocation.config()))
     call.spill_dir = invocation.spill_dir
+    if command.exclusive and source == "flag":
+        call.typed = _typed(_recorded(command), rest)
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
         call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
