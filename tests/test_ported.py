@@ -157,6 +157,14 @@ def _twine(argv: Sequence[str]) -> Answer:
     return Answer("ok", values)
 
 
+def _with_json(argv: Sequence[str]) -> list[str]:
+    """The line with `--json` last, before a `--` (first, it would take a `-` that follows as
+    its own: JSON input on stdin)."""
+    words = list(argv)
+    end = words.index("--") if "--" in words else len(words)
+    return [*words[:end], "--json", *words[end:]]
+
+
 @dataclass(frozen=True)
 class Port:
     """A ported CLI: its name, how the original reads a line, and the ported tool."""
@@ -168,7 +176,7 @@ class Port:
     def agree(self, argv: Sequence[str]) -> tuple[bool, Answer, Any]:
         """Whether the original and the port mean the same by `argv`, and what each said."""
         want = self.original(argv)
-        got = self.tool.invoke(["--json", *argv])
+        got = self.tool.invoke(_with_json(argv))
         if want.kind == "ok":
             envelope = got.envelope or {}
             same = got.exit_code == 0 and envelope.get("data") == want.values
@@ -231,6 +239,9 @@ KNOWN: dict[str, dict[str, str]] = {
         "./a.py": "a Path loses its leading ./ (pathlib)",
         "-l 1_000 a.py": "burgee's int is ASCII digits only; Click's is Python's int()",
         "--exclude '(' src": "black's callback compiles the regex; burgee has no regex type",
+        "-c -x": "Click takes the next word as the value, whatever it is; argparse (so burgee)"
+        " refuses a word that looks like a flag there (--code=-x works in both)",
+        "-l=100 a.py": "Click reads -l=100 as the value '=100'; argparse (so burgee) as 100",
     },
     "sqlite_utils": {
         "transform data.db dogs --type age integer":
@@ -240,6 +251,11 @@ KNOWN: dict[str, dict[str, str]] = {
         "tables missing.db": "burgee does not check that a path exists",
         "insert data.db dogs missing.json": "Click's File opens the file while parsing",
         "schema data.db": "`schema` is a command the generated tool keeps for itself",
+        "rows data.db dogs -c=name": "Click reads -c=name as the value '=name'; burgee as name",
+        "tables data.db --json": "the tool's own flags (--json, -o, --schema, ...) are on every"
+        " command",
+        "--version data.db": "Click's --version answers whatever follows; burgee refuses a tool"
+        " flag among a command's words",
         "create-index data.db dogs name --ignore":
             "an option has one long flag; Click's --if-not-exists has the alias --ignore",
     },
@@ -252,6 +268,12 @@ KNOWN: dict[str, dict[str, str]] = {
             "burgee reads options among positionals (item 1); argparse's parse_args stops",
         "upload --sign-w gpg2 dist/a": "argparse takes a unique prefix of a long option",
         "check --str dist/a": "argparse takes a unique prefix of a long option",
+        "check -- --strict": "twine's top-level parser takes the --, so the command's parser"
+        " reads --strict as its flag",
+        "upload --json dist/a": "the tool's own flags (--json, -o, --schema, ...) are on every"
+        " command",
+        "--version upload": "argparse's version action answers whatever follows; burgee refuses"
+        " a tool flag before a command",
     },
 }
 # fmt: on
@@ -337,7 +359,11 @@ def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
     units: list[list[str]] = []  # NOTE: an option's words, or one positional word
     for spelling in draw(st.lists(st.sampled_from(options), max_size=5)) if options else ():
         flag = draw(st.sampled_from(spelling.flags))
-        units.append([flag, *(draw(_value(kind)) for kind in spelling.values)])
+        values = [draw(_value(kind)) for kind in spelling.values]
+        if len(values) == 1 and flag.startswith("--") and draw(st.booleans()):
+            units.append([f"{flag}={values[0]}"])
+        else:
+            units.append([flag, *values])
     for argument in arguments:
         if argument.nargs == -1:
             count = draw(st.integers(0, 3))
@@ -384,7 +410,13 @@ def _twine_line(draw: st.DrawFn) -> list[str]:
             ]
         elif draw(st.integers(0, 4)) == 0:
             flag = draw(st.sampled_from(action.option_strings))
-            units.append([flag] if action.nargs == 0 else [flag, draw(st.sampled_from(WORDS))])
+            value = draw(st.sampled_from(WORDS))
+            if action.nargs == 0:
+                units.append([flag])
+            elif flag.startswith("--") and draw(st.booleans()):
+                units.append([f"{flag}={value}"])
+            else:
+                units.append([flag, value])
     units = draw(st.permutations(units))
     at = draw(st.integers(0, len(units)))
     return [
