@@ -248,6 +248,12 @@ KNOWN: dict[str, dict[str, str]] = {
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
         "add-column data.db dogs weight FLOAT":
             "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
+        "add-geometry-column spatial.db locations geometry --type polygon":
+            "Click's Choice(case_sensitive=False); a Literal is case-sensitive",
+        "memory data.csv 'select * from data'": "not ported: [PATHS]... SQL, a variadic"
+        " argument before another, is refused by burgee gen (issue 35 item 4)",
+        "convert data.db titles headline 'value.upper()'": "not ported: COLUMNS... CODE, a"
+        " variadic argument before another, is refused by burgee gen (issue 35 item 4)",
         "tables missing.db": "burgee does not check that a path exists",
         "insert data.db dogs missing.json": "Click's File opens the file while parsing",
         "schema data.db": "`schema` is a command the generated tool keeps for itself",
