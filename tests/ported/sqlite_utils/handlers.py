@@ -395,7 +395,7 @@ def insert(
         Option(off=False, help="Truncate table before inserting records, if table already exists"),
     ] = False,
 ) -> dict[str, Any]:
-    """Insert records from FILE into a table, creating the table if it."""
+    """Insert records from FILE into a table, creating the table if it does not already exist."""
     return dict(locals())
 
 
@@ -458,7 +458,7 @@ def upsert(
     *,
     pk: Annotated[list[str], Option(help="Columns to use as the primary key, e.g")],
 ) -> dict[str, Any]:
-    """Upsert records based on their primary key. Works like 'insert' but if."""
+    """Upsert records based on their primary key."""
     return dict(locals())
 
 
@@ -545,7 +545,7 @@ def create_table(
     ] = [],
     strict: Annotated[bool, Option(off=False, help="Apply STRICT mode to created table")] = False,
 ) -> dict[str, Any]:
-    """Add a table with the specified columns. Columns should be specified using."""
+    """Add a table with the specified columns."""
     return dict(locals())
 
 
@@ -958,7 +958,7 @@ def add_geometry_column(
         list[str], Option(help="Path to SQLite extension, with optional :entrypoint")
     ] = [],
 ) -> dict[str, Any]:
-    """Add a SpatiaLite geometry column to an existing table. Requires SpatiaLite extension."""
+    """Add a SpatiaLite geometry column to an existing table."""
     return dict(locals())
 
 
