@@ -20,6 +20,8 @@ from __future__ import annotations
 import argparse
 import contextlib
 import enum
+import functools
+import importlib.metadata
 import io
 import os
 import re
@@ -27,6 +29,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 from unittest import mock
 
@@ -127,17 +130,25 @@ def _parse_only() -> Iterator[None]:
         yield
 
 
+#: What twine reads of the installed packages' metadata (its commands' entry points, its
+#: dependencies' versions for `--version`), read once: reading it is most of a parse's time.
+_METADATA = SimpleNamespace(
+    entry_points=functools.cache(importlib.metadata.entry_points),
+    version=functools.cache(importlib.metadata.version),
+    PackageNotFoundError=importlib.metadata.PackageNotFoundError,
+)
+
+
 def _twine_parsers(argv: Sequence[str]) -> tuple[_Parsed, _Parsed]:
     """twine's top-level parse (`twine.cli.dispatch`) and its command's (the registered
     command's `main`), as twine makes them; SystemExit when either ends the run."""
-    from importlib.metadata import entry_points  # noqa: PLC0415
-
     twine_cli.args = argparse.Namespace()  # NOTE: dispatch parses into this module global
-    with _parse_only():
+    with _parse_only(), mock.patch.object(twine_cli, "importlib_metadata", _METADATA):
         try:
             twine_cli.dispatch(list(argv))
         except _Parsed as top:
-            main = entry_points(group="twine.registered_commands")[top.namespace.command].load()
+            commands = _METADATA.entry_points(group="twine.registered_commands")
+            main = commands[top.namespace.command].load()
             try:
                 main(top.namespace.args)
             except _Parsed as sub:
@@ -393,16 +404,22 @@ def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
     return line
 
 
+@functools.cache
+def _twine_actions(command: str) -> list[argparse.Action]:
+    """The arguments of a twine command's parser."""
+    with _quiet():
+        _, sub = _twine_parsers([command, "x"])
+    return sub.parser._actions
+
+
 @st.composite
 def _twine_line(draw: st.DrawFn) -> list[str]:
     """A twine command's options at random, its positionals in one run among them: argparse's
     parse_args stops at a positional after an option once a `+` argument took its words."""
     name = draw(st.sampled_from(("upload", "check", "register")))
-    with _quiet(), contextlib.suppress(SystemExit):
-        _, sub = _twine_parsers([name, "x"])
     units: list[list[str]] = []
     positional: list[str] = []
-    for action in sub.parser._actions:
+    for action in _twine_actions(name):
         if isinstance(action, argparse._HelpAction):
             continue
         if not action.option_strings:
@@ -456,7 +473,7 @@ def _lines(name: str) -> st.SearchStrategy[list[str]]:
 def test_drawn_lines_mean_the_same(ports: dict[str, Port], name: str) -> None:
     port = ports[name]
 
-    @settings(max_examples=200, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
     @given(_lines(name))
     def check(argv: list[str]) -> None:
         same, want, got = port.agree(argv)
