@@ -369,6 +369,27 @@ def _click_surface(command: click.Command) -> tuple[list[Spelling], list[click.A
     return options, arguments
 
 
+def _spell(draw: st.DrawFn, flag: str, values: list[str]) -> list[str]:
+    """An option's words: `--flag value` or `--flag=value`, `-f value` or `-fvalue`."""
+    if len(values) == 1 and draw(st.booleans()):
+        return [f"{flag}={values[0]}" if flag.startswith("--") else flag + values[0]]
+    return [flag, *values]
+
+
+def _clustered(draw: st.DrawFn, units: Sequence[list[str]], flags: set[str]) -> list[list[str]]:
+    """Options, a short flag (of `flags`, those that take no value) now and then joined to the
+    short option after it (`-S -C` as `-SC`, `-S -l 100` as `-Sl 100`)."""
+    joined: list[list[str]] = []
+    for unit in units:
+        before = joined[-1] if joined else []
+        cluster = len(before) == 1 and all(f"-{c}" in flags for c in before[0][1:])
+        if cluster and re.match(r"-[A-Za-z]", unit[0]) and draw(st.booleans()):
+            joined[-1] = [before[0] + unit[0][1:], *unit[1:]]
+        else:
+            joined.append(list(unit))
+    return joined
+
+
 @st.composite
 def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
     """Options and positionals interleaved at random, as Click (and burgee) read them."""
@@ -376,11 +397,7 @@ def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
     units: list[list[str]] = []  # NOTE: an option's words, or one positional word
     for spelling in draw(st.lists(st.sampled_from(options), max_size=5)) if options else ():
         flag = draw(st.sampled_from(spelling.flags))
-        values = [draw(_value(kind)) for kind in spelling.values]
-        if len(values) == 1 and flag.startswith("--") and draw(st.booleans()):
-            units.append([f"{flag}={values[0]}"])
-        else:
-            units.append([flag, *values])
+        units.append(_spell(draw, flag, [draw(_value(kind)) for kind in spelling.values]))
     for argument in arguments:
         if argument.nargs == -1:
             count = draw(st.integers(0, 3))
@@ -393,12 +410,14 @@ def _click_line(draw: st.DrawFn, command: click.Command) -> list[str]:
                 else draw(st.integers(0, 1))
             )
         units.extend([draw(_value(argument.type))] for _ in range(count))
-    options = list(draw(st.permutations([u for u in units if u[0].startswith("-")])))
+    alone = {flag for spelling in options if not spelling.values for flag in spelling.flags}
+    given = draw(st.permutations([u for u in units if u[0].startswith("-")]))
+    flagged = _clustered(draw, given, alone)
     words = [u[0] for u in units if not u[0].startswith("-")]
     line: list[str] = []
-    while options or words:
-        if options and (not words or draw(st.booleans())):
-            line.extend(options.pop())
+    while flagged or words:
+        if flagged and (not words or draw(st.booleans())):
+            line.extend(flagged.pop())
         else:
             line.append(words.pop(0))
     return line
@@ -433,14 +452,16 @@ def _twine_line(draw: st.DrawFn) -> list[str]:
             ]
         elif draw(st.integers(0, 4)) == 0:
             flag = draw(st.sampled_from(action.option_strings))
-            value = draw(st.sampled_from(WORDS))
-            if action.nargs == 0:
-                units.append([flag])
-            elif flag.startswith("--") and draw(st.booleans()):
-                units.append([f"{flag}={value}"])
-            else:
-                units.append([flag, value])
-    units = draw(st.permutations(units))
+            units.append(
+                _spell(draw, flag, [] if action.nargs == 0 else [draw(st.sampled_from(WORDS))])
+            )
+    alone = {
+        flag
+        for action in _twine_actions(name)
+        if action.nargs == 0
+        for flag in action.option_strings
+    }
+    units = _clustered(draw, draw(st.permutations(units)), alone)
     at = draw(st.integers(0, len(units)))
     return [
         name,
