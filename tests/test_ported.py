@@ -184,10 +184,14 @@ class Port:
     original: Callable[[Sequence[str]], Answer]
     tool: Any
 
-    def agree(self, argv: Sequence[str]) -> tuple[bool, Answer, Any]:
-        """Whether the original and the port mean the same by `argv`, and what each said."""
-        want = self.original(argv)
-        got = self.tool.invoke(_with_json(argv))
+    def agree(
+        self, argv: Sequence[str], env: dict[str, str] | None = None
+    ) -> tuple[bool, Answer, Any]:
+        """Whether the original and the port mean the same by `argv` (with `env` added to the
+        environment), and what each said."""
+        with mock.patch.dict(os.environ, env or {}):
+            want = self.original(argv)
+        got = self.tool.invoke(_with_json(argv), env=env)
         if want.kind == "ok":
             envelope = got.envelope or {}
             same = got.exit_code == 0 and envelope.get("data") == want.values
@@ -265,6 +269,10 @@ KNOWN: dict[str, dict[str, str]] = {
         " argument before another, is refused by burgee gen (issue 35 item 4)",
         "convert data.db titles headline 'value.upper()'": "not ported: COLUMNS... CODE, a"
         " variadic argument before another, is refused by burgee gen (issue 35 item 4)",
+        "SQLITE_UTILS_DETECT_TYPES=t insert data.db dogs data.csv --csv": "Click's bool also"
+        " reads t, y, f, n; a bool env var is 1 true yes on or 0 false no off",
+        "SQLITE_UTILS_DETECT_TYPES=y insert data.db dogs data.csv --csv": "Click's bool also"
+        " reads t, y, f, n; a bool env var is 1 true yes on or 0 false no off",
         "tables missing.db": "burgee does not check that a path exists",
         "insert data.db dogs missing.json": "Click's File opens the file while parsing",
         "schema data.db": "`schema` is a command the generated tool keeps for itself",
@@ -285,6 +293,10 @@ KNOWN: dict[str, dict[str, str]] = {
             "burgee reads options among positionals (item 1); argparse's parse_args stops",
         "upload --sign-w gpg2 dist/a": "argparse takes a unique prefix of a long option",
         "check --str dist/a": "argparse takes a unique prefix of a long option",
+        "TWINE_NON_INTERACTIVE=off upload dist/a": "twine's env flag is false for 0, false, no"
+        " and true for any other text; a bool env var is 1 true yes on or 0 false no off",
+        "TWINE_NON_INTERACTIVE=maybe upload dist/a": "twine's env flag is false for 0, false,"
+        " no and true for any other text; a bool env var is 1 true yes on or 0 false no off",
         "check -- --strict": "twine's top-level parser takes the --, so the command's parser"
         " reads --strict as its flag",
         "upload --json dist/a": "the tool's own flags (--json, -o, --schema, ...) are on every"
@@ -296,10 +308,17 @@ KNOWN: dict[str, dict[str, str]] = {
 # fmt: on
 
 
-def _split(line: str) -> list[str]:
+def _split(line: str) -> tuple[list[str], dict[str, str]]:
+    """A line's words, and the env vars its leading `NAME=value` words set, as a shell reads
+    `TWINE_USERNAME=u twine upload dist/a`."""
     import shlex  # noqa: PLC0415
 
-    return shlex.split(line)
+    words = shlex.split(line)
+    env = {}
+    while words and re.fullmatch(r"[A-Z][A-Z0-9_]*=.*", words[0], re.DOTALL):
+        name, _, value = words.pop(0).partition("=")
+        env[name] = value
+    return words, env
 
 
 @pytest.mark.parametrize("name", sorted(LINES))
@@ -307,7 +326,7 @@ def test_documented_lines_mean_the_same(ports: dict[str, Port], name: str) -> No
     port = ports[name]
     wrong, fixed = [], []
     for line in LINES[name]:
-        same, want, got = port.agree(_split(line))
+        same, want, got = port.agree(*_split(line))
         if line in KNOWN[name]:
             if same:
                 fixed.append(line)
