@@ -337,6 +337,17 @@ def test_documented_lines_mean_the_same(ports: dict[str, Port], name: str) -> No
     assert not fixed, f"now agree, take them out of KNOWN[{name!r}]: {fixed}"
 
 
+def test_a_port_that_means_something_else_is_caught(ports: dict[str, Port], tmp_path: Path) -> None:
+    """The comparison sees a difference a port could make: black's default line length, off by
+    one in a copy of the port, differs on every line that does not give it."""
+    source = (PORTED / "black" / "handlers.py").read_text()
+    assert source.count("] = 88,") == 1
+    tool = load_tool(tmp_path, source.replace("] = 88,", "] = 89,"), "black_off_by_one")
+    port = Port("black", ports["black"].original, tool)
+    assert not port.agree(["a.py"])[0]
+    assert port.agree(["-l", "100", "a.py"])[0]
+
+
 def test_known_differences_are_listed_lines() -> None:
     """A reason in `KNOWN` stays attached to a line the test runs."""
     for name, known in KNOWN.items():
