@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.context import _Command
 from burgee.runtime.deliver import _OUTPUT
 from burgee.runtime.program import COMMANDS
-from burgee.runtime.quickargs import _HIDDEN
+from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _negatives
 from burgee.runtime.values import _REQUIRED
 
 if TYPE_CHECKING:
@@ -137,6 +137,7 @@ def _reader(
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
         named = dict(options)
+        off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
                 name,
@@ -146,6 +147,7 @@ def _reader(
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
                 flags[-1] if flags else None,
+                off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
                 bool(named.get("secret")),
@@ -164,6 +166,7 @@ def _reader(
             fresh,
             positional,
             flag,
+            off,
             nullable,
             env,
             secret,
@@ -173,13 +176,15 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            # NOTE: a False from the command line came from the off form (`--deep`).
+            typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
             value = read(
                 name,
                 convert,
                 default,
-                flag=flag,
+                flag=typed,
                 nullable=nullable,
                 env=env,
                 secret=secret,
