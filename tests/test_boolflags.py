@@ -42,6 +42,7 @@ def clone(
     force: Annotated[bool, Option(off=False, help="Overwrite")] = False,
     no_cache: bool = False,
     depth: int = 0,
+    quiet: bool = False,
 ) -> dict[str, Any]:
     """Copy a repository."""
     return {"shallow": shallow, "input": input, "force": force, "no_cache": no_cache}
@@ -101,6 +102,29 @@ def test_a_form_that_was_not_declared_is_refused(vcs: Any, word: str) -> None:
     assert result.exit_code == 2
     assert result.envelope["error"]["kind"] == "usage"
     assert word in result.envelope["error"]["message"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "key", "said"),
+    [
+        (["--deep"], "shallow", "flag --deep"),
+        (["--shallow"], "shallow", "flag --shallow"),
+        (["--no-input"], "input", "flag --no-input"),
+        (["--no-quiet"], "quiet", "flag --no-quiet"),
+        (["--quiet"], "quiet", "flag --quiet"),
+    ],
+)
+@pytest.mark.parametrize("reader", ["quick", "argparse"])
+def test_where_a_value_came_from_names_the_form_given(
+    vcs: Any, argv: list[str], key: str, said: str, reader: str
+) -> None:
+    """`meta.provenance` and `--explain` name the flag that was typed: `--deep`, not the
+    `--shallow` it turns off."""
+    extra = ["--depth=-1"] if reader == "argparse" else []
+    result = vcs.invoke(["clone", "src", *argv, *extra, "--json"])
+    assert result.envelope["meta"]["provenance"][key]["from"] == said
+    explained = vcs.invoke(["clone", "src", *argv, *extra, "--explain", key]).stdout
+    assert f"from {said}\n" in explained
 
 
 def test_json_input_keys_stay_the_parameter_names(vcs: Any) -> None:

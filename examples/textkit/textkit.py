@@ -4302,6 +4302,7 @@ def _reader(
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
         named = dict(options)
+        off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
                 name,
@@ -4311,6 +4312,7 @@ def _reader(
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
                 flags[-1] if flags else None,
+                off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
                 bool(named.get("secret")),
@@ -4334,6 +4336,7 @@ def _reader(
             fresh,
             positional,
             flag,
+            off,
             nullable,
             env,
             secret,
@@ -4343,13 +4346,15 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            # NOTE: a False from the command line came from the off form (`--deep`).
+            typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
             value = read(
                 name,
                 convert,
                 default,
-                flag=flag,
+                flag=typed,
                 nullable=nullable,
                 env=env,
                 secret=secret,

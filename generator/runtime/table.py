@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.context import _Command
 from burgee.runtime.deliver import _OUTPUT, _OUTPUT_WORD
 from burgee.runtime.program import COMMANDS
-from burgee.runtime.quickargs import _HIDDEN
+from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _negatives
 from burgee.runtime.values import _REQUIRED
 
 if TYPE_CHECKING:
@@ -142,6 +142,7 @@ def _reader(
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
         named = dict(options)
+        off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
                 name,
@@ -151,6 +152,7 @@ def _reader(
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
                 flags[-1] if flags else None,
+                off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
                 bool(named.get("secret")),
@@ -174,6 +176,7 @@ def _reader(
             fresh,
             positional,
             flag,
+            off,
             nullable,
             env,
             secret,
@@ -183,13 +186,15 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            # NOTE: a False from the command line came from the off form (`--deep`).
+            typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
             value = read(
                 name,
                 convert,
                 default,
-                flag=flag,
+                flag=typed,
                 nullable=nullable,
                 env=env,
                 secret=secret,

@@ -4077,6 +4077,7 @@ def _reader(
     plan = []
     for index, (name, flags, _, written, options) in enumerate(inputs):
         named = dict(options)
+        off = named.get("off", _negatives(flags)) if named.get("action") == _BOOL_ACTION else ()
         plan.append(
             (
                 name,
@@ -4086,6 +4087,7 @@ def _reader(
                 bool(named.get("fresh")),
                 bool(named.get("positional")),
                 flags[-1] if flags else None,
+                off[-1] if off else None,
                 bool(named.get("nullable")),
                 named.get("env"),
                 bool(named.get("secret")),
@@ -4109,6 +4111,7 @@ def _reader(
             fresh,
             positional,
             flag,
+            off,
             nullable,
             env,
             secret,
@@ -4118,13 +4121,15 @@ def _reader(
             if default is ...:
                 default = _REQUIRED
             read = call.values if many else call.value
+            # NOTE: a False from the command line came from the off form (`--deep`).
+            typed = off if off and call.source == "flag" and call.raw.get(name) is False else flag
             # NOTE: each keyword by name, not `**options`: a call with a dict of keywords copies
             # it, and the reader runs once per input of every call.
             value = read(
                 name,
                 convert,
                 default,
-                flag=flag,
+                flag=typed,
                 nullable=nullable,
                 env=env,
                 secret=secret,
