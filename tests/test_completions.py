@@ -21,6 +21,9 @@ import pytest
 
 from tests.helpers import GOLDEN, REGEN, REPO, burgee, generate, run
 
+#: Slow: real bash, zsh and fish (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 TOOL = GOLDEN / "kitchen" / "kitchen.py"
 SCRIPTS = GOLDEN / "kitchen" / "completions"
 BASH_COMPLETION = Path("/usr/share/bash-completion/bash_completion")

@@ -26,6 +26,9 @@ from burgee.write.generate import generate
 from tests import helpers
 from tests.helpers import GOLDEN, burgee
 
+#: Slow: builds and installs wheels (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 HELPERS = '''\
 """Helpers of the tool, in their own file."""
 

@@ -42,6 +42,9 @@ import pytest
 from burgee.cli import main
 from tests.helpers import REPO
 
+#: Slow: every page's examples generated and run (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 DOC_DIR = REPO / "docs"
 #: Fenced blocks in these languages, or holding a `$ ` line, must carry a marker.
 RUNNABLE_LANGUAGES = {"console", "python", "py", "pycon", "bash", "sh", "shell"}

@@ -25,6 +25,9 @@ from hypothesis import strategies as st
 from tests.helpers import GOLDEN, generate
 from tests.regen import golden_output
 
+#: Slow: a fuzzer (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "secrets"]
 SECRET = "S3CR3T-4b1d"
 KEY = "A1B2C3D4-0000-4000-8000-00000000ABCD"

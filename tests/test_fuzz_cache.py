@@ -32,7 +32,11 @@ from burgee.runtime.spill import _read_spill, _spill
 from tests.helpers import GOLDEN
 from tests.regen import golden_output
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes")
+#: Slow: a fuzzer (`pytest -m "not slow"` leaves it out).
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not hasattr(os, "getuid"), reason="POSIX owners and modes"),
+]
 
 EXAMPLES = int(os.environ.get("BURGEE_FUZZ_EXAMPLES", "40"))
 ROOT = hasattr(os, "getuid") and os.getuid() == 0

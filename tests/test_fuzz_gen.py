@@ -28,6 +28,9 @@ from hypothesis import strategies as st
 
 from tests.helpers import GOLDEN
 
+#: Slow: a fuzzer (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("BURGEE_FUZZ_EXAMPLES", "8"))
 TIMEOUT = 60
 SETTINGS = settings(

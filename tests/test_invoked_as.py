@@ -16,6 +16,9 @@ import pytest
 from burgee.runtime.mcp_io import _uv_cached
 from tests.helpers import GOLDEN, generate, run
 
+#: Slow: installs tools with pip and uv (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 CLIKIT = GOLDEN / "clikit" / "clikit.py"
 
 WIPE = '''

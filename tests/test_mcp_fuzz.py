@@ -15,6 +15,9 @@ from tests.helpers import generate
 from tests.mcp_tool import HANDLERS
 from tests.mcp_wire import INIT, MODERN_META, exchange, line
 
+#: Slow: a fuzzer (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 JSON = st.recursive(
     st.none()
     | st.booleans()

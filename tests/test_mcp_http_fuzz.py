@@ -21,10 +21,15 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.mcp_wire import MODERN_META
 from tests.node_clients import HttpServer
 from tests.test_mcp_http import INIT
 from tests.test_mcp_http_limits import DEADLINE, quick_pantry
+
+#: Slow: a fuzzer (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
 
 SECONDS = float(os.environ.get("BURGEE_HTTP_FUZZ_SECONDS", "12"))
 SEED = int(os.environ.get("BURGEE_HTTP_FUZZ_SEED", str(random.SystemRandom().randrange(2**32))))

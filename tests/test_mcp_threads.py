@@ -22,6 +22,9 @@ from tests.helpers import generate
 from tests.mcp_tool import HANDLERS
 from tests.mcp_wire import INIT, Server, exchange, line
 
+#: Slow: MCP servers under load, timed (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 #: Two handlers that misbehave on purpose, added to the MCP test tool.
 EXTRA = """
 

@@ -16,6 +16,9 @@ import pytest
 from tests.helpers import GOLDEN
 from tests.node_clients import NODE_DIR, HttpServer, node
 
+#: Slow: the TypeScript SDK client under Node (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 PANTRY = GOLDEN / "pantry" / "pantry.py"
 PLAN = {
     "tools": {"stock": {"name": "salt"}, "restock": {"steps": 3}},

@@ -20,6 +20,10 @@ import pytest
 
 from burgee import scaffold
 
+#: Slow: builds projects and virtual environments and runs their own tests (`pytest -m "not slow"`
+#: leaves it out).
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parent.parent
 
 

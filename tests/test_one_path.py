@@ -27,6 +27,10 @@ from tests.helpers import GOLDEN
 from tests.mcp_wire import INIT, Server
 from tests.regen import golden_output
 
+#: Slow: a hypothesis differential test over every golden program, a process per call (`pytest -m
+#: "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}

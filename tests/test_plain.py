@@ -184,6 +184,7 @@ def pair(
     return _Pair(program, plain_tool(GOLDEN / program), tmp_path_factory.mktemp(program))
 
 
+@pytest.mark.slow
 @settings(
     max_examples=25,
     deadline=None,

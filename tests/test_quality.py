@@ -8,7 +8,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.helpers import REPO
+
+#: Slow: ruff, mypy --strict and vermin over the package and the generated modules (`pytest -m "not
+#: slow"` leaves it out).
+pytestmark = pytest.mark.slow
 
 
 def test_generator_passes_mypy_strict(tmp_path: Path) -> None:

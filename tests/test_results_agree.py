@@ -17,6 +17,9 @@ from mcp.types import TextContent
 
 from tests.helpers import generate, invoked, run
 
+#: Slow: the official MCP SDK client (`pytest -m "not slow"` leaves it out).
+pytestmark = pytest.mark.slow
+
 HANDLERS = '''
 """Pantry."""
 

@@ -222,6 +222,7 @@ def test_field_and_one_command(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(CLISPEC is None, reason="clispec scorer not installed")
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "source",
     [
