@@ -583,7 +583,9 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_did_you_mean",
         "_digits",
         "_group_help",
+        "_hoisted",
         "_keep_argv_secrets",
+        "_named",
         "_new_parser",
         "_terminal_width",
         "_tool_flags",
@@ -4820,6 +4822,7 @@ class _Invocation:
         config: bool | None = None,
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
+        shared: tuple[dict[str, dict[str, int]], Callable[[str], str]] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
@@ -4850,7 +4853,9 @@ class _Invocation:
         #: The first problem with argv (`strict=False`).
         self.problem: UsageError | None = None
         given: list[Flag] = []
-        tokens = list(argv)
+        #: `SHARED` and what a path names (`_named`), or another program's.
+        spread, named_by = (SHARED, _named) if shared is None else shared
+        tokens = _hoisted(list(argv), reads_config, spread, named_by) if spread else list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
@@ -4955,6 +4960,76 @@ class _Invocation:
             self.allow_destructive = True
         else:
             self.asked[name] = value
+
+
+# ---- burgee: loaded on first use: argparse ----
+def _named(path: str) -> str:
+    """What the words `path` name: "command" (an alias's too), "group", or ""."""
+    path = ALIASES.get(path, path)
+    return "command" if path in COMMANDS else "group" if path in GROUPS else ""
+
+
+def _hoisted(
+    tokens: list[str],
+    reads_config: bool,
+    shared: dict[str, dict[str, int]],
+    named: Callable[[str], str],
+) -> list[str]:
+    """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
+    the program's and each group's `options=`) moved to right after the command's name, where
+    the command reads them as its own: given there too, it is as if given twice (the later
+    value wins, a count adds up, a list takes both). Nothing moves when no command is named."""
+    node = ""
+    spellings = shared.get("", {})
+    kept: list[str] = []
+    moved: list[str] = []
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        name, has_value, _ = word.partition("=")
+        takes = spellings.get(name)
+        if takes is None and name[:1] == "-" and name[1:2] != "-" and len(name) > 2:
+            # NOTE: `-vvv` (each a shared flag), `-Hvalue` (a short one given its value).
+            short = spellings.get(name[:2])
+            if short or all(spellings.get(f"-{c}") == 0 for c in name[1:]):
+                takes, has_value = 0, "="
+        if takes is not None:
+            count = 0 if has_value else takes
+            moved += tokens[index - 1 : index + count]
+            index += count
+            continue
+        if word in HELP_FLAGS:
+            index -= 1
+            break
+        if word == "--":
+            return tokens
+        if word[:1] == "-":
+            kept.append(word)
+            flag = _flag(name, reads_config)
+            # NOTE: a tool-wide flag's value is no command's name (`-o json`, `--json '{}'`).
+            valued = flag is not None and flag.metavar != "" and not has_value
+            if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+                kept.append(tokens[index])
+                index += 1
+            continue
+        child = f"{node} {word}".lstrip()
+        what = named(child)
+        if what == "command":
+            return [*kept, word, *moved, *tokens[index:]]
+        if what != "group":
+            return tokens  # NOTE: the root command's words, or an unknown command
+        kept.append(word)
+        node = child
+        spellings = {**spellings, **shared.get(child, {})}
+    if not node and ROOT:
+        return tokens  # NOTE: the root command's options
+    # NOTE: a group named and no command (its help, or a missing command): the shared
+    # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
+    return [*kept, *tokens[index:]]
+
+
+# ---- burgee: end of argparse ----
 
 
 def _arguments_at(named: str) -> _Recorder | None:
@@ -7991,10 +8066,13 @@ def _group_help(group: str) -> str:
     if not group:
         rows += _BUILTIN_COMMANDS.items()
         rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
-    parts = [f"usage: {prog} [-h] [FLAGS] COMMAND ...\n"]
+    shared = _shared_help(group) if SHARED else ""
+    parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
+    if shared:
+        parts.append(shared)
     parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
     if not group:
         import textwrap
@@ -8013,6 +8091,37 @@ def _group_help(group: str) -> str:
 
 
 # ---- burgee: end of argparse ----
+
+
+def _shared_help(group: str) -> str:
+    """The options the commands under `group` share (`SHARED`: the program's and its groups'
+    `options=`), as the first of those commands' help shows them: given before the command
+    (here) or after it."""
+    scopes = [scope for scope in SHARED if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in SHARED[scope]}
+    under = [
+        row[3]
+        for path, row in COMMANDS.items()
+        if f"{path} ".startswith(f"{group} ".lstrip())
+        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
+    ]
+    if not under:
+        return ""
+    rows = []
+    for _, flags, _, _, options in under[0]:
+        settings = dict(options)
+        if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
+            continue
+        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        if settings.get("action") in (_BOOL_ACTION, "count"):
+            words = ""
+        shown = " ".join(words) if isinstance(words, tuple) else words
+        label = ", ".join(f"{flag} {shown}".rstrip() for flag in flags)
+        text = str(settings.get("help", "")).replace("%%", "%")
+        rows.append((label, text.partition(" (shared: ")[0]))
+    if not rows:
+        return ""
+    return "options (given here, before the command, or after it):\n" + _rows(rows)
 
 
 def _rows(rows: list[tuple[str, str]]) -> str:
@@ -8583,6 +8692,10 @@ OUTCOMES: dict[str, tuple[int, str]] = {
 
 #: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
 SHADOWS: dict[str, tuple[str, ...]] = {"gen": ("--output", "--version", "-o")}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
 
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {

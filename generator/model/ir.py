@@ -154,6 +154,9 @@ class Param(Node):
     metavar: str | None = None
     #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
     deprecated: str | None = None
+    #: An option a group's (or the program's) `options=` shares: that group's path (`()`: the
+    #: program), after whose name it may also be given, before the command; None: not shared.
+    shared: tuple[str, ...] | None = None
     span: SourceSpan
 
     @property
