@@ -13,6 +13,7 @@ import importlib.util
 import json
 import sys
 import textwrap
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from burgee.model.diagnostics import GenerationError
 from burgee.read.program import read_program
-from tests.helpers import GOLDEN
+from tests.helpers import GOLDEN, run
 from tests.regen import golden_output
 
 
@@ -266,3 +267,116 @@ def test_a_problem_in_an_alias_is_reported_once_at_the_alias() -> None:
             return bad
         """)
     assert len(found) == 1 and found[0].startswith("h.py:5:"), found
+
+
+# ---- shown once: help, schema, MCP, the skill, completion --------------------------------------
+
+
+def test_the_program_s_help_lists_its_shared_options() -> None:
+    shown = TOOL.invoke(["--help"]).stdout
+    assert shown.startswith("usage: repokit [-h] [FLAGS] [OPTIONS] COMMAND ...\n")
+    listing = shown.partition("options (given here, before the command, or after it):\n")[2]
+    assert " ".join(listing.partition("\n\n")[0].split()) == (
+        "-q, --quiet Say nothing but the answer. (default: off) (env: REPOKIT_QUIET) "
+        "-H REPO_HOME, --repo-home REPO_HOME Where repositories live. (default: ~/repos) "
+        "(env: REPOKIT_REPO_HOME)"
+    )
+
+
+def test_a_group_s_help_lists_its_own_and_the_program_s() -> None:
+    shown = TOOL.invoke(["remote", "--help"]).stdout
+    listing = shown.partition("options (given here, before the command, or after it):\n")[2]
+    labels = [line.split("  ")[1] for line in listing.partition("\n\n")[0].split("\n")]
+    assert [label for label in labels if label] == [
+        "-r REMOTE, --remote REMOTE",
+        "--dry-run",
+        "-v, --verbose",
+        "-q, --quiet",
+        "-H REPO_HOME, --repo-home REPO_HOME",
+    ]
+
+
+def test_a_command_s_help_says_where_else_it_may_be_given() -> None:
+    shown = " ".join(TOOL.invoke(["remote", "add", "--help"]).stdout.split())
+    assert "(shared: also before the command, after 'repokit remote')" in shown
+    assert "(shared: also before the command, after 'repokit')" in shown
+    assert "--mode {fetch,push,both} (default: both)\n" not in shown  # NOTE: not shared
+    assert shown.count("(shared:") == 5
+
+
+def test_the_schema_marks_each_shared_option() -> None:
+    document = json.loads(TOOL.invoke(["schema"]).stdout)
+    commands = {c["name"]: c for c in document["commands"]}
+    shared = {arg["name"]: arg.get("burgee_shared") for arg in commands["remote add"]["args"]}
+    assert shared == {
+        "url": None,
+        "--remote": "repokit remote",
+        "--dry-run": "repokit remote",
+        "--verbose": "repokit remote",
+        "--quiet": "repokit",
+        "--repo-home": "repokit",
+        "--mode": None,
+    }
+    # NOTE: not a global arg: `schema` and `output` take no shared option.
+    assert "--quiet" not in {arg["name"] for arg in document["global_args"]}
+
+
+def test_each_mcp_tool_simply_has_the_property() -> None:
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "remote_add", "arguments": {"url": "u", "verbose": 2, "quiet": True}}},
+    ]  # fmt: skip
+    # NOTE: a process of its own: the server writes to the process's stdout.
+    tool = golden_output(GOLDEN / "repokit")
+    result = run(tool, "--mcp", stdin="".join(json.dumps(m) + "\n" for m in lines))
+    answers = {a["id"]: a for a in map(json.loads, result.out.splitlines())}
+    tools = {t["name"]: t for t in answers[1]["result"]["tools"]}
+    assert set(tools["remote_add"]["inputSchema"]["properties"]) == {
+        "url", "remote", "dry_run", "verbose", "quiet", "repo_home", "mode",
+    }  # fmt: skip
+    assert {"quiet", "repo_home"} <= set(tools["clone"]["inputSchema"]["properties"])
+    called = answers[2]["result"]["structuredContent"]
+    assert (called["verbose"], called["quiet"]) == (2, True)
+
+
+def test_the_skill_lists_them_once() -> None:
+    skill = (GOLDEN / "repokit" / "skill" / "repokit" / "SKILL.md").read_text(encoding="utf-8")
+    assert (
+        "Options many commands share, given before the command or after it:\n\n"
+        "- `python repokit.py [--quiet] [--repo-home REPO_HOME] COMMAND ...` (every command)\n"
+        "- `python repokit.py remote [--remote REMOTE] [--dry-run] [--verbose] COMMAND ...` "
+        "(every `remote` command)\n"
+    ) in skill
+    assert skill.count("--repo-home") == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("repokit --re", ["--repo-home"]),
+        ("repokit -H /x ", ["remote", "clone", "status", "output", "completion"]),
+        ("repokit -q remote --dr", ["--dry-run"]),
+        ("repokit remote --q", ["--quiet"]),
+        ("repokit -H /x remote -r up ", ["add", "prune"]),
+        ("repokit --dr", []),  # NOTE: the remote group's, not the program's
+        # NOTE: a `complete=` value, before the command and after it.
+        ("repokit remote -r ", ["origin", "upstream"]),
+        ("repokit -q remote add u -r up", ["upstream"]),
+    ],
+)
+def test_completion_offers_them_before_the_command(
+    tmp_path: Path, line: str, expected: list[str]
+) -> None:
+    from tests.test_completions import _bash_with  # noqa: PLC0415
+
+    script = GOLDEN / "repokit" / "completions" / "repokit"
+    tool = golden_output(GOLDEN / "repokit")
+    runner = tmp_path / "repokit"
+    runner.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{tool}" "$@"\n', encoding="utf-8")
+    runner.chmod(0o755)
+    assert _bash_with(script, "repokit", line, tmp_path) == expected

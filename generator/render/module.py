@@ -561,7 +561,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
             for o in sorted(program.outcomes, key=lambda o: o.exit_code)
         ],
         shadows=py(shadows(program)),
-        shared=py(shared(program)),
+        shared=py(program.shared),
         **completion,
         mcp=mcp,
     )
@@ -603,22 +603,6 @@ def shadows(program: Program) -> dict[str, tuple[str, ...]]:
                 table[" ".join((*command.path[:-1], last))] = spellings
             if mode == "alone" and command.name == root:
                 table[""] = spellings
-    return table
-
-
-def shared(program: Program) -> dict[str, dict[str, int]]:
-    """`SHARED`: each group path ("" the program) whose `options=` shares options -> their
-    spellings -> how many words each takes (none for a flag or a count)."""
-    table: dict[str, dict[str, int]] = {}
-    for command in program.commands:
-        for param in command.inputs:
-            if param.shared is None or param.type is None:
-                continue
-            ref = param.type
-            item = ref.item if ref.kind == "list" and ref.item is not None else ref
-            takes = 0 if ref.kind in ("bool", "count") else max(len(item.items), 1)
-            spellings = table.setdefault(" ".join(param.shared), {})
-            spellings.update(dict.fromkeys(param.spellings, takes))
     return table
 
 

@@ -207,11 +207,15 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    *,
+    keep: bool = False,
 ) -> list[str]:
     """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
     the program's and each group's `options=`) moved to right after the command's name, where
     the command reads them as its own: given there too, it is as if given twice (the later
-    value wins, a count adds up, a list takes both). Nothing moves when no command is named."""
+    value wins, a count adds up, a list takes both). When no command is named, they are left
+    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
+    root command's)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -255,7 +259,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if not node and ROOT:
+    if keep or (not node and ROOT):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.

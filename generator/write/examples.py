@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, cast
 
 from burgee.model.diagnostics import Diagnostic, SourceSpan
 from burgee.model.ir import Command, Param, Program
-from burgee.render.module import parser_arguments, shadows, shared
+from burgee.render.module import parser_arguments, shadows
 from burgee.runtime import argv
 from burgee.runtime.argv import _Invocation, _new_parser
 from burgee.runtime.errors import UsageError, _Invalid
@@ -53,8 +53,9 @@ class _Facts:
     #: Every group's path, and the program's own ().
     groups: frozenset[tuple[str, ...]]
     root: Command | None
-    #: The options the program's groups share (`render.module.shared`).
+    #: The options the program's groups share (`Program.shared`), and what words name.
     shared: dict[str, dict[str, int]]
+    paths: dict[str, str]
 
     @classmethod
     def of(cls, program: Program) -> _Facts:
@@ -64,14 +65,13 @@ class _Facts:
             aliases={(*c.path[:-1], a): c.path for c in program.commands for a in c.aliases},
             groups=frozenset({g.path for g in program.groups} | {()}),
             root=next((c for c in program.commands if c.root), None),
-            shared=shared(program),
+            shared=program.shared,
+            paths=program.paths,
         )
 
     def named(self, words: str) -> str:
         """What `words` name, as `argv._named` says for the tool: "command", "group" or ""."""
-        path = tuple(words.split(" "))
-        path = self.aliases.get(path, path)
-        return "command" if path in self.commands else "group" if path in self.groups else ""
+        return self.paths.get(words, "")
 
 
 def check(program: Program) -> list[Diagnostic]:

@@ -4581,11 +4581,15 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    *,
+    keep: bool = False,
 ) -> list[str]:
     """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
     the program's and each group's `options=`) moved to right after the command's name, where
     the command reads them as its own: given there too, it is as if given twice (the later
-    value wins, a count adds up, a list takes both). Nothing moves when no command is named."""
+    value wins, a count adds up, a list takes both). When no command is named, they are left
+    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
+    root command's)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -4629,7 +4633,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if not node and ROOT:
+    if keep or (not node and ROOT):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -5690,7 +5694,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
-    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
+    `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
+    options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
@@ -5708,6 +5714,16 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 _, _, _, options, positionals = commands[root]
                 own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        # NOTE: the options the program's and this group's commands share (`options=`)
+        # come before the command too.
+        for scope, command, options in table.get("shared", ()):
+            if f"{path} ".startswith(f"{scope} ".lstrip()):
+                known = {name for flags, _, _, _ in own for name in flags}
+                own += [
+                    (tuple(f), f"{command}|{f[-1]}", v, text)
+                    for f, v, text in options
+                    if known.isdisjoint(f)
+                ]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text)

@@ -14,7 +14,14 @@ Quiet = Annotated[bool, Option("-q", help="Say nothing but the answer.")]
 Verbose = Annotated[int, Option("-v", count=True, help="Say more (repeat for more).")]
 RepoHome = Annotated[str, Option("--repo-home", "-H", help="Where repositories live.")]
 DryRun = Annotated[bool, Option(help="Show what would change, change nothing.")]
-Remote = Annotated[str, Option("-r", help="The remote to use.")]
+
+
+def remotes(partial: str) -> list[str]:
+    """The remotes `-r` completes to."""
+    return ["origin", "upstream"]
+
+
+Remote = Annotated[str, Option("-r", help="The remote to use.", complete=remotes)]
 
 program(name="repokit", env_prefix="REPOKIT", options=[Quiet, RepoHome])
 remote = group("remote", help="Manage remotes.", options=[Remote, DryRun, Verbose])

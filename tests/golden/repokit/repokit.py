@@ -460,87 +460,89 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20aSvzKnvSpLdSQlP5I9U46rfLY21q4l+SzlUlsiixgCQxERCDAzoGRurKv9mvuw+5LrxwxeBCTq4YvtIFWx"
-    "SHDQ093T0y9MN37b8JPZPFJpmMQb/Y3fBhtnOlnMzWCjf3o62BhsdPCPVrMkVfBlsHEgY3mmBF8xvcHGsAMD/CiJ+ffX"
-    "+ElIGDBPTJgmeunGmFSmC0ODjqfJpUinSlwm+jyMz0SqlXpkBA/BG4Z0SzYvIiGDgG5+FQQEH39ysOd6Yed/o4AYRcDH"
-    "Wsb+VJlstIgTAeidKS2m0k4zhHuABTMZB45oR8zpsLMDM8OVbjdQ83SKkw02YkcqzY2//kpfu91fF6FK7ec4cV+HnXgR"
-    "RUi1XAIG6RQJHi9SwlHG5lLpXgbqrb0d2dedJjNVmfPnqdIqZ24I1EXhBfGBIdiRExkZRawpXRiWV6JA4RdIQ6oXqiQI"
-    "gkWggLXOpmJBKc1zMnVyKtJELIzKUewGetkFmckJzS7kpKKQXk5lClK6iALhTyWITsf+dVzIYV5YYBdKjxOjKkybJUDz"
-    "JhCtAOAk0XRhq/eFyZDlziwJlN1ZE5X6U7ptvjD8YZy4rVAvdaUlczuzXbTPuWlYj+kkSVGHkd6m1bna6GxE0cywak+T"
-    "JCIlB59jiVP0BxtTFc1peKCMr8M5WgL64U3iL2YqBl0BVwTe20EqhC+jSI4j1RN70p8Kj6CeDnsI0ROhIfLMXPqqa9Rc"
-    "apkqWAdWsWIu06lIJjAGBs51cqblrCf244vkHK0GwhLSCG++TKcwK9J7Hqa9+VK8QPgvRbf7i4EfHr24kNFCvXzkicsQ"
-    "QHr2uwdA/np8dCiS8S/KT8VMgviShUGZQPBgZrwwni/SY7ANM+ntijC1q2EE2i66XcUXKkrmCq6AVQqSRdoR3m+DwWAj"
-    "Ocd/+wK1U0fg50Cmkq/1er0rrwPyB6IkPLzuMQawWh7AyGcVm2iUzCJKGTPgBvJWxg5xuMALMgbuIUdocr6lMBkyW6M0"
-    "BXiHnTJMjYomWz3xSkxkGC20yggs00D7lYlQWiear9IQMMsB/uVfZ8oYMPv5BeApoXF1ZRdAAv5x9x9KJ0J9BI76oEJ2"
-    "hYdjrLkh2Piv9FGiRlrBPtGKZvFQQIBJvJax+pieDoGRKElOcqIwhgGgE2DDCxzRq5MSY9nreGeEgq29dFA6yBtBtBpi"
-    "WoarQW6hc2BZhez0Ya9uzlQqe7DYsY+CvFs3Ka+s+LD3Fw8E/AwmHUv/nLCfgAYQKWC7VYtutztG8fCQKAOiEi9pe5k+"
-    "S+E7opnXLCwsh6Umv0ACTevhWYkN4w5JcybIyD+hYMf2aLcXtgCsCyqH5ZwVAgsgq3wNd+oUlA2OubqCS0UpXv/Gq05R"
-    "5eTeYlXn1HqPd8MW5E77lcEm1aALamf+mfWDINxgUqQ1MOltAOBGBAgoCrC6dtBE4obFAQ4oe5IlsLCZFHillVt2cLi1"
-    "JaXhY1BjSsa1aFxra0rgafPjFMjsEZuc2xFbZ40qRP/3Ng1CRUEz2S1PRorWB+0WuHUhgpbR++ISZgiuylzDHaSTa4QD"
-    "gcgY2EK2zIqHVjI4iqPlW1Rl2b1AKXwCDXWh7A+sJHEDqtkc/JI4LdxRkexCjLOyMDfFPHcVczSp9mOYqplpWMWrImOk"
-    "1nJZi+a7cBbSRgBUwYgR8Oqyng6/Ocn8dkSwFCqt8qcSPd9V6BY6Wn9Ncp8e5P2nD++sJnT+/+3B5KFBZVFhwc/C2Cpa"
-    "vRxRcLC+hK4bPNRLaxZDNOr2WRiHs8UMdXvDBmmMOL5hy4CMoYAT51Ax8eemyLMelRw6j6wxOiS4X4zRcRv7QbZ8ngRb"
-    "CeVukxS7q0pot3O7nb8oc9q8uSzUlb3F+JU3F6Nay5wPMF9NqIf5DQjkbRxJ4f2lpGiyA7sOA0QBl6RIw5nq061aTYDN"
-    "sa8w6gSBH8T5aj7CuFCfAyQK8mNRDkh7cO+9Nu3ktjvWoSopPrZUIruM2PSICcyyPgXEW9bYJ5OJWZHv6zZTaXNE6JWu"
-    "dfPj0s2Pd/C/GjNAdN/NDNyPrTfzguhV8dkNUeLq0mQCCCLDADooL6DutPRTpY1dChxyDXZx9rOMl0dIx2kDnsXLmOqE"
-    "a8MG3JhkzvwpSt/QRtgVeJ+Qk5R2ihKRNBg6N61YgXkFLmU0ZdgPP5+7jSjMVfxzoqOgrDYo2zrz5yPKiF6Tcs3zH2mY"
-    "RnytKfPRZkhqZP/bNZx/pAxJLvzr5EbafMrXJMffjsByiDJy+ZRcaFczKW2upQ3OvvC92WlzLQ+iDvJcS64QbptlabM0"
-    "rSJojfSDZ2nyDXnr/Ez9vmzTPG2ap03ztGmeYpqHzxlxjsePQjNXPjFhp/eU8cv9BTrsQxfBVhnHrZ3e494OO1oLfaaU"
-    "Ow5lRnxKiAa9/OFp73mDTiKwfZHQNXd2yB5kFgaEAWzoGRAbi7GaoIErHqYCG8eLgWmYAWqiV+J1FIKKo+PfIFkWLqqy"
-    "E1h8TeeSUAk+wmv6bC61wRDDgw/AOfOD1xeB8iP4BuBJceAJK4Aso1DCPcAkPAgIkupZ2D94TlDsQUBEC5UqI9ERqTxH"
-    "9Jd0bAl/wcNbjkbWhk7vk5inS+JNJiTzcE5i5S6htJxFyVhGI6BgJS3HRwtZzmrUZEFOCzartCpWS9IptmuOEu66I3N0"
-    "ZlFsAtld8jvo3NYWn3sjPU9MLB1oPFdL4CLwBE9Wgo2wStnu0wItBYtopolm+99NGsnLg4GcC7zJ1qPdHoIDMmYSLCCd"
-    "0gSSyFJuWlXd56Nwq8gGarw4K6NW9KrWmN5QOgg0oEIhNSQtoMI0iJ8977c6K1rmxHkNuYabja32XWNaH/x0FZX2ltNy"
-    "od2URvkJ7slNKTw7o8co1TBiJj8WV67WKKyDVsnV5PSTwyc3FJ2KQ2PkBcgWCqJXPNK4udOn8AON864AdQ7bXZwpnsEe"
-    "qbULzINq6DLzMIq6QajLZGE6bF2aLjl9vOKCFf0ToJGIqEHAmvZ7iNgc9goTbTW+COwRadrCuOGtDDwyWyB9oO/AcQQU"
-    "wYmLrd0tIzUJVRTcR+GQHmHSOsIRiduu28Vj333BOCdgDVnRSp2iV0rSECQpamRegypq6uM8kuG9tCHPfWkPKFuLArLC"
-    "Ws+HucREJ7O1OEXHZO8uO3hmuOF07W9h0CkcD0ate8V4/WX/3R6trFPL9edpxabbB/bgNbG7Zg/8kozNvXY1rbblRV+g"
-    "wiOa0N/p0hITdXRAWqZshJ3mFc+21sZTmq4tClPBvTZMGd9LHaaWY85OTsG8h3TWHWlYro9hFCWX3YJH94BoIvcKkHOf"
-    "CvBaG8GlMlXLu7wXjrSmmYmhYFMaMHOTUJuU3ImEvAV6ErIZKxXAzuatFyfjJEDZcLGqlYSMMKIfbBTAmpEfPRov59IY"
-    "dJJqaEPF8lB61KFAvqI4eP2emGu20VlE4Q4nsBJrc33mz+/nQyh9oVYQy7ASCTjwpAzWFwSitUvMvZ9/Y4UUSHRK3Roi"
-    "ND8Mf6G5VGdd3LJw5EHW0kLLqyrWRQNkFmPKeyMBAvQKfRNxjADF5vHf9t+9682CrTVQQh83s3hF+ydesNl6id57vgGN"
-    "XBq7vTAmqVq0zUkkzzpoKzp2bTpivoQoh1x4sChWKzNqlPwE7MZKgn+1iAOlXZkTlVIhWA1BqsnSQgAJAjt0PYsRJHtm"
-    "HAuBHznKYqNnmB1B/nI2KXs8FRf8Q9QOxL1NkPeOU4cd9iUIF9LWiBCQFeokJseHE0Lu5i2XowYFFQuatuBuooHHAiX0"
-    "hDNHSeSY2slyF1gcdsQO+aNYBrdlS3L6XKbDvogNLLmYZybnxCNEchYGQaS4zMpPdACBk8JfYSiEUGZrt5Jgs2DIPLFD"
-    "yc/uJh36WHaIcQKnFtxP3lZj7Q+HqgbUWRr+I+f/QRJA6ADykWoAkyYQ7BL6JA/ZeqBlhODhxadwNjIp+G+fXnbE6f7h"
-    "8cmwI168OP778Uu40Ov1QJhQ26sFREFAjAoo6RhqfJjgnysgbqywygrYl5yDCQ3PVSkWMAk79BQJpCjgODVW+rnyshhr"
-    "qahKD1BlohaA/MKkNsw+wXvHKr1UICovst/oQIxd5JcE7MV2w4/olqKI2FJAxIC3lAT8FtpXpXI5C6KPzyWojI/v5iVj"
-    "bCcJ+grkY5JFT5jH7vgJBGda0aaB/SD4W9VTtWTP50pquhmdLpf8fMH39A9fHey9ZJjWV839VnGKruTQLuVNvidJXqEe"
-    "cdXj7LDJRlkO6T6bLAAxB0Q3yx5cH7kCC7sEXyEOzRQkH/EYVRxGAIIZhSgCkdxkX1UcwlhJY5jr/EgGQiyQIn6kQWVr"
-    "Eg8EdYrZPSLOpp1C3kuFJBT/7PJP6KLm3laCPxFq1uCtuHqAE+nyx0++Y5WEq4FljiqwiU9g2GgOOzf8yKmyvfdHf9s/"
-    "oaUpVvrXn8ha97yVmkxAlxub47P85DmkhnAB9pdNRxlgVMTA67JOdMbn5iArz2LecCirCJuOZ90mgCudxWp80FQ8wrWa"
-    "yZmnlUDtxignewbAi1dctdGbvfcnb1enySuua52Ggt/9683zNvkVNz28q+L6nz/t752s4loo6W5YiwK6b9dZnOwxXuMS"
-    "NTwLrGKMf0dvjw72rA/E+cmRKTwH+dfsy2BjmqZz09/eRn/AJht6iT7bDjTs5u0nO092uo+fbBdSLSCUq48Wrnmgkpzz"
-    "XzCKJnsAj0RiifVdn0CioR/UP9OpeQCBKGQzDstPP26BefZkyR14a3wQw5XXaz9zosLsZmiuUrt5xJSfZjT9DMZML9Hq"
-    "DxqecvMRzRQ0bpWqa7jKWBfxG5YfQtUcpas7fXcNY1xRdDNpaC6afl5FOYM3vGoWE7t4w6thtpSGB1Sr3DPPYMTGyj7M"
-    "5RR1/kUv5i7tMgsN2o4RqFQFQUHs2xSC0jOwL1lyppDEXljWUjQj0QGwm8banUwd5vbOmR8yFUSEjSbIt+LQM9Hn1M8h"
-    "n2NkwVuo9iGX6P7KhkgAVOGMj/sx/6X7VmwbfcGIkuvycBqnPfb8NZ5Eucux5wetvH4wd86eHl419KfDmy37ad1z9YYT"
-    "xK1H1HpErUfUekStR3Q/j8hJ4918n9/Jg2lrVD738dd7NtUo+hP5+bK7OBR0iL7BSt6cH6otB6ka46y55w2WeI0UTn4a"
-    "/FpkSmfJV03wwdHJXk1qqdD+b/1HRTe6NLc4f76SnPrw99GHnw5rH63xqfQiqn6yiFcOZF2slxa77bH1Kqb/tffhP46O"
-    "a5jauo0P7jZWn0pTvc3NO7gOPy6t6axdqlNF6+DoTevIto5s68j+ARzZgh13bW3ZYBcssnNg3G7/eP+cnzXo3QvR1YKn"
-    "Qj9JFKf4fZzktm62LZd7qHih8+XVzX7mHmDFCCYGbXe/KKYNM9owow0z2ux069S3Tn3r1N/JqbemveivF210tRria0ll"
-    "tx5262HfISNfkLLq5O9tTQKVuHGB3q7wbG3c64M3//vP//FEDHorucQD4ShGhdq9Bz4PkGmlVVei4URAo2HnbgP5NrRV"
-    "iL1AXdhNt32x03va4/rdq2al4qAOv9ZWpw+2Oq7bwBoPV1bqq/MGBXc46bpSVMWdL+4EzHa/+Dr8wfVMQttW43dvq9F6"
-    "4a0X/v/khddbqYI12nn85Omz777/878/l2M/oJ4+V7U+bNaGonqHcApb7AirbQXrzab09P0UVaPj+gdqq8RVlVmIle/C"
-    "ShyF5Twjn7Orjyt7qSnV8yoWEA19BPcHa/fcW87C2IQB8hZc9SBSepdcUJ3a2jAJHu+ZOwGR4WKDsAoiT9ZFBLwiQIDq"
-    "PaWwISA2yOHGENhox5aR2f4LBtZbq18I8d3MFdcyXkGsLiItovhsTRRPCs1JsDIcGREoP6RyXUQQHDiaiqvJd4VRbGRO"
-    "hys4NcS4RbS+f7426yAaPUcfMV3B0Bb4Ydke1qQFjBSOQ0W8glYxqC6J05O7MAkWA1AzqchaxHCdLnq21O/F1ZoVUVjJ"
-    "FZTx+G5dpqTgfeDcFJJg6R31OHGVhAx/l2r/qB7QViKH1FUBa4mXK5hV8xQlxJ7urInYfg5FbL5OddR9LbbF8f6P+4cn"
-    "W7uA7ojfpWfbRJlaka7kQkqYPHu67lJlQMQmzH+y9+HgOgS4XxfWhG/0wdPuDmJUt31R6M01iAtz4C8P2F5L/GQUB6OE"
-    "g61ZFKk051bW3ZPUTZ8LKdn36Yj80Fn2mXJAW9ykIkxdjSSVZ5PgUhuVauOpHhKI9aAyDcchhkZMIvcbE+/5rYRPe8//"
-    "zb1e0b2hEG9EPxDduv4gFq7IH++3DcwGMbH0xb90u+JHFSt+3ed4KTj/xMW7Vh2b3ny5CzE5bW0VIHO63ZeDeBD/yU2J"
-    "Xx6yt1n8+Tqbfb7GZsiQP4nXWBgOihm/dsUHXvHad6N6to8OAJkkEdUAK9g61J+AGcVRO6gOoAuPd4II4WjXkcCqWdS5"
-    "GRsx7YQr9LPtcsDxulXHhIdFwOtQ+TUG/z2Hac2rLl8fHRy8OnyDlepWZD1qruN1E2oW5gFOHL7iTODU+Wm0XBVmeg0r"
-    "xw3uFawuurRvRMU2awvfB4+ZK/ez4e5tp1nsIHLVhPfiT3kg4K5Yx5+AM3TrbfTEUfaZUx8EN6/XDrE02lbVY2TGChtW"
-    "G8iEocSsH3Fxiu0QsrZvGeXuhbB5lyT0Nkz/Oia7t+TmSQZ2Qq4eAdOx/wH1Cii3kDO7sBZ8X9ezteqw7CRa3AGJMG58"
-    "6aqb3OP+JKZEVr7prGfEi2O9dclV8VyZzq0waFsv2JlahVP7MtWyhLkGHkfvT/aPDr1iy47rmlHlrTuyHhcXUodoklwv"
-    "D9pIpS4erv+ObV9VVEe7qBhoHfH8gH0bbSYiPsRtmBzN+nzgvqq0+PB6uC74mmaPKpjsK22JFFqRQ+tDwi2zeQqCUWkU"
-    "tOLzodC6d+1WnEwQD7Kiz7g1CTfFuPY1vKT48INHyNS/RHetZh1bbBuXySKTA5n3FiG9DjaT0S63CQEN7ZVzhV4R9UVq"
-    "bBeP697dm4eIh82v8SUaD7JOYq7PVu1mzF/uW+37gDopLKqdPAqHL3BtgO/1tW/1RT1llU++F2/XJcILcWFru1qhcCA7"
-    "V/oseFt2PddsiuHCVq/UEcNz1mwve9EyXvhEH8UnqzJRCcOXmZK0fT7BAPAqsv9x/A78/ilT7HTpMVzwXCTpwZd7BIUM"
-    "8QlCpHiQwD1caMfgnyH4lQ33SdwnQGPI3z9H0KvBGZNx5zDL8vkJIZ71riwjvFaw5AB9h4CKkRIheP+Qx8J/upOJBEcq"
-    "CP5OgYsF+OwpUZ4FHET8LcIPBGOdOdt4JG6woVwdffzhtTh9c3wyBI1W13kEXPA9TnfVa5xK/bXXZLApwhCn71+dvD0G"
-    "3YLT3VQlWw8pj1Hw0CSAKZfC3IDvjWdHmwgohkMw6W3OtsECHNm4gruH8srU4ld1bNBdvc7pIiMNU2xc/R9kn9ie"
+    "eJztPYty20aSvzKnvSpLdSQlP5I9U46rfLY21q4l+SzlUlsiixgCQxERCCAzoGRurKv9mvuw+5LrxwxeBCTq4Yvt0FWJ"
+    "QDxmunt6+oXuxm8bfjJLI5WFSbzR3/htsHGmk3lqBhv909PBxmCjg3+0miWZgh+DjQMZyzMl+IzpDTaGHbjBj5KYr7/G"
+    "IyHhhjQxYZbohbvHZDKbG7rpeJpcimyqxGWiz8P4TGRaqUdG8C34wJAeyedFIGQQ0MOvgoDGx0tu7FTP7fxvFCCjaPCx"
+    "lrE/VSa/W8SJAPDOlBZTaacZwjNAgpmMA4e0Q+Z02NmBmeFMtxuoNJviZION2KFKc+PVX+lnt/vrPFSZPY4T93PYiedR"
+    "hFjLBUCQTRHh8TwjGGVsLpXu5UO9tY8j+brTZKZqc/48VVoVxA0Buyi8IDrwCPbOiYyMItJUTgyrK1HC8AvEIdNzVWEE"
+    "wSxQglrnUzGj4DzBIpaz0KcrJ1PHqiJLxNyoAspuoBddYJsC1/xEgS3y6eVUZsCo8ygQ/lQC93TsX0eIYswLO9iF0uPE"
+    "qBrdZgmgvQl4Kxhwkmg6sdX7wtjIUmeWBMpuronK/Ck9ls4NH4wTtxuaGa+yam5zrtftM28dlmY6STKUZCS9WUrBlp9K"
+    "rYJCqpek3JeEQ1Xq1/f9t8Q68O9qo7MRRTPDejdLkog0EBwDNjBSf7AxVVFKEwTK+DpMUU3ThTeJP5+pGAQ5nBH4bAdh"
+    "E76MIjmOVE/sSX8qPBr1dNjDET0RGloxk0pfdY1KpZaZAhxZ/4lUZlORTOAeuDHVyZmWs57Yjy+Sc1TpOJaQRnjpIpvC"
+    "rLiE52HWSxfiBY7/UnS7vxi48OjFhYzm6uUjT1yGMKRnf3swyF+Pjw5FMv5F+ZmYSRAspP6R3jg82ABeGKfz7BgU90x6"
+    "uyLMLIMZgYYFPa7iCxUlqYIzYDIEyTzrCO+3wWCwkZzj//sCVUdH4HEgM8nner3eldeBtYVlEh6e9xgCYEAPxihmFZto"
+    "MZh5lDFkQA2krYwd4HCCF2QM1EOK0OT8SGkyJLbGDRLgE3bKMDMqmmz1xCsxkWE01ypHsIoDSVJGQmmdaD5Lt4DNFOBf"
+    "vjpTxoBNVpwAmhIYV1d2ASTAH3f/oXQi1EegqA/CfVd4eI+1BWhs/L/0kaNGWsHWR4kBpzxkECASr2WsPmanQyAkcpLj"
+    "nCiM4QbYb7CZBN7Ra+ISY8nraGeEgm2zcKN0kDaCcDVEtBxWg9RCy82SCsnpg/jZnKlM9mCxYx8ZebdpUl5Z8WHvLx4w"
+    "+BlMOpb+OUE/gY0qMoB2qxHcbneM7OEhUgZYJV7Q9jJ95sJ3hDOvWVhaDotNcYIYmtbDsxwbxh3i5pyRkX5CwY7t0W4v"
+    "bQFYFxQOi5QFAjMgK2MNT+oM5Cfec3UFp8pcvPqDV52yyClM+brMaTTt7wYt8J32azebTIMsaJz5Z5YPgmCDSRHXwGS3"
+    "GQA3IoyArACra2+aSNyweIMblM38yrCwmRS4DLVHdvB2qx4rt49BjCkZN4JxrfqsDE+b/4o0YJqMWIveDtkmBVtD+r+3"
+    "6SYUFDST3fJkO9D6oG4F3Rvi0DJ6X17CHMBlnmt5gmRyA3PgIDIGspAus+yhlQyO4mjxFkVZ/ixgCkcgoS6UvcBCEjeg"
+    "mqWg8+Os9ESNs0sO6NLC3OSQ3pXNUaXawzBTM9Oyildlwkit5aIRzHfhLKSNAKCCEqPB68t6OvzmOPPbYcGKPbtMn1po"
+    "465MN9fR6mtS2MvA7z99eGcloTOvbz9MYXbXFhUW/CyMraDVixEZ3qtz6KqGeTO35vZ5q2yfhXE4m89QtrdskFZr/hvW"
+    "DEgYCgXgHCom+twUE2gGpRid72xQOsS4X4zScRv7QbZ8EaFccuVuE7G8q0hYb+f1dv6i1Gn75rKjLu0thq+6uRjURuJ8"
+    "gPkaXD2Mb4Ajb/1Icu8vJXmTHdh16CAKOCVFFs5Unx7VagJkjn2FXicw/CAuVvMR+oX6HEYiJz8WVYe0B8/ea9NObrtj"
+    "HaiS/GOLJZLLiE2PiMAk65NDvGWVfTKZmCX+vm4zVTZHhFbpSg8/rjz8eAf/NagBwvtuauB+ZL2ZFoSvis9u8BKXlyZn"
+    "QGAZHqCD/ALiTks/U9rYpcBbroEuzi/LeHGEeJy2wFk+jRFJODdsgY1R5sifovANbYRdgc8JOclopygRSYOuc9uKlYhX"
+    "olKOUw798POZ2whCquKfEx0FVbFB0daZn44oInpNyLWIf2RhFvG5tsjHOkLSwPvfruL8I0VICuZfJTayjqd8TXz87TAs"
+    "uygjF08pmHY5krKOtaydsy98b3bWsZYHEQdFrKUQCLeNsqyjNGtBsFbSDx6lKTbkreMzzftyHeZZh3nWYZ51mKcc5uE8"
+    "I47x+FFoUuUTEXZ6Txm+wl6gZB86CbrKOGrt9B73dtjQmuszpVw6lBlxlhDd9PKHp73nLTKJhu2LhM653CGbZS4oF7Mj"
+    "zgDZWIzVBBVcOZkKdBwvBoZhBiiJXonXUQgijnLzgbPsuCjKTmDxNeUloRB8hOf0WSq1QRfDgwOgnPnB64tA+RHmgIqE"
+    "BAdmWMHIMgolPANEwkRA4FTPjv2D5xjFJgIiWChUGYiOyOQ5gr+gtCW8gslbDkeWhk7uE5tnC6JNziRpmBJbuVPILWdR"
+    "MpbRCDBYCstxaiHzWYOYLPFpSWdVVsVKScpiuyaVcNelzFHOotgEtLtkd1De1hbnvZGcJyJWEhrP1QKoCDTBzErQEVYo"
+    "231awqWkEc000az/u0kreoUzUFCBN9lquNskOEBjJkEDUpYmoESactOK6j6nwi0DG6jx/KwKWtmqWmF6Q+EgkIAKmdQQ"
+    "t4AI08B+Nt9veVbUzImzGgoJNxtb6bvCtD7Y6Sqq7C0n5UK7KY3yE9yTm1J4dkaPQWogxEx+LK9co1JYBayKqcnhJwdP"
+    "oSg6NYPGyAvgLWREr5zSuLnTJ/cDlfOuAHEO212cKZ7BptTaBeabGvAyaRhF3SDUVbQwHLYqTpccPl4ywcr2CeBISDQA"
+    "YFX7PVgshb3CSFuJLwKbIk1bGDe85YFHZgu4D+QdGI4AIhhxsdW7VaAmoYqC+wgckiOMWkc4JHHbdbuY9t0XDHMC2pAF"
+    "rdQZWqXEDUGSoUTmNaiDpj6mkQzvJQ157kuboGw1CvAKSz0f5hITncxWohSlyd6ddzBnuCW79rcw6JTSg1HqXjFcf9l/"
+    "t0cr68Rycz6t2HT7wCZeE7kb9sAvydjca1fTalta9AUKPMIJ7Z0uLTFhRwnSMmMl7CSveLa1MpzSdG3FngrutWGq8F7q"
+    "MLMUc3pyCuo9pFx3xGGxOoRRlFx2SxbdA4KJ1CuNXNhUANfKAC6UqWvexb1gpDXNVQw5m9KAmpuE2mRkTiRkLdCbkM1Y"
+    "qQB2Nm+9OBknAfKG81UtJ+SIEf6go2CsGdnRo/EilcagkdSAGwqWh5KjDgSyFcXB6/dEXLONxiIydziBlViZ6jM/vZ8N"
+    "ofSFWgIsh0okYMCTMFidEQjXLhH3fvaNZVJA0Ql1q4hQ/fD4c82lOqvClrsjD7KWdrSiqmJVMIBn0ae8NxDAQK/QNhHH"
+    "OKDYPP7b/rt3vVmwtQJIaOPmGq+s/8QLVlsv0XovNqCRC2O3F/okdY22OYnkWQd1RceuTUekC/ByyIQHjWKlMoNGwU+A"
+    "bqwk2FfzOFDalTlRKRUOq8FJNXlYCEYCxw5Nz7IHyZYZ+0JgR45y3+gZRkeQvhxNyl9PxSX7EKUDUW8T+L3jxGGHbQmC"
+    "haQ1AgRohTqJyfDhgJB7eMvFqEFAxYKmLZmbqOCxQAkt4dxQEgWkdrLCBBaHHbFD9ihW9m3Zkpw+l+mwLWIdSy7mmcmU"
+    "aIRAzsIgiBSXWfmJDsBxUngVbgUXymzt1gJsdhhST2xQ8ru7SYcOqwYxTuDEgrvkbbXW/rCrakCcZeE/CvofJAG4DsAf"
+    "mYZhsgScXQKf+CFfD9SM4Dy8+BTORiYD++3Ty4443T88Phl2xIsXx38/fgkner0eMBNKezUHLwiQUQEFHUONLxP8cwXI"
+    "jRVWWQH5knNQoeG5qvgCJmGDnjyBDBkcp8ZKP1deFmMtFVXpAaiM1ByAn5vMutkn+OxYZZcKWOVFfo0SYuwiv6TBXmy3"
+    "XESzFFnElgIiBLylJMA3176qlMvZIfr4XoLK+PhpXjKGdpKgrUA2Jmn0hGns0k/AOdOKNg3sB8G/6paqRTtNldT0MBpd"
+    "Lvj5gp/pH7462HvJY1pbtbBbxSmakkO7lDfZnsR5pXrEZYuzwyobeTmk52ywANgcAN2sWnB9pAos7AJshTg0U+B8hGNU"
+    "MxhhEIwoRBGw5CbbquIQ7pV0D1OdX8mAiwVcxK80qGxNYkJQpxzdI+Rs2CnkvVQKQvFlF39CE7WwthK8RKBZhbdk6gFM"
+    "JMsfP/mORRKuBpY5qsAGPoFgoxR2bviRQ2V774/+tn9CS1Nuw9CckbVqvpWaTECWGxvjs/TkOaQGdwH2lw1HGSBUxIM3"
+    "RZ0ox+dmJ6uIYt6QlFUem9KzbuPAVXKxWl80lVO4liM5aVZz1G70cvJ3ALx45VUbvdl7f/J2eZqiiLzRaCjZ3b/ePG+b"
+    "XXHTy7s6rP/50/7eSVkj5yXxpThwHZNSDXvLSpWQebvK0uUv+VoXsOVNYR0f/Dt6e3SwdyNOVP9Psc2RKb1D+df8x2Bj"
+    "mmWp6W9voy1hAxW9RJ9tBxokwfaTnSc73cdPtkthGmDo5dcS17yMSc75LyhUk7+8RxJgefZd316ikTBofh/U8PICQchn"
+    "HFbfnNwC8vytlEuWa32Jw1XbK7+voqLu9tFclXf7HVN+E9J2GRShXqDFMGh5Q87pnRlI6zpW11CVoS7DN6y+wGpIw2vK"
+    "3LuGMK6guh01VDVtl5dBzscbXrWziV284dUwX0rDN9Qr5HOrYsSKzr4I5vB28UPPUxeymYUG9c4IxLEChyL2bfhB6Rno"
+    "pjywUwqAzy1pyROSaDzYTWN1VllJWqHqVBepGULCygiyy9htTfQ59YIo5hjZ4e2oVoiI7q+sxASMKpzicheLK923Ytvo"
+    "CwaUzJ6HkzjrlOmvMYvlLinTD1q1/WCmoM08XjYDToc36/3TpnfyLdnHa2tqbU2tram1NbW2pn4/a8px493spt/J+lnX"
+    "xnzutNt7NvMo2yJFXttdjBFK3m/RoTfHpRrLUOqqOu/Bd4OeXiF0VGShXwtMJYd9WUEfHJ3coJ2Fg3op7lXq+7f6e6wb"
+    "baZbJMcvRc4+/H304afDO+KT59WX8fGTebyUUnaxWmDvton3dXT+a+/Dfxwd33V51hbuF2Xh1l/cU0nSzcKmCXquPuqs"
+    "XM1UB/rg6M3e2uZe29xrm/vbt7lLJoczqVx3XbYxSkaE2+0f7x/atLZH90J0teAp0KQT5Sl+H3t+XVq8rih8KNem8+WV"
+    "Fn/mNmllZysGaXc/h2vtEa09orVH9Ef1iNb+x9r/WPsffxz/w1ohZdeibE7Ua1u+lhcEa2dg7Qzc4T1Hicvqk7+3FSZU"
+    "sMjllrvCs5WOrw/e/O8//8cTMcit5BLT+5GNSpWYD5yhkUulZUOjJUejVbFz74hiG9qa0l6gLuym277Y6T3tcTX2VbtQ"
+    "caMOv9bGtQ+2Oq53xAqvrJaq5Yt2E3fIW14qkeM+JncazPYy+TrswdVUwrpJyu/eJGVtha+t8P8nK7xZS5W00c7jJ0+f"
+    "fff9n//9uRz7AXVoumq0YfOmIvUnhBPYYkdYaStYbrZF0u8nqFoN1z9Qkyyukc1drGIX1vwoLM4a+RwIflzbS21holex"
+    "AG/oI5g/WInpvlkXxiYMkLZgqgeR0rtkgurMVvpJsHjPXF5JDot1wmqAPFkVELCKAACq3pXCuoDY7ojbfGDbJFsUaLtp"
+    "GFhvrX4hwHdzU1zLeAmwJo+0DOKzFUE8KbWawTp/JESg/JCKrxFAMOBoKu4NsCuMYiVzOlyCqcXHLYP1/fOVSQfe6Dna"
+    "iNkShLZcE4swscIwYKDwPhTES2CVneoKOz25C5FgMQA0k4m84Q9XXaNlS917XOVgGYSlWEEVju9WJUoG1gfOTS4JFlJS"
+    "xxpXF8rj71IlJ1V32rrykHpkYGX4YgmyepyiAtjTnRUB2y9GEZuvMx11X4ttcbz/4/7hydYugDviLyPapl+mkaVrsZAK"
+    "JM+errpU+SBiE+Y/2ftwcB0A3H0NK/w3+mBpdwcxitu+KMVSB3FpDrzygM3SxE9GsTNKMNgKVJFJc2553cXdN30ui2Xb"
+    "pyOKVL78mGJAW9xyJMxcxSsV2xPjUlOcehuxHiKI1b0yC8chukaMInePE+/5G5NPe8//zX0s031vEh9EOxDNuv4gFq5l"
+    "Az5v29ENYiLpi3/pdsWPKlb88dbxQnD8iUuxrTg2vXSxCz45bW0VIHG63ZeDeBD/yU2JPx6yU138+frUfb42dUiQP4nX"
+    "WOYPghl/dsUHXvHGL916tisSDDJJIqroVrB1qNsEE4q9dhAdgBcmzQIL4d2uv4QVsyhzczJi2AlX6Gfbs4L9dSuOCQ4L"
+    "gNehYnp0/nsO0oYPl74+Ojh4dfgG+w5YlvWoVZLXTaj1mwcwsfuKM4FR52fRYpmZ6aO67De4D+o679J+3xab5s19Hyxm"
+    "7sOQ3+6+XZv7DqIQTfgsXiocAXfGGv40OI9urY2eOMqPOfRB4xbV9yEWutseCeiZscCG1QY04VYi1o+4OOXmFnkTvxxz"
+    "93nfoucVWhumfx2R3TePiyADGyFXj4Do2M2COj9UGwKaXVgLfq7r2c4DsOzEWtzPiiBu/YSum9zjbjOmglax6axlxItj"
+    "rXXJPQ64zwA3NqFtPWdjanmcxk/jVjnMtWM5en+yf3TolRuwXNdarGjEkncsuZA6RJXkOrPQRqr0ZHHdlGwzsrI42kXB"
+    "QOuIqQ7228I5i/jgt2FwNO/agvuq1rDF6+G64Ee3Paopsx8oJlRoRQ6tDQmPzNIMGKPW9mnJ5kOmdV9OrhmZwB6kRZ9x"
+    "oxlucXLtR5VJ8OGBR8A0fxJ5pdYrW6wbF8k85wNZdIohuQ46k8GuNn0BCe1VY4VeGfR5ZmxPluu+xFy4iIftH2UmHA/y"
+    "vnCua1rjZiw+1Vzv4oEyKSyLncILhx9wboBfabbfaEY5ZYVPsRdv1/PDC3FhG3uUIXMgOZe6Znhbdj1XbHHi3Fav0t/E"
+    "c9psL/9sNp74RIfikxWZKIThx0xJ2j6f4AawKvL/8P4duP4pF+x06jGc8Jwn6cGPeziFPOITHJH8QRru4Vw7Hv4ZDr+0"
+    "4T6J+zhoPPL3z3HoZeeM0bizm2Xp/IQAzzuRVgFeyVlyA32HA5U9JQLw/i6PHf/pTs4S7Kng8HdyXOyAz54S5rnDQcjf"
+    "wv3AYawxZ9vIxC06lOvVjz+8Fqdvjk+GINGa+siACb7H4a5miVOriPfaFDZ5GOL0/auTt8cgW3C6m+qWm0cqfBTM74Rh"
+    "qgVGN8B7Y5prGwJldwgmvU0aHizA0X39in7rMp7aNKkhHuVpRiLP6hmWrRRUtmQP2Cm2rsf21OX7Cc6yozlszhwd21fP"
+    "zXN4/KxXmqygBHfF5QuNK1U38dBwv878JHMFiL1x9X+mHWHU"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -573,7 +575,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
-    "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
+    "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
@@ -1097,6 +1099,13 @@ Quiet = bool
 Verbose = int
 RepoHome = str
 DryRun = bool
+
+
+def remotes(partial: str) -> list[str]:
+    """The remotes `-r` completes to."""
+    return ["origin", "upstream"]
+
+
 Remote = str
 
 
@@ -4734,11 +4743,15 @@ def _hoisted(
     reads_config: bool,
     shared: dict[str, dict[str, int]],
     named: Callable[[str], str],
+    *,
+    keep: bool = False,
 ) -> list[str]:
     """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
     the program's and each group's `options=`) moved to right after the command's name, where
     the command reads them as its own: given there too, it is as if given twice (the later
-    value wins, a count adds up, a list takes both). Nothing moves when no command is named."""
+    value wins, a count adds up, a list takes both). When no command is named, they are left
+    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
+    root command's)."""
     node = ""
     spellings = shared.get("", {})
     kept: list[str] = []
@@ -4782,7 +4795,7 @@ def _hoisted(
         kept.append(word)
         node = child
         spellings = {**spellings, **shared.get(child, {})}
-    if not node and ROOT:
+    if keep or (not node and ROOT):
         return tokens  # NOTE: the root command's options
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
@@ -5843,7 +5856,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
-    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
+    `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
+    options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
@@ -5861,6 +5876,16 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 _, _, _, options, positionals = commands[root]
                 own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        # NOTE: the options the program's and this group's commands share (`options=`)
+        # come before the command too.
+        for scope, command, options in table.get("shared", ()):
+            if f"{path} ".startswith(f"{scope} ".lstrip()):
+                known = {name for flags, _, _, _ in own for name in flags}
+                own += [
+                    (tuple(f), f"{command}|{f[-1]}", v, text)
+                    for f, v, text in options
+                    if known.isdisjoint(f)
+                ]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text)
@@ -6205,6 +6230,161 @@ def _complete(words: list[str]) -> int:
         found = []
     sys.stdout.write("".join(f"{line}\n" for line in found))
     return 0
+
+
+def _candidates(words: list[str]) -> list[str]:
+    """What the `complete=` function of the value being typed offers (a tool whose options
+    have such functions answers `__complete` with this; see `program._complete_values`)."""
+    if not words:
+        return []
+    partial, before = words[-1], words[:-1]
+    if SHARED:
+        # NOTE: the shared options given before the command are its own (`argv._hoisted`).
+        before = _hoisted(before, _CONFIG, SHARED, _named, keep=True)
+    node, index = "", 0
+    # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
+    # and words that name no command are the root command's, if the program has one.
+    while index < len(before) and node in GROUPS and ROOT_MODE != "alone":
+        token = before[index]
+        name, has_value, _ = token.partition("=")
+        tool_flag = _flag(name, _CONFIG)
+        if tool_flag is not None:
+            following = before[index + 1] if index + 1 < len(before) else partial
+            index += 2 if not has_value and tool_flag.takes(following) else 1
+            continue
+        child = f"{node} {token}".lstrip()
+        child = ALIASES.get(child, child)
+        if token.startswith("-") or (child not in COMMANDS and child not in GROUPS):
+            break
+        node = child
+        index += 1
+    if index > len(before):
+        return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
+    if node not in COMMANDS and not node and ROOT:
+        node = ROOT
+    #: A group named and no command: only the options its commands share complete (the
+    #: values of any command under it, which all take them).
+    sharing = node not in COMMANDS and bool(SHARED)
+    if sharing:
+        group = ""
+        for word in before:
+            group = f"{group} {word}".lstrip() if f"{group} {word}".lstrip() in GROUPS else group
+        node = next((path for path in COMMANDS if path.startswith(f"{group} ".lstrip())), "")
+    slots = _completion_slots(node) if node in COMMANDS else ()
+    if not slots:
+        return []
+    by_flag = {flag: slot for slot in slots for flag in slot[1]}
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args") and not sharing]
+    options: dict[str, Any] = {}
+    raw: dict[str, Any] = {}
+    positionals: list[Any] = []
+    want: Any = None
+    rest = False
+    #: A tool-wide flag just seen, whose value the next word may be.
+    pending: Any = None
+    for token in before[index:]:
+        if pending is not None:
+            taken, pending = pending.takes(token), None
+            if taken:
+                continue
+        if want is not None:
+            _remember(want, token, options, raw)
+            want = None
+        elif rest or not token.startswith("-") or token == "-":
+            slot = arguments[min(len(positionals), len(arguments) - 1)] if arguments else None
+            positionals.append(_coerce(slot[3], token) if slot else token)
+            if slot is not None:
+                _remember(slot, token, options, raw, into=False)
+        elif token == "--":
+            rest = True
+        else:
+            flag, has_value, value = token.partition("=")
+            slot = by_flag.get(flag)
+            if slot is None:
+                # NOTE: the value of a tool-wide flag (`--timeout 5`) is not an argument's.
+                pending = _flag(flag, _CONFIG) if not has_value else None
+                continue
+            if slot[2] in ("flag", "off"):
+                options[slot[0]] = slot[2] == "flag"
+            elif has_value:
+                _remember(slot, value, options, raw)
+            else:
+                want = slot
+    if pending is not None and pending.takes(partial):
+        return []  # NOTE: the value of a tool-wide flag
+    if want is None and not rest and partial.startswith("-") and "=" in partial:
+        flag, _, partial = partial.partition("=")
+        want = by_flag.get(flag)
+    elif want is None and not (partial.startswith("-") and not rest) and arguments:
+        want = arguments[min(len(positionals), len(arguments) - 1)]
+        if want[2] == "arg" and len(positionals) >= len(arguments):
+            want = None
+    if want is None or want[4] is None:
+        return []
+    context = {"path": node, "options": options, "positionals": positionals, "raw": raw}
+    stdout = sys.stdout
+    # NOTE: a completer's prints must not reach the shell.
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115
+    try:
+        offered = _offered(want[4], want[5], partial, context)
+    finally:
+        sys.stdout.close()
+        sys.stdout = stdout
+    return [value + (f"\t{text}" if text else "") for value, text in offered]
+
+
+def _offered(
+    complete: Callable[..., Any], arity: int, partial: str, context: dict[str, Any]
+) -> list[tuple[str, str]]:
+    """What a `complete=` function offers for `partial`, as (value, description) pairs: the
+    values that start with `partial`, on one line each; nothing when the function fails
+    (TAB in a shell and `completion/complete` over MCP both call it here)."""
+    found = []
+    try:
+        offered = complete(partial) if arity == 1 else complete(partial, context)
+        for item in offered or ():
+            value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
+            value = str(value)
+            if value.startswith(partial) and "\n" not in value:
+                found.append((value, " ".join(str(description).split())))
+    except KeyboardInterrupt as error:
+        # NOTE: the completer's own KeyboardInterrupt, as any failure; a real Ctrl-C (recorded
+        # in `_SIGINTS`) still stops the MCP server.
+        if _from_ctrl_c(error):
+            raise
+        return []
+    except Exception:  # noqa: BLE001
+        # NOTE: a completer that raises offers nothing: TAB never prints an error, and an MCP
+        # client gets an empty list, as it would from a completer with nothing to offer.
+        return []
+    return found
+
+
+def _coerce(convert: Callable[[str], Any], text: str) -> Any:
+    """A typed value converted as a run converts it, or as typed where that fails."""
+    try:
+        return convert(text)
+    except (ValueError, TypeError):
+        return text
+
+
+def _remember(
+    slot: tuple[Any, ...],
+    text: str,
+    options: dict[str, Any],
+    raw: dict[str, Any],
+    into: bool = True,
+) -> None:
+    """Record one typed value: coerced like a run coerces it, or as typed where that fails."""
+    name, mode = slot[0], slot[2]
+    if mode in ("append", "args"):
+        raw.setdefault(name, []).append(text)
+        if into:
+            options.setdefault(name, []).append(_coerce(slot[3], text))
+    else:
+        raw[name] = text
+        if into:
+            options[name] = _coerce(slot[3], text)
 
 
 # ---- burgee: end of describe ----
@@ -8472,11 +8652,34 @@ _MCP_NAMES: dict[str, tuple[str, bool]] = {
 }
 
 
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
+    if path == "remote add":
+        return (
+            ("url", (), "arg", _Str.convert, None, 0),
+            ("remote", ("-r", "--remote"), "value", _Str.convert, remotes, 1),
+            ("dry_run", ("--dry-run",), "flag", _Bool.convert, None, 0),
+            ("dry_run", ("--no-dry-run",), "off", None, None, 0),
+            ("verbose", ("-v", "--verbose"), "value", _Count.convert, None, 0),
+            ("quiet", ("-q", "--quiet"), "flag", _Bool.convert, None, 0),
+            ("quiet", ("--no-quiet",), "off", None, None, 0),
+            ("repo_home", ("-H", "--repo-home"), "value", _Str.convert, None, 0),
+            ("mode", ("--mode",), "value", _choice("fetch", "push", "both"), None, 0),
+        )
+    if path == "remote prune":
+        return (
+            ("remote", ("-r", "--remote"), "value", _Str.convert, remotes, 1),
+            ("dry_run", ("--dry-run",), "flag", _Bool.convert, None, 0),
+            ("dry_run", ("--no-dry-run",), "off", None, None, 0),
+            ("verbose", ("-v", "--verbose"), "value", _Count.convert, None, 0),
+            ("quiet", ("-q", "--quiet"), "flag", _Bool.convert, None, 0),
+            ("quiet", ("--no-quiet",), "off", None, None, 0),
+            ("repo_home", ("-H", "--repo-home"), "value", _Str.convert, None, 0),
+        )
+    return ()
 
 
+_complete_values = _candidates
 '''
 main = _boot(globals(), _LAZY)
 

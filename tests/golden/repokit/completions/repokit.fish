@@ -30,6 +30,8 @@ end
 
 function __repokit_option --argument-names key
     switch $key
+        case '|-H' '|--repo-home'
+            echo 'clone|--repo-home'
         case '|-o' '|--output'
             echo '|--output'
         case '|--timeout'
@@ -46,6 +48,10 @@ function __repokit_option --argument-names key
             echo '|--batch'
         case '|--jobs'
             echo '|--jobs'
+        case 'remote|-H' 'remote|--repo-home'
+            echo 'clone|--repo-home'
+        case 'remote|-r' 'remote|--remote'
+            echo 'remote add|--remote'
         case 'remote|-o' 'remote|--output'
             echo 'remote|--output'
         case 'remote|--timeout'
@@ -143,6 +149,7 @@ end
 
 function __repokit_values --argument-names key cur prefix
     switch $key
+        case 'clone|--repo-home'
         case '|--output'
             __repokit_add "$prefix" 'json' 'text'
         case '|--timeout'
@@ -154,6 +161,8 @@ function __repokit_values --argument-names key cur prefix
         case '|--batch'
             __repokit_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case 'remote add|--remote'
+            __repokit_dynamic "$prefix"
         case 'remote|--output'
             __repokit_add "$prefix" 'json' 'text'
         case 'remote|--timeout'
@@ -163,7 +172,6 @@ function __repokit_values --argument-names key cur prefix
         case 'remote|--field'
         case 'remote|--explain'
         case 'clone|--depth'
-        case 'clone|--repo-home'
         case 'clone|--output'
             __repokit_add "$prefix" 'json' 'text'
         case 'clone|--timeout'
@@ -184,7 +192,6 @@ function __repokit_values --argument-names key cur prefix
         case 'status|--field'
         case 'status|--explain'
         case 'status#+'
-        case 'remote add|--remote'
         case 'remote add|--repo-home'
         case 'remote add|--mode'
             __repokit_add "$prefix" 'fetch' 'push' 'both'
@@ -198,6 +205,7 @@ function __repokit_values --argument-names key cur prefix
         case 'remote add|--explain'
         case 'remote add#0'
         case 'remote prune|--remote'
+            __repokit_dynamic "$prefix"
         case 'remote prune|--repo-home'
         case 'remote prune|--output'
             __repokit_add "$prefix" 'json' 'text'
@@ -244,6 +252,11 @@ end
 function __repokit_flags --argument-names node
     switch $node
         case ''
+            printf "%s\t%s\n" '-q' 'Say nothing but the answer.'
+            printf "%s\t%s\n" '--quiet' 'Say nothing but the answer.'
+            printf "%s\t%s\n" '--no-quiet' 'Say nothing but the answer.'
+            printf "%s\t%s\n" '-H' 'Where repositories live.'
+            printf "%s\t%s\n" '--repo-home' 'Where repositories live.'
             printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
             printf "%s\t%s\n" '-o' 'output format, json or text (default: text)'
             printf "%s\t%s\n" '--output' 'output format, json or text (default: text)'
@@ -266,6 +279,17 @@ function __repokit_flags --argument-names node
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'remote'
+            printf "%s\t%s\n" '-q' 'Say nothing but the answer.'
+            printf "%s\t%s\n" '--quiet' 'Say nothing but the answer.'
+            printf "%s\t%s\n" '--no-quiet' 'Say nothing but the answer.'
+            printf "%s\t%s\n" '-H' 'Where repositories live.'
+            printf "%s\t%s\n" '--repo-home' 'Where repositories live.'
+            printf "%s\t%s\n" '-r' 'The remote to use.'
+            printf "%s\t%s\n" '--remote' 'The remote to use.'
+            printf "%s\t%s\n" '--dry-run' 'Show what would change, change nothing.'
+            printf "%s\t%s\n" '--no-dry-run' 'Show what would change, change nothing.'
+            printf "%s\t%s\n" '-v' 'Say more (repeat for more).'
+            printf "%s\t%s\n" '--verbose' 'Say more (repeat for more).'
             printf "%s\t%s\n" '--json' 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'
             printf "%s\t%s\n" '-o' 'output format, json or text (default: text)'
             printf "%s\t%s\n" '--output' 'output format, json or text (default: text)'

@@ -14,6 +14,8 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote|prune' = 'remote prune'
     }
     $options = @{
+        '|-H' = 'clone|--repo-home'
+        '|--repo-home' = 'clone|--repo-home'
         '|-o' = '|--output'
         '|--output' = '|--output'
         '|--timeout' = '|--timeout'
@@ -23,6 +25,10 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         '|--explain' = '|--explain'
         '|--batch' = '|--batch'
         '|--jobs' = '|--jobs'
+        'remote|-H' = 'clone|--repo-home'
+        'remote|--repo-home' = 'clone|--repo-home'
+        'remote|-r' = 'remote add|--remote'
+        'remote|--remote' = 'remote add|--remote'
         'remote|-o' = 'remote|--output'
         'remote|--output' = 'remote|--output'
         'remote|--timeout' = 'remote|--timeout'
@@ -83,6 +89,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'output|--explain' = 'output|--explain'
     }
     $values = @{
+        'clone|--repo-home' = @('none')
         '|--output' = @('choice', 'json', 'text')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
@@ -91,6 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         '|--explain' = @('none')
         '|--batch' = @('file')
         '|--jobs' = @('none')
+        'remote add|--remote' = @('dynamic')
         'remote|--output' = @('choice', 'json', 'text')
         'remote|--timeout' = @('none')
         'remote|--max-output' = @('none')
@@ -98,7 +106,6 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote|--field' = @('none')
         'remote|--explain' = @('none')
         'clone|--depth' = @('none')
-        'clone|--repo-home' = @('none')
         'clone|--output' = @('choice', 'json', 'text')
         'clone|--timeout' = @('none')
         'clone|--max-output' = @('none')
@@ -115,7 +122,6 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'status|--field' = @('none')
         'status|--explain' = @('none')
         'status#*' = @('none')
-        'remote add|--remote' = @('none')
         'remote add|--repo-home' = @('none')
         'remote add|--mode' = @('choice', 'fetch', 'push', 'both')
         'remote add|--output' = @('choice', 'json', 'text')
@@ -125,7 +131,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote add|--field' = @('none')
         'remote add|--explain' = @('none')
         'remote add#0' = @('none')
-        'remote prune|--remote' = @('none')
+        'remote prune|--remote' = @('dynamic')
         'remote prune|--repo-home' = @('none')
         'remote prune|--output' = @('choice', 'json', 'text')
         'remote prune|--timeout' = @('none')
@@ -149,8 +155,8 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote' = @(@('add', 'Add a remote.'), @('prune', 'Delete the branches a remote no longer has.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'clone' = @(@('--depth', ''), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'status' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'remote add' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--mode', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
