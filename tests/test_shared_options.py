@@ -242,6 +242,23 @@ def test_options_lists_option_aliases_only() -> None:
     ]
 
 
+def test_options_is_a_list_and_a_shared_option_keeps_its_own_spelling() -> None:
+    found = _diagnostics("""\
+        program(name="t", options=Verbose)
+        Out = Annotated[str, Option("-o", shadows=True)]
+        tools = group("tools", options=[Out])
+
+        @tools.command(effects="read_only")
+        def a(out: Out = "") -> str:
+            return out
+        """)
+    assert found == [
+        "h.py:5:27: error: program(options=...) must be a list of option aliases",
+        "h.py:10:7: error: Out is shared (group 'tools'), so it cannot take a tool-wide flag's "
+        "spelling (shadows=True): before the command, that flag is the tool's",
+    ]
+
+
 def test_an_option_is_shared_once() -> None:
     found = _diagnostics("""\
         program(name="t", options=[Verbose])
@@ -342,6 +359,9 @@ def test_each_mcp_tool_simply_has_the_property() -> None:
     assert {"quiet", "repo_home"} <= set(tools["clone"]["inputSchema"]["properties"])
     called = answers[2]["result"]["structuredContent"]
     assert (called["verbose"], called["quiet"]) == (2, True)
+    # NOTE: `--llms` lists the same tools: JSON input has no "before the command" either.
+    listed = {t["name"]: t for t in json.loads(TOOL.invoke(["--llms"]).stdout)["tools"]}
+    assert listed["remote add"]["inputSchema"] == tools["remote_add"]["inputSchema"]
 
 
 def test_the_skill_lists_them_once() -> None:

@@ -580,9 +580,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_did_you_mean",
         "_digits",
         "_group_help",
-        "_hoisted",
         "_keep_argv_secrets",
-        "_named",
         "_new_parser",
         "_terminal_width",
         "_tool_flags",
@@ -4902,7 +4900,6 @@ class _Invocation:
             self.asked[name] = value
 
 
-# ---- burgee: loaded on first use: argparse ----
 def _named(path: str) -> str:
     """What the words `path` name: "command" (an alias's too), "group", or ""."""
     path = ALIASES.get(path, path)
@@ -4971,9 +4968,6 @@ def _hoisted(
     # NOTE: a group named and no command (its help, or a missing command): the shared
     # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
     return [*kept, *tokens[index:]]
-
-
-# ---- burgee: end of argparse ----
 
 
 def _arguments_at(named: str) -> _Recorder | None:
