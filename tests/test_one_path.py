@@ -27,7 +27,7 @@ from tests.helpers import GOLDEN
 from tests.mcp_wire import INIT, Server
 from tests.regen import golden_output
 
-PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy", "repokit"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}
 FORMATS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}
@@ -91,7 +91,9 @@ class Surfaces:
             if not name.startswith("--"):
                 positionals += [_text(item) for item in items]
             elif arg["type"] == "count":
-                assume(value <= 20)  # NOTE: -v given a million times says nothing new
+                # NOTE: -v given a million times says nothing new; a count that is no whole
+                # number (input broken on purpose) has no command line.
+                assume(type(value) is int and 0 <= value <= 20)
                 words += [name] * value
             elif arg["type"] == "array":
                 words += [name, *map(_text, value)]  # NOTE: a tuple: one flag, its values
