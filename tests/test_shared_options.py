@@ -343,6 +343,9 @@ def test_the_schema_marks_each_shared_option() -> None:
         "--repo-home": "repokit",
         "--mode": None,
     }
+    # NOTE: clispec's example starts with the command: `repokit -q clone src dst` is read so.
+    assert commands["clone"]["example"] == {"args": ["clone", "-q", "src", "dst"]}
+    assert commands["clone"]["usage_examples"][0] == "repokit -q clone src dst"
     # NOTE: not a global arg: `schema` and `output` take no shared option.
     assert "--quiet" not in {arg["name"] for arg in document["global_args"]}
 
