@@ -4952,6 +4952,7 @@ class _Invocation:
         config: bool | None = None,
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
+        shared: tuple[dict[str, dict[str, int]], Callable[[str], str]] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
@@ -4982,7 +4983,9 @@ class _Invocation:
         #: The first problem with argv (`strict=False`).
         self.problem: UsageError | None = None
         given: list[Flag] = []
-        tokens = list(argv)
+        #: `SHARED` and what a path names (`_named`), or another program's.
+        spread, named_by = (SHARED, _named) if shared is None else shared
+        tokens = _hoisted(list(argv), reads_config, spread, named_by) if spread else list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
@@ -5067,6 +5070,76 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+def _named(path: str) -> str:
+    """What the words `path` name: "command" (an alias's too), "group", or ""."""
+    path = ALIASES.get(path, path)
+    return "command" if path in COMMANDS else "group" if path in GROUPS else ""
+
+
+def _hoisted(
+    tokens: list[str],
+    reads_config: bool,
+    shared: dict[str, dict[str, int]],
+    named: Callable[[str], str],
+    *,
+    keep: bool = False,
+) -> list[str]:
+    """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
+    the program's and each group's `options=`) moved to right after the command's name, where
+    the command reads them as its own: given there too, it is as if given twice (the later
+    value wins, a count adds up, a list takes both). When no command is named, they are left
+    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
+    root command's)."""
+    node = ""
+    spellings = shared.get("", {})
+    kept: list[str] = []
+    moved: list[str] = []
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        name, has_value, _ = word.partition("=")
+        takes = spellings.get(name)
+        if takes is None and name[:1] == "-" and name[1:2] != "-" and len(name) > 2:
+            # NOTE: `-vvv` (each a shared flag), `-Hvalue` (a short one given its value).
+            short = spellings.get(name[:2])
+            if short or all(spellings.get(f"-{c}") == 0 for c in name[1:]):
+                takes, has_value = 0, "="
+        if takes is not None:
+            count = 0 if has_value else takes
+            moved += tokens[index - 1 : index + count]
+            index += count
+            continue
+        if word in HELP_FLAGS:
+            index -= 1
+            break
+        if word == "--":
+            return tokens
+        if word[:1] == "-":
+            kept.append(word)
+            flag = _flag(name, reads_config)
+            # NOTE: a tool-wide flag's value is no command's name (`-o json`, `--json '{}'`).
+            valued = flag is not None and flag.metavar != "" and not has_value
+            if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+                kept.append(tokens[index])
+                index += 1
+            continue
+        child = f"{node} {word}".lstrip()
+        what = named(child)
+        if what == "command":
+            return [*kept, word, *moved, *tokens[index:]]
+        if what != "group":
+            return tokens  # NOTE: the root command's words, or an unknown command
+        kept.append(word)
+        node = child
+        spellings = {**spellings, **shared.get(child, {})}
+    if keep or (not node and ROOT):
+        return tokens  # NOTE: the root command's options
+    # NOTE: a group named and no command (its help, or a missing command): the shared
+    # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
+    return [*kept, *tokens[index:]]
 
 
 def _arguments_at(named: str) -> _Recorder | None:
@@ -6101,7 +6174,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
-    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
+    `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
+    options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
@@ -6119,6 +6194,16 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 _, _, _, options, positionals = commands[root]
                 own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        # NOTE: the options the program's and this group's commands share (`options=`)
+        # come before the command too.
+        for scope, command, options in table.get("shared", ()):
+            if f"{path} ".startswith(f"{scope} ".lstrip()):
+                known = {name for flags, _, _, _ in own for name in flags}
+                own += [
+                    (tuple(f), f"{command}|{f[-1]}", v, text)
+                    for f, v, text in options
+                    if known.isdisjoint(f)
+                ]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text)
@@ -8084,10 +8169,13 @@ def _group_help(group: str) -> str:
     if not group:
         rows += _BUILTIN_COMMANDS.items()
         rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
-    parts = [f"usage: {prog} [-h] [FLAGS] COMMAND ...\n"]
+    shared = _shared_help(group) if SHARED else ""
+    parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
+    if shared:
+        parts.append(shared)
     parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
     if not group:
         import textwrap
@@ -8106,6 +8194,37 @@ def _group_help(group: str) -> str:
 
 
 # ---- burgee: end of argparse ----
+
+
+def _shared_help(group: str) -> str:
+    """The options the commands under `group` share (`SHARED`: the program's and its groups'
+    `options=`), as the first of those commands' help shows them: given before the command
+    (here) or after it."""
+    scopes = [scope for scope in SHARED if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in SHARED[scope]}
+    under = [
+        row[3]
+        for path, row in COMMANDS.items()
+        if f"{path} ".startswith(f"{group} ".lstrip())
+        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
+    ]
+    if not under:
+        return ""
+    rows = []
+    for _, flags, _, _, options in under[0]:
+        settings = dict(options)
+        if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
+            continue
+        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        if settings.get("action") in (_BOOL_ACTION, "count"):
+            words = ""
+        shown = " ".join(words) if isinstance(words, tuple) else words
+        label = ", ".join(f"{flag} {shown}".rstrip() for flag in flags)
+        text = str(settings.get("help", "")).replace("%%", "%")
+        rows.append((label, text.partition(" (shared: ")[0]))
+    if not rows:
+        return ""
+    return "options (given here, before the command, or after it):\n" + _rows(rows)
 
 
 def _rows(rows: list[tuple[str, str]]) -> str:
@@ -8707,6 +8826,10 @@ OUTCOMES: dict[str, tuple[int, str]] = {
 
 #: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
 SHADOWS: dict[str, tuple[str, ...]] = {"gen": ("--output", "--version", "-o")}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
 
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {

@@ -235,9 +235,12 @@ def command(
 class Group:
     """A named group of commands, created with `group(...)`."""
 
-    def __init__(self, name: str, help: str | None = None) -> None:
+    def __init__(
+        self, name: str, help: str | None = None, *, options: Sequence[object] = ()
+    ) -> None:
         self.name = name
         self.help = help
+        self.options = options
 
     def command(
         self,
@@ -262,9 +265,9 @@ class Group:
         """Declare a function as a command of this group (see `command`)."""
         return command(effects=effects)
 
-    def group(self, name: str, help: str | None = None) -> Group:
-        """Create a nested group."""
-        return Group(name, help)
+    def group(self, name: str, help: str | None = None, *, options: Sequence[object] = ()) -> Group:
+        """Create a nested group (`options=`: see `group`)."""
+        return Group(name, help, options=options)
 
 
 @overload
@@ -302,9 +305,15 @@ def resource(
     return mark
 
 
-def group(name: str, help: str | None = None) -> Group:
-    """Create a top-level group of commands."""
-    return Group(name, help)
+def group(name: str, help: str | None = None, *, options: Sequence[object] = ()) -> Group:
+    """Create a top-level group of commands.
+
+    `options=[Verbose, ...]`: options its commands share, each a module-level alias
+    `Verbose = Annotated[int, Option("-v", count=True)]` that every command of the group
+    (and of its groups) takes as a parameter of the same name (`verbose: Verbose = 0`). They
+    may then be given before the command too, after the group's name (`tool remote -v add`).
+    """
+    return Group(name, help, options=options)
 
 
 def program(
@@ -317,6 +326,7 @@ def program(
     max_output: int | None = None,
     dependencies: Sequence[str] = (),
     exit_codes: dict[str, int] | None = None,
+    options: Sequence[object] = (),
 ) -> None:
     """Describe the program; optional, and only read by the generator.
 
@@ -325,4 +335,6 @@ def program(
     pyproject.toml's `[project].dependencies`.
     `exit_codes`: built-in error kinds moved to other exit codes (`{"internal": 70}`), for
     example to free 1 for an outcome.
+    `options`: options every command shares, given before the command too (`tool -v clone`):
+    module-level `Annotated[..., Option(...)]` aliases, as for `group(options=...)`.
     """

@@ -31,7 +31,7 @@ from tests.regen import golden_output
 #: "not slow"` leaves it out).
 pytestmark = pytest.mark.slow
 
-PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy"]
+PROGRAMS = ["minimal", "kitchen", "settings", "clikit", "diffy", "repokit"]
 #: Commands a fuzzer must not call: they sleep for as long as they are told to.
 SLOW = {"store shelf nap"}
 FORMATS = {"path": st.text(min_size=1, max_size=12).filter(lambda s: "\x00" not in s)}
@@ -94,7 +94,7 @@ class Surfaces:
             items = value if arg["type"].endswith("[]") and isinstance(value, list) else [value]
             if not name.startswith("--"):
                 positionals += [_text(item) for item in items]
-            elif arg["type"] == "count" and type(value) is int:
+            elif arg["type"] == "count" and type(value) is int and value >= 0:
                 assume(value <= 20)  # NOTE: -v given a million times says nothing new
                 words += [name] * value
             elif arg["type"] == "array" and isinstance(value, list):

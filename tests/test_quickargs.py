@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from tests.helpers import GOLDEN
 from tests.regen import golden_output
 
-PROGRAMS = ["minimal", "kitchen", "settings", "diffy", "clikit"]
+PROGRAMS = ["minimal", "kitchen", "settings", "diffy", "clikit", "repokit"]
 
 
 def _load(program: str) -> ModuleType:

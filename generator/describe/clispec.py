@@ -11,7 +11,9 @@ forms, when not the usual `--no-`), `burgee_metavar`, `burgee_deprecated` (the r
 true; a command is clispec's `stability: deprecated` too), `burgee_default_factory`,
 `burgee_prompt`, `burgee_passthrough` (an argument that takes every word from its first one,
 flags included), `burgee_exclusive` (a command's groups of options given apart: each its
-`args` flags, and `required` for exactly one).
+`args` flags, and `required` for exactly one),
+`burgee_shared` (an option the program's or a group's `options=` shares: the
+words after which it may also be given, before the command: `tool remote`).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from burgee.describe import builtins
 from burgee.describe.mcp import surfaces
 from burgee.describe.schemas import DIALECT, input_schema, output_schema, wraps_result
 from burgee.model.ir import Command, Param, Program, TypeRef
+from burgee.runtime.argv import _hoisted
 from burgee.runtime.deliver import _AGENT_LIMIT
 from burgee.runtime.errors import BUILTIN_ERRORS
 from burgee.runtime.flags import FLAGS, confirm_flag
@@ -100,6 +103,10 @@ def _arg(param: Param, program: Program) -> dict[str, Any]:
         # NOTE: a bool's off form is `--no-` and its flag unless said otherwise: `--deep`, none
         # (`--force` alone), or the flag itself (`--no-input`).
         entry["burgee_off"] = list(param.off)
+    if param.shared is not None:
+        # NOTE: clispec has no group's args (and `global_args` are every command's, `schema`
+        # and `output` too): the words after which it may also come, before the command.
+        entry["burgee_shared"] = " ".join((program.name, *param.shared))
     return entry
 
 
@@ -205,6 +212,11 @@ def command_entry(command: Command, program: Program) -> dict[str, Any]:
         entry["stability"] = "deprecated"
     if command.examples:
         words = example_args(command.examples[0], program)
+        if program.shared:
+            # NOTE: clispec's example starts with the command's path: the shared options given
+            # before it come after it, where the tool reads them (`argv._hoisted`).
+            paths = program.paths
+            words = _hoisted(words, program.config, program.shared, lambda w: paths.get(w, ""))
         for alias in command.aliases:
             # NOTE: clispec's example starts with the command's path, not an alias of it.
             spelled = [*command.path[:-1], alias]

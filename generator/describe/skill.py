@@ -202,9 +202,28 @@ def body(program: Program, source: str) -> str:
             if example.split(" ", 1)[0] == program.name:
                 example = prog + example[len(program.name) :]
             lines.append(f"  Example: `{example}`")
+    lines += _shared(program, prog)
     lines += ["", f"Options of a command: `{schema}` or `{run} --help`.", ""]
     lines += _surfaces(program)
     return "\n".join(lines)
+
+
+def _shared(program: Program, prog: str) -> list[str]:
+    """The options the program's or a group's `options=` shares, once each: every command
+    under it takes them, before the command (after the group's name) or after it."""
+    found: dict[tuple[str, ...], dict[str, str]] = {}
+    for command in program.commands:
+        for param in command.inputs:
+            if param.shared is not None and not param.hidden:
+                found.setdefault(param.shared, {})[param.name] = option_words(param)
+    lines = []
+    for scope, words in sorted(found.items()):
+        shown = " ".join(f"[{word}]" for word in words.values())
+        every = f"every `{' '.join(scope)}` command" if scope else "every command"
+        lines.append(f"- `{' '.join((prog, *scope))} {shown} COMMAND ...` ({every})")
+    if not lines:
+        return []
+    return ["", "Options many commands share, given before the command or after it:", "", *lines]
 
 
 def _run_as(program: Program) -> list[str]:

@@ -154,6 +154,9 @@ class Param(Node):
     metavar: str | None = None
     #: `Option(deprecated=...)`: the reason ("" for none); None: not deprecated.
     deprecated: str | None = None
+    #: An option a group's (or the program's) `options=` shares: that group's path (`()`: the
+    #: program), after whose name it may also be given, before the command; None: not shared.
+    shared: tuple[str, ...] | None = None
     span: SourceSpan
 
     @property
@@ -380,6 +383,32 @@ class Program(Node):
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
+
+    @cached_property
+    def paths(self) -> dict[str, str]:
+        """What the words of a command line name: a command's path (an alias's too) ->
+        "command", a group's -> "group" (`runtime/argv._named` says the same in the tool)."""
+        found = {" ".join(group.path): "group" for group in self.groups}
+        for command in self.commands:
+            for last in (command.path[-1], *command.aliases):
+                found[" ".join((*command.path[:-1], last))] = "command"
+        return found
+
+    @cached_property
+    def shared(self) -> dict[str, dict[str, int]]:
+        """`SHARED`: each group path ("" the program) whose `options=` shares options -> their
+        spellings -> how many words each takes (none for a flag or a count)."""
+        table: dict[str, dict[str, int]] = {}
+        for command in self.commands:
+            for param in command.inputs:
+                if param.shared is None or param.type is None:
+                    continue
+                ref = param.type
+                item = ref.item if ref.kind == "list" and ref.item is not None else ref
+                takes = 0 if ref.kind in ("bool", "count") else max(len(item.items), 1)
+                spellings = table.setdefault(" ".join(param.shared), {})
+                spellings.update(dict.fromkeys(param.spellings, takes))
+        return table
 
     def root(self) -> tuple[str, str]:
         """The root command's name and how argv reaches it: "alone" (it is the only command),

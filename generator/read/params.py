@@ -119,6 +119,13 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
     if annotation is None:
         reader.error(param, f"parameter {name!r} of {fn} needs a type annotation")
         return None
+    #: An alias declared once (`verbose: Verbose`, `read/shared.py`): read as written there,
+    #: where the tool's copy has already lost its marker.
+    named = annotation.id if isinstance(annotation, ast.Name) else ""
+    alias = reader.aliases.get(named)
+    if alias is not None:
+        reader.alias_uses[(fn, name)] = named
+        annotation = alias
     base, marker = annotation, None
     if isinstance(annotation, ast.Subscript) and reader.names.is_typing(
         annotation.value, "Annotated"
@@ -131,7 +138,7 @@ def _read_param(reader: Reader, param: Parameter, doc: Docstring, fn: str) -> Pa
             reader.error(markers[1], f"parameter {name!r} has more than one Argument/Option")
             return None
         marker = markers[0] if markers else None
-        if marker is not None:
+        if marker is not None and alias is None:
             plain = reader.code(base) if not others else _without(reader, annotation, marker)
             reader.removals.replace(reader.text, annotation, plain)
     # NOTE: `Optional[Context]` is the spelling a type checker accepts with the default None;

@@ -23,7 +23,7 @@ from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.checks import calls_log, with_outcomes, with_stdin
 from burgee.read.classes import read_type
-from burgee.read.declarations import Declarations, assignment, decorator_target
+from burgee.read.declarations import assignment, decorator_target
 from burgee.read.exclusive import GROUP_KEYS, read_exclusive
 from burgee.read.imports import (
     Bundle,
@@ -39,6 +39,7 @@ from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Decorator, is_none
 from burgee.read.runtime_use import typing_notes
+from burgee.read.shared import SharedOptions
 from burgee.read.source import check, longest_line, marker_lines, statements_with
 from burgee.read.strip import strip
 from burgee.read.surfaces import read_prompt, read_resource
@@ -83,11 +84,12 @@ _PROGRAM_KEYS = (
     "max_output",
     "dependencies",
     "exit_codes",
+    "options",
 )
 #: The names a handlers file may import from burgee: its public API, read from the package.
 
 
-class ProgramReader(Declarations):
+class ProgramReader(SharedOptions):
     """Walks the top level of one handlers file, collecting the program and every problem."""
 
     # -- the walk ---------------------------------------------------------------------------
@@ -101,6 +103,8 @@ class ProgramReader(Declarations):
         for statement in body:
             if isinstance(statement, ast.ClassDef):
                 self.register_class(statement)
+            elif isinstance(statement, ast.Assign | ast.AnnAssign):
+                self.register_alias(statement)
         for statement in body:
             if isinstance(statement, ast.ClassDef):
                 self.read_error_class(statement)
@@ -109,6 +113,7 @@ class ProgramReader(Declarations):
             elif isinstance(statement, ast.Expr | ast.Assign | ast.AnnAssign):
                 self.read_simple(statement)
         self.check_exit_codes()
+        self.check_shared()
         if self.api_modules:
             self.read_runtime_attributes()
         tree = self.tree
@@ -241,6 +246,9 @@ class ProgramReader(Declarations):
             if key == "exit_codes":
                 self.read_exit_codes(value)
                 continue
+            if key == "options":
+                self.read_options(value, ())
+                continue
             try:
                 self.program_args[key] = self.literal(value, f"program({key}=...)")
             except NotLiteral:
@@ -309,7 +317,7 @@ class ProgramReader(Declarations):
         if parent is None:
             return
         self.removals.statements.add(id(statement))
-        args = self.call_args(call, ("name", "help"), {"name", "help"}, "group()")
+        args = self.call_args(call, ("name", "help"), {"name", "help", "options"}, "group()")
         try:
             name = self.literal(args["name"], "a group name") if "name" in args else None
             help_text = self.literal(args["help"], "group help") if "help" in args else ""
@@ -324,6 +332,8 @@ class ProgramReader(Declarations):
             self.error(args["help"], "group(help=...) must be a string")
             help_text = ""
         group = Group(path=(*parent, name), help=str(help_text or ""), span=self.span(call))
+        if "options" in args:
+            self.read_options(args["options"], group.path)
         self.groups[target] = group
         self.group_nodes.append(group)
 
@@ -567,7 +577,9 @@ def _read(
         for found in marker_lines(source, path)
     )
     if reader.diagnostics:
-        raise GenerationError(sorted(reader.diagnostics, key=_position))
+        # NOTE: a shared alias's problem is found once for each command that names it.
+        unique = {(d.span, d.message): d for d in reader.diagnostics}
+        raise GenerationError(sorted(unique.values(), key=_position))
     stripped = strip(reader.text, reader.tree, reader.removals)
     minor, newer = needed_minor(source, path)
     if newer is not None:

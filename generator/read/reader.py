@@ -78,6 +78,14 @@ class Reader:
         self.classes: dict[str, ast.ClassDef] = {}
         self.records: dict[str, Record] = {}
         self.enums: dict[str, EnumDecl] = {}
+        #: `Name = Annotated[T, Option(...)]` at the top level: name -> its `Annotated[...]`
+        #: (`read/shared.py`); those whose marker is an `Argument`.
+        self.aliases: dict[str, ast.Subscript] = {}
+        self.arguments: set[str] = set()
+        #: (function, parameter) -> the alias its annotation names.
+        self.alias_uses: dict[tuple[str, str], str] = {}
+        #: `options=[...]` of the program or a group: (its path, the alias, where it is listed).
+        self.shared: list[tuple[tuple[str, ...], str, ast.expr]] = []
         #: Each line's origin (path, line) when sibling modules were bundled in (`read.imports`).
         self.origins: list[tuple[str, int]] | None = None
 

@@ -41,6 +41,18 @@ def _values(param: Param) -> str | list[str]:
     return "file" if ref.kind == "path" else "none"
 
 
+def _option_row(param: Param) -> list[Any]:
+    """An option's row: its spellings, how its value completes (None: it takes none), help."""
+    assert param.type is not None
+    flags = [param.short] if param.short else []
+    text = _help_line(param.help)
+    if param.type.kind == "bool":
+        return [list(param.spellings), None, text]
+    if param.type.kind == "count":
+        return [[*flags, param.flag], None, text]
+    return [[*flags, param.flag], _values(param), text]
+
+
 def _command_row(command: Command) -> list[Any]:
     """One command's row: path, alias paths, whether it asks first, options, positionals."""
     options: list[Any] = []
@@ -49,17 +61,8 @@ def _command_row(command: Command) -> list[Any]:
         assert param.type is not None
         if param.role == "argument":
             positionals.append([_values(param), param.type.kind == "list"])
-            continue
-        if param.hidden:
-            continue
-        flags = [param.short] if param.short else []
-        text = _help_line(param.help)
-        if param.type.kind == "bool":
-            options.append([list(param.spellings), None, text])
-        elif param.type.kind == "count":
-            options.append([[*flags, param.flag], None, text])
-        else:
-            options.append([[*flags, param.flag], _values(param), text])
+        elif not param.hidden:
+            options.append(_option_row(param))
     aliases = [" ".join((*command.path[:-1], alias)) for alias in command.aliases]
     return [command.name, aliases, int(command.confirm is not None), options, positionals]
 
@@ -100,7 +103,26 @@ def table(program: Program) -> dict[str, Any]:
         uris = [r.uri for r in program.resources if "{" not in r.uri]
         groups[0][1].append([RESOURCE_COMMAND[0], _help_line(RESOURCE_COMMAND[1])])
         commands.append([RESOURCE_COMMAND[0], [], 0, [], [[uris or "none", False]]])
-    return {"groups": groups, "commands": commands, "root": list(program.root())}
+    found: dict[str, Any] = {"groups": groups, "commands": commands, "root": list(program.root())}
+    shared = _shared(program)
+    if shared:
+        found["shared"] = shared
+    return found
+
+
+def _shared(program: Program) -> list[list[Any]]:
+    """`[group path, a command's path, options]` for each group (the program: "") whose
+    `options=` shares options: they complete before the command too, as that command's."""
+    found: dict[str, list[Any]] = {}
+    for command in program.commands:
+        for param in command.inputs:
+            if param.shared is None or param.hidden:
+                continue
+            scope = " ".join(param.shared)
+            found.setdefault(scope, [scope, command.name, []])
+            if found[scope][1] == command.name:
+                found[scope][2].append(_option_row(param))
+    return list(found.values())
 
 
 def table_json(program: Program) -> str:

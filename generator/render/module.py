@@ -90,6 +90,10 @@ def _help(param: Param, program: Program) -> str:
         parts.append(f"(env: {env})")
     if param.deprecated is not None:
         parts.append(_deprecation(param.deprecated))
+    if param.shared is not None:
+        # NOTE: the group's help lists it without this note (`cli._shared_help`).
+        where = " ".join((program.name, *param.shared))
+        parts.append(f"(shared: also before the command, after '{where}')")
     text = " ".join(parts)
     # NOTE: argparse %-formats help strings, so a literal % must be doubled.
     return text.replace("%", "%%")
@@ -560,6 +564,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
             for o in sorted(program.outcomes, key=lambda o: o.exit_code)
         ],
         shadows=py(shadows(program)),
+        shared=py(program.shared),
         **completion,
         mcp=mcp,
     )

@@ -20,6 +20,7 @@ from burgee.runtime.program import (
     ROOT,
     ROOT_MODE,
     SHADOWS,
+    SHARED,
 )
 from burgee.runtime.quickargs import (
     _BOOL_ACTION,
@@ -54,6 +55,7 @@ class _Invocation:
         config: bool | None = None,
         strict: bool = True,
         arguments: Callable[[str], _Recorder | None] | None = None,
+        shared: tuple[dict[str, dict[str, int]], Callable[[str], str]] | None = None,
     ) -> None:
         """Read `argv`; its first problem is raised, or (`strict=False`) kept in `problem`
         once the whole of argv is read, so the error itself answers in JSON when any of the
@@ -84,7 +86,9 @@ class _Invocation:
         #: The first problem with argv (`strict=False`).
         self.problem: UsageError | None = None
         given: list[Flag] = []
-        tokens = list(argv)
+        #: `SHARED` and what a path names (`_named`), or another program's.
+        spread, named_by = (SHARED, _named) if shared is None else shared
+        tokens = _hoisted(list(argv), reads_config, spread, named_by) if spread else list(argv)
         index = 0
         #: The spellings the command named so far takes over (`SHADOWS`).
         shadowed: tuple[str, ...] = table.get("", ())
@@ -169,6 +173,76 @@ class _Invocation:
             setattr(self, flag.dest, read)
         else:
             self.asked[flag.name] = value
+
+
+def _named(path: str) -> str:
+    """What the words `path` name: "command" (an alias's too), "group", or ""."""
+    path = ALIASES.get(path, path)
+    return "command" if path in COMMANDS else "group" if path in GROUPS else ""
+
+
+def _hoisted(
+    tokens: list[str],
+    reads_config: bool,
+    shared: dict[str, dict[str, int]],
+    named: Callable[[str], str],
+    *,
+    keep: bool = False,
+) -> list[str]:
+    """argv with the shared options given before the command (`tool -v clone src`, `SHARED`:
+    the program's and each group's `options=`) moved to right after the command's name, where
+    the command reads them as its own: given there too, it is as if given twice (the later
+    value wins, a count adds up, a list takes both). When no command is named, they are left
+    out after a group's name (they mean nothing there), or kept where they are (`keep`, or the
+    root command's)."""
+    node = ""
+    spellings = shared.get("", {})
+    kept: list[str] = []
+    moved: list[str] = []
+    index = 0
+    while index < len(tokens):
+        word = tokens[index]
+        index += 1
+        name, has_value, _ = word.partition("=")
+        takes = spellings.get(name)
+        if takes is None and name[:1] == "-" and name[1:2] != "-" and len(name) > 2:
+            # NOTE: `-vvv` (each a shared flag), `-Hvalue` (a short one given its value).
+            short = spellings.get(name[:2])
+            if short or all(spellings.get(f"-{c}") == 0 for c in name[1:]):
+                takes, has_value = 0, "="
+        if takes is not None:
+            count = 0 if has_value else takes
+            moved += tokens[index - 1 : index + count]
+            index += count
+            continue
+        if word in HELP_FLAGS:
+            index -= 1
+            break
+        if word == "--":
+            return tokens
+        if word[:1] == "-":
+            kept.append(word)
+            flag = _flag(name, reads_config)
+            # NOTE: a tool-wide flag's value is no command's name (`-o json`, `--json '{}'`).
+            valued = flag is not None and flag.metavar != "" and not has_value
+            if flag is not None and valued and index < len(tokens) and flag.takes(tokens[index]):
+                kept.append(tokens[index])
+                index += 1
+            continue
+        child = f"{node} {word}".lstrip()
+        what = named(child)
+        if what == "command":
+            return [*kept, word, *moved, *tokens[index:]]
+        if what != "group":
+            return tokens  # NOTE: the root command's words, or an unknown command
+        kept.append(word)
+        node = child
+        spellings = {**spellings, **shared.get(child, {})}
+    if keep or (not node and ROOT):
+        return tokens  # NOTE: the root command's options
+    # NOTE: a group named and no command (its help, or a missing command): the shared
+    # options mean nothing there, and are dropped, as Click reads `tool -v remote --help`.
+    return [*kept, *tokens[index:]]
 
 
 def _arguments_at(named: str) -> _Recorder | None:

@@ -101,6 +101,9 @@ ALWAYS = frozenset(
         "_unrelated",
         "_passing",
         "_arguments_at",
+        # NOTE: a tool with shared options (`SHARED`) reads argv with them on every run.
+        "_hoisted",
+        "_named",
     }
 )
 

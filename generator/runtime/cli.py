@@ -64,9 +64,17 @@ from burgee.runtime.program import (
     ROOT,
     ROOT_MODE,
     SHADOWS,
+    SHARED,
     VERSION,
 )
-from burgee.runtime.quickargs import _HIDDEN, _pass_start, _quick_parse, _recorded, _typed
+from burgee.runtime.quickargs import (
+    _BOOL_ACTION,
+    _HIDDEN,
+    _pass_start,
+    _quick_parse,
+    _recorded,
+    _typed,
+)
 from burgee.runtime.sanitize import _redact, _redact_text
 from burgee.runtime.shells import _BUILTIN_COMMANDS
 from burgee.runtime.sources import _Sources
@@ -103,10 +111,13 @@ def _group_help(group: str) -> str:
     if not group:
         rows += _BUILTIN_COMMANDS.items()
         rows += [(word, summary) for word, (summary, _) in _EXTRA_COMMANDS.items()]
-    parts = [f"usage: {prog} [-h] [FLAGS] COMMAND ...\n"]
+    shared = _shared_help(group) if SHARED else ""
+    parts = [f"usage: {prog} [-h] [FLAGS]{' [OPTIONS]' if shared else ''} COMMAND ...\n"]
     if description.strip():
         parts.append(description.strip("\n") + "\n")
     parts.append("commands:\n" + _rows(rows))
+    if shared:
+        parts.append(shared)
     parts.append(_compact_flags(flags_at(not group, _CONFIG, False)))
     if not group:
         import textwrap
@@ -122,6 +133,37 @@ def _group_help(group: str) -> str:
         )
         parts.append("\n".join(agents) + "\n")
     return "\n".join(parts)
+
+
+def _shared_help(group: str) -> str:
+    """The options the commands under `group` share (`SHARED`: the program's and its groups'
+    `options=`), as the first of those commands' help shows them: given before the command
+    (here) or after it."""
+    scopes = [scope for scope in SHARED if f"{group} ".startswith(f"{scope} ".lstrip())]
+    spellings = {spelling for scope in scopes for spelling in SHARED[scope]}
+    under = [
+        row[3]
+        for path, row in COMMANDS.items()
+        if f"{path} ".startswith(f"{group} ".lstrip())
+        and any(spellings.intersection(flags) for _, flags, _, _, _ in row[3])
+    ]
+    if not under:
+        return ""
+    rows = []
+    for _, flags, _, _, options in under[0]:
+        settings = dict(options)
+        if not spellings.intersection(flags) or settings.get("help") == _HIDDEN:
+            continue
+        words = settings.get("metavar", flags[-1][2:].upper().replace("-", "_"))
+        if settings.get("action") in (_BOOL_ACTION, "count"):
+            words = ""
+        shown = " ".join(words) if isinstance(words, tuple) else words
+        label = ", ".join(f"{flag} {shown}".rstrip() for flag in flags)
+        text = str(settings.get("help", "")).replace("%%", "%")
+        rows.append((label, text.partition(" (shared: ")[0]))
+    if not rows:
+        return ""
+    return "options (given here, before the command, or after it):\n" + _rows(rows)
 
 
 def _rows(rows: list[tuple[str, str]]) -> str:

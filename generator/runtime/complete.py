@@ -6,6 +6,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.argv import _hoisted, _named
 from burgee.runtime.embedded import _document
 from burgee.runtime.errors import UsageError, _from_ctrl_c
 from burgee.runtime.flags import HELP_FLAGS, _flag
@@ -17,6 +18,7 @@ from burgee.runtime.program import (
     PROGRAM,
     ROOT,
     ROOT_MODE,
+    SHARED,
     _complete_values,
     _completion_slots,
 )
@@ -89,6 +91,9 @@ def _candidates(words: list[str]) -> list[str]:
     if not words:
         return []
     partial, before = words[-1], words[:-1]
+    if SHARED:
+        # NOTE: the shared options given before the command are its own (`argv._hoisted`).
+        before = _hoisted(before, _CONFIG, SHARED, _named, keep=True)
     node, index = "", 0
     # NOTE: the command path as argv finds it (`argv._find`): an alias is the command it names,
     # and words that name no command are the root command's, if the program has one.
@@ -110,11 +115,19 @@ def _candidates(words: list[str]) -> list[str]:
         return []  # NOTE: the value of a tool-wide flag (`--timeout <TAB>`)
     if node not in COMMANDS and not node and ROOT:
         node = ROOT
+    #: A group named and no command: only the options its commands share complete (the
+    #: values of any command under it, which all take them).
+    sharing = node not in COMMANDS and bool(SHARED)
+    if sharing:
+        group = ""
+        for word in before:
+            group = f"{group} {word}".lstrip() if f"{group} {word}".lstrip() in GROUPS else group
+        node = next((path for path in COMMANDS if path.startswith(f"{group} ".lstrip())), "")
     slots = _completion_slots(node) if node in COMMANDS else ()
     if not slots:
         return []
     by_flag = {flag: slot for slot in slots for flag in slot[1]}
-    arguments = [slot for slot in slots if slot[2] in ("arg", "args")]
+    arguments = [slot for slot in slots if slot[2] in ("arg", "args") and not sharing]
     options: dict[str, Any] = {}
     raw: dict[str, Any] = {}
     positionals: list[Any] = []

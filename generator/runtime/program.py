@@ -48,6 +48,9 @@ OUTCOMES: dict[str, tuple[int, str]] = {}
 #: `Option(..., shadows=True)`: command path (or alias path) -> the tool-wide flag spellings
 #: its own options take over on that command.
 SHADOWS: dict[str, tuple[str, ...]] = {}
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, which may come before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
 #: Each record's result shape: name -> (field shapes, required field names).
 RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).

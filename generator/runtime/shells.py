@@ -73,7 +73,9 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     `table["root"]` is the root command's path and mode (`ROOT`, `ROOT_MODE`);
     `table["commands"]` holds `[path, [alias path, ...], asks first, options, positionals]`,
     an option being `[spellings, how its value completes, help]` and a positional
-    `[how it completes, variadic]` (`burgee.render.completions.table` writes it).
+    `[how it completes, variadic]` (`burgee.render.completions.table` writes it);
+    `table["shared"]`, when there are any, `[group path, a command's path, options]`: the
+    options a group's (the program's: "") `options=` shares, offered on its node and below.
     """
     found: list[_Node] = []
     commands = {row[0]: row for row in table["commands"]}
@@ -91,6 +93,16 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
                 _, _, _, options, positionals = commands[root]
                 own = [(tuple(f), f"{root}|{f[-1]}", v, text) for f, v, text in options]
                 places = [(i, v, variadic) for i, (v, variadic) in enumerate(positionals)]
+        # NOTE: the options the program's and this group's commands share (`options=`)
+        # come before the command too.
+        for scope, command, options in table.get("shared", ()):
+            if f"{path} ".startswith(f"{scope} ".lstrip()):
+                known = {name for flags, _, _, _ in own for name in flags}
+                own += [
+                    (tuple(f), f"{command}|{f[-1]}", v, text)
+                    for f, v, text in options
+                    if known.isdisjoint(f)
+                ]
         taken = {name for flags, _, _, _ in own for name in flags}
         tool = [
             (tuple(name for name in names if name not in taken), key, values, text)

@@ -57,6 +57,9 @@ class _Facts:
     #: Every group's path, and the program's own ().
     groups: frozenset[tuple[str, ...]]
     root: Command | None
+    #: The options the program's groups share (`Program.shared`), and what words name.
+    shared: dict[str, dict[str, int]]
+    paths: dict[str, str]
 
     @classmethod
     def of(cls, program: Program) -> _Facts:
@@ -66,7 +69,13 @@ class _Facts:
             aliases={(*c.path[:-1], a): c.path for c in program.commands for a in c.aliases},
             groups=frozenset({g.path for g in program.groups} | {()}),
             root=next((c for c in program.commands if c.root), None),
+            shared=program.shared,
+            paths=program.paths,
         )
+
+    def named(self, words: str) -> str:
+        """What `words` name, as `argv._named` says for the tool: "command", "group" or ""."""
+        return self.paths.get(words, "")
 
 
 def check(program: Program) -> list[Diagnostic]:
@@ -150,6 +159,7 @@ def _parse(program: Program, facts: _Facts, command: Command, example: str) -> N
             facts.shadows,
             config=program.config,
             arguments=_arguments(program, facts),
+            shared=(facts.shared, facts.named),
         )
     except UsageError as error:
         raise _Refused(error.message) from None
