@@ -250,3 +250,36 @@ def test_a_handler_runs_as_module_code_under_coverage(tmp_path: Path) -> None:
     hello = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "hello")
     body = {node.lineno for node in hello.body[1:]}  # NOTE: the docstring is no statement run
     assert body and body <= set(found["lines"])
+
+
+USER_TEST = """\
+import minimal
+
+
+def test_hello() -> None:
+    result = minimal.invoke(["hello", "--name", "Ada"])
+    assert result.exit_code == 0
+    assert result.stdout == "Hello, Ada!\\n"
+    assert minimal.hello("Ada") == "Hello, Ada!"
+
+
+def fails(ctx: minimal.Context) -> None:
+    raise minimal.CommandError("no", hint="later")
+"""
+
+
+def test_a_users_test_that_calls_invoke_type_checks(tmp_path: Path) -> None:
+    """`mypy --strict` on a test that imports the tool and calls its `invoke` (and a
+    handler, and names `Context`): the runtime's names are declared for type checkers."""
+    tool = golden_output(GOLDEN / "minimal")
+    (tmp_path / tool.name).write_bytes(tool.read_bytes())
+    (tmp_path / "test_minimal.py").write_text(USER_TEST, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy", "--strict", "--no-incremental", "test_minimal.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
