@@ -4,17 +4,298 @@
 #     burgee gen commands.py -o _tool.py
 """Generate standalone, agent-ready command-line tools from typed Python handlers."""
 
-# _boot compiles the code as under `from __future__ import annotations`.
+from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    import argparse
+    import gc
+    import pathlib as _pathlib
+    import threading
+    from collections.abc import Callable, Iterator, Sequence
+    from pathlib import Path
     from types import CodeType
-    from typing import Any
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+
+    class CommandError(Exception):
+        details: dict[str, Any] | None
+        hint: str | None
+        message: str
+        text: str | None
+        kind: str
+        exit_code: int
+        retryable: bool
+
+        def __init__(
+            self,
+            message: str,
+            *,
+            hint: str | None = None,
+            details: dict[str, Any] | None = None,
+            text: str | None = None,
+        ) -> None: ...
+
+    class Outcome(Exception):
+        result: object
+        name: str
+        exit_code: int
+
+        def __init__(self, result: object = None) -> None: ...
+
+    class UsageError(CommandError): ...
+
+    class Context:
+        _callbacks: list[Callable[[], object]]
+        _on_cancel: list[Callable[[], object]]
+        command: str
+        json: bool
+        program: str
+        _report: Callable[[float, float | None, str | None], None] | None
+        _log: Callable[[str, str, dict[str, object]], None] | None
+        _verbose: bool
+
+        def __init__(self, command: str, json: bool) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    INJECTED: Any = None
+
+    class _Command:
+        build: Callable[[argparse.ArgumentParser], None]
+        confirm: str | None
+        deprecated: str | None
+        deprecated_flags: tuple[tuple[str, str, str], ...]
+        description: str
+        effects: str
+        examples: tuple[str, ...]
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...]
+        keys: tuple[str, ...]
+        max_output: int | None
+        returns: Any
+        run: Callable[[_Call], object]
+        sanitize: bool
+        summary: str
+        trust: str
+
+        def __init__(
+            self,
+            summary: str,
+            keys: tuple[str, ...],
+            build: Callable[[argparse.ArgumentParser], None],
+            run: Callable[[_Call], object],
+            returns: Any,
+            *,
+            description: str | None = None,
+            examples: tuple[str, ...] = (),
+            effects: str = "read_only",
+            max_output: int | None = None,
+            sanitize: bool = True,
+            trust: str = "workspace",
+            confirm: str | None = None,
+            deprecated: str | None = None,
+            deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+            exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        ) -> None: ...
+
+    class _Type:
+        name: ClassVar[str]
+        spellings: ClassVar[tuple[str, ...]]
+        expected: ClassVar[str]
+        clispec: ClassVar[str]
+        metavar: ClassVar[str]
+        module: ClassVar[str]
+        base: ClassVar[str]
+        schema: ClassVar[dict[str, Any]]
+        word: ClassVar[bool]
+
+        @staticmethod
+        def convert(value: object) -> Any: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Str(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Int(_Type):
+        @staticmethod
+        def convert(value: object) -> int: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Bool(_Type):
+        @staticmethod
+        def convert(value: object) -> bool: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Path(_Type):
+        @staticmethod
+        def convert(value: object) -> _pathlib.Path: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Null(_Type):
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    _T = TypeVar("_T")
+
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: _Sources
+        spill_dir: str | None
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
+        ) -> None: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> list[_T]: ...
+
+        def _may_ask(self) -> bool: ...
+
+        def check(self) -> None: ...
+
+    def _choice(*choices: Any) -> Callable[[object], Any]: ...
+
+    class _Sources:
+        command: str
+        config_path: str | None
+        full: bool
+
+        def __init__(self, command: str, config: str | None = None, full: bool = False) -> None: ...
+
+        def pick(
+            self,
+            call: _Call,
+            key: str,
+            flag: str | None,
+            env: str | None,
+            default: Any,
+            secret: bool,
+        ) -> tuple[str, str, Any]: ...
+
+        def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T: ...
+
+        def _layers(
+            self, key: str, flag: str, env: str | None
+        ) -> Iterator[tuple[str, str, Any]]: ...
+
+        def _file(self, source: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _lookup(
+            table: dict[str, Any], command: str, key: str, flag: str
+        ) -> tuple[Any, str]: ...
+
+        @staticmethod
+        def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _pyproject() -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _tool_table(path: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _load(path: str) -> dict[str, Any]: ...
+
+    def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
+
+    def main(argv: Sequence[str] | None = None) -> int: ...
+
+    class Invoked:
+        exit_code: int
+        stderr: str
+        stdout: str
+
+        def __init__(self, exit_code: int, stdout: str, stderr: str) -> None: ...
+
+        @property
+        def envelope(self) -> Any: ...
+
+        def __repr__(self) -> str: ...
+
+    def invoke(
+        argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None
+    ) -> Invoked: ...
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
 
 
 PROGRAM = "burgee"
@@ -30,7 +311,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {"internal": 70}
 
 
-# ---- Start-up: the code below runs compiled once, then from a cache (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -57,7 +338,7 @@ _CODE_OPEN = (
 
 #: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
 #: as `interrupted`).
-_INTERRUPTED: "list[int]" = []
+_INTERRUPTED: list[int] = []
 
 
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
@@ -72,7 +353,7 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
 
 
-def _cache_directory() -> "str | None":
+def _cache_directory() -> str | None:
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -86,7 +367,7 @@ def _cache_directory() -> "str | None":
     return found if found is not None else _private(_temporary_cache(), _may_write())
 
 
-def _user_cache() -> "str | None":
+def _user_cache() -> str | None:
     """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
     code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
@@ -109,7 +390,7 @@ def _temporary_cache() -> str:
     return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
 
 
-def _private(chosen: str, make: bool) -> "str | None":
+def _private(chosen: str, make: bool) -> str | None:
     """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
     this user may write in; else None."""
     import stat
@@ -133,7 +414,7 @@ def _private(chosen: str, make: bool) -> "str | None":
     return chosen
 
 
-def _owned(found: "os.stat_result") -> bool:
+def _owned(found: os.stat_result) -> bool:
     """Whether what `found` describes is this user's and no one else may write it."""
     getuid = getattr(os, "getuid", None)
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
@@ -165,7 +446,7 @@ def _read_owned(path: str) -> bytes:
         return stream.read()
 
 
-def _key(path: str) -> "tuple[str, str] | None":
+def _key(path: str) -> tuple[str, str] | None:
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -218,7 +499,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
     """The module's code, and the empty lines that put it at its place in the file: read
     from the file (or from its loader: a zip archive has no file to open)."""
     text = None
@@ -252,12 +533,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
     return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
-def _compile(text: str, path: str) -> "CodeType":
+def _compile(text: str, path: str) -> CodeType:
     compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -283,7 +564,7 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     return hot, compiled
 
 
-def _digest(data: "bytes | memoryview") -> bytes:
+def _digest(data: bytes | memoryview) -> bytes:
     # NOTE: why this digest: the module's docstring.
     import _imp
 
@@ -296,7 +577,7 @@ def _sealed(name: str, data: bytes) -> bytes:
     return _digest(body) + body
 
 
-def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
     head = name.encode() + b"\0"
@@ -340,8 +621,8 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
-) -> "Callable[..., int]":
+    namespace: dict[str, Any], lazy: dict[str, tuple[str, ...]] | None = None
+) -> Callable[..., int]:
     """Run the code that always runs of the module's code in its namespace, with stand-ins
     for the functions of its sections (`lazy`); return its `main`."""
     import gc
@@ -362,9 +643,7 @@ def _boot(
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
-        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        moved = namespace.get("EXIT_CODES", {})
-        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+        _stop_starting(namespace, path)
     finally:
         release()
         if collecting:
@@ -372,9 +651,18 @@ def _boot(
     return namespace["main"]  # type: ignore[no-any-return]
 
 
-def _hold_interrupts() -> "Callable[[], object]":
+def _stop_starting(namespace: dict[str, Any], path: str) -> NoReturn:
+    """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
+    exit code of `interrupted`, no traceback."""
+    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    moved = namespace.get("EXIT_CODES", {})
+    raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+
+
+def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], object]:
     """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
-    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once
+    (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
     in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
@@ -383,6 +671,8 @@ def _hold_interrupts() -> "Callable[[], object]":
     usual = _signal.default_int_handler
 
     def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED and namespace is not None:
+            _stop_starting(namespace, str(namespace.get("__file__")))
         if _INTERRUPTED:
             usual(number, frame)
         _INTERRUPTED.append(number)
@@ -403,9 +693,9 @@ def _hold_interrupts() -> "Callable[[], object]":
 
 
 def _stand_ins(
-    namespace: "dict[str, Any]",
-    lazy: "dict[str, tuple[str, ...]]",
-    sections: "dict[str, Any]",
+    namespace: dict[str, Any],
+    lazy: dict[str, tuple[str, ...]],
+    sections: dict[str, Any],
     path: str,
 ) -> None:
     """Put a stand-in under each name of `lazy` that runs its section on its first call."""
@@ -430,8 +720,8 @@ def _stand_ins(
                 done.discard(section)
                 raise
 
-    def stand_in(name: str, section: str) -> "Callable[..., Any]":
-        def call(*args: "Any", **kwargs: "Any") -> "Any":
+    def stand_in(name: str, section: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
             run(section)
             real = namespace[name]
             if real is call:
@@ -450,7 +740,7 @@ def _stand_ins(
 # ---- What the tool says about itself ----
 
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: "int | None" = None
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
@@ -595,29 +885,447 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "validate": ("_input_problems",),
 }
 
+# ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
+
+#: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
+_release_interrupts = _hold_interrupts(globals())
+_boot(globals(), _LAZY)
+
+
+# ---- The handlers' imports that wait for the first command (burgee.runtime.table) ----
+
+# Type checkers read them at the top, under TYPE_CHECKING, as if they ran there:
+# ruff: noqa: TC004
+
+
+def _import_handlers() -> None:
+    """The handlers' imports that only their functions use: run once, before the
+    first command or `complete=` function runs (not for help, schema or completion)."""
+    global Path, argparse, gc
+    import argparse
+    import gc
+    from pathlib import Path
+
+
+# ---- From commands.py ----
+
+
+class Invalid(CommandError):
+    """The built-in usage error: a handlers file that does not generate (its diagnostics in
+    details.diagnostics), a file burgee may not replace or cannot read or write; nothing was
+    written."""
+
+    kind = "usage"
+    exit_code = 2
+
+
+class Stale(Outcome):
+    """gen --check: a file is missing or differs from what gen would write; the answer names
+    them (`stale`), and stderr shows each difference."""
+
+    name = "stale"
+    exit_code = 1
+
+
+@dataclass
+class Problem:
+    """One diagnostic of a handlers file."""
+
+    path: str
+    line: int
+    column: int
+    severity: str
+    message: str
+
+
+@dataclass
+class Refreshed:
+    """What refresh found: the template files it added, those that differ, and (with --diff)
+    how each differing file would change, as one patch for `git apply`."""
+
+    added: list[str]
+    differs: list[str]
+    patch: str | None
+
+
+@dataclass
+class Generated:
+    """What gen did: the files it wrote anew, those that already held its output (with
+    --check: those up to date), those missing or stale (--check only) and the warnings."""
+
+    written: list[str]
+    unchanged: list[str]
+    stale: list[str]
+    warnings: list[Problem]
+
+
+@dataclass
+class Checked:
+    """A handlers file that generates: its program, its commands and its warnings."""
+
+    program: str
+    version: str
+    commands: list[str]
+    warnings: list[Problem]
+
+
+def _as_problem(diagnostic: Any) -> Problem:
+    span = diagnostic.span
+    return Problem(span.path, span.line, span.column, diagnostic.level, diagnostic.message)
+
+
+def _failed(error: Any) -> Invalid:
+    """The diagnostics of a handlers file that does not generate: a line each for people, all
+    of them as data in the error's details."""
+    count = len(error.diagnostics)
+    summary = f"{count} error{'s' if count != 1 else ''}; nothing written"
+    return Invalid(
+        summary,
+        details={"diagnostics": [vars(_as_problem(d)) for d in error.diagnostics]},
+        text="".join(f"{d}\n" for d in error.diagnostics) + f"burgee: {summary}",
+    )
+
+
+def _refused(problems: list[str], where: str) -> Invalid:
+    """A refusal (a file burgee may not replace or cannot read): each problem for people."""
+    if where == "handlers":
+        return Invalid(problems[0], text=problems[0].replace(": ", ": error: ", 1))
+    if where == "write":
+        text = "".join(f"burgee: error: {p}\n" for p in problems) + "burgee: nothing written"
+        return Invalid("; ".join(problems) + "; nothing written", text=text)
+    prefix = "burgee" if where == "io" else f"burgee {where}"
+    return Invalid(problems[0], text=f"{prefix}: error: {problems[0]}")
+
+
+class _Pipeline:
+    """Around a command that runs the pipeline (imports included): the collector paused.
+
+    A class, not `contextlib.contextmanager`: `burgee --help` does not import contextlib.
+    """
+
+    def __enter__(self) -> None:
+        # NOTE: pydantic looks for plugins in every installed distribution's entry points when
+        # the IR's models are built; burgee uses none, and the search costs a noticeable part
+        # of a run in a crowded environment.
+        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+        # NOTE: the pipeline makes hundreds of thousands of objects (ast trees, the IR, the
+        # documents) that live until it ends; the cyclic garbage collector walked them again
+        # and again (a fifth of a 1,000-command gen, for no less memory). It runs again after,
+        # so a long `burgee --mcp` session still collects between calls.
+        self.collecting = gc.isenabled()
+        gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self.collecting:
+            gc.enable()
+
+
+def gen(
+    handlers: Path | None = None,
+    output: Path | None = None,
+    name: str | None = None,
+    version: str | None = None,
+    check: bool = False,
+    strict: bool = False,
+    force: bool = False,
+    completions: Path | None = None,
+    skill_dir: Path | None = None,
+    plain: bool | None = None,
+    ctx: Context = INJECTED,
+) -> Generated | None:
+    """Generate a tool from a handlers file.
+
+    Read HANDLERS (never importing it) and write one standalone Python module, and the files
+    asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
+    pyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`
+    refreshes them all. Each file written is reported on stderr; with --check, each stale one
+    with its diff, and the answer (the outcome stale) says which files are missing or stale.
+    As JSON, the answer always says what became of each file, with the warnings.
+    """
+    with _Pipeline():
+        from burgee.model.diagnostics import GenerationError
+        from burgee.write.gen import Refused
+        from burgee.write.gen import gen as generate
+
+        args = argparse.Namespace(
+            handlers=handlers,
+            output=output,
+            name=name,
+            program_version=version,
+            check=check,
+            strict=strict,
+            force=force,
+            completions=completions,
+            skill_dir=skill_dir,
+            plain=plain,
+        )
+        warnings: list[Problem] = []
+
+        def warn(warning: Any) -> None:
+            print(warning, file=sys.stderr)
+            warnings.append(_as_problem(warning))
+
+        try:
+            files = generate(args, warn)
+        except GenerationError as error:
+            raise _failed(error) from None
+        except Refused as refused:
+            raise _refused(refused.problems, refused.where) from None
+        answer = Generated(files.changed, files.unchanged, files.stale, warnings)
+        if files.stale:
+            raise Stale(answer)
+        return answer if ctx.json else None
+
+
+def check(
+    handlers: Path | None = None,
+    strict: bool = False,
+) -> Checked:
+    """Check a handlers file without writing anything.
+
+    Read HANDLERS as gen does (every example parsed, the warnings found) and answer what it
+    declares and the warnings, as data; a file that does not generate fails as a usage error
+    with every diagnostic in details.diagnostics.
+    """
+    with _Pipeline():
+        from burgee.model.diagnostics import GenerationError
+        from burgee.write.gen import Refused, targets
+        from burgee.write.gen import check as read_handlers
+
+        warnings: list[Problem] = []
+        try:
+            if handlers is None:
+                # NOTE: as gen finds it: `[tool.burgee]` of the nearest pyproject.toml.
+                import argparse
+
+                found_in = argparse.Namespace(
+                    handlers=None, output=None, completions=None, skill_dir=None
+                )
+                targets(found_in)
+                handlers = found_in.handlers
+                assert handlers is not None  # NOTE: `targets` refuses otherwise
+            found = read_handlers(
+                handlers, strict, lambda warning: warnings.append(_as_problem(warning))
+            )
+        except GenerationError as error:
+            raise _failed(error) from None
+        except Refused as refused:
+            where = "check" if refused.where == "gen" else refused.where
+            raise _refused(refused.problems, where) from None
+        return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
+
+
+def new(
+    name: str | None = None,
+    description: str | None = None,
+    author: str | None = None,
+    license: Literal["MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"] | None = None,
+    dir: Path | None = None,
+    defaults: bool = False,
+) -> None:
+    """Create a new tool project.
+
+    Create a ready-to-ship tool project from a template, generate its tool, skill and
+    completion scripts, and commit it in a new git repository.
+    """
+    with _Pipeline():
+        from burgee import scaffold
+
+        args = argparse.Namespace(
+            name=name,
+            description=description,
+            author=author,
+            license=license,
+            dir=dir,
+            defaults=defaults,
+        )
+        try:
+            scaffold.new(args)
+        except BrokenPipeError:
+            raise  # NOTE: the reader went away (`| head`): the tool's own quiet exit, 141
+        except (scaffold.ScaffoldError, OSError) as error:
+            raise _refused([str(error)], "new") from None
+        except KeyboardInterrupt:
+            print("burgee new: aborted; nothing was written", file=sys.stderr)
+            raise
+
+
+def refresh(
+    dir: Path | None = None,
+    diff: bool = False,
+    ctx: Context = INJECTED,
+) -> Refreshed | None:
+    """Re-render a project's template files safely.
+
+    Add template files a project lacks and list those that differ; never overwrite anything.
+    A person gets a line per file (and the patch on stdout); JSON and MCP callers get them as
+    data.
+    """
+    with _Pipeline():
+        from burgee import scaffold
+
+        try:
+            added, differs, patch = scaffold.refresh((dir or Path()).absolute(), diff=diff)
+        except (scaffold.ScaffoldError, OSError) as error:
+            raise _refused([str(error)], "refresh") from None
+    if ctx.json:
+        return Refreshed(added, differs, patch)
+    # NOTE: with --diff, stdout is the patch alone (`burgee refresh --diff | git apply`).
+    out = sys.stderr if patch is not None else sys.stdout
+    for relative in added:
+        print(f"added    {relative}", file=out)
+    for relative in differs:
+        print(f"differs  {relative}", file=out)
+    if not added and not differs:
+        print("The template files are up to date.", file=out)
+    if patch:
+        sys.stdout.write(patch)
+    return None
+
+
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("record", "Generated")), (
+        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
+        ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
+        ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
+        ("version", ("--version",), "_Str", None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
+        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale (default: off)"))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (no docstring or return annotation, a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors (default: off)"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate (default: off)"))),
+        ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
+        ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
+        ("plain", ("--plain",), "_Bool", None, (("action", "boolean_optional"), ("help", "write the plain form: every line ordinary code, nothing compiled from a string or cached (for packagers, reviews, debuggers); --no-plain: the default form (default: the form the output file already has)"), ("nullable", True))),
+    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`\nrefreshes them all. Each file written is reported on stderr; with --check, each stale one\nwith its diff, and the answer (the outcome stale) says which files are missing or stale.\nAs JSON, the answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
+    "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
+        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
+        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
+    ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
+    "new": (new, "Create a new tool project.", _Null, (
+        ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
+        ("description", ("--description",), "_Str", None, (("help", "one line saying what it does"), ("nullable", True))),
+        ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
+        ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
+        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
+        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option (default: off)"))),
+    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
+    "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
+        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
+        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply` (default: off)"))),
+    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("gen", "Generate a tool from a handlers file."),
+        ("check", "Check a handlers file without writing anything."),
+        ("new", "Create a new tool project."),
+        ("refresh", "Re-render a project's template files safely."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {
+    "stale": (
+        1,
+        "gen --check: a file is missing or differs from what gen would write; the answer names\nthem (`stale`), and stderr shows each difference.",
+    ),
+}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {"gen": ("--output", "--version", "-o")}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Checked": (
+        {
+            "program": _Str,
+            "version": _Str,
+            "commands": ("list", _Str),
+            "warnings": ("list", ("record", "Problem")),
+        },
+        ("program", "version", "commands", "warnings"),
+    ),
+    "Generated": (
+        {
+            "written": ("list", _Str),
+            "unchanged": ("list", _Str),
+            "stale": ("list", _Str),
+            "warnings": ("list", ("record", "Problem")),
+        },
+        ("written", "unchanged", "stale", "warnings"),
+    ),
+    "Problem": (
+        {"path": _Str, "line": _Int, "column": _Int, "severity": _Str, "message": _Str},
+        ("path", "line", "column", "severity", "message"),
+    ),
+    "Refreshed": (
+        {"added": ("list", _Str), "differs": ("list", _Str), "patch": ("null", _Str)},
+        ("added", "differs", "patch"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "gen": ("gen", True),
+    "check": ("check", False),
+    "new": ("new", True),
+    "refresh": ("refresh", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+# The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
+_release_interrupts()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
-import argparse
-import gc
+import _thread
 import pathlib as _pathlib
-from dataclasses import dataclass
-from pathlib import Path
 
 if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
+    from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
-else:
-
-    def cast(kind: object, value: object) -> object:
-        return value
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -1120,282 +1828,6 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
-
-
-# ---- From commands.py ----
-
-
-class Invalid(CommandError):
-    """The built-in usage error: a handlers file that does not generate (its diagnostics in
-    details.diagnostics), a file burgee may not replace or cannot read or write; nothing was
-    written."""
-
-    kind = "usage"
-    exit_code = 2
-
-
-class Stale(Outcome):
-    """gen --check: a file is missing or differs from what gen would write; the answer names
-    them (`stale`), and stderr shows each difference."""
-
-    name = "stale"
-    exit_code = 1
-
-
-@dataclass
-class Problem:
-    """One diagnostic of a handlers file."""
-
-    path: str
-    line: int
-    column: int
-    severity: str
-    message: str
-
-
-@dataclass
-class Refreshed:
-    """What refresh found: the template files it added, those that differ, and (with --diff)
-    how each differing file would change, as one patch for `git apply`."""
-
-    added: list[str]
-    differs: list[str]
-    patch: str | None
-
-
-@dataclass
-class Generated:
-    """What gen did: the files it wrote anew, those that already held its output (with
-    --check: those up to date), those missing or stale (--check only) and the warnings."""
-
-    written: list[str]
-    unchanged: list[str]
-    stale: list[str]
-    warnings: list[Problem]
-
-
-@dataclass
-class Checked:
-    """A handlers file that generates: its program, its commands and its warnings."""
-
-    program: str
-    version: str
-    commands: list[str]
-    warnings: list[Problem]
-
-
-def _as_problem(diagnostic: Any) -> Problem:
-    span = diagnostic.span
-    return Problem(span.path, span.line, span.column, diagnostic.level, diagnostic.message)
-
-
-def _failed(error: Any) -> Invalid:
-    """The diagnostics of a handlers file that does not generate: a line each for people, all
-    of them as data in the error's details."""
-    count = len(error.diagnostics)
-    summary = f"{count} error{'s' if count != 1 else ''}; nothing written"
-    return Invalid(
-        summary,
-        details={"diagnostics": [vars(_as_problem(d)) for d in error.diagnostics]},
-        text="".join(f"{d}\n" for d in error.diagnostics) + f"burgee: {summary}",
-    )
-
-
-def _refused(problems: list[str], where: str) -> Invalid:
-    """A refusal (a file burgee may not replace or cannot read): each problem for people."""
-    if where == "handlers":
-        return Invalid(problems[0], text=problems[0].replace(": ", ": error: ", 1))
-    if where == "write":
-        text = "".join(f"burgee: error: {p}\n" for p in problems) + "burgee: nothing written"
-        return Invalid("; ".join(problems) + "; nothing written", text=text)
-    prefix = "burgee" if where == "io" else f"burgee {where}"
-    return Invalid(problems[0], text=f"{prefix}: error: {problems[0]}")
-
-
-class _Pipeline:
-    """Around a command that runs the pipeline (imports included): the collector paused.
-
-    A class, not `contextlib.contextmanager`: `burgee --help` does not import contextlib.
-    """
-
-    def __enter__(self) -> None:
-        # NOTE: pydantic looks for plugins in every installed distribution's entry points when
-        # the IR's models are built; burgee uses none, and the search costs a noticeable part
-        # of a run in a crowded environment.
-        os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
-        # NOTE: the pipeline makes hundreds of thousands of objects (ast trees, the IR, the
-        # documents) that live until it ends; the cyclic garbage collector walked them again
-        # and again (a fifth of a 1,000-command gen, for no less memory). It runs again after,
-        # so a long `burgee --mcp` session still collects between calls.
-        self.collecting = gc.isenabled()
-        gc.disable()
-
-    def __exit__(self, *exc: object) -> None:
-        if self.collecting:
-            gc.enable()
-
-
-def gen(
-    handlers: Path | None = None,
-    output: Path | None = None,
-    name: str | None = None,
-    version: str | None = None,
-    check: bool = False,
-    strict: bool = False,
-    force: bool = False,
-    completions: Path | None = None,
-    skill_dir: Path | None = None,
-    plain: bool | None = None,
-    ctx: Context = INJECTED,  # type: ignore[assignment]
-) -> Generated | None:
-    """Generate a tool from a handlers file.
-
-    Read HANDLERS (never importing it) and write one standalone Python module, and the files
-    asked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest
-    pyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`
-    refreshes them all. Each file written is reported on stderr; with --check, each stale one
-    with its diff, and the answer (the outcome stale) says which files are missing or stale.
-    As JSON, the answer always says what became of each file, with the warnings.
-    """
-    with _Pipeline():
-        from burgee.model.diagnostics import GenerationError
-        from burgee.write.gen import Refused
-        from burgee.write.gen import gen as generate
-
-        args = argparse.Namespace(
-            handlers=handlers,
-            output=output,
-            name=name,
-            program_version=version,
-            check=check,
-            strict=strict,
-            force=force,
-            completions=completions,
-            skill_dir=skill_dir,
-            plain=plain,
-        )
-        warnings: list[Problem] = []
-
-        def warn(warning: Any) -> None:
-            print(warning, file=sys.stderr)
-            warnings.append(_as_problem(warning))
-
-        try:
-            files = generate(args, warn)
-        except GenerationError as error:
-            raise _failed(error) from None
-        except Refused as refused:
-            raise _refused(refused.problems, refused.where) from None
-        answer = Generated(files.changed, files.unchanged, files.stale, warnings)
-        if files.stale:
-            raise Stale(answer)
-        return answer if ctx.json else None
-
-
-def check(
-    handlers: Path | None = None,
-    strict: bool = False,
-) -> Checked:
-    """Check a handlers file without writing anything.
-
-    Read HANDLERS as gen does (every example parsed, the warnings found) and answer what it
-    declares and the warnings, as data; a file that does not generate fails as a usage error
-    with every diagnostic in details.diagnostics.
-    """
-    with _Pipeline():
-        from burgee.model.diagnostics import GenerationError
-        from burgee.write.gen import Refused, targets
-        from burgee.write.gen import check as read_handlers
-
-        warnings: list[Problem] = []
-        try:
-            if handlers is None:
-                # NOTE: as gen finds it: `[tool.burgee]` of the nearest pyproject.toml.
-                import argparse
-
-                found_in = argparse.Namespace(
-                    handlers=None, output=None, completions=None, skill_dir=None
-                )
-                targets(found_in)
-                handlers = found_in.handlers
-                assert handlers is not None  # NOTE: `targets` refuses otherwise
-            found = read_handlers(
-                handlers, strict, lambda warning: warnings.append(_as_problem(warning))
-            )
-        except GenerationError as error:
-            raise _failed(error) from None
-        except Refused as refused:
-            where = "check" if refused.where == "gen" else refused.where
-            raise _refused(refused.problems, where) from None
-        return Checked(found.name, found.version, [c.name for c in found.commands], warnings)
-
-
-def new(
-    name: str | None = None,
-    description: str | None = None,
-    author: str | None = None,
-    license: Literal["MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"] | None = None,
-    dir: Path | None = None,
-    defaults: bool = False,
-) -> None:
-    """Create a new tool project.
-
-    Create a ready-to-ship tool project from a template, generate its tool, skill and
-    completion scripts, and commit it in a new git repository.
-    """
-    with _Pipeline():
-        from burgee import scaffold
-
-        args = argparse.Namespace(
-            name=name,
-            description=description,
-            author=author,
-            license=license,
-            dir=dir,
-            defaults=defaults,
-        )
-        try:
-            scaffold.new(args)
-        except BrokenPipeError:
-            raise  # NOTE: the reader went away (`| head`): the tool's own quiet exit, 141
-        except (scaffold.ScaffoldError, OSError) as error:
-            raise _refused([str(error)], "new") from None
-        except KeyboardInterrupt:
-            print("burgee new: aborted; nothing was written", file=sys.stderr)
-            raise
-
-
-def refresh(
-    dir: Path | None = None,
-    diff: bool = False,
-    ctx: Context = INJECTED,  # type: ignore[assignment]
-) -> Refreshed | None:
-    """Re-render a project's template files safely.
-
-    Add template files a project lacks and list those that differ; never overwrite anything.
-    A person gets a line per file (and the patch on stdout); JSON and MCP callers get them as
-    data.
-    """
-    with _Pipeline():
-        from burgee import scaffold
-
-        try:
-            added, differs, patch = scaffold.refresh((dir or Path()).absolute(), diff=diff)
-        except (scaffold.ScaffoldError, OSError) as error:
-            raise _refused([str(error)], "refresh") from None
-    if ctx.json:
-        return Refreshed(added, differs, patch)
-    # NOTE: with --diff, stdout is the patch alone (`burgee refresh --diff | git apply`).
-    out = sys.stderr if patch is not None else sys.stdout
-    for relative in added:
-        print(f"added    {relative}", file=out)
-    for relative in differs:
-        print(f"differs  {relative}", file=out)
-    if not added and not differs:
-        print("The template files are up to date.", file=out)
-    if patch:
-        sys.stdout.write(patch)
-    return None
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -4450,6 +4882,24 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+
+
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and _import_handlers is not None:
+            _import_handlers()
+            _IMPORTED.append(True)
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -4492,6 +4942,8 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         if apart is not None:
@@ -8761,128 +9213,4 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         )
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
-
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "gen": (gen, "Generate a tool from a handlers file.", ("null", ("record", "Generated")), (
-        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
-        ("output", ("-o", "--output"), "_Path", None, (("metavar", "PATH"), ("help", "output file (default: <name>.py beside HANDLERS)"), ("nullable", True))),
-        ("name", ("--name",), "_Str", None, (("help", "the program name (overrides program(name=...))"), ("nullable", True))),
-        ("version", ("--version",), "_Str", None, (("help", "the program version (overrides program(version=...))"), ("nullable", True))),
-        ("check", ("--check",), "_Bool", False, (("action", "boolean_optional"), ("help", "write nothing; end with the outcome stale (exit 1) if the output is missing or stale (default: off)"))),
-        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings (no docstring or return annotation, a list result without cardinality, undeclared dependencies, syntax newer than Python 3.9) as errors (default: off)"))),
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "replace an output file that burgee did not generate (default: off)"))),
-        ("completions", ("--completions",), "_Path", None, (("metavar", "PATH"), ("help", "also write the bash, zsh, fish and pwsh completion scripts into this directory"), ("nullable", True))),
-        ("skill_dir", ("--skill-dir",), "_Path", None, (("metavar", "PATH"), ("help", "also write SKILL_DIR/<name>/SKILL.md and SKILL_DIR/AGENTS.md"), ("nullable", True))),
-        ("plain", ("--plain",), "_Bool", None, (("action", "boolean_optional"), ("help", "write the plain form: every line ordinary code, nothing compiled from a string or cached (for packagers, reviews, debuggers); --no-plain: the default form (default: the form the output file already has)"), ("nullable", True))),
-    ), (("description", "Generate a tool from a handlers file.\n\nRead HANDLERS (never importing it) and write one standalone Python module, and the files\nasked for beside it. Without HANDLERS, the targets come from [tool.burgee] in the nearest\npyproject.toml (handlers, output, completions, skill-dir, plain), so one `burgee gen`\nrefreshes them all. Each file written is reported on stderr; with --check, each stale one\nwith its diff, and the answer (the outcome stale) says which files are missing or stale.\nAs JSON, the answer always says what became of each file, with the warnings."), ("examples", ("burgee gen handlers.py -o tool.py", "burgee gen --check")), ("effects", "idempotent"), ("context", "ctx"))),
-    "check": (check, "Check a handlers file without writing anything.", ("record", "Checked"), (
-        ("handlers", (), "_Path", None, (("nargs", "?"), ("help", "the handlers file (default: [tool.burgee] handlers in pyproject.toml)"), ("nullable", True))),
-        ("strict", ("--strict",), "_Bool", False, (("action", "boolean_optional"), ("help", "treat warnings as errors (default: off)"))),
-    ), (("description", "Check a handlers file without writing anything.\n\nRead HANDLERS as gen does (every example parsed, the warnings found) and answer what it\ndeclares and the warnings, as data; a file that does not generate fails as a usage error\nwith every diagnostic in details.diagnostics."), ("examples", ("burgee check examples/todo/handlers.py",)))),
-    "new": (new, "Create a new tool project.", _Null, (
-        ("name", (), "_Str", None, (("nargs", "?"), ("help", "the command's name: lowercase letters and digits with single '-' or '_' between them; the module is the same with '_' for '-' (asked when omitted in a terminal)"), ("nullable", True))),
-        ("description", ("--description",), "_Str", None, (("help", "one line saying what it does"), ("nullable", True))),
-        ("author", ("--author",), "_Str", None, (("help", "your name (default: git's user.name)"), ("nullable", True))),
-        ("license", ("--license",), ("_choice", "MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary"), None, (("choices", ("MIT", "Apache-2.0", "BSD-3-Clause", "Proprietary")), ("help", "the license (default: MIT)"), ("nullable", True))),
-        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "where to create the project (default: ./NAME)"), ("nullable", True))),
-        ("defaults", ("--defaults",), "_Bool", False, (("action", "boolean_optional"), ("help", "ask nothing: use the defaults for every answer not given as an option (default: off)"))),
-    ), (("description", "Create a new tool project.\n\nCreate a ready-to-ship tool project from a template, generate its tool, skill and\ncompletion scripts, and commit it in a new git repository."), ("examples", ("burgee new mytool --defaults",)), ("effects", "non_idempotent"), ("discard", True))),
-    "refresh": (refresh, "Re-render a project's template files safely.", ("null", ("record", "Refreshed")), (
-        ("dir", ("--dir",), "_Path", None, (("metavar", "PATH"), ("help", "the project (default: .)"), ("nullable", True))),
-        ("diff", ("--diff",), "_Bool", False, (("action", "boolean_optional"), ("help", "print how each differing file would change, as a patch for `git apply` (default: off)"))),
-    ), (("description", "Re-render a project's template files safely.\n\nAdd template files a project lacks and list those that differ; never overwrite anything.\nA person gets a line per file (and the patch on stdout); JSON and MCP callers get them as\ndata."), ("examples", ("burgee refresh --diff",)), ("effects", "idempotent"), ("context", "ctx"))),
-}
-# fmt: on
-
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("gen", "Generate a tool from a handlers file."),
-        ("check", "Check a handlers file without writing anything."),
-        ("new", "Create a new tool project."),
-        ("refresh", "Re-render a project's template files safely."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {
-    "stale": (
-        1,
-        "gen --check: a file is missing or differs from what gen would write; the answer names\nthem (`stale`), and stderr shows each difference.",
-    ),
-}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {"gen": ("--output", "--version", "-o")}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Checked": (
-        {
-            "program": _Str,
-            "version": _Str,
-            "commands": ("list", _Str),
-            "warnings": ("list", ("record", "Problem")),
-        },
-        ("program", "version", "commands", "warnings"),
-    ),
-    "Generated": (
-        {
-            "written": ("list", _Str),
-            "unchanged": ("list", _Str),
-            "stale": ("list", _Str),
-            "warnings": ("list", ("record", "Problem")),
-        },
-        ("written", "unchanged", "stale", "warnings"),
-    ),
-    "Problem": (
-        {"path": _Str, "line": _Int, "column": _Int, "severity": _Str, "message": _Str},
-        ("path", "line", "column", "severity", "message"),
-    ),
-    "Refreshed": (
-        {"added": ("list", _Str), "differs": ("list", _Str), "patch": ("null", _Str)},
-        ("added", "differs", "patch"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "gen": ("gen", True),
-    "check": ("check", False),
-    "new": ("new", True),
-    "refresh": ("refresh", True),
-    "output": ("output", False),
-}
-
-
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
 '''
-main = _boot(globals(), _LAZY)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -113,7 +113,9 @@ def test_markers_are_cut_out_and_everything_else_is_kept_as_written() -> None:
     assert program.user_code == EDGE_CODE
     # NOTE: `from __future__` goes (the tool has its own); typing names still used stay, under
     # `if TYPE_CHECKING:` since only annotations use them.
-    assert program.user_imports == "import os  # os\n"
+    # NOTE: an import nothing uses waits for the first command, as one only functions use.
+    assert program.user_imports == ""
+    assert program.user_deferred == "import os\n"
     assert program.user_checking == "from typing import Annotated, Literal, Optional\n"
 
 

@@ -363,11 +363,16 @@ def test_off_means_no_cache(tmp_path: Path, cache: Path, monkeypatch: pytest.Mon
 
 
 def test_wrap_and_unwrap_are_inverse() -> None:
-    plain = "a = 1\n# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\nb = 2\n"
+    """The runtime's code, last in the module, goes into the string; `unwrap` puts it where
+    the line that runs it is."""
+    plain = (
+        "a = 1\n_boot(globals(), _LAZY)\nb = 2\n"
+        "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
+    )
     wrapped = wrap(plain)
-    assert f"{boot._CODE_OPEN}\nx = 1\n'''\nmain = _boot(globals(), _LAZY)\n" in wrapped
+    assert wrapped.endswith(f"b = 2\n{boot._CODE_OPEN}\nx = 1\n'''\n")
     assert unwrap(wrapped) == "a = 1\nx = 1\nb = 2\n"
-    # NOTE: code a raw triple-quoted string cannot hold stays plain.
+    # NOTE: code a raw triple-quoted string cannot hold runs in place of that line.
     odd = plain.replace("x = 1", "x = '''1'''")
     assert wrap(odd) == "a = 1\nx = '''1'''\nb = 2\n"
 
@@ -393,16 +398,16 @@ def test_a_docstring_that_shows_the_markers_stays_as_it_is() -> None:
     """`wrap` and `unwrap` find the markers the template writes, not their text in the
     module's docstring (a description may show any text: `program(description=...)`)."""
     marked = "# ---- burgee: code ----\nx = 1\n# ---- burgee: end of code ----\n"
-    close = "'''\nmain = _boot(globals(), _LAZY)\n"
-    doc = f'"""Layout:\n{marked}{boot._CODE_OPEN}\nx\n{close}"""\n'
-    plain = f"{doc}a = 1\n{marked}b = 2\n"
+    run = "_boot(globals(), _LAZY)\n"
+    doc = f'"""Layout:\n{marked}{run}{boot._CODE_OPEN}\nx\n\'\'\'\n"""\n'
+    plain = f"{doc}a = 1\n{run}b = 2\n{marked}"
     wrapped = wrap(plain)
     assert wrapped.startswith(doc)
-    assert f"a = 1\n{boot._CODE_OPEN}\nx = 1\n{close}b = 2\n" in wrapped
+    assert wrapped.endswith(f"a = 1\n{run}b = 2\n{boot._CODE_OPEN}\nx = 1\n'''\n")
     assert unwrap(wrapped) == f"{doc}a = 1\nx = 1\nb = 2\n"
     # NOTE: a marker's text that is not a line of its own cuts nothing.
     inline = plain.replace("\nx = 1\n", "\nx = 1  # ---- burgee: end of code ----\n")
-    assert f"x = 1  # ---- burgee: end of code ----\n{close}" in wrap(inline)
+    assert "x = 1  # ---- burgee: end of code ----\n'''\n" in wrap(inline)
 
 
 FORGED_HANDLERS = f'''

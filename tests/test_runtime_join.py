@@ -115,12 +115,11 @@ def _generated_regions(path: Path) -> str:
     """The code gen writes per program in a generated module: the converters of JSON-object
     inputs (when there are some) and the tables (the commands' rows among them)."""
     text = path.read_text(encoding="utf-8")
-    code = text[text.index(boot._CODE_OPEN) :]
-    code = code[: code.index("\n'''\n")]
+    # NOTE: ordinary code, before the runtime's string at the end of the module.
+    code = text[: text.index('\nif __name__ == "__main__":')]
     start = code.find("# ---- The inputs that are JSON objects")
-    commands = code[start : code.index("# ---- Runtime: values")] if start >= 0 else ""
-    tables = code[code.index("# ---- Tables: commands") :]
-    return commands + "\n" + tables
+    tables = code.index("# ---- Tables: commands")
+    return (code[start:tables] if start >= 0 else "") + "\n" + code[tables:]
 
 
 GENERATED = sorted((ROOT / "tests" / "golden").glob("*/*.py")) + sorted(

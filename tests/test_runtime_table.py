@@ -232,3 +232,33 @@ def test_a_converter_named_as_data_refuses_what_its_code_refuses() -> None:
         _converter(("_within", "_Int", 1, 5), NAMES)("6")
     with pytest.raises(ValueError, match="expected one of fast, slow"):
         _converter(("_choice", "fast", "slow"), NAMES)("medium")
+
+
+def test_the_handlers_waiting_imports_run_once_whichever_thread_asks_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """MCP over HTTP runs calls on threads: the first calls that arrive together all wait for
+    `_import_handlers`, which runs once; a failed one runs again on the next call."""
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    runs: list[int] = []
+    fails = iter([True, False])
+
+    def imports() -> None:
+        runs.append(1)
+        time.sleep(0.05)  # NOTE: long enough for every thread to arrive meanwhile
+        if next(fails):
+            raise ImportError("the first try fails")
+
+    monkeypatch.setattr(table, "_import_handlers", imports)
+    monkeypatch.setattr(table, "_IMPORTED", [])
+    with pytest.raises(ImportError):
+        table._import_once()
+    assert table._IMPORTED == []
+    threads = [threading.Thread(target=table._import_once) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(runs) == 2 and table._IMPORTED == [True]

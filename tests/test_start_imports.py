@@ -108,10 +108,12 @@ def test_a_docs_style_tool_never_imports_typing_when_it_runs(tmp_path: Path) -> 
     assert "dataclasses" in imported  # NOTE: the check sees imports: the tool does need this one
 
 
-def test_a_typing_name_used_when_the_code_runs_stays_and_gen_notes_it(tmp_path: Path) -> None:
+def test_a_typing_name_used_when_the_module_is_defined_stays_and_gen_notes_it(
+    tmp_path: Path,
+) -> None:
     source = DOCS_STYLE.replace(
-        "    return Greeting(",
-        "    words = cast(list[str], words)\n    return Greeting(",
+        "\n\n@command",
+        "\n\nDEFAULT_TAGS = cast(list[str], [])\n\n\n@command",
     ).replace("Literal, Optional", "Literal, Optional, cast")
     path = str(tmp_path / "handlers.py")
     program, _ = generate(source, path)
@@ -122,12 +124,27 @@ def test_a_typing_name_used_when_the_code_runs_stays_and_gen_notes_it(tmp_path: 
     )
     notes: list[str] = []
     checked(read(source, path), path, warn=lambda d: notes.append(str(d)), strict=True)
-    line = source.splitlines().index("    words = cast(list[str], words)") + 1
+    line = source.splitlines().index("DEFAULT_TAGS = cast(list[str], [])") + 1
     assert notes == [
-        f"{path}:{line}:13: note: the tool imports typing on every run, which costs about as "
+        f"{path}:{line}:16: note: the tool imports typing on every run, which costs about as "
         "much as the rest of a command's start-up: cast is used here outside annotations; names "
         "used only in annotations are never imported when the tool runs"
     ]
+
+
+def test_a_typing_name_only_functions_use_waits_for_the_first_command(tmp_path: Path) -> None:
+    source = DOCS_STYLE.replace(
+        "    return Greeting(",
+        "    words = cast(list[str], words)\n    return Greeting(",
+    ).replace("Literal, Optional", "Literal, Optional, cast")
+    path = str(tmp_path / "handlers.py")
+    program, code = generate(source, path)
+    assert program.user_imports == "from dataclasses import dataclass\n"
+    assert program.user_deferred == "from typing import cast\n"
+    assert "    global cast\n    from typing import cast\n" in code
+    notes: list[str] = []
+    checked(read(source, path), path, warn=lambda d: notes.append(str(d)), strict=True)
+    assert notes == []
 
 
 def test_the_examples_do_not_import_typing_when_they_run() -> None:

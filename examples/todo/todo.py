@@ -7,17 +7,304 @@
 Tasks live in ./tasks.json, or in the file named by --store (or TODO_STORE).
 """
 
-# _boot compiles the code as under `from __future__ import annotations`.
+from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass, field
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    import argparse
+    import datetime as _datetime
+    import json
+    import pathlib as _pathlib
+    import threading
+    from collections.abc import Callable, Iterator, Sequence
+    from dataclasses import asdict
+    from datetime import date
+    from pathlib import Path
     from types import CodeType
-    from typing import Any
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+
+    class CommandError(Exception):
+        details: dict[str, Any] | None
+        hint: str | None
+        message: str
+        text: str | None
+        kind: str
+        exit_code: int
+        retryable: bool
+
+        def __init__(
+            self,
+            message: str,
+            *,
+            hint: str | None = None,
+            details: dict[str, Any] | None = None,
+            text: str | None = None,
+        ) -> None: ...
+
+    class Outcome(Exception):
+        result: object
+        name: str
+        exit_code: int
+
+        def __init__(self, result: object = None) -> None: ...
+
+    class UsageError(CommandError): ...
+
+    class Context:
+        _callbacks: list[Callable[[], object]]
+        _on_cancel: list[Callable[[], object]]
+        command: str
+        json: bool
+        program: str
+        _report: Callable[[float, float | None, str | None], None] | None
+        _log: Callable[[str, str, dict[str, object]], None] | None
+        _verbose: bool
+
+        def __init__(self, command: str, json: bool) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    INJECTED: Any = None
+
+    class _Command:
+        build: Callable[[argparse.ArgumentParser], None]
+        confirm: str | None
+        deprecated: str | None
+        deprecated_flags: tuple[tuple[str, str, str], ...]
+        description: str
+        effects: str
+        examples: tuple[str, ...]
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...]
+        keys: tuple[str, ...]
+        max_output: int | None
+        returns: Any
+        run: Callable[[_Call], object]
+        sanitize: bool
+        summary: str
+        trust: str
+
+        def __init__(
+            self,
+            summary: str,
+            keys: tuple[str, ...],
+            build: Callable[[argparse.ArgumentParser], None],
+            run: Callable[[_Call], object],
+            returns: Any,
+            *,
+            description: str | None = None,
+            examples: tuple[str, ...] = (),
+            effects: str = "read_only",
+            max_output: int | None = None,
+            sanitize: bool = True,
+            trust: str = "workspace",
+            confirm: str | None = None,
+            deprecated: str | None = None,
+            deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+            exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        ) -> None: ...
+
+    class _Type:
+        name: ClassVar[str]
+        spellings: ClassVar[tuple[str, ...]]
+        expected: ClassVar[str]
+        clispec: ClassVar[str]
+        metavar: ClassVar[str]
+        module: ClassVar[str]
+        base: ClassVar[str]
+        schema: ClassVar[dict[str, Any]]
+        word: ClassVar[bool]
+
+        @staticmethod
+        def convert(value: object) -> Any: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Str(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Int(_Type):
+        @staticmethod
+        def convert(value: object) -> int: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Bool(_Type):
+        @staticmethod
+        def convert(value: object) -> bool: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Path(_Type):
+        @staticmethod
+        def convert(value: object) -> _pathlib.Path: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Date(_Type):
+        @staticmethod
+        def convert(value: object) -> _datetime.date: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    _T = TypeVar("_T")
+
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: _Sources
+        spill_dir: str | None
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
+        ) -> None: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> list[_T]: ...
+
+        def _may_ask(self) -> bool: ...
+
+        def check(self) -> None: ...
+
+    def _choice(*choices: Any) -> Callable[[object], Any]: ...
+
+    class _Sources:
+        command: str
+        config_path: str | None
+        full: bool
+
+        def __init__(self, command: str, config: str | None = None, full: bool = False) -> None: ...
+
+        def pick(
+            self,
+            call: _Call,
+            key: str,
+            flag: str | None,
+            env: str | None,
+            default: Any,
+            secret: bool,
+        ) -> tuple[str, str, Any]: ...
+
+        def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T: ...
+
+        def _layers(
+            self, key: str, flag: str, env: str | None
+        ) -> Iterator[tuple[str, str, Any]]: ...
+
+        def _file(self, source: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _lookup(
+            table: dict[str, Any], command: str, key: str, flag: str
+        ) -> tuple[Any, str]: ...
+
+        @staticmethod
+        def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _pyproject() -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _tool_table(path: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _load(path: str) -> dict[str, Any]: ...
+
+    def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
+
+    def main(argv: Sequence[str] | None = None) -> int: ...
+
+    class Invoked:
+        exit_code: int
+        stderr: str
+        stdout: str
+
+        def __init__(self, exit_code: int, stdout: str, stderr: str) -> None: ...
+
+        @property
+        def envelope(self) -> Any: ...
+
+        def __repr__(self) -> str: ...
+
+    def invoke(
+        argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None
+    ) -> Invoked: ...
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
 
 
 PROGRAM = "todo"
@@ -33,7 +320,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the code below runs compiled once, then from a cache (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -60,7 +347,7 @@ _CODE_OPEN = (
 
 #: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
 #: as `interrupted`).
-_INTERRUPTED: "list[int]" = []
+_INTERRUPTED: list[int] = []
 
 
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
@@ -75,7 +362,7 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
 
 
-def _cache_directory() -> "str | None":
+def _cache_directory() -> str | None:
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -89,7 +376,7 @@ def _cache_directory() -> "str | None":
     return found if found is not None else _private(_temporary_cache(), _may_write())
 
 
-def _user_cache() -> "str | None":
+def _user_cache() -> str | None:
     """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
     code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
@@ -112,7 +399,7 @@ def _temporary_cache() -> str:
     return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
 
 
-def _private(chosen: str, make: bool) -> "str | None":
+def _private(chosen: str, make: bool) -> str | None:
     """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
     this user may write in; else None."""
     import stat
@@ -136,7 +423,7 @@ def _private(chosen: str, make: bool) -> "str | None":
     return chosen
 
 
-def _owned(found: "os.stat_result") -> bool:
+def _owned(found: os.stat_result) -> bool:
     """Whether what `found` describes is this user's and no one else may write it."""
     getuid = getattr(os, "getuid", None)
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
@@ -168,7 +455,7 @@ def _read_owned(path: str) -> bytes:
         return stream.read()
 
 
-def _key(path: str) -> "tuple[str, str] | None":
+def _key(path: str) -> tuple[str, str] | None:
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -221,7 +508,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
     """The module's code, and the empty lines that put it at its place in the file: read
     from the file (or from its loader: a zip archive has no file to open)."""
     text = None
@@ -255,12 +542,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
     return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
-def _compile(text: str, path: str) -> "CodeType":
+def _compile(text: str, path: str) -> CodeType:
     compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -286,7 +573,7 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     return hot, compiled
 
 
-def _digest(data: "bytes | memoryview") -> bytes:
+def _digest(data: bytes | memoryview) -> bytes:
     # NOTE: why this digest: the module's docstring.
     import _imp
 
@@ -299,7 +586,7 @@ def _sealed(name: str, data: bytes) -> bytes:
     return _digest(body) + body
 
 
-def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
     head = name.encode() + b"\0"
@@ -343,8 +630,8 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
-) -> "Callable[..., int]":
+    namespace: dict[str, Any], lazy: dict[str, tuple[str, ...]] | None = None
+) -> Callable[..., int]:
     """Run the code that always runs of the module's code in its namespace, with stand-ins
     for the functions of its sections (`lazy`); return its `main`."""
     import gc
@@ -365,9 +652,7 @@ def _boot(
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
-        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        moved = namespace.get("EXIT_CODES", {})
-        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+        _stop_starting(namespace, path)
     finally:
         release()
         if collecting:
@@ -375,9 +660,18 @@ def _boot(
     return namespace["main"]  # type: ignore[no-any-return]
 
 
-def _hold_interrupts() -> "Callable[[], object]":
+def _stop_starting(namespace: dict[str, Any], path: str) -> NoReturn:
+    """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
+    exit code of `interrupted`, no traceback."""
+    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    moved = namespace.get("EXIT_CODES", {})
+    raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+
+
+def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], object]:
     """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
-    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once
+    (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
     in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
@@ -386,6 +680,8 @@ def _hold_interrupts() -> "Callable[[], object]":
     usual = _signal.default_int_handler
 
     def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED and namespace is not None:
+            _stop_starting(namespace, str(namespace.get("__file__")))
         if _INTERRUPTED:
             usual(number, frame)
         _INTERRUPTED.append(number)
@@ -406,9 +702,9 @@ def _hold_interrupts() -> "Callable[[], object]":
 
 
 def _stand_ins(
-    namespace: "dict[str, Any]",
-    lazy: "dict[str, tuple[str, ...]]",
-    sections: "dict[str, Any]",
+    namespace: dict[str, Any],
+    lazy: dict[str, tuple[str, ...]],
+    sections: dict[str, Any],
     path: str,
 ) -> None:
     """Put a stand-in under each name of `lazy` that runs its section on its first call."""
@@ -433,8 +729,8 @@ def _stand_ins(
                 done.discard(section)
                 raise
 
-    def stand_in(name: str, section: str) -> "Callable[..., Any]":
-        def call(*args: "Any", **kwargs: "Any") -> "Any":
+    def stand_in(name: str, section: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
             run(section)
             real = namespace[name]
             if real is call:
@@ -453,7 +749,7 @@ def _stand_ins(
 # ---- What the tool says about itself ----
 
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: "int | None" = None
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
@@ -577,33 +873,268 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "validate": ("_input_problems",),
 }
 
-# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
-r'''
+# ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
+
+#: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
+_release_interrupts = _hold_interrupts(globals())
+_boot(globals(), _LAZY)
+
 # The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
+
+
+# ---- The handlers' imports that wait for the first command (burgee.runtime.table) ----
+
+# Type checkers read them at the top, under TYPE_CHECKING, as if they ran there:
+# ruff: noqa: TC004
+
+
+def _import_handlers() -> None:
+    """The handlers' imports that only their functions use: run once, before the
+    first command or `complete=` function runs (not for help, schema or completion)."""
+    global Path, asdict, json
+    import json
+    from dataclasses import asdict
+    from pathlib import Path
+
+
+# ---- From handlers.py ----
+
+
+class NotFound(CommandError):
+    """The task does not exist."""
+
+    kind = "not_found"
+    exit_code = 3
+    retryable = False
+
+
+@dataclass
+class Task:
+    """One task."""
+
+    id: int
+    title: str
+    priority: str = "low"
+    done: bool = False
+    due: str | None = None
+    tags: list[str] = field(default_factory=list)
+
+
+def _store_path(store: Path | None) -> Path:
+    return store or Path("tasks.json")
+
+
+def _load(store: Path | None) -> list[Task]:
+    path = _store_path(store)
+    if not path.exists():
+        return []
+    return [Task(**item) for item in json.loads(path.read_text(encoding="utf-8"))]
+
+
+def _save(store: Path | None, tasks: list[Task]) -> None:
+    path = _store_path(store)
+    # A name of this process's own: two todo runs saving at once never write the same file.
+    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    temp.write_text(json.dumps([asdict(t) for t in tasks], indent=2), encoding="utf-8")
+    temp.replace(path)
+
+
+def add(
+    title: str,
+    priority: Literal["low", "high"] = "low",
+    tag: list[str] = [],
+    due: date | None = None,
+    store: Path | None = None,
+    ctx: Context = INJECTED,
+) -> Task:
+    """Add a task.
+
+    Args:
+        priority: How urgent it is.
+        due: When it is due (YYYY-MM-DD).
+        store: The JSON file that holds the tasks.
+    """
+    tasks = _load(store)
+    task = Task(
+        id=max((t.id for t in tasks), default=0) + 1,
+        title=title,
+        priority=priority,
+        due=due.isoformat() if due else None,
+        tags=list(tag),
+    )
+    tasks.append(task)
+    _save(store, tasks)
+    return task
+
+
+def list_tasks(
+    all: bool = False,
+    tag: str | None = None,
+    store: Path | None = None,
+) -> list[Task]:
+    """List tasks, unfinished ones unless --all.
+
+    Args:
+        tag: Only tasks with this tag.
+        store: The JSON file that holds the tasks.
+    """
+    return [t for t in _load(store) if (all or not t.done) and (tag is None or tag in t.tags)]
+
+
+def done(
+    id: int,
+    store: Path | None = None,
+) -> Task:
+    """Mark a task as done.
+
+    Args:
+        store: The JSON file that holds the tasks.
+    """
+    tasks = _load(store)
+    for task in tasks:
+        if task.id == id:
+            task.done = True
+            _save(store, tasks)
+            return task
+    raise NotFound(f"no task with id {id}", hint="run 'todo list --all' to see every id")
+
+
+def purge(
+    done_only: bool = True,
+    store: Path | None = None,
+) -> dict[str, int]:
+    """Remove tasks from the list.
+
+    Args:
+        store: The JSON file that holds the tasks.
+    """
+    tasks = _load(store)
+    kept = [t for t in tasks if done_only and not t.done]
+    _save(store, kept)
+    return {"removed": len(tasks) - len(kept), "kept": len(kept)}
+
+
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "add": (add, "Add a task.", ("record", "Task"), (
+        ("title", (), "_Str", ..., (("help", "What to do"),)),
+        ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
+        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
+        ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
+    "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
+        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
+        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo list --all",)),)),
+    "done": (done, "Mark a task as done.", ("record", "Task"), (
+        ("id", (), "_Int", ..., (("help", "The task's id"),)),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
+    "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
+        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (default: on) (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
+        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
+    ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("add", "Add a task."),
+        ("list", "List tasks, unfinished ones unless --all."),
+        ("done", "Mark a task as done."),
+        ("tasks", "Operations on the whole list."),
+    ),
+    "tasks": (("purge", "Remove tasks from the list."),),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "not_found": (3, "The task does not exist."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Task": (
+        {
+            "id": _Int,
+            "title": _Str,
+            "priority": _Str,
+            "done": _Bool,
+            "due": ("null", _Str),
+            "tags": ("list", _Str),
+        },
+        ("id", "title"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "add": ("add", False),
+    "list": ("list", True),
+    "done": ("done", False),
+    "tasks_purge": ("tasks purge", False),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+# The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
+_release_interrupts()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
+r'''
+import _thread
 import datetime as _datetime
-import json
 import pathlib as _pathlib
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
-    from datetime import date
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
+    from typing import Any, BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
-else:
-
-    def cast(kind: object, value: object) -> object:
-        return value
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -1106,123 +1637,6 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
-
-
-# ---- From handlers.py ----
-
-
-class NotFound(CommandError):
-    """The task does not exist."""
-
-    kind = "not_found"
-    exit_code = 3
-    retryable = False
-
-
-@dataclass
-class Task:
-    """One task."""
-
-    id: int
-    title: str
-    priority: str = "low"
-    done: bool = False
-    due: str | None = None
-    tags: list[str] = field(default_factory=list)
-
-
-def _store_path(store: Path | None) -> Path:
-    return store or Path("tasks.json")
-
-
-def _load(store: Path | None) -> list[Task]:
-    path = _store_path(store)
-    if not path.exists():
-        return []
-    return [Task(**item) for item in json.loads(path.read_text(encoding="utf-8"))]
-
-
-def _save(store: Path | None, tasks: list[Task]) -> None:
-    path = _store_path(store)
-    # A name of this process's own: two todo runs saving at once never write the same file.
-    temp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps([asdict(t) for t in tasks], indent=2), encoding="utf-8")
-    temp.replace(path)
-
-
-def add(
-    title: str,
-    priority: Literal["low", "high"] = "low",
-    tag: list[str] = [],
-    due: date | None = None,
-    store: Path | None = None,
-    ctx: Context = INJECTED,
-) -> Task:
-    """Add a task.
-
-    Args:
-        priority: How urgent it is.
-        due: When it is due (YYYY-MM-DD).
-        store: The JSON file that holds the tasks.
-    """
-    tasks = _load(store)
-    task = Task(
-        id=max((t.id for t in tasks), default=0) + 1,
-        title=title,
-        priority=priority,
-        due=due.isoformat() if due else None,
-        tags=list(tag),
-    )
-    tasks.append(task)
-    _save(store, tasks)
-    return task
-
-
-def list_tasks(
-    all: bool = False,
-    tag: str | None = None,
-    store: Path | None = None,
-) -> list[Task]:
-    """List tasks, unfinished ones unless --all.
-
-    Args:
-        tag: Only tasks with this tag.
-        store: The JSON file that holds the tasks.
-    """
-    return [t for t in _load(store) if (all or not t.done) and (tag is None or tag in t.tags)]
-
-
-def done(
-    id: int,
-    store: Path | None = None,
-) -> Task:
-    """Mark a task as done.
-
-    Args:
-        store: The JSON file that holds the tasks.
-    """
-    tasks = _load(store)
-    for task in tasks:
-        if task.id == id:
-            task.done = True
-            _save(store, tasks)
-            return task
-    raise NotFound(f"no task with id {id}", hint="run 'todo list --all' to see every id")
-
-
-def purge(
-    done_only: bool = True,
-    store: Path | None = None,
-) -> dict[str, int]:
-    """Remove tasks from the list.
-
-    Args:
-        store: The JSON file that holds the tasks.
-    """
-    tasks = _load(store)
-    kept = [t for t in tasks if done_only and not t.done]
-    _save(store, kept)
-    return {"removed": len(tasks) - len(kept), "kept": len(kept)}
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -4310,6 +4724,24 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+
+
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and _import_handlers is not None:
+            _import_handlers()
+            _IMPORTED.append(True)
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -4352,6 +4784,8 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         if apart is not None:
@@ -8621,103 +9055,4 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         )
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
-
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "add": (add, "Add a task.", ("record", "Task"), (
-        ("title", (), "_Str", ..., (("help", "What to do"),)),
-        ("priority", ("--priority",), ("_choice", "low", "high"), "low", (("choices", ("low", "high")), ("help", "How urgent it is. (default: low) (env: TODO_PRIORITY)"), ("env", "TODO_PRIORITY"))),
-        ("tag", ("-t", "--tag"), "_Str", list, (("action", "append"), ("help", "A tag; repeat for more (repeatable) (env: TODO_TAG)"), ("many", True), ("env", "TODO_TAG"), ("fresh", True))),
-        ("due", ("--due",), "_Date", None, (("metavar", "YYYY-MM-DD"), ("help", "When it is due (YYYY-MM-DD). (env: TODO_DUE)"), ("nullable", True), ("env", "TODO_DUE"))),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo add 'buy milk' --priority high -t shop", "todo add 'file taxes' --due 2026-04-15")), ("effects", "non_idempotent"), ("context", "ctx"))),
-    "list": (list_tasks, "List tasks, unfinished ones unless --all.", ("list", ("record", "Task")), (
-        ("all", ("-a", "--all"), "_Bool", False, (("action", "boolean_optional"), ("help", "Include finished tasks (default: off) (env: TODO_ALL)"), ("env", "TODO_ALL"))),
-        ("tag", ("--tag",), "_Str", None, (("help", "Only tasks with this tag. (env: TODO_TAG)"), ("nullable", True), ("env", "TODO_TAG"))),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo list --all",)),)),
-    "done": (done, "Mark a task as done.", ("record", "Task"), (
-        ("id", (), "_Int", ..., (("help", "The task's id"),)),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo done 1",)), ("effects", "idempotent"))),
-    "tasks purge": (purge, "Remove tasks from the list.", ("map", _Int), (
-        ("done_only", ("--done-only",), "_Bool", True, (("action", "boolean_optional"), ("help", "Remove only finished tasks (default: on) (env: TODO_DONE_ONLY)"), ("env", "TODO_DONE_ONLY"))),
-        ("store", ("--store",), "_Path", None, (("metavar", "PATH"), ("help", "The JSON file that holds the tasks. (env: TODO_STORE)"), ("nullable", True), ("env", "TODO_STORE"))),
-    ), (("examples", ("todo tasks purge --done-only",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
-}
-# fmt: on
-
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("add", "Add a task."),
-        ("list", "List tasks, unfinished ones unless --all."),
-        ("done", "Mark a task as done."),
-        ("tasks", "Operations on the whole list."),
-    ),
-    "tasks": (("purge", "Remove tasks from the list."),),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "not_found": (3, "The task does not exist."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Task": (
-        {
-            "id": _Int,
-            "title": _Str,
-            "priority": _Str,
-            "done": _Bool,
-            "due": ("null", _Str),
-            "tags": ("list", _Str),
-        },
-        ("id", "title"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "add": ("add", False),
-    "list": ("list", True),
-    "done": ("done", False),
-    "tasks_purge": ("tasks purge", False),
-    "output": ("output", False),
-}
-
-
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
 '''
-main = _boot(globals(), _LAZY)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

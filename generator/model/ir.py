@@ -373,6 +373,8 @@ class Program(Node):
     #: and the rest.
     user_imports: str
     user_checking: str = ""
+    #: The imports only the code's functions use: run when the first command runs.
+    user_deferred: str = ""
     user_code: str
     #: Third-party modules the handlers import: (top-level module, requirement to install).
     third_party: tuple[tuple[str, str], ...] = ()

@@ -407,7 +407,18 @@ def _context_param(reader: Reader, param: Parameter, name: str, span: SourceSpan
             reader.error(param.default, f"the Context parameter {name!r} can only default to None")
             return None
         reader.removals.replace(reader.text, param.default, "INJECTED")
+        # NOTE: `= None` needs a type checker's ignore in the handlers file; `INJECTED` (Any)
+        # does not, and strict checkers reject an ignore that is not needed.
+        end = reader.text.end(param.default)
+        rest = reader.text.source[end:].split("\n", 1)[0]
+        found = _CONTEXT_IGNORE.match(rest)
+        if found:
+            reader.removals.edits.append((end + found.start(1), end + found.end(1), ""))
     return Param(name=name, role="context", span=span)
+
+
+#: The rest of the line of a Context parameter's `= None`: a type checker's ignore alone.
+_CONTEXT_IGNORE = re.compile(r"[ \t]*,?(\s*#\s*type:\s*ignore(?:\[assignment\])?)[ \t]*\r?$")
 
 
 def _default(

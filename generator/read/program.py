@@ -38,7 +38,7 @@ from burgee.read.naming import API_NAMES, KEPT_API, env_clashes
 from burgee.read.params import read_params
 from burgee.read.python_version import needed_minor
 from burgee.read.reader import Decorator, is_none
-from burgee.read.runtime_use import typing_notes
+from burgee.read.runtime_use import start_notes, typing_notes
 from burgee.read.shared import SharedOptions
 from burgee.read.source import check, longest_line, marker_lines, statements_with
 from burgee.read.strip import strip
@@ -593,6 +593,7 @@ def _read(
     )
     warnings = [newer] if newer is not None else []
     warnings += typing_notes(reader.tree, reader.span, stripped.typing_at_run_time)
+    warnings += start_notes(reader.tree, reader.span, stripped.eager, set(bundled.third_party))
     if third_party and not dependencies:
         dependencies = tuple(sorted({package for _, package in third_party}))
         first = min(bundled.third_party.values(), key=lambda s: (s.path != path, s.line))
@@ -635,6 +636,7 @@ def _read(
         enums=tuple(reader.enums.values()),
         user_imports=stripped.imports,
         user_checking=stripped.checking,
+        user_deferred=stripped.deferred,
         user_code=stripped.code,
         aliases=aliases,
         python_minor=minor,

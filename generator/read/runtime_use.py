@@ -38,6 +38,46 @@ def runtime_names(tree: ast.AST) -> dict[str, ast.Name]:
     return found
 
 
+def module_level_names(tree: ast.Module) -> dict[str, ast.Name]:
+    """Every name the code uses while the module is defined (outside function bodies: class
+    bases and bodies, decorators, default values, module-level statements), with its first
+    such use; a top-level function or class that code uses then counts whole (it may be
+    called then: `CONFIG = load()`, a decorator of the file's own). An import only function
+    bodies use may wait for the first command (`_import_handlers`)."""
+    defined = {
+        node.name: node
+        for node in tree.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+    }
+    found: dict[str, ast.Name] = {}
+    # NOTE: (node, whole): a definition the code uses then is walked whole, bodies included.
+    stack: list[tuple[ast.AST, bool]] = [(tree, False)]
+    expanded: set[str] = set()
+    while stack:
+        node, whole = stack.pop()
+        if isinstance(node, ast.Name):
+            found.setdefault(node.id, node)
+            loaded = isinstance(node.ctx, ast.Load)
+            if loaded and node.id in defined and node.id not in expanded:
+                expanded.add(node.id)
+                stack.append((defined[node.id], True))
+            continue
+        children = _evaluated_children(node) if whole else _at_definition(node)
+        stack.extend((child, whole) for child in children)
+    return found
+
+
+def _at_definition(node: ast.AST) -> list[ast.AST]:
+    """The child nodes of `node` that run when it is defined: a function's decorators and
+    default values, not its body."""
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+        arguments = node.args
+        defaults = [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]
+        decorators = [] if isinstance(node, ast.Lambda) else node.decorator_list
+        return [*decorators, *defaults]
+    return _evaluated_children(node)
+
+
 def _evaluated_children(node: ast.AST) -> list[ast.AST]:
     """The child nodes of `node` that run, its unevaluated annotations left out."""
     if isinstance(node, ast.arg):
@@ -88,7 +128,7 @@ def typing_notes(
     if not at_run_time:
         return []
     name, module = at_run_time[0]
-    found: ast.AST | None = runtime_names(tree).get(name)
+    found: ast.AST | None = module_level_names(tree).get(name)
     # NOTE: an import nothing uses still runs; the note is then at the first import.
     node = found or next(s for s in tree.body if isinstance(s, ast.Import | ast.ImportFrom))
     others = sorted({n for n, _ in at_run_time} - {name})
@@ -99,3 +139,29 @@ def typing_notes(
         f"in annotations are never imported when the tool runs"
     )
     return [Diagnostic(span=span(node), level="note", message=message)]
+
+
+def start_notes(
+    tree: ast.Module,
+    span: Callable[[ast.AST], SourceSpan],
+    eager: tuple[tuple[str, str], ...],
+    third_party: set[str],
+) -> list[Diagnostic]:
+    """A note at the first use, while the module is defined, of each third-party module's
+    name: its import runs on every start of the tool, where one only functions use runs
+    when the first command does."""
+    notes: list[Diagnostic] = []
+    uses = module_level_names(tree)
+    noted: set[str] = set()
+    for name, module in eager:
+        root = module.split(".")[0]
+        if root not in third_party or root in noted or name not in uses:
+            continue
+        noted.add(root)
+        message = (
+            f"the tool imports {root} on every start (help, schema, completion, MCP lists): "
+            f"{name} is used here when the module is defined; an import only functions use "
+            "runs when the first command runs"
+        )
+        notes.append(Diagnostic(span=span(uses[name]), level="note", message=message))
+    return notes

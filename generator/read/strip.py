@@ -17,7 +17,7 @@ import ast
 import bisect
 from dataclasses import dataclass, field
 
-from burgee.read.runtime_use import runtime_names
+from burgee.read.runtime_use import module_level_names, runtime_names
 from burgee.read.source import Text
 from burgee.runtime.catalog import code_names
 
@@ -70,8 +70,14 @@ class Stripped:
     checking: str
     #: Everything else.
     code: str
-    #: (name, module) of each `typing`/`typing_extensions` name the code uses when it runs.
+    #: (name, module) of each `typing`/`typing_extensions` name the code uses when the module
+    #: is defined (one only functions use waits for the first command, as `deferred` does).
     typing_at_run_time: tuple[tuple[str, str], ...] = ()
+    #: The imports whose names only function bodies use (none at all: a side effect a
+    #: command may need): they run when the first command runs (`_import_handlers`).
+    deferred: str = ""
+    #: (name, module) of each name imported for code that runs when the module is defined.
+    eager: tuple[tuple[str, str], ...] = ()
 
 
 def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
@@ -95,13 +101,17 @@ def strip(text: Text, tree: ast.Module, removals: Removals) -> Stripped:
     code = rest_code.strip("\r\n") + newline if rest_code.strip() else ""
     # NOTE: the names of the code as the IR keeps it: rendering asks about the same text.
     used = code_names(code)
-    running = frozenset(runtime_names(ast.parse(code))) if code else frozenset()
-    pruned = [_pruned(text, unit, used, running, newline) for unit in imports]
+    parsed = ast.parse(code)
+    running = frozenset(runtime_names(parsed)) if code else frozenset()
+    defining = frozenset(module_level_names(parsed)) if code else frozenset()
+    pruned = [_pruned(text, unit, (used, running, defining), newline) for unit in imports]
     return Stripped(
         imports="".join(p.imports for p in pruned),
         checking="".join(p.checking for p in pruned),
         code=code,
         typing_at_run_time=tuple(t for p in pruned for t in p.typing_at_run_time),
+        deferred="".join(p.deferred for p in pruned),
+        eager=tuple(e for p in pruned for e in p.eager),
     )
 
 
@@ -198,14 +208,22 @@ def _is_docstring(unit: _Unit) -> bool:
 
 
 def _pruned(
-    text: Text, unit: _Unit, used: frozenset[str], running: frozenset[str], newline: str
+    text: Text,
+    unit: _Unit,
+    names: tuple[frozenset[str], frozenset[str], frozenset[str]],
+    newline: str,
 ) -> Stripped:
     """An import line without `__future__` imports, typing names only burgee's markers used
     and `TYPE_CHECKING` (the generated module says `from __future__ import annotations` and
     defines `TYPE_CHECKING` itself, and every other __future__ feature is mandatory on the
-    Pythons it supports), split into what runs and what only annotations use."""
+    Pythons it supports), split into what runs when the module is defined, what only
+    functions use (it runs with the first command) and what only annotations use. `names`:
+    those the code uses at all, when it runs, and while the module is defined."""
+    used, running, defining = names
     kept: list[str] = []
     checking: list[str] = []
+    deferred: list[str] = []
+    eager: list[tuple[str, str]] = []
     typing_names: list[tuple[str, str]] = []
     changed = False
     for statement in unit.statements:
@@ -223,24 +241,37 @@ def _pruned(
                 for a in aliases
                 if (a.asname or a.name) in used and (a.name, a.asname) != ("TYPE_CHECKING", None)
             ]
-        at_run_time = [a for a in aliases if _bound(a) not in used or _bound(a) in running]
-        annotations = [a for a in aliases if a not in at_run_time]
+        at_start = [a for a in aliases if _bound(a) in defining]
+        annotations = [a for a in aliases if _bound(a) in used and _bound(a) not in running]
+        later = [a for a in aliases if a not in at_start and a not in annotations]
+        eager += [(_bound(a), module or a.name) for a in at_start]
         if module in _TYPING or (module is None and any(a.name in _TYPING for a in aliases)):
-            typing_names += [(_bound(a), module or a.name) for a in at_run_time]
-        if len(at_run_time) == every:
+            typing_names += [(_bound(a), module or a.name) for a in at_start]
+        if len(at_start) == every:
             kept.append(text.code(statement))
             continue
         changed = True
-        if at_run_time:
-            kept.append(_statement(statement, at_run_time))
+        if at_start:
+            kept.append(_statement(statement, at_start))
         if annotations:
             checking.append(_statement(statement, annotations) + newline)
+        if later:
+            deferred.append(_statement(statement, later) + newline)
     found = tuple(typing_names)
     if not changed:
         whole = _edited(text, (unit.first, unit.last), [], newline)
-        return Stripped(imports=whole, checking="", code="", typing_at_run_time=found)
+        return Stripped(
+            imports=whole, checking="", code="", typing_at_run_time=found, eager=tuple(eager)
+        )
     line = "; ".join(kept) + newline if kept else ""
-    return Stripped(imports=line, checking="".join(checking), code="", typing_at_run_time=found)
+    return Stripped(
+        imports=line,
+        checking="".join(checking),
+        code="",
+        typing_at_run_time=found,
+        deferred="".join(deferred),
+        eager=tuple(eager),
+    )
 
 
 #: The modules whose names are annotations' own (`Literal`, `Optional`, `Annotated`, ...).

@@ -21,6 +21,13 @@ class ImportBlock:
         #: Statements kept as written (star imports, relative imports).
         self.verbatim: list[str] = []
 
+    @classmethod
+    def of(cls, code: str) -> ImportBlock:
+        """The import statements in `code`."""
+        block = cls()
+        block.add_source(code)
+        return block
+
     def add_source(self, code: str) -> None:
         """Add every import statement in `code`."""
         if not code.strip():
@@ -39,6 +46,17 @@ class ImportBlock:
             names = self.names.setdefault(node.module, set())
             for alias in node.names:
                 names.add((alias.name, alias.asname))
+
+    def without(self, other: ImportBlock) -> ImportBlock:
+        """These imports but those `other` has (the same name from the same module)."""
+        left = ImportBlock()
+        left.plain = self.plain - other.plain
+        for module, names in self.names.items():
+            kept = names - other.names.get(module, set())
+            if kept:
+                left.names[module] = kept
+        left.verbatim = [line for line in self.verbatim if line not in other.verbatim]
+        return left
 
     def bound(self) -> set[str]:
         """The names these imports bind in the module."""

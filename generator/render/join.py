@@ -41,6 +41,8 @@ class Joined:
     boot: str = ""
     #: Section -> the functions of it that code outside it uses (`_boot` makes stand-ins).
     lazy: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    #: Every name the kept runtime binds.
+    bound: frozenset[str] = frozenset()
 
     @property
     def lazy_table(self) -> str:
@@ -52,7 +54,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
     """The runtime that a program's own code (which uses the names `roots`) needs; `plain`:
     for the plain form, without sections, and only the start-up code that is used."""
     roots = set(roots)
-    boot_chunks = [_unquoted(c) if plain else c for c in parse(BOOT)[0]]
+    boot_chunks = [_unquoted(c) for c in parse(BOOT)[0]]
     every = [(m, c) for m in (*HEAD, *TAIL) for c in parse(m)[0]]
     every += [(BOOT, c) for c in boot_chunks]
     binders: dict[str, list[Chunk]] = {}
@@ -100,6 +102,7 @@ def join(roots: Iterable[str], *, plain: bool = False) -> Joined:
         checking=tuple(checking + checking_code),
         boot="\n\n\n".join(boot),
         lazy=lazy,
+        bound=frozenset(name for _, chunk in chosen for name in chunk.binds),
     )
 
 

@@ -20,10 +20,10 @@ from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
 from burgee.render.environment import ENVIRONMENT
 from burgee.render.format import formatted
-from burgee.render.imports import ImportBlock
-from burgee.render.join import Joined, join
+from burgee.render.join import join
+from burgee.render.placed_imports import deferred_imports, placed, third_party
 from burgee.render.sections import wrap
-from burgee.runtime.catalog import BOOT, code_names, generated_names, parse
+from burgee.runtime.catalog import code_names, generated_names
 from burgee.runtime.context import _Command
 from burgee.runtime.kinds import _characters, _choice_text, _number
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _PASS
@@ -345,41 +345,6 @@ def _group_entries(program: Program) -> Iterator[str]:
         yield call("", [py(child) for child in children], "    ", f"{py(' '.join(path))}: ", ",")
 
 
-def third_party(program: Program) -> tuple[str, str]:
-    """The handlers' imports split in two: those of the standard library, and the third-party
-    ones, each guarded so that a missing package becomes `_Missing` (the tool still starts,
-    describes itself and serves MCP; a command that uses it fails as `missing_dependency`)."""
-    packages = dict(program.third_party)
-    if not packages:
-        return program.user_imports, ""
-    plain: list[str] = []
-    guarded: list[str] = []
-    for statement in ast.parse(program.user_imports).body:
-        pieces: list[tuple[ast.stmt, str | None, list[str]]] = []
-        if isinstance(statement, ast.Import):
-            for alias in statement.names:
-                top = alias.name.split(".")[0]
-                pieces.append((ast.Import(names=[alias]), top, [alias.asname or top]))
-        elif isinstance(statement, ast.ImportFrom) and statement.level == 0:
-            top = (statement.module or "").split(".")[0]
-            pieces.append((statement, top, [a.asname or a.name for a in statement.names]))
-        else:
-            pieces.append((statement, None, []))
-        for node, root, names in pieces:
-            code = ast.unparse(node)
-            if root is None or root not in packages:
-                plain.append(code)
-                continue
-            missing = call("_Missing", [py(root), py(packages[root]), "_import_error"])
-            guarded += [
-                "try:",
-                f"    {code}",
-                "except ImportError as _import_error:",
-                f"    {' = '.join(names)} = {missing}  # type: ignore",
-            ]
-    return "\n".join(plain) + ("\n" if plain else ""), "\n".join(guarded) + "\n"
-
-
 def script_block(program: Program) -> str:
     """The PEP 723 `# /// script` block (`uv run tool.py`, `pipx run tool.py`), when the
     tool needs third-party packages."""
@@ -394,63 +359,6 @@ def script_block(program: Program) -> str:
         "# ///",
     ]
     return "\n".join(lines) + "\n"
-
-
-def imports(program: Program, joined: Joined) -> tuple[str, str]:
-    """The module's import block, and the block of names only type checkers need.
-
-    The runtime's own modules get private aliases (`import datetime as _datetime`), so they
-    never clash with what the handlers file imports. `typing` is not imported at run time
-    at all: it costs milliseconds of start-up that the tool has no use for.
-    """
-    block = ImportBlock()
-    block.add_source(third_party(program)[0])
-    user = block.bound()
-    block.add_source("\n".join(joined.imports))
-    checking = ImportBlock()
-    code: list[str] = []
-    checking.add_source(program.user_checking)
-    user |= checking.bound()
-    for line in joined.checking:
-        if not line.startswith(("import ", "from ")):
-            code.append(line)
-        elif line.rsplit(" ", 1)[-1] not in user:
-            checking.add_source(line)
-    lines = ["if TYPE_CHECKING:"]
-    lines += [f"    {line}" if line else "" for line in checking.render().splitlines()]
-    if code:
-        lines += ["", *(f"    {line}" for line in code)]
-    if "cast" not in user:
-        lines += [
-            "else:",
-            "",
-            "    def cast(kind: object, value: object) -> object:",
-            "        return value",
-        ]
-    return block.render(), "\n".join(lines) + "\n\n"
-
-
-def boot_imports() -> str:
-    """The imports of the start-up code, ahead of everything (`TYPE_CHECKING` is defined
-    here once, for the whole module)."""
-    _, found = parse(BOOT)
-    block = ImportBlock()
-    block.add_source("\n".join(i.text for i in found if not i.checking))
-    checking = ImportBlock()
-    checking.add_source("\n".join(i.text for i in found if i.checking))
-    lines = [
-        "# NOTE: `typing` is never imported at run time; type checkers read these blocks.",
-        "TYPE_CHECKING = False",
-        "if TYPE_CHECKING:",
-        *(f"    {line}" if line else "" for line in checking.render().splitlines()),
-    ]
-    return block.render() + "\n" + "\n".join(lines) + "\n"
-
-
-def _without(block: str, taken: str) -> str:
-    """`block` minus the import lines `taken` already has."""
-    done = {line for line in taken.splitlines() if line.startswith(("import ", "from "))}
-    return "\n".join(line for line in block.splitlines() if line not in done)
 
 
 def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
@@ -500,9 +408,9 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         }
     )
     # NOTE: the names the program's own code uses decide which parts of the runtime it gets.
-    guarded = third_party(program)[1]
     own = [
-        guarded,
+        *third_party(program, program.user_imports)[1],
+        deferred_imports(program)[0],
         *(f"{local} = {api}" for local, api in program.aliases),
         *converters,
         "x = {" + "\n".join(commands) + "}",
@@ -523,8 +431,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
     # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
     roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
     joined = join(roots, plain=plain)
-    import_block, type_checking = imports(program, joined)
-    top = "" if plain else boot_imports()
+    blocks = placed(program, joined, roots, plain=plain)
 
     template = ENVIRONMENT.get_template("cli/module.py.jinja")
     source = template.render(
@@ -533,11 +440,13 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         regenerate=regenerate,
         plain=plain,
         script_block=script_block(program),
-        third_party=guarded,
+        third_party=blocks.guarded,
+        deferred=blocks.deferred,
         docstring=docstring(program.description),
         constants=constants,
-        boot_imports=top,
-        imports=_without(import_block, top),
+        imports=blocks.top,
+        runtime_imports=blocks.runtime,
+        runtime_checking=blocks.runtime_checking,
         list_defaults=any(
             p.default_code not in (None, "None")
             and p.type is not None
@@ -545,7 +454,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
             for c in program.commands
             for p in c.inputs
         ),
-        type_checking=type_checking,
+        type_checking=blocks.checking,
         runtime=joined,
         input_records=[{"converter": c} for c in converters],
         commands=commands,

@@ -1,9 +1,12 @@
-"""The start of a generated tool: its code, compiled once and then read from a private cache.
+"""The start of a generated tool: burgee's runtime, compiled once and then read from a private
+cache.
 
 Python compiles a script's whole source on every run (scripts get no `.pyc`), and compiling
 code costs far more than reading it: most of a tool's start-up when run as `python tool.py`.
-So the generated module keeps its code in one raw string (readable, patchable: edits take
-effect on the next run), and `_boot` compiles it the way the interpreter would have — same
+So the generated module keeps burgee's runtime in one raw string, the file's last statement
+(readable, patchable: edits take effect on the next run), and `_boot`, called before the
+handlers' code and the tables (ordinary code, which needs the runtime's names), compiles it
+into the module's namespace the way the interpreter would have — same
 file name, same line numbers, so tracebacks and `inspect` point at the real lines of the
 file — and keeps the compiled code in a private cache keyed by the Python version and the
 file's path, size and modification time (as a `.pyc` is). The string is a statement of its
@@ -53,7 +56,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Callable
     from types import CodeType
-    from typing import Any
+    from typing import Any, NoReturn
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
 #: module around it is, wherever `_boot` is called from.
@@ -368,9 +371,7 @@ def _boot(
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
-        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        moved = namespace.get("EXIT_CODES", {})
-        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+        _stop_starting(namespace, path)
     finally:
         release()
         if collecting:
@@ -378,9 +379,18 @@ def _boot(
     return namespace["main"]  # type: ignore[no-any-return]
 
 
-def _hold_interrupts() -> "Callable[[], object]":
+def _stop_starting(namespace: "dict[str, Any]", path: str) -> "NoReturn":
+    """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
+    exit code of `interrupted`, no traceback."""
+    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    moved = namespace.get("EXIT_CODES", {})
+    raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+
+
+def _hold_interrupts(namespace: "dict[str, Any] | None" = None) -> "Callable[[], object]":
     """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
-    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once
+    (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
     in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
@@ -389,6 +399,8 @@ def _hold_interrupts() -> "Callable[[], object]":
     usual = _signal.default_int_handler
 
     def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED and namespace is not None:
+            _stop_starting(namespace, str(namespace.get("__file__")))
         if _INTERRUPTED:
             usual(number, frame)
         _INTERRUPTED.append(number)

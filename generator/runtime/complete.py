@@ -21,8 +21,10 @@ from burgee.runtime.program import (
     SHARED,
     _complete_values,
     _completion_slots,
+    _import_handlers,
 )
 from burgee.runtime.shells import _SHELLS, _completion_script
+from burgee.runtime.table import _IMPORTED, _import_once
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -194,6 +196,8 @@ def _offered(
     (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
             value, description = (item if isinstance(item, tuple) else (item, ""))[:2]

@@ -13,6 +13,8 @@ import zlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from burgee.runtime.context import _Command
 
 PROGRAM = "tool"
@@ -89,6 +91,11 @@ _MCP_EXTRA: dict[str, Any] = {}
 _MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+
+
+#: The handlers' imports that only their functions use, run once before the first command
+#: or `complete=` function (`table._import_once`); None in a program that has none.
+_import_handlers: Callable[[], None] | None = None
 
 
 def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:

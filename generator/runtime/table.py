@@ -26,12 +26,13 @@ returns; `apart`: `values._apart`, which checks the groups of options given apar
 
 from __future__ import annotations
 
+import _thread
 import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _Command
 from burgee.runtime.deliver import _OUTPUT, _OUTPUT_WORD
-from burgee.runtime.program import COMMANDS
+from burgee.runtime.program import COMMANDS, _import_handlers
 from burgee.runtime.quickargs import _BOOL_ACTION, _HIDDEN, _negatives
 from burgee.runtime.values import _REQUIRED
 
@@ -122,6 +123,22 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and _import_handlers is not None:
+            _import_handlers()
+            _IMPORTED.append(True)
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -164,6 +181,8 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         if apart is not None:

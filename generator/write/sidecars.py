@@ -57,13 +57,16 @@ def previous_program(output: Path) -> str | None:
         return None
     try:
         with output.open(encoding="utf-8", errors="replace") as file:
-            head = [file.readline() for _ in range(200)]
+            # NOTE: the constants come before the first function (the start-up code's), after
+            # the `if TYPE_CHECKING:` block, whose stubs may run to hundreds of lines.
+            for line in file:
+                found = _PROGRAM_LINE.match(line)
+                if found:
+                    return found[1]
+                if line.startswith(("def ", "async def ")):
+                    break
     except OSError:
         return None
-    for line in head:
-        found = _PROGRAM_LINE.match(line)
-        if found:
-            return found[1]
     return None
 
 

@@ -4,17 +4,367 @@
 #     burgee gen handlers.py -o kitchen.py
 'Kitchen: every type, a nested group, declared errors, and hostile text.\n\nHelp text must survive "double quotes", \'single quotes\', """triple quotes""",\nback\\slashes, {{ jinja }}, {% blocks %}, 100% literal percents, and non-ASCII: café, 東京.'
 
-# _boot compiles the code as under `from __future__ import annotations`.
+from __future__ import annotations
 
+import datetime as dt
 import os
 import sys
+from dataclasses import dataclass, field
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+from typing import TypedDict
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    import argparse
+    import datetime as _datetime
+    import decimal as _decimal
+    import enum
+    import pathlib as _pathlib
+    import threading
+    import time as _time
+    import uuid as _uuid
+    from collections.abc import Callable, Iterator, Sequence
     from types import CodeType
-    from typing import Any
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar, cast
+    from uuid import UUID
+
+    class CommandError(Exception):
+        details: dict[str, Any] | None
+        hint: str | None
+        message: str
+        text: str | None
+        kind: str
+        exit_code: int
+        retryable: bool
+
+        def __init__(
+            self,
+            message: str,
+            *,
+            hint: str | None = None,
+            details: dict[str, Any] | None = None,
+            text: str | None = None,
+        ) -> None: ...
+
+    class Outcome(Exception):
+        result: object
+        name: str
+        exit_code: int
+
+        def __init__(self, result: object = None) -> None: ...
+
+    class UsageError(CommandError): ...
+
+    class Context:
+        _callbacks: list[Callable[[], object]]
+        _on_cancel: list[Callable[[], object]]
+        command: str
+        json: bool
+        program: str
+        _report: Callable[[float, float | None, str | None], None] | None
+        _log: Callable[[str, str, dict[str, object]], None] | None
+        _verbose: bool
+
+        def __init__(self, command: str, json: bool) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    INJECTED: Any = None
+
+    class _Command:
+        build: Callable[[argparse.ArgumentParser], None]
+        confirm: str | None
+        deprecated: str | None
+        deprecated_flags: tuple[tuple[str, str, str], ...]
+        description: str
+        effects: str
+        examples: tuple[str, ...]
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...]
+        keys: tuple[str, ...]
+        max_output: int | None
+        returns: Any
+        run: Callable[[_Call], object]
+        sanitize: bool
+        summary: str
+        trust: str
+
+        def __init__(
+            self,
+            summary: str,
+            keys: tuple[str, ...],
+            build: Callable[[argparse.ArgumentParser], None],
+            run: Callable[[_Call], object],
+            returns: Any,
+            *,
+            description: str | None = None,
+            examples: tuple[str, ...] = (),
+            effects: str = "read_only",
+            max_output: int | None = None,
+            sanitize: bool = True,
+            trust: str = "workspace",
+            confirm: str | None = None,
+            deprecated: str | None = None,
+            deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+            exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        ) -> None: ...
+
+    class _Type:
+        name: ClassVar[str]
+        spellings: ClassVar[tuple[str, ...]]
+        expected: ClassVar[str]
+        clispec: ClassVar[str]
+        metavar: ClassVar[str]
+        module: ClassVar[str]
+        base: ClassVar[str]
+        schema: ClassVar[dict[str, Any]]
+        word: ClassVar[bool]
+
+        @staticmethod
+        def convert(value: object) -> Any: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Str(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Int(_Type):
+        @staticmethod
+        def convert(value: object) -> int: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Float(_Type):
+        @staticmethod
+        def convert(value: object) -> float: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Bool(_Type):
+        @staticmethod
+        def convert(value: object) -> bool: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Path(_Type):
+        @staticmethod
+        def convert(value: object) -> _pathlib.Path: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Date(_Type):
+        @staticmethod
+        def convert(value: object) -> _datetime.date: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _DateTime(_Type):
+        @staticmethod
+        def convert(value: object) -> _datetime.datetime: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Time(_Type):
+        @staticmethod
+        def convert(value: object) -> _datetime.time: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Uuid(_Type):
+        @staticmethod
+        def convert(value: object) -> _uuid.UUID: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Decimal(_Type):
+        pattern: ClassVar[str]
+
+        @staticmethod
+        def convert(value: object) -> _decimal.Decimal: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Any(_Type): ...
+
+    class _Null(_Type):
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    _T = TypeVar("_T")
+
+    _E = TypeVar("_E", bound=enum.Enum)
+
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: _Sources
+        spill_dir: str | None
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
+        ) -> None: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> list[_T]: ...
+
+        def _may_ask(self) -> bool: ...
+
+        def check(self) -> None: ...
+
+    def _choice(*choices: Any) -> Callable[[object], Any]: ...
+
+    def _member(enum: type[_E]) -> Callable[[object], _E]: ...
+
+    def _fields(
+        value: object, converters: dict[str, Callable[[Any], Any]], required: tuple[str, ...]
+    ) -> dict[str, Any]: ...
+
+    def _items(convert: Callable[[Any], _T]) -> Callable[[object], list[_T]]: ...
+
+    def _optional(convert: Callable[[Any], _T]) -> Callable[[object], _T | None]: ...
+
+    class _Sources:
+        command: str
+        config_path: str | None
+        full: bool
+
+        def __init__(self, command: str, config: str | None = None, full: bool = False) -> None: ...
+
+        def pick(
+            self,
+            call: _Call,
+            key: str,
+            flag: str | None,
+            env: str | None,
+            default: Any,
+            secret: bool,
+        ) -> tuple[str, str, Any]: ...
+
+        def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T: ...
+
+        def _layers(
+            self, key: str, flag: str, env: str | None
+        ) -> Iterator[tuple[str, str, Any]]: ...
+
+        def _file(self, source: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _lookup(
+            table: dict[str, Any], command: str, key: str, flag: str
+        ) -> tuple[Any, str]: ...
+
+        @staticmethod
+        def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _pyproject() -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _tool_table(path: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _load(path: str) -> dict[str, Any]: ...
+
+    def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
+
+    def _candidates(words: list[str]) -> list[str]: ...
+
+    def main(argv: Sequence[str] | None = None) -> int: ...
+
+    class Invoked:
+        exit_code: int
+        stderr: str
+        stdout: str
+
+        def __init__(self, exit_code: int, stdout: str, stderr: str) -> None: ...
+
+        @property
+        def envelope(self) -> Any: ...
+
+        def __repr__(self) -> str: ...
+
+    def invoke(
+        argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None
+    ) -> Invoked: ...
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
 
 
 PROGRAM = "kitchen"
@@ -33,7 +383,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the code below runs compiled once, then from a cache (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -60,7 +410,7 @@ _CODE_OPEN = (
 
 #: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
 #: as `interrupted`).
-_INTERRUPTED: "list[int]" = []
+_INTERRUPTED: list[int] = []
 
 
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
@@ -75,7 +425,7 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
 
 
-def _cache_directory() -> "str | None":
+def _cache_directory() -> str | None:
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -89,7 +439,7 @@ def _cache_directory() -> "str | None":
     return found if found is not None else _private(_temporary_cache(), _may_write())
 
 
-def _user_cache() -> "str | None":
+def _user_cache() -> str | None:
     """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
     code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
@@ -112,7 +462,7 @@ def _temporary_cache() -> str:
     return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
 
 
-def _private(chosen: str, make: bool) -> "str | None":
+def _private(chosen: str, make: bool) -> str | None:
     """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
     this user may write in; else None."""
     import stat
@@ -136,7 +486,7 @@ def _private(chosen: str, make: bool) -> "str | None":
     return chosen
 
 
-def _owned(found: "os.stat_result") -> bool:
+def _owned(found: os.stat_result) -> bool:
     """Whether what `found` describes is this user's and no one else may write it."""
     getuid = getattr(os, "getuid", None)
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
@@ -168,7 +518,7 @@ def _read_owned(path: str) -> bytes:
         return stream.read()
 
 
-def _key(path: str) -> "tuple[str, str] | None":
+def _key(path: str) -> tuple[str, str] | None:
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -221,7 +571,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
     """The module's code, and the empty lines that put it at its place in the file: read
     from the file (or from its loader: a zip archive has no file to open)."""
     text = None
@@ -255,12 +605,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
     return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
-def _compile(text: str, path: str) -> "CodeType":
+def _compile(text: str, path: str) -> CodeType:
     compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -286,7 +636,7 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     return hot, compiled
 
 
-def _digest(data: "bytes | memoryview") -> bytes:
+def _digest(data: bytes | memoryview) -> bytes:
     # NOTE: why this digest: the module's docstring.
     import _imp
 
@@ -299,7 +649,7 @@ def _sealed(name: str, data: bytes) -> bytes:
     return _digest(body) + body
 
 
-def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
     head = name.encode() + b"\0"
@@ -343,8 +693,8 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
-) -> "Callable[..., int]":
+    namespace: dict[str, Any], lazy: dict[str, tuple[str, ...]] | None = None
+) -> Callable[..., int]:
     """Run the code that always runs of the module's code in its namespace, with stand-ins
     for the functions of its sections (`lazy`); return its `main`."""
     import gc
@@ -365,9 +715,7 @@ def _boot(
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
-        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        moved = namespace.get("EXIT_CODES", {})
-        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+        _stop_starting(namespace, path)
     finally:
         release()
         if collecting:
@@ -375,9 +723,18 @@ def _boot(
     return namespace["main"]  # type: ignore[no-any-return]
 
 
-def _hold_interrupts() -> "Callable[[], object]":
+def _stop_starting(namespace: dict[str, Any], path: str) -> NoReturn:
+    """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
+    exit code of `interrupted`, no traceback."""
+    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    moved = namespace.get("EXIT_CODES", {})
+    raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+
+
+def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], object]:
     """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
-    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once
+    (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
     in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
@@ -386,6 +743,8 @@ def _hold_interrupts() -> "Callable[[], object]":
     usual = _signal.default_int_handler
 
     def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED and namespace is not None:
+            _stop_starting(namespace, str(namespace.get("__file__")))
         if _INTERRUPTED:
             usual(number, frame)
         _INTERRUPTED.append(number)
@@ -406,9 +765,9 @@ def _hold_interrupts() -> "Callable[[], object]":
 
 
 def _stand_ins(
-    namespace: "dict[str, Any]",
-    lazy: "dict[str, tuple[str, ...]]",
-    sections: "dict[str, Any]",
+    namespace: dict[str, Any],
+    lazy: dict[str, tuple[str, ...]],
+    sections: dict[str, Any],
     path: str,
 ) -> None:
     """Put a stand-in under each name of `lazy` that runs its section on its first call."""
@@ -433,8 +792,8 @@ def _stand_ins(
                 done.discard(section)
                 raise
 
-    def stand_in(name: str, section: str) -> "Callable[..., Any]":
-        def call(*args: "Any", **kwargs: "Any") -> "Any":
+    def stand_in(name: str, section: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
             run(section)
             real = namespace[name]
             if real is call:
@@ -453,7 +812,7 @@ def _stand_ins(
 # ---- What the tool says about itself ----
 
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: "int | None" = None
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
@@ -603,22 +962,461 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "validate": ("_input_problems",),
 }
 
-# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
-r'''
+# ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
+
+#: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
+_release_interrupts = _hold_interrupts(globals())
+_boot(globals(), _LAZY)
+
 # The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
+
+
+Ctx = Context
+
+
+# ---- The handlers' imports that wait for the first command (burgee.runtime.table) ----
+
+# Type checkers read them at the top, under TYPE_CHECKING, as if they ran there:
+# ruff: noqa: TC004
+
+
+def _import_handlers() -> None:
+    """The handlers' imports that only their functions use: run once, before the
+    first command or `complete=` function runs (not for help, schema or completion)."""
+    global UUID, _time
+    import time as _time
+    from uuid import UUID
+
+
+# ---- From handlers.py ----
+
+
+class Color(Enum):
+    """A primary color."""
+
+    RED = "red"
+    GREEN = "green"
+    BLUE = "blue"
+
+
+class Level(Enum):
+    LOW = 1
+    HIGH = 2
+
+
+class Point(TypedDict):
+    """A point on the plane."""
+
+    x: int
+    y: int
+
+
+@dataclass
+class Shape:
+    """A shape with a name and corners."""
+
+    name: str
+    corners: list[Point] = field(default_factory=list)
+    color: Color | None = None
+
+
+@dataclass
+class Report:
+    """What `types` answers."""
+
+    text: str
+    number: int
+    ratio: float
+    flag: bool
+    path: Path
+    day: dt.date
+    moment: dt.datetime
+    at: dt.time
+    ident: UUID
+    amount: Decimal
+    mode: str
+    color: Color
+    level: Level
+    maybe: int | None
+    items: list[int]
+
+
+class Missing(CommandError):
+    """The thing you asked for is not there."""
+
+    kind = "missing"
+    exit_code = 3
+
+
+class Busy(Missing):
+    """Try again in a moment."""
+
+    kind = "busy"
+    exit_code = 75
+    retryable = True
+
+
+def types(
+    text: str,
+    number: int,
+    ratio: float = 1.5,
+    flag: bool = False,
+    path: Path = Path("."),
+    day: dt.date = dt.date(2026, 1, 1),
+    moment: dt.datetime | None = None,
+    at: dt.time | None = None,
+    ident: UUID | None = None,
+    amount: Decimal = Decimal("0.10"),
+    mode: Literal["fast", "slow"] = "fast",
+    color: Color = Color.RED,
+    level: Level = Level.LOW,
+    maybe: int | None = None,
+    item: list[int] = [],
+) -> Report:
+    """Echo every supported type back, converted.
+
+    Args:
+        ratio: A float, 100% of it.
+        flag: A boolean with --flag/--no-flag.
+    """
+    return Report(
+        text=text,
+        number=number,
+        ratio=ratio,
+        flag=flag,
+        path=path,
+        day=day,
+        moment=moment or dt.datetime(2026, 1, 1, 12, 0),
+        at=at or dt.time(9, 30),
+        ident=ident or UUID(int=0),
+        amount=amount,
+        mode=mode,
+        color=color,
+        level=level,
+        maybe=maybe,
+        items=item,
+    )
+
+
+def draw_shape(shape: Shape, scale: float = 1.0, ctx: Ctx = INJECTED) -> dict[str, Any]:
+    """Draw a shape given as JSON.
+
+    Args:
+        shape: The shape, as a JSON object.
+        scale: How much to scale it.
+    """
+    return {
+        "name": shape.name,
+        "corners": [{"x": p["x"] * scale, "y": p["y"] * scale} for p in shape.corners],
+        "color": shape.color,
+        "command": ctx.command,
+    }
+
+
+def fail(
+    how: Literal["missing", "busy", "crash", "print"],
+) -> str:
+    """Fail in the way you ask for."""
+    if how == "missing":
+        raise Missing("there is no such thing", hint="try another thing")
+    if how == "busy":
+        raise Busy("the kitchen is busy")
+    if how == "print":
+        print("a handler wrote this to stdout")
+        return "printed"
+    raise RuntimeError("the oven exploded")
+
+
+def secret_sauce() -> list[str]:
+    """A hidden command: runs, but is not listed."""
+    return ["salt", "{{ not jinja }}", "{% raw %}"]
+
+
+def wipe(force: bool = False) -> dict[str, bool]:
+    """Wipe the store; asks first (--yes skips the question)."""
+    return {"wiped": True, "force": force}
+
+
+def count(
+    names: list[str],
+    ctx: Ctx,
+) -> list[dict[str, Any]]:
+    """Count letters in each name."""
+    return [{"name": n, "letters": len(n)} for n in names]
+
+
+def nap(seconds: float = 0.0) -> None:
+    """Sleep, then answer nothing."""
+    _time.sleep(seconds)
+
+
+def shelf_names(partial: str, context: dict[str, Any]) -> list[tuple[str, str]]:
+    """Complete a shelf name; the store (--store) chooses the shelves."""
+    if partial == "boom":
+        raise RuntimeError("a completer that fails offers nothing")
+    store = context["options"].get("store", "main")
+    shelves = {"main": ["apples", "apricots", "bread"], "back": ["boxes", "brooms"]}
+    return [(name, f"a shelf of {store}") for name in shelves.get(store, [])]
+
+
+def sizes(partial: str) -> list[str]:
+    """Complete a size: called with the partial word alone."""
+    print("completers may print; the shell never sees it")
+    return ["small", "medium", "large"]
+
+
+def pick(
+    shelf: str,
+    store: Literal["main", "back"] = "main",
+    size: str = "medium",
+    count: int = 1,
+    into: Path | None = None,
+) -> dict[str, Any]:
+    """Pick something from a shelf."""
+    return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
+
+
+def restock(
+    shelf: str,
+    into: Path | None = None,
+    shallow: bool = True,
+    color: bool = True,
+    force: bool = False,
+    no_cache: bool = False,
+) -> dict[str, Any]:
+    """Restock a shelf: a flag pair, an off form alone, a flag with no off form."""
+    return {
+        "shelf": shelf,
+        "shallow": shallow,
+        "color": color,
+        "force": force,
+        "cache": not no_cache,
+    }
+
+
+# ---- The inputs that are JSON objects: their converters ----
+
+
+def _to_Point(value: object) -> Point:
+    return cast("Point", _fields(value, {"x": _Int.convert, "y": _Int.convert}, ("x", "y")))
+
+
+def _to_Shape(value: object) -> Shape:
+    return Shape(
+        **_fields(
+            value,
+            {
+                "name": _Str.convert,
+                "corners": _items(_to_Point),
+                "color": _optional(_member(Color)),
+            },
+            ("name",),
+        )
+    )
+
+
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "types": (types, "Echo every supported type back, converted.", ("record", "Report"), (
+        ("text", (), "_Str", ..., (("help", 'A "quoted" text with a \\ backslash'),)),
+        ("number", (), "_Int", ..., (("help", "An integer"),)),
+        ("ratio", ("--ratio",), "_Float", 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
+        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag. (default: off)"))),
+        ("path", ("--path",), "_Path", lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
+        ("day", ("--day",), "_Date", lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
+        ("moment", ("--moment",), "_DateTime", None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
+        ("at", ("--at",), "_Time", None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
+        ("ident", ("--ident",), "_Uuid", None, (("metavar", "UUID"), ("nullable", True))),
+        ("amount", ("--amount",), "_Decimal", lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
+        ("mode", ("--mode",), ("_choice", "fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
+        ("color", ("--color",), ("_member", "Color"), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
+        ("level", ("--level",), ("_member", "Level"), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
+        ("maybe", ("--maybe",), "_Int", None, (("nullable", True),)),
+        ("item", ("-i", "--item"), "_Int", list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
+    ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
+    "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
+        ("shape", ("--shape",), "_to_Shape", ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
+        ("scale", ("--scale",), "_Float", 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
+    ), (("effects", "non_idempotent"), ("context", "ctx"))),
+    "fail": (fail, "Fail in the way you ask for.", _Str, (
+        ("how", (), ("_choice", "missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
+    ), ()),
+    "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
+    "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
+    ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
+    "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
+        ("names", (), "_Str", ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
+    ), (("context", "ctx"),)),
+    "store shelf nap": (nap, "Sleep, then answer nothing.", _Null, (
+        ("seconds", ("--seconds",), "_Float", 0.0, (("help", "(default: 0.0)"),)),
+    ), (("effects", "withheld"), ("discard", True))),
+    "store pick": (pick, "Pick something from a shelf.", ("map", _Any), (
+        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
+        ("store", ("-s", "--store"), ("_choice", "main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
+        ("size", ("--size",), "_Str", "medium", (("help", "How big (default: medium)"),)),
+        ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
+        ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
+    ), (("examples", ("kitchen store pick apples --size small",)),)),
+    "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
+        ("shelf", (), "_Str", ..., (("metavar", "SHELF_NAME"), ("help", "The shelf"))),
+        ("into", ("--into",), "_Path", None, (("metavar", "DIR"), ("help", "Where the stock comes from"), ("nullable", True))),
+        ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
+        ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
+        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
+        ("no_cache", ("--no-cache",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "(default: off)"))),
+    ), (("examples", ("kitchen store restock apples --deep --no-color",)), ("effects", "idempotent"))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("types", "Echo every supported type back, converted."),
+        ("draw", "Draw a shape given as JSON."),
+        ("fail", "Fail in the way you ask for."),
+        ("store", "Stock operations."),
+    ),
+    "store": (
+        ("shelf", "One shelf of the store."),
+        ("wipe", "Wipe the store; asks first (--yes skips the question)."),
+        ("pick", "Pick something from a shelf."),
+        ("restock", "Restock a shelf: a flag pair, an off form alone, a flag with no off form."),
+    ),
+    "store shelf": (
+        ("count", "Count letters in each name."),
+        ("nap", "Sleep, then answer nothing."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "missing": (3, "The thing you asked for is not there."),
+    "busy": (75, "Try again in a moment."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Report": (
+        {
+            "text": _Str,
+            "number": _Int,
+            "ratio": _Float,
+            "flag": _Bool,
+            "path": _Path,
+            "day": _Date,
+            "moment": _DateTime,
+            "at": _Time,
+            "ident": _Uuid,
+            "amount": _Decimal,
+            "mode": _Str,
+            "color": ("in", ("red", "green", "blue")),
+            "level": ("in", (1, 2)),
+            "maybe": ("null", _Int),
+            "items": ("list", _Int),
+        },
+        (
+            "text",
+            "number",
+            "ratio",
+            "flag",
+            "path",
+            "day",
+            "moment",
+            "at",
+            "ident",
+            "amount",
+            "mode",
+            "color",
+            "level",
+            "maybe",
+            "items",
+        ),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "types": ("types", False),
+    "draw": ("draw", False),
+    "fail": ("fail", True),
+    "secret-sauce": ("secret-sauce", True),
+    "store_wipe": ("store wipe", False),
+    "store_shelf_count": ("store shelf count", True),
+    "store_pick": ("store pick", False),
+    "store_restock": ("store restock", False),
+    "output": ("output", False),
+}
+
+
+def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
+    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
+    if path == "store pick":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("store", ("-s", "--store"), "value", _choice("main", "back"), None, 0),
+            ("size", ("--size",), "value", _Str.convert, sizes, 1),
+            ("count", ("--count",), "value", _Int.convert, None, 0),
+            ("into", ("--into",), "value", _Path.convert, None, 0),
+        )
+    if path == "store restock":
+        return (
+            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
+            ("into", ("--into",), "value", _Path.convert, None, 0),
+            ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
+            ("shallow", ("--deep",), "off", None, None, 0),
+            ("color", (), "flag", _Bool.convert, None, 0),
+            ("color", ("--no-color",), "off", None, None, 0),
+            ("force", ("--force",), "flag", _Bool.convert, None, 0),
+            ("force", (), "off", None, None, 0),
+            ("no_cache", ("--no-cache",), "flag", _Bool.convert, None, 0),
+            ("no_cache", (), "off", None, None, 0),
+        )
+    return ()
+
+
+_complete_values = _candidates
+
+
+# The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
+_release_interrupts()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
+r'''
+import _thread
 import datetime as _datetime
-import datetime as dt
 import decimal as _decimal
 import pathlib as _pathlib
-import time as _time
 import uuid as _uuid
-from dataclasses import dataclass, field
-from decimal import Decimal
-from enum import Enum
-from pathlib import Path
-from typing import TypedDict
-from uuid import UUID
 
 if TYPE_CHECKING:
     import argparse
@@ -626,7 +1424,7 @@ if TYPE_CHECKING:
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
+    from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _E = TypeVar("_E", bound=enum.Enum)
@@ -634,10 +1432,6 @@ if TYPE_CHECKING:
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
-else:
-
-    def cast(kind: object, value: object) -> object:
-        return value
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -1140,236 +1934,6 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
-
-
-Ctx = Context
-
-
-# ---- From handlers.py ----
-
-
-class Color(Enum):
-    """A primary color."""
-
-    RED = "red"
-    GREEN = "green"
-    BLUE = "blue"
-
-
-class Level(Enum):
-    LOW = 1
-    HIGH = 2
-
-
-class Point(TypedDict):
-    """A point on the plane."""
-
-    x: int
-    y: int
-
-
-@dataclass
-class Shape:
-    """A shape with a name and corners."""
-
-    name: str
-    corners: list[Point] = field(default_factory=list)
-    color: Color | None = None
-
-
-@dataclass
-class Report:
-    """What `types` answers."""
-
-    text: str
-    number: int
-    ratio: float
-    flag: bool
-    path: Path
-    day: dt.date
-    moment: dt.datetime
-    at: dt.time
-    ident: UUID
-    amount: Decimal
-    mode: str
-    color: Color
-    level: Level
-    maybe: int | None
-    items: list[int]
-
-
-class Missing(CommandError):
-    """The thing you asked for is not there."""
-
-    kind = "missing"
-    exit_code = 3
-
-
-class Busy(Missing):
-    """Try again in a moment."""
-
-    kind = "busy"
-    exit_code = 75
-    retryable = True
-
-
-def types(
-    text: str,
-    number: int,
-    ratio: float = 1.5,
-    flag: bool = False,
-    path: Path = Path("."),
-    day: dt.date = dt.date(2026, 1, 1),
-    moment: dt.datetime | None = None,
-    at: dt.time | None = None,
-    ident: UUID | None = None,
-    amount: Decimal = Decimal("0.10"),
-    mode: Literal["fast", "slow"] = "fast",
-    color: Color = Color.RED,
-    level: Level = Level.LOW,
-    maybe: int | None = None,
-    item: list[int] = [],
-) -> Report:
-    """Echo every supported type back, converted.
-
-    Args:
-        ratio: A float, 100% of it.
-        flag: A boolean with --flag/--no-flag.
-    """
-    return Report(
-        text=text,
-        number=number,
-        ratio=ratio,
-        flag=flag,
-        path=path,
-        day=day,
-        moment=moment or dt.datetime(2026, 1, 1, 12, 0),
-        at=at or dt.time(9, 30),
-        ident=ident or UUID(int=0),
-        amount=amount,
-        mode=mode,
-        color=color,
-        level=level,
-        maybe=maybe,
-        items=item,
-    )
-
-
-def draw_shape(shape: Shape, scale: float = 1.0, ctx: Ctx = INJECTED) -> dict[str, Any]:
-    """Draw a shape given as JSON.
-
-    Args:
-        shape: The shape, as a JSON object.
-        scale: How much to scale it.
-    """
-    return {
-        "name": shape.name,
-        "corners": [{"x": p["x"] * scale, "y": p["y"] * scale} for p in shape.corners],
-        "color": shape.color,
-        "command": ctx.command,
-    }
-
-
-def fail(
-    how: Literal["missing", "busy", "crash", "print"],
-) -> str:
-    """Fail in the way you ask for."""
-    if how == "missing":
-        raise Missing("there is no such thing", hint="try another thing")
-    if how == "busy":
-        raise Busy("the kitchen is busy")
-    if how == "print":
-        print("a handler wrote this to stdout")
-        return "printed"
-    raise RuntimeError("the oven exploded")
-
-
-def secret_sauce() -> list[str]:
-    """A hidden command: runs, but is not listed."""
-    return ["salt", "{{ not jinja }}", "{% raw %}"]
-
-
-def wipe(force: bool = False) -> dict[str, bool]:
-    """Wipe the store; asks first (--yes skips the question)."""
-    return {"wiped": True, "force": force}
-
-
-def count(
-    names: list[str],
-    ctx: Ctx,
-) -> list[dict[str, Any]]:
-    """Count letters in each name."""
-    return [{"name": n, "letters": len(n)} for n in names]
-
-
-def nap(seconds: float = 0.0) -> None:
-    """Sleep, then answer nothing."""
-    _time.sleep(seconds)
-
-
-def shelf_names(partial: str, context: dict[str, Any]) -> list[tuple[str, str]]:
-    """Complete a shelf name; the store (--store) chooses the shelves."""
-    if partial == "boom":
-        raise RuntimeError("a completer that fails offers nothing")
-    store = context["options"].get("store", "main")
-    shelves = {"main": ["apples", "apricots", "bread"], "back": ["boxes", "brooms"]}
-    return [(name, f"a shelf of {store}") for name in shelves.get(store, [])]
-
-
-def sizes(partial: str) -> list[str]:
-    """Complete a size: called with the partial word alone."""
-    print("completers may print; the shell never sees it")
-    return ["small", "medium", "large"]
-
-
-def pick(
-    shelf: str,
-    store: Literal["main", "back"] = "main",
-    size: str = "medium",
-    count: int = 1,
-    into: Path | None = None,
-) -> dict[str, Any]:
-    """Pick something from a shelf."""
-    return {"shelf": shelf, "store": store, "size": size, "count": count, "into": into}
-
-
-def restock(
-    shelf: str,
-    into: Path | None = None,
-    shallow: bool = True,
-    color: bool = True,
-    force: bool = False,
-    no_cache: bool = False,
-) -> dict[str, Any]:
-    """Restock a shelf: a flag pair, an off form alone, a flag with no off form."""
-    return {
-        "shelf": shelf,
-        "shallow": shallow,
-        "color": color,
-        "force": force,
-        "cache": not no_cache,
-    }
-
-
-# ---- The inputs that are JSON objects: their converters ----
-
-
-def _to_Point(value: object) -> Point:
-    return cast("Point", _fields(value, {"x": _Int.convert, "y": _Int.convert}, ("x", "y")))
-
-
-def _to_Shape(value: object) -> Shape:
-    return Shape(
-        **_fields(
-            value,
-            {
-                "name": _Str.convert,
-                "corners": _items(_to_Point),
-                "color": _optional(_member(Color)),
-            },
-            ("name",),
-        )
-    )
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -4656,6 +5220,24 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+
+
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and _import_handlers is not None:
+            _import_handlers()
+            _IMPORTED.append(True)
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -4698,6 +5280,8 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         if apart is not None:
@@ -6865,6 +7449,8 @@ def _offered(
     (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
             value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
@@ -9122,193 +9708,4 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         )
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
-
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "types": (types, "Echo every supported type back, converted.", ("record", "Report"), (
-        ("text", (), "_Str", ..., (("help", 'A "quoted" text with a \\ backslash'),)),
-        ("number", (), "_Int", ..., (("help", "An integer"),)),
-        ("ratio", ("--ratio",), "_Float", 1.5, (("help", "A float, 100%% of it. (default: 1.5)"),)),
-        ("flag", ("--flag",), "_Bool", False, (("action", "boolean_optional"), ("help", "A boolean with --flag/--no-flag. (default: off)"))),
-        ("path", ("--path",), "_Path", lambda: Path("."), (("metavar", "PATH"), ("help", "(default: .)"), ("fresh", True))),
-        ("day", ("--day",), "_Date", lambda: dt.date(2026, 1, 1), (("metavar", "YYYY-MM-DD"), ("help", "(default: 2026-01-01)"), ("fresh", True))),
-        ("moment", ("--moment",), "_DateTime", None, (("metavar", "YYYY-MM-DDTHH:MM[:SS]"), ("nullable", True))),
-        ("at", ("--at",), "_Time", None, (("metavar", "HH:MM[:SS]"), ("nullable", True))),
-        ("ident", ("--ident",), "_Uuid", None, (("metavar", "UUID"), ("nullable", True))),
-        ("amount", ("--amount",), "_Decimal", lambda: Decimal("0.10"), (("help", "(default: 0.10)"), ("fresh", True))),
-        ("mode", ("--mode",), ("_choice", "fast", "slow"), "fast", (("choices", ("fast", "slow")), ("help", "(default: fast)"))),
-        ("color", ("--color",), ("_member", "Color"), lambda: Color.RED, (("choices", ("red", "green", "blue")), ("help", "(default: red)"), ("fresh", True))),
-        ("level", ("--level",), ("_member", "Level"), lambda: Level.LOW, (("choices", ("1", "2")), ("help", "(default: 1)"), ("fresh", True))),
-        ("maybe", ("--maybe",), "_Int", None, (("nullable", True),)),
-        ("item", ("-i", "--item"), "_Int", list, (("action", "append"), ("help", "Repeat me (repeatable)"), ("many", True), ("fresh", True))),
-    ), (("examples", ("kitchen types hello 3 --ratio 0.5",)),)),
-    "draw": (draw_shape, "Draw a shape given as JSON.", ("map", _Any), (
-        ("shape", ("--shape",), "_to_Shape", ..., (("metavar", "JSON"), ("help", "The shape, as a JSON object. (a JSON object) (required)"))),
-        ("scale", ("--scale",), "_Float", 1.0, (("help", "How much to scale it. (default: 1.0)"),)),
-    ), (("effects", "non_idempotent"), ("context", "ctx"))),
-    "fail": (fail, "Fail in the way you ask for.", _Str, (
-        ("how", (), ("_choice", "missing", "busy", "crash", "print"), ..., (("choices", ("missing", "busy", "crash", "print")), ("help", "How to fail"))),
-    ), ()),
-    "secret-sauce": (secret_sauce, "A hidden command: runs, but is not listed.", ("list", _Str), (), (("effects", "idempotent"),)),
-    "store wipe": (wipe, "Wipe the store; asks first (--yes skips the question).", ("map", _Bool), (
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("help", "(default: off)"))),
-    ), (("examples", ("kitchen store wipe --yes",)), ("effects", "destructive"), ("confirm", "Proceed?"))),
-    "store shelf count": (count, "Count letters in each name.", ("list", ("map", _Any)), (
-        ("names", (), "_Str", ..., (("nargs", "+"), ("help", "Names to count"), ("many", True))),
-    ), (("context", "ctx"),)),
-    "store shelf nap": (nap, "Sleep, then answer nothing.", _Null, (
-        ("seconds", ("--seconds",), "_Float", 0.0, (("help", "(default: 0.0)"),)),
-    ), (("effects", "withheld"), ("discard", True))),
-    "store pick": (pick, "Pick something from a shelf.", ("map", _Any), (
-        ("shelf", (), "_Str", ..., (("help", "The shelf"),)),
-        ("store", ("-s", "--store"), ("_choice", "main", "back"), "main", (("choices", ("main", "back")), ("help", "Which store (default: main)"))),
-        ("size", ("--size",), "_Str", "medium", (("help", "How big (default: medium)"),)),
-        ("count", ("--count",), "_Int", 1, (("help", "(default: 1)"),)),
-        ("into", ("--into",), "_Path", None, (("metavar", "PATH"), ("nullable", True))),
-    ), (("examples", ("kitchen store pick apples --size small",)),)),
-    "store restock": (restock, "Restock a shelf: a flag pair, an off form alone, a flag with no off form.", ("map", _Any), (
-        ("shelf", (), "_Str", ..., (("metavar", "SHELF_NAME"), ("help", "The shelf"))),
-        ("into", ("--into",), "_Path", None, (("metavar", "DIR"), ("help", "Where the stock comes from"), ("nullable", True))),
-        ("shallow", ("-S", "--shallow"), "_Bool", True, (("action", "boolean_optional"), ("off", ("--deep",)), ("help", "Only the front row (default: on)"))),
-        ("color", ("--no-color",), "_Bool", True, (("dest", "color"), ("action", "boolean_optional"), ("off", ("--no-color",)), ("help", "Plain labels"))),
-        ("force", ("--force",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "Restock a full shelf (default: off)"))),
-        ("no_cache", ("--no-cache",), "_Bool", False, (("action", "boolean_optional"), ("off", ()), ("help", "(default: off)"))),
-    ), (("examples", ("kitchen store restock apples --deep --no-color",)), ("effects", "idempotent"))),
-}
-# fmt: on
-
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("types", "Echo every supported type back, converted."),
-        ("draw", "Draw a shape given as JSON."),
-        ("fail", "Fail in the way you ask for."),
-        ("store", "Stock operations."),
-    ),
-    "store": (
-        ("shelf", "One shelf of the store."),
-        ("wipe", "Wipe the store; asks first (--yes skips the question)."),
-        ("pick", "Pick something from a shelf."),
-        ("restock", "Restock a shelf: a flag pair, an off form alone, a flag with no off form."),
-    ),
-    "store shelf": (
-        ("count", "Count letters in each name."),
-        ("nap", "Sleep, then answer nothing."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "missing": (3, "The thing you asked for is not there."),
-    "busy": (75, "Try again in a moment."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Report": (
-        {
-            "text": _Str,
-            "number": _Int,
-            "ratio": _Float,
-            "flag": _Bool,
-            "path": _Path,
-            "day": _Date,
-            "moment": _DateTime,
-            "at": _Time,
-            "ident": _Uuid,
-            "amount": _Decimal,
-            "mode": _Str,
-            "color": ("in", ("red", "green", "blue")),
-            "level": ("in", (1, 2)),
-            "maybe": ("null", _Int),
-            "items": ("list", _Int),
-        },
-        (
-            "text",
-            "number",
-            "ratio",
-            "flag",
-            "path",
-            "day",
-            "moment",
-            "at",
-            "ident",
-            "amount",
-            "mode",
-            "color",
-            "level",
-            "maybe",
-            "items",
-        ),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "types": ("types", False),
-    "draw": ("draw", False),
-    "fail": ("fail", True),
-    "secret-sauce": ("secret-sauce", True),
-    "store_wipe": ("store wipe", False),
-    "store_shelf_count": ("store shelf count", True),
-    "store_pick": ("store pick", False),
-    "store_restock": ("store restock", False),
-    "output": ("output", False),
-}
-
-
-def _completion_slots(path: str) -> tuple[tuple[Any, ...], ...]:
-    """Each input of a command with `complete=`: (name, flags, mode, convert, fn, arity)."""
-    if path == "store pick":
-        return (
-            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
-            ("store", ("-s", "--store"), "value", _choice("main", "back"), None, 0),
-            ("size", ("--size",), "value", _Str.convert, sizes, 1),
-            ("count", ("--count",), "value", _Int.convert, None, 0),
-            ("into", ("--into",), "value", _Path.convert, None, 0),
-        )
-    if path == "store restock":
-        return (
-            ("shelf", (), "arg", _Str.convert, shelf_names, 2),
-            ("into", ("--into",), "value", _Path.convert, None, 0),
-            ("shallow", ("-S", "--shallow"), "flag", _Bool.convert, None, 0),
-            ("shallow", ("--deep",), "off", None, None, 0),
-            ("color", (), "flag", _Bool.convert, None, 0),
-            ("color", ("--no-color",), "off", None, None, 0),
-            ("force", ("--force",), "flag", _Bool.convert, None, 0),
-            ("force", (), "off", None, None, 0),
-            ("no_cache", ("--no-cache",), "flag", _Bool.convert, None, 0),
-            ("no_cache", (), "off", None, None, 0),
-        )
-    return ()
-
-
-_complete_values = _candidates
 '''
-main = _boot(globals(), _LAZY)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,17 +4,580 @@
 #     burgee gen handlers.py -o pantry.py
 """A pantry served to agents: tools, prompts, resources and a command that logs."""
 
-# _boot compiles the code as under `from __future__ import annotations`.
+from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    import argparse
+    import threading
+    import time
+    from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any
+    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar
+
+    class CommandError(Exception):
+        details: dict[str, Any] | None
+        hint: str | None
+        message: str
+        text: str | None
+        kind: str
+        exit_code: int
+        retryable: bool
+
+        def __init__(
+            self,
+            message: str,
+            *,
+            hint: str | None = None,
+            details: dict[str, Any] | None = None,
+            text: str | None = None,
+        ) -> None: ...
+
+    class Outcome(Exception):
+        result: object
+        name: str
+        exit_code: int
+
+        def __init__(self, result: object = None) -> None: ...
+
+    class UsageError(CommandError): ...
+
+    class Context:
+        _callbacks: list[Callable[[], object]]
+        _on_cancel: list[Callable[[], object]]
+        command: str
+        json: bool
+        program: str
+        _report: Callable[[float, float | None, str | None], None] | None
+        _log: Callable[[str, str, dict[str, object]], None] | None
+        _verbose: bool
+
+        def __init__(self, command: str, json: bool) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    INJECTED: Any = None
+
+    class _Command:
+        build: Callable[[argparse.ArgumentParser], None]
+        confirm: str | None
+        deprecated: str | None
+        deprecated_flags: tuple[tuple[str, str, str], ...]
+        description: str
+        effects: str
+        examples: tuple[str, ...]
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...]
+        keys: tuple[str, ...]
+        max_output: int | None
+        returns: Any
+        run: Callable[[_Call], object]
+        sanitize: bool
+        summary: str
+        trust: str
+
+        def __init__(
+            self,
+            summary: str,
+            keys: tuple[str, ...],
+            build: Callable[[argparse.ArgumentParser], None],
+            run: Callable[[_Call], object],
+            returns: Any,
+            *,
+            description: str | None = None,
+            examples: tuple[str, ...] = (),
+            effects: str = "read_only",
+            max_output: int | None = None,
+            sanitize: bool = True,
+            trust: str = "workspace",
+            confirm: str | None = None,
+            deprecated: str | None = None,
+            deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+            exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        ) -> None: ...
+
+    class Flag:
+        bounds: tuple[int, int]
+        choices: tuple[str, ...]
+        config_only: bool
+        dest: str
+        goes_with: tuple[str, ...]
+        group: str
+        help: str
+        kind: str
+        metavar: str
+        name: str
+        not_with: tuple[str, ...]
+        optional: str
+        scope: str
+        short: str
+        unit: str
+
+        def __init__(
+            self,
+            name: str,
+            metavar: str,
+            help: str,
+            *,
+            group: str,
+            scope: str = "any",
+            short: str = "",
+            choices: tuple[str, ...] = (),
+            config_only: bool = False,
+            goes_with: tuple[str, ...] = (),
+            not_with: tuple[str, ...] = (),
+            kind: str = "string",
+            optional: str = "",
+            dest: str = "",
+            bounds: tuple[int, int] = (0, 0),
+            unit: str = "",
+        ) -> None: ...
+
+        def takes(self, word: str) -> bool: ...
+
+        def read(self, value: str) -> object: ...
+
+    class _Type:
+        name: ClassVar[str]
+        spellings: ClassVar[tuple[str, ...]]
+        expected: ClassVar[str]
+        clispec: ClassVar[str]
+        metavar: ClassVar[str]
+        module: ClassVar[str]
+        base: ClassVar[str]
+        schema: ClassVar[dict[str, Any]]
+        word: ClassVar[bool]
+
+        @staticmethod
+        def convert(value: object) -> Any: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Str(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Int(_Type):
+        @staticmethod
+        def convert(value: object) -> int: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Float(_Type):
+        @staticmethod
+        def convert(value: object) -> float: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Bool(_Type):
+        @staticmethod
+        def convert(value: object) -> bool: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Any(_Type): ...
+
+    _T = TypeVar("_T")
+
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: _Sources
+        spill_dir: str | None
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
+        ) -> None: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> list[_T]: ...
+
+        def _may_ask(self) -> bool: ...
+
+        def check(self) -> None: ...
+
+    def _choice(*choices: Any) -> Callable[[object], Any]: ...
+
+    class _Sources:
+        command: str
+        config_path: str | None
+        full: bool
+
+        def __init__(self, command: str, config: str | None = None, full: bool = False) -> None: ...
+
+        def pick(
+            self,
+            call: _Call,
+            key: str,
+            flag: str | None,
+            env: str | None,
+            default: Any,
+            secret: bool,
+        ) -> tuple[str, str, Any]: ...
+
+        def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T: ...
+
+        def _layers(
+            self, key: str, flag: str, env: str | None
+        ) -> Iterator[tuple[str, str, Any]]: ...
+
+        def _file(self, source: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _lookup(
+            table: dict[str, Any], command: str, key: str, flag: str
+        ) -> tuple[Any, str]: ...
+
+        @staticmethod
+        def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _pyproject() -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _tool_table(path: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _load(path: str) -> dict[str, Any]: ...
+
+    def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
+
+    class _Argument:
+        action: str
+        choices: tuple[str, ...] | None
+        dest: Any
+        names: tuple[str, ...]
+        nargs: str | None
+        off: tuple[str, ...]
+        takes: Any
+
+        def __init__(self, names: tuple[str, ...], options: dict[str, Any]) -> None: ...
+
+    class _Recorder:
+        options: dict[str, _Argument]
+        passthrough: _Argument | None
+        plain: bool
+        positionals: list[_Argument]
+
+        def __init__(self) -> None: ...
+
+        def add_argument(self, *names: str, **options: Any) -> None: ...
+
+    class _Invocation:
+        allow_destructive: bool
+        as_completed: bool
+        asked: dict[str, str]
+        batch: str | None
+        debug: bool
+        jobs: int
+        json: bool
+        json_input: str | None
+        max_output: int | None
+        mcp: bool
+        print_config: bool
+        problem: UsageError | None
+        rest: list[str]
+        spill_dir: str | None
+        timeout: float | None
+        version: bool
+
+        def __init__(
+            self,
+            argv: Sequence[str],
+            shadows: dict[str, tuple[str, ...]] | None = None,
+            *,
+            config: bool | None = None,
+            strict: bool = True,
+            arguments: Callable[[str], _Recorder | None] | None = None,
+            shared: tuple[dict[str, dict[str, int]], Callable[[str], str]] | None = None,
+        ) -> None: ...
+
+        def config(self) -> str | None: ...
+
+        def _take(self, flag: Flag, value: str) -> None: ...
+
+    class _Codec:
+        compact: Callable[[object], str]
+        envelope: Callable[[object], str]
+        load: Callable[[str], Any]
+        object_hook: None
+        object_pairs_hook: None
+        parse_constant: Any
+        strict: bool
+        string: Callable[[str], str]
+
+        def __init__(self) -> None: ...
+
+        @staticmethod
+        def default(value: object) -> object: ...
+
+    class _Stdout:
+        buffers: dict[int, list[str]]
+        encoding: str
+        fallback: Any
+        thread: Any
+
+        def __init__(self, fallback: Any) -> None: ...
+
+        def write(self, text: str) -> int: ...
+
+        def writelines(self, lines: Iterable[str]) -> None: ...
+
+        def flush(self) -> None: ...
+
+        def isatty(self) -> bool: ...
+
+        def __getattr__(self, name: str) -> Any: ...
+
+    class _McpLoop:
+        handed: bytes | None
+        idle: list[Any]
+        inflight: dict[str, Any]
+        lock: Any
+        main: Any
+        parked: bool
+        readline: Callable[[], bytes]
+        relaying: bool
+        running: int
+        started: int
+        thread: Any
+        unpark: Any
+        waiting: bool
+        wake: Any
+        watching: bool
+
+        def __init__(self) -> None: ...
+
+        def dispatch(self, line: bytes) -> None: ...
+
+        def begin(self) -> None: ...
+
+        def watchdog(self) -> None: ...
+
+        def serve(self, requests: BinaryIO) -> int: ...
+
+        def ended(self) -> None: ...
+
+        def take(self) -> bytes: ...
+
+        def watch(self) -> None: ...
+
+        def relay(self) -> None: ...
+
+        def submit(self, job: Callable[[], None]) -> None: ...
+
+        def work(self, worker: list[Any]) -> None: ...
+
+    class _Request:
+        cancelled: bool
+        context: Context
+        key: str
+        last: float | None
+        level: str | None
+        quarantine: Any
+        sanitize: Any
+        server: _McpServer
+        token: object
+
+        def __init__(
+            self, server: _McpServer, key: str, context: Context, token: object, command: _Command
+        ) -> None: ...
+
+        def report(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+    class _McpServer(_McpLoop):
+        batches: dict[int, list[str]]
+        broken: bool
+        codec: _Codec
+        debug: bool
+        level: str | None
+        out: int
+        sinks: dict[int, Callable[[str], None]]
+        stdout: _Stdout
+        version: str
+        inflight: dict[str, _Request]
+        limit: int | None
+        spill_dir: str | None
+        config: str | None
+
+        def __init__(self, debug: bool, shared: _McpServer | None = None) -> None: ...
+
+        def write(self, text: str) -> None: ...
+
+        def send(self, text: str) -> None: ...
+
+        def reply(self, ident: str, result: str) -> None: ...
+
+        def fail(self, ident: str, code: int, message: str, data: object = None) -> None: ...
+
+        def dumps(self, value: object) -> str: ...
+
+        def stop(self) -> None: ...
+
+        def abandon(self) -> None: ...
+
+        def dispatch(self, line: bytes) -> None: ...
+
+        def handle(self, line: bytes) -> None: ...
+
+        def batch(self, messages: list[Any]) -> None: ...
+
+        def ident(self, request_id: object) -> str | None: ...
+
+        def message(self, message: object) -> None: ...
+
+        def notify(self, method: str, params: object) -> None: ...
+
+        def request(self, ident: str, method: str, params: object) -> None: ...
+
+        def log(
+            self, request: _Request | None, level: str, message: str, data: dict[str, Any]
+        ) -> None: ...
+
+        def modern(self, params: dict[str, Any]) -> bool: ...
+
+        def complete(self, result: str, meta: str = "") -> str: ...
+
+        def call(self, ident: str, params: dict[str, Any], modern: bool) -> None: ...
+
+        def progress(
+            self, request: _Request, done: float, total: float | None, message: str | None
+        ) -> None: ...
+
+        def run(
+            self,
+            request: _Request,
+            command: _Command,
+            wrapped: bool,
+            arguments: dict[str, Any],
+            modern: bool,
+        ) -> None: ...
+
+    def _mcp_prompts_list(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _mcp_prompt_get(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _mcp_resources_list(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _mcp_templates_list(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _mcp_resource_read(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _mcp_complete(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _mcp_set_level(
+        server: _McpServer, ident: str, params: dict[str, Any], modern: bool
+    ) -> str: ...
+
+    def _prompt_cli(invocation: _Invocation) -> object: ...
+
+    def _resource_cli(invocation: _Invocation) -> object: ...
+
+    def main(argv: Sequence[str] | None = None) -> int: ...
+
+    class Invoked:
+        exit_code: int
+        stderr: str
+        stdout: str
+
+        def __init__(self, exit_code: int, stdout: str, stderr: str) -> None: ...
+
+        @property
+        def envelope(self) -> Any: ...
+
+        def __repr__(self) -> str: ...
+
+    def invoke(
+        argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None
+    ) -> Invoked: ...
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
 
 
 PROGRAM = "pantry"
@@ -30,7 +593,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the code below runs compiled once, then from a cache (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -57,7 +620,7 @@ _CODE_OPEN = (
 
 #: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
 #: as `interrupted`).
-_INTERRUPTED: "list[int]" = []
+_INTERRUPTED: list[int] = []
 
 
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
@@ -72,7 +635,7 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
 
 
-def _cache_directory() -> "str | None":
+def _cache_directory() -> str | None:
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -86,7 +649,7 @@ def _cache_directory() -> "str | None":
     return found if found is not None else _private(_temporary_cache(), _may_write())
 
 
-def _user_cache() -> "str | None":
+def _user_cache() -> str | None:
     """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
     code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
@@ -109,7 +672,7 @@ def _temporary_cache() -> str:
     return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
 
 
-def _private(chosen: str, make: bool) -> "str | None":
+def _private(chosen: str, make: bool) -> str | None:
     """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
     this user may write in; else None."""
     import stat
@@ -133,7 +696,7 @@ def _private(chosen: str, make: bool) -> "str | None":
     return chosen
 
 
-def _owned(found: "os.stat_result") -> bool:
+def _owned(found: os.stat_result) -> bool:
     """Whether what `found` describes is this user's and no one else may write it."""
     getuid = getattr(os, "getuid", None)
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
@@ -165,7 +728,7 @@ def _read_owned(path: str) -> bytes:
         return stream.read()
 
 
-def _key(path: str) -> "tuple[str, str] | None":
+def _key(path: str) -> tuple[str, str] | None:
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -218,7 +781,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
     """The module's code, and the empty lines that put it at its place in the file: read
     from the file (or from its loader: a zip archive has no file to open)."""
     text = None
@@ -252,12 +815,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
     return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
-def _compile(text: str, path: str) -> "CodeType":
+def _compile(text: str, path: str) -> CodeType:
     compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -283,7 +846,7 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     return hot, compiled
 
 
-def _digest(data: "bytes | memoryview") -> bytes:
+def _digest(data: bytes | memoryview) -> bytes:
     # NOTE: why this digest: the module's docstring.
     import _imp
 
@@ -296,7 +859,7 @@ def _sealed(name: str, data: bytes) -> bytes:
     return _digest(body) + body
 
 
-def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
     head = name.encode() + b"\0"
@@ -340,8 +903,8 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
-) -> "Callable[..., int]":
+    namespace: dict[str, Any], lazy: dict[str, tuple[str, ...]] | None = None
+) -> Callable[..., int]:
     """Run the code that always runs of the module's code in its namespace, with stand-ins
     for the functions of its sections (`lazy`); return its `main`."""
     import gc
@@ -362,9 +925,7 @@ def _boot(
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
-        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        moved = namespace.get("EXIT_CODES", {})
-        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+        _stop_starting(namespace, path)
     finally:
         release()
         if collecting:
@@ -372,9 +933,18 @@ def _boot(
     return namespace["main"]  # type: ignore[no-any-return]
 
 
-def _hold_interrupts() -> "Callable[[], object]":
+def _stop_starting(namespace: dict[str, Any], path: str) -> NoReturn:
+    """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
+    exit code of `interrupted`, no traceback."""
+    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    moved = namespace.get("EXIT_CODES", {})
+    raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+
+
+def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], object]:
     """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
-    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once
+    (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
     in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
@@ -383,6 +953,8 @@ def _hold_interrupts() -> "Callable[[], object]":
     usual = _signal.default_int_handler
 
     def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED and namespace is not None:
+            _stop_starting(namespace, str(namespace.get("__file__")))
         if _INTERRUPTED:
             usual(number, frame)
         _INTERRUPTED.append(number)
@@ -403,9 +975,9 @@ def _hold_interrupts() -> "Callable[[], object]":
 
 
 def _stand_ins(
-    namespace: "dict[str, Any]",
-    lazy: "dict[str, tuple[str, ...]]",
-    sections: "dict[str, Any]",
+    namespace: dict[str, Any],
+    lazy: dict[str, tuple[str, ...]],
+    sections: dict[str, Any],
     path: str,
 ) -> None:
     """Put a stand-in under each name of `lazy` that runs its section on its first call."""
@@ -430,8 +1002,8 @@ def _stand_ins(
                 done.discard(section)
                 raise
 
-    def stand_in(name: str, section: str) -> "Callable[..., Any]":
-        def call(*args: "Any", **kwargs: "Any") -> "Any":
+    def stand_in(name: str, section: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
             run(section)
             real = namespace[name]
             if real is call:
@@ -450,7 +1022,7 @@ def _stand_ins(
 # ---- What the tool says about itself ----
 
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: "int | None" = None
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
@@ -589,27 +1161,270 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "validate": ("_input_problems",),
 }
 
+# ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
+
+#: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
+_release_interrupts = _hold_interrupts(globals())
+_boot(globals(), _LAZY)
+
+
+# ---- The handlers' imports that wait for the first command (burgee.runtime.table) ----
+
+# Type checkers read them at the top, under TYPE_CHECKING, as if they ran there:
+# ruff: noqa: TC004
+
+
+def _import_handlers() -> None:
+    """The handlers' imports that only their functions use: run once, before the
+    first command or `complete=` function runs (not for help, schema or completion)."""
+    global time
+    import time
+
+
+# ---- From handlers.py ----
+
+
+ITEMS = {"flour": 3, "sugar": 0, "salt": 1}
+
+
+@dataclass
+class Item:
+    """One shelf of the pantry."""
+
+    name: str
+    count: int
+
+
+def stock(name: str) -> Item:
+    """How much of one item there is."""
+    return Item(name=name, count=ITEMS.get(name, 0))
+
+
+def restock(steps: int = 3, ctx: Context = INJECTED) -> int:
+    """Restock every shelf, logging as it goes.
+
+    Args:
+        steps: How many rounds.
+    """
+    ctx.log("debug", "starting", steps=steps)
+    for step in range(steps):
+        ctx.progress(step + 1, steps)
+        time.sleep(0.02)
+        ctx.log("info", f"round {step + 1} of {steps}")
+    ctx.log("warning", "sugar is still low", item="sugar")
+    return steps
+
+
+def wait(seconds: float = 10.0, ctx: Context = INJECTED) -> bool:
+    """Wait until the time is up or the caller cancels; True when cancelled."""
+    cancelled = ctx.cancelled.wait(seconds)
+    ctx.log("notice", "wait: cancelled" if cancelled else "wait: done")
+    return cancelled
+
+
+def stores(partial: str, context: dict[str, Any]) -> list[str | tuple[str, str]]:
+    """The stores a shopping list may be for (`completion/complete` offers them)."""
+    return [("Lidl", "discount"), ("Leclerc", "hypermarket"), "Monoprix"]
+
+
+def shelves(partial: str) -> list[str]:
+    """The items there are, for `pantry://items/{name}`."""
+    return list(ITEMS)
+
+
+def shopping_list(store: str, budget: str = "20") -> str:
+    """Write a shopping list for what is running out.
+
+    Args:
+        store: Where to shop.
+        budget: How much to spend, in euros.
+    """
+    low = ", ".join(name for name, count in ITEMS.items() if count < 2)
+    return f"Write a shopping list for {store} (at most {budget} euros): {low}."
+
+
+def suggest(
+    dish: str, course: Literal["starter", "main", "dessert"] = "main"
+) -> list[dict[str, str]]:
+    """Suggest a recipe from what is in stock.
+
+    Args:
+        dish: The dish to cook.
+        course: Which course it is.
+    """
+    as_course = "" if course == "main" else f", as a {course}"
+    return [
+        {"role": "user", "content": f"What do I need for {dish}{as_course}?"},
+        {"role": "assistant", "content": "Let me check the pantry first."},
+    ]
+
+
+def inventory() -> dict[str, int]:
+    """Every item and how many there are."""
+    return ITEMS
+
+
+def notes() -> str:
+    """The pantry's notes, as plain text."""
+    return "Buy sugar before Friday.\n"
+
+
+def item(name: str) -> Item:
+    """One item, by name."""
+    return Item(name=name, count=ITEMS.get(name, 0))
+
+
+def label(name: str) -> bytes:
+    """A shelf label, as bytes."""
+    return name.encode() + b"\x00"
+
+
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "stock": (stock, "How much of one item there is.", ("record", "Item"), (
+        ("name", (), "_Str", ..., (("help", "What to look up"),)),
+    ), ()),
+    "restock": (restock, "Restock every shelf, logging as it goes.", _Int, (
+        ("steps", ("--steps",), "_Int", 3, (("help", "How many rounds. (default: 3)"),)),
+    ), (("effects", "idempotent"), ("context", "ctx"))),
+    "wait": (wait, "Wait until the time is up or the caller cancels; True when cancelled.", _Bool, (
+        ("seconds", ("--seconds",), "_Float", 10.0, (("help", "(default: 10.0)"),)),
+    ), (("context", "ctx"),)),
+}
+# fmt: on
+
+#: Each `@prompt`: name -> its entry (a row, as in COMMANDS), run by `_execute` like a command.
+# fmt: off
+PROMPTS: dict[str, _Command] = {
+    "shopping-list": _from_row((shopping_list, "Write a shopping list for what is running out.", _Any, (
+        ("store", ("--store",), "_Str", ..., (("help", "Where to shop. (required)"),)),
+        ("budget", ("--budget",), "_Str", "20", (("help", "How much to spend, in euros. (default: 20)"),)),
+    ), ())),
+    "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
+        ("dish", ("--dish",), "_Str", ..., (("help", "The dish to cook. (required)"),)),
+        ("course", ("--course",), ("_choice", "starter", "main", "dessert"), "main", (("choices", ("starter", "main", "dessert")), ("help", "Which course it is. (default: main)"))),
+    ), ())),
+}
+# fmt: on
+
+#: Each `@resource`: URI or URI template -> (MIME type, its entry).
+# fmt: off
+RESOURCES: dict[str, tuple[str | None, _Command]] = {
+    "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
+    "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
+    "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
+        ("name", (), "_Str", ..., ()),
+    ), ()))),
+    "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
+        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
+    ), ()))),
+}
+# fmt: on
+
+#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
+#: (name, convert, `complete=` function or None, its arity, choices).
+# fmt: off
+_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {
+    "prompt shopping-list": (
+        ("store", _Str.convert, stores, 2, ()),
+        ("budget", _Str.convert, None, 0, ()),
+    ),
+    "prompt recipe": (
+        ("dish", _Str.convert, None, 0, ()),
+        ("course", _choice("starter", "main", "dessert"), None, 0, ("starter", "main", "dessert")),
+    ),
+    "resource pantry://items/{name}": (
+        ("name", _Str.convert, shelves, 1, ()),
+    ),
+}
+# fmt: on
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("stock", "How much of one item there is."),
+        ("restock", "Restock every shelf, logging as it goes."),
+        ("wait", "Wait until the time is up or the caller cancels; True when cancelled."),
+    ),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Item": ({"name": _Str, "count": _Int}, ("name", "count")),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {
+    "prompts/list": _mcp_prompts_list,
+    "prompts/get": _mcp_prompt_get,
+    "resources/list": _mcp_resources_list,
+    "resources/templates/list": _mcp_templates_list,
+    "resources/read": _mcp_resource_read,
+    "completion/complete": _mcp_complete,
+    "logging/setLevel": _mcp_set_level,
+}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
+    "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
+    "resource": ("list the resources, or read one: resource URI", _resource_cli),
+}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "stock": ("stock", False),
+    "restock": ("restock", True),
+    "wait": ("wait", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+# The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
+_release_interrupts()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
 # ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
 r'''
-import time
-from dataclasses import dataclass
+import _thread
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
+    from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
-else:
-
-    def cast(kind: object, value: object) -> object:
-        return value
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -1112,104 +1927,6 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
-
-
-# ---- From handlers.py ----
-
-
-ITEMS = {"flour": 3, "sugar": 0, "salt": 1}
-
-
-@dataclass
-class Item:
-    """One shelf of the pantry."""
-
-    name: str
-    count: int
-
-
-def stock(name: str) -> Item:
-    """How much of one item there is."""
-    return Item(name=name, count=ITEMS.get(name, 0))
-
-
-def restock(steps: int = 3, ctx: Context = INJECTED) -> int:
-    """Restock every shelf, logging as it goes.
-
-    Args:
-        steps: How many rounds.
-    """
-    ctx.log("debug", "starting", steps=steps)
-    for step in range(steps):
-        ctx.progress(step + 1, steps)
-        time.sleep(0.02)
-        ctx.log("info", f"round {step + 1} of {steps}")
-    ctx.log("warning", "sugar is still low", item="sugar")
-    return steps
-
-
-def wait(seconds: float = 10.0, ctx: Context = INJECTED) -> bool:
-    """Wait until the time is up or the caller cancels; True when cancelled."""
-    cancelled = ctx.cancelled.wait(seconds)
-    ctx.log("notice", "wait: cancelled" if cancelled else "wait: done")
-    return cancelled
-
-
-def stores(partial: str, context: dict[str, Any]) -> list[str | tuple[str, str]]:
-    """The stores a shopping list may be for (`completion/complete` offers them)."""
-    return [("Lidl", "discount"), ("Leclerc", "hypermarket"), "Monoprix"]
-
-
-def shelves(partial: str) -> list[str]:
-    """The items there are, for `pantry://items/{name}`."""
-    return list(ITEMS)
-
-
-def shopping_list(store: str, budget: str = "20") -> str:
-    """Write a shopping list for what is running out.
-
-    Args:
-        store: Where to shop.
-        budget: How much to spend, in euros.
-    """
-    low = ", ".join(name for name, count in ITEMS.items() if count < 2)
-    return f"Write a shopping list for {store} (at most {budget} euros): {low}."
-
-
-def suggest(
-    dish: str, course: Literal["starter", "main", "dessert"] = "main"
-) -> list[dict[str, str]]:
-    """Suggest a recipe from what is in stock.
-
-    Args:
-        dish: The dish to cook.
-        course: Which course it is.
-    """
-    as_course = "" if course == "main" else f", as a {course}"
-    return [
-        {"role": "user", "content": f"What do I need for {dish}{as_course}?"},
-        {"role": "assistant", "content": "Let me check the pantry first."},
-    ]
-
-
-def inventory() -> dict[str, int]:
-    """Every item and how many there are."""
-    return ITEMS
-
-
-def notes() -> str:
-    """The pantry's notes, as plain text."""
-    return "Buy sugar before Friday.\n"
-
-
-def item(name: str) -> Item:
-    """One item, by name."""
-    return Item(name=name, count=ITEMS.get(name, 0))
-
-
-def label(name: str) -> bytes:
-    """A shelf label, as bytes."""
-    return name.encode() + b"\x00"
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -4234,6 +4951,24 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+
+
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and _import_handlers is not None:
+            _import_handlers()
+            _IMPORTED.append(True)
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -4276,6 +5011,8 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         if apart is not None:
@@ -6342,6 +7079,8 @@ def _offered(
     (TAB in a shell and `completion/complete` over MCP both call it here)."""
     found = []
     try:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()
         offered = complete(partial) if arity == 1 else complete(partial, context)
         for item in offered or ():
             value, description = (item if isinstance(item, tuple) else (item, ""))[:2]
@@ -8981,131 +9720,4 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         )
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
-
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "stock": (stock, "How much of one item there is.", ("record", "Item"), (
-        ("name", (), "_Str", ..., (("help", "What to look up"),)),
-    ), ()),
-    "restock": (restock, "Restock every shelf, logging as it goes.", _Int, (
-        ("steps", ("--steps",), "_Int", 3, (("help", "How many rounds. (default: 3)"),)),
-    ), (("effects", "idempotent"), ("context", "ctx"))),
-    "wait": (wait, "Wait until the time is up or the caller cancels; True when cancelled.", _Bool, (
-        ("seconds", ("--seconds",), "_Float", 10.0, (("help", "(default: 10.0)"),)),
-    ), (("context", "ctx"),)),
-}
-# fmt: on
-
-#: Each `@prompt`: name -> its entry (a row, as in COMMANDS), run by `_execute` like a command.
-# fmt: off
-PROMPTS: dict[str, _Command] = {
-    "shopping-list": _from_row((shopping_list, "Write a shopping list for what is running out.", _Any, (
-        ("store", ("--store",), "_Str", ..., (("help", "Where to shop. (required)"),)),
-        ("budget", ("--budget",), "_Str", "20", (("help", "How much to spend, in euros. (default: 20)"),)),
-    ), ())),
-    "recipe": _from_row((suggest, "Suggest a recipe from what is in stock.", _Any, (
-        ("dish", ("--dish",), "_Str", ..., (("help", "The dish to cook. (required)"),)),
-        ("course", ("--course",), ("_choice", "starter", "main", "dessert"), "main", (("choices", ("starter", "main", "dessert")), ("help", "Which course it is. (default: main)"))),
-    ), ())),
-}
-# fmt: on
-
-#: Each `@resource`: URI or URI template -> (MIME type, its entry).
-# fmt: off
-RESOURCES: dict[str, tuple[str | None, _Command]] = {
-    "pantry://inventory": ("application/json", _from_row((inventory, "Every item and how many there are.", _Any, (), ()))),
-    "pantry://notes": (None, _from_row((notes, "The pantry's notes, as plain text.", _Any, (), ()))),
-    "pantry://items/{name}": ("application/json", _from_row((item, "One item, by name.", _Any, (
-        ("name", (), "_Str", ..., ()),
-    ), ()))),
-    "pantry://labels/{name}.bin": (None, _from_row((label, "A shelf label, as bytes.", _Any, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required)"),)),
-    ), ()))),
-}
-# fmt: on
-
-#: `completion/complete`: "prompt NAME" or "resource TEMPLATE" -> each of its arguments, as
-#: (name, convert, `complete=` function or None, its arity, choices).
-# fmt: off
-_MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {
-    "prompt shopping-list": (
-        ("store", _Str.convert, stores, 2, ()),
-        ("budget", _Str.convert, None, 0, ()),
-    ),
-    "prompt recipe": (
-        ("dish", _Str.convert, None, 0, ()),
-        ("course", _choice("starter", "main", "dessert"), None, 0, ("starter", "main", "dessert")),
-    ),
-    "resource pantry://items/{name}": (
-        ("name", _Str.convert, shelves, 1, ()),
-    ),
-}
-# fmt: on
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("stock", "How much of one item there is."),
-        ("restock", "Restock every shelf, logging as it goes."),
-        ("wait", "Wait until the time is up or the caller cancels; True when cancelled."),
-    ),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Item": ({"name": _Str, "count": _Int}, ("name", "count")),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {
-    "prompts/list": _mcp_prompts_list,
-    "prompts/get": _mcp_prompt_get,
-    "resources/list": _mcp_resources_list,
-    "resources/templates/list": _mcp_templates_list,
-    "resources/read": _mcp_resource_read,
-    "completion/complete": _mcp_complete,
-    "logging/setLevel": _mcp_set_level,
-}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
-    "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
-    "resource": ("list the resources, or read one: resource URI", _resource_cli),
-}
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "stock": ("stock", False),
-    "restock": ("restock", True),
-    "wait": ("wait", True),
-    "output": ("output", False),
-}
-
-
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
 '''
-main = _boot(globals(), _LAZY)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

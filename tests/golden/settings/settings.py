@@ -4,17 +4,301 @@
 #     burgee gen handlers.py -o settings.py
 """Settings: env vars, a config file, pyproject.toml, a secret, bounds and action_required."""
 
-# _boot compiles the code as under `from __future__ import annotations`.
+from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 
 # NOTE: `typing` is never imported at run time; type checkers read these blocks.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    import argparse
+    import threading
+    from collections.abc import Callable, Iterator, Sequence
     from types import CodeType
-    from typing import Any
+    from typing import Any, ClassVar, Literal, NoReturn, TypeVar
+
+    class CommandError(Exception):
+        details: dict[str, Any] | None
+        hint: str | None
+        message: str
+        text: str | None
+        kind: str
+        exit_code: int
+        retryable: bool
+
+        def __init__(
+            self,
+            message: str,
+            *,
+            hint: str | None = None,
+            details: dict[str, Any] | None = None,
+            text: str | None = None,
+        ) -> None: ...
+
+    class Outcome(Exception):
+        result: object
+        name: str
+        exit_code: int
+
+        def __init__(self, result: object = None) -> None: ...
+
+    class UsageError(CommandError): ...
+
+    class Context:
+        _callbacks: list[Callable[[], object]]
+        _on_cancel: list[Callable[[], object]]
+        command: str
+        json: bool
+        program: str
+        _report: Callable[[float, float | None, str | None], None] | None
+        _log: Callable[[str, str, dict[str, object]], None] | None
+        _verbose: bool
+
+        def __init__(self, command: str, json: bool) -> None: ...
+
+        @property
+        def cancelled(self) -> threading.Event: ...
+
+        def progress(
+            self, done: float, total: float | None = None, message: str | None = None
+        ) -> None: ...
+
+        def log(self, level: str, message: str, **data: object) -> None: ...
+
+        @property
+        def interactive(self) -> bool: ...
+
+        @property
+        def agent(self) -> str | None: ...
+
+        def secret(self, value: str | float, name: str = "secret") -> None: ...
+
+        def action_required(
+            self, *, reason: str, message: str, next: Sequence[dict[str, str] | str] = ()
+        ) -> NoReturn: ...
+
+        def on_exit(self, callback: Callable[[], object]) -> None: ...
+
+        def close(self) -> None: ...
+
+    INJECTED: Any = None
+
+    class _Command:
+        build: Callable[[argparse.ArgumentParser], None]
+        confirm: str | None
+        deprecated: str | None
+        deprecated_flags: tuple[tuple[str, str, str], ...]
+        description: str
+        effects: str
+        examples: tuple[str, ...]
+        exclusive: tuple[tuple[tuple[str, ...], bool], ...]
+        keys: tuple[str, ...]
+        max_output: int | None
+        returns: Any
+        run: Callable[[_Call], object]
+        sanitize: bool
+        summary: str
+        trust: str
+
+        def __init__(
+            self,
+            summary: str,
+            keys: tuple[str, ...],
+            build: Callable[[argparse.ArgumentParser], None],
+            run: Callable[[_Call], object],
+            returns: Any,
+            *,
+            description: str | None = None,
+            examples: tuple[str, ...] = (),
+            effects: str = "read_only",
+            max_output: int | None = None,
+            sanitize: bool = True,
+            trust: str = "workspace",
+            confirm: str | None = None,
+            deprecated: str | None = None,
+            deprecated_flags: tuple[tuple[str, str, str], ...] = (),
+            exclusive: tuple[tuple[tuple[str, ...], bool], ...] = (),
+        ) -> None: ...
+
+    class _Type:
+        name: ClassVar[str]
+        spellings: ClassVar[tuple[str, ...]]
+        expected: ClassVar[str]
+        clispec: ClassVar[str]
+        metavar: ClassVar[str]
+        module: ClassVar[str]
+        base: ClassVar[str]
+        schema: ClassVar[dict[str, Any]]
+        word: ClassVar[bool]
+
+        @staticmethod
+        def convert(value: object) -> Any: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Str(_Type):
+        @staticmethod
+        def convert(value: object) -> str: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Int(_Type):
+        @staticmethod
+        def convert(value: object) -> int: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Float(_Type):
+        @staticmethod
+        def convert(value: object) -> float: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Bool(_Type):
+        @staticmethod
+        def convert(value: object) -> bool: ...
+
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    class _Any(_Type): ...
+
+    class _Null(_Type):
+        @staticmethod
+        def check(value: object) -> bool: ...
+
+    _T = TypeVar("_T")
+
+    class _Call:
+        confirm: Callable[[_Call], None] | None
+        context: Context
+        explaining: bool
+        layered: dict[str, str]
+        problems: list[str]
+        provenance: dict[str, dict[str, Any]]
+        raw: dict[str, Any]
+        refused: set[str]
+        settled: dict[str, Any]
+        source: str
+        sources: _Sources
+        spill_dir: str | None
+        hint: str | None
+        unread: frozenset[str] | set[str]
+        typed: dict[str, str] | None
+
+        def __init__(
+            self, raw: dict[str, Any], source: str, context: Context, sources: _Sources
+        ) -> None: ...
+
+        def _label(self, key: str, flag: str | None) -> str: ...
+
+        def value(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> _T: ...
+
+        def values(
+            self,
+            key: str,
+            convert: Callable[[Any], _T],
+            default: Any = ...,
+            *,
+            flag: str | None = None,
+            nullable: bool = False,
+            env: str | None = None,
+            secret: bool = False,
+            prompt: str | None = None,
+        ) -> list[_T]: ...
+
+        def _may_ask(self) -> bool: ...
+
+        def check(self) -> None: ...
+
+    def _within(
+        convert: Callable[[Any], _T], minimum: float | None, maximum: float | None
+    ) -> Callable[[object], _T]: ...
+
+    def _choice(*choices: Any) -> Callable[[object], Any]: ...
+
+    class _Sources:
+        command: str
+        config_path: str | None
+        full: bool
+
+        def __init__(self, command: str, config: str | None = None, full: bool = False) -> None: ...
+
+        def pick(
+            self,
+            call: _Call,
+            key: str,
+            flag: str | None,
+            env: str | None,
+            default: Any,
+            secret: bool,
+        ) -> tuple[str, str, Any]: ...
+
+        def settle(self, call: _Call, key: str, value: _T, secret: bool = False) -> _T: ...
+
+        def _layers(
+            self, key: str, flag: str, env: str | None
+        ) -> Iterator[tuple[str, str, Any]]: ...
+
+        def _file(self, source: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _lookup(
+            table: dict[str, Any], command: str, key: str, flag: str
+        ) -> tuple[Any, str]: ...
+
+        @staticmethod
+        def _read_config(explicit: str | None) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _pyproject() -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _tool_table(path: str) -> tuple[str, dict[str, Any]]: ...
+
+        @staticmethod
+        def _load(path: str) -> dict[str, Any]: ...
+
+    def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
+
+    def main(argv: Sequence[str] | None = None) -> int: ...
+
+    class Invoked:
+        exit_code: int
+        stderr: str
+        stdout: str
+
+        def __init__(self, exit_code: int, stdout: str, stderr: str) -> None: ...
+
+        @property
+        def envelope(self) -> Any: ...
+
+        def __repr__(self) -> str: ...
+
+    def invoke(
+        argv: Sequence[str], *, input: str = "", env: dict[str, str] | None = None
+    ) -> Invoked: ...
+else:
+
+    def cast(kind: object, value: object) -> object:
+        return value
 
 
 PROGRAM = "settings"
@@ -32,7 +316,7 @@ ROOT_MODE = ""
 EXIT_CODES: dict[str, int] = {}
 
 
-# ---- Start-up: the code below runs compiled once, then from a cache (burgee.runtime.boot) ----
+# ---- Start-up: the runtime at the end runs compiled once, then cached (burgee.runtime.boot) ----
 
 
 #: `compile()` flag of `from __future__ import annotations`: the code is compiled as the
@@ -59,7 +343,7 @@ _CODE_OPEN = (
 
 #: SIGINTs held while the code was being defined (`_hold_interrupts`; `main` answers the first
 #: as `interrupted`).
-_INTERRUPTED: "list[int]" = []
+_INTERRUPTED: list[int] = []
 
 
 #: The exit code of `interrupted` (128 + SIGINT), here because `_boot` may need it before the
@@ -74,7 +358,7 @@ SECTION_BEGIN = "# ---- burgee: loaded on first use: "
 SECTION_END = "# ---- burgee: end of "
 
 
-def _cache_directory() -> "str | None":
+def _cache_directory() -> str | None:
     """The private cache directory, made if need be; None when there is none to use. The
     user's cache directory first; when it cannot be used (a read-only home, as in many
     containers), a per-user one in the temporary directory."""
@@ -88,7 +372,7 @@ def _cache_directory() -> "str | None":
     return found if found is not None else _private(_temporary_cache(), _may_write())
 
 
-def _user_cache() -> "str | None":
+def _user_cache() -> str | None:
     """The user's cache directory: $XDG_CACHE_HOME or ~/.cache, %LOCALAPPDATA% on Windows; the
     code cache and saved outputs (`spill`) go under it."""
     if os.name == "nt":
@@ -111,7 +395,7 @@ def _temporary_cache() -> str:
     return os.path.join(temporary, f"burgee-{getuid() if getuid else 'user'}")
 
 
-def _private(chosen: str, make: bool) -> "str | None":
+def _private(chosen: str, make: bool) -> str | None:
     """`chosen` (made if need be and `make`) when it is a directory, not a symlink, that only
     this user may write in; else None."""
     import stat
@@ -135,7 +419,7 @@ def _private(chosen: str, make: bool) -> "str | None":
     return chosen
 
 
-def _owned(found: "os.stat_result") -> bool:
+def _owned(found: os.stat_result) -> bool:
     """Whether what `found` describes is this user's and no one else may write it."""
     getuid = getattr(os, "getuid", None)
     return getuid is None or (found.st_uid == getuid() and not found.st_mode & 0o022)
@@ -167,7 +451,7 @@ def _read_owned(path: str) -> bytes:
         return stream.read()
 
 
-def _key(path: str) -> "tuple[str, str] | None":
+def _key(path: str) -> tuple[str, str] | None:
     """The cache entry's name: the file's part (shared by its entries) and the whole key;
     None when the file cannot be seen (then nothing is cached)."""
     import _imp
@@ -220,7 +504,7 @@ def _pieces(code: str) -> dict[str, str]:
     return {name: "".join(parts) for name, parts in pieces.items()}
 
 
-def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
+def _source(path: str, namespace: dict[str, Any]) -> tuple[str, str]:
     """The module's code, and the empty lines that put it at its place in the file: read
     from the file (or from its loader: a zip archive has no file to open)."""
     text = None
@@ -254,12 +538,12 @@ def _source(path: str, namespace: "dict[str, Any]") -> "tuple[str, str]":
     return text[start:end], "\n" * (text.count("\n", 0, start) + 1)
 
 
-def _compile(text: str, path: str) -> "CodeType":
+def _compile(text: str, path: str) -> CodeType:
     compiled: CodeType = compile(text, path, "exec", _ANNOTATIONS, dont_inherit=True)
     return compiled
 
 
-def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[str, Any]]":
+def _load_code(path: str, namespace: dict[str, Any]) -> tuple[CodeType, dict[str, Any]]:
     """The compiled code that always runs, and each section as marshalled code (or as text
     to compile when it is first needed): from the cache when they are there."""
     import marshal
@@ -285,7 +569,7 @@ def _load_code(path: str, namespace: "dict[str, Any]") -> "tuple[CodeType, dict[
     return hot, compiled
 
 
-def _digest(data: "bytes | memoryview") -> bytes:
+def _digest(data: bytes | memoryview) -> bytes:
     # NOTE: why this digest: the module's docstring.
     import _imp
 
@@ -298,7 +582,7 @@ def _sealed(name: str, data: bytes) -> bytes:
     return _digest(body) + body
 
 
-def _unsealed(name: str, entry: bytes) -> "memoryview | None":
+def _unsealed(name: str, entry: bytes) -> memoryview | None:
     """The data of an entry read back; None when its digest or its name is not right (a bit
     flipped on disk, a file cut short, another file's entry under this name)."""
     head = name.encode() + b"\0"
@@ -342,8 +626,8 @@ def _store(directory: str, prefix: str, entry: str, data: bytes) -> None:
 
 
 def _boot(
-    namespace: "dict[str, Any]", lazy: "dict[str, tuple[str, ...]] | None" = None
-) -> "Callable[..., int]":
+    namespace: dict[str, Any], lazy: dict[str, tuple[str, ...]] | None = None
+) -> Callable[..., int]:
     """Run the code that always runs of the module's code in its namespace, with stand-ins
     for the functions of its sections (`lazy`); return its `main`."""
     import gc
@@ -364,9 +648,7 @@ def _boot(
         exec(hot, namespace)  # noqa: S102
     except KeyboardInterrupt:
         # NOTE: a second Ctrl-C while the code was being defined: stop now, as asked.
-        sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
-        moved = namespace.get("EXIT_CODES", {})
-        raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+        _stop_starting(namespace, path)
     finally:
         release()
         if collecting:
@@ -374,9 +656,18 @@ def _boot(
     return namespace["main"]  # type: ignore[no-any-return]
 
 
-def _hold_interrupts() -> "Callable[[], object]":
+def _stop_starting(namespace: dict[str, Any], path: str) -> NoReturn:
+    """Stop the start at once (a second Ctrl-C before the tool could answer): one line, the
+    exit code of `interrupted`, no traceback."""
+    sys.stderr.write(f"{namespace.get('PROGRAM', path)}: interrupted (Ctrl-C)\n")
+    moved = namespace.get("EXIT_CODES", {})
+    raise SystemExit(moved.get("interrupted", EXIT_INTERRUPTED)) from None
+
+
+def _hold_interrupts(namespace: dict[str, Any] | None = None) -> Callable[[], object]:
     """Hold the first Ctrl-C while the code is being defined (the tool cannot answer yet):
-    `main` answers it as `interrupted` once it runs; a second one stops the start at once.
+    `main` answers it as `interrupted` once it runs; a second one stops the start at once
+    (with `namespace`, the module's, as `_stop_starting` says; else as Python's KeyboardInterrupt).
     Return what puts the usual handler back. Only where Python's own handler is in place:
     in the main thread, and not when SIGINT is ignored or handled by whoever imports us."""
     # NOTE: `_signal`, not `signal`: that one imports `enum` (a twentieth of a start-up).
@@ -385,6 +676,8 @@ def _hold_interrupts() -> "Callable[[], object]":
     usual = _signal.default_int_handler
 
     def hold(number: int, frame: object) -> None:
+        if _INTERRUPTED and namespace is not None:
+            _stop_starting(namespace, str(namespace.get("__file__")))
         if _INTERRUPTED:
             usual(number, frame)
         _INTERRUPTED.append(number)
@@ -405,9 +698,9 @@ def _hold_interrupts() -> "Callable[[], object]":
 
 
 def _stand_ins(
-    namespace: "dict[str, Any]",
-    lazy: "dict[str, tuple[str, ...]]",
-    sections: "dict[str, Any]",
+    namespace: dict[str, Any],
+    lazy: dict[str, tuple[str, ...]],
+    sections: dict[str, Any],
     path: str,
 ) -> None:
     """Put a stand-in under each name of `lazy` that runs its section on its first call."""
@@ -432,8 +725,8 @@ def _stand_ins(
                 done.discard(section)
                 raise
 
-    def stand_in(name: str, section: str) -> "Callable[..., Any]":
-        def call(*args: "Any", **kwargs: "Any") -> "Any":
+    def stand_in(name: str, section: str) -> Callable[..., Any]:
+        def call(*args: Any, **kwargs: Any) -> Any:
             run(section)
             real = namespace[name]
             if real is call:
@@ -452,7 +745,7 @@ def _stand_ins(
 # ---- What the tool says about itself ----
 
 #: `program(max_output=N)`: the limit of what an agent gets, in characters (None: the default).
-_MAX_OUTPUT: "int | None" = None
+_MAX_OUTPUT: int | None = None
 #: Whether the tool reads a config file (`program(config=True)`).
 _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
@@ -576,28 +869,223 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "validate": ("_input_problems",),
 }
 
-# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
-r'''
+# ---- Runtime: burgee's, run here from the string at the end of this file (see _boot) ----
+
+#: A Ctrl-C while the tool's code is being defined is held, for `main` to answer.
+_release_interrupts = _hold_interrupts(globals())
+_boot(globals(), _LAZY)
+
 # The tool passes every parameter on every call, so list and dict defaults are never shared:
 # ruff: noqa: B006
-from dataclasses import dataclass
+
+#: The handlers have no imports that wait for the first command (burgee.runtime.table).
+_import_handlers = None
+
+
+# ---- From handlers.py ----
+
+
+class Refused(CommandError):
+    """The server refused the connection."""
+
+    kind = "refused"
+    exit_code = 5
+    retryable = True
+
+
+@dataclass
+class Connection:
+    """Where `connect` would connect, and how."""
+
+    host: str
+    port: int
+    mode: str
+    retries: int
+    verbose: bool
+    tags: list[str]
+    authenticated: bool
+    ratio: float
+
+
+def connect(
+    host: str = "localhost",
+    port: int = 8080,
+    token: str | None = None,
+    mode: Literal["fast", "safe"] = "safe",
+    retries: int = 3,
+    verbose: bool = False,
+    tag: list[str] = [],
+    ratio: float = 0.5,
+) -> Connection:
+    """Say where it would connect; nothing is contacted.
+
+    Args:
+        host: The server's host name.
+        mode: How careful to be.
+        retries: How often to retry (env RETRIES).
+        verbose: Talk more (never from the environment).
+        tag: Tags to send; repeat for more.
+        ratio: A fraction between 0 and 1.
+    """
+    if host == "refuse":
+        raise Refused(f"{host} refused the connection")
+    return Connection(
+        host=host,
+        port=port,
+        mode=mode,
+        retries=retries,
+        verbose=verbose,
+        tags=tag,
+        authenticated=token is not None,
+        ratio=ratio,
+    )
+
+
+def apply(yes: bool = False, ctx: Context = INJECTED) -> dict[str, Any]:
+    """Apply the settings; asks first, or stops when nobody can answer.
+
+    Args:
+        yes: Apply without asking.
+    """
+    if not yes and not ctx.interactive:
+        ctx.action_required(
+            reason="confirm",
+            message="applying the settings needs confirmation",
+            next=[{"command": "apply --yes", "when": "once you have reviewed them"}],
+        )
+    return {"changed": True, "interactive": ctx.interactive, "agent": ctx.agent}
+
+
+def show(name: str = "origin") -> str:
+    """Show one remote by name.
+
+    Args:
+        name: The remote's name.
+    """
+    return f"remote {name}"
+
+
+def forget(name: str) -> None:
+    """Forget a remote (people only)."""
+
+
+# ---- Tables: commands, groups, errors, result shapes ----
+
+#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
+#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
+#: converter, default or ... if required, options: add_argument's keywords and the reader's).
+# fmt: off
+COMMANDS: dict[str, tuple[Any, ...]] = {
+    "connect": (connect, "Say where it would connect; nothing is contacted.", ("record", "Connection"), (
+        ("host", ("--host",), "_Str", "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
+        ("port", ("-p", "--port"), ("_within", "_Int", 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
+        ("token", ("--token",), "_Str", None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
+        ("mode", ("--mode",), ("_choice", "fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
+        ("retries", ("--retries",), ("_within", "_Int", 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
+        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment). (default: off)"))),
+        ("tag", ("--tag",), "_Str", list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
+        ("ratio", ("--ratio",), ("_within", "_Float", 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
+    ), (("examples", ("settings connect --host example.org --port 443",)),)),
+    "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
+        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
+    ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
+    "remote show": (show, "Show one remote by name.", _Str, (
+        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+    ), ()),
+    "remote forget": (forget, "Forget a remote (people only).", _Null, (
+        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
+    ), (("effects", "withheld"), ("discard", True))),
+}
+# fmt: on
+
+#: The program's `@prompt`s: none (the config check still looks here).
+PROMPTS: dict[str, _Command] = {}
+
+#: Each group's children, for help and for finding the command in argv.
+GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
+    "": (
+        ("connect", "Say where it would connect; nothing is contacted."),
+        ("apply", "Apply the settings; asks first, or stops when nobody can answer."),
+        ("remote", "The remote end."),
+    ),
+    "remote": (("show", "Show one remote by name."), ("forget", "Forget a remote (people only).")),
+}
+
+#: The error kinds the handlers declare: kind -> (exit code, description).
+ERRORS: dict[str, tuple[int, str]] = {
+    "refused": (5, "The server refused the connection."),
+}
+
+#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
+#: description).
+OUTCOMES: dict[str, tuple[int, str]] = {}
+
+#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
+SHADOWS: dict[str, tuple[str, ...]] = {}
+
+#: `options=` of the program ("") and its groups: group path -> the spellings of the options
+#: its commands share, given before the command too -> how many words each takes.
+SHARED: dict[str, dict[str, int]] = {}
+
+#: Each record's result shape: name -> (field shapes, required field names).
+RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
+    "Connection": (
+        {
+            "host": _Str,
+            "port": _Int,
+            "mode": _Str,
+            "retries": _Int,
+            "verbose": _Bool,
+            "tags": ("list", _Str),
+            "authenticated": _Bool,
+            "ratio": _Float,
+        },
+        ("host", "port", "mode", "retries", "verbose", "tags", "authenticated", "ratio"),
+    ),
+}
+
+#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
+_MCP_EXTRA: dict[str, Any] = {}
+#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
+_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
+_MCP_NAMES: dict[str, tuple[str, bool]] = {
+    "connect": ("connect", False),
+    "apply": ("apply", False),
+    "remote_show": ("remote show", True),
+    "output": ("output", False),
+}
+
+
+def _complete_values(words: list[str]) -> list[str]:
+    """No option of this tool has `complete=` values to offer."""
+    return []
+
+
+# The code is defined: Ctrl-C has its usual handler again (one held meanwhile is main's).
+_release_interrupts()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+# ---- The tool's code: compiled once, then read from a private cache (see _boot) ----
+r'''
+import _thread
 
 if TYPE_CHECKING:
     import argparse
     import threading
     from collections.abc import Callable, Iterable, Iterator, Sequence
     from types import CodeType
-    from typing import Any, BinaryIO, ClassVar, Literal, NoReturn, TypeVar, cast
+    from typing import BinaryIO, ClassVar, NoReturn, TypeVar, cast
 
     _T = TypeVar("_T")
     _Values = str | list[str] | None
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
-else:
-
-    def cast(kind: object, value: object) -> object:
-        return value
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -1100,93 +1588,6 @@ class _Command:
         self.deprecated_flags = deprecated_flags
         #: `@command(exclusive=, one_of=)`: each group's keys, and whether one is required.
         self.exclusive = exclusive
-
-
-# ---- From handlers.py ----
-
-
-class Refused(CommandError):
-    """The server refused the connection."""
-
-    kind = "refused"
-    exit_code = 5
-    retryable = True
-
-
-@dataclass
-class Connection:
-    """Where `connect` would connect, and how."""
-
-    host: str
-    port: int
-    mode: str
-    retries: int
-    verbose: bool
-    tags: list[str]
-    authenticated: bool
-    ratio: float
-
-
-def connect(
-    host: str = "localhost",
-    port: int = 8080,
-    token: str | None = None,
-    mode: Literal["fast", "safe"] = "safe",
-    retries: int = 3,
-    verbose: bool = False,
-    tag: list[str] = [],
-    ratio: float = 0.5,
-) -> Connection:
-    """Say where it would connect; nothing is contacted.
-
-    Args:
-        host: The server's host name.
-        mode: How careful to be.
-        retries: How often to retry (env RETRIES).
-        verbose: Talk more (never from the environment).
-        tag: Tags to send; repeat for more.
-        ratio: A fraction between 0 and 1.
-    """
-    if host == "refuse":
-        raise Refused(f"{host} refused the connection")
-    return Connection(
-        host=host,
-        port=port,
-        mode=mode,
-        retries=retries,
-        verbose=verbose,
-        tags=tag,
-        authenticated=token is not None,
-        ratio=ratio,
-    )
-
-
-def apply(yes: bool = False, ctx: Context = INJECTED) -> dict[str, Any]:
-    """Apply the settings; asks first, or stops when nobody can answer.
-
-    Args:
-        yes: Apply without asking.
-    """
-    if not yes and not ctx.interactive:
-        ctx.action_required(
-            reason="confirm",
-            message="applying the settings needs confirmation",
-            next=[{"command": "apply --yes", "when": "once you have reviewed them"}],
-        )
-    return {"changed": True, "interactive": ctx.interactive, "agent": ctx.agent}
-
-
-def show(name: str = "origin") -> str:
-    """Show one remote by name.
-
-    Args:
-        name: The remote's name.
-    """
-    return f"remote {name}"
-
-
-def forget(name: str) -> None:
-    """Forget a remote (people only)."""
 
 
 # ---- Runtime: values, output, the command line, describe, completion, MCP (burgee.runtime) ----
@@ -4222,6 +4623,24 @@ def _converter(spec: Any, names: dict[str, Any]) -> Callable[[Any], Any]:
     return make(_converter(arguments[0], names), *arguments[1:])  # type: ignore[no-any-return]
 
 
+#: Whether the handlers' imports that wait for the first call have run (`_import_once`).
+_IMPORTED: list[bool] = []
+
+
+_IMPORTING = _thread.allocate_lock()
+
+
+def _import_once() -> None:
+    """Run the handlers' imports that only their functions use (gen's `_import_handlers`),
+    once, before the first handler or `complete=` function runs: help, schema, completion
+    and the MCP lists never import what the handlers import. Callers check first that there
+    are some (`_import_handlers` is None in a program without), and that they have not run."""
+    with _IMPORTING:  # NOTE: MCP over HTTP runs calls on threads: one runs them, others wait
+        if not _IMPORTED and _import_handlers is not None:
+            _import_handlers()
+            _IMPORTED.append(True)
+
+
 def _reader(
     handler: Callable[..., Any],
     inputs: tuple[tuple[Any, ...], ...],
@@ -4264,6 +4683,8 @@ def _reader(
     longs = {name: flags[-1] for name, flags, *_ in inputs if flags} if apart is not None else {}
 
     def run(call: _Call) -> object:
+        if _import_handlers is not None and not _IMPORTED:
+            _import_once()  # NOTE: before any default factory or converter of the handlers' runs
         args: list[Any] = []
         given: dict[str, Any] = {}
         if apart is not None:
@@ -8533,102 +8954,4 @@ def _warn_deprecated(path: str, command: _Command, raw: dict[str, Any], source: 
         )
 
 
-# ---- Tables: commands, groups, errors, result shapes ----
-
-#: Every command: path -> (handler, summary, result shape, inputs, details), made into a
-#: `_Command` when a run asks for it (burgee.runtime.table). One input a line: (name, flags,
-#: converter, default or ... if required, options: add_argument's keywords and the reader's).
-# fmt: off
-COMMANDS: dict[str, tuple[Any, ...]] = {
-    "connect": (connect, "Say where it would connect; nothing is contacted.", ("record", "Connection"), (
-        ("host", ("--host",), "_Str", "localhost", (("help", "The server's host name. (default: localhost) (env: SETTINGS_HOST)"), ("env", "SETTINGS_HOST"))),
-        ("port", ("-p", "--port"), ("_within", "_Int", 1, 65535), 8080, (("help", "The TCP port (default: 8080) (at least 1 and at most 65535) (env: SETTINGS_PORT)"), ("env", "SETTINGS_PORT"))),
-        ("token", ("--token",), "_Str", None, (("help", "The API token (env: SETTINGS_TOKEN)"), ("nullable", True), ("env", "SETTINGS_TOKEN"), ("secret", True))),
-        ("mode", ("--mode",), ("_choice", "fast", "safe"), "safe", (("choices", ("fast", "safe")), ("help", "How careful to be. (default: safe) (env: SETTINGS_MODE)"), ("env", "SETTINGS_MODE"))),
-        ("retries", ("--retries",), ("_within", "_Int", 0, None), 3, (("help", "How often to retry (env RETRIES). (default: 3) (at least 0) (env: RETRIES)"), ("env", "RETRIES"))),
-        ("verbose", ("--verbose",), "_Bool", False, (("action", "boolean_optional"), ("help", "Talk more (never from the environment). (default: off)"))),
-        ("tag", ("--tag",), "_Str", list, (("action", "append"), ("help", "Tags to send; repeat for more. (repeatable) (env: SETTINGS_TAG)"), ("many", True), ("env", "SETTINGS_TAG"), ("fresh", True))),
-        ("ratio", ("--ratio",), ("_within", "_Float", 0.0, 1.0), 0.5, (("help", "A fraction between 0 and 1. (default: 0.5) (at least 0 and at most 1) (env: SETTINGS_RATIO)"), ("env", "SETTINGS_RATIO"))),
-    ), (("examples", ("settings connect --host example.org --port 443",)),)),
-    "apply": (apply, "Apply the settings; asks first, or stops when nobody can answer.", ("map", _Any), (
-        ("yes", ("--yes",), "_Bool", False, (("action", "boolean_optional"), ("help", "Apply without asking. (default: off) (env: SETTINGS_YES)"), ("env", "SETTINGS_YES"))),
-    ), (("examples", ("settings apply --yes",)), ("effects", "idempotent"), ("context", "ctx"))),
-    "remote show": (show, "Show one remote by name.", _Str, (
-        ("name", ("--name",), "_Str", "origin", (("help", "The remote's name. (default: origin) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
-    ), ()),
-    "remote forget": (forget, "Forget a remote (people only).", _Null, (
-        ("name", ("--name",), "_Str", ..., (("help", "(required) (env: SETTINGS_NAME)"), ("env", "SETTINGS_NAME"))),
-    ), (("effects", "withheld"), ("discard", True))),
-}
-# fmt: on
-
-#: The program's `@prompt`s: none (the config check still looks here).
-PROMPTS: dict[str, _Command] = {}
-
-#: Each group's children, for help and for finding the command in argv.
-GROUPS: dict[str, tuple[tuple[str, str], ...]] = {
-    "": (
-        ("connect", "Say where it would connect; nothing is contacted."),
-        ("apply", "Apply the settings; asks first, or stops when nobody can answer."),
-        ("remote", "The remote end."),
-    ),
-    "remote": (("show", "Show one remote by name."), ("forget", "Forget a remote (people only).")),
-}
-
-#: The error kinds the handlers declare: kind -> (exit code, description).
-ERRORS: dict[str, tuple[int, str]] = {
-    "refused": (5, "The server refused the connection."),
-}
-
-#: The outcomes the handlers declare (a data state, not a failure): name -> (exit code,
-#: description).
-OUTCOMES: dict[str, tuple[int, str]] = {}
-
-#: `Option(..., shadows=True)`: command path -> the tool-wide spellings its options take over.
-SHADOWS: dict[str, tuple[str, ...]] = {}
-
-#: `options=` of the program ("") and its groups: group path -> the spellings of the options
-#: its commands share, given before the command too -> how many words each takes.
-SHARED: dict[str, dict[str, int]] = {}
-
-#: Each record's result shape: name -> (field shapes, required field names).
-RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
-    "Connection": (
-        {
-            "host": _Str,
-            "port": _Int,
-            "mode": _Str,
-            "retries": _Int,
-            "verbose": _Bool,
-            "tags": ("list", _Str),
-            "authenticated": _Bool,
-            "ratio": _Float,
-        },
-        ("host", "port", "mode", "retries", "verbose", "tags", "authenticated", "ratio"),
-    ),
-}
-
-#: The MCP methods this program adds to `_MCP_METHODS` (prompts, resources, logging).
-_MCP_EXTRA: dict[str, Any] = {}
-#: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
-_EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
-#: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
-_MCP_NAMES: dict[str, tuple[str, bool]] = {
-    "connect": ("connect", False),
-    "apply": ("apply", False),
-    "remote_show": ("remote show", True),
-    "output": ("output", False),
-}
-
-
-def _complete_values(words: list[str]) -> list[str]:
-    """No option of this tool has `complete=` values to offer."""
-    return []
-
-
 '''
-main = _boot(globals(), _LAZY)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

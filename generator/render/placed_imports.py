@@ -1,0 +1,194 @@
+"""Where each import of the generated module goes, and when it runs.
+
+The handlers' imports are split when the file is read (`read/strip.py`): those only
+annotations use go under `if TYPE_CHECKING:`; those only function bodies use wait for the
+first command (or `complete=` function) that runs, in `_import_handlers`, which the runtime
+calls once (`runtime/table._import_once`); the rest, used by code that runs when the module is
+defined, run at the top of the module. A third-party import is guarded wherever it runs: a
+missing package becomes `_Missing` (the tool still starts, describes itself and serves MCP; a
+command that uses it fails as `missing_dependency`).
+
+In the default form the runtime's own imports sit with its code, in the string `_boot` runs;
+the module's top holds the start-up code's imports and the handlers'. In the plain form
+(`gen --plain`) every import that runs at start-up is at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+from burgee.model.ir import Program
+from burgee.model.literals import call, py
+from burgee.render.imports import ImportBlock
+from burgee.render.join import Joined
+from burgee.render.stubs import stubs
+from burgee.runtime.catalog import BOOT, parse
+
+#: The runtime's names a user's tests of the tool call (`tool.invoke([...])`, `tool.main()`):
+#: type checkers see them in the default form too, where the runtime is in the string.
+PUBLIC = ("main", "invoke", "Invoked", "Context", "CommandError", "Outcome", "UsageError")
+#: What the runtime defines when `typing` is not imported (its `cast` is a no-op at run time).
+_CAST = [
+    "else:",
+    "",
+    "    def cast(kind: object, value: object) -> object:",
+    "        return value",
+]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """The generated module's import blocks."""
+
+    #: The module's import block.
+    top: str
+    #: Its `if TYPE_CHECKING:` block.
+    checking: str
+    #: The handlers' third-party imports that run at start-up, each guarded.
+    guarded: str
+    #: `_import_handlers`, the handlers' imports that wait for the first command; "" for none.
+    deferred: str
+    #: The default form's: the runtime's imports, and its `if TYPE_CHECKING:` block, in the string.
+    runtime: str = ""
+    runtime_checking: str = ""
+
+
+def third_party(program: Program, source: str) -> tuple[str, list[str]]:
+    """The import statements of `source` split in two: those of the standard library, and
+    the third-party ones, each guarded (as lines)."""
+    packages = dict(program.third_party)
+    if not packages or not source.strip():
+        return source, []
+    plain: list[str] = []
+    guarded: list[str] = []
+    for statement in ast.parse(source).body:
+        pieces: list[tuple[ast.stmt, str | None, list[str]]] = []
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                top = alias.name.split(".")[0]
+                pieces.append((ast.Import(names=[alias]), top, [alias.asname or top]))
+        elif isinstance(statement, ast.ImportFrom) and statement.level == 0:
+            top = (statement.module or "").split(".")[0]
+            pieces.append((statement, top, [a.asname or a.name for a in statement.names]))
+        else:
+            pieces.append((statement, None, []))
+        for node, root, names in pieces:
+            code = ast.unparse(node)
+            if root is None or root not in packages:
+                plain.append(code)
+                continue
+            missing = call("_Missing", [py(root), py(packages[root]), "_import_error"])
+            guarded += [
+                "try:",
+                f"    {code}",
+                "except ImportError as _import_error:",
+                f"    {' = '.join(names)} = {missing}  # type: ignore",
+            ]
+    return "\n".join(plain) + ("\n" if plain else ""), guarded
+
+
+def deferred_imports(program: Program, taken: ImportBlock | None = None) -> tuple[str, str]:
+    """`_import_handlers`: the handlers' imports that only function bodies use, run once
+    before the first command or `complete=` function (`runtime/table._import_once`), but
+    those the module's top has (`taken`); and those imports, for type checkers."""
+    if not program.user_deferred.strip():
+        return "", ""
+    block = ImportBlock.of(program.user_deferred).without(taken or ImportBlock())
+    shown = block.render() if block.plain or block.names or block.verbatim else ""
+    if not shown:
+        return "", ""
+    plain, guarded = third_party(program, shown)
+    eager = ImportBlock.of(plain)
+    bound = sorted(block.bound())
+    lines = [
+        "def _import_handlers() -> None:",
+        '    """The handlers\' imports that only their functions use: run once, before the',
+        '    first command or `complete=` function runs (not for help, schema or completion)."""',
+        f"    global {', '.join(bound)}",
+        *(f"    {line}" for line in eager.render().splitlines() if line and plain.strip()),
+        *(f"    {line}" for line in guarded),
+    ]
+    return "\n".join(lines) + "\n", shown
+
+
+def _checking_block(lines: list[str], code: list[str], tail: list[str]) -> str:
+    """`if TYPE_CHECKING:` with the import lines (sorted, once), the code and an `else:`."""
+    checking = ImportBlock()
+    checking.add_source("\n".join(lines))
+    body = [f"    {line}" if line else "" for line in checking.render().splitlines()]
+    body += ["", *(f"    {line}" for line in code)] if code else []
+    if not any(line.strip() for line in body):
+        body = ["    pass"]  # NOTE: never empty (the else branch may still be needed)
+    return "\n".join(["if TYPE_CHECKING:", *body, *tail]) + "\n\n"
+
+
+def placed(program: Program, joined: Joined, roots: set[str], *, plain: bool) -> Placed:
+    """The import blocks of the module: `roots` are the names its own code (the handlers'
+    and the tables') uses, which type checkers must see at its top in the default form.
+
+    The runtime's own modules get private aliases (`import datetime as _datetime`), so they
+    never clash with what the handlers file imports. `typing` is not imported at run time
+    at all: it costs milliseconds of start-up that the tool has no use for.
+    """
+    eager, guarded = third_party(program, program.user_imports)
+    top = ImportBlock.of(eager)
+    if plain:
+        top.add_source("\n".join(joined.imports))
+    else:
+        top.add_source("\n".join(i.text for i in parse(BOOT)[1] if not i.checking))
+    deferred, waiting = deferred_imports(program, top)
+    user = ImportBlock.of(eager).bound() | ImportBlock.of("\n".join(guarded)).bound()
+    # NOTE: the runtime's `cast` stands in unless the handlers' imports bind it at the top.
+    cast = [] if "cast" in user else _CAST
+    # NOTE: the deferred imports, for type checkers, as if they ran at the top.
+    user_checking = [program.user_checking, waiting]
+    user |= ImportBlock.of("\n".join(user_checking)).bound()
+    runtime_checking = [line for line in joined.checking if line.startswith(("import ", "from "))]
+    runtime_code = [line for line in joined.checking if line not in runtime_checking]
+    runtime_checking = [line for line in runtime_checking if line.rsplit(" ", 1)[-1] not in user]
+    common = {"guarded": "\n".join(guarded) + ("\n" if guarded else ""), "deferred": deferred}
+    if plain:
+        checking = _checking_block([*user_checking, *runtime_checking], runtime_code, cast)
+        return Placed(top=top.render(), checking=checking, **common)
+    boot_checking = [i.text for i in parse(BOOT)[1] if i.checking]
+    # NOTE: the runtime's annotation-only names the module's own code uses (`Any`, `cast`).
+    wanted = [line for line in runtime_checking if line.rsplit(" ", 1)[-1] in roots]
+    shown = top.render()
+    stub_imports, stub_code = _stubbed(joined, roots)
+    return Placed(
+        top=shown,
+        # NOTE: `cast` at the top: the module's own code calls it too (a TypedDict's converter).
+        checking=_checking_block(
+            [*boot_checking, *user_checking, *wanted, stub_imports], stub_code, cast
+        ),
+        runtime=_without(ImportBlock.of("\n".join(joined.imports)).render(), shown),
+        runtime_checking=_checking_block(runtime_checking, runtime_code, []),
+        **common,
+    )
+
+
+def _stubbed(joined: Joined, roots: set[str]) -> tuple[str, list[str]]:
+    """The stubs of the runtime names the module's own code uses, and of those a user's
+    tests call (`PUBLIC`), for type checkers and linters (the runtime itself is in the
+    string): their imports, and their code."""
+    defined = {"cast"}
+    for module in (BOOT, "program"):
+        defined |= {name for chunk in parse(module)[0] for name in chunk.binds}
+    names = ((roots | set(PUBLIC)) & joined.bound) - defined
+    text = stubs(names, defined=defined)
+    tree = ast.parse(text)
+    code = next(
+        (node for node in tree.body if not isinstance(node, ast.Import | ast.ImportFrom)), None
+    )
+    if code is None:
+        return text, []
+    first = min([code.lineno, *(d.lineno for d in getattr(code, "decorator_list", ()))])
+    lines = text.splitlines()
+    return "\n".join(lines[: first - 1]), lines[first - 1 :]
+
+
+def _without(block: str, taken: str) -> str:
+    """`block` minus the import lines `taken` already has."""
+    done = {line for line in taken.splitlines() if line.startswith(("import ", "from "))}
+    return "\n".join(line for line in block.splitlines() if line not in done).lstrip("\n") + "\n"
