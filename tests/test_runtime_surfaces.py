@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from burgee.runtime.errors import UsageError, _Internal
-from burgee.runtime.mcp_http import _hostname
+from burgee.runtime.mcp_endpoint import _hostname
 from burgee.runtime.mcp_io import _http_address, _McpOptions
 from burgee.runtime.surfaces import _contents, _match, _messages
 from tests.runtime_program import install
