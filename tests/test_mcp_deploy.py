@@ -9,7 +9,6 @@ import http.client
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -23,10 +22,9 @@ from mcp.client.streamable_http import streamable_http_client
 
 from tests.helpers import GOLDEN, generate, run
 from tests.mcp_wire import MODERN_META
-from tests.node_clients import HttpServer
+from tests.node_clients import JSON, HttpServer, Uvicorn, free_port, request
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
-JSON = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 INIT = {
     "jsonrpc": "2.0",
     "id": 0,
@@ -61,23 +59,6 @@ def echo(text: str) -> str:
     """
     return text
 '''
-
-
-def request(
-    port: int,
-    method: str,
-    path: str = "/mcp",
-    body: object = None,
-    headers: dict[str, str] | None = None,
-) -> tuple[int, dict[str, str], bytes]:
-    """One request on a connection of its own (so each may reach another worker)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    data = None if body is None else json.dumps(body).encode()
-    connection.request(method, path, data, {**JSON, **(headers or {})})
-    response = connection.getresponse()
-    answer = response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    connection.close()
-    return answer
 
 
 def result(body: bytes) -> Any:
@@ -216,56 +197,6 @@ def test_allow_origin_answers_browser_pages_with_cors(tmp_path: Path) -> None:
         assert "access-control-allow-origin" not in headers
     finally:
         server.stop(signal.SIGTERM)
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-class Uvicorn:
-    """`uvicorn tool:asgi --workers N` on a free port, until stopped."""
-
-    def __init__(self, tool: Path, workers: int, env: dict[str, str]) -> None:
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                f"{tool.stem}:asgi",
-                "--app-dir",
-                str(tool.parent),
-                "--port",
-                str(self.port),
-                "--workers",
-                str(workers),
-            ],
-            cwd=tool.parent,
-            env={**os.environ, **env},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if request(self.port, "GET", "/health")[0] == 200:
-                    break
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise AssertionError(f"uvicorn did not start: {self.log}")
-            time.sleep(0.1)
-        self.url = f"http://127.0.0.1:{self.port}/mcp"
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-        self.log, _ = self.proc.communicate(timeout=60)
 
 
 @pytest.fixture(scope="module")
