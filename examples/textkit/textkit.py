@@ -6869,7 +6869,8 @@ class _Exchange:
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
-            return self.refusal(403, "Forbidden: this Host is not served (see --allow-host)")
+            served = f"see --allow-host, or {_MCP_ENV}ALLOW_HOST for asgi"
+            return self.refusal(403, f"Forbidden: this Host is not served ({served})")
         origins = self.header("Origin")
         if origins:
             origin = origins[0].strip().lower()

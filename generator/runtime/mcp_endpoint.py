@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.kinds import _load_json
-from burgee.runtime.mcp_io import _MCP_LEGACY, _MCP_META, _MCP_MODERN, _wire
+from burgee.runtime.mcp_io import _MCP_ENV, _MCP_LEGACY, _MCP_META, _MCP_MODERN, _wire
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
@@ -204,7 +204,8 @@ class _Exchange:
         if name is None:
             return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
         if name not in settings.hosts and "*" not in settings.hosts:
-            return self.refusal(403, "Forbidden: this Host is not served (see --allow-host)")
+            served = f"see --allow-host, or {_MCP_ENV}ALLOW_HOST for asgi"
+            return self.refusal(403, f"Forbidden: this Host is not served ({served})")
         origins = self.header("Origin")
         if origins:
             origin = origins[0].strip().lower()
