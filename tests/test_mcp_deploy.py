@@ -293,3 +293,20 @@ def test_asgi_settings_problems_stop_the_start(tmp_path: Path) -> None:
     missing = tmp_path / "missing"
     assert f"workers: WORKERS_MCP_TOKEN_FILE {missing}: cannot read it" in failed.stderr
     assert "Traceback" not in failed.stderr
+
+
+def test_asgi_sessions_live_in_one_worker(served: Uvicorn) -> None:
+    """Why the session eras need sticky sessions (docs/mcp.md, "Deploying"): the session lives
+    in the worker that answered `initialize`; the other one does not know it."""
+    status, headers, _ = request(served.port, "POST", body=INIT, headers=AUTH)
+    assert status == 200
+    session = {**AUTH, "Mcp-Session-Id": headers["mcp-session-id"]}
+    listing = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+    statuses: set[int] = set()
+    deadline = time.monotonic() + 30
+    while statuses != {200, 404} and time.monotonic() < deadline:
+        status, _, body = request(served.port, "POST", body=listing, headers=session)
+        statuses.add(status)
+        if status == 404:
+            assert "no such session" in json.loads(body)["error"]["message"]
+    assert statuses == {200, 404}
