@@ -581,7 +581,6 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_add_flag",
         "_command_epilog",
         "_did_you_mean",
-        "_digits",
         "_group_help",
         "_keep_argv_secrets",
         "_new_parser",
@@ -615,6 +614,7 @@ if TYPE_CHECKING:
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
+    _Answer = tuple[int, str, dict[str, str]]
 else:
 
     def cast(kind: object, value: object) -> object:
@@ -875,6 +875,12 @@ class _Invalid(ValueError):
 
 class _Explained(Exception):
     """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
+
+
+def _success(data: Any) -> dict[str, Any]:
+    """The `{ok: true, data}` envelope of an answer, the same on the CLI and over MCP (`meta`,
+    `outcome` and the like are added by whoever knows them)."""
+    return {"ok": True, "data": data}
 
 
 def _failure(error: CommandError) -> dict[str, Any]:
@@ -1401,8 +1407,10 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "bounds",
         "choices",
         "config_only",
+        "dest",
         "goes_with",
         "group",
         "help",
@@ -1413,6 +1421,7 @@ class Flag:
         "optional",
         "scope",
         "short",
+        "unit",
     )
 
     def __init__(
@@ -1430,8 +1439,17 @@ class Flag:
         not_with: tuple[str, ...] = (),
         kind: str = "string",
         optional: str = "",
+        dest: str = "",
+        bounds: tuple[int, int] = (0, 0),
+        unit: str = "",
     ) -> None:
         self.name = name
+        #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
+        #: invocation keeps it as given, by name (`asked`).
+        self.dest = dest
+        #: An "integer" value's least and greatest; `unit` is what it counts (in messages).
+        self.bounds = bounds
+        self.unit = unit
         #: Which of `FLAG_GROUPS` help lists it in (compactly: `help flags` explains each).
         self.group = group
         #: What its value looks like, or "" for a switch.
@@ -1465,6 +1483,32 @@ class Flag:
             return word == "-" or not word.startswith("-")
         return self.metavar != ""
 
+    def read(self, value: str) -> object:
+        """The flag's value: True for a switch, a whole number within `bounds` for an
+        "integer", a positive number for a "number", else the text (its `choices` are the
+        caller's to check); ValueError says what was wanted."""
+        if not self.metavar:
+            return True
+        if self.kind == "integer":
+            low, high = self.bounds
+            # NOTE: ASCII digits only, and few of them: int() also takes other scripts'
+            # digits and "1_000".
+            if not (value.isascii() and value.isdecimal() and len(value) <= len(str(high))):
+                value = "-1"
+            if not low <= int(value) <= high:
+                raise ValueError(f"a whole number{self.unit} from {low} to {high}")
+            return int(value)
+        if self.kind == "number":
+            try:
+                number = float(value)
+            except ValueError:
+                number = 0.0
+            # NOTE: NaN is not > 0, and infinity is no timeout.
+            if not 0 < number < float("inf"):
+                raise ValueError(f"a positive number{self.unit}")
+            return number
+        return value
+
 
 #: How many read-only calls of a `--batch` run at once unless `--jobs` says.
 BATCH_JOBS = 4
@@ -1493,14 +1537,17 @@ FLAGS: tuple[Flag, ...] = (
         f"output format, {' or '.join(FORMATS)} (default: text)",
         short="-o",
         choices=FORMATS,
+        dest="json",
         group="output",
     ),
-    Flag("--debug", "", "show tracebacks of internal errors", group="run"),
+    Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
         kind="number",
+        unit=" of seconds",
+        dest="timeout",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -1512,6 +1559,9 @@ FLAGS: tuple[Flag, ...] = (
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
         kind="integer",
+        bounds=(0, 999_999_999),
+        unit=" of characters",
+        dest="max_output",
         group="output",
     ),
     Flag(
@@ -1519,6 +1569,7 @@ FLAGS: tuple[Flag, ...] = (
         "PATH",
         "where the full text of a cut answer is saved",
         kind="path",
+        dest="spill_dir",
         group="output",
     ),
     Flag(
@@ -1564,6 +1615,8 @@ FLAGS: tuple[Flag, ...] = (
         f"how many read-only calls run at once (default {BATCH_JOBS})",
         scope="root",
         kind="integer",
+        bounds=(1, 999),
+        dest="jobs",
         goes_with=("--batch",),
         group="agents",
     ),
@@ -1572,6 +1625,7 @@ FLAGS: tuple[Flag, ...] = (
         "",
         "write each answer when it is ready",
         scope="root",
+        dest="as_completed",
         goes_with=("--batch",),
         group="agents",
     ),
@@ -1580,6 +1634,7 @@ FLAGS: tuple[Flag, ...] = (
         "",
         "run destructive commands too",
         scope="root",
+        dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
     ),
@@ -1594,16 +1649,31 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--llms", "", "print the commands as an MCP tools/list manifest", scope="root", group="MCP"
     ),
-    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root", group="MCP"),
+    Flag(
+        "--mcp",
+        "",
+        "serve the commands as MCP tools over stdio",
+        scope="root",
+        dest="mcp",
+        group="MCP",
+    ),
     Flag(
         "--print-config",
         "",
         "print the client configuration",
         scope="root",
         goes_with=("--mcp",),
+        dest="print_config",
         group="MCP",
     ),
-    Flag("--version", "", "print the version and exit", scope="root", group="describe"),
+    Flag(
+        "--version",
+        "",
+        "print the version and exit",
+        scope="root",
+        dest="version",
+        group="describe",
+    ),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root", group="agents"),
 )
 
@@ -3575,6 +3645,11 @@ def _run_output(call: _Call) -> object:
     return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
+#: The word that names the built-in `output` command, a word of the tool's own: no command or
+#: group of a program may have it (`shells._TOOL_WORDS`).
+_OUTPUT_WORD = "output"
+
+
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
@@ -3587,7 +3662,7 @@ _OUTPUT = _Command(
     _Any,
     description="Read back the full text of an answer that was cut, a page at a time: the"
     " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=(f"output 0123456789abcdef --offset 0 --limit {_PAGE}",),
+    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
     max_output=0,
 )
 
@@ -4183,7 +4258,7 @@ def _execute(
             # NOTE: null by now (`_jsonable`): say what it was.
             problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
-    envelope: dict[str, Any] = {"ok": True, "data": data}
+    envelope: dict[str, Any] = _success(data)
     if outcome is not None:
         envelope["outcome"] = outcome
     meta = _meta(call)
@@ -4286,7 +4361,7 @@ def _command(path: str) -> _Command | None:
     if command is None:
         row = COMMANDS.get(path)
         if row is None:
-            return _OUTPUT if path == "output" else None
+            return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
         command = _MADE.setdefault(path, _from_row(row))
     return command
@@ -4923,38 +4998,18 @@ class _Invocation:
         return self.asked.get("--config")
 
     def _take(self, flag: Flag, value: str) -> None:
-        name = flag.name
         if flag.choices and value not in flag.choices:
-            raise UsageError(f"{name}: {_expected(_one_of(flag.choices), value)}")
-        if name == "--output":
-            self.json = value == "json"
-        elif name == "--debug":
-            self.debug = True
-        elif name == "--version":
-            self.version = True
-        elif name == "--mcp":
-            self.mcp = True
-        elif name == "--print-config":
-            self.print_config = True
-        elif name == "--timeout":
-            self.timeout = _seconds(value)
-        elif name == "--jobs":
-            if not (_digits(value, 3) and int(value) > 0):
-                raise UsageError(f"--jobs: {_expected('a whole number from 1 to 999', value)}")
-            self.jobs = int(value)
-        elif name == "--max-output":
-            if not _digits(value, 9):
-                wanted = "a whole number of characters from 0 to 999999999"
-                raise UsageError(f"--max-output: {_expected(wanted, value)}")
-            self.max_output = int(value)
-        elif name == "--spill-dir":
-            self.spill_dir = value
-        elif name == "--as-completed":
-            self.as_completed = True
-        elif name == "--allow-destructive":
-            self.allow_destructive = True
+            raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        try:
+            read = flag.read(value)
+        except ValueError as error:
+            raise UsageError(f"{flag.name}: {_expected(str(error), value)}") from None
+        if flag.name == "--output":
+            read = read == "json"
+        if flag.dest:
+            setattr(self, flag.dest, read)
         else:
-            self.asked[name] = value
+            self.asked[flag.name] = value
 
 
 def _arguments_at(named: str) -> _Recorder | None:
@@ -4982,15 +5037,6 @@ def _passing(
     return found, end
 
 
-# ---- burgee: loaded on first use: argparse ----
-def _digits(value: str, most: int) -> bool:
-    """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
-    return 0 < len(value) <= most and value.isascii() and value.isdecimal()
-
-
-# ---- burgee: end of argparse ----
-
-
 def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
     """A flag given without one it goes with (a flag, or the command `rest` names), or with
     one it cannot be given with."""
@@ -5004,16 +5050,6 @@ def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
             if other in names:
                 return UsageError(f"{flag.name} cannot be given with {other}")
     return None
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not (seconds > 0 and _finite(seconds)):
-        raise UsageError(f"--timeout: {_expected('a positive number of seconds', text)}")
-    return seconds
 
 
 # ---- burgee: loaded on first use: argparse ----
@@ -5964,7 +6000,7 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 #: The built-in commands every tool has, after its own: name -> summary (root help, completion).
 _BUILTIN_COMMANDS = {
-    "output": _OUTPUT.summary,
+    _OUTPUT_WORD: _OUTPUT.summary,
     "completion": f"Print a shell completion script ({', '.join(_SHELLS)}).",
 }
 
@@ -6056,12 +6092,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
-    tool = _tool_options("output", False, config, False)
-    found.append(("output", [], paging + tool, [(0, "none", False)]))
+    tool = _tool_options(_OUTPUT_WORD, False, config, False)
+    found.append((_OUTPUT_WORD, [], paging + tool, [(0, "none", False)]))
     return found
 
 
@@ -6853,10 +6889,6 @@ _LOOPBACK = ("localhost", "127.0.0.1", "::1")
 
 #: The path that answers 200 without any check (a load balancer's probe).
 _HEALTH = "/health"
-
-
-#: An answer: status, JSON body (or ""), headers.
-_Answer = tuple[int, str, dict[str, str]]
 
 
 #: What a browser page of an `--allow-origin` origin may send and read (CORS).
@@ -8186,7 +8218,7 @@ class _McpServer(_McpLoop):
             if printed:
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
-                said: dict[str, Any] = {"ok": True, "data": "".join(printed)}
+                said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
             result = '{"content":' + content + "}]"
@@ -8792,9 +8824,9 @@ def run(invocation: _Invocation) -> object:
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
-    if invocation.rest[:1] == ["output"]:
+    if invocation.rest[:1] == [_OUTPUT_WORD]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
-        path, rest = "output", invocation.rest[1:]
+        path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
         path, rest = _find(invocation.rest)
     if invocation.version and path:
@@ -8804,7 +8836,7 @@ def run(invocation: _Invocation) -> object:
         )
     if path in GROUPS:
         if invocation.version:
-            return {"ok": True, "data": _version()}
+            return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
             raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
@@ -8869,7 +8901,7 @@ def run(invocation: _Invocation) -> object:
         if "--explain" in invocation.asked:
             call.explaining = True
             explained = _explain(command, call, invocation)
-            return explained if explained is _PRINTED else {"ok": True, "data": explained}
+            return explained if explained is _PRINTED else _success(explained)
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(
@@ -8991,7 +9023,7 @@ def _main(args: list[str]) -> int:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {_installed_version()}\n")
                 return 0
-            envelope: Any = {"ok": True, "data": _version()}
+            envelope: Any = _success(_version())
         else:
             _on_sigterm()
             envelope = run(invocation)
@@ -9009,7 +9041,11 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
+                where = (
+                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
+                    if cut["ref"]
+                    else "it was not saved"
+                )
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

@@ -90,11 +90,15 @@ class Surfaces:
             items = value if arg["type"].endswith("[]") and isinstance(value, list) else [value]
             if not name.startswith("--"):
                 positionals += [_text(item) for item in items]
-            elif arg["type"] == "count":
+            elif arg["type"] == "count" and type(value) is int:
                 assume(value <= 20)  # NOTE: -v given a million times says nothing new
                 words += [name] * value
-            elif arg["type"] == "array":
+            elif arg["type"] == "array" and isinstance(value, list):
                 words += [name, *map(_text, value)]  # NOTE: a tuple: one flag, its values
+            elif arg["type"] in {"count", "array"}:
+                # NOTE: broken on purpose (not a count, not a tuple): the nearest a person can
+                # type is the value given to the flag as one word, which both must refuse.
+                words.append(f"{name}={_text(value)}")
             elif arg["type"] == "boolean" and isinstance(value, bool):
                 words.append(name if value else "--no-" + name[2:])
             else:

@@ -449,3 +449,16 @@ def test_no_flag_is_suggested_for_the_words_after_a_double_dash() -> None:
     with pytest.raises(UsageError) as before:
         parser.parse_args(["--limt", "2", "x", "--", "--limit"])
     assert before.value.hint == "did you mean '--limit'?"
+
+
+def test_each_flag_sets_what_its_table_row_says() -> None:
+    """A flag's row is all its reading needs: the attribute it sets exists on the invocation,
+    an integer's bounds are given, and what a switch or a value sets is read back as typed."""
+    blank = _Invocation([])
+    for flag in FLAGS:
+        if flag.dest:
+            assert hasattr(blank, flag.dest), flag.name
+        if flag.kind == "integer":
+            assert flag.bounds[1] > flag.bounds[0], flag.name
+    read = _Invocation(["--max-output", "007", "--timeout", "1.5", "--debug", "-o", "json"])
+    assert (read.max_output, read.timeout, read.debug, read.json) == (7, 1.5, True, True)

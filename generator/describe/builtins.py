@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS
+from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS, _OUTPUT_WORD
 
-NAME = "output"
+NAME = _OUTPUT_WORD
 
 
 def _description(text: str) -> str:
@@ -77,7 +77,7 @@ def clispec_entry(envelope: dict[str, Any]) -> dict[str, Any]:
             for name, flag, _, _, default, _ in _OUTPUT_INPUTS
         ],
         "stdout_schema": envelope,
-        "example": {"args": ["output", "0123456789abcdef"]},
+        "example": {"args": [NAME, "0123456789abcdef"]},
         "usage_examples": list(_OUTPUT.examples),
         "input_schema": INPUT_SCHEMA,
     }

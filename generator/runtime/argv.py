@@ -10,7 +10,6 @@ from burgee.runtime.context import _SECRETS
 from burgee.runtime.errors import UsageError, _run_hint
 from burgee.runtime.flags import BATCH_JOBS, FORMATS, HELP_FLAGS, _either, _flag, confirm_flags
 from burgee.runtime.kinds import _expected, _load_json, _one_of
-from burgee.runtime.output import _finite
 from burgee.runtime.program import (
     _CONFIG,
     _EXTRA_COMMANDS,
@@ -158,38 +157,18 @@ class _Invocation:
         return self.asked.get("--config")
 
     def _take(self, flag: Flag, value: str) -> None:
-        name = flag.name
         if flag.choices and value not in flag.choices:
-            raise UsageError(f"{name}: {_expected(_one_of(flag.choices), value)}")
-        if name == "--output":
-            self.json = value == "json"
-        elif name == "--debug":
-            self.debug = True
-        elif name == "--version":
-            self.version = True
-        elif name == "--mcp":
-            self.mcp = True
-        elif name == "--print-config":
-            self.print_config = True
-        elif name == "--timeout":
-            self.timeout = _seconds(value)
-        elif name == "--jobs":
-            if not (_digits(value, 3) and int(value) > 0):
-                raise UsageError(f"--jobs: {_expected('a whole number from 1 to 999', value)}")
-            self.jobs = int(value)
-        elif name == "--max-output":
-            if not _digits(value, 9):
-                wanted = "a whole number of characters from 0 to 999999999"
-                raise UsageError(f"--max-output: {_expected(wanted, value)}")
-            self.max_output = int(value)
-        elif name == "--spill-dir":
-            self.spill_dir = value
-        elif name == "--as-completed":
-            self.as_completed = True
-        elif name == "--allow-destructive":
-            self.allow_destructive = True
+            raise UsageError(f"{flag.name}: {_expected(_one_of(flag.choices), value)}")
+        try:
+            read = flag.read(value)
+        except ValueError as error:
+            raise UsageError(f"{flag.name}: {_expected(str(error), value)}") from None
+        if flag.name == "--output":
+            read = read == "json"
+        if flag.dest:
+            setattr(self, flag.dest, read)
         else:
-            self.asked[name] = value
+            self.asked[flag.name] = value
 
 
 def _arguments_at(named: str) -> _Recorder | None:
@@ -217,11 +196,6 @@ def _passing(
     return found, end
 
 
-def _digits(value: str, most: int) -> bool:
-    """Whether `value` is 1 to `most` ASCII digits (a count a tool-wide flag takes)."""
-    return 0 < len(value) <= most and value.isascii() and value.isdecimal()
-
-
 def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
     """A flag given without one it goes with (a flag, or the command `rest` names), or with
     one it cannot be given with."""
@@ -235,16 +209,6 @@ def _unrelated(given: list[Flag], rest: list[str]) -> UsageError | None:
             if other in names:
                 return UsageError(f"{flag.name} cannot be given with {other}")
     return None
-
-
-def _seconds(text: str) -> float:
-    try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not (seconds > 0 and _finite(seconds)):
-        raise UsageError(f"--timeout: {_expected('a positive number of seconds', text)}")
-    return seconds
 
 
 def _terminal_width() -> int:

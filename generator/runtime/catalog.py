@@ -105,7 +105,6 @@ ALWAYS = frozenset(
         "_find",
         "_take_yes",
         "_read_json_input",
-        "_seconds",
         "_unrelated",
         "_passing",
         "_arguments_at",

@@ -19,7 +19,7 @@ from burgee.runtime.batch import _BatchFailed, _run_batch
 from burgee.runtime.boot import _INTERRUPTED
 from burgee.runtime.complete import _BUILTINS, _builtin
 from burgee.runtime.context import _SECRETS, Context, _interactive
-from burgee.runtime.deliver import _deliver, _write_error
+from burgee.runtime.deliver import _OUTPUT_WORD, _deliver, _write_error
 from burgee.runtime.describe import _describe, _explain, _for_agents, _loosen
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
@@ -31,6 +31,7 @@ from burgee.runtime.errors import (
     _Interrupted,
     _on_sigterm,
     _run_hint,
+    _success,
     _Terminated,
 )
 from burgee.runtime.execute import _as_error, _debugging, _execute
@@ -307,9 +308,9 @@ def run(invocation: _Invocation) -> object:
     if invocation.rest[:1] == ["help"]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`), as `output` is.
         return _help(invocation)
-    if invocation.rest[:1] == ["output"]:
+    if invocation.rest[:1] == [_OUTPUT_WORD]:
         # NOTE: a word of the tool's own (`_TOOL_WORDS`): no command of the program has it.
-        path, rest = "output", invocation.rest[1:]
+        path, rest = _OUTPUT_WORD, invocation.rest[1:]
     else:
         path, rest = _find(invocation.rest)
     if invocation.version and path:
@@ -319,7 +320,7 @@ def run(invocation: _Invocation) -> object:
         )
     if path in GROUPS:
         if invocation.version:
-            return {"ok": True, "data": _version()}
+            return _success(_version())
         if rest and rest[0] not in HELP_FLAGS:
             raise UsageError(f"unknown option {rest[0]!r}", hint=f"{_run_hint('--help')} for usage")
         if not rest:
@@ -384,7 +385,7 @@ def run(invocation: _Invocation) -> object:
         if "--explain" in invocation.asked:
             call.explaining = True
             explained = _explain(command, call, invocation)
-            return explained if explained is _PRINTED else {"ok": True, "data": explained}
+            return explained if explained is _PRINTED else _success(explained)
         envelope = _execute(command, call, invocation.timeout, invocation.json)
         agent = invocation.json and context.agent is not None
         return _deliver(
@@ -506,7 +507,7 @@ def _main(args: list[str]) -> int:
             if not invocation.json:
                 sys.stdout.write(f"{PROGRAM} {_installed_version()}\n")
                 return 0
-            envelope: Any = {"ok": True, "data": _version()}
+            envelope: Any = _success(_version())
         else:
             _on_sigterm()
             envelope = run(invocation)
@@ -524,7 +525,11 @@ def _main(args: list[str]) -> int:
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
-                where = _command_line(f"output {cut['ref']}") if cut["ref"] else "it was not saved"
+                where = (
+                    _command_line(f"{_OUTPUT_WORD} {cut['ref']}")
+                    if cut["ref"]
+                    else "it was not saved"
+                )
                 paths = ", ".join(c["path"] for c in cut["cuts"])
                 what = f"cut to --max-output at {paths}" if paths else "over --max-output, uncut"
                 _emit(sys.stderr, f"{PROGRAM}: {what}; full output: {where}\n")

@@ -189,6 +189,10 @@ def _run_output(call: _Call) -> object:
     return _read_spill(found["ref"], found["offset"], found["limit"], call.spill_dir)
 
 
+#: The word that names the built-in `output` command, a word of the tool's own: no command or
+#: group of a program may have it (`shells._TOOL_WORDS`).
+_OUTPUT_WORD = "output"
+
 #: The built-in `output` command: every surface (flags, `--json` input, MCP, `--batch`) pages
 #: a cut answer back through it. Never cut itself (max_output=0): a page is what was asked for.
 _OUTPUT = _Command(
@@ -201,6 +205,6 @@ _OUTPUT = _Command(
     _Any,
     description="Read back the full text of an answer that was cut, a page at a time: the"
     " reference is in\nthe answer's marker and in meta.truncated.ref.",
-    examples=(f"output 0123456789abcdef --offset 0 --limit {_PAGE}",),
+    examples=(f"{_OUTPUT_WORD} 0123456789abcdef --offset 0 --limit {_PAGE}",),
     max_output=0,
 )

@@ -303,6 +303,12 @@ class _Explained(Exception):
     """Raised by `_Call.check()` under --explain: every value is known; the handler must not run."""
 
 
+def _success(data: Any) -> dict[str, Any]:
+    """The `{ok: true, data}` envelope of an answer, the same on the CLI and over MCP (`meta`,
+    `outcome` and the like are added by whoever knows them)."""
+    return {"ok": True, "data": data}
+
+
 def _failure(error: CommandError) -> dict[str, Any]:
     """The `{ok: false, ...}` envelope of `error`, the same on the CLI and over MCP."""
     body: dict[str, Any] = {"kind": error.kind, "message": error.message}

@@ -14,6 +14,7 @@ from burgee.runtime.errors import (
     Outcome,
     _Internal,
     _MissingDependency,
+    _success,
     _Terminated,
     _TimedOut,
 )
@@ -110,7 +111,7 @@ def _execute(
             # NOTE: null by now (`_jsonable`): say what it was.
             problem = f"result: {result!r} is not a JSON number (NaN and the infinities are not)"
         raise _Internal(problem, hint="the handler returned a value its return type does not allow")
-    envelope: dict[str, Any] = {"ok": True, "data": data}
+    envelope: dict[str, Any] = _success(data)
     if outcome is not None:
         envelope["outcome"] = outcome
     meta = _meta(call)

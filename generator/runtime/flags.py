@@ -18,8 +18,10 @@ class Flag:
     """One flag the tool itself answers, wherever it appears before `--`."""
 
     __slots__ = (
+        "bounds",
         "choices",
         "config_only",
+        "dest",
         "goes_with",
         "group",
         "help",
@@ -30,6 +32,7 @@ class Flag:
         "optional",
         "scope",
         "short",
+        "unit",
     )
 
     def __init__(
@@ -47,8 +50,17 @@ class Flag:
         not_with: tuple[str, ...] = (),
         kind: str = "string",
         optional: str = "",
+        dest: str = "",
+        bounds: tuple[int, int] = (0, 0),
+        unit: str = "",
     ) -> None:
         self.name = name
+        #: The attribute of the invocation (`argv._Invocation`) its value sets; "" when the
+        #: invocation keeps it as given, by name (`asked`).
+        self.dest = dest
+        #: An "integer" value's least and greatest; `unit` is what it counts (in messages).
+        self.bounds = bounds
+        self.unit = unit
         #: Which of `FLAG_GROUPS` help lists it in (compactly: `help flags` explains each).
         self.group = group
         #: What its value looks like, or "" for a switch.
@@ -82,6 +94,32 @@ class Flag:
             return word == "-" or not word.startswith("-")
         return self.metavar != ""
 
+    def read(self, value: str) -> object:
+        """The flag's value: True for a switch, a whole number within `bounds` for an
+        "integer", a positive number for a "number", else the text (its `choices` are the
+        caller's to check); ValueError says what was wanted."""
+        if not self.metavar:
+            return True
+        if self.kind == "integer":
+            low, high = self.bounds
+            # NOTE: ASCII digits only, and few of them: int() also takes other scripts'
+            # digits and "1_000".
+            if not (value.isascii() and value.isdecimal() and len(value) <= len(str(high))):
+                value = "-1"
+            if not low <= int(value) <= high:
+                raise ValueError(f"a whole number{self.unit} from {low} to {high}")
+            return int(value)
+        if self.kind == "number":
+            try:
+                number = float(value)
+            except ValueError:
+                number = 0.0
+            # NOTE: NaN is not > 0, and infinity is no timeout.
+            if not 0 < number < float("inf"):
+                raise ValueError(f"a positive number{self.unit}")
+            return number
+        return value
+
 
 #: How many read-only calls of a `--batch` run at once unless `--jobs` says.
 BATCH_JOBS = 4
@@ -107,14 +145,17 @@ FLAGS: tuple[Flag, ...] = (
         f"output format, {' or '.join(FORMATS)} (default: text)",
         short="-o",
         choices=FORMATS,
+        dest="json",
         group="output",
     ),
-    Flag("--debug", "", "show tracebacks of internal errors", group="run"),
+    Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
         "SECONDS",
         "cancel the command after this many seconds (a `timeout` error)",
         kind="number",
+        unit=" of seconds",
+        dest="timeout",
         # NOTE: a handler that ignores the cancellation ends the process: the server's, or
         # the batch's, other calls with it.
         not_with=("--mcp", "--batch"),
@@ -126,6 +167,9 @@ FLAGS: tuple[Flag, ...] = (
         "cut the answer to this many characters, the full text saved for `output REF`"
         " (0: no limit; agents get the tool's default limit)",
         kind="integer",
+        bounds=(0, 999_999_999),
+        unit=" of characters",
+        dest="max_output",
         group="output",
     ),
     Flag(
@@ -133,6 +177,7 @@ FLAGS: tuple[Flag, ...] = (
         "PATH",
         "where the full text of a cut answer is saved",
         kind="path",
+        dest="spill_dir",
         group="output",
     ),
     Flag(
@@ -178,6 +223,8 @@ FLAGS: tuple[Flag, ...] = (
         f"how many read-only calls run at once (default {BATCH_JOBS})",
         scope="root",
         kind="integer",
+        bounds=(1, 999),
+        dest="jobs",
         goes_with=("--batch",),
         group="agents",
     ),
@@ -186,6 +233,7 @@ FLAGS: tuple[Flag, ...] = (
         "",
         "write each answer when it is ready",
         scope="root",
+        dest="as_completed",
         goes_with=("--batch",),
         group="agents",
     ),
@@ -194,6 +242,7 @@ FLAGS: tuple[Flag, ...] = (
         "",
         "run destructive commands too",
         scope="root",
+        dest="allow_destructive",
         goes_with=("--batch",),
         group="agents",
     ),
@@ -208,16 +257,31 @@ FLAGS: tuple[Flag, ...] = (
     Flag(
         "--llms", "", "print the commands as an MCP tools/list manifest", scope="root", group="MCP"
     ),
-    Flag("--mcp", "", "serve the commands as MCP tools over stdio", scope="root", group="MCP"),
+    Flag(
+        "--mcp",
+        "",
+        "serve the commands as MCP tools over stdio",
+        scope="root",
+        dest="mcp",
+        group="MCP",
+    ),
     Flag(
         "--print-config",
         "",
         "print the client configuration",
         scope="root",
         goes_with=("--mcp",),
+        dest="print_config",
         group="MCP",
     ),
-    Flag("--version", "", "print the version and exit", scope="root", group="describe"),
+    Flag(
+        "--version",
+        "",
+        "print the version and exit",
+        scope="root",
+        dest="version",
+        group="describe",
+    ),
     Flag("--skill", "", "print an Agent Skill (SKILL.md) and exit", scope="root", group="agents"),
 )
 

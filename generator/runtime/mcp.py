@@ -18,6 +18,7 @@ from burgee.runtime.errors import (
     _from_ctrl_c,
     _on_sigint,
     _on_sigterm,
+    _success,
     _Terminated,
 )
 from burgee.runtime.execute import (
@@ -506,7 +507,7 @@ class _McpServer(_McpLoop):
             if printed:
                 # NOTE: what the handler printed reaches the agent as its answer does: made
                 # safe, quarantined and cut (the full text paged back with `output REF`).
-                said: dict[str, Any] = {"ok": True, "data": "".join(printed)}
+                said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
             result = '{"content":' + content + "}]"

@@ -26,7 +26,6 @@ from burgee.runtime.mcp_endpoint import (
     _HTTP_LIMIT,
     _HTTP_WORKERS,
     _LOOPBACK,
-    _Answer,
     _Endpoint,
     _event,
     _Exchange,
@@ -38,6 +37,8 @@ from burgee.runtime.program import PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable
+
+    from burgee.runtime.mcp_endpoint import _Answer
 
 #: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
 _ASGI: list[Any] = []

@@ -17,6 +17,9 @@ from burgee.runtime.mcp_io import _MCP_ENV, _MCP_LEGACY, _MCP_META, _MCP_MODERN,
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
 
+    #: An answer: status, JSON body (or ""), headers.
+    _Answer = tuple[int, str, dict[str, str]]
+
 #: The largest request body, in bytes.
 _HTTP_LIMIT = 4 * 1024 * 1024
 #: How many requests are served at once, once read (more are answered 503), and how many
@@ -26,8 +29,6 @@ _HTTP_SESSIONS = 256
 _LOOPBACK = ("localhost", "127.0.0.1", "::1")
 #: The path that answers 200 without any check (a load balancer's probe).
 _HEALTH = "/health"
-#: An answer: status, JSON body (or ""), headers.
-_Answer = tuple[int, str, dict[str, str]]
 #: What a browser page of an `--allow-origin` origin may send and read (CORS).
 _CORS_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version"
 _CORS_EXPOSED = "Mcp-Session-Id, WWW-Authenticate"

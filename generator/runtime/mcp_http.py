@@ -22,7 +22,6 @@ from burgee.runtime.execute import _TIMEOUT_GRACE
 from burgee.runtime.mcp_endpoint import (
     _HTTP_WORKERS,
     _LOOPBACK,
-    _Answer,
     _Endpoint,
     _event,
     _Exchange,
@@ -35,6 +34,7 @@ from burgee.runtime.program import PROGRAM
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from burgee.runtime.mcp_endpoint import _Answer
     from burgee.runtime.mcp_io import _McpOptions
 
 #: Seconds a client may take to send the head of a request (its line and headers; on a

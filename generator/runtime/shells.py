@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.completion_scripts import _BASH_SCRIPT, _FISH_SCRIPT, _PWSH_SCRIPT, _ZSH_SCRIPT
-from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS, _output_help
+from burgee.runtime.deliver import _OUTPUT, _OUTPUT_INPUTS, _OUTPUT_WORD, _output_help
 from burgee.runtime.flags import HELP_FLAGS, flags_at
 
 #: The shells a tool writes completion scripts for.
@@ -14,7 +14,7 @@ _SHELLS = ("bash", "zsh", "fish", "pwsh")
 
 #: The built-in commands every tool has, after its own: name -> summary (root help, completion).
 _BUILTIN_COMMANDS = {
-    "output": _OUTPUT.summary,
+    _OUTPUT_WORD: _OUTPUT.summary,
     "completion": f"Print a shell completion script ({', '.join(_SHELLS)}).",
 }
 
@@ -121,12 +121,12 @@ def _completion_nodes(table: dict[str, Any], config: bool) -> list[_Node]:
     found.append(("completion", [], [completion], [(0, list(_SHELLS), False)]))
     # NOTE: `output REF`: a reference completes to nothing, its options to their names.
     paging: list[_Opt] = [
-        ((flag,), f"output|{flag}", "none", _help_line(_output_help(flag, default, text)))
+        ((flag,), f"{_OUTPUT_WORD}|{flag}", "none", _help_line(_output_help(flag, default, text)))
         for _, flag, _, _, default, text in _OUTPUT_INPUTS
         if flag is not None
     ]
-    tool = _tool_options("output", False, config, False)
-    found.append(("output", [], paging + tool, [(0, "none", False)]))
+    tool = _tool_options(_OUTPUT_WORD, False, config, False)
+    found.append((_OUTPUT_WORD, [], paging + tool, [(0, "none", False)]))
     return found
 
 

@@ -15,7 +15,7 @@ from burgee.runtime.complete import _coerce, _offered
 from burgee.runtime.context import _LOG_LEVELS, Context, _Command
 from burgee.runtime.deliver import _deliver, _failure_envelope
 from burgee.runtime.embedded import _document
-from burgee.runtime.errors import UsageError, _command_line, _from_ctrl_c, _Internal
+from burgee.runtime.errors import UsageError, _command_line, _from_ctrl_c, _Internal, _success
 from burgee.runtime.execute import _as_error, _debugging, _execute
 from burgee.runtime.flags import HELP_FLAGS
 from burgee.runtime.kinds import _Any
@@ -87,7 +87,7 @@ def _for_agent(data: object, command: _Command) -> Any:
     """A prompt's or a resource's data as an agent may read it: through `_deliver`, like every
     tool answer (secrets out, control tokens neutralised), never cut: a client asked for this
     prompt or resource as a whole, and its shape has no room for a `meta.truncated`."""
-    return _deliver({"ok": True, "data": data}, command, agent=True, limit=0)["data"]
+    return _deliver(_success(data), command, agent=True, limit=0)["data"]
 
 
 def _match(uri: str) -> tuple[str, dict[str, str]] | None:
@@ -342,7 +342,7 @@ def _prompt_cli(invocation: _Invocation) -> object:
     agent = invocation.json and context.agent is not None
     result = _get_prompt(name, raw, context, source, agent)
     if invocation.json:
-        return {"ok": True, "data": result}
+        return _success(result)
     single = len(result["messages"]) == 1 and result["messages"][0]["role"] == "user"
     for message in result["messages"]:
         content = message["content"]
@@ -378,7 +378,7 @@ def _resource_cli(invocation: _Invocation) -> object:
         )
     content = result["contents"][0]
     if invocation.json:
-        return {"ok": True, "data": content}
+        return _success(content)
     if "blob" in content:
         import base64
 
@@ -409,7 +409,7 @@ def _listing(invocation: _Invocation, what: str, *texts: str) -> object:
     for text in texts:
         data.update(json.loads(text))
     if invocation.json:
-        return {"ok": True, "data": data}
+        return _success(data)
     for entries in _entries(texts).values():
         for shown, summary in entries:
             sys.stdout.write(f"{shown}\n" + (f"    {summary}\n" if summary else ""))

@@ -29,7 +29,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from burgee.runtime.context import _Command
-from burgee.runtime.deliver import _OUTPUT
+from burgee.runtime.deliver import _OUTPUT, _OUTPUT_WORD
 from burgee.runtime.program import COMMANDS
 from burgee.runtime.quickargs import _HIDDEN
 from burgee.runtime.values import _REQUIRED
@@ -56,7 +56,7 @@ def _command(path: str) -> _Command | None:
     if command is None:
         row = COMMANDS.get(path)
         if row is None:
-            return _OUTPUT if path == "output" else None
+            return _OUTPUT if path == _OUTPUT_WORD else None
         # NOTE: setdefault: threads that race here all get the same command.
         command = _MADE.setdefault(path, _from_row(row))
     return command
