@@ -275,6 +275,10 @@ if TYPE_CHECKING:
 
     def _from_row(row: tuple[Any, ...], names: dict[str, Any] | None = None) -> _Command: ...
 
+    async def asgi(
+        scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+    ) -> None: ...
+
     def main(argv: Sequence[str] | None = None) -> int: ...
 
     class Invoked:
@@ -880,7 +884,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     "batch": ("_batch",),
     "confirm": ("_confirmation",),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
-    "mcp": ("_serve_mcp",),
+    "mcp": ("_asgi_serve", "_serve_mcp"),
     "timeout": ("_cancel_event", "_run_timed"),
     "validate": ("_input_problems",),
 }
@@ -1326,6 +1330,7 @@ if TYPE_CHECKING:
     _Opt = tuple[tuple[str, ...], str, _Values, str]
     _Pos = tuple[int, _Values, bool]
     _Node = tuple[str, list[tuple[str, str]], list[_Opt], list[_Pos]]
+    _Answer = tuple[int, str, dict[str, str]]
 
 
 # ---- Runtime: errors and the Context handlers receive (burgee.runtime) ----
@@ -7021,6 +7026,11 @@ _MCP_MODERN = "2026-07-28"
 _MCP_META = "io.modelcontextprotocol/"
 
 
+#: The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
+#: the tool's own, as in its `*_DEBUG`.
+_MCP_ENV = DEBUG_ENV[: -len("DEBUG")] + "MCP_"
+
+
 def _wire(text: str) -> bytes:
     """A protocol message as bytes. A lone surrogate (bytes a handler decoded with
     `surrogateescape`) has no UTF-8; written as `\\udcXX` it is JSON's own escape of it, inside
@@ -7165,34 +7175,89 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
 
+#: `mytool --mcp --help`.
+_MCP_HELP = """\
+usage: {program} --mcp [--cwd DIR] [--http [HOST:]PORT [--path PATH] [--token-env NAME |
+       --token-file PATH] [--allow-host NAME]... [--allow-origin ORIGIN]...]
+       {program} --mcp --print-config [--client NAME] [--env NAME=VALUE]... [the above]
+
+Serve every command as an MCP tool: over stdio, or over streamable HTTP with --http.
+
+  --cwd DIR              change into DIR first
+  --http [HOST:]PORT     serve over HTTP (loopback unless HOST is given; port 0: a free one)
+  --path PATH            the endpoint's path (default /mcp); GET /health answers 200 without
+                         auth
+  --token-env NAME       require `Authorization: Bearer <value of $NAME>`
+  --token-file PATH      the same, the token read from PATH once at start
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
+                         (repeatable)
+  --print-config         print the client configuration that starts this server
+  --client NAME          in NAME's shape, one of:
+                         {clients}
+  --env NAME=VALUE       an environment variable of the server (repeatable)
+
+The generated module also exposes `asgi`, an ASGI 3 application of the same endpoint
+(`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
+MCP page of the tool's documentation: "Deploying").
+"""
+
+
+#: What follows `--mcp` that takes a value.
+_MCP_VALUED = (
+    "--client",
+    "--env",
+    "--cwd",
+    "--http",
+    "--path",
+    "--token-env",
+    "--token-file",
+    "--allow-host",
+    "--allow-origin",
+)
+
+
+#: What goes only with `--http`.
+_MCP_HTTP_ONLY = ("--path", "--token-env", "--token-file", "--allow-host", "--allow-origin")
+
+
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
-    `--http [HOST:]PORT`, `--token-env NAME`, `--allow-host NAME`... Not tool-wide flags: a
-    command may have options of these names."""
+    `--http [HOST:]PORT`, `--path PATH`, `--token-env NAME` or `--token-file PATH`,
+    `--allow-host NAME`, `--allow-origin ORIGIN`, `--help`. Not tool-wide flags: a command may
+    have options of these names."""
 
     def __init__(self, rest: list[str], print_config: bool) -> None:
         self.print_config = print_config
+        self.help = False
         self.client: str | None = None
         self.env: dict[str, str] = {}
         self.cwd: str | None = None
         self.http: str | None = None
+        self.path = "/mcp"
         self.token_env: str | None = None
+        self.token_file: str | None = None
         #: `--allow-host`: more names the `Host` of a request may give (lower case).
         self.allow_hosts: list[str] = []
+        #: `--allow-origin`: more origins a request may come from (`_origin`).
+        self.allow_origins: list[str] = []
+        given: list[str] = []
         tokens = list(rest)
         while tokens:
             token = tokens.pop(0)
+            if token in ("--help", "-h"):
+                self.help = True
+                continue
             name, has_value, value = token.partition("=")
-            if name not in ("--client", "--env", "--cwd", "--http", "--token-env", "--allow-host"):
+            if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp",
-                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --allow-host NAME,"
-                    " --cwd DIR; --print-config also --client NAME and --env NAME=VALUE",
+                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
                     raise UsageError(f"{name} needs a value")
                 value = tokens.pop(0)
+            given.append(name)
             if name == "--client":
                 if value not in _CLIENTS:
                     raise UsageError(
@@ -7215,18 +7280,74 @@ class _McpOptions:
                 self.cwd = os.path.abspath(value)
             elif name == "--http":
                 self.http = value
+            elif name == "--path":
+                self.path = _endpoint_path(value, "--path")
             elif name == "--allow-host":
                 self.allow_hosts.append(value.strip().lower())
+            elif name == "--allow-origin":
+                self.allow_origins.append(_origin(value, "--allow-origin"))
+            elif name == "--token-file":
+                self.token_file = value
             else:
                 self.token_env = value
+        if self.help:
+            return
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
-        if self.http is None and (self.token_env is not None or self.allow_hosts):
-            name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
+        alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
+        if self.http is None and alone is not None:
+            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+        if self.token_env is not None and self.token_file is not None:
+            raise UsageError("--token-env and --token-file: give one of them")
+
+
+def _endpoint_path(value: str, source: str) -> str:
+    """An endpoint's path: `/` and more, no query; never `/health` (that one is taken)."""
+    if not value.startswith("/") or "?" in value or "#" in value or value == "/health":
+        raise UsageError(f"{source} {value!r}: write a path such as /mcp (not /health)")
+    return value
+
+
+def _origin(value: str, source: str) -> str:
+    """An origin as browsers send it, lower case: `scheme://host[:port]`, no path."""
+    origin = value.strip().lower().rstrip("/")
+    scheme, sep, rest = origin.partition("://")
+    if not sep or scheme not in ("http", "https") or not rest or "/" in rest:
+        raise UsageError(f"{source} {value!r}: write an origin, https://HOST[:PORT]")
+    return origin
+
+
+def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
+    """The bearer token: the value of the variable `env`, or the content of `file` (read once,
+    surrounding whitespace and its last newline dropped); None when neither is named. An empty
+    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    if env is not None:
+        token = os.environ.get(env, "")
+        if not token:
+            raise UsageError(f"{source or '--token-env'} {env}: that variable is empty or unset")
+        return token
+    if file is None:
+        return None
+    where = f"{source or '--token-file'} {file}"
+    try:
+        with open(file, "rb") as handle:
+            data = handle.read(64 * 1024 + 1)
+    except OSError as error:
+        raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    try:
+        token = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise UsageError(f"{where}: not UTF-8 text") from None
+    if len(data) > 64 * 1024:
+        raise UsageError(f"{where}: longer than 64 KiB, not a token")
+    if not token:
+        raise UsageError(f"{where}: the file is empty")
+    if any(c in token for c in "\r\n"):
+        raise UsageError(f"{where}: more than one line; write the token alone")
+    return token
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -7245,15 +7366,23 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 f"{client} reads only stdio servers from its configuration file",
                 hint="leave out --http, or add the URL in the client's own settings",
             )
-        server = {url_key: _url(*_http_address(options.http))}
+        server = {url_key: _url(*_http_address(options.http), options.path)}
         if kind or client == "claude-code":
             server = {"type": "http", **server}
-        if options.token_env:
+        # NOTE: a client's configuration reads a token from its environment, never from a
+        # file: with --token-file, the variable the ASGI application reads is named.
+        named = options.token_env or (_MCP_ENV + "TOKEN" if options.token_file else None)
+        if named:
             if client == "codex":
-                server["bearer_token_env_var"] = options.token_env
+                server["bearer_token_env_var"] = named
             else:
-                variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
+                variable = _ENV_SPELLING.get(client or "", "${%s}") % named
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
+            if options.token_file:
+                sys.stderr.write(
+                    f"{PROGRAM}: note: set {named}, where the client runs, to the token in"
+                    f" {options.token_file}\n"
+                )
     else:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
@@ -7325,12 +7454,21 @@ def _http_address(text: str) -> tuple[str, int]:
 _WILDCARDS = ("0.0.0.0", "::")
 
 
-def _url(host: str, port: int) -> str:
+def _url(host: str, port: int, path: str = "/mcp") -> str:
     """The URL of the endpoint for a client on this machine (loopback for a wildcard)."""
     if host in _WILDCARDS:
         host = "127.0.0.1"
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/mcp"
+    return f"http://{shown}:{port}{path}"
+
+
+def _mcp_help() -> int:
+    """`--mcp --help`."""
+    module = os.path.splitext(os.path.basename(__file__))[0]
+    names = ", ".join(_CLIENTS)
+    text = _MCP_HELP.format(program=PROGRAM, module=module, prefix=_MCP_ENV, clients=names)
+    sys.stdout.write(text)
+    return 0
 
 
 #: The largest request body, in bytes.
@@ -7345,20 +7483,18 @@ _HTTP_WORKERS = 32
 _HTTP_SESSIONS = 256
 
 
-#: Seconds a client may take to send the head of a request (its line and headers; on a
-#: connection kept alive, counted from the previous answer), and then its body: one deadline
-#: for each, however the bytes trickle in.
-_HTTP_HEAD_SECONDS = 30.0
-
-
-_HTTP_BODY_SECONDS = 30.0
-
-
-#: Seconds a client may take to take in one write of an answer.
-_HTTP_PATIENCE = 30
-
-
 _LOOPBACK = ("localhost", "127.0.0.1", "::1")
+
+
+#: The path that answers 200 without any check (a load balancer's probe).
+_HEALTH = "/health"
+
+
+#: What a browser page of an `--allow-origin` origin may send and read (CORS).
+_CORS_HEADERS = "Authorization, Content-Type, Accept, Mcp-Session-Id, MCP-Protocol-Version"
+
+
+_CORS_EXPOSED = "Mcp-Session-Id, WWW-Authenticate"
 
 
 def _hostname(authority: str) -> str | None:
@@ -7384,379 +7520,379 @@ def _modern(message: object) -> bool:
     return isinstance(meta, dict) and _MCP_META + "protocolVersion" in meta
 
 
+def _event(text: str) -> bytes:
+    """One message as a server-sent event."""
+    return _wire(f"event: message\ndata: {text}\n\n")
+
+
+class _Settings:
+    """How the endpoint is served: its path, the bearer token (None: none needed), the host
+    names a request's `Host` may give (`*`: any), and the origins of `--allow-origin`."""
+
+    def __init__(
+        self, path: str, token: str | None, hosts: set[str], origins: set[str] | None = None
+    ) -> None:
+        self.path = path
+        self.token = token
+        self.hosts = hosts
+        self.origins = origins or set()
+
+
+class _Endpoint:
+    """The endpoint's state: the sessions, the servers answering now, the places for requests;
+    `make(debug, stateless)` builds the server of a session or of one 2026-07-28 request."""
+
+    def __init__(
+        self, settings: _Settings, debug: bool, make: Callable[..., Any], stateless: Any
+    ) -> None:
+        import threading
+
+        self.settings = settings
+        self.debug = debug
+        self.make = make
+        self.stateless = stateless
+        self.sessions: dict[str, Any] = {}
+        #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
+        self.busy: dict[Any, int] = {}
+        self.guard = threading.Lock()
+        self.slots = threading.BoundedSemaphore(_HTTP_WORKERS)
+
+    def exchange(self, method: str, target: str, header: Callable[[str], list[str]]) -> _Exchange:
+        """One request: its method, its target (path and query) and its headers (`header`:
+        every value of a header, by name, any case)."""
+        return _Exchange(self, method, target, header)
+
+    def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
+        """`server.handle(body)`, what it writes on this thread going to `sink`."""
+        import threading
+
+        thread = threading.get_ident()
+        server.sinks[thread] = sink
+        try:
+            server.handle(body)
+        finally:
+            del server.sinks[thread]
+
+    def serving(self, server: Any) -> _Busy:
+        """While a request's messages run: `stop` finds the server and cancels its calls."""
+        return _Busy(self, server)
+
+    def stop(self, grace: float) -> None:
+        """The server stops: as over stdio, the calls still running are cancelled and given
+        `grace` seconds, so their `finally` blocks and on_exit callbacks run. Looked at again
+        each time: a request read just before the stop may start its call only now."""
+        import time
+
+        deadline = time.monotonic() + grace
+        while time.monotonic() < deadline:
+            with self.guard:
+                running = list(self.busy)
+            if not running:
+                break
+            for server in running:
+                server.abandon()
+            time.sleep(0.005)
+
+
+class _Busy:
+    """`_Endpoint.serving`: counts the server as busy while the block runs."""
+
+    def __init__(self, endpoint: _Endpoint, server: Any) -> None:
+        self.endpoint, self.server = endpoint, server
+
+    def __enter__(self) -> None:
+        with self.endpoint.guard:
+            busy = self.endpoint.busy
+            busy[self.server] = busy.get(self.server, 0) + 1
+
+    def __exit__(self, *exc: object) -> None:
+        with self.endpoint.guard:
+            busy = self.endpoint.busy
+            busy[self.server] -= 1
+            if not busy[self.server]:
+                del busy[self.server]
+
+
+class _Routed:
+    """A POST whose messages a server answers: `stream` as events, else one JSON answer;
+    `watch`: a client closing its connection meanwhile cancels the call (2026-07-28)."""
+
+    def __init__(self, server: Any, stream: bool, headers: dict[str, str], watch: bool) -> None:
+        self.server = server
+        self.stream = stream
+        self.headers = headers
+        self.watch = watch
+
+
+class _Exchange:
+    """One request to the endpoint: what to answer it, from its method, target and headers."""
+
+    def __init__(
+        self, endpoint: _Endpoint, method: str, target: str, header: Callable[[str], list[str]]
+    ) -> None:
+        self.endpoint = endpoint
+        self.method = method
+        self.path = target.partition("?")[0]
+        self.header = header
+        #: The CORS headers every answer carries, for a page of an `--allow-origin` origin.
+        self.cors: dict[str, str] = {}
+
+    def first(self, name: str, default: str = "") -> str:
+        values = self.header(name)
+        return values[0] if values else default
+
+    def answer(self, status: int, body: str = "", headers: dict[str, str] | None = None) -> _Answer:
+        return status, body, {**(headers or {}), **self.cors}
+
+    def refusal(self, status: int, message: str, code: int = -32600, **headers: str) -> _Answer:
+        """An error answer: a JSON-RPC error without an id (`Retry_After`: `Retry-After`)."""
+        import json
+
+        error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
+        shown = {name.replace("_", "-"): value for name, value in headers.items()}
+        return self.answer(status, json.dumps(error), shown)
+
+    def screen(self) -> _Answer | None:
+        """The answer of a request refused (or `/health`, or a CORS preflight); None: go on
+        (a POST, or a DELETE: `route`, `delete`)."""
+        import hmac
+
+        settings = self.endpoint.settings
+        if self.path == _HEALTH and self.method in ("GET", "HEAD"):
+            # NOTE: before any check: a load balancer probes by address, without a token.
+            return 200, '{"status":"ok"}', {}
+        if self.path != settings.path:
+            return self.refusal(404, f"Not Found: the MCP endpoint is {settings.path}")
+        hosts = self.header("Host")
+        name = _hostname(hosts[0]) if len(hosts) == 1 else None
+        if name is None:
+            return self.refusal(400, "Bad Request: send one Host header, HOST[:PORT]")
+        if name not in settings.hosts and "*" not in settings.hosts:
+            served = f"see --allow-host, or {_MCP_ENV}ALLOW_HOST for asgi"
+            return self.refusal(403, f"Forbidden: this Host is not served ({served})")
+        origins = self.header("Origin")
+        if origins:
+            origin = origins[0].strip().lower()
+            if origin in settings.origins:
+                self.cors = {
+                    "Access-Control-Allow-Origin": origins[0].strip(),
+                    "Access-Control-Expose-Headers": _CORS_EXPOSED,
+                    "Vary": "Origin",
+                }
+                if self.method == "OPTIONS":
+                    # NOTE: a browser's preflight carries no credentials: answered before the
+                    # token is asked for.
+                    return self.answer(
+                        204,
+                        "",
+                        {
+                            "Access-Control-Allow-Methods": "POST, DELETE",
+                            "Access-Control-Allow-Headers": _CORS_HEADERS,
+                            "Access-Control-Max-Age": "600",
+                        },
+                    )
+            elif _hostname(origin.partition("://")[2]) not in settings.hosts:
+                return self.refusal(403, "Forbidden: requests from this Origin are refused")
+        token = settings.token
+        if token is not None:
+            given = self.first("Authorization").encode("utf-8", "replace")
+            if not hmac.compare_digest(given, f"Bearer {token}".encode()):
+                return self.refusal(401, "Unauthorized", WWW_Authenticate="Bearer")
+        version = self.header("MCP-Protocol-Version")
+        if version and version[0] not in (_MCP_MODERN, *_MCP_LEGACY):
+            return self.refusal(
+                400, f"Bad Request: unsupported MCP-Protocol-Version {version[0]!r}"
+            )
+        if self.method not in ("POST", "DELETE"):
+            # NOTE: nothing is ever sent outside the answer to a request.
+            return self.refusal(
+                405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE"
+            )
+        return None
+
+    def delete(self) -> _Answer:
+        """DELETE: the session named ends."""
+        endpoint = self.endpoint
+        with endpoint.guard:
+            ended = endpoint.sessions.pop(self.first("Mcp-Session-Id"), None)
+        if ended is None:
+            return self.refusal(404, "Not Found: no such session")
+        return self.answer(200)
+
+    def length(self) -> _Answer | int:
+        """The body's length from `Content-Length`, or the refusal of the request."""
+        lengths = self.header("Content-Length")
+        if len(lengths) > 1 or (lengths and self.header("Transfer-Encoding")):
+            # NOTE: where a proxy and this server could read different bodies (request
+            # smuggling, RFC 9112 6.3).
+            return self.refusal(400, "Bad Request: one Content-Length, without Transfer-Encoding")
+        if not lengths:
+            return self.refusal(411, "Length Required")
+        length = lengths[0].strip()
+        # NOTE: str.isdigit alone takes a superscript two.
+        if not (length.isascii() and length.isdigit()):
+            return self.refusal(400, "Bad Request: Content-Length is not a number")
+        if int(length) > _HTTP_LIMIT:
+            return self.too_large()
+        return self.media() or int(length)
+
+    def too_large(self) -> _Answer:
+        return self.refusal(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
+
+    def media(self) -> _Answer | None:
+        media = self.first("Content-Type").partition(";")[0].strip().lower()
+        if media != "application/json":
+            return self.refusal(415, "Unsupported Media Type: send application/json")
+        return None
+
+    def route(self, body: bytes) -> _Answer | _Routed:
+        """A POST's body: the server that answers it (a session's, or a 2026-07-28 request's
+        own), or the answer when there is nothing to run or the request is refused."""
+        import uuid
+
+        endpoint = self.endpoint
+        try:
+            message = _load_json(body)
+        except (ValueError, RecursionError):
+            return self.refusal(400, "Parse error", -32700)
+        items = message if isinstance(message, list) else [message]
+        requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
+        opening = any(m.get("method") == "initialize" for m in requests)
+        session = self.first("Mcp-Session-Id") or None
+        headers: dict[str, str] = {}
+        watch = False
+        if opening and not isinstance(message, list):
+            server = endpoint.make(endpoint.debug, endpoint.stateless)
+            session = uuid.uuid4().hex
+            with endpoint.guard:
+                if len(endpoint.sessions) >= _HTTP_SESSIONS:
+                    # NOTE: clients seldom end their sessions; the least recently used goes.
+                    del endpoint.sessions[next(iter(endpoint.sessions))]
+                endpoint.sessions[session] = server
+            headers["Mcp-Session-Id"] = session
+        elif session is not None:
+            with endpoint.guard:
+                server = endpoint.sessions.pop(session, None)
+                if server is not None:
+                    endpoint.sessions[session] = server  # now the most recently used
+            if server is None:
+                # NOTE: served by several processes, a session lives in the one that opened it.
+                return self.refusal(404, "Not Found: no such session (initialize again)")
+        elif items and all(_modern(m) for m in items):
+            server = endpoint.make(endpoint.debug, endpoint.stateless)
+            watch = any(m.get("method") == "tools/call" for m in requests)
+            header = self.header("MCP-Protocol-Version")
+            meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
+            if header and header[0] != meta:
+                return self.refusal(400, "Header mismatch: MCP-Protocol-Version", -32020)
+        else:
+            return self.refusal(400, "Bad Request: Mcp-Session-Id header is required")
+        if not requests:
+            # NOTE: a 2026-07-28 `notifications/cancelled` reaches a server of its own, and
+            # cancels nothing: over HTTP, a client cancels by closing its connection. What
+            # the server writes here is an error: the body holds no message (`null`, `[]`,
+            # an object without a method).
+            errors: list[str] = []
+            endpoint.run(server, body, errors.append)
+            return self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
+        accept = self.first("Accept")
+        stream = "text/event-stream" in accept
+        if not stream and "application/json" not in accept and "*/*" not in accept:
+            return self.refusal(406, "Not Acceptable: accept application/json or text/event-stream")
+        return _Routed(server, stream, self.answer(200, "", headers)[2], watch)
+
+    def answered(self, written: list[str], headers: dict[str, str]) -> _Answer:
+        """The one JSON answer of a request whose messages wrote `written`."""
+        answers = [t for t in written if t.startswith(('{"jsonrpc":"2.0","id"', "["))]
+        # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
+        # notification's does, not a 200 without a JSON body.
+        return 200 if answers else 202, answers[-1] if answers else "", headers
+
+    def stream_head(self, headers: dict[str, str]) -> Iterator[tuple[str, str]]:
+        """The headers of an answer streamed as events."""
+        yield from headers.items()
+        yield "Content-Type", "text/event-stream"
+        yield "Cache-Control", "no-cache"
+
+
+#: Seconds a client may take to send the head of a request (its line and headers; on a
+#: connection kept alive, counted from the previous answer), and then its body: one deadline
+#: for each, however the bytes trickle in.
+_HTTP_HEAD_SECONDS = 30.0
+
+
+_HTTP_BODY_SECONDS = 30.0
+
+
+#: Seconds a client may take to take in one write of an answer.
+_HTTP_PATIENCE = 30
+
+
 def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> int:
     """Serve MCP over HTTP until SIGINT or SIGTERM; `make` builds one `_McpServer`."""
-    import hmac
-    import http.server
-    import io
-    import json
     import signal
-    import socket
-    import threading
-    import time
-    import uuid
 
     assert options.http is not None
     host, port = _http_address(options.http)
-    token: str | None = None
-    if options.token_env is not None:
-        token = os.environ.get(options.token_env, "")
-        if not token:
-            raise UsageError(f"--token-env {options.token_env}: that variable is empty or unset")
+    token = _read_token(env=options.token_env, file=options.token_file)
     wildcard = host in _WILDCARDS
     loopback = host in _LOOPBACK or host.startswith("127.")
     # NOTE: DNS rebinding: a page whose name resolves to this machine sends that name as its
     # Host. Only the names of this server pass: loopback ones where it listens there (every
     # address included), the address it was given, and those --allow-host names.
-    allowed = set(options.allow_hosts)
+    hosts = set(options.allow_hosts)
     if loopback or wildcard:
-        allowed.update(_LOOPBACK)
+        hosts.update(_LOOPBACK)
     if not wildcard:
-        allowed.add(host.lower())
+        hosts.add(host.lower())
     if not loopback and token is None:
         sys.stderr.write(
-            f"{PROGRAM}: warning: serving MCP on {host} without --token-env: anyone who can"
-            " reach the port can call every tool\n"
+            f"{PROGRAM}: warning: serving MCP on {host} without a token (--token-env,"
+            " --token-file): anyone who can reach the port can call every tool\n"
         )
-    # NOTE: owns the protocol's stdout; each 2026-07-28 request gets a server of its own made
-    # from it, so ids, in-flight calls and cancellations never mix between clients.
+    settings = _Settings(options.path, token, hosts, set(options.allow_origins))
+    endpoint = _Endpoint(settings, debug, make, _stateless(make, debug))
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    # NOTE: before the address is announced: whoever reads it may stop the server at once.
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        httpd = _server_class(host, debug)((host, port), _handler_class(endpoint))
+    except OSError as error:
+        raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
+    bound = httpd.server_address[1]
+    where = f" on every address of this machine ({host})," if wildcard else ""
+    try:
+        sys.stderr.write(f"{PROGRAM}: MCP over HTTP{where} at {_url(host, bound, options.path)}\n")
+        sys.stderr.flush()
+        httpd.serve_forever(poll_interval=0.25)
+    except KeyboardInterrupt:
+        endpoint.stop(_TIMEOUT_GRACE)
+    finally:
+        httpd.server_close()
+    sys.stderr.write(f"{PROGRAM}: stopped\n")
+    return 0
+
+
+def _stateless(make: Callable[..., Any], debug: bool) -> Any:
+    """The server that owns the protocol's stdout; each session and each 2026-07-28 request
+    gets a server of its own made from it, so ids, in-flight calls and cancellations never mix
+    between clients."""
     stateless = make(debug)
     # NOTE: every message of a request goes to the request's sink; one that found none must
     # not reach stdout either, which nobody reads: once its pipe is full, the server blocks.
     null = os.open(os.devnull, os.O_WRONLY)
     os.dup2(null, stateless.out)
     os.close(null)
-    sessions: dict[str, Any] = {}
-    #: The servers answering a request now: a session's, or a 2026-07-28 request's own.
-    busy: dict[Any, int] = {}
-    guard = threading.Lock()
-    slots = threading.BoundedSemaphore(_HTTP_WORKERS)
-    versions = (_MCP_MODERN, *_MCP_LEGACY)
+    return stateless
 
-    class Reads(io.RawIOBase):
-        """A connection's reads, all under one deadline (`until`), not each its own: a client
-        sending a byte now and then is held to it too."""
 
-        def __init__(self, connection: socket.socket) -> None:
-            self.connection = connection
-            self.until = 0.0
-
-        def readable(self) -> bool:
-            return True
-
-        def readinto(self, buffer: Any) -> int:
-            left = self.until - time.monotonic()
-            if left <= 0:
-                raise socket.timeout("timed out")  # noqa: UP041 (3.9: not yet TimeoutError)
-            self.connection.settimeout(min(left, _HTTP_PATIENCE))
-            try:
-                return self.connection.recv_into(buffer)
-            finally:
-                self.connection.settimeout(_HTTP_PATIENCE)  # for the answer's writes
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        # NOTE: every answer has a status line and headers: http.server answers a line that
-        # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
-        default_request_version = "HTTP/1.1"
-        server_version = PROGRAM
-        timeout = _HTTP_PATIENCE
-        # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
-        # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
-        disable_nagle_algorithm = True
-        reads: Reads
-        #: The request was read to its end: a refusal leaves nothing unread on the connection.
-        whole: bool
-
-        def setup(self) -> None:
-            super().setup()
-            self.rfile.close()
-            self.reads = Reads(self.connection)
-            self.rfile = io.BufferedReader(self.reads)
-
-        def handle_one_request(self) -> None:
-            # NOTE: on a connection kept alive, the wait for the next request counts: an idle
-            # connection ends as a slow one does. (Either holds a thread, never a slot.)
-            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
-            self.whole = False
-            super().handle_one_request()
-
-        def parse_request(self) -> bool:
-            parsed = super().parse_request()
-            if parsed:
-                lengths = self.headers.get_all("Content-Length")
-                self.whole = lengths in (None, ["0"]) and "Transfer-Encoding" not in self.headers
-            return parsed
-
-        def log_message(self, format: str, *args: Any) -> None:
-            if debug:
-                sys.stderr.write(f"{PROGRAM}: http: {format % args}\n")
-
-        def answer(
-            self, status: int, body: str = "", headers: dict[str, str] | None = None
-        ) -> None:
-            data = _wire(body)
-            self.send_response(status)
-            for name, value in (headers or {}).items():
-                self.send_header(name, value)
-            if data:
-                self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            if self.command != "HEAD":  # NOTE: RFC 9110: an answer to HEAD has no content
-                self.wfile.write(data)
-
-        def refuse(self, status: int, message: str, code: int = -32600, **headers: str) -> None:
-            error = {"jsonrpc": "2.0", "id": None, "error": {"code": code, "message": message}}
-            shown = {name.replace("_", "-"): value for name, value in headers.items()}
-            if not self.whole:
-                # NOTE: what follows on the connection could be the rest of this request's
-                # body, taken for the next request (RFC 9112 6.3): the connection ends.
-                shown["Connection"] = "close"
-            self.answer(status, json.dumps(error), shown)
-
-        def checked(self) -> bool:
-            """The endpoint, `Host` and `Origin` (DNS rebinding), and the bearer token."""
-            if self.path.partition("?")[0] != "/mcp":
-                self.refuse(404, "Not Found: the MCP endpoint is /mcp")
-                return False
-            hosts = self.headers.get_all("Host") or []
-            name = _hostname(hosts[0]) if len(hosts) == 1 else None
-            if name is None:
-                self.refuse(400, "Bad Request: send one Host header, HOST[:PORT]")
-                return False
-            if name not in allowed:
-                self.refuse(403, "Forbidden: this Host is not served (see --allow-host)")
-                return False
-            origin = self.headers.get("Origin")
-            if origin is not None and _hostname(origin.partition("://")[2]) not in allowed:
-                self.refuse(403, "Forbidden: requests from this Origin are refused")
-                return False
-            if token is not None:
-                given = self.headers.get("Authorization", "").encode("utf-8", "replace")
-                if not hmac.compare_digest(given, f"Bearer {token}".encode()):
-                    self.refuse(401, "Unauthorized", WWW_Authenticate="Bearer")
-                    return False
-            version = self.headers.get("MCP-Protocol-Version")
-            if version is not None and version not in versions:
-                self.refuse(400, f"Bad Request: unsupported MCP-Protocol-Version {version!r}")
-                return False
-            return True
-
-        def do_GET(self) -> None:
-            if self.checked():
-                # NOTE: nothing is ever sent outside the answer to a request.
-                self.refuse(
-                    405, "Method Not Allowed: POST a JSON-RPC message", Allow="POST, DELETE"
-                )
-
-        do_HEAD = do_PUT = do_PATCH = do_OPTIONS = do_GET
-
-        def send_error(
-            self, code: int, message: str | None = None, explain: str | None = None
-        ) -> None:
-            # NOTE: http.server's own errors (a method it has no handler for, a bad request
-            # line) as JSON too, as every other answer of the endpoint; never an HTML page.
-            self.whole = False  # NOTE: the connection ends, and the answer says so
-            phrase = http.HTTPStatus(code).phrase
-            self.refuse(code, f"{phrase}: {message}" if message else phrase)
-
-        def do_DELETE(self) -> None:
-            if not self.checked():
-                return
-            with guard:
-                ended = sessions.pop(self.headers.get("Mcp-Session-Id", ""), None)
-            if ended is None:
-                self.refuse(404, "Not Found: no such session")
-            else:
-                self.answer(200)
-
-        def do_POST(self) -> None:
-            if not self.checked():
-                return
-            body = self.body()
-            if body is None:
-                return
-            # NOTE: only now: a client slow to send its request holds no slot meanwhile.
-            if not slots.acquire(blocking=False):
-                self.refuse(503, "Service Unavailable: too many requests at once", Retry_After="1")
-                return
-            try:
-                self.post(body)
-            finally:
-                slots.release()
-
-        def body(self) -> bytes | None:
-            """The request's body, read to its end within its deadline; None: refused."""
-            lengths = self.headers.get_all("Content-Length") or []
-            if len(lengths) > 1 or (lengths and "Transfer-Encoding" in self.headers):
-                # NOTE: where a proxy and this server could read different bodies (request
-                # smuggling, RFC 9112 6.3).
-                self.refuse(400, "Bad Request: one Content-Length, without Transfer-Encoding")
-                return None
-            if not lengths:
-                self.refuse(411, "Length Required")
-                return None
-            length = lengths[0].strip()
-            # NOTE: str.isdigit alone takes a superscript two.
-            if not (length.isascii() and length.isdigit()):
-                self.refuse(400, "Bad Request: Content-Length is not a number")
-                return None
-            if int(length) > _HTTP_LIMIT:
-                self.refuse(413, f"Payload Too Large: at most {_HTTP_LIMIT} bytes")
-                return None
-            media = self.headers.get("Content-Type", "").partition(";")[0].strip().lower()
-            if media != "application/json":
-                self.refuse(415, "Unsupported Media Type: send application/json")
-                return None
-            self.reads.until = time.monotonic() + _HTTP_BODY_SECONDS
-            try:
-                body = self.rfile.read(int(length))
-            except socket.timeout:  # noqa: UP041 (3.9: not yet TimeoutError)
-                took = f"the body took more than {_HTTP_BODY_SECONDS:g} s"
-                self.refuse(408, f"Request Timeout: {took}")
-                return None
-            if len(body) < int(length):
-                self.close_connection = True  # the client ended the connection
-                return None
-            self.whole = True
-            return body
-
-        def post(self, body: bytes) -> None:
-            watch = False
-            try:
-                message = _load_json(body)
-            except (ValueError, RecursionError):
-                self.refuse(400, "Parse error", -32700)
-                return
-            items = message if isinstance(message, list) else [message]
-            requests = [m for m in items if isinstance(m, dict) and "method" in m and "id" in m]
-            opening = any(m.get("method") == "initialize" for m in requests)
-            session = self.headers.get("Mcp-Session-Id")
-            headers: dict[str, str] = {}
-            if opening and not isinstance(message, list):
-                server = make(debug, stateless)
-                session = uuid.uuid4().hex
-                with guard:
-                    if len(sessions) >= _HTTP_SESSIONS:
-                        # NOTE: clients seldom end their sessions; the least recently used goes.
-                        del sessions[next(iter(sessions))]
-                    sessions[session] = server
-                headers["Mcp-Session-Id"] = session
-            elif session is not None:
-                with guard:
-                    server = sessions.pop(session, None)
-                    if server is not None:
-                        sessions[session] = server  # now the most recently used
-                if server is None:
-                    self.refuse(404, "Not Found: no such session (initialize again)")
-                    return
-            elif items and all(_modern(m) for m in items):
-                server = make(debug, stateless)
-                watch = any(m.get("method") == "tools/call" for m in requests)
-                header = self.headers.get("MCP-Protocol-Version")
-                meta = items[0]["params"]["_meta"][_MCP_META + "protocolVersion"]
-                if header is not None and header != meta:
-                    self.refuse(400, "Header mismatch: MCP-Protocol-Version", -32020)
-                    return
-            else:
-                self.refuse(400, "Bad Request: Mcp-Session-Id header is required")
-                return
-            if not requests:
-                # NOTE: a 2026-07-28 `notifications/cancelled` reaches a server of its own, and
-                # cancels nothing: over HTTP, a client cancels by closing its connection. What
-                # the server writes here is an error: the body holds no message (`null`, `[]`,
-                # an object without a method).
-                errors: list[str] = []
-                self.run(server, body, errors.append)
-                self.answer(400 if errors else 202, errors[-1] if errors else "", headers)
-                return
-            accept = self.headers.get("Accept", "")
-            stream = "text/event-stream" in accept
-            if not stream and "application/json" not in accept and "*/*" not in accept:
-                self.refuse(406, "Not Acceptable: accept application/json or text/event-stream")
-                return
-            with guard:
-                busy[server] = busy.get(server, 0) + 1
-            try:
-                self.exchange(server, body, stream, headers, watch)
-            finally:
-                with guard:
-                    busy[server] -= 1
-                    if not busy[server]:
-                        del busy[server]
-
-        def exchange(
-            self, server: Any, body: bytes, stream: bool, headers: dict[str, str], watch: bool
-        ) -> None:
-            """Dispatch on this thread; stream what it writes, or answer once. `watch`: a client
-            that closes its connection meanwhile cancels the call (2026-07-28)."""
-            done = threading.Event()
-            if watch:
-                threading.Thread(target=self.watch, args=(server, done), daemon=True).start()
-            try:
-                self.dispatch(server, body, stream, headers)
-            finally:
-                done.set()
-
-        def watch(self, server: Any, done: threading.Event) -> None:
-            """Until `done`: the client closing its connection abandons the server's calls."""
-            import select
-
-            connection = self.connection
-            try:
-                while not done.is_set():
-                    if select.select([connection], [], [], 0.1)[0]:
-                        # NOTE: readable: either the end of the connection, or the client's
-                        # next request on it (it is still there; nothing more to watch).
-                        if not connection.recv(1, socket.MSG_PEEK):
-                            server.abandon()
-                        return
-            except (OSError, ValueError):
-                server.abandon()
-
-        def dispatch(self, server: Any, body: bytes, stream: bool, headers: dict[str, str]) -> None:
-            written: list[str] = []
-            if stream:
-                self.send_response(200)
-                for name, value in headers.items():
-                    self.send_header(name, value)
-                self.send_header("Content-Type", "text/event-stream")
-                self.send_header("Cache-Control", "no-cache")
-                self.send_header("Transfer-Encoding", "chunked")
-                self.end_headers()
-
-            def sink(text: str) -> None:
-                if not stream:
-                    written.append(text)
-                    return
-                event = _wire(f"event: message\ndata: {text}\n\n")
-                try:
-                    self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
-                    self.wfile.flush()
-                except OSError:
-                    pass  # the client went away; the call still ends as it would
-
-            self.run(server, body, sink)
-            if stream:
-                try:
-                    self.wfile.write(b"0\r\n\r\n")
-                except OSError:
-                    self.close_connection = True
-                return
-            answers = [t for t in written if t.startswith(('{"jsonrpc":"2.0","id"', "["))]
-            # NOTE: a request cancelled meanwhile is never answered: the POST gets a 202, as a
-            # notification's does, not a 200 without a JSON body.
-            self.answer(200 if answers else 202, answers[-1] if answers else "", headers)
-
-        def run(self, server: Any, body: bytes, sink: Callable[[str], None]) -> None:
-            """`server.handle(body)`, what it writes on this thread going to `sink`."""
-            thread = threading.get_ident()
-            server.sinks[thread] = sink
-            try:
-                server.handle(body)
-            finally:
-                del server.sinks[thread]
+def _server_class(host: str, debug: bool) -> Any:
+    """The listening server: a thread for each connection."""
+    import http.server
+    import socket
 
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
@@ -7785,38 +7921,225 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
 
                 traceback.print_exc()
 
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
+    return Server
 
-    # NOTE: before the address is announced: whoever reads it may stop the server at once.
-    signal.signal(signal.SIGTERM, stop)
-    try:
-        httpd = Server((host, port), Handler)
-    except OSError as error:
-        raise UsageError(f"--http {options.http}: cannot listen ({error.strerror})") from None
-    bound = httpd.server_address[1]
-    where = f" on every address of this machine ({host})," if wildcard else ""
-    try:
-        sys.stderr.write(f"{PROGRAM}: MCP over HTTP{where} at {_url(host, bound)}\n")
-        sys.stderr.flush()
-        httpd.serve_forever(poll_interval=0.25)
-    except KeyboardInterrupt:
-        # NOTE: as over stdio: the calls still running are cancelled and given the grace
-        # period, so their `finally` blocks and on_exit callbacks run. Looked at again each
-        # time: a request read just before the stop may start its call only now.
-        deadline = time.monotonic() + _TIMEOUT_GRACE
-        while time.monotonic() < deadline:
-            with guard:
-                running = list(busy)
-            if not running:
-                break
-            for server in running:
+
+def _reads_class() -> Any:
+    """A connection's reads, all under one deadline (`until`), not each its own: a client
+    sending a byte now and then is held to it too."""
+    import io
+    import socket
+    import time
+
+    class Reads(io.RawIOBase):
+        def __init__(self, connection: socket.socket) -> None:
+            self.connection = connection
+            self.until = 0.0
+
+        def readable(self) -> bool:
+            return True
+
+        def readinto(self, buffer: Any) -> int:
+            left = self.until - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("timed out")  # noqa: UP041 (3.9: not yet TimeoutError)
+            self.connection.settimeout(min(left, _HTTP_PATIENCE))
+            try:
+                return self.connection.recv_into(buffer)
+            finally:
+                self.connection.settimeout(_HTTP_PATIENCE)  # for the answer's writes
+
+    return Reads
+
+
+def _handler_class(endpoint: _Endpoint) -> Any:
+    """The request handler: reads each request under its deadlines, puts it through the
+    endpoint's `_Exchange`, and writes the answer."""
+    import http.server
+    import io
+    import socket
+    import threading
+    import time
+
+    debug = endpoint.debug
+    Reads = _reads_class()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        # NOTE: every answer has a status line and headers: http.server answers a line that
+        # is no request, or an HTTP/0.9 one (`GET /mcp`), without them, as HTTP/0.9 would.
+        default_request_version = "HTTP/1.1"
+        server_version = PROGRAM
+        timeout = _HTTP_PATIENCE
+        # NOTE: an answer is written in parts (its head, its body or each event); Nagle's
+        # algorithm held back each last one until the client's delayed ACK, ~45 ms a request.
+        disable_nagle_algorithm = True
+        reads: Any
+        #: The request was read to its end: a refusal leaves nothing unread on the connection.
+        whole: bool
+
+        def setup(self) -> None:
+            super().setup()
+            self.rfile.close()
+            self.reads = Reads(self.connection)
+            self.rfile = io.BufferedReader(self.reads)
+
+        def handle_one_request(self) -> None:
+            # NOTE: on a connection kept alive, the wait for the next request counts: an idle
+            # connection ends as a slow one does. (Either holds a thread, never a slot.)
+            self.reads.until = time.monotonic() + _HTTP_HEAD_SECONDS
+            self.whole = False
+            super().handle_one_request()
+
+        def parse_request(self) -> bool:
+            parsed = super().parse_request()
+            if parsed:
+                lengths = self.headers.get_all("Content-Length")
+                self.whole = lengths in (None, ["0"]) and "Transfer-Encoding" not in self.headers
+            return parsed
+
+        def log_message(self, format: str, *args: Any) -> None:
+            if debug:
+                sys.stderr.write(f"{PROGRAM}: http: {format % args}\n")
+
+        def send(self, answer: _Answer) -> None:
+            status, body, headers = answer
+            data = _wire(body)
+            headers = dict(headers)
+            if status >= 400 and not self.whole:
+                # NOTE: what follows on the connection could be the rest of this request's
+                # body, taken for the next request (RFC 9112 6.3): the connection ends.
+                headers["Connection"] = "close"
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            if data:
+                self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            if self.command != "HEAD":  # NOTE: RFC 9110: an answer to HEAD has no content
+                self.wfile.write(data)
+
+        def exchange(self) -> _Exchange:
+            return endpoint.exchange(
+                self.command, self.path, lambda name: self.headers.get_all(name) or []
+            )
+
+        def do_GET(self) -> None:
+            exchange = self.exchange()
+            refused = exchange.screen()
+            if refused is not None:
+                self.send(refused)
+            elif self.command == "DELETE":
+                self.send(exchange.delete())
+            elif self.command == "POST":
+                self.post(exchange)
+
+        do_HEAD = do_PUT = do_PATCH = do_OPTIONS = do_DELETE = do_POST = do_GET
+
+        def send_error(
+            self, code: int, message: str | None = None, explain: str | None = None
+        ) -> None:
+            # NOTE: http.server's own errors (a method it has no handler for, a bad request
+            # line) as JSON too, as every other answer of the endpoint; never an HTML page.
+            self.whole = False  # NOTE: the connection ends, and the answer says so
+            phrase = http.HTTPStatus(code).phrase
+            # NOTE: the request line may not have been read: no method or path to go by.
+            nothing = endpoint.exchange("", "", lambda name: [])
+            self.send(nothing.refusal(code, f"{phrase}: {message}" if message else phrase))
+
+        def post(self, exchange: _Exchange) -> None:
+            body = self.body(exchange)
+            if body is None:
+                return
+            # NOTE: only now: a client slow to send its request holds no slot meanwhile.
+            if not endpoint.slots.acquire(blocking=False):
+                why = "Service Unavailable: too many requests at once"
+                self.send(exchange.refusal(503, why, Retry_After="1"))
+                return
+            try:
+                routed = exchange.route(body)
+                if not isinstance(routed, _Routed):
+                    self.send(routed)
+                    return
+                with endpoint.serving(routed.server):
+                    self.dispatch(exchange, routed, body)
+            finally:
+                endpoint.slots.release()
+
+        def body(self, exchange: _Exchange) -> bytes | None:
+            """The request's body, read to its end within its deadline; None: refused."""
+            length = exchange.length()
+            if not isinstance(length, int):
+                self.send(length)
+                return None
+            self.reads.until = time.monotonic() + _HTTP_BODY_SECONDS
+            try:
+                body = self.rfile.read(length)
+            except socket.timeout:  # noqa: UP041 (3.9: not yet TimeoutError)
+                took = f"the body took more than {_HTTP_BODY_SECONDS:g} s"
+                self.send(exchange.refusal(408, f"Request Timeout: {took}"))
+                return None
+            if len(body) < length:
+                self.close_connection = True  # the client ended the connection
+                return None
+            self.whole = True
+            return body
+
+        def dispatch(self, exchange: _Exchange, routed: _Routed, body: bytes) -> None:
+            """Dispatch on this thread; stream what it writes, or answer once. A client that
+            closes its connection meanwhile cancels a 2026-07-28 call (`routed.watch`)."""
+            done = threading.Event()
+            if routed.watch:
+                threading.Thread(target=self.watch, args=(routed.server, done), daemon=True).start()
+            written: list[str] = []
+            if routed.stream:
+                self.send_response(200)
+                for name, value in exchange.stream_head(routed.headers):
+                    self.send_header(name, value)
+                self.send_header("Transfer-Encoding", "chunked")
+                self.end_headers()
+
+            def sink(text: str) -> None:
+                if not routed.stream:
+                    written.append(text)
+                    return
+                event = _event(text)
+                try:
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+                    self.wfile.flush()
+                except OSError:
+                    pass  # the client went away; the call still ends as it would
+
+            try:
+                endpoint.run(routed.server, body, sink)
+            finally:
+                done.set()
+            if not routed.stream:
+                self.send(exchange.answered(written, routed.headers))
+                return
+            try:
+                self.wfile.write(b"0\r\n\r\n")
+            except OSError:
+                self.close_connection = True
+
+        def watch(self, server: Any, done: threading.Event) -> None:
+            """Until `done`: the client closing its connection abandons the server's calls."""
+            import select
+
+            connection = self.connection
+            try:
+                while not done.is_set():
+                    if select.select([connection], [], [], 0.1)[0]:
+                        # NOTE: readable: either the end of the connection, or the client's
+                        # next request on it (it is still there; nothing more to watch).
+                        if not connection.recv(1, socket.MSG_PEEK):
+                            server.abandon()
+                        return
+            except (OSError, ValueError):
                 server.abandon()
-            time.sleep(0.005)
-    finally:
-        httpd.server_close()
-    sys.stderr.write(f"{PROGRAM}: stopped\n")
-    return 0
+
+    return Handler
 
 
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
@@ -8561,6 +8884,8 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
     options = _McpOptions(invocation.rest, invocation.print_config)
+    if options.help:
+        return _mcp_help()
     config = invocation.config()
     if options.print_config:
         return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))
@@ -8592,6 +8917,267 @@ def _serve_mcp(invocation: _Invocation) -> int:
             kind = "interrupted" if isinstance(error, KeyboardInterrupt) else "terminated"
             os._exit(BUILTIN_ERRORS[kind][0])
         raise
+
+
+#: The process's endpoint, made once (`_asgi_endpoint`): or the usage error that stopped it.
+_ASGI: list[Any] = []
+# ---- burgee: end of mcp ----
+
+
+async def asgi(
+    scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+) -> None:
+    """The MCP endpoint as an ASGI 3 application (`uvicorn tool:asgi`)."""
+    await _asgi_serve(scope, receive, send)
+
+
+# ---- burgee: loaded on first use: mcp ----
+def _asgi_settings() -> _Settings:
+    """The endpoint's settings from the environment: `<TOOL>_MCP_TOKEN` or
+    `<TOOL>_MCP_TOKEN_FILE`, `<TOOL>_MCP_ALLOW_HOST` and `<TOOL>_MCP_ALLOW_ORIGIN` (names
+    separated by commas; `*` for any host), `<TOOL>_MCP_PATH`."""
+    env = os.environ
+    named = {
+        name: env.get(_MCP_ENV + name, "").strip()
+        for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH")
+    }
+    if named["TOKEN"] and named["TOKEN_FILE"]:
+        raise UsageError(f"{_MCP_ENV}TOKEN and {_MCP_ENV}TOKEN_FILE: set one of them")
+    token = named["TOKEN"] or _read_token(
+        file=named["TOKEN_FILE"] or None, source=_MCP_ENV + "TOKEN_FILE"
+    )
+    # NOTE: as `--http` on loopback: the loopback names pass, and those named (a reverse
+    # proxy passes the name the client used, or its own).
+    hosts = set(_LOOPBACK)
+    hosts.update(n.strip().lower() for n in named["ALLOW_HOST"].split(",") if n.strip())
+    origins = {
+        _origin(n, _MCP_ENV + "ALLOW_ORIGIN") for n in named["ALLOW_ORIGIN"].split(",") if n.strip()
+    }
+    path = _endpoint_path(named["PATH"], _MCP_ENV + "PATH") if named["PATH"] else "/mcp"
+    return _Settings(path, token or None, hosts, origins)
+
+
+def _asgi_endpoint() -> _Endpoint:
+    """The process's endpoint, made by the first request (or at start-up); UsageError when
+    its settings are wrong (every request then answers 500 saying so). On the event loop's
+    thread: no two make it at once."""
+    if not _ASGI:
+        try:
+            _ASGI.append(_Endpoint(_asgi_settings(), _debugging(False), _asgi_make, _AsgiBase()))
+        except UsageError as error:
+            _ASGI.append(error)
+    found = _ASGI[0]
+    if isinstance(found, UsageError):
+        raise found
+    return found  # type: ignore[no-any-return]
+
+
+def _asgi_pool() -> Any:
+    """The threads the messages run on: as many as the requests served at once, and a few
+    for those refused (`asyncio`'s default pool has a handful, and a long call holds one)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    return ThreadPoolExecutor(_HTTP_WORKERS + 4, thread_name_prefix=f"{PROGRAM}-mcp")
+
+
+_ASGI_POOL = _asgi_pool()
+
+
+class _AsgiBase:
+    """What the servers of the endpoint share (`_McpServer(debug, shared)`): no protocol on
+    stdout here, so stdout stays where the ASGI server put it; a call's prints are its own
+    (`_Stdout`), other prints go to stdout as before, and a message no request takes goes
+    nowhere."""
+
+    def __init__(self) -> None:
+        self.out = os.open(os.devnull, os.O_WRONLY)
+        self.stdout = _Stdout(sys.stdout)
+        sys.stdout = self.stdout
+
+
+def _asgi_make(debug: bool, shared: Any = None) -> Any:
+    """One server of the endpoint: a session's or a 2026-07-28 request's."""
+    return _McpServer(debug, shared)
+
+
+async def _asgi_serve(
+    scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]
+) -> None:
+    """Answer one ASGI connection scope: `http` requests, and `lifespan` (the endpoint is
+    made at start-up; at shutdown, the calls still running are cancelled, as on SIGTERM)."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                try:
+                    _asgi_endpoint()
+                except UsageError as error:
+                    failed = {"type": "lifespan.startup.failed", "message": _asgi_problem(error)}
+                    await send(failed)
+                    return
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                if _ASGI and isinstance(_ASGI[0], _Endpoint):
+                    await loop.run_in_executor(_ASGI_POOL, _ASGI[0].stop, _TIMEOUT_GRACE)
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    if scope["type"] != "http":
+        return  # NOTE: a websocket is closed unanswered (the ASGI server refuses it)
+    try:
+        endpoint = _asgi_endpoint()
+    except UsageError as error:
+        problem = _asgi_problem(error)
+        await _asgi_send(send, (500, _asgi_error(problem), {}), scope["method"])
+        return
+    headers: dict[str, list[str]] = {}
+    for name, value in scope["headers"]:
+        headers.setdefault(name.decode("latin-1").lower(), []).append(value.decode("latin-1"))
+    exchange = endpoint.exchange(
+        scope["method"], scope["path"], lambda name: headers.get(name.lower(), [])
+    )
+    refused = exchange.screen()
+    if refused is None and scope["method"] == "DELETE":
+        refused = exchange.delete()
+    if refused is None:
+        await _asgi_post(endpoint, exchange, receive, send)
+    else:
+        await _asgi_send(send, refused, scope["method"])
+
+
+def _asgi_problem(error: UsageError) -> str:
+    return f"{PROGRAM}: {error}"
+
+
+def _asgi_error(message: str) -> str:
+    import json
+
+    return json.dumps({"jsonrpc": "2.0", "id": None, "error": {"code": -32603, "message": message}})
+
+
+async def _asgi_send(send: Callable[..., Any], answer: _Answer, method: str = "POST") -> None:
+    status, body, headers = answer
+    data = _wire(body)
+    fields = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+    if data:
+        fields.append((b"content-type", b"application/json"))
+    fields.append((b"content-length", str(len(data)).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": fields})
+    await send({"type": "http.response.body", "body": b"" if method == "HEAD" else data})
+
+
+async def _asgi_body(exchange: _Exchange, receive: Callable[..., Any]) -> bytes | _Answer | None:
+    """The request's body, at most `_HTTP_LIMIT` bytes (the ASGI server reads the framing;
+    `Content-Length` may be absent, with chunked encoding); None: the client went away."""
+    given = "".join(exchange.header("Content-Length")[:1]).strip()
+    if given.isascii() and given.isdigit() and int(given) > _HTTP_LIMIT:
+        return exchange.too_large()
+    wrong = exchange.media()
+    if wrong is not None:
+        return wrong
+    parts: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > _HTTP_LIMIT:
+            return exchange.too_large()
+        parts.append(chunk)
+        if not message.get("more_body", False):
+            return b"".join(parts)
+
+
+async def _asgi_post(
+    endpoint: _Endpoint, exchange: _Exchange, receive: Callable[..., Any], send: Callable[..., Any]
+) -> None:
+    """A POST: read, routed, run on an executor thread, its messages sent as they come."""
+    import asyncio
+
+    body = await _asgi_body(exchange, receive)
+    if body is None:
+        return
+    if not isinstance(body, bytes):
+        await _asgi_send(send, body)
+        return
+    if not endpoint.slots.acquire(blocking=False):
+        why = "Service Unavailable: too many requests at once"
+        await _asgi_send(send, exchange.refusal(503, why, Retry_After="1"))
+        return
+    loop = asyncio.get_running_loop()
+    try:
+        # NOTE: here: parsing the body and opening a session are quick, and a body with no
+        # request (notifications) runs what little it asks for at once.
+        routed = exchange.route(body)
+        if not isinstance(routed, _Routed):
+            await _asgi_send(send, routed)
+            return
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def sink(text: str) -> None:
+            loop.call_soon_threadsafe(queue.put_nowait, text)
+
+        def run() -> None:
+            try:
+                with endpoint.serving(routed.server):
+                    endpoint.run(routed.server, body, sink)
+            finally:
+                loop.call_soon_threadsafe(queue.put_nowait, None)
+
+        running = loop.run_in_executor(_ASGI_POOL, run)
+        watching = asyncio.ensure_future(_asgi_watch(receive, routed)) if routed.watch else None
+        try:
+            await _asgi_relay(exchange, routed, queue, send)
+        finally:
+            if watching is not None:
+                watching.cancel()
+            await running
+    finally:
+        endpoint.slots.release()
+
+
+async def _asgi_watch(receive: Callable[..., Any], routed: _Routed) -> None:
+    """A client that goes away while its 2026-07-28 call runs cancels it."""
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            routed.server.abandon()
+            return
+
+
+async def _asgi_relay(
+    exchange: _Exchange, routed: _Routed, queue: Any, send: Callable[..., Any]
+) -> None:
+    """What the messages write, until they end: each as an event, or the last answer alone."""
+    written: list[str] = []
+    if routed.stream:
+        head = [
+            (k.lower().encode("latin-1"), v.encode("latin-1"))
+            for k, v in exchange.stream_head(routed.headers)
+        ]
+        await send({"type": "http.response.start", "status": 200, "headers": head})
+    while True:
+        text = await queue.get()
+        if text is None:
+            break
+        if routed.stream:
+            try:
+                await send({"type": "http.response.body", "body": _event(text), "more_body": True})
+            except OSError:
+                pass  # the client went away; the call still ends as it would
+        else:
+            written.append(text)
+    if routed.stream:
+        try:
+            await send({"type": "http.response.body", "body": b""})
+        except OSError:
+            pass
+        return
+    await _asgi_send(send, exchange.answered(written, routed.headers))
 
 
 # ---- burgee: end of mcp ----

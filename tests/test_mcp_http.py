@@ -1,5 +1,5 @@
-"""`mytool --mcp --http`: the streamable HTTP transport, its security defaults, the official
-Python SDK over it, and the official conformance suite against it."""
+"""`mytool --mcp --http`: the streamable HTTP transport, its security defaults, and the
+official Python SDK over it (the conformance suite: tests/test_mcp_conformance.py)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,9 @@ import asyncio
 import http.client
 import json
 import os
-import re
 import signal
 import socket
 import struct
-import subprocess
 import threading
 import time
 from pathlib import Path
@@ -21,12 +19,10 @@ import pytest
 from mcp import Client
 
 from tests.helpers import GOLDEN, generate, run
-from tests.mcp_conformance import HANDLERS as CONFORMANCE_HANDLERS
-from tests.mcp_conformance import NOT_APPLICABLE
 from tests.mcp_tool import HANDLERS as MCP_TOOL_HANDLERS
 from tests.mcp_wire import INIT as WIRE_INIT
 from tests.mcp_wire import MODERN_META, exchange, line
-from tests.node_clients import CONFORMANCE, HttpServer, node
+from tests.node_clients import HttpServer
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
 INIT = {
@@ -333,40 +329,6 @@ def test_loopback_by_default_and_host_needs_naming() -> None:
     finally:
         server.stop(signal.SIGTERM)
     assert run(PANTRY, "--mcp", "--http", "nope").code == 2
-
-
-def test_conformance_suite(tmp_path: Path) -> None:
-    binary = node()
-    tool = generate(tmp_path, CONFORMANCE_HANDLERS)
-    server = HttpServer(tool)
-    try:
-        result = subprocess.run(
-            [
-                str(binary),
-                str(CONFORMANCE),
-                "server",
-                "--url",
-                server.url,
-                "-o",
-                str(tmp_path / "out"),
-            ],
-            capture_output=True,
-            text=True,
-            timeout=600,
-            check=False,
-        )
-    finally:
-        server.stop(signal.SIGTERM)
-    scenarios: dict[str, list[str]] = {}
-    for checks in sorted((tmp_path / "out").glob("*/checks.json")):
-        # NOTE: the folder is server-<scenario>-<ISO time with dashes>.
-        name = re.sub(r"-\d{4}-\d\d-\d\dT[\d-]+Z$", "", checks.parent.name.removeprefix("server-"))
-        scenarios[name] = [check["status"] for check in json.loads(checks.read_text())]
-    assert len(scenarios) == 30, result.stdout
-    failed = sorted(name for name, statuses in scenarios.items() if "FAILURE" in statuses)
-    # NOTE: every scenario passes but those that need what burgee does not offer (and those
-    # fail, so the list stays true).
-    assert failed == sorted(NOT_APPLICABLE), result.stdout[-3000:]
 
 
 def test_sessions_are_bounded_least_recently_used_first(pantry: HttpServer) -> None:

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from burgee.runtime.errors import UsageError, _Internal
-from burgee.runtime.mcp_http import _hostname
+from burgee.runtime.mcp_asgi import _asgi_settings
+from burgee.runtime.mcp_endpoint import _Endpoint, _hostname
 from burgee.runtime.mcp_io import _http_address, _McpOptions
 from burgee.runtime.surfaces import _contents, _match, _messages
 from tests.runtime_program import install
@@ -111,3 +112,36 @@ def test_mcp_options(tmp_path: Any) -> None:
     assert options.allow_hosts == ["a.example", "b"]
     with pytest.raises(UsageError, match="go with --print-config"):
         _McpOptions(["--env", "A=1"], False)
+
+
+def test_asgi_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    for name in ("TOKEN", "TOKEN_FILE", "ALLOW_HOST", "ALLOW_ORIGIN", "PATH"):
+        monkeypatch.delenv(f"TOOL_MCP_{name}", raising=False)
+    settings = _asgi_settings()
+    assert (settings.path, settings.token, settings.origins) == ("/mcp", None, set())
+    assert settings.hosts == {"localhost", "127.0.0.1", "::1"}
+    (tmp_path / "token").write_text("  t0ken\n")
+    monkeypatch.setenv("TOOL_MCP_TOKEN_FILE", str(tmp_path / "token"))
+    monkeypatch.setenv("TOOL_MCP_ALLOW_HOST", " A.example, *,")
+    monkeypatch.setenv("TOOL_MCP_ALLOW_ORIGIN", "https://App.example/")
+    monkeypatch.setenv("TOOL_MCP_PATH", "/api/mcp")
+    settings = _asgi_settings()
+    assert (settings.path, settings.token) == ("/api/mcp", "t0ken")
+    assert settings.hosts == {"localhost", "127.0.0.1", "::1", "a.example", "*"}
+    assert settings.origins == {"https://app.example"}
+    # NOTE: `*`: any Host passes, and the token is still asked for.
+    endpoint = _Endpoint(settings, False, lambda *args: None, None)
+    headers = {"host": ["anything.example:8443"], "authorization": ["Bearer t0ken"]}
+    exchange = endpoint.exchange("POST", "/api/mcp", lambda name: headers.get(name.lower(), []))
+    assert exchange.screen() is None
+    del headers["authorization"]
+    refused = endpoint.exchange("POST", "/api/mcp", lambda name: headers.get(name.lower(), []))
+    answer = refused.screen()
+    assert answer is not None and answer[0] == 401
+    monkeypatch.setenv("TOOL_MCP_TOKEN", "x")
+    with pytest.raises(UsageError, match="set one of them"):
+        _asgi_settings()
+    monkeypatch.delenv("TOOL_MCP_TOKEN")
+    monkeypatch.setenv("TOOL_MCP_PATH", "mcp")
+    with pytest.raises(UsageError, match="TOOL_MCP_PATH 'mcp'"):
+        _asgi_settings()

@@ -425,7 +425,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
         "_complete_values = _candidates" if completion["slot_tables"] else "",
     ]
-    roots = {"main", "invoke", "_Command", "_from_row", "Any"}
+    roots = {"main", "invoke", "asgi", "_Command", "_from_row", "Any"}
     if plain:
         roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
     # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).

@@ -46,10 +46,12 @@ TAIL = (
     "shells",
     "complete",
     "mcp_io",
+    "mcp_endpoint",
     "mcp_http",
     "mcp_methods",
     "mcp_loop",
     "mcp",
+    "mcp_asgi",
     "surfaces",
     "cli",
 )
@@ -85,15 +87,20 @@ SECTIONS: dict[str, str] = {
     "shells": "describe",
     "completion_scripts": "describe",
     "mcp_io": "mcp",
+    "mcp_endpoint": "mcp",
     "mcp_http": "mcp",
+    "mcp_asgi": "mcp",
     "mcp_methods": "mcp",
     "mcp_loop": "mcp",
     "mcp": "mcp",
     "surfaces": "mcp",
 }
-#: Functions of those modules that a plain run of a command calls: they always run.
+#: Functions of those modules that a plain run of a command calls, and `asgi` (an ASGI
+#: server's import of the tool finds it, and tells an ASGI 3 application by its being a
+#: coroutine function, which a section's stand-in is not): they always run.
 ALWAYS = frozenset(
     {
+        "asgi",
         "_describe",
         "_find",
         "_take_yes",

@@ -36,6 +36,7 @@ from burgee.runtime.mcp_io import (
     _MCP_MODERN,
     _arguments,
     _Codec,
+    _mcp_help,
     _McpError,
     _McpOptions,
     _print_config,
@@ -573,6 +574,8 @@ def _served_flags(invocation: _Invocation, config: str | None, cwd: str | None) 
 def _serve_mcp(invocation: _Invocation) -> int:
     """`--mcp`: serve until stdin ends; `--mcp --print-config`: print the client configuration."""
     options = _McpOptions(invocation.rest, invocation.print_config)
+    if options.help:
+        return _mcp_help()
     config = invocation.config()
     if options.print_config:
         return _print_config(options, tuple(_served_flags(invocation, config, options.cwd)))

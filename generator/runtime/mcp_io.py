@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.errors import UsageError, _command_line, _invoked_as
 from burgee.runtime.kinds import _finite_float, _load_json, _not_json
 from burgee.runtime.output import _dumps
-from burgee.runtime.program import PROGRAM
+from burgee.runtime.program import DEBUG_ENV, PROGRAM
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -22,6 +22,9 @@ _MCP_LEGACY = ("2025-11-25", "2025-06-18", _MCP_BATCHES, "2024-11-05")
 _MCP_MODERN = "2026-07-28"
 #: The prefix of the protocol's own `_meta` keys.
 _MCP_META = "io.modelcontextprotocol/"
+#: The prefix of the environment variables the ASGI application reads (`PANTRY_MCP_TOKEN`):
+#: the tool's own, as in its `*_DEBUG`.
+_MCP_ENV = DEBUG_ENV[: -len("DEBUG")] + "MCP_"
 
 
 def _wire(text: str) -> bytes:
@@ -166,34 +169,85 @@ _CLIENTS: dict[str, tuple[str, str | None, str]] = {
 _ENV_SPELLING = {"vscode": "${env:%s}", "cursor": "${env:%s}", "windsurf": "${env:%s}"}
 
 
+#: `mytool --mcp --help`.
+_MCP_HELP = """\
+usage: {program} --mcp [--cwd DIR] [--http [HOST:]PORT [--path PATH] [--token-env NAME |
+       --token-file PATH] [--allow-host NAME]... [--allow-origin ORIGIN]...]
+       {program} --mcp --print-config [--client NAME] [--env NAME=VALUE]... [the above]
+
+Serve every command as an MCP tool: over stdio, or over streamable HTTP with --http.
+
+  --cwd DIR              change into DIR first
+  --http [HOST:]PORT     serve over HTTP (loopback unless HOST is given; port 0: a free one)
+  --path PATH            the endpoint's path (default /mcp); GET /health answers 200 without
+                         auth
+  --token-env NAME       require `Authorization: Bearer <value of $NAME>`
+  --token-file PATH      the same, the token read from PATH once at start
+  --allow-host NAME      also serve requests whose Host is NAME (repeatable)
+  --allow-origin ORIGIN  also serve browser pages of ORIGIN (scheme://host[:port]; CORS)
+                         (repeatable)
+  --print-config         print the client configuration that starts this server
+  --client NAME          in NAME's shape, one of:
+                         {clients}
+  --env NAME=VALUE       an environment variable of the server (repeatable)
+
+The generated module also exposes `asgi`, an ASGI 3 application of the same endpoint
+(`uvicorn {module}:asgi`), configured by {prefix}* environment variables (see the
+MCP page of the tool's documentation: "Deploying").
+"""
+#: What follows `--mcp` that takes a value.
+_MCP_VALUED = (
+    "--client",
+    "--env",
+    "--cwd",
+    "--http",
+    "--path",
+    "--token-env",
+    "--token-file",
+    "--allow-host",
+    "--allow-origin",
+)
+#: What goes only with `--http`.
+_MCP_HTTP_ONLY = ("--path", "--token-env", "--token-file", "--allow-host", "--allow-origin")
+
+
 class _McpOptions:
     """What follows `--mcp`: `--print-config [--client NAME] [--env NAME=VALUE]...`, `--cwd DIR`,
-    `--http [HOST:]PORT`, `--token-env NAME`, `--allow-host NAME`... Not tool-wide flags: a
-    command may have options of these names."""
+    `--http [HOST:]PORT`, `--path PATH`, `--token-env NAME` or `--token-file PATH`,
+    `--allow-host NAME`, `--allow-origin ORIGIN`, `--help`. Not tool-wide flags: a command may
+    have options of these names."""
 
     def __init__(self, rest: list[str], print_config: bool) -> None:
         self.print_config = print_config
+        self.help = False
         self.client: str | None = None
         self.env: dict[str, str] = {}
         self.cwd: str | None = None
         self.http: str | None = None
+        self.path = "/mcp"
         self.token_env: str | None = None
+        self.token_file: str | None = None
         #: `--allow-host`: more names the `Host` of a request may give (lower case).
         self.allow_hosts: list[str] = []
+        #: `--allow-origin`: more origins a request may come from (`_origin`).
+        self.allow_origins: list[str] = []
+        given: list[str] = []
         tokens = list(rest)
         while tokens:
             token = tokens.pop(0)
+            if token in ("--help", "-h"):
+                self.help = True
+                continue
             name, has_value, value = token.partition("=")
-            if name not in ("--client", "--env", "--cwd", "--http", "--token-env", "--allow-host"):
+            if name not in _MCP_VALUED:
                 raise UsageError(
-                    f"unexpected {token!r} with --mcp",
-                    hint="--mcp takes --http [HOST:]PORT, --token-env NAME, --allow-host NAME,"
-                    " --cwd DIR; --print-config also --client NAME and --env NAME=VALUE",
+                    f"unexpected {token!r} with --mcp", hint=_command_line("--mcp --help")
                 )
             if not has_value:
                 if not tokens or (tokens[0].startswith("--") and name != "--env"):
                     raise UsageError(f"{name} needs a value")
                 value = tokens.pop(0)
+            given.append(name)
             if name == "--client":
                 if value not in _CLIENTS:
                     raise UsageError(
@@ -216,18 +270,74 @@ class _McpOptions:
                 self.cwd = os.path.abspath(value)
             elif name == "--http":
                 self.http = value
+            elif name == "--path":
+                self.path = _endpoint_path(value, "--path")
             elif name == "--allow-host":
                 self.allow_hosts.append(value.strip().lower())
+            elif name == "--allow-origin":
+                self.allow_origins.append(_origin(value, "--allow-origin"))
+            elif name == "--token-file":
+                self.token_file = value
             else:
                 self.token_env = value
+        if self.help:
+            return
         if not print_config and (self.client or self.env):
             raise UsageError(
                 "--client and --env go with --print-config",
                 hint=_command_line("--mcp --print-config --client vscode --env NAME=VALUE"),
             )
-        if self.http is None and (self.token_env is not None or self.allow_hosts):
-            name = "--token-env" if self.token_env is not None else "--allow-host"
-            raise UsageError(f"{name} goes with --http", hint=_command_line("--mcp --http 8000"))
+        alone = next((name for name in given if name in _MCP_HTTP_ONLY), None)
+        if self.http is None and alone is not None:
+            raise UsageError(f"{alone} goes with --http", hint=_command_line("--mcp --http 8000"))
+        if self.token_env is not None and self.token_file is not None:
+            raise UsageError("--token-env and --token-file: give one of them")
+
+
+def _endpoint_path(value: str, source: str) -> str:
+    """An endpoint's path: `/` and more, no query; never `/health` (that one is taken)."""
+    if not value.startswith("/") or "?" in value or "#" in value or value == "/health":
+        raise UsageError(f"{source} {value!r}: write a path such as /mcp (not /health)")
+    return value
+
+
+def _origin(value: str, source: str) -> str:
+    """An origin as browsers send it, lower case: `scheme://host[:port]`, no path."""
+    origin = value.strip().lower().rstrip("/")
+    scheme, sep, rest = origin.partition("://")
+    if not sep or scheme not in ("http", "https") or not rest or "/" in rest:
+        raise UsageError(f"{source} {value!r}: write an origin, https://HOST[:PORT]")
+    return origin
+
+
+def _read_token(*, env: str | None = None, file: str | None = None, source: str = "") -> str | None:
+    """The bearer token: the value of the variable `env`, or the content of `file` (read once,
+    surrounding whitespace and its last newline dropped); None when neither is named. An empty
+    or unset variable, or a missing, unreadable or empty file, is a usage error."""
+    if env is not None:
+        token = os.environ.get(env, "")
+        if not token:
+            raise UsageError(f"{source or '--token-env'} {env}: that variable is empty or unset")
+        return token
+    if file is None:
+        return None
+    where = f"{source or '--token-file'} {file}"
+    try:
+        with open(file, "rb") as handle:
+            data = handle.read(64 * 1024 + 1)
+    except OSError as error:
+        raise UsageError(f"{where}: cannot read it ({error.strerror or error})") from None
+    try:
+        token = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        raise UsageError(f"{where}: not UTF-8 text") from None
+    if len(data) > 64 * 1024:
+        raise UsageError(f"{where}: longer than 64 KiB, not a token")
+    if not token:
+        raise UsageError(f"{where}: the file is empty")
+    if any(c in token for c in "\r\n"):
+        raise UsageError(f"{where}: more than one line; write the token alone")
+    return token
 
 
 def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
@@ -246,15 +356,23 @@ def _print_config(options: _McpOptions, flags: tuple[str, ...] = ()) -> int:
                 f"{client} reads only stdio servers from its configuration file",
                 hint="leave out --http, or add the URL in the client's own settings",
             )
-        server = {url_key: _url(*_http_address(options.http))}
+        server = {url_key: _url(*_http_address(options.http), options.path)}
         if kind or client == "claude-code":
             server = {"type": "http", **server}
-        if options.token_env:
+        # NOTE: a client's configuration reads a token from its environment, never from a
+        # file: with --token-file, the variable the ASGI application reads is named.
+        named = options.token_env or (_MCP_ENV + "TOKEN" if options.token_file else None)
+        if named:
             if client == "codex":
-                server["bearer_token_env_var"] = options.token_env
+                server["bearer_token_env_var"] = named
             else:
-                variable = _ENV_SPELLING.get(client or "", "${%s}") % options.token_env
+                variable = _ENV_SPELLING.get(client or "", "${%s}") % named
                 server["headers"] = {"Authorization": f"Bearer {variable}"}
+            if options.token_file:
+                sys.stderr.write(
+                    f"{PROGRAM}: note: set {named}, where the client runs, to the token in"
+                    f" {options.token_file}\n"
+                )
     else:
         # NOTE: in a generated tool, `__file__` is the tool itself (imported by another
         # program, it is what runs). A client started from a desktop does not see this shell's
@@ -326,9 +444,18 @@ def _http_address(text: str) -> tuple[str, int]:
 _WILDCARDS = ("0.0.0.0", "::")
 
 
-def _url(host: str, port: int) -> str:
+def _url(host: str, port: int, path: str = "/mcp") -> str:
     """The URL of the endpoint for a client on this machine (loopback for a wildcard)."""
     if host in _WILDCARDS:
         host = "127.0.0.1"
     shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/mcp"
+    return f"http://{shown}:{port}{path}"
+
+
+def _mcp_help() -> int:
+    """`--mcp --help`."""
+    module = os.path.splitext(os.path.basename(__file__))[0]
+    names = ", ".join(_CLIENTS)
+    text = _MCP_HELP.format(program=PROGRAM, module=module, prefix=_MCP_ENV, clients=names)
+    sys.stdout.write(text)
+    return 0
