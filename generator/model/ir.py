@@ -43,6 +43,9 @@ TypeKind = Literal[
     "tuple",
     "count",
     "none",
+    "image",
+    "audio",
+    "content",
 ]
 
 
@@ -78,7 +81,8 @@ class TypeRef(Node):
     name: str | None = None
     #: For a dict: the value type.
     value: TypeRef | None = None
-    #: For a tuple: the type of each of its values, in order.
+    #: For a tuple: the type of each of its values, in order; for content (`Image | str`, a
+    #: list's item): the types it may be.
     items: tuple[TypeRef, ...] = ()
 
 

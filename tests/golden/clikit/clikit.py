@@ -460,103 +460,104 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20aSvzKn3SpLdyCth5M7U46rXI6T1cWvspVLbYk8AQRGJCIQwGFAyYytqv2a/bD9kuvHDN6gKJJ+BqldmQSB"
-    "np7unn7ONN7vuNEsDmTqR+HOYOf9cGeSRPNYDXcGZ2fDneGOhf9MEilT+Dzc+Rk/CRXNZBTKY5HMQyWupzIU6VQKADVz"
-    "Qk8EfihF6MykEmFkrvaHOyMLYE39LQEKCM5zX6X0jJ/KmRIXSTQTvR79M49FGsGXNMoegZt7dOMaz67xjCeBspKe+5E+"
-    "0oTTqR9OjoWjLuF5P1GpJaJEhFJ6Cp5eSCJEAhOPxpG3EK4TCidU1zIxYBOpNDve4Cchr2SyIKiWuPbTaTRPETp8F7tu"
-    "FMIYsx9+cgIl9wyEC5m6U4Lwm+OnIsIREEyYiiCKYgtnaEY9RgxcGQTSE+MFzs8HpuEQwKEIhhYvnr7OqOSMZaAnrNzE"
-    "H0vhCLo4gA9uNIcRLgIHEHVEOgfBww+e76b4b+ykqUxCAow3z+J5CoN68sKZ/+sf/zSzn4c89zlh7cQxTFbYsR+/QzGy"
-    "hRdJNWCiiOsoAVgXAFY8ef1a+Ip4B8/cUxZM5XcV8XC9Xj5AEE18HuJ5NBF+aFgFTLqeOikCmflKIXnhG8xDJjM/dAKx"
-    "i7DT6BJIN/U9T4ZEb/gPQGnhNQvLrCi9IEbWPiw0+NLrKWQfjd7rhZH5OrLCeRBk68YPgSmxnwJTaQhapSGsJHjwAjmN"
-    "g1YFPhfioDjihR4MZRivZ4CGO6cwH5JQknYiD+GYRpUbX8E6jR29MgJHP6BRG5XXwtnIOsA/LSgb4T4r0ORSyrgy4t+i"
-    "awEEXeCSw59LYxnxLsKA8Z1FA5AgAj4CkGtYCBYSVklYM57q59OdOcklP3nhB/zkE4EfYbogAROZKlhCktVVTYlJAGaJ"
-    "aXSNEgl0oQsldM2iKaKLWq+C7RPAFdZjz3UUa8UMwyvNQhhgHClZEJe3zkLMogQ1rIwlIItSjBfy2Sn/j+pIv/leOqV1"
-    "MZX+ZJrmtAj0SKkzqTzzy7O///A/T57/+mzJUNF1KJPqWNNIwHUFlCkRhZd5gSSxHjoGVReFDZL6mn5AXsKzSGjUhfng"
-    "vooCB/RJvrbyKxm9mheTlV9Ik3m2uLSeKOA418DnqjbP4uoBDVH59e/RHDXUiTA/Eh3wliSKUlQaRSuMWg1W8uhmx9oJ"
-    "gpliy51GUUD6BT6zeAxAu8iACeeRPo7R0NMPP0bufAYK38ErAp+1wOKkoFcCkMdA9sUzx50Km6CejfoI0TYKVMWOK3tK"
-    "xk6CBMxkHTT4VEQXcA/cGCfRJHFmfXESXsGsUFMCLFbWzCo38C+B7fFCPELwj41Gvvfoygnm8vE9m3gobP3dBhj//fbV"
-    "SxGNf5duCgoA1jnqYVqHCP0eAPdDsBtv3amcOfYxygHbMV6j9LgMr2QQxRINn0o90LCWsN8Ph8Od6BL/DgSy2RL42XNS"
-    "h6/1+/0bGyzsFJaYsPG6zRiAxbYBRj6q2HVgEah5kDJmviLSgrXSiMMFT9tHjwhCg/MjhcGQ1uAIIGXhCT2knyoZXOz1"
-    "Beggxw/mdANPsDwHkl2ehEySKOGrdAv4Bh7+y7+Cf6WcicwvAE0JjZsbzQAH8A97f8gkEvIdUNSNPFApNt6jQILmimHj"
-    "X8dFgTpP5P/N/UTSKDbKB7o1xMtQvkvPRrZV8/SUWbp4R79BSJSmriGd0kZeA7GQNIKmqohmGaoKiUWKnimF1HTBg9kF"
-    "Z8zpA69DF8X4uGFM5qt48+wnG6R7AmOOHfeScL8AlQHG/12614RsrzdG2bDZtSVThUsLPBMSwec0YWaYX+CFnkt+gaSZ"
-    "mGFrcfVDi0Q5k2KyOxJWa59WekH+gSmoGBYxKwOWProJFmcsk9SXqDHe39zApaIIr/7gjVVUN7mOquqbjRz+9WaV4VW8"
-    "W6UJaIxGFNEUgQgW5wCeZ5DSj6BzA7AUSCjtk5XAjkH5SCdcMvWyz1aCTiuVeOB4no/POcHr4lT4hjV5lCmWZkLQuNly"
-    "JUtj7h8RSiHoLrISGTTHexUGi7+hltgZkKqkScMnWPxXUv/A+gfFW87iKAVbU3iiIjeVyKxKwVWjrnXlBCGdV24HXOUE"
-    "zXgDPlXHGG6BEMCfzeHzYL/E232kITrMKwNvdaZxFOedHuVgvzzO0SeSH82k5tnQXM1VJ0nQ4/4i5KsQidccoe1E5p9K"
-    "RZGjI8x8GoibRw53F4aWJxrVhtUwv1X4adhWZ6jmdI2fRj0WGZrnQKokWiMnsi7vOC5deWE3xKwVVbHeEl6Ba80r9NOz"
-    "LU881SR7a4modbmpMwSl28P5bLyEm0uSBzWTkKvu78pc75OJ4CQDsTNcvLrQcRzE0BBi0HgYWxHYhqVYRjmAKP1m1IDy"
-    "FrIWJdRxqO3KrJaltSR0O45IlsCs24mtJjSD9JMZjYbEkUXyhMjRHf975vT+GOGf/d7D3ujf/2qcjecynKDYDQ7L3gb+"
-    "iMkP5EuWdWpVhFXfqIzekhxV3ZPibBWOBNidaF/kkMcofo0TeeFnN5y16MLmy6MGL6ZJY9WzZCV8zw6sA/JwKFm2DfPa"
-    "gMSytFsJGx3jcQbuLhGRSc6JXQ1skEsyqQ1QDhjN7RlWZzJz8I3pBlN5qHkc261EYMoOk1kb6AcAuzqTTxkPnX3R9Ewm"
-    "qt3fbxTS9oVyaiaKsiQANCUeVXW50Fox2d27IN+S+K0orCPGN0/6Lonf64F52ccm+m7Vxd5EuNtds1bpbvLN8rpXLfze"
-    "Qh1sXVHmVHq7+HG+fFVxqebZG3jLA+agv2Y2NygxRrUlcnK8hvQmJvSzSJedx2uHEqjs40yk5j+44wN6FGwvhMngq6OM"
-    "gEwNQ9J1BOAeJkOTS4BEae1QlHOwfXh2A2mBp++mO3JUHUoJ61lyDnLXJiIwyQaUBEZRJo5fXFAAurLPU/JiAn/mr/bw"
-    "Qenhg338rzGjcrGupG5G1ttpQfM1LsGdEmxGAEFkGACFWO7USRwXlI3SrMBblmAXZj8XA6vbvMElURTixlPmUpekggUt"
-    "hGOBz2kzb9J3/ZYcGBfeDfEKVMrmlGH/ERNliEIsw98wvV02DlRenLnxOZUAl9QY84R56qcBX9s03d+VD7rywdrlg1wM"
-    "71A46GoOXc3hY9UccoHcXrWhq2N8W3WMXEbWq2B0dZCvsg6Ss32rFZCuvNKVV77AFGpeXimaxI9SWOnqN139pqvfdPWb"
-    "ev2m4Gl9zMpNVybqykTfdJmokGbZToGoqzv9KepOxUj3jhWntlC3K1x1hauucNUVrvLCFR8W4qqVG/gqli4RYb9/xPgZ"
-    "xcRHdugaeGDKEOug/6C/T1fH82QipTnRpM4z32O48/iHo/7DRjl4SlAHbLFOgTmJJeAaqCjUHk8XbhDFqRKo9JWQ72I8"
-    "FYbqymQIepQ3wHJbH7QQ/O+JwJOA+VknJ/AhHASnEBNpGMHS0reETurxsT6AWKCqeZhPR6FmVIvQBdhT+B6Y7K9R1CSX"
-    "6YJmk3EVnFaSA3MJ2TsJorETnGtfsFQZZIe1Oa1SFqyCkSnRUas1Ojq25PzesTmnRgcFxS74Cj3yGOi81B4fNiPFjL53"
-    "+RThpVxwygtPM4JS11pUL6zCXAomTE2jhP3FXtQ6PRmSJoQ1k1OBV8Vqc9dnzzhJZQny/WFKZNryYI5OoNWR9eR4Pimj"
-    "VnReVxge5ngtUlBZEk2rQmFCnZOgq8Wn7Oqj6pxhedxClm+FYTkLWcqWGbXk64N0Og2IxyxtPaLNKDUQYua8K3KuUYuv"
-    "gtaci2PGm4gK+OSa3ap4IMq5AtlCQbSLJwl39wdYoSZrCu7tBOMcTBkK9mDpHKtmMN/UMC8V+0HQ8/ykPK0sj7nCnLgK"
-    "VPeZig4FzJEm0YCAtsUbiFgMa4UnrVU0xMJ8LJmWMC54LQP31B5In0rR0wMUwesK8+RsAakLXwbeJgqH9AhPDQNu/oTL"
-    "rtfDo9YDwThHYL4IcVAaKbqRJA1elGJahXlQRQ20fOD4G2lDHvtanwoWEf0CssJaz4WxuE69CqXoeOr6soMxdMup1ve+"
-    "ZxUO5aLWvWG8fjp5/ow4a9Ry8zlWE8lFgT7tTORuWAO/R2O10aombmtaDDAfz3NCB6VHLKbZUcLAQaaDu200r3iwtzKe"
-    "jurpPjvS22jBlPG9TvxUU8zYSZ3QA1nEOSxWxzAIoutewVnYIppIvUY3BPBaGcGFVFXLu9gIR+JpZmIoOswL5rVaKRbP"
-    "OWHaVDfXkpBNjOZf9MTOx4vYUQqdpIa5oWLZlh7NXDz08rBkR8RV93GLDAq3fwGcWJnqMzfezIeQyZWsIZZhxXVFVAar"
-    "CwLNtUfE3cy/0UIKUzRKXRsiND8Mf56wH70qblkAsRVeamh5L4NV0QCZxSBwYyRAgJ6gbyLeIkCx+/aXk+fP+zNvbwWU"
-    "0MfNLF7R/olHbLYeUzk6W4DKWZhtKdjGoWrRdrlIB7ZChzjwJV5AuE8uPFgUrZUZNc4TpmIsHfCv5qEnE5M8p/YlCDaB"
-    "qFJleRyAdCVDdD2LMR97ZkNTrzrPYqMHmM5A+nL6J6vUhQX/ELUDUW8X5N0y6tBiX4JwycrCMC0/iUJyfDiDYx7eoyI4"
-    "p69CQcMW3E0K8JzUQU84c5REjqkeLHeBxUtL7JM/iq1n9nQjjAFX2tkXAR8WdQUHiTMnJhohkjPfgyiRe5u4WKbAvRuK"
-    "uAUhlNo7rmTENBgyT67eR4DPXlj0sewQ4wBGLZif7L3WlhscqipQZ6n/R07/F5EHoQPIR5oAGEqkEvokDxk/0DJC8PDo"
-    "gz87Vyn4bx8eW+Ls5OXb05ElHj16+/e3j+FCv98HYUJtL+cQBcFkpEdZQj8RY6D/JVb4xxJbm+Bmikswof6lLMUCKmKH"
-    "niKBFAUch8buOqanS0j1f4dR5UnNAfm5SnWYfYrPjmV6LUFUHmW/0Z5czeTHBOzR/ZYf0S1FEdHtdxADXlIO4DdPXFnq"
-    "UaNBDDAzQb1z+GlmGWN7EaGvQD4mWfSIaewbpkg3kbRosHLN36qeqp52HEsnoYfR6TLZykf8zODlkxfPHjNM7avmfqs4"
-    "Q1dypFl5m+/J6Y68CVDd4+TNUSTLPj2nkwUg5oDobtmDGyBVgLEL8BVCX033jgmP84rDCEAwoxAEIJK77KuKl3CvQ/cw"
-    "1UFaQpTwbNce72x2YD3iToQ8HUeTG0tYucwWmJH+lv/Mt/uUHMi9rQh/ItS0wau5eoAT6fKDw+9YJVFKyfED6elMZbF7"
-    "XfPO723v15YXF6DYWYoy4tIvrpN4WO7xdW4KC0G6K1tTCirbL7FyyFXbtN0wvfJe75r9ndZyILfa31ItsZWg5V3gZGQ5"
-    "AXauCpnxv2ZfhjvTNI3V4P59NDg6mu1HyeS+l4C43D/cP9zvHRzeL8TywK96snlJij3S+6pA66qs9oMTwMZZ7dlttBXD"
-    "5jx+Q9IZB8lgjsoZ7zvgllUTdNeqdvS4Y9bqOyCxodayyXKHrfY7ppzBbvsZ9GGyQMNRuScTK6I4kNQPqrNaQlXGuojf"
-    "qFx4aKjaNxX6lxDG9LNqnxpqhbaf6yhn8EY37WKimTe6GWWsVHxDtTtZZlzOWd/pAh5nOfMvyTw2kbsuPZ97MpbgV4au"
-    "jkK5CJ3F94U86FyTlhxiB20IT9doq6IafeLxIsx0CM3AeKOc8udnuG1oXp3gNoG6MKIvkjE3muySmvblGJ1rZDQ8LoOw"
-    "RhOAhshRsHRNc3s65s93+OZjtbta3U6OI4yDvFZDaTrAtmXTComXi9vNWNNGwVtPsGixhWiC7tcnZGo1hqgdyaU4HTXg"
-    "tPLBl6/E1t79qExniztb3NnizBZXVHNBKx4uscbFxtqbmN9AGUV/+NkM75/jYOJn6A9YtNUhSH6+reVjBrb57prlJ/C+"
-    "Dvu2jZN9nbnrzN2nMXctJcBhuaT55RvFgnpMZExxgJXNoGgUiyquWkxe3yry8IKHFmbYryMs3dY554/b/nS7psm8sWOt"
-    "KK0pcmw4Mfzt2KvbzyR3BqszWF18NjR9PGT6EY3OZzIrn76FwmdpzLy1sl72QqcifW/baFzoCdBC0zU7DtT3HCeXZdTu"
-    "srVyC30Evm7ruOy0WmcLO1vY2ULGKlfaRXW43z8o28c1Ii6CLDRUwRA/j2Hs2sZ8nLYxn7nt/RYdgU12+MyclpbHDT1X"
-    "Gjb7ct+U4tBEGrpUqJderRf1LmmsUttxRG1VrEbNu3RcanLS5PXVm6PU6rDOpHUVFyYf3I7E+5sGDJZ1RqmdzOO2KKvL"
-    "gNaMGgVQ4m4aJQsdQfC1HOayriqdq9W5Wp2r9e27WrmB7F2Z1+1mSveQ/vK5cq3vUunMfnD57bebuWI0soBRBY8oDsWR"
-    "6OE2+HyEz+OadV3Mui5mt9vqiqVHkF9aF7Mv4DUv2y3AUOOp272hlq0B9U5fJdg0Xh342WgFb7PJ1VzW90urTSycptMk"
-    "mk+mmXNT9gBNU46WSRf80XiVuOCoUQKWdBGr4lN623jjTtPbTwF0nmXnWXae5bfuWRpz40bXSpO50DZHqyva7b+ZH4nq"
-    "iscwdqgXC3OK4DN4j13zyS+h+eQnfgVY0c3ZdI9J3jBxucGft7g9xrdIwI/kW6lLY3OyTzdlXNunqjaARFqEV/TT0+cn"
-    "v5ycnp+++uXZS8adzr/eimixnWTnKXSeQucpfOOeQq6dC8rPyU4M5ppFHbEC2TTzhOMJHks4dCSQVXoG//N4Dl9+a96y"
-    "9ShMrzr4a93shXqHceezY2HrpmNPX/z4r3/80waLBKJ5jekP9B8KTdG2XErLFk3dyrUE9612h/uu5vzX7d36nrzS3L5/"
-    "td8/6rOfe9Mu8wbq6Gt9jeXWuGP6rq7gf9TKY3mr1jX249a6VXEP4LWA6T7AX4e7sgqUrsHwF9BguHMSOyfxEzmJzVaq"
-    "YI32Dw6PHnz3/X/+10Nn7HrU3fymxc3SDbCqTwijsMW+0NpWsN5s87g2U1QtC/lP1WCe29VlEUC+CituPvZJOncjT2oE"
-    "imupdTtvKOYht/jGXsCwrObYxClUvoe01c23j83xJl+3qB7PJ2bTTYaLjhEqiByuigh4RV62bStL3OhcFx5lNf2zdWNb"
-    "9PsT+TshfoztwbhDlRPWEGsKmIooPlgRxdPCZjc+V+sIT7o+9UFEBMGBo6H4/O2xUJKNzNmohlNLCFZE6/uHK5MOAqZL"
-    "9BHTGoa6cxr2Q8NmXx4jhfehIq6hVYz5SuJ0uA6RgBl8Prq86548W7Mpv4ZCLZQt4/HdqkSBEFHi2BSSYE8zah5tWrQx"
-    "/GNqqkbbGXWLR9+d6iaNixpm1TC6hNjR/oqIneRQxO7TNAl6T8V98fbk55OXp3vHgO459TtDlLm1eZNIV0L1EiYPjlZl"
-    "VQZE7ML4p8/evFiGAL+5AJtt7gzA0+4NQ1S3A5G/pWAYFobAH7b4ogHxq5IcixIKuhecSB11qUVdJwZ2qc0O94nkXgmW"
-    "PuFoCTqfY/EGYos3r1iY87Y4nbA3KCbAixVxakxYa/Hfxyljpd9J/bGPsRJO+o1+F4NJqx/1H/6Hya0zjvQc+oXo5g2G"
-    "oTDdVPFx/W6HYUgkfvRvvZ74WYYyIT6NF4JTJtx3R6tn1Y8XxxCj01KXHu5E6PUeD8Nh+Bc9In7e5lsfwo/5zof8lQ84"
-    "g7+Ip9gyEzQrfu2JN8wh2uXABNZEjRe2bjCeYhUgoOaIEkSf+h5YYuLrbr+4oxmCE9wdDRzHu02rVq0mix3/qJ6AFP1N"
-    "t3/leFurU0KDx7ctakuJsXvf4FnDUDx99eLFk5c/YgNPLV829Ry3exG9Q8EGjDj4xHHAJXPTYFGXPEvYxusXlKEWWWyI"
-    "oG9sevvE3HXB3+WGptntrA1E7vmLXLHgs/hT7sabK9ptJ+AMXfsKffEq+8yJC4Kbt7H0sWOkbjZKPTJIjEAQYJpwK9Hq"
-    "Z2RNsUts9jaMbOb6fRiF5vEoY2qwhMZ6/d7LMwTsQdzcA5pjV1jqoFp+sYY6BlboCqStO3jikQOUK+4LTwjXBzVpMR7b"
-    "5qbNqjQp7jOKK8RU8PgQGnvaDrcK5Xad3B+YWmjO2RGqw+nfKl6mqfGr16cnr17axTbGyxr05+2Ms76/V07iozUx/Y35"
-    "VECxs7E5yK1b+hddkWOM/4mJMzBRei9SJh8uhFzg7ea9j3FJVdoe233kCm5KsgVliBkITYX48VK7f1yGUoNq8/Sau4YS"
-    "q1uh2xX/EISDDOADbtfMjYKrnUGV0eiURID52fjBJmSe8CGP/B0VGKHsrtTAeI/t2iKaZ2Lg5P2WyckEe8dol1sn2wNN"
-    "tSzNZxdRn6dKdzauyUze6jgP7kBY2rsbwxRfZC9XMK8eaFqI2tmy651wUR35RY2Th8/wBa6BWyN0NEkqSuudfB3erW+u"
-    "7SNbG00PigYSs9Z51t7T3FyxTbCJN+1Sj2DbWLFn5FTBAlB44QN9FB+0tkT9C19m0qHF8wFuAPOf/R/v34ffP2Q6nS4d"
-    "wAXbhIA2fNkgmmOIhwiRAjkCt72YjME/QPC15fZBbBJZMeTvHyLoelTF01g7PtJ0PiTEs7f5lBFeKcoxgL5DQMUQhxDc"
-    "PFbR8I/2M5HgEAPBrxVxaIAPjmjmWaRAk79D3IBgtBOnuzSHzfaTe3ue4ZoZgS7bpEUz+NPPOJfVpJRqTUTtZoTy+AHQ"
-    "WbHp5fKRC/3TWsbUvWSQCDDodpp7LcepoXtNC24UOwFWd+/h0giOYjAAt7UT/MvnWTsz2sZ1jAmJ9ls/WXiLcNx2kqKN"
-    "LeCD4Gbusydvfn4LVhIXz0fbDL58Ci2b+NooXSzg//r22Zusgk+bjXDRbb6t6xaaL99DYKOuesXOdikSboJV9f8xplsS"
-    "mZAvC/jt3Pw/GV1Kxw=="
+    "eJztPYty20aSvzKn3SpLdyCth5M7U46rVI7j6OJX2cqlUiJPAIkhiQgEcBhQMmOrar9mP2y/5PoxgzcoiqSfQWpXJkGg"
+    "p6e7p58zjfc7o3AW+TLxwmCnt/O+vzOJw3mk+ju98/P+Tn/Hwn8msZQJfO7vPMNPQoUzGQbyWMTzQInrqQxEMpUCQM2c"
+    "wBW+F0gRODOpRBCaq93+zsACWFNvS4B8gvPcUwk94yVypsQ4Dmei06F/5pFIQviShOkjcHOHblzj2TWecSVQVtJzP9JH"
+    "mnAy9YLJsXDUJTzvxSqxRBiLQEpXwdMLSYSIYeLhMHQXYuQEwgnUtYwN2FgqzY43+EnIKxkvCKolrr1kGs4ThA7fxe4o"
+    "DGCM2Q8/Ob6SewbCWCajKUH4zfESEeIICCZIhB+GkYUzNKMeIwYj6fvSFcMFzs8DpuEQwKEQhhYvnrxOqeQMpa8nrEax"
+    "N5TCEXSxBx9G4RxGGPsOIOqIZA6Chx9cb5Tgv5GTJDIOCDDePIvmCQzqyrEz/9c//mlmPw947nPC2okimKywIy96h2Jk"
+    "CzeUqsdEEddhDLDGAFacvH4tPEW8g2fuKQum8ocKebhOJxvADyceD/E8nAgvMKwCJl1PnQSBzDylkLzwDeYh45kXOL7Y"
+    "RdhJeAmkm3quKwOiN/wHoLTwmoVlVpReEANrHxYafOl0FLKPRu90gtB8HVjB3PfTdeMFwJTIS4CpNASt0gBWEjw4Rk7j"
+    "oGWBz4TYz4841oOhDOP1FFB/5wzmQxJK0k7kIRyTsHTjK1inkaNXhu/oBzRqg+JaOB9YB/inAWUj3Oc5mlxKGZVG/Dm8"
+    "FkDQBS45/LkwlhHvPAwY31nUAPFD4CMAuYaFYCFhlYQ146puNt2ZE1/yk2PP5ydPBH6E6YIETGSiYAlJVlcVJSYBmCWm"
+    "4TVKJNCFLhTQNYsmjy5qvRK2J4ArrMfOyFGsFVMMrzQLYYBhqGROXN46CzELY9SwMpKALEoxXshmp7w/yyP95rnJlNbF"
+    "VHqTaZLRwtcjJc6k9MwvT3//4X9Onv/6dMlQ4XUg4/JY01DAdQWUKRCFl3mOJJEeOgJVFwY1kvqafkBewrNIaNSF2eCe"
+    "Cn0H9Em2trIrKb3qF5OVXUjiebq4tJ7I4TjXwOeqMs/86gENUfr193COGupUmB+JDnhLHIYJKo28FUatBit5cLNj7fj+"
+    "TLHlTsLQJ/0Cn1k8eqBdpM+Ec0kfR2jo6Ycfw9F8BgrfwSsCn7XA4iSgV3yQR192xVNnNBU2QT0fdBGibRSoipyR7CgZ"
+    "OTESMJV10OBTEY7hHrgxisNJ7My64jS4glmhpgRYrKyZVSPfuwS2RwvxCME/Nhr53qMrx5/Lx/ds4qGw9XcbYPz321cv"
+    "RTj8Q44SUACwzlEP0zpE6PcAuBeA3Xg7msqZYx+jHLAd4zVKj8vgSvphJNHwqcQFDWsJ+32/398JL/FvTyCbLYGfXSdx"
+    "+Fq3272xwcJOYYkJG6/bjAFYbBtgZKOKXQcWgZr7CWPmKSItWCuNOFxwtX10iSA0OD+SGwxpDY4AUhae0EN6iZL+eK8r"
+    "QAc5nj+nG3iCxTmQ7PIkZByHMV+lW8A3cPFf/hX8K+VMZHYBaEpo3NxoBjiAf9D5U8ahkO+AoqPQBZVi4z0KJGiuGDb+"
+    "dUYoUBex/L+5F0saxUb5QLeGeBnId8n5wLYqnp4ySxfv6NYIidLUNaRT2shrIBaSRtBUFdEsRVUhsUjRM6WQmiPwYHbB"
+    "GXO6wOtghGJ8XDMm81W8efqTDdI9gTGHzuiScB+DygDj/y7Zq0O20xmibNjs2pKpwqUFngmJ4HOaMDPMy/FCzyW7QNJM"
+    "zLC1uHqBRaKcSjHZHQmrtUsrPSf/wBRUDIuIlQFLH90EizOSceJJ1Bjvb27gUl6EV3/wxsqrm0xHlfXNRg7/erNK8crf"
+    "rZIYNEYtimiKQATzcwDP00/oR9C5PlgKJJT2yQpgh6B8pBMsmXrRZytAp5VKPHBc18PnHP91fip8w5o8ShVLPSFo3HS5"
+    "kqUx9w8IpQB0F1mJFJrjvgr8xc+oJXZ6pCpp0vAJFv+V1D+w/kHxlrMoTMDW5J4oyU0pMitTcNWoa105QUgXpdsBVzlB"
+    "M16DT9kxhlsgBPBmc/jc2y/wdh9piA7zysAbnWkcxXmnRznYL45z9InkRzOpfjY0V3PViWP0uL8I+cpF4hVHaDuR+adS"
+    "UeToCDOfGuJmkcPdhaHhiVq1YdXMbxV+GrZVGao5XeGnUY95hmY5kDKJ1siJrMs7jktXXtg1MWtJVay3hFfgWv0K/fRs"
+    "yxJPFcneWiJqXW7qDEHh9mA+Gy7h5pLkQcUkZKr7uyLXu2QiOMlA7AwWr8Y6joMYGkIMGg9jKwJbsxSLKPsQpd8MalDe"
+    "QtaigDoOtV2Z1bK0loRuxxFJE5hVO7HVhKaffDKjUZM4skieEDm643/Pnc6fA/yz33nYGfz7342z8VwGExS73mHR28Af"
+    "MfmBfEmzTo2KsOwbFdFbkqOqelKcrcKRALtT7Ysc8hj5r1Esx156w3mDLqy/PKjxYuo0VjVLVsD3/MA6IA+HkmXbMK81"
+    "SCxLuxWw0TEeZ+DuEhGZ5JzY1cB6mSST2gDlgNHcnmF1KjMH35huMJWHisex3UoEpuwwmbWBfgCwqzP5jPHQ2RdNz3ii"
+    "mv39WiFtXihnZqIoSwJAU+JRlZcLrRWT3b0L8g2J35LCOmJ8s6Tvkvi9GpgXfWyi71Zd7E2Eu9k1a5TuOt8sq3tVwu8t"
+    "1MHWFWVOpTeLH+fLVxWXcp69hrc8YAb6a2ZzjRJjVBsiJ8etSW9iQj+NdNl5vHYogco+zkRq/oM73qNHwfZCmAy+OsoI"
+    "yFQ/IF1HAO5hMjS+BEiU1g5EMQfbhWc3kBZ4+m66I0PVoZSwniXnIHdtIgKTrEdJYBRl4vh4TAHoyj5PwYvxvZm32sMH"
+    "hYcP9vG/2ozKeF1J3Yyst9OC5mtcgjsl2IwAgsgwAAqxRlMndkagbJRmBd6yBLsg/TkfWN3mDS6JohA3njKXuiQVLGgh"
+    "HAt8Tpt5k77rNuTAuPBuiJejUjqnFPuPmChDFCIZ/Ibp7aJxoPLibBRdUAlwSY0xS5gnXuLztU3T/W35oC0frF0+yMTw"
+    "DoWDtubQ1hw+Vs0hE8jtVRvaOsa3VcfIZGS9CkZbB/kq6yAZ27daAWnLK2155QtMoWbllbxJ/CiFlbZ+09Zv2vpNW7+p"
+    "1m9yntbHrNy0ZaK2TPRNl4lyaZbtFIjautNfou6Uj3TvWHFqCnXbwlVbuGoLV23hKitc8WEhrlqNfE9FckRE2O8eMX5G"
+    "MfGRHboGHpgyxDroPuju09XhPJ5IaU40qYvU9+jvPP7hqPuwVg6eENQeW6wzYE5sCbgGKgq1x5PFyA+jRAlU+krIdxGe"
+    "CkN1ZTIEHcobYLmtC1oI/nci8CRgdtbJ8T0IB8EpxEQaRrC09C2hk3p8rA8g5qhqHubTUagZ1SIYAewpfPdN9tcoapLL"
+    "ZEGzSbkKTivJgbmE7J344dDxL7QvWKgMssNan1YpClbOyBToqNUaHR1bcn7v2JxTo4OCYhd8hQ55DHReao8Pm5FiRt+7"
+    "eIrwUi445YWnGUGpay2qF1ZuLjkTpqZhzP5iJ2ycngxIE8KayajAq2K1ueuzZ5yksgT5/jAlMm1ZMEcn0JqQ7aQnllME"
+    "00TXChhcx+DXi8wGCiwb8DlRcKOZ9D2UJG8GSgQ9d7COc9cL4eNwkaAlcgQW5+A76ZpQH/N7fXL2c+fQwmOOfGyPJpXC"
+    "BIZJwIhGNoJWnJ4rh/NJcWJ533yFuQELr0UCGlmi56BwraBKjdGT5EOE1VF1SrQ4bi6JucKwnGQtJAON1vX0OUGd5UTa"
+    "2XpEm1Gq4fPMeZcXzFojtQpa8yTPZ+BEhk9muKySg6WcK1g6uM7s/EHJ3f0eFuDJWQDvfYJhHGZEmZ98TFfLL99UMy8V"
+    "eb7fcb14A+mlIlfVJcz7SzBHmkQNAtrV2EDEIlAFPGltgSDU51PXpKFQn2kZuKf2QPpUgo4soAhOZZDlnnNIjT3pu5vo"
+    "U1KTPDXMJ/AnXLadDp4k7wnGOQTrTIiDTkzQSyZpcMMEs0bMgzJqYMR8x9tI2fPY1/rQswjpF5AVVuojGIvL8KtQik7f"
+    "ri87mCJoOLT73nOt3JljNCo3jNdPp8+fEmeN1ak/pmsC1dDXh7mJ3DVr4I9wqDZa1cRtTYselht4Tuh/dYjFNDvKhzjI"
+    "dIgmjGERD/ZWxtNRHd1GSLobLZgivmx9iGLGDdD5SpBFnMNidQx9P7zu5HyhLaKJ1Kv1sgCvlRFcSFV2LBYb4Ug8TU0M"
+    "Bb/ZfoBKKRj3BnA+uG5bgJaEdGI0/7yjeTFcRI5S6APWzA0Vy7b0aOrBohOLFUkirrqPTgYKtzcGTqxM9dko2syHkPGV"
+    "rCCWYsVlU1QGqwsCzbVDxN3Mv9FCClM0Sl0bIjQ/DH8ec5iwKm5pfLQVXmpoWauGVdEAmcUYd2MkQIBO0DcRbxGg2H37"
+    "y+nz592Zu7cCSujCpxYvb//EIzZbj6nani5A5SzMrht0d8sWbZdrkGArdAQHX6JFFIcUoYBF0VqZUeM0aCKG0gH/ah64"
+    "Mja1AerOgmBjCJpVmqYCSFcyQNczH9KyZ9Y35biLNPR7gNkapC9nt9JCZJDzD1E7EPV2Qd4tow4t9iUIl7TqDdPy4jAg"
+    "x4cTVObhParxc3YuEDRszt2k+NVJHPSEU0dJZJjqwTIXWLy0xD75o9hZZ0/3+ejxRgL2RcCHRV3BMfDMiYhGiOTMcyEI"
+    "5tYtI6zC4NYURdyCCFHtHZcSfhoMmaeR3iaBz44t+lh0iHEAoxbMT/ZeY0cRjsQVqLPE+zOj/4vQhdAB5COJAQzliQl9"
+    "koeUH2gZIXh49MGbXagE/LcPjy1xfvry7dnAEo8evf397ePHFHmBMKG2l3OIgmAy0qUkqBeLIdD/EjcwDCV2bsG9Ipdg"
+    "Qr1LWYgFVJgGaEBcFHAcGpsHmZY1AW1vcBhVntQckJ+rRGcRzvDZoUyuJYjKo/Q32nKsmfyYgD263/AjuqUoIrq7EGLA"
+    "S8oB/ObxSBZa8GgQPUy8UGsgfppZxtiOQ/QVyMckix4yjT3DFDmKJS0aLMzzt7KnqqcdRdKJ6WF0ukwy9hE/03t58uLp"
+    "Y4apfdXMbxXn6EoONCtv8z05m5P1OKp6nLz3i2TZo+d0LgTEHBDdLXpwPaQKMHYBvkLgqeneMeFxUXIYAQgmTHwfRHKX"
+    "fVXxEu516B6mOkhLgBKebkrkjdsOrEfcaJFlG2lyQwkrl9kCM9Lfsp/5do9yH5m3RRkFQk0bvIqrBziRLj84/I5VEmXM"
+    "HM+Xrk7E5pvz1W9s3/Z2dDkeg2JnKUqJS7+MnNjFapanU29Y59IpnLoMW7odZOWQq7InvWZ6xa3sFfs7reRAbrW/hVJp"
+    "I0GLm9zJyHJC6ELlEv9/T7/0d6ZJEqne/ftocHQ02w3jyX03BnG5f7h/uN85OLyfi+WBX9Vc+pIKQqi3jYHWVWlpCyeA"
+    "fcGak/doK/r1ZYqanDoOksIcFBP6d8AtLZboplzN6HFDsNU3eGK/sGWT5QZizXdMOUHf9DPow3iBhqN0TypWRHEgqeeX"
+    "Z7WEqox1Hr9Bsa5Ssymhbh/DEsKYdl3NU0Ot0PRzFeUU3uCmWUw08wY3g5SVim8oN19LjcsF6ztdn+QsZ/YlnkcmcteV"
+    "9QtXRhL8ymCko1CusafxfS4POtekJYfYQRvC0zXaKq9GT1xehKkOoRkYb5QrGvwMd0XNii/cBVHXffRFMuZGk11ST8IM"
+    "owuNjIbHVR7WaALQEBkKli7Zbk/H/PXOFn2sbl6r28lhiHGQ22goTYPbpmxaLvEyvt2M1e2DvPWAjhZbiCbofn0AqFJj"
+    "CJuRXIrTUQ1OK5/r+Ups7d1PArW2uLXFrS1ObXFJNee04uESa5zvG76J+fWVUfSHn83w/jXOXX6G9od5Wx2A5Ge7dj5m"
+    "YJttHlp+wPDrsG/bOLjYmrvW3H0ac9dQAuwXS5pfvlHMqcdYRhQHWOkM8kYxr+LKxeT1rSIPL3hoYYb9OsLSbR3j/rjd"
+    "XbdrmswLSdaK0uoix5oD0d+Ovbr9yHVrsFqD1cZnfdOmRCYf0eh8JrPy6TtEfJa+01sr66Xvq8rT97aNxrmWBw00XbOh"
+    "QnXPcXxZRO0uWyu30Cbh67aOyw7jtbawtYWtLWSsMqWdV4f73YOifVwj4iLIQkMVDPHzGMa2K87H6Yrzmbv6b9ER2GSH"
+    "z8xp6Ohc01KmZrMvt4XJD02koUu5eunVelHvkr4xlR1H1DXGqtW8S8elHi51Xl+190ulDutMGldxbvL+7Ui8v6nBYFnj"
+    "l8pZPu76sroMaM2oUQAlPkrCeKEjCL6WwVzWNKZ1tVpXq3W1vn1XKzOQnSvzNuFU6R7SXz42r/VdIp3ZDyN+ue9mrhiN"
+    "LGBUwSOKQ3EkOrgNPhvh87hmbZO2tknb7ba6ZOkR5JfWpO0LeIvNdgsw1Ffrdm+oYWtAtZFZATaNVwV+PljB26xzNZe1"
+    "NdNqEwunyTQO55Np6twUPUDTc6Rh0jl/NFolLjiqlYAlTdLK+BRepl670/T2UwCtZ9l6lq1n+a17lsbcjMJrpcmc6wqk"
+    "1RXt9t/Mj0R1xWMYO9SJhDlF8Bm8x7a35pfQW/MTv+Es7+Zsusck6we53ODPG9we41vE4EfyrdSEsj7Zp3tOru1Tlftb"
+    "Ii2CK/rpyfPTX07PLs5e/fL0JeNO519vRTTfLbP1FFpPofUUvnFPIdPOOeXnpCcGM82ijliBbJp5wvEEjyUcOhLIKj2F"
+    "/3k8hy+/83DReuSmVx78tW72Qr3DuPPZsbB107EnL3781z/+aYNFAtG8xvQH+g+5pmhbLqWli6Zq5RqC+0a7w21lM/7r"
+    "9m5dV15pbt+/2u8eddnPvWmWeQN18LW+pXNr3DFtZVfwPyrlsawT7Rr7cSvdqrjF8VrAdJvjr8NdWQVK2z/5C+if3DqJ"
+    "rZP4iZzEeiuVs0b7B4dHD777/j//66EzHLnUvP2mwc3SDbDKTwijsMW+0NpWsN5s8rg2U1QNC/kv1T+f29WlEUC2Cktu"
+    "PvZJuhiFrtQI5NdS43beQMwD7mCOvYBhWc2xiVOgPBdpq3uLH5vjTZ7uwD2cT8ymmxQXHSOUEDlcFRHwitx021aauNG5"
+    "LmpNrftz6ca26PfH8g9C/Bjbg3GHKieoIFYXMOVRfLAiime5zW58rtYRrhx51AcREQQHjobi87fHQkk2MueDCk4NIVge"
+    "re8frkw6CJgu0UdMKhjqzmnYDw2bfbmMFN6HiriCVj7mK4jT4TpEAmbw+ejirnvybM2m/AoKlVC2iMd3qxIFQkSJY1NI"
+    "gj3NqHm0adHG8I+pqRptZ9QtHr3RVDdpXFQwK4fRBcSO9ldE7DSDInafJLHfeSLui7enz05fnu0dA7oX1O8MUebW5nUi"
+    "XQrVC5g8OFqVVSkQsQvjnz1982IZAvxiBmy2udMDT7vTD1Dd9kT2EoZ+kBsCf9jiexTEr9RRHjt+U79P7gUnEkddalHX"
+    "iYFdarPDfSK5V4KlTzhags7nWLyB2OLNKxbmvC1OJ+z18gnwfEWcGhNW3mDQxSljpd9JvKGHsRJO+o1+1YRJqx91H/6H"
+    "ya0zjvQc+oXo5vX6gTDdVPFx/eqKfkAkfvRvnY54JgMZE5+GC8EpE+67o9Wz6kaLY4jRaalLF3cidDqP+0E/+JseET9v"
+    "86UWwcd8pUX2Rgucwd/EE2yZCZoVv3bEG+YQ7XJgAmuiRgtbNxhPsArgU3NEfBHBNb/3YOLpbr+4oxmCE9wdDRzHu02r"
+    "Vq0m8x3/qJ6AFP1Nt3/leFurU0KDx7ctakuJsXvX4FnBUDx59eLFycsfsYGnli+beo7bnZBeEWEDRhx84jjgko0Sf1GV"
+    "PEvYxusXlKEWaWyIoG9sernGfDQCf5cbmqa3szYQmecvMsXCb3TIu/HminbbCThD175CV7xKP3PiguBmbSw97Bipm41S"
+    "jwwSIxAEmCbcSrR6hqzJd4lNX/aRzly/7iPXPB5lTPWW0Fiv33tZhoA9iJt7QHPsCksdVIvvDVHHwApdgbR1B088coBy"
+    "xX3hCeHqoCYtxmPb3LRZFSbFfUZxhZgKHh9CY0/b4Vah3K6T+wNTC805O0JVON1bxcs0NX71+uz01Us738Z4WYP+rJ1x"
+    "2vf3yok9tCamvzGfCsh3NjYHuXVL/7wrcozxPzFxBiZK70VK5WMEIZcnVdb7GJdUqe2x3UWu4KYkW1CGmIHQVIgfL7X7"
+    "x2Uo1Ss3T6+4ayixuhW6XfIPQTjIAD7gds3cKLjcGVQZjU5JBJifjR9sQuaED3lk76jACGV3pQbGe2zXFuE8FQMn67dM"
+    "TibYO0a72DrZ7mmqpWk+O4/6PFG6s3FFZrJWx1lwB8LS3N0YpvgifbmCefVA3ULUzpZd7YSL6sjLa5wsfIYvcA3cGqGj"
+    "SVJRWu9k6/BufXNtD9laa3pQNJCYlc6z9p7m5optgk28aRd6BNvGij0lpwoWgMILH+ij+KC1Jepf+DKTDi2eD3ADmP/0"
+    "/3j/Pvz+IdXpdOkALtgmBLThywbRHEM8RIgUyBG47cVkDP4Bgq8stw9ik8iKIX//EEFXoyqextrxkabzISGevs2niPBK"
+    "UY4B9B0Cyoc4hODmsYqGf7SfigSHGAh+rYhDA3xwRDNPIwWa/B3iBgSjnTjdpTmot5/c2/Mc18wAdNkmLZrBn37Kuaw6"
+    "pVRpImrXI5TFD4DOik0vl4+c65/WMKbuJYNEgEG309xrOU413WsacKPYCbC6ew+XWnAUgwG4rZ3gXz7PypnRJq5jTEi0"
+    "3/rJwluE47aTFE1sAR8EN3Ofn7x59hasJC6ej7YZfPkUGjbxNVE6X8D/9e3TN2kFnzYb4aLbfFvXLTRfvofARl31ip3t"
+    "QiRcB6vs/2NMtyQyIV8W8Nu5+X/Mp5aT"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1322,6 +1323,15 @@ FLAGS: tuple[Flag, ...] = (
         choices=FORMATS,
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", group="run"),
     Flag(
         "--timeout",
@@ -1629,6 +1639,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -1790,6 +1803,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2143,6 +2172,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2150,7 +2182,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2163,6 +2196,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -2581,6 +2619,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -2688,6 +2730,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -2706,6 +2750,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -7798,7 +7850,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -7807,6 +7863,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = {"ok": True, "data": "".join(printed)}
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -8320,6 +8378,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -8358,9 +8432,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.
@@ -8543,6 +8615,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "greet": ("greet", True),
