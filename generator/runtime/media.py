@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 #: The most bytes one image or one audio clip may hold (16 MiB): an MCP client reads the whole
 #: message into memory, base64 makes it a third longer, and the data goes into a model's context.
 _MEDIA_MOST = 16 << 20
-#: The JSON form's keys, in the order they are written.
-_MEDIA_KEYS = ("type", "mime_type", "size", "data")
+#: A MIME type as RFC 6838 spells one (`image/svg+xml`), with parameters (`audio/ogg;
+#: codecs=opus`): nothing else reaches an agent unquarantined (`sanitize._sanitize_walk`).
+_MIME_TYPE = r"[a-z]+/[A-Za-z0-9][\w!#$&^.+-]*(; ?[\w!#$&^.+-]+=[\w!#$&^.+-]+)*"
 
 
 class _Media:
@@ -37,9 +38,13 @@ class _Media:
             raise TypeError(
                 f"{type(self).__name__}(data=...) takes bytes, not {type(data).__name__}"
             )
+        name = type(self).__name__
         if not isinstance(mime_type, str) or not mime_type.startswith(self._kind + "/"):
-            name = type(self).__name__
             raise ValueError(f"{name}(mime_type=...) is a {self._kind}/... type, not {mime_type!r}")
+        import re
+
+        if not re.fullmatch(_MIME_TYPE, mime_type):
+            raise ValueError(f"{name}(mime_type=...): {mime_type!r} is no MIME type")
         data = bytes(data)
         if len(data) > _MEDIA_MOST:
             raise ValueError(

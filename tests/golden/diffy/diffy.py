@@ -2828,6 +2828,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():

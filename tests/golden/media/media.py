@@ -456,78 +456,80 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `media schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXYty28Z6fpUtT2csTUmKlpQ0plTNeByfRK0leSy1mY6pCktiKSICsDjYpWTG1kyfpg/WJ+l/2cWFBBXq4tQ64Zk5"
-    "Dglid//b/pfF90OfWyOdZLGykU5b/dbnQesy19PMDFr9jx8HrUGrjf/Jok8qhs+D1kmqBH0T0ggp3h//JKJEXqruoHXe"
-    "hjutThXd+FqM1Y0wEic3Qo+FiWKVjhSO++X1fwg5DSPtR5mJUtYNG+nUypEVdK0vlBxN4Fqs8xdGpDJRbWEnKhWRNUwI"
-    "zgH/g7HASSLT0NPuif543u4BF3Cl06GJ3KK5CmnJYTxVeGnQOoQ56Q6aEwZWWapO49jiUaln+Wd9I4CAmfihM4ys5702"
-    "l2d0gSazlKiziWKiTFtEqdB5qEr68IZca4ssk7bwn/PbVrsVx4lhhVqtY5IJfEYBwsdBa6LijG4PlRnlUYb6px9+1KNp"
-    "okAFeEXg2LZItRUjGcdyGKuueIsaCWjWj+ddnDEQkUGtCJPJkeoYlclcWhUKpxGRSTtBG7ATuDHL9WUuk644TK/1FRgE"
-    "rYJ2EWQzO4FVExVGspvNxD7OfiA6nV8NXH6xfy1BLAcvAnETwYSB+x7AFP96enIs9PBXBZaTSDuaROklLCctTQ6mE0Rp"
-    "NrWno4lKZLAH5iNkam5UDrYJJk3DVXqtYp0puCKMDfXUtkXweTAYtPQV/tsXNp+C/eHnUFrJ17rd7m3QFjcTbZQI8HrA"
-    "FIDZBzBHuarYkCJXZhpbpgxkgZKVqSccLrA6hiA7lActzkMqi6Goc5AbCBZGuCVhP6h4vNkVsPFkFE/pBmawzsNYxsYx"
-    "ofIcdgNdpVuuojTE//KviTIGdnZ5AWRKZNzeOgVIoD/t/KZyLdQnkOhIh2pPBHiPAQOaGp4b/4UdDfZ0kau/TSO0cbgU"
-    "oHmAkFiXqfpkP54HtLsLu4mjFG6wWuTTVOAd3UUbMU64XnJGqGuVz/wcbfIUxKkhkRWUGpRVrMFOWFAozNHUio1EWdkF"
-    "VacjNOK9xSVZq+LD278GYNqXsORQjq6I8vE0joUFSjcbSO10hmgYAbJj2FXgtjJ9tr93xC1rK6oownFSXiBTJk0Ezlaj"
-    "tE12XJgwSo58Z5d2ecX4QSPoFGYZOwI2PboJNmamchuhY+t/vr2FS1X7XX3gbbvqasrgMe9r7ggmD6MZZUUOHj+qdJqw"
-    "X1x0qsVUxubgKRqpq0YD+nkscR/iTzQhCUiGYYQjZPy+SgltsocKsNjy9PmuFRqofp2yDPtk98OZBZOCsDGURn2/26Yd"
-    "AHYa5eLo8OitQGLomol+U42kOHJJtKlh9mkBEADcnkSJuijvAUdvVc6U/BfdtkWzLsgbx/KaOCyJ0ighbfWqN4O/UZcq"
-    "57vJ43pCLESotynsYpoMbmX+lqyFwwvPQxbB99TpLygqFqtZildXw2xeXedkESk4dYqehTJleJLGs5/Rfbb6FENIb/AJ"
-    "vOK1cj94jUahSjKNHFZGzO2pIs1aUP+KaddD91eR+dQGFIpqoGhpVlTbUz98o7sJxfU1txLp4/e3Et223kpfYyuVtcfi"
-    "XnpALfKowOU+R1Yl5gFB7LZ6Uea5nDXytaSiIBWmh27tlw3KKSuVP2KrVqQA7uNk7EqYBq7XUfLb29rnTcb4TWx4tszG"
-    "nfEBlmvI5TGOQpXmygSq3W4kFQtgKlQBCLgEdSyIqU9DczWGEg3jboSGNRikeJUneIGpf34FM1EFh/VBtd7owthH+BEY"
-    "PXfzHSnuWY1USeWP4xLFZcRGQEJgkfWp4tnssqXp8dgoe0ciUDfXMtT3cHQcJdFqg1/WBr/s4f8a7Wj8dR3TMrH+viyI"
-    "X5Ve2sk90qazqgGCyfAE5LBHE5lDVILS3qkCb7mDurT4udGPVuisXk5hcdzHS2hjlvlQR1FtThthT+A4IceWdgoUotLY"
-    "7pKdPybOvfAqUip4Kqj/iu4BSchU+ovO47B6/+0tHaQlo+yCDrvuOE0rS1wb2Ziv3V3crkvhdSn8/IP8txDOi1K43Hr3"
-    "KILX9fO6fl7vv6epn6sb8GGV87oCX1fg6+D8Z6rAS59x79q72WWsS/h1Cb8u4dclfLWEZ4gA1++jODKZGpEQet0dps87"
-    "JnpST5euQTVeVi+7vW6PI/80v1TKoxjMBT/gp5sO/mWn+6rRDI5w0r7HIxh2Pm6LMozChUL0REZPEbOgc/ZaCeQ0Id81"
-    "1NY9zPfuk6zFzrgK8rLOooy04y+h0C9jPZTxhcwvF04uGFrTHI/q6l4WyKuc3AGl2fOQEcLsiA3gsCPG8C+hFzYZ90Hu"
-    "kk9AqoCeKzUDKQxnAnFF4Gqdb3PmXuGlEljMROecBXT0UvbK3K6UAtvqarw7IAiwkUgIJIRS8qrbcB6vz3CQZcR2xlGs"
-    "6gQiWmpV6d/kkKSJMjIJhAYxYstqJ/p+YWHghIA8KoZe+KRrQwrYEuifyANoh7h5//rs5852GxFHDKEhpoo5QWEKKKKV"
-    "vaHV2QvVcHpZZ2yodaxkuipvoMIbYcFPKoznVI2jo8shLjhAz+KqGL+1zy1KP5gMnY9eYdmRhEga13BI3hdGDrVjFOR2"
-    "IckucCsGTFKDnhP5qWqYjaFjFbKmtqpn0ERJTxlO2nNpj5HXsHVwnwVV1NJGrw82IiiE7wmwjBQ0fKl4BYeYc/bLNzXw"
-    "ZbIojjthlD/CegnItpioVbMY4JGYaCDAJQCPMLEMXAEz7eKCCB3+kTwU+jNnAy/MJlifsZheAomQ6qVl7VMhahypOHyM"
-    "PyU3yay1hWcSt22ng5jOvmCaNcRMIhx8osXclawh1BZxl6yDedLUpyyW0aOcPa994/CHQtMvYCvs1EewlhjnOllJUoSF"
-    "e7jtICRwCYTucwQhtMT/YVC5Zbr+evjuLWnWR51m0JzY8PvA4SpJ3A174Fc9NI/a1aRtJ4u+mPizPsyKOqRi4o7wjxKV"
-    "Djm+Dyxid3NlOqXpOJy3Ch+1Yer0cvQhifk0gE9jcNciD7PVKYxjfdOp5H1PSCZKrzJzJRXTemUCZ8rMJxazR9FIOi1C"
-    "DGeFBsLcOMqNpWxJUzJ0hVDmjVSpEFNB2nqpHuoQbcNXtM4SCsaIf4hRMFdC2fbFcJZJYzAHbOANHctT+VFPAmZxqTh6"
-    "856Ea7YwyUDjjsagiZWlnoyyx+UQKr9WC4QVVAkNiT45g9UNgXjtkHAfl984IwUWvVN3gQjDD88/zRmHvyptRdnyJLp0"
-    "s5Ww6VXJAJvFyvPRRIABvcbcRJzihGLj9N8O373rJuHmCiRhCl9EvGr8E/sctg6wOCk3oJEz47YXprvzEW1jHMvLNsaK"
-    "ttNNW2SzLNdUoUBEcV6ZSbshfL8VQyUhv4KSTuW+i4H6JHDaHEpZUxwewUzXKsXUs1ppcmbGpR7kkRdF6beLZygoXz5z"
-    "qpyqlvkhegeS3gbYe9u7wzbnEkQLeWskCNiKcp1S4sPHRn7wJkHk+cwsFbRsJd3EAI9nkJgJF4mSKCl1i5UpsDhuix7l"
-    "o9g2s+kw933G4XMuAjks+gpG6ycyIxkhkUkUhrHiLoqRzkOoCxX+CrdChWg29+aO4dw0/MyAEkrI5PGwjI+X6wkxLuDd"
-    "gv8p2FwK7+dK3IA7s9FvpfyPdAilAx785jCN1VcqJfJvuOZ3+sDICMXD/pcouTAW8rcvB23x8fD49Oy8Lfb3T//z9OCA"
-    "Ki8wJvT2agpVEDCjwr47FB+C/K8UHpwrbKIA8ekrCKHRlarVAkYXBRoIFw0cl8Y2Ht89kmKzBLXgAKnM1BSInxrrThHO"
-    "cOxQ2RsFprJf/EaQCKfkA5psf2vJj5iWoom4Ph+kgLcUnXbkI1XrhnFT9MXUKOrS4dGsMqZ2rDFXoByTIrpmGUdeKWqU"
-    "K9o0+ACJv81nqo7tLFMyp8GYdPkj0n0e0z9+ffT2gOd0uWqZt4qPmEqeO1X+Xu5JlldpN1rMONscstGWIxrnzkLo0ZDY"
-    "qGdwfZQKKHYGuUIamQlYPtJxMZcwwiR4YBLHYJIbnKuKY7hX0j0sdbCWFC3cgBVZapqi3hQJ+xHPo8ozQGJuqGDnslqA"
-    "I/et/Jlvj+jso8y26ESBSHMBbyHVA5rIl7/c/o5dEmoDu5hU6I5Hq619zcCb+wFq1HgMbpttpBAd/TKSOVQGsJXcwZoB"
-    "mbgDmubzMwezuU9NNYeead/9kPEuMA5FOT6RuTCV8/B/LL4MWhNrM9Pf2kKP78rJrs4vt8Ic9LW13dvudV5ub1WKaVDY"
-    "4hHzHQfr+mpQe/BGT3za1Sdh62eD39izQRyl7LKHJw2LoY7LOeuPGe5hGsUjHNcfuPyJB/cmrvxwh1oXl8/mexmX3zHh"
-    "xwbLfoZ4kM8wcM7dU6S1pF4QaRTPc3WHVJnqKn3n9ac9DViCykP51VAN3Dy4nDX0uMt+bkIguPnOb5ebiVPeOT+D9me1"
-    "eMN8H2gRXC/Y37unpnzKW37Jp5k/uUgigz75IlSZgrw6HbkqXOWwA2VxvlE5B5460VJBQPAp55WcPy/CCFHrMm/KQ7hM"
-    "0/kVNTaXk124eWj4eds95306D/zs4J1P3532hBG6wNzd65yuQNY18LEUk/d3Go/XKL51MF4H43Uw/kOCMUePZxWL/x9R"
-    "3V+7mXX1ODxE6IrT+B2lsmnyqR/P5wOxg/XcpzBegqp9JjF5DbZ9zjG8GWy7juzryP5njOzPJW7/XbV8zGUCpSTmSXnv"
-    "HvASXojRTnsicECjN0c//u9//08AGQGY0w0+XcNHiRUg1BOX54Whr5IUMKPL4jkDvEtTcZCubqiunWFsXfe6O13Get4u"
-    "z0D9rOfP9c0BT6YdD/D+nUcbnM3Uk70KJvz+hy69BYQKNxs8aDLXcPA80sB1J8Mz6WRYJ3brxO4PSuyao1QlGvVebu/s"
-    "fvf9P//wSg5HIbVR3TbmWUXLwvwI4R226AnnbQX7Tc48FpOzxzmqJRv5T9XJxhC1Imsvd+Fcao7YiAt8Y6kjoLqX7qj4"
-    "p7ANIP1BIJR/I2yUmihE2U7ABGOVI24k07l1QBsphtPLrvO9BS0ur58jZHtVQiArAgIIPCeFqyoEWDGj7LEdxWFyHJjd"
-    "gL5z9SsRvoeQIEalyHSBsKYip0ri7ooknlU6PRBmi4II1Sgi7CMSCAkcLcXQ3D1hFAeZj+cLNC0pm6pkff9qZdFBxXSF"
-    "OaJdoNChpRADhQCfkInC+9ARL5BVrdNq5rT9ECGBMoA0Y0XRb8OgR8xsqXnGA3eqJCyUn3U6vltVKBayD1ybShLEMVHD"
-    "iIdl8fx7dM5F4CoH64wIoo7AzNkCZfOlb42wnd6KhB2Ws4iNNzaPO2/Eljg9/Onw+GxzD8i94DcPA8ncztRk0nPldY2S"
-    "3Z1VVVVMIjZg/bO3H47uIoBbJBFg2+pDpt0ZpOhu+6JohxyklRXw+lN2NIp/py4y7PIhjC/jv4SV5sqZOlEhNuhMui0s"
-    "AdPoDHuTkf2R9cAywrSSgVLvyXwzYhdZQRCdtNEwwhIImfngmjnFe35b80731T/5V07zm5txGGZ7mLz1B6nwuGgc7XpD"
-    "BykJbv8fOh3xk0oVv/58OBN8EsJ4R+d0TTeb7UHlTRsYFrBdIP1gkA7Sv/CC+PFJm0Zx6r+IN4hKBUeGXzviA0uu4a3r"
-    "gWvhgR001jHBD7HV74Y7Cy8jh6fHvkUoBbBlZ5PPlT0Y2jkl9FCFy0DEL3L6iwNYc3XrnBdRQcsHbcJ9IrddT+XCa7Tf"
-    "nBwdvT7+EQGyTukB9fQEHU0tmAHQw4UergLpz8jGs0VzoJe7c4btX+zu6zD3nnVsXp2ORpBbMmC4uN2/Q73IskW5iblj"
-    "spoy+ysuRabJeXYXl7vipPjMmqZ5S5hohIhMB+bFGoZdG+InLOgnJ1H9hIqporCLZtqCc/+a+bI5C+Oy6S8XsX/zflmM"
-    "c7C+fQEiR9A1AZTrbblmDzTB4zqBA8iCwsmouO2K6F3yIne/dMAtEabGEqN4TbvIH1gxLqeVDMRlMCyj7wmgOuWUY3Ge"
-    "hle0123LdwycvD87PDkOqj0Cd3W/lb0CBaj+WuYRum3fPEDbp9Y24Bt+XL9cNebvYaFNGkwgFrj32xfGMYLaJlKmbCzg"
-    "3VTrKQi6qBP8ow+BoLNYnoRYIW0cuzwLhiSZBZOY60xayIvQXP27++cSMTANijS73AvBKPw7X+uP/NFfAAiImObX8q/U"
-    "HbDJAWSmp4UVyLKZgbI5CCxMdr0vIeg7qRXnaUGV9Kk1rm1g+V8DKIuo4+V/GIA4PCoaF31bX8MmLP9cwDzIHD1RVHU2"
-    "ZZUKX+DaAP9SgPs7AeidnMsp9+D9IOlBhEptbKFDw0BRLoC6g02nyxUR+L6sC2rw+8BHr7fFn23AC1/oo/jiHCW6XviS"
-    "KElb5wvcAPG4+D/e34PfvxTunC69hAuBr7QC+PKIooln3MYZqV6i6Z6u9OHpd3H6hc32RTymgOGZv3+FUy8WL8zGg8sQ"
-    "J+dtIrxolK8TvFIx4Sf6DieqVhJE4ONLAjf/Tq8wCc7kcfoHJfZuwt0d4rxIyIn5e6TnOI1L3lwDRNoYOyk5Bg+2vOuh"
-    "aRTm0jBoRVRmY8zGPFx4ZAdEz3cnH05pyvujTYCzE47L7h0AzHKDY5zPFDD3W57BUNSD6Vu3/weeGgFe"
+    "eJztXYlyG8eZfpUOkiqBtQAIkbTWArmsUmTaZlYkVSKzri2Cy2lgGsSYc2W6QQqWWLVPkwfLk+Q/uucABjB4yBFjpCoy"
+    "MJju/q/+j57vH35qDJMoDZUJkrjRa3zqN66yZJLqfqN3ft5v9Bst/E8afFQhfO43TmIl6JuQWkjx/vgHEUTySnX6jYsW"
+    "3GmSWNGNb8RI3QotcXItkpHQQajiocJxP735HyEnfpC4UXqslLHDhkls5NAIutYTSg7HcC1MshdaxDJSLWHGKhaB0UwI"
+    "zgH/g7HASSRj39HuiD6/aHWBC7jSbtNEdtFM+bTkIJwovNRvHMKcdAfNCQPLLJWnsWzxqNix/GNyK4CAqfi2PQiM470y"
+    "l2N0jia9kKizsWKidEsEsUgyXxX04Q1ZkhhkmbSF/1zcNVqNMIw0K9QkSUgygc8oQPjYb4xVmNLtvtLDLEhR//TDd8lw"
+    "EilQAV4ROLYl4sSIoQxDOQhVRxygRjya9fyigzN6ItCoFaFTOVRtrVKZSaN8YTUiUmnGaANmDDemWXKVyagjDuOb5BoM"
+    "glZBu/DSqRnDqpHyA9lJp2IPZ98X7fbPGi6/2LuRIJb9F564DWBCz373YIq/nJ4ci2TwswLLiaQZjoP4CpaThiYH0/GC"
+    "OJ2Y0+FYRdLbBfMRMta3KgPbBJOm4Sq+UWGSKrgitPGTiWkJ71O/328k1/hvT5hsAvaHn31pJF/rdDp3XkvcjhOthIfX"
+    "PaYAzN6DOYpVRVOKTOlJaJgykAVKVsaOcLjA6hiA7FAetDgPKS2Gos5AbiBYGGGXhP2gwtFGR8DGk0E4oRuYwSoPIxlq"
+    "y4TKMtgNdJVuuQ5iH//Lv0ZKa9jZxQWQKZFxd2cVIIH+uP2LyhKhPoJEh4mvdoWH92gwoInmufFf2NFgT5eZ+tskQBuH"
+    "Sx6aBwiJdRmrj+b8wqPdndtNGMRwg0lENokF3tGZtxFtheskp4W6UdnUzdEiT0GcahJZTqlGWYUJ2AkLCoU5nBjRjJSR"
+    "HVB1PEQj3p1fkrUqPhx874FpX8GSAzm8JspHkzAUBijdqCG13R6gYXjIjmZXgdtK99j+3hG3rK2gpAjLSXGBTJk04Vlb"
+    "DeIW2XFuwig58p0d2uUl4weNoFOYpuwI2PToJtiYqcpMgI6t9+nuDi6V7Xf1gXetsqspgsesr1kSTB5GM8qKHDx+VPEk"
+    "Yr8471TzqbTJwFPUUleOBvTzSOI+xJ9oQhKQ9P0AR8jwfZkS2mQPFWC+5enzshVqqH4Tswx7ZPeDqQGTgrAxkFq92mnR"
+    "DgA7DTJxdHh0IJAYuqaDX1QtKZZcEm2smX1aAAQAt0dBpC6Le8DRG5UxJf9Ht23SrHPyxrG8Jg6LgjiISFvd8s3gb9SV"
+    "yvhu8riOEAMR6iCGXUyTwa3M34K1cHjuecgi+J4q/TlF+WIVS3HqqpnNqeuCLCIGp07RM1em9E/icPojus9Gj2II6Q0+"
+    "gVe8UfYHp9HAV1GaIIelETN7Kk+z5tS/Ytr10P2VZz6VAbmiaihamBVV9tS3X+luQnF9ya1E+vj1rUS3rbfSl9hKRe0x"
+    "v5ceUIs8KnDZz4FRkX5AELsrX5RZJqe1fC2oKEiF8aFd+2WNcopK5bfYqiUpgPs4GdkSpobrdZT8+rb2RZ0xfhUbni2z"
+    "dmd8gOVqcnmMo1Cl2TKBardbScUCmApVAAIuQR0LYurR0EyNoETDuBugYfX7MV7lCV5g6p9dw0xUwWF9UK43OjD2EX4E"
+    "Rs/cvCTFPauQKqn8sVyiuLRoeiQEFlmPKp6NDltaMhppZZYkAlVzLUJ9F0eHQRSsNvhlZfDLLv6v1o5GX9YxLRLrr8uC"
+    "+FXxlRnfI206KxsgmAxPQA57OJYZRCUo7a0q8JYl1MX5z7V+tERn+XIMi+M+XkAbs8yHOopqc9oIuwLHCTkytFOgEJXa"
+    "dBbs/BFx7oRXklLOU079F3QPSEKq4p+SLPTL99/d0UFaNEwv6bBryWlaUeKawIR8bXlxuy6F16Xw8w/yX0M4z0vhYuvd"
+    "owhe18/r+nm9/56mfi5vwIdVzusKfF2Br4Pz76kCL3zGvWvvepexLuHXJfy6hF+X8OUSniECXL8Pw0CnakhC6Ha2mT7n"
+    "mOhJPV26AdU4Wb3sdDtdjvyT7Eoph2LQl/yAn27a/6/tzutaMzjCSXsOj6DZ+dgtyjAKGwrRE+lkgpiFJGOvFUFO4/Nd"
+    "g8TYh/nOfZK1mClXQU7WaZCSdtwlFPpVmAxkeCmzq7mTC4bW1MejqroXBfIyJ0ugNLsOMkKYHdEEDttiBP8SemGDcR/k"
+    "LvkEpAzouVZTkMJgKhBXBK7W+jZr7iVeSoFFj5OMs4B2spC9IrcrpMC2uhrvFggCbEQSAgmhlJzqmtbj9RgOsojY9igI"
+    "VZVAREutKv3bDJI0UUQmgdAgRmyZxIq+l1sYOCEgj4qhFy7pakoBWwL9E3mAxCJu3r85+7G91ULEEUNoiKl8TlCYAopo"
+    "ZWdoVfZ8NZhcVRkbJEmoZLwqb6DCW2HATyqM51SNo6PLIC5YQM/8qhi/E5dbFH4wGlgfvcKyQwmRNKzgkJwvDCxqRyvI"
+    "7XySnWdX9JikGj1H8mPZMGtDxypkTUxZz6CJgp4inLRm0h4tb2Dr4D7zyqilZrcHNiIohO8KsIwYNHyleAWLmLP2yzfV"
+    "8KXTIAzbfpA9wnoJyDafqJWzGOCRmKghwCYAjzCxFFwBM23jgvAt/pE8FPozawMv9AZYnzaYXgKJkOrFRe1TImoUqNB/"
+    "jD8lN8mstYRjErdtu42Yzp5gmhOImUQ4+ESDuStZg58YxF2yDmZJUx/TUAaPcva89q3FH4qEfgFbYac+hLXEKEuilSRF"
+    "WLiH2w5CAhdA6D4FEEIL/B8GlTum6/vDdwekWRd16kFzoun2gcVVkrhr9sDPyUA/aleTtq0semLszvowK2qTiok7wj9K"
+    "VDrk+C6wiJ2NlemUum1x3sp/1Iap0svRhyTm0gA+jcFdizxMV6cwDJPbdinve0IyUXqlmUupWJKsTOBU6dnEYvooGkmn"
+    "eYjhrFBDmBsFmTaULSWUDF0jlLkZK+VjKkhbL04GiY+24Spaawk5Y8Q/xCiYK6Js+3IwTaXWmAPW8IaO5an8qCMBs7hY"
+    "HL19T8LVm5hkoHEHI9DEylKPhunjcgiV3ag5wnKqRAKJPjmD1Q2BeG2TcB+X31gjBRadU7eBCMMPzz/JGIe/Km152fIk"
+    "urSzFbDpVckAm8XK89FEgAG9wdxEnOKEonn634fv3nUif2MFkjCFzyNeOf6JPQ5b+1icFBtQy6m22wvT3dmI1hyF8qqF"
+    "saJlddMS6TTNEqpQIKJYr8yk3RK+34iBkpBfQUmnMtfFQH0SOG0GpazOD49gphsVY+pZrjQ5M+NSD/LIy7z028EzFJQv"
+    "nzmVTlWL/BC9A0mvCfbecu6wxbkE0ULeGgkCtoIsiSnx4WMjN3iDIPJ8ZhYLWraUbmKAxzNIzITzREkUlNrFihRYHLdE"
+    "l/JRbJvZsJj7HuPwOReBHBZ9BaP1I5mSjJDIKPD9UHEXxTDJfKgLFf4Kt0KFqDd2Z47h7DT8zIASSsjk8bCMj5erCTEu"
+    "4NyC+8nbWAjv50pcgzszwS+F/I8SH0oHPPjNYBqTXKuYyL/lmt/qAyMjFA97n4PoUhvI3z7vt8T54fHp2UVL7O2d/u/p"
+    "/j5VXmBM6O3VBKogYEb5PXsoPgD5Xys8OFfYRAHiS64hhAbXqlIL6CQv0EC4aOC4NLbxuO6RGJslqAUHSGWmJkD8RBt7"
+    "inCGYwfK3Cowlb38N4JEWCXv02R7mwt+xLQUTcT2+SAFvKXotCMbqko3jJ2iJyZaUZcOj2aVMbWjBHMFyjEpoics48Ap"
+    "RQ0zRZsGHyDxt9lM1bKdpkpmNBiTLndEusdjesdvjg72eU6bqxZ5qzjHVPLCqvLXck+yvFK70XzG2eKQjbYc0Dh7FkKP"
+    "hkSzmsH1UCqg2CnkCnGgx2D5SMflTMIIk+CBSRiCSTY5VxXHcK+ke1jqYC0xWrgGKzLUNEW9KRL2I55HFWeAxNxAwc5l"
+    "tQBH9lvxM98e0NlHkW3RiQKRZgPeXKoHNJEvf7n1Dbsk1AZ2MSnfHo+WW/vqgTf3A9So0QjcNttILjr6ZSgzqAxgK9mD"
+    "NQ0ysQc09ednFmZzn5pqBj3TWv6QcRkYh6Icn8hc6tJ5+J/yL/3G2JhU9zY30ePbcrKTZFebfgb62tzqbnXbL7c2S8U0"
+    "KGz+iHnJwXpy3a88eKMnPq3yk7D1s8Gv7NkgjlJm0cOTmsVQx8Wc1ccM9zCN/BGO7Q9c/MSDexNXfrhDrYuLZ3O9jIvv"
+    "GPNjg0U/QzzIphg4Z+7J01pSL4g0CGe5WiJVprpM30X1aU8NlqD0UH41VAM3Dy5mDT3uop/rEAh2vou7xWZilXfBz6Dd"
+    "WS3eMNsHmgfXS/b39qkpn/IWX7JJ6k4uokCjT770Vaogr46HtgpXGexAmZ9vlM6BJ1a0VBAQfMp6JevP8zBC1NrMm/IQ"
+    "LtOS7Joam4vJLu08NPyiZZ/zPp0HfnbwzqfvTnvCCJ1j7u51Tpcj62r4WIjJ+zeNx2sU3zoYr4PxOhj/JsGYo8ezisX/"
+    "QlT3l25mXT0ODxC6YjW+pFTWdT71/GI2EFtYz30K4wWo2mcSk9dg2+ccw+vBtuvIvo7sv8fI/lzi9r9Vy8dMJlBIYpaU"
+    "9/YBL+GFGO20KzwLNHp79N0//v/vHmQEYE63+HQNHyWWgFBPXJ7nhr5KUsCMLornDPAuTMVCujq+urGGsXnT7Wx3GOt5"
+    "tzgDdbNePNc3BzyZdhzA+1cebXA2U032Spjw+x+6dOcQKtxs8KDJbMPB80gD150Mz6STYZ3YrRO73yixq49SpWjUfbm1"
+    "vfPNq//89rUcDH1qo7qrzbPyloXZEcI5bNEV1tsK9pucecwnZ49zVAs28u+qk40hannWXuzCmdQcsRGX+MZSS0B5Ly2p"
+    "+CewDSD9QSCUeyNsEOvAR9mOwQRDlSFuJE0yY4E2UgwmVx3re3NabF4/Q8jWqoRAVgQEEHhOCltVCLBiRtljO4rF5Fgw"
+    "uwZ9Z+pnInwXIUGMSpHxHGF1RU6ZxJ0VSTwrdXogzBYF4athQNhHJBASOFqKobm7QisOMucXczQtKJvKZL16vbLooGK6"
+    "xhzRzFFo0VKIgUKAj89E4X3oiOfIKtdpFXPaeoiQQBlAmjYi77dh0CNmttQ844A7ZRLmys8qHd+sKhQD2QeuTSUJ4pio"
+    "YcTBsnj+XTrnInCVhXUGBFFHYOZ0jrLZ0rdC2HZ3RcIOi1lE863JwvZbsSlOD384PD7b2AVyL/nNw0AytzPVmfRMeV2h"
+    "ZGd7VVXlk4gmrH928OFoGQHcIokA20YPMu12P0Z32xN5O2Q/Lq2A15+yo1H8lbrIsMuHML6M/xJG6mtr6kSFaNKZdEsY"
+    "AqbRGfYGI/sD44BlhGklA6Xek9lmxA6ygiA6aYJBgCUQMvPBNnOK9/y25u3O6/9wr5zmNzfjMMz2MHnr9WPhcNE42vaG"
+    "9mMS3N4f2m3xg4oVv/58MBV8EsJ4R+t0dSed7kLlTRsYFjAdIH2/H/fjP/KC+PFJm0Zx6j+Kt4hKBUeGX9viA0uu5q3r"
+    "nm3hgR00SkKCH2Kr3y13Fl4FFk+PfYtQCmDLzgafKzswtHVK6KFyl4GIX+T0Jwuw5urWOi+igpb3WoT7RG47jsq512i/"
+    "PTk6enP8HQJkrdI96unx2gm1YHpADxd6uAqkP0MTTufNgV7uzhm2e7G7q8Pse9axeXUyHEJuyYDh/Hb3DvU8yxbFJuaO"
+    "yXLK7K7YFJkm59ltXO6Ik/wza5rmLWCiASIyLZgXaxh2bYifMKCfjET1AyqmjMLOm2lzzt1r5ovmLIzLurdYxO7N+0Ux"
+    "zsH67gWIHEHXBFCutuXqXdAEj2t7FiALCiej4rYronfBi9zd0h63ROgKS4zi1a08f2DF2JxWMhCXwbCMvieA6oRTjvl5"
+    "al7RXrUt1zFw8v7s8OTYK/cILOt+K3oFclD9jcwCdNuueYC2T6VtwDX82H65cszfxUKbNBhBLLDvt8+NYwi1TaB00VjA"
+    "u6nSU+B1UCf4Rx88QWexPAmxQto4tnkWDIlSAyYx05k0lxehubp3988kYmAaFGl2uBeCUfhLX+uP/NFfAPCImPrX8q/U"
+    "HbDBAWSaTHIrkEUzA2VzEFiY7GpfgtezUsvP07wy6ROjbdvA4r8GUBRRx4v/MABxeJQ3Lrq2vppNWPy5gFmQOXqioOxs"
+    "iioVvsC1Pv6lAPt3AtA7WZdT7MH7QdK9AJVa20KHhoGinAN1e7zN3aPHvPG8UGsr1wN57VbpL2F4RSkm8keL5FVLjxYd"
+    "8/aRofvqfPif35wevNoBrpvILukSlohKjSYbNX/boeoASj361BHvccujLj1Htb3yzqtaA16x7cDVsl6l58BzIfsg/1sV"
+    "eOEzfRSfbXTAeANfIiXJX3yGGyAJyf+P93fh9895DKNLL+GC58pLD748olLkGbdwRioSabqnq/d4+h2cfs7DfBaPqdp4"
+    "5levcer5io3ZeHDtZeW8RYTnbweoErxSBeUm+gYnKpdPRODj6yA7/3Y3NwkuX3D6B1UzdsKdbeI8r0KI+XvUJDiNzVht"
+    "10dcmzBQRQBue3GrR90oLCBg0IpQ1NpEBYsP4eAs4DHenXw4pSnvD7EBzk44GbEvPmCWa6LBbHqECe/itI1CPUzfuPsn"
+    "Ui1Qig=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1078,6 +1080,11 @@ class _Command:
 _MEDIA_MOST = 16 << 20
 
 
+#: A MIME type as RFC 6838 spells one (`image/svg+xml`), with parameters (`audio/ogg;
+#: codecs=opus`): nothing else reaches an agent unquarantined (`sanitize._sanitize_walk`).
+_MIME_TYPE = r"[a-z]+/[A-Za-z0-9][\w!#$&^.+-]*(; ?[\w!#$&^.+-]+=[\w!#$&^.+-]+)*"
+
+
 class _Media:
     """Bytes with their MIME type; `Image` and `Audio` say which content item they are."""
 
@@ -1089,9 +1096,13 @@ class _Media:
             raise TypeError(
                 f"{type(self).__name__}(data=...) takes bytes, not {type(data).__name__}"
             )
+        name = type(self).__name__
         if not isinstance(mime_type, str) or not mime_type.startswith(self._kind + "/"):
-            name = type(self).__name__
             raise ValueError(f"{name}(mime_type=...) is a {self._kind}/... type, not {mime_type!r}")
+        import re
+
+        if not re.fullmatch(_MIME_TYPE, mime_type):
+            raise ValueError(f"{name}(mime_type=...): {mime_type!r} is no MIME type")
         data = bytes(data)
         if len(data) > _MEDIA_MOST:
             raise ValueError(
@@ -3046,6 +3057,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
