@@ -71,7 +71,9 @@ def _answers(module: Path, work: Path) -> list[tuple[list[str], int, str, str]]:
             timeout=60,
             check=False,
         )
-        out, err = done.stdout.decode("utf-8"), done.stderr.decode("utf-8")
+        # NOTE: an image's bytes on stdout (the golden `media`) are compared as escapes.
+        out = done.stdout.decode("utf-8", "backslashreplace")
+        err = done.stderr.decode("utf-8")
         if args == ("--mcp",):
             # NOTE: answers to different requests may come in either order.
             out = "\n".join(sorted(out.splitlines()))
