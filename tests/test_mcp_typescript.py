@@ -145,7 +145,7 @@ def test_typescript_client_gets_images_and_audio(tmp_path: Path, transport: str)
         {"type": "text"},
         {"type": "image", "mimeType": "image/png", "data": base64.b64encode(blue).decode()},
     ]
-    assert pixel["structuredContent"]["result"]["size"] == len(blue)
+    assert pixel["structuredContent"]["size"] == len(blue)
     tone = calls["tone"]["content"][1]
     assert tone["type"] == "audio" and tone["mimeType"] == "audio/wav"
     assert base64.b64decode(tone["data"]).endswith(b"data\x04\x00\x00\x00" + b"\x80" * 4)

@@ -229,8 +229,8 @@ def test_mcp_gives_image_and_audio_content_items(tmp_path: Path, mode: str) -> N
     said = json.loads(text.text)["data"]
     assert said["data"] == f"[image/png, {len(PNG)} bytes: content item 2]"
     # NOTE: the SDK checked structuredContent against the outputSchema: it holds the base64.
-    assert dot.structured_content["result"]["data"] == base64.b64encode(PNG).decode()
-    assert tools["dot"].output_schema["properties"]["result"]["required"] == [
+    assert dot.structured_content["data"] == base64.b64encode(PNG).decode()
+    assert tools["dot"].output_schema["required"] == [
         "type",
         "mime_type",
         "size",

@@ -18,7 +18,7 @@ from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
-from burgee.model.kinds import python_type
+from burgee.model.kinds import MEDIA, python_type
 from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.kinds import TYPES, _Decimal
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
@@ -285,7 +285,8 @@ def _text_rules(prop: dict[str, Any], param: Param) -> None:
 def wraps_result(command: Command) -> bool:
     """True when the command's data is not a JSON object, so agents get `{"result": data}`."""
     returns = command.returns
-    return returns is None or returns.nullable or returns.kind not in ("record", "dict")
+    objects = ("record", "dict", *MEDIA)
+    return returns is None or returns.nullable or returns.kind not in objects
 
 
 def output_schema(command: Command, program: Program) -> dict[str, Any]:
