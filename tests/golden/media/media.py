@@ -1091,21 +1091,19 @@ class _Media:
     _kind = ""
 
     def __init__(self, data: bytes, mime_type: str) -> None:
-        if not isinstance(data, (bytes, bytearray, memoryview)):
-            raise TypeError(
-                f"{type(self).__name__}(data=...) takes bytes, not {type(data).__name__}"
-            )
         name = type(self).__name__
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"{name}(data=...) takes bytes, not {type(data).__name__}")
         if not isinstance(mime_type, str) or not mime_type.startswith(self._kind + "/"):
             raise ValueError(f"{name}(mime_type=...) is a {self._kind}/... type, not {mime_type!r}")
         import re
 
-        if not re.fullmatch(_MIME_TYPE, mime_type):
+        if not re.fullmatch(_MIME_TYPE, mime_type, flags=re.ASCII):
             raise ValueError(f"{name}(mime_type=...): {mime_type!r} is no MIME type")
         data = bytes(data)
         if len(data) > _MEDIA_MOST:
             raise ValueError(
-                f"a {self._kind} of {len(data):,} bytes is over the limit of {_MEDIA_MOST:,} bytes"
+                f"{name}: {len(data):,} bytes is over the limit of {_MEDIA_MOST:,} bytes (16 MiB)"
             )
         self.data = data
         self.mime_type = mime_type
