@@ -50,6 +50,12 @@ def beep() -> Audio:
 
 
 @command(effects="read_only")
+def caption() -> str:
+    """Text alone."""
+    return "a red pixel"
+
+
+@command(effects="read_only")
 def huge() -> Image:
     """An image over the limit."""
     return Image(bytes(16 << 20) + b"x", "image/png")
@@ -138,6 +144,13 @@ def test_text_mode_writes_the_bytes_to_the_output_file(tool: Any, tmp_path: Path
         f"[audio/wav, {len(WAV):,} bytes written to {tmp_path / 'a-2.bin'}]",
         "the end",
     ]
+
+
+def test_output_file_takes_a_text_answer_too(tool: Any, tmp_path: Path) -> None:
+    target = tmp_path / "caption.txt"
+    result = tool.invoke(["caption", "--output-file", str(target)])
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert target.read_text(encoding="utf-8") == "a red pixel\n"
 
 
 def test_text_mode_without_a_file_refuses_a_mixed_list(tool: Any) -> None:
