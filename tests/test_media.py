@@ -298,3 +298,24 @@ def test_media_only_where_a_result_can_carry_it(
     result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
     assert result.returncode == 2
     assert "handlers.py:4:" in result.stderr and message in result.stderr, result.stderr
+
+
+def test_a_handlers_file_may_have_its_own_image_class(tmp_path: Path) -> None:
+    """`Image` and `Audio` are burgee's only when imported from it: a file's own class (or
+    PIL's module) of that name is its own, and the runtime never refers to the name."""
+    source = (
+        "from dataclasses import dataclass\n"
+        "from burgee import command\n"
+        "@dataclass\n"
+        "class Image:\n"
+        '    """A record of its own."""\n'
+        "    name: str\n"
+        "    width: int\n"
+        '@command(effects="read_only")\n'
+        "def show() -> Image:\n"
+        '    """Show."""\n'
+        '    return Image("x", 3)\n'
+    )
+    own = load_tool(tmp_path, source, "own_image")
+    result = own.invoke(["show", "--json"])
+    assert json.loads(result.stdout)["data"] == {"name": "x", "width": 3}

@@ -373,6 +373,9 @@ class Program(Node):
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
+    #: burgee's `Image`/`Audio` as the handlers take them from burgee (a file's own class of
+    #: that name is its own: `reserved.FREE_NAMES`).
+    kept: tuple[str, ...] = ()
 
     def root(self) -> tuple[str, str]:
         """The root command's name and how argv reaches it: "alone" (it is the only command),

@@ -14,7 +14,7 @@ from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
 from burgee.model.kinds import has_media, metavar
 from burgee.model.literals import call, py
-from burgee.model.reserved import RESERVED_FLAGS
+from burgee.model.reserved import FREE_NAMES, RESERVED_FLAGS
 from burgee.render.completions import surface_slots, template_values
 from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
@@ -519,6 +519,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
     # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
     roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
+    roots -= FREE_NAMES - set(program.kept)
     joined = join(roots, plain=plain)
     import_block, type_checking = imports(program, joined)
     top = "" if plain else boot_imports()
