@@ -2,9 +2,11 @@
 
 from burgee.markers import (
     Argument,
+    Audio,
     CommandError,
     Context,
     Group,
+    Image,
     Option,
     Outcome,
     command,
@@ -18,9 +20,11 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Argument",
+    "Audio",
     "CommandError",
     "Context",
     "Group",
+    "Image",
     "Option",
     "Outcome",
     "__version__",

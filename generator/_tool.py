@@ -135,6 +135,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -750,110 +751,111 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfK6Smd7s76LH2X7KnUlqQQQGEqIQICLASUzsar21+wP219y/ZgZDAiQBh/OxjFc"
-    "iU3iMdPT09P9dU9P89eDMJvOElnEWXowOvj17OAyz+YzdXYwOj09Ozg78PCfS5nCp7ODH2Qq86CQIhBFliVikmdT+HwV"
-    "pFEicyUmcSKHZwfnHrwTXsnwmt56ip+WHxO3cXGVzQtxm8dFnF6KIF0UV/DBvJ/KW347l9wjXOBeZ3n2swwL82AuJ7lU"
-    "V/TwWznIZRrJHJ7Xj91TopAwRGwEO1ZCBROZLPB1+AMvAQemQJoZMw/29Nw7grHD90FGTQ8GQO1sXmCvZwfYEl3mizyk"
-    "XiQnwTwpRuJxGkzlk+FsIcZSxZEUfz159ezH52/f9YlobHWAj3BjaZZyY8WVRLIv82Aq8LboZTcyz6EBZa738Pqfh8Nh"
-    "32kKHlIwgWta0080NahvLbdZzh+Qmpmv5146TxK4iNMmRZrRnB0LYDrNqMBOgSfAUylUESBX5Ie4EPf7Ip6Yu8ixWIlp"
-    "rBROfZb/8+//KHtWRR6HRdm1+W77LlAkxG2Qp/C2Er00E1EW4mPUmMhlMc9TkCggL0DJ9kAcklgVcEfB/FjZC4M8itNK"
-    "55MsD2XZt/5qu84lSFII4pgKd+aLKyBoPM8vpRRRHCFfxKVeLA5L7VJTS1IUJCoTzFJk0ThQV574Bf+axOoKeovE7BY+"
-    "lC0IFebxrFAiTosMXgJ2RnEO8p7lC4eV13GSDODG6v7e/c+LH3+8ePbi7SEL7SFdGE4j6rW8e/LD81fv38H1snVgRZyW"
-    "vNJfl0SEpBDvCODldCQkyNsCZiMFSUDuB/AtzCLpGWGiQQKhkVEvPLE8S9y1HscEhiFxDTvqxlm3GwtSoAQsjixX6zpi"
-    "veR2A4uJ5qK+AuFfHqkKFjiyWxQTWAxRJlXJxmAO0pgvvbrI5rnWAVarXMaozeZK5kO84yzWJA5lqqTWiC9fvKc2TmYB"
-    "sGXwYHhEX//r3bPBw8HTJJgr7uNNns3yWBYBiwxrDN2U0y0053RVF6bbK5nDPGciZFWt9Q4qX6eV4eGrk5fP3Yb4jirn"
-    "p7xiZyhQ10YuRjhyatw8hxKl5SlI1S1ofVp38Y1McS5xjZpZ4U41d93pLK1HZUprg1wxqApjJhNnLPTNjgP4nBbiKrsV"
-    "EuZE4F1J6optYTZPIhGCgbyEdYCki1lQwHM4QB+mXQSzWbLweSBstfIsK9BikZHGv87vDryDJJkqtuNoKsmkwWc2NaOz"
-    "gyuZzOjxiszCjWdZOJ/KlNUlmVlaj6AhkyQYg1UXz5Fun1o9PSf581GHI18UyJkcKDkLUN9FQhtUHMOVyCasnbS5GYoX"
-    "6U12bSEEDNbXipP1jxgMflZAw73HN0Eyl0/u+WxYfP3dhzf/+93rVyIb02RMkVHISdLB2CasET9OQTe/A+mfBv4xLjkW"
-    "ECVwSdLrMr2RSTYDLQS6tIhAm3vC//XsDFbtNf49EkU+h9nAz1FQBHwNjOSd78FCzkAWfbzuMwVgUH22CLpX0QuMuSHK"
-    "gAXIUBRKJhw1Ns3CGFiGbKDO+RWnM+RwLkkZwxu6y7hQMpn0h+JETII4mdMDPMDqGEjUeRCk2vgqPXIdpxH+y3enUqng"
-    "UpYXgKdExt2dngBAYFk6+EXmmSCLjkr7WPj4DBj6Yq64bfw7CFGMLnL5tznYJOrFR6kAJvFcpvJDcXoOjETxMeKCmlKh"
-    "HsnnqcAnhlY0lOapYZjSy16/6iFDtO4mTlkCFbIoyQhfkoYAHoZgtXtTUHtDmOE0RJE9tj1pq/72+V98kN9L6GkcAHpF"
-    "OiewlAFLfij6JWGDwRhn30eaAdAAiKUlo0YsZD/SkHhKYofbmu7yAskrsdvXAhkDakFhtXJKhgS1Bw4pkmESAGst1opJ"
-    "3/EgeekGRjRG7eSaL+n2+CpqbCCIZA8YnN2mJWeH4jU/CmOtAr0RQh+hEeQI6UAdV8F7WgEqNvFkFvEd1oOEG46J5Uat"
-    "g2IA8Urh0lT0fOrO73tEGLAKJl4o0K3KVa4yDeVwSMrOUQYwKtSNixnrQ16K9BDop5nMixgt8+jXuzuL7Td98c5zNa5x"
-    "nZYVbjtX6iyF/97KILIOBKBdFH0RT2dZTo5TXPSJEQy3UGSAP2kUJPjxDThVIE/TLJonkhlGooyOEDQN5hVxFkyI9lNi"
-    "WHQ/aXRsuuRVCijhUoIQkLQRtadI+JAXwjngUHoslSCWCkQ5nS2Mo1Zk00T0zNA8vcY8B83CRQtVPYaLML2AUXEMZq0B"
-    "K0HbpNpiS7I9wLMk0caJTSlwoQBRAnEDrA4swjWSaik5ZvWjRdNjcWHhRWRwltJtFHWUoZJdWgx7Neemj8gOlNpVrPuH"
-    "VQi62BF0egwn8kSRSvDcBoPkFl/XbaALIUOEfGAzpRmRV/pVBqhuLdWg1fUk8DdQV68nGiMgOg8Keh/tNoMe0yJDcNBO"
-    "ntsPYhu4dt4g3khu1d8vQVNVbuxTIEBVkenrhUOvQavYXbksP/cINnfsG4nVimCJ1N0Yu0mIoJEoGy/4PHS1DzY0Uqdd"
-    "uYpIj0FkZNCsSvcbiuBHl0gjGIW0GReyNXF7jlUESVwsPDFPLQCI5AwjXmkIaxxU5gIw/AeMlYF6AdyZGgvwcPh933Vw"
-    "m4enwx2tR7dVOKS560pw5PMu7X1HWxqlmOzZBTmSv9lotojlNNKuIzkrtYMVidZE7jcWhAsnxNhGJHoIXsD/vAasjtgi"
-    "lzexvIUPkRzPL/Fa/1iU4amRG0AgKhzlTsgILzm6geQ5SGAVRwuwVapRaSHPgiiKcbhB8sa1uVa+twGT1h2sTcW63hrY"
-    "/5NB2LAaRyUCRMf4Ns8QhYLGQGiSKb167ZBlosE/86OH+gjgjIX3/M58ho4b+BOyb5pZVqmip98BrJUs+hZcVVHNMgM0"
-    "nuMvIENTtcS8cr04F4M8DxZ8DTw8iqtE2zehLcK2r5sB1lrYcBJfp6hNg8s0U0UcIkisb700cJBVzEqKcfUt3QYlJ2Hl"
-    "8P0wS+bTdN0TCpcxmKU1nZjowoon7iiyroMFFNOyepHJc+iodOg2TQHMuEi4beDoOJHTqm41C61xpupEWNmrilEpEZXJ"
-    "rfZv/LtoFQVNirOBBqMAzknHWJRg1UMQvYbV9FcM1lQkB5z8sIhv5NIdAGPgOMKgCn0DgwFLLmu587MsgZvu5DW4rwBB"
-    "SA9loH16rP/lhwDtLGjxXMnIqygF0MeAdVhZaKdJB9GhZY2BVE2VUAwVgxvHJvpAOo06dbEIRUgUB1znKEVCB8nYEWTy"
-    "nCUHhiuSBb4zLK9+7e7YrpB4PSjdzrRuqFlPlphTaHNJQqJGZP+0B8OhRrNlbENj642YfneNgqx4ZI1POLvUnR36uuyQ"
-    "FR9XUCoiscYQkc5ebYY+bVQoXLyrTTHZHDWLsjq7g4yHvU9odFBkA3UVzypPGtfAZHl4pXrHlcl7WeSNCQq5p3W3jiN9"
-    "yM6Y9mdB9zFFuPWGYUQVo6e3g6L/HGEgPf33FAWCRiLJwDyGAUBvGF0h9VZIFF+SgkKDhngc1Nu9wT1E5fcu7omxLG6l"
-    "pNDtlEPuHCq2W3sYYqJ38Wn0tfDlHseNb6/gzWyKIClinkGvUwxSrLIV1WHsjRvr99kbKTGb7vsjot2OfSMxdvt+mRqZ"
-    "zqesA7bf099JxlZlAzTP7ucPdmyYa7BCCE2aQWvIsqc0hL3hm01DB8us/e39DDNa1yi4mXvLHN8ok49MxUkULd+3r4ok"
-    "CK9ZH1Js1Ql08G7hseBtNYxYc6zK9WJOBHAWkxJoByxgXQOXNJQ27gfnbNh8gv4xbwLj7ZdP39DGMGplaERvXeEWHLop"
-    "OxiW32DNrU59WaEFMPOl9dLaV2bMv2xt7RqW06uAPV0Ozi2JMY4yitg1XpJbRi49va2J1/ogU625iYazkZ/NEJ6o2N4B"
-    "0Zv+2zdApG5tsxu0nh6QS1vZTRVHv9Xbzl9gQMdsmDaq2SBqyHAhp86kk7C83QaUOePRCrwE/YgZJkWMwBNfBSnmnAtE"
-    "jnHKyRq6gXuYGZNfoy5PCShWk2+G8O4OGhDeXiFGDeN9XyE1oFwgN8lE9HxiArNsRHlA/SFLXzaZKLlsUK0Hii5gnMZT"
-    "AmxHFW10xBgPgHKrl+9XXr5/hH8aBWnCMvq5VNwqtn6aFzRemV7WHH53wE1TYwUQRIYb8FBeQGPlQYgujZ4KfGQNdam9"
-    "3agmHDpbmkCkjYfM+YyS8tNoIQByQKKDSUErBSBzoPBswqoZc5jncMmOyVLfSj9s55sjCTOZ/pTlSVSFZ5RDOg1nF5Tn"
-    "uSaR1KQ11QPenzgb0sDcLhWqS4XqUqG6VKguFapLhepSobwuFapLhepSobpUqC4VqtuC/t1sQX/1qVBLG+qblDNokN8u"
-    "kapLpOoSqbpEqs6KdYlU2yVSOXStKZDTZHq6jKutNX+XcdVlXHUZV13G1R8i48pNbdikalrDZHXJWl2yVpes1SVrdcla"
-    "e03WcsezYZrWKj3dZXt12V5dttcnbOhXle3FpdU41SsEvDWTITHhaPiQ6TOKiQOb1dgJPXdfe0b8gKn6pi5mtN1ODz35"
-    "88Ph9+uTv8pMLVA6lzCEAe+6aZ97QDCOctE4/IATGZktfRM1Y8XiZsUUFMZy+D2LZzRD5hIy/jLJxkFyEeSXtUQ3rkbY"
-    "DMqqU74KN5hoO1r9NdUHj02VPSpzKHpg4gdk6KkWXJ+j+aQyGVm5NRCv5QJ4MV5g5B8IL7R+0yLvjMUxLgqccUadusBx"
-    "0/BKb7jkAstru7GbnWOCuJ6gwo4wJDI6zmYz1tSrE0vb1lXSXGzaonssCicKUCZyTC4FrGbUBjkoTxsqX+4VjVxmDHCp"
-    "LKZjrchadBsGYG6SSm1DozBiXSRQyTDDsHcvEL7u0WeSGhgxDT64M9eoX9uQNS/cjDuTvcFFC63O9ZawgQpudF6k79ZG"
-    "7B2NwOkWZOeOecFaZ8lU4TS5BfRQw7jUzFYndodlvaAWY9LRiRqacU19rHgQDQRoK7mDiLFHRFPNyhNzmqiUKi1hXPA2"
-    "atgH6VMFYjAgEfBQWuJfh6hJLJNoF4XDgUcamifMIHHZDQZYHnYkmGZMPdCecF4gwONcnoxiizwHy6TJD2XJ5y2J475v"
-    "dU1THacBWWGtRymfpN7bcGrM0H9b2cEyoysqdv4aR55TXBS17h3T9ZcXPz6nmTVqublGJyfIUtCca7Vypkd9DD9nY7XT"
-    "qtbeJPFiRK45jQmN54CmmEZHNVUDnPSwDC2KR/3WdAbKlC9fdqo2XDBVejl8Qxyzu9KYslxw1jICgNYUJkl2O3DA0R7J"
-    "RO45LZfblkBXawIXOjTuWN7FTjTSnFoTw7lK6hq3DnNVZkvCJYwp9FIpI95CyDFFdJwhuLJun5YEOzAaP9goaGtKkPRi"
-    "vJgFSiFIahgbKpZ96VG7JUyRXAzGEew7pGAg3IonMBOtuT4NZ7thCJnfyBphlioKQpIyaC8INNYBMXc3fKOFFIZolLo2"
-    "RGh+uP15ziW929LmbovuPpcm/dnWZG5LBu0e7oEIEKATxCbiHW1H9kwWaL8FSYhxrcVz7Z94zGbrCaL3cgHqswu4vHD/"
-    "b9mi9SZJcOmhrfD03HhlYgjVRGatrI+w6A21sQwAX80puK4ro9tdQs4nNxEWaOlGpgg9XW+MkRn7QoAjL6xv9AgDDchf"
-    "DszYDI7UwYeoHYh7PZB3z6hDj7EE0ULaGgmCYcV5lhLw4diKeblP9bdNDjZ168BNNPAYVUckXG6vlpTqzkoILF554ojw"
-    "KFbz7+uC3iMu8s1YBDAs6greQpgGM2VO5EzjKKI9ADAtYZZH4DhJvAuPgguF6bHVWJVuhswTA8qINsb1eZgqIMYOjFow"
-    "t/z+yiLi7KoqUGdF/EvJ/5dZBK4DyEeRQzNFdi1TIp/kwc4HWkZwHh5/jKcX4Djnxccnnjh98erd+3NPPH787v/ePYEL"
-    "eLKADuGkcg5eEAxGcsw6zsUY+H+NGyRjSacCkiy7BhMaX8uKL6AyHeNGT6BAAceu8RcBTEV63ooJmNShThAEDqpCu9nv"
-    "8V2z6/3Y3qMjZnqSn1Bjjw9X3Iw5B82cD0MKbBJ0Ns9DWamwr5vgXcO4MBlsPGVM7SRDrEAYkyx6xjyOzaTIMJe0aDCj"
-    "ib8tI1U97NlMBpzjhaDLxBEf8zsj3BN9wm1qrFriVnGKUPJcT+WnsGeZtqdWIE59OAplOab3dLAAxBzPa1UR3Ai5AhO7"
-    "AKyQxuoKJB/puFgCjJi6BrKQJCCSPcaq4lUfcwHxGeY6b1CAiwVSxInqVArfRHLKQBkNbixh5fK0wIj0t/I2Px5TcKBE"
-    "WxneItK0watBPaCJz7M8+IZVEs4G5iTKaFjL+mo8yNgdSuwOJe73UKKcTIC5rEXKwCznm5UHmDS0QQPPflVTELLMbt3W"
-    "191T3uqaeGKdrFqEcYOAYfujhssk8cftAxSbnipsBaC3J6H9AcJlQpzc9dYQurIl3+RwfJbzhTXwX/5u1/5I/72ePqyF"
-    "/+wP0O1v7FudTazJk3sqcVs9tO/zho1+424h5d0OEdZ8/XrAdFMn/w90XpB8at7vulDOFvW/2y9g7IpipkaHh+hf6uD1"
-    "MMsvD6Mc0OHhg6MHR4P7Dw6d0D1Ag/qu75q97kyfqAYnS9kkDGQ8/hpSd7ywO17YHcz44x8v9MqfOiNWlTvdusdz5max"
-    "KommYRSZrppOeuS82vEG+sipsEA/q7d6svmQXeskH/rFv61Fx9O/Cbj6NkCofIGxoaVnnDPyuNbo3F97rjLVFfmrZv0s"
-    "y5fXrDzWMMb8HN/qoWFQof2asu2d360WEz155yyMBg5SouPSzyfa+NEFhzR09hwnMpRf8vnMrAJtES4sJtUbTXxYxK4V"
-    "J9VhXi5tvS5UdTlQMJzOl2qVqv3UMoRik3Bm3JvJK0HvEi/ROHVYmoJ0DG+y/Jp+QLQk40J3pNsvwwvC6UIMMmGb9ipP"
-    "Dcpfq9ZZhvsDG1/LYdSuslBXWairLNRVFtpaVrvKQl1lod+2slD3K0a7F99wNy3sjmDjngWfbP7ytix+i+CyG979QiJe"
-    "XZ2PLpz0hwknfd46H11QqAsKfXVBoRWxnxJlmZjNYZFF2WElFrRj4Ie3Mta134V5vtCaY3/YH4lzcXQKy/YTCUCfANP7"
-    "yGn5fdcuqp/9c0aw/cDXlymqnSDRFYq2769dRaLa4QlTjKh9x3soU7RJ8aHa9OzhzF7bikJ10TDFhPbqwu2p4NAX4u8t"
-    "250O1nawtoO1FtYaJDJdIDLg3UxH8ewIaBE0cMui0uq/BsZ2hRK7QoldocSuUOKu3lv3a66VAoEbHP/4hPe3I9xeXRGw"
-    "juonkz2j6n0VDPxCYHVXXrDt3spXWF6w87E6H6vzsayP5eIFY3t2dKyM+rTN/Ws8qq7M7w5lfqugxOH8MpFvdJURKlrF"
-    "JbeOha+rXT19+eyff/+HD04PrINbMptF5lbj2nO6i12h9Vk9PW+ETysRDZfiLEVT1xUbRvJGC+LhzdHw4ZAr8t2tXmCm"
-    "1fMv9efA9zY7phTnJ4LrjOeqmNip3llPovgUKj6qR/qpLOxWjenSsF8GEG7TSldz9ndQc7ZDpB0i/Y0QabOVcqzR0f0H"
-    "Dx998+13//l9MA4jafBgE+DTicPLbwijsMWR0NpWsN5cBQZ3U1QrFvJXVXOc66RZd6NchdYJoMmPiwvMOofrD5YW0uok"
-    "0zEWeqKqaYE9PAKSw+VVs9wWS9ZVTJXEox44jTI6ttnteZAOtSK2hDV5RC6Jj1qS+N4p8Yv1FRELRzKM6WQOEgigibri"
-    "mozHQklW7KfnNZpW+FguWd9+35p1Olu/UoSYKdRlsrD4FYYwIyaKkoxAWmpkVfxCl5jvjtoSk4o5jHlG80LJ6nMsAZXS"
-    "0S6bCXus6wHpkl2BGM8va8S4HqZLy/0H28wYSAbwSRXCVn3mQk0IbamEsykf5ZJQc5yrdHzTlikFwA/sm3wSrKZFacGm"
-    "OBi3f0zJSWb7yNQx4vKAi+aZcpz2CmEP287Wi7IV0Xta5MngqTgU71788OLV+/4xkHtB57uQZC6q3bS+lgIDFUoePWw7"
-    "VbYR0YP+3z9/+3IdAaiG3KOrZPW4S8/1KJ2TZ9X+nKOjI3PionpqTQcGOZns1lR6YH+Y9hmO3epRpO7Z85mC1qeO/T5H"
-    "abnelcAC5cp1stFo0GCoND/mox2MwG8YnKW8kVqW4ceDI5Z+vLHnSvrifym6jMWzKS2Oy6qJgvabSJHooEsPuvCErthF"
-    "xS10GKbPdXPjwlT1ooqRtPCosvNyLfwhDgrz7oIiHsfo2+Gw3uqfE3DO2P0H+vLYNFNA7yGORVg6OkuFORuJr+ufJ8Ay"
-    "GsDEx/82GAhbMAAr5utBECNMevhwtjgWUUZqUkZYcm0weHKWnqV/0o/j533/cAE2/yfxFAs/gsnArwPxFsZoqqs9ff3y"
-    "5cmrZ1jUUbPSpzrU/iCjuvo+sJv9QhRaQEthkSzqTPaEbwC5oF+HENZtw6bvfNrxmochQFEucmkf53UqSlAuyiWP7+Kt"
-    "EmGbKxpRU+PcurYAQ/HafuaYArVbljaMsYqgLkCJLo8+wzbRi2eIHPoB6wO6lUPtLyTYkevfSHAKiiOkUKMaZ7WA3itd"
-    "doYXd/eA01gflGrHVX9iQR3DBPB7A1/Xcox1tilXCCcyTVcmOsU9+ly0V1UGwBuymG2qgQ5Pgwa8AVep43KNXB+WSijO"
-    "GRvV2xmuECBTyvb1m/cvXr/y3eK168qyl0VsbbXXmyCPUZObqrasON16tuZonS7k7mKSY3S+aZqmoKv1VrWVgBD8nVg6"
-    "6R4wfH+p2K0/xBm4ksnMFxQo5kZoKMT7VxoHwivTWaFGyyWza7iNj9ORzvKXgKKvTzc/6tvdZ1WBWFzGUqsn8uBhfD5+"
-    "8ImYE65TW/4yAboHvVZla/usghfZ3E5+UFbZJbQJqpnJrhbM9UeaazbG5rukz01us5GUsqxt6U+BiKyuZAsDe2kL6Zsy"
-    "8+UC06DGr9c6ReUSu/qj9FPhC1wDQy2020YKR2uRcn1tVhnVj3EKGyu5oxgg42q1Rf2+nrmWhWCNY+dXqsD6RsM/J/AC"
-    "wq7wwkf6KD5q3YfaFL5MZUAL5SM8AHbL/o/PH8H9j1ZD06UHcMEnX8uHT3t0m7j5R9h8bSF8FLs4P9zyt99j03XHh4ex"
-    "tQvDjX+HnPKN+0JNbu+IcJPgZmCb9gdbqjxo5U6Yhr7Bhlxfggjc3SnQ7T8sB89YHpvfCtrrBh89pJFbSE6D3wCgYzNn"
-    "6WuNz7kqNUyhngQ1qsyyKvgghlnVBtj01mIX/FrWdBK47EBVGIXIGMmzdd9Zw48qi9AUsli/Au8jJxjNw6fP4jWIjX0G"
-    "5i8hSH3GMXWBB/Z4ao6vn4NBaFffGLD0c467jSpNNdfh8d0e+dRWpc9ND9439f6Jw2AVEjDP9hTFgDpffYioqZ/GHN1K"
-    "69rLgaY3ym5r6qy6b+3TSmH4pn/MiOd0tBJHoh9QQ7OEiaDDg7v/B102BJI="
+    "eJztXQtz20aS/itz2qsSWQdS8iPJhfK6Smd7E9/FssvyVepKUgkgMZQQgQAXA0pmYlXtr9kftr/k+jEzGBAgDT7sxDFS"
+    "u4mIx0xPT0/31z09jd/2RulkGss8SpO9wd5v53tXWTqbqvO9wdnZ+d75nof/uZIJ/HW+94NMZBbkUgQiT9NYjLN0An9f"
+    "B0kYy0yJcRTL/vnehQfvjK7l6IbeeoZ/LT4m7qL8Op3l4i6L8ii5EkEyz6/hD/N+Iu/47Uxyj3CBe51m6S9ylJsHMznO"
+    "pLqmh9/KXiaTUGbwvH5sX4lcwhCxEexYCRWMZTzH1+EfeAk4MAHSzJh5sGcX3iGMHX73Umq61wNqp7Mcez3fw5boMl/k"
+    "IXVCOQ5mcT4QT5JgIp/2p3MxlCoKpfjx+OT5Ty/ennaJaGy1h49wY0macGP5tUSyr7JgIvC26KS3MsugAWWud/D6X/v9"
+    "ftdpCh5SMIErWtNP1DWoby22WcwfkJqanxdeMotjuIjTJkWS0pwdCWA6zajAToEnwFMpVB4gV+T7KBcPuiIam7vIsUiJ"
+    "SaQUTn2a/esf/yx6VnkWjfKia/Pb9p2jSIi7IEvgbSU6SSrCdISPUWMik/ksS0CigLwAJdsDcYgjlcMdBfNjZW8UZGGU"
+    "lDofp9lIFn3rn7brTIIkjUAcE+HOfH4NBA1n2ZWUIoxC5Iu40ovFYaldampBioJYpYJZiiwaBuraE7/iv8aRuobeQjG9"
+    "gz+KFoQaZdE0VyJK8hReAnaGUQbynmZzh5U3URz34Mby/k7/5+VPP10+f/n2gIX2gC70JyH1Wtw9/uHFybtTuF60DqyI"
+    "koJX+ueCiJAU4h0BvJwMhAR5m8NsJCAJyP0Afo3SUHpGmGiQQGho1AtPLM8Sd63HMYZhSFzDjrpx1u3aghQoAYsjzdSq"
+    "jlgvud3AYqK5qK5A+C+PVAVzHNkdigkshjCVqmBjMANpzBZenaezTOsAq1WuItRmMyWzPt5xFmscjWSipNaIr16+ozaO"
+    "pwGwpfewf0g//+v0ee9R71kczBT38SZLp1kk84BFhjWGbsrpFppzuqoK0921zGCeUzFiVa31Dipfp5X+wcnxqxduQ3xH"
+    "FfNTXLEzFKgbIxcDHDk1bp5DidLyFCTqDrQ+rbvoViY4l7hGzaxwp5q77nQW1qM0pZVBLhlUiTHjsTMW+mXHAXxOcnGd"
+    "3gkJcyLwriR1xbYwncWhGIGBvIJ1gKSLaZDDczhAH6ZdBNNpPPd5IGy1sjTN0WKRkcZ/XdzveXtxPFFsx9FUkkmDv9nU"
+    "DM73rmU8pcdLMgs3nqej2UQmrC7JzNJ6BA0Zx8EQrLp4gXT71OrZBcmfjzoc+aJAzmRPyWmA+i4U2qDiGK5FOmbtpM1N"
+    "X7xMbtMbCyFgsL5WnKx/RK/3iwIa9p/cBvFMPt332bD4+rcPb/736esTkQ5pMibIKOQk6WBsE9aIHyWgm09B+ieBf4RL"
+    "jgVECVyS9LpMbmWcTkELgS7NQ9DmnvB/Oz+HVXuD/x6IPJvBbODfYZAHfA2M5L3vwUJOQRZ9vO4zBWBQfbYIulfRCYy5"
+    "IcqABchQFEomHDU2zcIQWIZsoM75Facz5HAmSRnDG7rLKFcyHnf74liMgyie0QM8wPIYSNR5EKTa+Co9chMlIf6X706k"
+    "UsGVLC4AT4mM+3s9AYDA0qT3q8xSQRYdlfaR8PEZMPT5THHb+O9ghGJ0mcm/z8AmUS8+SgUwiecyke/zswtgJIqPERfU"
+    "lAr1SDZLBD7Rt6KhNE8Nw5Re9vpVDxmidTdxyhKokEVxSviSNATwcARWuzMBtdeHGU5GKLJHtidt1d+++JsP8nsFPQ0D"
+    "QK9I5xiWMmDJ93m3IKzXG+Ls+0gzABoAsbRk1ICF7CcaEk9J5HBb011cIHkldvtaICNALSisVk7JkKD2wCGFchQHwFqL"
+    "tSLSdzxIXrqBEY1BM7nmS7o9vooaGwgi2QMGp3dJwdm+eM2PwljLQG+A0EdoBDlAOlDHlfCeVoCKTTyZRXyH9SDhhiNi"
+    "uVHroBhAvBK4NBEdn7rzux4RBqyCiRcKdKtylatMRrLfJ2XnKAMYFerG+ZT1IS9Fegj001RmeYSWefDb/b3F9uu+eO+5"
+    "Gte4TosKt5krdZ7A/97KILQOBKBdFH0RTaZpRo5TlHeJEQy3UGSAP0kYxPjnG3CqQJ4maTiLJTOMRBkdIWgazCviLJgQ"
+    "7adEsOh+1ujYdMmrFFDClQQhIGkjas+Q8D4vhAvAofRYIkEsFYhyMp0bRy1PJ7HomKF5eo15DpqFixaqegwXYXoBo+IY"
+    "zFoDVoK2SbTFlmR7gGdxrI0Tm1LgQg6iBOIGWB1YhGsk0VJyxOpHi6bH4sLCi8jgPKHbKOooQwW7tBh2Ks5NF5EdKLXr"
+    "SPcPqxB0sSPo9BhO5LEileC5DQbxHb6u20AXQo4Q8oHNlGZEXuFXGaC6sVSDVteTwL9AXb0ea4yA6DzI6X202wx6TIsM"
+    "wUE7eW4/iG3g2kWNeCO5ZX+/AE1lubFPgQCVRaarFw69Bq1id8Wy/NQjWN+xryVWK4IFUrdj7DohglqibLzg09DVPNhQ"
+    "S5125UoiPQSRkUG9Kt1tKIIfXSCNYBTSZlzIxsTtOFYRxFE+98QssQAglFOMeCUjWOOgMueA4d9jrAzUC+DOxFiAR/3v"
+    "u66DWz88He5oPLqNwiH1XZeCI592ae862lIrxWTPLsmR/Gyj2SCWU0u7juQs1Q5WJBoTudtYEC6cEcY2QtFB8AL+5w1g"
+    "dcQWmbyN5B38Ecrh7AqvdY9EEZ4auAEEosJR7oSM8JKjG0iegxhWcTgHW6VqlRbyLAjDCIcbxG9cm2vlexMwad3BylSs"
+    "6q2G/T8bhA2rcVAgQHSM77IUUShoDIQmqdKr1w5Zxhr8Mz86qI8Azlh4z+/Mpui4gT8hu6aZRZUqOvodwFrxvGvBVRnV"
+    "LDJA4zn+ATI0UQvMK9aLczHIsmDO18DDo7hKuHkT2iJs+roZYKWFNSfxdYLaNLhKUpVHIwSJ1a2XGg6yillKMa6+hdug"
+    "5CSsHL4/SuPZJFn1hMJlDGZpRScmurDkiXuKrOtgAcW0rF5k8hw6Sh26TVMAM8pjbhs4OozlpKxbzUKrnakqEVb2ymJU"
+    "SERpcsv9G/8uXEZBneKsocEogAvSMRYlWPUQhK9hNf2IwZqS5ICTP8qjW7lwB8AYOI4wqFzfwGDAgsta7PwsSuC6O3k1"
+    "7itAENJDKWifDut/+T5AOwtaPFMy9EpKAfQxYB1WFtpp0kF0aFljIFVRJRRDxeDGkYk+kE6jTl0sQhESxQHXGUqR0EEy"
+    "dgSZPGfJgeEKZY7v9IurX7s7ti0kXg1KNzOta2rW4wXm5NpckpCoAdk/7cFwqNFsGdvQ2Gojpt9doSBLHlntE84udWuH"
+    "vi47ZMXHFZSSSKwwRKSzl5uhjxsVChdva1NMNkfFoizP7iDjYe8TGu3laU9dR9PSk8Y1MFkeXqHecWXyXhZ5Y4JC7knV"
+    "reNIH7Izov1Z0H1MEW69YRhRRejpbaHoP0UYSE//vqJA0EDEKZjHUQDQG0aXS70VEkZXpKDQoCEeB/W239tHVL5/uS+G"
+    "Mr+TkkK3Ew65c6jYbu1hiInexafR18KXOxw3vruGN9MJgqSQeQa9TjBIscxWlIexM26s3mevpcRsuu+OiGY79rXE2O37"
+    "RWpkMpuwDth8T38rGVuWDVA/u58+2LFmrsESITRpBo0hy47SEHaGb9YNHSyy9vP7GWa0rlFwM/cWOb5WJh+ZiuMwXLxv"
+    "XxVxMLphfUixVSfQwbuFR4K31TBizbEq14s5FsBZTEqgHbCAdQ1c0lDauB+cs2HzCbpHvAmMt189e0Mbw6iVoRG9dYVb"
+    "cOimbGFYPsOaW576skQLYOZL46W1q8yY321tbRuW06uAPV0Ozi2IMY4yDNk1XpBbRi4dva2J17ogU425iYazlp/1EJ6o"
+    "2NwB0Zv+mzdApG5ss2u0nh6QS1vRTRlHv9Xbzl9gQMdsmNaq2SCsyXAhp86kk7C83QWUOePRCrwC/YgZJnmEwBNfBSnm"
+    "nAtEjlHCyRq6gX3MjMluUJcnBBTLyTd9eHcLDQhvLxGjmvG+K5EaUC6Qm2QiOj4xgVk2oDygbp+lLx2PlVw0qNYDRRcw"
+    "SqIJAbbDkjY6ZIwHQLnRyw9KLz84xH9qBWnMMvqpVNwytn6cFzRemVxVHH53wHVTYwUQRIYb8FBeQGNlwQhdGj0V+MgK"
+    "6hJ7u1ZNOHQ2NIFIGw+Z8xkl5afRQgDkgEQH45xWCkDmQOHZhGUz5jDP4ZIdk6W+kX7YzDdHEqYy+TnN4rAMzyiHdDKa"
+    "XlKe54pEUpPWVA14f+RsSA1z21SoNhWqTYVqU6HaVKg2FapNhfLaVKg2FapNhWpTodpUqHYL+g+zBf3Vp0ItbKivU86g"
+    "Rn7bRKo2kapNpGoTqVor1iZSbZZI5dC1okBOnelpM6421vxtxlWbcdVmXLUZV3+KjCs3tWGdqmk1k9Uma7XJWm2yVpus"
+    "1SZr7TRZyx3Pmmlay/R0m+3VZnu12V4fsaFfVbYXl1bjVK8R4K2pHBETDvuPmD6jmDiwWY6d0HMPtGfED5iqb+pyStvt"
+    "9NDTvz7qf786+avI1AKlcwVD6PGum/a5ewTjKBeNww84kaHZ0jdRM1YsblZMTmEsh9/TaEozZC4h46/idBjEl0F2VUl0"
+    "42qE9aCsPOXLcIOJtqPVX1F98MhU2aMyh6IDJr5Hhp5qwXU5mk8qk5GVWwPxRs6BF8M5Rv6B8FzrNy3yzlgc46LAGWfU"
+    "qQsc1w2v8IYLLrC8Nhu72TkmiOsJKuwIQyKj42w2Y029ZcT2ihKchkALkxtQUOy263lAd5YL5IFPy6wfoPWLJiB1oIiA"
+    "vGAWRin8OZznaCM4CQWDPmQrdZHCN8fvfuw99LhyHoW98K5tEyZMxtptNYJWHh7typcH5kLvBmPDmnciB10ph+QxgbJC"
+    "ZZeBbbA7AYu9og1PDb4odOFkqPV0g25HAVjTuFS60ejDSNdAVHKUYlQfeOfrHn0mqWaeJ8F7VzBrzUcTsma5O88mOYVr"
+    "MlqT4i1AHxXc6rRP3y392DkcgIwIMuNHrI+sL2iKjJrUCXqoZlxqaosvbyy9HHypgDUXyUSKB1FDgAYBW4gYO3w01Wwb"
+    "MGWLKsWShkJ9ZoOiXZA+lSPEBBIB7iUFvHeIGkcyDrfRpxxXpaF5wgwSl22vh9VvB4JpxswK7ehnOeJXTlVKKXTKc7BI"
+    "mnxfVLTekDju+06XbNVhKJAVVuqU0UrWqwmnhuzZbCo7WEV1SUHS36LQc2qnolG5Z7r+9vKnFzSzxurUlyDl/F/aE+BS"
+    "tJzIUh3DL+lQbbWqtbNMvBhQ5IHGhNigR1NMo6OSsQFO+qiInIrH3cZ0BspUZ1/0GddcMGV62foQx+ymO2Zk55yUjfim"
+    "MYVxnN71HOy3QzKRe07Lxa4s0NWYwLmO/DvAYr4VjTSn1sRwKpa6wZ3RTBXJoHAJQyadRMqQd0gyzIAdpogdrVerJcEO"
+    "jMYPNgramhDivhzOp4FSiAFrxoaKZVd61O54U6AaY42Eag8o1gm3ojHMRGOuT0bT7TCEzG5lhTBLFcVYSRk0FwQaa4+Y"
+    "ux2+0UIKQzRKXRsiND/c/izjiuVNaXN3fbefS5PdbUtONyWDNkd3QAQI0DFiE3FKu60dk+TabUASQnhr8Vz7J56w2XqK"
+    "zkmxAPXRDFxeCHcXLVpnHAdXHtoKT8+NV+S9UMln1sr6hI7eLxzKAPDVjPYOdOF3uwnK6fImgAQt3coEoafrbDIyY1cP"
+    "cOSldf0eYxwF+ctxJ5ugkjj4ELUDca8D8u4ZdegxliBaSFsjQTCsKEsTAj4cOjIvd6m8uEkxp24duIkGHjcNEAkXu8cF"
+    "pbqzAgKLE08cEh7FjxV0db3yAdcwZywCGBZ1Be+QTIKpMgeOJlEY0hYHmJZRmoXgF0q8C4+Ch4jZv+VQnG6GzBMDypD2"
+    "/fVxnzIgxg6MWjC3/O7SGunsiStQZ3n0a8H/V2kIrgPIR55BM3l6IxMin+TBzgdaRnAennyIJpcqB/z24aknzl6enL67"
+    "8MSTJ6f/d/r0KXleXTpjlMgZeEEwGMkh+SgTQ+D/De7/DCUdeojT9AZMaHQjS76ASq2DhgGIORtl/OCBKbjPO00Bk9rX"
+    "+Y/AQZXrKMI7fNds6j+x9+gEnZ7kp9TYk4MlNyNOsTPH35ACm+OdzrKRLH1AQDfBm6JRbhL0eMqY2nGKWIEwJln0lHkc"
+    "mUmRo0zSosGELf61iFT1sKdTGXAKG4IuEyZ9wu8McMv3KbepsWqBW8UZQskLPZUfw55FVqJagjj12S+U5Yje07EQEHM8"
+    "jlZGcAPkCkzsHLBCEqlrkHyk43IBMGJmHshCHINIdhiripMupjriM8x13n8BFwukiPPwqdK/CVQVcUAa3FDCyuVpgRHp"
+    "X8Vtfjyi2EeBtiiiQKRpg1eBekATH9d5+A2rJJwNTLmUYb+S1FZ7TrM9c9meudztmUs5HgNzWYsUcWdOpyvOZ2logwae"
+    "/aq6GGuRvLupr7ujtNwV4dIqWZUA6hrx0OYnKRdJ4j83D1Cse2iyEYDenITm5yMXCXFS8xtD6FLGwdJg8a6PT1bAf/FZ"
+    "st2R/kc9XFkJ/9nv6+1u7BsdvazIk3voclM9tOvjlLV+43Yh5e3OSFZ8/WrAdF0n/090HJJ8at7/uVTODvy/2x9g7PJ8"
+    "qgYHB+hf6uB1P82uDsIM0OHBw8OHh70HDw+c0D1Ag+qm9oqt/FQfGAcnS9kcE2Q8fuypPT3Znp5sz538+U9PesWX3IhV"
+    "xUa+7vGCuZkvyxGqGUWqi8KTHrkod7yGPnIKSNBXA5dPNp8hbJzDRB803Fh0PP3Jw+W3AUJlc4wNLTzjlADAtUbHGptz"
+    "lakuyV85qWlRvrx65bGCMeZrg8uHhkGF5mvKtndxv1xM9ORdsDAaOEh5nAtfh7Txo0sOaejkQE5kKH5ks6lZBdoiXFpM"
+    "qjea+CyMXStOqsOsWNp6XajycqBgOB2f1SpV+6lFCMXmGE25N5M2g94lXqJx6rA0BekY3qTZDX0ftSDjUnek2y/CC8Lp"
+    "QvRSYZv2Sk/1io9x6yTK3YGNr+WsbVs4qS2c1BZOagsnbSyrbeGktnDS5y2c1H6kafvaIu6mhd0RrN2z4IPbX96WxecI"
+    "Lrvh3S8k4tWWMWnDSX+acNKnLWPSBoXaoNBXFxRaEvspUJaJ2RzkaZgelGJBWwZ+eCtjVfttmOcLLan2p/0GnoujE1i2"
+    "H0kA+giY3kVOyx+7NFP17J8zgs0HvroKU+UEiS7AtHl/zQouVQ5PmFpLzTveQRWmdWorVaZnB2f2mhZMqoqGqZW0Uxdu"
+    "R/WUvhB/b9HutLC2hbUtrLWw1iCRyRyRAe9mOopnS0CLoIFbFqVWfx8Y29aBbOtAtnUg2zqQ23pv7cdqS/UP1zj+8RHv"
+    "b0u4vbzgYRXVj8c7RtW7qof4hcDqtnpi072Vr7B6YutjtT5W62NZH8vFC8b2bOlYGfVpm/t9PKq2ivEWVYzLoMTh/CKR"
+    "b3SVESpaxSW3joSvq109e/X8X//4pw9OD6yDOzKbeepW49pxuotdodVZPbuohU9LEQ1XGi1EU9cV64fyVgviwe1h/1Gf"
+    "Cw7eL19gptWLL/Vr5zubHVNp9CPBdcZzZUzsFCetJlF8DBUfViP9VPV2o8Z05dsvAwg3aaUtqfsHKKnbItIWkX4mRFpv"
+    "pRxrdPjg4aPH33z73X9+HwxHoTR4sA7w6cThxTeEUdjiUGhtK1hvLgOD2ymqJQv5qyqpznXSrLtRrELrBNDkR/klZp3D"
+    "9YcLC2l5kukQCz1R1bTAHh4ByeHyqliHWBdj0lVMlcSjHjiNMjyy2e1ZkPS1IraE1XlELomPG5L4zinxi/UVEQuHchTR"
+    "yRwkEEATdcU1GY+EkqzYzy4qNC3xsVyyvv2+Met0tn6pCDFTqMtkYfErDGGGTBQlGYG0VMgq+YUuMd8dNiUmETMY85Tm"
+    "hZLVZ1gCKqGjXTYT9kjXA9IluwIxnF1ViHE9TJeWBw83mTGQDOCTyoWt+syFmhDaUglnUz7KJaHiOJfp+KYpU3KAH9g3"
+    "+SRYTYvSgk1xMG7/iJKTzPaRqWPE5QHn9TPlOO0lwh41na2XRSui8yzP4t4zcSBOX/7w8uRd9wjIvaTzXUgyF9WuW18L"
+    "gYESJY8fNZ0q24joQP/vXrx9tYoAVEPu0VWyetyl53qUzsmzcn/O0dGBOXFRPrWmA4OcTHZnKj2wP0z7DEdu9ShS9+z5"
+    "TEDrU8d+l6O0XO9KYIFy5TrZaDRoMPTlAcxH2xuA39A7T3gjtfjKAB4csfTjjR1/KED8L0WXsXg2pcVxWTWR034TKRId"
+    "dOlAF57QFbuouIUOw3S5bm6Um6peVDGSFh5Vdl4s9d/HQWHeXZBHwwh9OxzWW/21BOeM3X+gL49NMwX0HuJYhKWD80SY"
+    "s5H4uv76ApbRACY++bdeT9iCAfhBAD0IYoRJD+9P50ciTElNyhBLrvV6T8+T8+Qv+nH8e9ffZcDm/yKeYeFHMBn4syfe"
+    "whhNdbVnr1+9Oj55jkUdNSt9qkPt91L6bIAP7Ga/EIUW0NIoj+dVJnvCN4Bc0McvhHXbsOl7n3a8ZqMRQFEucmkf53Uq"
+    "ClAuiiXPVf5dhG2uaERNjXPr2gL0xWv7N8cUqN2itGGEVQR1AUp0efQZtrFePH3k0A9YH9CtHGo/AGFHrj8B4RQUR0ih"
+    "BhXOagHdL1x2hhf3+8BprA9KtePKX5BQRzAB/F7P17UcI51tyhXCiUzTlYlOcY8+F+1VpQHwhixmm2qgw9OgAW/AVeq4"
+    "XCPXh6USijPGRtV2+ksEyJSyff3m3cvXJ75bvHZVWfaiiK2t9nobZBFqclPVlhWnW8/WHK3ThdxdTHKEzjdN0wR0td6q"
+    "thIwAn8nkk66BwzfXyh26/dxBq5lPPUFBYq5ERoK8f5E40B4ZTLN1WCxZHYFt/FxOtJZ/gJQ9PXp5sddu/usShCLy1hq"
+    "9UQePIzPxz98IuaY69QWXyZA96DTqGxtl1XwPJ3ZyQ+KKruENkE1M9nlgrn+QHPNxth8l/SZyW02klKUtS38KRCR5ZVs"
+    "YWCvbCF9U2a+WGAa1PjVWqeoXCJXfxR+KvyAa2CohXbbSOFoLVKsr/Uqo/oRTmFtJXcUA2Rcpbao39Uz17AQrHHs/FIV"
+    "WN9o+BcEXkDYFV74QH+KD1r3oTaFHxMZ0EL5AA+A3bL/x+cP4f4Hq6Hp0kO44JOv5cNfO3SbuPnH2HxlIXwQ2zg/3PK3"
+    "32PTVceHh7GxC8ONf4ec8o37Qk1u7ohwk+BmYJv2gy1lHjRyJ0xD32BDri9BBG7vFOj2HxWDZyyPzW8E7XWDjx/RyC0k"
+    "p8GvAdCxmfPktcbnXJUaplBPghqUZlnlfBDDrGoDbDorsQv+LGo6CVx2oCqMQmSM5Nm676zhB6VFaApZrF6BD5ATjObh"
+    "r0/iNYi1fQbmLyFIfcYxcYEH9nhmjq9fgEFoVt8YsPQLjrsNSk3V1+Hx3R751Fapz3UP3tf1/pHDYCUSMM/2DMWAOl9+"
+    "iKiun9oc3VLr2suBptfKbqvrrLxv7dNKYfimP2bEczpYiiPRD6igWcJE0OHe/f8Da6ZQXg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1291,6 +1293,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "gen": ("gen", True),
@@ -1980,6 +1984,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2312,6 +2325,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2461,6 +2477,22 @@ class _Null(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return value is None
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2774,6 +2806,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2781,7 +2816,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2794,6 +2830,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -3212,6 +3253,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3319,6 +3364,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3337,6 +3384,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3650,6 +3705,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8811,7 +8870,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8820,6 +8883,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9657,6 +9722,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9695,9 +9776,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

@@ -3,7 +3,7 @@
 burgee reads handler files statically and never imports them, so nothing here
 runs at generation time. These definitions exist so that a handlers file imports,
 type-checks and can be unit-tested on its own; the generated module carries its
-own standard-library versions of `CommandError` and `Context`.
+own standard-library versions of `CommandError`, `Context`, `Image` and `Audio`.
 """
 
 from __future__ import annotations
@@ -145,6 +145,26 @@ class Outcome(Exception):
     def __init__(self, result: object = None) -> None:
         super().__init__(self.name)
         self.result = result
+
+
+class Image:
+    """An image a handler returns: `return Image(png_bytes, "image/png")`, alone or in a list
+    with strings (`-> list[Image | str]`). Over MCP it is an `image` content item; with
+    `--json`, `{"type": "image", "mime_type", "size", "data"}` (base64); in text mode its bytes
+    go to `--output-file PATH` or to a stdout that is not a terminal. At most 16 MiB."""
+
+    def __init__(self, data: bytes, mime_type: str) -> None:
+        self.data = bytes(data)
+        self.mime_type = mime_type
+
+
+class Audio:
+    """Audio a handler returns: `return Audio(wav_bytes, "audio/wav")`; as `Image`, an `audio`
+    content item over MCP."""
+
+    def __init__(self, data: bytes, mime_type: str) -> None:
+        self.data = bytes(data)
+        self.mime_type = mime_type
 
 
 class Context:

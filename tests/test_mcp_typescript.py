@@ -4,6 +4,7 @@ over HTTP, with progress, logging and cancellation."""
 
 from __future__ import annotations
 
+import base64
 import json
 import signal
 import subprocess
@@ -20,6 +21,7 @@ from tests.node_clients import NODE_DIR, HttpServer, node
 pytestmark = pytest.mark.slow
 
 PANTRY = GOLDEN / "pantry" / "pantry.py"
+MEDIA = GOLDEN / "media" / "media.py"
 PLAN = {
     "tools": {"stock": {"name": "salt"}, "restock": {"steps": 3}},
     "prompts": {"shopping-list": {"store": "Aldi"}, "recipe": {"dish": "pie"}},
@@ -38,9 +40,9 @@ PLAN = {
 }
 
 
-def drive(tmp_path: Path, server: dict[str, Any]) -> Any:
+def drive(tmp_path: Path, server: dict[str, Any], plan_of: dict[str, Any] = PLAN) -> Any:
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({**PLAN, **server}), encoding="utf-8")
+    plan.write_text(json.dumps({**plan_of, **server}), encoding="utf-8")
     result = subprocess.run(
         [str(node()), str(NODE_DIR / "client.mjs"), str(plan)],
         capture_output=True,
@@ -113,3 +115,43 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
     assert seen["cancelled"] == "McpError: MCP error -32001: enough"
     assert seen["cancelledAfterMs"] < 5000
     assert seen["afterCancel"] is False
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_typescript_client_gets_images_and_audio(tmp_path: Path, transport: str) -> None:
+    """The golden program `media`: an image, a sound and a list mixing text and images arrive as
+    content items with the handler's bytes, and structuredContent passes the SDK's check against
+    the outputSchema."""
+    plan = {
+        "tools": {
+            "pixel": {"color": "blue"},
+            "tone": {"samples": 4},
+            "sheet": {"colors": ["red", "blue"]},
+        }
+    }
+    if transport == "stdio":
+        seen = drive(tmp_path, {"command": [sys.executable, str(MEDIA), "--mcp"]}, plan)
+    else:
+        server = HttpServer(MEDIA)
+        try:
+            seen = drive(tmp_path, {"url": server.url}, plan)
+        finally:
+            server.stop(signal.SIGTERM)
+    calls = seen["calls"]
+    for name in ("pixel", "tone", "sheet"):
+        assert calls[name]["isError"] is False, calls[name]
+    pixel = calls["pixel"]
+    blue = subprocess.run(
+        [sys.executable, str(MEDIA), "pixel", "--color", "blue"], capture_output=True, check=True
+    ).stdout
+    assert pixel["content"] == [
+        {"type": "text"},
+        {"type": "image", "mimeType": "image/png", "data": base64.b64encode(blue).decode()},
+    ]
+    assert pixel["structuredContent"]["size"] == len(blue)
+    tone = calls["tone"]["content"][1]
+    assert tone["type"] == "audio" and tone["mimeType"] == "audio/wav"
+    assert base64.b64decode(tone["data"]).endswith(b"data\x04\x00\x00\x00" + b"\x80" * 4)
+    assert [item["type"] for item in calls["sheet"]["content"]] == ["text", "image", "image"]
+    shown = json.loads(calls["sheet"]["text"])["data"]
+    assert shown[0] == "red" and shown[1]["data"] == "[image/png, 69 bytes: content item 2]"

@@ -41,6 +41,7 @@ _EVERY_FLAG: dict[str, tuple[list[str], Callable[[_Invocation], object], object]
     "--batch": (["--batch=calls.jsonl"], lambda i: i.batch, "calls.jsonl"),
     "--max-output": (["--max-output", "500"], lambda i: i.max_output, 500),
     "--spill-dir": (["--spill-dir", "cut"], lambda i: i.spill_dir, "cut"),
+    "--output-file": (["--output-file", "a.png"], lambda i: i.asked, {"--output-file": "a.png"}),
     "--jobs": (["--batch", "--jobs", "3"], lambda i: i.jobs, 3),
     "--as-completed": (["--batch", "--as-completed"], lambda i: i.as_completed, True),
     "--allow-destructive": (

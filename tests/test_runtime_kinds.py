@@ -72,6 +72,9 @@ CASES: dict[str, tuple[list[tuple[Any, Any]], list[Any]]] = {
     "count": ([(3, 3), ("0", 0), (2.0, 2)], [-1, "-2", "x", True, None]),
     "any": ([({"a": [1]}, {"a": [1]}), (None, None)], []),
     "none": ([(None, None)], []),
+    # NOTE: a result only (`tests/test_media.py`): never read from input.
+    "image": ([], ["x", None, {"type": "image"}]),
+    "audio": ([], ["x", None]),
 }
 
 
@@ -81,7 +84,7 @@ def test_every_type_has_cases() -> None:
 
 def test_the_generator_knows_every_leaf_type_by_the_runtime_name() -> None:
     """The IR's `TypeKind` names the runtime's leaf types and the kinds built from them."""
-    built = {"choice", "enum", "list", "record", "dict", "tuple"}
+    built = {"choice", "enum", "list", "record", "dict", "tuple", "content"}
     assert set(get_args(TypeKind)) == set(TYPES) | built
     assert not built & set(TYPES)
 

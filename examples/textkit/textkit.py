@@ -139,6 +139,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -752,92 +753,93 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM76L7SD2YvYQCWZLbMmMKZLLHzuaxMA9zQH3AvcC+yb3JFc/3c0fkTJt"
-    "efKzo8EkkSiyurq6uuqr6q7mx61JNI8DlflRuDXY+jjcmiVRHqfDrcG7d8Ot4ZaD/0yiPMzg83DrJX4SgR+q1BHXUeKl"
-    "QoaemFzIRE4ylcDVwL9U4nrSH26NHHg2VTKZXNDDbxIfHs4uFBOATzITc5lNLoQUsczg+VA/P0tULHqhIZL53oJIvFXX"
-    "iZ8pkakPmQBqETw5CZQMVSKmUTLHB0blR5D9NMhn9PSRBNJS/OXta4HXBuLF6cvDQwHdR9apJ54/87NUvI+AQ0+MF3B7"
-    "qmLoXRYlhhvinggeQ5My8H/TPRqINEv82EF5hDMlJjJVjvCSKBbjQIaX3MROFKO4ZRAsdoWXx4E/kZlKmfWRg+Kez+FG"
-    "MwhG+u9Gzh70B670elmUyYBY6PXCyHwdOWEeBHDxhecB48iTuPazC5I53ZNiIySUqR8oIJAludISsyNVasjXbfizMEpU"
-    "DztUtFq5aNs+ogHFZqM8E4maycSDxoW5jeiGmkrgz/0Mrw63wihk2qcZyEtOYUiAbz8FDQkXrCaqYF/fPYUuKeJ+uT+o"
-    "AUKPfVl2djxr7Vrm5pq5ufzQC1Q4yy5qd77MWY2ROHatYLOYCM2cljgzWlRmzcpouHWpVEyNBdG1SuhTHsdKM215zTWv"
-    "eej/LS+Njfluh+VH1EKYVQp0zTMzGBvxwxl1ZuonaWbp9kiTC3r6qyV3it+tVoPNAMVWEgYeKbcoGTKeRFGGek22hfpx"
-    "s+VsBcE8ZfOTRVFAig+fQzmHpwfDrQsVMCueSifQLk4f+uHHaJLPVZhJvCLwWUeEUQa6FgRyHKi+eIU8uUT13aiPFF3h"
-    "pzx6sZwoow0gEz3t0BJdiGjKoxon0SyR8744DK8ish5IS8hUuPECVDwkU3TpZ/14IQ6Q/nPR671P4YftgysZ5Or5tsuT"
-    "0NXfXSDy76cnxyIav1cTbQF5FMAeIvltoO6HcZ6dgs7Ppbsv/AxMR3qNVgrUiR9X4ZUKoljBFbA7Hsw2R7gfh8PhVnSJ"
-    "fw8Eyt0R+NmTmeRr/X7/xgXbfRGlSrh43TWTS7hAo2hV7EhQmDQPMuYMpIGylaFhHC7wgIxBeigRapwfKTWGwk4UmT54"
-    "QjcJRlYF092+eCGm0g9yuoE7WO0DzRvuhEoSmLR0lW659EMP/+Vf5ypN5UwVF0CmxMbNjR4ACfyHvd9UEgn1ASQ6iTy1"
-    "L1y8JwUVylOmjX/DHAaNOk/U33I/UdSKiwoCQuKxDGHU341AkKhJRnO0W4tEkocC7+g3aUmqxWtklwp1pZKFoeKgbAT1"
-    "lf2F5TVFaQURaAqLCsU5AVO0M1eZ7MNgh+hIvP2mRnlkxdtXP7mg4DNodCwnlzzxYUbTrbuN7PZ6Y1QPFztlrBxML3B2"
-    "pIWvqc88Zn5pOHRviguk0DQertZYH7w9arNVZHJYaEX6NNtLUwDGBY3DImaDwApIN8EEBauY+WhLBx9vbuBSWYu7P3jj"
-    "lE1OAXnqNucuEGgYwv8/+1cK1CESEU4EQb3CQYbJJeFhUL3QQx+pf7i+8MFkwdCqeZwt4Cs8jALnOabtz87RyzeOGZrd"
-    "gZhBGzSYRIRuTGZkGtN7y5LNt/4IoGturiLoyehZNJX0pKWGfiIEj3tTviiTRC4ahfkTtkDogKS646mpBOsxqEllVz9M"
-    "P6J3GBF9Rj2V3oxBOgAHGxtbhYoq5MnmkCpJz/MZrL0py4ZvuKeqWRNZF+yqxhq6gzOPNbCqgCzLFF0Yzi4SYL+RD63t"
-    "H1vGTyOUyu9gU9UMUQjeQNq/6gbkqf0GvMNaWMIEzJBThti6jYIYoojMzwJVzMa0qoNG8k062NCoGQ3SKRmCjyM4YcdK"
-    "eidhsPgFvcnWgFwqjQV8AidxpfQPZpR8D+ZtlMHMKz1RMy6lmKg+qPeJkb5xK6N71aKITfMYo4o8kAm4xhhGL6UfcPQ+"
-    "o8HiMbyjxeKI6Zxhfme7tTqiarBcNIEosCKzEi5OphpSN03T8mVE93Bt1MDF6rCswgVSaZhodqBHX7llPQGzaVE5zsN7"
-    "m89VxhExVtvjt5hGVmF6vmoOSVW+MWtYjtOblH/dnM197dKK8Wng8+xCZ6UwH5AnoclOccdQmKW8QztRM4Ug7Oan5vLD"
-    "uUlCNOtSE0btlKCoNPj9XoMyFCr2+0/XLpPgCylngUbqgn7YBOA37sg/o/dFWdzR9xZOt071l+iaJgkQzbRhoZFjUagw"
-    "n7P2rU7JlTCp8cu3TXEmiMyZdF1nTNA1ndeMDnQ2r3Nrt2T7Ko3oSfSZPXwnjfoqLAp3u1HMb1Grl/MyGMnJ0CR9KCK4"
-    "lpT6cSgoAEMDl2Cq+3M1oEcTNVWJCicKDYOPVgWvMoFt9ATJJVCijFwoqtmjPjy7hg2Ap+/mMwtWJSWzdC9RXKnYcUkI"
-    "LLIBZa92+zy20XSaqrrrKPvEuR/6c5q6exX93KvB41seflx5+PEe/teoR9Pf11G2ifV2WVB/74ogzsoKCCrDBBzUlwJC"
-    "9G8HsvBzaH9+oEgEeeMuc5peUa6VJsK+wOdsmAJuWaaY/GgbsZLwSlKyfbLc/47mAVmIVfhrlARe+f6bG1oamU/ic1q+"
-    "WLE+UiQra4mRriu1TRByk+bcpDm/hmB8k+b8B0hzFj251yaQBrXYJEo3idJNovQL2+ZNovRz56LObaK03JcHSJFu8q6b"
-    "vOtXlnc9L+BRoewPvOWyYRA3Od1NTneT0600ssnpds7pFipz52xusznaJIU3SeFNUniTFC4nhXkLMWeEJ4GfxmpCQtjr"
-    "P2X+LIzifbx08QoGx0gLbuzv0dVxnsyUMjud03PeAEw3Pf+3p/0fmhWByQ44B+eYGB9tBy2Yk4Ei6ADAKKm7cg2KaGu+"
-    "2TrNQIidHD7m0/ZyxDS4SbhOgiGR3lcOf7DGgu2TscSkeNnCCoEnkB/TQJtLOH6zIBrL4Byw0lJanffxt3r9kua0xcfa"
-    "blEadsW+/X2zP50KBEhkPSxn4k3Su04N1lWqBy7VgoMvDHLAamszqWdOqS8lH5VeRIkOdqLW7hUYqZCCDUs69F3vOGeo"
-    "6AgqiYAukWoUKI/2nS8z66mxCXObsEyH5qGPgADBJin0nZQmRqOSgA3Wm+uXW0VfGRk/Xtic+Vjbww7NTiR4raBSFVBP"
-    "BaVqEoWg7DtSuLpFl1lqEATWIJXRRZOZ7sKWDkwNXGgOTZ0axEjlFegWKqJbrh/Y2RtgLEPucl+AgcU0/ExleqWB6lf0"
-    "APNNDf1KYz8Iep6fVLtlo4kOfbqm6b8MisqIAfpInWhgQDvbNVQstilobYOFp+uRaArjhNc6sJ3ugvalGUI5YBFgVag9"
-    "YZWpqa8Cbx2DQ3aEu4axIX/CadfrYY3VQDDPEfgnYhyMRoY4kbTBizIMPHgM6qypD3Eg/bWsIbd9rauBBEfMoCts9SbQ"
-    "lpgm0byTpMbL+bu76A4W6LSUsnz0PadUi4NW94b5+unw9Svtz9gsNxeviB0zD3SVE4m7YQ68j8bpWrOaRlvLYiDQ4FGf"
-    "0Jf2aIipd1SNJHHQAU8byyue7XbmU6Y9XSWsvLUmTJVfruQliRk/iV6dPT/2YdGdwwDC914JYz0gmyi9EmWjGpiyiDoz"
-    "uNB5rJLnXazFI42pdTEU/skU3BylCOwSCFzC3MFOqJQHM5unXhiNIw91w0SPWhNsx6j/4KOA1pyQ7fl4Ecs0RZDU0Dc0"
-    "LA9lRw0LCHNCcfTyDQk3fQT2FVf3Qn8KI9FZ6vNJvB6GUInOqZUZs1yJCCA1GYPuikB97ZFw18M3Wkmhi8aoa0eE7ofp"
-    "5wnXxXblzQYIDzKWmlpRwtiVDdBZjPLWZgIU6AViE3GKBMXO6X8cvn7dn3u7HVhCjGs9Xtn/iQN2W88RvRcTMJWLVE8v"
-    "XBKpe7SdaSBnDvoKR4+NI+IFxPME4cGjaKvMrF1TtW0mxkoCvspDTyWmppgWF5BsAmFjahM1QAkCJYSe5ZiOkRnHQric"
-    "YWOjZ5ivQPlyfscuF4clfIjWgaRXyTM7jCWIFxODYbf8JAoJ+HCKxjy8S+WqnJ8KBTVbgpvo4LEaGJGwBUqi4FQ3VkBg"
-    "ceyIPcKjGPDt6vrXAdfEMhahbUlpxkn5uYxJRsjk3Pe8QHFN8wQ3k2BiNaXRghAq3d2vpbw0GXJPDChxV02ipg59rAJi"
-    "bMCYBfOTu9taaMuhagrmLPN/K+R/FHkQOoB+ZAmQyaJLFRL7pA92PDhS3jn45M/PISpOsk/PHfHu8Pj0bOSIg4PT/zx9"
-    "Dhf6/f4uh8YqhygIOqM8SgP6iRiD/C8VdG6ssKQZxBddggvFrRLlWCCNGNBTJJChgmPTWFZvarlDLFym9QhglTuVA/N5"
-    "mukwG/ME0Ep2rUBVDuxvtKFND/JzInbwqOVHhKWoInrRg9YIaEpJ4C9PJqpSm65JDESeKqqZ56d5yJjbaYRYgTAmefSI"
-    "ZeybQVGTRNGkwe0T/K2OVHW341jJhB5G0GXSkQf8zOD4xdGr50xTY9UCt4p3CCVHeihvw56keaXi/2XE6bDLRl326Tmd"
-    "LAA1B0Z3qghugFKBgV0AVgj99AI0H/k4rwFGIIIZhSAAldxhrCqO4V5J97DUeUUMQizQooz2AFCNuIT5qJxyvo06N1Yw"
-    "c3lYoEf6W/Ez3+5TcqBAWxH+RKxph7cE9YAnsuWPn3zHJglHA88UUJ5ORZbPU2neNrnO5kfKlUynYMhZa6wweTeXTCBW"
-    "gMmlc1FjXGfRMLop56TX2+pxzbtRu+8rlsQaetJ95+FSMsQeMdPdDVcWpRq4WbU1kXwu58PO01Im/J/sl+HWRZbF6eDR"
-    "I/Q/OrjtR8nskZeA9jx6svdkr/f4yaNSaA/qs5xcXpFSjy75XzDCqV3rcfT5GZuNjF9gIyOuu6isbVWkgSccQjtio+r6"
-    "wR1GvrSuSkeDtIudjyXpvGpDp5a0UzPHmLTfccHrAW0/g/NJFuila/fYyUv6DCL1g3qvVkiVuS7zN6ou4zSs9Dct5a4Q"
-    "jDkxpL1raN7bfl5m2dIb3bSriR680c3IDmXKN9SPgGFP7p3bzXnGs5+zs9HLo5xiLr4keWzSJn6klxHTFHg+91SswBeE"
-    "E50JUMkcPIXNsZRy0bmWOAUlEv24NkDagZRdGcAglfYzveKRRV4EIY8eLR0XEEriIDJKLukYpKKZc92CJqwXkLT7sMSF"
-    "JezU7zkQJRZGjl4yfjiT/pXtWvkWd/T/rqdRPCweKs+2W9LOxUprp03QnwV13b75uQ676iftNSpIKY3o3x+Nrd4uvZTm"
-    "490RThM0qLLUOU+zeqf0Pzwg/OPsnt6AuA2I24C420BcyRGfnfx48umnw78evWLjmkz68WJ9FKfd0XZBfltY2l8Gqm2K"
-    "mm4Bf3+8oqbPfjxQd7iKcz5QrWjV7jS7H1S9rZaltk5W1LXc3uIyKtSVLsvbjcobHm9BevPbm/l+r6Gj3epkvhEA2IIA"
-    "NnBnA3c2cGcF3LGH+lvj/svf/ycIIkf8+vf/TQLvT+vjHes7xHaN9vYXAzyb8sau5Y1f8CS2u6GCPPxiy3q3Fc3VHfxy"
-    "Xqk7XrC1cp3K5+otl95QcFtOK79/TqtrDd0SmLKvO7j7amcLmrulwO4bQTd3rsfbgJ8N+NmAn87gp/Bo1ZW7kqkubGth"
-    "RR8EGfGiTrGox20Kak+U2voyQGlTes78b0rP77yiWSha24omlbtwsc6+cHWdzMujH//vv/7bFSGoTHRNRYgwkKU6ngdO"
-    "F1mDtzy4LciwFTRwLXAxE3VFUt9TV3rePbrCok+u5btpN0yG6uhbPbb0wUbH1AJ3yOUt1VoW5cPda3tKtegf77LyupKY"
-    "rk3/NrBmFyqbovevoOh9A/A3AP8zAfxmL1XyRnuPnzx99t33//KvP8jxxKMTN25awK+u2ag/IYzBFntCW1vBdrMN+65n"
-    "qFom8h/q0BOusLLRWzELayEZbu0/x5ffaQbKc6l1l3kocpgGAH8QzJrXC/ph6nso2wtQwUAlWPYQR0mm60SkGOezvra9"
-    "lhcdyNUYedKVEUBFwADVfkmhw0h7LBdWN5kjH3Qtdgrjnaj3xPg+BmZcVCHDJcZ0aFrm6mlnrjCywo2LgUdVM2OlAyDN"
-    "ITLrwYBOsihZUBEW1dbQGwLrfDQF3WWmnnVk6qx0YAJWq+KAeGriUwkhCgqAJDXFkci+SBU7u3ejJZ7qQX+Zn+/uwI9e"
-    "5Nek7Psvcch8r2EXwhIjLYmDMj/f/9B51CCuv0TQnC2JSnOGNU10ShxLB+9Dz7TEVjlTUZlfT+4zWqCdwFqK2QNNmIsY"
-    "EerTYRimEKc6RLU8TJWPrqP0AgNsbJtiNKxLogMgTJkV09+nwijaPavLNH19Vs31xWJ5YtVyQBXGnu51ZOywoCJ2XmZJ"
-    "0HspHonTw58Pj89294Hdc36rJ7DMx5M0zfFagqnCybOus/3MEhE70P7Zq7dHqxjg44WwYHZrAKFHbxii/xmIYXGU0DAs"
-    "tYG/rHkakPhLqjgip3Z1EZfIZHqp9dskrXYqDTjF8p5Tymftcsm+n5mKMSpWNWcMLR/D08ceYXWczPyxj8Eh9umtPg9J"
-    "vOEXoj7t//DP5s2u5uWo+CAiYQS2g2EoTMkzPq8PWBqGJMODP/V64mcVKn7T8HghOHXHpYzaIaX9eLEvvIjmsgLf2Qfm"
-    "nw/DYfhn0yR+WffspfB3OHkJefyzeImVq2Cl8WtPvOVBaHxTsqsP+oB5OY0CKlJUoL5UQO0UJ1kiQxBxYZ4PRhXvNiXT"
-    "2tSh3bMdwbpgFNqvugybkwjaJBIfmgHXofpQzEj0DacNL759eXJ09OL4Ryyl1VrkkkTdXkSnGbm7A31+Ex3V+QF6HiyW"
-    "9YteyszBjHkhswl59fuR8RyofDIBJ8KlxfZ28+5jG9CIwjzgs/hTEZ2YKzoaIeJMXUOgvjixnzkfQ3SLglIfazd12S+G"
-    "i2w0waRCN+FWEhYeZSrK9dr2XCrbc/N66OIYF4RA6WCVkM07s4vMByOjm20QOhZok7ZVz7hK92Es+Lmeq/UYhp1Ui49o"
-    "IY5bX8FsGnf5AIW00i1eGU6d4hRVGhwdQkgu2+XSWa7Vp3LWnBHeMp3GVytXNcycMHDy5uzw5Ngtnymw6rSc4mwBW4R/"
-    "JRMf3YI5bIABX/mYAbudkM/XKWOKfcxs0DjOwdfod1NbFZlAMOmrtDiIAOdV7QwCt4/jgi9tdwWtSDAR6gqNyLEGtvDI"
-    "PM5AMWonmSwBQFRa8+btGuIE9SBP9ozPTuCq/ZUv5cb+0fu7XWKm+ZXanU4T2GVruIhyqweyOPyAYCv4MGa7eo6BO9BS"
-    "swlMt8x6nqX6mIFVb/Iu4tbj9pd6Ux+P7FFH5iCgxslYvOq7XpiONskvm50iNQBf4NoQ3/Kt3/GNdkobn2Iu3q2M3fVx"
-    "YBuP3UHlQHEuFYK7u3o8O1btm1jarZTsu8abvbKvXccLn+ij+KRNJhph+DJXkqbPJ7gBHL39g/fvwe+frGGnS4/hgmvC"
-    "Wxe+rBGpMsUnSJGCVCL3cPEmk39KDEdMe42okak9Q2pL0/eTWCf2Y8rfIeVS2Geo3jmCY3Lf/4D0lqM3lsO94zCtBE9I"
-    "Dvbkv2r/O0VThpDudhFKEYPrx0Sa/tM9q68cyiD5e0U2muAz0qcirKHO3yE+QTIaaeoTHcIWB89VmXTMximYohHY27uc"
-    "6QBY/hVnDhvtZEsxrNuGNlgL37w4g94dV7m6T4XlLdy1F3m0MVhskzx79dcz4GrtXfW3sLhiX+ZKHllGFQE+7L6/Lnx3"
-    "2jXhomqeMPbTp1KyzjYPWQ2PYpSxCisTtgJut27+H7KQlv4="
+    "eJztXY1u20iSfpVe7wGxcZTiOJm5G9kXIMhkZnwX20HsxewhEkxKbMmMKZLLHzuaxMA9zQH3AvcC+yb3JFc/3c0mRcq0"
+    "5cnPjgaTRKLI7uqq6qqvqruaH7cm8TwJZR7E0dZg6+Nwa5bGRZINtwbv3g23hlsO/jOJiyiHz8Otl/hJhEEkM0dcx6mf"
+    "CS/yxeTCS71JLlO4GgaXUlxP+sOtkQPPZtJLJxf08Js0gIfzC8kNwCcvF3Mvn1wITyReDs9H6vlZKhPRi3QjeeAvqIm3"
+    "8joNcily+SEX0FoMT05C6UUyFdM4neMDI/sRJD8Lixk9feRB0574y9vXAq8NxIvTl4eHAoaPpNNI/GAW5Jl4HwOFvhgv"
+    "4PZMJjC6PE41NUQ9NXgMXXph8Jsa0UBkeRokDvIjmkkx8TLpCD+NEzEOveiSu9iOE2S3F4aLHeEXSRhMvFxmTPrIQXbP"
+    "53CjFoLm/ruRswvjgSu9Xh7nXkgk9HpRrL+OnKgIQ7j4wveBcKRJXAf5BfGc7smwE2LKNAglNJCnhVQcM5KyOgpUH8Es"
+    "ilPZwwGVvVYumr6PSKDYbVzkIpUzL/Whc6Fvo3Yj1UoYzIMcrw63ojjitk9z4Jc3BZEA3UEGGhItWE1kSb66ewpDkkT9"
+    "8nhQA4SSvc07I89av4a4uSJu7n3ohTKa5Re1O18WrMbYOA6tJLOcCM2UWpRpLbJJMzwabl1KmVBnYXwtU/pUJIlURBta"
+    "C0VrEQV/KyzZ6O9GLD+iFsKskqBrvp7B2EkQzWgw0yDNctNujzS5bE99Nc2d4nej1WAzQLGlB4LHlluUDAlP4zhHvSbb"
+    "QuO42XK2wnCesfnJ4zgkxYfPkTeHpwfDrQsZMim+zCbQL04f+uHHeFLMZZR7eEXgs46I4hx0LQy9cSj74hXS5FKr70Z9"
+    "bNEVQcbSS7yJ1NoAPFHTDi3RhYinLNUkjWepN++Lw+gqJuuBbQkvE26yABWPyBRdBnk/WYgDbP+56PXeZ/DDo4MrLyzk"
+    "80cuT0JXfXehkX8/PTkW8fi9nCgLyFIAe4jNP4LWgygp8lPQ+bnn7osgB9ORXaOVAnXix2V0JcM4kXAF7I4Ps80R7sfh"
+    "cLgVX+LfA4F8dwR+9r3c42v9fv/GBdt9EWdSuHjd1ZNLuNBG2avY9kBhsiLMmTLgBvLWizThcIEFMgbuIUeoc37E6gyZ"
+    "nUoyffCE6hKMrAynO33xQky9ICzoBh5gdQw0b3gQMk1h0tJVuuUyiHz8l3+dyyzzZrK8ADwlMm5ulAA8oD/q/SbTWMgP"
+    "wNFJ7Mt94eI9GahQkXHb+DfMYdCo81T+rQhSSb24qCDAJJZlBFJ/NwJGoiZpzVFuLRZpEQm8o9+kJZlir+ZdJuSVTBe6"
+    "FQd5I2is7C8MrRlyK4xBU5hVyM4JmKLtucy9Pgg7Qkfi7zd1ypIVb1/95IKCz6DTsTe55IkPM5pu3Wkkt9cbo3q4OCht"
+    "5WB6gbMjLXxNY2aZBZY41GjKC6TQJA9XaWwA3h612SgyOSy0In2a7dYUALmgcVgkbBBYAekmmKBgFfMAbeng480NXLK1"
+    "uPuDN45tckrIU7c5d4FAwwj+/zm4kqAOsYhxIggaFQoZJpcHD4PqRT76SPXD9UUAJgtEK+dJvoCv8DAynOeYsj/bRy/f"
+    "OFo0OwMxgz5ImNQI3ZjOyDRm9+Ylm2/1EUDXXF9F0JPTs2gq6UnTGvqJCDzujX3RS1Nv0cjMn7AHQgfE1W1fTj2wHoMa"
+    "V3bUw/QjeocRtc+opzKaMXAH4GBjZ6tQUaV5sjmkSp7vBwzW3ti84RvuqWrGRNYZu6qzhuHgzGMNrCog8zJDF4azixjY"
+    "b6RDafvHFvkphFL5HWyqnCEKwRtI+1fdgDS134B3GAtLmIAJcmyIrfooG0MUkQd5KMvZmFV1UHO+SQcbOtXSIJ3yIvBx"
+    "BCeMrDz/JAoXv6A32RqQSyVZwCdwEldS/aClFPgwb+McZp71RM24WDFRXaj3iZG+cSujRtWiiE3zGKOKIvRScI0JSC+j"
+    "H1B6n9FgsQzvaLE4YjpnmN/Zbq2OqBosF00gCqzIrESLk6mC1E3T1L6M6B6ujRqoWB2WVajAVhommhH06Cu3rCdgNg0q"
+    "x3l4b/O5yjgixmp7/BbTyCpMz1fNIanKN2YN7Ti9SfnXzdnc1y6tkE8DnWcXKiuF+YAijXR2igeGzLTyDu2N6ikEYTc/"
+    "Nfc+nOskRLMuNWHUTgmKSoff7zYoQ6liv/907TIJvpBylmikzuiHTQB+4478M3pf5MUdfW/pdOut/hJf0ySBRnNlWEhy"
+    "zAoZFXPWvtUpOQuTar982xTnBpE4na7rjAm6pvOa0YHK5nXu7ZZsX6UTNYk+s4fvpFFfhUXhYTey+S1q9XJeBiM5L9JJ"
+    "H4oIrj1K/TgUFIChgUsw1YO5HNCjqZzKVEYTiYYhQKuCV7mBR+gJ0ktoiTJykahmj/rw7Bo2AJ6+m88sSfUomaVGiezK"
+    "xLZLTGCWDSh7tdNn2cbTaSbrrsP2ifMgCuY0dXcr+rlbg8e3PPyk8vCTXfyvUY+mv6+jbGPr7byg8d4VQZzZCggqww04"
+    "qC8lhOjfDmTh58j8/ECRCNLGQ+Y0vaRcK02EfYHPmTAF3LKXYfKjTWIW8ywumTEZ6n9H84AkJDL6NU5D377/5oaWRuaT"
+    "5JyWL1asj5TJylpipOtKbROE3KQ5N2nOryEY36Q5/wHSnOVI7rUJpEEtNonSTaJ0kyj9wrZ5kyj93Lmoc5MotcfyACnS"
+    "Td51k3f9yvKu5yU8KpX9gbdcNghxk9Pd5HQ3Od1KJ5ucbuecbqkyd87mNpujTVJ4kxTeJIU3SWE7KcxbiDkjPAmDLJET"
+    "YsJu/ynTZ2AU7+Oli1cgHM0tuLG/S1fHRTqTUu90zs55AzDd9PzfnvZ/aFYEbnbAOThHx/hoO2jBnAwUQQcARmndlStQ"
+    "RFvz9dZpBkLs5PCxgLaXI6bBTcL1JhgSqX3l8AdrLNg+aUtMipcvDBN4AgUJCVpfQvnNwnjsheeAlZbS6ryPv9XrW5rT"
+    "Fh8ru0Vp2BX79vf1/nQqECCW9bCciTdJ7zg1WFepHriUCw6+MMgBq63MpJo51lgsH5VdxKkKduLW4ZUYqeSCCUs6jF3t"
+    "OGeo6AgqiYAhkWqUKI/2nbcR21P1IxaBBm52oECVihknJ1BfuEAE81LE+gE60WAOVgLsGZDnFX4Qw8fxIkflxTx6hqaO"
+    "jEmstve/eXH2S2/PwfIG3q2vA1BuEwQmgSJOvCtFqw7Pl2MdxTdBtQ5jAxECwAWTKxEaUBYcbWYKLkbVDiz3ilAg1jCl"
+    "NKnzsTL3HbqdeOCUw0rRQz3TlclJHPnEO1f16DJJDXLGEisbPDV5oS5kqbhbo6HmyNupIajMu4Kpg/PMtcsjtncHGKoR"
+    "GtgXoBm4yjCTuVpIofIcpb98U8O4siQIw54fpGtoL1m3ZcxnAyIYIw2igQCFJdZQscRk2JWLEb4qtyILhfZM6cCjbAe0"
+    "L8sRqQKJgBoj5eirRE0DGfrr2FMykzw0DH35E07bXg9LyAaCaY7B/RLhYBNzhMGkDX6cY1zFMqiTJj8koResZey572tV"
+    "7CQ4IQC6wkZ9An2JaRrPO3FqvJyevIvuYP1RS6XOx8B3rFIjdCo3TNdPh69fKXfNXqe5Nkds63mgiriI3Q1z4H08ztaa"
+    "1SRtxYuBQINHY0Ko0CMR0+io2MpDoUO4oB2LeLbTmU4v66kiaOmvNWGq9LL3IY5pGICghYENjmHRncIwjK97FoR8QDKR"
+    "e1bLWjXQz8WdCVyoNJ0FLBZr0UgyNS6GolsvAzdHGRCzwgOXMDWyHUnpw8zmqRfF49hH3dDBsdIEMzAaP/goaGtOwP18"
+    "vEi8LEMM2DA2NCwPZUc1CYjiInH08g0xN3uMIAOVO5iCJDpzfT5J1sMQMlUpQ5swQ5WIIWIgY9BdEWisPWLuevhGKSkM"
+    "URt15YjQ/XD7Rcplv11pM/HPg8hStVZWaHYlA3QWg9i1iQAFeoHYRJxig2L79D8OX7/uz/2dDiQhhDcez/Z/4oDd1nMM"
+    "TsoJmHmLTE0vhLt1j7Y9Db2Zg77CUbJxRLJI0pgiFPAoyiozaddUTJyLsfQAXxWRL1NdMk1rJ9hsClFxZvJQ0BLEgQg9"
+    "7ZCVkRmHerhaY0K/Z5iOQf5y+sqshkcWPkTrQNyrpNEdxhJEiw4xcVhBGkcEfDgDpR/eoWpcTr9Fgrq14CY6eCx2RiRs"
+    "gJIoKVWdlRBYHDtil/AoxrM7qrx3wCW/jEVo11WW85rD3EuIR0jkPPD9UHLJ9gT3ymDeOCNpQYSY7ezXMnqqGXJPDChx"
+    "01Aqpw59rAJi7ECbBf2Tu9NaR8yReAbmLA9+K/l/FPsQOoB+5Ck0k8eXMiLySR+MPDgRsH3wKZifQ9Cf5p+eO+Ld4fHp"
+    "2cgRBwen/3n6/DlFXjsc+csCoiAYjPQpyxmkYgz8v5QwuLHEim1gX3wJLhR3gtixQBabAA2zCwt2ynhqgC5Vj7Aum5Zb"
+    "gFQeVAHEF1musgiYBoFe8msJqnJgfqP9ekrIz6mxg8ctPyIsRRVRazq0BEJTygP6inQiK6X3qomBKDJJRwLw0ywypnYa"
+    "I1YgjEkePWYeB1oocpJKmjS4O4S/1ZGqGnaSSC+lhxF06WzrAT8zOH5x9Oo5t6mwaolbxTuEkiMlytuwJ2medbbBMuJ0"
+    "2GWjLgf0nMqFgJoDodtVBDdAroBgF4AVoiC7AM1HOs5rgBEawYRJGIJKbjNWFcdwr0f3MNd5wQ9CLNCinLY4UAm8B/NR"
+    "OnY6kQY3ljBzWSwwIvWt/JlvDyj3UaItyigQacrhLUE9oIls+ZO979gkoTTwyATpq0yrfVxM867QdfZ2UipoOgVDzlpj"
+    "mMmb1bwUYgWYXCrVNsZlJAWjm1JqajmxHte8G7X7vnLFr2Ek3TdWLiVDzAk63d1wZc2tgZpVOy/J53J+6DyzEv3/ZL4M"
+    "ty7yPMkGjx+j/1HBbT9OZ4/9FLTn8d7u3m7vyd5jK7QH9VnOna9YMYgv+V8wwplZynLU8SCbfZpfYJ+mgweX5G2LPg00"
+    "oQiNxEbV5ZE7SN5aNqaTT9rZzqeudF6UokNZ2lvTp7S033HByx1tP4PzSRfopWv3mMlL+gwsDcL6qFZwlam26RtVV6ka"
+    "NjI0rVSvYIw+EKV9aGje235eJtm0N7ppVxMlvNHNyIgy4xvqJ9ywJ/fPzd5D7dnP2dmo1V9OMZdf0iLRaZMgVqukWQY0"
+    "n/sykeALoonKBMh0Dp7C5FisXHShOE5BiYd+XBkg5UBsVwYwSGb9XC3o5LEfQ8ijpKXiAkJJHETG6SWd8lR2c656UA2r"
+    "9THlPkzjwjTs1O85EBYJI0etiD+cSf/KNuV8iwULv+thGw+Lh+zZdkvauVxI7rTH+7Ogrtv3dtdhV/0gwUYFsdKIwf3R"
+    "2Ord4EtpPt784TRBgypJnfM0qzeC/8MDwj/O5vANiNuAuA2Iuw3EWY747OTHk08/Hf716BUb13TSTxbrozjljh6VzT8S"
+    "pu0vA9U2NVu3gL8/Xs3WZz/9qDtcxTmvdlw1oVWzke5+UPW2Up3aOllZtnN7j8uoUBXyLG83svdz3oL05rd38/1uw0C7"
+    "lQF9IwCwBQFs4M4G7mzgzgq4Y95ZYIz7L3//nzCMHfHr3/83Df0/rY93jO8Qj2ptP/pigGdTvdm1evMLHjR3N1RQRF9s"
+    "We+2msC6g1/OK3XHC6YUsFN1YL1n6wUMt+W0ivvntLqWCC6BKfM2h7uvdraguVvqB78RdHPncsMN+NmAnw346Qx+So9W"
+    "XbmzTHVpW0sr+iDIiBd1ykU97lNQf8Lq68sApU1lPdO/qay/84pmqWhtK5pU7sLFOvvCVXUyL49+/L//+m9XRKAy8TXV"
+    "WIIgrTqeB04XGYO3LNwWZNgKGrjUuZyJqiKp78srNe8eX2FNK5cq3rQbJt3q6Fs9lfXBpKNLnTvk8paqM8vq6O61PVap"
+    "/ce7rLyubEyV3n8bWLNLK5ua/q+gpn8D8DcA/zMB/GYvZXmj3Sd7T5999/2//OsP3nji04EiNy3gV9Vs1J8Q2mCLXaGs"
+    "rWC72YZ91zNULRP5D3WmC1dYmeitnIW1kAy39p/ju/0UAfZcat1lHokCpgHAHwSz+u2JQZQFPvL2AlQwlCmWPSRxmqs6"
+    "EU+Mi1lf2V5DiwrkaoTsdSUEUBEQQLVfnlBhpDl1jE5TUCUlqhY7A3mn8j0Rvo+BGRdVeNESYSo0tal62pkqjKxw42Lo"
+    "U9XMWKoASFGIxPog0EkepwsqwqLaGnoBYp2OpqDbJupZR6LOrAMTsFoVBeLLSUAlhMgoAJLUFUci+yKT7OzejZZoqgf9"
+    "Nj3f3YEetcivmjKv90SRBX7DLoQlQloSBzY93//QWWoQ118iaM6XWKUow5omOgSPuYP3oWdaIsvOVFTm1959pAXaCaRl"
+    "mD1QDXMRI0J9OgxDF+JURVTLw1Tp6CqlFxhgY98Uo2FdEh0AocusuP19Koyi3bOqTDNQR/FcXyyWJ1YtB1Qh7OluR8IO"
+    "y1bE9ss8DXsvxWNxevjz4fHZzj6Qe84vLQWS+XiSpjleSzBVKHnWdbafmUbENvR/9urt0SoC+PQkLJjdGkDo0RtG6H8G"
+    "YlielDSMrD7wlzUPOxJ/oaNg8KgOKtTlIi6Re9ml0m+dtNqudOCUy3uOlc/a4ZL9INcVY1Ssqo9QWj5lqI8jwuo4Lw/G"
+    "AQaHOKa36rgn8Ybf9/q0/8M/6xfX6ne/4oOIhBHYDoaR0CXP+Lw6P2oYEQ8P/tTriZ9lJPlFyuOF4NQdlzIqh5T1k8W+"
+    "8GOayxJ8Zx+Ifz6MhtGfdZf4Zd2jpaLf4WAppPHP4iVWroKVxq898ZaF0PgiaFcd9AHzchqHVKSIBwJd8/lD5qBOJAgi"
+    "LszzgVTxbl0yrUwd2j0zEKwLRqb9qsqwOYmgTCLRoQhwHaoPxYxEX1Pa8F7flydHRy+Of8RSWqVFLnHU7cV0WJO7M1Dn"
+    "GdFJpB9g5OFiWb/ondMczOj3TeuQV73+GY+5KiYTcCJcWmxu1692NgGNKM0Dn61kRyf6iopGqHFuXUGgvjgxnzkfQ+2W"
+    "BaUB1m6qsl8MF9logkmFYcKtxCw8qVXY9drm2C0zcv326/IYF4RA2WAVk/UrwcvMByOjm0fAdCzQJm2rHuGV7YMs+Lme"
+    "q/QYxE6qxUe0EMWtb5jWnbt8gEJWGRavDGdOeUgsCUeFEB6X7XLpLNfqUzlrwQhvuZ3GN0dXNUyfMHDy5uzw5Ni1zxRY"
+    "dVpOebaAKcK/8tIA3YI+bIABn33MgNlOyOfr2JhiHzMbJMc5+Br16m2jIhMIJgOZlQcR4LyqnUHg9lEu+E56V9CKBDdC"
+    "QyGJHCtgC4/MkxwUo3aSyRIARKXVLxavIU5QD/Jkz/jsBK7aX/nOcRwfvZ7cJWKa3xje6TSBHbaGi7gweuCVhx8QbAUf"
+    "xmRXzzFwB4prJoHp2qQXeaaOGVj1ovIybj1uf2c5jfHIHHWkDwJqnIzlm8zrhelokwLb7JSpAfgC14b4EnP1CnO0U8r4"
+    "lHPxbmXsboCCbTx2B5UD2blUCO7uKHl2rNrXsbRbKdl3tTd7Zd4qjxc+0UfxSZlMNMLwZS49mj6f4AZw9OYP3r8Lv38y"
+    "hp0uPYELrg5vXfiyRqTKLe5hixSkUnMPF29y80+J4JjbXiNq5NaeYWtL0/eTWCf245a/w5atsE+3eucIjpv7/gdsbzl6"
+    "Yz7cOw5TSrBHfDAn/1XH3yma0g2pYZehFBG4fkyk2n+6a/SVQxls/l6RjWrwGelTGdbQ4O8Qn2AzCmmqEx2iFgfPVZl0"
+    "zMYpmKIR2Nu7nOkAWP4VZw4b7WRLMazbhjZYC9+8OIPRHVepuk+F5S3UtRd5tBFYbpM8e/XXM6Bq7V31t5C4Yl/mShqZ"
+    "RxUGPuy+vy50d9o14aJqnjD2U6dSss42i6yGRzHKWIWVCVsBtVs3/w/Se+LK"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1106,6 +1108,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "count": ("count", True),
@@ -1794,6 +1798,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2126,6 +2139,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2264,6 +2280,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2577,6 +2609,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2584,7 +2619,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2597,6 +2633,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -3015,6 +3056,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3122,6 +3167,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3140,6 +3187,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3453,6 +3508,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8614,7 +8673,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8623,6 +8686,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9460,6 +9525,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9498,9 +9579,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

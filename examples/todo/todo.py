@@ -141,6 +141,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -759,89 +760,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `todo schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz2ziS/is471bFrqNkO4+5i+xzVSrxZHxnW6nEW3NTlkqERMjmmCK1BGVHm7jqfs3+sP0l1w+Ab8r0Yy7JrbZm"
-    "ZyySaDQaje6vm2jwy8Ykms0DlfhRuNHb+DLYuIijxVwPNnrn54ONwYaD/5GeB38NNt54npAikfqqO9gYOnAn8HVCt47h"
-    "D7qjHbEIp37o60vliShUGn4HSmvR6cggsA09uEMNT2R8ZYgKqQVet88QOXqoP1exRB41UBTJpRI3l1GgBHaPTw8LzyPL"
-    "80V8wR18VLPoWjFvYhpHM2qftRzCMyCEmQw9O2we7/nQ2QFa8LvTmcd+FPvJ0g47uiHal/7FJV4abPwS3QjsMkyED/9o"
-    "HgO2Zfl0Oom84EdDO/Q3wNTFnojVXMlETKNYzKJYpQ073kKVWvx6qUKmL+Cm2PwN/tc5Oem8e7eVddjRiSEz2Jj6Abc8"
-    "gzH/56f+qcArIAHoECToaRIGyYakQRRMd1MZaGVEa+Y5JxJphgVzav4KI/4xdMJFEMClo3ASLDwlUm0wE2T5rEqkHwZL"
-    "M1M3fnIJzMFI4bGnGtwwr3v5+f0DRMbDsHoIne3azrD/TgRDzQSXu5SKzyguXm0U4SOlge3iKEpQ72m147+GtxvORhDM"
-    "NBuEJIoCWhjwdyhn0EcPFF8Fc3rcU3oS+3Ncm3TjXTRZzGAV0GoV2NYRYZSICaiGHAeqKw7l5FK4RPV82EWKLuozMqfn"
-    "cqI6Ws0lrHYYrFmWYi5BF6Ipq8M8ji5iOeuKo/A6ulJoO4AW2g53vkwuqVcv6s6XYh+JH4Dd+V3D1Wf71zJYqINnLuuW"
-    "a367QIHEFY1/V5NEzGQyufTDC5Yc0n4GpP1wvkg+TS7VTLp7uARlqG9UjPbISFuF1yqI5jhhQidetEgc4X4ZDAYb0RX+"
-    "uyeSeKEcgX97MpF8rdvt3roOmjOthIvXXeYA7KYLNLJexaYEU6EXQcKcgShQsDK0jKNRoNkYg+hQHNQ5N8l1hpKOQWwg"
-    "V2hhuvQTrYLpVle8EVPpBwt6gAdYHANpOA9CxXEU81V65MoPPfwv352ByZeg+ukFkCmxcXtrJkAC/2HnbyqOhPoMEp1E"
-    "ntoTLj6jQX8Wmmnjv+UE1WkUq78u/FhRLy5qhzJ2wg3V5+R8CIJENbJqE/jofZJIxItQ4BPdiopoI1srOC3UtYqXloSD"
-    "ghE0UE0SSxnVKKogAjVhOaEsJ4tEbM5UIrsw0+EEVXiv0iPPqfh4+LMLen0BPY7l5Ir4nsK6FwnwuVVltNMZo1a4OBYN"
-    "GhIuaUnpHivfMQ2Vp8rPzYIZR3aB9JimwTWK6ocOKXGqvyg2oWCVdmmF5zQfpgMNwnLORoD1jh6CRQkuOvEVWoovt7dw"
-    "Ka+87RveOnkzY4FH2coUgMjDeIRn/AQtZuFxncSw9Gv7/JXNASAUEB6Rs5AAKahwMWMrWsUGbajX4Ad6aipx9eITRBc7"
-    "JreJffqJmumGAdzm+5VxLJf1gmyAIIW+z4dIjdAI9gW6158ahwAtwFoRKTAk3LCGlzyH6N3g2rBWxKvgTYEnpIJcGQe4"
-    "gi90Ho/kq5VHrbKH/KUmi3TDqBz2AartYwcy+JDXS7Kv9ctnVYsapvuhyq2QsvL7XklxwDqrCxUbzVmxNKq6X/sIg6zC"
-    "7TH4UiVDc79OnVpOkVkFdij3XAY18+KzmclNj5UATD7IsKg/1qYgHRmCE+bQhFmIlfQQxv6C7q4wO+AUwI1dq9Id31Oz"
-    "eZTAys/fKBnCNM4qz/I94q6H2kkC9fUTWcNQE+gvLI9Uy1Nb9gAtqNX5xvjhh7Qe9zcSbSbUQMLy4lnbl+/QvrQgbqdz"
-    "2MYeUQxyL3OELUrWKE3elHWiPpnzUMPTrEMNqwz7hWAN2/0Iq7uqI2tg8P9m4f4BwKBmJRaTTNW5Xpn8fOi6xBkccbKq"
-    "NSxYlcwqrA4a5A+weJ9smTavtadVK2P5W8FNZr5hIqVXk7LA9JwMbTKEJHkjKSXigEPARIeAS+Aa/JnqUdNYTVWswonC"
-    "cM8PB4MQrzKBZ5jiiK+AEqWpQlHMqnSh7SP0F1o3WIUGFclYlZTkMaNEcWmx6ZIQWGQ9SuxgtEo6MJ1qlaxwYjNYCTNK"
-    "HOwUtGwHWwf+zG/XeLfQeHcH/1cLFKYPdTGPE+vdsqDxqvACV/S9XH6qgKAyTMBBfZlcylhOEhVrMxX4yAruwvR2rdfJ"
-    "8XkPy8JD5sS1ogQkLYQ9ge2EnCa0UsAcSzLHTTOWE15OSumYUu7/QPyHLMxV+GsUB17RbNDLgtlkPqKE/oo3BjaVl/nP"
-    "chJvneRbJ/l+zDB9neRbY/mnTPJlfN0vvbdODq6Tg+vk4D+PXfq+k4PZKBrTguv84Tp/uF7b3zp/OMryhxl3d2UO15nG"
-    "79fP/5iZxrzu3TPH2KSS61TlOlW5TlWuU5VZqpI3fHKecgLeaa4mJISd7gvmL/WMEeYA4co1zIwV1W53p7tDV8foMpXd"
-    "kQoulLZr0kMH//Gi+7peC4BmjyxLyJEo+UdxpeYJaoLMPEQXbAz8c0beNICh4/3uNjsK3M7siCjGa2TZ0KUg42DtcKco"
-    "OTSxCQ+c9d/1R5/O+h8PTW7NmlvSLoJZubmZ+3OaTXsJJ+kiiMYyGMn4opLR5X3V9X6xqB5NSNIYJ4rGV+yj3rP7hWnD"
-    "Ng2sQ2lM2r26xZt+ybxi0FDczX2lliwW3FMOptnYQrM8cmPJOSJ9GcXs+DtR4/CyXHAmBdbtdmM3+4AZZTiCtqjDkMhB"
-    "bRoL2ePdwFVmPTVeXBRZy0OiFt3DGG9EAoZHoYPUuPLRcsRgaM1+52qv6BAj66wzwzIbG6PXotuJBNcUFHZpW+Pim23N"
-    "Wk2iEIDRphSu6dFllmoEMZOf8zNXa4vbsLVIRObS8QVAxk9mn50SjtDyGnQLFdHN7+re3OmJMBLkE/eExHS/FheKezD1"
-    "BGaC+aGacem5HwQdz4+Lw0qBaIsx3dA2/yryycMCGCMNooYB41EfoWIQy4U8aGNoIZ7n4hBawrjgjQ4801ugfTpBvAYs"
-    "AnYKM3SdY2rqq8B7jMEhO8JDc4QdJC67TgcLXnqCeabYARkHo5EgGCRt8KIEi1J4Dsqsqc/zQPqPsobc942pzhAR3QFd"
-    "Yas3gb44rmojKVhCU//i4coTUwf0m/tPYzoQxFn/5BiFlnqrav9UrPCI7hdhU43DF99zcuUZaPVvmbefj44PSbOsW6iv"
-    "ahCbdh2aqhea7po1+Hs01o+yKqRtRhY9gQaXxoSypVovHh1Vp0hUOgDt1vKLl1ut+ZS6Y4o4lfeoBVvk9yb2EyMx66ez"
-    "N3c4hmV7DoMguunkgNwTsonSy1G2qoF1P1FrBpdKlz3/8lE80pymLo5iTE6M+DEAPhxBRGjlCgvNNkOlPLAsvPTDaBx5"
-    "qBs2RDWakA6Mxk8LHKED1kWNl3OpNYK0mrGhYXsqO25ZQJgVipO3H0i4eptgLNzypzATraU+m8wfh2FUfK0qjKVciQig"
-    "OxmD9opAY621ng9TUhiidSrGEaL7Y/oLLmluzVsaiDzJXBpqWVVbWzZAZ03J7+OYAAV6Q1shPiFBsfnpv46Oj7szb6sF"
-    "S4ixU4+b979in53WAUYP2QLUcqnN8sKCvrJH3ZwG8sJBX+GYuXHEfDmPIwohwKMYq8ys3VD1ZSLGSgK+W4Seim2NKRWx"
-    "ItkYYlOdZoOA0rUKEfrmY0dGhhyLAY4dpbHZS0yKoHw5iZRu4whz+BStA0lvE/TdsebQYSxDvJC1RoZgWH4chQS8OA9k"
-    "G29RBSMnwUJB3ebgLgIMrA5FJJ4CNZFxajrLILg4dcQO4WEsh94yJZE9LpNkLAQYGm0FF1PO5FzbGHbmex5EsVTjOoli"
-    "DwI3hXfhUQjh9NZeKa9myJB7YkCLm4ViNXXozyIgxw6sWbC33K3G8ksOlTWYs8T/Wyb/k8iD0AX0I4mBTBJdqZDYJ31I"
-    "5wM9IwQv+1/92UgngB+/Hjji/Oj009nQEfv7n377dAAXut0uKBNae7WAKAwGozzKNfqxGIP8rxQMbqywxBXEF12BC/Wv"
-    "VCEW0REHFBSJJKjg2DXWWNva3hBrWak+GljlQS2A+YVOTJh/hm3HKrlRoCr76T3ay2Um+YCI7W833ERYjCpiirAJNtKS"
-    "ksDfIp6oQq2yIdETC62ohppb85Qxt9MIsQJhXPLoEcvYt5OiJrGiRYPbmvhXGSmbYc/nSsbUGEGXzXnuc5ve6ZuTwwOm"
-    "abBqhlvFOULJoZnKu7AnaV6uGLyKOB122ajLPrUzyQpQc2B0s4jgeigVmFj78mJrj/gYlQAjEMGMRhCASm4yVhWn8Kyk"
-    "Z1jqoC0hargGLUqopJ2KhyWsR+Xkk3o0uLGaRjFPC4zI/Mpu8+M+JScytEVbSYg14/AqUA94Ilu++/wVmyScDawxV57J"
-    "d4LARnNYuf5nVsr+uz7Ni/XCaB8xytCcbuluU010Es3YC5nfaRbmz//97v3obf/056P3o1/6J4d0e5uJZa1WPpXSOket"
-    "7uKtoTVUIWgVgpzUPxia6JJoQmkQ6FDEAeoC/JupcpruoNQQLqTp8FuneBJJ3u+2rYRW0ymQ5gUCVniU5UhZpjKG2AiM"
-    "icn9adAKc2xEXYrPvJK5O6bNcrUrtlNWoJZ51XufkLm0VdJZvSmz3QZMmKVU80YfPh71Px6d/VaT/pIXdbyeD8uhQ3I3"
-    "++d13K3Yp1lg8ezN+5qU4KI0UelWzRaI7M49mYX+3/3lsAYWJpbXB0X8bd+PFhihzLaBg5wqHuncm6A/pz9AJ5Jkrnvb"
-    "27i0Td6nG8UX214Mhm37+c7znc7u8+1c1gssW/XlyopXStEV/xcWu86/XaajPtbbLAb5l1Df0TYLRJWD+veGNf1ETInn"
-    "dFgc3D10I317ac45aR47n7HS+r0mHcHSTM2eydL8xCW/MWu6DcgpXiLEXKkZIFI/KI9qhVSZ6zx/w+KLzpo97nVKs0Iw"
-    "9hyU5qEhNmm6XWU5pTe8bVYTM3lDVnj7VgUfKJ9nk8LQESMjs2GA38dkP+LF3Ob4Zr5G3z3ywFlABBpOWCyAskfTaGHk"
-    "CU1m4O3TvGDu/c3CCJoCaYnY06xmgwIyxDFeLCE6C3hIJbfNntZJfR44wbmZPRPkEuTnjEgUX9EBT1n/I9O16RFxloBu"
-    "xTPb5zORdSiwM9GBYIc6cfLPs9OQn5XGFujCwKL/1Nl52dl9xYMkxP103mFdelJjmO8HadalJ9+u9OQPOVwkH3qkIWtt"
-    "1DFGC2WMUv3OArkqxZiD2vJuqN2Er1bUIhRA5pvj49axQFu0u7oU4W6wvwbbd4HtdenC9427K8TXWHyNxddYvAGLpx7a"
-    "eMZHIWx6WWsJfRtovK4a/GaA8R648P7HPOUh4OMyz9az3LH1piHvXCnmWsOnda7yh8dMa3y0xkdrfFSHj1JPtftIbISE"
-    "xO43w0XriuU7IMljz7t72tfj5U85tN8Ql69BbR5GUw1r8W1s//Rw1D89rnljvcY5D8Q5zWBl7ZfXfvnb+eWGXd9mudtd"
-    "7D+a984MW2bYC6Y179LzFrxcUfBQr5/zKqLY8beBAetjD+6HCnLiLTPwwWx4p/otrj7bE64p/Hp78u4f//N3V4RgE6Ib"
-    "3G2ML2BzhWn3fbF1B15IV3xVpmYXWdkrN7pRrmDP9M+U2HU9dW20bft6p/vCbGW8bV58lurwRz0C9slmx1awt9jqWCke"
-    "zore78pYVTHgTqVih09TeBAxc6LCj4G+2lBZH9XwHRzVsEa4a4T7f5R5qvdSOW+0s/v8xctXP/3bv7+W44lH58TcNoA7"
-    "UwRUbiGswRY7wlhbwXazCfE9zlA1LOR/qqN6uGQvDUyyVViKPrBWZIQf2DMM5NdSU57iTSgWsAwA/mBhmP1+oR9q30PZ"
-    "XoIKBiqmXWhRnJjCIynGi4uusb0pLyZYKTHyvC0jgIqAASomlMIETgK0mE89iOL0DBNzuICG+Y7V78T4HpZIcZWODCuM"
-    "FcOtPHMvWjJn04WAgxWXYwEVdhGFnuoixnx/L+/Rn62/xAJnFLmnJj5VnaIoACpSV1wUvSe0Ynd2Pqzw1BCD5tn66XXr"
-    "SYKA8ArRaFLh0NSpYfUZllZ5zBQ+hya/wlY+zC0o7vOHCAmmHVijd/OGMJebIoamY1NsyVSehUosX+TjVVuhJIBzsG8K"
-    "frCCjI4KsQVxTH+PStiorM0U1Pp0OACWxC4rnJXzCAXGXuy0ZOwooyI23yZx0HkrtsWno/dHp2dbe8DuiD/JCSzzQTZ1"
-    "i6eUnShw8rL1+kmJiE3o/+zw48kqBvi0KSxt3ugBpu8MQjTsPTEwJ0sNwlwHePkeh0OJv2jFMS11YOrquBErMqU1NsEi"
-    "c72tQy82nHyiY4uPTvATW7lHRcOkh3T2R/k4pi6yjFWKMvHHPsZUyPRHc/6V+MCfK33Rff2v9ourVJaHrRA9IhjsDUJh"
-    "686xsTlNaxCSePb/pdMR71Wo+Nu/46XgdA6n8Y0R1935cg8Gw/YL/E0XOD8YhIPwT9Qf/nWfU7bCJz5jCxn5k3iLNcJg"
-    "3PBnR3xkMVc/UOya81xgUU2jgGpBFege1ak74sI3hxtg1xCHYDYGJg2ftpXpxk6h0UqtCO6xRrH8aqrdObQ29oyYwN5d"
-    "h2pwMUjvWh7Ln5x92z85eXP6DmuVjXq4NGC3E9FxVS5wwzEm9gHIa5IEy6ri0FeQGdzbLyDbENB8kBgP+lpMJridmGq3"
-    "08ftx4ZTgC+yVY1t8VaG1u0Vg86JOFM3kKAr+unfnJ8gulnFro/FsaauGsMntnVgCWGY8ChJ6j1OS74gPj14LB25/R5z"
-    "dk4PQgLda5Sw/UJ1lgZgmHD7DCSO5e9UKl48wUzvwURwu45rSpVhtkmj+AAcYrf+g8e2Z5fPptCFAXE5tXZS4MLTYsC0"
-    "5IporkrmYxCoUnjBWKdKp/ot46Ji2ZMb+h/Ojvqnbv6shlWnIGVnNqSHG1zL2Ecj7hQqbvPHN9iDV8y5SXkEsIcrnaZv"
-    "Bp7BfAY61YwJxFS+0tkBD7iQSmc7uF2cEfwyuiso8cxEaCg0F6cG30GT2TzRvfIJMRWUhLpqv3BdgmWgGOR3XvKZFHwa"
-    "wsqPX+P46DvZLjFT//XqVqc0bLHDWUaLVAlkdqgEYTswusx28XwIt2eklubx3Dzri0Sb4xsaP5qdxW6nzd/PpgGepOdH"
-    "2dOVqgsw+6p2udTftW/jrVXJYmP4AdcG+EFt8zltNEzG2mTr734HA7g+TmntQUaoFijISmm9u2VmsuU5CDaYdAuHILjW"
-    "ax2m3zbHC1/pT/HV2Ei0uvBjpiQtnK/wAHjt9P/4/A7c/5pacrq0CxdcG9+58OMRoRpTfI4UKUojck8XcDH5F0g+jbWw"
-    "i6awiZ9/ic9Xlia3emjww5R/eo2kq4EPD/vBIYyZl+fEeHq8YpHhVoGIJfQKCeWjEGLw8eGEof9iJ1UhjgKQ/IOCAkPw"
-    "JU1xFhHQ4O8B7ZGMAXnmpIawzs9iWeLZ0dnxIZi8/BkNgIAPOUdVtUbtSh/duu7QiEJP7Qu2VvGRbRCv7Yv2SB29g+5q"
-    "9wGvoszbq2qp5kIToLxqH8+qDhre5Lo4SX3GI+YQTJ69KoUyQELA2wjbyNkDRxu3/wsqUGLU"
+    "eJztXY1u20iSfpU+7wKxcZT8k2TuIvsMGIkn4zvbChIv5gaWILbElswxRWpJyo42MXBPsw+2T3L1081/ypTluSS3WszO"
+    "WCS7urq6uuqrYlfzy9YomM48FbuBv9XZ+tLbmoTBfBb1tjrX172t3paF/5GOA3/1tk4cR0gRy+i23dvqW3DHc6OYbp3D"
+    "H3QnssTcH7u+G90oRwS+iuC3p6JItFrS80xDB+5QwwsZ3mqiQkYCr5tniBw91J2pUCKPEVAU8Y0S9zeBpwR2j0/3c88j"
+    "y7N5OOEOPqppcKeYNzEOgym1T1v24RkQwlT6jhk2j/e6b+0BLfjdas1CNwjdeGGGHdwT7Rt3coOXelu/BPcCu/Rj4cI/"
+    "EY8B27J8Wq1YTvhR3wz9BJiaHIpQzZSMxTgIxTQIVdKw5cxVocWvN8pn+gJuiu3f4H+ti4vWu3c7aYetKNZkeltj1+OW"
+    "VzDm//zUvRR4BSQAHYIEnYiEQbIhaRAF3d1YepHSotXznBGJ1MOCOdV/+QH/6Fv+3PPg0pk/8uaOEok26AkyfJYl0vW9"
+    "hZ6peze+AeZgpPDYcw2un9W97Pz+ASLjYRg9hM72TWfYfyuAoaaCy1xKxKcVF6/WinBNaWC7MAhi1Hta7fiv/sOWteV5"
+    "04gNQhwEHi0M+NuXU+ijA4qvvBk97qhoFLozXJt0410wmk9hFdBqFdjWEn4QixGohhx6qi1O5ehG2ET1ut9GijbqMzIX"
+    "zeRItSI1k7DaYbB6WYqZBF0IxqwOszCYhHLaFmf+XXCr0HYALbQd9mwR31CvTtCeLcQREj8Gu/N7BFdfHN1Jb66OX9is"
+    "W7b+bQMFElcw/F2NYjGV8ejG9ScsOaT9Aki7/mwefxrdqKm0D3EJSj+6VyHaIy1t5d8pL5jhhIkodoJ5bAn7S6/X2wpu"
+    "8d8dEYdzZQn825Gx5GvtdvvBttCcRUrYeN1mDsBu2kAj7VVsSzAV0dyLmTMQBQpW+oZxNAo0G0MQHYqDOucmmc5Q0iGI"
+    "DeQKLXSXbhwpb7zTFidiLF1vTg/wAPNjIA3nQagwDEK+So/cur6D/+W7UzD5ElQ/uQAyJTYeHvQESODfb/1NhYFQn0Gi"
+    "o8BRh8LGZyLQn3nEtPHfcoTqNAjVX+duqKgXG7VDaTth++pzfN0HQaIaGbXxXPQ+cSDCuS/wiXZJRSItWyO4SKg7FS4M"
+    "CQsFI2igEUksYTRCUXkBqAnLCWU5msdie6pi2YaZ9keowoelHnlOxcfTn23Q6wn0OJSjW+J7DOtexMDnTpnRVmuIWmHj"
+    "WCLQEH9BSyrqsPKd01B5qtzMLOhxpBdIj2kabK2orm+REif6i2ITClZpm1Z4RvNhOtAgLGZsBFjv6CFYlOCiY1ehpfjy"
+    "8ACXssrbvOGDlTUzBngUrUwOiDyNR3jGjdFi5h6P4hCWfmWfv7I5AIQCwiNyBhIgBeXPp2xFy9igCfUK/EBPjSWuXnyC"
+    "6GLH5DaxTzdW06hmAA/ZfmUYykW1IGsgSK7v6z5SIzSCfYHudcfaIUALsFZECgwJN6zgJcsheje41q8U8TJ4k+MJqSBX"
+    "2gEu4Qudx5p8NfKoZfaQv8RkkW5olcM+QLVd7EB6H7J6Sfa1evksa1HBdNdXmRVSVH7XKSgOWGc1UaHWnCVLo6z7lY8w"
+    "yMrdHoIvVdLX96vUqeEU6VVghrLiMqiYF5fNTGZ6jARg8kGGef0xNgXpSB+cMIcmzEKopIMw9hd0d7nZAacAbuxOFe64"
+    "jprOghhWfvZGwRAmcVZxlleIu55qJwnUV09kBUN1oD+3PBItT2zZE7SgUudr44cf0nqsbiSaTKiGhMXFs7Ev36F9aUDc"
+    "TGe/iT2iGGQlc4QtCtYoSd4UdaI6mfNUw1OvQzWrDPuFYA3b/Qiru6wjG2Dw/2bh/gHAoGIl5pNM5blemvx86rrEGRxw"
+    "sqoxLFiWzMqtDhrkD7B4n22Z1q+151UrbfkbwU1mvmYipVORssD0nPRNMoQkeS8pJWKBQ8BEh4BL4BrcqepQ01CNVaj8"
+    "kcJwz/V7PR+vMoEXmOIIb4ESpal8kc+qtKHtGvoLrWusQo2KpKxKSvLoUaK4IrFtkxBYZB1K7GC0SjowHkcqXuLEprAS"
+    "ppQ42Mtp2R629typ26zxfq7x/h7+rxIojJ/qYtYT6+OyoPEqf4IreiWXnyggqAwTsFBfRjcylKNYhZGeCnxkCXd+crvS"
+    "62T4XMGy8JA5ca0oAUkL4VBgOyHHMa0UMMeSzHHdjGWEl5FSMqaE+z8Q/yELM+X/GoSekzcb9LJgOpoNKKG/5I2BSeWl"
+    "/rOYxNsk+TZJvh8zTN8k+TZY/jmTfClfq6X3NsnBTXJwkxz857FL33dyMB1FbVpwkz/c5A83a/tb5w8Haf4w5e6xzOEm"
+    "0/j9+vkfM9OY1b0Vc4x1KrlJVW5SlZtU5SZVmaYqecMn5ylH4J1makRC2Gu/ZP4SzxhgDhCu3MHMGFHtt/fae3R1iC5T"
+    "mR2p4EJpuyY9dPwfL9tvqrUAaHbIsvgciZJ/FLdqFqMmyNRDtMHGwD9X5E09GDreb++yo8DtzJYIQrxGlg1dCjIO1g53"
+    "ipJDE9vwwFX3XXfw6ar78VTn1oy5Je0imJWZm5k7o9k0l3CSJl4wlN5AhpNSRpf3VVf7xbx61CFJbZwoGl+yj/rQ7Bem"
+    "Dds0sBalMWn36g5v+iXzikFDfjf3rVqwWHBPOZhmbQv18siMJeOIopsgZMffCmqHl+aCUymwbjcbu94HzCjDErRFHYZE"
+    "DmpbW8gO7wauY7aVbPlPGEyQSgMO7gFoK5F6MoH7wnm3fhxo0XfQU7pTMAVgtIA9OXfcAP4cLmL0J5IUGH6TxQj0dusP"
+    "J1e/tA4s3G7OG6hpUAlNmDAFHDHy0YqWH56jhvNJfmBZxNdgbDCF9yIGu6rQ/0do2NAwhuBH9Hbucq/o7wODRVK7OR1q"
+    "m96g25EEz+vlNqEb2+nqXduRGgW+Q7KzdY82s1Qxz1P5OauYla6mCVvzODvPMBMpP6n7sQowKZJ3sHRwndnZTevbex3Q"
+    "EUEu/1BIfJsRiYniHnS5hNZffqhiXNHM9byW44ZraC9VMZSBXRb1wBhpEBUMaMCwhopBqOrzoLUfEY6ufSELhfZM68CL"
+    "aAe0L4oRjgKLAA39NHjIMDV2leesY0/JTPLQLGEGicu21cJ6no5gnik0QsbBJsaIdUkbnCDGmhuegyJr6vPMk+5axp77"
+    "vtfFJyKgO6ArbNRH0BeHjU0kBUto7E6erjwhdUC/uf8kZAVBXHUvzlFoiTMu90+1GGt0P/frSji+uI6VqT5Bp/bAvP18"
+    "dn5KmmW8XnXRhtg261AX9dB0V6zB34NhtJZVIW3TsugINLg0JpQtlbLx6Kj4RqLSQUxiHJt4tdOYTxm1dI2qctZasHl+"
+    "2fuRxAwMSV9M4hgWzTn0vOC+lcGpz8gmSi9D2agG+tmgMYMLFRWBzWItHmlOExdHITTnfdwQ8CyOICAwdot1dNu+Ug5Y"
+    "Fl76fjAMHNQNE4FrTUgGRuOnBY7ICMu+houZjCLEoBVjQ8P2XHbcsIAo0hcXbz+QcKNdQulwyx3DTDSW+nQ0Ww/DqPBO"
+    "lRhLuBIBRCZkDJorAo210no+TUlhiMapaEeI7o/pz7liuzFvSZz1LHOpqaVFe03ZAJ3VFc3rMQEKdEI7PT4hQbH96b/O"
+    "zs/bU2enAUsYQiQeN+t/xRE7rWMMjtIFGMlFpJcXwu2iR90ee3Jioa+w9NxYYraYhQFFSOBRtFVm1u6puDQWQyUB3819"
+    "R4WmhJZqdJFsCKF3lCS7gNKd8hH6ZkNjRoYcagKOHSSh5yvM+aB8OUeW7FLxM/gUrQNJbxv03TLm0GIsQ7yQtUaGYFhu"
+    "GPgEvDjNZRrvUIEm5/h8Qd1m4C4CDCx+RSSeADWRcqo7SyG4uLTEHuFhrPbe0RWfHa4CZSwEGBptBdeKTuUsMiH61HUc"
+    "CNKphHcUhA7EpQrvwqMQoUY7h4W0oSZD7okBLe6FCtXYoj/zgBw7MGbB3LJ3aqtLORMQgTmL3b+l8r8IHAhdQD/iEMjE"
+    "wa3yiX3Sh2Q+0DNC8HL01Z0Oohjw49djS1yfXX666lvi6OjTb5+OjynyA2VCa6/mEIXBYJRDqVQ3FEOQ/62CwQ0VVvCC"
+    "+IJbcKHurcrFIlGQBIggXFRw7BpLyE3pso+lulT+DazyoObA/DyKdRbjCtsOVXyvQFWOknu0VU1P8jERO9qtuYmwGFVE"
+    "15gTbKQlJYG/eThSuVJsTaIj5pGiEnFuzVPG3I4DxAqEccmjByxj10yKGoWKFg3u2uJfRaSshz2bKRlSYwRdJqV7xG06"
+    "lycXp8dMU2PVFLeKa4SSfT2Vj2FP0rxMrXsZcVrsslGXXWqnczGg5sDodh7BdVAqMLHm3czOIfExKABGIIIJG88Dldxm"
+    "rCou4VlJz7DUQVt81PAItCimin2qjZawHpWVzVnS4IZqHIQ8LTAi/Su9zY+7lHtJ0RZlNIg17fBKUA94Ilu+f/CaTRLO"
+    "BpbQK0enc0FggxmsXPczK2X3XZfmxXhhtI8YZUScTWrvUsl3HEzZC+nfSZLpz//97v3gbffy57P3g1+6F6d0e5eJpa2W"
+    "PpXQukatbuOtvjFUPmgVgpzEP2ia6JJoQmkQ6FDEMeoC/JupchbyuNAQLiTZ/gcrf9BK1u82LfRW4zGQ5gUCVniQpoBZ"
+    "pjKE2AiMiU5tRqAVOkVWlcHUb5wej2nTVPSS3aIlqKXfZK8SMhd2glrL95w2218Ks5Ro3uDDx7Pux7Or3yrSX3JSxet1"
+    "vxg6xI+zf13F3ZJtqDkWr07eV6QE54WJSnaiNkBkj245zfX/7i+nFbAwNrw+KeJv+vo3xwgl7jUc5NTpIMq86Ppz8gN0"
+    "Io5nUWd3F5e2zvu0g3Cy64Rg2HYP9g72WvsHu5msF1i28rujJW/Mglv+Lyz2KPvynE4y2ewi6WXfsX1Hu0gQVfaqX4tW"
+    "9BMwJZ7Tfn5wK+hG8nJWH+NSP3Y+Qqbxa1s6Yaaemjlypv6JG34hWHcbkFO4QIi5VDNApK5XHNUSqTLXWf76+fe4FVv4"
+    "q5RmiWDMMS/1Q0NsUne7zHJCr/9QryZ68vqs8OatCj5QPK4ngaEDRkZ6PwS/j0l/hPOZyfFN3Qh998ABZwERqD9isQDK"
+    "HoyDuZYnNJmCt0/ygpn3N3MtaAqkJWJPvZo1CkgRx3C+gOjM4yEV3DZ7WivxeeAEZ3r2dJBLkJ8zIkF4S+dXpf0PdNe6"
+    "R8RZAroVL0yfL0TaocDORAuCHerEyj7PTkN+VhG2QBcGFv2n1t6r1v5rHiQh7ufzDpvKmgrDvBqk2VTWfLvKmj/k7JRs"
+    "6JGErJVRxxAtlDZK1Rsn5LIUYwZqy8ehdh2+WlJqkQOZJ+fnjWOBpmh3eaXF42B/A7YfA9ubyozvG3eXiG+w+AaLb7B4"
+    "DRZPPLT2jGshbHpZawh9G2i8KYr8ZoBxBVy4+ilWWQi4XubZeJZHtt7U5J1LtWob+LTJVf7wmGmDjzb4aIOPqvBR4qn2"
+    "18RGSEjsfzNctCnIfgSSrHuc3/O+Hi9+qaL5hrhsiW39MOpKdPNvY7uXp4Pu5XnFG+sNznkizqkHKxu/vPHL384v1+z6"
+    "1svd7GL/0bx3athSw54zrVmXnrXgxYqCp3r9jFcR+Y6/DQzYnOqwGirIiLfIwAe94Z3qt7j67FDYuvDr7cW7f/zP323h"
+    "g00I7nG3Mb6AzRSmrfpi6xG8kKz4skz1LrKiV651o1ygn+qfLrFrO+pOa9vu3V77pd7K+FC/+AzV/o96wu2zzY4p0G+w"
+    "1bFUbpzW9D+WsSpjwL1SxQ4fFvEkYvrAiB8DfTWhsjmJ4js4iWKDcDcI9/8o81TtpTLeaG//4OWr1z/927+/kcORQ8fg"
+    "PNSAO10EVGwhjMEWe0JbW8F2sw7xrWeoahbyP9VJRFyylwQm6SosRB9YKzLA7wdqBrJrqS5PceKLOSwDgD9YGGY+z+j6"
+    "keugbG9ABT0V0i60IIx14ZEUw/mkrW1vwosOVgqMHDRlBFARMEDFhFLowEmAFvOpB3g8iK5R0ocLRDDfofqdGD/EEimu"
+    "0pF+ibF8uJVl7mVD5ky6EHCw4nIsoMIuItdTVcSY7e/VCv2Z+ksscEaRO2rkUtUpigKgInXFRdGHIlLszq77JZ5qYtAs"
+    "Wz+9aTxJEBDeIhqNSxzqOjWsPsPSKoeZwufQ5JfYyoa5OcU9eIqQYNqBNXo3rwlzuSliaDo2xZRMZVkoxfJ5Pl43FUoM"
+    "OAf7puAHK8joqBBTEMf0D6mEjcradEGtS4cDYEnsosRZMY+QY+zlXkPGzlIqYvttHHqtt2JXfDp7f3Z5tXMI7A74i6PA"
+    "Mh9kU7V4CtmJHCevGq+fhIjYhv6vTj9eLGOAD9PC0uatDmD6Vs9Hw94RPX1wVs/PdICXVzj7SvyFTgfC01uodprr6rgR"
+    "KzKlNbbBInO9rUUvNqxsomOHj05wY1O5R0XDpId09kfxtKk2soxVijJ2hy7GVMj0R328l/jAX2N92X7zr+aDslSWh60Q"
+    "PSIY7PR8YerOsbE+LKznk3iO/qXVEu+Vr/jTxsOF4HQOp/G1EY/as8UhDIbtF/ibNnB+3PN7/p+oP/xrlUPE/Gc+QgwZ"
+    "+ZN4izXCYNzwZ0t8ZDGXv79s6/NcYFGNA49qQfHcp3s+Zmri6sMNsGuIQzAbA5OGT5vKdG2n0GglVgT3WKNYftXV7hxa"
+    "a3tGTGDvtkU1uBiktw2PxS/qvu1eXJxcvsNaZa0eNg3YbgV0GpcN3HCMiX0A8hrF3qKsOPSRZwb35gPPJgTU31vGc8zm"
+    "oxFuJ6ba7eRx8y3lBOCLdFXz4VlZtG6uaHROxJm6hgRt0U3+5vwE0U0rdl0sjtV11Rg+sa0DSwjDhEdJUu9xWrIF8cm5"
+    "asnIzeem03N6EBJEnVoJmw9wp2kAhgkPL0DiWP5OpeL5A9qiQ5gIbteydakyzDZpFB+AQ+xWf8/Z9Gzz2RRRbkBcTh1Z"
+    "CXDhadFgWnJFNFcl8zEIVCk8Z6xTplP+VHNesczJDd0PV2fdSzt7VsOyU5DSMxuSww3uZOiiEbdyFbfZ4xvMwSv63KQs"
+    "AjjElU7TNwXPoL9ynWjGCGIqV0XpAQ+4kApnO9htnBH88LstKPHMRGgoNBeXGt9Bk+ksjjrFE2JKKAl11XzAuwDLQDHI"
+    "77ziMyn4NISl3/bG8dFnwG1ipvrj3I1Oadhhh7MI5okSyPRQCcJ2YHSZ7fz5EHZHSy3J49lZ1udxpI9vqP0meBq7XdZ/"
+    "HpwGeJGcH2VOVyovwPSj4cVSf9u8jTdWJY2N4Qdc6+H3wvXXwtEwaWuTrr/VDgawXZzSyoOMUC1QkKXSentHz2TDcxBM"
+    "MGnnDkGwjdc6TT7djhe+0p/iq7aRaHXhx1RJWjhf4QHw2sn/8fk9uP81seR0aR8u2Ca+s+HHGqEaUzxAihSlEbnnC7iY"
+    "/Eskn8Ra2EVd2MTPv8LnS0uTWz01+GHKP71B0uXAh4f95BBGz8sBMZ4cr5hnuFEgYgi9RkLZKIQYXD+c0PRf7iUqxFEA"
+    "kn9SUKAJvqIpTiMCGvwK0B7JaJCnT2rwq/wsliVenV2dn4LJy57RAAj4lHNUZWvUrPTRruoOjSj01Lxgaxkf6Qbxyr5o"
+    "j9TZO+iuch/wMsq8vaqSaiY0AcrL9vEs66DmTa6Nk9RlPKIPweTZK1MoAiQEvLWwjZw9cLT18L89wa6g"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1098,6 +1100,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "add": ("add", False),
@@ -1789,6 +1793,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2141,6 +2154,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2303,6 +2319,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2616,6 +2648,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2623,7 +2658,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2636,6 +2672,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -3054,6 +3095,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3161,6 +3206,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3179,6 +3226,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3492,6 +3547,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8653,7 +8712,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8662,6 +8725,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9499,6 +9564,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9537,9 +9618,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

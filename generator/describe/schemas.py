@@ -11,14 +11,14 @@ from __future__ import annotations
 import copy
 import dataclasses
 import enum
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional, Union
 
 import pydantic
 from pydantic.json_schema import GenerateJsonSchema
 from typing_extensions import NotRequired, TypedDict
 
 from burgee.model.ir import Command, Param, Program, Record, TypeRef
-from burgee.model.kinds import python_type
+from burgee.model.kinds import MEDIA, python_type
 from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.kinds import TYPES, _Decimal
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
@@ -57,8 +57,14 @@ class _Types:
 
     def python(self, ref: TypeRef) -> Any:
         """A Python type that pydantic describes the way the generated tool behaves."""
-        if ref.kind in TYPES:
+        base: Any
+        if ref.kind in TYPES and TYPES[ref.kind].media:
+            # NOTE: an Image's or Audio's JSON form, as the runtime's type table describes it.
+            base = Annotated[dict[str, Any], pydantic.WithJsonSchema(TYPES[ref.kind].schema)]
+        elif ref.kind in TYPES:
             base = python_type(ref.kind)
+        elif ref.kind == "content":
+            base = Union[tuple(self.python(item) for item in ref.items)]  # noqa: UP007
         elif ref.kind == "choice":
             base = Literal[ref.choices]
         elif ref.kind == "enum":
@@ -173,7 +179,8 @@ class _Schemas:
         if key not in self.made:
             adapter = pydantic.TypeAdapter(self.types.python(ref))
             made = _inline(adapter.json_schema(mode=mode, schema_generator=_SchemaGenerator))
-            extra = TYPES[ref.kind].schema if ref.kind in TYPES else {}
+            leaf = TYPES.get(ref.kind)
+            extra = leaf.schema if leaf is not None and not leaf.media else {}
             for branch in made.get("anyOf", [made]):
                 if extra and branch.get("type") != "null":
                     branch.update(extra)
@@ -302,7 +309,8 @@ def _text_rules(prop: dict[str, Any], param: Param) -> None:
 def wraps_result(command: Command) -> bool:
     """True when the command's data is not a JSON object, so agents get `{"result": data}`."""
     returns = command.returns
-    return returns is None or returns.nullable or returns.kind not in ("record", "dict")
+    objects = ("record", "dict", *MEDIA)
+    return returns is None or returns.nullable or returns.kind not in objects
 
 
 def output_schema(command: Command, program: Program) -> dict[str, Any]:

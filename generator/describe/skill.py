@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 
 from burgee.model.ir import Command, Program
-from burgee.model.kinds import option_words
+from burgee.model.kinds import has_media, option_words
 from burgee.runtime.deliver import _QUARANTINED
 from burgee.runtime.sanitize import _UNTRUSTED_NOTE
 from burgee.runtime.values import _apart_text
@@ -141,6 +141,17 @@ def _outcomes(program: Program) -> list[str]:
     return lines
 
 
+def _media_line(program: Program, run: str) -> list[str]:
+    """How an image or audio answer reads, in a program whose commands give one."""
+    if not any(has_media(command.returns) for command in program.commands):
+        return []
+    return [
+        "- An image or audio answer is, with `--json`, an object"
+        ' `{"type": "image", "mime_type": ..., "size": ..., "data": BASE64}` (in a list, among'
+        f" strings); `{run} ... --output-file PATH` writes its bytes to PATH instead."
+    ]
+
+
 def body(program: Program, source: str) -> str:
     """The Markdown shared by SKILL.md and AGENTS.md."""
     prog = program.invocation or program.name
@@ -179,6 +190,7 @@ def body(program: Program, source: str) -> str:
         ' `{"id": ..., "command": "...", "input": {...}}` from stdin and answers one envelope'
         " line each, with its `id` (destructive commands need `--allow-destructive`).",
         *_quarantine_line(program),
+        *_media_line(program, run),
         "- A secret option's value never appears in output: `<secret:NAME>`.",
         "",
         "## Exit codes",

@@ -43,6 +43,9 @@ TypeKind = Literal[
     "tuple",
     "count",
     "none",
+    "image",
+    "audio",
+    "content",
 ]
 
 
@@ -78,7 +81,8 @@ class TypeRef(Node):
     name: str | None = None
     #: For a dict: the value type.
     value: TypeRef | None = None
-    #: For a tuple: the type of each of its values, in order.
+    #: For a tuple: the type of each of its values, in order; for content (`Image | str`, a
+    #: list's item): the types it may be.
     items: tuple[TypeRef, ...] = ()
 
 
@@ -385,6 +389,9 @@ class Program(Node):
     bundled: tuple[str, ...] = ()
     #: Names the user code binds to burgee's runtime under other names (`Ctx = Context`).
     aliases: tuple[tuple[str, str], ...] = ()
+    #: burgee's `Image`/`Audio` as the handlers take them from burgee (a file's own class of
+    #: that name is its own: `reserved.FREE_NAMES`).
+    kept: tuple[str, ...] = ()
 
     @cached_property
     def paths(self) -> dict[str, str]:

@@ -33,6 +33,19 @@ CONSTRUCTED = tuple(kind for kind, spec in TYPES.items() if spec.module)
 TEXT: tuple[TypeKind, ...] = ("str", "path", "date", "datetime", "time", "uuid", "decimal")
 
 
+#: The result-only kinds (`burgee.Image`, `burgee.Audio`): MCP content items.
+MEDIA = frozenset(kind for kind, spec in TYPES.items() if spec.media)
+
+
+def has_media(ref: TypeRef | None) -> bool:
+    """Whether a type is or holds an image or audio (a list's items, content)."""
+    if ref is None:
+        return False
+    if ref.kind in MEDIA:
+        return True
+    return has_media(ref.item) or has_media(ref.value) or any(map(has_media, ref.items))
+
+
 def spelling(kind: str) -> str:
     """The canonical annotation of a leaf kind (`datetime.date`; a count's is `int`)."""
     spec = TYPES[kind]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from typing import Literal
 
 from burgee.model.ir import Scalar, TypeKind, TypeRef
-from burgee.model.kinds import SPELLINGS
+from burgee.model.kinds import MEDIA, SPELLINGS, has_media
 from burgee.runtime.kinds import TYPES
 
 Use = Literal["param", "return", "field"]
@@ -25,7 +25,11 @@ def _supported(use: Use) -> str:
     """What a parameter, a result or a result's field may be, for the message."""
     if use == "param":
         return SUPPORTED
-    extra = "typing.Any, dict" + (" and None" if use == "return" else "")
+    extra = "typing.Any, dict" + (
+        " and None; burgee.Image, burgee.Audio, a list of them or of `Image | Audio | str`"
+        if use == "return"
+        else ""
+    )
     # NOTE: no tuple in a result: an answer cut for an agent loses the middle of a long list,
     # and a tuple's schema says how many items it has (use a list, or a dataclass).
     plain = SUPPORTED.replace(", tuple[T1, T2, ...]", "")
@@ -38,6 +42,8 @@ _TUPLE = {"builtins.tuple", "typing.Tuple"}
 _TYPING = {"typing", "typing_extensions"}
 #: What a tuple's values and a dict parameter's values may be: one word each on the command line.
 _SCALARS = {name for name, kind in TYPES.items() if kind.word}
+#: Where a result's media may be: the result itself, or its list's items (mixed with strings).
+_MEDIA_PLACES = "a command's result or its list's items (`-> Image`, `-> list[Image | str]`)"
 
 
 class UnsupportedType(Exception):
@@ -141,6 +147,9 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
     members = list(_union_members(node, names))
     if len(members) > 1:
         others = [m for m in members if not _is_none(m)]
+        content = _content(others, names, use, code, source)
+        if content is not None:
+            return content.model_copy(update={"nullable": len(others) < len(members)})
         if len(others) != 1 or len(others) == len(members):
             raise UnsupportedType(
                 node, f"unsupported union {source}: only Optional[T] (T | None) is supported"
@@ -155,7 +164,10 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
         return _resolve_subscript(node, names, use, code, source)
     qualified = names.qualify(node)
     if qualified in SPELLINGS:
-        return TypeRef(kind=SPELLINGS[qualified], source=source)
+        kind = SPELLINGS[qualified]
+        if kind in MEDIA and use != "return":
+            raise UnsupportedType(node, f"{source} is only {_MEDIA_PLACES}, never an input")
+        return TypeRef(kind=kind, source=source)
     if qualified is not None and qualified.startswith("local."):
         name = qualified.removeprefix("local.")
         if name in names.enums:
@@ -164,8 +176,8 @@ def resolve(node: ast.expr, names: Names, use: Use, code: Code) -> TypeRef:
     if qualified in _LIST:
         raise UnsupportedType(node, f"{source} needs an item type, such as list[str]")
     if use != "param" and (qualified in _DICT or names.is_typing(node, "Any")):
-        kind: TypeKind = "dict" if qualified in _DICT else "any"
-        return TypeRef(kind=kind, source=source)
+        loose: TypeKind = "dict" if qualified in _DICT else "any"
+        return TypeRef(kind=loose, source=source)
     if qualified is not None and qualified.startswith("builtins."):
         # NOTE: a supported type's name that the file never imported (`"Path"` in quotes).
         bare = qualified.removeprefix("builtins.")
@@ -196,9 +208,15 @@ def _resolve_subscript(
         item = resolve(elements[0], names, use, code)
         if item.kind == "list" and use == "param":
             raise UnsupportedType(node, f"nested lists ({source}) cannot be parameters")
+        if (item.kind != "list" and has_media(item) and item.nullable) or (
+            item.kind == "list" and has_media(item)
+        ):
+            raise UnsupportedType(node, f"{source}: media is only {_MEDIA_PLACES}, never None")
         return TypeRef(kind="list", source=source, item=item)
     if qualified in _DICT and use != "param":
         value = resolve(elements[1], names, use, code) if len(elements) == 2 else None
+        if has_media(value):
+            raise UnsupportedType(node, f"{source}: media is only {_MEDIA_PLACES}")
         return TypeRef(kind="dict", source=source, value=value)
     if use == "param" and qualified in _DICT:
         key = resolve(elements[0], names, use, code) if len(elements) == 2 else None
@@ -218,6 +236,31 @@ def _resolve_subscript(
             raise UnsupportedType(node, f"{source}: a tuple's values must be {_shown()}")
         return TypeRef(kind="tuple", source=source, items=items)
     raise UnsupportedType(node, f"unsupported type {source}; supported: {_supported(use)}")
+
+
+def _content(
+    members: list[ast.expr], names: Names, use: Use, code: Code, source: str
+) -> TypeRef | None:
+    """`Image | str`, `Image | Audio | str`, ...: content, when the union names media; None
+    for any other union (refused as unions are)."""
+    if len(members) < 2 or use != "return":
+        return None
+    try:
+        refs = [resolve(member, names, use, code) for member in members]
+    except UnsupportedType:
+        return None
+    if not any(ref.kind in MEDIA for ref in refs):
+        return None
+    kinds = [ref.kind for ref in refs]
+    wrong = [ref.source for ref in refs if ref.kind not in MEDIA | {"str"} or ref.nullable]
+    if wrong or len(set(kinds)) < len(kinds):
+        raise UnsupportedType(
+            members[0],
+            f"unsupported union {source}: content is Image, Audio and str, each at most once",
+        )
+    order = ("str", "image", "audio")
+    ordered = tuple(sorted(refs, key=lambda ref: order.index(ref.kind)))
+    return TypeRef(kind="content", source=source, items=ordered)
 
 
 def _scalar(ref: TypeRef | None) -> bool:

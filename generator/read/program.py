@@ -19,6 +19,7 @@ from burgee.model.ir import (
     Program,
     cli_word,
 )
+from burgee.model.reserved import FREE_NAMES
 from burgee.read import docstrings
 from burgee.read.annotations import NotLiteral, UnsupportedType, literal_value
 from burgee.read.checks import calls_log, with_outcomes, with_stdin
@@ -180,6 +181,7 @@ class ProgramReader(SharedOptions):
                     self.check_api_name(self.attr_span_node(node), name)
                 if name in KEPT_API:
                     self.removals.replace(self.text, node, node.attr)
+                    self.kept_attributes.add(name)
 
     def check_api_name(self, node: ast.AST, name: str) -> None:
         """A name taken from burgee must be one burgee defines: the import is removed from
@@ -612,6 +614,9 @@ def _read(
             (local, api) for local, api in reader.api.items() if local != api and api in KEPT_API
         )
     )
+    # NOTE: the runtime's own `Image`/`Audio` only where the file takes them from burgee; its
+    # own class of that name (`FREE_NAMES`) is no reason to join them.
+    kept = tuple(sorted((set(reader.api.values()) | reader.kept_attributes) & FREE_NAMES))
     declared = version or reader.program_args.get("version")
     project = None if declared else nearest_project(path)
     commands = with_stdin(with_outcomes(reader.commands, reader.outcomes, source), source)
@@ -639,6 +644,7 @@ def _read(
         user_deferred=stripped.deferred,
         user_code=stripped.code,
         aliases=aliases,
+        kept=kept,
         python_minor=minor,
         warnings=tuple(warnings),
         third_party=third_party,

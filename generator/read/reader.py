@@ -60,6 +60,8 @@ class Reader:
         self.names = Names()
         #: Local names bound to burgee's API: local name -> API name.
         self.api: dict[str, str] = {}
+        #: burgee's runtime classes the file names as attributes (`burgee.Image`).
+        self.kept_attributes: set[str] = set()
         self.api_modules: set[str] = set()
         self.groups: dict[str, Group] = {}
         self.group_nodes: list[Group] = []

@@ -75,6 +75,8 @@ def shape(ref: TypeRef | None) -> str:
         code = f'("map", {shape(ref.value) if ref.value is not None else _leaf("any")})'
     elif ref.kind == "record":
         code = f'("record", {py(ref.name)})'
+    elif ref.kind == "content":
+        code = f'("union", ({"".join(shape(item) + ", " for item in ref.items)}))'
     else:
         code = _leaf(ref.kind)
     return f'("null", {code})' if ref.nullable and ref.kind != "none" else code

@@ -12,9 +12,9 @@ from burgee import __version__
 from burgee.describe import documents
 from burgee.describe.mcp import extra_tables, mcp_view, surfaces
 from burgee.model.ir import Command, Param, Program, Prompt, Record, Resource, TypeRef
-from burgee.model.kinds import metavar
+from burgee.model.kinds import has_media, metavar
 from burgee.model.literals import call, py
-from burgee.model.reserved import RESERVED_FLAGS
+from burgee.model.reserved import FREE_NAMES, RESERVED_FLAGS
 from burgee.render.completions import surface_slots, template_values
 from burgee.render.converters import converter, converter_spec, shape
 from burgee.render.embedded import encode
@@ -384,6 +384,9 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
     commands = [f"    {py(c.name)}: {command_row(c, program)}," for c in program.commands]
     prompts, resources = surface_entries(program)
     extra_methods, extra_commands = extra_tables(program)
+    media = "()"
+    if any(has_media(c.returns) for c in program.commands):
+        media = "(_write_media, _media_text)"
     lists = surfaces(program)
     converters = [record_converter(r) for r in input_records]
     shapes = [f"    {py(r.name)}: {_record_shape(r)}," for r in _output_records(program)]
@@ -420,6 +423,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         *(_converter_code(p) for s in program.resources for p in surface_command(s).inputs),
         "x = {" + "\n".join(prompts + resources + completions) + "}",
         "x = {" + "\n".join(extra_methods + extra_commands) + "}",
+        f"x = {media}",
         "x = {" + "\n".join(shapes) + "}",
         *(row for _, rows in completion["slot_tables"] for row in rows),  # type: ignore[attr-defined]
         # NOTE: only a tool with `complete=` options carries the dynamic-completion code.
@@ -430,6 +434,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         roots.add("_hold_interrupts")  # NOTE: the template holds a Ctrl-C as _boot does
     # NOTE: the handlers' own code was parsed when it was read (`code_names` keeps it).
     roots |= generated_names("\n\n".join(own)) | code_names(program.user_code)
+    roots -= FREE_NAMES - set(program.kept)
     joined = join(roots, plain=plain)
     blocks = placed(program, joined, roots, plain=plain)
 
@@ -463,6 +468,7 @@ def render(program: Program, regenerate: str, *, plain: bool = False) -> str:
         mcp_completions=completions,
         extra_methods=extra_methods,
         extra_commands=extra_commands,
+        media=media,
         records=shapes,
         max_output=py(program.max_output),
         data=data,

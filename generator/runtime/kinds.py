@@ -205,6 +205,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -513,6 +516,79 @@ class _Null(_Type):
         return value is None
 
 
+def _media_schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of an image's or an audio clip's JSON form (`media._Media._as_json`)."""
+    return {
+        "type": "object",
+        "description": f"{'An image' if kind == 'image' else 'Audio'}: its bytes in base64, and"
+        " their MIME type and size",
+        "properties": {
+            "type": {"const": kind},
+            "mime_type": {"type": "string", "pattern": f"^{kind}/"},
+            "size": {"type": "integer", "minimum": 0},
+            "data": {"type": "string", "contentEncoding": "base64"},
+        },
+        "required": ["type", "mime_type", "size", "data"],
+        "additionalProperties": False,
+    }
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
+
+
+class _Image(_Type):
+    """`burgee.Image`: an image a handler returns (an MCP `image` content item)."""
+
+    name = "image"
+    word = False
+    media = "image"
+    spellings = ("burgee.Image",)
+    expected = "an image (burgee.Image)"
+    clispec = "json"
+    schema: ClassVar[dict[str, Any]] = _media_schema("image")
+
+    @staticmethod
+    def convert(value: object) -> Any:
+        raise _Invalid("an image is a result, never an input")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return _media_check(value, "image")
+
+
+class _Audio(_Type):
+    """`burgee.Audio`: audio a handler returns (an MCP `audio` content item)."""
+
+    name = "audio"
+    word = False
+    media = "audio"
+    spellings = ("burgee.Audio",)
+    expected = "audio (burgee.Audio)"
+    clispec = "json"
+    schema: ClassVar[dict[str, Any]] = _media_schema("audio")
+
+    @staticmethod
+    def convert(value: object) -> Any:
+        raise _Invalid("audio is a result, never an input")
+
+    @staticmethod
+    def check(value: object) -> bool:
+        return _media_check(value, "audio")
+
+
 #: Every leaf type by its IR name (structured types are built from these: see `values`).
 TYPES: dict[str, type[_Type]] = {
     _Str.name: _Str,
@@ -528,4 +604,6 @@ TYPES: dict[str, type[_Type]] = {
     _Decimal.name: _Decimal,
     _Any.name: _Any,
     _Null.name: _Null,
+    _Image.name: _Image,
+    _Audio.name: _Audio,
 }

@@ -89,6 +89,9 @@ _MCP_EXTRA: dict[str, Any] = {}
 #: (name, convert, `complete=` function or None, its arity, choices), for a prompt or a
 #: template one of whose arguments completes.
 _MCP_COMPLETIONS: dict[str, tuple[tuple[Any, ...], ...]] = {}
+#: A program whose commands return images or audio: `(media._write_media, media._media_text)`,
+#: how text mode writes them and how an MCP answer carries them; empty in any other.
+_MEDIA: tuple[Any, ...] = ()
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
 

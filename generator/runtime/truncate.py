@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from burgee.runtime.kinds import _is_media
 from burgee.runtime.program import RECORDS
 
 if TYPE_CHECKING:
@@ -122,6 +123,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -229,6 +234,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -247,6 +254,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:

@@ -17,7 +17,8 @@ const logs = [];
 client.setNotificationHandler(LoggingMessageNotificationSchema, (note) => logs.push(note.params));
 await client.connect(transport);
 const seen = { protocolVersion: transport.protocolVersion ?? null, capabilities: client.getServerCapabilities() };
-await client.setLoggingLevel("info");
+const served = client.getServerCapabilities() ?? {};
+if (served.logging) await client.setLoggingLevel("info");
 seen.tools = (await client.listTools()).tools.map((t) => t.name);
 seen.calls = {};
 seen.progress = {};
@@ -27,15 +28,17 @@ for (const [name, args] of Object.entries(plan.tools ?? {})) {
     onprogress: (p) => progress.push(p.progress),
   });
   seen.calls[name] = { isError: result.isError ?? false, structuredContent: result.structuredContent ?? null, text: result.content[0]?.text };
+  // NOTE: what each content item is (images and audio: their MIME type and base64 data).
+  seen.calls[name].content = result.content.map((c) => (c.type === "text" ? { type: "text" } : { type: c.type, mimeType: c.mimeType, data: c.data }));
   seen.progress[name] = progress;
 }
-seen.prompts = (await client.listPrompts()).prompts.map((p) => p.name);
+seen.prompts = served.prompts ? (await client.listPrompts()).prompts.map((p) => p.name) : [];
 seen.got = {};
 for (const [name, args] of Object.entries(plan.prompts ?? {})) {
   seen.got[name] = (await client.getPrompt({ name, arguments: args })).messages;
 }
-seen.resources = (await client.listResources()).resources.map((r) => r.uri);
-seen.templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+seen.resources = served.resources ? (await client.listResources()).resources.map((r) => r.uri) : [];
+seen.templates = served.resources ? (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate) : [];
 seen.read = {};
 for (const uri of plan.resources ?? []) {
   seen.read[uri] = (await client.readResource({ uri })).contents[0];

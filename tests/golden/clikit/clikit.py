@@ -138,6 +138,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -789,31 +790,31 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoWV/8KlvZVErkCSAxJGGBABcDSmZsVe2v2R+2v+T6MQMMXhRFUn4FqV2Z"
+    "eJztXQtz20aS/itz2q2ydEfSeji5M+W4yuUoiS9+la1sakvkCSAxJGGBABcDSmZsVe2v2R+2v+T6MQMMXhRFUn4FqV2Z"
     "BIGZnp6e7q+7Bz0fdobRdBbIxI/Cne7Oh97OOI7mM9Xb6Z6d9XZ6Oy38ZxxLmcDn3s7P+EmoaCqjUB6LeB4qcTWRoUgm"
     "UkBTUzf0ROCHUoTuVCoRRuZqp7fTb0FbE39LDQXUznNfJfSMn8ipEqM4mop2m/6Zz0QSwZckSh+Bm9t04xrPrvGMJ4Gz"
     "kp77kT7SgJOJH46Phasu4Hk/VklLRLEIpfQUPL2QxIgYBh4NIm8hhm4o3FBdydg0G0ulp+MNfhLyUsYLarUlrvxkEs0T"
-    "bB2+i91hFEIf0x9+cgMl90wLI5kMJ9TCb66fiAh7wGbCRARRNGvhCE2vx0jBUAaB9MRggePzYdKwC5ihCLoWL56+Trnk"
+    "bB2+i91hFEIf0x9+cgMl90wLI5kMJ9TC766fiAh7wGbCRARRNGvhCE2vx0jBUAaB9MRggePzYdKwC5ihCLoWL56+Trnk"
     "DmSgB6yGsT+QwhV0sQsfhtEcehgFLhDqimQOgocfPH+Y4L8zN0lkHFLDePN0Nk+gU0+O3Pm///kvM/p5yGOfE9XubAaD"
     "Fc7Mn71HMXKEF0nVZaaIqyiGtkbQrHjy+rXwFc0dPHNPtWAo71TE3bXbWQdBNPa5i+fRWPihmSqYpKuJm2AjU18pZC98"
-    "g3HIeOqHbiB2se0kugDWTXzPk2HKb/l+FsU8ZSf0EVjOItQi+fZIAubTAcy718Lx/O/bVy/x4tO3fxe78N2NxzM3VvIe"
+    "g3HIeOqHbiB2se0kugDWTXzPk2HKb/l+FsU8ZSf0EVjOItQi+fZIAubTAcy718Lx/O/bVy/x4tO3fxO78N2NxzM3VvIe"
     "dD5P5m4QLIR8PwyYbPgPmtYLxCxes2r1ouu39mExw5d2W6GIEDXtdhiZr/1WOA+CdG36IUz8zE9AcHAYfdIEIdAND45Q"
     "mrDT4qLKFkpg9zjSneE6wetpQ72dU+AZrQJiB/GLaEyiwo2vgGMzV6++wNUPaNL6+fV21m8d4J8aks0COrN4ciHlrNDj"
-    "36IrAQxd4LLGn3N9mSVktwH9u4uKRoIIZAUauYLF1kLGKgnr0lOdbLhTN77gJ0d+wE8+EfgRhgtSNpaJIpkhlVhSlBIa"
-    "a4lJdIVSD3yhCzlyzcK0yUXJK1D7BGiFNd8euoo1b0rhpZ5C6GAQKWmJy1t3IaZRjFpcziQQiysFL2SjU/4fxZ5+871k"
-    "QmtvIv3xJMl4EeieEndceOaXk99/+PuT57+eLOkqugplXOxrEgm4roAzOaawKrFYMtNdz0CdRmGFpL6mH3Au4VlkNOrb"
-    "rHNfRYELOitbW9mVlF/Vi6mVXUjiebq4tC6yaJzrxueqNE579YAWKvz6ezRHLfhMmB9TPqTqyermne4GVWRb6wdLOH+L"
-    "YfWxlkJjlfU8VJe1t6Myy99dIYKn2riCpssJYDuWoyW3kvK0yADr4Q4tJZdeKMwDq844ihJUmzbWQdsBuqx/vdPaCYKp"
-    "YnyURFFAGhY+M31d0K8yYNHxyOrNEE7RDz9Gw/kUzKqLVwQ+Cwo/SkCzBrAiA9kRJ+5wIhxq9azfwRYdY6YUECzbSoLi"
-    "RxFKVzvYyYmIRnAP3DiLo3HsTjviWXgJ84r2CNpik8jCOgz8CxD82UI8wuYfG7t379GlG8zl43sOSbFw9HcH2mDzM3gn"
-    "hwmoQNB0aO1IE2HrwG/HD8E6vx1O5NR1jnElMFpgLUWPy/BSBtFMIrxQiQdC0RLOh16vtxNd4N+uQEFvCfzsuYnL1zqd"
-    "zrUDOGYCSkY4eN1hCgAXOdBG1ivYRVADah4kTJmviLWACTThcMHTKMQjhlDn/IjVGfIa4BZyFp7QXfqJksForyNAC7t+"
-    "MKcbeID5MdDq5UHIOI5ivkq3AALz8F/+FVCscscyuwA8JTKur/UEuEB/2P5DxhGYduDoMPJAqTp4jwIJmituG/+CJINA"
-    "ncfyH3MfIANeclA+EDzSXIbyfXLWd1olPK2M8sI7OhVCojR3DeuUhlK6kRayRtBQFfEsJVUhs8jUMaeQm0PAibsAed0O"
-    "zHU4RDE+ruiT51W8OfnJAekeQ58Dd3hBtI9gsQLEep/sVRHbbg9QNhx2IMhY49IC/Eci+JwGzBPmW3Ohx5JdIGmmyXC0"
-    "uPphi0Q5lWKyvBJWa4dWuiX/MCmoGBYzVgYsfXQTLM6ZjBNfosb4cH0Nl2wRXv3B65atbjIdVdQ3G7lV640qpcu+WyUx"
-    "aIxKEtEYgwjaYwB8HyT0I+jcAGwlMkqj0lyzA1A+0g2XDD2PWnOt00qlOXA9z8fn3OC1PRS+Yc05ShVLNSOo33S5kqUx"
-    "9/eJpBB0F1mJtDXXexUGi7+hltjpkqqkQcMnWPyXUv/A+gfFW05nUQK2xnqiIDcF/7fIwVV923XlBFs6L9wOtMoxGu4K"
+    "L9GVAIYucFnjz7m+zBKy24D+3UVFI0EEsgKNXMFiayFjlYR16alONtypG1/wkyM/4CefCPwIwwUpG8tEkcyQSiwpSgmN"
+    "tcQkukKpB77QhRy5ZmHa5KLkFah9ArTCmm8PXcWaN6XwUk8hdDCIlLTE5a27ENMoRi0uZxKIxZWCF7LRKf+PYk+/+14y"
+    "obU3kf54kmS8CHRPiTsuPPPryd9/+NuT57+dLOkqugplXOxrEgm4roAzOaawKrFYMtNdz0CdRmGFpL6mH3Au4VlkNOrb"
+    "rHNfRYELOitbW9mVlF/Vi6mVXUjiebq4tC6yaJzrxueqNE579YAWKvz692iOWvCZMD+mfEjVk9XNO90Nqsi21g+WcP4e"
+    "w+pjLYXGKut5qC5rb0dllr+7QgRPtXEFTZcTwHYsR0tuJeVpkQHWwx1aSi69UJgHVp1xFCWoNm2sg7YDdFn/eqe1EwRT"
+    "xfgoiaKANCx8Zvq6oF9lwKLjkdWbIZyiH36MhvMpmFUXrwh8FhR+lIBmDWBFBrIjTtzhRDjU6lm/gy06xkwpIFi2lQTF"
+    "jyKUrnawkxMRjeAeuHEWR+PYnXbEs/AS5hXtEbTFJpGFdRj4FyD4s4V4hM0/Nnbv3qNLN5jLx/cckmLh6O8OtMHmZ/BO"
+    "DhNQgaDp0NqRJsLWgd+OH4J1fjucyKnrHONKYLTAWooel+GlDKKZRHihEg+EoiWcD71ebye6wL9dgYLeEvjZcxOXr3U6"
+    "nWsHcMwElIxw8LrDFAAucqCNrFewi6AG1DxImDJfEWsBE2jC4YKnUYhHDKHO+RGrM+Q1wC3kLDyhu/QTJYPRXkeAFnb9"
+    "YE438ADzY6DVy4OQcRzFfJVuAQTm4b/8K6BY5Y5ldgF4SmRcX+sJcIH+sP2HjCMw7cDRYeSBUnXwHgUSNFfcNv4FSQaB"
+    "Oo/lP+Y+QAa85KB8IHikuQzl++Ss77RKeFoZ5YV3dCqERGnuGtYpDaV0Iy1kjaChKuJZSqpCZpGpY04hN4eAE3cB8rod"
+    "mOtwiGJ8XNEnz6t4c/KTA9I9hj4H7vCCaB/BYgWI9T7ZqyK23R6gbDjsQJCxxqUF+I9E8DkNmCfMt+ZCjyW7QNJMk+Fo"
+    "cfXDFolyKsVkeSWs1g6tdEv+YVJQMSxmrAxY+ugmWJwzGSe+RI3x4foaLtkivPqD1y1b3WQ6qqhvNnKr1htVSpd9t0pi"
+    "0BiVJKIxBhG0xwD4PkjoR9C5AdhKZJRGpblmB6B8pBsuGXoeteZap5VKc+B6no/PucFreyh8w5pzlCqWakZQv+lyJUtj"
+    "7u8TSSHoLrISaWuu9yoMFr+gltjpkqqkQcMnWPyXUv/A+gfFW05nUQK2xnqiIDcF/7fIwVV923XlBFs6L9wOtMoxGu4K"
     "eoquAdwCjpY/ncPn7n5ubveRh+gyrNx4rTuBvbjvdS8H+/l+jj6R/OhJqh4NjdVcdeMYfY4vQr6seEcJCG0n/vGpVBQB"
     "HWHGU8HcDLjeXhhqnqhUG62K8a0yn2bayhOqZ7o0n0Y92hOaRZqKLFoj8rTu3LFnvvLCrvDaC6pivSW8wqxVr9BPP21Z"
     "eK8k2VsL9607mzpGkrvdOG81s7kkfFIyCZnq/i4/6x0yERxmoekMF69G2o8bRTG4GNQf+lbUbMVSzJMcBHCtX0HyFuI2"
@@ -826,74 +827,75 @@ _DATA = (
     "osF280rzYPJztzIYYVQxc3lNk4mbPdt9GkBVTMdwhO+o8QmMLmDeaXr63xYQY0proj+uV5GiwaRkGq1jB/jKpSQQ+2lj"
     "qW2YP5VdehT4B8shHEq0cz7qJMJr1ABqOnDXoSVKzYUin0fqwLMbWLxU6lfFPxmpLqW19Cg5j7LrEBOYZV1KZKE5pgkf"
     "jSiItrLflvPEAn/qr/bwQe7hg338rzIqPFrX2m7G1pt5QeM1bs2tkgRGAEFkuAEKEw0nbgwqRcZKTwXesoS6MP15uSa8"
-    "le7jIXO6XlLSlRbCscDntKtiUhCdmjg+G1vDPItL6ZhS6u8w2I8kzGT4G6bo8gCXtkhMh7Nz2sawZJ9ElvRL/CTga5um"
+    "le7jIXO6XlLSlRbCscDntKtiUhCdmjg+G1vDPItL6ZhS6u8w2I8kzGT4O6bo8gCXtkhMh7Nz2sawZJ9ElvRL/CTga5um"
     "LJsUaJMCXTsFmonhLZKfTd60yZveVd40E8jtZUybXOy3lYvNZGS9LGyTy/0qc7nZtG81i9ukiJsU8RcYfchSxLZJvJPk"
     "cJODbnLQTQ66yUGXc9AW0rrL7HOT6m5S3d90qtsKs2wnyd3kzv8UufNMbu4iay5umTNvsvkV0t9k85tsfpPN//IhrZXN"
     "t+OHt8zj1wUQm+0AzXaAZjtAsx0g2w7Ar5HzXoBh4KuZHBIT9jtHTJ9RTPwyN10Dv1YZZh10HnT26epgHo+lNO+6q/PU"
     "o+vtPP7hqPOwUg6eUqtd9gNOYXLiloBroKJQezxdDINoliiBUFoBopphvQBUVybu2qZoLG5iMOhKYI2I7C14N/BdJcHV"
     "xvQExgU1mNKpEi74AC1aXDUP83vzqBnVIhxC2xP4HpicmlHUJJfJgkaTzurMn5EcmEs4veMgGrjBufawc/stOAxQDXby"
     "gmVB9xwftVqjogJLKjscmwoGVEJC7ALUbZMfRm/S73EZAlLMiIbz9SUu5IITCVjnApS61qJ6YVljsUyYmpCLgJej2uHJ"
-    "kDShRg3W8uivNnZdlYChY4vwNGJ4Mm1ZiIxqE5SJ9eRgPs6TZsOfFbqHMV6JBFSWRNOqUJhQ58TowHL9hXKvOhOT79dC"
-    "ait0y7mdXA7CqCVfl1jQyRUswOHoHh0mqYIRU/e9PXOVWnwVsua85cCgiciiJ9PsrQICUe4lyBYKomPXmNjd7+K+H7Km"
-    "xwL0bwi6YCy5B13hRE8w31QxLjXzg6Dt+XF+WKl3scKYOLdexkw2oIAx0iAqCNC2eAMRm8Fa4UFrFS08XbCGljAueC0D"
-    "99QeSJ9KEOkBiYC6wsx7sYga+TLwNlE4pEd4aBjG5E+47NptLMLTFUxzBOaLCAelkSCMJGnwogSD1TwHRdJAyweuv5E2"
-    "5L6vdL0YEdEvICus9YbQF+/+WYVTVLhkfdnByGRNvZMPvteyyrWg1r1mun569vyEZtao5eoKJyY+FgW6Dg6xu2INvIsG"
-    "aqNVTbOtedHFLCePCQFKm6aYRkdhWBcnHeC20bziwd7KdLqqretcSm+jBZOn94rCAMQxYyd1mgRkEcewWJ3CIIiu2hZY"
-    "2CKZyL1KGAJ0rUzgQqqi5V1sRCPNaWpiyDvMtiGVdqDgliROQ1XtRtKSkA6Mxm8jsfPBYuYqhSCpYmyoWLalR1OIhygP"
-    "N0IQc9V93HiIwu2PYCZW5vp0ONsMQ8j4UpYIS6ni3RqoDFYXBBprm5i7Gb7RQgpDNEpdGyI0P9z+PGYcvSptqQOxlbnU"
-    "rWVVrlYlA2QWncCNiQABeoLYRLzFBsXu21+ePX/emXp7K5CEGDe1eLb9E4/YbD2mTT7pAlTuwmz2wwJfRYu2y1sfwFZo"
-    "Fwe+zBbg7hOEB4uitTKTxtmXRAykC/hqHnoyNilJKmyHzcbgVao0jgMtXcoQoaft8zEy65ldAOepb/QAwxnIXw7/pPsf"
-    "QgsfonYg7u2CvLeMOmwxliBa0s02MCw/jkICPhzBMQ/v0dYiDl+Fgrq14CY5eG7iIhJOgZLIKNWdZRBYvGyJfcKjWMRw"
-    "T5dI6/L+JcYigGFRV7CTOHVnxCMkcup74CVy1bshJn9xR5yi2QIXSu0dFyJiuhkyT0O9OwufHbXoYx4QYwdGLZifnL3a"
-    "YmzsqipQZ4n/R8b/F5EHrgPIRxJDM5SeIvJJHtL5QMsIzsOjj/70XCWA3z4+bomzZy/fnvZb4tGjt7+/fQwXOp0OCBNq"
-    "ezkHLwgGIz2KEvqxGAD/L3Df1EBi0TvconYBJtS/kDlfQEUM6MkTSFDAsWusu2iq/YW0q8plUnlQcyB+rhLtZp/iswOZ"
-    "XEkQlUfpb/Smg57kx9TYo/s1PyIsRRHRhRmRAl5SLtA3j4cyV71QN9HFyARVVeSnecqY2lGEWIEwJln0iHnsm0mRw1jS"
-    "osH9QPytiFT1sGcz6cb0MIIuE618xM90Xz55cfKY29RYNcOt4gyhZF9P5U3Yk8MdWXnIMuLkLackyz49p4MFIOZA6G4e"
-    "wXWRKzCxC8AKoa8me8dEx3kBMEIjGFEIAhDJXcaq4iXc69I9zHWQlhAlPN0Lze+LuLAecX9XFo6jwQ0krFyeFhiR/pb9"
-    "zLf7FBzI0FaEPxFp2uCVoB7QRLr84PA7VkkUUnL9QHo6UmlXdrZNzd0VApSjESh2lqKUuZx0cWMPk+i+jk1hel1Xea0K"
-    "QaVpmJVdrtKrMBXDy79BU7K/k1IM5Eb7m8tG1TI0/24NGVkOgJ0rKzL+1/RLb2eSJDPVvX+f6ujy9U4Uj+97MYjL/cP9"
-    "w/32weF9y5eH+SoHm5eE2CO9WxW0rkpzPzgALKlaH91GW9GrjuNXBJ2xk7TNfj7ifQva0myCrmdaTx7XUl19XzmWWl02"
-    "WK69Wn/HhCPYdT+DPowXaDgK96RiRRwHlvpBcVRLuMpU2/T184mHir1QVdunljDGVDqtHxpqhbqfyySn7fWv68VET16f"
-    "c6gmVkn7nAp1a1Pjcs76TifwOMqZfYnnM+O56w09556cScCV4VB7oby1J/XvrTjoXLOWALGLNoSHa7SVrUafeLwIUx1C"
-    "IzBolEP+/AyX1M+yE1xAWidG9EUy5kaTXVA554yic02Mbo/TIKzRBJAhMhJaOqe5PR3z53ul8a4Koa5uJwcR+kFeraE0"
-    "pyPURdOswMvoZjNWtf36xvcCtdiCN0H36/cOSzmGqJ7IpTQdVdC08uuEX4mtvf0LiI0tbmxxY4tTW1xQzZZWPFxije1D"
-    "ZzYxv4Eyiv7wsxneP8fr3p+hcrRtq0OQ/Gxby106ttnumuXvNX8d9m0b70s35q4xd5/G3NWkAHv5lOaXbxQt9RjL9O0I"
-    "PQLbKNoqrphMXt8qcveCuxam26/DLd1W9Yi7LYy/XdNkTrNby0ur8hwr6jB8O/bq5koPjcFqDFbjn/VMdSSZ3KHR+Uxm"
-    "5dMXpvksR3ZsLa2XHnZq8/emjcZWpZUanq5Zx6W85zi+yJN2m62VW6jO8nVbx2UvqzW2sLGFjS1kqjKlbavD/c5B3j6u"
-    "4XFRy0K3KrjFz2MYm2Jcd1OM6zMfiLRFILDJDp+pW3MYRkUlq4rNvlyNyu6aWEOXrHzp5Xpe75JyVaUdR1SsqlWpeZf2"
-    "S6WjqlBfueRUKQ/rjmtXsTX44GYiPlxXULCs3lTpzTwuNrW6DGjNqEkAJT5MonihPQi+lrW5rFZVA7UaqNVArW8famUG"
-    "sn15qSFXqnQP6S+/V671XSLd6Q9DUlYbQjHqWUCvgnsUh+JItHEbfNbD54FmTW3Ipjbkzba6YOmxyS+tNuQXcADgdhMw"
-    "VM7vZjRUszWgXD8x1zb1V278rL8C2qyCmsuqKWq1iYnTZBJH8/EkBTd5BGiKctQM2sKjs1X8gqNKCVhSm7FIT1aVsVWF"
-    "BW6igOWyQZYNsmyQ5TeOLI25GUZXSrPZKpuj1RXt9t8MR6K64j6MHWrPhHmL4DOgx6ak75dQ0vcTHw5rw5xN95hkZWiX"
-    "G/x5Dewx2CIGHMm3Uu3b6mCfLnW7NqYqltVFXoSX9NPT589+eXZ6fvrql5OXTDu9/3ojoXaR3gYpNEihQQrfOFLItLOl"
-    "/Nz0jcFMs6gjViCbRp6wP8F9CZdeCWSVnrb/eZDDl1/w/Cs7jLtomTdMyNFkl96ATzOllml+V+8J31B9u2ifh+pySZcr"
-    "95CV1C52cPss4w3Vs4sdmLqqq++YXaU0drHIts0yUyO7VYMxmwhFgzsa3NHgDst+WXrQfhGE9Ti02OHAxSrAw2zeTc0W"
-    "r/is24IhsXR8v0I50aKzH04J1aq18BBpif5yAMQDF9xW+vrJO2EN9PMgoObQizpamkMvirrxGzv0Io9irHVT5NprXUeR"
-    "yvJyUeFj4eh6vk9f/Pjvf/7LgTkF7XuFmUUMzVn1hrcMilO7UF4BNXmzWmjF/MoUi66c3PHkpVYj9y/3O0daQV3Xq3XT"
-    "ar/+pI4v+6CNrc1OCXrXh/ZKO8+yUxBWB+7WXoJ8a/p4jbUa00dsfB2IfJVWmrM7voCzOxo/qPGDPpEfVG2lLGu0f3B4"
-    "9OC77//7fx66g6GnAUY1gNe1ZYtPCKOwxb7Q2law3qyD8pspqpqF/Kc6u4krQadObrYKC54sliA9H0ae1ATYa6n2TblQ"
-    "zEM+PQeP2YBlNcf6qKHyPeStPtfm2Lhuvj79ZTAfm/3sKS3aDS4QcrgqIYCKvPSNiDQnqtPIGLo1R9PoMyMwpB7Ld0T4"
-    "MVbe5eKvblgirComYJP4YEUST633SLhkjSs8OfSpxDgSCACOuuLSNsdCSTYyZ/0STTVRBpus7x+uzDpwWi4QIyYlCnVR"
-    "Yiw1jHV0PSYK70NFXCLLDmvkxOlwHSbBZHDpofwLrYRszfuuJRJK0Zo8Hd+typQE0IerI/dULpjOZTHVj7n9Y6pXTG8K"
-    "6erp/nCi658vSpQVI0U5wo72VyTsWdaK2H2axEH7qbgv3j77+dnL071jIPecSgkjyXxqUJVIF6JROUoeHK06VWkjYhf6"
-    "Pz1582IZAXwoGNax3+kC0m73QlS3XZEdANYLrS7why2e4SV+VZJ9USJBl1kWiasutKjrkNMuVbDkEuxchqyli4fgOakK"
-    "f6J381q8L7yF20lanKlriV5vDuj9+72uvcnE3nVKxb9Lx2h1cOwUPEj8gY9OE47+jT7vzGxdOeo8/C+zf4WJpecQICLe"
-    "6/ZCYU4swMf1+Wm9kHj96D/abfGzDGVMEzZYCA7/cW1LradVZ7Y4Bmed1rz0cLdvu/24F/bCv+ge8fM2T1YL7/JctexY"
-    "NRzBX8RTLEuP8Rn42hZveIZoJzEzWDN1tnD0IT4J7rQJqAC5hDVAtcVaYuzrEzXwrUHwUjCyBjOOd5vjELS+tKtq054d"
-    "5Ohv+ogFdry1XiUyuH+nRaXf0YnvGDpLFIqnr168ePLyRyySr+XLoXN9nHZE55Q5QBF7odiPnXLMSV5LOAb+C8rGiNRJ"
-    "xKavHTrhbT4cAvDlQwPS21ktiMwFEJmGwWfxpwzPmysav1Pj3LoGDR3xKv3MEQxqNysV72NVdl3Qn+rQkRiBIMAw4Vbi"
-    "1c84NfZJDOmJc+nI9Zlz1gFNKGOqu4THev3ey0IFDCWu7wHP8eQFOqUgf3idOoap0Lv8HF0lH1/rRbnis5eI4HKnJj7G"
-    "fTt8MIrKDYpr+eMKMbvkuNADQ26dreaS+HwGB5WpnzMiKrfTuVG8zMEhr16fPnv10rGPCll2CFZ2ZEh6tsalG/toVswZ"
-    "IvzmrX16iCmWpI/NsjHJMQYCaBKnYKv0fv9UPobgewHszc4XwSVVOFrE6eCs4MZ/R1AyhBuhodB8vNQ4kLd6qW7xgKIS"
-    "bkOJ1ccNOQWgCMJBlvABH4nCh3EUq+8ro9EpmgDjc/CDQ8Q84Reps3Pg0FXZXemQkD02cItonoqBm51pQmgTDB+TnT+e"
-    "xOlqrqXxPscmfZ4ofXpISWay40QyLw+Epf4EERjii/QAM3O8V9VC1KjLKZ82gerItzVO5kfDF7gG+EZot5JUlNY72Tq8"
-    "3dkUjo/TWml6UDSQmaXTHZw9PZsrHsVhHE8ndw6HY6zYCaErWAAKL3ykj+Kj1paof+HLVLq0eD7CDWD+0//j/fvw+8dU"
-    "p9OlA7jgGF/QgS8buHXc4iG2SB4dNbc954ybf4DNl5bbR7GJi8Utf/8Qmy67VzyMtR0lzedDIjw9MTNP8ErujmnoO2zI"
-    "9nWIwM2dFt3+0X4qEuxrYPNruR66wQdHNPLUZaDB38KBwGY0iNMnoYTV9pPr55/hmumDLtvkGBTA0ycc1KpSSqVC/U41"
-    "QZkjAeSsWFh+ec9WjeKaPnW9RmQCdLqdArrLaaqoEFlDGzlRQNXt6yRWNkfOGDS3tSpZy8dZqstSN+voHBLvt1694wbh"
-    "uOlt5bppAQyCL0yePXnz81uwkrh47uyFy+VDqHlRpo7T9ibZX9+evEl3ydKGflx0m786cQPPl+/TrSFcb27Z1btbcLGC"
-    "UqTNMgii9oDyu9idKm65NxWGzm6VffuoK7LdQTjNemvQTZy6aUOPg2r9FfsluaBBVWNFVwnd3yVOHMF+IHDn+v8BfnSf"
-    "2w=="
+    "kDShRg3W8uivNnZdlYChY4vwNGJ4Mm1ZiIxqE9QR204roKQEpvBzBQquCGdmNpDgJlcQSSLN+i5Kkj8FJYLxELCOc8+P"
+    "4ONgkaAlcgVueUC8RhZZF4B4/eT0l/ZhCwtgcEEHGlTaJkyYBIqoZyNo+eF5cjAf5wdmo7sVxgZTeCUS0MgSkYPCtYIq"
+    "NUb/nMtLlHvViaZ8vxYQXaFbTl3lUixG6/q6goTOHSHvHN2jwyRVzPPUfW8LZqWRWoWseWLPM8xERk9muFoFgKXcS1g6"
+    "uM4cu4TG7n4XtzURWDgWIBkhzPBYcg+6gIuWX76pYlxq5gdB2/PjDaSXtg6UIaGNl2CMNIgKAjTU2EDEZqAKeNDaAglP"
+    "1+MhDYX6TMvAPbUH0qcSBLJAIoDKMHPOLKJGvgy8TfQpqUkeGkZp+RMu23Ybawx1BdMcgXUmwkEnJoiSSRq8KMFYPM9B"
+    "kTQwYoHrb6Tsue8rXQ5HRPQLyAor9SH0xZubVuEU1WVZX3Yw8FpTzuWD77WsajRoVK6Zrp+ePT+hmTVWp7qAiwn/RYEu"
+    "80PsrlgD76KB2mhV02xrXnQxictjQvzVpimm0VGU2cVJB2/CGBbxYG9lOl3V1mU8pbfRgsnTy9aHOGZggM4CgSziGBar"
+    "UxgE0VXbwkJbJBO5V4mygK6VCVxIVQQWi41opDlNTQw5v9kuq9IGG9xxxVm2qs1WWhLSgdH4baB5PljMXKUQA1aMDRXL"
+    "tvRoimARxOI+D2Kuuo8gA4XbH8FMrMz16XC2GYaQ8aUsEZZSxZtRUBmsLgg01jYxdzN8o4UUhmiUujZEaH64/XnMbsKq"
+    "tKX+0VbmUreWFfFalQyQWfRxNyYCBOgJYhPxFhsUu29/ffb8eWfq7a1AEkL41OLZ9k88YrP1mPYwpQtQuQuzlxHhbtGi"
+    "7fLODrAV2oODL7PFLI7IQwGLorUyk8bJpUQMpAv4ah56MjYZV6rbh83G4DSrNEwFLV3KEKGn7dIyMuuZTQ7nqev3AKM1"
+    "yF+ObqXbO0ILH6J2IO7tgry3jDpsMZYgWtK9RDAsP45CAj4coDIP79HOKY7OhYK6teAm+a9u4iISToGSyCjVnWUQWLxs"
+    "iX3Co1ijcU9XgOvy9izGIoBhUVewDzx1Z8QjJHLqe+AEc1G/Iea2ccOfotkCD1HtHRcCfroZMk9DvfkMnx216GMeEGMH"
+    "Ri2Yn5y92lpz7IkrUGeJ/0fG/xeRB64DyEcSQzOUfSPySR7S+UDLCM7Do4/+9FwlgN8+Pm6Js2cv3572W+LRo7d/f/v4"
+    "MXleIEyo7eUcvCAYjPQoCOrHYgD8v8BtYQOJNf1wB94FmFD/QuZ8ARWlDhowFwUcu8aykqaYYUibxlwmlQc1B+LnKtFR"
+    "hFN8diCTKwmi8ij9jV7k0JP8mBp7dL/mR4SlKCK67iRSwEvKBfrm8VDmijPqJroYeKGikfw0TxlTO4oQKxDGJIseMY99"
+    "MylyGEtaNLjdib8Vkaoe9mwm3ZgeRtBlgrGP+JnuyycvTh5zmxqrZrhVnCGU7OupvAl7cjQnq35ZRpy8o5Zk2afndCwE"
+    "xBwI3c0juC5yBSZ2AVgh9NVk75joOC8ARmgEAyZBACK5y1hVvIR7XbqHuQ7SEqKEp1u9+XUYF9Yjbl/Loo00uIGElcvT"
+    "AiPS37Kf+XafYh8Z2qKIApGmDV4J6gFNpMsPDr9jlUQRM9cPpKcDsXbhatvU3F2dQzkagWJnKUqZyzklN/Zwj4CvQ2+4"
+    "e0CHcKoibGmWaWWXq/SmT8Xw8i8IlezvpBQDudH+5pJttQzNvzpERpYDQufKCvz/Nf3S25kkyUx179+nMsF8vRPF4/te"
+    "DOJy/3D/cL99cHjf8uVhvsqx9CUZhEhvxgWtq9LUFg4AK8bWB+/RVvSq0xQVMXXsJG2znw/o34K2NFmiy7XWk8elYlff"
+    "No+VZJcNlkvL1t8x4QB93c+gD+MFGo7CPalYEceBpX5QHNUSrjLVNn39fF6lYqtX1e6wJYwxhVzrh4Zaoe7nMslpe/3r"
+    "ejHRk9fnFLGJVdI2rkJZ3tS4nLO+0/lJjnJmX+L5zHjuer/SuSdnEnBlONReKO9cSv17Kw4616wlQOyiDeHhGm1lq9En"
+    "Hi/CVIfQCAwa5YwGP8MnBmTJF66PrfM++iIZc6PJLqhadUbRuSZGt8dZHtZoAsgQGQktnbLdno75872xeVd1Xle3k4MI"
+    "/SCv1lCawx/qomlW4GV0sxmr2l1+42uPWmzBm6D79WuVpRxDVE/kUpqOKmha+W3Jr8TW3v79ysYWN7a4scWpLS6oZksr"
+    "Hi6xxvaZOpuY30AZRX/42Qzvn+Nt9s9QGNu21SFIfrZr5y4d22zz0PLXtr8O+7aN18Ebc9eYu09j7mpSgL18SvPLN4qW"
+    "eoxl+vKHHoFtFG0VV0wmr28VuXvBXQvT7dfhlm6rOMbd1v3frmkyh/Wt5aVVeY4VZSa+HXt1cyGLxmA1Bqvxz3qm+JNM"
+    "7tDofCaz8unr7nyWE0m2ltZLz3K1+XvTRmOrkEwNT9csU1Pecxxf5Em7zdbKLRSf+bqt47J38Rpb2NjCxhYyVZnSttXh"
+    "fucgbx/X8LioZaFbFdzi5zGMTa2xu6k19pnPe9oiENhkh8/UrTnro6JQV8VmXy62ZXdNrKFLVr70cj2vd0k1rtKOI6rF"
+    "1arUvEv7pcpYVaivXFGrlId1x7Wr2Bp8cDMRH64rKFhWTqv0Lh/X0lpdBrRm1CSAEh8mUbzQHgRfy9pcVoqrgVoN1Gqg"
+    "1rcPtTID2b681JArVbqH9Jdfm9f6LpHu9IchKasNoRj1LKBXwT2KQ3Ek2rgNPuvh80CzpvRlU/ryZltdsPTY5JdW+vIL"
+    "ON9wuwkYqlZ4Mxqq2RpQLg+Za5v6Kzd+1l8BbVZBzWXFIrXaxMRpMomj+XiSgps8AjQ1R2oGbeHR2Sp+wVGlBCwpPVmk"
+    "Jys62arCAjdRwHLZIMsGWTbI8htHlsbcDKMrpdlsVQXS6op2+2+GI1FdcR/GDrVnwrxF8BnQY1Ox+EuoWPyJz761Yc6m"
+    "e0yyKrvLDf68BvYYbBEDjuRbqbRvdbBPV/JdG1MVqwYjL8JL+unp82e/Pjs9P33168lLpp3ef72RULsGcYMUGqTQIIVv"
+    "HClk2tlSfm76xmCmWdQRK5BNI0/Yn+C+hEuvBLJKT9v/PMjhy6/n/pWdNV60zBsm5GiyS2/Ap5lSyzS/q/eEbyguXrTP"
+    "Q3W5pMuVe8gqhhc7uH2W8Ybi4MUOTNnY1XfMrlL5u1hD3GaZKQHeqsGYTYSiwR0N7mhwh2W/LD1ovwjCehxa7HDgYhXg"
+    "YTbvpmaLV3zWbcGQWDq+X6GcaNHZD6eEatVaeIi0RH85AOKBC24rff3knbAG+nkQUHOmRx0tzZkeRd34jZ3pkUcx1rop"
+    "cu21rqNIZXm5qPCxcHQ936cvfvz3P//lwJyC9r3CzCKG5qx6w1sGxaldKK+AmrxZLbRifmWKRVdO7njyUquR+5f7nSOt"
+    "oK7r1bpptV9/EMmXfY7I1manBL3rQ3ulnWfZIQ+rA3drL0G+NX16yFqN6RNEvg5EvkorzdEkX8DRJI0f1PhBn8gPqrZS"
+    "ljXaPzg8evDd9//9Pw/dwdDTAKMawOvassUnhFHYYl9obStYb9ZB+c0UVc1C/lMdTcWVoFMnN1uFBU8WS5CeDyNPagLs"
+    "tVT7plwo5iEfDoTHbMCymmN91FD5HvJWH9tzbFw3Xx9uM5iPzX72lBbtBhcIOVyVEEBFXvpGRJoT1WlkOvVFl77VZ0Zg"
+    "SD2W74jwY6y8y8Vf3bBEWFVMwCbxwYoknlrvkXDJGld4cuhTiXEkEAAcdcWlbY6FkmxkzvolmmqiDDZZ3z9cmXXgtFwg"
+    "RkxKFOqixFhqGOvoekwU3oeKuESWHdbIidPhOkyCyeDSQ/kXWgnZmvddSySUojV5Or5blSkJoA9XR+6pXDCdy2KqH3P7"
+    "x1SvmN4U0tXT/eFE1z9flCgrRopyhB3tr0jYs6wVsfs0iYP2U3FfvH3287OXp3vHQO45lRJGkvnUoCqRLkSjcpQ8OFp1"
+    "qtJGxC70f3ry5sUyAvjMM6xjv9MFpN3uhahuuyI736wXWl3gD1s8okz8Roc14WE6VEqfyyyLxFUXWtR1yGmXKlhyCXYu"
+    "Q9bSxUPwGFiFP9G7eS3eF97C7SQtztS1RK83B/T+/V7X3mRi7zql4t+lU8I6OHYKHiT+wEenCUf/Rh/nZrauHHUe/pfZ"
+    "v8LE0nMIEBHvdXuhMCcW4OP6eLheSLx+9B/ttvhZhjKmCRssBIf/uLal1tOqM1scg7NOa156uNu33X7cC3vhX3SP+Hmb"
+    "B8eFd3lsXHZqHI7gL+IplqXH+Ax8bYs3PEO0k5gZrJk6Wzj6EJ8Ed9oEVIAcD/u64rPFxr4+UQPfGgQvBSNrMON4tzkO"
+    "QetLu6o27dlBjv6uj1hgx1vrVSKD+3daVPodnfiOobNEoXj66sWLJy9/xCL5Wr4cOtfHaUd0DJsDFLEXiv3YKcec5LWE"
+    "Y+C/oGyMSJ1EbPraoQPs5sMhAF8+NCC9ndWCyFwAkWkYPjXNxvPmisbv1Di3rkFDR7xKP3MEg9rNSsX7WJVdF/SnOnQk"
+    "RiAIMEy4lXj1M06NfRJDeqBeOnJ9pJ51QBPKmOou4bFev/eyUAFDiet7wHM8eYFOKcifzaeOYSr0Lj9HV8nH13pRrvjs"
+    "JSK43KmJj3HfDh+MonKD4lr+uELMLjku9MCQW2eruSQ+n8FBZernjIjK7XRuFC9zcMir16fPXr107KNClh2ClR0Zkp6t"
+    "cenGPpoVc4YIv3lrnx5iiiXpY7NsTHKMgQCaxCnYKr3fP5WPIfhevlTZ+SK4pApHizgdnBXc+O8ISoZwIzQUmo+XGgfy"
+    "Vi/VLR5QVMJtKLH6uCGnABRBOMgSPuAjUfgwjmL1fWU0OkUTYHwOfnCImCf8InV2Dhy6KrsrHRKyxwZuEc1TMXCzM00I"
+    "bYLhY7Lzx5M4Xc21NN7n2KTPE6VPDynJTHacSOblgbDUnyACQ3yRHmBmjveqWogadTnl0yZQHfm2xsn8aPgC1wDfCO1W"
+    "korSeidbh7c7m8LxcVorTQ+KBjKzdLqDs6dnc8WjOIzj6eTO4XCMFTshdAULQOGFj/RRfNTaEvUvfJlKlxbPR7gBzH/6"
+    "f7x/H37/mOp0unQAFxzjCzrwZQO3jls8xBbJo6PmtueccfMPsPnScvsoNnGxuOXvH2LTZfeKh7G2o6T5fEiEpydm5gle"
+    "yd0xDX2HDdm+DhG4udOi2z/aT0WCfQ1sfi3XQzf44IhGnroMNPhbOBDYjAZx+iSUsNp+cv38M1wzfdBlmxyDAnj6hINa"
+    "VUqpVKjfqSYocySAnBULyy/v2apRXNOnrteITIBOt1NAdzlNFRUia2gjJwqoun2dxMrmyBmD5rZWJWv5OEt1WepmHZ1D"
+    "4v3Wq3fcIBw3va1cNy2AQfCFybMnb35+C1YSF8+dvXC5fAg1L8rUcdreJPvb25M36S5Z2tCPi27zVydu4Pnyfbo1hOvN"
+    "Lbt6dwsuVlCKtFkGQdQeUH4Xu1PFLfemwtDZrbJvH3VFtjsIp1lvDbqJUzdt6HFQrb9ivyQXNKhqrOgqofu7xIkj2A8E"
+    "7lz/P1GR66c="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1169,6 +1171,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "greet": ("greet", True),
@@ -1864,6 +1868,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2196,6 +2209,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2357,6 +2373,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2772,6 +2804,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2779,7 +2814,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2792,6 +2828,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -3210,6 +3251,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3317,6 +3362,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3335,6 +3382,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3648,6 +3703,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8851,7 +8910,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8860,6 +8923,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9697,6 +9762,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9735,9 +9816,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

@@ -129,6 +129,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -730,78 +731,79 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `diffy schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXAtv28i1/itz1QtYQilasbO7N7JrIMhmt25jJ0h8sSgswRyRI5trimQ5I3vVxEB/TX9Yf0nPY4YPibLlx+52WweI"
-    "LPExc15zznfmHPJzJ8xmeaJMnKWdYefzqHNeZPNcjzrD09NRZ9Tx8A9eIwsFv0adN/xdmOtMGPWT0UNhLpRI4lRpkaXJ"
-    "Aj6UyKZ4dCYupPbETBaXKhJ9IdNI/N4fdcYeDJrIiUpoyCN5qYQUV6rQQAZcSaf2RGy06Gd0V79vzwqcG09k16kn0szQ"
-    "7CbLki2NI8M/jwiewW2OjYr+07E3wA88msJccGgqE62IosaBcYNIvg/v6mdEc7+fzU0+N5aZeZ6rgk4k2TV+QypOUC44"
-    "wJYWodSKrsUhHDN8mZ22eX11RQuxzGSRZQYZJDXhx/im43WSZKZZkygUkgB8T+UMbh+OOhcqyenySOmwiHNDk8CJb7Nw"
-    "PlOpkXiEBMriDWUCNCXKF29leCECGvV07OOIgYg1yV/nMlR9rUDK0oACrfxFLs0F2wJcmBfZeSFnvjhMrzLSOI4lpBZB"
-    "vjAXMGsUT6cLP1+IfRz9ALT+o4bDW/tXMpmrg61AXMcwYGB/BzDEnz69PxbZ5EcVGrAzE17E6TlMJ421CRHEKajpUwjW"
-    "KAO0KbAnDSrSZKd0u0qvVJLlYLWp0CYCxXoi+DwajTrZJX6ChRdz5Qn8Hkkj+Zjv+zeBJ64vMq1EgMcDpgDWQcDGYWcV"
-    "XSkKpeeJYcpAFihZmTrC4QCrYwKyQ3nQ5HxLbTIUNVg/ChbusFPCWlDJtOeL12Iq42ROFzCDTR7IdJgJVRRZwUfpkss4"
-    "jfAvn50preW5qg6ATImMmxurAAn0p/2/qSIT6ieQaJhFak8EeI0GA5prHhs/ZYj2dFaov87jQtEsAZoHCIl1mYIPOR2D"
-    "INGOnN2wNzGZKOapwCv8VRvRVrhOclooWDQLN4ZHXoI41SSyklKNskoysBMWFAoznBvRnSkjfVB1GqIR761OyVoVH99+"
-    "F4Bpn8OUExleEuXTeZKQP+y1kNrvT9AwAmRHg5GkC1pW4DrJ/t4Rt6ytuKYIy0l1gEyZNBFYW43BCaIdlyaMkhMKVioy"
-    "GakwAb8XIeEoc+QUrI7Z5uUtndUMNzN5PmTH46PHr4/eAkFkluyYK1n74j1fCryiOEDaXTr5ojcU6O8ohNhTeyRJq5Qk"
-    "1kbXQgutHL7O98mD1RY2kIEOb5Gzk+NlRReB0wHPbGKFnvDzzY1HxD/gxhuv7kbrEXHZkz5FhHwYexB91NQsXa1NAT6x"
-    "lVJUwDQutCE698R1VkSaIiwRC3aGYSY+v7jnmFqFGTCyblAa1TkECmBMdjUZhjcZRTGOKpMPdSbJjT1UjaVTpe+xUTO9"
-    "hjOcoTwoi0IuWgl3w43xlExhRVH8LCeT0XtQ+B/RgXaGtKRIYvAN/OKVsifYNePiV7M8MxCFa3csWV4Fm5Yl/4Qw6qHm"
-    "Z6nc0FR+oDDtQI/Am63NOWyFI6l0PmNht4KsTW2yCcTooqlkUyjHw6lL4NXgAtShzu3kt41e3g3XzeI0nhHtLxrTvWix"
-    "IxbcL2P2q7b+72DXTuUtAv4I07VEWnShZTTj+HAtKZR7sAwwPguJAc7EM8UuuFAQPVQaUiCM09EorQLOlmYvXHAgS0UT"
-    "Dfhw7yMWBtx9PxdakSoJnFguaY2IbkBCYJENCY/0fLtyplOtlhVdt97KKgcNqxzg3Uk8ize7ecmkB/iv1Y6mP69ZrxPr"
-    "3bIgflV6bi7uudZLAwST4QE8tJfwApKf0IADsKrAS26hLi1PAx58P7WJWhud9cMpTA7HxmtoY5YtuCDkTAthT+B9Qk4N"
-    "rRT0V9r4a1b+lDh3wqtJqeSppP5ndA9IQq7SH7IiierX39xQmjsL8zNKRW/JdesgzcQmUU8Jz55R3zPq+zVQX2XIT4v3"
-    "ntHkM5r8j0ST1YK5N45sXxnPcPQZjj7D0Wc4WoejvBnNWDRMYp2rkIQw8HeZPueYaE+YDlWhYdR54Q/8AR2dzItzpdx+"
-    "uT7jrWS66OAPu/6r9toNDjoUFu9qu6lKW8GTBf3l7fVruaAtVBFluGx5I1ZcX6gUTy/s9mqPHUs9ahqzoIlKeedxThpy"
-    "h1Dw50k2kcmZLM5XkDgXclhlLR6npnKnhGUWrcOhmsEthZs9V6CgCpHoZgXA6yl80l55j8VALhPrLM3y0aVaAMwBgWEV"
-    "C9yt9W/W5Gu81IKLvsgKDvq2LtjGXoU5KimwvW7Guy07ABszCcGEamLAEgWdrvV6Qy4+rBIbqcn8vEnaBICZkummogce"
-    "r4UBZ6Iw6GlczegNCnCetr6yOisGucwF4MpZzCbWkW0wbSgh3CSNspBzGLEtonDGobG+FtgZAyapRRAz+VNdc63+dROy"
-    "5qZepjBZjZ7K53pL2EDLK7AtNMSgXkTqDoYAlwXFuT0BnjGFdXuu6vhZWAXzRS186TxOkn4UF022sPS6KU/XVFdcRTP1"
-    "UA88EhMtBNgo+QgTy2GtMNPWeYKH4nI0LWFc8NYGtnQPrE8bxGBAIuCh1IawJlHTWCXRYxwO+RFmzROOSVx2/T6W2IeC"
-    "aabMHgkHp2EEZSBYzc0MlsFZB8ukqZ/yRMaP8oY897UtB4uMzmDCQF4vhLnEtMhmG0mKSpMPtx2s0K6paH6OI69WjkWv"
-    "e8N0fXf47i1p1rnl9hqm6Lp1YMvcJO6WNfBjNtGPWtWkbSuLoUCHRzwhdOiTiok7KkdLVDoAYed5xcvexnRK3bf9Nip6"
-    "1IJp0ntdxMZKzMVJjOkxdRYgD4vNKUwge+3XwNETkonSq43sTAML/dnGBC6UXo68i0fRSDotQwzlbVJDmOMtMuQgI7Rw"
-    "iZ0l3VSpCFY2L700m2QR2oZL+6wllIwR/xCjYKwZQdKzySKXWiNIauENHctT+VFHgqSS/9GbDyRcvY11dTTueAqa2Fjq"
-    "szB/HIZQxZVaIaykSmSAhskZbG4IxGufhPs4fGONFFh0Tt0GIgw/PP684LaoTWmrb9w8XpflLpvrYtmUDLDZJHkCIsCA"
-    "XiM2EZ9wQNH99OfDd+/8WdTbgCTEuGXEq8c/sc9h6wDRe7UAtVxou7xwR3E5onWniTz3MFZ4VjeeyBeQiBOEh4hivTKT"
-    "dk3tVkZMlAR8NU8jVbimMmpbw2ELyPd0ucMCI12pFKFnPR1jZMa5EODIszI3eokbDShf3phxYnud1vAhegeSXhfs3XPu"
-    "0GMsQbS4DAzZiossJeDDeyvu5h51LPHGUipo2hrcxACPbTqIhEugJCpK7WQVBBbHnhgQHsXGwp5tgRpyWxRjEcCw3IOD"
-    "gpzJnGSERM7iKEoUN7WFWRFB4qTwLFwKKZTu7S3tVdlhKDwxoAQkjztKHn1tAmKcwLkFdyrore224lRVgzsz8d8q+R9l"
-    "EaQOYB+mgGFMdqlSIp/sodQHRkZIHva/xLMzbQC/fTnwxOnh8aeTsSf29z/95dMBHPB9v0cb3KmaQxYEzKiI9u/iQkxA"
-    "/pcKmJso6q9KsuwSQmh8qRq5gM4Y0FMmYNDAcWrsqnTNfCn2rlFHJJDKTM2B+Lk2Ns0+wXsnylwrMJX98hzVwKySD2iw"
-    "/e01JxGWoonYtkukgJeUBPrmRagazYl2iKGYa0VNk3w3q4ypnWaIFQhjUkTPWMaxU4oKC0WLBtaD4F/LSNWynedKFnQz"
-    "gi63j7jP9wyxv+yAx7RYtcKt4hSh5Niq8i7sSZZX6/5cRZweh2y05Zjus5sFYObYutZEcEOUCm2cTOM01hdg+UjH2RJg"
-    "hEFwRyFJwCS7jFXFMVwr6RqWOlhLihauwYoM9bBSq6CE9ai8+kYZMTdRsHJZLcCR/VWd5stj2hyo0FZWFiJtwFuBekAT"
-    "bwntfMUuCbWB7YEqsnuI9b7qX7gdTk2n4OHZnEop05lQFpBEwKqzm1STDB094+u2zaiy7HhH8lVtFN63fFqfzdY2HzXd"
-    "HZVVDLG8/XWmazvW/1v+GHUujMn1cHsbw43NZf2sON+OCjCW7Z3BzqD/Yme7lsmDTlY3gW/Z+s4u+S8QqsuajGebRx9W"
-    "d/WqPtOl0h3vU9r9Xgw2o/Yt+pb9ZKSzJGvc3My+B3tlocD2O69ni3utNy4hUCv2+tFcb/b6Ky54c3rdaXCoxQIjz9I1"
-    "JS4kpYFI42SZq1ukylTX6Rs3awrLyvXa7eEWwbhm6PWsoctad3qV5HK88c16M7HKG9+MS1VqvmC5r72MTmfsMG1tjrdJ"
-    "qx/FPHep/yzWGog7i1SuwF+loU1jVTEDb1ZuENQ2UudWtNXC0EvrgbC2xPDEgnDur+mhpZhUf4kzC3Mp6HNOlBWX9FBH"
-    "NfGZHbk258KVHMQWjLXFn0wGhc2nc0fPXTBVefLX6QfePP6iVSdqbfjlLw+Oh+vaPNaWaNqmWSnbtKbCKx0d3p39I3f3"
-    "imy0VXDn7mVZ6b5jzjUdJL8RyLAmBD7H++d4/18W79dE9cr5g8u2G+PWo1Xuqeljdh4b8q3fxfkwjNA8tUCy86vF/+d2"
-    "wZ+3XbAZuWrKWabpg925pkIol3H3RGArqG+Ovv3n3/8RgMBhdV3jtiHukdYqvE8MN8p1v6qu03FrgF0bHLm9q7JeW6v2"
-    "I3VlbXX7auDv+tzlcbN+2bpRx7/VZ2CeTDuuvWsDLLgC8aqOsPvjpsFK6Y1bDR8Gwrjd8DeGqZ77GP+9+xifce4zzv2F"
-    "cG57lKpFo8GLnd2XX339zf+9kpMwoibqmzUg0Vbzlu8QzmGLgbDeVrDfXIcXn/vYH9vHzrX3MompVmGZWpDyY3OGr2qA"
-    "4ztLC2ldV8BrQCKR4Eq8FDaxEWA53LKXFWUDru2M0yDjQqEa8b0akDtwiUumvnXEJWFteVadxJcbknhSaxvFnh1s9o1U"
-    "GFOOggQCaKKpeBNwT2jFjv10vELTmsytTtbXrzYWHaRYl4jLzAqFtvSKBVWsFkZMFF6Hzm+FrEa2WSfmm8GmxKRiDjzn"
-    "pJfy9TEwfxzhArkA0hJ8LUeh8qwwtgwsxWR+vkJMPW+t0/Ji5yEaA8sAOWkjyk5ibudAaEttwa4kWSdhJR1v0vHVpkIx"
-    "AD9wbspJsEJLrbCu4Mzj8y4qlY1tw0pMzXfYcrJo11RtK6BB2O6m2jqsRhHdN6ZI+m/Etvh0+P3h8UlvD8g949euAMnc"
-    "qN22vpa2GxqUvNzdVFXlIKIL85+8/Xh0GwHLBQuKejylt/RoxC348EFvisHZ6fkMbFzqDAHo90cpzjgU5bMYo7Q2HR5/"
-    "6scpxP9rxekwkWFr68JIfWlXPu+sdO2MHmf0Pe6YjI0r2FOvEC0P6uldfgrCR1ZoCBNPYszAkJmP9kkS8YFfSrTrv/q9"
-    "e7MSv6AIb0OwidhxOEqF20fAu+2DKaOUBLf/P/2++F6lit/yBcLgXSTuI7HuQvv5Yg9EQr5MQXjygfSDUTpKf8cT4tcn"
-    "f2IFh/+deIMdP+DX8WdffGTptbxgLLDt0TDnNEuotUOBqVPbmSfOY9urOIWlDtkItkODMvBq12hmfTQ67NJpYTcVcvuD"
-    "bV7jBNv6cqKCpg886qlBK/UdlStvjHrz/ujo9fG32HxkFR9Qv3TQz+j5jwDo4VwTZwEEFhrbSNEwCXqPGYN890Inlwra"
-    "V4rhkzPzMAR4y81Y5eXudWEl0BeVG7EvgqqhdnfEonQanEe3UcUX78vvvEJp3KoFB19NldhGKUyj2BjA9QKbcCmJ6ntU"
-    "TL3DrXySp+TcvVGtanxHmKKH60XsXjJX7QcwdrnZApFjQxvVxprPBOk90ATf1w9s8xEonIyKW9qJ3jXvLHNTB9xuqhss"
-    "cYeU9ko4xYqxsFpykxM3GnFnIzX/zBmBrY7T8jaypm25bsz3H04O3x8H9f7L254sqPowy4bFK1nEGDhcYyYtn0ZLpmum"
-    "ts8i1CHQHub6pMEZhAb7KrfSOEJIr2Klq6ZNXE1L/ZqBjzrB9xsGgvayeRBihbRxbGEn3DLLsQ1pqet7BSaiubrX1C3h"
-    "0sD6opfcZ1qFoLVvsEP+6GV3ARHT/ga6jTove+z/Ftm8tAJZNYoSuIXAwmQ3ez6DoZVauaUX1EmfG21bMte/+K7K447X"
-    "vwOPODwqHwpxj0y0LMLqzXjLDXzoieK6s6kSZfjh0zvghHslHnon63KqNXi/dr8gRqW2Pp6AhoGiXGmYC3pWlxt2N7rM"
-    "Mmi0NgYuer0t31CIB77QV/HFOkp0vfBjpiQtnS9wAcTk8j9eP4DzX0p3Tod24EBAyV4A354wb+PhX+LwK0vji3hM9sUj"
-    "f/0Kh17NvJiNB+dQPPg3KKnA5U805MMzIR4S8hwcs3wKsSmDjfIZN9BXOFA9mSECH5+V2PF3K+Y5mcDhH5Rb2AFf7hLn"
-    "ZU5AzN8jQ8BhRql7TyS3WoMKrRJsu2j5eIBBBF2taoeCurcCHfxZ9RK6N1Y6F8mAyisfZmCfP2wsQvcGzdtX4AuUBGNS"
-    "ZwIPSltYJARobcNt2oonXPvVu7ffnYiPh9//8QRc/BM03EIS8JZ39Vp8dkvPV9BKHVdWUdhA1dN1I91K3F3V6YBsjbGR"
-    "fcaVRdwy1jJaQ/y9HkUS8gDqOjf/ApvAn3A="
+    "eJztXAtv20a2/iuz2gVsYSnasdP2RvYaCNK09W7sBIkvioUlmCNyJLGmSC5nZFebGNhfsz/s/pJ7HjN8SJQtP9pu73WA"
+    "yBIfM+c153xnziE/d8JslifKxFna6Xc+DzqTIpvnetDpn58POoOOh3/wGlko+DXovOHvwlxnwqifje4LM1UiiVOlRZYm"
+    "C/hQIhvj0ZmYSu2JmSwuVSR6QqaR+LM/6Aw9GDSRI5XQkCfyUgkprlShgQy4kk4diNho0cvorl7PnhU4N57IrlNPpJmh"
+    "2U2WJVsaR4Z/HhE8g9scGxX950NvFz/waApzwaGxTLQiihoHhg0i+T68q5cRzb1eNjf53Fhm5nmuCjqRZNf4Dak4Q7ng"
+    "AFtahFIruhaHcMzwZXba5vXVFS3EMpNFlhlkkNSEH8ObjtdJkplmTaJQSALwPZUzuL0/6ExVktPlkdJhEeeGJoET32bh"
+    "fKZSI/EICZTFG8oEaEqUL97KcCoCGvV86OOIgYg1yV/nMlQ9rUDK0oACrfxFLs2UbQEuzItsUsiZL47Tq4w0jmMJqUWQ"
+    "L8wUZo3i8Xjh5wtxiKMfgdZ/0nB46/BKJnN1tBWI6xgGDOzvAIb466f3pyIb/aRCA3ZmwmmcTmA6aaxNiCBOQU2fQrBG"
+    "GaBNgT1pUJEmO6XbVXqlkiwHq02FNhEo1hPB58Fg0Mku8RMsvJgrT+D3SBrJx3zfvwk8cT3NtBIBHg+YAlgHARuHnVVs"
+    "S1EoPU8MUwayQMnK1BEOB1gdI5AdyoMm51tqk6GowfpRsHCHnRLWgkrGXV+8FmMZJ3O6gBls8kCmw0yoosgKPkqXXMZp"
+    "hH/57ExpLSeqOgAyJTJubqwCJNCf9v6pikyon0GiYRapAxHgNRoMaK55bPyUIdrTRaH+MY8LRbMEaB4gJNZlCj7kfAiC"
+    "RDtydsPexGSimKcCr/BXbURb4TrJaaFg0SzcGB55CeJUk8hKSjXKKsnATlhQKMxwbsT2TBnpg6rTEI34YHVK1qr4+Pa7"
+    "AEx7AlOOZHhJlI/nSUL+sNtCaq83QsMIkB0NRpIuaFmB6yT7e0fcsrbimiIsJ9UBMmXSRGBtNQYniHZcmjBKTihYqchk"
+    "pMIE/F6EhKPMkVOwOmabl7d0VtPfzOT5kB2Pj56+PnkLBJFZsmOuZO2L93wp8IriAGlv08kX3b5Af0chxJ46IElapSSx"
+    "NroWWmjl8HW+Tx6strCBDHR4i5ydHC8rugicDnhmEyv0hJ9vbjwi/gE33nh1N1qPiMue9Cki5MPYg+ijxmbpam0K8Imt"
+    "lKICxnGhDdF5IK6zItIUYYlYsDMMM/Fkes8xtQozYGTdoDSqcwgUwJjsajIMbzKKYhxVJh/qTJIbe6gaS6dK32OjZnoN"
+    "ZzhDeVAWhVy0Eu6GG+IpmcKKovhZTiaj96DwH9CBdvq0pEhi8A384pWyJ9g14+JXszwzEIVrdyxZXgWbliX/hDDqoeZn"
+    "qdzQVH6kMO1Aj8Cbrc05bIUjqXQ+Y2G3gqxNbbIJxOiisWRTKMfDqUvg1eAC1KEmdvLbRi/vhutmcRrPiPYXjeletNgR"
+    "C+7XMftVW/9PsGun8hYBf4TpWiItutAymnF8uJYUyj1YBhifhcQAZ+KZYhdcKIgeKg0pEMbpYJBWAWdLsxcuOJClookG"
+    "fLj3EQsD7r6fC61IlQROLJe0RsR2QEJgkfUJj3R9u3LGY62WFV233soqdxtWuYt3J/Es3uzmJZPexX+tdjT+Zc16nVjv"
+    "lgXxq9KJmd5zrZcGCCbDA3hoL+EUkp/QgAOwqsBLbqEuLU8DHnw/tolaG531wylMDseGa2hjli24IORMC+FA4H1Cjg2t"
+    "FPRX2vhrVv6YOHfCq0mp5Kmk/hd0D0hCrtIfsyKJ6tff3FCaOwvzC0pFb8l16yDNxCZRTwnPnlHfM+r7LVBfZchPi/ee"
+    "0eQzmvw/iSarBXNvHNm+Mp7h6DMcfYajz3C0Dkd5M5qxaJjEOlchCWHX32f6nGOiPWE6VIWGQeeFv+vv0tHRvJgo5fbL"
+    "9QVvJdNFR3/Z91+1125w0L6weFfbTVXaCh4t6C9vr1/LBW2hiijDZcsbseJ6qlI8vbDbq112LPWoacyCJirlncc5acgd"
+    "QsFPkmwkkwtZTFaQOBdyWGUtHqemcqeEZRatw6GawS2FmwNXoKAKkdjOCoDXY/ikvfIui4FcJtZZmuWjS7UAmAMCwyoW"
+    "uFvr36zJ13ipBRc9zQoO+rYu2MZehTkqKbC9bsa7LTsAGzMJwYRqYsASBZ1t6/X6XHxYR2xvHCeqSSDW5jaV/nUBqLm+"
+    "O4+FKIv0Miv6Pka/eAbLGxwRkCfnUZzB19HCoLFJ2tGH3+QFMlvf+fD67IfenseVBUSQxFQ5JihMAUUMJ62hNdmL1Gg+"
+    "aTI2AtypZLopb6DCa2HAVyqM6RqdFTq7AmKDLR+tzooxPHP4ovKFs5H10xtMG0qIpkmj6uX8YWxrRJxQkewCO2PAJLXo"
+    "eSZ/rhtma/jYhKy5qesZNFHRU4UUbwn6aHkFSwfXWVCvkW3v9sFGBIXxAwGWkYKGJ6qeHghrv3xRC186j5OkF8XFI6yX"
+    "yqarYK2OZIBHYqKFAAsCHmFiObgCZtrGBnDAXG0nD4X+zNrAlu6C9WmDEBNIBLiX2gjdJGocqyR6jD8lN8msecIxicu2"
+    "18MOgr5gmmnjAgkHn2gEJVhYrM4MVvlZB8ukqZ/zRMaPcvY897WtdouMzmA+RE49hLnEuMhmG0mKKq8Ptx0sQK8p2H6O"
+    "I69WbcagcsN0fXf87i1p1kWd9hKt2HbrwFbxSdwta+CnbKQftapJ21YWfYEOj3hCZNQjFRN3VG2XqHTA+S6wiJfdjemU"
+    "umfbiVT0qAXTpJejD0nMwQCELDE1TiAPi80pTCA579Ww3xOSidKrjexMA+NctjGBC6WXgcXiUTSSTssQQ2mp1BDmeAcQ"
+    "OcgIDF1i48x2qlQEK5uXXpqNsghtw2W11hJKxoh/iFEw1owQ98VokUutEQO28IaO5an8qCNBUkfDyZsPJFy9gyADjTse"
+    "gyY2lvoszB+HIVRxpVYIK6kSGYB9cgabGwLx2iPhPg7fWCMFFp1Tt4EIww+PPy+462tT2ur7Uo/XZbmJ6Jp0NiUDbDZJ"
+    "noAIMKDXiE3EJxxQbH/62/G7d/4s6m5AEkL4MuLV45845LB1hMlJtQC1XGi7vBDuLke07XEiJx7GCs/qxhP5Ii8yylAg"
+    "olivzKRdUzeZESMlAV/N00gVrmeOuvJw2ALSWV1uIMFIVypF6FnPNhmZcaoHOPKiTP1e4j4Kypf3nZzYXqc1fIjegaS3"
+    "DfbuOXfoMZYgWlyCiWzFRZYS8OGtI3dzlxqyeN8sFTRtDW5igMcuJETCJVASFaV2sgoCi1NP7BIexb7Jru3w6nPXF2MR"
+    "wLDcYoSCnMmcZIREzuIoShT37IVZEUFeqPAsXAoZou4eLG3F2WEoPDGgBCSPG2YefW0CYpzAuQV3KuiubSbjTFyDOzPx"
+    "Pyv5n2QRpA5gH6aAYUx2qVIin+yh1AdGRkgeDr/EswttAL99OfLE+fHpp7OhJw4PP/3909ERZV5d2r9P1RyyIGBGRbQ9"
+    "GRdiBPK/VMDcSFH7WJJllxBC40vVyAV0ViZoIFw0cJwam0Zdr2KKrXnU8AmkMlNzIH6ujd1FOMN7R8pcKzCVw/Iclfis"
+    "ko9osMOdNScRlqKJ2K5SpICXlAT65kWoGr2Xdoi+mGtFPaF8N6uMqR1niBUIY1JEz1jGsVOKCgtFiwbWg+Bfy0jVsp3n"
+    "ShZ0M4Iut016yPf0sX3uiMe0WLXCreIcoeTQqvIu7EmWV2tuXUWcHodstOWY7rN7IWDm2JnXRHB9lArtC43jNNZTsHyk"
+    "42IJMMIguGGSJGCS24xVxSlcK+kaljpYS4oWrsGKDLXoUiekhPWovPo+IDE3UrByWS3Akf1VnebLY9r7qNBWVtZZbcBb"
+    "gXpAE+947X3FLgm1gd2PKrJbpPW28V+520+Nx+Dh2ZxKKdOZUBaQRMCqs3twowwdPePrtr22sqp6R/JV7YPetzpcn82W"
+    "bh813R2FYwyxvB10oWsb8n8qfww6U2Ny3d/ZwXBjc1k/KyY7UQHGsrO3u7fbe7G3U8vkQSere9y37Oxnl/wXCNVlycmz"
+    "vbEPKyt7VRvtUmWSt2HtdjYGm0F7BaJluxzpLMkaNvfq78FeWQex7dzr2eJW8o0rJNRpvn4013q+/oop772vOw0OtVhg"
+    "5Fm6psSFpDQQaZwsc3WLVJnqOn3DZslkWbleuz3cIhjX672eNXRZ606vklyON7xZbyZWecObYalKzRcst+2X0emCHaYt"
+    "PfI2afWjmOcu9Z/FWgNxF5HKFfirNLRprCpm4M3KDYLaRurcirZaGHppPRDWlhieWBDO/TU9tBSj6i9xZmEuBX3OibLi"
+    "kp5ZqSa+sCPX5ly4iorYgrG2+JPJoLD5dO7oucmnqr7+Nu3Om8dftGpbS2kLv/zlwfFwXRfL2gpU2zQrVanWVHilYcW7"
+    "sz3m7laYjbYK7ty9LAv5d8y5pkHmdwIZ1oTA53j/HO//n8X7NVG9cv7gsu3GuPVolXtq+pi9x4Z863dxPgwjNE8tkOz9"
+    "ZvH/uRvyl+2GbEaumnKWafpgd66pEMpl3AMR2Arqm5Nv/+df/w5A4LC6rnHbEPdIaxXeJ4Yb5bpfVdf5sDXArg2O3L1W"
+    "Wa+tVfuRurK2unO16+/73MRys37ZulGHv9dHfJ5MO657bQMsuALxqoa3++Om3ZXSG3dSPgyEcTfl7wxTPbdp/me3aT7j"
+    "3Gec+yvh3PYoVYtGuy/29l9+9fU3//VKjsKIesRv1oBEW81bvkM4hy12hfW2gv3mOrz43Kb/2DZ9rr2XSUy1CsvUgpQf"
+    "mwt8EwUc31taSOu6Al4DEokEV+KlsImNAMvhlj3sbbUFPtsZp0HGhUI14mtDIHfgEpdMfeuIS8La8qw6iS83JPGs1jaK"
+    "PTvYyxypMKYcBQkE0ERT8SbggdCKHfv5cIWmNZlbnayvX20sOkixLhGXmRUKbekVC6pYLYyYKLwOnd8KWY1ss07MN7ub"
+    "EpOKOfCck17Kt+PA/HGEC2QKpCX41pFC5VlhbBlYitF8skJMPW+t0/Ji7yEaA8sAOWkjyk5ibudAaEttwa4kWSdhJR1v"
+    "0vHVpkIxAD9wbspJsEJLrbCu4Mzj8y4qlY1tw0pMzXfYcrJo11RtK6BB2P6m2jquRhHbb0yR9N6IHfHp+Pvj07PuAZB7"
+    "wW+VAZK5UbttfS1tNzQoebm/qarKQcQ2zH/29uPJbQQsFywo6vGU3tKTH7fgwwe9CAdnp8dPsHGp0weg3xukOGNflI+a"
+    "DNLadHj8qZ8WEf9NHfrYQU39U1xbF0bqS7vyeWdl287ocUbf5Y7J2LiCPfUK0fKgnt7lhzx8ZIWGMPEoxgwMmfloH5QR"
+    "H/idS/v+qz+7F0fx+5fwNgSbiB37g1S4fQS82z53M0hJcId/6PXE9ypV/BIzEAbvInEfiXUX2s8XByAS8mUKwpMPpB8N"
+    "0kH6R54Qvz75Azk4/B/FG+z4Ab+OP3viI0uv5f1pgW2PhjnHWUKtHfgYxTU/tTGJba8iPhMC2Qi2Q4My8GrXaGZ9NDrs"
+    "0mlhNxVy+6NtXuME2/pyooKmDzzqqUEr9R2VKy/EevP+5OT16bfYfGQVH1C/dNDL6PGWAOjhXBNnAQQWGttI0TAJek0b"
+    "g3z3viqXCto3puGDQfMwBHjLzVjl5e5taCXQF5Ubse+5qqF2d8SidBqcR7dRxRfvy++8QmncqgUH37yV2EYpTKPYGMD1"
+    "AptwKYnqe1RMvcOtfFCp5Ny9MK5qfEeYovvrRezeoVftBzB2udkCkWNDG9XGmo886QPQBN/XC2zzESicjIpb2oneNa9k"
+    "c1MH3G6qGyxxh5T2SjjFirGwWnKTEzcacWcjNf/MGYGtjtPysrWmbbluzPcfzo7fnwb1/svbniyo+jDLhsUrWcQYOFxj"
+    "Ji2fRkuma6a2zyLUIdAB5vqkwRmEBvumutI4QkivYqWrpk1cTUv9moGPOsHXNwaC9rJ5EGKFtHFqYSfcMsuxDWmp63sF"
+    "JqK5urfwLeHSwPqil9xnWoWgtS/oQ/7oXX4BEdP+gr2NOi+77P8W2by0Alk1ihK4hcDCZDd7PoO+lVq5pRfUSZ8bbVsy"
+    "17/Xr8rjTte/4o84PCkfCnGPTLQswurFf8sNfOiJ4rqzqRJl+OHTK+6Ee+Mfeifrcqo1eL92vyBGpbY+noCGgaJcaZgL"
+    "ulaXG3Y3uswyaLQ2Bi56vS1fwIgHvtBX8cU6SnS98GOmJC2dL3ABxOTyP16/C+e/lO6cDu3BgYCSvQC+PWHexsO/xOFX"
+    "lsYX8Zjsi0f++hUOvZp5MRsPzqF48G9QUoHLn2jIh2dCPCTkOThm+RRiUwYb5TNuoK9woHoyQwQ+Piux4+9XzHMygcM/"
+    "KLewA77cJ87LnICYv0eGgMMMUvcaTG61BhVaJdh20fLxAIMIulrVDgVt3wp08GfVS+heyOlcJAMqr3yYgX1+v7EI3QtC"
+    "b1+BL1ASjEmdCTwobWGREKC1DbdpK55w7Vfv3n53Jj4ef//DGbj4J2i4hSTgLe/qtfjslp6voJU6rqyisIGqp+tGupW4"
+    "u6rTAdkaYyP7jCuLuGWsZbSG+Hs9iiTkAdR1bv4XWY/rPA=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -933,6 +935,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "compare": ("compare", True),
@@ -1616,6 +1620,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -1948,6 +1961,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2035,6 +2051,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2348,6 +2380,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2355,7 +2390,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2368,6 +2404,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -2786,6 +2827,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -2893,6 +2938,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -2911,6 +2958,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3224,6 +3279,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8385,7 +8444,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8394,6 +8457,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9231,6 +9296,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9269,9 +9350,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

@@ -144,6 +144,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -822,115 +823,116 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `kitchen schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPWtz3EZyf2XCO5fIGLtaSrIdLxVd6WTZVs56lKgrJUVuCOxiyIWJBWAAS2otsSp/JF9Tlap8ydd8zT9JpfI70o8Z"
-    "YPBccLmSTRt35/MSGPT09PT0Y6an+/3OLFxEvky9MNgZ77w/3jmLw2WUHO+Mj46Od453LPxXuookPLKOd57O5qGQFzJe"
-    "iWQZRWGcSlfgazF1ZueWmIUBvISHw+OdiQWfurFzSV9+Az+EI5K5A43PvAsZCCcR/3D48oVueup4PjX9Fn4ILxDpXIpL"
-    "ZyVW4RLanovTMNZtkzSMJTU+TMPZuQgjGTs4iARbTAptcATJXPqn1P5lIAX9JcJT6oGaabiXXsRg38KP/PUB9p+IUy9O"
-    "UrE7GKxkIpJzL0qoyU9LmWDfexpK5M3OCcor+CGScCHTuRecidM4XBANoHvdNoZvQ9X8Nf/WTcbw49R3zkTkeLElnABQ"
-    "PkUqABA/DKSl31966VwEYfa6RAOhR4+UmIXLIKXenuAvAXOfyjhBektnBmCcRUaNwImYxr6UkYVjhUkLkksZQ280JO5p"
-    "YiHcxcIJXM05mmWOJtYI+oUngwHNEIIGyIA+gX4MIwid1BL7o9FnOCVeyr3TFzg6ajYYBKH6a2IFS9+nT6dh6EsgC42f"
-    "W9/NWhpgIiedc7+nns/95i9dZ1XCKX+3gKlDajW8dppfeW7rhwuehcZuXZktioRnK/HDS/4gbzcL/TDO+MildmexlAH9"
-    "mvpLWf7Ch7Xrqy/2qdW9cpOFs5rKJtQ8NRteKhelNq9lJJ1ULPBbbq1enTp+IpmfzAcTUz6YbEIiogT8Da5EfG6h1HBI"
-    "bohw+qOcmeySzBy//OX34aVYLIGx01DQe8Vh8M3EFDuMwYSRWHhJAtzNZFwmK/oxi51kTr+i2OPZM0fCS00JEAC0r8cD"
-    "K3ImDS7mPzM2NnExlqvQCzVHLBtVGi9ldYELXq4FUkoQyLgmy7NZ6lEJLOPTRCGshCi1XTie4iwHmyPMt3MPSJs34l69"
-    "n9UsuCsQJ94sm4ipd2Zyb9saAAqH1TXLb3Ow1QnI5alJiBpob+cyzkQ8CF0QYCDVUURnSBxqIswdn5Yf/eWCMDTm72Xg"
-    "rwgMfAryNOZlyt3CdGdrVDV/5QMVhe9MpZ8Ygq7EFLkmOIUHWoCbYEFWV7moljY46jgMU5TMpNKp9dWOteP7i4S1fgqS"
-    "lET3e5T6uIbHxzvQKct/Vyaz2ItQx9GLb8LZEgUjaVyB31qoEAQsLxiYL4fiKaoSm6AeTYYI0RYea8skcmYSODNyQB+A"
-    "9aAUh0AhzToZGkZxeBY7i6F4FlyE5xLogLBw7dvRKp1Dr+deChQIhtFKPET4j0AB/JjAizsPLxyQfI/u2KwXbPW3XRQb"
-    "YuEAANTK6RzEFoK/A9C9IFqmhwB54dgHICqUvksEcCh/LsHC8cHegCfAOW64BOVlvz8+Pt4Jz/H/xwKXpyXwt+ukDj8b"
-    "DodXtiUu52EihY3PbcYAeM4GGHmvYtdBJl76KWMG1EDaovZnxOEBT8gUqIcUoc75E6MzJDYwOJIWvlBdemkCnLQ3FKB3"
-    "Qe4tqQEPsDgGYh4ehIxj4GB6Sk3OvcDFf/NbWDSJcybzB3OUjfDvqys1AQ7gHwx+ljFYju+AojPQbgfCxjYJsNAyYdj4"
-    "/84MOeoklj8tPVRo8MhWC5PnMpDv0qOJTbZIxjm+F0ADkO/xMhDYYljHJYkir6ZdouxYBcVC2ggaa0JEy3BNkFpgb51p"
-    "2wfIOVuCHQhmnTOEyQ5myMgHdZ3yzIrXT7+1gcHPoFOUnSwucGGngO1eLbqDwRTZw8ZBJcAqwYqWVzJmLvyBxsxz5hnT"
-    "oUaTPyCGpvmwFcd6gUXcnDEy0o+MvyGtdmMJwLy8Z1uO1j0zoFKBaHKnHhp54/dXV/DI5OLuH15ZpsjJPY2yzLmO57HZ"
-    "IKANzEapdZLG2hAoY/SY6PvTMkyZU2kyNcvDg2PCLPHJakACBcvFVMalDmC1yDN8WtdDILLXCEAZ0IXvNdBaBOtsa2p4"
-    "6qCw2BnvD79AwGxZF+Aq27oB8DrLu9AJyRLshu1w7Aa9FLSex/qh1URzDeR4Z8hEIHu9BAOEm+wE497o3peD0T78j4Fp"
-    "Ax/hwRJ7eap0YAn2IPUWDR0Q/xqz4YMxeTUpdIsPsTOnvaOt9KH8jpZulkvPvflQlANT7qfClgQTphh8TOadfz76fDD5"
-    "0+7RaPD15HNcJcM/0e+//UB/8PO93SP5dEIt1YM//bEB50lphkfD/ZGeW/SiEEMJ2LD1U+NOrWMZ/uSKXFwy5RBidUWA"
-    "T7BwSJ34tE1hmd22OWepl/qMwBOG3wEngocoKX/OHOS+da8I9gduYzUKnUwYENXY/WucWEMgdWdK8hYRJP7SwrYGovHU"
-    "iWNnVSt9DEez0NvRhNRQZjwQ5VmkG8IXMXRc10Nwjv/K1ACZnKpqsrYvalB8i4abTcrM1gbW8LoqZ73KWKcT1on2DWTy"
-    "9SVwWcxeR7TmMrOjnCwIwI5CryjNPqasKgil2te/oIjZhjjZggDR8iLZUGB0kQH5sskWiGUwvasEj+ZaxYY5cxksk01p"
-    "Pnk5HXNq5IMqEhNkGViyRWpqA5U4MwDfjze2mQixdFzccfiedqDG5GoSr8AvcJ4upHqhJRNgvIjAQg1S44uS0Z3t0Vf8"
-    "/LY9+02NbLW9t4FUbd8ErOlKjbB5scUBCOYKo10TLViYIdAWvSv06yLfCWQ9Pu/aGHnV+LLK0e8I/KrMTa9CL2hhpspS"
-    "KQocc7V+euFTKwuqI+cpLcI9ZI5qGrbaFe7qNTVsGBctpeGoBjdj43prFoZa4BsJB4Nhu0oHRrAoHrJzuTKl2s/pNpUP"
-    "czTMi1Z71+34bn47TjDMLQ+rZhrn2jO4/iR2GZ/aqGsQS1V0dPvJJ9MHhZOMGuN2w6PRTRlC7Y237E4UNxqutrn+Gu3m"
-    "La9INXGdFmTdKVF1mlqPdzedC/y8xTIztWsHT+4FQsO1mI9i4QXPFOD9BvGffKrVud4kaJPOHQzTX2ppZ/EJ5Qlpj1fY"
-    "3OKj06uu+6ps5tEnpL75cLGkEapHkV1AF44rreKeCoOkHun8siu62blmGZ50PUSXrazMv+yyB8OnlS17eG3+ebddmTrr"
-    "RZ0x/kqsly3yuxljU91N2lrMzS+zPj4Os5TXTfNZeZW3LDKF+cS885lC3TF6ATTNbtFj6QS4eOBeC3K9hdHEM+bpfI0p"
-    "YmFow4k6q7+WAfPrXpsbeBY1i5NRbaCw49YcleIhlpPFoNHx+KVDp7G4LvGAVcAjR+AW4Zg+jeUpsG4wk3hqCwL+OMCn"
-    "DOAOnqvG5wCJDskDUTzQHcK3N1jV8PX11nSOqkPnyzrSjoykXZuIwCQb04HynjoQAwmUyDbtAjaVtyDNOSpw24i2/LyF"
-    "1+3j/aKiGuF/ao2ajTn1ZmRdTwve4gzO9I53p0PYNyYDAsswAAv5ZTZ3YmeW8uY+2XxrdvOz1xsfrVRx4yHraFbsghbC"
-    "gcDvhHOa0kqRIAET3MdomjGDeAaVsjFl2H9EWxVRiGTwNox9t+j+ULTSYhadUERRS8hSHj+Qbw9dM3KgDzzoAw/6wIM+"
-    "8KAPPOgDD/rAgz7woA886AMP+sCDjxt4kOO1LuSgD1HoQxT6EIU+RKEhRCGn+NrghD6a4XcSzSBnsUwHibNUtzBzHnks"
-    "5p4LmlXfARrTZRtLTJfZtSvfSxp3hq75+Sb3aj7JvF33JP+m07qd0wM62jvJolTyWb1BfEof6vJrDHU5oeOvkzxIxNTX"
-    "7UEufVBMHxTTUZJkQTGGsbouHKaPn+njZ36tZ/RbXBpm/Iy5hbDNyJk+LqePy+njcm645rcel2Ou9mtG5DQt6z6wpw/s"
-    "uR5Z+8Ce33ZgD2dm4aieme8lkZwREUbD+4yfFkwqPQo9vIDJ0dS6N9wfjgbxbLivNtXiMyl1FpnkhJOrUMtHf39/+HUt"
-    "N/yFYY9VqA9OEoqeQOIGjqCsiJZw5cx3gLwqT4xF8mUegt/vS2KjIcgh+N/30o9Yri2WSSqSZXwBpOKUQOFy6uNuARAp"
-    "4TQtd3A7MHt2h/O26H+Ay6JCe/2PBf2Q9Q7/oVgfCfi8fy9+9IIfHQHcIN5/JqY+6MNEfHalYnF8cN9ixxew8mYwR2oE"
-    "mJ/n8eGTZ8/GYuac/ve/W+L//vU///e//oOFpFYHxP3piqiV8U7kRcRt+hEy0ZkfTh3/xInPKvFZnKOpMdTAYN+mowwl"
-    "PMnMa8nJdKDjoSj5k9gNYzFAe5AT4OxxAiES/5WDGnEuVzDF05XAFFWgOpSsVsvXGIuhKJM5Hafh47BxeLn/lVOB1163"
-    "satsQmxDWoLSXcGQiNF2lQQfc06hKrKunC7PiqiZxk6H7mGMlyIFwSgpvowCuwI8swaG4gVR7RUVdqiNiZqjjQ7dzhxQ"
-    "nX4h45MWfp7KjKTy3GHqLFv1aDNKNYRYOO/MmavVFV3QWqYiNzlwwybHJ9cfVsnOSZwL4C1kRNvMDbU7GqPTQjr7QICU"
-    "h7UpziT3oHKTqQnmRjXjSiLP9weuVzq/ytyMDmO6zPyJomVmmi0wRhpEDQJK49+Axejwg6eaFYFwVa45WsK44BUP3En2"
-    "gPtAOIM9CSiCbRfkvpOB1Kkn/YYIjI40QTnCQ7OEHiQuu8EA8+eNBeMcaj8JhEaKxipxgxumqD54DsqoyXeRr/dhNkSO"
-    "+75Umd5ESG+AV1jqzaAv3oTqQinKN7Y572DytYY0Ze891zLyrKHUvWK8vn32w1OaWS2W6xOTiV29DlQGOyJ3zRr4MZwm"
-    "N1rVKq6UaDEWKPBoTGgGDWiKaXSUac7BSQejXkte8WCvM55OMlCJl6V7owVTxPcyBv3OFNN6EnP2enQehWNYdccQ9wkG"
-    "hqG3RTSRegZkzRq46x12RnClAr0Nzbu6EY40p5mKIR/UOO/BEYRkLZzj1u5uIKULK5uXXhBOQxd5Q7uwihOygdH4QUcB"
-    "rAWZ1yfTVeQkCRpJNWNDwbItOapRQDMnEM+fvCLiJnfxaBKZ2zuVeJzVkeqLWXQzG0LGF7KCWIaVCMH6JmHQnRForAMi"
-    "7s3sG8WkMEQt1JUiQvXD8JecZbwzbpmXspW5VNDy9JRd0QCeRVfzxkgAAz1G20QcIkCxe/iXZz/8MFy4ex1QQhs303im"
-    "/hMPWW09Qus9X4CJs0rU8sLMnGWNtou7vRbqCkvNjSWiVRSHZMKDRlFSmVG7pEyqqZhKB+yrZeDKWOeLpd1TBBuD75pk"
-    "u0UA6UIGaHqaPiVbZuwLgR15kvlGD3DTBOnLm0zGRYrcPkTpQNTbBX63tDi02JYgXEhaI0IwLC8OAzJ8eJ9If7xHqUh5"
-    "kywQ1K1hbqKCx0yvaAlnhpLIMVWd5SaweGGJEdmjmIN5T+U2HXO+U7ZFwIZFWcFZURdOlOgomYXnuuCaUr7aWRi74DhJ"
-    "fAtNwYVK9g5K+24KDKknNijBksfdMfZCiwYxdqDFgn5l7zUmUWVXNQFxlno/5/R/HrrgOgB/pDGAScNzGRD6xA/ZfKBm"
-    "BOfh4QdvcZKkYL99eGSJo2cvDt9MLPHw4eE/HT6CB8PhEJgJpb1cghcEg5Eu7UV6sZgC/c8lDG4qcQ8eyBeegwr1zmXB"
-    "F0hCNujJE0iRwbFrTJms8/QGuP1A6Y4BVR7UEpBfJqlys9/gt1OZXkpglYfZO7oZpSb5EQF7eLfhJZqlyCIqpzJikJ1U"
-    "hst4Jgt5hxWIsVgmkvIh89dq44CwPQ3RViAbkzR6yDTWMWkcgJPwehD8V9lSVcOOIunwuTwaXXpP9CF/M37x+PnTR0N1"
-    "bEm2am63iiM0JSdqKtfZnsR5RmLnqsVpscpGXvboO7VZAGwOiO4WLbgxUgUmdgW2QuAlc+B8xOOkZDACENxR8H1gyV22"
-    "VcULaOtQG6Y6cEuAHJ4fIlP+X33GlW/60eCm8jSMeVpgROqv/DU392hzILe2QnxFqCmFVzH1ACeS5fv3vmCRhLOBEWYU"
-    "ysSHPXm1B1PV5PfvbniNTp6eghxnpsloyZFyTgyuAqwttRXFm2f0qm7HKdupWuNh5TubN7lrZ/Zs7HKs80aaOi9cwyuq"
-    "9DyOvPO2inH3rnakdZf2Ku60DlrvbkgUDtFqO153qa9i8VVOTtsd1dJVvtK+mFNyG7IbJWtgFa/0lczkPIK/ADe7QlKG"
-    "XXG/Sh93/jC/KZB9m91BWdtpfrcgx1rOvIXjdyGIvgFXJoUruyzAOojZrbnmi3Tl7matd9nW9KeDxDuEjVdctvbLbu0L"
-    "0ipee6nuWOq7HJ1gV1iCbsHVfH00KXvQ3npkj+rOq4yrcWTo8yb8SWKcAf4x++N4Z56mUTK+exeNXrWjNgzjs7tuDCrr"
-    "Liys0WD/3l1jPxF0VvVYreUwMTznf4NWScyIAirI0F+sKyPVX6zrL9bVi5f+Yt2WL9ahS3xcHxRRM9BQJa0isTUp0vca"
-    "4i8LzVAFV5rZlYu9dA7aoFowzdB0cZjmFnOvEthpvga3L16hf9wm8FwgqeeXR9VCVcbaxG9SjOKoCdOuY9sWwug6LM1D"
-    "u6RIhq73ZjJ4k6tmNlGTN+E1p49ksUG5sE7mQ5+wW6f2uNRlJH2qm/8RLyN9UmFeX1K/T1xQ/wGspJkypWW8ABctO9sw"
-    "zoCXit6I3zsH/WclWJTrZrqQcwmOKf3iOBDT6RkNv1CzpnbmaJ+CqHgZxudUZCrv8ET1lej5p1gPcj8TQd2I+0KBFwza"
-    "UtFh27NhurBNnwimW6RnnwimTwTTJ4LpE8F0ZsrblAhmS9UZzC3UAJR/Hpq5yT5qVpe1QZOt381sz41QDSZy/FJv3fc3"
-    "RzXdN1yav93bFW2XBXpPo/c0ek9jsomL8AtZ/33emXqV3OedqW6qVUf+W8g7s63KM1s7Pp6r+47dTo83SfLSntDldlgn"
-    "DSq5tz96+6O3P26P/XFLklWtye90wzRNpupY4zJPQ4wkdQvK43YI7GunfOrleS/Pe3kuW0+uipJowkyCkic3EG+HJri6"
-    "pgT+aPUCt72FqRKKWHXr0Vqzq8gjvx3ifSsZ3np538v7TyPvGy7GqUWrL/rdVq2QZUvLJKQakxm+YEq68qXLG0Q45KJZ"
-    "6E5/Gddi65ktP0ZJ1O67RnWWv4mPSslYdYtUyO3607JyGshbonm2nB6yV0O9Gurdjlu2jXRb8uE2q5DAiWpxOfSljCil"
-    "S3avNwjpmt5HCrngvDZFyncNgxgNR7dEaZRPt3qp30v9Xup3dSvyNKcktpq8CgyUnetcSPkft2tnijbZWCQ2H1qbAnAj"
-    "PyJLBX7t/N5bO3fOJ7XbyXNrMuKSUsk4pw60cRkwWa9jjEzircnFWxOJVxCk/OHrh16LjsoaXtNnlmi8emW0cuu1+9XN"
-    "ymVLSvtswmq8m3xLtHMfethr7157fyztnekaJ2LNahVEYLJw0CS+6U2nXK8J7kdwH0LD/4WUeV/Z4jdU2aLOlDJLR3zc"
-    "Eg/XiNv4dLZXvmpRJV44MTU4/P7pD9+eYDqjqjFyDfuhlo1bC0LU4PLNs9c1FpguE2HVqaOilXi43khqoFNDaQmFJMwu"
-    "sx+mLpZRTcqNIKzL9tH5QLcBq0pdCoXPuWTmybusIppjVEH2xkfPrQuoVO+iiFkt4bj2xY3QKffSm7O9Odubs79vc9bU"
-    "9wWLlmW4VZGSWzBrYy0GtWWLfYlCP7fRvO0LSPUFpBpM65wNK0RRyYIp9zxnzj8Qtkpa/+T5N//zL/9miwBEZHiJmVrx"
-    "XM1Iqr/lTcxMAFZ5tBoH0b4lxtWB8nWqygMMXXmhVuXdi9Hw/pALa1y1iCoFddJc9OrXXbNqa7OjqwN1cHIqhU/ygkLX"
-    "3zIdVVLncaWqjYCpalW3w/TsAqUvg/UrKIPVG/y9wf+JDP56LWVoo9H+vfsPvvjyq7/72pnOXKrBd9VgFqsE6uUvhBbY"
-    "YiSUtBUsN5ss45sJqoaF/Lsqg8jlDjJvLl+FJU8N82yfzDhP0H5pLTXeqg/EEpYBmD+YQxudwSUmAQ8Sz0XazoEFfRlj"
-    "DnJMRaiStjtiusxyKWe4KNeuhMi9roiAVeQKLsTgCOVYCuBirtgUxln9NVUYKYH5juWPhPiBDp0SsRNUEDM9VhO1+x1R"
-    "Q4Zj6OpuuKq6pbPao99T6bTO4zY7f3CNznUZC6wTg9THPMpUvAOpAlYjdcXXYA5EIlmzHU2aCFF21020vvy683yBV32O"
-    "hmlawVARBpP4Y4Z6l5HCdij9K2hl+w4mIl99UUKkaYM8XgnnzKGk+sg4lAKt0oW5BVFYJvc2mQdgMhh9koqsJh0XBkGL"
-    "nQrM6eT2hVGWt1uKeJSH20h3DDrHvsnVwlz/VFRNly5g+AdUbIAKEKjSJx6VccLiJasKZuUdngJi90cdEXuWQxG7T9LY"
-    "HzwRd8Xhs++evXizdwDonlAdAESZS/7VLdXSzlEBkwed12sGROxC/2+evn7ehgDXDcUiNDtj8CAGxwGqkbEwaoQeB0Yf"
-    "+GZLFT7FXxPJDjb1rwokiBTzT/BS0rtTu9gFgMAMXhbNsmVcyNC/jUsLlnFOaxU3t/a4apaX6oSHVC+GGJvqupUrYQ6R"
-    "AFigwkm9qYcuIZLgtSqJKl5RSVRxf/j157gFgKAV1vQh2r9ozo6PA6GrDuH3ZqHV44Do/vBvBgPxnQxkTJM3XQnez+Pg"
-    "KKWLkmG0OhBuSCJGgtocwggeHQfHwR90v/jHtmqwBs0VWEv1V2urr+7gf4t1V+mRpQuufrRyq0iQP4gnWK4GFAT+ORCv"
-    "edpBTtlcyDabqWhlq+p+IDhOQ58qk0hYX1Q1yaKccLxlAaQBzw73C4GPsLWuk6TEPcr+TFKSmoQZeqtqL/FmhVILhIdC"
-    "wLaoKAzufAw1plUcxZOXz58/fvEN1s9RfGtTyT97EFIJUxtwYt8dewKLdpb6qypHW8LWTpMgvSIy1xpBX9lU/HU5m4G7"
-    "wPWEsuYsdETuOIlcfuG3+Cr3gvQT5fUQcIauTK2heJn95n0fgptXkfGwYIuq9YNuKUt1kPkwTGhKxPoOJ8cs0pQVo81G"
-    "rsrRGrUb0dRKxm1EVoLhTr7DwhbY1R0gOlZlogpGxcK2yQHMBX83sFUFHZh2Yi2uy0gY1/Sq9xW5c5urpiWFYXGhH+R8"
-    "ZRby5ChXRSUs5Ho5XKCLatgs2ZKswhmu5zBdVuzlqzfPXr6wzUJibSUy84JiWeWtCyf2UG/pCmO0kAq1xXRVQFVU07Sr"
-    "DtC4oXnENKBKpGUsMgOn1ZNJXn0M11Wp8Jg9xHkB9RDZgs5EGMgl264wIy+UAQ2fLKI0GZfLF1ZsT2RaVYzQLhm7wB6k"
-    "ah9wwTQu1WWaiVxSSCkL2oaB8dn4wyZkHnPNsLxKLPp4u51KiO2xEkVLXfOBk1c8I4sZlCujXSxeZo8V1bKNUttEfalF"
-    "bg3T5NXGcv8YuKW5wBiM8XlW31RX/6xdjMqws6vVqFAmeabYybcg4A94hhpJeeQkp5Twydfi9WpX2R5ObG2tTWQOJGel"
-    "+pO9p+azY6ku7bPbhTpdttZmT8mAgyWQ4IMP9FN8UCIThTD8sZAOLZ8P0ACsiuwfbD+C9x8ywU6P9uGBrd1oG/64gUfM"
-    "EO8hRHKGCdz2/FoGfx/BKzjYQSfvlD99gJ9W1iqD2NTHZMhffm1gZfiXTIGNPUUG/tUXCBy9REK21uFTk3mPhpiV7S4O"
-    "rZPbpgFxn4bPRkO5ufOl4N8fZXzHPhOC38iFUgAfEF/k/hMN/hqOEIJRFqMqxxY0KGryRMSbp//4Rrz46/M/P30NgvMa"
-    "FdnAC3jKO4218o6h1+TRtxvQQY9IqIzCJB4BnbZ0xvVQcOrE9y/fwsetCQEbbJfME4PvN8xRsoYu5dv3TeSoOIICRegh"
-    "yH5Are3Sehs4CvalSEMA0npxpdMommKH28ekQzPyiEdAZntxn50wXxceYuOqecnmpap2rxOFdTB50ZFpM8fJfANMd67+"
-    "HyUVdn4="
+    "eJztPWtz3EZyf2XCO5fIGLtaUrIvXiq60snyWTnrUaKulBS5IbCLIRcmFsABWFJ7EqvyR/I1VanKl3zN1/yTVCq/I/2Y"
+    "AQbPBZcr2bRhW9YudtDT09PTj5me7g87s3AR+TL1wmBnvPPhZOc8DpdRcrIzPj4+2TnZsfCvdBVJeGSd7DybzUMhL2W8"
+    "EskyisI4la7An8XUmV1YYhYG8CM8HJ7sTCx41Y2dK3rzW/ggHJHMHWh87l3KQDiJ+IejVy910zPH86npd/BBeIFI51Jc"
+    "OSuxCpfQ9kKchbFum6RhLKnxURrOLkQYydjBQSTYYlJogyNI5tI/o/avAinomwjPqAdqpuFeeRGDfQcf8p8Psf9EnHlx"
+    "kordwWAlE5FceFFCTf6ylAn2vaehRN7sgqC8hg8iCRcynXvBuTiLwwXRALrXbWN4N1TN3/Bn3WQMH85851xEjhdbwgkA"
+    "5TOkAgDxw0Ba+vcrL52LIMx+LtFA6NEjJWbhMkipt6f4ScDcpzJOkN7SmQEYZ5FRI3AiprEvZWThWGHSguRKxtAbDYl7"
+    "mlgId7FwAldzjmaZ44k1gn7hyWBAM4SgATKgT6CfwAhCJ7XE/mj0BU6Jl3Lv9AaOjpoNBkGovk2sYOn79Oo0DH0JZKHx"
+    "c+v7WUsDTOSkc+73zPO53/xH11mVcMp/W8DUIbUafnaaf/Lc1hcXPAuN3boyWxQJz1bih1f8Qt5uFvphnPGRS+3OYykD"
+    "+jT1l7L8hg9r11dv7FOrg3KThbOayibUPDUbXioXpTZvZCSdVCzwXW6tfjpz/EQyP5kPJqZ8MNmEREQJ+FtcifjcQqnh"
+    "kNwQ4fRHOTPZJZk5fvnN78MrsVgCY6ehoN8Vh8E7E1PsMAYTRmLhJQlwN5Nxmazowyx2kjl9imKPZ88cCS81JUAA0L4e"
+    "D6zImTS4mL9mbGziYixXoRdqjlg2qjReyuoCF7xcC6SUIJBxTZZns9SjEljGq4lCWAlRartwPMVZDjZHmO/mHpA2b8S9"
+    "en9Vs+CuQJx4s2wipt65yb1tawAoHFbXLP+ag61OQC5PTULUQHs3l3Em4kHoggADqY4iOkPiSBNh7vi0/OibC8LQmL9X"
+    "gb8iMPAqyNOYlyl3C9OdrVHV/LUPVBS+M5V+Ygi6ElPkmuAMHmgBboIFWV3lolra4KjjMExRMpNKp9bXO9aO7y8S1vop"
+    "SFIS3R9Q6uMaHp/sQKcs/12ZzGIvQh1HP3wbzpYoGEnjCnzXQoUgYHnBwHw5FM9QldgE9XgyRIi28FhbJpEzk8CZkQP6"
+    "AKwHpTgECmnWydAwisPz2FkMxfPgMryQQAeEhWvfjlbpHHq98FKgQDCMVuIRwn8MCuDHBH649+jSAcn3+J7NesFW3+2i"
+    "2BALBwCgVk7nILYQ/D2A7gXRMj0CyAvHPgRRofRdIoBD+XUJFo4P9gY8Ac5xwyUoL/vDycnJTniB/x8LXJ6WwM+ukzr8"
+    "bDgcXtuWuJqHiRQ2PrcZA+A5G2DkvYpdB5l46aeMGVADaYvanxGHBzwhU6AeUoQ651eMzpDYwOBIWnhDdemlCXDS3lCA"
+    "3gW5t6QGPMDiGIh5eBAyjoGD6Sk1ufACF//mX2HRJM65zB/MUTbC39fXagIcwD8Y/FXGYDm+B4rOQLsdChvbJMBCy4Rh"
+    "4/+dGXLUaSz/svRQocEjWy1MnstAvk+PJzbZIhnn+F4ADUC+x8tAYIthHZckiryadomyYxUUC2kjaKwJES3DNUFqgb11"
+    "rm0fIOdsCXYgmHXOECY7mCEjH9Z1yjMr3jz7zgYGP4dOUXayuMCFnQK2e7XoDgZTZA8bB5UAqwQrWl7JmLnwBxozz5ln"
+    "TIcaTf6AGJrmw1Yc6wUWcXPGyEg/Mv6GtNqNJQDz8oFtOVr3zIBKBaLJnXpo5I0/XF/DI5OLu794bZkiJ/c0yjLnJp7H"
+    "ZoOANjAbpdZJGmtDoIzRE6LvX5ZhypxKk6lZHh6cEGaJT1YDEihYLqYyLnUAq0We49O6HgKR/YwAlAFdeF8DrUWwzram"
+    "hmcOCoud8f7wKwTMlnUBrrKtGwCvs7wLnZAswW7YDsdu0EtB63msH1pNNNdATnaGTASy10swQLjJTjAORgdfD0b78B8D"
+    "0wY+woMl9upM6cAS7EHqLRo6IP41ZsMHY/J6UugWH2JnTntHW+lD+R0t3SyXnnv7oSgHptxPhS0JJkwx+JjMO/98/OVg"
+    "8vvd49Hgm8mXuEqGv6fPf/uRvvDzvd1j+WxCLdWD3/+2AedJaYZHw/2Rnlv0ohBDCdiw9VPjTq1jGX7lmlxcMuUQYnVF"
+    "gE+wcEid+LRNYZndtjlnqZf6jMBTht8BJ4KHKCl/zhzkvnVQBPsDt7EahU4mDIhq7P41TqwhkLozJXmLCBI/aWFbA9F4"
+    "6sSxs6qVPoajWejteEJqKDMeiPIs0g3hixg6rushOMd/bWqATE5VNVnbGzUovkPDzSZlZmsDa3hTlbNeZazTCetE+wYy"
+    "+eYSuCxmbyJac5nZUU4WBGBHoVeUZp9SVhWEUu3PP6GI2YY42YIA0fIi2VBgdJEB+bLJFohlML2rBI/mWsWGOXMZLJNN"
+    "aT55OR1zauSDKhITZBlYskVqagOVODMA3483tpkIsXRc3HH4nnagxuRqEq/AJ3CeLqX6QUsmwHgRgYUapMYbJaM726Ov"
+    "+Plte/abGtlqe28Dqdq+CVjTlRph82KLAxDMFUa7IVqwMEOgLXpX6NdFvhPIenzetzHyqvHHKke/J/CrMje9Dr2ghZkq"
+    "S6UocMzV+vmFT60sqI6cp7QI94g5qmnYale4q9fUsGFctJSGoxrcjI3rrVkYaoFvJBwMhu0qHRjBonjIzuXKlGo/p9tU"
+    "PszRMC9a7V2347v57TjBMLc8rJppnGvP4OaT2GV8aqOuQSxV0dHtJ59NHxROMmqM2w2PRjdlCLU33rI7UdxouN7m+mu0"
+    "m7e8ItXEdVqQdadE1WlqPd7ddC7w9RbLzNSuHTy5lwgN12I+ioUXPFeA9xvEf/K5Vud6k6BNOncwTH+qpZ3FJ5QnpD1e"
+    "YXOLj06vuu6rsplHr5D65sPFkkaoHkV2AV04rrSKeyoMknqk88uu6GbnmmV40vUQXbayMv+yyx4Mn1a27OG1+efddmXq"
+    "rBd1xvgzsV62yO9mjE11N2lrMTc/zfr4NMxSXjfNZ+VV3rLIFOYT885nCnXH6AXQNLtFj6UT4OKBey3I9RZGE8+Yp/M1"
+    "poiFoQ2n6qz+RgbMz3ttbuBZ1CxORrWBwo5bc1SKh1hOFoNGx+NXDp3G4rrEA1YBjxyBW4RjejWWZ8C6wUziqS0I+JMA"
+    "nzKAe3iuGl8AJDokD0TxQHcI795iVcPbN1vTOaoOnS/rSDsyknZtIgKTbEwHynvqQAwkUCLbtAvYVN6CNOeowG0j2vLz"
+    "Fl63l/eLimqE/9QaNRtz6u3Iup4WvMUZnOsd706HsG9NBgSWYQAW8sts7sTOLOXNfbL51uzmZz9vfLRSxY2HrKNZsQta"
+    "CIcC3xPOWUorRYIETHAfo2nGDOIZVMrGlGH/CW1VRCGSwbsw9t2i+0PRSotZdEoRRS0hS3n8QL49dMPIgT7woA886AMP"
+    "+sCDPvCgDzzoAw/6wIM+8KAPPOgDDz5t4EGO17qQgz5EoQ9R6EMU+hCFhhCFnOJrgxP6aIZfSTSDnMUyHSTOUt3CzHnk"
+    "iZh7LmhWfQdoTJdtLDFdZteufC9p3Bm64eub3Kv5LPN205P8207rdk4P6GjvNItSyWf1FvEpfajLzzHU5ZSOv07zIBFT"
+    "X7cHufRBMX1QTEdJkgXFGMbqunCYPn6mj5/5uZ7Rb3FpmPEz5hbCNiNn+ricPi6nj8u55ZrfelyOudpvGJHTtKz7wJ4+"
+    "sOdmZO0De37ZgT2cmYWjema+l0RyRkQYDR8wflowqfQo9PASJkdT62C4PxwN4tlwX22qxedS6iwyySknV6GWj//+wfCb"
+    "Wm74E8Meq1AfnCQUPYHEDRxBWREt4cqZ7wB5VZ4Yi+TLPAS/35fERkOQQ/Df99KPWK4tlkkqkmV8CaTilEDhcurjbgEQ"
+    "KeE0LfdwOzB7do/ztug/wGVRob3+Y0E/ZL3DPxTrIwGfDx/Ej17woyOAG8SHL8TUB32YiC+uVSyOD+5b7PgCVt4M5kiN"
+    "APPzPDl6+vz5WMycs//+d0v837/+5//+13+wkNTqgLg/XRG1Mt6JvIi4TT9CJjr3w6njnzrxeSU+i3M0NYYaGOzbdJSh"
+    "hCeZeS05mQ51PBQlfxK7YSwGaA9yApw9TiBE4r9yUCMu5AqmeLoSmKIKVIeS1Wr5GmMxFGUyp+M0fBw2Di/3v3Iq8Nrr"
+    "NnaVTYhtSEtQuisYEjHarpLgY84p1ITsIMt/liGY2aEdMLiKgYFErmkFGqCc/AvPIoj0Y9Tk3gJEFQhVQM9Zul4IH6er"
+    "FPWdQ5ui8J0kWqhSN71+8vb7wYGFqas4ExMNKoMJEwZmIvesGa04PFdOl+fFgZm2XIexwRReiRTkvqTwOYpbC/BIHtYL"
+    "r/dqr2iPhNpWqjm56dDtzAHLwC8ktNKy3VOJn1QaP6SdrXq0GaWaeV44703GrFWFXdBapuY8w0zk+OTq0SqZcYlzCUsH"
+    "15ltpr7aHY3RJyOT5FAAZ4DoEeeSe1Cp1xT/cqOacSWR5/sD14tvwb2Zu1Q0PE2rDMZIg6hBQBk0t2AxOtvhqWY9J1yV"
+    "So8kFMozxQP3kj3gPtA9YC4DimC6BrlraCB15km/IcCkI01QTPLQLKEHict2MMD0gGPBOIfaDQSZmKItTtzghilqR56D"
+    "MmryfeTrbaYNkeO+r1QiOxHSL8ArLNRn0BfvsXWhFKVT25x3MLdcQxa2D55rGWnkUKlcM17fPf/hGc2s1jr1edfErl4H"
+    "KkEfkbtmDfwYTpNbrWoVNku0GAsUeDQmtPIGNMU0Okqk5+Ckg8+iFYt4uNcZTycZqLzS0r3Vginiy9qHKKbNAExJ7NFx"
+    "G45h1R1D3AYZGHbsFtFE6hmQNWugngs7I7hSceyGYbG6FY40p5mKIRfbOM7CEYRkDF3gzvVuIKULK5uXXhBOQxd5Q3vo"
+    "ihOygdH4QUcBrAV5D6fTVeQkCdqANWNDwbItOapRQCsuEC+evibiJvfRyEDm9s4kntZ1pPpiFt3OhpDxpawglmElQnAu"
+    "SBh0ZwQa64CIezv7RjEpDFELdaWIUP0w/CUnUe+MW+aEbWUuFbQ8+2ZXNIBn0ZO+NRLAQE/QNhFHCFDsHv3p+Q8/DBfu"
+    "XgeU0ITPNJ6p/8QjVluP0TnJF2DirBK1vNDcLWu0XdzMtlBXWGpuLBGtojgkDwU0ipLKjNoVJYpNxVQ6YF8tA1fGOh0u"
+    "bQ4j2Bhc8yTbDANIlzJA09N0mdkyY1cP7MjTzPV7iHtCSF/eQzPuieT2IUoHot4u8LulxaHFtgThQtIaEYJheXEYkOHD"
+    "22D65T3KtMp7gIGgbg1zExU8JrJFSzgzlESOqeosN4HFS0uMyB7FFNN7KnXrmNO5si0CNizKCk76unCiRAcBLTzXBc+b"
+    "0vHOwtgFv1Dir9AUPMRk77C0rajAkHpigxIsedz8Yye7aBBjB1os6J/svcYcseyJJyDOUu+vOf1fhC64DsAfaQxg0vBC"
+    "BoQ+8UM2H6gZwXl49NFbnCYp2G8fH1vi+PnLo7cTSzx6dPRPR48fk+cFzITSXi7BC4LBSJe2Wr1YTIH+FxIGN5V4xADk"
+    "Cy9AhXoXsuALJGHmoAFxkcGxa8wIrdMQB7i7QtmcAVUe1BKQXyap2kV4i+9OZXolgVUeZb/RxS81yY8J2KP7DT+iWYos"
+    "olJGIwbZQWy4jGeykFZZgRiLZSIp3TO/rfZFCNuzEG0FsjFJo4dMYx1yx/FFCa8Hwd/KlqoadhRJh8MO0OjSW76P+J3x"
+    "yycvnj0eqlNZslVzu1Ucoyk5UVO5zvYkzjPyVlctTotVNvKyR++pvRBgc0B0t2jBjZEqMLErsBUCL5kD5yMepyWDEYDg"
+    "honvA0vusq0qXkJbh9ow1YFbAuTw/Iyc0hvrI7x8T5MGN5VnYczTAiNS3/KfublHex+5tUU7CoSaUngVUw9wIlm+f/AV"
+    "iyScDQygo0gtPsvKi1mYqia/XnjLW4Ly7AzkODNNRksOBHRicBVgbamdNt4bpJ/qNtSyjbg1Hla+cXubq4Rmz8Yuxzpv"
+    "pKnzwi3DokrPw+Q7b6sYVwtrR1p3J7HiTuuY/O6GROGMsLbjdXcWKxZf5WC43VEt3VQs7Ys5JbchuzCzBlbxxmLJTM4v"
+    "KBTgZjdkyrAr7lfp5c4v5hchsnezKzZrO82vTuRYy5m3cPwuBNEX/MqkcGWXBVgHMbsU2HxPsNzdrPWq3pr+dAx8h6j4"
+    "isvWfpevfUFaxVs91R1LfVWlE+wKS9Alv5q3jydlD9pbj+xx3XGccfOPDH3elD5NjCPO32ZfTnbmaRol4/v30ehVO2rD"
+    "MD6/78agsu7DwhoN9g/uG/uJoLOqp4YtZ6XhBf8NWiUxAyao3kR/b7CMVH9vsL83WC9e+nuDW743iC7xSX3MR81AQ5WT"
+    "i8TWpEjfG4i/LPJE1ZNpZleuZdM5JoVK3TRD07VvmlvMvUrcqvkzuH3xCv3jNoHnAkk9vzyqFqoy1iZ+k2KQSk0Ueh3b"
+    "thBGl5lpHtoVBWp0vRaUwZtcN7OJmrwJrzl9JIsNynWDMh/6lN06tcel7lrpU938S7yM9EmFeTtLfT51Qf0HsJJmypSW"
+    "8QJctOxswzgDXip6I37vHfSflWBRrpvpQs4lOKb0icNcTKdnNPxKzZramaN9CqLiVRhfUA2tvMNT1Vei559CWcj9TAR1"
+    "Ix4IBV4waEsFv23PhunCNn2em26BrH2emz7PTZ/nps9z05kp71Kemy0VnzC3UANQ/nnk6Sb7qFnZ2QZNtn43sz31QzWY"
+    "yCnH4XXf3xzVdN+QE+Bub1e03YXoPY3e0+g9jckmLsJPZP33aXXqVXKfVqe6qVYd+S8hrc62Cuts7fh4rq5zdjs93iSH"
+    "TXu+mrthnTSo5N7+6O2P3v64O/bHHcnFtSZ91S2zUJmqY43LPA0xktQtKI+7IbBvnNGql+e9PO/luWw9uSpKogkzCUqe"
+    "3EC8G5rg+oYS+JOVQ9z2FqbKl2LVrUdrza4ij/xuiPetJLDr5X0v7z+PvG+4GKcWrb7od1e1QpYMLpOQakxm+IIp6cqX"
+    "Lm8R4ZCLZqE7/Wlci60n7vwUFV+77xrVWf4mPirjZNUtUiG360/Lylku74jm2XL2y14N9Wqodzvu2DbSXUn326xCAieq"
+    "xeXIlzKilC7Zvd4gpGt6nyjkgvPaFCnfNQxiNBzdEaVRPt3qpX4v9Xup39WtyLO4kthq8iowUHaucyHlX+7WzhRtsrFI"
+    "bD60NgXgRn5Elun8xunLt3bunE9qt5Pn1lzLJaWScU4daOMyYLJexxiJ0ltzp7fmSa8gSOnR1w+9Fh2VFL2mzyyPevXK"
+    "aOXWa/erm5XLlpTV2oTVeDf5jmjnPvSw19699v5U2jvTNU7EmtUqiMBk4aBJfNubTrleE9yP4D6Ehv8TKfO+cMcvqHBH"
+    "nSllVsb4tBUsbhC38flsr3zVokq8dGJqcPT9sx++O8V0RlVj5Ab2Qy0bt9a7qMHl2+dvaiwwXQXDqlNHRSvxaL2R1ECn"
+    "hsoZCkmYXWY/TF0so5qUG0FYl+2j84FuA1aVshsKnwvJzJN3WUU0x6iC7K2PnlsXUKmcRxGzWsJxaY9boVPupTdne3O2"
+    "N2d/3easqe8LFi3LcKsiJbdg1sZaDGrLFvsShX7uonnb18fq62M1mNY5G1aIopIFU+55zpx/KGyVtP7pi2//51/+zRYB"
+    "iMjwCjO14rmakVR/y5uYmQCs8mg1DqJ9S4yLH+XrVJUHGLryUq3K+5ej4YMh1w25bhFVCuqkuabXz7sk19ZmRxc/6uDk"
+    "VEql5PWSbr5lOqqkzuNCXBsBU8W47obp2QVKX+XrZ1Dlqzf4e4P/Mxn89VrK0Eaj/YMHD7/6+nd/940znblUYvC6wSxW"
+    "CdTLbwgtsMVIKGkrWG42Wca3E1QNC/lXVeWRyx1k3ly+CkueGubZPp1xnqD90lpqvFUfiCUsAzB/MIc2OoNLTAIeJJ6L"
+    "tJ0DC/oyxhzkmIpQJW13xHSZ5VLOcFGuXQmRg66IgFXkCi7E4AjlWArgYq7YhKXNVH53VRgpgfmO5Y+E+KEOnRKxE1QQ"
+    "Mz1WE7UHHVFDhmPo6m64qrqls9qj31PptM7jNjt/eIPOdRkLrBOD1Mc8ylS8A6kCViN1xddgDkUiWbMdT5oIUXbXTbS+"
+    "/qbzfIFXfYGGaVrBUBEGk/hjhnqXkcJ2KP0raGX7DiYiv/uqhEjTBnm8Es65Q0n1kXEoBVqlC3MLorBMDjaZB2AyGH2S"
+    "iqwmHRcGQYudCszp5PaFUZa3W4p4lIfbSHcMOse+ydXCXP9UVE2XLmD4h1RsgAoQqNInHpVxwuIlqwpm5R2eAmIPRh0R"
+    "e55DEbtP09gfPBX3xdHzPz5/+XbvENA9pToAiDKX/KtbqqWdowImDzuv1wyI2IX+3z5786INAS6LikVodsbgQQxOAlQj"
+    "Y2GUQD0JjD7wly0VMBV/pjKLHl1bg6nkAgkixfwTvJT07tQudgEgMIOXRbNsGRcy9Gfj0oJlnNNaxc2tPa6a5aU64SHV"
+    "iyHGprpu5UKfQyQAFqhwUm/qoUuIJHijKr6K11TxVTwYfvMlbgEgaIU1vYj2L5qz45NA6KpD+L5ZR/YkILo/+pvBQPxR"
+    "BjKmyZuuBO/ncXCU0kXJMFodCjckESNBbQ5hBI9PgpPgN7pf/LKtErNBc4HZUnnZ2uKyO/hvsawsPbJ0PdlPVk0WCfIb"
+    "8RTL1YCCwK8D8YanHeSUzXV6s5mKVraq7geC4yz0qTIJVgG94qKjmBOOtyyANODZ4X4h8BG21nWSlLhH2Z9JSlKTMEPv"
+    "VO0l3qxQaoHwUAjYFhWFwZ2Poca0iqN4+urFiycvv8X6OYpvbSr5Zw9CqtBqA07su2NPYNHOUn9V5WhL2NppEqRXROZa"
+    "I+hrm2rbLmczcBe4nlDWnIWOyB0nkcsvLqhqekH6ifJ6CDhDV6bWULzKPvO+D8HNq8h4WLBF1fpBt5SlOsh8GCY0JWL9"
+    "ESfHLNKU1drNRq6q7Rq1G9HUSsZtRFaC4V6+w8IW2PU9IDpWZaIKRsW6vckhzAW/N7BVBR2YdmItrstIGNf0qvcVuXOb"
+    "q6YlhWFxoR/kfGUW8uQoV0UlLOR6OVygi2rYLNmSrMIZrucwXVbs1eu3z1+9tM1CYm0lMvOCYlnlrUsn9lBv6QpjtJAK"
+    "tcV0VUBVVNO0qw7RuKF5xDSgSqRlLDIDp9WTSV59DNdVqfCYPcR5AfUQ2YLORBjIFduuMCMvlQENryyiNBmXyxdWbE9k"
+    "WlWM0C4Zu8AepGofcsE0LtVlmolcUkgpC9qGgfHZ+MEmZJ5wzbC8Siz6eLudSojtsRJFS13zgZNXPCOLGZQro10sXmaP"
+    "FdWyjVLbRH2pRW4N0+TVxnL/GLilucAYjPFFVt9UV/+sXYzKsLOr1ahQJnmm2Mm3IOALPEONpDxyklNK+ORr8Wa1q2wP"
+    "J7a21iYyB5KzUv3J3lPz2bFUl/bZ7UKdLltrs2dkwMESSPDBR/ooPiqRiUIYviykQ8vnIzQAqyL7g+1H8PvHTLDTo314"
+    "YGs32oYvt/CIGeIBQiRnmMBtz69l8A8QvIKDHXTyTvnVh/hqZa0yiE19TIb89TcGVoZ/yRTY2FNk4L/7CoGjl0jI1jp8"
+    "ajIPaIhZ2e7i0Dq5bRoQ92n4bDSU2ztfCv6DUcZ37DMh+I1cKAXwIfFF7j/R4G/gCCEYZTGqcmxBg6ImT0S8ffaPb8XL"
+    "P7/4w7M3IDhvUJENvIBnvNNYK+8Yek0efbsBHfSIhMooTOIR0GlLZ1wPBadOfP/qHbzcmhCwwXbJPDF4f8McJWvoUr59"
+    "30SOiiMoUIQegewH1NourbeBo2BfijQEIK0XVzqNoil2uH1MOjQjj3gEZLYX99kJ83XhITaumldsXqpq9zpRWAeTFx2Z"
+    "NnOczDfAdOf6/wEE4MJK"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1363,6 +1365,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "types": ("types", False),
@@ -2086,6 +2090,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2457,6 +2470,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2740,6 +2756,22 @@ class _Null(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return value is None
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -3112,6 +3144,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -3119,7 +3154,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -3132,6 +3168,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -3550,6 +3591,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3657,6 +3702,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3675,6 +3722,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3988,6 +4043,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -9306,7 +9365,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -9315,6 +9378,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -10152,6 +10217,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -10190,9 +10271,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

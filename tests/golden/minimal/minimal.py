@@ -129,6 +129,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -717,68 +718,69 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4tu28jxV7a+ApFRiVZs59rIroEgl7u6je0gdnEoLMFckSuZMV/lLu3oEgH9mn5Yv6Tz2CUpifIpdq69AxwgiUju"
-    "zs7Mznt2P20FWZLHykRZujXY+jTcmhZZmevh1uDycrg13Orif9cqjjP4Pdw6lzNBT95wawR/4BUASGQauilu7OWo24fJ"
-    "8KbXS2WiYDwMTrNUESCcDmMIQpFlBmfTevRpvtXdiuNEM0omy2ICD78Z1IDWyWl4qHRQRDlSQB++y4IyUamR+Ebg3K5I"
-    "MyMCGcdyHCtPvJHBtfAJ6uXIQ4i+iLQw10roXAaqp1UuC2lUKCxxIpfmWmQTGAMD8yKbFjLxxHF6m90oIWkVIbXw85m5"
-    "hlWTKI0SGXv5TBwi/CPR633Q8OHZ4a2MS3X0zBd3EYD07bMPQP56fnYqsvEHFRiRSBNcR+kUFpSGwD8D6FGal+Y8uFaJ"
-    "9A9EZIRM9Z0qtACu8nSV3qo4yxW8EdqEWWm6wv80HA63shv8dyBMUaquwN+hNJLfeZ4397vi7jrTSvj43mcMFCwKMOpV"
-    "RUeKQukyNowZcAN5K1OHOLzgDRkD95AjtDhPaSyGzC6Ac8BamGGXjIxW8WTbE6/EREZxSQOYwEUaJjLWlghVFFnBb2nI"
-    "TZSG+D9/TZTWcqrqF8BTQmM+txsgAf+095MqMqE+AkeDLFQHwscxGkSo1Awb/5UBStRVof5ZRoWiVXwUEGAS72WqPprL"
-    "ETASJclJThylMMBkoihTgSO8NinRlr2Od1qoW1XMHJQu8kYQrZqYVuGqkVtxBpLCrEJ2BqURnUQZ6cFmpwEK8kHboryz"
-    "4v2b730Q8CksOpbBDWE/KeNYGMB2uxXdXm+M4uEjURpEJZ2ReukBS+Fbopn3LGpsh6WmfkECTfvhW4mN0i5JcyXIyD+h"
-    "QGM90vaGCsC+oHGY5WwQWABpEChorgoTKbQan+ZzeNWU4s0nzrtLJseawWWb0zSLD0OyWqY5WpsCbIBdcSJRhfD1XVbE"
-    "IcowvJdhGCEaMn7XhEca8lC6K31tx4bWrbSA7LYbPyKUUjAJZH0raDI8S+PZX1D5tgZkgYiH8At06lbZD6zWKDIqyTMD"
-    "NrwxY2kvmK7WzXgPy7VIMppvsFNWTch63UlSli5YAZR/Aa/AlkeJGtDUQk3ASKWBQqWK0uEwxbcM4BmKfXEDkMiGgXYs"
-    "6JsHcx8hCzD7PlFYpPdiAVVJ6m+pRHZp0fGJCcyyAen7NiBH4jGZaLW80cB0NVUFLUZKXybwvr8ghX2cHUdJtNnk5wuT"
-    "n/fxT6scTThO+KXEeh1bf54XRK9Kp+b6HoLbtqYSQBAZBtBFeQmuIcQIDDg3uxU45B7s0uozWNuziQ2H2vBsvk5hcXg3"
-    "WoMbk8yBjSLvRIpwIHCekBNDmgJGWGrjrdH8CVHumNfgUkVThf0vaB4QhVylP6JpbI6fzymYTIL8igK++yNKa95NZGLV"
-    "Ztif7P6vyO7Xu/TFFr99N58cx5PjeHIcT46j6Tg4MWOvEcSRzlVATOh7e4yfM0w2O6KXkLppx62+99zr09txWUyVcvmj"
-    "vuK0igYd/XnPe9kqCE2wzvbRVpsZfa8YlUc5sda9Qo5N42ws4ytZTFecHdcjmNctpqKxV457y5hZS0Gp7z31hwOXZ1Oh"
-    "Q3SyQvTEBP6lZG+bk2WydVguWKyC3KiZAos8E1iOATtpDZOV1QYtDa+gr7OC3WUvW0ueSsm4gBjWXGBB24x2mzkDGYkE"
-    "L0ClHSCJvEXHmqsB58+ryIZqXE4XURtDPKJkuinrgcY7YcAKKPRWGtUQ1bgAq2eLBKuronfKnOestTwZWwu0wbKBBD8R"
-    "L1Q3nKZHtgqgVZClocYykW9X9BmlFkYk8mNz51oN4yZolUbU/hVLLTU+tbHsLjl1LW9BtlAQ/WYdpNMfiDQT5KAOBJi0"
-    "1GgxVbyCrcPZDeZBLXTpPIrjXhgVi2RhDXFTmu6oPLYahjR9NNBIRLQgYN3bI0QsB11hoq3VE6Gtq5IKo8JbGXimt0H6"
-    "tMHgCVCEQCa1vmcRqUmkMHp9uMEhO8KkdYUjEtWu18Na8UAwzhl4BEIcjIbByIykIcwM1nN5D5ZRUx/zWEaPsoa89p2t"
-    "aoqMvoCssNULYC0xKbJkI05Rbe3hsoOFxjUluU9R2G3UFNHqzhmv74/fvqGddWa5vQgnOk4PbLWW2N2iAx+ysX6UVtNu"
-    "W14MBBo8ogl9fo+2mKijqqrETYcI1llesb+9MZ5S92wHRIWPUphFfO+KyFiOOT95rVIs2YMsIg2zzTGE9PKu14hqviKa"
-    "yL0GZCcaWK/ONkZwpvSy5509Ckfa08rFUMIlNbi5SVRoQ+FERtHCDTZIOqlSIWg2q16ajbMQZcPla1YSKsKIfvBRACuh"
-    "WPJqPMul1hgktdCGhuVr2VGHAoY5qTh5/Y6Yq3fAvmLDJ40msBMbcz0J8sfFEKq4VSuIVViJDIJYMgabCwLR2iPmPi6+"
-    "sUIKJDqjbh0Ruh+GXxbc39sUtyok/yp7aaHVrZhN0QCZjeOvgAQI0CuMTcQ5AhSd878dv33rJeH2BihhjFt5vKb/E4fs"
-    "to4weq8VUMuZtuqFXahlj9aZxHLaRV/RtXvTFfkMMmgK4cGjWKvMqN1R19CIsZIQX5VpqArXG6X+K4ItIFHTVWkEIN2q"
-    "FEPPZhbFkRnnQhBHXlW50T5WCJC/XFFxbHuVNuJDtA7EvQ7Ie9eZwy7HEoQLWWtECMiKiiylwIeLIm7yNrXduCKUClq2"
-    "EW6ig8euJkbCVaAkakztYnUILE67ok/xKPbIt20fb8C9PY5FIIZFW8EdwETmxCNEMonCMFbcmw2yIoTESeFXGAoplN4+"
-    "WCoyWTDknjighEgeS0Fd+rkYEOMCziy4T/722oYhF680mDMT/VTz/yQLIXUA+TAFgDHZjUoJfZKHaj/QM0LycPg5Sq60"
-    "gfjt81FXXB6fnl+MuuLw8Pwf50fwwvM8ECa09qqELAiIUSEV3qJCjIH/NwqIGytszQL7shtwodGNWsgFdMYBPWUCBgUc"
-    "l8bjAa4nnWIDllr7gCoTVQLypTY2zb7AuWNl7hSIymH1jcrMdpOPCNjhzpqPGJaiiNjzA4gBq5QE/MoiUAs9dgtiIEqt"
-    "qPfPs3nLGNtJhrECxZjk0TPmceQ2RQWFIqUBfRD8tBypWrLzXMmCJmPQ5QqAhzxncPrq5M0Rw7Sxah23iksMJUd2K38u"
-    "9iTJaxxiWI04u+yyUZYjmmeLBSDmgGhnMYIbIFdgY2cQK6SRvgbJRzyulgJGAIIVhTgGkexwrCpOYaykMcx1kJYUJVyD"
-    "FBk6ikG9bgn6qLrNChcRN1agubwtQJF9qj/z8IiKA3W0leEnQs06vJVQD3AiW/589wWbJNwNPBuhQlv8a56+eVCvWk0m"
-    "YKdZKCpe0ZdAFpAKgO7YUpMGJsRshNsrSvzzS3Ko1d4GOicuHF3pRpH299UDkGZMrgc7O2iobRboZcV0JyyAzTu7/d1+"
-    "7/nuTiMHBj6v1j3vqfZmN/w/WCtdtSG69sDM+kIr2thhe0m5pf6Ji1QwR4vF1y/ArSps29Mq69HjkzIbl7zpIM19xPLJ"
-    "mvUjrrmYuu4z2JFihgZ3aUwVDhHHgaVRvEzVPVxlrJv4jRZr4BUQWRSS5RwytWTdEi2McYdY1pOGmrru8yrKFbzRfL2Y"
-    "2M0bzUfVVmoesHwqqTLKV2wnbC+Jq4P1Q1HmLuNNIo2qfRWqXEE8lgY2e1NFAupf5cWN+mFpWUuBpETby+Q6s1CZH8LW"
-    "Rmzkv5yu39BBuxrYlYVD00dd2/36eibg/9SIXQz/G/gsG+V3NrWgShXX2Q6Eb0tcr0+++8+//u1D/An7fodxHQaxjRLc"
-    "V7bklUSumvLLUasxX2u2uXFWb5gtJnqhurXbs3Pb9/Y8LsPP1wuUgzr6rZ4D+mq74xpnP+Nk2WkttUnqXtvmZblG43ap"
-    "NsJN3AcBs43c35i3f+oQ/7o7xE8R2FME9j+KwNq9VMMb9Z/v7u2/+PaPf3opx0FIx1PmrdFO1U1eniGcwRZ9Ya2tYLvJ"
-    "oddqiPR0QuixJ4S4OFqF17UWLsXQmJVf4fl7i0BTl9ZVbl+logQ1gPAHS3DuhkOU6ihE3l6DCMaqwIpFnhXGlnikGJdT"
-    "z9reChcbgC8hsrspIhAVAQJUtpXChv8CpJj7u1lRndawbVQN+12oD4T4ARajuB4i0xXE2rKRJor7G6J40ThjgA0eZESo"
-    "goiq7oggBHC0FDeFDoRW7GQuRys4rclvmmh9+3Jj1kHecoMxolnB0NbpsPqGpaWQkcJxaIhX0GomVAvitPsQJsFmAGra"
-    "iOqkB5fbMbKlYxuuZNREYSVPXMTjxaZMMRB94NqUkmAFjY4quIIgwz+gEh6V9WxDIaLmKLYEZiuYLeeoC4jt9TdE7LiG"
-    "IjqvTRH3XosdcX78w/HpxfYBoHvF92gAZT5I0ybSS3nwAib7e5tuVQVEdGD9izfvT+5DgI+eYWtnawCRdm+YorkdiMZ5"
-    "sGHaWAO/XFAjgL46qegRu7G47Im/a8X5JYG11URhpL6x4uvmdih33+bmcGRcbZLaIiRpdHxh+cCXhxhhHVaaaBxhLoM4"
-    "vbdn3cQ7vkK05738g7sL5a4T4UQM3DAOGwxT4ZprON8enhumxIPD3/V64geVKr6bN54JLi1w0dzaT+3lswNIokkXFZh6"
-    "D5A/GqbD9Bu3JD749jfd/JMtDKMZ34jX2LEAU4OPPfGeWdJ608+3BzxAyidZTMVpBcJAjbOumEa22zoBZYBwHQ90AI9x"
-    "tGuVWcOBVqRSa+wHIQk/2vYbZ6DWwBAejo4u9QUwnfUcpi0Xt16fnZy8Ov0OWyh2T3069eH3MjrF5gNOnJDhShCmBCae"
-    "re42XSrkSNhdKHT5kr3fh+f/yiCAGJBbStVwd3evioZFrWw4Fz/Voa17Y0NZAs7Qrf/0xFn1m5N5gls3EnB7Y9vuwVyD"
-    "TRAYKCAThhKzfsDNafbpqvOIFeXuemN9fAf9px7cx2R357NOm9mtzp8B07ExR02sxbON+gD2guf1fNtEgW0n0eKjOYTx"
-    "2iuEbnGfG+d6gSzu9ehu5et5c2z8Kbldwy0T7tFSG6Pk8GAVTuvVwEUJc53ls3cXx2enfrOXfN8pqbqnXDVfb2URoZF1"
-    "TWZSpIX2sjsYYs9VNT30AabFtI8JWG57t7ISkQAykUjpugFNerXYe/Y93Be8dOwLql8yECKFduTURkUwJckNCMbSCZaV"
-    "KAaF1t0cXQqbQDzIL+xzz5y7tfdeKkX66P6pT8i0XwndqIu8za5hlpWVHMi66U2xF7gMRnuxf+0PLNeq6pffRL002raX"
-    "77uJWic9p+svpRKNJ9URN3cArFUZ66uqyw1JtElR0+zUeSU8wLsh3lK1d1TRTlnjU+vil7Uv/Qg3tvW4FQoHsnOlAehv"
-    "2/3csFvrEjF/oVXrO2/2pro2jC8+00/x2ZpMNMLwkEDuj4L8GQaA263+4vg+fP9cGXZ69Rxe+C438uHhEWkOQ9xFiJTh"
-    "ELivl6ww+H0Ev6Jwn8VjUg6G/O1LBL2abjAZD04cLJ93CfHqUPUiwhuF/w7QCwTUjP0JwccH8Rb+Xr8SCY69EfyDQnEL"
-    "cH+PKK9CaCL+CwJqBGODOdssT9f4UAp9wY41euQw9IzdnT2AzTBabc2yC8bA6r7wgNwJLLE1/y9OKm26"
+    "eJztG4luG7n1V1hvgcioJCu2s21k10CQze66je0gdrEoLMFDzVDyxHN1yLGjTQT0a/ph/ZK+g5xDGnkVO9tuAQdIopkh"
+    "H9/Fd5Kftvw0ziJlwjTZGm59Gm3N8rTI9GhreHk52hptdfG/axVFKfwebZ3LuaCn/mhrDH/gFQCIZRK4KW7s5bg7gMnw"
+    "ptdLZKxgPAxO0kQRIJwOYwhCnqYGZ9N69Gmx1d2KolgzSiZNIwIPvxnUkNbJaHigtJ+HGVJAH75L/SJWiZH4RuDcrkhS"
+    "I3wZRXISqb54I/1r4RHUy3EfIXoi1MJcK6Ez6aueVpnMpVGBsMSJTJprkU5hDAzM8nSWy7gvjpPb9EYJSasIqYWXzc01"
+    "rBqHSRjLqJ/NxSHCPxK93gcNH54d3sqoUEfPPHEXAkjPPnsA5C/nZ6cinXxQvhGxNP51mMxgQWkI/DOAHiZZYc79axVL"
+    "70CERshE36lcC+AqT1fJrYrSTMEboU2QFqYrvE+j0WgrvcF/h8LkheoK/B1II/ldv99feF1xd51qJTx87zEGChYFGNWq"
+    "oiNFrnQRGcYMuIG8lYlDHF6wQCbAPeQILc5Taoshs3PgHLAWZtglQ6NVNN3ui1diKsOooAFMYJOGqYy0JULleZrzWxpy"
+    "EyYB/s9fY6W1nKnqBfCU0FgsrAAk4J/0flZ5KtRH4KifBupAeDhGgwoVmmHjv9JHjbrK1T+KMFe0iocKAkxiWSbqo7kc"
+    "AyNRk5zmRGECA0wq8iIROKLfpiXastfxTgt1q/K5g9JF3giiVRPTSlw1citKQVOYVchOvzCiEysj+yDsxEdFPmhblCUr"
+    "3r/53gMFn8GiE+nfEPbTIoqEAWy3W9Ht9SaoHh4SpUFVkjltLz1kLXxLNLPMwpo4LDXVC1JokodnNTZMuqTNpSIj/4SC"
+    "Hdun3V7bAiAXNA7zjA0CKyANgg2aqdyECq3Gp8UCXtW1ePOJi+6SybFmcNnm1M3iw5Asl6mP1iYHG2BXnErcQvj6Ls2j"
+    "AHUY3ssgCBENGb2rw6Md8lC6y/3ajg2tW+4Csttu/JhQSsAkkPUtocngLInmP+Lm2xqSBSIewi/YU7fKfuBtjSqj4iw1"
+    "YMNrM5ZkwXS1CuM9LNeiyWi+wU7ZbULW607SZumCFUD9F/AKbHkYqyFNzdUUjFTiK9xUYTIaJfiWATxDtc9vABLZMNgd"
+    "jf3Wh7mP0AWYfZ8qNOm9aKAqaftbKpFdWnQ8YgKzbEj7fRuQI/WYTrVaFjQwXc1UTovRpi9ieD9oaOEAZ0dhHG42+Xlj"
+    "8vMB/mnVoynHCb+WWq9j6y/zguhVycxc30Nwm2hKBQSVYQBd1Bf/GkIM34Bzs6LAIfdgl5SfwdqeTW041IZn/XUCi8O7"
+    "8RrcmGQObBR5J9oIBwLnCTk1tFPACEtt+mt2/pQod8yrcamkqcT+VzQPiEKmkp/QNNbHLxYUTMZ+dkUB3/0RpTXvJjSR"
+    "ajPsT3b/N2T3Kyl9scVvl+aT43hyHE+O48lx1B0HJ2bsNfwo1JnyiQmD/h7j5wyTzY7oJaRu2nFr0H/eH9DbSZHPlHL5"
+    "o77itIoGHf15r/+yVRHqYJ3tI1GbOX0vGZWFGbHWvUKOzaJ0IqMrmc9WnB3XI5jXLaaiJivHvWXMrKWg1Pee+sOBy7Op"
+    "0CE6aS56Ygr/UrK3zcky2TosFzSrIDdqrsAizwWWY8BOWsNkdbVGS80r6Os0Z3fZS9eSpxIyLqCGFRdY0Taj3WbOQEYs"
+    "wQtQaQdIIm/RseZqyPnzOmR70zBSTQSxyLQp9+/y0ChRuRWB9RQudJnUsn6Ibgu0Z6bAggB6sgjCFH5O5gaNu4TcWqNx"
+    "oe2b2jLFu1cXP/Z2u1im4aoDEVXCBIEpwIhWdorWJC9Qk2LWJGwC4ZaSyaa0gQjvhAEjp9AZa7QyaKVyMOq2BrK6Kjrf"
+    "1AUGlRGLJ9bAbrCsL8ENRo3ijTNkoS1yaOWnSUC88+yKHqPUIudYfqwrZqvd3wStwtTlDJKo8Kl8QXcpZtHyFrYO7jOv"
+    "XubpDIagI4L874EAzUhAwjPFK9gyo9VfHtRCl87CKOoFYf4I7aXq32qUVQ9BgEYiogUB670foWIZmAIm2hp1EdiyMVko"
+    "tGdWB57pbdA+bTA2BBQhTkusa20iNQ0VBucPt6dkJpm0rnBE4rbt9bAUPhSMcwoOjxAHm2gw8CRtCFKD5WqWwTJq6mMW"
+    "yfBRxp7XvrNFW5HSF9AVNuo+rCWmeRpvxCkqHT5cd7COuqbi+CkMurWSKTqVBeP1/fHbNyRZ53Xaa4yi4/aBLUYTu1v2"
+    "wId0oh+1q0nalhdDgQaPaMKQpkciJuqoaCxR6BCgO8ci9rc3xlPqnm3wqOBRG6aJL3sf4pgLA65Vgh0J0EWkYb45hpA9"
+    "3/VqQdtXRBO5V4PsVAP9XLoxgnOllwOL+aNwJJmWLobySanBzU3DXBuKllIKhm6w/9NJlApgZ/PWS9JJGqBuuHTUakJJ"
+    "GNEPPgpgxRQqX03mmdQaY8AW2tCwfC076lDAKC4RJ6/fEXP1DgYZqNzhFCSxMddjP3tcDKHyW7WCWImVSCFGJ2OwuSIQ"
+    "rT1i7uPiG6ukQKIz6tYRofth+EXO7ctNcSszjq8iSwut6jRtigbobBR9BSRAgV5hbCLOEaDonP/1+O3bfhxsb4AShvCl"
+    "x6v7P3HIbusIk5NqA2o513Z7Ybi77NE600jOuugrulY2XZHNszylDAU8irXKjNodNUWNmCgJ8VWRBCp3rV9qLyPYHPJQ"
+    "XVZ+ANKtSjD0rCeJHJlxqgdx5FWZ+u1jAQT5ywUjx7ZXSS0+ROtA3OuAvnedOexyLEG4kLVGhICsME8TCny45uMmb1NX"
+    "kQteiaBla+EmOnhs2mIkXAZKosLULlaFwOK0KwYUj+IRgG3bphxy65JjEYhh0VZwgzOWGfEIkYzDIIgUt579NA8gL1T4"
+    "FYZChqi3D5ZqaBYMuScOKCGSx0pXl342A2JcwJkF98nbXtsP5dqcBnNmwp8r/p+kAaQOoB8mBzAmvVEJoU/6UMoDPSMk"
+    "D4efw/hKG4jfPh91xeXx6fnFuCsOD8//fn50RJkXKBNae1VAFgTEqIDqimEuJsD/GwXETRR2noF96Q240PBGNXIBnZYJ"
+    "GjAXFRyXxtMPruWeYH+ZTi4AqkxUAcgX2tgqwgXOnShzp0BVDstvVEW3Qj4iYIc7az5iWIoqYo9HIAa8pSTgV+S+ahwh"
+    "sCCGotCKjjbwbBYZYztNMVagGJM8eso8Dp1QlJ8r2jSwHwQ/LUeqluwsUzKnyRh0ufrmIc8Znr46eXPEMG2sWsWt4hJD"
+    "ybEV5S/FnqR5tTMaqxFnl1026nJI82wtBNQcEO00I7ghcgUEO4dYIQn1NWg+4nG1FDACECyYRBGoZIdjVXEKYyWNYa6D"
+    "tiSo4Rq0yNBJE2rlS9iPqlsv4BFxEwU7l8UCFNmn6jMPD6n2UUVbVFEg1KzDWwn1ACey5c93X7BJQmng0Q8V2Npm/XDR"
+    "g1rxajoFO81KUfKKvvgyh1QA9o6tpGlggq3ItBfM+OeX5FCrrRt0TlxIudK1GvTvywcgzZhMD3d20FDbLLCf5rOdIAc2"
+    "7+wOdge957s7tRwY+Lxa1r2nmJ3e8P9grXTZZena80Dr68hoY0ftFfOW8i4uUsIcN2vLX4BbWbe3h3HWo8cHgTau6NM5"
+    "ofuI5YND60dcc6143WewI/kcDe7SmDIcIo4DS8Nomap7uMpY1/EbN0v8JRCZ55L1HDK1eN0SLYxxZ3TWk4Y7dd3nVZRL"
+    "eOPFejWxwhsvxqUoNQ9YPnRVGuUrthO2VcbVweohLzKX8cahxq19FahMQTyW+DZ7U3kM27/Mi2v1w8KylgJJibaXyXVm"
+    "oTQ/hK2N2Mh/ub1+Q+cIK2BXFg5NH3dtc+/rmYD/UZ+5Gf7X8Fk2yu9sakGVKq6zHQjPlrhen3z373/+y4P4E+R+h3Ed"
+    "BrG1EtxXtuSlRq6a8stxqzFfa7a5L1gJzBYT+4G6teLZuR309/rcZVisVygHdfz/eszpq0nH9QV/wcmy01pqrFStxM3L"
+    "crW+9FJthHvUDwJm+9T/Z97+qQH+226AP0VgTxHYfykCa/dSNW80eL67t//i2z/+6aWc+AGdvlm0Rjtls3x5hnAGWwyE"
+    "tbaC7SaHXqsh0tMBqMcegOLiaBleV7twKYbGrPwKrxdYBOp7aV3l9lUiCtgGEP5gCc5d4AgTHQbI22tQwUjlWLHI0tzY"
+    "Eo8Uk2LWt7a3xMUG4EuI7G6KCERFgACVbaWw4b8ALeb+Lh6EsNUg20bVIO9cfSDED7AYxfUQmawg1paN1FHc3xDFi9oZ"
+    "A2zwICMC5YdUdUcEIYCjpbgpdCC0YidzOV7BaU1+U0fr25cbsw7ylhuMEc0KhrZOh9U3LC0FjBSOQ0O8glY9oWqo0+5D"
+    "mATCANS0EeVJDy63Y2RLxzZcyaiOwkqe2MTjxaZMMRB94NqUkmAFjY4quIIgwz+gEh6V9WxDIaTmKLYE5iuYLeeoDcT2"
+    "BhsidlxBEZ3XJo96r8WOOD/+4fj0YvsA0L3ia0KAMh+kaVPppTy4gcn+3qaiKoGIDqx/8eb9yX0I8Mk6bO1sDSHS7o0S"
+    "NLdDUTvuNkpqa+CXC2oE0FenFT1iNxaX++JvdCYJz4xQx4iricJIfWPV183tUO6+zc3h0LjaJLVFSNPo+MLyebY+YoR1"
+    "WGnCSYi5DOL03h7lE+/4htRe/+Uf3FUvd1sKJ2LghnHYcJQI11zD+fZs4CghHhz+rtcTP6hE8dXDyVxwaYGL5tZ+6n42"
+    "P4AkmvaiAlPfB+SPRsko+cYtiQ+e/U0XG2ULw2jGN+I1dizA1OBjT7xnlrReZPTsAQ/Q8mkaUXEaD4Ld8bmzWWi7rXiq"
+    "DcJ1PNABPMbRrlVmDQdakXJbYz8ISfjJtt84A7UGhvBwdHSpL4DpbN9h2nIv7fXZycmr0++whWJl6tGpD6+X0iE9D3Di"
+    "hAxXgjDFN9F8Vdp0Z5IjYXdf0uVL9voiHm8sfB9iQG4plcPd1cQyGhbVZuMzdfXQ1r2xoSwBZ+jWf/bFWfmbk3mCWzUS"
+    "ULyRbfdgrsEmCAwUkAlDiVk/oHDqfbryuGVJubu9WR3fQf+ph/cx2V1prdJmdquLZ8B0bMxRE6t5dFMfgCx4Xs+zTRQQ"
+    "O6kWH80hjNfekHSLe9w41w2yuNeju6WvZ+HY+FNyu4ZbJtyjpTZGweHBKpzWm49NDXOd5bN3F8dnp169l3zfKamqp1w2"
+    "X29lHqKRdU1m2kiN9rI7GGLPVdU99AGmxSTHGCy3vTpaqogPmUiodNWApn3V7D17fZQL3qn2BNUvGQiRQhI5tVERTIkz"
+    "A4qxdIJlJYpBpXUXY5fCJlAP8gv73DPnbu29d2aRPrpe6xEy7TdeN+oib7NrmKdFqQeyanpT7AUug9Fu9q+9oeVaWf3y"
+    "6qgXRtv28n0Xbauk53T9nVui8aQ84uYOgLVuxuom7nJDEm1SWDc7VV4JD/BuhJdw7RVctFPW+FR78cval16Igm09boXK"
+    "gexcaQB621aeG3ZrXSLmNVq1nvNmb8pb0fjiM/0Un63JRCMMDzHk/qjIn2EAuN3yL44fwPfPpWGnV8/hhedyIw8eHpHm"
+    "MMRdhEgZDoH7eskKg99H8Csb7rN4TMrBkL99iaBX0w0m48GJg+XzLiFeHqpuIrxR+O8AvUBA9difEHx8EG/h7w1KleDY"
+    "G8E/KBS3APf3iPIyhCbivyCgRjA2mLPN8mSND6XQF+xYrUcOQ8/Y3dkD2Ayj1dYsu2AMrO4LD8idwBJbi/8AFuC5hg=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -874,6 +876,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "hello": ("hello", True),
@@ -1556,6 +1560,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -1888,6 +1901,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -1975,6 +1991,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2275,6 +2307,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2282,7 +2317,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2295,6 +2331,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -2713,6 +2754,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -2820,6 +2865,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -2838,6 +2885,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3151,6 +3206,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8312,7 +8371,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8321,6 +8384,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9158,6 +9223,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9196,9 +9277,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

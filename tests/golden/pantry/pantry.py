@@ -174,6 +174,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -1032,85 +1033,86 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `pantry schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20hyvzLRpcpShaRky7uJKcVVLq9vV4ktuSxtXCmRJQyJIYkVCDAYQDLPVtV9zX1YviT9mBm8ZeixzvqOW7UW"
-    "CWB6erp7+jXd4OetabxchSoN4mhruPV5tDVP4mylR1vD8/PR1mirh390Gk8v4fNo65f4Wiyz6ULEMxFHSgSpWop0oRL4"
-    "qAejrXEPHk9UPuADfxbqSiVroRcqnPVEGM/nQTQXUgMAMY+VG3otg5TGfYQPIovSIETwIg2WOIPIViJO6MpUhqFK4E80"
-    "VaE+EGdJpsT1QkXmUqh8C3SVwBoZbBjolIbzNd1DcKskiFJcztBcFsev3r0R5/3+qw8/i/969fbXN+N8aXGWTFUZmL3K"
-    "4BIlfYZmr4tfPxwBgHEZG6LsIl6tgBR9hMULT4CmQgp7R9AsM4B7vZAp0iDJoghvxFmaU3warBip02w+B5oDBL4oZjCf"
-    "GxtEgvgxIHTG8Dzwfykj33Lccu583NvDf/BaBIuBSzMZamUWkbOYH8TH+n2dKhQdBGvGGImR0VqAXME0NDEMKnK7BEJN"
-    "Y8KmBKQ4yLCoSrkyHnGiKiA+kpCmMQ1kutGzk8yfq7QJaRRzfH6lIr+HlFNZEpcXYHBx5C8i4Qd6UQF7BrKClxHsNI4v"
-    "C2hMQVC0MuzUqUxSldCYpQwi+uArrVViMP24CAA7HoR7KCjjVRDTnJGIr4zSZD3c3Q2iKxUBldYE2l2O4lQR7S2vca4k"
-    "jlOUDlIHxIubrd5WGC41a4w0jkMSH/gcySVMOhxtwUZfWbSnSbBCBUM3foqn2RLmlnhF4NiegGlpP8tJqAbijYSleQT1"
-    "fDxAiB6KLm40vZJTBTKykolMlS+M8IqVTEklpQt4EJgyT+RyII6iq/gS9xLCQmXjrdbpAmbl9Q5Wa3GI4F+Kfv83Ddef"
-    "HF7JMFMvn3jiOgCInvnuAYz/OD05FvHkNzVNQZ7T6QK3YIrbCqE/AeBBtMrS0+lCLaV3gEyRkb5WiSZFScMVUD2MYU/G"
-    "uA192MA94X0ejUZb8SX+OxQpaLGewM++TCVfGwwGN14PtnAMvPbwuscYKJgUYOSzim3c9ToLU8YMiIGklZFFHC4wPyZA"
-    "PCQITc5DCpMZjY6UhRFmyiDVoLx3BuKVmMkgzOgBXmB5DSQ7vAiVJHHCV+mRyyDy8S/fXYJEy7nKLwBNCY2bG8MACfhH"
-    "/b+oJBbqE1B0GvvqQHj4DOyRNNMMG/+VUxSoi0T9TxYkimbxUD6ASMzLSH1Kz8dASLIeRnDCIIIHYDuCUhX4xKBBSLSh"
-    "riWdNtbMAOkhaQQtVRPNHKoaiRXGaOmIUkjNaZaK7aVK5QB4HU1RjA8a5mS+ig9v/uzBVdDoYiLBjCLusywEowi47jQh"
-    "CxoNZcPDFWnWvLi19JBF8C0tmBkWFHhh1pJfIGkmZnhGXIOoR6LspBiJJxTs1gHt9IL8A1NQMaxXrAxY+ljVJDAySQNU"
-    "M8PPNzdwqSjC3Qfe9IrqJnc4qvrmax7L/RB3Uxef1ik4EvNGLD6yogBhiC/BiUERR81qhZW0K0NEjSt9P8ChMnxfnJU2"
-    "VjPFbhvRgM4JEIJ8MVaaysrPXVd6Qw4EuGmV+7CP1RwNWOsy84G44DRIQx55BOyhuzUeICQZgT4jy2FwQ1/rJArXvwSE"
-    "A6lPWi58AoVwpcwNS4jAV8sVGLkoLYyoyFLRfa0Srrs7e1+5Mj5UMznb5LvkX9FDM4kqfWu4Txy4u0B1QdXYje6stwPG"
-    "XXhZkN0HMNMFFLUd+TgBxr3ZbP3c0oAoW04cny0Ln+4N9r41Fyfg0ygZPZyLj7IjeWEtGxKCrbppRL0Gbo8xu+QMXUsy"
-    "vj1wKtCgCokxErJ9aGK4GdgEYCyHSaNRhFcZwBM0pMklQCKXKBJl+z2AsQ8QBRjd3ZCclVCV5E6YVSK5tNj2iAhMsiE5"
-    "EDsD1p7xbKZV637FWCOIgmUG+ne4V5LAvRuKdpdBt8FPK+KL/zXK0ey+5u5hZP06LWi9Kpqnizto4rOiAILIMACKHKcL"
-    "CFimENJpwwp85BbsIncbNPvJzARXTXiWtUcYwrVxC268ZGvxcQraCAcCxwk5SxUrvlBqTCy0caxAvAKV3Joc9r+jekAU"
-    "ICr/GCehX3z+htZuUjvViLSeasm9jrsmXZrsyd1ByGROoXAdVc5fNPqR5SxGmUWkOkua02Y3bnOMG3McZcBM3XHVT3JJ"
-    "p5ySndNPDRjdZWwr7Tjt0rIFKsmXr1HPJmUaGdGQgGkmGuVQbIbQoJslAYFpScg4DMqXczK/If+TYhk0SQvrBJrAPVHN"
-    "FO44bAlW8cxqFblahcGU9vAuZkmM1qmtwOSOitjnl3LMz1y08YSyE5g0Bcu8CiUwGFVIM+ZdhpUofQZ6I5RpkeL2UoXy"
-    "QA29+xmRvqkQ38UiDvsTE0H2xGRNBrcZ25bHOtK1Gc9QTsAPNYgOJiYr6JCl2xVsX5kgj+4RvSbrVOlmnNsfvqGE33K6"
-    "ujCqlfN+Gz270bN/KD1rpdQpW5bTje79JrrXUj+1irdM/Y0+/h30MR2S3HIKkyeyciQ6JEQ3OdRNDvXxcqg5YnfKnm5S"
-    "r38vqdeC//doSddNOvfvIp1b1A13TOS2aYlNPniTD97kgzf5YM4Ho6fM9RvsJk/DAILwKRFhb7Bf9tnZg6Nr4GRoS6yn"
-    "A1DZdHWSJXOlbJGJvuDqC3ro5b/vD160OPIMV2iVXCkfXVggM4TUQyodgmDKFSO6UJUUi3RlKqSwwNcxPoZVoCQv6Zpm"
-    "cdReQUTvFy4h2edhPJHhBQTztRCBS5/K7mJB31Tj7Ib1GXVDVTa3lDod2JIeqqkS22CX+5S3odKSHa7LIYWJ3ly54OpS"
-    "rYFwELth4RcoW6PdjMAX1lIwLXoRY7UcXo5bl6ci0lAgyzkVWFq7rd2U6cAylhJMCVWRocOBm2nb6LwhF+vUkfXVJJuX"
-    "UXOGutv0GrMIKagShSZP415GXZCA6jQFSfVZ0cTF1vw2eCodpmWPqVRIZdVFYGqOjEOEFWmemdFjlBoIsZSfipxr1K5d"
-    "0Mq4HNda+biAT65xexXPQEvclCiIXrHoantvKCIINtHKHZgNK+aKZzAlf4bB/FDDuvQqCMO+HyTlZWG1Ytc1XXMisubL"
-    "FA09rJEW0YCAsZEPEDEujiZWs+oUvqngpC2MG97IwBO9A9IHQRSWP89sGraO1CxQof8QhUN6hJfWE3aRuO36faxKHbqC"
-    "7nBtAvMkRfeOpMGPU6wcZR5UUVOfKKn1EOR47mtTQCliugOywlpvCnNxurULpaiS7/6ygzWNLQWAnwO/V6hfRK17w3j9"
-    "+ejtG+KsVcvNJX9i2+4DUxhK5G7YA7/FE/2gXU3cNrQY5mlTdBz6xGJaHRVwSmQ6uMFW84rnO53xlLpvWiGU/6ANU8b3"
-    "mo4riGLWTmLMGfBJBaxh3R3DMIyv+wXX6BHRROoVIFvRwNLYuDOCa5NwLlje9YNwJJ6WnSCpwczNgkSn5E7E5C1cYgpo"
-    "O1LKh53NWy+KJ7GPsmGDPiMJbmG0frBRAGtJDunFZL2SWqOT1LA2VCyPpUctCujmROLd6/fsB+7SSRbcCmZ4OtOV6svp"
-    "6mE+BHqlNcQcViIGV5iUQXdBoLX2ibgP82+MkMISrVI3hgjND8PPEu4k6Iqbc+wfhZcGWl723RUNkFkMzh6MBAjQK/RN"
-    "xCkCFNun/3n09u1g6e90QAl9XGfxivZPHLLZeonee74BtVxrs72w4r1q0bZnoZz30Fb0DG8gsllDbEMuPFgUo5UZNT5u"
-    "TMVESfCvsshXiW3DoE4PBJtAtKddfgUgXakIXc9iLMaeGcdC4EdeuNjoOaYZkL6clnHRWFTwD1E7EPW2Qd57Vh322Jcg"
-    "XEhbI0KwrCCJI3J8OLNiB+9QiT+nlSJB0xbcTTTw2ECBnrBzlESOqZksd4HFcU/skT+KfUM7pmdgyH0E7IuAD4u6gqPE"
-    "pVwRjRDJZeD7oeI2kGmc+BA4KbwLj0IIpXcOKpkqA4bMEzuUPp0Kz3r0sewQ4wRWLdhb3k5rdwKHqhrUWRr8Jaf/u9iH"
-    "0AHkI00ATBpfqojQJ3lw/EDLCMHD4ZdgeUHdUF9e9sT50fHp2bgnDg9P//v0JVwYDAY7eHIqIpVBFASLUT5l74JETID+"
-    "lwoWN1HYBUKnRmBCg0tVigV0zA49RQIpCjhOjY1Itv0lwgMHaiICVHlRGSCf6dSE2Wc4dqLSawWicuju0eGcYfJLAna4"
-    "23IT3VIUEdOpRA2EtKWkMA2ExXYeA2IoMj4SlzyaWcbYzmL0FcjHJIseM40DyxQ1TRRtGjpmpG9VT9Use7VSMqHB6HTZ"
-    "LOIhjxlin+RLhml81dxvFefoSo4NK7/me5LkFfql6h5nj002ynLANRScLAAxB0S3yx7cEKkCjF2DrxAFegGSj3hcVBzG"
-    "IKKMQhiCSG6zryqO4VlJzzDVQVoilHANUpRS1xd11kjYj6pXTJPR4iYKdi6zBVZkvuW3+fGAkgO5txXjLULNGLyaqwc4"
-    "kS5/+uwHVknIDWzDolMLPkLM+zibj4DvcaqrZjPQ3Swojn588CgTCA9gP5n0kwbChMqWjNSwcAeWX4mq8vzfV45+0XZx"
-    "XulCFxLB/+y+jLYWabrSw106zDdB4iBO5rt+AlzYfbb3bK//9NluIUQGItRzq7dklONL/gvKTLujjp5p3ftHOlJGozJq"
-    "TsQ3zBQbcSQqjcsp6ztQ2x0HmE7AdlJwF2LngwJqUmyHZrsW259YBDXKF2+D4kzWaGEqz+SHdCQaKezu6qpuoSpjXcRv"
-    "XD45cEBkkkjexFRq050wtkewfWmomtpu11F28MY37WJimIflXfab5geqHZ/OCl2wYjQncJwOzb8k2cqG+MtAo9668BXW"
-    "5aloasJVlSxBt7lEQCFhmhnS5v4nWWMOVuLkkhqU8ycv1CeJFokwHvfMgeDjaaw/dJHN79RVV7RJ+WnQfYySe2HBnbJT"
-    "rryjzaSWKkK+E0PVfOS50esbvf4Pp9eNyjYOnFEbBf1F+H4vyv/bl7R98/bbR4tRCi+fKVL3a0ejpbqu70zbl1TTRttv"
-    "tP1G2zNWrLe+L1X/2CWolTes5NhUdfl7cxxCp+tcG3AgPHMs//rdT//71795IgKBja/Jl4fwolA28Mha3Iljrya+5+NG"
-    "Ld6qtLliMGeXKYAY+OrKMGf3am+wP7DdIq3SZKGOv9f3Gjwad2zFYIc0YK20Ky8yvHuwtlc7z+Xq1XsBMxWs35mt35TG"
-    "/rFLYzfu18b9+kbuV7OVKlijvafP9p//8OO//tsLOZn6VJd/0+jruArY6ghhFbbYE0bbCtab7HfVHaRNa8RDWyNuCmnp"
-    "TXP+pjm/ZU/8v70ExXVPbPrxlePG7/kulArB89b8nPKbHvz79uCX8hi5x1NJVmDVxgW+C9Yo+6Lf0lYG8CoSGbgcEGpi"
-    "iZZ92W4Q6cBH5boAcQ1VghUtqzhJTQmQFJNsPjAEc7iYTEcFkWddEYEIFBCgsj4pTJ5FWK2DmVrbzWPK7LXC15//Rogf"
-    "oGhyvYyMaog1pX2KKD7viOJZoQcFC4CRED4oTqrKRAQhWKapuGj4QGjFDv35uIZTSyKpiNaPLzqTbgXBO8bjaQ1DU8eF"
-    "1VmY5PYZKXwOnd4aWsXMVUmcnt2HSMAMQA0MjOsE4nJMzCIUEutlFGoJuTIeP3QlSgqRHs5N6R+ssKJWFlswxvAPqMSL"
-    "yr5MwWlAxfNYMrquYVZNBpYQ29/riNhRDkVsv06TsP9a7IrTo5+Pjs92DgDdC36nM6DMjVZNIl1JOJYweb7flVUOiNiG"
-    "+c/efHh3GwLc34ilv1vDrX6/P4pQ+Q1F3ss4igpT4I1HbUcUv2rFmT9CwtSmiVTqSyPsZrJtclsIJH/ADOsONx4Eqa17"
-    "o5JbklLzGwrlZsIBLgdr/MBCTALMOeGCPphuTPGe34W9P3jxL/aV3q6AahRhfI3h8nAUCVu3jcNNd+coIvId/lO/L35W"
-    "keIXzIOpYiPKbphRvXqwWh8IP6ZtrMAjHwDuL0fRKPqTmRE/P27fJwL/k3iNdbOg0PBrX3xg4jW92d4zXUawlWZxSBWS"
-    "YCkVVW/3xDwwJf8z2HFPNHVDATPwaVuvbbQTqiqHDjryuNiPpgacPVKjxRgNmt/rUW0qYj+weNbfVP765N27V8c/YRWv"
-    "Yb1HjUdeP6ZGSg8w4vwazgNR5zQN13WhoFfoc2LDvj7fpr/M2+yxBTWbAnWZvPnj9k31Lrkh8v2MY/FWnqmwV0xmgoAz"
-    "dGOiB+LEfWbWEdy8ljXAslFTcYypI9ZyoANhmfAo0epnZE2xVNy1xLqV25f55x1kaKJBrNppbH/gIHfs2XDfPAGaY2k4"
-    "lVGXu2v1AbCCx/U9U8YLPCe54uYwQrjtffl2bo87N3RpUVxsjH6rDWGINSaZILlemGt2uUmA6mgz9j/qcJpehF8WL9vZ"
-    "cPL+7Ojk2Cv2MtzWpZf3NLji/yuZBKjEbZMD7aFSe4NtTLKxbsEDOMAIjpi4BMtgCp6cfExlkgRK5w0QuKUqvQ/eALmC"
-    "P6/hCTqJYiC0FOLHsfG6jHIZVtVJzUtCibU/klBxy0A4yO48554N7ha49fcTcH30UwseIdP88weduhh22Jis48yJgcyb"
-    "Lsi3AyPDaJf7J7yhoZo7yfCKqGeocUkR3PKrC3n+6rj9Bxhoie9ch6XtP2zaiPnPMlTL4VEdBUWNk2cI4QtcG+EvMpjf"
-    "Y0AVZfROvg/vVjzvBcjWxmY/FA0kZq383Nsx3OzYK2BTal6pUcCzVuyN+4EMvPCFPoovRlui/oUvSyVp83yBB8Ayu//x"
-    "+T24/8XpdLr0FC54NvLy4MsDgiiG+AwhUvxE4B4vFGLwzxF8bbt9EQ8JaBjyjy8QdD2Y4WXcOywxdH5GiLuW/jLCnYIL"
-    "C+gHBFSMLAjBh4cIBv7+nhMJ9uwR/L0cfQPw+T6t3DnotPg7uOsIxjhxplUjarGfVAyLWwY02Ve6NBoBGCcbRneurG2E"
-    "gz46AHmcWi1Y7Alba/MCA6ZCk7KsOhDoFN7i2pAxtLrlvUl8t9C26dfDhPnFMHF6dvIBaX7HNPZtE5kkLv8cmPjp6PQX"
-    "gN81xwtraANcsGhL56d5zgpwDxx26xn/1UUQH1z2tYVC7kfr6vlYQL1D1rQjVEpcAsQO2cyueBaylgC4IeHYEVAtrQjQ"
-    "WlOBjUyyMMtsmmGITM2W3mdY31QtKDTDIAJ3hE3PNvOTuIl9k+gtw7RbN/8HB3+R0Q=="
+    "eJztPYty20hyvzLRpcpShaRkybuJKUVVLq9vV4ktuSxtXClRJQyJIYkVCDB4SObZqrqvuQ/Ll6RfMwBIQIYe66zveFW3"
+    "pgBMT093T7+mG/i8MYpn89BkQRxt9Dc+DzYmSZzP08FG//x8sDHY6OA/aRaPruD3YOOX+EbN8tFUxWMVR0YFmZmpbGoS"
+    "+Jn2BhsXHXg8McWAD/xbmWuTLFQ6NeG4o8J4MgmiidIpAFCT2LihNzrIaNxH+KHyKAtCBK+yYIYzqHyu4oSujHQYmgT+"
+    "iUYmTPfVWZIbdTM1kVwKjW+BzhNYI4MNgzSj4Xwt7SC4eRJEGS6nL5fV8at3b9R5t/vqw8/qv169/fXNRbG0OE9GpgrM"
+    "XmVwidE+Q7PX1a8fjgDARRUbouw0ns+BFF2ExQtPgKZKK3tH0SxjgHsz1RnSIMmjCG/EeVZQfBTMGanTfDIBmgMEvqjG"
+    "MJ8bG0SK+NEjdC7geeD/TEe+5bjl3PlFZwf/g9ciWAxcGuswNbKIgsX8ID7W7aaZQdFBsDJGJEZHCwVyBdPQxDCozO0K"
+    "CDOKCZsKkPIgYdEy5ap4xIlZAvGRhDSLaSDTjZ4d5v7EZHVIo5jj83MT+R2knMmTuLoAwcWRv4yEH6TTJbBnICt4GcGO"
+    "4viqhMYIBCU1ws4000lmEhoz00FEP3yTpiYRTD9OA8COB+EeCqp4lcS0YCTiq6MsWfS3t4Po2kRApQWBdpejODNEe8tr"
+    "nCuJ4wylg9QB8eJ2o7MRhrOUNUYWxyGJD/yO9Awm7Q82YKPPLdqjJJijgqEbP8WjfAZza7yicGxHwbS0n/UwND31RsPS"
+    "PIJ6ftFDiB6KLm60dK5HBmRkrhOdGV+J8Kq5zkglZVN4EJgySfSsp46i6/gK9xLCQmXjzRfZFGbl9fbmC3WA4A9Vt/tb"
+    "CtefHVzrMDeHzzx1EwBET/72AMZ/nJ4cq3j4mxllIM/ZaIpbMMNthdCfAfAgmufZ6WhqZtrbR6boKL0xSUqKkoYboHoY"
+    "w56McRv6sIE7yvs8GAw24iv8b19loMU6Cn/7OtN8rdfr3Xod2MIx8NrD6x5jYGBSgFHMqjZx16d5mDFmQAwkrY4s4nCB"
+    "+TEE4iFBaHIeUppMNDpSFkbIlEGWgvLe6qlXaqyDMKcHeIHVNZDs8CJMksQJX6VHroLIx3/57gwkWk9McQFoSmjc3goD"
+    "NOAfdf9ikliZT0DRUeybfeXhM7BHsjxl2PhfPUKBukzM/+RBYmgWD+UDiMS8jMyn7PwCCEnWQwQnDCJ4ALYjKFWFT/Rq"
+    "hCQV6lrSpWLNBEgHSaNoqSnRzKGaIrHCGC0dUQqpOcoztTkzme4Br6MRivF+zZzMV/XhzZ89uAoaXQ01mFHEfZyHYBQB"
+    "1606ZEGjoWx4uKKUNS9urbTPIviWFswMC0q8kLUUF0iaiRmeiGsQdUiUnRQj8ZSB3dqjnV6Sf2AKKobFnJUBSx+rmgRG"
+    "JlmAaqb/+fYWLpVFuP3A205Z3RQOx7K++ZrH8jDE3dTlp9MMHIlJLRYfWVGAMMRX4MSgiKNmtcJK2pUhosbVvh/gUB2+"
+    "L89KG6ueYneNqEHnBAhBvhgrTWPl574rvSUHAty0pfuwj80EDVjjMouBuOAsyEIeeQTsobsrPEBIOgJ9RpZDcENf6yQK"
+    "F78EhAOpT1ou/AKFcG3khiVE4JvZHIxclJVGLMlS2X1dJlx7d/ahciU+VD05m+S74l/RQ2ONKn2jv0ccuL9AtUFV7EZ7"
+    "1tsBF214WZLdRzDTBRQrO/JpAowHs9n6uZUBUT4bOj5bFj7f6e18ay4OwacxOno8F59kR/LCGjYkBFurphH1Grg9YnbJ"
+    "GbrRZHw74FSgQVUaYyRke19iuDHYBGAsh0mDQYRXGcAzNKTJFUAilyhSVfvdg7GPEAUY3d6QnFVQ1eROyCqRXKna9IgI"
+    "TLI+ORBbPdae8Xicmsb9irFGEAWzHPRvf6cigTu3FO3OgnaDny+JL/6vVo7GDzV3jyPr12lB6zXRJJveQxOflQUQRIYB"
+    "UOQ4mkLAMoKQLhVW4CN3YBe526DZT8YSXNXhWdUeYQjXLhpw4yVbi49T0EbYVzhO6XFmWPGFOsXEQhPHSsQrUcmtyWH/"
+    "O6oHRAGi8o9xEvrl529p7ZLaWY5IV1Mthddx36RLnT25PwidTCgUXkWV8xe1fmQ1i1FlEanOiua02Y27HOPaHEcVMFP3"
+    "YtlPckmngpKt0081GN1nbCPtOO3SsAWWki9fo55NytQyoiYBU080yqHYDKGgmycBgWlIyDgMqpcLMr8h/5NiGTRJU+sE"
+    "SuCemHoKtxw2A6t4ZrWKns/DYER7eBuzJKJ1VlYguaMy9sWlAvMzF208o+wEJk3BMs9DDQxGFVKPeZthFUqfgd4IdVam"
+    "uL20RHmgRrr9GZG+XSK+i0Uc9icSQXbUcEEGtx7bhsda0rUez1APwQ8VRHtDyQo6ZOn2EravJMije0Sv4SIzaT3OzQ/f"
+    "UsJvNppfimrlvN9az6717B9Kz1opdcqW5XSte7+J7rXUz6zirVJ/rY9/B31MhyR3nMIUiawCiRYJ0XUOdZ1DfbocaoHY"
+    "vbKn69Tr30vqteT/PVnSdZ3O/btI55Z1wz0TuU1aYp0PXueD1/ngdT6Y88HoKXP9BrvJozCAIHxERNjp7VV9dvbg6Bo4"
+    "Gakl1vMeqGy6OsyTiTG2yCS95OoLeujw3/d6LxsceYarUpNcGx9dWCAzhNR9Kh2CYMoVI7pQlRSLdmUqpLDA1xEfwypQ"
+    "kpdsQbM4as8hovdLl5DskzAe6vASgvmVEIFLn6ruYknfLMfZNesTdUNVNneUOu3bkh6qqVKbYJe7lLeh0pItrsshhYne"
+    "XLXg6sosgHAQu2HhFyhb0W4i8KW1lExLOo2xWg4vx43LMxFpKJDlggosre3WLmU6sIyZBlNCVWTocOBm2hSd1+dinSZk"
+    "u+MgNFUEsZytLfVvKB9W2CaFYRmX1GHCiUjfR9sXzEDqQA0Bejr3g/iZBJRYNIY5NIztyVJKRdT7V2e/dHc7WBHGFU60"
+    "KAcTGAZ+FM9sBa26PN8M80l1Yc4Pabe2FJMkGWhKgxY9RVWFqi4ByyD1VquzogWPrXdR44i1mJYdwkqdmNWGgZRUib+H"
+    "tPNkRo9RquHzTH8qC2at8WiDVp6V+QycKPApDEpnyfFJNeoc3GdeuaZsc6cPMqLIiO+LPlITwzNIRaPILz9Us650HoRh"
+    "1w+SR0gv51lXXLWyHwNrpEXUICAuwCNEjGu/idVsGZQvBaqkoVCfiQw8S7dA+iBGxOrusc0yryI1DkzoP0afkprkpXWU"
+    "XSRu224Xi277rl49XEjeIcnQeyVp8OMMC2OZB8uomU+Us3sMcjz3jdSHqpjugKywUh/BXJxNbkMpKlR8uOxgyWZDfePn"
+    "wO+UyjPRqNwyXn8+evuGOGutTn1Fo9q0+0DqXoncNXvgt3iYPmpXE7eFFv0iK4x+UZdYTKuj+lSNTAcv3xoW9WKrNZ46"
+    "7Uqnh/EftWGq+LL1IYpZNwBD6oAPYmANi/YYhmF80y15fk+IJlKvBNmKBtq5uDWCC8mnlxyLxaNwJJ5WfTydgpkbB0ma"
+    "kbcUkzN0hRmuzcgYH3Y2b70oHsY+yoaNaUUS3MJo/WCjANaM/O3L4WKu0xR9wJq1oWJ5Kj1qUUAvLlLvXr9nN3ebDurg"
+    "VjDGw6e2VJ+N5o/zIdDpXkHMYaVi8PRJGbQXBFprl4j7OP9GhBSWaJW6GCI0Pww/T7hRoi1uLm55El4KtKKqvS0aILMY"
+    "ez4aCRCgV+ibqFMEqDZP//Po7dvezN9qgRK68M7ile2fOmCzdYjBSbEBU71IZXuhu7ts0TbHoZ500FZ0hDcQuC0gdKMI"
+    "BSyKaGVGjU9TMzU0GvyrPPJNYrtMqJEFwSYQzKYufQSQrk2Ermc51GTPjEM98CMvXej3ArMoSF/OOrlgMyr5h6gdiHqb"
+    "IO8dqw477EsQLqStESFYVpDEETk+nDiyg7eog4GzZpGiaUvuJhp47A9BT9g5SqrAVCYrXGB13FE75I9iW9SWtET0uU2C"
+    "fRHwYVFXcBA803OiESI5C3w/NNzlMooTH+JCg3fhUYgQ0639pUScgCHzxA6lT4fe4w79rDrEOIFVC/aWt9XYfMGReArq"
+    "LAv+UtD/XexD6ADykSUAJouvTETokzw4fqBlhODh4Eswu6Rmry+HHXV+dHx6dtFRBwen/316eEiR1xYeDENclkMUBIsx"
+    "PiUng0QNgf5XBhY3NNjkQodiYEKDK1OJBdLYBWhAXBRwnBr7rGx3T4TnKdQjBajyonJAPk8zySKc4dihyW4MiMqBu0dn"
+    "j8LkQwJ2sN1wE91SFBFpxKL+SNpSWkl/ZLlbSUD0Vc4n/ppHM8sY23GMvgL5mGTRY6ZxYJliRomhTUOnqPTXsqcqy57P"
+    "jU5oMDpdNkl6wGP62AZ6yDDFVy38VnWOruSFsPJrvidJXqkdbNXj7LDJRlkOuESEcyEg5oDoZtWD6yNVgLEL8BWiIJ2C"
+    "5CMel0sOYxBRwiQMQSQ32VdVx/CspmeY6iAtEUp4ClKUUVMbNQ5p2I+mU84C0uKGBnYuswVWJH8Vt/nxgHIfhbdFGQVC"
+    "TQzeiqsHOJEuf777A6sk5AZ2mdGhDJ+QFm2q9SfcDzi0NuMx6G4WFEc/PlfVCYQHsJ8ku5YCYSRLU5dEc+exX4mqivTm"
+    "V0620XZxnuUyLeW5/9n9MdiYZtk87W9TrYIEib04mWz7CXBhe3dnd6f7fHe7FCIDEVZTx3ckzOMr/heUWepOcjrSmfiP"
+    "dGKORmVQf85QM1Ms4khUuqhm5O9BbXfaIY2OzaTgJsvW5yDUg9kMzTZlNj8xDVYoX74NijNZoIVZeqY4gyTRyGB3L6/q"
+    "Dqoy1mX8LqoHIw6IThLNm5gqidoTxrZANi8NVVPT7VWUHbyL22YxEeZh9Zr9K+UHlhtanRW6ZMUoB4ycDi3+SPK5DfFn"
+    "QYp669I3WHZoopGEqyaZgW5ziYBSwjQX0hb+J1ljDlbi5Ir6r4snL80njRaJML7oyHnn02msP3QN0e/UNFi2ScVh10OM"
+    "knsfw72yU656pcmkVgpevhNDVX+iu9bra73+D6fXRWWLAydqo6S/CN/vRfl/+4q9b95d/GQxSundOmXqfu1otFK29p1p"
+    "+4pqWmv7tbZfa3vGivXW96Xqn7rCdukFMgU2y7r8vRyH0Ok61wbsK0+O5V+/++l///o3T0UgsPEN+fIQXpTKBp5Yiztx"
+    "7KyI7/lFrRZvVNpcEFmwSwoger65FuZsX+/09nq2GaZRmizUi+/1tQ1Pxh1bENkiDbhSDFbUUN4/WNtZOc/l4twHAZMC"
+    "3e/M1q8rf//Ylb9r92vtfn0j96veSpWs0c7z3b0XP/z4r//2Ug9HPrUd3Nb6Oq7Ad3mEsgpb7SjRtor1Jvtdqw7SuvPj"
+    "sZ0ft6W09PrdA+t3DzTsif+3d7y45pD16waM48bv+aqXJYIXbx4oKL9+xcBDXzFQyWMUHs9SsgKrNi7xVbei7Mt+S1MZ"
+    "wKtI5eByQKiJJVr2XcJBlAY+KtcpiGtoEqxomcdJJiVAWg3zSU8I5nCRTMcSIrttEYEIFBCgsj6tJM+irNahRhmpFpIy"
+    "+9Tg291/I8T3UTS5XkZHK4jVpX3KKL5oieJZqQcFC4CRED4oTqrKRAQhWKapuGh4X6WGHfrzixWcGhJJZbR+fNmadHMI"
+    "3jEez1YwlDourM7CJLfPSOFz6PSuoFXOXFXEafchRAJmAGpgYFwnEJdjYhahlFivorCSkKvi8UNbomQQ6eHclP7BCitq"
+    "ZbEFYwx/n0q8qOxLCk4DKp7HktHFCmbLycAKYns7LRE7KqCozddZEnZfq211evTz0fHZ1j6ge8mvrAaUudGqTqSXEo4V"
+    "TF7stWWVA6I2Yf6zNx/e3YUAt29i6e9Gf6Pb7Q4iVH59VbRqDqLSFHjjSbst1a/U4YYdSFR/zLVpKtPplQi7TLZJbguB"
+    "5B+YYd3ixoMgs3VvVHJLUiqfiKj2SvZwOVjjBxZiGGDOCRf0QZpN1Xt+1fde7+W/2DeWuwKqQYTxNYbL/UGkbN02Dpfm"
+    "1UFE5Dv4p25X/Wwiw+/PB1PFRpTdMFG9aW++2Fd+TNvYgEfeA9wPB9Eg+pPMiL+ftq0Vgf9Jvca6WVBo+GdXfWDi1b24"
+    "35MuI9hK4zikCknsRrzh5sdJICX/2Fr5LKVuKGAGPm3rtUU7oapy6KAjj4v9KDXg7JGKFmM0aH6vQ7WpiH3P4rn6IvbX"
+    "J+/evTr+Cat4hfUeNR553Zj6RD3AiPNrOA9EnaMsXKwKBX0hgBMb9usANv0lL+vHDtt8BNRl8haP2xfxu+SGKvYzt3WW"
+    "MxX2imQmCDhDFxPdUyfuN7OO4Ba1rAGWjUrFMaaOWMuBDoRlwqNEq5+RNeVScdfx61Zuv1VQdJChiQaxaqax/X5D4diz"
+    "4b59BjTH0nAqo642D6f7wAoe1/WkjBd4TnLFzWGEcNPnAOzcHndupJVFcbEx+q02hCHWSDJBc70w1+xykwDV0ebsf6zC"
+    "qXvPf1W8bGfDyfuzo5Njr9zLcFeXXtHT4Ir/r3USoBK3TQ60hyrtDbYxyca6JQ9gHyM4YuIMLIMUPDn5GOkkCUxaNEDg"
+    "llrqffB6yBX8eoin6CSKgdBSiB/H4nWJcukvq5MVLwkl1n4DYsktA+Egu/OCeza4W+DOz0Pg+uhLEh4hU/91h1ZdDFts"
+    "TBZx7sRAF00X5NuBkWG0q/0TXl+o5k4yvDLqOWpcUgR3fFSiyF8dN39fgpb4znVY2v7Duo1YfHViuRwe1VFQ1jhFhhD+"
+    "gGsD/OCEfG4CVZTonWIf3q943guQrbXNfigaSMyV8nNvS7jZslfAptS8SqOAZ63YG/f9D7zwhX6qL6ItUf/CHzOjafN8"
+    "gQfAMrv/4/M7cP+L0+l06Tlc8Gzk5cEfjwiiGOIuQqT4icA9XSjE4F8g+JXt9kU9JqBhyD++RNCrwQwv48FhidB5lxB3"
+    "Lf1VhFsFFxbQDwioHFkQgo8PEQT+3o4TCfbsEfyDHH0B+GKPVu4cdFr8Pdx1BCNOnLRqRA32k4phccuAJvtKl0YtAHGy"
+    "YXTrytpaOOijA5CnqdWCxZ6wtZYXGDAV6pTlsgOBTuEdrg0ZQ6tb3kviu4G2dR9HU/JBNHV6dvIBaX7PNPZdE0kSl792"
+    "pn46Ov0F4LfN8cIamgCXLNrM+WmeswLcA4fdeuK/ugjig8u+NlDIfZNvNR8LqLfImraESolLgNgim9kWz1LWEgDXJBxb"
+    "AlpJKwK0xlRgLZMszCqbxhgiU7Ol9xnWNzJTCs0wiMAdYdOz9fwkbmLfJHrLMO3G7f8BEkvdnQ=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1392,6 +1394,8 @@ _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {
     "prompt": ("list the prompts, or print one: prompt NAME [--ARG VALUE]", _prompt_cli),
     "resource": ("list the resources, or read one: resource URI", _resource_cli),
 }
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "stock": ("stock", False),
@@ -2080,6 +2084,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2412,6 +2425,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2531,6 +2547,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2844,6 +2876,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2851,7 +2886,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2864,6 +2900,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -3282,6 +3323,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3389,6 +3434,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3407,6 +3454,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3720,6 +3775,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8923,7 +8982,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8932,6 +8995,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -10165,6 +10230,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -10203,9 +10284,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

@@ -133,6 +133,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -750,89 +751,90 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `repokit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20aSvzKnvSpLdSQlP5I9U46rfLY21q4l+SzlUlsiixgCQxERCCAzoGRurKv9mvuw+5LrxwxeBCTq4Yvt0FWJ"
-    "QDxmunt6+oXuxm8bfjJLI5WFSbzR3/htsHGmk3lqBhv909PBxmCjg3+0miWZgh+DjQMZyzMl+IzpDTaGHbjBj5KYr7/G"
-    "IyHhhjQxYZbohbvHZDKbG7rpeJpcimyqxGWiz8P4TGRaqUdG8C34wJAeyedFIGQQ0MOvgoDGx0tu7FTP7fxvFCCjaPCx"
-    "lrE/VSa/W8SJAPDOlBZTaacZwjNAgpmMA4e0Q+Z02NmBmeFMtxuoNJviZION2KFKc+PVX+lnt/vrPFSZPY4T93PYiedR"
-    "hFjLBUCQTRHh8TwjGGVsLpXu5UO9tY8j+brTZKZqc/48VVoVxA0Buyi8IDrwCPbOiYyMItJUTgyrK1HC8AvEIdNzVWEE"
-    "wSxQglrnUzGj4DzBIpaz0KcrJ1PHqiJLxNyoAspuoBddYJsC1/xEgS3y6eVUZsCo8ygQ/lQC93TsX0eIYswLO9iF0uPE"
-    "qBrdZgmgvQl4Kxhwkmg6sdX7wtjIUmeWBMpuronK/Ck9ls4NH4wTtxuaGa+yam5zrtftM28dlmY6STKUZCS9WUrBlp9K"
-    "rYJCqpek3JeEQ1Xq1/f9t8Q68O9qo7MRRTPDejdLkog0EBwDNjBSf7AxVVFKEwTK+DpMUU3ThTeJP5+pGAQ5nBH4bAdh"
-    "E76MIjmOVE/sSX8qPBr1dNjDET0RGloxk0pfdY1KpZaZAhxZ/4lUZlORTOAeuDHVyZmWs57Yjy+Sc1TpOJaQRnjpIpvC"
-    "rLiE52HWSxfiBY7/UnS7vxi48OjFhYzm6uUjT1yGMKRnf3swyF+Pjw5FMv5F+ZmYSRAspP6R3jg82ABeGKfz7BgU90x6"
-    "uyLMLIMZgYYFPa7iCxUlqYIzYDIEyTzrCO+3wWCwkZzj//sCVUdH4HEgM8nner3eldeBtYVlEh6e9xgCYEAPxihmFZto"
-    "MZh5lDFkQA2krYwd4HCCF2QM1EOK0OT8SGkyJLbGDRLgE3bKMDMqmmz1xCsxkWE01ypHsIoDSVJGQmmdaD5Lt4DNFOBf"
-    "vjpTxoBNVpwAmhIYV1d2ASTAH3f/oXQi1EegqA/CfVd4eI+1BWhs/L/0kaNGWsHWR4kBpzxkECASr2WsPmanQyAkcpLj"
-    "nCiM4QbYb7CZBN7Ra+ISY8nraGeEgm2zcKN0kDaCcDVEtBxWg9RCy82SCsnpg/jZnKlM9mCxYx8ZebdpUl5Z8WHvLx4w"
-    "+BlMOpb+OUE/gY0qMoB2qxHcbneM7OEhUgZYJV7Q9jJ95sJ3hDOvWVhaDotNcYIYmtbDsxwbxh3i5pyRkX5CwY7t0W4v"
-    "bQFYFxQOi5QFAjMgK2MNT+oM5Cfec3UFp8pcvPqDV52yyClM+brMaTTt7wYt8J32azebTIMsaJz5Z5YPgmCDSRHXwGS3"
-    "GQA3IoyArACra2+aSNyweIMblM38yrCwmRS4DLVHdvB2qx4rt49BjCkZN4JxrfqsDE+b/4o0YJqMWIveDtkmBVtD+r+3"
-    "6SYUFDST3fJkO9D6oG4F3Rvi0DJ6X17CHMBlnmt5gmRyA3PgIDIGspAus+yhlQyO4mjxFkVZ/ixgCkcgoS6UvcBCEjeg"
-    "mqWg8+Os9ESNs0sO6NLC3OSQ3pXNUaXawzBTM9Oyildlwkit5aIRzHfhLKSNAKCCEqPB68t6OvzmOPPbYcGKPbtMn1po"
-    "465MN9fR6mtS2MvA7z99eGcloTOvbz9MYXbXFhUW/CyMraDVixEZ3qtz6KqGeTO35vZ5q2yfhXE4m89QtrdskFZr/hvW"
-    "DEgYCgXgHCom+twUE2gGpRid72xQOsS4X4zScRv7QbZ8EaFccuVuE7G8q0hYb+f1dv6i1Gn75rKjLu0thq+6uRjURuJ8"
-    "gPkaXD2Mb4Ajb/1Icu8vJXmTHdh16CAKOCVFFs5Unx7VagJkjn2FXicw/CAuVvMR+oX6HEYiJz8WVYe0B8/ea9NObrtj"
-    "HaiS/GOLJZLLiE2PiMAk65NDvGWVfTKZmCX+vm4zVTZHhFbpSg8/rjz8eAf/NagBwvtuauB+ZL2ZFoSvis9u8BKXlyZn"
-    "QGAZHqCD/ALiTks/U9rYpcBbroEuzi/LeHGEeJy2wFk+jRFJODdsgY1R5sifovANbYRdgc8JOclopygRSYOuc9uKlYhX"
-    "olKOUw798POZ2whCquKfEx0FVbFB0daZn44oInpNyLWIf2RhFvG5tsjHOkLSwPvfruL8I0VICuZfJTayjqd8TXz87TAs"
-    "uygjF08pmHY5krKOtaydsy98b3bWsZYHEQdFrKUQCLeNsqyjNGtBsFbSDx6lKTbkreMzzftyHeZZh3nWYZ51mKcc5uE8"
-    "I47x+FFoUuUTEXZ6Txm+wl6gZB86CbrKOGrt9B73dtjQmuszpVw6lBlxlhDd9PKHp73nLTKJhu2LhM653CGbZS4oF7Mj"
-    "zgDZWIzVBBVcOZkKdBwvBoZhBiiJXonXUQgijnLzgbPsuCjKTmDxNeUloRB8hOf0WSq1QRfDgwOgnPnB64tA+RHmgIqE"
-    "BAdmWMHIMgolPANEwkRA4FTPjv2D5xjFJgIiWChUGYiOyOQ5gr+gtCW8gslbDkeWhk7uE5tnC6JNziRpmBJbuVPILWdR"
-    "MpbRCDBYCstxaiHzWYOYLPFpSWdVVsVKScpiuyaVcNelzFHOotgEtLtkd1De1hbnvZGcJyJWEhrP1QKoCDTBzErQEVYo"
-    "231awqWkEc000az/u0kreoUzUFCBN9lquNskOEBjJkEDUpYmoESactOK6j6nwi0DG6jx/KwKWtmqWmF6Q+EgkIAKmdQQ"
-    "t4AI08B+Nt9veVbUzImzGgoJNxtb6bvCtD7Y6Sqq7C0n5UK7KY3yE9yTm1J4dkaPQWogxEx+LK9co1JYBayKqcnhJwdP"
-    "oSg6NYPGyAvgLWREr5zSuLnTJ/cDlfOuAHEO212cKZ7BptTaBeabGvAyaRhF3SDUVbQwHLYqTpccPl4ywcr2CeBISDQA"
-    "YFX7PVgshb3CSFuJLwKbIk1bGDe85YFHZgu4D+QdGI4AIhhxsdW7VaAmoYqC+wgckiOMWkc4JHHbdbuY9t0XDHMC2pAF"
-    "rdQZWqXEDUGSoUTmNaiDpj6mkQzvJQ157kuboGw1CvAKSz0f5hITncxWohSlyd6ddzBnuCW79rcw6JTSg1HqXjFcf9l/"
-    "t0cr68Rycz6t2HT7wCZeE7kb9sAvydjca1fTalta9AUKPMIJ7Z0uLTFhRwnSMmMl7CSveLa1MpzSdG3FngrutWGq8F7q"
-    "MLMUc3pyCuo9pFx3xGGxOoRRlFx2SxbdA4KJ1CuNXNhUANfKAC6UqWvexb1gpDXNVQw5m9KAmpuE2mRkTiRkLdCbkM1Y"
-    "qQB2Nm+9OBknAfKG81UtJ+SIEf6go2CsGdnRo/EilcagkdSAGwqWh5KjDgSyFcXB6/dEXLONxiIydziBlViZ6jM/vZ8N"
-    "ofSFWgIsh0okYMCTMFidEQjXLhH3fvaNZVJA0Ql1q4hQ/fD4c82lOqvClrsjD7KWdrSiqmJVMIBn0ae8NxDAQK/QNhHH"
-    "OKDYPP7b/rt3vVmwtQJIaOPmGq+s/8QLVlsv0XovNqCRC2O3F/okdY22OYnkWQd1RceuTUekC/ByyIQHjWKlMoNGwU+A"
-    "bqwk2FfzOFDalTlRKRUOq8FJNXlYCEYCxw5Nz7IHyZYZ+0JgR45y3+gZRkeQvhxNyl9PxSX7EKUDUW8T+L3jxGGHbQmC"
-    "haQ1AgRohTqJyfDhgJB7eMvFqEFAxYKmLZmbqOCxQAkt4dxQEgWkdrLCBBaHHbFD9ihW9m3Zkpw+l+mwLWIdSy7mmcmU"
-    "aIRAzsIgiBSXWfmJDsBxUngVbgUXymzt1gJsdhhST2xQ8ru7SYcOqwYxTuDEgrvkbbXW/rCrakCcZeE/CvofJAG4DsAf"
-    "mYZhsgScXQKf+CFfD9SM4Dy8+BTORiYD++3Ty4443T88Phl2xIsXx38/fgkner0eMBNKezUHLwiQUQEFHUONLxP8cwXI"
-    "jRVWWQH5knNQoeG5qvgCJmGDnjyBDBkcp8ZKP1deFmMtFVXpAaiM1ByAn5vMutkn+OxYZZcKWOVFfo0SYuwiv6TBXmy3"
-    "XESzFFnElgIiBLylJMA3176qlMvZIfr4XoLK+PhpXjKGdpKgrUA2Jmn0hGns0k/AOdOKNg3sB8G/6paqRTtNldT0MBpd"
-    "Lvj5gp/pH7462HvJY1pbtbBbxSmakkO7lDfZnsR5pXrEZYuzwyobeTmk52ywANgcAN2sWnB9pAos7AJshTg0U+B8hGNU"
-    "MxhhEIwoRBGw5CbbquIQ7pV0D1OdX8mAiwVcxK80qGxNYkJQpxzdI+Rs2CnkvVQKQvFlF39CE7WwthK8RKBZhbdk6gFM"
-    "JMsfP/mORRKuBpY5qsAGPoFgoxR2bviRQ2V774/+tn9CS1Nuw9CckbVqvpWaTECWGxvjs/TkOaQGdwH2lw1HGSBUxIM3"
-    "RZ0ox+dmJ6uIYt6QlFUem9KzbuPAVXKxWl80lVO4liM5aVZz1G70cvJ3ALx45VUbvdl7f/J2eZqiiLzRaCjZ3b/ePG+b"
-    "XXHTy7s6rP/50/7eSVkj5yXxpThwHZNSDXvLSpWQebvK0uUv+VoXsOVNYR0f/Dt6e3SwdyNOVP9Psc2RKb1D+df8x2Bj"
-    "mmWp6W9voy1hAxW9RJ9tBxokwfaTnSc73cdPtkthGmDo5dcS17yMSc75LyhUk7+8RxJgefZd316ikTBofh/U8PICQchn"
-    "HFbfnNwC8vytlEuWa32Jw1XbK7+voqLu9tFclXf7HVN+E9J2GRShXqDFMGh5Q87pnRlI6zpW11CVoS7DN6y+wGpIw2vK"
-    "3LuGMK6guh01VDVtl5dBzscbXrWziV284dUwX0rDN9Qr5HOrYsSKzr4I5vB28UPPUxeymYUG9c4IxLEChyL2bfhB6Rno"
-    "pjywUwqAzy1pyROSaDzYTWN1VllJWqHqVBepGULCygiyy9htTfQ59YIo5hjZ4e2oVoiI7q+sxASMKpzicheLK923Ytvo"
-    "CwaUzJ6HkzjrlOmvMYvlLinTD1q1/WCmoM08XjYDToc36/3TpnfyLdnHa2tqbU2tram1NbW2pn4/a8px493spt/J+lnX"
-    "xnzutNt7NvMo2yJFXttdjBFK3m/RoTfHpRrLUOqqOu/Bd4OeXiF0VGShXwtMJYd9WUEfHJ3coJ2Fg3op7lXq+7f6e6wb"
-    "baZbJMcvRc4+/H304afDO+KT59WX8fGTebyUUnaxWmDvton3dXT+a+/Dfxwd33V51hbuF2Xh1l/cU0nSzcKmCXquPuqs"
-    "XM1UB/rg6M3e2uZe29xrm/vbt7lLJoczqVx3XbYxSkaE2+0f7x/atLZH90J0teAp0KQT5Sl+H3t+XVq8rih8KNem8+WV"
-    "Fn/mNmllZysGaXc/h2vtEa09orVH9Ef1iNb+x9r/WPsffxz/w1ohZdeibE7Ua1u+lhcEa2dg7Qzc4T1Hicvqk7+3FSZU"
-    "sMjllrvCs5WOrw/e/O8//8cTMcit5BLT+5GNSpWYD5yhkUulZUOjJUejVbFz74hiG9qa0l6gLuym277Y6T3tcTX2VbtQ"
-    "caMOv9bGtQ+2Oq53xAqvrJaq5Yt2E3fIW14qkeM+JncazPYy+TrswdVUwrpJyu/eJGVtha+t8P8nK7xZS5W00c7jJ0+f"
-    "fff9n//9uRz7AXVoumq0YfOmIvUnhBPYYkdYaStYbrZF0u8nqFoN1z9Qkyyukc1drGIX1vwoLM4a+RwIflzbS21holex"
-    "AG/oI5g/WInpvlkXxiYMkLZgqgeR0rtkgurMVvpJsHjPXF5JDot1wmqAPFkVELCKAACq3pXCuoDY7ojbfGDbJFsUaLtp"
-    "GFhvrX4hwHdzU1zLeAmwJo+0DOKzFUE8KbWawTp/JESg/JCKrxFAMOBoKu4NsCuMYiVzOlyCqcXHLYP1/fOVSQfe6Dna"
-    "iNkShLZcE4swscIwYKDwPhTES2CVneoKOz25C5FgMQA0k4m84Q9XXaNlS917XOVgGYSlWEEVju9WJUoG1gfOTS4JFlJS"
-    "xxpXF8rj71IlJ1V32rrykHpkYGX4YgmyepyiAtjTnRUB2y9GEZuvMx11X4ttcbz/4/7hydYugDviLyPapl+mkaVrsZAK"
-    "JM+errpU+SBiE+Y/2ftwcB0A3H0NK/w3+mBpdwcxitu+KMVSB3FpDrzygM3SxE9GsTNKMNgKVJFJc2553cXdN30ui2Xb"
-    "pyOKVL78mGJAW9xyJMxcxSsV2xPjUlOcehuxHiKI1b0yC8chukaMInePE+/5G5NPe8//zX0s031vEh9EOxDNuv4gFq5l"
-    "Az5v29ENYiLpi3/pdsWPKlb88dbxQnD8iUuxrTg2vXSxCz45bW0VIHG63ZeDeBD/yU2JPx6yU138+frUfb42dUiQP4nX"
-    "WOYPghl/dsUHXvHGL916tisSDDJJIqroVrB1qNsEE4q9dhAdgBcmzQIL4d2uv4QVsyhzczJi2AlX6Gfbs4L9dSuOCQ4L"
-    "gNehYnp0/nsO0oYPl74+Ojh4dfgG+w5YlvWoVZLXTaj1mwcwsfuKM4FR52fRYpmZ6aO67De4D+o679J+3xab5s19Hyxm"
-    "7sOQ3+6+XZv7DqIQTfgsXiocAXfGGv40OI9urY2eOMqPOfRB4xbV9yEWutseCeiZscCG1QY04VYi1o+4OOXmFnkTvxxz"
-    "93nfoucVWhumfx2R3TePiyADGyFXj4Do2M2COj9UGwKaXVgLfq7r2c4DsOzEWtzPiiBu/YSum9zjbjOmglax6axlxItj"
-    "rXXJPQ64zwA3NqFtPWdjanmcxk/jVjnMtWM5en+yf3TolRuwXNdarGjEkncsuZA6RJXkOrPQRqr0ZHHdlGwzsrI42kXB"
-    "QOuIqQ7228I5i/jgt2FwNO/agvuq1rDF6+G64Ee3Paopsx8oJlRoRQ6tDQmPzNIMGKPW9mnJ5kOmdV9OrhmZwB6kRZ9x"
-    "oxlucXLtR5VJ8OGBR8A0fxJ5pdYrW6wbF8k85wNZdIohuQ46k8GuNn0BCe1VY4VeGfR5ZmxPluu+xFy4iIftH2UmHA/y"
-    "vnCua1rjZiw+1Vzv4oEyKSyLncILhx9wboBfabbfaEY5ZYVPsRdv1/PDC3FhG3uUIXMgOZe6Znhbdj1XbHHi3Fav0t/E"
-    "c9psL/9sNp74RIfikxWZKIThx0xJ2j6f4AawKvL/8P4duP4pF+x06jGc8Jwn6cGPeziFPOITHJH8QRru4Vw7Hv4ZDr+0"
-    "4T6J+zhoPPL3z3HoZeeM0bizm2Xp/IQAzzuRVgFeyVlyA32HA5U9JQLw/i6PHf/pTs4S7Kng8HdyXOyAz54S5rnDQcjf"
-    "wv3AYawxZ9vIxC06lOvVjz+8Fqdvjk+GINGa+siACb7H4a5miVOriPfaFDZ5GOL0/auTt8cgW3C6m+qWm0cqfBTM74Rh"
-    "qgVGN8B7Y5prGwJldwgmvU0aHizA0X39in7rMp7aNKkhHuVpRiLP6hmWrRRUtmQP2Cm2rsf21OX7Cc6yozlszhwd21fP"
-    "zXN4/KxXmqygBHfF5QuNK1U38dBwv878JHMFiL1x9X+mHWHU"
+    "eJztPYty20aSvzKnvSpLdSQlS072TCmq8tnaWLuW5LOUS22JLGIIDEVEIIBgQMncWFf7Nfdh9yXXjxm8CIiUKF9sh65K"
+    "BOIx093T0y90N37bcKNJHKjUj8KN7sZvvY2rJJrGurfRvbzsbfQ2WvgnUZMoVfCjt3EiQ3mlBJ/Rnd5GvwU3uEEU8vXX"
+    "eCQk3BBH2k+jZGbv0alMp5puOh9HtyIdK3EbJdd+eCXSRKlnWvAt+ECfHsnmRSCk59HDrzyPxsdLduw4mZr53yhARtHg"
+    "w0SG7ljp7G4RRgLAu1KJGEszTR+eARJMZOhZpC0yl/3WDswMZ9ptT8XpGCfrbYQWVZobr/5KP9vtX6e+Ss1xGNmf/VY4"
+    "DQLEWs4AgnSMCA+nKcEoQ32rkk421FvzOJKvPY4mqjLnz2OVqJy4PmAX+DdEBx7B3DmSgVZEmtKJfnklChh+gTikyVSV"
+    "GEEwCxSgTrKpmFFwHm8Wyonv0pWLsWVVkUZiqlUOZdtLZm1gmxzX7ESOLfLp7VimwKjTwBPuWAL3tMxfS4h8zBsz2I1K"
+    "hpFWFbpNIkB7E/BWMOAoSujEVucLYyNDnUnkKbO5Rip1x/RYPNV8MIzsbqhnvNKq2c25XrfPvHVYmiVRlKIkI+nNUgq2"
+    "/FgmysulekHKfUk4lKV+dd9/S6wD/+42WhtBMNGsd9MoCkgDwTFgAyN1extjFcQ0gae0m/gxqmm68CZypxMVgiCHMwKf"
+    "bSFswpVBIIeB6ogj6Y6FQ6Ne9js4oiN8TSumY+mqtlaxTGSqAEfWfyKW6VhEI7gHboyT6CqRk444Dm+ia1TpOJaQWjjx"
+    "LB3DrLiE137aiWfiAMc/FO32LxouPDu4kcFUHT5zxK0PQzrmtwOD/PX87FREw1+Um4qJBMFC6h/pjcODDeD4YTxNz0Fx"
+    "T6SzL/zUMJgWaFjQ4yq8UUEUKzgDJoMXTdOWcH7r9Xob0TX+vytQdbQEHnsylXyu0+ncOS1YW1gm4eB5hyEABnRgjHxW"
+    "sYkWg54GKUMG1EDaytACDid4QYZAPaQITc6PFCZDYie4QTx8wkzpp1oFo62OeCVG0g+micoQLONAkpSRUEkSJXyWbgGb"
+    "ycO/fHWitAabLD8BNCUw7u7MAkiAP2z/QyWRUB+Boi4I933h4D3GFqCx8f/SRY4aJAq2PkoMOOUggwCReC1D9TG97AMh"
+    "kZMs5wR+CDfAfoPNJPCOTh2XaENeSzstFGybmR2lhbQRhKsmomWwaqQWWm6GVEhOF8TP5kSlsgOLHbrIyPt1k/LKig9H"
+    "f3GAwa9g0qF0rwn6EWxUkQK0W7XgtttDZA8HkdLAKuGMtpfuMhe+I5x5zfzCchhs8hPE0LQejuFYP2wRN2eMjPQTCnZs"
+    "h3Z7YQvAuqBwmMUsEJgBWRkn8GSSgvzEe+7u4FSRi5d/8K5VFDm5KV+VObWm/eOgBb5L3MrNOk1AFtTO/DPLB0GwwaSI"
+    "q6fThwyAGxFGQFaA1TU3jSRuWLzBDspmfmlY2EwKXIbKIzt4u1GPpduHIMaUDGvBuFd9loanzX9HGjCOBqxFH4ZsnYKt"
+    "IP3f23QTCgqayWx5sh1ofVC3gu71cWgZvC8uYQbgPM81PEEyuYY5cBAZAllIlxn2SJT0zsJg9hZFWfYsYApHIKFulLnA"
+    "QhI3oJrEoPPDtPBEhbMLDujcwixySB/L5qhSzaGfqoluWMW7ImFkkshZLZjv/IlPGwFABSVGg1eX9bL/zXHmt8OCJXt2"
+    "nj6V0MZjmW6aBMuvSW4vA7//9OGdkYTWvH74MLnZXVlUWPArPzSCNpkNyPBenkOXNczruTWzzxtl+8QP/cl0grK9YYM0"
+    "WvPfsGZAwlAoAOdQIdFnUUygHpR8dL6zRukQ434xSsdu7CfZ8nmEcs6Ve0jE8rEiYb2d19v5i1KnzZvLjDq3txi+8uZi"
+    "UGuJ8wHmq3H1ML4BjrzxI8m9v5XkTbZg16GDKOCUFKk/UV16NFEjIHPoKvQ6geF7Yb6az9AvTK5hJHLyQ1F2SDvw7Eqb"
+    "dvTQHWtBleQfGyyRXFpsOkQEJlmXHOIto+yj0UjP8fd9m6m0OQK0Spd6+Hnp4ec7+K9GDRDej1MDq5F1MS0IXxVeLfAS"
+    "55cmY0BgGR6ghfwC4i6RbqoSbZYCb7kHujC7LMPZGeJx2QBn8TRGJOFcvwE2Rpkjf4rCN7QR9gU+J+QopZ2iRCA1us5N"
+    "K1YgXoFKGU4Z9P3PZ24jCLEKf46SwCuLDYq2Ttx4QBHRe0Kuefwj9dOAzzVFPtYRkhre/3YV5x8pQpIz/zKxkXU85Wvi"
+    "42+HYdlFGdh4Ss6085GUdaxl7Zx94XuztY61PIk4yGMtuUB4aJRlHaVZC4K1kn7yKE2+IR8cn6nfl+swzzrMsw7zrMM8"
+    "xTAP5xlxjMcNfB0rl4iw09lj+HJ7gZJ96CToKm2ptdN53tlhQ2uaXCll06H0gLOE6KbDH/Y6LxtkEg3bFRGds7lDJstc"
+    "UC5mS1wBsqEYqhEquGIyFeg4XgwMw/RQEr0SrwMfRBzl5gNnmXFRlF3A4ieUl4RC8BmeS65imWh0MRw4AMrpH5yu8JQb"
+    "YA6oiEhwYIYVjCwDX8IzQCRMBAROdczYPziWUUwiIIKFQpWBaIlUXiP4M0pbwiuYvGVxZGlo5T6xeToj2mRMEvsxsZU9"
+    "hdxyFURDGQwAg7mwHKcWMp/ViMkCnxZ0VmlVjJSkLLZ7Ugn3bcoc5SyKTUC7TXYH5W1tcd4byXkiYimh8VrNgIpAE8ys"
+    "BB1hhLLZpwVcChpRj6OE9X87akQvdwZyKvAmWw53kwQHaEwkaEDK0gSUSFNuGlHd5VS4JmDbIz9QZQAxXrIs9W8T35jP"
+    "Zh3QKuKcVTBdmfRdVNn+BGQS8jjsgqnnR3A4nKWo2CSxKfwm0RWZjMP3ry7etndbmHHJCYSEVDYmLJgCiGhmy2hl9Dw1"
+    "nF6VESsajUvgpinaBQJe4R7UtBlAQiewu0w64/ysaHhE1ijKBfhkaJTLEtO64IaooCQ6rBD3jczRyo1Q5ADtHDOjwyDV"
+    "rPNEfiwyZq3OWwaskiXN0TULT64HWxV7Tcsb2Dq4z5xixubmTpe8K7Q99gVwBkgzcaV4BpMxbPiXb6rBS8d+ELQ9P1mB"
+    "ezk6PmdhFs0vwJGQqAHAWC4rsFgMooCRNgpNeCYDnCQUyjPDA8/0FnAfiHOwiwFEsFFDY1aUgRr5KvBWkackJhm1lrBI"
+    "4rZttzGrvSsY5giUPesRmaRodBM3eFGKCofXoAqa+hgH0l9J2PPctyb/2ihM4BUW6i7MJUZJNFmKUpQF/HjewZTohuTh"
+    "33yvVch+RqVyx3D95fjdEa2s1Tr16cJi0+4Dk1dO5K7ZA79EQ73SrqbVNrToChR4hBOac21aYsKO8r9lyjaGVSzixdbS"
+    "cErdNgWJyltpw5ThZe1DFLNmwBisF59S+RGH2fIQBkF02y4YrE8IJlKvMHJuMgJcSwM4U7pqWMxWgpHWNFMx5EtLDWpu"
+    "5Cc6JWspImOIXvRshkp5sLN564XRMPKQN6wrbjghQ4zwBx0FY03ITRgMZ7HUGm3AGtxQsDyVHLUgkCksTl6/J+LqbTQy"
+    "kLn9EazE0lSfuPFqNoRKbtQcYBlUIgL/hITB8oxAuLaJuKvZN4ZJAUUr1I0iQvXD408TrkRaFrbM23qStTSj5UUjy4IB"
+    "PIsu88pAAAO9QttEnOOAYvP8b8fv3nUm3tYSIKEJn2m8ov4TB6y2DtE5yTegljNttheau1WNtjkK5FULdUXLrE1LxDNw"
+    "4shDAY1ipDKDRrFdgG6oJNhX09BTia3iokoxHDYBH1xnUS8YCfxWND2LDjJbZuzqgR05yFy/Fxj8QfpysCx7+xYW7EOU"
+    "DkS9TeD3lhWHLbYlCBaS1ggQoOUnUUiGD8e77MNbNgQPAioUNG3B3EQFj/VXaAlnhpLIITWT5SawOG2JHbJHsXBxy1Qc"
+    "dbkKiW0R4zdzrdJExkQjBHLie16guIrMjRIP/EKFV+FW8BD11n4lfmiGIfXEBiW/mhy16LBsEOMEVizYS85WY2kTe+Ia"
+    "xFnq/yOn/0nkgesA/JEmMEwagS9P4BM/ZOuBmhGch4NP/mSgU7DfPh22xOXx6flFvyUODs7/fn54SJ4XMBNKezUFLwiQ"
+    "UR7FVP0E35W41wqQGyosIgPyRdegQv1rVfIFdJQ5aJgjMGOljIWMtnouxFIxKkIEUBmpKQA/1amJIlzgs0OV3ipglYPs"
+    "GuX7mEU+pMEOthsuolmKLGIqHREC3lIS4JsmripVA5ohuvjahaoU+WleMoZ2FKGtQDYmafSIaWyza8A5SxRtGtgPgn9V"
+    "LVWDdhwrmdDDaHTZ2O4BP9M9fXVydMhjGls1t1vFJZqSfbOUi2xP4rxCueW8xdlilY287NNzJhYCbA6AbpYtuC5SBRZ2"
+    "BrZC6OsxcD7CMagYjDAIBkyCAFhyk21VcQr3SrqHqc5vnMDFAi7iNzZUlScx36lVDF4Sciaq5vNeKsTY+LINr6GJmltb"
+    "FFEg0IzCmzP1ACaS5c93v2ORhKuBVZzKM3FdINgghp3rf+RI4NH7s78dX9DSFLtM1CecLZtOpkYjkOXahDANPXkOmYC7"
+    "APvLRNs0EMpEbeqCapTCtNjJyoO0C3LOimNT9tlDHLhSqlntdNUMtflITpxWHLWFXk72ioMXr7hqgzdH7y/ezk+T18jX"
+    "Gg0Fu/vXxfM22RWL3k1WYf3Pn46PLooaOav4L4S5q5gUSvQbVqqAzNtlli57h9m4gA0vQqv44N/B27OTo4U4UXsDivUN"
+    "dOEV0b9mP3ob4zSNdXd7G20JE6joRMnVtpeAJNje3dndaT/f3S6EaYCh59+63POuKbrmv6BQdZabgCTA6vPHvpxFI6FX"
+    "/7qr5t0MgpDN2C+/GHoA5NlLN5sL2PiOiovSl34dRzXrzaPZIvbmO8b8oqfpMijCZIYWQ68hAYCzV1OQ1lWs7qEqQ12E"
+    "r19+P1eTZViXmHgPYWy9eDNqqGqaLs+DnI3Xv2tmE7N4/bt+tpSab6g2AMisigErOvOem8Pb+Y9kGtuQzcTXqHcGII4V"
+    "OBSha8IPKpmAbsoCO4UA+NSQljwhicaD2TRGZxWVpBGqVnWRmiEkjIwgu4zd1ii5plYX+RwDM7wZ1QgR0f6VlZiAUYVV"
+    "XPZifqX9Vmzr5IYBJbPn6STOOiP8a0zSeUxG+JMWpT+ZKWgSq+fNgMv+Yr1/WZdy0JBcvbam1tbU2ppaW1Nra+r3s6Ys"
+    "Nz7ObvqdrJ916c/nzipesVdJ0RbJ0/YeY4xQbUKDDl0cl6qtsqmq6qzF4AI9vUToKE+yvxeYUor+vII+ObtYoJ2FhXou"
+    "7lVoa7j8e6yFNtMDcv/nImcf/j748NPpI/HJygaK+LjRNJzLmLtZLrD30LqCKjr/dfThP87OH7s8awv3i7Jwqy/uqeJq"
+    "sbCpg56Lq1pLF2tVgT45e3O0trnXNvfa5v72be6CyWFNKts8mG2MghFhd/vH1UObxvZo34h2IngKNOlEcYrfx55fV06v"
+    "CyafyrVpfXmV05+5C1zR2QpB2q3mcK09orVHtPaI/qge0dr/WPsfa//jj+N/GCuk6FoUzYlqbcvX8oJg7QysnYFHvOco"
+    "cFl18vemwoQKFrnccl84ptLx9cmb//3n/zgiBLkV3WJ6P7JRoRLziTM0Mqk0b2g05Gg0KnZujZFvQ1NT2vHUjdl02zc7"
+    "nb0OF5vfNQsVO2r/a+3L+2SrY1tjLPHKaq6+Pu+m8Yi85bkSOW7T8qjBTKuWr8MeXE4lrHvA/O49YNZW+NoK/3+ywuu1"
+    "VEEb7Tzf3Xvx3fd//veXcuh61IDqrtaGzXqmVJ8QVmCLHWGkrWC52RRJX01QNRquf6AeYFwjm7lY+S6s+FFYnDVwORD8"
+    "vLKXmsJEr0IB3tBHMH+wEtN+ks8Pte8hbcFU9wKV7JMJmqSm0k+CxXtl80oyWIwTVgFkd1lAwCoCAKh6VwrjAmI3J27z"
+    "gf1wTFGg6aahYb0T9QsBvp+Z4okM5wCr80iLIL5YEsSLQqsZrPNHQnjK9an4GgEEA46m4t4A+0IrVjKX/TmYGnzcIljf"
+    "v1yadOCNXqONmM5BaMo1sQgTKww9BgrvQ0E8B1bRqS6x0+5jiASLAaDpVGQNf7jqGi1b6t5jKweLIMzFCspwfLcsUVKw"
+    "PnBuckmwkJI61ti6UB5/nyo5qbrT1JX71CMDK8Nnc5BV4xQlwPZ2lgTsOB9FbL5Ok6D9WmyL8+Mfj08vtvYB3AF/+NH0"
+    "NNO1LF2JhZQgebG37FJlg4hNmP/i6MPJfQBwczms8N/ogqXd7oUobruiEEvthYU58MoT9oITP1EfK+wzRF0GuAJVpFJf"
+    "G163cfdNl8ti2fZpiTyVLzumGNAWtxzxU1vxSsX2xLjUFKfaJa2DCGJ1r0z9oY+uEaPIzfHEe/6E5l7n5b/Zb4Haz2ni"
+    "g2gHolnX7YXCtmzA5023vV5IJD34l3Zb/KhCxd+mHc4Ex5+4FNuIY92JZ/vgk9PWVh4Sp90+7IW98E92SvzxlI34ws/X"
+    "hu/zdeFDgvxJvMYyfxDM+LMtPvCK137I1zFdkWCQURRQRTd2T7vlZm1IKPbaQXQAXpg0CyyEd9v+EkbMoszNyIhhJ1yh"
+    "n03PCvbXjTgmOAwATouK6dH571hIa77L+vrs5OTV6RvsO2BY1qFWSU47os52DsDE7ivOBEadmwazeWambwaz32C/F2y9"
+    "S/P5XuwJOHVdsJi5D0N2u/00b+Y7iFw0cSO6oiNgzxjDnwbn0Y210RFn2TGHPmjcvPrex0J30yMBPTMW2LDagCbcSsT6"
+    "ERen2Nwi61GYYW6/Xpz3vEJrQ3fvI7L9pHMeZGAj5O4ZEB27WVDnh3K/Q70Pa8HPtR3TeQCWnViL+1kRxI1fCLaTO9xt"
+    "RpfQyjedsYx4cYy1LrnHAfcZ4MYmtK2nbEzNj1P75d8yh9l2LGfvL47PTp1iA5b7WovljViyjiU3MvFRJdnOLLSRSj1Z"
+    "bDcl04ysKI72UTDQOmKqg/l0csYiLvhtGBzNurbgvqo0bHE6uC74TXGHasrM95cJFVqRU2NDwiOTOAXGqLR9mrP5kGnt"
+    "h6ErRiawB2nRF9xohluc3PvNaBJ8eOAQMPVffF6q9coW68ZZNM34QOadYkiug85ksMtNX0BCO+VYoVMEfZpq05Plvg9N"
+    "5y7iafM3pwnHk6wvnO2aVrsZ8y9RV7t4oEzyi2In98LhB5zr4UeozSeoUU4Z4ZPvxYf1/HB8XNjaHmXIHEjOua4ZzpZZ"
+    "zyVbnFi31Sn1N3GsNjvKvgqOJz7RofhkRCYKYfgxUZK2zye4AayK7D+8fweuf8oEO516Dicc60k68GMFp5BH3MURyR+k"
+    "4Z7OtePhX+Dwcxvuk1jFQeORv3+JQ887Z4zGo90sQ+ddAjzrRFoGeClnyQ70HQ5U9JQIwNVdHjP+3k7GEuyp4PCPclzM"
+    "gC/2CPPM4SDkH+B+4DDGmDNtZMIGHcr16ucfXovLN+cXfZBodX1kwAQ/4nBXvcSpVMQ7TQqbPAxxiV14z0G24HSL6pbr"
+    "R8p9FMzvhGHKBUYL4F2Y5tqEQNEdgkkfkoYHC3C2ql/RbVzGS5Mm1cejLM1IZFk9/aKVgsqW7AEzxdb92F7afD/BWXY0"
+    "h8mZo2Pz6rl+DoefdQqT5ZTgrrh8oXalqiYeGu73mZ9krgCxN+7+D80TraA="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1031,6 +1033,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {}
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "clone": ("clone", False),
@@ -1741,6 +1745,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2073,6 +2086,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2215,6 +2231,22 @@ class _Any(_Type):
     spellings = ("typing.Any",)
     expected = "any JSON value"
     clispec = "json"
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2528,6 +2560,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2535,7 +2570,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2548,6 +2584,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -2966,6 +3007,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3073,6 +3118,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3091,6 +3138,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3404,6 +3459,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8722,7 +8781,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8731,6 +8794,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9568,6 +9633,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9606,9 +9687,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

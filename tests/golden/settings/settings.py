@@ -132,6 +132,7 @@ if TYPE_CHECKING:
         base: ClassVar[str]
         schema: ClassVar[dict[str, Any]]
         word: ClassVar[bool]
+        media: ClassVar[str]
 
         @staticmethod
         def convert(value: object) -> Any: ...
@@ -755,89 +756,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtS28iWv9LLvVWBWtuQQGYnhqUqlWEy7A2QCmzN3sIuJFtto0GWtGoZ4ptQtV+zH7ZfsufRLbVeRmBmUpnrW3Un"
-    "WOrHefV5dJ/T+rIxjmZxIFM/Cjf6G18GG9MkmsdqsNG/vBxsDDY6+M84CkM5TuHXYOPcXYi7a5lI4afiLpoHntCv90UY"
-    "pdd+OBW+wmepO06l1xtsDDswhhvHwYJGeIt/ifRaCiXTFNqrfeGqGyUmfqLSjogSodIoVjhNCGOOIm8hxm4o3FDdycQM"
-    "mMhZlEoa8QLG4p9ChjTjsNgEkVDX0R1jAH+IKMy6jBYidGfSjDuJkqlkXH+mP4VrWm7GMgJiQedgscXTDDtIntnMDT1D"
-    "tJxal8PODswNz7rd60ilOMNgI4S5M7CVTG5l8kIJfG/BgX1iatXtxlFS1/Xi3UdhXvEcaXQjw5qWbz8ei+wdN51FnjQI"
-    "u4rRVe5Ecu9fgEJjN5GTeQAdxcgCqpvINPGlKk2DPaJJCgyD9thkITZleCs+HV18Oj4637IGAHxHkZIauTDKHww74TwI"
-    "EGg3uBGzCIRsM5TwWkySaEYiA2P6SRTOZJjaY6butIy3O1UIiwKJ2AeIYummAnhLw9rouCD7pb5vYT4QXlgTgHp6JwGr"
-    "HZA+T7wkpgNfCyJts3mBlDGILZhMGimW+zs/vY7mKUo8iH5hPC1lWlDtUVEuavjKHUB4jNyUh8pk+YHBTFd8mERRipJM"
-    "q59e3W90NoJgplhBpFEUkKjD3zxUf7BxLQOWVk+qceLHSDt68VM0niOzXKIm9u2gmgDpCgJ3FMieOHLH18KhUS+HPRzR"
-    "QQVC+iF2x7KrZOwClyQqGlpoInbTa5A2aAMN4ySaJu6sJ47DW5BxWK04FtBXOPECaB1maqYXL8QBTnAout3fFLx5cXDr"
-    "BnN5+MIhvghH/3ZglP84PzsV0eg3WMpi5qZj0mzpNUgRjg9Ed/wwnqfn42s5c519VIesoBQpF+oO0iqDKEaNATrNA753"
-    "hPNlMBhsRDf4375Ik7nsCPzbc1OXn/V6vXunA+oPFoVw8LnDEEiYFMbIZxWbqJvUPEgZMiAHEhd0pQYcHjBHRkA+JAlN"
-    "zl2syZDasNiQttBDT+mnSgaTrZ6A5eD6wZwaMIJFHCZuoDQSMkmihJ9SE5BxD//ltzOplDuV+QOgKYFxf68Z4AL8Yfcf"
-    "MomE/AwUHYOa2hcOtlEgQ3PFY+N/eYFeJfK/534iaRYHJQSIxLwM5ef0cgiERFEyohP4oSS9kMzBtkCLXq2YKE1fQzwl"
-    "UA0tzDAdJI4gZBVRLQNWIbmCCESFaUW2EJb75kymbg+4HY5RlPdrZ2Xegs782QEZn8KsI3d8Q/CDJgZVDPBu1QPc7Y5Q"
-    "QhzES4G0hAtaYqrPgviB0Ga2+RZHND75A5JpYomjhdYPOyTQmSwjCYWEVdujFW+tAmANKohFzEqBZZAawSKNZZKS3eh/"
-    "ub+HR7Ygt+9437HVju2YlDXPExyVp2EDYky2vdBagZEMp7WANZp9ajtxcWliuyACDvLQSC829YVJYPXIqUwaZ8k9BGgw"
-    "80N/Np/By5f4y/2sf/3w+vXu68LUP+78uIMzapcBpwR5OptopV/BkXiSPUVrB8+GDTBZvgjOwX4ITiFDAqfeIWlD1zqn"
-    "pURSHhDnzbyY1gRt4eEUqLxTmHsXJ80cncKkIzAn0g3rudjWESpMRgqZOIhuEU7mp3JWRjZnn/XQTRJ30QDKcoeqAMHl"
-    "kIjMvlW/KB6zUQOFl7pdRdr2dgoy/LJXpPZO7zXpGNfzfBzPDT7aSzajT1UHLetRA/KvpGAcrVicop7pEPDgzfUeqzUe"
-    "Wu/FlVPb/QEBbyGOWoDU0ySIyD8HSQ1Tn0zesmmWCco9Y6OtPCkIplxGo4wYNto2fhkiVZjyyUnN+GnAs79jFhKfOzVW"
-    "gNALwY6QY6sJk0jXO4PY8Bd0azb65NuRzMBfMNat1C+MNPmenMXgp4ep1aNk4vK4ubJcVo6jn2rvFhW5WqbDGuKeGo31"
-    "rEtWU/9JnLOW+wqsK8ZzNR5K40bEUxmjp36EI1IOIUsGM0r8qR/qRfh41rSBWQcjDZqluvhN++EftgQZr1oSfoLpapx0"
-    "DE6zhcah2Z1LgQDYBHLthYv7Sqk/k33qCm4LWJJwLNEnBYoPQnzKA7xAhz65gZEoQAtFMZboQd8VZAZ6P1ZkDKguhTYa"
-    "SySXEpsOEYFJ1qdQBt0TEo/JRMllLmyT70TOaODP/HadXxY6v9zB/9XK0YSV/u8l1k1kfZgWhK8Mp+n1I/zTC1sAQWR4"
-    "gA7Ky/jaRccKInfNCmyyBLowe13r91twPsLxZ5R520ZS6E0LAYIxBNoFzzqhNwF4/72GlT8hzA3xLCplOGXQ/47qAUGI"
-    "ZfhrlASe3f7+nrbKZuP4irazluyX2YFr7nQ8LWRdB77rwHcd+K4D33Xguw58/5SBbw7cs4S86zj6u4yjr7I42nKYlkXQ"
-    "63D7uw+3c04/OtCul4F1vL6O19fx+jpet+N1PuvnYH0c+CqWYyLCTm+X4TOKybgHxsdShlzQsrdDT0fzZCqlSUpQV3xS"
-    "T40O/32396beMOlx+xjbiFs3Uah1wJee+FNwQgLZEfEC5BVlt5dGswBfKzkGl68jRtE89DgJoZQRwTrGaFMSnnRBE2ak"
-    "j/2YmGUeIQ+mQTRygys3mVZ2LThrpugXWsrH4n5T2KB1DyVoLMmS2TfZIJSOIzbBBetSyEX5CFuc0kHaE5Nairk6N3Ih"
-    "PTTumDUEmlerOi39Fi6WnQHXImEL3I0a0cvj9JwKLLrtcNfZHYDGzAXGUQISoET2Z1MrwD7neFSB9eRoPi2CZvuKLaZH"
-    "90mkoFck2j+FCxsVQwJ6VGeyVGdFexcZW1wTyLaYFhzlsQwKOThGd/g6UQVEOUIZ3nSFo2d0GKQaQkDsa3OuVtW2AWue"
-    "itxiY3ifw5Or307JTVDuLcgWCqJj5+ps7vQhLhBk8iB2mIL6UQIzR7G3zhbTDOZGNXip2A+CrucnRbQw1a0tTrzpV3Vs"
-    "bKsPOBISNQBog7mCiMWwVhhprUeFp9P/aAnjgtcy8EJtgfSpFN0xABFcozDfUbOAmvgy8FZROKRHGLWOMEjisut2MaWx"
-    "LxhmzOglwEFppOjrkTR4UYpph8yDMmjycxy4/krakOe+07l3IqI3ICus9cYwF297taEUm4unC09CE9Bvnl+ZLTcgxMXZ"
-    "yQckGulZtEjV+Sn9bIXp52FT1toX3+tYiXeo9e8Ztp+PPxyRZBmzUJ+nJjbNOtQ5jZzAXcXht2ikVtIqJG2aFn3cAGOc"
-    "kLZdEjHCjnIPXRQ68MmN5hd7W63hdFVXp+1Lb6UFW4T3LvFTTTFjp3HHw6c0UsRh0R7CIIjuupaf9oxgIvWskY1o4B5t"
-    "1BpAk6dtWf7FSjASTzMTRyFkvolU2rXBPW3pgWbhpV/ZUtKSkCFG+NMCR9cBfbzRInaVQietBjdUbM+lxw0I6GaF4uTd"
-    "RyKu2gb9jmnRoT8BTrSm+mwcr+bD4OlRBbAMKhHhSQEqg/aCQLjWas+nCSmgaIyKNoRo/nj8ecJp8G1hy2KMZ+GlHi3P"
-    "V24LBsgsRoorAwEC9BZ9I3GOA4rN878df/jQm3lbLUBCHzuzuLb9FQdstA4xesgXoHIXKjsFrVrUzUngTjtoKzqaN1aM"
-    "hZZOa2UG7Y5y61Mxki74dxBvycRUENC2MQ6bQOipss0eGOlWhuj62mEhe4Yci4Efe5XFZnu454H05T2ibMc3tPxT1A5E"
-    "vU2Q945Rhx32ZQgW0talIzK9zWM6b1FuOu9xhYKmtdxddDAw9x898cxREzmkerLcBRenHbFD/jCWkmzpZPc+J8CzLwQ+"
-    "NOoKjlBnbkw0QiBnvucFkisYxlHiQeAm8S00hRBObe2Xts30MGSe2KH1qDJrwqdNRYccJzBqwbxythqT6nv61DX0U/8f"
-    "Of1PIg9CFzwoT6KAD28JfJKHjB9oGSF4Ofjqz65UCv7j18OOuDw+Pb8YdsTBwfnfzw/hQa/XA2FCbS/nEIUBMtKjrUQ/"
-    "ESOg/40E5EYSCxiAfNENmFD/RhZiERVxQEGRSIoCjlNjFY2p3OCjUpdBZaTmAPxcpTrMv8C+5ozxIHtH+QqayYc02MF2"
-    "w0t0i1FEdJkNuY20pFyAb56MZaESRQ/RF3NF6Qgu92aW6YPdCH0F8nHJokdMY98whfY5FK8HvetR9pQ12nEs3YQ6o9Nl"
-    "tjQPuE//9O3J0SGPqX3V3G8Vl+hKDjUrH/I9SfKsUp+qx9lhk42y7FM/vVkBYg6AbhY9uD5SBRi7AF8h9NX11j7BcVVy"
-    "GGEQ3NEIAhDJTfZVxSm0dakNUx2kJUQJVyBFnOhB5SAurEfZsffsCLmRnEScJYIY6V/5a27u0+ZE7m1F+IpA0wav4uoB"
-    "TKTLX756zSoJuYEVRLQldU87KbdXMaxc/zPvfx1dXByfvj8n3hhLjDoSIw3FWy697azaBXfAqKn1LNuR+et//fT+6t3Z"
-    "6c/H769+OTs5ypps88B57wdbZmNeoqT3zOuhUWAhSBs6P8W9Od4OIkYTcmhoxCHt7B3ae3rwq9gRHmS74PedYlVpU+rQ"
-    "86T+yMkEWqgsDCTJY2a4CQRWoIn0xqGCAQI2afX7g9kBdeuIuDbtp2FLuil5CIhbECTg5/lFjatnDs1rwzsrEogfBhdT"
-    "hRqgLCQfVUD7ePbp4uG0pMpGHCcOPX2roZSBVAfZxdnfjk4tnTvQp3NlH95kHDyBxZyG1Hkg56llflMFgZOzn46qXLcT"
-    "I9rH9Vn6UgM8DydEGfD00/KJWY2vn+dstHazC+f+dWxvm0ZVETh3Wsfky+HDsFzWnig9nERVFci372vYyUkrj9mQtpKj"
-    "aiB7KPmqAtantxfHZ2V2VvOyKGTh44wrZR1G/jX7Mdi4TtNY9be30dTovclelEy3vQSM7/arnVc73Zevtq2dWbC+1fO9"
-    "Jaea0Q3/Cxpf5QtaFxuv876Ki2yd9/VA3hcGZIP6E/UaoFH2MlEbFs+eHyGy2bm+LgBv5ggXn7c+8afa9ObRTLF6c4tr"
-    "PkteJpALjM6WCYIHJPWDMlZLqMpQ2/ANiykANRmtdaK8hDCmKLwZNXTrm15XQc7GG943i4lm3vB+mLFSu/7lQv8sgrvi"
-    "oEKn0vBRZv4jmcdG4Ge+Qs/1ygOzE3oyHC/00plAWKp30GUC2jxbIvbB51yTmXagXAzatObUHnDRJbd8YN0aNbp+lS3f"
-    "vb1dzTi9NUSBMhHyLkpu6OKLfPIrPZKezkQiRu0KnlNY8wmeS/A8HZ1q9Hx2aF0csC4OeIQvvC4O+G6KA/7Q6mN75yFP"
-    "3Xra1sOiHOOtHDw1J1xXYoK/Y4D3fXv8y/K8147f2vFbO35Vxy9Xj1r/rOzS0YjCjPZtHLdvVpbyjNcnPOOeNv/Z4G49"
-    "sOFpCjoa3L6acpCKacFzq+/GtjQo1LX1WFuPtfUoWw/rBltWck+zHt/ISnzD4rdaO2Hd21ue/KF7fEv2IgSxWTUaaWs0"
-    "tNf9J9H6epdjrfPXOv+fXedrNW7rFfSRr009Q/7D6IA/geKv4Vl+2/QjVLoFUVmXf9T5rFSewcUl+8LRdR3vTn76v//5"
-    "XwcMDAjFHSYT4t6cVXfyzMFBJq5VRd9wUt6o0bn+NGeZrqDpefJWM2j7FusMOSvpvtmrMKMOv9dbzJ6NO6b+tIUJrtQG"
-    "5iWrj88ZqeR26FroJw2m66G/M0dgXWjd/uznWxRar92ztXv2B7ln9VbKskY7L1/t7r3+4d9+fOOOxh7d8nBf6+9kJdTl"
-    "HsIobLEjtLYVrDeb9lBXU1SN8e0/0UUbXJGT+d75Kiw52JgKfjXm8+yXpbXUePAWijksA3B/sO7DfHzCDxVE5UDbaxDB"
-    "QCZ03IpJDr6+BWA0n5pMxgwW7ZGXAHnVFhDwigAAqhVyhY4NBEgxFzVHSXZFga4dVsDvRP5GgOcp14kbVgCrC1VsEPda"
-    "gnhhFdZjVSESwpNjn0q9EMBQ3wvBB7P7Qkk2MpfDCkx2lGPD8roES34NR0MKh9Aj6VI9k1lWmbAh2rLn/uFNa15BqHSD"
-    "TmlaIYmuRsEaEyyg8JgK2A41fwUsO6QryO+rp3AFuA+gKUzT0QNzURm60nQ5gimMsEGoRK1FOMocaSRKCu4Ozk0xENaJ"
-    "0IUApuyFx9+nQhUqXtFlcz6VAGPh26ICWTliLgC2u9MSsON8FLH5Lk2C7juxLc6P3x+fXmztA7hX/EkVAJmvq6hbQ6VI"
-    "vADJ3m5bVmWDiE2Y/+Lo08kyAPjKGCxg3OiDa98dhKjf+8K+HmYQWpPgq9/rhhfxn0pyLEwQ6XIbkbrqRkt+drC4mefo"
-    "4oFdR1jHa1tcVO2npqaHyglJdulWgPJFLT1EEeuX3NQf+RiOIZKf9KU34iN/nma39+ZfzZd2skId7InOJ/qS/UEoTFUq"
-    "DqCv0RmERNaDf+l2xXsZSv7202gheIOEk320DcBv3+wLL6LlLcFc9QD6w0E4CP+SzYm/frcrdnCmv4h3WCII7/BnV3xi"
-    "WtZ/gcrRVzrAiptEAZWDSRBMqtrpiKmv65sRJohV8AoF4A62NsWpWomhRstUDCYcIe6/mtofCr+1siNADAROh0rxMJjv"
-    "GVjrvif07uzk5O3pT1i2qOXBoZsWnG5EN9c4ABXHozgXeGnjNFhUJYU+d8WBgPnUlQkX9ZencN75eAwuMJdxZs3NV6Wy"
-    "YEDkSx/74qvcszdPtCdPg/Po2n3oibPsb97LoHHz4j0f6+R0iSWGWqwQQV0CmtCUqPUe2WPXxmZ3EGWYmw9v5Vd2oPsA"
-    "greMyuZzZPm2AbsV9y+A6lgNS5WjxQuN1D4wg/t1HV25CJwn6eL7MAjk5q9bmdkdLldXBcS4whJXiXZ2mD3aAXe5SJIL"
-    "FbkymooH5+wfVcep/2hVUchMQffZx4vjs1PHLuFedjlKXsqd1TzD+vZR63cKBXd2VbdJV9DXqdguwz5uDBArMQtTf/cr"
-    "k5IxxGK+VHndNy6uUsm300PO4CfxsD4iudEfDyNUiCen2i+ELrM4BdkoXRxR8eNQbs1nzUoqCASEDNUel6pzkfTSL54h"
-    "fvRxNIeAqf9cWavi7S02OItongmCm9eak/cJhojBLpaNO31NtWz/z7FBn6dKV3Uv/UpaHvedNn8wjZA8ya6WMRev1C/I"
-    "/DNq5UpgVEy+rXvy2Bp+wLMBfkFNfz8NlZXWQPl6fFzdsOMja2vvOUHxQIJWKm+dLc3RlmXSJhh1CjXSjrFqR9lH7fDB"
-    "V/pTfNV6EzUx/JhJlxbQV2gAZjv7P7bfgfdfM+1Oj17CA8fEhw78WCHU4xFf4YgU5dFwzxew8fB7OHxlyX0Vq4RdPPJr"
-    "HFnHSWbE5dET9/vhDXasRk6M/pNjIM2fV4RwdgtbEdFWkYwZiPCzwxgCcPV4RI+/u5OJEocROPyTogo94N4uYZ5FA4T8"
-    "I2IDHEY7g7pwO2yyv6Z6ri8eX7ANLvMR74nVa7BWNSFOE2QUGwBcK2d3PwSmlefYCIwVoSCpmtL9gMxn7GXo2+6Y/vXz"
-    "ll0fdGmXOmZkxmGSjfv/BwjLmu4="
+    "eJztXY1u20iSfpU+7wKxcZLs2M7cRM4ZCDKejG9jO4h9mFtYgkmJLZljiuSxKTvaxMA9zT3YPcnVTzfZ/JNpyzNBZrXA"
+    "Tiyy2V1dVV31VbOq+WVjHM3iQKZ+FG70N74MNqZJNI/VYKN/eTnYGGx08J9xFIZynMKvwca5uxB31zKRwk/FXTQPPKFv"
+    "H4gwSq/9cCp8hddSd5xKrzfYGHagDzeOgwX18Bb/Eum1FEqmKbRXB8JVN0pM/ESlHRElQqVRrHCYEPocRd5CjN1QuKG6"
+    "k4npMJGzKJXU4wX0xT+FDGnEYbEJTkJdR3c8A/hDRGH2yGghQncmTb+TKJlKnuvP9KdwTcvNWEbALHg4WGzxMMMOsmc2"
+    "c0PPMC3n1uWwswNjw7Vu9zpSKY4w2Ahh7IxsJZNbmbxQAu9bdOAzMbXqduMoqXv04t1HYW7xGGl0I8Oalm8/HovsHjed"
+    "RZ40E3YVT1e5E8lP/wIcGruJnMwDeFCMLKK6iUwTX6rSMPhENElBYNAemyzEpgxvxaeji0/HR+dbVgcw31GkpJ5cGOUX"
+    "hp1wHgRItBvciFkESrYZSrgtJkk0I5WBPv0kCmcyTO0+U3danrc7VUiLAo04AIpi6aYCZEvd2tNxQfdLz76F8UB5YU3A"
+    "1NM7CbPaAe3zxEsSOsi1oNK2mBfIGTOxBbNJT4r1/s5Pr6N5ihoPql/oT2uZVlS7V9SLGrnyA6A8Rm/KXWW6/EBn5lG8"
+    "mERRippMq59u3W90NoJgpthApFEUkKrD39xVf7BxLQPWVk+qceLHyDu68VM0nqOwXOImPttBMwHaFQTuKJA9ceSOr4VD"
+    "vV4Oe9ijgwaE7EPsjmVXydgFKUk0NLTQROym16Bt0AYaxkk0TdxZTxyHt6DjsFqxL+CvcOIF8DrMzEwvXog3OMCh6HZ/"
+    "U3DnxZtbN5jLwxcOyUU4+rcDvfzH+dmpiEa/wVIWMzcdk2VLr0GLsH9guuOH8Tw9H1/LmescoDlkA6XIuNDjoK0yiGK0"
+    "GGDTPJB7RzhfBoPBRnSD/+2LNJnLjsC/PTd1+Vqv17t3OmD+YFEIB687TIGEQaGPfFSxibZJzYOUKQN2IHPBVmrC4QJL"
+    "ZATsQ5bQ4PyINRhyGxYb8hae0EP6qZLBZKsnYDm4fjCnBjzB4hwmbqD0JGSSRAlfpSag4x7+y3dnUil3KvMLwFMi4/5e"
+    "C8AF+sPuP2QSCfkZODoGM3UgHGyjQIfmivvG//ICvUrkf8/9RNIoDmoIMIllGcrP6eUQGImqZFQn8ENJdiGZg2+BFr1a"
+    "NVGav4Z5SqAZWphuOsgcQZNVxLWMWIXsCiJQFeYV+UJY7pszmbo9kHY4RlU+qB2VZQs282cHdHwKo47c8Q3RD5YYTDHQ"
+    "u1VPcLc7Qg1xcF4KtCVc0BJTfVbEDzRtFptvSUTPJ79AOk0icbTS+mGHFDrTZWShkLBqe7TirVUAokEDsYjZKLAOUiNY"
+    "pLFMUvIb/S/393DJVuT2D953bLNjA5Oy5XkCUHnabECNybcXWitwkuG0lrBGt09tJy4uTWwXRCBB7hr5xa6+MAisHjmV"
+    "SeMoOUKABjM/9GfzGdx8ib/cz/rXD69e7b0qDP3jzo87OKKGDDgk6NPZRBv9yhxJJtlV9HZwbdhAk4VFcAzGITiEDImc"
+    "ekDShq91oKXEUu4Qx81QTGuGtkA4BS7vFMbew0EzoFMYdATuRLphvRTbAqHCYGSQSYIIi3AwP5Wz8mRz8VkX3SRxFw2k"
+    "LAdUBQouh8Rkxlb9onrMRg0cXgq7irzt7RR0+GWvyO2d3iuyMa7n+difG3y0l2zGn6oNWvZEDcm/koFxtGFxinamQ8QD"
+    "mus91mo8tN6LK6f28QcUvIU6agVST9MgYv8cNDVMfXJ5y4ZZpij3PBvt5clAMOcyHmXMsKdtzy+bSJWmfHAyM34a8Ojv"
+    "WIQk506NF6DpheBHCNhqxiTS9c4gNvwFYc1Gn7Ad6Qz8BX3dSn3DaJPvyVkMOD1MrSdKLi6PmyvLZeU4+qn+blHRq2U2"
+    "rCHuqbFYz7pkNfefJDlrua8gumI8V4NQGjcinioYPfQjgEg5hCw5zCjxp36oF+HjRdOGZh2MNFiW6uI37Yd/2BLkedWy"
+    "8BMMVwPSMTjNFhqHZncuBQLgEwjaCxf3lVJ/Jvv0KMAW8CThWCImBY4PQrzKHbxAQJ/cQE8UoIWiGEv04NkVdAaefqzK"
+    "GFJdCm30LJFdSmw6xARmWZ9CGYQnpB6TiZLLIGwTdiIwGvgzv93DLwsPv9zB/9Xq0YSN/u+l1k1sfZgXNF8ZTtPrR+DT"
+    "C1sBQWW4gw7qy/jaRWAFkbsWBTZZQl2Y3a7F/RadjwD+PGXetpEUetNCgGAMiXYBWSd0JwD032tY+ROauWGexaVsThn1"
+    "v6N5QBJiGf4aJYFnt7+/p62y2Ti+ou2sJftlduCag46nhazrwHcd+K4D33Xguw5814HvnzLwzYl7lpB3HUd/l3H0VRZH"
+    "W4BpWQS9Dre/+3A7l/SjA+16HVjH6+t4fR2vr+N1O17nd/0crI8DX8VyTEzY6e0xfcYwGXhgMJYy7IKWvR26OponUylN"
+    "UoK64jf11Ojw3/d6r+sdk+63j7GNuHUThVYHsPTEnwIICWRHxAvQV9TdXhrNAryt5BggX0eMonnocRJCKSOCbYyxpqQ8"
+    "6YIGzFgf+zEJy1xCGUyDaOQGV24yrexacNZMERdaxseSflPYoG0PJWgsyZI5MNkglI4jNgGCdSnkonyELU7pIOuJSS3F"
+    "XJ0buZAeOnfMGgLLq02d1n5rLpafAWiRsAfuRo3Ty+P0nAusuu3mrrM7YBozFwRHCUgwJfI/m9oA9jnHo4nYLmpDkUDM"
+    "hWrL/bsEghmROyqBQRznY2F8S6zvoyP0Z7DSwSYBee7c8yP4c7RI0V24AlYImisyCJFOpvn49uKX7m4Hk4k4NYYmlfUJ"
+    "ApNAEY1sFK04PU+O5tPixGwo3GJuiA5FCmZTontXaLfQ7iXgJnSiTnVUdOeRgRo1cXqLYSEOGMugkGJkTKOv83BgpUa4"
+    "RIF3jh7RYZJq5Ayhva2YtZ6kDVnz1JYzSCKnJ/cunRIKUu4tLB1cZ46dirS50wcdEeTRITSagnVVAhNjSZ6cDKf1lxvV"
+    "zEvFfhB0PT9ZQXtpy6GK22xQA3OkSdQQoPHACioWgyngSWs3ITyd3UgWCu2Z1oEXagu0T6WINoFEQH5hvmFoETXxZeCt"
+    "Yk/JTPLUOsJMEpdtt4sZm33BNGPCMhEONjFFKEva4EUpZlWyDMqkyc9x4PorGXse+06nFoqI7oCusFEfw1i8q9eGU+wN"
+    "n648CQ1Av3l8ZXYUgREXZycfkGnkRtjElsen7LoVhp+HTUl5X3yvY+UVolO7Z9p+Pv5wRJplvF59Gp7YNOtQp2xyfnp1"
+    "Dr9FI7WSVSFt07zo4/4ezwl52yUVo9lRaqWLSgchh3FsYn+rNZ2u6uqqBOmttGCL9LL3I44ZGIIbOj5lyeIcFu0pDILo"
+    "rmvB0GckE7ln9WxUA/1s1JpAk4ZuAZvFSjSSTDMXRxFyvkdW2pTCLXvpgWXhpV/ZMdOakE2M5k8LHJERQtjRInaVQgxa"
+    "Mzc0bM9lxw0JiCJDcfLuIzFXbSPIQeX2JyCJ1lyfjePVMAy+HKsQllElInwRgsagvSLQXGut59OUFKZonIp2hOj+uP95"
+    "wln+bWnLQqhnkaXuLU/HbksG6CwGwisTAQr0FrGROMcOxeb5344/fOjNvK0WJGEIkXlc2/+KN+y0DjE4yhegchcqe8lb"
+    "9aibk8CddtBXdLRsrBASPZ22ykzaHZUOpGIkXcB3EE7KxBRI0K44dptAZK2yvSzo6VaGCH3tqJeRIYeagGOvstBzH7d0"
+    "kL+8BZZtaIcWPkXrQNzbBH3vGHPYYSxDtJC1Lr0B1LtY5uEtSr3nLbxQ0LAW3EWAgaUNiMQzoCZySvVgOQQXpx2xQ3gY"
+    "K2W2dC5/n/P7GQsBhkZbwQH4zI2JR0jkzPe8QHKBxjhKPIhLJd6FphChqq2D0q6g7obcEwNajwrPJvwyrQjIcQBjFswt"
+    "Z6uxZqCnXyqHfur/I+f/SeRB6IJ5AEkU8LtpIp/0IZMHekYIXt589WdXKgX8+PWwIy6PT88vhh3x5s35388PDynyA2VC"
+    "ay/nEIXBZKRHO6V+IkbA/xsJkxtJrM8A9kU34EL9G1mIRVSUBYjAXFRwHBqLhExhCr8JdplUntQciJ+rVO9iXOCz5hXq"
+    "m+wepWNoIR9SZ2+2G24iLEYV0VVEBBtpSblA3zwZy0Khje6iL+aKsi1cfppFpt9bR4gVCOOSR4+Yx74RCm3jKF4PelOn"
+    "jJT1tONYugk9jKDL7Ni+4Wf6p29Pjg65T41Vc9wqLhFKDrUoH8KepHlWJVMVcXbYZaMu+/Sc3osBNQdCN4sIro9cAcEu"
+    "ACuEvrreOiA6rkqAETrBDZsgAJXcZKwqTqGtS22Y66AtIWq4Ai3iPBaqdnFhPcqOvSVJkxvJScRJMDgj/Su/zc192nvJ"
+    "0RbtaBBp2uFVoB7QRLb85e4rNkkoDSyQoh23e9oour2KYeX6n3l77+ji4vj0/TnJxnhitJEYaSjeUeptZ8U8uMFHTa1r"
+    "2YbTX//rp/dX785Ofz5+f/XL2clR1mSbO86ffrBl1uclanrP3B4aAxaCtiH4KW498m4XCZomh45GHNLG5aG9ZQm/ig/C"
+    "hWyT/75TLJptyox6nswmOZlAC5WFgaR5LAw3gcAKLJHeF1XQgd5fq9/+zN6/t46Ia7OaGnbcm3KjgLkFRQJ5nl/UQD2T"
+    "E1Ab3lmRQPwwuZgJ1UBlIbeqQtrHs08XD2ddVTbiOC/q6VsNpQSrOsouzv52dGrZ3IF++VjG8Cah4gki5iyrzgMpXS3T"
+    "tyoTODn76agqdTvvo31cn2VnNdDzcL6XIU9fLb8QrMH6eUpKa5hdSGuoE3vbLLGKwrnTOiFfDh+m5bL2hdnDOWJVhXz7"
+    "vkacnJPzmA1pK/erhrKHcssqZH16e3F8VhZnNe2MQhbe3r9S1rvWv2Y/BhvXaRqr/vY2uhq9N9mLkum2l4Dz3d7d2d3p"
+    "vtzdtnZmwftWX18ueWkb3fC/YPFVvqB1LfU6ra24yNZpbQ+ktWFANqhPGKghGnUvU7Vh8dX6I1Q2S1vQ9e3NEuHa+tYJ"
+    "DVR639ybqcVvbnHNr8qXKeQCo7NliuABS/2gPKslXGWqbfqGxQyHmoTdOlVewhhT8948NYT1TberJGf9De+b1UQLb3g/"
+    "zESpoX/5HIMsgrvioEJnCvGrzPxHMo+Nws98hcj1ygO3E3oyHC/00plAWKp30GUC1jxbIvaLz7lmM+1AuRi0acupEXAR"
+    "klsYWLdGi65vZct3f39PC05vDVGgTIy8i5IbOtcjH/xK96SHM5GIMbuCxxTWeILHEjxOR2dSPZ8fWtc+rGsfHoGF17UP"
+    "303twx9aXG3vPOSZaU/beliUY7yVg6fmfPJKTPB3DPC+b8S/LI19DfzWwG8N/KrALzeP2v6sDOmoR2F6+zbA7ZtV3Tzj"
+    "6RDPuKfNfzbArQc2PE29SgPsq6l2qbgWfG/13fiWBoO69h5r77H2HmXvYR3Qy0buad7jG3mJb1jbV+snrGOJy4M/dExx"
+    "yV+EoDarRiNtnYZG3X8Sq693OdY2f23z/9ltvjbjtl1BjHxt6hnyH8YG/AkMf43M8sO0H2HSLYrKtvyjzmel8gwuLjkQ"
+    "jq7reHfy0//9z/864GBAKe4wmRD35qy6k2cODjJ1rRr6hjfljRady2tzkekKmp4nb7WAtm+xjJKzku6bUYXpdfi9HtL2"
+    "bNIx5bUtXHClmjCvyH18zkglt0OXej+pM13u/Z0BgXUdeft3P9+ijnwNz9bw7A+CZ/VeyvJGOy939/Zf/fBvP752R2OP"
+    "DrG4r8U7WYV4+QlhDLbYEdraCrabTXuoqxmqxvj2n+gcEa7IybB3vgpLABtTwa/G/D77ZWktNb54C8UclgHAH6z7MN/W"
+    "8EMFUTnw9hpUMJAJvW7FJAdfH3Iwmk9NJmNGi0bkJUJ22xICqAgIoFohV+jYQIAWc1EzVv/rEgRdO6xA3on8jQjPU64T"
+    "N6wQVheq2CTutyTxwiqsx6pCZIQnxz6VeiGBoT72gl/MHggl2clcDis02VGOTcurEi35KSMNKRxC96RL9UxmWWXAhmjL"
+    "HvuH161lBaHSDYLStMISXY2CNSZYQOExF7AdWv4KWXZIV9Df3adIBaQPpClM09Edc1EZQmk6HMEURtgkVKLWIh1liTQy"
+    "JQW4g2NTDIR1InQggCl74f4PqFCFild02ZxPJcBY+LaoUFaOmAuE7e20JOw470VsvkuToPtObIvz4/fHpxdbB0DuFX8x"
+    "Bkjm4yrq1lApEi9Qsr/XVlRZJ2ITxr84+nSyjAA+EQcLGDf6AO27gxDte1/Yp98MQmsQvPV7HWAj/pMODcFDHaikkstt"
+    "ROqqG6352YvFzTxHF1/YdYT1em2Li6r91NT0UDkh6S6dClA+h6aHU8T6JTf1Rz6GYzjJT/pMH/GRv76z13v9r+ZDQlmh"
+    "Dj6J4BOxZH8QClOVih3oU4IGIbH1zb90u+K9DCV/2mq0ELxBwsk+2gfgp30OhBfR8pbgrnpA/eEgHIR/ycbEX7/bCUI4"
+    "0l/EOywRhHv4sys+MS/rP7Dl6CMdYMVNooDKwfDolzs+aWbq6/pmpAliFTxCAaSDrU1xqjZiaNEyE4MJRzj3X03tD4Xf"
+    "2tgRIYYCp0OleBjM9wytdZ9Lend2cvL29CcsW9T64NBJC043ooN5HKCK41EcC1DaOA0WVU2hr3lxIGC+5GXCRf1hLRx3"
+    "Ph4DBOYyzqy5+WhWFgyIfOnzOTo2sjdXNJKnzrl3DR964iz7m/cyqN+8eM/HOjldYomhFhtEMJcwTWhK3HqP4rFrY7Mj"
+    "lrKZm++K5Ud2IHwAxVvGZfO1tXzbgGHF/QvgOlbDUuVo8bwmdQDC4Oe6jq5cBMmTdvF5GERy88e7zOgOl6urwsS4whJX"
+    "iQY7LB4NwF0ukuRCRa6MpuLBOeOjaj/13+QqKpkp6D77eHF8durYJdzLDkfJS7mzmmdY3z5a/U6h4M6u6jbpCvo4FRsy"
+    "HODGAIkSszD1Z80yLRlDLOZLldd94+IqlXw7PZQMfvEP6yOSG/1tNJoKyeRU40J4ZBanoBulgyMqOA711ny1rWSCQEHI"
+    "Ue1zqToXSS/9oBvOj7795hAx9V9ja1W8vcUOZxHNM0Vw81pzQp/giJjsYtm409dcy/b/HJv0eap0VffSj8Dlcd9p8/fg"
+    "aJIn2dEy5uCV+gWZfyWuXAmMhsm3bU8eW8MPuDbAD8Tpz8OhsdIWKF+Pj6sbdnwUbe05J6geyNBK5a2zpSXaskzaBKNO"
+    "oUbaMV7tKPtmH174Sn+Kr9puoiWGHzPp0gL6Cg3AbWf/x/Y7cP9rZt3p0ku44Jj40IEfK4R63OMu9khRHnX3fAEbd7+P"
+    "3VeW3FexStjFPb/CnnWcZHpcHj3xcz+8xgerkRNP/8kxkJbPLk04O4WtONFWkYzpiOZnhzFE4OrxiO5/bydTJQ4jsPsn"
+    "RRW6w/09mnkWDdDkHxEbYDcaDOrC7bDJ/5rqub54fME2QOYj3hOrt2CtakKcJsooNgC6Vs7ufohMK8+xkRgrQkFWNaX7"
+    "AZvPGGXo0+6Y//XjlqEPQtqlwIzcOAyycf//Bnfmug=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -1052,6 +1054,8 @@ RECORDS: dict[str, tuple[dict[str, Any], tuple[str, ...]]] = {
 _MCP_EXTRA: dict[str, Any] = {}
 #: The built-in commands this program adds (`prompt`, `resource`): word -> (help, function).
 _EXTRA_COMMANDS: dict[str, tuple[str, Any]] = {}
+#: How text mode writes images and audio, and how an MCP answer carries them (`media`).
+_MEDIA: tuple[Any, ...] = ()
 #: Tool name -> (command path, whether structuredContent wraps the data as {"result": ...}).
 _MCP_NAMES: dict[str, tuple[str, bool]] = {
     "connect": ("connect", False),
@@ -1740,6 +1744,15 @@ FLAGS: tuple[Flag, ...] = (
         dest="json",
         group="output",
     ),
+    Flag(
+        "--output-file",
+        "PATH",
+        "write the answer here, not to stdout: an image's or audio's bytes (a list's next"
+        " ones to PATH-2, ..., its text to stdout), else the text",
+        kind="path",
+        not_with=("--json", "--mcp", "--batch"),
+        group="output",
+    ),
     Flag("--debug", "", "show tracebacks of internal errors", dest="debug", group="run"),
     Flag(
         "--timeout",
@@ -2072,6 +2085,9 @@ class _Type:
     #: Whether a value is one command-line word (a tuple's item, a dict option's value may only
     #: be such a type; a count is a repeated flag).
     word: ClassVar[bool] = True
+    #: A result-only type whose values are MCP content items of this type (`image`, `audio`):
+    #: a handler returns one (or a list of them, mixed with strings), never takes one.
+    media: ClassVar[str] = ""
 
     @staticmethod
     def convert(value: object) -> Any:
@@ -2202,6 +2218,22 @@ class _Null(_Type):
     @staticmethod
     def check(value: object) -> bool:
         return value is None
+
+
+def _media_check(value: object, kind: object) -> bool:
+    return (
+        type(value) is dict
+        and value.keys() == {"type", "mime_type", "size", "data"}
+        and kind in ("image", "audio")
+        and value["type"] == kind
+        and isinstance(value["mime_type"], str)
+        and isinstance(value["data"], str)
+    )
+
+
+def _is_media(value: object) -> bool:
+    """Whether JSON data is an image's or an audio clip's JSON form (a list's item may be)."""
+    return type(value) is dict and _media_check(value, value.get("type"))
 
 
 #: A parameter with no value (and no default): distinct from every value, None included.
@@ -2515,6 +2547,9 @@ def _jsonable(value: object) -> Any:
         return isoformat()
     if kind.__name__ in ("Decimal", "UUID"):
         return str(value)
+    as_json = getattr(value, "_as_json", None)
+    if as_json is not None:
+        return as_json()  # NOTE: an Image or Audio (`media._Media`), named without importing it
     raise TypeError(f"a result of type {kind.__name__} cannot be written as JSON")
 
 
@@ -2522,7 +2557,8 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
     """What is wrong with normalised `data` for the declared type `shape`, or None.
 
     A shape is a `_Type` class, or a tuple: ("in", choices), ("list", item), ("map", item),
-    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict.
+    ("null", inner) for an optional, ("record", name) for a dataclass or TypedDict, ("union",
+    shapes) for content (`Image | str`: a list's items).
     """
     if not isinstance(shape, tuple):
         kind: type[_Type] = shape
@@ -2535,6 +2571,11 @@ def _conform(data: object, shape: Any, path: str = "result") -> str | None:
             if type(data) is type(choice) and data == choice:
                 return None
         return f"{path}: {_expected(_one_of(shape[1]), data)}"
+    if form == "union":
+        if any(_conform(data, member, path) is None for member in shape[1]):
+            return None
+        wanted = " or ".join(member.expected for member in shape[1])
+        return f"{path}: {_expected(wanted, data)}"
     if form == "list":
         if not isinstance(data, list):
             return f"{path}: {_expected(_JSON_EXPECTED['array'], data)}"
@@ -2953,6 +2994,10 @@ class _Truncation:
     def measure_dict(self, node: dict[str, Any], budget: int, shape: Any = None) -> int:
         if not node:
             return 2
+        if "data" in node and _is_media(node):
+            # NOTE: an image or audio is never cut: it counts as its description (the bytes
+            # have their own limit, `media._MEDIA_MOST`), and a list keeps it whole or drops it.
+            return _truncate_media(node)
         keys: Iterable[str] = node
         count = len(node)
         if count > self.item_cap and self.is_map(node, shape):
@@ -3060,6 +3105,8 @@ class _Truncation:
             changed = len(kept) < count or any(kept[i] is not node[i] for i in positions)
             return kept if changed else node
         if kind is dict:
+            if "data" in node and _is_media(node):
+                return node  # NOTE: never cut (see `measure_dict`)
             keys: Iterable[str] = node
             if len(node) > self.item_cap and self.is_map(node, shape):
                 kept_keys = _truncate_kept(node, *_truncate_split_items(self.item_cap))
@@ -3078,6 +3125,14 @@ class _Truncation:
             changed = len(built) < len(node) or any(built[key] is not node[key] for key in built)
             return built if changed else node
         return node
+
+
+def _truncate_media(node: dict[str, Any]) -> int:
+    """What an image or audio counts for (`measure_dict`): its JSON without the bytes, as an
+    MCP answer's text shows it."""
+    import json
+
+    return len(json.dumps({**node, "data": ""}, ensure_ascii=False)) + _TRUNCATE_SHORT
 
 
 def _truncate_form(shape: Any) -> tuple[Any, ...] | None:
@@ -3391,6 +3446,10 @@ def _sanitize_walk(
         changed_text = change(text)
         return value if changed_text is text else changed_text
     if isinstance(value, dict):
+        if "data" in value and _is_media(value):
+            # NOTE: an image's or audio's bytes (base64) and its checked MIME type: not text
+            # that instructs anyone, and any change would break the bytes.
+            return value
         changed = False
         mapped: dict[Any, Any] = {}
         for key, item in value.items():
@@ -8552,7 +8611,11 @@ class _McpServer(_McpLoop):
         outcome = ""
         try:
             string = self.codec.string
-            if whole is None:
+            media = _MEDIA[1](envelope) if _MEDIA else None
+            if media is not None:
+                # NOTE: images and audio as content items; the text says where each is.
+                whole = self.codec.envelope(media[0])
+            elif whole is None:
                 whole = self.codec.envelope(envelope)
             content = '[{"type":"text","text":' + string(whole)
             if printed:
@@ -8561,6 +8624,8 @@ class _McpServer(_McpLoop):
                 said: dict[str, Any] = _success("".join(printed))
                 said = _delivered(said, command, True, self.limit, self.spill_dir)[0]
                 content += '},{"type":"text","text":' + string(said["data"])
+            if media is not None:
+                content += "}," + "},".join(self.dumps(item)[:-1] for item in media[1])
             result = '{"content":' + content + "}]"
             if envelope["ok"]:
                 data = envelope["data"]
@@ -9398,6 +9463,22 @@ def invoke(argv: Sequence[str], *, input: str = "", env: dict[str, str] | None =
     return Invoked(code, out.getvalue(), err.getvalue())
 
 
+def _write_answer(data: object, output_file: str | None) -> None:
+    """The answer in text mode: on stdout, or in `--output-file`; an image's or audio's bytes
+    as `media._write_media` says (a program whose commands return some: `_MEDIA`)."""
+    text = _MEDIA[0](data, output_file, sys.stdout) if _MEDIA else None
+    if text is None and output_file is not None:
+        try:
+            with open(output_file, "w", encoding="utf-8") as file:
+                _emit(file, _text(_jsonable(data)) + "\n")
+        except OSError as error:
+            raise UsageError(f"cannot write {output_file}: {error.strerror or error}") from None
+        return
+    text = _text(_jsonable(data)) if text is None else text
+    if text:
+        _emit(sys.stdout, text + "\n")
+
+
 def _main(args: list[str]) -> int:
     invocation: _Invocation | None = None
     json_mode = False
@@ -9436,9 +9517,7 @@ def _main(args: list[str]) -> int:
             shown = _redact(envelope, _SECRETS) if _SECRETS else envelope
             _emit(sys.stdout, _dumps(shown) + "\n", redact=False)
         else:
-            text = _text(_jsonable(envelope["data"]))
-            if text:
-                _emit(sys.stdout, text + "\n")
+            _write_answer(envelope["data"], invocation.asked.get("--output-file"))
             cut = envelope.get("meta", {}).get("truncated")
             if cut:
                 # NOTE: text shows a string's cut in place, not a list's: say it, on stderr.

@@ -23,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--output-file' = '|--output-file'
         '|--timeout' = '|--timeout'
         '|--max-output' = '|--max-output'
         '|--spill-dir' = '|--spill-dir'
@@ -32,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|--jobs' = '|--jobs'
         'greet|-o' = 'greet|--output'
         'greet|--output' = 'greet|--output'
+        'greet|--output-file' = 'greet|--output-file'
         'greet|--timeout' = 'greet|--timeout'
         'greet|--max-output' = 'greet|--max-output'
         'greet|--spill-dir' = 'greet|--spill-dir'
@@ -39,6 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'greet|--explain' = 'greet|--explain'
         'hi|-o' = 'greet|--output'
         'hi|--output' = 'greet|--output'
+        'hi|--output-file' = 'greet|--output-file'
         'hi|--timeout' = 'greet|--timeout'
         'hi|--max-output' = 'greet|--max-output'
         'hi|--spill-dir' = 'greet|--spill-dir'
@@ -49,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--to' = 'list-items|--to'
         'list-items|-o' = 'list-items|--output'
         'list-items|--output' = 'list-items|--output'
+        'list-items|--output-file' = 'list-items|--output-file'
         'list-items|--timeout' = 'list-items|--timeout'
         'list-items|--max-output' = 'list-items|--max-output'
         'list-items|--spill-dir' = 'list-items|--spill-dir'
@@ -59,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'ls|--to' = 'list-items|--to'
         'ls|-o' = 'list-items|--output'
         'ls|--output' = 'list-items|--output'
+        'ls|--output-file' = 'list-items|--output-file'
         'ls|--timeout' = 'list-items|--timeout'
         'ls|--max-output' = 'list-items|--max-output'
         'ls|--spill-dir' = 'list-items|--spill-dir'
@@ -69,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'l|--to' = 'list-items|--to'
         'l|-o' = 'list-items|--output'
         'l|--output' = 'list-items|--output'
+        'l|--output-file' = 'list-items|--output-file'
         'l|--timeout' = 'list-items|--timeout'
         'l|--max-output' = 'list-items|--max-output'
         'l|--spill-dir' = 'list-items|--spill-dir'
@@ -76,6 +82,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'l|--explain' = 'list-items|--explain'
         'delete|-o' = 'delete|--output'
         'delete|--output' = 'delete|--output'
+        'delete|--output-file' = 'delete|--output-file'
         'delete|--timeout' = 'delete|--timeout'
         'delete|--max-output' = 'delete|--max-output'
         'delete|--spill-dir' = 'delete|--spill-dir'
@@ -84,6 +91,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'reset|--keep' = 'reset|--keep'
         'reset|-o' = 'reset|--output'
         'reset|--output' = 'reset|--output'
+        'reset|--output-file' = 'reset|--output-file'
         'reset|--timeout' = 'reset|--timeout'
         'reset|--max-output' = 'reset|--max-output'
         'reset|--spill-dir' = 'reset|--spill-dir'
@@ -93,6 +101,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--mark' = 'fetch|--mark'
         'fetch|-o' = 'fetch|--output'
         'fetch|--output' = 'fetch|--output'
+        'fetch|--output-file' = 'fetch|--output-file'
         'fetch|--timeout' = 'fetch|--timeout'
         'fetch|--max-output' = 'fetch|--max-output'
         'fetch|--spill-dir' = 'fetch|--spill-dir'
@@ -105,6 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--owner' = 'label|--owner'
         'label|-o' = 'label|--output'
         'label|--output' = 'label|--output'
+        'label|--output-file' = 'label|--output-file'
         'label|--timeout' = 'label|--timeout'
         'label|--max-output' = 'label|--max-output'
         'label|--spill-dir' = 'label|--spill-dir'
@@ -114,6 +124,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'run|--python' = 'run|--python'
         'run|-o' = 'run|--output'
         'run|--output' = 'run|--output'
+        'run|--output-file' = 'run|--output-file'
         'run|--timeout' = 'run|--timeout'
         'run|--max-output' = 'run|--max-output'
         'run|--spill-dir' = 'run|--spill-dir'
@@ -124,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'login|--token' = 'login|--token'
         'login|-o' = 'login|--output'
         'login|--output' = 'login|--output'
+        'login|--output-file' = 'login|--output-file'
         'login|--timeout' = 'login|--timeout'
         'login|--max-output' = 'login|--max-output'
         'login|--spill-dir' = 'login|--spill-dir'
@@ -136,6 +148,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'export|--ref' = 'export|--ref'
         'export|-o' = 'export|--output'
         'export|--output' = 'export|--output'
+        'export|--output-file' = 'export|--output-file'
         'export|--timeout' = 'export|--timeout'
         'export|--max-output' = 'export|--max-output'
         'export|--spill-dir' = 'export|--spill-dir'
@@ -145,6 +158,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
         'output|--output' = 'output|--output'
+        'output|--output-file' = 'output|--output-file'
         'output|--timeout' = 'output|--timeout'
         'output|--max-output' = 'output|--max-output'
         'output|--spill-dir' = 'output|--spill-dir'
@@ -153,6 +167,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--output-file' = @('file')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
@@ -162,6 +177,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '|--jobs' = @('none')
         '#0' = @('none')
         'greet|--output' = @('choice', 'json', 'text')
+        'greet|--output-file' = @('file')
         'greet|--timeout' = @('none')
         'greet|--max-output' = @('none')
         'greet|--spill-dir' = @('file')
@@ -172,12 +188,14 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'list-items|--from' = @('none')
         'list-items|--to' = @('none')
         'list-items|--output' = @('choice', 'json', 'text')
+        'list-items|--output-file' = @('file')
         'list-items|--timeout' = @('none')
         'list-items|--max-output' = @('none')
         'list-items|--spill-dir' = @('file')
         'list-items|--field' = @('none')
         'list-items|--explain' = @('none')
         'delete|--output' = @('choice', 'json', 'text')
+        'delete|--output-file' = @('file')
         'delete|--timeout' = @('none')
         'delete|--max-output' = @('none')
         'delete|--spill-dir' = @('file')
@@ -186,6 +204,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'delete#0' = @('none')
         'reset|--keep' = @('none')
         'reset|--output' = @('choice', 'json', 'text')
+        'reset|--output-file' = @('file')
         'reset|--timeout' = @('none')
         'reset|--max-output' = @('none')
         'reset|--spill-dir' = @('file')
@@ -194,6 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'fetch|--delay' = @('none')
         'fetch|--mark' = @('file')
         'fetch|--output' = @('choice', 'json', 'text')
+        'fetch|--output-file' = @('file')
         'fetch|--timeout' = @('none')
         'fetch|--max-output' = @('none')
         'fetch|--spill-dir' = @('file')
@@ -204,6 +224,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--tag' = @('none')
         'label|--owner' = @('none')
         'label|--output' = @('choice', 'json', 'text')
+        'label|--output-file' = @('file')
         'label|--timeout' = @('none')
         'label|--max-output' = @('none')
         'label|--spill-dir' = @('file')
@@ -211,6 +232,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'label|--explain' = @('none')
         'run|--python' = @('none')
         'run|--output' = @('choice', 'json', 'text')
+        'run|--output-file' = @('file')
         'run|--timeout' = @('none')
         'run|--max-output' = @('none')
         'run|--spill-dir' = @('file')
@@ -221,6 +243,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'login|--user' = @('none')
         'login|--token' = @('none')
         'login|--output' = @('choice', 'json', 'text')
+        'login|--output-file' = @('file')
         'login|--timeout' = @('none')
         'login|--max-output' = @('none')
         'login|--spill-dir' = @('file')
@@ -231,6 +254,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'export|--name' = @('none')
         'export|--ref' = @('none')
         'export|--output' = @('choice', 'json', 'text')
+        'export|--output-file' = @('file')
         'export|--timeout' = @('none')
         'export|--max-output' = @('none')
         'export|--spill-dir' = @('file')
@@ -240,6 +264,7 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         'output|--offset' = @('none')
         'output|--limit' = @('none')
         'output|--output' = @('choice', 'json', 'text')
+        'output|--output-file' = @('file')
         'output|--timeout' = @('none')
         'output|--max-output' = @('none')
         'output|--spill-dir' = @('file')
@@ -251,21 +276,21 @@ Register-ArgumentCompleter -Native -CommandName 'clikit' -ScriptBlock {
         '' = @(@('greet', 'Greet someone; runs when the command line names no command.'), @('hi', 'Greet someone; runs when the command line names no command.'), @('l', 'List the items from --from up to --to.'), @('list-items', 'List the items from --from up to --to.'), @('ls', 'List the items from --from up to --to.'), @('delete', 'Delete something; asks first, or needs --yes where nobody can answer.'), @('reset', 'Reset everything, without asking (confirm=False).'), @('fetch', 'Wait on an event loop, then answer; cancelled by --timeout and over MCP.'), @('label', 'Describe a label: a count flag, a tuple, a dict, a pattern and a computed defau…'), @('run', 'Run an app as `pipx run` does: every word after APP is the app''s, --json and --…'), @('login', 'Log in; asks for what is missing at a terminal (the token hidden).'), @('export', 'Export one item, named or numbered, as JSON or CSV (as argparse''s mutually excl…'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
-        '' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'greet' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'hi' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'list-items' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'ls' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'l' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'delete' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'reset' = @(@('--keep', 'How many to keep.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'fetch' = @(@('--delay', 'How long to wait, in seconds.'), @('--mark', 'A file that gets one line when the command ends, however it ends.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'run' = @(@('-p', 'The Python to run it with'), @('--python', 'The Python to run it with'), @('--isolated', ''), @('--no-isolated', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'export' = @(@('-j', 'Write JSON here'), @('--json-out', 'Write JSON here'), @('--csv-out', 'Write CSV here'), @('--name', 'The item''s name'), @('--ref', 'The item''s number'), @('--compact', ''), @('--no-compact', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'greet' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'hi' = @(@('--shout', 'Greet in capitals.'), @('--no-shout', 'Greet in capitals.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'list-items' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'ls' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'l' = @(@('-f', 'The first item'), @('--from', 'The first item'), @('--to', 'One past the last item.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'delete' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'reset' = @(@('--keep', 'How many to keep.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'fetch' = @(@('--delay', 'How long to wait, in seconds.'), @('--mark', 'A file that gets one line when the command ends, however it ends.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'label' = @(@('--name', 'A lower-case name'), @('-v', 'Say more; repeat for more'), @('--verbose', 'Say more; repeat for more'), @('--size', 'Width and height.'), @('-l', 'KEY=VALUE; repeat for more'), @('--tag', 'KEY=VALUE; repeat for more'), @('--owner', 'Who owns it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'run' = @(@('-p', 'The Python to run it with'), @('--python', 'The Python to run it with'), @('--isolated', ''), @('--no-isolated', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'login' = @(@('-u', ''), @('--user', ''), @('--token', 'Your API token'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'export' = @(@('-j', 'Write JSON here'), @('--json-out', 'Write JSON here'), @('--csv-out', 'Write CSV here'), @('--name', 'The item''s name'), @('--ref', 'The item''s number'), @('--compact', ''), @('--no-compact', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -21,6 +21,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--output-file' = '|--output-file'
         '|--timeout' = '|--timeout'
         '|--max-output' = '|--max-output'
         '|--spill-dir' = '|--spill-dir'
@@ -30,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         '|--jobs' = '|--jobs'
         'store|-o' = 'store|--output'
         'store|--output' = 'store|--output'
+        'store|--output-file' = 'store|--output-file'
         'store|--timeout' = 'store|--timeout'
         'store|--max-output' = 'store|--max-output'
         'store|--spill-dir' = 'store|--spill-dir'
@@ -37,6 +39,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store|--explain' = 'store|--explain'
         'store shelf|-o' = 'store shelf|--output'
         'store shelf|--output' = 'store shelf|--output'
+        'store shelf|--output-file' = 'store shelf|--output-file'
         'store shelf|--timeout' = 'store shelf|--timeout'
         'store shelf|--max-output' = 'store shelf|--max-output'
         'store shelf|--spill-dir' = 'store shelf|--spill-dir'
@@ -57,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'types|--item' = 'types|--item'
         'types|-o' = 'types|--output'
         'types|--output' = 'types|--output'
+        'types|--output-file' = 'types|--output-file'
         'types|--timeout' = 'types|--timeout'
         'types|--max-output' = 'types|--max-output'
         'types|--spill-dir' = 'types|--spill-dir'
@@ -66,6 +70,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'draw|--scale' = 'draw|--scale'
         'draw|-o' = 'draw|--output'
         'draw|--output' = 'draw|--output'
+        'draw|--output-file' = 'draw|--output-file'
         'draw|--timeout' = 'draw|--timeout'
         'draw|--max-output' = 'draw|--max-output'
         'draw|--spill-dir' = 'draw|--spill-dir'
@@ -73,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'draw|--explain' = 'draw|--explain'
         'fail|-o' = 'fail|--output'
         'fail|--output' = 'fail|--output'
+        'fail|--output-file' = 'fail|--output-file'
         'fail|--timeout' = 'fail|--timeout'
         'fail|--max-output' = 'fail|--max-output'
         'fail|--spill-dir' = 'fail|--spill-dir'
@@ -80,6 +86,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'fail|--explain' = 'fail|--explain'
         'store wipe|-o' = 'store wipe|--output'
         'store wipe|--output' = 'store wipe|--output'
+        'store wipe|--output-file' = 'store wipe|--output-file'
         'store wipe|--timeout' = 'store wipe|--timeout'
         'store wipe|--max-output' = 'store wipe|--max-output'
         'store wipe|--spill-dir' = 'store wipe|--spill-dir'
@@ -87,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store wipe|--explain' = 'store wipe|--explain'
         'store shelf count|-o' = 'store shelf count|--output'
         'store shelf count|--output' = 'store shelf count|--output'
+        'store shelf count|--output-file' = 'store shelf count|--output-file'
         'store shelf count|--timeout' = 'store shelf count|--timeout'
         'store shelf count|--max-output' = 'store shelf count|--max-output'
         'store shelf count|--spill-dir' = 'store shelf count|--spill-dir'
@@ -95,6 +103,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf nap|--seconds' = 'store shelf nap|--seconds'
         'store shelf nap|-o' = 'store shelf nap|--output'
         'store shelf nap|--output' = 'store shelf nap|--output'
+        'store shelf nap|--output-file' = 'store shelf nap|--output-file'
         'store shelf nap|--timeout' = 'store shelf nap|--timeout'
         'store shelf nap|--max-output' = 'store shelf nap|--max-output'
         'store shelf nap|--spill-dir' = 'store shelf nap|--spill-dir'
@@ -107,6 +116,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick|--into' = 'store pick|--into'
         'store pick|-o' = 'store pick|--output'
         'store pick|--output' = 'store pick|--output'
+        'store pick|--output-file' = 'store pick|--output-file'
         'store pick|--timeout' = 'store pick|--timeout'
         'store pick|--max-output' = 'store pick|--max-output'
         'store pick|--spill-dir' = 'store pick|--spill-dir'
@@ -115,6 +125,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store restock|--into' = 'store restock|--into'
         'store restock|-o' = 'store restock|--output'
         'store restock|--output' = 'store restock|--output'
+        'store restock|--output-file' = 'store restock|--output-file'
         'store restock|--timeout' = 'store restock|--timeout'
         'store restock|--max-output' = 'store restock|--max-output'
         'store restock|--spill-dir' = 'store restock|--spill-dir'
@@ -124,6 +135,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
         'output|--output' = 'output|--output'
+        'output|--output-file' = 'output|--output-file'
         'output|--timeout' = 'output|--timeout'
         'output|--max-output' = 'output|--max-output'
         'output|--spill-dir' = 'output|--spill-dir'
@@ -132,6 +144,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--output-file' = @('file')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
@@ -140,12 +153,14 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         '|--batch' = @('file')
         '|--jobs' = @('none')
         'store|--output' = @('choice', 'json', 'text')
+        'store|--output-file' = @('file')
         'store|--timeout' = @('none')
         'store|--max-output' = @('none')
         'store|--spill-dir' = @('file')
         'store|--field' = @('none')
         'store|--explain' = @('none')
         'store shelf|--output' = @('choice', 'json', 'text')
+        'store shelf|--output-file' = @('file')
         'store shelf|--timeout' = @('none')
         'store shelf|--max-output' = @('none')
         'store shelf|--spill-dir' = @('file')
@@ -164,6 +179,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'types|--maybe' = @('none')
         'types|--item' = @('none')
         'types|--output' = @('choice', 'json', 'text')
+        'types|--output-file' = @('file')
         'types|--timeout' = @('none')
         'types|--max-output' = @('none')
         'types|--spill-dir' = @('file')
@@ -174,12 +190,14 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'draw|--shape' = @('none')
         'draw|--scale' = @('none')
         'draw|--output' = @('choice', 'json', 'text')
+        'draw|--output-file' = @('file')
         'draw|--timeout' = @('none')
         'draw|--max-output' = @('none')
         'draw|--spill-dir' = @('file')
         'draw|--field' = @('none')
         'draw|--explain' = @('none')
         'fail|--output' = @('choice', 'json', 'text')
+        'fail|--output-file' = @('file')
         'fail|--timeout' = @('none')
         'fail|--max-output' = @('none')
         'fail|--spill-dir' = @('file')
@@ -187,12 +205,14 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'fail|--explain' = @('none')
         'fail#0' = @('choice', 'missing', 'busy', 'crash', 'print')
         'store wipe|--output' = @('choice', 'json', 'text')
+        'store wipe|--output-file' = @('file')
         'store wipe|--timeout' = @('none')
         'store wipe|--max-output' = @('none')
         'store wipe|--spill-dir' = @('file')
         'store wipe|--field' = @('none')
         'store wipe|--explain' = @('none')
         'store shelf count|--output' = @('choice', 'json', 'text')
+        'store shelf count|--output-file' = @('file')
         'store shelf count|--timeout' = @('none')
         'store shelf count|--max-output' = @('none')
         'store shelf count|--spill-dir' = @('file')
@@ -201,6 +221,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf count#*' = @('none')
         'store shelf nap|--seconds' = @('none')
         'store shelf nap|--output' = @('choice', 'json', 'text')
+        'store shelf nap|--output-file' = @('file')
         'store shelf nap|--timeout' = @('none')
         'store shelf nap|--max-output' = @('none')
         'store shelf nap|--spill-dir' = @('file')
@@ -211,6 +232,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick|--count' = @('none')
         'store pick|--into' = @('file')
         'store pick|--output' = @('choice', 'json', 'text')
+        'store pick|--output-file' = @('file')
         'store pick|--timeout' = @('none')
         'store pick|--max-output' = @('none')
         'store pick|--spill-dir' = @('file')
@@ -219,6 +241,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store pick#0' = @('dynamic')
         'store restock|--into' = @('file')
         'store restock|--output' = @('choice', 'json', 'text')
+        'store restock|--output-file' = @('file')
         'store restock|--timeout' = @('none')
         'store restock|--max-output' = @('none')
         'store restock|--spill-dir' = @('file')
@@ -229,6 +252,7 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'output|--offset' = @('none')
         'output|--limit' = @('none')
         'output|--output' = @('choice', 'json', 'text')
+        'output|--output-file' = @('file')
         'output|--timeout' = @('none')
         'output|--max-output' = @('none')
         'output|--spill-dir' = @('file')
@@ -242,19 +266,19 @@ Register-ArgumentCompleter -Native -CommandName 'kitchen' -ScriptBlock {
         'store shelf' = @(@('count', 'Count letters in each name.'), @('nap', 'Sleep, then answer nothing.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store shelf' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'types' = @(@('--ratio', 'A float, 100% of it.'), @('--flag', 'A boolean with --flag/--no-flag.'), @('--no-flag', 'A boolean with --flag/--no-flag.'), @('--path', ''), @('--day', ''), @('--moment', ''), @('--at', ''), @('--ident', ''), @('--amount', ''), @('--mode', ''), @('--color', ''), @('--level', ''), @('--maybe', ''), @('-i', 'Repeat me'), @('--item', 'Repeat me'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'draw' = @(@('--shape', 'The shape, as a JSON object.'), @('--scale', 'How much to scale it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'fail' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store wipe' = @(@('--force', ''), @('--no-force', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store shelf count' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store shelf nap' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store pick' = @(@('-s', 'Which store'), @('--store', 'Which store'), @('--size', 'How big'), @('--count', ''), @('--into', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'store restock' = @(@('--into', 'Where the stock comes from'), @('-S', 'Only the front row'), @('--shallow', 'Only the front row'), @('--deep', 'Only the front row'), @('--no-color', 'Plain labels'), @('--force', 'Restock a full shelf'), @('--no-cache', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'types' = @(@('--ratio', 'A float, 100% of it.'), @('--flag', 'A boolean with --flag/--no-flag.'), @('--no-flag', 'A boolean with --flag/--no-flag.'), @('--path', ''), @('--day', ''), @('--moment', ''), @('--at', ''), @('--ident', ''), @('--amount', ''), @('--mode', ''), @('--color', ''), @('--level', ''), @('--maybe', ''), @('-i', 'Repeat me'), @('--item', 'Repeat me'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'draw' = @(@('--shape', 'The shape, as a JSON object.'), @('--scale', 'How much to scale it.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'fail' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store wipe' = @(@('--force', ''), @('--no-force', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-y', 'run a command that asks first without asking (needed where nobody can answer)'), @('--yes', 'run a command that asks first without asking (needed where nobody can answer)'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf count' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store shelf nap' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store pick' = @(@('-s', 'Which store'), @('--store', 'Which store'), @('--size', 'How big'), @('--count', ''), @('--into', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'store restock' = @(@('--into', 'Where the stock comes from'), @('-S', 'Only the front row'), @('--shallow', 'Only the front row'), @('--deep', 'Only the front row'), @('--no-color', 'Plain labels'), @('--force', 'Restock a full shelf'), @('--no-cache', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -12,6 +12,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--output-file' = '|--output-file'
         '|--timeout' = '|--timeout'
         '|--max-output' = '|--max-output'
         '|--spill-dir' = '|--spill-dir'
@@ -22,6 +23,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'hello|--name' = 'hello|--name'
         'hello|-o' = 'hello|--output'
         'hello|--output' = 'hello|--output'
+        'hello|--output-file' = 'hello|--output-file'
         'hello|--timeout' = 'hello|--timeout'
         'hello|--max-output' = 'hello|--max-output'
         'hello|--spill-dir' = 'hello|--spill-dir'
@@ -31,6 +33,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
         'output|--output' = 'output|--output'
+        'output|--output-file' = 'output|--output-file'
         'output|--timeout' = 'output|--timeout'
         'output|--max-output' = 'output|--max-output'
         'output|--spill-dir' = 'output|--spill-dir'
@@ -39,6 +42,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--output-file' = @('file')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
@@ -48,6 +52,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '|--jobs' = @('none')
         'hello|--name' = @('none')
         'hello|--output' = @('choice', 'json', 'text')
+        'hello|--output-file' = @('file')
         'hello|--timeout' = @('none')
         'hello|--max-output' = @('none')
         'hello|--spill-dir' = @('file')
@@ -57,6 +62,7 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         'output|--offset' = @('none')
         'output|--limit' = @('none')
         'output|--output' = @('choice', 'json', 'text')
+        'output|--output-file' = @('file')
         'output|--timeout' = @('none')
         'output|--max-output' = @('none')
         'output|--spill-dir' = @('file')
@@ -68,10 +74,10 @@ Register-ArgumentCompleter -Native -CommandName 'minimal' -ScriptBlock {
         '' = @(@('hello', 'Say hello.'), @('output', 'Read back the full text of an answer that was cut.'), @('completion', 'Print a shell completion script (bash, zsh, fish, pwsh).'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'hello' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -18,6 +18,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--output-file' = '|--output-file'
         '|--timeout' = '|--timeout'
         '|--max-output' = '|--max-output'
         '|--spill-dir' = '|--spill-dir'
@@ -27,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|--jobs' = '|--jobs'
         'prompt|-o' = 'prompt|--output'
         'prompt|--output' = 'prompt|--output'
+        'prompt|--output-file' = 'prompt|--output-file'
         'prompt|--timeout' = 'prompt|--timeout'
         'prompt|--max-output' = 'prompt|--max-output'
         'prompt|--spill-dir' = 'prompt|--spill-dir'
@@ -34,6 +36,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt|--explain' = 'prompt|--explain'
         'stock|-o' = 'stock|--output'
         'stock|--output' = 'stock|--output'
+        'stock|--output-file' = 'stock|--output-file'
         'stock|--timeout' = 'stock|--timeout'
         'stock|--max-output' = 'stock|--max-output'
         'stock|--spill-dir' = 'stock|--spill-dir'
@@ -42,6 +45,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--steps' = 'restock|--steps'
         'restock|-o' = 'restock|--output'
         'restock|--output' = 'restock|--output'
+        'restock|--output-file' = 'restock|--output-file'
         'restock|--timeout' = 'restock|--timeout'
         'restock|--max-output' = 'restock|--max-output'
         'restock|--spill-dir' = 'restock|--spill-dir'
@@ -50,6 +54,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'wait|--seconds' = 'wait|--seconds'
         'wait|-o' = 'wait|--output'
         'wait|--output' = 'wait|--output'
+        'wait|--output-file' = 'wait|--output-file'
         'wait|--timeout' = 'wait|--timeout'
         'wait|--max-output' = 'wait|--max-output'
         'wait|--spill-dir' = 'wait|--spill-dir'
@@ -59,6 +64,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt shopping-list|--budget' = 'prompt shopping-list|--budget'
         'prompt shopping-list|-o' = 'prompt shopping-list|--output'
         'prompt shopping-list|--output' = 'prompt shopping-list|--output'
+        'prompt shopping-list|--output-file' = 'prompt shopping-list|--output-file'
         'prompt shopping-list|--timeout' = 'prompt shopping-list|--timeout'
         'prompt shopping-list|--max-output' = 'prompt shopping-list|--max-output'
         'prompt shopping-list|--spill-dir' = 'prompt shopping-list|--spill-dir'
@@ -68,6 +74,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt recipe|--course' = 'prompt recipe|--course'
         'prompt recipe|-o' = 'prompt recipe|--output'
         'prompt recipe|--output' = 'prompt recipe|--output'
+        'prompt recipe|--output-file' = 'prompt recipe|--output-file'
         'prompt recipe|--timeout' = 'prompt recipe|--timeout'
         'prompt recipe|--max-output' = 'prompt recipe|--max-output'
         'prompt recipe|--spill-dir' = 'prompt recipe|--spill-dir'
@@ -75,6 +82,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt recipe|--explain' = 'prompt recipe|--explain'
         'resource|-o' = 'resource|--output'
         'resource|--output' = 'resource|--output'
+        'resource|--output-file' = 'resource|--output-file'
         'resource|--timeout' = 'resource|--timeout'
         'resource|--max-output' = 'resource|--max-output'
         'resource|--spill-dir' = 'resource|--spill-dir'
@@ -84,6 +92,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
         'output|--output' = 'output|--output'
+        'output|--output-file' = 'output|--output-file'
         'output|--timeout' = 'output|--timeout'
         'output|--max-output' = 'output|--max-output'
         'output|--spill-dir' = 'output|--spill-dir'
@@ -92,6 +101,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--output-file' = @('file')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
@@ -100,12 +110,14 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         '|--batch' = @('file')
         '|--jobs' = @('none')
         'prompt|--output' = @('choice', 'json', 'text')
+        'prompt|--output-file' = @('file')
         'prompt|--timeout' = @('none')
         'prompt|--max-output' = @('none')
         'prompt|--spill-dir' = @('file')
         'prompt|--field' = @('none')
         'prompt|--explain' = @('none')
         'stock|--output' = @('choice', 'json', 'text')
+        'stock|--output-file' = @('file')
         'stock|--timeout' = @('none')
         'stock|--max-output' = @('none')
         'stock|--spill-dir' = @('file')
@@ -114,6 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'stock#0' = @('none')
         'restock|--steps' = @('none')
         'restock|--output' = @('choice', 'json', 'text')
+        'restock|--output-file' = @('file')
         'restock|--timeout' = @('none')
         'restock|--max-output' = @('none')
         'restock|--spill-dir' = @('file')
@@ -121,6 +134,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'restock|--explain' = @('none')
         'wait|--seconds' = @('none')
         'wait|--output' = @('choice', 'json', 'text')
+        'wait|--output-file' = @('file')
         'wait|--timeout' = @('none')
         'wait|--max-output' = @('none')
         'wait|--spill-dir' = @('file')
@@ -129,6 +143,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt shopping-list|--store' = @('none')
         'prompt shopping-list|--budget' = @('none')
         'prompt shopping-list|--output' = @('choice', 'json', 'text')
+        'prompt shopping-list|--output-file' = @('file')
         'prompt shopping-list|--timeout' = @('none')
         'prompt shopping-list|--max-output' = @('none')
         'prompt shopping-list|--spill-dir' = @('file')
@@ -137,12 +152,14 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt recipe|--dish' = @('none')
         'prompt recipe|--course' = @('choice', 'starter', 'main', 'dessert')
         'prompt recipe|--output' = @('choice', 'json', 'text')
+        'prompt recipe|--output-file' = @('file')
         'prompt recipe|--timeout' = @('none')
         'prompt recipe|--max-output' = @('none')
         'prompt recipe|--spill-dir' = @('file')
         'prompt recipe|--field' = @('none')
         'prompt recipe|--explain' = @('none')
         'resource|--output' = @('choice', 'json', 'text')
+        'resource|--output-file' = @('file')
         'resource|--timeout' = @('none')
         'resource|--max-output' = @('none')
         'resource|--spill-dir' = @('file')
@@ -153,6 +170,7 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'output|--offset' = @('none')
         'output|--limit' = @('none')
         'output|--output' = @('choice', 'json', 'text')
+        'output|--output-file' = @('file')
         'output|--timeout' = @('none')
         'output|--max-output' = @('none')
         'output|--spill-dir' = @('file')
@@ -165,16 +183,16 @@ Register-ArgumentCompleter -Native -CommandName 'pantry' -ScriptBlock {
         'prompt' = @(@('shopping-list', 'Write a shopping list for what is running out.'), @('recipe', 'Suggest a recipe from what is in stock.'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'prompt' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'stock' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'prompt shopping-list' = @(@('--store', 'Where to shop.'), @('--budget', 'How much to spend, in euros.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'prompt recipe' = @(@('--dish', 'The dish to cook.'), @('--course', 'Which course it is.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'resource' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'stock' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'restock' = @(@('--steps', 'How many rounds.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'wait' = @(@('--seconds', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt shopping-list' = @(@('--store', 'Where to shop.'), @('--budget', 'How much to spend, in euros.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'prompt recipe' = @(@('--dish', 'The dish to cook.'), @('--course', 'Which course it is.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'resource' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

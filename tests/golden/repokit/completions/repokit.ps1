@@ -18,6 +18,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         '|--repo-home' = 'clone|--repo-home'
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--output-file' = '|--output-file'
         '|--timeout' = '|--timeout'
         '|--max-output' = '|--max-output'
         '|--spill-dir' = '|--spill-dir'
@@ -31,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote|--remote' = 'remote add|--remote'
         'remote|-o' = 'remote|--output'
         'remote|--output' = 'remote|--output'
+        'remote|--output-file' = 'remote|--output-file'
         'remote|--timeout' = 'remote|--timeout'
         'remote|--max-output' = 'remote|--max-output'
         'remote|--spill-dir' = 'remote|--spill-dir'
@@ -41,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'clone|--repo-home' = 'clone|--repo-home'
         'clone|-o' = 'clone|--output'
         'clone|--output' = 'clone|--output'
+        'clone|--output-file' = 'clone|--output-file'
         'clone|--timeout' = 'clone|--timeout'
         'clone|--max-output' = 'clone|--max-output'
         'clone|--spill-dir' = 'clone|--spill-dir'
@@ -50,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'status|--repo-home' = 'status|--repo-home'
         'status|-o' = 'status|--output'
         'status|--output' = 'status|--output'
+        'status|--output-file' = 'status|--output-file'
         'status|--timeout' = 'status|--timeout'
         'status|--max-output' = 'status|--max-output'
         'status|--spill-dir' = 'status|--spill-dir'
@@ -62,6 +66,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote add|--mode' = 'remote add|--mode'
         'remote add|-o' = 'remote add|--output'
         'remote add|--output' = 'remote add|--output'
+        'remote add|--output-file' = 'remote add|--output-file'
         'remote add|--timeout' = 'remote add|--timeout'
         'remote add|--max-output' = 'remote add|--max-output'
         'remote add|--spill-dir' = 'remote add|--spill-dir'
@@ -73,6 +78,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote prune|--repo-home' = 'remote prune|--repo-home'
         'remote prune|-o' = 'remote prune|--output'
         'remote prune|--output' = 'remote prune|--output'
+        'remote prune|--output-file' = 'remote prune|--output-file'
         'remote prune|--timeout' = 'remote prune|--timeout'
         'remote prune|--max-output' = 'remote prune|--max-output'
         'remote prune|--spill-dir' = 'remote prune|--spill-dir'
@@ -82,6 +88,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
         'output|--output' = 'output|--output'
+        'output|--output-file' = 'output|--output-file'
         'output|--timeout' = 'output|--timeout'
         'output|--max-output' = 'output|--max-output'
         'output|--spill-dir' = 'output|--spill-dir'
@@ -91,6 +98,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
     $values = @{
         'clone|--repo-home' = @('none')
         '|--output' = @('choice', 'json', 'text')
+        '|--output-file' = @('file')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
@@ -100,6 +108,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         '|--jobs' = @('none')
         'remote add|--remote' = @('dynamic')
         'remote|--output' = @('choice', 'json', 'text')
+        'remote|--output-file' = @('file')
         'remote|--timeout' = @('none')
         'remote|--max-output' = @('none')
         'remote|--spill-dir' = @('file')
@@ -107,6 +116,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote|--explain' = @('none')
         'clone|--depth' = @('none')
         'clone|--output' = @('choice', 'json', 'text')
+        'clone|--output-file' = @('file')
         'clone|--timeout' = @('none')
         'clone|--max-output' = @('none')
         'clone|--spill-dir' = @('file')
@@ -116,6 +126,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'clone#1' = @('none')
         'status|--repo-home' = @('none')
         'status|--output' = @('choice', 'json', 'text')
+        'status|--output-file' = @('file')
         'status|--timeout' = @('none')
         'status|--max-output' = @('none')
         'status|--spill-dir' = @('file')
@@ -125,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote add|--repo-home' = @('none')
         'remote add|--mode' = @('choice', 'fetch', 'push', 'both')
         'remote add|--output' = @('choice', 'json', 'text')
+        'remote add|--output-file' = @('file')
         'remote add|--timeout' = @('none')
         'remote add|--max-output' = @('none')
         'remote add|--spill-dir' = @('file')
@@ -134,6 +146,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote prune|--remote' = @('dynamic')
         'remote prune|--repo-home' = @('none')
         'remote prune|--output' = @('choice', 'json', 'text')
+        'remote prune|--output-file' = @('file')
         'remote prune|--timeout' = @('none')
         'remote prune|--max-output' = @('none')
         'remote prune|--spill-dir' = @('file')
@@ -143,6 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'output|--offset' = @('none')
         'output|--limit' = @('none')
         'output|--output' = @('choice', 'json', 'text')
+        'output|--output-file' = @('file')
         'output|--timeout' = @('none')
         'output|--max-output' = @('none')
         'output|--spill-dir' = @('file')
@@ -155,14 +169,14 @@ Register-ArgumentCompleter -Native -CommandName 'repokit' -ScriptBlock {
         'remote' = @(@('add', 'Add a remote.'), @('prune', 'Delete the branches a remote no longer has.'))
     }
     $flags = @{
-        '' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'clone' = @(@('--depth', ''), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'status' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote add' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--mode', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote prune' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'clone' = @(@('--depth', ''), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'status' = @(@('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote add' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--mode', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote prune' = @(@('-r', 'The remote to use.'), @('--remote', 'The remote to use.'), @('--dry-run', 'Show what would change, change nothing.'), @('--no-dry-run', 'Show what would change, change nothing.'), @('-v', 'Say more (repeat for more).'), @('--verbose', 'Say more (repeat for more).'), @('-q', 'Say nothing but the answer.'), @('--quiet', 'Say nothing but the answer.'), @('--no-quiet', 'Say nothing but the answer.'), @('-H', 'Where repositories live.'), @('--repo-home', 'Where repositories live.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

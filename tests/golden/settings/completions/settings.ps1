@@ -16,6 +16,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
     $options = @{
         '|-o' = '|--output'
         '|--output' = '|--output'
+        '|--output-file' = '|--output-file'
         '|--timeout' = '|--timeout'
         '|--max-output' = '|--max-output'
         '|--spill-dir' = '|--spill-dir'
@@ -26,6 +27,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|--jobs' = '|--jobs'
         'remote|-o' = 'remote|--output'
         'remote|--output' = 'remote|--output'
+        'remote|--output-file' = 'remote|--output-file'
         'remote|--timeout' = 'remote|--timeout'
         'remote|--max-output' = 'remote|--max-output'
         'remote|--spill-dir' = 'remote|--spill-dir'
@@ -42,6 +44,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--ratio' = 'connect|--ratio'
         'connect|-o' = 'connect|--output'
         'connect|--output' = 'connect|--output'
+        'connect|--output-file' = 'connect|--output-file'
         'connect|--timeout' = 'connect|--timeout'
         'connect|--max-output' = 'connect|--max-output'
         'connect|--spill-dir' = 'connect|--spill-dir'
@@ -50,6 +53,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--config' = 'connect|--config'
         'apply|-o' = 'apply|--output'
         'apply|--output' = 'apply|--output'
+        'apply|--output-file' = 'apply|--output-file'
         'apply|--timeout' = 'apply|--timeout'
         'apply|--max-output' = 'apply|--max-output'
         'apply|--spill-dir' = 'apply|--spill-dir'
@@ -59,6 +63,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote show|--name' = 'remote show|--name'
         'remote show|-o' = 'remote show|--output'
         'remote show|--output' = 'remote show|--output'
+        'remote show|--output-file' = 'remote show|--output-file'
         'remote show|--timeout' = 'remote show|--timeout'
         'remote show|--max-output' = 'remote show|--max-output'
         'remote show|--spill-dir' = 'remote show|--spill-dir'
@@ -68,6 +73,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote forget|--name' = 'remote forget|--name'
         'remote forget|-o' = 'remote forget|--output'
         'remote forget|--output' = 'remote forget|--output'
+        'remote forget|--output-file' = 'remote forget|--output-file'
         'remote forget|--timeout' = 'remote forget|--timeout'
         'remote forget|--max-output' = 'remote forget|--max-output'
         'remote forget|--spill-dir' = 'remote forget|--spill-dir'
@@ -78,6 +84,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'output|--limit' = 'output|--limit'
         'output|-o' = 'output|--output'
         'output|--output' = 'output|--output'
+        'output|--output-file' = 'output|--output-file'
         'output|--timeout' = 'output|--timeout'
         'output|--max-output' = 'output|--max-output'
         'output|--spill-dir' = 'output|--spill-dir'
@@ -87,6 +94,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
     }
     $values = @{
         '|--output' = @('choice', 'json', 'text')
+        '|--output-file' = @('file')
         '|--timeout' = @('none')
         '|--max-output' = @('none')
         '|--spill-dir' = @('file')
@@ -96,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         '|--batch' = @('file')
         '|--jobs' = @('none')
         'remote|--output' = @('choice', 'json', 'text')
+        'remote|--output-file' = @('file')
         'remote|--timeout' = @('none')
         'remote|--max-output' = @('none')
         'remote|--spill-dir' = @('file')
@@ -110,6 +119,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--tag' = @('none')
         'connect|--ratio' = @('none')
         'connect|--output' = @('choice', 'json', 'text')
+        'connect|--output-file' = @('file')
         'connect|--timeout' = @('none')
         'connect|--max-output' = @('none')
         'connect|--spill-dir' = @('file')
@@ -117,6 +127,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'connect|--explain' = @('none')
         'connect|--config' = @('file')
         'apply|--output' = @('choice', 'json', 'text')
+        'apply|--output-file' = @('file')
         'apply|--timeout' = @('none')
         'apply|--max-output' = @('none')
         'apply|--spill-dir' = @('file')
@@ -125,6 +136,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'apply|--config' = @('file')
         'remote show|--name' = @('none')
         'remote show|--output' = @('choice', 'json', 'text')
+        'remote show|--output-file' = @('file')
         'remote show|--timeout' = @('none')
         'remote show|--max-output' = @('none')
         'remote show|--spill-dir' = @('file')
@@ -133,6 +145,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote show|--config' = @('file')
         'remote forget|--name' = @('none')
         'remote forget|--output' = @('choice', 'json', 'text')
+        'remote forget|--output-file' = @('file')
         'remote forget|--timeout' = @('none')
         'remote forget|--max-output' = @('none')
         'remote forget|--spill-dir' = @('file')
@@ -143,6 +156,7 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'output|--offset' = @('none')
         'output|--limit' = @('none')
         'output|--output' = @('choice', 'json', 'text')
+        'output|--output-file' = @('file')
         'output|--timeout' = @('none')
         'output|--max-output' = @('none')
         'output|--spill-dir' = @('file')
@@ -156,14 +170,14 @@ Register-ArgumentCompleter -Native -CommandName 'settings' -ScriptBlock {
         'remote' = @(@('show', 'Show one remote by name.'), @('forget', 'Forget a remote (people only).'))
     }
     $flags = @{
-        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
-        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        '' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('--batch', 'run many calls: JSON Lines {id, command, input} from FILE (or stdin), one envel…'), @('--jobs', 'with --batch: how many read-only calls run at once (default 4)'), @('--as-completed', 'with --batch: write each answer when it is ready'), @('--allow-destructive', 'with --batch: run destructive commands too'), @('--llms', 'print the commands as an MCP tools/list manifest'), @('--mcp', 'serve the commands as MCP tools over stdio'), @('--print-config', 'with --mcp: print the client configuration'), @('--version', 'print the version and exit'), @('--skill', 'print an Agent Skill (SKILL.md) and exit'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote' = @(@('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'connect' = @(@('--host', 'The server''s host name.'), @('-p', 'The TCP port'), @('--port', 'The TCP port'), @('--token', 'The API token'), @('--mode', 'How careful to be.'), @('--retries', 'How often to retry (env RETRIES).'), @('--verbose', 'Talk more (never from the environment).'), @('--no-verbose', 'Talk more (never from the environment).'), @('--tag', 'Tags to send; repeat for more.'), @('--ratio', 'A fraction between 0 and 1.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'apply' = @(@('--yes', 'Apply without asking.'), @('--no-yes', 'Apply without asking.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote show' = @(@('--name', 'The remote''s name.'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'remote forget' = @(@('--name', ''), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
         'completion' = @(@('-h', 'show help'), @('--help', 'show help'))
-        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
+        'output' = @(@('--offset', 'where the page starts (default: 0)'), @('--limit', 'how long it is (default: 100000)'), @('--json', 'answer with one JSON envelope on stdout; with a value (or - for stdin), the inp…'), @('-o', 'output format, json or text (default: text)'), @('--output', 'output format, json or text (default: text)'), @('--output-file', 'write the answer here, not to stdout: an image''s or audio''s bytes (a list''s nex…'), @('--debug', 'show tracebacks of internal errors'), @('--timeout', 'cancel the command after this many seconds (a `timeout` error)'), @('--max-output', 'cut the answer to this many characters, the full text saved for `output REF` (0…'), @('--spill-dir', 'where the full text of a cut answer is saved'), @('--schema', 'print the clispec document (or one command''s) instead of running'), @('--field', 'with schema, --schema or --llms: print only the part at this dotted path'), @('--explain', 'print where an option''s value came from instead of running'), @('--config', 'read option values from this TOML or JSON file'), @('-h', 'show help and exit'), @('--help', 'show help and exit'))
     }
     $words = @($commandAst.CommandElements | Where-Object { $_.Extent.EndOffset -lt $cursorPosition } | ForEach-Object { $_.ToString() })
     $node = ''; $pos = 0; $rest = $false; $want = ''

@@ -1,0 +1,321 @@
+"""Images and audio a handler returns (`burgee.Image`, `burgee.Audio`): read, described, and
+given to each caller: `--json`, text mode (`--output-file`), MCP content items, truncation."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp.types import AudioContent, ImageContent, TextContent
+
+from burgee.runtime.kinds import TYPES, _is_media
+from burgee.runtime.media import Audio, Image
+from burgee.runtime.output import _jsonable
+from tests.helpers import burgee, generate, load_tool
+
+HANDLERS = '''
+"""Pictures and sounds."""
+
+from burgee import Audio, Image, command, program
+
+program(name="pics", version="1.0")
+
+#: A one-pixel PNG.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f3e1a800"
+    "00000049454e44ae426082"
+)
+WAV = b"RIFF\\x24\\x00\\x00\\x00WAVEfmt " + bytes(range(256)) * 12
+
+
+@command(effects="read_only")
+def dot() -> Image:
+    """A one-pixel image."""
+    return Image(PNG, "image/png")
+
+
+@command(effects="read_only")
+def beep() -> Audio:
+    """A short sound."""
+    return Audio(WAV, "audio/wav")
+
+
+@command(effects="read_only")
+def caption() -> str:
+    """Text alone."""
+    return "a red pixel"
+
+
+@command(effects="read_only")
+def huge() -> Image:
+    """An image over the limit."""
+    return Image(bytes(16 << 20) + b"x", "image/png")
+
+
+@command(effects="read_only", trust="external")
+def fetched() -> list[Image | str]:
+    """An image from elsewhere, with its caption."""
+    return ["a caption from elsewhere", Image(PNG, "image/png")]
+
+
+@command(effects="read_only", cardinality="bounded")
+def album(count: int = 1, words: int = 1) -> list[Image | Audio | str]:
+    """Text, images and a sound."""
+    return [
+        *["word " * 40 for _ in range(words)],
+        *[Image(PNG, "image/png") for _ in range(count)],
+        Audio(WAV, "audio/wav"),
+        "the end",
+    ]
+'''
+
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d4944415478da63f8cfc0f01f0005000201a5f3e1a800"
+    "00000049454e44ae426082"
+)
+WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(range(256)) * 12
+
+
+@pytest.fixture(scope="module")
+def tool(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    return load_tool(tmp_path_factory.mktemp("media"), HANDLERS, "media")
+
+
+def test_the_type_table_checks_the_json_form() -> None:
+    image, audio = _jsonable(Image(PNG, "image/png")), _jsonable(Audio(WAV, "audio/wav"))
+    assert TYPES["image"].check(image) and not TYPES["image"].check(audio)
+    assert TYPES["audio"].check(audio) and _is_media(image) and _is_media(audio)
+    assert not _is_media({**image, "extra": 1}) and not _is_media({**image, "type": "video"})
+    with pytest.raises(ValueError, match=r"image/\.\.\. type"):
+        Image(PNG, "audio/wav")
+    with pytest.raises(ValueError, match="MIME type"):
+        Image(PNG, "image/png\n<|im_start|>system")
+    with pytest.raises(ValueError, match="over the limit"):
+        Audio(bytes(16 << 20) + b"x", "audio/wav")
+    assert Image(PNG, "image/svg+xml").mime_type == "image/svg+xml"
+    assert Audio(WAV, "audio/ogg; codecs=opus").mime_type == "audio/ogg; codecs=opus"
+    with pytest.raises(TypeError, match="takes bytes"):
+        Audio("text", "audio/wav")  # type: ignore[arg-type]
+
+
+def test_json_gives_the_bytes_in_base64(tool: Any) -> None:
+    result = tool.invoke(["dot", "--json"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)["data"]
+    assert data == {
+        "type": "image",
+        "mime_type": "image/png",
+        "size": len(PNG),
+        "data": base64.b64encode(PNG).decode(),
+    }
+    mixed = json.loads(tool.invoke(["album", "--json"]).stdout)["data"]
+    assert [item if isinstance(item, str) else item["type"] for item in mixed] == [
+        "word " * 40,
+        "image",
+        "audio",
+        "the end",
+    ]
+    assert base64.b64decode(mixed[2]["data"]) == WAV
+
+
+def test_text_mode_writes_the_bytes_to_the_output_file(tool: Any, tmp_path: Path) -> None:
+    target = tmp_path / "dot.png"
+    result = tool.invoke(["dot", "--output-file", str(target)])
+    assert result.exit_code == 0, result.stderr
+    assert target.read_bytes() == PNG
+    assert result.stdout == f"[image/png, {len(PNG)} bytes written to {target}]\n"
+    # NOTE: a list's text stays on stdout; its second item goes to NAME-2.EXT.
+    listed = tool.invoke(["album", "--output-file", str(tmp_path / "a.bin")])
+    assert listed.exit_code == 0, listed.stderr
+    assert (tmp_path / "a.bin").read_bytes() == PNG
+    assert (tmp_path / "a-2.bin").read_bytes() == WAV
+    assert listed.stdout.splitlines()[1:] == [
+        f"[image/png, {len(PNG)} bytes written to {tmp_path / 'a.bin'}]",
+        f"[audio/wav, {len(WAV):,} bytes written to {tmp_path / 'a-2.bin'}]",
+        "the end",
+    ]
+
+
+def test_output_file_takes_a_text_answer_too(tool: Any, tmp_path: Path) -> None:
+    target = tmp_path / "caption.txt"
+    result = tool.invoke(["caption", "--output-file", str(target)])
+    assert (result.exit_code, result.stdout) == (0, "")
+    assert target.read_text(encoding="utf-8") == "a red pixel\n"
+
+
+def test_text_mode_without_a_file_refuses_a_mixed_list(tool: Any) -> None:
+    result = tool.invoke(["album"])
+    assert result.exit_code == 2
+    assert "--output-file PATH" in result.stderr
+
+
+def test_output_file_is_not_for_json(tool: Any, tmp_path: Path) -> None:
+    result = tool.invoke(["dot", "--json", "--output-file", str(tmp_path / "x")])
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["error"]["message"] == (
+        "--output-file cannot be given with --json"
+    )
+
+
+def test_an_image_over_the_limit_is_an_internal_error(tool: Any) -> None:
+    result = tool.invoke(["huge", "--json"])
+    assert result.exit_code == 1
+    error = json.loads(result.stdout)["error"]
+    assert error["kind"] == "internal" and "over the limit of 16,777,216 bytes" in error["message"]
+
+
+def test_an_agent_gets_media_whole_from_an_external_command(tool: Any) -> None:
+    """Quarantine wraps an external command's strings; an image's data and type are bytes and
+    their description, not text an agent reads as instructions: left whole, still an image."""
+    result = tool.invoke(["fetched", "--json"], env={"AI_AGENT": "tester"})
+    envelope = json.loads(result.stdout)
+    assert envelope["meta"]["trust"] == "external"
+    caption, image = envelope["data"]
+    assert caption.startswith("<untrusted_tool_output>")
+    assert image == _jsonable(Image(PNG, "image/png"))
+
+
+def test_binary_goes_to_a_stdout_that_is_not_a_terminal(tmp_path: Path) -> None:
+    path = generate(tmp_path, HANDLERS)
+    piped = subprocess.run([sys.executable, str(path), "beep"], capture_output=True, check=True)
+    assert piped.stdout == WAV
+
+
+def test_binary_is_never_written_to_a_terminal(tmp_path: Path) -> None:
+    """A pseudo-terminal on stdout: refused, saying how."""
+    pty = pytest.importorskip("pty")
+    path = generate(tmp_path, HANDLERS)
+    main, other = pty.openpty()
+    try:
+        done = subprocess.run(
+            [sys.executable, str(path), "dot"],
+            stdout=other,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+    finally:
+        os.close(other)
+        os.close(main)
+    assert done.returncode == 2
+    assert "not written to a terminal" in done.stderr
+    assert "--output-file PATH" in done.stderr and "> FILE" in done.stderr
+
+
+def test_truncation_keeps_media_whole_or_drops_them(tool: Any) -> None:
+    """A long mixed list cut for --max-output: strings are cut, media items never are; an
+    item dropped from the middle of the list is listed in the cuts."""
+    cut = ["--count", "30", "--words", "3", "--max-output", "900"]
+    result = tool.invoke(["album", "--json", *cut])
+    envelope = json.loads(result.stdout)
+    data = envelope["data"]
+    media = [item for item in data if isinstance(item, dict)]
+    assert media, data
+    for item in media:
+        assert base64.b64decode(item["data"]) == (PNG if item["type"] == "image" else WAV)
+    assert len(data) < 30 + 3 + 2
+    cuts = envelope["meta"]["truncated"]["cuts"]
+    assert {"path": "$.data", "omitted": 35 - len(data)} in cuts
+    # NOTE: a lone item longer than the limit is kept whole: the bytes have a limit of their
+    # own (16 MiB), and a cut one would be no sound at all.
+    alone = json.loads(tool.invoke(["beep", "--json", "--max-output", "300"]).stdout)
+    assert base64.b64decode(alone["data"]["data"]) == WAV
+    assert "truncated" not in alone.get("meta", {})
+
+
+def params(path: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=[str(path), "--mcp"])
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_mcp_gives_image_and_audio_content_items(tmp_path: Path, mode: str) -> None:
+    path = generate(tmp_path, HANDLERS)
+
+    async def go() -> tuple[Any, Any, Any, Any]:
+        async with Client(params(path), mode=mode) as client:  # type: ignore[arg-type]
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            dot = await client.call_tool("dot", {})
+            beep = await client.call_tool("beep", {})
+            album = await client.call_tool("album", {"count": 2})
+            return tools, dot, beep, album
+
+    tools, dot, beep, album = asyncio.run(go())
+    assert not dot.is_error and not beep.is_error and not album.is_error
+    text, image = dot.content
+    assert isinstance(text, TextContent) and isinstance(image, ImageContent)
+    assert base64.b64decode(image.data) == PNG and image.mime_type == "image/png"
+    # NOTE: the text describes the image, and says where its bytes are.
+    said = json.loads(text.text)["data"]
+    assert said["data"] == f"[image/png, {len(PNG)} bytes: content item 2]"
+    # NOTE: the SDK checked structuredContent against the outputSchema: it holds the base64.
+    assert dot.structured_content["data"] == base64.b64encode(PNG).decode()
+    assert tools["dot"].output_schema["required"] == [
+        "type",
+        "mime_type",
+        "size",
+        "data",
+    ]
+    _, sound = beep.content
+    assert isinstance(sound, AudioContent) and base64.b64decode(sound.data) == WAV
+    kinds = [type(block) for block in album.content]
+    assert kinds == [TextContent, ImageContent, ImageContent, AudioContent]
+    assert base64.b64decode(album.content[3].data) == WAV  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("annotation", "message"),
+    [
+        ("def f(picture: Image) -> str:", "Image is only a command's result or its list's items"),
+        ("def f() -> dict[str, Image]:", "media is only a command's result"),
+        ("def f() -> list[list[Image]]:", "media is only a command's result"),
+        ("def f() -> list[Image | None]:", "never None"),
+        ("def f() -> Image | int:", "content is Image, Audio and str, each at most once"),
+    ],
+)
+def test_media_only_where_a_result_can_carry_it(
+    tmp_path: Path, annotation: str, message: str
+) -> None:
+    source = (
+        "from burgee import Audio, Image, command, program\n"
+        'program(name="bad", version="1.0")\n'
+        '@command(effects="read_only")\n'
+        f"{annotation}\n"
+        '    """No."""\n'
+        "    raise NotImplementedError\n"
+    )
+    (tmp_path / "handlers.py").write_text(source, encoding="utf-8")
+    result = burgee("gen", str(tmp_path / "handlers.py"), "-o", str(tmp_path / "bad.py"))
+    assert result.returncode == 2
+    assert "handlers.py:4:" in result.stderr and message in result.stderr, result.stderr
+
+
+def test_a_handlers_file_may_have_its_own_image_class(tmp_path: Path) -> None:
+    """`Image` and `Audio` are burgee's only when imported from it: a file's own class (or
+    PIL's module) of that name is its own, and the runtime never refers to the name."""
+    source = (
+        "from dataclasses import dataclass\n"
+        "from burgee import command\n"
+        "@dataclass\n"
+        "class Image:\n"
+        '    """A record of its own."""\n'
+        "    name: str\n"
+        "    width: int\n"
+        '@command(effects="read_only")\n'
+        "def show() -> Image:\n"
+        '    """Show."""\n'
+        '    return Image("x", 3)\n'
+    )
+    own = load_tool(tmp_path, source, "own_image")
+    result = own.invoke(["show", "--json"])
+    assert json.loads(result.stdout)["data"] == {"name": "x", "width": 3}
