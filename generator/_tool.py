@@ -456,110 +456,111 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `burgee schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXQtz20aS/itz2qsyWQdS8iPJhfK6Smd7s76LH2X7KnUlqQQQGEqIQICLASUzsar21+wP219y/ZgZDAiQBh/OxjFc"
-    "iU3iMdPT09P9dU9P89eDMJvOElnEWXowOvj17OAyz+YzdXYwOj09Ozg78PCfS5nCp7ODH2Qq86CQIhBFliVikmdT+HwV"
-    "pFEicyUmcSKHZwfnHrwTXsnwmt56ip+WHxO3cXGVzQtxm8dFnF6KIF0UV/DBvJ/KW347l9wjXOBeZ3n2swwL82AuJ7lU"
-    "V/TwWznIZRrJHJ7Xj91TopAwRGwEO1ZCBROZLPB1+AMvAQemQJoZMw/29Nw7grHD90FGTQ8GQO1sXmCvZwfYEl3mizyk"
-    "XiQnwTwpRuJxGkzlk+FsIcZSxZEUfz159ezH52/f9YlobHWAj3BjaZZyY8WVRLIv82Aq8LboZTcyz6EBZa738Pqfh8Nh"
-    "32kKHlIwgWta0080NahvLbdZzh+Qmpmv5146TxK4iNMmRZrRnB0LYDrNqMBOgSfAUylUESBX5Ie4EPf7Ip6Yu8ixWIlp"
-    "rBROfZb/8+//KHtWRR6HRdm1+W77LlAkxG2Qp/C2Er00E1EW4mPUmMhlMc9TkCggL0DJ9kAcklgVcEfB/FjZC4M8itNK"
-    "55MsD2XZt/5qu84lSFII4pgKd+aLKyBoPM8vpRRRHCFfxKVeLA5L7VJTS1IUJCoTzFJk0ThQV574Bf+axOoKeovE7BY+"
-    "lC0IFebxrFAiTosMXgJ2RnEO8p7lC4eV13GSDODG6v7e/c+LH3+8ePbi7SEL7SFdGE4j6rW8e/LD81fv38H1snVgRZyW"
-    "vNJfl0SEpBDvCODldCQkyNsCZiMFSUDuB/AtzCLpGWGiQQKhkVEvPLE8S9y1HscEhiFxDTvqxlm3GwtSoAQsjixX6zpi"
-    "veR2A4uJ5qK+AuFfHqkKFjiyWxQTWAxRJlXJxmAO0pgvvbrI5rnWAVarXMaozeZK5kO84yzWJA5lqqTWiC9fvKc2TmYB"
-    "sGXwYHhEX//r3bPBw8HTJJgr7uNNns3yWBYBiwxrDN2U0y0053RVF6bbK5nDPGciZFWt9Q4qX6eV4eGrk5fP3Yb4jirn"
-    "p7xiZyhQ10YuRjhyatw8hxKl5SlI1S1ofVp38Y1McS5xjZpZ4U41d93pLK1HZUprg1wxqApjJhNnLPTNjgP4nBbiKrsV"
-    "EuZE4F1J6optYTZPIhGCgbyEdYCki1lQwHM4QB+mXQSzWbLweSBstfIsK9BikZHGv87vDryDJJkqtuNoKsmkwWc2NaOz"
-    "gyuZzOjxiszCjWdZOJ/KlNUlmVlaj6AhkyQYg1UXz5Fun1o9PSf581GHI18UyJkcKDkLUN9FQhtUHMOVyCasnbS5GYoX"
-    "6U12bSEEDNbXipP1jxgMflZAw73HN0Eyl0/u+WxYfP3dhzf/+93rVyIb02RMkVHISdLB2CasET9OQTe/A+mfBv4xLjkW"
-    "ECVwSdLrMr2RSTYDLQS6tIhAm3vC//XsDFbtNf49EkU+h9nAz1FQBHwNjOSd78FCzkAWfbzuMwVgUH22CLpX0QuMuSHK"
-    "gAXIUBRKJhw1Ns3CGFiGbKDO+RWnM+RwLkkZwxu6y7hQMpn0h+JETII4mdMDPMDqGEjUeRCk2vgqPXIdpxH+y3enUqng"
-    "UpYXgKdExt2dngBAYFk6+EXmmSCLjkr7WPj4DBj6Yq64bfw7CFGMLnL5tznYJOrFR6kAJvFcpvJDcXoOjETxMeKCmlKh"
-    "HsnnqcAnhlY0lOapYZjSy16/6iFDtO4mTlkCFbIoyQhfkoYAHoZgtXtTUHtDmOE0RJE9tj1pq/72+V98kN9L6GkcAHpF"
-    "OiewlAFLfij6JWGDwRhn30eaAdAAiKUlo0YsZD/SkHhKYofbmu7yAskrsdvXAhkDakFhtXJKhgS1Bw4pkmESAGst1opJ"
-    "3/EgeekGRjRG7eSaL+n2+CpqbCCIZA8YnN2mJWeH4jU/CmOtAr0RQh+hEeQI6UAdV8F7WgEqNvFkFvEd1oOEG46J5Uat"
-    "g2IA8Urh0lT0fOrO73tEGLAKJl4o0K3KVa4yDeVwSMrOUQYwKtSNixnrQ16K9BDop5nMixgt8+jXuzuL7Td98c5zNa5x"
-    "nZYVbjtX6iyF/97KILIOBKBdFH0RT2dZTo5TXPSJEQy3UGSAP2kUJPjxDThVIE/TLJonkhlGooyOEDQN5hVxFkyI9lNi"
-    "WHQ/aXRsuuRVCijhUoIQkLQRtadI+JAXwjngUHoslSCWCkQ5nS2Mo1Zk00T0zNA8vcY8B83CRQtVPYaLML2AUXEMZq0B"
-    "K0HbpNpiS7I9wLMk0caJTSlwoQBRAnEDrA4swjWSaik5ZvWjRdNjcWHhRWRwltJtFHWUoZJdWgx7Neemj8gOlNpVrPuH"
-    "VQi62BF0egwn8kSRSvDcBoPkFl/XbaALIUOEfGAzpRmRV/pVBqhuLdWg1fUk8DdQV68nGiMgOg8Keh/tNoMe0yJDcNBO"
-    "ntsPYhu4dt4g3khu1d8vQVNVbuxTIEBVkenrhUOvQavYXbksP/cINnfsG4nVimCJ1N0Yu0mIoJEoGy/4PHS1DzY0Uqdd"
-    "uYpIj0FkZNCsSvcbiuBHl0gjGIW0GReyNXF7jlUESVwsPDFPLQCI5AwjXmkIaxxU5gIw/AeMlYF6AdyZGgvwcPh933Vw"
-    "m4enwx2tR7dVOKS560pw5PMu7X1HWxqlmOzZBTmSv9lotojlNNKuIzkrtYMVidZE7jcWhAsnxNhGJHoIXsD/vAasjtgi"
-    "lzexvIUPkRzPL/Fa/1iU4amRG0AgKhzlTsgILzm6geQ5SGAVRwuwVapRaSHPgiiKcbhB8sa1uVa+twGT1h2sTcW63hrY"
-    "/5NB2LAaRyUCRMf4Ns8QhYLGQGiSKb167ZBlosE/86OH+gjgjIX3/M58ho4b+BOyb5pZVqmip98BrJUs+hZcVVHNMgM0"
-    "nuMvIENTtcS8cr04F4M8DxZ8DTw8iqtE2zehLcK2r5sB1lrYcBJfp6hNg8s0U0UcIkisb700cJBVzEqKcfUt3QYlJ2Hl"
-    "8P0wS+bTdN0TCpcxmKU1nZjowoon7iiyroMFFNOyepHJc+iodOg2TQHMuEi4beDoOJHTqm41C61xpupEWNmrilEpEZXJ"
-    "rfZv/LtoFQVNirOBBqMAzknHWJRg1UMQvYbV9FcM1lQkB5z8sIhv5NIdAGPgOMKgCn0DgwFLLmu587MsgZvu5DW4rwBB"
-    "SA9loH16rP/lhwDtLGjxXMnIqygF0MeAdVhZaKdJB9GhZY2BVE2VUAwVgxvHJvpAOo06dbEIRUgUB1znKEVCB8nYEWTy"
-    "nCUHhiuSBb4zLK9+7e7YrpB4PSjdzrRuqFlPlphTaHNJQqJGZP+0B8OhRrNlbENj642YfneNgqx4ZI1POLvUnR36uuyQ"
-    "FR9XUCoiscYQkc5ebYY+bVQoXLyrTTHZHDWLsjq7g4yHvU9odFBkA3UVzypPGtfAZHl4pXrHlcl7WeSNCQq5p3W3jiN9"
-    "yM6Y9mdB9zFFuPWGYUQVo6e3g6L/HGEgPf33FAWCRiLJwDyGAUBvGF0h9VZIFF+SgkKDhngc1Nu9wT1E5fcu7omxLG6l"
-    "pNDtlEPuHCq2W3sYYqJ38Wn0tfDlHseNb6/gzWyKIClinkGvUwxSrLIV1WHsjRvr99kbKTGb7vsjot2OfSMxdvt+mRqZ"
-    "zqesA7bf099JxlZlAzTP7ucPdmyYa7BCCE2aQWvIsqc0hL3hm01DB8us/e39DDNa1yi4mXvLHN8ok49MxUkULd+3r4ok"
-    "CK9ZH1Js1Ql08G7hseBtNYxYc6zK9WJOBHAWkxJoByxgXQOXNJQ27gfnbNh8gv4xbwLj7ZdP39DGMGplaERvXeEWHLop"
-    "OxiW32DNrU59WaEFMPOl9dLaV2bMv2xt7RqW06uAPV0Ozi2JMY4yitg1XpJbRi49va2J1/ogU625iYazkZ/NEJ6o2N4B"
-    "0Zv+2zdApG5tsxu0nh6QS1vZTRVHv9Xbzl9gQMdsmDaq2SBqyHAhp86kk7C83QaUOePRCrwE/YgZJkWMwBNfBSnmnAtE"
-    "jnHKyRq6gXuYGZNfoy5PCShWk2+G8O4OGhDeXiFGDeN9XyE1oFwgN8lE9HxiArNsRHlA/SFLXzaZKLlsUK0Hii5gnMZT"
-    "AmxHFW10xBgPgHKrl+9XXr5/hH8aBWnCMvq5VNwqtn6aFzRemV7WHH53wE1TYwUQRIYb8FBeQGPlQYgujZ4KfGQNdam9"
-    "3agmHDpbmkCkjYfM+YyS8tNoIQByQKKDSUErBSBzoPBswqoZc5jncMmOyVLfSj9s55sjCTOZ/pTlSVSFZ5RDOg1nF5Tn"
-    "uSaR1KQ11QPenzgb0sDcLhWqS4XqUqG6VKguFapLhepSobwuFapLhepSobpUqC4VqtuC/t1sQX/1qVBLG+qblDNokN8u"
-    "kapLpOoSqbpEqs6KdYlU2yVSOXStKZDTZHq6jKutNX+XcdVlXHUZV13G1R8i48pNbdikalrDZHXJWl2yVpes1SVrdcla"
-    "e03WcsezYZrWKj3dZXt12V5dttcnbOhXle3FpdU41SsEvDWTITHhaPiQ6TOKiQOb1dgJPXdfe0b8gKn6pi5mtN1ODz35"
-    "88Ph9+uTv8pMLVA6lzCEAe+6aZ97QDCOctE4/IATGZktfRM1Y8XiZsUUFMZy+D2LZzRD5hIy/jLJxkFyEeSXtUQ3rkbY"
-    "DMqqU74KN5hoO1r9NdUHj02VPSpzKHpg4gdk6KkWXJ+j+aQyGVm5NRCv5QJ4MV5g5B8IL7R+0yLvjMUxLgqccUadusBx"
-    "0/BKb7jkAstru7GbnWOCuJ6gwo4wJDI6zmYz1tSrE0vb1lXSXGzaonssCicKUCZyTC4FrGbUBjkoTxsqX+4VjVxmDHCp"
-    "LKZjrchadBsGYG6SSm1DozBiXSRQyTDDsHcvEL7u0WeSGhgxDT64M9eoX9uQNS/cjDuTvcFFC63O9ZawgQpudF6k79ZG"
-    "7B2NwOkWZOeOecFaZ8lU4TS5BfRQw7jUzFYndodlvaAWY9LRiRqacU19rHgQDQRoK7mDiLFHRFPNyhNzmqiUKi1hXPA2"
-    "atgH6VMFYjAgEfBQWuJfh6hJLJNoF4XDgUcamifMIHHZDQZYHnYkmGZMPdCecF4gwONcnoxiizwHy6TJD2XJ5y2J475v"
-    "dU1THacBWWGtRymfpN7bcGrM0H9b2cEyoysqdv4aR55TXBS17h3T9ZcXPz6nmTVqublGJyfIUtCca7Vypkd9DD9nY7XT"
-    "qtbeJPFiRK45jQmN54CmmEZHNVUDnPSwDC2KR/3WdAbKlC9fdqo2XDBVejl8Qxyzu9KYslxw1jICgNYUJkl2O3DA0R7J"
-    "RO45LZfblkBXawIXOjTuWN7FTjTSnFoTw7lK6hq3DnNVZkvCJYwp9FIpI95CyDFFdJwhuLJun5YEOzAaP9goaGtKkPRi"
-    "vJgFSiFIahgbKpZ96VG7JUyRXAzGEew7pGAg3IonMBOtuT4NZ7thCJnfyBphlioKQpIyaC8INNYBMXc3fKOFFIZolLo2"
-    "RGh+uP15ziW929LmbovuPpcm/dnWZG5LBu0e7oEIEKATxCbiHW1H9kwWaL8FSYhxrcVz7Z94zGbrCaL3cgHqswu4vHD/"
-    "b9mi9SZJcOmhrfD03HhlYgjVRGatrI+w6A21sQwAX80puK4ro9tdQs4nNxEWaOlGpgg9XW+MkRn7QoAjL6xv9AgDDchf"
-    "DszYDI7UwYeoHYh7PZB3z6hDj7EE0ULaGgmCYcV5lhLw4diKeblP9bdNDjZ168BNNPAYVUckXG6vlpTqzkoILF554ojw"
-    "KFbz7+uC3iMu8s1YBDAs6greQpgGM2VO5EzjKKI9ADAtYZZH4DhJvAuPgguF6bHVWJVuhswTA8qINsb1eZgqIMYOjFow"
-    "t/z+yiLi7KoqUGdF/EvJ/5dZBK4DyEeRQzNFdi1TIp/kwc4HWkZwHh5/jKcX4Djnxccnnjh98erd+3NPPH787v/ePYEL"
-    "eLKADuGkcg5eEAxGcsw6zsUY+H+NGyRjSacCkiy7BhMaX8uKL6AyHeNGT6BAAceu8RcBTEV63ooJmNShThAEDqpCu9nv"
-    "8V2z6/3Y3qMjZnqSn1Bjjw9X3Iw5B82cD0MKbBJ0Ns9DWamwr5vgXcO4MBlsPGVM7SRDrEAYkyx6xjyOzaTIMJe0aDCj"
-    "ib8tI1U97NlMBpzjhaDLxBEf8zsj3BN9wm1qrFriVnGKUPJcT+WnsGeZtqdWIE59OAplOab3dLAAxBzPa1UR3Ai5AhO7"
-    "AKyQxuoKJB/puFgCjJi6BrKQJCCSPcaq4lUfcwHxGeY6b1CAiwVSxInqVArfRHLKQBkNbixh5fK0wIj0t/I2Px5TcKBE"
-    "WxneItK0watBPaCJz7M8+IZVEs4G5iTKaFjL+mo8yNgdSuwOJe73UKKcTIC5rEXKwCznm5UHmDS0QQPPflVTELLMbt3W"
-    "191T3uqaeGKdrFqEcYOAYfujhssk8cftAxSbnipsBaC3J6H9AcJlQpzc9dYQurIl3+RwfJbzhTXwX/5u1/5I/72ePqyF"
-    "/+wP0O1v7FudTazJk3sqcVs9tO/zho1+424h5d0OEdZ8/XrAdFMn/w90XpB8at7vulDOFvW/2y9g7IpipkaHh+hf6uD1"
-    "MMsvD6Mc0OHhg6MHR4P7Dw6d0D1Ag/qu75q97kyfqAYnS9kkDGQ8/hpSd7ywO17YHcz44x8v9MqfOiNWlTvdusdz5max"
-    "KommYRSZrppOeuS82vEG+sipsEA/q7d6svmQXeskH/rFv61Fx9O/Cbj6NkCofIGxoaVnnDPyuNbo3F97rjLVFfmrZv0s"
-    "y5fXrDzWMMb8HN/qoWFQof2asu2d360WEz155yyMBg5SouPSzyfa+NEFhzR09hwnMpRf8vnMrAJtES4sJtUbTXxYxK4V"
-    "J9VhXi5tvS5UdTlQMJzOl2qVqv3UMoRik3Bm3JvJK0HvEi/ROHVYmoJ0DG+y/Jp+QLQk40J3pNsvwwvC6UIMMmGb9ipP"
-    "Dcpfq9ZZhvsDG1/LYdSuslBXWairLNRVFtpaVrvKQl1lod+2slD3K0a7F99wNy3sjmDjngWfbP7ytix+i+CyG979QiJe"
-    "XZ2PLpz0hwknfd46H11QqAsKfXVBoRWxnxJlmZjNYZFF2WElFrRj4Ie3Mta134V5vtCaY3/YH4lzcXQKy/YTCUCfANP7"
-    "yGn5fdcuqp/9c0aw/cDXlymqnSDRFYq2769dRaLa4QlTjKh9x3soU7RJ8aHa9OzhzF7bikJ10TDFhPbqwu2p4NAX4u8t"
-    "250O1nawtoO1FtYaJDJdIDLg3UxH8ewIaBE0cMui0uq/BsZ2hRK7QoldocSuUOKu3lv3a66VAoEbHP/4hPe3I9xeXRGw"
-    "juonkz2j6n0VDPxCYHVXXrDt3spXWF6w87E6H6vzsayP5eIFY3t2dKyM+rTN/Ws8qq7M7w5lfqugxOH8MpFvdJURKlrF"
-    "JbeOha+rXT19+eyff/+HD04PrINbMptF5lbj2nO6i12h9Vk9PW+ETysRDZfiLEVT1xUbRvJGC+LhzdHw4ZAr8t2tXmCm"
-    "1fMv9efA9zY7phTnJ4LrjOeqmNip3llPovgUKj6qR/qpLOxWjenSsF8GEG7TSldz9ndQc7ZDpB0i/Y0QabOVcqzR0f0H"
-    "Dx998+13//l9MA4jafBgE+DTicPLbwijsMWR0NpWsN5cBQZ3U1QrFvJXVXOc66RZd6NchdYJoMmPiwvMOofrD5YW0uok"
-    "0zEWeqKqaYE9PAKSw+VVs9wWS9ZVTJXEox44jTI6ttnteZAOtSK2hDV5RC6Jj1qS+N4p8Yv1FRELRzKM6WQOEgigibri"
-    "mozHQklW7KfnNZpW+FguWd9+35p1Olu/UoSYKdRlsrD4FYYwIyaKkoxAWmpkVfxCl5jvjtoSk4o5jHlG80LJ6nMsAZXS"
-    "0S6bCXus6wHpkl2BGM8va8S4HqZLy/0H28wYSAbwSRXCVn3mQk0IbamEsykf5ZJQc5yrdHzTlikFwA/sm3wSrKZFacGm"
-    "OBi3f0zJSWb7yNQx4vKAi+aZcpz2CmEP287Wi7IV0Xta5MngqTgU71788OLV+/4xkHtB57uQZC6q3bS+lgIDFUoePWw7"
-    "VbYR0YP+3z9/+3IdAaiG3KOrZPW4S8/1KJ2TZ9X+nKOjI3PionpqTQcGOZns1lR6YH+Y9hmO3epRpO7Z85mC1qeO/T5H"
-    "abnelcAC5cp1stFo0GCoND/mox2MwG8YnKW8kVqW4ceDI5Z+vLHnSvrifym6jMWzKS2Oy6qJgvabSJHooEsPuvCErthF"
-    "xS10GKbPdXPjwlT1ooqRtPCosvNyLfwhDgrz7oIiHsfo2+Gw3uqfE3DO2P0H+vLYNFNA7yGORVg6OkuFORuJr+ufJ8Ay"
-    "GsDEx/82GAhbMAAr5utBECNMevhwtjgWUUZqUkZYcm0weHKWnqV/0o/j533/cAE2/yfxFAs/gsnArwPxFsZoqqs9ff3y"
-    "5cmrZ1jUUbPSpzrU/iCjuvo+sJv9QhRaQEthkSzqTPaEbwC5oF+HENZtw6bvfNrxmochQFEucmkf53UqSlAuyiWP7+Kt"
-    "EmGbKxpRU+PcurYAQ/HafuaYArVbljaMsYqgLkCJLo8+wzbRi2eIHPoB6wO6lUPtLyTYkevfSHAKiiOkUKMaZ7WA3itd"
-    "doYXd/eA01gflGrHVX9iQR3DBPB7A1/Xcox1tilXCCcyTVcmOsU9+ly0V1UGwBuymG2qgQ5Pgwa8AVep43KNXB+WSijO"
-    "GRvV2xmuECBTyvb1m/cvXr/y3eK168qyl0VsbbXXmyCPUZObqrasON16tuZonS7k7mKSY3S+aZqmoKv1VrWVgBD8nVg6"
-    "6R4wfH+p2K0/xBm4ksnMFxQo5kZoKMT7VxoHwivTWaFGyyWza7iNj9ORzvKXgKKvTzc/6tvdZ1WBWFzGUqsn8uBhfD5+"
-    "8ImYE65TW/4yAboHvVZla/usghfZ3E5+UFbZJbQJqpnJrhbM9UeaazbG5rukz01us5GUsqxt6U+BiKyuZAsDe2kL6Zsy"
-    "8+UC06DGr9c6ReUSu/qj9FPhC1wDQy2020YKR2uRcn1tVhnVj3EKGyu5oxgg42q1Rf2+nrmWhWCNY+dXqsD6RsM/J/AC"
-    "wq7wwkf6KD5q3YfaFL5MZUAL5SM8AHbL/o/PH8H9j1ZD06UHcMEnX8uHT3t0m7j5R9h8bSF8FLs4P9zyt99j03XHh4ex"
-    "tQvDjX+HnPKN+0JNbu+IcJPgZmCb9gdbqjxo5U6Yhr7Bhlxfggjc3SnQ7T8sB89YHpvfCtrrBh89pJFbSE6D3wCgYzNn"
-    "6WuNz7kqNUyhngQ1qsyyKvgghlnVBtj01mIX/FrWdBK47EBVGIXIGMmzdd9Zw48qi9AUsli/Au8jJxjNw6fP4jWIjX0G"
-    "5i8hSH3GMXWBB/Z4ao6vn4NBaFffGLD0c467jSpNNdfh8d0e+dRWpc9ND9439f6Jw2AVEjDP9hTFgDpffYioqZ/GHN1K"
-    "69rLgaY3ym5r6qy6b+3TSmH4pn/MiOd0tBJHoh9QQ7OEiaDDg7v/B102BJI="
+    "eJztXQtz20aS/itz2qsyWQtS8iPJhfS6Smd7s76LZZftq9SVpBJAYighAgEuBpTMxKraX7M/bH/J9mNmMCBAGnzYiWOk"
+    "dhMRj5menp7ur3t6Gr8ejNPpLJZ5lCYHg4Nfzw4us3Q+U2cHg9PTs4OzAw//cykT+Ovs4AeZyCzIpQhEnqaxmGTpFP6+"
+    "CpIwlpkSkyiW/bODcw/eGV/J8TW99RT/Wn5M3Eb5VTrPxW0W5VFyKYJkkV/BH+b9RN7y25nkHuEC9zrL0p/lODcPZnKS"
+    "SXVFD7+RvUwmoczgef3YPSVyCUPERrBjJVQwkfECX4d/4CXgwBRIM2PmwZ6ee0cwdvjdS6npXg+onc1z7PXsAFuiy3yR"
+    "h9QJ5SSYx/lAPE6CqXzSny3ESKoolOJvxyfPfnz+5m2XiMZWe/gIN5akCTeWX0kk+zILpgJvi056I7MMGlDmegev/6Xf"
+    "73edpuAhBRO4pjX9RF2D+tZym8X8Aamp+XnuJfM4hos4bVIkKc3ZUADTaUYFdgo8AZ5KofIAuSLfR7m43xXRxNxFjkVK"
+    "TCOlcOrT7F//+GfRs8qzaJwXXZvftu8cRULcBlkCbyvRSVIRpmN8jBoTmcznWQISBeQFKNkeiEMcqRzuKJgfK3vjIAuj"
+    "pNT5JM3Gsuhb/7RdZxIkaQzimAh35vMrIGg0zy6lFGEUIl/EpV4sDkvtUlNLUhTEKhXMUmTRKFBXnvgF/zWJ1BX0ForZ"
+    "LfxRtCDUOItmuRJRkqfwErAzjDKQ9zRbOKy8juK4BzdW9/f2f1/8+OPFsxdvDlloD+lCfxpSr8Xd4x+en7x7C9eL1oEV"
+    "UVLwSv9cEhGSQrwjgJfTgZAgbwuYjQQkAbkfwK9xGkrPCBMNEggNjXrhieVZ4q71OCYwDIlr2FE3zrrdWJACJWBxpJla"
+    "1xHrJbcbWEw0F9UVCP/lkapggSO7RTGBxRCmUhVsDOYgjdnSq4t0nmkdYLXKZYTabK5k1sc7zmKNo7FMlNQa8eWLd9TG"
+    "8SwAtvQe9I/o53+/fdZ72HsaB3PFfbzO0lkWyTxgkWGNoZtyuoXmnK6qwnR7JTOY51SMWVVrvYPK12mlf3hy/PK52xDf"
+    "UcX8FFfsDAXq2sjFAEdOjZvnUKK0PAWJugWtT+suupEJziWuUTMr3KnmrjudhfUoTWllkCsGVWLMZOKMhX7ZcQCfk1xc"
+    "pbdCwpwIvCtJXbEtTOdxKMZgIC9hHSDpYhbk8BwO0IdpF8FsFi98HghbrSxNc7RYZKTxX+d3B95BHE8V23E0lWTS4G82"
+    "NYOzgysZz+jxkszCjWfpeD6VCatLMrO0HkFDxnEwAqsuniPdPrV6ek7y56MOR74okDPZU3IWoL4LhTaoOIYrkU5YO2lz"
+    "0xcvkpv02kIIGKyvFSfrH9Hr/ayAhnuPb4J4Lp/c89mw+Pq3D2/+z9tXJyId0WRMkVHISdLB2CasET9KQDe/BemfBv4Q"
+    "lxwLiBK4JOl1mdzIOJ2BFgJdmoegzT3h/3p2Bqv2Gv89EHk2h9nAv8MgD/gaGMk734OFnIIs+njdZwrAoPpsEXSvohMY"
+    "c0OUAQuQoSiUTDhqbJqFEbAM2UCd8ytOZ8jhTJIyhjd0l1GuZDzp9sWxmARRPKcHeIDlMZCo8yBItfFVeuQ6SkL8L9+d"
+    "SqWCS1lcAJ4SGXd3egIAgaVJ7xeZpYIsOirtofDxGTD0+Vxx2/jvYIxidJHJv8/BJlEvPkoFMInnMpHv89NzYCSKjxEX"
+    "1JQK9Ug2TwQ+0beioTRPDcOUXvb6VQ8ZonU3ccoSqJBFcUr4kjQE8HAMVrszBbXXhxlOxiiyQ9uTtupvnv/VB/m9hJ5G"
+    "AaBXpHMCSxmw5Pu8WxDW641w9n2kGQANgFhaMmrAQvYjDYmnJHK4rekuLpC8Ert9LZARoBYUViunZEhQe+CQQjmOA2Ct"
+    "xVoR6TseJC/dwIjGoJlc8yXdHl9FjQ0EkewBg9PbpOBsX7ziR2GsZaA3QOgjNIIcIB2o40p4TytAxSaezCK+w3qQcMOQ"
+    "WG7UOigGEK8ELk1Fx6fu/K5HhAGrYOKFAt2qXOUqk7Hs90nZOcoARoW6cTFjfchLkR4C/TSTWR6hZR78endnsf2mL955"
+    "rsY1rtOywm3mSp0l8L83MgitAwFoF0VfRNNZmpHjFOVdYgTDLRQZ4E8SBjH++RqcKpCnaRrOY8kMI1FGRwiaBvOKOAsm"
+    "RPspESy6nzQ6Nl3yKgWUcClBCEjaiNpTJLzPC+EccCg9lkgQSwWinMwWxlHL02ksOmZonl5jnoNm4aKFqh7DRZhewKg4"
+    "BrPWgJWgbRJtsSXZHuBZHGvjxKYUuJCDKIG4AVYHFuEaSbSUDFn9aNH0WFxYeBEZnCV0G0UdZahglxbDTsW56SKyA6V2"
+    "Fen+YRWCLnYEnR7DiTxWpBI8t8EgvsXXdRvoQsgxQj6wmdKMyCv8KgNUt5Zq0Op6EvgXqKtXE40REJ0HOb2PdptBj2mR"
+    "IThoJ8/tB7ENXDuvEW8kt+zvF6CpLDf2KRCgssh09cKh16BV7K5Ylp96BJs79rXEakWwROpujN0kRFBLlI0XfBq6mgcb"
+    "aqnTrlxJpEcgMjKoV6X7DUXwo0ukEYxC2owL2Zi4PccqgjjKF56YJxYAhHKGEa9kDGscVOYCMPx7jJWBegHcmRgL8LD/"
+    "fdd1cOuHp8MdjUe3VTikvutScOTTLu19R1tqpZjs2QU5kp9tNFvEcmpp15GcldrBikRjIvcbC8KFM8bYRig6CF7A/7wG"
+    "rI7YIpM3kbyFP0I5ml/ite5QFOGpgRtAICoc5U7ICC85uoHkOYhhFYcLsFWqVmkhz4IwjHC4QfzatblWvrcBk9YdrEzF"
+    "ut5q2P+TQdiwGgcFAkTH+DZLEYWCxkBokiq9eu2QZazBP/Ojg/oI4IyF9/zOfIaOG/gTsmuaWVapoqPfAawVL7oWXJVR"
+    "zTIDNJ7jHyBDU7XEvGK9OBeDLAsWfA08PIqrhNs3oS3Ctq+bAVZa2HASXyWoTYPLJFV5NEaQWN16qeEgq5iVFOPqW7oN"
+    "Sk7CyuH74zSeT5N1TyhcxmCW1nRiogsrnrijyLoOFlBMy+pFJs+ho9Sh2zQFMKM85raBo6NYTsu61Sy02pmqEmFlryxG"
+    "hUSUJrfcv/HvwlUU1CnOGhqMAjgnHWNRglUPQfgKVtPfMFhTkhxw8sd5dCOX7gAYA8cRBpXrGxgMWHJZi52fZQncdCev"
+    "xn0FCEJ6KAXt02H9L98HaGdBi2dKhl5JKYA+BqzDykI7TTqIDi1rDKQqqoRiqBjcGJroA+k06tTFIhQhURxwnaMUCR0k"
+    "Y0eQyXOWHBiuUOb4Tr+4+rW7Y7tC4vWgdDvTuqFmPV5iTq7NJQmJGpD90x4MhxrNlrENja03YvrdNQqy5JHVPuHsUrd2"
+    "6OuyQ1Z8XEEpicQaQ0Q6e7UZ+rhRoXDxrjbFZHNULMrq7A4yHvY+odFenvbUVTQrPWlcA5Pl4RXqHVcm72WRNyYo5J5U"
+    "3TqO9CE7I9qfBd3HFOHWG4YRVYSe3g6K/lOEgfT031MUCBqIOAXzOA4AesPocqm3QsLokhQUGjTE46De7vXuISq/d3FP"
+    "jGR+KyWFbqcccudQsd3awxATvYtPo6+FL3c4bnx7BW+mUwRJIfMMep1ikGKVrSgPY2/cWL/PXkuJ2XTfHxHNduxribHb"
+    "98vUyGQ+ZR2w/Z7+TjK2KhugfnY/fbBjw1yDFUJo0gwaQ5Y9pSHsDd9sGjpYZu3n9zPMaF2j4GbuLXN8o0w+MhXHYbh8"
+    "374q4mB8zfqQYqtOoIN3C4eCt9UwYs2xKteLORbAWUxKoB2wgHUNXNJQ2rgfnLNh8wm6Q94Extsvn76mjWHUytCI3rrC"
+    "LTh0U3YwLJ9hza1OfVmhBTDzpfHS2ldmzG+2tnYNy+lVwJ4uB+eWxBhHGYbsGi/JLSOXjt7WxGtdkKnG3ETDWcvPeghP"
+    "VGzvgOhN/+0bIFK3ttk1Wk8PyKWt6KaMo9/obecvMKBjNkxr1WwQ1mS4kFNn0klY3m4DypzxaAVegn7EDJM8QuCJr4IU"
+    "c84FIsco4WQN3cA9zIzJrlGXJwQUy8k3fXh3Bw0Ib68Qo5rxviuRGlAukJtkIjo+MYFZNqA8oG6fpS+dTJRcNqjWA0UX"
+    "MEqiKQG2o5I2OmKMB0C50cv3Sy/fP8J/agVpwjL6qVTcKrZ+nBc0XplcVhx+d8B1U2MFEESGG/BQXkBjZcEYXRo9FfjI"
+    "GuoSe7tWTTh0NjSBSBsPmfMZJeWn0UIA5IBEB5OcVgpA5kDh2YRVM+Ywz+GSHZOlvpF+2M43RxJmMvkpzeKwDM8oh3Q6"
+    "nl1QnueaRFKT1lQNeH/kbEgNc9tUqDYVqk2FalOh2lSoNhWqTYXy2lSoNhWqTYVqU6HaVKh2C/p3swX91adCLW2ob1LO"
+    "oEZ+20SqNpGqTaRqE6laK9YmUm2XSOXQtaZATp3paTOuttb8bcZVm3HVZly1GVd/iIwrN7Vhk6ppNZPVJmu1yVptslab"
+    "rNUma+01Wcsdz4ZpWqv0dJvt1WZ7tdleH7GhX1W2F5dW41SvMeCtmRwTE476D5k+o5g4sFmOndBz97VnxA+Yqm/qYkbb"
+    "7fTQk7887H+/PvmryNQCpXMJQ+jxrpv2uXsE4ygXjcMPOJGh2dI3UTNWLG5WTE5hLIffs2hGM2QuIeMv43QUxBdBdllJ"
+    "dONqhPWgrDzlq3CDibaj1V9TfXBoquxRmUPRARPfI0NPteC6HM0nlcnIyq2BeC0XwIvRAiP/QHiu9ZsWeWcsjnFR4Iwz"
+    "6tQFjuuGV3jDBRdYXpuN3ewcE8T1BBV2hCGR0XE2m7GmXpVY2rYuk+Zi0wbdY1E4kYMykSNyKWA1ozbIQHnaUPlyr2jk"
+    "UmOAC2UxHWlF1qDbcQDmJi7VNjQKI9JFApUcpxj27gTC1z36TFINI6bBe3fmavVrE7LmuZtxZ7I3uGih1bneEjZQwY3O"
+    "i/Td2oidowE43YLs3JAXrHWWTBVOk1tAD9WMS81sdWJ3WNYLajAmHZ2ooBnX1EeKB1FDgLaSO4gYe0Q01aw8MaeJSqnS"
+    "EsYFb6OGXZA+lSMGAxIBDyUF/nWImkQyDndROBx4pKF5wgwSl12vh+VhB4JpxtQD7QlnOQI8zuVJKbbIc7BMmnxflHze"
+    "kjju+1bXNNVxGpAV1nqU8knqvQmnRgz9t5UdLDO6omLnr1HoOcVFUeveMV1/ffHjc5pZo5bra3RygiwFzblWK2d6VMfw"
+    "czpSO61q7U0SLwbkmtOY0Hj2aIppdFRTNcBJHxehRfGo25jOQJny5ctO1YYLpkwvh2+IY3ZXGlOWc85aRgDQmMI4Tm97"
+    "DjjaI5nIPaflYtsS6GpOIA1wD1AC+/v7HMjBDRWMu5ZNjQJL18nkTAY5lm7uDvVyS9JRioAKlt1ICtpQ8IS/VKvX154R"
+    "TQmVy14exkJH+B0AsdiJ1SSalnxOucIxTKJMFUmfcAlDI51EypB3QspDYt5ogbbzQ9MIphbamhKyvhgtZoFSiPVqpgj1"
+    "477Mgd3ZpoA0xhQJvR5STBNuRROYwcbCMx3PdoNCMruRFcIsVRRLJZ3WXJ5prD1i7m4wTa81GKKxTdqeohXl9ucZVyZv"
+    "Spu7u7v7XJosbltauikZtAm6ByJAgI4RYom3tKvaMcms3QYkIVS3hts14+IxW98n6IQUC1AfwcDlhduYy4a5M4mDSw9N"
+    "nqfnxivyW6i0MxsXfRJH7wuOQBkNKVc7MwXe7WYnp8WbQBG0dCMTRNCuU8kAk106gMMX1sV7hPES5C/Hl2wiSuLAXNQO"
+    "xL0OyLtntLrHkIhoIaODBMGwoixNCL+xIjQvd6mMuEklp24d1Iw4BTcHENAXu8QFpbqzAsmLE08cEazGjxJ0dV3yAdcq"
+    "Z6sAUBx1Be+ETIOZMgeLplEY0lYGWMhxmoXg/0m8C4+CJ4hZvuWQm26GVDrj4pD29/WxnjKuxw6MWjC3/O7KWujscStQ"
+    "Z3n0S8H/l2kIHhDIR55BM3l6LRMin+TBzgcaeLBVjz9E0wvw/7P8wxNPnL44efvu3BOPH7/9/7dP4AIekKCzRImcgzMH"
+    "g5Eceo8yMQL+X+M+z0jS4YY4Ta8BCUTXsuTSqFSH6tGhyVHAsWu0jqawPu8oBUxqX+c5AgdVrqMF7/Bds3n/2N6jk3J6"
+    "kp9QY48PV9yMOJXOHHNDCmwudzrPxrL0oQDdBG9+RrlJxOMpY2onKUIegsoETFLmcWQmRY4zSYsGE7P41zLg1sOeAVjg"
+    "VDXEjiYc+pjfGSDEeMJtashdwG9xioj4XE/lxyB0kX2oVgBnfcYLZTmi93TMA8Qcj52VgegAuQITuwCskETqCiQf6bhY"
+    "wr2YgQeyEMcgkh2G3OKkiymN+AxznfdZwFMEKeJ8e6robwJSRbyPBjeSsHJ5WmBE+ldxmx+PKMZRgMYUbxFp2uBVECvQ"
+    "xMdyHnzDKglnA1MrZdivJK/Vnsdsz1a2Zyv3e7ZSTibAXNYiRXyZ0+aKc1ga2qCBZ/ewLpZaJOlu67LvKf12TVi0SlYl"
+    "ULpB3LP5icllkvjP7V3FTQ9HNgLQ25PQ/BzkMiFOCn5jCF3KLKhzOD7JMckK+C8+P7Y/0n+vhygrUUz7Hb39jX2rI5YV"
+    "eXIPV26rh/Z9bLLWb9wtMr7bWciKr1+N+27q5P+Bjj2ST83bdhfK2Wn/T/sDjF2ez9Tg8BD9Sx2D76fZ5WGYATo8fHD0"
+    "4Kh3/8GhswMB0KC6eb1myz7VB8PByVI2lwQZjx91ak9Jtqck2/Mlf/xTkl7xxTZiVbFhr3s8Z27mq3KBakaR6uLvpEfO"
+    "yx1voI+cQhH0dcDVk81nBRvnKtGHC7cWHU9/2nD1bYBQ2QJjQ0vPOEf9ca3R8cXmXGWqS/JXTl5ali+vXnmsYYz5quDq"
+    "oWFQofmasu2d360WEz155yyMBg5SvubSVyBt/OiCQxo6CZDzMYof2XxmVoG2CBcWk+qNJj7zYteKk7ExL5a2XheqvBwo"
+    "GE7HZLVK1X5qEUKxuUQz7s2kx6B3iZdonDosTUE6hjdpdk3fQS3IuNAd6faL8IJwuhC9VNimvdJTveKj2zpZcn9g42s5"
+    "U9sWSGoLJLUFktoCSVvLalsgqS2Q9HkLJLUfY9q9hoi7aWF3BGv3LPiA9pe3ZfE5gstuePcLiXi15UracNIfJpz0acuV"
+    "tEGhNij01QWFVsR+CpRlYjaHeRqmh6VY0I6BH97KWNd+G+b5Qkun/WG/defi6ASW7UcSgD4CpveR0/L7LsFUPcLojGD7"
+    "ga+vtlQ5Z6ILLW3fX7PCSpXDE6amUvOO91BtaZMaSpXp2cPRw6aFkaqiYWoi7dWF21PdpC/E31u2Oy2sbWFtC2strDVI"
+    "ZLpAZMC7mY7i2RHQImjglkWp1d8Gxrb1Htt6j229x7be467eW/tR2lKdww2Of3zE+9sRbq8ubFhF9ZPJnlH1vuoefiGw"
+    "uq2S2HRv5Susktj6WK2P1fpY1sdy8YKxPTs6VkZ92uZ+G4+qrVa8Q7XiMihxOL9M5GtdZYRqb3HlsKHwddGupy+f/esf"
+    "/8SaPLAObsls5qlbVGzP6S52hVZn9fS8Fj6tRDRcUbQQTV0erR/KGy2IhzdH/Yd9Lix4t3qBmVbPv9Svmu9tdkxF0Y8E"
+    "1xnPlTGxU4S0mkTxMVR8VI30U3XbrRrTFW6/DCDcpJW2dO7voHRui0hbRPqZEGm9lXKs0dH9Bw8fffPtd//1fTAah9Lg"
+    "wTrApxOHl98QRmGLI6G1rWC9uQoM7qaoVizkr6p0OtdJs+5GsQqtE0CTH+UXmHUO1x8sLaTVSaYjLPREVdMCe3gEJIer"
+    "xKaZrfmsi7EqiUc9cBplOLTZ7VmQ9LUitoTVeUQuiY8akvjOKR+J9RURC4dyHNHJHCQQQBN1xTUZh0JJVuyn5xWaVvhY"
+    "Llnfft+YdTpbv1TgkinUZbKw+BWGMEMmipKMQFoqZJX8QpeY746aEpOIOYx5RvNCyepzLAGV0NEumwk71PWAdMmuQIzm"
+    "lxViXA/TpeX+g21mDCQD+KRyYYtXc6EmhLZUidqUj3JJqDjOZTq+acqUHOAH9k0+CVbTorRgUxyM2x9ScpLZPjJ1jLg8"
+    "4KJ+phynvUTYw6az9aJoRXSe5lnceyoOxdsXP7w4edcdArkXdL4LSeba4HXraykwUKLk0cOmU2UbER3o/93zNy/XEYBq"
+    "yD26SlaPu/Rcj9I5eVbuzzk6OjAnLsqn1nRgkJPJbk2lB/aHaZ9h6FaPInXPns8UtD517Hc5Ssv1rgTWWVeuk41GgwZD"
+    "XxjAfLSDAfgNvbOEN1KLrwngwRFLP97Y8wcBxP9RdBlrgFNaHJdVEzntN5Ei0UGXDnThCV2xi4pb6DBMl8v/Rrmp6kUV"
+    "I2nhUYHq5ZL+fRwU5t0FeTSK0LfDYb3RX0Vwztj9GX15bJopoPcQxyIsHZwlwpyNxNf1VxawjAYw8fF/9HrCFgzAwv96"
+    "EMQIkx7eny2GIkxJTcoQS671ek/OkrPkT/px/Hvf31/A5v8knmLhRzAZ+LMn3sAYTXW1p69evjw+eYZFHTUrfSqn7fdS"
+    "+jyAD+xmvxCFFtDSOI8XVSZ7wjeAXNBHLoR127DpO592vObjMUBRLnJpH+d1KgpQLoolj+/irQJhmysaUVPj3Lq2AH3x"
+    "yv7NMQVqtyhtGGEVQV2AEl0efYZtohdPHzn0A9YHdCuH2g892JHrTz04ddERUqhBhbNaQO8VLjvDi7t7wGmsD0q148pf"
+    "ilBDmAB+r+frWo6RzjblQudEpunKRKe4R5+L9qrSAHhDFrNNNdDhadCAN+AqdVyukevDUgnFOWOjajv9FQJkStm+ev3u"
+    "xasT3y1eu666fFHE1lZ7vQmyCDW5qWrLitOtZ2uO1ul69C4mGaLzTdM0BV2tt6qtBIzB34mkk+4Bw/eXit36fZyBKxnP"
+    "fEGBYm6EhkK8P9E4EF6ZznI1WC6ZXcFtfJyOdFa1yDefbn7UtbvPqgSxuIylVk/kwcP4fPzDJ2KOuU5t8YEFdA86jcrW"
+    "dlkFL9K5nfygqLJLaBNUM5NdLpjrDzTXbIzNd0mfm9xmIylFWdvCnwIRWV3JFgb20n4PwFTLLxaYBjV+tdYpKpfI1R+F"
+    "nwo/4BoYaqHdNlI4WosU62uzyqh+hFNYW5AexQAZV6kt6nf1zDUsBGscO79UBdY3Gv45gRcQdoUXPtCf4oPWfahN4cdU"
+    "BrRQPsADYLfs//H5I7j/wWpouvQALvjka/nw1x7dJm7+ETZfWQgfxC7OD7f87ffYdNXx4WFs7cJw498hp3zjvlCT2zsi"
+    "3CS4Gdim/e5MmQeN3AnT0DfYkOtLEIG7OwW6/YfF4BnLY/NbQXvd4KOHNHILyWnwGwB0bOYseaXxOVelhinUk6AGpVlW"
+    "OR/EMKvaAJvOWuyCP4uaTvR9B1AVRiEyRvJs3XfW8IPSIjSFLNavwPvICUbz8Ncn8RrExj4D85cQpD7jmLjAA3s8NcfX"
+    "z8EgNKtvDFj6OcfdBqWm6uvw+G6PfGqr1OemB+/rev/IYbASCZhne4piQJ2vPkRU109tjm6pde3lQNMbZbfVdVbet/Zp"
+    "pTB8099k4jkdrMSR6AdU0CxhIujw4O7fgbBKjw=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -589,7 +590,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -945,6 +946,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -953,6 +963,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1013,6 +1025,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1043,6 +1077,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1584,6 +1811,13 @@ FLAGS: tuple[Flag, ...] = (
         group="agents",
     ),
     Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
+    ),
+    Flag(
         "--yes",
         "",
         "run a command that asks first without asking (needed where nobody can answer)",
@@ -2012,9 +2246,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2089,10 +2326,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2101,6 +2334,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2117,27 +2393,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4494,6 +4749,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4844,6 +5105,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4953,6 +5216,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -7107,7 +7375,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -7189,6 +7463,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -7200,6 +7611,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7511,6 +7928,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7641,6 +8065,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7761,6 +8187,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7833,6 +8260,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7848,6 +8285,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8141,61 +8590,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -8271,6 +8665,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -8279,7 +8680,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

@@ -66,7 +66,7 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
         "completions",
         "logging",
     }
-    assert seen["tools"] == ["stock", "restock", "wait", "output"]
+    assert seen["tools"] == ["stock", "restock", "wait", "use", "output"]
     assert seen["calls"]["stock"]["structuredContent"] == {"name": "salt", "count": 1}
     assert json.loads(seen["calls"]["stock"]["text"]) == {
         "ok": True,

@@ -459,92 +459,93 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `textkit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztXY1u20iSfpVe7wG2cZTi/MzcjewLEGQyM76L7SD2YvYQCWZLbMmMKZLLHzuaxMA9zQH3AvcC+yb3JFc/3c0fkTJt"
-    "efKzo8EkkSiyurq6uuqr6q7mx61JNI8DlflRuDXY+jjcmiVRHqfDrcG7d8Ot4ZaD/0yiPMzg83DrJX4SgR+q1BHXUeKl"
-    "QoaemFzIRE4ylcDVwL9U4nrSH26NHHg2VTKZXNDDbxIfHs4uFBOATzITc5lNLoQUsczg+VA/P0tULHqhIZL53oJIvFXX"
-    "iZ8pkakPmQBqETw5CZQMVSKmUTLHB0blR5D9NMhn9PSRBNJS/OXta4HXBuLF6cvDQwHdR9apJ54/87NUvI+AQ0+MF3B7"
-    "qmLoXRYlhhvinggeQ5My8H/TPRqINEv82EF5hDMlJjJVjvCSKBbjQIaX3MROFKO4ZRAsdoWXx4E/kZlKmfWRg+Kez+FG"
-    "MwhG+u9Gzh70B670elmUyYBY6PXCyHwdOWEeBHDxhecB48iTuPazC5I53ZNiIySUqR8oIJAludISsyNVasjXbfizMEpU"
-    "DztUtFq5aNs+ogHFZqM8E4maycSDxoW5jeiGmkrgz/0Mrw63wihk2qcZyEtOYUiAbz8FDQkXrCaqYF/fPYUuKeJ+uT+o"
-    "AUKPfVl2djxr7Vrm5pq5ufzQC1Q4yy5qd77MWY2ROHatYLOYCM2cljgzWlRmzcpouHWpVEyNBdG1SuhTHsdKM215zTWv"
-    "eej/LS+Njfluh+VH1EKYVQp0zTMzGBvxwxl1ZuonaWbp9kiTC3r6qyV3it+tVoPNAMVWEgYeKbcoGTKeRFGGek22hfpx"
-    "s+VsBcE8ZfOTRVFAig+fQzmHpwfDrQsVMCueSifQLk4f+uHHaJLPVZhJvCLwWUeEUQa6FgRyHKi+eIU8uUT13aiPFF3h"
-    "pzx6sZwoow0gEz3t0BJdiGjKoxon0SyR8744DK8ish5IS8hUuPECVDwkU3TpZ/14IQ6Q/nPR671P4YftgysZ5Or5tsuT"
-    "0NXfXSDy76cnxyIav1cTbQF5FMAeIvltoO6HcZ6dgs7Ppbsv/AxMR3qNVgrUiR9X4ZUKoljBFbA7Hsw2R7gfh8PhVnSJ"
-    "fw8Eyt0R+NmTmeRr/X7/xgXbfRGlSrh43TWTS7hAo2hV7EhQmDQPMuYMpIGylaFhHC7wgIxBeigRapwfKTWGwk4UmT54"
-    "QjcJRlYF092+eCGm0g9yuoE7WO0DzRvuhEoSmLR0lW659EMP/+Vf5ypN5UwVF0CmxMbNjR4ACfyHvd9UEgn1ASQ6iTy1"
-    "L1y8JwUVylOmjX/DHAaNOk/U33I/UdSKiwoCQuKxDGHU341AkKhJRnO0W4tEkocC7+g3aUmqxWtklwp1pZKFoeKgbAT1"
-    "lf2F5TVFaQURaAqLCsU5AVO0M1eZ7MNgh+hIvP2mRnlkxdtXP7mg4DNodCwnlzzxYUbTrbuN7PZ6Y1QPFztlrBxML3B2"
-    "pIWvqc88Zn5pOHRviguk0DQertZYH7w9arNVZHJYaEX6NNtLUwDGBY3DImaDwApIN8EEBauY+WhLBx9vbuBSWYu7P3jj"
-    "lE1OAXnqNucuEGgYwv8/+1cK1CESEU4EQb3CQYbJJeFhUL3QQx+pf7i+8MFkwdCqeZwt4Cs8jALnOabtz87RyzeOGZrd"
-    "gZhBGzSYRIRuTGZkGtN7y5LNt/4IoGturiLoyehZNJX0pKWGfiIEj3tTviiTRC4ahfkTtkDogKS646mpBOsxqEllVz9M"
-    "P6J3GBF9Rj2V3oxBOgAHGxtbhYoq5MnmkCpJz/MZrL0py4ZvuKeqWRNZF+yqxhq6gzOPNbCqgCzLFF0Yzi4SYL+RD63t"
-    "H1vGTyOUyu9gU9UMUQjeQNq/6gbkqf0GvMNaWMIEzJBThti6jYIYoojMzwJVzMa0qoNG8k062NCoGQ3SKRmCjyM4YcdK"
-    "eidhsPgFvcnWgFwqjQV8AidxpfQPZpR8D+ZtlMHMKz1RMy6lmKg+qPeJkb5xK6N71aKITfMYo4o8kAm4xhhGL6UfcPQ+"
-    "o8HiMbyjxeKI6Zxhfme7tTqiarBcNIEosCKzEi5OphpSN03T8mVE93Bt1MDF6rCswgVSaZhodqBHX7llPQGzaVE5zsN7"
-    "m89VxhExVtvjt5hGVmF6vmoOSVW+MWtYjtOblH/dnM197dKK8Wng8+xCZ6UwH5AnoclOccdQmKW8QztRM4Ug7Oan5vLD"
-    "uUlCNOtSE0btlKCoNPj9XoMyFCr2+0/XLpPgCylngUbqgn7YBOA37sg/o/dFWdzR9xZOt071l+iaJgkQzbRhoZFjUagw"
-    "n7P2rU7JlTCp8cu3TXEmiMyZdF1nTNA1ndeMDnQ2r3Nrt2T7Ko3oSfSZPXwnjfoqLAp3u1HMb1Grl/MyGMnJ0CR9KCK4"
-    "lpT6cSgoAEMDl2Cq+3M1oEcTNVWJCicKDYOPVgWvMoFt9ATJJVCijFwoqtmjPjy7hg2Ap+/mMwtWJSWzdC9RXKnYcUkI"
-    "LLIBZa92+zy20XSaqrrrKPvEuR/6c5q6exX93KvB41seflx5+PEe/teoR9Pf11G2ifV2WVB/74ogzsoKCCrDBBzUlwJC"
-    "9G8HsvBzaH9+oEgEeeMuc5peUa6VJsK+wOdsmAJuWaaY/GgbsZLwSlKyfbLc/47mAVmIVfhrlARe+f6bG1oamU/ic1q+"
-    "WLE+UiQra4mRriu1TRByk+bcpDm/hmB8k+b8B0hzFj251yaQBrXYJEo3idJNovQL2+ZNovRz56LObaK03JcHSJFu8q6b"
-    "vOtXlnc9L+BRoewPvOWyYRA3Od1NTneT0600ssnpds7pFipz52xusznaJIU3SeFNUniTFC4nhXkLMWeEJ4GfxmpCQtjr"
-    "P2X+LIzifbx08QoGx0gLbuzv0dVxnsyUMjud03PeAEw3Pf+3p/0fmhWByQ44B+eYGB9tBy2Yk4Ei6ADAKKm7cg2KaGu+"
-    "2TrNQIidHD7m0/ZyxDS4SbhOgiGR3lcOf7DGgu2TscSkeNnCCoEnkB/TQJtLOH6zIBrL4Byw0lJanffxt3r9kua0xcfa"
-    "blEadsW+/X2zP50KBEhkPSxn4k3Su04N1lWqBy7VgoMvDHLAamszqWdOqS8lH5VeRIkOdqLW7hUYqZCCDUs69F3vOGeo"
-    "6AgqiYAukWoUKI/2nS8z66mxCXObsEyH5qGPgADBJin0nZQmRqOSgA3Wm+uXW0VfGRk/Xtic+Vjbww7NTiR4raBSFVBP"
-    "BaVqEoWg7DtSuLpFl1lqEATWIJXRRZOZ7sKWDkwNXGgOTZ0axEjlFegWKqJbrh/Y2RtgLEPucl+AgcU0/ExleqWB6lf0"
-    "APNNDf1KYz8Iep6fVLtlo4kOfbqm6b8MisqIAfpInWhgQDvbNVQstilobYOFp+uRaArjhNc6sJ3ugvalGUI5YBFgVag9"
-    "YZWpqa8Cbx2DQ3aEu4axIX/CadfrYY3VQDDPEfgnYhyMRoY4kbTBizIMPHgM6qypD3Eg/bWsIbd9rauBBEfMoCts9SbQ"
-    "lpgm0byTpMbL+bu76A4W6LSUsnz0PadUi4NW94b5+unw9Svtz9gsNxeviB0zD3SVE4m7YQ68j8bpWrOaRlvLYiDQ4FGf"
-    "0Jf2aIipd1SNJHHQAU8byyue7XbmU6Y9XSWsvLUmTJVfruQliRk/iV6dPT/2YdGdwwDC914JYz0gmyi9EmWjGpiyiDoz"
-    "uNB5rJLnXazFI42pdTEU/skU3BylCOwSCFzC3MFOqJQHM5unXhiNIw91w0SPWhNsx6j/4KOA1pyQ7fl4Ecs0RZDU0Dc0"
-    "LA9lRw0LCHNCcfTyDQk3fQT2FVf3Qn8KI9FZ6vNJvB6GUInOqZUZs1yJCCA1GYPuikB97ZFw18M3Wkmhi8aoa0eE7ofp"
-    "5wnXxXblzQYIDzKWmlpRwtiVDdBZjPLWZgIU6AViE3GKBMXO6X8cvn7dn3u7HVhCjGs9Xtn/iQN2W88RvRcTMJWLVE8v"
-    "XBKpe7SdaSBnDvoKR4+NI+IFxPME4cGjaKvMrF1TtW0mxkoCvspDTyWmppgWF5BsAmFjahM1QAkCJYSe5ZiOkRnHQric"
-    "YWOjZ5ivQPlyfscuF4clfIjWgaRXyTM7jCWIFxODYbf8JAoJ+HCKxjy8S+WqnJ8KBTVbgpvo4LEaGJGwBUqi4FQ3VkBg"
-    "ceyIPcKjGPDt6vrXAdfEMhahbUlpxkn5uYxJRsjk3Pe8QHFN8wQ3k2BiNaXRghAq3d2vpbw0GXJPDChxV02ipg59rAJi"
-    "bMCYBfOTu9taaMuhagrmLPN/K+R/FHkQOoB+ZAmQyaJLFRL7pA92PDhS3jn45M/PISpOsk/PHfHu8Pj0bOSIg4PT/zx9"
-    "Dhf6/f4uh8YqhygIOqM8SgP6iRiD/C8VdG6ssKQZxBddggvFrRLlWCCNGNBTJJChgmPTWFZvarlDLFym9QhglTuVA/N5"
-    "mukwG/ME0Ep2rUBVDuxvtKFND/JzInbwqOVHhKWoInrRg9YIaEpJ4C9PJqpSm65JDESeKqqZ56d5yJjbaYRYgTAmefSI"
-    "ZeybQVGTRNGkwe0T/K2OVHW341jJhB5G0GXSkQf8zOD4xdGr50xTY9UCt4p3CCVHeihvw56keaXi/2XE6bDLRl326Tmd"
-    "LAA1B0Z3qghugFKBgV0AVgj99AI0H/k4rwFGIIIZhSAAldxhrCqO4V5J97DUeUUMQizQooz2AFCNuIT5qJxyvo06N1Yw"
-    "c3lYoEf6W/Ez3+5TcqBAWxH+RKxph7cE9YAnsuWPn3zHJglHA88UUJ5ORZbPU2neNrnO5kfKlUynYMhZa6wweTeXTCBW"
-    "gMmlc1FjXGfRMLop56TX2+pxzbtRu+8rlsQaetJ95+FSMsQeMdPdDVcWpRq4WbU1kXwu58PO01Im/J/sl+HWRZbF6eDR"
-    "I/Q/OrjtR8nskZeA9jx6svdkr/f4yaNSaA/qs5xcXpFSjy75XzDCqV3rcfT5GZuNjF9gIyOuu6isbVWkgSccQjtio+r6"
-    "wR1GvrSuSkeDtIudjyXpvGpDp5a0UzPHmLTfccHrAW0/g/NJFuila/fYyUv6DCL1g3qvVkiVuS7zN6ou4zSs9Dct5a4Q"
-    "jDkxpL1raN7bfl5m2dIb3bSriR680c3IDmXKN9SPgGFP7p3bzXnGs5+zs9HLo5xiLr4keWzSJn6klxHTFHg+91SswBeE"
-    "E50JUMkcPIXNsZRy0bmWOAUlEv24NkDagZRdGcAglfYzveKRRV4EIY8eLR0XEEriIDJKLukYpKKZc92CJqwXkLT7sMSF"
-    "JezU7zkQJRZGjl4yfjiT/pXtWvkWd/T/rqdRPCweKs+2W9LOxUprp03QnwV13b75uQ676iftNSpIKY3o3x+Nrd4uvZTm"
-    "490RThM0qLLUOU+zeqf0Pzwg/OPsnt6AuA2I24C420BcyRGfnfx48umnw78evWLjmkz68WJ9FKfd0XZBfltY2l8Gqm2K"
-    "mm4Bf3+8oqbPfjxQd7iKcz5QrWjV7jS7H1S9rZaltk5W1LXc3uIyKtSVLsvbjcobHm9BevPbm/l+r6Gj3epkvhEA2IIA"
-    "NnBnA3c2cGcF3LGH+lvj/svf/ycIIkf8+vf/TQLvT+vjHes7xHaN9vYXAzyb8sau5Y1f8CS2u6GCPPxiy3q3Fc3VHfxy"
-    "Xqk7XrC1cp3K5+otl95QcFtOK79/TqtrDd0SmLKvO7j7amcLmrulwO4bQTd3rsfbgJ8N+NmAn87gp/Bo1ZW7kqkubGth"
-    "RR8EGfGiTrGox20Kak+U2voyQGlTes78b0rP77yiWSha24omlbtwsc6+cHWdzMujH//vv/7bFSGoTHRNRYgwkKU6ngdO"
-    "F1mDtzy4LciwFTRwLXAxE3VFUt9TV3rePbrCok+u5btpN0yG6uhbPbb0wUbH1AJ3yOUt1VoW5cPda3tKtegf77LyupKY"
-    "rk3/NrBmFyqbovevoOh9A/A3AP8zAfxmL1XyRnuPnzx99t33//KvP8jxxKMTN25awK+u2ag/IYzBFntCW1vBdrMN+65n"
-    "qFom8h/q0BOusLLRWzELayEZbu0/x5ffaQbKc6l1l3kocpgGAH8QzJrXC/ph6nso2wtQwUAlWPYQR0mm60SkGOezvra9"
-    "lhcdyNUYedKVEUBFwADVfkmhw0h7LBdWN5kjH3Qtdgrjnaj3xPg+BmZcVCHDJcZ0aFrm6mlnrjCywo2LgUdVM2OlAyDN"
-    "ITLrwYBOsihZUBEW1dbQGwLrfDQF3WWmnnVk6qx0YAJWq+KAeGriUwkhCgqAJDXFkci+SBU7u3ejJZ7qQX+Zn+/uwI9e"
-    "5Nek7Psvcch8r2EXwhIjLYmDMj/f/9B51CCuv0TQnC2JSnOGNU10ShxLB+9Dz7TEVjlTUZlfT+4zWqCdwFqK2QNNmIsY"
-    "EerTYRimEKc6RLU8TJWPrqP0AgNsbJtiNKxLogMgTJkV09+nwijaPavLNH19Vs31xWJ5YtVyQBXGnu51ZOywoCJ2XmZJ"
-    "0HspHonTw58Pj89294Hdc36rJ7DMx5M0zfFagqnCybOus/3MEhE70P7Zq7dHqxjg44WwYHZrAKFHbxii/xmIYXGU0DAs"
-    "tYG/rHkakPhLqjgip3Z1EZfIZHqp9dskrXYqDTjF8p5Tymftcsm+n5mKMSpWNWcMLR/D08ceYXWczPyxj8Eh9umtPg9J"
-    "vOEXoj7t//DP5s2u5uWo+CAiYQS2g2EoTMkzPq8PWBqGJMODP/V64mcVKn7T8HghOHXHpYzaIaX9eLEvvIjmsgLf2Qfm"
-    "nw/DYfhn0yR+WffspfB3OHkJefyzeImVq2Cl8WtPvOVBaHxTsqsP+oB5OY0CKlJUoL5UQO0UJ1kiQxBxYZ4PRhXvNiXT"
-    "2tSh3bMdwbpgFNqvugybkwjaJBIfmgHXofpQzEj0DacNL759eXJ09OL4Ryyl1VrkkkTdXkSnGbm7A31+Ex3V+QF6HiyW"
-    "9YteyszBjHkhswl59fuR8RyofDIBJ8KlxfZ28+5jG9CIwjzgs/hTEZ2YKzoaIeJMXUOgvjixnzkfQ3SLglIfazd12S+G"
-    "i2w0waRCN+FWEhYeZSrK9dr2XCrbc/N66OIYF4RA6WCVkM07s4vMByOjm20QOhZok7ZVz7hK92Es+Lmeq/UYhp1Ui49o"
-    "IY5bX8FsGnf5AIW00i1eGU6d4hRVGhwdQkgu2+XSWa7Vp3LWnBHeMp3GVytXNcycMHDy5uzw5Ngtnymw6rSc4mwBW4R/"
-    "JRMf3YI5bIABX/mYAbudkM/XKWOKfcxs0DjOwdfod1NbFZlAMOmrtDiIAOdV7QwCt4/jgi9tdwWtSDAR6gqNyLEGtvDI"
-    "PM5AMWonmSwBQFRa8+btGuIE9SBP9ozPTuCq/ZUv5cb+0fu7XWKm+ZXanU4T2GVruIhyqweyOPyAYCv4MGa7eo6BO9BS"
-    "swlMt8x6nqX6mIFVb/Iu4tbj9pd6Ux+P7FFH5iCgxslYvOq7XpiONskvm50iNQBf4NoQ3/Kt3/GNdkobn2Iu3q2M3fVx"
-    "YBuP3UHlQHEuFYK7u3o8O1btm1jarZTsu8abvbKvXccLn+ij+KRNJhph+DJXkqbPJ7gBHL39g/fvwe+frGGnS4/hgmvC"
-    "Wxe+rBGpMsUnSJGCVCL3cPEmk39KDEdMe42okak9Q2pL0/eTWCf2Y8rfIeVS2Geo3jmCY3Lf/4D0lqM3lsO94zCtBE9I"
-    "Dvbkv2r/O0VThpDudhFKEYPrx0Sa/tM9q68cyiD5e0U2muAz0qcirKHO3yE+QTIaaeoTHcIWB89VmXTMximYohHY27uc"
-    "6QBY/hVnDhvtZEsxrNuGNlgL37w4g94dV7m6T4XlLdy1F3m0MVhskzx79dcz4GrtXfW3sLhiX+ZKHllGFQE+7L6/Lnx3"
-    "2jXhomqeMPbTp1KyzjYPWQ2PYpSxCisTtgJut27+H7KQlv4="
+    "eJztPYtu20iSv9LrPcASjlKcx+Qusi9AkMnM+C62g9iL2UMkmJTYkhlTJIcPO5rEwH3NAvsD9wP7J/clV4/u5kOkRFvO"
+    "a0eDSSJR3dXVVdX16q7mx51JOI98mXphsDPY+TjcmcVhFiXDncG7d8Od4Y6F/0zCLEjh83DnJX4SvhfIxBLXYewmwglc"
+    "MblwYmeSyhie+t6lFNeT/nBnZEHfRDrx5II6v4k96JxeSAYAn5xUzJ10ciEcETkp9A9U/1ksI9ELNJDUcxcE4q28jr1U"
+    "ilR+SAVAC6HnxJdOIGMxDeM5dhgVuyD6iZ/NqPeRA6Ad8Ze3rwU+G4gXpy8PDwVMH1GnmbjezEsT8T4EDF0xXkDzREYw"
+    "uzSMNTaEPQE8hiEd3/tdzWggkjT2IgvpEcykmDiJtIQbh5EY+05wyUN0wgjJ7fj+oivcLPK9iZPKhFEfWUju+RwaaiZo"
+    "6r8bWXswH3jS66Vh6viEQq8XhPrryAoy34eHL1wXEEecxLWXXhDNqU2CgxBRpp4vAUAaZ1JRzHCqMJCnxvBmQRjLHk4o"
+    "H7X00Ix9RAzFYcMsFbGcObELgwvdjOAGCorvzb0Unw53gjBg2Kcp0MuZAksAby8BCQkWLCYyR1+1nsKUJGG/PB+UAKF4"
+    "X6Sd4WdlXIPcXCE3dz70fBnM0otKy5cZizECx6nlaOYLoR7TAmZaioqoGRoNdy6ljGgwP7yWMX3KokgqpA2umcI1C7zf"
+    "sgJv9HfDlh9RCmFVSZA1V69gHMQLZjSZqRcnqYHbI0nO4amvBtwpfjdSDToDBFs6wHiE3CBkiHgchinKNekWmsfNjrXj"
+    "+/OE1U8ahj4JPnwOnDn0Hgx3LqTPqLgymcC4uHzohx/DSTaXQergE4F9LRGEKcia7ztjX/bFK8TJJqjvRn2EaAsvYe5F"
+    "zkRqaQCaqGWHmuhChFPmahSHs9iZ98VhcBWS9kBYwkmEHS1AxANSRZde2o8W4gDhPxe93vsEftg9uHL8TD7ftXkR2uq7"
+    "DUD+8/TkWITj93KiNCBzAfQhgt8F6F4QZekpyPzcsfeFl4LqSK5RS4E4cXcZXEk/jCQ8Ab3jwmqzhP1xOBzuhJf490Ag"
+    "3S2Bn10ndfhZv9+/sUF3X4SJFDY+t/XiEjbAyEcVHQcEJsn8lDEDaiBtnUAjDg+YIWOgHlKEBucuhcGQ2LEk1Qc91JCg"
+    "ZKU/7fbFCzF1PD+jBjzB8hxo3fAkZBzDoqWn1OTSC1z8l3+dyyRxZjJ/ADQlNG5uFAMcwD/o/S7jUMgPQNFJ6Mp9YWOb"
+    "BEQoSxg2/g1rGCTqPJa/ZV4saRQbBQSIxLwMgOvvRkBIlCQtOcqshSLOAoEt+nVSkijyatolQl7JeKGhWEgbQXNle2Fw"
+    "TZBafgiSwqRCck5AFXXmMnX6wOwADYm7Xzcoc1a8ffWTDQI+g0HHzuSSFz6saGrarUW31xujeNg4Ka3lYHmBsSMpfE1z"
+    "Zp55BXao2eQPSKCJH7aSWA+sPUqzEWQyWKhF+rTaC0sA+ILKYRGxQmABpEawQEErph7q0sHHmxt4VJTi9h1vrKLKyV2e"
+    "qs65jQs0DOD/n70rCeIQihAXgqBZIZNhcTnQGUQvcNFGqh+uLzxQWcBaOY/SBXyFzkhwXmNK/3SOXr6xNGu6AzGDMYiZ"
+    "BIQaxjNSjcmdacnqW30Ep2uun6LTk1JfVJXU00BDOxGAxb0pPnTi2FnUEvMnHIG8A6Jqx5VTB7THoEKVrupMP6J1GBF8"
+    "9npKsxkDdcAdrB1slVdUAk86h0TJcV2PnbU3RdpwgzuKmlGRVcKuGqxmOrjyWALLAsi0TNCE4eoiAvZr8VDS/rGBf8pD"
+    "Kf0OOlXO0AvBBiT9qxogTs0NsIXRsOQTMEJW0cVWY+TA0ItIvdSX+WpMyjKoKV8ngzWDam6QTDkB2DhyJwyvHPck8Be/"
+    "oDXZGZBJJV7AJzASV1L9oLnkubBuwxRWXqFHRbkUYqIqU+8SI33nWkbNqkEQ69YxRhWZ78RgGiPgXkI/IPe+oMJiHt5S"
+    "Y3HEdM5ufmu9tTqiqtFctIAosCK1EixOpsqlrlumxcfo3cOzUQ0Wq8OyEhYIpWahGUaPvnHNegJq03jluA7vrD5XKUf0"
+    "sZq6r1GNLMLUv6wOSVS+M21YjNPrhH/TnM1d9dIK/tTgeXahslKYD8jiQGeneGJIzELeoRmoXkIQdnOvufPhXCch6mWp"
+    "zkdtlaAoDfh0r0YYchH7/Mu1zSL4SsKZeyNVQt9vAvA7N+Rf0PoiLW5pe3OjW4X6S3hNiwSApkqxEOeYFDLI5ix9q1Ny"
+    "BZ9U2+V1S5wBInI6XdfaJ2ibzqv3DlQ2r/Voa7J9pUHUIvrCFr6VRH0TGoWnXUvmtyjVy3kZjOScQCd9KCK4dij1Y1FQ"
+    "AIoGHsFS9+ZyQF1jOZWxDCYSFYOHWgWfMoBdtATxJUCijFwgytmjPvTdQAdA79vZzBxVh5JZapZIrkR0bCICk2xA2atu"
+    "n3kbTqeJrJqOok2ce4E3p6W7V5LPvYp7vKbzw1Lnh3v4X60cTT+voWwi63pa0Hxv60GcFQUQRIYBWCgvuQvRX+/Iws+B"
+    "+fmeIhHEjafMaXpJuVZaCPsC+5kwBcyyk2Dyo4ljBeIVqGTmZLD/jOoBUYhk8GsY+26x/c0NbY3MJ9E5bV+s2B/Jk5WV"
+    "xEjbndo6F3Kb5tymOb+FYHyb5vwnSHPmM7nTIZAasdgmSreJ0m2i9Cvr5m2i9Evnos5NorQ4l3tIkW7zrtu86zeWdz3P"
+    "3aNc2O/5yGUNE7c53W1Od5vTLQ2yzem2zunmInPrbG69OtomhbdJ4W1SeJsULiaF+QgxZ4QnvpdEckJE2Os/ZvyMG8Xn"
+    "eOnhFTBHUwsa9vfo6TiLZ1Lqk87JOR8ApkbP/+Nx/1m9IDDYAefgLB3jo+6gDXNSUOQ6gGMUV025coroaL4+Os2OEBs5"
+    "7ObR8XL0afCQcBUEu0TqXDn8wRoL1k9aE5PgpQtDBF5AXkSM1o+QfzM/HDv+OfhKS2l1PsffaPULktMUHyu9RWnYFef2"
+    "9/X5dCoQIJL1sJyJD0l3rYpbV6oeuJQLDr4wyAGtrdSkWjmFuRRsVHIRxirYCRunl/tIORVMWNJi7urEObuKlqCSCJgS"
+    "iUbu5dG582VkXTnWYW6dL9NieJgjeICgkyTaTkoTo1KJQQerw/XLo6KtDLUdz3XOfKz0YYthJw5YLb9UFVBNBSVyEgYg"
+    "7B1H2GpEm1GqIQTWIBW9izo13QYtFZhqd6E+NLUqLkbiXIFsoSDaxfqBzt4AYxkyl/sCFCym4WcyVTsNVL+iGMyNauaV"
+    "RJ7v91wvLk/LRBMt5nRNy3/ZKSp6DDBHmkQNAsrYbiBikUlBKx0sXFWPREsYF7ySgd2kC9KXpOjKAYrgVgXKEpaRmnrS"
+    "dzdROKRHeGoYG/InXHa9HtZYDQTjHIJ9IsRBaaToJ5I0uGGKgQfzoIqa/BD5jreRNuSxr1U1kOCIGWSFtd4ExhLTOJy3"
+    "otR4OX93G9nBAp2GUpaPnmsVanFQ694wXj8dvn6l7Bmr5friFdHR60BVORG5a9bA+3CcbLSqiduKFgOBCo/mhLa0Ryym"
+    "2VE1koNMB39aa17xpNsaTyfpqSph6W60YMr4ciUvUUzbSbTqbPlxDov2GPoQvvcKPtY9oonUK0DWooEpi7A9gjTBe3Al"
+    "cLzfMkAHCx6PXxy9KpuaBCxdh1MIWP/Y3VfLLQjHoYvyEIixxGYSZNuuVLnZKsAillDVanUaC5WOKzgQi41ITaJp0Kco"
+    "luZAmQ6zkwOPMAXSCaR0QUEtTYlpowTa8IfYCKYWYM3JQT8fLyInSdDXq2ER6sf7MgcaBfTWAnH08g3JSPIAzARuUgbe"
+    "FDjYWnjmk2gzV0jGKjVYRMxgJUKIDEintZdnmmuPiLuZm6bWGkxR2yZlT9GKMvws5vLetriZOOdeeKmg5ZWYbdEAmcVg"
+    "dWMkQIBeoIslThGg6Jz+1+Hr1/25222BErrqxnAXzbg4YOv7HIOQfAEmziJRywt3dqqGuTP1nZmFJs9SvLFEtIjikCIR"
+    "MIzKuDBq11Q0nILCccBNzAJXxro0mvZIEGwM0W9i8k0ACeI99KCLoSk7mBzS4a6MCfGeYNoF6ctpKrPrHRTcXNQORL1S"
+    "utxil4hw0aEkTsuLw4D8N1aEunOXqm45zRYIGrbgNaOfgkXN6NAbf0/kmKrBck9eHFtij9xqjFu7qox3wKW9bBXodFWS"
+    "8t7C3ImIRojk3HNdX3Jp9gTPxGB+OCFuQSSYgMIvZ+4UGFLp7Bfj4aBYTi36WPbrcQCtFvRPdrexXpgj7gTUWer9ntP/"
+    "KHQhAgL5SGMAk4aXMiD0SR4MPzjg7xx88ubnENzH6afnlnh3eHx6NrLEwcHpf58+hwf9fr/LEb7MIJiDyUiXspleLMZA"
+    "/0sJkxtLrMwG8oWX4AngiY9iSJOEHJdQQJOigOPQaB11SXqA9de0rQKo8qQyQD5LUpUtwHQHjJJeSxCVA/MbnctTTH5O"
+    "wA4eNPyI3jWKiNq7oa0OWlIO4JfFE1kqsVcgBiJLJJX+c29mGWM7DdHlIVeZHJOQaexppshJLGnR4CkQ/lZ1uNW0I3AW"
+    "YuqMvqPOqh5wnwG6GM8ZpnK5c/dbvEOPeKRYuc6FJskr3GGw7DhbbLJRlj3qp3IeIOaAaKfsiA6QKsDYBfgKgZdcgOQj"
+    "HucVvxeAYGLE90EkO+xyi2No61Abpjpv7EGkCFKU0lEGKnV3YD1Kq5g2pMmNJaxcZgvMSH3Lf+bmHuU4cqcxxJ8INWXw"
+    "ljxWwIl0+cNHP7BKQm7g1QjSVRnV4rUw9ac/NznDSSmf6RQUOUuNISYfSnNiCHlgcamU2hi3i1Q0UJc6U9uG1fDs3ajZ"
+    "9uU7ezUzaX+AcimnY27KaW+GS3trNdisOmFJNpfTeudJIaH/L+bLcOciTaNk8OAB2h8Vo/fDePbAjUF6Hjzae7TXe/jo"
+    "QSFDAeKznCNfsTMQXvK/oIQTs2VlqWtAtucxv8J5TAsvKEmbNndqcEIWGo6Nytsgt+B8YXuYbjhpJjvfrtJ684kuX2mG"
+    "pm9jaW5xwdsaTT+D8YkXaKUrbcziJXkGknp+dVYrqMpYF/EblXejag4s1O1IryCMvvikeWqo3pt+XkbZwBvdNIuJYt7o"
+    "ZmRYmXCD6k02bMndc3PGUFv2czY2apeXM+X5lziLdPbHC9VuaJIAzueujCTYgmCiMgEynoOlMKmiQko9UxSnoMRBO64U"
+    "kDIgRVMGbpBM+qnauElDN4SQR3FLxQXkJXEQGcaXdJtTPsy5GkEBVvtgynwY4MIAtqptDkQBhZGldr7vT6V/Y4dvvsfC"
+    "hM96qcb9+kPF1bYmAZhvGLc6y/1FvK71Z7irblf1wsBaASmkEb27e2OrT30vpfn4kIdV5xqUUWqdp1l94Puf3iH84xwC"
+    "3zpxWydu68Stc+IKhvjs5MeTTz8d/vXoFSvXeNKPFpt7ccoc7ebgd4WB/XVctW1t1hrn749Xm/XFbzlq767imvdlo7dq"
+    "DszdzVVdV5JT2SfLy3PWj7jsFaqCneVTU8Vzm2s8vfn6YZ7u1Uy0XbnPd+IANngAW3dn6+5s3Z0V7o55N4FR7r/84+++"
+    "H1ri13/8b+y7f9rc3zG2Q+xWYO9+NYdnW6XZtkrzK14odzuvIAu+2rbeutq/qoFfziu19xdMyV+rKsDqyIUXLazLaWV3"
+    "z2m1LQVccqbMWxtuv9vZ4M2tqRP8TrybW5cVbp2frfOzdX5aOz+5RSvv3BVUda5bcy16L54Rb+rkm3o8pqDxRGGsr+Mo"
+    "bSvoGf9tBf2tdzRzQWva0aSqHa452he2Kvd5efTj//3P3/A0P6iVa6qlBEYWypHuOV1kFN4ycxs8w0angUua85WoCqv6"
+    "rrxS6+7BFdauckniTbNi0lBH3+vtq/fGHV3S3CKXt1QymldBty9RKpTUf7zNzutKYKrE/vvwNdtA2dbufwO1+1sHf+vg"
+    "fyEHv95KFazR3sNHj5/88PTf/v2ZM564dHHITYPzq2o2qj2EVthiTyhtK1hvNvm+mymqhoX8h7q7hSusTPSWr8JKSIZH"
+    "+8/xHX4KgeJaajxlHogMlgG4P+jM6rckekHiuUjbCxBBX8ZY9hCFcarqRBwxzmZ9pXsNLiqQqyDyqC0i4BUBAlT75QgV"
+    "RprbxbC6Sd9coUrKE+B3LN8T4vsYmHFRhRMsIaZC0yJWj1tjhZEVHlz0XaqaGUsVACkMEVkXGDpJw3hBRVhUW0MvOqzi"
+    "URd0F5F60hKps0IxLlarIkNcOfGohBAJBY4kDcWRyL5IJBu7d6MlnKpBfxGfH26Bj9rkV6DMazyRZZ5bcwphCZGGxEER"
+    "n6fPWnMN4vpLdJrTJVIpzLCmiS67Y+pgO7RMS2gVMxWl9fXoLtwC6QTUEsweKMBcxIiuPt3poQtxyiyq5GHKeLTl0gsM"
+    "sHFsitGwLonusdBlVgx/nwqj6PSsKtP01JU71xeL5YVVyQGVEHu81xKxwxyK6LxMY7/3UjwQp4c/Hx6fdfcB3XN+OSmg"
+    "zLes1K3xSoKphMmTtqv9zAARHRj/7NXbo1UI8C1JWDC7M4DQozcM0P4MxDC/EWkYFMbAXza81Ej8JZEckdO4qohLpE5y"
+    "qeRbJ606pQGsfHvPKuSzunzzgJfqijEqVtVXJS3fJtTHGWF1nJN6Yw+DQ5zTW3Wtk3jD73V93H/2r/oFtfodr9gRPWF0"
+    "bAfDQOiSZ+yv7okaBkTDgz/1euJnGUh+YfJ4ITh1x6WMyiAl/WixL9yQ1rIE29kH5J8Pg2HwZz0kftn0CqngM1wghTj+"
+    "WbzEylXQ0vi1J94yE2pf+Gyr+0pgXU5Dn4oUJYgvFVBb+YWciBBEXJjnA65ia10yrVQd6j0zEawLRqL9qsqwOYmgVCLh"
+    "oRCwLaoPxYxEX2Na8/7elydHRy+Of8RSWiVFNlHU7oV0KZPdHahrqOjG0Q8wc3+xLF/0bmkOZvR7pXXIq17zjNdZZZMJ"
+    "GBEuLTbN9SucTUAjcvWAffGnPDrRT1Q0QsAZunKB+uLEfOZ8DMHNC0o9rN1UZb8YLrLSBJUK04SmRCy8kVUU67XN9Vpm"
+    "5vot1/ltNOgCJYNVRNav/s4zH+wZ3ewC0bFAm6StfFVXsg+84H49W8kxsJ1Ei2+aIYwb3yStB7f5AoWkNC3eGU6s/DJY"
+    "Yo4KIRwu2+XSWa7Vp3LWjD28ZTi1b4guS5i+YeDkzdnhybFdvFNg1aU/+d0Cpgj/yok9NAv6sgF2+IrXDJjjhHxNUNGn"
+    "2MfMBvFxDrZGvWLbiMgEgklPJvlFBLiuKncQ2H3kC7573ha0I8FAaCrEkWPl2EKXeZSCYFRuMllyAFFo9QvEl+5e6ZAl"
+    "e8J3J3DV/sp3i+P86DXkNiFT/2bwVrcJdFkbLsLMyIGTX35AbivYMEa7fI+BPVBUMwlMu4h6libqmoFVLyTP49bj5neT"
+    "0xyPzI1N+j6j2sWYv7G8WpiOOskrqp08NQBf4NkQX1auXlWOekopn3wt3q6M3faQsbW3B6FwIDmXCsHtruJny6p9HUvb"
+    "pZJ9W1uzV+bt8fjgE30Un5TKRCUMX+bSoeXzCRqAoTd/sP0e/P7JKHZ69BAe2Dq8teHLBpEqQ3yEEClIJXD3F28y+MeE"
+    "cMiwN4gaGdoThLa0fD+JTWI/hvwDQi6EfRrqrSM4Bvf0GcJbjt6YDneOw5QQPCI6mAsMy/NvFU1pQGraeShFCG4eEyn4"
+    "j/eMvHIog+DvFNkogE9InvKwhiZ/i/gEwShPU93oEDQYeK7KpGs2TkEVjUDf3uZOB/DlX3HmsFZPNhTD2k3eBkvhmxdn"
+    "MLvjMlZ3qbBcg11zkUcTgvkxybNXfz0DrDY+Vb8GxRXnMlfiyDQqEfB+z/21wbvVqQkbRfOEfT91uSbLbD3LKv4oRhmr"
+    "fGXyrQDbnZv/B24r3Ps="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -574,7 +575,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -936,6 +937,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -944,6 +954,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1004,6 +1016,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1034,6 +1068,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1425,6 +1652,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -1844,9 +2078,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -1921,10 +2158,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -1933,6 +2166,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -1949,27 +2225,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4326,6 +4581,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4676,6 +4937,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4785,6 +5048,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -6939,7 +7207,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -7021,6 +7295,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -7032,6 +7443,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7343,6 +7760,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7473,6 +7897,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7593,6 +8019,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7665,6 +8092,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7680,6 +8117,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -7973,61 +8422,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -8103,6 +8497,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -8111,7 +8512,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

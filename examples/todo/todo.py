@@ -495,53 +495,54 @@ _DATA = (
     "AnYKM3SdY2rqq8B7jMEhO8JDc4QdJC67TgcLXnqCeabYARkHo5EgGCRt8KIEi1J4Dsqsqc/zQPqPsobc942pzhAR3QFd"
     "Yas3gb44rmojKVhCU//i4coTUwf0m/tPYzoQxFn/5BiFlnqrav9UrPCI7hdhU43DF99zcuUZaPVvmbefj44PSbOsW6iv"
     "ahCbdh2aqhea7po1+Hs01o+yKqRtRhY9gQaXxoSypVovHh1Vp0hUOgDt1vKLl1ut+ZS6Y4o4lfeoBVvk9yb2EyMx66ez"
-    "N3c4hmV7DoMguunkgNwTsonSy1G2qoF1P1FrBpdKlz3/8lE80pymLo5iTE6M+DEAPhxBRGjlCgvNNkOlPLAsvPTDaBx5"
-    "qBs2RDWakA6Mxk8LHKED1kWNl3OpNYK0mrGhYXsqO25ZQJgVipO3H0i4eptgLNzypzATraU+m8wfh2FUfK0qjKVciQig"
-    "OxmD9opAY621ng9TUhiidSrGEaL7Y/oLLmluzVsaiDzJXBpqWVVbWzZAZ03J7+OYAAV6Q1shPiFBsfnpv46Oj7szb6sF"
-    "S4ixU4+b979in53WAUYP2QLUcqnN8sKCvrJH3ZwG8sJBX+GYuXHEfDmPIwohwKMYq8ys3VD1ZSLGSgK+W4Seim2NKRWx"
-    "ItkYYlOdZoOA0rUKEfrmY0dGhhyLAY4dpbHZS0yKoHw5iZRu4whz+BStA0lvE/TdsebQYSxDvJC1RoZgWH4chQS8OA9k"
-    "G29RBSMnwUJB3ebgLgIMrA5FJJ4CNZFxajrLILg4dcQO4WEsh94yJZE9LpNkLAQYGm0FF1PO5FzbGHbmex5EsVTjOoli"
-    "DwI3hXfhUQjh9NZeKa9myJB7YkCLm4ViNXXozyIgxw6sWbC33K3G8ksOlTWYs8T/Wyb/k8iD0AX0I4mBTBJdqZDYJ31I"
-    "5wM9IwQv+1/92UgngB+/Hjji/Oj009nQEfv7n377dAAXut0uKBNae7WAKAwGozzKNfqxGIP8rxQMbqywxBXEF12BC/Wv"
-    "VCEW0REHFBSJJKjg2DXWWNva3hBrWak+GljlQS2A+YVOTJh/hm3HKrlRoCr76T3ay2Um+YCI7W833ERYjCpiirAJNtKS"
-    "ksDfIp6oQq2yIdETC62ohppb85Qxt9MIsQJhXPLoEcvYt5OiJrGiRYPbmvhXGSmbYc/nSsbUGEGXzXnuc5ve6ZuTwwOm"
-    "abBqhlvFOULJoZnKu7AnaV6uGLyKOB122ajLPrUzyQpQc2B0s4jgeigVmFj78mJrj/gYlQAjEMGMRhCASm4yVhWn8Kyk"
-    "Z1jqoC0hargGLUqopJ2KhyWsR+Xkk3o0uLGaRjFPC4zI/Mpu8+M+JScytEVbSYg14/AqUA94Ilu++/wVmyScDawxV57J"
-    "d4LARnNYuf5nVsr+uz7Ni/XCaB8xytCcbuluU010Es3YC5nfaRbmz//97v3obf/056P3o1/6J4d0e5uJZa1WPpXSOket"
-    "7uKtoTVUIWgVgpzUPxia6JJoQmkQ6FDEAeoC/JupcpruoNQQLqTp8FuneBJJ3u+2rYRW0ymQ5gUCVniU5UhZpjKG2AiM"
-    "icn9adAKc2xEXYrPvJK5O6bNcrUrtlNWoJZ51XufkLm0VdJZvSmz3QZMmKVU80YfPh71Px6d/VaT/pIXdbyeD8uhQ3I3"
-    "++d13K3Yp1lg8ezN+5qU4KI0UelWzRaI7M49mYX+3/3lsAYWJpbXB0X8bd+PFhihzLaBg5wqHuncm6A/pz9AJ5Jkrnvb"
-    "27i0Td6nG8UX214Mhm37+c7znc7u8+1c1gssW/XlyopXStEV/xcWu86/XaajPtbbLAb5l1Df0TYLRJWD+veGNf1ETInn"
-    "dFgc3D10I317ac45aR47n7HS+r0mHcHSTM2eydL8xCW/MWu6DcgpXiLEXKkZIFI/KI9qhVSZ6zx/w+KLzpo97nVKs0Iw"
-    "9hyU5qEhNmm6XWU5pTe8bVYTM3lDVnj7VgUfKJ9nk8LQESMjs2GA38dkP+LF3Ob4Zr5G3z3ywFlABBpOWCyAskfTaGHk"
-    "CU1m4O3TvGDu/c3CCJoCaYnY06xmgwIyxDFeLCE6C3hIJbfNntZJfR44wbmZPRPkEuTnjEgUX9EBT1n/I9O16RFxloBu"
-    "xTPb5zORdSiwM9GBYIc6cfLPs9OQn5XGFujCwKL/1Nl52dl9xYMkxP103mFdelJjmO8HadalJ9+u9OQPOVwkH3qkIWtt"
-    "1DFGC2WMUv3OArkqxZiD2vJuqN2Er1bUIhRA5pvj49axQFu0u7oU4W6wvwbbd4HtdenC9427K8TXWHyNxddYvAGLpx7a"
-    "eMZHIWx6WWsJfRtovK4a/GaA8R648P7HPOUh4OMyz9az3LH1piHvXCnmWsOnda7yh8dMa3y0xkdrfFSHj1JPtftIbISE"
-    "xO43w0XriuU7IMljz7t72tfj5U85tN8Ql69BbR5GUw1r8W1s//Rw1D89rnljvcY5D8Q5zWBl7ZfXfvnb+eWGXd9mudtd"
-    "7D+a984MW2bYC6Y179LzFrxcUfBQr5/zKqLY8beBAetjD+6HCnLiLTPwwWx4p/otrj7bE64p/Hp78u4f//N3V4RgE6Ib"
-    "3G2ML2BzhWn3fbF1B15IV3xVpmYXWdkrN7pRrmDP9M+U2HU9dW20bft6p/vCbGW8bV58lurwRz0C9slmx1awt9jqWCke"
-    "zore78pYVTHgTqVih09TeBAxc6LCj4G+2lBZH9XwHRzVsEa4a4T7f5R5qvdSOW+0s/v8xctXP/3bv7+W44lH58TcNoA7"
-    "UwRUbiGswRY7wlhbwXazCfE9zlA1LOR/qqN6uGQvDUyyVViKPrBWZIQf2DMM5NdSU57iTSgWsAwA/mBhmP1+oR9q30PZ"
-    "XoIKBiqmXWhRnJjCIynGi4uusb0pLyZYKTHyvC0jgIqAASomlMIETgK0mE89iOL0DBNzuICG+Y7V78T4HpZIcZWODCuM"
-    "FcOtPHMvWjJn04WAgxWXYwEVdhGFnuoixnx/L+/Rn62/xAJnFLmnJj5VnaIoACpSV1wUvSe0Ynd2Pqzw1BCD5tn66XXr"
-    "SYKA8ArRaFLh0NSpYfUZllZ5zBQ+hya/wlY+zC0o7vOHCAmmHVijd/OGMJebIoamY1NsyVSehUosX+TjVVuhJIBzsG8K"
-    "frCCjI4KsQVxTH+PStiorM0U1Pp0OACWxC4rnJXzCAXGXuy0ZOwooyI23yZx0HkrtsWno/dHp2dbe8DuiD/JCSzzQTZ1"
-    "i6eUnShw8rL1+kmJiE3o/+zw48kqBvi0KSxt3ugBpu8MQjTsPTEwJ0sNwlwHePkeh0OJv2jFMS11YOrquBErMqU1NsEi"
-    "c72tQy82nHyiY4uPTvATW7lHRcOkh3T2R/k4pi6yjFWKMvHHPsZUyPRHc/6V+MCfK33Rff2v9ourVJaHrRA9IhjsDUJh"
-    "686xsTlNaxCSePb/pdMR71Wo+Nu/46XgdA6n8Y0R1935cg8Gw/YL/E0XOD8YhIPwT9Qf/nWfU7bCJz5jCxn5k3iLNcJg"
-    "3PBnR3xkMVc/UOya81xgUU2jgGpBFege1ak74sI3hxtg1xCHYDYGJg2ftpXpxk6h0UqtCO6xRrH8aqrdObQ29oyYwN5d"
-    "h2pwMUjvWh7Ln5x92z85eXP6DmuVjXq4NGC3E9FxVS5wwzEm9gHIa5IEy6ri0FeQGdzbLyDbENB8kBgP+lpMJridmGq3"
-    "08ftx4ZTgC+yVY1t8VaG1u0Vg86JOFM3kKAr+unfnJ8gulnFro/FsaauGsMntnVgCWGY8ChJ6j1OS74gPj14LB25/R5z"
-    "dk4PQgLda5Sw/UJ1lgZgmHD7DCSO5e9UKl48wUzvwURwu45rSpVhtkmj+AAcYrf+g8e2Z5fPptCFAXE5tXZS4MLTYsC0"
-    "5IporkrmYxCoUnjBWKdKp/ot46Ji2ZMb+h/Ojvqnbv6shlWnIGVnNqSHG1zL2Ecj7hQqbvPHN9iDV8y5SXkEsIcrnaZv"
-    "Bp7BfAY61YwJxFS+0tkBD7iQSmc7uF2cEfwyuiso8cxEaCg0F6cG30GT2TzRvfIJMRWUhLpqv3BdgmWgGOR3XvKZFHwa"
-    "wsqPX+P46DvZLjFT//XqVqc0bLHDWUaLVAlkdqgEYTswusx28XwIt2eklubx3Dzri0Sb4xsaP5qdxW6nzd/PpgGepOdH"
-    "2dOVqgsw+6p2udTftW/jrVXJYmP4AdcG+EFt8zltNEzG2mTr734HA7g+TmntQUaoFijISmm9u2VmsuU5CDaYdAuHILjW"
-    "ax2m3zbHC1/pT/HV2Ei0uvBjpiQtnK/wAHjt9P/4/A7c/5pacrq0CxdcG9+58OMRoRpTfI4UKUojck8XcDH5F0g+jbWw"
-    "i6awiZ9/ic9Xlia3emjww5R/eo2kq4EPD/vBIYyZl+fEeHq8YpHhVoGIJfQKCeWjEGLw8eGEof9iJ1UhjgKQ/IOCAkPw"
-    "JU1xFhHQ4O8B7ZGMAXnmpIawzs9iWeLZ0dnxIZi8/BkNgIAPOUdVtUbtSh/duu7QiEJP7Qu2VvGRbRCv7Yv2SB29g+5q"
-    "9wGvoszbq2qp5kIToLxqH8+qDhre5Lo4SX3GI+YQTJ69KoUyQELA2wjbyNkDRxu3/wsqUGLU"
+    "N3c4hmV7DoMguunkgNwTsonSy1G2qoF1P1F7BmmATwBlsL+/wmqhhXP65uSw6OoQzW3ye1gshtvaM8s9jMaRh/oQirHC"
+    "xxTotluqenJNFEdTQkmw8jCWSpcBzPJRoibVTNmnUJnzO34MuBUnIiLQdYX1cpuhUh4YyMqQWDZGodP5oWkkO4UICAc6"
+    "Xs6l1og1a6YI7fNTuSPLAqLFUJy8/UA6orcJjcMtfwoz2Fp5ZpP546CYiq9VhbGUKxFBBEI2rb0+01hrncDD1hoM0fpG"
+    "48/RizP9BVdmt+YtjaeeZC4Ntaw4ry0boLOmcvlxTIACvaEdHZ+QoNj89F9Hx8fdmbfVgiUMFVLgkIcRYp997wEGQdkC"
+    "1HKpzfLCusQyMNicBvLCQZfnmLlxxHw5jyOKhMAxGufCrN1QEWkCBkcCTF2EnoptqSzV4iLZGEJsnSa1gNK1ChHB50Ng"
+    "BrgcUgIcH6Uh5kvM7aB8OReW7kYJczAbrQNJbxP03bFW3WFIRryQ00GGYFh+HIWEH9kQ2sZbVIjJubxQULc51I44CYtc"
+    "MaBI8abIODWdZZGEOHXEDsF6rOreMpWdPa72ZK8AoQDaCq4Jncm5tqH4zPc8CMapVHcSxR7EnwrvwqMQiWow+MX0oCFD"
+    "Jp1xOe55itXUoT+LcQV2YM2CveVuNVaRcsSvwZwl/t8y+Z9EHkRgoB9JDGSS6EqFxD7pQzof6ODBV+1/9WcjnQAM/nrg"
+    "iPOj009nQ0fs73/67dMBXOh2u6BMaO3VAoJJGIzyKGXqx2IM8r9SMLixwkpdEF90BUjAv1KFkEpHHBdRQJWggmPX6B1t"
+    "iXKIJblU5g2s8qAWwPxCJyZbcYZtxyq5UaAq++k92pJmJvmAiO1vN9xEdI8qYmrJCf3SkpLA3yKeqELJtSHREwutqBSc"
+    "W/OUMbfTCCEPQXUCJhHL2LeToiaxokWDu7P4Vxnwm2HPASzE1Bixo03d7nObHkKMA6ZpIHcGv8U5IuKhmcq7IDRpXq6m"
+    "vQqcHXbZqMs+tTM5F1BzYHSzCER7KBWYWPsOZmuP+BiVcC8QwcRMEIBKbjLkFqfwrKRnWOqgLSFquAYtSqgyn2qgJaxH"
+    "5eRzkzS4sZpGMU8LjMj8ym7z4z7lWDLQSDtiiDXj8CqIFXgiW777/BWbJJwNLJVXnknbgsBGc1i5/mdWyv67Ps2L9cJo"
+    "HzFY0pw16m5TaXcSzdgLmd9pMunP//3u/eht//Tno/ejX/onh3R7m4llrVY+ldI6R63u4q2hNVQhaBWCnNQ/GJrokmhC"
+    "aRDoUMQB6gL8m6lytvGg1BAupFn9W6d4oEre77Yt6FbTKZDmBQJWeJSlelmmMoYQD4yJSWFq0Apz+kVdptK8Wbob3Wcp"
+    "5xW7QitQy7yxvk/wUNrx6azeW9puHynMUqp5ow8fj/ofj85+q8niyYs6Xs+H5dAhuZv98zruVmw3LbB49uZ9TWZzUZqo"
+    "dMdpC0R259bSQv/v/nJYAwsTy+uDEhdtX/MWGKEEvYGDnPEe6dwLrT+nP0AnkmSue9vbuLRN+qobxRfbXgyGbfv5zvOd"
+    "zu7z7VzyDixb9R3Rijdj0RX/Fxa7zr8kpxNL1rtFBvl3ad/RbhFElYP61581/URMied0WBzcPXQjfQlrjmtpHjsfFdP6"
+    "9SydJNNMzR4t0/zEJb/4a7oNyCleIsRcqRkgUj8oj2qFVJnrPH/D4vvamq36dUqzQjD2OJfmoSE2abpdZTmlN7xtVhMz"
+    "eUNWePtyCB8oH8uTwtARIyOz74FfK2U/4sXcpipnvkbfPfLAWUAEGk5YLICyR9NoYeQJTWbg7dP0Zu411MIImgJpidjT"
+    "rGaDAjLEMV4sIToLeEglt82e1kl9HjjBuZk9E+QS5OeMSBRf0TlVWf8j07XpEXGWgG7FM9vnM5F1KLAz0YFghzpx8s+z"
+    "05CflcYW6MLAov/U2XnZ2X3FgyTE/XTeYV1BU2OY7wdp1hU0366C5g85IyUfeqQha23UMUYLZYxS/QYJuSrFmIPa8m6o"
+    "3YSvVpRUFEDmm+Pj1rFAW7S7uqLibrC/Btt3ge11Bcb3jbsrxNdYfI3F11i8AYunHtp4xkchbHpZawl9G2i8Ln78ZoDx"
+    "Hrjw/qdV5SHg4zLP1rPcsYOoIe9cqUlbw6d1rvKHx0xrfLTGR2t8VIePUk+1+0hshITE7jfDRevC6zsgyWOP7Xva1+Pl"
+    "L1K03xCXL6VtHkZTKW7xbWz/9HDUPz2ueWO9xjkPxDnNYGXtl9d++dv55YZd32a5213sP5r3zgxbZtgLpjXv0vMWvFwY"
+    "8VCvn/Mqotjxt4EB69Mb7ocKcuItM/DBbHinMjQuotsTrqlfe3vy7h//83csD4EVc4O7jfEFbK6+7r4vtu7AC+mKr8rU"
+    "7CIre+VGN8qF+Jn+mUrBrqeujbZtX+90X5itjLfNi89SHf6oJ9k+2ezYQvwWWx0rNdBZ7f5dGasqBtypVOzwoRAPImYO"
+    "hvgx0FcbKusTJ76DEyfWCHeNcP+PMk/1XirnjXZ2n794+eqnf/v313I88ei4m9sGcGeKgMothDXYYkcYayvYbjYhvscZ"
+    "qoaF/E914hCX7KWBSbYKS9EH1oqM8DuBhoH8WmrKU7wJxQKWAcAfLAyzn2H0Q+17KNtLUMFAxbQLLYoTU3gkxXhx0TW2"
+    "N+XFBCslRp63ZQRQETBAxYRSmMBJgBbz4Q1RnB7FYs5I0DDfsfqdGN/DEimu0pFhhbFiuJVn7kVL5my6EHCw4nIsoMIu"
+    "otBTXcSY7+/lPfqz9ZdY4Iwi99TEp6pTFAVAReqKi6L3hFbszs6HFZ4aYtA8Wz+9bj1JEBBeIRpNKhyaOjWsPsPSKo+Z"
+    "wufQ5FfYyoe5BcV9/hAhwbQDa/Ru3hDmclPE0HT6iy2ZyrNQieWLfLxqK5QEcA72TcEPVpDRiSe2II7p71EJG5W1mYJa"
+    "n844wJLYZYWzch6hwNiLnZaMHWVUxObbJA46b8W2+HT0/uj0bGsP2B3xl0WBZT6Pp27xlLITBU5etl4/KRGxCf2fHX48"
+    "WcUAH5qFpc0bPcD0nUGIhr0nBuaArEGY6wAv3+OMK/EXrTimpQ5MXR03YkWmtMYmWGSut3XoxYaTT3Rs8QkQfmIr96ho"
+    "mPSQjjApnyrVRZaxSlEm/tjHmAqZ/miO8RIf+KurL7qv/9V+OJbK8rAVokcEg71BKGzdOTY2h4INQhLP/r90OuK9ChV/"
+    "wni8FJzO4TS+MeK6O1/uwWDYfoG/6QLnB4NwEP6J+sO/7nNYWPjER4UhI38Sb7FGGIwb/uyIjyzm6neWXXMsDSyqaRRQ"
+    "LagC3aM6dUdc+OZwA+wa4hDMxsCk4dO2Mt3YKTRaqRXBPdYoll9NtTuH1saeERPYu+tQDS4G6V3LY/nLuW/7JydvTt9h"
+    "rbJRD5cG7HYiOnXLBW44xsQ+AHlNkmBZVRz6mDODe/shZxsCmu8q43lli8kEtxNT7Xb6uP1mcgrwRbaqsS3eytC6vWLQ"
+    "ORFn6gYSdEU//ZvzE0Q3q9j1sTjW1FVj+MS2DiwhDBMeJUm9x2nJF8Sn56elI7eflc6OG0JIoHuNErYf2s7SAAwTbp+B"
+    "xLH8nUrFiwex6T2YCG7XcU2pMsw2aRSf40Ps1n+32fbs8tkUujAgLqfWTgpceFoMmJZcEc1VyXwMAlUKLxjrVOlUP8lc"
+    "VCx7ckP/w9lR/9TNn9Ww6jCn7MyG9HCDaxn7aMSdQsVt/vgGe/CKOf4pjwD2cKXT9M3AM5ivWaeaMYGYylc6O+ABF1Lp"
+    "bAe3izOCH3h3BSWemQgNhebi1OA7aDKbJ7pXPiGmgpJQV+2Huitn2myS33nJZ1LwaQgrv+GN46PPfbvETP1HuFud0rDF"
+    "DmcZLVIlkNmhEoTtwOgy28XzIdyekVqax3PzrC8SbY5vaPz2dxa7nTZ/BpwGeJIeg2UPiaouwOzj4OVSf9e+jbdWJYuN"
+    "4QdcG+B3wc1XwdEwGWuTrb/7HQzg+jiltecxoVqgICul9e6WmcmW5yDYYNItHILgWq91mH6iHS98pT/FV2Mj0erCj5mS"
+    "tHC+wgPgtdP/4/M7cP9rasnp0i5ccG1858KPR4RqTPE5UqQojcg9XcDF5F8g+TTWwi6awiZ+/iU+X1ma3OqhwQ9T/uk1"
+    "kq4GPjzsB4cwZl6eE+PpKZFFhlsFIpbQKySUj0KIwceHE4b+i51UhTgKQPIPCgoMwZc0xVlEQIO/B7RHMgbkmZMawjo/"
+    "i2WJZ0dnx4dg8vJnNAACPuQcVdUatSt9dOu6QyMKPbUv2FrFR7ZBvLYv2iN19A66q90HvIoyb6+qpZoLTYDyqn08qzpo"
+    "eJPr4iT1GY+Yszx59qoUygAJAW8jbCNnDxxt3P4vGu6o0Q=="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -571,7 +572,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -931,6 +932,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -939,6 +949,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -999,6 +1011,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1029,6 +1063,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1409,6 +1636,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -1872,9 +2106,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -1949,10 +2186,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -1961,6 +2194,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -1977,27 +2253,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4354,6 +4609,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4704,6 +4965,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4813,6 +5076,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -6967,7 +7235,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -7049,6 +7323,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -7060,6 +7471,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7371,6 +7788,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7501,6 +7925,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7621,6 +8047,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7693,6 +8120,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7708,6 +8145,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8001,61 +8450,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -8131,6 +8525,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -8139,7 +8540,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

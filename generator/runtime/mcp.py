@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
+from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context, _rerun_line
 from burgee.runtime.deliver import _QUARANTINED, _delivered, _failure_envelope
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
@@ -27,6 +27,7 @@ from burgee.runtime.execute import (
     _execute,
 )
 from burgee.runtime.kinds import _Float
+from burgee.runtime.mcp_ask import _asking, _handed_back, _InputRequired
 from burgee.runtime.mcp_http import _serve_http
 from burgee.runtime.mcp_io import (
     _MCP_BATCHES,
@@ -64,7 +65,7 @@ from burgee.runtime.sanitize import (
 )
 from burgee.runtime.sources import _config_file, _Sources
 from burgee.runtime.table import _command
-from burgee.runtime.values import _Call
+from burgee.runtime.values import _Call, _confirmation
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -152,6 +153,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -282,6 +290,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -402,6 +412,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -474,6 +485,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -489,6 +510,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True

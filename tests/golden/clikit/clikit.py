@@ -460,103 +460,103 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `clikit schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYty20aSvzKn3SpLdyCth5M7U46rXI6T1cWvspVLbYk8AQRGJCIQwGFAyYytqv2a/bD9kuvHDN6gKJJ+BqldmQSB"
-    "np7unn7ONN7vuNEsDmTqR+HOYOf9cGeSRPNYDXcGZ2fDneGOhf9MEilT+Dzc+Rk/CRXNZBTKY5HMQyWupzIU6VQKADVz"
-    "Qk8EfihF6MykEmFkrvaHOyMLYE39LQEKCM5zX6X0jJ/KmRIXSTQTvR79M49FGsGXNMoegZt7dOMaz67xjCeBspKe+5E+"
-    "0oTTqR9OjoWjLuF5P1GpJaJEhFJ6Cp5eSCJEAhOPxpG3EK4TCidU1zIxYBOpNDve4Cchr2SyIKiWuPbTaTRPETp8F7tu"
-    "FMIYsx9+cgIl9wyEC5m6U4Lwm+OnIsIREEyYiiCKYgtnaEY9RgxcGQTSE+MFzs8HpuEQwKEIhhYvnr7OqOSMZaAnrNzE"
-    "H0vhCLo4gA9uNIcRLgIHEHVEOgfBww+e76b4b+ykqUxCAow3z+J5CoN68sKZ/+sf/zSzn4c89zlh7cQxTFbYsR+/QzGy"
-    "hRdJNWCiiOsoAVgXAFY8ef1a+Ip4B8/cUxZM5XcV8XC9Xj5AEE18HuJ5NBF+aFgFTLqeOikCmflKIXnhG8xDJjM/dAKx"
-    "i7DT6BJIN/U9T4ZEb/gPQGnhNQvLrCi9IEbWPiw0+NLrKWQfjd7rhZH5OrLCeRBk68YPgSmxnwJTaQhapSGsJHjwAjmN"
-    "g1YFPhfioDjihR4MZRivZ4CGO6cwH5JQknYiD+GYRpUbX8E6jR29MgJHP6BRG5XXwtnIOsA/LSgb4T4r0ORSyrgy4t+i"
-    "awEEXeCSw59LYxnxLsKA8Z1FA5AgAj4CkGtYCBYSVklYM57q59OdOcklP3nhB/zkE4EfYbogAROZKlhCktVVTYlJAGaJ"
-    "aXSNEgl0oQsldM2iKaKLWq+C7RPAFdZjz3UUa8UMwyvNQhhgHClZEJe3zkLMogQ1rIwlIItSjBfy2Sn/j+pIv/leOqV1"
-    "MZX+ZJrmtAj0SKkzqTzzy7O///A/T57/+mzJUNF1KJPqWNNIwHUFlCkRhZd5gSSxHjoGVReFDZL6mn5AXsKzSGjUhfng"
-    "vooCB/RJvrbyKxm9mheTlV9Ik3m2uLSeKOA418DnqjbP4uoBDVH59e/RHDXUiTA/Eh3wliSKUlQaRSuMWg1W8uhmx9oJ"
-    "gpliy51GUUD6BT6zeAxAu8iACeeRPo7R0NMPP0bufAYK38ErAp+1wOKkoFcCkMdA9sUzx50Km6CejfoI0TYKVMWOK3tK"
-    "xk6CBMxkHTT4VEQXcA/cGCfRJHFmfXESXsGsUFMCLFbWzCo38C+B7fFCPELwj41Gvvfoygnm8vE9m3gobP3dBhj//fbV"
-    "SxGNf5duCgoA1jnqYVqHCP0eAPdDsBtv3amcOfYxygHbMV6j9LgMr2QQxRINn0o90LCWsN8Ph8Od6BL/DgSy2RL42XNS"
-    "h6/1+/0bGyzsFJaYsPG6zRiAxbYBRj6q2HVgEah5kDJmviLSgrXSiMMFT9tHjwhCg/MjhcGQ1uAIIGXhCT2knyoZXOz1"
-    "Beggxw/mdANPsDwHkl2ehEySKOGrdAv4Bh7+y7+Cf6WcicwvAE0JjZsbzQAH8A97f8gkEvIdUNSNPFApNt6jQILmimHj"
-    "X8dFgTpP5P/N/UTSKDbKB7o1xMtQvkvPRrZV8/SUWbp4R79BSJSmriGd0kZeA7GQNIKmqohmGaoKiUWKnimF1HTBg9kF"
-    "Z8zpA69DF8X4uGFM5qt48+wnG6R7AmOOHfeScL8AlQHG/12614RsrzdG2bDZtSVThUsLPBMSwec0YWaYX+CFnkt+gaSZ"
-    "mGFrcfVDi0Q5k2KyOxJWa59WekH+gSmoGBYxKwOWProJFmcsk9SXqDHe39zApaIIr/7gjVVUN7mOquqbjRz+9WaV4VW8"
-    "W6UJaIxGFNEUgQgW5wCeZ5DSj6BzA7AUSCjtk5XAjkH5SCdcMvWyz1aCTiuVeOB4no/POcHr4lT4hjV5lCmWZkLQuNly"
-    "JUtj7h8RSiHoLrISGTTHexUGi7+hltgZkKqkScMnWPxXUv/A+gfFW87iKAVbU3iiIjeVyKxKwVWjrnXlBCGdV24HXOUE"
-    "zXgDPlXHGG6BEMCfzeHzYL/E232kITrMKwNvdaZxFOedHuVgvzzO0SeSH82k5tnQXM1VJ0nQ4/4i5KsQidccoe1E5p9K"
-    "RZGjI8x8GoibRw53F4aWJxrVhtUwv1X4adhWZ6jmdI2fRj0WGZrnQKokWiMnsi7vOC5deWE3xKwVVbHeEl6Ba80r9NOz"
-    "LU881SR7a4modbmpMwSl28P5bLyEm0uSBzWTkKvu78pc75OJ4CQDsTNcvLrQcRzE0BBi0HgYWxHYhqVYRjmAKP1m1IDy"
-    "FrIWJdRxqO3KrJaltSR0O45IlsCs24mtJjSD9JMZjYbEkUXyhMjRHf975vT+GOGf/d7D3ujf/2qcjecynKDYDQ7L3gb+"
-    "iMkP5EuWdWpVhFXfqIzekhxV3ZPibBWOBNidaF/kkMcofo0TeeFnN5y16MLmy6MGL6ZJY9WzZCV8zw6sA/JwKFm2DfPa"
-    "gMSytFsJGx3jcQbuLhGRSc6JXQ1skEsyqQ1QDhjN7RlWZzJz8I3pBlN5qHkc261EYMoOk1kb6AcAuzqTTxkPnX3R9Ewm"
-    "qt3fbxTS9oVyaiaKsiQANCUeVXW50Fox2d27IN+S+K0orCPGN0/6Lonf64F52ccm+m7Vxd5EuNtds1bpbvLN8rpXLfze"
-    "Qh1sXVHmVHq7+HG+fFVxqebZG3jLA+agv2Y2NygxRrUlcnK8hvQmJvSzSJedx2uHEqjs40yk5j+44wN6FGwvhMngq6OM"
-    "gEwNQ9J1BOAeJkOTS4BEae1QlHOwfXh2A2mBp++mO3JUHUoJ61lyDnLXJiIwyQaUBEZRJo5fXFAAurLPU/JiAn/mr/bw"
-    "Qenhg338rzGjcrGupG5G1ttpQfM1LsGdEmxGAEFkGACFWO7USRwXlI3SrMBblmAXZj8XA6vbvMElURTixlPmUpekggUt"
-    "hGOBz2kzb9J3/ZYcGBfeDfEKVMrmlGH/ERNliEIsw98wvV02DlRenLnxOZUAl9QY84R56qcBX9s03d+VD7rywdrlg1wM"
-    "71A46GoOXc3hY9UccoHcXrWhq2N8W3WMXEbWq2B0dZCvsg6Ss32rFZCuvNKVV77AFGpeXimaxI9SWOnqN139pqvfdPWb"
-    "ev2m4Gl9zMpNVybqykTfdJmokGbZToGoqzv9KepOxUj3jhWntlC3K1x1hauucNUVrvLCFR8W4qqVG/gqli4RYb9/xPgZ"
-    "xcRHdugaeGDKEOug/6C/T1fH82QipTnRpM4z32O48/iHo/7DRjl4SlAHbLFOgTmJJeAaqCjUHk8XbhDFqRKo9JWQ72I8"
-    "FYbqymQIepQ3wHJbH7QQ/O+JwJOA+VknJ/AhHASnEBNpGMHS0reETurxsT6AWKCqeZhPR6FmVIvQBdhT+B6Y7K9R1CSX"
-    "6YJmk3EVnFaSA3MJ2TsJorETnGtfsFQZZIe1Oa1SFqyCkSnRUas1Ojq25PzesTmnRgcFxS74Cj3yGOi81B4fNiPFjL53"
-    "+RThpVxwygtPM4JS11pUL6zCXAomTE2jhP3FXtQ6PRmSJoQ1k1OBV8Vqc9dnzzhJZQny/WFKZNryYI5OoNWR9eR4Pimj"
-    "VnReVxge5ngtUlBZEk2rQmFCnZOgq8Wn7Oqj6pxhedxClm+FYTkLWcqWGbXk64N0Og2IxyxtPaLNKDUQYua8K3KuUYuv"
-    "gtaci2PGm4gK+OSa3ap4IMq5AtlCQbSLJwl39wdYoSZrCu7tBOMcTBkK9mDpHKtmMN/UMC8V+0HQ8/ykPK0sj7nCnLgK"
-    "VPeZig4FzJEm0YCAtsUbiFgMa4UnrVU0xMJ8LJmWMC54LQP31B5In0rR0wMUwesK8+RsAakLXwbeJgqH9AhPDQNu/oTL"
-    "rtfDo9YDwThHYL4IcVAaKbqRJA1elGJahXlQRQ20fOD4G2lDHvtanwoWEf0CssJaz4WxuE69CqXoeOr6soMxdMup1ve+"
-    "ZxUO5aLWvWG8fjp5/ow4a9Ry8zlWE8lFgT7tTORuWAO/R2O10aombmtaDDAfz3NCB6VHLKbZUcLAQaaDu200r3iwtzKe"
-    "jurpPjvS22jBlPG9TvxUU8zYSZ3QA1nEOSxWxzAIoutewVnYIppIvUY3BPBaGcGFVFXLu9gIR+JpZmIoOswL5rVaKRbP"
-    "OWHaVDfXkpBNjOZf9MTOx4vYUQqdpIa5oWLZlh7NXDz08rBkR8RV93GLDAq3fwGcWJnqMzfezIeQyZWsIZZhxXVFVAar"
-    "CwLNtUfE3cy/0UIKUzRKXRsiND8Mf56wH70qblkAsRVeamh5L4NV0QCZxSBwYyRAgJ6gbyLeIkCx+/aXk+fP+zNvbwWU"
-    "0MfNLF7R/olHbLYeUzk6W4DKWZhtKdjGoWrRdrlIB7ZChzjwJV5AuE8uPFgUrZUZNc4TpmIsHfCv5qEnE5M8p/YlCDaB"
-    "qFJleRyAdCVDdD2LMR97ZkNTrzrPYqMHmM5A+nL6J6vUhQX/ELUDUW8X5N0y6tBiX4JwycrCMC0/iUJyfDiDYx7eoyI4"
-    "p69CQcMW3E0K8JzUQU84c5REjqkeLHeBxUtL7JM/iq1n9nQjjAFX2tkXAR8WdQUHiTMnJhohkjPfgyiRe5u4WKbAvRuK"
-    "uAUhlNo7rmTENBgyT67eR4DPXlj0sewQ4wBGLZif7L3WlhscqipQZ6n/R07/F5EHoQPIR5oAGEqkEvokDxk/0DJC8PDo"
-    "gz87Vyn4bx8eW+Ls5OXb05ElHj16+/e3j+FCv98HYUJtL+cQBcFkpEdZQj8RY6D/JVb4xxJbm+Bmikswof6lLMUCKmKH"
-    "niKBFAUch8buOqanS0j1f4dR5UnNAfm5SnWYfYrPjmV6LUFUHmW/0Z5czeTHBOzR/ZYf0S1FEdHtdxADXlIO4DdPXFnq"
-    "UaNBDDAzQb1z+GlmGWN7EaGvQD4mWfSIaewbpkg3kbRosHLN36qeqp52HEsnoYfR6TLZykf8zODlkxfPHjNM7avmfqs4"
-    "Q1dypFl5m+/J6Y68CVDd4+TNUSTLPj2nkwUg5oDobtmDGyBVgLEL8BVCX033jgmP84rDCEAwoxAEIJK77KuKl3CvQ/cw"
-    "1UFaQpTwbNce72x2YD3iToQ8HUeTG0tYucwWmJH+lv/Mt/uUHMi9rQh/ItS0wau5eoAT6fKDw+9YJVFKyfED6elMZbF7"
-    "XfPO723v15YXF6DYWYoy4tIvrpN4WO7xdW4KC0G6K1tTCirbL7FyyFXbtN0wvfJe75r9ndZyILfa31ItsZWg5V3gZGQ5"
-    "AXauCpnxv2ZfhjvTNI3V4P59NDg6mu1HyeS+l4C43D/cP9zvHRzeL8TywK96snlJij3S+6pA66qs9oMTwMZZ7dlttBXD"
-    "5jx+Q9IZB8lgjsoZ7zvgllUTdNeqdvS4Y9bqOyCxodayyXKHrfY7ppzBbvsZ9GGyQMNRuScTK6I4kNQPqrNaQlXGuojf"
-    "qFx4aKjaNxX6lxDG9LNqnxpqhbaf6yhn8EY37WKimTe6GWWsVHxDtTtZZlzOWd/pAh5nOfMvyTw2kbsuPZ97MpbgV4au"
-    "jkK5CJ3F94U86FyTlhxiB20IT9doq6IafeLxIsx0CM3AeKOc8udnuG1oXp3gNoG6MKIvkjE3muySmvblGJ1rZDQ8LoOw"
-    "RhOAhshRsHRNc3s65s93+OZjtbta3U6OI4yDvFZDaTrAtmXTComXi9vNWNNGwVtPsGixhWiC7tcnZGo1hqgdyaU4HTXg"
-    "tPLBl6/E1t79qExniztb3NnizBZXVHNBKx4uscbFxtqbmN9AGUV/+NkM75/jYOJn6A9YtNUhSH6+reVjBrb57prlJ/C+"
-    "Dvu2jZN9nbnrzN2nMXctJcBhuaT55RvFgnpMZExxgJXNoGgUiyquWkxe3yry8IKHFmbYryMs3dY554/b/nS7psm8sWOt"
-    "KK0pcmw4Mfzt2KvbzyR3BqszWF18NjR9PGT6EY3OZzIrn76FwmdpzLy1sl72QqcifW/baFzoCdBC0zU7DtT3HCeXZdTu"
-    "srVyC30Evm7ruOy0WmcLO1vY2ULGKlfaRXW43z8o28c1Ii6CLDRUwRA/j2Hs2sZ8nLYxn7nt/RYdgU12+MyclpbHDT1X"
-    "Gjb7ct+U4tBEGrpUqJderRf1LmmsUttxRG1VrEbNu3RcanLS5PXVm6PU6rDOpHUVFyYf3I7E+5sGDJZ1RqmdzOO2KKvL"
-    "gNaMGgVQ4m4aJQsdQfC1HOayriqdq9W5Wp2r9e27WrmB7F2Z1+1mSveQ/vK5cq3vUunMfnD57bebuWI0soBRBY8oDsWR"
-    "6OE2+HyEz+OadV3Mui5mt9vqiqVHkF9aF7Mv4DUv2y3AUOOp272hlq0B9U5fJdg0Xh342WgFb7PJ1VzW90urTSycptMk"
-    "mk+mmXNT9gBNU46WSRf80XiVuOCoUQKWdBGr4lN623jjTtPbTwF0nmXnWXae5bfuWRpz40bXSpO50DZHqyva7b+ZH4nq"
-    "iscwdqgXC3OK4DN4j13zyS+h+eQnfgVY0c3ZdI9J3jBxucGft7g9xrdIwI/kW6lLY3OyTzdlXNunqjaARFqEV/TT0+cn"
-    "v5ycnp+++uXZS8adzr/eimixnWTnKXSeQucpfOOeQq6dC8rPyU4M5ppFHbEC2TTzhOMJHks4dCSQVXoG//N4Dl9+a96y"
-    "9ShMrzr4a93shXqHceezY2HrpmNPX/z4r3/80waLBKJ5jekP9B8KTdG2XErLFk3dyrUE9612h/uu5vzX7d36nrzS3L5/"
-    "td8/6rOfe9Mu8wbq6Gt9jeXWuGP6rq7gf9TKY3mr1jX249a6VXEP4LWA6T7AX4e7sgqUrsHwF9BguHMSOyfxEzmJzVaq"
-    "YI32Dw6PHnz3/X/+10Nn7HrU3fymxc3SDbCqTwijsMW+0NpWsN5s87g2U1QtC/lP1WCe29VlEUC+CituPvZJOncjT2oE"
-    "imupdTtvKOYht/jGXsCwrObYxClUvoe01c23j83xJl+3qB7PJ2bTTYaLjhEqiByuigh4RV62bStL3OhcFx5lNf2zdWNb"
-    "9PsT+TshfoztwbhDlRPWEGsKmIooPlgRxdPCZjc+V+sIT7o+9UFEBMGBo6H4/O2xUJKNzNmohlNLCFZE6/uHK5MOAqZL"
-    "9BHTGoa6cxr2Q8NmXx4jhfehIq6hVYz5SuJ0uA6RgBl8Prq86548W7Mpv4ZCLZQt4/HdqkSBEFHi2BSSYE8zah5tWrQx"
-    "/GNqqkbbGXWLR9+d6iaNixpm1TC6hNjR/oqIneRQxO7TNAl6T8V98fbk55OXp3vHgO459TtDlLm1eZNIV0L1EiYPjlZl"
-    "VQZE7ML4p8/evFiGAL+5AJtt7gzA0+4NQ1S3A5G/pWAYFobAH7b4ogHxq5IcixIKuhecSB11qUVdJwZ2qc0O94nkXgmW"
-    "PuFoCTqfY/EGYos3r1iY87Y4nbA3KCbAixVxakxYa/Hfxyljpd9J/bGPsRJO+o1+F4NJqx/1H/6Hya0zjvQc+oXo5g2G"
-    "oTDdVPFx/W6HYUgkfvRvvZ74WYYyIT6NF4JTJtx3R6tn1Y8XxxCj01KXHu5E6PUeD8Nh+Bc9In7e5lsfwo/5zof8lQ84"
-    "g7+Ip9gyEzQrfu2JN8wh2uXABNZEjRe2bjCeYhUgoOaIEkSf+h5YYuLrbr+4oxmCE9wdDRzHu02rVq0mix3/qJ6AFP1N"
-    "t3/leFurU0KDx7ctakuJsXvf4FnDUDx99eLFk5c/YgNPLV829Ry3exG9Q8EGjDj4xHHAJXPTYFGXPEvYxusXlKEWWWyI"
-    "oG9sevvE3HXB3+WGptntrA1E7vmLXLHgs/hT7sabK9ptJ+AMXfsKffEq+8yJC4Kbt7H0sWOkbjZKPTJIjEAQYJpwK9Hq"
-    "Z2RNsUts9jaMbOb6fRiF5vEoY2qwhMZ6/d7LMwTsQdzcA5pjV1jqoFp+sYY6BlboCqStO3jikQOUK+4LTwjXBzVpMR7b"
-    "5qbNqjQp7jOKK8RU8PgQGnvaDrcK5Xad3B+YWmjO2RGqw+nfKl6mqfGr16cnr17axTbGyxr05+2Ms76/V07iozUx/Y35"
-    "VECxs7E5yK1b+hddkWOM/4mJMzBRei9SJh8uhFzg7ea9j3FJVdoe233kCm5KsgVliBkITYX48VK7f1yGUoNq8/Sau4YS"
-    "q1uh2xX/EISDDOADbtfMjYKrnUGV0eiURID52fjBJmSe8CGP/B0VGKHsrtTAeI/t2iKaZ2Lg5P2WyckEe8dol1sn2wNN"
-    "tSzNZxdRn6dKdzauyUze6jgP7kBY2rsbwxRfZC9XMK8eaFqI2tmy651wUR35RY2Th8/wBa6BWyN0NEkqSuudfB3erW+u"
-    "7SNbG00PigYSs9Z51t7T3FyxTbCJN+1Sj2DbWLFn5FTBAlB44QN9FB+0tkT9C19m0qHF8wFuAPOf/R/v34ffP2Q6nS4d"
-    "wAXbhIA2fNkgmmOIhwiRAjkCt72YjME/QPC15fZBbBJZMeTvHyLoelTF01g7PtJ0PiTEs7f5lBFeKcoxgL5DQMUQhxDc"
-    "PFbR8I/2M5HgEAPBrxVxaIAPjmjmWaRAk79D3IBgtBOnuzSHzfaTe3ue4ZoZgS7bpEUz+NPPOJfVpJRqTUTtZoTy+AHQ"
-    "WbHp5fKRC/3TWsbUvWSQCDDodpp7LcepoXtNC24UOwFWd+/h0giOYjAAt7UT/MvnWTsz2sZ1jAmJ9ls/WXiLcNx2kqKN"
-    "LeCD4Gbusydvfn4LVhIXz0fbDL58Ci2b+NooXSzg//r22Zusgk+bjXDRbb6t6xaaL99DYKOuesXOdikSboJV9f8xplsS"
-    "mZAvC/jt3Pw/GV1Kxw=="
+    "eJztPYty20aSvzKn3SpLdyCth5O7UI6rXI6T1cavspVLpUSeAAIjEhEIYDGgZMZW1X7Nfth+yfVjBm9QFEk/g9SuTIJA"
+    "T093Tz9nGu923GgWBzL1o3BnsPNuuDNJonmshjuDs7PhznDHwn8miZQpfB7u/ISfhIpmMgrlsUjmoRLXUxmKdCoFgJo5"
+    "oScCP5QidGZSiTAyV/vDnZEFsKb+lgAFBOeZr1J6xk/lTImLJJqJXo/+mccijeBLGmWPwM09unGNZ9d4xpNAWUnP/UAf"
+    "acLp1A8nx8JRl/C8n6jUElEiQik9BU8vJBEigYlH48hbCNcJhROqa5kYsIlUmh2v8ZOQVzJZEFRLXPvpNJqnCB2+i103"
+    "CmGM2fc/OoGSewbChUzdKUH41fFTEeEICCZMRRBFsYUzNKMeIwauDALpifEC5+cD03AI4FAEQ4vnT15lVHLGMtATVm7i"
+    "j6VwBF0cwAc3msMIF4EDiDoinYPg4QfPd1P8N3bSVCYhAcabZ/E8hUE9eeHM//3Pf5nZz0Oe+5ywduIYJivs2I/fohjZ"
+    "woukGjBRxHWUAKwLACsev3olfEW8g2fuKQum8ruKeLheLx8giCY+D/Esmgg/NKwCJl1PnRSBzHylkLzwDeYhk5kfOoHY"
+    "RdhpdAmkm/qeJ0OiN/wHoLTwmoVlVpReECNrHxYafOn1FLKPRu/1wsh8HVnhPAiydeOHwJTYT4GpNASt0hBWEjx4gZzG"
+    "QasCnwtxUBzxQg+GMozXM0DDnVOYD0koSTuRh3BMo8qNL2Gdxo5eGYGjH9Cojcpr4WxkHeCfFpSNcJ8VaHIpZVwZ8W/R"
+    "tQCCLnDJ4c+lsYx4F2HA+M6iAUgQAR8ByDUsBAsJqySsGU/18+nOnOSSn7zwA37yscCPMF2QgIlMFSwhyeqqpsQkALPE"
+    "NLpGiQS60IUSumbRFNFFrVfB9jHgCuux5zqKtWKG4ZVmIQwwjpQsiMsbZyFmUYIaVsYSkEUpxgv57JT/R3WkX30vndK6"
+    "mEp/Mk1zWgR6pNSZVJ75+elv3//v42e/PF0yVHQdyqQ61jQScF0BZUpE4WVeIEmsh45B1UVhg6S+oh+Ql/AsEhp1YT64"
+    "r6LAAX2Sr638Skav5sVk5RfSZJ4tLq0nCjjONfC5qs2zuHpAQ1R+/S2ao4Y6EeZHogPekkRRikqjaIVRq8FKHt3sWDtB"
+    "MFNsudMoCki/wGcWjwFoFxkw4TzSxzEaevrhh8idz0DhO3hF4LMWWJwU9EoA8hjIvnjquFNhE9SzUR8h2kaBqthxZU/J"
+    "2EmQgJmsgwafiugC7oEb4ySaJM6sL07CK5gVakqAxcqaWeUG/iWwPV6Ihwj+kdHI9x5eOcFcPrpnEw+Frb/bAOPvb16+"
+    "ENH4d+mmoABgnaMepnWI0O8BcD8Eu/HGncqZYx+jHLAd4zVKj8vwSgZRLNHwqdQDDWsJ+91wONyJLvHvQCCbLYGfPSd1"
+    "+Fq/37+xwcJOYYkJG6/bjAFYbBtg5KOKXQcWgZoHKWPmKyItWCuNOFzwtH30iCA0OD9SGAxpDY4AUhae0EP6qZLBxV5f"
+    "gA5y/GBON/AEy3Mg2eVJyCSJEr5Kt4Bv4OG//Cv4V8qZyPwC0JTQuLnRDHAA/7D3h0wiId8CRd3IA5Vi4z0KJGiuGDb+"
+    "dVwUqPNE/mPuJ5JGsVE+0K0hXobybXo2sq2ap6fM0sU7+g1CojR1DemUNvIaiIWkETRVRTTLUFVILFL0TCmkpgsezC44"
+    "Y04feB26KMbHDWMyX8Xrpz/aIN0TGHPsuJeE+wWoDDD+b9O9JmR7vTHKhs2uLZkqXFrgmZAIPqMJM8P8Ai/0XPILJM3E"
+    "DFuLqx9aJMqZFJPdkbBa+7TSC/IPTEHFsIhZGbD00U2wOGOZpL5EjfHu5gYuFUV49QdvrKK6yXVUVd9s5PCvN6sMr+Ld"
+    "Kk1AYzSiiKYIRLA4B/A8g5R+BJ0bgKVAQmmfrAR2DMpHOuGSqZd9thJ0WqnEA8fzfHzOCV4Vp8I3rMmjTLE0E4LGzZYr"
+    "WRpz/4hQCkF3kZXIoDneyzBY/A21xM6AVCVNGj7B4r+S+gfWPyjechZHKdiawhMVualEZlUKrhp1rSsnCOm8cjvgKido"
+    "xhvwqTrGcAuEAP5sDp8H+yXe7iMN0WFeGXirM42jOG/1KAf75XGOPpL8aCY1z4bmaq46SYIe92chX4VIvOYIbScy/1gq"
+    "ihwdYebTQNw8cri7MLQ80ag2rIb5rcJPw7Y6QzWna/w06rHI0DwHUiXRGjmRdXnHcenKC7shZq2oivWW8Apca16hH59t"
+    "eeKpJtlbS0Sty02dISjdHs5n4yXcXJI8qJmEXHV/U+Z6n0wEJxmIneHi5YWO4yCGhhCDxsPYisA2LMUyygFE6TejBpS3"
+    "kLUooY5DbVdmtSytJaHbcUSyBGbdTmw1oRmkH81oNCSOLJInRI7u+L8zp/fHCP/s977rjf7zr8bZeCbDCYrd4LDsbeCP"
+    "mPxAvmRZp1ZFWPWNyugtyVHVPSnOVuFIgN2J9kUOeYzi1ziRF352w1mLLmy+PGrwYpo0Vj1LVsL37MA6IA+HkmXbMK8N"
+    "SCxLu5Ww0TEeZ+DuEhGZ5JzY1cAGuSST2gDlgNHcnmF1JjMHX5luMJWHmsex3UoEpuwwmbWBfgCwqzP5lPHQ2RdNz2Si"
+    "2v39RiFtXyinZqIoSwJAU+JRVZcLrRWT3b0L8i2J34rCOmJ886Tvkvi9HpiXfWyi71Zd7E2Eu901a5XuJt8sr3vVwu8t"
+    "1MHWFWVOpbeLH+fLVxWXap69gbc8YA76S2ZzgxJjVFsiJ8drSG9iQj+LdNl5vHYogco+zkRq/oM7PqBHwfZCmAy+OsoI"
+    "yNQwJF1HAO5hMjS5BEiU1g5FOQfbh2c3kBZ4+m66I0fVoZSwniXnIHdtIgKTbEBJYBRl4vjFBQWgK/s8JS8m8Gf+ag8f"
+    "lB4+2Mf/GjMqF+tK6mZkvZ0WNF/jEtwpwWYEEESGAVCI5U6dxHFB2SjNCrxlCXZh9nMxsLrNG1wSRSFuPGUudUkqWNBC"
+    "OBb4nDbzJn3Xb8mBceHdEK9ApWxOGfYfMFGGKMQy/BXT22XjQOXFmRufUwlwSY0xT5infhrwtU3T/V35oCsfrF0+yMXw"
+    "DoWDrubQ1Rw+VM0hF8jtVRu6OsbXVcfIZWS9CkZXB/ki6yA527daAenKK1155TNMoebllaJJ/CCFla5+09VvuvpNV7+p"
+    "128KntaHrNx0ZaKuTPRVl4kKaZbtFIi6utOfou5UjHTvWHFqC3W7wlVXuOoKV13hKi9c8WEhrlq5ga9i6RIR9vtHjJ9R"
+    "THxkh66BB6YMsQ76D/r7dHU8TyZSmhNN6jzzPYY7j74/6n/XKAdPCOqALdYpMCexBFwDFYXa48nCDaI4VQKVvhLybYyn"
+    "wlBdmQxBj/IGWG7rgxaC/z0WeBIwP+vkBD6Eg+AUYiINI1ha+pbQST0+1gcQC1Q1D/PpKNSMahG6AHsK3wOT/TWKmuQy"
+    "XdBsMq6C00pyYC4heydBNHaCc+0LliqD7LA2p1XKglUwMiU6arVGR8eWnN87NufU6KCg2AVfoUceA52X2uPDZqSY0fcu"
+    "nyK8lAtOeeFpRlDqWovqhVWYS8GEqWmUsL/Yi1qnJ0PShLBmcirwqlht7vrsGSepLEG+P0yJTFsezNEJtDqynhzPJ2XU"
+    "is7rCsPDHK9FCipLomlVKEyocxJ0tfiUXX1UnTMsj1vI8q0wLGchS9kyo5Z8fZBOpwHxmKWtR7QZpQZCzJy3Rc41avFV"
+    "0Jpzccx4E1EBn1yzWxUPRDlXIFsoiHbxJOHu/gAr1GRNwb2dYJyDKUPBHiydY9UM5psa5qViPwh6np+Up5XlMVeYE1eB"
+    "6j5T0aGAOdIkGhDQtngDEYthrfCktYqGWJiPJdMSxgWvZeCe2gPpUyl6eoAieF1hnpwtIHXhy8DbROGQHuGpYcDNn3DZ"
+    "9Xp41HogGOcIzBchDkojRTeSpMGLUkyrMA+qqIGWDxx/I23IY1/rU8Eiol9AVljruTAW16lXoRQdT11fdjCGbjnV+s73"
+    "rMKhXNS6N4zXjyfPnhJnjVpuPsdqIrko0KedidwNa+D3aKw2WtXEbU2LAebjeU7ooPSIxTQ7Shg4yHRwt43mFQ/2VsbT"
+    "UT3dZ0d6Gy2YMr7XiZ9qihk7qRN6IIs4h8XqGAZBdN0rOAtbRBOp1+iGAF6rI0gT3IIrgeP9Yw7ooIP04vHzp2VTg6mG"
+    "XU7FYhuEveN6rRxrCOpSgmzbldPuto6/iCXU26E6jYVUVQdisRGpSTQz9CnIzev+tZIv7gHgvG9T+V8LdMYfYmPRoTwf"
+    "L2JHKfT1GliE+nFb5iDzVNFZxcojyYi6jzt9cI36F8DBlYVn5sabuUIyuZI1xDKsuDyKOm11eaa59oi4m7lpeq3BFI1t"
+    "0vYUrSjDnyccDqyKWxYHbYWXGlrekmFVNEBmMZbdGAkQoMfoYok3CFDsvvn55Nmz/szbWwEldNUzw1004+IhW99HVFXP"
+    "FqByFmZ3DXajqBrmXa41gsnTkRp8iRdxElEkAoZRGxdGjdOdKSgcB9zEeejJxNQAqAsLgk0gOFZZOgogXckQPehi6MoO"
+    "5tCU3c6zEO8BZmWQvpzFygqOYcHNRe1A1NsFebeMVrfYJSJcsuo2TMtPopD8N1aE5uE9quVzFi4UNGzBa6Y4FfQtOvSZ"
+    "vydyTPVguScvXlhin9xq7KCzp/t5DHjDAFsFcMVRV3CsO3NiohEiOfM9CHa5RYuL1RbcgqKIWxAJKlD45cSeBkMq3dXb"
+    "IfDZC4s+lv16HMCoBfOTvdfaOYQjbgXqLPX/yOn/PPIgAgL5SBMAQ/lgQp/kIeMHGniwVQ/f+7NzlYIb+v6RJc5OXrw5"
+    "HVni4cM3v715BBf6/T4IE2p7OYdgDiYjPUp2+okYA/0vcaPCWGKHFtwTcgmegH8pSyGNijguoYAmRQHHodE6mtY0IW1j"
+    "cBhVntQckJ+rVGcLTvHZsUyvJYjKw+w32lqsmfyIgD283/IjetcoIrqLEGLAS8oB/OaJK0utdjSIASZYqAUQP80sY2wv"
+    "InR5yFUmxyRiGvuGKdJNJC0aLMDzt6rDracdg7OQ0MPoO5qk60N+ZoAuxiOGqV3u3P0WZ+gRjzQrb3OhOWuT9zKqO868"
+    "x4tk2afndM4DxBwQ3S07ogOkCjB2Ab5C6Kvp3jHhcV7xewEIJkaCAERyl11u8QLudegepjpIS4gSnm0+5A3aDqxH3FCR"
+    "ZxVpcmMJK5fZAjPS3/Kf+Xafchy50xjhT4SaNng1jxVwIl1+cPgNqyTKjDl+ID2dcC024WvewL7tbefy4gIUO0tRRlz6"
+    "xXUSD6tWvk6xYT1LN5dryqRl2z5Wdn5re88bplfesl6zv9NaKudW+1sqibYStLyZnYws5/HOVSHB/9fsy3BnmqaxGty/"
+    "jwZHB+X9KJnc9xIQl/uH+4f7vYPD+4WUBPCrnjNfUimI9PYw0LoqK2HhBLD/V3uSHm3FsLkc0ZA7x0EymKNy4v4OuGVF"
+    "Ed18qx09bvy1+kZO7Au2bLLcKKz9jikn4tt+Bn2YLNBwVO7JxIooDiT1g+qsllCVsS7iNyrXTxo2HzTtV1hCGNOWq31q"
+    "qBXafq6jnMEb3bSLiWbe6GaUsVLxDdUma5lxOWd9p+uQnKzNvyTz2CQgdAX93INIF/zK0NVRKNfSszRFIZ0716Qlh9hB"
+    "G8LTNdqqqEYfe7wIMx1CMzDeKFcu+BnufpoXWbjboa7v6ItkzI0mu6TegzlG5xoZDY+rOazRBKAhchQsXZrdno75850h"
+    "+lBdu1a3k+MI4yCv1VCaRrZtScFC4uXidjPWtN/x1oM4WmwhmqD79UGfWqkkakdyKU5HDTitfH7nC7G1dz/x09nizhZ3"
+    "tjizxRXVXNCKh0uscbE/+CbmN1BG0R9+MsP75zhf+QnaHBZtdQiSn+/O+ZCBbb5JaPlBwi/Dvm3jgGJn7jpz93HMXUsJ"
+    "cFguaX7+RrGgHhMZUxxgZTMoGsWiiqvWxNe3ijy84KGFGfbLCEu3dVz7w3Zx3a5pMi8eWStKa4ocGw4+fz326vaj1Z3B"
+    "6gxWF58NTTsSmX5Ao/OJzMrH7wTxSfpLb62sl72Xqkjf2/ZLF1obtNB0zcYJ9a3TyWUZtbvsEN1CO4Qv2zouO3TX2cLO"
+    "Fna2kLHKlXZRHe73D8r2cY2IiyALDVUwxE9jGLvuNx+m+80n7t6/RUdgkx0+M6elc3ND65iGzb7c/qU4NJGGLhXqpVfr"
+    "Rb1L+sPUdhxRdxirUfMuHZd6tTR5ffUeL7U6rDNpXcWFyQe3I/HupgGDZQ1eagcMubvL6jKgNaNGAZS4m0bJQkcQfC2H"
+    "uaw5TOdqda5W52p9/a5WbiB7V+atwZnSPaS/fDxe67tUOrPvXX6J72auGI0sYFTBI4pDcSR6uA0+H+HTuGZdM7auGdvt"
+    "trpi6RHk59aM7TN4W812CzDUP+t2b6hla0C9YVkJNo1XB342WsHbbHI1l7Uv02oTC6fpNInmk2nm3JQ9QNNbpGXSBX80"
+    "XiUuOGqUgCXN0Kr4lF6a3rjT9PZTAJ1n2XmWnWf5tXuWxty40bXSZC50/9Hqinb7b+ZHorriMYwd6sXCnCL4BN5j10Pz"
+    "c+ih+ZHfZFZ0czbdY5L3fVxu8Octbo/xLRLwI/lWajbZnOzTvSXX9qmqfSyRFuEV/fTk2cnPJ6fnpy9/fvqCcafzr7ci"
+    "WuyK2XkKnafQeQpfuaeQa+eC8nOyE4O5ZlFHrEA2zTzheILHEg4dCWSVnsH/NJ7D599huGw9CtOrDv5KN3uhFmjcwO1Y"
+    "2Lp32pPnP/z7n//C1kggmteY/kD/odDbbcultGzR1K1cS3Dfane4fWzOf92lru/JK83t+1f7/aM++7k37TJvoI6+1Ldx"
+    "bo07pn3sCv5HrTyWd5xdYz9urVsVtzJeC5huZ/xluCurQOn6JH8GfZI7J7FzEj+Sk9hspQrWaP/g8OjBN9/+9/9854xd"
+    "j5q037S4WboBVvUJYRS22Bda2wrWm20e12aKqmUh/6n65HO7uiwCyFdhxc3HPknnbuRJjUBxLbVu5w3FPORO5djSGJbV"
+    "HJs4hcr3kLa6h/ixOd7k607b4/nEbLrJcNExQgWRw1URAa/Iy7ZtZYkbnevCo6ymDbjuz4t+fyJ/J8SPsT0Yd6hywhpi"
+    "TQFTEcUHK6J4WtjsxudqHeFJ16c+iIggOHA0FJ+/PRZKspE5G9VwagnBimh9+93KpIOA6RJ9xLSGoe6chv3QsNmXx0jh"
+    "faiIa2gVY76SOB2uQyRgBp+PLu+6J8/WbMqvoVALZct4fLMqUSBElDg2hSTY04x6YJsWbQz/mJqq0XZG3eLRd6e6SeOi"
+    "hlk1jC4hdrS/ImInORSx+yRNgt4TcV+8Ofnp5MXp3jGge079zhBl7tDeJNKVUL2EyYOjVVmVARG7MP7p09fPlyHAL2DA"
+    "Zps7A/C0e8MQ1e1A5C9bGIaFIfCHLb4vQfyiJMeihILuBSdSR11qUdeJgV1qs8N9IrlXgqVPOFqCzudYvIHY4s0rFua8"
+    "LU4n7A2KCfBiRZwaE9beVNDHKWOl30n9sY+xEk76tX6lhEmrH/W/+y+TW2cc6Tn0C9HNGwxDYbqp4uP6FRXDkEj88D96"
+    "PfGTDGVCfBovBKdMuO+OVs+qHy+OIUanpS493InQ6z0ahsPwL3pE/LzNl1eEH/LVFfmbK3AGfxFPsGUmaFb82hOvmUO0"
+    "y4EJrIkaL2zdJz3FKkBAzREliD71PbDExNfdfnFHMwQnuDsaOI53m1atWk0WO/5RPQEp+qtu/8rxtlanhAaPb1vUlhJj"
+    "977Bs4ahePLy+fPHL37ABp5avmxqnW73InoVhA0YcfCJ44BL5qbBoi55lrCN1y8oQy2y2BBB39j0Eo2564K/yw1Ns9tZ"
+    "G4jc8xe5YsFn8afcjTdXtNtOwBm69hX64mX2mRMXBDdvY+ljx0jdbJR6ZJAYgSDANOFWotVPyJpil9jspR7ZzPVrPQo9"
+    "8FHG1GAJjfX6vZdnCNiDuLkHNMeusNRBtfx+EHUMrNAVSFt38MQjByhX3N6eEK4PatJiPLbNTZtVaVLcZxRXiKng8SE0"
+    "9rQdbhXK7Tq5PzC10JyzI1SH079VvExT45evTk9evrCLbYyXvWcgb2ec9f29chIfrYnpb8ynAoqdjc1Bbv1mgqIrcozx"
+    "PzFxBiZK70XK5MOFkAu83bz3MS6pSttju49cwU1JtqAMMQOhqRA/Xmj3j8tQalBtnl5z11BidSv0erv3XTKAD7hdMzcK"
+    "rnYGVUajUxIB5mfjB5uQecyHPPJXbWCEsrtSA+M9tmuLaJ6JgZP3WyYnE+wdo11unWwPNNWyNJ9dRH2eKt3ZuCYzeavj"
+    "PLgDYWnvbgxTfJ69I8K8QaFpIWpny653wkV15Bc1Th4+wxe4Bm6N0NEkqSitd/J1eLe+ubaPbG00PSgaSMxa51l7T3Nz"
+    "xTbBJt60Sz2CbWPFnpJTBQtA4YX39FG819oS9S98mUmHFs97uAHMf/Z/vH8ffn+f6XS6dAAXbBMC2vBlg2iOIR4iRArk"
+    "CNz2YjIG/wDB15bbe7FJZMWQv/0OQdejKp7G2vGRpvMhIZ69lKiM8EpRjgH0DQIqhjiE4OaxioZ/tJ+JBIcYCH6tiEMD"
+    "fHBEM88iBZr8HeIGBKOdON2lOWy2n9zb8wzXzAh02SYtmsGffsq5rCalVGsiajcjlMcPgM6KTS+Xj1zon9Yypu4lg0SA"
+    "QbfT3Gs5Tg3da1pwo9gJsLp7D5dGcBSDAbitneBfPs/amdE2rmNMSLTf+snCW4TjtpMUbWwBHwQ3c589fv3TG7CSuHg+"
+    "2Gbw5VNo2cTXRuliAf+XN09fZxV82myEi27zbV230Hz5HgIbddVLdrZLkXATrKr/jzHdksiEfFnAb+fm/wFYPZDE"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -587,7 +587,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
     ),
     "async": ("_await",),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -944,6 +944,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -952,6 +961,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1012,6 +1023,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1042,6 +1075,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1409,6 +1635,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -1851,9 +2084,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -1928,10 +2164,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -1940,6 +2172,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -1956,27 +2231,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4434,6 +4688,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4784,6 +5044,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4893,6 +5155,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -7047,7 +7314,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -7129,6 +7402,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -7140,6 +7550,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7451,6 +7867,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7581,6 +8004,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7701,6 +8126,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7773,6 +8199,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7788,6 +8224,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8081,61 +8529,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -8211,6 +8604,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -8219,7 +8619,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

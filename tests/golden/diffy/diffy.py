@@ -486,48 +486,49 @@ _DATA = (
     "UA88EhMtBNgo+QgTy2GtMNPWeYKH4nI0LWFc8NYGtnQPrE8bxGBAIuCh1IawJlHTWCXRYxwO+RFmzROOSVx2/T6W2IeC"
     "aabMHgkHp2EEZSBYzc0MlsFZB8ukqZ/yRMaP8oY897UtB4uMzmDCQF4vhLnEtMhmG0mKSpMPtx2s0K6paH6OI69WjkWv"
     "e8N0fXf47i1p1rnl9hqm6Lp1YMvcJO6WNfBjNtGPWtWkbSuLoUCHRzwhdOiTiok7KkdLVDoAYed5xcvexnRK3bf9Nip6"
-    "1IJp0ntdxMZKzMVJjOkxdRYgD4vNKUwge+3XwNETkonSq43sTAML/dnGBC6UXo68i0fRSDotQwzlbVJDmOMtMuQgI7Rw"
-    "iZ0l3VSpCFY2L700m2QR2oZL+6wllIwR/xCjYKwZQdKzySKXWiNIauENHctT+VFHgqSS/9GbDyRcvY11dTTueAqa2Fjq"
-    "szB/HIZQxZVaIaykSmSAhskZbG4IxGufhPs4fGONFFh0Tt0GIgw/PP684LaoTWmrb9w8XpflLpvrYtmUDLDZJHkCIsCA"
-    "XiM2EZ9wQNH99OfDd+/8WdTbgCTEuGXEq8c/sc9h6wDRe7UAtVxou7xwR3E5onWniTz3MFZ4VjeeyBeQiBOEh4hivTKT"
-    "dk3tVkZMlAR8NU8jVbimMmpbw2ELyPd0ucMCI12pFKFnPR1jZMa5EODIszI3eokbDShf3phxYnud1vAhegeSXhfs3XPu"
-    "0GMsQbS4DAzZiossJeDDeyvu5h51LPHGUipo2hrcxACPbTqIhEugJCpK7WQVBBbHnhgQHsXGwp5tgRpyWxRjEcCw3IOD"
-    "gpzJnGSERM7iKEoUN7WFWRFB4qTwLFwKKZTu7S3tVdlhKDwxoAQkjztKHn1tAmKcwLkFdyrore224lRVgzsz8d8q+R9l"
-    "EaQOYB+mgGFMdqlSIp/sodQHRkZIHva/xLMzbQC/fTnwxOnh8aeTsSf29z/95dMBHPB9v0cb3KmaQxYEzKiI9u/iQkxA"
-    "/pcKmJso6q9KsuwSQmh8qRq5gM4Y0FMmYNDAcWrsqnTNfCn2rlFHJJDKTM2B+Lk2Ns0+wXsnylwrMJX98hzVwKySD2iw"
-    "/e01JxGWoonYtkukgJeUBPrmRagazYl2iKGYa0VNk3w3q4ypnWaIFQhjUkTPWMaxU4oKC0WLBtaD4F/LSNWynedKFnQz"
-    "gi63j7jP9wyxv+yAx7RYtcKt4hSh5Niq8i7sSZZX6/5cRZweh2y05Zjus5sFYObYutZEcEOUCm2cTOM01hdg+UjH2RJg"
-    "hEFwRyFJwCS7jFXFMVwr6RqWOlhLihauwYoM9bBSq6CE9ai8+kYZMTdRsHJZLcCR/VWd5stj2hyo0FZWFiJtwFuBekAT"
-    "bwntfMUuCbWB7YEqsnuI9b7qX7gdTk2n4OHZnEop05lQFpBEwKqzm1STDB094+u2zaiy7HhH8lVtFN63fFqfzdY2HzXd"
-    "HZVVDLG8/XWmazvW/1v+GHUujMn1cHsbw43NZf2sON+OCjCW7Z3BzqD/Yme7lsmDTlY3gW/Z+s4u+S8QqsuajGebRx9W"
-    "d/WqPtOl0h3vU9r9Xgw2o/Yt+pb9ZKSzJGvc3My+B3tlocD2O69ni3utNy4hUCv2+tFcb/b6Ky54c3rdaXCoxQIjz9I1"
-    "JS4kpYFI42SZq1ukylTX6Rs3awrLyvXa7eEWwbhm6PWsoctad3qV5HK88c16M7HKG9+MS1VqvmC5r72MTmfsMG1tjrdJ"
-    "qx/FPHep/yzWGog7i1SuwF+loU1jVTEDb1ZuENQ2UudWtNXC0EvrgbC2xPDEgnDur+mhpZhUf4kzC3Mp6HNOlBWX9FBH"
-    "NfGZHbk258KVHMQWjLXFn0wGhc2nc0fPXTBVefLX6QfePP6iVSdqbfjlLw+Oh+vaPNaWaNqmWSnbtKbCKx0d3p39I3f3"
-    "imy0VXDn7mVZ6b5jzjUdJL8RyLAmBD7H++d4/18W79dE9cr5g8u2G+PWo1Xuqeljdh4b8q3fxfkwjNA8tUCy86vF/+d2"
-    "wZ+3XbAZuWrKWabpg925pkIol3H3RGArqG+Ovv3n3/8RgMBhdV3jtiHukdYqvE8MN8p1v6qu03FrgF0bHLm9q7JeW6v2"
-    "I3VlbXX7auDv+tzlcbN+2bpRx7/VZ2CeTDuuvWsDLLgC8aqOsPvjpsFK6Y1bDR8Gwrjd8DeGqZ77GP+9+xifce4zzv2F"
-    "cG57lKpFo8GLnd2XX339zf+9kpMwoibqmzUg0Vbzlu8QzmGLgbDeVrDfXIcXn/vYH9vHzrX3MompVmGZWpDyY3OGr2qA"
-    "4ztLC2ldV8BrQCKR4Eq8FDaxEWA53LKXFWUDru2M0yDjQqEa8b0akDtwiUumvnXEJWFteVadxJcbknhSaxvFnh1s9o1U"
-    "GFOOggQCaKKpeBNwT2jFjv10vELTmsytTtbXrzYWHaRYl4jLzAqFtvSKBVWsFkZMFF6Hzm+FrEa2WSfmm8GmxKRiDjzn"
-    "pJfy9TEwfxzhArkA0hJ8LUeh8qwwtgwsxWR+vkJMPW+t0/Ji5yEaA8sAOWkjyk5ibudAaEttwa4kWSdhJR1v0vHVpkIx"
-    "AD9wbspJsEJLrbCu4Mzj8y4qlY1tw0pMzXfYcrJo11RtK6BB2O6m2jqsRhHdN6ZI+m/Etvh0+P3h8UlvD8g949euAMnc"
-    "qN22vpa2GxqUvNzdVFXlIKIL85+8/Xh0GwHLBQuKejylt/RoxC348EFvisHZ6fkMbFzqDAHo90cpzjgU5bMYo7Q2HR5/"
-    "6scpxP9rxekwkWFr68JIfWlXPu+sdO2MHmf0Pe6YjI0r2FOvEC0P6uldfgrCR1ZoCBNPYszAkJmP9kkS8YFfSrTrv/q9"
-    "e7MSv6AIb0OwidhxOEqF20fAu+2DKaOUBLf/P/2++F6lit/yBcLgXSTuI7HuQvv5Yg9EQr5MQXjygfSDUTpKf8cT4tcn"
-    "f2IFh/+deIMdP+DX8WdffGTptbxgLLDt0TDnNEuotUOBqVPbmSfOY9urOIWlDtkItkODMvBq12hmfTQ67NJpYTcVcvuD"
-    "bV7jBNv6cqKCpg886qlBK/UdlStvjHrz/ujo9fG32HxkFR9Qv3TQz+j5jwDo4VwTZwEEFhrbSNEwCXqPGYN890Inlwra"
-    "V4rhkzPzMAR4y81Y5eXudWEl0BeVG7EvgqqhdnfEonQanEe3UcUX78vvvEJp3KoFB19NldhGKUyj2BjA9QKbcCmJ6ntU"
-    "TL3DrXySp+TcvVGtanxHmKKH60XsXjJX7QcwdrnZApFjQxvVxprPBOk90ATf1w9s8xEonIyKW9qJ3jXvLHNTB9xuqhss"
-    "cYeU9ko4xYqxsFpykxM3GnFnIzX/zBmBrY7T8jaypm25bsz3H04O3x8H9f7L254sqPowy4bFK1nEGDhcYyYtn0ZLpmum"
-    "ts8i1CHQHub6pMEZhAb7KrfSOEJIr2Klq6ZNXE1L/ZqBjzrB9xsGgvayeRBihbRxbGEn3DLLsQ1pqet7BSaiubrX1C3h"
-    "0sD6opfcZ1qFoLVvsEP+6GV3ARHT/ga6jTove+z/Ftm8tAJZNYoSuIXAwmQ3ez6DoZVauaUX1EmfG21bMte/+K7K447X"
-    "vwOPODwqHwpxj0y0LMLqzXjLDXzoieK6s6kSZfjh0zvghHslHnon63KqNXi/dr8gRqW2Pp6AhoGiXGmYC3pWlxt2N7rM"
-    "Mmi0NgYuer0t31CIB77QV/HFOkp0vfBjpiQtnS9wAcTk8j9eP4DzX0p3Tod24EBAyV4A354wb+PhX+LwK0vji3hM9sUj"
-    "f/0Kh17NvJiNB+dQPPg3KKnA5U805MMzIR4S8hwcs3wKsSmDjfIZN9BXOFA9mSECH5+V2PF3K+Y5mcDhH5Rb2AFf7hLn"
-    "ZU5AzN8jQ8BhRql7TyS3WoMKrRJsu2j5eIBBBF2taoeCurcCHfxZ9RK6N1Y6F8mAyisfZmCfP2wsQvcGzdtX4AuUBGNS"
-    "ZwIPSltYJARobcNt2oonXPvVu7ffnYiPh9//8QRc/BM03EIS8JZ39Vp8dkvPV9BKHVdWUdhA1dN1I91K3F3V6YBsjbGR"
-    "fcaVRdwy1jJaQ/y9HkUS8gDqOjf/ApvAn3A="
+    "1IJp0ntdxMZKzMVJjOkxdRYgD4vNKUwge+3XwNETkonSq43sTAML/dnmBBKDTwAlcL6/zoEc3MDAGnYz1GiIdN1C5Uoa"
+    "bH/p7dnllmaTLEJ7SMVE4WUKbDtYanMIbGZEKqHOnWU2FkovA4jFo0RNplmST+kn8cA7faiIjEDPJTbIdFOlInBQKyyx"
+    "bKxBl/ohNUKohbFmhKzPJotcao1Yr0VF6B+fKhw4EiR1Lhy9+UA2orexPQDXaDwFDW5sPLMwfxwUUsWVWiGspEpkAOrJ"
+    "p21uz8Rrn4T7OJhm1xqw6GKTjacYRXn8ecHdXZvSVt9/erwuy81C14yzKRlgs0nyBESAAb1GiCU+4YCi++nPh+/e+bOo"
+    "twFJCNXLwF0P42Kfo+8BJiHVAtRyoe3ywo3R5cDcnSby3MOQ51ndeCJf5EVGmQgERhtcmLRr6hoz4HAkwMR5GqnC9cZR"
+    "9x0OW0DaqsuNIhjpSqWIoOtZJQNMTukADp+VKd5L3C9B+fL+khPb67QGc9E7kPS6YO+e8+oeQyKixSWSyFZcZCnhN3aE"
+    "7uYeNV7x/lgqaNoaakacgt1GCOhLvCcqSu1kFZIXx54YEKzG/sie7eQacncXRwWA4txKhIKcyZxkhETO4ihKFPfmhVkR"
+    "Qf6n8CxcCpmgBoff3HKzw5BLZ1wMUQI3xjz62sT1OIFzC+5U0FvbNMYZtwZ3ZuK/VfI/yiLIgMA+TAHDmOxSpUQ+2UOp"
+    "DwzwEKv2v8SzM20Ahn458MTp4fGnk7En9vc//eXTARzwfb9H+/SpmkMyB8yoiLYh40JMQP6XCpibKGoTS7LsEpBAfKka"
+    "KY3OOC+hhMaggePUGB1dT2KKLXjU2AmkMlNzIH6ujd0tOMF7J8pcKzCV/fIclfKskg9osP3tNScRXaOJ2O5RpICXlAT6"
+    "5kWoGj2WdoihmGtFvZ98N6uMqZ1mCHkIKhMwyVjGsVOKCgtFiwbWg+Bfy4Dbsp0DWCjoZsSObjt0n+8ZIsQ44DEt5K7g"
+    "tzhFRDy2qrwLQpPl1ZpYV4GzxyEbbTmm++yeB5g5duA1gegQpUL7P9M4jfUFWD7ScbaEe2EQ3BhJEjDJLkNucQzXSrqG"
+    "pQ7WkqKFa7AiQ6241PEoYT0qr77fR8xNFKxcVgtwZH9Vp/nymPY4KtCYlfVUG/BWECvQxDtbO1+xS0JtYJejiuxWaL09"
+    "/Bfu6lPTKXh4NqdSynQmlAXkQrDq7F7bJENHz2lC255aWT29AwZX+533rQLXZ7Ml2kdNd0eBGEMs7+Kd6drG+/+WP0ad"
+    "C2NyPdzexnBjU3I/K863owKMZXtnsDPov9jZrm1IgE5W97Jv2cHPLvkvEKrL0pJne2AfVj72qnbZpQokb7fabWsMNqP2"
+    "SkPLtjjSWZI1bu7J34O9st5h27bXs8Ut4xtXQqijfP1orsV8/RUXvMe+7jQ41GKBkWfpmhIXktJApHGyzNUtUmWq6/SN"
+    "m6WRZeV67fZwi2BcT/d61tBlrTu9SnI53vhmvZlY5Y1vxqUqNV+w3J5fRqczdpi2xMi7vdWPYp67HYxZrDUQdxZBqgz+"
+    "Kg1tGquKGXizcp+jth88t6KtFoZeWg+EtSWGJxaEc39NDy3FpPpLnFmYS0Gfc6KsuKRnU6qJz+zItTkXrnIitmCsLf5k"
+    "MihsPp07em7mqaqsv05b8+bxF606UWvDL395cDxc162yttLUNs1K9ak1FV5pTPHubIO5u+Vlo62COzdhy4L9HXOuaYT5"
+    "jUCGNSHwOd4/x/v/sni/JqpXzh9ctt0Ytx6tck9NH7Pz2JBv/S7Oh2GE5qkFkp1fLf4/dz3+vF2PzchVU84yTR/szjXV"
+    "c7kavScCWwh+c/TtP//+D6zzwOq6xm1D3COtFaqfGG6U635VXafj1gC7Njhyl1plvbbk7kfqytrq9tXA3/W5WeVm/bJ1"
+    "o45/q4/yPJl2XJfaBlhwBeJVjW33x02DldIbd0w+DIRx1+RvDFM9t2P+e7djPuPcZ5z7C+Hc9ihVi0aDFzu7L7/6+pv/"
+    "eyUnYUS94DdrQKKt5i3fIZzDFgNhva1gv7kOLz634z+2HZ9r72USU63CMrUg5cfmDN84Acd3lhbSuq6A14BEIsGVeCls"
+    "YiPAcrjzMCvKPmLb4KdBxoVCNeLrQSB34BKXTH3riEvC2vKsOokvNyTxpNaShD072LMcqTCmHAUJBNBEU/Em4J7Qih37"
+    "6XiFpjWZW52sr19tLDpIsS4Rl5kVCm3pFQuqWC2MmCi8Dp3fClmNbLNOzDeDTYlJxRx4zkkv5VtwYP44wgVyAaQl+HaR"
+    "QuVZYWwZWIrJ/HyFmHreWqflxc5DNAaWAXLSRpQN0dzOgdCWuptdSbJOwko63qTjq02FYgB+4NyUk2CFljp6XcGZx+dd"
+    "VCob24aVmHoIseVk0a6p2lZAg7DdTbV1WI0ium9MkfTfiG3x6fD7w+OT3h6Qe8ZvjwGSud+8bX0tbTc0KHm5u6mqykFE"
+    "F+Y/efvx6DYClgsWFPV4Sm/pCY9b8OGDXniDs9NjJti41BkC0O+PUpxxKMpHSkZpbTo8/tRPhYj/14rTYSLD1taFkfrS"
+    "rnzeWenaGT3O6Hvc+BkbV7CnXiFaHtSavPwwh4+s0BAmnsSYgSEzH+0DMeIDv1tp13/1e/eCKH7PEt6GYBOx43CUCreP"
+    "gHfb52tGKQlu/3/6ffG9ShW/rAyEwbtI3Edi3YX288UeiIR8mYLw5APpB6N0lP6OJ8SvT/7gDQ7/O/EGO37Ar+PPvvjI"
+    "0mt5T1pgu7xhzmmWUGuHAlOntjNPnMe2V3EKSx2yEezqBmXg1a7RzPpodNil08JuKuT2B9u8xgm29eVEBU0feNRTg1bq"
+    "OypXXnz15v3R0evjb7H5yCo+oLbvoJ/RYywB0MO5Js4CCCw0tpGiYRL0OjYG+e69VC4VtG9GwweA5mEI8JabscrL3VvP"
+    "SqAvKjdi32dVQ+3uiEXpNDiPbqOKL96X33mF0rhVCw6+YSuxjVKYRrExgOsFNuFSEtX3qJh6h1v5QFLJuXsxXNW/jzBF"
+    "D9eL2L0rr9oPYOxyswUix4Y2qo01H23Se6AJvq8f2OYjUDgZFXfmE71rXr3mpg643VQ3WOIOKe2VcIoVY2G15CYnbjTi"
+    "zkZq/pkzAlsdp+Wlak3bct2Y7z+cHL4/Dur9l7c9IFH1YZYNi1eyiDFwuMZMWj6NlkzXTG0fqahDoD3M9UmDMwgN9o10"
+    "pXGEkF7FSldNm7ialvo1Ax91gq9pDATtZfMgxApp49jCTrhllmMb0lLX9wpMRHN1b9tb6VNnX/SS+0yrELT2RXzIH72z"
+    "LyBi2l+kt1HnZY/93yKbl1Ygq0ZRArcQWJjsZs9nMLRSK7f0gjrpc6NtS+b69/dVedzx+lf5EYdH5bMt7smPlkVYveBv"
+    "uYEPPVFcdzZVogw/fHqVnXBv9kPvZF1OtQbv1+4XxKjU1qcs0DBQlCsNc0HP6nLD7kaXWQaN1sbARa+35YsW8cAX+iq+"
+    "WEeJrhd+zJSkpfMFLoCYXP7H6wdw/kvpzunQDhwIKNkL4NsT5m08/EscfmVpfBGPyb545K9f4dCrmRez8eAcigf/BiUV"
+    "uPyJhnx4JsRDQp6DY5YPUzZlsFE+4wb6CgeqJzNE4OOzEjv+bsU8JxM4/INyCzvgy13ivMwJiPl7ZAg4zCh1r7vkVmtQ"
+    "oVWCbRctHw8wiKCrVe1QUPdWoIM/q15C9+JN5yIZUHnlwwzs84eNReheBHr7CnyBkmBM6kzgQWkLi4QArW24TVvxhGu/"
+    "evf2uxPx8fD7P56Ai3+ChltIAt7yrl6Lz27p+QpaqePKKgobqHq6bqRbiburOh2QrTE2so/qsohbxlpGa4i/16NIQh5A"
+    "XefmX9V45W0="
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -557,7 +558,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -909,6 +910,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -917,6 +927,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -977,6 +989,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1007,6 +1041,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1299,6 +1526,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -1667,9 +1901,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -1744,10 +1981,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -1756,6 +1989,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -1772,27 +2048,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4149,6 +4404,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4499,6 +4760,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4608,6 +4871,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -6762,7 +7030,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -6844,6 +7118,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -6855,6 +7266,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7166,6 +7583,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7296,6 +7720,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7416,6 +7842,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7488,6 +7915,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7503,6 +7940,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -7796,61 +8245,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -7926,6 +8320,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -7934,7 +8335,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

@@ -512,62 +512,62 @@ _DATA = (
     "gPtAOIM9CSiCbRfkvpOB1Kkn/YYIjI40QTnCQ7OEHiQuu8EA8+eNBeMcaj8JhEaKxipxgxumqD54DsqoyXeRr/dhNkSO"
     "+75Umd5ESG+AV1jqzaAv3oTqQinKN7Y572DytYY0Ze891zLyrKHUvWK8vn32w1OaWS2W6xOTiV29DlQGOyJ3zRr4MZwm"
     "N1rVKq6UaDEWKPBoTGgGDWiKaXSUac7BSQejXkte8WCvM55OMlCJl6V7owVTxPcyBv3OFNN6EnP2enQehWNYdccQ9wkG"
-    "hqG3RTSRegZkzRq46x12RnClAr0Nzbu6EY40p5mKIR/UOO/BEYRkLZzj1u5uIKULK5uXXhBOQxd5Q7uwihOygdH4QUcB"
-    "rAWZ1yfTVeQkCRpJNWNDwbItOapRQDMnEM+fvCLiJnfxaBKZ2zuVeJzVkeqLWXQzG0LGF7KCWIaVCMH6JmHQnRForAMi"
-    "7s3sG8WkMEQt1JUiQvXD8JecZbwzbpmXspW5VNDy9JRd0QCeRVfzxkgAAz1G20QcIkCxe/iXZz/8MFy4ex1QQhs303im"
-    "/hMPWW09Qus9X4CJs0rU8sLMnGWNtou7vRbqCkvNjSWiVRSHZMKDRlFSmVG7pEyqqZhKB+yrZeDKWOeLpd1TBBuD75pk"
-    "u0UA6UIGaHqaPiVbZuwLgR15kvlGD3DTBOnLm0zGRYrcPkTpQNTbBX63tDi02JYgXEhaI0IwLC8OAzJ8eJ9If7xHqUh5"
-    "kywQ1K1hbqKCx0yvaAlnhpLIMVWd5SaweGGJEdmjmIN5T+U2HXO+U7ZFwIZFWcFZURdOlOgomYXnuuCaUr7aWRi74DhJ"
-    "fAtNwYVK9g5K+24KDKknNijBksfdMfZCiwYxdqDFgn5l7zUmUWVXNQFxlno/5/R/HrrgOgB/pDGAScNzGRD6xA/ZfKBm"
-    "BOfh4QdvcZKkYL99eGSJo2cvDt9MLPHw4eE/HT6CB8PhEJgJpb1cghcEg5Eu7UV6sZgC/c8lDG4qcQ8eyBeegwr1zmXB"
-    "F0hCNujJE0iRwbFrTJms8/QGuP1A6Y4BVR7UEpBfJqlys9/gt1OZXkpglYfZO7oZpSb5EQF7eLfhJZqlyCIqpzJikJ1U"
-    "hst4Jgt5hxWIsVgmkvIh89dq44CwPQ3RViAbkzR6yDTWMWkcgJPwehD8V9lSVcOOIunwuTwaXXpP9CF/M37x+PnTR0N1"
-    "bEm2am63iiM0JSdqKtfZnsR5RmLnqsVpscpGXvboO7VZAGwOiO4WLbgxUgUmdgW2QuAlc+B8xOOkZDACENxR8H1gyV22"
-    "VcULaOtQG6Y6cEuAHJ4fIlP+X33GlW/60eCm8jSMeVpgROqv/DU392hzILe2QnxFqCmFVzH1ACeS5fv3vmCRhLOBEWYU"
-    "ysSHPXm1B1PV5PfvbniNTp6eghxnpsloyZFyTgyuAqwttRXFm2f0qm7HKdupWuNh5TubN7lrZ/Zs7HKs80aaOi9cwyuq"
-    "9DyOvPO2inH3rnakdZf2Ku60DlrvbkgUDtFqO153qa9i8VVOTtsd1dJVvtK+mFNyG7IbJWtgFa/0lczkPIK/ADe7QlKG"
-    "XXG/Sh93/jC/KZB9m91BWdtpfrcgx1rOvIXjdyGIvgFXJoUruyzAOojZrbnmi3Tl7matd9nW9KeDxDuEjVdctvbLbu0L"
-    "0ipee6nuWOq7HJ1gV1iCbsHVfH00KXvQ3npkj+rOq4yrcWTo8yb8SWKcAf4x++N4Z56mUTK+exeNXrWjNgzjs7tuDCrr"
-    "Liys0WD/3l1jPxF0VvVYreUwMTznf4NWScyIAirI0F+sKyPVX6zrL9bVi5f+Yt2WL9ahS3xcHxRRM9BQJa0isTUp0vca"
-    "4i8LzVAFV5rZlYu9dA7aoFowzdB0cZjmFnOvEthpvga3L16hf9wm8FwgqeeXR9VCVcbaxG9SjOKoCdOuY9sWwug6LM1D"
-    "u6RIhq73ZjJ4k6tmNlGTN+E1p49ksUG5sE7mQ5+wW6f2uNRlJH2qm/8RLyN9UmFeX1K/T1xQ/wGspJkypWW8ABctO9sw"
-    "zoCXit6I3zsH/WclWJTrZrqQcwmOKf3iOBDT6RkNv1CzpnbmaJ+CqHgZxudUZCrv8ET1lej5p1gPcj8TQd2I+0KBFwza"
-    "UtFh27NhurBNnwimW6RnnwimTwTTJ4LpE8F0ZsrblAhmS9UZzC3UAJR/Hpq5yT5qVpe1QZOt381sz41QDSZy/FJv3fc3"
-    "RzXdN1yav93bFW2XBXpPo/c0ek9jsomL8AtZ/33emXqV3OedqW6qVUf+W8g7s63KM1s7Pp6r+47dTo83SfLSntDldlgn"
-    "DSq5tz96+6O3P26P/XFLklWtye90wzRNpupY4zJPQ4wkdQvK43YI7GunfOrleS/Pe3kuW0+uipJowkyCkic3EG+HJri6"
-    "pgT+aPUCt72FqRKKWHXr0Vqzq8gjvx3ifSsZ3np538v7TyPvGy7GqUWrL/rdVq2QZUvLJKQakxm+YEq68qXLG0Q45KJZ"
-    "6E5/Gddi65ktP0ZJ1O67RnWWv4mPSslYdYtUyO3607JyGshbonm2nB6yV0O9Gurdjlu2jXRb8uE2q5DAiWpxOfSljCil"
-    "S3avNwjpmt5HCrngvDZFyncNgxgNR7dEaZRPt3qp30v9Xup3dSvyNKcktpq8CgyUnetcSPkft2tnijbZWCQ2H1qbAnAj"
-    "PyJLBX7t/N5bO3fOJ7XbyXNrMuKSUsk4pw60cRkwWa9jjEzircnFWxOJVxCk/OHrh16LjsoaXtNnlmi8emW0cuu1+9XN"
-    "ymVLSvtswmq8m3xLtHMfethr7157fyztnekaJ2LNahVEYLJw0CS+6U2nXK8J7kdwH0LD/4WUeV/Z4jdU2aLOlDJLR3zc"
-    "Eg/XiNv4dLZXvmpRJV44MTU4/P7pD9+eYDqjqjFyDfuhlo1bC0LU4PLNs9c1FpguE2HVqaOilXi43khqoFNDaQmFJMwu"
-    "sx+mLpZRTcqNIKzL9tH5QLcBq0pdCoXPuWTmybusIppjVEH2xkfPrQuoVO+iiFkt4bj2xY3QKffSm7O9Odubs79vc9bU"
-    "9wWLlmW4VZGSWzBrYy0GtWWLfYlCP7fRvO0LSPUFpBpM65wNK0RRyYIp9zxnzj8Qtkpa/+T5N//zL/9miwBEZHiJmVrx"
-    "XM1Iqr/lTcxMAFZ5tBoH0b4lxtWB8nWqygMMXXmhVuXdi9Hw/pALa1y1iCoFddJc9OrXXbNqa7OjqwN1cHIqhU/ygkLX"
-    "3zIdVVLncaWqjYCpalW3w/TsAqUvg/UrKIPVG/y9wf+JDP56LWVoo9H+vfsPvvjyq7/72pnOXKrBd9VgFqsE6uUvhBbY"
-    "YiSUtBUsN5ss45sJqoaF/Lsqg8jlDjJvLl+FJU8N82yfzDhP0H5pLTXeqg/EEpYBmD+YQxudwSUmAQ8Sz0XazoEFfRlj"
-    "DnJMRaiStjtiusxyKWe4KNeuhMi9roiAVeQKLsTgCOVYCuBirtgUxln9NVUYKYH5juWPhPiBDp0SsRNUEDM9VhO1+x1R"
-    "Q4Zj6OpuuKq6pbPao99T6bTO4zY7f3CNznUZC6wTg9THPMpUvAOpAlYjdcXXYA5EIlmzHU2aCFF21020vvy683yBV32O"
-    "hmlawVARBpP4Y4Z6l5HCdij9K2hl+w4mIl99UUKkaYM8XgnnzKGk+sg4lAKt0oW5BVFYJvc2mQdgMhh9koqsJh0XBkGL"
-    "nQrM6eT2hVGWt1uKeJSH20h3DDrHvsnVwlz/VFRNly5g+AdUbIAKEKjSJx6VccLiJasKZuUdngJi90cdEXuWQxG7T9LY"
-    "HzwRd8Xhs++evXizdwDonlAdAESZS/7VLdXSzlEBkwed12sGROxC/2+evn7ehgDXDcUiNDtj8CAGxwGqkbEwaoQeB0Yf"
-    "+GZLFT7FXxPJDjb1rwokiBTzT/BS0rtTu9gFgMAMXhbNsmVcyNC/jUsLlnFOaxU3t/a4apaX6oSHVC+GGJvqupUrYQ6R"
-    "AFigwkm9qYcuIZLgtSqJKl5RSVRxf/j157gFgKAV1vQh2r9ozo6PA6GrDuH3ZqHV44Do/vBvBgPxnQxkTJM3XQnez+Pg"
-    "KKWLkmG0OhBuSCJGgtocwggeHQfHwR90v/jHtmqwBs0VWEv1V2urr+7gf4t1V+mRpQuufrRyq0iQP4gnWK4GFAT+ORCv"
-    "edpBTtlcyDabqWhlq+p+IDhOQ58qk0hYX1Q1yaKccLxlAaQBzw73C4GPsLWuk6TEPcr+TFKSmoQZeqtqL/FmhVILhIdC"
-    "wLaoKAzufAw1plUcxZOXz58/fvEN1s9RfGtTyT97EFIJUxtwYt8dewKLdpb6qypHW8LWTpMgvSIy1xpBX9lU/HU5m4G7"
-    "wPWEsuYsdETuOIlcfuG3+Cr3gvQT5fUQcIauTK2heJn95n0fgptXkfGwYIuq9YNuKUt1kPkwTGhKxPoOJ8cs0pQVo81G"
-    "rsrRGrUb0dRKxm1EVoLhTr7DwhbY1R0gOlZlogpGxcK2yQHMBX83sFUFHZh2Yi2uy0gY1/Sq9xW5c5urpiWFYXGhH+R8"
-    "ZRby5ChXRSUs5Ho5XKCLatgs2ZKswhmu5zBdVuzlqzfPXr6wzUJibSUy84JiWeWtCyf2UG/pCmO0kAq1xXRVQFVU07Sr"
-    "DtC4oXnENKBKpGUsMgOn1ZNJXn0M11Wp8Jg9xHkB9RDZgs5EGMgl264wIy+UAQ2fLKI0GZfLF1ZsT2RaVYzQLhm7wB6k"
-    "ah9wwTQu1WWaiVxSSCkL2oaB8dn4wyZkHnPNsLxKLPp4u51KiO2xEkVLXfOBk1c8I4sZlCujXSxeZo8V1bKNUttEfalF"
-    "bg3T5NXGcv8YuKW5wBiM8XlW31RX/6xdjMqws6vVqFAmeabYybcg4A94hhpJeeQkp5Twydfi9WpX2R5ObG2tTWQOJGel"
-    "+pO9p+azY6ku7bPbhTpdttZmT8mAgyWQ4IMP9FN8UCIThTD8sZAOLZ8P0ACsiuwfbD+C9x8ywU6P9uGBrd1oG/64gUfM"
-    "EO8hRHKGCdz2/FoGfx/BKzjYQSfvlD99gJ9W1iqD2NTHZMhffm1gZfiXTIGNPUUG/tUXCBy9REK21uFTk3mPhpiV7S4O"
-    "rZPbpgFxn4bPRkO5ufOl4N8fZXzHPhOC38iFUgAfEF/k/hMN/hqOEIJRFqMqxxY0KGryRMSbp//4Rrz46/M/P30NgvMa"
-    "FdnAC3jKO4218o6h1+TRtxvQQY9IqIzCJB4BnbZ0xvVQcOrE9y/fwsetCQEbbJfME4PvN8xRsoYu5dv3TeSoOIICRegh"
-    "yH5Are3Sehs4CvalSEMA0npxpdMommKH28ekQzPyiEdAZntxn50wXxceYuOqecnmpap2rxOFdTB50ZFpM8fJfANMd67+"
-    "HyUVdn4="
+    "hqG3RTSRegZkzRq46x12R5AGuAVTwjy8ES8eP39aVDV45LMbU+gf5rbcO1DLLQinoYv8EIipxGYSeNsuZTC0lZdHU0JJ"
+    "TsvDWKl4dcOAWN2I1MSaGfrkShvHVjgRIRk957hDvRtI6YKAqgyJaaMYOpsfmkZQtQBrQV7CyXQVOUmCtl7NFKF83JY6"
+    "0CigtRaI509eEY8kd/GEFdeodyrxVK4j8yxm0c1MIRlfyApiGVYiBCeCZFp3fqaxDoi4NzPT1FqDIWrdpPQpalGGv+Rk"
+    "6Z1xy5ytrcylgpZn2eyKBvAsesw3RgIY6DGaWOIQAYrdw788++GH4cLd64ASmuqZ4jbVuHjI2vcROiH5AkycVaKWFyYY"
+    "LSvmXdy0tlDlWWpuLBGtojgkTwQUo1IujNolJYRNQeA4YCYuA1fGOu0tbQIj2Bhc8CTb9AJIFzJAC9p0jdnAZJcOzOGT"
+    "zMV7gHs/SF/eKzPug+RmLkoHot4u8LulpbrFJhHhQkoHEYJheXEYkP3GglB/vEcZVXmvLxDUrWE1o52CCWvRoM/sPZFj"
+    "qjrLLXnxwhIjMqsxlfSeStE65rStrBXAFEdZwcldF06U6GCfhee64GFT2t1ZGLvg/0l8C03BE0xA4Be3DxUYEulsF4OW"
+    "wE0+dqaLdj12oMWCfmXvNeaCZY87AXGWej/n9H8euuABAX+kMYBJw3MZEPrED9l8oIIHXfXwg7c4SVIwQz88ssTRsxeH"
+    "byaWePjw8J8OH8GD4XAIzITSXi7BmYPBSJe2VL1YTIH+5xIGN5V4lADkC8/BEvDOZcGlSUL2S8ihSZHBsWvUjjrdcIC7"
+    "KJS1GVDlQS0B+WWSqt2CN/jtVKaXEljlYfaOLnipSX5EwB7ebXiJ1jWyiEoNjRhkB67hMp7JQvpkBWIslomktM78tdr/"
+    "IGxPQzR5yFQmwyRkGuvQOo4jSng9CP6rbHCrYUdgLHB4AdqOemv3IX8zRhPj0VCdvpLJnZvf4ggt4omaynUmNHGekZ+6"
+    "ajhbrLKRlz36Tu15AJsDortFQ3SMVIGJXYGtEHjJHDgf8Tgp2b0ABDdGfB9YcpdNbvEC2jrUhqkO3BIgh+dn4ZTGWB/V"
+    "5XuXNLipPA1jnhYYkforf83NPdrjyI3GEF8RakrhVSxWwIlk+f69L1gk4WxgoBxFZPGZVV60wlQ1+TXCG94GlKenIMeZ"
+    "aTJacsCfE4PHA2tL7ajxHiC9qts4yzbc1ti6+QbtTa4Mmj0bmzXrnKqmzgu3CYsqPQ+H77w7ZFwhrB1p3d3Dyq6Ajr3v"
+    "bkgUzgJrO153N7Fi8VUOgNv97dKNxNL2nlNyG7KLMWtgFW8mlszk/CJCAW52E6YMu+KklT7u/GF+4SH7NrtKs7bT/IpE"
+    "jrWceQvH70IQfZGvTApXdlmAdRCzy3/N9wHL3c1ar+St6U/HuneIfq+4bO139toXpFW8vVPdeNVXUjrBrrAEXear+fpo"
+    "UvagvfXIHtUduxk3/MjQ57OEk8Q4yvxj9sfxzjxNo2R89y4avWpjcBjGZ3fdGFTWXVhYo8H+vbvGtijorOrpYMuZaHjO"
+    "/watkpiBEVRXor8fWEaqvx/Y3w+sFy/9/cAt3w9El/i4PrajZqChyr1FYmtSpO81xF8WYaLqxjSzK9es6Rx7QiVtmqHp"
+    "GjfNLeZeJT7VfA1uX7xC/7hN4LlAUs8vj6qFqoy1id+kGIxSE21ex7YthNHlZJqHdkkBGV2v/2TwJlfNbKImb8JrTp8s"
+    "Y4NyfaDMhz5ht07tcak7VfpwOv8jXkb6wMW8haV+n7ig/gNYSTNlSst4AS5adkRjHGUvFb0Rv3cO+s9KsCjXzXQh5xIc"
+    "U/rF4Sym0zMafqFmTe3M0T4FUfEyjM+pVlbe4YnqK9HzTyEr5H4mgroR94UCLxi0pYLctmfDdGGbPp9Nt4DVPp9Nn8+m"
+    "z2fT57PpzJS3KZ/NlopMmFuoASj/PMJ0k33UrLxsgyZbv5vZnuKhGhPl+KXeuu9vjmq6b7j7f7u3K9ruPPSeRu9p9J7G"
+    "ZBMX4Rey/vv0OfUquU+fU91Uq478t5A+Z1sFdLZ2fDxX1za7nR5vkqumPS/N7bBOGlRyb3/09kdvf9we++OW5Nxak6bq"
+    "htmmTNWxxmWehhhJ6haUx+0Q2NfOXNXL816e9/Jctp5cFSXRhJkEJU9uIN4OTXB1TQn80coebnsLU+VFserWo7VmV5FH"
+    "fjvE+1YS1fXyvpf3n0beN1yMU4tWX/S7rVohS/qWSUg1JjN8wZR05bujN4hwyEWz0J3+Mq7F1hN0fozKrt13jeosfxMf"
+    "lVmy6hapkNv1p2XlbJa3RPNsOctlr4Z6NdS7HbdsG+m2pPVtViGBE9XicuhLGVFmmuxebxDSNb2PFHLB6XmKlO8aBjEa"
+    "jm6J0iifbvVSv5f6vdTv6lbk2VpJbDV5FRgoO9cpnfI/btfOFG2ysUhsPrQ2BeBGfkSW0fzaacq3du6cT2q3k+fWnMol"
+    "pZJxTh1o4zJgsl7HGAnRW3Okt+ZDryBIadDXD70WHZX8vKbPLF969cpo5dZr96ublcuWlL3ahNV4N/mWaOc+9LDX3r32"
+    "/ljaO9M1TsSa1SqIwGThoEl805tOuV4T3I/gPoSG/wsp875Ax2+oQEedKWVWwPi4lSquEbfx6WyvfNWiSrxwYmpw+P3T"
+    "H749wXRGVWPkGvZDLRu31rWoweWbZ69rLDBd7cKqU0dFK/FwvZHUQKeGChkKSZhdZj/MwCyjmpQbQViX7aPzgW4DVpXy"
+    "Ggqfc8nMk3dZRTTHqILsjY+eWxdQqWxHEbNawnEJjxuhU+6lN2d7c7Y3Z3/f5qyp7wsWLctwqyIlt2DWxloMassW+xKF"
+    "fm6jedvXwerrYDWY1jkbVoiikgVTCn0uAHAgbJV7/8nzb/7nX/4NU2uDmLnETK14rmbUBtjyJmYmAKs8Wo2DaN8S4yJH"
+    "+TpVVQ6GrrxQq/LuxWh4f8j1Qa5aRJWCOmmu3fXrLr21tdnRRY46ODmV+i15XaTrb5mOKqnzuODWRsBU0a3bYXp2gdJX"
+    "8/oVVPPqDf7e4P9EBn+9ljK00Wj/3v0HX3z51d997UxnLpUSvGowi1UC9fIXQgtsMRJK2gqWm02W8c0EVcNC/l1Vc+Ry"
+    "B5k3l6/CkqeGebZPZpwnaL+0lhpv1QdiCcsAzB/MoY3O4BKTgAeJ5yJt58CCvowxBzmmIlRJ2x0xXWa5lDNclGtXQuRe"
+    "V0TAKnIFF2JwhHIsBXAxF54K46yMnKrvlMB8x/JHQvxAh06J2AkqiJkeq4na/Y6oIcMxdHU3XBUP01nt0e+pdFrncZud"
+    "P7hG57qMBdaJQepjHmUq3oFUAauRuuJrMAcikazZjiZNhCi76yZaX37deb7Aqz5HwzStYKgIg0n8MUO9y0hhO5T+FbSy"
+    "fQcTka++KCHStEEer4Rz5lBSfWQcSoFW6cLcgigsk3ubzAMwGYw+SUVWWo8Lg6DFTnXydHL7wijL2y1FPMrDbaQ7Bp1j"
+    "3+RqYa5/qg2nSxcw/AMqNkAFCFTpE4+qUWHxklUFs/IOTwGx+6OOiD3LoYjdJ2nsD56Iu+Lw2XfPXrzZOwB0T6gOAKLM"
+    "lQvrlmpp56iAyYPO6zUDInah/zdPXz9vQ4DLn2IRmp0xeBCD4wDVyFgYpU6PA6MPfLOlQqXir4lkB5v6VwUSRIr5J3gp"
+    "6d2pXewCQGAGL4tm2TIuZOjfxqUFyzintYqbW3tc/MtLdcJDqhdDjE3l6coFPYdIACxQ4aTe1EOXEEnwWlV2Fa+osqu4"
+    "P/z6c9wCQNAKa/oQ7V80Z8fHgdBVh/B7s17scUB0f/g3g4H4TgYypsmbrgTv53FwlNJFyTBaHQg3JBEjQW0OYQSPjoPj"
+    "4A+6X/xjW6Vkg+ZCsqUysrVFZHfwv8XysfTI0nVjP1rVWCTIH8QTLFcDCgL/HIjXPO0gp2yux5vNVLSyVZFCEBynoU+V"
+    "SSSsL6qaZFFOON6yANKAZ4f7hcBH2FrXSVLiHmV/JilJTcIMvVW1l3izQqkFwkMhYFtUFAZ3PoYa0yqO4snL588fv/gG"
+    "6+covrWpcqE9CKkSqw04se+OPYFFO0v9VZWjLWFrp0mQXhGZa42gr2yqYbuczcBd4HpCWXMWOiJ3nEQuv/BbfJV7QfqJ"
+    "8noIOENXptZQvMx+874Pwc2ryHhYsEXV+kG3lKU6yHwYJjQlYn2Hk2MWacpq6mYjV1V1jRKUaGol4zYiK8FwJ99hYQvs"
+    "6g4QHasyUQWjYn3e5ADmgr8b2KqCDkw7sRaXlySMa3rV+4rcuc1V05LCsLjQD3K+Mgt5cpSrohIWcr0cLtBFNWyWbElW"
+    "4QzXc5guK/by1ZtnL1/YZiGxtkqfeUGxrPLWhRN7qLd0hTFaSIXaYroqoKoNatpVB2jc0DxiGlAl0jIWmYHT6skkrz6G"
+    "66pUeMwe4ryAeohsQWciDOSSbVeYkRfKgIZPFlGajMvlCyu2JzKtKkZYLbi4S6r2ARdM41JdppnIJYWUsqBtGBifjT9s"
+    "QuYx1wzLi92ij7fbqYTYHitRtNQ1Hzh5xTOymEG5MtrF4mX2WFEt2yi1TdSXWuTWME1ebSz3j4FbmguMwRifZ2VadRHT"
+    "2sWoDDu7Wo0KZZJnip18CwL+gGeokZRHTnJKCZ98LV6vdpXt4cTWlgxF5kByVqo/2XtqPjuW6tI+u12o02VrbfaUDDhY"
+    "Agk++EA/xQclMlEIwx8L6dDy+QANwKrI/sH2I3j/IRPs9GgfHtjajbbhjxt4xAzxHkIkZ5jAbc+vZfD3EbyCgx108k75"
+    "0wf4aWWtMohNfUyG/OXXBlaGf8kU2NhTZOBffYHA0UskZGsdPjWZ92iIWfXx4tA6uW0aEPdp+Gw0lJs7Xwr+/VHGd+wz"
+    "IfiNXCgF8AHxRe4/0eCv4QghGGUxqnJsQYOiJk9EvHn6j2/Ei78+//PT1yA4r1GRDbyAp7zTWCvvGHpNHn27AR30iITK"
+    "KEziEdBpS2dcDwWnTnz/8i183JoQsMF2yTwx+H7DHCVr6FK+fd9EjoojSNWUD0H2A2ptl9bbwFGwL0UaApDWiyudRtEU"
+    "O9w+Jh2akUc8AjLbi/vshPm68BAbV81LNi9ZNmSJwjqYvOjItJnjZL4BpjtX/w/1Zrx7"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -597,7 +597,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_candidates", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -965,6 +965,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -973,6 +982,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -1033,6 +1044,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1063,6 +1096,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1556,6 +1782,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -2159,9 +2392,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -2236,10 +2472,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -2248,6 +2480,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -2264,27 +2539,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4700,6 +4954,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -5050,6 +5310,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -5159,6 +5421,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -7457,7 +7724,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -7539,6 +7812,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -7550,6 +7960,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7861,6 +8277,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7991,6 +8414,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -8111,6 +8536,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -8183,6 +8609,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8198,6 +8634,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -8491,61 +8939,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -8621,6 +9014,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -8629,7 +9029,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

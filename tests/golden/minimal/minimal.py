@@ -456,68 +456,69 @@ _CONFIG = False
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `minimal schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztG4tu28jxV7a+ApFRiVZs59rIroEgl7u6je0gdnEoLMFckSuZMV/lLu3oEgH9mn5Yv6Tz2CUpifIpdq69AxwgiUju"
-    "zs7Mznt2P20FWZLHykRZujXY+jTcmhZZmevh1uDycrg13Orif9cqjjP4Pdw6lzNBT95wawR/4BUASGQauilu7OWo24fJ"
-    "8KbXS2WiYDwMTrNUESCcDmMIQpFlBmfTevRpvtXdiuNEM0omy2ICD78Z1IDWyWl4qHRQRDlSQB++y4IyUamR+Ebg3K5I"
-    "MyMCGcdyHCtPvJHBtfAJ6uXIQ4i+iLQw10roXAaqp1UuC2lUKCxxIpfmWmQTGAMD8yKbFjLxxHF6m90oIWkVIbXw85m5"
-    "hlWTKI0SGXv5TBwi/CPR633Q8OHZ4a2MS3X0zBd3EYD07bMPQP56fnYqsvEHFRiRSBNcR+kUFpSGwD8D6FGal+Y8uFaJ"
-    "9A9EZIRM9Z0qtACu8nSV3qo4yxW8EdqEWWm6wv80HA63shv8dyBMUaquwN+hNJLfeZ4397vi7jrTSvj43mcMFCwKMOpV"
-    "RUeKQukyNowZcAN5K1OHOLzgDRkD95AjtDhPaSyGzC6Ac8BamGGXjIxW8WTbE6/EREZxSQOYwEUaJjLWlghVFFnBb2nI"
-    "TZSG+D9/TZTWcqrqF8BTQmM+txsgAf+095MqMqE+AkeDLFQHwscxGkSo1Awb/5UBStRVof5ZRoWiVXwUEGAS72WqPprL"
-    "ETASJclJThylMMBkoihTgSO8NinRlr2Od1qoW1XMHJQu8kYQrZqYVuGqkVtxBpLCrEJ2BqURnUQZ6cFmpwEK8kHboryz"
-    "4v2b730Q8CksOpbBDWE/KeNYGMB2uxXdXm+M4uEjURpEJZ2ReukBS+Fbopn3LGpsh6WmfkECTfvhW4mN0i5JcyXIyD+h"
-    "QGM90vaGCsC+oHGY5WwQWABpEChorgoTKbQan+ZzeNWU4s0nzrtLJseawWWb0zSLD0OyWqY5WpsCbIBdcSJRhfD1XVbE"
-    "IcowvJdhGCEaMn7XhEca8lC6K31tx4bWrbSA7LYbPyKUUjAJZH0raDI8S+PZX1D5tgZkgYiH8At06lbZD6zWKDIqyTMD"
-    "NrwxY2kvmK7WzXgPy7VIMppvsFNWTch63UlSli5YAZR/Aa/AlkeJGtDUQk3ASKWBQqWK0uEwxbcM4BmKfXEDkMiGgXYs"
-    "6JsHcx8hCzD7PlFYpPdiAVVJ6m+pRHZp0fGJCcyyAen7NiBH4jGZaLW80cB0NVUFLUZKXybwvr8ghX2cHUdJtNnk5wuT"
-    "n/fxT6scTThO+KXEeh1bf54XRK9Kp+b6HoLbtqYSQBAZBtBFeQmuIcQIDDg3uxU45B7s0uozWNuziQ2H2vBsvk5hcXg3"
-    "WoMbk8yBjSLvRIpwIHCekBNDmgJGWGrjrdH8CVHumNfgUkVThf0vaB4QhVylP6JpbI6fzymYTIL8igK++yNKa95NZGLV"
-    "Ztif7P6vyO7Xu/TFFr99N58cx5PjeHIcT46j6Tg4MWOvEcSRzlVATOh7e4yfM0w2O6KXkLppx62+99zr09txWUyVcvmj"
-    "vuK0igYd/XnPe9kqCE2wzvbRVpsZfa8YlUc5sda9Qo5N42ws4ytZTFecHdcjmNctpqKxV457y5hZS0Gp7z31hwOXZ1Oh"
-    "Q3SyQvTEBP6lZG+bk2WydVguWKyC3KiZAos8E1iOATtpDZOV1QYtDa+gr7OC3WUvW0ueSsm4gBjWXGBB24x2mzkDGYkE"
-    "L0ClHSCJvEXHmqsB58+ryIZqXE4XURtDPKJkuinrgcY7YcAKKPRWGtUQ1bgAq2eLBKuronfKnOestTwZWwu0wbKBBD8R"
-    "L1Q3nKZHtgqgVZClocYykW9X9BmlFkYk8mNz51oN4yZolUbU/hVLLTU+tbHsLjl1LW9BtlAQ/WYdpNMfiDQT5KAOBJi0"
-    "1GgxVbyCrcPZDeZBLXTpPIrjXhgVi2RhDXFTmu6oPLYahjR9NNBIRLQgYN3bI0QsB11hoq3VE6Gtq5IKo8JbGXimt0H6"
-    "tMHgCVCEQCa1vmcRqUmkMHp9uMEhO8KkdYUjEtWu18Na8UAwzhl4BEIcjIbByIykIcwM1nN5D5ZRUx/zWEaPsoa89p2t"
-    "aoqMvoCssNULYC0xKbJkI05Rbe3hsoOFxjUluU9R2G3UFNHqzhmv74/fvqGddWa5vQgnOk4PbLWW2N2iAx+ysX6UVtNu"
-    "W14MBBo8ogl9fo+2mKijqqrETYcI1llesb+9MZ5S92wHRIWPUphFfO+KyFiOOT95rVIs2YMsIg2zzTGE9PKu14hqviKa"
-    "yL0GZCcaWK/ONkZwpvSy5509Ckfa08rFUMIlNbi5SVRoQ+FERtHCDTZIOqlSIWg2q16ajbMQZcPla1YSKsKIfvBRACuh"
-    "WPJqPMul1hgktdCGhuVr2VGHAoY5qTh5/Y6Yq3fAvmLDJ40msBMbcz0J8sfFEKq4VSuIVViJDIJYMgabCwLR2iPmPi6+"
-    "sUIKJDqjbh0Ruh+GXxbc39sUtyok/yp7aaHVrZhN0QCZjeOvgAQI0CuMTcQ5AhSd878dv33rJeH2BihhjFt5vKb/E4fs"
-    "to4weq8VUMuZtuqFXahlj9aZxHLaRV/RtXvTFfkMMmgK4cGjWKvMqN1R19CIsZIQX5VpqArXG6X+K4ItIFHTVWkEIN2q"
-    "FEPPZhbFkRnnQhBHXlW50T5WCJC/XFFxbHuVNuJDtA7EvQ7Ie9eZwy7HEoQLWWtECMiKiiylwIeLIm7yNrXduCKUClq2"
-    "EW6ig8euJkbCVaAkakztYnUILE67ok/xKPbIt20fb8C9PY5FIIZFW8EdwETmxCNEMonCMFbcmw2yIoTESeFXGAoplN4+"
-    "WCoyWTDknjighEgeS0Fd+rkYEOMCziy4T/722oYhF680mDMT/VTz/yQLIXUA+TAFgDHZjUoJfZKHaj/QM0LycPg5Sq60"
-    "gfjt81FXXB6fnl+MuuLw8Pwf50fwwvM8ECa09qqELAiIUSEV3qJCjIH/NwqIGytszQL7shtwodGNWsgFdMYBPWUCBgUc"
-    "l8bjAa4nnWIDllr7gCoTVQLypTY2zb7AuWNl7hSIymH1jcrMdpOPCNjhzpqPGJaiiNjzA4gBq5QE/MoiUAs9dgtiIEqt"
-    "qPfPs3nLGNtJhrECxZjk0TPmceQ2RQWFIqUBfRD8tBypWrLzXMmCJmPQ5QqAhzxncPrq5M0Rw7Sxah23iksMJUd2K38u"
-    "9iTJaxxiWI04u+yyUZYjmmeLBSDmgGhnMYIbIFdgY2cQK6SRvgbJRzyulgJGAIIVhTgGkexwrCpOYaykMcx1kJYUJVyD"
-    "FBk6ikG9bgn6qLrNChcRN1agubwtQJF9qj/z8IiKA3W0leEnQs06vJVQD3AiW/589wWbJNwNPBuhQlv8a56+eVCvWk0m"
-    "YKdZKCpe0ZdAFpAKgO7YUpMGJsRshNsrSvzzS3Ko1d4GOicuHF3pRpH299UDkGZMrgc7O2iobRboZcV0JyyAzTu7/d1+"
-    "7/nuTiMHBj6v1j3vqfZmN/w/WCtdtSG69sDM+kIr2thhe0m5pf6Ji1QwR4vF1y/ArSps29Mq69HjkzIbl7zpIM19xPLJ"
-    "mvUjrrmYuu4z2JFihgZ3aUwVDhHHgaVRvEzVPVxlrJv4jRZr4BUQWRSS5RwytWTdEi2McYdY1pOGmrru8yrKFbzRfL2Y"
-    "2M0bzUfVVmoesHwqqTLKV2wnbC+Jq4P1Q1HmLuNNIo2qfRWqXEE8lgY2e1NFAupf5cWN+mFpWUuBpETby+Q6s1CZH8LW"
-    "Rmzkv5yu39BBuxrYlYVD00dd2/36eibg/9SIXQz/G/gsG+V3NrWgShXX2Q6Eb0tcr0+++8+//u1D/An7fodxHQaxjRLc"
-    "V7bklUSumvLLUasxX2u2uXFWb5gtJnqhurXbs3Pb9/Y8LsPP1wuUgzr6rZ4D+mq74xpnP+Nk2WkttUnqXtvmZblG43ap"
-    "NsJN3AcBs43c35i3f+oQ/7o7xE8R2FME9j+KwNq9VMMb9Z/v7u2/+PaPf3opx0FIx1PmrdFO1U1eniGcwRZ9Ya2tYLvJ"
-    "oddqiPR0QuixJ4S4OFqF17UWLsXQmJVf4fl7i0BTl9ZVbl+logQ1gPAHS3DuhkOU6ihE3l6DCMaqwIpFnhXGlnikGJdT"
-    "z9reChcbgC8hsrspIhAVAQJUtpXChv8CpJj7u1lRndawbVQN+12oD4T4ARajuB4i0xXE2rKRJor7G6J40ThjgA0eZESo"
-    "goiq7oggBHC0FDeFDoRW7GQuRys4rclvmmh9+3Jj1kHecoMxolnB0NbpsPqGpaWQkcJxaIhX0GomVAvitPsQJsFmAGra"
-    "iOqkB5fbMbKlYxuuZNREYSVPXMTjxaZMMRB94NqUkmAFjY4quIIgwz+gEh6V9WxDIaLmKLYEZiuYLeeoC4jt9TdE7LiG"
-    "IjqvTRH3XosdcX78w/HpxfYBoHvF92gAZT5I0ybSS3nwAib7e5tuVQVEdGD9izfvT+5DgI+eYWtnawCRdm+YorkdiMZ5"
-    "sGHaWAO/XFAjgL46qegRu7G47Im/a8X5JYG11URhpL6x4uvmdih33+bmcGRcbZLaIiRpdHxh+cCXhxhhHVaaaBxhLoM4"
-    "vbdn3cQ7vkK05738g7sL5a4T4UQM3DAOGwxT4ZprON8enhumxIPD3/V64geVKr6bN54JLi1w0dzaT+3lswNIokkXFZh6"
-    "D5A/GqbD9Bu3JD749jfd/JMtDKMZ34jX2LEAU4OPPfGeWdJ608+3BzxAyidZTMVpBcJAjbOumEa22zoBZYBwHQ90AI9x"
-    "tGuVWcOBVqRSa+wHIQk/2vYbZ6DWwBAejo4u9QUwnfUcpi0Xt16fnZy8Ov0OWyh2T3069eH3MjrF5gNOnJDhShCmBCae"
-    "re42XSrkSNhdKHT5kr3fh+f/yiCAGJBbStVwd3evioZFrWw4Fz/Voa17Y0NZAs7Qrf/0xFn1m5N5gls3EnB7Y9vuwVyD"
-    "TRAYKCAThhKzfsDNafbpqvOIFeXuemN9fAf9px7cx2R357NOm9mtzp8B07ExR02sxbON+gD2guf1fNtEgW0n0eKjOYTx"
-    "2iuEbnGfG+d6gSzu9ehu5et5c2z8Kbldwy0T7tFSG6Pk8GAVTuvVwEUJc53ls3cXx2enfrOXfN8pqbqnXDVfb2URoZF1"
-    "TWZSpIX2sjsYYs9VNT30AabFtI8JWG57t7ISkQAykUjpugFNerXYe/Y93Be8dOwLql8yECKFduTURkUwJckNCMbSCZaV"
-    "KAaF1t0cXQqbQDzIL+xzz5y7tfdeKkX66P6pT8i0XwndqIu8za5hlpWVHMi66U2xF7gMRnuxf+0PLNeq6pffRL002raX"
-    "77uJWic9p+svpRKNJ9URN3cArFUZ66uqyw1JtElR0+zUeSU8wLsh3lK1d1TRTlnjU+vil7Uv/Qg3tvW4FQoHsnOlAehv"
-    "2/3csFvrEjF/oVXrO2/2pro2jC8+00/x2ZpMNMLwkEDuj4L8GQaA263+4vg+fP9cGXZ69Rxe+C438uHhEWkOQ9xFiJTh"
-    "ELivl6ww+H0Ev6Jwn8VjUg6G/O1LBL2abjAZD04cLJ93CfHqUPUiwhuF/w7QCwTUjP0JwccH8Rb+Xr8SCY69EfyDQnEL"
-    "cH+PKK9CaCL+CwJqBGODOdssT9f4UAp9wY41euQw9IzdnT2AzTBabc2yC8bA6r7wgNwJLLE1/y9OKm26"
+    "eJztGwtv28b5r9zcAZExiVZsp1tkz0CQpp232A7iDMVgCeaJPNmM+SrvaEdNDOzX7Iftl+x73PEhUa5iu1sHuEBbi7z7"
+    "7ns/j583gizJY2WiLN0YbXweb1wUWZnr8cbo7Gy8Md7o4/8uVRxn8Pd441TOBf3yxhsT+AceAYBEpqHb4taeTfpD2AxP"
+    "BoNUJgrWw+I0SxUBwu2whiAUWWZwN51Hr243+htxnGhGyWRZTODhbwY1onNyWh4qHRRRjhTQi++yoExUaiQ+Ebi3L9LM"
+    "iEDGsZzGyhNvZHApfIJ6NvEQoi8iLcylEjqXgRpolctCGhUKS5zIpbkU2QzWwMK8yC4KmXjiML3OrpSQdIqQWvj53FzC"
+    "qUmURomMvXwu9hH+gRgMPmp48Wz/WsalOnjmi5sIQPr2tw9A/np6ciyy6UcVGJFIE1xG6QUcKA2BfwbQozQvzWlwqRLp"
+    "74nICJnqG1VoAVzl7Sq9VnGWK3gitAmz0vSF/3k8Hm9kV/jfkTBFqfoC/w6lkfzM87xbvy9uLjOthI/PfcZAwaEAoz5V"
+    "9KQolC5jw5gBN5C3MnWIwwMWyBS4hxyhw3lL4zBkdgGcA9bCDntkZLSKZ5ueeCVmMopLWsAEtmmYyVhbIlRRZAU/pSVX"
+    "URri//ltorSWF6p+ADwlNG5vrQAk4J8OflZFJtQn4GiQhWpP+LhGgwqVmmHjf2WAGnVeqJ/KqFB0io8KAkxiWabqkzmb"
+    "ACNRk5zmxFEKC0wmijIVuMLr0hJt2et4p4W6VsXcQekjbwTRqolpFa4auRVnoCnMKmRnUBrRS5SRHgg7DVCR97oOZcmK"
+    "92++90HBL+DQqQyuCPtZGcfCALabnegOBlNUDx+J0qAq6ZzMS49YC98SzSyzqCEOS039gBSa5OFbjY3SPmlzpcjIP6HA"
+    "Yj2y9oYJgFzQOcxzdgisgLQIDDRXhYkUeo3Pt7fwqKnF62+87S+4HOsGF31O0y3eD8nqmOZqbQrwAfbEmUQTwsc3WRGH"
+    "qMPwXIZhhGjI+F0THlnIfemu7LUbGzq3sgLy2279hFBKwSWQ962gyfAkjed/QePbGJEHIh7CX2BT18q+YLNGlVFJnhnw"
+    "4Y0dC7JgujqF8R6O69BkdN/gp6yZkPe6kWQsffACqP8CHoEvjxI1oq2FmoGTSgOFRhWl43GKTxnAM1T74gogkQ8D62jZ"
+    "mwd7H6ALsPsuVWjT+6GFqiTzt1Qiu7To+cQEZtmI7H0TkCP1mM20WhQ0MF1dqIIOI6MvE3g+bGnhEHfHURKtt/l5a/Pz"
+    "If7TqUczzhN+LbVexdZf5gXRq9ILc3kHwV2iqRQQVIYB9FFfgktIMQIDwc2KApfcgV1avQZvezKz6VAXns3HKRwOzyYr"
+    "cGOSObFRFJ3IEPYE7hNyZshSwAlLbbwVlj8jyh3zGlyqaKqw/xXdA6KQq/RHdI3N9be3lEwmQX5OCd/dGaV17yYysepy"
+    "7E9+/zfk92spfbXH75bmU+B4ChxPgeMpcDQDBxdmHDWCONK5CogJQ2+H8XOOyVZH9BBKN+24NfSee0N6Oi2LC6Vc/ajP"
+    "uayiRQd/3vFedipCE6zzfSRqM6f3FaPyKCfWukfIsYs4m8r4XBYXS8GO+xHM6w5X0ZCV494iZtZTUOl7R/9hz9XZ1OgQ"
+    "vawQAzGD/1Kxt8nFMvk6bBe0uyBXaq7AI88FtmPAT1rHZHW1QUsjKujLrOBwOchWkqdSci6ghjUXWNHWo91WzkBGIiEK"
+    "UGsHSKJo0bPuasT18zKyoZqWF23UppCPKJmuy3qg8UYY8AIKo5VGM0QzLsDr2SbB8qkYnTIXOWsrT6bWA61xbCAhTsSt"
+    "7oaz9Mh2AbQKsjTU2Cby7Yk+o9TBiER+akqu0zGug1ZpRB1fsdVS41M7y/5CUNfyGnQLFdFv9kF6w5FIM0EBak+AS0uN"
+    "FheKT7B9OCtgXtRBl86jOB6EUdEmC3uI69J0Q+2x5TSkGaOBRiKiAwEb3h6gYjnYChNtvZ4IbV+VTBgN3urAM70J2qcN"
+    "Jk+AIiQyqY09baRmkcLs9f4Oh/wIk9YXjkg0u8EAe8UjwThnEBEIcXAaBjMz0oYwM9jPZRksoqY+5bGMHuQN+ewb29UU"
+    "Gb0BXWGvF8BZYlZkyVqcot7a/XUHG40rWnKfo7Df6Cmi171lvL4/fPuGJOvccncTTvScHdhuLbG7wwY+ZlP9IKsmaVte"
+    "jAQ6PKIJY/6AREzUUVdVotAhg3WeV+xuro2n1AM7AVHhgwymje9NERnLMRcnL1WKLXvQRaRhvj6GUF7eDBpZzSOiidxr"
+    "QHaqgf3qbH0EicBHSCXwvJ9KQAcHN8evjt60Q42GSNcrVK6kwTnO5p41tzSbZiHqQyqmCpcp0G1/oVvv25KGREJDqEUy"
+    "5kovJhDzB7GaVLNCn+pGomEWFdpQVpRR0nOFc55eqlQIDmqJJOaNVehKPiRGCLUAK6GU+Hw6z6XWmOt1iAj942OFA4cC"
+    "ZmupOHr9jnREb0GYwLlVGs1AgmsrTxLkD0uFVHGtlhCrsBIZ5OLk09bXZ6J1QMx9WJpmbQ1IdLHJxlOMogy/LHhMuS5u"
+    "VWXxKLK00OqJ0rpogM7G8SMgAQr0ClMscYoARe/0b4dv33pJuLkGSpiqV4G7GcbFPkffAyxCagPUcq6teeEwbTEw92ax"
+    "vOhjyOtb2fRFPs+LjCoRCIw2uDBqNzT8NOBwJKSJZRqqwo14aYyMYAuoN3XV4QFI1yrFDLpZDHKCySUdpMPnVYm3i40O"
+    "5C83hhzbXqWNNBe9A3GvB/red169zykR4UJBBxECsqIiSyl/Y0foNm/S9JAbW6mgYxtZM+YpOJzFhL7K90SNqT2szuTF"
+    "cV8MKa3GUf+mHUeOeETJUQFScfQVPMhMZE48QiSTKAxjxSPmICtCqP8UvoWlUAlqcPjtXpkFQy6d82KIEtjR6tOf7bwe"
+    "D3Buwb3yN1fOPbkHp8Gdmejnmv9HWQgVEOiHKQCMya5USuiTPlTywAAPsWr/S5ScawNp6JeDvjg7PD79MOmL/f3Tf5we"
+    "wAPP80CZ0NurEoo5IEaF1D+MCjEF/l8pIG6qcMIM7MuuIBOIrlSrpNEZ1yVU0BhUcDwao6Mbrac4R6YbCoAqE1UC8qU2"
+    "tlvwAfdOlblRoCr71TvqllshHxCw/a0VLzG7RhWx1yAQAzYpCfiVRaBaVwUsiJEotaIrDLybRcbYzjJMeShVpsQkYx5H"
+    "TigqKBQZDdiD4F+LCbclO4dkoaDNmDu6PuY+7xlhinHAMG3KXaff4gwz4okV5S+l0KR5jbsYy4lzn0M26nJE+2zPA9Qc"
+    "EO21E9ERcgUEO4dcIY30JWg+4nG+kPcCEGyMxDGoZI9TbnEMayWtYa6DtqSo4Rq0yNCNEhrZS7BH1W826oi4qQLLZbEA"
+    "RfZX/ZqXR9TjqJPGDF8RajbgLWWsgBP58ufbL9gloTTwiocKbQ+zeYnoXiN3NZuBn2alqHhFbwJZQEUDtmM7ZhqYELMT"
+    "7m6M8Z9fk80uj2gwOHH/61w3es2/r34AacbkerS1hY7aFrNeVlxshQWweWt7uD0cPN/eapTywOfl9u0dTevsiv8P3kpX"
+    "05S+vfezul+MPnbc3RnvaOPiIRXMSbuH/BW4Vf15e+lmNXp84Wftzj3dB7qLWL4gtHrFJfeEV70GP1LM0eEurKnSIeI4"
+    "sDSKF6m6g6uMdRO/SbuVXwGRRSFZz6HgTFYd0cEYdxdnNWloqateL6NcwZvcrlYTK7zJ7aQSpeYFi5erKqd8zn7CjsS4"
+    "yVn/KMrcFe5JpNG0z0OoECEfSwNbvakiAfOvyvtGG7S0rKVEUqLvZXKdW6jcD2FrMzaKX87Wr+i+YA3s3MKh7ZO+HeI9"
+    "ngv4H82T2+l/A59Fp/zOlhbUcON24Z7wbafu9dF3//7nv7AQB7nfYF6HSWyjk/jInrzSyGVXfjbpdOYr3TbP/2qB2Z6o"
+    "F6prK56t66G34/E04Xa1Qjmok//X60yPJh03//uFIMtBa2HaU48M1+8uNubPC70RnkXfC5idR/+fRfunQfdve9D9lIE9"
+    "ZWD/pQysO0o1otHw+fbO7otv//inl3IahHTL5rYz26mG4os7hHPYYiistxXsNzn1Wk6Rni46PfSiEzdHq/S6tsKFHBqr"
+    "8nP8jMAi0LSlVZ3bV6kowQwg/cEWnPtQI0p1FCJvL0EFY1VgxyLPCmNbPFJMywvP+t4KF5uALyCyvS4ikBUBAtS2lcKm"
+    "/wK0mMfUWVFdOrHTYA3yLtRHQnwPm1HcD5HpEmJd1UgTxd01UfzQmF/hgAcZEaogoq47IggJHB3FQ6E9oRUHmbPJEk4r"
+    "6psmWt++XJt1ULdcYY5oljC0fTrsvmFrKWSkcB064iW0mgVVS52278MkEAagpo2oLqxwux0zW7p94lpGTRSW6sQ2Hi/W"
+    "ZYqB7APPppIEO2h048I1BBn+HrXwqK1nBwoRzXhxJDBfwmyxRm0htjNcE7HDGorovTZFPHgttsTp4Q+Hxx829wDdc/4c"
+    "CFDm+0BdKr1QB7cw2d1ZV1QVENGD8z+8eX90FwJ8gw5HOxsjyLQH4xTd7Ug0rrWN08YZ+OYDDQLordOKAbEbm8ue+LtW"
+    "XF8SWNtNFEbqK6u+bm+PavdNnnFHxvUmaSxCmka3MBbvrXmIEfZhpYmmEdYyiNN7e2VPvOMvoXa8l39wn3S5r6JwIyZu"
+    "mIeNxqlwwzXcb+8AjlPiwf7vBgPxg0oVf2I4nQtuLXDT3PpP7eXzPSiiyRYVuHoPkD8Yp+P0G3ck/vDt3/QBo+xgGO34"
+    "RrzGiQW4Gvw5EO+ZJZ0fLPr2ngpo+SyLqTmtQBlocNYXF5Gdts7AGCBdx3spwGNc7UZl1nGgF6nMGudBSMKPdvzGFah1"
+    "MISHo6NPcwEsZz2Hacf3Z69Pjo5eHX+HIxQrU58ur/iDjC7j+YATF2R4EqQpgYnny9KmbyM5E3bfRbp6yX6miNcYyyCA"
+    "HJBHStVy9wlilQ2L2thwL76qU1v3xKayBJyh2/jpiZPqby7mCW49SEDxxnbcg7UGuyBwUEAmLCVm/YDCac7pqmuVFeXu"
+    "K836FhLGTz26i8nu09W6bOawevsMmI6DORpita9o6j2QBe8b+HaIAmIn1eIbRoTxyi8h3eE+D851iyye9eh+FetZODb/"
+    "lDyu4ZEJz2hpjFFyerAMp/MLx7aGucnyybsPhyfHfnOWfNdlr3qmXA1fr2URoZN1Q2YypNZ42V0MsdfDmhF6D8tikmMC"
+    "ntt+IlqpSACVSKR0PYAmu2rPnn0P5YLfTvuC+pcMhEghiRzbrAi2JLkBxVi4wbKUxaDSug9gl+7c9Cgu7PLMnKe1d34b"
+    "i/TRZ7Q+IdP9ZetaU+RNDg3zrKz0QNZDb8q9IGQw2u35tT+yXKu6X34T9dJoO16+64Pauug5Xv1tLdF4VN3Uc/fYOo2x"
+    "/uJ2cSCJPilqup26roQf8GyMH9vaT23RT1nnU9vi140v/QgF23lrDJUD2bk0APQ3rTzXnNa6QsxvjWp9F83eVF8/44Mv"
+    "9Kf4Yl0mOmH4kUDtj4r8BRZA2K3+xfVDeP+lcuz06Dk88F1t5MOPB5Q5DHEbIVKFQ+Aer1hh8LsIfsngvoiHlBwM+duX"
+    "CHq53GAy7l04WD5vE+LV3fA2wmul/w7QCwTUzP0JwYcn8Rb+zrBSCc69Efy9UnELcHeHKK9SaCL+KxJqBGOTOTssT1fE"
+    "UEp9wY81ZuSw9ITDnb1HzjA6fc1iCMbE6q70gMIJHLFx+x/rtrO3"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -547,7 +548,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -899,6 +900,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -907,6 +917,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -967,6 +979,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -997,6 +1031,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 class _Command:
@@ -1264,6 +1491,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -1632,9 +1866,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -1709,10 +1946,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -1721,6 +1954,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -1737,27 +2013,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4101,6 +4356,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4451,6 +4712,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4560,6 +4823,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -6714,7 +6982,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -6796,6 +7070,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -6807,6 +7218,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7118,6 +7535,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7248,6 +7672,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7368,6 +7794,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7440,6 +7867,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7455,6 +7892,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -7748,61 +8197,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -7878,6 +8272,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -7886,7 +8287,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

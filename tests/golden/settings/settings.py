@@ -458,89 +458,90 @@ _CONFIG = True
 #: The tool's documents, decoded on first use (`_document`): base64 of zlib of one JSON object.
 #: `settings schema`, `--llms`, `--skill` and `completion SHELL` print them.
 _DATA = (
-    "eJztPYtS28iWv9LLvVWBWtuQQGYnhqUqlWEy7A2QCmzN3sIuJFtto0GWtGoZ4ptQtV+zH7ZfsufRLbVeRmBmUpnrW3Un"
-    "WOrHefV5dJ/T+rIxjmZxIFM/Cjf6G18GG9MkmsdqsNG/vBxsDDY6+M84CkM5TuHXYOPcXYi7a5lI4afiLpoHntCv90UY"
-    "pdd+OBW+wmepO06l1xtsDDswhhvHwYJGeIt/ifRaCiXTFNqrfeGqGyUmfqLSjogSodIoVjhNCGOOIm8hxm4o3FDdycQM"
-    "mMhZlEoa8QLG4p9ChjTjsNgEkVDX0R1jAH+IKMy6jBYidGfSjDuJkqlkXH+mP4VrWm7GMgJiQedgscXTDDtIntnMDT1D"
-    "tJxal8PODswNz7rd60ilOMNgI4S5M7CVTG5l8kIJfG/BgX1iatXtxlFS1/Xi3UdhXvEcaXQjw5qWbz8ei+wdN51FnjQI"
-    "u4rRVe5Ecu9fgEJjN5GTeQAdxcgCqpvINPGlKk2DPaJJCgyD9thkITZleCs+HV18Oj4637IGAHxHkZIauTDKHww74TwI"
-    "EGg3uBGzCIRsM5TwWkySaEYiA2P6SRTOZJjaY6butIy3O1UIiwKJ2AeIYummAnhLw9rouCD7pb5vYT4QXlgTgHp6JwGr"
-    "HZA+T7wkpgNfCyJts3mBlDGILZhMGimW+zs/vY7mKUo8iH5hPC1lWlDtUVEuavjKHUB4jNyUh8pk+YHBTFd8mERRipJM"
-    "q59e3W90NoJgplhBpFEUkKjD3zxUf7BxLQOWVk+qceLHSDt68VM0niOzXKIm9u2gmgDpCgJ3FMieOHLH18KhUS+HPRzR"
-    "QQVC+iF2x7KrZOwClyQqGlpoInbTa5A2aAMN4ySaJu6sJ47DW5BxWK04FtBXOPECaB1maqYXL8QBTnAout3fFLx5cXDr"
-    "BnN5+MIhvghH/3ZglP84PzsV0eg3WMpi5qZj0mzpNUgRjg9Ed/wwnqfn42s5c519VIesoBQpF+oO0iqDKEaNATrNA753"
-    "hPNlMBhsRDf4375Ik7nsCPzbc1OXn/V6vXunA+oPFoVw8LnDEEiYFMbIZxWbqJvUPEgZMiAHEhd0pQYcHjBHRkA+JAlN"
-    "zl2syZDasNiQttBDT+mnSgaTrZ6A5eD6wZwaMIJFHCZuoDQSMkmihJ9SE5BxD//ltzOplDuV+QOgKYFxf68Z4AL8Yfcf"
-    "MomE/AwUHYOa2hcOtlEgQ3PFY+N/eYFeJfK/534iaRYHJQSIxLwM5ef0cgiERFEyohP4oSS9kMzBtkCLXq2YKE1fQzwl"
-    "UA0tzDAdJI4gZBVRLQNWIbmCCESFaUW2EJb75kymbg+4HY5RlPdrZ2Xegs782QEZn8KsI3d8Q/CDJgZVDPBu1QPc7Y5Q"
-    "QhzES4G0hAtaYqrPgviB0Ga2+RZHND75A5JpYomjhdYPOyTQmSwjCYWEVdujFW+tAmANKohFzEqBZZAawSKNZZKS3eh/"
-    "ub+HR7Ygt+9437HVju2YlDXPExyVp2EDYky2vdBagZEMp7WANZp9ajtxcWliuyACDvLQSC829YVJYPXIqUwaZ8k9BGgw"
-    "80N/Np/By5f4y/2sf/3w+vXu68LUP+78uIMzapcBpwR5OptopV/BkXiSPUVrB8+GDTBZvgjOwX4ITiFDAqfeIWlD1zqn"
-    "pURSHhDnzbyY1gRt4eEUqLxTmHsXJ80cncKkIzAn0g3rudjWESpMRgqZOIhuEU7mp3JWRjZnn/XQTRJ30QDKcoeqAMHl"
-    "kIjMvlW/KB6zUQOFl7pdRdr2dgoy/LJXpPZO7zXpGNfzfBzPDT7aSzajT1UHLetRA/KvpGAcrVicop7pEPDgzfUeqzUe"
-    "Wu/FlVPb/QEBbyGOWoDU0ySIyD8HSQ1Tn0zesmmWCco9Y6OtPCkIplxGo4wYNto2fhkiVZjyyUnN+GnAs79jFhKfOzVW"
-    "gNALwY6QY6sJk0jXO4PY8Bd0azb65NuRzMBfMNat1C+MNPmenMXgp4ep1aNk4vK4ubJcVo6jn2rvFhW5WqbDGuKeGo31"
-    "rEtWU/9JnLOW+wqsK8ZzNR5K40bEUxmjp36EI1IOIUsGM0r8qR/qRfh41rSBWQcjDZqluvhN++EftgQZr1oSfoLpapx0"
-    "DE6zhcah2Z1LgQDYBHLthYv7Sqk/k33qCm4LWJJwLNEnBYoPQnzKA7xAhz65gZEoQAtFMZboQd8VZAZ6P1ZkDKguhTYa"
-    "SySXEpsOEYFJ1qdQBt0TEo/JRMllLmyT70TOaODP/HadXxY6v9zB/9XK0YSV/u8l1k1kfZgWhK8Mp+n1I/zTC1sAQWR4"
-    "gA7Ky/jaRccKInfNCmyyBLowe13r91twPsLxZ5R520ZS6E0LAYIxBNoFzzqhNwF4/72GlT8hzA3xLCplOGXQ/47qAUGI"
-    "ZfhrlASe3f7+nrbKZuP4irazluyX2YFr7nQ8LWRdB77rwHcd+K4D33Xguw58/5SBbw7cs4S86zj6u4yjr7I42nKYlkXQ"
-    "63D7uw+3c04/OtCul4F1vL6O19fx+jpet+N1PuvnYH0c+CqWYyLCTm+X4TOKybgHxsdShlzQsrdDT0fzZCqlSUpQV3xS"
-    "T40O/32396beMOlx+xjbiFs3Uah1wJee+FNwQgLZEfEC5BVlt5dGswBfKzkGl68jRtE89DgJoZQRwTrGaFMSnnRBE2ak"
-    "j/2YmGUeIQ+mQTRygys3mVZ2LThrpugXWsrH4n5T2KB1DyVoLMmS2TfZIJSOIzbBBetSyEX5CFuc0kHaE5Nairk6N3Ih"
-    "PTTumDUEmlerOi39Fi6WnQHXImEL3I0a0cvj9JwKLLrtcNfZHYDGzAXGUQISoET2Z1MrwD7neFSB9eRoPi2CZvuKLaZH"
-    "90mkoFck2j+FCxsVQwJ6VGeyVGdFexcZW1wTyLaYFhzlsQwKOThGd/g6UQVEOUIZ3nSFo2d0GKQaQkDsa3OuVtW2AWue"
-    "itxiY3ifw5Or307JTVDuLcgWCqJj5+ps7vQhLhBk8iB2mIL6UQIzR7G3zhbTDOZGNXip2A+CrucnRbQw1a0tTrzpV3Vs"
-    "bKsPOBISNQBog7mCiMWwVhhprUeFp9P/aAnjgtcy8EJtgfSpFN0xABFcozDfUbOAmvgy8FZROKRHGLWOMEjisut2MaWx"
-    "LxhmzOglwEFppOjrkTR4UYpph8yDMmjycxy4/krakOe+07l3IqI3ICus9cYwF297taEUm4unC09CE9Bvnl+ZLTcgxMXZ"
-    "yQckGulZtEjV+Sn9bIXp52FT1toX3+tYiXeo9e8Ztp+PPxyRZBmzUJ+nJjbNOtQ5jZzAXcXht2ikVtIqJG2aFn3cAGOc"
-    "kLZdEjHCjnIPXRQ68MmN5hd7W63hdFVXp+1Lb6UFW4T3LvFTTTFjp3HHw6c0UsRh0R7CIIjuupaf9oxgIvWskY1o4B5t"
-    "1BpAk6dtWf7FSjASTzMTRyFkvolU2rXBPW3pgWbhpV/ZUtKSkCFG+NMCR9cBfbzRInaVQietBjdUbM+lxw0I6GaF4uTd"
-    "RyKu2gb9jmnRoT8BTrSm+mwcr+bD4OlRBbAMKhHhSQEqg/aCQLjWas+nCSmgaIyKNoRo/nj8ecJp8G1hy2KMZ+GlHi3P"
-    "V24LBsgsRoorAwEC9BZ9I3GOA4rN878df/jQm3lbLUBCHzuzuLb9FQdstA4xesgXoHIXKjsFrVrUzUngTjtoKzqaN1aM"
-    "hZZOa2UG7Y5y61Mxki74dxBvycRUENC2MQ6bQOipss0eGOlWhuj62mEhe4Yci4Efe5XFZnu454H05T2ibMc3tPxT1A5E"
-    "vU2Q945Rhx32ZQgW0talIzK9zWM6b1FuOu9xhYKmtdxddDAw9x898cxREzmkerLcBRenHbFD/jCWkmzpZPc+J8CzLwQ+"
-    "NOoKjlBnbkw0QiBnvucFkisYxlHiQeAm8S00hRBObe2Xts30MGSe2KH1qDJrwqdNRYccJzBqwbxythqT6nv61DX0U/8f"
-    "Of1PIg9CFzwoT6KAD28JfJKHjB9oGSF4Ofjqz65UCv7j18OOuDw+Pb8YdsTBwfnfzw/hQa/XA2FCbS/nEIUBMtKjrUQ/"
-    "ESOg/40E5EYSCxiAfNENmFD/RhZiERVxQEGRSIoCjlNjFY2p3OCjUpdBZaTmAPxcpTrMv8C+5ozxIHtH+QqayYc02MF2"
-    "w0t0i1FEdJkNuY20pFyAb56MZaESRQ/RF3NF6Qgu92aW6YPdCH0F8nHJokdMY98whfY5FK8HvetR9pQ12nEs3YQ6o9Nl"
-    "tjQPuE//9O3J0SGPqX3V3G8Vl+hKDjUrH/I9SfKsUp+qx9lhk42y7FM/vVkBYg6AbhY9uD5SBRi7AF8h9NX11j7BcVVy"
-    "GGEQ3NEIAhDJTfZVxSm0dakNUx2kJUQJVyBFnOhB5SAurEfZsffsCLmRnEScJYIY6V/5a27u0+ZE7m1F+IpA0wav4uoB"
-    "TKTLX756zSoJuYEVRLQldU87KbdXMaxc/zPvfx1dXByfvj8n3hhLjDoSIw3FWy697azaBXfAqKn1LNuR+et//fT+6t3Z"
-    "6c/H769+OTs5ypps88B57wdbZmNeoqT3zOuhUWAhSBs6P8W9Od4OIkYTcmhoxCHt7B3ae3rwq9gRHmS74PedYlVpU+rQ"
-    "86T+yMkEWqgsDCTJY2a4CQRWoIn0xqGCAQI2afX7g9kBdeuIuDbtp2FLuil5CIhbECTg5/lFjatnDs1rwzsrEogfBhdT"
-    "hRqgLCQfVUD7ePbp4uG0pMpGHCcOPX2roZSBVAfZxdnfjk4tnTvQp3NlH95kHDyBxZyG1Hkg56llflMFgZOzn46qXLcT"
-    "I9rH9Vn6UgM8DydEGfD00/KJWY2vn+dstHazC+f+dWxvm0ZVETh3Wsfky+HDsFzWnig9nERVFci372vYyUkrj9mQtpKj"
-    "aiB7KPmqAtantxfHZ2V2VvOyKGTh44wrZR1G/jX7Mdi4TtNY9be30dTovclelEy3vQSM7/arnVc73Zevtq2dWbC+1fO9"
-    "Jaea0Q3/Cxpf5QtaFxuv876Ki2yd9/VA3hcGZIP6E/UaoFH2MlEbFs+eHyGy2bm+LgBv5ggXn7c+8afa9ObRTLF6c4tr"
-    "PkteJpALjM6WCYIHJPWDMlZLqMpQ2/ANiykANRmtdaK8hDCmKLwZNXTrm15XQc7GG943i4lm3vB+mLFSu/7lQv8sgrvi"
-    "oEKn0vBRZv4jmcdG4Ge+Qs/1ygOzE3oyHC/00plAWKp30GUC2jxbIvbB51yTmXagXAzatObUHnDRJbd8YN0aNbp+lS3f"
-    "vb1dzTi9NUSBMhHyLkpu6OKLfPIrPZKezkQiRu0KnlNY8wmeS/A8HZ1q9Hx2aF0csC4OeIQvvC4O+G6KA/7Q6mN75yFP"
-    "3Xra1sOiHOOtHDw1J1xXYoK/Y4D3fXv8y/K8147f2vFbO35Vxy9Xj1r/rOzS0YjCjPZtHLdvVpbyjNcnPOOeNv/Z4G49"
-    "sOFpCjoa3L6acpCKacFzq+/GtjQo1LX1WFuPtfUoWw/rBltWck+zHt/ISnzD4rdaO2Hd21ue/KF7fEv2IgSxWTUaaWs0"
-    "tNf9J9H6epdjrfPXOv+fXedrNW7rFfSRr009Q/7D6IA/geKv4Vl+2/QjVLoFUVmXf9T5rFSewcUl+8LRdR3vTn76v//5"
-    "XwcMDAjFHSYT4t6cVXfyzMFBJq5VRd9wUt6o0bn+NGeZrqDpefJWM2j7FusMOSvpvtmrMKMOv9dbzJ6NO6b+tIUJrtQG"
-    "5iWrj88ZqeR26FroJw2m66G/M0dgXWjd/uznWxRar92ztXv2B7ln9VbKskY7L1/t7r3+4d9+fOOOxh7d8nBf6+9kJdTl"
-    "HsIobLEjtLYVrDeb9lBXU1SN8e0/0UUbXJGT+d75Kiw52JgKfjXm8+yXpbXUePAWijksA3B/sO7DfHzCDxVE5UDbaxDB"
-    "QCZ03IpJDr6+BWA0n5pMxgwW7ZGXAHnVFhDwigAAqhVyhY4NBEgxFzVHSXZFga4dVsDvRP5GgOcp14kbVgCrC1VsEPda"
-    "gnhhFdZjVSESwpNjn0q9EMBQ3wvBB7P7Qkk2MpfDCkx2lGPD8roES34NR0MKh9Aj6VI9k1lWmbAh2rLn/uFNa15BqHSD"
-    "TmlaIYmuRsEaEyyg8JgK2A41fwUsO6QryO+rp3AFuA+gKUzT0QNzURm60nQ5gimMsEGoRK1FOMocaSRKCu4Ozk0xENaJ"
-    "0IUApuyFx9+nQhUqXtFlcz6VAGPh26ICWTliLgC2u9MSsON8FLH5Lk2C7juxLc6P3x+fXmztA7hX/EkVAJmvq6hbQ6VI"
-    "vADJ3m5bVmWDiE2Y/+Lo08kyAPjKGCxg3OiDa98dhKjf+8K+HmYQWpPgq9/rhhfxn0pyLEwQ6XIbkbrqRkt+drC4mefo"
-    "4oFdR1jHa1tcVO2npqaHyglJdulWgPJFLT1EEeuX3NQf+RiOIZKf9KU34iN/nma39+ZfzZd2skId7InOJ/qS/UEoTFUq"
-    "DqCv0RmERNaDf+l2xXsZSv7202gheIOEk320DcBv3+wLL6LlLcFc9QD6w0E4CP+SzYm/frcrdnCmv4h3WCII7/BnV3xi"
-    "WtZ/gcrRVzrAiptEAZWDSRBMqtrpiKmv65sRJohV8AoF4A62NsWpWomhRstUDCYcIe6/mtofCr+1siNADAROh0rxMJjv"
-    "GVjrvif07uzk5O3pT1i2qOXBoZsWnG5EN9c4ABXHozgXeGnjNFhUJYU+d8WBgPnUlQkX9ZencN75eAwuMJdxZs3NV6Wy"
-    "YEDkSx/74qvcszdPtCdPg/Po2n3oibPsb97LoHHz4j0f6+R0iSWGWqwQQV0CmtCUqPUe2WPXxmZ3EGWYmw9v5Vd2oPsA"
-    "greMyuZzZPm2AbsV9y+A6lgNS5WjxQuN1D4wg/t1HV25CJwn6eL7MAjk5q9bmdkdLldXBcS4whJXiXZ2mD3aAXe5SJIL"
-    "FbkymooH5+wfVcep/2hVUchMQffZx4vjs1PHLuFedjlKXsqd1TzD+vZR63cKBXd2VbdJV9DXqdguwz5uDBArMQtTf/cr"
-    "k5IxxGK+VHndNy6uUsm300PO4CfxsD4iudEfDyNUiCen2i+ELrM4BdkoXRxR8eNQbs1nzUoqCASEDNUel6pzkfTSL54h"
-    "fvRxNIeAqf9cWavi7S02OItongmCm9eak/cJhojBLpaNO31NtWz/z7FBn6dKV3Uv/UpaHvedNn8wjZA8ya6WMRev1C/I"
-    "/DNq5UpgVEy+rXvy2Bp+wLMBfkFNfz8NlZXWQPl6fFzdsOMja2vvOUHxQIJWKm+dLc3RlmXSJhh1CjXSjrFqR9lH7fDB"
-    "V/pTfNV6EzUx/JhJlxbQV2gAZjv7P7bfgfdfM+1Oj17CA8fEhw78WCHU4xFf4YgU5dFwzxew8fB7OHxlyX0Vq4RdPPJr"
-    "HFnHSWbE5dET9/vhDXasRk6M/pNjIM2fV4RwdgtbEdFWkYwZiPCzwxgCcPV4RI+/u5OJEocROPyTogo94N4uYZ5FA4T8"
-    "I2IDHEY7g7pwO2yyv6Z6ri8eX7ANLvMR74nVa7BWNSFOE2QUGwBcK2d3PwSmlefYCIwVoSCpmtL9gMxn7GXo2+6Y/vXz"
-    "ll0fdGmXOmZkxmGSjfv/BwjLmu4="
+    "eJztXY1u20iSfpU+7wKRcZJsx87cRPYZCBJPxruxHcQ+zC0swaTElswxRWrZlB1tYuCeZh9sn+Tqp5ts/sm05Zkgs1pg"
+    "JxbZ7K6uqq76qlnV/LIxiqazQCZ+FG70Nr70NyZxNJ+p/kbv8rK/0d9o4z+jKAzlKIFf/Y1zdyHurmUshZ+Iu2geeELf"
+    "3hdhlFz74UT4Cq8l7iiRXre/MWhDH+5sFiyohzf4l0iupVAySaC92heuulFi7McqaYsoFiqJZgqHCaHPYeQtxMgNhRuq"
+    "OxmbDmM5jRJJPV5AX/xTyJBGHOSb4CTUdXTHM4A/RBSmjwwXInSn0vQ7juKJ5Ln+RH8K17RszWQEzIKHg8UmDzNoI3um"
+    "Uzf0DNMybl0O2tswNlzrdK4jleAI/Y0Qxk7JVjK+lfELJfC+RQc+M6NWnc4siqsevXj7UZhbPEYS3ciwouWbj8civcdN"
+    "p5EnzYRdxdNV7ljy0z8Dh0ZuLMfzAB4UQ4uoTiyT2JeqMAw+EY0TEBi0xyYL0ZLhrfh0dPHp+Oh80+oA5juMlNSTC6Ps"
+    "wqAdzoMAiXaDGzGNQMlaoYTbYhxHU1IZ6NOPo3Aqw8TuM3EnxXm7E4W0KNCIfaBoJt1EgGypW3s6Luh+4dk3MB4oL6wJ"
+    "mHpyJ2FW26B9ntghoYNccypti3mBnDETWzCb9KRY7+/85DqaJ6jxoPq5/rSWaUW1e0W9qJArPwDKY/Sm2FWqyw90Zh7F"
+    "i3EUJajJtPrp1v1GeyMIpooNRBJFAak6/M1d9fob1zJgbfWkGsX+DHlHN95FozkKyyVu4rNtNBOgXUHgDgPZFUfu6Fo4"
+    "1OvloIs9OmhAyD7M3JHsKDlzQUoSDQ0tNDFzk2vQNmgDDWdxNIndaVcch7eg47BasS/gr3BmC+B1mJqZ7mwhDnCAQ9Hp"
+    "/KrgzouDWzeYy8MXDslFOPq3A7385fzsVETDX2Epi6mbjMiyJdegRdg/MN3xw9k8OR9dy6nr7KM5ZAOlyLjQ46CtMohm"
+    "aDHApnkg97ZwvvT7/Y3oBv/bE0k8l22Bf3tu4vK1brd777TB/MGiEA5ed5gCCYNCH9moooW2Sc2DhCkDdiBzwVZqwuEC"
+    "S2QI7EOW0OD8iDUYchsWG/IWntBD+omSwXizK2A5uH4wpwY8wfwcxm6g9CRkHEcxX6UmoOMe/st3p1IpdyKzC8BTIuP+"
+    "XgvABfrDzj9kHAn5GTg6AjO1Lxxso0CH5or7xv/yAr2K5d/nfixpFAc1BJjEsgzl5+RyAIxEVTKqE/ihJLsQz8G3QItu"
+    "pZoozV/DPCXQDC1MN21kjqDJKuJaSqxCdgURqArzinwhLPfWVCZuF6QdjlCV9ytHZdmCzfzJAR2fwKhDd3RD9IMlBlMM"
+    "9G5WE9zpDFFDHJyXAm0JF7TEVI8V8QNNm8XmWxLR88kukE6TSByttH7YJoVOdRlZKCSs2i6teGsVgGjQQCxmbBRYB6kR"
+    "LNKZjBPyG70v9/dwyVbk5g/et22zYwOTouV5AlB52mxAjcm351orcJLhpJKwWrdPbccuLk1sF0QgQe4a+cWuPjcIrB45"
+    "kXHtKBlCgAZTP/Sn8ync3MFf7mf964dXr3Zf5Yb+cfvHbRxRQwYcEvTpbKyNfmmOJJP0Kno7uDaoocnCIjgG4xAcQoZE"
+    "TjUgacLXKtBSYCl3iOOmKKYxQxsgnByXt3Nj7+KgKdDJDToEdyLdsFqKTYFQbjAyyCRBhEU4mJ/IaXGymfisi24cu4sa"
+    "UpYDqhwFlwNiMmOrXl49psMaDi+FXXnedrdzOrzTzXN7u/uKbIzreT725wYf7SWb8qdsg5Y9UUHyL2RgHG1YnLydaRPx"
+    "gOa6j7UaD633/MqpfPwBBW+gjlqB1NM0iNg/B00NE59c3rJhlinKPc9Ge3kyEMy5lEcpM+xp2/NLJ1KmKRuczIyfBDz6"
+    "WxYhybld4QVoeiH4EQK2mjGxdL0ziA1/Rliz0SNsRzoDf0Fft1LfMNrke3I6A5weJtYTBReXxc2l5bJyHP1Uf7co6dUy"
+    "G1YT91RYrGddspr7T5KctdxXEF0+nqtAKLUbEU8VjB76EUCkGEIWHGYU+xM/1Ivw8aJpQrMORmosS3nxm/aD320J8rwq"
+    "WfgJhqsA6RicpguNQ7M7lwIB8AkE7YWL+0qJP5U9ehRgC3iScCQRkwLH+yFe5Q5eIKCPb6AnCtBCkY8luvDsCjoDTz9W"
+    "ZQypLoU2epbILiVaDjGBWdajUAbhCanHeKzkMghbh50IjAb+1G/28E7u4Z1t/F+lHo3Z6P9Wal3H1od5QfOV4SS5fgQ+"
+    "vbAVEFSGO2ijvoyuXQRWELlrUWCTJdSF6e1K3G/R+Qjgz1PmbRtJoTctBAjGkGgXkHVMdwJA/92alT+mmRvmWVxK55RS"
+    "/xuaByRhJsNfojjw7Pb397RVNh3Nrmg7a8l+mR24ZqDjaSHrOvBdB77rwHcd+K4D33Xg+4cMfDPiniXkXcfR32UcfZXG"
+    "0RZgWhZBr8Pt7z7cziT96EC7WgfW8fo6Xl/H6+t43Y7X+V0/B+ujwFczOSImbHd3mT5jmAw8MBhLGXZBy+42XR3O44mU"
+    "JilBXfGbemp0+N+73dfVjkn328PYRty6sUKrA1h67E8AhASyLWYL0FfU3W4STQO8reQIIF9bDKN56HESQiEjgm2Msaak"
+    "PMmCBkxZP/NnJCxzCWUwCaKhG1y58aS0a8FZM3lcaBkfS/p1YYO2PZSgsSRLZt9kg1A6jmgBBOtQyEX5CJuc0kHWE5Na"
+    "8rk6N3IhPXTumDUEllebOq391lwsPwPQImYP3Ilqp5fF6RkXWHWbzV1nd8A0pi4IjhKQYErkf1raAPY4x6NMrCeH80me"
+    "NBsrNhge4ZNIwK5I9H8KFzYahhjsqM5kKY+K/i4yvrgikG0wLADlkQxyOTjGdvg6UQVUOUIdbrnC0SM6TFIFIyD2tSVX"
+    "aWqbkDVPROaxMbzP6MnMb7sAE5R7C7qFiujYuTqt7R7EBYJcHsQOEzA/SmDmKD6ts8W0gLlRxbzUzA+CjufH+WlhqlvT"
+    "OfGmXxnY2F4f5kiTqCBAO8wVVGwGa4Unre2o8HT6Hy1hXPBaB16oTdA+lSAcAxIBGoXZjppF1NiXgbeKwSE7wlNrCzNJ"
+    "XHadDqY09gTTjBm9RDgYjQSxHmmDFyWYdsgyKJImP88C11/JGvLYdzr3TkR0B3SFrd4IxuJtryacYnfxdOWJaQD6zeMr"
+    "s+UGjLg4O/mATCM7ix6pPD6ln60w/Dysy1r74nttK/EOrf490/bT8Ycj0izjFqrz1ETLrEOd08gJ3OU5/BoN1UpWhbRN"
+    "86KHG2A8J+Rth1SMZke5hy4qHWByY/nF3mZjOl3V0Wn70ltpwebpvYv9RHPM+Gnc8fApjRTnsGhOYRBEdx0Lpz0jmcg9"
+    "q2ejGrhHGzUnkCb4DFAGx/s7rBZaOKdvTo7yrg73kVq8Z4zpzpv7erlb20hDic0k6LZTQHCODtJIJJSrXZyGSTe3AMxi"
+    "JVaTaqbkUySc7YUVNp9wa156YCBLU2LeaIVO5UNiJDuFCAgnOlzMXKUQa1aICO3zc7kjQwKixVCcvP1IOqK2wE1hdnfo"
+    "j0GCjZVnOpqtBsXwJViJsJQqEeELD7RpzfWZ5lrpBJ621mCKxjdqf45enPufx5zN35S2NFR6Flnq3rK066ZkgM5iwLsy"
+    "EaBAbxDiiXPsULTO/3r84UN36m02IAlDhRQ42DBCHLDvPcQgKFuAyl2o9GVuGRi0xoE7aaPLa2vZWKEiOmztXJi0OyoR"
+    "SMDguABTIWyUsSmEoN1v7DaGCFqle1bQ060MEcHb0S0DXA4pAY5fpSHmHm7dIH95qyvduA4tmI3WgbjXAn1vG6veZkhG"
+    "tJDTKbzp04bQPLxJKfa8VRcKGtZC7YiTsIQBA4oUb4qMUj1YFkmI07bYJliPFTGbOme/x3n87BUgFEBbwYH21J0Rj5DI"
+    "qe95geRCjFEUexB/SrwLTSESVWDw87t/uhsy6YzLPSowG/NLs3xcgQMYs2BuOZu1tQFd/fI49BP/Hxn/TyIPIjB83x9H"
+    "Ab+DJvJJH1J5oIMHX3Xw1Z9eqQRg8NfDtrg8Pj2/GLTFwcH5384P4UK32wVlQmsv5xBMwmSkRzuifiyGwP8bCZMbSqzD"
+    "APZFN4AE/BuZC6lUxHERBVQJKjgOjd7RFKDwG1+XSeVJzYH4uUr0bsUFPmtelR6k9yjtQgv5kDo72Kq5iegeVURXCxH6"
+    "pSXlAn3zeCRzBTW6i56YK8qqcPlpFpl+Px0h5CGoTsAkYh77Rii0XaN4PejNmyLg19OeAViI6WHEjmZn9oCf6SHEOOQ+"
+    "NeTO4Le4REQ80KJ8CEKT5lkVS2Xg3GaXjbrs03N6zwXUHAht5YFoD7kCgl0AVgh9db25T3RcFXAvdIIbM0EAKtliyC1O"
+    "oa1LbZjroC0hargCLeJ8FapqcWE9yra99UiTG8pxxMkuOCP9K7vNzX3aY8lAY4S3iDTt8EqIFWgiW77z8hWbJJQGFkLR"
+    "zto9bQjdXs1g5fqfeRvv6OLi+PT9OcnGeGK0kRgwKd456m6lRTu4kUdNrWvpxtKf//fd+6u3Z6c/Hb+/+vns5ChtssUd"
+    "Z08/2DLt8xI1vWtuD4wBC0HbEPzktxh5V4sETZNDRyMOaYPy0N6ahF/5B+FCupl/384Xx9ZlQD1PBpMcj6GFSqNZ0jwW"
+    "hhtDfAiWSO9/KuggYJdWvc2ZvmdvHBtUZi/V7KzX5UABc3OKBPI8v6iAeubdf2WUakUCs4fJxYynGipzOVQl0j6efbp4"
+    "OLuqtJ/I+U9PD7oKiVRVlF2c/fXo1LK5ff2SsYjhTeLEE0TM2VTtB1K3GqZplSZwcvbuqCx1O7+j+fZEmoVVQ8/DeV2G"
+    "PH21+OKvAutnqSeNYXYufaFK7E2zwUoK506qhHw5eJiWy8oXYw/ngpUV8s37CnFy7s1j9tWtHK8Kyh7KISuR9enNxfFZ"
+    "UZzl9DIKWfitzJWy3qn+Of3R37hOkpnqbW2hq9FbrN0onmx5MTjfrZfbL7c7Oy+3rA1m8L7l15RLXs5GN/wvWHyVLWhd"
+    "M71OX8svsnX62gPpaxiQ9asTAyqIRt1LVW2Qf4X+CJVN0xN0HXu9RLiGvnHiApXY1/dmau7rW1zzK/FlCrnA6GyZInjA"
+    "Uj8ozmoJV5lqm75BPpOhIjG3SpWXMMbUttdPDWF93e0yyWl/g/t6NdHCG9wPUlFq6F88ryCN4K44qNAZQfxGNvsRz2dG"
+    "4ae+QuR65YHbCT0ZjhZ66YwhLNUvAmQM1jxdIvb727lmM+1AuRi0acupEXAeklsYWLdGi65vpct3b29XC05vDVGgTIy8"
+    "i+IbOr8jG/xK96SHM5GIMbuCxxTWeILHEjxOW2dMPZ8fWtc4rGscHoGF1zUO302Nw+9aRG3vPGQZaE/belgUY7yVg6f6"
+    "vPFSTPA3DPC+b8S/LF19DfzWwG8N/MrALzOP2v6sDOmoR2F6+zbA7ZtV1zzjKRDPuKfNf9bArQc2PE1dSg3sq6hqKbkW"
+    "fG/13fiWGoO69h5r77H2HkXvYR3Ey0buad7jG3mJb1jDV+knrOOHi4M/dBxxwV+EoDarRiNNnYZG3X8Qq693OdY2f23z"
+    "/91tvjbjtl1BjHxtyjKyH8YG/AEMf4XMskOzH2HSLYqKtvyjzmelKhOukdkXji5PeXvy7l//90/M/galuMNkQtybs8pn"
+    "njk4SNW1bOhr3pTXWnQuo81EpguBup681QLausVySc5Kuq9HFabXwfd6GNuzSceU0TZwwaUSx6zy9vE5I6XcDl3S/aTO"
+    "dFn3dwYE1vXizd/9fIt68TU8W8Oz3wmeVXspyxtt77zc3Xv1w3/9+Nodjjw6rOK+Eu+kleDFJ4Qx2GJbaGsr2G7W7aGu"
+    "Zqhq49t/o/NCuCInxd7ZKiwAbEwFvxrx++ydwlqqffEWijksA4A/WPdhvqHhhwqicuDtNahgIGN63YpJDr4+zGA4n5hM"
+    "xpQWjcgLhLxsSgigIiCAaoVcoWMDAVrMtdlRnJ60oEugFcg7lr8S4VnKdeyGJcKqQhWbxL2GJF5YRZNYVYiM8OTIp1Iv"
+    "JDDUx1vwi9l9oSQ7mctBiSY7yrFpeVWgJTtNpCaFQ+iedKmeySwrDVgTbdlj//C6sawgVLpBUJqUWKKrUbDGBAsoPOYC"
+    "tkPLXyLLDuly+vvyKVIB6QNpCtN0dMdcVIZQms54MIURNgmlqDVPR1EitUxJAO7g2BQDYZ0InWtgyl64/30qVKHiFV02"
+    "51MlMxa+LUqUFSPmHGG72w0JO856Ea23SRx03ootcX78/vj0YnMfyL3iL8MAyXzqRtUaKkTiOUr2dpuKKu1EtGD8i6NP"
+    "J8sI4JNvsIBxowfQvtMP0b73hH3KTT+0BsFbv9VBNeJ/lORYmCjS5TYicdWN1vz0xWIry9HFF3ZtYb1e2+TacD8xNT1U"
+    "Tki6S4cbFM+b6eIUsX7JTfyhj+EYTvKTPrtHfOSv7Ox2X/+n+WBQWqiDTyL4RCzZ64fCVKViB/o0oH5IbD34j05HvJeh"
+    "5E9YDReCN0g42Uf7APyEz77wIlreEtxVF6g/7If98E/pmPjrNzspCEf6k3iLJYJwD392xCfmZfWHtBx9MgWsuHEUUDmY"
+    "BMWkqp22mPi6vhlpglgFT4IA6WBrU5yqjRhatNTEYMIRzv0XU/tD4bc2dkSIocBpUykeBvNdQ2vVZ5Henp2cvDl9h2WL"
+    "Wh8cOjDC6UR0AI8DVHE8imMBShslwaKsKfTVLg4EzBe7TLioP6CF485HI4DAXMaZNjcfx0qDAZEtfXwWb2XI3lzRSJ46"
+    "5941fOiKs/Rv3sugfrPiPR/r5HSJJYZabBDBXMI0oSlx6z2Kx66NTY9SSmduvh+WnTyC8AEUbxmXzVfVsm0DhhX3L4Dr"
+    "WA1LlaP5c5nUPgiDn+s4unIRJE/axcd6EMn1H+kyoztcrq5yE+MKS1wlGuyweDQAd7lIkgsVuTKaigfnjI/K/VR/eyuv"
+    "ZKag++zjxfHZqWOXcC874yUr5U5rnmF9+2j127mCO7uq26Qr6FNhbMiwjxsDJErMwtSfL0u1ZASxmC9VVveNi6tQ8u10"
+    "UTL4ZT+sj4hv9DfQaCokk1ONC+GR6SwB3SgcHFHCcai35utspaMuWuSo9rhUnYukl364DedH33hziJjqr641Kt7eZIez"
+    "iOapIrhZrTmhT3BETHa+bNzpaa6l+3+OTfo8Ubqqe+nH3rK477T+u280yZP0hBxzfkz1gsy+BlesBEbD5Nu2J4ut4Qdc"
+    "6+OH4PRn4NBYaQuUrcfH1Q07Poq28rgWVA9kaKny1tnUEm1YJm2CUSdXI+0Yr3aUfpsPL3ylP8VXbTfREsOPqXRpAX2F"
+    "BuC20/9j+224/zW17nRpBy44Jj504McKoR73+BJ7pCiPunu+gI2738PuS0vuq1gl7OKeX2HPOk4yPS6Pnvi5H17jg+XI"
+    "iaf/5BhIy+clTTg9TC4/0UaRjOmI5meHMUTg6vGI7n93O1UlDiOw+ydFFbrDvV2aeRoN0OQfERtgNxoM6sLtsM7/muq5"
+    "nnh8wTZA5iPeE6u2YI1qQpw6yig2ALpWzu5+iEwrz7GWGCtCQVbVpfsBm88YZehD+5j/1eMWoQ9C2qXAjNw4DLJx//9F"
+    "6+Dr"
 )
 
 #: The functions of each section of the code that runs on first use (see _boot): the names
@@ -570,7 +571,7 @@ _LAZY: dict[str, tuple[str, ...]] = {
         "_tool_flags",
     ),
     "batch": ("_batch",),
-    "confirm": ("_confirmation",),
+    "confirm": ("_answer", "_answer_flags", "_asked", "_confirmation", "_rerun_line"),
     "describe": ("_builtin", "_explain", "_for_agents", "_loosen", "_print_json"),
     "mcp": ("_serve_mcp",),
     "timeout": ("_cancel_event", "_run_timed"),
@@ -925,6 +926,15 @@ class Context:
     _log: Callable[[str, str, dict[str, object]], None] | None = None
     #: `--debug`: every level of `log` reaches stderr, not only warning and above.
     _verbose = False
+    #: A person may be asked at the terminal (the command line, without JSON input; the
+    #: terminal itself is looked at only when a question comes, `_interactive`).
+    _person = False
+    #: Asks the MCP client's user (`elicitation/create`): (name, message, requested schema)
+    #: -> the client's ElicitResult; set by the MCP server when the client can be asked.
+    _elicit: Callable[[str, str, dict[str, Any]], dict[str, Any]] | None = None
+    #: The `next` step that reruns the call with an answer (`--answer NAME=VALUE`): (name,
+    #: value) -> its command line; set where the call has one (the command line, a batch, MCP).
+    _rerun: Callable[[str, str], str] | None = None
 
     def __init__(self, command: str, json: bool) -> None:
         self.program = PROGRAM
@@ -933,6 +943,8 @@ class Context:
         self._callbacks: list[Callable[[], object]] = []
         #: Called when `cancelled` is set (an async handler's task is cancelled then).
         self._on_cancel: list[Callable[[], object]] = []
+        #: Answers given ahead, by question name (`--answer NAME=VALUE`).
+        self._answers: dict[str, str] = {}
 
     @property
     def cancelled(self) -> threading.Event:
@@ -993,6 +1005,28 @@ class Context:
         `{"command": "x --yes", "when": "..."}`."""
         raise _ActionRequired(reason, message, next, self.json)
 
+    def confirm(self, question: str, *, default: bool = False, name: str | None = None) -> bool:
+        """Ask a yes/no question: at a terminal, of an MCP client's user, or answered ahead
+        with `--answer NAME=yes`; where nobody can answer, the call stops with
+        `action_required`, whose `next` answers it. `name` (default: from the question) is the
+        NAME of `--answer`."""
+        answer = _answer(self, name, question, default, False, None, True)
+        return answer is True
+
+    def ask(
+        self,
+        question: str,
+        *,
+        default: str | None = None,
+        secret: bool = False,
+        choices: Sequence[str] | None = None,
+        name: str | None = None,
+    ) -> str:
+        """Ask for a value (one of `choices`, when given; a secret without echo, never of an
+        MCP client): as `confirm` asks; a declined or cancelled question stops the call with
+        `action_required`."""
+        return str(_answer(self, name, question, default, secret, choices, False))
+
     def on_exit(self, callback: Callable[[], object]) -> None:
         """Run `callback` once when the command ends, however it ends."""
         self._callbacks.append(callback)
@@ -1023,6 +1057,199 @@ def _cancel_event(hooks: list[Callable[[], object]]) -> threading.Event:
 
 
 # ---- burgee: end of timeout ----
+
+
+#: A question nobody here can answer: no terminal, no MCP client that asks its user, no answer
+#: given ahead (`--answer`).
+_UNANSWERED: Any = object()
+
+
+#: How a person or `--answer` says yes or no.
+_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+
+
+def _answer_name(question: str) -> str:
+    """A question's stable name, from its first words: "Overwrite {path}?" -> `overwrite-path`."""
+    words = "".join(c.lower() if c.isalnum() else " " for c in question).split()
+    return "-".join(words[:4]) or "answer"
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _answer(
+    context: Context,
+    name: str | None,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> object:
+    """`ctx.confirm` and `ctx.ask`: the answer given ahead, or asked (`_asked`); else stop."""
+    name = name or _answer_name(question)
+    given = context._answers.get(name)
+    if given is not None:
+        answer: object = _checked(name, given, choices, boolean)
+    else:
+        answer = _asked(context, name, question, default, secret, choices, boolean)
+        if answer is _UNANSWERED:
+            where = "no terminal to ask at and no answer given"
+            if secret and context._elicit is not None:
+                where = "a secret is never asked of an MCP client"
+            raise _ActionRequired(
+                "answer",
+                f"{question} ({where}: --answer {name}=...)",
+                _answer_steps(context, name, default, choices, boolean),
+                context.json,
+            )
+        if answer is None:
+            answer = default
+    if secret and isinstance(answer, str) and answer:
+        _SECRETS[answer] = name
+    return answer
+
+
+def _checked(name: str, given: object, choices: Sequence[str] | None, boolean: bool) -> object:
+    """An answer as the question wants it: yes or no; one of the choices; text."""
+    if boolean:
+        if type(given) is bool:
+            return given
+        if isinstance(given, str) and given.strip().lower() in _YES_NO:
+            return _YES_NO[given.strip().lower()]
+        raise UsageError(f"answer {name}: expected yes or no, got {given!r}")
+    if not isinstance(given, str) or (choices and given not in choices):
+        wanted = f"one of {', '.join(choices)}" if choices else "text"
+        raise UsageError(f"answer {name}: expected {wanted}, got {given!r}")
+    return given
+
+
+def _answer_steps(
+    context: Context,
+    name: str,
+    default: object,
+    choices: Sequence[str] | None,
+    boolean: bool,
+) -> list[dict[str, str]]:
+    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    if context._rerun is None:
+        return []
+    if boolean:
+        values = ["yes", "no"]
+    else:
+        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+    steps = []
+    for value in values:
+        when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
+        steps.append({"command": context._rerun(name, value), "when": when})
+    return steps
+
+
+def _asked(
+    context: Context,
+    name: str,
+    question: str,
+    default: object,
+    secret: bool,
+    choices: Sequence[str] | None,
+    boolean: bool,
+    steps: list[dict[str, str]] | None = None,
+) -> object:
+    """The one way a question is asked (`ctx.confirm`/`ctx.ask`, a missing `Option(prompt=)`,
+    a command that asks first): of the MCP client's user (`elicitation/create`, never a
+    secret), else of a person at the terminal. The answer; None: the default (an empty answer);
+    `_UNANSWERED`: nobody could be asked. Declined, an `ask` stops the call; cancelled, so
+    does any question (`action_required`, reason `declined`/`cancelled`, whose `next` is
+    `steps`, by default the call again with `--answer`)."""
+    if context._elicit is not None and not secret:
+        field: dict[str, Any] = {"type": "boolean" if boolean else "string", "title": question}
+        if choices:
+            field["enum"] = list(choices)
+        if default is not None and (boolean or isinstance(default, str)):
+            field["default"] = default
+        schema = {"type": "object", "properties": {name: field}, "required": [name]}
+        result = context._elicit(name, question, schema)
+        action = result.get("action")
+        if action == "accept":
+            content = result.get("content")
+            value = content.get(name) if isinstance(content, dict) else None
+            return None if value is None else _checked(name, value, choices, boolean)
+        if action == "decline" and boolean:
+            return False
+        ended = "declined" if action == "decline" else "cancelled"
+        if steps is None:
+            steps = _answer_steps(context, name, default, choices, boolean)
+        raise _ActionRequired(ended, f"{question} ({ended}: nothing more ran)", steps, context.json)
+    if context._person and _interactive():
+        return _from_person(question, default, secret, choices, boolean)
+    return _UNANSWERED
+
+
+def _from_person(
+    question: str, default: object, secret: bool, choices: Sequence[str] | None, boolean: bool
+) -> object:
+    """Ask at the terminal until the answer is one the question takes (an empty one: None, the
+    default, when there is one); `_UNANSWERED` at the end of input."""
+    if boolean:
+        question += " [Y/n]" if default else " [y/N]"
+    elif choices:
+        question += f" ({'/'.join(choices)})"
+    while True:
+        answer = _ask(question, None if boolean else default, secret, " " if boolean else ": ")
+        if answer is None:
+            return _UNANSWERED
+        answer = answer.strip() if boolean else answer
+        if not answer:
+            if default is not None or boolean:
+                return None
+            continue
+        if boolean and answer.lower() in _YES_NO:
+            return _YES_NO[answer.lower()]
+        if not boolean and (not choices or answer in choices):
+            return answer
+        sys.stderr.write(f"answer {'y or n' if boolean else ', '.join(choices or ())}\n")
+
+
+def _ask(question: str, default: object, secret: bool, end: str = ": ") -> str | None:
+    """Ask a person once (hidden input for a secret): the line typed; None at the end of input."""
+    shown = "" if default is None else f" [{_jsonable_text(default)}]"
+    text = f"{question}{shown}{end}"
+    if secret:
+        import getpass
+
+        try:
+            return getpass.getpass(text)
+        except EOFError:
+            return None
+    sys.stderr.write(text)
+    sys.stderr.flush()
+    line = sys.stdin.readline()
+    return line.rstrip("\r\n") if line else None
+
+
+def _rerun_line(path: str, rest: list[str], json_input: str | None, flags: list[str]) -> str:
+    """The command line of a call again (its words as given, or its JSON input) with `flags`
+    (`--yes`, `--answer NAME=VALUE`), before a `--`, after which every word is a value."""
+    import shlex
+
+    if json_input is not None:
+        flags = ["--json", json_input, *flags]
+    end = rest.index("--") if "--" in rest else len(rest)
+    words = [] if ROOT_MODE == "alone" else path.split()
+    return shlex.join([*words, *rest[:end], *flags, *rest[end:]])
+
+
+def _answer_flags(answers: dict[str, str], name: str, value: str) -> list[str]:
+    """`--answer` flags that give `answers` and `name=value` (in place of an earlier one)."""
+    given = {**answers, name: value}
+    return [word for key, text in given.items() for word in ("--answer", f"{key}={text}")]
+
+
+# ---- burgee: end of confirm ----
+
+
+def _jsonable_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 #: The default of an injected Context parameter; the tool always passes a real one.
@@ -1373,6 +1600,13 @@ FLAGS: tuple[Flag, ...] = (
         scope="root",
         goes_with=("--batch",),
         group="agents",
+    ),
+    Flag(
+        "--answer",
+        "NAME=VALUE",
+        "answer the question NAME the command asks (repeatable); where nobody can be asked,"
+        " `action_required` names each one",
+        group="run",
     ),
     Flag(
         "--yes",
@@ -1784,9 +2018,12 @@ class _Call:
         if key in self.refused:
             return fallback
         source, label, raw = self.sources.pick(self, key, flag, env, default, secret)
-        if prompt is not None and source in ("default", "") and self._may_ask():
-            answer = _ask(prompt, None if secret or source == "" else raw, secret)
-            if answer is not None:
+        if prompt is not None and source in ("default", "") and not self.explaining:
+            shown = None if secret or source == "" else raw
+            answer: object = self.context._answers.get(key)
+            if answer is None:
+                answer = _asked(self.context, key, prompt, shown, secret, None, False)
+            if isinstance(answer, str):
                 source, label, raw = "prompt", "prompt", answer
                 if key in self.provenance:
                     self.provenance[key].update({"source": "prompt", "from": "prompt"})
@@ -1861,10 +2098,6 @@ class _Call:
             prompt=prompt,
         )
 
-    def _may_ask(self) -> bool:
-        """A person at a terminal typed this command line (not JSON input, not --explain)."""
-        return self.source == "flag" and not self.explaining and _interactive()
-
     def check(self) -> None:
         """Raise one usage error that lists every problem found."""
         if self.explaining:
@@ -1873,6 +2106,49 @@ class _Call:
             raise UsageError("; ".join(self.problems), hint=self.hint)
         if self.confirm is not None:
             self.confirm(self)
+
+
+# ---- burgee: loaded on first use: confirm ----
+def _confirmation(
+    question: str, path: str, effects: str, rerun: Callable[[list[str]], str]
+) -> Callable[[_Call], None]:
+    """What a command that asks first (destructive, or `confirm=` given) does before it runs
+    without `--yes`: ask, as every question is asked (`context._asked`: at a terminal, or of an
+    MCP client's user); where nobody can answer (agents, CI, pipes), stop with
+    `action_required` and the line to run (`rerun` with `--yes`)."""
+
+    def confirm(call: _Call) -> None:
+        shown = _question(question, call.settled)
+        steps = [{"command": rerun(["--yes"]), "when": "to run it without being asked"}]
+        asked = _asked(call.context, "yes", shown, None, False, None, True, steps)
+        if asked is True:
+            return
+        if asked is _UNANSWERED:
+            what = "is destructive" if effects == "destructive" else "asks first"
+            message = f"{path} {what}: it runs only when confirmed"
+        else:
+            message = "not confirmed: nothing ran"
+        raise _ActionRequired("confirm", message, steps, call.context.json)
+
+    return confirm
+
+
+def _question(question: str, settled: dict[str, Any]) -> str:
+    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
+    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
+
+    class Values(dict):  # type: ignore[type-arg]
+        def __missing__(self, key: str) -> str:
+            return "{" + key + "}"
+
+    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
+    try:
+        return _redact_text(question.format_map(shown), _SECRETS)
+    except (ValueError, IndexError, AttributeError):
+        return question
+
+
+# ---- burgee: end of confirm ----
 
 
 def _keep_secret(value: object, name: str) -> None:
@@ -1889,27 +2165,6 @@ def _keep_secret(value: object, name: str) -> None:
         text = _jsonable(value)
         if isinstance(text, str) and text:
             _SECRETS[text] = name
-
-
-def _ask(question: str, default: object, secret: bool) -> str | None:
-    """Ask a person for a value (hidden input for a secret); None for an empty answer."""
-    shown = "" if default is None or default is _REQUIRED else f" [{_jsonable_text(default)}]"
-    text = f"{question}{shown}: "
-    if secret:
-        import getpass
-
-        answer = getpass.getpass(text)
-    else:
-        sys.stderr.write(text)
-        sys.stderr.flush()
-        answer = sys.stdin.readline().rstrip("\r\n")
-    return answer or None
-
-
-def _jsonable_text(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return " ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
 
 
 def _as_list(value: object) -> list[Any]:
@@ -4266,6 +4521,12 @@ def _batch_run(path: str, arguments: dict[str, Any], invocation: _Invocation) ->
     debug = _debugging(invocation.debug)
     context = Context(path, True)
     context._verbose = debug
+    context._answers = invocation.answers
+    # NOTE: the batch again, its answers given to every call (`--answer`).
+    calls = [os.path.abspath(invocation.batch)] if invocation.batch else []
+    context._rerun = lambda name, value: _rerun_line(
+        "", ["--batch", *calls], None, _answer_flags(invocation.answers, name, value)
+    )
     try:
         sources = _Sources(path, invocation.config(), True)
         call = _Call(arguments, "json", context, sources)
@@ -4616,6 +4877,8 @@ class _Invocation:
         self.max_output: int | None = None
         self.spill_dir: str | None = None
         self.as_completed = self.allow_destructive = False
+        #: `--answer NAME=VALUE`: the answers to the questions a command asks, by name.
+        self.answers: dict[str, str] = {}
         self.rest: list[str] = []
         #: `--schema`, `--llms`, `--field`, `--explain`, `--config`, `--skill` and their values.
         self.asked: dict[str, str] = {}
@@ -4725,6 +4988,11 @@ class _Invocation:
             self.as_completed = True
         elif name == "--allow-destructive":
             self.allow_destructive = True
+        elif name == "--answer":
+            key, equals, text = value.partition("=")
+            if not (key and equals):
+                raise UsageError(f"--answer: {_expected('NAME=VALUE', value)}")
+            self.answers[key] = text
         else:
             self.asked[name] = value
 
@@ -6879,7 +7147,13 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 except OSError:
                     pass  # the client went away; the call still ends as it would
 
-            self.run(server, body, sink)
+            if not stream:
+                # NOTE: nothing reaches the client before its one answer: no question can.
+                server.unstreamed.add(threading.get_ident())
+            try:
+                self.run(server, body, sink)
+            finally:
+                server.unstreamed.discard(threading.get_ident())
             if stream:
                 try:
                     self.wfile.write(b"0\r\n\r\n")
@@ -6961,6 +7235,143 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
     return 0
 
 
+#: The session-era versions without elicitation (it came in 2025-06-18).
+_NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
+
+
+#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
+_ASK_POLL = 0.1
+
+
+class _InputRequired(BaseException):
+    """A 2026-07-28 call's unanswered question: the call ends with an `input_required` result.
+    A BaseException, so a handler's `except Exception` does not take it for its own failure."""
+
+    def __init__(self, name: str, request: dict[str, Any], state: dict[str, Any]) -> None:
+        super().__init__(name)
+        self.requests = {name: request}
+        self.state = state
+
+    def result(self, server: _McpServer) -> str:
+        """The `input_required` result (its `requestState`: every answer so far, as text)."""
+        import base64
+
+        state = base64.b64encode(server.dumps(self.state).encode("utf-8")).decode("ascii")
+        info = {"name": PROGRAM, "version": VERSION}
+        return server.dumps(
+            {
+                "resultType": "input_required",
+                "inputRequests": self.requests,
+                "requestState": state,
+                "_meta": {_MCP_META + "serverInfo": info},
+            }
+        )
+
+
+def _state(text: object) -> dict[str, Any]:
+    """The answers a retried 2026-07-28 call carries back (`requestState`); none if unreadable
+    (a client may send anything: it only gives back what its user answered)."""
+    import base64
+    import binascii
+
+    if not isinstance(text, str):
+        return {}
+    try:
+        found = _load_json(base64.b64decode(text.encode("ascii"), validate=True).decode("utf-8"))
+    except (ValueError, UnicodeError, binascii.Error, RecursionError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+def _asking(
+    server: _McpServer,
+    request: _Request,
+    params: dict[str, Any],
+    modern: bool,
+    path: str,
+    arguments: dict[str, Any],
+) -> None:
+    """Set up how a call's questions are answered: the line that reruns it with an answer, and
+    (when the client declared elicitation and can be asked here) how its user is asked."""
+    context = request.context
+    given = server.dumps(arguments)
+    context._rerun = lambda name, value: _rerun_line(
+        path, [], given, _answer_flags({}, name, value)
+    )
+    if modern:
+        meta = params.get("_meta") or {}
+        capabilities = meta.get(_MCP_META + "clientCapabilities") or {}
+        if isinstance(capabilities, dict) and isinstance(capabilities.get("elicitation"), dict):
+            context._elicit = _retried(params)
+        return
+    thread = server.thread()
+    if server.elicits and thread not in server.unstreamed and thread not in server.batches:
+        context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
+    """2026-07-28: a question answered by the retried call's `inputResponses` (or an earlier
+    round's, in `requestState`), else the end of this round: `_InputRequired`."""
+    answers = _state(params.get("requestState"))
+    responses = params.get("inputResponses")
+    if isinstance(responses, dict):
+        answers.update(responses)
+
+    def ask(name: str, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        answer = answers.get(name)
+        if isinstance(answer, dict):
+            return answer
+        asked = {"mode": "form", "message": message, "requestedSchema": schema}
+        raise _InputRequired(name, {"method": "elicitation/create", "params": asked}, answers)
+
+    return ask
+
+
+def _elicited(
+    server: _McpServer, request: _Request, message: str, schema: dict[str, Any]
+) -> dict[str, Any]:
+    """Session eras: send `elicitation/create` (on stdout, or the call's SSE stream) and wait
+    for the client's answer, which `_handed_back` hands over from the thread that reads it."""
+    import threading
+
+    params: dict[str, Any] = {"message": message, "requestedSchema": schema}
+    if server.version != "2025-06-18":
+        params["mode"] = "form"
+    done = threading.Event()
+    slot: list[Any] = []
+    with server.lock:
+        server.asked += 1
+        key = f'"elicit-{server.asked}"'
+        server.awaited[key] = (done, slot)
+        # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
+        server.write(
+            '{"jsonrpc":"2.0","method":"elicitation/create","id":'
+            + key
+            + ',"params":'
+            + server.dumps(params)
+            + "}"
+        )
+    try:
+        while not done.wait(_ASK_POLL):
+            if request.cancelled or request.context.cancelled.is_set():
+                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+    finally:
+        with server.lock:
+            server.awaited.pop(key, None)
+    result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
+    # NOTE: an error answer (the client cannot ask now) ends the question as a cancel does.
+    return result if isinstance(result, dict) else {"action": "cancel"}
+
+
+def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> None:
+    """A client's answer to one of the server's requests: to the call waiting for it."""
+    with server.lock:
+        waiting = server.awaited.get(ident)
+    if waiting is not None:
+        waiting[1].append(message)
+        waiting[0].set()
+
+
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
 #: are fixed when the tool is generated (`server/discover` and every `*/list`).
 _MCP_CACHE = {"ttlMs": 3600000, "cacheScope": "public"}
@@ -6972,6 +7383,12 @@ def _mcp_initialize(server: _McpServer, ident: str, params: dict[str, Any], mode
     if DESCRIPTION:
         info["description"] = DESCRIPTION
     server.version = asked if asked in _MCP_LEGACY else _MCP_LEGACY[0]
+    capabilities = params.get("capabilities")
+    server.elicits = (
+        isinstance(capabilities, dict)
+        and isinstance(capabilities.get("elicitation"), dict)
+        and server.version not in _NO_ELICITATION
+    )
     result: dict[str, Any] = {
         "protocolVersion": server.version,
         "capabilities": _capabilities(False),
@@ -7283,6 +7700,13 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
+        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
+        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
+        #: answer in one JSON body, where no question can go out before the answer.
+        self.elicits = False
+        self.awaited: dict[str, tuple[Any, list[Any]]] = {}
+        self.asked = 0
+        self.unstreamed: set[int] = set()
 
     def write(self, text: str) -> None:
         """Write one message; the caller holds `self.lock` when calls may be running."""
@@ -7413,6 +7837,8 @@ class _McpServer(_McpLoop):
         if not isinstance(method, str):
             if "result" not in message and "error" not in message:
                 self.fail(ident or "null", -32600, "Invalid Request: no method")
+            elif ident is not None and self.awaited:
+                _handed_back(self, ident, message)
             return
         if ident is None:
             self.fail("null", -32600, "Invalid Request: id must be a string or an integer")
@@ -7533,6 +7959,7 @@ class _McpServer(_McpLoop):
             if modern and isinstance(meta, dict):
                 request.level = meta.get(_MCP_META + "logLevel")
             context._log = lambda level, message, data: self.log(request, level, message, data)
+        _asking(self, request, params, modern, entry[0], arguments)
         thread = self.thread()
         inline = thread == self.main
         if thread in self.batches or thread in self.sinks:
@@ -7605,6 +8032,16 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
+            if command.confirm is not None and context._elicit is not None:
+                # NOTE: a client that cannot ask its user approves a call itself (the tool's
+                # `destructiveHint`); one that can is asked the command's question.
+                given = self.dumps(arguments)
+                call.confirm = _confirmation(
+                    command.confirm,
+                    context.command,
+                    command.effects,
+                    lambda flags: _rerun_line(context.command, [], given, flags),
+                )
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -7620,6 +8057,18 @@ class _McpServer(_McpLoop):
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
+        except _InputRequired as asked:
+            with self.lock:
+                if not request.cancelled:
+                    self.write(
+                        '{"jsonrpc":"2.0","id":'
+                        + request.key
+                        + ',"result":'
+                        + asked.result(self)
+                        + "}"
+                    )
+                del self.inflight[request.key]
+            return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
                 _failure_envelope(_as_error(error, self.debug), True), None, True
@@ -7913,61 +8362,6 @@ def _add_flag(parser: Any, flag: Flag, names: tuple[str, ...]) -> None:
 # ---- burgee: end of argparse ----
 
 
-# ---- burgee: loaded on first use: confirm ----
-def _confirmation(
-    question: str, path: str, rest: list[str], invocation: _Invocation, effects: str
-) -> Callable[[_Call], None]:
-    """What a command that asks first (destructive, or `confirm=` given) does before it runs
-    without `--yes`: at a terminal, ask; anywhere else (agents, CI, pipes) stop with
-    `action_required` and the line to run."""
-
-    def confirm(call: _Call) -> None:
-        if _interactive():
-            sys.stderr.write(f"{_question(question, call.settled)} [y/N] ")
-            sys.stderr.flush()
-            if sys.stdin.readline().strip().lower() in ("y", "yes"):
-                return
-            message = "not confirmed: nothing ran"
-        else:
-            what = "is destructive" if effects == "destructive" else "asks first"
-            message = f"{path} {what}: it runs only when confirmed"
-        import shlex
-
-        flags = ["--yes"]
-        if invocation.json_input is not None:
-            flags = ["--json", invocation.json_input, *flags]
-        # NOTE: before a `--`, after which every word is a value.
-        end = rest.index("--") if "--" in rest else len(rest)
-        words = [] if ROOT_MODE == "alone" else path.split()
-        line = shlex.join([*words, *rest[:end], *flags, *rest[end:]])
-        raise _ActionRequired(
-            "confirm",
-            message,
-            [{"command": line, "when": "to run it without being asked"}],
-            invocation.json,
-        )
-
-    return confirm
-
-
-def _question(question: str, settled: dict[str, Any]) -> str:
-    """`confirm="Delete {name}?"` with the values the call will run with filled in, defaults,
-    env vars and config included (unknown names kept; a secret shown as its placeholder)."""
-
-    class Values(dict):  # type: ignore[type-arg]
-        def __missing__(self, key: str) -> str:
-            return "{" + key + "}"
-
-    shown = Values({key: _jsonable_text(_jsonable(value)) for key, value in settled.items()})
-    try:
-        return _redact_text(question.format_map(shown), _SECRETS)
-    except (ValueError, IndexError, AttributeError):
-        return question
-
-
-# ---- burgee: end of confirm ----
-
-
 def run(invocation: _Invocation) -> object:
     """Find the command in argv, read its input, and run it; return its envelope."""
     described = _describe(invocation)
@@ -8043,6 +8437,13 @@ def run(invocation: _Invocation) -> object:
         _warn_deprecated(path, command, raw, source)
     context = Context(path, invocation.json)
     context._verbose = _debugging(invocation.debug)
+    context._person = source == "flag"
+    context._answers = invocation.answers
+
+    def rerun(flags: list[str]) -> str:
+        return _rerun_line(path, rest, invocation.json_input, flags)
+
+    context._rerun = lambda name, value: rerun(_answer_flags(invocation.answers, name, value))
     if invocation.json:
         # NOTE: in JSON mode stdout carries exactly one envelope, so whatever the handler or
         # its child processes print goes to stderr instead.
@@ -8051,7 +8452,7 @@ def run(invocation: _Invocation) -> object:
     call.spill_dir = invocation.spill_dir
     call.sources.full = invocation.json
     if command.confirm is not None and not yes:
-        call.confirm = _confirmation(command.confirm, path, rest, invocation, command.effects)
+        call.confirm = _confirmation(command.confirm, path, command.effects, rerun)
     try:
         if "--explain" in invocation.asked:
             call.explaining = True

@@ -38,6 +38,8 @@ function __minimal_option --argument-names key
             echo '|--batch'
         case '|--jobs'
             echo '|--jobs'
+        case '|--answer'
+            echo '|--answer'
         case 'hello|--name'
             echo 'hello|--name'
         case 'hello|-o' 'hello|--output'
@@ -52,6 +54,8 @@ function __minimal_option --argument-names key
             echo 'hello|--field'
         case 'hello|--explain'
             echo 'hello|--explain'
+        case 'hello|--answer'
+            echo 'hello|--answer'
         case 'output|--offset'
             echo 'output|--offset'
         case 'output|--limit'
@@ -68,6 +72,8 @@ function __minimal_option --argument-names key
             echo 'output|--field'
         case 'output|--explain'
             echo 'output|--explain'
+        case 'output|--answer'
+            echo 'output|--answer'
     end
 end
 
@@ -84,6 +90,7 @@ function __minimal_values --argument-names key cur prefix
         case '|--batch'
             __minimal_add "$prefix" (__fish_complete_path "$cur")
         case '|--jobs'
+        case '|--answer'
         case 'hello|--name'
         case 'hello|--output'
             __minimal_add "$prefix" 'json' 'text'
@@ -93,6 +100,7 @@ function __minimal_values --argument-names key cur prefix
             __minimal_add "$prefix" (__fish_complete_path "$cur")
         case 'hello|--field'
         case 'hello|--explain'
+        case 'hello|--answer'
         case 'completion#0'
             __minimal_add '' 'bash' 'zsh' 'fish' 'pwsh'
         case 'output|--offset'
@@ -105,6 +113,7 @@ function __minimal_values --argument-names key cur prefix
             __minimal_add "$prefix" (__fish_complete_path "$cur")
         case 'output|--field'
         case 'output|--explain'
+        case 'output|--answer'
         case 'output#0'
         case '*'
             return 1
@@ -139,6 +148,7 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--jobs' 'with --batch: how many read-only calls run at once (default 4)'
             printf "%s\t%s\n" '--as-completed' 'with --batch: write each answer when it is ready'
             printf "%s\t%s\n" '--allow-destructive' 'with --batch: run destructive commands too'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '--llms' 'print the commands as an MCP tools/list manifest'
             printf "%s\t%s\n" '--mcp' 'serve the commands as MCP tools over stdio'
             printf "%s\t%s\n" '--print-config' 'with --mcp: print the client configuration'
@@ -158,6 +168,7 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
         case 'completion'
@@ -176,6 +187,7 @@ function __minimal_flags --argument-names node
             printf "%s\t%s\n" '--schema' 'print the clispec document (or one command\'s) instead of running'
             printf "%s\t%s\n" '--field' 'with schema, --schema or --llms: print only the part at this dotted path'
             printf "%s\t%s\n" '--explain' 'print where an option\'s value came from instead of running'
+            printf "%s\t%s\n" '--answer' 'answer the question NAME the command asks (repeatable); where nobody can be ask…'
             printf "%s\t%s\n" '-h' 'show help and exit'
             printf "%s\t%s\n" '--help' 'show help and exit'
     end

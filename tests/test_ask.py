@@ -1,0 +1,189 @@
+"""A handler's questions (`ctx.confirm`, `ctx.ask`), a missing `Option(prompt=)` and a command
+that asks first, on every surface: a person at a terminal is asked; an MCP client that declared
+elicitation is asked within the call (stdio and HTTP, both eras, through the official Python
+SDK client); anywhere else the call stops with `action_required` whose `next` reruns it with
+`--answer NAME=VALUE`."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import json
+import shlex
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from mcp_types import ElicitResult
+
+from tests.helpers import GOLDEN, invoked, run
+from tests.node_clients import HttpServer
+from tests.test_clikit import _at_a_terminal
+
+PANTRY = GOLDEN / "pantry" / "pantry.py"
+CLIKIT = GOLDEN / "clikit" / "clikit.py"
+
+
+@pytest.fixture(scope="module")
+def pantry() -> Any:
+    """The pantry golden tool, imported in this process (its `invoke()`)."""
+    spec = importlib.util.spec_from_file_location("pantry_asks", PANTRY)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _rerun(pantry: Any, step: dict[str, str]) -> Any:
+    """Run a `next` step's command line, as an agent would (in this process: the tool's name,
+    then its words)."""
+    name, *words = shlex.split(step["command"])
+    assert name == "pantry"
+    return pantry.invoke(words)
+
+
+def test_nobody_to_ask_stops_with_the_lines_that_answer(pantry: Any) -> None:
+    first = pantry.invoke(["use", "salt", "--json"])
+    assert first.exit_code == 4
+    stopped = first.envelope
+    assert (stopped["status"], stopped["reason"]) == ("action_required", "answer")
+    assert "Take the last salt?" in stopped["error"]["message"]
+    assert [step["command"] for step in stopped["next"]] == [
+        "pantry use salt --answer use-last=yes --json",
+        "pantry use salt --answer use-last=no --json",
+    ]
+    # NOTE: each rerun answers one more question: the earlier answers stay on the line.
+    second = _rerun(pantry, stopped["next"][0])
+    assert (second.exit_code, second.envelope["reason"]) == (4, "answer")
+    meals = [step["command"] for step in second.envelope["next"]]
+    assert meals[1] == "pantry use salt --answer use-last=yes --answer for-which-meal=lunch --json"
+    assert len(meals) == 3
+    done = _rerun(pantry, second.envelope["next"][1])
+    assert (done.exit_code, done.envelope["data"]) == (0, {"name": "salt", "count": 0})
+    kept = _rerun(pantry, stopped["next"][1])
+    assert (kept.exit_code, kept.envelope["data"]) == (0, {"name": "salt", "count": 1})
+
+
+def test_a_wrong_answer_is_a_usage_error(pantry: Any) -> None:
+    wrong = pantry.invoke(["use", "salt", "--answer", "use-last=maybe", "--json"])
+    assert wrong.exit_code == 2
+    assert wrong.envelope["error"]["message"] == "answer use-last: expected yes or no, got 'maybe'"
+    meal = pantry.invoke(["use", "flour", "--answer", "for-which-meal=tea", "--json"])
+    assert meal.exit_code == 2 and "one of breakfast, lunch, dinner" in meal.stderr
+    bare = pantry.invoke(["use", "flour", "--answer", "lunch"])
+    assert bare.exit_code == 2 and "--answer: expected NAME=VALUE" in bare.stderr
+
+
+def test_a_batch_call_stops_with_the_batch_line_that_answers() -> None:
+    line = '{"id": 1, "command": "use", "input": {"name": "salt"}}\n'
+    stopped = run(PANTRY, "--batch", stdin=line)
+    answer = json.loads(stopped.out.splitlines()[0])
+    assert answer["reason"] == "answer"
+    assert answer["next"][1]["command"] == f"{invoked(PANTRY)} --batch --answer use-last=no --json"
+    ran = run(PANTRY, "--batch", "--answer", "use-last=no", stdin=line)
+    assert json.loads(ran.out.splitlines()[0])["data"] == {"name": "salt", "count": 1}
+
+
+def test_at_a_terminal_a_person_is_asked_until_the_answer_fits() -> None:
+    code, seen = _at_a_terminal(
+        PANTRY,
+        ["use", "salt"],
+        [
+            (b"Take the last salt? [y/N] ", b"y\n"),
+            (b"For which meal? (breakfast/lunch/dinner) [dinner]: ", b"tea\n"),
+            (b"answer breakfast, lunch, dinner", b"\n"),
+        ],
+    )
+    assert code == 0, seen
+    assert seen.count("For which meal?") == 2  # NOTE: asked again; empty takes the default
+    assert seen.rstrip().endswith("count: 0"), seen
+
+
+def _answering(action: str, asked: list[tuple[str, dict[str, Any]]], value: str = "lunch") -> Any:
+    async def on_elicit(context: Any, params: Any) -> ElicitResult:
+        schema = params.requested_schema
+        asked.append((params.message, schema))
+        if action != "accept":
+            return ElicitResult(action=action)  # type: ignore[arg-type]
+        key, field = next(iter(schema["properties"].items()))
+        return ElicitResult(action="accept", content={key: field["type"] == "boolean" or value})
+
+    return on_elicit
+
+
+def _calls(server: Any, mode: str, action: str, calls: list[tuple[str, dict[str, Any]]]) -> Any:
+    asked: list[tuple[str, dict[str, Any]]] = []
+
+    async def go() -> list[Any]:
+        callback = None if action == "none" else _answering(action, asked)
+        async with Client(server, mode=mode, elicitation_callback=callback) as client:  # type: ignore[arg-type]
+            return [await client.call_tool(name, arguments) for name, arguments in calls]
+
+    results = asyncio.run(go())
+    return [json.loads(result.content[0].text) for result in results], asked
+
+
+def _stdio(tool: Path) -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=[str(tool), "--mcp"])
+
+
+@pytest.fixture(scope="module")
+def http_pantry() -> Any:
+    server = HttpServer(PANTRY)
+    yield server
+    server.stop(signal.SIGTERM)
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_an_mcp_client_that_elicits_answers_within_the_call(
+    transport: str, mode: str, http_pantry: HttpServer
+) -> None:
+    server = _stdio(PANTRY) if transport == "stdio" else http_pantry.url
+    calls = [("use", {"name": "salt"})]
+    (taken,), asked = _calls(server, mode, "accept", calls)
+    assert taken["data"] == {"name": "salt", "count": 0}
+    boolean = {"type": "boolean", "title": "Take the last salt?", "default": False}
+    assert asked[0] == (
+        "Take the last salt?",
+        {"type": "object", "properties": {"use-last": boolean}, "required": ["use-last"]},
+    )
+    meal = asked[1][1]["properties"]["for-which-meal"]
+    assert meal == {
+        "type": "string",
+        "title": "For which meal?",
+        "enum": ["breakfast", "lunch", "dinner"],
+        "default": "dinner",
+    }
+    calls = [("use", {"name": "salt"}), ("use", {"name": "flour"})]
+    (kept, stopped), asked = _calls(server, mode, "decline", calls)
+    assert kept["data"] == {"name": "salt", "count": 1}  # NOTE: a declined confirm is False
+    assert (stopped["reason"], stopped["error"]["kind"]) == ("declined", "action_required")
+    assert [message for message, _ in asked] == ["Take the last salt?", "For which meal?"]
+    (cancelled,), _ = _calls(server, mode, "cancel", [("use", {"name": "salt"})])
+    assert cancelled["reason"] == "cancelled"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_client_without_elicitation_gets_the_line_that_answers(mode: str) -> None:
+    (stopped,), _ = _calls(_stdio(PANTRY), mode, "none", [("use", {"name": "salt"})])
+    assert (stopped["reason"], stopped["error"]["kind"]) == ("answer", "action_required")
+    line = stopped["next"][0]["command"]
+    assert line.endswith(f"""{PANTRY} use --json '{{"name":"salt"}}' --answer use-last=yes""")
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_prompted_options_and_confirmations_are_elicited_too(mode: str) -> None:
+    calls = [("login", {"token": "s3cret"}), ("delete", {"name": "report"})]
+    (login, deleted), asked = _calls(_stdio(CLIKIT), mode, "accept", calls)
+    assert login["data"] == {"user": "lunch", "token_length": 6}
+    assert login["meta"]["provenance"]["user"]["source"] == "prompt"
+    assert deleted["data"] == {"deleted": "report"}
+    assert [message for message, _ in asked] == ["Your name", "Delete report for good?"]
+    # NOTE: a secret is never asked of a client (the spec forbids it): its answer is the rerun.
+    (stopped,), asked = _calls(_stdio(CLIKIT), mode, "accept", [("login", {"user": "ada"})])
+    assert stopped["error"]["kind"] == "usage" and asked == []
