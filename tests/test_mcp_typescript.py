@@ -35,9 +35,9 @@ PLAN = {
 }
 
 
-def drive(tmp_path: Path, server: dict[str, Any]) -> Any:
+def drive(tmp_path: Path, server: dict[str, Any], plan_: dict[str, Any] = PLAN) -> Any:
     plan = tmp_path / "plan.json"
-    plan.write_text(json.dumps({**PLAN, **server}), encoding="utf-8")
+    plan.write_text(json.dumps({**plan_, **server}), encoding="utf-8")
     result = subprocess.run(
         [str(node()), str(NODE_DIR / "client.mjs"), str(plan)],
         capture_output=True,
@@ -110,3 +110,24 @@ def test_typescript_client_uses_everything(tmp_path: Path, transport: str) -> No
     assert seen["cancelled"] == "McpError: MCP error -32001: enough"
     assert seen["cancelledAfterMs"] < 5000
     assert seen["afterCancel"] is False
+
+
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_typescript_client_answers_questions_within_the_call(
+    tmp_path: Path, transport: str
+) -> None:
+    plan = {"tools": {"use": {"name": "salt"}}, "elicit": {"action": "accept", "value": "lunch"}}
+    if transport == "stdio":
+        seen = drive(tmp_path, {"command": [sys.executable, str(PANTRY), "--mcp"]}, plan)
+    else:
+        server = HttpServer(PANTRY)
+        try:
+            seen = drive(tmp_path, {"url": server.url}, plan)
+        finally:
+            server.stop(signal.SIGTERM)
+    assert seen["calls"]["use"]["structuredContent"] == {"name": "salt", "count": 0}
+    assert [question["message"] for question in seen["asked"]] == [
+        "Take the last salt?",
+        "For which meal?",
+    ]
+    assert seen["logs"] == [{"level": "info", "logger": "use", "data": "salt taken for lunch"}]
