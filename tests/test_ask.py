@@ -7,6 +7,7 @@ SDK client); anywhere else the call stops with `action_required` whose `next` re
 from __future__ import annotations
 
 import asyncio
+import http.client
 import importlib.util
 import json
 import shlex
@@ -20,6 +21,7 @@ from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
 from tests.helpers import GOLDEN, invoked, run
+from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 from tests.node_clients import HttpServer
 from tests.test_clikit import _at_a_terminal
 
@@ -187,3 +189,95 @@ def test_prompted_options_and_confirmations_are_elicited_too(mode: str) -> None:
     # NOTE: a secret is never asked of a client (the spec forbids it): its answer is the rerun.
     (stopped,), asked = _calls(_stdio(CLIKIT), mode, "accept", [("login", {"user": "ada"})])
     assert stopped["error"]["kind"] == "usage" and asked == []
+
+
+ASKING_INIT = {**INIT, "params": {**INIT["params"], "capabilities": {"elicitation": {}}}}
+
+
+def test_a_call_cancelled_while_it_waits_for_its_answer_ends_unanswered() -> None:
+    server = Server(PANTRY)
+    try:
+        server.send(ASKING_INIT)
+        server.read()
+        server.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        call = {"name": "use", "arguments": {"name": "salt"}}
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        asked = server.read()
+        assert (asked["method"], asked["params"]["message"]) == (
+            "elicitation/create",
+            "Take the last salt?",
+        )
+        server.send(
+            {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 1}}
+        )
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "ping"})
+        assert server.read() == {"jsonrpc": "2.0", "id": 2, "result": {}}
+        # NOTE: an answer that comes too late, or to nothing asked, is ignored.
+        late = {"action": "accept", "content": {"use-last": True}}
+        server.send({"jsonrpc": "2.0", "id": asked["id"], "result": late})
+        server.send({"jsonrpc": "2.0", "id": "elicit-99", "result": late})
+        server.send({"jsonrpc": "2.0", "id": 3, "method": "ping"})
+        assert server.read() == {"jsonrpc": "2.0", "id": 3, "result": {}}
+    finally:
+        server.proc.stdin.close()  # type: ignore[union-attr]
+        out, _, code = server.close()
+    assert (out, code) == (b"", 0)
+
+
+def _modern_call(ident: int, **more: Any) -> dict[str, Any]:
+    meta = {**MODERN_META, "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}}
+    params = {"name": "use", "arguments": {"name": "salt"}, "_meta": meta, **more}
+    return {"jsonrpc": "2.0", "id": ident, "method": "tools/call", "params": params}
+
+
+def test_a_2026_call_asks_with_input_required_and_runs_again_with_the_answers() -> None:
+    yes = {"action": "accept", "content": {"use-last": True}}
+    lunch = {"action": "accept", "content": {"for-which-meal": "lunch"}}
+    first, _, _, _ = exchange(PANTRY, line(_modern_call(1)))
+    asked = first[0]["result"]
+    assert asked["resultType"] == "input_required"
+    request = asked["inputRequests"]["use-last"]
+    assert (request["method"], request["params"]["mode"]) == ("elicitation/create", "form")
+    second, _, _, _ = exchange(
+        PANTRY,
+        line(_modern_call(2, inputResponses={"use-last": yes}, requestState=asked["requestState"])),
+    )
+    again = second[0]["result"]
+    assert list(again["inputRequests"]) == ["for-which-meal"]
+    # NOTE: the last round gives only its own answer: the first comes back in requestState.
+    third, _, _, _ = exchange(
+        PANTRY,
+        line(
+            _modern_call(
+                3, inputResponses={"for-which-meal": lunch}, requestState=again["requestState"]
+            )
+        ),
+    )
+    done = third[0]["result"]
+    assert (done["resultType"], done["structuredContent"]) == (
+        "complete",
+        {"name": "salt", "count": 0},
+    )
+    # NOTE: a state that is not the server's own is no answer: the question is asked again.
+    forged, _, _, _ = exchange(PANTRY, line(_modern_call(4, requestState="not base64!")))
+    assert list(forged[0]["result"]["inputRequests"]) == ["use-last"]
+
+
+def test_an_http_client_that_takes_one_json_answer_is_not_asked(http_pantry: HttpServer) -> None:
+    def post(body: Any, session: str = "") -> tuple[dict[str, str], bytes]:
+        connection = http.client.HTTPConnection("127.0.0.1", http_pantry.port, timeout=30)
+        headers = {"Content-Type": "application/json", "Accept": "application/json"}
+        if session:
+            headers["Mcp-Session-Id"] = session
+        connection.request("POST", "/mcp", json.dumps(body).encode(), headers)
+        response = connection.getresponse()
+        answer = dict(response.getheaders()), response.read()
+        connection.close()
+        return answer
+
+    headers, _ = post(ASKING_INIT)
+    session = headers["Mcp-Session-Id"]
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    _, body = post({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, session)
+    answer = json.loads(json.loads(body)["result"]["content"][0]["text"])
+    assert (answer["reason"], answer["error"]["kind"]) == ("answer", "action_required")

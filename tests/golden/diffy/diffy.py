@@ -7122,8 +7122,8 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
 
 
-#: How often a call waiting for its answer looks whether it was cancelled meanwhile (seconds).
-_ASK_POLL = 0.1
+#: The slices a call waits for its answer in (seconds).
+_ASK_POLL = 0.25
 
 
 class _InputRequired(BaseException):
@@ -7234,11 +7234,16 @@ def _elicited(
             + server.dumps(params)
             + "}"
         )
+    context = request.context
+    # NOTE: a cancellation wakes the wait at once, and wins over an answer that came with it.
+    context._on_cancel.append(done.set)
     try:
         while not done.wait(_ASK_POLL):
-            if request.cancelled or request.context.cancelled.is_set():
-                raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
+            pass  # NOTE: in slices, so Ctrl-C is seen where a lock wait cannot be interrupted
+        if request.cancelled or context.cancelled.is_set():
+            raise _ActionRequired("cancelled", f"{message} (cancelled)", [], True)
     finally:
+        context._on_cancel.remove(done.set)
         with server.lock:
             server.awaited.pop(key, None)
     result = slot[0].get("result") if slot and isinstance(slot[0], dict) else None
