@@ -20,7 +20,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import ElicitResult
 
-from tests.helpers import GOLDEN, invoked, run
+from tests.helpers import GOLDEN, invoked, load_tool, run
 from tests.mcp_wire import INIT, MODERN_META, Server, exchange, line
 from tests.node_clients import HttpServer
 from tests.test_clikit import _at_a_terminal
@@ -281,3 +281,30 @@ def test_an_http_client_that_takes_one_json_answer_is_not_asked(http_pantry: Htt
     _, body = post({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, session)
     answer = json.loads(json.loads(body)["result"]["content"][0]["text"])
     assert (answer["reason"], answer["error"]["kind"]) == ("answer", "action_required")
+
+
+SECRET_ASK = '''
+from burgee import Context, command
+
+
+@command(effects="read_only")
+def connect(ctx: Context = None) -> str:
+    """Connect with a token asked for."""
+    token = ctx.ask("Your token?", secret=True, name="token")
+    return f"connected with {token}"
+'''
+
+
+def test_a_secret_answer_is_never_written_and_never_asked_of_a_client(tmp_path: Path) -> None:
+    tool = load_tool(tmp_path, SECRET_ASK, "secret_ask")
+    given = tool.invoke(["connect", "--answer", "token=s3cret-value", "--json"])
+    assert given.envelope["data"] == "connected with <secret:token>"
+    (stopped,), asked = _calls(_stdio(tmp_path / "tool.py"), "legacy", "accept", [("connect", {})])
+    assert asked == [] and stopped["reason"] == "answer"
+    assert "a secret is never asked of an MCP client" in stopped["error"]["message"]
+    assert stopped["next"][0]["command"].endswith("--answer token=VALUE")
+
+
+def test_a_prompted_option_is_answered_by_its_parameter_name() -> None:
+    ran = run(CLIKIT, "login", "--token", "t", "--answer", "user=ada", "--json")
+    assert ran.json()["data"] == {"user": "ada", "token_length": 1}
