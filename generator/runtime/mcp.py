@@ -11,7 +11,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, cast
 
-from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context, _rerun_line
+from burgee.runtime.context import _LOG_LEVELS, _SECRETS, Context
 from burgee.runtime.deliver import _QUARANTINED, _delivered, _failure_envelope
 from burgee.runtime.errors import (
     BUILTIN_ERRORS,
@@ -27,7 +27,7 @@ from burgee.runtime.execute import (
     _execute,
 )
 from burgee.runtime.kinds import _Float
-from burgee.runtime.mcp_ask import _asking, _handed_back, _InputRequired
+from burgee.runtime.mcp_ask import _asking, _confirming, _handed_back, _InputRequired
 from burgee.runtime.mcp_http import _serve_http
 from burgee.runtime.mcp_io import (
     _MCP_BATCHES,
@@ -65,7 +65,7 @@ from burgee.runtime.sanitize import (
 )
 from burgee.runtime.sources import _config_file, _Sources
 from burgee.runtime.table import _command
-from burgee.runtime.values import _Call, _confirmation
+from burgee.runtime.values import _Call
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -485,16 +485,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
-            if command.confirm is not None and context._elicit is not None:
-                # NOTE: a client that cannot ask its user approves a call itself (the tool's
-                # `destructiveHint`); one that can is asked the command's question.
-                given = self.dumps(arguments)
-                call.confirm = _confirmation(
-                    command.confirm,
-                    context.command,
-                    command.effects,
-                    lambda flags: _rerun_line(context.command, [], given, flags),
-                )
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -511,16 +503,7 @@ class _McpServer(_McpLoop):
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
         except _InputRequired as asked:
-            with self.lock:
-                if not request.cancelled:
-                    self.write(
-                        '{"jsonrpc":"2.0","id":'
-                        + request.key
-                        + ',"result":'
-                        + asked.result(self)
-                        + "}"
-                    )
-                del self.inflight[request.key]
+            asked.answer(self, request)
             return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(

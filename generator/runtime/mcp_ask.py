@@ -15,11 +15,14 @@ from burgee.runtime.errors import _ActionRequired
 from burgee.runtime.kinds import _load_json
 from burgee.runtime.mcp_io import _MCP_BATCHES, _MCP_META
 from burgee.runtime.program import PROGRAM, VERSION
+from burgee.runtime.values import _confirmation
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from burgee.runtime.context import _Command
     from burgee.runtime.mcp import _McpServer, _Request
+    from burgee.runtime.values import _Call
 
 #: The session-era versions without elicitation (it came in 2025-06-18).
 _NO_ELICITATION = ("2024-11-05", _MCP_BATCHES)
@@ -35,6 +38,19 @@ class _InputRequired(BaseException):
         super().__init__(name)
         self.requests = {name: request}
         self.state = state
+
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
 
     def result(self, server: _McpServer) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
@@ -91,6 +107,22 @@ def _asking(
     thread = server.thread()
     if server.elicits and thread not in server.unstreamed and thread not in server.batches:
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
 
 
 def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:

@@ -7252,6 +7252,19 @@ class _InputRequired(BaseException):
         self.requests = {name: request}
         self.state = state
 
+    def answer(self, server: _McpServer, request: _Request) -> None:
+        """Answer the call with its `input_required` result, unless it was cancelled."""
+        with server.lock:
+            if not request.cancelled:
+                server.write(
+                    '{"jsonrpc":"2.0","id":'
+                    + request.key
+                    + ',"result":'
+                    + self.result(server)
+                    + "}"
+                )
+            del server.inflight[request.key]
+
     def result(self, server: _McpServer) -> str:
         """The `input_required` result (its `requestState`: every answer so far, as text)."""
         import base64
@@ -7307,6 +7320,22 @@ def _asking(
     thread = server.thread()
     if server.elicits and thread not in server.unstreamed and thread not in server.batches:
         context._elicit = lambda name, message, schema: _elicited(server, request, message, schema)
+
+
+def _confirming(
+    server: _McpServer, call: _Call, command: _Command, arguments: dict[str, Any]
+) -> None:
+    """A command that asks first: a client that can ask its user is asked the command's
+    question; any other approves the call itself (the tool's `destructiveHint`)."""
+    context = call.context
+    if context._elicit is not None:
+        given = server.dumps(arguments)
+        call.confirm = _confirmation(
+            command.confirm or "",
+            context.command,
+            command.effects,
+            lambda flags: _rerun_line(context.command, [], given, flags),
+        )
 
 
 def _retried(params: dict[str, Any]) -> Callable[[str, str, dict[str, Any]], dict[str, Any]]:
@@ -8037,16 +8066,8 @@ class _McpServer(_McpLoop):
             call = _Call(arguments, "json", context, _Sources(context.command, self.config, True))
             if self.spill_dir is not None:
                 call.spill_dir = self.spill_dir
-            if command.confirm is not None and context._elicit is not None:
-                # NOTE: a client that cannot ask its user approves a call itself (the tool's
-                # `destructiveHint`); one that can is asked the command's question.
-                given = self.dumps(arguments)
-                call.confirm = _confirmation(
-                    command.confirm,
-                    context.command,
-                    command.effects,
-                    lambda flags: _rerun_line(context.command, [], given, flags),
-                )
+            if command.confirm is not None:
+                _confirming(self, call, command, arguments)
             # NOTE: the same envelope a `--json` caller gets, provenance included.
             envelope, whole = _delivered(
                 _execute(command, call), command, True, self.limit, self.spill_dir
@@ -8063,16 +8084,7 @@ class _McpServer(_McpLoop):
                 _failure_envelope(_as_error(error, self.debug), True), None, True
             )
         except _InputRequired as asked:
-            with self.lock:
-                if not request.cancelled:
-                    self.write(
-                        '{"jsonrpc":"2.0","id":'
-                        + request.key
-                        + ',"result":'
-                        + asked.result(self)
-                        + "}"
-                    )
-                del self.inflight[request.key]
+            asked.answer(self, request)
             return
         except BaseException as error:  # noqa: BLE001 (a failing call is an isError result)
             envelope, whole = _delivered(
