@@ -308,3 +308,12 @@ def test_a_secret_answer_is_never_written_and_never_asked_of_a_client(tmp_path: 
 def test_a_prompted_option_is_answered_by_its_parameter_name() -> None:
     ran = run(CLIKIT, "login", "--token", "t", "--answer", "user=ada", "--json")
     assert ran.json()["data"] == {"user": "ada", "token_length": 1}
+
+
+def test_the_end_of_input_ends_a_call_waiting_for_its_answer() -> None:
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    requests = [ASKING_INIT, {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}]
+    messages, _, _, code = exchange(PANTRY, b"".join(map(line, requests)), timeout=30)
+    assert messages[1]["method"] == "elicitation/create"
+    answer = json.loads(messages[2]["result"]["content"][0]["text"])
+    assert (code, answer["reason"]) == (0, "cancelled")

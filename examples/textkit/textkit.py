@@ -7432,6 +7432,8 @@ def _elicited(
         server.asked += 1
         key = f'"elicit-{server.asked}"'
         server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
         server.write(
             '{"jsonrpc":"2.0","method":"elicitation/create","id":'
@@ -7464,6 +7466,15 @@ def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> Non
     if waiting is not None:
         waiting[1].append(message)
         waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
 
 
 #: How long a 2026-07-28 client may keep what the server describes, and with whom: the tables
@@ -7577,6 +7588,9 @@ class _McpLoop:
         """Answer one line of input (the protocol's: `mcp._McpServer`)."""
         raise NotImplementedError
 
+    def closed(self) -> None:
+        """The input has ended: nothing more will come (the protocol's: `mcp._McpServer`)."""
+
     def begin(self) -> None:
         """A call starts on the main thread (the caller holds `self.lock`): the watchdog, if
         parked, watches again."""
@@ -7616,6 +7630,7 @@ class _McpLoop:
                 _read_line(readline) if not self.relaying and self.handed is None else self.take()
             )
             if not line:
+                self.closed()
                 break
             self.dispatch(line)
         while self.inflight:
@@ -7677,6 +7692,8 @@ class _McpLoop:
         readline = self.readline
         while True:
             line = _read_line(readline)
+            if not line:
+                self.closed()
             with self.lock:
                 back = self.waiting or not line
                 if back:
@@ -7794,10 +7811,10 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
-        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
-        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
-        #: answer in one JSON body, where no question can go out before the answer.
-        self.elicits = False
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
@@ -7859,6 +7876,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():

@@ -27,7 +27,13 @@ from burgee.runtime.execute import (
     _execute,
 )
 from burgee.runtime.kinds import _Float
-from burgee.runtime.mcp_ask import _asking, _confirming, _handed_back, _InputRequired
+from burgee.runtime.mcp_ask import (
+    _asking,
+    _confirming,
+    _handed_back,
+    _InputRequired,
+    _nobody_answers,
+)
 from burgee.runtime.mcp_http import _serve_http
 from burgee.runtime.mcp_io import (
     _MCP_BATCHES,
@@ -153,10 +159,10 @@ class _McpServer(_McpLoop):
         #: Each thread answering a JSON-RPC batch, and the answers it collects (over HTTP, two
         #: batches of one session may run at once, each on its own thread).
         self.batches: dict[int, list[str]] = {}
-        #: The client declared elicitation (`initialize`); the questions sent to it, by id, each
-        #: waiting for its answer (`mcp_ask`); how many were sent; the HTTP threads that
-        #: answer in one JSON body, where no question can go out before the answer.
-        self.elicits = False
+        #: The client declared elicitation (`initialize`), or is gone (the end of stdin); the
+        #: questions sent to it, by id, each waiting for its answer (`mcp_ask`); how many were
+        #: sent; the HTTP threads that answer in one JSON body, where no question can go out.
+        self.elicits = self.gone = False
         self.awaited: dict[str, tuple[Any, list[Any]]] = {}
         self.asked = 0
         self.unstreamed: set[int] = set()
@@ -218,6 +224,10 @@ class _McpServer(_McpLoop):
         for request in list(self.inflight.values()):
             request.cancelled = True
             request.context.cancelled.set()
+
+    def closed(self) -> None:
+        # NOTE: a question still waiting for its answer gets none: its call ends (cancelled).
+        _nobody_answers(self)
 
     def dispatch(self, line: bytes) -> None:
         if line.strip():

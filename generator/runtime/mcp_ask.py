@@ -159,6 +159,8 @@ def _elicited(
         server.asked += 1
         key = f'"elicit-{server.asked}"'
         server.awaited[key] = (done, slot)
+        if server.gone:
+            done.set()  # NOTE: the input has ended: no answer can come
         # NOTE: `method` first: a request, never taken for an answer (`write`, HTTP's JSON).
         server.write(
             '{"jsonrpc":"2.0","method":"elicitation/create","id":'
@@ -191,3 +193,12 @@ def _handed_back(server: _McpServer, ident: str, message: dict[str, Any]) -> Non
     if waiting is not None:
         waiting[1].append(message)
         waiting[0].set()
+
+
+def _nobody_answers(server: _McpServer) -> None:
+    """The client is gone (the end of stdin): every question waiting for an answer gets none."""
+    with server.lock:
+        server.gone = True
+        waiting = list(server.awaited.values())
+    for done, _ in waiting:
+        done.set()
