@@ -317,3 +317,35 @@ def test_the_end_of_input_ends_a_call_waiting_for_its_answer() -> None:
     assert messages[1]["method"] == "elicitation/create"
     answer = json.loads(messages[2]["result"]["content"][0]["text"])
     assert (code, answer["reason"]) == (0, "cancelled")
+
+
+def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
+    http_pantry: HttpServer,
+) -> None:
+    def request(method: str, body: Any, session: str = "") -> http.client.HTTPResponse:
+        connection = http.client.HTTPConnection("127.0.0.1", http_pantry.port, timeout=30)
+        headers = {
+            "Content-Type": "application/json",
+            "Accept": "application/json, text/event-stream",
+        }
+        if session:
+            headers["Mcp-Session-Id"] = session
+        connection.request(method, "/mcp", json.dumps(body).encode() if body else None, headers)
+        return connection.getresponse()
+
+    opened = request("POST", ASKING_INIT)
+    session = opened.getheader("Mcp-Session-Id") or ""
+    opened.read()
+    call = {"name": "use", "arguments": {"name": "salt"}}
+    stream = request(
+        "POST", {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call}, session
+    )
+    first = stream.readline()
+    while not first.startswith(b"data: "):
+        first = stream.readline()
+    assert json.loads(first[6:])["method"] == "elicitation/create"
+    ended = request("DELETE", None, session)
+    assert ended.status == 200
+    rest = [json.loads(raw[6:]) for raw in stream.read().splitlines() if raw.startswith(b"data: ")]
+    answer = json.loads(rest[-1]["result"]["content"][0]["text"])
+    assert answer["reason"] == "cancelled"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from burgee.runtime.errors import UsageError
 from burgee.runtime.execute import _TIMEOUT_GRACE
 from burgee.runtime.kinds import _load_json
+from burgee.runtime.mcp_ask import _nobody_answers
 from burgee.runtime.mcp_io import (
     _MCP_LEGACY,
     _MCP_META,
@@ -258,6 +259,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
             if ended is None:
                 self.refuse(404, "Not Found: no such session")
             else:
+                _nobody_answers(ended)  # NOTE: a question of its calls can get no answer now
                 self.answer(200)
 
         def do_POST(self) -> None:
@@ -329,7 +331,7 @@ def _serve_http(options: _McpOptions, debug: bool, make: Callable[..., Any]) -> 
                 with guard:
                     if len(sessions) >= _HTTP_SESSIONS:
                         # NOTE: clients seldom end their sessions; the least recently used goes.
-                        del sessions[next(iter(sessions))]
+                        _nobody_answers(sessions.pop(next(iter(sessions))))
                     sessions[session] = server
                 headers["Mcp-Session-Id"] = session
             elif session is not None:
