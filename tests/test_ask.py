@@ -349,3 +349,38 @@ def test_a_session_ended_while_its_call_waits_for_an_answer_ends_the_call(
     rest = [json.loads(raw[6:]) for raw in stream.read().splitlines() if raw.startswith(b"data: ")]
     answer = json.loads(rest[-1]["result"]["content"][0]["text"])
     assert answer["reason"] == "cancelled"
+
+
+WHO = '''
+from burgee import Context, command
+
+
+@command(effects="read_only")
+def greet(ctx: Context = None) -> str:
+    """Greet whoever answers."""
+    return "hello " + ctx.ask("Who?")
+'''
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [({"who": "ada"}, "hello ada"), ({}, "answer who: expected text, got None")],
+)
+def test_an_accepted_answer_without_a_value_is_no_answer(
+    tmp_path: Path, content: dict[str, Any], expected: str
+) -> None:
+    tool = load_tool(tmp_path, WHO, f"who_{len(content)}")
+    server = Server(Path(tool.__file__))
+    try:
+        server.send(ASKING_INIT)
+        server.read()
+        call = {"name": "greet", "arguments": {}}
+        server.send({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": call})
+        asked = server.read()
+        assert list(asked["params"]["requestedSchema"]["properties"]) == ["who"]
+        reply = {"action": "accept", "content": content}
+        server.send({"jsonrpc": "2.0", "id": asked["id"], "result": reply})
+        answer = json.loads(server.read()["result"]["content"][0]["text"])
+    finally:
+        server.close()
+    assert answer.get("data", answer.get("error", {}).get("message")) == expected

@@ -1145,7 +1145,9 @@ def _asked(
         if action == "accept":
             content = result.get("content")
             value = content.get(name) if isinstance(content, dict) else None
-            return None if value is None else _checked(name, value, choices, boolean)
+            if value is None and (default is not None or boolean):
+                return None  # NOTE: the default (a required field the client left out)
+            return _checked(name, value, choices, boolean)
         if action == "decline" and boolean:
             return False
         ended = "declined" if action == "decline" else "cancelled"
