@@ -2,8 +2,9 @@
 against: the suite's own test tools, prompts and resources, each as burgee expresses it.
 
 Left out, because burgee has no such thing: image, audio, embedded-resource and mixed content
-in tool results (a tool's content is its JSON envelope), sampling and elicitation (requests
-from the server to the client), and resource subscriptions (`NOT_APPLICABLE` below).
+in tool results (a tool's content is its JSON envelope), sampling (a request from the server
+to the client), elicitation forms of several fields (a question is one field), and resource
+subscriptions (`NOT_APPLICABLE` below).
 """
 
 HANDLERS = '''
@@ -53,6 +54,12 @@ def with_logging(ctx: Context = None) -> str:
     time.sleep(0.05)
     ctx.log("info", "Tool execution completed")
     return "Tool with logging executed successfully"
+
+
+@command(effects="read_only", name="test_elicitation")
+def elicitation(message: str, ctx: Context = None) -> str:
+    """Asks the client's user, within the call."""
+    return f"User provided: {ctx.ask(message, name='username')}"
 
 
 @command(effects="read_only", name="test_tool_with_progress")
@@ -140,9 +147,8 @@ NOT_APPLICABLE = {
     "tools-call-embedded-resource": "a tool's content is its JSON envelope",
     "tools-call-mixed-content": "a tool's content is its JSON envelope",
     "tools-call-sampling": "the server never sends requests to the client (sampling)",
-    "tools-call-elicitation": "the server never sends requests to the client (elicitation)",
-    "elicitation-sep1034-defaults": "no elicitation",
-    "elicitation-sep1330-enums": "no elicitation",
+    "elicitation-sep1034-defaults": "a question is one field (a boolean or text), never a form",
+    "elicitation-sep1330-enums": "a question is one field (a boolean or text), never a form",
     "resources-subscribe": "resources are read, never subscribed to (subscribe: false)",
     "resources-unsubscribe": "resources are read, never subscribed to (subscribe: false)",
 }
