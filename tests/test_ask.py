@@ -290,7 +290,7 @@ from burgee import Context, command
 @command(effects="read_only")
 def connect(ctx: Context = None) -> str:
     """Connect with a token asked for."""
-    token = ctx.ask("Your token?", secret=True, name="token")
+    token = ctx.ask("Your token?", secret=True, name="token", default="fallback-token")
     return f"connected with {token}"
 '''
 
@@ -303,6 +303,7 @@ def test_a_secret_answer_is_never_written_and_never_asked_of_a_client(tmp_path: 
     assert asked == [] and stopped["reason"] == "answer"
     assert "a secret is never asked of an MCP client" in stopped["error"]["message"]
     assert stopped["next"][0]["command"].endswith("--answer token=VALUE")
+    assert "fallback-token" not in json.dumps(stopped)  # NOTE: not even its default
 
 
 def test_a_prompted_option_is_answered_by_its_parameter_name() -> None:

@@ -1084,7 +1084,10 @@ _UNANSWERED: Any = object()
 
 
 #: How a person or `--answer` says yes or no.
-_YES_NO = {"y": True, "yes": True, "true": True, "1": True, "n": False, "no": False}
+_YES_NO = {
+    **dict.fromkeys(("y", "yes", "true", "1"), True),
+    **dict.fromkeys(("n", "no", "false", "0"), False),
+}
 
 
 def _answer_name(question: str) -> str:
@@ -1117,7 +1120,7 @@ def _answer(
             raise _ActionRequired(
                 "answer",
                 f"{question} ({where}: --answer {name}=...)",
-                _answer_steps(context, name, default, choices, boolean),
+                _answer_steps(context, name, default, choices, boolean, secret),
                 context.json,
             )
         if answer is None:
@@ -1147,14 +1150,17 @@ def _answer_steps(
     default: object,
     choices: Sequence[str] | None,
     boolean: bool,
+    secret: bool = False,
 ) -> list[dict[str, str]]:
-    """The `next` steps of a question nobody could answer: its rerun with each answer."""
+    """The `next` steps of a question nobody could answer: its rerun with each answer (a
+    secret's never shown: `VALUE`)."""
     if context._rerun is None:
         return []
     if boolean:
         values = ["yes", "no"]
     else:
-        values = list(choices or [default if isinstance(default, str) else "VALUE"])
+        shown = default if isinstance(default, str) and default and not secret else "VALUE"
+        values = list(choices or [shown])
     steps = []
     for value in values:
         when = f"to answer {value}" if value != "VALUE" else "with the answer in place of VALUE"
